@@ -1,0 +1,50 @@
+import { defineConfig } from '@playwright/test';
+
+/**
+ * Real Chromium (Debian's, never a downloaded one) against the built production server.
+ * `npm run test:e2e` builds first. CHROMIUM_PATH overrides the browser's location.
+ */
+export const E2E_PORTS = { sandbox: 4301 } as const;
+
+// Empty values count as unset, and they win over a developer's .env: the suite always runs on the sandbox.
+const SANDBOX_ENV = { KYC_BASE_URL: '', KYC_CLIENT_ID: '', KYC_API_KEY: '', SANDBOX_DATA: '', SANDBOX_LARGE_IMAGES: '' };
+
+export default defineConfig({
+  testDir: 'test/e2e',
+  outputDir: 'test-results/e2e',
+  fullyParallel: true,
+  workers: 2,
+  forbidOnly: true,
+  retries: 0,
+  timeout: 30_000,
+  reporter: [['list']],
+  use: {
+    baseURL: `http://127.0.0.1:${E2E_PORTS.sandbox}`,
+    browserName: 'chromium',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+    screenshot: 'only-on-failure',
+    trace: 'off',
+  },
+  webServer: [
+    {
+      command: 'node dist/server/main.js',
+      url: `http://127.0.0.1:${E2E_PORTS.sandbox}/api/meta`,
+      env: { ...SANDBOX_ENV, HOST: '127.0.0.1', PORT: String(E2E_PORTS.sandbox) },
+      reuseExistingServer: false,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      timeout: 30_000,
+    },
+  ],
+});

@@ -1,0 +1,46 @@
+// Builds the app when dist/ is missing or older than its sources, then runs one of the built entries.
+// Used by `npm start` (server) and `npm run sandbox` (sandbox).
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+const entries = { server: 'dist/server/main.js', sandbox: 'dist/server/sandbox.js' };
+const entry = entries[process.argv[2]];
+if (!entry) {
+  console.error(`usage: node scripts/built.mjs ${Object.keys(entries).join('|')}`);
+  process.exit(2);
+}
+
+function newestMtime(target) {
+  const stat = statSync(target);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return Math.max(0, ...readdirSync(target).map((name) => newestMtime(path.join(target, name))));
+}
+
+const sources = ['src', 'public', 'index.html', 'vite.config.ts', 'package.json', 'package-lock.json']
+  .map((name) => path.join(root, name))
+  .filter((name) => existsSync(name));
+const outputs = [path.join(root, 'dist/client/index.html'), ...Object.values(entries).map((e) => path.join(root, e))];
+const stale =
+  !outputs.every((output) => existsSync(output)) ||
+  Math.min(...outputs.map((output) => statSync(output).mtimeMs)) < Math.max(...sources.map(newestMtime));
+
+if (stale) {
+  console.log('Building Candidate Lookup (sources changed since the last build)…');
+  const build = spawnSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  const ssr = build.status === 0 &&
+    spawnSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--ssr', '--logLevel', 'warn'], {
+      cwd: root,
+      stdio: 'inherit',
+    });
+  if (build.status !== 0 || !ssr || ssr.status !== 0) {
+    console.error('Build failed.');
+    process.exit(1);
+  }
+}
+
+await import(path.join(root, entry));

@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import { LOOKUP_KINDS } from './lookup.ts';
+
+/** The contract between the browser and this project's proxy (`/api/*`). */
+
+export const API_ERROR_CODES = [
+  'invalid_id',
+  'not_found',
+  'upstream_unauthorized',
+  'upstream_rate_limited',
+  'upstream_error',
+  'upstream_unreachable',
+  'upstream_timeout',
+  'response_too_large',
+  'method_not_allowed',
+  'no_such_route',
+] as const;
+export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
+
+export const apiErrorBodySchema = z.object({
+  status: z.literal('error'),
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    /** Seconds to wait, for upstream_rate_limited when the service said so. */
+    retryAfterSeconds: z.number().optional(),
+    /** The service's own HTTP status, for upstream_error. */
+    upstreamStatus: z.number().optional(),
+  }),
+});
+export type ApiErrorBody = z.infer<typeof apiErrorBodySchema>;
+
+export const sampleCandidateSchema = z.object({
+  kind: z.enum(LOOKUP_KINDS),
+  id: z.string(),
+  status: z.string(),
+  name: z.string().optional(),
+  summary: z.string(),
+});
+export type SampleCandidate = z.infer<typeof sampleCandidateSchema>;
+
+export const apiMetaSchema = z.object({
+  upstream: z.enum(['sandbox', 'remote']),
+  samples: z.array(sampleCandidateSchema).optional(),
+});
+export type ApiMeta = z.infer<typeof apiMetaSchema>;
+
+export const API_PREFIX = '/api';
+
+export function candidateApiPath(kind: (typeof LOOKUP_KINDS)[number], encodedId: string): string {
+  return `${API_PREFIX}/candidates/${kind}/${encodedId}`;
+}

@@ -1,0 +1,44 @@
+/** The two ways to look a candidate up, and the rules an id must follow before anything is fetched. */
+export const LOOKUP_KINDS = ['refId', 'recordId'] as const;
+export type LookupKind = (typeof LOOKUP_KINDS)[number];
+
+export const LOOKUP_KIND_LABELS: Record<LookupKind, string> = {
+  refId: 'refId',
+  recordId: 'recordId',
+};
+
+export const MAX_ID_LENGTH = 256;
+
+export function isLookupKind(value: string): value is LookupKind {
+  return (LOOKUP_KINDS as readonly string[]).includes(value);
+}
+
+// C0 controls, DEL and C1 controls; also the Unicode line and paragraph separators.
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+export type IdCheck = { ok: true; id: string } | { ok: false; message: string };
+
+/**
+ * Checks an id exactly as given (no trimming: ids are echoed verbatim by the service).
+ * The same rule runs in the form and in the proxy.
+ */
+export function checkId(id: string): IdCheck {
+  if (id.trim() === '') return { ok: false, message: 'The id is empty.' };
+  if ([...id].length > MAX_ID_LENGTH) {
+    return { ok: false, message: `The id is too long (at most ${MAX_ID_LENGTH} characters).` };
+  }
+  if (CONTROL_CHARACTER.test(id)) {
+    return { ok: false, message: 'The id contains a control character (such as a line break or tab).' };
+  }
+  if (LONE_SURROGATE.test(id)) return { ok: false, message: 'The id contains an invalid character.' };
+  // "." and ".." are dot-segments: any URL normaliser between here and the service would resolve them.
+  if (id === '.' || id === '..') return { ok: false, message: `"${id}" is not a valid id.` };
+  return { ok: true, id };
+}
+
+/** The id as exactly one URL path segment. Only valid ids (see checkId) may be encoded. */
+export function encodeIdSegment(id: string): string {
+  return encodeURIComponent(id);
+}

@@ -1,0 +1,35 @@
+import http from 'node:http';
+import sirv from 'sirv';
+import type { Middleware } from './proxy.ts';
+import { setSecurityHeaders } from './security-headers.ts';
+
+/**
+ * The production server: the API handler first, then the built SPA with history fallback, so that a
+ * deep link such as /candidates/refId/abc reloads into the app.
+ */
+export function createAppServer(options: { api: Middleware; staticDir: string }): http.Server {
+  const assets = sirv(options.staticDir, {
+    single: true,
+    etag: true,
+    gzip: false,
+    brotli: false,
+    setHeaders(res, pathname) {
+      // Hashed bundles never change; index.html must be revalidated so a deploy takes effect.
+      res.setHeader('Cache-Control', pathname.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+    },
+  });
+  return http.createServer((req, res) => {
+    setSecurityHeaders(res);
+    options.api(req, res, () => {
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' });
+        res.end('Method not allowed');
+        return;
+      }
+      assets(req, res, () => {
+        res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' });
+        res.end('Not found');
+      });
+    });
+  });
+}

@@ -1,0 +1,8 @@
+/** Request log lines: time and what the proxy printed (method, route, status, duration, bytes). */
+export function requestLogger(write: (line: string) => void): (line: string) => void {
+  return (line) => write(`${new Date().toISOString()} ${line}`);
+}
+
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host.startsWith('127.');
+}

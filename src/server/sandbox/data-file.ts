@@ -1,0 +1,47 @@
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { candidateRecordSchema } from '../../kyc/schema.ts';
+import { statusInfo } from '../../kyc/status.ts';
+import type { SandboxCandidate } from './candidates.ts';
+
+/**
+ * `SANDBOX_DATA=<file.json>`: a team's own candidates instead of the built-in ones. The file is a JSON
+ * array of full-level candidate records (the `data` of a lookup response), each with a recordId.
+ */
+const dataFileSchema = z
+  .array(candidateRecordSchema.and(z.object({ recordId: z.string().min(1, 'recordId is empty') })))
+  .min(1, 'the file holds no candidate')
+  .superRefine((records, ctx) => {
+    for (const kind of ['refId', 'recordId'] as const) {
+      const seen = new Set<string>();
+      records.forEach((record, index) => {
+        const id = record[kind];
+        if (!id) return;
+        if (seen.has(id)) ctx.addIssue({ code: 'custom', path: [index, kind], message: `duplicate ${kind} "${id}"` });
+        seen.add(id);
+      });
+    }
+  });
+
+export function loadSandboxData(file: string): SandboxCandidate[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new Error(`SANDBOX_DATA: cannot read ${file}: ${(error as Error).message}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`SANDBOX_DATA: ${file} is not valid JSON: ${(error as Error).message}`);
+  }
+  const parsed = dataFileSchema.safeParse(json);
+  if (!parsed.success) {
+    throw new Error(`SANDBOX_DATA: ${file} is not a list of candidate records:\n${z.prettifyError(parsed.error)}`);
+  }
+  return parsed.data.map((record) => {
+    const name = [record.identities?.given_name?.value, record.identities?.family_name?.value].filter(Boolean).join(' ');
+    return { record, summary: [statusInfo(record.status).label, name].filter(Boolean).join(', ') };
+  });
+}

@@ -1,0 +1,34 @@
+import { ConfigError, loadConfig } from '../config.ts';
+import { loadSandboxCandidates } from '../upstream.ts';
+import { KEY_SCOPE_DESCRIPTIONS, startSandbox, type KeyScope } from './sandbox.ts';
+
+/** `npm run sandbox`: the sandbox upstream alone, on SANDBOX_PORT. */
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const sandbox = await startSandbox({ candidates: loadSandboxCandidates(config), host: config.host, port: config.sandbox.port });
+  console.log(`Sandbox KYC Connect upstream at ${sandbox.url}`);
+  console.log(`  client id: ${sandbox.clientId}`);
+  for (const [scope, key] of Object.entries(sandbox.keys)) {
+    console.log(`  key (${KEY_SCOPE_DESCRIPTIONS[scope as KeyScope]}): ${key}`);
+  }
+  console.log('  candidates:');
+  for (const { record, summary } of sandbox.candidates) {
+    const id = record.refId ? `refId ${record.refId}` : `recordId ${record.recordId}`;
+    console.log(`    ${id.padEnd(48)} ${summary}`);
+  }
+  console.log(`Try: curl -H 'Authorization: ${sandbox.keys.status}' ${sandbox.url}/kyc/1.0/connect/${sandbox.clientId}/recordId/${sandbox.candidates[0]!.record.recordId}`);
+  const stop = () => void sandbox.close().then(() => process.exit(0));
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+await main();

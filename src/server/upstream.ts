@@ -1,0 +1,65 @@
+import type { ApiMeta, SampleCandidate } from '../kyc/api.ts';
+import type { Config } from './config.ts';
+import type { UpstreamTarget } from './proxy.ts';
+import { sampleCandidates, type SandboxCandidate } from './sandbox/candidates.ts';
+import { loadSandboxData } from './sandbox/data-file.ts';
+import { startSandbox, type RunningSandbox } from './sandbox/sandbox.ts';
+
+/** Where lookups go: the configured service, or the embedded sandbox started in this process. */
+export interface ResolvedUpstream {
+  target: UpstreamTarget;
+  meta: ApiMeta;
+  /** Lines to print at start; loud in sandbox mode. */
+  banner: string[];
+  close(): Promise<void>;
+}
+
+export function loadSandboxCandidates(config: Config): SandboxCandidate[] {
+  if (config.sandbox.dataFile) return loadSandboxData(config.sandbox.dataFile);
+  return sampleCandidates({ now: new Date(), largeImages: config.sandbox.largeImages });
+}
+
+export function samplesOf(candidates: SandboxCandidate[]): SampleCandidate[] {
+  return candidates.map(({ record, summary }) => {
+    const name = [record.identities?.given_name?.value, record.identities?.family_name?.value]
+      .filter(Boolean)
+      .join(' ');
+    return {
+      kind: record.refId ? 'refId' : 'recordId',
+      id: (record.refId || record.recordId)!,
+      status: record.status,
+      ...(name ? { name } : {}),
+      summary,
+    };
+  });
+}
+
+export async function resolveUpstream(config: Config): Promise<ResolvedUpstream> {
+  if (config.upstream.kind === 'remote') {
+    const { baseUrl, clientId, apiKey } = config.upstream;
+    return {
+      target: { baseUrl, clientId, apiKey },
+      meta: { upstream: 'remote' },
+      banner: [`Upstream: ${baseUrl} (client id ${clientId})`],
+      close: async () => {},
+    };
+  }
+  const sandbox: RunningSandbox = await startSandbox({ candidates: loadSandboxCandidates(config) });
+  return {
+    target: { baseUrl: sandbox.url, clientId: sandbox.clientId, apiKey: sandbox.keys.full },
+    meta: { upstream: 'sandbox', samples: samplesOf(sandbox.candidates) },
+    banner: [
+      '',
+      '  ********************************************************************************',
+      '  *  SANDBOX MODE: KYC_BASE_URL is not set, so every lookup goes to the embedded  *',
+      '  *  sandbox upstream and shows made-up sample candidates, not real people.       *',
+      '  *  Set KYC_BASE_URL, KYC_CLIENT_ID and KYC_API_KEY to use the real service.     *',
+      '  ********************************************************************************',
+      `  Sandbox upstream: ${sandbox.url} (${sandbox.candidates.length} candidates${
+        config.sandbox.dataFile ? ` from ${config.sandbox.dataFile}` : ''
+      }${config.sandbox.largeImages ? ', large images' : ''})`,
+      '',
+    ],
+    close: () => sandbox.close(),
+  };
+}

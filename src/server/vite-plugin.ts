@@ -1,0 +1,49 @@
+import type http from 'node:http';
+import type { Connect, Logger, Plugin } from 'vite';
+import { loadConfig } from './config.ts';
+import { createApiHandler, sendError, type Middleware } from './proxy.ts';
+import { requestLogger } from './log.ts';
+import { resolveUpstream, type ResolvedUpstream } from './upstream.ts';
+
+/**
+ * Mounts the same API handler as the production server in `vite` (dev) and `vite preview`.
+ * Deliberately not Vite's `server.proxy`: that forwards any path and method, and production could not reuse it.
+ */
+export function candidateLookupApi(): Plugin {
+  const mount = (middlewares: Connect.Server, httpServer: http.Server | null | undefined, logger: Logger) => {
+    // A bad configuration stops the dev server at start, naming the variable.
+    const config = loadConfig();
+    const ready: Promise<{ api: Middleware; upstream: ResolvedUpstream }> = resolveUpstream(config).then(
+      (upstream) => {
+        for (const line of upstream.banner) logger.info(line);
+        const api = createApiHandler({
+          upstream: upstream.target,
+          timeoutMs: config.timeoutMs,
+          maxResponseBytes: config.maxResponseBytes,
+          meta: upstream.meta,
+          log: requestLogger((line) => logger.info(line)),
+        });
+        return { api, upstream };
+      },
+    );
+    ready.catch((error: Error) => logger.error(`Candidate Lookup API could not start: ${error.message}`));
+    httpServer?.once('close', () => void ready.then(({ upstream }) => upstream.close(), () => {}));
+
+    middlewares.use((req, res, next) => {
+      if (!req.url?.startsWith('/api')) return next();
+      ready.then(
+        ({ api }) => api(req, res, next),
+        () => sendError(res, 502, 'upstream_unreachable', 'The API could not start: see the dev server output.'),
+      );
+    });
+  };
+  return {
+    name: 'candidate-lookup-api',
+    configureServer(server) {
+      mount(server.middlewares, server.httpServer as http.Server | null, server.config.logger);
+    },
+    configurePreviewServer(server) {
+      mount(server.middlewares, server.httpServer as http.Server, server.config.logger);
+    },
+  };
+}

@@ -1,0 +1,67 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, parseConfig } from '../../src/server/config.ts';
+
+const remote = { KYC_BASE_URL: 'https://kyc.example.org/', KYC_CLIENT_ID: 'acme', KYC_API_KEY: 'k-123' };
+const errorOf = (env: Record<string, string>) => {
+  try {
+    parseConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as Error).message;
+  }
+  throw new Error('expected a ConfigError');
+};
+
+describe('configuration', () => {
+  it('defaults to the embedded sandbox on loopback', () => {
+    const config = parseConfig({});
+    expect(config.upstream).toEqual({ kind: 'sandbox' });
+    expect(config).toMatchObject({ host: '127.0.0.1', port: 8080, timeoutMs: 15000, maxResponseBytes: 64 * 1024 * 1024 });
+    expect(config.sandbox).toEqual({ dataFile: undefined, largeImages: false, port: 4010 });
+  });
+
+  it('reads a remote upstream, without the trailing slash', () => {
+    const config = parseConfig({ ...remote, PORT: '9000', HOST: '0.0.0.0', KYC_TIMEOUT_MS: '5000', KYC_MAX_RESPONSE_BYTES: '2048' });
+    expect(config.upstream).toEqual({ kind: 'remote', baseUrl: 'https://kyc.example.org', clientId: 'acme', apiKey: 'k-123' });
+    expect(config).toMatchObject({ host: '0.0.0.0', port: 9000, timeoutMs: 5000, maxResponseBytes: 2048 });
+  });
+
+  it('treats empty values as unset (a copied .env.example)', () => {
+    expect(parseConfig({ KYC_BASE_URL: '', KYC_CLIENT_ID: '', KYC_API_KEY: ' ', PORT: '' }).upstream.kind).toBe('sandbox');
+  });
+
+  it('refuses a base URL without a key or client id, naming them', () => {
+    expect(errorOf({ KYC_BASE_URL: 'https://kyc.example.org' })).toMatch(/KYC_CLIENT_ID and KYC_API_KEY must be set/);
+    expect(errorOf({ KYC_BASE_URL: 'https://kyc.example.org', KYC_CLIENT_ID: 'a' })).toMatch(/KYC_API_KEY must be set/);
+  });
+
+  it('refuses a key without a base URL rather than silently using the sandbox', () => {
+    expect(errorOf({ KYC_API_KEY: 'k' })).toMatch(/KYC_API_KEY is set but KYC_BASE_URL is not/);
+  });
+
+  it('refuses a bad URL, a non-numeric port and other bad numbers, naming the variable and never the key', () => {
+    expect(errorOf({ ...remote, KYC_BASE_URL: 'kyc.example.org' })).toMatch(/KYC_BASE_URL must be an http/);
+    expect(errorOf({ ...remote, KYC_BASE_URL: 'ftp://kyc.example.org' })).toMatch(/KYC_BASE_URL/);
+    expect(errorOf({ ...remote, KYC_BASE_URL: 'https://kyc.example.org/?a=1' })).toMatch(/KYC_BASE_URL must not contain a query/);
+    expect(errorOf({ PORT: 'eighty' })).toMatch(/PORT must be a whole number/);
+    expect(errorOf({ PORT: '70000' })).toMatch(/PORT must be at most 65535/);
+    expect(errorOf({ KYC_TIMEOUT_MS: '1.5' })).toMatch(/KYC_TIMEOUT_MS must be a whole number/);
+    expect(errorOf({ KYC_MAX_RESPONSE_BYTES: '-1' })).toMatch(/KYC_MAX_RESPONSE_BYTES must be at least/);
+    expect(errorOf({ SANDBOX_LARGE_IMAGES: 'yes' })).toMatch(/SANDBOX_LARGE_IMAGES must be 1 or 0/);
+    const message = errorOf({ ...remote, KYC_API_KEY: 'secret\r\nX: 1' });
+    expect(message).toMatch(/KYC_API_KEY must not contain control characters/);
+    expect(message).not.toContain('secret');
+  });
+
+  it('reads a .env file in the project root, the environment winning', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'cl-env-'));
+    writeFileSync(path.join(dir, '.env'), `# comment\nKYC_BASE_URL=https://from-file.example\nKYC_CLIENT_ID=file\nKYC_API_KEY="from file"\nPORT=7000\n`);
+    const config = loadConfig({ PORT: '7100' }, dir);
+    expect(config.upstream).toEqual({ kind: 'remote', baseUrl: 'https://from-file.example', clientId: 'file', apiKey: 'from file' });
+    expect(config.port).toBe(7100);
+    expect(loadConfig({}, os.tmpdir()).upstream.kind).toBe('sandbox');
+  });
+});

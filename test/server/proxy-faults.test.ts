@@ -1,0 +1,230 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import http from 'node:http';
+import { apiErrorBodySchema } from '../../src/kyc/api.ts';
+import { startFakeUpstream } from './fake-upstream.ts';
+import { listen, startTestApp, type RawResponse, type TestApp } from './http.ts';
+
+const KEY = 'fault-test-key-7f3a9c';
+const CLIENT = 'client_for_faults';
+let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
+let app: TestApp;
+
+beforeAll(async () => {
+  upstream = await startFakeUpstream();
+  app = await startTestApp({
+    upstream: { baseUrl: upstream.url, clientId: CLIENT, apiKey: KEY },
+    timeoutMs: 400,
+    maxResponseBytes: 10_000,
+  });
+});
+afterAll(async () => {
+  await app.close();
+  await upstream.close();
+});
+beforeEach(() => {
+  upstream.seen.length = 0;
+});
+
+const errorOf = (res: RawResponse) => apiErrorBodySchema.parse(JSON.parse(res.body)).error;
+const lookup = () => app.get('/api/candidates/refId/abc-123', { accept: 'application/json' });
+
+/** After every fault, a healthy lookup must still work: the server keeps serving. */
+async function expectStillServing() {
+  upstream.behave = (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end('{"status":"success","data":{"ok":true}}');
+  };
+  const res = await lookup();
+  expect(res.status).toBe(200);
+  expect(res.body).toBe('{"status":"success","data":{"ok":true}}');
+}
+
+describe('proxy request to the upstream', () => {
+  it('asks for the exact lookup path with the key and no-cache, and forwards only Accept and Accept-Encoding', async () => {
+    await app.get('/api/candidates/recordId/65f1c2a9', {
+      accept: 'application/json',
+      'accept-encoding': 'gzip',
+      cookie: 'session=abc',
+      authorization: 'Bearer browser-token',
+      'x-forwarded-for': '10.0.0.1',
+      referer: 'http://127.0.0.1/candidates',
+      'user-agent': 'test-browser',
+    });
+    expect(upstream.seen).toHaveLength(1);
+    const seen = upstream.seen[0]!;
+    expect(seen.method).toBe('GET');
+    expect(seen.path).toBe(`/kyc/1.0/connect/${CLIENT}/recordId/65f1c2a9`);
+    expect(seen.headers.authorization).toBe(KEY);
+    expect(seen.headers['cache-control']).toBe('no-cache');
+    expect(seen.headers.accept).toBe('application/json');
+    expect(seen.headers['accept-encoding']).toBe('gzip');
+    for (const name of ['cookie', 'x-forwarded-for', 'referer', 'user-agent']) expect(seen.headers[name]).toBeUndefined();
+  });
+
+  it('keeps a path prefix of KYC_BASE_URL', async () => {
+    const prefixed = await startTestApp({ upstream: { baseUrl: `${upstream.url}/gateway/v2`, clientId: CLIENT, apiKey: KEY } });
+    await prefixed.get('/api/candidates/refId/x');
+    await prefixed.close();
+    expect(upstream.seen[0]!.path).toBe(`/gateway/v2/kyc/1.0/connect/${CLIENT}/refId/x`);
+  });
+});
+
+describe('proxy against a faulty upstream', () => {
+  it('streams a success body back unchanged with only the allowed headers', async () => {
+    const body = JSON.stringify({ status: 'success', data: { status: 'approved', note: 'é'.repeat(2000) } });
+    upstream.behave = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'set-cookie': 'upstream=1', server: 'kyc/1.0', 'x-request-id': 'r1' });
+      res.write(body.slice(0, 100));
+      setTimeout(() => res.end(body.slice(100)), 50);
+    };
+    const res = await lookup();
+    expect(res.status).toBe(200);
+    expect(res.body).toBe(body);
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(res.headers['cache-control']).toBe('no-store');
+    for (const name of ['set-cookie', 'server', 'x-request-id']) expect(res.headers[name]).toBeUndefined();
+  });
+
+  it('maps 404 to not_found', async () => {
+    upstream.behave = (_req, res) => {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end('{"status":"error","message":"Resource not Found","code":404}');
+    };
+    const res = await lookup();
+    expect(res.status).toBe(404);
+    expect(errorOf(res)).toEqual({ code: 'not_found', message: 'No candidate with refId "abc-123".' });
+    await expectStillServing();
+  });
+
+  it.each([401, 403])('maps %i to 502 upstream_unauthorized without echoing the key', async (status) => {
+    upstream.behave = (_req, res) => {
+      res.writeHead(status, { 'content-type': 'application/json', 'www-authenticate': 'Key' });
+      res.end(`{"message":"key ${KEY} is invalid"}`);
+    };
+    const res = await lookup();
+    expect(res.status).toBe(502);
+    expect(errorOf(res).code).toBe('upstream_unauthorized');
+    expect(errorOf(res).message).toContain('API key');
+    expect(res.body + JSON.stringify(res.headers)).not.toContain(KEY);
+    expect(res.headers['www-authenticate']).toBeUndefined();
+    await expectStillServing();
+  });
+
+  it('maps 429 to upstream_rate_limited and keeps Retry-After', async () => {
+    upstream.behave = (_req, res) => {
+      res.writeHead(429, { 'retry-after': '30' });
+      res.end('slow down');
+    };
+    const res = await lookup();
+    expect(res.status).toBe(429);
+    expect(res.headers['retry-after']).toBe('30');
+    expect(errorOf(res)).toMatchObject({ code: 'upstream_rate_limited', retryAfterSeconds: 30 });
+    expect(errorOf(res).message).toContain('30 s');
+    await expectStillServing();
+  });
+
+  it('maps a 500 with an HTML body to upstream_error without passing the HTML on', async () => {
+    upstream.behave = (_req, res) => {
+      res.writeHead(500, { 'content-type': 'text/html' });
+      res.end('<html><body><script>alert(1)</script>Internal error</body></html>');
+    };
+    const res = await lookup();
+    expect(res.status).toBe(502);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(errorOf(res)).toMatchObject({ code: 'upstream_error', upstreamStatus: 500 });
+    expect(res.body).not.toContain('<script>');
+    await expectStillServing();
+  });
+
+  it('maps a redirect to upstream_error instead of following it', async () => {
+    upstream.behave = (_req, res) => {
+      res.writeHead(302, { location: 'http://127.0.0.1:1/elsewhere' });
+      res.end();
+    };
+    const res = await lookup();
+    expect(errorOf(res)).toMatchObject({ code: 'upstream_error', upstreamStatus: 302 });
+    expect(upstream.seen).toHaveLength(1);
+  });
+
+  it('answers upstream_timeout when no answer comes in time', async () => {
+    upstream.behave = () => {}; // never answers
+    const started = Date.now();
+    const res = await lookup();
+    expect(res.status).toBe(504);
+    expect(errorOf(res).code).toBe('upstream_timeout');
+    expect(Date.now() - started).toBeLessThan(3000);
+    await expectStillServing();
+  });
+
+  it('answers upstream_unreachable when the connection is reset before an answer', async () => {
+    upstream.behave = (req) => req.socket.destroy();
+    const res = await lookup();
+    expect(res.status).toBe(502);
+    expect(errorOf(res)).toMatchObject({ code: 'upstream_unreachable' });
+    expect(errorOf(res).message).toContain('reset');
+    await expectStillServing();
+  });
+
+  it('answers upstream_unreachable when nothing listens', async () => {
+    const closed = http.createServer();
+    const { port, close } = await listen(closed);
+    await close();
+    const down = await startTestApp({ upstream: { baseUrl: `http://127.0.0.1:${port}`, clientId: CLIENT, apiKey: KEY } });
+    const res = await down.get('/api/candidates/refId/abc');
+    await down.close();
+    expect(res.status).toBe(502);
+    expect(errorOf(res)).toMatchObject({ code: 'upstream_unreachable' });
+    expect(errorOf(res).message).toContain('connection refused');
+  });
+
+  it('answers response_too_large when the declared length is over the limit', async () => {
+    upstream.behave = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': 20_000 });
+      res.end('x'.repeat(20_000));
+    };
+    const res = await lookup();
+    expect(res.status).toBe(502);
+    expect(errorOf(res).code).toBe('response_too_large');
+    expect(errorOf(res).message).toContain('KYC_MAX_RESPONSE_BYTES');
+    await expectStillServing();
+  });
+
+  it('cuts the connection when an undeclared body grows over the limit', async () => {
+    upstream.behave = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' }); // chunked, no length
+      const chunk = 'x'.repeat(4000);
+      let sent = 0;
+      const timer = setInterval(() => {
+        if (res.destroyed || sent++ > 10) return clearInterval(timer), res.end();
+        res.write(chunk);
+      }, 5);
+    };
+    const res = await lookup();
+    expect(res.cut).toBe(true);
+    expect(res.body.length).toBeLessThanOrEqual(14_000);
+    await expectStillServing();
+  });
+
+  it('cuts the connection when the upstream body stops mid-way', async () => {
+    upstream.behave = (req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': 5000 });
+      res.write('{"status":"success","data":{');
+      setTimeout(() => req.socket.destroy(), 30);
+    };
+    const res = await lookup();
+    expect(res.status).toBe(200);
+    expect(res.cut).toBe(true);
+    expect(res.body).toBe('{"status":"success","data":{');
+    await expectStillServing();
+  });
+
+  it('cuts the connection when the body stalls longer than the timeout', async () => {
+    upstream.behave = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': 5000 });
+      res.write('{"status":');
+    };
+    const res = await lookup();
+    expect(res.cut).toBe(true);
+    await expectStillServing();
+  });
+});

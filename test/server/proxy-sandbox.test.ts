@@ -1,0 +1,116 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiErrorBodySchema, apiMetaSchema } from '../../src/kyc/api.ts';
+import { candidateEnvelopeSchema } from '../../src/kyc/schema.ts';
+import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
+import { SANDBOX_KEYS, startSandbox, type RunningSandbox } from '../../src/server/sandbox/sandbox.ts';
+import { SECURITY_HEADERS } from '../../src/server/security-headers.ts';
+import { samplesOf } from '../../src/server/upstream.ts';
+import { startTestApp, type RawResponse, type TestApp } from './http.ts';
+
+let sandbox: RunningSandbox;
+let app: TestApp;
+const candidates = sampleCandidates({ now: new Date() });
+const full = candidates.find((c) => c.record.identities?.passport)!.record;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ candidates });
+  app = await startTestApp({
+    upstream: { baseUrl: sandbox.url, clientId: sandbox.clientId, apiKey: SANDBOX_KEYS.full },
+    meta: { upstream: 'sandbox', samples: samplesOf(candidates) },
+  });
+});
+afterAll(async () => {
+  await app.close();
+  await sandbox.close();
+});
+
+const expectNoKey = (res: RawResponse) => {
+  const everything = JSON.stringify(res.headers) + res.body;
+  for (const key of Object.values(SANDBOX_KEYS)) expect(everything).not.toContain(key);
+};
+
+describe('proxy against the sandbox', () => {
+  it('returns the sample record by refId and by recordId, byte for byte', async () => {
+    const byRef = await app.get(`/api/candidates/refId/${encodeURIComponent(full.refId!)}`);
+    const byRecord = await app.get(`/api/candidates/recordId/${full.recordId}`);
+    expect(byRef.status).toBe(200);
+    expect(candidateEnvelopeSchema.parse(JSON.parse(byRef.body)).data).toEqual(full);
+    expect(byRecord.body).toBe(byRef.body);
+  });
+
+  it('marks personal data no-store and sends the security headers', async () => {
+    const res = await app.get(`/api/candidates/refId/${full.refId}`);
+    expect(res.headers['cache-control']).toBe('no-store');
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) expect(res.headers[name.toLowerCase()]).toBe(value);
+    expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(res.headers['content-security-policy']).not.toContain('unsafe-inline');
+  });
+
+  it('sends back only content type, length and encoding of the upstream headers', async () => {
+    const res = await app.get(`/api/candidates/refId/${full.refId}`);
+    expect(res.headers['content-length']).toBe(String(Buffer.byteLength(res.body)));
+    const allowed = new Set([
+      'content-type', 'content-length', 'content-encoding', 'cache-control', 'date', 'connection', 'keep-alive',
+      ...Object.keys(SECURITY_HEADERS).map((name) => name.toLowerCase()),
+    ]);
+    expect(Object.keys(res.headers).filter((name) => !allowed.has(name))).toEqual([]);
+  });
+
+  it('answers not_found for an unknown candidate', async () => {
+    const res = await app.get('/api/candidates/refId/no-such-candidate');
+    expect(res.status).toBe(404);
+    expect(apiErrorBodySchema.parse(JSON.parse(res.body)).error).toMatchObject({
+      code: 'not_found',
+      message: 'No candidate with refId "no-such-candidate".',
+    });
+  });
+
+  it('serves /api/meta with the sample ids and no secret', async () => {
+    const res = await app.get('/api/meta');
+    expect(res.status).toBe(200);
+    const meta = apiMetaSchema.parse(JSON.parse(res.body));
+    expect(meta.upstream).toBe('sandbox');
+    expect(meta.samples).toHaveLength(candidates.length);
+    expect(meta.samples?.find((s) => s.kind === 'recordId')?.id).toBe(candidates.find((c) => !c.record.refId)!.record.recordId);
+    expectNoKey(res);
+  });
+
+  it('answers 404 JSON for unknown API paths and 405 for other methods', async () => {
+    for (const path of ['/api', '/api/nothing', '/api/candidates', '/api/candidates/email/x', '/api/candidates/refId']) {
+      const res = await app.get(path);
+      expect(res.status, path).toBe(404);
+      expect(apiErrorBodySchema.parse(JSON.parse(res.body)).error.code).toBe('no_such_route');
+    }
+    for (const method of ['POST', 'PUT', 'DELETE', 'PATCH']) {
+      const { rawRequest } = await import('./http.ts');
+      const res = await rawRequest(app.port, `/api/candidates/refId/${full.refId}`, { method });
+      expect(res.status, method).toBe(405);
+      expect(apiErrorBodySchema.parse(JSON.parse(res.body)).error.code).toBe('method_not_allowed');
+    }
+  });
+
+  it('never lets the key reach the browser, in any answer', async () => {
+    const responses = await Promise.all([
+      app.get(`/api/candidates/refId/${full.refId}`),
+      app.get('/api/candidates/refId/unknown'),
+      app.get('/api/candidates/refId/%ZZ'),
+      app.get('/api/meta'),
+      app.get('/api/nope'),
+      app.get('/'),
+    ]);
+    responses.forEach(expectNoKey);
+  });
+
+  it('logs one line per request without ids, keys or candidate data', async () => {
+    app.logs.length = 0;
+    await app.get(`/api/candidates/refId/${full.refId}`);
+    await app.get('/api/candidates/recordId/secret-looking-id');
+    expect(app.logs).toHaveLength(2);
+    expect(app.logs[0]).toMatch(/^GET \/api\/candidates\/refId\/:id 200 \d+ms \d+B$/);
+    expect(app.logs[1]).toMatch(/^GET \/api\/candidates\/recordId\/:id 404 \d+ms \d+B$/);
+    const text = app.logs.join('\n');
+    for (const secret of [...Object.values(SANDBOX_KEYS), full.refId!, 'secret-looking-id', full.identities!.email!.value]) {
+      expect(text).not.toContain(secret);
+    }
+  });
+});

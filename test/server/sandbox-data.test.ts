@@ -1,0 +1,51 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadSandboxData } from '../../src/server/sandbox/data-file.ts';
+import { SANDBOX_CLIENT_ID, SANDBOX_KEYS, startSandbox } from '../../src/server/sandbox/sandbox.ts';
+import { rawRequest } from './http.ts';
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'cl-sandbox-data-'));
+const write = (name: string, content: unknown) => {
+  const file = path.join(dir, name);
+  writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content));
+  return file;
+};
+const record = {
+  status: 'waiting',
+  refId: 'team-user-1',
+  recordId: 'rec-1',
+  isArchived: false,
+  blockPassID: 'bp-1',
+  waitingDate: '2026-01-02T03:04:05.678Z',
+  identities: { given_name: { type: 'string', value: 'Ana' } },
+};
+
+describe('SANDBOX_DATA', () => {
+  let close: (() => Promise<void>) | undefined;
+  afterAll(() => close?.());
+
+  it("replaces the built-in candidates with a team's own", async () => {
+    const candidates = loadSandboxData(write('ok.json', [record]));
+    expect(candidates).toEqual([{ record, summary: 'Waiting, Ana' }]);
+    const sandbox = await startSandbox({ candidates });
+    close = sandbox.close;
+    const res = await rawRequest(Number(new URL(sandbox.url).port), `/kyc/1.0/connect/${SANDBOX_CLIENT_ID}/refId/team-user-1`, {
+      headers: { authorization: SANDBOX_KEYS.status },
+    });
+    expect(JSON.parse(res.body)).toEqual({ status: 'success', data: { ...record, identities: undefined } });
+  });
+
+  it.each([
+    ['a missing file', () => path.join(dir, 'absent.json'), /cannot read .*absent\.json/],
+    ['invalid JSON', () => write('bad.json', '[{'), /bad\.json is not valid JSON/],
+    ['an empty list', () => write('empty.json', []), /holds no candidate/],
+    ['a wrong-typed field', () => write('typed.json', [{ ...record, isArchived: 'no' }]), /→ at \[0\]\.isArchived/],
+    ['a bad date', () => write('date.json', [{ ...record, waitingDate: 'yesterday' }]), /waitingDate must be an ISO 8601 timestamp/],
+    ['no recordId', () => write('norecord.json', [{ ...record, recordId: undefined }]), /recordId/],
+    ['a duplicate refId', () => write('dup.json', [record, { ...record, recordId: 'rec-2' }]), /duplicate refId "team-user-1"/],
+  ])('refuses %s with a message naming the problem', (_name, file, message) => {
+    expect(() => loadSandboxData(file())).toThrow(message);
+  });
+});

@@ -1,0 +1,75 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startFakeUpstream } from './fake-upstream.ts';
+import { rawRequest } from './http.ts';
+
+/** `npm start` as a user runs it: builds if needed, prints the URL, stops cleanly on a signal. */
+const root = path.resolve(import.meta.dirname, '../..');
+const children: ChildProcessWithoutNullStreams[] = [];
+afterEach(() => {
+  for (const child of children.splice(0)) child.kill('SIGKILL');
+});
+
+function start(env: Record<string, string>) {
+  const child = spawn(process.execPath, ['scripts/built.mjs', 'server'], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', KYC_BASE_URL: '', KYC_CLIENT_ID: '', KYC_API_KEY: '', HOST: '127.0.0.1', PORT: '0', ...env },
+  });
+  children.push(child);
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', () => {
+      const match = /running at (http:\/\/\S+)/.exec(output);
+      if (match) resolve(match[1]!);
+    });
+    void exited.then((code) => reject(new Error(`exited with ${code}:\n${output}`)));
+  });
+  url.catch(() => {}); // a test that expects the exit reads `exited` instead
+  return { child, url, exited, output: () => output };
+}
+
+describe('npm start', () => {
+  it('prints the URL, says it is on the sandbox, and serves a sample candidate', async () => {
+    const server = start({});
+    const url = new URL(await server.url);
+    expect(server.output()).toContain('SANDBOX MODE');
+    const res = await rawRequest(Number(url.port), '/api/candidates/refId/cust_000482');
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body).data.refId).toBe('cust_000482');
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+  }, 60_000);
+
+  it('stops at start on a bad configuration, naming the variable', async () => {
+    const server = start({ PORT: 'eighty' });
+    expect(await server.exited).toBe(1);
+    expect(server.output()).toContain('PORT must be a whole number');
+  }, 60_000);
+
+  it('lets an in-flight lookup finish on SIGTERM, then exits', async () => {
+    const upstream = await startFakeUpstream();
+    upstream.behave = (_req, res) => {
+      setTimeout(() => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"status":"success","data":{"late":true}}');
+      }, 700);
+    };
+    const server = start({ KYC_BASE_URL: upstream.url, KYC_CLIENT_ID: 'c', KYC_API_KEY: 'key-never-logged' });
+    const url = new URL(await server.url);
+    const inFlight = rawRequest(Number(url.port), '/api/candidates/refId/slow');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    server.child.kill('SIGTERM');
+    const res = await inFlight;
+    expect(res.status).toBe(200);
+    expect(res.body).toContain('"late":true');
+    expect(await server.exited).toBe(0);
+    expect(server.output()).toContain('GET /api/candidates/refId/:id 200');
+    expect(server.output()).not.toContain('key-never-logged');
+    expect(server.output()).not.toContain('slow');
+    await upstream.close();
+  }, 60_000);
+});

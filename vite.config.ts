@@ -1,0 +1,58 @@
+import { configDefaults, defineConfig } from 'vitest/config';
+import react from '@vitejs/plugin-react';
+import tailwindcss from '@tailwindcss/vite';
+import { candidateLookupApi } from './src/server/vite-plugin.ts';
+
+export default defineConfig(({ isSsrBuild }) => ({
+  // The API plugin starts the sandbox upstream: not wanted while Vitest runs the unit suites.
+  plugins: [react(), tailwindcss(), ...(process.env.VITEST ? [] : [candidateLookupApi()])],
+  server: { host: '127.0.0.1', port: 5173 },
+  preview: { host: '127.0.0.1', port: 4173 },
+  build: isSsrBuild
+    ? {
+        outDir: 'dist/server',
+        emptyOutDir: true,
+        copyPublicDir: false,
+        target: 'node20',
+        rolldownOptions: {
+          input: { main: 'src/server/main.ts', sandbox: 'src/server/sandbox/main.ts' },
+        },
+      }
+    : {
+        outDir: 'dist/client',
+        emptyOutDir: true,
+      },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          environment: 'node',
+          include: ['test/unit/**/*.test.ts'],
+          exclude: [...configDefaults.exclude],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'server',
+          environment: 'node',
+          include: ['test/server/**/*.test.ts'],
+          exclude: [...configDefaults.exclude],
+          testTimeout: 20_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'component',
+          environment: 'jsdom',
+          include: ['test/component/**/*.test.tsx'],
+          exclude: [...configDefaults.exclude],
+          setupFiles: ['test/component/setup.ts'],
+        },
+      },
+    ],
+  },
+}));
