@@ -122,7 +122,8 @@ export function drawPicture(spec: PictureSpec): Buffer {
   canvas.ellipse(headX, frame.y + frame.h * 0.38, frame.w * 0.22, frame.h * 0.24, [180, 140, 110]);
 
   const textX = frame.x + frame.w + unit * 6;
-  const lineScale = Math.max(1, Math.floor(unit * 0.9));
+  const longest = spec.lines.reduce((a, b) => (textWidth(b, 1) > textWidth(a, 1) ? b : a), '');
+  const lineScale = Math.max(1, Math.floor(Math.min(unit * 0.9, (width - textX - unit * 4) / Math.max(1, textWidth(longest, 1)))));
   spec.lines.forEach((line, index) => {
     canvas.text(line, textX, frame.y + index * lineScale * 12, lineScale, style.ink);
   });

@@ -1,0 +1,28 @@
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { createBrowserRouter, RouterProvider, type RouteObject } from 'react-router';
+import { CandidatePage } from './candidate/candidate-page.tsx';
+import { AppShell } from './layout/app-shell.tsx';
+import { HomePage } from './lookup/home-page.tsx';
+import { NotFoundPage } from './layout/not-found-page.tsx';
+
+export const routes: RouteObject[] = [
+  {
+    element: <AppShell />,
+    children: [
+      { path: '/', element: <HomePage /> },
+      // The id is read from the raw pathname (see routes.ts), not from route params.
+      { path: '/candidates/*', element: <CandidatePage /> },
+      { path: '*', element: <NotFoundPage /> },
+    ],
+  },
+];
+
+export function App({ queryClient }: { queryClient: QueryClient }) {
+  const [router] = useState(() => createBrowserRouter(routes));
+  return (
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>
+  );
+}

@@ -1,0 +1,36 @@
+import { addressLines, decodeAddress } from '../../kyc/address.ts';
+import { countryName } from '../../kyc/countries.ts';
+import { Notice, Section } from '../ui/section.tsx';
+
+/** The decoded address as a postal address, the country by name; the raw text when it does not decode. */
+export function AddressCard({ raw }: { raw: string }) {
+  const decoded = decodeAddress(raw);
+  return (
+    <Section title="Address" level={3}>
+      {decoded.ok ? (
+        <address className="text-sm break-words text-slate-900 not-italic">
+          {addressLines(decoded.value).map((line, i) => (
+            <div key={i}>{line}</div>
+          ))}
+          {decoded.value.country && (
+            <div className="font-medium">
+              {countryName(decoded.value.country) ?? 'Unknown country'}{' '}
+              <span className="font-normal text-slate-500">({decoded.value.country})</span>
+            </div>
+          )}
+        </address>
+      ) : (
+        <RawValue raw={raw} problem={decoded.problem} />
+      )}
+    </Section>
+  );
+}
+
+export function RawValue({ raw, problem }: { raw: string; problem: string }) {
+  return (
+    <div className="space-y-2">
+      <Notice tone="warning">{problem} Shown as received.</Notice>
+      <pre className="max-h-48 overflow-auto rounded bg-slate-50 p-2 text-xs break-all whitespace-pre-wrap text-slate-800">{raw}</pre>
+    </div>
+  );
+}

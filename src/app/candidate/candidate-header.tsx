@@ -1,0 +1,55 @@
+import { candidateName } from '../../kyc/attributes.ts';
+import type { CandidateRecord } from '../../kyc/schema.ts';
+import { statusInfo } from '../../kyc/status.ts';
+import { CopyButton } from '../ui/copy-button.tsx';
+import { ArchivedBadge, StatusBadge } from '../ui/status-badge.tsx';
+
+const IDENTIFIERS = [
+  ['refId', 'refId'],
+  ['recordId', 'recordId'],
+  ['blockPassID', 'blockPassID'],
+] as const;
+
+/** Who this is and where they stand: name (or refId), status, archive flag, identifiers. */
+export function CandidateHeader({ record }: { record: CandidateRecord }) {
+  const name = candidateName(record);
+  const title = name ?? record.refId ?? record.recordId ?? record.blockPassID;
+  return (
+    <header className="min-w-0 rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
+      <div className="flex flex-wrap items-center gap-3">
+        <h1 className="min-w-0 text-2xl font-semibold break-words text-slate-900" lang={undefined}>
+          {title}
+        </h1>
+        <StatusBadge status={record.status} />
+        {record.isArchived && <ArchivedBadge />}
+      </div>
+      <p className="mt-1 text-sm text-slate-600">{statusInfo(record.status).description}</p>
+      <dl className="mt-4 grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[max-content_1fr]">
+        {IDENTIFIERS.map(([field, label]) => {
+          const value = record[field];
+          return (
+            <div key={field} className="contents">
+              <dt className="font-medium text-slate-500">{label}</dt>
+              <dd className="flex min-w-0 items-center gap-2">
+                {value ? (
+                  <>
+                    <code className="min-w-0 font-mono break-all text-slate-900">{value}</code>
+                    <CopyButton value={value} label={label} />
+                  </>
+                ) : (
+                  <span className="text-slate-500 italic">{field === 'refId' ? 'none assigned' : 'not in this response'}</span>
+                )}
+              </dd>
+            </div>
+          );
+        })}
+        {record.submitCount !== undefined && (
+          <div className="contents">
+            <dt className="font-medium text-slate-500">Submissions</dt>
+            <dd className="text-slate-900">{record.submitCount}</dd>
+          </div>
+        )}
+      </dl>
+    </header>
+  );
+}

@@ -1,0 +1,30 @@
+import { queryOptions } from '@tanstack/react-query';
+import type { LookupKind } from '../../kyc/lookup.ts';
+import { setDownloadProgress } from './download-progress.ts';
+import { fetchCandidate } from './fetch-candidate.ts';
+import { LookupError } from './lookup-error.ts';
+
+export const candidateQueries = {
+  all: () => ['candidate'] as const,
+  lookup: (kind: LookupKind, id: string) =>
+    queryOptions({
+      queryKey: [...candidateQueries.all(), kind, id] as const,
+      queryFn: async ({ signal, queryKey }) => {
+        const progressKey = JSON.stringify(queryKey);
+        try {
+          return await fetchCandidate(kind, id, { signal, onProgress: (p) => setDownloadProgress(progressKey, p) });
+        } finally {
+          setDownloadProgress(progressKey, undefined);
+        }
+      },
+      // Personal data: dropped from memory as soon as no page shows it.
+      gcTime: 0,
+      staleTime: 60_000,
+      // Only a broken connection is worth one silent retry; every answer from the server is final.
+      retry: (failureCount, error) => error instanceof LookupError && error.transient && failureCount < 1,
+    }),
+};
+
+export function progressKeyOf(kind: LookupKind, id: string): string {
+  return JSON.stringify(candidateQueries.lookup(kind, id).queryKey);
+}

@@ -1,0 +1,65 @@
+import { candidateName, sortAttributes } from '../../kyc/attributes.ts';
+import { isStatusLevel, type CandidateRecord } from '../../kyc/schema.ts';
+import { Notice } from '../ui/section.tsx';
+import { useNow } from '../ui/use-now.ts';
+import { AddressCard } from './address-card.tsx';
+import { CandidateHeader } from './candidate-header.tsx';
+import { Certificates } from './certificates.tsx';
+import { CustomFields } from './custom-fields.tsx';
+import { IdentityCard } from './identity-card.tsx';
+import { OtherAttributes } from './other-attributes.tsx';
+import { PhoneCard } from './phone-card.tsx';
+import { PictureGallery } from './picture-gallery.tsx';
+import { StatusTimeline } from './status-timeline.tsx';
+
+/** The candidate page's sections, from the parsed record and nothing else. */
+export function CandidateView({ record }: { record: CandidateRecord }) {
+  const now = useNow();
+  const statusOnly = isStatusLevel(record);
+  const identities = record.identities;
+  const sorted = identities ? sortAttributes(identities) : undefined;
+  const owner = candidateName(record) ?? 'the candidate';
+
+  return (
+    <div className="space-y-5">
+      <CandidateHeader record={record} />
+      {statusOnly ? (
+        <Notice>
+          This API key returns status only: identity data, custom fields and certificates are not included.
+        </Notice>
+      ) : record.isArchived && !identities ? (
+        <Notice>
+          Identity data was archived on the service. The status history and certificates remain.
+        </Notice>
+      ) : null}
+      <div className="grid gap-5 lg:grid-cols-3">
+        <div className="min-w-0 space-y-5">
+          <StatusTimeline record={record} now={now} />
+          {record.customFields && <CustomFields fields={record.customFields} />}
+        </div>
+        <div className="min-w-0 space-y-5 lg:col-span-2">
+          {identities && (
+            <div className="grid gap-5 md:grid-cols-2">
+              <IdentityCard identities={identities} now={now} />
+              <div className="min-w-0 space-y-5">
+                {identities.address?.type === 'string' && <AddressCard raw={identities.address.value} />}
+                {identities.phone?.type === 'string' && <PhoneCard raw={identities.phone.value} />}
+                {!identities.address && !identities.phone && (
+                  <p className="rounded-xl border border-dashed border-slate-300 p-5 text-sm text-slate-600">
+                    No address or phone number was provided.
+                  </p>
+                )}
+              </div>
+            </div>
+          )}
+          {sorted && sorted.pictures.length > 0 && <PictureGallery pictures={sorted.pictures} owner={owner} />}
+          {identities && sorted?.pictures.length === 0 && (
+            <Notice>No pictures in this response: the candidate has none, or the API key excludes them.</Notice>
+          )}
+          {sorted && sorted.others.length > 0 && <OtherAttributes attributes={sorted.others} />}
+          {record.certs && <Certificates certs={record.certs} />}
+        </div>
+      </div>
+    </div>
+  );
+}

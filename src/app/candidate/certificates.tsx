@@ -1,0 +1,62 @@
+import { certificateTitle, parseCertificate } from '../../kyc/certificate.ts';
+import { formatLocalDateTime } from '../../kyc/time.ts';
+import { CopyButton } from '../ui/copy-button.tsx';
+import { Notice, Section } from '../ui/section.tsx';
+
+/** One collapsible panel per certificate, collapsed at first; raw text with a notice when it is not JSON. */
+export function Certificates({ certs }: { certs: Record<string, string> }) {
+  const entries = Object.entries(certs);
+  return (
+    <Section title="Certificates">
+      {entries.length === 0 ? (
+        <p className="text-sm text-slate-600">No certificates.</p>
+      ) : (
+        <div className="space-y-3">
+          {entries.map(([slug, raw]) => (
+            <CertificatePanel key={slug} slug={slug} raw={raw} />
+          ))}
+        </div>
+      )}
+    </Section>
+  );
+}
+
+function CertificatePanel({ slug, raw }: { slug: string; raw: string }) {
+  const parsed = parseCertificate(raw);
+  const title = certificateTitle(slug);
+  const issueDate = parsed.ok && parsed.summary.issueDate ? new Date(parsed.summary.issueDate) : undefined;
+  return (
+    <details className="group min-w-0 rounded-lg border border-slate-200" data-cert={slug}>
+      <summary className="flex cursor-pointer list-none flex-wrap items-center gap-x-3 gap-y-1 rounded-lg px-4 py-3 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-blue-600">
+        <span aria-hidden="true" className="text-slate-500 transition-transform group-open:rotate-90">
+          ▶
+        </span>
+        <span className="font-medium text-slate-900">{title}</span>
+        <code className="text-xs break-all text-slate-500">{slug}</code>
+        {parsed.ok ? (
+          <>
+            {parsed.summary.results.map((result) => (
+              <span key={result} className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-xs text-slate-800">
+                {result}
+              </span>
+            ))}
+            {issueDate && !Number.isNaN(issueDate.getTime()) && (
+              <span className="text-xs text-slate-600">issued {formatLocalDateTime(issueDate)}</span>
+            )}
+          </>
+        ) : (
+          <span className="rounded bg-amber-100 px-1.5 py-0.5 text-xs font-medium text-amber-900">not valid JSON</span>
+        )}
+      </summary>
+      <div className="space-y-2 border-t border-slate-200 p-4">
+        {!parsed.ok && <Notice tone="warning">{parsed.problem} The raw text is shown as received.</Notice>}
+        <div className="flex justify-end">
+          <CopyButton value={parsed.ok ? parsed.pretty : raw} label={`${title} certificate`} />
+        </div>
+        <pre className="max-h-96 overflow-auto rounded bg-slate-900 p-3 text-xs break-all whitespace-pre-wrap text-slate-100">
+          {parsed.ok ? parsed.pretty : raw}
+        </pre>
+      </div>
+    </details>
+  );
+}

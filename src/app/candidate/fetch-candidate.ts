@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import { apiErrorBodySchema, candidateApiPath } from '../../kyc/api.ts';
+import { checkId, encodeIdSegment, type LookupKind } from '../../kyc/lookup.ts';
+import { candidateEnvelopeSchema, type CandidateRecord } from '../../kyc/schema.ts';
+import type { DownloadProgress } from './download-progress.ts';
+import { LookupError, lookupErrorFromBody } from './lookup-error.ts';
+
+export interface FetchOptions {
+  signal?: AbortSignal;
+  onProgress?: (progress: DownloadProgress) => void;
+}
+
+/**
+ * One lookup through the proxy: fetch, read the body (reporting progress), parse the JSON, validate it
+ * with the shared schema. Every failure becomes a LookupError that says what happened.
+ */
+export async function fetchCandidate(kind: LookupKind, id: string, options: FetchOptions = {}): Promise<CandidateRecord> {
+  const check = checkId(id);
+  if (!check.ok) throw new LookupError('invalid_id', check.message);
+
+  let response: Response;
+  try {
+    response = await fetch(candidateApiPath(kind, encodeIdSegment(id)), {
+      signal: options.signal,
+      headers: { accept: 'application/json' },
+      cache: 'no-store',
+      credentials: 'same-origin',
+    });
+  } catch (error) {
+    if (options.signal?.aborted) throw error;
+    throw new LookupError('server_unreachable', 'The Candidate Lookup server could not be reached. Check your connection.');
+  }
+
+  if (!response.ok) {
+    let body: z.infer<typeof apiErrorBodySchema> | undefined;
+    try {
+      body = apiErrorBodySchema.parse(await response.json());
+    } catch {
+      body = undefined;
+    }
+    throw lookupErrorFromBody(response.status, body, response.headers.get('retry-after'));
+  }
+
+  const text = await readBody(response, options);
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new LookupError(
+      'not_json',
+      'The KYC service sent a response that is not JSON. It may be encrypted (KYC Connect can encrypt responses for some clients) or come from something other than the KYC service.',
+      { detail: text.slice(0, 200) },
+    );
+  }
+  const parsed = candidateEnvelopeSchema.safeParse(json);
+  if (!parsed.success) {
+    throw new LookupError('malformed', "The KYC service's response does not have the expected shape.", {
+      detail: z.prettifyError(parsed.error),
+    });
+  }
+  return parsed.data.data;
+}
+
+async function readBody(response: Response, options: FetchOptions): Promise<string> {
+  const length = Number(response.headers.get('content-length'));
+  const total = Number.isFinite(length) && length > 0 ? length : undefined;
+  try {
+    if (!response.body || !options.onProgress) return await response.text();
+    const reader = response.body.getReader();
+    const decoder = new TextDecoder();
+    const parts: string[] = [];
+    let received = 0;
+    let reported = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      received += value.byteLength;
+      parts.push(decoder.decode(value, { stream: true }));
+      // Report every 256 kB: enough for a smooth bar, few enough renders.
+      if (received - reported >= 256 * 1024) {
+        reported = received;
+        options.onProgress({ received, total });
+      }
+    }
+    parts.push(decoder.decode());
+    options.onProgress({ received, total });
+    return parts.join('');
+  } catch (error) {
+    if (options.signal?.aborted) throw error;
+    throw new LookupError('interrupted', 'The connection broke while the response was downloading. Try again.');
+  }
+}

@@ -1,0 +1,21 @@
+import { attributeLabel } from '../../kyc/attributes.ts';
+import type { IdentityAttribute } from '../../kyc/schema.ts';
+import { Section } from '../ui/section.tsx';
+
+/** Identity attributes with no dedicated card, shown generically by their type. */
+export function OtherAttributes({ attributes }: { attributes: Array<[string, IdentityAttribute]> }) {
+  return (
+    <Section title="Other identity attributes">
+      <dl className="grid grid-cols-[max-content_minmax(0,1fr)] gap-x-4 gap-y-2 text-sm">
+        {attributes.map(([name, attribute]) => (
+          <div key={name} className="contents">
+            <dt className="font-medium text-slate-500">
+              {attributeLabel(name)} <span className="font-mono text-xs font-normal">({attribute.type})</span>
+            </dt>
+            <dd className="max-h-40 min-w-0 overflow-auto break-words whitespace-pre-wrap text-slate-900">{attribute.value}</dd>
+          </div>
+        ))}
+      </dl>
+    </Section>
+  );
+}

@@ -1,0 +1,98 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { attributeLabel } from '../../kyc/attributes.ts';
+import { base64ByteLength, base64Head, base64ToBytes, cleanBase64, formatBytes, sniffImageType } from '../../kyc/image.ts';
+import { Notice } from '../ui/section.tsx';
+
+type Decoded = { state: 'decoding' } | { state: 'ready'; url: string } | { state: 'failed'; problem: string };
+
+/**
+ * One base64 picture. The real type is sniffed from the first bytes; only raster images are ever
+ * rendered, from a Blob's object URL (revoked when the picture goes), never a multi-MB data: URL.
+ */
+export function PicturePreview({ name, value, owner }: { name: string; value: string; owner: string }) {
+  const label = attributeLabel(name);
+  const base64 = useMemo(() => cleanBase64(value), [value]);
+  const type = useMemo(() => sniffImageType(base64Head(base64)), [base64]);
+  const size = base64ByteLength(base64);
+  const [decoded, setDecoded] = useState<Decoded>({ state: 'decoding' });
+  const [dimensions, setDimensions] = useState<{ width: number; height: number }>();
+  const dialog = useRef<HTMLDialogElement>(null);
+
+  useEffect(() => {
+    if (!type.raster) return;
+    let url: string | undefined;
+    try {
+      const bytes = base64ToBytes(base64);
+      url = URL.createObjectURL(new Blob([bytes as Uint8Array<ArrayBuffer>], { type: type.mime }));
+      setDecoded({ state: 'ready', url });
+    } catch {
+      setDecoded({ state: 'failed', problem: 'The picture data is not valid base64.' });
+    }
+    return () => {
+      if (url) URL.revokeObjectURL(url);
+    };
+  }, [base64, type]);
+
+  const alt = `${label} of ${owner}`;
+  return (
+    <figure className="min-w-0 rounded-lg border border-slate-200 bg-slate-50 p-3" data-attribute={name}>
+      <figcaption className="mb-2 flex flex-wrap items-baseline justify-between gap-x-2 text-sm">
+        <span className="font-medium text-slate-900">{label}</span>
+        <span className="text-xs text-slate-600">
+          {type.label} · {formatBytes(size)}
+          {dimensions && ` · ${dimensions.width}×${dimensions.height} px`}
+        </span>
+      </figcaption>
+      {!type.raster ? (
+        <Notice tone="warning">
+          Not shown: this attribute holds {type.label === 'unknown' ? 'data of an unknown type' : `${type.label} data`} ({formatBytes(size)}),
+          not a picture. Only JPEG, PNG, WebP and GIF pictures are displayed.
+        </Notice>
+      ) : decoded.state === 'failed' ? (
+        <Notice tone="warning">{decoded.problem}</Notice>
+      ) : decoded.state === 'decoding' ? (
+        <div className="aspect-[3/2] animate-pulse rounded bg-slate-200" aria-label={`Decoding ${label}`} />
+      ) : (
+        <>
+          <button
+            type="button"
+            onClick={() => dialog.current?.showModal()}
+            className="block w-full cursor-zoom-in overflow-hidden rounded focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600"
+            aria-label={`Open a larger view of the ${label.toLowerCase()}`}
+          >
+            <img
+              src={decoded.url}
+              alt={alt}
+              decoding="async"
+              loading="lazy"
+              className="mx-auto max-h-64 w-auto max-w-full object-contain"
+              onLoad={(event) => setDimensions({ width: event.currentTarget.naturalWidth, height: event.currentTarget.naturalHeight })}
+              onError={() => setDecoded({ state: 'failed', problem: `The ${type.label} data could not be decoded as a picture.` })}
+            />
+          </button>
+          <dialog
+            ref={dialog}
+            aria-label={alt}
+            className="m-auto max-h-[95vh] max-w-[95vw] rounded-lg bg-white p-3 shadow-2xl backdrop:bg-slate-900/70"
+            onClick={(event) => {
+              if (event.target === event.currentTarget) dialog.current?.close();
+            }}
+          >
+            <div className="mb-2 flex items-center justify-between gap-4">
+              <p className="font-medium text-slate-900">{alt}</p>
+              <button
+                type="button"
+                autoFocus
+                onClick={() => dialog.current?.close()}
+                className="rounded-md border border-slate-300 px-3 py-1 text-sm hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-blue-600"
+              >
+                Close
+              </button>
+            </div>
+            <img src={decoded.url} alt={alt} className="max-h-[80vh] max-w-full object-contain" />
+          </dialog>
+        </>
+      )}
+    </figure>
+  );
+}

@@ -1,0 +1,70 @@
+import type { CandidateRecord } from '../../kyc/schema.ts';
+import { formatDuration, formatRelative } from '../../kyc/time.ts';
+import { buildTimeline, type TimelineStep } from '../../kyc/timeline.ts';
+import { Section } from '../ui/section.tsx';
+import { toneClass } from '../ui/status-badge.tsx';
+import { TimeStamp } from '../ui/time-stamp.tsx';
+
+function afterText(step: TimelineStep, previous: TimelineStep | undefined): string | undefined {
+  if (step.sincePrevious === undefined || !previous) return undefined;
+  const since = previous.status.status === 'waiting' ? 'submission' : previous.status.label.toLowerCase();
+  return `${step.status.label} ${formatDuration(step.sincePrevious)} after ${since}`;
+}
+
+/** Every status date, oldest first, with the current status marked and the planned archiving last. */
+export function StatusTimeline({ record, now }: { record: CandidateRecord; now: Date }) {
+  const timeline = buildTimeline(record);
+  return (
+    <Section title="Status history">
+      {timeline.steps.length === 0 && !timeline.willArchiveAt ? (
+        <p className="text-sm text-slate-600">The response carries no status dates.</p>
+      ) : null}
+      <ol className="relative space-y-4 border-l-2 border-slate-200 pl-5" aria-label="Status changes, oldest first">
+        {timeline.steps.map((step, index) => (
+          <li key={step.field} className="relative" data-status={step.status.status} aria-current={step.current ? 'step' : undefined}>
+            <span
+              aria-hidden="true"
+              className={`absolute top-1 -left-[29px] size-4 rounded-full ring-2 ring-white ${step.current ? toneClass(step.status.tone) + ' ring-4' : 'bg-slate-300'}`}
+            />
+            <div className="flex flex-wrap items-center gap-2">
+              <span className="font-medium text-slate-900">{step.status.label}</span>
+              {step.current && (
+                <span className="rounded bg-slate-900 px-1.5 py-0.5 text-xs font-medium text-white">Current status</span>
+              )}
+            </div>
+            <TimeStamp date={step.at} now={now} />
+            {afterText(step, timeline.steps[index - 1]) && (
+              <p className="text-xs text-slate-500">{afterText(step, timeline.steps[index - 1])}</p>
+            )}
+          </li>
+        ))}
+        {timeline.undatedCurrent && (
+          <li className="relative" aria-current="step" data-status={timeline.undatedCurrent.status}>
+            <span aria-hidden="true" className={`absolute top-1 -left-[29px] size-4 rounded-full ring-4 ring-white ${toneClass(timeline.undatedCurrent.tone)}`} />
+            <div className="flex flex-wrap items-center gap-2">
+              <span className="font-medium text-slate-900">{timeline.undatedCurrent.label}</span>
+              <span className="rounded bg-slate-900 px-1.5 py-0.5 text-xs font-medium text-white">Current status</span>
+            </div>
+            <p className="text-sm text-slate-600">No date for this status in the response.</p>
+          </li>
+        )}
+        {timeline.willArchiveAt && (
+          <li className="relative" data-status="will-archive">
+            <span aria-hidden="true" className="absolute top-1 -left-[29px] size-4 rounded-full border-2 border-dashed border-slate-500 bg-white" />
+            <span className="font-medium text-slate-900">
+              {timeline.willArchiveAt > now ? 'Identity data will be archived' : 'Identity data due for archiving'}
+            </span>
+            <div>
+              <TimeStamp date={timeline.willArchiveAt} now={now} />
+            </div>
+            <p className="text-xs text-slate-500">
+              {timeline.willArchiveAt > now
+                ? `Upcoming, ${formatRelative(timeline.willArchiveAt, now)}: the API key archives records after extraction.`
+                : 'The date has passed: the next lookup may return the record archived.'}
+            </p>
+          </li>
+        )}
+      </ol>
+    </Section>
+  );
+}

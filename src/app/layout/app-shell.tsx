@@ -1,0 +1,43 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link, Outlet, useLocation } from 'react-router';
+import { LookupForm } from '../lookup/lookup-form.tsx';
+import { metaQuery } from '../meta/meta-query.ts';
+
+/** Header on every page: the product, the sandbox marker, and (away from home) a lookup form. */
+export function AppShell() {
+  const meta = useQuery(metaQuery());
+  const { pathname } = useLocation();
+  const home = pathname === '/';
+  return (
+    <div className="min-h-screen bg-slate-100 text-slate-900">
+      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:rounded focus:bg-white focus:px-3 focus:py-2">
+        Skip to content
+      </a>
+      <header className="border-b border-slate-200 bg-white">
+        <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-6 gap-y-3 px-4 py-3 sm:px-6">
+          <Link to="/" className="flex items-center gap-2 rounded font-semibold text-slate-900 focus-visible:outline-2 focus-visible:outline-blue-600">
+            <img src="/favicon.svg" alt="" className="size-6" />
+            Candidate Lookup
+          </Link>
+          {meta.data?.upstream === 'sandbox' && (
+            <span
+              data-testid="sandbox-marker"
+              title="Made-up sample candidates from the embedded sandbox upstream, not real people."
+              className="rounded-full border border-amber-400 bg-amber-100 px-2.5 py-0.5 text-xs font-semibold tracking-wide text-amber-950 uppercase"
+            >
+              Sandbox data
+            </span>
+          )}
+          {!home && (
+            <div className="min-w-0 flex-1 basis-96">
+              <LookupForm compact />
+            </div>
+          )}
+        </div>
+      </header>
+      <main id="main" className="mx-auto max-w-7xl px-4 py-6 sm:px-6">
+        <Outlet />
+      </main>
+    </div>
+  );
+}

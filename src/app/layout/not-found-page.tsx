@@ -1,0 +1,16 @@
+import { Link } from 'react-router';
+
+export function NotFoundPage() {
+  return (
+    <div className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
+      <h1 className="text-xl font-semibold">Page not found</h1>
+      <p className="mt-2 text-sm text-slate-600">
+        Candidate links look like <code>/candidates/refId/&lt;id&gt;</code>.{' '}
+        <Link to="/" className="text-blue-700 underline">
+          Look a candidate up
+        </Link>
+        .
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,35 @@
+import { Link } from 'react-router';
+import type { SampleCandidate } from '../../kyc/api.ts';
+import { candidatePath } from '../routes.ts';
+import { StatusBadge } from '../ui/status-badge.tsx';
+
+/** The sandbox's sample candidates as one-click examples. */
+export function SampleList({ samples }: { samples: SampleCandidate[] }) {
+  return (
+    <section aria-labelledby="samples-heading" className="space-y-3">
+      <h2 id="samples-heading" className="text-lg font-semibold text-slate-900">
+        Sample candidates
+      </h2>
+      <p className="text-sm text-slate-600">Made-up candidates of the embedded sandbox. Click one to open it.</p>
+      <ul className="grid gap-3 md:grid-cols-2">
+        {samples.map((sample) => (
+          <li key={`${sample.kind}:${sample.id}`} className="min-w-0">
+            <Link
+              to={candidatePath(sample.kind, sample.id)}
+              className="block h-full rounded-lg border border-slate-200 bg-white p-4 shadow-sm hover:border-blue-400 hover:shadow focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600"
+            >
+              <span className="flex flex-wrap items-center justify-between gap-2">
+                <span className="font-medium break-words text-slate-900">{sample.name ?? 'Name not available (archived)'}</span>
+                <StatusBadge status={sample.status} size="sm" />
+              </span>
+              <span className="mt-1 block text-sm text-slate-600">{sample.summary}</span>
+              <span className="mt-2 block font-mono text-xs break-all text-slate-500">
+                {sample.kind} {sample.id}
+              </span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,55 @@
+import type { CandidateRecord, IdentityAttribute } from './schema.ts';
+import { humanise } from './certificate.ts';
+
+/** Identity attribute names with a dedicated place on the candidate page. */
+export const NAME_ATTRIBUTES = ['given_name', 'family_name'] as const;
+export const DEDICATED_ATTRIBUTES = new Set(['given_name', 'family_name', 'dob', 'email', 'address', 'phone']);
+
+const LABELS: Record<string, string> = {
+  email: 'E-mail',
+  given_name: 'Given name',
+  family_name: 'Family name',
+  phone: 'Phone',
+  dob: 'Date of birth',
+  address: 'Address',
+  selfie: 'Selfie',
+  passport: 'Passport',
+  proof_of_address: 'Proof of address',
+  selfie_national_id: 'Selfie with national ID',
+  driving_license: 'Driving licence',
+  national_id: 'National ID',
+};
+
+/** `selfie_national_id` -> "Selfie with national ID"; unknown names humanised (`tax_id` -> "Tax ID"). */
+export function attributeLabel(name: string): string {
+  return LABELS[name] ?? humanise(name);
+}
+
+export interface SortedAttributes {
+  pictures: Array<[string, IdentityAttribute]>;
+  /** Attributes with no dedicated card, shown generically by type. */
+  others: Array<[string, IdentityAttribute]>;
+}
+
+const PICTURE_ORDER = ['selfie', 'passport', 'selfie_national_id', 'proof_of_address'];
+
+export function sortAttributes(identities: Record<string, IdentityAttribute>): SortedAttributes {
+  const pictures: SortedAttributes['pictures'] = [];
+  const others: SortedAttributes['others'] = [];
+  for (const entry of Object.entries(identities)) {
+    if (entry[1].type === 'base64') pictures.push(entry);
+    else if (!DEDICATED_ATTRIBUTES.has(entry[0])) others.push(entry);
+  }
+  const rank = (name: string) => (PICTURE_ORDER.includes(name) ? PICTURE_ORDER.indexOf(name) : PICTURE_ORDER.length);
+  pictures.sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b));
+  others.sort(([a], [b]) => a.localeCompare(b));
+  return { pictures, others };
+}
+
+/** The candidate's name when the record has it, else undefined. */
+export function candidateName(record: CandidateRecord): string | undefined {
+  const given = record.identities?.given_name?.type === 'string' ? record.identities.given_name.value.trim() : '';
+  const family = record.identities?.family_name?.type === 'string' ? record.identities.family_name.value.trim() : '';
+  const name = [given, family].filter(Boolean).join(' ');
+  return name || undefined;
+}

@@ -1,0 +1,68 @@
+/** Certificates: a map from slug (`onfido-service-cert`) to a string that should hold JSON-LD. */
+
+const PROVIDER_NAMES: Record<string, string> = {
+  onfido: 'Onfido',
+  complyadvantage: 'ComplyAdvantage',
+  blockpass: 'Blockpass',
+};
+
+/** `onfido-service-cert` -> "Onfido"; `some-new-provider-cert` -> "Some New Provider". */
+export function certificateTitle(slug: string): string {
+  const provider = slug.replace(/-service-cert$/, '').replace(/-cert$/, '');
+  return PROVIDER_NAMES[provider.toLowerCase()] ?? humanise(provider);
+}
+
+export type ParsedCertificate =
+  | { ok: true; json: unknown; pretty: string; summary: CertificateSummary }
+  | { ok: false; raw: string; problem: string };
+
+export interface CertificateSummary {
+  issuer?: string;
+  issueDate?: string;
+  /** Provider result labels such as `clear`, `consider`, `no_match`, `potential_match`. */
+  results: string[];
+}
+
+const RESULT_LABELS = new Set(['clear', 'consider', 'no_match', 'potential_match', 'unidentified', 'rejected', 'suspected']);
+
+export function parseCertificate(raw: string): ParsedCertificate {
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch (error) {
+    return { ok: false, raw, problem: `This certificate is not valid JSON (${(error as Error).message}).` };
+  }
+  return { ok: true, json, pretty: JSON.stringify(json, null, 2), summary: summarise(json) };
+}
+
+function summarise(json: unknown): CertificateSummary {
+  const doc = isObject(json) ? json : {};
+  const organization = isObject(doc.Organization) ? doc.Organization : {};
+  const claim = isObject(doc.Claim) ? doc.Claim : {};
+  const results = new Set<string>();
+  collectResults(claim.reviewBody, results, 0);
+  return {
+    issuer: typeof organization.legalName === 'string' ? organization.legalName : undefined,
+    issueDate: typeof claim.issueDate === 'string' ? claim.issueDate : undefined,
+    results: [...results],
+  };
+}
+
+function collectResults(value: unknown, into: Set<string>, depth: number): void {
+  if (depth > 6) return;
+  if (typeof value === 'string' && RESULT_LABELS.has(value)) into.add(value);
+  else if (Array.isArray(value)) value.forEach((item) => collectResults(item, into, depth + 1));
+  else if (isObject(value)) Object.values(value).forEach((item) => collectResults(item, into, depth + 1));
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function humanise(name: string): string {
+  const words = name
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .split(/[-_\s]+/)
+    .filter(Boolean);
+  return words.map((word, i) => (i === 0 ? word[0]!.toUpperCase() + word.slice(1) : word.length <= 2 ? word.toUpperCase() : word)).join(' ');
+}

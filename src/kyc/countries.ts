@@ -1,0 +1,18 @@
+import countries from 'i18n-iso-countries';
+
+/**
+ * Country names from ISO 3166-1 codes: the code table from i18n-iso-countries (no locale data), the
+ * names from the browser's own Intl.DisplayNames in the reader's language.
+ */
+export function countryName(code: string | undefined, locale?: string): string | undefined {
+  if (!code) return undefined;
+  const upper = code.trim().toUpperCase();
+  const alpha2 = upper.length === 3 ? countries.alpha3ToAlpha2(upper) : upper.length === 2 ? upper : undefined;
+  if (!alpha2 || !countries.isValid(alpha2)) return undefined;
+  try {
+    const name = new Intl.DisplayNames(locale ? [locale] : undefined, { type: 'region', fallback: 'none' }).of(alpha2);
+    return name ?? undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { decodeJsonAttribute, type Decoded } from './address.ts';
+
+/** The `phone` identity attribute: a string holding JSON. */
+export const phoneSchema = z.object({
+  /** ISO 3166-1 alpha-3. */
+  countryCode: z.string().optional(),
+  /** ISO 3166-1 alpha-2, lower case. */
+  countryCode2: z.string().optional(),
+  /** International format with a leading "+". */
+  phoneNumber: z.string(),
+  /** National number without prefix. */
+  number: z.string().optional(),
+});
+export type Phone = z.infer<typeof phoneSchema>;
+
+export function decodePhone(raw: string): Decoded<Phone> {
+  return decodeJsonAttribute(raw, phoneSchema, 'phone number');
+}
+
+/** A `tel:` URI for the number: only "+" and digits, so nothing else can ride along. */
+export function telHref(phoneNumber: string): string | undefined {
+  const digits = phoneNumber.replace(/[^\d+]/g, '');
+  return /^\+\d{4,15}$/.test(digits) ? `tel:${digits}` : undefined;
+}
