@@ -4,7 +4,9 @@ import { defineConfig } from '@playwright/test';
  * Real Chromium (Debian's, never a downloaded one) against the built production server.
  * `npm run test:e2e` builds first. CHROMIUM_PATH overrides the browser's location.
  */
-export const E2E_PORTS = { sandbox: 4301 } as const;
+export const E2E_PORTS = { sandbox: 4301, upstream: 4302, statusOnly: 4303, upstreamDown: 4304 } as const;
+/** Nothing listens here: the server pointed at it finds its upstream down. */
+const CLOSED_PORT = 9;
 
 // Empty values count as unset, and they win over a developer's .env: the suite always runs on the sandbox.
 const SANDBOX_ENV = { KYC_BASE_URL: '', KYC_CLIENT_ID: '', KYC_API_KEY: '', SANDBOX_DATA: '', SANDBOX_LARGE_IMAGES: '' };
@@ -38,9 +40,54 @@ export default defineConfig({
   },
   webServer: [
     {
+      // The app on its embedded sandbox, as `npm start` runs it on a fresh machine.
       command: 'node dist/server/main.js',
       url: `http://127.0.0.1:${E2E_PORTS.sandbox}/api/meta`,
       env: { ...SANDBOX_ENV, HOST: '127.0.0.1', PORT: String(E2E_PORTS.sandbox) },
+      reuseExistingServer: false,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      timeout: 30_000,
+    },
+    {
+      // The sandbox alone, as `npm run sandbox` runs it...
+      command: 'node dist/server/sandbox.js',
+      port: E2E_PORTS.upstream,
+      env: { ...SANDBOX_ENV, HOST: '127.0.0.1', SANDBOX_PORT: String(E2E_PORTS.upstream) },
+      reuseExistingServer: false,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      timeout: 30_000,
+    },
+    {
+      // ...and the app pointed at it as a remote service, with the status-only key.
+      command: 'node dist/server/main.js',
+      url: `http://127.0.0.1:${E2E_PORTS.statusOnly}/api/meta`,
+      env: {
+        ...SANDBOX_ENV,
+        KYC_BASE_URL: `http://127.0.0.1:${E2E_PORTS.upstream}`,
+        KYC_CLIENT_ID: 'candidate_lookup_sandbox',
+        KYC_API_KEY: 'sandbox-key-status-only',
+        HOST: '127.0.0.1',
+        PORT: String(E2E_PORTS.statusOnly),
+      },
+      reuseExistingServer: false,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      timeout: 30_000,
+    },
+    {
+      // The app with its upstream down.
+      command: 'node dist/server/main.js',
+      url: `http://127.0.0.1:${E2E_PORTS.upstreamDown}/api/meta`,
+      env: {
+        ...SANDBOX_ENV,
+        KYC_BASE_URL: `http://127.0.0.1:${CLOSED_PORT}`,
+        KYC_CLIENT_ID: 'candidate_lookup_sandbox',
+        KYC_API_KEY: 'any-key',
+        HOST: '127.0.0.1',
+        PORT: String(E2E_PORTS.upstreamDown),
+      },
       reuseExistingServer: false,
       stdout: 'ignore',
       stderr: 'pipe',

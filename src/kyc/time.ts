@@ -24,7 +24,6 @@ export function formatDuration(ms: number): string {
 const UNITS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
   ['year', 365 * DAY],
   ['month', 30 * DAY],
-  ['week', 7 * DAY],
   ['day', DAY],
   ['hour', HOUR],
   ['minute', MINUTE],
@@ -36,7 +35,7 @@ export function formatRelative(date: Date, now: Date, locale?: string): string {
   const diff = date.getTime() - now.getTime();
   const format = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
   for (const [unit, size] of UNITS) {
-    if (Math.abs(diff) >= size || unit === 'second') return format.format(Math.trunc(diff / size), unit);
+    if (Math.abs(diff) >= size || unit === 'second') return format.format(Math.round(diff / size), unit);
   }
   return format.format(0, 'second');
 }

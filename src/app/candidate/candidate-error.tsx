@@ -76,7 +76,7 @@ export function CandidateError({
           body: (
             <>
               {error.message} What was wrong:
-              <pre className="mt-2 overflow-auto rounded bg-white/70 p-2 text-xs break-all whitespace-pre-wrap">{error.details.detail}</pre>
+              <pre tabIndex={0} className="mt-2 max-h-64 focus-visible:outline-2 focus-visible:outline-blue-600 overflow-auto rounded bg-white/70 p-2 text-xs break-all whitespace-pre-wrap">{error.details.detail}</pre>
             </>
           ),
         };

@@ -53,7 +53,11 @@ function CertificatePanel({ slug, raw }: { slug: string; raw: string }) {
         <div className="flex justify-end">
           <CopyButton value={parsed.ok ? parsed.pretty : raw} label={`${title} certificate`} />
         </div>
-        <pre className="max-h-96 overflow-auto rounded bg-slate-900 p-3 text-xs break-all whitespace-pre-wrap text-slate-100">
+        <pre
+          tabIndex={0}
+          aria-label={`${title} certificate text`}
+          className="max-h-96 overflow-auto rounded bg-slate-900 p-3 text-xs break-all whitespace-pre-wrap text-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600"
+        >
           {parsed.ok ? parsed.pretty : raw}
         </pre>
       </div>

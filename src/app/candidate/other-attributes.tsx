@@ -12,7 +12,7 @@ export function OtherAttributes({ attributes }: { attributes: Array<[string, Ide
             <dt className="font-medium text-slate-500">
               {attributeLabel(name)} <span className="font-mono text-xs font-normal">({attribute.type})</span>
             </dt>
-            <dd className="max-h-40 min-w-0 overflow-auto break-words whitespace-pre-wrap text-slate-900">{attribute.value}</dd>
+            <dd tabIndex={0} className="max-h-40 min-w-0 overflow-auto focus-visible:outline-2 focus-visible:outline-blue-600 break-words whitespace-pre-wrap text-slate-900">{attribute.value}</dd>
           </div>
         ))}
       </dl>

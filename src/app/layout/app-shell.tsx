@@ -1,10 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { LookupForm } from '../lookup/lookup-form.tsx';
 import { metaQuery } from '../meta/meta-query.ts';
 
 /** Header on every page: the product, the sandbox marker, and (away from home) a lookup form. */
-export function AppShell() {
+export function AppShell({ children }: { children?: ReactNode }) {
   const meta = useQuery(metaQuery());
   const { pathname } = useLocation();
   const home = pathname === '/';
@@ -36,7 +37,7 @@ export function AppShell() {
         </div>
       </header>
       <main id="main" className="mx-auto max-w-7xl px-4 py-6 sm:px-6">
-        <Outlet />
+        {children ?? <Outlet />}
       </main>
     </div>
   );

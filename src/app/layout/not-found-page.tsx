@@ -1,4 +1,5 @@
-import { Link } from 'react-router';
+import { Link, useLocation } from 'react-router';
+import { CandidatePage } from '../candidate/candidate-page.tsx';
 
 export function NotFoundPage() {
   return (
@@ -13,4 +14,9 @@ export function NotFoundPage() {
       </p>
     </div>
   );
+}
+
+export function UnmatchedPage() {
+  const { pathname } = useLocation();
+  return pathname.startsWith('/candidates/') ? <CandidatePage /> : <NotFoundPage />;
 }

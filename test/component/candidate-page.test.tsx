@@ -1,0 +1,207 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import type { CandidateRecord } from '../../src/kyc/schema.ts';
+import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
+import { recordForScope } from '../../src/server/sandbox/sandbox.ts';
+import { envelope, renderWithProviders, stubApi } from './render.tsx';
+
+const samples = sampleCandidates({ now: new Date() }).map((c) => c.record);
+const byRef = (refId: string) => samples.find((r) => r.refId === refId)!;
+const amelie = byRef('c0a8f3e2-6b1d-4f7e-9a52-3d1e8b7c4a10');
+
+function show(record: CandidateRecord, kind: 'refId' | 'recordId' = 'refId') {
+  const id = (record[kind] ?? '') as string;
+  const path = `/api/candidates/${kind}/${encodeURIComponent(id)}`;
+  stubApi({ candidates: { [path]: envelope(record) } });
+  return renderWithProviders(`/candidates/${kind}/${encodeURIComponent(id)}`);
+}
+
+describe('candidate header', () => {
+  it('shows the name, the status label, identifiers with copy buttons and the submission count', async () => {
+    show(amelie);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Amélie Dubois-Léger' })).toBeInTheDocument();
+    expect(screen.getAllByText('Approved')[0]).toBeInTheDocument();
+    expect(screen.queryByText('Archived')).not.toBeInTheDocument();
+    for (const value of [amelie.refId!, amelie.recordId!, amelie.blockPassID]) expect(screen.getByText(value)).toBeInTheDocument();
+    expect(screen.getByText('Submissions').nextElementSibling).toHaveTextContent('1');
+  });
+
+  it('copies an identifier to the clipboard and says so', async () => {
+    const user = userEvent.setup();
+    show(amelie);
+    await screen.findByRole('heading', { level: 1 });
+    const writeText = vi.spyOn(navigator.clipboard, 'writeText');
+    await user.click(screen.getByRole('button', { name: 'Copy recordId' }));
+    expect(writeText).toHaveBeenCalledWith(amelie.recordId);
+    expect(within(screen.getByRole('button', { name: 'Copy recordId' })).getByText('Copied')).toBeInTheDocument();
+  });
+
+  it('falls back to the refId when there is no name, and shows an unknown status by its raw value', async () => {
+    show({ status: 'on_hold_custom', refId: 'ref-without-name', isArchived: false, blockPassID: 'bp' });
+    expect(await screen.findByRole('heading', { level: 1, name: 'ref-without-name' })).toBeInTheDocument();
+    const badge = screen.getAllByText('on_hold_custom')[0]!.closest('[data-status]')!;
+    expect(badge).toHaveAttribute('data-status', 'on_hold_custom');
+    expect(badge.className).toContain('slate');
+  });
+});
+
+describe('status timeline', () => {
+  it('lists every status date by time, marks the current one and says how long each step took', async () => {
+    const record = byRef('support-ticket-4410');
+    show(record);
+    const list = await screen.findByRole('list', { name: 'Status changes, oldest first' });
+    const steps = within(list).getAllByRole('listitem');
+    expect(steps.map((li) => li.getAttribute('data-status'))).toEqual(['waiting', 'inreview', 'approved', 'review_requested']);
+    expect(steps[3]).toHaveAttribute('aria-current', 'step');
+    expect(steps[3]).toHaveTextContent('Current status');
+    expect(steps[1]).toHaveTextContent('In review 40 s after submission');
+    const time = steps[0]!.querySelector('time')!;
+    expect(time.getAttribute('dateTime')).toBe(record.waitingDate);
+    expect(time.getAttribute('title')).toMatch(/ UTC$/);
+    expect(steps[0]).toHaveTextContent(/days ago|last month|months ago/);
+  });
+
+  it('shows willArchiveAtDate as an upcoming event', async () => {
+    show(byRef('f47ac10b-58cc-4372-a567-0e02b2c3d479'));
+    const list = await screen.findByRole('list', { name: 'Status changes, oldest first' });
+    const last = within(list).getAllByRole('listitem').at(-1)!;
+    expect(last).toHaveAttribute('data-status', 'will-archive');
+    expect(last).toHaveTextContent('Identity data will be archived');
+    expect(last).toHaveTextContent('in 20 days');
+  });
+});
+
+describe('identity sections', () => {
+  it('shows custom fields, identity with age, the decoded address and the formatted phone', async () => {
+    show(amelie);
+    const fields = await screen.findByRole('table');
+    expect(within(fields).getByRole('rowheader', { name: 'riskLevel' }).nextElementSibling).toHaveTextContent('low');
+    expect(screen.getByText('Dubois-Léger')).toBeInTheDocument();
+    expect(screen.getByText(/July 14, 1988|14 July 1988/)).toBeInTheDocument();
+    expect(screen.getByText(/\(age \d+\)/)).toBeInTheDocument();
+    const address = screen.getByRole('heading', { name: 'Address' }).closest('section')!;
+    expect(address).toHaveTextContent('18 rue des Martyrs');
+    expect(address).toHaveTextContent('75009 Paris');
+    expect(address).toHaveTextContent('France (FRA)');
+    const phone = await screen.findByText('+33 6 12 34 56 78');
+    expect(phone.closest('a')).toHaveAttribute('href', 'tel:+33612345678');
+  });
+
+  it('shows raw address and phone text with a notice when they are not JSON, and a raw date of birth', async () => {
+    show({
+      status: 'waiting',
+      refId: 'raw-values',
+      isArchived: false,
+      blockPassID: 'bp',
+      identities: {
+        address: { type: 'string', value: '12 Main St, Springfield' },
+        phone: { type: 'string', value: '{"phoneNumber": 12' },
+        dob: { type: 'string', value: '1987-06-15' },
+        occupation: { type: 'string', value: 'Engineer' },
+      },
+    });
+    expect(await screen.findByText('12 Main St, Springfield')).toBeInTheDocument();
+    expect(screen.getByText(/The address is not valid JSON/)).toBeInTheDocument();
+    expect(screen.getByText(/The phone number is not valid JSON/)).toBeInTheDocument();
+    expect(screen.getByText('1987-06-15')).toBeInTheDocument();
+    expect(screen.getByText(/not in the expected MM\/DD\/YYYY form/)).toBeInTheDocument();
+    // An attribute with no card of its own is shown generically, by type.
+    const others = screen.getByRole('heading', { name: 'Other identity attributes' }).closest('section')!;
+    expect(others).toHaveTextContent('Occupation (string)');
+    expect(others).toHaveTextContent('Engineer');
+  });
+});
+
+describe('pictures', () => {
+  it('shows each raster picture from an object URL, labelled, and revokes the URL when the page goes', async () => {
+    const { unmount } = show(amelie);
+    const selfie = await screen.findByRole('img', { name: 'Selfie of Amélie Dubois-Léger' });
+    expect(selfie.getAttribute('src')).toMatch(/^blob:/);
+    expect(screen.getByRole('img', { name: 'Proof of address of Amélie Dubois-Léger' })).toBeInTheDocument();
+    expect(screen.getByText(/^PNG · /)).toBeInTheDocument();
+    expect(document.body.innerHTML).not.toContain('data:image');
+    const created = vi.mocked(URL.createObjectURL).mock.results.map((r) => r.value as string);
+    unmount();
+    const revoked = vi.mocked(URL.revokeObjectURL).mock.calls.map(([url]) => url);
+    expect(created.filter((url) => !revoked.includes(url))).toEqual([]);
+  });
+
+  it('opens a larger view on click', async () => {
+    const user = userEvent.setup();
+    show(amelie);
+    await user.click(await screen.findByRole('button', { name: 'Open a larger view of the passport' }));
+    const dialog = screen.getByRole('dialog', { name: 'Passport of Amélie Dubois-Léger' });
+    expect(dialog).toHaveAttribute('open');
+    await user.click(within(dialog).getByRole('button', { name: 'Close' }));
+    expect(dialog).not.toHaveAttribute('open');
+  });
+
+  it.each([
+    ['SVG', '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"></svg>'],
+    ['HTML', '<html><script>alert(1)</script></html>'],
+    ['PDF', '%PDF-1.7 fake'],
+    ['an unknown type', '\u0000\u0001garbage bytes'],
+  ])('never renders %s inline: a notice gives the type and size', async (label, content) => {
+    show({
+      status: 'waiting',
+      refId: 'hostile-picture',
+      isArchived: false,
+      blockPassID: 'bp',
+      identities: { passport: { type: 'base64', value: Buffer.from(content).toString('base64') } },
+    });
+    expect(await screen.findByText(new RegExp(`Not shown: this attribute holds ${label === 'an unknown type' ? 'data of an unknown type' : `${label} data`}`))).toBeInTheDocument();
+    expect(screen.queryByRole('img', { name: /Passport/ })).not.toBeInTheDocument();
+  });
+});
+
+describe('certificates', () => {
+  it('shows one collapsed panel per certificate, titled from its slug, with pretty JSON inside', async () => {
+    const user = userEvent.setup();
+    show(amelie);
+    const onfido = (await screen.findByText('onfido-service-cert')).closest('details')!;
+    expect(onfido).not.toHaveAttribute('open');
+    expect(within(onfido).getByText('Onfido')).toBeInTheDocument();
+    expect(screen.getByText('ComplyAdvantage')).toBeInTheDocument();
+    await user.click(within(onfido).getByText('Onfido'));
+    expect(onfido).toHaveAttribute('open');
+    expect(onfido.querySelector('pre')!.textContent).toContain('\n  "@context": [');
+    expect(within(onfido).getByRole('button', { name: 'Copy Onfido certificate' })).toBeInTheDocument();
+  });
+
+  it('shows a certificate that is not JSON as raw text with a notice', async () => {
+    show(byRef('a3b6c9d2-1e4f-4a7b-8c0d-9e2f5a8b1c4d'));
+    const panel = (await screen.findByText('onfido-service-cert')).closest('details')!;
+    expect(within(panel).getByText('not valid JSON')).toBeInTheDocument();
+    expect(within(panel).getByText(/This certificate is not valid JSON/)).toBeInTheDocument();
+    expect(panel.querySelector('pre')!.textContent).toContain(',,');
+  });
+});
+
+describe('levels of detail', () => {
+  it('says once that a status-only key returns no identity data, instead of empty sections', async () => {
+    show(recordForScope(amelie, 'status'));
+    expect(
+      await screen.findByText('This API key returns status only: identity data, custom fields and certificates are not included.'),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 1, name: amelie.refId! })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Status history' })).toBeInTheDocument();
+    for (const name of ['Identity', 'Custom fields', 'Pictures', 'Certificates']) {
+      expect(screen.queryByRole('heading', { name })).not.toBeInTheDocument();
+    }
+  });
+
+  it('says that an archived record keeps status history and certificates', async () => {
+    show(byRef('legacy-2019-0031'));
+    expect(await screen.findByText(/Identity data was archived on the service\. The status history and certificates remain\./)).toBeInTheDocument();
+    expect(screen.getAllByText('Archived').length).toBeGreaterThan(0);
+    expect(screen.getByRole('heading', { name: 'Certificates' })).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Identity' })).not.toBeInTheDocument();
+  });
+
+  it('says when identities come without pictures', async () => {
+    show(recordForScope(amelie, 'identity'));
+    expect(await screen.findByText(/No pictures in this response/)).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Identity' })).toBeInTheDocument();
+  });
+});

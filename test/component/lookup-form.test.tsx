@@ -1,0 +1,97 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { renderWithProviders, stubApi } from './render.tsx';
+
+describe('lookup form', () => {
+  it('looks up by refId by default, trimming the input, and navigates to the candidate URL', async () => {
+    const user = userEvent.setup();
+    stubApi();
+    const { router } = renderWithProviders('/');
+    expect(screen.getByRole('radio', { name: 'refId' })).toBeChecked();
+    await user.type(screen.getByRole('textbox', { name: 'refId to look up' }), '  cust_000482 {Enter}');
+    expect(router.state.location.pathname).toBe('/candidates/refId/cust_000482');
+  });
+
+  it('looks up by recordId when chosen, with the keyboard only', async () => {
+    const user = userEvent.setup();
+    stubApi();
+    const { router } = renderWithProviders('/');
+    await user.tab(); // skip link
+    await user.tab(); // home link
+    await user.tab(); // kind radio group
+    expect(screen.getByRole('radio', { name: 'refId' })).toHaveFocus();
+    await user.keyboard('{ArrowRight}');
+    expect(screen.getByRole('radio', { name: 'recordId' })).toBeChecked();
+    await user.tab();
+    await user.keyboard('65f1c2a9e4b0d3a1f0c9b810{Enter}');
+    expect(router.state.location.pathname).toBe('/candidates/recordId/65f1c2a9e4b0d3a1f0c9b810');
+  });
+
+  it.each([
+    ['a/b c', '/candidates/refId/a%2Fb%20c'],
+    ['?x=1#h', '/candidates/refId/%3Fx%3D1%23h'],
+    ['张伟', '/candidates/refId/%E5%BC%A0%E4%BC%9F'],
+    ['100%', '/candidates/refId/100%25'],
+  ])('encodes %j as one path segment', async (id, path) => {
+    const user = userEvent.setup();
+    stubApi();
+    const { router } = renderWithProviders('/');
+    await user.type(screen.getByRole('textbox'), `${id}{Enter}`);
+    expect(router.state.location.pathname).toBe(path);
+  });
+
+  it('refuses an empty value with a message, without a request', async () => {
+    const user = userEvent.setup();
+    const { requests } = stubApi();
+    const { router } = renderWithProviders('/');
+    await user.type(screen.getByRole('textbox'), '   ');
+    await user.click(screen.getByRole('button', { name: 'Look up' }));
+    expect(screen.getByRole('alert')).toHaveTextContent('Enter a refId to look up.');
+    expect(screen.getByRole('textbox')).toHaveAttribute('aria-invalid', 'true');
+    expect(router.state.location.pathname).toBe('/');
+    expect(requests.filter((url) => url.startsWith('/api/candidates'))).toEqual([]);
+  });
+
+  it('refuses "..", which no URL could carry', async () => {
+    const user = userEvent.setup();
+    stubApi();
+    renderWithProviders('/');
+    await user.type(screen.getByRole('textbox'), '..{Enter}');
+    expect(screen.getByRole('alert')).toHaveTextContent('".." is not a valid id.');
+  });
+});
+
+describe('home page', () => {
+  it('offers the sandbox samples as one-click examples and marks sandbox data', async () => {
+    const user = userEvent.setup();
+    stubApi({
+      meta: {
+        upstream: 'sandbox',
+        samples: [
+          { kind: 'refId', id: 'cust_000482', status: 'inreview', name: 'Wang Xiuying', summary: 'In review' },
+          { kind: 'recordId', id: '65f1c2a9e4b0d3a1f0c9b810', status: 'mystery', summary: 'No refId' },
+        ],
+      },
+    });
+    const { router } = renderWithProviders('/');
+    expect(await screen.findByTestId('sandbox-marker')).toHaveTextContent('Sandbox data');
+    const samples = screen.getByRole('region', { name: 'Sample candidates' });
+    const links = within(samples).getAllByRole('link');
+    expect(links).toHaveLength(2);
+    expect(links[1]).toHaveTextContent('mystery');
+    await user.click(links[1]!);
+    expect(router.state.location.pathname).toBe('/candidates/recordId/65f1c2a9e4b0d3a1f0c9b810');
+    // The marker stays on every page.
+    expect(screen.getByTestId('sandbox-marker')).toBeInTheDocument();
+  });
+
+  it('shows no marker and no samples against a real service', async () => {
+    stubApi({ meta: { upstream: 'remote' } });
+    renderWithProviders('/');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Look up a candidate' })).toBeInTheDocument();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.queryByTestId('sandbox-marker')).not.toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Sample candidates' })).not.toBeInTheDocument();
+  });
+});

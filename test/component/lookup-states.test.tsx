@@ -1,0 +1,147 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
+import { apiError, envelope, json, renderWithProviders, stubApi } from './render.tsx';
+
+const record = sampleCandidates({ now: new Date() })[1]!.record; // cust_000482
+const PATH = '/api/candidates/refId/abc';
+
+function showWith(reply: Response | (() => Response | Promise<Response>)) {
+  const api = stubApi({ candidates: { [PATH]: reply } });
+  const view = renderWithProviders('/candidates/refId/abc');
+  return { ...api, ...view };
+}
+
+const alert = () => screen.findByRole('alert');
+
+describe('lookup states', () => {
+  it('shows a skeleton while loading', async () => {
+    showWith(() => new Promise<Response>(() => {}));
+    expect(await screen.findByText('Looking the candidate up…')).toBeInTheDocument();
+    expect(screen.getByRole('status')).toBeInTheDocument();
+  });
+
+  it('shows download progress for a large response', async () => {
+    const body = JSON.stringify({ status: 'success', data: { ...record, padding: 'x'.repeat(600_000) } });
+    let push!: () => void;
+    showWith(
+      () =>
+        new Response(
+          new ReadableStream({
+            start(controller) {
+              const bytes = new TextEncoder().encode(body);
+              controller.enqueue(bytes.subarray(0, 300_000));
+              push = () => {
+                controller.enqueue(bytes.subarray(300_000));
+                controller.close();
+              };
+            },
+          }),
+          { headers: { 'content-type': 'application/json', 'content-length': String(body.length) } },
+        ),
+    );
+    expect(await screen.findByText(/^293 kB of \d+ kB \(\d+ %\) received$/)).toBeInTheDocument();
+    push();
+    expect(await screen.findByRole('heading', { level: 1, name: '秀英 王' })).toBeInTheDocument();
+  });
+
+  it('not found: names the id and offers to try it as a recordId', async () => {
+    const user = userEvent.setup();
+    const { router } = showWith(apiError(404, 'not_found', 'No candidate with refId "abc".'));
+    expect(await screen.findByRole('heading', { name: 'No candidate with refId "abc"' })).toBeInTheDocument();
+    await user.click(screen.getByRole('link', { name: 'Try as recordId' }));
+    expect(router.state.location.pathname).toBe('/candidates/recordId/abc');
+  });
+
+  it("the server's key rejected: says it is not the reviewer's fault", async () => {
+    showWith(apiError(502, 'upstream_unauthorized', "The KYC service rejected this server's API key (HTTP 401)."));
+    expect(await alert()).toHaveAttribute('data-error-kind', 'unauthorized');
+    expect(screen.getByRole('heading', { name: "The KYC service rejected this server's API key" })).toBeInTheDocument();
+    expect(screen.getByText(/Nothing is wrong with the id you entered/)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Try again' })).not.toBeInTheDocument();
+  });
+
+  it.each([
+    ['upstream_unreachable', 502, 'The KYC service cannot be reached'],
+    ['upstream_timeout', 504, 'The KYC service did not answer in time'],
+  ])('%s: explains and retries on request', async (code, status, title) => {
+    const user = userEvent.setup();
+    let calls = 0;
+    const { requests } = showWith(() => (++calls === 1 ? apiError(status, code, 'details') : envelope(record)));
+    expect(await screen.findByRole('heading', { name: title })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('heading', { level: 1, name: '秀英 王' })).toBeInTheDocument();
+    expect(requests.filter((url) => url === PATH)).toHaveLength(2);
+  });
+
+  it('rate limited: says when to try again', async () => {
+    showWith(apiError(429, 'upstream_rate_limited', 'limited', { retryAfterSeconds: 30 }, { 'retry-after': '30' }));
+    expect(await screen.findByRole('heading', { name: 'The KYC service is limiting requests' })).toBeInTheDocument();
+    expect(screen.getByText(/Try again in 30 s \(at /)).toBeInTheDocument();
+  });
+
+  it('malformed response: says which field was wrong', async () => {
+    showWith(json({ status: 'success', data: { ...record, isArchived: 'sometimes' } }));
+    expect(await screen.findByRole('heading', { name: 'The response has an unexpected shape' })).toBeInTheDocument();
+    expect(screen.getByText(/→ at data\.isArchived/)).toBeInTheDocument();
+  });
+
+  it('a body that is not JSON (an encrypted response): its own clear error', async () => {
+    showWith(new Response('U2FsdGVkX1+vupppZksvRf5pq5g5XjFRlipRkwB0K1Y=', { headers: { 'content-type': 'text/plain' } }));
+    expect(await screen.findByRole('heading', { name: 'The response is not readable' })).toBeInTheDocument();
+    expect(screen.getByText(/It may be encrypted/)).toBeInTheDocument();
+  });
+
+  it('a body cut mid-way: says the download broke off', async () => {
+    showWith(
+      () =>
+        new Response(
+          new ReadableStream({
+            start(controller) {
+              controller.enqueue(new TextEncoder().encode('{"status":"success","data":{'));
+              controller.error(new TypeError('network error'));
+            },
+          }),
+        ),
+    );
+    // A broken connection is retried once by itself (after a second) before the error shows.
+    expect(await screen.findByRole('heading', { name: 'The download broke off' }, { timeout: 4000 })).toBeInTheDocument();
+  });
+
+  it('the server unreachable: says so, with a retry', async () => {
+    const { fetchMock } = stubApi();
+    fetchMock.mockImplementation(async (input: RequestInfo | URL) => {
+      if (String(input) === '/api/meta') return json({ upstream: 'remote' });
+      throw new TypeError('Failed to fetch');
+    });
+    renderWithProviders('/candidates/refId/abc');
+    expect(await screen.findByRole('heading', { name: 'The Candidate Lookup server cannot be reached' }, { timeout: 4000 })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
+  });
+
+  it('an upstream error, a response too large: specific messages', async () => {
+    showWith(apiError(502, 'upstream_error', 'The KYC service answered with an error (HTTP 500).', { upstreamStatus: 500 }));
+    expect(await screen.findByRole('heading', { name: 'The KYC service answered with an error' })).toBeInTheDocument();
+    expect(screen.getByText(/HTTP 500/)).toBeInTheDocument();
+  });
+
+  it('a response too large', async () => {
+    showWith(apiError(502, 'response_too_large', 'larger than the 64 MB this server accepts'));
+    expect(await screen.findByRole('heading', { name: 'The response is too large' })).toBeInTheDocument();
+  });
+
+  it('an invalid id in the link: refused before any request', async () => {
+    const { requests } = stubApi();
+    renderWithProviders('/candidates/refId/%0Aabc');
+    expect(await screen.findByRole('heading', { name: 'This id cannot be looked up' })).toBeInTheDocument();
+    expect(screen.getByText(/control character/)).toBeInTheDocument();
+    await waitFor(() => expect(requests.some((url) => url.startsWith('/api/candidates'))).toBe(false));
+  });
+
+  it('a link with an unknown lookup kind or broken encoding', async () => {
+    stubApi();
+    renderWithProviders('/candidates/email/abc');
+    expect(await screen.findByText(/"email" is not a way to look candidates up/)).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,51 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { vi } from 'vitest';
+import { routes } from '../../src/app/app.tsx';
+import type { ApiMeta } from '../../src/kyc/api.ts';
+import type { CandidateRecord } from '../../src/kyc/schema.ts';
+
+/** The whole app at a route, with a fresh QueryClient that never retries. */
+export function renderWithProviders(path: string) {
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const utils = render(
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
+  return { ...utils, router, queryClient };
+}
+
+type Reply = Response | (() => Response | Promise<Response>);
+
+/**
+ * Stands in for the project's proxy (the only thing outside the browser): answers /api/meta and
+ * candidate lookups from the given table, and records every request.
+ */
+export function stubApi(options: { meta?: ApiMeta; candidates?: Record<string, Reply> } = {}) {
+  const requests: string[] = [];
+  const fetchMock = vi.fn(async (input: RequestInfo | URL) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.pathname : input.url;
+    requests.push(url);
+    if (url === '/api/meta') return json(options.meta ?? { upstream: 'remote' });
+    const reply = options.candidates?.[url];
+    if (!reply) return json({ status: 'error', error: { code: 'not_found', message: `No candidate (${url}).` } }, 404);
+    return typeof reply === 'function' ? reply() : reply.clone();
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return { requests, fetchMock };
+}
+
+export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+}
+
+export function envelope(record: CandidateRecord): Response {
+  return json({ status: 'success', data: record });
+}
+
+export function apiError(status: number, code: string, message: string, extra: Record<string, unknown> = {}, headers = {}) {
+  return json({ status: 'error', error: { code, message, ...extra } }, status, headers);
+}

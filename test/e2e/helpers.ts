@@ -1,0 +1,25 @@
+import { expect, type Page } from '@playwright/test';
+import { mkdirSync } from 'node:fs';
+
+/** Screenshots for people to look at: test output, git-ignored. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync('test-results/screenshots', { recursive: true });
+  await page.screenshot({ path: `test-results/screenshots/${name}.png`, fullPage: true });
+}
+
+/** Fails the test on any uncaught exception in the page. */
+export function watchPageErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  return errors;
+}
+
+export async function expectAllPicturesDecoded(page: Page, count: number): Promise<void> {
+  const pictures = page.locator('figure[data-attribute] button img');
+  await expect(pictures).toHaveCount(count);
+  for (const picture of await pictures.all()) {
+    await picture.scrollIntoViewIfNeeded();
+    await expect(picture).toHaveAttribute('src', /^blob:/);
+    await expect.poll(() => picture.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThanOrEqual(600);
+  }
+}

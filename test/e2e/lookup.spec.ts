@@ -1,0 +1,81 @@
+import { expect, test } from '@playwright/test';
+import { screenshot, watchPageErrors } from './helpers.ts';
+
+test.describe('lookup', () => {
+  test('by refId through the form, then back and reload', async ({ page }) => {
+    const errors = watchPageErrors(page);
+    const response = await page.goto('/');
+    expect(response?.headers()['content-security-policy']).toContain("script-src 'self'");
+    await expect(page.getByTestId('sandbox-marker')).toBeVisible();
+    await page.getByRole('textbox', { name: 'refId to look up' }).fill('  cust_000482  ');
+    await page.getByRole('button', { name: 'Look up' }).click();
+    await expect(page).toHaveURL(/\/candidates\/refId\/cust_000482$/);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('秀英 王');
+    await expect(page.getByTestId('sandbox-marker')).toBeVisible();
+    await page.reload();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('秀英 王');
+    await page.goBack();
+    await expect(page.getByRole('heading', { level: 1, name: 'Look up a candidate' })).toBeVisible();
+    expect(errors).toEqual([]);
+  });
+
+  test('by recordId through the form, for the candidate without refId', async ({ page }) => {
+    await page.goto('/');
+    await page.getByRole('radio', { name: 'recordId' }).check({ force: true });
+    await page.getByRole('textbox', { name: 'recordId to look up' }).fill('65f1c2a9e4b0d3a1f0c9b810');
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Kwame Mensah');
+    await expect(page.getByText('none assigned')).toBeVisible();
+  });
+
+  test('a deep link opens directly', async ({ page }) => {
+    await page.goto('/candidates/recordId/65f1c2a9e4b0d3a1f0c9b805');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Zoë Ångström');
+  });
+
+  for (const id of ['a/b c', 'x?y=1#frag', '张伟 / ?#', '100%', "it's (odd) *"]) {
+    test(`an unknown id with awkward characters round-trips: ${id}`, async ({ page }) => {
+      await page.goto('/');
+      await page.getByRole('textbox', { name: 'refId to look up' }).fill(id);
+      await page.keyboard.press('Enter');
+      const heading = page.getByRole('heading', { level: 1 });
+      await expect(heading).toHaveText(`No candidate with refId "${id.trim()}"`);
+      await page.reload();
+      await expect(heading).toHaveText(`No candidate with refId "${id.trim()}"`);
+    });
+  }
+
+  test('an unknown id offers to try it as a recordId, which finds the candidate', async ({ page }) => {
+    await page.goto('/candidates/refId/65f1c2a9e4b0d3a1f0c9b802');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('No candidate with refId "65f1c2a9e4b0d3a1f0c9b802"');
+    await screenshot(page, 'not-found');
+    await page.getByRole('link', { name: 'Try as recordId' }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('秀英 王');
+  });
+
+  test('an empty lookup is refused with a message', async ({ page }) => {
+    await page.goto('/');
+    await page.getByRole('button', { name: 'Look up' }).click();
+    await expect(page.getByRole('alert')).toHaveText('Enter a refId to look up.');
+    await expect(page).toHaveURL(/\/$/);
+  });
+});
+
+test('the status-only key shows one clear note instead of empty sections', async ({ page }) => {
+  await page.goto('http://127.0.0.1:4303/candidates/refId/c0a8f3e2-6b1d-4f7e-9a52-3d1e8b7c4a10');
+  await expect(page.getByText('This API key returns status only')).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('c0a8f3e2-6b1d-4f7e-9a52-3d1e8b7c4a10');
+  await expect(page.getByRole('heading', { name: 'Status history' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Pictures' })).toHaveCount(0);
+  await expect(page.getByTestId('sandbox-marker')).toHaveCount(0);
+  await screenshot(page, 'status-only');
+});
+
+test('the upstream down: a specific message and a retry button', async ({ page }) => {
+  await page.goto('http://127.0.0.1:4304/candidates/refId/cust_000482');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('The KYC service cannot be reached');
+  await expect(page.getByText('connection refused')).toBeVisible();
+  await page.getByRole('button', { name: 'Try again' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('The KYC service cannot be reached');
+  await screenshot(page, 'upstream-down');
+});

@@ -1,0 +1,98 @@
+import { expect, test } from '@playwright/test';
+import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
+import { decodeAddress } from '../../src/kyc/address.ts';
+import { apiMetaSchema } from '../../src/kyc/api.ts';
+import { candidateName, sortAttributes } from '../../src/kyc/attributes.ts';
+import { decodePhone } from '../../src/kyc/phone.ts';
+import { candidateEnvelopeSchema } from '../../src/kyc/schema.ts';
+import { statusInfo } from '../../src/kyc/status.ts';
+import { buildTimeline } from '../../src/kyc/timeline.ts';
+import { expectAllPicturesDecoded, screenshot, watchPageErrors } from './helpers.ts';
+
+/**
+ * Every sample candidate, opened with one click from the home page as a newcomer would, renders its
+ * key facts. What to expect is computed from the record the sandbox serves (through the proxy).
+ */
+test('every sample candidate renders its key facts', async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const errors = watchPageErrors(page);
+  const meta = apiMetaSchema.parse(await (await request.get('/api/meta')).json());
+  expect(meta.samples!.length).toBeGreaterThanOrEqual(8);
+
+  for (const sample of meta.samples!) {
+    await test.step(`${sample.kind} ${sample.id}: ${sample.summary}`, async () => {
+      const response = await request.get(`/api/candidates/${sample.kind}/${encodeURIComponent(sample.id)}`);
+      const record = candidateEnvelopeSchema.parse(await response.json()).data;
+
+      await page.goto('/');
+      await page.getByRole('link', { name: new RegExp(sample.summary.replace(/[()]/g, '.')) }).click();
+
+      const title = candidateName(record) ?? record.refId ?? record.recordId!;
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(title);
+      await expect(page.locator('header [data-status]').first()).toHaveText(new RegExp(statusInfo(record.status).label));
+
+      const timeline = buildTimeline(record);
+      const expectedOrder = [
+        ...timeline.steps.map((step) => step.status.status),
+        ...(timeline.undatedCurrent ? [timeline.undatedCurrent.status] : []),
+        ...(timeline.willArchiveAt ? ['will-archive'] : []),
+      ];
+      const steps = page.getByRole('list', { name: 'Status changes, oldest first' }).getByRole('listitem');
+      await expect(steps).toHaveCount(expectedOrder.length);
+      expect(await steps.evaluateAll((items) => items.map((li) => li.getAttribute('data-status')))).toEqual(expectedOrder);
+      await expect(page.locator('[aria-current="step"]')).toHaveCount(1);
+
+      const identities = record.identities;
+      if (record.isArchived) await expect(page.getByText('Identity data was archived on the service')).toBeVisible();
+      if (identities?.address) {
+        const address = decodeAddress(identities.address.value);
+        if (address.ok) await expect(page.locator('address')).toContainText(address.value.city!);
+      }
+      if (identities?.phone) {
+        const phone = decodePhone(identities.phone.value);
+        if (phone.ok) {
+          const formatted = parsePhoneNumberFromString(phone.value.phoneNumber)!.formatInternational();
+          await expect(page.getByTestId('phone-number')).toHaveText(formatted);
+        }
+      }
+      const pictures = identities ? sortAttributes(identities).pictures : [];
+      await expectAllPicturesDecoded(page, pictures.length);
+
+      const certs = Object.keys(record.certs ?? {});
+      if (certs.length > 0) {
+        const panel = page.locator(`details[data-cert="${certs[0]}"]`);
+        await expect(panel).not.toHaveAttribute('open');
+        await panel.locator('summary').click();
+        await expect(panel).toHaveAttribute('open');
+        await expect(panel.locator('pre')).toBeVisible();
+      }
+      await screenshot(page, `sample-${sample.id}`);
+    });
+  }
+  expect(errors).toEqual([]);
+});
+
+test('a picture opens in a larger view and closes with Escape', async ({ page }) => {
+  await page.goto('/candidates/refId/c0a8f3e2-6b1d-4f7e-9a52-3d1e8b7c4a10');
+  await page.getByRole('button', { name: 'Open a larger view of the passport' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Passport of Amélie Dubois-Léger' });
+  await expect(dialog).toBeVisible();
+  await screenshot(page, 'picture-dialog');
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+});
+
+test('at 768 px wide nothing overflows its card', async ({ page }) => {
+  await page.setViewportSize({ width: 768, height: 1000 });
+  await page.goto('/candidates/refId/c0a8f3e2-6b1d-4f7e-9a52-3d1e8b7c4a10');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await page.locator('details[data-cert] summary').first().click();
+  const overflowing = await page.evaluate(() =>
+    [...document.querySelectorAll('section, header, figure, details')]
+      .filter((el) => el.scrollWidth > el.clientWidth + 1)
+      .map((el) => el.outerHTML.slice(0, 80)),
+  );
+  expect(overflowing).toEqual([]);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(768);
+  await screenshot(page, 'candidate-768');
+});

@@ -1,0 +1,156 @@
+import { describe, expect, it } from 'vitest';
+import { addressLines, decodeAddress } from '../../src/kyc/address.ts';
+import { attributeLabel, candidateName, sortAttributes } from '../../src/kyc/attributes.ts';
+import { certificateTitle, parseCertificate } from '../../src/kyc/certificate.ts';
+import { countryName } from '../../src/kyc/countries.ts';
+import { ageOn, formatDob, parseDob } from '../../src/kyc/dob.ts';
+import { decodePhone, telHref } from '../../src/kyc/phone.ts';
+
+describe('decodeAddress', () => {
+  it('decodes the documented JSON into postal lines, skipping empty parts', () => {
+    const decoded = decodeAddress(
+      JSON.stringify({ address: '18 rue des Martyrs', extraInfo: '', city: 'Paris', state: '', postalCode: '75009', country: 'FRA' }),
+    );
+    expect(decoded.ok).toBe(true);
+    if (decoded.ok) {
+      expect(addressLines(decoded.value)).toEqual(['18 rue des Martyrs', '75009 Paris']);
+      expect(decoded.value.country).toBe('FRA');
+    }
+  });
+
+  it.each([
+    ['not JSON', '12 Main St, Springfield', /not valid JSON/],
+    ['JSON with a wrong-typed field', '{"city": 12}', /expected fields \(city\)/],
+    ['a JSON array', '[1,2]', /expected fields/],
+    ['truncated JSON', '{"city":"Par', /not valid JSON/],
+  ])('keeps the raw text of %s and says why', (_name, raw, problem) => {
+    const decoded = decodeAddress(raw);
+    expect(decoded.ok).toBe(false);
+    if (!decoded.ok) {
+      expect(decoded.raw).toBe(raw);
+      expect(decoded.problem).toMatch(problem);
+    }
+  });
+});
+
+describe('decodePhone and telHref', () => {
+  it('decodes the documented JSON', () => {
+    const decoded = decodePhone('{"countryCode":"SWE","countryCode2":"se","phoneNumber":"+46701234567","number":"701234567"}');
+    expect(decoded).toEqual({
+      ok: true,
+      value: { countryCode: 'SWE', countryCode2: 'se', phoneNumber: '+46701234567', number: '701234567' },
+    });
+  });
+
+  it('refuses JSON without a phoneNumber and text that is not JSON', () => {
+    expect(decodePhone('{"countryCode":"SWE"}').ok).toBe(false);
+    expect(decodePhone('+46 70 123 45 67').ok).toBe(false);
+  });
+
+  it('makes tel: links of digits only, and none of anything else', () => {
+    expect(telHref('+46 70-123 45 67')).toBe('tel:+46701234567');
+    expect(telHref('javascript:alert(1)')).toBeUndefined();
+    expect(telHref('+1')).toBeUndefined();
+  });
+});
+
+describe('countryName', () => {
+  it('names countries from alpha-3 and alpha-2 codes', () => {
+    expect(countryName('FRA', 'en')).toBe('France');
+    expect(countryName('hkg', 'en')).toMatch(/Hong Kong/);
+    expect(countryName('se', 'en')).toBe('Sweden');
+    expect(countryName('FRA', 'de')).toBe('Frankreich');
+  });
+
+  it('returns undefined for unknown or missing codes', () => {
+    expect(countryName('XYZ', 'en')).toBeUndefined();
+    expect(countryName('', 'en')).toBeUndefined();
+    expect(countryName(undefined)).toBeUndefined();
+    expect(countryName('<script>', 'en')).toBeUndefined();
+  });
+});
+
+describe('date of birth', () => {
+  it('parses MM/DD/YYYY and computes the age on a given day', () => {
+    const dob = parseDob('07/14/1988')!;
+    expect(dob).toEqual({ year: 1988, month: 7, day: 14 });
+    expect(ageOn(dob, new Date(2026, 6, 13))).toBe(37);
+    expect(ageOn(dob, new Date(2026, 6, 14))).toBe(38);
+    expect(formatDob(dob, 'en-GB')).toBe('14 July 1988');
+    expect(formatDob(dob, 'en-US')).toBe('July 14, 1988');
+  });
+
+  it.each(['1987-06-15', '13/01/1990', '02/30/2000', '', 'yesterday', '1/2/34'])('does not parse %j', (raw) => {
+    expect(parseDob(raw)).toBeUndefined();
+  });
+
+  it('accepts 29 February in a leap year only', () => {
+    expect(parseDob('02/29/1996')).toEqual({ year: 1996, month: 2, day: 29 });
+    expect(parseDob('02/29/1997')).toBeUndefined();
+  });
+});
+
+describe('certificates', () => {
+  it('titles certificates from their slug', () => {
+    expect(certificateTitle('onfido-service-cert')).toBe('Onfido');
+    expect(certificateTitle('complyadvantage-service-cert')).toBe('ComplyAdvantage');
+    expect(certificateTitle('new-provider-service-cert')).toBe('New provider');
+    expect(certificateTitle('weird')).toBe('Weird');
+  });
+
+  it('pretty-prints valid JSON and summarises issuer, date and provider results', () => {
+    const raw = JSON.stringify({
+      Organization: { legalName: 'Onfido Ltd' },
+      Claim: { issueDate: '2026-01-01T00:00:00.000Z', reviewBody: { result: 'clear', nested: [{ match: 'potential_match' }] } },
+    });
+    const parsed = parseCertificate(raw);
+    expect(parsed.ok).toBe(true);
+    if (parsed.ok) {
+      expect(parsed.pretty).toContain('\n  "Organization": {');
+      expect(parsed.summary).toEqual({ issuer: 'Onfido Ltd', issueDate: '2026-01-01T00:00:00.000Z', results: ['clear', 'potential_match'] });
+    }
+  });
+
+  it('never fails on invalid JSON such as the public examples\' ",,"', () => {
+    const raw = '{"@context":["x"],,"Claim":';
+    const parsed = parseCertificate(raw);
+    expect(parsed).toMatchObject({ ok: false, raw });
+    if (!parsed.ok) expect(parsed.problem).toMatch(/not valid JSON/);
+  });
+
+  it('survives JSON that is not an object', () => {
+    for (const raw of ['null', '42', '"text"', '[]']) {
+      const parsed = parseCertificate(raw);
+      expect(parsed.ok && parsed.summary.results).toEqual([]);
+    }
+  });
+});
+
+describe('attributes', () => {
+  it('labels known attributes and humanises unknown ones', () => {
+    expect(attributeLabel('selfie_national_id')).toBe('Selfie with national ID');
+    expect(attributeLabel('proof_of_address')).toBe('Proof of address');
+    expect(attributeLabel('tax_id')).toBe('Tax ID');
+    expect(attributeLabel('residencePermit')).toBe('Residence Permit');
+  });
+
+  it('splits pictures (documented order first) from attributes without a dedicated card', () => {
+    const sorted = sortAttributes({
+      passport: { type: 'base64', value: 'x' },
+      driving_license: { type: 'base64', value: 'x' },
+      selfie: { type: 'base64', value: 'x' },
+      email: { type: 'string', value: 'a@b.c' },
+      nationality: { type: 'string', value: 'FRA' },
+      occupation: { type: 'string', value: 'Engineer' },
+    });
+    expect(sorted.pictures.map(([name]) => name)).toEqual(['selfie', 'passport', 'driving_license']);
+    expect(sorted.others.map(([name]) => name)).toEqual(['nationality', 'occupation']);
+  });
+
+  it('names a candidate from given and family name, or not at all', () => {
+    const base = { status: 'waiting', isArchived: false, blockPassID: 'b' };
+    expect(candidateName({ ...base, identities: { given_name: { type: 'string', value: ' Zoë ' }, family_name: { type: 'string', value: 'Ångström' } } })).toBe('Zoë Ångström');
+    expect(candidateName({ ...base, identities: { family_name: { type: 'string', value: 'Mensah' } } })).toBe('Mensah');
+    expect(candidateName(base)).toBeUndefined();
+  });
+});

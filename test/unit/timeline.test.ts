@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { candidateEnvelopeSchema, type CandidateRecord } from '../../src/kyc/schema.ts';
+import { statusInfo, statusOfDateField, KNOWN_STATUSES } from '../../src/kyc/status.ts';
+import { formatDuration, formatRelative, formatUtc } from '../../src/kyc/time.ts';
+import { buildTimeline } from '../../src/kyc/timeline.ts';
+
+const record = (fields: Partial<CandidateRecord>): CandidateRecord => ({
+  status: 'approved',
+  isArchived: false,
+  blockPassID: 'bp',
+  ...fields,
+});
+
+describe('buildTimeline', () => {
+  it('orders steps by time, not by field order, and marks the current status', () => {
+    const timeline = buildTimeline(
+      record({
+        status: 'review_requested',
+        reviewRequestedDate: '2026-03-01T10:00:00.000Z',
+        approvedDate: '2026-01-02T10:00:00.000Z',
+        waitingDate: '2026-01-01T10:00:00.000Z',
+        inreviewDate: '2026-01-01T10:00:14.000Z',
+      }),
+    );
+    expect(timeline.steps.map((s) => s.status.label)).toEqual(['Waiting', 'In review', 'Approved', 'Review requested']);
+    expect(timeline.steps.map((s) => s.current)).toEqual([false, false, false, true]);
+    expect(timeline.steps[1]!.sincePrevious).toBe(14_000);
+    expect(timeline.steps[0]!.sincePrevious).toBeUndefined();
+    expect(timeline.undatedCurrent).toBeUndefined();
+  });
+
+  it('keeps willArchiveAtDate out of the steps, as an upcoming event', () => {
+    const timeline = buildTimeline(record({ waitingDate: '2026-01-01T00:00:00.000Z', willArchiveAtDate: '2026-12-01T00:00:00.000Z' }));
+    expect(timeline.steps.map((s) => s.field)).toEqual(['waitingDate']);
+    expect(timeline.willArchiveAt?.toISOString()).toBe('2026-12-01T00:00:00.000Z');
+  });
+
+  it('reports a current status that has no date, and shows unknown statuses by their raw value', () => {
+    const timeline = buildTimeline(record({ status: 'on_hold', waitingDate: '2026-01-01T00:00:00.000Z', escalatedDate: '2026-01-03T00:00:00.000Z' }));
+    expect(timeline.undatedCurrent).toMatchObject({ status: 'on_hold', label: 'on_hold', known: false, tone: 'neutral' });
+    expect(timeline.steps.map((s) => s.status.status)).toEqual(['waiting', 'escalated']);
+  });
+
+  it('marks only the latest step of a status that happened twice', () => {
+    const timeline = buildTimeline(record({ status: 'inreview', inreviewDate: '2026-01-05T00:00:00.000Z', waitingDate: '2026-01-01T00:00:00.000Z' }));
+    expect(timeline.steps.filter((s) => s.current).map((s) => s.field)).toEqual(['inreviewDate']);
+  });
+});
+
+describe('statuses', () => {
+  it('has a label and a tone for every documented status', () => {
+    for (const status of KNOWN_STATUSES) {
+      const info = statusInfo(status);
+      expect(info.known).toBe(true);
+      expect(info.label).not.toBe(status === 'approved' ? '' : status);
+      expect(info.tone).not.toBe('neutral');
+    }
+  });
+
+  it('maps date fields to statuses', () => {
+    expect(statusOfDateField('inreviewDate')).toBe('inreview');
+    expect(statusOfDateField('reviewRequestedDate')).toBe('review_requested');
+    expect(statusOfDateField('waitingDate')).toBe('waiting');
+  });
+});
+
+describe('time formatting', () => {
+  it.each([
+    [14_000, '14 s'],
+    [59_999, '59 s'],
+    [3 * 60_000, '3 min'],
+    [2 * 3_600_000 + 5 * 60_000, '2 h 5 min'],
+    [3_600_000, '1 h'],
+    [86_400_000 + 4 * 3_600_000, '1 day 4 h'],
+    [3 * 86_400_000, '3 days'],
+    [20 * 86_400_000 + 3_600_000, '20 days'],
+  ])('formats %i ms as %s', (ms, text) => {
+    expect(formatDuration(ms)).toBe(text);
+  });
+
+  it('formats relative times both ways', () => {
+    const now = new Date('2026-11-21T12:00:00.000Z');
+    expect(formatRelative(new Date('2026-11-18T12:00:00.000Z'), now, 'en')).toBe('3 days ago');
+    expect(formatRelative(new Date('2026-12-11T12:00:00.000Z'), now, 'en')).toBe('in 20 days');
+    expect(formatRelative(now, now, 'en')).toBe('now');
+  });
+
+  it('shows UTC without milliseconds for hover text', () => {
+    expect(formatUtc(new Date('2026-11-21T12:00:00.123Z'))).toBe('2026-11-21 12:00:00 UTC');
+  });
+});
+
+describe('candidate schema', () => {
+  const ok = { status: 'success', data: { status: 'inreview', refId: 'r', isArchived: false, blockPassID: 'b', waitingDate: '2026-01-01T00:00:00.000Z' } };
+
+  it('accepts the documented status-level record and unknown extra fields', () => {
+    expect(candidateEnvelopeSchema.safeParse(ok).success).toBe(true);
+    expect(candidateEnvelopeSchema.safeParse({ ...ok, data: { ...ok.data, somethingNew: [1] } }).success).toBe(true);
+  });
+
+  it.each([
+    ['isArchived', { isArchived: 'no' }, /data\.isArchived/],
+    ['a status date', { waitingDate: 'last Tuesday' }, /waitingDate must be an ISO 8601 timestamp/],
+    ['an unknown status date', { escalatedDate: 5 }, /escalatedDate must be an ISO 8601 timestamp/],
+    ['identities', { identities: { email: { type: 'string' } } }, /data\.identities\.email\.value/],
+    ['certs', { certs: { 'onfido-service-cert': { not: 'a string' } } }, /data\.certs\["onfido-service-cert"\]/],
+  ])('names the field when %s is wrong', async (_name, patch, message) => {
+    const { z } = await import('zod');
+    const parsed = candidateEnvelopeSchema.safeParse({ ...ok, data: { ...ok.data, ...patch } });
+    expect(parsed.success).toBe(false);
+    if (!parsed.success) expect(z.prettifyError(parsed.error)).toMatch(message);
+  });
+});
