@@ -32,7 +32,7 @@ export function CandidateView({ record }: { record: CandidateRecord }) {
           Identity data was archived on the service. The status history and certificates remain.
         </Notice>
       ) : null}
-      <div className="grid gap-5 lg:grid-cols-3">
+      <div className={`grid gap-5 ${identities || record.certs ? 'lg:grid-cols-3' : 'max-w-2xl'}`}>
         <div className="min-w-0 space-y-5">
           <StatusTimeline record={record} now={now} />
           {record.customFields && <CustomFields fields={record.customFields} />}

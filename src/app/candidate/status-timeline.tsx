@@ -2,7 +2,7 @@ import type { CandidateRecord } from '../../kyc/schema.ts';
 import { formatDuration, formatRelative } from '../../kyc/time.ts';
 import { buildTimeline, type TimelineStep } from '../../kyc/timeline.ts';
 import { Section } from '../ui/section.tsx';
-import { toneClass } from '../ui/status-badge.tsx';
+import { toneDotClass } from '../ui/status-badge.tsx';
 import { TimeStamp } from '../ui/time-stamp.tsx';
 
 function afterText(step: TimelineStep, previous: TimelineStep | undefined): string | undefined {
@@ -24,7 +24,7 @@ export function StatusTimeline({ record, now }: { record: CandidateRecord; now: 
           <li key={step.field} className="relative" data-status={step.status.status} aria-current={step.current ? 'step' : undefined}>
             <span
               aria-hidden="true"
-              className={`absolute top-1 -left-[29px] size-4 rounded-full ring-2 ring-white ${step.current ? toneClass(step.status.tone) + ' ring-4' : 'bg-slate-300'}`}
+              className={`absolute top-1 -left-[29px] size-4 rounded-full ring-2 ring-white ${step.current ? toneDotClass(step.status.tone) : 'bg-slate-300'}`}
             />
             <div className="flex flex-wrap items-center gap-2">
               <span className="font-medium text-slate-900">{step.status.label}</span>
@@ -40,7 +40,7 @@ export function StatusTimeline({ record, now }: { record: CandidateRecord; now: 
         ))}
         {timeline.undatedCurrent && (
           <li className="relative" aria-current="step" data-status={timeline.undatedCurrent.status}>
-            <span aria-hidden="true" className={`absolute top-1 -left-[29px] size-4 rounded-full ring-4 ring-white ${toneClass(timeline.undatedCurrent.tone)}`} />
+            <span aria-hidden="true" className={`absolute top-1 -left-[29px] size-4 rounded-full ring-2 ring-white ${toneDotClass(timeline.undatedCurrent.tone)}`} />
             <div className="flex flex-wrap items-center gap-2">
               <span className="font-medium text-slate-900">{timeline.undatedCurrent.label}</span>
               <span className="rounded bg-slate-900 px-1.5 py-0.5 text-xs font-medium text-white">Current status</span>

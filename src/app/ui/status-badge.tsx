@@ -1,16 +1,17 @@
 import { statusInfo, type StatusTone } from '../../kyc/status.ts';
 
-const TONE: Record<StatusTone, { className: string; icon: string }> = {
-  neutral: { className: 'bg-slate-100 text-slate-800 ring-slate-300', icon: '•' },
-  pending: { className: 'bg-amber-50 text-amber-900 ring-amber-300', icon: '◔' },
-  progress: { className: 'bg-sky-50 text-sky-900 ring-sky-300', icon: '◑' },
-  success: { className: 'bg-emerald-50 text-emerald-900 ring-emerald-300', icon: '✓' },
-  warning: { className: 'bg-orange-50 text-orange-900 ring-orange-300', icon: '!' },
-  danger: { className: 'bg-red-50 text-red-900 ring-red-300', icon: '✕' },
+const TONE: Record<StatusTone, { className: string; dot: string; icon: string }> = {
+  neutral: { className: 'bg-slate-100 text-slate-800 ring-slate-300', dot: 'bg-slate-600', icon: '•' },
+  pending: { className: 'bg-amber-50 text-amber-900 ring-amber-300', dot: 'bg-amber-500', icon: '◔' },
+  progress: { className: 'bg-sky-50 text-sky-900 ring-sky-300', dot: 'bg-sky-600', icon: '◑' },
+  success: { className: 'bg-emerald-50 text-emerald-900 ring-emerald-300', dot: 'bg-emerald-600', icon: '✓' },
+  warning: { className: 'bg-orange-50 text-orange-900 ring-orange-300', dot: 'bg-orange-500', icon: '!' },
+  danger: { className: 'bg-red-50 text-red-900 ring-red-300', dot: 'bg-red-600', icon: '✕' },
 };
 
-export function toneClass(tone: StatusTone): string {
-  return TONE[tone].className;
+/** A solid marker in the status's colour, for the timeline. */
+export function toneDotClass(tone: StatusTone): string {
+  return TONE[tone].dot;
 }
 
 /** A status as a label and an icon; colour is never the only signal. */
