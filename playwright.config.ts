@@ -4,12 +4,38 @@ import { defineConfig } from '@playwright/test';
  * Real Chromium (Debian's, never a downloaded one) against the built production server.
  * `npm run test:e2e` builds first. CHROMIUM_PATH overrides the browser's location.
  */
-export const E2E_PORTS = { sandbox: 4301, upstream: 4302, statusOnly: 4303, upstreamDown: 4304 } as const;
+export const E2E_PORTS = {
+  sandbox: 4301,
+  upstream: 4302,
+  statusOnly: 4303,
+  upstreamDown: 4304,
+  users: 4305,
+  gateway: 4306,
+  hostile: 4307,
+} as const;
+/** Test-only accounts of test/fixtures/e2e-users.json (never use these anywhere else). */
+export const E2E_USERS = {
+  compliance: { username: 'ana', password: 'ana-compliance-e2e' },
+  support: { username: 'sam', password: 'sam-support-e2e' },
+} as const;
 /** Nothing listens here: the server pointed at it finds its upstream down. */
 const CLOSED_PORT = 9;
 
 // Empty values count as unset, and they win over a developer's .env: the suite always runs on the sandbox.
-const SANDBOX_ENV = { KYC_BASE_URL: '', KYC_CLIENT_ID: '', KYC_API_KEY: '', SANDBOX_DATA: '', SANDBOX_LARGE_IMAGES: '' };
+const SANDBOX_ENV = {
+  KYC_BASE_URL: '',
+  KYC_CLIENT_ID: '',
+  KYC_API_KEY: '',
+  KYC_API_KEY_STATUS: '',
+  SANDBOX_DATA: '',
+  SANDBOX_LARGE_IMAGES: '',
+  AUTH_USERS_FILE: '',
+  AUTH_PROXY_USER_HEADER: '',
+  AUTH_PROXY_ROLE_HEADER: '',
+  AUTH_PROXY_TRUSTED: '',
+  AUDIT_LOG: 'test-results/e2e-audit.jsonl',
+  RATE_LIMIT_PER_MINUTE: '0',
+};
 
 export default defineConfig({
   testDir: 'test/e2e',
@@ -88,6 +114,43 @@ export default defineConfig({
         HOST: '127.0.0.1',
         PORT: String(E2E_PORTS.upstreamDown),
       },
+      reuseExistingServer: false,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      timeout: 30_000,
+    },
+    {
+      // Built-in users, signed in through the sign-in page.
+      command: 'node dist/server/main.js',
+      url: `http://127.0.0.1:${E2E_PORTS.users}/`,
+      env: { ...SANDBOX_ENV, AUTH_USERS_FILE: 'test/fixtures/e2e-users.json', HOST: '127.0.0.1', PORT: String(E2E_PORTS.users) },
+      reuseExistingServer: false,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      timeout: 30_000,
+    },
+    {
+      // Behind an identity-aware proxy: the tests send its headers themselves, from a trusted address.
+      command: 'node dist/server/main.js',
+      url: `http://127.0.0.1:${E2E_PORTS.gateway}/`,
+      env: {
+        ...SANDBOX_ENV,
+        AUTH_PROXY_USER_HEADER: 'X-Forwarded-User',
+        AUTH_PROXY_ROLE_HEADER: 'X-Forwarded-Role',
+        AUTH_PROXY_TRUSTED: '127.0.0.1/32,::1/128',
+        HOST: '127.0.0.1',
+        PORT: String(E2E_PORTS.gateway),
+      },
+      reuseExistingServer: false,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      timeout: 30_000,
+    },
+    {
+      // The sandbox with its hostile candidate.
+      command: 'node dist/server/main.js',
+      url: `http://127.0.0.1:${E2E_PORTS.hostile}/api/meta`,
+      env: { ...SANDBOX_ENV, SANDBOX_HOSTILE: '1', HOST: '127.0.0.1', PORT: String(E2E_PORTS.hostile) },
       reuseExistingServer: false,
       stdout: 'ignore',
       stderr: 'pipe',

@@ -15,7 +15,11 @@ export default defineConfig(({ isSsrBuild }) => ({
         copyPublicDir: false,
         target: 'node20',
         rolldownOptions: {
-          input: { main: 'src/server/main.ts', sandbox: 'src/server/sandbox/main.ts' },
+          input: {
+            main: 'src/server/main.ts',
+            sandbox: 'src/server/sandbox/main.ts',
+            'user-add': 'src/server/user-add.ts',
+          },
         },
       }
     : {

@@ -1,14 +1,15 @@
 // Builds the app when dist/ is missing or older than its sources, then runs one of the built entries.
-// Used by `npm start` (server) and `npm run sandbox` (sandbox).
+// Used by `npm start` (server), `npm run sandbox` (sandbox) and `npm run user:add` (user-add).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
-const entries = { server: 'dist/server/main.js', sandbox: 'dist/server/sandbox.js' };
-const entry = entries[process.argv[2]];
-if (!entry) {
-  console.error(`usage: node scripts/built.mjs ${Object.keys(entries).join('|')}`);
+const entries = { server: 'dist/server/main.js', sandbox: 'dist/server/sandbox.js', 'user-add': 'dist/server/user-add.js' };
+const name = process.argv[2];
+const entry = entries[name];
+if (!entry && name !== 'build') {
+  console.error(`usage: node scripts/built.mjs ${[...Object.keys(entries), 'build'].join('|')} [args]`);
   process.exit(2);
 }
 
@@ -27,7 +28,7 @@ const stale =
   Math.min(...outputs.map((output) => statSync(output).mtimeMs)) < Math.max(...sources.map(newestMtime));
 
 if (stale) {
-  console.log('Building Candidate Lookup (sources changed since the last build)…');
+  console.error('Building Candidate Lookup (sources changed since the last build)…');
   const build = spawnSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], {
     cwd: root,
     stdio: 'inherit',
@@ -43,4 +44,8 @@ if (stale) {
   }
 }
 
-await import(path.join(root, entry));
+if (entry) {
+  // The entry sees its own arguments only, as if run directly.
+  process.argv.splice(2, 1);
+  await import(path.join(root, entry));
+}

@@ -3,7 +3,28 @@ import { LOOKUP_KINDS } from './lookup.ts';
 
 /** The contract between the browser and this project's proxy (`/api/*`). */
 
+/** Who may see what: support users get status level only, compliance users the full record. */
+export const ROLES = ['support', 'compliance'] as const;
+export type Role = (typeof ROLES)[number];
+
+export const AUTH_MODES = ['local', 'users', 'proxy'] as const;
+export type AuthMode = (typeof AUTH_MODES)[number];
+
+/** `GET /api/session`: how this server signs people in, and who is signed in. */
+export const sessionInfoSchema = z.object({
+  mode: z.enum(AUTH_MODES),
+  user: z.string().optional(),
+  role: z.enum(ROLES).optional(),
+});
+export type SessionInfo = z.infer<typeof sessionInfoSchema>;
+
 export const API_ERROR_CODES = [
+  'unauthenticated',
+  'sign_in_failed',
+  'too_many_sign_in_attempts',
+  'rate_limited',
+  'audit_unavailable',
+  'bad_request',
   'invalid_id',
   'not_found',
   'upstream_unauthorized',

@@ -78,13 +78,13 @@ export function base64ToBytes(base64: string): Uint8Array {
   return offset === out.length ? out : out.subarray(0, offset);
 }
 
-/** The first bytes only, for sniffing without decoding megabytes. */
-export function base64Head(base64: string, bytes = SNIFF_BYTES): Uint8Array {
+/** The first bytes only, for sniffing without decoding megabytes; undefined when they are not base64. */
+export function base64Head(base64: string, bytes = SNIFF_BYTES): Uint8Array | undefined {
   const chars = Math.ceil(bytes / 3) * 4;
   try {
     return base64ToBytes(base64.slice(0, chars));
   } catch {
-    return new Uint8Array();
+    return undefined;
   }
 }
 

@@ -1,6 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import dotenv from 'dotenv';
+import { isCidr } from './auth/cidr.ts';
+import { isLoopback } from './log.ts';
 import { z } from 'zod';
 
 /**
@@ -13,14 +15,28 @@ export interface Config {
   timeoutMs: number;
   maxResponseBytes: number;
   upstream: RemoteUpstream | { kind: 'sandbox' };
-  sandbox: { dataFile?: string; largeImages: boolean; port: number };
+  /** `hostile`: add a candidate made of hostile content (browser tests only). */
+  sandbox: { dataFile?: string; largeImages: boolean; port: number; hostile: boolean };
+  auth: AuthConfig;
+  /** Where every lookup is recorded, one JSON line each. */
+  auditLog: string;
+  /** Lookups per minute per user (per client address in local mode); 0 turns the limit off. */
+  rateLimitPerMinute: number;
 }
+
+export type AuthConfig =
+  | { mode: 'local'; allowUnauthenticated: boolean }
+  | { mode: 'users'; usersFile: string; sessionMaxAgeMinutes: number; sessionIdleMinutes: number }
+  | { mode: 'proxy'; userHeader: string; roleHeader: string; trusted: string[] };
 
 export interface RemoteUpstream {
   kind: 'remote';
   baseUrl: string;
   clientId: string;
+  /** The full key ("Include Identity attributes"): what compliance users get. */
   apiKey: string;
+  /** A status-level key for support users; without it the proxy strips identity data itself. */
+  statusApiKey?: string;
 }
 
 export class ConfigError extends Error {
@@ -43,6 +59,11 @@ const flag = z.enum(['0', '1', 'true', 'false'], { error: 'must be 1 or 0' }).tr
 // Sent in a request line or header: control characters would make the request invalid.
 const headerSafe = z.string().regex(/^[^\u0000-\u001f\u007f]*$/, 'must not contain control characters or line breaks');
 
+const headerName = z
+  .string()
+  .regex(/^[A-Za-z0-9-]+$/, 'must be an HTTP header name, such as X-Forwarded-User')
+  .transform((name) => name.toLowerCase());
+
 const envSchema = z.object({
   KYC_BASE_URL: optional(
     z
@@ -51,6 +72,7 @@ const envSchema = z.object({
   ),
   KYC_CLIENT_ID: optional(headerSafe),
   KYC_API_KEY: optional(headerSafe),
+  KYC_API_KEY_STATUS: optional(headerSafe),
   HOST: optional(z.string()).default('127.0.0.1'),
   PORT: optional(integer(0, 65535)).default(8080),
   KYC_TIMEOUT_MS: optional(integer(100, 600_000)).default(15_000),
@@ -58,6 +80,21 @@ const envSchema = z.object({
   SANDBOX_DATA: optional(z.string()),
   SANDBOX_LARGE_IMAGES: optional(flag).default(false),
   SANDBOX_PORT: optional(integer(0, 65535)).default(4010),
+  SANDBOX_HOSTILE: optional(flag).default(false),
+  ALLOW_UNAUTHENTICATED: optional(flag).default(false),
+  AUTH_USERS_FILE: optional(z.string()),
+  SESSION_MAX_AGE_MINUTES: optional(integer(1, 7 * 24 * 60)).default(8 * 60),
+  SESSION_IDLE_MINUTES: optional(integer(1, 24 * 60)).default(60),
+  AUTH_PROXY_USER_HEADER: optional(headerName),
+  AUTH_PROXY_ROLE_HEADER: optional(headerName),
+  AUTH_PROXY_TRUSTED: optional(
+    z
+      .string()
+      .transform((text) => text.split(',').map((part) => part.trim()).filter(Boolean))
+      .refine((list) => list.every(isCidr), 'must be a comma-separated list of addresses or CIDRs, such as 127.0.0.1/32,10.0.0.0/8'),
+  ),
+  AUDIT_LOG: optional(z.string()).default('audit.jsonl'),
+  RATE_LIMIT_PER_MINUTE: optional(integer(0, 1_000_000)).default(60),
 });
 
 export type Environment = Record<string, string | undefined>;
@@ -76,30 +113,42 @@ export function parseConfig(env: Environment): Config {
     throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
   }
   const vars = parsed.data;
+  const problem = (text: string) => new ConfigError(`Invalid configuration:\n  ${text}`);
+  const auth = authOf(vars, problem);
+  if (auth.mode === 'local' && !auth.allowUnauthenticated && !isLoopback(vars.HOST)) {
+    throw problem(
+      `HOST=${vars.HOST} would let anyone who reaches this machine read candidates, and no sign-in is configured.\n` +
+        '  Set AUTH_USERS_FILE or AUTH_PROXY_USER_HEADER, or ALLOW_UNAUTHENTICATED=1 if something else guards access.',
+    );
+  }
   const common = {
     host: vars.HOST,
     port: vars.PORT,
     timeoutMs: vars.KYC_TIMEOUT_MS,
     maxResponseBytes: vars.KYC_MAX_RESPONSE_BYTES,
-    sandbox: { dataFile: vars.SANDBOX_DATA, largeImages: vars.SANDBOX_LARGE_IMAGES, port: vars.SANDBOX_PORT },
+    sandbox: {
+      dataFile: vars.SANDBOX_DATA,
+      largeImages: vars.SANDBOX_LARGE_IMAGES,
+      port: vars.SANDBOX_PORT,
+      hostile: vars.SANDBOX_HOSTILE,
+    },
+    auth,
+    auditLog: vars.AUDIT_LOG,
+    rateLimitPerMinute: vars.RATE_LIMIT_PER_MINUTE,
   };
 
   if (!vars.KYC_BASE_URL) {
-    const stray = (['KYC_CLIENT_ID', 'KYC_API_KEY'] as const).filter((name) => vars[name] !== undefined);
+    const stray = (['KYC_CLIENT_ID', 'KYC_API_KEY', 'KYC_API_KEY_STATUS'] as const).filter((name) => vars[name] !== undefined);
     if (stray.length > 0) {
-      throw new ConfigError(
-        `Invalid configuration:\n  ${stray.join(' and ')} ${stray.length > 1 ? 'are' : 'is'} set but KYC_BASE_URL is not.\n` +
+      throw problem(
+        `${stray.join(' and ')} ${stray.length > 1 ? 'are' : 'is'} set but KYC_BASE_URL is not.\n` +
           '  Set KYC_BASE_URL to use that service, or unset them to use the embedded sandbox.',
       );
     }
     return { ...common, upstream: { kind: 'sandbox' } };
   }
   const missing = (['KYC_CLIENT_ID', 'KYC_API_KEY'] as const).filter((name) => vars[name] === undefined);
-  if (missing.length > 0) {
-    throw new ConfigError(
-      `Invalid configuration:\n  KYC_BASE_URL is set, so ${missing.join(' and ')} must be set too.`,
-    );
-  }
+  if (missing.length > 0) throw problem(`KYC_BASE_URL is set, so ${missing.join(' and ')} must be set too.`);
   return {
     ...common,
     upstream: {
@@ -107,8 +156,39 @@ export function parseConfig(env: Environment): Config {
       baseUrl: vars.KYC_BASE_URL.replace(/\/+$/, ''),
       clientId: vars.KYC_CLIENT_ID!,
       apiKey: vars.KYC_API_KEY!,
+      ...(vars.KYC_API_KEY_STATUS ? { statusApiKey: vars.KYC_API_KEY_STATUS } : {}),
     },
   };
+}
+
+function authOf(vars: z.infer<typeof envSchema>, problem: (text: string) => ConfigError): AuthConfig {
+  const proxyVars = (['AUTH_PROXY_USER_HEADER', 'AUTH_PROXY_ROLE_HEADER', 'AUTH_PROXY_TRUSTED'] as const).filter(
+    (name) => vars[name] !== undefined,
+  );
+  if (vars.AUTH_USERS_FILE && proxyVars.length > 0) {
+    throw problem(`AUTH_USERS_FILE and ${proxyVars.join(', ')} are both set: choose built-in users or an identity-aware proxy.`);
+  }
+  if (vars.AUTH_USERS_FILE) {
+    return {
+      mode: 'users',
+      usersFile: vars.AUTH_USERS_FILE,
+      sessionMaxAgeMinutes: vars.SESSION_MAX_AGE_MINUTES,
+      sessionIdleMinutes: vars.SESSION_IDLE_MINUTES,
+    };
+  }
+  if (proxyVars.length > 0) {
+    const missing = (['AUTH_PROXY_USER_HEADER', 'AUTH_PROXY_ROLE_HEADER', 'AUTH_PROXY_TRUSTED'] as const).filter(
+      (name) => vars[name] === undefined,
+    );
+    if (missing.length > 0) throw problem(`${proxyVars.join(' and ')} set, so ${missing.join(' and ')} must be set too.`);
+    return {
+      mode: 'proxy',
+      userHeader: vars.AUTH_PROXY_USER_HEADER!,
+      roleHeader: vars.AUTH_PROXY_ROLE_HEADER!,
+      trusted: vars.AUTH_PROXY_TRUSTED!,
+    };
+  }
+  return { mode: 'local', allowUnauthenticated: vars.ALLOW_UNAUTHENTICATED };
 }
 
 export function loadConfig(env: Environment = process.env, cwd: string = process.cwd()): Config {

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { ConfigError, loadConfig } from './config.ts';
-import { createApiHandler } from './proxy.ts';
+import { createApiFromConfig, describeAccess } from './api.ts';
 import { createAppServer } from './app-server.ts';
 import { resolveUpstream } from './upstream.ts';
 import { isLoopback, requestLogger } from './log.ts';
@@ -22,13 +22,14 @@ async function main(): Promise<void> {
   const upstream = await resolveUpstream(config);
   for (const line of upstream.banner) console.log(line);
 
-  const api = createApiHandler({
-    upstream: upstream.target,
-    timeoutMs: config.timeoutMs,
-    maxResponseBytes: config.maxResponseBytes,
-    meta: upstream.meta,
-    log: requestLogger(console.log),
-  });
+  console.log(describeAccess(config));
+  let api;
+  try {
+    api = createApiFromConfig(config, upstream, requestLogger(console.log));
+  } catch (error) {
+    console.error((error as Error).message);
+    process.exit(1);
+  }
   const server = createAppServer({ api, staticDir: path.resolve(import.meta.dirname, '../client') });
   server.on('error', (error: NodeJS.ErrnoException) => {
     console.error(`Cannot listen on ${config.host}:${config.port}: ${error.code ?? error.message}`);

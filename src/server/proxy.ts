@@ -1,16 +1,23 @@
 import http from 'node:http';
 import https from 'node:https';
-import { API_PREFIX, type ApiErrorCode, type ApiErrorBody, type ApiMeta } from '../kyc/api.ts';
+import { API_PREFIX, type ApiErrorBody, type ApiErrorCode, type ApiMeta } from '../kyc/api.ts';
 import { checkId, encodeIdSegment, isLookupKind, type LookupKind } from '../kyc/lookup.ts';
+import { FULL_LEVEL_FIELDS } from '../kyc/schema.ts';
+import { createAccessControl, type AccessControl, type Identity } from './auth/access.ts';
+import type { AuditEntry, AuditLog } from './audit.ts';
+import { RateLimiter } from './rate-limit.ts';
 
 /**
  * The key-holding proxy: one connect-style handler for `/api/*`, mounted by the Vite plugin in
- * development and by the production server. The API key lives only in this closure.
+ * development and by the production server. The API keys live only in this closure.
  */
 export interface UpstreamTarget {
   baseUrl: string;
   clientId: string;
+  /** The full key: compliance users' lookups. */
   apiKey: string;
+  /** A status-level key: support users' lookups. Without it, identity data is removed here. */
+  statusApiKey?: string;
 }
 
 export interface ApiHandlerOptions {
@@ -18,6 +25,12 @@ export interface ApiHandlerOptions {
   timeoutMs: number;
   maxResponseBytes: number;
   meta: ApiMeta;
+  /** Who may look (default: local mode, everyone is a compliance user). */
+  access?: AccessControl;
+  /** Every lookup is recorded here before anything is answered (default: not recorded). */
+  audit?: AuditLog;
+  /** Lookups per minute per user (default: no limit). */
+  rateLimiter?: RateLimiter;
   /** One line per request: method, route, status, duration, bytes. Never an id, a key or candidate data. */
   log?: (line: string) => void;
 }
@@ -31,13 +44,29 @@ const FORWARDED_REQUEST_HEADERS = ['accept', 'accept-encoding'] as const;
 
 const CANDIDATE_ROUTE = `${API_PREFIX}/candidates/`;
 
+type Level = NonNullable<AuditEntry['level']>;
+
+interface Failure {
+  status: number;
+  code: ApiErrorCode;
+  message: string;
+  extra?: Partial<ApiErrorBody['error']>;
+  headers?: Record<string, string>;
+}
+
+type UpstreamOutcome =
+  | { ok: false; failure: Failure; upstreamStatus: number | null }
+  | { ok: true; response: http.IncomingMessage };
+
 export function createApiHandler(options: ApiHandlerOptions): Middleware {
   const base = new URL(options.upstream.baseUrl);
   const transport = base.protocol === 'https:' ? https : http;
-  const agent = new transport.Agent({ keepAlive: true, maxSockets: 128 });
+  const agent = new transport.Agent({ keepAlive: true, maxSockets: 256 });
   const basePath = base.pathname.replace(/\/+$/, '');
   const clientSegment = encodeURIComponent(options.upstream.clientId);
   const metaBody = JSON.stringify(options.meta);
+  const access = options.access ?? createAccessControl({ mode: 'local', allowUnauthenticated: false });
+  const rateLimiter = options.rateLimiter ?? new RateLimiter(0);
   const log = options.log ?? (() => {});
 
   return (req, res, next) => {
@@ -53,6 +82,22 @@ export function createApiHandler(options: ApiHandlerOptions): Middleware {
       const ms = Math.round(performance.now() - started);
       log(`${req.method} ${route} ${outcome} ${ms}ms ${bytesSent(res)}B`);
     });
+
+    if (rawPath === `${API_PREFIX}/session`) {
+      route = '/api/session';
+      return access.handleSession(
+        req,
+        (status, body, headers) => sendJson(res, status, JSON.stringify(body), headers),
+        (status, code, message, headers) => sendError(res, status, code, message, undefined, headers),
+      );
+    }
+
+    // Everything else needs a known user, and nothing reaches the upstream without one.
+    const identity = access.identify(req);
+    if (!identity) {
+      route = rawPath.startsWith(CANDIDATE_ROUTE) ? '/api/candidates/…' : rawPath === `${API_PREFIX}/meta` ? '/api/meta' : 'unknown';
+      return sendError(res, 401, 'unauthenticated', 'Sign in to look candidates up.');
+    }
 
     if (rawPath === `${API_PREFIX}/meta`) {
       route = '/api/meta';
@@ -70,31 +115,144 @@ export function createApiHandler(options: ApiHandlerOptions): Middleware {
     }
     route = `/api/candidates/${kind}/:id`;
     if (!allowGet(req, res)) return;
-    const encodedId = rest.slice(slash + 1);
+    lookup(req, res, identity, kind, rest.slice(slash + 1), started);
+  };
+
+  function lookup(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    identity: Identity,
+    kind: LookupKind,
+    encodedId: string,
+    started: number,
+  ): void {
+    const level: Level = identity.role === 'compliance' ? 'full' : options.upstream.statusApiKey ? 'status' : 'stripped';
+    let id = encodedId;
+    const audited = (status: number, code: ApiErrorCode | null, upstreamStatus: number | null, reached: boolean) =>
+      (options.audit?.record({
+        time: new Date().toISOString(),
+        user: identity.user,
+        role: identity.role,
+        kind,
+        id,
+        status,
+        code,
+        upstreamStatus,
+        level: reached ? level : null,
+        durationMs: Math.round(performance.now() - started),
+      }) ?? Promise.resolve()).then(
+        () => true,
+        () => {
+          sendError(res, 503, 'audit_unavailable', 'This lookup could not be recorded in the audit log, so it was refused. An administrator must check AUDIT_LOG.');
+          return false;
+        },
+      );
+    // Fail closed: an answer leaves only once its audit line is written.
+    const refuse = (failure: Failure, upstreamStatus: number | null = null, reached = false) =>
+      void audited(failure.status, failure.code, upstreamStatus, reached).then((ok) => {
+        if (ok) sendError(res, failure.status, failure.code, failure.message, failure.extra, failure.headers);
+      });
+
     if (encodedId.includes('/')) {
-      return sendError(res, 400, 'invalid_id', 'The id must be one URL path segment: encode "/" as %2F.');
+      return refuse({ status: 400, code: 'invalid_id', message: 'The id must be one URL path segment: encode "/" as %2F.' });
     }
-    let id: string;
     try {
       id = decodeURIComponent(encodedId);
     } catch {
-      return sendError(res, 400, 'invalid_id', 'The id is not correctly percent-encoded.');
+      return refuse({ status: 400, code: 'invalid_id', message: 'The id is not correctly percent-encoded.' });
     }
     const check = checkId(id);
-    if (!check.ok) return sendError(res, 400, 'invalid_id', check.message);
+    if (!check.ok) return refuse({ status: 400, code: 'invalid_id', message: check.message });
 
-    forward(req, res, kind, id);
-  };
+    const allowed = rateLimiter.take(access.rateLimitKey(req, identity));
+    if (!allowed.ok) {
+      return refuse({
+        status: 429,
+        code: 'rate_limited',
+        message: `You have made many lookups in a short time. Try again in ${allowed.retryAfterSeconds} s.`,
+        extra: { retryAfterSeconds: allowed.retryAfterSeconds },
+        headers: { 'Retry-After': String(allowed.retryAfterSeconds) },
+      });
+    }
 
-  function forward(req: http.IncomingMessage, res: http.ServerResponse, kind: LookupKind, id: string): void {
+    const key = level === 'status' ? options.upstream.statusApiKey! : options.upstream.apiKey;
+    // Stripping needs the plain JSON: ask the upstream not to compress it.
+    forward(req, res, kind, id, key, level !== 'stripped', (outcome) => {
+      if (!outcome.ok) return refuse(outcome.failure, outcome.upstreamStatus, outcome.upstreamStatus !== null);
+      const upstreamRes = outcome.response;
+      void audited(200, null, upstreamRes.statusCode ?? 200, true).then((ok) => {
+        if (!ok) return upstreamRes.destroy();
+        if (level === 'stripped') sendStripped(res, upstreamRes);
+        else stream(res, upstreamRes);
+      });
+    });
+  }
+
+  /** Sends the upstream body on unchanged, streamed, never buffered: a full record weighs megabytes. */
+  function stream(res: http.ServerResponse, upstreamRes: http.IncomingMessage): void {
+    const outgoing: http.OutgoingHttpHeaders = { 'cache-control': 'no-store' };
+    for (const name of FORWARDED_RESPONSE_HEADERS) {
+      if (upstreamRes.headers[name] !== undefined) outgoing[name] = upstreamRes.headers[name];
+    }
+    res.writeHead(200, outgoing);
+    // Once the status line is sent, a failure can only be signalled by cutting the connection, so the
+    // browser sees an incomplete body rather than a truncated one that looks whole.
+    let received = 0;
+    upstreamRes.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+      countBytes(res, chunk.length);
+      if (received > options.maxResponseBytes) upstreamRes.destroy(new Error('response too large'));
+    });
+    upstreamRes.once('error', () => res.destroy());
+    upstreamRes.once('aborted', () => res.destroy());
+    upstreamRes.once('close', () => {
+      if (!upstreamRes.complete) res.destroy();
+    });
+    upstreamRes.pipe(res);
+  }
+
+  /** For a support user with only the full key: the record without customFields, identities and certs. */
+  function sendStripped(res: http.ServerResponse, upstreamRes: http.IncomingMessage): void {
+    const chunks: Buffer[] = [];
+    let received = 0;
+    upstreamRes.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > options.maxResponseBytes) upstreamRes.destroy(new Error('response too large'));
+      else chunks.push(chunk);
+    });
+    upstreamRes.once('error', () => sendError(res, 502, 'upstream_error', 'The response of the KYC service broke off.'));
+    upstreamRes.once('end', () => {
+      let body: unknown;
+      try {
+        body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      } catch {
+        // Never pass on what could not be checked.
+        return sendError(res, 502, 'upstream_error', 'The response of the KYC service is not JSON, so it could not be reduced to status level.');
+      }
+      const data = (body as { data?: Record<string, unknown> } | null)?.data;
+      if (data && typeof data === 'object') for (const field of FULL_LEVEL_FIELDS) delete data[field];
+      sendJson(res, 200, JSON.stringify(body));
+    });
+  }
+
+  function forward(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    kind: LookupKind,
+    id: string,
+    key: string,
+    mayCompress: boolean,
+    settle: (outcome: UpstreamOutcome) => void,
+  ): void {
     const headers: http.OutgoingHttpHeaders = {
-      authorization: options.upstream.apiKey,
+      authorization: key,
       'cache-control': 'no-cache',
       accept: 'application/json',
     };
     for (const name of FORWARDED_REQUEST_HEADERS) {
       if (req.headers[name] !== undefined) headers[name] = req.headers[name];
     }
+    if (!mayCompress) headers['accept-encoding'] = 'identity';
     const upstreamReq = transport.request({
       protocol: base.protocol,
       hostname: base.hostname.replace(/^\[|\]$/g, ''),
@@ -106,28 +264,26 @@ export function createApiHandler(options: ApiHandlerOptions): Middleware {
     });
 
     let settled = false;
-    const fail = (status: number, code: ApiErrorCode, message: string, extra?: Partial<ApiErrorBody['error']>) => {
+    const fail = (failure: Failure, upstreamStatus: number | null = null) => {
       if (settled) return;
       settled = true;
       clearTimeout(headersDeadline);
       upstreamReq.destroy();
-      sendError(res, status, code, message, extra);
+      settle({ ok: false, failure, upstreamStatus });
     };
-    const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
-    const headersDeadline = setTimeout(
-      () => fail(504, 'upstream_timeout', `The KYC service did not answer within ${seconds(options.timeoutMs)}.`),
-      options.timeoutMs,
-    );
+    const timeout = (): Failure => ({
+      status: 504,
+      code: 'upstream_timeout',
+      message: `The KYC service did not answer within ${Math.round(options.timeoutMs / 100) / 10} s.`,
+    });
+    const headersDeadline = setTimeout(() => fail(timeout()), options.timeoutMs);
     // Idle time on the socket, so that a body that stops flowing is cut as well.
     upstreamReq.setTimeout(options.timeoutMs, () => {
-      if (!settled) {
-        fail(504, 'upstream_timeout', `The KYC service did not answer within ${seconds(options.timeoutMs)}.`);
-      } else {
-        upstreamReq.destroy(new Error('upstream body stalled'));
-      }
+      if (!settled) fail(timeout());
+      else upstreamReq.destroy(new Error('upstream body stalled'));
     });
     upstreamReq.on('error', (error: NodeJS.ErrnoException) => {
-      fail(502, 'upstream_unreachable', `The KYC service could not be reached (${describeNetworkError(error)}).`);
+      fail({ status: 502, code: 'upstream_unreachable', message: `The KYC service could not be reached (${describeNetworkError(error)}).` });
     });
     res.once('close', () => {
       if (!res.writableFinished) upstreamReq.destroy();
@@ -138,74 +294,59 @@ export function createApiHandler(options: ApiHandlerOptions): Middleware {
       const status = upstreamRes.statusCode ?? 502;
       if (status < 200 || status >= 300) {
         upstreamRes.resume();
-        if (status === 404) return fail(404, 'not_found', `No candidate with ${kind} "${id}".`);
-        if (status === 401 || status === 403) {
-          return fail(
-            502,
-            'upstream_unauthorized',
-            `The KYC service rejected this server's API key (HTTP ${status}). An administrator must check KYC_API_KEY and KYC_CLIENT_ID.`,
-          );
-        }
-        if (status === 429) {
-          const retryAfter = parseRetryAfter(upstreamRes.headers['retry-after']);
-          if (retryAfter !== undefined) res.setHeader('Retry-After', String(retryAfter));
-          return fail(
-            429,
-            'upstream_rate_limited',
-            retryAfter === undefined
-              ? 'The KYC service is limiting requests (HTTP 429). Wait a little and try again.'
-              : `The KYC service is limiting requests (HTTP 429). Try again in ${retryAfter} s.`,
-            retryAfter === undefined ? undefined : { retryAfterSeconds: retryAfter },
-          );
-        }
-        return fail(502, 'upstream_error', `The KYC service answered with an error (HTTP ${status}).`, {
-          upstreamStatus: status,
-        });
+        return fail(failureOfStatus(status, kind, id, upstreamRes.headers['retry-after']), status);
       }
-
-      const declaredLength = Number(upstreamRes.headers['content-length']);
-      if (declaredLength > options.maxResponseBytes) {
-        upstreamRes.destroy();
-        return fail(502, 'response_too_large', tooLargeMessage(options.maxResponseBytes));
+      if (Number(upstreamRes.headers['content-length']) > options.maxResponseBytes) {
+        return fail(
+          {
+            status: 502,
+            code: 'response_too_large',
+            message: `The KYC service's response is larger than the ${Math.round(options.maxResponseBytes / 1024 / 1024) || '<1'} MB this server accepts (KYC_MAX_RESPONSE_BYTES).`,
+          },
+          status,
+        );
       }
       settled = true;
       clearTimeout(headersDeadline);
-
-      const outgoing: http.OutgoingHttpHeaders = { 'cache-control': 'no-store' };
-      for (const name of FORWARDED_RESPONSE_HEADERS) {
-        if (upstreamRes.headers[name] !== undefined) outgoing[name] = upstreamRes.headers[name];
-      }
-      res.writeHead(200, outgoing);
-
-      // Streamed, never buffered: a full record with pictures weighs megabytes. Any failure once the
-      // status line is sent can only be signalled by cutting the connection, so the browser sees an
-      // incomplete body rather than a truncated one that looks whole.
-      let received = 0;
-      upstreamRes.on('data', (chunk: Buffer) => {
-        received += chunk.length;
-        countBytes(res, chunk.length);
-        if (received > options.maxResponseBytes) upstreamRes.destroy(new Error('response too large'));
-      });
-      upstreamRes.once('error', () => res.destroy());
-      upstreamRes.once('aborted', () => res.destroy());
-      upstreamRes.once('close', () => {
-        if (!upstreamRes.complete) res.destroy();
-      });
-      upstreamRes.pipe(res);
+      settle({ ok: true, response: upstreamRes });
     });
     upstreamReq.end();
   }
 }
 
-function allowGet(req: http.IncomingMessage, res: http.ServerResponse): boolean {
-  if (req.method === 'GET') return true;
-  res.setHeader('Allow', 'GET');
-  sendError(res, 405, 'method_not_allowed', `${req.method} is not allowed here: this API is read-only (GET).`);
-  return false;
+function failureOfStatus(status: number, kind: LookupKind, id: string, retryAfterHeader: string | string[] | undefined): Failure {
+  if (status === 404) return { status: 404, code: 'not_found', message: `No candidate with ${kind} "${id}".` };
+  if (status === 401 || status === 403) {
+    return {
+      status: 502,
+      code: 'upstream_unauthorized',
+      message: `The KYC service rejected this server's API key (HTTP ${status}). An administrator must check KYC_API_KEY and KYC_CLIENT_ID.`,
+    };
+  }
+  if (status === 429) {
+    const retryAfter = parseRetryAfter(retryAfterHeader);
+    return {
+      status: 429,
+      code: 'upstream_rate_limited',
+      message:
+        retryAfter === undefined
+          ? 'The KYC service is limiting requests (HTTP 429). Wait a little and try again.'
+          : `The KYC service is limiting requests (HTTP 429). Try again in ${retryAfter} s.`,
+      ...(retryAfter === undefined ? {} : { extra: { retryAfterSeconds: retryAfter }, headers: { 'Retry-After': String(retryAfter) } }),
+    };
+  }
+  return {
+    status: 502,
+    code: 'upstream_error',
+    message: `The KYC service answered with an error (HTTP ${status}).`,
+    extra: { upstreamStatus: status },
+  };
 }
 
-function tooLargeMessage(limit: number): string {
-  return `The KYC service's response is larger than the ${Math.round(limit / 1024 / 1024) || '<1'} MB this server accepts (KYC_MAX_RESPONSE_BYTES).`;
+function allowGet(req: http.IncomingMessage, res: http.ServerResponse): boolean {
+  if (req.method === 'GET') return true;
+  sendError(res, 405, 'method_not_allowed', `${req.method} is not allowed here: this API is read-only (GET).`, undefined, { Allow: 'GET' });
+  return false;
 }
 
 function describeNetworkError(error: NodeJS.ErrnoException): string {
@@ -246,10 +387,12 @@ function bytesSent(res: http.ServerResponse): number {
   return (res as Counted)[BYTES] ?? 0;
 }
 
-function sendJson(res: http.ServerResponse, status: number, body: string): void {
+function sendJson(res: http.ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
+  if (res.headersSent) return void res.destroy();
   const length = Buffer.byteLength(body);
   countBytes(res, length);
   res.writeHead(status, {
+    ...headers,
     'content-type': 'application/json; charset=utf-8',
     'content-length': length,
     'cache-control': 'no-store',
@@ -263,7 +406,8 @@ export function sendError(
   code: ApiErrorCode,
   message: string,
   extra?: Partial<ApiErrorBody['error']>,
+  headers?: Record<string, string>,
 ): void {
   const body: ApiErrorBody = { status: 'error', error: { code, message, ...extra } };
-  sendJson(res, status, JSON.stringify(body));
+  sendJson(res, status, JSON.stringify(body), headers);
 }

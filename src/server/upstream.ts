@@ -3,6 +3,7 @@ import type { Config } from './config.ts';
 import type { UpstreamTarget } from './proxy.ts';
 import { sampleCandidates, type SandboxCandidate } from './sandbox/candidates.ts';
 import { loadSandboxData } from './sandbox/data-file.ts';
+import { hostileCandidate } from './sandbox/hostile.ts';
 import { startSandbox, type RunningSandbox } from './sandbox/sandbox.ts';
 
 /** Where lookups go: the configured service, or the embedded sandbox started in this process. */
@@ -15,8 +16,10 @@ export interface ResolvedUpstream {
 }
 
 export function loadSandboxCandidates(config: Config): SandboxCandidate[] {
-  if (config.sandbox.dataFile) return loadSandboxData(config.sandbox.dataFile);
-  return sampleCandidates({ now: new Date(), largeImages: config.sandbox.largeImages });
+  const candidates = config.sandbox.dataFile
+    ? loadSandboxData(config.sandbox.dataFile)
+    : sampleCandidates({ now: new Date(), largeImages: config.sandbox.largeImages });
+  return config.sandbox.hostile ? [...candidates, hostileCandidate()] : candidates;
 }
 
 export function samplesOf(candidates: SandboxCandidate[]): SampleCandidate[] {
@@ -36,9 +39,9 @@ export function samplesOf(candidates: SandboxCandidate[]): SampleCandidate[] {
 
 export async function resolveUpstream(config: Config): Promise<ResolvedUpstream> {
   if (config.upstream.kind === 'remote') {
-    const { baseUrl, clientId, apiKey } = config.upstream;
+    const { baseUrl, clientId, apiKey, statusApiKey } = config.upstream;
     return {
-      target: { baseUrl, clientId, apiKey },
+      target: { baseUrl, clientId, apiKey, ...(statusApiKey ? { statusApiKey } : {}) },
       meta: { upstream: 'remote' },
       banner: [`Upstream: ${baseUrl} (client id ${clientId})`],
       close: async () => {},
@@ -46,7 +49,7 @@ export async function resolveUpstream(config: Config): Promise<ResolvedUpstream>
   }
   const sandbox: RunningSandbox = await startSandbox({ candidates: loadSandboxCandidates(config) });
   return {
-    target: { baseUrl: sandbox.url, clientId: sandbox.clientId, apiKey: sandbox.keys.full },
+    target: { baseUrl: sandbox.url, clientId: sandbox.clientId, apiKey: sandbox.keys.full, statusApiKey: sandbox.keys.status },
     meta: { upstream: 'sandbox', samples: samplesOf(sandbox.candidates) },
     banner: [
       '',

@@ -1,7 +1,8 @@
 import type http from 'node:http';
 import type { Connect, Logger, Plugin } from 'vite';
 import { loadConfig } from './config.ts';
-import { createApiHandler, sendError, type Middleware } from './proxy.ts';
+import { createApiFromConfig, describeAccess } from './api.ts';
+import { sendError, type Middleware } from './proxy.ts';
 import { requestLogger } from './log.ts';
 import { resolveUpstream, type ResolvedUpstream } from './upstream.ts';
 
@@ -15,14 +16,8 @@ export function candidateLookupApi(): Plugin {
     const config = loadConfig();
     const ready: Promise<{ api: Middleware; upstream: ResolvedUpstream }> = resolveUpstream(config).then(
       (upstream) => {
-        for (const line of upstream.banner) logger.info(line);
-        const api = createApiHandler({
-          upstream: upstream.target,
-          timeoutMs: config.timeoutMs,
-          maxResponseBytes: config.maxResponseBytes,
-          meta: upstream.meta,
-          log: requestLogger((line) => logger.info(line)),
-        });
+        for (const line of [...upstream.banner, describeAccess(config)]) logger.info(line);
+        const api = createApiFromConfig(config, upstream, requestLogger((line) => logger.info(line)));
         return { api, upstream };
       },
     );

@@ -8,6 +8,7 @@ describe('lookup form', () => {
     const user = userEvent.setup();
     stubApi();
     const { router } = renderWithProviders('/');
+    await screen.findByRole('textbox');
     expect(screen.getByRole('radio', { name: 'refId' })).toBeChecked();
     await user.type(screen.getByRole('textbox', { name: 'refId to look up' }), '  cust_000482 {Enter}');
     expect(router.state.location.pathname).toBe('/candidates/refId/cust_000482');
@@ -17,6 +18,7 @@ describe('lookup form', () => {
     const user = userEvent.setup();
     stubApi();
     const { router } = renderWithProviders('/');
+    await screen.findByRole('textbox');
     await user.tab(); // skip link
     await user.tab(); // home link
     await user.tab(); // kind radio group
@@ -37,6 +39,7 @@ describe('lookup form', () => {
     const user = userEvent.setup();
     stubApi();
     const { router } = renderWithProviders('/');
+    await screen.findByRole('textbox');
     await user.type(screen.getByRole('textbox'), `${id}{Enter}`);
     expect(router.state.location.pathname).toBe(path);
   });
@@ -45,6 +48,7 @@ describe('lookup form', () => {
     const user = userEvent.setup();
     const { requests } = stubApi();
     const { router } = renderWithProviders('/');
+    await screen.findByRole('textbox');
     await user.type(screen.getByRole('textbox'), '   ');
     await user.click(screen.getByRole('button', { name: 'Look up' }));
     expect(screen.getByRole('alert')).toHaveTextContent('Enter a refId to look up.');
@@ -57,6 +61,7 @@ describe('lookup form', () => {
     const user = userEvent.setup();
     stubApi();
     renderWithProviders('/');
+    await screen.findByRole('textbox');
     await user.type(screen.getByRole('textbox'), '..{Enter}');
     expect(screen.getByRole('alert')).toHaveTextContent('".." is not a valid id.');
   });
@@ -75,6 +80,7 @@ describe('home page', () => {
       },
     });
     const { router } = renderWithProviders('/');
+    await screen.findByRole('textbox');
     expect(await screen.findByTestId('sandbox-marker')).toHaveTextContent('Sandbox data');
     const samples = screen.getByRole('region', { name: 'Sample candidates' });
     const links = within(samples).getAllByRole('link');
@@ -89,6 +95,7 @@ describe('home page', () => {
   it('shows no marker and no samples against a real service', async () => {
     stubApi({ meta: { upstream: 'remote' } });
     renderWithProviders('/');
+    await screen.findByRole('textbox');
     expect(await screen.findByRole('heading', { level: 1, name: 'Look up a candidate' })).toBeInTheDocument();
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(screen.queryByTestId('sandbox-marker')).not.toBeInTheDocument();

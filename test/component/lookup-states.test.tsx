@@ -113,6 +113,7 @@ describe('lookup states', () => {
     const { fetchMock } = stubApi();
     fetchMock.mockImplementation(async (input: RequestInfo | URL) => {
       if (String(input) === '/api/meta') return json({ upstream: 'remote' });
+      if (String(input) === '/api/session') return json({ mode: 'local', user: 'local', role: 'compliance' });
       throw new TypeError('Failed to fetch');
     });
     renderWithProviders('/candidates/refId/abc');

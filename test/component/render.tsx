@@ -3,7 +3,7 @@ import { render } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { vi } from 'vitest';
 import { routes } from '../../src/app/app.tsx';
-import type { ApiMeta } from '../../src/kyc/api.ts';
+import type { ApiMeta, SessionInfo } from '../../src/kyc/api.ts';
 import type { CandidateRecord } from '../../src/kyc/schema.ts';
 
 /** The whole app at a route, with a fresh QueryClient that never retries. */
@@ -24,11 +24,17 @@ type Reply = Response | (() => Response | Promise<Response>);
  * Stands in for the project's proxy (the only thing outside the browser): answers /api/meta and
  * candidate lookups from the given table, and records every request.
  */
-export function stubApi(options: { meta?: ApiMeta; candidates?: Record<string, Reply> } = {}) {
+export function stubApi(
+  options: { meta?: ApiMeta; session?: SessionInfo | (() => Response); candidates?: Record<string, Reply> } = {},
+) {
   const requests: string[] = [];
   const fetchMock = vi.fn(async (input: RequestInfo | URL) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.pathname : input.url;
     requests.push(url);
+    if (url === '/api/session') {
+      const session = options.session ?? { mode: 'local', user: 'local', role: 'compliance' };
+      return typeof session === 'function' ? session() : json(session);
+    }
     if (url === '/api/meta') return json(options.meta ?? { upstream: 'remote' });
     const reply = options.candidates?.[url];
     if (!reply) return json({ status: 'error', error: { code: 'not_found', message: `No candidate (${url}).` } }, 404);

@@ -20,11 +20,13 @@ describe('configuration', () => {
     const config = parseConfig({});
     expect(config.upstream).toEqual({ kind: 'sandbox' });
     expect(config).toMatchObject({ host: '127.0.0.1', port: 8080, timeoutMs: 15000, maxResponseBytes: 64 * 1024 * 1024 });
-    expect(config.sandbox).toEqual({ dataFile: undefined, largeImages: false, port: 4010 });
+    expect(config.sandbox).toEqual({ dataFile: undefined, largeImages: false, port: 4010, hostile: false });
+    expect(config.auth).toEqual({ mode: 'local', allowUnauthenticated: false });
+    expect(config).toMatchObject({ auditLog: 'audit.jsonl', rateLimitPerMinute: 60 });
   });
 
   it('reads a remote upstream, without the trailing slash', () => {
-    const config = parseConfig({ ...remote, PORT: '9000', HOST: '0.0.0.0', KYC_TIMEOUT_MS: '5000', KYC_MAX_RESPONSE_BYTES: '2048' });
+    const config = parseConfig({ ...remote, PORT: '9000', HOST: '0.0.0.0', ALLOW_UNAUTHENTICATED: '1', KYC_TIMEOUT_MS: '5000', KYC_MAX_RESPONSE_BYTES: '2048' });
     expect(config.upstream).toEqual({ kind: 'remote', baseUrl: 'https://kyc.example.org', clientId: 'acme', apiKey: 'k-123' });
     expect(config).toMatchObject({ host: '0.0.0.0', port: 9000, timeoutMs: 5000, maxResponseBytes: 2048 });
   });
@@ -54,6 +56,39 @@ describe('configuration', () => {
     const message = errorOf({ ...remote, KYC_API_KEY: 'secret\r\nX: 1' });
     expect(message).toMatch(/KYC_API_KEY must not contain control characters/);
     expect(message).not.toContain('secret');
+  });
+
+  it('refuses to listen beyond loopback with no sign-in, unless told to', () => {
+    expect(errorOf({ HOST: '0.0.0.0' })).toMatch(/HOST=0\.0\.0\.0 would let anyone .* AUTH_USERS_FILE or AUTH_PROXY_USER_HEADER, or ALLOW_UNAUTHENTICATED=1/s);
+    expect(parseConfig({ HOST: '0.0.0.0', ALLOW_UNAUTHENTICATED: '1' }).auth).toEqual({ mode: 'local', allowUnauthenticated: true });
+    expect(parseConfig({ HOST: '::1' }).host).toBe('::1');
+    expect(parseConfig({ HOST: '0.0.0.0', AUTH_USERS_FILE: 'users.json' }).auth.mode).toBe('users');
+  });
+
+  it('reads the built-in users mode and the identity-aware proxy mode', () => {
+    expect(parseConfig({ AUTH_USERS_FILE: 'u.json', SESSION_MAX_AGE_MINUTES: '120', SESSION_IDLE_MINUTES: '15' }).auth).toEqual({
+      mode: 'users',
+      usersFile: 'u.json',
+      sessionMaxAgeMinutes: 120,
+      sessionIdleMinutes: 15,
+    });
+    expect(
+      parseConfig({ AUTH_PROXY_USER_HEADER: 'X-Forwarded-User', AUTH_PROXY_ROLE_HEADER: 'X-Role', AUTH_PROXY_TRUSTED: '127.0.0.1, 10.0.0.0/8,::1' }).auth,
+    ).toEqual({ mode: 'proxy', userHeader: 'x-forwarded-user', roleHeader: 'x-role', trusted: ['127.0.0.1', '10.0.0.0/8', '::1'] });
+  });
+
+  it('refuses a half-configured or contradictory sign-in, naming the variables', () => {
+    expect(errorOf({ AUTH_PROXY_USER_HEADER: 'X-User' })).toMatch(/AUTH_PROXY_ROLE_HEADER and AUTH_PROXY_TRUSTED must be set/);
+    expect(errorOf({ AUTH_USERS_FILE: 'u.json', AUTH_PROXY_USER_HEADER: 'X-User' })).toMatch(/choose built-in users or an identity-aware proxy/);
+    expect(errorOf({ AUTH_PROXY_USER_HEADER: 'X User', AUTH_PROXY_ROLE_HEADER: 'r', AUTH_PROXY_TRUSTED: '1.2.3.4' })).toMatch(/AUTH_PROXY_USER_HEADER must be an HTTP header name/);
+    expect(errorOf({ AUTH_PROXY_USER_HEADER: 'u', AUTH_PROXY_ROLE_HEADER: 'r', AUTH_PROXY_TRUSTED: '10.0.0.0/33' })).toMatch(/AUTH_PROXY_TRUSTED must be a comma-separated list/);
+    expect(errorOf({ KYC_API_KEY_STATUS: 'k' })).toMatch(/KYC_API_KEY_STATUS is set but KYC_BASE_URL is not/);
+  });
+
+  it('reads the status key, the audit log path and the rate limit', () => {
+    const config = parseConfig({ ...remote, KYC_API_KEY_STATUS: 's-1', AUDIT_LOG: '/var/log/cl.jsonl', RATE_LIMIT_PER_MINUTE: '0' });
+    expect(config.upstream).toMatchObject({ statusApiKey: 's-1' });
+    expect(config).toMatchObject({ auditLog: '/var/log/cl.jsonl', rateLimitPerMinute: 0 });
   });
 
   it('reads a .env file in the project root, the environment winning', () => {

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeUpstream } from './fake-upstream.ts';
@@ -14,7 +15,16 @@ afterEach(() => {
 function start(env: Record<string, string>) {
   const child = spawn(process.execPath, ['scripts/built.mjs', 'server'], {
     cwd: root,
-    env: { PATH: process.env.PATH ?? '', KYC_BASE_URL: '', KYC_CLIENT_ID: '', KYC_API_KEY: '', HOST: '127.0.0.1', PORT: '0', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      KYC_BASE_URL: '',
+      KYC_CLIENT_ID: '',
+      KYC_API_KEY: '',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      AUDIT_LOG: path.join(os.tmpdir(), `cl-start-audit-${process.pid}.jsonl`),
+      ...env,
+    },
   });
   children.push(child);
   let output = '';

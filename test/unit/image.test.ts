@@ -8,8 +8,8 @@ describe('sniffImageType', () => {
   it('recognises real JPEG and PNG pictures', () => {
     const jpeg = drawPicture({ kind: 'passport', lines: ['x'], format: 'jpeg', width: 600, height: 400 });
     const png = drawPicture({ kind: 'selfie', lines: ['x'], format: 'png', width: 600, height: 400 });
-    expect(sniffImageType(base64Head(b64(jpeg)))).toEqual({ label: 'JPEG', mime: 'image/jpeg', raster: true });
-    expect(sniffImageType(base64Head(b64(png)))).toEqual({ label: 'PNG', mime: 'image/png', raster: true });
+    expect(sniffImageType(base64Head(b64(jpeg))!)).toEqual({ label: 'JPEG', mime: 'image/jpeg', raster: true });
+    expect(sniffImageType(base64Head(b64(png))!)).toEqual({ label: 'PNG', mime: 'image/png', raster: true });
   });
 
   it.each([
@@ -44,6 +44,7 @@ describe('base64', () => {
 
   it('throws on invalid base64 instead of producing garbage', () => {
     expect(() => base64ToBytes('not base64 at all!!')).toThrow();
+    expect(base64Head('!!!not base64')).toBeUndefined();
   });
 
   it('strips a data-URL prefix and wrapped lines', () => {

@@ -1,3 +1,4 @@
+import { useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { LookupKind } from '../../kyc/lookup.ts';
@@ -23,6 +24,7 @@ export function CandidateError({
   onRetry: () => void;
   retrying: boolean;
 }) {
+  const queryClient = useQueryClient();
   const retry = (
     <button type="button" className={buttonClass} onClick={onRetry} disabled={retrying}>
       {retrying ? 'Retrying…' : 'Try again'}
@@ -42,6 +44,24 @@ export function CandidateError({
         };
       case 'invalid_id':
         return { title: 'This id cannot be looked up', body: error.message };
+      case 'unauthenticated':
+        return {
+          title: 'Your session has ended',
+          body: 'Sign in again to look this candidate up.',
+          action: (
+            <button type="button" className={buttonClass} onClick={() => void queryClient.invalidateQueries({ queryKey: ['session'] })}>
+              Sign in again
+            </button>
+          ),
+        };
+      case 'too_many_lookups':
+        return {
+          title: 'Too many lookups',
+          body: `${error.message} The limit protects the KYC service and keeps lookups accountable.`,
+          action: retry,
+        };
+      case 'audit_unavailable':
+        return { title: 'This lookup could not be recorded', body: error.message, action: retry };
       case 'unauthorized':
         return {
           title: "The KYC service rejected this server's API key",

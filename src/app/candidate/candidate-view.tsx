@@ -1,5 +1,7 @@
 import { candidateName, sortAttributes } from '../../kyc/attributes.ts';
+import { useQuery } from '@tanstack/react-query';
 import { isStatusLevel, type CandidateRecord } from '../../kyc/schema.ts';
+import { sessionQuery } from '../session/session-query.ts';
 import { Notice } from '../ui/section.tsx';
 import { useNow } from '../ui/use-now.ts';
 import { AddressCard } from './address-card.tsx';
@@ -15,6 +17,7 @@ import { StatusTimeline } from './status-timeline.tsx';
 /** The candidate page's sections, from the parsed record and nothing else. */
 export function CandidateView({ record }: { record: CandidateRecord }) {
   const now = useNow();
+  const role = useQuery(sessionQuery()).data?.role;
   const statusOnly = isStatusLevel(record);
   const identities = record.identities;
   const sorted = identities ? sortAttributes(identities) : undefined;
@@ -25,7 +28,9 @@ export function CandidateView({ record }: { record: CandidateRecord }) {
       <CandidateHeader record={record} />
       {statusOnly ? (
         <Notice>
-          This API key returns status only: identity data, custom fields and certificates are not included.
+          {role === 'support'
+            ? 'Support users see status only: identity data, custom fields and certificates are not included.'
+            : 'This API key returns status only: identity data, custom fields and certificates are not included.'}
         </Notice>
       ) : record.isArchived && !identities ? (
         <Notice>

@@ -3,6 +3,9 @@ import type { ApiErrorBody } from '../../kyc/api.ts';
 /** What went wrong with a lookup, in terms a reviewer can act on. One kind per distinct situation. */
 export type LookupErrorKind =
   | 'invalid_id'
+  | 'unauthenticated'
+  | 'too_many_lookups'
+  | 'audit_unavailable'
   | 'not_found'
   | 'unauthorized'
   | 'rate_limited'
@@ -33,6 +36,9 @@ export class LookupError extends Error {
 
 const KIND_OF_CODE: Record<string, LookupErrorKind> = {
   invalid_id: 'invalid_id',
+  unauthenticated: 'unauthenticated',
+  rate_limited: 'too_many_lookups',
+  audit_unavailable: 'audit_unavailable',
   not_found: 'not_found',
   upstream_unauthorized: 'unauthorized',
   upstream_rate_limited: 'rate_limited',

@@ -12,7 +12,8 @@ type Decoded = { state: 'decoding' } | { state: 'ready'; url: string } | { state
 export function PicturePreview({ name, value, owner }: { name: string; value: string; owner: string }) {
   const label = attributeLabel(name);
   const base64 = useMemo(() => cleanBase64(value), [value]);
-  const type = useMemo(() => sniffImageType(base64Head(base64)), [base64]);
+  const head = useMemo(() => base64Head(base64), [base64]);
+  const type = useMemo(() => sniffImageType(head ?? new Uint8Array()), [head]);
   const size = base64ByteLength(base64);
   const [decoded, setDecoded] = useState<Decoded>({ state: 'decoding' });
   const [dimensions, setDimensions] = useState<{ width: number; height: number }>();
@@ -43,7 +44,9 @@ export function PicturePreview({ name, value, owner }: { name: string; value: st
           {dimensions && ` · ${dimensions.width}×${dimensions.height} px`}
         </span>
       </figcaption>
-      {!type.raster ? (
+      {!head ? (
+        <Notice tone="warning">Not shown: the picture data is not valid base64.</Notice>
+      ) : !type.raster ? (
         <Notice tone="warning">
           Not shown: this attribute holds {type.label === 'unknown' ? 'data of an unknown type' : `${type.label} data`} ({formatBytes(size)}),
           not a picture. Only JPEG, PNG, WebP and GIF pictures are displayed.

@@ -3,10 +3,15 @@ import type { ReactNode } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { LookupForm } from '../lookup/lookup-form.tsx';
 import { metaQuery } from '../meta/meta-query.ts';
+import { SessionBadge } from '../session/session-badge.tsx';
+import { sessionQuery } from '../session/session-query.ts';
+import { SignInPage } from '../session/sign-in-page.tsx';
 
 /** Header on every page: the product, the sandbox marker, and (away from home) a lookup form. */
 export function AppShell({ children }: { children?: ReactNode }) {
-  const meta = useQuery(metaQuery());
+  const session = useQuery(sessionQuery());
+  const signedIn = session.data !== undefined && (session.data.mode === 'local' || session.data.user !== undefined);
+  const meta = useQuery({ ...metaQuery(), enabled: signedIn });
   const { pathname } = useLocation();
   const home = pathname === '/';
   return (
@@ -29,15 +34,30 @@ export function AppShell({ children }: { children?: ReactNode }) {
               Sandbox data
             </span>
           )}
-          {!home && (
+          {signedIn && !home && (
             <div className="min-w-0 flex-1 basis-96">
               <LookupForm compact />
             </div>
           )}
+          <div className="ml-auto">{session.data && <SessionBadge session={session.data} />}</div>
         </div>
       </header>
       <main id="main" className="mx-auto max-w-7xl px-4 py-6 sm:px-6">
-        {children ?? <Outlet />}
+        {session.isPending ? null : session.isError ? (
+          <p role="alert" className="rounded-xl border border-red-200 bg-red-50 p-5 text-red-950">
+            The Candidate Lookup server could not be reached: {session.error.message}
+          </p>
+        ) : !signedIn ? (
+          session.data?.mode === 'users' ? (
+            <SignInPage />
+          ) : (
+            <p role="alert" className="rounded-xl border border-red-200 bg-red-50 p-5 text-red-950">
+              The sign-in gateway in front of Candidate Lookup did not identify you. Sign in through it, then reload.
+            </p>
+          )
+        ) : (
+          (children ?? <Outlet />)
+        )}
       </main>
     </div>
   );

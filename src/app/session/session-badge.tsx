@@ -1,0 +1,42 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router';
+import type { SessionInfo } from '../../kyc/api.ts';
+import { signOut } from './session-query.ts';
+
+const ROLE_LABELS = { support: 'Support', compliance: 'Compliance' } as const;
+
+/** Who is signed in, with which role; in local mode, that no sign-in is in force. */
+export function SessionBadge({ session }: { session: SessionInfo }) {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  if (session.mode === 'local') {
+    return (
+      <span data-testid="session" className="text-xs text-slate-600" title="Anyone who can open this page can look candidates up.">
+        No sign-in (local mode)
+      </span>
+    );
+  }
+  if (!session.user || !session.role) return null;
+  return (
+    <span data-testid="session" className="flex items-center gap-2 text-sm text-slate-700">
+      <span>
+        <span className="font-medium break-all">{session.user}</span>{' '}
+        <span className="rounded bg-slate-100 px-1.5 py-0.5 text-xs font-medium text-slate-800">{ROLE_LABELS[session.role]}</span>
+      </span>
+      {session.mode === 'users' && (
+        <button
+          type="button"
+          onClick={async () => {
+            await signOut();
+            // Nothing personal stays in memory after sign-out.
+            queryClient.clear();
+            await navigate('/');
+          }}
+          className="rounded-md border border-slate-300 px-2 py-0.5 text-xs font-medium hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-blue-600"
+        >
+          Sign out
+        </button>
+      )}
+    </span>
+  );
+}

@@ -1,0 +1,42 @@
+import { queryOptions } from '@tanstack/react-query';
+import { apiErrorBodySchema, sessionInfoSchema, type SessionInfo } from '../../kyc/api.ts';
+
+export const sessionQuery = () =>
+  queryOptions({
+    queryKey: ['session'] as const,
+    queryFn: async ({ signal }): Promise<SessionInfo> => {
+      const response = await fetch('/api/session', { signal, headers: { accept: 'application/json' }, credentials: 'same-origin' });
+      const body: unknown = await response.json().catch(() => undefined);
+      if (response.ok) return sessionInfoSchema.parse(body);
+      // Behind an identity-aware proxy that did not identify us: a session with nobody in it.
+      if (response.status === 401) return { mode: 'proxy' };
+      const error = apiErrorBodySchema.safeParse(body);
+      throw new Error(error.success ? error.data.error.message : `/api/session answered HTTP ${response.status}`);
+    },
+    staleTime: 5 * 60_000,
+    retry: 1,
+  });
+
+export type SignInResult = { ok: true; session: SessionInfo } | { ok: false; message: string };
+
+export async function signIn(username: string, password: string): Promise<SignInResult> {
+  let response: Response;
+  try {
+    response = await fetch('/api/session', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      credentials: 'same-origin',
+      body: JSON.stringify({ username, password }),
+    });
+  } catch {
+    return { ok: false, message: 'The Candidate Lookup server could not be reached.' };
+  }
+  const body: unknown = await response.json().catch(() => undefined);
+  if (response.ok) return { ok: true, session: sessionInfoSchema.parse(body) };
+  const error = apiErrorBodySchema.safeParse(body);
+  return { ok: false, message: error.success ? error.data.error.message : `Sign-in failed (HTTP ${response.status}).` };
+}
+
+export async function signOut(): Promise<void> {
+  await fetch('/api/session', { method: 'DELETE', credentials: 'same-origin' }).catch(() => undefined);
+}

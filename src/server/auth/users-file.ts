@@ -1,0 +1,55 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { z } from 'zod';
+import { ROLES, type Role } from '../../kyc/api.ts';
+import { PASSWORD_HASH_PATTERN } from './passwords.ts';
+
+/** `AUTH_USERS_FILE`: `{"users":[{"username":"ana","passwordHash":"scrypt$…","role":"compliance"}]}`. */
+export const USERNAME_PATTERN = /^[A-Za-z0-9._@-]{1,64}$/;
+
+const usersFileSchema = z
+  .object({
+    users: z.array(
+      z.object({
+        username: z.string().regex(USERNAME_PATTERN, 'must be 1 to 64 letters, digits or . _ @ -'),
+        passwordHash: z.string().regex(PASSWORD_HASH_PATTERN, 'must be a scrypt hash written by `npm run user:add`'),
+        role: z.enum(ROLES),
+      }),
+    ),
+  })
+  .superRefine((file, ctx) => {
+    const seen = new Set<string>();
+    file.users.forEach((user, index) => {
+      if (seen.has(user.username.toLowerCase())) {
+        ctx.addIssue({ code: 'custom', path: ['users', index, 'username'], message: `duplicate user "${user.username}"` });
+      }
+      seen.add(user.username.toLowerCase());
+    });
+  });
+export type UsersFile = z.infer<typeof usersFileSchema>;
+export interface StoredUser {
+  username: string;
+  passwordHash: string;
+  role: Role;
+}
+
+export function readUsersFile(file: string): UsersFile {
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new Error(`AUTH_USERS_FILE: cannot read ${file} as JSON: ${(error as Error).message}`);
+  }
+  const parsed = usersFileSchema.safeParse(json);
+  if (!parsed.success) throw new Error(`AUTH_USERS_FILE: ${file} is not a users file:\n${z.prettifyError(parsed.error)}`);
+  return parsed.data;
+}
+
+/** Adds a user, or replaces the password and role of an existing one. The file is private to its owner. */
+export function upsertUser(file: string, user: StoredUser): 'added' | 'updated' {
+  const current = existsSync(file) ? readUsersFile(file) : { users: [] };
+  const index = current.users.findIndex((u) => u.username.toLowerCase() === user.username.toLowerCase());
+  if (index >= 0) current.users[index] = user;
+  else current.users.push(user);
+  writeFileSync(file, `${JSON.stringify(current, null, 2)}\n`, { mode: 0o600 });
+  return index >= 0 ? 'updated' : 'added';
+}

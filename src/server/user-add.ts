@@ -1,0 +1,64 @@
+import { parseArgs } from 'node:util';
+import readline from 'node:readline';
+import { ROLES, type Role } from '../kyc/api.ts';
+import { environmentWithDotenv } from './config.ts';
+import { hashPassword } from './auth/passwords.ts';
+import { upsertUser, USERNAME_PATTERN } from './auth/users-file.ts';
+
+/**
+ * `npm run user:add -- <name> --role <support|compliance> [--file users.json]`: asks for the password
+ * (twice, hidden) and writes the user with a scrypt hash to AUTH_USERS_FILE.
+ * Without a terminal, the password is read from the first line of standard input.
+ */
+const MIN_PASSWORD_LENGTH = 12;
+
+function fail(message: string): never {
+  console.error(message);
+  process.exit(2);
+}
+
+async function readPasswords(): Promise<string[]> {
+  if (!process.stdin.isTTY) {
+    const lines: string[] = [];
+    const rl = readline.createInterface({ input: process.stdin });
+    for await (const line of rl) lines.push(line);
+    return lines.slice(0, 2);
+  }
+  const ask = (prompt: string) =>
+    new Promise<string>((resolve) => {
+      const rl = readline.createInterface({ input: process.stdin, output: process.stdout, terminal: true });
+      // Echo nothing of what is typed.
+      (rl as unknown as { _writeToOutput: (s: string) => void })._writeToOutput = (text: string) => {
+        if (text.startsWith(prompt)) process.stdout.write(prompt);
+      };
+      rl.question(prompt, (answer) => {
+        rl.close();
+        process.stdout.write('\n');
+        resolve(answer);
+      });
+    });
+  return [await ask('Password: '), await ask('Password again: ')];
+}
+
+async function main(): Promise<void> {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: { role: { type: 'string' }, file: { type: 'string' } },
+  });
+  const usage = 'usage: npm run user:add -- <username> --role <support|compliance> [--file users.json]';
+  const username = positionals[0];
+  if (!username || positionals.length > 1) fail(usage);
+  if (!USERNAME_PATTERN.test(username)) fail('The username must be 1 to 64 letters, digits or . _ @ -');
+  if (!values.role || !(ROLES as readonly string[]).includes(values.role)) fail(`--role must be support or compliance.\n${usage}`);
+  const file = values.file ?? environmentWithDotenv(process.env, process.cwd()).AUTH_USERS_FILE ?? 'users.json';
+
+  const [password, again] = await readPasswords();
+  if (!password || password.length < MIN_PASSWORD_LENGTH) fail(`The password must be at least ${MIN_PASSWORD_LENGTH} characters.`);
+  if (again !== undefined && again !== password) fail('The two passwords differ.');
+
+  const result = upsertUser(file, { username, passwordHash: await hashPassword(password), role: values.role as Role });
+  console.log(`${result === 'added' ? 'Added' : 'Updated'} ${username} (${values.role}) in ${file}.`);
+  if (!process.env.AUTH_USERS_FILE) console.log(`Start the server with AUTH_USERS_FILE=${file} to require sign-in.`);
+}
+
+await main();

@@ -1,0 +1,76 @@
+import { expect, test } from '@playwright/test';
+import { E2E_PORTS } from '../../playwright.config.ts';
+import { HOSTILE_REF_ID } from '../../src/server/sandbox/hostile.ts';
+import { screenshot } from './helpers.ts';
+
+const base = `http://127.0.0.1:${E2E_PORTS.hostile}`;
+
+/**
+ * A candidate whose every field carries script, markup, javascript: URLs, entities, right-to-left
+ * overrides and 100 kB strings, and whose "pictures" are SVG with script, HTML, a PDF and random bytes.
+ */
+test('hostile content never runs, never renders as markup, never overflows', async ({ page }) => {
+  const dialogs: string[] = [];
+  page.on('dialog', (dialog) => {
+    dialogs.push(dialog.message());
+    void dialog.dismiss();
+  });
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+
+  await page.goto(`${base}/`);
+  await page.getByRole('link', { name: /Hostile content in every field/ }).click();
+  await expect(page).toHaveURL(`${base}/candidates/refId/${encodeURIComponent(HOSTILE_REF_ID)}`);
+  const heading = page.getByRole('heading', { level: 1 });
+  await expect(heading).toHaveText('<script>window.__pwned=1</script> \u202Eevil right-to-left override\u202C' + 'W'.repeat(100_000));
+
+  // Open everything that can be opened.
+  for (const summary of await page.locator('details summary').all()) await summary.click();
+  await expect(page.locator('details[open]')).toHaveCount(2);
+
+  // The payloads are text on the page, never elements.
+  await expect(page.getByText('<img src=x onerror="window.__pwned=1">').first()).toBeVisible();
+  expect(await page.locator('main script, main iframe, main object, main embed, main svg[onload]').count()).toBe(0);
+  expect(await page.locator('main img').count()).toBe(0);
+  // Every "picture" is described, none rendered.
+  for (const label of ['SVG data', 'HTML data', 'PDF data', 'data of an unknown type']) {
+    await expect(page.getByText(new RegExp(`Not shown: this attribute holds ${label}`))).toBeVisible();
+  }
+  await expect(page.getByText('Not shown: the picture data is not valid base64.')).toBeVisible();
+  // No link leads to script.
+  const hrefs = await page.locator('a[href]').evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''));
+  expect(hrefs.filter((href) => /^\s*javascript:/i.test(href))).toEqual([]);
+
+  // Nothing overflows its card.
+  const overflowing = await page.evaluate(() =>
+    [...document.querySelectorAll('main section, main header, main figure, main details, main dl, main table')]
+      .filter((el) => el.scrollWidth > el.clientWidth + 1)
+      .map((el) => el.tagName + ':' + el.textContent!.slice(0, 40)),
+  );
+  expect(overflowing).toEqual([]);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
+
+  await page.waitForTimeout(300);
+  expect(await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned)).toBeUndefined();
+  expect(dialogs).toEqual([]);
+  expect(errors).toEqual([]);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await screenshot(page, 'hostile');
+});
+
+test('the Content-Security-Policy would block an inline script anyway', async ({ page }) => {
+  await page.goto(`${base}/`);
+  const blocked = await page.evaluate(
+    () =>
+      new Promise<{ ran: boolean; violated: string }>((resolve) => {
+        document.addEventListener('securitypolicyviolation', (event) =>
+          resolve({ ran: Boolean((window as unknown as { __inline?: unknown }).__inline), violated: event.violatedDirective }),
+        );
+        const script = document.createElement('script');
+        script.textContent = 'window.__inline = 1';
+        document.body.append(script);
+        setTimeout(() => resolve({ ran: Boolean((window as unknown as { __inline?: unknown }).__inline), violated: '' }), 1000);
+      }),
+  );
+  expect(blocked).toEqual({ ran: false, violated: 'script-src-elem' });
+});

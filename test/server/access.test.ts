@@ -1,0 +1,301 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { apiErrorBodySchema, sessionInfoSchema } from '../../src/kyc/api.ts';
+import { createAccessControl } from '../../src/server/auth/access.ts';
+import { hashPassword } from '../../src/server/auth/passwords.ts';
+import { createAuditLog, type AuditEntry } from '../../src/server/audit.ts';
+import { RateLimiter } from '../../src/server/rate-limit.ts';
+import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
+import { SANDBOX_KEYS, startSandbox, type RunningSandbox } from '../../src/server/sandbox/sandbox.ts';
+import { startFakeUpstream } from './fake-upstream.ts';
+import { rawRequest, startTestApp, type RawResponse, type TestApp } from './http.ts';
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'cl-access-'));
+const candidates = sampleCandidates({ now: new Date() });
+const amelie = candidates[0]!.record;
+const PERSONAL = [amelie.identities!.email!.value, amelie.identities!.family_name!.value, amelie.customFields!.accountId as string];
+let sandbox: RunningSandbox;
+const usersFile = path.join(dir, 'users.json');
+const PASSWORDS = { ana: 'ana has a long password', sam: 'sam has a long password too' };
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ candidates });
+  writeFileSync(
+    usersFile,
+    JSON.stringify({
+      users: [
+        { username: 'ana', passwordHash: await hashPassword(PASSWORDS.ana), role: 'compliance' },
+        { username: 'sam', passwordHash: await hashPassword(PASSWORDS.sam), role: 'support' },
+      ],
+    }),
+  );
+});
+afterAll(() => sandbox.close());
+
+const body = (res: RawResponse) => JSON.parse(res.body) as Record<string, unknown>;
+const errorCode = (res: RawResponse) => apiErrorBodySchema.parse(JSON.parse(res.body)).error.code;
+const readAudit = (file: string) =>
+  readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as AuditEntry);
+
+function target(statusKey: boolean) {
+  return {
+    baseUrl: sandbox.url,
+    clientId: sandbox.clientId,
+    apiKey: SANDBOX_KEYS.full,
+    ...(statusKey ? { statusApiKey: SANDBOX_KEYS.status } : {}),
+  };
+}
+
+function signIn(app: TestApp, username: string, password: string, headers: Record<string, string> = {}) {
+  return postSession(app.port, JSON.stringify({ username, password }), headers);
+}
+
+/** A sign-in POST with a JSON body, through node:http like the other raw requests. */
+async function postSession(port: number, payload: string, headers: Record<string, string>): Promise<RawResponse> {
+  const http = await import('node:http');
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { host: '127.0.0.1', port, path: '/api/session', method: 'POST', headers: { 'content-type': 'application/json', ...headers }, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString(), cut: false }));
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+const cookieOf = (res: RawResponse) => String(res.headers['set-cookie']?.[0] ?? '').split(';')[0]!;
+
+describe('built-in users', () => {
+  let app: TestApp;
+  let clock = Date.now();
+  const auditFile = path.join(dir, 'users-audit.jsonl');
+  beforeAll(async () => {
+    app = await startTestApp({
+      upstream: target(false),
+      access: createAccessControl({ mode: 'users', usersFile, sessionMaxAgeMinutes: 60, sessionIdleMinutes: 10 }, { now: () => clock, signInDelayMs: 1 }),
+      audit: createAuditLog(auditFile),
+    });
+  });
+  afterAll(() => app.close());
+
+  it('refuses every API call without a session, before reaching the upstream', async () => {
+    for (const route of ['/api/meta', `/api/candidates/refId/${amelie.refId}`, '/api/candidates/recordId/x', '/api/nothing']) {
+      const res = await app.get(route);
+      expect(res.status, route).toBe(401);
+      expect(errorCode(res)).toBe('unauthenticated');
+    }
+    expect(sessionInfoSchema.parse(body(await app.get('/api/session')))).toEqual({ mode: 'users' });
+  });
+
+  it('signs in with the right password into an HttpOnly, SameSite=Strict session cookie', async () => {
+    const res = await signIn(app, 'ana', PASSWORDS.ana);
+    expect(res.status).toBe(200);
+    expect(body(res)).toEqual({ mode: 'users', user: 'ana', role: 'compliance' });
+    const cookie = String(res.headers['set-cookie']);
+    expect(cookie).toMatch(/^cl_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict; Max-Age=3600$/);
+    const session = await app.get('/api/session', { cookie: cookieOf(res) });
+    expect(body(session)).toEqual({ mode: 'users', user: 'ana', role: 'compliance' });
+    const lookup = await app.get(`/api/candidates/refId/${amelie.refId}`, { cookie: cookieOf(res) });
+    expect(lookup.status).toBe(200);
+    expect(lookup.body).toContain(amelie.identities!.passport!.value.slice(0, 100));
+  });
+
+  it('marks the cookie Secure behind https', async () => {
+    const res = await signIn(app, 'ana', PASSWORDS.ana, { 'x-forwarded-proto': 'https' });
+    expect(String(res.headers['set-cookie'])).toMatch(/; Secure$/);
+  });
+
+  it('refuses a wrong password or an unknown user with the same answer, and a form post', async () => {
+    for (const [user, password] of [['ana', 'wrong password!!'], ['nobody', 'whatever password']] as const) {
+      const res = await signIn(app, user, password);
+      expect(res.status).toBe(401);
+      expect(apiErrorBodySchema.parse(JSON.parse(res.body)).error).toEqual({ code: 'sign_in_failed', message: 'Wrong username or password.' });
+      expect(res.headers['set-cookie']).toBeUndefined();
+    }
+    const form = await signIn(app, 'ana', PASSWORDS.ana, { 'content-type': 'application/x-www-form-urlencoded' });
+    expect(form.status).toBe(415);
+    const crossSite = await signIn(app, 'ana', PASSWORDS.ana, { 'sec-fetch-site': 'cross-site' });
+    expect(crossSite.status).toBe(403);
+  });
+
+  it('locks a username after ten failed sign-ins, even with the right password', async () => {
+    for (let i = 0; i < 10; i++) await signIn(app, 'sam', `wrong password ${i}`);
+    const locked = await signIn(app, 'sam', PASSWORDS.sam);
+    expect(locked.status).toBe(429);
+    expect(errorCode(locked)).toBe('too_many_sign_in_attempts');
+    expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
+    clock += 16 * 60_000;
+    expect((await signIn(app, 'sam', PASSWORDS.sam)).status).toBe(200);
+  });
+
+  it('ends sessions on sign-out, when idle too long, and at their maximum age', async () => {
+    const cookie = cookieOf(await signIn(app, 'ana', PASSWORDS.ana));
+    const out = await rawRequest(app.port, '/api/session', { method: 'DELETE', headers: { cookie } });
+    expect(out.status).toBe(200);
+    expect(String(out.headers['set-cookie'])).toMatch(/Max-Age=0/);
+    expect((await app.get('/api/meta', { cookie })).status).toBe(401);
+
+    const idle = cookieOf(await signIn(app, 'ana', PASSWORDS.ana));
+    clock += 11 * 60_000;
+    expect((await app.get('/api/meta', { cookie: idle })).status).toBe(401);
+
+    const busy = cookieOf(await signIn(app, 'ana', PASSWORDS.ana));
+    for (let i = 0; i < 6; i++) {
+      clock += 9 * 60_000;
+      expect((await app.get('/api/meta', { cookie: busy })).status).toBe(200);
+    }
+    clock += 9 * 60_000; // 63 minutes after sign-in, never idle 10: past the 60-minute maximum
+    expect((await app.get('/api/meta', { cookie: busy })).status).toBe(401);
+  });
+
+  it('gives a support user status level only, stripped on the server when there is no status key', async () => {
+    const cookie = cookieOf(await signIn(app, 'sam', PASSWORDS.sam));
+    for (const route of [`/api/candidates/refId/${amelie.refId}`, `/api/candidates/recordId/${amelie.recordId}`]) {
+      for (const extra of [{}, { 'accept-encoding': 'gzip, br' }, { accept: 'application/octet-stream' }]) {
+        const res = await app.get(route, { cookie, ...extra });
+        expect(res.status).toBe(200);
+        const data = (body(res).data as Record<string, unknown>) ?? {};
+        expect(data.status).toBe('approved');
+        expect(data.identities).toBeUndefined();
+        expect(data.customFields).toBeUndefined();
+        expect(data.certs).toBeUndefined();
+        for (const secret of PERSONAL) expect(res.body).not.toContain(secret);
+      }
+    }
+  });
+
+  it('records every lookup in the audit log, with who, what and the outcome, but no data', () => {
+    const lines = readAudit(auditFile);
+    expect(lines.length).toBeGreaterThanOrEqual(6);
+    const ana = lines.find((l) => l.user === 'ana')!;
+    expect(ana).toMatchObject({ role: 'compliance', kind: 'refId', id: amelie.refId, status: 200, code: null, upstreamStatus: 200, level: 'full' });
+    expect(lines.filter((l) => l.user === 'sam').every((l) => l.level === 'stripped' && l.role === 'support')).toBe(true);
+    expect(Date.parse(lines[0]!.time)).not.toBeNaN();
+    const text = readFileSync(auditFile, 'utf8');
+    for (const secret of [...PERSONAL, ...Object.values(SANDBOX_KEYS), PASSWORDS.ana, PASSWORDS.sam]) expect(text).not.toContain(secret);
+  });
+});
+
+describe('support user with a status key', () => {
+  it('uses the status key, so identity data never even reaches the server', async () => {
+    const upstream = await startFakeUpstream();
+    const app = await startTestApp({
+      upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'full-key', statusApiKey: 'status-key' },
+      access: createAccessControl({ mode: 'proxy', userHeader: 'x-user', roleHeader: 'x-role', trusted: ['127.0.0.1/32'] }),
+    });
+    await app.get('/api/candidates/refId/a', { 'x-user': 'sam', 'x-role': 'support' });
+    await app.get('/api/candidates/refId/a', { 'x-user': 'ana', 'x-role': 'Compliance' });
+    expect(upstream.seen.map((r) => r.headers.authorization)).toEqual(['status-key', 'full-key']);
+    await app.close();
+    await upstream.close();
+  });
+});
+
+describe('identity-aware proxy', () => {
+  it('trusts the user and role headers only from the configured addresses', async () => {
+    const upstream = await startFakeUpstream();
+    const make = (trusted: string[]) =>
+      startTestApp({
+        upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' },
+        access: createAccessControl({ mode: 'proxy', userHeader: 'x-forwarded-user', roleHeader: 'x-forwarded-role', trusted }),
+      });
+    const trustedApp = await make(['127.0.0.0/8']);
+    const untrustedApp = await make(['10.0.0.0/8', '::1/128']);
+    const headers = { 'x-forwarded-user': 'ana@example.org', 'x-forwarded-role': 'compliance' };
+
+    expect((await trustedApp.get('/api/candidates/refId/a', headers)).status).toBe(200);
+    expect(body(await trustedApp.get('/api/session', headers))).toEqual({ mode: 'proxy', user: 'ana@example.org', role: 'compliance' });
+    for (const bad of [{}, { 'x-forwarded-user': 'ana' }, { ...headers, 'x-forwarded-role': 'admin' }, { ...headers, 'x-forwarded-user': '' }]) {
+      const res = await trustedApp.get('/api/candidates/refId/a', bad);
+      expect(res.status).toBe(401);
+    }
+    const fromElsewhere = await untrustedApp.get('/api/candidates/refId/a', headers);
+    expect(fromElsewhere.status).toBe(401);
+    expect(errorCode(fromElsewhere)).toBe('unauthenticated');
+    expect(upstream.seen).toHaveLength(1);
+    await trustedApp.close();
+    await untrustedApp.close();
+    await upstream.close();
+  });
+});
+
+describe('audit log and rate limits', () => {
+  let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
+  beforeEach(async () => {
+    upstream = await startFakeUpstream();
+    return () => upstream.close();
+  });
+
+  it('records refused, failed and found lookups alike', async () => {
+    const file = path.join(dir, 'outcomes.jsonl');
+    const app = await startTestApp({ upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' }, audit: createAuditLog(file) });
+    upstream.behave = (req, res) => {
+      res.writeHead(req.url?.endsWith('/missing') ? 404 : 200, { 'content-type': 'application/json' });
+      res.end('{}');
+    };
+    await app.get('/api/candidates/refId/found');
+    await app.get('/api/candidates/recordId/missing');
+    await app.get('/api/candidates/refId/%0A');
+    await app.close();
+    expect(readAudit(file).map(({ kind, id, status, code, upstreamStatus, level, user, role }) => ({ kind, id, status, code, upstreamStatus, level, user, role }))).toEqual([
+      { kind: 'refId', id: 'found', status: 200, code: null, upstreamStatus: 200, level: 'full', user: 'local', role: 'compliance' },
+      { kind: 'recordId', id: 'missing', status: 404, code: 'not_found', upstreamStatus: 404, level: 'full', user: 'local', role: 'compliance' },
+      { kind: 'refId', id: '\n', status: 400, code: 'invalid_id', upstreamStatus: null, level: null, user: 'local', role: 'compliance' },
+    ]);
+  });
+
+  it('refuses the lookup when the audit line cannot be written, and keeps serving', async () => {
+    const app = await startTestApp({ upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' }, audit: createAuditLog('/dev/full') });
+    upstream.behave = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"status":"success","data":{"secret":"candidate data"}}');
+    };
+    for (const route of ['/api/candidates/refId/a', '/api/candidates/refId/%0A']) {
+      const res = await app.get(route);
+      expect(res.status).toBe(503);
+      expect(errorCode(res)).toBe('audit_unavailable');
+      expect(res.body).not.toContain('candidate data');
+    }
+    expect((await app.get('/api/session')).status).toBe(200);
+    await app.close();
+  });
+
+  it('limits lookups per user with 429 and Retry-After, each user on their own', async () => {
+    const app = await startTestApp({
+      upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' },
+      access: createAccessControl({ mode: 'proxy', userHeader: 'x-user', roleHeader: 'x-role', trusted: ['127.0.0.1'] }),
+      rateLimiter: new RateLimiter(2),
+    });
+    const as = (user: string) => ({ 'x-user': user, 'x-role': 'support' });
+    expect((await app.get('/api/candidates/refId/a', as('ana'))).status).toBe(200);
+    expect((await app.get('/api/candidates/refId/b', as('ana'))).status).toBe(200);
+    const limited = await app.get('/api/candidates/refId/c', as('ana'));
+    expect(limited.status).toBe(429);
+    expect(errorCode(limited)).toBe('rate_limited');
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect((await app.get('/api/candidates/refId/d', as('sam'))).status).toBe(200);
+    expect(upstream.seen).toHaveLength(3);
+    await app.close();
+  });
+});
+
+describe('RateLimiter', () => {
+  it('refills at the configured rate', () => {
+    let now = 0;
+    const limiter = new RateLimiter(60, () => now);
+    for (let i = 0; i < 60; i++) expect(limiter.take('u').ok).toBe(true);
+    expect(limiter.take('u')).toEqual({ ok: false, retryAfterSeconds: 1 });
+    now += 1000;
+    expect(limiter.take('u').ok).toBe(true);
+    expect(new RateLimiter(0).take('u').ok).toBe(true);
+  });
+});
