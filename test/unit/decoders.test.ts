@@ -154,3 +154,19 @@ describe('attributes', () => {
     expect(candidateName(base)).toBeUndefined();
   });
 });
+
+describe('text on screen', () => {
+  it('makes bidirectional controls visible', async () => {
+    const { revealBidiControls } = await import('../../src/kyc/text.ts');
+    expect(revealBidiControls('invoice\u202Egpj.exe')).toBe('invoice⟦U+202E⟧gpj.exe');
+    expect(revealBidiControls('\u2066a\u2069 \u200F')).toBe('⟦U+2066⟧a⟦U+2069⟧ ⟦U+200F⟧');
+    expect(revealBidiControls('Zoë 王 Дмитрий')).toBe('Zoë 王 Дмитрий');
+  });
+
+  it('cuts long text on whole characters and says how much is left', async () => {
+    const { truncateText } = await import('../../src/kyc/text.ts');
+    expect(truncateText('short', 10)).toEqual({ shown: 'short', hidden: 0 });
+    expect(truncateText('x'.repeat(100_000), 300)).toEqual({ shown: 'x'.repeat(300), hidden: 99_700 });
+    expect(truncateText('🙂'.repeat(5), 3)).toEqual({ shown: '🙂🙂🙂', hidden: 2 });
+  });
+});

@@ -1,5 +1,6 @@
 import { addressLines, decodeAddress } from '../../kyc/address.ts';
 import { countryName } from '../../kyc/countries.ts';
+import { LongText } from '../ui/long-text.tsx';
 import { Notice, Section } from '../ui/section.tsx';
 
 /** The decoded address as a postal address, the country by name; the raw text when it does not decode. */
@@ -10,7 +11,9 @@ export function AddressCard({ raw }: { raw: string }) {
       {decoded.ok ? (
         <address className="text-sm break-words text-slate-900 not-italic">
           {addressLines(decoded.value).map((line, i) => (
-            <div key={i}>{line}</div>
+            <div key={i}>
+              <LongText text={line} limit={200} />
+            </div>
           ))}
           {decoded.value.country && (
             <div className="font-medium">

@@ -2,6 +2,7 @@ import { candidateName } from '../../kyc/attributes.ts';
 import type { CandidateRecord } from '../../kyc/schema.ts';
 import { statusInfo } from '../../kyc/status.ts';
 import { CopyButton } from '../ui/copy-button.tsx';
+import { LongText } from '../ui/long-text.tsx';
 import { ArchivedBadge, StatusBadge } from '../ui/status-badge.tsx';
 
 const IDENTIFIERS = [
@@ -18,7 +19,7 @@ export function CandidateHeader({ record }: { record: CandidateRecord }) {
     <header className="min-w-0 rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
       <div className="flex flex-wrap items-center gap-3">
         <h1 className="min-w-0 text-2xl font-semibold break-words text-slate-900" lang={undefined}>
-          {title}
+          <LongText text={title} limit={120} />
         </h1>
         <StatusBadge status={record.status} />
         {record.isArchived && <ArchivedBadge />}
@@ -33,7 +34,9 @@ export function CandidateHeader({ record }: { record: CandidateRecord }) {
               <dd className="flex min-w-0 items-center gap-2">
                 {value ? (
                   <>
-                    <code className="min-w-0 font-mono break-all text-slate-900">{value}</code>
+                    <code className="min-w-0 font-mono break-all text-slate-900">
+                      <LongText text={value} limit={120} />
+                    </code>
                     <CopyButton value={value} label={label} />
                   </>
                 ) : (

@@ -1,3 +1,4 @@
+import { LongText } from '../ui/long-text.tsx';
 import { Section } from '../ui/section.tsx';
 
 /** Client-defined fields as a key/value table. */
@@ -19,10 +20,10 @@ export function CustomFields({ fields }: { fields: Record<string, string | numbe
             {entries.map(([key, value]) => (
               <tr key={key}>
                 <th scope="row" className="w-2/5 py-1.5 pr-3 align-top font-medium break-words text-slate-600">
-                  {key}
+                  <LongText text={key} limit={80} />
                 </th>
                 <td className="py-1.5 align-top break-words whitespace-pre-wrap text-slate-900">
-                  {value === null ? <span className="text-slate-500 italic">empty</span> : String(value)}
+                  {value === null ? <span className="text-slate-500 italic">empty</span> : <LongText text={String(value)} />}
                 </td>
               </tr>
             ))}

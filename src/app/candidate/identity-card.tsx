@@ -1,5 +1,6 @@
 import { ageOn, formatDob, parseDob } from '../../kyc/dob.ts';
 import type { IdentityAttribute } from '../../kyc/schema.ts';
+import { LongText } from '../ui/long-text.tsx';
 import { Section } from '../ui/section.tsx';
 
 function text(attribute: IdentityAttribute | undefined): string | undefined {
@@ -11,9 +12,11 @@ export function IdentityCard({ identities, now }: { identities: Record<string, I
   const dobRaw = text(identities.dob);
   const dob = dobRaw ? parseDob(dobRaw) : undefined;
   const email = text(identities.email);
+  const given = text(identities.given_name);
+  const family = text(identities.family_name);
   const rows: Array<[string, React.ReactNode]> = [
-    ['Given name', text(identities.given_name)],
-    ['Family name', text(identities.family_name)],
+    ['Given name', given && <LongText text={given} />],
+    ['Family name', family && <LongText text={family} />],
     [
       'Date of birth',
       dobRaw === undefined ? undefined : dob ? (
@@ -22,7 +25,9 @@ export function IdentityCard({ identities, now }: { identities: Record<string, I
         </>
       ) : (
         <>
-          <span className="font-mono">{dobRaw}</span>{' '}
+          <span className="font-mono">
+            <LongText text={dobRaw} limit={40} />
+          </span>{' '}
           <span className="text-xs text-amber-800">(shown as received: not in the expected MM/DD/YYYY form)</span>
         </>
       ),
@@ -31,7 +36,7 @@ export function IdentityCard({ identities, now }: { identities: Record<string, I
       'E-mail',
       email && (
         <a className="text-blue-700 underline underline-offset-2 hover:text-blue-900" href={`mailto:${encodeURI(email)}`}>
-          {email}
+          <LongText text={email} limit={120} />
         </a>
       ),
     ],
