@@ -123,3 +123,24 @@ describe('hostile ids', () => {
     expect(upstream.seen[0]!.path).toBe(`/kyc/1.0/connect/${CLIENT_SEGMENT}/refId/abc`);
   });
 });
+
+describe('hostile ids (property-based, through the real proxy)', () => {
+  it('300 generated ids: refused with nothing sent, or exactly one upstream request for exactly that id', async () => {
+    const fc = (await import('fast-check')).default;
+    const { checkId } = await import('../../src/kyc/lookup.ts');
+    await fc.assert(
+      fc.asyncProperty(fc.string({ unit: 'binary', maxLength: 80 }), async (id) => {
+        upstream.seen.length = 0;
+        const res = await app.get(`/api/candidates/recordId/${encodeURIComponent(id)}`);
+        if (!checkId(id).ok) {
+          expect(res.status).toBe(400);
+          expect(upstream.seen).toHaveLength(0);
+          return;
+        }
+        expect(res.status).toBe(200);
+        expect(upstream.seen.map((r) => r.path)).toEqual([`/kyc/1.0/connect/${CLIENT_SEGMENT}/recordId/${encodeURIComponent(id)}`]);
+      }),
+      { numRuns: 300, seed: 20261121 },
+    );
+  });
+});

@@ -227,4 +227,62 @@ describe('proxy against a faulty upstream', () => {
     expect(res.cut).toBe(true);
     await expectStillServing();
   });
+
+  it('passes on a body that trickles in steadily, however slowly overall', async () => {
+    const body = JSON.stringify({ status: 'success', data: { status: 'approved', filler: 'x'.repeat(900) } });
+    upstream.behave = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+      let offset = 0;
+      // 10 pieces, 100 ms apart: a second in all, more than twice the 400 ms timeout, never idle that long.
+      const timer = setInterval(() => {
+        res.write(body.slice(offset, offset + 100));
+        offset += 100;
+        if (offset >= body.length) {
+          clearInterval(timer);
+          res.end();
+        }
+      }, 100);
+    };
+    const res = await lookup();
+    expect(res.cut).toBe(false);
+    expect(res.body).toBe(body);
+  });
+
+  it('closes the connection before any header: upstream_unreachable', async () => {
+    upstream.behave = (req) => {
+      req.socket.end();
+    };
+    const res = await lookup();
+    expect(res.status).toBe(502);
+    expect(errorOf(res).code).toBe('upstream_unreachable');
+    await expectStillServing();
+  });
+
+  it('a response that never ends is cut after the idle timeout', async () => {
+    upstream.behave = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"status":"success","data":{"status":"waiting"');
+    };
+    const res = await lookup();
+    expect(res.status).toBe(200);
+    expect(res.cut).toBe(true);
+    await expectStillServing();
+  });
+
+  it('answers other lookups promptly while one upstream request hangs', async () => {
+    upstream.behave = (req, res) => {
+      if (req.url?.endsWith('/hangs')) return; // never answered
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"status":"success","data":{}}');
+    };
+    let hangingDone = false;
+    const hanging = app.get('/api/candidates/refId/hangs').finally(() => (hangingDone = true));
+    const others = await Promise.all(Array.from({ length: 20 }, (_, i) => app.get(`/api/candidates/refId/other-${i}`)));
+    expect(others.map((r) => r.status)).toEqual(Array(20).fill(200));
+    // The other twenty were answered while the first was still waiting for the upstream.
+    expect(hangingDone).toBe(false);
+    expect(upstream.seen.filter((r) => r.path.endsWith('/hangs'))).toHaveLength(1);
+    const hung = await hanging;
+    expect(hung.status).toBe(504);
+  });
 });

@@ -41,7 +41,11 @@ export async function fetchCandidate(kind: LookupKind, id: string, options: Fetc
     throw lookupErrorFromBody(response.status, body, response.headers.get('retry-after'));
   }
 
-  const text = await readBody(response, options);
+  return parseCandidateBody(await readBody(response, options));
+}
+
+/** The body of a successful lookup: JSON, in the shape of the shared schema, or a LookupError saying why not. */
+export function parseCandidateBody(text: string): CandidateRecord {
   let json: unknown;
   try {
     json = JSON.parse(text);

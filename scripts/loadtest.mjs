@@ -1,0 +1,94 @@
+// `npm run loadtest`: the production server on its sandbox under load, with autocannon.
+// 200 connections on status lookups (support role), then 20 on full lookups (compliance role), each
+// for LOADTEST_SECONDS (default 20). Prints requests/s, p50 and p99 latency, errors, and the server's
+// peak memory (resident set size, read from /proc). Exits 1 if any request failed.
+import { spawn } from 'node:child_process';
+import { readFileSync, mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+
+const root = path.resolve(import.meta.dirname, '..');
+const seconds = Number(process.env.LOADTEST_SECONDS ?? 20);
+const phases = [
+  { name: 'status lookups', role: 'support', connections: Number(process.env.LOADTEST_STATUS_CONNECTIONS ?? 200) },
+  { name: 'full lookups', role: 'compliance', connections: Number(process.env.LOADTEST_FULL_CONNECTIONS ?? 20) },
+];
+const TARGET_PEAK_MB = 300;
+
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'cl-loadtest-'));
+const server = spawn(process.execPath, [path.join(root, 'dist/server/main.js')], {
+  cwd: tmp, // no .env of the developer's
+  env: {
+    PATH: process.env.PATH,
+    HOST: '127.0.0.1',
+    PORT: '0',
+    AUTH_PROXY_USER_HEADER: 'X-Forwarded-User',
+    AUTH_PROXY_ROLE_HEADER: 'X-Forwarded-Role',
+    AUTH_PROXY_TRUSTED: '127.0.0.1/32',
+    RATE_LIMIT_PER_MINUTE: '0',
+    AUDIT_LOG: path.join(tmp, 'audit.jsonl'),
+  },
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+const stop = () => server.exitCode === null && server.kill('SIGTERM');
+process.on('exit', stop);
+
+const url = await new Promise((resolve, reject) => {
+  let output = '';
+  server.stdout.on('data', (chunk) => {
+    output += chunk;
+    const match = /running at (http:\/\/\S+?)\/?\s/.exec(output);
+    if (match) resolve(match[1]);
+  });
+  server.once('exit', (code) => reject(new Error(`the server exited (${code}) before it listened:\n${output}`)));
+});
+server.stdout.resume();
+
+let peakKb = 0;
+const rssKb = () => {
+  try {
+    const status = readFileSync(`/proc/${server.pid}/status`, 'utf8');
+    return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
+};
+const sampler = setInterval(() => (peakKb = Math.max(peakKb, rssKb())), 50);
+
+const meta = await (await fetch(`${url}/api/meta`, { headers: { 'x-forwarded-user': 'loadtest', 'x-forwarded-role': 'support' } })).json();
+const paths = meta.samples.map((s) => `/api/candidates/${s.kind}/${encodeURIComponent(s.id)}`);
+
+console.log(`Load test: ${url}, ${seconds} s per phase, ${paths.length} sample candidates, Node ${process.version}, ${os.cpus().length} cores`);
+const rows = [];
+for (const phase of phases) {
+  const result = await autocannon({
+    url,
+    connections: phase.connections,
+    duration: seconds,
+    headers: { 'x-forwarded-user': `loadtest-${phase.role}`, 'x-forwarded-role': phase.role, accept: 'application/json' },
+    requests: paths.map((p) => ({ method: 'GET', path: p })),
+  });
+  const errors = result.errors + result.timeouts + result.non2xx;
+  rows.push({
+    phase: phase.name,
+    connections: phase.connections,
+    'requests/s': Math.round(result.requests.average),
+    'p50 ms': result.latency.p50,
+    'p99 ms': result.latency.p99,
+    'MB/s': (result.throughput.average / 1024 / 1024).toFixed(1),
+    requests: result.requests.total,
+    errors,
+  });
+}
+clearInterval(sampler);
+peakKb = Math.max(peakKb, rssKb());
+const hwm = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${server.pid}/status`, 'utf8'))?.[1] ?? 0);
+stop();
+
+console.table(rows);
+const peakMb = Math.max(peakKb, hwm) / 1024;
+const totalErrors = rows.reduce((sum, row) => sum + row.errors, 0);
+console.log(`Server peak memory (RSS high-water mark): ${peakMb.toFixed(0)} MB (target < ${TARGET_PEAK_MB} MB: ${peakMb < TARGET_PEAK_MB ? 'met' : 'MISSED'})`);
+console.log(`Errors: ${totalErrors} (target 0: ${totalErrors === 0 ? 'met' : 'MISSED'})`);
+process.exit(totalErrors === 0 ? 0 : 1);
