@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -98,5 +98,14 @@ describe('configuration', () => {
     expect(config.upstream).toEqual({ kind: 'remote', baseUrl: 'https://from-file.example', clientId: 'file', apiKey: 'from file' });
     expect(config.port).toBe(7100);
     expect(loadConfig({}, os.tmpdir()).upstream.kind).toBe('sandbox');
+  });
+
+  it('accepts .env.example copied as it is, which means the sandbox on loopback', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'cl-env-example-'));
+    writeFileSync(path.join(dir, '.env'), readFileSync(path.join(import.meta.dirname, '../../.env.example')));
+    const config = loadConfig({}, dir);
+    expect(config.upstream.kind).toBe('sandbox');
+    expect(config.auth.mode).toBe('local');
+    expect(config.host).toBe('127.0.0.1');
   });
 });
