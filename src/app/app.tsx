@@ -1,35 +1,41 @@
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
-import { createBrowserRouter, RouterProvider, type RouteObject } from 'react-router';
-import { CandidatePage } from './candidate/candidate-page.tsx';
+import { lazy, Suspense } from 'react';
+import { BrowserRouter, useLocation } from 'react-router';
+import { CandidateSkeleton } from './candidate/candidate-skeleton.tsx';
 import { AppShell } from './layout/app-shell.tsx';
+import { NotFoundPage } from './layout/not-found-page.tsx';
 import { HomePage } from './lookup/home-page.tsx';
-import { NotFoundPage, UnmatchedPage } from './layout/not-found-page.tsx';
 
-export const routes: RouteObject[] = [
-  {
-    element: <AppShell />,
-    // React Router matches decoded paths: an id with an encoded line break matches no route at all.
-    // Such links still get the candidate page, which explains why the id cannot be looked up.
-    errorElement: (
-      <AppShell>
-        <UnmatchedPage />
-      </AppShell>
-    ),
-    children: [
-      { path: '/', element: <HomePage /> },
-      // The id is read from the raw pathname (see routes.ts), not from route params.
-      { path: '/candidates/*', element: <CandidatePage /> },
-      { path: '*', element: <NotFoundPage /> },
-    ],
-  },
-];
+// The candidate page and what only it needs load when a candidate is first opened.
+const CandidatePage = lazy(() => import('./candidate/candidate-page.tsx').then((m) => ({ default: m.CandidatePage })));
+
+/**
+ * Three pages, chosen from the raw pathname. Not React Router's matcher: it matches decoded paths, so an
+ * id with an encoded "/" or line break would not reach the candidate page that explains it.
+ */
+export function AppRoutes() {
+  const { pathname } = useLocation();
+  return (
+    <AppShell>
+      {pathname === '/' ? (
+        <HomePage />
+      ) : pathname.startsWith('/candidates/') ? (
+        <Suspense fallback={<CandidateSkeleton />}>
+          <CandidatePage />
+        </Suspense>
+      ) : (
+        <NotFoundPage />
+      )}
+    </AppShell>
+  );
+}
 
 export function App({ queryClient }: { queryClient: QueryClient }) {
-  const [router] = useState(() => createBrowserRouter(routes));
   return (
     <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
+      <BrowserRouter>
+        <AppRoutes />
+      </BrowserRouter>
     </QueryClientProvider>
   );
 }

@@ -1,21 +1,21 @@
-import { z } from 'zod';
+import { z } from './zod.ts';
 
 /** The `address` identity attribute: a string holding JSON. */
 export const postalAddressSchema = z.object({
-  address: z.string().optional(),
-  extraInfo: z.string().optional(),
-  city: z.string().optional(),
-  state: z.string().optional(),
-  postalCode: z.string().optional(),
+  address: z.optional(z.string()),
+  extraInfo: z.optional(z.string()),
+  city: z.optional(z.string()),
+  state: z.optional(z.string()),
+  postalCode: z.optional(z.string()),
   /** ISO 3166-1 alpha-3. */
-  country: z.string().optional(),
+  country: z.optional(z.string()),
 });
 export type PostalAddress = z.infer<typeof postalAddressSchema>;
 
 export type Decoded<T> = { ok: true; value: T } | { ok: false; raw: string; problem: string };
 
 /** Parses a string holding a JSON object with the given schema; says what is wrong otherwise. */
-export function decodeJsonAttribute<T>(raw: string, schema: z.ZodType<T>, what: string): Decoded<T> {
+export function decodeJsonAttribute<T>(raw: string, schema: z.ZodMiniType<T>, what: string): Decoded<T> {
   let json: unknown;
   try {
     json = JSON.parse(raw);

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.ts';
 import { LOOKUP_KINDS } from './lookup.ts';
 
 /** The contract between the browser and this project's proxy (`/api/*`). */
@@ -13,8 +13,8 @@ export type AuthMode = (typeof AUTH_MODES)[number];
 /** `GET /api/session`: how this server signs people in, and who is signed in. */
 export const sessionInfoSchema = z.object({
   mode: z.enum(AUTH_MODES),
-  user: z.string().optional(),
-  role: z.enum(ROLES).optional(),
+  user: z.optional(z.string()),
+  role: z.optional(z.enum(ROLES)),
 });
 export type SessionInfo = z.infer<typeof sessionInfoSchema>;
 
@@ -44,9 +44,9 @@ export const apiErrorBodySchema = z.object({
     code: z.string(),
     message: z.string(),
     /** Seconds to wait, for upstream_rate_limited when the service said so. */
-    retryAfterSeconds: z.number().optional(),
+    retryAfterSeconds: z.optional(z.number()),
     /** The service's own HTTP status, for upstream_error. */
-    upstreamStatus: z.number().optional(),
+    upstreamStatus: z.optional(z.number()),
   }),
 });
 export type ApiErrorBody = z.infer<typeof apiErrorBodySchema>;
@@ -55,14 +55,14 @@ export const sampleCandidateSchema = z.object({
   kind: z.enum(LOOKUP_KINDS),
   id: z.string(),
   status: z.string(),
-  name: z.string().optional(),
+  name: z.optional(z.string()),
   summary: z.string(),
 });
 export type SampleCandidate = z.infer<typeof sampleCandidateSchema>;
 
 export const apiMetaSchema = z.object({
   upstream: z.enum(['sandbox', 'remote']),
-  samples: z.array(sampleCandidateSchema).optional(),
+  samples: z.optional(z.array(sampleCandidateSchema)),
 });
 export type ApiMeta = z.infer<typeof apiMetaSchema>;
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.ts';
 
 /**
  * The upstream contract (KYC Connect single-candidate lookups), shared by the viewer that parses
@@ -20,18 +20,18 @@ const DATE_FIELD = /Date$/;
 
 export const candidateRecordSchema = z
   .looseObject({
-    status: z.string().min(1, 'the status is empty'),
-    refId: z.string().nullish(),
-    recordId: z.string().nullish(),
+    status: z.string().check(z.minLength(1, 'the status is empty')),
+    refId: z.nullish(z.string()),
+    recordId: z.nullish(z.string()),
     isArchived: z.boolean(),
     blockPassID: z.string(),
-    submitCount: z.number().int().nonnegative().optional(),
-    willArchiveAtDate: isoTimestampSchema.optional(),
-    customFields: z.record(z.string(), customFieldValueSchema).optional(),
-    identities: z.record(z.string(), identityAttributeSchema).optional(),
-    certs: z.record(z.string(), z.string()).optional(),
+    submitCount: z.optional(z.int().check(z.nonnegative())),
+    willArchiveAtDate: z.optional(isoTimestampSchema),
+    customFields: z.optional(z.record(z.string(), customFieldValueSchema)),
+    identities: z.optional(z.record(z.string(), identityAttributeSchema)),
+    certs: z.optional(z.record(z.string(), z.string())),
   })
-  .superRefine((record, ctx) => {
+  .check(z.superRefine((record, ctx) => {
     // Status dates are open-ended (`waitingDate`, `rejectedDate`, ...): every one must be a timestamp.
     for (const [key, value] of Object.entries(record)) {
       if (!DATE_FIELD.test(key)) continue;
@@ -44,7 +44,7 @@ export const candidateRecordSchema = z
         });
       }
     }
-  });
+  }));
 export type CandidateRecord = z.infer<typeof candidateRecordSchema>;
 
 export const candidateEnvelopeSchema = z.object({
@@ -56,7 +56,7 @@ export type CandidateEnvelope = z.infer<typeof candidateEnvelopeSchema>;
 /** The error body the real service is expected to send, and the sandbox sends. */
 export const upstreamErrorSchema = z.object({
   status: z.literal('error'),
-  code: z.number().int(),
+  code: z.int(),
   message: z.string(),
 });
 export type UpstreamError = z.infer<typeof upstreamErrorSchema>;

@@ -1,20 +1,35 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { MemoryRouter, useLocation, type Location } from 'react-router';
 import { vi } from 'vitest';
-import { routes } from '../../src/app/app.tsx';
+import { AppRoutes } from '../../src/app/app.tsx';
 import type { ApiMeta, SessionInfo } from '../../src/kyc/api.ts';
 import type { CandidateRecord } from '../../src/kyc/schema.ts';
 
 /** The whole app at a route, with a fresh QueryClient that never retries. */
 export function renderWithProviders(path: string) {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const current: { location?: Location } = {};
+  function LocationProbe() {
+    current.location = useLocation();
+    return null;
+  }
   const utils = render(
     <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
+      <MemoryRouter initialEntries={[path]}>
+        <AppRoutes />
+        <LocationProbe />
+      </MemoryRouter>
     </QueryClientProvider>,
   );
+  // Read like a data router's state, so tests can say `router.state.location.pathname`.
+  const router = {
+    state: {
+      get location() {
+        return current.location!;
+      },
+    },
+  };
   return { ...utils, router, queryClient };
 }
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../../kyc/zod.ts';
 import { apiErrorBodySchema, candidateApiPath } from '../../kyc/api.ts';
 import { checkId, encodeIdSegment, type LookupKind } from '../../kyc/lookup.ts';
 import { candidateEnvelopeSchema, type CandidateRecord } from '../../kyc/schema.ts';

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { Link, Outlet, useLocation } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { LookupForm } from '../lookup/lookup-form.tsx';
 import { metaQuery } from '../meta/meta-query.ts';
 import { SessionBadge } from '../session/session-badge.tsx';
@@ -8,7 +8,7 @@ import { sessionQuery } from '../session/session-query.ts';
 import { SignInPage } from '../session/sign-in-page.tsx';
 
 /** Header on every page: the product, the sandbox marker, and (away from home) a lookup form. */
-export function AppShell({ children }: { children?: ReactNode }) {
+export function AppShell({ children }: { children: ReactNode }) {
   const session = useQuery(sessionQuery());
   const signedIn = session.data !== undefined && (session.data.mode === 'local' || session.data.user !== undefined);
   const meta = useQuery({ ...metaQuery(), enabled: signedIn });
@@ -56,7 +56,7 @@ export function AppShell({ children }: { children?: ReactNode }) {
             </p>
           )
         ) : (
-          (children ?? <Outlet />)
+          children
         )}
       </main>
     </div>

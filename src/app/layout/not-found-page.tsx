@@ -1,5 +1,4 @@
-import { Link, useLocation } from 'react-router';
-import { CandidatePage } from '../candidate/candidate-page.tsx';
+import { Link } from 'react-router';
 
 export function NotFoundPage() {
   return (
@@ -16,7 +15,3 @@ export function NotFoundPage() {
   );
 }
 
-export function UnmatchedPage() {
-  const { pathname } = useLocation();
-  return pathname.startsWith('/candidates/') ? <CandidatePage /> : <NotFoundPage />;
-}

@@ -9,7 +9,7 @@ import type { SandboxCandidate } from './candidates.ts';
  * array of full-level candidate records (the `data` of a lookup response), each with a recordId.
  */
 const dataFileSchema = z
-  .array(candidateRecordSchema.and(z.object({ recordId: z.string().min(1, 'recordId is empty') })))
+  .array(z.intersection(candidateRecordSchema, z.object({ recordId: z.string().min(1, 'recordId is empty') })))
   .min(1, 'the file holds no candidate')
   .superRefine((records, ctx) => {
     for (const kind of ['refId', 'recordId'] as const) {
