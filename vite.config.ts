@@ -1,31 +1,36 @@
+import type { BuildEnvironmentOptions } from 'vite';
 import { configDefaults, defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { candidateLookupApi } from './src/server/vite-plugin.ts';
+
+const serverBuild: BuildEnvironmentOptions = {
+  outDir: 'dist/server',
+  emptyOutDir: true,
+  copyPublicDir: false,
+  target: 'node20',
+  rolldownOptions: {
+    input: {
+      main: 'src/server/main.ts',
+      sandbox: 'src/server/sandbox/main.ts',
+      'user-add': 'src/server/user-add.ts',
+    },
+  },
+};
+
+const clientBuild: BuildEnvironmentOptions = {
+  outDir: 'dist/client',
+  emptyOutDir: true,
+  // `npm run bench` builds a copy with its baseline page beside the app (never in a normal build).
+  rolldownOptions: process.env.BENCH_BASELINE ? { input: { index: 'index.html', baseline: 'test/bench/baseline.html' } } : {},
+};
 
 export default defineConfig(({ isSsrBuild }) => ({
   // The API plugin starts the sandbox upstream: not wanted while Vitest runs the unit suites.
   plugins: [react(), tailwindcss(), ...(process.env.VITEST ? [] : [candidateLookupApi()])],
   server: { host: '127.0.0.1', port: 5173 },
   preview: { host: '127.0.0.1', port: 4173 },
-  build: isSsrBuild
-    ? {
-        outDir: 'dist/server',
-        emptyOutDir: true,
-        copyPublicDir: false,
-        target: 'node20',
-        rolldownOptions: {
-          input: {
-            main: 'src/server/main.ts',
-            sandbox: 'src/server/sandbox/main.ts',
-            'user-add': 'src/server/user-add.ts',
-          },
-        },
-      }
-    : {
-        outDir: 'dist/client',
-        emptyOutDir: true,
-      },
+  build: isSsrBuild ? serverBuild : clientBuild,
   test: {
     projects: [
       {

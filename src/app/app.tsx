@@ -1,13 +1,36 @@
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { BrowserRouter, useLocation } from 'react-router';
 import { CandidateSkeleton } from './candidate/candidate-skeleton.tsx';
 import { AppShell } from './layout/app-shell.tsx';
 import { NotFoundPage } from './layout/not-found-page.tsx';
 import { HomePage } from './lookup/home-page.tsx';
 
-// The candidate page and what only it needs load when a candidate is first opened.
-const CandidatePage = lazy(() => import('./candidate/candidate-page.tsx').then((m) => ({ default: m.CandidatePage })));
+// The candidate page and what only it needs are not part of the first load; they are fetched as soon as
+// the browser is idle. Once loaded, the page renders directly: through React.lazy it would suspend once
+// more, and React holds a revealed Suspense boundary back for up to 300 ms.
+type CandidatePageModule = typeof import('./candidate/candidate-page.tsx');
+let candidatePageModule: CandidatePageModule | undefined;
+const loadCandidatePage = () => import('./candidate/candidate-page.tsx').then((m) => (candidatePageModule = m));
+const LazyCandidatePage = lazy(() => loadCandidatePage().then((m) => ({ default: m.CandidatePage })));
+
+function CandidatePageWhenLoaded() {
+  if (candidatePageModule) return <candidatePageModule.CandidatePage />;
+  return (
+    <Suspense fallback={<CandidateSkeleton />}>
+      <LazyCandidatePage />
+    </Suspense>
+  );
+}
+
+function usePreload(load: () => Promise<unknown>) {
+  useEffect(() => {
+    const idle = window.requestIdleCallback ?? ((callback: () => void) => window.setTimeout(callback, 200));
+    const cancel = window.cancelIdleCallback ?? window.clearTimeout;
+    const handle = idle(() => void load().catch(() => {}));
+    return () => cancel(handle);
+  }, [load]);
+}
 
 /**
  * Three pages, chosen from the raw pathname. Not React Router's matcher: it matches decoded paths, so an
@@ -15,14 +38,13 @@ const CandidatePage = lazy(() => import('./candidate/candidate-page.tsx').then((
  */
 export function AppRoutes() {
   const { pathname } = useLocation();
+  usePreload(loadCandidatePage);
   return (
     <AppShell>
       {pathname === '/' ? (
         <HomePage />
       ) : pathname.startsWith('/candidates/') ? (
-        <Suspense fallback={<CandidateSkeleton />}>
-          <CandidatePage />
-        </Suspense>
+        <CandidatePageWhenLoaded />
       ) : (
         <NotFoundPage />
       )}

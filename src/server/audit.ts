@@ -1,4 +1,4 @@
-import { appendFile, mkdir } from 'node:fs/promises';
+import { mkdir, open, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Role } from '../kyc/api.ts';
 import type { LookupKind } from '../kyc/lookup.ts';
@@ -22,21 +22,75 @@ export interface AuditEntry {
 }
 
 export interface AuditLog {
-  /** Resolves once the line is on disk; rejects if it could not be written (the lookup is then refused). */
+  /** Resolves once the line is written; rejects if it could not be (the lookup is then refused). */
   record(entry: AuditEntry): Promise<void>;
 }
 
+interface Pending {
+  line: string;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+/** How often the path is checked for rotation (the file moved away or replaced). */
+const ROTATION_CHECK_MS = 1000;
+
+/**
+ * Appends to one open file. Lines that arrive while a write is under way go out together in the next
+ * write (group commit): under load that is one write for many lookups instead of an open, a write and a
+ * close for each. Each lookup still waits for its own line to be written.
+ */
 export function createAuditLog(file: string): AuditLog {
-  let directoryReady: Promise<unknown> | undefined;
-  // Lines are appended one after the other, in the order lookups finished.
-  let queue: Promise<unknown> = Promise.resolve();
+  let handle: { file: FileHandle; inode: number } | undefined;
+  let checkedAt = 0;
+  let pending: Pending[] = [];
+  let writing = false;
+
+  async function currentHandle(): Promise<FileHandle> {
+    const now = Date.now();
+    if (handle && now - checkedAt > ROTATION_CHECK_MS) {
+      checkedAt = now;
+      const onDisk = await stat(file).catch(() => undefined);
+      if (!onDisk || onDisk.ino !== handle.inode) await closeHandle();
+    }
+    if (!handle) {
+      await mkdir(path.dirname(path.resolve(file)), { recursive: true }).catch(() => {});
+      const opened = await open(file, 'a', 0o600);
+      handle = { file: opened, inode: (await opened.stat()).ino };
+      checkedAt = now;
+    }
+    return handle.file;
+  }
+
+  async function closeHandle(): Promise<void> {
+    const old = handle;
+    handle = undefined;
+    await old?.file.close().catch(() => {});
+  }
+
+  async function flush(): Promise<void> {
+    writing = true;
+    while (pending.length > 0) {
+      const batch = pending;
+      pending = [];
+      try {
+        await (await currentHandle()).appendFile(batch.map((p) => p.line).join(''));
+        for (const p of batch) p.resolve();
+      } catch (error) {
+        await closeHandle(); // try afresh next time: the disk may have room again
+        for (const p of batch) p.reject(error);
+      }
+    }
+    writing = false;
+  }
+
   return {
     record(entry) {
-      directoryReady ??= mkdir(path.dirname(path.resolve(file)), { recursive: true }).catch(() => {});
       const line = `${JSON.stringify({ ...entry, id: entry.id.length > 512 ? `${entry.id.slice(0, 512)}…` : entry.id })}\n`;
-      const write = queue.then(() => directoryReady).then(() => appendFile(file, line, { mode: 0o600 }));
-      queue = write.catch(() => {});
-      return write;
+      return new Promise<void>((resolve, reject) => {
+        pending.push({ line, resolve, reject });
+        if (!writing) void flush();
+      });
     },
   };
 }

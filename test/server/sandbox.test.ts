@@ -99,6 +99,8 @@ describe('sample candidates', () => {
 
   it('in large-image mode carry four phone-camera sized JPEGs (about 3 MB each)', () => {
     const large = sampleCandidates({ now: new Date(), largeImages: true });
+    // Dozens of different large candidates, for a reviewer-like benchmark.
+    expect(large.filter((c) => c.record.refId?.startsWith('bench-'))).toHaveLength(32);
     const withPictures = large.find((c) => c.record.identities?.selfie)!;
     const pictures = Object.values(withPictures.record.identities!).filter((a) => a.type === 'base64');
     expect(pictures).toHaveLength(4);

@@ -18,6 +18,7 @@ export async function fetchCandidate(kind: LookupKind, id: string, options: Fetc
   const check = checkId(id);
   if (!check.ok) throw new LookupError('invalid_id', check.message);
 
+  performance.mark('candidate-lookup:fetch');
   let response: Response;
   try {
     response = await fetch(candidateApiPath(kind, encodeIdSegment(id)), {
@@ -41,7 +42,11 @@ export async function fetchCandidate(kind: LookupKind, id: string, options: Fetc
     throw lookupErrorFromBody(response.status, body, response.headers.get('retry-after'));
   }
 
-  return parseCandidateBody(await readBody(response, options));
+  const text = await readBody(response, options);
+  performance.mark('candidate-lookup:body-read');
+  const record = parseCandidateBody(text);
+  performance.mark('candidate-lookup:parsed');
+  return record;
 }
 
 /** The body of a successful lookup: JSON, in the shape of the shared schema, or a LookupError saying why not. */

@@ -18,6 +18,8 @@ export function PicturePreview({ name, value, owner }: { name: string; value: st
   const [decoded, setDecoded] = useState<Decoded>({ state: 'decoding' });
   const [dimensions, setDimensions] = useState<{ width: number; height: number }>();
   const dialog = useRef<HTMLDialogElement>(null);
+  // The large view's <img> exists only while the dialog is open: no second decode of a multi-MB picture.
+  const [viewing, setViewing] = useState(false);
 
   useEffect(() => {
     if (!type.raster) return;
@@ -59,7 +61,10 @@ export function PicturePreview({ name, value, owner }: { name: string; value: st
         <>
           <button
             type="button"
-            onClick={() => dialog.current?.showModal()}
+            onClick={() => {
+              setViewing(true);
+              dialog.current?.showModal();
+            }}
             className="block w-full cursor-zoom-in overflow-hidden rounded focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600"
             aria-label={`Open a larger view of the ${label.toLowerCase()}`}
           >
@@ -67,7 +72,6 @@ export function PicturePreview({ name, value, owner }: { name: string; value: st
               src={decoded.url}
               alt={alt}
               decoding="async"
-              loading="lazy"
               className="mx-auto max-h-64 w-auto max-w-full object-contain"
               onLoad={(event) => setDimensions({ width: event.currentTarget.naturalWidth, height: event.currentTarget.naturalHeight })}
               onError={() => setDecoded({ state: 'failed', problem: `The ${type.label} data could not be decoded as a picture.` })}
@@ -77,6 +81,7 @@ export function PicturePreview({ name, value, owner }: { name: string; value: st
             ref={dialog}
             aria-label={alt}
             className="m-auto max-h-[95vh] max-w-[95vw] rounded-lg bg-white p-3 shadow-2xl backdrop:bg-slate-900/70"
+            onClose={() => setViewing(false)}
             onClick={(event) => {
               if (event.target === event.currentTarget) dialog.current?.close();
             }}
@@ -92,7 +97,7 @@ export function PicturePreview({ name, value, owner }: { name: string; value: st
                 Close
               </button>
             </div>
-            <img src={decoded.url} alt={alt} className="max-h-[80vh] max-w-full object-contain" />
+            {viewing && <img src={decoded.url} alt={alt} className="max-h-[80vh] max-w-full object-contain" />}
           </dialog>
         </>
       )}

@@ -1,0 +1,299 @@
+// `npm run bench`: Candidate Lookup against the physical limit of its data path, in real Chromium.
+// The production server, pointed at the sandbox in large-image mode (four ~3 MB JPEGs per candidate),
+// is measured for: lookup to paint against a baseline page, proxy overhead, page memory over 30 lookups,
+// and bundle size. Every figure is a median of repeated runs; comparisons are ratios measured side by
+// side in the same run. Prints a table and writes the figures as JSON to bench-results/.
+// `npm run bench -- --quick` is the short form CI runs so the benchmark cannot rot (no timing asserted).
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import autocannon from 'autocannon';
+import { chromium } from 'playwright-core';
+
+const root = path.resolve(import.meta.dirname, '..');
+const quick = process.argv.includes('--quick');
+const RUNS = quick ? 1 : 5;
+const MEMORY_LOOKUPS = quick ? 3 : 30;
+const RATE_SECONDS = quick ? 2 : 5;
+const RATE_CONNECTIONS = 50;
+const out = path.join(root, 'bench-results');
+const vite = path.join(root, 'node_modules/vite/bin/vite.js');
+const SANDBOX = { clientId: 'candidate_lookup_sandbox', full: 'sandbox-key-full-access', status: 'sandbox-key-status-only' };
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+const log = (...args) => console.error(...args);
+
+// --- Build: the app as shipped (for bundle figures), and a copy with the baseline page beside it.
+function build(args, env = {}) {
+  const result = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'error', ...args], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, ...env },
+  });
+  if (result.status !== 0) throw new Error(`vite build ${args.join(' ')} failed`);
+}
+log('Building…');
+build(['--outDir', path.join(out, 'dist-app/client'), '--emptyOutDir']);
+build(['--outDir', path.join(out, 'dist/client'), '--emptyOutDir'], { BENCH_BASELINE: '1' });
+build(['--ssr', '--outDir', path.join(out, 'dist/server'), '--emptyOutDir']);
+
+// --- Servers: the sandbox alone (large images), and the production server pointed at it as a remote service.
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'cl-bench-'));
+const children = [];
+process.on('exit', () => children.forEach((child) => child.exitCode === null && child.kill('SIGTERM')));
+function start(entry, env, pattern) {
+  const child = spawn(process.execPath, [path.join(out, 'dist/server', entry)], {
+    cwd: tmp,
+    env: { PATH: process.env.PATH, HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    let output = '';
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+      const match = pattern.exec(output);
+      if (match) {
+        child.stdout.resume();
+        resolve({ child, url: match[1] });
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`${entry} exited (${code}):\n${output}`)));
+  });
+}
+log('Starting the sandbox in large-image mode…');
+const sandbox = await start('sandbox.js', { SANDBOX_LARGE_IMAGES: '1', SANDBOX_PORT: '0' }, /upstream at (http:\/\/\S+)/);
+const app = await start(
+  'main.js',
+  {
+    PORT: '0',
+    KYC_BASE_URL: sandbox.url,
+    KYC_CLIENT_ID: SANDBOX.clientId,
+    KYC_API_KEY: SANDBOX.full,
+    KYC_API_KEY_STATUS: SANDBOX.status,
+    AUTH_PROXY_USER_HEADER: 'X-Forwarded-User',
+    AUTH_PROXY_ROLE_HEADER: 'X-Forwarded-Role',
+    AUTH_PROXY_TRUSTED: '127.0.0.1/32',
+    RATE_LIMIT_PER_MINUTE: '0',
+    AUDIT_LOG: path.join(tmp, 'audit.jsonl'),
+  },
+  /running at (http:\/\/\S+?)\/?\s/,
+);
+const as = (role) => ({ 'x-forwarded-user': 'bench', 'x-forwarded-role': role });
+const lookupPath = (id) => `/api/candidates/refId/${id}`;
+const upstreamPath = (id) => `/kyc/1.0/connect/${SANDBOX.clientId}/refId/${id}`;
+
+function timedGet(url, headers) {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    http
+      .get(url, { headers, agent: false }, (res) => {
+        let bytes = 0;
+        res.on('data', (chunk) => (bytes += chunk.length));
+        res.on('end', () => (res.statusCode === 200 ? resolve({ ms: performance.now() - started, bytes }) : reject(new Error(`${url}: ${res.statusCode}`))));
+      })
+      .on('error', reject);
+  });
+}
+
+// --- 2. Proxy overhead.
+log('Measuring proxy overhead…');
+await timedGet(`${sandbox.url}${upstreamPath('bench-01')}`, { authorization: SANDBOX.full }); // body built and cached
+await timedGet(`${app.url}${lookupPath('bench-01')}`, as('compliance'));
+const direct = [];
+const proxied = [];
+let largeBytes = 0;
+for (let i = 0; i < RUNS * 3; i++) {
+  // Alternate the order, so neither side always runs on a warmer machine.
+  const pair = [
+    () => timedGet(`${sandbox.url}${upstreamPath('bench-01')}`, { authorization: SANDBOX.full }).then((r) => direct.push(r.ms)),
+    () => timedGet(`${app.url}${lookupPath('bench-01')}`, as('compliance')).then((r) => (proxied.push(r.ms), (largeBytes = r.bytes))),
+  ];
+  for (const run of i % 2 ? pair.reverse() : pair) await run();
+}
+const statusPaths = ['c0a8f3e2-6b1d-4f7e-9a52-3d1e8b7c4a10', 'cust_000482', 'crm-55102', 'user-7781'];
+async function rate(url, headers, pathOf) {
+  const result = await autocannon({
+    url,
+    connections: RATE_CONNECTIONS,
+    duration: RATE_SECONDS,
+    headers,
+    requests: statusPaths.map((id) => ({ method: 'GET', path: pathOf(id) })),
+  });
+  if (result.non2xx + result.errors > 0) throw new Error(`status lookups failed: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return result.requests.average;
+}
+const directRate = await rate(sandbox.url, { authorization: SANDBOX.status }, upstreamPath);
+const proxiedRate = await rate(app.url, as('support'), lookupPath);
+
+// --- 1 and 3. The browser.
+log('Measuring in Chromium…');
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+});
+const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, extraHTTPHeaders: as('compliance') });
+// A probe in every page: the time of the form's submit, of the status header and timeline, of every picture shown.
+await context.addInitScript(() => {
+  const bench = (window.__bench = { submit: 0, header: 0, images: 0, expected: 4 });
+  const tick = () => {
+    const now = performance.now();
+    if (!bench.header) {
+      const viewer = document.querySelector('main h1') && document.querySelector('[aria-label="Status changes, oldest first"] li');
+      const baseline = document.querySelector('#status')?.textContent;
+      if (viewer || baseline) bench.header = now;
+    }
+    if (!bench.images) {
+      const images = [...document.querySelectorAll('figure[data-attribute] img, #pictures img')];
+      if (images.length >= bench.expected && images.every((img) => img.complete && img.naturalWidth > 0)) bench.images = now;
+    }
+    if (!bench.header || !bench.images) requestAnimationFrame(tick);
+  };
+  document.addEventListener(
+    'submit',
+    () => {
+      Object.assign(bench, { submit: performance.now(), header: 0, images: 0 });
+      requestAnimationFrame(tick);
+    },
+    true,
+  );
+});
+const page = await context.newPage();
+page.on('pageerror', (error) => log(`page error: ${error.message}`));
+
+async function lookupToPaint(kind, id) {
+  await page.goto(`${app.url}${kind === 'viewer' ? '/' : '/test/bench/baseline.html'}`);
+  const input = kind === 'viewer' ? page.getByRole('textbox', { name: 'refId to look up' }) : page.locator('input[name=id]');
+  await input.fill(id);
+  await input.press('Enter');
+  await page.waitForFunction(() => window.__bench.images > 0 && window.__bench.header > 0, undefined, { timeout: 60_000, polling: 100 });
+  const bench = await page.evaluate(() => window.__bench);
+  return { header: bench.header - bench.submit, images: bench.images - bench.submit };
+}
+await lookupToPaint('viewer', 'bench-02'); // warm-up: the candidate page's chunk, the JIT
+await lookupToPaint('baseline', 'bench-02');
+const viewer = [];
+const baseline = [];
+for (let i = 0; i < RUNS * 2; i++) {
+  const id = `bench-${String(3 + i).padStart(2, '0')}`;
+  const pair = [() => lookupToPaint('viewer', id).then((r) => viewer.push(r)), () => lookupToPaint('baseline', id).then((r) => baseline.push(r))];
+  for (const run of i % 2 ? pair.reverse() : pair) await run();
+}
+
+// Memory: one tab, lookups of different large candidates through the header's form, as a reviewer goes.
+const memoryPage = await context.newPage();
+const cdp = await context.newCDPSession(memoryPage);
+const browserCdp = await browser.newBrowserCDPSession();
+async function readMemory() {
+  await cdp.send('HeapProfiler.collectGarbage');
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  await cdp.send('HeapProfiler.collectGarbage');
+  const { usedSize } = await cdp.send('Runtime.getHeapUsage');
+  const { processInfo } = await browserCdp.send('SystemInfo.getProcessInfo');
+  let rendererKb = 0;
+  for (const process of processInfo.filter((p) => p.type === 'renderer')) {
+    try {
+      rendererKb += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${process.id}/status`, 'utf8'))?.[1] ?? 0);
+    } catch {
+      // the process went away
+    }
+  }
+  return { heapMb: usedSize / 1024 / 1024, rendererMb: rendererKb / 1024 };
+}
+await memoryPage.goto(`${app.url}/`);
+const memoryLookup = async (n) => {
+  const input = memoryPage.getByRole('search', { name: 'Look up a candidate' }).getByRole('textbox');
+  await input.fill(`bench-${String(n).padStart(2, '0')}`);
+  await input.press('Enter');
+  await memoryPage.waitForFunction(() => window.__bench.images > 0, undefined, { timeout: 60_000, polling: 100 });
+};
+await memoryLookup(1);
+const afterOne = await readMemory();
+for (let n = 2; n <= MEMORY_LOOKUPS; n++) await memoryLookup(n);
+const afterMany = await readMemory();
+await browser.close();
+
+// --- 4. Bundle, as shipped.
+const client = path.join(out, 'dist-app/client');
+const indexHtml = readFileSync(path.join(client, 'index.html'), 'utf8');
+const initialFiles = [...indexHtml.matchAll(/(?:src|href)="\/(assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]);
+const gzipOf = (file) => gzipSync(readFileSync(path.join(client, file))).length;
+const allJs = readdirSync(path.join(client, 'assets')).filter((f) => f.endsWith('.js')).map((f) => `assets/${f}`);
+const bundle = {
+  initialJsGzipKb: initialFiles.filter((f) => f.endsWith('.js')).reduce((sum, f) => sum + gzipOf(f), 0) / 1024,
+  initialCssGzipKb: initialFiles.filter((f) => f.endsWith('.css')).reduce((sum, f) => sum + gzipOf(f), 0) / 1024,
+  totalJsGzipKb: allJs.reduce((sum, f) => sum + gzipOf(f), 0) / 1024,
+};
+
+// --- Report.
+const figures = {
+  date: new Date().toISOString(),
+  quick,
+  machine: { cores: os.cpus().length, node: process.version },
+  lookupToPaint: {
+    runs: viewer.length,
+    responseMb: largeBytes / 1024 / 1024,
+    viewerHeaderMs: median(viewer.map((r) => r.header)),
+    viewerImagesMs: median(viewer.map((r) => r.images)),
+    baselineImagesMs: median(baseline.map((r) => r.images)),
+    viewerOverBaseline: median(viewer.map((r, i) => r.images / baseline[i].images)),
+    headerOverImages: median(viewer.map((r) => r.header / r.images)),
+  },
+  proxy: {
+    largeDirectMs: median(direct),
+    largeProxiedMs: median(proxied),
+    largeProxiedOverDirect: median(proxied) / median(direct),
+    statusDirectPerSecond: directRate,
+    statusProxiedPerSecond: proxiedRate,
+    statusProxiedOverDirect: proxiedRate / directRate,
+    connections: RATE_CONNECTIONS,
+  },
+  memory: {
+    lookups: MEMORY_LOOKUPS,
+    heapAfterOneMb: afterOne.heapMb,
+    heapAfterManyMb: afterMany.heapMb,
+    heapRatio: afterMany.heapMb / afterOne.heapMb,
+    rendererAfterOneMb: afterOne.rendererMb,
+    rendererAfterManyMb: afterMany.rendererMb,
+  },
+  bundle,
+};
+mkdirSync(out, { recursive: true });
+writeFileSync(path.join(out, 'latest.json'), `${JSON.stringify(figures, null, 2)}\n`);
+writeFileSync(path.join(out, `bench-${figures.date.replace(/[:.]/g, '-')}.json`), `${JSON.stringify(figures, null, 2)}\n`);
+
+const f = (n, digits = 0) => n.toFixed(digits);
+const verdict = (ok) => (ok ? 'met' : 'MISSED');
+const rows = [
+  ['1a lookup to status header + timeline (median)', `${f(figures.lookupToPaint.viewerHeaderMs)} ms`, '', ''],
+  ['1b lookup to every picture shown: viewer', `${f(figures.lookupToPaint.viewerImagesMs)} ms`, '', ''],
+  ['1b lookup to every picture shown: baseline', `${f(figures.lookupToPaint.baselineImagesMs)} ms`, '', ''],
+  ['1b viewer / baseline', f(figures.lookupToPaint.viewerOverBaseline, 2), '<= 1.2', verdict(figures.lookupToPaint.viewerOverBaseline <= 1.2)],
+  ['1 (a) / (b): header before pictures', f(figures.lookupToPaint.headerOverImages, 2), '< 1', verdict(figures.lookupToPaint.headerOverImages < 1)],
+  [`2 large lookup (${f(figures.lookupToPaint.responseMb, 1)} MB): direct`, `${f(figures.proxy.largeDirectMs, 1)} ms`, '', ''],
+  ['2 large lookup: through the proxy', `${f(figures.proxy.largeProxiedMs, 1)} ms`, '', ''],
+  ['2 large lookup: proxy / direct', f(figures.proxy.largeProxiedOverDirect, 2), '<= 1.15', verdict(figures.proxy.largeProxiedOverDirect <= 1.15)],
+  [`2 status lookups/s at ${RATE_CONNECTIONS} connections: direct`, f(figures.proxy.statusDirectPerSecond), '', ''],
+  ['2 status lookups/s: through the proxy', f(figures.proxy.statusProxiedPerSecond), '', ''],
+  ['2 status lookups/s: proxy / direct', f(figures.proxy.statusProxiedOverDirect, 2), '>= 0.7', verdict(figures.proxy.statusProxiedOverDirect >= 0.7)],
+  ['3 JS heap after 1 lookup', `${f(figures.memory.heapAfterOneMb, 1)} MB`, '', ''],
+  [`3 JS heap after ${MEMORY_LOOKUPS} lookups`, `${f(figures.memory.heapAfterManyMb, 1)} MB`, '', ''],
+  [`3 heap after ${MEMORY_LOOKUPS} / after 1`, f(figures.memory.heapRatio, 2), '<= 1.5', verdict(figures.memory.heapRatio <= 1.5)],
+  [`3 renderer memory after 1 / after ${MEMORY_LOOKUPS}`, `${f(figures.memory.rendererAfterOneMb)} / ${f(figures.memory.rendererAfterManyMb)} MB`, '', ''],
+  ['4 initial JS (gzip)', `${f(bundle.initialJsGzipKb, 1)} kB`, '<= 120 kB', verdict(bundle.initialJsGzipKb <= 120)],
+  ['4 initial CSS (gzip)', `${f(bundle.initialCssGzipKb, 1)} kB`, '', ''],
+  ['4 total JS (gzip)', `${f(bundle.totalJsGzipKb, 1)} kB`, '', ''],
+];
+const widths = [0, 1, 2, 3].map((c) => Math.max(...rows.map((r) => r[c].length), ['figure', 'value', 'target', ''][c].length));
+const line = (cells) => cells.map((cell, c) => cell.padEnd(widths[c])).join('  ');
+console.log(`Candidate Lookup benchmark${quick ? ' (quick: 1 run, no targets judged)' : ''}, ${figures.machine.cores} cores, Node ${figures.machine.node}, medians of ${figures.lookupToPaint.runs} runs`);
+console.log(line(['figure', 'value', 'target', '']));
+for (const row of rows) console.log(line(quick ? [row[0], row[1], row[2], ''] : row));
+console.log(`Figures written to ${path.relative(root, path.join(out, 'latest.json'))}`);
+process.exit(0);

@@ -1,0 +1,50 @@
+import { mkdtempSync, readFileSync, renameSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createAuditLog, type AuditEntry } from '../../src/server/audit.ts';
+
+const entry = (id: string): AuditEntry => ({
+  time: new Date().toISOString(),
+  user: 'ana',
+  role: 'compliance',
+  kind: 'refId',
+  id,
+  status: 200,
+  code: null,
+  upstreamStatus: 200,
+  level: 'full',
+  durationMs: 3,
+});
+const ids = (file: string) => readFileSync(file, 'utf8').trim().split('\n').map((line) => (JSON.parse(line) as AuditEntry).id);
+
+describe('audit log', () => {
+  it('writes every line of many concurrent lookups, whole, each promise resolving after its line', async () => {
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'cl-audit-')), 'nested/dir/audit.jsonl');
+    const log = createAuditLog(file);
+    await Promise.all(Array.from({ length: 500 }, (_, i) => log.record(entry(`id-${i}`))));
+    expect(ids(file).sort()).toEqual(Array.from({ length: 500 }, (_, i) => `id-${i}`).sort());
+  });
+
+  it('cuts ids at 512 characters', async () => {
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'cl-audit-')), 'audit.jsonl');
+    await createAuditLog(file).record(entry('x'.repeat(10_000)));
+    expect(ids(file)[0]).toBe(`${'x'.repeat(512)}…`);
+  });
+
+  it('follows the path after the file is rotated away', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'cl-audit-'));
+    const file = path.join(dir, 'audit.jsonl');
+    const log = createAuditLog(file);
+    await log.record(entry('before'));
+    renameSync(file, path.join(dir, 'audit.jsonl.1'));
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await log.record(entry('after'));
+    expect(ids(file)).toEqual(['after']);
+    expect(ids(path.join(dir, 'audit.jsonl.1'))).toEqual(['before']);
+  });
+
+  it('rejects when the line cannot be written', async () => {
+    await expect(createAuditLog('/dev/full').record(entry('x'))).rejects.toThrow(/ENOSPC/);
+  });
+});
