@@ -85,6 +85,13 @@ const app = await start(
   },
   /running at (http:\/\/\S+?)\/?\s/,
 );
+const bare = await new Promise((resolve, reject) => {
+  // A reference point: the least a Node.js proxy can do (scripts/bare-proxy.mjs).
+  const child = spawn(process.execPath, [path.join(root, 'scripts/bare-proxy.mjs'), sandbox.url], { stdio: ['ignore', 'pipe', 'inherit'] });
+  children.push(child);
+  child.stdout.once('data', (chunk) => resolve({ url: /running at (http:\/\/\S+?)\/?\s/.exec(String(chunk))[1] }));
+  child.once('exit', (code) => reject(new Error(`bare proxy exited (${code})`)));
+});
 const as = (role) => ({ 'x-forwarded-user': 'bench', 'x-forwarded-role': role });
 const lookupPath = (id) => `/api/candidates/refId/${id}`;
 const upstreamPath = (id) => `/kyc/1.0/connect/${SANDBOX.clientId}/refId/${id}`;
@@ -108,12 +115,14 @@ await timedGet(`${sandbox.url}${upstreamPath('bench-01')}`, { authorization: SAN
 await timedGet(`${app.url}${lookupPath('bench-01')}`, as('compliance'));
 const direct = [];
 const proxied = [];
+const bareProxied = [];
 let largeBytes = 0;
 for (let i = 0; i < RUNS * 3; i++) {
   // Alternate the order, so neither side always runs on a warmer machine.
   const pair = [
     () => timedGet(`${sandbox.url}${upstreamPath('bench-01')}`, { authorization: SANDBOX.full }).then((r) => direct.push(r.ms)),
     () => timedGet(`${app.url}${lookupPath('bench-01')}`, as('compliance')).then((r) => (proxied.push(r.ms), (largeBytes = r.bytes))),
+    () => timedGet(`${bare.url}${lookupPath('bench-01')}`, { authorization: SANDBOX.full }).then((r) => bareProxied.push(r.ms)),
   ];
   for (const run of i % 2 ? pair.reverse() : pair) await run();
 }
@@ -126,11 +135,14 @@ async function rate(url, headers, pathOf) {
     headers,
     requests: statusPaths.map((id) => ({ method: 'GET', path: pathOf(id) })),
   });
-  if (result.non2xx + result.errors > 0) throw new Error(`status lookups failed: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  if (result.non2xx + result.errors + result.timeouts > 0) {
+    throw new Error(`status lookups failed: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
+  }
   return result.requests.average;
 }
 const directRate = await rate(sandbox.url, { authorization: SANDBOX.status }, upstreamPath);
 const proxiedRate = await rate(app.url, as('support'), lookupPath);
+const bareRate = await rate(bare.url, { authorization: SANDBOX.status }, lookupPath);
 
 // --- 1 and 3. The browser.
 log('Measuring in Chromium…');
@@ -249,9 +261,13 @@ const figures = {
     largeDirectMs: median(direct),
     largeProxiedMs: median(proxied),
     largeProxiedOverDirect: median(proxied) / median(direct),
+    largeBareProxyMs: median(bareProxied),
+    largeBareProxyOverDirect: median(bareProxied) / median(direct),
     statusDirectPerSecond: directRate,
     statusProxiedPerSecond: proxiedRate,
     statusProxiedOverDirect: proxiedRate / directRate,
+    statusBareProxyPerSecond: bareRate,
+    statusBareProxyOverDirect: bareRate / directRate,
     connections: RATE_CONNECTIONS,
   },
   memory: {
@@ -279,9 +295,12 @@ const rows = [
   [`2 large lookup (${f(figures.lookupToPaint.responseMb, 1)} MB): direct`, `${f(figures.proxy.largeDirectMs, 1)} ms`, '', ''],
   ['2 large lookup: through the proxy', `${f(figures.proxy.largeProxiedMs, 1)} ms`, '', ''],
   ['2 large lookup: proxy / direct', f(figures.proxy.largeProxiedOverDirect, 2), '<= 1.15', verdict(figures.proxy.largeProxiedOverDirect <= 1.15)],
+  ['2 large lookup: bare Node proxy / direct (reference)', f(figures.proxy.largeBareProxyOverDirect, 2), '', ''],
   [`2 status lookups/s at ${RATE_CONNECTIONS} connections: direct`, f(figures.proxy.statusDirectPerSecond), '', ''],
   ['2 status lookups/s: through the proxy', f(figures.proxy.statusProxiedPerSecond), '', ''],
   ['2 status lookups/s: proxy / direct', f(figures.proxy.statusProxiedOverDirect, 2), '>= 0.7', verdict(figures.proxy.statusProxiedOverDirect >= 0.7)],
+  ['2 status lookups/s: bare Node proxy (reference)', f(figures.proxy.statusBareProxyPerSecond), '', ''],
+  ['2 status lookups/s: bare Node proxy / direct', f(figures.proxy.statusBareProxyOverDirect, 2), '', ''],
   ['3 JS heap after 1 lookup', `${f(figures.memory.heapAfterOneMb, 1)} MB`, '', ''],
   [`3 JS heap after ${MEMORY_LOOKUPS} lookups`, `${f(figures.memory.heapAfterManyMb, 1)} MB`, '', ''],
   [`3 heap after ${MEMORY_LOOKUPS} / after 1`, f(figures.memory.heapRatio, 2), '<= 1.5', verdict(figures.memory.heapRatio <= 1.5)],
