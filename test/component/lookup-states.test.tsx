@@ -32,8 +32,10 @@ describe('lookup states', () => {
             start(controller) {
               const bytes = new TextEncoder().encode(body);
               controller.enqueue(bytes.subarray(0, 300_000));
+              // A second piece after the progress interval, so that progress is reported.
+              setTimeout(() => controller.enqueue(bytes.subarray(300_000, 300_001)), 150);
               push = () => {
-                controller.enqueue(bytes.subarray(300_000));
+                controller.enqueue(bytes.subarray(300_001));
                 controller.close();
               };
             },

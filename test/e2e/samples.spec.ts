@@ -96,3 +96,16 @@ test('at 768 px wide nothing overflows its card', async ({ page }) => {
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(768);
   await screenshot(page, 'candidate-768');
 });
+
+test('on a slow link, a progress indicator shows the bytes received', async ({ page, context }) => {
+  const cdp = await context.newCDPSession(page);
+  await page.goto('/');
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 50, downloadThroughput: 40 * 1024, uploadThroughput: 40 * 1024 });
+  await page.getByRole('textbox', { name: 'refId to look up' }).fill('c0a8f3e2-6b1d-4f7e-9a52-3d1e8b7c4a10');
+  await page.keyboard.press('Enter');
+  await expect(page.getByText(/^\d+(\.\d)? kB of \d+ kB \(\d+ %\) received$/)).toBeVisible({ timeout: 10_000 });
+  await expect(page.getByRole('progressbar', { name: 'Download progress' })).toBeVisible();
+  await screenshot(page, 'download-progress');
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Amélie Dubois-Léger', { timeout: 15_000 });
+});

@@ -79,15 +79,16 @@ async function readBody(response: Response, options: FetchOptions): Promise<stri
     const decoder = new TextDecoder();
     const parts: string[] = [];
     let received = 0;
-    let reported = 0;
+    let reportedAt = performance.now();
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
       received += value.byteLength;
       parts.push(decoder.decode(value, { stream: true }));
-      // Report every 256 kB: enough for a smooth bar, few enough renders.
-      if (received - reported >= 256 * 1024) {
-        reported = received;
+      // At most every 100 ms: a smooth bar on a slow link, few renders on a fast one.
+      const now = performance.now();
+      if (now - reportedAt >= 100) {
+        reportedAt = now;
         options.onProgress({ received, total });
       }
     }

@@ -66,10 +66,17 @@ function localAccess(): AccessControl {
 }
 
 function proxyAccess(config: Extract<AuthConfig, { mode: 'proxy' }>): AccessControl {
-  const trusted = addressMatcher(config.trusted);
+  const matches = addressMatcher(config.trusted);
+  // A connection's address does not change: check it once per connection, not once per request.
+  const trustedSockets = new WeakMap<object, boolean>();
+  const trusted = (req: http.IncomingMessage) => {
+    let known = trustedSockets.get(req.socket);
+    if (known === undefined) trustedSockets.set(req.socket, (known = matches(req.socket.remoteAddress)));
+    return known;
+  };
   const identify = (req: http.IncomingMessage): Identity | undefined => {
     // Headers are believed only from the identity-aware proxy's own addresses.
-    if (!trusted(req.socket.remoteAddress)) return undefined;
+    if (!trusted(req)) return undefined;
     const user = single(req.headers[config.userHeader])?.trim();
     const role = single(req.headers[config.roleHeader])?.trim().toLowerCase();
     if (!user || user.length > 256 || !role || !(ROLES as readonly string[]).includes(role)) return undefined;
