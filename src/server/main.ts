@@ -25,7 +25,7 @@ async function main(): Promise<void> {
   console.log(describeAccess(config));
   let api;
   try {
-    api = createApiFromConfig(config, upstream, requestLogger(console.log));
+    api = createApiFromConfig(config, upstream, requestLogger());
   } catch (error) {
     console.error((error as Error).message);
     process.exit(1);
