@@ -191,6 +191,17 @@ function authOf(vars: z.infer<typeof envSchema>, problem: (text: string) => Conf
   return { mode: 'local', allowUnauthenticated: vars.ALLOW_UNAUTHENTICATED };
 }
 
+/** A start-up step: a configuration problem ends the process with its message, not a stack trace. */
+export async function orExit<T>(step: () => T | Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(error.message);
+    process.exit(1);
+  }
+}
+
 export function loadConfig(env: Environment = process.env, cwd: string = process.cwd()): Config {
   return parseConfig(environmentWithDotenv(env, cwd));
 }

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { ConfigError, loadConfig } from './config.ts';
+import { loadConfig, orExit } from './config.ts';
 import { createApiFromConfig, describeAccess } from './api.ts';
 import { createAppServer } from './app-server.ts';
 import { resolveUpstream } from './upstream.ts';
@@ -8,28 +8,12 @@ import { isLoopback, requestLogger } from './log.ts';
 
 /** `npm start`: the built SPA and the proxy on HOST:PORT. */
 async function main(): Promise<void> {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exit(1);
-    }
-    throw error;
-  }
-
-  const upstream = await resolveUpstream(config);
+  const config = await orExit(() => loadConfig());
+  const upstream = await orExit(() => resolveUpstream(config));
   for (const line of upstream.banner) console.log(line);
 
   console.log(describeAccess(config));
-  let api;
-  try {
-    api = createApiFromConfig(config, upstream, requestLogger());
-  } catch (error) {
-    console.error((error as Error).message);
-    process.exit(1);
-  }
+  const api = await orExit(() => createApiFromConfig(config, upstream, requestLogger()));
   const server = createAppServer({ api, staticDir: path.resolve(import.meta.dirname, '../client') });
   server.on('error', (error: NodeJS.ErrnoException) => {
     console.error(`Cannot listen on ${config.host}:${config.port}: ${error.code ?? error.message}`);

@@ -229,23 +229,28 @@ describe('proxy against a faulty upstream', () => {
   });
 
   it('passes on a body that trickles in steadily, however slowly overall', async () => {
-    const body = JSON.stringify({ status: 'success', data: { status: 'approved', filler: 'x'.repeat(900) } });
+    // Its own server with a 1 s timeout: 25 pieces 100 ms apart take 2.5 s in all, never idle for long.
+    const patient = await startTestApp({ upstream: { baseUrl: upstream.url, clientId: CLIENT, apiKey: KEY }, timeoutMs: 1000 });
+    const body = JSON.stringify({ status: 'success', data: { status: 'approved', filler: 'x'.repeat(2400) } });
+    const pieces = 25;
+    const size = Math.ceil(body.length / pieces);
     upstream.behave = (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-      let offset = 0;
-      // 10 pieces, 100 ms apart: a second in all, more than twice the 400 ms timeout, never idle that long.
+      let sent = 0;
       const timer = setInterval(() => {
-        res.write(body.slice(offset, offset + 100));
-        offset += 100;
-        if (offset >= body.length) {
+        res.write(body.slice(sent * size, (sent + 1) * size));
+        if (++sent === pieces) {
           clearInterval(timer);
           res.end();
         }
       }, 100);
     };
-    const res = await lookup();
+    const started = Date.now();
+    const res = await patient.get('/api/candidates/refId/abc-123');
+    await patient.close();
     expect(res.cut).toBe(false);
     expect(res.body).toBe(body);
+    expect(Date.now() - started).toBeGreaterThan(1000); // longer than the timeout, and still whole
   });
 
   it('closes the connection before any header: upstream_unreachable', async () => {
@@ -275,14 +280,17 @@ describe('proxy against a faulty upstream', () => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end('{"status":"success","data":{}}');
     };
+    // Its own server with a 5 s timeout, so the hanging lookup surely outlasts the others.
+    const patient = await startTestApp({ upstream: { baseUrl: upstream.url, clientId: CLIENT, apiKey: KEY }, timeoutMs: 5000 });
     let hangingDone = false;
-    const hanging = app.get('/api/candidates/refId/hangs').finally(() => (hangingDone = true));
-    const others = await Promise.all(Array.from({ length: 20 }, (_, i) => app.get(`/api/candidates/refId/other-${i}`)));
+    const hanging = patient.get('/api/candidates/refId/hangs').finally(() => (hangingDone = true));
+    const others = await Promise.all(Array.from({ length: 20 }, (_, i) => patient.get(`/api/candidates/refId/other-${i}`)));
     expect(others.map((r) => r.status)).toEqual(Array(20).fill(200));
     // The other twenty were answered while the first was still waiting for the upstream.
     expect(hangingDone).toBe(false);
     expect(upstream.seen.filter((r) => r.path.endsWith('/hangs'))).toHaveLength(1);
     const hung = await hanging;
+    await patient.close();
     expect(hung.status).toBe(504);
   });
 });

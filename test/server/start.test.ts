@@ -1,4 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -58,6 +59,22 @@ describe('npm start', () => {
     const server = start({ PORT: 'eighty' });
     expect(await server.exited).toBe(1);
     expect(server.output()).toContain('PORT must be a whole number');
+  }, 60_000);
+
+  it('stops at start on a bad SANDBOX_DATA or users file, with the problem and no stack trace', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'cl-start-'));
+    writeFileSync(path.join(dir, 'data.json'), '[{"status": 1}]');
+    const data = start({ SANDBOX_DATA: path.join(dir, 'data.json') });
+    expect(await data.exited).toBe(1);
+    expect(data.output()).toContain('is not a list of candidate records');
+    expect(data.output()).toContain('→ at [0].status');
+    expect(data.output()).not.toMatch(/^\s+at /m);
+
+    writeFileSync(path.join(dir, 'users.json'), '{"users":[{"username":"ana","passwordHash":"plain text!","role":"compliance"}]}');
+    const users = start({ AUTH_USERS_FILE: path.join(dir, 'users.json') });
+    expect(await users.exited).toBe(1);
+    expect(users.output()).toContain('passwordHash');
+    expect(users.output()).not.toMatch(/^\s+at /m);
   }, 60_000);
 
   it('lets an in-flight lookup finish on SIGTERM, then exits', async () => {

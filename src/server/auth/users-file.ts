@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { z } from 'zod';
 import { ROLES, type Role } from '../../kyc/api.ts';
+import { ConfigError } from '../config.ts';
 import { PASSWORD_HASH_PATTERN } from './passwords.ts';
 
 /** `AUTH_USERS_FILE`: `{"users":[{"username":"ana","passwordHash":"scrypt$…","role":"compliance"}]}`. */
@@ -37,10 +38,10 @@ export function readUsersFile(file: string): UsersFile {
   try {
     json = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
-    throw new Error(`AUTH_USERS_FILE: cannot read ${file} as JSON: ${(error as Error).message}`);
+    throw new ConfigError(`AUTH_USERS_FILE: cannot read ${file} as JSON: ${(error as Error).message}`);
   }
   const parsed = usersFileSchema.safeParse(json);
-  if (!parsed.success) throw new Error(`AUTH_USERS_FILE: ${file} is not a users file:\n${z.prettifyError(parsed.error)}`);
+  if (!parsed.success) throw new ConfigError(`AUTH_USERS_FILE: ${file} is not a users file:\n${z.prettifyError(parsed.error)}`);
   return parsed.data;
 }
 

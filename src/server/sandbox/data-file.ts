@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { candidateRecordSchema } from '../../kyc/schema.ts';
 import { statusInfo } from '../../kyc/status.ts';
+import { ConfigError } from '../config.ts';
 import type { SandboxCandidate } from './candidates.ts';
 
 /**
@@ -28,17 +29,17 @@ export function loadSandboxData(file: string): SandboxCandidate[] {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new Error(`SANDBOX_DATA: cannot read ${file}: ${(error as Error).message}`);
+    throw new ConfigError(`SANDBOX_DATA: cannot read ${file}: ${(error as Error).message}`);
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new Error(`SANDBOX_DATA: ${file} is not valid JSON: ${(error as Error).message}`);
+    throw new ConfigError(`SANDBOX_DATA: ${file} is not valid JSON: ${(error as Error).message}`);
   }
   const parsed = dataFileSchema.safeParse(json);
   if (!parsed.success) {
-    throw new Error(`SANDBOX_DATA: ${file} is not a list of candidate records:\n${z.prettifyError(parsed.error)}`);
+    throw new ConfigError(`SANDBOX_DATA: ${file} is not a list of candidate records:\n${z.prettifyError(parsed.error)}`);
   }
   return parsed.data.map((record) => {
     const name = [record.identities?.given_name?.value, record.identities?.family_name?.value].filter(Boolean).join(' ');

@@ -1,20 +1,12 @@
-import { ConfigError, loadConfig } from '../config.ts';
+import { loadConfig, orExit } from '../config.ts';
 import { loadSandboxCandidates } from '../upstream.ts';
 import { KEY_SCOPE_DESCRIPTIONS, startSandbox, type KeyScope } from './sandbox.ts';
 
 /** `npm run sandbox`: the sandbox upstream alone, on SANDBOX_PORT. */
 async function main(): Promise<void> {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exit(1);
-    }
-    throw error;
-  }
-  const sandbox = await startSandbox({ candidates: loadSandboxCandidates(config), host: config.host, port: config.sandbox.port });
+  const config = await orExit(() => loadConfig());
+  const candidates = await orExit(() => loadSandboxCandidates(config));
+  const sandbox = await startSandbox({ candidates, host: config.host, port: config.sandbox.port });
   console.log(`Sandbox KYC Connect upstream at ${sandbox.url}`);
   console.log(`  client id: ${sandbox.clientId}`);
   for (const [scope, key] of Object.entries(sandbox.keys)) {
