@@ -220,7 +220,11 @@ export function createApiHandler(options: ApiHandlerOptions): Middleware {
       if (received > options.maxResponseBytes) upstreamRes.destroy(new Error('response too large'));
       else chunks.push(chunk);
     });
-    upstreamRes.once('error', () => sendError(res, 502, 'upstream_error', 'The response of the KYC service broke off.'));
+    upstreamRes.once('error', () =>
+      received > options.maxResponseBytes
+        ? sendError(res, 502, 'response_too_large', `The KYC service's response is larger than this server accepts (KYC_MAX_RESPONSE_BYTES).`)
+        : sendError(res, 502, 'upstream_error', 'The response of the KYC service broke off.'),
+    );
     upstreamRes.once('end', () => {
       let body: unknown;
       try {

@@ -200,6 +200,37 @@ describe('support user with a status key', () => {
   });
 });
 
+describe('support user without a status key: what cannot be checked is never passed on', () => {
+  it.each([
+    ['a body that is not JSON', (res: import('node:http').ServerResponse) => (res.writeHead(200), res.end('{"identities": {"passport"')), 'upstream_error'],
+    ['a body over the size limit', (res: import('node:http').ServerResponse) => (res.writeHead(200), res.write('x'.repeat(8000)), res.end('y'.repeat(8000))), 'response_too_large'],
+    [
+      'a body cut mid-way',
+      (res: import('node:http').ServerResponse) => {
+        res.writeHead(200, { 'content-length': 5000 });
+        res.write('{"status":"success","data":{"identities":');
+        setTimeout(() => res.socket?.destroy(), 20);
+      },
+      'upstream_error',
+    ],
+  ])('%s: 502 without a byte of it', async (_name, behave, code) => {
+    const upstream = await startFakeUpstream();
+    upstream.behave = (_req, res) => behave(res);
+    const app = await startTestApp({
+      upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'full-key' },
+      access: createAccessControl({ mode: 'proxy', userHeader: 'x-user', roleHeader: 'x-role', trusted: ['127.0.0.1'] }),
+      maxResponseBytes: 10_000,
+    });
+    const res = await app.get('/api/candidates/refId/a', { 'x-user': 'sam', 'x-role': 'support' });
+    expect(res.status).toBe(502);
+    expect(errorCode(res)).toBe(code);
+    expect(res.body).not.toContain('identities');
+    expect(upstream.seen[0]!.headers['accept-encoding']).toBe('identity');
+    await app.close();
+    await upstream.close();
+  });
+});
+
 describe('identity-aware proxy', () => {
   it('trusts the user and role headers only from the configured addresses', async () => {
     const upstream = await startFakeUpstream();
