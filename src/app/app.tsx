@@ -1,26 +1,24 @@
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useEffect } from 'react';
+import { Suspense, use, useEffect } from 'react';
 import { BrowserRouter, useLocation } from 'react-router';
 import { CandidateSkeleton } from './candidate/candidate-skeleton.tsx';
 import { AppShell } from './layout/app-shell.tsx';
 import { NotFoundPage } from './layout/not-found-page.tsx';
 import { HomePage } from './lookup/home-page.tsx';
+import { PageErrorBoundary } from './ui/page-error-boundary.tsx';
 
 // The candidate page and what only it needs are not part of the first load; they are fetched as soon as
-// the browser is idle. Once loaded, the page renders directly: through React.lazy it would suspend once
-// more, and React holds a revealed Suspense boundary back for up to 300 ms.
+// the browser is idle. Once loaded, the page renders without suspending: a suspended and revealed
+// boundary would be held back by React for up to 300 ms. The element tree is the same either way.
 type CandidatePageModule = typeof import('./candidate/candidate-page.tsx');
 let candidatePageModule: CandidatePageModule | undefined;
-const loadCandidatePage = () => import('./candidate/candidate-page.tsx').then((m) => (candidatePageModule = m));
-const LazyCandidatePage = lazy(() => loadCandidatePage().then((m) => ({ default: m.CandidatePage })));
+let candidatePageLoad: Promise<CandidatePageModule> | undefined;
+export const loadCandidatePage = () =>
+  (candidatePageLoad ??= import('./candidate/candidate-page.tsx').then((m) => (candidatePageModule = m)));
 
-function CandidatePageWhenLoaded() {
-  if (candidatePageModule) return <candidatePageModule.CandidatePage />;
-  return (
-    <Suspense fallback={<CandidateSkeleton />}>
-      <LazyCandidatePage />
-    </Suspense>
-  );
+function CandidateEntry() {
+  const module = candidatePageModule ?? use(loadCandidatePage());
+  return <module.CandidatePage />;
 }
 
 function usePreload(load: () => Promise<unknown>) {
@@ -41,13 +39,17 @@ export function AppRoutes() {
   usePreload(loadCandidatePage);
   return (
     <AppShell>
-      {pathname === '/' ? (
-        <HomePage />
-      ) : pathname.startsWith('/candidates/') ? (
-        <CandidatePageWhenLoaded />
-      ) : (
-        <NotFoundPage />
-      )}
+      <PageErrorBoundary key={pathname}>
+        {pathname === '/' ? (
+          <HomePage />
+        ) : pathname.startsWith('/candidates/') ? (
+          <Suspense fallback={<CandidateSkeleton />}>
+            <CandidateEntry />
+          </Suspense>
+        ) : (
+          <NotFoundPage />
+        )}
+      </PageErrorBoundary>
     </AppShell>
   );
 }

@@ -38,7 +38,8 @@ export function sortAttributes(identities: Record<string, IdentityAttribute>): S
   const others: SortedAttributes['others'] = [];
   for (const entry of Object.entries(identities)) {
     if (entry[1].type === 'base64') pictures.push(entry);
-    else if (!DEDICATED_ATTRIBUTES.has(entry[0])) others.push(entry);
+    // A documented attribute of an unexpected type has no card that could show it: shown generically.
+    else if (!DEDICATED_ATTRIBUTES.has(entry[0]) || entry[1].type !== 'string') others.push(entry);
   }
   const rank = (name: string) => (PICTURE_ORDER.includes(name) ? PICTURE_ORDER.indexOf(name) : PICTURE_ORDER.length);
   pictures.sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b));

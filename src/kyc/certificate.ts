@@ -32,7 +32,14 @@ export function parseCertificate(raw: string): ParsedCertificate {
   } catch (error) {
     return { ok: false, raw, problem: `This certificate is not valid JSON (${(error as Error).message}).` };
   }
-  return { ok: true, json, pretty: JSON.stringify(json, null, 2), summary: summarise(json) };
+  let pretty: string;
+  try {
+    pretty = JSON.stringify(json, null, 2);
+  } catch {
+    // Valid JSON nested too deep to print again.
+    return { ok: false, raw, problem: 'This certificate is nested too deeply to lay out.' };
+  }
+  return { ok: true, json, pretty, summary: summarise(json) };
 }
 
 function summarise(json: unknown): CertificateSummary {

@@ -46,9 +46,7 @@ const BASE64_PREFIX = /^data:[^,]*;base64,/;
 /** Some producers prepend a data-URL header; whitespace may be wrapped in. */
 export function cleanBase64(value: string): string {
   const withoutPrefix = value.length > 5 && value.startsWith('data:') ? value.replace(BASE64_PREFIX, '') : value;
-  return /\s/.test(withoutPrefix.slice(0, 200)) || /\s/.test(withoutPrefix.slice(-200))
-    ? withoutPrefix.replace(/\s+/g, '')
-    : withoutPrefix;
+  return /\s/.test(withoutPrefix) ? withoutPrefix.replace(/\s+/g, '') : withoutPrefix;
 }
 
 /** Decoded size in bytes, from the base64 length alone. */

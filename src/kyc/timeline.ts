@@ -21,13 +21,20 @@ export interface Timeline {
 
 const NOT_A_STATUS_DATE = new Set(['willArchiveAtDate']);
 
+/** For two dates at the same instant: the order a candidate goes through. */
+const WORKFLOW = ['incomplete', 'waiting', 'inreview', 'review_requested', 'approved', 'rejected', 'blocked'];
+function workflowRank(status: string): number {
+  const rank = WORKFLOW.indexOf(status);
+  return rank === -1 ? WORKFLOW.length : rank;
+}
+
 /** Every `<status>Date` field of the record, ordered by time (not by field order). */
 export function buildTimeline(record: CandidateRecord): Timeline {
   const dated = Object.entries(record)
     .filter(([field, value]) => field.endsWith('Date') && !NOT_A_STATUS_DATE.has(field) && typeof value === 'string')
     .map(([field, value]) => ({ field, status: statusInfo(statusOfDateField(field)), at: new Date(value as string) }))
     .filter((step) => !Number.isNaN(step.at.getTime()))
-    .sort((a, b) => a.at.getTime() - b.at.getTime() || a.field.localeCompare(b.field));
+    .sort((a, b) => a.at.getTime() - b.at.getTime() || workflowRank(a.status.status) - workflowRank(b.status.status));
 
   let currentIndex = -1;
   dated.forEach((step, index) => {

@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { renderWithProviders, stubApi } from './render.tsx';
@@ -11,7 +11,7 @@ describe('lookup form', () => {
     await screen.findByRole('textbox');
     expect(screen.getByRole('radio', { name: 'refId' })).toBeChecked();
     await user.type(screen.getByRole('textbox', { name: 'refId to look up' }), '  cust_000482 {Enter}');
-    expect(router.state.location.pathname).toBe('/candidates/refId/cust_000482');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/candidates/refId/cust_000482'));
   });
 
   it('looks up by recordId when chosen, with the keyboard only', async () => {
@@ -27,7 +27,7 @@ describe('lookup form', () => {
     expect(screen.getByRole('radio', { name: 'recordId' })).toBeChecked();
     await user.tab();
     await user.keyboard('65f1c2a9e4b0d3a1f0c9b810{Enter}');
-    expect(router.state.location.pathname).toBe('/candidates/recordId/65f1c2a9e4b0d3a1f0c9b810');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/candidates/recordId/65f1c2a9e4b0d3a1f0c9b810'));
   });
 
   it.each([
@@ -41,7 +41,7 @@ describe('lookup form', () => {
     const { router } = renderWithProviders('/');
     await screen.findByRole('textbox');
     await user.type(screen.getByRole('textbox'), `${id}{Enter}`);
-    expect(router.state.location.pathname).toBe(path);
+    await waitFor(() => expect(router.state.location.pathname).toBe(path));
   });
 
   it('refuses an empty value with a message, without a request', async () => {
@@ -53,7 +53,7 @@ describe('lookup form', () => {
     await user.click(screen.getByRole('button', { name: 'Look up' }));
     expect(screen.getByRole('alert')).toHaveTextContent('Enter a refId to look up.');
     expect(screen.getByRole('textbox')).toHaveAttribute('aria-invalid', 'true');
-    expect(router.state.location.pathname).toBe('/');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
     expect(requests.filter((url) => url.startsWith('/api/candidates'))).toEqual([]);
   });
 
@@ -87,7 +87,7 @@ describe('home page', () => {
     expect(links).toHaveLength(2);
     expect(links[1]).toHaveTextContent('mystery');
     await user.click(links[1]!);
-    expect(router.state.location.pathname).toBe('/candidates/recordId/65f1c2a9e4b0d3a1f0c9b810');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/candidates/recordId/65f1c2a9e4b0d3a1f0c9b810'));
     // The marker stays on every page.
     expect(screen.getByTestId('sandbox-marker')).toBeInTheDocument();
   });

@@ -53,7 +53,7 @@ describe('lookup states', () => {
     const { router } = showWith(apiError(404, 'not_found', 'No candidate with refId "abc".'));
     expect(await screen.findByRole('heading', { name: 'No candidate with refId "abc"' })).toBeInTheDocument();
     await user.click(screen.getByRole('link', { name: 'Try as recordId' }));
-    expect(router.state.location.pathname).toBe('/candidates/recordId/abc');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/candidates/recordId/abc'));
   });
 
   it("the server's key rejected: says it is not the reviewer's fault", async () => {

@@ -1,6 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
-import { afterEach, vi } from 'vitest';
+import { afterEach, beforeAll, vi } from 'vitest';
+import { loadCandidatePage } from '../../src/app/app.tsx';
 
 // jsdom has no object URLs and no modal dialogs: minimal stand-ins that tests can observe.
 let nextUrl = 0;
@@ -14,6 +15,9 @@ if (!HTMLDialogElement.prototype.showModal) {
     this.removeAttribute('open');
   };
 }
+
+// As the app does when the browser is first idle: the candidate page's module is ready before a lookup.
+beforeAll(() => loadCandidatePage());
 
 afterEach(() => {
   cleanup();

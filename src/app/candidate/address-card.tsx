@@ -7,7 +7,7 @@ import { Notice, Section } from '../ui/section.tsx';
 export function AddressCard({ raw }: { raw: string }) {
   const decoded = decodeAddress(raw);
   return (
-    <Section title="Address" level={3}>
+    <Section title="Address">
       {decoded.ok ? (
         <address className="text-sm break-words text-slate-900 not-italic">
           {addressLines(decoded.value).map((line, i) => (

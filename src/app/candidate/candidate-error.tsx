@@ -72,7 +72,7 @@ export function CandidateError({
           title: 'The KYC service is limiting requests',
           body:
             error.details.retryAfterSeconds !== undefined
-              ? `Too many lookups in a short time. Try again in ${error.details.retryAfterSeconds} s (at ${new Date(Date.now() + error.details.retryAfterSeconds * 1000).toLocaleTimeString()}).`
+              ? `Too many lookups in a short time. Try again in ${error.details.retryAfterSeconds} s${error.details.retryAt ? ` (at ${error.details.retryAt.toLocaleTimeString()})` : ''}.`
               : 'Too many lookups in a short time. Wait a minute, then try again.',
           action: retry,
         };
@@ -91,8 +91,9 @@ export function CandidateError({
       case 'not_json':
         return { title: 'The response is not readable', body: error.message };
       case 'malformed':
+      default:
         return {
-          title: 'The response has an unexpected shape',
+          title: error.kind === 'malformed' ? 'The response has an unexpected shape' : 'The lookup failed',
           body: (
             <>
               {error.message} What was wrong:

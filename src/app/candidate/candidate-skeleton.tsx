@@ -6,8 +6,10 @@ export function CandidateSkeleton({ progress }: { progress?: DownloadProgress })
   const percent = progress?.total ? Math.min(100, Math.round((progress.received / progress.total) * 100)) : undefined;
   return (
     <div className="space-y-5" aria-busy="true">
-      <div role="status" className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
-        <p className="font-medium text-slate-900">Looking the candidate up…</p>
+      <div className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
+        <p role="status" className="font-medium text-slate-900">
+          Looking the candidate up…
+        </p>
         {progress && progress.received > 0 && (
           <div className="mt-3">
             <progress

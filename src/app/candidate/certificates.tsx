@@ -1,5 +1,7 @@
 import { certificateTitle, parseCertificate } from '../../kyc/certificate.ts';
+import { isoTimestampSchema } from '../../kyc/schema.ts';
 import { formatLocalDateTime } from '../../kyc/time.ts';
+import { LongText } from '../ui/long-text.tsx';
 import { CopyButton } from '../ui/copy-button.tsx';
 import { Notice, Section } from '../ui/section.tsx';
 
@@ -24,7 +26,9 @@ export function Certificates({ certs }: { certs: Record<string, string> }) {
 function CertificatePanel({ slug, raw }: { slug: string; raw: string }) {
   const parsed = parseCertificate(raw);
   const title = certificateTitle(slug);
-  const issueDate = parsed.ok && parsed.summary.issueDate ? new Date(parsed.summary.issueDate) : undefined;
+  // Only a full ISO timestamp is shown in local time; anything else as written.
+  const issueDate = parsed.ok ? parsed.summary.issueDate : undefined;
+  const issuedAt = issueDate && isoTimestampSchema.safeParse(issueDate).success ? new Date(issueDate) : undefined;
   return (
     <details className="group min-w-0 rounded-lg border border-slate-200" data-cert={slug}>
       <summary className="flex cursor-pointer list-none flex-wrap items-center gap-x-3 gap-y-1 rounded-lg px-4 py-3 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-blue-600">
@@ -40,8 +44,10 @@ function CertificatePanel({ slug, raw }: { slug: string; raw: string }) {
                 {result}
               </span>
             ))}
-            {issueDate && !Number.isNaN(issueDate.getTime()) && (
-              <span className="text-xs text-slate-600">issued {formatLocalDateTime(issueDate)}</span>
+            {issueDate && (
+              <span className="text-xs text-slate-600" title={issuedAt ? issueDate : undefined}>
+                issued {issuedAt ? formatLocalDateTime(issuedAt) : <LongText text={issueDate} limit={40} />}
+              </span>
             )}
           </>
         ) : (

@@ -71,7 +71,9 @@ export function parseCandidateBody(text: string): CandidateRecord {
 }
 
 async function readBody(response: Response, options: FetchOptions): Promise<string> {
-  const length = Number(response.headers.get('content-length'));
+  // Content-Length counts compressed bytes when the body is encoded; what is read here is decoded.
+  const encoding = response.headers.get('content-encoding');
+  const length = encoding && encoding !== 'identity' ? NaN : Number(response.headers.get('content-length'));
   const total = Number.isFinite(length) && length > 0 ? length : undefined;
   try {
     if (!response.body || !options.onProgress) return await response.text();

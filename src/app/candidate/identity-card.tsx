@@ -4,13 +4,17 @@ import { LongText } from '../ui/long-text.tsx';
 import { Section } from '../ui/section.tsx';
 
 function text(attribute: IdentityAttribute | undefined): string | undefined {
-  return attribute?.type === 'string' ? attribute.value : undefined;
+  return attribute?.type === 'string' && attribute.value.trim() !== '' ? attribute.value : undefined;
 }
+
+/** One plain address, nothing that a mailto: URL would read as more recipients, headers or a body. */
+const PLAIN_EMAIL = /^[^\s@?#,;%&<>"'\\()]+@[^\s@?#,;%&<>"'\\()]+\.[^\s@?#,;%&<>"'\\()]+$/u;
 
 /** Given and family name, date of birth with age, e-mail. Missing attributes say so. */
 export function IdentityCard({ identities, now }: { identities: Record<string, IdentityAttribute>; now: Date }) {
   const dobRaw = text(identities.dob);
   const dob = dobRaw ? parseDob(dobRaw) : undefined;
+  const age = dob ? ageOn(dob, now) : undefined;
   const email = text(identities.email);
   const given = text(identities.given_name);
   const family = text(identities.family_name);
@@ -21,7 +25,8 @@ export function IdentityCard({ identities, now }: { identities: Record<string, I
       'Date of birth',
       dobRaw === undefined ? undefined : dob ? (
         <>
-          {formatDob(dob)} <span className="text-slate-500">(age {ageOn(dob, now)})</span>
+          {formatDob(dob)}{' '}
+          <span className={age! < 0 ? 'text-amber-800' : 'text-slate-500'}>{age! < 0 ? '(a date in the future)' : `(age ${age})`}</span>
         </>
       ) : (
         <>
@@ -34,15 +39,18 @@ export function IdentityCard({ identities, now }: { identities: Record<string, I
     ],
     [
       'E-mail',
-      email && (
-        <a className="text-blue-700 underline underline-offset-2 hover:text-blue-900" href={`mailto:${encodeURI(email)}`}>
+      email &&
+        (PLAIN_EMAIL.test(email) && email.length <= 254 ? (
+          <a className="text-blue-700 underline underline-offset-2 hover:text-blue-900" href={`mailto:${email}`}>
+            {email}
+          </a>
+        ) : (
           <LongText text={email} limit={120} />
-        </a>
-      ),
+        )),
     ],
   ];
   return (
-    <Section title="Identity" level={3}>
+    <Section title="Identity">
       <dl className="grid grid-cols-[max-content_minmax(0,1fr)] gap-x-4 gap-y-2 text-sm">
         {rows.map(([label, value]) => (
           <div key={label} className="contents">

@@ -23,7 +23,7 @@ export class LookupError extends Error {
   constructor(
     readonly kind: LookupErrorKind,
     message: string,
-    readonly details: { detail?: string; retryAfterSeconds?: number; status?: number } = {},
+    readonly details: { detail?: string; retryAfterSeconds?: number; retryAt?: Date; status?: number } = {},
   ) {
     super(message);
   }
@@ -34,7 +34,7 @@ export class LookupError extends Error {
   }
 }
 
-const KIND_OF_CODE: Record<string, LookupErrorKind> = {
+const KIND_OF_CODE: Readonly<Record<string, LookupErrorKind>> = {
   invalid_id: 'invalid_id',
   unauthenticated: 'unauthenticated',
   rate_limited: 'too_many_lookups',
@@ -48,16 +48,32 @@ const KIND_OF_CODE: Record<string, LookupErrorKind> = {
   response_too_large: 'too_large',
 };
 
-/** Turns the proxy's JSON error (or anything else a failing server sent) into a LookupError. */
+/** What an answer without a known error code most likely means, from its HTTP status alone. */
+function kindOfStatus(status: number): LookupErrorKind {
+  if (status === 401 || status === 403) return 'unauthenticated';
+  if (status === 404) return 'not_found';
+  if (status === 429) return 'too_many_lookups';
+  if (status === 504) return 'timeout';
+  if (status === 502 || status === 503) return 'server_unreachable';
+  if (status >= 500) return 'upstream_error';
+  return 'invalid_id';
+}
+
+function parseRetryAfter(header: string | null): number | undefined {
+  if (!header) return undefined;
+  if (/^\d+$/.test(header.trim())) return Number(header.trim());
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - Date.now()) / 1000));
+}
+
+/** Turns the proxy's JSON error (or anything else a failing server or gateway sent) into a LookupError. */
 export function lookupErrorFromBody(status: number, body: ApiErrorBody | undefined, retryAfterHeader: string | null): LookupError {
+  const retryAfterSeconds = body?.error.retryAfterSeconds ?? parseRetryAfter(retryAfterHeader);
+  const retry = retryAfterSeconds === undefined ? {} : { retryAfterSeconds, retryAt: new Date(Date.now() + retryAfterSeconds * 1000) };
   if (body) {
-    const kind = KIND_OF_CODE[body.error.code] ?? (status >= 500 ? 'upstream_error' : 'invalid_id');
-    const retryAfter = body.error.retryAfterSeconds ?? (retryAfterHeader && /^\d+$/.test(retryAfterHeader) ? Number(retryAfterHeader) : undefined);
-    return new LookupError(kind, body.error.message, { retryAfterSeconds: retryAfter, status });
+    const code = body.error.code;
+    const kind = Object.hasOwn(KIND_OF_CODE, code) ? KIND_OF_CODE[code]! : kindOfStatus(status);
+    return new LookupError(kind, body.error.message, { ...retry, status });
   }
-  return new LookupError(
-    status >= 500 ? 'upstream_error' : 'invalid_id',
-    `The Candidate Lookup server answered HTTP ${status} without an explanation.`,
-    { status },
-  );
+  return new LookupError(kindOfStatus(status), `The server answered HTTP ${status} without an explanation.`, { ...retry, status });
 }

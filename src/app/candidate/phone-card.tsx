@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { countryName } from '../../kyc/countries.ts';
-import { decodePhone, telHref } from '../../kyc/phone.ts';
+import { decodePhone } from '../../kyc/phone.ts';
 import { Section } from '../ui/section.tsx';
 import { RawValue } from './address-card.tsx';
 
@@ -9,7 +9,11 @@ const phoneFormatter = () => ({
   queryKey: ['libphonenumber'] as const,
   queryFn: async () => {
     const { parsePhoneNumberFromString } = await import('libphonenumber-js/min');
-    return (phoneNumber: string) => parsePhoneNumberFromString(phoneNumber)?.formatInternational();
+    return (phoneNumber: string) => {
+      const parsed = parsePhoneNumberFromString(phoneNumber);
+      // The link is built from the parsed number (E.164), never from the raw text.
+      return parsed ? { formatted: parsed.formatInternational(), uri: parsed.isPossible() ? parsed.getURI() : undefined } : undefined;
+    };
   },
   staleTime: Infinity,
   gcTime: Infinity,
@@ -21,17 +25,18 @@ export function PhoneCard({ raw }: { raw: string }) {
   const formatter = useQuery({ ...phoneFormatter(), enabled: decoded.ok });
   if (!decoded.ok) {
     return (
-      <Section title="Phone" level={3}>
+      <Section title="Phone">
         <RawValue raw={raw} problem={decoded.problem} />
       </Section>
     );
   }
   const phone = decoded.value;
-  const formatted = formatter.data?.(phone.phoneNumber) ?? phone.phoneNumber;
-  const href = telHref(phone.phoneNumber);
+  const parsed = formatter.data?.(phone.phoneNumber);
+  const formatted = parsed?.formatted ?? phone.phoneNumber;
+  const href = parsed?.uri;
   const country = countryName(phone.countryCode) ?? countryName(phone.countryCode2);
   return (
-    <Section title="Phone" level={3}>
+    <Section title="Phone">
       <p className="text-lg font-medium break-words text-slate-900">
         {href ? (
           <a href={href} className="text-blue-700 underline underline-offset-2 hover:text-blue-900" data-testid="phone-number">

@@ -56,7 +56,7 @@ export function PicturePreview({ name, value, owner }: { name: string; value: st
       ) : decoded.state === 'failed' ? (
         <Notice tone="warning">{decoded.problem}</Notice>
       ) : decoded.state === 'decoding' ? (
-        <div className="aspect-[3/2] animate-pulse rounded bg-slate-200" aria-label={`Decoding ${label}`} />
+        <div role="img" className="aspect-[3/2] animate-pulse rounded bg-slate-200" aria-label={`Decoding the ${label.toLowerCase()}`} />
       ) : (
         <>
           <button
@@ -83,7 +83,11 @@ export function PicturePreview({ name, value, owner }: { name: string; value: st
             className="m-auto max-h-[95vh] max-w-[95vw] rounded-lg bg-white p-3 shadow-2xl backdrop:bg-slate-900/70"
             onClose={() => setViewing(false)}
             onClick={(event) => {
-              if (event.target === event.currentTarget) dialog.current?.close();
+              // A click on the backdrop, outside the dialog's own box, closes it.
+              const box = event.currentTarget.getBoundingClientRect();
+              const outside =
+                event.clientX < box.left || event.clientX > box.right || event.clientY < box.top || event.clientY > box.bottom;
+              if (event.target === event.currentTarget && outside) dialog.current?.close();
             }}
           >
             <div className="mb-2 flex items-center justify-between gap-4">

@@ -32,7 +32,9 @@ export async function signIn(username: string, password: string): Promise<SignIn
     return { ok: false, message: 'The Candidate Lookup server could not be reached.' };
   }
   const body: unknown = await response.json().catch(() => undefined);
-  if (response.ok) return { ok: true, session: sessionInfoSchema.parse(body) };
+  const session = sessionInfoSchema.safeParse(body);
+  if (response.ok && session.success) return { ok: true, session: session.data };
+  if (response.ok) return { ok: false, message: 'The server answered the sign-in in a way this page does not understand.' };
   const error = apiErrorBodySchema.safeParse(body);
   return { ok: false, message: error.success ? error.data.error.message : `Sign-in failed (HTTP ${response.status}).` };
 }

@@ -17,8 +17,12 @@ export function SignInPage() {
     const password = String(form.get('password') ?? '');
     if (!username || !password) return setProblem('Enter your username and password.');
     setBusy(true);
-    const result = await signIn(username, password);
-    setBusy(false);
+    let result: Awaited<ReturnType<typeof signIn>>;
+    try {
+      result = await signIn(username, password);
+    } finally {
+      setBusy(false);
+    }
     if (!result.ok) return setProblem(result.message);
     setProblem(undefined);
     queryClient.setQueryData(sessionQuery().queryKey, result.session);
