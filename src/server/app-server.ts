@@ -18,18 +18,30 @@ export function createAppServer(options: { api: Middleware; staticDir: string })
       res.setHeader('Cache-Control', pathname.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
     },
   });
-  return http.createServer((req, res) => {
-    setSecurityHeaders(res);
-    options.api(req, res, () => {
-      if (req.method !== 'GET' && req.method !== 'HEAD') {
-        res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' });
-        res.end('Method not allowed');
-        return;
-      }
-      assets(req, res, () => {
-        res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' });
-        res.end('Not found');
-      });
+  const serveAsset = (req: http.IncomingMessage, res: http.ServerResponse) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end('Method not allowed');
+      return;
+    }
+    // sirv trusts the Range header and throws on a reversed range; nothing here needs ranges.
+    delete req.headers.range;
+    assets(req, res, () => {
+      res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end('Not found');
     });
+  };
+  return http.createServer((req, res) => {
+    try {
+      setSecurityHeaders(res);
+      options.api(req, res, () => serveAsset(req, res));
+    } catch {
+      // Whatever went wrong with one request, the server goes on serving the others.
+      if (res.headersSent) res.destroy();
+      else {
+        res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
+        res.end('Internal error');
+      }
+    }
   });
 }

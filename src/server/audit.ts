@@ -34,6 +34,8 @@ interface Pending {
 
 /** How often the path is checked for rotation (the file moved away or replaced). */
 const ROTATION_CHECK_MS = 1000;
+/** A write that takes longer than this is a failure: lookups are refused rather than left hanging. */
+const WRITE_TIMEOUT_MS = 5000;
 
 /**
  * Appends to one open file. Lines that arrive while a write is under way go out together in the next
@@ -45,6 +47,8 @@ export function createAuditLog(file: string): AuditLog {
   let checkedAt = 0;
   let pending: Pending[] = [];
   let writing = false;
+  // After a failed write part of a line may be on disk: the next write starts on a fresh line.
+  let afterFailure = false;
 
   async function currentHandle(): Promise<FileHandle> {
     const now = Date.now();
@@ -73,12 +77,21 @@ export function createAuditLog(file: string): AuditLog {
     while (pending.length > 0) {
       const batch = pending;
       pending = [];
+      let timer: NodeJS.Timeout | undefined;
       try {
-        await (await currentHandle()).appendFile(batch.map((p) => p.line).join(''));
+        const text = (afterFailure ? '\n' : '') + batch.map((p) => p.line).join('');
+        const timeout = new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error('the audit log write timed out')), WRITE_TIMEOUT_MS);
+        });
+        await Promise.race([currentHandle().then((handle) => handle.appendFile(text)), timeout]);
+        afterFailure = false;
         for (const p of batch) p.resolve();
       } catch (error) {
+        afterFailure = true;
         await closeHandle(); // try afresh next time: the disk may have room again
         for (const p of batch) p.reject(error);
+      } finally {
+        clearTimeout(timer);
       }
     }
     writing = false;

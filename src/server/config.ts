@@ -58,6 +58,9 @@ const flag = z.enum(['0', '1', 'true', 'false'], { error: 'must be 1 or 0' }).tr
 
 // Sent in a request line or header: control characters would make the request invalid.
 const headerSafe = z.string().regex(/^[^\u0000-\u001f\u007f]*$/, 'must not contain control characters or line breaks');
+// The whole value of the Authorization header: visible ASCII only (a pasted zero-width space or a
+// line break is a mistake that Node would refuse at the first lookup).
+const apiKey = z.string().regex(/^[\x21-\x7e]+$/, 'must be the key as issued: visible ASCII characters, no spaces or line breaks');
 
 const headerName = z
   .string()
@@ -71,8 +74,9 @@ const envSchema = z.object({
       .refine((url) => !URL.canParse(url) || (!new URL(url).search && !new URL(url).hash), 'must not contain a query string or fragment'),
   ),
   KYC_CLIENT_ID: optional(headerSafe),
-  KYC_API_KEY: optional(headerSafe),
-  KYC_API_KEY_STATUS: optional(headerSafe),
+  KYC_API_KEY: optional(apiKey),
+  KYC_API_KEY_STATUS: optional(apiKey),
+  KYC_ALLOW_HTTP: optional(flag).default(false),
   HOST: optional(z.string()).default('127.0.0.1'),
   PORT: optional(integer(0, 65535)).default(8080),
   KYC_TIMEOUT_MS: optional(integer(100, 600_000)).default(15_000),
@@ -149,6 +153,13 @@ export function parseConfig(env: Environment): Config {
   }
   const missing = (['KYC_CLIENT_ID', 'KYC_API_KEY'] as const).filter((name) => vars[name] === undefined);
   if (missing.length > 0) throw problem(`KYC_BASE_URL is set, so ${missing.join(' and ')} must be set too.`);
+  const base = new URL(vars.KYC_BASE_URL);
+  if (base.protocol === 'http:' && !isLoopback(base.hostname.replace(/^\[|\]$/g, '')) && !vars.KYC_ALLOW_HTTP) {
+    throw problem(
+      'KYC_BASE_URL uses http:// to another machine: the API key would cross the network unencrypted.\n' +
+        '  Use https://, or set KYC_ALLOW_HTTP=1 if the connection is protected otherwise.',
+    );
+  }
   return {
     ...common,
     upstream: {

@@ -2,10 +2,11 @@ import http from 'node:http';
 import https from 'node:https';
 import { API_PREFIX, type ApiErrorBody, type ApiErrorCode, type ApiMeta } from '../kyc/api.ts';
 import { checkId, encodeIdSegment, isLookupKind, type LookupKind } from '../kyc/lookup.ts';
-import { FULL_LEVEL_FIELDS } from '../kyc/schema.ts';
+import { candidateEnvelopeSchema } from '../kyc/schema.ts';
 import { createAccessControl, type AccessControl, type Identity } from './auth/access.ts';
 import type { AuditEntry, AuditLog } from './audit.ts';
 import { RateLimiter } from './rate-limit.ts';
+import { setSecurityHeaders } from './security-headers.ts';
 
 /**
  * The key-holding proxy: one connect-style handler for `/api/*`, mounted by the Vite plugin in
@@ -44,6 +45,9 @@ const FORWARDED_REQUEST_HEADERS = ['accept', 'accept-encoding'] as const;
 
 const CANDIDATE_ROUTE = `${API_PREFIX}/candidates/`;
 
+/** What a status-level response may hold (besides `<status>Date` fields). */
+const STATUS_LEVEL_FIELDS = new Set(['status', 'refId', 'recordId', 'isArchived', 'blockPassID', 'submitCount']);
+
 type Level = NonNullable<AuditEntry['level']>;
 
 interface Failure {
@@ -75,6 +79,7 @@ export function createApiHandler(options: ApiHandlerOptions): Middleware {
       if (next) return next();
       return sendError(res, 404, 'no_such_route', 'Not found.');
     }
+    setSecurityHeaders(res);
     const started = performance.now();
     let route = 'unknown';
     res.once('close', () => {
@@ -176,21 +181,47 @@ export function createApiHandler(options: ApiHandlerOptions): Middleware {
     }
 
     const key = level === 'status' ? options.upstream.statusApiKey! : options.upstream.apiKey;
-    // Stripping needs the plain JSON: ask the upstream not to compress it.
-    forward(req, res, kind, id, key, level !== 'stripped', (outcome) => {
+    // Reducing needs the plain JSON: ask the upstream not to compress it.
+    forward(req, res, kind, id, key, level === 'full', (outcome) => {
       if (!outcome.ok) return refuse(outcome.failure, outcome.upstreamStatus, outcome.upstreamStatus !== null);
       const upstreamRes = outcome.response;
-      void audited(200, null, upstreamRes.statusCode ?? 200, true).then((ok) => {
+      const upstreamStatus = upstreamRes.statusCode ?? 200;
+      // Without a length or chunked framing, a body cut short would look complete: not passed on.
+      const framed =
+        upstreamRes.headers['content-length'] !== undefined || /\bchunked\b/i.test(upstreamRes.headers['transfer-encoding'] ?? '');
+      if (!framed) {
+        upstreamRes.destroy();
+        return refuse(
+          { status: 502, code: 'upstream_error', message: 'The KYC service sent a response without a length, so it could not be checked to be complete.' },
+          upstreamStatus,
+          true,
+        );
+      }
+      if (level !== 'full') {
+        // Support users: the status-level record only, checked here whichever key fetched it.
+        return void reduceToStatusLevel(upstreamRes).then((reduced) => {
+          if (!reduced.ok) return refuse(reduced.failure, upstreamStatus, true);
+          void audited(200, null, upstreamStatus, true).then((ok) => ok && sendJson(res, 200, reduced.body));
+        });
+      }
+      // Watched from now on: a failure while the audit line is written must not go unnoticed.
+      let broken = false;
+      const markBroken = () => (broken = true);
+      upstreamRes.once('error', markBroken);
+      upstreamRes.once('aborted', markBroken);
+      void audited(200, null, upstreamStatus, true).then((ok) => {
         if (!ok) return upstreamRes.destroy();
-        if (level === 'stripped') sendStripped(res, upstreamRes);
-        else stream(res, upstreamRes);
+        if (broken || upstreamRes.destroyed) {
+          return sendError(res, 502, 'upstream_error', 'The response of the KYC service broke off.');
+        }
+        stream(res, upstreamRes);
       });
     });
   }
 
   /** Sends the upstream body on unchanged, streamed, never buffered: a full record weighs megabytes. */
   function stream(res: http.ServerResponse, upstreamRes: http.IncomingMessage): void {
-    const outgoing: http.OutgoingHttpHeaders = { 'cache-control': 'no-store' };
+    const outgoing: http.OutgoingHttpHeaders = { 'cache-control': 'no-store', 'content-type': 'application/json; charset=utf-8' };
     for (const name of FORWARDED_RESPONSE_HEADERS) {
       if (upstreamRes.headers[name] !== undefined) outgoing[name] = upstreamRes.headers[name];
     }
@@ -211,31 +242,44 @@ export function createApiHandler(options: ApiHandlerOptions): Middleware {
     upstreamRes.pipe(res);
   }
 
-  /** For a support user with only the full key: the record without customFields, identities and certs. */
-  function sendStripped(res: http.ServerResponse, upstreamRes: http.IncomingMessage): void {
-    const chunks: Buffer[] = [];
-    let received = 0;
-    upstreamRes.on('data', (chunk: Buffer) => {
-      received += chunk.length;
-      if (received > options.maxResponseBytes) upstreamRes.destroy(new Error('response too large'));
-      else chunks.push(chunk);
-    });
-    upstreamRes.once('error', () =>
-      received > options.maxResponseBytes
-        ? sendError(res, 502, 'response_too_large', `The KYC service's response is larger than this server accepts (KYC_MAX_RESPONSE_BYTES).`)
-        : sendError(res, 502, 'upstream_error', 'The response of the KYC service broke off.'),
-    );
-    upstreamRes.once('end', () => {
-      let body: unknown;
-      try {
-        body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      } catch {
-        // Never pass on what could not be checked.
-        return sendError(res, 502, 'upstream_error', 'The response of the KYC service is not JSON, so it could not be reduced to status level.');
-      }
-      const data = (body as { data?: Record<string, unknown> } | null)?.data;
-      if (data && typeof data === 'object') for (const field of FULL_LEVEL_FIELDS) delete data[field];
-      sendJson(res, 200, JSON.stringify(body));
+  /**
+   * For support users: the whole body is read, checked against the contract, and only the status-level
+   * fields are kept (an allowlist: status, ids, archive flag, submission count, dates). Whatever cannot
+   * be checked is refused, never passed on.
+   */
+  function reduceToStatusLevel(upstreamRes: http.IncomingMessage): Promise<{ ok: true; body: string } | { ok: false; failure: Failure }> {
+    return new Promise((resolve) => {
+      const chunks: Buffer[] = [];
+      let received = 0;
+      const refuseWith = (failure: Failure) => resolve({ ok: false, failure });
+      upstreamRes.on('data', (chunk: Buffer) => {
+        received += chunk.length;
+        if (received > options.maxResponseBytes) upstreamRes.destroy(new Error('response too large'));
+        else chunks.push(chunk);
+      });
+      upstreamRes.once('error', () =>
+        refuseWith(
+          received > options.maxResponseBytes
+            ? { status: 502, code: 'response_too_large', message: "The KYC service's response is larger than this server accepts (KYC_MAX_RESPONSE_BYTES)." }
+            : { status: 502, code: 'upstream_error', message: 'The response of the KYC service broke off.' },
+        ),
+      );
+      upstreamRes.once('end', () => {
+        let json: unknown;
+        try {
+          json = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        } catch {
+          return refuseWith({ status: 502, code: 'upstream_error', message: 'The response of the KYC service is not JSON, so it could not be reduced to status level.' });
+        }
+        const parsed = candidateEnvelopeSchema.safeParse(json);
+        if (!parsed.success) {
+          return refuseWith({ status: 502, code: 'upstream_error', message: 'The response of the KYC service does not have the expected shape, so it could not be reduced to status level.' });
+        }
+        const data = Object.fromEntries(
+          Object.entries(parsed.data.data).filter(([field]) => STATUS_LEVEL_FIELDS.has(field) || field.endsWith('Date')),
+        );
+        resolve({ ok: true, body: JSON.stringify({ status: 'success', data }) });
+      });
     });
   }
 
@@ -257,15 +301,25 @@ export function createApiHandler(options: ApiHandlerOptions): Middleware {
       if (req.headers[name] !== undefined) headers[name] = req.headers[name];
     }
     if (!mayCompress) headers['accept-encoding'] = 'identity';
-    const upstreamReq = transport.request({
-      protocol: base.protocol,
-      hostname: base.hostname.replace(/^\[|\]$/g, ''),
-      port: base.port || undefined,
-      method: 'GET',
-      path: `${basePath}/kyc/1.0/connect/${clientSegment}/${kind}/${encodeIdSegment(id)}`,
-      headers,
-      agent,
-    });
+    let upstreamReq: http.ClientRequest;
+    try {
+      upstreamReq = transport.request({
+        protocol: base.protocol,
+        hostname: base.hostname.replace(/^\[|\]$/g, ''),
+        port: base.port || undefined,
+        method: 'GET',
+        path: `${basePath}/kyc/1.0/connect/${clientSegment}/${kind}/${encodeIdSegment(id)}`,
+        headers,
+        agent,
+      });
+    } catch {
+      // Only a configuration no check caught can get here (a key Node refuses to send as a header).
+      return settle({
+        ok: false,
+        upstreamStatus: null,
+        failure: { status: 502, code: 'upstream_error', message: 'The request to the KYC service could not be made. An administrator must check KYC_API_KEY.' },
+      });
+    }
 
     let settled = false;
     const fail = (failure: Failure, upstreamStatus: number | null = null) => {
@@ -328,15 +382,14 @@ function failureOfStatus(status: number, kind: LookupKind, id: string, retryAfte
     };
   }
   if (status === 429) {
-    const retryAfter = parseRetryAfter(retryAfterHeader);
+    // Without the service's word on when, a minute: a browser must be told something to wait for.
+    const retryAfter = parseRetryAfter(retryAfterHeader) ?? 60;
     return {
       status: 429,
       code: 'upstream_rate_limited',
-      message:
-        retryAfter === undefined
-          ? 'The KYC service is limiting requests (HTTP 429). Wait a little and try again.'
-          : `The KYC service is limiting requests (HTTP 429). Try again in ${retryAfter} s.`,
-      ...(retryAfter === undefined ? {} : { extra: { retryAfterSeconds: retryAfter }, headers: { 'Retry-After': String(retryAfter) } }),
+      message: `The KYC service is limiting requests (HTTP 429). Try again in ${retryAfter} s.`,
+      extra: { retryAfterSeconds: retryAfter },
+      headers: { 'Retry-After': String(retryAfter) },
     };
   }
   return {

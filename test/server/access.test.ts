@@ -306,7 +306,7 @@ describe('audit log and rate limits', () => {
       access: createAccessControl({ mode: 'proxy', userHeader: 'x-user', roleHeader: 'x-role', trusted: ['127.0.0.1'] }),
       rateLimiter: new RateLimiter(2),
     });
-    const as = (user: string) => ({ 'x-user': user, 'x-role': 'support' });
+    const as = (user: string) => ({ 'x-user': user, 'x-role': 'compliance' });
     expect((await app.get('/api/candidates/refId/a', as('ana'))).status).toBe(200);
     expect((await app.get('/api/candidates/refId/b', as('ana'))).status).toBe(200);
     const limited = await app.get('/api/candidates/refId/c', as('ana'));

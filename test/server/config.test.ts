@@ -54,7 +54,8 @@ describe('configuration', () => {
     expect(errorOf({ KYC_MAX_RESPONSE_BYTES: '-1' })).toMatch(/KYC_MAX_RESPONSE_BYTES must be at least/);
     expect(errorOf({ SANDBOX_LARGE_IMAGES: 'yes' })).toMatch(/SANDBOX_LARGE_IMAGES must be 1 or 0/);
     const message = errorOf({ ...remote, KYC_API_KEY: 'secret\r\nX: 1' });
-    expect(message).toMatch(/KYC_API_KEY must not contain control characters/);
+    expect(message).toMatch(/KYC_API_KEY must be the key as issued/);
+    expect(errorOf({ ...remote, KYC_API_KEY: 'key\u200bwith-zero-width-space' })).toMatch(/KYC_API_KEY must be the key as issued/);
     expect(message).not.toContain('secret');
   });
 
@@ -85,6 +86,12 @@ describe('configuration', () => {
     expect(errorOf({ KYC_API_KEY_STATUS: 'k' })).toMatch(/KYC_API_KEY_STATUS is set but KYC_BASE_URL is not/);
   });
 
+  it('refuses plain http to another machine, unless told the connection is protected otherwise', () => {
+    expect(errorOf({ ...remote, KYC_BASE_URL: 'http://kyc.example.org' })).toMatch(/http:\/\/ to another machine.*KYC_ALLOW_HTTP=1/s);
+    expect(parseConfig({ ...remote, KYC_BASE_URL: 'http://kyc.example.org', KYC_ALLOW_HTTP: '1' }).upstream.kind).toBe('remote');
+    expect(parseConfig({ ...remote, KYC_BASE_URL: 'http://127.0.0.1:4010' }).upstream.kind).toBe('remote');
+  });
+
   it('reads the status key, the audit log path and the rate limit', () => {
     const config = parseConfig({ ...remote, KYC_API_KEY_STATUS: 's-1', AUDIT_LOG: '/var/log/cl.jsonl', RATE_LIMIT_PER_MINUTE: '0' });
     expect(config.upstream).toMatchObject({ statusApiKey: 's-1' });
@@ -93,9 +100,9 @@ describe('configuration', () => {
 
   it('reads a .env file in the project root, the environment winning', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'cl-env-'));
-    writeFileSync(path.join(dir, '.env'), `# comment\nKYC_BASE_URL=https://from-file.example\nKYC_CLIENT_ID=file\nKYC_API_KEY="from file"\nPORT=7000\n`);
+    writeFileSync(path.join(dir, '.env'), `# comment\nKYC_BASE_URL=https://from-file.example\nKYC_CLIENT_ID=file\nKYC_API_KEY="from-file"\nPORT=7000\n`);
     const config = loadConfig({ PORT: '7100' }, dir);
-    expect(config.upstream).toEqual({ kind: 'remote', baseUrl: 'https://from-file.example', clientId: 'file', apiKey: 'from file' });
+    expect(config.upstream).toEqual({ kind: 'remote', baseUrl: 'https://from-file.example', clientId: 'file', apiKey: 'from-file' });
     expect(config.port).toBe(7100);
     expect(loadConfig({}, os.tmpdir()).upstream.kind).toBe('sandbox');
   });

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import type http from 'node:http';
 import { z } from 'zod';
 import { ROLES, type AuthMode, type Role, type SessionInfo } from '../../kyc/api.ts';
@@ -5,7 +6,7 @@ import type { AuthConfig } from '../config.ts';
 import { addressMatcher } from './cidr.ts';
 import { decoyHash, verifyPassword } from './passwords.ts';
 import { SessionStore } from './sessions.ts';
-import { readUsersFile } from './users-file.ts';
+import { readUsersFile, type StoredUser } from './users-file.ts';
 
 export interface Identity {
   user: string;
@@ -36,7 +37,7 @@ export interface AccessOptions {
 export function createAccessControl(config: AuthConfig, options: AccessOptions = {}): AccessControl {
   switch (config.mode) {
     case 'local':
-      return localAccess();
+      return localAccess(config);
     case 'proxy':
       return proxyAccess(config);
     case 'users':
@@ -52,13 +53,28 @@ function sessionRouteOnlyGet(req: http.IncomingMessage, fail: Fail): boolean {
   return false;
 }
 
-function localAccess(): AccessControl {
+/** `localhost`, `127.x.x.x`, `[::1]`, with or without a port. */
+function isLoopbackHost(host: string | undefined): boolean {
+  let name = (host ?? '').toLowerCase().replace(/^::ffff:/, '');
+  if (!name.includes('::') || name.startsWith('[')) name = name.replace(/:\d+$/, '');
+  name = name.replace(/^\[(.*)\]$/, '$1');
+  return name === 'localhost' || name === '::1' || /^127\.\d+\.\d+\.\d+$/.test(name);
+}
+
+function localAccess(config: Extract<AuthConfig, { mode: 'local' }>): AccessControl {
   const identity: Identity = { user: 'local', role: 'compliance' };
+  // Without sign-in, only this machine may look: the connection must come from loopback and be meant
+  // for a loopback name (a web page whose name was rebound to 127.0.0.1 sends its own Host).
+  const identify = (req: http.IncomingMessage) =>
+    config.allowUnauthenticated || (isLoopbackHost(req.socket.remoteAddress ?? '') && isLoopbackHost(req.headers.host))
+      ? identity
+      : undefined;
   return {
     mode: 'local',
-    identify: () => identity,
+    identify,
     handleSession(req, reply, fail) {
       if (!sessionRouteOnlyGet(req, fail)) return;
+      if (!identify(req)) return fail(401, 'unauthenticated', 'With no sign-in configured, only this machine may use Candidate Lookup (through localhost).');
       reply(200, { mode: 'local', ...identity } satisfies SessionInfo);
     },
     rateLimitKey: (req) => `address:${req.socket.remoteAddress ?? 'unknown'}`,
@@ -97,11 +113,17 @@ function proxyAccess(config: Extract<AuthConfig, { mode: 'proxy' }>): AccessCont
 
 const signInSchema = z.object({ username: z.string().max(256), password: z.string().max(1024) });
 
-/** Failed sign-ins per username and per client address: each failure doubles the wait, ten lock for 15 min. */
+/**
+ * Failed sign-ins, counted per username at one client address and per client address: each failure
+ * doubles the wait; ten for one username from one address, or fifty from one address, lock for 15 min.
+ * (Per address too, not per username alone: anyone could otherwise lock any colleague out.)
+ */
 class SignInThrottle {
   private readonly failures = new Map<string, { count: number; last: number }>();
-  static readonly LOCK_AFTER = 10;
   static readonly WINDOW_MS = 15 * 60_000;
+  static lockAfter(key: string): number {
+    return key.startsWith('address:') ? 50 : 10;
+  }
 
   constructor(
     private readonly now: () => number,
@@ -121,7 +143,7 @@ class SignInThrottle {
     let seconds = 0;
     for (const key of keys) {
       const entry = this.current(key);
-      if (entry && entry.count >= SignInThrottle.LOCK_AFTER) {
+      if (entry && entry.count >= SignInThrottle.lockAfter(key)) {
         seconds = Math.max(seconds, Math.ceil((entry.last + SignInThrottle.WINDOW_MS - this.now()) / 1000));
       }
     }
@@ -130,6 +152,9 @@ class SignInThrottle {
 
   /** Records a failure and returns how long to hold the answer back. */
   fail(keys: string[]): number {
+    if (this.failures.size > 10_000) {
+      for (const key of this.failures.keys()) this.current(key);
+    }
     let count = 0;
     for (const key of keys) {
       const entry = this.current(key) ?? { count: 0, last: 0 };
@@ -154,9 +179,54 @@ function usersAccess(config: Extract<AuthConfig, { mode: 'users' }>, options: Ac
     now,
   });
   const throttle = new SignInThrottle(now, options.signInDelayMs ?? 250);
+  // Sign-ins being checked: one at a time per username, a few per address (colleagues behind one NAT
+  // sign in together), a few more in all: scrypt is slow on purpose, and parallel guesses must not slip
+  // past the count of failures.
+  const checking = new Map<string, number>();
+  const LIMITS = { user: 1, address: 4, all: 8 };
+  const busy = (key: string) => checking.get(key) ?? 0;
+  const hold = (keys: string[], delta: number) => {
+    for (const key of keys) {
+      const count = busy(key) + delta;
+      if (count > 0) checking.set(key, count);
+      else checking.delete(key);
+    }
+  };
+
+  // The users file, read again when it changes: a removed user's sessions end, a new role applies at once.
+  let users: { mtimeMs: number; checkedAt: number; byName: Map<string, StoredUser> } | undefined;
+  const currentUsers = (): Map<string, StoredUser> => {
+    const at = now();
+    if (users && at - users.checkedAt < 1000) return users.byName;
+    let mtimeMs = -1;
+    try {
+      mtimeMs = statSync(config.usersFile).mtimeMs;
+    } catch {
+      // A missing file means no users.
+    }
+    if (!users || users.mtimeMs !== mtimeMs) {
+      let list: StoredUser[] = [];
+      try {
+        list = mtimeMs === -1 ? [] : readUsersFile(config.usersFile).users;
+      } catch {
+        list = users ? [...users.byName.values()] : []; // a file being rewritten: keep what was known
+      }
+      users = { mtimeMs, checkedAt: at, byName: new Map(list.map((u) => [u.username.toLowerCase(), u])) };
+    }
+    users.checkedAt = at;
+    return users.byName;
+  };
+
   const identify = (req: http.IncomingMessage): Identity | undefined => {
-    const session = sessions.get(readCookie(req, SESSION_COOKIE));
-    return session && { user: session.user, role: session.role };
+    const token = readCookie(req, SESSION_COOKIE);
+    const session = sessions.get(token);
+    if (!session) return undefined;
+    const user = currentUsers().get(session.user.toLowerCase());
+    if (!user) {
+      sessions.delete(token);
+      return undefined;
+    }
+    return { user: user.username, role: user.role };
   };
 
   const cookie = (req: http.IncomingMessage, token: string, maxAgeSeconds: number) =>
@@ -183,27 +253,37 @@ function usersAccess(config: Extract<AuthConfig, { mode: 'users' }>, options: Ac
       return fail(400, 'bad_request', 'The sign-in request is not valid.');
     }
     const username = body.username.trim();
-    const keys = [`user:${username.toLowerCase()}`, `address:${req.socket.remoteAddress ?? ''}`];
+    const address = `address:${req.socket.remoteAddress ?? ''}`;
+    const keys = [`user:${username.toLowerCase()}|${address}`, address];
     const locked = throttle.lockedFor(keys);
     if (locked > 0) {
       return fail(429, 'too_many_sign_in_attempts', `Too many failed sign-ins. Try again in ${Math.ceil(locked / 60)} min.`, {
         'Retry-After': String(locked),
       });
     }
-    // Read on every sign-in, so users added with `npm run user:add` can sign in without a restart.
-    const user = readUsersFile(config.usersFile).users.find((u) => u.username.toLowerCase() === username.toLowerCase());
-    const valid = await verifyPassword(body.password, user?.passwordHash ?? (await decoyHash()));
-    if (!user || !valid) {
-      const delay = throttle.fail(keys);
-      await new Promise((resolve) => setTimeout(resolve, delay));
-      return fail(401, 'sign_in_failed', 'Wrong username or password.');
+    const userKey = `user:${username.toLowerCase()}`;
+    if (busy(userKey) >= LIMITS.user || busy(address) >= LIMITS.address || busy('all') >= LIMITS.all) {
+      return fail(429, 'too_many_sign_in_attempts', 'Another sign-in is being checked. Try again in a moment.', { 'Retry-After': '1' });
     }
-    throttle.succeed(keys[0]!);
-    sessions.delete(readCookie(req, SESSION_COOKIE));
-    const token = sessions.create(user.username, user.role);
-    reply(200, { mode: 'users', user: user.username, role: user.role } satisfies SessionInfo, {
-      'Set-Cookie': cookie(req, token, config.sessionMaxAgeMinutes * 60),
-    });
+    const held = [userKey, address, 'all'];
+    hold(held, +1);
+    try {
+      const user = currentUsers().get(username.toLowerCase());
+      const valid = await verifyPassword(body.password, user?.passwordHash ?? (await decoyHash()));
+      if (!user || !valid) {
+        const delay = throttle.fail(keys);
+        await new Promise((resolve) => setTimeout(resolve, delay));
+        return fail(401, 'sign_in_failed', 'Wrong username or password.');
+      }
+      throttle.succeed(keys[0]!);
+      sessions.delete(readCookie(req, SESSION_COOKIE));
+      const token = sessions.create(user.username, user.role);
+      reply(200, { mode: 'users', user: user.username, role: user.role } satisfies SessionInfo, {
+        'Set-Cookie': cookie(req, token, config.sessionMaxAgeMinutes * 60),
+      });
+    } finally {
+      hold(held, -1);
+    }
   }
 
   return {

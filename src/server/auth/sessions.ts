@@ -45,11 +45,6 @@ export class SessionStore {
     if (token) this.sessions.delete(token);
   }
 
-  /** Signs a user out everywhere, e.g. after their role changed. */
-  deleteUser(user: string): void {
-    for (const [token, session] of this.sessions) if (session.user === user) this.sessions.delete(token);
-  }
-
   get size(): number {
     return this.sessions.size;
   }
