@@ -127,7 +127,7 @@ describe('built-in users', () => {
     expect(crossSite.status).toBe(403);
   });
 
-  it('locks a username after ten failed sign-ins, even with the right password', async () => {
+  it('locks a username at one address after ten failed sign-ins, even with the right password', async () => {
     for (let i = 0; i < 10; i++) await signIn(app, 'sam', `wrong password ${i}`);
     const locked = await signIn(app, 'sam', PASSWORDS.sam);
     expect(locked.status).toBe(429);
