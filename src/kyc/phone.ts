@@ -17,9 +17,3 @@ export type Phone = z.infer<typeof phoneSchema>;
 export function decodePhone(raw: string): Decoded<Phone> {
   return decodeJsonAttribute(raw, phoneSchema, 'phone number');
 }
-
-/** A `tel:` URI for the number: only "+" and digits, so nothing else can ride along. */
-export function telHref(phoneNumber: string): string | undefined {
-  const digits = phoneNumber.replace(/[^\d+]/g, '');
-  return /^\+\d{4,15}$/.test(digits) ? `tel:${digits}` : undefined;
-}

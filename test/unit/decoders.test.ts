@@ -4,7 +4,7 @@ import { attributeLabel, candidateName, sortAttributes } from '../../src/kyc/att
 import { certificateTitle, parseCertificate } from '../../src/kyc/certificate.ts';
 import { countryName } from '../../src/kyc/countries.ts';
 import { ageOn, formatDob, parseDob } from '../../src/kyc/dob.ts';
-import { decodePhone, telHref } from '../../src/kyc/phone.ts';
+import { decodePhone } from '../../src/kyc/phone.ts';
 
 describe('decodeAddress', () => {
   it('decodes the documented JSON into postal lines, skipping empty parts', () => {
@@ -33,7 +33,7 @@ describe('decodeAddress', () => {
   });
 });
 
-describe('decodePhone and telHref', () => {
+describe('decodePhone', () => {
   it('decodes the documented JSON', () => {
     const decoded = decodePhone('{"countryCode":"SWE","countryCode2":"se","phoneNumber":"+46701234567","number":"701234567"}');
     expect(decoded).toEqual({
@@ -45,12 +45,6 @@ describe('decodePhone and telHref', () => {
   it('refuses JSON without a phoneNumber and text that is not JSON', () => {
     expect(decodePhone('{"countryCode":"SWE"}').ok).toBe(false);
     expect(decodePhone('+46 70 123 45 67').ok).toBe(false);
-  });
-
-  it('makes tel: links of digits only, and none of anything else', () => {
-    expect(telHref('+46 70-123 45 67')).toBe('tel:+46701234567');
-    expect(telHref('javascript:alert(1)')).toBeUndefined();
-    expect(telHref('+1')).toBeUndefined();
   });
 });
 
