@@ -2,7 +2,6 @@ import type { CandidateRecord, IdentityAttribute } from './schema.ts';
 import { humanise } from './certificate.ts';
 
 /** Identity attribute names with a dedicated place on the candidate page. */
-export const NAME_ATTRIBUTES = ['given_name', 'family_name'] as const;
 export const DEDICATED_ATTRIBUTES = new Set(['given_name', 'family_name', 'dob', 'email', 'address', 'phone']);
 
 const LABELS: Record<string, string> = {

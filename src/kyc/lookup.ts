@@ -2,11 +2,6 @@
 export const LOOKUP_KINDS = ['refId', 'recordId'] as const;
 export type LookupKind = (typeof LOOKUP_KINDS)[number];
 
-export const LOOKUP_KIND_LABELS: Record<LookupKind, string> = {
-  refId: 'refId',
-  recordId: 'recordId',
-};
-
 export const MAX_ID_LENGTH = 256;
 
 export function isLookupKind(value: string): value is LookupKind {

@@ -51,7 +51,6 @@ export const candidateEnvelopeSchema = z.object({
   status: z.literal('success'),
   data: candidateRecordSchema,
 });
-export type CandidateEnvelope = z.infer<typeof candidateEnvelopeSchema>;
 
 /** The error body the real service is expected to send, and the sandbox sends. */
 export const upstreamErrorSchema = z.object({

@@ -19,6 +19,7 @@ export function createAppServer(options: { api: Middleware; staticDir: string })
     },
   });
   const serveAsset = (req: http.IncomingMessage, res: http.ServerResponse) => {
+    setSecurityHeaders(res); // the API handler sets its own
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' });
       res.end('Method not allowed');
@@ -33,7 +34,6 @@ export function createAppServer(options: { api: Middleware; staticDir: string })
   };
   return http.createServer((req, res) => {
     try {
-      setSecurityHeaders(res);
       options.api(req, res, () => serveAsset(req, res));
     } catch {
       // Whatever went wrong with one request, the server goes on serving the others.

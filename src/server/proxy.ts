@@ -38,8 +38,9 @@ export interface ApiHandlerOptions {
 
 export type Middleware = (req: http.IncomingMessage, res: http.ServerResponse, next?: () => void) => void;
 
-/** Response headers of the upstream that reach the browser; all others are dropped. */
-const FORWARDED_RESPONSE_HEADERS = ['content-type', 'content-length', 'content-encoding'] as const;
+/** Response headers of the upstream that reach the browser; all others are dropped. The content type is
+ * always JSON: whatever the upstream says, personal data is never served as something a browser renders. */
+const FORWARDED_RESPONSE_HEADERS = ['content-length', 'content-encoding'] as const;
 /** Request headers of the browser that reach the upstream; all others are dropped. */
 const FORWARDED_REQUEST_HEADERS = ['accept', 'accept-encoding'] as const;
 

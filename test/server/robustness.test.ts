@@ -86,6 +86,18 @@ describe('robustness', () => {
     expect(odd.body).not.toContain('secret');
   });
 
+  it('serves a success body as JSON whatever content type the upstream claimed', async () => {
+    const { upstream, app } = await upstreamAndApp();
+    upstream.behave = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('{"status":"success","data":{}}');
+    };
+    const res = await app.get('/api/candidates/refId/a');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+  });
+
   it('passes an upstream 429 on with a Retry-After even when the service gave none', async () => {
     const { upstream, app } = await upstreamAndApp();
     upstream.behave = (_req, res) => {

@@ -47,8 +47,7 @@ const GLYPHS: Record<string, readonly number[]> = {
   '?': [0x0e, 0x11, 0x01, 0x02, 0x04, 0, 0x04],
 };
 
-export const GLYPH_WIDTH = 5;
-export const GLYPH_HEIGHT = 7;
+const GLYPH_WIDTH = 5;
 
 /** Upper-case ASCII the font can draw: diacritics folded ("Zoë" -> "ZOE"), other letters as "?". */
 export function toDrawableText(text: string): string {
