@@ -4,14 +4,16 @@ import { defineConfig } from '@playwright/test';
  * Real Chromium (Debian's, never a downloaded one) against the built production server.
  * `npm run test:e2e` builds first. CHROMIUM_PATH overrides the browser's location.
  */
+/** E2E_PORT_BASE moves every port, so that two checkouts can run the suite at once. */
+const PORT_BASE = Number(process.env.E2E_PORT_BASE ?? 4300);
 export const E2E_PORTS = {
-  sandbox: 4301,
-  upstream: 4302,
-  statusOnly: 4303,
-  upstreamDown: 4304,
-  users: 4305,
-  gateway: 4306,
-  hostile: 4307,
+  sandbox: PORT_BASE + 1,
+  upstream: PORT_BASE + 2,
+  statusOnly: PORT_BASE + 3,
+  upstreamDown: PORT_BASE + 4,
+  users: PORT_BASE + 5,
+  gateway: PORT_BASE + 6,
+  hostile: PORT_BASE + 7,
 } as const;
 /** Test-only accounts of test/fixtures/e2e-users.json (never use these anywhere else). */
 export const E2E_USERS = {

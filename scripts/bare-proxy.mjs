@@ -9,12 +9,15 @@ const upstream = new URL(upstreamUrl);
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 const server = http.createServer((req, res) => {
   const path = req.url.replace(/^\/api\/candidates\//, '/kyc/1.0/connect/candidate_lookup_sandbox/');
-  const upstreamReq = http.request({ host: upstream.hostname, port: upstream.port, path, headers: { authorization: req.headers.authorization }, agent }, (upstreamRes) => {
-    const headers = { 'content-type': upstreamRes.headers['content-type'] };
-    if (upstreamRes.headers['content-length']) headers['content-length'] = upstreamRes.headers['content-length'];
-    res.writeHead(upstreamRes.statusCode, headers);
-    upstreamRes.pipe(res);
-  });
+  const upstreamReq = http.request(
+    { host: upstream.hostname, port: upstream.port, path, headers: { authorization: req.headers.authorization }, agent },
+    (upstreamRes) => {
+      const headers = { 'content-type': upstreamRes.headers['content-type'] };
+      if (upstreamRes.headers['content-length']) headers['content-length'] = upstreamRes.headers['content-length'];
+      res.writeHead(upstreamRes.statusCode, headers);
+      upstreamRes.pipe(res);
+    },
+  );
   upstreamReq.on('error', () => res.destroy());
   upstreamReq.end();
 });

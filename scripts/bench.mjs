@@ -103,7 +103,9 @@ function timedGet(url, headers) {
       .get(url, { headers, agent: false }, (res) => {
         let bytes = 0;
         res.on('data', (chunk) => (bytes += chunk.length));
-        res.on('end', () => (res.statusCode === 200 ? resolve({ ms: performance.now() - started, bytes }) : reject(new Error(`${url}: ${res.statusCode}`))));
+        res.on('end', () =>
+          res.statusCode === 200 ? resolve({ ms: performance.now() - started, bytes }) : reject(new Error(`${url}: ${res.statusCode}`)),
+        );
       })
       .on('error', reject);
   });
@@ -148,7 +150,15 @@ const bareRate = await rate(bare.url, { authorization: SANDBOX.status }, lookupP
 log('Measuring in Chromium…');
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
 });
 const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, extraHTTPHeaders: as('compliance') });
 // A probe in every page: the time of the form's submit, of the status header and timeline, of every picture shown.
@@ -194,7 +204,10 @@ const viewer = [];
 const baseline = [];
 for (let i = 0; i < RUNS * 2; i++) {
   const id = `bench-${String(3 + i).padStart(2, '0')}`;
-  const pair = [() => lookupToPaint('viewer', id).then((r) => viewer.push(r)), () => lookupToPaint('baseline', id).then((r) => baseline.push(r))];
+  const pair = [
+    () => lookupToPaint('viewer', id).then((r) => viewer.push(r)),
+    () => lookupToPaint('baseline', id).then((r) => baseline.push(r)),
+  ];
   for (const run of i % 2 ? pair.reverse() : pair) await run();
 }
 
@@ -236,7 +249,9 @@ const client = path.join(out, 'dist-app/client');
 const indexHtml = readFileSync(path.join(client, 'index.html'), 'utf8');
 const initialFiles = [...indexHtml.matchAll(/(?:src|href)="\/(assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]);
 const gzipOf = (file) => gzipSync(readFileSync(path.join(client, file))).length;
-const allJs = readdirSync(path.join(client, 'assets')).filter((f) => f.endsWith('.js')).map((f) => `assets/${f}`);
+const allJs = readdirSync(path.join(client, 'assets'))
+  .filter((f) => f.endsWith('.js'))
+  .map((f) => `assets/${f}`);
 const bundle = {
   initialJsGzipKb: initialFiles.filter((f) => f.endsWith('.js')).reduce((sum, f) => sum + gzipOf(f), 0) / 1024,
   initialCssGzipKb: initialFiles.filter((f) => f.endsWith('.css')).reduce((sum, f) => sum + gzipOf(f), 0) / 1024,
@@ -290,28 +305,55 @@ const rows = [
   ['1a lookup to status header + timeline (median)', `${f(figures.lookupToPaint.viewerHeaderMs)} ms`, '', ''],
   ['1b lookup to every picture shown: viewer', `${f(figures.lookupToPaint.viewerImagesMs)} ms`, '', ''],
   ['1b lookup to every picture shown: baseline', `${f(figures.lookupToPaint.baselineImagesMs)} ms`, '', ''],
-  ['1b viewer / baseline', f(figures.lookupToPaint.viewerOverBaseline, 2), '<= 1.2', verdict(figures.lookupToPaint.viewerOverBaseline <= 1.2)],
-  ['1 (a) / (b): header before pictures', f(figures.lookupToPaint.headerOverImages, 2), '< 1', verdict(figures.lookupToPaint.headerOverImages < 1)],
+  [
+    '1b viewer / baseline',
+    f(figures.lookupToPaint.viewerOverBaseline, 2),
+    '<= 1.2',
+    verdict(figures.lookupToPaint.viewerOverBaseline <= 1.2),
+  ],
+  [
+    '1 (a) / (b): header before pictures',
+    f(figures.lookupToPaint.headerOverImages, 2),
+    '< 1',
+    verdict(figures.lookupToPaint.headerOverImages < 1),
+  ],
   [`2 large lookup (${f(figures.lookupToPaint.responseMb, 1)} MB): direct`, `${f(figures.proxy.largeDirectMs, 1)} ms`, '', ''],
   ['2 large lookup: through the proxy', `${f(figures.proxy.largeProxiedMs, 1)} ms`, '', ''],
-  ['2 large lookup: proxy / direct', f(figures.proxy.largeProxiedOverDirect, 2), '<= 1.15', verdict(figures.proxy.largeProxiedOverDirect <= 1.15)],
+  [
+    '2 large lookup: proxy / direct',
+    f(figures.proxy.largeProxiedOverDirect, 2),
+    '<= 1.15',
+    verdict(figures.proxy.largeProxiedOverDirect <= 1.15),
+  ],
   ['2 large lookup: bare Node proxy / direct (reference)', f(figures.proxy.largeBareProxyOverDirect, 2), '', ''],
   [`2 status lookups/s at ${RATE_CONNECTIONS} connections: direct`, f(figures.proxy.statusDirectPerSecond), '', ''],
   ['2 status lookups/s: through the proxy', f(figures.proxy.statusProxiedPerSecond), '', ''],
-  ['2 status lookups/s: proxy / direct', f(figures.proxy.statusProxiedOverDirect, 2), '>= 0.7', verdict(figures.proxy.statusProxiedOverDirect >= 0.7)],
+  [
+    '2 status lookups/s: proxy / direct',
+    f(figures.proxy.statusProxiedOverDirect, 2),
+    '>= 0.7',
+    verdict(figures.proxy.statusProxiedOverDirect >= 0.7),
+  ],
   ['2 status lookups/s: bare Node proxy (reference)', f(figures.proxy.statusBareProxyPerSecond), '', ''],
   ['2 status lookups/s: bare Node proxy / direct', f(figures.proxy.statusBareProxyOverDirect, 2), '', ''],
   ['3 JS heap after 1 lookup', `${f(figures.memory.heapAfterOneMb, 1)} MB`, '', ''],
   [`3 JS heap after ${MEMORY_LOOKUPS} lookups`, `${f(figures.memory.heapAfterManyMb, 1)} MB`, '', ''],
   [`3 heap after ${MEMORY_LOOKUPS} / after 1`, f(figures.memory.heapRatio, 2), '<= 1.5', verdict(figures.memory.heapRatio <= 1.5)],
-  [`3 renderer memory after 1 / after ${MEMORY_LOOKUPS}`, `${f(figures.memory.rendererAfterOneMb)} / ${f(figures.memory.rendererAfterManyMb)} MB`, '', ''],
+  [
+    `3 renderer memory after 1 / after ${MEMORY_LOOKUPS}`,
+    `${f(figures.memory.rendererAfterOneMb)} / ${f(figures.memory.rendererAfterManyMb)} MB`,
+    '',
+    '',
+  ],
   ['4 initial JS (gzip)', `${f(bundle.initialJsGzipKb, 1)} kB`, '<= 120 kB', verdict(bundle.initialJsGzipKb <= 120)],
   ['4 initial CSS (gzip)', `${f(bundle.initialCssGzipKb, 1)} kB`, '', ''],
   ['4 total JS (gzip)', `${f(bundle.totalJsGzipKb, 1)} kB`, '', ''],
 ];
 const widths = [0, 1, 2, 3].map((c) => Math.max(...rows.map((r) => r[c].length), ['figure', 'value', 'target', ''][c].length));
 const line = (cells) => cells.map((cell, c) => cell.padEnd(widths[c])).join('  ');
-console.log(`Candidate Lookup benchmark${quick ? ' (quick: 1 run, no targets judged)' : ''}, ${figures.machine.cores} cores, Node ${figures.machine.node}, medians of ${figures.lookupToPaint.runs} runs`);
+console.log(
+  `Candidate Lookup benchmark${quick ? ' (quick: 1 run, no targets judged)' : ''}, ${figures.machine.cores} cores, Node ${figures.machine.node}, medians of ${figures.lookupToPaint.runs} runs`,
+);
 console.log(line(['figure', 'value', 'target', '']));
 for (const row of rows) console.log(line(quick ? [row[0], row[1], row[2], ''] : row));
 console.log(`Figures written to ${path.relative(root, path.join(out, 'latest.json'))}`);

@@ -33,7 +33,8 @@ if (stale) {
     cwd: root,
     stdio: 'inherit',
   });
-  const ssr = build.status === 0 &&
+  const ssr =
+    build.status === 0 &&
     spawnSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--ssr', '--logLevel', 'warn'], {
       cwd: root,
       stdio: 'inherit',

@@ -59,7 +59,9 @@ const sampler = setInterval(() => (peakKb = Math.max(peakKb, rssKb())), 50);
 const meta = await (await fetch(`${url}/api/meta`, { headers: { 'x-forwarded-user': 'loadtest', 'x-forwarded-role': 'support' } })).json();
 const paths = meta.samples.map((s) => `/api/candidates/${s.kind}/${encodeURIComponent(s.id)}`);
 
-console.log(`Load test: ${url}, ${seconds} s per phase, ${paths.length} sample candidates, Node ${process.version}, ${os.cpus().length} cores`);
+console.log(
+  `Load test: ${url}, ${seconds} s per phase, ${paths.length} sample candidates, Node ${process.version}, ${os.cpus().length} cores`,
+);
 const rows = [];
 for (const phase of phases) {
   const result = await autocannon({
@@ -89,6 +91,8 @@ stop();
 console.table(rows);
 const peakMb = Math.max(peakKb, hwm) / 1024;
 const totalErrors = rows.reduce((sum, row) => sum + row.errors, 0);
-console.log(`Server peak memory (RSS high-water mark): ${peakMb.toFixed(0)} MB (target < ${TARGET_PEAK_MB} MB: ${peakMb < TARGET_PEAK_MB ? 'met' : 'MISSED'})`);
+console.log(
+  `Server peak memory (RSS high-water mark): ${peakMb.toFixed(0)} MB (target < ${TARGET_PEAK_MB} MB: ${peakMb < TARGET_PEAK_MB ? 'met' : 'MISSED'})`,
+);
 console.log(`Errors: ${totalErrors} (target 0: ${totalErrors === 0 ? 'met' : 'MISSED'})`);
 process.exit(totalErrors === 0 ? 0 : 1);

@@ -1,7 +1,7 @@
 import { mkdir, open, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import type { Role } from '../kyc/api.ts';
-import type { LookupKind } from '../kyc/lookup.ts';
+import type { Role } from '../kyc/contract/api.ts';
+import type { LookupKind } from '../kyc/contract/lookup.ts';
 
 /** One line per lookup: who looked up which id, and what came of it. Never a key, never candidate data. */
 export interface AuditEntry {

@@ -94,7 +94,12 @@ const envSchema = z.object({
   AUTH_PROXY_TRUSTED: optional(
     z
       .string()
-      .transform((text) => text.split(',').map((part) => part.trim()).filter(Boolean))
+      .transform((text) =>
+        text
+          .split(',')
+          .map((part) => part.trim())
+          .filter(Boolean),
+      )
       .refine((list) => list.every(isCidr), 'must be a comma-separated list of addresses or CIDRs, such as 127.0.0.1/32,10.0.0.0/8'),
   ),
   AUDIT_LOG: optional(z.string()).default('audit.jsonl'),

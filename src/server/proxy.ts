@@ -1,8 +1,8 @@
 import http from 'node:http';
 import https from 'node:https';
-import { API_PREFIX, type ApiErrorBody, type ApiErrorCode, type ApiMeta } from '../kyc/api.ts';
-import { checkId, encodeIdSegment, isLookupKind, type LookupKind } from '../kyc/lookup.ts';
-import { candidateEnvelopeSchema } from '../kyc/schema.ts';
+import { API_PREFIX, type ApiErrorBody, type ApiErrorCode, type ApiMeta } from '../kyc/contract/api.ts';
+import { checkId, encodeIdSegment, isLookupKind, type LookupKind } from '../kyc/contract/lookup.ts';
+import { candidateEnvelopeSchema } from '../kyc/contract/schema.ts';
 import { createAccessControl, type AccessControl, type Identity } from './auth/access.ts';
 import type { AuditEntry, AuditLog } from './audit.ts';
 import { RateLimiter } from './rate-limit.ts';
@@ -59,9 +59,7 @@ interface Failure {
   headers?: Record<string, string>;
 }
 
-type UpstreamOutcome =
-  | { ok: false; failure: Failure; upstreamStatus: number | null }
-  | { ok: true; response: http.IncomingMessage };
+type UpstreamOutcome = { ok: false; failure: Failure; upstreamStatus: number | null } | { ok: true; response: http.IncomingMessage };
 
 export function createApiHandler(options: ApiHandlerOptions): Middleware {
   const base = new URL(options.upstream.baseUrl);
@@ -135,21 +133,28 @@ export function createApiHandler(options: ApiHandlerOptions): Middleware {
     const level: Level = identity.role === 'compliance' ? 'full' : options.upstream.statusApiKey ? 'status' : 'stripped';
     let id = encodedId;
     const audited = (status: number, code: ApiErrorCode | null, upstreamStatus: number | null, reached: boolean) =>
-      (options.audit?.record({
-        time: new Date().toISOString(),
-        user: identity.user,
-        role: identity.role,
-        kind,
-        id,
-        status,
-        code,
-        upstreamStatus,
-        level: reached ? level : null,
-        durationMs: Math.round(performance.now() - started),
-      }) ?? Promise.resolve()).then(
+      (
+        options.audit?.record({
+          time: new Date().toISOString(),
+          user: identity.user,
+          role: identity.role,
+          kind,
+          id,
+          status,
+          code,
+          upstreamStatus,
+          level: reached ? level : null,
+          durationMs: Math.round(performance.now() - started),
+        }) ?? Promise.resolve()
+      ).then(
         () => true,
         () => {
-          sendError(res, 503, 'audit_unavailable', 'This lookup could not be recorded in the audit log, so it was refused. An administrator must check AUDIT_LOG.');
+          sendError(
+            res,
+            503,
+            'audit_unavailable',
+            'This lookup could not be recorded in the audit log, so it was refused. An administrator must check AUDIT_LOG.',
+          );
           return false;
         },
       );
@@ -193,7 +198,11 @@ export function createApiHandler(options: ApiHandlerOptions): Middleware {
       if (!framed) {
         upstreamRes.destroy();
         return refuse(
-          { status: 502, code: 'upstream_error', message: 'The KYC service sent a response without a length, so it could not be checked to be complete.' },
+          {
+            status: 502,
+            code: 'upstream_error',
+            message: 'The KYC service sent a response without a length, so it could not be checked to be complete.',
+          },
           upstreamStatus,
           true,
         );
@@ -261,7 +270,11 @@ export function createApiHandler(options: ApiHandlerOptions): Middleware {
       upstreamRes.once('error', () =>
         refuseWith(
           received > options.maxResponseBytes
-            ? { status: 502, code: 'response_too_large', message: "The KYC service's response is larger than this server accepts (KYC_MAX_RESPONSE_BYTES)." }
+            ? {
+                status: 502,
+                code: 'response_too_large',
+                message: "The KYC service's response is larger than this server accepts (KYC_MAX_RESPONSE_BYTES).",
+              }
             : { status: 502, code: 'upstream_error', message: 'The response of the KYC service broke off.' },
         ),
       );
@@ -270,11 +283,19 @@ export function createApiHandler(options: ApiHandlerOptions): Middleware {
         try {
           json = JSON.parse(Buffer.concat(chunks).toString('utf8'));
         } catch {
-          return refuseWith({ status: 502, code: 'upstream_error', message: 'The response of the KYC service is not JSON, so it could not be reduced to status level.' });
+          return refuseWith({
+            status: 502,
+            code: 'upstream_error',
+            message: 'The response of the KYC service is not JSON, so it could not be reduced to status level.',
+          });
         }
         const parsed = candidateEnvelopeSchema.safeParse(json);
         if (!parsed.success) {
-          return refuseWith({ status: 502, code: 'upstream_error', message: 'The response of the KYC service does not have the expected shape, so it could not be reduced to status level.' });
+          return refuseWith({
+            status: 502,
+            code: 'upstream_error',
+            message: 'The response of the KYC service does not have the expected shape, so it could not be reduced to status level.',
+          });
         }
         const data = Object.fromEntries(
           Object.entries(parsed.data.data).filter(([field]) => STATUS_LEVEL_FIELDS.has(field) || field.endsWith('Date')),
@@ -318,7 +339,11 @@ export function createApiHandler(options: ApiHandlerOptions): Middleware {
       return settle({
         ok: false,
         upstreamStatus: null,
-        failure: { status: 502, code: 'upstream_error', message: 'The request to the KYC service could not be made. An administrator must check KYC_API_KEY.' },
+        failure: {
+          status: 502,
+          code: 'upstream_error',
+          message: 'The request to the KYC service could not be made. An administrator must check KYC_API_KEY.',
+        },
       });
     }
 
@@ -342,7 +367,11 @@ export function createApiHandler(options: ApiHandlerOptions): Middleware {
       else upstreamReq.destroy(new Error('upstream body stalled'));
     });
     upstreamReq.on('error', (error: NodeJS.ErrnoException) => {
-      fail({ status: 502, code: 'upstream_unreachable', message: `The KYC service could not be reached (${describeNetworkError(error)}).` });
+      fail({
+        status: 502,
+        code: 'upstream_unreachable',
+        message: `The KYC service could not be reached (${describeNetworkError(error)}).`,
+      });
     });
     res.once('close', () => {
       if (!res.writableFinished) upstreamReq.destroy();

@@ -1,4 +1,4 @@
-import type { ApiMeta, SampleCandidate } from '../kyc/api.ts';
+import type { ApiMeta, SampleCandidate } from '../kyc/contract/api.ts';
 import type { Config } from './config.ts';
 import type { UpstreamTarget } from './proxy.ts';
 import { sampleCandidates, type SandboxCandidate } from './sandbox/candidates.ts';
@@ -24,9 +24,7 @@ export function loadSandboxCandidates(config: Config): SandboxCandidate[] {
 
 export function samplesOf(candidates: SandboxCandidate[]): SampleCandidate[] {
   return candidates.map(({ record, summary }) => {
-    const name = [record.identities?.given_name?.value, record.identities?.family_name?.value]
-      .filter(Boolean)
-      .join(' ');
+    const name = [record.identities?.given_name?.value, record.identities?.family_name?.value].filter(Boolean).join(' ');
     return {
       kind: record.refId ? 'refId' : 'recordId',
       id: (record.refId || record.recordId)!,

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import readline from 'node:readline';
-import { ROLES, type Role } from '../kyc/api.ts';
+import { ROLES, type Role } from '../kyc/contract/api.ts';
 import { environmentWithDotenv } from './config.ts';
 import { hashPassword } from './auth/passwords.ts';
 import { upsertUser, USERNAME_PATTERN } from './auth/users-file.ts';

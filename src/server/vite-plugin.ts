@@ -14,15 +14,24 @@ export function candidateLookupApi(): Plugin {
   const mount = (middlewares: Connect.Server, httpServer: http.Server | null | undefined, logger: Logger) => {
     // A bad configuration stops the dev server at start, naming the variable.
     const config = loadConfig();
-    const ready: Promise<{ api: Middleware; upstream: ResolvedUpstream }> = resolveUpstream(config).then(
-      (upstream) => {
-        for (const line of [...upstream.banner, describeAccess(config)]) logger.info(line);
-        const api = createApiFromConfig(config, upstream, requestLogger((line) => logger.info(line)));
-        return { api, upstream };
-      },
-    );
+    const ready: Promise<{ api: Middleware; upstream: ResolvedUpstream }> = resolveUpstream(config).then((upstream) => {
+      for (const line of [...upstream.banner, describeAccess(config)]) logger.info(line);
+      const api = createApiFromConfig(
+        config,
+        upstream,
+        requestLogger((line) => logger.info(line)),
+      );
+      return { api, upstream };
+    });
     ready.catch((error: Error) => logger.error(`Candidate Lookup API could not start: ${error.message}`));
-    httpServer?.once('close', () => void ready.then(({ upstream }) => upstream.close(), () => {}));
+    httpServer?.once(
+      'close',
+      () =>
+        void ready.then(
+          ({ upstream }) => upstream.close(),
+          () => {},
+        ),
+    );
 
     middlewares.use((req, res, next) => {
       if (!req.url?.startsWith('/api')) return next();

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import type { CandidateRecord } from '../../src/kyc/schema.ts';
+import type { CandidateRecord } from '../../src/kyc/contract/schema.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { recordForScope } from '../../src/server/sandbox/sandbox.ts';
 import { envelope, renderWithProviders, stubApi } from './render.tsx';
@@ -150,7 +150,11 @@ describe('pictures', () => {
       blockPassID: 'bp',
       identities: { passport: { type: 'base64', value: Buffer.from(content).toString('base64') } },
     });
-    expect(await screen.findByText(new RegExp(`Not shown: this attribute holds ${label === 'an unknown type' ? 'data of an unknown type' : `${label} data`}`))).toBeInTheDocument();
+    expect(
+      await screen.findByText(
+        new RegExp(`Not shown: this attribute holds ${label === 'an unknown type' ? 'data of an unknown type' : `${label} data`}`),
+      ),
+    ).toBeInTheDocument();
     expect(screen.queryByRole('img', { name: /Passport/ })).not.toBeInTheDocument();
   });
 });
@@ -193,7 +197,9 @@ describe('levels of detail', () => {
 
   it('says that an archived record keeps status history and certificates', async () => {
     show(byRef('legacy-2019-0031'));
-    expect(await screen.findByText(/Identity data was archived on the service\. The status history and certificates remain\./)).toBeInTheDocument();
+    expect(
+      await screen.findByText(/Identity data was archived on the service\. The status history and certificates remain\./),
+    ).toBeInTheDocument();
     expect(screen.getAllByText('Archived').length).toBeGreaterThan(0);
     expect(screen.getByRole('heading', { name: 'Certificates' })).toBeInTheDocument();
     expect(screen.queryByRole('heading', { name: 'Identity' })).not.toBeInTheDocument();

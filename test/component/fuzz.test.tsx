@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { CandidateView } from '../../src/app/candidate/candidate-view.tsx';
 import { parseCandidateBody } from '../../src/app/candidate/fetch-candidate.ts';
 import { LookupError } from '../../src/app/candidate/lookup-error.ts';
-import type { CandidateRecord } from '../../src/kyc/schema.ts';
+import type { CandidateRecord } from '../../src/kyc/contract/schema.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 
 /**
@@ -16,11 +16,13 @@ import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
  */
 const seeds = sampleCandidates({ now: new Date('2026-11-20T00:00:00.000Z') }).map(({ record }) => {
   // Small pictures keep a thousand renders fast; their content does not matter to these properties.
-  const identities = record.identities && Object.fromEntries(
-    Object.entries(record.identities).map(([name, attribute]) =>
-      attribute.type === 'base64' ? [name, { ...attribute, value: attribute.value.slice(0, 400) }] : [name, attribute],
-    ),
-  );
+  const identities =
+    record.identities &&
+    Object.fromEntries(
+      Object.entries(record.identities).map(([name, attribute]) =>
+        attribute.type === 'base64' ? [name, { ...attribute, value: attribute.value.slice(0, 400) }] : [name, attribute],
+      ),
+    );
   return { ...record, ...(identities ? { identities } : {}) } as Record<string, unknown>;
 });
 
@@ -31,7 +33,15 @@ const deep = fc.integer({ min: 100, max: 3000 }).map((depth) => {
   for (let i = 0; i < depth; i++) value = i % 2 ? [value] : { nested: value };
   return value;
 });
-const wrongJsonInString = fc.constantFrom('{"city":', '{,,}', '[1,2', 'null', '{"phoneNumber":42}', '"just a string"', '{"country":{"a":1}}');
+const wrongJsonInString = fc.constantFrom(
+  '{"city":',
+  '{,,}',
+  '[1,2',
+  'null',
+  '{"phoneNumber":42}',
+  '"just a string"',
+  '{"country":{"a":1}}',
+);
 const anyValue: fc.Arbitrary<Json> = fc.oneof(
   fc.jsonValue({ maxDepth: 3 }),
   huge,
@@ -69,7 +79,7 @@ const mutatedBody = fc
       const all = paths(body);
       body = mutate(body, all[pick % all.length]!, value, remove);
     }
-    return wrapped ? JSON.stringify(body) : JSON.stringify(body) ?? 'undefined';
+    return wrapped ? JSON.stringify(body) : (JSON.stringify(body) ?? 'undefined');
   });
 
 const arbitraryBody = fc.oneof(

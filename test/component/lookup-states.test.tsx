@@ -119,7 +119,9 @@ describe('lookup states', () => {
       throw new TypeError('Failed to fetch');
     });
     renderWithProviders('/candidates/refId/abc');
-    expect(await screen.findByRole('heading', { name: 'The Candidate Lookup server cannot be reached' }, { timeout: 4000 })).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { name: 'The Candidate Lookup server cannot be reached' }, { timeout: 4000 }),
+    ).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
   });
 

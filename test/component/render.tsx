@@ -3,8 +3,8 @@ import { render } from '@testing-library/react';
 import { MemoryRouter, useLocation, type Location } from 'react-router';
 import { vi } from 'vitest';
 import { AppRoutes } from '../../src/app/app.tsx';
-import type { ApiMeta, SessionInfo } from '../../src/kyc/api.ts';
-import type { CandidateRecord } from '../../src/kyc/schema.ts';
+import type { ApiMeta, SessionInfo } from '../../src/kyc/contract/api.ts';
+import type { CandidateRecord } from '../../src/kyc/contract/schema.ts';
 
 /** The whole app at a route, with a fresh QueryClient that never retries. */
 export function renderWithProviders(path: string) {
@@ -39,9 +39,7 @@ type Reply = Response | (() => Response | Promise<Response>);
  * Stands in for the project's proxy (the only thing outside the browser): answers /api/meta and
  * candidate lookups from the given table, and records every request.
  */
-export function stubApi(
-  options: { meta?: ApiMeta; session?: SessionInfo | (() => Response); candidates?: Record<string, Reply> } = {},
-) {
+export function stubApi(options: { meta?: ApiMeta; session?: SessionInfo | (() => Response); candidates?: Record<string, Reply> } = {}) {
   const requests: string[] = [];
   const fetchMock = vi.fn(async (input: RequestInfo | URL) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.pathname : input.url;

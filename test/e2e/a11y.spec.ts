@@ -8,7 +8,16 @@ const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/
 async function seriousViolations(page: Page) {
   await page.evaluate(axeSource);
   const results = await page.evaluate(() =>
-    (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> } }).axe.run(document, {
+    (
+      window as unknown as {
+        axe: {
+          run: (
+            ctx: Document,
+            opts: object,
+          ) => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }>;
+        };
+      }
+    ).axe.run(document, {
       resultTypes: ['violations'],
     }),
   );

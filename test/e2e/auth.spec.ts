@@ -42,7 +42,10 @@ test.describe('built-in users', () => {
     await expect(page.getByText('Support users see status only')).toBeVisible();
     await expect(page.getByRole('heading', { name: 'Pictures' })).toHaveCount(0);
     await screenshot(page, 'support-user');
-    for (const path of ['/api/candidates/refId/c0a8f3e2-6b1d-4f7e-9a52-3d1e8b7c4a10', '/api/candidates/recordId/65f1c2a9e4b0d3a1f0c9b801']) {
+    for (const path of [
+      '/api/candidates/refId/c0a8f3e2-6b1d-4f7e-9a52-3d1e8b7c4a10',
+      '/api/candidates/recordId/65f1c2a9e4b0d3a1f0c9b801',
+    ]) {
       const response = await page.request.get(`${usersUrl}${path}`, { headers: { 'accept-encoding': 'gzip' } });
       const text = await response.text();
       expect(response.status()).toBe(200);
@@ -54,7 +57,9 @@ test.describe('built-in users', () => {
 
 test.describe('identity-aware proxy', () => {
   test('shows the user and role the gateway sends', async ({ browser }) => {
-    const context = await browser.newContext({ extraHTTPHeaders: { 'X-Forwarded-User': 'sam@example.org', 'X-Forwarded-Role': 'support' } });
+    const context = await browser.newContext({
+      extraHTTPHeaders: { 'X-Forwarded-User': 'sam@example.org', 'X-Forwarded-Role': 'support' },
+    });
     const page = await context.newPage();
     await page.goto(`${gatewayUrl}${AMELIE}`);
     await expect(page.getByTestId('session')).toContainText('sam@example.org');

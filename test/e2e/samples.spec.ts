@@ -1,12 +1,12 @@
 import { expect, test } from '@playwright/test';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
-import { decodeAddress } from '../../src/kyc/address.ts';
-import { apiMetaSchema } from '../../src/kyc/api.ts';
-import { candidateName, sortAttributes } from '../../src/kyc/attributes.ts';
-import { decodePhone } from '../../src/kyc/phone.ts';
-import { candidateEnvelopeSchema } from '../../src/kyc/schema.ts';
-import { statusInfo } from '../../src/kyc/status.ts';
-import { buildTimeline } from '../../src/kyc/timeline.ts';
+import { decodeAddress } from '../../src/kyc/view/address.ts';
+import { apiMetaSchema } from '../../src/kyc/contract/api.ts';
+import { candidateName, sortAttributes } from '../../src/kyc/view/attributes.ts';
+import { decodePhone } from '../../src/kyc/view/phone.ts';
+import { candidateEnvelopeSchema } from '../../src/kyc/contract/schema.ts';
+import { statusInfo } from '../../src/kyc/contract/status.ts';
+import { buildTimeline } from '../../src/kyc/view/timeline.ts';
 import { expectAllPicturesDecoded, screenshot, watchPageErrors } from './helpers.ts';
 
 /**
@@ -100,7 +100,12 @@ test('at 768 px wide nothing overflows its card', async ({ page }) => {
 test('on a slow link, a progress indicator shows the bytes received', async ({ page, context }) => {
   const cdp = await context.newCDPSession(page);
   await page.goto('/');
-  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 50, downloadThroughput: 40 * 1024, uploadThroughput: 40 * 1024 });
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: 50,
+    downloadThroughput: 40 * 1024,
+    uploadThroughput: 40 * 1024,
+  });
   await page.getByRole('textbox', { name: 'refId to look up' }).fill('c0a8f3e2-6b1d-4f7e-9a52-3d1e8b7c4a10');
   await page.keyboard.press('Enter');
   await expect(page.getByText(/^\d+(\.\d)? kB of \d+ kB \(\d+ %\) received$/)).toBeVisible({ timeout: 10_000 });

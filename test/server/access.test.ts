@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { apiErrorBodySchema, sessionInfoSchema } from '../../src/kyc/api.ts';
+import { apiErrorBodySchema, sessionInfoSchema } from '../../src/kyc/contract/api.ts';
 import { createAccessControl } from '../../src/server/auth/access.ts';
 import { hashPassword } from '../../src/server/auth/passwords.ts';
 import { createAuditLog, type AuditEntry } from '../../src/server/audit.ts';
@@ -60,11 +60,20 @@ async function postSession(port: number, payload: string, headers: Record<string
   const http = await import('node:http');
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: '127.0.0.1', port, path: '/api/session', method: 'POST', headers: { 'content-type': 'application/json', ...headers }, agent: false },
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/api/session',
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        agent: false,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString(), cut: false }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString(), cut: false }),
+        );
       },
     );
     req.on('error', reject);
@@ -81,7 +90,10 @@ describe('built-in users', () => {
   beforeAll(async () => {
     app = await startTestApp({
       upstream: target(false),
-      access: createAccessControl({ mode: 'users', usersFile, sessionMaxAgeMinutes: 60, sessionIdleMinutes: 10 }, { now: () => clock, signInDelayMs: 1 }),
+      access: createAccessControl(
+        { mode: 'users', usersFile, sessionMaxAgeMinutes: 60, sessionIdleMinutes: 10 },
+        { now: () => clock, signInDelayMs: 1 },
+      ),
       audit: createAuditLog(auditFile),
     });
   });
@@ -115,10 +127,16 @@ describe('built-in users', () => {
   });
 
   it('refuses a wrong password or an unknown user with the same answer, and a form post', async () => {
-    for (const [user, password] of [['ana', 'wrong password!!'], ['nobody', 'whatever password']] as const) {
+    for (const [user, password] of [
+      ['ana', 'wrong password!!'],
+      ['nobody', 'whatever password'],
+    ] as const) {
       const res = await signIn(app, user, password);
       expect(res.status).toBe(401);
-      expect(apiErrorBodySchema.parse(JSON.parse(res.body)).error).toEqual({ code: 'sign_in_failed', message: 'Wrong username or password.' });
+      expect(apiErrorBodySchema.parse(JSON.parse(res.body)).error).toEqual({
+        code: 'sign_in_failed',
+        message: 'Wrong username or password.',
+      });
       expect(res.headers['set-cookie']).toBeUndefined();
     }
     const form = await signIn(app, 'ana', PASSWORDS.ana, { 'content-type': 'application/x-www-form-urlencoded' });
@@ -177,7 +195,15 @@ describe('built-in users', () => {
     const lines = readAudit(auditFile);
     expect(lines.length).toBeGreaterThanOrEqual(6);
     const ana = lines.find((l) => l.user === 'ana')!;
-    expect(ana).toMatchObject({ role: 'compliance', kind: 'refId', id: amelie.refId, status: 200, code: null, upstreamStatus: 200, level: 'full' });
+    expect(ana).toMatchObject({
+      role: 'compliance',
+      kind: 'refId',
+      id: amelie.refId,
+      status: 200,
+      code: null,
+      upstreamStatus: 200,
+      level: 'full',
+    });
     expect(lines.filter((l) => l.user === 'sam').every((l) => l.level === 'stripped' && l.role === 'support')).toBe(true);
     expect(Date.parse(lines[0]!.time)).not.toBeNaN();
     const text = readFileSync(auditFile, 'utf8');
@@ -202,8 +228,16 @@ describe('support user with a status key', () => {
 
 describe('support user without a status key: what cannot be checked is never passed on', () => {
   it.each([
-    ['a body that is not JSON', (res: import('node:http').ServerResponse) => (res.writeHead(200), res.end('{"identities": {"passport"')), 'upstream_error'],
-    ['a body over the size limit', (res: import('node:http').ServerResponse) => (res.writeHead(200), res.write('x'.repeat(8000)), res.end('y'.repeat(8000))), 'response_too_large'],
+    [
+      'a body that is not JSON',
+      (res: import('node:http').ServerResponse) => (res.writeHead(200), res.end('{"identities": {"passport"')),
+      'upstream_error',
+    ],
+    [
+      'a body over the size limit',
+      (res: import('node:http').ServerResponse) => (res.writeHead(200), res.write('x'.repeat(8000)), res.end('y'.repeat(8000))),
+      'response_too_large',
+    ],
     [
       'a body cut mid-way',
       (res: import('node:http').ServerResponse) => {
@@ -245,7 +279,12 @@ describe('identity-aware proxy', () => {
 
     expect((await trustedApp.get('/api/candidates/refId/a', headers)).status).toBe(200);
     expect(body(await trustedApp.get('/api/session', headers))).toEqual({ mode: 'proxy', user: 'ana@example.org', role: 'compliance' });
-    for (const bad of [{}, { 'x-forwarded-user': 'ana' }, { ...headers, 'x-forwarded-role': 'admin' }, { ...headers, 'x-forwarded-user': '' }]) {
+    for (const bad of [
+      {},
+      { 'x-forwarded-user': 'ana' },
+      { ...headers, 'x-forwarded-role': 'admin' },
+      { ...headers, 'x-forwarded-user': '' },
+    ]) {
       const res = await trustedApp.get('/api/candidates/refId/a', bad);
       expect(res.status).toBe(401);
     }
@@ -277,9 +316,29 @@ describe('audit log and rate limits', () => {
     await app.get('/api/candidates/recordId/missing');
     await app.get('/api/candidates/refId/%0A');
     await app.close();
-    expect(readAudit(file).map(({ kind, id, status, code, upstreamStatus, level, user, role }) => ({ kind, id, status, code, upstreamStatus, level, user, role }))).toEqual([
+    expect(
+      readAudit(file).map(({ kind, id, status, code, upstreamStatus, level, user, role }) => ({
+        kind,
+        id,
+        status,
+        code,
+        upstreamStatus,
+        level,
+        user,
+        role,
+      })),
+    ).toEqual([
       { kind: 'refId', id: 'found', status: 200, code: null, upstreamStatus: 200, level: 'full', user: 'local', role: 'compliance' },
-      { kind: 'recordId', id: 'missing', status: 404, code: 'not_found', upstreamStatus: 404, level: 'full', user: 'local', role: 'compliance' },
+      {
+        kind: 'recordId',
+        id: 'missing',
+        status: 404,
+        code: 'not_found',
+        upstreamStatus: 404,
+        level: 'full',
+        user: 'local',
+        role: 'compliance',
+      },
       { kind: 'refId', id: '\n', status: 400, code: 'invalid_id', upstreamStatus: null, level: null, user: 'local', role: 'compliance' },
     ]);
   });

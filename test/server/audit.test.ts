@@ -16,7 +16,11 @@ const entry = (id: string): AuditEntry => ({
   level: 'full',
   durationMs: 3,
 });
-const ids = (file: string) => readFileSync(file, 'utf8').trim().split('\n').map((line) => (JSON.parse(line) as AuditEntry).id);
+const ids = (file: string) =>
+  readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => (JSON.parse(line) as AuditEntry).id);
 
 describe('audit log', () => {
   it('writes every line of many concurrent lookups, whole, each promise resolving after its line', async () => {

@@ -26,7 +26,14 @@ describe('configuration', () => {
   });
 
   it('reads a remote upstream, without the trailing slash', () => {
-    const config = parseConfig({ ...remote, PORT: '9000', HOST: '0.0.0.0', ALLOW_UNAUTHENTICATED: '1', KYC_TIMEOUT_MS: '5000', KYC_MAX_RESPONSE_BYTES: '2048' });
+    const config = parseConfig({
+      ...remote,
+      PORT: '9000',
+      HOST: '0.0.0.0',
+      ALLOW_UNAUTHENTICATED: '1',
+      KYC_TIMEOUT_MS: '5000',
+      KYC_MAX_RESPONSE_BYTES: '2048',
+    });
     expect(config.upstream).toEqual({ kind: 'remote', baseUrl: 'https://kyc.example.org', clientId: 'acme', apiKey: 'k-123' });
     expect(config).toMatchObject({ host: '0.0.0.0', port: 9000, timeoutMs: 5000, maxResponseBytes: 2048 });
   });
@@ -60,7 +67,9 @@ describe('configuration', () => {
   });
 
   it('refuses to listen beyond loopback with no sign-in, unless told to', () => {
-    expect(errorOf({ HOST: '0.0.0.0' })).toMatch(/HOST=0\.0\.0\.0 would let anyone .* AUTH_USERS_FILE or AUTH_PROXY_USER_HEADER, or ALLOW_UNAUTHENTICATED=1/s);
+    expect(errorOf({ HOST: '0.0.0.0' })).toMatch(
+      /HOST=0\.0\.0\.0 would let anyone .* AUTH_USERS_FILE or AUTH_PROXY_USER_HEADER, or ALLOW_UNAUTHENTICATED=1/s,
+    );
     expect(parseConfig({ HOST: '0.0.0.0', ALLOW_UNAUTHENTICATED: '1' }).auth).toEqual({ mode: 'local', allowUnauthenticated: true });
     expect(parseConfig({ HOST: '::1' }).host).toBe('::1');
     expect(parseConfig({ HOST: '0.0.0.0', AUTH_USERS_FILE: 'users.json' }).auth.mode).toBe('users');
@@ -74,15 +83,25 @@ describe('configuration', () => {
       sessionIdleMinutes: 15,
     });
     expect(
-      parseConfig({ AUTH_PROXY_USER_HEADER: 'X-Forwarded-User', AUTH_PROXY_ROLE_HEADER: 'X-Role', AUTH_PROXY_TRUSTED: '127.0.0.1, 10.0.0.0/8,::1' }).auth,
+      parseConfig({
+        AUTH_PROXY_USER_HEADER: 'X-Forwarded-User',
+        AUTH_PROXY_ROLE_HEADER: 'X-Role',
+        AUTH_PROXY_TRUSTED: '127.0.0.1, 10.0.0.0/8,::1',
+      }).auth,
     ).toEqual({ mode: 'proxy', userHeader: 'x-forwarded-user', roleHeader: 'x-role', trusted: ['127.0.0.1', '10.0.0.0/8', '::1'] });
   });
 
   it('refuses a half-configured or contradictory sign-in, naming the variables', () => {
     expect(errorOf({ AUTH_PROXY_USER_HEADER: 'X-User' })).toMatch(/AUTH_PROXY_ROLE_HEADER and AUTH_PROXY_TRUSTED must be set/);
-    expect(errorOf({ AUTH_USERS_FILE: 'u.json', AUTH_PROXY_USER_HEADER: 'X-User' })).toMatch(/choose built-in users or an identity-aware proxy/);
-    expect(errorOf({ AUTH_PROXY_USER_HEADER: 'X User', AUTH_PROXY_ROLE_HEADER: 'r', AUTH_PROXY_TRUSTED: '1.2.3.4' })).toMatch(/AUTH_PROXY_USER_HEADER must be an HTTP header name/);
-    expect(errorOf({ AUTH_PROXY_USER_HEADER: 'u', AUTH_PROXY_ROLE_HEADER: 'r', AUTH_PROXY_TRUSTED: '10.0.0.0/33' })).toMatch(/AUTH_PROXY_TRUSTED must be a comma-separated list/);
+    expect(errorOf({ AUTH_USERS_FILE: 'u.json', AUTH_PROXY_USER_HEADER: 'X-User' })).toMatch(
+      /choose built-in users or an identity-aware proxy/,
+    );
+    expect(errorOf({ AUTH_PROXY_USER_HEADER: 'X User', AUTH_PROXY_ROLE_HEADER: 'r', AUTH_PROXY_TRUSTED: '1.2.3.4' })).toMatch(
+      /AUTH_PROXY_USER_HEADER must be an HTTP header name/,
+    );
+    expect(errorOf({ AUTH_PROXY_USER_HEADER: 'u', AUTH_PROXY_ROLE_HEADER: 'r', AUTH_PROXY_TRUSTED: '10.0.0.0/33' })).toMatch(
+      /AUTH_PROXY_TRUSTED must be a comma-separated list/,
+    );
     expect(errorOf({ KYC_API_KEY_STATUS: 'k' })).toMatch(/KYC_API_KEY_STATUS is set but KYC_BASE_URL is not/);
   });
 
@@ -100,7 +119,10 @@ describe('configuration', () => {
 
   it('reads a .env file in the project root, the environment winning', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'cl-env-'));
-    writeFileSync(path.join(dir, '.env'), `# comment\nKYC_BASE_URL=https://from-file.example\nKYC_CLIENT_ID=file\nKYC_API_KEY="from-file"\nPORT=7000\n`);
+    writeFileSync(
+      path.join(dir, '.env'),
+      `# comment\nKYC_BASE_URL=https://from-file.example\nKYC_CLIENT_ID=file\nKYC_API_KEY="from-file"\nPORT=7000\n`,
+    );
     const config = loadConfig({ PORT: '7100' }, dir);
     expect(config.upstream).toEqual({ kind: 'remote', baseUrl: 'https://from-file.example', clientId: 'file', apiKey: 'from-file' });
     expect(config.port).toBe(7100);

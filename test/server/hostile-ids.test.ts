@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { apiErrorBodySchema } from '../../src/kyc/api.ts';
+import { apiErrorBodySchema } from '../../src/kyc/contract/api.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
 import { startTestApp, type TestApp } from './http.ts';
 
@@ -127,7 +127,7 @@ describe('hostile ids', () => {
 describe('hostile ids (property-based, through the real proxy)', () => {
   it('300 generated ids: refused with nothing sent, or exactly one upstream request for exactly that id', async () => {
     const fc = (await import('fast-check')).default;
-    const { checkId } = await import('../../src/kyc/lookup.ts');
+    const { checkId } = await import('../../src/kyc/contract/lookup.ts');
     await fc.assert(
       fc.asyncProperty(fc.string({ unit: 'binary', maxLength: 80 }), async (id) => {
         upstream.seen.length = 0;

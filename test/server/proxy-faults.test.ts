@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import http from 'node:http';
-import { apiErrorBodySchema } from '../../src/kyc/api.ts';
+import { apiErrorBodySchema } from '../../src/kyc/contract/api.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
 import { listen, startTestApp, type RawResponse, type TestApp } from './http.ts';
 
@@ -73,7 +73,12 @@ describe('proxy against a faulty upstream', () => {
   it('streams a success body back unchanged with only the allowed headers', async () => {
     const body = JSON.stringify({ status: 'success', data: { status: 'approved', note: 'é'.repeat(2000) } });
     upstream.behave = (_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'set-cookie': 'upstream=1', server: 'kyc/1.0', 'x-request-id': 'r1' });
+      res.writeHead(200, {
+        'content-type': 'application/json; charset=utf-8',
+        'set-cookie': 'upstream=1',
+        server: 'kyc/1.0',
+        'x-request-id': 'r1',
+      });
       res.write(body.slice(0, 100));
       setTimeout(() => res.end(body.slice(100)), 50);
     };
@@ -195,7 +200,7 @@ describe('proxy against a faulty upstream', () => {
       const chunk = 'x'.repeat(4000);
       let sent = 0;
       const timer = setInterval(() => {
-        if (res.destroyed || sent++ > 10) return clearInterval(timer), res.end();
+        if (res.destroyed || sent++ > 10) return (clearInterval(timer), res.end());
         res.write(chunk);
       }, 5);
     };

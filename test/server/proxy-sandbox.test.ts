@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiErrorBodySchema, apiMetaSchema } from '../../src/kyc/api.ts';
-import { candidateEnvelopeSchema } from '../../src/kyc/schema.ts';
+import { apiErrorBodySchema, apiMetaSchema } from '../../src/kyc/contract/api.ts';
+import { candidateEnvelopeSchema } from '../../src/kyc/contract/schema.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { SANDBOX_KEYS, startSandbox, type RunningSandbox } from '../../src/server/sandbox/sandbox.ts';
 import { SECURITY_HEADERS } from '../../src/server/security-headers.ts';
@@ -50,7 +50,13 @@ describe('proxy against the sandbox', () => {
     const res = await app.get(`/api/candidates/refId/${full.refId}`);
     expect(res.headers['content-length']).toBe(String(Buffer.byteLength(res.body)));
     const allowed = new Set([
-      'content-type', 'content-length', 'content-encoding', 'cache-control', 'date', 'connection', 'keep-alive',
+      'content-type',
+      'content-length',
+      'content-encoding',
+      'cache-control',
+      'date',
+      'connection',
+      'keep-alive',
       ...Object.keys(SECURITY_HEADERS).map((name) => name.toLowerCase()),
     ]);
     expect(Object.keys(res.headers).filter((name) => !allowed.has(name))).toEqual([]);

@@ -3,7 +3,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { apiErrorBodySchema } from '../../src/kyc/api.ts';
+import { apiErrorBodySchema } from '../../src/kyc/contract/api.ts';
 import { createAccessControl } from '../../src/server/auth/access.ts';
 import { hashPassword } from '../../src/server/auth/passwords.ts';
 import type { AuditLog } from '../../src/server/audit.ts';
@@ -17,12 +17,22 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();
 });
 const errorOf = (res: RawResponse) => apiErrorBodySchema.parse(JSON.parse(res.body)).error;
-const STATUS_RECORD = { status: 'approved', refId: 'r', recordId: 'x', isArchived: false, blockPassID: 'b', approvedDate: '2026-01-01T00:00:00.000Z' };
+const STATUS_RECORD = {
+  status: 'approved',
+  refId: 'r',
+  recordId: 'x',
+  isArchived: false,
+  blockPassID: 'b',
+  approvedDate: '2026-01-01T00:00:00.000Z',
+};
 
 async function upstreamAndApp(options: Partial<Parameters<typeof startTestApp>[0]> = {}) {
   const upstream = await startFakeUpstream();
   const app = await startTestApp({ upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' }, ...options });
-  cleanups.push(() => app.close(), () => upstream.close());
+  cleanups.push(
+    () => app.close(),
+    () => upstream.close(),
+  );
   return { upstream, app };
 }
 
@@ -69,7 +79,12 @@ describe('robustness', () => {
       res.end(
         JSON.stringify({
           status: 'success',
-          data: { ...STATUS_RECORD, identities: { email: { type: 'string', value: 'secret@x' } }, newPersonalField: 'secret', customFields: { a: 'secret' } },
+          data: {
+            ...STATUS_RECORD,
+            identities: { email: { type: 'string', value: 'secret@x' } },
+            newPersonalField: 'secret',
+            customFields: { a: 'secret' },
+          },
           identities: { email: 'secret@y' },
         }),
       );
@@ -111,7 +126,12 @@ describe('robustness', () => {
 
   it('sets the security headers on API answers wherever the handler is mounted (Vite too)', async () => {
     const upstream = await startFakeUpstream();
-    const api = createApiHandler({ upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' }, timeoutMs: 1000, maxResponseBytes: 1e6, meta: { upstream: 'remote' } });
+    const api = createApiHandler({
+      upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' },
+      timeoutMs: 1000,
+      maxResponseBytes: 1e6,
+      meta: { upstream: 'remote' },
+    });
     const { port, close } = await listen(http.createServer((req, res) => api(req, res)));
     cleanups.push(close, () => upstream.close());
     const res = await rawRequest(port, '/api/meta');
@@ -141,15 +161,29 @@ describe('built-in users under pressure and change', () => {
   let clock = Date.now();
   let app: TestApp;
   const writeUsers = async (users: Array<{ username: string; role: string }>) =>
-    writeFileSync(usersFile, JSON.stringify({ users: await Promise.all(users.map(async (u) => ({ ...u, passwordHash: await hashPassword(`${u.username} password ok`) }))) }));
+    writeFileSync(
+      usersFile,
+      JSON.stringify({
+        users: await Promise.all(users.map(async (u) => ({ ...u, passwordHash: await hashPassword(`${u.username} password ok`) }))),
+      }),
+    );
   const signIn = (username: string, password: string) =>
     new Promise<RawResponse>((resolve, reject) => {
       const req = http.request(
-        { host: '127.0.0.1', port: app.port, path: '/api/session', method: 'POST', headers: { 'content-type': 'application/json' }, agent: false },
+        {
+          host: '127.0.0.1',
+          port: app.port,
+          path: '/api/session',
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          agent: false,
+        },
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString(), cut: false }));
+          res.on('end', () =>
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString(), cut: false }),
+          );
         },
       );
       req.on('error', reject);
@@ -157,11 +191,17 @@ describe('built-in users under pressure and change', () => {
     });
 
   beforeAll(async () => {
-    await writeUsers([{ username: 'ana', role: 'compliance' }, { username: 'sam', role: 'support' }]);
+    await writeUsers([
+      { username: 'ana', role: 'compliance' },
+      { username: 'sam', role: 'support' },
+    ]);
     const upstream = await startFakeUpstream();
     app = await startTestApp({
       upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' },
-      access: createAccessControl({ mode: 'users', usersFile, sessionMaxAgeMinutes: 60, sessionIdleMinutes: 60 }, { now: () => clock, signInDelayMs: 1 }),
+      access: createAccessControl(
+        { mode: 'users', usersFile, sessionMaxAgeMinutes: 60, sessionIdleMinutes: 60 },
+        { now: () => clock, signInDelayMs: 1 },
+      ),
     });
     return async () => {
       await app.close();
@@ -179,7 +219,10 @@ describe('built-in users under pressure and change', () => {
   it('applies a changed role at once and ends the sessions of a removed user', async () => {
     const cookie = String((await signIn('sam', 'sam password ok')).headers['set-cookie']).split(';')[0]!;
     expect(JSON.parse((await app.get('/api/session', { cookie })).body)).toMatchObject({ role: 'support' });
-    await writeUsers([{ username: 'ana', role: 'compliance' }, { username: 'sam', role: 'compliance' }]);
+    await writeUsers([
+      { username: 'ana', role: 'compliance' },
+      { username: 'sam', role: 'compliance' },
+    ]);
     clock += 2000;
     expect(JSON.parse((await app.get('/api/session', { cookie })).body)).toMatchObject({ role: 'compliance' });
     await writeUsers([{ username: 'ana', role: 'compliance' }]);

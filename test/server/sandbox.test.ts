@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import jpeg from 'jpeg-js';
 import { PNG } from 'pngjs';
-import { candidateEnvelopeSchema, type CandidateRecord } from '../../src/kyc/schema.ts';
-import { KNOWN_STATUSES } from '../../src/kyc/status.ts';
+import { candidateEnvelopeSchema, type CandidateRecord } from '../../src/kyc/contract/schema.ts';
+import { KNOWN_STATUSES } from '../../src/kyc/contract/status.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { SANDBOX_CLIENT_ID, SANDBOX_KEYS, startSandbox, type RunningSandbox } from '../../src/server/sandbox/sandbox.ts';
 import { rawRequest } from './http.ts';
@@ -74,7 +74,9 @@ describe('sample candidates', () => {
 
   it('carry real, decodable JPEG and PNG pictures of at least 600x400', () => {
     const pictures = candidates.flatMap((c) =>
-      Object.values(c.record.identities ?? {}).filter((a) => a.type === 'base64').map((a) => Buffer.from(a.value, 'base64')),
+      Object.values(c.record.identities ?? {})
+        .filter((a) => a.type === 'base64')
+        .map((a) => Buffer.from(a.value, 'base64')),
     );
     const jpegs = pictures.filter((bytes) => bytes[0] === 0xff && bytes[1] === 0xd8);
     const pngs = pictures.filter((bytes) => bytes.subarray(1, 4).toString() === 'PNG');
@@ -183,8 +185,13 @@ describe('sandbox HTTP contract', () => {
 
   it('answers 404 for other paths and 405 for other methods', async () => {
     const key = { authorization: SANDBOX_KEYS.full };
-    for (const path of ['/', '/kyc/1.0/connect/x', `/kyc/1.0/connect/${SANDBOX_CLIENT_ID}/applicants/waiting`,
-      `/kyc/1.0/connect/${SANDBOX_CLIENT_ID}/refId/a/b`, `/kyc/2.0/connect/${SANDBOX_CLIENT_ID}/refId/a`]) {
+    for (const path of [
+      '/',
+      '/kyc/1.0/connect/x',
+      `/kyc/1.0/connect/${SANDBOX_CLIENT_ID}/applicants/waiting`,
+      `/kyc/1.0/connect/${SANDBOX_CLIENT_ID}/refId/a/b`,
+      `/kyc/2.0/connect/${SANDBOX_CLIENT_ID}/refId/a`,
+    ]) {
       expect((await rawRequest(port, path, { headers: key })).status, path).toBe(404);
     }
     const post = await rawRequest(port, `/kyc/1.0/connect/${SANDBOX_CLIENT_ID}/refId/${approved().refId}`, {

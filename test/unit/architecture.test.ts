@@ -12,9 +12,9 @@ function filesOf(dir: string): string[] {
 }
 
 function importsOf(file: string): string[] {
-  return [...readFileSync(file, 'utf8').matchAll(/^\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/gm)].map(
-    (m) => m[1] ?? m[2]!,
-  );
+  return [
+    ...readFileSync(file, 'utf8').matchAll(/^\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/gm),
+  ].map((m) => m[1] ?? m[2]!);
 }
 
 function resolvedParts(file: string) {
@@ -43,6 +43,23 @@ describe('import direction', () => {
     }
     for (const file of filesOf(path.join(src, 'server'))) {
       for (const { spec, area } of resolvedParts(file)) expect(area === 'app', `${file} imports ${spec}`).toBe(false);
+    }
+  });
+
+  it('src/server imports only the contract half of src/kyc, never its display helpers', () => {
+    for (const file of filesOf(path.join(src, 'server'))) {
+      for (const { spec } of resolvedParts(file)) {
+        const target = path.relative(src, path.resolve(path.dirname(file), spec));
+        expect(target.startsWith(`kyc${path.sep}`) && !target.startsWith(`kyc${path.sep}contract${path.sep}`), `${file} imports ${spec}`).toBe(false);
+      }
+    }
+  });
+
+  it('the contract half of src/kyc never imports the view half', () => {
+    for (const file of filesOf(path.join(src, 'kyc', 'contract'))) {
+      for (const { spec } of resolvedParts(file)) {
+        expect(path.resolve(path.dirname(file), spec).includes(`${path.sep}kyc${path.sep}view${path.sep}`), `${file} imports ${spec}`).toBe(false);
+      }
     }
   });
 

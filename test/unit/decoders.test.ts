@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { addressLines, decodeAddress } from '../../src/kyc/address.ts';
-import { attributeLabel, candidateName, sortAttributes } from '../../src/kyc/attributes.ts';
-import { certificateTitle, parseCertificate } from '../../src/kyc/certificate.ts';
-import { countryName } from '../../src/kyc/countries.ts';
-import { ageOn, formatDob, parseDob } from '../../src/kyc/dob.ts';
-import { decodePhone } from '../../src/kyc/phone.ts';
+import { addressLines, decodeAddress } from '../../src/kyc/view/address.ts';
+import { attributeLabel, candidateName, sortAttributes } from '../../src/kyc/view/attributes.ts';
+import { certificateTitle, parseCertificate } from '../../src/kyc/view/certificate.ts';
+import { countryName } from '../../src/kyc/view/countries.ts';
+import { ageOn, formatDob, parseDob } from '../../src/kyc/view/dob.ts';
+import { decodePhone } from '../../src/kyc/view/phone.ts';
 
 describe('decodeAddress', () => {
   it('decodes the documented JSON into postal lines, skipping empty parts', () => {
@@ -101,7 +101,11 @@ describe('certificates', () => {
     expect(parsed.ok).toBe(true);
     if (parsed.ok) {
       expect(parsed.pretty).toContain('\n  "Organization": {');
-      expect(parsed.summary).toEqual({ issuer: 'Onfido Ltd', issueDate: '2026-01-01T00:00:00.000Z', results: ['clear', 'potential_match'] });
+      expect(parsed.summary).toEqual({
+        issuer: 'Onfido Ltd',
+        issueDate: '2026-01-01T00:00:00.000Z',
+        results: ['clear', 'potential_match'],
+      });
     }
   });
 
@@ -143,7 +147,12 @@ describe('attributes', () => {
 
   it('names a candidate from given and family name, or not at all', () => {
     const base = { status: 'waiting', isArchived: false, blockPassID: 'b' };
-    expect(candidateName({ ...base, identities: { given_name: { type: 'string', value: ' Zoë ' }, family_name: { type: 'string', value: 'Ångström' } } })).toBe('Zoë Ångström');
+    expect(
+      candidateName({
+        ...base,
+        identities: { given_name: { type: 'string', value: ' Zoë ' }, family_name: { type: 'string', value: 'Ångström' } },
+      }),
+    ).toBe('Zoë Ångström');
     expect(candidateName({ ...base, identities: { family_name: { type: 'string', value: 'Mensah' } } })).toBe('Mensah');
     expect(candidateName(base)).toBeUndefined();
   });
@@ -151,14 +160,14 @@ describe('attributes', () => {
 
 describe('text on screen', () => {
   it('makes bidirectional controls visible', async () => {
-    const { revealBidiControls } = await import('../../src/kyc/text.ts');
+    const { revealBidiControls } = await import('../../src/kyc/view/text.ts');
     expect(revealBidiControls('invoice\u202Egpj.exe')).toBe('invoice⟦U+202E⟧gpj.exe');
     expect(revealBidiControls('\u2066a\u2069 \u200F')).toBe('⟦U+2066⟧a⟦U+2069⟧ ⟦U+200F⟧');
     expect(revealBidiControls('Zoë 王 Дмитрий')).toBe('Zoë 王 Дмитрий');
   });
 
   it('cuts long text on whole characters and says how much is left', async () => {
-    const { truncateText } = await import('../../src/kyc/text.ts');
+    const { truncateText } = await import('../../src/kyc/view/text.ts');
     expect(truncateText('short', 10)).toEqual({ shown: 'short', hidden: 0 });
     expect(truncateText('x'.repeat(100_000), 300)).toEqual({ shown: 'x'.repeat(300), hidden: 99_700 });
     expect(truncateText('🙂'.repeat(5), 3)).toEqual({ shown: '🙂🙂🙂', hidden: 2 });

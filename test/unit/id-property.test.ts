@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkId, encodeIdSegment } from '../../src/kyc/lookup.ts';
+import { checkId, encodeIdSegment } from '../../src/kyc/contract/lookup.ts';
 
 const SEGMENT = /^(?:[A-Za-z0-9\-_.!~*'()]|%[0-9A-F]{2})+$/;
 
@@ -9,7 +9,9 @@ describe('the id encoder (property-based)', () => {
     const anyId = fc.oneof(
       fc.string({ unit: 'grapheme', maxLength: 300 }),
       fc.string({ unit: 'binary', maxLength: 60 }),
-      fc.array(fc.constantFrom('/', '.', '..', '%', '%2F', '?', '#', '\\', ' ', '\r\n', '\u0000', 'é', '🙂', 'a'), { maxLength: 30 }).map((parts) => parts.join('')),
+      fc
+        .array(fc.constantFrom('/', '.', '..', '%', '%2F', '?', '#', '\\', ' ', '\r\n', '\u0000', 'é', '🙂', 'a'), { maxLength: 30 })
+        .map((parts) => parts.join('')),
     );
     fc.assert(
       fc.property(anyId, (id) => {

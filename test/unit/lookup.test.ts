@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkId, encodeIdSegment, MAX_ID_LENGTH } from '../../src/kyc/lookup.ts';
+import { checkId, encodeIdSegment, MAX_ID_LENGTH } from '../../src/kyc/contract/lookup.ts';
 
 describe('checkId', () => {
   it('accepts ids as given, without trimming', () => {

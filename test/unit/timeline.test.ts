@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { candidateEnvelopeSchema, type CandidateRecord } from '../../src/kyc/schema.ts';
-import { statusInfo, statusOfDateField, KNOWN_STATUSES } from '../../src/kyc/status.ts';
-import { formatDuration, formatRelative, formatUtc } from '../../src/kyc/time.ts';
-import { buildTimeline } from '../../src/kyc/timeline.ts';
+import { candidateEnvelopeSchema, type CandidateRecord } from '../../src/kyc/contract/schema.ts';
+import { statusInfo, statusOfDateField, KNOWN_STATUSES } from '../../src/kyc/contract/status.ts';
+import { formatDuration, formatRelative, formatUtc } from '../../src/kyc/view/time.ts';
+import { buildTimeline } from '../../src/kyc/view/timeline.ts';
 
 const record = (fields: Partial<CandidateRecord>): CandidateRecord => ({
   status: 'approved',
@@ -36,13 +36,17 @@ describe('buildTimeline', () => {
   });
 
   it('reports a current status that has no date, and shows unknown statuses by their raw value', () => {
-    const timeline = buildTimeline(record({ status: 'on_hold', waitingDate: '2026-01-01T00:00:00.000Z', escalatedDate: '2026-01-03T00:00:00.000Z' }));
+    const timeline = buildTimeline(
+      record({ status: 'on_hold', waitingDate: '2026-01-01T00:00:00.000Z', escalatedDate: '2026-01-03T00:00:00.000Z' }),
+    );
     expect(timeline.undatedCurrent).toMatchObject({ status: 'on_hold', label: 'on_hold', known: false, tone: 'neutral' });
     expect(timeline.steps.map((s) => s.status.status)).toEqual(['waiting', 'escalated']);
   });
 
   it('marks only the latest step of a status that happened twice', () => {
-    const timeline = buildTimeline(record({ status: 'inreview', inreviewDate: '2026-01-05T00:00:00.000Z', waitingDate: '2026-01-01T00:00:00.000Z' }));
+    const timeline = buildTimeline(
+      record({ status: 'inreview', inreviewDate: '2026-01-05T00:00:00.000Z', waitingDate: '2026-01-01T00:00:00.000Z' }),
+    );
     expect(timeline.steps.filter((s) => s.current).map((s) => s.field)).toEqual(['inreviewDate']);
   });
 });
@@ -91,7 +95,10 @@ describe('time formatting', () => {
 });
 
 describe('candidate schema', () => {
-  const ok = { status: 'success', data: { status: 'inreview', refId: 'r', isArchived: false, blockPassID: 'b', waitingDate: '2026-01-01T00:00:00.000Z' } };
+  const ok = {
+    status: 'success',
+    data: { status: 'inreview', refId: 'r', isArchived: false, blockPassID: 'b', waitingDate: '2026-01-01T00:00:00.000Z' },
+  };
 
   it('accepts the documented status-level record and unknown extra fields', () => {
     expect(candidateEnvelopeSchema.safeParse(ok).success).toBe(true);

@@ -1,5 +1,5 @@
-import { addressLines, decodeAddress } from '../../kyc/address.ts';
-import { countryName } from '../../kyc/countries.ts';
+import { addressLines, decodeAddress } from '../../kyc/view/address.ts';
+import { countryName } from '../../kyc/view/countries.ts';
 import { LongText } from '../ui/long-text.tsx';
 import { Notice, Section } from '../ui/section.tsx';
 
@@ -33,7 +33,13 @@ export function RawValue({ raw, problem }: { raw: string; problem: string }) {
   return (
     <div className="space-y-2">
       <Notice tone="warning">{problem} Shown as received.</Notice>
-      <pre tabIndex={0} aria-label="Value as received" className="max-h-48 overflow-auto rounded bg-slate-50 p-2 text-xs break-all whitespace-pre-wrap text-slate-800 focus-visible:outline-2 focus-visible:outline-blue-600">{raw}</pre>
+      <pre
+        tabIndex={0}
+        aria-label="Value as received"
+        className="max-h-48 overflow-auto rounded bg-slate-50 p-2 text-xs break-all whitespace-pre-wrap text-slate-800 focus-visible:outline-2 focus-visible:outline-blue-600"
+      >
+        {raw}
+      </pre>
     </div>
   );
 }

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import type { LookupKind } from '../../kyc/lookup.ts';
+import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import { candidatePath } from '../routes.ts';
 import type { LookupError } from './lookup-error.ts';
 
@@ -97,7 +97,12 @@ export function CandidateError({
           body: (
             <>
               {error.message} What was wrong:
-              <pre tabIndex={0} className="mt-2 max-h-64 focus-visible:outline-2 focus-visible:outline-blue-600 overflow-auto rounded bg-white/70 p-2 text-xs break-all whitespace-pre-wrap">{error.details.detail}</pre>
+              <pre
+                tabIndex={0}
+                className="mt-2 max-h-64 focus-visible:outline-2 focus-visible:outline-blue-600 overflow-auto rounded bg-white/70 p-2 text-xs break-all whitespace-pre-wrap"
+              >
+                {error.details.detail}
+              </pre>
             </>
           ),
         };
@@ -110,7 +115,10 @@ export function CandidateError({
       <div className="text-sm break-words">{view.body}</div>
       <div className="flex flex-wrap gap-3">
         {view.action}
-        <Link to="/" className="inline-flex items-center rounded-md border border-red-300 bg-white px-3 py-1.5 text-sm font-medium text-red-900 hover:bg-red-100 focus-visible:outline-2 focus-visible:outline-blue-600">
+        <Link
+          to="/"
+          className="inline-flex items-center rounded-md border border-red-300 bg-white px-3 py-1.5 text-sm font-medium text-red-900 hover:bg-red-100 focus-visible:outline-2 focus-visible:outline-blue-600"
+        >
           New lookup
         </Link>
       </div>

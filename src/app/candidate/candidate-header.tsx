@@ -1,6 +1,6 @@
-import { candidateName } from '../../kyc/attributes.ts';
-import type { CandidateRecord } from '../../kyc/schema.ts';
-import { statusInfo } from '../../kyc/status.ts';
+import { candidateName } from '../../kyc/view/attributes.ts';
+import type { CandidateRecord } from '../../kyc/contract/schema.ts';
+import { statusInfo } from '../../kyc/contract/status.ts';
 import { CopyButton } from '../ui/copy-button.tsx';
 import { LongText } from '../ui/long-text.tsx';
 import { ArchivedBadge, StatusBadge } from '../ui/status-badge.tsx';

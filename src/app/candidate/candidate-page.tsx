@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useLocation } from 'react-router';
-import type { LookupKind } from '../../kyc/lookup.ts';
+import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import { parseCandidatePath } from '../routes.ts';
 import { candidateQueries, progressKeyOf } from './candidate-queries.ts';
 import { CandidateError } from './candidate-error.tsx';

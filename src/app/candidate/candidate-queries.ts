@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { LookupKind } from '../../kyc/lookup.ts';
+import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import { setDownloadProgress } from './download-progress.ts';
 import { fetchCandidate } from './fetch-candidate.ts';
 import { LookupError } from './lookup-error.ts';

@@ -1,4 +1,4 @@
-import { formatBytes } from '../../kyc/image.ts';
+import { formatBytes } from '../../kyc/view/image.ts';
 import type { DownloadProgress } from './download-progress.ts';
 
 /** While a lookup runs: the page's shape, and for a large response how much has arrived. */

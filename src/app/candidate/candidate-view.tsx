@@ -1,6 +1,6 @@
-import { candidateName, sortAttributes } from '../../kyc/attributes.ts';
+import { candidateName, sortAttributes } from '../../kyc/view/attributes.ts';
 import { useQuery } from '@tanstack/react-query';
-import { isStatusLevel, type CandidateRecord } from '../../kyc/schema.ts';
+import { isStatusLevel, type CandidateRecord } from '../../kyc/contract/schema.ts';
 import { sessionQuery } from '../session/session-query.ts';
 import { Notice } from '../ui/section.tsx';
 import { useNow } from '../ui/use-now.ts';
@@ -33,9 +33,7 @@ export function CandidateView({ record }: { record: CandidateRecord }) {
             : 'This API key returns status only: identity data, custom fields and certificates are not included.'}
         </Notice>
       ) : record.isArchived && !identities ? (
-        <Notice>
-          Identity data was archived on the service. The status history and certificates remain.
-        </Notice>
+        <Notice>Identity data was archived on the service. The status history and certificates remain.</Notice>
       ) : null}
       <div className={`grid gap-5 ${identities || record.certs ? 'lg:grid-cols-3' : 'max-w-2xl'}`}>
         <div className="min-w-0 space-y-5">

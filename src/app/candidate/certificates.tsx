@@ -1,6 +1,6 @@
-import { certificateTitle, parseCertificate } from '../../kyc/certificate.ts';
-import { isoTimestampSchema } from '../../kyc/schema.ts';
-import { formatLocalDateTime } from '../../kyc/time.ts';
+import { certificateTitle, parseCertificate } from '../../kyc/view/certificate.ts';
+import { isoTimestampSchema } from '../../kyc/contract/schema.ts';
+import { formatLocalDateTime } from '../../kyc/view/time.ts';
 import { LongText } from '../ui/long-text.tsx';
 import { CopyButton } from '../ui/copy-button.tsx';
 import { Notice, Section } from '../ui/section.tsx';

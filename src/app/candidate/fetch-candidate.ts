@@ -1,7 +1,7 @@
-import { z } from '../../kyc/zod.ts';
-import { apiErrorBodySchema, candidateApiPath } from '../../kyc/api.ts';
-import { checkId, encodeIdSegment, type LookupKind } from '../../kyc/lookup.ts';
-import { candidateEnvelopeSchema, type CandidateRecord } from '../../kyc/schema.ts';
+import { z } from '../../kyc/contract/zod.ts';
+import { apiErrorBodySchema, candidateApiPath } from '../../kyc/contract/api.ts';
+import { checkId, encodeIdSegment, type LookupKind } from '../../kyc/contract/lookup.ts';
+import { candidateEnvelopeSchema, type CandidateRecord } from '../../kyc/contract/schema.ts';
 import type { DownloadProgress } from './download-progress.ts';
 import { LookupError, lookupErrorFromBody } from './lookup-error.ts';
 

@@ -1,5 +1,5 @@
-import { ageOn, formatDob, parseDob } from '../../kyc/dob.ts';
-import type { IdentityAttribute } from '../../kyc/schema.ts';
+import { ageOn, formatDob, parseDob } from '../../kyc/view/dob.ts';
+import type { IdentityAttribute } from '../../kyc/contract/schema.ts';
 import { LongText } from '../ui/long-text.tsx';
 import { Section } from '../ui/section.tsx';
 
@@ -55,9 +55,7 @@ export function IdentityCard({ identities, now }: { identities: Record<string, I
         {rows.map(([label, value]) => (
           <div key={label} className="contents">
             <dt className="font-medium text-slate-500">{label}</dt>
-            <dd className="min-w-0 break-words text-slate-900">
-              {value ?? <span className="text-slate-500 italic">not provided</span>}
-            </dd>
+            <dd className="min-w-0 break-words text-slate-900">{value ?? <span className="text-slate-500 italic">not provided</span>}</dd>
           </div>
         ))}
       </dl>

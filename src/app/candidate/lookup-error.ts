@@ -1,4 +1,4 @@
-import type { ApiErrorBody } from '../../kyc/api.ts';
+import type { ApiErrorBody } from '../../kyc/contract/api.ts';
 
 /** What went wrong with a lookup, in terms a reviewer can act on. One kind per distinct situation. */
 export type LookupErrorKind =

@@ -1,5 +1,5 @@
-import { attributeLabel } from '../../kyc/attributes.ts';
-import type { IdentityAttribute } from '../../kyc/schema.ts';
+import { attributeLabel } from '../../kyc/view/attributes.ts';
+import type { IdentityAttribute } from '../../kyc/contract/schema.ts';
 import { LongText } from '../ui/long-text.tsx';
 import { Section } from '../ui/section.tsx';
 
@@ -16,7 +16,10 @@ export function OtherAttributes({ attributes }: { attributes: Array<[string, Ide
                 (<LongText text={attribute.type} limit={20} />)
               </span>
             </dt>
-            <dd tabIndex={0} className="max-h-40 min-w-0 overflow-auto focus-visible:outline-2 focus-visible:outline-blue-600 break-words whitespace-pre-wrap text-slate-900">
+            <dd
+              tabIndex={0}
+              className="max-h-40 min-w-0 overflow-auto focus-visible:outline-2 focus-visible:outline-blue-600 break-words whitespace-pre-wrap text-slate-900"
+            >
               <LongText text={attribute.value} />
             </dd>
           </div>

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { countryName } from '../../kyc/countries.ts';
-import { decodePhone } from '../../kyc/phone.ts';
+import { countryName } from '../../kyc/view/countries.ts';
+import { decodePhone } from '../../kyc/view/phone.ts';
 import { Section } from '../ui/section.tsx';
 import { RawValue } from './address-card.tsx';
 

@@ -1,4 +1,4 @@
-import type { IdentityAttribute } from '../../kyc/schema.ts';
+import type { IdentityAttribute } from '../../kyc/contract/schema.ts';
 import { Section } from '../ui/section.tsx';
 import { PicturePreview } from './picture-preview.tsx';
 

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { attributeLabel } from '../../kyc/attributes.ts';
-import { base64ByteLength, base64Head, base64ToBytes, cleanBase64, formatBytes, sniffImageType } from '../../kyc/image.ts';
+import { attributeLabel } from '../../kyc/view/attributes.ts';
+import { base64ByteLength, base64Head, base64ToBytes, cleanBase64, formatBytes, sniffImageType } from '../../kyc/view/image.ts';
 import { Notice } from '../ui/section.tsx';
 
 type Decoded = { state: 'decoding' } | { state: 'ready'; url: string } | { state: 'failed'; problem: string };
@@ -50,8 +50,8 @@ export function PicturePreview({ name, value, owner }: { name: string; value: st
         <Notice tone="warning">Not shown: the picture data is not valid base64.</Notice>
       ) : !type.raster ? (
         <Notice tone="warning">
-          Not shown: this attribute holds {type.label === 'unknown' ? 'data of an unknown type' : `${type.label} data`} ({formatBytes(size)}),
-          not a picture. Only JPEG, PNG, WebP and GIF pictures are displayed.
+          Not shown: this attribute holds {type.label === 'unknown' ? 'data of an unknown type' : `${type.label} data`} ({formatBytes(size)}
+          ), not a picture. Only JPEG, PNG, WebP and GIF pictures are displayed.
         </Notice>
       ) : decoded.state === 'failed' ? (
         <Notice tone="warning">{decoded.problem}</Notice>

@@ -1,6 +1,6 @@
-import type { CandidateRecord } from '../../kyc/schema.ts';
-import { formatDuration, formatRelative } from '../../kyc/time.ts';
-import { buildTimeline, type TimelineStep } from '../../kyc/timeline.ts';
+import type { CandidateRecord } from '../../kyc/contract/schema.ts';
+import { formatDuration, formatRelative } from '../../kyc/view/time.ts';
+import { buildTimeline, type TimelineStep } from '../../kyc/view/timeline.ts';
 import { Section } from '../ui/section.tsx';
 import { toneDotClass } from '../ui/status-badge.tsx';
 import { TimeStamp } from '../ui/time-stamp.tsx';
@@ -28,9 +28,7 @@ export function StatusTimeline({ record, now }: { record: CandidateRecord; now: 
             />
             <div className="flex flex-wrap items-center gap-2">
               <span className="font-medium text-slate-900">{step.status.label}</span>
-              {step.current && (
-                <span className="rounded bg-slate-900 px-1.5 py-0.5 text-xs font-medium text-white">Current status</span>
-              )}
+              {step.current && <span className="rounded bg-slate-900 px-1.5 py-0.5 text-xs font-medium text-white">Current status</span>}
             </div>
             <TimeStamp date={step.at} now={now} />
             {afterText(step, timeline.steps[index - 1]) && (
@@ -40,7 +38,10 @@ export function StatusTimeline({ record, now }: { record: CandidateRecord; now: 
         ))}
         {timeline.undatedCurrent && (
           <li className="relative" aria-current="step" data-status={timeline.undatedCurrent.status}>
-            <span aria-hidden="true" className={`absolute top-1 -left-[29px] size-4 rounded-full ring-2 ring-white ${toneDotClass(timeline.undatedCurrent.tone)}`} />
+            <span
+              aria-hidden="true"
+              className={`absolute top-1 -left-[29px] size-4 rounded-full ring-2 ring-white ${toneDotClass(timeline.undatedCurrent.tone)}`}
+            />
             <div className="flex flex-wrap items-center gap-2">
               <span className="font-medium text-slate-900">{timeline.undatedCurrent.label}</span>
               <span className="rounded bg-slate-900 px-1.5 py-0.5 text-xs font-medium text-white">Current status</span>
@@ -50,7 +51,10 @@ export function StatusTimeline({ record, now }: { record: CandidateRecord; now: 
         )}
         {timeline.willArchiveAt && (
           <li className="relative" data-status="will-archive">
-            <span aria-hidden="true" className="absolute top-1 -left-[29px] size-4 rounded-full border-2 border-dashed border-slate-500 bg-white" />
+            <span
+              aria-hidden="true"
+              className="absolute top-1 -left-[29px] size-4 rounded-full border-2 border-dashed border-slate-500 bg-white"
+            />
             <span className="font-medium text-slate-900">
               {timeline.willArchiveAt > now ? 'Identity data will be archived' : 'Identity data due for archiving'}
             </span>

@@ -16,12 +16,18 @@ export function AppShell({ children }: { children: ReactNode }) {
   const home = pathname === '/';
   return (
     <div className="min-h-screen bg-slate-100 text-slate-900">
-      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:rounded focus:bg-white focus:px-3 focus:py-2">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:rounded focus:bg-white focus:px-3 focus:py-2"
+      >
         Skip to content
       </a>
       <header className="border-b border-slate-200 bg-white">
         <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-6 gap-y-3 px-4 py-3 sm:px-6">
-          <Link to="/" className="flex items-center gap-2 rounded font-semibold text-slate-900 focus-visible:outline-2 focus-visible:outline-blue-600">
+          <Link
+            to="/"
+            className="flex items-center gap-2 rounded font-semibold text-slate-900 focus-visible:outline-2 focus-visible:outline-blue-600"
+          >
             <img src="/favicon.svg" alt="" className="size-6" />
             Candidate Lookup
           </Link>

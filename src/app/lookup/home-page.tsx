@@ -17,8 +17,8 @@ export function HomePage() {
           Look up a candidate
         </h1>
         <p className="mt-1 mb-4 text-sm text-slate-600">
-          By <strong>refId</strong> (your own user id, what support agents usually have) or by <strong>recordId</strong> (the
-          KYC record's id).
+          By <strong>refId</strong> (your own user id, what support agents usually have) or by <strong>recordId</strong> (the KYC record's
+          id).
         </p>
         <LookupForm />
       </section>

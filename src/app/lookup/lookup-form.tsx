@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { checkId, LOOKUP_KINDS, type LookupKind } from '../../kyc/lookup.ts';
+import { checkId, LOOKUP_KINDS, type LookupKind } from '../../kyc/contract/lookup.ts';
 import { candidatePath } from '../routes.ts';
 
 const KIND_HINTS: Record<LookupKind, string> = {

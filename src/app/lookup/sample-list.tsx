@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import type { SampleCandidate } from '../../kyc/api.ts';
+import type { SampleCandidate } from '../../kyc/contract/api.ts';
 import { candidatePath } from '../routes.ts';
 import { StatusBadge } from '../ui/status-badge.tsx';
 

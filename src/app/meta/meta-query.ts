@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { apiMetaSchema, type ApiMeta } from '../../kyc/api.ts';
+import { apiMetaSchema, type ApiMeta } from '../../kyc/contract/api.ts';
 
 export const metaQuery = () =>
   queryOptions({

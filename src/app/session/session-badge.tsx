@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import type { SessionInfo } from '../../kyc/api.ts';
+import type { SessionInfo } from '../../kyc/contract/api.ts';
 import { signOut } from './session-query.ts';
 
 const ROLE_LABELS = { support: 'Support', compliance: 'Compliance' } as const;

@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { apiErrorBodySchema, sessionInfoSchema, type SessionInfo } from '../../kyc/api.ts';
+import { apiErrorBodySchema, sessionInfoSchema, type SessionInfo } from '../../kyc/contract/api.ts';
 
 export const sessionQuery = () =>
   queryOptions({

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { revealBidiControls, truncateText, LONG_TEXT_LIMIT } from '../../kyc/text.ts';
+import { revealBidiControls, truncateText, LONG_TEXT_LIMIT } from '../../kyc/view/text.ts';
 
 /** A value from the service: bidi controls made visible, and cut after a few hundred characters. */
 export function LongText({ text, limit = LONG_TEXT_LIMIT }: { text: string; limit?: number }) {

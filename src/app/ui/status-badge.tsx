@@ -1,4 +1,4 @@
-import { statusInfo, type StatusTone } from '../../kyc/status.ts';
+import { statusInfo, type StatusTone } from '../../kyc/contract/status.ts';
 
 const TONE: Record<StatusTone, { className: string; dot: string; icon: string }> = {
   neutral: { className: 'bg-slate-100 text-slate-800 ring-slate-300', dot: 'bg-slate-600', icon: '•' },

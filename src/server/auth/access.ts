@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import type http from 'node:http';
 import { z } from 'zod';
-import { ROLES, type AuthMode, type Role, type SessionInfo } from '../../kyc/api.ts';
+import { ROLES, type AuthMode, type Role, type SessionInfo } from '../../kyc/contract/api.ts';
 import type { AuthConfig } from '../config.ts';
 import { addressMatcher } from './cidr.ts';
 import { decoyHash, verifyPassword } from './passwords.ts';
@@ -14,7 +14,12 @@ export interface Identity {
 }
 
 export type Reply = (status: number, body: unknown, headers?: Record<string, string>) => void;
-export type Fail = (status: number, code: 'unauthenticated' | 'sign_in_failed' | 'too_many_sign_in_attempts' | 'bad_request' | 'method_not_allowed', message: string, headers?: Record<string, string>) => void;
+export type Fail = (
+  status: number,
+  code: 'unauthenticated' | 'sign_in_failed' | 'too_many_sign_in_attempts' | 'bad_request' | 'method_not_allowed',
+  message: string,
+  headers?: Record<string, string>,
+) => void;
 
 /** Who is asking: one of three modes, chosen by configuration. */
 export interface AccessControl {
@@ -74,7 +79,8 @@ function localAccess(config: Extract<AuthConfig, { mode: 'local' }>): AccessCont
     identify,
     handleSession(req, reply, fail) {
       if (!sessionRouteOnlyGet(req, fail)) return;
-      if (!identify(req)) return fail(401, 'unauthenticated', 'With no sign-in configured, only this machine may use Candidate Lookup (through localhost).');
+      if (!identify(req))
+        return fail(401, 'unauthenticated', 'With no sign-in configured, only this machine may use Candidate Lookup (through localhost).');
       reply(200, { mode: 'local', ...identity } satisfies SessionInfo);
     },
     rateLimitKey: (req) => `address:${req.socket.remoteAddress ?? 'unknown'}`,

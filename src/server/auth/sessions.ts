@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Role } from '../../kyc/api.ts';
+import type { Role } from '../../kyc/contract/api.ts';
 
 export interface Session {
   user: string;
@@ -12,9 +12,7 @@ export interface Session {
 export class SessionStore {
   private readonly sessions = new Map<string, Session>();
 
-  constructor(
-    private readonly options: { maxAgeMs: number; idleMs: number; now?: () => number },
-  ) {}
+  constructor(private readonly options: { maxAgeMs: number; idleMs: number; now?: () => number }) {}
 
   private now(): number {
     return this.options.now?.() ?? Date.now();

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { z } from 'zod';
-import { ROLES, type Role } from '../../kyc/api.ts';
+import { ROLES, type Role } from '../../kyc/contract/api.ts';
 import { ConfigError } from '../config.ts';
 import { PASSWORD_HASH_PATTERN } from './passwords.ts';
 

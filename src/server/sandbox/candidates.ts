@@ -1,4 +1,4 @@
-import type { CandidateRecord, IdentityAttribute } from '../../kyc/schema.ts';
+import type { CandidateRecord, IdentityAttribute } from '../../kyc/contract/schema.ts';
 import { certificateSlug, makeBrokenCertificate, makeCertificate, type CertificateSpec } from './certificates.ts';
 import { drawPicture, LARGE_SIZE, SAMPLE_SIZE, type PictureFormat, type PictureKind } from './images.ts';
 
@@ -387,12 +387,7 @@ function identitiesOf(
   return identities;
 }
 
-function certificateSpec(
-  person: Person,
-  provider: CertificateSpec['provider'],
-  result: string,
-  issuedAt: string,
-): CertificateSpec {
+function certificateSpec(person: Person, provider: CertificateSpec['provider'], result: string, issuedAt: string): CertificateSpec {
   const fields: Record<string, string> = {};
   if (person.givenName) fields.given_name = person.givenName;
   if (person.familyName) fields.family_name = person.familyName;

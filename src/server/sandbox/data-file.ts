@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { candidateRecordSchema } from '../../kyc/schema.ts';
-import { statusInfo } from '../../kyc/status.ts';
+import { candidateRecordSchema } from '../../kyc/contract/schema.ts';
+import { statusInfo } from '../../kyc/contract/status.ts';
 import { ConfigError } from '../config.ts';
 import type { SandboxCandidate } from './candidates.ts';
 

@@ -51,19 +51,11 @@ const GLYPH_WIDTH = 5;
 
 /** Upper-case ASCII the font can draw: diacritics folded ("Zoë" -> "ZOE"), other letters as "?". */
 export function toDrawableText(text: string): string {
-  return [...text.normalize('NFD').replace(/\p{M}/gu, '').toUpperCase()]
-    .map((char) => (GLYPHS[char] ? char : '?'))
-    .join('');
+  return [...text.normalize('NFD').replace(/\p{M}/gu, '').toUpperCase()].map((char) => (GLYPHS[char] ? char : '?')).join('');
 }
 
 /** Calls `plot(x, y)` for every lit pixel of `text` drawn at (x, y) with square pixels of `scale`. */
-export function rasterizeText(
-  text: string,
-  x: number,
-  y: number,
-  scale: number,
-  plot: (px: number, py: number) => void,
-): void {
+export function rasterizeText(text: string, x: number, y: number, scale: number, plot: (px: number, py: number) => void): void {
   let cursor = x;
   for (const char of toDrawableText(text)) {
     const rows = GLYPHS[char]!;

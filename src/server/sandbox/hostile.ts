@@ -1,4 +1,4 @@
-import type { CandidateRecord } from '../../kyc/schema.ts';
+import type { CandidateRecord } from '../../kyc/contract/schema.ts';
 import type { SandboxCandidate } from './candidates.ts';
 
 /**

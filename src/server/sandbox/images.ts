@@ -109,8 +109,7 @@ export function drawPicture(spec: PictureSpec): Buffer {
 
   canvas.rect(0, 0, width, height, style.paper);
   canvas.rect(0, 0, width, unit * 12, style.band);
-  const fitScale = (text: string, wanted: number) =>
-    Math.max(1, Math.floor(Math.min(wanted, (width - unit * 8) / textWidth(text, 1))));
+  const fitScale = (text: string, wanted: number) => Math.max(1, Math.floor(Math.min(wanted, (width - unit * 8) / textWidth(text, 1))));
   const titleScale = fitScale(style.title, unit * 1.4);
   canvas.text(style.title, unit * 4, Math.round(unit * 6 - (7 * titleScale) / 2), titleScale, [255, 255, 255]);
 

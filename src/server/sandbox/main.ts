@@ -17,7 +17,9 @@ async function main(): Promise<void> {
     const id = record.refId ? `refId ${record.refId}` : `recordId ${record.recordId}`;
     console.log(`    ${id.padEnd(48)} ${summary}`);
   }
-  console.log(`Try: curl -H 'Authorization: ${sandbox.keys.status}' ${sandbox.url}/kyc/1.0/connect/${sandbox.clientId}/recordId/${sandbox.candidates[0]!.record.recordId}`);
+  console.log(
+    `Try: curl -H 'Authorization: ${sandbox.keys.status}' ${sandbox.url}/kyc/1.0/connect/${sandbox.clientId}/recordId/${sandbox.candidates[0]!.record.recordId}`,
+  );
   const stop = () => void sandbox.close().then(() => process.exit(0));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

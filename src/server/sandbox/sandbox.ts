@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { FULL_LEVEL_FIELDS, type CandidateRecord, type UpstreamError } from '../../kyc/schema.ts';
-import { isLookupKind, type LookupKind } from '../../kyc/lookup.ts';
+import { FULL_LEVEL_FIELDS, type CandidateRecord, type UpstreamError } from '../../kyc/contract/schema.ts';
+import { isLookupKind, type LookupKind } from '../../kyc/contract/lookup.ts';
 import type { SandboxCandidate } from './candidates.ts';
 
 /** The demo client id and API keys of the sandbox: made up, documented, not secrets. */
@@ -31,9 +31,7 @@ export function recordForScope(record: CandidateRecord, scope: KeyScope): Candid
     return statusLevel;
   }
   if (!record.identities) return record;
-  const identities = Object.fromEntries(
-    Object.entries(record.identities).filter(([, attribute]) => attribute.type !== 'base64'),
-  );
+  const identities = Object.fromEntries(Object.entries(record.identities).filter(([, attribute]) => attribute.type !== 'base64'));
   return { ...record, identities };
 }
 
@@ -73,8 +71,7 @@ export function createSandboxHandler(options: SandboxOptions): Handler {
     }
     const segments = (req.url ?? '/').split('?')[0]!.split('/');
     const [empty, kyc, version, connect, client, kind, rawId, ...rest] = segments;
-    const isLookupPath =
-      empty === '' && kyc === 'kyc' && version === '1.0' && connect === 'connect' && rest.length === 0;
+    const isLookupPath = empty === '' && kyc === 'kyc' && version === '1.0' && connect === 'connect' && rest.length === 0;
     if (!isLookupPath || client === undefined || kind === undefined || rawId === undefined || !isLookupKind(kind)) {
       return sendError(res, 404, 'Not Found');
     }
@@ -116,9 +113,7 @@ export interface RunningSandbox {
 }
 
 /** Starts the sandbox on loopback; port 0 picks a free one. */
-export async function startSandbox(
-  options: SandboxOptions & { host?: string; port?: number },
-): Promise<RunningSandbox> {
+export async function startSandbox(options: SandboxOptions & { host?: string; port?: number }): Promise<RunningSandbox> {
   const server = http.createServer(createSandboxHandler(options));
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {

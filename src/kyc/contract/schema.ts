@@ -31,20 +31,22 @@ export const candidateRecordSchema = z
     identities: z.optional(z.record(z.string(), identityAttributeSchema)),
     certs: z.optional(z.record(z.string(), z.string())),
   })
-  .check(z.superRefine((record, ctx) => {
-    // Status dates are open-ended (`waitingDate`, `rejectedDate`, ...): every one must be a timestamp.
-    for (const [key, value] of Object.entries(record)) {
-      if (!DATE_FIELD.test(key)) continue;
-      if (typeof value !== 'string' || !isoTimestampSchema.safeParse(value).success) {
-        ctx.addIssue({
-          code: 'custom',
-          path: [key],
-          message: `${key} must be an ISO 8601 timestamp, got ${describeValue(value)}`,
-          input: value,
-        });
+  .check(
+    z.superRefine((record, ctx) => {
+      // Status dates are open-ended (`waitingDate`, `rejectedDate`, ...): every one must be a timestamp.
+      for (const [key, value] of Object.entries(record)) {
+        if (!DATE_FIELD.test(key)) continue;
+        if (typeof value !== 'string' || !isoTimestampSchema.safeParse(value).success) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [key],
+            message: `${key} must be an ISO 8601 timestamp, got ${describeValue(value)}`,
+            input: value,
+          });
+        }
       }
-    }
-  }));
+    }),
+  );
 export type CandidateRecord = z.infer<typeof candidateRecordSchema>;
 
 export const candidateEnvelopeSchema = z.object({

@@ -1,4 +1,4 @@
-import type { CandidateRecord, IdentityAttribute } from './schema.ts';
+import type { CandidateRecord, IdentityAttribute } from '../contract/schema.ts';
 import { humanise } from './certificate.ts';
 
 /** Identity attribute names with a dedicated place on the candidate page. */

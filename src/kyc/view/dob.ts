@@ -16,8 +16,7 @@ export function parseDob(raw: string): DateOfBirth | undefined {
 
 /** Age in whole years on `today` (local calendar date). */
 export function ageOn(dob: DateOfBirth, today: Date): number {
-  const hadBirthday =
-    today.getMonth() + 1 > dob.month || (today.getMonth() + 1 === dob.month && today.getDate() >= dob.day);
+  const hadBirthday = today.getMonth() + 1 > dob.month || (today.getMonth() + 1 === dob.month && today.getDate() >= dob.day);
   return today.getFullYear() - dob.year - (hadBirthday ? 0 : 1);
 }
 

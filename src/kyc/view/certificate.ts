@@ -71,5 +71,7 @@ export function humanise(name: string): string {
     .replace(/([a-z])([A-Z])/g, '$1 $2')
     .split(/[-_\s]+/)
     .filter(Boolean);
-  return words.map((word, i) => (i === 0 ? word[0]!.toUpperCase() + word.slice(1) : word.length <= 2 ? word.toUpperCase() : word)).join(' ');
+  return words
+    .map((word, i) => (i === 0 ? word[0]!.toUpperCase() + word.slice(1) : word.length <= 2 ? word.toUpperCase() : word))
+    .join(' ');
 }

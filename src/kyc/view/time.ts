@@ -47,5 +47,8 @@ export function formatLocalDateTime(date: Date, locale?: string): string {
 
 /** The UTC timestamp as the service sent it, for hover text. */
 export function formatUtc(date: Date): string {
-  return `${date.toISOString().replace('T', ' ').replace(/\.\d{3}Z$/, '')} UTC`;
+  return `${date
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d{3}Z$/, '')} UTC`;
 }

@@ -31,7 +31,11 @@ export const SNIFF_BYTES = 64;
 export function sniffImageType(head: Uint8Array): SniffedType {
   for (const type of RASTER) if (type.test(head)) return { label: type.label, mime: type.mime, raster: true };
   if (ascii(head, 0, 5) === '%PDF-') return { label: 'PDF', mime: 'application/pdf', raster: false };
-  const text = new TextDecoder('utf-8', { fatal: false }).decode(head).replace(/^\uFEFF/, '').trimStart().toLowerCase();
+  const text = new TextDecoder('utf-8', { fatal: false })
+    .decode(head)
+    .replace(/^\uFEFF/, '')
+    .trimStart()
+    .toLowerCase();
   if (text.startsWith('<svg') || (text.startsWith('<?xml') && text.includes('<svg'))) {
     return { label: 'SVG', mime: 'image/svg+xml', raster: false };
   }

@@ -1,13 +1,5 @@
 /** Verification statuses of the facts doc. The list is open: unknown values render neutrally, as given. */
-export const KNOWN_STATUSES = [
-  'incomplete',
-  'waiting',
-  'inreview',
-  'approved',
-  'rejected',
-  'blocked',
-  'review_requested',
-] as const;
+export const KNOWN_STATUSES = ['incomplete', 'waiting', 'inreview', 'approved', 'rejected', 'blocked', 'review_requested'] as const;
 export type KnownStatus = (typeof KNOWN_STATUSES)[number];
 
 /** Colour family of a status badge; the label always carries the meaning too. */
@@ -50,7 +42,5 @@ export function statusInfo(status: string): StatusInfo {
 
 /** `reviewRequestedDate` -> `review_requested`, `inreviewDate` -> `inreview`. */
 export function statusOfDateField(field: string): string {
-  return field
-    .replace(/Date$/, '')
-    .replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+  return field.replace(/Date$/, '').replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 }

@@ -1,4 +1,4 @@
-import { z } from './zod.ts';
+import { z } from '../contract/zod.ts';
 import { decodeJsonAttribute, type Decoded } from './address.ts';
 
 /** The `phone` identity attribute: a string holding JSON. */

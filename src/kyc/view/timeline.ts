@@ -1,5 +1,5 @@
-import type { CandidateRecord } from './schema.ts';
-import { statusInfo, statusOfDateField, type StatusInfo } from './status.ts';
+import type { CandidateRecord } from '../contract/schema.ts';
+import { statusInfo, statusOfDateField, type StatusInfo } from '../contract/status.ts';
 
 export interface TimelineStep {
   field: string;

@@ -1,4 +1,4 @@
-import { z } from './zod.ts';
+import { z } from '../contract/zod.ts';
 
 /** The `address` identity attribute: a string holding JSON. */
 export const postalAddressSchema = z.object({
