@@ -200,7 +200,7 @@ describe('proxy against a faulty upstream', () => {
       const chunk = 'x'.repeat(4000);
       let sent = 0;
       const timer = setInterval(() => {
-        if (res.destroyed || sent++ > 10) return (clearInterval(timer), res.end());
+        if (res.destroyed || sent++ > 10) return clearInterval(timer), res.end();
         res.write(chunk);
       }, 5);
     };

@@ -50,7 +50,10 @@ describe('import direction', () => {
     for (const file of filesOf(path.join(src, 'server'))) {
       for (const { spec } of resolvedParts(file)) {
         const target = path.relative(src, path.resolve(path.dirname(file), spec));
-        expect(target.startsWith(`kyc${path.sep}`) && !target.startsWith(`kyc${path.sep}contract${path.sep}`), `${file} imports ${spec}`).toBe(false);
+        expect(
+          target.startsWith(`kyc${path.sep}`) && !target.startsWith(`kyc${path.sep}contract${path.sep}`),
+          `${file} imports ${spec}`,
+        ).toBe(false);
       }
     }
   });
@@ -58,7 +61,9 @@ describe('import direction', () => {
   it('the contract half of src/kyc never imports the view half', () => {
     for (const file of filesOf(path.join(src, 'kyc', 'contract'))) {
       for (const { spec } of resolvedParts(file)) {
-        expect(path.resolve(path.dirname(file), spec).includes(`${path.sep}kyc${path.sep}view${path.sep}`), `${file} imports ${spec}`).toBe(false);
+        expect(path.resolve(path.dirname(file), spec).includes(`${path.sep}kyc${path.sep}view${path.sep}`), `${file} imports ${spec}`).toBe(
+          false,
+        );
       }
     }
   });
