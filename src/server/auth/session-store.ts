@@ -1,0 +1,92 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { ROLES, type Role } from '../../kyc/contract/api.ts';
+import type { SharedStore } from '../state/store.ts';
+
+export interface Session {
+  user: string;
+  role: Role;
+  createdAt: number;
+  lastSeenAt: number;
+}
+
+export interface SessionOptions {
+  maxAgeMs: number;
+  idleMs: number;
+  now?: () => number;
+}
+
+/** A session seen again within this time is not written back: one read per request, not a read and a write. */
+const TOUCH_EVERY_MS = 5000;
+
+/**
+ * Server-side sessions behind an opaque random token, kept in the shared store so that every instance
+ * knows them and a restart keeps them. They end after a maximum age and when idle. The store holds a
+ * hash of the token, never the token: a copy of Redis signs nobody in.
+ * Every method rejects with `StoreUnavailableError` when the store cannot be asked.
+ */
+export class SessionStore {
+  constructor(
+    private readonly store: SharedStore,
+    private readonly options: SessionOptions,
+  ) {}
+
+  private now(): number {
+    return this.options.now?.() ?? Date.now();
+  }
+
+  private ttl(session: Session, now: number): number {
+    return Math.min(session.createdAt + this.options.maxAgeMs, session.lastSeenAt + this.options.idleMs) - now;
+  }
+
+  async create(user: string, role: Role): Promise<string> {
+    const token = randomBytes(32).toString('base64url');
+    const now = this.now();
+    const session: Session = { user, role, createdAt: now, lastSeenAt: now };
+    await this.store.put(keyOf(token), JSON.stringify(session), this.ttl(session, now));
+    return token;
+  }
+
+  async get(token: string | undefined): Promise<Session | undefined> {
+    if (!token || token.length > 128) return undefined;
+    const key = keyOf(token);
+    const session = parseSession(await this.store.get(key));
+    if (!session) return undefined;
+    const now = this.now();
+    if (this.ttl(session, now) <= 0) {
+      await this.store.delete(key);
+      return undefined;
+    }
+    if (now - session.lastSeenAt >= TOUCH_EVERY_MS) {
+      session.lastSeenAt = now;
+      await this.store.put(key, JSON.stringify(session), this.ttl(session, now));
+    }
+    return session;
+  }
+
+  async delete(token: string | undefined): Promise<void> {
+    if (token && token.length <= 128) await this.store.delete(keyOf(token));
+  }
+}
+
+function keyOf(token: string): string {
+  return `session:${createHash('sha256').update(token).digest('base64url')}`;
+}
+
+/** What the store holds is checked like any input: a record that is not a session is no session. */
+function parseSession(text: string | undefined): Session | undefined {
+  if (!text) return undefined;
+  try {
+    const value = JSON.parse(text) as Partial<Session>;
+    if (
+      typeof value.user === 'string' &&
+      (ROLES as readonly unknown[]).includes(value.role) &&
+      Number.isFinite(value.createdAt) &&
+      Number.isFinite(value.lastSeenAt)
+    ) {
+      return value as Session;
+    }
+  } catch {
+    // not JSON: no session
+  }
+  return undefined;
+}
