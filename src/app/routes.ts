@@ -1,4 +1,4 @@
-import { isLookupKind, type LookupKind } from '../kyc/contract/lookup.ts';
+import { decodeIdSegment, isLookupKind, type LookupKind } from '../kyc/contract/lookup.ts';
 
 /** `/candidates/<kind>/<id>`: the id percent-encoded as one segment, so back, reload and shared links work. */
 export function candidatePath(kind: LookupKind, id: string): string {
@@ -14,10 +14,11 @@ export function parseCandidatePath(pathname: string): CandidateRoute | undefined
   const [, kind, encoded] = match as unknown as [string, string, string];
   if (!isLookupKind(kind))
     return { kind: undefined, id: undefined, problem: `"${kind}" is not a way to look candidates up: use refId or recordId.` };
-  if (encoded.includes('/')) return { kind, id: undefined, problem: 'The id in this link is not one path segment.' };
-  try {
-    return { kind, id: decodeURIComponent(encoded) };
-  } catch {
-    return { kind, id: undefined, problem: 'The id in this link is not correctly percent-encoded.' };
-  }
+  const decoded = decodeIdSegment(encoded);
+  if (decoded.ok) return { kind, id: decoded.id };
+  const problem =
+    decoded.problem === 'not_one_segment'
+      ? 'The id in this link is not one path segment.'
+      : 'The id in this link is not correctly percent-encoded.';
+  return { kind, id: undefined, problem };
 }

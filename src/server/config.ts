@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import dotenv from 'dotenv';
 import { isCidr } from './auth/cidr.ts';
-import { isLoopback } from './log.ts';
+import { isLoopbackHost } from './loopback.ts';
 import { z } from 'zod';
 
 /**
@@ -57,7 +57,7 @@ const integer = (min: number, max: number) =>
 const flag = z.enum(['0', '1', 'true', 'false'], { error: 'must be 1 or 0' }).transform((v) => v === '1' || v === 'true');
 
 // Sent in a request line or header: control characters would make the request invalid.
-const headerSafe = z.string().regex(/^[^\u0000-\u001f\u007f]*$/, 'must not contain control characters or line breaks');
+const headerSafe = z.string().regex(/^\P{Cc}*$/u, 'must not contain control characters or line breaks');
 // The whole value of the Authorization header: visible ASCII only (a pasted zero-width space or a
 // line break is a mistake that Node would refuse at the first lookup).
 const apiKey = z.string().regex(/^[\x21-\x7e]+$/, 'must be the key as issued: visible ASCII characters, no spaces or line breaks');
@@ -124,7 +124,7 @@ export function parseConfig(env: Environment): Config {
   const vars = parsed.data;
   const problem = (text: string) => new ConfigError(`Invalid configuration:\n  ${text}`);
   const auth = authOf(vars, problem);
-  if (auth.mode === 'local' && !auth.allowUnauthenticated && !isLoopback(vars.HOST)) {
+  if (auth.mode === 'local' && !auth.allowUnauthenticated && !isLoopbackHost(vars.HOST)) {
     throw problem(
       `HOST=${vars.HOST} would let anyone who reaches this machine read candidates, and no sign-in is configured.\n` +
         '  Set AUTH_USERS_FILE or AUTH_PROXY_USER_HEADER, or ALLOW_UNAUTHENTICATED=1 if something else guards access.',
@@ -159,7 +159,7 @@ export function parseConfig(env: Environment): Config {
   const missing = (['KYC_CLIENT_ID', 'KYC_API_KEY'] as const).filter((name) => vars[name] === undefined);
   if (missing.length > 0) throw problem(`KYC_BASE_URL is set, so ${missing.join(' and ')} must be set too.`);
   const base = new URL(vars.KYC_BASE_URL);
-  if (base.protocol === 'http:' && !isLoopback(base.hostname.replace(/^\[|\]$/g, '')) && !vars.KYC_ALLOW_HTTP) {
+  if (base.protocol === 'http:' && !isLoopbackHost(base.hostname) && !vars.KYC_ALLOW_HTTP) {
     throw problem(
       'KYC_BASE_URL uses http:// to another machine: the API key would cross the network unencrypted.\n' +
         '  Use https://, or set KYC_ALLOW_HTTP=1 if the connection is protected otherwise.',

@@ -2,7 +2,3 @@
 export function requestLogger(write: (line: string) => void = (line) => process.stdout.write(`${line}\n`)): (line: string) => void {
   return (line) => write(`${new Date().toISOString()} ${line}`);
 }
-
-export function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || host.startsWith('127.');
-}

@@ -4,7 +4,8 @@ import { loadConfig, orExit } from './config.ts';
 import { createApiFromConfig, describeAccess } from './api.ts';
 import { createAppServer } from './app-server.ts';
 import { resolveUpstream } from './upstream.ts';
-import { isLoopback, requestLogger } from './log.ts';
+import { requestLogger } from './log.ts';
+import { isLoopbackHost } from './loopback.ts';
 
 /** `npm start`: the built SPA and the proxy on HOST:PORT. */
 async function main(): Promise<void> {
@@ -23,7 +24,7 @@ async function main(): Promise<void> {
     const { port } = server.address() as AddressInfo;
     const host = config.host.includes(':') ? `[${config.host}]` : config.host;
     console.log(`Candidate Lookup is running at http://${host}:${port}/`);
-    if (!isLoopback(config.host)) console.log(`Listening on ${config.host}: reachable from other machines.`);
+    if (!isLoopbackHost(config.host)) console.log(`Listening on ${config.host}: reachable from other machines.`);
   });
 
   let stopping = false;

@@ -1,10 +1,11 @@
 import type { ApiMeta, SampleCandidate } from '../kyc/contract/api.ts';
+import { candidateName } from '../kyc/contract/candidate-name.ts';
 import type { Config } from './config.ts';
-import type { UpstreamTarget } from './proxy.ts';
 import { sampleCandidates, type SandboxCandidate } from './sandbox/candidates.ts';
 import { loadSandboxData } from './sandbox/data-file.ts';
 import { hostileCandidate } from './sandbox/hostile.ts';
 import { startSandbox, type RunningSandbox } from './sandbox/sandbox.ts';
+import type { UpstreamTarget } from './upstream-client.ts';
 
 /** Where lookups go: the configured service, or the embedded sandbox started in this process. */
 export interface ResolvedUpstream {
@@ -24,7 +25,7 @@ export function loadSandboxCandidates(config: Config): SandboxCandidate[] {
 
 export function samplesOf(candidates: SandboxCandidate[]): SampleCandidate[] {
   return candidates.map(({ record, summary }) => {
-    const name = [record.identities?.given_name?.value, record.identities?.family_name?.value].filter(Boolean).join(' ');
+    const name = candidateName(record);
     return {
       kind: record.refId ? 'refId' : 'recordId',
       id: (record.refId || record.recordId)!,
@@ -37,9 +38,10 @@ export function samplesOf(candidates: SandboxCandidate[]): SampleCandidate[] {
 
 export async function resolveUpstream(config: Config): Promise<ResolvedUpstream> {
   if (config.upstream.kind === 'remote') {
-    const { baseUrl, clientId, apiKey, statusApiKey } = config.upstream;
+    const { kind: _remote, ...target } = config.upstream;
+    const { baseUrl, clientId } = target;
     return {
-      target: { baseUrl, clientId, apiKey, ...(statusApiKey ? { statusApiKey } : {}) },
+      target,
       meta: { upstream: 'remote' },
       banner: [`Upstream: ${baseUrl} (client id ${clientId})`],
       close: async () => {},

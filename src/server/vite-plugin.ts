@@ -2,7 +2,8 @@ import type http from 'node:http';
 import type { Connect, Logger, Plugin } from 'vite';
 import { loadConfig } from './config.ts';
 import { createApiFromConfig, describeAccess } from './api.ts';
-import { sendError, type Middleware } from './proxy.ts';
+import { sendError } from './http-reply.ts';
+import type { Middleware } from './proxy.ts';
 import { requestLogger } from './log.ts';
 import { resolveUpstream, type ResolvedUpstream } from './upstream.ts';
 

@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { E2E_PORTS } from '../../playwright.config.ts';
 import { screenshot, watchPageErrors } from './helpers.ts';
 
 test.describe('lookup', () => {
@@ -62,7 +63,7 @@ test.describe('lookup', () => {
 });
 
 test('the status-only key shows one clear note instead of empty sections', async ({ page }) => {
-  await page.goto('http://127.0.0.1:4303/candidates/refId/c0a8f3e2-6b1d-4f7e-9a52-3d1e8b7c4a10');
+  await page.goto(`http://127.0.0.1:${E2E_PORTS.statusOnly}/candidates/refId/c0a8f3e2-6b1d-4f7e-9a52-3d1e8b7c4a10`);
   await expect(page.getByText('This API key returns status only')).toBeVisible();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('c0a8f3e2-6b1d-4f7e-9a52-3d1e8b7c4a10');
   await expect(page.getByRole('heading', { name: 'Status history' })).toBeVisible();
@@ -72,7 +73,7 @@ test('the status-only key shows one clear note instead of empty sections', async
 });
 
 test('the upstream down: a specific message and a retry button', async ({ page }) => {
-  await page.goto('http://127.0.0.1:4304/candidates/refId/cust_000482');
+  await page.goto(`http://127.0.0.1:${E2E_PORTS.upstreamDown}/candidates/refId/cust_000482`);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('The KYC service cannot be reached');
   await expect(page.getByText('connection refused')).toBeVisible();
   await page.getByRole('button', { name: 'Try again' }).click();

@@ -343,6 +343,24 @@ describe('audit log and rate limits', () => {
     ]);
   });
 
+  it('records the decoded id whenever the path decodes, valid or not, and the path text as received when it does not', async () => {
+    const file = path.join(dir, 'ids.jsonl');
+    const app = await startTestApp({ upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' }, audit: createAuditLog(file) });
+    upstream.behave = (_req, res) => {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end('{}');
+    };
+    const asked = ['%C3%A9t%C3%A9%2F1', '%20%20', 'bad%ZZ', 'two/segments%20'];
+    for (const id of asked) await app.get(`/api/candidates/refId/${id}`);
+    await app.close();
+    expect(readAudit(file).map(({ id, code }) => ({ id, code }))).toEqual([
+      { id: 'été/1', code: 'not_found' },
+      { id: '  ', code: 'invalid_id' },
+      { id: 'bad%ZZ', code: 'invalid_id' },
+      { id: 'two/segments%20', code: 'invalid_id' },
+    ]);
+  });
+
   it('refuses the lookup when the audit line cannot be written, and keeps serving', async () => {
     const app = await startTestApp({ upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' }, audit: createAuditLog('/dev/full') });
     upstream.behave = (_req, res) => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { addressLines, decodeAddress } from '../../src/kyc/view/address.ts';
-import { attributeLabel, candidateName, sortAttributes } from '../../src/kyc/view/attributes.ts';
+import { candidateName } from '../../src/kyc/contract/candidate-name.ts';
+import { attributeLabel, sortAttributes } from '../../src/kyc/view/attributes.ts';
 import { certificateTitle, parseCertificate } from '../../src/kyc/view/certificate.ts';
 import { countryName } from '../../src/kyc/view/countries.ts';
 import { ageOn, formatDob, parseDob } from '../../src/kyc/view/dob.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkId, encodeIdSegment, MAX_ID_LENGTH } from '../../src/kyc/contract/lookup.ts';
+import { checkId, decodeIdSegment, encodeIdSegment, MAX_ID_LENGTH } from '../../src/kyc/contract/lookup.ts';
 
 describe('checkId', () => {
   it('accepts ids as given, without trimming', () => {
@@ -35,5 +35,15 @@ describe('encodeIdSegment', () => {
       expect(segment).not.toContain('/');
       expect(decodeURIComponent(segment)).toBe(id);
     }
+  });
+});
+
+describe('decodeIdSegment', () => {
+  it('decodes one segment, and says why it cannot otherwise', () => {
+    expect(decodeIdSegment('a%2Fb%20%C3%A9')).toEqual({ ok: true, id: 'a/b é' });
+    expect(decodeIdSegment('')).toEqual({ ok: true, id: '' });
+    expect(decodeIdSegment('a/b')).toEqual({ ok: false, problem: 'not_one_segment' });
+    expect(decodeIdSegment('100%')).toEqual({ ok: false, problem: 'bad_encoding' });
+    expect(decodeIdSegment('%C3')).toEqual({ ok: false, problem: 'bad_encoding' });
   });
 });

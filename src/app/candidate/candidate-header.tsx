@@ -1,4 +1,4 @@
-import { candidateName } from '../../kyc/view/attributes.ts';
+import { candidateName } from '../../kyc/contract/candidate-name.ts';
 import type { CandidateRecord } from '../../kyc/contract/schema.ts';
 import { statusInfo } from '../../kyc/contract/status.ts';
 import { CopyButton } from '../ui/copy-button.tsx';

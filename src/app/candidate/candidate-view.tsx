@@ -1,4 +1,5 @@
-import { candidateName, sortAttributes } from '../../kyc/view/attributes.ts';
+import { candidateName } from '../../kyc/contract/candidate-name.ts';
+import { sortAttributes } from '../../kyc/view/attributes.ts';
 import { useQuery } from '@tanstack/react-query';
 import { isStatusLevel, type CandidateRecord } from '../../kyc/contract/schema.ts';
 import { sessionQuery } from '../session/session-query.ts';

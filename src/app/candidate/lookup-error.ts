@@ -1,4 +1,5 @@
 import type { ApiErrorBody } from '../../kyc/contract/api.ts';
+import { parseRetryAfter } from '../../kyc/contract/retry-after.ts';
 
 /** What went wrong with a lookup, in terms a reviewer can act on. One kind per distinct situation. */
 export type LookupErrorKind =
@@ -57,13 +58,6 @@ function kindOfStatus(status: number): LookupErrorKind {
   if (status === 502 || status === 503) return 'server_unreachable';
   if (status >= 500) return 'upstream_error';
   return 'invalid_id';
-}
-
-function parseRetryAfter(header: string | null): number | undefined {
-  if (!header) return undefined;
-  if (/^\d+$/.test(header.trim())) return Number(header.trim());
-  const date = Date.parse(header);
-  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - Date.now()) / 1000));
 }
 
 /** Turns the proxy's JSON error (or anything else a failing server or gateway sent) into a LookupError. */

@@ -41,7 +41,7 @@ export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
 export const apiErrorBodySchema = z.object({
   status: z.literal('error'),
   error: z.object({
-    code: z.string(),
+    code: z.enum(API_ERROR_CODES),
     message: z.string(),
     /** Seconds to wait, for upstream_rate_limited when the service said so. */
     retryAfterSeconds: z.optional(z.number()),

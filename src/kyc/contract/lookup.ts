@@ -8,8 +8,8 @@ export function isLookupKind(value: string): value is LookupKind {
   return (LOOKUP_KINDS as readonly string[]).includes(value);
 }
 
-// C0 controls, DEL and C1 controls; also the Unicode line and paragraph separators.
-const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+// C0 controls, DEL and C1 controls (the Unicode category Cc); also the line and paragraph separators.
+const CONTROL_CHARACTER = /[\p{Cc}\u2028\u2029]/u;
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
@@ -36,4 +36,19 @@ export function checkId(id: string): IdCheck {
 /** The id as exactly one URL path segment. Only valid ids (see checkId) may be encoded. */
 export function encodeIdSegment(id: string): string {
   return encodeURIComponent(id);
+}
+
+export type SegmentDecode = { ok: true; id: string } | { ok: false; problem: 'not_one_segment' | 'bad_encoding' };
+
+/**
+ * The id from the still-encoded text after `/<kind>/` in a path: exactly one segment, percent-decoded.
+ * The browser's router and the proxy both read ids this way; each words the problem for its reader.
+ */
+export function decodeIdSegment(encoded: string): SegmentDecode {
+  if (encoded.includes('/')) return { ok: false, problem: 'not_one_segment' };
+  try {
+    return { ok: true, id: decodeURIComponent(encoded) };
+  } catch {
+    return { ok: false, problem: 'bad_encoding' };
+  }
 }

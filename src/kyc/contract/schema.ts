@@ -62,11 +62,25 @@ export const upstreamErrorSchema = z.object({
 });
 export type UpstreamError = z.infer<typeof upstreamErrorSchema>;
 
-/** Fields that only a key created with "Include Identity attributes" receives. */
-export const FULL_LEVEL_FIELDS = ['customFields', 'identities', 'certs'] as const;
+/**
+ * The status level: what a key with the "status and metadata only" scope receives, and all a support
+ * user is shown: the status, the ids, the archive flag, the submission count, and every `<status>Date`.
+ * An allowlist: a field the service adds later stays out until it is listed here.
+ */
+export const STATUS_LEVEL_FIELDS = ['status', 'refId', 'recordId', 'isArchived', 'blockPassID', 'submitCount'] as const;
 
+export function isStatusLevelField(field: string): boolean {
+  return (STATUS_LEVEL_FIELDS as readonly string[]).includes(field) || DATE_FIELD.test(field);
+}
+
+/** The record reduced to its status-level fields. */
+export function statusLevelOf(record: CandidateRecord): CandidateRecord {
+  return Object.fromEntries(Object.entries(record).filter(([field]) => isStatusLevelField(field))) as CandidateRecord;
+}
+
+/** The record holds nothing beyond the status level (so identity data, custom fields and certificates are absent). */
 export function isStatusLevel(record: CandidateRecord): boolean {
-  return FULL_LEVEL_FIELDS.every((field) => record[field] === undefined);
+  return Object.keys(record).every(isStatusLevelField);
 }
 
 function describeValue(value: unknown): string {

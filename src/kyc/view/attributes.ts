@@ -1,4 +1,4 @@
-import type { CandidateRecord, IdentityAttribute } from '../contract/schema.ts';
+import type { IdentityAttribute } from '../contract/schema.ts';
 import { humanise } from './certificate.ts';
 
 /** Identity attribute names with a dedicated place on the candidate page. */
@@ -44,12 +44,4 @@ export function sortAttributes(identities: Record<string, IdentityAttribute>): S
   pictures.sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b));
   others.sort(([a], [b]) => a.localeCompare(b));
   return { pictures, others };
-}
-
-/** The candidate's name when the record has it, else undefined. */
-export function candidateName(record: CandidateRecord): string | undefined {
-  const given = record.identities?.given_name?.type === 'string' ? record.identities.given_name.value.trim() : '';
-  const family = record.identities?.family_name?.type === 'string' ? record.identities.family_name.value.trim() : '';
-  const name = [given, family].filter(Boolean).join(' ');
-  return name || undefined;
 }

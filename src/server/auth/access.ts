@@ -3,6 +3,8 @@ import type http from 'node:http';
 import { z } from 'zod';
 import { ROLES, type AuthMode, type Role, type SessionInfo } from '../../kyc/contract/api.ts';
 import type { AuthConfig } from '../config.ts';
+import { isHttps, readBody, readCookie, single } from '../http-reply.ts';
+import { isLoopbackHost } from '../loopback.ts';
 import { addressMatcher } from './cidr.ts';
 import { decoyHash, verifyPassword } from './passwords.ts';
 import { SessionStore } from './sessions.ts';
@@ -56,14 +58,6 @@ function sessionRouteOnlyGet(req: http.IncomingMessage, fail: Fail): boolean {
   if (req.method === 'GET') return true;
   fail(405, 'method_not_allowed', 'Signing in and out is handled elsewhere in this mode.', { Allow: 'GET' });
   return false;
-}
-
-/** `localhost`, `127.x.x.x`, `[::1]`, with or without a port. */
-function isLoopbackHost(host: string | undefined): boolean {
-  let name = (host ?? '').toLowerCase().replace(/^::ffff:/, '');
-  if (!name.includes('::') || name.startsWith('[')) name = name.replace(/:\d+$/, '');
-  name = name.replace(/^\[(.*)\]$/, '$1');
-  return name === 'localhost' || name === '::1' || /^127\.\d+\.\d+\.\d+$/.test(name);
 }
 
 function localAccess(config: Extract<AuthConfig, { mode: 'local' }>): AccessControl {
@@ -312,36 +306,4 @@ function usersAccess(config: Extract<AuthConfig, { mode: 'users' }>, options: Ac
     },
     rateLimitKey: (_req, identity) => `user:${identity.user}`,
   };
-}
-
-function single(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
-}
-
-function isHttps(req: http.IncomingMessage): boolean {
-  return Boolean((req.socket as { encrypted?: boolean }).encrypted) || single(req.headers['x-forwarded-proto']) === 'https';
-}
-
-export function readCookie(req: http.IncomingMessage, name: string): string | undefined {
-  for (const part of (req.headers.cookie ?? '').split(';')) {
-    const [key, ...value] = part.trim().split('=');
-    if (key === name) return value.join('=') || undefined;
-  }
-  return undefined;
-}
-
-function readBody(req: http.IncomingMessage, limit: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        reject(new Error('body too large'));
-        req.destroy();
-      } else chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
 }

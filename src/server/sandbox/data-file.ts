@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { candidateName } from '../../kyc/contract/candidate-name.ts';
 import { candidateRecordSchema } from '../../kyc/contract/schema.ts';
 import { statusInfo } from '../../kyc/contract/status.ts';
 import { ConfigError } from '../config.ts';
@@ -42,7 +43,6 @@ export function loadSandboxData(file: string): SandboxCandidate[] {
     throw new ConfigError(`SANDBOX_DATA: ${file} is not a list of candidate records:\n${z.prettifyError(parsed.error)}`);
   }
   return parsed.data.map((record) => {
-    const name = [record.identities?.given_name?.value, record.identities?.family_name?.value].filter(Boolean).join(' ');
-    return { record, summary: [statusInfo(record.status).label, name].filter(Boolean).join(', ') };
+    return { record, summary: [statusInfo(record.status).label, candidateName(record)].filter(Boolean).join(', ') };
   });
 }

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { FULL_LEVEL_FIELDS, type CandidateRecord, type UpstreamError } from '../../kyc/contract/schema.ts';
+import { statusLevelOf, type CandidateRecord, type UpstreamError } from '../../kyc/contract/schema.ts';
 import { isLookupKind, type LookupKind } from '../../kyc/contract/lookup.ts';
 import type { SandboxCandidate } from './candidates.ts';
 
@@ -25,11 +25,7 @@ export const KEY_SCOPE_DESCRIPTIONS: Record<KeyScope, string> = {
 /** What a key of the given scope receives of a full-level record. */
 export function recordForScope(record: CandidateRecord, scope: KeyScope): CandidateRecord {
   if (scope === 'full') return record;
-  if (scope === 'status') {
-    const statusLevel: CandidateRecord = { ...record };
-    for (const field of FULL_LEVEL_FIELDS) delete statusLevel[field];
-    return statusLevel;
-  }
+  if (scope === 'status') return statusLevelOf(record);
   if (!record.identities) return record;
   const identities = Object.fromEntries(Object.entries(record.identities).filter(([, attribute]) => attribute.type !== 'base64'));
   return { ...record, identities };

@@ -1,0 +1,102 @@
+import type http from 'node:http';
+import type { ApiErrorBody, ApiErrorCode } from '../kyc/contract/api.ts';
+
+/** Answers of the API, and the few things it reads from a request. Every API answer is JSON and `no-store`. */
+
+/** An error answer, not yet sent: a step that fails returns one, and the pipeline decides when it leaves. */
+export interface Failure {
+  status: number;
+  code: ApiErrorCode;
+  message: string;
+  extra?: Partial<ApiErrorBody['error']>;
+  headers?: Record<string, string>;
+}
+
+const BYTES = Symbol('bytes sent');
+type Counted = http.ServerResponse & { [BYTES]?: number };
+
+/** Body bytes sent on this response, for the request log line. */
+export function countBytes(res: http.ServerResponse, n: number): void {
+  (res as Counted)[BYTES] = ((res as Counted)[BYTES] ?? 0) + n;
+}
+
+export function bytesSent(res: http.ServerResponse): number {
+  return (res as Counted)[BYTES] ?? 0;
+}
+
+export function sendJson(res: http.ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
+  // Too late for an answer: cutting the connection is the only honest signal left.
+  if (res.headersSent) return void res.destroy();
+  const length = Buffer.byteLength(body);
+  countBytes(res, length);
+  res.writeHead(status, {
+    ...headers,
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': length,
+    'cache-control': 'no-store',
+  });
+  res.end(body);
+}
+
+export function sendError(
+  res: http.ServerResponse,
+  status: number,
+  code: ApiErrorCode,
+  message: string,
+  extra?: Partial<ApiErrorBody['error']>,
+  headers?: Record<string, string>,
+): void {
+  const body: ApiErrorBody = { status: 'error', error: { code, message, ...extra } };
+  sendJson(res, status, JSON.stringify(body), headers);
+}
+
+export function sendFailure(res: http.ServerResponse, failure: Failure): void {
+  sendError(res, failure.status, failure.code, failure.message, failure.extra, failure.headers);
+}
+
+/** True for GET; anything else is answered 405 here (the API is read-only). */
+export function allowGet(req: http.IncomingMessage, res: http.ServerResponse): boolean {
+  if (req.method === 'GET') return true;
+  sendError(res, 405, 'method_not_allowed', `${req.method} is not allowed here: this API is read-only (GET).`, undefined, { Allow: 'GET' });
+  return false;
+}
+
+/** The path exactly as sent, still percent-encoded, without the query string. */
+export function rawPathOf(req: http.IncomingMessage): string {
+  return (req.url ?? '/').split('?')[0]!;
+}
+
+/** The first value of a header that may be repeated. */
+export function single(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** Whether the browser reached us over TLS, directly or through a proxy that says so. */
+export function isHttps(req: http.IncomingMessage): boolean {
+  return Boolean((req.socket as { encrypted?: boolean }).encrypted) || single(req.headers['x-forwarded-proto']) === 'https';
+}
+
+export function readCookie(req: http.IncomingMessage, name: string): string | undefined {
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const [key, ...value] = part.trim().split('=');
+    if (key === name) return value.join('=') || undefined;
+  }
+  return undefined;
+}
+
+/** The request body as text; rejects, and stops reading, past `limit` bytes. */
+export function readBody(req: http.IncomingMessage, limit: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        reject(new Error('body too large'));
+        req.destroy();
+      } else chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}

@@ -1,0 +1,204 @@
+import type http from 'node:http';
+import { checkId, decodeIdSegment, type LookupKind } from '../kyc/contract/lookup.ts';
+import type { AuditEntry, AuditLog } from './audit.ts';
+import type { AccessControl, Identity } from './auth/access.ts';
+import { countBytes, type Failure, sendError, sendFailure, sendJson } from './http-reply.ts';
+import type { RateLimiter } from './rate-limit.ts';
+import { reduceToStatusLevel } from './status-level.ts';
+import type { UpstreamClient } from './upstream-client.ts';
+
+/**
+ * One lookup, audit then answer: read the id, take a rate-limit token, ask the service, check the
+ * response, and only once the audit line is written let an answer (or a refusal) leave. An audit log
+ * that cannot be written turns every answer into a 503: the lookup fails closed.
+ */
+
+export interface LookupDeps {
+  upstream: UpstreamClient;
+  /** A status-level key is configured: support users' lookups are made with it. */
+  hasStatusKey: boolean;
+  access: Pick<AccessControl, 'rateLimitKey'>;
+  rateLimiter: RateLimiter;
+  audit: AuditLog | undefined;
+  maxResponseBytes: number;
+}
+
+export interface LookupCall {
+  req: http.IncomingMessage;
+  res: http.ServerResponse;
+  identity: Identity;
+  kind: LookupKind;
+  /** The path text after `/<kind>/`, still percent-encoded. */
+  encodedId: string;
+  /** `performance.now()` when the request arrived. */
+  started: number;
+}
+
+type Level = NonNullable<AuditEntry['level']>;
+
+/** Writes this lookup's audit line; false (with a 503 already sent) when it could not be written. */
+type Audit = (status: number, code: AuditEntry['code'], upstreamStatus: number | null, reached: boolean) => Promise<boolean>;
+
+/** Response headers of the upstream that reach the browser; all others are dropped. The content type is
+ * always JSON: whatever the upstream says, personal data is never served as something a browser renders. */
+const FORWARDED_RESPONSE_HEADERS = ['content-length', 'content-encoding'] as const;
+
+export async function lookup(deps: LookupDeps, call: LookupCall): Promise<void> {
+  const level = levelOf(call.identity, deps.hasStatusKey);
+  const asked = readId(call.encodedId);
+  const audit = auditTrail(deps.audit, call, asked.auditId, level);
+  if (!asked.ok) return refuse(call.res, audit, asked.failure);
+  const limited = takeToken(deps, call);
+  if (limited) return refuse(call.res, audit, limited);
+
+  // Reducing needs the plain JSON: the upstream is asked not to compress it.
+  const upstreamCall = deps.upstream.fetchCandidate({
+    kind: call.kind,
+    id: asked.id,
+    scope: level === 'status' ? 'status' : 'full',
+    browserHeaders: call.req.headers,
+    mayCompress: level === 'full',
+  });
+  call.res.once('close', () => {
+    if (!call.res.writableFinished) upstreamCall.abort();
+  });
+  const outcome = await upstreamCall.outcome;
+  if (!outcome.ok) return refuse(call.res, audit, outcome.failure, outcome.upstreamStatus, outcome.upstreamStatus !== null);
+
+  const upstreamRes = outcome.response;
+  const upstreamStatus = upstreamRes.statusCode ?? 200;
+  if (!isFramed(upstreamRes)) {
+    upstreamRes.destroy();
+    const message = 'The KYC service sent a response without a length, so it could not be checked to be complete.';
+    return refuse(call.res, audit, { status: 502, code: 'upstream_error', message }, upstreamStatus, true);
+  }
+  if (level === 'full') return answerFull(call.res, upstreamRes, audit, upstreamStatus, deps.maxResponseBytes);
+  return answerStatusLevel(call.res, upstreamRes, audit, upstreamStatus, deps.maxResponseBytes);
+}
+
+/** Compliance users get the full record; support users the status level, by the status key or stripped here. */
+function levelOf(identity: Identity, hasStatusKey: boolean): Level {
+  if (identity.role === 'compliance') return 'full';
+  return hasStatusKey ? 'status' : 'stripped';
+}
+
+type AskedId = { ok: true; id: string; auditId: string } | { ok: false; failure: Failure; auditId: string };
+
+/**
+ * The id asked for. The audit line holds the decoded id whenever the path text decodes as one segment,
+ * valid or not; when it does not (a "/" in it, or broken percent-encoding), the path text as received.
+ */
+function readId(encodedId: string): AskedId {
+  const invalid = (message: string): Failure => ({ status: 400, code: 'invalid_id', message });
+  const decoded = decodeIdSegment(encodedId);
+  if (!decoded.ok) {
+    const message =
+      decoded.problem === 'not_one_segment'
+        ? 'The id must be one URL path segment: encode "/" as %2F.'
+        : 'The id is not correctly percent-encoded.';
+    return { ok: false, failure: invalid(message), auditId: encodedId };
+  }
+  const check = checkId(decoded.id);
+  if (!check.ok) return { ok: false, failure: invalid(check.message), auditId: decoded.id };
+  return { ok: true, id: decoded.id, auditId: decoded.id };
+}
+
+function takeToken(deps: LookupDeps, call: LookupCall): Failure | undefined {
+  const allowed = deps.rateLimiter.take(deps.access.rateLimitKey(call.req, call.identity));
+  if (allowed.ok) return undefined;
+  return {
+    status: 429,
+    code: 'rate_limited',
+    message: `You have made many lookups in a short time. Try again in ${allowed.retryAfterSeconds} s.`,
+    extra: { retryAfterSeconds: allowed.retryAfterSeconds },
+    headers: { 'Retry-After': String(allowed.retryAfterSeconds) },
+  };
+}
+
+function auditTrail(log: AuditLog | undefined, call: LookupCall, id: string, level: Level): Audit {
+  return async (status, code, upstreamStatus, reached) => {
+    try {
+      await log?.record({
+        time: new Date().toISOString(),
+        user: call.identity.user,
+        role: call.identity.role,
+        kind: call.kind,
+        id,
+        status,
+        code,
+        upstreamStatus,
+        level: reached ? level : null,
+        durationMs: Math.round(performance.now() - call.started),
+      });
+      return true;
+    } catch {
+      const message = 'This lookup could not be recorded in the audit log, so it was refused. An administrator must check AUDIT_LOG.';
+      sendError(call.res, 503, 'audit_unavailable', message);
+      return false;
+    }
+  };
+}
+
+async function refuse(res: http.ServerResponse, audit: Audit, failure: Failure, upstreamStatus: number | null = null, reached = false) {
+  if (await audit(failure.status, failure.code, upstreamStatus, reached)) sendFailure(res, failure);
+}
+
+/** Without a length or chunked framing, a body cut short would look complete: such a body is not passed on. */
+function isFramed(upstreamRes: http.IncomingMessage): boolean {
+  return upstreamRes.headers['content-length'] !== undefined || /\bchunked\b/i.test(upstreamRes.headers['transfer-encoding'] ?? '');
+}
+
+/** Support users: the status-level record only, checked here whichever key fetched it. */
+async function answerStatusLevel(
+  res: http.ServerResponse,
+  upstreamRes: http.IncomingMessage,
+  audit: Audit,
+  upstreamStatus: number,
+  maxBytes: number,
+) {
+  const reduced = await reduceToStatusLevel(upstreamRes, maxBytes);
+  if (!reduced.ok) return refuse(res, audit, reduced.failure, upstreamStatus, true);
+  if (await audit(200, null, upstreamStatus, true)) sendJson(res, 200, reduced.body);
+}
+
+async function answerFull(
+  res: http.ServerResponse,
+  upstreamRes: http.IncomingMessage,
+  audit: Audit,
+  upstreamStatus: number,
+  maxBytes: number,
+) {
+  // Watched from now on: a failure while the audit line is written must not go unnoticed.
+  let broken = false;
+  const markBroken = () => {
+    broken = true;
+  };
+  upstreamRes.once('error', markBroken);
+  upstreamRes.once('aborted', markBroken);
+  if (!(await audit(200, null, upstreamStatus, true))) return void upstreamRes.destroy();
+  if (broken || upstreamRes.destroyed) return sendError(res, 502, 'upstream_error', 'The response of the KYC service broke off.');
+  streamBody(res, upstreamRes, maxBytes);
+}
+
+/** Sends the upstream body on unchanged, streamed, never buffered: a full record weighs megabytes. */
+function streamBody(res: http.ServerResponse, upstreamRes: http.IncomingMessage, maxBytes: number): void {
+  const outgoing: http.OutgoingHttpHeaders = { 'cache-control': 'no-store', 'content-type': 'application/json; charset=utf-8' };
+  for (const name of FORWARDED_RESPONSE_HEADERS) {
+    if (upstreamRes.headers[name] !== undefined) outgoing[name] = upstreamRes.headers[name];
+  }
+  res.writeHead(200, outgoing);
+  // Once the status line is sent, a failure can only be signalled by cutting the connection, so the
+  // browser sees an incomplete body rather than a truncated one that looks whole.
+  let received = 0;
+  upstreamRes.on('data', (chunk: Buffer) => {
+    received += chunk.length;
+    countBytes(res, chunk.length);
+    if (received > maxBytes) upstreamRes.destroy(new Error('response too large'));
+  });
+  upstreamRes.once('error', () => res.destroy());
+  upstreamRes.once('aborted', () => res.destroy());
+  upstreamRes.once('close', () => {
+    if (!upstreamRes.complete) res.destroy();
+  });
+  upstreamRes.pipe(res);
+}

@@ -1,0 +1,54 @@
+import type http from 'node:http';
+import { candidateEnvelopeSchema, statusLevelOf } from '../kyc/contract/schema.ts';
+import type { Failure } from './http-reply.ts';
+
+export type Reduced = { ok: true; body: string } | { ok: false; failure: Failure };
+
+const broken = (message: string): Failure => ({ status: 502, code: 'upstream_error', message });
+
+/**
+ * For support users: the whole body is read, checked against the contract, and only the status-level
+ * fields are kept (the allowlist in the contract). Whatever cannot be checked is refused, never passed on.
+ */
+export function reduceToStatusLevel(upstreamRes: http.IncomingMessage, maxResponseBytes: number): Promise<Reduced> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let received = 0;
+    upstreamRes.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > maxResponseBytes) upstreamRes.destroy(new Error('response too large'));
+      else chunks.push(chunk);
+    });
+    upstreamRes.once('error', () =>
+      resolve({
+        ok: false,
+        failure:
+          received > maxResponseBytes
+            ? {
+                status: 502,
+                code: 'response_too_large',
+                message: "The KYC service's response is larger than this server accepts (KYC_MAX_RESPONSE_BYTES).",
+              }
+            : broken('The response of the KYC service broke off.'),
+      }),
+    );
+    upstreamRes.once('end', () => resolve(reduceBody(Buffer.concat(chunks).toString('utf8'))));
+  });
+}
+
+function reduceBody(text: string): Reduced {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return { ok: false, failure: broken('The response of the KYC service is not JSON, so it could not be reduced to status level.') };
+  }
+  const parsed = candidateEnvelopeSchema.safeParse(json);
+  if (!parsed.success) {
+    return {
+      ok: false,
+      failure: broken('The response of the KYC service does not have the expected shape, so it could not be reduced to status level.'),
+    };
+  }
+  return { ok: true, body: JSON.stringify({ status: 'success', data: statusLevelOf(parsed.data.data) }) };
+}

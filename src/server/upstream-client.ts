@@ -1,0 +1,181 @@
+import http from 'node:http';
+import https from 'node:https';
+import { encodeIdSegment, type LookupKind } from '../kyc/contract/lookup.ts';
+import { parseRetryAfter } from '../kyc/contract/retry-after.ts';
+import type { RemoteUpstream } from './config.ts';
+import type { Failure } from './http-reply.ts';
+
+/** The KYC service this server asks, with its keys: the configured one, or the embedded sandbox. */
+export type UpstreamTarget = Omit<RemoteUpstream, 'kind'>;
+
+export interface UpstreamLimits {
+  timeoutMs: number;
+  maxResponseBytes: number;
+}
+
+/** Either the service's successful response, its headers read and its body still to come, or why not. */
+export type UpstreamOutcome = { ok: false; failure: Failure; upstreamStatus: number | null } | { ok: true; response: http.IncomingMessage };
+
+export interface CandidateRequest {
+  kind: LookupKind;
+  id: string;
+  /** Which key asks: the full one, or the status-level one (only when configured). */
+  scope: 'full' | 'status';
+  /** The browser's request headers: the few in FORWARDED_REQUEST_HEADERS are passed on. */
+  browserHeaders: http.IncomingHttpHeaders;
+  /** False asks for an uncompressed body (one this server must read itself). */
+  mayCompress: boolean;
+}
+
+export interface UpstreamCall {
+  outcome: Promise<UpstreamOutcome>;
+  /** Ends the request to the service, and its response if one is flowing (the browser went away). */
+  abort(): void;
+}
+
+export interface UpstreamClient {
+  fetchCandidate(request: CandidateRequest): UpstreamCall;
+}
+
+/** Request headers of the browser that reach the upstream; all others are dropped. */
+const FORWARDED_REQUEST_HEADERS = ['accept', 'accept-encoding'] as const;
+
+/** One keep-alive agent and one base path for every lookup; the keys stay in here. */
+export function createUpstreamClient(target: UpstreamTarget, limits: UpstreamLimits): UpstreamClient {
+  const base = new URL(target.baseUrl);
+  const transport = base.protocol === 'https:' ? https : http;
+  const agent = new transport.Agent({ keepAlive: true, maxSockets: 256 });
+  const prefix = `${base.pathname.replace(/\/+$/, '')}/kyc/1.0/connect/${encodeURIComponent(target.clientId)}`;
+  return {
+    fetchCandidate(request) {
+      const headers: http.OutgoingHttpHeaders = {
+        authorization: request.scope === 'status' && target.statusApiKey ? target.statusApiKey : target.apiKey,
+        'cache-control': 'no-cache',
+        accept: 'application/json',
+      };
+      for (const name of FORWARDED_REQUEST_HEADERS) {
+        if (request.browserHeaders[name] !== undefined) headers[name] = request.browserHeaders[name];
+      }
+      if (!request.mayCompress) headers['accept-encoding'] = 'identity';
+      const options: http.RequestOptions = {
+        protocol: base.protocol,
+        hostname: base.hostname.replace(/^\[|\]$/g, ''),
+        port: base.port || undefined,
+        method: 'GET',
+        path: `${prefix}/${request.kind}/${encodeIdSegment(request.id)}`,
+        headers,
+        agent,
+      };
+      return send(transport, options, request, limits);
+    },
+  };
+}
+
+function send(
+  transport: typeof http | typeof https,
+  options: http.RequestOptions,
+  request: CandidateRequest,
+  limits: UpstreamLimits,
+): UpstreamCall {
+  let upstreamReq: http.ClientRequest;
+  try {
+    upstreamReq = transport.request(options);
+  } catch {
+    // Only a configuration no check caught can get here (a key Node refuses to send as a header).
+    const failure = failed(
+      502,
+      'upstream_error',
+      'The request to the KYC service could not be made. An administrator must check KYC_API_KEY.',
+    );
+    return { outcome: Promise.resolve({ ok: false, failure, upstreamStatus: null }), abort: () => {} };
+  }
+  const outcome = new Promise<UpstreamOutcome>((settle) => {
+    let settled = false;
+    const fail = (failure: Failure, upstreamStatus: number | null = null) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(headersDeadline);
+      upstreamReq.destroy();
+      settle({ ok: false, failure, upstreamStatus });
+    };
+    const timeout = () =>
+      failed(504, 'upstream_timeout', `The KYC service did not answer within ${Math.round(limits.timeoutMs / 100) / 10} s.`);
+    const headersDeadline = setTimeout(() => fail(timeout()), limits.timeoutMs);
+    // Idle time on the socket, so that a body that stops flowing is cut as well.
+    upstreamReq.setTimeout(limits.timeoutMs, () => {
+      if (!settled) fail(timeout());
+      else upstreamReq.destroy(new Error('upstream body stalled'));
+    });
+    upstreamReq.on('error', (error: NodeJS.ErrnoException) => {
+      fail(failed(502, 'upstream_unreachable', `The KYC service could not be reached (${describeNetworkError(error)}).`));
+    });
+    upstreamReq.on('response', (upstreamRes) => {
+      if (settled) return upstreamRes.destroy();
+      const status = upstreamRes.statusCode ?? 502;
+      if (status < 200 || status >= 300) {
+        upstreamRes.resume();
+        return fail(failureOfStatus(status, request, upstreamRes.headers['retry-after']), status);
+      }
+      if (Number(upstreamRes.headers['content-length']) > limits.maxResponseBytes) {
+        const mb = Math.round(limits.maxResponseBytes / 1024 / 1024) || '<1';
+        const message = `The KYC service's response is larger than the ${mb} MB this server accepts (KYC_MAX_RESPONSE_BYTES).`;
+        return fail(failed(502, 'response_too_large', message), status);
+      }
+      settled = true;
+      clearTimeout(headersDeadline);
+      settle({ ok: true, response: upstreamRes });
+    });
+    upstreamReq.end();
+  });
+  return { outcome, abort: () => upstreamReq.destroy() };
+}
+
+function failed(status: number, code: Failure['code'], message: string): Failure {
+  return { status, code, message };
+}
+
+/** What the browser is told when the service answers with an error status. */
+export function failureOfStatus(
+  status: number,
+  request: Pick<CandidateRequest, 'kind' | 'id'>,
+  retryAfterHeader?: string | string[],
+): Failure {
+  if (status === 404) return failed(404, 'not_found', `No candidate with ${request.kind} "${request.id}".`);
+  if (status === 401 || status === 403) {
+    return failed(
+      502,
+      'upstream_unauthorized',
+      `The KYC service rejected this server's API key (HTTP ${status}). An administrator must check KYC_API_KEY and KYC_CLIENT_ID.`,
+    );
+  }
+  if (status === 429) {
+    // Without the service's word on when, a minute: a browser must be told something to wait for.
+    const retryAfter = parseRetryAfter(retryAfterHeader) ?? 60;
+    return {
+      ...failed(429, 'upstream_rate_limited', `The KYC service is limiting requests (HTTP 429). Try again in ${retryAfter} s.`),
+      extra: { retryAfterSeconds: retryAfter },
+      headers: { 'Retry-After': String(retryAfter) },
+    };
+  }
+  return {
+    ...failed(502, 'upstream_error', `The KYC service answered with an error (HTTP ${status}).`),
+    extra: { upstreamStatus: status },
+  };
+}
+
+function describeNetworkError(error: NodeJS.ErrnoException): string {
+  switch (error.code) {
+    case 'ECONNREFUSED':
+      return 'connection refused';
+    case 'ECONNRESET':
+      return 'connection reset';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return 'host name not found';
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return 'network unreachable';
+    default:
+      return error.code ?? 'network error';
+  }
+}
