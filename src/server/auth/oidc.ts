@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import * as client from 'openid-client';
 import type { Role } from '../../kyc/contract/api.ts';
-import { isLoopback } from '../log.ts';
+import { isLoopbackHost } from '../loopback.ts';
 import { StoreUnavailableError, type SharedStore } from '../state/store.ts';
 
 export interface OidcConfig {
@@ -51,7 +51,7 @@ export function createOidcSignIn(config: OidcConfig, store: SharedStore) {
   let discovered: Promise<client.Configuration> | undefined;
   const issuer = new URL(config.issuer);
   // Plain http only to this machine (a provider in development or in tests).
-  const insecure = issuer.protocol === 'http:' && isLoopback(issuer.hostname.replace(/^\[|\]$/g, ''));
+  const insecure = issuer.protocol === 'http:' && isLoopbackHost(issuer.hostname);
 
   /** The provider's metadata, fetched once; a failure is not remembered, so the next sign-in tries again. */
   const configuration = (): Promise<client.Configuration> => {
