@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { z } from 'zod';
 import { ROLES, type Role } from '../../kyc/contract/api.ts';
 import { ConfigError } from '../config.ts';
@@ -53,4 +53,37 @@ export function upsertUser(file: string, user: StoredUser): 'added' | 'updated' 
   else current.users.push(user);
   writeFileSync(file, `${JSON.stringify(current, null, 2)}\n`, { mode: 0o600 });
   return index >= 0 ? 'updated' : 'added';
+}
+
+/** How often the file's modification time is looked at, at most. */
+const RECHECK_MS = 1000;
+
+/**
+ * The users file, read again when it changes, so that a removed user's sessions end and a new role
+ * applies at once. Returns the users by lower-case name. A missing file means no users; a file that
+ * cannot be read (being rewritten) keeps what was known.
+ */
+export function followUsersFile(file: string, now: () => number): () => Map<string, StoredUser> {
+  let known: { mtimeMs: number; checkedAt: number; byName: Map<string, StoredUser> } | undefined;
+  return () => {
+    const at = now();
+    if (known && at - known.checkedAt < RECHECK_MS) return known.byName;
+    let mtimeMs = -1;
+    try {
+      mtimeMs = statSync(file).mtimeMs;
+    } catch {
+      // A missing file means no users.
+    }
+    if (!known || known.mtimeMs !== mtimeMs) {
+      let list: StoredUser[] = [];
+      try {
+        list = mtimeMs === -1 ? [] : readUsersFile(file).users;
+      } catch {
+        list = known ? [...known.byName.values()] : [];
+      }
+      known = { mtimeMs, checkedAt: at, byName: new Map(list.map((u) => [u.username.toLowerCase(), u])) };
+    }
+    known.checkedAt = at;
+    return known.byName;
+  };
 }

@@ -1,0 +1,119 @@
+import type http from 'node:http';
+import { z } from 'zod';
+import type { SessionInfo } from '../../kyc/contract/api.ts';
+import type { AuthConfig } from '../config.ts';
+import { isHttps, readBody, readCookie } from '../http-reply.ts';
+import type { AccessControl, AccessOptions, Fail, Identity, Reply } from './access.ts';
+import { decoyHash, verifyPassword } from './passwords.ts';
+import { SessionStore } from './sessions.ts';
+import { SignInGuard } from './sign-in-guard.ts';
+import { followUsersFile } from './users-file.ts';
+
+/** Built-in users: a users file, a sign-in form, and server-side sessions behind an HttpOnly cookie. */
+
+export const SESSION_COOKIE = 'cl_session';
+
+const signInSchema = z.object({ username: z.string().max(256), password: z.string().max(1024) });
+
+type UsersConfig = Extract<AuthConfig, { mode: 'users' }>;
+
+export function usersAccess(config: UsersConfig, options: AccessOptions): AccessControl {
+  const now = options.now ?? Date.now;
+  const sessions = new SessionStore({
+    maxAgeMs: config.sessionMaxAgeMinutes * 60_000,
+    idleMs: config.sessionIdleMinutes * 60_000,
+    now,
+  });
+  const guard = new SignInGuard({ now, baseDelayMs: options.signInDelayMs ?? 250 });
+  const currentUsers = followUsersFile(config.usersFile, now);
+
+  const identify = (req: http.IncomingMessage): Identity | undefined => {
+    const token = readCookie(req, SESSION_COOKIE);
+    const session = sessions.get(token);
+    if (!session) return undefined;
+    const user = currentUsers().get(session.user.toLowerCase());
+    if (!user) {
+      sessions.delete(token);
+      return undefined;
+    }
+    return { user: user.username, role: user.role };
+  };
+
+  async function signIn(req: http.IncomingMessage, reply: Reply, fail: Fail): Promise<void> {
+    const body = await readSignIn(req, fail);
+    if (!body) return;
+    const username = body.username.trim();
+    const attempt = await guard.attempt(username, req.socket.remoteAddress ?? '', async () => {
+      const user = currentUsers().get(username.toLowerCase());
+      // An unknown user costs the same scrypt check as a wrong password: the answer says nothing of who exists.
+      const valid = await verifyPassword(body.password, user?.passwordHash ?? (await decoyHash()));
+      return user && valid ? user : undefined;
+    });
+    if (!attempt.ok) return refuseSignIn(attempt, fail);
+    const user = attempt.value;
+    sessions.delete(readCookie(req, SESSION_COOKIE));
+    const token = sessions.create(user.username, user.role);
+    reply(200, { mode: 'users', user: user.username, role: user.role } satisfies SessionInfo, {
+      'Set-Cookie': sessionCookie(req, token, config.sessionMaxAgeMinutes * 60),
+    });
+  }
+
+  return {
+    mode: 'users',
+    identify,
+    handleSession(req, reply, fail) {
+      if (req.method === 'GET') return reply(200, { mode: 'users', ...identify(req) } satisfies SessionInfo);
+      if (req.method === 'DELETE') {
+        sessions.delete(readCookie(req, SESSION_COOKIE));
+        return reply(200, { mode: 'users' } satisfies SessionInfo, { 'Set-Cookie': sessionCookie(req, '', 0) });
+      }
+      if (req.method === 'POST') {
+        signIn(req, reply, fail).catch(() => fail(400, 'bad_request', 'The sign-in could not be processed.'));
+        return;
+      }
+      fail(405, 'method_not_allowed', 'Use GET, POST or DELETE.', { Allow: 'GET, POST, DELETE' });
+    },
+    rateLimitKey: (_req, identity) => `user:${identity.user}`,
+  };
+}
+
+/** The sign-in body, from this site and as JSON; undefined (with the refusal sent) otherwise. */
+async function readSignIn(req: http.IncomingMessage, fail: Fail): Promise<z.infer<typeof signInSchema> | undefined> {
+  if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) {
+    fail(415, 'bad_request', 'Send the sign-in as JSON.');
+    return undefined;
+  }
+  if (req.headers['sec-fetch-site'] && !['same-origin', 'none'].includes(String(req.headers['sec-fetch-site']))) {
+    fail(403, 'bad_request', 'Sign-in from another site is not allowed.');
+    return undefined;
+  }
+  try {
+    return signInSchema.parse(JSON.parse(await readBody(req, 16 * 1024)));
+  } catch {
+    fail(400, 'bad_request', 'The sign-in request is not valid.');
+    return undefined;
+  }
+}
+
+function refuseSignIn(attempt: Exclude<Awaited<ReturnType<SignInGuard['attempt']>>, { ok: true }>, fail: Fail): void {
+  if (attempt.reason === 'failed') fail(401, 'sign_in_failed', 'Wrong username or password.');
+  else if (attempt.reason === 'busy') {
+    fail(429, 'too_many_sign_in_attempts', 'Another sign-in is being checked. Try again in a moment.', { 'Retry-After': '1' });
+  } else {
+    const minutes = Math.ceil(attempt.retryAfterSeconds / 60);
+    fail(429, 'too_many_sign_in_attempts', `Too many failed sign-ins. Try again in ${minutes} min.`, {
+      'Retry-After': String(attempt.retryAfterSeconds),
+    });
+  }
+}
+
+function sessionCookie(req: http.IncomingMessage, token: string, maxAgeSeconds: number): string {
+  return [
+    `${SESSION_COOKIE}=${token}`,
+    'Path=/',
+    'HttpOnly',
+    'SameSite=Strict',
+    `Max-Age=${maxAgeSeconds}`,
+    ...(isHttps(req) ? ['Secure'] : []),
+  ].join('; ');
+}
