@@ -1,10 +1,7 @@
 import type { ApiMeta, SampleCandidate } from '../kyc/contract/api.ts';
 import { candidateName } from '../kyc/contract/candidate-name.ts';
 import type { Config } from './config.ts';
-import { sampleCandidates, type SandboxCandidate } from './sandbox/candidates.ts';
-import { loadSandboxData } from './sandbox/data-file.ts';
-import { hostileCandidate } from './sandbox/hostile.ts';
-import { startSandbox, type RunningSandbox } from './sandbox/sandbox.ts';
+import type { SandboxCandidate } from './sandbox/candidates.ts';
 import type { UpstreamTarget } from './upstream-client.ts';
 
 /** Where lookups go: the configured service, or the embedded sandbox started in this process. */
@@ -16,11 +13,17 @@ export interface ResolvedUpstream {
   close(): Promise<void>;
 }
 
-export function loadSandboxCandidates(config: Config): SandboxCandidate[] {
+/**
+ * The sandbox's candidates. Loaded on demand: a server with a real upstream never loads the sandbox's
+ * pictures, fonts and people at all.
+ */
+export async function loadSandboxCandidates(config: Config): Promise<SandboxCandidate[]> {
   const candidates = config.sandbox.dataFile
-    ? loadSandboxData(config.sandbox.dataFile)
-    : sampleCandidates({ now: new Date(), largeImages: config.sandbox.largeImages });
-  return config.sandbox.hostile ? [...candidates, hostileCandidate()] : candidates;
+    ? (await import('./sandbox/data-file.ts')).loadSandboxData(config.sandbox.dataFile)
+    : (await import('./sandbox/candidates.ts')).sampleCandidates({ now: new Date(), largeImages: config.sandbox.largeImages });
+  if (!config.sandbox.hostile) return candidates;
+  const { loadHostileCandidate } = await import('./sandbox/hostile-fixture.ts');
+  return [...candidates, await loadHostileCandidate()];
 }
 
 export function samplesOf(candidates: SandboxCandidate[]): SampleCandidate[] {
@@ -47,7 +50,8 @@ export async function resolveUpstream(config: Config): Promise<ResolvedUpstream>
       close: async () => {},
     };
   }
-  const sandbox: RunningSandbox = await startSandbox({ candidates: loadSandboxCandidates(config) });
+  const { startSandbox } = await import('./sandbox/sandbox.ts');
+  const sandbox = await startSandbox({ candidates: await loadSandboxCandidates(config) });
   return {
     target: { baseUrl: sandbox.url, clientId: sandbox.clientId, apiKey: sandbox.keys.full, statusApiKey: sandbox.keys.status },
     meta: { upstream: 'sandbox', samples: samplesOf(sandbox.candidates) },

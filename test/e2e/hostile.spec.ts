@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { E2E_PORTS } from '../../playwright.config.ts';
-import { HOSTILE_REF_ID } from '../../src/server/sandbox/hostile.ts';
+import { HOSTILE_REF_ID } from '../fixtures/hostile-candidate.mjs';
 import { screenshot } from './helpers.ts';
 
 const base = `http://127.0.0.1:${E2E_PORTS.hostile}`;

@@ -1,6 +1,10 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { HOSTILE_REF_ID, PAYLOADS } from '../fixtures/hostile-candidate.mjs';
+import { SANDBOX_CLIENT_ID } from '../../src/server/sandbox/sandbox.ts';
 
 /** The one direction of imports (architecture.md): kyc knows nothing else; app and server never meet. */
 const src = path.resolve(import.meta.dirname, '../../src');
@@ -70,5 +74,26 @@ describe('import direction', () => {
 
   it('no barrel index files', () => {
     expect(filesOf(src).filter((file) => /\/index\.tsx?$/.test(file))).toEqual([]);
+  });
+});
+
+describe('the production build of the server', () => {
+  it('carries the sandbox but none of the hostile test candidate', { timeout: 120_000 }, () => {
+    const outDir = mkdtempSync(path.join(os.tmpdir(), 'cl-server-build-'));
+    try {
+      // The same command as `npm run build` (its server half), into a folder of its own.
+      const vite = path.resolve(src, '../node_modules/vite/bin/vite.js');
+      execFileSync(process.execPath, [vite, 'build', '--ssr', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'error'], {
+        cwd: path.resolve(src, '..'),
+        stdio: 'pipe',
+      });
+      const files = readdirSync(outDir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
+      const text = files.map((entry) => readFileSync(path.join(entry.parentPath, entry.name), 'utf8')).join('\n');
+      expect(text.includes(SANDBOX_CLIENT_ID), 'the sandbox is in the build').toBe(true);
+      const found = [HOSTILE_REF_ID, ...PAYLOADS, 'window.__pwned'].filter((hostile) => text.includes(hostile));
+      expect(found, 'hostile strings in the server build').toEqual([]);
+    } finally {
+      rmSync(outDir, { recursive: true, force: true });
+    }
   });
 });

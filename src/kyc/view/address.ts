@@ -1,16 +1,5 @@
-import { z } from '../contract/zod.ts';
-
-/** The `address` identity attribute: a string holding JSON. */
-export const postalAddressSchema = z.object({
-  address: z.optional(z.string()),
-  extraInfo: z.optional(z.string()),
-  city: z.optional(z.string()),
-  state: z.optional(z.string()),
-  postalCode: z.optional(z.string()),
-  /** ISO 3166-1 alpha-3. */
-  country: z.optional(z.string()),
-});
-export type PostalAddress = z.infer<typeof postalAddressSchema>;
+import { type PostalAddress, postalAddressSchema } from '../contract/identity-values.ts';
+import type { z } from '../contract/zod.ts';
 
 export type Decoded<T> = { ok: true; value: T } | { ok: false; raw: string; problem: string };
 
