@@ -22,3 +22,46 @@ export function parseCandidatePath(pathname: string): CandidateRoute | undefined
       : 'The id in this link is not correctly percent-encoded.';
   return { kind, id: undefined, problem };
 }
+
+/** `/e/<environment>/rest…`: the environment named in a path, and the page path without it. */
+export function splitEnvironmentPath(pathname: string): { environment: string | undefined; path: string } {
+  const match = /^\/e\/([^/]+)(\/.*)?$/.exec(pathname);
+  if (!match) return { environment: undefined, path: pathname };
+  let environment: string;
+  try {
+    environment = decodeURIComponent(match[1]!);
+  } catch {
+    environment = match[1]!;
+  }
+  return { environment, path: match[2] ?? '/' };
+}
+
+/** The path of a page in an environment; no environment means the unprefixed form (the first one). */
+export function environmentPath(environment: string | undefined, path: string): string {
+  return environment === undefined ? path : `/e/${encodeURIComponent(environment)}${path}`;
+}
+
+export interface AppLink {
+  kind: LookupKind;
+  id: string;
+  environment: string | undefined;
+}
+
+/**
+ * An id pasted as a link of this app (`https://host/candidates/refId/<id>`, or just the path): the kind,
+ * id and environment it names. Any host: the app may be reached under several names.
+ */
+export function parseAppLink(text: string): AppLink | undefined {
+  const trimmed = text.trim();
+  let pathname: string;
+  if (/^https?:\/\//i.test(trimmed)) {
+    if (!URL.canParse(trimmed)) return undefined;
+    pathname = new URL(trimmed).pathname;
+  } else if (trimmed.startsWith('/candidates/') || trimmed.startsWith('/e/')) {
+    pathname = trimmed.split(/[?#]/)[0]!;
+  } else return undefined;
+  const { environment, path } = splitEnvironmentPath(pathname);
+  const route = parseCandidatePath(path);
+  if (!route || route.id === undefined || route.id === '') return undefined;
+  return { kind: route.kind, id: route.id, environment };
+}

@@ -1,0 +1,75 @@
+import { z } from './zod.ts';
+import { API_ERROR_CODES } from './api.ts';
+import { LOOKUP_KINDS } from './lookup.ts';
+import type { CandidateRecord } from './schema.ts';
+import { statusOfDateField } from './status.ts';
+
+/**
+ * Batch status lookup (`POST /api/batch`): the browser sends the ids once, the server answers with one
+ * JSON line per event (NDJSON), a row for each id as soon as its lookup finishes.
+ */
+
+/** Most ids one batch may hold. */
+export const MAX_BATCH_IDS = 500;
+
+export const batchRequestSchema = z.object({
+  kind: z.enum(LOOKUP_KINDS),
+  ids: z.array(z.string()).check(z.minLength(1, 'the list of ids is empty'), z.maxLength(MAX_BATCH_IDS, `at most ${MAX_BATCH_IDS} ids`)),
+});
+export type BatchRequest = z.infer<typeof batchRequestSchema>;
+
+/** What a batch shows of a candidate, for every role: status level, never identity data. */
+export const batchFoundSchema = z.object({
+  type: z.literal('row'),
+  /** The id's place in the request (rows arrive in the order they finish). */
+  index: z.int(),
+  ok: z.literal(true),
+  status: z.string(),
+  /** When the current status was reached, if the record says. */
+  statusDate: z.optional(z.string()),
+  submitCount: z.optional(z.int()),
+  refId: z.nullish(z.string()),
+  recordId: z.nullish(z.string()),
+});
+
+export const batchFailedSchema = z.object({
+  type: z.literal('row'),
+  index: z.int(),
+  ok: z.literal(false),
+  code: z.enum(API_ERROR_CODES),
+  message: z.string(),
+});
+
+/** The batch pauses: the KYC service asked to wait (its 429 with Retry-After). */
+export const batchWaitSchema = z.object({ type: z.literal('wait'), seconds: z.number() });
+
+export const batchDoneSchema = z.object({ type: z.literal('done'), found: z.int(), failed: z.int() });
+
+export const batchEventSchema = z.union([batchFoundSchema, batchFailedSchema, batchWaitSchema, batchDoneSchema]);
+export type BatchEvent = z.infer<typeof batchEventSchema>;
+export type BatchRow = z.infer<typeof batchFoundSchema> | z.infer<typeof batchFailedSchema>;
+
+/** The date of the record's current status: the latest `<status>Date` of that status. */
+export function currentStatusDate(record: CandidateRecord): string | undefined {
+  let latest: string | undefined;
+  for (const [field, value] of Object.entries(record)) {
+    if (!field.endsWith('Date') || typeof value !== 'string' || statusOfDateField(field) !== record.status) continue;
+    if (latest === undefined || Date.parse(value) > Date.parse(latest)) latest = value;
+  }
+  return latest;
+}
+
+/** The status-level row of a found candidate. */
+export function batchRowOf(index: number, record: CandidateRecord): z.infer<typeof batchFoundSchema> {
+  const statusDate = currentStatusDate(record);
+  return {
+    type: 'row',
+    index,
+    ok: true,
+    status: record.status,
+    ...(statusDate ? { statusDate } : {}),
+    ...(record.submitCount !== undefined ? { submitCount: record.submitCount } : {}),
+    refId: record.refId ?? null,
+    recordId: record.recordId ?? null,
+  };
+}

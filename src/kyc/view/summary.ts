@@ -1,0 +1,58 @@
+import type { Role } from '../contract/api.ts';
+import { currentStatusDate } from '../contract/batch.ts';
+import type { CandidateRecord } from '../contract/schema.ts';
+import { statusInfo } from '../contract/status.ts';
+import { certificateTitle, parseCertificate } from './certificate.ts';
+import { formatDuration } from './time.ts';
+import { formatZonedDateTime } from './zoned-time.ts';
+
+export interface SummaryInput {
+  record: CandidateRecord;
+  /** The environment as the header badge names it, e.g. "Production · acme_kyc". */
+  environment: string;
+  role: Role | undefined;
+  /** Custom fields that matter for the decision (compliance users only). */
+  decisionFields?: Array<[string, string]>;
+  now: Date;
+  timeZone?: string;
+  locale?: string;
+}
+
+/**
+ * A plain-text summary to paste into a ticket or a case file: ids, status and since when, submissions,
+ * the environment; for compliance users also certificate outcomes and decision fields. Never pictures,
+ * and never address, phone, date of birth or e-mail: they are not read from the record at all.
+ */
+export function candidateSummary(input: SummaryInput): string {
+  const { record, now } = input;
+  const zoned = (date: Date) => formatZonedDateTime(date, { timeZone: input.timeZone, locale: input.locale });
+  const info = statusInfo(record.status);
+  const sinceText = currentStatusDate(record);
+  const since = sinceText ? new Date(sinceText) : undefined;
+  const lines = [
+    `Candidate (${input.environment})`,
+    `refId: ${record.refId ?? 'none assigned'}`,
+    `recordId: ${record.recordId ?? 'not in this response'}`,
+    `blockPassID: ${record.blockPassID}`,
+    `Status: ${info.label}${
+      since && !Number.isNaN(since.getTime()) ? ` since ${zoned(since)} (${formatDuration(now.getTime() - since.getTime())})` : ''
+    }`,
+  ];
+  if (record.isArchived) lines.push('Archived: identity data was archived on the service');
+  if (record.submitCount !== undefined) lines.push(`Submissions: ${record.submitCount}`);
+  if (input.role === 'compliance') {
+    if (record.certs) {
+      const outcomes = Object.entries(record.certs).map(([slug, raw]) => {
+        const parsed = parseCertificate(raw);
+        const result = !parsed.ok ? 'not readable' : parsed.summary.results.join(', ') || 'no result stated';
+        return `  ${certificateTitle(slug)}: ${result}`;
+      });
+      if (outcomes.length > 0) lines.push('Certificates:', ...outcomes);
+    }
+    if (input.decisionFields && input.decisionFields.length > 0) {
+      lines.push('Decision fields:', ...input.decisionFields.map(([name, value]) => `  ${name}: ${value}`));
+    }
+  }
+  lines.push(`Looked up: ${zoned(now)}`);
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,164 @@
+import { describe, expect, it } from 'vitest';
+import { batchRowOf, currentStatusDate } from '../../src/kyc/contract/batch.ts';
+import { DEFAULT_REPLIES, mergeReplyTemplates, replyFor, replyTemplatesFileSchema } from '../../src/kyc/contract/replies.ts';
+import type { CandidateRecord } from '../../src/kyc/contract/schema.ts';
+import { batchCsv, batchFileName, batchHtml, batchTsv, type BatchLine } from '../../src/kyc/view/batch-export.ts';
+import { candidateSummary } from '../../src/kyc/view/summary.ts';
+import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
+
+const NOW = new Date('2026-11-22T14:03:00Z');
+const samples = sampleCandidates({ now: NOW });
+const byRef = (refId: string) => samples.find((s) => s.record.refId === refId)!.record;
+
+describe('current status date', () => {
+  it('is the latest date of the current status', () => {
+    const record = {
+      status: 'inreview',
+      isArchived: false,
+      blockPassID: 'b',
+      waitingDate: '2026-01-01T00:00:00.000Z',
+      inreviewDate: '2026-01-02T00:00:00.000Z',
+      reviewRequestedDate: '2026-01-03T00:00:00.000Z',
+    } as CandidateRecord;
+    expect(currentStatusDate(record)).toBe('2026-01-02T00:00:00.000Z');
+    expect(currentStatusDate({ ...record, status: 'review_requested' })).toBe('2026-01-03T00:00:00.000Z');
+    expect(currentStatusDate({ ...record, status: 'approved' })).toBeUndefined();
+  });
+
+  it('makes a status-level row with nothing else', () => {
+    const row = batchRowOf(3, byRef('user-7781'));
+    expect(Object.keys(row).sort()).toEqual(['index', 'ok', 'recordId', 'refId', 'status', 'statusDate', 'submitCount', 'type']);
+    expect(row).toMatchObject({ index: 3, ok: true, status: 'blocked', refId: 'user-7781' });
+  });
+});
+
+const LINES: BatchLine[] = [
+  {
+    id: 'cust_000482',
+    row: {
+      type: 'row',
+      index: 0,
+      ok: true,
+      status: 'inreview',
+      statusDate: '2026-11-20T10:00:00.000Z',
+      submitCount: 2,
+      refId: 'cust_000482',
+      recordId: '65f1c2a9e4b0d3a1f0c9b802',
+    },
+  },
+  { id: 'nobody', row: { type: 'row', index: 1, ok: false, code: 'not_found', message: 'No candidate with refId "nobody".' } },
+  { id: '=HYPERLINK("http://x","y")', row: { type: 'row', index: 2, ok: false, code: 'not_found', message: 'No, "quoted"\nline' } },
+  { id: 'later' },
+];
+
+describe('batch export', () => {
+  it('writes CSV with a header, quoting, CRLF and a byte order mark', () => {
+    const csv = batchCsv(LINES, 'refId');
+    expect(csv.startsWith('\ufeffid,status,statusDate,submitCount,refId,recordId,error,message\r\n')).toBe(true);
+    const rows = csv.slice(1).split('\r\n');
+    expect(rows[1]).toBe('cust_000482,inreview,2026-11-20T10:00:00.000Z,2,cust_000482,65f1c2a9e4b0d3a1f0c9b802,,');
+    expect(rows[2]).toBe('nobody,,,,,,not_found,"No candidate with refId ""nobody""."');
+    // A formula is defused, then quoted because of its quotes and comma.
+    expect(rows[3]).toBe(`"'=HYPERLINK(""http://x"",""y"")",,,,,,not_found,"No, ""quoted""\nline"`);
+    expect(rows[4]).toBe('later,,,,later,,pending,Not looked up');
+    expect(rows).toHaveLength(6);
+  });
+
+  it('writes a tab-separated table without breaks inside cells', () => {
+    const tsv = batchTsv(LINES, 'refId').split('\n');
+    expect(tsv[0]).toBe('id\tstatus\tstatusDate\tsubmitCount\trefId\trecordId\terror\tmessage');
+    expect(tsv[3]!.split('\t')).toHaveLength(8);
+    expect(tsv[3]).toContain('No, "quoted" line');
+  });
+
+  it('escapes every cell of the HTML table', () => {
+    const html = batchHtml([{ id: '<img src=x onerror=alert(1)>' }], 'recordId');
+    expect(html).not.toContain('<img');
+    expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');
+  });
+
+  it('names the file without any id', () => {
+    expect(batchFileName('refId', new Date(2026, 10, 22, 14, 3))).toBe('candidates-refId-2026-11-22-1403.csv');
+  });
+});
+
+describe('candidate summary', () => {
+  const full = byRef('user-7781');
+
+  it('holds ids, status since when with its zone, submissions and the environment', () => {
+    const text = candidateSummary({
+      record: full,
+      environment: 'Production · acme_kyc',
+      role: 'support',
+      now: NOW,
+      timeZone: 'UTC',
+      locale: 'en-GB',
+    });
+    expect(text).toContain('Candidate (Production · acme_kyc)');
+    expect(text).toContain('refId: user-7781');
+    expect(text).toContain(`recordId: ${full.recordId}`);
+    expect(text).toMatch(/Status: Blocked since \d{1,2} \w{3} 2026, \d{2}:\d{2} UTC \(\d+ days?/);
+    expect(text).toContain(`Submissions: ${full.submitCount}`);
+    expect(text).toContain('Looked up: 22 Nov 2026, 14:03 UTC');
+    // Support users: no certificate outcomes, no decision fields.
+    expect(text).not.toContain('Certificates');
+  });
+
+  it('adds certificate outcomes and decision fields for compliance users', () => {
+    const text = candidateSummary({
+      record: full,
+      environment: 'Sandbox',
+      role: 'compliance',
+      decisionFields: [['screeningCase', 'CA-2026-00917']],
+      now: NOW,
+      timeZone: 'UTC',
+    });
+    expect(text).toMatch(/Certificates:\n( {2}\S.*\n)* {2}ComplyAdvantage: potential_match\n/);
+    expect(text).toContain('Decision fields:\n  screeningCase: CA-2026-00917');
+  });
+
+  it('never holds a picture, the address, the phone, the date of birth or the e-mail', () => {
+    for (const { record } of samples) {
+      const text = candidateSummary({ record, environment: 'Sandbox', role: 'compliance', now: NOW });
+      for (const [name, attribute] of Object.entries(record.identities ?? {})) {
+        if (['given_name', 'family_name'].includes(name)) continue;
+        const probe = attribute.type === 'base64' ? attribute.value.slice(0, 40) : attribute.value;
+        expect(text, `${record.refId} ${name}`).not.toContain(probe);
+      }
+    }
+  });
+});
+
+describe('reply templates', () => {
+  it('has a neutral reply for every known status, and none but a note for blocked', () => {
+    for (const status of ['incomplete', 'waiting', 'inreview', 'review_requested', 'approved', 'rejected']) {
+      expect(replyFor(DEFAULT_REPLIES, status, {}).reply).toMatch(/\w/);
+    }
+    expect(replyFor(DEFAULT_REPLIES, 'blocked', {})).toEqual({ reply: null, note: 'Do not disclose the reason; escalate to compliance.' });
+    expect(replyFor(DEFAULT_REPLIES, 'mystery', {}).reply).toBe(DEFAULT_REPLIES['*']!.reply);
+  });
+
+  it('replaces defaults per status from the file, filling placeholders', () => {
+    const file = replyTemplatesFileSchema.parse({
+      approved: 'Approved on {since} for {refId}.',
+      blocked: { reply: null, note: 'Call compliance.' },
+      waiting: null,
+    });
+    const templates = mergeReplyTemplates(file);
+    expect(replyFor(templates, 'approved', { refId: 'x1', since: '3 Nov' }).reply).toBe('Approved on 3 Nov for x1.');
+    expect(replyFor(templates, 'blocked', {}).note).toBe('Call compliance.');
+    expect(replyFor(templates, 'waiting', {}).reply).toBeNull();
+    expect(replyFor(templates, 'inreview', {})).toEqual(DEFAULT_REPLIES.inreview);
+  });
+
+  it.each([
+    [{ approved: 'Hello {name}' }, /placeholders/],
+    [{ approved: '' }, /must not be empty/],
+    [{ 'Not A Status': 'x' }, /must be a status/],
+    [{ approved: 42 }, /./],
+  ])('refuses %j', (file, message) => {
+    const parsed = replyTemplatesFileSchema.safeParse(file);
+    expect(parsed.success).toBe(false);
+    expect(JSON.stringify(parsed.error?.issues)).toMatch(message);
+  });
+});

@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { cleanId, describeRemoved, isIdList, looksLikeRecordId, splitIdList } from '../../src/kyc/view/id-input.ts';
+import { parseAppLink, splitEnvironmentPath, environmentPath } from '../../src/app/routes.ts';
+
+describe('cleanId', () => {
+  it.each([
+    ['cust_000482', 'cust_000482', undefined],
+    ['cust_\u200b000482', 'cust_000482', '1 zero-width space'],
+    ['\u200bcust_000482\u200d\u2060', 'cust_000482', '3 zero-width spaces'],
+    ['\u00a0cust_000482\u00a0', 'cust_000482', '2 no-break spaces'],
+    ['\ufeffcust_000482', 'cust_000482', '1 byte order mark'],
+    ['\u200ecust_000482\u200f\u202a\u2066', 'cust_000482', '4 bidirectional marks'],
+    ['  cust_000482 \t', 'cust_000482', '4 spaces at the start or end'],
+    ['\u200b cust_000482', 'cust_000482', '1 zero-width space and 1 space at the start or end'],
+    ['cu\u00adst', 'cust', '1 soft hyphen'],
+  ])('cleans %j', (raw, id, message) => {
+    const cleaned = cleanId(raw);
+    expect(cleaned.id).toBe(id);
+    expect(describeRemoved(cleaned.removed)).toBe(message);
+  });
+
+  it('keeps inner spaces and visible characters as they are', () => {
+    expect(cleanId(' a b/é 中 ').id).toBe('a b/é 中');
+  });
+
+  it('lists three kinds with commas and "and"', () => {
+    expect(describeRemoved(cleanId('\u200b\u00a0x\ufeff').removed)).toBe('1 zero-width space, 1 no-break space and 1 byte order mark');
+  });
+});
+
+describe('looksLikeRecordId', () => {
+  it.each([
+    ['65f1c2a9e4b0d3a1f0c9b801', true],
+    ['65F1C2A9E4B0D3A1F0C9B801', true],
+    ['65f1c2a9e4b0d3a1f0c9b80', false],
+    ['65f1c2a9e4b0d3a1f0c9b8011', false],
+    ['65f1c2a9e4b0d3a1f0c9b80g', false],
+    ['cust_000482', false],
+  ])('%j -> %s', (id, expected) => expect(looksLikeRecordId(id)).toBe(expected));
+});
+
+describe('splitIdList', () => {
+  it.each([
+    ['a\nb\nc', ['a', 'b', 'c']],
+    ['a\r\nb\r\n', ['a', 'b']],
+    ['a, b,c', ['a', 'b', 'c']],
+    ['a\tb', ['a', 'b']],
+    ['a b  c', ['a', 'b', 'c']],
+    ['a;b', ['a', 'b']],
+    ['a\u00a0b', ['a', 'b']],
+    ['\u200ba\u200b\nb', ['a', 'b']],
+  ])('splits %j', (text, ids) => expect(splitIdList(text).ids).toEqual(ids));
+
+  it('keeps the first of repeated ids, in input order, and counts the repeats', () => {
+    expect(splitIdList('b\na\nb\nc\na')).toEqual({ ids: ['b', 'a', 'c'], duplicates: 2, removed: [] });
+  });
+
+  it('reports invisible characters removed from the ids', () => {
+    expect(splitIdList('x\u200b\ny\u200b').removed).toEqual([{ label: 'zero-width space', count: 2 }]);
+  });
+
+  it('is a list from two ids on', () => {
+    expect(isIdList('one')).toBe(false);
+    expect(isIdList(' one \n')).toBe(false);
+    expect(isIdList('one\ntwo')).toBe(true);
+    expect(isIdList('one,two')).toBe(true);
+  });
+});
+
+describe('links of this app', () => {
+  it.each([
+    ['https://lookup.example.com/candidates/refId/cust_000482', { kind: 'refId', id: 'cust_000482', environment: undefined }],
+    [
+      'http://127.0.0.1:8080/candidates/recordId/65f1c2a9e4b0d3a1f0c9b801?x=1#y',
+      { kind: 'recordId', id: '65f1c2a9e4b0d3a1f0c9b801', environment: undefined },
+    ],
+    ['/candidates/refId/a%2Fb%20c', { kind: 'refId', id: 'a/b c', environment: undefined }],
+    ['https://h/e/prod/candidates/refId/user-7781', { kind: 'refId', id: 'user-7781', environment: 'prod' }],
+    [' https://h/candidates/refId/%E5%BC%A0 ', { kind: 'refId', id: '张', environment: undefined }],
+  ])('takes the id from %j', (text, link) => expect(parseAppLink(text)).toEqual(link));
+
+  it.each([
+    'cust_000482',
+    'https://h/other/refId/x',
+    'https://h/candidates/email/x',
+    'https://h/candidates/refId/',
+    'https://h/candidates/refId/%E0%A4%A',
+    'ftp://h/candidates/refId/x',
+  ])('finds no id in %j', (text) => expect(parseAppLink(text)).toBeUndefined());
+
+  it('splits and joins environment paths', () => {
+    expect(splitEnvironmentPath('/e/prod/candidates/refId/x')).toEqual({ environment: 'prod', path: '/candidates/refId/x' });
+    expect(splitEnvironmentPath('/e/prod')).toEqual({ environment: 'prod', path: '/' });
+    expect(splitEnvironmentPath('/batch')).toEqual({ environment: undefined, path: '/batch' });
+    expect(environmentPath('prod', '/batch')).toBe('/e/prod/batch');
+    expect(environmentPath(undefined, '/batch')).toBe('/batch');
+  });
+});
