@@ -1,20 +1,23 @@
 import { createAccessControl } from './auth/access.ts';
 import { createAuditLog } from './audit.ts';
-import type { Config } from './config.ts';
+import { type Config, ConfigError } from './config.ts';
+import { readUsersFile } from './auth/users-file.ts';
 import { createApiHandler, type Middleware } from './proxy.ts';
 import { RateLimiter } from './rate-limit.ts';
 import type { ResolvedUpstream } from './upstream.ts';
 
 /** The API handler as configured: the same for the production server and the Vite plugin. */
 export function createApiFromConfig(config: Config, upstream: ResolvedUpstream, log: (line: string) => void): Middleware {
+  checkUserEnvironments(config);
   return createApiHandler({
-    upstream: upstream.target,
+    environments: upstream.environments,
     timeoutMs: config.timeoutMs,
     maxResponseBytes: config.maxResponseBytes,
-    meta: upstream.meta,
+    replyTemplates: config.replyTemplates,
     access: createAccessControl(config.auth),
     audit: createAuditLog(config.auditLog),
     rateLimiter: new RateLimiter(config.rateLimitPerMinute),
+    batchBudget: new RateLimiter(config.rateLimitBatchPerMinute),
     log,
   });
 }
@@ -29,5 +32,19 @@ export function describeAccess(config: Config): string {
       return `Sign-in: built-in users from ${config.auth.usersFile}.`;
     case 'proxy':
       return `Sign-in: identity-aware proxy (headers ${config.auth.userHeader} and ${config.auth.roleHeader}, trusted from ${config.auth.trusted.join(', ')}).`;
+  }
+}
+
+/** A user limited to an environment that does not exist is a mistake to name at start, not a silent lockout. */
+function checkUserEnvironments(config: Config): void {
+  if (config.auth.mode !== 'users') return;
+  const names = new Set(config.environments.map((environment) => environment.name));
+  for (const user of readUsersFile(config.auth.usersFile).users) {
+    const unknown = (user.environments ?? []).filter((name) => !names.has(name));
+    if (unknown.length > 0) {
+      throw new ConfigError(
+        `AUTH_USERS_FILE: user "${user.username}" may use environment ${unknown.map((n) => `"${n}"`).join(', ')}, which this server does not have (it has ${[...names].join(', ')}).`,
+      );
+    }
   }
 }

@@ -2,7 +2,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import dotenv from 'dotenv';
 import { isCidr } from './auth/cidr.ts';
+import { apiKey, baseUrl, dashboardUrl, environmentLabel, headerSafe, isPlainHttpToRemote } from './config-fields.ts';
+import { DEFAULT_REPLIES, mergeReplyTemplates, replyTemplatesFileSchema, type ReplyTemplate } from '../kyc/contract/replies.ts';
+import { readEnvironmentsFile, SANDBOX_ENVIRONMENT, type EnvironmentConfig } from './environments.ts';
 import { isLoopbackHost } from './loopback.ts';
+
+export type { EnvironmentConfig, RemoteUpstream } from './environments.ts';
 import { z } from 'zod';
 
 /**
@@ -14,30 +19,28 @@ export interface Config {
   port: number;
   timeoutMs: number;
   maxResponseBytes: number;
-  upstream: RemoteUpstream | { kind: 'sandbox' };
-  /** `hostile`: add a candidate made of hostile content (browser tests only). */
-  sandbox: { dataFile?: string; largeImages: boolean; port: number; hostile: boolean };
+  /** Where lookups go; the first is the default. The single-service KYC_* variables make a list of one. */
+  environments: EnvironmentConfig[];
+  /**
+   * `hostile`: add a candidate made of hostile content (browser tests only). `testControls`: a route that
+   * changes a candidate's status (browser tests only; never with a real service).
+   */
+  sandbox: { dataFile?: string; largeImages: boolean; port: number; hostile: boolean; testControls: boolean };
   auth: AuthConfig;
   /** Where every lookup is recorded, one JSON line each. */
   auditLog: string;
   /** Lookups per minute per user (per client address in local mode); 0 turns the limit off. */
   rateLimitPerMinute: number;
+  /** Ids per minute per user in batch lookups, a budget of their own; 0 turns it off. */
+  rateLimitBatchPerMinute: number;
+  /** Support users' "Copy reply" texts per status: the defaults, replaced per status by REPLY_TEMPLATES_FILE. */
+  replyTemplates: Record<string, ReplyTemplate>;
 }
 
 export type AuthConfig =
   | { mode: 'local'; allowUnauthenticated: boolean }
   | { mode: 'users'; usersFile: string; sessionMaxAgeMinutes: number; sessionIdleMinutes: number }
   | { mode: 'proxy'; userHeader: string; roleHeader: string; trusted: string[] };
-
-export interface RemoteUpstream {
-  kind: 'remote';
-  baseUrl: string;
-  clientId: string;
-  /** The full key ("Include Identity attributes"): what compliance users get. */
-  apiKey: string;
-  /** A status-level key for support users; without it the proxy strips identity data itself. */
-  statusApiKey?: string;
-}
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -56,26 +59,19 @@ const integer = (min: number, max: number) =>
 
 const flag = z.enum(['0', '1', 'true', 'false'], { error: 'must be 1 or 0' }).transform((v) => v === '1' || v === 'true');
 
-// Sent in a request line or header: control characters would make the request invalid.
-const headerSafe = z.string().regex(/^\P{Cc}*$/u, 'must not contain control characters or line breaks');
-// The whole value of the Authorization header: visible ASCII only (a pasted zero-width space or a
-// line break is a mistake that Node would refuse at the first lookup).
-const apiKey = z.string().regex(/^[\x21-\x7e]+$/, 'must be the key as issued: visible ASCII characters, no spaces or line breaks');
-
 const headerName = z
   .string()
   .regex(/^[A-Za-z0-9-]+$/, 'must be an HTTP header name, such as X-Forwarded-User')
   .transform((name) => name.toLowerCase());
 
 const envSchema = z.object({
-  KYC_BASE_URL: optional(
-    z
-      .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL, such as https://kyc.blockpass.org' })
-      .refine((url) => !URL.canParse(url) || (!new URL(url).search && !new URL(url).hash), 'must not contain a query string or fragment'),
-  ),
+  KYC_BASE_URL: optional(baseUrl),
   KYC_CLIENT_ID: optional(headerSafe),
   KYC_API_KEY: optional(apiKey),
   KYC_API_KEY_STATUS: optional(apiKey),
+  KYC_ENVIRONMENT_LABEL: optional(environmentLabel),
+  KYC_DASHBOARD_URL: optional(dashboardUrl),
+  KYC_ENVIRONMENTS_FILE: optional(z.string()),
   KYC_ALLOW_HTTP: optional(flag).default(false),
   HOST: optional(z.string()).default('127.0.0.1'),
   PORT: optional(integer(0, 65535)).default(8080),
@@ -85,6 +81,7 @@ const envSchema = z.object({
   SANDBOX_LARGE_IMAGES: optional(flag).default(false),
   SANDBOX_PORT: optional(integer(0, 65535)).default(4010),
   SANDBOX_HOSTILE: optional(flag).default(false),
+  SANDBOX_TEST_CONTROLS: optional(flag).default(false),
   ALLOW_UNAUTHENTICATED: optional(flag).default(false),
   AUTH_USERS_FILE: optional(z.string()),
   SESSION_MAX_AGE_MINUTES: optional(integer(1, 7 * 24 * 60)).default(8 * 60),
@@ -104,6 +101,8 @@ const envSchema = z.object({
   ),
   AUDIT_LOG: optional(z.string()).default('audit.jsonl'),
   RATE_LIMIT_PER_MINUTE: optional(integer(0, 1_000_000)).default(60),
+  RATE_LIMIT_BATCH_PER_MINUTE: optional(integer(0, 1_000_000)).default(600),
+  REPLY_TEMPLATES_FILE: optional(z.string()),
 });
 
 export type Environment = Record<string, string | undefined>;
@@ -140,12 +139,62 @@ export function parseConfig(env: Environment): Config {
       largeImages: vars.SANDBOX_LARGE_IMAGES,
       port: vars.SANDBOX_PORT,
       hostile: vars.SANDBOX_HOSTILE,
+      testControls: vars.SANDBOX_TEST_CONTROLS,
     },
     auth,
     auditLog: vars.AUDIT_LOG,
     rateLimitPerMinute: vars.RATE_LIMIT_PER_MINUTE,
+    rateLimitBatchPerMinute: vars.RATE_LIMIT_BATCH_PER_MINUTE,
+    replyTemplates: vars.REPLY_TEMPLATES_FILE ? readReplyTemplates(vars.REPLY_TEMPLATES_FILE) : DEFAULT_REPLIES,
   };
 
+  const environments = environmentsOf(vars, problem);
+  if (vars.SANDBOX_TEST_CONTROLS && environments.some((environment) => environment.upstream.kind !== 'sandbox')) {
+    throw problem('SANDBOX_TEST_CONTROLS=1 is for browser tests on the sandbox only: it is not allowed with a real KYC service.');
+  }
+  return { ...common, environments };
+}
+
+function readReplyTemplates(file: string): Record<string, ReplyTemplate> {
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration:\n  REPLY_TEMPLATES_FILE: cannot read ${file} as JSON: ${(error as Error).message}`);
+  }
+  const parsed = replyTemplatesFileSchema.safeParse(json);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `    ${issue.path.map(String).join('.') || 'the file'} ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n  REPLY_TEMPLATES_FILE (${file}):\n${problems.join('\n')}`);
+  }
+  return mergeReplyTemplates(parsed.data);
+}
+
+const SINGLE_SERVICE_VARS = [
+  'KYC_BASE_URL',
+  'KYC_CLIENT_ID',
+  'KYC_API_KEY',
+  'KYC_API_KEY_STATUS',
+  'KYC_ENVIRONMENT_LABEL',
+  'KYC_DASHBOARD_URL',
+] as const;
+
+function environmentsOf(vars: z.infer<typeof envSchema>, problem: (text: string) => ConfigError): EnvironmentConfig[] {
+  if (vars.KYC_ENVIRONMENTS_FILE) {
+    const mixed = SINGLE_SERVICE_VARS.filter((name) => vars[name] !== undefined);
+    if (mixed.length > 0) {
+      throw problem(
+        `KYC_ENVIRONMENTS_FILE and ${mixed.join(', ')} are both set: list every service in the file, or use the KYC_* variables alone.`,
+      );
+    }
+    const result = readEnvironmentsFile(vars.KYC_ENVIRONMENTS_FILE, { allowHttp: vars.KYC_ALLOW_HTTP });
+    if (!result.ok) {
+      throw new ConfigError(
+        `Invalid configuration:\n  KYC_ENVIRONMENTS_FILE (${vars.KYC_ENVIRONMENTS_FILE}):\n${result.problems.map((p) => `    ${p}`).join('\n')}`,
+      );
+    }
+    return result.environments;
+  }
   if (!vars.KYC_BASE_URL) {
     const stray = (['KYC_CLIENT_ID', 'KYC_API_KEY', 'KYC_API_KEY_STATUS'] as const).filter((name) => vars[name] !== undefined);
     if (stray.length > 0) {
@@ -154,27 +203,31 @@ export function parseConfig(env: Environment): Config {
           '  Set KYC_BASE_URL to use that service, or unset them to use the embedded sandbox.',
       );
     }
-    return { ...common, upstream: { kind: 'sandbox' } };
+    return [SANDBOX_ENVIRONMENT];
   }
   const missing = (['KYC_CLIENT_ID', 'KYC_API_KEY'] as const).filter((name) => vars[name] === undefined);
   if (missing.length > 0) throw problem(`KYC_BASE_URL is set, so ${missing.join(' and ')} must be set too.`);
-  const base = new URL(vars.KYC_BASE_URL);
-  if (base.protocol === 'http:' && !isLoopbackHost(base.hostname) && !vars.KYC_ALLOW_HTTP) {
+  if (isPlainHttpToRemote(vars.KYC_BASE_URL) && !vars.KYC_ALLOW_HTTP) {
     throw problem(
       'KYC_BASE_URL uses http:// to another machine: the API key would cross the network unencrypted.\n' +
         '  Use https://, or set KYC_ALLOW_HTTP=1 if the connection is protected otherwise.',
     );
   }
-  return {
-    ...common,
-    upstream: {
-      kind: 'remote',
-      baseUrl: vars.KYC_BASE_URL.replace(/\/+$/, ''),
-      clientId: vars.KYC_CLIENT_ID!,
-      apiKey: vars.KYC_API_KEY!,
-      ...(vars.KYC_API_KEY_STATUS ? { statusApiKey: vars.KYC_API_KEY_STATUS } : {}),
+  return [
+    {
+      name: 'default',
+      // Without a label, the service's host name still tells production from staging.
+      label: vars.KYC_ENVIRONMENT_LABEL ?? new URL(vars.KYC_BASE_URL).hostname,
+      upstream: {
+        kind: 'remote',
+        baseUrl: vars.KYC_BASE_URL.replace(/\/+$/, ''),
+        clientId: vars.KYC_CLIENT_ID!,
+        apiKey: vars.KYC_API_KEY!,
+        ...(vars.KYC_API_KEY_STATUS ? { statusApiKey: vars.KYC_API_KEY_STATUS } : {}),
+      },
+      ...(vars.KYC_DASHBOARD_URL ? { dashboardUrl: vars.KYC_DASHBOARD_URL } : {}),
     },
-  };
+  ];
 }
 
 function authOf(vars: z.infer<typeof envSchema>, problem: (text: string) => ConfigError): AuthConfig {

@@ -14,6 +14,8 @@ import type { UpstreamClient } from './upstream-client.ts';
  */
 
 export interface LookupDeps {
+  /** The environment's name, for the audit line. */
+  environment: string;
   upstream: UpstreamClient;
   /** A status-level key is configured: support users' lookups are made with it. */
   hasStatusKey: boolean;
@@ -32,6 +34,8 @@ export interface LookupCall {
   encodedId: string;
   /** `performance.now()` when the request arrived. */
   started: number;
+  /** Status level whatever the role (the candidate page's freshness check). */
+  statusOnly?: boolean;
 }
 
 type Level = NonNullable<AuditEntry['level']>;
@@ -44,9 +48,9 @@ type Audit = (status: number, code: AuditEntry['code'], upstreamStatus: number |
 const FORWARDED_RESPONSE_HEADERS = ['content-length', 'content-encoding'] as const;
 
 export async function lookup(deps: LookupDeps, call: LookupCall): Promise<void> {
-  const level = levelOf(call.identity, deps.hasStatusKey);
+  const level = levelOf(call.statusOnly ? 'support' : call.identity.role, deps.hasStatusKey);
   const asked = readId(call.encodedId);
-  const audit = auditTrail(deps.audit, call, asked.auditId, level);
+  const audit = auditTrail(deps, call, asked.auditId, level);
   if (!asked.ok) return refuse(call.res, audit, asked.failure);
   const limited = takeToken(deps, call);
   if (limited) return refuse(call.res, audit, limited);
@@ -77,8 +81,8 @@ export async function lookup(deps: LookupDeps, call: LookupCall): Promise<void> 
 }
 
 /** Compliance users get the full record; support users the status level, by the status key or stripped here. */
-function levelOf(identity: Identity, hasStatusKey: boolean): Level {
-  if (identity.role === 'compliance') return 'full';
+export function levelOf(role: Identity['role'], hasStatusKey: boolean): Level {
+  if (role === 'compliance') return 'full';
   return hasStatusKey ? 'status' : 'stripped';
 }
 
@@ -115,13 +119,14 @@ function takeToken(deps: LookupDeps, call: LookupCall): Failure | undefined {
   };
 }
 
-function auditTrail(log: AuditLog | undefined, call: LookupCall, id: string, level: Level): Audit {
+function auditTrail(deps: LookupDeps, call: LookupCall, id: string, level: Level): Audit {
   return async (status, code, upstreamStatus, reached) => {
     try {
-      await log?.record({
+      await deps.audit?.record({
         time: new Date().toISOString(),
         user: call.identity.user,
         role: call.identity.role,
+        env: deps.environment,
         kind: call.kind,
         id,
         status,
@@ -144,7 +149,7 @@ async function refuse(res: http.ServerResponse, audit: Audit, failure: Failure, 
 }
 
 /** Without a length or chunked framing, a body cut short would look complete: such a body is not passed on. */
-function isFramed(upstreamRes: http.IncomingMessage): boolean {
+export function isFramed(upstreamRes: http.IncomingMessage): boolean {
   return upstreamRes.headers['content-length'] !== undefined || /\bchunked\b/i.test(upstreamRes.headers['transfer-encoding'] ?? '');
 }
 

@@ -1,57 +1,131 @@
 import type http from 'node:http';
-import { API_PREFIX, type ApiMeta } from '../kyc/contract/api.ts';
-import { LOOKUP_KINDS } from '../kyc/contract/lookup.ts';
+import { API_PREFIX } from '../kyc/contract/api.ts';
+import { decodeIdSegment, LOOKUP_KINDS, type LookupKind } from '../kyc/contract/lookup.ts';
+import { DEFAULT_REPLIES, type ReplyTemplate } from '../kyc/contract/replies.ts';
+import { type ApiEnvironment, metaFor, resolveEnvironment, type ServedEnvironment } from './api-environments.ts';
 import type { AuditLog } from './audit.ts';
 import { type AccessControl, createAccessControl } from './auth/access.ts';
-import { bytesSent, rawPathOf, sendError, sendJson } from './http-reply.ts';
+import { type BatchDeps, batchRoute } from './batch.ts';
+import { exportRoute } from './export-route.ts';
+import { bytesSent, rawPathOf, sendError, sendFailure, sendJson } from './http-reply.ts';
 import { type LookupDeps, lookup } from './lookup.ts';
 import { RateLimiter } from './rate-limit.ts';
-import { any, type ApiCall, findRoute, get, open, type Route, routeLabel } from './routes.ts';
+import { any, type ApiCall, findRoute, get, open, type Route, routeLabel, type SignedInCall } from './routes.ts';
 import { setSecurityHeaders } from './security-headers.ts';
-import { createUpstreamClient, type UpstreamTarget } from './upstream-client.ts';
+import { createUpstreamClient } from './upstream-client.ts';
 
 /**
  * The key-holding proxy: one connect-style handler for `/api/*`, mounted by the Vite plugin in
  * development and by the production server. Setup happens once here; each route is a line of the table.
  */
 export interface ApiHandlerOptions {
-  upstream: UpstreamTarget;
+  /** Where lookups go; the first is the default, the others are reached under `/api/e/<name>/…`. */
+  environments: ApiEnvironment[];
   timeoutMs: number;
   maxResponseBytes: number;
-  meta: ApiMeta;
+  /** Support users' reply texts (default: the built-in ones). */
+  replyTemplates?: Record<string, ReplyTemplate>;
   /** Who may look (default: local mode, everyone is a compliance user). */
   access?: AccessControl;
   /** Every lookup is recorded here before anything is answered (default: not recorded). */
   audit?: AuditLog;
   /** Lookups per minute per user (default: no limit). */
   rateLimiter?: RateLimiter;
+  /** Ids per minute per user in batches, a budget of their own (default: no limit). */
+  batchBudget?: RateLimiter;
+  /** Lookups of one batch under way at once (default 8). */
+  batchConcurrency?: number;
   /** One line per request: method, route, status, duration, bytes. Never an id, a key or candidate data. */
   log?: (line: string) => void;
 }
 
 export type Middleware = (req: http.IncomingMessage, res: http.ServerResponse, next?: () => void) => void;
 
+/** Enough to keep a batch of 500 well under 10 s, and gentle on the service. */
+const BATCH_CONCURRENCY = 8;
+
 export function createApiHandler(options: ApiHandlerOptions): Middleware {
   const access = options.access ?? createAccessControl({ mode: 'local', allowUnauthenticated: false });
   const log = options.log ?? (() => {});
-  const metaBody = JSON.stringify(options.meta);
-  const deps: LookupDeps = {
-    upstream: createUpstreamClient(options.upstream, options),
-    hasStatusKey: Boolean(options.upstream.statusApiKey),
+  const rateLimiter = options.rateLimiter ?? new RateLimiter(0);
+  const replyTemplates = options.replyTemplates ?? DEFAULT_REPLIES;
+  const served: ServedEnvironment[] = options.environments.map((environment) => ({
+    environment,
+    deps: {
+      environment: environment.info.name,
+      upstream: createUpstreamClient(environment.target, options),
+      hasStatusKey: Boolean(environment.target.statusApiKey),
+      access,
+      rateLimiter,
+      audit: options.audit,
+      maxResponseBytes: options.maxResponseBytes,
+    },
+  }));
+  const batch: BatchDeps = {
+    budget: options.batchBudget ?? new RateLimiter(0),
     access,
-    rateLimiter: options.rateLimiter ?? new RateLimiter(0),
-    audit: options.audit,
-    maxResponseBytes: options.maxResponseBytes,
+    concurrency: options.batchConcurrency ?? BATCH_CONCURRENCY,
   };
+
+  // Every route but the session's exists twice: for the default environment, and under /e/<name>.
+  const inEnvironment = (pattern: string, make: (pattern: string) => Route): Route[] => [
+    make(`${API_PREFIX}${pattern}`),
+    make(`${API_PREFIX}/e/:env${pattern}`),
+  ];
+  const withEnvironment =
+    (handle: (served: ServedEnvironment, call: SignedInCall) => void | Promise<void>, refuse?: (call: SignedInCall, r: Refusal) => void) =>
+    (call: SignedInCall) => {
+      const resolved = resolveEnvironment(served, call.params.env, call.identity);
+      if (resolved.ok) return handle(resolved.served, call);
+      if (refuse) return refuse(call, { ...resolved, deps: served[0]!.deps });
+      sendFailure(call.res, resolved.failure);
+    };
 
   const routes: Route[] = [
     open(`${API_PREFIX}/session`, (call) => sessionRoute(access, call)),
-    get(`${API_PREFIX}/meta`, (call) => sendJson(call.res, 200, metaBody)),
-    ...LOOKUP_KINDS.map((kind) =>
-      get(`${API_PREFIX}/candidates/${kind}/:id*`, (call) => lookup(deps, { ...call, kind, encodedId: call.params.id! })),
+    ...inEnvironment('/meta', (pattern) =>
+      get(pattern, (call) => {
+        const resolved = resolveEnvironment(served, call.params.env, { ...call.identity, environments: undefined });
+        if (!resolved.ok) return sendFailure(call.res, resolved.failure);
+        sendJson(call.res, 200, JSON.stringify(metaFor(served, resolved.served, call.identity, replyTemplates)));
+      }),
     ),
-    any(`${API_PREFIX}/candidates/:rest*`, (call) =>
-      sendError(call.res, 404, 'no_such_route', 'Look candidates up at /api/candidates/refId/<id> or /api/candidates/recordId/<id>.'),
+    ...LOOKUP_KINDS.flatMap((kind) => [
+      ...inEnvironment(`/candidates/${kind}/:id*`, (pattern) =>
+        get(
+          pattern,
+          withEnvironment(
+            (env, call) => lookup(env.deps, { ...call, kind, encodedId: call.params.id! }),
+            (call, refusal) => refuseLookup(refusal, call, kind, call.params.id!),
+          ),
+        ),
+      ),
+      ...inEnvironment(`/status/${kind}/:id*`, (pattern) =>
+        get(
+          pattern,
+          withEnvironment(
+            (env, call) => lookup(env.deps, { ...call, kind, encodedId: call.params.id!, statusOnly: true }),
+            (call, refusal) => refuseLookup(refusal, call, kind, call.params.id!),
+          ),
+        ),
+      ),
+    ]),
+    ...inEnvironment('/batch', (pattern) =>
+      any(
+        pattern,
+        withEnvironment((env, call) => batchRoute(env, batch, call)),
+      ),
+    ),
+    ...inEnvironment('/export', (pattern) =>
+      any(
+        pattern,
+        withEnvironment((env, call) => exportRoute(env, call)),
+      ),
+    ),
+    ...inEnvironment('/candidates/:rest*', (pattern) =>
+      any(pattern, (call) =>
+        sendError(call.res, 404, 'no_such_route', 'Look candidates up at /api/candidates/refId/<id> or /api/candidates/recordId/<id>.'),
+      ),
     ),
   ];
 
@@ -74,6 +148,31 @@ export function createApiHandler(options: ApiHandlerOptions): Middleware {
     if (!found) return sendError(res, 404, 'no_such_route', `There is no API route ${API_PREFIX}/… of that name.`);
     if (found.route.signedIn) settle(res, found.route.handle({ ...call, identity }));
   };
+}
+
+type Refusal = Extract<ReturnType<typeof resolveEnvironment>, { ok: false }> & { deps: LookupDeps };
+
+/** A lookup in an environment that does not exist or is not allowed: refused, and audited as such. */
+async function refuseLookup(refusal: Refusal, call: SignedInCall, kind: LookupKind, encodedId: string): Promise<void> {
+  const decoded = decodeIdSegment(encodedId);
+  try {
+    await refusal.deps.audit?.record({
+      time: new Date().toISOString(),
+      user: call.identity.user,
+      role: call.identity.role,
+      env: refusal.name,
+      kind,
+      id: decoded.ok ? decoded.id : encodedId,
+      status: refusal.failure.status,
+      code: refusal.failure.code,
+      upstreamStatus: null,
+      level: null,
+      durationMs: Math.round(performance.now() - call.started),
+    });
+  } catch {
+    return sendError(call.res, 503, 'audit_unavailable', 'This lookup could not be recorded in the audit log, so it was refused.');
+  }
+  sendFailure(call.res, refusal.failure);
 }
 
 function sessionRoute(access: AccessControl, { req, res }: ApiCall): void {

@@ -10,8 +10,11 @@ export class RateLimiter {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Takes one token; returns the seconds to wait when there is none. */
-  take(key: string): { ok: true } | { ok: false; retryAfterSeconds: number } {
+  /**
+   * Takes `cost` tokens at once (a batch reserves one per id), or none; returns the seconds to wait for
+   * enough of them. A cost above the bucket's size can never be met: check `capacity` first.
+   */
+  take(key: string, cost = 1): { ok: true } | { ok: false; retryAfterSeconds: number } {
     if (this.perMinute <= 0) return { ok: true };
     const now = this.now();
     const perMs = this.perMinute / 60_000;
@@ -20,11 +23,16 @@ export class RateLimiter {
     bucket.updatedAt = now;
     this.buckets.set(key, bucket);
     if (this.buckets.size > 10_000) this.prune(now);
-    if (bucket.tokens >= 1) {
-      bucket.tokens -= 1;
+    if (bucket.tokens >= cost) {
+      bucket.tokens -= cost;
       return { ok: true };
     }
-    return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.tokens) / perMs / 1000)) };
+    return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((cost - bucket.tokens) / perMs / 1000)) };
+  }
+
+  /** The most tokens one take can ever get (Infinity when there is no limit). */
+  get capacity(): number {
+    return this.perMinute <= 0 ? Number.POSITIVE_INFINITY : this.perMinute;
   }
 
   private prune(now: number): void {

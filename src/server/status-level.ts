@@ -1,8 +1,8 @@
 import type http from 'node:http';
-import { candidateEnvelopeSchema, statusLevelOf } from '../kyc/contract/schema.ts';
+import { type CandidateRecord, candidateEnvelopeSchema, statusLevelOf } from '../kyc/contract/schema.ts';
 import type { Failure } from './http-reply.ts';
 
-export type Reduced = { ok: true; body: string } | { ok: false; failure: Failure };
+export type Reduced = { ok: true; record: CandidateRecord; body: string } | { ok: false; failure: Failure };
 
 const broken = (message: string): Failure => ({ status: 502, code: 'upstream_error', message });
 
@@ -50,5 +50,6 @@ function reduceBody(text: string): Reduced {
       failure: broken('The response of the KYC service does not have the expected shape, so it could not be reduced to status level.'),
     };
   }
-  return { ok: true, body: JSON.stringify({ status: 'success', data: statusLevelOf(parsed.data.data) }) };
+  const record = statusLevelOf(parsed.data.data);
+  return { ok: true, record, body: JSON.stringify({ status: 'success', data: record }) };
 }

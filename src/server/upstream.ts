@@ -1,13 +1,12 @@
-import type { ApiMeta, SampleCandidate } from '../kyc/contract/api.ts';
+import type { SampleCandidate } from '../kyc/contract/api.ts';
+import type { ApiEnvironment } from './api-environments.ts';
 import { candidateName } from '../kyc/contract/candidate-name.ts';
-import type { Config } from './config.ts';
+import type { Config, RemoteUpstream } from './config.ts';
 import type { SandboxCandidate } from './sandbox/candidates.ts';
-import type { UpstreamTarget } from './upstream-client.ts';
 
-/** Where lookups go: the configured service, or the embedded sandbox started in this process. */
+/** Where lookups go: each configured service, or the embedded sandbox started in this process. */
 export interface ResolvedUpstream {
-  target: UpstreamTarget;
-  meta: ApiMeta;
+  environments: ApiEnvironment[];
   /** Lines to print at start; loud in sandbox mode. */
   banner: string[];
   close(): Promise<void>;
@@ -40,21 +39,40 @@ export function samplesOf(candidates: SandboxCandidate[]): SampleCandidate[] {
 }
 
 export async function resolveUpstream(config: Config): Promise<ResolvedUpstream> {
-  if (config.upstream.kind === 'remote') {
-    const { kind: _remote, ...target } = config.upstream;
-    const { baseUrl, clientId } = target;
+  const remote = config.environments.flatMap((environment) => (environment.upstream.kind === 'remote' ? [environment] : []));
+  if (remote.length === config.environments.length) {
     return {
-      target,
-      meta: { upstream: 'remote' },
-      banner: [`Upstream: ${baseUrl} (client id ${clientId})`],
+      environments: remote.map((environment) => {
+        const { kind: _remote, ...target } = environment.upstream as RemoteUpstream;
+        return {
+          target,
+          info: {
+            name: environment.name,
+            label: environment.label,
+            clientId: target.clientId,
+            upstream: 'remote',
+            ...(environment.dashboardUrl ? { dashboardUrl: environment.dashboardUrl } : {}),
+          },
+        };
+      }),
+      banner: remote.map(
+        (environment, index) =>
+          `Upstream${remote.length > 1 ? ` ${index === 0 ? '(default) ' : ''}"${environment.name}"` : ''}: ${(environment.upstream as RemoteUpstream).baseUrl} (client id ${(environment.upstream as RemoteUpstream).clientId})`,
+      ),
       close: async () => {},
     };
   }
   const { startSandbox } = await import('./sandbox/sandbox.ts');
-  const sandbox = await startSandbox({ candidates: await loadSandboxCandidates(config) });
+  const sandbox = await startSandbox({ candidates: await loadSandboxCandidates(config), testControls: config.sandbox.testControls });
+  const environment = config.environments[0]!;
   return {
-    target: { baseUrl: sandbox.url, clientId: sandbox.clientId, apiKey: sandbox.keys.full, statusApiKey: sandbox.keys.status },
-    meta: { upstream: 'sandbox', samples: samplesOf(sandbox.candidates) },
+    environments: [
+      {
+        target: { baseUrl: sandbox.url, clientId: sandbox.clientId, apiKey: sandbox.keys.full, statusApiKey: sandbox.keys.status },
+        info: { name: environment.name, label: environment.label, upstream: 'sandbox' },
+        samples: samplesOf(sandbox.candidates),
+      },
+    ],
     banner: [
       '',
       '  ********************************************************************************',

@@ -43,9 +43,9 @@ async function readPasswords(): Promise<string[]> {
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
-    options: { role: { type: 'string' }, file: { type: 'string' } },
+    options: { role: { type: 'string' }, file: { type: 'string' }, environments: { type: 'string' } },
   });
-  const usage = 'usage: npm run user:add -- <username> --role <support|compliance> [--file users.json]';
+  const usage = 'usage: npm run user:add -- <username> --role <support|compliance> [--environments prod,staging] [--file users.json]';
   const username = positionals[0];
   if (!username || positionals.length > 1) fail(usage);
   if (!USERNAME_PATTERN.test(username)) fail('The username must be 1 to 64 letters, digits or . _ @ -');
@@ -56,7 +56,16 @@ async function main(): Promise<void> {
   if (!password || password.length < MIN_PASSWORD_LENGTH) fail(`The password must be at least ${MIN_PASSWORD_LENGTH} characters.`);
   if (again !== undefined && again !== password) fail('The two passwords differ.');
 
-  const result = upsertUser(file, { username, passwordHash: await hashPassword(password), role: values.role as Role });
+  const environments = values.environments
+    ?.split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  const result = upsertUser(file, {
+    username,
+    passwordHash: await hashPassword(password),
+    role: values.role as Role,
+    ...(environments ? { environments } : {}),
+  });
   console.log(`${result === 'added' ? 'Added' : 'Updated'} ${username} (${values.role}) in ${file}.`);
   if (!process.env.AUTH_USERS_FILE) console.log(`Start the server with AUTH_USERS_FILE=${file} to require sign-in.`);
 }

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { renderWithProviders, stubApi } from './render.tsx';
+import { renderWithProviders, stubApi, testMeta } from './render.tsx';
 
 describe('lookup form', () => {
   it('looks up by refId by default, trimming the input, and navigates to the candidate URL', async () => {
@@ -71,13 +71,13 @@ describe('home page', () => {
   it('offers the sandbox samples as one-click examples and marks sandbox data', async () => {
     const user = userEvent.setup();
     stubApi({
-      meta: {
+      meta: testMeta({
         upstream: 'sandbox',
         samples: [
           { kind: 'refId', id: 'cust_000482', status: 'inreview', name: 'Wang Xiuying', summary: 'In review' },
           { kind: 'recordId', id: '65f1c2a9e4b0d3a1f0c9b810', status: 'mystery', summary: 'No refId' },
         ],
-      },
+      }),
     });
     const { router } = renderWithProviders('/');
     await screen.findByRole('textbox');
@@ -93,7 +93,7 @@ describe('home page', () => {
   });
 
   it('shows no marker and no samples against a real service', async () => {
-    stubApi({ meta: { upstream: 'remote' } });
+    stubApi({ meta: testMeta() });
     renderWithProviders('/');
     await screen.findByRole('textbox');
     expect(await screen.findByRole('heading', { level: 1, name: 'Look up a candidate' })).toBeInTheDocument();

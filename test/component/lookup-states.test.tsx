@@ -2,7 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
-import { apiError, envelope, json, renderWithProviders, stubApi } from './render.tsx';
+import { apiError, envelope, json, renderWithProviders, stubApi, testMeta } from './render.tsx';
 
 const record = sampleCandidates({ now: new Date() })[1]!.record; // cust_000482
 const PATH = '/api/candidates/refId/abc';
@@ -114,7 +114,7 @@ describe('lookup states', () => {
   it('the server unreachable: says so, with a retry', async () => {
     const { fetchMock } = stubApi();
     fetchMock.mockImplementation(async (input: RequestInfo | URL) => {
-      if (String(input) === '/api/meta') return json({ upstream: 'remote' });
+      if (String(input) === '/api/meta') return json(testMeta());
       if (String(input) === '/api/session') return json({ mode: 'local', user: 'local', role: 'compliance' });
       throw new TypeError('Failed to fetch');
     });

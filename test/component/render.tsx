@@ -5,6 +5,7 @@ import { vi } from 'vitest';
 import { AppRoutes } from '../../src/app/app.tsx';
 import type { ApiMeta, SessionInfo } from '../../src/kyc/contract/api.ts';
 import type { CandidateRecord } from '../../src/kyc/contract/schema.ts';
+import { DEFAULT_REPLIES } from '../../src/kyc/contract/replies.ts';
 
 /** The whole app at a route, with a fresh QueryClient that never retries. */
 export function renderWithProviders(path: string) {
@@ -48,13 +49,23 @@ export function stubApi(options: { meta?: ApiMeta; session?: SessionInfo | (() =
       const session = options.session ?? { mode: 'local', user: 'local', role: 'compliance' };
       return typeof session === 'function' ? session() : json(session);
     }
-    if (url === '/api/meta') return json(options.meta ?? { upstream: 'remote' });
+    if (url === '/api/meta' || /^\/api\/e\/[^/]+\/meta$/.test(url)) return json(options.meta ?? testMeta());
     const reply = options.candidates?.[url];
     if (!reply) return json({ status: 'error', error: { code: 'not_found', message: `No candidate (${url}).` } }, 404);
     return typeof reply === 'function' ? reply() : reply.clone();
   });
   vi.stubGlobal('fetch', fetchMock);
   return { requests, fetchMock };
+}
+
+/** What /api/meta says about one environment: a remote service unless told otherwise. */
+export function testMeta(overrides: Partial<ApiMeta> = {}): ApiMeta {
+  const upstream = overrides.upstream ?? 'remote';
+  const environment =
+    upstream === 'sandbox'
+      ? { name: 'sandbox', label: 'Sandbox', upstream }
+      : { name: 'default', label: 'Production', clientId: 'acme_kyc', upstream };
+  return { upstream, environment, allowed: true, environments: [environment], replyTemplates: DEFAULT_REPLIES, ...overrides };
 }
 
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {

@@ -8,6 +8,7 @@ const entry = (id: string): AuditEntry => ({
   time: new Date().toISOString(),
   user: 'ana',
   role: 'compliance',
+  env: 'default',
   kind: 'refId',
   id,
   status: 200,

@@ -18,11 +18,12 @@ const errorOf = (env: Record<string, string>) => {
 describe('configuration', () => {
   it('defaults to the embedded sandbox on loopback', () => {
     const config = parseConfig({});
-    expect(config.upstream).toEqual({ kind: 'sandbox' });
+    expect(config.environments[0]!.upstream).toEqual({ kind: 'sandbox' });
     expect(config).toMatchObject({ host: '127.0.0.1', port: 8080, timeoutMs: 15000, maxResponseBytes: 64 * 1024 * 1024 });
-    expect(config.sandbox).toEqual({ dataFile: undefined, largeImages: false, port: 4010, hostile: false });
+    expect(config.sandbox).toEqual({ dataFile: undefined, largeImages: false, port: 4010, hostile: false, testControls: false });
     expect(config.auth).toEqual({ mode: 'local', allowUnauthenticated: false });
-    expect(config).toMatchObject({ auditLog: 'audit.jsonl', rateLimitPerMinute: 60 });
+    expect(config).toMatchObject({ auditLog: 'audit.jsonl', rateLimitPerMinute: 60, rateLimitBatchPerMinute: 600 });
+    expect(config.environments).toEqual([{ name: 'sandbox', label: 'Sandbox', upstream: { kind: 'sandbox' } }]);
   });
 
   it('reads a remote upstream, without the trailing slash', () => {
@@ -34,12 +35,17 @@ describe('configuration', () => {
       KYC_TIMEOUT_MS: '5000',
       KYC_MAX_RESPONSE_BYTES: '2048',
     });
-    expect(config.upstream).toEqual({ kind: 'remote', baseUrl: 'https://kyc.example.org', clientId: 'acme', apiKey: 'k-123' });
+    expect(config.environments[0]!.upstream).toEqual({
+      kind: 'remote',
+      baseUrl: 'https://kyc.example.org',
+      clientId: 'acme',
+      apiKey: 'k-123',
+    });
     expect(config).toMatchObject({ host: '0.0.0.0', port: 9000, timeoutMs: 5000, maxResponseBytes: 2048 });
   });
 
   it('treats empty values as unset (a copied .env.example)', () => {
-    expect(parseConfig({ KYC_BASE_URL: '', KYC_CLIENT_ID: '', KYC_API_KEY: ' ', PORT: '' }).upstream.kind).toBe('sandbox');
+    expect(parseConfig({ KYC_BASE_URL: '', KYC_CLIENT_ID: '', KYC_API_KEY: ' ', PORT: '' }).environments[0]!.upstream.kind).toBe('sandbox');
   });
 
   it('refuses a base URL without a key or client id, naming them', () => {
@@ -107,13 +113,15 @@ describe('configuration', () => {
 
   it('refuses plain http to another machine, unless told the connection is protected otherwise', () => {
     expect(errorOf({ ...remote, KYC_BASE_URL: 'http://kyc.example.org' })).toMatch(/http:\/\/ to another machine.*KYC_ALLOW_HTTP=1/s);
-    expect(parseConfig({ ...remote, KYC_BASE_URL: 'http://kyc.example.org', KYC_ALLOW_HTTP: '1' }).upstream.kind).toBe('remote');
-    expect(parseConfig({ ...remote, KYC_BASE_URL: 'http://127.0.0.1:4010' }).upstream.kind).toBe('remote');
+    expect(parseConfig({ ...remote, KYC_BASE_URL: 'http://kyc.example.org', KYC_ALLOW_HTTP: '1' }).environments[0]!.upstream.kind).toBe(
+      'remote',
+    );
+    expect(parseConfig({ ...remote, KYC_BASE_URL: 'http://127.0.0.1:4010' }).environments[0]!.upstream.kind).toBe('remote');
   });
 
   it('reads the status key, the audit log path and the rate limit', () => {
     const config = parseConfig({ ...remote, KYC_API_KEY_STATUS: 's-1', AUDIT_LOG: '/var/log/cl.jsonl', RATE_LIMIT_PER_MINUTE: '0' });
-    expect(config.upstream).toMatchObject({ statusApiKey: 's-1' });
+    expect(config.environments[0]!.upstream).toMatchObject({ statusApiKey: 's-1' });
     expect(config).toMatchObject({ auditLog: '/var/log/cl.jsonl', rateLimitPerMinute: 0 });
   });
 
@@ -124,16 +132,21 @@ describe('configuration', () => {
       `# comment\nKYC_BASE_URL=https://from-file.example\nKYC_CLIENT_ID=file\nKYC_API_KEY="from-file"\nPORT=7000\n`,
     );
     const config = loadConfig({ PORT: '7100' }, dir);
-    expect(config.upstream).toEqual({ kind: 'remote', baseUrl: 'https://from-file.example', clientId: 'file', apiKey: 'from-file' });
+    expect(config.environments[0]!.upstream).toEqual({
+      kind: 'remote',
+      baseUrl: 'https://from-file.example',
+      clientId: 'file',
+      apiKey: 'from-file',
+    });
     expect(config.port).toBe(7100);
-    expect(loadConfig({}, os.tmpdir()).upstream.kind).toBe('sandbox');
+    expect(loadConfig({}, os.tmpdir()).environments[0]!.upstream.kind).toBe('sandbox');
   });
 
   it('accepts .env.example copied as it is, which means the sandbox on loopback', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'cl-env-example-'));
     writeFileSync(path.join(dir, '.env'), readFileSync(path.join(import.meta.dirname, '../../.env.example')));
     const config = loadConfig({}, dir);
-    expect(config.upstream.kind).toBe('sandbox');
+    expect(config.environments[0]!.upstream.kind).toBe('sandbox');
     expect(config.auth.mode).toBe('local');
     expect(config.host).toBe('127.0.0.1');
   });

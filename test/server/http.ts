@@ -1,6 +1,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { SampleCandidate } from '../../src/kyc/contract/api.ts';
+import type { ApiEnvironment } from '../../src/server/api-environments.ts';
 import { createApiHandler, type ApiHandlerOptions } from '../../src/server/proxy.ts';
+import type { UpstreamTarget } from '../../src/server/upstream-client.ts';
 import { createAppServer } from '../../src/server/app-server.ts';
 
 export interface RawResponse {
@@ -61,20 +64,85 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/** One environment for a test: a remote service (or a sandbox, with its samples), named "default". */
+export function testEnvironment(
+  target: UpstreamTarget,
+  extras: { name?: string; label?: string; samples?: SampleCandidate[]; dashboardUrl?: string } = {},
+): ApiEnvironment {
+  const name = extras.name ?? 'default';
+  return {
+    target,
+    info: {
+      name,
+      label: extras.label ?? name,
+      ...(extras.samples ? {} : { clientId: target.clientId }),
+      upstream: extras.samples ? 'sandbox' : 'remote',
+      ...(extras.dashboardUrl ? { dashboardUrl: extras.dashboardUrl } : {}),
+    },
+    ...(extras.samples ? { samples: extras.samples } : {}),
+  };
+}
+
+type TestAppOptions = Omit<ApiHandlerOptions, 'log' | 'timeoutMs' | 'maxResponseBytes' | 'environments'> &
+  Partial<
+    Pick<ApiHandlerOptions, 'timeoutMs' | 'maxResponseBytes'>
+  > /** One upstream (a test environment named "default"), or a list of environments. */ & {
+    upstream?: UpstreamTarget;
+    samples?: SampleCandidate[];
+    environments?: ApiEnvironment[];
+  };
+
 /** The production app server (API + static files) on a free port, with its log lines captured. */
-export async function startTestApp(
-  options: Omit<ApiHandlerOptions, 'log' | 'meta' | 'timeoutMs' | 'maxResponseBytes'> &
-    Partial<Pick<ApiHandlerOptions, 'meta' | 'timeoutMs' | 'maxResponseBytes'>>,
-  staticDir = 'public',
-): Promise<TestApp> {
+export async function startTestApp(options: TestAppOptions, staticDir = 'public'): Promise<TestApp> {
   const logs: string[] = [];
+  const { upstream, samples, environments, ...rest } = options;
+  if (!upstream && !environments) throw new Error('startTestApp needs an upstream or environments');
   const api = createApiHandler({
     timeoutMs: 2000,
     maxResponseBytes: 64 * 1024 * 1024,
-    meta: { upstream: 'remote' },
-    ...options,
+    ...rest,
+    environments: environments ?? [testEnvironment(upstream!, { samples })],
     log: (line) => logs.push(line),
   });
   const { port, close } = await listen(createAppServer({ api, staticDir }));
   return { port, logs, get: (path, headers) => rawRequest(port, path, { headers }), close };
+}
+
+/** A request with a body (POST by default), its answer read whole. */
+export function requestWithBody(
+  port: number,
+  path: string,
+  body: string,
+  options: { method?: string; headers?: http.OutgoingHttpHeaders } = {},
+): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method: options.method ?? 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...options.headers },
+        agent: false,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('error', () => {});
+        res.on('close', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8'), cut: !res.complete }),
+        );
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** The lines of an NDJSON body, parsed. */
+export function ndjson(body: string): Array<Record<string, unknown>> {
+  return body
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 }

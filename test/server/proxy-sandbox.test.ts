@@ -16,7 +16,7 @@ beforeAll(async () => {
   sandbox = await startSandbox({ candidates });
   app = await startTestApp({
     upstream: { baseUrl: sandbox.url, clientId: sandbox.clientId, apiKey: SANDBOX_KEYS.full },
-    meta: { upstream: 'sandbox', samples: samplesOf(candidates) },
+    samples: samplesOf(candidates),
   });
 });
 afterAll(async () => {

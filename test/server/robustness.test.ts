@@ -9,7 +9,7 @@ import { hashPassword } from '../../src/server/auth/passwords.ts';
 import type { AuditLog } from '../../src/server/audit.ts';
 import { createApiHandler } from '../../src/server/proxy.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
-import { listen, rawRequest, startTestApp, type RawResponse, type TestApp } from './http.ts';
+import { listen, rawRequest, startTestApp, testEnvironment, type RawResponse, type TestApp } from './http.ts';
 
 /** Ways a server like this one fails in practice: each must give a clear answer and leave it serving. */
 const cleanups: Array<() => Promise<void>> = [];
@@ -127,10 +127,9 @@ describe('robustness', () => {
   it('sets the security headers on API answers wherever the handler is mounted (Vite too)', async () => {
     const upstream = await startFakeUpstream();
     const api = createApiHandler({
-      upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' },
+      environments: [testEnvironment({ baseUrl: upstream.url, clientId: 'c', apiKey: 'k' })],
       timeoutMs: 1000,
       maxResponseBytes: 1e6,
-      meta: { upstream: 'remote' },
     });
     const { port, close } = await listen(http.createServer((req, res) => api(req, res)));
     cleanups.push(close, () => upstream.close());

@@ -1,5 +1,6 @@
 import { z } from './zod.ts';
 import { LOOKUP_KINDS } from './lookup.ts';
+import { replyTemplatesSchema } from './replies.ts';
 
 /** The contract between the browser and this project's proxy (`/api/*`). */
 
@@ -35,6 +36,8 @@ export const API_ERROR_CODES = [
   'response_too_large',
   'method_not_allowed',
   'no_such_route',
+  'no_such_environment',
+  'environment_forbidden',
 ] as const;
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
 
@@ -60,14 +63,50 @@ export const sampleCandidateSchema = z.object({
 });
 export type SampleCandidate = z.infer<typeof sampleCandidateSchema>;
 
+/** An environment as the browser may know it: never a key or the service's address. */
+export const environmentInfoSchema = z.object({
+  name: z.string(),
+  label: z.string(),
+  /** The client id of a real service (none for the embedded sandbox). */
+  clientId: z.optional(z.string()),
+  upstream: z.enum(['sandbox', 'remote']),
+  /** The service's console for a candidate, with `{recordId}` or `{refId}`. */
+  dashboardUrl: z.optional(z.string()),
+});
+export type EnvironmentInfo = z.infer<typeof environmentInfoSchema>;
+
+/**
+ * `GET /api/meta` (or `/api/e/<name>/meta`): the environment of that URL, whether this user may use it,
+ * the environments they may use (the first one listed by the server is the default), and texts the
+ * browser needs.
+ */
 export const apiMetaSchema = z.object({
   upstream: z.enum(['sandbox', 'remote']),
   samples: z.optional(z.array(sampleCandidateSchema)),
+  environment: environmentInfoSchema,
+  /** False when this user's account is limited to other environments. */
+  allowed: z.boolean(),
+  environments: z.array(environmentInfoSchema),
+  replyTemplates: replyTemplatesSchema,
 });
 export type ApiMeta = z.infer<typeof apiMetaSchema>;
 
 export const API_PREFIX = '/api';
 
-export function candidateApiPath(kind: (typeof LOOKUP_KINDS)[number], encodedId: string): string {
-  return `${API_PREFIX}/candidates/${kind}/${encodedId}`;
+/** The API's path prefix for an environment: `/api`, or `/api/e/<name>` for one other than the default. */
+export function apiBase(environment: string | undefined): string {
+  return environment === undefined ? API_PREFIX : `${API_PREFIX}/e/${encodeURIComponent(environment)}`;
 }
+
+export function candidateApiPath(kind: (typeof LOOKUP_KINDS)[number], encodedId: string, environment?: string): string {
+  return `${apiBase(environment)}/candidates/${kind}/${encodedId}`;
+}
+
+/** `POST /api/export`: a candidate's data carried out of the page, for the audit log. */
+export const EXPORT_KINDS = ['summary', 'reply', 'print'] as const;
+export const exportRequestSchema = z.object({
+  what: z.enum(EXPORT_KINDS),
+  kind: z.enum(LOOKUP_KINDS),
+  id: z.string().check(z.minLength(1), z.maxLength(1024)),
+});
+export type ExportRequest = z.infer<typeof exportRequestSchema>;

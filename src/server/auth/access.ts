@@ -10,6 +10,8 @@ import { readUsersFile } from './users-file.ts';
 export interface Identity {
   user: string;
   role: Role;
+  /** The environments this user may use (by name); undefined means all of them. */
+  environments?: readonly string[];
 }
 
 export type Reply = (status: number, body: unknown, headers?: Record<string, string>) => void;

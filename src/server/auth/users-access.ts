@@ -36,7 +36,7 @@ export function usersAccess(config: UsersConfig, options: AccessOptions): Access
       sessions.delete(token);
       return undefined;
     }
-    return { user: user.username, role: user.role };
+    return { user: user.username, role: user.role, ...(user.environments ? { environments: user.environments } : {}) };
   };
 
   async function signIn(req: http.IncomingMessage, reply: Reply, fail: Fail): Promise<void> {

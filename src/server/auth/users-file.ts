@@ -14,6 +14,8 @@ const usersFileSchema = z
         username: z.string().regex(USERNAME_PATTERN, 'must be 1 to 64 letters, digits or . _ @ -'),
         passwordHash: z.string().regex(PASSWORD_HASH_PATTERN, 'must be a scrypt hash written by `npm run user:add`'),
         role: z.enum(ROLES),
+        /** The environments (by name) this user may use; absent means all of them. */
+        environments: z.array(z.string().regex(/^[a-z0-9][a-z0-9-]{0,31}$/, 'must be environment names')).optional(),
       }),
     ),
   })
@@ -31,6 +33,7 @@ export interface StoredUser {
   username: string;
   passwordHash: string;
   role: Role;
+  environments?: string[];
 }
 
 export function readUsersFile(file: string): UsersFile {
@@ -49,7 +52,8 @@ export function readUsersFile(file: string): UsersFile {
 export function upsertUser(file: string, user: StoredUser): 'added' | 'updated' {
   const current = existsSync(file) ? readUsersFile(file) : { users: [] };
   const index = current.users.findIndex((u) => u.username.toLowerCase() === user.username.toLowerCase());
-  if (index >= 0) current.users[index] = user;
+  // A new password or role keeps the user's environment limits unless new ones are given.
+  if (index >= 0) current.users[index] = { ...current.users[index], ...user };
   else current.users.push(user);
   writeFileSync(file, `${JSON.stringify(current, null, 2)}\n`, { mode: 0o600 });
   return index >= 0 ? 'updated' : 'added';

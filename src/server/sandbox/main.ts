@@ -6,7 +6,13 @@ import { KEY_SCOPE_DESCRIPTIONS, startSandbox, type KeyScope } from './sandbox.t
 async function main(): Promise<void> {
   const config = await orExit(() => loadConfig());
   const candidates = await orExit(() => loadSandboxCandidates(config));
-  const sandbox = await startSandbox({ candidates, host: config.host, port: config.sandbox.port });
+  const sandbox = await startSandbox({
+    candidates,
+    host: config.host,
+    port: config.sandbox.port,
+    testControls: config.sandbox.testControls,
+  });
+  if (config.sandbox.testControls) console.log("  SANDBOX_TEST_CONTROLS=1: POST /_test/status changes a candidate's status (tests only)");
   console.log(`Sandbox KYC Connect upstream at ${sandbox.url}`);
   console.log(`  client id: ${sandbox.clientId}`);
   for (const [scope, key] of Object.entries(sandbox.keys)) {

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { statusLevelOf, type CandidateRecord, type UpstreamError } from '../../kyc/contract/schema.ts';
 import { isLookupKind, type LookupKind } from '../../kyc/contract/lookup.ts';
 import type { SandboxCandidate } from './candidates.ts';
+import { dateFieldOf, handleTestControl, type SetStatus, TEST_STATUS_PATH } from './test-controls.ts';
 
 /** The demo client id and API keys of the sandbox: made up, documented, not secrets. */
 export const SANDBOX_CLIENT_ID = 'candidate_lookup_sandbox';
@@ -33,6 +34,8 @@ export function recordForScope(record: CandidateRecord, scope: KeyScope): Candid
 
 export interface SandboxOptions {
   candidates: SandboxCandidate[];
+  /** Browser tests only: POST /_test/status changes a candidate's status. */
+  testControls?: boolean;
   clientId?: string;
   keys?: Record<KeyScope, string>;
 }
@@ -60,7 +63,18 @@ export function createSandboxHandler(options: SandboxOptions): Handler {
     return body;
   };
 
+  const setStatus: SetStatus = (kind, id, status) => {
+    const record = index[kind].get(id);
+    if (!record) return false;
+    const changed: CandidateRecord = { ...record, status, [dateFieldOf(status)]: new Date().toISOString() };
+    if (changed.refId) index.refId.set(changed.refId, changed);
+    if (changed.recordId) index.recordId.set(changed.recordId, changed);
+    bodies.clear();
+    return true;
+  };
+
   return (req, res) => {
+    if (options.testControls && (req.url ?? '').split('?')[0] === TEST_STATUS_PATH) return handleTestControl(req, res, setStatus);
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.setHeader('Allow', 'GET, HEAD');
       return sendError(res, 405, 'Method Not Allowed');

@@ -1,0 +1,81 @@
+import type { ApiMeta, EnvironmentInfo, SampleCandidate } from '../kyc/contract/api.ts';
+import type { ReplyTemplate } from '../kyc/contract/replies.ts';
+import type { Identity } from './auth/access.ts';
+import type { Failure } from './http-reply.ts';
+import type { LookupDeps } from './lookup.ts';
+import type { UpstreamTarget } from './upstream-client.ts';
+
+/** An environment as the API handler serves it: what the browser may know, and where lookups go. */
+export interface ApiEnvironment {
+  info: EnvironmentInfo;
+  target: UpstreamTarget;
+  /** The sandbox's sample candidates, offered as examples. */
+  samples?: SampleCandidate[];
+}
+
+/** An environment ready to serve: its lookups' dependencies built once. */
+export interface ServedEnvironment {
+  environment: ApiEnvironment;
+  deps: LookupDeps;
+}
+
+export type Resolved = { ok: true; served: ServedEnvironment } | { ok: false; failure: Failure; name: string };
+
+/** Longest environment name kept in an audit line for a refused request (the name came from the URL). */
+const MAX_NAME = 64;
+
+/**
+ * The environment of a request: `/api/e/<name>/…`, or the first one for the unprefixed form. Unknown
+ * names are 404; an environment the user's account is not allowed is 403.
+ */
+export function resolveEnvironment(served: readonly ServedEnvironment[], encodedName: string | undefined, identity: Identity): Resolved {
+  if (encodedName === undefined) return allow(served[0]!, identity);
+  let name: string;
+  try {
+    name = decodeURIComponent(encodedName);
+  } catch {
+    name = encodedName;
+  }
+  const found = served.find((s) => s.environment.info.name === name);
+  if (!found) {
+    return {
+      ok: false,
+      name: name.slice(0, MAX_NAME),
+      failure: { status: 404, code: 'no_such_environment', message: `This server has no environment named "${name.slice(0, MAX_NAME)}".` },
+    };
+  }
+  return allow(found, identity);
+}
+
+export function mayUse(identity: Identity, name: string): boolean {
+  return identity.environments === undefined || identity.environments.includes(name);
+}
+
+function allow(served: ServedEnvironment, identity: Identity): Resolved {
+  const { name, label } = served.environment.info;
+  if (mayUse(identity, name)) return { ok: true, served };
+  return {
+    ok: false,
+    name,
+    failure: { status: 403, code: 'environment_forbidden', message: `Your account may not use the ${label} environment.` },
+  };
+}
+
+/** `/api/meta`: the environment asked for, whether this user may use it, and the ones they may. */
+export function metaFor(
+  served: readonly ServedEnvironment[],
+  current: ServedEnvironment,
+  identity: Identity,
+  replyTemplates: Record<string, ReplyTemplate>,
+): ApiMeta {
+  const allowed = mayUse(identity, current.environment.info.name);
+  const { info, samples } = current.environment;
+  return {
+    upstream: info.upstream,
+    ...(allowed && samples ? { samples } : {}),
+    environment: info,
+    allowed,
+    environments: served.map((s) => s.environment.info).filter((e) => mayUse(identity, e.name)),
+    replyTemplates,
+  };
+}

@@ -1,0 +1,45 @@
+import { exportRequestSchema } from '../kyc/contract/api.ts';
+import type { ServedEnvironment } from './api-environments.ts';
+import { readBody, sendError, sendJson } from './http-reply.ts';
+import type { SignedInCall } from './routes.ts';
+
+/**
+ * `POST /api/export` (`/api/e/<name>/export`): the browser says a summary or reply was copied, or the
+ * page printed, and the audit log gets a line `kind: "export"`. The copy waits for this answer: an
+ * export that cannot be recorded does not happen (503), as a lookup would not.
+ */
+export async function exportRoute(served: ServedEnvironment, call: SignedInCall): Promise<void> {
+  const { req, res, identity } = call;
+  if (req.method !== 'POST') return sendError(res, 405, 'method_not_allowed', 'Use POST.', undefined, { Allow: 'POST' });
+  if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) {
+    return sendError(res, 415, 'bad_request', 'Send the export as JSON.');
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(await readBody(req, 8 * 1024));
+  } catch {
+    return sendError(res, 400, 'bad_request', 'The export is not valid JSON.');
+  }
+  const parsed = exportRequestSchema.safeParse(json);
+  if (!parsed.success) return sendError(res, 400, 'bad_request', 'The export must say what (summary, reply or print), kind and id.');
+  try {
+    await served.deps.audit?.record({
+      time: new Date().toISOString(),
+      user: identity.user,
+      role: identity.role,
+      env: served.deps.environment,
+      kind: 'export',
+      what: parsed.data.what,
+      lookupKind: parsed.data.kind,
+      id: parsed.data.id,
+    });
+  } catch {
+    return sendError(
+      res,
+      503,
+      'audit_unavailable',
+      'This export could not be recorded in the audit log. An administrator must check AUDIT_LOG.',
+    );
+  }
+  sendJson(res, 200, '{"status":"success"}');
+}

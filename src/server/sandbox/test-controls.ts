@@ -1,0 +1,48 @@
+import type http from 'node:http';
+import { z } from 'zod';
+import { LOOKUP_KINDS, type LookupKind } from '../../kyc/contract/lookup.ts';
+
+/**
+ * Browser tests only (SANDBOX_TEST_CONTROLS=1, refused with a real service): `POST /_test/status` with
+ * `{"kind","id","status"}` moves a sandbox candidate to another status, as a reviewer's decision on the
+ * real service would, so that a test can watch the candidate page notice it.
+ */
+export const TEST_STATUS_PATH = '/_test/status';
+
+const statusChangeSchema = z.object({
+  kind: z.enum(LOOKUP_KINDS),
+  id: z.string().min(1).max(256),
+  status: z.string().regex(/^[a-z_]{1,40}$/),
+});
+
+export type SetStatus = (kind: LookupKind, id: string, status: string) => boolean;
+
+export function handleTestControl(req: http.IncomingMessage, res: http.ServerResponse, setStatus: SetStatus): void {
+  const answer = (code: number, text: string) => {
+    res.writeHead(code, { 'Content-Type': 'text/plain; charset=utf-8' });
+    res.end(text);
+  };
+  if (req.method !== 'POST') {
+    answer(405, 'POST only');
+    return;
+  }
+  const chunks: Buffer[] = [];
+  req.on('data', (chunk: Buffer) => {
+    chunks.push(chunk);
+  });
+  req.on('end', () => {
+    let change: z.infer<typeof statusChangeSchema>;
+    try {
+      change = statusChangeSchema.parse(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+    } catch {
+      return answer(400, 'Send {"kind":"refId","id":"…","status":"approved"}');
+    }
+    if (!setStatus(change.kind, change.id, change.status)) return answer(404, 'No such candidate');
+    answer(200, 'ok');
+  });
+}
+
+/** `review_requested` -> `reviewRequestedDate`. */
+export function dateFieldOf(status: string): string {
+  return `${status.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase())}Date`;
+}

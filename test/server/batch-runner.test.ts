@@ -1,0 +1,137 @@
+import { describe, expect, it } from 'vitest';
+import { runBatch, type OneResult } from '../../src/server/batch-runner.ts';
+import { RateLimiter } from '../../src/server/rate-limit.ts';
+
+function recorder() {
+  const results = new Map<number, OneResult<string>>();
+  const waits: number[] = [];
+  return { results, waits, onResult: (i: number, r: OneResult<string>) => results.set(i, r), onWait: (s: number) => waits.push(s) };
+}
+
+describe('runBatch', () => {
+  it('runs every id once, never more than the concurrency at a time', async () => {
+    let running = 0;
+    let most = 0;
+    const started: number[] = [];
+    const rec = recorder();
+    await runBatch({
+      count: 40,
+      concurrency: 6,
+      signal: new AbortController().signal,
+      ...rec,
+      lookup: async (index) => {
+        started.push(index);
+        running++;
+        most = Math.max(most, running);
+        await new Promise((resolve) => setTimeout(resolve, 1 + (index % 3)));
+        running--;
+        return { ok: true, row: `row ${index}` };
+      },
+    });
+    expect(most).toBe(6);
+    expect(started).toEqual([...Array(40).keys()]);
+    expect([...rec.results.keys()].sort((a, b) => a - b)).toEqual([...Array(40).keys()]);
+    expect(rec.results.get(7)).toEqual({ ok: true, row: 'row 7' });
+  });
+
+  it('pauses every worker for the Retry-After of a 429, then tries the id again', async () => {
+    let clock = 0;
+    const slept: number[] = [];
+    const tries = new Map<number, number>();
+    const rec = recorder();
+    await runBatch({
+      count: 5,
+      concurrency: 2,
+      signal: new AbortController().signal,
+      ...rec,
+      now: () => clock,
+      sleep: async (ms) => {
+        slept.push(ms);
+        clock += ms;
+      },
+      lookup: async (index) => {
+        tries.set(index, (tries.get(index) ?? 0) + 1);
+        if (index === 1 && tries.get(1)! < 3)
+          return { ok: false, code: 'upstream_rate_limited', message: 'slow down', retryAfterSeconds: 7 };
+        return { ok: true, row: `row ${index}` };
+      },
+    });
+    expect(tries.get(1)).toBe(3);
+    expect(rec.waits).toEqual([7, 7]);
+    expect(slept.every((ms) => ms <= 7000)).toBe(true);
+    expect(slept.length).toBeGreaterThanOrEqual(2);
+    expect([...rec.results.values()].every((r) => r.ok)).toBe(true);
+  });
+
+  it('backs off exponentially without Retry-After, cuts long waits, and gives up on an id after the last try', async () => {
+    let clock = 0;
+    const rec = recorder();
+    await runBatch({
+      count: 1,
+      concurrency: 4,
+      maxAttempts: 4,
+      maxWaitSeconds: 3,
+      signal: new AbortController().signal,
+      ...rec,
+      now: () => clock,
+      sleep: async (ms) => {
+        clock += ms;
+      },
+      lookup: async () => ({ ok: false, code: 'upstream_rate_limited', message: 'slow down' }),
+    });
+    expect(rec.waits).toEqual([1, 2, 3]);
+    expect(rec.results.get(0)).toMatchObject({ ok: false, code: 'upstream_rate_limited' });
+  });
+
+  it('reports other failures at once, as the row of that id', async () => {
+    const rec = recorder();
+    await runBatch({
+      count: 2,
+      concurrency: 2,
+      signal: new AbortController().signal,
+      ...rec,
+      lookup: async (index) => (index === 0 ? { ok: false, code: 'not_found', message: 'No candidate' } : { ok: true, row: 'x' }),
+    });
+    expect(rec.results.get(0)).toEqual({ ok: false, code: 'not_found', message: 'No candidate' });
+    expect(rec.waits).toEqual([]);
+  });
+
+  it('starts nothing new once aborted, and wakes from a pause', async () => {
+    const controller = new AbortController();
+    const started: number[] = [];
+    const rec = recorder();
+    const run = runBatch({
+      count: 100,
+      concurrency: 3,
+      signal: controller.signal,
+      ...rec,
+      lookup: async (index) => {
+        started.push(index);
+        if (index === 4) return { ok: false, code: 'upstream_rate_limited', message: 'wait', retryAfterSeconds: 60 };
+        return { ok: true, row: 'x' };
+      },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    controller.abort();
+    await run; // returns promptly although a 60 s pause was under way
+    const count = started.length;
+    expect(count).toBeLessThan(100);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(started.length).toBe(count);
+  });
+});
+
+describe('the batch budget', () => {
+  it('reserves one token per id at once, or none', () => {
+    let now = 0;
+    const limiter = new RateLimiter(600, () => now);
+    expect(limiter.take('u', 500).ok).toBe(true);
+    // 100 left: a second batch of 200 waits for 100 more tokens, 10 s at 600 a minute, and takes nothing.
+    expect(limiter.take('u', 200)).toEqual({ ok: false, retryAfterSeconds: 10 });
+    expect(limiter.take('u', 100).ok).toBe(true);
+    now += 10_000;
+    expect(limiter.take('u', 100).ok).toBe(true);
+    expect(limiter.capacity).toBe(600);
+    expect(new RateLimiter(0).capacity).toBe(Number.POSITIVE_INFINITY);
+  });
+});

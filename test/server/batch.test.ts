@@ -1,0 +1,305 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createAccessControl } from '../../src/server/auth/access.ts';
+import { createAuditLog } from '../../src/server/audit.ts';
+import { RateLimiter } from '../../src/server/rate-limit.ts';
+import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
+import { type RunningSandbox, SANDBOX_KEYS, startSandbox } from '../../src/server/sandbox/sandbox.ts';
+import { startFakeUpstream } from './fake-upstream.ts';
+import { ndjson, requestWithBody, startTestApp, type TestApp } from './http.ts';
+
+const candidates = sampleCandidates({ now: new Date() });
+const known = candidates.filter((c) => c.record.refId).map((c) => c.record.refId!);
+const dir = mkdtempSync(path.join(os.tmpdir(), 'cl-batch-'));
+let n = 0;
+const auditFile = () => path.join(dir, `audit-${++n}.jsonl`);
+const readAudit = (file: string) =>
+  readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+const proxyAccess = () => createAccessControl({ mode: 'proxy', userHeader: 'x-user', roleHeader: 'x-role', trusted: ['127.0.0.1/32'] });
+const as = (user: string, role: string) => ({ 'x-user': user, 'x-role': role });
+const post = (app: TestApp, body: unknown, headers: http.OutgoingHttpHeaders = {}) =>
+  requestWithBody(app.port, '/api/batch', typeof body === 'string' ? body : JSON.stringify(body), { headers });
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+let sandbox: RunningSandbox;
+beforeAll(async () => {
+  sandbox = await startSandbox({ candidates });
+});
+afterAll(() => sandbox.close());
+
+const sandboxTarget = (statusKey = true) => ({
+  baseUrl: sandbox.url,
+  clientId: sandbox.clientId,
+  apiKey: SANDBOX_KEYS.full,
+  ...(statusKey ? { statusApiKey: SANDBOX_KEYS.status } : {}),
+});
+
+describe('batch status lookup', () => {
+  it('answers every id at status level, found, unknown or invalid, with an audit line each marked batch', async () => {
+    const file = auditFile();
+    const app = await startTestApp({ upstream: sandboxTarget(), audit: createAuditLog(file), access: proxyAccess() });
+    cleanups.push(app.close);
+    const ids = [...known, 'nobody-here', '..', 'bad\nline'];
+    const res = await post(app, { kind: 'refId', ids }, as('ana', 'compliance'));
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('application/x-ndjson; charset=utf-8');
+    expect(res.headers['cache-control']).toBe('no-store');
+    const events = ndjson(res.body);
+    expect(events.at(-1)).toEqual({ type: 'done', found: known.length, failed: 3 });
+    const rows = events.filter((e) => e.type === 'row');
+    expect(rows.map((r) => r.index).sort((a, b) => Number(a) - Number(b))).toEqual(ids.map((_, i) => i));
+    const byIndex = new Map(rows.map((r) => [r.index as number, r]));
+    for (const [index, refId] of known.entries()) {
+      const record = candidates.find((c) => c.record.refId === refId)!.record;
+      const row = byIndex.get(index)!;
+      expect(row).toMatchObject({ ok: true, status: record.status, refId, recordId: record.recordId ?? null });
+      // The allowlist: nothing but status-level fields, whatever the role.
+      for (const key of Object.keys(row)) {
+        expect(['type', 'index', 'ok', 'status', 'statusDate', 'submitCount', 'refId', 'recordId']).toContain(key);
+      }
+      if (record.submitCount !== undefined) expect(row.submitCount).toBe(record.submitCount);
+    }
+    expect(byIndex.get(known.length)).toMatchObject({ ok: false, code: 'not_found' });
+    expect(byIndex.get(known.length + 1)).toMatchObject({ ok: false, code: 'invalid_id' });
+    expect(byIndex.get(known.length + 2)).toMatchObject({
+      ok: false,
+      code: 'invalid_id',
+      message: expect.stringMatching(/control character/),
+    });
+    for (const key of Object.values(SANDBOX_KEYS)) expect(res.body).not.toContain(key);
+
+    const lines = readAudit(file);
+    expect(lines).toHaveLength(ids.length);
+    expect(lines.every((l) => l.batch === true && l.user === 'ana' && l.env === 'default' && l.kind === 'refId')).toBe(true);
+    expect(lines.map((l) => l.id).sort()).toEqual([...ids].sort());
+    expect(lines.find((l) => l.id === known[0])).toMatchObject({ status: 200, code: null, upstreamStatus: 200, level: 'status' });
+    expect(lines.find((l) => l.id === 'nobody-here')).toMatchObject({ status: 404, code: 'not_found', upstreamStatus: 404 });
+    expect(lines.find((l) => l.id === '..')).toMatchObject({ status: 400, code: 'invalid_id', upstreamStatus: null, level: null });
+  });
+
+  it('never needs the full key when a status key is configured, and reduces to the allowlist when it is not', async () => {
+    const upstream = await startFakeUpstream();
+    cleanups.push(upstream.close);
+    const full = {
+      status: 'approved',
+      refId: 'r1',
+      recordId: '65f1c2a9e4b0d3a1f0c9b801',
+      isArchived: false,
+      blockPassID: 'b',
+      approvedDate: '2026-01-02T03:04:05.000Z',
+      identities: { given_name: { type: 'string', value: 'SECRET-NAME' } },
+      customFields: { riskLevel: 'SECRET-RISK' },
+    };
+    upstream.behave = (_req, res) => {
+      const body = JSON.stringify({ status: 'success', data: full });
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+      res.end(body);
+    };
+    for (const statusApiKey of ['status-key', undefined]) {
+      upstream.seen.length = 0;
+      const app = await startTestApp({
+        upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'full-key', ...(statusApiKey ? { statusApiKey } : {}) },
+        access: proxyAccess(),
+      });
+      cleanups.push(app.close);
+      const res = await post(app, { kind: 'refId', ids: ['r1', 'r2', 'r3'] }, as('ana', 'compliance'));
+      const rows = ndjson(res.body).filter((e) => e.type === 'row');
+      expect(rows).toHaveLength(3);
+      expect(rows[0]).toMatchObject({ ok: true, status: 'approved', statusDate: '2026-01-02T03:04:05.000Z', recordId: full.recordId });
+      expect(res.body).not.toContain('SECRET');
+      expect(upstream.seen.map((s) => s.headers.authorization)).toEqual(Array(3).fill(statusApiKey ?? 'full-key'));
+      // Reduced bodies are read whole: never ask for compression.
+      expect(upstream.seen.every((s) => s.headers['accept-encoding'] === 'identity')).toBe(true);
+    }
+  });
+
+  it('streams rows as they finish, with bounded concurrency', async () => {
+    const upstream = await startFakeUpstream();
+    cleanups.push(upstream.close);
+    let running = 0;
+    let most = 0;
+    upstream.behave = (req, res) => {
+      running++;
+      most = Math.max(most, running);
+      const id = decodeURIComponent(req.url!.split('/').pop()!);
+      // Later ids answer sooner: rows arrive out of input order, each with its index.
+      setTimeout(
+        () => {
+          running--;
+          const body = JSON.stringify({ status: 'success', data: { status: 'waiting', refId: id, isArchived: false, blockPassID: 'b' } });
+          res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+          res.end(body);
+        },
+        Number(id.slice(2)) % 2 === 0 ? 30 : 5,
+      );
+    };
+    const app = await startTestApp({ upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' }, batchConcurrency: 4 });
+    cleanups.push(app.close);
+    const ids = Array.from({ length: 24 }, (_, i) => `id${i}`);
+    const res = await post(app, { kind: 'refId', ids });
+    const rows = ndjson(res.body).filter((e) => e.type === 'row');
+    expect(rows.map((r) => r.refId)).not.toEqual(ids);
+    expect(rows.every((r) => r.refId === ids[r.index as number])).toBe(true);
+    expect(most).toBe(4);
+  });
+
+  it("backs off on the service's 429, honouring Retry-After, without failing the batch", async () => {
+    const upstream = await startFakeUpstream();
+    cleanups.push(upstream.close);
+    let limited = 0;
+    upstream.behave = (req, res) => {
+      const id = decodeURIComponent(req.url!.split('/').pop()!);
+      if (id === 'id3' && limited < 2) {
+        limited++;
+        res.writeHead(429, { 'retry-after': '1', 'content-length': 2 });
+        return res.end('{}');
+      }
+      const body = JSON.stringify({ status: 'success', data: { status: 'approved', refId: id, isArchived: false, blockPassID: 'b' } });
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+      res.end(body);
+    };
+    const file = auditFile();
+    const app = await startTestApp({
+      upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' },
+      audit: createAuditLog(file),
+      batchConcurrency: 2,
+    });
+    cleanups.push(app.close);
+    const ids = Array.from({ length: 8 }, (_, i) => `id${i}`);
+    const started = performance.now();
+    const res = await post(app, { kind: 'refId', ids });
+    const elapsed = performance.now() - started;
+    const events = ndjson(res.body);
+    expect(events.filter((e) => e.type === 'wait')).toEqual([
+      { type: 'wait', seconds: 1 },
+      { type: 'wait', seconds: 1 },
+    ]);
+    expect(events.at(-1)).toEqual({ type: 'done', found: 8, failed: 0 });
+    expect(elapsed).toBeGreaterThanOrEqual(1900);
+    // Every try reached the service, so every try has its line: two refused, then the one that worked.
+    const id3 = readAudit(file).filter((l) => l.id === 'id3');
+    expect(id3.map((l) => l.code)).toEqual(['upstream_rate_limited', 'upstream_rate_limited', null]);
+  });
+
+  it('stops starting lookups when the browser goes away', async () => {
+    const upstream = await startFakeUpstream();
+    cleanups.push(upstream.close);
+    upstream.behave = (req, res) => {
+      const id = decodeURIComponent(req.url!.split('/').pop()!);
+      setTimeout(() => {
+        const body = JSON.stringify({ status: 'success', data: { status: 'approved', refId: id, isArchived: false, blockPassID: 'b' } });
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+        res.end(body);
+      }, 50);
+    };
+    const app = await startTestApp({ upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' }, batchConcurrency: 2 });
+    cleanups.push(app.close);
+    const body = JSON.stringify({ kind: 'refId', ids: Array.from({ length: 100 }, (_, i) => `id${i}`) });
+    await new Promise<void>((resolve, reject) => {
+      const req = http.request(
+        { host: '127.0.0.1', port: app.port, path: '/api/batch', method: 'POST', headers: { 'content-type': 'application/json' } },
+        (res) => {
+          res.once('data', () => {
+            req.destroy();
+            resolve();
+          });
+        },
+      );
+      req.on('error', () => {});
+      req.on('close', resolve);
+      req.once('error', reject);
+      req.end(body);
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const asked = upstream.seen.length;
+    expect(asked).toBeLessThan(10);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(upstream.seen.length).toBe(asked);
+  });
+
+  it.each([
+    ['more than 500 ids', { kind: 'refId', ids: Array.from({ length: 501 }, (_, i) => `id${i}`) }, 400, /at most 500 ids/],
+    ['no ids', { kind: 'refId', ids: [] }, 400, /the list of ids is empty/],
+    ['an unknown kind', { kind: 'email', ids: ['a'] }, 400, /kind/],
+    ['ids that are not strings', { kind: 'refId', ids: [1, 2] }, 400, /ids/],
+    ['a body that is not JSON', '{"kind":', 400, /not valid JSON/],
+  ])('refuses %s', async (_, body, status, message) => {
+    const upstream = await startFakeUpstream();
+    const app = await startTestApp({ upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' } });
+    cleanups.push(app.close, upstream.close);
+    const res = await post(app, body);
+    expect(res.status).toBe(status);
+    expect(JSON.parse(res.body).error.message).toMatch(message);
+    expect(upstream.seen).toHaveLength(0);
+  });
+
+  it('refuses other methods, other content types and anyone not signed in', async () => {
+    const upstream = await startFakeUpstream();
+    const app = await startTestApp({ upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' }, access: proxyAccess() });
+    cleanups.push(app.close, upstream.close);
+    const body = JSON.stringify({ kind: 'refId', ids: ['a'] });
+    expect((await requestWithBody(app.port, '/api/batch', body, { method: 'PUT', headers: as('ana', 'support') })).status).toBe(405);
+    expect(
+      (await requestWithBody(app.port, '/api/batch', body, { headers: { ...as('ana', 'support'), 'content-type': 'text/plain' } })).status,
+    ).toBe(415);
+    expect((await requestWithBody(app.port, '/api/batch', body)).status).toBe(401);
+    expect(upstream.seen).toHaveLength(0);
+  });
+
+  it('has its own budget, reserved whole, refused with Retry-After and one audit line', async () => {
+    const upstream = await startFakeUpstream();
+    upstream.behave = (_req, res) => {
+      res.writeHead(404, { 'content-length': 2 });
+      res.end('{}');
+    };
+    const file = auditFile();
+    const app = await startTestApp({
+      upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' },
+      access: proxyAccess(),
+      audit: createAuditLog(file),
+      rateLimiter: new RateLimiter(1),
+      batchBudget: new RateLimiter(10),
+    });
+    cleanups.push(app.close, upstream.close);
+    const ids = (count: number) => Array.from({ length: count }, (_, i) => `id${i}`);
+    // The per-user lookup limit (1 a minute) does not apply to batches: they have their own.
+    expect((await post(app, { kind: 'refId', ids: ids(8) }, as('sam', 'support'))).status).toBe(200);
+    const refused = await post(app, { kind: 'refId', ids: ids(5) }, as('sam', 'support'));
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(18);
+    expect(JSON.parse(refused.body).error).toMatchObject({ code: 'rate_limited', message: expect.stringMatching(/batch budget/) });
+    // Another user's budget is untouched.
+    expect((await post(app, { kind: 'refId', ids: ids(5) }, as('ana', 'support'))).status).toBe(200);
+    const tooBig = await post(app, { kind: 'refId', ids: ids(11) }, as('bob', 'support'));
+    expect(tooBig.status).toBe(400);
+    expect(JSON.parse(tooBig.body).error.message).toMatch(/at most 10 ids per minute/);
+    expect(upstream.seen).toHaveLength(13);
+    const lines = readAudit(file);
+    expect(lines.filter((l) => l.batchSize === 5)).toEqual([
+      expect.objectContaining({ user: 'sam', status: 429, code: 'rate_limited', id: '', batch: true }),
+    ]);
+  });
+
+  it('finishes 200 ids against the sandbox with no errors (the figure is printed, not asserted)', async () => {
+    const app = await startTestApp({ upstream: sandboxTarget() });
+    cleanups.push(app.close);
+    const ids = Array.from({ length: 200 }, (_, i) => known[i % known.length]! + (i < known.length ? '' : `-x${i}`));
+    const started = performance.now();
+    const res = await post(app, { kind: 'refId', ids });
+    const ms = performance.now() - started;
+    const done = ndjson(res.body).at(-1);
+    expect(done).toEqual({ type: 'done', found: known.length, failed: 200 - known.length });
+    expect(ndjson(res.body).filter((e) => e.type === 'row' && e.ok === false && e.code !== 'not_found')).toEqual([]);
+    console.log(`batch of 200 ids against the sandbox: ${Math.round(ms)} ms`);
+  });
+});

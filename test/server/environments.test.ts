@@ -1,0 +1,155 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, parseConfig } from '../../src/server/config.ts';
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'cl-environments-'));
+let n = 0;
+function fileWith(content: unknown): string {
+  const file = path.join(dir, `environments-${++n}.json`);
+  writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content));
+  return file;
+}
+
+const PRODUCTION = {
+  name: 'prod',
+  label: 'Production',
+  baseUrl: 'https://kyc.example.org/',
+  clientId: 'acme_kyc',
+  apiKey: 'prod-full-SECRET-1',
+  statusApiKey: 'prod-status-SECRET-2',
+  dashboardUrl: 'https://console.example.org/kyc/{recordId}',
+};
+const STAGING = {
+  name: 'staging',
+  label: 'Staging',
+  baseUrl: 'https://staging.example.org',
+  clientId: 'acme_test',
+  apiKey: 'staging-SECRET-3',
+};
+
+function errorOf(env: Record<string, string>): string {
+  try {
+    parseConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    const message = (error as Error).message;
+    for (const secret of ['SECRET']) expect(message).not.toContain(secret);
+    return message;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('KYC_ENVIRONMENTS_FILE', () => {
+  it('reads every environment in order, the first being the default', () => {
+    const config = parseConfig({ KYC_ENVIRONMENTS_FILE: fileWith([PRODUCTION, STAGING]) });
+    expect(config.environments).toEqual([
+      {
+        name: 'prod',
+        label: 'Production',
+        upstream: {
+          kind: 'remote',
+          baseUrl: 'https://kyc.example.org',
+          clientId: 'acme_kyc',
+          apiKey: 'prod-full-SECRET-1',
+          statusApiKey: 'prod-status-SECRET-2',
+        },
+        dashboardUrl: 'https://console.example.org/kyc/{recordId}',
+      },
+      {
+        name: 'staging',
+        label: 'Staging',
+        upstream: { kind: 'remote', baseUrl: 'https://staging.example.org', clientId: 'acme_test', apiKey: 'staging-SECRET-3' },
+      },
+    ]);
+  });
+
+  it('makes the KYC_* variables a list of one, labelled by the host unless told otherwise', () => {
+    const remote = { KYC_BASE_URL: 'https://kyc.example.org', KYC_CLIENT_ID: 'acme', KYC_API_KEY: 'k' };
+    expect(parseConfig(remote).environments).toEqual([
+      {
+        name: 'default',
+        label: 'kyc.example.org',
+        upstream: { kind: 'remote', baseUrl: 'https://kyc.example.org', clientId: 'acme', apiKey: 'k' },
+      },
+    ]);
+    const labelled = parseConfig({ ...remote, KYC_ENVIRONMENT_LABEL: 'Production', KYC_DASHBOARD_URL: 'https://c.example.org/{refId}' });
+    expect(labelled.environments[0]).toMatchObject({ label: 'Production', dashboardUrl: 'https://c.example.org/{refId}' });
+    expect(errorOf({ ...remote, KYC_DASHBOARD_URL: 'https://c.example.org/x' })).toMatch(
+      /KYC_DASHBOARD_URL must contain \{recordId\} or \{refId\}/,
+    );
+  });
+
+  it.each([
+    ['not JSON', '[{', /cannot read .* as JSON/],
+    ['not a list', { name: 'prod' }, /the file must be a JSON array of environments/],
+    ['an empty list', [], /must list at least one environment/],
+    ['a missing name', [{ ...PRODUCTION, name: undefined }], /\[0\]\.name/],
+    ['a name unfit for a URL', [{ ...PRODUCTION, name: 'Prod EU' }], /\[0\] \("Prod EU"\)\.name must be 1 to 32 lower-case letters/],
+    ['a repeated name', [PRODUCTION, { ...STAGING, name: 'prod' }], /\[1\]\.name "prod" is used twice/],
+    ['an empty label', [{ ...PRODUCTION, label: ' ' }], /\[0\] \("prod"\)\.label must not be empty/],
+    ['a base URL that is not one', [{ ...PRODUCTION, baseUrl: 'kyc.example.org' }], /\[0\] \("prod"\)\.baseUrl must be an http/],
+    ['a base URL with a query', [{ ...PRODUCTION, baseUrl: 'https://kyc.example.org/?a=1' }], /\.baseUrl must not contain a query/],
+    ['plain http to another machine', [{ ...PRODUCTION, baseUrl: 'http://kyc.example.org' }], /\[0\] \("prod"\)\.baseUrl uses http:\/\//],
+    ['a missing client id', [{ ...PRODUCTION, clientId: undefined }], /\[0\] \("prod"\)\.clientId/],
+    ['an empty client id', [{ ...PRODUCTION, clientId: '' }], /\.clientId must not be empty/],
+    ['a client id with a line break', [{ ...PRODUCTION, clientId: 'a\nb' }], /\.clientId must not contain control characters/],
+    ['a missing key', [{ ...PRODUCTION, apiKey: undefined }], /\[0\] \("prod"\)\.apiKey is missing/],
+    ['a key with a space', [{ ...PRODUCTION, apiKey: 'SECRET with space' }], /\.apiKey must be the key as issued/],
+    ['a status key with a zero-width space', [{ ...PRODUCTION, statusApiKey: 'SECRET\u200b' }], /\.statusApiKey must be the key as issued/],
+    ['a dashboard URL without a placeholder', [{ ...PRODUCTION, dashboardUrl: 'https://c.example.org/' }], /\.dashboardUrl must contain/],
+    ['a dashboard URL that is not one', [{ ...PRODUCTION, dashboardUrl: 'javascript:alert({refId})' }], /\.dashboardUrl must be an http/],
+    ['an unknown field', [{ ...PRODUCTION, apikey: 'SECRET' }], /\[0\] \("prod"\) unknown field "apikey"/],
+  ])('refuses %s, naming the entry and the field', (_, content, message) => {
+    expect(errorOf({ KYC_ENVIRONMENTS_FILE: fileWith(content) })).toMatch(message);
+  });
+
+  it('refuses a missing file, naming the variable', () => {
+    expect(errorOf({ KYC_ENVIRONMENTS_FILE: path.join(dir, 'nope.json') })).toMatch(
+      /KYC_ENVIRONMENTS_FILE \(.*nope\.json\):\n\s+cannot read/,
+    );
+  });
+
+  it('refuses the file together with the single-service variables', () => {
+    expect(errorOf({ KYC_ENVIRONMENTS_FILE: fileWith([PRODUCTION]), KYC_BASE_URL: 'https://x.example' })).toMatch(
+      /KYC_ENVIRONMENTS_FILE and KYC_BASE_URL are both set/,
+    );
+  });
+
+  it('allows plain http to another machine with KYC_ALLOW_HTTP=1, and always to loopback', () => {
+    const file = fileWith([
+      { ...PRODUCTION, baseUrl: 'http://kyc.example.org' },
+      { ...STAGING, baseUrl: 'http://127.0.0.1:4010' },
+    ]);
+    expect(parseConfig({ KYC_ENVIRONMENTS_FILE: file, KYC_ALLOW_HTTP: '1' }).environments).toHaveLength(2);
+    expect(parseConfig({ KYC_ENVIRONMENTS_FILE: fileWith([{ ...STAGING, baseUrl: 'http://127.0.0.1:4010' }]) }).environments).toHaveLength(
+      1,
+    );
+  });
+});
+
+describe('batch budget, reply templates and the sandbox test switch', () => {
+  it('reads RATE_LIMIT_BATCH_PER_MINUTE', () => {
+    expect(parseConfig({ RATE_LIMIT_BATCH_PER_MINUTE: '120' }).rateLimitBatchPerMinute).toBe(120);
+    expect(errorOf({ RATE_LIMIT_BATCH_PER_MINUTE: 'lots' })).toMatch(/RATE_LIMIT_BATCH_PER_MINUTE must be a whole number/);
+  });
+
+  it('reads REPLY_TEMPLATES_FILE over the defaults, and names a bad entry', () => {
+    const config = parseConfig({ REPLY_TEMPLATES_FILE: fileWith({ approved: 'All done for {refId}.' }) });
+    expect(config.replyTemplates.approved).toEqual({ reply: 'All done for {refId}.' });
+    expect(config.replyTemplates.blocked).toMatchObject({ reply: null });
+    expect(errorOf({ REPLY_TEMPLATES_FILE: fileWith({ approved: 'Hi {name}' }) })).toMatch(
+      /REPLY_TEMPLATES_FILE \(.*\):\n\s+approved may use only the placeholders \{refId\}, \{recordId\}, \{since\}/,
+    );
+    expect(errorOf({ REPLY_TEMPLATES_FILE: fileWith('{') })).toMatch(/REPLY_TEMPLATES_FILE: cannot read/);
+  });
+
+  it('allows the sandbox test switch with the sandbox only', () => {
+    expect(parseConfig({ SANDBOX_TEST_CONTROLS: '1' }).sandbox.testControls).toBe(true);
+    expect(errorOf({ SANDBOX_TEST_CONTROLS: '1', KYC_BASE_URL: 'https://kyc.example.org', KYC_CLIENT_ID: 'a', KYC_API_KEY: 'k' })).toMatch(
+      /SANDBOX_TEST_CONTROLS=1 is for browser tests on the sandbox only/,
+    );
+    expect(errorOf({ SANDBOX_TEST_CONTROLS: '1', KYC_ENVIRONMENTS_FILE: fileWith([PRODUCTION]) })).toMatch(/SANDBOX_TEST_CONTROLS/);
+  });
+});

@@ -1,0 +1,96 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createAccessControl } from '../../src/server/auth/access.ts';
+import { createAuditLog } from '../../src/server/audit.ts';
+import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
+import { SANDBOX_KEYS, startSandbox } from '../../src/server/sandbox/sandbox.ts';
+import { TEST_STATUS_PATH } from '../../src/server/sandbox/test-controls.ts';
+import { startFakeUpstream } from './fake-upstream.ts';
+import { rawRequest, requestWithBody, startTestApp } from './http.ts';
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'cl-export-'));
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+const proxyAccess = () => createAccessControl({ mode: 'proxy', userHeader: 'x-user', roleHeader: 'x-role', trusted: ['127.0.0.1/32'] });
+
+describe('export audit line', () => {
+  it('records a copied summary or reply and a print as kind "export", with who, what, which id and environment', async () => {
+    const upstream = await startFakeUpstream();
+    const file = path.join(dir, 'audit.jsonl');
+    const app = await startTestApp({
+      upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' },
+      audit: createAuditLog(file),
+      access: proxyAccess(),
+    });
+    cleanups.push(app.close, upstream.close);
+    const headers = { 'x-user': 'sam', 'x-role': 'support' };
+    for (const what of ['summary', 'reply', 'print']) {
+      const res = await requestWithBody(app.port, '/api/export', JSON.stringify({ what, kind: 'refId', id: 'user-7781' }), { headers });
+      expect(res.status).toBe(200);
+    }
+    const lines = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines).toEqual(
+      ['summary', 'reply', 'print'].map((what) => ({
+        time: expect.any(String),
+        user: 'sam',
+        role: 'support',
+        env: 'default',
+        kind: 'export',
+        what,
+        lookupKind: 'refId',
+        id: 'user-7781',
+      })),
+    );
+    expect(upstream.seen).toHaveLength(0);
+  });
+
+  it('refuses what it cannot record, and anything but a JSON POST from a signed-in user', async () => {
+    const upstream = await startFakeUpstream();
+    const app = await startTestApp({
+      upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' },
+      audit: createAuditLog('/dev/full'),
+      access: proxyAccess(),
+    });
+    cleanups.push(app.close, upstream.close);
+    const headers = { 'x-user': 'sam', 'x-role': 'support' };
+    const body = JSON.stringify({ what: 'summary', kind: 'refId', id: 'x' });
+    const full = await requestWithBody(app.port, '/api/export', body, { headers });
+    expect(full.status).toBe(503);
+    expect(JSON.parse(full.body).error.code).toBe('audit_unavailable');
+    expect((await requestWithBody(app.port, '/api/export', body)).status).toBe(401);
+    expect((await requestWithBody(app.port, '/api/export', '{"what":"screenshot","kind":"refId","id":"x"}', { headers })).status).toBe(400);
+    expect((await requestWithBody(app.port, '/api/export', body, { headers: { ...headers, 'content-type': 'text/plain' } })).status).toBe(
+      415,
+    );
+    expect((await rawRequest(app.port, '/api/export', { headers })).status).toBe(405);
+  });
+});
+
+describe('the sandbox test switch', () => {
+  it("changes a candidate's status only when enabled", async () => {
+    const candidates = sampleCandidates({ now: new Date() });
+    const on = await startSandbox({ candidates, testControls: true });
+    const off = await startSandbox({ candidates });
+    cleanups.push(on.close, off.close);
+    const port = (url: string) => Number(new URL(url).port);
+    const change = JSON.stringify({ kind: 'refId', id: 'cust_000482', status: 'approved' });
+    expect((await requestWithBody(port(off.url), TEST_STATUS_PATH, change)).status).toBe(405);
+    expect((await requestWithBody(port(on.url), TEST_STATUS_PATH, change)).status).toBe(200);
+    expect(
+      (await requestWithBody(port(on.url), TEST_STATUS_PATH, JSON.stringify({ kind: 'refId', id: 'nobody', status: 'approved' }))).status,
+    ).toBe(404);
+    const lookup = (url: string) =>
+      rawRequest(port(url), `/kyc/1.0/connect/${on.clientId}/refId/cust_000482`, { headers: { authorization: SANDBOX_KEYS.status } });
+    const changed = JSON.parse((await lookup(on.url)).body).data;
+    expect(changed.status).toBe('approved');
+    expect(Date.now() - Date.parse(changed.approvedDate)).toBeLessThan(10_000);
+    expect(JSON.parse((await lookup(off.url)).body).data.status).toBe('inreview');
+  });
+});
