@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test';
+import { SANDBOX_CLIENT_ID, SANDBOX_KEYS } from './src/server/sandbox/sandbox.ts';
 
 /**
  * Real Chromium (Debian's, never a downloaded one) against the built production server.
@@ -94,8 +95,8 @@ export default defineConfig({
       env: {
         ...SANDBOX_ENV,
         KYC_BASE_URL: `http://127.0.0.1:${E2E_PORTS.upstream}`,
-        KYC_CLIENT_ID: 'candidate_lookup_sandbox',
-        KYC_API_KEY: 'sandbox-key-status-only',
+        KYC_CLIENT_ID: SANDBOX_CLIENT_ID,
+        KYC_API_KEY: SANDBOX_KEYS.status,
         HOST: '127.0.0.1',
         PORT: String(E2E_PORTS.statusOnly),
       },
@@ -111,7 +112,7 @@ export default defineConfig({
       env: {
         ...SANDBOX_ENV,
         KYC_BASE_URL: `http://127.0.0.1:${CLOSED_PORT}`,
-        KYC_CLIENT_ID: 'candidate_lookup_sandbox',
+        KYC_CLIENT_ID: SANDBOX_CLIENT_ID,
         KYC_API_KEY: 'any-key',
         HOST: '127.0.0.1',
         PORT: String(E2E_PORTS.upstreamDown),

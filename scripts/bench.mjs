@@ -1,10 +1,11 @@
+// @ts-check
 // `npm run bench`: Candidate Lookup against the physical limit of its data path, in real Chromium.
 // The production server, pointed at the sandbox in large-image mode (four ~3 MB JPEGs per candidate),
 // is measured for: lookup to paint against a baseline page, proxy overhead, page memory over 30 lookups,
 // and bundle size. Every figure is a median of repeated runs; comparisons are ratios measured side by
 // side in the same run. Prints a table and writes the figures as JSON to bench-results/.
 // `npm run bench -- --quick` is the short form CI runs so the benchmark cannot rot (no timing asserted).
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -12,6 +13,13 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
 import { chromium } from 'playwright-core';
+import sandboxCredentials from '../src/server/sandbox/credentials.json' with { type: 'json' };
+import { spawnServer } from './spawn-server.mjs';
+
+/** @import { SpawnedServer } from './spawn-server.mjs' */
+/** What the probe in every page records (performance.now() times), read back through `window.__bench`. */
+/** @typedef {{ submit: number; header: number; images: number; expected: number }} Probe */
+/** @typedef {{ header: number; images: number }} PaintTimes */
 
 const root = path.resolve(import.meta.dirname, '..');
 const quick = process.argv.includes('--quick');
@@ -21,15 +29,22 @@ const RATE_SECONDS = quick ? 2 : 5;
 const RATE_CONNECTIONS = 50;
 const out = path.join(root, 'bench-results');
 const vite = path.join(root, 'node_modules/vite/bin/vite.js');
-const SANDBOX = { clientId: 'candidate_lookup_sandbox', full: 'sandbox-key-full-access', status: 'sandbox-key-status-only' };
+const SANDBOX = { clientId: sandboxCredentials.clientId, ...sandboxCredentials.keys };
+/** @param {number[]} values */
 const median = (values) => {
+  /** @type {number[]} */
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
 };
+/** @param {unknown[]} args */
 const log = (...args) => console.error(...args);
 
 // --- Build: the app as shipped (for bundle figures), and a copy with the baseline page beside it.
+/**
+ * @param {string[]} args
+ * @param {Record<string, string>} [env]
+ */
 function build(args, env = {}) {
   const result = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'error', ...args], {
     cwd: root,
@@ -45,64 +60,58 @@ build(['--ssr', '--outDir', path.join(out, 'dist/server'), '--emptyOutDir']);
 
 // --- Servers: the sandbox alone (large images), and the production server pointed at it as a remote service.
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'cl-bench-'));
-const children = [];
-process.on('exit', () => children.forEach((child) => child.exitCode === null && child.kill('SIGTERM')));
-function start(entry, env, pattern) {
-  const child = spawn(process.execPath, [path.join(out, 'dist/server', entry)], {
-    cwd: tmp,
-    env: { PATH: process.env.PATH, HOST: '127.0.0.1', ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    let output = '';
-    child.stdout.on('data', (chunk) => {
-      output += chunk;
-      const match = pattern.exec(output);
-      if (match) {
-        child.stdout.resume();
-        resolve({ child, url: match[1] });
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`${entry} exited (${code}):\n${output}`)));
-  });
+/** @type {SpawnedServer[]} */
+const servers = [];
+process.on('exit', () => {
+  for (const server of servers) server.stop();
+});
+/**
+ * @param {string[]} args
+ * @param {NodeJS.ProcessEnv} [env]
+ * @returns {Promise<{ url: string }>}
+ */
+async function start(args, env) {
+  const server = spawnServer(args, { cwd: tmp, env: env && { HOST: '127.0.0.1', ...env }, echoStderr: true });
+  servers.push(server);
+  return { url: await server.url };
 }
 log('Starting the sandbox in large-image mode…');
-const sandbox = await start('sandbox.js', { SANDBOX_LARGE_IMAGES: '1', SANDBOX_PORT: '0' }, /upstream at (http:\/\/\S+)/);
-const app = await start(
-  'main.js',
-  {
-    PORT: '0',
-    KYC_BASE_URL: sandbox.url,
-    KYC_CLIENT_ID: SANDBOX.clientId,
-    KYC_API_KEY: SANDBOX.full,
-    KYC_API_KEY_STATUS: SANDBOX.status,
-    AUTH_PROXY_USER_HEADER: 'X-Forwarded-User',
-    AUTH_PROXY_ROLE_HEADER: 'X-Forwarded-Role',
-    AUTH_PROXY_TRUSTED: '127.0.0.1/32',
-    RATE_LIMIT_PER_MINUTE: '0',
-    AUDIT_LOG: path.join(tmp, 'audit.jsonl'),
-  },
-  /running at (http:\/\/\S+?)\/?\s/,
-);
-const bare = await new Promise((resolve, reject) => {
-  // A reference point: the least a Node.js proxy can do (scripts/bare-proxy.mjs).
-  const child = spawn(process.execPath, [path.join(root, 'scripts/bare-proxy.mjs'), sandbox.url], { stdio: ['ignore', 'pipe', 'inherit'] });
-  children.push(child);
-  child.stdout.once('data', (chunk) => resolve({ url: /running at (http:\/\/\S+?)\/?\s/.exec(String(chunk))[1] }));
-  child.once('exit', (code) => reject(new Error(`bare proxy exited (${code})`)));
+const sandbox = await start([path.join(out, 'dist/server/sandbox.js')], { SANDBOX_LARGE_IMAGES: '1', SANDBOX_PORT: '0' });
+const app = await start([path.join(out, 'dist/server/main.js')], {
+  PORT: '0',
+  KYC_BASE_URL: sandbox.url,
+  KYC_CLIENT_ID: SANDBOX.clientId,
+  KYC_API_KEY: SANDBOX.full,
+  KYC_API_KEY_STATUS: SANDBOX.status,
+  AUTH_PROXY_USER_HEADER: 'X-Forwarded-User',
+  AUTH_PROXY_ROLE_HEADER: 'X-Forwarded-Role',
+  AUTH_PROXY_TRUSTED: '127.0.0.1/32',
+  RATE_LIMIT_PER_MINUTE: '0',
+  AUDIT_LOG: path.join(tmp, 'audit.jsonl'),
 });
+// A reference point: the least a Node.js proxy can do (scripts/bare-proxy.mjs).
+const bare = await start([path.join(root, 'scripts/bare-proxy.mjs'), sandbox.url]);
+/** @param {'support' | 'compliance'} role */
 const as = (role) => ({ 'x-forwarded-user': 'bench', 'x-forwarded-role': role });
+/** @param {string} id */
 const lookupPath = (id) => `/api/candidates/refId/${id}`;
+/** @param {string} id */
 const upstreamPath = (id) => `/kyc/1.0/connect/${SANDBOX.clientId}/refId/${id}`;
 
+/**
+ * @param {string} url
+ * @param {http.OutgoingHttpHeaders} headers
+ * @returns {Promise<{ ms: number; bytes: number }>}
+ */
 function timedGet(url, headers) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     http
       .get(url, { headers, agent: false }, (res) => {
         let bytes = 0;
-        res.on('data', (chunk) => (bytes += chunk.length));
+        res.on('data', (chunk) => {
+          bytes += chunk.length;
+        });
         res.on('end', () =>
           res.statusCode === 200 ? resolve({ ms: performance.now() - started, bytes }) : reject(new Error(`${url}: ${res.statusCode}`)),
         );
@@ -115,20 +124,32 @@ function timedGet(url, headers) {
 log('Measuring proxy overhead…');
 await timedGet(`${sandbox.url}${upstreamPath('bench-01')}`, { authorization: SANDBOX.full }); // body built and cached
 await timedGet(`${app.url}${lookupPath('bench-01')}`, as('compliance'));
+/** @type {number[]} */
 const direct = [];
+/** @type {number[]} */
 const proxied = [];
+/** @type {number[]} */
 const bareProxied = [];
 let largeBytes = 0;
 for (let i = 0; i < RUNS * 3; i++) {
   // Alternate the order, so neither side always runs on a warmer machine.
   const pair = [
     () => timedGet(`${sandbox.url}${upstreamPath('bench-01')}`, { authorization: SANDBOX.full }).then((r) => direct.push(r.ms)),
-    () => timedGet(`${app.url}${lookupPath('bench-01')}`, as('compliance')).then((r) => (proxied.push(r.ms), (largeBytes = r.bytes))),
+    () =>
+      timedGet(`${app.url}${lookupPath('bench-01')}`, as('compliance')).then((r) => {
+        proxied.push(r.ms);
+        largeBytes = r.bytes;
+      }),
     () => timedGet(`${bare.url}${lookupPath('bench-01')}`, { authorization: SANDBOX.full }).then((r) => bareProxied.push(r.ms)),
   ];
   for (const run of i % 2 ? pair.reverse() : pair) await run();
 }
 const statusPaths = ['c0a8f3e2-6b1d-4f7e-9a52-3d1e8b7c4a10', 'cust_000482', 'crm-55102', 'user-7781'];
+/**
+ * @param {string} url
+ * @param {Record<string, string>} headers
+ * @param {(id: string) => string} pathOf
+ */
 async function rate(url, headers, pathOf) {
   const result = await autocannon({
     url,
@@ -163,7 +184,9 @@ const browser = await chromium.launch({
 const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, extraHTTPHeaders: as('compliance') });
 // A probe in every page: the time of the form's submit, of the status header and timeline, of every picture shown.
 await context.addInitScript(() => {
-  const bench = (window.__bench = { submit: 0, header: 0, images: 0, expected: 4 });
+  /** @type {Probe} */
+  const bench = { submit: 0, header: 0, images: 0, expected: 4 };
+  /** @type {any} */ (window).__bench = bench;
   const tick = () => {
     const now = performance.now();
     if (!bench.header) {
@@ -172,7 +195,9 @@ await context.addInitScript(() => {
       if (viewer || baseline) bench.header = now;
     }
     if (!bench.images) {
-      const images = [...document.querySelectorAll('figure[data-attribute] img, #pictures img')];
+      const images = [...document.querySelectorAll('figure[data-attribute] img, #pictures img')].filter(
+        (img) => img instanceof HTMLImageElement,
+      );
       if (images.length >= bench.expected && images.every((img) => img.complete && img.naturalWidth > 0)) bench.images = now;
     }
     if (!bench.header || !bench.images) requestAnimationFrame(tick);
@@ -189,18 +214,34 @@ await context.addInitScript(() => {
 const page = await context.newPage();
 page.on('pageerror', (error) => log(`page error: ${error.message}`));
 
+/**
+ * @param {'viewer' | 'baseline'} kind
+ * @param {string} id
+ * @returns {Promise<PaintTimes>}
+ */
 async function lookupToPaint(kind, id) {
   await page.goto(`${app.url}${kind === 'viewer' ? '/' : '/test/bench/baseline.html'}`);
   const input = kind === 'viewer' ? page.getByRole('textbox', { name: 'refId to look up' }) : page.locator('input[name=id]');
   await input.fill(id);
   await input.press('Enter');
-  await page.waitForFunction(() => window.__bench.images > 0 && window.__bench.header > 0, undefined, { timeout: 60_000, polling: 100 });
-  const bench = await page.evaluate(() => window.__bench);
+  // These functions run in the page, where the probe is the global `__bench`.
+  await page.waitForFunction(
+    () => /** @type {any} */ (window).__bench.images > 0 && /** @type {any} */ (window).__bench.header > 0,
+    undefined,
+    {
+      timeout: 60_000,
+      polling: 100,
+    },
+  );
+  /** @type {Probe} */
+  const bench = await page.evaluate(() => /** @type {any} */ (window).__bench);
   return { header: bench.header - bench.submit, images: bench.images - bench.submit };
 }
 await lookupToPaint('viewer', 'bench-02'); // warm-up: the candidate page's chunk, the JIT
 await lookupToPaint('baseline', 'bench-02');
+/** @type {PaintTimes[]} */
 const viewer = [];
+/** @type {PaintTimes[]} */
 const baseline = [];
 for (let i = 0; i < RUNS * 2; i++) {
   const id = `bench-${String(3 + i).padStart(2, '0')}`;
@@ -232,11 +273,12 @@ async function readMemory() {
   return { heapMb: usedSize / 1024 / 1024, rendererMb: rendererKb / 1024 };
 }
 await memoryPage.goto(`${app.url}/`);
+/** @param {number} n */
 const memoryLookup = async (n) => {
   const input = memoryPage.getByRole('search', { name: 'Look up a candidate' }).getByRole('textbox');
   await input.fill(`bench-${String(n).padStart(2, '0')}`);
   await input.press('Enter');
-  await memoryPage.waitForFunction(() => window.__bench.images > 0, undefined, { timeout: 60_000, polling: 100 });
+  await memoryPage.waitForFunction(() => /** @type {any} */ (window).__bench.images > 0, undefined, { timeout: 60_000, polling: 100 });
 };
 await memoryLookup(1);
 const afterOne = await readMemory();
@@ -247,7 +289,8 @@ await browser.close();
 // --- 4. Bundle, as shipped.
 const client = path.join(out, 'dist-app/client');
 const indexHtml = readFileSync(path.join(client, 'index.html'), 'utf8');
-const initialFiles = [...indexHtml.matchAll(/(?:src|href)="\/(assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]);
+const initialFiles = [...indexHtml.matchAll(/(?:src|href)="\/(assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1] ?? '');
+/** @param {string} file */
 const gzipOf = (file) => gzipSync(readFileSync(path.join(client, file))).length;
 const allJs = readdirSync(path.join(client, 'assets'))
   .filter((f) => f.endsWith('.js'))
@@ -269,7 +312,7 @@ const figures = {
     viewerHeaderMs: median(viewer.map((r) => r.header)),
     viewerImagesMs: median(viewer.map((r) => r.images)),
     baselineImagesMs: median(baseline.map((r) => r.images)),
-    viewerOverBaseline: median(viewer.map((r, i) => r.images / baseline[i].images)),
+    viewerOverBaseline: median(viewer.map((r, i) => r.images / (baseline[i]?.images ?? Number.NaN))),
     headerOverImages: median(viewer.map((r) => r.header / r.images)),
   },
   proxy: {
@@ -299,8 +342,14 @@ mkdirSync(out, { recursive: true });
 writeFileSync(path.join(out, 'latest.json'), `${JSON.stringify(figures, null, 2)}\n`);
 writeFileSync(path.join(out, `bench-${figures.date.replace(/[:.]/g, '-')}.json`), `${JSON.stringify(figures, null, 2)}\n`);
 
+/**
+ * @param {number} n
+ * @param {number} [digits]
+ */
 const f = (n, digits = 0) => n.toFixed(digits);
+/** @param {boolean} ok */
 const verdict = (ok) => (ok ? 'met' : 'MISSED');
+/** @type {string[][]} */
 const rows = [
   ['1a lookup to status header + timeline (median)', `${f(figures.lookupToPaint.viewerHeaderMs)} ms`, '', ''],
   ['1b lookup to every picture shown: viewer', `${f(figures.lookupToPaint.viewerImagesMs)} ms`, '', ''],
@@ -349,12 +398,14 @@ const rows = [
   ['4 initial CSS (gzip)', `${f(bundle.initialCssGzipKb, 1)} kB`, '', ''],
   ['4 total JS (gzip)', `${f(bundle.totalJsGzipKb, 1)} kB`, '', ''],
 ];
-const widths = [0, 1, 2, 3].map((c) => Math.max(...rows.map((r) => r[c].length), ['figure', 'value', 'target', ''][c].length));
-const line = (cells) => cells.map((cell, c) => cell.padEnd(widths[c])).join('  ');
+const HEADINGS = ['figure', 'value', 'target', ''];
+const widths = HEADINGS.map((heading, c) => Math.max(...rows.map((r) => r[c]?.length ?? 0), heading.length));
+/** @param {string[]} cells */
+const line = (cells) => cells.map((cell, c) => cell.padEnd(widths[c] ?? 0)).join('  ');
 console.log(
   `Candidate Lookup benchmark${quick ? ' (quick: 1 run, no targets judged)' : ''}, ${figures.machine.cores} cores, Node ${figures.machine.node}, medians of ${figures.lookupToPaint.runs} runs`,
 );
-console.log(line(['figure', 'value', 'target', '']));
-for (const row of rows) console.log(line(quick ? [row[0], row[1], row[2], ''] : row));
+console.log(line(HEADINGS));
+for (const row of rows) console.log(line(quick ? [...row.slice(0, 3), ''] : row));
 console.log(`Figures written to ${path.relative(root, path.join(out, 'latest.json'))}`);
 process.exit(0);

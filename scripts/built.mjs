@@ -1,3 +1,4 @@
+// @ts-check
 // Builds the app when dist/ is missing or older than its sources, then runs one of the built entries.
 // Used by `npm start` (server), `npm run sandbox` (sandbox) and `npm run user:add` (user-add).
 import { spawnSync } from 'node:child_process';
@@ -5,14 +6,19 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
+/** @type {Record<string, string>} */
 const entries = { server: 'dist/server/main.js', sandbox: 'dist/server/sandbox.js', 'user-add': 'dist/server/user-add.js' };
-const name = process.argv[2];
+const name = process.argv[2] ?? '';
 const entry = entries[name];
 if (!entry && name !== 'build') {
   console.error(`usage: node scripts/built.mjs ${[...Object.keys(entries), 'build'].join('|')} [args]`);
   process.exit(2);
 }
 
+/**
+ * @param {string} target a file or a folder
+ * @returns {number}
+ */
 function newestMtime(target) {
   const stat = statSync(target);
   if (!stat.isDirectory()) return stat.mtimeMs;

@@ -1,12 +1,15 @@
+// @ts-check
 // `npm run loadtest`: the production server on its sandbox under load, with autocannon.
 // 200 connections on status lookups (support role), then 20 on full lookups (compliance role), each
 // for LOADTEST_SECONDS (default 20). Prints requests/s, p50 and p99 latency, errors, and the server's
 // peak memory (resident set size, read from /proc). Exits 1 if any request failed.
-import { spawn } from 'node:child_process';
-import { readFileSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { spawnServer } from './spawn-server.mjs';
+
+/** @import { ApiMeta } from '../src/kyc/contract/api.ts' */
 
 const root = path.resolve(import.meta.dirname, '..');
 const seconds = Number(process.env.LOADTEST_SECONDS ?? 20);
@@ -17,10 +20,9 @@ const phases = [
 const TARGET_PEAK_MB = 300;
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'cl-loadtest-'));
-const server = spawn(process.execPath, [path.join(root, 'dist/server/main.js')], {
+const server = spawnServer([path.join(root, 'dist/server/main.js')], {
   cwd: tmp, // no .env of the developer's
   env: {
-    PATH: process.env.PATH,
     HOST: '127.0.0.1',
     PORT: '0',
     AUTH_PROXY_USER_HEADER: 'X-Forwarded-User',
@@ -29,35 +31,28 @@ const server = spawn(process.execPath, [path.join(root, 'dist/server/main.js')],
     RATE_LIMIT_PER_MINUTE: '0',
     AUDIT_LOG: path.join(tmp, 'audit.jsonl'),
   },
-  stdio: ['ignore', 'pipe', 'inherit'],
+  echoStderr: true,
 });
-const stop = () => server.exitCode === null && server.kill('SIGTERM');
-process.on('exit', stop);
-
-const url = await new Promise((resolve, reject) => {
-  let output = '';
-  server.stdout.on('data', (chunk) => {
-    output += chunk;
-    const match = /running at (http:\/\/\S+?)\/?\s/.exec(output);
-    if (match) resolve(match[1]);
-  });
-  server.once('exit', (code) => reject(new Error(`the server exited (${code}) before it listened:\n${output}`)));
-});
-server.stdout.resume();
+process.on('exit', server.stop);
+const url = await server.url;
+const pid = server.child.pid;
 
 let peakKb = 0;
 const rssKb = () => {
   try {
-    const status = readFileSync(`/proc/${server.pid}/status`, 'utf8');
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
   } catch {
     return 0;
   }
 };
-const sampler = setInterval(() => (peakKb = Math.max(peakKb, rssKb())), 50);
+const sampler = setInterval(() => {
+  peakKb = Math.max(peakKb, rssKb());
+}, 50);
 
+/** @type {ApiMeta} */
 const meta = await (await fetch(`${url}/api/meta`, { headers: { 'x-forwarded-user': 'loadtest', 'x-forwarded-role': 'support' } })).json();
-const paths = meta.samples.map((s) => `/api/candidates/${s.kind}/${encodeURIComponent(s.id)}`);
+const paths = (meta.samples ?? []).map((s) => `/api/candidates/${s.kind}/${encodeURIComponent(s.id)}`);
 
 console.log(
   `Load test: ${url}, ${seconds} s per phase, ${paths.length} sample candidates, Node ${process.version}, ${os.cpus().length} cores`,
@@ -85,8 +80,8 @@ for (const phase of phases) {
 }
 clearInterval(sampler);
 peakKb = Math.max(peakKb, rssKb());
-const hwm = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${server.pid}/status`, 'utf8'))?.[1] ?? 0);
-stop();
+const hwm = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+server.stop();
 
 console.table(rows);
 const peakMb = Math.max(peakKb, hwm) / 1024;

@@ -47,7 +47,7 @@ test('hostile content never runs, never renders as markup, never overflows', asy
   const overflowing = await page.evaluate(() =>
     [...document.querySelectorAll('main section, main header, main figure, main details, main dl, main table')]
       .filter((el) => el.scrollWidth > el.clientWidth + 1)
-      .map((el) => el.tagName + ':' + el.textContent!.slice(0, 40)),
+      .map((el) => `${el.tagName}:${el.textContent?.slice(0, 40)}`),
   );
   expect(overflowing).toEqual([]);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);

@@ -10,7 +10,7 @@ import { RateLimiter } from '../../src/server/rate-limit.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { SANDBOX_KEYS, startSandbox, type RunningSandbox } from '../../src/server/sandbox/sandbox.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
-import { rawRequest, startTestApp, type RawResponse, type TestApp } from './http.ts';
+import { cookieOf, rawRequest, signIn as signInAt, startTestApp, type RawResponse, type TestApp } from './http.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'cl-access-'));
 const candidates = sampleCandidates({ now: new Date() });
@@ -51,37 +51,8 @@ function target(statusKey: boolean) {
   };
 }
 
-function signIn(app: TestApp, username: string, password: string, headers: Record<string, string> = {}) {
-  return postSession(app.port, JSON.stringify({ username, password }), headers);
-}
-
-/** A sign-in POST with a JSON body, through node:http like the other raw requests. */
-async function postSession(port: number, payload: string, headers: Record<string, string>): Promise<RawResponse> {
-  const http = await import('node:http');
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      {
-        host: '127.0.0.1',
-        port,
-        path: '/api/session',
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...headers },
-        agent: false,
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString(), cut: false }),
-        );
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
-
-const cookieOf = (res: RawResponse) => String(res.headers['set-cookie']?.[0] ?? '').split(';')[0]!;
+const signIn = (app: TestApp, username: string, password: string, headers: Record<string, string> = {}) =>
+  signInAt(app.port, username, password, headers);
 
 describe('built-in users', () => {
   let app: TestApp;
@@ -230,12 +201,15 @@ describe('support user without a status key: what cannot be checked is never pas
   it.each([
     [
       'a body that is not JSON',
-      (res: import('node:http').ServerResponse) => (res.writeHead(200), res.end('{"identities": {"passport"')),
+      (res: import('node:http').ServerResponse) => res.writeHead(200).end('{"identities": {"passport"'),
       'upstream_error',
     ],
     [
       'a body over the size limit',
-      (res: import('node:http').ServerResponse) => (res.writeHead(200), res.write('x'.repeat(8000)), res.end('y'.repeat(8000))),
+      (res: import('node:http').ServerResponse) => {
+        res.writeHead(200).write('x'.repeat(8000));
+        res.end('y'.repeat(8000));
+      },
       'response_too_large',
     ],
     [

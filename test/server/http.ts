@@ -14,11 +14,11 @@ export interface RawResponse {
   cut: boolean;
 }
 
-/** A GET with the path sent exactly as given (no URL normalisation), like a hand-crafted request. */
+/** A request with the path sent exactly as given (no URL normalisation), like a hand-crafted request; GET unless told. */
 export function rawRequest(
   port: number,
   path: string,
-  options: { method?: string; headers?: http.OutgoingHttpHeaders } = {},
+  options: { method?: string; headers?: http.OutgoingHttpHeaders; body?: string } = {},
 ): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const req = http.request(
@@ -40,8 +40,22 @@ export function rawRequest(
       },
     );
     req.on('error', reject);
-    req.end();
+    req.end(options.body);
   });
+}
+
+/** A sign-in as the sign-in page sends it: a JSON POST to /api/session (headers may override the content type). */
+export function signIn(port: number, username: string, password: string, headers: http.OutgoingHttpHeaders = {}): Promise<RawResponse> {
+  return rawRequest(port, '/api/session', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ username, password }),
+  });
+}
+
+/** The `name=value` of the session cookie an answer set, ready to send back. */
+export function cookieOf(res: RawResponse): string {
+  return String(res.headers['set-cookie']?.[0] ?? '').split(';')[0]!;
 }
 
 export async function listen(server: http.Server): Promise<{ port: number; close: () => Promise<void> }> {

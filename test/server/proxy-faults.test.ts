@@ -200,7 +200,11 @@ describe('proxy against a faulty upstream', () => {
       const chunk = 'x'.repeat(4000);
       let sent = 0;
       const timer = setInterval(() => {
-        if (res.destroyed || sent++ > 10) return clearInterval(timer), res.end();
+        if (res.destroyed || sent++ > 10) {
+          clearInterval(timer);
+          res.end();
+          return;
+        }
         res.write(chunk);
       }, 5);
     };

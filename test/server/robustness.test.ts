@@ -9,7 +9,7 @@ import { hashPassword } from '../../src/server/auth/passwords.ts';
 import type { AuditLog } from '../../src/server/audit.ts';
 import { createApiHandler } from '../../src/server/proxy.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
-import { listen, rawRequest, startTestApp, testEnvironment, type RawResponse, type TestApp } from './http.ts';
+import { cookieOf, listen, rawRequest, signIn as signInAt, startTestApp, testEnvironment, type RawResponse, type TestApp } from './http.ts';
 
 /** Ways a server like this one fails in practice: each must give a clear answer and leave it serving. */
 const cleanups: Array<() => Promise<void>> = [];
@@ -166,28 +166,7 @@ describe('built-in users under pressure and change', () => {
         users: await Promise.all(users.map(async (u) => ({ ...u, passwordHash: await hashPassword(`${u.username} password ok`) }))),
       }),
     );
-  const signIn = (username: string, password: string) =>
-    new Promise<RawResponse>((resolve, reject) => {
-      const req = http.request(
-        {
-          host: '127.0.0.1',
-          port: app.port,
-          path: '/api/session',
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          agent: false,
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () =>
-            resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString(), cut: false }),
-          );
-        },
-      );
-      req.on('error', reject);
-      req.end(JSON.stringify({ username, password }));
-    });
+  const signIn = (username: string, password: string) => signInAt(app.port, username, password);
 
   beforeAll(async () => {
     await writeUsers([
@@ -216,7 +195,7 @@ describe('built-in users under pressure and change', () => {
   });
 
   it('applies a changed role at once and ends the sessions of a removed user', async () => {
-    const cookie = String((await signIn('sam', 'sam password ok')).headers['set-cookie']).split(';')[0]!;
+    const cookie = cookieOf(await signIn('sam', 'sam password ok'));
     expect(JSON.parse((await app.get('/api/session', { cookie })).body)).toMatchObject({ role: 'support' });
     await writeUsers([
       { username: 'ana', role: 'compliance' },

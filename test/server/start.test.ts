@@ -1,23 +1,22 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { type SpawnedServer, spawnServer } from '../../scripts/spawn-server.mjs';
 import { startFakeUpstream } from './fake-upstream.ts';
 import { rawRequest } from './http.ts';
 
 /** `npm start` as a user runs it: builds if needed, prints the URL, stops cleanly on a signal. */
 const root = path.resolve(import.meta.dirname, '../..');
-const children: ChildProcessWithoutNullStreams[] = [];
+const started: SpawnedServer[] = [];
 afterEach(() => {
-  for (const child of children.splice(0)) child.kill('SIGKILL');
+  for (const server of started.splice(0)) server.child.kill('SIGKILL');
 });
 
-function start(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['scripts/built.mjs', 'server'], {
+function start(env: Record<string, string>): SpawnedServer {
+  const server = spawnServer(['scripts/built.mjs', 'server'], {
     cwd: root,
     env: {
-      PATH: process.env.PATH ?? '',
       KYC_BASE_URL: '',
       KYC_CLIENT_ID: '',
       KYC_API_KEY: '',
@@ -27,20 +26,8 @@ function start(env: Record<string, string>) {
       ...env,
     },
   });
-  children.push(child);
-  let output = '';
-  child.stdout.on('data', (chunk) => (output += chunk));
-  child.stderr.on('data', (chunk) => (output += chunk));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const url = new Promise<string>((resolve, reject) => {
-    child.stdout.on('data', () => {
-      const match = /running at (http:\/\/\S+)/.exec(output);
-      if (match) resolve(match[1]!);
-    });
-    void exited.then((code) => reject(new Error(`exited with ${code}:\n${output}`)));
-  });
-  url.catch(() => {}); // a test that expects the exit reads `exited` instead
-  return { child, url, exited, output: () => output };
+  started.push(server);
+  return server;
 }
 
 describe('npm start', () => {
@@ -79,7 +66,12 @@ describe('npm start', () => {
 
   it('lets an in-flight lookup finish on SIGTERM, then exits', async () => {
     const upstream = await startFakeUpstream();
+    let arrived = () => {};
+    const reachedUpstream = new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
     upstream.behave = (_req, res) => {
+      arrived();
       setTimeout(() => {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end('{"status":"success","data":{"late":true}}');
@@ -88,7 +80,7 @@ describe('npm start', () => {
     const server = start({ KYC_BASE_URL: upstream.url, KYC_CLIENT_ID: 'c', KYC_API_KEY: 'key-never-logged' });
     const url = new URL(await server.url);
     const inFlight = rawRequest(Number(url.port), '/api/candidates/refId/slow');
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await reachedUpstream; // the lookup is in flight: the service has it and has not answered
     server.child.kill('SIGTERM');
     const res = await inFlight;
     expect(res.status).toBe(200);

@@ -4,18 +4,18 @@ import { statusLevelOf, type CandidateRecord, type UpstreamError } from '../../k
 import { isLookupKind, type LookupKind } from '../../kyc/contract/lookup.ts';
 import type { SandboxCandidate } from './candidates.ts';
 import { dateFieldOf, handleTestControl, type SetStatus, TEST_STATUS_PATH } from './test-controls.ts';
+import credentials from './credentials.json' with { type: 'json' };
 
-/** The demo client id and API keys of the sandbox: made up, documented, not secrets. */
-export const SANDBOX_CLIENT_ID = 'candidate_lookup_sandbox';
+/**
+ * The demo client id and API keys of the sandbox: made up, documented, not secrets. In JSON so that the
+ * plain-JavaScript scripts (bench, load test) read the same values.
+ */
+export const SANDBOX_CLIENT_ID: string = credentials.clientId;
 
 /** The three key scopes the admin console offers. */
 export type KeyScope = 'status' | 'identity' | 'full';
 
-export const SANDBOX_KEYS: Record<KeyScope, string> = {
-  status: 'sandbox-key-status-only',
-  identity: 'sandbox-key-identity-no-pictures',
-  full: 'sandbox-key-full-access',
-};
+export const SANDBOX_KEYS: Record<KeyScope, string> = credentials.keys;
 
 export const KEY_SCOPE_DESCRIPTIONS: Record<KeyScope, string> = {
   status: 'status and metadata only',
