@@ -14,6 +14,7 @@ const serverBuild: BuildEnvironmentOptions = {
       main: 'src/server/main.ts',
       sandbox: 'src/server/sandbox/main.ts',
       'user-add': 'src/server/user-add.ts',
+      'audit-verify': 'src/server/audit-verify-cli.ts',
     },
   },
 };

@@ -1,13 +1,19 @@
 // @ts-check
 // Builds the app when dist/ is missing or older than its sources, then runs one of the built entries.
-// Used by `npm start` (server), `npm run sandbox` (sandbox) and `npm run user:add` (user-add).
+// Used by `npm start` (server), `npm run sandbox` (sandbox), `npm run user:add` (user-add) and
+// `npm run audit:verify` (audit-verify).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
 /** @type {Record<string, string>} */
-const entries = { server: 'dist/server/main.js', sandbox: 'dist/server/sandbox.js', 'user-add': 'dist/server/user-add.js' };
+const entries = {
+  server: 'dist/server/main.js',
+  sandbox: 'dist/server/sandbox.js',
+  'user-add': 'dist/server/user-add.js',
+  'audit-verify': 'dist/server/audit-verify.js',
+};
 const name = process.argv[2] ?? '';
 const entry = entries[name];
 if (!entry && name !== 'build') {

@@ -1,5 +1,6 @@
 import { mkdir, open, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
+import { chainLines, readChainHead } from './audit-chain.ts';
 import type { Role } from '../kyc/contract/api.ts';
 import type { LookupKind } from '../kyc/contract/lookup.ts';
 
@@ -49,7 +50,8 @@ export interface AuditLog {
 }
 
 interface Pending {
-  line: string;
+  /** The entry serialized without `prev`: the chain adds it when the line's place in the file is known. */
+  body: string;
   resolve: () => void;
   reject: (error: unknown) => void;
 }
@@ -63,16 +65,22 @@ const WRITE_TIMEOUT_MS = 5000;
  * Appends to one open file. Lines that arrive while a write is under way go out together in the next
  * write (group commit): under load that is one write for many lookups instead of an open, a write and a
  * close for each. Each lookup still waits for its own line to be written.
+ *
+ * Each line is chained to the one before it (audit-chain.ts). The head of the chain is read from the
+ * file's last line when a non-empty file is opened; a new empty file (after rotation) chains from the
+ * last line written to the rotated one, or starts a chain when that is not known.
  */
 export function createAuditLog(file: string): AuditLog {
-  let handle: { file: FileHandle; inode: number } | undefined;
+  let handle: { file: FileHandle; inode: number; size: number } | undefined;
   let checkedAt = 0;
   let pending: Pending[] = [];
   let writing = false;
-  // After a failed write part of a line may be on disk: the next write starts on a fresh line.
-  let afterFailure = false;
+  // The hash of the last line on disk; undefined: not known (a new chain starts).
+  let head: string | undefined;
+  // A line cut short by a crash or a failed write: the next write starts on a fresh line.
+  let afterPartialLine = false;
 
-  async function currentHandle(): Promise<FileHandle> {
+  async function currentHandle(): Promise<NonNullable<typeof handle>> {
     const now = Date.now();
     if (handle && now - checkedAt > ROTATION_CHECK_MS) {
       checkedAt = now;
@@ -81,17 +89,53 @@ export function createAuditLog(file: string): AuditLog {
     }
     if (!handle) {
       await mkdir(path.dirname(path.resolve(file)), { recursive: true }).catch(() => {});
-      const opened = await open(file, 'a', 0o600);
-      handle = { file: opened, inode: (await opened.stat()).ino };
+      // Read as well as append: the chain continues from the file's last line.
+      const opened = await open(file, 'a+', 0o600);
+      try {
+        const { ino, size } = await opened.stat();
+        const tail = await readChainHead(opened, size);
+        if (tail) {
+          head = tail.head;
+          afterPartialLine = !tail.complete;
+        }
+        handle = { file: opened, inode: ino, size };
+      } catch (error) {
+        await opened.close().catch(() => {});
+        throw error;
+      }
       checkedAt = now;
     }
-    return handle.file;
+    return handle;
   }
 
   async function closeHandle(): Promise<void> {
     const old = handle;
     handle = undefined;
     await old?.file.close().catch(() => {});
+  }
+
+  /** Writes one batch as chained lines; on failure removes what part of it reached the file. */
+  async function writeBatch(batch: Pending[]): Promise<void> {
+    const current = await currentHandle();
+    const chained = chainLines(
+      batch.map((p) => p.body),
+      head,
+    );
+    const text = (afterPartialLine ? '\n' : '') + chained.lines.map((line) => `${line}\n`).join('');
+    try {
+      await current.file.appendFile(text);
+    } catch (error) {
+      // Part of the batch may be on disk (a full disk): cut it off, so the chain stays whole.
+      const cut = await current.file.truncate(current.size).then(
+        () => true,
+        () => false,
+      );
+      if (!cut) head = undefined; // read again from the file when it is reopened
+      throw error;
+    }
+    current.size += Buffer.byteLength(text);
+    head = chained.head;
+    afterPartialLine = false;
   }
 
   async function flush(): Promise<void> {
@@ -101,15 +145,13 @@ export function createAuditLog(file: string): AuditLog {
       pending = [];
       let timer: NodeJS.Timeout | undefined;
       try {
-        const text = (afterFailure ? '\n' : '') + batch.map((p) => p.line).join('');
         const timeout = new Promise<never>((_, reject) => {
           timer = setTimeout(() => reject(new Error('the audit log write timed out')), WRITE_TIMEOUT_MS);
         });
-        await Promise.race([currentHandle().then((handle) => handle.appendFile(text)), timeout]);
-        afterFailure = false;
+        await Promise.race([writeBatch(batch), timeout]);
         for (const p of batch) p.resolve();
       } catch (error) {
-        afterFailure = true;
+        // A non-empty file's last line is read again when it is reopened: the chain continues from it.
         await closeHandle(); // try afresh next time: the disk may have room again
         for (const p of batch) p.reject(error);
       } finally {
@@ -121,9 +163,9 @@ export function createAuditLog(file: string): AuditLog {
 
   return {
     record(entry) {
-      const line = `${JSON.stringify({ ...entry, id: entry.id.length > 512 ? `${entry.id.slice(0, 512)}…` : entry.id })}\n`;
+      const body = JSON.stringify({ ...entry, id: entry.id.length > 512 ? `${entry.id.slice(0, 512)}…` : entry.id });
       return new Promise<void>((resolve, reject) => {
-        pending.push({ line, resolve, reject });
+        pending.push({ body, resolve, reject });
         if (!writing) void flush();
       });
     },

@@ -1,4 +1,5 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -90,5 +91,24 @@ describe('npm start', () => {
     expect(server.output()).not.toContain('key-never-logged');
     expect(server.output()).not.toContain('slow');
     await upstream.close();
+  }, 60_000);
+
+  it('writes a chained audit log that `npm run audit:verify` finds intact, and catches an edit', async () => {
+    const auditLog = path.join(mkdtempSync(path.join(os.tmpdir(), 'cl-start-')), 'audit.jsonl');
+    const server = start({ AUDIT_LOG: auditLog });
+    const port = Number(new URL(await server.url).port);
+    for (const id of ['cust_000482', 'no-such-candidate', 'cust_000482']) await rawRequest(port, `/api/candidates/refId/${id}`);
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+
+    const verify = () => spawnSync('npm', ['run', 'audit:verify', '--', auditLog], { cwd: root, encoding: 'utf8' });
+    const intact = verify();
+    expect(intact.stdout).toContain('3 lines, chain intact');
+    expect(intact.status).toBe(0);
+
+    writeFileSync(auditLog, readFileSync(auditLog, 'utf8').replace('no-such-candidate', 'another-candidate'));
+    const edited = verify();
+    expect(edited.status).toBe(1);
+    expect(edited.stderr).toContain(`${auditLog}:3: chain broken`);
   }, 60_000);
 });

@@ -1,0 +1,138 @@
+import { createHash } from 'node:crypto';
+import type { FileHandle } from 'node:fs/promises';
+
+/**
+ * The audit log's hash chain. Each line's `prev` is the SHA-256 (hex) of the previous line's bytes,
+ * without its line end; the first line of a chain says `"prev":"start"`. Editing, deleting or inserting
+ * a line breaks the link after it. The chain is kept apart from how a line is serialized, so any
+ * serializer composes with it: it only needs a JSON object on one line.
+ */
+export const CHAIN_START = 'start';
+
+const HASH = /^[0-9a-f]{64}$/;
+
+export function lineHash(line: string | Uint8Array): string {
+  return createHash('sha256').update(line).digest('hex');
+}
+
+/** `{"prev":…,` followed by the rest of the serialized object: `prev` comes first, easy to read. */
+export function withPrev(body: string, prev: string): string {
+  if (!body.startsWith('{') || !body.endsWith('}')) throw new Error('an audit line must be one JSON object');
+  return `{"prev":"${prev}"${body === '{}' ? '}' : `,${body.slice(1)}`}`;
+}
+
+/** Chains `bodies` after `head` (undefined: a new chain). Returns the lines and the new head. */
+export function chainLines(bodies: readonly string[], head: string | undefined): { lines: string[]; head: string | undefined } {
+  const lines: string[] = [];
+  let prev = head;
+  for (const body of bodies) {
+    const line = withPrev(body, prev ?? CHAIN_START);
+    lines.push(line);
+    prev = lineHash(line);
+  }
+  return { lines, head: prev };
+}
+
+/**
+ * What an open audit file ends with: the hash of its last line, whether that line is complete (a failed
+ * write or a crash can leave part of a line), or nothing when the file is empty. Reads backwards from the
+ * end in chunks, so a long log costs one small read.
+ */
+export async function readChainHead(handle: FileHandle, size: number): Promise<{ head: string; complete: boolean } | undefined> {
+  if (size === 0) return undefined;
+  const chunks: Buffer[] = [];
+  let position = size;
+  let start = -1;
+  while (position > 0 && start === -1) {
+    const length = Math.min(64 * 1024, position);
+    position -= length;
+    const chunk = Buffer.alloc(length);
+    const { bytesRead } = await handle.read(chunk, 0, length, position);
+    chunks.unshift(chunk.subarray(0, bytesRead));
+    const tail = Buffer.concat(chunks);
+    // The line end of the last line itself does not count: look before it.
+    const searchEnd = tail.at(-1) === 0x0a ? tail.length - 2 : tail.length - 1;
+    const newline = searchEnd >= 0 ? tail.lastIndexOf(0x0a, searchEnd) : -1;
+    if (newline !== -1) start = position + newline + 1;
+  }
+  const all = Buffer.concat(chunks);
+  const from = Math.max(0, start) - position;
+  const complete = all.at(-1) === 0x0a;
+  return { head: lineHash(all.subarray(from, complete ? all.length - 1 : all.length)), complete };
+}
+
+export interface ChainFile {
+  name: string;
+  content: Uint8Array;
+}
+
+export type ChainReport =
+  | { ok: true; lines: number; notes: string[] }
+  | { ok: false; lines: number; file: string; line: number; reason: string; text: string };
+
+/**
+ * Checks files given oldest first (audit.jsonl.2 audit.jsonl.1 audit.jsonl). The first line of each file
+ * must chain from the last line of the file before it, or start a new chain (the writer did not know
+ * the rotated file's last hash, e.g. after a restart).
+ */
+export function verifyChain(files: readonly ChainFile[]): ChainReport {
+  const notes: string[] = [];
+  let head: string | undefined;
+  let previousName: string | undefined;
+  let checked = 0;
+  for (const file of files) {
+    const content = Buffer.from(file.content);
+    const lines = splitLines(content);
+    for (const [index, line] of lines.entries()) {
+      const number = index + 1;
+      const broken = (reason: string) =>
+        ({ ok: false, lines: checked, file: file.name, line: number, reason, text: line.bytes.toString('utf8') }) as const;
+      if (!line.complete) return broken('the line is incomplete (no line end): a write failed or the file was cut');
+      const prev = prevOf(line.bytes);
+      if (prev === undefined) return broken('not an audit line with "prev" (a JSON object whose "prev" is a hash or "start")');
+      if (prev === CHAIN_START) {
+        if (index > 0) return broken('starts a new chain in the middle of a file: the lines before it were cut off or it was inserted');
+        if (previousName !== undefined)
+          notes.push(`${file.name} starts a new chain (the last hash of ${previousName} was not known to the writer)`);
+      } else if (head === undefined) {
+        notes.push(`${file.name}:${number} chains from an earlier file that was not given`);
+      } else if (prev !== head) {
+        return broken(
+          index > 0
+            ? `"prev" is not the hash of line ${number - 1}: line ${number - 1} was edited, or lines were deleted or inserted here`
+            : `"prev" is not the hash of the last line of ${previousName}: a line was edited, deleted or inserted at the end of that file, or a file is missing or out of order`,
+        );
+      }
+      head = lineHash(line.bytes);
+      checked += 1;
+    }
+    if (lines.length > 0) previousName = file.name;
+  }
+  return { ok: true, lines: checked, notes };
+}
+
+function splitLines(content: Buffer): { bytes: Buffer; complete: boolean }[] {
+  const lines: { bytes: Buffer; complete: boolean }[] = [];
+  let start = 0;
+  while (start < content.length) {
+    const end = content.indexOf(0x0a, start);
+    if (end === -1) {
+      lines.push({ bytes: content.subarray(start), complete: false });
+      break;
+    }
+    lines.push({ bytes: content.subarray(start, end), complete: true });
+    start = end + 1;
+  }
+  return lines;
+}
+
+function prevOf(bytes: Buffer): string | undefined {
+  try {
+    const value: unknown = JSON.parse(bytes.toString('utf8'));
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+    const prev = (value as { prev?: unknown }).prev;
+    return typeof prev === 'string' && (prev === CHAIN_START || HASH.test(prev)) ? prev : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,172 @@
+import { appendFileSync, copyFileSync, mkdtempSync, readFileSync, renameSync, truncateSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { lineHash } from '../../src/server/audit-chain.ts';
+import { createAuditLog, type AuditEntry } from '../../src/server/audit.ts';
+import { runAuditVerify } from '../../src/server/audit-verify.ts';
+
+const entry = (id: string): AuditEntry => ({
+  time: new Date().toISOString(),
+  user: 'ana',
+  role: 'compliance',
+  env: 'default',
+  kind: 'refId',
+  id,
+  status: 200,
+  code: null,
+  upstreamStatus: 200,
+  level: 'full',
+  durationMs: 3,
+});
+
+const tempFile = () => path.join(mkdtempSync(path.join(os.tmpdir(), 'cl-chain-')), 'audit.jsonl');
+const linesOf = (file: string) => readFileSync(file, 'utf8').split('\n').slice(0, -1);
+const writeLines = (file: string, lines: string[]) => writeFileSync(file, lines.map((line) => `${line}\n`).join(''));
+
+/** `npm run audit:verify -- …files` in-process: exit code and what it printed. */
+function verify(...files: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = runAuditVerify(
+    files,
+    (line) => out.push(line),
+    (line) => err.push(line),
+  );
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+async function writeIds(file: string, ids: string[]) {
+  const log = createAuditLog(file);
+  for (const id of ids) await log.record(entry(id));
+  return log;
+}
+
+describe('the audit chain', () => {
+  it('gives each line the SHA-256 of the line before it, the first saying it starts a chain', async () => {
+    const file = tempFile();
+    const log = createAuditLog(file);
+    // Concurrent lines go out in one write: the chain must still follow their order in the file.
+    await Promise.all(Array.from({ length: 50 }, (_, i) => log.record(entry(`id-${i}`))));
+    const lines = linesOf(file);
+    expect(lines).toHaveLength(50);
+    expect(JSON.parse(lines[0]!).prev).toBe('start');
+    for (let i = 1; i < lines.length; i++) expect(JSON.parse(lines[i]!).prev).toBe(lineHash(lines[i - 1]!));
+    expect(lines[1]).toMatch(/^\{"prev":"[0-9a-f]{64}","time":/);
+    expect(verify(file)).toEqual({ code: 0, out: '50 lines, chain intact', err: '' });
+  });
+
+  it('catches an edited line', async () => {
+    const file = tempFile();
+    await writeIds(file, ['a', 'b', 'c', 'd']);
+    const lines = linesOf(file);
+    lines[1] = lines[1]!.replace('"id":"b"', '"id":"x"');
+    writeLines(file, lines);
+    const result = verify(file);
+    expect(result.code).toBe(1);
+    expect(result.err).toContain(`${file}:3: chain broken: "prev" is not the hash of line 2: line 2 was edited`);
+    expect(result.err).toContain('"id":"c"'); // the broken line itself is shown
+  });
+
+  it('catches a deleted line', async () => {
+    const file = tempFile();
+    await writeIds(file, ['a', 'b', 'c', 'd']);
+    const lines = linesOf(file);
+    lines.splice(2, 1);
+    writeLines(file, lines);
+    const result = verify(file);
+    expect(result.code).toBe(1);
+    expect(result.err).toContain(`${file}:3: chain broken`);
+    expect(result.err).toContain('"id":"d"');
+  });
+
+  it('catches an inserted line, even one that chains from the line before it', async () => {
+    const file = tempFile();
+    await writeIds(file, ['a', 'b', 'c']);
+    const lines = linesOf(file);
+    const forged = JSON.stringify({ prev: lineHash(lines[0]!), ...entry('forged') });
+    lines.splice(1, 0, forged);
+    writeLines(file, lines);
+    const result = verify(file);
+    expect(result.code).toBe(1);
+    expect(result.err).toContain(`${file}:3: chain broken`);
+  });
+
+  it('catches a line that claims to start a new chain in the middle of a file, and a line without prev', async () => {
+    const file = tempFile();
+    await writeIds(file, ['a', 'b', 'c']);
+    const lines = linesOf(file);
+    writeLines(file, [lines[0]!, JSON.stringify({ prev: 'start', ...entry('b') }), lines[2]!]);
+    expect(verify(file).err).toContain(`${file}:2: chain broken: starts a new chain in the middle of a file`);
+    writeLines(file, [lines[0]!, JSON.stringify(entry('b')), lines[2]!]);
+    expect(verify(file).err).toContain(`${file}:2: chain broken: not an audit line with "prev"`);
+  });
+
+  it('keeps the chain across a rotated file, and catches a line deleted from the end of the rotated file', async () => {
+    const file = tempFile();
+    const log = await writeIds(file, ['a', 'b']);
+    renameSync(file, `${file}.1`);
+    await new Promise((resolve) => setTimeout(resolve, 1100)); // the writer checks for rotation each second
+    await log.record(entry('c'));
+    await log.record(entry('d'));
+    expect(JSON.parse(linesOf(file)[0]!).prev).toBe(lineHash(linesOf(`${file}.1`)[1]!));
+    expect(verify(`${file}.1`, file)).toEqual({ code: 0, out: '4 lines, chain intact', err: '' });
+
+    writeLines(`${file}.1`, linesOf(`${file}.1`).slice(0, 1));
+    const result = verify(`${file}.1`, file);
+    expect(result.code).toBe(1);
+    expect(result.err).toContain(`${file}:1: chain broken: "prev" is not the hash of the last line of ${file}.1`);
+  });
+
+  it('keeps the chain across copy-and-truncate rotation', async () => {
+    const file = tempFile();
+    const log = await writeIds(file, ['a', 'b']);
+    copyFileSync(file, `${file}.1`);
+    truncateSync(file, 0);
+    await log.record(entry('c'));
+    expect(verify(`${file}.1`, file)).toEqual({ code: 0, out: '3 lines, chain intact', err: '' });
+  });
+
+  it('continues the chain of an existing file after a restart, and says when a new file starts a new one', async () => {
+    const file = tempFile();
+    await writeIds(file, ['a', 'b']);
+    await writeIds(file, ['c']); // a new process: the head is read from the file's last line
+    expect(verify(file)).toEqual({ code: 0, out: '3 lines, chain intact', err: '' });
+
+    renameSync(file, `${file}.1`);
+    await writeIds(file, ['d']); // restarted after rotation: the rotated file's last hash is not known
+    expect(JSON.parse(linesOf(file)[0]!).prev).toBe('start');
+    const result = verify(`${file}.1`, file);
+    expect(result.code).toBe(0);
+    expect(result.out).toBe(
+      `note: ${file} starts a new chain (the last hash of ${file}.1 was not known to the writer)\n4 lines, chain intact`,
+    );
+  });
+
+  it('reports a line left incomplete by a crash instead of chaining over it silently', async () => {
+    const file = tempFile();
+    await writeIds(file, ['a', 'b']);
+    appendFileSync(file, '{"prev":"abc","time":"2026-'); // a write cut short
+    expect(verify(file)).toMatchObject({ code: 1, err: expect.stringContaining(`${file}:3: chain broken: the line is incomplete`) });
+    await writeIds(file, ['c']); // the next line starts on a fresh line and chains from the fragment
+    const lines = linesOf(file);
+    expect(lines).toHaveLength(4);
+    expect(JSON.parse(lines[3]!).prev).toBe(lineHash(lines[2]!));
+    expect(verify(file)).toMatchObject({ code: 1, err: expect.stringContaining(`${file}:3: chain broken: not an audit line`) });
+  });
+
+  it('reads a long file from its end to find the head', async () => {
+    const file = tempFile();
+    await writeIds(
+      file,
+      Array.from({ length: 300 }, (_, i) => `${i}-${'x'.repeat(500)}`),
+    );
+    await writeIds(file, ['last']);
+    expect(verify(file)).toEqual({ code: 0, out: '301 lines, chain intact', err: '' });
+  });
+
+  it('says how to use it, and names a file it cannot read', () => {
+    expect(verify()).toMatchObject({ code: 2, err: expect.stringContaining('usage: npm run audit:verify -- <file>') });
+    expect(verify('/nonexistent/audit.jsonl')).toMatchObject({ code: 2, err: 'Cannot read /nonexistent/audit.jsonl: ENOENT' });
+  });
+});
