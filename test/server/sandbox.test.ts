@@ -188,7 +188,7 @@ describe('sandbox HTTP contract', () => {
     for (const path of [
       '/',
       '/kyc/1.0/connect/x',
-      `/kyc/1.0/connect/${SANDBOX_CLIENT_ID}/applicants/waiting`,
+      `/kyc/1.0/connect/${SANDBOX_CLIENT_ID}/certificates/waiting`,
       `/kyc/1.0/connect/${SANDBOX_CLIENT_ID}/refId/a/b`,
       `/kyc/2.0/connect/${SANDBOX_CLIENT_ID}/refId/a`,
     ]) {

@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { statusLevelOf, type CandidateRecord, type UpstreamError } from '../../kyc/contract/schema.ts';
 import { isLookupKind, type LookupKind } from '../../kyc/contract/lookup.ts';
+import { listApplicants } from './applicants.ts';
 import type { SandboxCandidate } from './candidates.ts';
 import { dateFieldOf, handleTestControl, type SetStatus, TEST_STATUS_PATH } from './test-controls.ts';
 import credentials from './credentials.json' with { type: 'json' };
@@ -16,6 +17,14 @@ export const SANDBOX_CLIENT_ID: string = credentials.clientId;
 export type KeyScope = 'status' | 'identity' | 'full';
 
 export const SANDBOX_KEYS: Record<KeyScope, string> = credentials.keys;
+
+/**
+ * A full-scope key created with "archive after extract": every full-level lookup with it schedules the
+ * deletion of the candidate's identity data, and the answer says when (`willArchiveAtDate`).
+ */
+export const SANDBOX_ARCHIVE_KEY = 'sandbox-key-archive-after-extract';
+/** The delay the service's documentation recommends for such keys. */
+export const SANDBOX_ARCHIVE_AFTER_SECONDS = 10;
 
 export const KEY_SCOPE_DESCRIPTIONS: Record<KeyScope, string> = {
   status: 'status and metadata only',
@@ -36,39 +45,73 @@ export interface SandboxOptions {
   candidates: SandboxCandidate[];
   /** Browser tests only: POST /_test/status changes a candidate's status. */
   testControls?: boolean;
+  /** Candidates only the archive-after-extract key finds (so that the other keys keep their sample set). */
+  archiveKeyCandidates?: SandboxCandidate[];
   clientId?: string;
   keys?: Record<KeyScope, string>;
 }
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
 
-/** The KYC Connect lookups: `GET /kyc/1.0/connect/<client_id>/{refId|recordId}/<id>`. */
+type KeyGrant = { scope: KeyScope; archives: boolean };
+
+interface Index {
+  records: CandidateRecord[];
+  byKind: Record<LookupKind, Map<string, CandidateRecord>>;
+}
+
+function indexOf(candidates: SandboxCandidate[]): Index {
+  const byKind: Index['byKind'] = { refId: new Map(), recordId: new Map() };
+  for (const { record } of candidates) {
+    if (record.refId) byKind.refId.set(record.refId, record);
+    if (record.recordId) byKind.recordId.set(record.recordId, record);
+  }
+  return { records: candidates.map(({ record }) => record), byKind };
+}
+
+/** Puts `changed` where `old` was, in the list and under both ids. */
+function replaceIn(index: Index, old: CandidateRecord, changed: CandidateRecord): void {
+  const at = index.records.indexOf(old);
+  if (at === -1) return;
+  index.records[at] = changed;
+  if (changed.refId) index.byKind.refId.set(changed.refId, changed);
+  if (changed.recordId) index.byKind.recordId.set(changed.recordId, changed);
+}
+
+/**
+ * The KYC Connect operations: lookups `GET /kyc/1.0/connect/<client_id>/{refId|recordId}/<id>` and the
+ * list `GET /kyc/1.0/connect/<client_id>/applicants[/<status>]?skip=&limit=`.
+ */
 export function createSandboxHandler(options: SandboxOptions): Handler {
   const clientId = options.clientId ?? SANDBOX_CLIENT_ID;
-  const scopeOfKey = new Map(Object.entries(options.keys ?? SANDBOX_KEYS).map(([scope, key]) => [key, scope as KeyScope]));
-  const index: Record<LookupKind, Map<string, CandidateRecord>> = { refId: new Map(), recordId: new Map() };
-  for (const { record } of options.candidates) {
-    if (record.refId) index.refId.set(record.refId, record);
-    if (record.recordId) index.recordId.set(record.recordId, record);
-  }
+  const grants = new Map<string, KeyGrant>(
+    Object.entries(options.keys ?? SANDBOX_KEYS).map(([scope, key]) => [key, { scope: scope as KeyScope, archives: false }]),
+  );
+  grants.set(SANDBOX_ARCHIVE_KEY, { scope: 'full', archives: true });
+  const plain = indexOf(options.candidates);
+  const withArchiveKey = indexOf([...options.candidates, ...(options.archiveKeyCandidates ?? [])]);
   // Bodies are built once per record and scope: large-image records weigh megabytes.
   const bodies = new Map<string, Buffer>();
-  const bodyOf = (record: CandidateRecord, scope: KeyScope) => {
-    const cacheKey = `${scope}\u0000${record.recordId ?? record.refId}`;
+  const bodyOf = (record: CandidateRecord, grant: KeyGrant) => {
+    if (grant.archives) {
+      // Each full lookup with such a key schedules the deletion anew, from the time of the lookup.
+      const willArchiveAtDate = new Date(Date.now() + SANDBOX_ARCHIVE_AFTER_SECONDS * 1000).toISOString();
+      return Buffer.from(JSON.stringify({ status: 'success', data: { ...recordForScope(record, grant.scope), willArchiveAtDate } }));
+    }
+    const cacheKey = `${grant.scope}\u0000${record.recordId ?? record.refId}`;
     let body = bodies.get(cacheKey);
     if (!body) {
-      body = Buffer.from(JSON.stringify({ status: 'success', data: recordForScope(record, scope) }));
+      body = Buffer.from(JSON.stringify({ status: 'success', data: recordForScope(record, grant.scope) }));
       bodies.set(cacheKey, body);
     }
     return body;
   };
 
   const setStatus: SetStatus = (kind, id, status) => {
-    const record = index[kind].get(id);
+    const record = withArchiveKey.byKind[kind].get(id);
     if (!record) return false;
     const changed: CandidateRecord = { ...record, status, [dateFieldOf(status)]: new Date().toISOString() };
-    if (changed.refId) index.refId.set(changed.refId, changed);
-    if (changed.recordId) index.recordId.set(changed.recordId, changed);
+    for (const index of [plain, withArchiveKey]) replaceIn(index, record, changed);
     bodies.clear();
     return true;
   };
@@ -79,24 +122,34 @@ export function createSandboxHandler(options: SandboxOptions): Handler {
       res.setHeader('Allow', 'GET, HEAD');
       return sendError(res, 405, 'Method Not Allowed');
     }
-    const segments = (req.url ?? '/').split('?')[0]!.split('/');
-    const [empty, kyc, version, connect, client, kind, rawId, ...rest] = segments;
-    const isLookupPath = empty === '' && kyc === 'kyc' && version === '1.0' && connect === 'connect' && rest.length === 0;
-    if (!isLookupPath || client === undefined || kind === undefined || rawId === undefined || !isLookupKind(kind)) {
+    const [pathname, query = ''] = (req.url ?? '/').split('?') as [string, string?];
+    const [empty, kyc, version, connect, client, kind, rawId, ...rest] = pathname.split('/');
+    const isConnectPath = empty === '' && kyc === 'kyc' && version === '1.0' && connect === 'connect' && rest.length === 0;
+    const isList = isConnectPath && kind === 'applicants';
+    if (!isConnectPath || client === undefined || kind === undefined || (!isList && (rawId === undefined || !isLookupKind(kind)))) {
       return sendError(res, 404, 'Not Found');
     }
     const key = req.headers.authorization;
-    const scope = key === undefined ? undefined : scopeOfKey.get(key);
-    if (!scope) return sendError(res, 401, 'Unauthorized');
+    const grant = key === undefined ? undefined : grants.get(key);
+    if (!grant) return sendError(res, 401, 'Unauthorized');
     if (safeDecode(client) !== clientId) return sendError(res, 404, 'Client not Found');
-    const id = safeDecode(rawId);
-    const record = id === undefined ? undefined : index[kind].get(id);
-    if (!record) return sendError(res, 404, 'Resource not Found');
+    const index = grant.archives ? withArchiveKey : plain;
 
-    const body = bodyOf(record, scope);
-    res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': body.length });
-    res.end(req.method === 'HEAD' ? undefined : body);
+    if (isList) {
+      const answer = listApplicants(index.records, rawId || undefined, new URLSearchParams(query));
+      if (!answer.ok) return sendError(res, answer.code, answer.message);
+      return sendBody(req, res, Buffer.from(JSON.stringify(answer.body)));
+    }
+    const id = safeDecode(rawId!);
+    const record = id === undefined ? undefined : index.byKind[kind as LookupKind].get(id);
+    if (!record) return sendError(res, 404, 'Resource not Found');
+    sendBody(req, res, bodyOf(record, grant));
   };
+}
+
+function sendBody(req: http.IncomingMessage, res: http.ServerResponse, body: Buffer): void {
+  res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': body.length });
+  res.end(req.method === 'HEAD' ? undefined : body);
 }
 
 function safeDecode(segment: string): string | undefined {

@@ -1,0 +1,132 @@
+import { z } from './zod.ts';
+
+/**
+ * The applicants list (the reviewers' queue): the service's list operation
+ * `GET .../connect/<client_id>/applicants/<status>?skip=&limit=`, and this project's `/api/applicants`,
+ * which passes on status-level fields only.
+ */
+
+/** The documented filters. Without one the service lists every candidate, whatever its status. */
+export const APPLICANT_FILTERS = ['waiting', 'inreview', 'approved'] as const;
+export type ApplicantFilter = (typeof APPLICANT_FILTERS)[number];
+
+/** Rows per page in the viewer. */
+export const APPLICANTS_PAGE_SIZE = 50;
+/** The most asked of the service in one request (its own maximum is not documented). */
+export const APPLICANTS_MAX_LIMIT = 100;
+/** Far beyond any real queue; keeps the number a plain integer all the way to the service. */
+export const APPLICANTS_MAX_SKIP = 10_000_000;
+
+export function isApplicantFilter(value: string): value is ApplicantFilter {
+  return (APPLICANT_FILTERS as readonly string[]).includes(value);
+}
+
+const count = z.union([
+  z.int().check(z.nonnegative()),
+  // Counts sent as digit strings are still counts.
+  z.pipe(
+    z.string().check(z.regex(/^\d{1,15}$/, 'expected a count')),
+    z.transform((text) => Number(text)),
+  ),
+]);
+
+/** One record of the service's list: `_id` is the recordId; `refId` may be missing. */
+export const upstreamApplicantSchema = z.looseObject({
+  status: z.string().check(z.minLength(1, 'the status is empty')),
+  isArchived: z.boolean(),
+  _id: z.nullish(z.string()),
+  blockPassID: z.nullish(z.string()),
+  refId: z.nullish(z.string()),
+});
+export type UpstreamApplicant = z.infer<typeof upstreamApplicantSchema>;
+
+export const upstreamApplicantsEnvelopeSchema = z.object({
+  status: z.literal('success'),
+  data: z.looseObject({
+    records: z.array(upstreamApplicantSchema),
+    total: count,
+    skip: z.optional(count),
+    limit: z.optional(count),
+  }),
+});
+
+/** What `/api/applicants` answers per record: the listed fields and nothing else. */
+export const applicantSchema = z.object({
+  status: z.string(),
+  isArchived: z.boolean(),
+  recordId: z.optional(z.string()),
+  refId: z.optional(z.string()),
+  blockPassID: z.optional(z.string()),
+});
+export type Applicant = z.infer<typeof applicantSchema>;
+
+export const applicantsPageSchema = z.object({
+  status: z.literal('success'),
+  data: z.object({
+    records: z.array(applicantSchema),
+    total: z.int().check(z.nonnegative()),
+    skip: z.int().check(z.nonnegative()),
+    limit: z.int().check(z.positive()),
+  }),
+});
+export type ApplicantsPage = z.infer<typeof applicantsPageSchema>['data'];
+
+/** Reduces a service record to the listed fields (an allowlist: anything else the service adds stays out). */
+export function toApplicant(record: UpstreamApplicant): Applicant {
+  return {
+    status: record.status,
+    isArchived: record.isArchived,
+    ...(record._id ? { recordId: record._id } : {}),
+    ...(record.refId ? { refId: record.refId } : {}),
+    ...(record.blockPassID ? { blockPassID: record.blockPassID } : {}),
+  };
+}
+
+export interface ApplicantsQuery {
+  /** Undefined: all candidates. */
+  status: ApplicantFilter | undefined;
+  skip: number;
+  limit: number;
+}
+
+export type ApplicantsQueryCheck = { ok: true; query: ApplicantsQuery } | { ok: false; message: string };
+
+const QUERY_PARAMETERS = new Set(['status', 'skip', 'limit']);
+
+/** Checks `?status=&skip=&limit=` of `/api/applicants`: a documented filter, numbers in range, nothing else. */
+export function checkApplicantsQuery(params: URLSearchParams): ApplicantsQueryCheck {
+  for (const name of new Set(params.keys())) {
+    if (!QUERY_PARAMETERS.has(name)) return { ok: false, message: `Unknown parameter "${name.slice(0, 40)}": use status, skip and limit.` };
+    if (params.getAll(name).length > 1) return { ok: false, message: `The parameter "${name}" is given more than once.` };
+  }
+  const status = params.get('status') ?? '';
+  if (status !== '' && !isApplicantFilter(status)) {
+    return { ok: false, message: `status must be one of ${APPLICANT_FILTERS.join(', ')}, or empty for all candidates.` };
+  }
+  const skip = integerParameter(params.get('skip'), 0, 0, APPLICANTS_MAX_SKIP);
+  if (skip === undefined) return { ok: false, message: `skip must be a whole number from 0 to ${APPLICANTS_MAX_SKIP}.` };
+  const limit = integerParameter(params.get('limit'), APPLICANTS_PAGE_SIZE, 1, APPLICANTS_MAX_LIMIT);
+  if (limit === undefined) return { ok: false, message: `limit must be a whole number from 1 to ${APPLICANTS_MAX_LIMIT}.` };
+  return { ok: true, query: { status: status === '' ? undefined : status, skip, limit } };
+}
+
+function integerParameter(text: string | null, fallback: number, min: number, max: number): number | undefined {
+  if (text === null || text === '') return fallback;
+  if (!/^\d{1,9}$/.test(text)) return undefined;
+  const value = Number(text);
+  return value >= min && value <= max ? value : undefined;
+}
+
+/** `/api/applicants?...` for a query; the filter is left out for all candidates. Never an id. */
+export function applicantsApiPath(query: ApplicantsQuery): string {
+  const params = new URLSearchParams();
+  if (query.status) params.set('status', query.status);
+  params.set('skip', String(query.skip));
+  params.set('limit', String(query.limit));
+  return `/api/applicants?${params}`;
+}
+
+/** The service's path, below `<base>/kyc/1.0/connect/<client_id>/`. */
+export function upstreamApplicantsPath(query: ApplicantsQuery): string {
+  return `applicants${query.status ? `/${query.status}` : ''}?skip=${query.skip}&limit=${query.limit}`;
+}

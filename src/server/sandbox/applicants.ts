@@ -1,0 +1,36 @@
+import { APPLICANTS_MAX_LIMIT, isApplicantFilter, type UpstreamApplicant } from '../../kyc/contract/applicants.ts';
+import type { CandidateRecord } from '../../kyc/contract/schema.ts';
+
+/** The service's default page when no limit is given (not documented; 20 is a common choice). */
+const DEFAULT_LIMIT = 20;
+
+export type ListAnswer = { ok: true; body: unknown } | { ok: false; code: 400; message: string };
+
+/**
+ * The list operation over the sandbox's candidates: `applicants[/<status>]?skip=&limit=`, the documented
+ * filters only, in the documented shape. Candidates with other statuses appear only in the unfiltered list.
+ */
+export function listApplicants(records: CandidateRecord[], filter: string | undefined, search: URLSearchParams): ListAnswer {
+  if (filter !== undefined && !isApplicantFilter(filter)) return { ok: false, code: 400, message: 'Invalid status' };
+  const skip = count(search.get('skip'), 0);
+  const limit = count(search.get('limit'), DEFAULT_LIMIT);
+  if (skip === undefined || limit === undefined) return { ok: false, code: 400, message: 'Invalid skip or limit' };
+  const matching = filter === undefined ? records : records.filter((record) => record.status === filter);
+  // A limit above the maximum is served as the maximum, as list APIs commonly do.
+  const served = Math.min(Math.max(limit, 1), APPLICANTS_MAX_LIMIT);
+  const page = matching.slice(skip, skip + served).map(
+    (record): UpstreamApplicant => ({
+      status: record.status,
+      isArchived: record.isArchived,
+      ...(record.recordId ? { _id: record.recordId } : {}),
+      blockPassID: record.blockPassID,
+      ...(record.refId ? { refId: record.refId } : {}),
+    }),
+  );
+  return { ok: true, body: { status: 'success', data: { records: page, total: matching.length, skip, limit: served } } };
+}
+
+function count(text: string | null, fallback: number): number | undefined {
+  if (text === null || text === '') return fallback;
+  return /^\d{1,9}$/.test(text) ? Number(text) : undefined;
+}

@@ -1,0 +1,125 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { upstreamApplicantsEnvelopeSchema } from '../../src/kyc/contract/applicants.ts';
+import { candidateEnvelopeSchema, type CandidateRecord } from '../../src/kyc/contract/schema.ts';
+import { sampleCandidates, type SandboxCandidate } from '../../src/server/sandbox/candidates.ts';
+import {
+  SANDBOX_ARCHIVE_AFTER_SECONDS,
+  SANDBOX_ARCHIVE_KEY,
+  SANDBOX_CLIENT_ID,
+  SANDBOX_KEYS,
+  startSandbox,
+  type RunningSandbox,
+} from '../../src/server/sandbox/sandbox.ts';
+import { rawRequest } from './http.ts';
+
+const now = new Date('2026-11-20T12:00:00.000Z');
+const candidates = sampleCandidates({ now });
+const demo: SandboxCandidate = {
+  record: { status: 'waiting', refId: 'archive-demo', recordId: 'archive-demo-record', isArchived: false, blockPassID: 'bp-demo' },
+  summary: 'demo',
+};
+let sandbox: RunningSandbox;
+let port: number;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ candidates, archiveKeyCandidates: [demo] });
+  port = Number(new URL(sandbox.url).port);
+});
+afterAll(() => sandbox.close());
+
+const get = (path: string, key: string | null = SANDBOX_KEYS.status) =>
+  rawRequest(port, `/kyc/1.0/connect/${SANDBOX_CLIENT_ID}/${path}`, { headers: key === null ? {} : { authorization: key } });
+
+async function list(path: string, key?: string) {
+  const res = await get(path, key);
+  expect(res.status, res.body).toBe(200);
+  return upstreamApplicantsEnvelopeSchema.parse(JSON.parse(res.body)).data;
+}
+
+const records = candidates.map((c) => c.record);
+const withStatus = (status: string) => records.filter((r) => r.status === status);
+
+describe('the sandbox list operation', () => {
+  it('lists every candidate without a filter, in the documented shape, other statuses included', async () => {
+    const page = await list('applicants?skip=0&limit=100');
+    expect(page.total).toBe(records.length);
+    expect(page.skip).toBe(0);
+    expect(page.limit).toBe(100);
+    expect(new Set(page.records.map((r) => r.status))).toEqual(new Set(records.map((r) => r.status)));
+    const first = records[0]!;
+    expect(page.records[0]).toEqual({
+      status: first.status,
+      isArchived: first.isArchived,
+      _id: first.recordId,
+      blockPassID: first.blockPassID,
+      refId: first.refId,
+    });
+    // `refId` is left out for a candidate without one, as the facts doc says it may be.
+    const noRef = page.records.find((r) => r._id === records.find((c) => !c.refId)!.recordId)!;
+    expect(Object.keys(noRef).sort()).toEqual(['_id', 'blockPassID', 'isArchived', 'status']);
+  });
+
+  it.each(['waiting', 'inreview', 'approved'])('filters by %s', async (status) => {
+    const page = await list(`applicants/${status}`);
+    expect(page.total).toBe(withStatus(status).length);
+    expect(page.records.map((r) => r._id)).toEqual(withStatus(status).map((r) => r.recordId));
+  });
+
+  it('pages by skip and limit, and serves at most 100', async () => {
+    const first = await list('applicants?skip=0&limit=3');
+    const second = await list('applicants?skip=3&limit=3');
+    expect(first.records.map((r) => r._id)).toEqual(records.slice(0, 3).map((r) => r.recordId));
+    expect(second.records.map((r) => r._id)).toEqual(records.slice(3, 6).map((r) => r.recordId));
+    expect((await list('applicants?skip=1000')).records).toEqual([]);
+    expect((await list('applicants?limit=5000')).limit).toBe(100);
+  });
+
+  it('refuses filters that are not documented and counts that are not numbers', async () => {
+    for (const path of ['applicants/rejected', 'applicants/WAITING', 'applicants?skip=-1', 'applicants?limit=ten']) {
+      const res = await get(path);
+      expect(res.status, path).toBe(400);
+      expect(JSON.parse(res.body)).toMatchObject({ status: 'error', code: 400 });
+    }
+  });
+
+  it('needs a known key and the right client', async () => {
+    expect((await get('applicants', null)).status).toBe(401);
+    expect((await get('applicants', 'nope')).status).toBe(401);
+    const other = await rawRequest(port, '/kyc/1.0/connect/someone_else/applicants', { headers: { authorization: SANDBOX_KEYS.status } });
+    expect(other.status).toBe(404);
+  });
+});
+
+describe('the sandbox key that archives after extract', () => {
+  const lookup = (kind: string, id: string, key: string) => get(`${kind}/${encodeURIComponent(id)}`, key);
+  const parse = (body: string): CandidateRecord => candidateEnvelopeSchema.parse(JSON.parse(body)).data;
+
+  it('announces the deletion 10 s after each full lookup, anew each time', async () => {
+    const approved = records.find((r) => r.status === 'approved' && !r.isArchived && !r.willArchiveAtDate)!;
+    const before = Date.now();
+    const first = parse((await lookup('refId', approved.refId!, SANDBOX_ARCHIVE_KEY)).body);
+    const after = Date.now();
+    const at = Date.parse(first.willArchiveAtDate!);
+    expect(at).toBeGreaterThanOrEqual(before + SANDBOX_ARCHIVE_AFTER_SECONDS * 1000);
+    expect(at).toBeLessThanOrEqual(after + SANDBOX_ARCHIVE_AFTER_SECONDS * 1000);
+    expect(first.identities).toBeDefined();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const second = parse((await lookup('refId', approved.refId!, SANDBOX_ARCHIVE_KEY)).body);
+    expect(Date.parse(second.willArchiveAtDate!)).toBeGreaterThan(at);
+  });
+
+  it('other keys never see willArchiveAtDate set by it', async () => {
+    const approved = records.find((r) => r.status === 'approved' && !r.isArchived && !r.willArchiveAtDate)!;
+    const plain = parse((await lookup('refId', approved.refId!, SANDBOX_KEYS.full)).body);
+    expect(plain.willArchiveAtDate).toBeUndefined();
+  });
+
+  it('its demonstration candidate is found and listed with that key only', async () => {
+    expect((await lookup('refId', 'archive-demo', SANDBOX_KEYS.full)).status).toBe(404);
+    expect(parse((await lookup('refId', 'archive-demo', SANDBOX_ARCHIVE_KEY)).body).willArchiveAtDate).toBeDefined();
+    const all = await list('applicants?limit=100', SANDBOX_ARCHIVE_KEY);
+    expect(all.total).toBe(records.length + 1);
+    expect(all.records.map((r) => r.refId)).toContain('archive-demo');
+    expect((await list('applicants?limit=100')).records.map((r) => r.refId)).not.toContain('archive-demo');
+  });
+});
