@@ -1,6 +1,8 @@
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { Suspense, use, useEffect } from 'react';
 import { BrowserRouter, useLocation } from 'react-router';
+import { ApplicantsPage } from './applicants/applicants-page.tsx';
+import { QUEUE_PATH } from './applicants/queue-location.ts';
 import { CandidateSkeleton } from './candidate/candidate-skeleton.tsx';
 import { AppShell } from './layout/app-shell.tsx';
 import { NotFoundPage } from './layout/not-found-page.tsx';
@@ -31,7 +33,7 @@ function usePreload(load: () => Promise<unknown>) {
 }
 
 /**
- * Three pages, chosen from the raw pathname. Not React Router's matcher: it matches decoded paths, so an
+ * Four pages, chosen from the raw pathname. Not React Router's matcher: it matches decoded paths, so an
  * id with an encoded "/" or line break would not reach the candidate page that explains it.
  */
 export function AppRoutes() {
@@ -42,6 +44,8 @@ export function AppRoutes() {
       <PageErrorBoundary key={pathname}>
         {pathname === '/' ? (
           <HomePage />
+        ) : pathname === QUEUE_PATH ? (
+          <ApplicantsPage />
         ) : pathname.startsWith('/candidates/') ? (
           <Suspense fallback={<CandidateSkeleton />}>
             <CandidateEntry />

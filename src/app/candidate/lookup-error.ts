@@ -17,7 +17,9 @@ export type LookupErrorKind =
   | 'server_unreachable'
   | 'interrupted'
   | 'not_json'
-  | 'malformed';
+  | 'malformed'
+  | 'archiving_key'
+  | 'not_offered';
 
 export class LookupError extends Error {
   override name = 'LookupError';
@@ -47,6 +49,8 @@ const KIND_OF_CODE: Readonly<Record<string, LookupErrorKind>> = {
   upstream_unreachable: 'unreachable',
   upstream_timeout: 'timeout',
   response_too_large: 'too_large',
+  archiving_key: 'archiving_key',
+  applicants_unavailable: 'not_offered',
 };
 
 /** What an answer without a known error code most likely means, from its HTTP status alone. */

@@ -38,6 +38,10 @@ export const API_ERROR_CODES = [
   'no_such_route',
   'no_such_environment',
   'environment_forbidden',
+  /** This server's API key archives identity data after each full lookup: refused to keep data intact. */
+  'archiving_key',
+  /** The KYC service does not offer the applicants list (404 on its path). */
+  'applicants_unavailable',
 ] as const;
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
 

@@ -1,0 +1,28 @@
+import { APPLICANTS_MAX_SKIP, APPLICANTS_PAGE_SIZE, isApplicantFilter, type ApplicantFilter } from '../../kyc/contract/applicants.ts';
+
+export const QUEUE_PATH = '/applicants';
+
+/** The queue's state in the address: `?status=&page=` (a filter and a page number, never an id). */
+export interface QueueLocation {
+  filter: ApplicantFilter | undefined;
+  /** From 1. */
+  page: number;
+}
+
+const MAX_PAGE = Math.floor(APPLICANTS_MAX_SKIP / APPLICANTS_PAGE_SIZE) + 1;
+
+/** Anything unexpected in the address falls back to all candidates, first page. */
+export function readQueueLocation(params: URLSearchParams): QueueLocation {
+  const status = params.get('status') ?? '';
+  const pageText = params.get('page') ?? '';
+  const page = /^\d{1,9}$/.test(pageText) ? Number(pageText) : 1;
+  return { filter: isApplicantFilter(status) ? status : undefined, page: page >= 1 && page <= MAX_PAGE ? page : 1 };
+}
+
+export function queueHref({ filter, page }: QueueLocation): string {
+  const params = new URLSearchParams();
+  if (filter) params.set('status', filter);
+  if (page > 1) params.set('page', String(page));
+  const search = params.toString();
+  return search ? `${QUEUE_PATH}?${search}` : QUEUE_PATH;
+}

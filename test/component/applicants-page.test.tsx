@@ -1,0 +1,236 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { vi, describe, expect, it } from 'vitest';
+import type { Applicant } from '../../src/kyc/contract/applicants.ts';
+import { apiError, json, renderWithProviders } from './render.tsx';
+
+const STATUSES = ['waiting', 'inreview', 'approved', 'rejected', 'incomplete'];
+
+function makeApplicants(count: number): Applicant[] {
+  return Array.from({ length: count }, (_, index) => {
+    const n = String(index + 1).padStart(3, '0');
+    return {
+      status: STATUSES[index % STATUSES.length]!,
+      isArchived: index % 7 === 6,
+      recordId: `rec-${n}`,
+      refId: `ref-${n}`,
+      blockPassID: `bp-${n}`,
+    };
+  });
+}
+
+/**
+ * Stands in for the proxy: session, meta and `/api/applicants` over an in-memory list (which a test may
+ * change between requests), recording every request.
+ */
+function stubQueue(options: { applicants?: Applicant[]; reply?: (url: URL) => Response | undefined } = {}) {
+  const state = { applicants: options.applicants ?? makeApplicants(12) };
+  const requests: string[] = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: RequestInfo | URL) => {
+      const path = typeof input === 'string' ? input : input instanceof URL ? input.pathname + input.search : input.url;
+      requests.push(path);
+      const url = new URL(path, 'http://test');
+      if (url.pathname === '/api/session') return json({ mode: 'local', user: 'local', role: 'compliance' });
+      if (url.pathname === '/api/meta') return json({ upstream: 'remote' });
+      const special = options.reply?.(url);
+      if (special) return special;
+      if (url.pathname !== '/api/applicants') return apiError(404, 'no_such_route', 'no');
+      const status = url.searchParams.get('status');
+      const skip = Number(url.searchParams.get('skip'));
+      const limit = Number(url.searchParams.get('limit'));
+      const matching = status ? state.applicants.filter((a) => a.status === status) : state.applicants;
+      return json({ status: 'success', data: { records: matching.slice(skip, skip + limit), total: matching.length, skip, limit } });
+    }),
+  );
+  const listRequests = () => requests.filter((r) => r.startsWith('/api/applicants'));
+  return { state, requests, listRequests };
+}
+
+const tab = (name: RegExp) => screen.getByRole('tab', { name });
+const rows = () => within(screen.getByRole('table')).getAllByRole('row').slice(1);
+
+describe('the applicants queue', () => {
+  it('shows tabs with counts from total, and the listed fields of each record', async () => {
+    const { listRequests } = stubQueue();
+    renderWithProviders('/applicants');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Applicants' })).toBeInTheDocument();
+    await waitFor(() => expect(rows()).toHaveLength(12));
+    await waitFor(() => expect(tab(/^All/)).toHaveTextContent('All12'));
+    expect(tab(/^Waiting/)).toHaveTextContent('Waiting3');
+    expect(tab(/^In review/)).toHaveTextContent('In review3');
+    expect(tab(/^Approved/)).toHaveTextContent('Approved2');
+    expect(tab(/^All/)).toHaveAttribute('aria-selected', 'true');
+    expect(screen.getByRole('tabpanel')).toHaveAccessibleName(/^All/);
+    const first = within(rows()[0]!)
+      .getAllByRole('cell')
+      .map((cell) => cell.textContent);
+    expect(first).toEqual(['ref-001', 'rec-001', 'bp-001', '◔Waiting', 'No']);
+    expect(within(rows()[6]!).getAllByRole('cell')[4]).toHaveTextContent('Yes');
+    // The page itself, and a one-record page per other tab for its count.
+    expect(listRequests().sort()).toEqual(
+      [
+        '/api/applicants?skip=0&limit=50',
+        '/api/applicants?status=waiting&skip=0&limit=1',
+        '/api/applicants?status=inreview&skip=0&limit=1',
+        '/api/applicants?status=approved&skip=0&limit=1',
+      ].sort(),
+    );
+    expect(screen.getByTestId('fetched-at')).toHaveTextContent(/^Fetched .+ago|now/);
+  });
+
+  it('a tab filters, and keeps its state in the address', async () => {
+    const user = userEvent.setup();
+    const { listRequests } = stubQueue();
+    const { router } = renderWithProviders('/applicants');
+    await waitFor(() => expect(rows()).toHaveLength(12));
+    await user.click(tab(/^In review/));
+    await waitFor(() => expect(router.state.location.search).toBe('?status=inreview'));
+    await waitFor(() => expect(rows()).toHaveLength(3));
+    expect(tab(/^In review/)).toHaveAttribute('aria-selected', 'true');
+    expect(tab(/^All/)).toHaveAttribute('aria-selected', 'false');
+    for (const row of rows()) expect(within(row).getAllByRole('cell')[3]).toHaveTextContent('In review');
+    expect(listRequests()).toContain('/api/applicants?status=inreview&skip=0&limit=50');
+    // The count of the tab left stays known (from its own one-record page).
+    await waitFor(() => expect(tab(/^All/)).toHaveTextContent('All12'));
+  });
+
+  it('tabs follow the keyboard: arrows and Home/End move, Enter opens', async () => {
+    const user = userEvent.setup();
+    stubQueue();
+    const { router } = renderWithProviders('/applicants?status=waiting');
+    await waitFor(() => expect(rows()).toHaveLength(3));
+    const selected = tab(/^Waiting/);
+    expect(selected).toHaveAttribute('tabindex', '0');
+    for (const other of [tab(/^All/), tab(/^In review/), tab(/^Approved/)]) expect(other).toHaveAttribute('tabindex', '-1');
+    selected.focus();
+    await user.keyboard('{ArrowRight}');
+    expect(tab(/^In review/)).toHaveFocus();
+    expect(tab(/^In review/)).toHaveAttribute('aria-selected', 'false');
+    await user.keyboard('{End}');
+    expect(tab(/^Approved/)).toHaveFocus();
+    await user.keyboard('{ArrowRight}');
+    expect(tab(/^All/)).toHaveFocus();
+    await user.keyboard('{ArrowLeft}{Home}{ArrowRight}{ArrowRight}{Enter}');
+    expect(tab(/^In review/)).toHaveFocus();
+    await waitFor(() => expect(router.state.location.search).toBe('?status=inreview'));
+    expect(tab(/^In review/)).toHaveAttribute('aria-selected', 'true');
+  });
+
+  it('pages by 50, with the page number in the address', async () => {
+    const user = userEvent.setup();
+    const { listRequests } = stubQueue({ applicants: makeApplicants(120) });
+    const { router } = renderWithProviders('/applicants');
+    await waitFor(() => expect(rows()).toHaveLength(50));
+    const pages = screen.getByRole('navigation', { name: 'Pages' });
+    expect(pages).toHaveTextContent('Showing 1–50 of 120 · page 1 of 3');
+    expect(within(pages).queryByRole('link', { name: /Previous/ })).not.toBeInTheDocument();
+    await user.click(within(pages).getByRole('link', { name: /Next page/ }));
+    await waitFor(() => expect(router.state.location.search).toBe('?page=2'));
+    await waitFor(() => expect(within(rows()[0]!).getAllByRole('cell')[0]).toHaveTextContent('ref-051'));
+    expect(listRequests()).toContain('/api/applicants?skip=50&limit=50');
+    await user.click(screen.getByRole('link', { name: /Next page/ }));
+    await waitFor(() => expect(rows()).toHaveLength(20));
+    expect(screen.getByRole('navigation', { name: 'Pages' })).toHaveTextContent('Showing 101–120 of 120 · page 3 of 3');
+    expect(screen.queryByRole('link', { name: /Next page/ })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('link', { name: /Previous page/ }));
+    await waitFor(() => expect(router.state.location.search).toBe('?page=2'));
+  });
+
+  it('a row opens its candidate by recordId, or by refId when there is none', async () => {
+    const user = userEvent.setup();
+    const applicants = makeApplicants(2);
+    delete applicants[1]!.recordId;
+    stubQueue({ applicants });
+    const { router } = renderWithProviders('/applicants');
+    await waitFor(() => expect(rows()).toHaveLength(2));
+    expect(within(rows()[0]!).getByRole('link')).toHaveAttribute('href', '/candidates/recordId/rec-001');
+    expect(within(rows()[1]!).getByRole('link')).toHaveAttribute('href', '/candidates/refId/ref-002');
+    expect(within(rows()[1]!).getAllByRole('cell')[1]).toHaveTextContent('not given');
+    await user.click(within(rows()[1]!).getByRole('link'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/candidates/refId/ref-002'));
+  });
+
+  it('an empty tab says so', async () => {
+    stubQueue({ applicants: makeApplicants(12).filter((a) => a.status !== 'approved') });
+    renderWithProviders('/applicants?status=approved');
+    expect(await screen.findByText('No candidates are approved.')).toBeInTheDocument();
+    expect(screen.queryByRole('table')).not.toBeInTheDocument();
+    await waitFor(() => expect(tab(/^Approved/)).toHaveTextContent('Approved0'));
+  });
+
+  it('Refresh fetches again: rows, counts and the time change', async () => {
+    const user = userEvent.setup();
+    const { state, listRequests } = stubQueue();
+    renderWithProviders('/applicants');
+    await waitFor(() => expect(tab(/^Waiting/)).toHaveTextContent('Waiting3'));
+    const before = listRequests().length;
+    const fetchedAt = () => screen.getByTestId('fetched-at').querySelector('time')!.getAttribute('datetime');
+    const firstFetch = fetchedAt();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    state.applicants = [...state.applicants, ...makeApplicants(5).map((a) => ({ ...a, status: 'waiting', recordId: `new-${a.recordId}` }))];
+    await user.click(screen.getByRole('button', { name: 'Refresh' }));
+    await waitFor(() => expect(tab(/^Waiting/)).toHaveTextContent('Waiting8'));
+    await waitFor(() => expect(tab(/^All/)).toHaveTextContent('All17'));
+    expect(rows()).toHaveLength(17);
+    expect(listRequests().length).toBe(before + 4);
+    expect(fetchedAt()).not.toBe(firstFetch);
+    expect(screen.getByRole('button', { name: 'Refresh' })).toBeEnabled();
+  });
+
+  it('says when the service does not offer the list, rather than showing an error', async () => {
+    stubQueue({
+      reply: (url) =>
+        url.pathname === '/api/applicants'
+          ? apiError(404, 'applicants_unavailable', 'This KYC service does not offer the applicants list.')
+          : undefined,
+    });
+    renderWithProviders('/applicants');
+    expect(await screen.findByRole('heading', { name: 'This KYC service does not offer the applicants list' })).toBeInTheDocument();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(screen.queryByRole('tablist')).not.toBeInTheDocument();
+  });
+
+  it('explains a failure and tries again on request', async () => {
+    const user = userEvent.setup();
+    let failing = true;
+    stubQueue({
+      reply: (url) =>
+        failing && url.pathname === '/api/applicants' && url.searchParams.get('limit') === '50'
+          ? apiError(502, 'upstream_unreachable', 'The KYC service could not be reached (connection refused).')
+          : undefined,
+    });
+    renderWithProviders('/applicants');
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveAttribute('data-error-kind', 'unreachable');
+    expect(within(alert).getByRole('heading')).toHaveTextContent('The KYC service cannot be reached');
+    expect(alert).toHaveTextContent('connection refused');
+    failing = false;
+    await user.click(within(alert).getByRole('button', { name: 'Try again' }));
+    await waitFor(() => expect(rows()).toHaveLength(12));
+  });
+
+  it('shows a loading state while the first page is on its way', async () => {
+    stubQueue({ reply: (url) => (url.pathname === '/api/applicants' ? (new Promise(() => {}) as never) : undefined) });
+    renderWithProviders('/applicants');
+    expect(await screen.findByRole('status')).toHaveTextContent('Loading the applicants…');
+  });
+
+  it('an address it does not understand falls back to all, first page', async () => {
+    stubQueue();
+    renderWithProviders('/applicants?status=blocked&page=zero');
+    await waitFor(() => expect(rows()).toHaveLength(12));
+    expect(tab(/^All/)).toHaveAttribute('aria-selected', 'true');
+  });
+
+  it('a page past the end links to the last page', async () => {
+    const user = userEvent.setup();
+    stubQueue({ applicants: makeApplicants(60) });
+    const { router } = renderWithProviders('/applicants?page=9');
+    expect(await screen.findByText(/There is no page 9: this list has 2 pages/)).toBeInTheDocument();
+    await user.click(screen.getByRole('link', { name: 'Go to the last page' }));
+    await waitFor(() => expect(router.state.location.search).toBe('?page=2'));
+    await waitFor(() => expect(rows()).toHaveLength(10));
+  });
+});
