@@ -90,7 +90,8 @@ export function CandidateError({
         return { title: 'The KYC service answered with an error', body: error.message, action: retry };
       case 'not_json':
         return { title: 'The response is not readable', body: error.message };
-      case 'malformed':
+      case 'archiving_key':
+        return { title: 'Full lookups are refused: this API key deletes identity data', body: error.message };
       default:
         return {
           title: error.kind === 'malformed' ? 'The response has an unexpected shape' : 'The lookup failed',

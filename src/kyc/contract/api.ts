@@ -79,6 +79,15 @@ export const environmentInfoSchema = z.object({
 });
 export type EnvironmentInfo = z.infer<typeof environmentInfoSchema>;
 
+/** This server's key was seen to archive identity data after each full lookup (see archiving.ts). */
+export const archivingKeySchema = z.object({
+  /** When a full lookup first showed it (ISO 8601). */
+  detectedAt: z.string(),
+  /** KYC_KEY_ARCHIVES_ON_EXTRACT=accept: full lookups go on regardless; otherwise they are refused. */
+  accepted: z.boolean(),
+});
+export type ArchivingKey = z.infer<typeof archivingKeySchema>;
+
 /**
  * `GET /api/meta` (or `/api/e/<name>/meta`): the environment of that URL, whether this user may use it,
  * the environments they may use (the first one listed by the server is the default), and texts the
@@ -92,6 +101,8 @@ export const apiMetaSchema = z.object({
   allowed: z.boolean(),
   environments: z.array(environmentInfoSchema),
   replyTemplates: replyTemplatesSchema,
+  /** Once this environment's key was seen to archive after extract. */
+  archivingKey: z.optional(archivingKeySchema),
 });
 export type ApiMeta = z.infer<typeof apiMetaSchema>;
 

@@ -1,0 +1,43 @@
+import { formatDuration } from '../../kyc/view/time.ts';
+import { useNow } from '../ui/use-now.ts';
+
+/** "14:02:10 UTC", with the date in front when it is not today (UTC). */
+export function formatUtcMoment(date: Date, now: Date): string {
+  const iso = date.toISOString();
+  const time = `${iso.slice(11, 19)} UTC`;
+  return iso.slice(0, 10) === now.toISOString().slice(0, 10) ? time : `${iso.slice(0, 10)} ${time}`;
+}
+
+/**
+ * The key that fetched this record deletes the candidate's identity data shortly after each lookup
+ * ("archive after extract"): said loudly, with the exact time and a countdown.
+ */
+export function ArchiveWarning({ at, accepted }: { at: Date; accepted: boolean | undefined }) {
+  const now = useNow(1000);
+  // Whole seconds, rounded towards the deadline: "in 10 s" right after a 10 s lookup, not "in 9 s".
+  const remaining = Math.ceil((at.getTime() - now.getTime()) / 1000) * 1000;
+  const when = formatUtcMoment(at, now);
+  return (
+    <div role="alert" data-testid="archive-warning" className="rounded-xl border-2 border-red-600 bg-red-50 p-5 text-red-950 shadow-sm">
+      <h2 className="text-lg font-semibold">
+        <span aria-hidden="true">⚠ </span>
+        {remaining > 0 ? (
+          <>
+            This API key archives identity data after each lookup: the service deletes this candidate's identity data at{' '}
+            <time dateTime={at.toISOString()}>{when}</time> (in {formatDuration(remaining)})
+          </>
+        ) : (
+          <>
+            This API key archives identity data after each lookup: the service was due to delete this candidate's identity data at{' '}
+            <time dateTime={at.toISOString()}>{when}</time> ({formatDuration(remaining)} ago)
+          </>
+        )}
+      </h2>
+      <p className="mt-2 text-sm">
+        {accepted
+          ? 'The administrator has accepted this (KYC_KEY_ARCHIVES_ON_EXTRACT=accept): every candidate opened here loses its identity data shortly after.'
+          : 'Opening candidates with this key deletes what reviewers look at, so Candidate Lookup now refuses further full lookups. An administrator must give it a key without "archive after extract", or set KYC_KEY_ARCHIVES_ON_EXTRACT=accept.'}
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,86 @@
+import { screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { ApiMeta } from '../../src/kyc/contract/api.ts';
+import type { CandidateRecord } from '../../src/kyc/contract/schema.ts';
+import { formatUtcMoment } from '../../src/app/candidate/archive-warning.tsx';
+import { apiError, envelope, renderWithProviders, stubApi } from './render.tsx';
+
+const PATH = '/api/candidates/refId/ref-1';
+const base: CandidateRecord = {
+  status: 'waiting',
+  refId: 'ref-1',
+  recordId: 'rec-1',
+  isArchived: false,
+  blockPassID: 'bp-1',
+  waitingDate: '2026-11-20T10:00:00.000Z',
+  identities: { given_name: { type: 'string', value: 'Ada' }, family_name: { type: 'string', value: 'Lovelace' } },
+};
+
+function show(record: CandidateRecord, meta?: ApiMeta) {
+  const api = stubApi({ candidates: { [PATH]: () => envelope(record) }, ...(meta ? { meta } : {}) });
+  return { ...api, ...renderWithProviders('/candidates/refId/ref-1') };
+}
+
+const hhmmss = (date: Date) => `${date.toISOString().slice(11, 19)} UTC`;
+
+describe('the archive-after-extract warning', () => {
+  it('says the key archives after each lookup, with the exact time and a countdown', async () => {
+    const at = new Date(Date.now() + 10_000);
+    const { requests } = show({ ...base, willArchiveAtDate: at.toISOString() });
+    const warning = await screen.findByTestId('archive-warning');
+    expect(warning).toHaveAttribute('role', 'alert');
+    expect(warning).toHaveTextContent(
+      `This API key archives identity data after each lookup: the service deletes this candidate's identity data at ${hhmmss(at)} (in 10 s)`,
+    );
+    expect(warning.querySelector('time')).toHaveAttribute('datetime', at.toISOString());
+    expect(warning).toHaveTextContent('Candidate Lookup now refuses further full lookups');
+    expect(warning).toHaveTextContent('KYC_KEY_ARCHIVES_ON_EXTRACT=accept');
+    // The record is still shown: the damage is done, the reviewer may as well see it.
+    expect(screen.getByRole('heading', { level: 1, name: 'Ada Lovelace' })).toBeInTheDocument();
+    // It counts down.
+    await waitFor(() => expect(warning).toHaveTextContent(/\(in [1-9] s\)/), { timeout: 3000 });
+    // And /api/meta is asked again, so that the home page learns of it.
+    await waitFor(() => expect(requests.filter((url) => url === '/api/meta').length).toBeGreaterThanOrEqual(2));
+  });
+
+  it('tells that the administrator accepted it, when /api/meta says so', async () => {
+    const at = new Date(Date.now() + 10_000);
+    show(
+      { ...base, willArchiveAtDate: at.toISOString() },
+      { upstream: 'remote', archivingKey: { detectedAt: new Date().toISOString(), accepted: true } },
+    );
+    const warning = await screen.findByTestId('archive-warning');
+    await waitFor(() => expect(warning).toHaveTextContent('The administrator has accepted this'));
+  });
+
+  it('says when the time has passed', async () => {
+    const at = new Date(Date.now() - 30_000);
+    show({ ...base, willArchiveAtDate: at.toISOString() });
+    const warning = await screen.findByTestId('archive-warning');
+    expect(warning).toHaveTextContent(`was due to delete this candidate's identity data at ${hhmmss(at)} (30 s ago)`);
+  });
+
+  it('stays away for an ordinary archive date (a day or more after the lookup) and for none', async () => {
+    show({ ...base, willArchiveAtDate: new Date(Date.now() + 20 * 24 * 3600_000).toISOString() });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Ada Lovelace' })).toBeInTheDocument();
+    expect(screen.queryByTestId('archive-warning')).not.toBeInTheDocument();
+  });
+
+  it('a refused lookup explains why, without a retry', async () => {
+    const message =
+      "This server's API key archives identity data after each full lookup, so full lookups are refused. Set KYC_KEY_ARCHIVES_ON_EXTRACT=accept to allow them.";
+    stubApi({ candidates: { [PATH]: apiError(409, 'archiving_key', message) } });
+    renderWithProviders('/candidates/refId/ref-1');
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveAttribute('data-error-kind', 'archiving_key');
+    expect(screen.getByRole('heading', { name: 'Full lookups are refused: this API key deletes identity data' })).toBeInTheDocument();
+    expect(alert).toHaveTextContent(message);
+    expect(screen.queryByRole('button', { name: 'Try again' })).not.toBeInTheDocument();
+  });
+
+  it('formats the moment with the date when it is not today (UTC)', () => {
+    const now = new Date('2026-11-20T23:59:55.000Z');
+    expect(formatUtcMoment(new Date('2026-11-20T23:59:59.400Z'), now)).toBe('23:59:59 UTC');
+    expect(formatUtcMoment(new Date('2026-11-21T00:00:05.000Z'), now)).toBe('2026-11-21 00:00:05 UTC');
+  });
+});
