@@ -15,6 +15,8 @@ export const E2E_PORTS = {
   users: PORT_BASE + 5,
   gateway: PORT_BASE + 6,
   hostile: PORT_BASE + 7,
+  largeQueue: PORT_BASE + 8,
+  archivingKey: PORT_BASE + 9,
 } as const;
 /** Test-only accounts of test/fixtures/e2e-users.json (never use these anywhere else). */
 export const E2E_USERS = {
@@ -154,6 +156,33 @@ export default defineConfig({
       command: 'node dist/server/main.js',
       url: `http://127.0.0.1:${E2E_PORTS.hostile}/api/meta`,
       env: { ...SANDBOX_ENV, SANDBOX_HOSTILE: '1', HOST: '127.0.0.1', PORT: String(E2E_PORTS.hostile) },
+      reuseExistingServer: false,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      timeout: 30_000,
+    },
+    {
+      // Large images: enough sandbox candidates for the applicants queue to page (pictures take seconds to draw).
+      command: 'node dist/server/main.js',
+      url: `http://127.0.0.1:${E2E_PORTS.largeQueue}/api/meta`,
+      env: { ...SANDBOX_ENV, SANDBOX_LARGE_IMAGES: '1', HOST: '127.0.0.1', PORT: String(E2E_PORTS.largeQueue) },
+      reuseExistingServer: false,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      timeout: 90_000,
+    },
+    {
+      // The standalone sandbox again, with its key that archives identity data after each full lookup.
+      command: 'node dist/server/main.js',
+      url: `http://127.0.0.1:${E2E_PORTS.archivingKey}/api/meta`,
+      env: {
+        ...SANDBOX_ENV,
+        KYC_BASE_URL: `http://127.0.0.1:${E2E_PORTS.upstream}`,
+        KYC_CLIENT_ID: 'candidate_lookup_sandbox',
+        KYC_API_KEY: 'sandbox-key-archive-after-extract',
+        HOST: '127.0.0.1',
+        PORT: String(E2E_PORTS.archivingKey),
+      },
       reuseExistingServer: false,
       stdout: 'ignore',
       stderr: 'pipe',

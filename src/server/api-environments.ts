@@ -70,6 +70,7 @@ export function metaFor(
 ): ApiMeta {
   const allowed = mayUse(identity, current.environment.info.name);
   const { info, samples } = current.environment;
+  const archivingKey = current.deps.archiving.state();
   return {
     upstream: info.upstream,
     ...(allowed && samples ? { samples } : {}),
@@ -77,5 +78,6 @@ export function metaFor(
     allowed,
     environments: served.map((s) => s.environment.info).filter((e) => mayUse(identity, e.name)),
     replyTemplates,
+    ...(archivingKey ? { archivingKey } : {}),
   };
 }

@@ -19,6 +19,7 @@ export function createApiFromConfig(config: Config, upstream: ResolvedUpstream, 
     rateLimiter: new RateLimiter(config.rateLimitPerMinute),
     batchBudget: new RateLimiter(config.rateLimitBatchPerMinute),
     log,
+    keyArchivesOnExtract: config.keyArchivesOnExtract,
   });
 }
 

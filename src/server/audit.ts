@@ -41,8 +41,19 @@ export interface ExportAuditEntry {
   id: string;
 }
 
+/** One line per page of the applicants list: who listed which page. The records' ids are not repeated here. */
+export interface ListAuditEntry extends Omit<AuditEntry, 'kind' | 'id' | 'batch' | 'batchSize'> {
+  kind: 'list';
+  /** The documented filter, or "all"; null when the request was refused before it could be read. */
+  filter: string | null;
+  skip: number | null;
+  limit: number | null;
+  /** How many records the page held; null when none was answered. */
+  records: number | null;
+}
+
 /** Every kind of line the audit log holds. */
-export type AuditLine = AuditEntry | ExportAuditEntry;
+export type AuditLine = AuditEntry | ExportAuditEntry | ListAuditEntry;
 
 export interface AuditLog {
   /** Resolves once the line is written; rejects if it could not be (the lookup is then refused). */
@@ -163,7 +174,8 @@ export function createAuditLog(file: string): AuditLog {
 
   return {
     record(entry) {
-      const body = JSON.stringify({ ...entry, id: entry.id.length > 512 ? `${entry.id.slice(0, 512)}…` : entry.id });
+      const cut = entry.kind !== 'list' && entry.id.length > 512 ? { id: `${entry.id.slice(0, 512)}…` } : {};
+      const body = JSON.stringify({ ...entry, ...cut });
       return new Promise<void>((resolve, reject) => {
         pending.push({ body, resolve, reject });
         if (!writing) void flush();

@@ -177,6 +177,10 @@ async function lookupOne(
 
   const check = checkId(id);
   if (!check.ok) return settle({ status: 400, code: 'invalid_id', message: check.message }, null, false);
+  // Without a status key a batch looks with the full key: a key that archives after extract would delete each candidate.
+  const archiving = level === 'status' ? undefined : deps.archiving.refusal();
+  if (archiving) return settle(archiving, null, false);
+  const lookupAt = Date.now();
   const upstreamCall = deps.upstream.fetchCandidate({ kind, id, scope: 'status', browserHeaders: {}, mayCompress: false });
   const abort = () => upstreamCall.abort();
   signal.addEventListener('abort', abort, { once: true });
@@ -191,6 +195,7 @@ async function lookupOne(
     }
     const reduced = await reduceToStatusLevel(outcome.response, deps.maxResponseBytes);
     if (!reduced.ok) return settle(reduced.failure, upstreamStatus, true);
+    if (level !== 'status') deps.archiving.observe(reduced.record.willArchiveAtDate, lookupAt);
     return settle(undefined, upstreamStatus, true, batchRowOf(index, reduced.record));
   } finally {
     signal.removeEventListener('abort', abort);

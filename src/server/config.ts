@@ -35,6 +35,11 @@ export interface Config {
   rateLimitBatchPerMinute: number;
   /** Support users' "Copy reply" texts per status: the defaults, replaced per status by REPLY_TEMPLATES_FILE. */
   replyTemplates: Record<string, ReplyTemplate>;
+  /**
+   * What to do once the key is seen to archive identity data after each full lookup ("archive after
+   * extract"): refuse further full lookups (the default), or accept and go on.
+   */
+  keyArchivesOnExtract: 'refuse' | 'accept';
 }
 
 export type AuthConfig =
@@ -103,6 +108,9 @@ const envSchema = z.object({
   RATE_LIMIT_PER_MINUTE: optional(integer(0, 1_000_000)).default(60),
   RATE_LIMIT_BATCH_PER_MINUTE: optional(integer(0, 1_000_000)).default(600),
   REPLY_TEMPLATES_FILE: optional(z.string()),
+  KYC_KEY_ARCHIVES_ON_EXTRACT: optional(
+    z.enum(['refuse', 'accept'], { error: 'must be "accept" (look anyway, deleting what is looked at) or "refuse"' }),
+  ).default('refuse'),
 });
 
 export type Environment = Record<string, string | undefined>;
@@ -146,6 +154,7 @@ export function parseConfig(env: Environment): Config {
     rateLimitPerMinute: vars.RATE_LIMIT_PER_MINUTE,
     rateLimitBatchPerMinute: vars.RATE_LIMIT_BATCH_PER_MINUTE,
     replyTemplates: vars.REPLY_TEMPLATES_FILE ? readReplyTemplates(vars.REPLY_TEMPLATES_FILE) : DEFAULT_REPLIES,
+    keyArchivesOnExtract: vars.KYC_KEY_ARCHIVES_ON_EXTRACT,
   };
 
   const environments = environmentsOf(vars, problem);

@@ -1,5 +1,6 @@
 import type http from 'node:http';
 import { checkId, decodeIdSegment, type LookupKind } from '../kyc/contract/lookup.ts';
+import { type ArchivingGuard, watchWillArchiveAt } from './archiving-guard.ts';
 import type { AuditEntry, AuditLog } from './audit.ts';
 import type { AccessControl, Identity } from './auth/access.ts';
 import { countBytes, type Failure, sendError, sendFailure, sendJson } from './http-reply.ts';
@@ -23,6 +24,8 @@ export interface LookupDeps {
   rateLimiter: RateLimiter;
   audit: AuditLog | undefined;
   maxResponseBytes: number;
+  /** Refuses full-level lookups once the key is seen to archive after extract; sees every full answer. */
+  archiving: ArchivingGuard;
 }
 
 export interface LookupCall {
@@ -52,6 +55,9 @@ export async function lookup(deps: LookupDeps, call: LookupCall): Promise<void> 
   const asked = readId(call.encodedId);
   const audit = auditTrail(deps, call, asked.auditId, level);
   if (!asked.ok) return refuse(call.res, audit, asked.failure);
+  // Whatever the user's role, a lookup with the full key makes such a key delete the candidate's data.
+  const archiving = level === 'status' ? undefined : deps.archiving.refusal();
+  if (archiving) return refuse(call.res, audit, archiving);
   const limited = takeToken(deps, call);
   if (limited) return refuse(call.res, audit, limited);
 
@@ -66,6 +72,7 @@ export async function lookup(deps: LookupDeps, call: LookupCall): Promise<void> 
   call.res.once('close', () => {
     if (!call.res.writableFinished) upstreamCall.abort();
   });
+  const lookupAt = Date.now();
   const outcome = await upstreamCall.outcome;
   if (!outcome.ok) return refuse(call.res, audit, outcome.failure, outcome.upstreamStatus, outcome.upstreamStatus !== null);
 
@@ -76,8 +83,12 @@ export async function lookup(deps: LookupDeps, call: LookupCall): Promise<void> 
     const message = 'The KYC service sent a response without a length, so it could not be checked to be complete.';
     return refuse(call.res, audit, { status: 502, code: 'upstream_error', message }, upstreamStatus, true);
   }
-  if (level === 'full') return answerFull(call.res, upstreamRes, audit, upstreamStatus, deps.maxResponseBytes);
-  return answerStatusLevel(call.res, upstreamRes, audit, upstreamStatus, deps.maxResponseBytes);
+  if (level === 'full') {
+    const watch = () => watchWillArchiveAt(upstreamRes, (value) => deps.archiving.observe(value, lookupAt));
+    return answerFull(call.res, upstreamRes, audit, upstreamStatus, deps.maxResponseBytes, watch);
+  }
+  const observe = level === 'stripped' ? (value: string | undefined) => deps.archiving.observe(value, lookupAt) : undefined;
+  return answerStatusLevel(call.res, upstreamRes, audit, upstreamStatus, deps.maxResponseBytes, observe);
 }
 
 /** Compliance users get the full record; support users the status level, by the status key or stripped here. */
@@ -160,9 +171,11 @@ async function answerStatusLevel(
   audit: Audit,
   upstreamStatus: number,
   maxBytes: number,
+  observe?: (willArchiveAtDate: string | undefined) => void,
 ) {
   const reduced = await reduceToStatusLevel(upstreamRes, maxBytes);
   if (!reduced.ok) return refuse(res, audit, reduced.failure, upstreamStatus, true);
+  observe?.(reduced.record.willArchiveAtDate);
   if (await audit(200, null, upstreamStatus, true)) sendJson(res, 200, reduced.body);
 }
 
@@ -172,6 +185,7 @@ async function answerFull(
   audit: Audit,
   upstreamStatus: number,
   maxBytes: number,
+  watch: () => void,
 ) {
   // Watched from now on: a failure while the audit line is written must not go unnoticed.
   let broken = false;
@@ -182,11 +196,11 @@ async function answerFull(
   upstreamRes.once('aborted', markBroken);
   if (!(await audit(200, null, upstreamStatus, true))) return void upstreamRes.destroy();
   if (broken || upstreamRes.destroyed) return sendError(res, 502, 'upstream_error', 'The response of the KYC service broke off.');
-  streamBody(res, upstreamRes, maxBytes);
+  streamBody(res, upstreamRes, maxBytes, watch);
 }
 
 /** Sends the upstream body on unchanged, streamed, never buffered: a full record weighs megabytes. */
-function streamBody(res: http.ServerResponse, upstreamRes: http.IncomingMessage, maxBytes: number): void {
+function streamBody(res: http.ServerResponse, upstreamRes: http.IncomingMessage, maxBytes: number, watch: () => void): void {
   const outgoing: http.OutgoingHttpHeaders = { 'cache-control': 'no-store', 'content-type': 'application/json; charset=utf-8' };
   for (const name of FORWARDED_RESPONSE_HEADERS) {
     if (upstreamRes.headers[name] !== undefined) outgoing[name] = upstreamRes.headers[name];
@@ -205,5 +219,7 @@ function streamBody(res: http.ServerResponse, upstreamRes: http.IncomingMessage,
   upstreamRes.once('close', () => {
     if (!upstreamRes.complete) res.destroy();
   });
+  // Only now: a reader added earlier would start the flow before the pipe is in place.
+  watch();
   upstreamRes.pipe(res);
 }

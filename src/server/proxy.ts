@@ -3,6 +3,8 @@ import { API_PREFIX } from '../kyc/contract/api.ts';
 import { decodeIdSegment, LOOKUP_KINDS, type LookupKind } from '../kyc/contract/lookup.ts';
 import { DEFAULT_REPLIES, type ReplyTemplate } from '../kyc/contract/replies.ts';
 import { type ApiEnvironment, metaFor, resolveEnvironment, type ServedEnvironment } from './api-environments.ts';
+import { listApplicants } from './applicants.ts';
+import { createArchivingGuard } from './archiving-guard.ts';
 import type { AuditLog } from './audit.ts';
 import { type AccessControl, createAccessControl } from './auth/access.ts';
 import { type BatchDeps, batchRoute } from './batch.ts';
@@ -37,6 +39,10 @@ export interface ApiHandlerOptions {
   batchConcurrency?: number;
   /** One line per request: method, route, status, duration, bytes. Never an id, a key or candidate data. */
   log?: (line: string) => void;
+  /** Once an environment's key is seen to archive after extract: refuse its full lookups (default), or accept. */
+  keyArchivesOnExtract?: 'refuse' | 'accept';
+  /** Warnings for the operator (default: the request log). */
+  warn?: (line: string) => void;
 }
 
 export type Middleware = (req: http.IncomingMessage, res: http.ServerResponse, next?: () => void) => void;
@@ -59,6 +65,12 @@ export function createApiHandler(options: ApiHandlerOptions): Middleware {
       rateLimiter,
       audit: options.audit,
       maxResponseBytes: options.maxResponseBytes,
+      // Per environment: each has its own key, which may or may not archive after extract.
+      archiving: createArchivingGuard({
+        accept: options.keyArchivesOnExtract === 'accept',
+        warn: options.warn ?? log,
+        environment: environment.info.label,
+      }),
     },
   }));
   const batch: BatchDeps = {
@@ -110,6 +122,12 @@ export function createApiHandler(options: ApiHandlerOptions): Middleware {
         ),
       ),
     ]),
+    ...inEnvironment('/applicants', (pattern) =>
+      get(
+        pattern,
+        withEnvironment((env, call) => listApplicants(env.deps, call)),
+      ),
+    ),
     ...inEnvironment('/batch', (pattern) =>
       any(
         pattern,

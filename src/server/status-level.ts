@@ -1,7 +1,9 @@
 import type http from 'node:http';
 import { type CandidateRecord, candidateEnvelopeSchema, statusLevelOf } from '../kyc/contract/schema.ts';
 import type { Failure } from './http-reply.ts';
+import { readUpstreamBody } from './upstream-body.ts';
 
+/** `willArchiveAtDate` is kept in `record` too (a `…Date` field): the archiving guard reads it. */
 export type Reduced = { ok: true; record: CandidateRecord; body: string } | { ok: false; failure: Failure };
 
 const broken = (message: string): Failure => ({ status: 502, code: 'upstream_error', message });
@@ -10,30 +12,9 @@ const broken = (message: string): Failure => ({ status: 502, code: 'upstream_err
  * For support users: the whole body is read, checked against the contract, and only the status-level
  * fields are kept (the allowlist in the contract). Whatever cannot be checked is refused, never passed on.
  */
-export function reduceToStatusLevel(upstreamRes: http.IncomingMessage, maxResponseBytes: number): Promise<Reduced> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let received = 0;
-    upstreamRes.on('data', (chunk: Buffer) => {
-      received += chunk.length;
-      if (received > maxResponseBytes) upstreamRes.destroy(new Error('response too large'));
-      else chunks.push(chunk);
-    });
-    upstreamRes.once('error', () =>
-      resolve({
-        ok: false,
-        failure:
-          received > maxResponseBytes
-            ? {
-                status: 502,
-                code: 'response_too_large',
-                message: "The KYC service's response is larger than this server accepts (KYC_MAX_RESPONSE_BYTES).",
-              }
-            : broken('The response of the KYC service broke off.'),
-      }),
-    );
-    upstreamRes.once('end', () => resolve(reduceBody(Buffer.concat(chunks).toString('utf8'))));
-  });
+export async function reduceToStatusLevel(upstreamRes: http.IncomingMessage, maxResponseBytes: number): Promise<Reduced> {
+  const read = await readUpstreamBody(upstreamRes, maxResponseBytes);
+  return read.ok ? reduceBody(read.text) : read;
 }
 
 function reduceBody(text: string): Reduced {

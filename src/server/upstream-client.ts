@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import { type ApplicantsQuery, upstreamApplicantsPath } from '../kyc/contract/applicants.ts';
 import { encodeIdSegment, type LookupKind } from '../kyc/contract/lookup.ts';
 import { parseRetryAfter } from '../kyc/contract/retry-after.ts';
 import type { RemoteUpstream } from './config.ts';
@@ -33,12 +34,30 @@ export interface UpstreamCall {
   abort(): void;
 }
 
+export interface ApplicantsRequest {
+  query: ApplicantsQuery;
+  /** Which key asks: the list holds status-level data, so the status-level key when there is one. */
+  scope: 'full' | 'status';
+}
+
 export interface UpstreamClient {
   fetchCandidate(request: CandidateRequest): UpstreamCall;
+  /** The list operation; its body is always uncompressed (this server reads and reduces it). */
+  fetchApplicants(request: ApplicantsRequest): UpstreamCall;
 }
 
 /** Request headers of the browser that reach the upstream; all others are dropped. */
 const FORWARDED_REQUEST_HEADERS = ['accept', 'accept-encoding'] as const;
+/** Encodings this server can read alongside the stream (for willArchiveAtDate); others are not asked for. */
+const READABLE_ENCODINGS = new Set(['gzip', 'x-gzip', 'deflate', 'br', 'identity']);
+
+function readableEncodings(header: string | string[] | undefined): string {
+  const tokens = (Array.isArray(header) ? header.join(',') : (header ?? ''))
+    .split(',')
+    .map((token) => token.trim())
+    .filter((token) => READABLE_ENCODINGS.has(token.split(';')[0]!.trim().toLowerCase()));
+  return tokens.length > 0 ? tokens.join(', ') : 'identity';
+}
 
 /** One keep-alive agent and one base path for every lookup; the keys stay in here. */
 export function createUpstreamClient(target: UpstreamTarget, limits: UpstreamLimits): UpstreamClient {
@@ -46,35 +65,49 @@ export function createUpstreamClient(target: UpstreamTarget, limits: UpstreamLim
   const transport = base.protocol === 'https:' ? https : http;
   const agent = new transport.Agent({ keepAlive: true, maxSockets: 256 });
   const prefix = `${base.pathname.replace(/\/+$/, '')}/kyc/1.0/connect/${encodeURIComponent(target.clientId)}`;
+  const requestOptions = (path: string, headers: http.OutgoingHttpHeaders): http.RequestOptions => ({
+    protocol: base.protocol,
+    hostname: base.hostname.replace(/^\[|\]$/g, ''),
+    port: base.port || undefined,
+    method: 'GET',
+    path: `${prefix}/${path}`,
+    headers,
+    agent,
+  });
+  const keyFor = (scope: 'full' | 'status') => (scope === 'status' && target.statusApiKey ? target.statusApiKey : target.apiKey);
   return {
     fetchCandidate(request) {
       const headers: http.OutgoingHttpHeaders = {
-        authorization: request.scope === 'status' && target.statusApiKey ? target.statusApiKey : target.apiKey,
+        authorization: keyFor(request.scope),
         'cache-control': 'no-cache',
         accept: 'application/json',
       };
       for (const name of FORWARDED_REQUEST_HEADERS) {
         if (request.browserHeaders[name] !== undefined) headers[name] = request.browserHeaders[name];
       }
-      if (!request.mayCompress) headers['accept-encoding'] = 'identity';
-      const options: http.RequestOptions = {
-        protocol: base.protocol,
-        hostname: base.hostname.replace(/^\[|\]$/g, ''),
-        port: base.port || undefined,
-        method: 'GET',
-        path: `${prefix}/${request.kind}/${encodeIdSegment(request.id)}`,
-        headers,
-        agent,
+      headers['accept-encoding'] = request.mayCompress ? readableEncodings(request.browserHeaders['accept-encoding']) : 'identity';
+      const options = requestOptions(`${request.kind}/${encodeIdSegment(request.id)}`, headers);
+      return send(transport, options, (status, retryAfter) => failureOfStatus(status, request, retryAfter), limits);
+    },
+    fetchApplicants(request) {
+      const headers = {
+        authorization: keyFor(request.scope),
+        'cache-control': 'no-cache',
+        accept: 'application/json',
+        'accept-encoding': 'identity',
       };
-      return send(transport, options, request, limits);
+      const options = requestOptions(upstreamApplicantsPath(request.query), headers);
+      return send(transport, options, failureOfListStatus, limits);
     },
   };
 }
 
+type FailureOfStatus = (status: number, retryAfterHeader: string | string[] | undefined) => Failure;
+
 function send(
   transport: typeof http | typeof https,
   options: http.RequestOptions,
-  request: CandidateRequest,
+  failureOf: FailureOfStatus,
   limits: UpstreamLimits,
 ): UpstreamCall {
   let upstreamReq: http.ClientRequest;
@@ -114,7 +147,7 @@ function send(
       const status = upstreamRes.statusCode ?? 502;
       if (status < 200 || status >= 300) {
         upstreamRes.resume();
-        return fail(failureOfStatus(status, request, upstreamRes.headers['retry-after']), status);
+        return fail(failureOf(status, upstreamRes.headers['retry-after']), status);
       }
       if (Number(upstreamRes.headers['content-length']) > limits.maxResponseBytes) {
         const mb = Math.round(limits.maxResponseBytes / 1024 / 1024) || '<1';
@@ -141,6 +174,17 @@ export function failureOfStatus(
   retryAfterHeader?: string | string[],
 ): Failure {
   if (status === 404) return failed(404, 'not_found', `No candidate with ${request.kind} "${request.id}".`);
+  return failureOfServiceStatus(status, retryAfterHeader);
+}
+
+/** The list operation's errors: a 404 means this service does not offer it (its path holds no id). */
+export function failureOfListStatus(status: number, retryAfterHeader?: string | string[]): Failure {
+  if (status === 404) return failed(404, 'applicants_unavailable', 'This KYC service does not offer the applicants list.');
+  return failureOfServiceStatus(status, retryAfterHeader);
+}
+
+/** Error statuses that mean the same whatever was asked: the key refused, a rate limit, anything else. */
+function failureOfServiceStatus(status: number, retryAfterHeader?: string | string[]): Failure {
   if (status === 401 || status === 403) {
     return failed(
       502,

@@ -16,26 +16,40 @@ export interface ResolvedUpstream {
  * The sandbox's candidates. Loaded on demand: a server with a real upstream never loads the sandbox's
  * pictures, fonts and people at all.
  */
-export async function loadSandboxCandidates(config: Config): Promise<SandboxCandidate[]> {
+export async function loadSandboxCandidates(config: Config, now = new Date()): Promise<SandboxCandidate[]> {
+  const { queueCandidates } = await import('./sandbox/queue-candidates.ts');
   const candidates = config.sandbox.dataFile
     ? (await import('./sandbox/data-file.ts')).loadSandboxData(config.sandbox.dataFile)
-    : (await import('./sandbox/candidates.ts')).sampleCandidates({ now: new Date(), largeImages: config.sandbox.largeImages });
+    : [
+        ...(await import('./sandbox/candidates.ts')).sampleCandidates({ now, largeImages: config.sandbox.largeImages }),
+        // Enough candidates for the applicants list to have pages.
+        ...(config.sandbox.largeImages ? queueCandidates(now) : []),
+      ];
   if (!config.sandbox.hostile) return candidates;
   const { loadHostileCandidate } = await import('./sandbox/hostile-fixture.ts');
   return [...candidates, await loadHostileCandidate()];
 }
 
+/** The sandbox's options as configured: its candidates, and the one only its archive-after-extract key finds. */
+export async function sandboxOptions(config: Config, now = new Date()) {
+  const { archiveDemoCandidates } = await import('./sandbox/queue-candidates.ts');
+  return { candidates: await loadSandboxCandidates(config, now), archiveKeyCandidates: archiveDemoCandidates(now) };
+}
+
+/** Sample links for the home page; the queue's many extras are left out. */
 export function samplesOf(candidates: SandboxCandidate[]): SampleCandidate[] {
-  return candidates.map(({ record, summary }) => {
-    const name = candidateName(record);
-    return {
-      kind: record.refId ? 'refId' : 'recordId',
-      id: (record.refId || record.recordId)!,
-      status: record.status,
-      ...(name ? { name } : {}),
-      summary,
-    };
-  });
+  return candidates
+    .filter((candidate) => !candidate.listOnly)
+    .map(({ record, summary }) => {
+      const name = candidateName(record);
+      return {
+        kind: record.refId ? 'refId' : 'recordId',
+        id: (record.refId || record.recordId)!,
+        status: record.status,
+        ...(name ? { name } : {}),
+        summary,
+      };
+    });
 }
 
 export async function resolveUpstream(config: Config): Promise<ResolvedUpstream> {
@@ -63,7 +77,7 @@ export async function resolveUpstream(config: Config): Promise<ResolvedUpstream>
     };
   }
   const { startSandbox } = await import('./sandbox/sandbox.ts');
-  const sandbox = await startSandbox({ candidates: await loadSandboxCandidates(config), testControls: config.sandbox.testControls });
+  const sandbox = await startSandbox({ ...(await sandboxOptions(config)), testControls: config.sandbox.testControls });
   const environment = config.environments[0]!;
   return {
     environments: [

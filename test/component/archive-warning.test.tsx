@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { ApiMeta } from '../../src/kyc/contract/api.ts';
 import type { CandidateRecord } from '../../src/kyc/contract/schema.ts';
 import { formatUtcMoment } from '../../src/app/candidate/archive-warning.tsx';
-import { apiError, envelope, renderWithProviders, stubApi } from './render.tsx';
+import { apiError, envelope, renderWithProviders, stubApi, testMeta } from './render.tsx';
 
 const PATH = '/api/candidates/refId/ref-1';
 const base: CandidateRecord = {
@@ -47,7 +47,7 @@ describe('the archive-after-extract warning', () => {
     const at = new Date(Date.now() + 10_000);
     show(
       { ...base, willArchiveAtDate: at.toISOString() },
-      { upstream: 'remote', archivingKey: { detectedAt: new Date().toISOString(), accepted: true } },
+      testMeta({ archivingKey: { detectedAt: new Date().toISOString(), accepted: true } }),
     );
     const warning = await screen.findByTestId('archive-warning');
     await waitFor(() => expect(warning).toHaveTextContent('The administrator has accepted this'));

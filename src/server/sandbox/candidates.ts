@@ -8,6 +8,8 @@ import { PEOPLE, type Person } from './people.ts';
 export interface SandboxCandidate {
   record: CandidateRecord;
   summary: string;
+  /** In the applicants list only, not offered as a sample on the home page (the queue's many extras). */
+  listOnly?: boolean;
 }
 
 export interface SampleOptions {
@@ -20,12 +22,15 @@ export interface SampleOptions {
 const LARGE_PICTURES: PictureKind[] = ['selfie', 'passport', 'proof_of_address', 'selfie_national_id'];
 
 export function sampleCandidates(options: SampleOptions): SandboxCandidate[] {
+  return buildCandidates(options.largeImages ? [...PEOPLE, ...benchPeople()] : PEOPLE, options);
+}
+
+/** Records from people: dates relative to `options.now`, pictures drawn, certificates made. */
+export function buildCandidates(people: Person[], options: SampleOptions): SandboxCandidate[] {
   const nowMs = options.now.getTime();
   const at = (secondsBefore: number) => new Date(nowMs - secondsBefore * 1000).toISOString();
   // Large pictures take about a second each to encode: draw one per kind and share it.
   const largePictureCache = new Map<PictureKind, string>();
-
-  const people = options.largeImages ? [...PEOPLE, ...benchPeople()] : PEOPLE;
   return people.map((person) => {
     const record: CandidateRecord = {
       status: person.status,

@@ -1,13 +1,13 @@
 import { loadConfig, orExit } from '../config.ts';
-import { loadSandboxCandidates } from '../upstream.ts';
-import { KEY_SCOPE_DESCRIPTIONS, startSandbox, type KeyScope } from './sandbox.ts';
+import { sandboxOptions } from '../upstream.ts';
+import { KEY_SCOPE_DESCRIPTIONS, SANDBOX_ARCHIVE_AFTER_SECONDS, SANDBOX_ARCHIVE_KEY, startSandbox, type KeyScope } from './sandbox.ts';
 
 /** `npm run sandbox`: the sandbox upstream alone, on SANDBOX_PORT. */
 async function main(): Promise<void> {
   const config = await orExit(() => loadConfig());
-  const candidates = await orExit(() => loadSandboxCandidates(config));
+  const options = await orExit(() => sandboxOptions(config));
   const sandbox = await startSandbox({
-    candidates,
+    ...options,
     host: config.host,
     port: config.sandbox.port,
     testControls: config.sandbox.testControls,
@@ -18,10 +18,16 @@ async function main(): Promise<void> {
   for (const [scope, key] of Object.entries(sandbox.keys)) {
     console.log(`  key (${KEY_SCOPE_DESCRIPTIONS[scope as KeyScope]}): ${key}`);
   }
+  console.log(
+    `  key (everything, archives after extract: ${SANDBOX_ARCHIVE_AFTER_SECONDS} s after each full lookup): ${SANDBOX_ARCHIVE_KEY}`,
+  );
   console.log('  candidates:');
   for (const { record, summary } of sandbox.candidates) {
     const id = record.refId ? `refId ${record.refId}` : `recordId ${record.recordId}`;
     console.log(`    ${id.padEnd(48)} ${summary}`);
+  }
+  for (const { record, summary } of options.archiveKeyCandidates) {
+    console.log(`    ${`refId ${record.refId}`.padEnd(48)} ${summary} (only with ${SANDBOX_ARCHIVE_KEY})`);
   }
   console.log(
     `Try: curl -H 'Authorization: ${sandbox.keys.status}' ${sandbox.url}/kyc/1.0/connect/${sandbox.clientId}/recordId/${sandbox.candidates[0]!.record.recordId}`,

@@ -1,0 +1,131 @@
+import { expect, test, type Page } from '@playwright/test';
+import { E2E_PORTS } from '../../playwright.config.ts';
+import { seriousViolations } from './axe.ts';
+import { screenshot, watchPageErrors } from './helpers.ts';
+
+/** The app on the sandbox with SANDBOX_LARGE_IMAGES=1: enough candidates for the queue to page. */
+const largeUrl = `http://127.0.0.1:${E2E_PORTS.largeQueue}`;
+/** The app on the standalone sandbox, with its key that archives after extract. */
+const archivingUrl = `http://127.0.0.1:${E2E_PORTS.archivingKey}`;
+
+const rows = (page: Page) => page.getByRole('table').locator('tbody tr');
+const tab = (page: Page, name: string) => page.getByRole('tab', { name: new RegExp(`^${name}`) });
+
+test.describe('the applicants queue', () => {
+  test('is linked from the header; tabs filter with counts; a row opens the candidate', async ({ page }) => {
+    const errors = watchPageErrors(page);
+    await page.goto('/');
+    await page.getByRole('link', { name: 'Applicants' }).click();
+    await expect(page).toHaveURL(/\/applicants$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Applicants' })).toBeVisible();
+    // The default sandbox: ten candidates, all on one page; other statuses appear under All only.
+    await expect(rows(page)).toHaveCount(10);
+    await expect(tab(page, 'All')).toHaveAttribute('aria-selected', 'true');
+    await expect(tab(page, 'All')).toContainText('10');
+    await expect(tab(page, 'Waiting')).toContainText('1');
+    await expect(tab(page, 'In review')).toContainText('2');
+    await expect(tab(page, 'Approved')).toContainText('3');
+    await expect(page.getByTestId('fetched-at')).toContainText('Fetched');
+
+    await tab(page, 'In review').click();
+    await expect(page).toHaveURL(/\/applicants\?status=inreview$/);
+    await expect(rows(page)).toHaveCount(2);
+    for (const row of await rows(page).all()) await expect(row).toContainText('In review');
+
+    // The candidate without a refId opens by its recordId.
+    const kwame = rows(page).filter({ hasText: '65f1c2a9e4b0d3a1f0c9b810' });
+    await kwame.getByRole('link').click();
+    await expect(page).toHaveURL(/\/candidates\/recordId\/65f1c2a9e4b0d3a1f0c9b810$/);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Kwame Mensah');
+    // Back to the same tab.
+    await page.goBack();
+    await expect(tab(page, 'In review')).toHaveAttribute('aria-selected', 'true');
+    await expect(rows(page)).toHaveCount(2);
+    expect(errors).toEqual([]);
+  });
+
+  test('tabs work from the keyboard', async ({ page }) => {
+    await page.goto('/applicants');
+    await expect(rows(page)).toHaveCount(10);
+    await tab(page, 'All').focus();
+    await page.keyboard.press('ArrowRight');
+    await expect(tab(page, 'Waiting')).toBeFocused();
+    await page.keyboard.press('End');
+    await expect(tab(page, 'Approved')).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(/status=approved/);
+    await expect(tab(page, 'Approved')).toHaveAttribute('aria-selected', 'true');
+    await expect(rows(page)).toHaveCount(3);
+    // Tab leaves the tab list for the panel's first link, never to another tab.
+    await page.keyboard.press('Tab');
+    await expect(page.locator(':focus')).toHaveAttribute('data-open', /recordId|refId/);
+  });
+
+  test('pages through a long queue, the page in the address', async ({ page }) => {
+    await page.goto(`${largeUrl}/applicants`);
+    await expect(rows(page)).toHaveCount(50);
+    const all = Number(await tab(page, 'All').locator('[data-count]').getAttribute('data-count'));
+    expect(all).toBeGreaterThan(100);
+    const pages = page.getByRole('navigation', { name: 'Pages' });
+    await expect(pages).toContainText(`Showing 1–50 of ${all}`);
+    const firstOnPage1 = await rows(page).first().textContent();
+    await pages.getByRole('link', { name: /Next page/ }).click();
+    await expect(page).toHaveURL(/\/applicants\?page=2$/);
+    await expect(pages).toContainText(`Showing 51–100 of ${all}`);
+    await expect(rows(page).first()).not.toHaveText(firstOnPage1!);
+    await screenshot(page, 'applicants-page-2');
+
+    // A filtered tab pages too, from its first page.
+    await tab(page, 'Waiting').click();
+    await expect(page).toHaveURL(/\/applicants\?status=waiting$/);
+    const waiting = Number(await tab(page, 'Waiting').locator('[data-count]').getAttribute('data-count'));
+    expect(waiting).toBeGreaterThan(50);
+    await expect(rows(page)).toHaveCount(50);
+    await page.getByRole('link', { name: /Next page/ }).click();
+    await expect(page).toHaveURL(/\/applicants\?status=waiting&page=2$/);
+    await expect(rows(page)).toHaveCount(Math.min(50, waiting - 50));
+    for (const row of await rows(page).all()) await expect(row).toContainText('Waiting');
+    // Reload keeps the place.
+    await page.reload();
+    await expect(tab(page, 'Waiting')).toHaveAttribute('aria-selected', 'true');
+    await expect(page.getByRole('navigation', { name: 'Pages' })).toContainText('Showing 51–');
+  });
+
+  test('has no serious or critical accessibility violation', async ({ page }) => {
+    await page.goto(`${largeUrl}/applicants?status=waiting`);
+    await expect(rows(page)).toHaveCount(50);
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+});
+
+test.describe('a key that archives after extract', () => {
+  test('the first lookup shows the warning, the second is refused with the explanation', async ({ page }) => {
+    await page.goto(`${archivingUrl}/candidates/refId/archive-after-extract-demo`);
+    const warning = page.getByTestId('archive-warning');
+    await expect(warning).toBeVisible();
+    await expect(warning).toContainText(
+      /This API key archives identity data after each lookup: the service deletes this candidate's identity data at \d\d:\d\d:\d\d UTC \(in \d+ s\)/,
+    );
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await screenshot(page, 'archive-warning');
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // The home page now warns compliance users.
+    await page.goto(`${archivingUrl}/`);
+    await expect(page.getByTestId('archiving-key-banner')).toContainText('archives identity data after each full lookup');
+
+    // Any further full lookup is refused before it reaches the service.
+    await page.goto(`${archivingUrl}/candidates/refId/archive-after-extract-demo`);
+    const alert = page.getByRole('alert');
+    await expect(alert).toHaveAttribute('data-error-kind', 'archiving_key');
+    await expect(alert).toContainText('Full lookups are refused: this API key deletes identity data');
+    await expect(alert).toContainText('KYC_KEY_ARCHIVES_ON_EXTRACT=accept');
+    await expect(page.getByTestId('archive-warning')).toHaveCount(0);
+    const meta = await (await page.request.get(`${archivingUrl}/api/meta`)).json();
+    expect(meta.archivingKey).toMatchObject({ accepted: false });
+
+    // The queue is status-level: unaffected.
+    await page.goto(`${archivingUrl}/applicants`);
+    await expect(rows(page).first()).toBeVisible();
+  });
+});

@@ -1,0 +1,315 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiErrorBodySchema } from '../../src/kyc/contract/api.ts';
+import { applicantsPageSchema } from '../../src/kyc/contract/applicants.ts';
+import { createAccessControl } from '../../src/server/auth/access.ts';
+import { createAuditLog, type ListAuditEntry } from '../../src/server/audit.ts';
+import { RateLimiter } from '../../src/server/rate-limit.ts';
+import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
+import { SANDBOX_KEYS, startSandbox, type RunningSandbox } from '../../src/server/sandbox/sandbox.ts';
+import { startFakeUpstream } from './fake-upstream.ts';
+import { startTestApp, type RawResponse } from './http.ts';
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'cl-applicants-'));
+const candidates = sampleCandidates({ now: new Date() });
+const records = candidates.map((c) => c.record);
+let sandbox: RunningSandbox;
+beforeAll(async () => {
+  sandbox = await startSandbox({ candidates });
+});
+afterAll(() => sandbox.close());
+
+const page = (res: RawResponse) => applicantsPageSchema.parse(JSON.parse(res.body)).data;
+const errorOf = (res: RawResponse) => apiErrorBodySchema.parse(JSON.parse(res.body)).error;
+const readAudit = (file: string) =>
+  readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as ListAuditEntry);
+const gateway = () => createAccessControl({ mode: 'proxy', userHeader: 'x-user', roleHeader: 'x-role', trusted: ['127.0.0.1/32'] });
+const SUPPORT = { 'x-user': 'sam', 'x-role': 'support' };
+const COMPLIANCE = { 'x-user': 'ana', 'x-role': 'compliance' };
+
+async function sandboxApp(options: { statusKey?: boolean; auditFile?: string; perMinute?: number } = {}) {
+  return startTestApp({
+    upstream: {
+      baseUrl: sandbox.url,
+      clientId: sandbox.clientId,
+      apiKey: SANDBOX_KEYS.full,
+      ...(options.statusKey ? { statusApiKey: SANDBOX_KEYS.status } : {}),
+    },
+    access: gateway(),
+    ...(options.auditFile ? { audit: createAuditLog(options.auditFile) } : {}),
+    ...(options.perMinute ? { rateLimiter: new RateLimiter(options.perMinute) } : {}),
+  });
+}
+
+/** A fake service answering the list with the given body (or status). */
+async function fakeApp(answer: { status?: number; body: unknown }, extra: { statusKey?: string } = {}) {
+  const upstream = await startFakeUpstream();
+  upstream.behave = (_req, res) => {
+    const text = typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
+    res.writeHead(answer.status ?? 200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+    res.end(text);
+  };
+  const app = await startTestApp({
+    upstream: {
+      baseUrl: upstream.url,
+      clientId: 'client one',
+      apiKey: 'full-key',
+      ...(extra.statusKey ? { statusApiKey: extra.statusKey } : {}),
+    },
+    access: gateway(),
+  });
+  return {
+    upstream,
+    app,
+    close: async () => {
+      await app.close();
+      await upstream.close();
+    },
+  };
+}
+
+describe('GET /api/applicants on the sandbox', () => {
+  it('answers a page of the listed fields only, no-store, for both roles', async () => {
+    const app = await sandboxApp({ statusKey: true });
+    for (const who of [COMPLIANCE, SUPPORT]) {
+      const res = await app.get('/api/applicants?skip=0&limit=50', who);
+      expect(res.status, res.body).toBe(200);
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      const data = page(res);
+      expect(data).toMatchObject({ total: records.length, skip: 0, limit: 50 });
+      expect(data.records).toHaveLength(records.length);
+      expect(data.records[0]).toEqual({
+        status: records[0]!.status,
+        isArchived: false,
+        recordId: records[0]!.recordId,
+        refId: records[0]!.refId,
+        blockPassID: records[0]!.blockPassID,
+      });
+      for (const record of JSON.parse(res.body).data.records) {
+        expect(Object.keys(record).every((key) => ['status', 'isArchived', 'recordId', 'refId', 'blockPassID'].includes(key))).toBe(true);
+      }
+    }
+    await app.close();
+  });
+
+  it('filters by the documented statuses and pages by skip and limit', async () => {
+    const app = await sandboxApp();
+    const waiting = page(await app.get('/api/applicants?status=waiting', COMPLIANCE));
+    expect(waiting.total).toBe(records.filter((r) => r.status === 'waiting').length);
+    expect(waiting.records.every((r) => r.status === 'waiting')).toBe(true);
+    const second = page(await app.get('/api/applicants?skip=3&limit=3', COMPLIANCE));
+    expect(second.records.map((r) => r.recordId)).toEqual(records.slice(3, 6).map((r) => r.recordId));
+    // An empty status is all of them.
+    expect(page(await app.get('/api/applicants?status=&skip=0&limit=5', COMPLIANCE)).total).toBe(records.length);
+    await app.close();
+  });
+
+  it('writes one audit line per page, kind "list", and counts in the rate limit', async () => {
+    const auditFile = path.join(dir, 'audit-list.jsonl');
+    const app = await sandboxApp({ auditFile, perMinute: 3, statusKey: true });
+    expect((await app.get('/api/applicants?status=inreview&skip=0&limit=50', SUPPORT)).status).toBe(200);
+    expect((await app.get('/api/applicants?status=waiting&limit=1', SUPPORT)).status).toBe(200);
+    // A lookup takes from the same bucket.
+    expect((await app.get(`/api/candidates/refId/${records[0]!.refId}`, SUPPORT)).status).toBe(200);
+    const limited = await app.get('/api/applicants', SUPPORT);
+    expect(limited.status).toBe(429);
+    expect(errorOf(limited).code).toBe('rate_limited');
+    expect(limited.headers['retry-after']).toMatch(/^\d+$/);
+    // Another user has their own bucket.
+    expect((await app.get('/api/applicants', COMPLIANCE)).status).toBe(200);
+    await app.close();
+
+    const lines = readAudit(auditFile);
+    const lists = lines.filter((line) => line.kind === 'list');
+    expect(lists).toHaveLength(4);
+    expect(lists[0]).toMatchObject({
+      user: 'sam',
+      role: 'support',
+      kind: 'list',
+      filter: 'inreview',
+      skip: 0,
+      limit: 50,
+      records: records.filter((r) => r.status === 'inreview').length,
+      status: 200,
+      code: null,
+      upstreamStatus: 200,
+      level: 'status',
+    });
+    expect(lists[1]).toMatchObject({ filter: 'waiting', skip: 0, limit: 1, records: 1 });
+    expect(lists[2]).toMatchObject({ filter: 'all', status: 429, code: 'rate_limited', upstreamStatus: null, level: null, records: null });
+    expect(lists[3]).toMatchObject({ user: 'ana', filter: 'all', limit: 50, status: 200 });
+    // No ids of the listed records in the audit log: only what was asked.
+    const text = readFileSync(auditFile, 'utf8');
+    expect(text).not.toContain(records[1]!.recordId!);
+  });
+
+  it('needs a signed-in user and only answers GET', async () => {
+    const app = await sandboxApp();
+    expect((await app.get('/api/applicants')).status).toBe(401);
+    const { rawRequest } = await import('./http.ts');
+    const post = await rawRequest(app.port, '/api/applicants', { method: 'POST', headers: COMPLIANCE });
+    expect(post.status).toBe(405);
+    await app.close();
+  });
+});
+
+describe('GET /api/applicants parameters', () => {
+  it.each([
+    ['status=rejected', /status must be one of waiting, inreview, approved/],
+    ['status=WAITING', /status must be one of/],
+    ['status=waiting/../../refId/x', /status must be one of/],
+    ['skip=-1', /skip must be a whole number/],
+    ['skip=1.5', /skip must be a whole number/],
+    ['skip=99999999999', /skip must be a whole number/],
+    ['limit=0', /limit must be a whole number from 1 to 100/],
+    ['limit=101', /limit must be a whole number from 1 to 100/],
+    ['limit=ten', /limit must be a whole number/],
+    ['limit=%2B5', /limit must be a whole number/],
+    ['refId=abc', /Unknown parameter "refId"/],
+    ['skip=0&skip=50', /"skip" is given more than once/],
+  ])('?%s is a 400 that never reaches the service', async (search, message) => {
+    const auditFile = path.join(dir, `audit-400-${search.replace(/\W/g, '_')}.jsonl`);
+    const { upstream, close } = await fakeApp({ body: {} });
+    const app = await startTestApp({
+      upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'full-key' },
+      access: gateway(),
+      audit: createAuditLog(auditFile),
+    });
+    const res = await app.get(`/api/applicants?${search}`, COMPLIANCE);
+    expect(res.status).toBe(400);
+    expect(errorOf(res)).toMatchObject({ code: 'bad_request' });
+    expect(errorOf(res).message).toMatch(message);
+    expect(upstream.seen).toHaveLength(0);
+    expect(readAudit(auditFile)).toEqual([
+      expect.objectContaining({ kind: 'list', filter: null, status: 400, code: 'bad_request', upstreamStatus: null }),
+    ]);
+    await app.close();
+    await close();
+  });
+
+  it('asks the service the documented path, with the status-level key when there is one', async () => {
+    const { upstream, app, close } = await fakeApp(
+      { body: { status: 'success', data: { records: [], total: 0, skip: 50, limit: 50 } } },
+      { statusKey: 'status-key' },
+    );
+    expect((await app.get('/api/applicants?status=approved&skip=50&limit=50', COMPLIANCE)).status).toBe(200);
+    expect((await app.get('/api/applicants', SUPPORT)).status).toBe(200);
+    expect(upstream.seen.map((r) => r.path)).toEqual([
+      '/kyc/1.0/connect/client%20one/applicants/approved?skip=50&limit=50',
+      '/kyc/1.0/connect/client%20one/applicants?skip=0&limit=50',
+    ]);
+    expect(upstream.seen.map((r) => r.headers.authorization)).toEqual(['status-key', 'status-key']);
+    expect(upstream.seen[0]!.headers['accept-encoding']).toBe('identity');
+    await close();
+  });
+});
+
+describe('GET /api/applicants against what the service may answer', () => {
+  it('reduces records to the listed fields, whatever else the service adds', async () => {
+    const { app, close } = await fakeApp({
+      body: {
+        status: 'success',
+        data: {
+          records: [
+            {
+              status: 'waiting',
+              isArchived: false,
+              _id: 'rec-1',
+              blockPassID: 'bp-1',
+              refId: 'ref-1',
+              identities: { email: { type: 'string', value: 'someone@example.org' } },
+              customFields: { note: 'private' },
+            },
+            { status: 'some_new_status', isArchived: true, _id: 'rec-2', blockPassID: 'bp-2', refId: null },
+          ],
+          total: '2',
+          skip: 0,
+          limit: 50,
+          debug: 'x',
+        },
+      },
+    });
+    const res = await app.get('/api/applicants', COMPLIANCE);
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body)).toEqual({
+      status: 'success',
+      data: {
+        records: [
+          { status: 'waiting', isArchived: false, recordId: 'rec-1', blockPassID: 'bp-1', refId: 'ref-1' },
+          { status: 'some_new_status', isArchived: true, recordId: 'rec-2', blockPassID: 'bp-2' },
+        ],
+        total: 2,
+        skip: 0,
+        limit: 50,
+      },
+    });
+    expect(res.body).not.toContain('someone@example.org');
+    await close();
+  });
+
+  it.each([
+    [
+      'a record of the wrong shape',
+      { status: 'success', data: { records: [{ status: 'waiting', isArchived: 'no' }], total: 1 } },
+      /data\.records\[0\]\.isArchived/,
+    ],
+    ['no total', { status: 'success', data: { records: [] } }, /data\.total/],
+    ['an error envelope with 200', { status: 'error', message: 'x' }, /does not have the expected shape/],
+    ['a body that is not JSON', '<html>oops</html>', /is not JSON/],
+  ])('%s is a 502 that names the problem', async (_name, body, message) => {
+    const { app, close } = await fakeApp({ body });
+    const res = await app.get('/api/applicants', COMPLIANCE);
+    expect(res.status).toBe(502);
+    expect(errorOf(res).code).toBe('upstream_error');
+    expect(errorOf(res).message).toMatch(message);
+    await close();
+  });
+
+  it('a service without the operation (404) is said so, not an error', async () => {
+    const { app, close } = await fakeApp({ status: 404, body: { status: 'error', code: 404, message: 'Not Found' } });
+    const res = await app.get('/api/applicants?status=waiting', COMPLIANCE);
+    expect(res.status).toBe(404);
+    expect(errorOf(res)).toEqual({ code: 'applicants_unavailable', message: 'This KYC service does not offer the applicants list.' });
+    await close();
+  });
+
+  it('a rejected key and a rate-limited service are told as for lookups', async () => {
+    const unauthorized = await fakeApp({ status: 401, body: { status: 'error', code: 401, message: 'Unauthorized' } });
+    expect(errorOf(await unauthorized.app.get('/api/applicants', COMPLIANCE)).code).toBe('upstream_unauthorized');
+    await unauthorized.close();
+    const limited = await fakeApp({ status: 429, body: {} });
+    const res = await limited.app.get('/api/applicants', COMPLIANCE);
+    expect(res.status).toBe(429);
+    expect(errorOf(res)).toMatchObject({ code: 'upstream_rate_limited', retryAfterSeconds: 60 });
+    await limited.close();
+  });
+
+  it('fills a page when the service serves fewer records than asked', async () => {
+    const all = Array.from({ length: 130 }, (_, i) => ({ status: 'waiting', isArchived: false, _id: `rec-${i}`, blockPassID: `bp-${i}` }));
+    const upstream = await startFakeUpstream();
+    upstream.behave = (req, res) => {
+      const url = new URL(req.url!, 'http://x');
+      const skip = Number(url.searchParams.get('skip'));
+      const limit = Math.min(20, Number(url.searchParams.get('limit')));
+      const text = JSON.stringify({ status: 'success', data: { records: all.slice(skip, skip + limit), total: all.length, skip, limit } });
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+      res.end(text);
+    };
+    const app = await startTestApp({ upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' }, access: gateway() });
+    const data = page(await app.get('/api/applicants?skip=100&limit=50', COMPLIANCE));
+    expect(data.records.map((r) => r.recordId)).toEqual(all.slice(100, 130).map((r) => r._id));
+    expect(upstream.seen.map((r) => r.path.split('?')[1])).toEqual(['skip=100&limit=50', 'skip=120&limit=30']);
+    upstream.seen.length = 0;
+    const first = page(await app.get('/api/applicants?limit=50', COMPLIANCE));
+    expect(first.records.map((r) => r.recordId)).toEqual(all.slice(0, 50).map((r) => r._id));
+    expect(upstream.seen).toHaveLength(3);
+    await app.close();
+    await upstream.close();
+  });
+});

@@ -1,0 +1,180 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import type http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { afterEach, describe, expect, it } from 'vitest';
+import { apiErrorBodySchema, apiMetaSchema } from '../../src/kyc/contract/api.ts';
+import { candidateEnvelopeSchema, type CandidateRecord } from '../../src/kyc/contract/schema.ts';
+import { createAccessControl } from '../../src/server/auth/access.ts';
+import { createAuditLog, type AuditEntry } from '../../src/server/audit.ts';
+import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
+import { ARCHIVE_DEMO_REF_ID, archiveDemoCandidates } from '../../src/server/sandbox/queue-candidates.ts';
+import { SANDBOX_ARCHIVE_KEY, SANDBOX_KEYS, startSandbox } from '../../src/server/sandbox/sandbox.ts';
+import { startFakeUpstream } from './fake-upstream.ts';
+import { type RawResponse, startTestApp, type TestApp } from './http.ts';
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'cl-archiving-'));
+const record: CandidateRecord = sampleCandidates({ now: new Date() })[0]!.record;
+const COMPLIANCE = { 'x-user': 'ana', 'x-role': 'compliance' };
+const SUPPORT = { 'x-user': 'sam', 'x-role': 'support' };
+const gateway = () => createAccessControl({ mode: 'proxy', userHeader: 'x-user', roleHeader: 'x-role', trusted: ['127.0.0.1/32'] });
+const errorOf = (res: RawResponse) => apiErrorBodySchema.parse(JSON.parse(res.body)).error;
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+/**
+ * A service whose full key archives after extract: every answer to it carries willArchiveAtDate 10 s
+ * later (or whatever `archivesIn` says). The status key's answers carry no identity data.
+ */
+async function archivingService(options: { archivesInMs?: number; statusKey?: boolean; accept?: boolean } = {}) {
+  const upstream = await startFakeUpstream();
+  upstream.behave = (req: http.IncomingMessage, res: http.ServerResponse) => {
+    if (req.url!.includes('/applicants')) {
+      const body = JSON.stringify({ status: 'success', data: { records: [], total: 0, skip: 0, limit: 50 } });
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+      return res.end(body);
+    }
+    const full = req.headers.authorization === 'full-key';
+    const data = full
+      ? { ...record, willArchiveAtDate: new Date(Date.now() + (options.archivesInMs ?? 10_000)).toISOString() }
+      : { status: record.status, refId: record.refId, recordId: record.recordId, isArchived: false, blockPassID: record.blockPassID };
+    let body = Buffer.from(JSON.stringify({ status: 'success', data }));
+    const headers: http.OutgoingHttpHeaders = { 'content-type': 'application/json' };
+    if (/\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) {
+      body = zlib.gzipSync(body);
+      headers['content-encoding'] = 'gzip';
+    }
+    res.writeHead(200, { ...headers, 'content-length': body.length });
+    res.end(body);
+  };
+  const auditFile = path.join(dir, `audit-${Math.random().toString(36).slice(2)}.jsonl`);
+  const app = await startTestApp({
+    upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'full-key', ...(options.statusKey ? { statusApiKey: 'status-key' } : {}) },
+    access: gateway(),
+    audit: createAuditLog(auditFile),
+    keyArchivesOnExtract: options.accept ? 'accept' : 'refuse',
+  });
+  cleanups.push(async () => {
+    await app.close();
+    await upstream.close();
+  });
+  const audit = () =>
+    readFileSync(auditFile, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as AuditEntry);
+  return { upstream, app, audit };
+}
+
+const meta = async (app: TestApp) => apiMetaSchema.parse(JSON.parse((await app.get('/api/meta', COMPLIANCE)).body));
+const warnings = (app: TestApp) => app.logs.filter((line) => line.startsWith('WARNING'));
+const LOOKUP = `/api/candidates/refId/${encodeURIComponent(record.refId!)}`;
+
+describe('a key that archives after extract', () => {
+  it('is detected by the first full answer, warned once, then full lookups are refused before reaching the service', async () => {
+    const { upstream, app, audit } = await archivingService({ statusKey: true });
+    expect((await meta(app)).archivingKey).toBeUndefined();
+
+    const first = await app.get(LOOKUP, COMPLIANCE);
+    expect(first.status, first.body).toBe(200);
+    expect(candidateEnvelopeSchema.parse(JSON.parse(first.body)).data.willArchiveAtDate).toBeDefined();
+    expect((await meta(app)).archivingKey).toMatchObject({ accepted: false });
+    expect(warnings(app)).toHaveLength(1);
+    expect(warnings(app)[0]).toMatch(
+      /archives identity data after each full lookup.*1\d s after the lookup|archives identity data after each full lookup.*[89] s after the lookup/,
+    );
+    expect(warnings(app)[0]).toContain('KYC_KEY_ARCHIVES_ON_EXTRACT=accept');
+    // No id, no key, no candidate data in the warning.
+    for (const secret of [record.refId!, record.recordId!, 'full-key', record.identities!.email!.value]) {
+      expect(warnings(app)[0]).not.toContain(secret);
+    }
+
+    const asked = upstream.seen.length;
+    const second = await app.get(LOOKUP, COMPLIANCE);
+    expect(second.status).toBe(409);
+    expect(second.headers['cache-control']).toBe('no-store');
+    expect(errorOf(second).code).toBe('archiving_key');
+    expect(errorOf(second).message).toMatch(/archive after extract/);
+    expect(errorOf(second).message).toContain('KYC_KEY_ARCHIVES_ON_EXTRACT=accept');
+    const byRecordId = await app.get(`/api/candidates/recordId/${record.recordId}`, COMPLIANCE);
+    expect(byRecordId.status).toBe(409);
+    expect(upstream.seen.length).toBe(asked);
+    expect(warnings(app)).toHaveLength(1);
+    expect(audit().at(-1)).toMatchObject({ kind: 'recordId', status: 409, code: 'archiving_key', upstreamStatus: null, level: null });
+
+    // Status-level lookups (support users with the status key) and the queue are unaffected.
+    const support = await app.get(LOOKUP, SUPPORT);
+    expect(support.status).toBe(200);
+    expect(JSON.parse(support.body).data.identities).toBeUndefined();
+    expect((await app.get('/api/applicants', COMPLIANCE)).status).toBe(200);
+    expect((await app.get('/api/applicants', SUPPORT)).status).toBe(200);
+    expect(upstream.seen.slice(asked).map((r) => r.headers.authorization)).toEqual(['status-key', 'status-key', 'status-key']);
+  });
+
+  it('with KYC_KEY_ARCHIVES_ON_EXTRACT=accept, is detected and said, but lookups go on', async () => {
+    const { upstream, app } = await archivingService({ accept: true });
+    expect((await app.get(LOOKUP, COMPLIANCE)).status).toBe(200);
+    expect((await meta(app)).archivingKey).toMatchObject({ accepted: true });
+    expect(warnings(app)).toHaveLength(1);
+    expect(warnings(app)[0]).toContain('KYC_KEY_ARCHIVES_ON_EXTRACT=accept is set');
+    expect((await app.get(LOOKUP, COMPLIANCE)).status).toBe(200);
+    expect(upstream.seen).toHaveLength(2);
+  });
+
+  it('is detected in a compressed answer too', async () => {
+    const { app } = await archivingService();
+    const first = await app.get(LOOKUP, { ...COMPLIANCE, 'accept-encoding': 'gzip, deflate, br, zstd' });
+    expect(first.status).toBe(200);
+    expect(first.headers['content-encoding']).toBe('gzip');
+    await expect.poll(async () => (await meta(app)).archivingKey).toMatchObject({ accepted: false });
+    expect((await app.get(LOOKUP, COMPLIANCE)).status).toBe(409);
+  });
+
+  it('support users without a status key look with the full key: detected and refused the same way', async () => {
+    const { upstream, app } = await archivingService();
+    const first = await app.get(LOOKUP, SUPPORT);
+    expect(first.status).toBe(200);
+    expect(JSON.parse(first.body).data.identities).toBeUndefined();
+    expect((await meta(app)).archivingKey).toBeDefined();
+    const second = await app.get(LOOKUP, SUPPORT);
+    expect(second.status).toBe(409);
+    expect(errorOf(second).code).toBe('archiving_key');
+    expect(upstream.seen).toHaveLength(1);
+  });
+
+  it('an ordinary archive date (weeks away) is not mistaken for it', async () => {
+    const { upstream, app } = await archivingService({ archivesInMs: 20 * 24 * 3600_000 });
+    for (let i = 0; i < 3; i++) expect((await app.get(LOOKUP, COMPLIANCE)).status).toBe(200);
+    expect(upstream.seen).toHaveLength(3);
+    expect((await meta(app)).archivingKey).toBeUndefined();
+    expect(warnings(app)).toEqual([]);
+  });
+});
+
+describe('the sandbox key that archives after extract, through the proxy', () => {
+  it('the first lookup of its demonstration candidate is answered and detected, the second refused', async () => {
+    const sandbox = await startSandbox({
+      candidates: sampleCandidates({ now: new Date() }),
+      archiveKeyCandidates: archiveDemoCandidates(new Date()),
+    });
+    const app = await startTestApp({
+      upstream: { baseUrl: sandbox.url, clientId: sandbox.clientId, apiKey: SANDBOX_ARCHIVE_KEY, statusApiKey: SANDBOX_KEYS.status },
+      access: gateway(),
+    });
+    cleanups.push(async () => {
+      await app.close();
+      await sandbox.close();
+    });
+    const first = await app.get(`/api/candidates/refId/${ARCHIVE_DEMO_REF_ID}`, COMPLIANCE);
+    expect(first.status, first.body).toBe(200);
+    const at = Date.parse(candidateEnvelopeSchema.parse(JSON.parse(first.body)).data.willArchiveAtDate!);
+    expect(at - Date.now()).toBeGreaterThan(5_000);
+    expect(at - Date.now()).toBeLessThanOrEqual(10_000);
+    expect((await app.get(`/api/candidates/refId/${ARCHIVE_DEMO_REF_ID}`, COMPLIANCE)).status).toBe(409);
+    // Support users look with the status key, which does not archive (nor find the demonstration candidate).
+    expect((await app.get(LOOKUP, SUPPORT)).status).toBe(200);
+  });
+});
