@@ -125,6 +125,13 @@ describe('configuration', () => {
     expect(config).toMatchObject({ auditLog: '/var/log/cl.jsonl', rateLimitPerMinute: 0 });
   });
 
+  it('reads what to do with a key that archives after extract: refuse unless told to accept', () => {
+    expect(parseConfig({}).keyArchivesOnExtract).toBe('refuse');
+    expect(parseConfig({ KYC_KEY_ARCHIVES_ON_EXTRACT: '' }).keyArchivesOnExtract).toBe('refuse');
+    expect(parseConfig({ KYC_KEY_ARCHIVES_ON_EXTRACT: 'accept' }).keyArchivesOnExtract).toBe('accept');
+    expect(errorOf({ KYC_KEY_ARCHIVES_ON_EXTRACT: 'yes' })).toMatch(/KYC_KEY_ARCHIVES_ON_EXTRACT must be "accept"/);
+  });
+
   it('reads a .env file in the project root, the environment winning', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'cl-env-'));
     writeFileSync(

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upstreamApplicantsEnvelopeSchema } from '../../src/kyc/contract/applicants.ts';
 import { candidateEnvelopeSchema, type CandidateRecord } from '../../src/kyc/contract/schema.ts';
-import { sampleCandidates, type SandboxCandidate } from '../../src/server/sandbox/candidates.ts';
+import { BENCH_CANDIDATE_COUNT, sampleCandidates, type SandboxCandidate } from '../../src/server/sandbox/candidates.ts';
+import { archiveDemoCandidates, QUEUE_CANDIDATE_COUNT, queueCandidates } from '../../src/server/sandbox/queue-candidates.ts';
+import { samplesOf } from '../../src/server/upstream.ts';
 import {
   SANDBOX_ARCHIVE_AFTER_SECONDS,
   SANDBOX_ARCHIVE_KEY,
@@ -121,5 +123,35 @@ describe('the sandbox key that archives after extract', () => {
     expect(all.total).toBe(records.length + 1);
     expect(all.records.map((r) => r.refId)).toContain('archive-demo');
     expect((await list('applicants?limit=100')).records.map((r) => r.refId)).not.toContain('archive-demo');
+  });
+});
+
+describe('the candidates that exist for the queue', () => {
+  const queue = queueCandidates(now);
+
+  it('give large-image mode more than two pages of 50, more than 50 of them waiting', () => {
+    expect(queue).toHaveLength(QUEUE_CANDIDATE_COUNT);
+    const largeModeTotal = records.length + BENCH_CANDIDATE_COUNT + queue.length;
+    expect(largeModeTotal).toBeGreaterThan(100);
+    // Even without the benchmark candidates.
+    expect(queue.filter((c) => c.record.status === 'waiting').length).toBeGreaterThan(50);
+    for (const status of ['inreview', 'approved', 'rejected']) expect(queue.some((c) => c.record.status === status)).toBe(true);
+  });
+
+  it('pass the shared schema, carry no pictures, and are not offered as samples', () => {
+    for (const { record } of [...queue, ...archiveDemoCandidates(now)]) {
+      expect(() => candidateEnvelopeSchema.parse({ status: 'success', data: record })).not.toThrow();
+    }
+    expect(queue.every((c) => Object.values(c.record.identities ?? {}).every((a) => a.type !== 'base64'))).toBe(true);
+    const samples = samplesOf([...candidates, ...queue]);
+    expect(samples).toHaveLength(candidates.length);
+  });
+
+  it('ids are unique across every candidate of large-image mode', () => {
+    const ids = [...records, ...queue.map((c) => c.record), ...archiveDemoCandidates(now).map((c) => c.record)];
+    for (const kind of ['refId', 'recordId'] as const) {
+      const values = ids.map((r) => r[kind]).filter(Boolean);
+      expect(new Set(values).size).toBe(values.length);
+    }
   });
 });

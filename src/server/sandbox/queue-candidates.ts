@@ -7,9 +7,10 @@ import { HOUR, MINUTE, type Person } from './people.ts';
  */
 
 /** Extra candidates in large-image mode: with the others, more than two pages of 50, and more than 50 waiting. */
-export const QUEUE_CANDIDATE_COUNT = 80;
+export const QUEUE_CANDIDATE_COUNT = 90;
 
-const STATUS_CYCLE = ['waiting', 'waiting', 'waiting', 'inreview', 'waiting', 'approved', 'waiting', 'inreview', 'rejected', 'incomplete'];
+// A queue as reviewers know it: mostly waiting. Other statuses appear under All only.
+const STATUS_CYCLE = ['waiting', 'waiting', 'inreview', 'waiting', 'approved', 'waiting', 'waiting', 'inreview', 'waiting', 'rejected'];
 
 function queuePeople(): Person[] {
   return Array.from({ length: QUEUE_CANDIDATE_COUNT }, (_, index) => {
