@@ -80,6 +80,18 @@ describe('the applicants queue', () => {
     expect(screen.getByTestId('fetched-at')).toHaveTextContent(/^Fetched .+ago|now/);
   });
 
+  it('is linked from the header, marked as the current page there', async () => {
+    const user = userEvent.setup();
+    stubQueue();
+    const { router } = renderWithProviders('/');
+    const link = await screen.findByRole('link', { name: 'Applicants' });
+    expect(link).not.toHaveAttribute('aria-current');
+    await user.click(link);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/applicants'));
+    expect(screen.getByRole('link', { name: 'Applicants' })).toHaveAttribute('aria-current', 'page');
+    await waitFor(() => expect(rows()).toHaveLength(12));
+  });
+
   it('a tab filters, and keeps its state in the address', async () => {
     const user = userEvent.setup();
     const { listRequests } = stubQueue();

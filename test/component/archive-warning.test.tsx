@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { cleanup, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { ApiMeta } from '../../src/kyc/contract/api.ts';
 import type { CandidateRecord } from '../../src/kyc/contract/schema.ts';
@@ -76,6 +76,21 @@ describe('the archive-after-extract warning', () => {
     expect(screen.getByRole('heading', { name: 'Full lookups are refused: this API key deletes identity data' })).toBeInTheDocument();
     expect(alert).toHaveTextContent(message);
     expect(screen.queryByRole('button', { name: 'Try again' })).not.toBeInTheDocument();
+  });
+
+  it('the home page shows compliance users a banner once /api/meta says so; support users get none', async () => {
+    const archivingKey = { detectedAt: '2026-11-22T14:02:00.000Z', accepted: false };
+    stubApi({ meta: { upstream: 'remote', archivingKey } });
+    renderWithProviders('/');
+    const banner = await screen.findByTestId('archiving-key-banner');
+    expect(banner).toHaveTextContent("This server's API key archives identity data after each full lookup");
+    expect(banner).toHaveTextContent('Full lookups are refused until an administrator');
+    expect(banner.querySelector('time')).toHaveAttribute('datetime', archivingKey.detectedAt);
+    cleanup();
+    stubApi({ meta: { upstream: 'remote', archivingKey }, session: { mode: 'proxy', user: 'sam', role: 'support' } });
+    renderWithProviders('/');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Look up a candidate' })).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByTestId('archiving-key-banner')).not.toBeInTheDocument());
   });
 
   it('formats the moment with the date when it is not today (UTC)', () => {

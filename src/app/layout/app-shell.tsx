@@ -40,6 +40,17 @@ export function AppShell({ children }: { children: ReactNode }) {
               Sandbox data
             </span>
           )}
+          {signedIn && (
+            <nav aria-label="Main">
+              <Link
+                to="/applicants"
+                aria-current={pathname === '/applicants' ? 'page' : undefined}
+                className="rounded px-1 text-sm font-medium text-slate-700 underline-offset-4 hover:text-slate-900 hover:underline focus-visible:outline-2 focus-visible:outline-blue-600 aria-[current=page]:text-blue-800 aria-[current=page]:underline"
+              >
+                Applicants
+              </Link>
+            </nav>
+          )}
           {signedIn && !home && (
             <div className="min-w-0 flex-1 basis-96">
               <LookupForm compact />

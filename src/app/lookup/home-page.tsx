@@ -1,17 +1,23 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { metaQuery } from '../meta/meta-query.ts';
+import { sessionQuery } from '../session/session-query.ts';
+import { ArchivingKeyBanner } from './archiving-key-banner.tsx';
 import { LookupForm } from './lookup-form.tsx';
 import { SampleList } from './sample-list.tsx';
 
 export function HomePage() {
-  const meta = useQuery(metaQuery());
+  // Fresh enough to show a key found to archive after extract since this page was last opened.
+  const meta = useQuery({ ...metaQuery(), staleTime: 60_000 });
+  const role = useQuery(sessionQuery()).data?.role;
+  const archivingKey = role === 'compliance' ? meta.data?.archivingKey : undefined;
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     document.title = 'Candidate Lookup';
   }, []);
   return (
     <div className="space-y-8">
+      {archivingKey && <ArchivingKeyBanner archivingKey={archivingKey} />}
       <section className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
         <h1 ref={heading} className="text-2xl font-semibold text-slate-900">
           Look up a candidate
