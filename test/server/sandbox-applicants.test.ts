@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upstreamApplicantsEnvelopeSchema } from '../../src/kyc/contract/applicants.ts';
 import { candidateEnvelopeSchema, type CandidateRecord } from '../../src/kyc/contract/schema.ts';
-import { BENCH_CANDIDATE_COUNT, sampleCandidates, type SandboxCandidate } from '../../src/server/sandbox/candidates.ts';
+import { BENCH_CANDIDATE_COUNT } from '../../src/server/sandbox/bench-people.ts';
+import { sampleCandidates, type SandboxCandidate } from '../../src/server/sandbox/candidates.ts';
 import { archiveDemoCandidates, QUEUE_CANDIDATE_COUNT, queueCandidates } from '../../src/server/sandbox/queue-candidates.ts';
 import { samplesOf } from '../../src/server/upstream.ts';
 import {
