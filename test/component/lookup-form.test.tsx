@@ -21,6 +21,7 @@ describe('lookup form', () => {
     await screen.findByRole('textbox');
     await user.tab(); // skip link
     await user.tab(); // home link
+    await user.tab(); // Applicants link
     await user.tab(); // kind radio group
     expect(screen.getByRole('radio', { name: 'refId' })).toHaveFocus();
     await user.keyboard('{ArrowRight}');
