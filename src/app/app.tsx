@@ -7,6 +7,7 @@ import { CandidateSkeleton } from './candidate/candidate-skeleton.tsx';
 import { AppShell } from './layout/app-shell.tsx';
 import { NotFoundPage } from './layout/not-found-page.tsx';
 import { HomePage } from './lookup/home-page.tsx';
+import { splitEnvironmentPath } from './routes.ts';
 import { PageErrorBoundary } from './ui/page-error-boundary.tsx';
 
 // The candidate page and what only it needs are not part of the first load; they are fetched as soon as
@@ -44,7 +45,7 @@ export function AppRoutes() {
       <PageErrorBoundary key={pathname}>
         {pathname === '/' ? (
           <HomePage />
-        ) : pathname === QUEUE_PATH ? (
+        ) : splitEnvironmentPath(pathname).path === QUEUE_PATH ? (
           <ApplicantsPage />
         ) : pathname.startsWith('/candidates/') ? (
           <Suspense fallback={<CandidateSkeleton />}>

@@ -45,7 +45,8 @@ function stubQueue(options: { applicants?: Applicant[]; reply?: (url: URL) => Re
     }),
   );
   const listRequests = () => requests.filter((r) => r.startsWith('/api/applicants'));
-  return { state, requests, listRequests };
+  const stagingRequests = () => requests.filter((r) => r.startsWith('/api/e/staging/applicants'));
+  return { state, requests, listRequests, stagingRequests };
 }
 
 const tab = (name: RegExp) => screen.getByRole('tab', { name });
@@ -162,6 +163,21 @@ describe('the applicants queue', () => {
     expect(within(rows()[1]!).getAllByRole('cell')[1]).toHaveTextContent('not given');
     await user.click(within(rows()[1]!).getByRole('link'));
     await waitFor(() => expect(router.state.location.pathname).toBe('/candidates/refId/ref-002'));
+  });
+
+  it('is per environment: /e/<name>/applicants asks that environment, and rows open candidates in it', async () => {
+    const { listRequests, stagingRequests } = stubQueue({
+      reply: (url) => {
+        if (!url.pathname.startsWith('/api/e/staging/applicants')) return undefined;
+        const records = makeApplicants(2);
+        return json({ status: 'success', data: { records, total: 2, skip: 0, limit: Number(url.searchParams.get('limit')) } });
+      },
+    });
+    renderWithProviders('/e/staging/applicants');
+    await waitFor(() => expect(rows()).toHaveLength(2));
+    expect(listRequests()).toEqual([]);
+    expect(stagingRequests()).toContain('/api/e/staging/applicants?skip=0&limit=50');
+    expect(within(rows()[0]!).getByRole('link')).toHaveAttribute('href', '/e/staging/candidates/recordId/rec-001');
   });
 
   it('an empty tab says so', async () => {

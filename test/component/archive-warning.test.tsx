@@ -80,14 +80,14 @@ describe('the archive-after-extract warning', () => {
 
   it('the home page shows compliance users a banner once /api/meta says so; support users get none', async () => {
     const archivingKey = { detectedAt: '2026-11-22T14:02:00.000Z', accepted: false };
-    stubApi({ meta: { upstream: 'remote', archivingKey } });
+    stubApi({ meta: testMeta({ archivingKey }) });
     renderWithProviders('/');
     const banner = await screen.findByTestId('archiving-key-banner');
     expect(banner).toHaveTextContent("This server's API key archives identity data after each full lookup");
     expect(banner).toHaveTextContent('Full lookups are refused until an administrator');
     expect(banner.querySelector('time')).toHaveAttribute('datetime', archivingKey.detectedAt);
     cleanup();
-    stubApi({ meta: { upstream: 'remote', archivingKey }, session: { mode: 'proxy', user: 'sam', role: 'support' } });
+    stubApi({ meta: testMeta({ archivingKey }), session: { mode: 'proxy', user: 'sam', role: 'support' } });
     renderWithProviders('/');
     expect(await screen.findByRole('heading', { level: 1, name: 'Look up a candidate' })).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByTestId('archiving-key-banner')).not.toBeInTheDocument());

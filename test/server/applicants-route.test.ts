@@ -10,7 +10,7 @@ import { RateLimiter } from '../../src/server/rate-limit.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { SANDBOX_KEYS, startSandbox, type RunningSandbox } from '../../src/server/sandbox/sandbox.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
-import { startTestApp, type RawResponse } from './http.ts';
+import { startTestApp, testEnvironment, type RawResponse } from './http.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'cl-applicants-'));
 const candidates = sampleCandidates({ now: new Date() });
@@ -311,5 +311,38 @@ describe('GET /api/applicants against what the service may answer', () => {
     expect(upstream.seen).toHaveLength(3);
     await app.close();
     await upstream.close();
+  });
+});
+
+describe('GET /api/applicants per environment', () => {
+  it('/api/e/<name>/applicants lists that environment, and its audit line names it', async () => {
+    const auditFile = path.join(dir, 'audit-env.jsonl');
+    const staging = await startFakeUpstream();
+    staging.behave = (_req, res) => {
+      const text = JSON.stringify({
+        status: 'success',
+        data: { records: [{ status: 'waiting', isArchived: false, _id: 'staging-1' }], total: 1 },
+      });
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+      res.end(text);
+    };
+    const app = await startTestApp({
+      environments: [
+        testEnvironment({ baseUrl: sandbox.url, clientId: sandbox.clientId, apiKey: SANDBOX_KEYS.full }, { name: 'production' }),
+        testEnvironment({ baseUrl: staging.url, clientId: 'staging_client', apiKey: 'staging-key' }, { name: 'staging' }),
+      ],
+      access: gateway(),
+      audit: createAuditLog(auditFile),
+    });
+    expect(page(await app.get('/api/applicants', COMPLIANCE)).total).toBe(records.length);
+    const res = await app.get('/api/e/staging/applicants?status=waiting', COMPLIANCE);
+    expect(page(res).records).toEqual([{ status: 'waiting', isArchived: false, recordId: 'staging-1' }]);
+    expect(staging.seen.map((r) => [r.path, r.headers.authorization])).toEqual([
+      ['/kyc/1.0/connect/staging_client/applicants/waiting?skip=0&limit=50', 'staging-key'],
+    ]);
+    expect((await app.get('/api/e/nowhere/applicants', COMPLIANCE)).status).toBe(404);
+    expect(readAudit(auditFile).map((line) => line.env)).toEqual(['production', 'staging']);
+    await app.close();
+    await staging.close();
   });
 });

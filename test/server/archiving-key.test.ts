@@ -12,7 +12,7 @@ import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { ARCHIVE_DEMO_REF_ID, archiveDemoCandidates } from '../../src/server/sandbox/queue-candidates.ts';
 import { SANDBOX_ARCHIVE_KEY, SANDBOX_KEYS, startSandbox } from '../../src/server/sandbox/sandbox.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
-import { type RawResponse, startTestApp, type TestApp } from './http.ts';
+import { type RawResponse, requestWithBody, startTestApp, type TestApp, testEnvironment } from './http.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'cl-archiving-'));
 const record: CandidateRecord = sampleCandidates({ now: new Date() })[0]!.record;
@@ -145,6 +145,23 @@ describe('a key that archives after extract', () => {
     expect(upstream.seen).toHaveLength(1);
   });
 
+  it('a batch without a status key looks with the full key: refused per id once the key is known', async () => {
+    const { upstream, app } = await archivingService();
+    expect((await app.get(LOOKUP, COMPLIANCE)).status).toBe(200);
+    const asked = upstream.seen.length;
+    const res = await requestWithBody(app.port, '/api/batch', JSON.stringify({ kind: 'refId', ids: [record.refId, 'another'] }), {
+      headers: COMPLIANCE,
+    });
+    const rows = res.body
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+      .filter((event) => event.type === 'row');
+    expect(rows).toHaveLength(2);
+    for (const row of rows) expect(row).toMatchObject({ ok: false, code: 'archiving_key' });
+    expect(upstream.seen.length).toBe(asked);
+  });
+
   it('an ordinary archive date (weeks away) is not mistaken for it', async () => {
     const { upstream, app } = await archivingService({ archivesInMs: 20 * 24 * 3600_000 });
     for (let i = 0; i < 3; i++) expect((await app.get(LOOKUP, COMPLIANCE)).status).toBe(200);
@@ -176,5 +193,34 @@ describe('the sandbox key that archives after extract, through the proxy', () =>
     expect((await app.get(`/api/candidates/refId/${ARCHIVE_DEMO_REF_ID}`, COMPLIANCE)).status).toBe(409);
     // Support users look with the status key, which does not archive (nor find the demonstration candidate).
     expect((await app.get(LOOKUP, SUPPORT)).status).toBe(200);
+  });
+});
+
+describe('per environment', () => {
+  it("one environment's archiving key leaves the others' full lookups alone", async () => {
+    const { upstream: archiving } = await archivingService();
+    const plain = await startSandbox({ candidates: sampleCandidates({ now: new Date() }) });
+    const app = await startTestApp({
+      environments: [
+        testEnvironment(
+          { baseUrl: plain.url, clientId: plain.clientId, apiKey: SANDBOX_KEYS.full },
+          { name: 'production', label: 'Production' },
+        ),
+        testEnvironment({ baseUrl: archiving.url, clientId: 'c', apiKey: 'full-key' }, { name: 'staging', label: 'Staging' }),
+      ],
+      access: gateway(),
+    });
+    cleanups.push(async () => {
+      await app.close();
+      await plain.close();
+    });
+    expect((await app.get(`/api/e/staging${LOOKUP.slice(4)}`, COMPLIANCE)).status).toBe(200);
+    expect((await app.get(`/api/e/staging${LOOKUP.slice(4)}`, COMPLIANCE)).status).toBe(409);
+    expect(warnings(app)).toHaveLength(1);
+    expect(warnings(app)[0]).toContain('of Staging');
+    expect((await app.get(LOOKUP, COMPLIANCE)).status).toBe(200);
+    expect((await meta(app)).archivingKey).toBeUndefined();
+    const stagingMeta = apiMetaSchema.parse(JSON.parse((await app.get('/api/e/staging/meta', COMPLIANCE)).body));
+    expect(stagingMeta.archivingKey).toMatchObject({ accepted: false });
   });
 });

@@ -1,14 +1,15 @@
 import { keepPreviousData, useIsFetching, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { APPLICANTS_PAGE_SIZE, type ApplicantFilter, type ApplicantsQuery } from '../../kyc/contract/applicants.ts';
 import { LookupError } from '../candidate/lookup-error.ts';
+import { splitEnvironmentPath } from '../routes.ts';
 import { TimeStamp } from '../ui/time-stamp.tsx';
 import { useNow } from '../ui/use-now.ts';
 import { applicantsQueries } from './applicants-queries.ts';
 import { ApplicantsTable, Paging } from './applicants-table.tsx';
 import { QUEUE_TABS, QueueTabs, tabKey, type TabCount } from './applicants-tabs.tsx';
-import { queueHref, readQueueLocation } from './queue-location.ts';
+import { type QueueLocation, queueHref, readQueueLocation } from './queue-location.ts';
 import { QueueError, QueueNotOffered, QueueSkeleton } from './queue-states.tsx';
 
 const EMPTY: Record<string, string> = {
@@ -29,16 +30,20 @@ export function ApplicantsPage() {
   const now = useNow();
   const idPrefix = useId();
   const { filter, page } = readQueueLocation(params);
+  const environment = splitEnvironmentPath(useLocation().pathname).environment;
+  const hrefOf = (location: QueueLocation) => queueHref(location, environment);
   const query: ApplicantsQuery = { status: filter, skip: (page - 1) * APPLICANTS_PAGE_SIZE, limit: APPLICANTS_PAGE_SIZE };
 
   const list = useQuery({
-    ...applicantsQueries.page(query),
+    ...applicantsQueries.page(query, environment),
     // Moving between pages of one tab keeps the rows in place until the next page arrives.
     placeholderData: (previous, previousQuery) => (previousQuery?.queryKey[1] === tabKey(filter) ? keepPreviousData(previous) : undefined),
   });
   // The other tabs' counts: the `total` of a one-record page each.
   const others = QUEUE_TABS.filter((tab) => tab.filter !== filter);
-  const countQueries = useQueries({ queries: others.map((tab) => applicantsQueries.page({ status: tab.filter, skip: 0, limit: 1 })) });
+  const countQueries = useQueries({
+    queries: others.map((tab) => applicantsQueries.page({ status: tab.filter, skip: 0, limit: 1 }, environment)),
+  });
   const fetching = useIsFetching({ queryKey: applicantsQueries.all() }) > 0;
 
   useEffect(() => {
@@ -53,7 +58,7 @@ export function ApplicantsPage() {
   counts[tabKey(filter)] = list.data && !list.isPlaceholderData ? list.data.total : list.isError ? 'unavailable' : 'loading';
 
   const error = list.isError ? asLookupError(list.error) : undefined;
-  const select = (next: ApplicantFilter | undefined) => navigate(queueHref({ filter: next, page: 1 }));
+  const select = (next: ApplicantFilter | undefined) => navigate(hrefOf({ filter: next, page: 1 }));
   const refresh = () => void queryClient.invalidateQueries({ queryKey: applicantsQueries.all() });
   const panelId = `${idPrefix}-panel`;
 
@@ -98,10 +103,11 @@ export function ApplicantsPage() {
             ) : !list.data ? (
               <QueueSkeleton />
             ) : list.data.records.length === 0 ? (
-              <EmptyPage total={list.data.total} filter={filter} page={page} />
+              <EmptyPage total={list.data.total} filter={filter} page={page} hrefOf={hrefOf} />
             ) : (
               <div className={list.isPlaceholderData ? 'opacity-60' : ''} aria-busy={list.isPlaceholderData}>
                 <ApplicantsTable
+                  environment={environment}
                   records={list.data.records}
                   caption={`${QUEUE_TABS.find((tab) => tab.filter === filter)!.label} candidates, page ${page}`}
                 />
@@ -112,7 +118,7 @@ export function ApplicantsPage() {
                     total={list.data.total}
                     shown={list.data.records.length}
                     skip={list.data.skip}
-                    hrefOf={(to) => queueHref({ filter, page: to })}
+                    hrefOf={(to) => hrefOf({ filter, page: to })}
                   />
                 </div>
               </div>
@@ -124,7 +130,17 @@ export function ApplicantsPage() {
   );
 }
 
-function EmptyPage({ total, filter, page }: { total: number; filter: ApplicantFilter | undefined; page: number }) {
+function EmptyPage({
+  total,
+  filter,
+  page,
+  hrefOf,
+}: {
+  total: number;
+  filter: ApplicantFilter | undefined;
+  page: number;
+  hrefOf: (location: QueueLocation) => string;
+}) {
   if (total === 0) {
     return <p className="rounded-xl border border-dashed border-slate-300 bg-white p-5 text-sm text-slate-700">{EMPTY[tabKey(filter)]}</p>;
   }
@@ -133,7 +149,7 @@ function EmptyPage({ total, filter, page }: { total: number; filter: ApplicantFi
     <p className="rounded-xl border border-dashed border-slate-300 bg-white p-5 text-sm text-slate-700">
       There is no page {page}: this list has {last} {last === 1 ? 'page' : 'pages'}.{' '}
       <Link
-        to={queueHref({ filter, page: last })}
+        to={hrefOf({ filter, page: last })}
         className="rounded font-medium text-blue-800 underline underline-offset-2 focus-visible:outline-2 focus-visible:outline-blue-600"
       >
         Go to the last page

@@ -8,10 +8,14 @@ import { LookupError, lookupErrorFromBody } from '../candidate/lookup-error.ts';
  * One page of the applicants list through the proxy. Status-level data only, but still ids: never kept
  * in the HTTP cache, and dropped from memory soon after no page shows it.
  */
-export async function fetchApplicants(query: ApplicantsQuery, signal?: AbortSignal): Promise<ApplicantsPage> {
+export async function fetchApplicants(
+  query: ApplicantsQuery,
+  environment: string | undefined,
+  signal?: AbortSignal,
+): Promise<ApplicantsPage> {
   let response: Response;
   try {
-    response = await fetch(applicantsApiPath(query), {
+    response = await fetch(applicantsApiPath(query, environment), {
       signal,
       headers: { accept: 'application/json' },
       cache: 'no-store',
@@ -36,10 +40,11 @@ export async function fetchApplicants(query: ApplicantsQuery, signal?: AbortSign
 
 export const applicantsQueries = {
   all: () => ['applicants'] as const,
-  page: (query: ApplicantsQuery) =>
+  /** The queue is per environment: undefined is the default one. */
+  page: (query: ApplicantsQuery, environment?: string) =>
     queryOptions({
-      queryKey: [...applicantsQueries.all(), query.status ?? 'all', query.skip, query.limit] as const,
-      queryFn: ({ signal }) => fetchApplicants(query, signal),
+      queryKey: [...applicantsQueries.all(), query.status ?? 'all', query.skip, query.limit, environment ?? ''] as const,
+      queryFn: ({ signal }) => fetchApplicants(query, environment, signal),
       staleTime: 30_000,
       gcTime: 60_000,
       retry: (failureCount, error) => error instanceof LookupError && error.transient && failureCount < 1,

@@ -1,20 +1,29 @@
 import { Link } from 'react-router';
 import type { Applicant } from '../../kyc/contract/applicants.ts';
-import { candidatePath } from '../routes.ts';
+import { candidatePath, environmentPath } from '../routes.ts';
 import { LongText } from '../ui/long-text.tsx';
 import { StatusBadge } from '../ui/status-badge.tsx';
 
 const ID_LIMIT = 64;
 
 /** Where a row leads: by recordId, or by refId when the service gave no recordId. */
-export function applicantLink(applicant: Applicant): string | undefined {
-  if (applicant.recordId) return candidatePath('recordId', applicant.recordId);
-  if (applicant.refId) return candidatePath('refId', applicant.refId);
+export function applicantLink(applicant: Applicant, environment?: string): string | undefined {
+  if (applicant.recordId) return environmentPath(environment, candidatePath('recordId', applicant.recordId));
+  if (applicant.refId) return environmentPath(environment, candidatePath('refId', applicant.refId));
   return undefined;
 }
 
 /** One page of the queue: the listed fields, each row opening its candidate. */
-export function ApplicantsTable({ records, caption }: { records: Applicant[]; caption: string }) {
+export function ApplicantsTable({
+  records,
+  caption,
+  environment,
+}: {
+  records: Applicant[];
+  caption: string;
+  /** The queue's environment: rows open candidates in it. */
+  environment: string | undefined;
+}) {
   return (
     <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
       <table className="w-full min-w-[44rem] text-left text-sm">
@@ -40,7 +49,7 @@ export function ApplicantsTable({ records, caption }: { records: Applicant[]; ca
         </thead>
         <tbody className="divide-y divide-slate-100">
           {rowKeys(records).map(([key, applicant]) => (
-            <ApplicantRow key={key} applicant={applicant} />
+            <ApplicantRow key={key} applicant={applicant} environment={environment} />
           ))}
         </tbody>
       </table>
@@ -59,8 +68,8 @@ function rowKeys(records: Applicant[]): Array<[string, Applicant]> {
   });
 }
 
-function ApplicantRow({ applicant }: { applicant: Applicant }) {
-  const href = applicantLink(applicant);
+function ApplicantRow({ applicant, environment }: { applicant: Applicant; environment: string | undefined }) {
+  const href = applicantLink(applicant, environment);
   const linkOn = applicant.recordId ? 'recordId' : 'refId';
   const cell = (field: 'refId' | 'recordId' | 'blockPassID') => {
     const value = applicant[field];

@@ -1,3 +1,4 @@
+import { environmentPath } from '../routes.ts';
 import { APPLICANTS_MAX_SKIP, APPLICANTS_PAGE_SIZE, isApplicantFilter, type ApplicantFilter } from '../../kyc/contract/applicants.ts';
 
 export const QUEUE_PATH = '/applicants';
@@ -19,10 +20,12 @@ export function readQueueLocation(params: URLSearchParams): QueueLocation {
   return { filter: isApplicantFilter(status) ? status : undefined, page: page >= 1 && page <= MAX_PAGE ? page : 1 };
 }
 
-export function queueHref({ filter, page }: QueueLocation): string {
+/** The queue's address; in another environment than the default, under `/e/<name>`. */
+export function queueHref({ filter, page }: QueueLocation, environment?: string): string {
   const params = new URLSearchParams();
   if (filter) params.set('status', filter);
   if (page > 1) params.set('page', String(page));
   const search = params.toString();
-  return search ? `${QUEUE_PATH}?${search}` : QUEUE_PATH;
+  const path = environmentPath(environment, QUEUE_PATH);
+  return search ? `${path}?${search}` : path;
 }

@@ -1,3 +1,4 @@
+import { apiBase } from './api.ts';
 import { z } from './zod.ts';
 
 /**
@@ -117,13 +118,13 @@ function integerParameter(text: string | null, fallback: number, min: number, ma
   return value >= min && value <= max ? value : undefined;
 }
 
-/** `/api/applicants?...` for a query; the filter is left out for all candidates. Never an id. */
-export function applicantsApiPath(query: ApplicantsQuery): string {
+/** `/api/applicants?...` (or `/api/e/<name>/applicants?...`); the filter is left out for all candidates. Never an id. */
+export function applicantsApiPath(query: ApplicantsQuery, environment?: string): string {
   const params = new URLSearchParams();
   if (query.status) params.set('status', query.status);
   params.set('skip', String(query.skip));
   params.set('limit', String(query.limit));
-  return `/api/applicants?${params}`;
+  return `${apiBase(environment)}/applicants?${params}`;
 }
 
 /** The service's path, below `<base>/kyc/1.0/connect/<client_id>/`. */
