@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { SANDBOX_CLIENT_ID, SANDBOX_KEYS } from './src/server/sandbox/sandbox.ts';
+import { SANDBOX_ARCHIVE_KEY, SANDBOX_CLIENT_ID, SANDBOX_KEYS } from './src/server/sandbox/sandbox.ts';
 
 /**
  * Real Chromium (Debian's, never a downloaded one) against the built production server.
@@ -179,8 +179,8 @@ export default defineConfig({
       env: {
         ...SANDBOX_ENV,
         KYC_BASE_URL: `http://127.0.0.1:${E2E_PORTS.upstream}`,
-        KYC_CLIENT_ID: 'candidate_lookup_sandbox',
-        KYC_API_KEY: 'sandbox-key-archive-after-extract',
+        KYC_CLIENT_ID: SANDBOX_CLIENT_ID,
+        KYC_API_KEY: SANDBOX_ARCHIVE_KEY,
         HOST: '127.0.0.1',
         PORT: String(E2E_PORTS.archivingKey),
       },

@@ -22,7 +22,7 @@ export const SANDBOX_KEYS: Record<KeyScope, string> = credentials.keys;
  * A full-scope key created with "archive after extract": every full-level lookup with it schedules the
  * deletion of the candidate's identity data, and the answer says when (`willArchiveAtDate`).
  */
-export const SANDBOX_ARCHIVE_KEY = 'sandbox-key-archive-after-extract';
+export const SANDBOX_ARCHIVE_KEY: string = credentials.archiveAfterExtractKey;
 /** The delay the service's documentation recommends for such keys. */
 export const SANDBOX_ARCHIVE_AFTER_SECONDS = 10;
 
