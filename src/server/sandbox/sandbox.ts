@@ -90,23 +90,7 @@ export function createSandboxHandler(options: SandboxOptions): Handler {
   grants.set(SANDBOX_ARCHIVE_KEY, { scope: 'full', archives: true });
   const plain = indexOf(options.candidates);
   const withArchiveKey = indexOf([...options.candidates, ...(options.archiveKeyCandidates ?? [])]);
-  // Bodies are built once per record and scope: large-image records weigh megabytes.
-  const bodies = new Map<string, Buffer>();
-  const bodyOf = (record: CandidateRecord, grant: KeyGrant) => {
-    if (grant.archives) {
-      // Each full lookup with such a key schedules the deletion anew, from the time of the lookup.
-      const willArchiveAtDate = new Date(Date.now() + SANDBOX_ARCHIVE_AFTER_SECONDS * 1000).toISOString();
-      return Buffer.from(JSON.stringify({ status: 'success', data: { ...recordForScope(record, grant.scope), willArchiveAtDate } }));
-    }
-    const cacheKey = `${grant.scope}\u0000${record.recordId ?? record.refId}`;
-    let body = bodies.get(cacheKey);
-    if (!body) {
-      body = Buffer.from(JSON.stringify({ status: 'success', data: recordForScope(record, grant.scope) }));
-      bodies.set(cacheKey, body);
-    }
-    return body;
-  };
-
+  const bodies = bodyCache();
   const setStatus: SetStatus = (kind, id, status) => {
     const record = withArchiveKey.byKind[kind].get(id);
     if (!record) return false;
@@ -143,7 +127,29 @@ export function createSandboxHandler(options: SandboxOptions): Handler {
     const id = safeDecode(rawId!);
     const record = id === undefined ? undefined : index.byKind[kind as LookupKind].get(id);
     if (!record) return sendError(res, 404, 'Resource not Found');
-    sendBody(req, res, bodyOf(record, grant));
+    sendBody(req, res, bodies.of(record, grant));
+  };
+}
+
+/** Bodies are built once per record and scope: large-image records weigh megabytes. */
+function bodyCache() {
+  const bodies = new Map<string, Buffer>();
+  return {
+    of(record: CandidateRecord, grant: KeyGrant): Buffer {
+      if (grant.archives) {
+        // Each full lookup with such a key schedules the deletion anew, from the time of the lookup.
+        const willArchiveAtDate = new Date(Date.now() + SANDBOX_ARCHIVE_AFTER_SECONDS * 1000).toISOString();
+        return Buffer.from(JSON.stringify({ status: 'success', data: { ...recordForScope(record, grant.scope), willArchiveAtDate } }));
+      }
+      const cacheKey = `${grant.scope}\u0000${record.recordId ?? record.refId}`;
+      let body = bodies.get(cacheKey);
+      if (!body) {
+        body = Buffer.from(JSON.stringify({ status: 'success', data: recordForScope(record, grant.scope) }));
+        bodies.set(cacheKey, body);
+      }
+      return body;
+    },
+    clear: () => bodies.clear(),
   };
 }
 
