@@ -23,9 +23,10 @@ export interface Config {
   environments: EnvironmentConfig[];
   /**
    * `hostile`: add a candidate made of hostile content (browser tests only). `testControls`: a route that
-   * changes a candidate's status (browser tests only; never with a real service).
+   * changes a candidate's status (browser tests only; never with a real service). `host`: where `npm run
+   * sandbox` listens, loopback unless SANDBOX_HOST says otherwise (never HOST: its keys are documented).
    */
-  sandbox: { dataFile?: string; largeImages: boolean; port: number; hostile: boolean; testControls: boolean };
+  sandbox: { dataFile?: string; largeImages: boolean; host: string; port: number; hostile: boolean; testControls: boolean };
   auth: AuthConfig;
   /** Where every lookup is recorded, one JSON line each. */
   auditLog: string;
@@ -84,6 +85,7 @@ const envSchema = z.object({
   KYC_MAX_RESPONSE_BYTES: optional(integer(1024, 2 ** 31)).default(64 * 1024 * 1024),
   SANDBOX_DATA: optional(z.string()),
   SANDBOX_LARGE_IMAGES: optional(flag).default(false),
+  SANDBOX_HOST: optional(z.string()).default('127.0.0.1'),
   SANDBOX_PORT: optional(integer(0, 65535)).default(4010),
   SANDBOX_HOSTILE: optional(flag).default(false),
   SANDBOX_TEST_CONTROLS: optional(flag).default(false),
@@ -145,6 +147,7 @@ export function parseConfig(env: Environment): Config {
     sandbox: {
       dataFile: vars.SANDBOX_DATA,
       largeImages: vars.SANDBOX_LARGE_IMAGES,
+      host: vars.SANDBOX_HOST,
       port: vars.SANDBOX_PORT,
       hostile: vars.SANDBOX_HOSTILE,
       testControls: vars.SANDBOX_TEST_CONTROLS,

@@ -20,7 +20,14 @@ describe('configuration', () => {
     const config = parseConfig({});
     expect(config.environments[0]!.upstream).toEqual({ kind: 'sandbox' });
     expect(config).toMatchObject({ host: '127.0.0.1', port: 8080, timeoutMs: 15000, maxResponseBytes: 64 * 1024 * 1024 });
-    expect(config.sandbox).toEqual({ dataFile: undefined, largeImages: false, port: 4010, hostile: false, testControls: false });
+    expect(config.sandbox).toEqual({
+      dataFile: undefined,
+      largeImages: false,
+      host: '127.0.0.1',
+      port: 4010,
+      hostile: false,
+      testControls: false,
+    });
     expect(config.auth).toEqual({ mode: 'local', allowUnauthenticated: false });
     expect(config).toMatchObject({ auditLog: 'audit.jsonl', rateLimitPerMinute: 60, rateLimitBatchPerMinute: 600 });
     expect(config.environments).toEqual([{ name: 'sandbox', label: 'Sandbox', upstream: { kind: 'sandbox' } }]);

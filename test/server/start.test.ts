@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -14,8 +15,8 @@ afterEach(() => {
   for (const server of started.splice(0)) server.child.kill('SIGKILL');
 });
 
-function start(env: Record<string, string>): SpawnedServer {
-  const server = spawnServer(['scripts/built.mjs', 'server'], {
+function start(env: Record<string, string>, entry: 'server' | 'sandbox' = 'server'): SpawnedServer {
+  const server = spawnServer(['scripts/built.mjs', entry], {
     cwd: root,
     env: {
       KYC_BASE_URL: '',
@@ -29,6 +30,11 @@ function start(env: Record<string, string>): SpawnedServer {
   });
   started.push(server);
   return server;
+}
+
+/** Resolves once the server has printed `text`. */
+async function printed(server: SpawnedServer, text: string): Promise<void> {
+  while (!server.output().includes(text)) await new Promise((resolve) => server.child.stdout.once('data', resolve));
 }
 
 describe('npm start', () => {
@@ -110,5 +116,28 @@ describe('npm start', () => {
     const edited = verify();
     expect(edited.status).toBe(1);
     expect(edited.stderr).toContain(`${auditLog}:3: chain broken`);
+  }, 60_000);
+
+  it('npm run sandbox with HOST=0.0.0.0 still serves this machine only: its keys are documented', async () => {
+    const open = start({ HOST: '0.0.0.0', ALLOW_UNAUTHENTICATED: '1', SANDBOX_PORT: '0' }, 'sandbox');
+    const url = new URL(await open.url);
+    expect(url.hostname).toBe('127.0.0.1');
+    await printed(open, 'HOST=0.0.0.0 applies to the app, not the sandbox');
+    await printed(open, 'candidates:');
+    const external = Object.values(os.networkInterfaces())
+      .flat()
+      .find((nic) => nic && nic.family === 'IPv4' && !nic.internal)?.address;
+    if (external) {
+      await expect(
+        new Promise((resolve, reject) => net.connect(Number(url.port), external).once('connect', resolve).once('error', reject)),
+      ).rejects.toThrow(/ECONNREFUSED/);
+    }
+    open.child.kill('SIGTERM');
+    expect(await open.exited).toBe(0);
+
+    const chosen = start({ SANDBOX_HOST: '::1', SANDBOX_PORT: '0' }, 'sandbox');
+    expect(new URL(await chosen.url).hostname).toBe('[::1]');
+    chosen.child.kill('SIGTERM');
+    expect(await chosen.exited).toBe(0);
   }, 60_000);
 });

@@ -1,4 +1,5 @@
 import { loadConfig, orExit } from '../config.ts';
+import { isLoopbackHost } from '../loopback.ts';
 import { sandboxOptions } from '../upstream.ts';
 import { KEY_SCOPE_DESCRIPTIONS, SANDBOX_ARCHIVE_AFTER_SECONDS, SANDBOX_ARCHIVE_KEY, startSandbox, type KeyScope } from './sandbox.ts';
 
@@ -8,12 +9,20 @@ async function main(): Promise<void> {
   const options = await orExit(() => sandboxOptions(config));
   const sandbox = await startSandbox({
     ...options,
-    host: config.host,
+    host: config.sandbox.host,
     port: config.sandbox.port,
     testControls: config.sandbox.testControls,
   });
+  const stop = () => void sandbox.close().then(() => process.exit(0));
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
   if (config.sandbox.testControls) console.log("  SANDBOX_TEST_CONTROLS=1: POST /_test/status changes a candidate's status (tests only)");
   console.log(`Sandbox KYC Connect upstream at ${sandbox.url}`);
+  if (!isLoopbackHost(config.sandbox.host)) {
+    console.log(`  SANDBOX_HOST=${config.sandbox.host}: reachable from other machines, and its keys below are public.`);
+  } else if (!isLoopbackHost(config.host)) {
+    console.log(`  This machine only: HOST=${config.host} applies to the app, not the sandbox (set SANDBOX_HOST for that).`);
+  }
   console.log(`  client id: ${sandbox.clientId}`);
   for (const [scope, key] of Object.entries(sandbox.keys)) {
     console.log(`  key (${KEY_SCOPE_DESCRIPTIONS[scope as KeyScope]}): ${key}`);
@@ -32,9 +41,6 @@ async function main(): Promise<void> {
   console.log(
     `Try: curl -H 'Authorization: ${sandbox.keys.status}' ${sandbox.url}/kyc/1.0/connect/${sandbox.clientId}/recordId/${sandbox.candidates[0]!.record.recordId}`,
   );
-  const stop = () => void sandbox.close().then(() => process.exit(0));
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
 }
 
 await main();
