@@ -14,8 +14,7 @@ export function createAppServer(options: { api: Middleware; staticDir: string })
     gzip: false,
     brotli: false,
     setHeaders(res, pathname) {
-      // Hashed bundles never change; index.html must be revalidated so a deploy takes effect.
-      res.setHeader('Cache-Control', pathname.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+      res.setHeader('Cache-Control', cacheControlOf(pathname));
     },
   });
   const serveAsset = (req: http.IncomingMessage, res: http.ServerResponse) => {
@@ -44,4 +43,13 @@ export function createAppServer(options: { api: Middleware; staticDir: string })
       }
     }
   });
+}
+
+/**
+ * Hashed bundles never change. Everything else is never stored: it may be the page itself (served for
+ * every deep link), and a stored copy or the back/forward cache could bring a candidate page back after
+ * sign-out. The only other files (the icon) are tiny.
+ */
+function cacheControlOf(pathname: string): string {
+  return pathname.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-store';
 }

@@ -17,7 +17,13 @@ export const apiKey = z.string().regex(/^[\x21-\x7e]+$/, 'must be the key as iss
 
 export const baseUrl = z
   .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL, such as https://kyc.blockpass.org' })
-  .refine((url) => !URL.canParse(url) || (!new URL(url).search && !new URL(url).hash), 'must not contain a query string or fragment');
+  .refine((url) => !URL.canParse(url) || (!new URL(url).search && !new URL(url).hash), 'must not contain a query string or fragment')
+  // The key is the one credential sent (as Authorization): a user name or password here would not be
+  // used, and would be printed wherever the address is (the start banner).
+  .refine(
+    (url) => !URL.canParse(url) || (!new URL(url).username && !new URL(url).password),
+    'must not contain a user name or password (https://user:…@host): the API key is the only credential sent',
+  );
 
 /** http:// to another machine: the key would cross the network unencrypted. */
 export function isPlainHttpToRemote(url: string): boolean {

@@ -140,4 +140,13 @@ describe('npm start', () => {
     chosen.child.kill('SIGTERM');
     expect(await chosen.exited).toBe(0);
   }, 60_000);
+
+  it('never prints credentials embedded in KYC_BASE_URL', async () => {
+    const server = start({ KYC_BASE_URL: 'http://ops:hunter2-secret@127.0.0.1:9', KYC_CLIENT_ID: 'c', KYC_API_KEY: 'k' });
+    // Whichever comes first: an old server would start and print its banner.
+    const code = await Promise.race([server.exited, server.url.then(() => 'started')]);
+    expect(server.output()).not.toContain('hunter2');
+    expect(code).toBe(1);
+    expect(server.output()).toContain('KYC_BASE_URL must not contain a user name or password');
+  }, 60_000);
 });
