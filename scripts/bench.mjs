@@ -91,8 +91,11 @@ const app = await start([path.join(out, 'dist/server/main.js')], {
 });
 // A reference point: the least a Node.js proxy can do (scripts/bare-proxy.mjs).
 const bare = await start([path.join(root, 'scripts/bare-proxy.mjs'), sandbox.url]);
+// The identity-aware proxy's headers; direct API calls add the one the server requires of the app.
 /** @param {'support' | 'compliance'} role */
-const as = (role) => ({ 'x-forwarded-user': 'bench', 'x-forwarded-role': role });
+const identity = (role) => ({ 'x-forwarded-user': 'bench', 'x-forwarded-role': role });
+/** @param {'support' | 'compliance'} role */
+const as = (role) => ({ 'x-candidate-lookup': '1', ...identity(role) });
 /** @param {string} id */
 const lookupPath = (id) => `/api/candidates/refId/${id}`;
 /** @param {string} id */
@@ -181,7 +184,7 @@ const browser = await chromium.launch({
     '--disable-sync',
   ],
 });
-const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, extraHTTPHeaders: as('compliance') });
+const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, extraHTTPHeaders: identity('compliance') });
 // A probe in every page: the time of the form's submit, of the status header and timeline, of every picture shown.
 await context.addInitScript(() => {
   /** @type {Probe} */

@@ -51,7 +51,12 @@ const sampler = setInterval(() => {
 }, 50);
 
 /** @type {ApiMeta} */
-const meta = await (await fetch(`${url}/api/meta`, { headers: { 'x-forwarded-user': 'loadtest', 'x-forwarded-role': 'support' } })).json();
+const meta = await (
+  await fetch(`${url}/api/meta`, {
+    // Every API call carries the header the server requires of the app (X-Candidate-Lookup).
+    headers: { 'x-candidate-lookup': '1', 'x-forwarded-user': 'loadtest', 'x-forwarded-role': 'support' },
+  })
+).json();
 const paths = (meta.samples ?? []).map((s) => `/api/candidates/${s.kind}/${encodeURIComponent(s.id)}`);
 
 console.log(
@@ -63,7 +68,12 @@ for (const phase of phases) {
     url,
     connections: phase.connections,
     duration: seconds,
-    headers: { 'x-forwarded-user': `loadtest-${phase.role}`, 'x-forwarded-role': phase.role, accept: 'application/json' },
+    headers: {
+      'x-candidate-lookup': '1',
+      'x-forwarded-user': `loadtest-${phase.role}`,
+      'x-forwarded-role': phase.role,
+      accept: 'application/json',
+    },
     requests: paths.map((p) => ({ method: 'GET', path: p })),
   });
   const errors = result.errors + result.timeouts + result.non2xx;

@@ -20,6 +20,7 @@ export function createApiFromConfig(config: Config, upstream: ResolvedUpstream, 
     batchBudget: new RateLimiter(config.rateLimitBatchPerMinute),
     log,
     keyArchivesOnExtract: config.keyArchivesOnExtract,
+    refuseProxied: config.auth.mode === 'local' && !config.auth.allowUnauthenticated,
   });
 }
 

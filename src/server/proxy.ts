@@ -12,6 +12,7 @@ import { exportRoute } from './export-route.ts';
 import { bytesSent, rawPathOf, sendError, sendFailure, sendJson } from './http-reply.ts';
 import { type LookupDeps, lookup } from './lookup.ts';
 import { RateLimiter } from './rate-limit.ts';
+import { refusalOf } from './request-guard.ts';
 import { any, type ApiCall, findRoute, get, open, type Route, routeLabel, type SignedInCall } from './routes.ts';
 import { setSecurityHeaders } from './security-headers.ts';
 import { createUpstreamClient } from './upstream-client.ts';
@@ -43,6 +44,8 @@ export interface ApiHandlerOptions {
   keyArchivesOnExtract?: 'refuse' | 'accept';
   /** Warnings for the operator (default: the request log). */
   warn?: (line: string) => void;
+  /** Refuse requests that came through a proxy: local mode without sign-in (default: when `access` is not given). */
+  refuseProxied?: boolean;
 }
 
 export type Middleware = (req: http.IncomingMessage, res: http.ServerResponse, next?: () => void) => void;
@@ -54,6 +57,7 @@ export function createApiHandler(options: ApiHandlerOptions): Middleware {
   const access = options.access ?? createAccessControl({ mode: 'local', allowUnauthenticated: false });
   const log = options.log ?? (() => {});
   const rateLimiter = options.rateLimiter ?? new RateLimiter(0);
+  const refuseProxied = options.refuseProxied ?? options.access === undefined;
   const replyTemplates = options.replyTemplates ?? DEFAULT_REPLIES;
   const served: ServedEnvironment[] = options.environments.map((environment) => ({
     environment,
@@ -157,6 +161,8 @@ export function createApiHandler(options: ApiHandlerOptions): Middleware {
     const started = performance.now();
     const found = findRoute(routes, path);
     logWhenDone(req, res, log, found ? routeLabel(found.route) : 'unknown', started);
+    const refused = refusalOf(req, { refuseProxied, navigation: found?.route.navigation === true });
+    if (refused) return sendFailure(res, refused);
     const call: ApiCall = { req, res, params: found?.params ?? {}, started };
     if (found && !found.route.signedIn) return settle(res, found.route.handle(call));
 

@@ -21,8 +21,8 @@ export interface SignedInCall extends ApiCall {
 }
 
 export type Route =
-  | { pattern: string; signedIn: true; handle: (call: SignedInCall) => void | Promise<void> }
-  | { pattern: string; signedIn: false; handle: (call: ApiCall) => void | Promise<void> };
+  | { pattern: string; signedIn: true; navigation?: false; handle: (call: SignedInCall) => void | Promise<void> }
+  | { pattern: string; signedIn: false; navigation?: boolean; handle: (call: ApiCall) => void | Promise<void> };
 
 /** A read-only route for signed-in users: any method but GET is answered 405. */
 export function get(pattern: string, handle: (call: SignedInCall) => void | Promise<void>): Route {
@@ -37,6 +37,15 @@ export function any(pattern: string, handle: (call: SignedInCall) => void | Prom
 /** A route open to everyone, signed in or not, that answers every method itself. */
 export function open(pattern: string, handle: (call: ApiCall) => void | Promise<void>): Route {
   return { pattern, signedIn: false, handle };
+}
+
+/**
+ * A route open to everyone that the browser reaches by top-level navigation (a sign-in provider's
+ * redirect back), so it cannot carry the app's request header and may come from another site. It must
+ * never answer with candidate data. Every other route answers the app's own pages only (request-guard.ts).
+ */
+export function navigation(pattern: string, handle: (call: ApiCall) => void | Promise<void>): Route {
+  return { pattern, signedIn: false, navigation: true, handle };
 }
 
 /** The pattern as the request log shows it: no ids, only the route's shape. */

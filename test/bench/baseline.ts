@@ -6,7 +6,7 @@ const form = document.querySelector<HTMLFormElement>('#lookup')!;
 form.addEventListener('submit', async (event) => {
   event.preventDefault();
   const id = new FormData(form).get('id') as string;
-  const response = await fetch(`/api/candidates/refId/${encodeURIComponent(id)}`);
+  const response = await fetch(`/api/candidates/refId/${encodeURIComponent(id)}`, { headers: { 'X-Candidate-Lookup': '1' } });
   const body = JSON.parse(await response.text()) as {
     data: { status: string; identities?: Record<string, { type: string; value: string }> };
   };

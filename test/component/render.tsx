@@ -3,7 +3,7 @@ import { render } from '@testing-library/react';
 import { MemoryRouter, useLocation, type Location } from 'react-router';
 import { vi } from 'vitest';
 import { AppRoutes } from '../../src/app/app.tsx';
-import type { ApiMeta, SessionInfo } from '../../src/kyc/contract/api.ts';
+import { APP_REQUEST_HEADER, type ApiMeta, type SessionInfo } from '../../src/kyc/contract/api.ts';
 import type { CandidateRecord } from '../../src/kyc/contract/schema.ts';
 import { DEFAULT_REPLIES } from '../../src/kyc/contract/replies.ts';
 
@@ -42,9 +42,13 @@ type Reply = Response | (() => Response | Promise<Response>);
  */
 export function stubApi(options: { meta?: ApiMeta; session?: SessionInfo | (() => Response); candidates?: Record<string, Reply> } = {}) {
   const requests: string[] = [];
-  const fetchMock = vi.fn(async (input: RequestInfo | URL) => {
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.pathname : input.url;
     requests.push(url);
+    // As the server does: a call without the app's header is not the app's.
+    if (new Headers(init?.headers).get(APP_REQUEST_HEADER.name) !== APP_REQUEST_HEADER.value) {
+      return json({ status: 'error', error: { code: 'not_from_app', message: `${url} without ${APP_REQUEST_HEADER.name}` } }, 403);
+    }
     if (url === '/api/session') {
       const session = options.session ?? { mode: 'local', user: 'local', role: 'compliance' };
       return typeof session === 'function' ? session() : json(session);

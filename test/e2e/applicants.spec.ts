@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { E2E_PORTS } from '../../playwright.config.ts';
 import { seriousViolations } from './axe.ts';
-import { screenshot, watchPageErrors } from './helpers.ts';
+import { APP_HEADERS, screenshot, watchPageErrors } from './helpers.ts';
 
 /** The app on the sandbox with SANDBOX_LARGE_IMAGES=1: enough candidates for the queue to page. */
 const largeUrl = `http://127.0.0.1:${E2E_PORTS.largeQueue}`;
@@ -121,7 +121,7 @@ test.describe('a key that archives after extract', () => {
     await expect(alert).toContainText('Full lookups are refused: this API key deletes identity data');
     await expect(alert).toContainText('KYC_KEY_ARCHIVES_ON_EXTRACT=accept');
     await expect(page.getByTestId('archive-warning')).toHaveCount(0);
-    const meta = await (await page.request.get(`${archivingUrl}/api/meta`)).json();
+    const meta = await (await page.request.get(`${archivingUrl}/api/meta`, { headers: APP_HEADERS })).json();
     expect(meta.archivingKey).toMatchObject({ accepted: false });
 
     // The queue is status-level: unaffected.

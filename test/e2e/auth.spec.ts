@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { E2E_PORTS, E2E_USERS } from '../../playwright.config.ts';
-import { screenshot } from './helpers.ts';
+import { APP_HEADERS, screenshot } from './helpers.ts';
 
 const AMELIE = '/candidates/refId/c0a8f3e2-6b1d-4f7e-9a52-3d1e8b7c4a10';
 const usersUrl = `http://127.0.0.1:${E2E_PORTS.users}`;
@@ -29,7 +29,7 @@ test.describe('built-in users', () => {
 
     await page.getByRole('button', { name: 'Sign out' }).click();
     await expect(page.getByRole('heading', { level: 1, name: 'Sign in' })).toBeVisible();
-    expect((await page.request.get(`${usersUrl}/api/meta`)).status()).toBe(401);
+    expect((await page.request.get(`${usersUrl}/api/meta`, { headers: APP_HEADERS })).status()).toBe(401);
   });
 
   test('a support user sees status only, whatever they ask the API', async ({ page }) => {
@@ -46,7 +46,7 @@ test.describe('built-in users', () => {
       '/api/candidates/refId/c0a8f3e2-6b1d-4f7e-9a52-3d1e8b7c4a10',
       '/api/candidates/recordId/65f1c2a9e4b0d3a1f0c9b801',
     ]) {
-      const response = await page.request.get(`${usersUrl}${path}`, { headers: { 'accept-encoding': 'gzip' } });
+      const response = await page.request.get(`${usersUrl}${path}`, { headers: { ...APP_HEADERS, 'accept-encoding': 'gzip' } });
       const text = await response.text();
       expect(response.status()).toBe(200);
       expect(text).not.toContain('identities');
@@ -71,7 +71,7 @@ test.describe('identity-aware proxy', () => {
   test('without the gateway headers nobody is let in', async ({ page }) => {
     await page.goto(`${gatewayUrl}${AMELIE}`);
     await expect(page.getByRole('alert')).toContainText('did not identify you');
-    expect((await page.request.get(`${gatewayUrl}/api/candidates/refId/cust_000482`)).status()).toBe(401);
+    expect((await page.request.get(`${gatewayUrl}/api/candidates/refId/cust_000482`, { headers: APP_HEADERS })).status()).toBe(401);
   });
 });
 

@@ -1,5 +1,9 @@
 import { expect, type Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
+import { APP_REQUEST_HEADER } from '../../src/kyc/contract/api.ts';
+
+/** What the app sends with every API call; a test calling the API directly sends it too. */
+export const APP_HEADERS = { [APP_REQUEST_HEADER.name]: APP_REQUEST_HEADER.value };
 
 /** Screenshots for people to look at: test output, git-ignored. */
 export async function screenshot(page: Page, name: string): Promise<void> {

@@ -8,7 +8,7 @@ import { decodePhone } from '../../src/kyc/view/phone.ts';
 import { candidateEnvelopeSchema } from '../../src/kyc/contract/schema.ts';
 import { statusInfo } from '../../src/kyc/contract/status.ts';
 import { buildTimeline } from '../../src/kyc/view/timeline.ts';
-import { expectAllPicturesDecoded, screenshot, watchPageErrors } from './helpers.ts';
+import { APP_HEADERS, expectAllPicturesDecoded, screenshot, watchPageErrors } from './helpers.ts';
 
 /**
  * Every sample candidate, opened with one click from the home page as a newcomer would, renders its
@@ -17,12 +17,12 @@ import { expectAllPicturesDecoded, screenshot, watchPageErrors } from './helpers
 test('every sample candidate renders its key facts', async ({ page, request }) => {
   test.setTimeout(120_000);
   const errors = watchPageErrors(page);
-  const meta = apiMetaSchema.parse(await (await request.get('/api/meta')).json());
+  const meta = apiMetaSchema.parse(await (await request.get('/api/meta', { headers: APP_HEADERS })).json());
   expect(meta.samples!.length).toBeGreaterThanOrEqual(8);
 
   for (const sample of meta.samples!) {
     await test.step(`${sample.kind} ${sample.id}: ${sample.summary}`, async () => {
-      const response = await request.get(`/api/candidates/${sample.kind}/${encodeURIComponent(sample.id)}`);
+      const response = await request.get(`/api/candidates/${sample.kind}/${encodeURIComponent(sample.id)}`, { headers: APP_HEADERS });
       const record = candidateEnvelopeSchema.parse(await response.json()).data;
 
       await page.goto('/');

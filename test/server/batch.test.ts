@@ -9,7 +9,7 @@ import { RateLimiter } from '../../src/server/rate-limit.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { type RunningSandbox, SANDBOX_KEYS, startSandbox } from '../../src/server/sandbox/sandbox.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
-import { ndjson, requestWithBody, startTestApp, type TestApp } from './http.ts';
+import { APP_HEADERS, ndjson, requestWithBody, startTestApp, type TestApp } from './http.ts';
 
 const candidates = sampleCandidates({ now: new Date() });
 const known = candidates.filter((c) => c.record.refId).map((c) => c.record.refId!);
@@ -207,7 +207,13 @@ describe('batch status lookup', () => {
     const body = JSON.stringify({ kind: 'refId', ids: Array.from({ length: 100 }, (_, i) => `id${i}`) });
     await new Promise<void>((resolve, reject) => {
       const req = http.request(
-        { host: '127.0.0.1', port: app.port, path: '/api/batch', method: 'POST', headers: { 'content-type': 'application/json' } },
+        {
+          host: '127.0.0.1',
+          port: app.port,
+          path: '/api/batch',
+          method: 'POST',
+          headers: { ...APP_HEADERS, 'content-type': 'application/json' },
+        },
         (res) => {
           res.once('data', () => {
             req.destroy();

@@ -2,9 +2,13 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { apiErrorBodySchema } from '../../src/kyc/contract/api.ts';
+import { createApiFromConfig } from '../../src/server/api.ts';
+import { createAppServer } from '../../src/server/app-server.ts';
+import type { AuditLine } from '../../src/server/audit.ts';
 import { ConfigError, parseConfig } from '../../src/server/config.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
-import { startTestApp } from './http.ts';
+import { listen, rawRequest, type RawResponse, startTestApp, testEnvironment } from './http.ts';
 
 /** Issue 9's attacks on the edge of the server (requests, headers, cookies, start-up), one test each. */
 const cleanups: Array<() => Promise<void>> = [];
@@ -12,6 +16,34 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();
 });
 const dir = mkdtempSync(path.join(os.tmpdir(), 'cl-edge-'));
+const errorOf = (res: RawResponse) => apiErrorBodySchema.parse(JSON.parse(res.body)).error;
+
+/** A fake upstream and the app in front of it, with the audit lines kept in memory. */
+async function upstreamAndApp(options: Partial<Parameters<typeof startTestApp>[0]> = {}) {
+  const upstream = await startFakeUpstream();
+  const audited: AuditLine[] = [];
+  const app = await startTestApp({
+    upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' },
+    audit: { record: async (entry) => void audited.push(entry) },
+    ...options,
+  });
+  cleanups.push(app.close, upstream.close);
+  return { upstream, app, audited };
+}
+
+/** The server as `npm start` builds it from the environment, in front of a fake upstream. */
+async function configuredApp(env: Record<string, string>) {
+  const upstream = await startFakeUpstream();
+  const config = parseConfig({ AUDIT_LOG: path.join(dir, 'configured-audit.jsonl'), ...env });
+  const resolved = {
+    environments: [testEnvironment({ baseUrl: upstream.url, clientId: 'c', apiKey: 'k' })],
+    banner: [],
+    close: async () => {},
+  };
+  const server = await listen(createAppServer({ api: createApiFromConfig(config, resolved, () => {}), staticDir: 'public' }));
+  cleanups.push(server.close, upstream.close);
+  return { upstream, port: server.port };
+}
 
 describe('the back/forward cache or a shared cache bringing a candidate page back after sign-out', () => {
   it('serves the page with Cache-Control: no-store, at / and at every deep link', async () => {
@@ -43,5 +75,92 @@ describe('credentials embedded in KYC_BASE_URL', () => {
       expect(message).toContain('KYC_BASE_URL must not contain a user name or password');
       expect(message).not.toContain('hunter2');
     }
+  });
+});
+
+describe("a page on another site making lookups in a signed-in user's name", () => {
+  const lookupPath = '/api/candidates/refId/cust_000482';
+
+  it('refuses a request another site sent (Sec-Fetch-Site), even with the header, before anyone is identified or audited', async () => {
+    const { upstream, app, audited } = await upstreamAndApp();
+    for (const site of ['cross-site', 'same-site', 'something-else']) {
+      for (const route of [lookupPath, '/api/meta', '/api/session', '/api/nothing']) {
+        const res = await app.get(route, { 'sec-fetch-site': site, 'sec-fetch-mode': 'no-cors' });
+        expect(res.status, `${site} ${route}`).toBe(403);
+        expect(errorOf(res).code).toBe('not_from_app');
+        expect(errorOf(res).message).toContain('Sec-Fetch-Site');
+        expect(res.headers['access-control-allow-origin']).toBeUndefined();
+      }
+    }
+    expect(upstream.seen).toHaveLength(0);
+    expect(audited).toHaveLength(0);
+  });
+
+  it("refuses a request without the app's header (a navigation, a form, an older browser), and a CORS preflight for it", async () => {
+    const { upstream, app, audited } = await upstreamAndApp();
+    for (const route of [lookupPath, '/api/meta', '/api/session']) {
+      const res = await app.get(route, { 'X-Candidate-Lookup': undefined });
+      expect(res.status, route).toBe(403);
+      expect(errorOf(res).message).toContain('X-Candidate-Lookup: 1');
+      expect((await app.get(route, { 'X-Candidate-Lookup': 'true' })).status, route).toBe(403);
+    }
+    const preflight = await rawRequest(app.port, lookupPath, {
+      method: 'OPTIONS',
+      headers: {
+        'X-Candidate-Lookup': undefined,
+        origin: 'https://attacker.example',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'x-candidate-lookup',
+        'sec-fetch-site': 'cross-site',
+        'sec-fetch-mode': 'cors',
+      },
+    });
+    expect(preflight.status).toBe(403);
+    expect(Object.keys(preflight.headers).filter((name) => name.startsWith('access-control-'))).toEqual([]);
+    expect(upstream.seen).toHaveLength(0);
+    expect(audited).toHaveLength(0);
+  });
+
+  it('answers the app itself: its header, from the same origin or typed by the user', async () => {
+    const { upstream, app, audited } = await upstreamAndApp();
+    for (const site of ['same-origin', 'none', undefined]) {
+      const res = await app.get(lookupPath, { 'sec-fetch-site': site });
+      expect(res.status, String(site)).toBe(200);
+    }
+    expect(upstream.seen).toHaveLength(3);
+    expect(audited.map((entry) => ('id' in entry ? entry.id : undefined))).toEqual(['cust_000482', 'cust_000482', 'cust_000482']);
+  });
+});
+
+describe('local mode behind a reverse proxy on the same machine, which opens it to the network', () => {
+  it('refuses requests that came through a proxy, saying why and what to configure', async () => {
+    const { upstream, port } = await configuredApp({});
+    for (const [header, value] of [
+      ['X-Forwarded-For', '203.0.113.7'],
+      ['Forwarded', 'for=203.0.113.7;proto=https'],
+      ['Via', '1.1 nginx'],
+      ['X-Real-IP', '203.0.113.7'],
+    ] as const) {
+      for (const route of ['/api/candidates/refId/cust_000482', '/api/session', '/api/meta']) {
+        const res = await rawRequest(port, route, { headers: { [header]: value } });
+        expect(res.status, `${header} ${route}`).toBe(403);
+        expect(errorOf(res).code).toBe('proxied_request');
+        expect(errorOf(res).message).toContain(`it carries ${header}`);
+        expect(errorOf(res).message).toMatch(/no sign-in is configured.*AUTH_USERS_FILE.*ALLOW_UNAUTHENTICATED=1/s);
+      }
+    }
+    expect(upstream.seen).toHaveLength(0);
+    expect((await rawRequest(port, '/api/candidates/refId/cust_000482')).status).toBe(200);
+  });
+
+  it('lets them through when something else guards access (ALLOW_UNAUTHENTICATED=1) or sign-in is configured', async () => {
+    const open = await configuredApp({ ALLOW_UNAUTHENTICATED: '1', HOST: '0.0.0.0' });
+    expect((await rawRequest(open.port, '/api/meta', { headers: { 'X-Forwarded-For': '203.0.113.7', Via: '1.1 nginx' } })).status).toBe(
+      200,
+    );
+    writeFileSync(path.join(dir, 'users.json'), '{"users":[]}');
+    const users = await configuredApp({ AUTH_USERS_FILE: path.join(dir, 'users.json') });
+    const session = await rawRequest(users.port, '/api/session', { headers: { 'X-Forwarded-For': '203.0.113.7' } });
+    expect(session.status).toBe(200);
   });
 });

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { SampleCandidate } from '../../src/kyc/contract/api.ts';
+import { APP_REQUEST_HEADER, type SampleCandidate } from '../../src/kyc/contract/api.ts';
 import type { ApiEnvironment } from '../../src/server/api-environments.ts';
 import { createApiHandler, type ApiHandlerOptions } from '../../src/server/proxy.ts';
 import type { UpstreamTarget } from '../../src/server/upstream-client.ts';
@@ -14,31 +14,39 @@ export interface RawResponse {
   cut: boolean;
 }
 
-/** A request with the path sent exactly as given (no URL normalisation), like a hand-crafted request; GET unless told. */
+/** What the app sends with every API call; the server answers nothing else. */
+export const APP_HEADERS: Record<string, string> = { [APP_REQUEST_HEADER.name]: APP_REQUEST_HEADER.value };
+
+/**
+ * A request with the path sent exactly as given (no URL normalisation), like a hand-crafted request; GET
+ * unless told. It carries the app's header unless a header given as `undefined` takes it away.
+ */
 export function rawRequest(
   port: number,
   path: string,
-  options: { method?: string; headers?: http.OutgoingHttpHeaders; body?: string } = {},
+  options: { method?: string; headers?: Record<string, string | string[] | number | undefined>; body?: string } = {},
 ): Promise<RawResponse> {
+  const headers = Object.fromEntries(
+    Object.entries({ ...APP_HEADERS, ...options.headers }).filter(
+      (entry): entry is [string, string | string[] | number] => entry[1] !== undefined,
+    ),
+  );
   return new Promise((resolve, reject) => {
-    const req = http.request(
-      { host: '127.0.0.1', port, path, method: options.method ?? 'GET', headers: options.headers, agent: false },
-      (res) => {
-        const chunks: Buffer[] = [];
-        let cut = false;
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('aborted', () => (cut = true));
-        res.on('error', () => (cut = true));
-        res.on('close', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            headers: res.headers,
-            body: Buffer.concat(chunks).toString('utf8'),
-            cut: cut || !res.complete,
-          }),
-        );
-      },
-    );
+    const req = http.request({ host: '127.0.0.1', port, path, method: options.method ?? 'GET', headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      let cut = false;
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('aborted', () => (cut = true));
+      res.on('error', () => (cut = true));
+      res.on('close', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+          cut: cut || !res.complete,
+        }),
+      );
+    });
     req.on('error', reject);
     req.end(options.body);
   });
@@ -74,7 +82,7 @@ export async function listen(server: http.Server): Promise<{ port: number; close
 export interface TestApp {
   port: number;
   logs: string[];
-  get(path: string, headers?: http.OutgoingHttpHeaders): Promise<RawResponse>;
+  get(path: string, headers?: Record<string, string | string[] | number | undefined>): Promise<RawResponse>;
   close(): Promise<void>;
 }
 
@@ -136,7 +144,7 @@ export function requestWithBody(
         port,
         path,
         method: options.method ?? 'POST',
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...options.headers },
+        headers: { ...APP_HEADERS, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...options.headers },
         agent: false,
       },
       (res) => {

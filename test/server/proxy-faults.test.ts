@@ -15,6 +15,8 @@ beforeAll(async () => {
     upstream: { baseUrl: upstream.url, clientId: CLIENT, apiKey: KEY },
     timeoutMs: 400,
     maxResponseBytes: 10_000,
+    // As behind a proxy with sign-in elsewhere (ALLOW_UNAUTHENTICATED=1): forwarding headers reach the handler.
+    refuseProxied: false,
   });
 });
 afterAll(async () => {

@@ -97,3 +97,12 @@ describe('the production build of the server', () => {
     }
   });
 });
+
+describe('calls to the API', () => {
+  it('go through apiFetch, which sends the header the server requires of the app (no bare fetch in src/app)', () => {
+    for (const file of filesOf(path.join(src, 'app'))) {
+      if (file.endsWith(`${path.sep}api-fetch.ts`)) continue;
+      expect(readFileSync(file, 'utf8'), file).not.toMatch(/(?<![\w.])fetch\(|window\.fetch|globalThis\.fetch|XMLHttpRequest|EventSource/);
+    }
+  });
+});

@@ -2,6 +2,7 @@ import { queryOptions } from '@tanstack/react-query';
 import { apiErrorBodySchema } from '../../kyc/contract/api.ts';
 import { applicantsApiPath, applicantsPageSchema, type ApplicantsPage, type ApplicantsQuery } from '../../kyc/contract/applicants.ts';
 import { z } from '../../kyc/contract/zod.ts';
+import { apiFetch } from '../api-fetch.ts';
 import { LookupError, lookupErrorFromBody } from '../candidate/lookup-error.ts';
 
 /**
@@ -15,7 +16,7 @@ export async function fetchApplicants(
 ): Promise<ApplicantsPage> {
   let response: Response;
   try {
-    response = await fetch(applicantsApiPath(query, environment), {
+    response = await apiFetch(applicantsApiPath(query, environment), {
       signal,
       headers: { accept: 'application/json' },
       cache: 'no-store',

@@ -4,6 +4,7 @@ import { checkId, encodeIdSegment, type LookupKind } from '../../kyc/contract/lo
 import { candidateEnvelopeSchema, type CandidateRecord } from '../../kyc/contract/schema.ts';
 import type { DownloadProgress } from './download-progress.ts';
 import { LookupError, lookupErrorFromBody } from './lookup-error.ts';
+import { apiFetch } from '../api-fetch.ts';
 
 export interface FetchOptions {
   signal?: AbortSignal;
@@ -21,7 +22,7 @@ export async function fetchCandidate(kind: LookupKind, id: string, options: Fetc
   performance.mark('candidate-lookup:fetch');
   let response: Response;
   try {
-    response = await fetch(candidateApiPath(kind, encodeIdSegment(id)), {
+    response = await apiFetch(candidateApiPath(kind, encodeIdSegment(id)), {
       signal: options.signal,
       headers: { accept: 'application/json' },
       cache: 'no-store',

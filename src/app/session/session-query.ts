@@ -1,11 +1,12 @@
 import { queryOptions } from '@tanstack/react-query';
 import { apiErrorBodySchema, sessionInfoSchema, type SessionInfo } from '../../kyc/contract/api.ts';
+import { apiFetch } from '../api-fetch.ts';
 
 export const sessionQuery = () =>
   queryOptions({
     queryKey: ['session'] as const,
     queryFn: async ({ signal }): Promise<SessionInfo> => {
-      const response = await fetch('/api/session', { signal, headers: { accept: 'application/json' }, credentials: 'same-origin' });
+      const response = await apiFetch('/api/session', { signal, headers: { accept: 'application/json' }, credentials: 'same-origin' });
       const body: unknown = await response.json().catch(() => undefined);
       if (response.ok) return sessionInfoSchema.parse(body);
       // Behind an identity-aware proxy that did not identify us: a session with nobody in it.
@@ -22,7 +23,7 @@ export type SignInResult = { ok: true; session: SessionInfo } | { ok: false; mes
 export async function signIn(username: string, password: string): Promise<SignInResult> {
   let response: Response;
   try {
-    response = await fetch('/api/session', {
+    response = await apiFetch('/api/session', {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json' },
       credentials: 'same-origin',
@@ -40,5 +41,5 @@ export async function signIn(username: string, password: string): Promise<SignIn
 }
 
 export async function signOut(): Promise<void> {
-  await fetch('/api/session', { method: 'DELETE', credentials: 'same-origin' }).catch(() => undefined);
+  await apiFetch('/api/session', { method: 'DELETE', credentials: 'same-origin' }).catch(() => undefined);
 }

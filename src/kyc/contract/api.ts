@@ -42,6 +42,8 @@ export const API_ERROR_CODES = [
   'archiving_key',
   /** The KYC service does not offer the applicants list (404 on its path). */
   'applicants_unavailable',
+  'not_from_app',
+  'proxied_request',
 ] as const;
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
 
@@ -107,6 +109,13 @@ export const apiMetaSchema = z.object({
 export type ApiMeta = z.infer<typeof apiMetaSchema>;
 
 export const API_PREFIX = '/api';
+
+/**
+ * Sent by the app on every `/api` call, and required by the server: a page on another site cannot send a
+ * custom header without a CORS preflight, which the server refuses, so it cannot make lookups in a
+ * signed-in user's name.
+ */
+export const APP_REQUEST_HEADER = { name: 'X-Candidate-Lookup', value: '1' } as const;
 
 /** The API's path prefix for an environment: `/api`, or `/api/e/<name>` for one other than the default. */
 export function apiBase(environment: string | undefined): string {
