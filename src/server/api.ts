@@ -2,26 +2,51 @@ import { createAccessControl } from './auth/access.ts';
 import { createAuditLog } from './audit.ts';
 import { type Config, ConfigError } from './config.ts';
 import { readUsersFile } from './auth/users-file.ts';
+import { auditLogCheck, type ReadinessCheck, upstreamHostCheck } from './health.ts';
+import type { RequestRecord } from './log.ts';
+import { createMetrics, type Metrics, observeAuditLog } from './metrics.ts';
 import { createApiHandler, type Middleware } from './proxy.ts';
 import { RateLimiter } from './rate-limit.ts';
 import type { ResolvedUpstream } from './upstream.ts';
 
+export interface ConfiguredApi {
+  handler: Middleware;
+  /** What /readyz asks: the audit log takes lines, each environment's service host resolves. */
+  checks: ReadinessCheck[];
+}
+
 /** The API handler as configured: the same for the production server and the Vite plugin. */
-export function createApiFromConfig(config: Config, upstream: ResolvedUpstream, log: (line: string) => void): Middleware {
+export function createApiFromConfig(
+  config: Config,
+  upstream: ResolvedUpstream,
+  options: { metrics?: Metrics; log?: (record: RequestRecord) => void; warn?: (line: string) => void } = {},
+): ConfiguredApi {
   checkUserEnvironments(config);
-  return createApiHandler({
+  const metrics = options.metrics ?? createMetrics();
+  const audit = observeAuditLog(createAuditLog(config.auditLog), metrics);
+  const handler = createApiHandler({
     environments: upstream.environments,
     timeoutMs: config.timeoutMs,
     maxResponseBytes: config.maxResponseBytes,
     replyTemplates: config.replyTemplates,
     access: createAccessControl(config.auth),
-    audit: createAuditLog(config.auditLog),
+    audit,
     rateLimiter: new RateLimiter(config.rateLimitPerMinute),
     batchBudget: new RateLimiter(config.rateLimitBatchPerMinute),
-    log,
     keyArchivesOnExtract: config.keyArchivesOnExtract,
     refuseProxied: config.auth.mode === 'local' && !config.auth.allowUnauthenticated,
+    metrics,
+    ...(options.log ? { log: options.log } : {}),
+    ...(options.warn ? { warn: options.warn } : {}),
   });
+  const checks = [
+    auditLogCheck(config.auditLog, config.auditMinFreeBytes, () => audit.lastWriteFailed()),
+    ...upstream.environments.map((environment, index) =>
+      upstreamHostCheck(environment.target.baseUrl, index === 0 ? 'upstreamHost' : `upstreamHost:${environment.info.name}`),
+    ),
+    // With shared state in Redis (REDIS_URL), its check joins here: sharedStoreCheck(store).
+  ];
+  return { handler, checks };
 }
 
 export function describeAccess(config: Config): string {

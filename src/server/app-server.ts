@@ -1,13 +1,24 @@
 import http from 'node:http';
 import sirv from 'sirv';
+import { bytesSent } from './http-reply.ts';
 import type { Middleware } from './proxy.ts';
+import { type RequestRecord, setRoute, whenRequestDone } from './log.ts';
 import { setSecurityHeaders } from './security-headers.ts';
+
+export interface AppServerOptions {
+  api: Middleware;
+  staticDir: string;
+  /** `/healthz` and `/readyz`: answers true when it handled the request. */
+  health?: (req: http.IncomingMessage, res: http.ServerResponse) => boolean;
+  /** A record per request, whoever answered it (API, health, static files). */
+  log?: (record: RequestRecord) => void;
+}
 
 /**
  * The production server: the API handler first, then the built SPA with history fallback, so that a
  * deep link such as /candidates/refId/abc reloads into the app.
  */
-export function createAppServer(options: { api: Middleware; staticDir: string }): http.Server {
+export function createAppServer(options: AppServerOptions): http.Server {
   const assets = sirv(options.staticDir, {
     single: true,
     etag: true,
@@ -18,6 +29,7 @@ export function createAppServer(options: { api: Middleware; staticDir: string })
     },
   });
   const serveAsset = (req: http.IncomingMessage, res: http.ServerResponse) => {
+    setRoute(res, 'static'); // never the path: a deep link holds a candidate id
     setSecurityHeaders(res); // the API handler sets its own
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' });
@@ -32,7 +44,9 @@ export function createAppServer(options: { api: Middleware; staticDir: string })
     });
   };
   return http.createServer((req, res) => {
+    if (options.log) whenRequestDone(req, res, () => bytesSent(res) || Number(res.getHeader('content-length') ?? 0), options.log);
     try {
+      if (options.health?.(req, res)) return;
       options.api(req, res, () => serveAsset(req, res));
     } catch {
       // Whatever went wrong with one request, the server goes on serving the others.

@@ -7,6 +7,8 @@ import type { LookupKind } from '../kyc/contract/lookup.ts';
 /** One line per lookup: who looked up which id, and what came of it. Never a key, never candidate data. */
 export interface AuditEntry {
   time: string;
+  /** The request's id, also in its log line and its X-Request-Id header. */
+  requestId?: string;
   user: string;
   role: Role;
   /** The environment (its name) the lookup went to. */

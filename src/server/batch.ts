@@ -6,7 +6,8 @@ import type { ServedEnvironment } from './api-environments.ts';
 import type { AuditEntry } from './audit.ts';
 import type { AccessControl, Identity } from './auth/access.ts';
 import { type Failure, readBody, sendError, sendFailure } from './http-reply.ts';
-import { isFramed, levelOf } from './lookup.ts';
+import { isFramed, levelOf, timedOutcome } from './lookup.ts';
+import { requestIdOf } from './log.ts';
 import type { RateLimiter } from './rate-limit.ts';
 import { type OneResult, runBatch } from './batch-runner.ts';
 import type { SignedInCall } from './routes.ts';
@@ -116,10 +117,12 @@ function reserveBudget(batch: BatchDeps, req: http.IncomingMessage, identity: Id
 
 type Entry = Omit<AuditEntry, 'time' | 'user' | 'role' | 'env' | 'batch'>;
 
-function record(served: ServedEnvironment, identity: Identity, entry: Entry): Promise<void> {
+function record(served: ServedEnvironment, call: SignedInCall, entry: Entry): Promise<void> {
+  const { identity } = call;
   return (
     served.deps.audit?.record({
       time: new Date().toISOString(),
+      requestId: requestIdOf(call.res),
       user: identity.user,
       role: identity.role,
       env: served.deps.environment,
@@ -131,7 +134,7 @@ function record(served: ServedEnvironment, identity: Identity, entry: Entry): Pr
 
 /** A batch refused whole (its budget): one line that says how many ids it held. */
 function auditRefusedBatch(served: ServedEnvironment, call: SignedInCall, kind: LookupKind, count: number, failure: Failure) {
-  return record(served, call.identity, {
+  return record(served, call, {
     kind,
     id: '',
     batchSize: count,
@@ -157,7 +160,7 @@ async function lookupOne(
   const level = levelOf('support', deps.hasStatusKey);
   const settle = async (failure: Failure | undefined, upstreamStatus: number | null, reached: boolean, row?: FoundRow) => {
     try {
-      await record(served, call.identity, {
+      await record(served, call, {
         kind,
         id,
         status: failure?.status ?? 200,
@@ -167,8 +170,10 @@ async function lookupOne(
         durationMs: Math.round(performance.now() - started),
       });
     } catch {
+      deps.metrics.lookups.inc({ code: 'audit_unavailable', role: call.identity.role, level });
       return { ok: false as const, code: 'audit_unavailable' as const, message: 'This lookup could not be recorded in the audit log.' };
     }
+    deps.metrics.lookups.inc({ code: failure?.code ?? 'ok', role: call.identity.role, level });
     if (failure) {
       return { ok: false as const, code: failure.code, message: failure.message, retryAfterSeconds: failure.extra?.retryAfterSeconds };
     }
@@ -185,7 +190,7 @@ async function lookupOne(
   const abort = () => upstreamCall.abort();
   signal.addEventListener('abort', abort, { once: true });
   try {
-    const outcome = await upstreamCall.outcome;
+    const outcome = await timedOutcome(deps.metrics, upstreamCall.outcome);
     if (!outcome.ok) return settle(outcome.failure, outcome.upstreamStatus, outcome.upstreamStatus !== null);
     const upstreamStatus = outcome.response.statusCode ?? 200;
     if (!isFramed(outcome.response)) {

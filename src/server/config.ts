@@ -41,6 +41,10 @@ export interface Config {
    * extract"): refuse further full lookups (the default), or accept and go on.
    */
   keyArchivesOnExtract: 'refuse' | 'accept';
+  /** Under this many free bytes where the audit log is written, a warning is logged and /readyz says so. */
+  auditMinFreeBytes: number;
+  /** `/metrics` on a port of its own; undefined: no metrics server. */
+  metrics?: { host: string; port: number };
 }
 
 export type AuthConfig =
@@ -113,6 +117,9 @@ const envSchema = z.object({
   KYC_KEY_ARCHIVES_ON_EXTRACT: optional(
     z.enum(['refuse', 'accept'], { error: 'must be "accept" (look anyway, deleting what is looked at) or "refuse"' }),
   ).default('refuse'),
+  AUDIT_MIN_FREE_MB: optional(integer(0, 1_000_000)).default(100),
+  METRICS_PORT: optional(integer(0, 65535)),
+  METRICS_HOST: optional(z.string()),
 });
 
 export type Environment = Record<string, string | undefined>;
@@ -139,6 +146,9 @@ export function parseConfig(env: Environment): Config {
         '  Set AUTH_USERS_FILE or AUTH_PROXY_USER_HEADER, or ALLOW_UNAUTHENTICATED=1 if something else guards access.',
     );
   }
+  if (vars.METRICS_PORT !== undefined && vars.METRICS_PORT !== 0 && vars.METRICS_PORT === vars.PORT) {
+    throw problem(`METRICS_PORT=${vars.METRICS_PORT} is the public PORT too: metrics are served on a port of their own.`);
+  }
   const common = {
     host: vars.HOST,
     port: vars.PORT,
@@ -158,6 +168,8 @@ export function parseConfig(env: Environment): Config {
     rateLimitBatchPerMinute: vars.RATE_LIMIT_BATCH_PER_MINUTE,
     replyTemplates: vars.REPLY_TEMPLATES_FILE ? readReplyTemplates(vars.REPLY_TEMPLATES_FILE) : DEFAULT_REPLIES,
     keyArchivesOnExtract: vars.KYC_KEY_ARCHIVES_ON_EXTRACT,
+    auditMinFreeBytes: vars.AUDIT_MIN_FREE_MB * 1024 * 1024,
+    ...(vars.METRICS_PORT !== undefined ? { metrics: { host: vars.METRICS_HOST ?? vars.HOST, port: vars.METRICS_PORT } } : {}),
   };
 
   const environments = environmentsOf(vars, problem);

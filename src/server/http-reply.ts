@@ -13,7 +13,8 @@ export interface Failure {
 }
 
 const BYTES = Symbol('bytes sent');
-type Counted = http.ServerResponse & { [BYTES]?: number };
+const ERROR_CODE = Symbol('error code sent');
+type Counted = http.ServerResponse & { [BYTES]?: number; [ERROR_CODE]?: ApiErrorCode };
 
 /** Body bytes sent on this response, for the request log line. */
 export function countBytes(res: http.ServerResponse, n: number): void {
@@ -22,6 +23,11 @@ export function countBytes(res: http.ServerResponse, n: number): void {
 
 export function bytesSent(res: http.ServerResponse): number {
   return (res as Counted)[BYTES] ?? 0;
+}
+
+/** The error code this response answered, for metrics; undefined for a success. */
+export function errorCodeSent(res: http.ServerResponse): ApiErrorCode | undefined {
+  return (res as Counted)[ERROR_CODE];
 }
 
 export function sendJson(res: http.ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
@@ -47,6 +53,7 @@ export function sendError(
   headers?: Record<string, string>,
 ): void {
   const body: ApiErrorBody = { status: 'error', error: { code, message, ...extra } };
+  if (!res.headersSent) (res as Counted)[ERROR_CODE] = code;
   sendJson(res, status, JSON.stringify(body), headers);
 }
 

@@ -3,10 +3,12 @@ import { checkId, decodeIdSegment, type LookupKind } from '../kyc/contract/looku
 import { type ArchivingGuard, watchWillArchiveAt } from './archiving-guard.ts';
 import type { AuditEntry, AuditLog } from './audit.ts';
 import type { AccessControl, Identity } from './auth/access.ts';
-import { countBytes, type Failure, sendError, sendFailure, sendJson } from './http-reply.ts';
+import { bytesSent, countBytes, errorCodeSent, type Failure, sendError, sendFailure, sendJson } from './http-reply.ts';
+import { requestIdOf } from './log.ts';
+import { type Metrics, upstreamOutcome } from './metrics.ts';
 import type { RateLimiter } from './rate-limit.ts';
 import { reduceToStatusLevel } from './status-level.ts';
-import type { UpstreamClient } from './upstream-client.ts';
+import type { UpstreamClient, UpstreamOutcome } from './upstream-client.ts';
 
 /**
  * One lookup, audit then answer: read the id, take a rate-limit token, ask the service, check the
@@ -26,6 +28,7 @@ export interface LookupDeps {
   maxResponseBytes: number;
   /** Refuses full-level lookups once the key is seen to archive after extract; sees every full answer. */
   archiving: ArchivingGuard;
+  metrics: Metrics;
 }
 
 export interface LookupCall {
@@ -52,6 +55,7 @@ const FORWARDED_RESPONSE_HEADERS = ['content-length', 'content-encoding'] as con
 
 export async function lookup(deps: LookupDeps, call: LookupCall): Promise<void> {
   const level = levelOf(call.statusOnly ? 'support' : call.identity.role, deps.hasStatusKey);
+  countLookup(deps.metrics, call, level);
   const asked = readId(call.encodedId);
   const audit = auditTrail(deps, call, asked.auditId, level);
   if (!asked.ok) return refuse(call.res, audit, asked.failure);
@@ -59,7 +63,10 @@ export async function lookup(deps: LookupDeps, call: LookupCall): Promise<void> 
   const archiving = level === 'status' ? undefined : deps.archiving.refusal();
   if (archiving) return refuse(call.res, audit, archiving);
   const limited = takeToken(deps, call);
-  if (limited) return refuse(call.res, audit, limited);
+  if (limited) {
+    deps.metrics.rateLimited.inc();
+    return refuse(call.res, audit, limited);
+  }
 
   // Reducing needs the plain JSON: the upstream is asked not to compress it.
   const upstreamCall = deps.upstream.fetchCandidate({
@@ -73,7 +80,7 @@ export async function lookup(deps: LookupDeps, call: LookupCall): Promise<void> 
     if (!call.res.writableFinished) upstreamCall.abort();
   });
   const lookupAt = Date.now();
-  const outcome = await upstreamCall.outcome;
+  const outcome = await timedOutcome(deps.metrics, upstreamCall.outcome);
   if (!outcome.ok) return refuse(call.res, audit, outcome.failure, outcome.upstreamStatus, outcome.upstreamStatus !== null);
 
   const upstreamRes = outcome.response;
@@ -89,6 +96,30 @@ export async function lookup(deps: LookupDeps, call: LookupCall): Promise<void> 
   }
   const observe = level === 'stripped' ? (value: string | undefined) => deps.archiving.observe(value, lookupAt) : undefined;
   return answerStatusLevel(call.res, upstreamRes, audit, upstreamStatus, deps.maxResponseBytes, observe);
+}
+
+/** Counts the lookup while it is answered, and its outcome, time and bytes once its connection is done. */
+function countLookup(metrics: Metrics, call: LookupCall, level: Level): void {
+  metrics.lookupsInFlight.inc();
+  call.res.once('close', () => {
+    metrics.lookupsInFlight.dec();
+    const code = errorCodeSent(call.res) ?? (call.res.writableFinished ? 'ok' : 'cut');
+    metrics.lookups.inc({ code, role: call.identity.role, level });
+    metrics.lookupSeconds.observe({ level }, (performance.now() - call.started) / 1000);
+    metrics.lookupBytes.inc({ level }, bytesSent(call.res));
+  });
+}
+
+/** The upstream's answer (or failure), timed until its status line. */
+export async function timedOutcome(metrics: Metrics, pending: Promise<UpstreamOutcome>): Promise<UpstreamOutcome> {
+  const end = metrics.upstreamSeconds.startTimer();
+  const outcome = await pending;
+  end({
+    outcome: outcome.ok
+      ? upstreamOutcome(outcome.response.statusCode ?? 200)
+      : upstreamOutcome(outcome.upstreamStatus, outcome.failure.code),
+  });
+  return outcome;
 }
 
 /** Compliance users get the full record; support users the status level, by the status key or stripped here. */
@@ -135,6 +166,7 @@ function auditTrail(deps: LookupDeps, call: LookupCall, id: string, level: Level
     try {
       await deps.audit?.record({
         time: new Date().toISOString(),
+        requestId: requestIdOf(call.res),
         user: call.identity.user,
         role: call.identity.role,
         env: deps.environment,

@@ -1,37 +1,47 @@
-import path from 'node:path';
+import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { loadConfig, orExit } from './config.ts';
+import path from 'node:path';
 import { createApiFromConfig, describeAccess } from './api.ts';
 import { createAppServer } from './app-server.ts';
-import { resolveUpstream } from './upstream.ts';
-import { requestLogger } from './log.ts';
+import { type Config, loadConfig, orExit } from './config.ts';
+import { createHealthRoutes, watchAuditFreeSpace } from './health.ts';
+import { createLogger, type Logger } from './log.ts';
 import { isLoopbackHost } from './loopback.ts';
+import { createMetrics, createMetricsServer, type Metrics } from './metrics.ts';
+import { resolveUpstream } from './upstream.ts';
 
-/** `npm start`: the built SPA and the proxy on HOST:PORT. */
+/** `npm start`: the built SPA and the proxy on HOST:PORT; metrics on METRICS_PORT when set. Logs are JSON lines. */
 async function main(): Promise<void> {
   const config = await orExit(() => loadConfig());
+  const logger = createLogger();
   const upstream = await orExit(() => resolveUpstream(config));
-  for (const line of upstream.banner) console.log(line);
+  for (const line of upstream.banner) if (line.trim()) logger.info(line);
+  logger.info(describeAccess(config));
 
-  console.log(describeAccess(config));
-  const api = await orExit(() => createApiFromConfig(config, upstream, requestLogger()));
-  const server = createAppServer({ api, staticDir: path.resolve(import.meta.dirname, '../client') });
-  server.on('error', (error: NodeJS.ErrnoException) => {
-    console.error(`Cannot listen on ${config.host}:${config.port}: ${error.code ?? error.message}`);
-    process.exit(1);
+  const metrics = createMetrics({ processMetrics: Boolean(config.metrics) });
+  const api = await orExit(() => createApiFromConfig(config, upstream, { metrics, warn: (line) => logger.warn(line) }));
+  const server = createAppServer({
+    api: api.handler,
+    staticDir: path.resolve(import.meta.dirname, '../client'),
+    health: createHealthRoutes(api.checks),
+    log: (record) => logger.info(record, 'request'),
   });
-  server.listen(config.port, config.host, () => {
-    const { port } = server.address() as AddressInfo;
-    const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-    console.log(`Candidate Lookup is running at http://${host}:${port}/`);
-    if (!isLoopbackHost(config.host)) console.log(`Listening on ${config.host}: reachable from other machines.`);
+  const freeSpace = watchAuditFreeSpace(config.auditLog, config.auditMinFreeBytes, logger, (bytes) => metrics.auditFreeBytes.set(bytes));
+  void freeSpace.check();
+
+  listenOrExit(server, config.host, config.port, logger, (url) => {
+    logger.info(`Candidate Lookup is running at ${url}`);
+    if (!isLoopbackHost(config.host)) logger.info(`Listening on ${config.host}: reachable from other machines.`);
   });
+  const metricsServer = config.metrics ? startMetrics(config.metrics, metrics, logger) : undefined;
 
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal} received: finishing in-flight requests, then stopping.`);
+    logger.info(`${signal} received: finishing in-flight requests, then stopping.`);
+    freeSpace.stop();
+    metricsServer?.close();
     // In-flight lookups may finish; idle keep-alive connections are closed now, the rest after 10 s.
     const force = setTimeout(() => server.closeAllConnections(), 10_000);
     force.unref();
@@ -43,6 +53,23 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+function listenOrExit(server: http.Server, host: string, port: number, logger: Logger, listening: (url: string) => void): void {
+  server.on('error', (error: NodeJS.ErrnoException) => {
+    logger.error(`Cannot listen on ${host}:${port}: ${error.code ?? error.message}`);
+    process.exit(1);
+  });
+  server.listen(port, host, () => {
+    const address = server.address() as AddressInfo;
+    listening(`http://${host.includes(':') ? `[${host}]` : host}:${address.port}/`);
+  });
+}
+
+function startMetrics(where: NonNullable<Config['metrics']>, metrics: Metrics, logger: Logger): http.Server {
+  const server = createMetricsServer(metrics);
+  listenOrExit(server, where.host, where.port, logger, (url) => logger.info(`Metrics (Prometheus) at ${url}metrics`));
+  return server;
 }
 
 await main();

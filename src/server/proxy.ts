@@ -11,6 +11,8 @@ import { type BatchDeps, batchRoute } from './batch.ts';
 import { exportRoute } from './export-route.ts';
 import { bytesSent, rawPathOf, sendError, sendFailure, sendJson } from './http-reply.ts';
 import { type LookupDeps, lookup } from './lookup.ts';
+import { type RequestRecord, requestIdOf, setRoute, whenRequestDone } from './log.ts';
+import { createMetrics, type Metrics } from './metrics.ts';
 import { RateLimiter } from './rate-limit.ts';
 import { refusalOf } from './request-guard.ts';
 import { any, type ApiCall, findRoute, get, open, type Route, routeLabel, type SignedInCall } from './routes.ts';
@@ -38,14 +40,19 @@ export interface ApiHandlerOptions {
   batchBudget?: RateLimiter;
   /** Lookups of one batch under way at once (default 8). */
   batchConcurrency?: number;
-  /** One line per request: method, route, status, duration, bytes. Never an id, a key or candidate data. */
-  log?: (line: string) => void;
   /** Once an environment's key is seen to archive after extract: refuse its full lookups (default), or accept. */
   keyArchivesOnExtract?: 'refuse' | 'accept';
-  /** Warnings for the operator (default: the request log). */
+  /** Warnings for the operator (default: none). */
   warn?: (line: string) => void;
   /** Refuse requests that came through a proxy: local mode without sign-in (default: when `access` is not given). */
   refuseProxied?: boolean;
+  /** Counted here (default: a registry of its own that nobody reads). */
+  metrics?: Metrics;
+  /**
+   * A record per API request, where no app server logs them (the Vite plugin). Never an id, a key or
+   * candidate data: the route's shape, not the path.
+   */
+  log?: (record: RequestRecord) => void;
 }
 
 export type Middleware = (req: http.IncomingMessage, res: http.ServerResponse, next?: () => void) => void;
@@ -55,7 +62,7 @@ const BATCH_CONCURRENCY = 8;
 
 export function createApiHandler(options: ApiHandlerOptions): Middleware {
   const access = options.access ?? createAccessControl({ mode: 'local', allowUnauthenticated: false });
-  const log = options.log ?? (() => {});
+  const metrics = options.metrics ?? createMetrics();
   const rateLimiter = options.rateLimiter ?? new RateLimiter(0);
   const refuseProxied = options.refuseProxied ?? options.access === undefined;
   const replyTemplates = options.replyTemplates ?? DEFAULT_REPLIES;
@@ -72,9 +79,10 @@ export function createApiHandler(options: ApiHandlerOptions): Middleware {
       // Per environment: each has its own key, which may or may not archive after extract.
       archiving: createArchivingGuard({
         accept: options.keyArchivesOnExtract === 'accept',
-        warn: options.warn ?? log,
+        warn: options.warn ?? (() => {}),
         environment: environment.info.label,
       }),
+      metrics,
     },
   }));
   const batch: BatchDeps = {
@@ -98,7 +106,7 @@ export function createApiHandler(options: ApiHandlerOptions): Middleware {
     };
 
   const routes: Route[] = [
-    open(`${API_PREFIX}/session`, (call) => sessionRoute(access, call)),
+    open(`${API_PREFIX}/session`, (call) => sessionRoute(access, metrics, call)),
     ...inEnvironment('/meta', (pattern) =>
       get(pattern, (call) => {
         const resolved = resolveEnvironment(served, call.params.env, { ...call.identity, environments: undefined });
@@ -158,9 +166,11 @@ export function createApiHandler(options: ApiHandlerOptions): Middleware {
       return sendError(res, 404, 'no_such_route', 'Not found.');
     }
     setSecurityHeaders(res);
+    requestIdOf(res);
     const started = performance.now();
     const found = findRoute(routes, path);
-    logWhenDone(req, res, log, found ? routeLabel(found.route) : 'unknown', started);
+    setRoute(res, found ? routeLabel(found.route) : 'unknown');
+    if (options.log) whenRequestDone(req, res, () => bytesSent(res), options.log);
     const refused = refusalOf(req, { refuseProxied, navigation: found?.route.navigation === true });
     if (refused) return sendFailure(res, refused);
     const call: ApiCall = { req, res, params: found?.params ?? {}, started };
@@ -182,6 +192,7 @@ async function refuseLookup(refusal: Refusal, call: SignedInCall, kind: LookupKi
   try {
     await refusal.deps.audit?.record({
       time: new Date().toISOString(),
+      requestId: requestIdOf(call.res),
       user: call.identity.user,
       role: call.identity.role,
       env: refusal.name,
@@ -199,20 +210,17 @@ async function refuseLookup(refusal: Refusal, call: SignedInCall, kind: LookupKi
   sendFailure(call.res, refusal.failure);
 }
 
-function sessionRoute(access: AccessControl, { req, res }: ApiCall): void {
+function sessionRoute(access: AccessControl, metrics: Metrics, { req, res }: ApiCall): void {
   access.handleSession(
     req,
     (status, body, headers) => sendJson(res, status, JSON.stringify(body), headers),
-    (status, code, message, headers) => sendError(res, status, code, message, undefined, headers),
+    (status, code, message, headers) => {
+      // Counted from the answer, whichever sign-in mode and store decided it.
+      if (code === 'sign_in_failed') metrics.signInFailures.inc();
+      if (code === 'too_many_sign_in_attempts') metrics.signInLocked.inc();
+      sendError(res, status, code, message, undefined, headers);
+    },
   );
-}
-
-function logWhenDone(req: http.IncomingMessage, res: http.ServerResponse, log: (line: string) => void, route: string, started: number) {
-  res.once('close', () => {
-    const outcome = res.writableFinished ? String(res.statusCode) : `${res.statusCode} aborted`;
-    const ms = Math.round(performance.now() - started);
-    log(`${req.method} ${route} ${outcome} ${ms}ms ${bytesSent(res)}B`);
-  });
 }
 
 /** An asynchronous route that fails unexpectedly costs its own request only, never the process. */

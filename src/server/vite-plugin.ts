@@ -4,7 +4,7 @@ import { loadConfig } from './config.ts';
 import { createApiFromConfig, describeAccess } from './api.ts';
 import { sendError } from './http-reply.ts';
 import type { Middleware } from './proxy.ts';
-import { requestLogger } from './log.ts';
+import { formatRecord } from './log.ts';
 import { resolveUpstream, type ResolvedUpstream } from './upstream.ts';
 
 /**
@@ -17,11 +17,10 @@ export function candidateLookupApi(): Plugin {
     const config = loadConfig();
     const ready: Promise<{ api: Middleware; upstream: ResolvedUpstream }> = resolveUpstream(config).then((upstream) => {
       for (const line of [...upstream.banner, describeAccess(config)]) logger.info(line);
-      const api = createApiFromConfig(
-        config,
-        upstream,
-        requestLogger((line) => logger.info(line)),
-      );
+      const { handler: api } = createApiFromConfig(config, upstream, {
+        log: (record) => logger.info(formatRecord(record)),
+        warn: (line) => logger.warn(line),
+      });
       return { api, upstream };
     });
     ready.catch((error: Error) => logger.error(`Candidate Lookup API could not start: ${error.message}`));

@@ -70,7 +70,11 @@ async function archivingService(options: { archivesInMs?: number; statusKey?: bo
 }
 
 const meta = async (app: TestApp) => apiMetaSchema.parse(JSON.parse((await app.get('/api/meta', COMPLIANCE)).body));
-const warnings = (app: TestApp) => app.logs.filter((line) => line.startsWith('WARNING'));
+const warnings = (app: TestApp) =>
+  app.logs
+    .map((line) => JSON.parse(line) as { level: string; msg: string })
+    .filter((line) => line.level === 'warn')
+    .map((line) => line.msg);
 const LOOKUP = `/api/candidates/refId/${encodeURIComponent(record.refId!)}`;
 
 describe('a key that archives after extract', () => {

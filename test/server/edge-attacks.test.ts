@@ -40,7 +40,7 @@ async function configuredApp(env: Record<string, string>) {
     banner: [],
     close: async () => {},
   };
-  const server = await listen(createAppServer({ api: createApiFromConfig(config, resolved, () => {}), staticDir: 'public' }));
+  const server = await listen(createAppServer({ api: createApiFromConfig(config, resolved).handler, staticDir: 'public' }));
   cleanups.push(server.close, upstream.close);
   return { upstream, port: server.port };
 }

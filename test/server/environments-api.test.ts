@@ -165,7 +165,7 @@ describe('environments from the configuration', () => {
       { name: 'prod', label: 'Production', clientId: 'acme_kyc', upstream: 'remote' },
       { name: 'staging', label: 'Staging', clientId: 'acme_test', upstream: 'remote' },
     ]);
-    expect(() => createApiFromConfig(config, upstream, () => {})).not.toThrow();
+    expect(() => createApiFromConfig(config, upstream)).not.toThrow();
 
     const badUsers = path.join(dir, 'bad-users.json');
     writeFileSync(
@@ -182,8 +182,6 @@ describe('environments from the configuration', () => {
       }),
     );
     const withUsers = parseConfig({ KYC_ENVIRONMENTS_FILE: file, AUTH_USERS_FILE: badUsers });
-    expect(() => createApiFromConfig(withUsers, upstream, () => {})).toThrow(
-      /user "x" may use environment "prd", which this server does not have/,
-    );
+    expect(() => createApiFromConfig(withUsers, upstream)).toThrow(/user "x" may use environment "prd", which this server does not have/);
   });
 });

@@ -5,6 +5,8 @@ import type { ApiEnvironment } from '../../src/server/api-environments.ts';
 import { createApiHandler, type ApiHandlerOptions } from '../../src/server/proxy.ts';
 import type { UpstreamTarget } from '../../src/server/upstream-client.ts';
 import { createAppServer } from '../../src/server/app-server.ts';
+import { createHealthRoutes, type ReadinessCheck } from '../../src/server/health.ts';
+import { createLogger, type RequestRecord } from '../../src/server/log.ts';
 
 export interface RawResponse {
   status: number;
@@ -81,7 +83,10 @@ export async function listen(server: http.Server): Promise<{ port: number; close
 
 export interface TestApp {
   port: number;
+  /** The server's log output, as written: JSON lines from the real logger. */
   logs: string[];
+  /** The request lines among them, parsed. */
+  requests(): RequestRecord[];
   get(path: string, headers?: Record<string, string | string[] | number | undefined>): Promise<RawResponse>;
   close(): Promise<void>;
 }
@@ -112,22 +117,27 @@ type TestAppOptions = Omit<ApiHandlerOptions, 'log' | 'timeoutMs' | 'maxResponse
     upstream?: UpstreamTarget;
     samples?: SampleCandidate[];
     environments?: ApiEnvironment[];
+    /** What /readyz asks (default: nothing, always ready). */
+    checks?: ReadinessCheck[];
   };
 
-/** The production app server (API + static files) on a free port, with its log lines captured. */
+/** The production app server (API, health, static files) on a free port, logging to a capture. */
 export async function startTestApp(options: TestAppOptions, staticDir = 'public'): Promise<TestApp> {
   const logs: string[] = [];
-  const { upstream, samples, environments, ...rest } = options;
+  const logger = createLogger({ write: (text: string) => void logs.push(text.trimEnd()) });
+  const { upstream, samples, environments, checks = [], ...rest } = options;
   if (!upstream && !environments) throw new Error('startTestApp needs an upstream or environments');
   const api = createApiHandler({
     timeoutMs: 2000,
     maxResponseBytes: 64 * 1024 * 1024,
     ...rest,
     environments: environments ?? [testEnvironment(upstream!, { samples })],
-    log: (line) => logs.push(line),
+    warn: (line) => logger.warn(line),
   });
-  const { port, close } = await listen(createAppServer({ api, staticDir }));
-  return { port, logs, get: (path, headers) => rawRequest(port, path, { headers }), close };
+  const server = createAppServer({ api, staticDir, health: createHealthRoutes(checks), log: (record) => logger.info(record, 'request') });
+  const { port, close } = await listen(server);
+  const requests = () => logs.map((line) => JSON.parse(line) as RequestRecord & { msg: string }).filter((line) => line.msg === 'request');
+  return { port, logs, requests, get: (path, headers) => rawRequest(port, path, { headers }), close };
 }
 
 /** A request with a body (POST by default), its answer read whole. */

@@ -93,7 +93,13 @@ describe('npm start', () => {
     expect(res.status).toBe(200);
     expect(res.body).toContain('"late":true');
     expect(await server.exited).toBe(0);
-    expect(server.output()).toContain('GET /api/candidates/refId/:id 200');
+    const request = server
+      .output()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line))
+      .find((line) => line.msg === 'request');
+    expect(request).toMatchObject({ level: 'info', method: 'GET', route: '/api/candidates/refId/:id', status: 200 });
     expect(server.output()).not.toContain('key-never-logged');
     expect(server.output()).not.toContain('slow');
     await upstream.close();
@@ -148,5 +154,37 @@ describe('npm start', () => {
     expect(server.output()).not.toContain('hunter2');
     expect(code).toBe(1);
     expect(server.output()).toContain('KYC_BASE_URL must not contain a user name or password');
+  }, 60_000);
+
+  it('logs JSON lines, answers /healthz and /readyz, and serves /metrics on METRICS_PORT only', async () => {
+    const server = start({ METRICS_PORT: '0' });
+    const port = Number(new URL(await server.url).port);
+    await expect.poll(() => /Metrics \(Prometheus\) at (http:\/\/[^\s"]+)/.exec(server.output())?.[1]).toBeDefined();
+    const metricsUrl = new URL(/Metrics \(Prometheus\) at (http:\/\/[^\s"]+)/.exec(server.output())![1]!);
+
+    expect((await rawRequest(port, '/healthz')).status).toBe(200);
+    const ready = await rawRequest(port, '/readyz');
+    expect(ready.status).toBe(200);
+    expect(JSON.parse(ready.body).checks).toEqual({ auditLog: { ok: true }, upstreamHost: { ok: true } });
+    const lookup = await rawRequest(port, '/api/candidates/refId/cust_000482');
+    expect(lookup.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+
+    const metrics = await rawRequest(Number(metricsUrl.port), metricsUrl.pathname);
+    expect(metrics.status).toBe(200);
+    expect(metrics.body).toContain('candidate_lookup_lookups_total{code="ok",role="compliance",level="full"} 1');
+    expect(metrics.body).toContain('candidate_lookup_process_cpu_seconds_total');
+    expect(metrics.body).toMatch(/candidate_lookup_audit_free_bytes \d+/);
+    expect((await rawRequest(port, '/metrics')).body).not.toContain('candidate_lookup_');
+
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+    // Every line of output is a JSON log line; the request line carries the same id as the header.
+    const lines = server
+      .output()
+      .trim()
+      .split('\n')
+      .filter((line) => !line.startsWith('Building') && !line.startsWith('>'));
+    const records = lines.map((line) => JSON.parse(line) as { msg: string; reqId?: string });
+    expect(records.find((line) => line.reqId === lookup.headers['x-request-id'])).toMatchObject({ msg: 'request', status: 200 });
   }, 60_000);
 });

@@ -1,0 +1,155 @@
+import http from 'node:http';
+import client from 'prom-client';
+import type { AuditLog } from './audit.ts';
+
+/**
+ * The server's Prometheus metrics, in a registry of their own (not prom-client's global one), so that
+ * each server, and each test, counts for itself. Labels are never an id, a user or candidate data.
+ */
+export interface Metrics {
+  registry: client.Registry;
+  /** Lookups by outcome: `code` is `ok`, `cut` (the answer broke off) or the error code answered; `level` is the user's. */
+  lookups: client.Counter<'code' | 'role' | 'level'>;
+  lookupSeconds: client.Histogram<'level'>;
+  lookupsInFlight: client.Gauge;
+  /** Bytes of lookup answers sent to browsers. */
+  lookupBytes: client.Counter<'level'>;
+  /** From the request to the KYC service until its status line, or until it failed. */
+  upstreamSeconds: client.Histogram<'outcome'>;
+  auditWriteSeconds: client.Histogram;
+  auditWriteFailures: client.Counter;
+  /** Free bytes where the audit log is written, as last measured. */
+  auditFreeBytes: client.Gauge;
+  signInFailures: client.Counter;
+  /** Sign-ins refused without a check: the username or address is locked after failures, or busy. */
+  signInLocked: client.Counter;
+  rateLimited: client.Counter;
+}
+
+const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+export function createMetrics(options: { processMetrics?: boolean } = {}): Metrics {
+  const registry = new client.Registry();
+  const registers = [registry];
+  if (options.processMetrics) client.collectDefaultMetrics({ register: registry, prefix: 'candidate_lookup_' });
+  return {
+    registry,
+    lookups: new client.Counter({
+      name: 'candidate_lookup_lookups_total',
+      help: 'Lookups answered, by outcome code (ok, cut, or the error code), role, and the level that role gets (full, status, stripped).',
+      labelNames: ['code', 'role', 'level'],
+      registers,
+    }),
+    lookupSeconds: new client.Histogram({
+      name: 'candidate_lookup_lookup_duration_seconds',
+      help: 'Time from the request until the answer was sent in full (or cut), by level fetched.',
+      labelNames: ['level'],
+      buckets: SECONDS,
+      registers,
+    }),
+    lookupsInFlight: new client.Gauge({
+      name: 'candidate_lookup_lookups_in_flight',
+      help: 'Lookups being answered now.',
+      registers,
+    }),
+    lookupBytes: new client.Counter({
+      name: 'candidate_lookup_lookup_response_bytes_total',
+      help: 'Bytes of lookup answers sent to browsers, by level fetched.',
+      labelNames: ['level'],
+      registers,
+    }),
+    upstreamSeconds: new client.Histogram({
+      name: 'candidate_lookup_upstream_duration_seconds',
+      help: "Time until the KYC service's status line, by outcome: its status class (2xx, 4xx, 5xx), timeout or error.",
+      labelNames: ['outcome'],
+      buckets: SECONDS,
+      registers,
+    }),
+    auditWriteSeconds: new client.Histogram({
+      name: 'candidate_lookup_audit_write_duration_seconds',
+      help: "Time until a lookup's audit line was written (or failed), including waiting for the write before it.",
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5],
+      registers,
+    }),
+    auditWriteFailures: new client.Counter({
+      name: 'candidate_lookup_audit_write_failures_total',
+      help: 'Audit lines that could not be written (each refused a lookup with 503 audit_unavailable).',
+      registers,
+    }),
+    auditFreeBytes: new client.Gauge({
+      name: 'candidate_lookup_audit_free_bytes',
+      help: 'Free bytes on the filesystem of the audit log, measured every minute (AUDIT_MIN_FREE_MB warns).',
+      registers,
+    }),
+    signInFailures: new client.Counter({
+      name: 'candidate_lookup_sign_in_failures_total',
+      help: 'Sign-ins refused for a wrong username or password (built-in users).',
+      registers,
+    }),
+    signInLocked: new client.Counter({
+      name: 'candidate_lookup_sign_in_locked_total',
+      help: 'Sign-ins refused unchecked (429 too_many_sign_in_attempts): locked after repeated failures, or another sign-in of that name in progress.',
+      registers,
+    }),
+    rateLimited: new client.Counter({
+      name: 'candidate_lookup_rate_limited_total',
+      help: "Lookups refused by this server's per-user rate limit (429 rate_limited).",
+      registers,
+    }),
+  };
+}
+
+/** The audit log, timed and counted; `lastWriteFailed` tells /readyz whether the log takes lines now. */
+export function observeAuditLog(audit: AuditLog, metrics: Metrics): AuditLog & { lastWriteFailed(): boolean } {
+  let failed = false;
+  return {
+    async record(entry) {
+      const end = metrics.auditWriteSeconds.startTimer();
+      try {
+        await audit.record(entry);
+        failed = false;
+      } catch (error) {
+        failed = true;
+        metrics.auditWriteFailures.inc();
+        throw error;
+      } finally {
+        end();
+      }
+    },
+    lastWriteFailed: () => failed,
+  };
+}
+
+/** The upstream outcome label: the status class, or what went wrong before a status line came. */
+export function upstreamOutcome(status: number | null, code?: string): string {
+  if (status !== null) return `${Math.floor(status / 100)}xx`;
+  return code === 'upstream_timeout' ? 'timeout' : 'error';
+}
+
+/**
+ * `/metrics` on a port of its own (METRICS_PORT), never on the public one: the figures are for the
+ * operator's scraper, not for whoever reaches the app. Everything else on that port is a 404.
+ */
+export function createMetricsServer(metrics: Metrics): http.Server {
+  return http.createServer((req, res) => {
+    const pathname = (req.url ?? '/').split('?')[0];
+    if (pathname !== '/metrics') {
+      res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
+      return void res.end('Not found: metrics are at /metrics\n');
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' });
+      return void res.end('Method not allowed\n');
+    }
+    metrics.registry.metrics().then(
+      (text) => {
+        res.writeHead(200, { 'content-type': metrics.registry.contentType, 'cache-control': 'no-store' });
+        res.end(req.method === 'HEAD' ? undefined : text);
+      },
+      () => {
+        res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
+        res.end('The metrics could not be collected.\n');
+      },
+    );
+  });
+}

@@ -1,0 +1,162 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAccessControl } from '../../src/server/auth/access.ts';
+import { createAuditLog } from '../../src/server/audit.ts';
+import { auditLogCheck, sharedStoreCheck, upstreamHostCheck, watchAuditFreeSpace } from '../../src/server/health.ts';
+import { createLogger } from '../../src/server/log.ts';
+import { createMetrics, observeAuditLog } from '../../src/server/metrics.ts';
+import { createRedisStore } from '../../src/server/state/redis-store.ts';
+import { startFakeUpstream } from './fake-upstream.ts';
+import { startTestApp, type TestApp } from './http.ts';
+import { hasRedisServer, NO_REDIS_MESSAGE, startRedis } from './redis-fixture.ts';
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'cl-health-'));
+const json = (body: string) =>
+  JSON.parse(body) as { status: string; checks?: Record<string, { ok: boolean; problem?: string; note?: string }> };
+let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
+const apps: TestApp[] = [];
+
+beforeAll(async () => {
+  upstream = await startFakeUpstream();
+});
+afterAll(async () => {
+  for (const app of apps) await app.close();
+  await upstream.close();
+});
+
+/** The app behind an identity-aware proxy (so /api needs a user), with the given audit file and checks. */
+async function appWith(auditFile: string, minFreeBytes = 0) {
+  const audit = observeAuditLog(createAuditLog(auditFile), createMetrics());
+  const app = await startTestApp({
+    upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' },
+    access: createAccessControl({ mode: 'proxy', userHeader: 'x-user', roleHeader: 'x-role', trusted: ['127.0.0.1/32'] }),
+    audit,
+    checks: [auditLogCheck(auditFile, minFreeBytes, () => audit.lastWriteFailed()), upstreamHostCheck(upstream.url)],
+  });
+  apps.push(app);
+  return app;
+}
+
+describe('/healthz and /readyz', () => {
+  it('answer without sign-in while the API asks for one, and say nothing else', async () => {
+    const app = await appWith(path.join(dir, 'a.jsonl'));
+    expect((await app.get('/api/candidates/refId/x')).status).toBe(401);
+    const health = await app.get('/healthz');
+    expect(health.status).toBe(200);
+    expect(json(health.body)).toEqual({ status: 'ok' });
+    expect(health.headers['cache-control']).toBe('no-store');
+    const ready = await app.get('/readyz');
+    expect(ready.status).toBe(200);
+    expect(json(ready.body)).toEqual({ status: 'ready', checks: { auditLog: { ok: true }, upstreamHost: { ok: true } } });
+    expect(ready.body).not.toContain(dir); // no paths, no hosts
+    expect(ready.body).not.toContain('127.0.0.1');
+    expect((await app.get('/readyz')).headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('refuse other methods and answer HEAD', async () => {
+    const app = await appWith(path.join(dir, 'b.jsonl'));
+    const { rawRequest } = await import('./http.ts');
+    expect((await rawRequest(app.port, '/healthz', { method: 'POST' })).status).toBe(405);
+    const head = await rawRequest(app.port, '/healthz', { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.body).toBe('');
+  });
+
+  it('is not ready when the audit log cannot be written, while /healthz still answers', async () => {
+    const notADirectory = await appWith('/etc/hostname/audit.jsonl');
+    const res = await notADirectory.get('/readyz');
+    expect(res.status).toBe(503);
+    expect(json(res.body)).toMatchObject({ status: 'not ready', checks: { auditLog: { ok: false, problem: 'not writable' } } });
+    expect((await notADirectory.get('/healthz')).status).toBe(200); // the process is still up
+
+    // /dev/full passes the permission check; the failed write is what tells.
+    const full = await appWith('/dev/full');
+    expect((await full.get('/readyz')).status).toBe(200);
+    const lookup = await full.get('/api/candidates/refId/x', { 'x-user': 'ana', 'x-role': 'compliance' });
+    expect(JSON.parse(lookup.body).error.code).toBe('audit_unavailable');
+    await new Promise((resolve) => setTimeout(resolve, 1100)); // past the readiness cache
+    expect(json((await full.get('/readyz')).body).checks?.auditLog).toEqual({ ok: false, problem: 'the last write failed' });
+  });
+
+  it('reports low free space for the audit log without leaving the load balancer', async () => {
+    const app = await appWith(path.join(dir, 'c.jsonl'), Number.MAX_SAFE_INTEGER);
+    const res = await app.get('/readyz');
+    expect(res.status).toBe(200);
+    expect(json(res.body).checks?.auditLog).toEqual({ ok: true, note: 'low free space' });
+  });
+
+  it('is not ready when the upstream host does not resolve', async () => {
+    const check = upstreamHostCheck('https://no-such-host.invalid');
+    expect(await check.run()).toEqual({ ok: false, problem: 'does not resolve' });
+    expect(await upstreamHostCheck('https://[::1]:8443').run()).toEqual({ ok: true });
+    expect(await upstreamHostCheck('http://localhost:1').run()).toEqual({ ok: true });
+  });
+});
+
+describe('free space for the audit log', () => {
+  it('logs one clear warning under AUDIT_MIN_FREE_MB, not one a minute', async () => {
+    const lines: string[] = [];
+    const logger = createLogger({ write: (text: string) => void lines.push(text) });
+    const measured: number[] = [];
+    const watch = watchAuditFreeSpace(path.join(dir, 'd.jsonl'), 10 * 1024 ** 5, logger, (bytes) => measured.push(bytes));
+    await watch.check();
+    await watch.check();
+    watch.stop();
+    expect(lines).toHaveLength(1);
+    const line = JSON.parse(lines[0]!);
+    expect(line.level).toBe('warn');
+    expect(line.msg).toMatch(/^Low free space for the audit log: \d+ MB free, under AUDIT_MIN_FREE_MB=10737418240\./);
+    expect(measured).toHaveLength(2);
+    expect(measured[0]).toBeGreaterThan(0);
+  });
+
+  it('stays quiet above the threshold', async () => {
+    const lines: string[] = [];
+    const watch = watchAuditFreeSpace(path.join(dir, 'e.jsonl'), 1, createLogger({ write: (text: string) => void lines.push(text) }));
+    await watch.check();
+    watch.stop();
+    expect(lines).toEqual([]);
+  });
+});
+
+describe.skipIf(!hasRedisServer)('readiness with Redis', () => {
+  it('is not ready while Redis is down, and ready again when it is back', async () => {
+    const redis = await startRedis();
+    const store = createRedisStore(redis.url);
+    const check = sharedStoreCheck(store);
+    try {
+      await expect.poll(() => check.run(), { timeout: 5000 }).toEqual({ ok: true });
+      await redis.kill();
+      await expect.poll(() => check.run(), { timeout: 5000 }).toEqual({ ok: false, problem: 'not reachable' });
+      await redis.restart();
+      await expect.poll(() => check.run(), { timeout: 10_000 }).toEqual({ ok: true });
+    } finally {
+      await store.close();
+      await redis.stop();
+    }
+  }, 30_000);
+});
+if (!hasRedisServer) console.warn(NO_REDIS_MESSAGE);
+
+describe('the Dockerfile HEALTHCHECK', () => {
+  // The command exactly as the Dockerfile has it, run with the image's node.
+  const dockerfile = readFileSync(path.resolve(import.meta.dirname, '../../Dockerfile'), 'utf8').replace(/\\\n/g, ' ');
+  const command = JSON.parse(/HEALTHCHECK .*?CMD (\[.*\])/.exec(dockerfile)![1]!) as string[];
+  const run = (port: number) =>
+    new Promise<number | null>((resolve) => {
+      const child = spawn(process.execPath, command.slice(1), { env: { PORT: String(port) }, stdio: 'ignore' });
+      child.once('exit', (code) => resolve(code));
+    });
+
+  it('exits 0 against a running server and 1 when nothing answers', async () => {
+    const app = await appWith(path.join(dir, 'f.jsonl'));
+    expect(command[0]).toBe('node');
+    expect(await run(app.port)).toBe(0);
+    const closed = await appWith(path.join(dir, 'g.jsonl'));
+    await closed.close();
+    expect(await run(closed.port)).toBe(1);
+  });
+});
