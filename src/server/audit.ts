@@ -33,6 +33,8 @@ export interface AuditEntry {
 /** A candidate's data carried out of the page: a summary or a reply copied, or the page printed. */
 export interface ExportAuditEntry {
   time: string;
+  /** The request's id, also in its log line and its X-Request-Id header. */
+  requestId?: string;
   user: string;
   role: Role;
   env: string;

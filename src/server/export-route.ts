@@ -2,6 +2,7 @@ import { exportRequestSchema } from '../kyc/contract/api.ts';
 import type { ServedEnvironment } from './api-environments.ts';
 import { readBody, sendError, sendJson } from './http-reply.ts';
 import type { SignedInCall } from './routes.ts';
+import { requestIdOf } from './log.ts';
 
 /**
  * `POST /api/export` (`/api/e/<name>/export`): the browser says a summary or reply was copied, or the
@@ -25,6 +26,7 @@ export async function exportRoute(served: ServedEnvironment, call: SignedInCall)
   try {
     await served.deps.audit?.record({
       time: new Date().toISOString(),
+      requestId: requestIdOf(res),
       user: identity.user,
       role: identity.role,
       env: served.deps.environment,

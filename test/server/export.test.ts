@@ -38,7 +38,9 @@ describe('export audit line', () => {
       .map((l) => JSON.parse(l));
     expect(lines).toEqual(
       ['summary', 'reply', 'print'].map((what) => ({
+        prev: expect.stringMatching(/^(start|[0-9a-f]{64})$/),
         time: expect.any(String),
+        requestId: expect.stringMatching(/^[0-9a-f-]{36}$/),
         user: 'sam',
         role: 'support',
         env: 'default',
