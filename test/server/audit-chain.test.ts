@@ -9,7 +9,6 @@ import { runAuditVerify } from '../../src/server/audit-verify.ts';
 const entry = (id: string): AuditEntry => ({
   time: new Date().toISOString(),
   user: 'ana',
-  env: 'default',
   role: 'compliance',
   env: 'default',
   kind: 'refId',
