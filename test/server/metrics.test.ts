@@ -9,7 +9,6 @@ import { createAuditLog } from '../../src/server/audit.ts';
 import { parseConfig } from '../../src/server/config.ts';
 import { createMetrics, createMetricsServer, type Metrics, observeAuditLog } from '../../src/server/metrics.ts';
 import { RateLimiter } from '../../src/server/rate-limit.ts';
-import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
 import { APP_HEADERS, listen, rawRequest, startTestApp, type TestApp } from './http.ts';
 
@@ -63,7 +62,16 @@ describe('/metrics', () => {
   it('counts lookups by outcome, role and level, with latency, bytes and upstream timing', async () => {
     const before = await scrape();
     const app = await proxyApp();
-    const record = JSON.stringify({ status: 'success', data: sampleCandidates({ now: new Date() })[0]!.record });
+    const record = JSON.stringify({
+      status: 'success',
+      data: {
+        status: 'approved',
+        refId: 'r1',
+        isArchived: false,
+        blockPassID: 'bp1',
+        identities: { given_name: { type: 'string', value: 'Ana' } },
+      },
+    });
     upstream.behave = (req, res) => {
       if (req.url?.endsWith('/missing')) {
         res.writeHead(404, { 'content-type': 'application/json' });

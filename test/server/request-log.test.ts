@@ -4,7 +4,6 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccessControl } from '../../src/server/auth/access.ts';
 import { type AuditEntry, createAuditLog } from '../../src/server/audit.ts';
-import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
 import { type RawResponse, startTestApp, type TestApp } from './http.ts';
 
@@ -21,11 +20,14 @@ let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
 let app: TestApp;
 
 beforeAll(async () => {
-  const base = sampleCandidates({ now: new Date() })[0]!.record;
   const record = {
-    ...base,
+    status: 'approved',
     refId: 'PLUGH-0001',
-    identities: { ...base.identities, given_name: { type: 'string', value: NAME }, email: { type: 'string', value: EMAIL } },
+    recordId: '5f0c3a9e8b1d4c2a7e6f9012',
+    isArchived: false,
+    blockPassID: 'PLUGH-bp-0001',
+    approvedDate: '2026-11-01T10:00:00.000Z',
+    identities: { given_name: { type: 'string', value: NAME }, email: { type: 'string', value: EMAIL } },
   };
   const body = JSON.stringify({ status: 'success', data: record });
   upstream = await startFakeUpstream();
