@@ -197,7 +197,14 @@ describe('METRICS_PORT', () => {
 function signIn(port: number, username: string, password: string) {
   return new Promise<{ status: number }>((resolve, reject) => {
     const req = http.request(
-      { host: '127.0.0.1', port, path: '/api/session', method: 'POST', headers: { ...APP_HEADERS, 'content-type': 'application/json' }, agent: false },
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/api/session',
+        method: 'POST',
+        headers: { ...APP_HEADERS, 'content-type': 'application/json' },
+        agent: false,
+      },
       (res) => {
         res.resume();
         res.on('end', () => resolve({ status: res.statusCode ?? 0 }));
