@@ -4,7 +4,7 @@ import { access, statfs } from 'node:fs/promises';
 import type http from 'node:http';
 import { isIP } from 'node:net';
 import path from 'node:path';
-import type { Logger } from './log.ts';
+import { type Logger, setRoute } from './log.ts';
 import type { SharedStore } from './state/store.ts';
 import { setSecurityHeaders } from './security-headers.ts';
 
@@ -34,6 +34,7 @@ export function createHealthRoutes(checks: readonly ReadinessCheck[]): (req: htt
   return (req, res) => {
     const pathname = (req.url ?? '/').split('?')[0];
     if (pathname !== '/healthz' && pathname !== '/readyz') return false;
+    setRoute(res, pathname);
     setSecurityHeaders(res);
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       send(req, res, 405, { status: 'method not allowed' }, { Allow: 'GET, HEAD' });

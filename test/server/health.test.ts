@@ -54,6 +54,9 @@ describe('/healthz and /readyz', () => {
     expect(ready.body).not.toContain(dir); // no paths, no hosts
     expect(ready.body).not.toContain('127.0.0.1');
     expect((await app.get('/readyz')).headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    await expect
+      .poll(() => app.requests().map((record) => record.route))
+      .toEqual(['/api/candidates/refId/:id', '/healthz', '/readyz', '/readyz']);
   });
 
   it('refuse other methods and answer HEAD', async () => {
