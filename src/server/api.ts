@@ -1,27 +1,46 @@
-import { createAccessControl } from './auth/access.ts';
+import { type AccessOptions, createAccessControl } from './auth/access.ts';
 import { createAuditLog } from './audit.ts';
 import { type Config, ConfigError } from './config.ts';
 import { readUsersFile } from './auth/users-file.ts';
-import { auditLogCheck, type ReadinessCheck, upstreamHostCheck } from './health.ts';
+import { auditLogCheck, type ReadinessCheck, sharedStoreCheck, upstreamHostCheck } from './health.ts';
 import type { RequestRecord } from './log.ts';
 import { createMetrics, type Metrics, observeAuditLog } from './metrics.ts';
 import { createApiHandler, type Middleware } from './proxy.ts';
-import { RateLimiter } from './rate-limit.ts';
+import { createRateLimiter } from './rate-limit.ts';
+import { createRedisStore, describeRedisUrl } from './state/redis-store.ts';
+import { createMemoryStore, type SharedStore } from './state/store.ts';
 import type { ResolvedUpstream } from './upstream.ts';
 
 export interface ConfiguredApi {
   handler: Middleware;
-  /** What /readyz asks: the audit log takes lines, each environment's service host resolves. */
+  /** What /readyz asks: the audit log takes lines, each environment's service host resolves, Redis answers. */
   checks: ReadinessCheck[];
+  /** Sessions, sign-in failures and rate limits: in memory, or in Redis with REDIS_URL. */
+  store: SharedStore;
+  close(): Promise<void>;
 }
 
-/** The API handler as configured: the same for the production server and the Vite plugin. */
+/**
+ * The API handler as configured: the same for the production server and the Vite plugin. `access`
+ * tunes sign-in beyond the configuration (tests shorten the wait after a failed sign-in).
+ */
 export function createApiFromConfig(
   config: Config,
   upstream: ResolvedUpstream,
-  options: { metrics?: Metrics; log?: (record: RequestRecord) => void; warn?: (line: string) => void } = {},
+  options: {
+    metrics?: Metrics;
+    log?: (record: RequestRecord) => void;
+    warn?: (line: string) => void;
+    access?: Omit<AccessOptions, 'store'>;
+  } = {},
 ): ConfiguredApi {
   checkUserEnvironments(config);
+  const warn = options.warn ?? ((line: string) => console.warn(line));
+  const store = createStoreFromConfig(config, warn);
+  const access = createAccessControl(config.auth, { ...options.access, store });
+  access
+    .warmUp?.()
+    .catch((error: Error) => warn(`Sign-in: the OpenID provider could not be asked yet (${error.message}); each sign-in tries again.`));
   const metrics = options.metrics ?? createMetrics();
   const audit = observeAuditLog(createAuditLog(config.auditLog), metrics);
   const handler = createApiHandler({
@@ -29,10 +48,10 @@ export function createApiFromConfig(
     timeoutMs: config.timeoutMs,
     maxResponseBytes: config.maxResponseBytes,
     replyTemplates: config.replyTemplates,
-    access: createAccessControl(config.auth),
+    access,
     audit,
-    rateLimiter: new RateLimiter(config.rateLimitPerMinute),
-    batchBudget: new RateLimiter(config.rateLimitBatchPerMinute),
+    rateLimiter: createRateLimiter(store, 'lookups', config.rateLimitPerMinute),
+    batchBudget: createRateLimiter(store, 'batch-ids', config.rateLimitBatchPerMinute),
     keyArchivesOnExtract: config.keyArchivesOnExtract,
     refuseProxied: config.auth.mode === 'local' && !config.auth.allowUnauthenticated,
     metrics,
@@ -44,9 +63,28 @@ export function createApiFromConfig(
     ...upstream.environments.map((environment, index) =>
       upstreamHostCheck(environment.target.baseUrl, index === 0 ? 'upstreamHost' : `upstreamHost:${environment.info.name}`),
     ),
-    // With shared state in Redis (REDIS_URL), its check joins here: sharedStoreCheck(store).
+    ...(config.redisUrl ? [sharedStoreCheck(store)] : []),
   ];
-  return { handler, checks };
+  return { handler, checks, store, close: () => store.close() };
+}
+
+function createStoreFromConfig(config: Config, warn: (line: string) => void): SharedStore {
+  if (!config.redisUrl) return createMemoryStore();
+  const where = describeRedisUrl(config.redisUrl);
+  return createRedisStore(config.redisUrl, {
+    onStateChange: (state, detail) =>
+      warn(
+        state === 'down'
+          ? `Redis at ${where} is unreachable (${detail}): sign-in and lookups answer 503 store_unavailable until it is back.`
+          : `Redis at ${where} is reachable again: sign-in and lookups resume.`,
+      ),
+  });
+}
+
+export function describeSharedState(config: Config): string {
+  return config.redisUrl
+    ? `Shared state: sessions, sign-in locks and rate limits in Redis at ${describeRedisUrl(config.redisUrl)}.`
+    : 'Shared state: in this process (sessions end at restart; set REDIS_URL to share them between instances).';
 }
 
 export function describeAccess(config: Config): string {
@@ -59,6 +97,8 @@ export function describeAccess(config: Config): string {
       return `Sign-in: built-in users from ${config.auth.usersFile}.`;
     case 'proxy':
       return `Sign-in: identity-aware proxy (headers ${config.auth.userHeader} and ${config.auth.roleHeader}, trusted from ${config.auth.trusted.join(', ')}).`;
+    case 'oidc':
+      return `Sign-in: OpenID Connect at ${config.auth.oidc.issuer} (role from the ${config.auth.oidc.roleClaim} claim).`;
   }
 }
 

@@ -8,9 +8,10 @@ import {
 } from '../kyc/contract/applicants.ts';
 import type { AuditLog, ListAuditEntry } from './audit.ts';
 import type { AccessControl } from './auth/access.ts';
-import { type Failure, sendError, sendFailure, sendJson } from './http-reply.ts';
-import type { RateLimiter } from './rate-limit.ts';
+import { type Failure, STORE_UNAVAILABLE, sendError, sendFailure, sendJson } from './http-reply.ts';
+import type { RateLimiter, Take } from './rate-limit.ts';
 import type { SignedInCall } from './routes.ts';
+import { StoreUnavailableError } from './state/store.ts';
 import { readUpstreamBody } from './upstream-body.ts';
 import type { UpstreamClient } from './upstream-client.ts';
 
@@ -72,7 +73,13 @@ export async function listApplicants(deps: ApplicantsDeps, call: SignedInCall): 
   };
 
   if (!checked.ok) return refuse({ status: 400, code: 'bad_request', message: checked.message });
-  const allowed = deps.rateLimiter.take(deps.access.rateLimitKey(call.req, call.identity));
+  let allowed: Take;
+  try {
+    allowed = await deps.rateLimiter.take(deps.access.rateLimitKey(call.req, call.identity));
+  } catch (error) {
+    if (error instanceof StoreUnavailableError) return refuse(STORE_UNAVAILABLE);
+    throw error;
+  }
   if (!allowed.ok) {
     return refuse({
       status: 429,

@@ -5,12 +5,13 @@ import { z } from '../kyc/contract/zod.ts';
 import type { ServedEnvironment } from './api-environments.ts';
 import type { AuditEntry } from './audit.ts';
 import type { AccessControl, Identity } from './auth/access.ts';
-import { type Failure, readBody, sendError, sendFailure } from './http-reply.ts';
+import { type Failure, readBody, STORE_UNAVAILABLE, sendError, sendFailure } from './http-reply.ts';
 import { isFramed, levelOf, timedOutcome } from './lookup.ts';
 import { requestIdOf } from './log.ts';
-import type { RateLimiter } from './rate-limit.ts';
+import type { RateLimiter, Take } from './rate-limit.ts';
 import { type OneResult, runBatch } from './batch-runner.ts';
 import type { SignedInCall } from './routes.ts';
+import { StoreUnavailableError } from './state/store.ts';
 import { reduceToStatusLevel } from './status-level.ts';
 
 /**
@@ -44,7 +45,7 @@ export async function batchRoute(served: ServedEnvironment, batch: BatchDeps, ca
   if (!request.ok) return sendFailure(res, request.failure);
   const { kind, ids } = request.batch;
 
-  const refused = reserveBudget(batch, req, identity, ids.length);
+  const refused = await reserveBudget(batch, req, identity, ids.length);
   if (refused) {
     await auditRefusedBatch(served, call, kind, ids.length, refused).catch(() => {});
     return sendFailure(res, refused);
@@ -96,7 +97,7 @@ async function readRequest(req: http.IncomingMessage): Promise<{ ok: true; batch
   return { ok: true, batch: parsed.data };
 }
 
-function reserveBudget(batch: BatchDeps, req: http.IncomingMessage, identity: Identity, count: number): Failure | undefined {
+async function reserveBudget(batch: BatchDeps, req: http.IncomingMessage, identity: Identity, count: number): Promise<Failure | undefined> {
   if (count > batch.budget.capacity) {
     return {
       status: 400,
@@ -104,7 +105,13 @@ function reserveBudget(batch: BatchDeps, req: http.IncomingMessage, identity: Id
       message: `This server allows at most ${batch.budget.capacity} ids per minute in batches (RATE_LIMIT_BATCH_PER_MINUTE): split the list.`,
     };
   }
-  const taken = batch.budget.take(`batch:${batch.access.rateLimitKey(req, identity)}`, count);
+  let taken: Take;
+  try {
+    taken = await batch.budget.take(`batch:${batch.access.rateLimitKey(req, identity)}`, count);
+  } catch (error) {
+    if (error instanceof StoreUnavailableError) return STORE_UNAVAILABLE;
+    throw error;
+  }
   if (taken.ok) return undefined;
   return {
     status: 429,

@@ -5,6 +5,8 @@ import { isCidr } from './auth/cidr.ts';
 import { apiKey, baseUrl, dashboardUrl, environmentLabel, headerSafe, isPlainHttpToRemote } from './config-fields.ts';
 import { DEFAULT_REPLIES, mergeReplyTemplates, replyTemplatesFileSchema, type ReplyTemplate } from '../kyc/contract/replies.ts';
 import { readEnvironmentsFile, SANDBOX_ENVIRONMENT, type EnvironmentConfig } from './environments.ts';
+import type { OidcConfig } from './auth/oidc.ts';
+import { OIDC_VARIABLES, oidcEnvSchema, oidcOf } from './auth/oidc-config.ts';
 import { isLoopbackHost } from './loopback.ts';
 
 export type { EnvironmentConfig, RemoteUpstream } from './environments.ts';
@@ -45,12 +47,15 @@ export interface Config {
   auditMinFreeBytes: number;
   /** `/metrics` on a port of its own; undefined: no metrics server. */
   metrics?: { host: string; port: number };
+  /** Sessions, sign-in locks and rate limits in Redis, shared by every instance; in memory without it. */
+  redisUrl?: string;
 }
 
 export type AuthConfig =
   | { mode: 'local'; allowUnauthenticated: boolean }
   | { mode: 'users'; usersFile: string; sessionMaxAgeMinutes: number; sessionIdleMinutes: number }
-  | { mode: 'proxy'; userHeader: string; roleHeader: string; trusted: string[] };
+  | { mode: 'proxy'; userHeader: string; roleHeader: string; trusted: string[] }
+  | { mode: 'oidc'; oidc: OidcConfig; sessionMaxAgeMinutes: number; sessionIdleMinutes: number };
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -120,6 +125,8 @@ const envSchema = z.object({
   AUDIT_MIN_FREE_MB: optional(integer(0, 1_000_000)).default(100),
   METRICS_PORT: optional(integer(0, 65535)),
   METRICS_HOST: optional(z.string()),
+  REDIS_URL: optional(z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL, such as redis://redis.internal:6379' })),
+  ...oidcEnvSchema,
 });
 
 export type Environment = Record<string, string | undefined>;
@@ -143,7 +150,7 @@ export function parseConfig(env: Environment): Config {
   if (auth.mode === 'local' && !auth.allowUnauthenticated && !isLoopbackHost(vars.HOST)) {
     throw problem(
       `HOST=${vars.HOST} would let anyone who reaches this machine read candidates, and no sign-in is configured.\n` +
-        '  Set AUTH_USERS_FILE or AUTH_PROXY_USER_HEADER, or ALLOW_UNAUTHENTICATED=1 if something else guards access.',
+        '  Set AUTH_USERS_FILE, AUTH_PROXY_USER_HEADER or OIDC_ISSUER, or ALLOW_UNAUTHENTICATED=1 if something else guards access.',
     );
   }
   if (vars.METRICS_PORT !== undefined && vars.METRICS_PORT !== 0 && vars.METRICS_PORT === vars.PORT) {
@@ -170,6 +177,7 @@ export function parseConfig(env: Environment): Config {
     keyArchivesOnExtract: vars.KYC_KEY_ARCHIVES_ON_EXTRACT,
     auditMinFreeBytes: vars.AUDIT_MIN_FREE_MB * 1024 * 1024,
     ...(vars.METRICS_PORT !== undefined ? { metrics: { host: vars.METRICS_HOST ?? vars.HOST, port: vars.METRICS_PORT } } : {}),
+    ...(vars.REDIS_URL ? { redisUrl: vars.REDIS_URL } : {}),
   };
 
   const environments = environmentsOf(vars, problem);
@@ -258,16 +266,18 @@ function authOf(vars: z.infer<typeof envSchema>, problem: (text: string) => Conf
   const proxyVars = (['AUTH_PROXY_USER_HEADER', 'AUTH_PROXY_ROLE_HEADER', 'AUTH_PROXY_TRUSTED'] as const).filter(
     (name) => vars[name] !== undefined,
   );
-  if (vars.AUTH_USERS_FILE && proxyVars.length > 0) {
-    throw problem(`AUTH_USERS_FILE and ${proxyVars.join(', ')} are both set: choose built-in users or an identity-aware proxy.`);
+  const oidcVars = OIDC_VARIABLES.filter((name) => vars[name] !== undefined);
+  const chosen = [vars.AUTH_USERS_FILE ? ['AUTH_USERS_FILE'] : [], proxyVars, oidcVars].filter((names) => names.length > 0);
+  if (chosen.length > 1) {
+    throw problem(
+      `${chosen.map((names) => names.join(', ')).join(' and ')} are set together: choose one way to sign in ` +
+        '(built-in users, an identity-aware proxy, or OpenID Connect).',
+    );
   }
-  if (vars.AUTH_USERS_FILE) {
-    return {
-      mode: 'users',
-      usersFile: vars.AUTH_USERS_FILE,
-      sessionMaxAgeMinutes: vars.SESSION_MAX_AGE_MINUTES,
-      sessionIdleMinutes: vars.SESSION_IDLE_MINUTES,
-    };
+  const sessions = { sessionMaxAgeMinutes: vars.SESSION_MAX_AGE_MINUTES, sessionIdleMinutes: vars.SESSION_IDLE_MINUTES };
+  if (vars.AUTH_USERS_FILE) return { mode: 'users', usersFile: vars.AUTH_USERS_FILE, ...sessions };
+  if (oidcVars.length > 0) {
+    return { mode: 'oidc', oidc: oidcOf(vars, problem), ...sessions };
   }
   if (proxyVars.length > 0) {
     const missing = (['AUTH_PROXY_USER_HEADER', 'AUTH_PROXY_ROLE_HEADER', 'AUTH_PROXY_TRUSTED'] as const).filter(

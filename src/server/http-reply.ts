@@ -12,6 +12,16 @@ export interface Failure {
   headers?: Record<string, string>;
 }
 
+/** The shared store (Redis) cannot be asked: sign-ins and lookups fail closed until it is back. */
+export const STORE_UNAVAILABLE: Failure = {
+  status: 503,
+  code: 'store_unavailable',
+  message:
+    'Candidate Lookup cannot reach its session store (Redis), so sign-in and lookups are paused. ' +
+    'They resume by themselves once it is back: try again in a moment.',
+  headers: { 'Retry-After': '5' },
+};
+
 const BYTES = Symbol('bytes sent');
 const ERROR_CODE = Symbol('error code sent');
 type Counted = http.ServerResponse & { [BYTES]?: number; [ERROR_CODE]?: ApiErrorCode };

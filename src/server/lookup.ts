@@ -3,10 +3,11 @@ import { checkId, decodeIdSegment, type LookupKind } from '../kyc/contract/looku
 import { type ArchivingGuard, watchWillArchiveAt } from './archiving-guard.ts';
 import type { AuditEntry, AuditLog } from './audit.ts';
 import type { AccessControl, Identity } from './auth/access.ts';
-import { bytesSent, countBytes, errorCodeSent, type Failure, sendError, sendFailure, sendJson } from './http-reply.ts';
+import { bytesSent, countBytes, errorCodeSent, type Failure, STORE_UNAVAILABLE, sendError, sendFailure, sendJson } from './http-reply.ts';
 import { requestIdOf } from './log.ts';
 import { type Metrics, upstreamOutcome } from './metrics.ts';
 import type { RateLimiter } from './rate-limit.ts';
+import { StoreUnavailableError } from './state/store.ts';
 import { reduceToStatusLevel } from './status-level.ts';
 import type { UpstreamClient, UpstreamOutcome } from './upstream-client.ts';
 
@@ -62,9 +63,9 @@ export async function lookup(deps: LookupDeps, call: LookupCall): Promise<void> 
   // Whatever the user's role, a lookup with the full key makes such a key delete the candidate's data.
   const archiving = level === 'status' ? undefined : deps.archiving.refusal();
   if (archiving) return refuse(call.res, audit, archiving);
-  const limited = takeToken(deps, call);
+  const limited = await takeToken(deps, call);
   if (limited) {
-    deps.metrics.rateLimited.inc();
+    if (limited.code === 'rate_limited') deps.metrics.rateLimited.inc();
     return refuse(call.res, audit, limited);
   }
 
@@ -149,8 +150,14 @@ function readId(encodedId: string): AskedId {
   return { ok: true, id: decoded.id, auditId: decoded.id };
 }
 
-function takeToken(deps: LookupDeps, call: LookupCall): Failure | undefined {
-  const allowed = deps.rateLimiter.take(deps.access.rateLimitKey(call.req, call.identity));
+async function takeToken(deps: LookupDeps, call: LookupCall): Promise<Failure | undefined> {
+  let allowed: Awaited<ReturnType<RateLimiter['take']>>;
+  try {
+    allowed = await deps.rateLimiter.take(deps.access.rateLimitKey(call.req, call.identity));
+  } catch (error) {
+    if (error instanceof StoreUnavailableError) return STORE_UNAVAILABLE;
+    throw error;
+  }
   if (allowed.ok) return undefined;
   return {
     status: 429,

@@ -1,7 +1,7 @@
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { createApiFromConfig, describeAccess } from './api.ts';
+import { createApiFromConfig, describeAccess, describeSharedState } from './api.ts';
 import { createAppServer } from './app-server.ts';
 import { type Config, loadConfig, orExit } from './config.ts';
 import { createHealthRoutes, watchAuditFreeSpace } from './health.ts';
@@ -17,6 +17,7 @@ async function main(): Promise<void> {
   const upstream = await orExit(() => resolveUpstream(config));
   for (const line of upstream.banner) if (line.trim()) logger.info(line);
   logger.info(describeAccess(config));
+  logger.info(describeSharedState(config));
 
   const metrics = createMetrics({ processMetrics: Boolean(config.metrics) });
   const api = await orExit(() => createApiFromConfig(config, upstream, { metrics, warn: (line) => logger.warn(line) }));
@@ -47,7 +48,7 @@ async function main(): Promise<void> {
     force.unref();
     server.close(() => {
       clearTimeout(force);
-      void upstream.close().then(() => process.exit(0));
+      void Promise.all([upstream.close(), api.close()]).then(() => process.exit(0));
     });
     server.closeIdleConnections();
   };

@@ -9,14 +9,15 @@ import type { AuditLog } from './audit.ts';
 import { type AccessControl, createAccessControl } from './auth/access.ts';
 import { type BatchDeps, batchRoute } from './batch.ts';
 import { exportRoute } from './export-route.ts';
-import { bytesSent, rawPathOf, sendError, sendFailure, sendJson } from './http-reply.ts';
+import { bytesSent, rawPathOf, STORE_UNAVAILABLE, sendError, sendFailure, sendJson } from './http-reply.ts';
 import { type LookupDeps, lookup } from './lookup.ts';
 import { type RequestRecord, requestIdOf, setRoute, whenRequestDone } from './log.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
-import { RateLimiter } from './rate-limit.ts';
+import { NO_RATE_LIMIT, type RateLimiter } from './rate-limit.ts';
 import { refusalOf } from './request-guard.ts';
 import { any, type ApiCall, findRoute, get, open, type Route, routeLabel, type SignedInCall } from './routes.ts';
 import { setSecurityHeaders } from './security-headers.ts';
+import { StoreUnavailableError } from './state/store.ts';
 import { createUpstreamClient } from './upstream-client.ts';
 
 /**
@@ -63,7 +64,7 @@ const BATCH_CONCURRENCY = 8;
 export function createApiHandler(options: ApiHandlerOptions): Middleware {
   const access = options.access ?? createAccessControl({ mode: 'local', allowUnauthenticated: false });
   const metrics = options.metrics ?? createMetrics();
-  const rateLimiter = options.rateLimiter ?? new RateLimiter(0);
+  const rateLimiter = options.rateLimiter ?? NO_RATE_LIMIT;
   const refuseProxied = options.refuseProxied ?? options.access === undefined;
   const replyTemplates = options.replyTemplates ?? DEFAULT_REPLIES;
   const served: ServedEnvironment[] = options.environments.map((environment) => ({
@@ -86,7 +87,7 @@ export function createApiHandler(options: ApiHandlerOptions): Middleware {
     },
   }));
   const batch: BatchDeps = {
-    budget: options.batchBudget ?? new RateLimiter(0),
+    budget: options.batchBudget ?? NO_RATE_LIMIT,
     access,
     concurrency: options.batchConcurrency ?? BATCH_CONCURRENCY,
   };
@@ -107,6 +108,7 @@ export function createApiHandler(options: ApiHandlerOptions): Middleware {
 
   const routes: Route[] = [
     open(`${API_PREFIX}/session`, (call) => sessionRoute(access, metrics, call)),
+    ...(access.routes ?? []),
     ...inEnvironment('/meta', (pattern) =>
       get(pattern, (call) => {
         const resolved = resolveEnvironment(served, call.params.env, { ...call.identity, environments: undefined });
@@ -175,13 +177,16 @@ export function createApiHandler(options: ApiHandlerOptions): Middleware {
     if (refused) return sendFailure(res, refused);
     const call: ApiCall = { req, res, params: found?.params ?? {}, started };
     if (found && !found.route.signedIn) return settle(res, found.route.handle(call));
-
-    // Everything else needs a known user, and nothing reaches the upstream without one.
-    const identity = access.identify(req);
-    if (!identity) return sendError(res, 401, 'unauthenticated', 'Sign in to look candidates up.');
-    if (!found) return sendError(res, 404, 'no_such_route', `There is no API route ${API_PREFIX}/… of that name.`);
-    if (found.route.signedIn) settle(res, found.route.handle({ ...call, identity }));
+    settle(res, signedIn(found?.route, call));
   };
+
+  /** Everything else needs a known user, and nothing reaches the upstream without one. */
+  async function signedIn(route: Route | undefined, call: ApiCall): Promise<void> {
+    const identity = await access.identify(call.req);
+    if (!identity) return sendError(call.res, 401, 'unauthenticated', 'Sign in to look candidates up.');
+    if (!route) return sendError(call.res, 404, 'no_such_route', `There is no API route ${API_PREFIX}/… of that name.`);
+    if (route.signedIn) await route.handle({ ...call, identity });
+  }
 }
 
 type Refusal = Extract<ReturnType<typeof resolveEnvironment>, { ok: false }> & { deps: LookupDeps };
@@ -210,8 +215,8 @@ async function refuseLookup(refusal: Refusal, call: SignedInCall, kind: LookupKi
   sendFailure(call.res, refusal.failure);
 }
 
-function sessionRoute(access: AccessControl, metrics: Metrics, { req, res }: ApiCall): void {
-  access.handleSession(
+function sessionRoute(access: AccessControl, metrics: Metrics, { req, res }: ApiCall): void | Promise<void> {
+  return access.handleSession(
     req,
     (status, body, headers) => sendJson(res, status, JSON.stringify(body), headers),
     (status, code, message, headers) => {
@@ -223,7 +228,14 @@ function sessionRoute(access: AccessControl, metrics: Metrics, { req, res }: Api
   );
 }
 
-/** An asynchronous route that fails unexpectedly costs its own request only, never the process. */
+/**
+ * An asynchronous route that fails unexpectedly costs its own request only, never the process. The
+ * shared store being down is expected: sessions and limits cannot be checked, so the request fails
+ * closed with 503, and the next one tries again.
+ */
 function settle(res: http.ServerResponse, handled: void | Promise<void>): void {
-  handled?.catch(() => res.destroy());
+  handled?.catch((error: unknown) => {
+    if (error instanceof StoreUnavailableError && !res.headersSent) sendFailure(res, STORE_UNAVAILABLE);
+    else res.destroy();
+  });
 }

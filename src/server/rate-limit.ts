@@ -1,43 +1,35 @@
-/**
- * A token bucket per key (user, or client address in local mode): `perMinute` lookups a minute, with
- * bursts up to the same number. 0 turns it off.
- */
-export class RateLimiter {
-  private readonly buckets = new Map<string, { tokens: number; updatedAt: number }>();
+import type { SharedStore } from './state/store.ts';
 
-  constructor(
-    private readonly perMinute: number,
-    private readonly now: () => number = Date.now,
-  ) {}
+export type Take = { ok: true } | { ok: false; retryAfterSeconds: number };
 
+/** Lookups (or batch ids) per key: the user, or the client address in local mode. */
+export interface RateLimiter {
   /**
-   * Takes `cost` tokens at once (a batch reserves one per id), or none; returns the seconds to wait for
-   * enough of them. A cost above the bucket's size can never be met: check `capacity` first.
+   * Takes `cost` at once (a batch reserves one per id), or nothing; says how long to wait when the
+   * window has not enough left. Rejects with StoreUnavailableError when the store cannot be asked.
    */
-  take(key: string, cost = 1): { ok: true } | { ok: false; retryAfterSeconds: number } {
-    if (this.perMinute <= 0) return { ok: true };
-    const now = this.now();
-    const perMs = this.perMinute / 60_000;
-    const bucket = this.buckets.get(key) ?? { tokens: this.perMinute, updatedAt: now };
-    bucket.tokens = Math.min(this.perMinute, bucket.tokens + (now - bucket.updatedAt) * perMs);
-    bucket.updatedAt = now;
-    this.buckets.set(key, bucket);
-    if (this.buckets.size > 10_000) this.prune(now);
-    if (bucket.tokens >= cost) {
-      bucket.tokens -= cost;
-      return { ok: true };
-    }
-    return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((cost - bucket.tokens) / perMs / 1000)) };
-  }
+  take(key: string, cost?: number): Promise<Take>;
+  /** The most one take can ever get (Infinity when there is no limit). */
+  readonly capacity: number;
+}
 
-  /** The most tokens one take can ever get (Infinity when there is no limit). */
-  get capacity(): number {
-    return this.perMinute <= 0 ? Number.POSITIVE_INFINITY : this.perMinute;
-  }
+export const NO_RATE_LIMIT: RateLimiter = { take: async () => ({ ok: true }), capacity: Number.POSITIVE_INFINITY };
 
-  private prune(now: number): void {
-    for (const [key, bucket] of this.buckets) {
-      if (bucket.tokens + (now - bucket.updatedAt) * (this.perMinute / 60_000) >= this.perMinute) this.buckets.delete(key);
-    }
-  }
+/**
+ * `perMinute` per key in a minute (counted from the key's first take), kept in the shared store: with
+ * Redis the limit holds across every instance. `name` keeps limits apart. 0 turns it off.
+ */
+export function createRateLimiter(store: SharedStore, name: string, perMinute: number): RateLimiter {
+  if (perMinute <= 0) return NO_RATE_LIMIT;
+  const counter = store.counter({ name, limit: perMinute, windowSeconds: 60 });
+  return {
+    capacity: perMinute,
+    async take(key, cost = 1) {
+      const state = await counter.add(key, cost);
+      if (!state.refused) return { ok: true };
+      // All or nothing: what was refused does not count against what is left.
+      await counter.subtract(key, cost);
+      return { ok: false, retryAfterSeconds: state.retryAfterSeconds };
+    },
+  };
 }

@@ -1,7 +1,7 @@
 import type http from 'node:http';
 import type { Connect, Logger, Plugin } from 'vite';
 import { loadConfig } from './config.ts';
-import { createApiFromConfig, describeAccess } from './api.ts';
+import { createApiFromConfig, describeAccess, describeSharedState } from './api.ts';
 import { sendError } from './http-reply.ts';
 import type { Middleware } from './proxy.ts';
 import { formatRecord } from './log.ts';
@@ -15,20 +15,22 @@ export function candidateLookupApi(): Plugin {
   const mount = (middlewares: Connect.Server, httpServer: http.Server | null | undefined, logger: Logger) => {
     // A bad configuration stops the dev server at start, naming the variable.
     const config = loadConfig();
-    const ready: Promise<{ api: Middleware; upstream: ResolvedUpstream }> = resolveUpstream(config).then((upstream) => {
-      for (const line of [...upstream.banner, describeAccess(config)]) logger.info(line);
-      const { handler: api } = createApiFromConfig(config, upstream, {
-        log: (record) => logger.info(formatRecord(record)),
-        warn: (line) => logger.warn(line),
-      });
-      return { api, upstream };
-    });
+    const ready: Promise<{ api: Middleware; upstream: ResolvedUpstream; closeApi: () => Promise<void> }> = resolveUpstream(config).then(
+      (upstream) => {
+        for (const line of [...upstream.banner, describeAccess(config), describeSharedState(config)]) logger.info(line);
+        const { handler: api, close } = createApiFromConfig(config, upstream, {
+          log: (record) => logger.info(formatRecord(record)),
+          warn: (line) => logger.warn(line),
+        });
+        return { api, upstream, closeApi: close };
+      },
+    );
     ready.catch((error: Error) => logger.error(`Candidate Lookup API could not start: ${error.message}`));
     httpServer?.once(
       'close',
       () =>
         void ready.then(
-          ({ upstream }) => upstream.close(),
+          ({ upstream, closeApi }) => Promise.all([upstream.close(), closeApi()]),
           () => {},
         ),
     );

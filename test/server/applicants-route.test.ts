@@ -6,7 +6,8 @@ import { apiErrorBodySchema } from '../../src/kyc/contract/api.ts';
 import { applicantsPageSchema } from '../../src/kyc/contract/applicants.ts';
 import { createAccessControl } from '../../src/server/auth/access.ts';
 import { createAuditLog, type ListAuditEntry } from '../../src/server/audit.ts';
-import { RateLimiter } from '../../src/server/rate-limit.ts';
+import { createRateLimiter } from '../../src/server/rate-limit.ts';
+import { createMemoryStore } from '../../src/server/state/store.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { SANDBOX_KEYS, startSandbox, type RunningSandbox } from '../../src/server/sandbox/sandbox.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
@@ -42,7 +43,7 @@ async function sandboxApp(options: { statusKey?: boolean; auditFile?: string; pe
     },
     access: gateway(),
     ...(options.auditFile ? { audit: createAuditLog(options.auditFile) } : {}),
-    ...(options.perMinute ? { rateLimiter: new RateLimiter(options.perMinute) } : {}),
+    ...(options.perMinute ? { rateLimiter: createRateLimiter(createMemoryStore(), 'lookups', options.perMinute) } : {}),
   });
 }
 

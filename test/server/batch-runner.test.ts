@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runBatch, type OneResult } from '../../src/server/batch-runner.ts';
-import { RateLimiter } from '../../src/server/rate-limit.ts';
+import { createRateLimiter } from '../../src/server/rate-limit.ts';
+import { createMemoryStore } from '../../src/server/state/store.ts';
 
 function recorder() {
   const results = new Map<number, OneResult<string>>();
@@ -122,16 +123,24 @@ describe('runBatch', () => {
 });
 
 describe('the batch budget', () => {
-  it('reserves one token per id at once, or none', () => {
-    let now = 0;
-    const limiter = new RateLimiter(600, () => now);
-    expect(limiter.take('u', 500).ok).toBe(true);
-    // 100 left: a second batch of 200 waits for 100 more tokens, 10 s at 600 a minute, and takes nothing.
-    expect(limiter.take('u', 200)).toEqual({ ok: false, retryAfterSeconds: 10 });
-    expect(limiter.take('u', 100).ok).toBe(true);
-    now += 10_000;
-    expect(limiter.take('u', 100).ok).toBe(true);
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('reserves one per id at once, or none, and is full again when its minute ends', async () => {
+    // The window ends by the clock rate-limiter-flexible reads (Date): only Date is moved.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const limiter = createRateLimiter(createMemoryStore(), 'batch-ids', 600);
+    expect((await limiter.take('u', 500)).ok).toBe(true);
+    // 100 left: a second batch of 200 waits for the minute to end, and takes nothing.
+    const refused = await limiter.take('u', 200);
+    expect(refused.ok).toBe(false);
+    expect(!refused.ok && refused.retryAfterSeconds).toBe(60);
+    expect((await limiter.take('u', 100)).ok).toBe(true);
+    expect((await limiter.take('u', 1)).ok).toBe(false);
+    vi.setSystemTime(Date.now() + 60_001);
+    expect((await limiter.take('u', 600)).ok).toBe(true);
     expect(limiter.capacity).toBe(600);
-    expect(new RateLimiter(0).capacity).toBe(Number.POSITIVE_INFINITY);
+    expect(createRateLimiter(createMemoryStore(), 'batch-ids', 0).capacity).toBe(Number.POSITIVE_INFINITY);
   });
 });

@@ -5,7 +5,8 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createAccessControl } from '../../src/server/auth/access.ts';
 import { createAuditLog } from '../../src/server/audit.ts';
-import { RateLimiter } from '../../src/server/rate-limit.ts';
+import { createRateLimiter } from '../../src/server/rate-limit.ts';
+import { createMemoryStore } from '../../src/server/state/store.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { type RunningSandbox, SANDBOX_KEYS, startSandbox } from '../../src/server/sandbox/sandbox.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
@@ -273,8 +274,8 @@ describe('batch status lookup', () => {
       upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' },
       access: proxyAccess(),
       audit: createAuditLog(file),
-      rateLimiter: new RateLimiter(1),
-      batchBudget: new RateLimiter(10),
+      rateLimiter: createRateLimiter(createMemoryStore(), 'lookups', 1),
+      batchBudget: createRateLimiter(createMemoryStore(), 'batch-ids', 10),
     });
     cleanups.push(app.close, upstream.close);
     const ids = (count: number) => Array.from({ length: count }, (_, i) => `id${i}`);

@@ -4,6 +4,13 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, parseConfig } from '../../src/server/config.ts';
 
+const oidc = {
+  OIDC_ISSUER: 'https://login.example.org/realms/staff',
+  OIDC_CLIENT_ID: 'candidate-lookup',
+  OIDC_CLIENT_SECRET: 'the-secret',
+  OIDC_REDIRECT_URL: 'https://lookup.example.org/api/oidc/callback',
+  OIDC_COMPLIANCE_VALUES: 'kyc-compliance, kyc-leads',
+};
 const remote = { KYC_BASE_URL: 'https://kyc.example.org/', KYC_CLIENT_ID: 'acme', KYC_API_KEY: 'k-123' };
 const errorOf = (env: Record<string, string>) => {
   try {
@@ -81,7 +88,7 @@ describe('configuration', () => {
 
   it('refuses to listen beyond loopback with no sign-in, unless told to', () => {
     expect(errorOf({ HOST: '0.0.0.0' })).toMatch(
-      /HOST=0\.0\.0\.0 would let anyone .* AUTH_USERS_FILE or AUTH_PROXY_USER_HEADER, or ALLOW_UNAUTHENTICATED=1/s,
+      /HOST=0\.0\.0\.0 would let anyone .* AUTH_USERS_FILE, AUTH_PROXY_USER_HEADER or OIDC_ISSUER, or ALLOW_UNAUTHENTICATED=1/s,
     );
     expect(parseConfig({ HOST: '0.0.0.0', ALLOW_UNAUTHENTICATED: '1' }).auth).toEqual({ mode: 'local', allowUnauthenticated: true });
     expect(parseConfig({ HOST: '::1' }).host).toBe('::1');
@@ -107,8 +114,9 @@ describe('configuration', () => {
   it('refuses a half-configured or contradictory sign-in, naming the variables', () => {
     expect(errorOf({ AUTH_PROXY_USER_HEADER: 'X-User' })).toMatch(/AUTH_PROXY_ROLE_HEADER and AUTH_PROXY_TRUSTED must be set/);
     expect(errorOf({ AUTH_USERS_FILE: 'u.json', AUTH_PROXY_USER_HEADER: 'X-User' })).toMatch(
-      /choose built-in users or an identity-aware proxy/,
+      /AUTH_USERS_FILE and AUTH_PROXY_USER_HEADER are set together: choose one way to sign in/,
     );
+    expect(errorOf({ ...oidc, AUTH_USERS_FILE: 'u.json' })).toMatch(/AUTH_USERS_FILE and OIDC_ISSUER, .* choose one way to sign in/);
     expect(errorOf({ AUTH_PROXY_USER_HEADER: 'X User', AUTH_PROXY_ROLE_HEADER: 'r', AUTH_PROXY_TRUSTED: '1.2.3.4' })).toMatch(
       /AUTH_PROXY_USER_HEADER must be an HTTP header name/,
     );
@@ -116,6 +124,70 @@ describe('configuration', () => {
       /AUTH_PROXY_TRUSTED must be a comma-separated list/,
     );
     expect(errorOf({ KYC_API_KEY_STATUS: 'k' })).toMatch(/KYC_API_KEY_STATUS is set but KYC_BASE_URL is not/);
+  });
+
+  it('reads the OpenID Connect mode, with defaults for the claim, the scopes and the provider name', () => {
+    const config = parseConfig({ ...oidc, HOST: '0.0.0.0', SESSION_IDLE_MINUTES: '20' });
+    expect(config.auth).toEqual({
+      mode: 'oidc',
+      sessionMaxAgeMinutes: 480,
+      sessionIdleMinutes: 20,
+      oidc: {
+        issuer: 'https://login.example.org/realms/staff',
+        clientId: 'candidate-lookup',
+        clientSecret: 'the-secret',
+        redirectUrl: 'https://lookup.example.org/api/oidc/callback',
+        roleClaim: 'groups',
+        complianceValues: ['kyc-compliance', 'kyc-leads'],
+        supportValues: [],
+        scopes: 'openid email profile',
+        providerName: 'login.example.org',
+      },
+    });
+    const custom = parseConfig({
+      ...oidc,
+      OIDC_ROLE_CLAIM: 'realm_access.roles',
+      OIDC_SUPPORT_VALUES: 'support',
+      OIDC_SCOPES: ' openid  email groups ',
+      OIDC_PROVIDER_NAME: 'Okta',
+    }).auth;
+    expect(custom).toMatchObject({
+      oidc: { roleClaim: 'realm_access.roles', supportValues: ['support'], scopes: 'openid email groups', providerName: 'Okta' },
+    });
+  });
+
+  it('refuses a half-configured OpenID Connect sign-in, naming the variable, and never shows the secret', () => {
+    const { OIDC_CLIENT_SECRET: _, ...noSecret } = oidc;
+    expect(errorOf(noSecret)).toMatch(
+      /OIDC_ISSUER and OIDC_CLIENT_ID and OIDC_REDIRECT_URL are set, so OIDC_CLIENT_SECRET must be set too/,
+    );
+    expect(errorOf({ OIDC_ISSUER: oidc.OIDC_ISSUER })).toMatch(
+      /OIDC_ISSUER is set, so OIDC_CLIENT_ID and OIDC_CLIENT_SECRET and OIDC_REDIRECT_URL must be set too/,
+    );
+    const { OIDC_COMPLIANCE_VALUES: __, ...noRoles } = oidc;
+    expect(errorOf(noRoles)).toMatch(/OIDC_COMPLIANCE_VALUES or OIDC_SUPPORT_VALUES must say which groups values give a role/);
+    expect(errorOf({ ...oidc, OIDC_ISSUER: 'login.example.org' })).toMatch(/OIDC_ISSUER must be an https:\/\/ URL/);
+    expect(errorOf({ ...oidc, OIDC_ISSUER: 'http://login.example.org' })).toMatch(/OIDC_ISSUER must use https:\/\//);
+    expect(errorOf({ ...oidc, OIDC_REDIRECT_URL: 'https://lookup.example.org/callback' })).toMatch(
+      /OIDC_REDIRECT_URL must be this server's address followed by \/api\/oidc\/callback/,
+    );
+    expect(errorOf({ ...oidc, OIDC_SCOPES: 'email profile' })).toMatch(/OIDC_SCOPES must be scopes separated by spaces, including openid/);
+    expect(errorOf({ ...oidc, OIDC_COMPLIANCE_VALUES: ' , ' })).toMatch(/OIDC_COMPLIANCE_VALUES must list at least one value/);
+    const message = errorOf({ ...oidc, OIDC_CLIENT_SECRET: 'the secret\n' });
+    expect(message).toMatch(/OIDC_CLIENT_SECRET must be the secret as issued/);
+    expect(message).not.toContain('the secret\n');
+    // A provider on this machine (development, tests) may use plain http.
+    expect(
+      parseConfig({ ...oidc, OIDC_ISSUER: 'http://127.0.0.1:9000', OIDC_REDIRECT_URL: 'http://localhost:8080/api/oidc/callback' }).auth
+        .mode,
+    ).toBe('oidc');
+  });
+
+  it('reads REDIS_URL, and refuses anything but a redis:// or rediss:// URL', () => {
+    expect(parseConfig({}).redisUrl).toBeUndefined();
+    expect(parseConfig({ REDIS_URL: 'rediss://:pw@redis.internal:6380/1' }).redisUrl).toBe('rediss://:pw@redis.internal:6380/1');
+    expect(errorOf({ REDIS_URL: 'http://redis.internal' })).toMatch(/REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/);
+    expect(errorOf({ REDIS_URL: 'redis.internal:6379' })).toMatch(/REDIS_URL must be/);
   });
 
   it('refuses plain http to another machine, unless told the connection is protected otherwise', () => {

@@ -40,8 +40,9 @@ async function configuredApp(env: Record<string, string>) {
     banner: [],
     close: async () => {},
   };
-  const server = await listen(createAppServer({ api: createApiFromConfig(config, resolved).handler, staticDir: 'public' }));
-  cleanups.push(server.close, upstream.close);
+  const configured = createApiFromConfig(config, resolved);
+  const server = await listen(createAppServer({ api: configured.handler, staticDir: 'public' }));
+  cleanups.push(server.close, upstream.close, configured.close);
   return { upstream, port: server.port };
 }
 

@@ -68,8 +68,8 @@ export function cookieOf(res: RawResponse): string {
   return String(res.headers['set-cookie']?.[0] ?? '').split(';')[0]!;
 }
 
-export async function listen(server: http.Server): Promise<{ port: number; close: () => Promise<void> }> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+export async function listen(server: http.Server, wanted = 0): Promise<{ port: number; close: () => Promise<void> }> {
+  await new Promise<void>((resolve) => server.listen(wanted, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     port,

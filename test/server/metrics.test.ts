@@ -8,7 +8,8 @@ import { hashPassword } from '../../src/server/auth/passwords.ts';
 import { createAuditLog } from '../../src/server/audit.ts';
 import { parseConfig } from '../../src/server/config.ts';
 import { createMetrics, createMetricsServer, type Metrics, observeAuditLog } from '../../src/server/metrics.ts';
-import { RateLimiter } from '../../src/server/rate-limit.ts';
+import { createRateLimiter } from '../../src/server/rate-limit.ts';
+import { createMemoryStore } from '../../src/server/state/store.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
 import { APP_HEADERS, listen, rawRequest, startTestApp, type TestApp } from './http.ts';
 
@@ -50,7 +51,7 @@ async function proxyApp(options: { audit?: string; perMinute?: number; statusKey
     upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'full-key', ...(options.statusKey ? { statusApiKey: 'status-key' } : {}) },
     access: createAccessControl({ mode: 'proxy', userHeader: 'x-user', roleHeader: 'x-role', trusted: ['127.0.0.1/32'] }),
     audit: observeAuditLog(createAuditLog(options.audit ?? path.join(dir, 'audit.jsonl')), metrics),
-    rateLimiter: new RateLimiter(options.perMinute ?? 0),
+    rateLimiter: createRateLimiter(createMemoryStore(), 'lookups', options.perMinute ?? 0),
     metrics,
   });
   apps.push(app);

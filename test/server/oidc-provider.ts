@@ -64,6 +64,10 @@ export async function startOidcProvider(options: TestProviderOptions): Promise<T
     },
     cookies: { keys: ['oidc-test-provider-cookie-key'] },
     features: { devInteractions: { enabled: false } },
+    async renderError(ctx, out) {
+      ctx.type = 'text/plain';
+      ctx.body = JSON.stringify(out);
+    },
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     async findAccount(_ctx, id) {
       const account = OIDC_ACCOUNTS[id as OidcAccountName];

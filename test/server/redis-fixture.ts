@@ -16,6 +16,10 @@ export interface RunningRedis {
   kill(): Promise<void>;
   /** Starts a fresh, empty redis-server on the same port. */
   restart(): Promise<void>;
+  /** Freezes the process (SIGSTOP): connections stay open and nothing answers, as in a network partition. */
+  pause(): void;
+  /** Lets a paused process go on (SIGCONT), its data intact. */
+  resume(): void;
   /** Stops it for good. */
   stop(): Promise<void>;
 }
@@ -44,7 +48,13 @@ export async function startRedis(): Promise<RunningRedis> {
       await end('SIGKILL');
       child = await launch(port);
     },
-    stop: () => end('SIGTERM'),
+    pause: () => process.kill(child.pid!, 'SIGSTOP'),
+    resume: () => process.kill(child.pid!, 'SIGCONT'),
+    async stop() {
+      // A paused process does not act on SIGTERM until it goes on.
+      if (child.exitCode === null && child.signalCode === null) process.kill(child.pid!, 'SIGCONT');
+      await end('SIGTERM');
+    },
   };
 }
 

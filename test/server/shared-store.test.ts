@@ -61,6 +61,19 @@ for (const kind of kinds) {
       await store.close();
     });
 
+    it('keeps a key refused for the block time once it passes the limit', async () => {
+      const store = kind.make();
+      const counter = store.counter({ name: 'b', limit: 2, windowSeconds: 1, blockSeconds: 120 });
+      await counter.add('k');
+      await counter.add('k');
+      const refused = await counter.add('k');
+      expect(refused.refused).toBe(true);
+      expect(refused.retryAfterSeconds).toBeGreaterThan(100);
+      expect(await counter.peek('k')).toMatchObject({ count: 3, refused: true });
+      expect((await counter.peek('k')).retryAfterSeconds).toBeGreaterThan(100);
+      await store.close();
+    });
+
     it('starts a new window once the old one ends', async () => {
       const store = kind.make();
       const counter = store.counter({ name: 'w', limit: 1, windowSeconds: 1 });

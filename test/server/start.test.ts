@@ -71,6 +71,26 @@ describe('npm start', () => {
     expect(users.output()).not.toMatch(/^\s+at /m);
   }, 60_000);
 
+  it('stops at start on a half-configured OpenID Connect sign-in, naming what is missing', async () => {
+    const server = start({ OIDC_ISSUER: 'https://login.example.org', OIDC_CLIENT_ID: 'candidate-lookup' });
+    expect(await server.exited).toBe(1);
+    expect(server.output()).toContain('so OIDC_CLIENT_SECRET and OIDC_REDIRECT_URL must be set too');
+  }, 60_000);
+
+  it('starts with Redis down: static files answer, lookups fail closed, and it still stops cleanly', async () => {
+    const server = start({ REDIS_URL: 'redis://:never-logged@127.0.0.1:9/0' });
+    const url = new URL(await server.url);
+    expect(server.output()).toContain('Shared state: sessions, sign-in locks and rate limits in Redis at redis://127.0.0.1:9/0');
+    expect((await rawRequest(Number(url.port), '/')).status).toBe(200);
+    const lookup = await rawRequest(Number(url.port), '/api/candidates/refId/cust_000482');
+    expect(lookup.status).toBe(503);
+    expect(JSON.parse(lookup.body).error.code).toBe('store_unavailable');
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+    expect(server.output()).toContain('is unreachable');
+    expect(server.output()).not.toContain('never-logged');
+  }, 60_000);
+
   it('lets an in-flight lookup finish on SIGTERM, then exits', async () => {
     const upstream = await startFakeUpstream();
     let arrived = () => {};

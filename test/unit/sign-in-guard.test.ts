@@ -1,9 +1,17 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createSignInFailures } from '../../src/server/auth/sign-in-failures.ts';
 import { SignInGuard } from '../../src/server/auth/sign-in-guard.ts';
+import { createMemoryStore } from '../../src/server/state/store.ts';
 
 describe('SignInGuard', () => {
-  let clock = 0;
-  const guard = () => new SignInGuard({ now: () => clock, baseDelayMs: 0 });
+  // The failure counts expire by the clock (rate-limiter-flexible reads Date): only Date is faked.
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+  const guard = () => new SignInGuard({ failures: createSignInFailures(createMemoryStore()), baseDelayMs: 0 });
   const wrong = async () => undefined;
   const right = async () => 'signed in';
 
@@ -12,7 +20,7 @@ describe('SignInGuard', () => {
     for (let i = 0; i < 10; i++) expect(await g.attempt('Ana', '10.0.0.1', wrong)).toEqual({ ok: false, reason: 'failed' });
     expect(await g.attempt('ana', '10.0.0.1', right)).toEqual({ ok: false, reason: 'locked', retryAfterSeconds: 900 });
     expect(await g.attempt('ana', '10.0.0.2', right)).toEqual({ ok: true, value: 'signed in' });
-    clock += 15 * 60_000 + 1;
+    vi.setSystemTime(Date.now() + 15 * 60_000 + 1);
     expect(await g.attempt('ana', '10.0.0.1', right)).toEqual({ ok: true, value: 'signed in' });
   });
 

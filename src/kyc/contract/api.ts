@@ -8,7 +8,7 @@ import { replyTemplatesSchema } from './replies.ts';
 export const ROLES = ['support', 'compliance'] as const;
 export type Role = (typeof ROLES)[number];
 
-export const AUTH_MODES = ['local', 'users', 'proxy'] as const;
+export const AUTH_MODES = ['local', 'users', 'proxy', 'oidc'] as const;
 export type AuthMode = (typeof AUTH_MODES)[number];
 
 /** `GET /api/session`: how this server signs people in, and who is signed in. */
@@ -16,8 +16,21 @@ export const sessionInfoSchema = z.object({
   mode: z.enum(AUTH_MODES),
   user: z.optional(z.string()),
   role: z.optional(z.enum(ROLES)),
+  /** OpenID Connect: the provider's name for the "Sign in with …" button. */
+  provider: z.optional(z.string()),
 });
 export type SessionInfo = z.infer<typeof sessionInfoSchema>;
+
+/**
+ * Why an OpenID Connect sign-in gave no session. The server sends the browser back to
+ * `/sign-in-refused/<reason>`, a page of the app that explains it.
+ */
+export const SIGN_IN_REFUSALS = ['no_role', 'stale', 'rejected', 'provider_unavailable', 'store_unavailable'] as const;
+export type SignInRefusal = (typeof SIGN_IN_REFUSALS)[number];
+export const SIGN_IN_REFUSED_PATH = '/sign-in-refused/';
+
+/** `POST /api/oidc/start`: where to send the browser to sign in at the provider. */
+export const oidcStartSchema = z.object({ authorizationUrl: z.string() });
 
 export const API_ERROR_CODES = [
   'unauthenticated',
@@ -25,6 +38,8 @@ export const API_ERROR_CODES = [
   'too_many_sign_in_attempts',
   'rate_limited',
   'audit_unavailable',
+  'store_unavailable',
+  'identity_provider_unavailable',
   'bad_request',
   'invalid_id',
   'not_found',

@@ -3,7 +3,10 @@ import { type ApiErrorCode, type AuthMode, ROLES, type Role, type SessionInfo } 
 import type { AuthConfig } from '../config.ts';
 import { single } from '../http-reply.ts';
 import { isLoopbackHost } from '../loopback.ts';
+import type { Route } from '../routes.ts';
+import { createMemoryStore, type SharedStore } from '../state/store.ts';
 import { addressMatcher } from './cidr.ts';
+import { oidcAccess } from './oidc-access.ts';
 import { usersAccess } from './users-access.ts';
 import { readUsersFile } from './users-file.ts';
 
@@ -22,17 +25,26 @@ export type Fail = (
   headers?: Record<string, string>,
 ) => void;
 
-/** Who is asking: one of three modes, chosen by configuration. */
+/**
+ * Who is asking: one of four modes, chosen by configuration. The modes with sessions keep them in the
+ * shared store, so `identify` and `handleSession` reject with StoreUnavailableError while it is down.
+ */
 export interface AccessControl {
   mode: AuthMode;
-  identify(req: http.IncomingMessage): Identity | undefined;
+  identify(req: http.IncomingMessage): Promise<Identity | undefined>;
   /** `/api/session`: GET who am I, POST sign in (built-in users), DELETE sign out. */
-  handleSession(req: http.IncomingMessage, reply: Reply, fail: Fail): void;
+  handleSession(req: http.IncomingMessage, reply: Reply, fail: Fail): void | Promise<void>;
   /** The key for per-user rate limits: the user, or the client address in local mode. */
   rateLimitKey(req: http.IncomingMessage, identity: Identity): string;
+  /** Routes of the mode's own, open to everyone (OpenID Connect: the start of a sign-in and the callback). */
+  routes?: readonly Route[];
+  /** Checks at start what can be checked early (the OpenID provider's metadata); rejects with the problem. */
+  warmUp?(): Promise<void>;
 }
 
 export interface AccessOptions {
+  /** Sessions and failed sign-ins (default: in this process). */
+  store?: SharedStore;
   now?: () => number;
   /** The wait after a first failed sign-in; it doubles with each further failure (default 250 ms). */
   signInDelayMs?: number;
@@ -47,7 +59,9 @@ export function createAccessControl(config: AuthConfig, options: AccessOptions =
     case 'users':
       // Fail at start, naming the problem, rather than at the first sign-in.
       readUsersFile(config.usersFile);
-      return usersAccess(config, options);
+      return usersAccess(config, options.store ?? createMemoryStore(), options);
+    case 'oidc':
+      return oidcAccess(config, options.store ?? createMemoryStore(), options);
   }
 }
 
@@ -63,7 +77,7 @@ function identifiedByRequest(
 ): AccessControl {
   return {
     mode,
-    identify,
+    identify: async (req) => identify(req),
     handleSession(req, reply, fail) {
       if (req.method !== 'GET') {
         return fail(405, 'method_not_allowed', 'Signing in and out is handled elsewhere in this mode.', { Allow: 'GET' });

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import * as client from 'openid-client';
-import type { Role } from '../../kyc/contract/api.ts';
+import type { Role, SignInRefusal } from '../../kyc/contract/api.ts';
 import { isLoopbackHost } from '../loopback.ts';
 import { StoreUnavailableError, type SharedStore } from '../state/store.ts';
 
@@ -19,17 +19,15 @@ export interface OidcConfig {
   providerName: string;
 }
 
-/** Why a sign-in at the provider did not give a session: each has its own page in the browser. */
-export type OidcRefusal =
-  | 'no_role' // signed in at the provider, but the role claim maps to no role here
-  | 'stale' // the state does not match a sign-in this browser started, or it was already used or expired
-  | 'rejected' // the provider refused (an expired or used code, a token that does not verify, an error answer)
-  | 'provider_unavailable' // the provider could not be reached
-  | 'store_unavailable'; // the shared store could not be asked
-
+/**
+ * Why a sign-in at the provider gave no session (each has its own page in the browser): `no_role`, the
+ * claim maps to no role here; `stale`, the answer belongs to no sign-in this browser started (a wrong
+ * state, already used, expired, another browser); `rejected`, the provider refused (an expired or used
+ * code, a token that does not verify, an error answer); `provider_unavailable`; `store_unavailable`.
+ */
 export type OidcResult =
   | { ok: true; user: string; role: Role; returnTo: string }
-  | { ok: false; reason: OidcRefusal; detail: string; user?: string };
+  | { ok: false; reason: SignInRefusal; detail: string; user?: string };
 
 /** A sign-in must come back within this time. */
 export const PENDING_TTL_MS = 10 * 60_000;

@@ -1,6 +1,22 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type http from 'node:http';
 import { ROLES, type Role } from '../../kyc/contract/api.ts';
+import { isHttps } from '../http-reply.ts';
 import type { SharedStore } from '../state/store.ts';
+
+export const SESSION_COOKIE = 'cl_session';
+
+/** The session cookie of every mode that signs people in: HttpOnly, SameSite=Strict, Secure behind https. */
+export function sessionCookie(req: http.IncomingMessage, token: string, maxAgeSeconds: number): string {
+  return [
+    `${SESSION_COOKIE}=${token}`,
+    'Path=/',
+    'HttpOnly',
+    'SameSite=Strict',
+    `Max-Age=${maxAgeSeconds}`,
+    ...(isHttps(req) ? ['Secure'] : []),
+  ].join('; ');
+}
 
 export interface Session {
   user: string;

@@ -2,38 +2,41 @@ import type http from 'node:http';
 import { z } from 'zod';
 import type { SessionInfo } from '../../kyc/contract/api.ts';
 import type { AuthConfig } from '../config.ts';
-import { isHttps, readBody, readCookie } from '../http-reply.ts';
+import { readBody, readCookie } from '../http-reply.ts';
+import { StoreUnavailableError, type SharedStore } from '../state/store.ts';
 import type { AccessControl, AccessOptions, Fail, Identity, Reply } from './access.ts';
 import { decoyHash, verifyPassword } from './passwords.ts';
-import { SessionStore } from './sessions.ts';
+import { SESSION_COOKIE, SessionStore, sessionCookie } from './session-store.ts';
+import { createSignInFailures } from './sign-in-failures.ts';
 import { SignInGuard } from './sign-in-guard.ts';
 import { followUsersFile } from './users-file.ts';
 
-/** Built-in users: a users file, a sign-in form, and server-side sessions behind an HttpOnly cookie. */
-
-export const SESSION_COOKIE = 'cl_session';
+/**
+ * Built-in users: a users file, a sign-in form, and server-side sessions behind an HttpOnly cookie.
+ * Sessions and failed sign-ins live in the shared store: with Redis, on every instance and across restarts.
+ */
 
 const signInSchema = z.object({ username: z.string().max(256), password: z.string().max(1024) });
 
 type UsersConfig = Extract<AuthConfig, { mode: 'users' }>;
 
-export function usersAccess(config: UsersConfig, options: AccessOptions): AccessControl {
+export function usersAccess(config: UsersConfig, store: SharedStore, options: AccessOptions): AccessControl {
   const now = options.now ?? Date.now;
-  const sessions = new SessionStore({
+  const sessions = new SessionStore(store, {
     maxAgeMs: config.sessionMaxAgeMinutes * 60_000,
     idleMs: config.sessionIdleMinutes * 60_000,
     now,
   });
-  const guard = new SignInGuard({ now, baseDelayMs: options.signInDelayMs ?? 250 });
+  const guard = new SignInGuard({ failures: createSignInFailures(store), baseDelayMs: options.signInDelayMs ?? 250 });
   const currentUsers = followUsersFile(config.usersFile, now);
 
-  const identify = (req: http.IncomingMessage): Identity | undefined => {
+  const identify = async (req: http.IncomingMessage): Promise<Identity | undefined> => {
     const token = readCookie(req, SESSION_COOKIE);
-    const session = sessions.get(token);
+    const session = await sessions.get(token);
     if (!session) return undefined;
     const user = currentUsers().get(session.user.toLowerCase());
     if (!user) {
-      sessions.delete(token);
+      await sessions.delete(token);
       return undefined;
     }
     return { user: user.username, role: user.role, ...(user.environments ? { environments: user.environments } : {}) };
@@ -51,8 +54,9 @@ export function usersAccess(config: UsersConfig, options: AccessOptions): Access
     });
     if (!attempt.ok) return refuseSignIn(attempt, fail);
     const user = attempt.value;
-    sessions.delete(readCookie(req, SESSION_COOKIE));
-    const token = sessions.create(user.username, user.role);
+    // A new session, never one the browser brought along (session fixation).
+    await sessions.delete(readCookie(req, SESSION_COOKIE));
+    const token = await sessions.create(user.username, user.role);
     reply(200, { mode: 'users', user: user.username, role: user.role } satisfies SessionInfo, {
       'Set-Cookie': sessionCookie(req, token, config.sessionMaxAgeMinutes * 60),
     });
@@ -61,15 +65,17 @@ export function usersAccess(config: UsersConfig, options: AccessOptions): Access
   return {
     mode: 'users',
     identify,
-    handleSession(req, reply, fail) {
-      if (req.method === 'GET') return reply(200, { mode: 'users', ...identify(req) } satisfies SessionInfo);
+    async handleSession(req, reply, fail) {
+      if (req.method === 'GET') return reply(200, { mode: 'users', ...(await identify(req)) } satisfies SessionInfo);
       if (req.method === 'DELETE') {
-        sessions.delete(readCookie(req, SESSION_COOKIE));
+        await sessions.delete(readCookie(req, SESSION_COOKIE));
         return reply(200, { mode: 'users' } satisfies SessionInfo, { 'Set-Cookie': sessionCookie(req, '', 0) });
       }
       if (req.method === 'POST') {
-        signIn(req, reply, fail).catch(() => fail(400, 'bad_request', 'The sign-in could not be processed.'));
-        return;
+        return signIn(req, reply, fail).catch((error: unknown) => {
+          if (error instanceof StoreUnavailableError) throw error;
+          fail(400, 'bad_request', 'The sign-in could not be processed.');
+        });
       }
       fail(405, 'method_not_allowed', 'Use GET, POST or DELETE.', { Allow: 'GET, POST, DELETE' });
     },
@@ -105,15 +111,4 @@ function refuseSignIn(attempt: Exclude<Awaited<ReturnType<SignInGuard['attempt']
       'Retry-After': String(attempt.retryAfterSeconds),
     });
   }
-}
-
-function sessionCookie(req: http.IncomingMessage, token: string, maxAgeSeconds: number): string {
-  return [
-    `${SESSION_COOKIE}=${token}`,
-    'Path=/',
-    'HttpOnly',
-    'SameSite=Strict',
-    `Max-Age=${maxAgeSeconds}`,
-    ...(isHttps(req) ? ['Secure'] : []),
-  ].join('; ');
 }

@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
-import { StoreUnavailableError, wrapLimiter, type SharedStore } from './store.ts';
+import { limiterOptions, StoreUnavailableError, wrapLimiter, type SharedStore } from './store.ts';
 
 export interface RedisStoreOptions {
   /** Put before every key, so that one Redis can serve other things too (default `candidate-lookup:`). */
@@ -75,8 +75,7 @@ export function createRedisStore(url: string, options: RedisStoreOptions = {}): 
         new RateLimiterRedis({
           storeClient: redis,
           keyPrefix: `${prefix}${spec.name}`,
-          points: spec.limit,
-          duration: spec.windowSeconds,
+          ...limiterOptions(spec),
           rejectIfRedisNotReady: true,
         }),
         spec,

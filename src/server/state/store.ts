@@ -26,6 +26,8 @@ export interface CounterSpec {
   /** How many points the window holds; `add` beyond that is refused. */
   limit: number;
   windowSeconds: number;
+  /** Once the limit is passed, the key stays refused this long from then (default: to the window's end). */
+  blockSeconds?: number;
 }
 
 export interface CounterState {
@@ -76,7 +78,7 @@ export function createMemoryStore(options: { now?: () => number } = {}): SharedS
   let puts = 0;
   return {
     kind: 'memory',
-    counter: (spec) => wrapLimiter(new RateLimiterMemory({ keyPrefix: spec.name, points: spec.limit, duration: spec.windowSeconds }), spec),
+    counter: (spec) => wrapLimiter(new RateLimiterMemory({ keyPrefix: spec.name, ...limiterOptions(spec) }), spec),
     async put(key, value, ttlMs) {
       // Expired records go now and then, so that abandoned sessions do not pile up.
       if (++puts % 1000 === 0 || records.size > 10_000) prune();
@@ -96,6 +98,11 @@ export function createMemoryStore(options: { now?: () => number } = {}): SharedS
       records.clear();
     },
   };
+}
+
+/** rate-limiter-flexible's options for a counter: `points` in `duration`, blocked for `blockDuration`. */
+export function limiterOptions(spec: CounterSpec) {
+  return { points: spec.limit, duration: spec.windowSeconds, blockDuration: spec.blockSeconds ?? 0 };
 }
 
 /**

@@ -1,0 +1,123 @@
+import type http from 'node:http';
+import { z } from 'zod';
+import { API_PREFIX, SIGN_IN_REFUSED_PATH, type SessionInfo } from '../../kyc/contract/api.ts';
+import type { AuthConfig } from '../config.ts';
+import { isHttps, readBody, readCookie, STORE_UNAVAILABLE, sendError, sendFailure, sendJson } from '../http-reply.ts';
+import { navigation, open, type Route } from '../routes.ts';
+import { StoreUnavailableError, type SharedStore } from '../state/store.ts';
+import type { AccessControl, AccessOptions, Identity } from './access.ts';
+import { createOidcSignIn, PENDING_TTL_MS } from './oidc.ts';
+import { OIDC_CALLBACK_PATH } from './oidc-config.ts';
+import { SESSION_COOKIE, SessionStore, sessionCookie } from './session-store.ts';
+
+/** Names the sign-in this browser started (the rest is in the shared store), from start to callback. */
+export const PENDING_COOKIE = 'cl_oidc';
+const START_PATH = `${API_PREFIX}/oidc/start`;
+
+type OidcAuthConfig = Extract<AuthConfig, { mode: 'oidc' }>;
+
+const startSchema = z.object({ returnTo: z.string().max(2048).optional() });
+
+/**
+ * OpenID Connect: the browser asks `POST /api/oidc/start` where to go, signs in at the provider, and
+ * comes back to `GET /api/oidc/callback`, which makes a session like the built-in users' (the same
+ * cookie) and sends it on to the page it came from, or to a page saying why not.
+ */
+export function oidcAccess(config: OidcAuthConfig, store: SharedStore, options: AccessOptions): AccessControl {
+  const sessions = new SessionStore(store, {
+    maxAgeMs: config.sessionMaxAgeMinutes * 60_000,
+    idleMs: config.sessionIdleMinutes * 60_000,
+    now: options.now,
+  });
+  const oidc = createOidcSignIn(config.oidc, store);
+  const provider = oidc.providerName;
+
+  const identify = async (req: http.IncomingMessage): Promise<Identity | undefined> => {
+    const session = await sessions.get(readCookie(req, SESSION_COOKIE));
+    return session && { user: session.user, role: session.role };
+  };
+
+  async function start(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    if (req.method !== 'POST') return sendError(res, 405, 'method_not_allowed', 'Start a sign-in with POST.', undefined, { Allow: 'POST' });
+    if (req.headers['sec-fetch-site'] && !['same-origin', 'none'].includes(String(req.headers['sec-fetch-site']))) {
+      return sendError(res, 403, 'bad_request', 'Sign-in from another site is not allowed.');
+    }
+    let body: z.infer<typeof startSchema>;
+    try {
+      const text = await readBody(req, 4096);
+      body = startSchema.parse(text ? JSON.parse(text) : {});
+    } catch {
+      return sendError(res, 400, 'bad_request', 'The sign-in request is not valid.');
+    }
+    let started: Awaited<ReturnType<typeof oidc.start>>;
+    try {
+      started = await oidc.start(body.returnTo ?? '/');
+    } catch (error) {
+      if (error instanceof StoreUnavailableError) return sendFailure(res, STORE_UNAVAILABLE);
+      return sendError(res, 502, 'identity_provider_unavailable', `${provider} could not be reached to sign in. Try again in a moment.`);
+    }
+    sendJson(res, 200, JSON.stringify({ authorizationUrl: started.url }), {
+      'Set-Cookie': pendingCookie(req, started.pendingId, PENDING_TTL_MS / 1000),
+    });
+  }
+
+  async function callback(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    if (req.method !== 'GET')
+      return sendError(res, 405, 'method_not_allowed', 'The provider sends the browser back with GET.', undefined, { Allow: 'GET' });
+    const query = new URLSearchParams((req.url ?? '').split('?')[1] ?? '');
+    const result = await oidc.finish(query, readCookie(req, PENDING_COOKIE));
+    const cookies = [pendingCookie(req, '', 0)];
+    if (!result.ok) return redirect(res, `${SIGN_IN_REFUSED_PATH}${result.reason}`, cookies);
+    try {
+      // A new session, never one the browser brought along (session fixation).
+      await sessions.delete(readCookie(req, SESSION_COOKIE));
+      const token = await sessions.create(result.user, result.role);
+      cookies.push(sessionCookie(req, token, config.sessionMaxAgeMinutes * 60));
+    } catch (error) {
+      if (!(error instanceof StoreUnavailableError)) throw error;
+      return redirect(res, `${SIGN_IN_REFUSED_PATH}store_unavailable`, cookies);
+    }
+    redirect(res, result.returnTo, cookies);
+  }
+
+  const routes: Route[] = [
+    open(START_PATH, ({ req, res }) => start(req, res)),
+    navigation(OIDC_CALLBACK_PATH, ({ req, res }) => callback(req, res)),
+  ];
+
+  return {
+    mode: 'oidc',
+    identify,
+    routes,
+    warmUp: () => oidc.warmUp(),
+    async handleSession(req, reply, fail) {
+      if (req.method === 'GET') return reply(200, { mode: 'oidc', provider, ...(await identify(req)) } satisfies SessionInfo);
+      if (req.method === 'DELETE') {
+        await sessions.delete(readCookie(req, SESSION_COOKIE));
+        return reply(200, { mode: 'oidc', provider } satisfies SessionInfo, { 'Set-Cookie': sessionCookie(req, '', 0) });
+      }
+      fail(405, 'method_not_allowed', `Sign in through ${provider}: POST ${START_PATH}.`, { Allow: 'GET, DELETE' });
+    },
+    rateLimitKey: (_req, identity) => `user:${identity.user}`,
+  };
+}
+
+/**
+ * SameSite=Lax, unlike the session: the provider sends the browser back from its own site, and a
+ * Strict cookie would not come along. It only names a sign-in in progress, and only for /api/oidc.
+ */
+function pendingCookie(req: http.IncomingMessage, id: string, maxAgeSeconds: number): string {
+  return [
+    `${PENDING_COOKIE}=${id}`,
+    `Path=${API_PREFIX}/oidc`,
+    'HttpOnly',
+    'SameSite=Lax',
+    `Max-Age=${maxAgeSeconds}`,
+    ...(isHttps(req) ? ['Secure'] : []),
+  ].join('; ');
+}
+
+function redirect(res: http.ServerResponse, location: string, cookies: string[]): void {
+  res.writeHead(303, { Location: location, 'Set-Cookie': cookies, 'Cache-Control': 'no-store', 'Content-Length': 0 });
+  res.end();
+}

@@ -1,0 +1,82 @@
+import { mkdtempSync } from 'node:fs';
+import type http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { createApiFromConfig } from '../../src/server/api.ts';
+import { createAppServer } from '../../src/server/app-server.ts';
+import { type Environment, parseConfig } from '../../src/server/config.ts';
+import { createHealthRoutes } from '../../src/server/health.ts';
+import type { Middleware } from '../../src/server/proxy.ts';
+import { resolveUpstream } from '../../src/server/upstream.ts';
+import { listen, type RawResponse, rawRequest } from './http.ts';
+
+export interface Instance {
+  port: number;
+  url: string;
+  logs: string[];
+  auditLog: string;
+  request(path: string, options?: Parameters<typeof rawRequest>[2]): Promise<RawResponse>;
+  close(): Promise<void>;
+}
+
+/**
+ * One instance of the production server as `npm start` builds it from its environment (configuration,
+ * shared store, access control, API, health routes and static files), on a free port. `env` may depend on the port,
+ * for settings that name this server's own address (OIDC_REDIRECT_URL). Failed sign-ins wait
+ * `signInDelayMs` (doubling; default 1 ms rather than 250) so that tests can fail ten.
+ */
+export async function startInstance(
+  env: Environment | ((port: number) => Environment),
+  options: { signInDelayMs?: number; port?: number } = {},
+): Promise<Instance> {
+  let api: Middleware = (_req, res) => {
+    res.writeHead(503);
+    res.end();
+  };
+  let health: (req: http.IncomingMessage, res: http.ServerResponse) => boolean = () => false;
+  const { port, close: closeServer } = await listen(
+    createAppServer({ api: (req, res, next) => api(req, res, next), health: (req, res) => health(req, res), staticDir: 'public' }),
+    options.port,
+  );
+  const auditLog = path.join(mkdtempSync(path.join(os.tmpdir(), 'cl-instance-')), 'audit.jsonl');
+  const config = parseConfig({ AUDIT_LOG: auditLog, ...(typeof env === 'function' ? env(port) : env) });
+  const upstream = await resolveUpstream(config);
+  const logs: string[] = [];
+  const configured = createApiFromConfig(config, upstream, {
+    warn: (line) => logs.push(line),
+    log: (record) => logs.push(JSON.stringify(record)),
+    access: { signInDelayMs: options.signInDelayMs ?? 1 },
+  });
+  api = configured.handler;
+  health = createHealthRoutes(configured.checks);
+  return {
+    port,
+    url: `http://127.0.0.1:${port}`,
+    logs,
+    auditLog: config.auditLog,
+    request: (path, options) => rawRequest(port, path, options),
+    async close() {
+      await closeServer();
+      await Promise.all([configured.close(), upstream.close()]);
+    },
+  };
+}
+
+/** The `name=value` part of a Set-Cookie header for `name`, or undefined. */
+export function cookieFrom(res: RawResponse, name: string): string | undefined {
+  const header = res.headers['set-cookie']?.find((line) => line.startsWith(`${name}=`));
+  return header?.split(';')[0];
+}
+
+/** A port nothing listens on now, for a server whose address must be known before it starts. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}

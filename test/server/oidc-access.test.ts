@@ -1,0 +1,225 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { APP_REQUEST_HEADER, apiErrorBodySchema, oidcStartSchema } from '../../src/kyc/contract/api.ts';
+import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
+import { SANDBOX_KEYS, startSandbox, type RunningSandbox } from '../../src/server/sandbox/sandbox.ts';
+import type { RawResponse } from './http.ts';
+import { cookieFrom, freePort, type Instance, startInstance } from './instance.ts';
+import { OIDC_CLIENT, type OidcAccountName, signInAtProvider, startOidcProvider, type TestProvider } from './oidc-provider.ts';
+import { hasRedisServer, NO_REDIS_MESSAGE, startRedis, type RunningRedis } from './redis-fixture.ts';
+
+/** OpenID Connect sign-in end to end over HTTP: the app as `npm start` builds it, a real provider, real redirects. */
+const candidates = sampleCandidates({ now: new Date() });
+const amelie = candidates[0]!.record;
+const LOOKUP = `/api/candidates/refId/${amelie.refId}`;
+
+let sandbox: RunningSandbox;
+let provider: TestProvider;
+let shortCodes: TestProvider;
+let app: Instance;
+let expiring: Instance;
+let redis: RunningRedis | undefined;
+const ports = { app: 0, expiring: 0, one: 0, two: 0 };
+
+const env = (issuer: string, port: number, extra: Record<string, string> = {}) => ({
+  KYC_BASE_URL: sandbox.url,
+  KYC_CLIENT_ID: sandbox.clientId,
+  KYC_API_KEY: SANDBOX_KEYS.full,
+  OIDC_ISSUER: issuer,
+  OIDC_CLIENT_ID: OIDC_CLIENT.clientId,
+  OIDC_CLIENT_SECRET: OIDC_CLIENT.clientSecret,
+  OIDC_REDIRECT_URL: `http://127.0.0.1:${port}/api/oidc/callback`,
+  OIDC_ROLE_CLAIM: 'groups',
+  OIDC_COMPLIANCE_VALUES: 'kyc-compliance',
+  OIDC_SUPPORT_VALUES: 'kyc-support',
+  OIDC_SCOPES: 'openid email profile groups',
+  OIDC_PROVIDER_NAME: 'Test IdP',
+  SESSION_MAX_AGE_MINUTES: '60',
+  ...extra,
+});
+
+beforeAll(async () => {
+  for (const name of Object.keys(ports) as (keyof typeof ports)[]) ports[name] = await freePort();
+  const callbacks = Object.values(ports).map((port) => `http://127.0.0.1:${port}/api/oidc/callback`);
+  [sandbox, provider, shortCodes] = await Promise.all([
+    startSandbox({ candidates }),
+    startOidcProvider({ redirectUris: callbacks }),
+    startOidcProvider({ redirectUris: callbacks, codeTtlSeconds: 1 }),
+  ]);
+  [app, expiring] = await Promise.all([
+    startInstance(env(provider.issuer, ports.app), { port: ports.app }),
+    startInstance(env(shortCodes.issuer, ports.expiring), { port: ports.expiring }),
+  ]);
+  if (hasRedisServer) redis = await startRedis();
+});
+afterAll(async () => {
+  await Promise.all([app?.close(), expiring?.close()]);
+  await Promise.all([provider?.close(), shortCodes?.close(), sandbox?.close(), redis?.stop()]);
+});
+
+/** The provider sends the browser back: a top-level navigation from its site, without the app's header. */
+const NAVIGATION = { [APP_REQUEST_HEADER.name]: undefined, 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' };
+const back = (at: Instance, callback: URL, headers: Record<string, string | undefined> = {}) =>
+  at.request(callback.pathname + callback.search, { headers: { ...NAVIGATION, ...headers } });
+
+const json = (res: RawResponse) => JSON.parse(res.body) as Record<string, unknown>;
+const errorCode = (res: RawResponse) => apiErrorBodySchema.parse(JSON.parse(res.body)).error.code;
+
+/** What the page does on "Sign in with …": asks this server where to go. */
+async function start(at: Instance, returnTo = '/', headers: Record<string, string> = {}) {
+  const res = await at.request('/api/oidc/start', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'sec-fetch-site': 'same-origin', ...headers },
+    body: JSON.stringify({ returnTo }),
+  });
+  expect(res.status).toBe(200);
+  return { url: oidcStartSchema.parse(json(res)).authorizationUrl, pending: cookieFrom(res, 'cl_oidc')!, res };
+}
+
+/** The whole round trip as a browser makes it; returns the callback's answer. */
+async function signInAs(
+  account: OidcAccountName,
+  options: { at?: Instance; back?: Instance; returnTo?: string; headers?: Record<string, string> } = {},
+) {
+  const at = options.at ?? app;
+  const started = await start(at, options.returnTo, options.headers);
+  const callback = await signInAtProvider(started.url, account);
+  return back(options.back ?? at, callback, { cookie: started.pending, ...options.headers });
+}
+
+describe('OpenID Connect sign-in', () => {
+  it('says who signs people in, and nobody is signed in yet', async () => {
+    expect(json(await app.request('/api/session'))).toEqual({ mode: 'oidc', provider: 'Test IdP' });
+    expect((await app.request(LOOKUP)).status).toBe(401);
+  });
+
+  it('signs a compliance user in with a session like the built-in users’ and returns to the page asked for', async () => {
+    const res = await signInAs('ana', { returnTo: '/candidates/refId/abc' });
+    expect(res.status).toBe(303);
+    expect(res.headers.location).toBe('/candidates/refId/abc');
+    const setCookies = res.headers['set-cookie']!;
+    expect(setCookies.find((c) => c.startsWith('cl_session='))).toMatch(
+      /^cl_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict; Max-Age=3600$/,
+    );
+    expect(setCookies.find((c) => c.startsWith('cl_oidc='))).toMatch(/^cl_oidc=; Path=\/api\/oidc; HttpOnly; SameSite=Lax; Max-Age=0$/);
+    const cookie = cookieFrom(res, 'cl_session')!;
+    expect(json(await app.request('/api/session', { headers: { cookie } }))).toEqual({
+      mode: 'oidc',
+      provider: 'Test IdP',
+      user: 'ana@example.org',
+      role: 'compliance',
+    });
+    const lookup = await app.request(LOOKUP, { headers: { cookie } });
+    expect(lookup.status).toBe(200);
+    expect(lookup.body).toContain(amelie.identities!.email!.value);
+  });
+
+  it('signs a support user in, who gets status level only', async () => {
+    const cookie = cookieFrom(await signInAs('sam'), 'cl_session')!;
+    expect(json(await app.request('/api/session', { headers: { cookie } }))).toMatchObject({ user: 'sam@example.org', role: 'support' });
+    const lookup = await app.request(LOOKUP, { headers: { cookie } });
+    expect(lookup.status).toBe(200);
+    expect(lookup.body).not.toContain(amelie.identities!.email!.value);
+    expect((json(lookup).data as Record<string, unknown>).status).toBe(amelie.status);
+  });
+
+  it('refuses a user whose claim maps to no role: no session, and the page that says so', async () => {
+    const res = await signInAs('nora');
+    expect(res.status).toBe(303);
+    expect(res.headers.location).toBe('/sign-in-refused/no_role');
+    expect(cookieFrom(res, 'cl_session')).toBeUndefined();
+  });
+
+  it('refuses an answer with a state this browser was not given', async () => {
+    const started = await start(app);
+    const callback = await signInAtProvider(started.url, 'ana');
+    callback.searchParams.set('state', 'made-up-by-an-attacker');
+    const res = await back(app, callback, { cookie: started.pending });
+    expect(res.headers.location).toBe('/sign-in-refused/stale');
+    expect(cookieFrom(res, 'cl_session')).toBeUndefined();
+  });
+
+  it('refuses an answer brought by another browser (no pending sign-in), and one used twice', async () => {
+    const started = await start(app);
+    const callback = await signInAtProvider(started.url, 'ana');
+    expect((await back(app, callback)).headers.location).toBe('/sign-in-refused/stale');
+    expect((await back(app, callback, { cookie: started.pending })).headers.location).toBe('/');
+    expect((await back(app, callback, { cookie: started.pending })).headers.location).toBe('/sign-in-refused/stale');
+  });
+
+  it('refuses an expired code', async () => {
+    const started = await start(expiring);
+    const callback = await signInAtProvider(started.url, 'ana');
+    // The provider gives codes 1 s of life, counted in whole seconds.
+    await new Promise((resolve) => setTimeout(resolve, 2200));
+    const res = await back(expiring, callback, { cookie: started.pending });
+    expect(res.headers.location).toBe('/sign-in-refused/rejected');
+    expect(cookieFrom(res, 'cl_session')).toBeUndefined();
+  });
+
+  it('signs out: the session ends here, the cookie is cleared', async () => {
+    const cookie = cookieFrom(await signInAs('ana'), 'cl_session')!;
+    const out = await app.request('/api/session', { method: 'DELETE', headers: { cookie } });
+    expect(out.status).toBe(200);
+    expect(json(out)).toEqual({ mode: 'oidc', provider: 'Test IdP' });
+    expect(String(out.headers['set-cookie'])).toMatch(/^cl_session=; Path=\/; HttpOnly; SameSite=Strict; Max-Age=0/);
+    expect((await app.request(LOOKUP, { headers: { cookie } })).status).toBe(401);
+    expect(json(await app.request('/api/session', { headers: { cookie } }))).toEqual({ mode: 'oidc', provider: 'Test IdP' });
+  });
+
+  it('marks both cookies Secure behind https', async () => {
+    const res = await signInAs('ana', { headers: { 'x-forwarded-proto': 'https' } });
+    for (const line of res.headers['set-cookie']!) expect(line).toMatch(/; Secure$/);
+  });
+
+  it('starts a sign-in only by POST from this site, and never sends the browser off this site after it', async () => {
+    expect((await app.request('/api/oidc/start')).status).toBe(405);
+    const crossSite = await app.request('/api/oidc/start', { method: 'POST', headers: { 'sec-fetch-site': 'cross-site' }, body: '{}' });
+    expect(crossSite.status).toBe(403);
+    expect((await app.request('/api/oidc/start', { method: 'POST', body: '{"returnTo": 5}' })).status).toBe(400);
+    const offsite = await signInAs('ana', { returnTo: '//evil.example/' });
+    expect(offsite.headers.location).toBe('/');
+    expect((await app.request('/api/session', { method: 'POST', body: '{}' })).status).toBe(405);
+  });
+
+  it('says when the provider cannot be reached', async () => {
+    const port = await freePort();
+    const down = await startInstance(env('http://127.0.0.1:9', port), { port });
+    const res = await down.request('/api/oidc/start', { method: 'POST', body: '{}' });
+    expect(res.status).toBe(502);
+    expect(errorCode(res)).toBe('identity_provider_unavailable');
+    expect(apiErrorBodySchema.parse(json(res)).error.message).toContain('Test IdP could not be reached');
+    await expect.poll(() => down.logs.join('\n')).toContain('the OpenID provider could not be asked yet');
+    await down.close();
+  });
+});
+
+describe.skipIf(!hasRedisServer)(`OpenID Connect on several instances${hasRedisServer ? '' : ` (${NO_REDIS_MESSAGE})`}`, () => {
+  it('finishes a sign-in started on one instance on the other, and the session works on both', async () => {
+    // Behind a load balancer both have the same public callback address.
+    const shared = { REDIS_URL: redis!.url, OIDC_REDIRECT_URL: `http://127.0.0.1:${ports.one}/api/oidc/callback` };
+    const [one, two] = await Promise.all([
+      startInstance(env(provider.issuer, ports.one, shared), { port: ports.one }),
+      startInstance(env(provider.issuer, ports.two, shared), { port: ports.two }),
+    ]);
+    const res = await signInAs('sam', { at: one, back: two, returnTo: '/candidates/refId/x' });
+    expect(res.headers.location).toBe('/candidates/refId/x');
+    const cookie = cookieFrom(res, 'cl_session')!;
+    for (const at of [one, two]) expect(json(await at.request('/api/session', { headers: { cookie } }))).toMatchObject({ role: 'support' });
+    await Promise.all([one.close(), two.close()]);
+  });
+
+  it('sends the browser to a page that says the store is down when it cannot finish the sign-in', async () => {
+    const own = await startRedis();
+    const at = await startInstance(env(provider.issuer, ports.two, { REDIS_URL: own.url }), { port: ports.two });
+    const started = await start(at);
+    const callback = await signInAtProvider(started.url, 'ana');
+    await own.kill();
+    const res = await back(at, callback, { cookie: started.pending });
+    expect(res.headers.location).toBe('/sign-in-refused/store_unavailable');
+    const refused = await at.request('/api/oidc/start', { method: 'POST', body: '{}' });
+    expect(refused.status).toBe(503);
+    expect(errorCode(refused)).toBe('store_unavailable');
+    await at.close();
+    await own.stop();
+  });
+});
