@@ -17,6 +17,9 @@ export const E2E_PORTS = {
   hostile: PORT_BASE + 7,
   largeQueue: PORT_BASE + 8,
   archivingKey: PORT_BASE + 9,
+  /** OpenID Connect: the app, and the test provider that test/e2e/oidc.spec.ts starts in the test process. */
+  oidc: PORT_BASE + 20,
+  oidcProvider: PORT_BASE + 21,
 } as const;
 /** Test-only accounts of test/fixtures/e2e-users.json (never use these anywhere else). */
 export const E2E_USERS = {
@@ -39,6 +42,14 @@ const SANDBOX_ENV = {
   AUTH_PROXY_USER_HEADER: '',
   AUTH_PROXY_ROLE_HEADER: '',
   AUTH_PROXY_TRUSTED: '',
+  OIDC_ISSUER: '',
+  OIDC_CLIENT_ID: '',
+  OIDC_CLIENT_SECRET: '',
+  OIDC_REDIRECT_URL: '',
+  OIDC_COMPLIANCE_VALUES: '',
+  OIDC_SUPPORT_VALUES: '',
+  OIDC_PROVIDER_NAME: '',
+  REDIS_URL: '',
   AUDIT_LOG: 'test-results/e2e-audit.jsonl',
   RATE_LIMIT_PER_MINUTE: '0',
 };
@@ -183,6 +194,29 @@ export default defineConfig({
         KYC_API_KEY: SANDBOX_ARCHIVE_KEY,
         HOST: '127.0.0.1',
         PORT: String(E2E_PORTS.archivingKey),
+      },
+      reuseExistingServer: false,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      timeout: 30_000,
+    },
+    {
+      // OpenID Connect against the test provider (test/server/oidc-provider.ts), which the spec starts
+      // itself: the server fetches the provider's metadata at the first sign-in, not only at start.
+      command: 'node dist/server/main.js',
+      url: `http://127.0.0.1:${E2E_PORTS.oidc}/`,
+      env: {
+        ...SANDBOX_ENV,
+        OIDC_ISSUER: `http://127.0.0.1:${E2E_PORTS.oidcProvider}`,
+        OIDC_CLIENT_ID: 'candidate-lookup',
+        OIDC_CLIENT_SECRET: 'oidc-test-client-secret-that-is-long-enough',
+        OIDC_REDIRECT_URL: `http://127.0.0.1:${E2E_PORTS.oidc}/api/oidc/callback`,
+        OIDC_COMPLIANCE_VALUES: 'kyc-compliance',
+        OIDC_SUPPORT_VALUES: 'kyc-support',
+        OIDC_SCOPES: 'openid email profile groups',
+        OIDC_PROVIDER_NAME: 'Test IdP',
+        HOST: '127.0.0.1',
+        PORT: String(E2E_PORTS.oidc),
       },
       reuseExistingServer: false,
       stdout: 'ignore',

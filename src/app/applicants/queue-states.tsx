@@ -5,6 +5,7 @@ const TITLES: Partial<Record<LookupError['kind'], string>> = {
   unauthenticated: 'Your session has ended',
   too_many_lookups: 'Too many requests',
   audit_unavailable: 'This request could not be recorded',
+  store_unavailable: 'Sign-in and lookups are paused',
   unauthorized: "The KYC service rejected this server's API key",
   rate_limited: 'The KYC service is limiting requests',
   unreachable: 'The KYC service cannot be reached',

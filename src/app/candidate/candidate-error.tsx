@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import { candidatePath } from '../routes.ts';
+import { STORE_UNAVAILABLE_TEXT } from '../session/store-unavailable.tsx';
 import type { LookupError } from './lookup-error.ts';
 
 const OTHER_KIND: Record<LookupKind, LookupKind> = { refId: 'recordId', recordId: 'refId' };
@@ -62,6 +63,8 @@ export function CandidateError({
         };
       case 'audit_unavailable':
         return { title: 'This lookup could not be recorded', body: error.message, action: retry };
+      case 'store_unavailable':
+        return { title: 'Sign-in and lookups are paused', body: STORE_UNAVAILABLE_TEXT, action: retry };
       case 'unauthorized':
         return {
           title: "The KYC service rejected this server's API key",

@@ -7,6 +7,7 @@ export type LookupErrorKind =
   | 'unauthenticated'
   | 'too_many_lookups'
   | 'audit_unavailable'
+  | 'store_unavailable'
   | 'not_found'
   | 'unauthorized'
   | 'rate_limited'
@@ -42,6 +43,7 @@ const KIND_OF_CODE: Readonly<Record<string, LookupErrorKind>> = {
   unauthenticated: 'unauthenticated',
   rate_limited: 'too_many_lookups',
   audit_unavailable: 'audit_unavailable',
+  store_unavailable: 'store_unavailable',
   not_found: 'not_found',
   upstream_unauthorized: 'unauthorized',
   upstream_rate_limited: 'rate_limited',

@@ -4,8 +4,10 @@ import { Link, useLocation } from 'react-router';
 import { LookupForm } from '../lookup/lookup-form.tsx';
 import { metaQuery } from '../meta/meta-query.ts';
 import { SessionBadge } from '../session/session-badge.tsx';
-import { sessionQuery } from '../session/session-query.ts';
+import { OidcSignInPage, SignInRefusedPage, signInRefusalOf } from '../session/oidc-sign-in.tsx';
+import { SessionError, sessionQuery } from '../session/session-query.ts';
 import { SignInPage } from '../session/sign-in-page.tsx';
+import { StoreUnavailable } from '../session/store-unavailable.tsx';
 
 /** Header on every page: the product, the sandbox marker, and (away from home) a lookup form. */
 export function AppShell({ children }: { children: ReactNode }) {
@@ -14,6 +16,7 @@ export function AppShell({ children }: { children: ReactNode }) {
   const meta = useQuery({ ...metaQuery(), enabled: signedIn });
   const { pathname } = useLocation();
   const home = pathname === '/';
+  const refusal = signInRefusalOf(pathname);
   return (
     <div className="min-h-screen bg-slate-100 text-slate-900">
       <a
@@ -60,13 +63,21 @@ export function AppShell({ children }: { children: ReactNode }) {
         </div>
       </header>
       <main id="main" className="mx-auto max-w-7xl px-4 py-6 sm:px-6">
-        {session.isPending ? null : session.isError ? (
-          <p role="alert" className="rounded-xl border border-red-200 bg-red-50 p-5 text-red-950">
-            The Candidate Lookup server could not be reached: {session.error.message}
-          </p>
+        {refusal ? (
+          <SignInRefusedPage reason={refusal} provider={session.data?.provider} />
+        ) : session.isPending ? null : session.isError ? (
+          session.error instanceof SessionError && session.error.code === 'store_unavailable' ? (
+            <StoreUnavailable onRetry={() => void session.refetch()} retrying={session.isFetching} />
+          ) : (
+            <p role="alert" className="rounded-xl border border-red-200 bg-red-50 p-5 text-red-950">
+              The Candidate Lookup server could not be reached: {session.error.message}
+            </p>
+          )
         ) : !signedIn ? (
           session.data?.mode === 'users' ? (
             <SignInPage />
+          ) : session.data?.mode === 'oidc' ? (
+            <OidcSignInPage provider={session.data.provider ?? 'your organisation'} returnTo={pathname} />
           ) : (
             <p role="alert" className="rounded-xl border border-red-200 bg-red-50 p-5 text-red-950">
               The sign-in gateway in front of Candidate Lookup did not identify you. Sign in through it, then reload.

@@ -23,7 +23,7 @@ export function SessionBadge({ session }: { session: SessionInfo }) {
         <span className="font-medium break-all">{session.user}</span>{' '}
         <span className="rounded bg-slate-100 px-1.5 py-0.5 text-xs font-medium text-slate-800">{ROLE_LABELS[session.role]}</span>
       </span>
-      {session.mode === 'users' && (
+      {(session.mode === 'users' || session.mode === 'oidc') && (
         <button
           type="button"
           onClick={async () => {

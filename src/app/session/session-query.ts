@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { apiErrorBodySchema, sessionInfoSchema, type SessionInfo } from '../../kyc/contract/api.ts';
+import { apiErrorBodySchema, oidcStartSchema, sessionInfoSchema, type SessionInfo } from '../../kyc/contract/api.ts';
 import { apiFetch } from '../api-fetch.ts';
 
 export const sessionQuery = () =>
@@ -12,11 +12,23 @@ export const sessionQuery = () =>
       // Behind an identity-aware proxy that did not identify us: a session with nobody in it.
       if (response.status === 401) return { mode: 'proxy' };
       const error = apiErrorBodySchema.safeParse(body);
-      throw new Error(error.success ? error.data.error.message : `/api/session answered HTTP ${response.status}`);
+      if (error.success) throw new SessionError(error.data.error.message, error.data.error.code);
+      throw new SessionError(`/api/session answered HTTP ${response.status}`);
     },
     staleTime: 5 * 60_000,
     retry: 1,
   });
+
+/** Who is signed in could not be learnt; `code` is the server's error code when it gave one. */
+export class SessionError extends Error {
+  override name = 'SessionError';
+  constructor(
+    message: string,
+    readonly code?: string,
+  ) {
+    super(message);
+  }
+}
 
 export type SignInResult = { ok: true; session: SessionInfo } | { ok: false; message: string };
 
@@ -42,4 +54,26 @@ export async function signIn(username: string, password: string): Promise<SignIn
 
 export async function signOut(): Promise<void> {
   await apiFetch('/api/session', { method: 'DELETE', credentials: 'same-origin' }).catch(() => undefined);
+}
+
+/**
+ * OpenID Connect: asks this server where to sign in, keeping on the server (never in a URL) the page to
+ * come back to. The caller sends the browser to `url`.
+ */
+export async function startOidcSignIn(returnTo: string): Promise<{ ok: true; url: string } | { ok: false; message: string }> {
+  let response: Response;
+  try {
+    response = await apiFetch('/api/oidc/start', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ returnTo }),
+    });
+  } catch {
+    return { ok: false, message: 'The Candidate Lookup server could not be reached.' };
+  }
+  const body: unknown = await response.json().catch(() => undefined);
+  const started = oidcStartSchema.safeParse(body);
+  if (response.ok && started.success) return { ok: true, url: started.data.authorizationUrl };
+  const error = apiErrorBodySchema.safeParse(body);
+  return { ok: false, message: error.success ? error.data.error.message : `The sign-in could not start (HTTP ${response.status}).` };
 }

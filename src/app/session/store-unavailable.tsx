@@ -1,0 +1,26 @@
+/** What the server's `store_unavailable` means for the person in front of the screen. */
+export const STORE_UNAVAILABLE_TEXT =
+  'Candidate Lookup cannot reach its session store right now, so nobody can sign in or look candidates up. ' +
+  'Nothing is wrong with your account or the id; it resumes by itself once the store is back. Try again in a moment.';
+
+/** Instead of the page while sign-in cannot be checked (the shared store is down). */
+export function StoreUnavailable({ onRetry, retrying }: { onRetry: () => void; retrying: boolean }) {
+  return (
+    <div
+      role="alert"
+      className="space-y-3 rounded-xl border border-amber-300 bg-amber-50 p-5 text-amber-950"
+      data-error-kind="store_unavailable"
+    >
+      <h1 className="text-xl font-semibold">Sign-in and lookups are paused</h1>
+      <p className="text-sm">{STORE_UNAVAILABLE_TEXT}</p>
+      <button
+        type="button"
+        onClick={onRetry}
+        disabled={retrying}
+        className="inline-flex items-center rounded-md bg-blue-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-blue-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 disabled:opacity-70"
+      >
+        {retrying ? 'Trying…' : 'Try again'}
+      </button>
+    </div>
+  );
+}
