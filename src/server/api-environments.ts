@@ -73,11 +73,16 @@ export function metaFor(
   const archivingKey = current.deps.archiving.state();
   return {
     upstream: info.upstream,
-    ...(allowed && samples ? { samples } : {}),
+    ...(allowed && samples ? { samples: identity.role === 'support' ? samples.map(withoutName) : samples } : {}),
     environment: info,
     allowed,
     environments: served.map((s) => s.environment.info).filter((e) => mayUse(identity, e.name)),
     replyTemplates,
     ...(archivingKey ? { archivingKey } : {}),
   };
+}
+
+/** Support users see status level only, so not a sample candidate's name either. */
+function withoutName({ name: _name, ...sample }: SampleCandidate): SampleCandidate {
+  return sample;
 }

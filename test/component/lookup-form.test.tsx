@@ -93,6 +93,17 @@ describe('home page', () => {
     expect(screen.getByTestId('sandbox-marker')).toBeInTheDocument();
   });
 
+  it("says a support user's samples have their names left out, rather than that they are archived", async () => {
+    stubApi({
+      session: { mode: 'users', user: 'sam', role: 'support' },
+      meta: testMeta({ upstream: 'sandbox', samples: [{ kind: 'refId', id: 'cust_000482', status: 'inreview', summary: 'In review' }] }),
+    });
+    renderWithProviders('/');
+    const samples = await screen.findByRole('region', { name: 'Sample candidates' });
+    expect(within(samples).getByRole('link')).toHaveTextContent('Name not shown to support users');
+    expect(within(samples).getByRole('link')).not.toHaveTextContent('archived');
+  });
+
   it('shows no marker and no samples against a real service', async () => {
     stubApi({ meta: testMeta() });
     renderWithProviders('/');

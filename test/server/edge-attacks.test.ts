@@ -5,8 +5,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { apiErrorBodySchema } from '../../src/kyc/contract/api.ts';
 import { createApiFromConfig } from '../../src/server/api.ts';
 import { createAppServer } from '../../src/server/app-server.ts';
+import { createAccessControl } from '../../src/server/auth/access.ts';
 import type { AuditLine } from '../../src/server/audit.ts';
 import { ConfigError, parseConfig } from '../../src/server/config.ts';
+import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
+import { loadSandboxData } from '../../src/server/sandbox/data-file.ts';
+import { samplesOf } from '../../src/server/upstream.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
 import { listen, rawRequest, type RawResponse, startTestApp, testEnvironment } from './http.ts';
 
@@ -163,5 +167,35 @@ describe('local mode behind a reverse proxy on the same machine, which opens it 
     const users = await configuredApp({ AUTH_USERS_FILE: path.join(dir, 'users.json') });
     const session = await rawRequest(users.port, '/api/session', { headers: { 'X-Forwarded-For': '203.0.113.7' } });
     expect(session.status).toBe(200);
+  });
+});
+
+describe("a support user reading the sandbox candidates' names from /api/meta", () => {
+  it('leaves the names out for support users, from the built-in candidates and a data file alike', async () => {
+    const dataFile = path.join(dir, 'team-candidates.json');
+    const teamMember = { status: 'waiting', refId: 'team-1', recordId: 'r-team-1', isArchived: false, blockPassID: 'b', submitCount: 1 };
+    writeFileSync(dataFile, JSON.stringify([{ ...teamMember, identities: { given_name: { type: 'string', value: 'Zebulon' } } }]));
+    const candidates = [...sampleCandidates({ now: new Date(), largeImages: false }), ...loadSandboxData(dataFile)];
+    const samples = samplesOf(candidates);
+    const names = samples.flatMap((sample) => (sample.name ? [sample.name] : []));
+    expect(names).toContain('Zebulon');
+    const { app } = await upstreamAndApp({
+      samples,
+      access: createAccessControl({ mode: 'proxy', userHeader: 'x-user', roleHeader: 'x-role', trusted: ['127.0.0.1/32'] }),
+    });
+
+    const support = await app.get('/api/meta', { 'x-user': 'sam', 'x-role': 'support' });
+    expect(support.status).toBe(200);
+    const supportSamples = JSON.parse(support.body).samples as Array<Record<string, unknown>>;
+    expect(supportSamples.map((sample) => sample.id)).toEqual(samples.map((sample) => sample.id));
+    expect(supportSamples.filter((sample) => 'name' in sample)).toEqual([]);
+    for (const name of names) expect(support.body).not.toContain(name);
+
+    const compliance = await app.get('/api/meta', { 'x-user': 'ana', 'x-role': 'compliance' });
+    expect(
+      JSON.parse(compliance.body)
+        .samples.map((sample: { name?: string }) => sample.name)
+        .filter(Boolean),
+    ).toEqual(names);
   });
 });

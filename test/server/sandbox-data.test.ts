@@ -28,7 +28,7 @@ describe('SANDBOX_DATA', () => {
 
   it("replaces the built-in candidates with a team's own", async () => {
     const candidates = loadSandboxData(write('ok.json', [record]));
-    expect(candidates).toEqual([{ record, summary: 'Waiting, Ana' }]);
+    expect(candidates).toEqual([{ record, summary: 'Waiting' }]);
     const sandbox = await startSandbox({ candidates });
     close = sandbox.close;
     const res = await rawRequest(Number(new URL(sandbox.url).port), `/kyc/1.0/connect/${SANDBOX_CLIENT_ID}/refId/team-user-1`, {

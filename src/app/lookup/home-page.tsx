@@ -28,7 +28,7 @@ export function HomePage() {
         </p>
         <LookupForm />
       </section>
-      {meta.data?.samples && meta.data.samples.length > 0 && <SampleList samples={meta.data.samples} />}
+      {meta.data?.samples && meta.data.samples.length > 0 && <SampleList samples={meta.data.samples} namesHidden={role === 'support'} />}
     </div>
   );
 }

@@ -3,8 +3,8 @@ import type { SampleCandidate } from '../../kyc/contract/api.ts';
 import { candidatePath } from '../routes.ts';
 import { StatusBadge } from '../ui/status-badge.tsx';
 
-/** The sandbox's sample candidates as one-click examples. */
-export function SampleList({ samples }: { samples: SampleCandidate[] }) {
+/** The sandbox's sample candidates as one-click examples. Support users get them without names. */
+export function SampleList({ samples, namesHidden = false }: { samples: SampleCandidate[]; namesHidden?: boolean }) {
   return (
     <section aria-labelledby="samples-heading" className="space-y-3">
       <h2 id="samples-heading" className="text-lg font-semibold text-slate-900">
@@ -19,7 +19,9 @@ export function SampleList({ samples }: { samples: SampleCandidate[] }) {
               className="block h-full rounded-lg border border-slate-200 bg-white p-4 shadow-sm hover:border-blue-400 hover:shadow focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600"
             >
               <span className="flex flex-wrap items-center justify-between gap-2">
-                <span className="font-medium break-words text-slate-900">{sample.name ?? 'Name not available (archived)'}</span>
+                <span className="font-medium break-words text-slate-900">
+                  {sample.name ?? (namesHidden ? 'Name not shown to support users' : 'Name not available (archived)')}
+                </span>
                 <StatusBadge status={sample.status} size="sm" />
               </span>
               <span className="mt-1 block text-sm text-slate-600">{sample.summary}</span>

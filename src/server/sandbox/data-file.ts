@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { candidateName } from '../../kyc/contract/candidate-name.ts';
 import { candidateRecordSchema } from '../../kyc/contract/schema.ts';
 import { statusInfo } from '../../kyc/contract/status.ts';
 import { ConfigError } from '../config.ts';
@@ -43,6 +42,7 @@ export function loadSandboxData(file: string): SandboxCandidate[] {
     throw new ConfigError(`SANDBOX_DATA: ${file} is not a list of candidate records:\n${z.prettifyError(parsed.error)}`);
   }
   return parsed.data.map((record) => {
-    return { record, summary: [statusInfo(record.status).label, candidateName(record)].filter(Boolean).join(', ') };
+    // The name is a sample's own field (left out for support users), never part of its summary.
+    return { record, summary: [statusInfo(record.status).label, record.isArchived ? 'archived' : ''].filter(Boolean).join(', ') };
   });
 }
