@@ -57,6 +57,7 @@ export function createApiFromConfig(
     metrics,
     ...(options.log ? { log: options.log } : {}),
     ...(options.warn ? { warn: options.warn } : {}),
+    trustedProxies: config.trustedProxies,
   });
   const checks = [
     auditLogCheck(config.auditLog, config.auditMinFreeBytes, () => audit.lastWriteFailed()),

@@ -30,7 +30,7 @@ export function createAppServer(options: AppServerOptions): http.Server {
   });
   const serveAsset = (req: http.IncomingMessage, res: http.ServerResponse) => {
     setRoute(res, 'static'); // never the path: a deep link holds a candidate id
-    setSecurityHeaders(res); // the API handler sets its own
+    setSecurityHeaders(req, res); // the API handler sets its own
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' });
       res.end('Method not allowed');

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isCidr } from './auth/cidr.ts';
 import { isLoopbackHost } from './loopback.ts';
 
 /** Settings that appear both as environment variables and in KYC_ENVIRONMENTS_FILE: one rule each. */
@@ -51,3 +52,14 @@ export const dashboardUrl = z
     const sample = template.replaceAll('{recordId}', 'x').replaceAll('{refId}', 'x');
     return URL.canParse(sample) && /^https?:$/.test(new URL(sample).protocol);
   }, 'must be an http:// or https:// URL, such as https://dashboard.example.com/kyc/{recordId}');
+
+/** `127.0.0.1/32,10.0.0.0/8`: addresses or CIDRs, comma-separated. */
+export const cidrList = z
+  .string()
+  .transform((text) =>
+    text
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean),
+  )
+  .refine((list) => list.every(isCidr), 'must be a comma-separated list of addresses or CIDRs, such as 127.0.0.1/32,10.0.0.0/8');

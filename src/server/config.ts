@@ -1,8 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import dotenv from 'dotenv';
-import { isCidr } from './auth/cidr.ts';
-import { apiKey, baseUrl, dashboardUrl, environmentLabel, headerSafe, isPlainHttpToRemote } from './config-fields.ts';
+import { apiKey, baseUrl, cidrList, dashboardUrl, environmentLabel, headerSafe, isPlainHttpToRemote } from './config-fields.ts';
 import { DEFAULT_REPLIES, mergeReplyTemplates, replyTemplatesFileSchema, type ReplyTemplate } from '../kyc/contract/replies.ts';
 import { readEnvironmentsFile, SANDBOX_ENVIRONMENT, type EnvironmentConfig } from './environments.ts';
 import type { OidcConfig } from './auth/oidc.ts';
@@ -30,6 +29,8 @@ export interface Config {
    */
   sandbox: { dataFile?: string; largeImages: boolean; host: string; port: number; hostile: boolean; testControls: boolean };
   auth: AuthConfig;
+  /** Proxies (CIDRs) whose X-Forwarded-For and -Proto are believed; in proxy mode the identity-aware one too. */
+  trustedProxies: string[];
   /** Where every lookup is recorded, one JSON line each. */
   auditLog: string;
   /** Lookups per minute per user (per client address in local mode); 0 turns the limit off. */
@@ -104,17 +105,8 @@ const envSchema = z.object({
   SESSION_IDLE_MINUTES: optional(integer(1, 24 * 60)).default(60),
   AUTH_PROXY_USER_HEADER: optional(headerName),
   AUTH_PROXY_ROLE_HEADER: optional(headerName),
-  AUTH_PROXY_TRUSTED: optional(
-    z
-      .string()
-      .transform((text) =>
-        text
-          .split(',')
-          .map((part) => part.trim())
-          .filter(Boolean),
-      )
-      .refine((list) => list.every(isCidr), 'must be a comma-separated list of addresses or CIDRs, such as 127.0.0.1/32,10.0.0.0/8'),
-  ),
+  AUTH_PROXY_TRUSTED: optional(cidrList),
+  TRUSTED_PROXIES: optional(cidrList),
   AUDIT_LOG: optional(z.string()).default('audit.jsonl'),
   RATE_LIMIT_PER_MINUTE: optional(integer(0, 1_000_000)).default(60),
   RATE_LIMIT_BATCH_PER_MINUTE: optional(integer(0, 1_000_000)).default(600),
@@ -128,6 +120,9 @@ const envSchema = z.object({
   REDIS_URL: optional(z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL, such as redis://redis.internal:6379' })),
   ...oidcEnvSchema,
 });
+
+const SIGN_IN_HINT =
+  '  Set AUTH_USERS_FILE, AUTH_PROXY_USER_HEADER or OIDC_ISSUER, or ALLOW_UNAUTHENTICATED=1 if something else guards access.';
 
 export type Environment = Record<string, string | undefined>;
 
@@ -147,11 +142,10 @@ export function parseConfig(env: Environment): Config {
   const vars = parsed.data;
   const problem = (text: string) => new ConfigError(`Invalid configuration:\n  ${text}`);
   const auth = authOf(vars, problem);
-  if (auth.mode === 'local' && !auth.allowUnauthenticated && !isLoopbackHost(vars.HOST)) {
-    throw problem(
-      `HOST=${vars.HOST} would let anyone who reaches this machine read candidates, and no sign-in is configured.\n` +
-        '  Set AUTH_USERS_FILE, AUTH_PROXY_USER_HEADER or OIDC_ISSUER, or ALLOW_UNAUTHENTICATED=1 if something else guards access.',
-    );
+  if (auth.mode === 'local' && !auth.allowUnauthenticated) {
+    const open = !isLoopbackHost(vars.HOST) && `HOST=${vars.HOST} would let anyone who reaches this machine read candidates`;
+    const proxied = vars.TRUSTED_PROXIES && 'TRUSTED_PROXIES is set, but local mode answers this machine only';
+    if (open || proxied) throw problem(`${open || proxied}, and no sign-in is configured.\n${SIGN_IN_HINT}`);
   }
   if (vars.METRICS_PORT !== undefined && vars.METRICS_PORT !== 0 && vars.METRICS_PORT === vars.PORT) {
     throw problem(`METRICS_PORT=${vars.METRICS_PORT} is the public PORT too: metrics are served on a port of their own.`);
@@ -170,6 +164,7 @@ export function parseConfig(env: Environment): Config {
       testControls: vars.SANDBOX_TEST_CONTROLS,
     },
     auth,
+    trustedProxies: [...(vars.TRUSTED_PROXIES ?? []), ...(auth.mode === 'proxy' ? auth.trusted : [])],
     auditLog: vars.AUDIT_LOG,
     rateLimitPerMinute: vars.RATE_LIMIT_PER_MINUTE,
     rateLimitBatchPerMinute: vars.RATE_LIMIT_BATCH_PER_MINUTE,

@@ -35,7 +35,7 @@ export function createHealthRoutes(checks: readonly ReadinessCheck[]): (req: htt
     const pathname = (req.url ?? '/').split('?')[0];
     if (pathname !== '/healthz' && pathname !== '/readyz') return false;
     setRoute(res, pathname);
-    setSecurityHeaders(res);
+    setSecurityHeaders(req, res);
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       send(req, res, 405, { status: 'method not allowed' }, { Allow: 'GET, HEAD' });
       return true;

@@ -1,4 +1,5 @@
 import type http from 'node:http';
+import { clientOf } from './client.ts';
 import type { ApiErrorBody, ApiErrorCode } from '../kyc/contract/api.ts';
 
 /** Answers of the API, and the few things it reads from a request. Every API answer is JSON and `no-store`. */
@@ -88,9 +89,9 @@ export function single(value: string | string[] | undefined): string | undefined
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** Whether the browser reached us over TLS, directly or through a proxy that says so. */
+/** Whether the browser reached us over TLS, directly or through a trusted proxy that says so (client.ts). */
 export function isHttps(req: http.IncomingMessage): boolean {
-  return Boolean((req.socket as { encrypted?: boolean }).encrypted) || single(req.headers['x-forwarded-proto']) === 'https';
+  return clientOf(req).https;
 }
 
 export function readCookie(req: http.IncomingMessage, name: string): string | undefined {

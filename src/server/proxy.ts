@@ -18,6 +18,7 @@ import { refusalOf } from './request-guard.ts';
 import { any, type ApiCall, findRoute, get, open, type Route, routeLabel, type SignedInCall } from './routes.ts';
 import { setSecurityHeaders } from './security-headers.ts';
 import { StoreUnavailableError } from './state/store.ts';
+import { createClientResolver, noteClient } from './client.ts';
 import { createUpstreamClient } from './upstream-client.ts';
 
 /**
@@ -54,6 +55,8 @@ export interface ApiHandlerOptions {
    * candidate data: the route's shape, not the path.
    */
   log?: (record: RequestRecord) => void;
+  /** Reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed (default: none). */
+  trustedProxies?: readonly string[];
 }
 
 export type Middleware = (req: http.IncomingMessage, res: http.ServerResponse, next?: () => void) => void;
@@ -66,6 +69,7 @@ export function createApiHandler(options: ApiHandlerOptions): Middleware {
   const metrics = options.metrics ?? createMetrics();
   const rateLimiter = options.rateLimiter ?? NO_RATE_LIMIT;
   const refuseProxied = options.refuseProxied ?? options.access === undefined;
+  const resolveClient = createClientResolver(options.trustedProxies ?? []);
   const replyTemplates = options.replyTemplates ?? DEFAULT_REPLIES;
   const served: ServedEnvironment[] = options.environments.map((environment) => ({
     environment,
@@ -162,12 +166,14 @@ export function createApiHandler(options: ApiHandlerOptions): Middleware {
   ];
 
   return (req, res, next) => {
+    // Before anything else, also for the static files served after this handler: who is asking, and how.
+    noteClient(req, resolveClient);
     const path = rawPathOf(req);
     if (path !== API_PREFIX && !path.startsWith(`${API_PREFIX}/`)) {
       if (next) return next();
       return sendError(res, 404, 'no_such_route', 'Not found.');
     }
-    setSecurityHeaders(res);
+    setSecurityHeaders(req, res);
     requestIdOf(res);
     const started = performance.now();
     const found = findRoute(routes, path);

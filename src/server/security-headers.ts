@@ -1,4 +1,5 @@
 import type http from 'node:http';
+import { clientOf } from './client.ts';
 
 /**
  * Headers on every response of the production server. The CSP allows no inline script; images may be
@@ -27,6 +28,14 @@ export const SECURITY_HEADERS: Record<string, string> = {
   'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), payment=()',
 };
 
-export function setSecurityHeaders(res: http.ServerResponse): void {
+/**
+ * Over https, browsers are told to use nothing else for a year (HSTS). Sent only then: over plain http
+ * the header means nothing, and on a name that is also served without TLS it would lock users out. Not
+ * `includeSubDomains`: other services under the same domain are not this server's to decide for.
+ */
+export const STRICT_TRANSPORT_SECURITY = 'max-age=31536000';
+
+export function setSecurityHeaders(req: http.IncomingMessage, res: http.ServerResponse): void {
   for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
+  if (clientOf(req).https) res.setHeader('Strict-Transport-Security', STRICT_TRANSPORT_SECURITY);
 }

@@ -190,6 +190,21 @@ describe('configuration', () => {
     expect(errorOf({ REDIS_URL: 'redis.internal:6379' })).toMatch(/REDIS_URL must be/);
   });
 
+  it('reads TRUSTED_PROXIES (with the identity-aware proxy in proxy mode), and refuses it with no sign-in', () => {
+    expect(parseConfig({}).trustedProxies).toEqual([]);
+    expect(parseConfig({ AUTH_USERS_FILE: 'u.json', TRUSTED_PROXIES: '10.0.0.0/8, 127.0.0.1' }).trustedProxies).toEqual([
+      '10.0.0.0/8',
+      '127.0.0.1',
+    ]);
+    const proxy = { AUTH_PROXY_USER_HEADER: 'X-User', AUTH_PROXY_ROLE_HEADER: 'X-Role', AUTH_PROXY_TRUSTED: '10.1.0.0/16' };
+    expect(parseConfig({ ...proxy, TRUSTED_PROXIES: '10.2.0.0/16' }).trustedProxies).toEqual(['10.2.0.0/16', '10.1.0.0/16']);
+    expect(errorOf({ AUTH_USERS_FILE: 'u.json', TRUSTED_PROXIES: 'nginx' })).toMatch(/TRUSTED_PROXIES must be a comma-separated list/);
+    expect(errorOf({ TRUSTED_PROXIES: '127.0.0.1' })).toMatch(
+      /TRUSTED_PROXIES is set, but local mode answers this machine only, and no sign-in is configured/,
+    );
+    expect(parseConfig({ TRUSTED_PROXIES: '127.0.0.1', ALLOW_UNAUTHENTICATED: '1' }).trustedProxies).toEqual(['127.0.0.1']);
+  });
+
   it('refuses plain http to another machine, unless told the connection is protected otherwise', () => {
     expect(errorOf({ ...remote, KYC_BASE_URL: 'http://kyc.example.org' })).toMatch(/http:\/\/ to another machine.*KYC_ALLOW_HTTP=1/s);
     expect(parseConfig({ ...remote, KYC_BASE_URL: 'http://kyc.example.org', KYC_ALLOW_HTTP: '1' }).environments[0]!.upstream.kind).toBe(

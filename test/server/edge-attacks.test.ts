@@ -6,13 +6,14 @@ import { apiErrorBodySchema } from '../../src/kyc/contract/api.ts';
 import { createApiFromConfig } from '../../src/server/api.ts';
 import { createAppServer } from '../../src/server/app-server.ts';
 import { createAccessControl } from '../../src/server/auth/access.ts';
+import { hashPassword } from '../../src/server/auth/passwords.ts';
 import type { AuditLine } from '../../src/server/audit.ts';
 import { ConfigError, parseConfig } from '../../src/server/config.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { loadSandboxData } from '../../src/server/sandbox/data-file.ts';
 import { samplesOf } from '../../src/server/upstream.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
-import { listen, rawRequest, type RawResponse, startTestApp, testEnvironment } from './http.ts';
+import { cookieOf, listen, rawRequest, type RawResponse, signIn, startTestApp, testEnvironment } from './http.ts';
 
 /** Issue 9's attacks on the edge of the server (requests, headers, cookies, start-up), one test each. */
 const cleanups: Array<() => Promise<void>> = [];
@@ -20,6 +21,15 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();
 });
 const dir = mkdtempSync(path.join(os.tmpdir(), 'cl-edge-'));
+
+/** A stand-in for the built app: an index.html to serve. */
+function builtClient(): string {
+  const staticDir = path.join(dir, 'client');
+  mkdirSync(staticDir, { recursive: true });
+  writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><title>Candidate Lookup</title>');
+  return staticDir;
+}
+
 const errorOf = (res: RawResponse) => apiErrorBodySchema.parse(JSON.parse(res.body)).error;
 
 /** A fake upstream and the app in front of it, with the audit lines kept in memory. */
@@ -52,9 +62,7 @@ async function configuredApp(env: Record<string, string>) {
 
 describe('the back/forward cache or a shared cache bringing a candidate page back after sign-out', () => {
   it('serves the page with Cache-Control: no-store, at / and at every deep link', async () => {
-    const staticDir = path.join(dir, 'client');
-    mkdirSync(staticDir);
-    writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><title>Candidate Lookup</title>');
+    const staticDir = builtClient();
     const upstream = await startFakeUpstream();
     const app = await startTestApp({ upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' } }, staticDir);
     cleanups.push(app.close, upstream.close);
@@ -197,5 +205,57 @@ describe("a support user reading the sandbox candidates' names from /api/meta", 
         .samples.map((sample: { name?: string }) => sample.name)
         .filter(Boolean),
     ).toEqual(names);
+  });
+});
+
+describe('https claimed by anyone, and a session cookie planted from a sibling or a plain-http page', () => {
+  const usersFile = path.join(dir, 'https-users.json');
+  async function usersApp(trustedProxies: string[]) {
+    writeFileSync(
+      usersFile,
+      JSON.stringify({ users: [{ username: 'ana', passwordHash: await hashPassword('ana password ok'), role: 'compliance' }] }),
+    );
+    const access = createAccessControl(
+      { mode: 'users', usersFile, sessionMaxAgeMinutes: 60, sessionIdleMinutes: 10 },
+      { signInDelayMs: 1 },
+    );
+    const { app } = await upstreamAndApp({ access, trustedProxies });
+    return app;
+  }
+
+  it('behind a trusted https proxy: a __Host- cookie, Secure, and HSTS on the API and the page', async () => {
+    const app = await usersApp(['127.0.0.1/32', '::1/128']);
+    const https = { 'x-forwarded-proto': 'https', 'x-forwarded-for': '203.0.113.7' };
+    const res = await signIn(app.port, 'ana', 'ana password ok', https);
+    expect(res.status).toBe(200);
+    expect(String(res.headers['set-cookie'])).toMatch(
+      /^__Host-cl_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict; Max-Age=3600; Secure$/,
+    );
+    expect(res.headers['strict-transport-security']).toBe('max-age=31536000');
+    const cookie = cookieOf(res);
+    expect(JSON.parse((await app.get('/api/session', { ...https, cookie })).body)).toMatchObject({ user: 'ana' });
+    // The same token under the plain name (as a sibling subdomain or an http page could set it) is no session.
+    const planted = cookie.replace('__Host-cl_session=', 'cl_session=');
+    expect(JSON.parse((await app.get('/api/session', { ...https, cookie: planted })).body)).toEqual({ mode: 'users' });
+    expect((await app.get('/favicon.svg', https)).headers['strict-transport-security']).toBe('max-age=31536000');
+  });
+
+  it('believes X-Forwarded-Proto by its first value only', async () => {
+    const app = await usersApp(['127.0.0.1/32', '::1/128']);
+    const downgraded = await signIn(app.port, 'ana', 'ana password ok', { 'x-forwarded-proto': 'http, https' });
+    expect(String(downgraded.headers['set-cookie'])).toMatch(/^cl_session=.*Max-Age=3600$/);
+    expect(downgraded.headers['strict-transport-security']).toBeUndefined();
+    const first = await signIn(app.port, 'ana', 'ana password ok', { 'x-forwarded-proto': 'HTTPS , http' });
+    expect(String(first.headers['set-cookie'])).toMatch(/^__Host-cl_session=.*; Secure$/);
+  });
+
+  it('ignores X-Forwarded-Proto from anyone not in TRUSTED_PROXIES', async () => {
+    for (const trusted of [[], ['10.0.0.0/8']]) {
+      const app = await usersApp(trusted);
+      const res = await signIn(app.port, 'ana', 'ana password ok', { 'x-forwarded-proto': 'https' });
+      expect(res.status).toBe(200);
+      expect(String(res.headers['set-cookie']), String(trusted)).toMatch(/^cl_session=.*Max-Age=3600$/);
+      expect(res.headers['strict-transport-security']).toBeUndefined();
+    }
   });
 });

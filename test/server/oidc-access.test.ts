@@ -33,6 +33,8 @@ const env = (issuer: string, port: number, extra: Record<string, string> = {}) =
   OIDC_SUPPORT_VALUES: 'kyc-support',
   OIDC_SCOPES: 'openid email profile groups',
   OIDC_PROVIDER_NAME: 'Test IdP',
+  // A request that says https (X-Forwarded-Proto) comes as through a TLS-terminating proxy on this machine.
+  TRUSTED_PROXIES: '127.0.0.1/32,::1/128',
   SESSION_MAX_AGE_MINUTES: '60',
   ...extra,
 });
@@ -166,9 +168,10 @@ describe('OpenID Connect sign-in', () => {
     expect(json(await app.request('/api/session', { headers: { cookie } }))).toEqual({ mode: 'oidc', provider: 'Test IdP' });
   });
 
-  it('marks both cookies Secure behind https', async () => {
+  it('marks both cookies Secure behind https, the session cookie __Host- named', async () => {
     const res = await signInAs('ana', { headers: { 'x-forwarded-proto': 'https' } });
     for (const line of res.headers['set-cookie']!) expect(line).toMatch(/; Secure$/);
+    expect(res.headers['set-cookie']!.filter((line) => line.startsWith('__Host-cl_session='))).toHaveLength(1);
   });
 
   it('starts a sign-in only by POST from this site, and never sends the browser off this site after it', async () => {

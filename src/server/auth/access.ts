@@ -1,6 +1,7 @@
 import type http from 'node:http';
 import { type ApiErrorCode, type AuthMode, ROLES, type Role, type SessionInfo } from '../../kyc/contract/api.ts';
 import type { AuthConfig } from '../config.ts';
+import { clientOf } from '../client.ts';
 import { single } from '../http-reply.ts';
 import { isLoopbackHost } from '../loopback.ts';
 import type { Route } from '../routes.ts';
@@ -101,7 +102,7 @@ function localAccess(config: Extract<AuthConfig, { mode: 'local' }>): AccessCont
   return identifiedByRequest(
     'local',
     identify,
-    (req) => `address:${req.socket.remoteAddress ?? 'unknown'}`,
+    (req) => `address:${clientOf(req).address || 'unknown'}`,
     'With no sign-in configured, only this machine may use Candidate Lookup (through localhost).',
   );
 }

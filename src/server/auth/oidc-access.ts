@@ -8,7 +8,7 @@ import { StoreUnavailableError, type SharedStore } from '../state/store.ts';
 import type { AccessControl, AccessOptions, Identity } from './access.ts';
 import { createOidcSignIn, PENDING_TTL_MS } from './oidc.ts';
 import { OIDC_CALLBACK_PATH } from './oidc-config.ts';
-import { SESSION_COOKIE, SessionStore, sessionCookie } from './session-store.ts';
+import { readSessionCookie, SessionStore, sessionCookie } from './session-store.ts';
 
 /** Names the sign-in this browser started (the rest is in the shared store), from start to callback. */
 export const PENDING_COOKIE = 'cl_oidc';
@@ -33,7 +33,7 @@ export function oidcAccess(config: OidcAuthConfig, store: SharedStore, options: 
   const provider = oidc.providerName;
 
   const identify = async (req: http.IncomingMessage): Promise<Identity | undefined> => {
-    const session = await sessions.get(readCookie(req, SESSION_COOKIE));
+    const session = await sessions.get(readSessionCookie(req));
     return session && { user: session.user, role: session.role };
   };
 
@@ -70,7 +70,7 @@ export function oidcAccess(config: OidcAuthConfig, store: SharedStore, options: 
     if (!result.ok) return redirect(res, `${SIGN_IN_REFUSED_PATH}${result.reason}`, cookies);
     try {
       // A new session, never one the browser brought along (session fixation).
-      await sessions.delete(readCookie(req, SESSION_COOKIE));
+      await sessions.delete(readSessionCookie(req));
       const token = await sessions.create(result.user, result.role);
       cookies.push(sessionCookie(req, token, config.sessionMaxAgeMinutes * 60));
     } catch (error) {
@@ -93,7 +93,7 @@ export function oidcAccess(config: OidcAuthConfig, store: SharedStore, options: 
     async handleSession(req, reply, fail) {
       if (req.method === 'GET') return reply(200, { mode: 'oidc', provider, ...(await identify(req)) } satisfies SessionInfo);
       if (req.method === 'DELETE') {
-        await sessions.delete(readCookie(req, SESSION_COOKIE));
+        await sessions.delete(readSessionCookie(req));
         return reply(200, { mode: 'oidc', provider } satisfies SessionInfo, { 'Set-Cookie': sessionCookie(req, '', 0) });
       }
       fail(405, 'method_not_allowed', `Sign in through ${provider}: POST ${START_PATH}.`, { Allow: 'GET, DELETE' });

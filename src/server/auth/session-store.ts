@@ -1,15 +1,30 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type http from 'node:http';
 import { ROLES, type Role } from '../../kyc/contract/api.ts';
-import { isHttps } from '../http-reply.ts';
+import { isHttps, readCookie } from '../http-reply.ts';
 import type { SharedStore } from '../state/store.ts';
 
 export const SESSION_COOKIE = 'cl_session';
+/**
+ * Over https the cookie is Secure and named with the `__Host-` prefix: browsers then accept it only
+ * from this very host, over https, for the whole site, so a sibling subdomain or a plain-http page on
+ * the same name cannot plant or overwrite it.
+ */
+export const SECURE_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`;
 
-/** The session cookie of every mode that signs people in: HttpOnly, SameSite=Strict, Secure behind https. */
+function sessionCookieName(req: http.IncomingMessage): string {
+  return isHttps(req) ? SECURE_SESSION_COOKIE : SESSION_COOKIE;
+}
+
+/** The session token the browser sent, under the name this connection uses. */
+export function readSessionCookie(req: http.IncomingMessage): string | undefined {
+  return readCookie(req, sessionCookieName(req));
+}
+
+/** The session cookie of every mode that signs people in: HttpOnly, SameSite=Strict, Secure and `__Host-` over https. */
 export function sessionCookie(req: http.IncomingMessage, token: string, maxAgeSeconds: number): string {
   return [
-    `${SESSION_COOKIE}=${token}`,
+    `${sessionCookieName(req)}=${token}`,
     'Path=/',
     'HttpOnly',
     'SameSite=Strict',

@@ -2,11 +2,12 @@ import type http from 'node:http';
 import { z } from 'zod';
 import type { SessionInfo } from '../../kyc/contract/api.ts';
 import type { AuthConfig } from '../config.ts';
-import { readBody, readCookie } from '../http-reply.ts';
+import { clientOf } from '../client.ts';
+import { readBody } from '../http-reply.ts';
 import { StoreUnavailableError, type SharedStore } from '../state/store.ts';
 import type { AccessControl, AccessOptions, Fail, Identity, Reply } from './access.ts';
 import { decoyHash, verifyPassword } from './passwords.ts';
-import { SESSION_COOKIE, SessionStore, sessionCookie } from './session-store.ts';
+import { readSessionCookie, SessionStore, sessionCookie } from './session-store.ts';
 import { createSignInFailures } from './sign-in-failures.ts';
 import { SignInGuard } from './sign-in-guard.ts';
 import { followUsersFile } from './users-file.ts';
@@ -31,7 +32,7 @@ export function usersAccess(config: UsersConfig, store: SharedStore, options: Ac
   const currentUsers = followUsersFile(config.usersFile, now);
 
   const identify = async (req: http.IncomingMessage): Promise<Identity | undefined> => {
-    const token = readCookie(req, SESSION_COOKIE);
+    const token = readSessionCookie(req);
     const session = await sessions.get(token);
     if (!session) return undefined;
     const user = currentUsers().get(session.user.toLowerCase());
@@ -46,7 +47,7 @@ export function usersAccess(config: UsersConfig, store: SharedStore, options: Ac
     const body = await readSignIn(req, fail);
     if (!body) return;
     const username = body.username.trim();
-    const attempt = await guard.attempt(username, req.socket.remoteAddress ?? '', async () => {
+    const attempt = await guard.attempt(username, clientOf(req).address, async () => {
       const user = currentUsers().get(username.toLowerCase());
       // An unknown user costs the same scrypt check as a wrong password: the answer says nothing of who exists.
       const valid = await verifyPassword(body.password, user?.passwordHash ?? (await decoyHash()));
@@ -55,7 +56,7 @@ export function usersAccess(config: UsersConfig, store: SharedStore, options: Ac
     if (!attempt.ok) return refuseSignIn(attempt, fail);
     const user = attempt.value;
     // A new session, never one the browser brought along (session fixation).
-    await sessions.delete(readCookie(req, SESSION_COOKIE));
+    await sessions.delete(readSessionCookie(req));
     const token = await sessions.create(user.username, user.role);
     reply(200, { mode: 'users', user: user.username, role: user.role } satisfies SessionInfo, {
       'Set-Cookie': sessionCookie(req, token, config.sessionMaxAgeMinutes * 60),
@@ -68,7 +69,7 @@ export function usersAccess(config: UsersConfig, store: SharedStore, options: Ac
     async handleSession(req, reply, fail) {
       if (req.method === 'GET') return reply(200, { mode: 'users', ...(await identify(req)) } satisfies SessionInfo);
       if (req.method === 'DELETE') {
-        await sessions.delete(readCookie(req, SESSION_COOKIE));
+        await sessions.delete(readSessionCookie(req));
         return reply(200, { mode: 'users' } satisfies SessionInfo, { 'Set-Cookie': sessionCookie(req, '', 0) });
       }
       if (req.method === 'POST') {
