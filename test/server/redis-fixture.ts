@@ -58,12 +58,20 @@ export async function startRedis(): Promise<RunningRedis> {
   };
 }
 
+/** Every redis-server still running when the test process ends is stopped with it, even after a failed test. */
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
 async function launch(port: number): Promise<ChildProcess> {
   const child = spawn(
     REDIS_SERVER_PATH,
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--loglevel', 'warning'],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
