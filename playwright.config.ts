@@ -1,3 +1,4 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { defineConfig } from '@playwright/test';
 import { SANDBOX_ARCHIVE_KEY, SANDBOX_CLIENT_ID, SANDBOX_KEYS } from './src/server/sandbox/sandbox.ts';
 
@@ -20,7 +21,36 @@ export const E2E_PORTS = {
   /** OpenID Connect: the app, and the test provider that test/e2e/oidc.spec.ts starts in the test process. */
   oidc: PORT_BASE + 20,
   oidcProvider: PORT_BASE + 21,
+  /** Two sandboxes (the first with its test switch) and the app serving both as environments. */
+  sandboxA: PORT_BASE + 10,
+  sandboxB: PORT_BASE + 11,
+  environments: PORT_BASE + 12,
 } as const;
+
+/** The environments file of that app: written here, since its ports move with E2E_PORT_BASE. */
+export const E2E_ENVIRONMENTS_FILE = 'test-results/e2e-environments.json';
+mkdirSync('test-results', { recursive: true });
+writeFileSync(
+  E2E_ENVIRONMENTS_FILE,
+  JSON.stringify([
+    {
+      name: 'a',
+      label: 'Sandbox A',
+      baseUrl: `http://127.0.0.1:${E2E_PORTS.sandboxA}`,
+      clientId: SANDBOX_CLIENT_ID,
+      apiKey: SANDBOX_KEYS.full,
+      statusApiKey: SANDBOX_KEYS.status,
+      dashboardUrl: 'https://dashboard.example.com/kyc/{recordId}',
+    },
+    {
+      name: 'b',
+      label: 'Sandbox B',
+      baseUrl: `http://127.0.0.1:${E2E_PORTS.sandboxB}`,
+      clientId: SANDBOX_CLIENT_ID,
+      apiKey: SANDBOX_KEYS.full,
+    },
+  ]),
+);
 /** Test-only accounts of test/fixtures/e2e-users.json (never use these anywhere else). */
 export const E2E_USERS = {
   compliance: { username: 'ana', password: 'ana-compliance-e2e' },
@@ -52,6 +82,8 @@ const SANDBOX_ENV = {
   REDIS_URL: '',
   AUDIT_LOG: 'test-results/e2e-audit.jsonl',
   RATE_LIMIT_PER_MINUTE: '0',
+  KYC_ENVIRONMENTS_FILE: '',
+  SANDBOX_TEST_CONTROLS: '',
 };
 
 export default defineConfig({
@@ -218,6 +250,34 @@ export default defineConfig({
         HOST: '127.0.0.1',
         PORT: String(E2E_PORTS.oidc),
       },
+      reuseExistingServer: false,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      timeout: 30_000,
+    },
+    {
+      // Two sandboxes as two environments of one app: the first can change a status (SANDBOX_TEST_CONTROLS).
+      command: 'node dist/server/sandbox.js',
+      port: E2E_PORTS.sandboxA,
+      env: { ...SANDBOX_ENV, HOST: '127.0.0.1', SANDBOX_PORT: String(E2E_PORTS.sandboxA), SANDBOX_TEST_CONTROLS: '1' },
+      reuseExistingServer: false,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      timeout: 30_000,
+    },
+    {
+      command: 'node dist/server/sandbox.js',
+      port: E2E_PORTS.sandboxB,
+      env: { ...SANDBOX_ENV, HOST: '127.0.0.1', SANDBOX_PORT: String(E2E_PORTS.sandboxB) },
+      reuseExistingServer: false,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      timeout: 30_000,
+    },
+    {
+      command: 'node dist/server/main.js',
+      url: `http://127.0.0.1:${E2E_PORTS.environments}/api/meta`,
+      env: { ...SANDBOX_ENV, KYC_ENVIRONMENTS_FILE: E2E_ENVIRONMENTS_FILE, HOST: '127.0.0.1', PORT: String(E2E_PORTS.environments) },
       reuseExistingServer: false,
       stdout: 'ignore',
       stderr: 'pipe',

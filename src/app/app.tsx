@@ -6,6 +6,7 @@ import { QUEUE_PATH } from './applicants/queue-location.ts';
 import { CandidateSkeleton } from './candidate/candidate-skeleton.tsx';
 import { AppShell } from './layout/app-shell.tsx';
 import { NotFoundPage } from './layout/not-found-page.tsx';
+import { BatchPage } from './batch/batch-page.tsx';
 import { HomePage } from './lookup/home-page.tsx';
 import { splitEnvironmentPath } from './routes.ts';
 import { PageErrorBoundary } from './ui/page-error-boundary.tsx';
@@ -39,15 +40,19 @@ function usePreload(load: () => Promise<unknown>) {
  */
 export function AppRoutes() {
   const { pathname } = useLocation();
+  // `/e/<environment>/…` is the same page in another environment.
+  const { path } = splitEnvironmentPath(pathname);
   usePreload(loadCandidatePage);
   return (
     <AppShell>
       <PageErrorBoundary key={pathname}>
-        {pathname === '/' ? (
+        {path === '/' ? (
           <HomePage />
-        ) : splitEnvironmentPath(pathname).path === QUEUE_PATH ? (
+        ) : path === QUEUE_PATH ? (
           <ApplicantsPage />
-        ) : pathname.startsWith('/candidates/') ? (
+        ) : path === '/batch' ? (
+          <BatchPage />
+        ) : path.startsWith('/candidates/') ? (
           <Suspense fallback={<CandidateSkeleton />}>
             <CandidateEntry />
           </Suspense>

@@ -83,7 +83,7 @@ export async function resolveUpstream(config: Config): Promise<ResolvedUpstream>
     environments: [
       {
         target: { baseUrl: sandbox.url, clientId: sandbox.clientId, apiKey: sandbox.keys.full, statusApiKey: sandbox.keys.status },
-        info: { name: environment.name, label: environment.label, upstream: 'sandbox' },
+        info: { name: environment.name, label: environment.label, clientId: sandbox.clientId, upstream: 'sandbox' },
         samples: samplesOf(sandbox.candidates),
       },
     ],

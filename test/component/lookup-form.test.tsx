@@ -18,11 +18,9 @@ describe('lookup form', () => {
     const user = userEvent.setup();
     stubApi();
     const { router } = renderWithProviders('/');
-    await screen.findByRole('textbox');
-    await user.tab(); // skip link
-    await user.tab(); // home link
-    await user.tab(); // Applicants link
-    await user.tab(); // kind radio group
+    // The box has focus when the home page opens; the kind toggle is just before it.
+    await waitFor(() => expect(screen.getByRole('textbox')).toHaveFocus());
+    await user.tab({ shift: true });
     expect(screen.getByRole('radio', { name: 'refId' })).toHaveFocus();
     await user.keyboard('{ArrowRight}');
     expect(screen.getByRole('radio', { name: 'recordId' })).toBeChecked();
@@ -82,15 +80,15 @@ describe('home page', () => {
     });
     const { router } = renderWithProviders('/');
     await screen.findByRole('textbox');
-    expect(await screen.findByTestId('sandbox-marker')).toHaveTextContent('Sandbox data');
+    expect(await screen.findByTestId('environment-badge')).toHaveTextContent('Sandbox');
     const samples = screen.getByRole('region', { name: 'Sample candidates' });
     const links = within(samples).getAllByRole('link');
     expect(links).toHaveLength(2);
     expect(links[1]).toHaveTextContent('mystery');
     await user.click(links[1]!);
     await waitFor(() => expect(router.state.location.pathname).toBe('/candidates/recordId/65f1c2a9e4b0d3a1f0c9b810'));
-    // The marker stays on every page.
-    expect(screen.getByTestId('sandbox-marker')).toBeInTheDocument();
+    // The badge stays on every page.
+    expect(screen.getByTestId('environment-badge')).toHaveTextContent('Sandbox');
   });
 
   it("says a support user's samples have their names left out, rather than that they are archived", async () => {
@@ -104,13 +102,12 @@ describe('home page', () => {
     expect(within(samples).getByRole('link')).not.toHaveTextContent('archived');
   });
 
-  it('shows no marker and no samples against a real service', async () => {
+  it('names the real service with its client id, and shows no samples', async () => {
     stubApi({ meta: testMeta() });
     renderWithProviders('/');
     await screen.findByRole('textbox');
     expect(await screen.findByRole('heading', { level: 1, name: 'Look up a candidate' })).toBeInTheDocument();
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(screen.queryByTestId('sandbox-marker')).not.toBeInTheDocument();
+    expect(await screen.findByTestId('environment-badge')).toHaveTextContent('Production · acme_kyc');
     expect(screen.queryByRole('region', { name: 'Sample candidates' })).not.toBeInTheDocument();
   });
 });

@@ -1,6 +1,6 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render } from '@testing-library/react';
-import { MemoryRouter, useLocation, type Location } from 'react-router';
+import { act, render } from '@testing-library/react';
+import { MemoryRouter, type NavigateFunction, useLocation, useNavigate, type Location } from 'react-router';
 import { vi } from 'vitest';
 import { AppRoutes } from '../../src/app/app.tsx';
 import { APP_REQUEST_HEADER, type ApiMeta, type SessionInfo } from '../../src/kyc/contract/api.ts';
@@ -10,9 +10,10 @@ import { DEFAULT_REPLIES } from '../../src/kyc/contract/replies.ts';
 /** The whole app at a route, with a fresh QueryClient that never retries. */
 export function renderWithProviders(path: string) {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  const current: { location?: Location } = {};
+  const current: { location?: Location; navigate?: NavigateFunction } = {};
   function LocationProbe() {
     current.location = useLocation();
+    current.navigate = useNavigate();
     return null;
   }
   const utils = render(
@@ -30,6 +31,8 @@ export function renderWithProviders(path: string) {
         return current.location!;
       },
     },
+    /** As the browser's Back (`-1`) and Forward buttons, or a link. */
+    navigate: (to: string | number) => act(() => void (typeof to === 'number' ? current.navigate!(to) : current.navigate!(to))),
   };
   return { ...utils, router, queryClient };
 }

@@ -2,6 +2,7 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import { afterEach, beforeAll, vi } from 'vitest';
 import { loadCandidatePage } from '../../src/app/app.tsx';
+import { clearRecentLookups } from '../../src/app/recent/recent-lookups.ts';
 
 // jsdom has no object URLs and no modal dialogs: minimal stand-ins that tests can observe.
 let nextUrl = 0;
@@ -21,5 +22,7 @@ beforeAll(() => loadCandidatePage());
 
 afterEach(() => {
   cleanup();
+  // Recent lookups live in the module and sessionStorage, like in a tab: each test starts a new tab.
+  clearRecentLookups();
   vi.unstubAllGlobals();
 });

@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { E2E_PORTS } from '../../playwright.config.ts';
 import { seriousViolations } from './axe.ts';
 
 test('the home page has no serious or critical accessibility violation', async ({ page }) => {
@@ -17,6 +18,26 @@ test('the candidate page has no serious or critical accessibility violation', as
 test('the not-found page has no serious or critical accessibility violation', async ({ page }) => {
   await page.goto('/candidates/refId/nobody');
   await expect(page.getByRole('alert')).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+});
+
+test('the batch page, with its results, has no serious or critical accessibility violation', async ({ page }) => {
+  await page.goto('/batch');
+  await page.getByRole('textbox', { name: 'refIds to look up' }).fill('cust_000482\nnobody\n..');
+  await page.getByRole('button', { name: 'Look up all' }).click();
+  await expect(page.getByText(/^Done:/)).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+});
+
+test('the home page with recent lookups, and a candidate page with two environments, have no serious or critical violation', async ({
+  page,
+}) => {
+  const environments = `http://127.0.0.1:${E2E_PORTS.environments}`;
+  await page.goto(`${environments}/candidates/refId/crm-55102`);
+  await expect(page.getByRole('button', { name: 'Copy summary' })).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+  await page.getByRole('link', { name: 'Candidate Lookup' }).click();
+  await expect(page.getByRole('region', { name: 'Recent lookups' })).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);
 });
 

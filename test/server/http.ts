@@ -102,7 +102,7 @@ export function testEnvironment(
     info: {
       name,
       label: extras.label ?? name,
-      ...(extras.samples ? {} : { clientId: target.clientId }),
+      clientId: target.clientId,
       upstream: extras.samples ? 'sandbox' : 'remote',
       ...(extras.dashboardUrl ? { dashboardUrl: extras.dashboardUrl } : {}),
     },

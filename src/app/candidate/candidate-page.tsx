@@ -1,22 +1,40 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { useLocation } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { archivesOnExtract } from '../../kyc/contract/archiving.ts';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
-import { metaQuery } from '../meta/meta-query.ts';
-import { parseCandidatePath } from '../routes.ts';
+import { looksLikeRecordId } from '../../kyc/view/id-input.ts';
+import { useEnvironment } from '../environment/use-environment.ts';
+import { HandOffBar, PrintHeader } from '../handoff/hand-off-bar.tsx';
+import { rememberLookup } from '../recent/recent-lookups.ts';
+import { candidatePath, parseCandidatePath } from '../routes.ts';
+import { sessionQuery } from '../session/session-query.ts';
 import { ArchiveWarning } from './archive-warning.tsx';
 import { candidateQueries, progressKeyOf } from './candidate-queries.ts';
 import { CandidateError } from './candidate-error.tsx';
 import { CandidateSkeleton } from './candidate-skeleton.tsx';
 import { CandidateView } from './candidate-view.tsx';
 import { useDownloadProgress } from './download-progress.ts';
+import { Freshness, StatusChangeBanner, useStatusChange } from './freshness.tsx';
 import { LookupError } from './lookup-error.ts';
+
+/** What the search box and the automatic retry tell the candidate page through the history entry. */
+export interface LookupNote {
+  /** What was removed from a pasted id, e.g. "1 zero-width space". */
+  cleaned?: string;
+  /** This recordId was tried because no candidate has it as refId. */
+  triedAsRefId?: boolean;
+}
+
+function noteOf(state: unknown): LookupNote {
+  const note = (state ?? {}) as LookupNote;
+  return { cleaned: typeof note.cleaned === 'string' ? note.cleaned : undefined, triedAsRefId: note.triedAsRefId === true };
+}
 
 /** `/candidates/<kind>/<id>`: reads the route, looks the candidate up, shows the record or what went wrong. */
 export function CandidatePage() {
-  const { pathname } = useLocation();
-  const route = parseCandidatePath(pathname);
+  const { path, environment } = useEnvironment();
+  const route = parseCandidatePath(path);
   if (!route || route.id === undefined) {
     const problem = route && 'problem' in route ? route.problem : 'This is not a candidate link.';
     return (
@@ -29,44 +47,102 @@ export function CandidatePage() {
       />
     );
   }
-  return <CandidateLookup key={`${route.kind}:${route.id}`} kind={route.kind} id={route.id} />;
+  return <CandidateLookup key={`${environment}:${route.kind}:${route.id}`} kind={route.kind} id={route.id} />;
 }
 
 function CandidateLookup({ kind, id }: { kind: LookupKind; id: string }) {
-  const query = useQuery(candidateQueries.lookup(kind, id));
-  const progress = useDownloadProgress(progressKeyOf(kind, id));
+  const { environment, info, meta, to } = useEnvironment();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const note = noteOf(location.state);
+  const session = useQuery(sessionQuery()).data;
+  const query = useQuery(candidateQueries.lookup(kind, id, environment));
+  const progress = useDownloadProgress(progressKeyOf(kind, id, environment));
   const queryClient = useQueryClient();
-  const accepted = useQuery(metaQuery()).data?.archivingKey?.accepted;
+  const accepted = meta?.archivingKey?.accepted;
   const archivesAt = query.data ? archivesOnExtract(query.data.willArchiveAtDate, query.dataUpdatedAt) : undefined;
   const refused = query.error instanceof LookupError && query.error.kind === 'archiving_key';
+  const status = query.data?.status;
+  const changedTo = useStatusChange(environment, kind, id, status ?? '');
+  // A 24-hex id typed as a refId is most likely a recordId: tried once as one, automatically.
+  const retryAsRecordId =
+    query.error instanceof LookupError &&
+    query.error.kind === 'not_found' &&
+    kind === 'refId' &&
+    looksLikeRecordId(id) &&
+    !note.triedAsRefId;
 
   useEffect(() => {
     // No name or id in the title: titles end up in browser history and window lists.
     document.title = `Candidate (${kind}) · Candidate Lookup`;
   }, [kind]);
+  useEffect(() => {
+    if (retryAsRecordId)
+      void navigate(to(candidatePath('recordId', id)), { replace: true, state: { cleaned: note.cleaned, triedAsRefId: true } });
+  }, [retryAsRecordId, navigate, to, id, note.cleaned]);
+  useEffect(() => {
+    if (status === undefined) return;
+    rememberLookup({ kind, id, status, environment: info?.name ?? environment ?? '', at: new Date().toISOString() });
+  }, [kind, id, status, environment, info?.name]);
 
   const detected = archivesAt !== undefined || refused;
   useEffect(() => {
     // The server now knows the key archives: the home page learns it from /api/meta.
-    if (detected) void queryClient.invalidateQueries({ queryKey: metaQuery().queryKey });
+    if (detected) void queryClient.invalidateQueries({ queryKey: ['meta'] });
   }, [detected, queryClient]);
 
-  if (query.isPending) return <CandidateSkeleton progress={progress} />;
+  if (query.isPending || retryAsRecordId) return <CandidateSkeleton progress={progress} />;
+  const notes = <LookupNotes note={note} kind={kind} id={id} />;
   if (query.isError) {
     const error =
       query.error instanceof LookupError
         ? query.error
         : new LookupError('malformed', 'The response could not be read.', { detail: String(query.error) });
-    return <CandidateError error={error} kind={kind} id={id} onRetry={() => void query.refetch()} retrying={query.isFetching} />;
+    return (
+      <div className="space-y-4">
+        {notes}
+        <CandidateError error={error} kind={kind} id={id} onRetry={() => void query.refetch()} retrying={query.isFetching} />
+      </div>
+    );
   }
   return (
-    <>
-      {archivesAt && (
-        <div className="mb-5">
-          <ArchiveWarning at={archivesAt} accepted={accepted} />
-        </div>
-      )}
+    <div className="space-y-4">
+      {info && <PrintHeader user={session?.user} info={info} />}
+      {archivesAt && <ArchiveWarning at={archivesAt} accepted={accepted} />}
+      {notes}
+      {changedTo && status && <StatusChangeBanner from={status} to={changedTo} onReload={() => void query.refetch()} />}
+      <div className="flex flex-wrap items-start justify-between gap-3 print:hidden">
+        {info && meta && (
+          <HandOffBar
+            record={query.data}
+            kind={kind}
+            id={id}
+            environment={environment}
+            info={info}
+            user={session?.user}
+            role={session?.role}
+            replyTemplates={meta.replyTemplates}
+            decisionFields={[]}
+          />
+        )}
+        <Freshness fetchedAt={query.dataUpdatedAt} refreshing={query.isFetching} onRefresh={() => void query.refetch()} />
+      </div>
       <CandidateView record={query.data} />
-    </>
+    </div>
+  );
+}
+
+/** What happened to the id on its way here: cleaned of invisible characters, or tried as a recordId. */
+function LookupNotes({ note, kind, id }: { note: LookupNote; kind: LookupKind; id: string }) {
+  if (!note.cleaned && !note.triedAsRefId) return null;
+  return (
+    <div role="status" className="space-y-1 rounded-md border border-slate-300 bg-white px-4 py-2 text-sm text-slate-700 print:hidden">
+      {note.cleaned && <p>Removed from the pasted id: {note.cleaned}.</p>}
+      {note.triedAsRefId && kind === 'recordId' && (
+        <p>
+          No candidate has the refId <code className="font-mono">{id}</code>; it looks like a recordId, so it was looked up as one.
+        </p>
+      )}
+    </div>
   );
 }

@@ -6,13 +6,14 @@ import { LookupError } from './lookup-error.ts';
 
 export const candidateQueries = {
   all: () => ['candidate'] as const,
-  lookup: (kind: LookupKind, id: string) =>
+  /** `environment`: as named in the URL; undefined for the default one. */
+  lookup: (kind: LookupKind, id: string, environment?: string) =>
     queryOptions({
-      queryKey: [...candidateQueries.all(), kind, id] as const,
+      queryKey: [...candidateQueries.all(), environment ?? null, kind, id] as const,
       queryFn: async ({ signal, queryKey }) => {
         const progressKey = JSON.stringify(queryKey);
         try {
-          return await fetchCandidate(kind, id, { signal, onProgress: (p) => setDownloadProgress(progressKey, p) });
+          return await fetchCandidate(kind, id, { signal, environment, onProgress: (p) => setDownloadProgress(progressKey, p) });
         } finally {
           setDownloadProgress(progressKey, undefined);
         }
@@ -25,6 +26,6 @@ export const candidateQueries = {
     }),
 };
 
-export function progressKeyOf(kind: LookupKind, id: string): string {
-  return JSON.stringify(candidateQueries.lookup(kind, id).queryKey);
+export function progressKeyOf(kind: LookupKind, id: string, environment?: string): string {
+  return JSON.stringify(candidateQueries.lookup(kind, id, environment).queryKey);
 }

@@ -8,6 +8,8 @@ import { apiFetch } from '../api-fetch.ts';
 
 export interface FetchOptions {
   signal?: AbortSignal;
+  /** The environment named in the URL; undefined for the default one. */
+  environment?: string;
   onProgress?: (progress: DownloadProgress) => void;
 }
 
@@ -22,7 +24,7 @@ export async function fetchCandidate(kind: LookupKind, id: string, options: Fetc
   performance.mark('candidate-lookup:fetch');
   let response: Response;
   try {
-    response = await apiFetch(candidateApiPath(kind, encodeIdSegment(id)), {
+    response = await apiFetch(candidateApiPath(kind, encodeIdSegment(id), options.environment), {
       signal: options.signal,
       headers: { accept: 'application/json' },
       cache: 'no-store',

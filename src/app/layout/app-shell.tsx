@@ -1,68 +1,73 @@
 import { useQuery } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
-import { Link, useLocation } from 'react-router';
+import { type ReactNode, useEffect } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router';
+import type { ApiMeta } from '../../kyc/contract/api.ts';
+import { EnvironmentControl } from '../environment/environment-badge.tsx';
+import { useEnvironment } from '../environment/use-environment.ts';
 import { LookupForm } from '../lookup/lookup-form.tsx';
-import { metaQuery } from '../meta/meta-query.ts';
+import { parseCandidatePath } from '../routes.ts';
 import { SessionBadge } from '../session/session-badge.tsx';
 import { OidcSignInPage, SignInRefusedPage, signInRefusalOf } from '../session/oidc-sign-in.tsx';
 import { SessionError, sessionQuery } from '../session/session-query.ts';
 import { SignInPage } from '../session/sign-in-page.tsx';
 import { StoreUnavailable } from '../session/store-unavailable.tsx';
 
-/** Header on every page: the product, the sandbox marker, and (away from home) a lookup form. */
+/** The header's page links, in the environment of the page shown. */
+const PAGES = [
+  ['/applicants', 'Applicants'],
+  ['/batch', 'Batch lookup'],
+] as const;
+
+/** Header on every page: the product, the environment, the batch page, and (away from home) a lookup form. */
 export function AppShell({ children }: { children: ReactNode }) {
   const session = useQuery(sessionQuery());
   const signedIn = session.data !== undefined && (session.data.mode === 'local' || session.data.user !== undefined);
-  const meta = useQuery({ ...metaQuery(), enabled: signedIn });
+  const { path, to, meta } = useEnvironment({ enabled: signedIn });
   const { pathname } = useLocation();
-  const home = pathname === '/';
-  const refusal = signInRefusalOf(pathname);
+  const home = path === '/';
+  const refusal = signInRefusalOf(path);
+  const route = parseCandidatePath(path);
+  const current = route?.id !== undefined ? { kind: route.kind, id: route.id } : undefined;
+  useAllowedEnvironment(meta, path);
   return (
-    <div className="min-h-screen bg-slate-100 text-slate-900">
+    <div className="min-h-screen bg-slate-100 text-slate-900 print:min-h-0 print:bg-white">
       <a
         href="#main"
         className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:rounded focus:bg-white focus:px-3 focus:py-2"
       >
         Skip to content
       </a>
-      <header className="border-b border-slate-200 bg-white">
+      <header className="border-b border-slate-200 bg-white print:hidden">
         <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-6 gap-y-3 px-4 py-3 sm:px-6">
-          <Link
-            to="/"
-            className="flex items-center gap-2 rounded font-semibold text-slate-900 focus-visible:outline-2 focus-visible:outline-blue-600"
-          >
+          <Link to={to('/')} className="flex items-center gap-2 rounded font-semibold text-slate-900 focus-ring">
             <img src="/favicon.svg" alt="" className="size-6" />
             Candidate Lookup
           </Link>
-          {meta.data?.upstream === 'sandbox' && (
-            <span
-              data-testid="sandbox-marker"
-              title="Made-up sample candidates from the embedded sandbox upstream, not real people."
-              className="rounded-full border border-amber-400 bg-amber-100 px-2.5 py-0.5 text-xs font-semibold tracking-wide text-amber-950 uppercase"
-            >
-              Sandbox data
-            </span>
-          )}
+          {meta && <EnvironmentControl meta={meta} path={path} />}
           {signedIn && (
-            <nav aria-label="Main">
-              <Link
-                to="/applicants"
-                aria-current={pathname === '/applicants' ? 'page' : undefined}
-                className="rounded px-1 text-sm font-medium text-slate-700 underline-offset-4 hover:text-slate-900 hover:underline focus-visible:outline-2 focus-visible:outline-blue-600 aria-[current=page]:text-blue-800 aria-[current=page]:underline"
-              >
-                Applicants
-              </Link>
+            <nav aria-label="Main" className="flex items-center gap-4">
+              {PAGES.map(([page, label]) => (
+                <Link
+                  key={page}
+                  to={to(page)}
+                  aria-current={path === page ? 'page' : undefined}
+                  className="rounded px-1 text-sm font-medium text-slate-700 underline-offset-4 hover:text-slate-900 hover:underline focus-ring aria-[current=page]:text-blue-800 aria-[current=page]:underline"
+                >
+                  {label}
+                </Link>
+              ))}
             </nav>
           )}
           {signedIn && !home && (
             <div className="min-w-0 flex-1 basis-96">
-              <LookupForm compact />
+              {/* A new form for each page shown: the box and the toggle follow it (after "Try as recordId", after Back). */}
+              <LookupForm key={current ? `${current.kind}:${current.id}` : path} compact current={current} />
             </div>
           )}
           <div className="ml-auto">{session.data && <SessionBadge session={session.data} />}</div>
         </div>
       </header>
-      <main id="main" className="mx-auto max-w-7xl px-4 py-6 sm:px-6">
+      <main id="main" className="mx-auto max-w-7xl px-4 py-6 sm:px-6 print:max-w-none print:p-0">
         {refusal ? (
           <SignInRefusedPage reason={refusal} provider={session.data?.provider} />
         ) : session.isPending ? null : session.isError ? (
@@ -83,10 +88,23 @@ export function AppShell({ children }: { children: ReactNode }) {
               The sign-in gateway in front of Candidate Lookup did not identify you. Sign in through it, then reload.
             </p>
           )
+        ) : meta && !meta.allowed && meta.environments.length === 0 ? (
+          <p role="alert" className="rounded-xl border border-red-200 bg-red-50 p-5 text-red-950">
+            Your account may not use any environment of this server. Ask whoever runs Candidate Lookup.
+          </p>
         ) : (
           children
         )}
       </main>
     </div>
   );
+}
+
+/** A user limited to other environments who opens the default one goes to the first they may use. */
+function useAllowedEnvironment(meta: ApiMeta | undefined, path: string): void {
+  const navigate = useNavigate();
+  const target = meta && !meta.allowed ? meta.environments[0]?.name : undefined;
+  useEffect(() => {
+    if (target) void navigate(`/e/${encodeURIComponent(target)}${path === '/' ? '' : path}`, { replace: true });
+  }, [target, path, navigate]);
 }

@@ -1,17 +1,19 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
+import { useEffect } from 'react';
+import { useEnvironmentPath } from '../environment/use-environment.ts';
 import { metaQuery } from '../meta/meta-query.ts';
+import { RecentLookups } from '../recent/recent-list.tsx';
 import { sessionQuery } from '../session/session-query.ts';
 import { ArchivingKeyBanner } from './archiving-key-banner.tsx';
 import { LookupForm } from './lookup-form.tsx';
 import { SampleList } from './sample-list.tsx';
 
 export function HomePage() {
+  const { environment } = useEnvironmentPath();
   // Fresh enough to show a key found to archive after extract since this page was last opened.
-  const meta = useQuery({ ...metaQuery(), staleTime: 60_000 });
+  const meta = useQuery({ ...metaQuery(environment), staleTime: 60_000 });
   const role = useQuery(sessionQuery()).data?.role;
   const archivingKey = role === 'compliance' ? meta.data?.archivingKey : undefined;
-  const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     document.title = 'Candidate Lookup';
   }, []);
@@ -19,14 +21,13 @@ export function HomePage() {
     <div className="space-y-8">
       {archivingKey && <ArchivingKeyBanner archivingKey={archivingKey} />}
       <section className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
-        <h1 ref={heading} className="text-2xl font-semibold text-slate-900">
-          Look up a candidate
-        </h1>
+        <h1 className="text-2xl font-semibold text-slate-900">Look up a candidate</h1>
         <p className="mt-1 mb-4 text-sm text-slate-600">
           By <strong>refId</strong> (your own user id, what support agents usually have) or by <strong>recordId</strong> (the KYC record's
-          id).
+          id). Press <kbd className="rounded border border-slate-300 px-1 font-mono text-xs">/</kbd> anywhere to come back to this box.
         </p>
-        <LookupForm />
+        <LookupForm autoFocus />
+        <RecentLookups />
       </section>
       {meta.data?.samples && meta.data.samples.length > 0 && <SampleList samples={meta.data.samples} namesHidden={role === 'support'} />}
     </div>

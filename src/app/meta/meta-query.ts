@@ -1,13 +1,15 @@
 import { queryOptions } from '@tanstack/react-query';
-import { apiMetaSchema, type ApiMeta } from '../../kyc/contract/api.ts';
+import { apiBase, apiMetaSchema, type ApiMeta } from '../../kyc/contract/api.ts';
 import { apiFetch } from '../api-fetch.ts';
 
-export const metaQuery = () =>
+/** `/api/meta` of an environment (undefined: the default one, as unprefixed URLs mean). */
+export const metaQuery = (environment?: string) =>
   queryOptions({
-    queryKey: ['meta'] as const,
+    queryKey: ['meta', environment ?? null] as const,
     queryFn: async ({ signal }): Promise<ApiMeta> => {
-      const response = await apiFetch('/api/meta', { signal, headers: { accept: 'application/json' } });
-      if (!response.ok) throw new Error(`/api/meta answered HTTP ${response.status}`);
+      const path = `${apiBase(environment)}/meta`;
+      const response = await apiFetch(path, { signal, headers: { accept: 'application/json' } });
+      if (!response.ok) throw new Error(`${path} answered HTTP ${response.status}`);
       return apiMetaSchema.parse(await response.json());
     },
     staleTime: Infinity,

@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import type { SessionInfo } from '../../kyc/contract/api.ts';
+import { clearRecentLookups } from '../recent/recent-lookups.ts';
 import { signOut } from './session-query.ts';
 
 const ROLE_LABELS = { support: 'Support', compliance: 'Compliance' } as const;
@@ -28,8 +29,9 @@ export function SessionBadge({ session }: { session: SessionInfo }) {
           type="button"
           onClick={async () => {
             await signOut();
-            // Nothing personal stays in memory after sign-out.
+            // Nothing personal stays in memory after sign-out, nor the ids looked up in this tab.
             queryClient.clear();
+            clearRecentLookups();
             await navigate('/');
           }}
           className="rounded-md border border-slate-300 px-2 py-0.5 text-xs font-medium hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-blue-600"

@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
+import { clearRecentLookups } from '../recent/recent-lookups.ts';
 import { sessionQuery, signIn } from './session-query.ts';
 
 /** Built-in users mode: username and password; the session lives in an HttpOnly cookie. */
@@ -25,6 +26,8 @@ export function SignInPage() {
     }
     if (!result.ok) return setProblem(result.message);
     setProblem(undefined);
+    // Whoever used this tab before: their recent lookups are not the new user's.
+    clearRecentLookups();
     queryClient.setQueryData(sessionQuery().queryKey, result.session);
     await queryClient.invalidateQueries({ predicate: (query) => query.queryKey[0] !== 'session' });
   };

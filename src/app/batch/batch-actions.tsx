@@ -1,0 +1,59 @@
+import { useState } from 'react';
+import type { LookupKind } from '../../kyc/contract/lookup.ts';
+import { batchCsv, batchFileName, batchHtml, batchTsv, type BatchLine } from '../../kyc/view/batch-export.ts';
+import { Button } from '../ui/button.tsx';
+
+/**
+ * Download as CSV and copy as a table. The CSV is made here in the browser and handed over as a blob:
+ * the server never stores it.
+ */
+export function BatchActions({ lines, kind }: { lines: BatchLine[]; kind: LookupKind }) {
+  const [copied, setCopied] = useState<'idle' | 'copied' | 'failed'>('idle');
+
+  const download = () => {
+    const url = URL.createObjectURL(new Blob([batchCsv(lines, kind)], { type: 'text/csv;charset=utf-8' }));
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = batchFileName(kind, new Date());
+    document.body.append(link);
+    link.click();
+    link.remove();
+    // The download has its own copy once it started; a little later the object URL can go.
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  };
+
+  const copy = async () => {
+    try {
+      const tsv = batchTsv(lines, kind);
+      // Rich editors (tickets, mail) paste the HTML table; spreadsheets and plain fields the tab-separated text.
+      if (typeof ClipboardItem !== 'undefined' && navigator.clipboard.write) {
+        await navigator.clipboard.write([
+          new ClipboardItem({
+            'text/plain': new Blob([tsv], { type: 'text/plain' }),
+            'text/html': new Blob([batchHtml(lines, kind)], { type: 'text/html' }),
+          }),
+        ]);
+      } else {
+        await navigator.clipboard.writeText(tsv);
+      }
+      setCopied('copied');
+    } catch {
+      setCopied('failed');
+    }
+    setTimeout(() => setCopied('idle'), 2000);
+  };
+
+  return (
+    <div className="flex flex-wrap items-center gap-2 print:hidden">
+      <Button variant="secondary" onClick={download}>
+        Download CSV
+      </Button>
+      <Button variant="secondary" onClick={copy}>
+        Copy as table
+      </Button>
+      <span aria-live="polite" className="text-sm text-slate-600">
+        {copied === 'copied' ? 'Table copied' : copied === 'failed' ? 'Copy failed: the browser refused access to the clipboard' : ''}
+      </span>
+    </div>
+  );
+}

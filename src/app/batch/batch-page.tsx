@@ -1,0 +1,141 @@
+import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
+import { useLocation } from 'react-router';
+import { MAX_BATCH_IDS } from '../../kyc/contract/batch.ts';
+import type { LookupKind } from '../../kyc/contract/lookup.ts';
+import { describeRemoved, splitIdList } from '../../kyc/view/id-input.ts';
+import { useEnvironmentPath } from '../environment/use-environment.ts';
+import { KindPicker } from '../lookup/kind-picker.tsx';
+import { Button } from '../ui/button.tsx';
+import { Card } from '../ui/card.tsx';
+import { BatchActions } from './batch-actions.tsx';
+import { BatchTable } from './batch-table.tsx';
+import { useBatch } from './use-batch.ts';
+
+/** What the search box hands over when a list was pasted into it. */
+export interface BatchHandOver {
+  batch: { kind: LookupKind; ids: string[] };
+}
+
+function handOverOf(state: unknown): BatchHandOver['batch'] | undefined {
+  const batch = (state as Partial<BatchHandOver> | null)?.batch;
+  return batch && Array.isArray(batch.ids) && (batch.kind === 'refId' || batch.kind === 'recordId') ? batch : undefined;
+}
+
+/** `/batch`: up to 500 ids at status level, for every role; rows stream in as they finish. */
+export function BatchPage() {
+  const { environment } = useEnvironmentPath();
+  const location = useLocation();
+  const handedOver = handOverOf(location.state);
+  const [kind, setKind] = useState<LookupKind>(handedOver?.kind ?? 'refId');
+  const [text, setText] = useState(handedOver ? handedOver.ids.join('\n') : '');
+  const [problem, setProblem] = useState<string>();
+  const { state, start, cancel } = useBatch(environment);
+  const list = useMemo(() => splitIdList(text), [text]);
+  const textId = useId();
+  const hintId = useId();
+
+  useEffect(() => {
+    document.title = 'Batch lookup · Candidate Lookup';
+  }, []);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (list.ids.length === 0) return setProblem('Paste at least one id.');
+    if (list.ids.length > MAX_BATCH_IDS) return setProblem(`A batch holds at most ${MAX_BATCH_IDS} ids; this list has ${list.ids.length}.`);
+    setProblem(undefined);
+    start(kind, list.ids);
+  };
+
+  const running = state.phase === 'running';
+  const lines = state.ids.map((id, index) => ({ id, row: state.rows[index] }));
+  const removed = describeRemoved(list.removed);
+  return (
+    <div className="space-y-5">
+      <Card as="section" padding="lg" aria-labelledby="batch-heading">
+        <h1 id="batch-heading" className="text-2xl font-semibold text-slate-900">
+          Batch status lookup
+        </h1>
+        <p className="mt-1 mb-4 text-sm text-slate-600">
+          Up to {MAX_BATCH_IDS} ids, one per line (commas, spaces or tabs work too). Every id is looked up at status level: status, since
+          when, submissions and the other id.
+        </p>
+        <form onSubmit={submit} noValidate className="space-y-3">
+          <KindPicker kind={kind} onChange={setKind} name="batch-kind" />
+          <label htmlFor={textId} className="block text-sm font-medium text-slate-700">
+            {kind === 'refId' ? 'refIds' : 'recordIds'} to look up
+          </label>
+          <textarea
+            id={textId}
+            value={text}
+            onChange={(event) => setText(event.target.value)}
+            rows={8}
+            spellCheck={false}
+            autoComplete="off"
+            aria-describedby={hintId}
+            aria-invalid={problem ? true : undefined}
+            className="block w-full rounded-md border border-slate-300 bg-white px-3 py-2 font-mono text-sm text-slate-900 focus-visible:border-blue-600 focus-ring"
+          />
+          <p id={hintId} className="text-sm text-slate-600">
+            {list.ids.length} {list.ids.length === 1 ? 'id' : 'ids'}
+            {list.duplicates > 0 && `, ${list.duplicates} repeated ${list.duplicates === 1 ? 'one' : 'ones'} left out`}
+            {removed && `; removed ${removed}`}
+            {list.ids.length > MAX_BATCH_IDS && ` (at most ${MAX_BATCH_IDS})`}
+          </p>
+          {problem && (
+            <p role="alert" className="text-sm font-medium text-red-700">
+              {problem}
+            </p>
+          )}
+          <div className="flex flex-wrap gap-2">
+            <Button type="submit" size="lg" disabled={running}>
+              Look up all
+            </Button>
+            {running && (
+              <Button variant="secondary" onClick={cancel}>
+                Cancel
+              </Button>
+            )}
+          </div>
+        </form>
+      </Card>
+      {state.phase !== 'idle' && <BatchProgress state={state} />}
+      {state.ids.length > 0 && (
+        <>
+          <BatchActions lines={lines} kind={state.kind} />
+          <BatchTable lines={lines} kind={state.kind} pending={running ? 'Looking up…' : 'Not looked up'} />
+        </>
+      )}
+    </div>
+  );
+}
+
+function BatchProgress({ state }: { state: ReturnType<typeof useBatch>['state'] }) {
+  const total = state.ids.length;
+  const found = state.rows.filter((row) => row?.ok).length;
+  const failed = state.done - found;
+  return (
+    <div className="space-y-2">
+      <div className="flex flex-wrap items-center gap-3">
+        <progress value={state.done} max={total} aria-label="Batch progress" className="h-2 w-64 max-w-full" />
+        <span data-testid="batch-progress" className="text-sm font-medium text-slate-800 tabular-nums">
+          {state.done} of {total}
+        </span>
+        <span className="text-sm text-slate-600">
+          {found} found, {failed} not found or failed
+        </span>
+      </div>
+      {state.pausedFor !== undefined && state.phase === 'running' && (
+        <p className="text-sm text-amber-900">The KYC service asked to slow down: the batch waits {state.pausedFor} s, then goes on.</p>
+      )}
+      <p role="status" className="text-sm text-slate-700">
+        {state.phase === 'finished'
+          ? `Done: ${found} found, ${failed} not found or failed.`
+          : state.phase === 'cancelled'
+            ? `Cancelled after ${state.done} of ${total}: the rest were not looked up.`
+            : state.phase === 'failed'
+              ? state.problem
+              : ''}
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,94 @@
+import { useEffect, useRef, useState } from 'react';
+import { apiFetch } from '../api-fetch.ts';
+import { apiBase } from '../../kyc/contract/api.ts';
+import { encodeIdSegment, type LookupKind } from '../../kyc/contract/lookup.ts';
+import { candidateEnvelopeSchema } from '../../kyc/contract/schema.ts';
+import { statusInfo } from '../../kyc/contract/status.ts';
+import { formatRelative } from '../../kyc/view/time.ts';
+import { Button } from '../ui/button.tsx';
+import { useNow } from '../ui/use-now.ts';
+
+/** "Fetched 2 min ago", and a Refresh button that looks the candidate up again. */
+export function Freshness({ fetchedAt, refreshing, onRefresh }: { fetchedAt: number; refreshing: boolean; onRefresh: () => void }) {
+  const now = useNow(15_000);
+  const at = new Date(fetchedAt);
+  return (
+    <span className="inline-flex items-center gap-2 text-sm text-slate-600 print:hidden">
+      <span data-testid="fetched-at">
+        Fetched{' '}
+        <time dateTime={at.toISOString()} title={at.toLocaleString()}>
+          {formatRelative(at, new Date(Math.max(now.getTime(), fetchedAt)))}
+        </time>
+      </span>
+      <Button variant="secondary" size="sm" onClick={onRefresh} disabled={refreshing}>
+        {refreshing ? 'Refreshing…' : 'Refresh'}
+      </Button>
+    </span>
+  );
+}
+
+/** Away from the tab for longer than this, a status check runs when it comes back. */
+export const AWAY_MS = 60_000;
+
+/**
+ * When the tab comes back after more than a minute away, asks the server for the candidate's status
+ * (status level, so no identity data is fetched again) and returns the new status if it changed.
+ */
+export function useStatusChange(environment: string | undefined, kind: LookupKind, id: string, shownStatus: string): string | undefined {
+  const [changed, setChanged] = useState<string>();
+  const leftAt = useRef<number | undefined>(undefined);
+  useEffect(() => {
+    const controller = new AbortController();
+    const check = async () => {
+      try {
+        const response = await apiFetch(`${apiBase(environment)}/status/${kind}/${encodeIdSegment(id)}`, {
+          signal: controller.signal,
+          credentials: 'same-origin',
+          cache: 'no-store',
+          headers: { accept: 'application/json' },
+        });
+        if (!response.ok) return;
+        const parsed = candidateEnvelopeSchema.safeParse(await response.json());
+        if (parsed.success && parsed.data.data.status !== shownStatus) setChanged(parsed.data.data.status);
+      } catch {
+        // A failed check changes nothing on the page; the next return to the tab tries again.
+      }
+    };
+    const away = () => {
+      leftAt.current ??= Date.now();
+    };
+    const back = () => {
+      if (document.visibilityState !== 'visible' || leftAt.current === undefined) return;
+      const awayFor = Date.now() - leftAt.current;
+      leftAt.current = undefined;
+      if (awayFor > AWAY_MS) void check();
+    };
+    const onVisibility = () => (document.visibilityState === 'hidden' ? away() : back());
+    document.addEventListener('visibilitychange', onVisibility);
+    window.addEventListener('blur', away);
+    window.addEventListener('focus', back);
+    return () => {
+      controller.abort();
+      document.removeEventListener('visibilitychange', onVisibility);
+      window.removeEventListener('blur', away);
+      window.removeEventListener('focus', back);
+    };
+  }, [environment, kind, id, shownStatus]);
+  return changed === shownStatus ? undefined : changed;
+}
+
+/** Says the status changed since the page was loaded, and offers to load it again. */
+export function StatusChangeBanner({ from, to, onReload }: { from: string; to: string; onReload: () => void }) {
+  return (
+    <div
+      role="alert"
+      className="flex flex-wrap items-center gap-3 rounded-xl border border-blue-300 bg-blue-50 p-4 text-blue-950 print:hidden"
+    >
+      <span>
+        The status changed from <strong>{statusInfo(from).label}</strong> to <strong>{statusInfo(to).label}</strong> since this page was
+        loaded.
+      </span>
+      <Button onClick={onReload}>Reload</Button>
+    </div>
+  );
+}

@@ -1,0 +1,142 @@
+import { useEffect, useRef, useState } from 'react';
+import type { EnvironmentInfo, Role } from '../../kyc/contract/api.ts';
+import { currentStatusDate } from '../../kyc/contract/batch.ts';
+import type { LookupKind } from '../../kyc/contract/lookup.ts';
+import { type ReplyTemplate, replyFor } from '../../kyc/contract/replies.ts';
+import type { CandidateRecord } from '../../kyc/contract/schema.ts';
+import { candidateSummary } from '../../kyc/view/summary.ts';
+import { formatZonedDateTime } from '../../kyc/view/zoned-time.ts';
+import { environmentBadgeText } from '../environment/use-environment.ts';
+import { Button } from '../ui/button.tsx';
+import { CopyAction } from './copy-action.tsx';
+import { recordExport } from './record-export.ts';
+
+export interface HandOffProps {
+  record: CandidateRecord;
+  kind: LookupKind;
+  id: string;
+  /** The environment named in the URL (undefined: the default). */
+  environment: string | undefined;
+  info: EnvironmentInfo;
+  user: string | undefined;
+  role: Role | undefined;
+  replyTemplates: Record<string, ReplyTemplate>;
+  decisionFields: Array<[string, string]>;
+}
+
+/** The service's console for this candidate, when configured and the record has the id it needs. */
+export function dashboardLink(template: string | undefined, record: CandidateRecord): string | undefined {
+  if (!template) return undefined;
+  if (template.includes('{recordId}') && !record.recordId) return undefined;
+  if (template.includes('{refId}') && !record.refId) return undefined;
+  return template
+    .replaceAll('{recordId}', encodeURIComponent(record.recordId ?? ''))
+    .replaceAll('{refId}', encodeURIComponent(record.refId ?? ''));
+}
+
+/** Carrying the answer into a ticket or a case file: summary, reply, print, the service's console. */
+export function HandOffBar(props: HandOffProps) {
+  const { record, kind, id, environment, info, role } = props;
+  const exported = (what: 'summary' | 'reply' | 'print') => recordExport(environment, { what, kind, id });
+  const reply = replyFor(props.replyTemplates, record.status, {
+    refId: record.refId,
+    recordId: record.recordId,
+    since: sinceForCustomer(record),
+  });
+  const dashboard = dashboardLink(info.dashboardUrl, record);
+  usePrintAudit(() => exported('print'));
+
+  return (
+    <div className="space-y-2 print:hidden">
+      <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
+        <CopyAction
+          label="Copy summary"
+          doneLabel="Summary copied"
+          record={() => exported('summary')}
+          text={() =>
+            candidateSummary({
+              record,
+              environment: environmentBadgeText(info),
+              role,
+              decisionFields: props.decisionFields,
+              now: new Date(),
+            })
+          }
+        />
+        {role === 'support' && reply.reply !== null && (
+          <CopyAction label="Copy reply" doneLabel="Reply copied" record={() => exported('reply')} text={() => reply.reply ?? ''} />
+        )}
+        <Button variant="secondary" onClick={() => window.print()}>
+          Print
+        </Button>
+        {dashboard && (
+          <a
+            href={dashboard}
+            target="_blank"
+            rel="noreferrer"
+            className="text-sm font-medium text-blue-700 underline underline-offset-2 focus-ring"
+          >
+            Open in dashboard
+          </a>
+        )}
+      </div>
+      {role === 'support' && (reply.reply === null || reply.note) && (
+        <p data-testid="reply-note" className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950">
+          {reply.reply === null && <strong className="font-semibold">No customer reply for this status. </strong>}
+          {reply.note && <>Internal note: {reply.note}</>}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** The date of the current status as a customer reads it: the date only, in words. */
+function sinceForCustomer(record: CandidateRecord): string | undefined {
+  const since = currentStatusDate(record);
+  return since ? new Intl.DateTimeFormat(undefined, { dateStyle: 'long' }).format(new Date(since)) : undefined;
+}
+
+/**
+ * Every print (the button, Ctrl+P, the browser's menu) writes its audit line as the dialog opens, and
+ * prints the certificates open: their results belong in a case file. They close again afterwards.
+ */
+function usePrintAudit(record: () => Promise<void>) {
+  const latest = useRef(record);
+  useEffect(() => {
+    latest.current = record;
+  });
+  useEffect(() => {
+    let opened: HTMLDetailsElement[] = [];
+    const beforePrint = () => {
+      void latest.current().catch(() => {});
+      opened = [...document.querySelectorAll<HTMLDetailsElement>('details[data-cert]:not([open])')];
+      for (const details of opened) details.open = true;
+    };
+    const afterPrint = () => {
+      for (const details of opened) details.open = false;
+      opened = [];
+    };
+    window.addEventListener('beforeprint', beforePrint);
+    window.addEventListener('afterprint', afterPrint);
+    return () => {
+      window.removeEventListener('beforeprint', beforePrint);
+      window.removeEventListener('afterprint', afterPrint);
+    };
+  }, []);
+}
+
+/** Only on paper: who printed, when (with the zone), the environment and the client id. */
+export function PrintHeader({ user, info }: { user: string | undefined; info: EnvironmentInfo }) {
+  const [printedAt, setPrintedAt] = useState(() => new Date());
+  useEffect(() => {
+    const onPrint = () => setPrintedAt(new Date());
+    window.addEventListener('beforeprint', onPrint);
+    return () => window.removeEventListener('beforeprint', onPrint);
+  }, []);
+  return (
+    <p data-testid="print-header" className="hidden text-sm text-slate-900 print:block">
+      Printed by {user ?? 'an unnamed user'} on {formatZonedDateTime(printedAt)} · {info.label} environment · client id{' '}
+      {info.clientId ?? 'unknown'}
+    </p>
+  );
+}

@@ -1,0 +1,32 @@
+import { type RefObject, useEffect } from 'react';
+
+function isTypingTarget(element: Element | null): boolean {
+  if (!(element instanceof HTMLElement)) return false;
+  if (element.isContentEditable) return true;
+  if (element instanceof HTMLTextAreaElement || element instanceof HTMLSelectElement) return true;
+  return element instanceof HTMLInputElement && !['radio', 'checkbox', 'button', 'submit', 'reset'].includes(element.type);
+}
+
+/**
+ * `/` (when not typing elsewhere) and Ctrl+K or Cmd+K (always) move focus to the search box, from
+ * anywhere on the page; never while a dialog (the picture viewer) is open.
+ */
+export function useSearchShortcut(input: RefObject<HTMLInputElement | null>): void {
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.defaultPrevented || event.altKey || event.isComposing) return;
+      const slash = event.key === '/' && !event.ctrlKey && !event.metaKey;
+      const commandK = event.key.toLowerCase() === 'k' && (event.ctrlKey || event.metaKey) && !event.shiftKey;
+      if (!slash && !commandK) return;
+      if (slash && isTypingTarget(document.activeElement)) return;
+      if (document.querySelector('dialog[open]')) return;
+      const box = input.current;
+      if (!box) return;
+      event.preventDefault();
+      if (document.activeElement === box) box.select();
+      else box.focus();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [input]);
+}

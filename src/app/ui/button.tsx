@@ -1,0 +1,39 @@
+import type { ButtonHTMLAttributes } from 'react';
+import { cn } from './cn.ts';
+
+export type ButtonVariant = 'primary' | 'secondary' | 'quiet';
+export type ButtonSize = 'sm' | 'md' | 'lg' | 'block';
+
+const VARIANTS: Record<ButtonVariant, string> = {
+  primary: 'rounded-md bg-blue-700 font-medium text-white hover:bg-blue-800 focus-ring focus-visible:outline-offset-2 disabled:opacity-70',
+  secondary:
+    'rounded-md border border-slate-300 bg-white font-medium text-slate-700 hover:bg-slate-50 focus-ring focus-visible:outline-offset-2',
+  // Reads as a link inside text: no box, no padding.
+  quiet: 'rounded font-medium text-blue-700 underline underline-offset-2 focus-ring',
+};
+
+const SIZES: Record<ButtonSize, string> = {
+  sm: 'px-2 py-0.5 text-xs',
+  md: 'px-3 py-1.5 text-sm',
+  lg: 'px-4 py-1.5 text-sm',
+  block: 'w-full px-4 py-2 text-sm',
+};
+
+/**
+ * The classes of a button, for a `<Link>` that looks like one too. Padding comes from the size, never
+ * from `className`: two paddings in one class list would be decided by stylesheet order.
+ */
+export function buttonClass({ variant = 'primary', size = 'md' }: { variant?: ButtonVariant; size?: ButtonSize } = {}): string {
+  return variant === 'quiet' ? VARIANTS.quiet : cn(VARIANTS[variant], SIZES[size]);
+}
+
+export function Button({
+  variant,
+  size,
+  className,
+  // 'button' unless said otherwise: a bare <button> in a form would submit it.
+  type = 'button',
+  ...props
+}: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: ButtonVariant; size?: ButtonSize }) {
+  return <button type={type} className={cn(buttonClass({ variant, size }), className)} {...props} />;
+}

@@ -1,0 +1,206 @@
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { SessionInfo } from '../../src/kyc/contract/api.ts';
+import { mergeReplyTemplates } from '../../src/kyc/contract/replies.ts';
+import type { CandidateRecord } from '../../src/kyc/contract/schema.ts';
+import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
+import { recordForScope } from '../../src/server/sandbox/sandbox.ts';
+import { apiError, envelope, json, renderWithProviders, stubApi, testMeta } from './render.tsx';
+
+const samples = sampleCandidates({ now: new Date() }).map((c) => c.record);
+const byRef = (refId: string) => samples.find((r) => r.refId === refId)!;
+const blocked = byRef('user-7781');
+const waiting = byRef('8f14e45f-ceea-467f-a0e6-1c9e5a2b7d33');
+const SUPPORT: SessionInfo = { mode: 'proxy', user: 'sam', role: 'support' };
+const COMPLIANCE: SessionInfo = { mode: 'proxy', user: 'ana', role: 'compliance' };
+
+function show(
+  record: CandidateRecord,
+  options: { session?: SessionInfo; meta?: ReturnType<typeof testMeta>; exportReply?: () => Response } = {},
+) {
+  const path = `/api/candidates/refId/${encodeURIComponent(record.refId!)}`;
+  const api = stubApi({
+    session: options.session ?? COMPLIANCE,
+    meta: options.meta,
+    candidates: {
+      [path]: envelope(options.session?.role === 'support' ? recordForScope(record, 'status') : record),
+      '/api/export': options.exportReply ?? (() => json({ status: 'success' })),
+    },
+  });
+  const utils = renderWithProviders(`/candidates/refId/${encodeURIComponent(record.refId!)}`);
+  return { ...api, ...utils };
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+const exportsOf = (fetchMock: ReturnType<typeof stubApi>['fetchMock']) =>
+  fetchMock.mock.calls
+    .filter(([input]) => String(input).endsWith('/export'))
+    .map(([, init]) => JSON.parse(String((init as RequestInit).body)));
+
+describe('hand-off', { timeout: 20_000 }, () => {
+  it('copies a summary after recording it, with certificate outcomes for compliance users and no personal details', async () => {
+    const user = userEvent.setup();
+    const { fetchMock } = show(blocked);
+    await screen.findByRole('heading', { level: 1 });
+    const writeText = vi.spyOn(navigator.clipboard, 'writeText');
+    await user.click(screen.getByRole('button', { name: 'Copy summary' }));
+    expect(await screen.findByText('Summary copied')).toBeInTheDocument();
+    expect(exportsOf(fetchMock)).toEqual([{ what: 'summary', kind: 'refId', id: 'user-7781' }]);
+    const text = writeText.mock.calls[0]![0];
+    expect(text).toContain('Candidate (Production · acme_kyc)');
+    expect(text).toContain('refId: user-7781');
+    expect(text).toMatch(/Status: Blocked since .+ (UTC|GMT)/);
+    expect(text).toMatch(/Certificates:\n/);
+    for (const name of ['dob', 'address', 'phone', 'email']) {
+      const value = blocked.identities?.[name]?.value;
+      if (value) expect(text).not.toContain(value);
+    }
+  });
+
+  it('copies nothing when the export cannot be recorded', async () => {
+    const user = userEvent.setup();
+    show(blocked, { exportReply: () => apiError(503, 'audit_unavailable', 'This export could not be recorded in the audit log.') });
+    await screen.findByRole('heading', { level: 1 });
+    const writeText = vi.spyOn(navigator.clipboard, 'writeText');
+    await user.click(screen.getByRole('button', { name: 'Copy summary' }));
+    expect(await screen.findByText('This export could not be recorded in the audit log.')).toBeInTheDocument();
+    expect(writeText).not.toHaveBeenCalled();
+  });
+
+  it('gives support users a customer reply for the status, from the templates the server sends', async () => {
+    const user = userEvent.setup();
+    const replyTemplates = mergeReplyTemplates({ waiting: 'We have your documents for {refId}.' });
+    const { fetchMock } = show(waiting, { session: SUPPORT, meta: testMeta({ replyTemplates }) });
+    await screen.findByRole('heading', { level: 1 });
+    const writeText = vi.spyOn(navigator.clipboard, 'writeText');
+    await user.click(screen.getByRole('button', { name: 'Copy reply' }));
+    expect(await screen.findByText('Reply copied')).toBeInTheDocument();
+    expect(writeText).toHaveBeenCalledWith(`We have your documents for ${waiting.refId}.`);
+    expect(exportsOf(fetchMock)).toEqual([{ what: 'reply', kind: 'refId', id: waiting.refId }]);
+  });
+
+  it('gives no reply for a blocked candidate, only the internal note, and no reply button to compliance users', async () => {
+    show(blocked, { session: SUPPORT });
+    await screen.findByRole('heading', { level: 1 });
+    expect(screen.queryByRole('button', { name: 'Copy reply' })).not.toBeInTheDocument();
+    expect(screen.getByTestId('reply-note')).toHaveTextContent(
+      'No customer reply for this status. Internal note: Do not disclose the reason; escalate to compliance.',
+    );
+  });
+
+  it('offers no reply to compliance users', async () => {
+    show(waiting);
+    await screen.findByRole('heading', { level: 1 });
+    expect(screen.getByRole('button', { name: 'Copy summary' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Copy reply' })).not.toBeInTheDocument();
+  });
+
+  it('prints with one button, with a first line for paper, and records the print', async () => {
+    const user = userEvent.setup();
+    const { fetchMock } = show(blocked);
+    await screen.findByRole('heading', { level: 1 });
+    const print = vi.fn(() => window.dispatchEvent(new Event('beforeprint')));
+    vi.stubGlobal('print', print);
+    await user.click(screen.getByRole('button', { name: 'Print' }));
+    expect(print).toHaveBeenCalled();
+    await waitFor(() => expect(exportsOf(fetchMock)).toEqual([{ what: 'print', kind: 'refId', id: 'user-7781' }]));
+    expect(screen.getByTestId('print-header')).toHaveTextContent(
+      /^Printed by ana on .+ (UTC|GMT).* · Production environment · client id acme_kyc$/,
+    );
+    expect(screen.getByTestId('print-header')).toHaveClass('hidden', 'print:block');
+  });
+
+  it("links to the service's dashboard when configured", async () => {
+    const meta = testMeta();
+    show(blocked, {
+      meta: { ...meta, environment: { ...meta.environment, dashboardUrl: 'https://console.example.org/kyc/{recordId}?x={refId}' } },
+    });
+    await screen.findByRole('heading', { level: 1 });
+    expect(screen.getByRole('link', { name: 'Open in dashboard' })).toHaveAttribute(
+      'href',
+      `https://console.example.org/kyc/${blocked.recordId}?x=user-7781`,
+    );
+  });
+});
+
+describe('where and when', { timeout: 20_000 }, () => {
+  it('says when the record was fetched, and Refresh looks it up again', async () => {
+    const user = userEvent.setup();
+    const { requests } = show(waiting);
+    await screen.findByRole('heading', { level: 1 });
+    expect(screen.getByTestId('fetched-at')).toHaveTextContent(/^Fetched (now|\d+ seconds? ago)$/);
+    await user.click(screen.getByRole('button', { name: 'Refresh' }));
+    await waitFor(() => expect(requests.filter((u) => u.startsWith('/api/candidates/'))).toHaveLength(2));
+  });
+
+  it('checks the status when the tab comes back after more than a minute, and offers to reload when it changed', async () => {
+    const user = userEvent.setup();
+    const statusPath = `/api/status/refId/${encodeURIComponent(waiting.refId!)}`;
+    let current = 'waiting';
+    const { requests } = stubApi({
+      session: COMPLIANCE,
+      candidates: {
+        [`/api/candidates/refId/${encodeURIComponent(waiting.refId!)}`]: () => envelope({ ...waiting, status: current }),
+        [statusPath]: () => envelope({ ...recordForScope(waiting, 'status'), status: current }),
+      },
+    });
+    renderWithProviders(`/candidates/refId/${encodeURIComponent(waiting.refId!)}`);
+    await screen.findByRole('heading', { level: 1 });
+    const away = (ms: number) => {
+      const now = Date.now();
+      vi.spyOn(Date, 'now').mockReturnValue(now);
+      act(() => void window.dispatchEvent(new Event('blur')));
+      vi.spyOn(Date, 'now').mockReturnValue(now + ms);
+      act(() => void window.dispatchEvent(new Event('focus')));
+      vi.restoreAllMocks();
+    };
+    away(30_000);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(requests).not.toContain(statusPath);
+
+    current = 'approved';
+    away(61_000);
+    const banner = await screen.findByRole('alert');
+    expect(banner).toHaveTextContent('The status changed from Waiting to Approved since this page was loaded.');
+    await user.click(within(banner).getByRole('button', { name: 'Reload' }));
+    await waitFor(() => expect(screen.queryByRole('alert')).not.toBeInTheDocument());
+    expect(screen.getAllByText('Approved')[0]).toBeInTheDocument();
+  });
+
+  it('names the environment in the header, and switches between environments keeping the page', async () => {
+    const meta = testMeta();
+    const staging = { name: 'staging', label: 'Staging', clientId: 'acme_test', upstream: 'remote' as const };
+    const { router } = show(waiting, { meta: { ...meta, environments: [meta.environment, staging] } });
+    await screen.findByRole('heading', { level: 1 });
+    expect(screen.getByTestId('environment-badge')).toHaveTextContent('Production · acme_kyc');
+    fireEvent.change(screen.getByRole('combobox', { name: 'Environment' }), { target: { value: 'staging' } });
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/e/staging/candidates/refId/${encodeURIComponent(waiting.refId!)}`));
+  });
+
+  it('lists recent lookups under the home page form, without names, and forgets them at sign-out', async () => {
+    const user = userEvent.setup();
+    const session: SessionInfo = { mode: 'users', user: 'ana', role: 'compliance' };
+    let signedIn = true;
+    stubApi({
+      session: () => json(signedIn ? session : { mode: 'users' }),
+      candidates: { [`/api/candidates/refId/${encodeURIComponent(waiting.refId!)}`]: envelope(waiting) },
+    });
+    const { router } = renderWithProviders(`/candidates/refId/${encodeURIComponent(waiting.refId!)}`);
+    await screen.findByRole('heading', { level: 1 });
+    await router.navigate('/');
+    const recent = await screen.findByRole('region', { name: 'Recent lookups' });
+    expect(within(recent).getByRole('link')).toHaveTextContent(waiting.refId!);
+    expect(recent).not.toHaveTextContent(waiting.identities!.given_name!.value);
+    expect(JSON.parse(sessionStorage.getItem('candidate-lookup:recent')!)).toEqual([
+      { kind: 'refId', id: waiting.refId, status: 'waiting', environment: 'default', at: expect.any(String) },
+    ]);
+    signedIn = false;
+    await user.click(screen.getByRole('button', { name: 'Sign out' }));
+    await screen.findByRole('heading', { name: 'Sign in' });
+    expect(sessionStorage.getItem('candidate-lookup:recent')).toBeNull();
+  });
+});

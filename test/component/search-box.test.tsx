@@ -1,0 +1,224 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import type { CandidateRecord } from '../../src/kyc/contract/schema.ts';
+import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
+import { envelope, renderWithProviders, stubApi } from './render.tsx';
+
+const samples = sampleCandidates({ now: new Date() }).map((c) => c.record);
+const xiuying = samples.find((r) => r.refId === 'cust_000482')!;
+const kwame = samples.find((r) => !r.refId)!;
+const apiPath = (kind: string, id: string) => `/api/candidates/${kind}/${encodeURIComponent(id)}`;
+const found = (...records: Array<[string, CandidateRecord]>) =>
+  Object.fromEntries(records.map(([kind, record]) => [apiPath(kind, (record as Record<string, string>)[kind]!), envelope(record)]));
+const BOX_NAME = /^(refId|recordId) to look up$/;
+// A textbox, or a combobox once recent lookups give it suggestions: found by its label.
+const searchBox = () => screen.getByLabelText(BOX_NAME);
+const findSearchBox = () => screen.findByLabelText(BOX_NAME);
+
+describe('the search box', { timeout: 20_000 }, () => {
+  it('has focus when the home page opens', async () => {
+    stubApi();
+    renderWithProviders('/');
+    await findSearchBox();
+    await waitFor(() => expect(searchBox()).toHaveFocus());
+  });
+
+  it('is focused by "/" from anywhere, but not while typing elsewhere; Ctrl+K and Cmd+K always', async () => {
+    const user = userEvent.setup();
+    stubApi({ candidates: found(['refId', xiuying]) });
+    renderWithProviders('/candidates/refId/cust_000482');
+    await screen.findByRole('heading', { level: 1, name: /王/ });
+    expect(searchBox()).not.toHaveFocus();
+    await user.keyboard('/');
+    expect(searchBox()).toHaveFocus();
+    // The slash was not typed into the box.
+    expect(searchBox()).toHaveValue('cust_000482');
+
+    await user.click(screen.getByRole('heading', { level: 1 }));
+    await user.keyboard('{Control>}k{/Control}');
+    expect(searchBox()).toHaveFocus();
+    await user.click(screen.getByRole('heading', { level: 1 }));
+    await user.keyboard('{Meta>}k{/Meta}');
+    expect(searchBox()).toHaveFocus();
+  });
+
+  it('leaves "/" to another text field, but Ctrl+K still moves focus to the box', async () => {
+    const user = userEvent.setup();
+    stubApi();
+    renderWithProviders('/batch');
+    const list = await screen.findByRole('textbox', { name: 'refIds to look up' });
+    await user.click(list);
+    await user.keyboard('a/b');
+    expect(list).toHaveValue('a/b');
+    expect(list).toHaveFocus();
+    await user.keyboard('{Control>}k{/Control}');
+    expect(searchBox()).toHaveFocus();
+  });
+
+  it('selects its content when focused, so that a paste replaces the previous id', async () => {
+    const user = userEvent.setup();
+    stubApi({ candidates: found(['refId', xiuying]) });
+    const { router } = renderWithProviders('/candidates/refId/cust_000482');
+    await screen.findByRole('heading', { level: 1, name: /王/ });
+    await user.click(searchBox());
+    const box = searchBox() as HTMLInputElement;
+    expect([box.selectionStart, box.selectionEnd]).toEqual([0, 'cust_000482'.length]);
+    await user.paste('user-7781');
+    expect(box).toHaveValue('user-7781');
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/candidates/refId/user-7781'));
+  });
+
+  it('follows the page shown: after "Try as recordId", and after Back', async () => {
+    const user = userEvent.setup();
+    stubApi({ candidates: found(['recordId', kwame]) });
+    const { router } = renderWithProviders('/');
+    await findSearchBox();
+    await user.type(searchBox(), `${kwame.recordId}{Enter}`);
+    // Not found as a refId… but a 24-hex id is tried as a recordId by itself; this one ends on "Try as refId"'s page.
+    await screen.findByRole('heading', { level: 1, name: 'Kwame Mensah' });
+    expect(router.state.location.pathname).toBe(`/candidates/recordId/${kwame.recordId}`);
+    expect(screen.getByRole('radio', { name: 'recordId' })).toBeChecked();
+    expect(searchBox()).toHaveValue(kwame.recordId);
+
+    await user.clear(searchBox());
+    await user.type(searchBox(), 'nobody{Enter}');
+    await screen.findByRole('heading', { name: /No candidate with recordId "nobody"/ });
+    await user.click(screen.getByRole('link', { name: 'Try as refId' }));
+    await screen.findByRole('heading', { name: /No candidate with refId "nobody"/ });
+    expect(screen.getByRole('radio', { name: 'refId' })).toBeChecked();
+    expect(searchBox()).toHaveValue('nobody');
+
+    await router.navigate(-1);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/candidates/recordId/nobody'));
+    await screen.findByRole('heading', { name: /No candidate with recordId "nobody"/ });
+    expect(screen.getByRole('radio', { name: 'recordId' })).toBeChecked();
+    expect(searchBox()).toHaveValue('nobody');
+  });
+
+  it('has a clear button that empties the box and gives it focus', async () => {
+    const user = userEvent.setup();
+    stubApi();
+    renderWithProviders('/');
+    await findSearchBox();
+    expect(screen.queryByRole('button', { name: 'Clear the id' })).not.toBeInTheDocument();
+    await user.type(searchBox(), 'crm-55102');
+    await user.click(screen.getByRole('button', { name: 'Clear the id' }));
+    expect(searchBox()).toHaveValue('');
+    expect(searchBox()).toHaveFocus();
+    expect(screen.queryByRole('button', { name: 'Clear the id' })).not.toBeInTheDocument();
+  });
+
+  it('puts the kind toggle above a full-width field on phones', async () => {
+    stubApi();
+    renderWithProviders('/');
+    await findSearchBox();
+    const form = within(document.querySelector('search') as HTMLElement);
+    const toggle = form.getByRole('group', { name: 'Look up by' });
+    const fieldRow = form.getByTestId('search-field-row');
+    // A column below the `sm` breakpoint, a row from it on; the toggle first, the field row taking the full width.
+    const layout = toggle.parentElement!;
+    expect(layout).toBe(fieldRow.parentElement);
+    expect(layout.className).toMatch(/(^| )flex-col( |$)/);
+    expect(layout.className).toMatch(/(^| )sm:flex-row( |$)/);
+    expect(toggle.compareDocumentPosition(fieldRow) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(fieldRow.className).toMatch(/(^| )flex-1( |$)/);
+    expect(searchBox().className).toMatch(/(^| )w-full( |$)/);
+  });
+
+  it('cleans a pasted id of invisible characters and says what was removed, on the form and on the candidate page', async () => {
+    const user = userEvent.setup();
+    stubApi({ candidates: found(['refId', xiuying]) });
+    const { router } = renderWithProviders('/');
+    await findSearchBox();
+    await user.click(searchBox());
+    await user.paste('\u00a0cust_\u200b000482\u200e ');
+    expect(searchBox()).toHaveValue('cust_000482');
+    expect(screen.getByRole('status')).toHaveTextContent(
+      'Removed from the pasted id: 1 zero-width space, 1 no-break space, 1 bidirectional mark and 1 space at the start or end.',
+    );
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/candidates/refId/cust_000482'));
+    await screen.findByRole('heading', { level: 1, name: /王/ });
+    expect(screen.getByText(/Removed from the pasted id: 1 zero-width space/)).toBeInTheDocument();
+  });
+
+  it('takes the kind, id and environment from a pasted link of this app', async () => {
+    const user = userEvent.setup();
+    stubApi();
+    const { router } = renderWithProviders('/');
+    await findSearchBox();
+    await user.click(searchBox());
+    await user.paste('https://lookup.example.com/e/staging/candidates/recordId/65f1c2a9e4b0d3a1f0c9b810');
+    expect(searchBox()).toHaveValue('65f1c2a9e4b0d3a1f0c9b810');
+    expect(screen.getByRole('radio', { name: 'recordId' })).toBeChecked();
+    expect(screen.getByRole('status')).toHaveTextContent('Taken from a link to the staging environment.');
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/e/staging/candidates/recordId/65f1c2a9e4b0d3a1f0c9b810'));
+  });
+
+  it('tries a 24-hex refId that is not found as a recordId, once, and says so', async () => {
+    const user = userEvent.setup();
+    const { requests } = stubApi({ candidates: found(['recordId', kwame]) });
+    const { router } = renderWithProviders('/');
+    await findSearchBox();
+    await user.type(searchBox(), `${kwame.recordId}{Enter}`);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Kwame Mensah' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe(`/candidates/recordId/${kwame.recordId}`);
+    expect(screen.getByText(/No candidate has the refId/)).toHaveTextContent(
+      `No candidate has the refId ${kwame.recordId}; it looks like a recordId, so it was looked up as one.`,
+    );
+    // Both lookups went to the server (and so were both audited there).
+    expect(requests.filter((url) => url.startsWith('/api/candidates/'))).toEqual([
+      apiPath('refId', kwame.recordId!),
+      apiPath('recordId', kwame.recordId!),
+    ]);
+  });
+
+  it('does not retry an id that does not look like a recordId, nor a 24-hex id that is not found either way', async () => {
+    const user = userEvent.setup();
+    const { requests } = stubApi();
+    renderWithProviders('/');
+    await findSearchBox();
+    await user.type(searchBox(), 'nobody{Enter}');
+    await screen.findByRole('heading', { name: /No candidate with refId "nobody"/ });
+    const hex = 'aaaaaaaaaaaaaaaaaaaaaaaa';
+    await user.clear(searchBox());
+    await user.type(searchBox(), `${hex}{Enter}`);
+    await screen.findByRole('heading', { name: new RegExp(`No candidate with recordId "${hex}"`) });
+    expect(requests.filter((url) => url.startsWith('/api/candidates/'))).toEqual([
+      apiPath('refId', 'nobody'),
+      apiPath('refId', hex),
+      apiPath('recordId', hex),
+    ]);
+  });
+
+  it('offers a batch lookup for a pasted list instead of pasting it as one id', async () => {
+    const user = userEvent.setup();
+    stubApi();
+    const { router } = renderWithProviders('/');
+    await findSearchBox();
+    await user.click(searchBox());
+    await user.paste('crm-55102\nuser-7781, cust_000482\tcrm-55102');
+    expect(searchBox()).toHaveValue('');
+    const offer = screen.getByRole('status');
+    expect(offer).toHaveTextContent('You pasted a list of 3 ids (1 repeated).');
+    await user.click(within(offer).getByRole('button', { name: 'Look up all 3 in a batch' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/batch'));
+    expect(await screen.findByRole('textbox', { name: 'refIds to look up' })).toHaveValue('crm-55102\nuser-7781\ncust_000482');
+  });
+
+  it('suggests recent lookups of the same kind', async () => {
+    const user = userEvent.setup();
+    stubApi({ candidates: found(['refId', xiuying]) });
+    renderWithProviders('/');
+    await findSearchBox();
+    await user.type(searchBox(), 'cust_000482{Enter}');
+    await screen.findByRole('heading', { level: 1, name: /王/ });
+    const list = document.getElementById(searchBox().getAttribute('list')!)!;
+    expect([...list.querySelectorAll('option')].map((o) => [o.value, o.label])).toEqual([['cust_000482', 'inreview · default']]);
+    fireEvent.click(screen.getByRole('radio', { name: 'recordId' }));
+    expect(searchBox()).not.toHaveAttribute('list');
+  });
+});

@@ -1,0 +1,276 @@
+import { readFileSync } from 'node:fs';
+import { expect, type Page, test } from '@playwright/test';
+import { E2E_PORTS, E2E_USERS } from '../../playwright.config.ts';
+import { APP_HEADERS, screenshot, watchPageErrors } from './helpers.ts';
+
+const XIUYING = '/candidates/refId/cust_000482';
+const KWAME_RECORD_ID = '65f1c2a9e4b0d3a1f0c9b810';
+const searchBox = (page: Page) => page.getByLabel(/^(refId|recordId) to look up$/);
+const environmentsUrl = `http://127.0.0.1:${E2E_PORTS.environments}`;
+
+/** Audit lines of the shared e2e audit log that match. */
+function auditLines(match: (line: Record<string, unknown>) => boolean): Array<Record<string, unknown>> {
+  return readFileSync('test-results/e2e-audit.jsonl', 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .filter(match);
+}
+
+test.describe('the search box', () => {
+  test('a paste into a filled box replaces its content', async ({ page, context }) => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.goto(XIUYING);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('秀英 王');
+    await expect(searchBox(page)).toHaveValue('cust_000482');
+    await page.evaluate(() => navigator.clipboard.writeText('user-7781'));
+    await searchBox(page).click();
+    await page.keyboard.press('Control+V');
+    await expect(searchBox(page)).toHaveValue('user-7781');
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(/\/candidates\/refId\/user-7781$/);
+  });
+
+  test('"/" focuses the box from anywhere', async ({ page }) => {
+    await page.goto(XIUYING);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('秀英 王');
+    await page.getByRole('heading', { level: 1 }).click();
+    await expect(searchBox(page)).not.toBeFocused();
+    await page.keyboard.press('/');
+    await expect(searchBox(page)).toBeFocused();
+    await expect(searchBox(page)).toHaveValue('cust_000482');
+  });
+
+  test('an id pasted with a zero-width space finds the candidate, and the page says what was removed', async ({ page, context }) => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.goto('/');
+    await expect(searchBox(page)).toBeFocused();
+    await page.evaluate(() => navigator.clipboard.writeText('cust_\u200b000482'));
+    await page.keyboard.press('Control+V');
+    await expect(searchBox(page)).toHaveValue('cust_000482');
+    await expect(page.getByText('Removed from the pasted id: 1 zero-width space.')).toBeVisible();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('秀英 王');
+    await expect(page.getByText('Removed from the pasted id: 1 zero-width space.')).toBeVisible();
+  });
+
+  test('a recordId typed as a refId finds the candidate, both lookups audited', async ({ page }) => {
+    await page.goto('/');
+    await searchBox(page).fill(KWAME_RECORD_ID);
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Kwame Mensah');
+    await expect(page).toHaveURL(new RegExp(`/candidates/recordId/${KWAME_RECORD_ID}$`));
+    await expect(
+      page.getByText(`No candidate has the refId ${KWAME_RECORD_ID}; it looks like a recordId, so it was looked up as one.`),
+    ).toBeVisible();
+    await expect(page.getByRole('radio', { name: 'recordId' })).toBeChecked();
+    const lines = auditLines((l) => l.id === KWAME_RECORD_ID && l.user === 'local');
+    expect(lines.some((l) => l.kind === 'refId' && l.code === 'not_found')).toBe(true);
+    expect(lines.some((l) => l.kind === 'recordId' && l.status === 200)).toBe(true);
+  });
+
+  test('on a phone, the kind toggle sits above a full-width field', async ({ page }) => {
+    await page.setViewportSize({ width: 375, height: 740 });
+    await page.goto('/');
+    const toggle = (await page.getByRole('group', { name: 'Look up by' }).boundingBox())!;
+    const field = (await searchBox(page).boundingBox())!;
+    const button = (await page.getByRole('button', { name: 'Look up' }).boundingBox())!;
+    const form = (await page.locator('search form').boundingBox())!;
+    // The toggle on its own line, the field below it from the left edge, the field and its button filling the width.
+    expect(toggle.y + toggle.height).toBeLessThanOrEqual(field.y);
+    expect(Math.abs(field.x - form.x)).toBeLessThan(1);
+    expect(button.x + button.width).toBeGreaterThan(form.x + form.width - 1);
+    expect(field.width).toBeGreaterThan(form.width - button.width - 16);
+    await screenshot(page, 'search-box-phone');
+  });
+});
+
+test.describe('batch lookup', () => {
+  test('50 ids with unknown and invalid ones mixed in give the right rows, and the CSV has them', async ({ page }) => {
+    const errors = watchPageErrors(page);
+    const meta = await (await page.request.get('/api/meta', { headers: APP_HEADERS })).json();
+    const known: Array<{ id: string; status: string }> = meta.samples.filter((s: { kind: string }) => s.kind === 'refId');
+    const invalid = ['..', `too-long-${'x'.repeat(300)}`];
+    const unknown = Array.from({ length: 50 - known.length - invalid.length }, (_, i) => `nobody-${i}`);
+    // Interleaved: known, unknown and invalid ids side by side.
+    const ids: string[] = [];
+    for (let i = 0; ids.length < 50; i++) {
+      if (known[i]) ids.push(known[i]!.id);
+      if (unknown[i]) ids.push(unknown[i]!);
+      if (invalid[i]) ids.push(invalid[i]!);
+    }
+    await page.goto('/');
+    await page.getByRole('link', { name: 'Batch lookup' }).click();
+    await page.getByRole('textbox', { name: 'refIds to look up' }).fill(ids.join('\n'));
+    await expect(page.getByText('50 ids', { exact: true })).toBeVisible();
+    await page.getByRole('button', { name: 'Look up all' }).click();
+    await expect(page.getByText(`Done: ${known.length} found, ${50 - known.length} not found or failed.`)).toBeVisible();
+    await expect(page.getByTestId('batch-progress')).toHaveText('50 of 50');
+
+    const rows = page.getByRole('table').locator('tbody tr');
+    await expect(rows).toHaveCount(50);
+    for (const [index, id] of ids.entries()) {
+      const row = rows.nth(index);
+      const sample = known.find((k) => k.id === id);
+      if (sample) {
+        await expect(row).toHaveAttribute('data-row-state', 'found');
+        await expect(row.locator('[data-status]')).toHaveAttribute('data-status', sample.status);
+      } else if (invalid.includes(id)) {
+        await expect(row).toHaveAttribute('data-code', 'invalid_id');
+      } else {
+        await expect(row).toHaveAttribute('data-code', 'not_found');
+      }
+    }
+    await screenshot(page, 'batch');
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^candidates-refId-.*\.csv$/);
+    const csv = readFileSync((await download.path())!, 'utf8')
+      .replace(/^\ufeff/, '')
+      .split('\r\n');
+    expect(csv[0]).toBe('id,status,statusDate,submitCount,refId,recordId,error,message');
+    expect(csv.slice(1, -1)).toHaveLength(50);
+    for (const [index, id] of ids.entries()) {
+      const cells = csv[index + 1]!.split(',');
+      const sample = known.find((k) => k.id === id);
+      if (sample) expect(cells.slice(0, 2)).toEqual([id, sample.status]);
+      else expect(cells[6]).toBe(invalid.includes(id) ? 'invalid_id' : 'not_found');
+    }
+    const batchLines = auditLines((l) => l.batch === true && typeof l.id === 'string' && (l.id as string).startsWith('nobody-'));
+    expect(batchLines.length).toBeGreaterThanOrEqual(unknown.length);
+    expect(errors).toEqual([]);
+  });
+});
+
+test.describe('hand-off', () => {
+  test('copy summary puts the ids, status, submissions and environment on the clipboard, and audits it', async ({ page, context }) => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.goto('/candidates/refId/user-7781');
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await page.getByRole('button', { name: 'Copy summary' }).click();
+    await expect(page.getByText('Summary copied')).toBeVisible();
+    const text = await page.evaluate(() => navigator.clipboard.readText());
+    expect(text).toMatch(
+      /^Candidate \(Sandbox\)\nrefId: user-7781\nrecordId: [0-9a-f]{24}\nblockPassID: \S+\nStatus: Blocked since .+ \(\d+ days?( \d+ h)?\)\nSubmissions: \d+\n/,
+    );
+    expect(text).toContain('Certificates:\n');
+    expect(text).toMatch(/Looked up: .+\n$/);
+    const record = (await (await page.request.get('/api/candidates/refId/user-7781', { headers: APP_HEADERS })).json()).data;
+    for (const name of ['dob', 'address', 'phone', 'email']) {
+      const value = record.identities?.[name]?.value;
+      if (value) expect(text).not.toContain(value);
+    }
+    expect(auditLines((l) => l.kind === 'export' && l.what === 'summary' && l.id === 'user-7781').length).toBeGreaterThanOrEqual(1);
+  });
+
+  test('the print media has no form or buttons and starts with who printed, when, the environment and the client id', async ({ page }) => {
+    await page.goto('/candidates/refId/c0a8f3e2-6b1d-4f7e-9a52-3d1e8b7c4a10');
+    await expect(page.getByRole('heading', { name: 'Pictures' })).toBeVisible();
+    await expect(page.getByTestId('print-header')).toBeHidden();
+    await page.evaluate(() => window.dispatchEvent(new Event('beforeprint')));
+    await page.emulateMedia({ media: 'print' });
+    const first = page.getByTestId('print-header');
+    await expect(first).toBeVisible();
+    await expect(first).toHaveText(
+      /^Printed by local on \w{3} \d{1,2}, \d{4}, \d{2}:\d{2} \S+ · Sandbox environment · client id candidate_lookup_sandbox$/,
+    );
+    await expect(page.locator('search')).toBeHidden();
+    await expect(page.locator('header').first()).toBeHidden();
+    // No controls on paper; the pictures' thumbnails (buttons on screen) print as pictures.
+    expect(
+      await page
+        .locator('button:visible')
+        .filter({ hasNot: page.locator('img') })
+        .count(),
+    ).toBe(0);
+    // The first line is the first thing on the page.
+    const top = await first.boundingBox();
+    const heading = await page.getByRole('heading', { level: 1 }).boundingBox();
+    expect(top!.y).toBeLessThan(heading!.y);
+    // Certificates print open, pictures large enough to read.
+    expect(await page.locator('details[data-cert]:not([open])').count()).toBe(0);
+    const picture = await page.locator('figure[data-attribute] img').first().boundingBox();
+    expect(picture!.width).toBeGreaterThanOrEqual(400);
+    await screenshot(page, 'print');
+    expect(
+      auditLines((l) => l.kind === 'export' && l.what === 'print' && l.id === 'c0a8f3e2-6b1d-4f7e-9a52-3d1e8b7c4a10').length,
+    ).toBeGreaterThanOrEqual(1);
+  });
+});
+
+test.describe('where and when', () => {
+  test('two environments: the header switches between them, and their badges differ', async ({ page }) => {
+    await page.goto(`${environmentsUrl}/candidates/refId/crm-55102`);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await expect(page.getByTestId('environment-badge')).toHaveText('Sandbox A · candidate_lookup_sandbox');
+    await expect(page.getByRole('link', { name: 'Open in dashboard' })).toHaveAttribute(
+      'href',
+      /^https:\/\/dashboard\.example\.com\/kyc\/[0-9a-f]{24}$/,
+    );
+    await page.getByRole('combobox', { name: 'Environment' }).selectOption('b');
+    await expect(page).toHaveURL(`${environmentsUrl}/e/b/candidates/refId/crm-55102`);
+    await expect(page.getByTestId('environment-badge')).toHaveText('Sandbox B · candidate_lookup_sandbox');
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Open in dashboard' })).toHaveCount(0);
+    await screenshot(page, 'environment-b');
+    const lines = auditLines((l) => l.id === 'crm-55102' && (l.env === 'a' || l.env === 'b'));
+    expect(new Set(lines.map((l) => l.env))).toEqual(new Set(['a', 'b']));
+  });
+
+  test('the candidate page says when it was fetched; after a status change, coming back to the tab shows a banner', async ({ page }) => {
+    await page.clock.install();
+    await page.goto(`${environmentsUrl}/candidates/refId/support-ticket-4410`);
+    const header = page.getByRole('heading', { level: 1 });
+    await expect(header).toBeVisible();
+    await expect(page.getByTestId('fetched-at')).toHaveText(/^Fetched (now|\d+ seconds? ago)$/);
+    const before = (
+      await (await page.request.get(`${environmentsUrl}/api/status/refId/support-ticket-4410`, { headers: APP_HEADERS })).json()
+    ).data.status;
+    const after = before === 'approved' ? 'rejected' : 'approved';
+    const changed = await page.request.post(`http://127.0.0.1:${E2E_PORTS.sandboxA}/_test/status`, {
+      data: { kind: 'refId', id: 'support-ticket-4410', status: after },
+    });
+    expect(changed.status()).toBe(200);
+
+    await page.evaluate(() => window.dispatchEvent(new Event('blur')));
+    await page.clock.fastForward('01:05');
+    await page.evaluate(() => window.dispatchEvent(new Event('focus')));
+    const banner = page.getByRole('alert').filter({ hasText: 'The status changed' });
+    await expect(banner).toContainText(`to ${after === 'approved' ? 'Approved' : 'Rejected'} since this page was loaded`);
+    await expect(page.getByTestId('fetched-at')).toHaveText('Fetched 1 minute ago');
+    await banner.getByRole('button', { name: 'Reload' }).click();
+    await expect(banner).toHaveCount(0);
+    await expect(page.getByTestId('fetched-at')).toHaveText(/^Fetched (now|\d+ seconds? ago)$/);
+  });
+
+  test('recent lookups appear under the home page form, and vanish at sign-out', async ({ page }) => {
+    const usersUrl = `http://127.0.0.1:${E2E_PORTS.users}`;
+    const signIn = async () => {
+      await page.getByLabel('Username').fill(E2E_USERS.support.username);
+      await page.getByLabel('Password').fill(E2E_USERS.support.password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+    };
+    await page.goto(usersUrl);
+    await signIn();
+    await searchBox(page).fill('cust_000482');
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('cust_000482');
+    await page.getByRole('link', { name: 'Candidate Lookup' }).click();
+    const recent = page.getByRole('region', { name: 'Recent lookups' });
+    await expect(recent.getByRole('link')).toHaveCount(1);
+    await expect(recent).toContainText('cust_000482');
+    await expect(recent).toContainText('In review');
+    const stored = await page.evaluate(() => sessionStorage.getItem('candidate-lookup:recent'));
+    expect(JSON.parse(stored!)).toEqual([
+      { kind: 'refId', id: 'cust_000482', status: 'inreview', environment: 'sandbox', at: expect.any(String) },
+    ]);
+    await screenshot(page, 'recent-lookups');
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Sign in' })).toBeVisible();
+    expect(await page.evaluate(() => sessionStorage.getItem('candidate-lookup:recent'))).toBeNull();
+    await signIn();
+    await expect(searchBox(page)).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Recent lookups' })).toHaveCount(0);
+  });
+});
