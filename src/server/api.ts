@@ -1,5 +1,5 @@
 import { type AccessOptions, createAccessControl } from './auth/access.ts';
-import { createAuditLog } from './audit.ts';
+import { auditFileProblem, createAuditLog } from './audit.ts';
 import { type Config, ConfigError } from './config.ts';
 import { readUsersFile } from './auth/users-file.ts';
 import { auditLogCheck, type ReadinessCheck, sharedStoreCheck, upstreamHostCheck } from './health.ts';
@@ -35,6 +35,7 @@ export function createApiFromConfig(
   } = {},
 ): ConfiguredApi {
   checkUserEnvironments(config);
+  checkAuditLog(config.auditLog);
   const warn = options.warn ?? ((line: string) => console.warn(line));
   const store = createStoreFromConfig(config, warn);
   const access = createAccessControl(config.auth, { ...options.access, store });
@@ -101,6 +102,16 @@ export function describeAccess(config: Config): string {
     case 'oidc':
       return `Sign-in: OpenID Connect at ${config.auth.oidc.issuer} (role from the ${config.auth.oidc.roleClaim} claim).`;
   }
+}
+
+/** An audit log that cannot be written would refuse every lookup: better said once, at start. */
+function checkAuditLog(file: string): void {
+  const problem = auditFileProblem(file);
+  if (problem === undefined) return;
+  throw new ConfigError(
+    `AUDIT_LOG=${file} cannot be written (${problem}): every lookup would be refused.\n` +
+      '  Point AUDIT_LOG at a file this server may create and append to.',
+  );
 }
 
 /** A user limited to an environment that does not exist is a mistake to name at start, not a silent lockout. */

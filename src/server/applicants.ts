@@ -7,6 +7,7 @@ import {
   upstreamApplicantsEnvelopeSchema,
 } from '../kyc/contract/applicants.ts';
 import type { AuditLog, ListAuditEntry } from './audit.ts';
+import type { RefusalLog } from './audit-refusals.ts';
 import type { AccessControl } from './auth/access.ts';
 import { type Failure, STORE_UNAVAILABLE, sendError, sendFailure, sendJson } from './http-reply.ts';
 import type { RateLimiter, Take } from './rate-limit.ts';
@@ -30,6 +31,8 @@ export interface ApplicantsDeps {
   access: Pick<AccessControl, 'rateLimitKey'>;
   rateLimiter: RateLimiter;
   audit: AuditLog | undefined;
+  /** Refusals over the rate limit, counted per user rather than written one by one. */
+  refusals: RefusalLog;
   maxResponseBytes: number;
 }
 
@@ -43,9 +46,15 @@ export async function listApplicants(deps: ApplicantsDeps, call: SignedInCall): 
   const level: ListAuditEntry['level'] = deps.hasStatusKey ? 'status' : 'stripped';
   const checked = checkApplicantsQuery(new URL(call.req.url ?? '/', 'http://x').searchParams);
   const query = checked.ok ? checked.query : undefined;
-  const audit = async (status: number, code: Failure['code'] | null, upstreamStatus: number | null, records: number | null) => {
+  const audit = async (
+    status: number,
+    code: Failure['code'] | null,
+    upstreamStatus: number | null,
+    records: number | null,
+    counted = false,
+  ) => {
     try {
-      await deps.audit?.record({
+      const entry: ListAuditEntry = {
         time: new Date().toISOString(),
         user: call.identity.user,
         role: call.identity.role,
@@ -60,7 +69,8 @@ export async function listApplicants(deps: ApplicantsDeps, call: SignedInCall): 
         upstreamStatus,
         level: upstreamStatus === null ? null : level,
         durationMs: Math.round(performance.now() - call.started),
-      });
+      };
+      await (counted ? deps.refusals.refused(entry) : deps.audit?.record(entry));
       return true;
     } catch {
       const message = 'This request could not be recorded in the audit log, so it was refused. An administrator must check AUDIT_LOG.';
@@ -68,11 +78,12 @@ export async function listApplicants(deps: ApplicantsDeps, call: SignedInCall): 
       return false;
     }
   };
-  const refuse = async (failure: Failure, upstreamStatus: number | null = null) => {
-    if (await audit(failure.status, failure.code, upstreamStatus, null)) sendFailure(call.res, failure);
+  const refuse = async (failure: Failure, upstreamStatus: number | null = null, counted = false) => {
+    if (await audit(failure.status, failure.code, upstreamStatus, null, counted)) sendFailure(call.res, failure);
   };
 
-  if (!checked.ok) return refuse({ status: 400, code: 'bad_request', message: checked.message });
+  // The limit first, as for lookups: a malformed query costs a token too, and refusals over the limit
+  // are counted rather than written one by one.
   let allowed: Take;
   try {
     allowed = await deps.rateLimiter.take(deps.access.rateLimitKey(call.req, call.identity));
@@ -81,14 +92,16 @@ export async function listApplicants(deps: ApplicantsDeps, call: SignedInCall): 
     throw error;
   }
   if (!allowed.ok) {
-    return refuse({
+    const failure: Failure = {
       status: 429,
       code: 'rate_limited',
       message: `You have made many requests in a short time. Try again in ${allowed.retryAfterSeconds} s.`,
       extra: { retryAfterSeconds: allowed.retryAfterSeconds },
       headers: { 'Retry-After': String(allowed.retryAfterSeconds) },
-    });
+    };
+    return refuse(failure, null, true);
   }
+  if (!checked.ok) return refuse({ status: 400, code: 'bad_request', message: checked.message });
   const fetched = await fetchPage(deps, call, checked.query);
   if (!fetched.ok) return refuse(fetched.failure, fetched.upstreamStatus);
   const { records, total, upstreamStatus } = fetched.page;

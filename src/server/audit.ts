@@ -1,6 +1,8 @@
+import { closeSync, constants, fstatSync, mkdirSync, openSync } from 'node:fs';
 import { mkdir, open, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { chainLines, readChainHead } from './audit-chain.ts';
+import { auditLineBody } from './audit-line.ts';
 import type { Role } from '../kyc/contract/api.ts';
 import type { LookupKind } from '../kyc/contract/lookup.ts';
 
@@ -14,7 +16,7 @@ export interface AuditEntry {
   /** The environment (its name) the lookup went to. */
   env: string;
   kind: LookupKind;
-  /** The id as asked for, cut to 512 characters. */
+  /** The id as asked for, cut to 256 characters (audit-line.ts). */
   id: string;
   /** What the browser was answered. */
   status: number;
@@ -56,12 +58,51 @@ export interface ListAuditEntry extends Omit<AuditEntry, 'kind' | 'id' | 'batch'
   records: number | null;
 }
 
+/**
+ * Many refusals of one user, counted instead of written one by one (audit-refusals.ts): the first of
+ * an interval has its own line, the rest of that interval are this one line.
+ */
+export interface RefusalsAuditEntry {
+  time: string;
+  user: string;
+  role: Role;
+  env: string;
+  kind: 'refusals';
+  /** How many refusals this line stands for, and how many of each code. */
+  count: number;
+  codes: Record<string, number>;
+  /** The first and last of them. */
+  from: string;
+  to: string;
+}
+
+/** Written by the log itself: lines that reached the file after their lookups had been refused. */
+export interface NoteAuditEntry {
+  time: string;
+  kind: 'note';
+  note: string;
+}
+
 /** Every kind of line the audit log holds. */
-export type AuditLine = AuditEntry | ExportAuditEntry | ListAuditEntry;
+export type AuditLine = AuditEntry | ExportAuditEntry | ListAuditEntry | RefusalsAuditEntry | NoteAuditEntry;
 
 export interface AuditLog {
   /** Resolves once the line is written; rejects if it could not be (the lookup is then refused). */
   record(entry: AuditLine): Promise<void>;
+  /**
+   * False while a write has been under way longer than the write timeout (a hung mount, a pipe nobody
+   * reads): a lookup is then refused at once instead of waiting, and nothing new is sent to the file.
+   */
+  available(): boolean;
+}
+
+export interface AuditLogOptions {
+  /** A write (or open) that takes longer than this is a failure (default 5 s). */
+  writeTimeoutMs?: number;
+}
+
+export class AuditUnavailableError extends Error {
+  override name = 'AuditUnavailableError';
 }
 
 interface Pending {
@@ -76,6 +117,8 @@ const ROTATION_CHECK_MS = 1000;
 /** A write that takes longer than this is a failure: lookups are refused rather than left hanging. */
 const WRITE_TIMEOUT_MS = 5000;
 
+const STUCK = 'the audit log is not answering: a write has been under way for longer than the write timeout';
+
 /**
  * Appends to one open file. Lines that arrive while a write is under way go out together in the next
  * write (group commit): under load that is one write for many lookups instead of an open, a write and a
@@ -85,11 +128,14 @@ const WRITE_TIMEOUT_MS = 5000;
  * file's last line when a non-empty file is opened; a new empty file (after rotation) chains from the
  * last line written to the rotated one, or starts a chain when that is not known.
  */
-export function createAuditLog(file: string): AuditLog {
+export function createAuditLog(file: string, options: AuditLogOptions = {}): AuditLog {
+  const writeTimeoutMs = options.writeTimeoutMs ?? WRITE_TIMEOUT_MS;
   let handle: { file: FileHandle; inode: number; size: number } | undefined;
   let checkedAt = 0;
   let pending: Pending[] = [];
   let writing = false;
+  // A write outlasted its timeout and is still under way in the thread pool.
+  let stuck = false;
   // The hash of the last line on disk; undefined: not known (a new chain starts).
   let head: string | undefined;
   // A line cut short by a crash or a failed write: the next write starts on a fresh line.
@@ -153,37 +199,104 @@ export function createAuditLog(file: string): AuditLog {
     afterPartialLine = false;
   }
 
+  /** The batch's write, and closing the file after a failure: one file operation at a time, in order. */
+  function writeOrClose(batch: Pending[]): Promise<void> {
+    // After a failure, try afresh next time (the disk may have room again); a non-empty file's last
+    // line is read again when it is reopened, so the chain continues from it.
+    return writeBatch(batch).catch(async (error: unknown) => {
+      await closeHandle();
+      throw error;
+    });
+  }
+
+  /**
+   * Writes batch after batch. At most one write (or open) is ever under way: one that hangs holds one
+   * thread of libuv's pool, never one per lookup. Past the timeout its lookups are refused and so is
+   * every new line, until it ends; lines it wrote after all are followed by a note that says so.
+   */
   async function flush(): Promise<void> {
     writing = true;
     while (pending.length > 0) {
       const batch = pending;
       pending = [];
-      let timer: NodeJS.Timeout | undefined;
-      try {
-        const timeout = new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new Error('the audit log write timed out')), WRITE_TIMEOUT_MS);
-        });
-        await Promise.race([writeBatch(batch), timeout]);
-        for (const p of batch) p.resolve();
-      } catch (error) {
-        // A non-empty file's last line is read again when it is reopened: the chain continues from it.
-        await closeHandle(); // try afresh next time: the disk may have room again
-        for (const p of batch) p.reject(error);
-      } finally {
-        clearTimeout(timer);
+      const write = writeOrClose(batch);
+      const inTime = await settledWithin(write, writeTimeoutMs);
+      if (inTime) {
+        for (const p of batch) inTime.ok ? p.resolve() : p.reject(inTime.error);
+        continue;
       }
+      stuck = true;
+      const error = new AuditUnavailableError(STUCK);
+      for (const p of [...batch, ...pending]) p.reject(error);
+      pending = [];
+      const late = await write.then(
+        () => true,
+        () => false,
+      );
+      stuck = false;
+      if (late) pending.unshift(lateNote(batch.length, writeTimeoutMs));
     }
     writing = false;
   }
 
   return {
     record(entry) {
-      const cut = entry.kind !== 'list' && entry.id.length > 512 ? { id: `${entry.id.slice(0, 512)}…` } : {};
-      const body = JSON.stringify({ ...entry, ...cut });
+      if (stuck) return Promise.reject(new AuditUnavailableError(STUCK));
+      const body = auditLineBody(entry);
       return new Promise<void>((resolve, reject) => {
         pending.push({ body, resolve, reject });
         if (!writing) void flush();
       });
     },
+    available: () => !stuck,
   };
+}
+
+/**
+ * Why the audit log cannot be written, checked once at start (undefined: it can). Creates the file, as
+ * the first line would. Opened without blocking: a pipe that nobody reads is refused, not waited for.
+ */
+export function auditFileProblem(file: string): string | undefined {
+  try {
+    mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    const fd = openSync(file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NONBLOCK, 0o600);
+    try {
+      if (fstatSync(fd).isDirectory()) return 'it is a directory';
+    } finally {
+      closeSync(fd);
+    }
+    return undefined;
+  } catch (error) {
+    const { code, message } = error as NodeJS.ErrnoException;
+    if (code === 'ENXIO') return 'it is a pipe that nobody reads';
+    return code ?? message;
+  }
+}
+
+/** The operation's outcome if it settles within `ms`, or undefined. */
+async function settledWithin(operation: Promise<void>, ms: number): Promise<{ ok: true } | { ok: false; error: unknown } | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+  });
+  try {
+    return await Promise.race([
+      operation.then(
+        () => ({ ok: true as const }),
+        (error: unknown) => ({ ok: false as const, error }),
+      ),
+      timeout,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function lateNote(lines: number, timeoutMs: number): Pending {
+  const note: NoteAuditEntry = {
+    time: new Date().toISOString(),
+    kind: 'note',
+    note: `the ${lines} line(s) before this one were written after the ${timeoutMs} ms write timeout: their lookups had been refused (503 audit_unavailable)`,
+  };
+  return { body: auditLineBody(note), resolve: () => {}, reject: () => {} };
 }

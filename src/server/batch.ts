@@ -4,6 +4,7 @@ import { checkId, type LookupKind } from '../kyc/contract/lookup.ts';
 import { z } from '../kyc/contract/zod.ts';
 import type { ServedEnvironment } from './api-environments.ts';
 import type { AuditEntry } from './audit.ts';
+import type { RefusalLog } from './audit-refusals.ts';
 import type { AccessControl, Identity } from './auth/access.ts';
 import { type Failure, readBody, STORE_UNAVAILABLE, sendError, sendFailure } from './http-reply.ts';
 import { isFramed, levelOf, timedOutcome } from './lookup.ts';
@@ -23,6 +24,8 @@ import { reduceToStatusLevel } from './status-level.ts';
 export interface BatchDeps {
   budget: RateLimiter;
   access: Pick<AccessControl, 'rateLimitKey'>;
+  /** Batches refused over the budget are counted per user, not written one line each. */
+  refusals: RefusalLog;
   /** Lookups of one batch under way at once. */
   concurrency: number;
 }
@@ -47,7 +50,7 @@ export async function batchRoute(served: ServedEnvironment, batch: BatchDeps, ca
 
   const refused = await reserveBudget(batch, req, identity, ids.length);
   if (refused) {
-    await auditRefusedBatch(served, call, kind, ids.length, refused).catch(() => {});
+    await auditRefusedBatch(served, batch.refusals, call, kind, ids.length, refused).catch(() => {});
     return sendFailure(res, refused);
   }
 
@@ -139,9 +142,21 @@ function record(served: ServedEnvironment, call: SignedInCall, entry: Entry): Pr
   );
 }
 
-/** A batch refused whole (its budget): one line that says how many ids it held. */
-function auditRefusedBatch(served: ServedEnvironment, call: SignedInCall, kind: LookupKind, count: number, failure: Failure) {
-  return record(served, call, {
+/** A batch refused whole (its budget): one line that says how many ids it held, or counted when repeated. */
+function auditRefusedBatch(
+  served: ServedEnvironment,
+  refusals: RefusalLog,
+  call: SignedInCall,
+  kind: LookupKind,
+  count: number,
+  failure: Failure,
+) {
+  return refusals.refused({
+    time: new Date().toISOString(),
+    requestId: requestIdOf(call.res),
+    user: call.identity.user,
+    role: call.identity.role,
+    env: served.deps.environment,
     kind,
     id: '',
     batchSize: count,
@@ -150,6 +165,7 @@ function auditRefusedBatch(served: ServedEnvironment, call: SignedInCall, kind: 
     upstreamStatus: null,
     level: null,
     durationMs: Math.round(performance.now() - call.started),
+    batch: true,
   });
 }
 

@@ -2,6 +2,7 @@ import type http from 'node:http';
 import { checkId, decodeIdSegment, type LookupKind } from '../kyc/contract/lookup.ts';
 import { type ArchivingGuard, watchWillArchiveAt } from './archiving-guard.ts';
 import type { AuditEntry, AuditLog } from './audit.ts';
+import type { RefusalLog } from './audit-refusals.ts';
 import type { AccessControl, Identity } from './auth/access.ts';
 import { bytesSent, countBytes, errorCodeSent, type Failure, STORE_UNAVAILABLE, sendError, sendFailure, sendJson } from './http-reply.ts';
 import { requestIdOf } from './log.ts';
@@ -26,6 +27,8 @@ export interface LookupDeps {
   access: Pick<AccessControl, 'rateLimitKey'>;
   rateLimiter: RateLimiter;
   audit: AuditLog | undefined;
+  /** Refusals over the rate limit, counted per user rather than written one by one. */
+  refusals: RefusalLog;
   maxResponseBytes: number;
   /** Refuses full-level lookups once the key is seen to archive after extract; sees every full answer. */
   archiving: ArchivingGuard;
@@ -47,8 +50,17 @@ export interface LookupCall {
 
 type Level = NonNullable<AuditEntry['level']>;
 
-/** Writes this lookup's audit line; false (with a 503 already sent) when it could not be written. */
-type Audit = (status: number, code: AuditEntry['code'], upstreamStatus: number | null, reached: boolean) => Promise<boolean>;
+/**
+ * Writes this lookup's audit line (or, `counted`, adds it to the user's counted refusals); false, with
+ * a 503 already sent, when it could not be written.
+ */
+type Audit = (
+  status: number,
+  code: AuditEntry['code'],
+  upstreamStatus: number | null,
+  reached: boolean,
+  counted?: boolean,
+) => Promise<boolean>;
 
 /** Response headers of the upstream that reach the browser; all others are dropped. The content type is
  * always JSON: whatever the upstream says, personal data is never served as something a browser renders. */
@@ -59,15 +71,19 @@ export async function lookup(deps: LookupDeps, call: LookupCall): Promise<void> 
   countLookup(deps.metrics, call, level);
   const asked = readId(call.encodedId);
   const audit = auditTrail(deps, call, asked.auditId, level);
+  // The user's limit comes before anything else: every request costs a token, an invalid id too, and
+  // once over the limit the refusals are counted rather than written one by one.
+  const limited = await takeToken(deps, call.req, call.identity);
+  if (limited) {
+    const overLimit = limited.code === 'rate_limited';
+    if (overLimit) deps.metrics.rateLimited.inc();
+    return refuse(call.res, audit, limited, null, false, overLimit);
+  }
+  if (deps.audit && !deps.audit.available()) return void sendFailure(call.res, AUDIT_STUCK);
   if (!asked.ok) return refuse(call.res, audit, asked.failure);
   // Whatever the user's role, a lookup with the full key makes such a key delete the candidate's data.
   const archiving = level === 'status' ? undefined : deps.archiving.refusal();
   if (archiving) return refuse(call.res, audit, archiving);
-  const limited = await takeToken(deps, call);
-  if (limited) {
-    if (limited.code === 'rate_limited') deps.metrics.rateLimited.inc();
-    return refuse(call.res, audit, limited);
-  }
 
   // Reducing needs the plain JSON: the upstream is asked not to compress it.
   const upstreamCall = deps.upstream.fetchCandidate({
@@ -150,10 +166,22 @@ function readId(encodedId: string): AskedId {
   return { ok: true, id: decoded.id, auditId: decoded.id };
 }
 
-async function takeToken(deps: LookupDeps, call: LookupCall): Promise<Failure | undefined> {
+/** While the audit log hangs, lookups are refused at once rather than each waiting for the timeout. */
+const AUDIT_STUCK: Failure = {
+  status: 503,
+  code: 'audit_unavailable',
+  message: 'The audit log is not answering, so lookups are refused for now. An administrator must check AUDIT_LOG.',
+};
+
+/** A token of the user's rate limit, or the 429 that refuses the request. */
+export async function takeToken(
+  deps: Pick<LookupDeps, 'rateLimiter' | 'access'>,
+  req: http.IncomingMessage,
+  identity: Identity,
+): Promise<Failure | undefined> {
   let allowed: Awaited<ReturnType<RateLimiter['take']>>;
   try {
-    allowed = await deps.rateLimiter.take(deps.access.rateLimitKey(call.req, call.identity));
+    allowed = await deps.rateLimiter.take(deps.access.rateLimitKey(req, identity));
   } catch (error) {
     if (error instanceof StoreUnavailableError) return STORE_UNAVAILABLE;
     throw error;
@@ -169,22 +197,23 @@ async function takeToken(deps: LookupDeps, call: LookupCall): Promise<Failure | 
 }
 
 function auditTrail(deps: LookupDeps, call: LookupCall, id: string, level: Level): Audit {
-  return async (status, code, upstreamStatus, reached) => {
+  return async (status, code, upstreamStatus, reached, counted = false) => {
+    const entry: AuditEntry = {
+      time: new Date().toISOString(),
+      requestId: requestIdOf(call.res),
+      user: call.identity.user,
+      role: call.identity.role,
+      env: deps.environment,
+      kind: call.kind,
+      id,
+      status,
+      code,
+      upstreamStatus,
+      level: reached ? level : null,
+      durationMs: Math.round(performance.now() - call.started),
+    };
     try {
-      await deps.audit?.record({
-        time: new Date().toISOString(),
-        requestId: requestIdOf(call.res),
-        user: call.identity.user,
-        role: call.identity.role,
-        env: deps.environment,
-        kind: call.kind,
-        id,
-        status,
-        code,
-        upstreamStatus,
-        level: reached ? level : null,
-        durationMs: Math.round(performance.now() - call.started),
-      });
+      await (counted ? deps.refusals.refused(entry) : deps.audit?.record(entry));
       return true;
     } catch {
       const message = 'This lookup could not be recorded in the audit log, so it was refused. An administrator must check AUDIT_LOG.';
@@ -194,8 +223,15 @@ function auditTrail(deps: LookupDeps, call: LookupCall, id: string, level: Level
   };
 }
 
-async function refuse(res: http.ServerResponse, audit: Audit, failure: Failure, upstreamStatus: number | null = null, reached = false) {
-  if (await audit(failure.status, failure.code, upstreamStatus, reached)) sendFailure(res, failure);
+async function refuse(
+  res: http.ServerResponse,
+  audit: Audit,
+  failure: Failure,
+  upstreamStatus: number | null = null,
+  reached = false,
+  counted = false,
+) {
+  if (await audit(failure.status, failure.code, upstreamStatus, reached, counted)) sendFailure(res, failure);
 }
 
 /** Without a length or chunked framing, a body cut short would look complete: such a body is not passed on. */

@@ -116,6 +116,7 @@ export function observeAuditLog(audit: AuditLog, metrics: Metrics): AuditLog & {
         end();
       }
     },
+    available: () => audit.available(),
     lastWriteFailed: () => failed,
   };
 }

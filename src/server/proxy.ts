@@ -5,12 +5,13 @@ import { DEFAULT_REPLIES, type ReplyTemplate } from '../kyc/contract/replies.ts'
 import { type ApiEnvironment, metaFor, resolveEnvironment, type ServedEnvironment } from './api-environments.ts';
 import { listApplicants } from './applicants.ts';
 import { createArchivingGuard } from './archiving-guard.ts';
-import type { AuditLog } from './audit.ts';
+import type { AuditEntry, AuditLog } from './audit.ts';
+import { createRefusalLog, type RefusalLog } from './audit-refusals.ts';
 import { type AccessControl, createAccessControl } from './auth/access.ts';
 import { type BatchDeps, batchRoute } from './batch.ts';
 import { exportRoute } from './export-route.ts';
 import { bytesSent, rawPathOf, STORE_UNAVAILABLE, sendError, sendFailure, sendJson } from './http-reply.ts';
-import { type LookupDeps, lookup } from './lookup.ts';
+import { type LookupDeps, lookup, takeToken } from './lookup.ts';
 import { type RequestRecord, requestIdOf, setRoute, whenRequestDone } from './log.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 import { NO_RATE_LIMIT, type RateLimiter } from './rate-limit.ts';
@@ -36,6 +37,8 @@ export interface ApiHandlerOptions {
   access?: AccessControl;
   /** Every lookup is recorded here before anything is answered (default: not recorded). */
   audit?: AuditLog;
+  /** Refusals over the rate limit, counted per user and interval (default: over `audit`, a minute). */
+  refusals?: RefusalLog;
   /** Lookups per minute per user (default: no limit). */
   rateLimiter?: RateLimiter;
   /** Ids per minute per user in batches, a budget of their own (default: no limit). */
@@ -71,6 +74,7 @@ export function createApiHandler(options: ApiHandlerOptions): Middleware {
   const refuseProxied = options.refuseProxied ?? options.access === undefined;
   const resolveClient = createClientResolver(options.trustedProxies ?? []);
   const replyTemplates = options.replyTemplates ?? DEFAULT_REPLIES;
+  const refusals = options.refusals ?? createRefusalLog(options.audit);
   const served: ServedEnvironment[] = options.environments.map((environment) => ({
     environment,
     deps: {
@@ -80,6 +84,7 @@ export function createApiHandler(options: ApiHandlerOptions): Middleware {
       access,
       rateLimiter,
       audit: options.audit,
+      refusals,
       maxResponseBytes: options.maxResponseBytes,
       // Per environment: each has its own key, which may or may not archive after extract.
       archiving: createArchivingGuard({
@@ -93,6 +98,7 @@ export function createApiHandler(options: ApiHandlerOptions): Middleware {
   const batch: BatchDeps = {
     budget: options.batchBudget ?? NO_RATE_LIMIT,
     access,
+    refusals,
     concurrency: options.batchConcurrency ?? BATCH_CONCURRENCY,
   };
 
@@ -197,28 +203,34 @@ export function createApiHandler(options: ApiHandlerOptions): Middleware {
 
 type Refusal = Extract<ReturnType<typeof resolveEnvironment>, { ok: false }> & { deps: LookupDeps };
 
-/** A lookup in an environment that does not exist or is not allowed: refused, and audited as such. */
+/**
+ * A lookup in an environment that does not exist or is not allowed: refused, and audited as such. It
+ * costs a token of the user's limit like any lookup, and over the limit it is counted, not written.
+ */
 async function refuseLookup(refusal: Refusal, call: SignedInCall, kind: LookupKind, encodedId: string): Promise<void> {
   const decoded = decodeIdSegment(encodedId);
+  const limited = await takeToken(refusal.deps, call.req, call.identity);
+  const failure = limited ?? refusal.failure;
+  const entry: AuditEntry = {
+    time: new Date().toISOString(),
+    requestId: requestIdOf(call.res),
+    user: call.identity.user,
+    role: call.identity.role,
+    env: refusal.name,
+    kind,
+    id: decoded.ok ? decoded.id : encodedId,
+    status: failure.status,
+    code: failure.code,
+    upstreamStatus: null,
+    level: null,
+    durationMs: Math.round(performance.now() - call.started),
+  };
   try {
-    await refusal.deps.audit?.record({
-      time: new Date().toISOString(),
-      requestId: requestIdOf(call.res),
-      user: call.identity.user,
-      role: call.identity.role,
-      env: refusal.name,
-      kind,
-      id: decoded.ok ? decoded.id : encodedId,
-      status: refusal.failure.status,
-      code: refusal.failure.code,
-      upstreamStatus: null,
-      level: null,
-      durationMs: Math.round(performance.now() - call.started),
-    });
+    await (limited?.code === 'rate_limited' ? refusal.deps.refusals.refused(entry) : refusal.deps.audit?.record(entry));
   } catch {
     return sendError(call.res, 503, 'audit_unavailable', 'This lookup could not be recorded in the audit log, so it was refused.');
   }
-  sendFailure(call.res, refusal.failure);
+  sendFailure(call.res, failure);
 }
 
 function sessionRoute(access: AccessControl, metrics: Metrics, { req, res }: ApiCall): void | Promise<void> {

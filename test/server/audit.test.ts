@@ -31,10 +31,13 @@ describe('audit log', () => {
     expect(ids(file).sort()).toEqual(Array.from({ length: 500 }, (_, i) => `id-${i}`).sort());
   });
 
-  it('cuts ids at 512 characters', async () => {
+  it('cuts ids at 256 characters, counting a character beyond U+FFFF as one and never splitting it', async () => {
     const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'cl-audit-')), 'audit.jsonl');
-    await createAuditLog(file).record(entry('x'.repeat(10_000)));
-    expect(ids(file)[0]).toBe(`${'x'.repeat(512)}…`);
+    const log = createAuditLog(file);
+    await log.record(entry('x'.repeat(10_000)));
+    await log.record(entry('😀'.repeat(300)));
+    await log.record(entry('😀'.repeat(256)));
+    expect(ids(file)).toEqual([`${'x'.repeat(256)}…`, `${'😀'.repeat(256)}…`, '😀'.repeat(256)]);
   });
 
   it('follows the path after the file is rotated away', async () => {

@@ -38,7 +38,7 @@ async function upstreamAndApp(options: Partial<Parameters<typeof startTestApp>[0
   const audited: AuditLine[] = [];
   const app = await startTestApp({
     upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' },
-    audit: { record: async (entry) => void audited.push(entry) },
+    audit: { record: async (entry) => void audited.push(entry), available: () => true },
     ...options,
   });
   cleanups.push(app.close, upstream.close);

@@ -57,7 +57,7 @@ describe('robustness', () => {
   });
 
   it('answers, rather than hangs, when the upstream breaks while the audit line is being written', async () => {
-    const slowAudit: AuditLog = { record: () => new Promise((resolve) => setTimeout(resolve, 300)) };
+    const slowAudit: AuditLog = { record: () => new Promise((resolve) => setTimeout(resolve, 300)), available: () => true };
     const { upstream, app } = await upstreamAndApp({ audit: slowAudit });
     upstream.behave = (req, res) => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': 5000 });

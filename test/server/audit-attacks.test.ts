@@ -1,0 +1,238 @@
+import { execFileSync } from 'node:child_process';
+import { closeSync, constants, mkdtempSync, openSync, readFileSync, readSync, writeFileSync, writeSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createApiFromConfig } from '../../src/server/api.ts';
+import { verifyChain } from '../../src/server/audit-chain.ts';
+import { createRefusalLog } from '../../src/server/audit-refusals.ts';
+import { createAuditLog } from '../../src/server/audit.ts';
+import { createAccessControl } from '../../src/server/auth/access.ts';
+import { ConfigError, parseConfig } from '../../src/server/config.ts';
+import { createRateLimiter } from '../../src/server/rate-limit.ts';
+import { createMemoryStore } from '../../src/server/state/store.ts';
+import { resolveUpstream } from '../../src/server/upstream.ts';
+import { startFakeUpstream } from './fake-upstream.ts';
+import { startTestApp } from './http.ts';
+
+/** Issue 9, items 1, 5 and 9: what a signed-in user, or a hung disk, could do to the audit log. */
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+const limiter = (perMinute: number) => createRateLimiter(createMemoryStore(), 'lookups', perMinute);
+const tempDir = () => mkdtempSync(path.join(os.tmpdir(), 'cl-audit-attack-'));
+const linesOf = (file: string) => readFileSync(file, 'utf8').split('\n').slice(0, -1);
+const proxyAccess = () => createAccessControl({ mode: 'proxy', userHeader: 'x-user', roleHeader: 'x-role', trusted: ['127.0.0.1/32'] });
+const as = (user: string) => ({ 'x-user': user, 'x-role': 'compliance' });
+const ENVELOPE = '{"status":"success","data":{"status":"approved","refId":"r","isArchived":false,"blockPassID":"b"}}';
+
+async function appWith(options: Partial<Parameters<typeof startTestApp>[0]>) {
+  const upstream = await startFakeUpstream();
+  upstream.behave = (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(ENVELOPE);
+  };
+  const app = await startTestApp({ upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' }, access: proxyAccess(), ...options });
+  cleanups.push(
+    () => upstream.close(),
+    () => app.close(),
+  );
+  return { upstream, app };
+}
+
+describe('attack: one user floods the audit log with long invalid ids', () => {
+  it('charges each refusal to the user, counts refusals over the limit in one line, and cuts ids to 256 characters', async () => {
+    const file = path.join(tempDir(), 'audit.jsonl');
+    const audit = createAuditLog(file);
+    const refusals = createRefusalLog(audit, 60_000);
+    const { upstream, app } = await appWith({ audit, rateLimiter: limiter(5), refusals });
+    const nulls = `/api/candidates/refId/${'%00'.repeat(512)}`;
+    const answers = await Promise.all(Array.from({ length: 40 }, () => app.get(nulls, as('eve'))));
+    expect(answers.filter((res) => res.status === 400)).toHaveLength(5);
+    expect(answers.filter((res) => res.status === 429)).toHaveLength(35);
+    // Another user is not held back by the flood.
+    expect((await app.get('/api/candidates/refId/r', as('sam'))).status).toBe(200);
+
+    // One line per token spent, one for the first refusal over the limit, and, once the interval is
+    // over (here: now), one counted line for the other 34.
+    expect(linesOf(file)).toHaveLength(7);
+    await refusals.flush();
+    expect(linesOf(file)).toHaveLength(8);
+    const lines = linesOf(file).map((line) => JSON.parse(line) as Record<string, unknown>);
+    const eve = lines.filter((line) => line.user === 'eve');
+    expect(eve.map((line) => line.code ?? line.kind)).toEqual([...Array(5).fill('invalid_id'), 'rate_limited', 'refusals']);
+    expect(eve.at(-1)).toMatchObject({ kind: 'refusals', count: 34, codes: { rate_limited: 34 } });
+    for (const line of eve.slice(0, 6)) expect(line.id).toBe(`${'\0'.repeat(256)}…`);
+    expect(upstream.seen.map((seen) => seen.path)).toEqual(['/kyc/1.0/connect/c/refId/r']);
+    expect(verifyChain([{ name: file, content: readFileSync(file) }])).toMatchObject({ ok: true, lines: 8 });
+  });
+
+  it('charges a refused environment to the user as well', async () => {
+    const file = path.join(tempDir(), 'audit.jsonl');
+    const audit = createAuditLog(file);
+    const { app } = await appWith({ audit, rateLimiter: limiter(2), refusals: createRefusalLog(audit, 60_000) });
+    const codes = [];
+    for (let i = 0; i < 4; i++) codes.push((await app.get('/api/e/nowhere/candidates/refId/a', as('eve'))).status);
+    expect(codes).toEqual([404, 404, 429, 429]);
+    expect(linesOf(file).map((line) => JSON.parse(line).code)).toEqual(['no_such_environment', 'no_such_environment', 'rate_limited']);
+  });
+
+  it('charges a malformed applicants query to the user as well', async () => {
+    const file = path.join(tempDir(), 'audit.jsonl');
+    const audit = createAuditLog(file);
+    const { app } = await appWith({ audit, rateLimiter: limiter(2), refusals: createRefusalLog(audit, 60_000) });
+    const codes = [];
+    for (let i = 0; i < 4; i++) codes.push((await app.get('/api/applicants?skip=minus-one', as('eve'))).status);
+    expect(codes).toEqual([400, 400, 429, 429]);
+    expect(linesOf(file).map((line) => JSON.parse(line).code)).toEqual(['bad_request', 'bad_request', 'rate_limited']);
+  });
+});
+
+describe('counted refusals', () => {
+  it('write the counted line when the interval ends, and open a new interval with a line of its own', async () => {
+    const file = path.join(tempDir(), 'audit.jsonl');
+    const refusals = createRefusalLog(createAuditLog(file), 200);
+    const refusal = (user: string) => ({
+      time: new Date().toISOString(),
+      user,
+      role: 'compliance' as const,
+      env: 'default',
+      kind: 'refId' as const,
+      id: 'x',
+      status: 429,
+      code: 'rate_limited' as const,
+      upstreamStatus: null,
+      level: null,
+      durationMs: 0,
+    });
+    for (let i = 0; i < 4; i++) await refusals.refused(refusal('eve'));
+    await refusals.refused(refusal('sam'));
+    await expect.poll(() => linesOf(file).length, { timeout: 5000 }).toBe(3);
+    await refusals.refused(refusal('eve'));
+    await expect.poll(() => linesOf(file).length, { timeout: 5000 }).toBe(4);
+    expect(linesOf(file).map((line) => [JSON.parse(line).user, JSON.parse(line).kind, JSON.parse(line).count])).toEqual([
+      ['eve', 'refId', undefined],
+      ['sam', 'refId', undefined],
+      ['eve', 'refusals', 3],
+      ['eve', 'refId', undefined],
+    ]);
+  });
+});
+
+describe('attack: characters that split audit lines in common readers', () => {
+  it('writes every character outside printable ASCII as \\uXXXX, and the line reads back as the id', async () => {
+    const file = path.join(tempDir(), 'audit.jsonl');
+    const { app } = await appWith({ audit: createAuditLog(file) });
+    const ids = ['a\u2028b', 'c\u2029d', 'e\u0085f', 'é\u202eg😀', 'h\u007fi', 'j\u0000k'];
+    for (const id of ids) await app.get(`/api/candidates/refId/${encodeURIComponent(id)}`, as('ana'));
+    const text = readFileSync(file, 'latin1');
+    expect(text).toMatch(/^[\x20-\x7e\n]+$/);
+    expect(text).toContain('\\u2028');
+    expect(text).toContain('\\ud83d\\ude00');
+    expect(linesOf(file).map((line) => JSON.parse(line).id)).toEqual(ids);
+    expect(verifyChain([{ name: file, content: readFileSync(file) }])).toMatchObject({ ok: true, lines: ids.length });
+  });
+});
+
+/**
+ * A FIFO whose buffer is already full, held open here: the server's next write to it blocks in
+ * libuv's thread pool, as on a hung network mount. `drain` reads it empty and returns what was read.
+ */
+function blockedFifo(): { file: string; drain(): string } {
+  const file = path.join(tempDir(), 'audit.fifo');
+  execFileSync('mkfifo', [file]);
+  const fd = openSync(file, constants.O_RDWR | constants.O_NONBLOCK);
+  const filler = Buffer.from(`${'x'.repeat(4095)}\n`);
+  for (;;) {
+    try {
+      writeSync(fd, filler);
+    } catch {
+      break; // EAGAIN: the pipe is full
+    }
+  }
+  let closed = false;
+  const drain = () => {
+    const chunks: Buffer[] = [];
+    const buffer = Buffer.alloc(65536);
+    for (;;) {
+      try {
+        const n = readSync(fd, buffer);
+        if (n === 0) break;
+        chunks.push(Buffer.from(buffer.subarray(0, n)));
+      } catch {
+        break; // EAGAIN: empty for now
+      }
+    }
+    return Buffer.concat(chunks).toString('latin1');
+  };
+  cleanups.push(() => {
+    if (closed) return;
+    closed = true;
+    drain();
+    closeSync(fd);
+  });
+  return { file, drain };
+}
+
+describe('attack: an audit destination that blocks (a FIFO with no reader)', () => {
+  it('keeps one write in flight, refuses lookups at once while it hangs, serves everything else, and recovers', async () => {
+    const fifo = blockedFifo();
+    const audit = createAuditLog(fifo.file, { writeTimeoutMs: 300 });
+    const { upstream, app } = await appWith({ audit });
+    const first = await app.get('/api/candidates/refId/first', as('ana'));
+    expect(first.status).toBe(503);
+    expect(JSON.parse(first.body).error.code).toBe('audit_unavailable');
+    expect(audit.available()).toBe(false);
+    const asked = upstream.seen.length;
+
+    // More lookups than libuv has threads: each is refused without asking the service or the disk.
+    const stuck = await Promise.all(Array.from({ length: 12 }, (_, i) => app.get(`/api/candidates/refId/n${i}`, as('ana'))));
+    expect(stuck.map((res) => res.status)).toEqual(Array(12).fill(503));
+    expect(stuck.every((res) => JSON.parse(res.body).error.message.includes('not answering'))).toBe(true);
+    expect(upstream.seen.length).toBe(asked);
+    // Static files (read in the thread pool) and the session route still answer.
+    expect((await app.get('/favicon.svg')).status).toBe(200);
+    expect((await app.get('/api/session', as('ana'))).status).toBe(200);
+    writeFileSync(path.join(tempDir(), 'probe'), 'the thread pool is free');
+
+    // Someone reads the pipe: the hung write ends, a note says its lines came late, lookups work again.
+    let drained = fifo.drain();
+    await expect.poll(() => audit.available(), { timeout: 5000 }).toBe(true);
+    await expect.poll(async () => (await app.get('/api/candidates/refId/after', as('ana'))).status, { timeout: 5000 }).toBe(200);
+    drained += fifo.drain();
+    const lines = drained.split('\n').filter((line) => line.startsWith('{'));
+    expect(lines.map((line) => JSON.parse(line).id ?? JSON.parse(line).kind)).toEqual(['first', 'note', 'after']);
+    expect(JSON.parse(lines[1]!).note).toContain('their lookups had been refused');
+    const chain = verifyChain([{ name: 'fifo', content: Buffer.from(lines.map((line) => `${line}\n`).join('')) }]);
+    expect(chain).toMatchObject({ ok: true, lines: 3 });
+  });
+});
+
+describe('attack: an audit file that cannot be written, found only at the first lookup', () => {
+  it('refuses to start, naming AUDIT_LOG and why', async () => {
+    const dir = tempDir();
+    writeFileSync(path.join(dir, 'a-file'), '');
+    execFileSync('mkfifo', [path.join(dir, 'unread.fifo')]);
+    const cases: Array<[string, RegExp]> = [
+      [dir, /it is a directory|EISDIR/],
+      [path.join(dir, 'a-file', 'audit.jsonl'), /ENOTDIR|EEXIST/],
+      [path.join(dir, 'unread.fifo'), /a pipe that nobody reads/],
+    ];
+    for (const [auditLog, why] of cases) {
+      const config = parseConfig({ KYC_BASE_URL: 'http://127.0.0.1:9', KYC_CLIENT_ID: 'c', KYC_API_KEY: 'k', AUDIT_LOG: auditLog });
+      const upstream = await resolveUpstream(config);
+      const start = () => createApiFromConfig(config, upstream);
+      expect(start).toThrow(ConfigError);
+      expect(start).toThrow(new RegExp(`AUDIT_LOG=${auditLog.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} cannot be written`));
+      expect(start).toThrow(why);
+    }
+    const writable = parseConfig({
+      KYC_BASE_URL: 'http://127.0.0.1:9',
+      KYC_CLIENT_ID: 'c',
+      KYC_API_KEY: 'k',
+      AUDIT_LOG: path.join(dir, 'new', 'audit.jsonl'),
+    });
+    expect(() => createApiFromConfig(writable, { environments: [], banner: [], close: async () => {} })).not.toThrow();
+  });
+});
