@@ -87,6 +87,7 @@ const app = await start([path.join(out, 'dist/server/main.js')], {
   AUTH_PROXY_ROLE_HEADER: 'X-Forwarded-Role',
   AUTH_PROXY_TRUSTED: '127.0.0.1/32',
   RATE_LIMIT_PER_MINUTE: '0',
+  RATE_LIMIT_BATCH_PER_MINUTE: '0',
   AUDIT_LOG: path.join(tmp, 'audit.jsonl'),
 });
 // A reference point: the least a Node.js proxy can do (scripts/bare-proxy.mjs).
@@ -170,6 +171,50 @@ const directRate = await rate(sandbox.url, { authorization: SANDBOX.status }, up
 const proxiedRate = await rate(app.url, as('support'), lookupPath);
 const bareRate = await rate(bare.url, { authorization: SANDBOX.status }, lookupPath);
 
+// --- 5. A batch of 200 ids at status level, as the batch page sends it (found ones and unknown ones).
+log('Measuring batch lookups…');
+/** @param {string[]} ids @returns {Promise<{ ms: number; rows: number; errors: number }>} */
+function timedBatch(ids) {
+  return new Promise((resolve, reject) => {
+    const body = JSON.stringify({ kind: 'refId', ids });
+    const started = performance.now();
+    const req = http.request(`${app.url}/api/batch`, {
+      method: 'POST',
+      agent: false,
+      headers: { ...as('support'), 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+    });
+    req.on('response', (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk) => {
+        text += chunk;
+      });
+      res.on('end', () => {
+        if (res.statusCode !== 200) return reject(new Error(`batch: HTTP ${res.statusCode} ${text}`));
+        const events = text
+          .trim()
+          .split('\n')
+          .map((line) => JSON.parse(line));
+        const rows = events.filter((e) => e.type === 'row');
+        // An unknown id is an answer, not an error; anything else that failed is.
+        const errors = rows.filter((r) => !r.ok && r.code !== 'not_found').length;
+        resolve({ ms: performance.now() - started, rows: rows.length, errors });
+      });
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+// Every candidate the sandbox knows by refId, then unknown ids up to 200 (a ticket export has both).
+const metaResponse = await fetch(`${app.url}/api/meta`, { headers: as('support') });
+/** @type {{ samples?: Array<{ kind: string; id: string }> }} */
+const benchMeta = await metaResponse.json();
+const knownIds = (benchMeta.samples ?? []).filter((sample) => sample.kind === 'refId').map((sample) => sample.id);
+const batchIds = [...knownIds, ...Array.from({ length: 200 }, (_, i) => `unknown-${i}`)].slice(0, 200);
+/** @type {Array<{ ms: number; rows: number; errors: number }>} */
+const batches = [];
+for (let i = 0; i < RUNS; i++) batches.push(await timedBatch(batchIds));
+
 // --- 1 and 3. The browser.
 log('Measuring in Chromium…');
 const browser = await chromium.launch({
@@ -224,7 +269,7 @@ page.on('pageerror', (error) => log(`page error: ${error.message}`));
  */
 async function lookupToPaint(kind, id) {
   await page.goto(`${app.url}${kind === 'viewer' ? '/' : '/test/bench/baseline.html'}`);
-  const input = kind === 'viewer' ? page.getByRole('textbox', { name: 'refId to look up' }) : page.locator('input[name=id]');
+  const input = kind === 'viewer' ? page.getByLabel('refId to look up') : page.locator('input[name=id]');
   await input.fill(id);
   await input.press('Enter');
   // These functions run in the page, where the probe is the global `__bench`.
@@ -278,7 +323,8 @@ async function readMemory() {
 await memoryPage.goto(`${app.url}/`);
 /** @param {number} n */
 const memoryLookup = async (n) => {
-  const input = memoryPage.getByRole('search', { name: 'Look up a candidate' }).getByRole('textbox');
+  // A textbox, or a combobox once recent lookups give it suggestions: found by its label.
+  const input = memoryPage.getByRole('search', { name: 'Look up a candidate' }).getByLabel('refId to look up');
   await input.fill(`bench-${String(n).padStart(2, '0')}`);
   await input.press('Enter');
   await memoryPage.waitForFunction(() => /** @type {any} */ (window).__bench.images > 0, undefined, { timeout: 60_000, polling: 100 });
@@ -340,6 +386,12 @@ const figures = {
     rendererAfterManyMb: afterMany.rendererMb,
   },
   bundle,
+  batch: {
+    ids: batchIds.length,
+    medianMs: median(batches.map((b) => b.ms)),
+    rows: Math.min(...batches.map((b) => b.rows)),
+    errors: batches.reduce((sum, b) => sum + b.errors, 0),
+  },
 };
 mkdirSync(out, { recursive: true });
 writeFileSync(path.join(out, 'latest.json'), `${JSON.stringify(figures, null, 2)}\n`);
@@ -400,6 +452,18 @@ const rows = [
   ['4 initial JS (gzip)', `${f(bundle.initialJsGzipKb, 1)} kB`, '<= 120 kB', verdict(bundle.initialJsGzipKb <= 120)],
   ['4 initial CSS (gzip)', `${f(bundle.initialCssGzipKb, 1)} kB`, '', ''],
   ['4 total JS (gzip)', `${f(bundle.totalJsGzipKb, 1)} kB`, '', ''],
+  [
+    `5 batch of ${figures.batch.ids} ids, status level (median)`,
+    `${f(figures.batch.medianMs)} ms`,
+    '< 10000 ms',
+    verdict(figures.batch.medianMs < 10_000),
+  ],
+  [
+    '5 batch: errors (every row an answer)',
+    `${figures.batch.errors}`,
+    '0',
+    verdict(figures.batch.errors === 0 && figures.batch.rows === figures.batch.ids),
+  ],
 ];
 const HEADINGS = ['figure', 'value', 'target', ''];
 const widths = HEADINGS.map((heading, c) => Math.max(...rows.map((r) => r[c]?.length ?? 0), heading.length));

@@ -1,12 +1,11 @@
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
-import { Suspense, use, useEffect } from 'react';
+import { lazy, Suspense, use, useEffect } from 'react';
 import { BrowserRouter, useLocation } from 'react-router';
 import { ApplicantsPage } from './applicants/applicants-page.tsx';
 import { QUEUE_PATH } from './applicants/queue-location.ts';
 import { CandidateSkeleton } from './candidate/candidate-skeleton.tsx';
 import { AppShell } from './layout/app-shell.tsx';
 import { NotFoundPage } from './layout/not-found-page.tsx';
-import { BatchPage } from './batch/batch-page.tsx';
 import { HomePage } from './lookup/home-page.tsx';
 import { splitEnvironmentPath } from './routes.ts';
 import { PageErrorBoundary } from './ui/page-error-boundary.tsx';
@@ -24,6 +23,9 @@ function CandidateEntry() {
   const module = candidatePageModule ?? use(loadCandidatePage());
   return <module.CandidatePage />;
 }
+
+// The batch page is for some agents some of the time: fetched when opened, not with the first load.
+const BatchPage = lazy(() => import('./batch/batch-page.tsx').then((m) => ({ default: m.BatchPage })));
 
 function usePreload(load: () => Promise<unknown>) {
   useEffect(() => {
@@ -51,7 +53,9 @@ export function AppRoutes() {
         ) : path === QUEUE_PATH ? (
           <ApplicantsPage />
         ) : path === '/batch' ? (
-          <BatchPage />
+          <Suspense fallback={<p className="text-sm text-slate-600">Loading the batch page…</p>}>
+            <BatchPage />
+          </Suspense>
         ) : path.startsWith('/candidates/') ? (
           <Suspense fallback={<CandidateSkeleton />}>
             <CandidateEntry />
