@@ -4,6 +4,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { BatchEvent } from '../../src/kyc/contract/batch.ts';
 import { apiError, renderWithProviders, stubApi } from './render.tsx';
 
+/** The batch page is its own chunk, fetched when first opened: slower to appear on a busy machine. */
+const LAZY_PAGE = { timeout: 10_000 };
+
 afterEach(() => {
   vi.restoreAllMocks();
 });
@@ -37,7 +40,7 @@ const found = (index: number, refId: string, status = 'approved'): BatchEvent =>
 
 async function startBatch(text: string) {
   const user = userEvent.setup();
-  await user.click(await screen.findByRole('textbox', { name: 'refIds to look up' }));
+  await user.click(await screen.findByRole('textbox', { name: 'refIds to look up' }, LAZY_PAGE));
   await user.paste(text);
   await user.click(screen.getByRole('button', { name: 'Look up all' }));
   return user;
@@ -143,7 +146,7 @@ describe('batch page', { timeout: 20_000 }, () => {
     });
     renderWithProviders('/batch');
     const user = userEvent.setup();
-    const box = await screen.findByRole('textbox', { name: 'refIds to look up' });
+    const box = await screen.findByRole('textbox', { name: 'refIds to look up' }, LAZY_PAGE);
     await user.click(box);
     await user.paste(Array.from({ length: 501 }, (_, i) => `id${i}`).join('\n'));
     expect(screen.getByText(/501 ids \(at most 500\)/)).toBeInTheDocument();
@@ -162,7 +165,7 @@ describe('batch page', { timeout: 20_000 }, () => {
     const { fetchMock } = stubApi({ candidates: { '/api/e/staging/batch': batch.response } });
     renderWithProviders('/e/staging/batch');
     const user = userEvent.setup();
-    const page = within(await screen.findByRole('region', { name: 'Batch status lookup' }));
+    const page = within(await screen.findByRole('region', { name: 'Batch status lookup' }, LAZY_PAGE));
     await user.click(page.getByRole('radio', { name: 'recordId' }));
     await user.type(screen.getByRole('textbox', { name: 'recordIds to look up' }), '65f1c2a9e4b0d3a1f0c9b801');
     await user.click(screen.getByRole('button', { name: 'Look up all' }));

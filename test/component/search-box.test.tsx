@@ -11,6 +11,9 @@ const kwame = samples.find((r) => !r.refId)!;
 const apiPath = (kind: string, id: string) => `/api/candidates/${kind}/${encodeURIComponent(id)}`;
 const found = (...records: Array<[string, CandidateRecord]>) =>
   Object.fromEntries(records.map(([kind, record]) => [apiPath(kind, (record as Record<string, string>)[kind]!), envelope(record)]));
+/** The batch page is its own chunk, fetched when first opened: slower to appear on a busy machine. */
+const LAZY_PAGE = { timeout: 10_000 };
+
 const BOX_NAME = /^(refId|recordId) to look up$/;
 // A textbox, or a combobox once recent lookups give it suggestions: found by its label.
 const searchBox = () => screen.getByLabelText(BOX_NAME);
@@ -47,7 +50,7 @@ describe('the search box', { timeout: 20_000 }, () => {
     const user = userEvent.setup();
     stubApi();
     renderWithProviders('/batch');
-    const list = await screen.findByRole('textbox', { name: 'refIds to look up' });
+    const list = await screen.findByRole('textbox', { name: 'refIds to look up' }, LAZY_PAGE);
     await user.click(list);
     await user.keyboard('a/b');
     expect(list).toHaveValue('a/b');
@@ -206,7 +209,7 @@ describe('the search box', { timeout: 20_000 }, () => {
     expect(offer).toHaveTextContent('You pasted a list of 3 ids (1 repeated).');
     await user.click(within(offer).getByRole('button', { name: 'Look up all 3 in a batch' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/batch'));
-    expect(await screen.findByRole('textbox', { name: 'refIds to look up' })).toHaveValue('crm-55102\nuser-7781\ncust_000482');
+    expect(await screen.findByRole('textbox', { name: 'refIds to look up' }, LAZY_PAGE)).toHaveValue('crm-55102\nuser-7781\ncust_000482');
   });
 
   it('suggests recent lookups of the same kind', async () => {
