@@ -136,7 +136,7 @@ async function fetchOnce(deps: ApplicantsDeps, call: SignedInCall, query: Applic
     const outcome = await upstreamCall.outcome;
     if (!outcome.ok) return outcome;
     const upstreamStatus = outcome.response.statusCode ?? 200;
-    const read = await readUpstreamBody(outcome.response, deps.maxResponseBytes);
+    const read = await readUpstreamBody(outcome.response, deps.maxResponseBytes, deps.upstream.keyWatch());
     if (!read.ok) return { ...read, upstreamStatus };
     const broken = (message: string): Fetched => ({ ok: false, failure: { status: 502, code: 'upstream_error', message }, upstreamStatus });
     let json: unknown;

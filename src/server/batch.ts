@@ -209,7 +209,7 @@ async function lookupOne(
   const archiving = level === 'status' ? undefined : deps.archiving.refusal();
   if (archiving) return settle(archiving, null, false);
   const lookupAt = Date.now();
-  const upstreamCall = deps.upstream.fetchCandidate({ kind, id, scope: 'status', browserHeaders: {}, mayCompress: false });
+  const upstreamCall = deps.upstream.fetchCandidate({ kind, id, scope: 'status', browserHeaders: {} });
   const abort = () => upstreamCall.abort();
   signal.addEventListener('abort', abort, { once: true });
   try {
@@ -221,7 +221,7 @@ async function lookupOne(
       const message = 'The KYC service sent a response without a length, so it could not be checked to be complete.';
       return settle({ status: 502, code: 'upstream_error', message }, upstreamStatus, true);
     }
-    const reduced = await reduceToStatusLevel(outcome.response, deps.maxResponseBytes);
+    const reduced = await reduceToStatusLevel(outcome.response, deps.maxResponseBytes, deps.upstream.keyWatch());
     if (!reduced.ok) return settle(reduced.failure, upstreamStatus, true);
     if (level !== 'status') deps.archiving.observe(reduced.record.willArchiveAtDate, lookupAt);
     return settle(undefined, upstreamStatus, true, batchRowOf(index, reduced.record));

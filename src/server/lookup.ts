@@ -4,12 +4,13 @@ import { type ArchivingGuard, watchWillArchiveAt } from './archiving-guard.ts';
 import type { AuditEntry, AuditLog } from './audit.ts';
 import type { RefusalLog } from './audit-refusals.ts';
 import type { AccessControl, Identity } from './auth/access.ts';
-import { bytesSent, countBytes, errorCodeSent, type Failure, STORE_UNAVAILABLE, sendError, sendFailure, sendJson } from './http-reply.ts';
+import { answerFull, type FullAnswer, isEncoded } from './full-answer.ts';
+import { bytesSent, errorCodeSent, type Failure, STORE_UNAVAILABLE, sendError, sendFailure, sendJson } from './http-reply.ts';
 import { requestIdOf } from './log.ts';
 import { type Metrics, upstreamOutcome } from './metrics.ts';
 import type { RateLimiter } from './rate-limit.ts';
 import { StoreUnavailableError } from './state/store.ts';
-import { reduceToStatusLevel } from './status-level.ts';
+import { type Reduced, reduceToStatusLevel } from './status-level.ts';
 import type { UpstreamClient, UpstreamOutcome } from './upstream-client.ts';
 
 /**
@@ -30,6 +31,8 @@ export interface LookupDeps {
   /** Refusals over the rate limit, counted per user rather than written one by one. */
   refusals: RefusalLog;
   maxResponseBytes: number;
+  /** Where a key seen in an answer is reported (the key itself never is). */
+  warn: (line: string) => void;
   /** Refuses full-level lookups once the key is seen to archive after extract; sees every full answer. */
   archiving: ArchivingGuard;
   metrics: Metrics;
@@ -54,17 +57,13 @@ type Level = NonNullable<AuditEntry['level']>;
  * Writes this lookup's audit line (or, `counted`, adds it to the user's counted refusals); false, with
  * a 503 already sent, when it could not be written.
  */
-type Audit = (
+export type Audit = (
   status: number,
   code: AuditEntry['code'],
   upstreamStatus: number | null,
   reached: boolean,
   counted?: boolean,
 ) => Promise<boolean>;
-
-/** Response headers of the upstream that reach the browser; all others are dropped. The content type is
- * always JSON: whatever the upstream says, personal data is never served as something a browser renders. */
-const FORWARDED_RESPONSE_HEADERS = ['content-length', 'content-encoding'] as const;
 
 export async function lookup(deps: LookupDeps, call: LookupCall): Promise<void> {
   const level = levelOf(call.statusOnly ? 'support' : call.identity.role, deps.hasStatusKey);
@@ -85,13 +84,12 @@ export async function lookup(deps: LookupDeps, call: LookupCall): Promise<void> 
   const archiving = level === 'status' ? undefined : deps.archiving.refusal();
   if (archiving) return refuse(call.res, audit, archiving);
 
-  // Reducing needs the plain JSON: the upstream is asked not to compress it.
+  // Asked uncompressed (upstream-client.ts): every byte is checked before it is passed on.
   const upstreamCall = deps.upstream.fetchCandidate({
     kind: call.kind,
     id: asked.id,
     scope: level === 'status' ? 'status' : 'full',
     browserHeaders: call.req.headers,
-    mayCompress: level === 'full',
   });
   call.res.once('close', () => {
     if (!call.res.writableFinished) upstreamCall.abort();
@@ -107,12 +105,19 @@ export async function lookup(deps: LookupDeps, call: LookupCall): Promise<void> 
     const message = 'The KYC service sent a response without a length, so it could not be checked to be complete.';
     return refuse(call.res, audit, { status: 502, code: 'upstream_error', message }, upstreamStatus, true);
   }
+  if (isEncoded(upstreamRes)) {
+    upstreamRes.destroy();
+    const message = 'The KYC service sent a compressed answer although none was asked for, so it could not be checked.';
+    return refuse(call.res, audit, { status: 502, code: 'upstream_error', message }, upstreamStatus, true);
+  }
   if (level === 'full') {
     const watch = () => watchWillArchiveAt(upstreamRes, (value) => deps.archiving.observe(value, lookupAt));
-    return answerFull(call.res, upstreamRes, audit, upstreamStatus, deps.maxResponseBytes, watch);
+    const full: FullAnswer = { upstreamRes, guard: deps.upstream.answerGuard(), audit, upstreamStatus, watch };
+    return answerFull(call.res, full, deps);
   }
   const observe = level === 'stripped' ? (value: string | undefined) => deps.archiving.observe(value, lookupAt) : undefined;
-  return answerStatusLevel(call.res, upstreamRes, audit, upstreamStatus, deps.maxResponseBytes, observe);
+  const reduced = await reduceToStatusLevel(upstreamRes, deps.maxResponseBytes, deps.upstream.keyWatch());
+  return answerStatusLevel(call.res, reduced, audit, upstreamStatus, observe);
 }
 
 /** Counts the lookup while it is answered, and its outcome, time and bytes once its connection is done. */
@@ -223,7 +228,7 @@ function auditTrail(deps: LookupDeps, call: LookupCall, id: string, level: Level
   };
 }
 
-async function refuse(
+export async function refuse(
   res: http.ServerResponse,
   audit: Audit,
   failure: Failure,
@@ -242,59 +247,12 @@ export function isFramed(upstreamRes: http.IncomingMessage): boolean {
 /** Support users: the status-level record only, checked here whichever key fetched it. */
 async function answerStatusLevel(
   res: http.ServerResponse,
-  upstreamRes: http.IncomingMessage,
+  reduced: Reduced,
   audit: Audit,
   upstreamStatus: number,
-  maxBytes: number,
   observe?: (willArchiveAtDate: string | undefined) => void,
 ) {
-  const reduced = await reduceToStatusLevel(upstreamRes, maxBytes);
   if (!reduced.ok) return refuse(res, audit, reduced.failure, upstreamStatus, true);
   observe?.(reduced.record.willArchiveAtDate);
   if (await audit(200, null, upstreamStatus, true)) sendJson(res, 200, reduced.body);
-}
-
-async function answerFull(
-  res: http.ServerResponse,
-  upstreamRes: http.IncomingMessage,
-  audit: Audit,
-  upstreamStatus: number,
-  maxBytes: number,
-  watch: () => void,
-) {
-  // Watched from now on: a failure while the audit line is written must not go unnoticed.
-  let broken = false;
-  const markBroken = () => {
-    broken = true;
-  };
-  upstreamRes.once('error', markBroken);
-  upstreamRes.once('aborted', markBroken);
-  if (!(await audit(200, null, upstreamStatus, true))) return void upstreamRes.destroy();
-  if (broken || upstreamRes.destroyed) return sendError(res, 502, 'upstream_error', 'The response of the KYC service broke off.');
-  streamBody(res, upstreamRes, maxBytes, watch);
-}
-
-/** Sends the upstream body on unchanged, streamed, never buffered: a full record weighs megabytes. */
-function streamBody(res: http.ServerResponse, upstreamRes: http.IncomingMessage, maxBytes: number, watch: () => void): void {
-  const outgoing: http.OutgoingHttpHeaders = { 'cache-control': 'no-store', 'content-type': 'application/json; charset=utf-8' };
-  for (const name of FORWARDED_RESPONSE_HEADERS) {
-    if (upstreamRes.headers[name] !== undefined) outgoing[name] = upstreamRes.headers[name];
-  }
-  res.writeHead(200, outgoing);
-  // Once the status line is sent, a failure can only be signalled by cutting the connection, so the
-  // browser sees an incomplete body rather than a truncated one that looks whole.
-  let received = 0;
-  upstreamRes.on('data', (chunk: Buffer) => {
-    received += chunk.length;
-    countBytes(res, chunk.length);
-    if (received > maxBytes) upstreamRes.destroy(new Error('response too large'));
-  });
-  upstreamRes.once('error', () => res.destroy());
-  upstreamRes.once('aborted', () => res.destroy());
-  upstreamRes.once('close', () => {
-    if (!upstreamRes.complete) res.destroy();
-  });
-  // Only now: a reader added earlier would start the flow before the pipe is in place.
-  watch();
-  upstreamRes.pipe(res);
 }

@@ -86,6 +86,7 @@ export function createApiHandler(options: ApiHandlerOptions): Middleware {
       audit: options.audit,
       refusals,
       maxResponseBytes: options.maxResponseBytes,
+      warn: options.warn ?? (() => {}),
       // Per environment: each has its own key, which may or may not archive after extract.
       archiving: createArchivingGuard({
         accept: options.keyArchivesOnExtract === 'accept',

@@ -1,4 +1,5 @@
 import type http from 'node:http';
+import type { NeedleWatch } from './answer-guard.ts';
 import { type CandidateRecord, candidateEnvelopeSchema, statusLevelOf } from '../kyc/contract/schema.ts';
 import type { Failure } from './http-reply.ts';
 import { readUpstreamBody } from './upstream-body.ts';
@@ -12,8 +13,12 @@ const broken = (message: string): Failure => ({ status: 502, code: 'upstream_err
  * For support users: the whole body is read, checked against the contract, and only the status-level
  * fields are kept (the allowlist in the contract). Whatever cannot be checked is refused, never passed on.
  */
-export async function reduceToStatusLevel(upstreamRes: http.IncomingMessage, maxResponseBytes: number): Promise<Reduced> {
-  const read = await readUpstreamBody(upstreamRes, maxResponseBytes);
+export async function reduceToStatusLevel(
+  upstreamRes: http.IncomingMessage,
+  maxResponseBytes: number,
+  watch?: NeedleWatch,
+): Promise<Reduced> {
+  const read = await readUpstreamBody(upstreamRes, maxResponseBytes, watch);
   return read.ok ? reduceBody(read.text) : read;
 }
 

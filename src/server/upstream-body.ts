@@ -1,26 +1,38 @@
 import type http from 'node:http';
+import type { NeedleWatch } from './answer-guard.ts';
 import type { Failure } from './http-reply.ts';
+
+/** An answer holding this server's API key: an echo service, or something reflecting the Authorization header. */
+export const KEY_IN_ANSWER: Failure = {
+  status: 502,
+  code: 'upstream_error',
+  message: "The KYC service's answer contained this server's API key, so it was refused. An administrator must check KYC_BASE_URL.",
+};
 
 export type BodyRead = { ok: true; text: string } | { ok: false; failure: Failure };
 
 /**
  * A whole upstream body as text, for answers this server must check before passing anything on; bodies
- * past `maxResponseBytes` are cut and refused.
+ * past `maxResponseBytes` are cut and refused, and so is a body that holds a key `watch` looks for.
  */
-export function readUpstreamBody(upstreamRes: http.IncomingMessage, maxResponseBytes: number): Promise<BodyRead> {
+export function readUpstreamBody(upstreamRes: http.IncomingMessage, maxResponseBytes: number, watch?: NeedleWatch): Promise<BodyRead> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let received = 0;
+    let keySeen = false;
     upstreamRes.on('data', (chunk: Buffer) => {
       received += chunk.length;
-      if (received > maxResponseBytes) upstreamRes.destroy(new Error('response too large'));
+      keySeen ||= watch?.push(chunk) === 'found';
+      if (keySeen) upstreamRes.destroy(new Error('key in the answer'));
+      else if (received > maxResponseBytes) upstreamRes.destroy(new Error('response too large'));
       else chunks.push(chunk);
     });
     upstreamRes.once('error', () =>
       resolve({
         ok: false,
-        failure:
-          received > maxResponseBytes
+        failure: keySeen
+          ? KEY_IN_ANSWER
+          : received > maxResponseBytes
             ? {
                 status: 502,
                 code: 'response_too_large',

@@ -1,9 +1,11 @@
 import http from 'node:http';
 import https from 'node:https';
+import type { Transform } from 'node:stream';
 import { type ApplicantsQuery, upstreamApplicantsPath } from '../kyc/contract/applicants.ts';
 import { encodeIdSegment, type LookupKind } from '../kyc/contract/lookup.ts';
 import { parseRetryAfter } from '../kyc/contract/retry-after.ts';
 import type { RemoteUpstream } from './config.ts';
+import { createAnswerGuard, keyNeedles, NeedleWatch } from './answer-guard.ts';
 import type { Failure } from './http-reply.ts';
 
 /** The KYC service this server asks, with its keys: the configured one, or the embedded sandbox. */
@@ -24,8 +26,6 @@ export interface CandidateRequest {
   scope: 'full' | 'status';
   /** The browser's request headers: the few in FORWARDED_REQUEST_HEADERS are passed on. */
   browserHeaders: http.IncomingHttpHeaders;
-  /** False asks for an uncompressed body (one this server must read itself). */
-  mayCompress: boolean;
 }
 
 export interface UpstreamCall {
@@ -44,20 +44,18 @@ export interface UpstreamClient {
   fetchCandidate(request: CandidateRequest): UpstreamCall;
   /** The list operation; its body is always uncompressed (this server reads and reduces it). */
   fetchApplicants(request: ApplicantsRequest): UpstreamCall;
+  /** A fresh watch for this service's keys in a body (answer-guard.ts); the keys stay in here. */
+  keyWatch(): NeedleWatch;
+  /** A fresh guard for a successful answer's body: envelope start checked, keys never passed on. */
+  answerGuard(): Transform;
 }
 
-/** Request headers of the browser that reach the upstream; all others are dropped. */
-const FORWARDED_REQUEST_HEADERS = ['accept', 'accept-encoding'] as const;
-/** Encodings this server can read alongside the stream (for willArchiveAtDate); others are not asked for. */
-const READABLE_ENCODINGS = new Set(['gzip', 'x-gzip', 'deflate', 'br', 'identity']);
-
-function readableEncodings(header: string | string[] | undefined): string {
-  const tokens = (Array.isArray(header) ? header.join(',') : (header ?? ''))
-    .split(',')
-    .map((token) => token.trim())
-    .filter((token) => READABLE_ENCODINGS.has(token.split(';')[0]!.trim().toLowerCase()));
-  return tokens.length > 0 ? tokens.join(', ') : 'identity';
-}
+/**
+ * Request headers of the browser that reach the upstream; all others are dropped. Accept-Encoding is
+ * not among them: every answer is asked for uncompressed, so that each byte passed on can be checked
+ * for the key (answer-guard.ts).
+ */
+const FORWARDED_REQUEST_HEADERS = ['accept'] as const;
 
 /** One keep-alive agent and one base path for every lookup; the keys stay in here. */
 export function createUpstreamClient(target: UpstreamTarget, limits: UpstreamLimits): UpstreamClient {
@@ -75,7 +73,10 @@ export function createUpstreamClient(target: UpstreamTarget, limits: UpstreamLim
     agent,
   });
   const keyFor = (scope: 'full' | 'status') => (scope === 'status' && target.statusApiKey ? target.statusApiKey : target.apiKey);
+  const needles = keyNeedles([target.apiKey, target.statusApiKey]);
   return {
+    keyWatch: () => new NeedleWatch(needles),
+    answerGuard: () => createAnswerGuard(needles),
     fetchCandidate(request) {
       const headers: http.OutgoingHttpHeaders = {
         authorization: keyFor(request.scope),
@@ -85,7 +86,7 @@ export function createUpstreamClient(target: UpstreamTarget, limits: UpstreamLim
       for (const name of FORWARDED_REQUEST_HEADERS) {
         if (request.browserHeaders[name] !== undefined) headers[name] = request.browserHeaders[name];
       }
-      headers['accept-encoding'] = request.mayCompress ? readableEncodings(request.browserHeaders['accept-encoding']) : 'identity';
+      headers['accept-encoding'] = 'identity';
       const options = requestOptions(`${request.kind}/${encodeIdSegment(request.id)}`, headers);
       return send(transport, options, (status, retryAfter) => failureOfStatus(status, request, retryAfter), limits);
     },

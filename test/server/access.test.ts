@@ -287,7 +287,7 @@ describe('audit log and rate limits', () => {
     const app = await startTestApp({ upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' }, audit: createAuditLog(file) });
     upstream.behave = (req, res) => {
       res.writeHead(req.url?.endsWith('/missing') ? 404 : 200, { 'content-type': 'application/json' });
-      res.end('{}');
+      res.end(req.url?.endsWith('/missing') ? '{}' : '{"status":"success","data":{"status":"approved"}}');
     };
     await app.get('/api/candidates/refId/found');
     await app.get('/api/candidates/recordId/missing');

@@ -1,3 +1,4 @@
+import { KNOWN_STATUSES } from './status.ts';
 import { z } from './zod.ts';
 
 /**
@@ -5,8 +6,20 @@ import { z } from './zod.ts';
  * responses and the sandbox that produces them, so the two cannot drift apart.
  */
 
-/** A `...Date` field: ISO 8601 timestamp. The service sends UTC with milliseconds; offsets are tolerated. */
-export const isoTimestampSchema = z.iso.datetime({ offset: true });
+/** The longest timestamp accepted: `2026-01-01T00:00:00.000+05:30`. */
+export const MAX_TIMESTAMP_LENGTH = 29;
+
+/**
+ * A `...Date` field: ISO 8601 timestamp. The service sends UTC with milliseconds; offsets are tolerated,
+ * and so is a coarser precision, but no finer one and nothing longer: a field of any length could
+ * otherwise carry other data under a date's name.
+ */
+export const isoTimestampSchema = z.iso
+  .datetime({ offset: true })
+  .check(
+    z.maxLength(MAX_TIMESTAMP_LENGTH, `at most ${MAX_TIMESTAMP_LENGTH} characters`),
+    z.regex(/^[^.]*(?:\.\d{1,3})?(?:Z|[+-][\d:]+)$/, 'at most millisecond precision'),
+  );
 
 export const identityAttributeSchema = z.object({
   type: z.string(),
@@ -67,10 +80,17 @@ export type UpstreamError = z.infer<typeof upstreamErrorSchema>;
  * user is shown: the status, the ids, the archive flag, the submission count, and every `<status>Date`.
  * An allowlist: a field the service adds later stays out until it is listed here.
  */
-export const STATUS_LEVEL_FIELDS = ['status', 'refId', 'recordId', 'isArchived', 'blockPassID', 'submitCount'] as const;
+export const STATUS_LEVEL_FIELDS = ['status', 'refId', 'recordId', 'isArchived', 'blockPassID', 'submitCount', 'willArchiveAtDate'] as const;
+
+/**
+ * The status dates by name, not by pattern: `<status>Date` for each documented status
+ * (`review_requested` -> `reviewRequestedDate`). A field that merely ends in `Date`, such as `dobDate`,
+ * is not a status date.
+ */
+export const STATUS_DATE_FIELDS = KNOWN_STATUSES.map((status) => `${status.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase())}Date`);
 
 export function isStatusLevelField(field: string): boolean {
-  return (STATUS_LEVEL_FIELDS as readonly string[]).includes(field) || DATE_FIELD.test(field);
+  return (STATUS_LEVEL_FIELDS as readonly string[]).includes(field) || STATUS_DATE_FIELDS.includes(field);
 }
 
 /** The record reduced to its status-level fields. */

@@ -1,0 +1,95 @@
+import type http from 'node:http';
+import type { Transform } from 'node:stream';
+import { AnswerGuardError, firstOutput } from './answer-guard.ts';
+import { countBytes, type Failure, sendError } from './http-reply.ts';
+import { type Audit, type LookupDeps, refuse } from './lookup.ts';
+
+/**
+ * A compliance user's answer: the service's body streamed on as it comes, once its start is checked
+ * (answer-guard.ts: a candidate envelope, and no key) and its audit line written.
+ */
+
+/** Response headers of the upstream that reach the browser; all others are dropped. The content type is
+ * always JSON: whatever the upstream says, personal data is never served as something a browser renders. */
+const FORWARDED_RESPONSE_HEADERS = ['content-length'] as const;
+
+/** Whether the body is compressed: this server asks for none, and could not check what it cannot read. */
+export function isEncoded(upstreamRes: http.IncomingMessage): boolean {
+  const encoding = upstreamRes.headers['content-encoding'];
+  return encoding !== undefined && encoding.trim().toLowerCase() !== 'identity';
+}
+
+export interface FullAnswer {
+  upstreamRes: http.IncomingMessage;
+  /** The body passes through it (answer-guard.ts): an envelope, and never the key. */
+  guard: Transform;
+  audit: Audit;
+  upstreamStatus: number;
+  /** Starts the archive-after-extract scan of the body. */
+  watch: () => void;
+}
+
+/** Compliance users: the body streamed on as it comes, once its start is checked and its audit line written. */
+export async function answerFull(res: http.ServerResponse, answer: FullAnswer, deps: Pick<LookupDeps, 'maxResponseBytes' | 'warn'>) {
+  const { upstreamRes, guard, audit, upstreamStatus } = answer;
+  // Whatever breaks from now on is noticed: while the start is checked, and while the line is written.
+  let broken = false;
+  const breakOff = () => {
+    broken = true;
+    guard.destroy(new Error('the response of the KYC service broke off'));
+  };
+  upstreamRes.once('error', breakOff);
+  upstreamRes.once('aborted', breakOff);
+  upstreamRes.once('close', () => {
+    if (!upstreamRes.complete) breakOff();
+  });
+  let received = 0;
+  upstreamRes.on('data', (chunk: Buffer) => {
+    received += chunk.length;
+    if (received > deps.maxResponseBytes) upstreamRes.destroy(new Error('response too large'));
+  });
+  guard.on('error', (error) => {
+    if (error instanceof AnswerGuardError && error.problem === 'key_reflected') deps.warn(KEY_REFLECTED_WARNING);
+    upstreamRes.destroy();
+    // Before the status line the failure is answered (below); after it, cutting is the only signal left.
+    if (res.headersSent) res.destroy();
+  });
+  // Both readers start now, together: one added later would miss what the other already took.
+  answer.watch();
+  upstreamRes.pipe(guard);
+
+  const first = await firstOutput(guard);
+  if (!first.ok) return refuse(res, audit, guardFailure(first.error), upstreamStatus, true);
+  if (!(await audit(200, null, upstreamStatus, true))) return void upstreamRes.destroy();
+  if (broken || guard.destroyed) return sendError(res, 502, 'upstream_error', 'The response of the KYC service broke off.');
+  streamBody(res, upstreamRes, guard);
+}
+
+const KEY_REFLECTED_WARNING =
+  "The KYC service's answer contained this server's API key, so it was refused. Something between this server and the service, or a wrong KYC_BASE_URL, reflects the Authorization header.";
+
+function guardFailure(error: Error): Failure {
+  if (!(error instanceof AnswerGuardError))
+    return { status: 502, code: 'upstream_error', message: 'The response of the KYC service broke off.' };
+  if (error.problem === 'key_reflected') {
+    return {
+      status: 502,
+      code: 'upstream_error',
+      message: "The KYC service's answer contained this server's API key, so it was refused. An administrator must check KYC_BASE_URL.",
+    };
+  }
+  return { status: 502, code: 'upstream_error', message: 'The KYC service answered with something other than a candidate record.' };
+}
+
+/** Sends the checked body on, streamed, never buffered: a full record weighs megabytes. */
+function streamBody(res: http.ServerResponse, upstreamRes: http.IncomingMessage, guard: Transform): void {
+  const outgoing: http.OutgoingHttpHeaders = { 'cache-control': 'no-store', 'content-type': 'application/json; charset=utf-8' };
+  for (const name of FORWARDED_RESPONSE_HEADERS) {
+    if (upstreamRes.headers[name] !== undefined) outgoing[name] = upstreamRes.headers[name];
+  }
+  res.writeHead(200, outgoing);
+  // Once the status line is sent, a failure can only be signalled by cutting the connection (the
+  // guard's error does), so the browser sees an incomplete body rather than a truncated one that looks whole.
+  guard.on('data', (chunk: Buffer) => countBytes(res, chunk.length));
+  guard.pipe(res);
+}

@@ -1,0 +1,147 @@
+import type http from 'node:http';
+import zlib from 'node:zlib';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AuditLine } from '../../src/server/audit.ts';
+import { createAccessControl } from '../../src/server/auth/access.ts';
+import { isoTimestampSchema } from '../../src/kyc/contract/schema.ts';
+import { startFakeUpstream } from './fake-upstream.ts';
+import { startTestApp } from './http.ts';
+
+/** Issue 9, items 6 and 7: what a successful answer of the service may carry to the browser. */
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+const KEY = 'live-key-3f9a/"c27e81d0';
+const STATUS_KEY = 'status-key-5b1e0c9d77';
+const COMPLIANCE = { 'x-user': 'ana', 'x-role': 'compliance' };
+const SUPPORT = { 'x-user': 'sam', 'x-role': 'support' };
+const RECORD = {
+  status: 'approved',
+  refId: 'r',
+  recordId: 'x',
+  isArchived: false,
+  blockPassID: 'b',
+  approvedDate: '2026-01-01T00:00:00.000Z',
+};
+
+async function app(options: { statusKey?: boolean } = {}) {
+  const upstream = await startFakeUpstream();
+  const audited: AuditLine[] = [];
+  const started = await startTestApp({
+    upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: KEY, ...(options.statusKey ? { statusApiKey: STATUS_KEY } : {}) },
+    access: createAccessControl({ mode: 'proxy', userHeader: 'x-user', roleHeader: 'x-role', trusted: ['127.0.0.1/32'] }),
+    audit: { record: async (entry) => void audited.push(entry), available: () => true },
+  });
+  cleanups.push(started.close, upstream.close);
+  return { upstream, app: started, audited };
+}
+
+/** An echo service: the request's headers sent back inside a candidate envelope (a wrong KYC_BASE_URL). */
+const echo = (req: http.IncomingMessage, res: http.ServerResponse) => {
+  const body = JSON.stringify({ status: 'success', data: { ...RECORD, headers: req.headers } });
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+};
+const errorOf = (res: { body: string }) => JSON.parse(res.body).error as { code: string; message: string };
+
+describe('attack: an upstream (or a wrong KYC_BASE_URL) that reflects the Authorization header', () => {
+  it('refuses a compliance answer holding the key, before anything is sent, and says so in the log', async () => {
+    const { upstream, app: served, audited } = await app();
+    upstream.behave = echo;
+    const res = await served.get('/api/candidates/refId/r', COMPLIANCE);
+    expect(res.status).toBe(502);
+    expect(errorOf(res)).toMatchObject({ code: 'upstream_error', message: expect.stringContaining('KYC_BASE_URL') });
+    // Neither as sent nor as JSON escapes it ("/" and the quote).
+    expect(res.body).not.toContain('live-key-3f9a');
+    const log = served.logs.join('\n');
+    expect(log).toContain("contained this server's API key");
+    expect(log).not.toContain('live-key-3f9a');
+    expect(audited).toMatchObject([{ status: 502, code: 'upstream_error', upstreamStatus: 200 }]);
+  });
+
+  it('cuts a streamed answer when the key comes later, split across chunks, passing on no part of it', async () => {
+    const { upstream, app: served } = await app();
+    const filler = 'x'.repeat(200_000);
+    const [first, second] = [KEY.slice(0, 9), KEY.slice(9)];
+    upstream.behave = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write(`{"status":"success","data":{"status":"approved","filler":"${filler}","echo":"${first}`);
+      setTimeout(() => res.end(`${second}"}}`), 100);
+    };
+    const res = await served.get('/api/candidates/refId/r', COMPLIANCE);
+    expect(res.status).toBe(200);
+    expect(res.cut).toBe(true);
+    expect(res.body).toContain(filler.slice(0, 1000));
+    expect(res.body).not.toContain(first);
+  });
+
+  it('refuses a support answer holding a key, whichever key asked', async () => {
+    for (const statusKey of [false, true]) {
+      const { upstream, app: served } = await app({ statusKey });
+      upstream.behave = echo;
+      const res = await served.get('/api/candidates/refId/r', SUPPORT);
+      expect(res.status).toBe(502);
+      expect(res.body).not.toMatch(/live-key|status-key-5b1e/);
+    }
+  });
+
+  it('refuses a success that does not start as a candidate envelope, and one compressed although not asked for', async () => {
+    const { upstream, app: served } = await app();
+    const bodies: Array<[string, http.OutgoingHttpHeaders, Buffer]> = [
+      ['html', { 'content-type': 'text/html' }, Buffer.from('<html><body>echo</body></html>')],
+      ['another JSON', {}, Buffer.from(JSON.stringify({ method: 'GET', url: '/kyc/1.0/connect/c/refId/r' }))],
+      ['an error inside a 200', {}, Buffer.from('{"status":"error","data":{}}')],
+      ['empty', {}, Buffer.alloc(0)],
+      ['gzip', { 'content-encoding': 'gzip' }, zlib.gzipSync(JSON.stringify({ status: 'success', data: RECORD }))],
+    ];
+    for (const [name, headers, body] of bodies) {
+      upstream.behave = (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json', ...headers, 'content-length': body.length });
+        res.end(body);
+      };
+      const res = await served.get('/api/candidates/refId/r', COMPLIANCE);
+      expect([name, res.status, errorOf(res).code]).toEqual([name, 502, 'upstream_error']);
+    }
+    // An envelope is passed on as it came, whitespace and key order included.
+    const spaced = ` \n{ "data" : ${JSON.stringify(RECORD)}, "status": "success" }`;
+    upstream.behave = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(spaced) });
+      res.end(spaced);
+    };
+    const res = await served.get('/api/candidates/refId/r', COMPLIANCE);
+    expect([res.status, res.body]).toEqual([200, spaced]);
+  });
+});
+
+describe('attack: a field named like a status date (dobDate) or a timestamp of any length reaching a support user', () => {
+  it('keeps only the known status dates, and refuses a timestamp longer or finer than the contract', async () => {
+    const { upstream, app: served } = await app();
+    let data: Record<string, unknown> = { ...RECORD, dobDate: '1990-05-17T00:00:00Z', reviewRequestedDate: '2026-02-01T00:00:00Z' };
+    upstream.behave = (_req, res) => {
+      const body = JSON.stringify({ status: 'success', data });
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+      res.end(body);
+    };
+    const res = await served.get('/api/candidates/refId/r', SUPPORT);
+    expect(res.status).toBe(200);
+    expect(Object.keys(JSON.parse(res.body).data).sort()).toEqual([...Object.keys(RECORD), 'reviewRequestedDate'].sort());
+    expect(res.body).not.toContain('1990');
+
+    for (const approvedDate of ['2026-01-01T00:00:00.0000000000000000000000000000001Z', '2026-01-01T00:00:00.1234Z']) {
+      data = { ...RECORD, approvedDate };
+      const refused = await served.get('/api/candidates/refId/r', SUPPORT);
+      expect(refused.status).toBe(502);
+      expect(refused.body).not.toContain(approvedDate);
+    }
+  });
+
+  it('caps a timestamp at millisecond precision and 29 characters, offsets allowed', () => {
+    for (const ok of ['2026-01-01T00:00:00Z', '2026-01-01T00:00:00.1Z', '2026-01-01T00:00:00.123Z', '2026-01-01T00:00:00.123+05:30']) {
+      expect([ok, isoTimestampSchema.safeParse(ok).success]).toEqual([ok, true]);
+    }
+    for (const bad of ['2026-01-01T00:00:00.1234Z', `2026-01-01T00:00:00.${'0'.repeat(500)}Z`, '1990-05-17']) {
+      expect([bad, isoTimestampSchema.safeParse(bad).success]).toEqual([bad, false]);
+    }
+  });
+});
