@@ -84,11 +84,6 @@ export function rawPathOf(req: http.IncomingMessage): string {
   return (req.url ?? '/').split('?')[0]!;
 }
 
-/** The first value of a header that may be repeated. */
-export function single(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
-}
-
 /** Whether the browser reached us over TLS, directly or through a trusted proxy that says so (client.ts). */
 export function isHttps(req: http.IncomingMessage): boolean {
   return clientOf(req).https;

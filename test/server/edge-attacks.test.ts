@@ -259,3 +259,43 @@ describe('https claimed by anyone, and a session cookie planted from a sibling o
     }
   });
 });
+
+describe('identity-aware proxy headers repeated (two users joined into a third) or in UTF-8 (a garbled name)', () => {
+  const gateway = () =>
+    upstreamAndApp({
+      access: createAccessControl({ mode: 'proxy', userHeader: 'x-user', roleHeader: 'x-role', trusted: ['127.0.0.1/32'] }),
+    });
+  /** What a proxy sends for a name: its UTF-8 bytes, which Node's client writes as they are when given as Latin-1. */
+  const asSent = (name: string) => Buffer.from(name, 'utf8').toString('latin1');
+
+  it('refuses a user or role header that came more than once, instead of joining them', async () => {
+    const { upstream, app, audited } = await gateway();
+    for (const headers of [
+      { 'x-user': ['alice', 'bob'], 'x-role': 'compliance' },
+      { 'x-user': 'alice', 'x-role': ['support', 'compliance'] },
+    ]) {
+      const session = await app.get('/api/session', headers);
+      expect(session.status).toBe(401);
+      expect(errorOf(session).message).toMatch(/header came more than once, so it identifies nobody/);
+      expect((await app.get('/api/candidates/refId/cust_000482', headers)).status).toBe(401);
+    }
+    expect(upstream.seen).toHaveLength(0);
+    expect(audited).toHaveLength(0);
+  });
+
+  it('reads the user name as UTF-8, in the session and the audit line, and refuses bytes that are not UTF-8', async () => {
+    const { app, audited } = await gateway();
+    const headers = { 'x-user': asSent('José Núñez-Øster 王'), 'x-role': 'compliance' };
+    expect(JSON.parse((await app.get('/api/session', headers)).body)).toEqual({
+      mode: 'proxy',
+      user: 'José Núñez-Øster 王',
+      role: 'compliance',
+    });
+    expect((await app.get('/api/candidates/refId/cust_000482', headers)).status).toBe(200);
+    expect(audited.map((entry) => ('user' in entry ? entry.user : undefined))).toEqual(['José Núñez-Øster 王']);
+
+    const latin1 = await app.get('/api/session', { 'x-user': 'Jos\u00e9', 'x-role': 'compliance' });
+    expect(latin1.status).toBe(401);
+    expect(errorOf(latin1).message).toBe("The sign-in gateway's x-user header is not valid UTF-8.");
+  });
+});

@@ -1,13 +1,13 @@
 import type http from 'node:http';
-import { type ApiErrorCode, type AuthMode, ROLES, type Role, type SessionInfo } from '../../kyc/contract/api.ts';
+import type { ApiErrorCode, AuthMode, Role, SessionInfo } from '../../kyc/contract/api.ts';
 import type { AuthConfig } from '../config.ts';
 import { clientOf } from '../client.ts';
-import { single } from '../http-reply.ts';
 import { isLoopbackHost } from '../loopback.ts';
 import type { Route } from '../routes.ts';
 import { createMemoryStore, type SharedStore } from '../state/store.ts';
 import { addressMatcher } from './cidr.ts';
 import { oidcAccess } from './oidc-access.ts';
+import { readProxyIdentity } from './proxy-identity.ts';
 import { usersAccess } from './users-access.ts';
 import { readUsersFile } from './users-file.ts';
 
@@ -74,7 +74,7 @@ function identifiedByRequest(
   mode: 'local' | 'proxy',
   identify: (req: http.IncomingMessage) => Identity | undefined,
   rateLimitKey: AccessControl['rateLimitKey'],
-  unknownMessage: string,
+  unknownMessage: string | ((req: http.IncomingMessage) => string),
 ): AccessControl {
   return {
     mode,
@@ -84,7 +84,7 @@ function identifiedByRequest(
         return fail(405, 'method_not_allowed', 'Signing in and out is handled elsewhere in this mode.', { Allow: 'GET' });
       }
       const identity = identify(req);
-      if (!identity) return fail(401, 'unauthenticated', unknownMessage);
+      if (!identity) return fail(401, 'unauthenticated', typeof unknownMessage === 'string' ? unknownMessage : unknownMessage(req));
       reply(200, { mode, ...identity } satisfies SessionInfo);
     },
     rateLimitKey,
@@ -119,18 +119,22 @@ function proxyAccess(config: Extract<AuthConfig, { mode: 'proxy' }>): AccessCont
     }
     return known;
   };
-  const identify = (req: http.IncomingMessage): Identity | undefined => {
-    // Headers are believed only from the identity-aware proxy's own addresses.
-    if (!trusted(req)) return undefined;
-    const user = single(req.headers[config.userHeader])?.trim();
-    const role = single(req.headers[config.roleHeader])?.trim().toLowerCase();
-    if (!user || user.length > 256 || !role || !(ROLES as readonly string[]).includes(role)) return undefined;
-    return { user, role: role as Role };
-  };
+  const headers = { user: config.userHeader, role: config.roleHeader };
+  // Headers are believed only from the identity-aware proxy's own addresses.
+  const read = (req: http.IncomingMessage) =>
+    trusted(req)
+      ? readProxyIdentity(req, headers)
+      : { ok: false as const, problem: 'The sign-in gateway did not identify you (user and role).' };
   return identifiedByRequest(
     'proxy',
-    identify,
+    (req) => {
+      const result = read(req);
+      return result.ok ? result.identity : undefined;
+    },
     (_req, identity) => `user:${identity.user}`,
-    'The sign-in gateway did not identify you (user and role).',
+    (req) => {
+      const result = read(req);
+      return result.ok ? '' : result.problem;
+    },
   );
 }
