@@ -7,6 +7,7 @@ import { createApiFromConfig } from '../../src/server/api.ts';
 import { createAppServer } from '../../src/server/app-server.ts';
 import { createAccessControl } from '../../src/server/auth/access.ts';
 import { hashPassword } from '../../src/server/auth/passwords.ts';
+import { upsertUser } from '../../src/server/auth/users-file.ts';
 import type { AuditLine } from '../../src/server/audit.ts';
 import { ConfigError, parseConfig } from '../../src/server/config.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
@@ -297,5 +298,34 @@ describe('identity-aware proxy headers repeated (two users joined into a third) 
     const latin1 = await app.get('/api/session', { 'x-user': 'Jos\u00e9', 'x-role': 'compliance' });
     expect(latin1.status).toBe(401);
     expect(errorOf(latin1).message).toBe("The sign-in gateway's x-user header is not valid UTF-8.");
+  });
+});
+
+describe('a session that outlives a password change (npm run user:add for an existing user)', () => {
+  it("ends that user's sessions within a second or so, and nobody else's", async () => {
+    const usersFile = path.join(dir, 'password-change-users.json');
+    const user = async (username: string, password: string) => ({
+      username,
+      passwordHash: await hashPassword(password),
+      role: 'compliance' as const,
+    });
+    writeFileSync(usersFile, JSON.stringify({ users: [await user('ana', 'ana old password'), await user('sam', 'sam password ok')] }));
+    const access = createAccessControl(
+      { mode: 'users', usersFile, sessionMaxAgeMinutes: 60, sessionIdleMinutes: 10 },
+      { signInDelayMs: 1 },
+    );
+    const { app } = await upstreamAndApp({ access });
+    const ana = cookieOf(await signIn(app.port, 'ana', 'ana old password'));
+    const sam = cookieOf(await signIn(app.port, 'sam', 'sam password ok'));
+    const who = async (cookie: string) => JSON.parse((await app.get('/api/session', { cookie })).body).user as string | undefined;
+    expect(await who(ana)).toBe('ana');
+
+    // What `npm run user:add -- ana --role compliance` writes when given a new password.
+    upsertUser(usersFile, await user('ana', 'ana new password'));
+    await expect.poll(() => who(ana), { timeout: 5000, interval: 100 }).toBeUndefined();
+    expect((await app.get('/api/candidates/refId/cust_000482', { cookie: ana })).status).toBe(401);
+    expect(await who(sam)).toBe('sam');
+    expect((await signIn(app.port, 'ana', 'ana old password')).status).toBe(401);
+    expect(await who(cookieOf(await signIn(app.port, 'ana', 'ana new password')))).toBe('ana');
   });
 });

@@ -159,12 +159,16 @@ describe('built-in users under pressure and change', () => {
   const usersFile = path.join(dir, 'users.json');
   let clock = Date.now();
   let app: TestApp;
+  // Each user's hash is made once: a role edited in the file keeps the password (a new hash would end the session).
+  const hashes = new Map<string, Promise<string>>();
+  const hashOf = (username: string) => {
+    if (!hashes.has(username)) hashes.set(username, hashPassword(`${username} password ok`));
+    return hashes.get(username)!;
+  };
   const writeUsers = async (users: Array<{ username: string; role: string }>) =>
     writeFileSync(
       usersFile,
-      JSON.stringify({
-        users: await Promise.all(users.map(async (u) => ({ ...u, passwordHash: await hashPassword(`${u.username} password ok`) }))),
-      }),
+      JSON.stringify({ users: await Promise.all(users.map(async (u) => ({ ...u, passwordHash: await hashOf(u.username) }))) }),
     );
   const signIn = (username: string, password: string) => signInAt(app.port, username, password);
 

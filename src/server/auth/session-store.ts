@@ -38,6 +38,8 @@ export interface Session {
   role: Role;
   createdAt: number;
   lastSeenAt: number;
+  /** What the user signed in with, as a fingerprint (built-in users): a session ends when it changes. */
+  credential?: string;
 }
 
 export interface SessionOptions {
@@ -69,10 +71,10 @@ export class SessionStore {
     return Math.min(session.createdAt + this.options.maxAgeMs, session.lastSeenAt + this.options.idleMs) - now;
   }
 
-  async create(user: string, role: Role): Promise<string> {
+  async create(user: string, role: Role, credential?: string): Promise<string> {
     const token = randomBytes(32).toString('base64url');
     const now = this.now();
-    const session: Session = { user, role, createdAt: now, lastSeenAt: now };
+    const session: Session = { user, role, createdAt: now, lastSeenAt: now, ...(credential ? { credential } : {}) };
     await this.store.put(keyOf(token), JSON.stringify(session), this.ttl(session, now));
     return token;
   }
@@ -112,7 +114,8 @@ function parseSession(text: string | undefined): Session | undefined {
       typeof value.user === 'string' &&
       (ROLES as readonly unknown[]).includes(value.role) &&
       Number.isFinite(value.createdAt) &&
-      Number.isFinite(value.lastSeenAt)
+      Number.isFinite(value.lastSeenAt) &&
+      (value.credential === undefined || typeof value.credential === 'string')
     ) {
       return value as Session;
     }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type http from 'node:http';
 import { z } from 'zod';
 import type { SessionInfo } from '../../kyc/contract/api.ts';
@@ -10,7 +11,7 @@ import { decoyHash, verifyPassword } from './passwords.ts';
 import { readSessionCookie, SessionStore, sessionCookie } from './session-store.ts';
 import { createSignInFailures } from './sign-in-failures.ts';
 import { SignInGuard } from './sign-in-guard.ts';
-import { followUsersFile } from './users-file.ts';
+import { followUsersFile, type StoredUser } from './users-file.ts';
 
 /**
  * Built-in users: a users file, a sign-in form, and server-side sessions behind an HttpOnly cookie.
@@ -36,7 +37,8 @@ export function usersAccess(config: UsersConfig, store: SharedStore, options: Ac
     const session = await sessions.get(token);
     if (!session) return undefined;
     const user = currentUsers().get(session.user.toLowerCase());
-    if (!user) {
+    // A removed user, or a new password (`npm run user:add` again): the session ends.
+    if (!user || session.credential !== credentialOf(user)) {
       await sessions.delete(token);
       return undefined;
     }
@@ -57,7 +59,7 @@ export function usersAccess(config: UsersConfig, store: SharedStore, options: Ac
     const user = attempt.value;
     // A new session, never one the browser brought along (session fixation).
     await sessions.delete(readSessionCookie(req));
-    const token = await sessions.create(user.username, user.role);
+    const token = await sessions.create(user.username, user.role, credentialOf(user));
     reply(200, { mode: 'users', user: user.username, role: user.role } satisfies SessionInfo, {
       'Set-Cookie': sessionCookie(req, token, config.sessionMaxAgeMinutes * 60),
     });
@@ -112,4 +114,12 @@ function refuseSignIn(attempt: Exclude<Awaited<ReturnType<SignInGuard['attempt']
       'Retry-After': String(attempt.retryAfterSeconds),
     });
   }
+}
+
+/**
+ * Which password a session was opened with: a hash of the stored hash (never the hash itself, which the
+ * shared store would then hold). A new password, even the same one set again, has a new salt.
+ */
+function credentialOf(user: StoredUser): string {
+  return createHash('sha256').update(user.passwordHash).digest('base64url');
 }
