@@ -329,3 +329,55 @@ describe('a session that outlives a password change (npm run user:add for an exi
     expect(await who(cookieOf(await signIn(app.port, 'ana', 'ana new password')))).toBe('ana');
   });
 });
+
+describe('jamming sign-in without an account', () => {
+  const usersFile = path.join(dir, 'jam-users.json');
+  const users = async () =>
+    writeFileSync(
+      usersFile,
+      JSON.stringify({ users: [{ username: 'ana', passwordHash: await hashPassword('ana password ok'), role: 'compliance' }] }),
+    );
+  /** A sign-in sent from one of this machine's loopback addresses (127.0.0.0/8), as if from another client. */
+  const signInFrom = (port: number, from: string, password: string, headers: Record<string, string> = {}) =>
+    rawRequest(port, '/api/session', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify({ username: 'ana', password }),
+      localAddress: from,
+    });
+
+  it("lets a colleague's sign-in through while wrong guesses from two addresses keep coming", async () => {
+    await users();
+    // The real wait after a failure (250 ms, doubling): a guess used to hold the username's only turn through it.
+    const access = createAccessControl({ mode: 'users', usersFile, sessionMaxAgeMinutes: 60, sessionIdleMinutes: 10 });
+    const { app } = await upstreamAndApp({ access });
+    let jamming = true;
+    const attacker = async (from: string) => {
+      while (jamming) await signInFrom(app.port, from, 'a wrong guess');
+    };
+    const attackers = ['127.0.0.2', '127.0.0.3'].flatMap((from) => [attacker(from), attacker(from)]);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const colleague = await signInFrom(app.port, '127.0.0.4', 'ana password ok');
+    jamming = false;
+    await Promise.all(attackers);
+    expect(colleague.status, colleague.body).toBe(200);
+    expect(JSON.parse(colleague.body)).toMatchObject({ user: 'ana' });
+  });
+
+  it('behind a reverse proxy, locks the guessing client only (TRUSTED_PROXIES), not everyone behind the proxy', async () => {
+    await users();
+    const access = createAccessControl(
+      { mode: 'users', usersFile, sessionMaxAgeMinutes: 60, sessionIdleMinutes: 10 },
+      { signInDelayMs: 1 },
+    );
+    const { app } = await upstreamAndApp({ access, trustedProxies: ['127.0.0.1/32'] });
+    const guesser = { 'x-forwarded-for': '203.0.113.9' };
+    // Ten failures lock a username at the client's address (fifty from one address lock it, the same way).
+    for (let i = 0; i < 10; i++) expect((await signIn(app.port, 'ana', `guess ${i}`, guesser)).status).toBe(401);
+    expect((await signIn(app.port, 'ana', 'ana password ok', guesser)).status).toBe(429);
+    // A forged X-Forwarded-For sent straight to the server (not through the proxy) is not believed.
+    expect((await signInFrom(app.port, '127.0.0.5', 'ana password ok', guesser)).status).toBe(200);
+    const colleague = await signIn(app.port, 'ana', 'ana password ok', { 'x-forwarded-for': '198.51.100.7' });
+    expect(colleague.status).toBe(200);
+  });
+});

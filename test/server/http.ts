@@ -26,7 +26,7 @@ export const APP_HEADERS: Record<string, string> = { [APP_REQUEST_HEADER.name]: 
 export function rawRequest(
   port: number,
   path: string,
-  options: { method?: string; headers?: Record<string, string | string[] | number | undefined>; body?: string } = {},
+  options: { method?: string; headers?: Record<string, string | string[] | number | undefined>; body?: string; localAddress?: string } = {},
 ): Promise<RawResponse> {
   const headers = Object.fromEntries(
     Object.entries({ ...APP_HEADERS, ...options.headers }).filter(
@@ -34,21 +34,24 @@ export function rawRequest(
     ),
   );
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, path, method: options.method ?? 'GET', headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      let cut = false;
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('aborted', () => (cut = true));
-      res.on('error', () => (cut = true));
-      res.on('close', () =>
-        resolve({
-          status: res.statusCode ?? 0,
-          headers: res.headers,
-          body: Buffer.concat(chunks).toString('utf8'),
-          cut: cut || !res.complete,
-        }),
-      );
-    });
+    const req = http.request(
+      { host: '127.0.0.1', port, path, method: options.method ?? 'GET', headers, agent: false, localAddress: options.localAddress },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let cut = false;
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('aborted', () => (cut = true));
+        res.on('error', () => (cut = true));
+        res.on('close', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: Buffer.concat(chunks).toString('utf8'),
+            cut: cut || !res.complete,
+          }),
+        );
+      },
+    );
     req.on('error', reject);
     req.end(options.body);
   });

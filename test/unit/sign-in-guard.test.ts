@@ -24,16 +24,52 @@ describe('SignInGuard', () => {
     expect(await g.attempt('ana', '10.0.0.1', right)).toEqual({ ok: true, value: 'signed in' });
   });
 
-  it('checks one sign-in per username at a time, and a success clears that username’s failures', async () => {
+  it('checks one sign-in per username at a time, the next waiting its turn, and a success clears that username’s failures', async () => {
     const g = guard();
     let release: (value: string) => void = () => {};
+    const order: string[] = [];
     const slow = g.attempt('sam', '10.0.0.3', () => new Promise<string>((resolve) => (release = resolve)));
-    expect(await g.attempt('SAM', '10.0.0.4', right)).toEqual({ ok: false, reason: 'busy' });
+    const waiting = g.attempt('SAM', '10.0.0.4', async () => {
+      order.push('second checked');
+      return 'second';
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(order).toEqual([]);
+    order.push('first done');
     release('first');
     expect(await slow).toEqual({ ok: true, value: 'first' });
+    expect(await waiting).toEqual({ ok: true, value: 'second' });
+    expect(order).toEqual(['first done', 'second checked']);
     for (let i = 0; i < 9; i++) await g.attempt('sam', '10.0.0.3', wrong);
     expect((await g.attempt('sam', '10.0.0.3', right)).ok).toBe(true);
     expect(await g.attempt('sam', '10.0.0.3', wrong)).toEqual({ ok: false, reason: 'failed' });
     expect((await g.attempt('sam', '10.0.0.3', right)).ok).toBe(true);
+  });
+
+  it('gives the turn back before the wait after a failure, and refuses a sign-in that waits too long or a line too long', async () => {
+    const g = new SignInGuard({
+      failures: createSignInFailures(createMemoryStore()),
+      baseDelayMs: 1000,
+      queue: { user: 1, address: 4, all: 8, waitingPerAddress: 2, maxWaitMs: 200 },
+    });
+    // A wrong guess held back for a second: the colleague's sign-in is checked meanwhile.
+    let answered = false;
+    const guess = g.attempt('ana', '10.0.0.9', wrong).finally(() => (answered = true));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await g.attempt('ana', '10.0.0.1', right)).toEqual({ ok: true, value: 'signed in' });
+    expect(answered).toBe(false);
+
+    let release: (value: string) => void = () => {};
+    const slow = g.attempt('bob', '10.0.0.2', () => new Promise<string>((resolve) => (release = resolve)));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const queued = [g.attempt('bob', '10.0.0.2', right), g.attempt('bob', '10.0.0.2', right)];
+    expect(await g.attempt('bob', '10.0.0.2', right)).toEqual({ ok: false, reason: 'busy' });
+    expect(await Promise.all(queued)).toEqual([
+      { ok: false, reason: 'busy' },
+      { ok: false, reason: 'busy' },
+    ]);
+    release('late');
+    expect(await slow).toEqual({ ok: true, value: 'late' });
+    expect(await guess).toEqual({ ok: false, reason: 'failed' });
   });
 });

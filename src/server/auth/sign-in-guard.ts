@@ -1,4 +1,5 @@
 import type { SignInFailures } from './sign-in-failures.ts';
+import { type QueueLimits, SignInQueue } from './sign-in-queue.ts';
 
 /**
  * What stands between a password guesser and the users file: failures counted and slowed, locks, and a
@@ -10,7 +11,8 @@ import type { SignInFailures } from './sign-in-failures.ts';
  *
  * Sign-ins being checked: one at a time per username, a few per address (colleagues behind one NAT sign
  * in together), a few more in all: scrypt is slow on purpose, and parallel guesses must not slip past
- * the count of failures.
+ * the count of failures. A sign-in waits its turn rather than being refused (sign-in-queue.ts), and the
+ * turn is given back before the wait that follows a failure: guessing cannot jam a colleague's sign-in.
  */
 
 export interface SignInGuardOptions {
@@ -18,6 +20,8 @@ export interface SignInGuardOptions {
   failures: SignInFailures;
   /** The wait after a first failed sign-in; it doubles with each further failure. */
   baseDelayMs: number;
+  /** Checks at once, and waiting for a turn (default: DEFAULT_QUEUE_LIMITS). */
+  queue?: QueueLimits;
 }
 
 export type Attempt<T> =
@@ -27,58 +31,42 @@ export type Attempt<T> =
   | { ok: false; reason: 'failed' };
 
 const MAX_DELAY_MS = 8000;
-const IN_PROGRESS_LIMITS = { user: 1, address: 4, all: 8 };
 
 export class SignInGuard {
-  private readonly checking = new Map<string, number>();
+  private readonly queue: SignInQueue;
 
-  constructor(private readonly options: SignInGuardOptions) {}
+  constructor(private readonly options: SignInGuardOptions) {
+    this.queue = new SignInQueue(options.queue);
+  }
 
   /**
    * Runs `check` (which verifies the password and gives what a sign-in yields, or undefined) unless the
-   * username or address is locked or too many checks are running. A failure is counted, and its answer
-   * held back, before it is returned. Rejects with StoreUnavailableError when failures cannot be
-   * counted: the sign-in then fails closed.
+   * username or address is locked, or no turn to check it comes soon enough. A failure is counted before
+   * the turn is given back, and its answer held back after. Rejects with StoreUnavailableError when
+   * failures cannot be counted: the sign-in then fails closed.
    */
   async attempt<T>(username: string, clientAddress: string, check: () => Promise<T | undefined>): Promise<Attempt<T>> {
     const address = `address:${clientAddress}`;
-    const user = `user:${username.toLowerCase()}`;
-    const failureKeys = { user: `${user}|${address}`, address };
-    const locked = await this.options.failures.lockedFor(failureKeys);
-    if (locked > 0) return { ok: false, reason: 'locked', retryAfterSeconds: locked };
-    const held = [user, address, 'all'];
-    if (
-      this.busy(user) >= IN_PROGRESS_LIMITS.user ||
-      this.busy(address) >= IN_PROGRESS_LIMITS.address ||
-      this.busy('all') >= IN_PROGRESS_LIMITS.all
-    ) {
-      return { ok: false, reason: 'busy' };
-    }
-    this.hold(held, +1);
+    const failureKeys = { user: `user:${username.toLowerCase()}|${address}`, address };
+    const lockedBefore = await this.options.failures.lockedFor(failureKeys);
+    if (lockedBefore > 0) return { ok: false, reason: 'locked', retryAfterSeconds: lockedBefore };
+    const leave = await this.queue.enter(username, clientAddress);
+    if (!leave) return { ok: false, reason: 'busy' };
+    let value: T | undefined;
+    let failures = 0;
     try {
-      const value = await check();
-      if (value === undefined) {
-        const count = await this.options.failures.fail(failureKeys);
-        const delay = Math.min(this.options.baseDelayMs * 2 ** (count - 1), MAX_DELAY_MS);
-        await new Promise((resolve) => setTimeout(resolve, delay));
-        return { ok: false, reason: 'failed' };
-      }
-      await this.options.failures.succeed(failureKeys);
-      return { ok: true, value };
+      // Again, now that the turn is held: failures of the guesses checked while this one waited count.
+      const locked = await this.options.failures.lockedFor(failureKeys);
+      if (locked > 0) return { ok: false, reason: 'locked', retryAfterSeconds: locked };
+      value = await check();
+      if (value === undefined) failures = await this.options.failures.fail(failureKeys);
+      else await this.options.failures.succeed(failureKeys);
     } finally {
-      this.hold(held, -1);
+      leave();
     }
-  }
-
-  private busy(key: string): number {
-    return this.checking.get(key) ?? 0;
-  }
-
-  private hold(keys: string[], delta: number): void {
-    for (const key of keys) {
-      const count = this.busy(key) + delta;
-      if (count > 0) this.checking.set(key, count);
-      else this.checking.delete(key);
-    }
+    if (value !== undefined) return { ok: true, value };
+    const delay = Math.min(this.options.baseDelayMs * 2 ** (failures - 1), MAX_DELAY_MS);
+    await new Promise((resolve) => setTimeout(resolve, delay));
+    return { ok: false, reason: 'failed' };
   }
 }

@@ -107,7 +107,9 @@ async function readSignIn(req: http.IncomingMessage, fail: Fail): Promise<z.infe
 function refuseSignIn(attempt: Exclude<Awaited<ReturnType<SignInGuard['attempt']>>, { ok: true }>, fail: Fail): void {
   if (attempt.reason === 'failed') fail(401, 'sign_in_failed', 'Wrong username or password.');
   else if (attempt.reason === 'busy') {
-    fail(429, 'too_many_sign_in_attempts', 'Another sign-in is being checked. Try again in a moment.', { 'Retry-After': '1' });
+    fail(429, 'too_many_sign_in_attempts', 'Too many sign-ins are waiting to be checked. Try again in a moment.', {
+      'Retry-After': '1',
+    });
   } else {
     const minutes = Math.ceil(attempt.retryAfterSeconds / 60);
     fail(429, 'too_many_sign_in_attempts', `Too many failed sign-ins. Try again in ${minutes} min.`, {
