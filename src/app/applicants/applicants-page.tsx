@@ -1,7 +1,10 @@
 import { useEffect, useId } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { APPLICANTS_PAGE_SIZE, type ApplicantFilter } from '../../kyc/contract/applicants.ts';
-import { splitEnvironmentPath } from '../routes.ts';
+import { environmentPath, splitEnvironmentPath } from '../routes.ts';
+import { Button } from '../ui/button.tsx';
+import { Card } from '../ui/card.tsx';
+import { cn } from '../ui/cn.ts';
 import { TimeStamp } from '../ui/time-stamp.tsx';
 import { useNow } from '../ui/use-now.ts';
 import { ApplicantsTable, Paging } from './applicants-table.tsx';
@@ -38,7 +41,7 @@ export function ApplicantsPage() {
     return (
       <div className="space-y-5">
         <QueueHeader />
-        <QueueNotOffered />
+        <QueueNotOffered homeHref={environmentPath(environment, '/')} />
       </div>
     );
   }
@@ -81,7 +84,7 @@ function QueuePanel({
   if (!list.data) return <QueueSkeleton />;
   if (list.data.records.length === 0) return <EmptyPage total={list.data.total} filter={filter} page={page} hrefOf={hrefOf} />;
   return (
-    <div className={list.isPlaceholderData ? 'opacity-60' : ''} aria-busy={list.isPlaceholderData}>
+    <div className={cn(list.isPlaceholderData && 'opacity-60')} aria-busy={list.isPlaceholderData}>
       <ApplicantsTable
         environment={environment}
         records={list.data.records}
@@ -105,7 +108,7 @@ function QueuePanel({
 function QueueHeader({ fetchedAt, fetching, onRefresh }: { fetchedAt?: number; fetching?: boolean; onRefresh?: () => void }) {
   const now = useNow();
   return (
-    <div className="flex flex-wrap items-end justify-between gap-4 rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
+    <Card className="flex flex-wrap items-end justify-between gap-4">
       <div>
         <h1 className="text-2xl font-semibold text-slate-900">Applicants</h1>
         <p className="mt-1 text-sm text-slate-600">
@@ -122,17 +125,12 @@ function QueueHeader({ fetchedAt, fetching, onRefresh }: { fetchedAt?: number; f
               </>
             )}
           </p>
-          <button
-            type="button"
-            onClick={onRefresh}
-            disabled={fetching}
-            className="inline-flex items-center rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 disabled:cursor-wait disabled:text-slate-500"
-          >
+          <Button variant="secondary" onClick={onRefresh} disabled={fetching} className="disabled:cursor-wait disabled:text-slate-500">
             {fetching ? 'Refreshing…' : 'Refresh'}
-          </button>
+          </Button>
         </div>
       )}
-    </div>
+    </Card>
   );
 }
 
@@ -144,10 +142,7 @@ function EmptyPage({ total, filter, page, hrefOf }: { total: number; filter: App
   return (
     <p className="rounded-xl border border-dashed border-slate-300 bg-white p-5 text-sm text-slate-700">
       There is no page {page}: this list has {last} {last === 1 ? 'page' : 'pages'}.{' '}
-      <Link
-        to={hrefOf({ filter, page: last })}
-        className="rounded font-medium text-blue-800 underline underline-offset-2 focus-visible:outline-2 focus-visible:outline-blue-600"
-      >
+      <Link to={hrefOf({ filter, page: last })} className="rounded font-medium text-blue-800 underline underline-offset-2 focus-ring">
         Go to the last page
       </Link>
     </p>

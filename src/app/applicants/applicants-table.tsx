@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import type { Applicant } from '../../kyc/contract/applicants.ts';
 import { candidatePath, environmentPath } from '../routes.ts';
+import { buttonClass } from '../ui/button.tsx';
 import { LongText } from '../ui/long-text.tsx';
 import { StatusBadge } from '../ui/status-badge.tsx';
 
@@ -85,7 +86,7 @@ function ApplicantRow({ applicant, environment }: { applicant: Applicant; enviro
       return (
         <Link
           to={href}
-          className="rounded text-blue-800 underline decoration-blue-300 underline-offset-2 hover:decoration-blue-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600"
+          className="rounded text-blue-800 underline decoration-blue-300 underline-offset-2 hover:decoration-blue-700 focus-ring focus-visible:outline-offset-2"
           data-open={field}
         >
           {text}
@@ -123,8 +124,7 @@ export function Paging({
   skip: number;
   hrefOf: (page: number) => string;
 }) {
-  const linkClass =
-    'inline-flex items-center rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600';
+  const linkClass = buttonClass({ variant: 'secondary' });
   const disabledClass = 'inline-flex items-center rounded-md border border-slate-200 px-3 py-1.5 text-sm text-slate-500';
   return (
     <nav aria-label="Pages" className="flex flex-wrap items-center justify-between gap-3">

@@ -1,4 +1,5 @@
 import { useRef, type KeyboardEvent } from 'react';
+import { cn } from '../ui/cn.ts';
 import type { ApplicantFilter } from '../../kyc/contract/applicants.ts';
 
 export interface QueueTab {
@@ -74,9 +75,10 @@ export function QueueTabs({
             tabIndex={selected ? 0 : -1}
             data-tab={tabKey(tab.filter)}
             onClick={() => onSelect(tab.filter)}
-            className={`-mb-px inline-flex items-center gap-2 rounded-t-md border-b-2 px-3 py-2 text-sm font-medium focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 ${
-              selected ? 'border-blue-700 text-blue-800' : 'border-transparent text-slate-700 hover:border-slate-300 hover:text-slate-900'
-            }`}
+            className={cn(
+              '-mb-px inline-flex items-center gap-2 rounded-t-md border-b-2 px-3 py-2 text-sm font-medium focus-ring focus-visible:outline-offset-2',
+              selected ? 'border-blue-700 text-blue-800' : 'border-transparent text-slate-700 hover:border-slate-300 hover:text-slate-900',
+            )}
           >
             {tab.label}
             <TabCountBadge count={count} selected={selected} />
@@ -91,21 +93,21 @@ function TabCountBadge({ count, selected }: { count: TabCount; selected: boolean
   const style = selected ? 'bg-blue-100 text-blue-900' : 'bg-slate-100 text-slate-700';
   if (count === 'loading') {
     return (
-      <span className={`rounded-full px-2 py-0.5 text-xs ${style}`} aria-hidden="true">
+      <span className={cn('rounded-full px-2 py-0.5 text-xs', style)} aria-hidden="true">
         …
       </span>
     );
   }
   if (count === 'unavailable') {
     return (
-      <span className={`rounded-full px-2 py-0.5 text-xs ${style}`} title="The count could not be fetched.">
+      <span className={cn('rounded-full px-2 py-0.5 text-xs', style)} title="The count could not be fetched.">
         <span aria-hidden="true">–</span>
         <span className="sr-only">(count unavailable)</span>
       </span>
     );
   }
   return (
-    <span className={`rounded-full px-2 py-0.5 text-xs tabular-nums ${style}`} data-count={count}>
+    <span className={cn('rounded-full px-2 py-0.5 text-xs tabular-nums', style)} data-count={count}>
       {count.toLocaleString()}
     </span>
   );

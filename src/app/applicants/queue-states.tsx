@@ -1,4 +1,6 @@
 import { Link } from 'react-router';
+import { Button, buttonClass } from '../ui/button.tsx';
+import { Card } from '../ui/card.tsx';
 import type { LookupError } from '../candidate/lookup-error.ts';
 
 const TITLES: Partial<Record<LookupError['kind'], string>> = {
@@ -32,36 +34,28 @@ export function QueueSkeleton() {
 /** What went wrong fetching a page, with a way to try again, like the candidate page's errors. */
 export function QueueError({ error, onRetry, retrying }: { error: LookupError; onRetry: () => void; retrying: boolean }) {
   return (
-    <div role="alert" className="space-y-3 rounded-xl border border-red-200 bg-red-50 p-5 text-red-950" data-error-kind={error.kind}>
+    <Card role="alert" tone="danger" className="space-y-3" data-error-kind={error.kind}>
       <h2 className="text-lg font-semibold">{TITLES[error.kind] ?? 'The applicants list could not be fetched'}</h2>
       <p className="text-sm break-words">{error.message}</p>
       {error.details.detail && (
         <pre className="max-h-48 overflow-auto rounded bg-white/70 p-2 text-xs break-all whitespace-pre-wrap">{error.details.detail}</pre>
       )}
-      <button
-        type="button"
-        onClick={onRetry}
-        disabled={retrying}
-        className="inline-flex items-center rounded-md bg-blue-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-blue-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600"
-      >
+      <Button onClick={onRetry} disabled={retrying}>
         {retrying ? 'Retrying…' : 'Try again'}
-      </button>
-    </div>
+      </Button>
+    </Card>
   );
 }
 
 /** The service has no list operation: not an error, a fact about this service. */
-export function QueueNotOffered() {
+export function QueueNotOffered({ homeHref }: { homeHref: string }) {
   return (
     <div role="note" className="space-y-2 rounded-xl border border-sky-200 bg-sky-50 p-5 text-sky-950" data-testid="queue-not-offered">
       <h2 className="text-lg font-semibold">This KYC service does not offer the applicants list</h2>
       <p className="text-sm">
         It answered that the list operation does not exist. Candidates can still be looked up one at a time by refId or recordId.
       </p>
-      <Link
-        to="/"
-        className="inline-flex items-center rounded-md border border-sky-300 bg-white px-3 py-1.5 text-sm font-medium text-sky-900 hover:bg-sky-100 focus-visible:outline-2 focus-visible:outline-blue-600"
-      >
+      <Link to={homeHref} className={buttonClass({ variant: 'secondary' })}>
         Look a candidate up
       </Link>
     </div>
