@@ -203,4 +203,20 @@ describe('where and when', { timeout: 20_000 }, () => {
     await screen.findByRole('heading', { name: 'Sign in' });
     expect(sessionStorage.getItem('candidate-lookup:recent')).toBeNull();
   });
+
+  it('starts an empty list when someone else is signed in than the one who made it', async () => {
+    sessionStorage.setItem('candidate-lookup:recent-owner', 'ana');
+    sessionStorage.setItem(
+      'candidate-lookup:recent',
+      JSON.stringify([{ kind: 'refId', id: 'cust_000482', status: 'inreview', environment: 'default', at: new Date().toISOString() }]),
+    );
+    const { rememberLookup } = await import('../../src/app/recent/recent-lookups.ts');
+    rememberLookup({ kind: 'refId', id: 'cust_000482', status: 'inreview', environment: 'default', at: new Date().toISOString() });
+    stubApi({ session: { mode: 'users', user: 'sam', role: 'support' } });
+    renderWithProviders('/');
+    await screen.findByRole('heading', { level: 1, name: 'Look up a candidate' });
+    await waitFor(() => expect(sessionStorage.getItem('candidate-lookup:recent-owner')).toBe('sam'));
+    expect(screen.queryByRole('region', { name: 'Recent lookups' })).not.toBeInTheDocument();
+    expect(sessionStorage.getItem('candidate-lookup:recent')).toBeNull();
+  });
 });

@@ -24,5 +24,6 @@ afterEach(() => {
   cleanup();
   // Recent lookups live in the module and sessionStorage, like in a tab: each test starts a new tab.
   clearRecentLookups();
+  sessionStorage.clear();
   vi.unstubAllGlobals();
 });

@@ -5,6 +5,7 @@ import type { ApiMeta } from '../../kyc/contract/api.ts';
 import { EnvironmentControl } from '../environment/environment-badge.tsx';
 import { useEnvironment } from '../environment/use-environment.ts';
 import { LookupForm } from '../lookup/lookup-form.tsx';
+import { keepRecentLookupsFor } from '../recent/recent-lookups.ts';
 import { parseCandidatePath } from '../routes.ts';
 import { SessionBadge } from '../session/session-badge.tsx';
 import { OidcSignInPage, SignInRefusedPage, signInRefusalOf } from '../session/oidc-sign-in.tsx';
@@ -29,6 +30,10 @@ export function AppShell({ children }: { children: ReactNode }) {
   const route = parseCandidatePath(path);
   const current = route?.id !== undefined ? { kind: route.kind, id: route.id } : undefined;
   useAllowedEnvironment(meta, path);
+  const user = signedIn ? (session.data?.user ?? 'local') : undefined;
+  useEffect(() => {
+    if (user !== undefined) keepRecentLookupsFor(user);
+  }, [user]);
   return (
     <div className="min-h-screen bg-slate-100 text-slate-900 print:min-h-0 print:bg-white">
       <a

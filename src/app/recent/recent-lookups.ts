@@ -71,6 +71,22 @@ export function clearRecentLookups(): void {
   publish([]);
 }
 
+const OWNER_KEY = 'candidate-lookup:recent-owner';
+
+/**
+ * The list belongs to whoever is signed in. A session can end without a sign-out (it expired, another
+ * tab signed out): when someone else is signed in next, the list starts empty.
+ */
+export function keepRecentLookupsFor(user: string): void {
+  try {
+    const owner = storage()?.getItem(OWNER_KEY);
+    if (owner !== null && owner !== undefined && owner !== user) clearRecentLookups();
+    storage()?.setItem(OWNER_KEY, user);
+  } catch {
+    // Without storage the list lives in this page's memory only, and goes with it.
+  }
+}
+
 function subscribe(listener: () => void): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
