@@ -232,7 +232,7 @@ describe('the applicants queue', () => {
     });
     renderWithProviders('/applicants');
     const alert = await screen.findByRole('alert');
-    expect(alert).toHaveAttribute('data-error-kind', 'unreachable');
+    expect(alert).toHaveAttribute('data-error-kind', 'upstream_unreachable');
     expect(within(alert).getByRole('heading')).toHaveTextContent('The KYC service cannot be reached');
     expect(alert).toHaveTextContent('connection refused');
     failing = false;

@@ -1,6 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import { candidateQueries } from '../../src/app/candidate/candidate-queries.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { apiError, envelope, json, renderWithProviders, stubApi, testMeta } from './render.tsx';
 
@@ -58,7 +59,7 @@ describe('lookup states', () => {
 
   it("the server's key rejected: says it is not the reviewer's fault", async () => {
     showWith(apiError(502, 'upstream_unauthorized', "The KYC service rejected this server's API key (HTTP 401)."));
-    expect(await alert()).toHaveAttribute('data-error-kind', 'unauthorized');
+    expect(await alert()).toHaveAttribute('data-error-kind', 'upstream_unauthorized');
     expect(screen.getByRole('heading', { name: "The KYC service rejected this server's API key" })).toBeInTheDocument();
     expect(screen.getByText(/Nothing is wrong with the id you entered/)).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Try again' })).not.toBeInTheDocument();
@@ -138,10 +139,13 @@ describe('lookup states', () => {
 
   it('an invalid id in the link: refused before any request', async () => {
     const { requests } = stubApi();
-    renderWithProviders('/candidates/refId/%0Aabc');
+    const { queryClient } = renderWithProviders('/candidates/refId/%0Aabc');
     expect(await screen.findByRole('heading', { name: 'This id cannot be looked up' })).toBeInTheDocument();
     expect(screen.getByText(/control character/)).toBeInTheDocument();
-    await waitFor(() => expect(requests.some((url) => url.startsWith('/api/candidates'))).toBe(false));
+    // The lookup refused the id itself and has settled (nothing is still on its way), without a request.
+    const lookups = queryClient.getQueryCache().findAll({ queryKey: candidateQueries.all() });
+    expect(lookups.map(({ state }) => [state.status, state.fetchStatus])).toEqual([['error', 'idle']]);
+    expect(requests.filter((url) => url.startsWith('/api/candidates'))).toEqual([]);
   });
 
   it('a link with an unknown lookup kind or broken encoding', async () => {

@@ -7,20 +7,28 @@ import { APP_REQUEST_HEADER, type ApiMeta, type SessionInfo } from '../../src/ky
 import type { CandidateRecord } from '../../src/kyc/contract/schema.ts';
 import { DEFAULT_REPLIES } from '../../src/kyc/contract/replies.ts';
 
-/** The whole app at a route, with a fresh QueryClient that never retries. */
+type LocationHolder = { location?: Location; navigate?: NavigateFunction };
+
+/** Keeps the router's current location, and its navigate, where the test can reach them. */
+function LocationProbe({ into }: { into: LocationHolder }) {
+  into.location = useLocation();
+  into.navigate = useNavigate();
+  return null;
+}
+
+/**
+ * The whole app at a route, with a fresh QueryClient. Its default of no retries applies only to queries
+ * that set none: the app's own queries keep their `retry` (the session and meta retry once, a lookup
+ * retries a broken connection once), as they do in the browser.
+ */
 export function renderWithProviders(path: string) {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  const current: { location?: Location; navigate?: NavigateFunction } = {};
-  function LocationProbe() {
-    current.location = useLocation();
-    current.navigate = useNavigate();
-    return null;
-  }
+  const current: LocationHolder = {};
   const utils = render(
     <QueryClientProvider client={queryClient}>
       <MemoryRouter initialEntries={[path]}>
         <AppRoutes />
-        <LocationProbe />
+        <LocationProbe into={current} />
       </MemoryRouter>
     </QueryClientProvider>,
   );

@@ -83,6 +83,15 @@ test('a picture opens in a larger view and closes with Escape', async ({ page })
   await expect(dialog).toBeHidden();
 });
 
+test('the larger view takes focus, and a click on the backdrop closes it', async ({ page }) => {
+  await page.goto('/candidates/refId/c0a8f3e2-6b1d-4f7e-9a52-3d1e8b7c4a10');
+  await page.getByRole('button', { name: 'Open a larger view of the passport' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Passport of Amélie Dubois-Léger' });
+  await expect(dialog.getByRole('button', { name: 'Close' })).toBeFocused();
+  await page.mouse.click(5, 5);
+  await expect(dialog).toBeHidden();
+});
+
 test('at 768 px wide nothing overflows its card', async ({ page }) => {
   await page.setViewportSize({ width: 768, height: 1000 });
   await page.goto('/candidates/refId/c0a8f3e2-6b1d-4f7e-9a52-3d1e8b7c4a10');

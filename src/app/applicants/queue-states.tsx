@@ -1,20 +1,21 @@
 import { Link } from 'react-router';
 import { Button, buttonClass } from '../ui/button.tsx';
 import { Card } from '../ui/card.tsx';
+import { ScrollRegion } from '../ui/scroll-region.tsx';
 import type { LookupError } from '../candidate/lookup-error.ts';
 
 const TITLES: Partial<Record<LookupError['kind'], string>> = {
   unauthenticated: 'Your session has ended',
-  too_many_lookups: 'Too many requests',
+  rate_limited: 'Too many requests',
   audit_unavailable: 'This request could not be recorded',
   store_unavailable: 'Sign-in and lookups are paused',
-  unauthorized: "The KYC service rejected this server's API key",
-  rate_limited: 'The KYC service is limiting requests',
-  unreachable: 'The KYC service cannot be reached',
-  timeout: 'The KYC service did not answer in time',
+  upstream_unauthorized: "The KYC service rejected this server's API key",
+  upstream_rate_limited: 'The KYC service is limiting requests',
+  upstream_unreachable: 'The KYC service cannot be reached',
+  upstream_timeout: 'The KYC service did not answer in time',
   server_unreachable: 'The Candidate Lookup server cannot be reached',
   upstream_error: 'The KYC service answered with an error',
-  too_large: 'The list is too large',
+  response_too_large: 'The list is too large',
   not_json: 'The list is not readable',
   malformed: 'The list has an unexpected shape',
 };
@@ -38,7 +39,9 @@ export function QueueError({ error, onRetry, retrying }: { error: LookupError; o
       <h2 className="text-lg font-semibold">{TITLES[error.kind] ?? 'The applicants list could not be fetched'}</h2>
       <p className="text-sm break-words">{error.message}</p>
       {error.details.detail && (
-        <pre className="max-h-48 overflow-auto rounded bg-white/70 p-2 text-xs break-all whitespace-pre-wrap">{error.details.detail}</pre>
+        <ScrollRegion label="What was wrong" className="max-h-48 rounded bg-white/70 p-2 text-xs">
+          <pre className="break-all whitespace-pre-wrap">{error.details.detail}</pre>
+        </ScrollRegion>
       )}
       <Button onClick={onRetry} disabled={retrying}>
         {retrying ? 'Retrying…' : 'Try again'}

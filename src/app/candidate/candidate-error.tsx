@@ -4,12 +4,96 @@ import { Link } from 'react-router';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import { candidatePath } from '../routes.ts';
 import { STORE_UNAVAILABLE_TEXT } from '../session/store-unavailable.tsx';
+import { sessionQueries } from '../session/session-query.ts';
+import { Button, buttonClass } from '../ui/button.tsx';
+import { Card } from '../ui/card.tsx';
+import { cn } from '../ui/cn.ts';
+import { ScrollRegion } from '../ui/scroll-region.tsx';
 import type { LookupError } from './lookup-error.ts';
 
 const OTHER_KIND: Record<LookupKind, LookupKind> = { refId: 'recordId', recordId: 'refId' };
 
-const buttonClass =
-  'inline-flex items-center rounded-md bg-blue-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-blue-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600';
+type ErrorScreen = { title: string; body: ReactNode; action?: ReactNode };
+
+/** What the reviewer can do about a failure, built once and offered where it helps. */
+type Actions = { retry: ReactNode; signInAgain: ReactNode; tryOtherKind: ReactNode };
+
+function retryText({ retryAfterSeconds, retryAt }: LookupError['details']): string {
+  if (retryAfterSeconds === undefined) return 'Too many lookups in a short time. Wait a minute, then try again.';
+  return `Too many lookups in a short time. Try again in ${retryAfterSeconds} s${retryAt ? ` (at ${retryAt.toLocaleTimeString()})` : ''}.`;
+}
+
+/** A screen for every kind: a kind without one is a compile error (the `never` below). */
+function errorScreen(error: LookupError, kind: LookupKind, id: string, actions: Actions): ErrorScreen {
+  const { message } = error;
+  switch (error.kind) {
+    case 'not_found':
+      return {
+        title: `No candidate with ${kind} "${id}"`,
+        body: `The KYC service has no candidate with this ${kind}. Check the id, or look it up as a ${OTHER_KIND[kind]}.`,
+        action: actions.tryOtherKind,
+      };
+    case 'invalid_id':
+      return { title: 'This id cannot be looked up', body: message };
+    case 'unauthenticated':
+      return { title: 'Your session has ended', body: 'Sign in again to look this candidate up.', action: actions.signInAgain };
+    case 'rate_limited':
+      return {
+        title: 'Too many lookups',
+        body: `${message} The limit protects the KYC service and keeps lookups accountable.`,
+        action: actions.retry,
+      };
+    case 'audit_unavailable':
+      return { title: 'This lookup could not be recorded', body: message, action: actions.retry };
+    case 'store_unavailable':
+      return { title: 'Sign-in and lookups are paused', body: STORE_UNAVAILABLE_TEXT, action: actions.retry };
+    case 'upstream_unauthorized':
+      return {
+        title: "The KYC service rejected this server's API key",
+        body: `${message} Nothing is wrong with the id you entered; ask whoever runs Candidate Lookup.`,
+      };
+    case 'upstream_rate_limited':
+      return { title: 'The KYC service is limiting requests', body: retryText(error.details), action: actions.retry };
+    case 'upstream_unreachable':
+      return { title: 'The KYC service cannot be reached', body: message, action: actions.retry };
+    case 'upstream_timeout':
+      return { title: 'The KYC service did not answer in time', body: message, action: actions.retry };
+    case 'server_unreachable':
+      return { title: 'The Candidate Lookup server cannot be reached', body: message, action: actions.retry };
+    case 'interrupted':
+      return { title: 'The download broke off', body: message, action: actions.retry };
+    case 'response_too_large':
+      return { title: 'The response is too large', body: message };
+    case 'upstream_error':
+      return { title: 'The KYC service answered with an error', body: message, action: actions.retry };
+    case 'not_json':
+      return { title: 'The response is not readable', body: message };
+    case 'malformed':
+      return { title: 'The response has an unexpected shape', body: <WhatWasWrong message={message} detail={error.details.detail} /> };
+    case 'archiving_key':
+      return { title: 'Full lookups are refused: this API key deletes identity data', body: message };
+    // The applicants list's answer, which a lookup never gets; said plainly all the same.
+    case 'applicants_unavailable':
+      return { title: 'The KYC service does not offer this', body: message };
+    default:
+      return unhandled(error.kind);
+  }
+}
+
+function WhatWasWrong({ message, detail }: { message: string; detail: string | undefined }) {
+  return (
+    <>
+      {message} What was wrong:
+      <ScrollRegion label="What was wrong" className="mt-2 max-h-64 rounded bg-white/70 p-2 text-xs">
+        <pre className="break-all whitespace-pre-wrap">{detail}</pre>
+      </ScrollRegion>
+    </>
+  );
+}
+
+function unhandled(kind: never): never {
+  throw new Error(`No screen for the lookup error kind ${String(kind)}`);
+}
 
 /** A specific explanation for each way a lookup can fail, with the action that can help. */
 export function CandidateError({
@@ -26,106 +110,37 @@ export function CandidateError({
   retrying: boolean;
 }) {
   const queryClient = useQueryClient();
-  const retry = (
-    <button type="button" className={buttonClass} onClick={onRetry} disabled={retrying}>
-      {retrying ? 'Retrying…' : 'Try again'}
-    </button>
-  );
-  const view = ((): { title: string; body: ReactNode; action?: ReactNode } => {
-    switch (error.kind) {
-      case 'not_found':
-        return {
-          title: `No candidate with ${kind} "${id}"`,
-          body: `The KYC service has no candidate with this ${kind}. Check the id, or look it up as a ${OTHER_KIND[kind]}.`,
-          action: (
-            <Link className={buttonClass} to={candidatePath(OTHER_KIND[kind], id)}>
-              Try as {OTHER_KIND[kind]}
-            </Link>
-          ),
-        };
-      case 'invalid_id':
-        return { title: 'This id cannot be looked up', body: error.message };
-      case 'unauthenticated':
-        return {
-          title: 'Your session has ended',
-          body: 'Sign in again to look this candidate up.',
-          action: (
-            <button type="button" className={buttonClass} onClick={() => void queryClient.invalidateQueries({ queryKey: ['session'] })}>
-              Sign in again
-            </button>
-          ),
-        };
-      case 'too_many_lookups':
-        return {
-          title: 'Too many lookups',
-          body: `${error.message} The limit protects the KYC service and keeps lookups accountable.`,
-          action: retry,
-        };
-      case 'audit_unavailable':
-        return { title: 'This lookup could not be recorded', body: error.message, action: retry };
-      case 'store_unavailable':
-        return { title: 'Sign-in and lookups are paused', body: STORE_UNAVAILABLE_TEXT, action: retry };
-      case 'unauthorized':
-        return {
-          title: "The KYC service rejected this server's API key",
-          body: `${error.message} Nothing is wrong with the id you entered; ask whoever runs Candidate Lookup.`,
-        };
-      case 'rate_limited':
-        return {
-          title: 'The KYC service is limiting requests',
-          body:
-            error.details.retryAfterSeconds !== undefined
-              ? `Too many lookups in a short time. Try again in ${error.details.retryAfterSeconds} s${error.details.retryAt ? ` (at ${error.details.retryAt.toLocaleTimeString()})` : ''}.`
-              : 'Too many lookups in a short time. Wait a minute, then try again.',
-          action: retry,
-        };
-      case 'unreachable':
-        return { title: 'The KYC service cannot be reached', body: error.message, action: retry };
-      case 'timeout':
-        return { title: 'The KYC service did not answer in time', body: error.message, action: retry };
-      case 'server_unreachable':
-        return { title: 'The Candidate Lookup server cannot be reached', body: error.message, action: retry };
-      case 'interrupted':
-        return { title: 'The download broke off', body: error.message, action: retry };
-      case 'too_large':
-        return { title: 'The response is too large', body: error.message };
-      case 'upstream_error':
-        return { title: 'The KYC service answered with an error', body: error.message, action: retry };
-      case 'not_json':
-        return { title: 'The response is not readable', body: error.message };
-      case 'archiving_key':
-        return { title: 'Full lookups are refused: this API key deletes identity data', body: error.message };
-      default:
-        return {
-          title: error.kind === 'malformed' ? 'The response has an unexpected shape' : 'The lookup failed',
-          body: (
-            <>
-              {error.message} What was wrong:
-              <pre
-                tabIndex={0}
-                className="mt-2 max-h-64 focus-visible:outline-2 focus-visible:outline-blue-600 overflow-auto rounded bg-white/70 p-2 text-xs break-all whitespace-pre-wrap"
-              >
-                {error.details.detail}
-              </pre>
-            </>
-          ),
-        };
-    }
-  })();
+  const screen = errorScreen(error, kind, id, {
+    retry: (
+      <Button onClick={onRetry} disabled={retrying} className="inline-flex items-center">
+        {retrying ? 'Retrying…' : 'Try again'}
+      </Button>
+    ),
+    signInAgain: (
+      <Button onClick={() => void queryClient.invalidateQueries({ queryKey: sessionQueries.all() })} className="inline-flex items-center">
+        Sign in again
+      </Button>
+    ),
+    tryOtherKind: (
+      <Link className={cn(buttonClass(), 'inline-flex items-center')} to={candidatePath(OTHER_KIND[kind], id)}>
+        Try as {OTHER_KIND[kind]}
+      </Link>
+    ),
+  });
 
   return (
-    <div role="alert" className="space-y-3 rounded-xl border border-red-200 bg-red-50 p-5 text-red-950" data-error-kind={error.kind}>
-      <h1 className="text-xl font-semibold break-words">{view.title}</h1>
-      <div className="text-sm break-words">{view.body}</div>
+    <Card role="alert" tone="danger" className="space-y-3" data-error-kind={error.kind}>
+      <h1 className="text-xl font-semibold break-words">{screen.title}</h1>
+      <div className="text-sm break-words">{screen.body}</div>
       <div className="flex flex-wrap gap-3">
-        {view.action}
+        {screen.action}
         <Link
           to="/"
-          className="inline-flex items-center rounded-md border border-red-300 bg-white px-3 py-1.5 text-sm font-medium text-red-900 hover:bg-red-100 focus-visible:outline-2 focus-visible:outline-blue-600"
+          className="inline-flex items-center rounded-md border border-red-300 bg-white px-3 py-1.5 text-sm font-medium text-red-900 hover:bg-red-100 focus-ring"
         >
           New lookup
         </Link>
       </div>
-    </div>
+    </Card>
   );
 }

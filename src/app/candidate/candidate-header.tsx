@@ -1,6 +1,7 @@
 import { candidateName } from '../../kyc/contract/candidate-name.ts';
 import type { CandidateRecord } from '../../kyc/contract/schema.ts';
 import { statusInfo } from '../../kyc/contract/status.ts';
+import { Card } from '../ui/card.tsx';
 import { CopyButton } from '../ui/copy-button.tsx';
 import { LongText } from '../ui/long-text.tsx';
 import { ArchivedBadge, StatusBadge } from '../ui/status-badge.tsx';
@@ -16,9 +17,9 @@ export function CandidateHeader({ record }: { record: CandidateRecord }) {
   const name = candidateName(record);
   const title = name ?? record.refId ?? record.recordId ?? record.blockPassID;
   return (
-    <header className="min-w-0 rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
+    <Card as="header" className="min-w-0">
       <div className="flex flex-wrap items-center gap-3">
-        <h1 className="min-w-0 text-2xl font-semibold break-words text-slate-900" lang={undefined}>
+        <h1 className="min-w-0 text-2xl font-semibold break-words text-slate-900">
           <LongText text={title} limit={120} />
         </h1>
         <StatusBadge status={record.status} />
@@ -53,6 +54,6 @@ export function CandidateHeader({ record }: { record: CandidateRecord }) {
           </div>
         )}
       </dl>
-    </header>
+    </Card>
   );
 }

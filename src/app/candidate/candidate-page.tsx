@@ -5,10 +5,11 @@ import { archivesOnExtract } from '../../kyc/contract/archiving.ts';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import { looksLikeRecordId } from '../../kyc/view/id-input.ts';
 import { useEnvironment } from '../environment/use-environment.ts';
+import { metaQueries } from '../meta/meta-query.ts';
 import { HandOffBar, PrintHeader } from '../handoff/hand-off-bar.tsx';
 import { rememberLookup } from '../recent/recent-lookups.ts';
 import { candidatePath, parseCandidatePath } from '../routes.ts';
-import { sessionQuery } from '../session/session-query.ts';
+import { sessionQueries } from '../session/session-query.ts';
 import { ArchiveWarning } from './archive-warning.tsx';
 import { candidateQueries, progressKeyOf } from './candidate-queries.ts';
 import { CandidateError } from './candidate-error.tsx';
@@ -55,7 +56,7 @@ function CandidateLookup({ kind, id }: { kind: LookupKind; id: string }) {
   const location = useLocation();
   const navigate = useNavigate();
   const note = noteOf(location.state);
-  const session = useQuery(sessionQuery()).data;
+  const session = useQuery(sessionQueries.current()).data;
   const query = useQuery(candidateQueries.lookup(kind, id, environment));
   const progress = useDownloadProgress(progressKeyOf(kind, id, environment));
   const queryClient = useQueryClient();
@@ -88,7 +89,7 @@ function CandidateLookup({ kind, id }: { kind: LookupKind; id: string }) {
   const detected = archivesAt !== undefined || refused;
   useEffect(() => {
     // The server now knows the key archives: the home page learns it from /api/meta.
-    if (detected) void queryClient.invalidateQueries({ queryKey: ['meta'] });
+    if (detected) void queryClient.invalidateQueries({ queryKey: metaQueries.all() });
   }, [detected, queryClient]);
 
   if (query.isPending || retryAsRecordId) return <CandidateSkeleton progress={progress} />;

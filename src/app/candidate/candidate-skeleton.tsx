@@ -1,4 +1,5 @@
 import { formatBytes } from '../../kyc/view/image.ts';
+import { Card } from '../ui/card.tsx';
 import type { DownloadProgress } from './download-progress.ts';
 
 /** While a lookup runs: the page's shape, and for a large response how much has arrived. */
@@ -6,7 +7,7 @@ export function CandidateSkeleton({ progress }: { progress?: DownloadProgress })
   const percent = progress?.total ? Math.min(100, Math.round((progress.received / progress.total) * 100)) : undefined;
   return (
     <div className="space-y-5" aria-busy="true">
-      <div className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
+      <Card>
         <p role="status" className="font-medium text-slate-900">
           Looking the candidate up…
         </p>
@@ -24,7 +25,7 @@ export function CandidateSkeleton({ progress }: { progress?: DownloadProgress })
             </p>
           </div>
         )}
-      </div>
+      </Card>
       <div className="grid animate-pulse gap-5 lg:grid-cols-3" aria-hidden="true">
         <div className="h-64 rounded-xl bg-slate-200" />
         <div className="h-64 rounded-xl bg-slate-200 lg:col-span-2" />

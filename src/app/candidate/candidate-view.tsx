@@ -2,7 +2,7 @@ import { candidateName } from '../../kyc/contract/candidate-name.ts';
 import { sortAttributes } from '../../kyc/view/attributes.ts';
 import { useQuery } from '@tanstack/react-query';
 import { isStatusLevel, type CandidateRecord } from '../../kyc/contract/schema.ts';
-import { sessionQuery } from '../session/session-query.ts';
+import { sessionQueries } from '../session/session-query.ts';
 import { Notice } from '../ui/section.tsx';
 import { useNow } from '../ui/use-now.ts';
 import { AddressCard } from './address-card.tsx';
@@ -18,7 +18,7 @@ import { StatusTimeline } from './status-timeline.tsx';
 /** The candidate page's sections, from the parsed record and nothing else. */
 export function CandidateView({ record }: { record: CandidateRecord }) {
   const now = useNow();
-  const role = useQuery(sessionQuery()).data?.role;
+  const role = useQuery(sessionQueries.current()).data?.role;
   const statusOnly = isStatusLevel(record);
   const identities = record.identities;
   const sorted = identities ? sortAttributes(identities) : undefined;

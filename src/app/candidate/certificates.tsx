@@ -3,6 +3,7 @@ import { isoTimestampSchema } from '../../kyc/contract/schema.ts';
 import { formatLocalDateTime } from '../../kyc/view/time.ts';
 import { LongText } from '../ui/long-text.tsx';
 import { CopyButton } from '../ui/copy-button.tsx';
+import { ScrollRegion } from '../ui/scroll-region.tsx';
 import { Notice, Section } from '../ui/section.tsx';
 
 /** One collapsible panel per certificate, collapsed at first; raw text with a notice when it is not JSON. */
@@ -31,7 +32,7 @@ function CertificatePanel({ slug, raw }: { slug: string; raw: string }) {
   const issuedAt = issueDate && isoTimestampSchema.safeParse(issueDate).success ? new Date(issueDate) : undefined;
   return (
     <details className="group min-w-0 rounded-lg border border-slate-200" data-cert={slug}>
-      <summary className="flex cursor-pointer list-none flex-wrap items-center gap-x-3 gap-y-1 rounded-lg px-4 py-3 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-blue-600">
+      <summary className="flex cursor-pointer list-none flex-wrap items-center gap-x-3 gap-y-1 rounded-lg px-4 py-3 hover:bg-slate-50 focus-ring">
         <span aria-hidden="true" className="text-slate-500 transition-transform group-open:rotate-90">
           ▶
         </span>
@@ -59,13 +60,12 @@ function CertificatePanel({ slug, raw }: { slug: string; raw: string }) {
         <div className="flex justify-end">
           <CopyButton value={parsed.ok ? parsed.pretty : raw} label={`${title} certificate`} />
         </div>
-        <pre
-          tabIndex={0}
-          aria-label={`${title} certificate text`}
-          className="max-h-96 overflow-auto rounded bg-slate-900 p-3 text-xs break-all whitespace-pre-wrap text-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600"
+        <ScrollRegion
+          label={`${title} certificate text`}
+          className="max-h-96 rounded bg-slate-900 p-3 text-xs text-slate-100 focus-visible:outline-offset-2"
         >
-          {parsed.ok ? parsed.pretty : raw}
-        </pre>
+          <pre className="break-all whitespace-pre-wrap">{parsed.ok ? parsed.pretty : raw}</pre>
+        </ScrollRegion>
       </div>
     </details>
   );

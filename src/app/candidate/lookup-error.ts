@@ -1,26 +1,37 @@
-import type { ApiErrorBody } from '../../kyc/contract/api.ts';
+import type { ApiErrorBody, ApiErrorCode } from '../../kyc/contract/api.ts';
 import { parseRetryAfter } from '../../kyc/contract/retry-after.ts';
+
+/**
+ * The proxy's error codes a lookup (or a page of the applicants list) can answer with. The browser's kind
+ * for each is the code itself, so a name means one thing end to end: `rate_limited` is this server's
+ * per-user limit, `upstream_rate_limited` the KYC service's.
+ */
+const LOOKUP_CODES = [
+  'invalid_id',
+  'unauthenticated',
+  'rate_limited',
+  'audit_unavailable',
+  'store_unavailable',
+  'not_found',
+  'upstream_unauthorized',
+  'upstream_rate_limited',
+  'upstream_error',
+  'upstream_unreachable',
+  'upstream_timeout',
+  'response_too_large',
+  'archiving_key',
+  'applicants_unavailable',
+] as const satisfies readonly ApiErrorCode[];
+type LookupCode = (typeof LOOKUP_CODES)[number];
 
 /** What went wrong with a lookup, in terms a reviewer can act on. One kind per distinct situation. */
 export type LookupErrorKind =
-  | 'invalid_id'
-  | 'unauthenticated'
-  | 'too_many_lookups'
-  | 'audit_unavailable'
-  | 'store_unavailable'
-  | 'not_found'
-  | 'unauthorized'
-  | 'rate_limited'
-  | 'upstream_error'
-  | 'unreachable'
-  | 'timeout'
-  | 'too_large'
+  | LookupCode
+  // Found by the browser itself: no answer, or an answer it cannot use.
   | 'server_unreachable'
   | 'interrupted'
   | 'not_json'
-  | 'malformed'
-  | 'archiving_key'
-  | 'not_offered';
+  | 'malformed';
 
 export class LookupError extends Error {
   override name = 'LookupError';
@@ -38,29 +49,16 @@ export class LookupError extends Error {
   }
 }
 
-const KIND_OF_CODE: Readonly<Record<string, LookupErrorKind>> = {
-  invalid_id: 'invalid_id',
-  unauthenticated: 'unauthenticated',
-  rate_limited: 'too_many_lookups',
-  audit_unavailable: 'audit_unavailable',
-  store_unavailable: 'store_unavailable',
-  not_found: 'not_found',
-  upstream_unauthorized: 'unauthorized',
-  upstream_rate_limited: 'rate_limited',
-  upstream_error: 'upstream_error',
-  upstream_unreachable: 'unreachable',
-  upstream_timeout: 'timeout',
-  response_too_large: 'too_large',
-  archiving_key: 'archiving_key',
-  applicants_unavailable: 'not_offered',
-};
+function isLookupCode(code: string): code is LookupCode {
+  return (LOOKUP_CODES as readonly string[]).includes(code);
+}
 
 /** What an answer without a known error code most likely means, from its HTTP status alone. */
 function kindOfStatus(status: number): LookupErrorKind {
   if (status === 401 || status === 403) return 'unauthenticated';
   if (status === 404) return 'not_found';
-  if (status === 429) return 'too_many_lookups';
-  if (status === 504) return 'timeout';
+  if (status === 429) return 'rate_limited';
+  if (status === 504) return 'upstream_timeout';
   if (status === 502 || status === 503) return 'server_unreachable';
   if (status >= 500) return 'upstream_error';
   return 'invalid_id';
@@ -71,8 +69,8 @@ export function lookupErrorFromBody(status: number, body: ApiErrorBody | undefin
   const retryAfterSeconds = body?.error.retryAfterSeconds ?? parseRetryAfter(retryAfterHeader);
   const retry = retryAfterSeconds === undefined ? {} : { retryAfterSeconds, retryAt: new Date(Date.now() + retryAfterSeconds * 1000) };
   if (body) {
-    const code = body.error.code;
-    const kind = Object.hasOwn(KIND_OF_CODE, code) ? KIND_OF_CODE[code]! : kindOfStatus(status);
+    const code: string = body.error.code;
+    const kind = isLookupCode(code) ? code : kindOfStatus(status);
     return new LookupError(kind, body.error.message, { ...retry, status });
   }
   return new LookupError(kindOfStatus(status), `The server answered HTTP ${status} without an explanation.`, { ...retry, status });

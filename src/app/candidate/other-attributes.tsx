@@ -1,6 +1,7 @@
 import { attributeLabel } from '../../kyc/view/attributes.ts';
 import type { IdentityAttribute } from '../../kyc/contract/schema.ts';
 import { LongText } from '../ui/long-text.tsx';
+import { ScrollRegion } from '../ui/scroll-region.tsx';
 import { Section } from '../ui/section.tsx';
 
 /** Identity attributes with no dedicated card, shown generically by their type. */
@@ -16,11 +17,10 @@ export function OtherAttributes({ attributes }: { attributes: Array<[string, Ide
                 (<LongText text={attribute.type} limit={20} />)
               </span>
             </dt>
-            <dd
-              tabIndex={0}
-              className="max-h-40 min-w-0 overflow-auto focus-visible:outline-2 focus-visible:outline-blue-600 break-words whitespace-pre-wrap text-slate-900"
-            >
-              <LongText text={attribute.value} />
+            <dd className="min-w-0 text-slate-900">
+              <ScrollRegion label={`${attributeLabel(name)} value`} className="max-h-40 break-words whitespace-pre-wrap">
+                <LongText text={attribute.value} />
+              </ScrollRegion>
             </dd>
           </div>
         ))}

@@ -1,28 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
 import { countryName } from '../../kyc/view/countries.ts';
 import { decodePhone } from '../../kyc/view/phone.ts';
+import { RawValue } from '../ui/raw-value.tsx';
 import { Section } from '../ui/section.tsx';
-import { RawValue } from './address-card.tsx';
-
-/** libphonenumber's metadata is loaded only when a phone number is shown. */
-const phoneFormatter = () => ({
-  queryKey: ['libphonenumber'] as const,
-  queryFn: async () => {
-    const { parsePhoneNumberFromString } = await import('libphonenumber-js/min');
-    return (phoneNumber: string) => {
-      const parsed = parsePhoneNumberFromString(phoneNumber);
-      // The link is built from the parsed number (E.164), never from the raw text.
-      return parsed ? { formatted: parsed.formatInternational(), uri: parsed.isPossible() ? parsed.getURI() : undefined } : undefined;
-    };
-  },
-  staleTime: Infinity,
-  gcTime: Infinity,
-});
+import { phoneQueries } from './phone-queries.ts';
 
 /** The decoded phone as an international number with its country and a tel: link. */
 export function PhoneCard({ raw }: { raw: string }) {
   const decoded = decodePhone(raw);
-  const formatter = useQuery({ ...phoneFormatter(), enabled: decoded.ok });
+  const formatter = useQuery({ ...phoneQueries.formatter(), enabled: decoded.ok });
   if (!decoded.ok) {
     return (
       <Section title="Phone">

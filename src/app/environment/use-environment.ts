@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useLocation } from 'react-router';
 import type { EnvironmentInfo } from '../../kyc/contract/api.ts';
-import { metaQuery } from '../meta/meta-query.ts';
+import { metaQueries } from '../meta/meta-query.ts';
 import { environmentPath, splitEnvironmentPath } from '../routes.ts';
 
 /**
@@ -17,7 +17,7 @@ export function useEnvironmentPath() {
 /** The environment of the page with what the server says about it (undefined until `/api/meta` answered). */
 export function useEnvironment(options: { enabled?: boolean } = {}) {
   const location = useEnvironmentPath();
-  const meta = useQuery({ ...metaQuery(location.environment), enabled: options.enabled ?? true });
+  const meta = useQuery({ ...metaQueries.current(location.environment), enabled: options.enabled ?? true });
   return { ...location, meta: meta.data, info: meta.data?.environment };
 }
 

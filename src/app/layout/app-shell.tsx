@@ -1,7 +1,7 @@
-import { useQuery } from '@tanstack/react-query';
+import { type UseQueryResult, useQuery } from '@tanstack/react-query';
 import { type ReactNode, useEffect } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
-import type { ApiMeta } from '../../kyc/contract/api.ts';
+import type { ApiMeta, SessionInfo } from '../../kyc/contract/api.ts';
 import { EnvironmentControl } from '../environment/environment-badge.tsx';
 import { useEnvironment } from '../environment/use-environment.ts';
 import { LookupForm } from '../lookup/lookup-form.tsx';
@@ -9,9 +9,10 @@ import { keepRecentLookupsFor } from '../recent/recent-lookups.ts';
 import { parseCandidatePath } from '../routes.ts';
 import { SessionBadge } from '../session/session-badge.tsx';
 import { OidcSignInPage, SignInRefusedPage, signInRefusalOf } from '../session/oidc-sign-in.tsx';
-import { SessionError, sessionQuery } from '../session/session-query.ts';
+import { SessionError, sessionQueries } from '../session/session-query.ts';
 import { SignInPage } from '../session/sign-in-page.tsx';
 import { StoreUnavailable } from '../session/store-unavailable.tsx';
+import { Card } from '../ui/card.tsx';
 
 /** The header's page links, in the environment of the page shown. */
 const PAGES = [
@@ -21,8 +22,8 @@ const PAGES = [
 
 /** Header on every page: the product, the environment, the batch page, and (away from home) a lookup form. */
 export function AppShell({ children }: { children: ReactNode }) {
-  const session = useQuery(sessionQuery());
-  const signedIn = session.data !== undefined && (session.data.mode === 'local' || session.data.user !== undefined);
+  const session = useQuery(sessionQueries.current());
+  const signedIn = isSignedIn(session.data);
   const { path, to, meta } = useEnvironment({ enabled: signedIn });
   const { pathname } = useLocation();
   const home = path === '/';
@@ -73,33 +74,9 @@ export function AppShell({ children }: { children: ReactNode }) {
         </div>
       </header>
       <main id="main" className="mx-auto max-w-7xl px-4 py-6 sm:px-6 print:max-w-none print:p-0">
-        {refusal ? (
-          <SignInRefusedPage reason={refusal} provider={session.data?.provider} />
-        ) : session.isPending ? null : session.isError ? (
-          session.error instanceof SessionError && session.error.code === 'store_unavailable' ? (
-            <StoreUnavailable onRetry={() => void session.refetch()} retrying={session.isFetching} />
-          ) : (
-            <p role="alert" className="rounded-xl border border-red-200 bg-red-50 p-5 text-red-950">
-              The Candidate Lookup server could not be reached: {session.error.message}
-            </p>
-          )
-        ) : !signedIn ? (
-          session.data?.mode === 'users' ? (
-            <SignInPage />
-          ) : session.data?.mode === 'oidc' ? (
-            <OidcSignInPage provider={session.data.provider ?? 'your organisation'} returnTo={pathname} />
-          ) : (
-            <p role="alert" className="rounded-xl border border-red-200 bg-red-50 p-5 text-red-950">
-              The sign-in gateway in front of Candidate Lookup did not identify you. Sign in through it, then reload.
-            </p>
-          )
-        ) : meta && !meta.allowed && meta.environments.length === 0 ? (
-          <p role="alert" className="rounded-xl border border-red-200 bg-red-50 p-5 text-red-950">
-            Your account may not use any environment of this server. Ask whoever runs Candidate Lookup.
-          </p>
-        ) : (
-          children
-        )}
+        <MainContent session={session} meta={meta} refusal={refusal} returnTo={pathname}>
+          {children}
+        </MainContent>
       </main>
     </div>
   );
@@ -112,4 +89,49 @@ function useAllowedEnvironment(meta: ApiMeta | undefined, path: string): void {
   useEffect(() => {
     if (target) void navigate(`/e/${encodeURIComponent(target)}${path === '/' ? '' : path}`, { replace: true });
   }, [target, path, navigate]);
+}
+
+/** The page once someone is signed in (and may use an environment); before that, what stands in the way. */
+function MainContent({
+  session,
+  meta,
+  refusal,
+  returnTo,
+  children,
+}: {
+  session: UseQueryResult<SessionInfo>;
+  meta: ApiMeta | undefined;
+  refusal: ReturnType<typeof signInRefusalOf>;
+  returnTo: string;
+  children: ReactNode;
+}) {
+  if (refusal) return <SignInRefusedPage reason={refusal} provider={session.data?.provider} />;
+  if (session.isPending) return null;
+  if (session.isError) {
+    if (session.error instanceof SessionError && session.error.code === 'store_unavailable') {
+      return <StoreUnavailable onRetry={() => void session.refetch()} retrying={session.isFetching} />;
+    }
+    return <Problem>The Candidate Lookup server could not be reached: {session.error.message}</Problem>;
+  }
+  if (!isSignedIn(session.data)) {
+    if (session.data.mode === 'users') return <SignInPage />;
+    if (session.data.mode === 'oidc') return <OidcSignInPage provider={session.data.provider ?? 'your organisation'} returnTo={returnTo} />;
+    return <Problem>The sign-in gateway in front of Candidate Lookup did not identify you. Sign in through it, then reload.</Problem>;
+  }
+  if (meta && !meta.allowed && meta.environments.length === 0) {
+    return <Problem>Your account may not use any environment of this server. Ask whoever runs Candidate Lookup.</Problem>;
+  }
+  return children;
+}
+
+function Problem({ children }: { children: ReactNode }) {
+  return (
+    <Card as="p" role="alert" tone="danger">
+      {children}
+    </Card>
+  );
+}
+
+function isSignedIn(session: SessionInfo | undefined): boolean {
+  return session !== undefined && (session.mode === 'local' || session.user !== undefined);
 }

@@ -1,8 +1,9 @@
 import { Link } from 'react-router';
+import { Card } from '../ui/card.tsx';
 
 export function NotFoundPage() {
   return (
-    <div className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
+    <Card padding="lg">
       <h1 className="text-xl font-semibold">Page not found</h1>
       <p className="mt-2 text-sm text-slate-600">
         Candidate links look like <code>/candidates/refId/&lt;id&gt;</code>.{' '}
@@ -11,6 +12,6 @@ export function NotFoundPage() {
         </Link>
         .
       </p>
-    </div>
+    </Card>
   );
 }

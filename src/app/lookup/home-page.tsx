@@ -1,9 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useEnvironmentPath } from '../environment/use-environment.ts';
-import { metaQuery } from '../meta/meta-query.ts';
+import { metaQueries } from '../meta/meta-query.ts';
 import { RecentLookups } from '../recent/recent-list.tsx';
-import { sessionQuery } from '../session/session-query.ts';
+import { sessionQueries } from '../session/session-query.ts';
+import { Card } from '../ui/card.tsx';
 import { ArchivingKeyBanner } from './archiving-key-banner.tsx';
 import { LookupForm } from './lookup-form.tsx';
 import { SampleList } from './sample-list.tsx';
@@ -11,8 +12,8 @@ import { SampleList } from './sample-list.tsx';
 export function HomePage() {
   const { environment } = useEnvironmentPath();
   // Fresh enough to show a key found to archive after extract since this page was last opened.
-  const meta = useQuery({ ...metaQuery(environment), staleTime: 60_000 });
-  const role = useQuery(sessionQuery()).data?.role;
+  const meta = useQuery({ ...metaQueries.current(environment), staleTime: 60_000 });
+  const role = useQuery(sessionQueries.current()).data?.role;
   const archivingKey = role === 'compliance' ? meta.data?.archivingKey : undefined;
   useEffect(() => {
     document.title = 'Candidate Lookup';
@@ -20,7 +21,7 @@ export function HomePage() {
   return (
     <div className="space-y-8">
       {archivingKey && <ArchivingKeyBanner archivingKey={archivingKey} />}
-      <section className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
+      <Card as="section" padding="lg">
         <h1 className="text-2xl font-semibold text-slate-900">Look up a candidate</h1>
         <p className="mt-1 mb-4 text-sm text-slate-600">
           By <strong>refId</strong> (your own user id, what support agents usually have) or by <strong>recordId</strong> (the KYC record's
@@ -28,7 +29,7 @@ export function HomePage() {
         </p>
         <LookupForm autoFocus />
         <RecentLookups />
-      </section>
+      </Card>
       {meta.data?.samples && meta.data.samples.length > 0 && <SampleList samples={meta.data.samples} namesHidden={role === 'support'} />}
     </div>
   );

@@ -1,36 +1,26 @@
-import { useState } from 'react';
+import { useMutation } from '@tanstack/react-query';
 import { SIGN_IN_REFUSALS, SIGN_IN_REFUSED_PATH, type SignInRefusal } from '../../kyc/contract/api.ts';
+import { Button } from '../ui/button.tsx';
+import { Card } from '../ui/card.tsx';
 import { startOidcSignIn } from './session-query.ts';
 
-const BUTTON =
-  'w-full rounded-md bg-blue-700 px-4 py-2 text-sm font-medium text-white hover:bg-blue-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 disabled:opacity-70';
-
-/** Starts a sign-in at the provider and leaves for it; on failure, says why. */
-function useOidcStart() {
-  const [problem, setProblem] = useState<string>();
-  const [busy, setBusy] = useState(false);
-  const start = async (returnTo: string) => {
-    setBusy(true);
-    const started = await startOidcSignIn(returnTo);
-    if (started.ok) return window.location.assign(started.url);
-    setBusy(false);
-    setProblem(started.message);
-  };
-  return { start, problem, busy };
-}
-
 function SignInButton({ provider, returnTo, label }: { provider: string; returnTo: string; label?: string }) {
-  const { start, problem, busy } = useOidcStart();
+  const start = useMutation({
+    mutationFn: startOidcSignIn,
+    onSuccess: (url) => window.location.assign(url),
+  });
+  // Once the provider's URL is known the page is leaving: the button stays busy until it has gone.
+  const busy = start.isPending || start.isSuccess;
   return (
     <div className="mt-4 space-y-3">
-      {problem && (
+      {start.error && (
         <p role="alert" className="text-sm font-medium text-red-700">
-          {problem}
+          {start.error.message}
         </p>
       )}
-      <button type="button" className={BUTTON} disabled={busy} onClick={() => void start(returnTo)}>
+      <Button size="block" disabled={busy} onClick={() => start.mutate(returnTo)}>
         {busy ? `Going to ${provider}…` : (label ?? `Sign in with ${provider}`)}
-      </button>
+      </Button>
     </div>
   );
 }
@@ -38,11 +28,11 @@ function SignInButton({ provider, returnTo, label }: { provider: string; returnT
 /** OpenID Connect mode: one button that signs in at the provider and comes back to this page. */
 export function OidcSignInPage({ provider, returnTo }: { provider: string; returnTo: string }) {
   return (
-    <div className="mx-auto max-w-sm rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
+    <Card padding="lg" className="mx-auto max-w-sm">
       <h1 className="text-xl font-semibold text-slate-900">Sign in</h1>
       <p className="mt-1 text-sm text-slate-600">Candidate Lookup shows personal data: sign in with your {provider} account to continue.</p>
       <SignInButton provider={provider} returnTo={returnTo} />
-    </div>
+    </Card>
   );
 }
 
@@ -87,10 +77,10 @@ export function signInRefusalOf(pathname: string): SignInRefusal | 'unknown' | u
 export function SignInRefusedPage({ reason, provider }: { reason: SignInRefusal | 'unknown'; provider: string | undefined }) {
   const view = reason === 'unknown' ? { title: 'The sign-in did not complete', body: 'Start again.', retry: 'Sign in' } : REFUSALS[reason];
   return (
-    <div role="alert" className="mx-auto max-w-lg rounded-xl border border-red-200 bg-red-50 p-6 text-red-950" data-refusal={reason}>
+    <Card role="alert" tone="danger" padding="lg" className="mx-auto max-w-lg" data-refusal={reason}>
       <h1 className="text-xl font-semibold">{view.title}</h1>
       <p className="mt-2 text-sm">{view.body}</p>
       {view.retry && provider && <SignInButton provider={provider} returnTo="/" label={view.retry} />}
-    </div>
+    </Card>
   );
 }

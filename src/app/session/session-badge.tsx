@@ -1,7 +1,8 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import type { SessionInfo } from '../../kyc/contract/api.ts';
 import { clearRecentLookups } from '../recent/recent-lookups.ts';
+import { Button } from '../ui/button.tsx';
 import { signOut } from './session-query.ts';
 
 const ROLE_LABELS = { support: 'Support', compliance: 'Compliance' } as const;
@@ -10,6 +11,15 @@ const ROLE_LABELS = { support: 'Support', compliance: 'Compliance' } as const;
 export function SessionBadge({ session }: { session: SessionInfo }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
+  const signOutMutation = useMutation({
+    mutationFn: signOut,
+    onSuccess: async () => {
+      // Nothing personal stays in memory after sign-out, nor the ids looked up in this tab.
+      queryClient.clear();
+      clearRecentLookups();
+      await navigate('/');
+    },
+  });
   if (session.mode === 'local') {
     return (
       <span data-testid="session" className="text-xs text-slate-600" title="Anyone who can open this page can look candidates up.">
@@ -25,19 +35,9 @@ export function SessionBadge({ session }: { session: SessionInfo }) {
         <span className="rounded bg-slate-100 px-1.5 py-0.5 text-xs font-medium text-slate-800">{ROLE_LABELS[session.role]}</span>
       </span>
       {(session.mode === 'users' || session.mode === 'oidc') && (
-        <button
-          type="button"
-          onClick={async () => {
-            await signOut();
-            // Nothing personal stays in memory after sign-out, nor the ids looked up in this tab.
-            queryClient.clear();
-            clearRecentLookups();
-            await navigate('/');
-          }}
-          className="rounded-md border border-slate-300 px-2 py-0.5 text-xs font-medium hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-blue-600"
-        >
+        <Button variant="secondary" size="sm" disabled={signOutMutation.isPending} onClick={() => signOutMutation.mutate()}>
           Sign out
-        </button>
+        </Button>
       )}
     </span>
   );

@@ -2,22 +2,25 @@ import { queryOptions } from '@tanstack/react-query';
 import { apiErrorBodySchema, oidcStartSchema, sessionInfoSchema, type SessionInfo } from '../../kyc/contract/api.ts';
 import { apiFetch } from '../api-fetch.ts';
 
-export const sessionQuery = () =>
-  queryOptions({
-    queryKey: ['session'] as const,
-    queryFn: async ({ signal }): Promise<SessionInfo> => {
-      const response = await apiFetch('/api/session', { signal, headers: { accept: 'application/json' }, credentials: 'same-origin' });
-      const body: unknown = await response.json().catch(() => undefined);
-      if (response.ok) return sessionInfoSchema.parse(body);
-      // Behind an identity-aware proxy that did not identify us: a session with nobody in it.
-      if (response.status === 401) return { mode: 'proxy' };
-      const error = apiErrorBodySchema.safeParse(body);
-      if (error.success) throw new SessionError(error.data.error.message, error.data.error.code);
-      throw new SessionError(`/api/session answered HTTP ${response.status}`);
-    },
-    staleTime: 5 * 60_000,
-    retry: 1,
-  });
+export const sessionQueries = {
+  all: () => ['session'] as const,
+  current: () =>
+    queryOptions({
+      queryKey: sessionQueries.all(),
+      queryFn: async ({ signal }): Promise<SessionInfo> => {
+        const response = await apiFetch('/api/session', { signal, headers: { accept: 'application/json' }, credentials: 'same-origin' });
+        const body: unknown = await response.json().catch(() => undefined);
+        if (response.ok) return sessionInfoSchema.parse(body);
+        // Behind an identity-aware proxy that did not identify us: a session with nobody in it.
+        if (response.status === 401) return { mode: 'proxy' };
+        const error = apiErrorBodySchema.safeParse(body);
+        if (error.success) throw new SessionError(error.data.error.message, error.data.error.code);
+        throw new SessionError(`/api/session answered HTTP ${response.status}`);
+      },
+      staleTime: 5 * 60_000,
+      retry: 1,
+    }),
+};
 
 /** Who is signed in could not be learnt; `code` is the server's error code when it gave one. */
 export class SessionError extends Error {
@@ -30,9 +33,8 @@ export class SessionError extends Error {
   }
 }
 
-export type SignInResult = { ok: true; session: SessionInfo } | { ok: false; message: string };
-
-export async function signIn(username: string, password: string): Promise<SignInResult> {
+/** Signs in with the built-in users; throws an Error whose message says why not. */
+export async function signIn({ username, password }: { username: string; password: string }): Promise<SessionInfo> {
   let response: Response;
   try {
     response = await apiFetch('/api/session', {
@@ -42,14 +44,14 @@ export async function signIn(username: string, password: string): Promise<SignIn
       body: JSON.stringify({ username, password }),
     });
   } catch {
-    return { ok: false, message: 'The Candidate Lookup server could not be reached.' };
+    throw new Error('The Candidate Lookup server could not be reached.');
   }
   const body: unknown = await response.json().catch(() => undefined);
   const session = sessionInfoSchema.safeParse(body);
-  if (response.ok && session.success) return { ok: true, session: session.data };
-  if (response.ok) return { ok: false, message: 'The server answered the sign-in in a way this page does not understand.' };
+  if (response.ok && session.success) return session.data;
+  if (response.ok) throw new Error('The server answered the sign-in in a way this page does not understand.');
   const error = apiErrorBodySchema.safeParse(body);
-  return { ok: false, message: error.success ? error.data.error.message : `Sign-in failed (HTTP ${response.status}).` };
+  throw new Error(error.success ? error.data.error.message : `Sign-in failed (HTTP ${response.status}).`);
 }
 
 export async function signOut(): Promise<void> {
@@ -58,9 +60,10 @@ export async function signOut(): Promise<void> {
 
 /**
  * OpenID Connect: asks this server where to sign in, keeping on the server (never in a URL) the page to
- * come back to. The caller sends the browser to `url`.
+ * come back to. Answers the provider's URL, where the caller sends the browser; throws an Error that
+ * says why not.
  */
-export async function startOidcSignIn(returnTo: string): Promise<{ ok: true; url: string } | { ok: false; message: string }> {
+export async function startOidcSignIn(returnTo: string): Promise<string> {
   let response: Response;
   try {
     response = await apiFetch('/api/oidc/start', {
@@ -69,11 +72,11 @@ export async function startOidcSignIn(returnTo: string): Promise<{ ok: true; url
       body: JSON.stringify({ returnTo }),
     });
   } catch {
-    return { ok: false, message: 'The Candidate Lookup server could not be reached.' };
+    throw new Error('The Candidate Lookup server could not be reached.');
   }
   const body: unknown = await response.json().catch(() => undefined);
   const started = oidcStartSchema.safeParse(body);
-  if (response.ok && started.success) return { ok: true, url: started.data.authorizationUrl };
+  if (response.ok && started.success) return started.data.authorizationUrl;
   const error = apiErrorBodySchema.safeParse(body);
-  return { ok: false, message: error.success ? error.data.error.message : `The sign-in could not start (HTTP ${response.status}).` };
+  throw new Error(error.success ? error.data.error.message : `The sign-in could not start (HTTP ${response.status}).`);
 }

@@ -1,3 +1,5 @@
+import { Button } from '../ui/button.tsx';
+
 /** What the server's `store_unavailable` means for the person in front of the screen. */
 export const STORE_UNAVAILABLE_TEXT =
   'Candidate Lookup cannot reach its session store right now, so nobody can sign in or look candidates up. ' +
@@ -13,14 +15,9 @@ export function StoreUnavailable({ onRetry, retrying }: { onRetry: () => void; r
     >
       <h1 className="text-xl font-semibold">Sign-in and lookups are paused</h1>
       <p className="text-sm">{STORE_UNAVAILABLE_TEXT}</p>
-      <button
-        type="button"
-        onClick={onRetry}
-        disabled={retrying}
-        className="inline-flex items-center rounded-md bg-blue-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-blue-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 disabled:opacity-70"
-      >
+      <Button onClick={onRetry} disabled={retrying} className="inline-flex items-center">
         {retrying ? 'Trying…' : 'Try again'}
-      </button>
+      </Button>
     </div>
   );
 }

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { Button } from './button.tsx';
 
 /** Copies a value to the clipboard and says so (for screen readers too). */
 export function CopyButton({ value, label }: { value: string; label: string }) {
@@ -18,12 +19,7 @@ export function CopyButton({ value, label }: { value: string; label: string }) {
     }
   };
   return (
-    <button
-      type="button"
-      onClick={copy}
-      aria-label={`Copy ${label}`}
-      className="inline-flex shrink-0 items-center gap-1 rounded-md border border-slate-300 bg-white px-2 py-0.5 text-xs font-medium text-slate-700 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600"
-    >
+    <Button variant="secondary" size="sm" onClick={copy} aria-label={`Copy ${label}`} className="inline-flex shrink-0 items-center gap-1">
       {state === 'copied' ? (
         <span aria-hidden="true">✓</span>
       ) : (
@@ -33,6 +29,6 @@ export function CopyButton({ value, label }: { value: string; label: string }) {
         </svg>
       )}
       <span aria-live="polite">{state === 'copied' ? 'Copied' : state === 'failed' ? 'Copy failed' : 'Copy'}</span>
-    </button>
+    </Button>
   );
 }

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { Button } from './button.tsx';
 import { revealBidiControls, truncateText, LONG_TEXT_LIMIT } from '../../kyc/view/text.ts';
 
 /** A value from the service: bidi controls made visible, and cut after a few hundred characters. */
@@ -11,13 +12,9 @@ export function LongText({ text, limit = LONG_TEXT_LIMIT }: { text: string; limi
       {hidden > 0 && (
         <>
           {!expanded && '… '}
-          <button
-            type="button"
-            onClick={() => setExpanded(!expanded)}
-            className="ml-1 rounded text-xs font-medium text-blue-700 underline underline-offset-2 focus-visible:outline-2 focus-visible:outline-blue-600"
-          >
+          <Button variant="quiet" onClick={() => setExpanded(!expanded)} className="ml-1 text-xs">
             {expanded ? 'Show less' : `Show all (${hidden.toLocaleString()} more characters)`}
-          </button>
+          </Button>
         </>
       )}
     </>

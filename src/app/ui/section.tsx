@@ -1,31 +1,16 @@
 import { useId, type ReactNode } from 'react';
+import { Card } from './card.tsx';
 
 /** A titled card: one section of the candidate page. */
-export function Section({
-  title,
-  children,
-  actions,
-  className = '',
-  level = 2,
-}: {
-  title: string;
-  children: ReactNode;
-  actions?: ReactNode;
-  className?: string;
-  level?: 2 | 3;
-}) {
+export function Section({ title, children }: { title: string; children: ReactNode }) {
   const id = useId();
-  const Heading = level === 2 ? 'h2' : 'h3';
   return (
-    <section aria-labelledby={id} className={`min-w-0 rounded-xl border border-slate-200 bg-white p-5 shadow-sm ${className}`}>
-      <div className="mb-3 flex items-center justify-between gap-3">
-        <Heading id={id} className="text-base font-semibold text-slate-900">
-          {title}
-        </Heading>
-        {actions}
-      </div>
+    <Card as="section" aria-labelledby={id} className="min-w-0">
+      <h2 id={id} className="mb-3 text-base font-semibold text-slate-900">
+        {title}
+      </h2>
       {children}
-    </section>
+    </Card>
   );
 }
 

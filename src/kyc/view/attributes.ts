@@ -1,5 +1,5 @@
 import type { IdentityAttribute } from '../contract/schema.ts';
-import { humanise } from './certificate.ts';
+import { humanise } from './labels.ts';
 
 /** Identity attribute names with a dedicated place on the candidate page. */
 export const DEDICATED_ATTRIBUTES = new Set(['given_name', 'family_name', 'dob', 'email', 'address', 'phone']);

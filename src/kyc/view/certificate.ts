@@ -1,5 +1,7 @@
 /** Certificates: a map from slug (`onfido-service-cert`) to a string that should hold JSON-LD. */
 
+import { humanise } from './labels.ts';
+
 const PROVIDER_NAMES: Record<string, string> = {
   onfido: 'Onfido',
   complyadvantage: 'ComplyAdvantage',
@@ -58,20 +60,11 @@ function summarise(json: unknown): CertificateSummary {
 function collectResults(value: unknown, into: Set<string>, depth: number): void {
   if (depth > 6) return;
   if (typeof value === 'string' && RESULT_LABELS.has(value)) into.add(value);
-  else if (Array.isArray(value)) value.forEach((item) => collectResults(item, into, depth + 1));
-  else if (isObject(value)) Object.values(value).forEach((item) => collectResults(item, into, depth + 1));
+  else if (Array.isArray(value) || isObject(value)) {
+    for (const item of Object.values(value)) collectResults(item, into, depth + 1);
+  }
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-export function humanise(name: string): string {
-  const words = name
-    .replace(/([a-z])([A-Z])/g, '$1 $2')
-    .split(/[-_\s]+/)
-    .filter(Boolean);
-  return words
-    .map((word, i) => (i === 0 ? word[0]!.toUpperCase() + word.slice(1) : word.length <= 2 ? word.toUpperCase() : word))
-    .join(' ');
 }

@@ -1,5 +1,5 @@
 import { type Phone, phoneSchema } from '../contract/identity-values.ts';
-import { decodeJsonAttribute, type Decoded } from './address.ts';
+import { type Decoded, decodeJsonAttribute } from './json-attribute.ts';
 
 export function decodePhone(raw: string): Decoded<Phone> {
   return decodeJsonAttribute(raw, phoneSchema, 'phone number');
