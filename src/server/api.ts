@@ -53,6 +53,7 @@ export function createApiFromConfig(
     audit,
     rateLimiter: createRateLimiter(store, 'lookups', config.rateLimitPerMinute),
     batchBudget: createRateLimiter(store, 'batch-ids', config.rateLimitBatchPerMinute),
+    maxInFlightPerUser: config.maxInFlightPerUser,
     keyArchivesOnExtract: config.keyArchivesOnExtract,
     refuseProxied: config.auth.mode === 'local' && !config.auth.allowUnauthenticated,
     metrics,

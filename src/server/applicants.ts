@@ -15,6 +15,8 @@ import type { SignedInCall } from './routes.ts';
 import { StoreUnavailableError } from './state/store.ts';
 import { readUpstreamBody } from './upstream-body.ts';
 import type { UpstreamClient } from './upstream-client.ts';
+import type { UpstreamSlots } from './upstream-slots.ts';
+import { takeSlot } from './lookup.ts';
 
 /**
  * `GET /api/applicants?status=&skip=&limit=`: one page of the service's list, for both roles. The query
@@ -33,6 +35,9 @@ export interface ApplicantsDeps {
   audit: AuditLog | undefined;
   /** Refusals over the rate limit, counted per user rather than written one by one. */
   refusals: RefusalLog;
+  /** Each user's requests to the service under way at once, bounded (upstream-slots.ts). */
+  upstreamSlots: UpstreamSlots;
+  timeoutMs: number;
   maxResponseBytes: number;
 }
 
@@ -102,7 +107,10 @@ export async function listApplicants(deps: ApplicantsDeps, call: SignedInCall): 
     return refuse(failure, null, true);
   }
   if (!checked.ok) return refuse({ status: 400, code: 'bad_request', message: checked.message });
-  const fetched = await fetchPage(deps, call, checked.query);
+  const slot = await takeSlot(deps, call.req, call.res, call.identity);
+  if (slot === 'gone') return;
+  if (typeof slot !== 'function') return refuse(slot);
+  const fetched = await fetchPage(deps, call, checked.query).finally(slot);
   if (!fetched.ok) return refuse(fetched.failure, fetched.upstreamStatus);
   const { records, total, upstreamStatus } = fetched.page;
   if (!(await audit(200, null, upstreamStatus, records.length))) return;

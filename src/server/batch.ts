@@ -208,6 +208,12 @@ async function lookupOne(
   // Without a status key a batch looks with the full key: a key that archives after extract would delete each candidate.
   const archiving = level === 'status' ? undefined : deps.archiving.refusal();
   if (archiving) return settle(archiving, null, false);
+  // The user's bound on requests to the service holds for batches too (upstream-slots.ts).
+  const release = await deps.upstreamSlots.acquire(deps.access.rateLimitKey(call.req, call.identity), deps.timeoutMs, signal);
+  if (!release) {
+    const message = 'You have several lookups waiting for the KYC service already.';
+    return settle({ status: 429, code: 'rate_limited', message }, null, false);
+  }
   const lookupAt = Date.now();
   const upstreamCall = deps.upstream.fetchCandidate({ kind, id, scope: 'status', browserHeaders: {} });
   const abort = () => upstreamCall.abort();
@@ -227,5 +233,6 @@ async function lookupOne(
     return settle(undefined, upstreamStatus, true, batchRowOf(index, reduced.record));
   } finally {
     signal.removeEventListener('abort', abort);
+    release();
   }
 }

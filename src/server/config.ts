@@ -37,6 +37,8 @@ export interface Config {
   rateLimitPerMinute: number;
   /** Ids per minute per user in batch lookups, a budget of their own; 0 turns it off. */
   rateLimitBatchPerMinute: number;
+  /** Each user's requests to the KYC service under way at once; 0 turns the bound off. */
+  maxInFlightPerUser: number;
   /** Support users' "Copy reply" texts per status: the defaults, replaced per status by REPLY_TEMPLATES_FILE. */
   replyTemplates: Record<string, ReplyTemplate>;
   /**
@@ -110,6 +112,7 @@ const envSchema = z.object({
   AUDIT_LOG: optional(z.string()).default('audit.jsonl'),
   RATE_LIMIT_PER_MINUTE: optional(integer(0, 1_000_000)).default(60),
   RATE_LIMIT_BATCH_PER_MINUTE: optional(integer(0, 1_000_000)).default(600),
+  UPSTREAM_MAX_IN_FLIGHT_PER_USER: optional(integer(0, 1000)).default(4),
   REPLY_TEMPLATES_FILE: optional(z.string()),
   KYC_KEY_ARCHIVES_ON_EXTRACT: optional(
     z.enum(['refuse', 'accept'], { error: 'must be "accept" (look anyway, deleting what is looked at) or "refuse"' }),
@@ -168,6 +171,7 @@ export function parseConfig(env: Environment): Config {
     auditLog: vars.AUDIT_LOG,
     rateLimitPerMinute: vars.RATE_LIMIT_PER_MINUTE,
     rateLimitBatchPerMinute: vars.RATE_LIMIT_BATCH_PER_MINUTE,
+    maxInFlightPerUser: vars.UPSTREAM_MAX_IN_FLIGHT_PER_USER,
     replyTemplates: vars.REPLY_TEMPLATES_FILE ? readReplyTemplates(vars.REPLY_TEMPLATES_FILE) : DEFAULT_REPLIES,
     keyArchivesOnExtract: vars.KYC_KEY_ARCHIVES_ON_EXTRACT,
     auditMinFreeBytes: vars.AUDIT_MIN_FREE_MB * 1024 * 1024,

@@ -12,6 +12,7 @@ import type { RateLimiter } from './rate-limit.ts';
 import { StoreUnavailableError } from './state/store.ts';
 import { type Reduced, reduceToStatusLevel } from './status-level.ts';
 import type { UpstreamClient, UpstreamOutcome } from './upstream-client.ts';
+import type { UpstreamSlots } from './upstream-slots.ts';
 
 /**
  * One lookup, audit then answer: read the id, take a rate-limit token, ask the service, check the
@@ -31,6 +32,9 @@ export interface LookupDeps {
   /** Refusals over the rate limit, counted per user rather than written one by one. */
   refusals: RefusalLog;
   maxResponseBytes: number;
+  /** Each user's requests to the service under way at once, bounded; a wait longer than `timeoutMs` is refused. */
+  upstreamSlots: UpstreamSlots;
+  timeoutMs: number;
   /** Where a key seen in an answer is reported (the key itself never is). */
   warn: (line: string) => void;
   /** Refuses full-level lookups once the key is seen to archive after extract; sees every full answer. */
@@ -83,6 +87,11 @@ export async function lookup(deps: LookupDeps, call: LookupCall): Promise<void> 
   // Whatever the user's role, a lookup with the full key makes such a key delete the candidate's data.
   const archiving = level === 'status' ? undefined : deps.archiving.refusal();
   if (archiving) return refuse(call.res, audit, archiving);
+
+  const slot = await takeSlot(deps, call.req, call.res, call.identity);
+  if (slot === 'gone') return;
+  if (typeof slot !== 'function') return refuse(call.res, audit, slot);
+  call.res.once('close', slot);
 
   // Asked uncompressed (upstream-client.ts): every byte is checked before it is passed on.
   const upstreamCall = deps.upstream.fetchCandidate({
@@ -198,6 +207,32 @@ export async function takeToken(
     message: `You have made many lookups in a short time. Try again in ${allowed.retryAfterSeconds} s.`,
     extra: { retryAfterSeconds: allowed.retryAfterSeconds },
     headers: { 'Retry-After': String(allowed.retryAfterSeconds) },
+  };
+}
+
+/**
+ * One of the user's slots for a request to the service (upstream-slots.ts): its release, `gone` when the
+ * browser left while waiting, or the refusal when the wait was too long.
+ */
+export async function takeSlot(
+  deps: Pick<LookupDeps, 'upstreamSlots' | 'timeoutMs' | 'access'>,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  identity: Identity,
+): Promise<(() => void) | 'gone' | Failure> {
+  const gone = new AbortController();
+  const leave = () => gone.abort();
+  res.once('close', leave);
+  const release = await deps.upstreamSlots.acquire(deps.access.rateLimitKey(req, identity), deps.timeoutMs, gone.signal);
+  res.off('close', leave);
+  if (release) return release;
+  if (gone.signal.aborted) return 'gone';
+  return {
+    status: 429,
+    code: 'rate_limited',
+    message: 'You have several lookups waiting for the KYC service already. Try again when they are done.',
+    extra: { retryAfterSeconds: 1 },
+    headers: { 'Retry-After': '1' },
   };
 }
 

@@ -21,6 +21,7 @@ import { setSecurityHeaders } from './security-headers.ts';
 import { StoreUnavailableError } from './state/store.ts';
 import { createClientResolver, noteClient } from './client.ts';
 import { createUpstreamClient } from './upstream-client.ts';
+import { createUpstreamSlots, DEFAULT_MAX_IN_FLIGHT_PER_USER } from './upstream-slots.ts';
 
 /**
  * The key-holding proxy: one connect-style handler for `/api/*`, mounted by the Vite plugin in
@@ -37,6 +38,8 @@ export interface ApiHandlerOptions {
   access?: AccessControl;
   /** Every lookup is recorded here before anything is answered (default: not recorded). */
   audit?: AuditLog;
+  /** Each user's requests to the service under way at once (default 4; 0: no bound). */
+  maxInFlightPerUser?: number;
   /** Refusals over the rate limit, counted per user and interval (default: over `audit`, a minute). */
   refusals?: RefusalLog;
   /** Lookups per minute per user (default: no limit). */
@@ -75,6 +78,8 @@ export function createApiHandler(options: ApiHandlerOptions): Middleware {
   const resolveClient = createClientResolver(options.trustedProxies ?? []);
   const replyTemplates = options.replyTemplates ?? DEFAULT_REPLIES;
   const refusals = options.refusals ?? createRefusalLog(options.audit);
+  // One bound per user across every environment: they share this server's connections.
+  const upstreamSlots = createUpstreamSlots(options.maxInFlightPerUser ?? DEFAULT_MAX_IN_FLIGHT_PER_USER);
   const served: ServedEnvironment[] = options.environments.map((environment) => ({
     environment,
     deps: {
@@ -85,6 +90,8 @@ export function createApiHandler(options: ApiHandlerOptions): Middleware {
       rateLimiter,
       audit: options.audit,
       refusals,
+      upstreamSlots,
+      timeoutMs: options.timeoutMs,
       maxResponseBytes: options.maxResponseBytes,
       warn: options.warn ?? (() => {}),
       // Per environment: each has its own key, which may or may not archive after extract.

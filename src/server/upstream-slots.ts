@@ -1,0 +1,66 @@
+/**
+ * Each user's requests to the KYC service under way at once, bounded (UPSTREAM_MAX_IN_FLIGHT_PER_USER):
+ * the connections to the service are shared by everyone, and one user's hundreds of slow lookups would
+ * otherwise hold them all while everybody else waits. A request over the bound waits its turn, first
+ * come first served, for as long as the service itself would be waited for.
+ */
+export interface UpstreamSlots {
+  /**
+   * One of the user's slots: resolves a release function once one is free, or undefined when the wait
+   * ended first (`signal`, or `maxWaitMs`). Release exactly once, when the service's answer is done with.
+   */
+  acquire(key: string, maxWaitMs: number, signal?: AbortSignal): Promise<(() => void) | undefined>;
+}
+
+/** The default bound: a person looks up one candidate at a time; a batch runs a few. */
+export const DEFAULT_MAX_IN_FLIGHT_PER_USER = 4;
+
+interface UserSlots {
+  busy: number;
+  waiting: Array<() => void>;
+}
+
+/** `perUser` 0 turns the bound off. */
+export function createUpstreamSlots(perUser: number): UpstreamSlots {
+  const users = new Map<string, UserSlots>();
+  const releaseFor = (key: string, slots: UserSlots) => {
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const next = slots.waiting.shift();
+      if (next) return next(); // the slot passes on, still busy
+      slots.busy -= 1;
+      if (slots.busy === 0) users.delete(key);
+    };
+  };
+  return {
+    acquire(key, maxWaitMs, signal) {
+      if (perUser <= 0) return Promise.resolve(() => {});
+      const slots = users.get(key) ?? { busy: 0, waiting: [] };
+      users.set(key, slots);
+      if (slots.busy < perUser) {
+        slots.busy += 1;
+        return Promise.resolve(releaseFor(key, slots));
+      }
+      if (signal?.aborted) return Promise.resolve(undefined);
+      return new Promise((resolve) => {
+        const turn = () => {
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', giveUp);
+          resolve(releaseFor(key, slots));
+        };
+        const giveUp = () => {
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', giveUp);
+          const index = slots.waiting.indexOf(turn);
+          if (index !== -1) slots.waiting.splice(index, 1);
+          resolve(undefined);
+        };
+        const timer = setTimeout(giveUp, maxWaitMs);
+        signal?.addEventListener('abort', giveUp, { once: true });
+        slots.waiting.push(turn);
+      });
+    },
+  };
+}

@@ -1,0 +1,61 @@
+import http from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createAccessControl } from '../../src/server/auth/access.ts';
+import { startFakeUpstream } from './fake-upstream.ts';
+import { startTestApp } from './http.ts';
+
+/** Issue 9, items 11 and 12: what one user's lookups could cost everyone else. */
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+const RECORD = { status: 'approved', refId: 'r', recordId: 'x', isArchived: false, blockPassID: 'b' };
+const as = (user: string, role = 'compliance') => ({ 'x-user': user, 'x-role': role, 'x-candidate-lookup': '1' });
+
+/** A request that is not waited for here: its answer's status, whenever it comes. */
+function lookupLater(port: number, path: string, headers: http.OutgoingHttpHeaders): Promise<number> {
+  return new Promise((resolve) => {
+    const req = http.get({ host: '127.0.0.1', port, path, headers, agent: false }, (res) => {
+      res.resume();
+      res.on('close', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', () => resolve(0));
+  });
+}
+
+describe("attack: one user's many slow lookups starving everyone else of the upstream connections", () => {
+  it('holds each user to 4 requests at the service at once; the rest wait, and another user is answered meanwhile', async () => {
+    const upstream = await startFakeUpstream();
+    const held: http.ServerResponse[] = [];
+    const answer = (res: http.ServerResponse) => {
+      const body = JSON.stringify({ status: 'success', data: RECORD });
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+      res.end(body);
+    };
+    upstream.behave = (req, res) => (req.url!.includes('/slow-') ? held.push(res) : answer(res));
+    const app = await startTestApp({
+      upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' },
+      access: createAccessControl({ mode: 'proxy', userHeader: 'x-user', roleHeader: 'x-role', trusted: ['127.0.0.1/32'] }),
+      timeoutMs: 60_000,
+    });
+    cleanups.push(upstream.close, app.close);
+
+    // More than the server's 256 connections to the service, all from one user.
+    const slow = Array.from({ length: 300 }, (_, i) => lookupLater(app.port, `/api/candidates/refId/slow-${i}`, as('eve')));
+    await expect.poll(() => held.length, { timeout: 10_000 }).toBe(4);
+    const other = await Promise.race([
+      lookupLater(app.port, '/api/candidates/refId/fast', as('sam')),
+      new Promise<string>((resolve) => setTimeout(() => resolve('still waiting after 20 s'), 20_000)),
+    ]);
+    expect(other).toBe(200);
+    expect(held).toHaveLength(4);
+
+    // As the service answers, the waiting ones go, four at a time, and every one is answered.
+    const release = setInterval(() => {
+      for (const res of held.splice(0)) answer(res);
+    }, 5);
+    cleanups.push(() => clearInterval(release));
+    expect(new Set(await Promise.all(slow))).toEqual(new Set([200]));
+    expect(upstream.seen.filter((seen) => seen.path.includes('/slow-'))).toHaveLength(300);
+  }, 60_000);
+});
