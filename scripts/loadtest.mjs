@@ -2,11 +2,15 @@
 // `npm run loadtest`: the production server on its sandbox under load, with autocannon.
 // 200 connections on status lookups (support role), then 20 on full lookups (compliance role), each
 // for LOADTEST_SECONDS (default 20). Prints requests/s, p50 and p99 latency, errors, and the server's
-// peak memory (resident set size, read from /proc). Exits 1 if any request failed.
+// peak memory (resident set size, read from /proc). Then the hostile phases (loadtest-hostile.mjs): a
+// flood of invalid ids from one user against the audit log and a second user, and 60 support lookups
+// at once of a 15 MB record without a status key (LOADTEST_SUPPORT_LOOKUPS, 0 skips it). Exits 1 if any
+// request that should have succeeded failed.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { floodPhase, supportMemoryPhase } from './loadtest-hostile.mjs';
 import { spawnServer } from './spawn-server.mjs';
 
 /** @import { ApiMeta } from '../src/kyc/contract/api.ts' */
@@ -95,7 +99,11 @@ server.stop();
 
 console.table(rows);
 const peakMb = Math.max(peakKb, hwm) / 1024;
-const totalErrors = rows.reduce((sum, row) => sum + row.errors, 0);
+const hostile = [await floodPhase(seconds)];
+const supportLookups = Number(process.env.LOADTEST_SUPPORT_LOOKUPS ?? 60);
+if (supportLookups > 0) hostile.push(await supportMemoryPhase(supportLookups));
+for (const phase of hostile) for (const line of phase.lines) console.log(line);
+const totalErrors = rows.reduce((sum, row) => sum + row.errors, 0) + hostile.reduce((sum, phase) => sum + phase.errors, 0);
 console.log(
   `Server peak memory (RSS high-water mark): ${peakMb.toFixed(0)} MB (target < ${TARGET_PEAK_MB} MB: ${peakMb < TARGET_PEAK_MB ? 'met' : 'MISSED'})`,
 );

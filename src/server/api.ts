@@ -1,5 +1,6 @@
 import { type AccessOptions, createAccessControl } from './auth/access.ts';
 import { auditFileProblem, createAuditLog } from './audit.ts';
+import { createRefusalLog } from './audit-refusals.ts';
 import { type Config, ConfigError } from './config.ts';
 import { readUsersFile } from './auth/users-file.ts';
 import { auditLogCheck, type ReadinessCheck, sharedStoreCheck, upstreamHostCheck } from './health.ts';
@@ -44,6 +45,8 @@ export function createApiFromConfig(
     .catch((error: Error) => warn(`Sign-in: the OpenID provider could not be asked yet (${error.message}); each sign-in tries again.`));
   const metrics = options.metrics ?? createMetrics();
   const audit = observeAuditLog(createAuditLog(config.auditLog), metrics);
+  // Counted refusals are written when their minute ends, and at the latest when the server stops.
+  const refusals = createRefusalLog(audit);
   const handler = createApiHandler({
     environments: upstream.environments,
     timeoutMs: config.timeoutMs,
@@ -51,6 +54,7 @@ export function createApiFromConfig(
     replyTemplates: config.replyTemplates,
     access,
     audit,
+    refusals,
     rateLimiter: createRateLimiter(store, 'lookups', config.rateLimitPerMinute),
     batchBudget: createRateLimiter(store, 'batch-ids', config.rateLimitBatchPerMinute),
     maxInFlightPerUser: config.maxInFlightPerUser,
@@ -68,7 +72,15 @@ export function createApiFromConfig(
     ),
     ...(config.redisUrl ? [sharedStoreCheck(store)] : []),
   ];
-  return { handler, checks, store, close: () => store.close() };
+  return {
+    handler,
+    checks,
+    store,
+    close: async () => {
+      await refusals.flush();
+      await store.close();
+    },
+  };
 }
 
 function createStoreFromConfig(config: Config, warn: (line: string) => void): SharedStore {

@@ -59,3 +59,68 @@ describe("attack: one user's many slow lookups starving everyone else of the ups
     expect(upstream.seen.filter((seen) => seen.path.includes('/slow-'))).toHaveLength(300);
   }, 60_000);
 });
+
+describe('attack: many large support lookups without a status key, each held whole in memory', () => {
+  // The memory itself is measured by `npm run loadtest` (60 at once of a 15 MB record, peak RSS printed):
+  // here, that the record read as a stream is checked and reduced exactly as one read whole.
+  const picture = 'A'.repeat(3 * 1024 * 1024);
+  const large = {
+    status: 'success',
+    data: {
+      ...RECORD,
+      approvedDate: '2026-01-01T00:00:00.000Z',
+      dobDate: '1990-05-17T00:00:00Z',
+      identities: { selfie: { type: 'base64', value: picture }, given_name: { type: 'string', value: 'Amélie' } },
+      certs: { 'onfido-service-cert': '{"@context":[]}' },
+      customFields: { note: 'secret' },
+    },
+    extra: [picture],
+  };
+
+  async function supportApp(send: (res: http.ServerResponse) => void) {
+    const upstream = await startFakeUpstream();
+    upstream.behave = (_req, res) => send(res);
+    const app = await startTestApp({
+      upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'full-key-0a9b8c7d' },
+      access: createAccessControl({ mode: 'proxy', userHeader: 'x-user', roleHeader: 'x-role', trusted: ['127.0.0.1/32'] }),
+    });
+    cleanups.push(upstream.close, app.close);
+    return app;
+  }
+  /** The body in 64 kB pieces, without a length (chunked): read as a stream. */
+  const chunked = (body: string) => (res: http.ServerResponse) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    for (let i = 0; i < body.length; i += 65536) res.write(body.slice(i, i + 65536));
+    res.end();
+  };
+
+  it('reduces a large record read as a stream to the status level, as one read whole', async () => {
+    const app = await supportApp(chunked(JSON.stringify(large)));
+    const res = await app.get('/api/candidates/refId/r', as('sam', 'support'));
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body)).toEqual({ status: 'success', data: { ...RECORD, approvedDate: '2026-01-01T00:00:00.000Z' } });
+  });
+
+  it('still refuses what cannot be checked: broken JSON, a body cut short, a key in a dropped picture', async () => {
+    const text = JSON.stringify(large);
+    const cases: Array<[string, (res: http.ServerResponse) => void]> = [
+      ['broken JSON', chunked(`${text.slice(0, -2)},}`)],
+      ['trailing text', chunked(`${text} and more`)],
+      [
+        'cut short',
+        (res) => {
+          res.writeHead(200, { 'content-type': 'application/json', 'content-length': text.length });
+          res.write(text.slice(0, 2_000_000));
+          setTimeout(() => res.destroy(), 50);
+        },
+      ],
+      ['key in a picture', chunked(text.replace('AAAAAAAAAAAAAAAA', 'full-key-0a9b8c7d'))],
+    ];
+    for (const [name, send] of cases) {
+      const app = await supportApp(send);
+      const res = await app.get('/api/candidates/refId/r', as('sam', 'support'));
+      expect([name, res.status]).toEqual([name, 502]);
+      expect(res.body).not.toContain('Amélie');
+    }
+  });
+});
