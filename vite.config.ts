@@ -1,4 +1,4 @@
-import type { BuildEnvironmentOptions } from 'vite';
+import type { BuildEnvironmentOptions, Plugin } from 'vite';
 import { configDefaults, defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
@@ -26,9 +26,22 @@ const clientBuild: BuildEnvironmentOptions = {
   rolldownOptions: process.env.BENCH_BASELINE ? { input: { index: 'index.html', baseline: 'test/bench/baseline.html' } } : {},
 };
 
+/**
+ * react-zoom-pan-pinch injects its stylesheet as a <style> element, which the app's Content-Security-Policy
+ * (style-src 'self') refuses with a console error. The viewer carries the few rules it needs in its own
+ * classes, so the injection is dropped from the library's module.
+ */
+const noZoomLibraryStyleInjection: Plugin = {
+  name: 'candidate-lookup:no-zoom-library-style-injection',
+  transform(code, id) {
+    if (!id.includes('/react-zoom-pan-pinch/dist/')) return null;
+    return code.replace(/^styleInject\(css_\w+\);$/m, '');
+  },
+};
+
 export default defineConfig(({ isSsrBuild }) => ({
   // The API plugin starts the sandbox upstream: not wanted while Vitest runs the unit suites.
-  plugins: [react(), tailwindcss(), ...(process.env.VITEST ? [] : [candidateLookupApi()])],
+  plugins: [react(), tailwindcss(), noZoomLibraryStyleInjection, ...(process.env.VITEST ? [] : [candidateLookupApi()])],
   server: { host: '127.0.0.1', port: 5173 },
   preview: { host: '127.0.0.1', port: 4173 },
   build: isSsrBuild ? serverBuild : clientBuild,
@@ -61,6 +74,8 @@ export default defineConfig(({ isSsrBuild }) => ({
           include: ['test/component/**/*.test.tsx'],
           exclude: [...configDefaults.exclude],
           setupFiles: ['test/component/setup.ts'],
+          // Several user steps through the whole app in jsdom: more than 5 s when other suites share the cores.
+          testTimeout: 20_000,
         },
       },
     ],

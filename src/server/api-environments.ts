@@ -67,6 +67,7 @@ export function metaFor(
   current: ServedEnvironment,
   identity: Identity,
   replyTemplates: Record<string, ReplyTemplate>,
+  display?: Pick<ApiMeta, 'summaryFields' | 'privacyMaskDefault'>,
 ): ApiMeta {
   const allowed = mayUse(identity, current.environment.info.name);
   const { info, samples } = current.environment;
@@ -79,6 +80,7 @@ export function metaFor(
     environments: served.map((s) => s.environment.info).filter((e) => mayUse(identity, e.name)),
     replyTemplates,
     ...(archivingKey ? { archivingKey } : {}),
+    ...display,
   };
 }
 

@@ -52,6 +52,7 @@ export function createApiFromConfig(
     timeoutMs: config.timeoutMs,
     maxResponseBytes: config.maxResponseBytes,
     replyTemplates: config.replyTemplates,
+    display: config.display,
     access,
     audit,
     refusals,

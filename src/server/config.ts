@@ -10,6 +10,7 @@ import { isLoopbackHost } from './loopback.ts';
 
 export type { EnvironmentConfig, RemoteUpstream } from './environments.ts';
 import { z } from 'zod';
+import { DEFAULT_SUMMARY_FIELDS } from '../kyc/contract/api.ts';
 
 /**
  * The server's configuration, read once at start from the environment and from a `.env` file in the
@@ -52,6 +53,8 @@ export interface Config {
   metrics?: { host: string; port: number };
   /** Sessions, sign-in locks and rate limits in Redis, shared by every instance; in memory without it. */
   redisUrl?: string;
+  /** The candidate page: decision custom fields in its summary, and whether it opens masked. */
+  display: { summaryFields: string[]; privacyMaskDefault: boolean };
 }
 
 export type AuthConfig =
@@ -122,6 +125,19 @@ const envSchema = z.object({
   METRICS_HOST: optional(z.string()),
   REDIS_URL: optional(z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL, such as redis://redis.internal:6379' })),
   ...oidcEnvSchema,
+  SUMMARY_FIELDS: optional(
+    headerSafe
+      .transform((text) =>
+        text
+          .split(',')
+          .map((part) => part.trim())
+          .filter(Boolean),
+      )
+      .refine((list) => list.length > 0, 'must name at least one custom field, such as riskLevel,screeningCase'),
+  ).default([...DEFAULT_SUMMARY_FIELDS]),
+  PRIVACY_MASK_DEFAULT: optional(
+    z.enum(['on', 'off', '1', '0', 'true', 'false'], { error: 'must be on or off' }).transform((v) => ['on', '1', 'true'].includes(v)),
+  ).default(false),
 });
 
 const SIGN_IN_HINT =
@@ -177,6 +193,7 @@ export function parseConfig(env: Environment): Config {
     auditMinFreeBytes: vars.AUDIT_MIN_FREE_MB * 1024 * 1024,
     ...(vars.METRICS_PORT !== undefined ? { metrics: { host: vars.METRICS_HOST ?? vars.HOST, port: vars.METRICS_PORT } } : {}),
     ...(vars.REDIS_URL ? { redisUrl: vars.REDIS_URL } : {}),
+    display: { summaryFields: vars.SUMMARY_FIELDS, privacyMaskDefault: vars.PRIVACY_MASK_DEFAULT },
   };
 
   const environments = environmentsOf(vars, problem);

@@ -1,5 +1,5 @@
 import type http from 'node:http';
-import { API_PREFIX } from '../kyc/contract/api.ts';
+import { API_PREFIX, type ApiMeta } from '../kyc/contract/api.ts';
 import { decodeIdSegment, LOOKUP_KINDS, type LookupKind } from '../kyc/contract/lookup.ts';
 import { DEFAULT_REPLIES, type ReplyTemplate } from '../kyc/contract/replies.ts';
 import { type ApiEnvironment, metaFor, resolveEnvironment, type ServedEnvironment } from './api-environments.ts';
@@ -34,6 +34,8 @@ export interface ApiHandlerOptions {
   maxResponseBytes: number;
   /** Support users' reply texts (default: the built-in ones). */
   replyTemplates?: Record<string, ReplyTemplate>;
+  /** The candidate page's decision fields and privacy-mask default, passed on in /api/meta. */
+  display?: Pick<ApiMeta, 'summaryFields' | 'privacyMaskDefault'>;
   /** Who may look (default: local mode, everyone is a compliance user). */
   access?: AccessControl;
   /** Every lookup is recorded here before anything is answered (default: not recorded). */
@@ -131,7 +133,7 @@ export function createApiHandler(options: ApiHandlerOptions): Middleware {
       get(pattern, (call) => {
         const resolved = resolveEnvironment(served, call.params.env, { ...call.identity, environments: undefined });
         if (!resolved.ok) return sendFailure(call.res, resolved.failure);
-        sendJson(call.res, 200, JSON.stringify(metaFor(served, resolved.served, call.identity, replyTemplates)));
+        sendJson(call.res, 200, JSON.stringify(metaFor(served, resolved.served, call.identity, replyTemplates, options.display)));
       }),
     ),
     ...LOOKUP_KINDS.flatMap((kind) => [

@@ -79,7 +79,7 @@ const mutatedBody = fc
       const all = paths(body);
       body = mutate(body, all[pick % all.length]!, value, remove);
     }
-    // A mutation at the root can leave `undefined`, which JSON.stringify turns into no text at all.
+    // A body mutated into `undefined` is sent as the text a server would write for it.
     return JSON.stringify(body) ?? 'undefined';
   });
 

@@ -1,8 +1,11 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeAll, vi } from 'vitest';
 import { loadCandidatePage } from '../../src/app/app.tsx';
 import { clearRecentLookups } from '../../src/app/recent/recent-lookups.ts';
+
+// findBy… waits for what proves an outcome; on a machine shared with other test runs that can take more than the default second.
+configure({ asyncUtilTimeout: 5000 });
 
 // jsdom has no object URLs and no modal dialogs: minimal stand-ins that tests can observe.
 let nextUrl = 0;
@@ -13,12 +16,15 @@ if (!HTMLDialogElement.prototype.showModal) {
     this.setAttribute('open', '');
   };
   HTMLDialogElement.prototype.close = function close(this: HTMLDialogElement) {
+    if (!this.hasAttribute('open')) return;
     this.removeAttribute('open');
+    this.dispatchEvent(new Event('close'));
   };
 }
 
 // As the app does when the browser is first idle: the candidate page's module is ready before a lookup.
-beforeAll(() => loadCandidatePage());
+// Likewise the document viewer, which the app fetches as soon as the pointer or focus is on a picture.
+beforeAll(() => Promise.all([loadCandidatePage(), import('../../src/app/viewer/document-viewer.tsx')]));
 
 afterEach(() => {
   cleanup();

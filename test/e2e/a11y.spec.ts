@@ -11,7 +11,22 @@ test('the home page has no serious or critical accessibility violation', async (
 test('the candidate page has no serious or critical accessibility violation', async ({ page }) => {
   await page.goto('/candidates/refId/c0a8f3e2-6b1d-4f7e-9a52-3d1e8b7c4a10');
   await expect(page.getByRole('heading', { name: 'Pictures' })).toBeVisible();
-  await page.locator('details[data-cert] summary').first().click();
+  await page.locator('details[data-raw-json] summary').first().click();
+  expect(await seriousViolations(page)).toEqual([]);
+});
+
+test('the open viewer, compare mode and the masked page have no serious or critical accessibility violation', async ({ page }) => {
+  await page.goto('/candidates/refId/user-7781');
+  await page.getByRole('button', { name: 'Open a larger view of the passport' }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.locator('img')).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+  await dialog.getByRole('button', { name: 'Compare' }).click();
+  await expect(dialog.locator('img')).toHaveCount(2);
+  expect(await seriousViolations(page)).toEqual([]);
+  await page.keyboard.press('Escape');
+  await page.getByRole('button', { name: 'Privacy mask', exact: true }).click();
+  await expect(page.getByRole('button', { name: /^Date of birth: hidden/ })).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);
 });
 

@@ -11,6 +11,17 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `test-results/screenshots/${name}.png`, fullPage: true });
 }
 
+/**
+ * Screenshots for the documentation: written to docs/screenshots/ (and committed) only when
+ * UPDATE_SCREENSHOTS=1, so that an ordinary run never changes the tree; test output otherwise.
+ */
+export async function docScreenshot(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<void> {
+  const dir = process.env.UPDATE_SCREENSHOTS === '1' ? 'docs/screenshots' : 'test-results/screenshots';
+  mkdirSync(dir, { recursive: true });
+  // No caret or animation caught half-way: the same page gives the same picture.
+  await page.screenshot({ path: `${dir}/${name}.png`, fullPage: options.fullPage ?? false, animations: 'disabled', caret: 'hide' });
+}
+
 /** Fails the test on any uncaught exception in the page. */
 export function watchPageErrors(page: Page): string[] {
   const errors: string[] = [];
@@ -24,6 +35,9 @@ export async function expectAllPicturesDecoded(page: Page, count: number): Promi
   for (const picture of await pictures.all()) {
     await picture.scrollIntoViewIfNeeded();
     await expect(picture).toHaveAttribute('src', /^blob:/);
-    await expect.poll(() => picture.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThanOrEqual(600);
+    // The longer side: some sample pictures are turned a quarter.
+    await expect
+      .poll(() => picture.evaluate((img: HTMLImageElement) => img.complete && Math.max(img.naturalWidth, img.naturalHeight)))
+      .toBeGreaterThanOrEqual(600);
   }
 }

@@ -11,10 +11,10 @@ test.describe('lookup', () => {
     await page.getByRole('textbox', { name: 'refId to look up' }).fill('  cust_000482  ');
     await page.getByRole('button', { name: 'Look up' }).click();
     await expect(page).toHaveURL(/\/candidates\/refId\/cust_000482$/);
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('秀英 王');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('王秀英');
     await expect(page.getByTestId('environment-badge')).toHaveText('Sandbox');
     await page.reload();
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('秀英 王');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('王秀英');
     await page.goBack();
     await expect(page.getByRole('heading', { level: 1, name: 'Look up a candidate' })).toBeVisible();
     expect(errors).toEqual([]);

@@ -8,6 +8,8 @@ import { decodePhone } from '../../src/kyc/view/phone.ts';
 import { candidateEnvelopeSchema } from '../../src/kyc/contract/schema.ts';
 import { statusInfo } from '../../src/kyc/contract/status.ts';
 import { buildTimeline } from '../../src/kyc/view/timeline.ts';
+import { reviewOf } from '../../src/kyc/view/certificate-review.ts';
+import { parseCertificate } from '../../src/kyc/view/certificate.ts';
 import { APP_HEADERS, expectAllPicturesDecoded, screenshot, watchPageErrors } from './helpers.ts';
 
 /**
@@ -59,13 +61,23 @@ test('every sample candidate renders its key facts', async ({ page, request }) =
       const pictures = identities ? sortAttributes(identities).pictures : [];
       await expectAllPicturesDecoded(page, pictures.length);
 
-      const certs = Object.keys(record.certs ?? {});
-      if (certs.length > 0) {
-        const panel = page.locator(`details[data-cert="${certs[0]}"]`);
-        await expect(panel).not.toHaveAttribute('open');
-        await panel.locator('summary').click();
-        await expect(panel).toHaveAttribute('open');
-        await expect(panel.locator('pre')).toBeVisible();
+      for (const [slug, text] of Object.entries(record.certs ?? {})) {
+        const panel = page.locator(`article[data-cert="${slug}"]`);
+        const parsed = parseCertificate(text);
+        const chip = page.getByRole('region', { name: 'Decision summary' }).locator(`[data-cert-chip="${slug}"]`);
+        if (parsed.ok) {
+          const outcome = reviewOf(parsed.json, slug).outcome;
+          if (outcome) await expect(chip).toContainText(outcome);
+          await expect(panel.getByTestId('review-rows')).toContainText('Provider');
+          const json = panel.locator('details[data-raw-json]');
+          await expect(json).not.toHaveAttribute('open');
+          await json.locator('summary').click();
+          await expect(json).toHaveAttribute('open');
+          await expect(json.locator('pre')).toBeVisible();
+        } else {
+          await expect(chip).toContainText('unreadable');
+          await expect(panel.locator('pre')).toBeVisible();
+        }
       }
       await screenshot(page, `sample-${sample.id}`);
     });
@@ -96,7 +108,7 @@ test('at 768 px wide nothing overflows its card', async ({ page }) => {
   await page.setViewportSize({ width: 768, height: 1000 });
   await page.goto('/candidates/refId/c0a8f3e2-6b1d-4f7e-9a52-3d1e8b7c4a10');
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-  await page.locator('details[data-cert] summary').first().click();
+  await page.locator('details[data-raw-json] summary').first().click();
   const overflowing = await page.evaluate(() =>
     [...document.querySelectorAll('section, header, figure, details')]
       .filter((el) => el.scrollWidth > el.clientWidth + 1)

@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_SUMMARY_FIELDS } from '../../src/kyc/contract/api.ts';
 import { ConfigError, loadConfig, parseConfig } from '../../src/server/config.ts';
 
 const oidc = {
@@ -224,6 +225,17 @@ describe('configuration', () => {
     expect(parseConfig({ KYC_KEY_ARCHIVES_ON_EXTRACT: '' }).keyArchivesOnExtract).toBe('refuse');
     expect(parseConfig({ KYC_KEY_ARCHIVES_ON_EXTRACT: 'accept' }).keyArchivesOnExtract).toBe('accept');
     expect(errorOf({ KYC_KEY_ARCHIVES_ON_EXTRACT: 'yes' })).toMatch(/KYC_KEY_ARCHIVES_ON_EXTRACT must be "accept"/);
+  });
+
+  it('reads the decision summary fields and the privacy mask default, with defaults for both', () => {
+    expect(parseConfig({}).display).toEqual({ summaryFields: [...DEFAULT_SUMMARY_FIELDS], privacyMaskDefault: false });
+    expect(parseConfig({ SUMMARY_FIELDS: ' riskLevel , Case Owner,,', PRIVACY_MASK_DEFAULT: 'on' }).display).toEqual({
+      summaryFields: ['riskLevel', 'Case Owner'],
+      privacyMaskDefault: true,
+    });
+    expect(parseConfig({ PRIVACY_MASK_DEFAULT: 'off' }).display.privacyMaskDefault).toBe(false);
+    expect(errorOf({ PRIVACY_MASK_DEFAULT: 'yes please' })).toMatch(/PRIVACY_MASK_DEFAULT must be on or off/);
+    expect(errorOf({ SUMMARY_FIELDS: ' , ' })).toMatch(/SUMMARY_FIELDS must name at least one custom field/);
   });
 
   it('reads a .env file in the project root, the environment winning', () => {

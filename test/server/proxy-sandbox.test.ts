@@ -5,7 +5,13 @@ import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { SANDBOX_KEYS, startSandbox, type RunningSandbox } from '../../src/server/sandbox/sandbox.ts';
 import { SECURITY_HEADERS } from '../../src/server/security-headers.ts';
 import { samplesOf } from '../../src/server/upstream.ts';
-import { startTestApp, type RawResponse, type TestApp } from './http.ts';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createApiFromConfig } from '../../src/server/api.ts';
+import { createAppServer } from '../../src/server/app-server.ts';
+import { parseConfig } from '../../src/server/config.ts';
+import { listen, rawRequest, startTestApp, testEnvironment, type RawResponse, type TestApp } from './http.ts';
 
 let sandbox: RunningSandbox;
 let app: TestApp;
@@ -70,6 +76,26 @@ describe('proxy against the sandbox', () => {
       code: 'not_found',
       message: 'No candidate with refId "no-such-candidate".',
     });
+  });
+
+  it('serves the display settings from the configuration in /api/meta', async () => {
+    const config = parseConfig({
+      SUMMARY_FIELDS: 'riskLevel,Case owner',
+      PRIVACY_MASK_DEFAULT: 'on',
+      AUDIT_LOG: path.join(mkdtempSync(path.join(os.tmpdir(), 'cl-meta-')), 'audit.jsonl'),
+    });
+    const upstream = {
+      environments: [testEnvironment({ baseUrl: sandbox.url, clientId: sandbox.clientId, apiKey: SANDBOX_KEYS.full })],
+      banner: [],
+      close: async () => {},
+    };
+    const server = await listen(createAppServer({ api: createApiFromConfig(config, upstream).handler, staticDir: 'public' }));
+    try {
+      const meta = apiMetaSchema.parse(JSON.parse((await rawRequest(server.port, '/api/meta')).body));
+      expect(meta).toMatchObject({ summaryFields: ['riskLevel', 'Case owner'], privacyMaskDefault: true });
+    } finally {
+      await server.close();
+    }
   });
 
   it('serves /api/meta with the sample ids and no secret', async () => {

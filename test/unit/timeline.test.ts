@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { candidateEnvelopeSchema, type CandidateRecord } from '../../src/kyc/contract/schema.ts';
 import { statusInfo, statusOfDateField, KNOWN_STATUSES } from '../../src/kyc/contract/status.ts';
-import { formatDuration, formatRelative, formatUtc } from '../../src/kyc/view/time.ts';
+import { formatDateTime, formatDuration, formatRelative, zoneLabel } from '../../src/kyc/view/time.ts';
 import { buildTimeline } from '../../src/kyc/view/timeline.ts';
 
 const record = (fields: Partial<CandidateRecord>): CandidateRecord => ({
@@ -89,8 +89,39 @@ describe('time formatting', () => {
     expect(formatRelative(now, now, 'en')).toBe('now');
   });
 
-  it('shows UTC without milliseconds for hover text', () => {
-    expect(formatUtc(new Date('2026-11-21T12:00:00.123Z'))).toBe('2026-11-21 12:00:00 UTC');
+  it('words two events minutes apart alike, with numbers, never "last month" or "yesterday"', () => {
+    const now = new Date('2026-11-21T12:00:00.000Z');
+    const daysAgo = (days: number, minutes = 0) => new Date(now.getTime() - days * 86_400_000 - minutes * 60_000);
+    expect(formatRelative(daysAgo(30), now, 'en')).toBe('30 days ago');
+    expect(formatRelative(daysAgo(30, -3), now, 'en')).toBe('30 days ago');
+    expect(formatRelative(daysAgo(30, 3), now, 'en')).toBe('30 days ago');
+    expect(formatRelative(daysAgo(1), now, 'en')).toBe('1 day ago');
+    expect(formatRelative(daysAgo(0, 24 * 60 - 1), now, 'en')).toBe('1 day ago');
+    expect(formatRelative(daysAgo(0, 59.5), now, 'en')).toBe('1 hour ago');
+    expect(formatRelative(daysAgo(90), now, 'en')).toBe('3 months ago');
+    expect(formatRelative(daysAgo(400), now, 'en')).toBe('1 year ago');
+    expect(formatRelative(new Date(now.getTime() + 86_400_000), now, 'en')).toBe('in 1 day');
+  });
+});
+
+describe('zone labels', () => {
+  const moment = new Date('2026-10-24T01:55:00.000Z');
+
+  it('label every absolute time with its zone', () => {
+    expect(formatDateTime(moment, { zone: 'utc', locale: 'en-GB' })).toBe('24 Oct 2026, 01:55 UTC');
+    expect(formatDateTime(moment, { timeZone: 'Asia/Singapore', locale: 'en-GB' })).toMatch(/^24 Oct 2026, 09:55 (SGT|UTC\+8)$/);
+    expect(formatDateTime(moment, { timeZone: 'Asia/Kolkata', locale: 'en-GB' })).toMatch(/07:25 (IST|UTC\+5:30)$/);
+    expect(formatDateTime(moment, { timeZone: 'America/New_York', locale: 'en-US' })).toMatch(/^Oct 23, 2026, 09:55\sPM EDT$/);
+    expect(formatDateTime(moment, { zone: 'utc', locale: 'en-GB', seconds: true })).toBe('24 Oct 2026, 01:55:00 UTC');
+  });
+
+  it('write offsets from UTC, never from GMT', () => {
+    for (const timeZone of ['Asia/Singapore', 'Europe/Paris', 'Africa/Accra', 'Asia/Ho_Chi_Minh', 'Pacific/Chatham']) {
+      expect(zoneLabel(moment, { timeZone, locale: 'en-US' })).not.toMatch(/GMT/);
+    }
+    expect(zoneLabel(moment, { timeZone: 'Asia/Ho_Chi_Minh', locale: 'en-US' })).toBe('UTC+7');
+    expect(zoneLabel(moment, { timeZone: 'Africa/Accra', locale: 'en-US' })).toBe('UTC');
+    expect(zoneLabel(moment, { zone: 'utc', timeZone: 'Asia/Tokyo', locale: 'en-US' })).toBe('UTC');
   });
 });
 

@@ -1,5 +1,6 @@
 import { addressParts, decodeAddress } from '../../kyc/view/address.ts';
 import { countryName } from '../../kyc/view/countries.ts';
+import { Masked } from '../preferences/privacy-mask.tsx';
 import { LongText } from '../ui/long-text.tsx';
 import { RawValue } from '../ui/raw-value.tsx';
 import { Section } from '../ui/section.tsx';
@@ -9,23 +10,25 @@ export function AddressCard({ raw }: { raw: string }) {
   const decoded = decodeAddress(raw);
   return (
     <Section title="Address">
-      {decoded.ok ? (
-        <address className="text-sm break-words text-slate-900 not-italic">
-          {addressParts(decoded.value).map(({ part, text }) => (
-            <div key={part}>
-              <LongText text={text} limit={200} />
-            </div>
-          ))}
-          {decoded.value.country && (
-            <div className="font-medium">
-              {countryName(decoded.value.country) ?? 'Unknown country'}{' '}
-              <span className="font-normal text-slate-500">({decoded.value.country})</span>
-            </div>
-          )}
-        </address>
-      ) : (
-        <RawValue raw={raw} problem={decoded.problem} />
-      )}
+      <Masked maskKey="address" label="Address" block>
+        {decoded.ok ? (
+          <address className="text-sm break-words text-slate-900 not-italic">
+            {addressParts(decoded.value).map(({ part, text }) => (
+              <div key={part}>
+                <LongText text={text} limit={200} />
+              </div>
+            ))}
+            {decoded.value.country && (
+              <div className="font-medium">
+                {countryName(decoded.value.country) ?? 'Unknown country'}{' '}
+                <span className="font-normal text-slate-500">({decoded.value.country})</span>
+              </div>
+            )}
+          </address>
+        ) : (
+          <RawValue raw={raw} problem={decoded.problem} />
+        )}
+      </Masked>
     </Section>
   );
 }

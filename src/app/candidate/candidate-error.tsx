@@ -2,6 +2,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
+import { formatDateTime, type ZoneMode } from '../../kyc/view/time.ts';
+import { useZoneMode } from '../preferences/time-zone.tsx';
 import { candidatePath } from '../routes.ts';
 import { STORE_UNAVAILABLE_TEXT } from '../session/store-unavailable.tsx';
 import { sessionQueries } from '../session/session-query.ts';
@@ -18,13 +20,13 @@ type ErrorScreen = { title: string; body: ReactNode; action?: ReactNode };
 /** What the reviewer can do about a failure, built once and offered where it helps. */
 type Actions = { retry: ReactNode; signInAgain: ReactNode; tryOtherKind: ReactNode };
 
-function retryText({ retryAfterSeconds, retryAt }: LookupError['details']): string {
+function retryText({ retryAfterSeconds, retryAt }: LookupError['details'], zone: ZoneMode): string {
   if (retryAfterSeconds === undefined) return 'Too many lookups in a short time. Wait a minute, then try again.';
-  return `Too many lookups in a short time. Try again in ${retryAfterSeconds} s${retryAt ? ` (at ${retryAt.toLocaleTimeString()})` : ''}.`;
+  return `Too many lookups in a short time. Try again in ${retryAfterSeconds} s${retryAt ? ` (at ${formatDateTime(retryAt, { zone, seconds: true })})` : ''}.`;
 }
 
 /** A screen for every kind: a kind without one is a compile error (the `never` below). */
-function errorScreen(error: LookupError, kind: LookupKind, id: string, actions: Actions): ErrorScreen {
+function errorScreen(error: LookupError, kind: LookupKind, id: string, actions: Actions, zone: ZoneMode): ErrorScreen {
   const { message } = error;
   switch (error.kind) {
     case 'not_found':
@@ -53,7 +55,7 @@ function errorScreen(error: LookupError, kind: LookupKind, id: string, actions: 
         body: `${message} Nothing is wrong with the id you entered; ask whoever runs Candidate Lookup.`,
       };
     case 'upstream_rate_limited':
-      return { title: 'The KYC service is limiting requests', body: retryText(error.details), action: actions.retry };
+      return { title: 'The KYC service is limiting requests', body: retryText(error.details, zone), action: actions.retry };
     case 'upstream_unreachable':
       return { title: 'The KYC service cannot be reached', body: message, action: actions.retry };
     case 'upstream_timeout':
@@ -110,6 +112,7 @@ export function CandidateError({
   retrying: boolean;
 }) {
   const queryClient = useQueryClient();
+  const zone = useZoneMode();
   const screen = errorScreen(error, kind, id, {
     retry: (
       <Button onClick={onRetry} disabled={retrying} className="inline-flex items-center">
@@ -126,7 +129,7 @@ export function CandidateError({
         Try as {OTHER_KIND[kind]}
       </Link>
     ),
-  });
+  }, zone);
 
   return (
     <Card role="alert" tone="danger" className="space-y-3" data-error-kind={error.kind}>

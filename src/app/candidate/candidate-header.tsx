@@ -1,4 +1,4 @@
-import { candidateName } from '../../kyc/contract/candidate-name.ts';
+import { candidatePersonName } from '../../kyc/contract/candidate-name.ts';
 import type { CandidateRecord } from '../../kyc/contract/schema.ts';
 import { statusInfo } from '../../kyc/contract/status.ts';
 import { Card } from '../ui/card.tsx';
@@ -14,14 +14,24 @@ const IDENTIFIERS = [
 
 /** Who this is and where they stand: name (or refId), status, archive flag, identifiers. */
 export function CandidateHeader({ record }: { record: CandidateRecord }) {
-  const name = candidateName(record);
-  const title = name ?? record.refId ?? record.recordId ?? record.blockPassID;
+  const name = candidatePersonName(record);
+  const title = name?.full ?? record.refId ?? record.recordId ?? record.blockPassID;
   return (
     <Card as="header" className="min-w-0">
       <div className="flex flex-wrap items-center gap-3">
         <h1 className="min-w-0 text-2xl font-semibold break-words text-slate-900">
           <LongText text={title} limit={120} />
         </h1>
+        {name?.documentOrder && name.documentOrder !== name.full && (
+          <p
+            className="min-w-0 font-mono text-sm tracking-wide break-words text-slate-600"
+            title="The name in document order: family name, then given names"
+            data-testid="document-order-name"
+          >
+            <span className="sr-only">In document order: </span>
+            <LongText text={name.documentOrder} limit={120} />
+          </p>
+        )}
         <StatusBadge status={record.status} />
         {record.isArchived && <ArchivedBadge />}
       </div>

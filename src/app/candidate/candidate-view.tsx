@@ -1,7 +1,10 @@
-import { candidateName } from '../../kyc/contract/candidate-name.ts';
+import { candidatePersonName } from '../../kyc/contract/candidate-name.ts';
 import { sortAttributes } from '../../kyc/view/attributes.ts';
+import { splitSummaryFields } from '../../kyc/view/summary-fields.ts';
 import { useQuery } from '@tanstack/react-query';
 import { isStatusLevel, type CandidateRecord } from '../../kyc/contract/schema.ts';
+import { useEnvironment } from '../environment/use-environment.ts';
+import { RevealScope } from '../preferences/privacy-mask.tsx';
 import { sessionQueries } from '../session/session-query.ts';
 import { Notice } from '../ui/section.tsx';
 import { useNow } from '../ui/use-now.ts';
@@ -9,6 +12,7 @@ import { AddressCard } from './address-card.tsx';
 import { CandidateHeader } from './candidate-header.tsx';
 import { Certificates } from './certificates.tsx';
 import { CustomFields } from './custom-fields.tsx';
+import { DecisionSummary } from './decision-summary.tsx';
 import { IdentityCard } from './identity-card.tsx';
 import { OtherAttributes } from './other-attributes.tsx';
 import { PhoneCard } from './phone-card.tsx';
@@ -22,48 +26,57 @@ export function CandidateView({ record }: { record: CandidateRecord }) {
   const statusOnly = isStatusLevel(record);
   const identities = record.identities;
   const sorted = identities ? sortAttributes(identities) : undefined;
-  const owner = candidateName(record) ?? 'the candidate';
+  const name = candidatePersonName(record);
+  const owner = name?.full ?? 'the candidate';
+  // The environment's meta is already loaded by the header: no second request.
+  const summaryFields = useEnvironment().meta?.summaryFields;
+  const otherFields = splitSummaryFields(record.customFields, summaryFields).rest;
 
   return (
-    <div className="space-y-5">
-      <CandidateHeader record={record} />
-      {statusOnly ? (
-        <Notice>
-          {role === 'support'
-            ? 'Support users see status only: identity data, custom fields and certificates are not included.'
-            : 'This API key returns status only: identity data, custom fields and certificates are not included.'}
-        </Notice>
-      ) : record.isArchived && !identities ? (
-        <Notice>Identity data was archived on the service. The status history and certificates remain.</Notice>
-      ) : null}
-      <div className={`grid gap-5 ${identities || record.certs ? 'lg:grid-cols-3' : 'max-w-2xl'}`}>
-        <div className="min-w-0 space-y-5">
-          <StatusTimeline record={record} now={now} />
-          {record.customFields && <CustomFields fields={record.customFields} />}
-        </div>
-        <div className="min-w-0 space-y-5 lg:col-span-2">
-          {identities && (
-            <div className="grid gap-5 md:grid-cols-2">
-              <IdentityCard identities={identities} now={now} />
-              <div className="min-w-0 space-y-5">
-                {identities.address?.type === 'string' && <AddressCard raw={identities.address.value} />}
-                {identities.phone?.type === 'string' && <PhoneCard raw={identities.phone.value} />}
-                {!identities.address && !identities.phone && (
-                  <p className="rounded-xl border border-dashed border-slate-300 p-5 text-sm text-slate-600">
-                    No address or phone number was provided.
-                  </p>
-                )}
+    <RevealScope>
+      <div className="space-y-5">
+        <CandidateHeader record={record} />
+        <DecisionSummary record={record} now={now} summaryFields={summaryFields} />
+        {statusOnly ? (
+          <Notice>
+            {role === 'support'
+              ? 'Support users see status only: identity data, custom fields and certificates are not included.'
+              : 'This API key returns status only: identity data, custom fields and certificates are not included.'}
+          </Notice>
+        ) : record.isArchived && !identities ? (
+          <Notice>Identity data was archived on the service. The status history and certificates remain.</Notice>
+        ) : null}
+        <div className={`grid gap-5 ${identities || record.certs ? 'lg:grid-cols-3' : 'max-w-2xl'}`}>
+          <div className="min-w-0 space-y-5">
+            <StatusTimeline record={record} now={now} />
+            {record.customFields && (otherFields.length > 0 || Object.keys(record.customFields).length === 0) && (
+              <CustomFields fields={Object.fromEntries(otherFields)} />
+            )}
+          </div>
+          <div className="min-w-0 space-y-5 lg:col-span-2">
+            {identities && (
+              <div className="grid gap-5 md:grid-cols-2">
+                <IdentityCard identities={identities} now={now} familyFirst={name?.familyFirst} />
+                <div className="min-w-0 space-y-5">
+                  {identities.address?.type === 'string' && <AddressCard raw={identities.address.value} />}
+                  {identities.phone?.type === 'string' && <PhoneCard raw={identities.phone.value} />}
+                  {!identities.address && !identities.phone && (
+                    <p className="rounded-xl border border-dashed border-slate-300 p-5 text-sm text-slate-600">
+                      No address or phone number was provided.
+                    </p>
+                  )}
+                </div>
               </div>
-            </div>
-          )}
-          {sorted && sorted.pictures.length > 0 && <PictureGallery pictures={sorted.pictures} owner={owner} />}
-          {identities && sorted?.pictures.length === 0 && (
-            <Notice>No pictures in this response: the candidate has none, or the API key excludes them.</Notice>
-          )}
-          {sorted && sorted.others.length > 0 && <OtherAttributes attributes={sorted.others} />}
-          {record.certs && <Certificates certs={record.certs} />}
+            )}
+            {sorted && sorted.pictures.length > 0 && <PictureGallery pictures={sorted.pictures} owner={owner} />}
+            {identities && sorted?.pictures.length === 0 && (
+              <Notice>No pictures in this response: the candidate has none, or the API key excludes them.</Notice>
+            )}
+            {sorted && sorted.others.length > 0 && <OtherAttributes attributes={sorted.others} />}
+            {record.certs && <Certificates certs={record.certs} />}
+          </div>
         </div>
       </div>
-    </div>
+    </RevealScope>
   );
 }

@@ -1,5 +1,6 @@
 import { ageOn, formatDob, parseDob } from '../../kyc/view/dob.ts';
 import type { IdentityAttribute } from '../../kyc/contract/schema.ts';
+import { Masked } from '../preferences/privacy-mask.tsx';
 import { LongText } from '../ui/long-text.tsx';
 import { Section } from '../ui/section.tsx';
 
@@ -7,20 +8,35 @@ function text(attribute: IdentityAttribute | undefined): string | undefined {
   return attribute?.type === 'string' && attribute.value.trim() !== '' ? attribute.value : undefined;
 }
 
+/** Rows hidden by the privacy mask, with their mask keys. */
+const MASKED_ROWS: Record<string, string> = { 'Date of birth': 'dob', 'E-mail': 'email' };
+
 /** One plain address, nothing that a mailto: URL would read as more recipients, headers or a body. */
 const PLAIN_EMAIL = /^[^\s@?#,;%&<>"'\\()]+@[^\s@?#,;%&<>"'\\()]+\.[^\s@?#,;%&<>"'\\()]+$/u;
 
 /** Given and family name, date of birth with age, e-mail. Missing attributes say so. */
-export function IdentityCard({ identities, now }: { identities: Record<string, IdentityAttribute>; now: Date }) {
+export function IdentityCard({
+  identities,
+  now,
+  familyFirst = false,
+}: {
+  identities: Record<string, IdentityAttribute>;
+  now: Date;
+  familyFirst?: boolean;
+}) {
   const dobRaw = text(identities.dob);
   const dob = dobRaw ? parseDob(dobRaw) : undefined;
   const age = dob ? ageOn(dob, now) : undefined;
   const email = text(identities.email);
   const given = text(identities.given_name);
   const family = text(identities.family_name);
-  const rows: Array<[string, React.ReactNode]> = [
+  const names: Array<[string, React.ReactNode]> = [
     ['Given name', given && <LongText text={given} />],
     ['Family name', family && <LongText text={family} />],
+  ];
+  if (familyFirst) names.reverse();
+  const rows: Array<[string, React.ReactNode]> = [
+    ...names,
     [
       'Date of birth',
       dobRaw === undefined ? undefined : dob ? (
@@ -55,7 +71,17 @@ export function IdentityCard({ identities, now }: { identities: Record<string, I
         {rows.map(([label, value]) => (
           <div key={label} className="contents">
             <dt className="font-medium text-slate-500">{label}</dt>
-            <dd className="min-w-0 break-words text-slate-900">{value ?? <span className="text-slate-500 italic">not provided</span>}</dd>
+            <dd className="min-w-0 break-words text-slate-900">
+              {value === undefined || value === '' ? (
+                <span className="text-slate-500 italic">not provided</span>
+              ) : MASKED_ROWS[label] ? (
+                <Masked maskKey={MASKED_ROWS[label]} label={label}>
+                  {value}
+                </Masked>
+              ) : (
+                value
+              )}
+            </dd>
           </div>
         ))}
       </dl>

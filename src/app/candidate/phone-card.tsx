@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { countryName } from '../../kyc/view/countries.ts';
 import { decodePhone } from '../../kyc/view/phone.ts';
+import { Masked } from '../preferences/privacy-mask.tsx';
 import { RawValue } from '../ui/raw-value.tsx';
 import { Section } from '../ui/section.tsx';
 import { phoneQueries } from './phone-queries.ts';
@@ -12,7 +13,9 @@ export function PhoneCard({ raw }: { raw: string }) {
   if (!decoded.ok) {
     return (
       <Section title="Phone">
-        <RawValue raw={raw} problem={decoded.problem} />
+        <Masked maskKey="phone" label="Phone" block>
+          <RawValue raw={raw} problem={decoded.problem} />
+        </Masked>
       </Section>
     );
   }
@@ -23,20 +26,22 @@ export function PhoneCard({ raw }: { raw: string }) {
   const country = countryName(phone.countryCode) ?? countryName(phone.countryCode2);
   return (
     <Section title="Phone">
-      <p className="text-lg font-medium break-words text-slate-900">
-        {href ? (
-          <a href={href} className="text-blue-700 underline underline-offset-2 hover:text-blue-900" data-testid="phone-number">
-            {formatted}
-          </a>
-        ) : (
-          <span data-testid="phone-number">{formatted}</span>
-        )}
-      </p>
-      {country && (
-        <p className="text-sm text-slate-600">
-          {country} <span className="text-slate-500">({phone.countryCode ?? phone.countryCode2?.toUpperCase()})</span>
+      <Masked maskKey="phone" label="Phone" block>
+        <p className="text-lg font-medium break-words text-slate-900">
+          {href ? (
+            <a href={href} className="text-blue-700 underline underline-offset-2 hover:text-blue-900" data-testid="phone-number">
+              {formatted}
+            </a>
+          ) : (
+            <span data-testid="phone-number">{formatted}</span>
+          )}
         </p>
-      )}
+        {country && (
+          <p className="text-sm text-slate-600">
+            {country} <span className="text-slate-500">({phone.countryCode ?? phone.countryCode2?.toUpperCase()})</span>
+          </p>
+        )}
+      </Masked>
     </Section>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { attributeLabel } from '../../kyc/view/attributes.ts';
 import {
   base64ByteLength,
@@ -9,8 +9,9 @@ import {
   type SniffedType,
   sniffImageType,
 } from '../../kyc/view/image.ts';
-import { Button } from '../ui/button.tsx';
+import { useMaskedItem } from '../preferences/privacy-mask.tsx';
 import { Notice } from '../ui/section.tsx';
+import type { ViewerPicture } from '../viewer/viewer-picture.ts';
 
 type Decoded = { state: 'decoding' } | { state: 'ready'; url: string } | { state: 'failed'; problem: string };
 type Dimensions = { width: number; height: number };
@@ -35,11 +36,20 @@ function useObjectUrl(base64: string, type: SniffedType): [Decoded, (decoded: De
   return [decoded, setDecoded];
 }
 
+type PictureEvents = {
+  /** The decoded picture for the viewer (its object URL and size), or undefined when there is none. */
+  onReady: (name: string, picture: ViewerPicture | undefined) => void;
+  onOpen: (name: string) => void;
+  /** The pointer or focus is on the thumbnail: a good moment to fetch the viewer. */
+  onIntent: () => void;
+  thumbnailRef: (name: string, element: HTMLButtonElement | null) => void;
+};
+
 /**
  * One base64 picture. The real type is sniffed from the first bytes; only raster images are ever
- * rendered.
+ * rendered, and the viewer opens on the same object URL (nothing is decoded twice).
  */
-export function PicturePreview({ name, value, owner }: { name: string; value: string; owner: string }) {
+export function PicturePreview({ name, value, owner, ...events }: { name: string; value: string; owner: string } & PictureEvents) {
   const label = attributeLabel(name);
   const base64 = useMemo(() => cleanBase64(value), [value]);
   const head = useMemo(() => base64Head(base64), [base64]);
@@ -47,6 +57,13 @@ export function PicturePreview({ name, value, owner }: { name: string; value: st
   const size = base64ByteLength(base64);
   const [decoded, setDecoded] = useObjectUrl(base64, type);
   const [dimensions, setDimensions] = useState<Dimensions>();
+
+  const alt = `${label} of ${owner}`;
+  const url = decoded.state === 'ready' ? decoded.url : undefined;
+  const { onReady } = events;
+  useEffect(() => {
+    onReady(name, url ? { name, label, alt, url, width: dimensions?.width, height: dimensions?.height } : undefined);
+  }, [onReady, name, label, alt, url, dimensions?.width, dimensions?.height]);
 
   return (
     <figure className="min-w-0 rounded-lg border border-slate-200 bg-slate-50 p-3" data-attribute={name}>
@@ -69,10 +86,12 @@ export function PicturePreview({ name, value, owner }: { name: string; value: st
       ) : decoded.state === 'decoding' ? (
         <div role="img" className="aspect-[3/2] animate-pulse rounded bg-slate-200" aria-label={`Decoding the ${label.toLowerCase()}`} />
       ) : (
-        <ZoomablePicture
+        <Thumbnail
+          name={name}
           url={decoded.url}
-          alt={`${label} of ${owner}`}
+          alt={alt}
           label={label}
+          events={events}
           onDimensions={setDimensions}
           onUndecodable={() => setDecoded({ state: 'failed', problem: `The ${type.label} data could not be decoded as a picture.` })}
         />
@@ -81,60 +100,56 @@ export function PicturePreview({ name, value, owner }: { name: string; value: st
   );
 }
 
-/** The picture, and on click a larger view in a modal dialog. */
-function ZoomablePicture({
+/** The picture, blurred while masked; a click or Enter opens the document viewer on it. */
+function Thumbnail({
+  name,
   url,
   alt,
   label,
+  events,
   onDimensions,
   onUndecodable,
 }: {
+  name: string;
   url: string;
   alt: string;
   label: string;
+  events: PictureEvents;
   onDimensions: (dimensions: Dimensions) => void;
   onUndecodable: () => void;
 }) {
-  const dialog = useRef<HTMLDialogElement>(null);
-  // The large view's <img> exists only while the dialog is open: no second decode of a multi-MB picture.
-  const [viewing, setViewing] = useState(false);
+  const mask = useMaskedItem(`picture:${name}`);
   return (
-    <>
-      <button
-        type="button"
-        onClick={() => {
-          setViewing(true);
-          dialog.current?.showModal();
-        }}
-        className="block w-full cursor-zoom-in overflow-hidden rounded focus-ring focus-visible:outline-offset-2"
-        aria-label={`Open a larger view of the ${label.toLowerCase()}`}
-      >
-        <img
-          src={url}
-          alt={alt}
-          decoding="async"
-          className="mx-auto max-h-64 w-auto max-w-full object-contain"
-          onLoad={(event) => onDimensions({ width: event.currentTarget.naturalWidth, height: event.currentTarget.naturalHeight })}
-          onError={onUndecodable}
-        />
-      </button>
-      {/* closedby="any": a click on the backdrop closes it, as Escape does. Opening focuses the first
-          control inside (Close). */}
-      <dialog
-        ref={dialog}
-        aria-label={alt}
-        closedby="any"
-        className="m-auto max-h-[95vh] max-w-[95vw] rounded-lg bg-white p-3 shadow-2xl backdrop:bg-slate-900/70"
-        onClose={() => setViewing(false)}
-      >
-        <div className="mb-2 flex items-center justify-between gap-4">
-          <p className="font-medium text-slate-900">{alt}</p>
-          <Button variant="secondary" onClick={() => dialog.current?.close()}>
-            Close
-          </Button>
-        </div>
-        {viewing && <img src={url} alt={alt} className="max-h-[80vh] max-w-full object-contain" />}
-      </dialog>
-    </>
+    <button
+      type="button"
+      ref={(element) => events.thumbnailRef(name, element)}
+      onClick={() => {
+        mask.reveal();
+        events.onOpen(name);
+      }}
+      onFocus={() => {
+        mask.onFocus();
+        events.onIntent();
+      }}
+      onBlur={mask.onBlur}
+      onPointerEnter={events.onIntent}
+      data-masked={mask.hidden ? 'hidden' : undefined}
+      className="relative block w-full cursor-zoom-in overflow-hidden rounded focus-ring focus-visible:outline-offset-2"
+      aria-label={`Open a larger view of the ${label.toLowerCase()}`}
+    >
+      <img
+        src={url}
+        alt={alt}
+        decoding="async"
+        className={`mx-auto max-h-64 w-auto max-w-full object-contain ${mask.hidden ? 'blur-xl' : ''}`}
+        onLoad={(event) => onDimensions({ width: event.currentTarget.naturalWidth, height: event.currentTarget.naturalHeight })}
+        onError={onUndecodable}
+      />
+      {mask.hidden && (
+        <span className="absolute inset-x-0 bottom-2 mx-auto w-fit rounded bg-white/90 px-2 py-0.5 text-xs font-medium text-slate-900">
+          Masked: click or focus to show
+        </span>
+      )}
+    </button>
   );
 }

@@ -5,6 +5,9 @@ import type { ApiMeta, SessionInfo } from '../../kyc/contract/api.ts';
 import { EnvironmentControl } from '../environment/environment-badge.tsx';
 import { useEnvironment } from '../environment/use-environment.ts';
 import { LookupForm } from '../lookup/lookup-form.tsx';
+import { metaQueries } from '../meta/meta-query.ts';
+import { PrivacyMaskProvider, PrivacyMaskToggle } from '../preferences/privacy-mask.tsx';
+import { TimeZoneProvider, TimeZoneToggle } from '../preferences/time-zone.tsx';
 import { keepRecentLookupsFor } from '../recent/recent-lookups.ts';
 import { parseCandidatePath } from '../routes.ts';
 import { SessionBadge } from '../session/session-badge.tsx';
@@ -20,65 +23,105 @@ const PAGES = [
   ['/batch', 'Batch lookup'],
 ] as const;
 
-/** Header on every page: the product, the environment, the batch page, and (away from home) a lookup form. */
+const toggleClass =
+  'inline-flex items-center gap-1.5 rounded-md border border-slate-300 bg-white px-2.5 py-1 text-sm font-medium text-slate-700 hover:bg-slate-50 aria-pressed:border-blue-700 aria-pressed:bg-blue-50 aria-pressed:text-blue-900 focus-ring focus-visible:outline-offset-2';
+
+/** Every page: the header, then the page or what stands before it (sign-in, a refusal, a paused store). */
 export function AppShell({ children }: { children: ReactNode }) {
   const session = useQuery(sessionQueries.current());
   const signedIn = isSignedIn(session.data);
-  const { path, to, meta } = useEnvironment({ enabled: signedIn });
+  const environment = useEnvironment({ enabled: signedIn });
+  const { path, meta } = environment;
   const { pathname } = useLocation();
-  const home = path === '/';
-  const refusal = signInRefusalOf(path);
-  const route = parseCandidatePath(path);
-  const current = route?.id !== undefined ? { kind: route.kind, id: route.id } : undefined;
   useAllowedEnvironment(meta, path);
   const user = signedIn ? (session.data?.user ?? 'local') : undefined;
   useEffect(() => {
     if (user !== undefined) keepRecentLookupsFor(user);
   }, [user]);
+  const maskDefault = useMaskDefault(environment.environment, meta, signedIn);
   return (
-    <div className="min-h-screen bg-slate-100 text-slate-900 print:min-h-0 print:bg-white">
-      <a
-        href="#main"
-        className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:rounded focus:bg-white focus:px-3 focus:py-2"
-      >
-        Skip to content
-      </a>
-      <header className="border-b border-slate-200 bg-white print:hidden">
-        <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-6 gap-y-3 px-4 py-3 sm:px-6">
-          <Link to={to('/')} className="flex items-center gap-2 rounded font-semibold text-slate-900 focus-ring">
-            <img src="/favicon.svg" alt="" className="size-6" />
-            Candidate Lookup
-          </Link>
-          {meta && <EnvironmentControl meta={meta} path={path} />}
-          {signedIn && (
-            <nav aria-label="Main" className="flex items-center gap-4">
-              {PAGES.map(([page, label]) => (
-                <Link
-                  key={page}
-                  to={to(page)}
-                  aria-current={path === page ? 'page' : undefined}
-                  className="rounded px-1 text-sm font-medium text-slate-700 underline-offset-4 hover:text-slate-900 hover:underline focus-ring aria-[current=page]:text-blue-800 aria-[current=page]:underline"
-                >
-                  {label}
-                </Link>
-              ))}
-            </nav>
-          )}
-          {signedIn && !home && (
-            <div className="min-w-0 flex-1 basis-96">
-              {/* A new form for each page shown: the box and the toggle follow it (after "Try as recordId", after Back). */}
-              <LookupForm key={current ? `${current.kind}:${current.id}` : path} compact current={current} />
-            </div>
-          )}
-          <div className="ml-auto">{session.data && <SessionBadge session={session.data} />}</div>
+    <TimeZoneProvider>
+      <PrivacyMaskProvider defaultOn={maskDefault}>
+        <div className="min-h-screen bg-slate-100 text-slate-900 print:min-h-0 print:bg-white">
+          <a
+            href="#main"
+            className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:rounded focus:bg-white focus:px-3 focus:py-2"
+          >
+            Skip to content
+          </a>
+          <AppHeader session={session.data} signedIn={signedIn} environment={environment} />
+          <main id="main" className="mx-auto max-w-7xl px-4 py-6 sm:px-6 print:max-w-none print:p-0">
+            <MainContent session={session} meta={meta} refusal={signInRefusalOf(path)} returnTo={pathname}>
+              {children}
+            </MainContent>
+          </main>
         </div>
-      </header>
-      <main id="main" className="mx-auto max-w-7xl px-4 py-6 sm:px-6 print:max-w-none print:p-0">
-        <MainContent session={session} meta={meta} refusal={refusal} returnTo={pathname}>
-          {children}
-        </MainContent>
-      </main>
-    </div>
+      </PrivacyMaskProvider>
+    </TimeZoneProvider>
+  );
+}
+
+/**
+ * Whether values start masked, as the server says. Until it has said, mask: unmasking late is harmless,
+ * the reverse is not.
+ */
+function useMaskDefault(environment: string | undefined, meta: ApiMeta | undefined, signedIn: boolean): boolean | undefined {
+  const status = useQuery({ ...metaQueries.current(environment), enabled: signedIn }).status;
+  if (status === 'success') return meta?.privacyMaskDefault ?? false;
+  return status === 'error' ? false : undefined;
+}
+
+/** The product, the environment, the page links, (away from home) a lookup form, the view toggles and the user. */
+function AppHeader({
+  session,
+  signedIn,
+  environment: { path, to, meta },
+}: {
+  session: SessionInfo | undefined;
+  signedIn: boolean;
+  environment: ReturnType<typeof useEnvironment>;
+}) {
+  const route = parseCandidatePath(path);
+  const current = route?.id !== undefined ? { kind: route.kind, id: route.id } : undefined;
+  return (
+    <header className="border-b border-slate-200 bg-white print:hidden">
+      <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-6 gap-y-3 px-4 py-3 sm:px-6">
+        <Link to={to('/')} className="flex items-center gap-2 rounded font-semibold text-slate-900 focus-ring">
+          <img src="/favicon.svg" alt="" className="size-6" />
+          Candidate Lookup
+        </Link>
+        {meta && <EnvironmentControl meta={meta} path={path} />}
+        {signedIn && (
+          <nav aria-label="Main" className="flex items-center gap-4">
+            {PAGES.map(([page, label]) => (
+              <Link
+                key={page}
+                to={to(page)}
+                aria-current={path === page ? 'page' : undefined}
+                className="rounded px-1 text-sm font-medium text-slate-700 underline-offset-4 hover:text-slate-900 hover:underline focus-ring aria-[current=page]:text-blue-800 aria-[current=page]:underline"
+              >
+                {label}
+              </Link>
+            ))}
+          </nav>
+        )}
+        {signedIn && path !== '/' && (
+          <div className="min-w-0 flex-1 basis-96">
+            {/* A new form for each page shown: the box and the toggle follow it (after "Try as recordId", after Back). */}
+            <LookupForm key={current ? `${current.kind}:${current.id}` : path} compact current={current} />
+          </div>
+        )}
+        <div className="ml-auto flex flex-wrap items-center gap-2">
+          {signedIn && (
+            <>
+              <TimeZoneToggle className={toggleClass} />
+              <PrivacyMaskToggle className={toggleClass} />
+            </>
+          )}
+          {session && <SessionBadge session={session} />}
+        </div>
+      </div>
+    </header>
   );
 }
 

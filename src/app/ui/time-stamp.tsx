@@ -1,17 +1,42 @@
-import { formatLocalDateTime, formatRelative, formatUtc } from '../../kyc/view/time.ts';
+import { useId } from 'react';
+import { formatDateTime, formatRelative } from '../../kyc/view/time.ts';
+import { useZoneMode } from '../preferences/time-zone.tsx';
 
-/** A moment as local date and time, relative time beside it, and UTC on hover. */
-export function TimeStamp({ date, now }: { date: Date; now: Date }) {
+/**
+ * A moment with its zone, in the zone the reader chose (theirs or UTC), the other zone shown on hover
+ * and on keyboard focus, and optionally how long ago it was.
+ */
+export function TimeStamp({ date, now, seconds = false }: { date: Date; now?: Date; seconds?: boolean }) {
+  const zone = useZoneMode();
+  const id = useId();
+  const other = zone === 'utc' ? 'local' : 'utc';
   return (
     <span className="text-sm text-slate-700">
-      <time
-        dateTime={date.toISOString()}
-        title={formatUtc(date)}
-        className="cursor-help underline decoration-dotted decoration-slate-400 underline-offset-2"
-      >
-        {formatLocalDateTime(date)}
-      </time>{' '}
-      <span className="text-slate-500">({formatRelative(date, now)})</span>
+      <span className="group relative inline-block">
+        <time
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: keyboard users reach the time to read it in the other zone, as hover shows it.
+          tabIndex={0}
+          dateTime={date.toISOString()}
+          aria-describedby={id}
+          className="cursor-help rounded underline decoration-slate-400 decoration-dotted underline-offset-2 focus-ring focus-visible:outline-offset-2"
+        >
+          {formatDateTime(date, { zone, seconds })}
+        </time>
+        <span
+          id={id}
+          role="tooltip"
+          className="pointer-events-none invisible absolute top-full left-0 z-20 mt-1 rounded bg-slate-900 px-2 py-1 text-xs whitespace-nowrap text-white shadow group-focus-within:visible group-hover:visible"
+        >
+          {other === 'utc' ? 'In UTC: ' : 'In your time zone: '}
+          {formatDateTime(date, { zone: other, seconds })}
+        </span>
+      </span>
+      {now && (
+        <>
+          {' '}
+          <span className="text-slate-600">({formatRelative(date, now)})</span>
+        </>
+      )}
     </span>
   );
 }

@@ -84,6 +84,20 @@ export const sampleCandidateSchema = z.object({
 });
 export type SampleCandidate = z.infer<typeof sampleCandidateSchema>;
 
+/**
+ * Custom fields that explain a decision, shown in the candidate page's summary (SUMMARY_FIELDS).
+ * Names match without regard to case, spaces, `-` or `_`: `riskLevel` also finds `risk_level`.
+ */
+export const DEFAULT_SUMMARY_FIELDS = [
+  'riskLevel',
+  'riskScore',
+  'rejectionReason',
+  'rejectionNote',
+  'reviewReason',
+  'reviewNote',
+  'screeningCase',
+] as const;
+
 /** An environment as the browser may know it: never a key or the service's address. */
 export const environmentInfoSchema = z.object({
   name: z.string(),
@@ -120,6 +134,9 @@ export const apiMetaSchema = z.object({
   replyTemplates: replyTemplatesSchema,
   /** Once this environment's key was seen to archive after extract. */
   archivingKey: z.optional(archivingKeySchema),
+  summaryFields: z.optional(z.array(z.string())),
+  /** PRIVACY_MASK_DEFAULT=on: pages open with pictures blurred and contact details masked. */
+  privacyMaskDefault: z.optional(z.boolean()),
 });
 export type ApiMeta = z.infer<typeof apiMetaSchema>;
 

@@ -30,7 +30,7 @@ export interface SortedAttributes {
   others: Array<[string, IdentityAttribute]>;
 }
 
-const PICTURE_ORDER = ['selfie', 'passport', 'selfie_national_id', 'proof_of_address'];
+const PICTURE_ORDER = ['selfie', 'passport', 'national_id', 'driving_license', 'selfie_national_id', 'proof_of_address'];
 
 export function sortAttributes(identities: Record<string, IdentityAttribute>): SortedAttributes {
   const pictures: SortedAttributes['pictures'] = [];
@@ -44,4 +44,19 @@ export function sortAttributes(identities: Record<string, IdentityAttribute>): S
   pictures.sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b));
   others.sort(([a], [b]) => a.localeCompare(b));
   return { pictures, others };
+}
+
+/** Identity documents with a portrait, in the order a reviewer would hold them against the selfie. */
+const ID_DOCUMENTS = ['passport', 'national_id', 'driving_license', 'selfie_national_id'];
+
+/**
+ * The pair to compare side by side, as indexes into `names`: the selfie and the ID document, else
+ * the first two pictures. Undefined with fewer than two.
+ */
+export function comparePair(names: string[]): [number, number] | undefined {
+  if (names.length < 2) return undefined;
+  const selfie = names.indexOf('selfie');
+  const document = ID_DOCUMENTS.map((name) => names.indexOf(name)).find((index) => index !== -1);
+  if (selfie !== -1 && document !== undefined) return [selfie, document];
+  return [0, 1];
 }

@@ -8,10 +8,19 @@ const PROVIDER_NAMES: Record<string, string> = {
   blockpass: 'Blockpass',
 };
 
+function providerOf(slug: string): string {
+  return slug.replace(/-service-cert$/, '').replace(/-cert$/, '');
+}
+
 /** `onfido-service-cert` -> "Onfido"; `some-new-provider-cert` -> "Some New Provider". */
 export function certificateTitle(slug: string): string {
-  const provider = slug.replace(/-service-cert$/, '').replace(/-cert$/, '');
+  const provider = providerOf(slug);
   return PROVIDER_NAMES[provider.toLowerCase()] ?? humanise(provider);
+}
+
+/** A slug naming a provider this tool knows by name. */
+export function isKnownProvider(slug: string): boolean {
+  return Object.hasOwn(PROVIDER_NAMES, providerOf(slug).toLowerCase());
 }
 
 export type ParsedCertificate =

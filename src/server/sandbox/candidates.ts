@@ -1,6 +1,6 @@
 import type { CandidateRecord, IdentityAttribute } from '../../kyc/contract/schema.ts';
 import { certificateSlug, makeBrokenCertificate, makeCertificate, type CertificateSpec } from './certificates.ts';
-import { drawPicture, LARGE_SIZE, SAMPLE_SIZE, type PictureFormat, type PictureKind } from './images.ts';
+import { drawPicture, LARGE_SIZE, SAMPLE_SIZE, type PictureKind } from './images.ts';
 import { benchPeople } from './bench-people.ts';
 import { PEOPLE, type Person } from './people.ts';
 
@@ -88,8 +88,8 @@ function identitiesOf(
     }
     return identities;
   }
-  for (const [kind, format] of Object.entries(person.pictures) as Array<[PictureKind, PictureFormat]>) {
-    const picture = drawPicture({ kind, lines, format, ...SAMPLE_SIZE });
+  for (const [kind, how] of Object.entries(person.pictures) as Array<[PictureKind, NonNullable<Person['pictures'][PictureKind]>]>) {
+    const picture = drawPicture({ kind, lines, ...(typeof how === 'string' ? { format: how } : how), ...SAMPLE_SIZE });
     identities[kind] = { type: 'base64', value: picture.toString('base64') };
   }
   return identities;

@@ -6,8 +6,9 @@ import { rasterizeText, textWidth } from './font.ts';
  * Placeholder identity pictures for the sandbox: real, decodable JPEG and PNG files drawn here,
  * labelled so nobody mistakes them for real documents.
  */
-export type PictureKind = 'passport' | 'selfie' | 'proof_of_address' | 'selfie_national_id' | 'driving_license';
+export type PictureKind = 'passport' | 'selfie' | 'proof_of_address' | 'selfie_national_id' | 'driving_license' | 'national_id';
 export type PictureFormat = 'jpeg' | 'png';
+export type PictureOrientation = 'sideways' | 'exif';
 
 export interface PictureSpec {
   kind: PictureKind;
@@ -18,6 +19,12 @@ export interface PictureSpec {
   height: number;
   /** Adds sensor-like noise so the file weighs what a phone-camera photo does. */
   cameraNoise?: boolean;
+  /**
+   * `sideways`: the pixels turned a quarter anticlockwise, as a document photographed with the phone
+   * held wrong (a reviewer turns it back). `exif`: the same pixels with EXIF Orientation 6, as phone
+   * cameras store portrait shots, so that browsers show it upright (JPEG only).
+   */
+  orientation?: PictureOrientation;
 }
 
 /** Normal sample pictures: small enough to keep the sandbox fast. */
@@ -47,6 +54,12 @@ const STYLE: Record<PictureKind, { title: string; paper: Rgb; band: Rgb; ink: Rg
     paper: [236, 244, 252],
     band: [190, 18, 60],
     ink: [23, 37, 84],
+  },
+  national_id: {
+    title: 'SAMPLE NATIONAL ID',
+    paper: [240, 249, 255],
+    band: [14, 116, 144],
+    ink: [8, 47, 73],
   },
 };
 
@@ -133,10 +146,43 @@ export function drawPicture(spec: PictureSpec): Buffer {
 
   if (spec.cameraNoise) canvas.noise(24, width * 31 + height + spec.lines.join('').length);
 
+  const stored = spec.orientation ? turnAnticlockwise(canvas) : canvas;
   if (spec.format === 'png') {
-    const png = new PNG({ width, height });
-    canvas.pixels.copy(png.data);
+    const png = new PNG({ width: stored.width, height: stored.height });
+    stored.pixels.copy(png.data);
     return PNG.sync.write(png);
   }
-  return jpeg.encode({ data: canvas.pixels, width, height }, 88).data;
+  const encoded = jpeg.encode({ data: stored.pixels, width: stored.width, height: stored.height }, 88).data;
+  return spec.orientation === 'exif' ? withExifOrientation(encoded, 6) : encoded;
+}
+
+function turnAnticlockwise(source: Canvas): Canvas {
+  const turned = new Canvas(source.height, source.width);
+  for (let y = 0; y < source.height; y++) {
+    for (let x = 0; x < source.width; x++) {
+      const from = (y * source.width + x) * 4;
+      // (x, y) lands at column y, row (width - 1 - x).
+      const to = ((source.width - 1 - x) * turned.width + y) * 4;
+      source.pixels.copy(turned.pixels, to, from, from + 4);
+    }
+  }
+  return turned;
+}
+
+/**
+ * Adds an APP1 segment holding a one-entry EXIF IFD (Orientation, tag 0x0112) after the JFIF header.
+ * Orientation 6 means "turn a quarter clockwise to show": what phone cameras write for portrait shots.
+ */
+export function withExifOrientation(jpegBytes: Buffer, orientation: number): Buffer {
+  const tiff = Buffer.from([
+    ...[0x4d, 0x4d, 0x00, 0x2a, 0x00, 0x00, 0x00, 0x08], // big endian, first IFD at offset 8
+    ...[0x00, 0x01], // one entry
+    ...[0x01, 0x12, 0x00, 0x03, 0x00, 0x00, 0x00, 0x01, 0x00, orientation, 0x00, 0x00], // Orientation, SHORT, 1 value
+    ...[0x00, 0x00, 0x00, 0x00], // no next IFD
+  ]);
+  const payload = Buffer.concat([Buffer.from('Exif\0\0', 'latin1'), tiff]);
+  const segment = Buffer.concat([Buffer.from([0xff, 0xe1, (payload.length + 2) >> 8, (payload.length + 2) & 0xff]), payload]);
+  // SOI, then APP0 (JFIF) when present: EXIF goes after it.
+  const app0 = jpegBytes[2] === 0xff && jpegBytes[3] === 0xe0 ? 2 + 2 + jpegBytes.readUInt16BE(4) : 2;
+  return Buffer.concat([jpegBytes.subarray(0, app0), segment, jpegBytes.subarray(app0)]);
 }

@@ -1,6 +1,6 @@
 import type { Phone, PostalAddress } from '../../kyc/contract/identity-values.ts';
 import type { CertificateSpec } from './certificates.ts';
-import type { PictureFormat, PictureKind } from './images.ts';
+import type { PictureFormat, PictureKind, PictureOrientation } from './images.ts';
 
 /**
  * The sandbox's made-up people: data only. `candidates.ts` builds the records from it (dates relative to
@@ -28,7 +28,8 @@ export interface Person {
   dob?: string;
   address?: PostalAddress;
   phone?: Phone;
-  pictures: Partial<Record<PictureKind, PictureFormat>>;
+  /** A format, or a format with how the picture is turned (a sideways photo, or EXIF orientation). */
+  pictures: Partial<Record<PictureKind, PictureFormat | { format: PictureFormat; orientation: PictureOrientation }>>;
   customFields?: Record<string, string>;
   certs?: Array<{ provider: CertificateSpec['provider']; result: 'clear' | 'consider' | 'no_match' | 'potential_match'; broken?: boolean }>;
 }
@@ -278,5 +279,31 @@ export const PEOPLE: Person[] = [
     phone: { countryCode: 'GHA', countryCode2: 'gh', phoneNumber: '+233241234567', number: '241234567' },
     pictures: { selfie: 'jpeg', passport: 'png' },
     certs: [{ provider: 'complyadvantage', result: 'no_match' }],
+  },
+  {
+    refId: 'hu-2026-0117',
+    recordId: '65f1c2a9e4b0d3a1f0c9b811',
+    blockPassID: '5e8f1a2b3c4d5e6f7a8b9c11',
+    summary: 'In review: a document check to consider, a sideways national ID, a phone photo with EXIF orientation',
+    status: 'inreview',
+    dates: { waitingDate: 6 * HOUR, inreviewDate: 5 * HOUR },
+    submitCount: 1,
+    givenName: 'Eszter',
+    familyName: 'Kovács',
+    latinName: 'Kovacs Eszter',
+    email: 'eszter.kovacs@example.hu',
+    dob: '03/09/1992',
+    address: { address: 'Andrássy út 61', extraInfo: '2. emelet 4', city: 'Budapest', state: '', postalCode: '1062', country: 'HUN' },
+    phone: { countryCode: 'HUN', countryCode2: 'hu', phoneNumber: '+36301234567', number: '301234567' },
+    pictures: {
+      selfie: 'jpeg',
+      passport: { format: 'jpeg', orientation: 'exif' },
+      national_id: { format: 'jpeg', orientation: 'sideways' },
+    },
+    customFields: { riskLevel: 'medium', reviewNote: 'Document check flagged the national ID photo: compare it with the selfie.' },
+    certs: [
+      { provider: 'onfido', result: 'consider' },
+      { provider: 'complyadvantage', result: 'no_match' },
+    ],
   },
 ];

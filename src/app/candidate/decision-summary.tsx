@@ -1,0 +1,74 @@
+import type { CandidateRecord } from '../../kyc/contract/schema.ts';
+import { statusInfo } from '../../kyc/contract/status.ts';
+import { certificateLabel, labelOf, reviewOf } from '../../kyc/view/certificate-review.ts';
+import { certificateTitle, parseCertificate } from '../../kyc/view/certificate.ts';
+import { splitSummaryFields } from '../../kyc/view/summary-fields.ts';
+import { formatDuration } from '../../kyc/view/time.ts';
+import { buildTimeline } from '../../kyc/view/timeline.ts';
+import { LongText } from '../ui/long-text.tsx';
+import { OutcomeChip } from '../ui/outcome-chip.tsx';
+import { StatusBadge } from '../ui/status-badge.tsx';
+import { TimeStamp } from '../ui/time-stamp.tsx';
+
+/** Who issued the certificate and what it says in one word; a placeholder when it says nothing readable. */
+function certificateChip(raw: string, slug: string): { label: string; outcome: string } {
+  const parsed = parseCertificate(raw);
+  if (!parsed.ok) return { label: certificateTitle(slug), outcome: 'unreadable' };
+  const review = reviewOf(parsed.json, slug);
+  return { label: certificateLabel(slug, review), outcome: review.outcome ?? 'no result' };
+}
+
+/**
+ * The decision at a glance, right under the header: the status and how long it has held, one chip
+ * per certificate, and the custom fields that explain the case (SUMMARY_FIELDS).
+ */
+export function DecisionSummary({ record, now, summaryFields }: { record: CandidateRecord; now: Date; summaryFields?: readonly string[] }) {
+  const since = buildTimeline(record).steps.find((step) => step.current)?.at;
+  const certs = Object.entries(record.certs ?? {});
+  const { summary } = splitSummaryFields(record.customFields, summaryFields);
+  return (
+    <section
+      aria-label="Decision summary"
+      className="flex min-w-0 flex-wrap items-center gap-x-6 gap-y-3 rounded-xl border border-slate-300 bg-white px-5 py-3 shadow-sm"
+    >
+      <p className="flex min-w-0 flex-wrap items-center gap-2 text-sm text-slate-800" data-testid="summary-status">
+        <StatusBadge status={record.status} />
+        {since && (
+          <span>
+            {statusInfo(record.status).label} since <TimeStamp date={since} /> · {formatDuration(now.getTime() - since.getTime())}
+          </span>
+        )}
+      </p>
+      {certs.length > 0 && (
+        <ul aria-label="Certificate results" className="flex min-w-0 flex-wrap gap-2">
+          {certs.map(([slug, raw]) => {
+            const chip = certificateChip(raw, slug);
+            return (
+              <li key={slug} className="min-w-0" data-cert-chip={slug}>
+                <OutcomeChip label={chip.label} value={chip.outcome} />
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      {summary.length > 0 && (
+        <dl aria-label="Decision fields" className="flex min-w-0 flex-wrap gap-x-5 gap-y-1 text-sm">
+          {summary.map(([name, value]) => (
+            <div key={name} className="flex min-w-0 gap-1.5" data-field={name}>
+              <dt className="font-medium text-slate-600" title={name}>
+                <LongText text={labelOf(name)} limit={60} />
+              </dt>
+              <dd className="min-w-0 font-semibold break-words text-slate-900">
+                {value === null ? (
+                  <span className="font-normal text-slate-500 italic">empty</span>
+                ) : (
+                  <LongText text={String(value)} limit={200} />
+                )}
+              </dd>
+            </div>
+          ))}
+        </dl>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,38 @@
+import { OUTCOME_TONE_LABELS, outcomeTone, type OutcomeTone } from '../../kyc/view/outcome.ts';
+import { LongText } from './long-text.tsx';
+
+const TONE: Record<OutcomeTone, { className: string; icon: string }> = {
+  positive: { className: 'bg-emerald-50 text-emerald-900 ring-emerald-300', icon: '✓' },
+  caution: { className: 'bg-amber-50 text-amber-950 ring-amber-400', icon: '!' },
+  negative: { className: 'bg-red-50 text-red-900 ring-red-300', icon: '✕' },
+  neutral: { className: 'bg-slate-100 text-slate-800 ring-slate-300', icon: '?' },
+};
+
+/**
+ * A provider's result coloured by what it means for the decision, with an icon and the raw value as
+ * text, so colour is never the only signal. `label` (such as the provider's name) goes before it.
+ */
+export function OutcomeChip({ value, label }: { value: string; label?: string }) {
+  const tone = outcomeTone(value);
+  const style = TONE[tone];
+  return (
+    <span
+      data-tone={tone}
+      title={`${OUTCOME_TONE_LABELS[tone][0]!.toUpperCase()}${OUTCOME_TONE_LABELS[tone].slice(1)}: ${value.slice(0, 100)}`}
+      className={`inline-flex max-w-full min-w-0 items-center gap-1.5 rounded-full px-2.5 py-0.5 text-sm font-medium ring-1 ring-inset ${style.className}`}
+    >
+      <span aria-hidden="true" className="font-bold">
+        {style.icon}
+      </span>
+      {label && (
+        <span className="min-w-0 truncate font-normal">
+          <LongText text={label} limit={60} />
+        </span>
+      )}
+      <span className="min-w-0 font-mono text-xs break-all">
+        <LongText text={value} limit={60} />
+      </span>
+      <span className="sr-only">({OUTCOME_TONE_LABELS[tone]})</span>
+    </span>
+  );
+}

@@ -1,0 +1,171 @@
+import { useCallback, useEffect, useImperativeHandle, useRef, useState, type Ref } from 'react';
+import { TransformComponent, TransformWrapper, type ReactZoomPanPinchContentRef } from 'react-zoom-pan-pinch';
+import type { ViewerPicture } from './viewer-picture.ts';
+
+/** What the viewer's toolbar and keys do to one pane. */
+export interface PaneControls {
+  zoomIn(): void;
+  zoomOut(): void;
+  fit(): void;
+  actualSize(): void;
+  rotate(quarterTurns: 1 | -1): void;
+  panBy(dx: number, dy: number): void;
+  /** Enlarged beyond the fitted view: arrow keys pan instead of changing the picture. */
+  zoomed(): boolean;
+}
+
+const ZOOM_FACTOR = 1.6;
+const ANIMATION_MS = 150;
+const MIN_SCALE = 0.02;
+const MAX_SCALE = 16;
+
+/**
+ * One picture, zoomable and pannable by wheel, pinch, drag and double click (react-zoom-pan-pinch),
+ * and rotatable by quarter turns. The <img> shows the thumbnail's object URL, so nothing is fetched or
+ * decoded twice; it keeps the browser's default `image-orientation: from-image`, and its natural size
+ * is the EXIF-oriented one, so rotation starts from the picture as the camera meant it.
+ */
+export function ZoomPane({
+  picture,
+  controls,
+  active,
+  onActivate,
+  hidden,
+  onReveal,
+  describedBy,
+  position,
+}: {
+  picture: ViewerPicture;
+  controls: Ref<PaneControls>;
+  active: boolean;
+  onActivate: () => void;
+  hidden: boolean;
+  onReveal: () => void;
+  describedBy: string;
+  position?: string;
+}) {
+  const api = useRef<ReactZoomPanPinchContentRef>(null);
+  const [size, setSize] = useState(picture.width && picture.height ? { width: picture.width, height: picture.height } : undefined);
+  const [rotation, setRotation] = useState(0);
+  const [scale, setScale] = useState(1);
+  const sideways = rotation % 180 !== 0;
+  const box = size && (sideways ? { width: size.height, height: size.width } : size);
+
+  const fitScale = useCallback(() => {
+    const wrapper = api.current?.instance.wrapperComponent;
+    if (!wrapper || !box) return 1;
+    return Math.min(wrapper.clientWidth / box.width, wrapper.clientHeight / box.height);
+  }, [box]);
+
+  // A step counts from where the previous one is heading, so that "+" then "-" in quick succession, or
+  // during the animation, lands back exactly.
+  const heading = useRef<number>(undefined);
+  const zoomBy = useCallback((factor: number) => {
+    const controls = api.current;
+    if (!controls) return;
+    const { instance } = controls;
+    const from = instance.isAnimating && heading.current !== undefined ? heading.current : instance.state.scale;
+    const to = Math.min(MAX_SCALE, Math.max(MIN_SCALE, from * factor));
+    heading.current = to;
+    const delta = to - instance.state.scale;
+    if (delta > 0) void controls.zoomIn(delta, ANIMATION_MS);
+    else if (delta < 0) void controls.zoomOut(-delta, ANIMATION_MS);
+  }, []);
+
+  useImperativeHandle(
+    controls,
+    () => ({
+      zoomIn: () => zoomBy(ZOOM_FACTOR),
+      zoomOut: () => zoomBy(1 / ZOOM_FACTOR),
+      fit: () => api.current?.fitToView({ animationTime: ANIMATION_MS }),
+      actualSize: () => api.current?.centerView(1, ANIMATION_MS),
+      rotate: (quarterTurns) => setRotation((r) => (r + quarterTurns * 90 + 360) % 360),
+      panBy: (dx, dy) => api.current?.panBy(dx, dy, ANIMATION_MS / 2),
+      zoomed: () => (api.current?.instance.state.scale ?? 0) > fitScale() * 1.02,
+    }),
+    [fitScale, zoomBy],
+  );
+
+  // A new size (the picture measured, or turned by a quarter) starts from the fitted view.
+  const boxWidth = box?.width;
+  const boxHeight = box?.height;
+  useEffect(() => {
+    if (boxWidth && boxHeight) api.current?.fitToView({ animationTime: 0 });
+  }, [boxWidth, boxHeight]);
+
+  return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: choosing the active side by pointer; by keyboard, focusing the side's group (inside) does it.
+    <div
+      className={`relative min-h-0 min-w-0 flex-1 overflow-hidden rounded-md bg-slate-800 ${active ? 'ring-2 ring-sky-400' : 'ring-1 ring-slate-600'}`}
+      onPointerDown={onActivate}
+      onFocus={onActivate}
+      data-pane={picture.name}
+      data-active={active}
+    >
+      <TransformWrapper
+        ref={api}
+        minScale={MIN_SCALE}
+        maxScale={MAX_SCALE}
+        centerOnInit
+        centerZoomedOut
+        limitToBounds
+        keyboard={{ disabled: true }}
+        onTransform={(_, state) => setScale(state.scale)}
+      >
+        <TransformComponent
+          // The library's own stylesheet is not loaded (see vite.config.ts): its rules are here.
+          wrapperClass="overflow-hidden select-none [-webkit-touch-callout:none]"
+          contentClass="origin-top-left"
+          wrapperStyle={{ position: 'absolute', inset: 0, width: '100%', height: '100%' }}
+          wrapperProps={{
+            tabIndex: 0,
+            role: 'group',
+            'aria-label': `${position ? `${position}: ` : ''}${picture.label}, ${Math.round(scale * 100)} %${rotation ? `, turned ${rotation}°` : ''}`,
+            'aria-describedby': describedBy,
+            className: 'focus-visible:outline-2 focus-visible:outline-offset-[-4px] focus-visible:outline-sky-300',
+          }}
+          contentStyle={{ position: 'relative', width: box?.width, height: box?.height }}
+        >
+          <img
+            src={picture.url}
+            alt={picture.alt}
+            draggable={false}
+            className="pointer-events-none"
+            data-rotation={rotation}
+            onLoad={(event) => {
+              const img = event.currentTarget;
+              if (!size) setSize({ width: img.naturalWidth, height: img.naturalHeight });
+            }}
+            style={{
+              position: 'absolute',
+              left: '50%',
+              top: '50%',
+              width: size?.width,
+              height: size?.height,
+              maxWidth: 'none',
+              transform: `translate(-50%, -50%) rotate(${rotation}deg)`,
+              filter: hidden ? 'blur(28px)' : undefined,
+              visibility: size ? 'visible' : 'hidden',
+            }}
+          />
+        </TransformComponent>
+      </TransformWrapper>
+      {hidden && (
+        <button
+          type="button"
+          onClick={onReveal}
+          className="absolute top-1/2 left-1/2 -translate-x-1/2 -translate-y-1/2 rounded-md bg-white px-3 py-1.5 text-sm font-medium text-slate-900 shadow focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-300"
+        >
+          Show the {picture.label.toLowerCase()}
+        </button>
+      )}
+      <p
+        className="pointer-events-none absolute bottom-1.5 left-1.5 rounded bg-slate-900/80 px-1.5 py-0.5 text-xs text-white"
+        aria-hidden="true"
+      >
+        {position ? `${position} · ` : ''}
+        {picture.label} · {Math.round(scale * 100)} %{rotation ? ` · ${rotation}°` : ''}
+      </p>
+    </div>
+  );
+}

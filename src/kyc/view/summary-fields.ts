@@ -1,0 +1,23 @@
+import { DEFAULT_SUMMARY_FIELDS } from '../contract/api.ts';
+
+export type CustomFieldValue = string | number | boolean | null;
+
+/** `Risk level`, `risk_level` and `riskLevel` are one name. */
+export function fieldKey(name: string): string {
+  return name.toLowerCase().replace(/[\s_-]+/g, '');
+}
+
+/**
+ * Splits the custom fields into those that matter for the decision (in the configured order) and the
+ * rest, which stay in the custom-fields card.
+ */
+export function splitSummaryFields(
+  fields: Record<string, CustomFieldValue> | undefined,
+  wanted: readonly string[] = DEFAULT_SUMMARY_FIELDS,
+): { summary: Array<[string, CustomFieldValue]>; rest: Array<[string, CustomFieldValue]> } {
+  const entries = Object.entries(fields ?? {});
+  const rank = new Map(wanted.map((name, index) => [fieldKey(name), index] as const));
+  const summary = entries.filter(([name]) => rank.has(fieldKey(name))).sort(([a], [b]) => rank.get(fieldKey(a))! - rank.get(fieldKey(b))!);
+  const rest = entries.filter(([name]) => !rank.has(fieldKey(name)));
+  return { summary, rest };
+}

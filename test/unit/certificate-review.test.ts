@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
+import { parseCertificate } from '../../src/kyc/view/certificate.ts';
+import { MAX_ROWS, reviewOf } from '../../src/kyc/view/certificate-review.ts';
+
+const samples = sampleCandidates({ now: new Date('2026-11-22T00:00:00.000Z') }).map((c) => c.record);
+const certOf = (refId: string, slug: string) => {
+  const parsed = parseCertificate(samples.find((r) => r.refId === refId)!.certs![slug]!);
+  if (!parsed.ok) throw new Error(parsed.problem);
+  return parsed.json;
+};
+const rowsOf = (review: ReturnType<typeof reviewOf>) => review.rows.map((row) => [row.label, row.value, row.kind]);
+
+describe('certificate review rows', () => {
+  it("read the sandbox's Onfido document check", () => {
+    const review = reviewOf(certOf('user-7781', 'onfido-service-cert'), 'onfido-service-cert');
+    expect(review.provider).toBe('Onfido Ltd');
+    expect(review.outcome).toBe('clear');
+    expect(rowsOf(review)).toEqual([
+      ['Provider', 'Onfido Ltd', 'text'],
+      ['Check type', 'document', 'text'],
+      ['Result', 'clear', 'outcome'],
+      ['Sub-result › Visual authenticity', 'clear', 'outcome'],
+      ['Sub-result › Data consistency', 'clear', 'outcome'],
+      ['Issued', expect.stringMatching(/^2026-10-2\dT/), 'date'],
+    ]);
+  });
+
+  it("read the sandbox's ComplyAdvantage screening with its sources and match status", () => {
+    const review = reviewOf(certOf('user-7781', 'complyadvantage-service-cert'), 'complyadvantage-service-cert');
+    expect(review.outcome).toBe('potential_match');
+    expect(rowsOf(review)).toEqual([
+      ['Provider', 'ComplyAdvantage Ltd', 'text'],
+      ['Check type', 'aml_screening', 'text'],
+      ['Match status', 'potential_match', 'outcome'],
+      ['Screening sources', 'sanctions, pep, adverse-media', 'list'],
+      ['Issued', expect.any(String), 'date'],
+      ['Fuzziness', '0.6', 'text'],
+    ]);
+  });
+
+  it('find the results in a document of an unknown shape', () => {
+    const doc = {
+      issuer: 'did:example:kyc-vendor',
+      credentialSubject: {
+        id: 'did:example:person',
+        verification: {
+          vendor: 'Acme Screening',
+          outcome: 'caution',
+          breakdown: { document: { result: 'clear' }, face: 'suspected' },
+          completedAt: '2026-11-01T10:00:00Z',
+          lists: ['OFAC', 'UN'],
+          reviewer: { name: 'Jo', note: 'Looked twice' },
+        },
+      },
+    };
+    const review = reviewOf(doc, 'acme-screening-cert');
+    expect(review.provider).toBe('Acme Screening');
+    expect(review.outcome).toBe('caution');
+    expect(rowsOf(review)).toEqual([
+      ['Provider', 'Acme Screening', 'text'],
+      ['Result', 'caution', 'outcome'],
+      ['Sub-result › Document › Result', 'clear', 'outcome'],
+      ['Sub-result › Face', 'suspected', 'outcome'],
+      ['Screening sources', 'OFAC, UN', 'list'],
+      ['Completed at', '2026-11-01T10:00:00Z', 'date'],
+      ['Reviewer › Name', 'Jo', 'text'],
+      ['Reviewer › Note', 'Looked twice', 'text'],
+    ]);
+  });
+
+  it('name the provider from the slug when the document has no results at all', () => {
+    const review = reviewOf({ hello: 'world' }, 'some-new-provider-cert');
+    expect(review.provider).toBe('Some new provider');
+    expect(review.outcome).toBeUndefined();
+    expect(rowsOf(review)).toEqual([['Provider', 'Some new provider', 'text']]);
+    expect(reviewOf(['not', 'an', 'object'], 'x-cert').rows).toHaveLength(1);
+  });
+
+  it('keep hostile content as plain strings and cap the number of rows', () => {
+    const many = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`k${i}`, '<img src=x onerror=alert(1)>']));
+    const review = reviewOf({ Claim: { reviewBody: { result: '<script>alert(1)</script>', ...many } } }, 'evil-cert');
+    expect(review.rows).toHaveLength(MAX_ROWS);
+    expect(review.omitted).toBeGreaterThan(0);
+    expect(review.outcome).toBe('<script>alert(1)</script>');
+    for (const row of review.rows) expect(typeof row.value).toBe('string');
+  });
+
+  it('survive deep nesting', () => {
+    let deep: unknown = 'clear';
+    for (let i = 0; i < 1000; i++) deep = { result: deep };
+    const review = reviewOf({ Claim: { reviewBody: deep } }, 'deep-cert');
+    expect(review.rows.length).toBeGreaterThan(1);
+  });
+});
