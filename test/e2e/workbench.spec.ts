@@ -193,14 +193,14 @@ test('the viewer shows the thumbnail object URL, decoded once', async ({ page })
 
 test('timestamps take focus and show the other zone; one toggle switches them all to UTC', async ({ page }) => {
   await page.goto(BLOCKED);
-  const time = page.locator('main time').first();
+  const time = page.locator('main time[aria-describedby]').first();
   await time.focus();
   const tip = page.locator(`#${await time.getAttribute('aria-describedby')}`.replace(/:/g, '\\:'));
   await expect(tip).toBeVisible();
   await expect(tip).toHaveText(/^In UTC: .* UTC$/);
   await expect(time).toHaveText(/ (SGT|UTC\+8)$/);
   await page.getByRole('button', { name: 'UTC times', exact: true }).click();
-  for (const text of await page.locator('main time').allInnerTexts()) expect(text).toMatch(/ UTC$/);
+  for (const text of await page.locator('main time[aria-describedby]').allInnerTexts()) expect(text).toMatch(/ UTC$/);
   await page.reload();
   await expect(page.getByRole('button', { name: 'UTC times', exact: true })).toHaveAttribute('aria-pressed', 'true');
 });

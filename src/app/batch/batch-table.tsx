@@ -1,7 +1,7 @@
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import type { BatchLine } from '../../kyc/view/batch-export.ts';
-import { formatZonedDateTime } from '../../kyc/view/zoned-time.ts';
 import { StatusBadge } from '../ui/status-badge.tsx';
+import { TimeStamp } from '../ui/time-stamp.tsx';
 
 const OTHER: Record<LookupKind, LookupKind> = { refId: 'recordId', recordId: 'refId' };
 
@@ -82,7 +82,7 @@ function BatchTableRow({ line, index, kind, pending }: { line: BatchLine; index:
         <StatusBadge status={row.status} size="sm" />
       </td>
       <td className="px-3 py-2 whitespace-nowrap text-slate-700">
-        {since && !Number.isNaN(since.getTime()) ? <time dateTime={row.statusDate}>{formatZonedDateTime(since)}</time> : '—'}
+        {since && !Number.isNaN(since.getTime()) ? <TimeStamp date={since} /> : '—'}
       </td>
       <td className="px-3 py-2 text-slate-700 tabular-nums">{row.submitCount ?? '—'}</td>
       <td className="max-w-72 px-3 py-2 font-mono text-xs break-all text-slate-700">{other ?? '—'}</td>

@@ -1,4 +1,5 @@
 import type { ArchivingKey } from '../../kyc/contract/api.ts';
+import { TimeStamp } from '../ui/time-stamp.tsx';
 
 /** For compliance users: this server's key deletes what it looks up, and what the server does about it. */
 export function ArchivingKeyBanner({ archivingKey }: { archivingKey: ArchivingKey }) {
@@ -14,7 +15,8 @@ export function ArchivingKeyBanner({ archivingKey }: { archivingKey: ArchivingKe
       </h2>
       <p className="mt-1 text-sm">
         The KYC service deletes a candidate's identity data seconds after it is looked up with this key ("archive after extract"; seen at{' '}
-        <time dateTime={detected.toISOString()}>{detected.toLocaleString()}</time>).{' '}
+        <TimeStamp date={detected} />
+        ).{' '}
         {archivingKey.accepted
           ? 'The administrator has accepted this (KYC_KEY_ARCHIVES_ON_EXTRACT=accept): every candidate opened here loses its identity data shortly after.'
           : 'Full lookups are refused until an administrator configures a key without "archive after extract" (or sets KYC_KEY_ARCHIVES_ON_EXTRACT=accept). The applicants list and status-level lookups still work.'}
