@@ -113,23 +113,29 @@ export function CandidateError({
 }) {
   const queryClient = useQueryClient();
   const zone = useZoneMode();
-  const screen = errorScreen(error, kind, id, {
-    retry: (
-      <Button onClick={onRetry} disabled={retrying} className="inline-flex items-center">
-        {retrying ? 'Retrying…' : 'Try again'}
-      </Button>
-    ),
-    signInAgain: (
-      <Button onClick={() => void queryClient.invalidateQueries({ queryKey: sessionQueries.all() })} className="inline-flex items-center">
-        Sign in again
-      </Button>
-    ),
-    tryOtherKind: (
-      <Link className={cn(buttonClass(), 'inline-flex items-center')} to={candidatePath(OTHER_KIND[kind], id)}>
-        Try as {OTHER_KIND[kind]}
-      </Link>
-    ),
-  }, zone);
+  const screen = errorScreen(
+    error,
+    kind,
+    id,
+    {
+      retry: (
+        <Button onClick={onRetry} disabled={retrying} className="inline-flex items-center">
+          {retrying ? 'Retrying…' : 'Try again'}
+        </Button>
+      ),
+      signInAgain: (
+        <Button onClick={() => void queryClient.invalidateQueries({ queryKey: sessionQueries.all() })} className="inline-flex items-center">
+          Sign in again
+        </Button>
+      ),
+      tryOtherKind: (
+        <Link className={cn(buttonClass(), 'inline-flex items-center')} to={candidatePath(OTHER_KIND[kind], id)}>
+          Try as {OTHER_KIND[kind]}
+        </Link>
+      ),
+    },
+    zone,
+  );
 
   return (
     <Card role="alert" tone="danger" className="space-y-3" data-error-kind={error.kind}>

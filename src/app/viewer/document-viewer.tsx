@@ -171,12 +171,8 @@ export function DocumentViewer({
       aria-label={pair ? 'Compare pictures' : shown.alt}
       onClose={() => onClose(shown.name)}
       onKeyDown={onKeyDown}
-      onClick={(event) => {
-        // A click on the backdrop, outside the dialog's own box, closes it.
-        const box = event.currentTarget.getBoundingClientRect();
-        const outside = event.clientX < box.left || event.clientX > box.right || event.clientY < box.top || event.clientY > box.bottom;
-        if (event.target === event.currentTarget && outside) dialog.current?.close();
-      }}
+      // A click on the backdrop closes it, as Escape does.
+      closedby="any"
       className="m-auto flex h-[94vh] max-h-none w-[96vw] max-w-none flex-col gap-2 rounded-lg bg-slate-900 p-3 text-white shadow-2xl backdrop:bg-slate-950/80"
     >
       <div className="flex flex-wrap items-center gap-2" role="toolbar" aria-label="Picture tools">

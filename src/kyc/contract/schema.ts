@@ -80,14 +80,24 @@ export type UpstreamError = z.infer<typeof upstreamErrorSchema>;
  * user is shown: the status, the ids, the archive flag, the submission count, and every `<status>Date`.
  * An allowlist: a field the service adds later stays out until it is listed here.
  */
-export const STATUS_LEVEL_FIELDS = ['status', 'refId', 'recordId', 'isArchived', 'blockPassID', 'submitCount', 'willArchiveAtDate'] as const;
+export const STATUS_LEVEL_FIELDS = [
+  'status',
+  'refId',
+  'recordId',
+  'isArchived',
+  'blockPassID',
+  'submitCount',
+  'willArchiveAtDate',
+] as const;
 
 /**
  * The status dates by name, not by pattern: `<status>Date` for each documented status
  * (`review_requested` -> `reviewRequestedDate`). A field that merely ends in `Date`, such as `dobDate`,
  * is not a status date.
  */
-export const STATUS_DATE_FIELDS = KNOWN_STATUSES.map((status) => `${status.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase())}Date`);
+export const STATUS_DATE_FIELDS = KNOWN_STATUSES.map(
+  (status) => `${status.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase())}Date`,
+);
 
 export function isStatusLevelField(field: string): boolean {
   return (STATUS_LEVEL_FIELDS as readonly string[]).includes(field) || STATUS_DATE_FIELDS.includes(field);
