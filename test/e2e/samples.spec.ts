@@ -95,13 +95,16 @@ test('a picture opens in a larger view and closes with Escape', async ({ page })
   await expect(dialog).toBeHidden();
 });
 
-test('the larger view takes focus, and a click on the backdrop closes it', async ({ page }) => {
+test('the larger view takes focus, a click on the backdrop closes it, and focus returns to the thumbnail', async ({ page }) => {
   await page.goto('/candidates/refId/c0a8f3e2-6b1d-4f7e-9a52-3d1e8b7c4a10');
-  await page.getByRole('button', { name: 'Open a larger view of the passport' }).click();
+  const thumbnail = page.getByRole('button', { name: 'Open a larger view of the passport' });
+  await thumbnail.click();
   const dialog = page.getByRole('dialog', { name: 'Passport of Amélie Dubois-Léger' });
-  await expect(dialog.getByRole('button', { name: 'Close' })).toBeFocused();
-  await page.mouse.click(5, 5);
+  // The picture's pane takes focus, so that the arrow keys and +/- act on it at once.
+  await expect(dialog.getByRole('group', { name: /^Passport, \d+ %/ })).toBeFocused();
+  await page.mouse.click(3, 3);
   await expect(dialog).toBeHidden();
+  await expect(thumbnail).toBeFocused();
 });
 
 test('at 768 px wide nothing overflows its card', async ({ page }) => {
