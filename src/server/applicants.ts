@@ -6,17 +6,13 @@ import {
   toApplicant,
   upstreamApplicantsEnvelopeSchema,
 } from '../kyc/contract/applicants.ts';
-import type { AuditLog, ListAuditEntry } from './audit.ts';
-import type { RefusalLog } from './audit-refusals.ts';
-import type { AccessControl } from './auth/access.ts';
+import type { ListAuditEntry } from './audit.ts';
 import { type Failure, STORE_UNAVAILABLE, sendError, sendFailure, sendJson } from './http-reply.ts';
-import type { RateLimiter, Take } from './rate-limit.ts';
+import type { Take } from './rate-limit.ts';
 import type { SignedInCall } from './routes.ts';
 import { StoreUnavailableError } from './state/store.ts';
 import { readUpstreamBody } from './upstream-body.ts';
-import type { UpstreamClient } from './upstream-client.ts';
-import type { UpstreamSlots } from './upstream-slots.ts';
-import { takeSlot } from './lookup.ts';
+import { type LookupDeps, takeSlot } from './lookup.ts';
 
 /**
  * `GET /api/applicants?status=&skip=&limit=`: one page of the service's list, for both roles. The query
@@ -24,22 +20,20 @@ import { takeSlot } from './lookup.ts';
  * one), its records checked against the contract and reduced to the listed fields, and one audit line
  * written before anything is answered.
  */
-export interface ApplicantsDeps {
-  /** The environment's name, for the audit line. */
-  environment: string;
-  /** The environment's service: the queue is per environment. */
-  upstream: UpstreamClient;
-  hasStatusKey: boolean;
-  access: Pick<AccessControl, 'rateLimitKey'>;
-  rateLimiter: RateLimiter;
-  audit: AuditLog | undefined;
-  /** Refusals over the rate limit, counted per user rather than written one by one. */
-  refusals: RefusalLog;
-  /** Each user's requests to the service under way at once, bounded (upstream-slots.ts). */
-  upstreamSlots: UpstreamSlots;
-  timeoutMs: number;
-  maxResponseBytes: number;
-}
+/** The queue is per environment, with the lookups' audit log, limits and bounds. */
+export type ApplicantsDeps = Pick<
+  LookupDeps,
+  | 'environment'
+  | 'upstream'
+  | 'hasStatusKey'
+  | 'access'
+  | 'rateLimiter'
+  | 'audit'
+  | 'refusals'
+  | 'upstreamSlots'
+  | 'timeoutMs'
+  | 'maxResponseBytes'
+>;
 
 /** The service's largest page is not documented: a short page is filled up with at most this many more asks. */
 const MAX_UPSTREAM_CALLS = 5;

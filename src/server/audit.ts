@@ -1,7 +1,6 @@
 import { closeSync, constants, fstatSync, mkdirSync, openSync } from 'node:fs';
-import { mkdir, open, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { chainLines, readChainHead } from './audit-chain.ts';
+import { openChainedFile } from './audit-file.ts';
 import { auditLineBody } from './audit-line.ts';
 import type { Role } from '../kyc/contract/api.ts';
 import type { LookupKind } from '../kyc/contract/lookup.ts';
@@ -112,8 +111,6 @@ interface Pending {
   reject: (error: unknown) => void;
 }
 
-/** How often the path is checked for rotation (the file moved away or replaced). */
-const ROTATION_CHECK_MS = 1000;
 /** A write that takes longer than this is a failure: lookups are refused rather than left hanging. */
 const WRITE_TIMEOUT_MS = 5000;
 
@@ -123,91 +120,15 @@ const STUCK = 'the audit log is not answering: a write has been under way for lo
  * Appends to one open file. Lines that arrive while a write is under way go out together in the next
  * write (group commit): under load that is one write for many lookups instead of an open, a write and a
  * close for each. Each lookup still waits for its own line to be written.
- *
- * Each line is chained to the one before it (audit-chain.ts). The head of the chain is read from the
- * file's last line when a non-empty file is opened; a new empty file (after rotation) chains from the
- * last line written to the rotated one, or starts a chain when that is not known.
+ * Each line is chained to the one before it (audit-file.ts).
  */
 export function createAuditLog(file: string, options: AuditLogOptions = {}): AuditLog {
   const writeTimeoutMs = options.writeTimeoutMs ?? WRITE_TIMEOUT_MS;
-  let handle: { file: FileHandle; inode: number; size: number } | undefined;
-  let checkedAt = 0;
+  const target = openChainedFile(file);
   let pending: Pending[] = [];
   let writing = false;
   // A write outlasted its timeout and is still under way in the thread pool.
   let stuck = false;
-  // The hash of the last line on disk; undefined: not known (a new chain starts).
-  let head: string | undefined;
-  // A line cut short by a crash or a failed write: the next write starts on a fresh line.
-  let afterPartialLine = false;
-
-  async function currentHandle(): Promise<NonNullable<typeof handle>> {
-    const now = Date.now();
-    if (handle && now - checkedAt > ROTATION_CHECK_MS) {
-      checkedAt = now;
-      const onDisk = await stat(file).catch(() => undefined);
-      if (!onDisk || onDisk.ino !== handle.inode) await closeHandle();
-    }
-    if (!handle) {
-      await mkdir(path.dirname(path.resolve(file)), { recursive: true }).catch(() => {});
-      // Read as well as append: the chain continues from the file's last line.
-      const opened = await open(file, 'a+', 0o600);
-      try {
-        const { ino, size } = await opened.stat();
-        const tail = await readChainHead(opened, size);
-        if (tail) {
-          head = tail.head;
-          afterPartialLine = !tail.complete;
-        }
-        handle = { file: opened, inode: ino, size };
-      } catch (error) {
-        await opened.close().catch(() => {});
-        throw error;
-      }
-      checkedAt = now;
-    }
-    return handle;
-  }
-
-  async function closeHandle(): Promise<void> {
-    const old = handle;
-    handle = undefined;
-    await old?.file.close().catch(() => {});
-  }
-
-  /** Writes one batch as chained lines; on failure removes what part of it reached the file. */
-  async function writeBatch(batch: Pending[]): Promise<void> {
-    const current = await currentHandle();
-    const chained = chainLines(
-      batch.map((p) => p.body),
-      head,
-    );
-    const text = (afterPartialLine ? '\n' : '') + chained.lines.map((line) => `${line}\n`).join('');
-    try {
-      await current.file.appendFile(text);
-    } catch (error) {
-      // Part of the batch may be on disk (a full disk): cut it off, so the chain stays whole.
-      const cut = await current.file.truncate(current.size).then(
-        () => true,
-        () => false,
-      );
-      if (!cut) head = undefined; // read again from the file when it is reopened
-      throw error;
-    }
-    current.size += Buffer.byteLength(text);
-    head = chained.head;
-    afterPartialLine = false;
-  }
-
-  /** The batch's write, and closing the file after a failure: one file operation at a time, in order. */
-  function writeOrClose(batch: Pending[]): Promise<void> {
-    // After a failure, try afresh next time (the disk may have room again); a non-empty file's last
-    // line is read again when it is reopened, so the chain continues from it.
-    return writeBatch(batch).catch(async (error: unknown) => {
-      await closeHandle();
-      throw error;
-    });
-  }
 
   /**
    * Writes batch after batch. At most one write (or open) is ever under way: one that hangs holds one
@@ -219,7 +140,7 @@ export function createAuditLog(file: string, options: AuditLogOptions = {}): Aud
     while (pending.length > 0) {
       const batch = pending;
       pending = [];
-      const write = writeOrClose(batch);
+      const write = target.append(batch.map((p) => p.body));
       const inTime = await settledWithin(write, writeTimeoutMs);
       if (inTime) {
         for (const p of batch) inTime.ok ? p.resolve() : p.reject(inTime.error);

@@ -63,3 +63,21 @@ export const cidrList = z
       .filter(Boolean),
   )
   .refine((list) => list.every(isCidr), 'must be a comma-separated list of addresses or CIDRs, such as 127.0.0.1/32,10.0.0.0/8');
+
+// An empty value (`KYC_BASE_URL=` in a copied .env.example) means unset.
+export const optional = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value) => (typeof value === 'string' && value.trim() === '' ? undefined : value), schema.optional());
+
+export const integer = (min: number, max: number) =>
+  z.coerce
+    .number({ error: 'must be a whole number' })
+    .int('must be a whole number')
+    .min(min, `must be at least ${min}`)
+    .max(max, `must be at most ${max}`);
+
+export const flag = z.enum(['0', '1', 'true', 'false'], { error: 'must be 1 or 0' }).transform((v) => v === '1' || v === 'true');
+
+export const headerName = z
+  .string()
+  .regex(/^[A-Za-z0-9-]+$/, 'must be an HTTP header name, such as X-Forwarded-User')
+  .transform((name) => name.toLowerCase());

@@ -1,16 +1,15 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import dotenv from 'dotenv';
-import { apiKey, baseUrl, cidrList, dashboardUrl, environmentLabel, headerSafe, isPlainHttpToRemote } from './config-fields.ts';
+import { isPlainHttpToRemote } from './config-fields.ts';
+import { type EnvVars, envSchema } from './config-schema.ts';
 import { DEFAULT_REPLIES, mergeReplyTemplates, replyTemplatesFileSchema, type ReplyTemplate } from '../kyc/contract/replies.ts';
 import { readEnvironmentsFile, SANDBOX_ENVIRONMENT, type EnvironmentConfig } from './environments.ts';
 import type { OidcConfig } from './auth/oidc.ts';
-import { OIDC_VARIABLES, oidcEnvSchema, oidcOf } from './auth/oidc-config.ts';
+import { OIDC_VARIABLES, oidcOf } from './auth/oidc-config.ts';
 import { isLoopbackHost } from './loopback.ts';
 
 export type { EnvironmentConfig, RemoteUpstream } from './environments.ts';
-import { z } from 'zod';
-import { DEFAULT_SUMMARY_FIELDS } from '../kyc/contract/api.ts';
 
 /**
  * The server's configuration, read once at start from the environment and from a `.env` file in the
@@ -66,79 +65,6 @@ export type AuthConfig =
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }
-
-// An empty value (`KYC_BASE_URL=` in a copied .env.example) means unset.
-const optional = <T extends z.ZodType>(schema: T) =>
-  z.preprocess((value) => (typeof value === 'string' && value.trim() === '' ? undefined : value), schema.optional());
-
-const integer = (min: number, max: number) =>
-  z.coerce
-    .number({ error: 'must be a whole number' })
-    .int('must be a whole number')
-    .min(min, `must be at least ${min}`)
-    .max(max, `must be at most ${max}`);
-
-const flag = z.enum(['0', '1', 'true', 'false'], { error: 'must be 1 or 0' }).transform((v) => v === '1' || v === 'true');
-
-const headerName = z
-  .string()
-  .regex(/^[A-Za-z0-9-]+$/, 'must be an HTTP header name, such as X-Forwarded-User')
-  .transform((name) => name.toLowerCase());
-
-const envSchema = z.object({
-  KYC_BASE_URL: optional(baseUrl),
-  KYC_CLIENT_ID: optional(headerSafe),
-  KYC_API_KEY: optional(apiKey),
-  KYC_API_KEY_STATUS: optional(apiKey),
-  KYC_ENVIRONMENT_LABEL: optional(environmentLabel),
-  KYC_DASHBOARD_URL: optional(dashboardUrl),
-  KYC_ENVIRONMENTS_FILE: optional(z.string()),
-  KYC_ALLOW_HTTP: optional(flag).default(false),
-  HOST: optional(z.string()).default('127.0.0.1'),
-  PORT: optional(integer(0, 65535)).default(8080),
-  KYC_TIMEOUT_MS: optional(integer(100, 600_000)).default(15_000),
-  KYC_MAX_RESPONSE_BYTES: optional(integer(1024, 2 ** 31)).default(64 * 1024 * 1024),
-  SANDBOX_DATA: optional(z.string()),
-  SANDBOX_LARGE_IMAGES: optional(flag).default(false),
-  SANDBOX_HOST: optional(z.string()).default('127.0.0.1'),
-  SANDBOX_PORT: optional(integer(0, 65535)).default(4010),
-  SANDBOX_HOSTILE: optional(flag).default(false),
-  SANDBOX_TEST_CONTROLS: optional(flag).default(false),
-  ALLOW_UNAUTHENTICATED: optional(flag).default(false),
-  AUTH_USERS_FILE: optional(z.string()),
-  SESSION_MAX_AGE_MINUTES: optional(integer(1, 7 * 24 * 60)).default(8 * 60),
-  SESSION_IDLE_MINUTES: optional(integer(1, 24 * 60)).default(60),
-  AUTH_PROXY_USER_HEADER: optional(headerName),
-  AUTH_PROXY_ROLE_HEADER: optional(headerName),
-  AUTH_PROXY_TRUSTED: optional(cidrList),
-  TRUSTED_PROXIES: optional(cidrList),
-  AUDIT_LOG: optional(z.string()).default('audit.jsonl'),
-  RATE_LIMIT_PER_MINUTE: optional(integer(0, 1_000_000)).default(60),
-  RATE_LIMIT_BATCH_PER_MINUTE: optional(integer(0, 1_000_000)).default(600),
-  UPSTREAM_MAX_IN_FLIGHT_PER_USER: optional(integer(0, 1000)).default(4),
-  REPLY_TEMPLATES_FILE: optional(z.string()),
-  KYC_KEY_ARCHIVES_ON_EXTRACT: optional(
-    z.enum(['refuse', 'accept'], { error: 'must be "accept" (look anyway, deleting what is looked at) or "refuse"' }),
-  ).default('refuse'),
-  AUDIT_MIN_FREE_MB: optional(integer(0, 1_000_000)).default(100),
-  METRICS_PORT: optional(integer(0, 65535)),
-  METRICS_HOST: optional(z.string()),
-  REDIS_URL: optional(z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL, such as redis://redis.internal:6379' })),
-  ...oidcEnvSchema,
-  SUMMARY_FIELDS: optional(
-    headerSafe
-      .transform((text) =>
-        text
-          .split(',')
-          .map((part) => part.trim())
-          .filter(Boolean),
-      )
-      .refine((list) => list.length > 0, 'must name at least one custom field, such as riskLevel,screeningCase'),
-  ).default([...DEFAULT_SUMMARY_FIELDS]),
-  PRIVACY_MASK_DEFAULT: optional(
-    z.enum(['on', 'off', '1', '0', 'true', 'false'], { error: 'must be on or off' }).transform((v) => ['on', '1', 'true'].includes(v)),
-  ).default(false),
-});
 
 const SIGN_IN_HINT =
   '  Set AUTH_USERS_FILE, AUTH_PROXY_USER_HEADER or OIDC_ISSUER, or ALLOW_UNAUTHENTICATED=1 if something else guards access.';
@@ -227,7 +153,7 @@ const SINGLE_SERVICE_VARS = [
   'KYC_DASHBOARD_URL',
 ] as const;
 
-function environmentsOf(vars: z.infer<typeof envSchema>, problem: (text: string) => ConfigError): EnvironmentConfig[] {
+function environmentsOf(vars: EnvVars, problem: (text: string) => ConfigError): EnvironmentConfig[] {
   if (vars.KYC_ENVIRONMENTS_FILE) {
     const mixed = SINGLE_SERVICE_VARS.filter((name) => vars[name] !== undefined);
     if (mixed.length > 0) {
@@ -278,7 +204,7 @@ function environmentsOf(vars: z.infer<typeof envSchema>, problem: (text: string)
   ];
 }
 
-function authOf(vars: z.infer<typeof envSchema>, problem: (text: string) => ConfigError): AuthConfig {
+function authOf(vars: EnvVars, problem: (text: string) => ConfigError): AuthConfig {
   const proxyVars = (['AUTH_PROXY_USER_HEADER', 'AUTH_PROXY_ROLE_HEADER', 'AUTH_PROXY_TRUSTED'] as const).filter(
     (name) => vars[name] !== undefined,
   );

@@ -72,114 +72,19 @@ export type Middleware = (req: http.IncomingMessage, res: http.ServerResponse, n
 /** Enough to keep a batch of 500 well under 10 s, and gentle on the service. */
 const BATCH_CONCURRENCY = 8;
 
+/** What every environment's routes share: one sign-in, one set of counters, one refusal log. */
+type Shared = { access: AccessControl; metrics: Metrics; refusals: RefusalLog };
+
 export function createApiHandler(options: ApiHandlerOptions): Middleware {
-  const access = options.access ?? createAccessControl({ mode: 'local', allowUnauthenticated: false });
-  const metrics = options.metrics ?? createMetrics();
-  const rateLimiter = options.rateLimiter ?? NO_RATE_LIMIT;
+  const shared: Shared = {
+    access: options.access ?? createAccessControl({ mode: 'local', allowUnauthenticated: false }),
+    metrics: options.metrics ?? createMetrics(),
+    refusals: options.refusals ?? createRefusalLog(options.audit),
+  };
+  const { access } = shared;
   const refuseProxied = options.refuseProxied ?? options.access === undefined;
   const resolveClient = createClientResolver(options.trustedProxies ?? []);
-  const replyTemplates = options.replyTemplates ?? DEFAULT_REPLIES;
-  const refusals = options.refusals ?? createRefusalLog(options.audit);
-  // One bound per user across every environment: they share this server's connections.
-  const upstreamSlots = createUpstreamSlots(options.maxInFlightPerUser ?? DEFAULT_MAX_IN_FLIGHT_PER_USER);
-  const served: ServedEnvironment[] = options.environments.map((environment) => ({
-    environment,
-    deps: {
-      environment: environment.info.name,
-      upstream: createUpstreamClient(environment.target, options),
-      hasStatusKey: Boolean(environment.target.statusApiKey),
-      access,
-      rateLimiter,
-      audit: options.audit,
-      refusals,
-      upstreamSlots,
-      timeoutMs: options.timeoutMs,
-      maxResponseBytes: options.maxResponseBytes,
-      warn: options.warn ?? (() => {}),
-      // Per environment: each has its own key, which may or may not archive after extract.
-      archiving: createArchivingGuard({
-        accept: options.keyArchivesOnExtract === 'accept',
-        warn: options.warn ?? (() => {}),
-        environment: environment.info.label,
-      }),
-      metrics,
-    },
-  }));
-  const batch: BatchDeps = {
-    budget: options.batchBudget ?? NO_RATE_LIMIT,
-    access,
-    refusals,
-    concurrency: options.batchConcurrency ?? BATCH_CONCURRENCY,
-  };
-
-  // Every route but the session's exists twice: for the default environment, and under /e/<name>.
-  const inEnvironment = (pattern: string, make: (pattern: string) => Route): Route[] => [
-    make(`${API_PREFIX}${pattern}`),
-    make(`${API_PREFIX}/e/:env${pattern}`),
-  ];
-  const withEnvironment =
-    (handle: (served: ServedEnvironment, call: SignedInCall) => void | Promise<void>, refuse?: (call: SignedInCall, r: Refusal) => void) =>
-    (call: SignedInCall) => {
-      const resolved = resolveEnvironment(served, call.params.env, call.identity);
-      if (resolved.ok) return handle(resolved.served, call);
-      if (refuse) return refuse(call, { ...resolved, deps: served[0]!.deps });
-      sendFailure(call.res, resolved.failure);
-    };
-
-  const routes: Route[] = [
-    open(`${API_PREFIX}/session`, (call) => sessionRoute(access, metrics, call)),
-    ...(access.routes ?? []),
-    ...inEnvironment('/meta', (pattern) =>
-      get(pattern, (call) => {
-        const resolved = resolveEnvironment(served, call.params.env, { ...call.identity, environments: undefined });
-        if (!resolved.ok) return sendFailure(call.res, resolved.failure);
-        sendJson(call.res, 200, JSON.stringify(metaFor(served, resolved.served, call.identity, replyTemplates, options.display)));
-      }),
-    ),
-    ...LOOKUP_KINDS.flatMap((kind) => [
-      ...inEnvironment(`/candidates/${kind}/:id*`, (pattern) =>
-        get(
-          pattern,
-          withEnvironment(
-            (env, call) => lookup(env.deps, { ...call, kind, encodedId: call.params.id! }),
-            (call, refusal) => refuseLookup(refusal, call, kind, call.params.id!),
-          ),
-        ),
-      ),
-      ...inEnvironment(`/status/${kind}/:id*`, (pattern) =>
-        get(
-          pattern,
-          withEnvironment(
-            (env, call) => lookup(env.deps, { ...call, kind, encodedId: call.params.id!, statusOnly: true }),
-            (call, refusal) => refuseLookup(refusal, call, kind, call.params.id!),
-          ),
-        ),
-      ),
-    ]),
-    ...inEnvironment('/applicants', (pattern) =>
-      get(
-        pattern,
-        withEnvironment((env, call) => listApplicants(env.deps, call)),
-      ),
-    ),
-    ...inEnvironment('/batch', (pattern) =>
-      any(
-        pattern,
-        withEnvironment((env, call) => batchRoute(env, batch, call)),
-      ),
-    ),
-    ...inEnvironment('/export', (pattern) =>
-      any(
-        pattern,
-        withEnvironment((env, call) => exportRoute(env, call)),
-      ),
-    ),
-    ...inEnvironment('/candidates/:rest*', (pattern) =>
-      any(pattern, (call) =>
-        sendError(call.res, 404, 'no_such_route', 'Look candidates up at /api/candidates/refId/<id> or /api/candidates/recordId/<id>.'),
-      ),
-    ),
-  ];
+  const routes = routeTable(options, serveEnvironments(options, shared), shared);
 
   return (req, res, next) => {
     // Before anything else, also for the static files served after this handler: who is asking, and how.
@@ -209,6 +114,104 @@ export function createApiHandler(options: ApiHandlerOptions): Middleware {
     if (!route) return sendError(call.res, 404, 'no_such_route', `There is no API route ${API_PREFIX}/… of that name.`);
     if (route.signedIn) await route.handle({ ...call, identity });
   }
+}
+
+/** Each environment with what its lookups need, set up once. */
+function serveEnvironments(options: ApiHandlerOptions, { access, metrics, refusals }: Shared): ServedEnvironment[] {
+  const rateLimiter = options.rateLimiter ?? NO_RATE_LIMIT;
+  const warn = options.warn ?? (() => {});
+  // One bound per user across every environment: they share this server's connections.
+  const upstreamSlots = createUpstreamSlots(options.maxInFlightPerUser ?? DEFAULT_MAX_IN_FLIGHT_PER_USER);
+  return options.environments.map((environment) => ({
+    environment,
+    deps: {
+      environment: environment.info.name,
+      upstream: createUpstreamClient(environment.target, options),
+      hasStatusKey: Boolean(environment.target.statusApiKey),
+      access,
+      rateLimiter,
+      audit: options.audit,
+      refusals,
+      upstreamSlots,
+      timeoutMs: options.timeoutMs,
+      maxResponseBytes: options.maxResponseBytes,
+      warn,
+      // Per environment: each has its own key, which may or may not archive after extract.
+      archiving: createArchivingGuard({ accept: options.keyArchivesOnExtract === 'accept', warn, environment: environment.info.label }),
+      metrics,
+    },
+  }));
+}
+
+/** Every route but the session's exists twice: for the default environment, and under /e/<name>. */
+function inEnvironment(pattern: string, make: (pattern: string) => Route): Route[] {
+  return [make(`${API_PREFIX}${pattern}`), make(`${API_PREFIX}/e/:env${pattern}`)];
+}
+
+/** The route table: each line a path and what answers it. */
+function routeTable(options: ApiHandlerOptions, served: ServedEnvironment[], { access, metrics, refusals }: Shared): Route[] {
+  const replyTemplates = options.replyTemplates ?? DEFAULT_REPLIES;
+  const batch: BatchDeps = {
+    budget: options.batchBudget ?? NO_RATE_LIMIT,
+    access,
+    refusals,
+    concurrency: options.batchConcurrency ?? BATCH_CONCURRENCY,
+  };
+  const withEnvironment =
+    (handle: (served: ServedEnvironment, call: SignedInCall) => void | Promise<void>, refuse?: (call: SignedInCall, r: Refusal) => void) =>
+    (call: SignedInCall) => {
+      const resolved = resolveEnvironment(served, call.params.env, call.identity);
+      if (resolved.ok) return handle(resolved.served, call);
+      if (refuse) return refuse(call, { ...resolved, deps: served[0]!.deps });
+      sendFailure(call.res, resolved.failure);
+    };
+  const lookupRoute = (pattern: string, kind: LookupKind, statusOnly: boolean) =>
+    get(
+      pattern,
+      withEnvironment(
+        (env, call) => lookup(env.deps, { ...call, kind, encodedId: call.params.id!, statusOnly }),
+        (call, refusal) => refuseLookup(refusal, call, kind, call.params.id!),
+      ),
+    );
+
+  return [
+    open(`${API_PREFIX}/session`, (call) => sessionRoute(access, metrics, call)),
+    ...(access.routes ?? []),
+    ...inEnvironment('/meta', (pattern) =>
+      get(pattern, (call) => {
+        const resolved = resolveEnvironment(served, call.params.env, { ...call.identity, environments: undefined });
+        if (!resolved.ok) return sendFailure(call.res, resolved.failure);
+        sendJson(call.res, 200, JSON.stringify(metaFor(served, resolved.served, call.identity, replyTemplates, options.display)));
+      }),
+    ),
+    ...LOOKUP_KINDS.flatMap((kind) => [
+      ...inEnvironment(`/candidates/${kind}/:id*`, (pattern) => lookupRoute(pattern, kind, false)),
+      ...inEnvironment(`/status/${kind}/:id*`, (pattern) => lookupRoute(pattern, kind, true)),
+    ]),
+    ...inEnvironment('/applicants', (pattern) =>
+      get(
+        pattern,
+        withEnvironment((env, call) => listApplicants(env.deps, call)),
+      ),
+    ),
+    ...inEnvironment('/batch', (pattern) =>
+      any(
+        pattern,
+        withEnvironment((env, call) => batchRoute(env, batch, call)),
+      ),
+    ),
+    ...inEnvironment('/export', (pattern) =>
+      any(
+        pattern,
+        withEnvironment((env, call) => exportRoute(env, call)),
+      ),
+    ),
+    ...inEnvironment('/candidates/:rest*', (pattern) =>
+      any(pattern, (call) =>
+        sendError(call.res, 404, 'no_such_route', 'Look candidates up at /api/candidates/refId/<id> or /api/candidates/recordId/<id>.'),
+      ),
+    ),
+  ];
 }
 
 type Refusal = Extract<ReturnType<typeof resolveEnvironment>, { ok: false }> & { deps: LookupDeps };

@@ -1,13 +1,10 @@
 import { z } from 'zod';
+import { optional } from '../config-fields.ts';
 import { isLoopbackHost } from '../loopback.ts';
 import type { OidcConfig } from './oidc.ts';
 
 /** Where the provider sends the browser back: OIDC_REDIRECT_URL must end in this path. */
 export const OIDC_CALLBACK_PATH = '/api/oidc/callback';
-
-// An empty value (`OIDC_ISSUER=` in a copied .env.example) means unset.
-const optional = <T extends z.ZodType>(schema: T) =>
-  z.preprocess((value) => (typeof value === 'string' && value.trim() === '' ? undefined : value), schema.optional());
 
 const webUrl = z.url({ protocol: /^https?$/, error: 'must be an https:// URL' });
 const list = z

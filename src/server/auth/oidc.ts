@@ -98,50 +98,18 @@ export function createOidcSignIn(config: OidcConfig, store: SharedStore) {
 
     /** The provider sent the browser back with `query`: checks it all and says who signed in, or why not. */
     async finish(query: URLSearchParams, pendingId: string | undefined): Promise<OidcResult> {
-      let pending: Pending | undefined;
-      try {
-        pending = pendingId && pendingId.length <= 64 ? parsePending(await store.take(pendingKey(pendingId))) : undefined;
-      } catch (error) {
-        if (error instanceof StoreUnavailableError) return { ok: false, reason: 'store_unavailable', detail: error.message };
-        throw error;
-      }
-      if (!pending) {
-        return {
-          ok: false,
-          reason: 'stale',
-          detail: 'No sign-in started in this browser is waiting (expired, already used, or another browser).',
-        };
-      }
-      const current = new URL(config.redirectUrl);
-      current.search = query.toString();
+      const pending = await takePending(store, pendingId);
+      if (!pending.ok) return pending;
       let provider: client.Configuration;
       try {
         provider = await configuration();
       } catch (error) {
         return { ok: false, reason: 'provider_unavailable', detail: explain(error) };
       }
-      let claims: Record<string, unknown>;
-      try {
-        const tokens = await client.authorizationCodeGrant(provider, current, {
-          pkceCodeVerifier: pending.verifier,
-          expectedState: pending.state,
-          expectedNonce: pending.nonce,
-          idTokenExpected: true,
-        });
-        claims = { ...tokens.claims() };
-        // Many providers put groups and roles in the userinfo answer only.
-        if (claimValue(claims, config.roleClaim) === undefined && tokens.access_token) {
-          const info = await client.fetchUserInfo(provider, tokens.access_token, String(claims.sub));
-          claims = { ...info, ...claims };
-        }
-      } catch (error) {
-        if (isStateMismatch(error))
-          return { ok: false, reason: 'stale', detail: 'The answer does not belong to the sign-in this browser started (state).' };
-        if (isNetworkError(error)) return { ok: false, reason: 'provider_unavailable', detail: explain(error) };
-        return { ok: false, reason: 'rejected', detail: explain(error) };
-      }
-      const user = userName(claims);
-      const role = roleOf(claimValue(claims, config.roleClaim), config);
+      const claims = await claimsOf(provider, config, query, pending.pending);
+      if (!claims.ok) return claims;
+      const user = userName(claims.claims);
+      const role = roleOf(claimValue(claims.claims, config.roleClaim), config);
       if (!role) {
         return {
           ok: false,
@@ -150,9 +118,59 @@ export function createOidcSignIn(config: OidcConfig, store: SharedStore) {
           detail: `The ${config.roleClaim} claim matches neither OIDC_COMPLIANCE_VALUES nor OIDC_SUPPORT_VALUES.`,
         };
       }
-      return { ok: true, user, role, returnTo: pending.returnTo };
+      return { ok: true, user, role, returnTo: pending.pending.returnTo };
     },
   };
+}
+
+type Refused = Extract<OidcResult, { ok: false }>;
+
+/** The sign-in this browser started, taken from the store so that it can be finished once only. */
+async function takePending(store: SharedStore, pendingId: string | undefined): Promise<{ ok: true; pending: Pending } | Refused> {
+  let pending: Pending | undefined;
+  try {
+    pending = pendingId && pendingId.length <= 64 ? parsePending(await store.take(pendingKey(pendingId))) : undefined;
+  } catch (error) {
+    if (error instanceof StoreUnavailableError) return { ok: false, reason: 'store_unavailable', detail: error.message };
+    throw error;
+  }
+  if (pending) return { ok: true, pending };
+  return {
+    ok: false,
+    reason: 'stale',
+    detail: 'No sign-in started in this browser is waiting (expired, already used, or another browser).',
+  };
+}
+
+/** The code exchanged for tokens (state, nonce and PKCE checked, the ID token verified), and the user's claims. */
+async function claimsOf(
+  provider: client.Configuration,
+  config: OidcConfig,
+  query: URLSearchParams,
+  pending: Pending,
+): Promise<{ ok: true; claims: Record<string, unknown> } | Refused> {
+  const current = new URL(config.redirectUrl);
+  current.search = query.toString();
+  try {
+    const tokens = await client.authorizationCodeGrant(provider, current, {
+      pkceCodeVerifier: pending.verifier,
+      expectedState: pending.state,
+      expectedNonce: pending.nonce,
+      idTokenExpected: true,
+    });
+    const claims = { ...tokens.claims() };
+    // Many providers put groups and roles in the userinfo answer only.
+    if (claimValue(claims, config.roleClaim) === undefined && tokens.access_token) {
+      const info = await client.fetchUserInfo(provider, tokens.access_token, String(claims.sub));
+      return { ok: true, claims: { ...info, ...claims } };
+    }
+    return { ok: true, claims };
+  } catch (error) {
+    if (isStateMismatch(error))
+      return { ok: false, reason: 'stale', detail: 'The answer does not belong to the sign-in this browser started (state).' };
+    if (isNetworkError(error)) return { ok: false, reason: 'provider_unavailable', detail: explain(error) };
+    return { ok: false, reason: 'rejected', detail: explain(error) };
+  }
 }
 
 export type OidcSignIn = ReturnType<typeof createOidcSignIn>;

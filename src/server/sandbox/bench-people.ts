@@ -1,4 +1,4 @@
-import { HOUR, type Person } from './people.ts';
+import { HOUR, type Person } from './person.ts';
 
 /** Extra candidates in large-image mode, so a benchmark can open dozens of different large records. */
 export const BENCH_CANDIDATE_COUNT = 32;

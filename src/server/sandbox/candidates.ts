@@ -2,7 +2,8 @@ import type { CandidateRecord, IdentityAttribute } from '../../kyc/contract/sche
 import { certificateSlug, makeBrokenCertificate, makeCertificate, type CertificateSpec } from './certificates.ts';
 import { drawPicture, LARGE_SIZE, SAMPLE_SIZE, type PictureKind } from './images.ts';
 import { benchPeople } from './bench-people.ts';
-import { PEOPLE, type Person } from './people.ts';
+import { PEOPLE } from './people.ts';
+import type { Person } from './person.ts';
 
 /** A sandbox candidate: the full-level record plus a one-line summary the UI offers as an example. */
 export interface SandboxCandidate {

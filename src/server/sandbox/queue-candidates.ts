@@ -1,5 +1,5 @@
 import { buildCandidates, type SandboxCandidate } from './candidates.ts';
-import { HOUR, MINUTE, type Person } from './people.ts';
+import { HOUR, MINUTE, type Person } from './person.ts';
 
 /**
  * Candidates that exist for the applicants list: many light ones (large-image mode), so that the queue

@@ -1,0 +1,35 @@
+import type { Phone, PostalAddress } from '../../kyc/contract/identity-values.ts';
+import type { CertificateSpec } from './certificates.ts';
+import type { PictureFormat, PictureKind, PictureOrientation } from './images.ts';
+
+/** One made-up candidate, as the builder turns it into a record. */
+export interface Person {
+  refId?: string;
+  recordId: string;
+  blockPassID: string;
+  summary: string;
+  status: string;
+  /** Status dates as offsets before `now`, in seconds. */
+  dates: Record<string, number>;
+  submitCount?: number;
+  isArchived?: boolean;
+  /** willArchiveAtDate as an offset after `now`, in seconds. */
+  archivesIn?: number;
+  givenName?: string;
+  familyName?: string;
+  /** The name as printed on Latin-script documents. */
+  latinName: string;
+  email?: string;
+  dob?: string;
+  address?: PostalAddress;
+  phone?: Phone;
+  /** A format, or a format with how the picture is turned (a sideways photo, or EXIF orientation). */
+  pictures: Partial<Record<PictureKind, PictureFormat | { format: PictureFormat; orientation: PictureOrientation }>>;
+  customFields?: Record<string, string>;
+  certs?: Array<{ provider: CertificateSpec['provider']; result: 'clear' | 'consider' | 'no_match' | 'potential_match'; broken?: boolean }>;
+}
+
+/** Offsets in seconds. */
+export const MINUTE = 60;
+export const HOUR = 60 * MINUTE;
+export const DAY = 24 * HOUR;
