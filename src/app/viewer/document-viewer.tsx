@@ -1,45 +1,12 @@
-import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { type KeyboardEvent, type ReactNode, type RefObject, useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import { comparePair } from '../../kyc/view/attributes.ts';
 import { usePinnedReveal } from '../preferences/privacy-mask.tsx';
 import type { ViewerPicture } from './viewer-picture.ts';
+import { ViewerToolbar } from './viewer-toolbar.tsx';
 import { ZoomPane, type PaneControls } from './zoom-pane.tsx';
 
 const PAN_STEP = 80;
 const SIDES = ['Left', 'Right'] as const;
-
-const toolClass =
-  'inline-flex h-9 min-w-9 items-center justify-center gap-1 rounded-md border border-slate-600 bg-slate-800 px-2 text-sm font-medium text-white hover:bg-slate-700 disabled:opacity-40 aria-pressed:bg-sky-700 aria-pressed:border-sky-400 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-300';
-
-function Tool({
-  label,
-  keys,
-  onClick,
-  disabled,
-  pressed,
-  children,
-}: {
-  label: string;
-  keys?: string;
-  onClick: () => void;
-  disabled?: boolean;
-  pressed?: boolean;
-  children: ReactNode;
-}) {
-  return (
-    <button
-      type="button"
-      aria-label={label}
-      aria-keyshortcuts={keys}
-      aria-pressed={pressed}
-      title={keys ? `${label} (${keys})` : label}
-      onClick={onClick}
-      disabled={disabled}
-      className={toolClass}
-    >
-      {children}
-    </button>
-  );
-}
 
 /** The viewer's single-key shortcuts (active only while the viewer has focus); false for other keys. */
 function applyKey(key: string, controls: PaneControls): boolean {
@@ -70,6 +37,95 @@ function applyKey(key: string, controls: PaneControls): boolean {
 }
 
 /**
+ * Which picture is shown, or which two side by side, and which side the keys act on. Paging wraps
+ * round; compare starts on the selfie and the ID document.
+ */
+function useViewerPictures(pictures: ViewerPicture[], startName: string) {
+  const [index, setIndex] = useState(() =>
+    Math.max(
+      0,
+      pictures.findIndex((p) => p.name === startName),
+    ),
+  );
+  const [pair, setPair] = useState<[number, number]>();
+  const [active, setActive] = useState<0 | 1>(0);
+  const defaultPair = comparePair(pictures.map((p) => p.name));
+  const count = pictures.length;
+  const step = (delta: number) => {
+    const move = (i: number) => (i + delta + count) % count;
+    if (pair) setPair(active === 0 ? [move(pair[0]), pair[1]] : [pair[0], move(pair[1])]);
+    else setIndex(move);
+  };
+  const toggleCompare = () => {
+    if (pair) {
+      setIndex(pair[active]);
+      setPair(undefined);
+    } else if (defaultPair) {
+      setPair(defaultPair);
+      setActive(0);
+    }
+  };
+  const choose = (side: 0 | 1, chosen: number) => {
+    if (pair) setPair(side === 0 ? [chosen, pair[1]] : [pair[0], chosen]);
+    setActive(side);
+  };
+  const shown = pair ? pictures[pair[active]]! : pictures[index]!;
+  return {
+    index,
+    pair,
+    active,
+    setActive,
+    shown,
+    count,
+    comparing: Boolean(pair),
+    canCompare: Boolean(defaultPair),
+    step,
+    toggleCompare,
+    choose,
+  };
+}
+
+/**
+ * The dialog opens modal with the shown pane focused; a pane that held focus goes when its picture
+ * changes, and focus moves to the pane now shown, so that the keys keep working.
+ */
+function useViewerFocus(dialog: RefObject<HTMLDialogElement | null>, shownName: string, pair: unknown) {
+  // Layout effect: the dialog is open (and has a size) before the panes fit their pictures.
+  useLayoutEffect(() => {
+    const element = dialog.current;
+    if (!element) return;
+    if (!element.open) element.showModal();
+    element.querySelector<HTMLElement>('[data-pane] [role="group"]')?.focus();
+  }, [dialog]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: it runs because the picture shown changed, which the body does not need to read.
+  useEffect(() => {
+    const element = dialog.current;
+    if (element?.open && !element.contains(document.activeElement)) {
+      element.querySelector<HTMLElement>('[data-active="true"] [role="group"]')?.focus();
+    }
+  }, [dialog, shownName, pair]);
+}
+
+/** The viewer's keys: arrows pan a zoomed picture or page through the pictures, the rest as applyKey. */
+function viewerKeys(pane: () => PaneControls | null, step: (delta: number) => void) {
+  return (event: KeyboardEvent<HTMLDialogElement>) => {
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    if ((event.target as HTMLElement).closest('select, input, textarea')) return;
+    const controls = pane();
+    if (!controls) return;
+    const arrow = { ArrowLeft: [1, 0], ArrowRight: [-1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] }[event.key];
+    if (arrow) {
+      if (controls.zoomed()) controls.panBy(arrow[0]! * PAN_STEP, arrow[1]! * PAN_STEP);
+      else if (arrow[0] !== 0) step(-arrow[0]!);
+      else return;
+    } else if (!applyKey(event.key, controls)) {
+      return;
+    }
+    event.preventDefault();
+  };
+}
+
+/**
  * The document viewer: one picture (or two side by side) to zoom, pan, fit, show at actual size,
  * rotate and page through, by pointer, touch or keys. Closing hands back the picture last shown, so
  * that focus can return to its thumbnail.
@@ -85,71 +141,13 @@ export function DocumentViewer({
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const hintId = useId();
-  const [index, setIndex] = useState(() =>
-    Math.max(
-      0,
-      pictures.findIndex((p) => p.name === startName),
-    ),
-  );
-  const [pair, setPair] = useState<[number, number]>();
-  const [active, setActive] = useState<0 | 1>(0);
+  const view = useViewerPictures(pictures, startName);
+  const { pair, active, shown } = view;
   const left = useRef<PaneControls>(null);
   const right = useRef<PaneControls>(null);
   const { isHidden, reveal } = usePinnedReveal();
-  const defaultPair = comparePair(pictures.map((p) => p.name));
-
-  // Layout effect: the dialog is open (and has a size) before the panes fit their pictures.
-  useLayoutEffect(() => {
-    const element = dialog.current;
-    if (!element) return;
-    if (!element.open) element.showModal();
-    element.querySelector<HTMLElement>('[data-pane] [role="group"]')?.focus();
-  }, []);
-
-  const count = pictures.length;
-  const shown = pair ? pictures[pair[active]]! : pictures[index]!;
-
-  // A pane that held focus goes when its picture changes: focus moves to the pane now shown, so that
-  // the keys keep working.
-  const shownName = shown.name;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: it runs because the picture shown changed, which the body does not need to read.
-  useEffect(() => {
-    const element = dialog.current;
-    if (element?.open && !element.contains(document.activeElement)) {
-      element.querySelector<HTMLElement>('[data-active="true"] [role="group"]')?.focus();
-    }
-  }, [shownName, pair]);
+  useViewerFocus(dialog, shown.name, pair);
   const pane = () => (pair && active === 1 ? right.current : left.current);
-  const step = (delta: number) => {
-    const move = (i: number) => (i + delta + count) % count;
-    if (pair) setPair(active === 0 ? [move(pair[0]), pair[1]] : [pair[0], move(pair[1])]);
-    else setIndex(move);
-  };
-  const toggleCompare = () => {
-    if (pair) {
-      setIndex(pair[active]);
-      setPair(undefined);
-    } else if (defaultPair) {
-      setPair(defaultPair);
-      setActive(0);
-    }
-  };
-
-  const onKeyDown = (event: KeyboardEvent<HTMLDialogElement>) => {
-    if (event.ctrlKey || event.metaKey || event.altKey) return;
-    if ((event.target as HTMLElement).closest('select, input, textarea')) return;
-    const controls = pane();
-    if (!controls) return;
-    const arrow = { ArrowLeft: [1, 0], ArrowRight: [-1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] }[event.key];
-    if (arrow) {
-      if (controls.zoomed()) controls.panBy(arrow[0]! * PAN_STEP, arrow[1]! * PAN_STEP);
-      else if (arrow[0] !== 0) step(-arrow[0]!);
-      else return;
-    } else if (!applyKey(event.key, controls)) {
-      return;
-    }
-    event.preventDefault();
-  };
 
   const paneFor = (picture: ViewerPicture, side: 0 | 1, position?: string) => (
     <ZoomPane
@@ -157,7 +155,7 @@ export function DocumentViewer({
       picture={picture}
       controls={side === 0 ? left : right}
       active={!pair || active === side}
-      onActivate={() => setActive(side)}
+      onActivate={() => view.setActive(side)}
       hidden={isHidden(`picture:${picture.name}`)}
       onReveal={() => reveal(`picture:${picture.name}`)}
       describedBy={hintId}
@@ -170,67 +168,19 @@ export function DocumentViewer({
       ref={dialog}
       aria-label={pair ? 'Compare pictures' : shown.alt}
       onClose={() => onClose(shown.name)}
-      onKeyDown={onKeyDown}
+      onKeyDown={viewerKeys(pane, view.step)}
       // A click on the backdrop closes it, as Escape does.
       closedby="any"
       className="m-auto flex h-[94vh] max-h-none w-[96vw] max-w-none flex-col gap-2 rounded-lg bg-slate-900 p-3 text-white shadow-2xl backdrop:bg-slate-950/80"
     >
-      <div className="flex flex-wrap items-center gap-2" role="toolbar" aria-label="Picture tools">
-        <p className="mr-auto min-w-0 truncate text-sm font-medium">{pair ? 'Compare' : `${shown.label} · ${index + 1} of ${count}`}</p>
-        <Tool label="Previous picture" keys="ArrowLeft" onClick={() => step(-1)} disabled={count < 2}>
-          ‹
-        </Tool>
-        <Tool label="Next picture" keys="ArrowRight" onClick={() => step(1)} disabled={count < 2}>
-          ›
-        </Tool>
-        <Tool label="Zoom out" keys="-" onClick={() => pane()?.zoomOut()}>
-          −
-        </Tool>
-        <Tool label="Zoom in" keys="+" onClick={() => pane()?.zoomIn()}>
-          +
-        </Tool>
-        <Tool label="Fit" keys="0" onClick={() => pane()?.fit()}>
-          Fit
-        </Tool>
-        <Tool label="Actual size" keys="1" onClick={() => pane()?.actualSize()}>
-          1:1
-        </Tool>
-        <Tool label="Rotate" keys="R" onClick={() => pane()?.rotate(1)}>
-          ⟳
-        </Tool>
-        <Tool label="Compare" onClick={toggleCompare} pressed={Boolean(pair)} disabled={!defaultPair}>
-          ◫ <span className="hidden sm:inline">Compare</span>
-        </Tool>
-        <Tool label="Close" keys="Escape" onClick={() => dialog.current?.close()}>
-          ✕
-        </Tool>
-      </div>
+      <ViewerToolbar
+        title={pair ? 'Compare' : `${shown.label} · ${view.index + 1} of ${view.count}`}
+        view={view}
+        pane={pane}
+        close={() => dialog.current?.close()}
+      />
       {pair ? (
-        <div className="flex min-h-0 flex-1 flex-col gap-2 md:flex-row" data-testid="compare">
-          {([0, 1] as const).map((side) => (
-            <div key={side} className="flex min-h-0 min-w-0 flex-1 flex-col gap-1">
-              <label className="flex items-center gap-2 text-sm">
-                {SIDES[side]} picture
-                <select
-                  value={pair[side]}
-                  onChange={(event) => {
-                    const chosen = Number(event.target.value);
-                    setPair(side === 0 ? [chosen, pair[1]] : [pair[0], chosen]);
-                    setActive(side);
-                  }}
-                  className="rounded border border-slate-600 bg-slate-800 px-2 py-1 text-white focus-visible:outline-2 focus-visible:outline-sky-300"
-                >
-                  {pictures.map((picture, i) => (
-                    <option key={picture.name} value={i}>
-                      {picture.label}
-                    </option>
-                  ))}
-                </select>
-              </label>
-              {paneFor(pictures[pair[side]]!, side, SIDES[side])}
-            </div>
-          ))}
-        </div>
+        <ComparePanes pictures={pictures} pair={pair} choose={view.choose} paneFor={paneFor} />
       ) : (
         <div className="flex min-h-0 flex-1">{paneFor(shown, 0)}</div>
       )}
@@ -240,5 +190,42 @@ export function DocumentViewer({
         {pair ? ' The toolbar and keys act on the highlighted side; click a side to choose it.' : ''}
       </p>
     </dialog>
+  );
+}
+
+/** Two panes side by side, each with a picker of the picture it shows. */
+function ComparePanes({
+  pictures,
+  pair,
+  choose,
+  paneFor,
+}: {
+  pictures: ViewerPicture[];
+  pair: [number, number];
+  choose: (side: 0 | 1, chosen: number) => void;
+  paneFor: (picture: ViewerPicture, side: 0 | 1, position?: string) => ReactNode;
+}) {
+  return (
+    <div className="flex min-h-0 flex-1 flex-col gap-2 md:flex-row" data-testid="compare">
+      {([0, 1] as const).map((side) => (
+        <div key={side} className="flex min-h-0 min-w-0 flex-1 flex-col gap-1">
+          <label className="flex items-center gap-2 text-sm">
+            {SIDES[side]} picture
+            <select
+              value={pair[side]}
+              onChange={(event) => choose(side, Number(event.target.value))}
+              className="rounded border border-slate-600 bg-slate-800 px-2 py-1 text-white focus-visible:outline-2 focus-visible:outline-sky-300"
+            >
+              {pictures.map((picture, i) => (
+                <option key={picture.name} value={i}>
+                  {picture.label}
+                </option>
+              ))}
+            </select>
+          </label>
+          {paneFor(pictures[pair[side]]!, side, SIDES[side])}
+        </div>
+      ))}
+    </div>
   );
 }

@@ -1,4 +1,14 @@
-import { useCallback, useEffect, useImperativeHandle, useRef, useState, type Ref } from 'react';
+import {
+  type Dispatch,
+  type Ref,
+  type RefObject,
+  type SetStateAction,
+  useCallback,
+  useEffect,
+  useImperativeHandle,
+  useRef,
+  useState,
+} from 'react';
 import { TransformComponent, TransformWrapper, type ReactZoomPanPinchContentRef } from 'react-zoom-pan-pinch';
 import type { ViewerPicture } from './viewer-picture.ts';
 
@@ -51,47 +61,7 @@ export function ZoomPane({
   const sideways = rotation % 180 !== 0;
   const box = size && (sideways ? { width: size.height, height: size.width } : size);
 
-  const fitScale = useCallback(() => {
-    const wrapper = api.current?.instance.wrapperComponent;
-    if (!wrapper || !box) return 1;
-    return Math.min(wrapper.clientWidth / box.width, wrapper.clientHeight / box.height);
-  }, [box]);
-
-  // A step counts from where the previous one is heading, so that "+" then "-" in quick succession, or
-  // during the animation, lands back exactly.
-  const heading = useRef<number>(undefined);
-  const zoomBy = useCallback((factor: number) => {
-    const controls = api.current;
-    if (!controls) return;
-    const { instance } = controls;
-    const from = instance.isAnimating && heading.current !== undefined ? heading.current : instance.state.scale;
-    const to = Math.min(MAX_SCALE, Math.max(MIN_SCALE, from * factor));
-    heading.current = to;
-    const delta = to - instance.state.scale;
-    if (delta > 0) void controls.zoomIn(delta, ANIMATION_MS);
-    else if (delta < 0) void controls.zoomOut(-delta, ANIMATION_MS);
-  }, []);
-
-  useImperativeHandle(
-    controls,
-    () => ({
-      zoomIn: () => zoomBy(ZOOM_FACTOR),
-      zoomOut: () => zoomBy(1 / ZOOM_FACTOR),
-      fit: () => api.current?.fitToView({ animationTime: ANIMATION_MS }),
-      actualSize: () => api.current?.centerView(1, ANIMATION_MS),
-      rotate: (quarterTurns) => setRotation((r) => (r + quarterTurns * 90 + 360) % 360),
-      panBy: (dx, dy) => api.current?.panBy(dx, dy, ANIMATION_MS / 2),
-      zoomed: () => (api.current?.instance.state.scale ?? 0) > fitScale() * 1.02,
-    }),
-    [fitScale, zoomBy],
-  );
-
-  // A new size (the picture measured, or turned by a quarter) starts from the fitted view.
-  const boxWidth = box?.width;
-  const boxHeight = box?.height;
-  useEffect(() => {
-    if (boxWidth && boxHeight) api.current?.fitToView({ animationTime: 0 });
-  }, [boxWidth, boxHeight]);
+  usePaneControls(controls, api, box, setRotation);
 
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: choosing the active side by pointer; by keyboard, focusing the side's group (inside) does it.
@@ -150,6 +120,84 @@ export function ZoomPane({
           />
         </TransformComponent>
       </TransformWrapper>
+      <PaneOverlay picture={picture} position={position} scale={scale} rotation={rotation} hidden={hidden} onReveal={onReveal} />
+    </div>
+  );
+}
+
+type Size = { width: number; height: number };
+
+/** The pane's controls for the toolbar and keys, and a fitted view whenever its box changes. */
+function usePaneControls(
+  controls: Ref<PaneControls>,
+  api: RefObject<ReactZoomPanPinchContentRef | null>,
+  box: Size | undefined,
+  setRotation: Dispatch<SetStateAction<number>>,
+) {
+  const fitScale = useCallback(() => {
+    const wrapper = api.current?.instance.wrapperComponent;
+    if (!wrapper || !box) return 1;
+    return Math.min(wrapper.clientWidth / box.width, wrapper.clientHeight / box.height);
+  }, [api, box]);
+
+  // A step counts from where the previous one is heading, so that "+" then "-" in quick succession, or
+  // during the animation, lands back exactly.
+  const heading = useRef<number>(undefined);
+  const zoomBy = useCallback(
+    (factor: number) => {
+      const controls = api.current;
+      if (!controls) return;
+      const { instance } = controls;
+      const from = instance.isAnimating && heading.current !== undefined ? heading.current : instance.state.scale;
+      const to = Math.min(MAX_SCALE, Math.max(MIN_SCALE, from * factor));
+      heading.current = to;
+      const delta = to - instance.state.scale;
+      if (delta > 0) void controls.zoomIn(delta, ANIMATION_MS);
+      else if (delta < 0) void controls.zoomOut(-delta, ANIMATION_MS);
+    },
+    [api],
+  );
+
+  useImperativeHandle(
+    controls,
+    () => ({
+      zoomIn: () => zoomBy(ZOOM_FACTOR),
+      zoomOut: () => zoomBy(1 / ZOOM_FACTOR),
+      fit: () => api.current?.fitToView({ animationTime: ANIMATION_MS }),
+      actualSize: () => api.current?.centerView(1, ANIMATION_MS),
+      rotate: (quarterTurns) => setRotation((r) => (r + quarterTurns * 90 + 360) % 360),
+      panBy: (dx, dy) => api.current?.panBy(dx, dy, ANIMATION_MS / 2),
+      zoomed: () => (api.current?.instance.state.scale ?? 0) > fitScale() * 1.02,
+    }),
+    [api, fitScale, zoomBy, setRotation],
+  );
+
+  // A new size (the picture measured, or turned by a quarter) starts from the fitted view.
+  const boxWidth = box?.width;
+  const boxHeight = box?.height;
+  useEffect(() => {
+    if (boxWidth && boxHeight) api.current?.fitToView({ animationTime: 0 });
+  }, [api, boxWidth, boxHeight]);
+}
+
+/** Over the picture: the reveal button while masked, and what is shown at which zoom and turn. */
+function PaneOverlay({
+  picture,
+  position,
+  scale,
+  rotation,
+  hidden,
+  onReveal,
+}: {
+  picture: ViewerPicture;
+  position: string | undefined;
+  scale: number;
+  rotation: number;
+  hidden: boolean;
+  onReveal: () => void;
+}) {
+  return (
+    <>
       {hidden && (
         <button
           type="button"
@@ -166,6 +214,6 @@ export function ZoomPane({
         {position ? `${position} · ` : ''}
         {picture.label} · {Math.round(scale * 100)} %{rotation ? ` · ${rotation}°` : ''}
       </p>
-    </div>
+    </>
   );
 }
