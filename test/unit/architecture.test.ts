@@ -77,6 +77,16 @@ describe('import direction', () => {
   });
 });
 
+describe('size', () => {
+  // Function length is Biome's noExcessiveLinesPerFunction (biome.json); file length is checked here.
+  it('no source file in src/ is over 300 lines', () => {
+    const long = filesOf(src)
+      .map((file) => ({ file: path.relative(src, file), lines: readFileSync(file, 'utf8').split('\n').length - 1 }))
+      .filter(({ lines }) => lines > 300);
+    expect(long).toEqual([]);
+  });
+});
+
 describe('the production build of the server', () => {
   it('carries the sandbox but none of the hostile test candidate', { timeout: 120_000 }, () => {
     const outDir = mkdtempSync(path.join(os.tmpdir(), 'cl-server-build-'));
