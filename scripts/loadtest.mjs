@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { floodPhase, supportMemoryPhase } from './loadtest-hostile.mjs';
+import { asManyUsers } from './load-users.mjs';
 import { spawnServer } from './spawn-server.mjs';
 
 /** @import { ApiMeta } from '../src/kyc/contract/api.ts' */
@@ -74,11 +75,15 @@ for (const phase of phases) {
     duration: seconds,
     headers: {
       'x-candidate-lookup': '1',
-      'x-forwarded-user': `loadtest-${phase.role}`,
       'x-forwarded-role': phase.role,
       accept: 'application/json',
     },
-    requests: paths.map((p) => ({ method: 'GET', path: p })),
+    // One user per connection: many people at once, each within the per-user bound.
+    requests: asManyUsers(
+      paths.map((p) => ({ method: /** @type {const} */ ('GET'), path: p })),
+      `loadtest-${phase.role}`,
+      phase.connections,
+    ),
   });
   const errors = result.errors + result.timeouts + result.non2xx;
   rows.push({
