@@ -3,6 +3,7 @@ import type { Transform } from 'node:stream';
 import { AnswerGuardError, firstOutput } from './answer-guard.ts';
 import { countBytes, type Failure, sendError } from './http-reply.ts';
 import { type Audit, type LookupDeps, refuse } from './lookup.ts';
+import { newBoundary, splitRecord, writeParts } from './multipart-answer.ts';
 
 /**
  * A compliance user's answer: the service's body streamed on as it comes, once its start is checked
@@ -27,6 +28,8 @@ export interface FullAnswer {
   upstreamStatus: number;
   /** Starts the archive-after-extract scan of the body. */
   watch: () => void;
+  /** The browser's request when it asked for the answer in parts (multipart-answer.ts). */
+  inParts?: http.IncomingMessage;
 }
 
 /** Compliance users: the body streamed on as it comes, once its start is checked and its audit line written. */
@@ -48,6 +51,7 @@ export async function answerFull(res: http.ServerResponse, answer: FullAnswer, d
     received += chunk.length;
     if (received > deps.maxResponseBytes) upstreamRes.destroy(new Error('response too large'));
   });
+  const tooLarge = () => received > deps.maxResponseBytes;
   guard.on('error', (error) => {
     if (error instanceof AnswerGuardError && error.problem === 'key_reflected') deps.warn(KEY_REFLECTED_WARNING);
     upstreamRes.destroy();
@@ -58,12 +62,38 @@ export async function answerFull(res: http.ServerResponse, answer: FullAnswer, d
   answer.watch();
   upstreamRes.pipe(guard);
 
+  if (answer.inParts) return answerInParts(res, answer, answer.inParts, tooLarge);
   const first = await firstOutput(guard);
   if (!first.ok) return refuse(res, audit, guardFailure(first.error), upstreamStatus, true);
   if (!(await audit(200, null, upstreamStatus, true))) return void upstreamRes.destroy();
   if (broken || guard.destroyed) return sendError(res, 502, 'upstream_error', 'The response of the KYC service broke off.');
   streamBody(res, upstreamRes, guard);
 }
+
+/**
+ * The same body in parts: read whole (the service is near, the browser's link is the slow one), then
+ * audited, then written. Every fault of the service is known before the status line, so it is answered
+ * with its code: a body cut or stalled (upstream_error), too large (response_too_large), not JSON.
+ */
+async function answerInParts(res: http.ServerResponse, answer: FullAnswer, req: http.IncomingMessage, tooLarge: () => boolean) {
+  const { audit, upstreamStatus } = answer;
+  const boundary = newBoundary();
+  const read = await splitRecord(answer.guard, boundary);
+  if (!read.ok) {
+    const failure = 'failure' in read ? read.failure : tooLarge() ? TOO_LARGE : guardFailure(read.error);
+    return refuse(res, audit, failure, upstreamStatus, true);
+  }
+  if (!(await audit(200, null, upstreamStatus, true))) return;
+  if (!(await writeParts(req, res, read.split, boundary))) {
+    sendError(res, 502, 'upstream_error', "The KYC service's answer could not be sent in parts. Try again.");
+  }
+}
+
+const TOO_LARGE: Failure = {
+  status: 502,
+  code: 'response_too_large',
+  message: "The KYC service's response is larger than this server accepts (KYC_MAX_RESPONSE_BYTES).",
+};
 
 const KEY_REFLECTED_WARNING =
   "The KYC service's answer contained this server's API key, so it was refused. Something between this server and the service, or a wrong KYC_BASE_URL, reflects the Authorization header.";

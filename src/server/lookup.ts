@@ -7,6 +7,7 @@ import type { AccessControl, Identity } from './auth/access.ts';
 import { answerFull, type FullAnswer, isEncoded } from './full-answer.ts';
 import { bytesSent, errorCodeSent, type Failure, STORE_UNAVAILABLE, sendError, sendFailure, sendJson } from './http-reply.ts';
 import { requestIdOf } from './log.ts';
+import { partsAccepted } from './multipart-answer.ts';
 import { type Metrics, upstreamOutcome } from './metrics.ts';
 import type { RateLimiter } from './rate-limit.ts';
 import { StoreUnavailableError } from './state/store.ts';
@@ -93,12 +94,14 @@ export async function lookup(deps: LookupDeps, call: LookupCall): Promise<void> 
   if (typeof slot !== 'function') return refuse(call.res, audit, slot);
   call.res.once('close', slot);
 
-  // Asked uncompressed (upstream-client.ts): every byte is checked before it is passed on.
+  // Support users never get picture parts: their answer is the status level, plain JSON.
+  const inParts = level === 'full' && partsAccepted(call.req) ? call.req : undefined;
+  // Asked uncompressed (upstream-client.ts): every byte is checked before it is passed on. The service is asked for JSON.
   const upstreamCall = deps.upstream.fetchCandidate({
     kind: call.kind,
     id: asked.id,
     scope: level === 'status' ? 'status' : 'full',
-    browserHeaders: call.req.headers,
+    browserHeaders: inParts ? { ...call.req.headers, accept: 'application/json' } : call.req.headers,
   });
   call.res.once('close', () => {
     if (!call.res.writableFinished) upstreamCall.abort();
@@ -121,7 +124,7 @@ export async function lookup(deps: LookupDeps, call: LookupCall): Promise<void> 
   }
   if (level === 'full') {
     const watch = () => watchWillArchiveAt(upstreamRes, (value) => deps.archiving.observe(value, lookupAt));
-    const full: FullAnswer = { upstreamRes, guard: deps.upstream.answerGuard(), audit, upstreamStatus, watch };
+    const full: FullAnswer = { upstreamRes, guard: deps.upstream.answerGuard(), audit, upstreamStatus, watch, inParts };
     return answerFull(call.res, full, deps);
   }
   const observe = level === 'stripped' ? (value: string | undefined) => deps.archiving.observe(value, lookupAt) : undefined;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { base64ByteLength, base64Head, base64ToBytes, cleanBase64, formatBytes, sniffImageType } from '../../src/kyc/view/image.ts';
+import { sniffImageType } from '../../src/kyc/contract/picture-type.ts';
+import { base64ByteLength, base64Head, base64ToBytes, cleanBase64, formatBytes } from '../../src/kyc/view/image.ts';
 import { drawPicture } from '../../src/server/sandbox/images.ts';
 
 const b64 = (bytes: Uint8Array | string) => Buffer.from(bytes).toString('base64');

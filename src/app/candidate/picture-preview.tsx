@@ -1,14 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { attributeLabel } from '../../kyc/view/attributes.ts';
-import {
-  base64ByteLength,
-  base64Head,
-  base64ToBytes,
-  cleanBase64,
-  formatBytes,
-  type SniffedType,
-  sniffImageType,
-} from '../../kyc/view/image.ts';
+import { base64ByteLength, base64Head, base64ToBytes, cleanBase64, formatBytes } from '../../kyc/view/image.ts';
+import { type SniffedType, sniffImageType } from '../../kyc/contract/picture-type.ts';
 import { useMaskedItem } from '../preferences/privacy-mask.tsx';
 import { Notice } from '../ui/section.tsx';
 import type { ViewerPicture } from '../viewer/viewer-picture.ts';

@@ -1,0 +1,39 @@
+import { z } from './zod.ts';
+
+/**
+ * A lookup answered in parts (`Accept: multipart/mixed`, the format of GraphQL's incremental delivery):
+ * first the record as JSON with each picture's base64 value replaced by a reference to a later part,
+ * then each picture as one binary part. A client that does not ask gets the plain JSON answer.
+ */
+
+export const PARTS_MEDIA_TYPE = 'multipart/mixed';
+
+/** What the browser sends: parts, or plain JSON from a server (or a proxy) that does not offer them. */
+export const PARTS_ACCEPT = `${PARTS_MEDIA_TYPE}, application/json;q=0.9`;
+
+/** The part header naming a picture part: the reference's `part`, never the attribute's name (no data in headers). */
+export const PART_NAME_HEADER = 'content-id';
+
+/** A picture's place in the first part: `identities.<name>.value` is this instead of the base64 text. */
+export const pictureReferenceSchema = z.strictObject({
+  /** The part's name (see partName). */
+  part: z.string(),
+  /** Sniffed from the bytes by the server; the part itself is `application/octet-stream` unless a raster image. */
+  type: z.string(),
+  /** The picture's size in bytes (decoded). */
+  size: z.int().check(z.nonnegative()),
+});
+export type PictureReference = z.infer<typeof pictureReferenceSchema>;
+
+/**
+ * `picture-1@<boundary>`, `picture-2@<boundary>`, … in the order the parts follow. The boundary is random
+ * for each answer and named only in its Content-Type, so an object the service itself put in a record
+ * can never pass for a reference.
+ */
+export function partName(index: number, boundary: string): string {
+  return `picture-${index + 1}@${boundary}`;
+}
+
+export function isPartOf(reference: PictureReference, boundary: string): boolean {
+  return /^picture-\d+@/.test(reference.part) && reference.part.endsWith(`@${boundary}`);
+}

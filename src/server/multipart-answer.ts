@@ -1,0 +1,176 @@
+import { randomBytes } from 'node:crypto';
+import type http from 'node:http';
+import type { Readable } from 'node:stream';
+import { promisify } from 'node:util';
+import { gzip as gzipCallback } from 'node:zlib';
+import parser from 'stream-json/parser.js';
+import { PART_NAME_HEADER, PARTS_MEDIA_TYPE } from '../kyc/contract/picture-parts.ts';
+import { countBytes, type Failure } from './http-reply.ts';
+import { RecordSplitter, type SplitRecord, type Token } from './record-parts.ts';
+
+/**
+ * A compliance user's answer in parts (picture-parts.ts): the checked body is parsed as it arrives
+ * (stream-json, strings in pieces), pictures decoded from base64 on the way, and once the record is whole
+ * the first part is written, then each picture as one binary part. Faults of the service are all known
+ * before the first byte leaves, so each is answered with its error code, never a short body.
+ */
+
+const gzip = promisify(gzipCallback);
+
+/** Whether the browser asked for parts (and does not refuse them with q=0). */
+export function partsAccepted(req: http.IncomingMessage): boolean {
+  const accept = req.headers.accept;
+  if (typeof accept !== 'string') return false;
+  return accept.split(',').some((range) => {
+    const [type, ...params] = range.split(';').map((part) => part.trim().toLowerCase());
+    const q = params.find((param) => param.startsWith('q='));
+    return type === PARTS_MEDIA_TYPE && !(q && Number(q.slice(2)) === 0);
+  });
+}
+
+function gzipAccepted(req: http.IncomingMessage): boolean {
+  return /(^|,)\s*gzip\s*(;\s*q=(?!0(\.0*)?\s*(,|$))[\d.]+)?\s*(,|$)/i.test(String(req.headers['accept-encoding'] ?? ''));
+}
+
+/** 128 random bits: nothing the service sends can contain it but by a chance too small to matter (checked anyway). */
+export function newBoundary(): string {
+  return randomBytes(16).toString('hex');
+}
+
+export type Split = { ok: true; split: SplitRecord } | { ok: false; failure: Failure } | { ok: false; error: Error };
+
+const notJson = (message: string): Failure => ({ status: 502, code: 'upstream_error', message });
+
+/** The checked body (the answer guard's output), parsed into the record's parts; an error of the source is passed back. */
+export function splitRecord(source: Readable, boundary: string): Promise<Split> {
+  return new Promise((resolve) => {
+    const splitter = new RecordSplitter(boundary);
+    const tokens = parser.asStream({
+      packKeys: true,
+      streamKeys: false,
+      packStrings: false,
+      streamStrings: true,
+      packNumbers: true,
+      streamNumbers: false,
+    });
+    let settled = false;
+    const settle = (result: Split) => {
+      if (settled) return;
+      settled = true;
+      source.unpipe(tokens);
+      tokens.destroy();
+      resolve(result);
+    };
+    tokens.on('data', (token: Token) => splitter.push(token));
+    tokens.on('error', () => settle({ ok: false, failure: notJson("The KYC service's answer is not JSON, so it could not be sent.") }));
+    tokens.on('end', () => {
+      if (!splitter.done) return settle({ ok: false, failure: notJson("The KYC service's answer is incomplete JSON.") });
+      settle({ ok: true, split: splitter.result() });
+    });
+    source.once('error', (error) => settle({ ok: false, error }));
+    source.pipe(tokens);
+  });
+}
+
+type Piece = Buffer;
+
+/** The parts as bytes to write, in order; pictures are the service's bytes as decoded, never copied again. */
+async function layOut(split: SplitRecord, boundary: string, compress: boolean): Promise<Array<() => Piece[]>> {
+  const raw = Buffer.from(split.json, 'latin1');
+  const body = compress ? await gzip(raw) : raw;
+  const first = [
+    `--${boundary}`,
+    'Content-Type: application/json; charset=utf-8',
+    ...(compress ? ['Content-Encoding: gzip'] : []),
+    `Content-Length: ${body.length}`,
+    '',
+    '',
+  ].join('\r\n');
+  const pieces: Array<() => Piece[]> = [() => [Buffer.from(first), body]];
+  for (const picture of split.pictures) {
+    const head = [
+      '',
+      `--${boundary}`,
+      `Content-Type: ${picture.contentType}`,
+      `${PART_NAME_HEADER}: ${picture.reference.part}`,
+      `Content-Length: ${picture.reference.size}`,
+      '',
+      '',
+    ].join('\r\n');
+    pieces.push(() => {
+      const chunks = picture.chunks;
+      // Freed as written: the socket holds what it has not sent, this record no longer does.
+      picture.chunks = [];
+      return [Buffer.from(head), ...chunks];
+    });
+  }
+  pieces.push(() => [Buffer.from(`\r\n--${boundary}--\r\n`)]);
+  return pieces;
+}
+
+function lengthOf(split: SplitRecord, boundary: string, firstBodyLength: number, compress: boolean): number {
+  const first = `--${boundary}\r\nContent-Type: application/json; charset=utf-8\r\n${compress ? 'Content-Encoding: gzip\r\n' : ''}Content-Length: ${firstBodyLength}\r\n\r\n`;
+  let length = first.length + firstBodyLength + `\r\n--${boundary}--\r\n`.length;
+  for (const picture of split.pictures) {
+    const { part, size } = picture.reference;
+    length +=
+      `\r\n--${boundary}\r\nContent-Type: ${picture.contentType}\r\n${PART_NAME_HEADER}: ${part}\r\nContent-Length: ${size}\r\n\r\n`
+        .length + size;
+  }
+  return length;
+}
+
+/** Whether the delimiter occurs in any of the bytes, also across two chunks. */
+function holdsDelimiter(chunks: readonly Buffer[], boundary: string): boolean {
+  const needle = Buffer.from(`--${boundary}`);
+  return chunks.some((chunk, i) => {
+    if (chunk.includes(needle)) return true;
+    const next = chunks[i + 1];
+    return next !== undefined && Buffer.concat([chunk.subarray(-needle.length), next.subarray(0, needle.length)]).includes(needle);
+  });
+}
+
+/**
+ * Writes the answer: status line and headers, then part after part, each waiting for the socket to take
+ * the last (a slow link holds at most about one picture in the socket's buffer). False when the
+ * delimiter turned up in the data (nothing is written then).
+ */
+export async function writeParts(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  split: SplitRecord,
+  boundary: string,
+): Promise<boolean> {
+  const compress = gzipAccepted(req);
+  const pieces = await layOut(split, boundary, compress);
+  const [firstHead, firstBody] = pieces[0]!();
+  if (holdsDelimiter([firstBody!], boundary) || split.pictures.some((picture) => holdsDelimiter(picture.chunks, boundary))) return false;
+  res.writeHead(200, {
+    'content-type': `${PARTS_MEDIA_TYPE}; boundary="${boundary}"`,
+    'content-length': lengthOf(split, boundary, firstBody!.length, compress),
+    'cache-control': 'no-store',
+    vary: 'Accept, Accept-Encoding',
+  });
+  const queue = [() => [firstHead!, firstBody!], ...pieces.slice(1)];
+  for (const next of queue) {
+    if (res.destroyed) return true;
+    for (const piece of next()) {
+      countBytes(res, piece.length);
+      if (!res.write(piece)) await drained(res);
+    }
+  }
+  res.end();
+  return true;
+}
+
+function drained(res: http.ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.once('drain', done);
+    res.once('close', done);
+  });
+}

@@ -1,0 +1,245 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { apiErrorBodySchema } from '../../src/kyc/contract/api.ts';
+import { createAuditLog } from '../../src/server/audit.ts';
+import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
+import { loadHostileCandidate } from '../../src/server/sandbox/hostile-fixture.ts';
+import { SANDBOX_KEYS, startSandbox, type RunningSandbox } from '../../src/server/sandbox/sandbox.ts';
+import { startFakeUpstream } from './fake-upstream.ts';
+import { startTestApp, type TestApp } from './http.ts';
+import { getBytes, partsOf, reassemble, type PartsResponse } from './parts.ts';
+
+const candidates = [...sampleCandidates({ now: new Date() }), await loadHostileCandidate()];
+let sandbox: RunningSandbox;
+let app: TestApp;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ candidates });
+  app = await startTestApp({ upstream: { baseUrl: sandbox.url, clientId: sandbox.clientId, apiKey: SANDBOX_KEYS.full } });
+});
+afterAll(async () => {
+  await app.close();
+  await sandbox.close();
+});
+
+const pathOf = (recordId: string) => `/api/candidates/recordId/${encodeURIComponent(recordId)}`;
+const errorOf = (res: PartsResponse) => apiErrorBodySchema.parse(JSON.parse(res.body.toString('utf8'))).error;
+
+describe('answers in parts against the sandbox', () => {
+  it('put back together, equal the plain answer for every sandbox candidate, pictures byte for byte', async () => {
+    let pictures = 0;
+    for (const { record } of candidates) {
+      const plain = await app.get(pathOf(record.recordId!), { accept: 'application/json' });
+      const inParts = await getBytes(app.port, pathOf(record.recordId!));
+      expect(plain.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(inParts.status).toBe(200);
+      expect(inParts.headers['content-type']).toMatch(/^multipart\/mixed; boundary="[0-9a-f]{32}"$/);
+      expect(inParts.headers['cache-control']).toBe('no-store');
+      expect(Number(inParts.headers['content-length'])).toBe(inParts.body.length);
+      const { envelope, first, pictures: parts } = await reassemble(inParts);
+      expect(envelope).toEqual(JSON.parse(plain.body));
+      for (const [name, attribute] of Object.entries(record.identities ?? {})) {
+        const sent = (first.data.identities as Record<string, { value: unknown }>)[name]!.value;
+        if (typeof sent === 'string') continue;
+        pictures++;
+        const { part } = sent as { part: string };
+        expect(parts.get(part)!.body.equals(Buffer.from(attribute.value, 'base64'))).toBe(true);
+      }
+    }
+    // Each sample with pictures sent some as parts; the hostile one's "not base64" stays text.
+    expect(pictures).toBeGreaterThan(8);
+  });
+
+  it('sends a picture as a part of its sniffed raster type, and anything else as inert octets', async () => {
+    const hostile = candidates.at(-1)!.record;
+    const res = await getBytes(app.port, pathOf(hostile.recordId!));
+    const { first, pictures } = await reassemble(res);
+    const identities = first.data.identities as Record<string, { value: { part: string; type: string; size: number } | string }>;
+    const reference = (name: string) => identities[name]!.value as { part: string; type: string; size: number };
+    expect(reference('passport').type).toBe('image/svg+xml');
+    expect(reference('selfie').type).toBe('text/html');
+    expect(reference('proof_of_address').type).toBe('application/pdf');
+    for (const name of ['passport', 'selfie', 'proof_of_address', 'selfie_national_id']) {
+      expect(pictures.get(reference(name).part)!.headers['content-type']).toBe('application/octet-stream');
+    }
+    expect(typeof identities.driving_license!.value).toBe('string');
+
+    const sample = candidates.find((c) => c.record.identities?.passport && c.record.recordId !== hostile.recordId)!.record;
+    const { first: sampleFirst, pictures: samplePictures } = await reassemble(await getBytes(app.port, pathOf(sample.recordId!)));
+    const passport = (sampleFirst.data.identities as Record<string, { value: { part: string; type: string; size: number } }>).passport!
+      .value;
+    expect(passport.type).toMatch(/^image\/(jpeg|png)$/);
+    expect(samplePictures.get(passport.part)!.headers['content-type']).toBe(passport.type);
+    expect(Number(samplePictures.get(passport.part)!.headers['content-length'])).toBe(passport.size);
+  });
+
+  it('compresses the first part when the browser accepts gzip, and never a picture', async () => {
+    const sample = candidates.find((c) => c.record.identities?.passport)!.record;
+    const res = await getBytes(app.port, pathOf(sample.recordId!), { 'accept-encoding': 'gzip, deflate, br' });
+    expect(res.headers['content-encoding']).toBeUndefined();
+    const [first, ...pictures] = await partsOf(res);
+    expect(first!.headers['content-encoding']).toBe('gzip');
+    for (const picture of pictures) expect(picture.headers['content-encoding']).toBeUndefined();
+    const plain = await app.get(pathOf(sample.recordId!), { accept: 'application/json' });
+    expect((await reassemble(res)).envelope).toEqual(JSON.parse(plain.body));
+  });
+
+  it('answers plain JSON, exactly as before, to a client that does not ask for parts', async () => {
+    const sample = candidates.find((c) => c.record.identities?.passport)!.record;
+    const res = await app.get(pathOf(sample.recordId!), { accept: 'application/json' });
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(JSON.parse(res.body).data).toEqual(sample);
+    const refused = await getBytes(app.port, pathOf(sample.recordId!), { accept: 'multipart/mixed;q=0, application/json' });
+    expect(refused.headers['content-type']).toBe('application/json; charset=utf-8');
+  });
+});
+
+describe('support users and parts', () => {
+  it('never get a picture part, with the status key or without it', async () => {
+    const sample = candidates.find((c) => c.record.identities?.passport)!.record;
+    for (const statusApiKey of [SANDBOX_KEYS.status, undefined]) {
+      const support = await startTestApp({
+        upstream: { baseUrl: sandbox.url, clientId: sandbox.clientId, apiKey: SANDBOX_KEYS.full, statusApiKey },
+        access: supportOnly(),
+      });
+      const res = await getBytes(support.port, pathOf(sample.recordId!));
+      await support.close();
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+      const body = JSON.parse(res.body.toString('utf8'));
+      expect(body.data.identities).toBeUndefined();
+      expect(res.body.toString('latin1')).not.toContain('--');
+    }
+  });
+});
+
+function supportOnly() {
+  return {
+    mode: 'proxy',
+    identify: async () => ({ user: 'agent', role: 'support' as const }),
+    rateLimitKey: () => 'agent',
+    handleSession: () => {},
+  } as unknown as NonNullable<Parameters<typeof startTestApp>[0]['access']>;
+}
+
+describe('faults of the service, answered in parts', () => {
+  let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
+  let faults: TestApp;
+  let auditFile: string;
+  beforeAll(async () => {
+    upstream = await startFakeUpstream();
+    auditFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'cl-parts-')), 'audit.jsonl');
+    faults = await startTestApp({
+      upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'parts-test-key-9b2e' },
+      timeoutMs: 400,
+      maxResponseBytes: 20_000,
+      audit: createAuditLog(auditFile),
+      refuseProxied: false,
+    });
+  });
+  afterAll(async () => {
+    await faults.close();
+    await upstream.close();
+  });
+  const lookup = () => getBytes(faults.port, '/api/candidates/refId/abc');
+  const picture = Buffer.alloc(6000, 7).toString('base64');
+  const opening = `{"status":"success","data":{"status":"approved","identities":{"passport":{"type":"base64","value":"${picture.slice(0, 3000)}`;
+
+  it('a body cut in the middle of a picture: upstream_error, no part sent', async () => {
+    upstream.behave = (req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': 12_000 });
+      res.write(opening);
+      setTimeout(() => req.socket.destroy(), 30);
+    };
+    const res = await lookup();
+    expect(res.status).toBe(502);
+    expect(errorOf(res)).toMatchObject({ code: 'upstream_error', message: 'The response of the KYC service broke off.' });
+  });
+
+  it('a body that stalls in the middle of a picture: upstream_error once the idle timeout passes', async () => {
+    upstream.behave = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': 12_000 });
+      res.write(opening);
+    };
+    const res = await lookup();
+    expect(res.status).toBe(502);
+    expect(errorOf(res).code).toBe('upstream_error');
+  });
+
+  it('a body that grows past the limit in the middle of a picture: response_too_large', async () => {
+    upstream.behave = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write(opening);
+      const timer = setInterval(() => {
+        if (res.destroyed) return clearInterval(timer);
+        res.write('A'.repeat(4000));
+      }, 5);
+    };
+    const res = await lookup();
+    expect(res.status).toBe(502);
+    expect(errorOf(res).code).toBe('response_too_large');
+  });
+
+  it('a body that is not JSON after its envelope opens, or is incomplete: upstream_error; one that is not an envelope: upstream_error', async () => {
+    for (const body of [`{"status":"success","data":{"status":"approved"}} trailing`, `{"status":"success","data":{"status":`, '<html>']) {
+      upstream.behave = (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+        res.end(body);
+      };
+      const res = await lookup();
+      expect(res.status).toBe(502);
+      expect(errorOf(res).code).toBe('upstream_error');
+    }
+  });
+
+  it('a wrong-shaped record is passed on for the browser to name, as in the plain answer', async () => {
+    const body = '{"status":"success","data":{"status":5,"identities":{"passport":{"type":"base64","value":"AAAA"}}}}';
+    upstream.behave = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+      res.end(body);
+    };
+    const res = await lookup();
+    expect(res.status).toBe(200);
+    expect((await reassemble(res)).envelope).toEqual(JSON.parse(body));
+  });
+
+  it('a body holding the key is refused before any part, and the audit line comes before the first byte', async () => {
+    const body = `{"status":"success","data":{"status":"approved","note":"parts-test-key-9b2e"}}`;
+    upstream.behave = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+      res.end(body);
+    };
+    const refused = await lookup();
+    expect(refused.status).toBe(502);
+    expect(refused.body.toString('latin1')).not.toContain('parts-test-key-9b2e');
+
+    const good = `{"status":"success","data":{"status":"approved","identities":{"selfie":{"value":"${picture}","type":"base64"}}}}`;
+    upstream.behave = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(good) });
+      res.end(good);
+    };
+    const res = await lookup();
+    expect(res.status).toBe(200);
+    expect((await reassemble(res)).envelope).toEqual(JSON.parse(good));
+    const lines = readFileSync(auditFile, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(lines.at(-1)).toMatchObject({ status: 200, code: null });
+    expect(lines.at(-2)).toMatchObject({ status: 502, code: 'upstream_error' });
+  });
+
+  it('an object in the record that looks like a reference is not taken for one', async () => {
+    const body = `{"status":"success","data":{"status":"approved","identities":{"selfie":{"type":"base64","value":{"part":"picture-1@x","type":"image/png","size":3}}}}}`;
+    upstream.behave = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+      res.end(body);
+    };
+    const res = await lookup();
+    const { envelope, pictures } = await reassemble(res);
+    expect(envelope).toEqual(JSON.parse(body));
+    expect(pictures.size).toBe(0);
+  });
+});
