@@ -204,6 +204,25 @@ describe('where and when', { timeout: 20_000 }, () => {
     expect(sessionStorage.getItem('candidate-lookup:recent')).toBeNull();
   });
 
+  it('keeps the last 20 lookups, newest first, an id looked up again listed once', async () => {
+    const { rememberLookup } = await import('../../src/app/recent/recent-lookups.ts');
+    const at = new Date().toISOString();
+    for (let i = 1; i <= 25; i++) rememberLookup({ kind: 'refId', id: `id-${i}`, status: 'waiting', environment: 'default', at });
+    rememberLookup({ kind: 'refId', id: 'id-10', status: 'approved', environment: 'default', at });
+    stubApi({});
+    renderWithProviders('/');
+    const recent = await screen.findByRole('region', { name: 'Recent lookups' });
+    const expected = ['id-10', ...Array.from({ length: 25 }, (_, i) => `id-${25 - i}`).filter((id) => id !== 'id-10')].slice(0, 20);
+    expect(
+      within(recent)
+        .getAllByRole('link')
+        .map((link) => within(link).getByText(/^id-\d+$/).textContent),
+    ).toEqual(expected);
+    const stored = JSON.parse(sessionStorage.getItem('candidate-lookup:recent')!) as Array<{ id: string; status: string }>;
+    expect(stored.map((entry) => entry.id)).toEqual(expected);
+    expect(stored[0]!.status).toBe('approved');
+  });
+
   it('starts an empty list when someone else is signed in than the one who made it', async () => {
     sessionStorage.setItem('candidate-lookup:recent-owner', 'ana');
     sessionStorage.setItem(

@@ -55,6 +55,10 @@ const FORWARDED = [
   'x'.repeat(256),
   'C:\\Windows',
   'a b\u00a0c',
+  // Invisible characters the search box cleans from a paste: the proxy still takes the id verbatim by URL.
+  'cust_\u200b000482',
+  '\ufeffbom-first',
+  'rtl\u200fmark',
   '%00',
   'http://127.0.0.1:1/x',
   '//evil.example/x',
