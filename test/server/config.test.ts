@@ -1,9 +1,10 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SUMMARY_FIELDS } from '../../src/kyc/contract/api.ts';
 import { ConfigError, loadConfig, parseConfig } from '../../src/server/config.ts';
+import { envSchema } from '../../src/server/config-schema.ts';
 
 const oidc = {
   OIDC_ISSUER: 'https://login.example.org/realms/staff',
@@ -253,6 +254,23 @@ describe('configuration', () => {
     });
     expect(config.port).toBe(7100);
     expect(loadConfig({}, os.tmpdir()).environments[0]!.upstream.kind).toBe('sandbox');
+  });
+
+  it('documents every variable the server reads: a row of the README table and a line of .env.example each', () => {
+    const root = path.join(import.meta.dirname, '../..');
+    const checked = Object.keys(envSchema.shape);
+    const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+    const rows = new Set([...readme.matchAll(/^\| `([A-Z][A-Z0-9_]*)`/gm)].map((m) => m[1]));
+    const example = readFileSync(path.join(root, '.env.example'), 'utf8');
+    const lines = new Set([...example.matchAll(/^#? ?([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1]));
+    expect(checked.filter((name) => !rows.has(name))).toEqual([]);
+    expect(checked.filter((name) => !lines.has(name))).toEqual([]);
+    // Nothing in the server reads a variable around the schema, where it would go unchecked and undocumented.
+    const sources = readdirSync(path.join(root, 'src/server'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
+    const readDirectly = sources.flatMap((file) =>
+      [...readFileSync(path.join(root, 'src/server', file), 'utf8').matchAll(/process\.env\.([A-Z][A-Z0-9_]*)/g)].map((m) => m[1]!),
+    );
+    expect(readDirectly.filter((name) => !checked.includes(name))).toEqual([]);
   });
 
   it('accepts .env.example copied as it is, which means the sandbox on loopback', () => {
