@@ -1,6 +1,7 @@
 import { expect, type Page, test } from '@playwright/test';
 import { E2E_PORTS } from '../../playwright.config.ts';
 import { OIDC_ACCOUNTS, type OidcAccountName, startOidcProvider, type TestProvider } from '../server/oidc-provider.ts';
+import { seriousViolations } from './axe.ts';
 import { APP_HEADERS, screenshot } from './helpers.ts';
 
 /** OpenID Connect in real Chromium: the built server, and a real OpenID provider started here. */
@@ -28,6 +29,7 @@ test('signs a compliance user in at the provider, back on the page asked for, an
   await page.goto(`${appUrl}${AMELIE}`);
   await expect(page.getByRole('heading', { level: 1, name: 'Sign in' })).toBeVisible();
   await screenshot(page, 'oidc-sign-in');
+  expect(await seriousViolations(page)).toEqual([]);
   await signInAtProvider(page, 'ana');
   await expect(page).toHaveURL(`${appUrl}${AMELIE}`);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Amélie Dubois-Léger');
@@ -60,6 +62,7 @@ test('refuses a user whose groups give no role, on a page that says so', async (
   await expect(page).toHaveURL(`${appUrl}/sign-in-refused/no_role`);
   await expect(page.getByRole('heading', { level: 1, name: 'Your account has no access to Candidate Lookup' })).toBeVisible();
   await screenshot(page, 'oidc-no-role');
+  expect(await seriousViolations(page)).toEqual([]);
   expect((await page.context().cookies(appUrl)).find((c) => c.name === 'cl_session')).toBeUndefined();
   expect((await page.request.get(`${appUrl}/api/meta`, { headers: APP_HEADERS })).status()).toBe(401);
 });
