@@ -119,6 +119,18 @@ describe.skipIf(!hasRedisServer)(`several instances on Redis${hasRedisServer ? '
     expect((await signIn(two, 'ana', PASSWORDS.ana)).status).toBe(200);
   });
 
+  it('checks no more than ten guesses when they arrive at once on four instances', async () => {
+    await flush();
+    const all = await Promise.all([instance(), instance(), instance(), instance()]);
+    for (let i = 0; i < 9; i++) expect((await signIn(all[i % 4]!, 'sam', `wrong password ${i}`)).status).toBe(401);
+    // Each instance checks one guess per username at a time; together they must not check four when one is left.
+    const burst = await Promise.all(all.map((at, i) => signIn(at, 'sam', `parallel guess ${i}`)));
+    const statuses = burst.map((res) => res.status).sort();
+    expect(statuses).toEqual([401, 429, 429, 429]);
+    for (const res of burst.filter((r) => r.status === 429)) expect(errorCode(res)).toBe('too_many_sign_in_attempts');
+    expect((await signIn(all[0]!, 'sam', PASSWORDS.sam)).status).toBe(429);
+  });
+
   it('keeps sessions across a restart of the server', async () => {
     await flush();
     const first = await instance();

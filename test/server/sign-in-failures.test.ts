@@ -22,10 +22,11 @@ for (const kind of kinds) {
     it('locks a username at one address at its tenth failure, for 15 minutes', async () => {
       const failures = createSignInFailures(kind.make());
       for (let i = 1; i <= 9; i++) {
-        expect(await failures.fail(ana)).toBe(i);
+        expect(await failures.begin(ana)).toEqual({ ok: true, count: i });
         expect(await failures.lockedFor(ana)).toBe(0);
       }
-      await failures.fail(ana);
+      // The tenth is still checked; it locks from then.
+      expect(await failures.begin(ana)).toEqual({ ok: true, count: 10 });
       const locked = await failures.lockedFor(ana);
       expect(locked).toBeGreaterThan(14 * 60);
       expect(locked).toBeLessThanOrEqual(15 * 60);
@@ -35,10 +36,11 @@ for (const kind of kinds) {
 
     it('locks an address after fifty failures whatever the usernames, and forgets a username on success', async () => {
       const failures = createSignInFailures(kind.make());
-      await failures.fail(ana);
+      await failures.begin(ana);
+      await failures.begin(ana);
       await failures.succeed(ana);
-      expect(await failures.fail(ana)).toBe(2); // the address still counts the first
-      for (let i = 0; i < 48; i++) await failures.fail({ user: `user:guess-${i}|${ana.address}`, address: ana.address });
+      expect(await failures.begin(ana)).toEqual({ ok: true, count: 2 }); // the address still counts the failure, not the success
+      for (let i = 0; i < 48; i++) await failures.begin({ user: `user:guess-${i}|${ana.address}`, address: ana.address });
       expect(await failures.lockedFor({ user: 'user:new|address:10.0.0.1', address: ana.address })).toBeGreaterThan(14 * 60);
       expect(await failures.lockedFor({ user: 'user:new|address:10.0.0.2', address: 'address:10.0.0.2' })).toBe(0);
     });
@@ -49,8 +51,17 @@ describe.skipIf(!hasRedisServer)(`sign-in failures shared in Redis${hasRedisServ
   it('count failures on two instances together, and a lock made on one holds on the other', async () => {
     const one = createSignInFailures(createRedisStore(redis!.url, { keyPrefix: 'shared-lock:' }));
     const two = createSignInFailures(createRedisStore(redis!.url, { keyPrefix: 'shared-lock:' }));
-    await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? one : two).fail(ana)));
+    await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? one : two).begin(ana)));
     expect(await one.lockedFor(ana)).toBeGreaterThan(14 * 60);
     expect(await two.lockedFor(ana)).toBeGreaterThan(14 * 60);
+  });
+
+  it('lets exactly ten of twenty sign-ins begun at once on two instances be checked', async () => {
+    const one = createSignInFailures(createRedisStore(redis!.url, { keyPrefix: 'shared-burst:' }));
+    const two = createSignInFailures(createRedisStore(redis!.url, { keyPrefix: 'shared-burst:' }));
+    const begun = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? one : two).begin(ana)));
+    const checked = begun.filter((b) => b.ok);
+    expect(checked.map((b) => b.count).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    for (const refused of begun.filter((b) => !b.ok)) expect(refused.retryAfterSeconds).toBeGreaterThan(14 * 60);
   });
 });

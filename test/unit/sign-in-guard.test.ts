@@ -24,6 +24,19 @@ describe('SignInGuard', () => {
     expect(await g.attempt('ana', '10.0.0.1', right)).toEqual({ ok: true, value: 'signed in' });
   });
 
+  it('counts nothing for a check that threw, and checks no guess past the tenth', async () => {
+    const g = guard();
+    const broken = async (): Promise<string> => {
+      throw new Error('users file unreadable');
+    };
+    for (let i = 0; i < 12; i++) await expect(g.attempt('ana', '10.0.0.1', broken)).rejects.toThrow('users file unreadable');
+    expect(await g.attempt('ana', '10.0.0.1', right)).toEqual({ ok: true, value: 'signed in' });
+    for (let i = 0; i < 5; i++) await g.attempt('ana', '10.0.0.1', wrong);
+    // One checked at a time, seven waiting (the line holds eight per address): five more checked, then locked.
+    const burst = await Promise.all(Array.from({ length: 8 }, () => g.attempt('ana', '10.0.0.1', wrong)));
+    expect(burst.map((a) => (a.ok ? 'ok' : a.reason))).toEqual([...Array(5).fill('failed'), ...Array(3).fill('locked')]);
+  });
+
   it('checks one sign-in per username at a time, the next waiting its turn, and a success clears that username’s failures', async () => {
     const g = guard();
     let release: (value: string) => void = () => {};

@@ -9,13 +9,23 @@ export interface SignInKeys {
   address: string;
 }
 
+/** A sign-in about to be checked: counted as a failure already, or refused because a key is locked. */
+export type Begun = { ok: true; count: number } | { ok: false; retryAfterSeconds: number };
+
 export interface SignInFailures {
   /** Seconds until the keys may try again; 0 when neither is locked. */
   lockedFor(keys: SignInKeys): Promise<number>;
-  /** Counts a failure on both keys; returns the larger count (the wait before answering grows with it). */
-  fail(keys: SignInKeys): Promise<number>;
-  /** A success forgets the username's failures from that client. */
+  /**
+   * Counts the sign-in about to be checked as a failure on both keys, before it is checked: the store
+   * counts atomically, so guesses checked at once on several instances each take their own place in the
+   * count, and none past the limit is checked. Gives the larger count (the wait before answering grows
+   * with it), or the lock when this one is past it.
+   */
+  begin(keys: SignInKeys): Promise<Begun>;
+  /** A success after all: the username's failures from that client are forgotten, the address's point given back. */
   succeed(keys: SignInKeys): Promise<void>;
+  /** The check could not be made (it threw): the point taken by `begin` is given back on both keys. */
+  abandon(keys: SignInKeys): Promise<void>;
 }
 
 /**
@@ -36,12 +46,19 @@ export function createSignInFailures(store: SharedStore, limits = { user: 10, ad
       const [user, address] = await Promise.all([byUser.peek(keys.user), byAddress.peek(keys.address)]);
       return Math.max(user.refused ? user.retryAfterSeconds : 0, address.refused ? address.retryAfterSeconds : 0);
     },
-    async fail(keys) {
+    async begin(keys) {
       const [user, address] = await Promise.all([byUser.add(keys.user), byAddress.add(keys.address)]);
-      return Math.max(user.count, address.count);
+      // The store refuses the point that locks (see above), but that failure is still one of those allowed.
+      const over = [user.count > limits.user ? user : undefined, address.count > limits.address ? address : undefined];
+      const retryAfterSeconds = Math.max(...over.map((state) => state?.retryAfterSeconds ?? 0));
+      if (over.some(Boolean)) return { ok: false, retryAfterSeconds: Math.max(1, retryAfterSeconds) };
+      return { ok: true, count: Math.max(user.count, address.count) };
     },
     async succeed(keys) {
-      await byUser.reset(keys.user);
+      await Promise.all([byUser.reset(keys.user), byAddress.subtract(keys.address)]);
+    },
+    async abandon(keys) {
+      await Promise.all([byUser.subtract(keys.user), byAddress.subtract(keys.address)]);
     },
   };
 }

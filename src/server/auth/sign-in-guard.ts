@@ -10,9 +10,11 @@ import { type QueueLimits, SignInQueue } from './sign-in-queue.ts';
  * or fifty from one address, lock for 15 min.
  *
  * Sign-ins being checked: one at a time per username, a few per address (colleagues behind one NAT sign
- * in together), a few more in all: scrypt is slow on purpose, and parallel guesses must not slip past
- * the count of failures. A sign-in waits its turn rather than being refused (sign-in-queue.ts), and the
- * turn is given back before the wait that follows a failure: guessing cannot jam a colleague's sign-in.
+ * in together), a few more in all, as scrypt is slow on purpose. Parallel guesses must not slip past the
+ * count of failures: each sign-in is counted as a failure before it is checked, atomically in the shared
+ * store, so that this holds across instances too (the queue alone is per process). A sign-in waits its
+ * turn rather than being refused (sign-in-queue.ts), and the turn is given back before the wait that
+ * follows a failure: guessing cannot jam a colleague's sign-in.
  */
 
 export interface SignInGuardOptions {
@@ -53,14 +55,20 @@ export class SignInGuard {
     const leave = await this.queue.enter(username, clientAddress);
     if (!leave) return { ok: false, reason: 'busy' };
     let value: T | undefined;
-    let failures = 0;
+    let failures: number;
     try {
-      // Again, now that the turn is held: failures of the guesses checked while this one waited count.
-      const locked = await this.options.failures.lockedFor(failureKeys);
-      if (locked > 0) return { ok: false, reason: 'locked', retryAfterSeconds: locked };
-      value = await check();
-      if (value === undefined) failures = await this.options.failures.fail(failureKeys);
-      else await this.options.failures.succeed(failureKeys);
+      // Counted before the check, atomically in the shared store: guesses checked at once, on this
+      // instance or another, each take their own place in the count, and none past the lock is checked.
+      const begun = await this.options.failures.begin(failureKeys);
+      if (!begun.ok) return { ok: false, reason: 'locked', retryAfterSeconds: begun.retryAfterSeconds };
+      failures = begun.count;
+      try {
+        value = await check();
+      } catch (error) {
+        await this.options.failures.abandon(failureKeys).catch(() => {});
+        throw error;
+      }
+      if (value !== undefined) await this.options.failures.succeed(failureKeys);
     } finally {
       leave();
     }
