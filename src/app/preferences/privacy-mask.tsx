@@ -61,12 +61,16 @@ const RevealContext = createContext<{ revealed: ReadonlySet<string>; reveal: (ke
   reveal: () => {},
 });
 
+const NOTHING_REVEALED: ReadonlySet<string> = new Set();
+
 /** What the reviewer chose to show, for one candidate page; forgotten when the mask is switched. */
 export function RevealScope({ children }: { children: ReactNode }) {
   const { masked } = usePrivacyMask();
   const [revealed, setRevealed] = useState<{ masked: boolean; keys: ReadonlySet<string> }>({ masked, keys: new Set() });
-  // Switching the mask starts over: everything hidden again the next time it is turned on.
-  const keys = revealed.masked === masked ? revealed.keys : new Set<string>();
+  // Switching the mask starts over: everything hidden again the next time it is turned on. Forgotten in
+  // state, not only ignored while it differs: off then on again must not bring the old reveals back.
+  if (revealed.masked !== masked) setRevealed({ masked, keys: new Set() });
+  const keys = revealed.masked === masked ? revealed.keys : NOTHING_REVEALED;
   const reveal = useCallback(
     (key: string) => setRevealed((r) => ({ masked, keys: new Set([...(r.masked === masked ? r.keys : []), key]) })),
     [masked],
