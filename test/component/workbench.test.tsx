@@ -1,4 +1,4 @@
-import { fireEvent, screen, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ApiMeta } from '../../src/kyc/contract/api.ts';
@@ -6,7 +6,7 @@ import type { CandidateRecord } from '../../src/kyc/contract/schema.ts';
 import { OUTCOME_TONES } from '../../src/kyc/view/outcome.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { recordForScope } from '../../src/server/sandbox/sandbox.ts';
-import { envelope, renderWithProviders, stubApi, testMeta } from './render.tsx';
+import { envelope, json, renderWithProviders, stubApi, testMeta } from './render.tsx';
 
 const samples = sampleCandidates({ now: new Date() }).map((c) => c.record);
 const byRef = (refId: string) => samples.find((r) => r.refId === refId)!;
@@ -193,6 +193,46 @@ describe('privacy mask', () => {
     await user.click(screen.getByRole('button', { name: 'Privacy mask' }));
     for (const secret of secrets(blocked).slice(0, 3)) expect(text()).toContain(secret);
     for (const img of screen.getAllByRole('img', { name: /of Mehmet Yılmaz$/ })) expect(img.className).not.toContain('blur');
+  });
+
+  it('hides again what was revealed once the mask is switched off and on', async () => {
+    const user = userEvent.setup();
+    show(blocked, { privacyMaskDefault: true });
+    await screen.findByRole('button', { name: 'Open a larger view of the passport' });
+    const text = () => document.body.textContent!.replace(/\s+/g, ' ');
+    const dateOfBirth = /May 21, 1968|21 May 1968/;
+    await user.click(screen.getByRole('button', { name: /^Date of birth: hidden by the privacy mask/ }));
+    await user.click(screen.getByRole('button', { name: 'Open a larger view of the passport' }));
+    expect(text()).toMatch(dateOfBirth);
+    const mask = screen.getByRole('button', { name: 'Privacy mask' });
+    await user.click(mask);
+    await user.click(mask);
+    expect(mask).toHaveAttribute('aria-pressed', 'true');
+    expect(text()).not.toMatch(dateOfBirth);
+    expect(screen.getByRole('button', { name: /^Date of birth: hidden by the privacy mask/ })).toBeInTheDocument();
+    expect(within(screen.getByRole('button', { name: 'Open a larger view of the passport' })).getByRole('img').className).toContain('blur');
+  });
+
+  it('stays masked when /api/meta, asked again, fails after saying the mask is on', async () => {
+    // A key seen to archive makes the page ask /api/meta again (candidate-page.tsx); that ask fails here.
+    const record = { ...blocked, willArchiveAtDate: new Date(Date.now() + 3600_000).toISOString() };
+    const { fetchMock } = stubApi({
+      meta: testMeta({ privacyMaskDefault: true }),
+      candidates: { [`/api/candidates/refId/${record.refId}`]: envelope(record) },
+    });
+    const answer = fetchMock.getMockImplementation()!;
+    let metaAsked = 0;
+    fetchMock.mockImplementation(async (input, init) => {
+      if (String(input) === '/api/meta' && ++metaAsked > 1) return json({ status: 'error', error: { code: 'x', message: 'down' } }, 503);
+      return answer(input, init);
+    });
+    renderWithProviders(`/candidates/refId/${record.refId}`);
+    await screen.findByTestId('archive-warning');
+    // Asked again, and retried once (a second later): both failed.
+    await waitFor(() => expect(metaAsked).toBe(3), { timeout: 4000 });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.getByRole('button', { name: 'Privacy mask' })).toHaveAttribute('aria-pressed', 'true');
+    expect(document.body.textContent).not.toContain(blocked.identities!.email!.value);
   });
 
   it('is off by default, and Alt+Shift+M switches it', async () => {

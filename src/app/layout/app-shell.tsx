@@ -38,7 +38,7 @@ export function AppShell({ children }: { children: ReactNode }) {
   useEffect(() => {
     if (user !== undefined) keepRecentLookupsFor(user);
   }, [user]);
-  const maskDefault = useMaskDefault(environment.environment, meta, signedIn);
+  const maskDefault = useMaskDefault(environment.environment, signedIn);
   return (
     <TimeZoneProvider>
       <PrivacyMaskProvider defaultOn={maskDefault}>
@@ -63,12 +63,12 @@ export function AppShell({ children }: { children: ReactNode }) {
 
 /**
  * Whether values start masked, as the server says. Until it has said, mask: unmasking late is harmless,
- * the reverse is not.
+ * the reverse is not. What it said holds when asking again fails (the query keeps its data in error);
+ * if it never could say, the values stay masked and the reviewer can switch the mask off.
  */
-function useMaskDefault(environment: string | undefined, meta: ApiMeta | undefined, signedIn: boolean): boolean | undefined {
-  const status = useQuery({ ...metaQueries.current(environment), enabled: signedIn }).status;
-  if (status === 'success') return meta?.privacyMaskDefault ?? false;
-  return status === 'error' ? false : undefined;
+function useMaskDefault(environment: string | undefined, signedIn: boolean): boolean | undefined {
+  const { data } = useQuery({ ...metaQueries.current(environment), enabled: signedIn });
+  return data ? (data.privacyMaskDefault ?? false) : undefined;
 }
 
 /** The product, the environment, the page links, (away from home) a lookup form, the view toggles and the user. */
