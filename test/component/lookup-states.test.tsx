@@ -57,6 +57,16 @@ describe('lookup states', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/candidates/recordId/abc'));
   });
 
+  it('not found in an environment: "Try as recordId" and "New lookup" stay in it', async () => {
+    const user = userEvent.setup();
+    stubApi({ candidates: { '/api/e/staging/candidates/refId/abc': apiError(404, 'not_found', 'No candidate with refId "abc".') } });
+    const { router } = renderWithProviders('/e/staging/candidates/refId/abc');
+    expect(await screen.findByRole('heading', { name: 'No candidate with refId "abc"' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'New lookup' })).toHaveAttribute('href', '/e/staging/');
+    await user.click(screen.getByRole('link', { name: 'Try as recordId' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/e/staging/candidates/recordId/abc'));
+  });
+
   it("the server's key rejected: says it is not the reviewer's fault", async () => {
     showWith(apiError(502, 'upstream_unauthorized', "The KYC service rejected this server's API key (HTTP 401)."));
     expect(await alert()).toHaveAttribute('data-error-kind', 'upstream_unauthorized');

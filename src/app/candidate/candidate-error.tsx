@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import { formatDateTime, type ZoneMode } from '../../kyc/view/time.ts';
 import { useZoneMode } from '../preferences/time-zone.tsx';
+import { useEnvironmentPath } from '../environment/use-environment.ts';
 import { candidatePath } from '../routes.ts';
 import { STORE_UNAVAILABLE_TEXT } from '../session/store-unavailable.tsx';
 import { sessionQueries } from '../session/session-query.ts';
@@ -113,6 +114,8 @@ export function CandidateError({
 }) {
   const queryClient = useQueryClient();
   const zone = useZoneMode();
+  // Both links stay in the environment of the page: another one may be another company's service.
+  const { to } = useEnvironmentPath();
   const screen = errorScreen(
     error,
     kind,
@@ -129,7 +132,7 @@ export function CandidateError({
         </Button>
       ),
       tryOtherKind: (
-        <Link className={cn(buttonClass(), 'inline-flex items-center')} to={candidatePath(OTHER_KIND[kind], id)}>
+        <Link className={cn(buttonClass(), 'inline-flex items-center')} to={to(candidatePath(OTHER_KIND[kind], id))}>
           Try as {OTHER_KIND[kind]}
         </Link>
       ),
@@ -144,7 +147,7 @@ export function CandidateError({
       <div className="flex flex-wrap gap-3">
         {screen.action}
         <Link
-          to="/"
+          to={to('/')}
           className="inline-flex items-center rounded-md border border-red-300 bg-white px-3 py-1.5 text-sm font-medium text-red-900 hover:bg-red-100 focus-ring"
         >
           New lookup
