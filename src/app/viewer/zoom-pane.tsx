@@ -4,7 +4,7 @@ import {
   type RefObject,
   type SetStateAction,
   useCallback,
-  useEffect,
+  useLayoutEffect,
   useImperativeHandle,
   useRef,
   useState,
@@ -175,7 +175,9 @@ function usePaneControls(
   // A new size (the picture measured, or turned by a quarter) starts from the fitted view.
   const boxWidth = box?.width;
   const boxHeight = box?.height;
-  useEffect(() => {
+  // A layout effect: fitted in the same task as the new size is committed, so that a key pressed right
+  // after Rotate (an arrow: next picture when not zoomed) never meets the old scale in the new box.
+  useLayoutEffect(() => {
     if (boxWidth && boxHeight) api.current?.fitToView({ animationTime: 0 });
   }, [api, boxWidth, boxHeight]);
 }
