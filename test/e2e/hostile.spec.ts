@@ -17,9 +17,21 @@ test('hostile content never runs, never renders as markup, never overflows', asy
   });
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
+  // Every object URL the page makes: the fake pictures come in parts of their own, and none may get one.
+  await page.addInitScript(() => {
+    const made: string[] = [];
+    (window as unknown as { __objectUrls: string[] }).__objectUrls = made;
+    const create = URL.createObjectURL.bind(URL);
+    URL.createObjectURL = (object: Blob | MediaSource) => {
+      made.push(object instanceof Blob ? object.type : 'media');
+      return create(object);
+    };
+  });
 
   await page.goto(`${base}/`);
+  const answer = page.waitForResponse((response) => response.url().includes('/api/candidates/'));
   await page.getByRole('link', { name: /Hostile content in every field/ }).click();
+  expect((await answer).headers()['content-type']).toMatch(/^multipart\/mixed; boundary=/);
   await expect(page).toHaveURL(`${base}/candidates/refId/${encodeURIComponent(HOSTILE_REF_ID)}`);
   const heading = page.getByRole('heading', { level: 1 });
   // Shown as text, the right-to-left override made visible, the 100 kB name cut with the rest one click away.
@@ -56,6 +68,7 @@ test('hostile content never runs, never renders as markup, never overflows', asy
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
 
   await page.waitForTimeout(300);
+  expect(await page.evaluate(() => (window as unknown as { __objectUrls: string[] }).__objectUrls)).toEqual([]);
   expect(await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned)).toBeUndefined();
   expect(dialogs).toEqual([]);
   expect(errors).toEqual([]);

@@ -17,6 +17,7 @@ import { IdentityCard } from './identity-card.tsx';
 import { OtherAttributes } from './other-attributes.tsx';
 import { PhoneCard } from './phone-card.tsx';
 import { PictureGallery } from './picture-gallery.tsx';
+import { picturePartsOf } from './picture-parts.ts';
 import { StatusTimeline } from './status-timeline.tsx';
 
 /** The candidate page's sections, from the parsed record and nothing else. */
@@ -68,7 +69,9 @@ export function CandidateView({ record }: { record: CandidateRecord }) {
                 </div>
               </div>
             )}
-            {sorted && sorted.pictures.length > 0 && <PictureGallery pictures={sorted.pictures} owner={owner} />}
+            {sorted && sorted.pictures.length > 0 && (
+              <PictureGallery pictures={sorted.pictures} owner={owner} parts={picturePartsOf(record)} />
+            )}
             {identities && sorted?.pictures.length === 0 && (
               <Notice>No pictures in this response: the candidate has none, or the API key excludes them.</Notice>
             )}

@@ -5,6 +5,9 @@ import { candidateEnvelopeSchema, type CandidateRecord } from '../../kyc/contrac
 import type { DownloadProgress } from './download-progress.ts';
 import { LookupError, lookupErrorFromBody } from './lookup-error.ts';
 import { apiFetch } from '../api-fetch.ts';
+import { PARTS_ACCEPT, PARTS_MEDIA_TYPE } from '../../kyc/contract/picture-parts.ts';
+import { attachPictureParts, PictureParts } from './picture-parts.ts';
+import { readFirstPart, takeReferences } from './read-parts.ts';
 
 export interface FetchOptions {
   signal?: AbortSignal;
@@ -22,11 +25,15 @@ export async function fetchCandidate(kind: LookupKind, id: string, options: Fetc
   if (!check.ok) throw new LookupError('invalid_id', check.message);
 
   performance.mark('candidate-lookup:fetch');
+  // The pictures' download may outlive this call (the page renders from the first part): it ends with
+  // the query's signal, or once no page shows the pictures.
+  const download = new AbortController();
+  const signal = options.signal ? AbortSignal.any([options.signal, download.signal]) : download.signal;
   let response: Response;
   try {
     response = await apiFetch(candidateApiPath(kind, encodeIdSegment(id), options.environment), {
-      signal: options.signal,
-      headers: { accept: 'application/json' },
+      signal,
+      headers: { accept: PARTS_ACCEPT },
       cache: 'no-store',
       credentials: 'same-origin',
     });
@@ -45,6 +52,7 @@ export async function fetchCandidate(kind: LookupKind, id: string, options: Fetc
     throw lookupErrorFromBody(response.status, body, response.headers.get('retry-after'));
   }
 
+  if (response.headers.get('content-type')?.startsWith(PARTS_MEDIA_TYPE)) return readInParts(response, options, () => download.abort());
   const text = await readBody(response, options);
   performance.mark('candidate-lookup:body-read');
   const record = parseCandidateBody(text);
@@ -64,6 +72,33 @@ export function parseCandidateBody(text: string): CandidateRecord {
       { detail: text.slice(0, 200) },
     );
   }
+  return parseCandidateValue(json);
+}
+
+/**
+ * An answer in parts: the record from its first part, returned at once, its pictures still coming
+ * (picture-parts.ts follows them); the first part's bytes count toward the loading indicator.
+ */
+async function readInParts(response: Response, options: FetchOptions, cancel: () => void): Promise<CandidateRecord> {
+  const total = Number(response.headers.get('content-length')) || undefined;
+  try {
+    const first = await readFirstPart(response, (received) => options.onProgress?.({ received, total }));
+    performance.mark('candidate-lookup:body-read');
+    const references = takeReferences(first.envelope, first.boundary);
+    const record = parseCandidateValue(first.envelope);
+    const parts = new PictureParts(references, cancel);
+    attachPictureParts(record, parts);
+    void first.rest(parts);
+    performance.mark('candidate-lookup:parsed');
+    return record;
+  } catch (error) {
+    cancel();
+    if (error instanceof LookupError || options.signal?.aborted) throw error;
+    throw new LookupError('interrupted', 'The connection broke while the response was downloading. Try again.');
+  }
+}
+
+function parseCandidateValue(json: unknown): CandidateRecord {
   const parsed = candidateEnvelopeSchema.safeParse(json);
   if (!parsed.success) {
     throw new LookupError('malformed', "The KYC service's response does not have the expected shape.", {

@@ -1,15 +1,25 @@
-import { lazy, Suspense, useCallback, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import type { IdentityAttribute } from '../../kyc/contract/schema.ts';
 import { Section } from '../ui/section.tsx';
 import type { ViewerPicture } from '../viewer/viewer-picture.ts';
+import type { PictureParts } from './picture-parts.ts';
 import { PicturePreview } from './picture-preview.tsx';
 
 // The viewer and its gesture library are loaded when a picture is first opened (or about to be).
 const loadViewer = () => import('../viewer/document-viewer.tsx');
 const DocumentViewer = lazy(() => loadViewer().then((module) => ({ default: module.DocumentViewer })));
 
+type GalleryProps = {
+  pictures: Array<[string, IdentityAttribute]>;
+  owner: string;
+  /** The parts the pictures come in, when the record came in parts. */
+  parts?: PictureParts;
+};
+
 /** The candidate's pictures as thumbnails; any of them opens the document viewer over all of them. */
-export function PictureGallery({ pictures, owner }: { pictures: Array<[string, IdentityAttribute]>; owner: string }) {
+export function PictureGallery({ pictures, owner, parts }: GalleryProps) {
+  // While shown, the pictures' download goes on; once not, it stops (picture-parts.ts).
+  useEffect(() => parts?.hold(), [parts]);
   const [ready, setReady] = useState<Record<string, ViewerPicture | undefined>>({});
   const [open, setOpen] = useState<string>();
   const thumbnails = useRef(new Map<string, HTMLButtonElement>());
@@ -32,6 +42,7 @@ export function PictureGallery({ pictures, owner }: { pictures: Array<[string, I
             name={name}
             value={attribute.value}
             owner={owner}
+            parts={parts}
             onReady={onReady}
             onOpen={setOpen}
             onIntent={() => void loadViewer().catch(() => {})}

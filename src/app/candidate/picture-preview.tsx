@@ -5,19 +5,22 @@ import { type SniffedType, sniffImageType } from '../../kyc/contract/picture-typ
 import { useMaskedItem } from '../preferences/privacy-mask.tsx';
 import { Notice } from '../ui/section.tsx';
 import type { ViewerPicture } from '../viewer/viewer-picture.ts';
+import { type PictureParts, usePictureState } from './picture-parts.ts';
 
 type Decoded = { state: 'decoding' } | { state: 'ready'; url: string } | { state: 'failed'; problem: string };
 type Dimensions = { width: number; height: number };
 
+/** What a card shows: the picture's object URL once there is one, or why not yet or never. */
+type View = Decoded | { state: 'invalid' } | { state: 'not_raster' } | { state: 'downloading'; received: number };
+
 /** The picture as a Blob's object URL, revoked when the picture goes; never a multi-MB data: URL. */
-function useObjectUrl(base64: string, type: SniffedType): [Decoded, (decoded: Decoded) => void] {
+function useObjectUrl(source: (() => Blob) | undefined): [Decoded, (decoded: Decoded) => void] {
   const [decoded, setDecoded] = useState<Decoded>({ state: 'decoding' });
   useEffect(() => {
-    if (!type.raster) return;
+    if (!source) return;
     let url: string | undefined;
     try {
-      const bytes = base64ToBytes(base64);
-      url = URL.createObjectURL(new Blob([bytes as Uint8Array<ArrayBuffer>], { type: type.mime }));
+      url = URL.createObjectURL(source());
       setDecoded({ state: 'ready', url });
     } catch {
       setDecoded({ state: 'failed', problem: 'The picture data is not valid base64.' });
@@ -25,8 +28,35 @@ function useObjectUrl(base64: string, type: SniffedType): [Decoded, (decoded: De
     return () => {
       if (url) URL.revokeObjectURL(url);
     };
-  }, [base64, type]);
+  }, [source]);
   return [decoded, setDecoded];
+}
+
+/**
+ * One picture's type, size and view: from its own part of the answer (picture-parts.ts) when it came in
+ * parts, otherwise decoded from the base64 in the record. Either way the type is sniffed from the bytes.
+ */
+function usePictureSource(name: string, value: string, parts: PictureParts | undefined) {
+  const part = usePictureState(parts, name);
+  const inParts = part !== undefined;
+  const base64 = useMemo(() => (inParts ? '' : cleanBase64(value)), [inParts, value]);
+  const head = useMemo(() => (inParts ? undefined : base64Head(base64)), [inParts, base64]);
+  const sniffed = useMemo(() => sniffImageType(head ?? new Uint8Array()), [head]);
+  const type = part?.type ?? sniffed;
+  const blob = part?.state === 'ready' ? part.blob : undefined;
+  const source = useMemo(() => {
+    if (inParts) return blob && (() => blob);
+    if (!head || !sniffed.raster) return undefined;
+    return () => new Blob([base64ToBytes(base64) as Uint8Array<ArrayBuffer>], { type: sniffed.mime });
+  }, [inParts, blob, head, sniffed, base64]);
+  const [decoded, setDecoded] = useObjectUrl(source);
+  const size = inParts ? part.size : base64ByteLength(base64);
+  let view: View = decoded;
+  if (part?.state === 'loading') view = { state: 'downloading', received: part.received };
+  else if (part?.state === 'failed') view = { state: 'failed', problem: part.problem };
+  else if (!inParts && !head) view = { state: 'invalid' };
+  else if (!type.raster) view = { state: 'not_raster' };
+  return { type, size, view, setDecoded };
 }
 
 type PictureEvents = {
@@ -38,21 +68,19 @@ type PictureEvents = {
   thumbnailRef: (name: string, element: HTMLButtonElement | null) => void;
 };
 
+type PreviewProps = { name: string; value: string; owner: string; parts?: PictureParts } & PictureEvents;
+
 /**
- * One base64 picture. The real type is sniffed from the first bytes; only raster images are ever
- * rendered, and the viewer opens on the same object URL (nothing is decoded twice).
+ * One picture. The real type is sniffed from the first bytes; only raster images are ever rendered, and
+ * the viewer opens on the same object URL (nothing is decoded or downloaded twice).
  */
-export function PicturePreview({ name, value, owner, ...events }: { name: string; value: string; owner: string } & PictureEvents) {
+export function PicturePreview({ name, value, owner, parts, ...events }: PreviewProps) {
   const label = attributeLabel(name);
-  const base64 = useMemo(() => cleanBase64(value), [value]);
-  const head = useMemo(() => base64Head(base64), [base64]);
-  const type = useMemo(() => sniffImageType(head ?? new Uint8Array()), [head]);
-  const size = base64ByteLength(base64);
-  const [decoded, setDecoded] = useObjectUrl(base64, type);
+  const { type, size, view, setDecoded } = usePictureSource(name, value, parts);
   const [dimensions, setDimensions] = useState<Dimensions>();
 
   const alt = `${label} of ${owner}`;
-  const url = decoded.state === 'ready' ? decoded.url : undefined;
+  const url = view.state === 'ready' ? view.url : undefined;
   const { onReady } = events;
   useEffect(() => {
     onReady(name, url ? { name, label, alt, url, width: dimensions?.width, height: dimensions?.height } : undefined);
@@ -67,30 +95,55 @@ export function PicturePreview({ name, value, owner, ...events }: { name: string
           {dimensions && ` · ${dimensions.width}×${dimensions.height} px`}
         </span>
       </figcaption>
-      {!head ? (
-        <Notice tone="warning">Not shown: the picture data is not valid base64.</Notice>
-      ) : !type.raster ? (
-        <Notice tone="warning">
-          Not shown: this attribute holds {type.label === 'unknown' ? 'data of an unknown type' : `${type.label} data`} ({formatBytes(size)}
-          ), not a picture. Only JPEG, PNG, WebP and GIF pictures are displayed.
-        </Notice>
-      ) : decoded.state === 'failed' ? (
-        <Notice tone="warning">{decoded.problem}</Notice>
-      ) : decoded.state === 'decoding' ? (
-        <div role="img" className="aspect-[3/2] animate-pulse rounded bg-slate-200" aria-label={`Decoding the ${label.toLowerCase()}`} />
-      ) : (
+      {view.state === 'ready' ? (
         <Thumbnail
           name={name}
-          url={decoded.url}
+          url={view.url}
           alt={alt}
           label={label}
           events={events}
           onDimensions={setDimensions}
           onUndecodable={() => setDecoded({ state: 'failed', problem: `The ${type.label} data could not be decoded as a picture.` })}
         />
+      ) : (
+        <PictureStatus view={view} label={label} type={type} size={size} />
       )}
     </figure>
   );
+}
+
+/** Everything but the picture itself: its download, or why it is not shown. */
+function PictureStatus({
+  view,
+  label,
+  type,
+  size,
+}: {
+  view: Exclude<View, { state: 'ready' }>;
+  label: string;
+  type: SniffedType;
+  size: number;
+}) {
+  if (view.state === 'invalid') return <Notice tone="warning">Not shown: the picture data is not valid base64.</Notice>;
+  if (view.state === 'not_raster') {
+    return (
+      <Notice tone="warning">
+        Not shown: this attribute holds {type.label === 'unknown' ? 'data of an unknown type' : `${type.label} data`} ({formatBytes(size)}),
+        not a picture. Only JPEG, PNG, WebP and GIF pictures are displayed.
+      </Notice>
+    );
+  }
+  if (view.state === 'failed') return <Notice tone="warning">{view.problem}</Notice>;
+  if (view.state === 'downloading') {
+    const text = `${label}: ${formatBytes(view.received)} of ${formatBytes(size)}`;
+    return (
+      <div className="flex aspect-[3/2] flex-col justify-end gap-2 rounded bg-slate-200 p-3">
+        <p className="text-sm text-slate-700">{text}</p>
+        <progress className="w-full" max={size} value={view.received} aria-label={`${label} downloading`} aria-valuetext={text} />
+      </div>
+    );
+  }
+  return <div role="img" className="aspect-[3/2] animate-pulse rounded bg-slate-200" aria-label={`Decoding the ${label.toLowerCase()}`} />;
 }
 
 /** The picture, blurred while masked; a click or Enter opens the document viewer on it. */

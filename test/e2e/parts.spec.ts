@@ -1,0 +1,73 @@
+import { expect, test } from '@playwright/test';
+import { expectAllPicturesDecoded, watchPageErrors } from './helpers.ts';
+
+/**
+ * A lookup on a slow link, answered in parts: the status and the timeline are on the page before any
+ * picture, and the pictures appear one at a time, each as its part completes, with its progress before.
+ * What is asserted is the order of what the page showed, never how long it took.
+ */
+
+const THREE_PICTURES = 'c0a8f3e2-6b1d-4f7e-9a52-3d1e8b7c4a10';
+
+type Probe = { frames: Array<{ header: boolean; shown: number; progress: number }> };
+
+test('on a throttled link the status shows before the first picture, and pictures appear one at a time', async ({ page, context }) => {
+  const errors = watchPageErrors(page);
+  await page.addInitScript(() => {
+    const probe: Probe = { frames: [] };
+    (window as unknown as { __probe: Probe }).__probe = probe;
+    const tick = () => {
+      const header = Boolean(document.querySelector('main h1') && document.querySelector('[aria-label="Status changes, oldest first"] li'));
+      const images = [...document.querySelectorAll<HTMLImageElement>('figure[data-attribute] img')];
+      const shown = images.filter((img) => img.complete && img.naturalWidth > 0).length;
+      const progress = document.querySelectorAll('figure[data-attribute] progress').length;
+      const last = probe.frames.at(-1);
+      if (!last || last.header !== header || last.shown !== shown || last.progress !== progress)
+        probe.frames.push({ header, shown, progress });
+      requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+  await page.goto('/');
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  // 1 Mbit/s, 40 ms: the sample pictures (tens to hundreds of kB) take a visible while each.
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: 40,
+    downloadThroughput: 125_000,
+    uploadThroughput: 125_000,
+  });
+  const answer = page.waitForResponse((response) => response.url().includes('/api/candidates/'));
+  await page.goto(`/candidates/refId/${THREE_PICTURES}`);
+  expect((await answer).headers()['content-type']).toMatch(/^multipart\/mixed; boundary=/);
+  await expectAllPicturesDecoded(page, 3);
+
+  const { frames } = await page.evaluate(() => (window as unknown as { __probe: Probe }).__probe);
+  const firstHeader = frames.findIndex((frame) => frame.header);
+  const firstPicture = frames.findIndex((frame) => frame.shown > 0);
+  expect(firstHeader).toBeGreaterThanOrEqual(0);
+  expect(firstPicture).toBeGreaterThan(firstHeader);
+  // While the header was up and no picture yet, each picture's card showed its download's progress.
+  expect(frames.slice(firstHeader, firstPicture).some((frame) => frame.progress === 3)).toBe(true);
+  // One at a time: the page showed one picture, then two, then three, never jumping from none to all.
+  const counts = [...new Set(frames.map((frame) => frame.shown))];
+  expect(counts).toEqual([0, 1, 2, 3]);
+  await expect(page.getByText(/of \d/)).toHaveCount(0);
+  expect(errors).toEqual([]);
+});
+
+test('the larger view opens on the picture the card shows, downloaded once', async ({ page }) => {
+  const lookups: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().includes('/api/candidates/')) lookups.push(request.url());
+  });
+  await page.goto(`/candidates/refId/${THREE_PICTURES}`);
+  await expectAllPicturesDecoded(page, 3);
+  const thumbnail = page.locator('figure[data-attribute="passport"] button img');
+  const src = await thumbnail.getAttribute('src');
+  await page.getByRole('button', { name: 'Open a larger view of the passport' }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.locator(`img[src="${src}"]`).first()).toBeVisible();
+  expect(lookups).toHaveLength(1);
+});
