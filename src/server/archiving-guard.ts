@@ -56,6 +56,7 @@ export function createArchivingGuard(options: {
 }
 
 const KEY = '"willArchiveAtDate"';
+const KEY_BYTES = Buffer.from(KEY, 'latin1');
 const FIELD = /"willArchiveAtDate"\s*:\s*"([^"\\]{1,64})"/;
 /** Enough of the previous chunk to complete a key and value cut in two. */
 const CARRY = 128;
@@ -66,15 +67,17 @@ const CARRY = 128;
  * inflated alongside, for the scan only; one in an encoding Node cannot read is not scanned.
  */
 export function watchWillArchiveAt(upstreamRes: http.IncomingMessage, onFound: (value: string) => void): void {
-  let carry = '';
+  let carry: Buffer = Buffer.alloc(0);
   let found = false;
   const scan = (chunk: Buffer) => {
     if (found) return;
-    // latin1 maps bytes one to one: the ASCII key and an ISO date read the same, whatever surrounds them.
-    const text = carry + chunk.toString('latin1');
-    const match = text.includes(KEY) ? FIELD.exec(text) : null;
+    // The bytes are searched as they are; only a chunk that holds the key is read as text (latin1 maps
+    // bytes one to one: the ASCII key and an ISO date read the same, whatever surrounds them).
+    const seam = carry.length > 0 ? Buffer.concat([carry, chunk.subarray(0, KEY_BYTES.length)]) : carry;
+    const match =
+      seam.includes(KEY_BYTES) || chunk.includes(KEY_BYTES) ? FIELD.exec(carry.toString('latin1') + chunk.toString('latin1')) : null;
     if (!match) {
-      carry = text.slice(-CARRY);
+      carry = Buffer.from(chunk.length >= CARRY ? chunk.subarray(chunk.length - CARRY) : Buffer.concat([carry, chunk]).subarray(-CARRY));
       return;
     }
     found = true;
