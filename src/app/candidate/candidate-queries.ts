@@ -20,6 +20,9 @@ export const candidateQueries = {
       },
       // Personal data: dropped from memory as soon as no page shows it.
       gcTime: 0,
+      // Each answer's pictures travel beside its record (picture-parts.ts): a refetched record that looks
+      // the same must still replace the old one, or its pictures would download for nobody.
+      structuralSharing: false,
       staleTime: 60_000,
       // Only a broken connection is worth one silent retry; every answer from the server is final.
       retry: (failureCount, error) => error instanceof LookupError && error.transient && failureCount < 1,
