@@ -6,8 +6,8 @@
  * received, to be passed on in the record exactly as the plain answer would have it.
  */
 
-const LETTERS = /^[A-Za-z0-9+/]*$/;
-const PADDED_END = /^[A-Za-z0-9+/]*={1,2}$/;
+/** The end of a value with padding: letters, then one or two `=`. */
+const PADDED = /^[A-Za-z0-9+/]*={1,2}$/;
 /** Text decoded at once: a multiple of 4, large enough that Buffer.from is not called for every parser piece. */
 const DECODE_CHARS = 64 * 1024;
 
@@ -17,7 +17,6 @@ export class Base64Collector {
   private chunks: Buffer[] = [];
   private size = 0;
   private pending = '';
-  private padded = false;
   /** Set once the value is seen not to be canonical base64: the text as received. */
   private text: string[] | undefined;
 
@@ -26,21 +25,16 @@ export class Base64Collector {
       this.text.push(piece);
       return;
     }
-    // The parser may cut `==` in two: a lone `=` after a single one is still padding.
-    const secondPad = this.padded && piece === '=' && this.pending.endsWith('=') && !this.pending.endsWith('==');
-    if (!secondPad && (this.padded || !(LETTERS.test(piece) || PADDED_END.test(piece)))) {
-      this.fallBack(piece);
-      return;
-    }
-    if (piece.includes('=')) this.padded = true;
     this.pending += piece;
-    // Once padded the value is at its end: its last quantum is checked before anything is decoded.
-    if (!this.padded && this.pending.length >= DECODE_CHARS) this.decode(this.pending.length - (this.pending.length % 4));
+    if (this.pending.length >= DECODE_CHARS) this.decodeLetters(this.pending.length - (this.pending.length % 4));
   }
 
   /** The value once its string has ended: bytes when it was canonical base64 and not empty, otherwise its text. */
   end(): Collected {
-    if (!this.text && this.pending.length % 4 === 0 && this.padOk()) this.decode(this.pending.length);
+    if (!this.text && this.pending.length % 4 === 0) {
+      if (!this.pending.includes('=')) this.decodeLetters(this.pending.length);
+      else if (PADDED.test(this.pending) && this.lastQuantumCanonical()) this.decode(this.pending.length);
+    }
     if (this.text || this.pending.length > 0 || this.size === 0) {
       const text = this.text ? this.text.join('') : this.decodedText() + this.pending;
       return { kind: 'text', text };
@@ -50,19 +44,33 @@ export class Base64Collector {
     return { kind: 'bytes', chunks, size: this.size };
   }
 
+  /**
+   * Decodes the first `chars` (a multiple of 4) when they hold only the 64 letters. Node's decoder skips
+   * what is not base64 (so fewer bytes come out) and reads `-` and `_` as the URL alphabet (looked for
+   * apart); a `=` waits for the end, where only padding may hold one.
+   */
+  private decodeLetters(chars: number): void {
+    const head = this.pending.slice(0, chars);
+    if (head.includes('=')) return;
+    const bytes = head.includes('-') || head.includes('_') ? undefined : Buffer.from(head, 'base64');
+    if (bytes?.length === (chars / 4) * 3) this.keep(bytes, chars);
+    else this.fallBack();
+  }
+
   private decode(chars: number): void {
-    if (chars === 0) return;
-    const bytes = Buffer.from(this.pending.slice(0, chars), 'base64');
+    this.keep(Buffer.from(this.pending.slice(0, chars), 'base64'), chars);
+  }
+
+  private keep(bytes: Buffer, chars: number): void {
     this.chunks.push(bytes);
     this.size += bytes.length;
     this.pending = this.pending.slice(chars);
   }
 
-  /** The last quantum re-encodes to itself: no `=` inside it, and no bits set past the data it pads. */
-  private padOk(): boolean {
-    if (!this.padded) return true;
+  /** The last quantum (its letters checked by PADDED) re-encodes to itself: no stray bits. */
+  private lastQuantumCanonical(): boolean {
     const last = this.pending.slice(-4);
-    return last.length === 4 && Buffer.from(last, 'base64').toString('base64') === last;
+    return Buffer.from(last, 'base64').toString('base64') === last;
   }
 
   /** Canonical so far, so the bytes decoded re-encode to exactly the text they came from. */
@@ -70,8 +78,8 @@ export class Base64Collector {
     return Buffer.concat(this.chunks).toString('base64');
   }
 
-  private fallBack(piece: string): void {
-    this.text = [this.decodedText(), this.pending, piece];
+  private fallBack(): void {
+    this.text = [this.decodedText(), this.pending];
     this.chunks = [];
     this.size = 0;
     this.pending = '';

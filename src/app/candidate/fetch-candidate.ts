@@ -82,7 +82,12 @@ export function parseCandidateBody(text: string): CandidateRecord {
 async function readInParts(response: Response, options: FetchOptions, cancel: () => void): Promise<CandidateRecord> {
   const total = Number(response.headers.get('content-length')) || undefined;
   try {
-    const first = await readFirstPart(response, (received) => options.onProgress?.({ received, total }));
+    // The skeleton's progress, until the record is in; then each picture's card shows its own.
+    let recordIn = false;
+    const first = await readFirstPart(response, (received) => {
+      if (!recordIn) options.onProgress?.({ received, total });
+    });
+    recordIn = true;
     performance.mark('candidate-lookup:body-read');
     const references = takeReferences(first.envelope, first.boundary);
     const record = parseCandidateValue(first.envelope);
