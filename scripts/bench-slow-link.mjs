@@ -11,11 +11,13 @@ export const LINK = { mbitPerSecond: 20, rttMs: 40 };
 /** @typedef {{ header: number; first: number; images: number; lastByte: number; wireBytes: number }} SlowLookup */
 
 /**
+ * `page`: the candidate page (answered in parts), or the bench's baseline page (the plain answer, as
+ * before parts: the same link's figure for what was there).
  * @param {Browser} browser
- * @param {{ appUrl: string; ids: string[]; headers: Record<string, string>; expectedPictures: number }} options
+ * @param {{ appUrl: string; ids: string[]; headers: Record<string, string>; expectedPictures: number; page?: 'viewer' | 'baseline' }} options
  * @returns {Promise<SlowLookup[]>}
  */
-export async function measureSlowLink(browser, { appUrl, ids, headers, expectedPictures }) {
+export async function measureSlowLink(browser, { appUrl, ids, headers, expectedPictures, page: which = 'viewer' }) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, extraHTTPHeaders: headers });
   await context.addInitScript(probe, expectedPictures);
   const page = await context.newPage();
@@ -36,7 +38,7 @@ export async function measureSlowLink(browser, { appUrl, ids, headers, expectedP
   const results = [];
   for (const id of ids) {
     await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
-    await page.goto(`${appUrl}/`);
+    await page.goto(`${appUrl}${which === 'viewer' ? '/' : '/test/bench/baseline.html'}`);
     // The candidate page's chunk is fetched when the browser is first idle: in before the link slows.
     await page.waitForFunction(() => document.readyState === 'complete');
     await page.waitForTimeout(500);
@@ -48,7 +50,10 @@ export async function measureSlowLink(browser, { appUrl, ids, headers, expectedP
       uploadThroughput: bytesPerSecond,
     });
     wire.clear();
-    const input = page.getByRole('search', { name: 'Look up a candidate' }).getByLabel('refId to look up');
+    const input =
+      which === 'viewer'
+        ? page.getByRole('search', { name: 'Look up a candidate' }).getByLabel('refId to look up')
+        : page.locator('input[name=id]');
     await input.fill(id);
     await input.press('Enter');
     await page.waitForFunction(() => /** @type {any} */ (window).__slow.images > 0, undefined, { timeout: 120_000, polling: 100 });
@@ -86,10 +91,9 @@ function probe(expected) {
   /** @type {any} */ (window).__slow = slow;
   const tick = () => {
     const now = performance.now();
-    if (!slow.header && document.querySelector('main h1') && document.querySelector('[aria-label="Status changes, oldest first"] li')) {
-      slow.header = now;
-    }
-    const shown = [...document.querySelectorAll('figure[data-attribute] img')].filter(
+    const viewer = document.querySelector('main h1') && document.querySelector('[aria-label="Status changes, oldest first"] li');
+    if (!slow.header && (viewer || document.querySelector('#status')?.textContent)) slow.header = now;
+    const shown = [...document.querySelectorAll('figure[data-attribute] img, #pictures img')].filter(
       (img) => img instanceof HTMLImageElement && img.complete && img.naturalWidth > 0,
     ).length;
     if (!slow.first && shown > 0) slow.first = now;
@@ -116,8 +120,9 @@ function median(values) {
 /**
  * @param {SlowLookup[]} runs
  * @param {number} plainBytes the plain answer's bytes (pictures as base64): what the upstream sends
+ * @param {SlowLookup[]} plainRuns the baseline page on the same link, with the plain answer
  */
-export function slowLinkFigures(runs, plainBytes) {
+export function slowLinkFigures(runs, plainBytes, plainRuns) {
   // The time the base64 answer needs to cross the link at its bandwidth, latency left out.
   const base64TransferMs = ((plainBytes * 8) / (LINK.mbitPerSecond * 1e6)) * 1000;
   const wireBytes = median(runs.map((r) => r.wireBytes));
@@ -134,6 +139,9 @@ export function slowLinkFigures(runs, plainBytes) {
     wireBytes,
     plainBytes,
     wireOverPlain: wireBytes / plainBytes,
+    plainHeaderMs: median(plainRuns.map((r) => r.header)),
+    plainLastByteMs: median(plainRuns.map((r) => r.lastByte)),
+    plainPicturesOverTransfer: median(plainRuns.map((r) => r.images / base64TransferMs)),
   };
 }
 
@@ -161,6 +169,13 @@ export function slowLinkRows(s, memory, plain, verdict) {
       '<= 0.8',
       verdict(s.picturesOverTransfer <= 0.8),
     ],
+    [
+      '6 slow link, plain answer (baseline page): header / last byte in',
+      `${s.plainHeaderMs.toFixed(0)} / ${s.plainLastByteMs.toFixed(0)} ms`,
+      '',
+      '',
+    ],
+    ['6 slow link, plain answer: every picture / base64 transfer', s.plainPicturesOverTransfer.toFixed(2), '', ''],
     ['6 slow link: first picture / every picture', s.firstOverAll.toFixed(2), '<= 0.5', verdict(s.firstOverAll <= 0.5)],
     [
       `6 bytes on the wire (${mb(s.wireBytes)}) / upstream (${mb(s.plainBytes)})`,

@@ -335,6 +335,13 @@ const afterMany = await readMemory();
 log('Measuring on an emulated slow link…');
 const slowIds = ['bench-31', 'bench-32', 'bench-31', 'bench-32', 'bench-31'].slice(0, RUNS);
 const slow = await measureSlowLink(browser, { appUrl: app.url, ids: slowIds, headers: identity('compliance'), expectedPictures: 4 });
+const slowPlain = await measureSlowLink(browser, {
+  appUrl: app.url,
+  ids: slowIds.slice(0, quick ? 1 : 3),
+  headers: identity('compliance'),
+  expectedPictures: 4,
+  page: 'baseline',
+});
 await browser.close();
 
 // --- 7. The proxy's memory for 10 lookups in parts at once, on a server that has answered nothing else.
@@ -425,7 +432,7 @@ const figures = {
     rows: Math.min(...batches.map((b) => b.rows)),
     errors: batches.reduce((sum, b) => sum + b.errors, 0),
   },
-  slowLink: slowLinkFigures(slow, largeBytes),
+  slowLink: slowLinkFigures(slow, largeBytes, slowPlain),
   serverMemory,
   plainFresh: {
     directMs: median(freshDirect),

@@ -33,7 +33,11 @@ export interface FullAnswer {
 }
 
 /** Compliance users: the body streamed on as it comes, once its start is checked and its audit line written. */
-export async function answerFull(res: http.ServerResponse, answer: FullAnswer, deps: Pick<LookupDeps, 'maxResponseBytes' | 'warn'>) {
+export async function answerFull(
+  res: http.ServerResponse,
+  answer: FullAnswer,
+  deps: Pick<LookupDeps, 'maxResponseBytes' | 'warn' | 'timeoutMs'>,
+) {
   const { upstreamRes, guard, audit, upstreamStatus } = answer;
   // Whatever breaks from now on is noticed: while the start is checked, and while the line is written.
   let broken = false;
@@ -62,7 +66,7 @@ export async function answerFull(res: http.ServerResponse, answer: FullAnswer, d
   answer.watch();
   upstreamRes.pipe(guard);
 
-  if (answer.inParts) return answerInParts(res, answer, answer.inParts, tooLarge);
+  if (answer.inParts) return answerInParts(res, answer, { req: answer.inParts, tooLarge, stallMs: deps.timeoutMs });
   const first = await firstOutput(guard);
   if (!first.ok) return refuse(res, audit, guardFailure(first.error), upstreamStatus, true);
   if (!(await audit(200, null, upstreamStatus, true))) return void upstreamRes.destroy();
@@ -75,7 +79,11 @@ export async function answerFull(res: http.ServerResponse, answer: FullAnswer, d
  * audited, then written. Every fault of the service is known before the status line, so it is answered
  * with its code: a body cut or stalled (upstream_error), too large (response_too_large), not JSON.
  */
-async function answerInParts(res: http.ServerResponse, answer: FullAnswer, req: http.IncomingMessage, tooLarge: () => boolean) {
+async function answerInParts(
+  res: http.ServerResponse,
+  answer: FullAnswer,
+  { req, tooLarge, stallMs }: { req: http.IncomingMessage; tooLarge: () => boolean; stallMs: number },
+) {
   const { audit, upstreamStatus } = answer;
   const boundary = newBoundary();
   const read = await splitRecord(answer.guard, boundary);
@@ -84,7 +92,7 @@ async function answerInParts(res: http.ServerResponse, answer: FullAnswer, req: 
     return refuse(res, audit, failure, upstreamStatus, true);
   }
   if (!(await audit(200, null, upstreamStatus, true))) return;
-  if (!(await writeParts(req, res, read.split, boundary))) {
+  if (!(await writeParts({ req, res, stallMs }, read.split, boundary))) {
     sendError(res, 502, 'upstream_error', "The KYC service's answer could not be sent in parts. Try again.");
   }
 }

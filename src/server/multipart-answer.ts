@@ -130,17 +130,20 @@ function holdsDelimiter(chunks: readonly Buffer[], boundary: string): boolean {
   });
 }
 
+/** The browser's request and response; a browser that takes nothing for `stallMs` is cut off. */
+export interface PartsTarget {
+  req: http.IncomingMessage;
+  res: http.ServerResponse;
+  stallMs: number;
+}
+
 /**
  * Writes the answer: status line and headers, then part after part, each waiting for the socket to take
- * the last (a slow link holds at most about one picture in the socket's buffer). False when the
- * delimiter turned up in the data (nothing is written then).
+ * the last (a slow link holds at most about one picture in the socket's buffer). A browser that stops
+ * reading is cut off after `stallMs`, as the plain answer is by the service's idle timeout, so that no
+ * record is held for it. False when the delimiter turned up in the data (nothing is written then).
  */
-export async function writeParts(
-  req: http.IncomingMessage,
-  res: http.ServerResponse,
-  split: SplitRecord,
-  boundary: string,
-): Promise<boolean> {
+export async function writeParts({ req, res, stallMs }: PartsTarget, split: SplitRecord, boundary: string): Promise<boolean> {
   const compress = gzipAccepted(req);
   const pieces = await layOut(split, boundary, compress);
   const [firstHead, firstBody] = pieces[0]!();
@@ -156,16 +159,18 @@ export async function writeParts(
     if (res.destroyed) return true;
     for (const piece of next()) {
       countBytes(res, piece.length);
-      if (!res.write(piece)) await drained(res);
+      if (!res.write(piece)) await drained(res, stallMs);
     }
   }
   res.end();
   return true;
 }
 
-function drained(res: http.ServerResponse): Promise<void> {
+function drained(res: http.ServerResponse, stallMs: number): Promise<void> {
   return new Promise((resolve) => {
+    const stalled = setTimeout(() => res.destroy(), stallMs);
     const done = () => {
+      clearTimeout(stalled);
       res.off('drain', done);
       res.off('close', done);
       resolve();

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync } from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { apiErrorBodySchema } from '../../src/kyc/contract/api.ts';
@@ -242,4 +243,40 @@ describe('faults of the service, answered in parts', () => {
     expect(envelope).toEqual(JSON.parse(body));
     expect(pictures.size).toBe(0);
   });
+});
+
+describe('a browser that stops reading an answer in parts', () => {
+  it('is cut off after the idle timeout, so that no record is held for it, and the server goes on', async () => {
+    const upstream = await startFakeUpstream();
+    const app = await startTestApp({ upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'stall-test-key-5e1c' }, timeoutMs: 300 });
+    // Larger than what loopback's socket buffers take in, so that the writes must wait for the reader.
+    const body = `{"status":"success","data":{"status":"approved","identities":{"passport":{"type":"base64","value":"${Buffer.alloc(40_000_000, 9).toString('base64')}"}}}}`;
+    upstream.behave = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+      res.end(body);
+    };
+    const socket = net.connect(app.port, '127.0.0.1');
+    socket.write(
+      `GET /api/candidates/refId/stall HTTP/1.1\r\nHost: 127.0.0.1:${app.port}\r\nX-Candidate-Lookup: 1\r\nAccept: multipart/mixed\r\n\r\n`,
+    );
+    socket.pause(); // never read
+    // The server's side: the request's log line, written once its connection is closed.
+    let line: ReturnType<typeof app.requests>[number] | undefined;
+    for (let waited = 0; !line && waited < 20_000; waited += 100) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      line = app.requests().find((record) => record.route.startsWith('/api/candidates/'));
+    }
+    socket.destroy();
+    expect(line).toMatchObject({ status: 200, aborted: true });
+    expect(line!.bytes).toBeLessThan(30_000_000);
+    const small = '{"status":"success","data":{"status":"approved"}}';
+    upstream.behave = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': small.length });
+      res.end(small);
+    };
+    const next = await getBytes(app.port, '/api/candidates/refId/next');
+    expect(next.status).toBe(200);
+    await app.close();
+    await upstream.close();
+  }, 30_000);
 });
