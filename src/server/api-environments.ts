@@ -1,6 +1,6 @@
 import type { ApiMeta, EnvironmentInfo, SampleCandidate } from '../kyc/contract/api.ts';
 import type { ReplyTemplate } from '../kyc/contract/replies.ts';
-import type { Identity } from './auth/access.ts';
+import type { Identity } from './auth/identity.ts';
 import type { Failure } from './http-reply.ts';
 import type { LookupDeps } from './lookup.ts';
 import type { UpstreamTarget } from './upstream-client.ts';

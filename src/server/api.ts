@@ -1,4 +1,5 @@
-import { type AccessOptions, createAccessControl } from './auth/access.ts';
+import { createAccessControl } from './auth/access.ts';
+import type { AccessOptions } from './auth/access-control.ts';
 import { auditFileProblem, createAuditLog } from './audit.ts';
 import { createRefusalLog } from './audit-refusals.ts';
 import { type Config, ConfigError } from './config.ts';

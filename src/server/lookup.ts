@@ -3,7 +3,8 @@ import { checkId, decodeIdSegment, type LookupKind } from '../kyc/contract/looku
 import { type ArchivingGuard, watchWillArchiveAt } from './archiving-guard.ts';
 import type { AuditEntry, AuditLog } from './audit.ts';
 import type { RefusalLog } from './audit-refusals.ts';
-import type { AccessControl, Identity } from './auth/access.ts';
+import type { AccessControl } from './auth/access-control.ts';
+import type { Identity } from './auth/identity.ts';
 import { answerFull, type FullAnswer, isEncoded } from './full-answer.ts';
 import { bytesSent, errorCodeSent, type Failure, STORE_UNAVAILABLE, sendError, sendFailure, sendJson } from './http-reply.ts';
 import { requestIdOf } from './log.ts';

@@ -1,5 +1,5 @@
 import type http from 'node:http';
-import type { Identity } from './auth/access.ts';
+import type { Identity } from './auth/identity.ts';
 import { allowGet } from './http-reply.ts';
 
 /**

@@ -1,0 +1,43 @@
+import type http from 'node:http';
+import type { ApiErrorCode, AuthMode } from '../../kyc/contract/api.ts';
+import type { Route } from '../routes.ts';
+import type { SharedStore } from '../state/store.ts';
+import type { Identity } from './identity.ts';
+
+/**
+ * What every sign-in mode offers the proxy. Apart from `access.ts`, which picks a mode: the modes
+ * implement this and the proxy uses it, so neither has to import the other's file.
+ */
+
+export type Reply = (status: number, body: unknown, headers?: Record<string, string>) => void;
+export type Fail = (
+  status: number,
+  code: Extract<ApiErrorCode, 'unauthenticated' | 'sign_in_failed' | 'too_many_sign_in_attempts' | 'bad_request' | 'method_not_allowed'>,
+  message: string,
+  headers?: Record<string, string>,
+) => void;
+
+/**
+ * Who is asking: one of four modes, chosen by configuration. The modes with sessions keep them in the
+ * shared store, so `identify` and `handleSession` reject with StoreUnavailableError while it is down.
+ */
+export interface AccessControl {
+  mode: AuthMode;
+  identify(req: http.IncomingMessage): Promise<Identity | undefined>;
+  /** `/api/session`: GET who am I, POST sign in (built-in users), DELETE sign out. */
+  handleSession(req: http.IncomingMessage, reply: Reply, fail: Fail): void | Promise<void>;
+  /** The key for per-user rate limits: the user, or the client address in local mode. */
+  rateLimitKey(req: http.IncomingMessage, identity: Identity): string;
+  /** Routes of the mode's own, open to everyone (OpenID Connect: the start of a sign-in and the callback). */
+  routes?: readonly Route[];
+  /** Checks at start what can be checked early (the OpenID provider's metadata); rejects with the problem. */
+  warmUp?(): Promise<void>;
+}
+
+export interface AccessOptions {
+  /** Sessions and failed sign-ins (default: in this process). */
+  store?: SharedStore;
+  now?: () => number;
+  /** The wait after a first failed sign-in; it doubles with each further failure (default 250 ms). */
+  signInDelayMs?: number;
+}
