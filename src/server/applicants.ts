@@ -6,13 +6,11 @@ import {
   toApplicant,
   upstreamApplicantsEnvelopeSchema,
 } from '../kyc/contract/applicants.ts';
-import type { ListAuditEntry } from './audit.ts';
-import { type Failure, STORE_UNAVAILABLE, sendError, sendFailure, sendJson } from './http-reply.ts';
-import type { Take } from './rate-limit.ts';
+import { auditTrail, listLine, refuse } from './audit-trail.ts';
+import { type Failure, sendJson } from './http-reply.ts';
 import type { SignedInCall } from './routes.ts';
-import { StoreUnavailableError } from './state/store.ts';
 import { readUpstreamBody } from './upstream-body.ts';
-import { type LookupDeps, takeSlot } from './lookup.ts';
+import { type LookupDeps, takeSlot, takeToken } from './lookup.ts';
 
 /**
  * `GET /api/applicants?status=&skip=&limit=`: one page of the service's list, for both roles. The query
@@ -42,72 +40,25 @@ type Page = { records: Applicant[]; total: number; upstreamStatus: number };
 type Fetched = { ok: true; page: Page } | { ok: false; failure: Failure; upstreamStatus: number | null };
 
 export async function listApplicants(deps: ApplicantsDeps, call: SignedInCall): Promise<void> {
-  const level: ListAuditEntry['level'] = deps.hasStatusKey ? 'status' : 'stripped';
+  const level = deps.hasStatusKey ? 'status' : 'stripped';
   const checked = checkApplicantsQuery(new URL(call.req.url ?? '/', 'http://x').searchParams);
   const query = checked.ok ? checked.query : undefined;
-  const audit = async (
-    status: number,
-    code: Failure['code'] | null,
-    upstreamStatus: number | null,
-    records: number | null,
-    counted = false,
-  ) => {
-    try {
-      const entry: ListAuditEntry = {
-        time: new Date().toISOString(),
-        user: call.identity.user,
-        role: call.identity.role,
-        env: deps.environment,
-        kind: 'list',
-        filter: query ? (query.status ?? 'all') : null,
-        skip: query?.skip ?? null,
-        limit: query?.limit ?? null,
-        records,
-        status,
-        code,
-        upstreamStatus,
-        level: upstreamStatus === null ? null : level,
-        durationMs: Math.round(performance.now() - call.started),
-      };
-      await (counted ? deps.refusals.refused(entry) : deps.audit?.record(entry));
-      return true;
-    } catch {
-      const message = 'This request could not be recorded in the audit log, so it was refused. An administrator must check AUDIT_LOG.';
-      sendError(call.res, 503, 'audit_unavailable', message);
-      return false;
-    }
-  };
-  const refuse = async (failure: Failure, upstreamStatus: number | null = null, counted = false) => {
-    if (await audit(failure.status, failure.code, upstreamStatus, null, counted)) sendFailure(call.res, failure);
-  };
+  const audit = auditTrail(deps, call.res, 'request', listLine(deps.environment, call, query, level));
 
   // The limit first, as for lookups: a malformed query costs a token too, and refusals over the limit
   // are counted rather than written one by one.
-  let allowed: Take;
-  try {
-    allowed = await deps.rateLimiter.take(deps.access.rateLimitKey(call.req, call.identity));
-  } catch (error) {
-    if (error instanceof StoreUnavailableError) return refuse(STORE_UNAVAILABLE);
-    throw error;
-  }
-  if (!allowed.ok) {
-    const failure: Failure = {
-      status: 429,
-      code: 'rate_limited',
-      message: `You have made many requests in a short time. Try again in ${allowed.retryAfterSeconds} s.`,
-      extra: { retryAfterSeconds: allowed.retryAfterSeconds },
-      headers: { 'Retry-After': String(allowed.retryAfterSeconds) },
-    };
-    return refuse(failure, null, true);
-  }
-  if (!checked.ok) return refuse({ status: 400, code: 'bad_request', message: checked.message });
+  const limited = await takeToken(deps, call.req, call.identity);
+  if (limited) return refuse(call.res, audit, limited, null, false, limited.code === 'rate_limited');
+  if (!checked.ok) return refuse(call.res, audit, { status: 400, code: 'bad_request', message: checked.message });
   const slot = await takeSlot(deps, call.req, call.res, call.identity);
   if (slot === 'gone') return;
-  if (typeof slot !== 'function') return refuse(slot);
+  if (typeof slot !== 'function') return refuse(call.res, audit, slot);
   const fetched = await fetchPage(deps, call, checked.query).finally(slot);
-  if (!fetched.ok) return refuse(fetched.failure, fetched.upstreamStatus);
+  if (!fetched.ok) return refuse(call.res, audit, fetched.failure, fetched.upstreamStatus, fetched.upstreamStatus !== null);
   const { records, total, upstreamStatus } = fetched.page;
-  if (!(await audit(200, null, upstreamStatus, records.length))) return;
+  // The page's own line, now that its records are known.
+  const answered = auditTrail(deps, call.res, 'request', listLine(deps.environment, call, query, level, records.length));
+  if (!(await answered(200, null, upstreamStatus, true))) return;
   const data = { records, total, skip: checked.query.skip, limit: checked.query.limit };
   sendJson(call.res, 200, JSON.stringify({ status: 'success', data }));
 }

@@ -2,7 +2,7 @@ import type http from 'node:http';
 import type { Transform } from 'node:stream';
 import { AnswerGuardError, firstOutput } from './answer-guard.ts';
 import { countBytes, type Failure, sendError } from './http-reply.ts';
-import { type Audit, type LookupDeps, refuse } from './lookup.ts';
+import { type Audit, refuse } from './audit-trail.ts';
 import { newBoundary, splitRecord, writeParts } from './multipart-answer.ts';
 
 /**
@@ -36,7 +36,7 @@ export interface FullAnswer {
 export async function answerFull(
   res: http.ServerResponse,
   answer: FullAnswer,
-  deps: Pick<LookupDeps, 'maxResponseBytes' | 'warn' | 'timeoutMs'>,
+  deps: { maxResponseBytes: number; warn: (line: string) => void; timeoutMs: number },
 ) {
   const { upstreamRes, guard, audit, upstreamStatus } = answer;
   // Whatever breaks from now on is noticed: while the start is checked, and while the line is written.

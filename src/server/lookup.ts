@@ -2,12 +2,12 @@ import type http from 'node:http';
 import { checkId, decodeIdSegment, type LookupKind } from '../kyc/contract/lookup.ts';
 import { type ArchivingGuard, watchWillArchiveAt } from './archiving-guard.ts';
 import type { AuditEntry, AuditLog } from './audit.ts';
+import { type Audit, auditTrail, lookupLine, refuse } from './audit-trail.ts';
 import type { RefusalLog } from './audit-refusals.ts';
 import type { AccessControl } from './auth/access-control.ts';
 import type { Identity } from './auth/identity.ts';
 import { answerFull, type FullAnswer, isEncoded } from './full-answer.ts';
-import { bytesSent, errorCodeSent, type Failure, STORE_UNAVAILABLE, sendError, sendFailure, sendJson } from './http-reply.ts';
-import { requestIdOf } from './log.ts';
+import { bytesSent, errorCodeSent, type Failure, STORE_UNAVAILABLE, sendFailure, sendJson } from './http-reply.ts';
 import { partsAccepted } from './multipart-answer.ts';
 import { type Metrics, upstreamOutcome } from './metrics.ts';
 import type { RateLimiter } from './rate-limit.ts';
@@ -59,23 +59,11 @@ export interface LookupCall {
 
 type Level = NonNullable<AuditEntry['level']>;
 
-/**
- * Writes this lookup's audit line (or, `counted`, adds it to the user's counted refusals); false, with
- * a 503 already sent, when it could not be written.
- */
-export type Audit = (
-  status: number,
-  code: AuditEntry['code'],
-  upstreamStatus: number | null,
-  reached: boolean,
-  counted?: boolean,
-) => Promise<boolean>;
-
 export async function lookup(deps: LookupDeps, call: LookupCall): Promise<void> {
   const level = levelOf(call.statusOnly ? 'support' : call.identity.role, deps.hasStatusKey);
   countLookup(deps.metrics, call, level);
   const asked = readId(call.encodedId);
-  const audit = auditTrail(deps, call, asked.auditId, level);
+  const audit = auditTrail(deps, call.res, 'lookup', lookupLine(deps.environment, call, call.kind, asked.auditId, level));
   // The user's limit comes before anything else: every request costs a token, an invalid id too, and
   // once over the limit the refusals are counted rather than written one by one.
   const limited = await takeToken(deps, call.req, call.identity);
@@ -169,7 +157,7 @@ type AskedId = { ok: true; id: string; auditId: string } | { ok: false; failure:
  * The id asked for. The audit line holds the decoded id whenever the path text decodes as one segment,
  * valid or not; when it does not (a "/" in it, or broken percent-encoding), the path text as received.
  */
-function readId(encodedId: string): AskedId {
+export function readId(encodedId: string): AskedId {
   const invalid = (message: string): Failure => ({ status: 400, code: 'invalid_id', message });
   const decoded = decodeIdSegment(encodedId);
   if (!decoded.ok) {
@@ -238,44 +226,6 @@ export async function takeSlot(
     extra: { retryAfterSeconds: 1 },
     headers: { 'Retry-After': '1' },
   };
-}
-
-function auditTrail(deps: LookupDeps, call: LookupCall, id: string, level: Level): Audit {
-  return async (status, code, upstreamStatus, reached, counted = false) => {
-    const entry: AuditEntry = {
-      time: new Date().toISOString(),
-      requestId: requestIdOf(call.res),
-      user: call.identity.user,
-      role: call.identity.role,
-      env: deps.environment,
-      kind: call.kind,
-      id,
-      status,
-      code,
-      upstreamStatus,
-      level: reached ? level : null,
-      durationMs: Math.round(performance.now() - call.started),
-    };
-    try {
-      await (counted ? deps.refusals.refused(entry) : deps.audit?.record(entry));
-      return true;
-    } catch {
-      const message = 'This lookup could not be recorded in the audit log, so it was refused. An administrator must check AUDIT_LOG.';
-      sendError(call.res, 503, 'audit_unavailable', message);
-      return false;
-    }
-  };
-}
-
-export async function refuse(
-  res: http.ServerResponse,
-  audit: Audit,
-  failure: Failure,
-  upstreamStatus: number | null = null,
-  reached = false,
-  counted = false,
-) {
-  if (await audit(failure.status, failure.code, upstreamStatus, reached, counted)) sendFailure(res, failure);
 }
 
 /** Without a length or chunked framing, a body cut short would look complete: such a body is not passed on. */

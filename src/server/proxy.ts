@@ -1,18 +1,19 @@
 import type http from 'node:http';
 import { API_PREFIX, type ApiMeta } from '../kyc/contract/api.ts';
-import { decodeIdSegment, LOOKUP_KINDS, type LookupKind } from '../kyc/contract/lookup.ts';
+import { LOOKUP_KINDS, type LookupKind } from '../kyc/contract/lookup.ts';
 import { DEFAULT_REPLIES, type ReplyTemplate } from '../kyc/contract/replies.ts';
 import { type ApiEnvironment, metaFor, resolveEnvironment, type ServedEnvironment } from './api-environments.ts';
 import { listApplicants } from './applicants.ts';
 import { createArchivingGuard } from './archiving-guard.ts';
-import type { AuditEntry, AuditLog } from './audit.ts';
+import type { AuditLog } from './audit.ts';
+import { auditTrail, lookupLine, refuse } from './audit-trail.ts';
 import { createRefusalLog, type RefusalLog } from './audit-refusals.ts';
 import { createAccessControl } from './auth/access.ts';
 import type { AccessControl } from './auth/access-control.ts';
 import { type BatchDeps, batchRoute } from './batch.ts';
 import { exportRoute } from './export-route.ts';
 import { bytesSent, rawPathOf, STORE_UNAVAILABLE, sendError, sendFailure, sendJson } from './http-reply.ts';
-import { type LookupDeps, lookup, takeToken } from './lookup.ts';
+import { type LookupDeps, lookup, readId, takeToken } from './lookup.ts';
 import { type RequestRecord, requestIdOf, setRoute, whenRequestDone } from './log.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 import { NO_RATE_LIMIT, type RateLimiter } from './rate-limit.ts';
@@ -222,29 +223,10 @@ type Refusal = Extract<ReturnType<typeof resolveEnvironment>, { ok: false }> & {
  * costs a token of the user's limit like any lookup, and over the limit it is counted, not written.
  */
 async function refuseLookup(refusal: Refusal, call: SignedInCall, kind: LookupKind, encodedId: string): Promise<void> {
-  const decoded = decodeIdSegment(encodedId);
   const limited = await takeToken(refusal.deps, call.req, call.identity);
-  const failure = limited ?? refusal.failure;
-  const entry: AuditEntry = {
-    time: new Date().toISOString(),
-    requestId: requestIdOf(call.res),
-    user: call.identity.user,
-    role: call.identity.role,
-    env: refusal.name,
-    kind,
-    id: decoded.ok ? decoded.id : encodedId,
-    status: failure.status,
-    code: failure.code,
-    upstreamStatus: null,
-    level: null,
-    durationMs: Math.round(performance.now() - call.started),
-  };
-  try {
-    await (limited?.code === 'rate_limited' ? refusal.deps.refusals.refused(entry) : refusal.deps.audit?.record(entry));
-  } catch {
-    return sendError(call.res, 503, 'audit_unavailable', 'This lookup could not be recorded in the audit log, so it was refused.');
-  }
-  sendFailure(call.res, failure);
+  // The service is never asked, so the level on the line stays null whatever is named here.
+  const audit = auditTrail(refusal.deps, call.res, 'lookup', lookupLine(refusal.name, call, kind, readId(encodedId).auditId, 'full'));
+  await refuse(call.res, audit, limited ?? refusal.failure, null, false, limited?.code === 'rate_limited');
 }
 
 function sessionRoute(access: AccessControl, metrics: Metrics, { req, res }: ApiCall): void | Promise<void> {

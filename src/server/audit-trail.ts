@@ -1,0 +1,128 @@
+import type http from 'node:http';
+import type { ApplicantsQuery } from '../kyc/contract/applicants.ts';
+import type { LookupKind } from '../kyc/contract/lookup.ts';
+import type { AuditEntry, AuditLog, ListAuditEntry } from './audit.ts';
+import type { RefusalLog, RefusedEntry } from './audit-refusals.ts';
+import type { Identity } from './auth/identity.ts';
+import { type Failure, sendError, sendFailure } from './http-reply.ts';
+import { requestIdOf } from './log.ts';
+
+/**
+ * Audit, then answer: each request's line, written (or, for a refusal that repeats, counted) before
+ * its answer leaves; a line that cannot be written turns the answer into a 503. One home for the rule,
+ * whichever route writes the line: a lookup, a page of the applicants list, a request refused for its
+ * environment.
+ */
+
+/** Where lines go: the audit log, and the refusals counted per user (audit-refusals.ts). */
+export interface AuditDeps {
+  audit: AuditLog | undefined;
+  refusals: RefusalLog;
+}
+
+/** Who asked, on which response, since when. */
+export interface AuditedCall {
+  res: http.ServerResponse;
+  identity: Identity;
+  /** `performance.now()` when the request arrived. */
+  started: number;
+}
+
+/** What came of a request, as its line says it. */
+export interface Outcome {
+  status: number;
+  code: Failure['code'] | null;
+  /** The KYC service's HTTP status; null when it was not asked or did not answer. */
+  upstreamStatus: number | null;
+  /** The service was asked: the line names the level fetched. */
+  reached: boolean;
+}
+
+type Level = NonNullable<AuditEntry['level']>;
+
+/**
+ * Writes this request's audit line (or, `counted`, adds it to the user's counted refusals); false, with
+ * a 503 already sent, when it could not be written.
+ */
+export type Audit = (
+  status: number,
+  code: Outcome['code'],
+  upstreamStatus: number | null,
+  reached: boolean,
+  counted?: boolean,
+) => Promise<boolean>;
+
+/** The audit of one request: `line` says what it was, `what` names it in the 503 ("lookup", "request"). */
+export function auditTrail(deps: AuditDeps, res: http.ServerResponse, what: string, line: (outcome: Outcome) => RefusedEntry): Audit {
+  return (status, code, upstreamStatus, reached, counted = false) => {
+    const entry = line({ status, code, upstreamStatus, reached });
+    return recorded(res, what, () => (counted ? deps.refusals.refused(entry) : deps.audit?.record(entry)));
+  };
+}
+
+/** Waits for a line to be written; false, with a 503 already sent, when it could not be. */
+export async function recorded(res: http.ServerResponse, what: string, write: () => Promise<void> | undefined): Promise<boolean> {
+  try {
+    await write();
+    return true;
+  } catch {
+    const message = `This ${what} could not be recorded in the audit log, so it was refused. An administrator must check AUDIT_LOG.`;
+    sendError(res, 503, 'audit_unavailable', message);
+    return false;
+  }
+}
+
+/** The refusal, once its line is written. */
+export async function refuse(
+  res: http.ServerResponse,
+  audit: Audit,
+  failure: Failure,
+  upstreamStatus: number | null = null,
+  reached = false,
+  counted = false,
+) {
+  if (await audit(failure.status, failure.code, upstreamStatus, reached, counted)) sendFailure(res, failure);
+}
+
+/** What every line starts with: when, which request, who, and in which environment. */
+function lineStart(env: string, call: AuditedCall) {
+  return { time: new Date().toISOString(), requestId: requestIdOf(call.res), user: call.identity.user, role: call.identity.role, env };
+}
+
+function elapsed(call: AuditedCall): number {
+  return Math.round(performance.now() - call.started);
+}
+
+/** A lookup's line: its kind and id as asked, and the level fetched once the service was asked. */
+export function lookupLine(env: string, call: AuditedCall, kind: LookupKind, id: string, level: Level) {
+  return (outcome: Outcome): AuditEntry => ({
+    ...lineStart(env, call),
+    kind,
+    id,
+    status: outcome.status,
+    code: outcome.code,
+    upstreamStatus: outcome.upstreamStatus,
+    level: outcome.reached ? level : null,
+    durationMs: elapsed(call),
+  });
+}
+
+/**
+ * A page of the applicants list: what was asked (null when the query could not be read) and, once
+ * answered, how many records it held; never their ids.
+ */
+export function listLine(env: string, call: AuditedCall, query: ApplicantsQuery | undefined, level: Level, records: number | null = null) {
+  return (outcome: Outcome): ListAuditEntry => ({
+    ...lineStart(env, call),
+    kind: 'list',
+    filter: query ? (query.status ?? 'all') : null,
+    skip: query?.skip ?? null,
+    limit: query?.limit ?? null,
+    records,
+    status: outcome.status,
+    code: outcome.code,
+    upstreamStatus: outcome.upstreamStatus,
+    level: outcome.reached ? level : null,
+    durationMs: elapsed(call),
+  });
+}
