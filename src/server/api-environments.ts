@@ -21,7 +21,7 @@ export interface ServedEnvironment {
 
 export type Resolved = { ok: true; served: ServedEnvironment } | { ok: false; failure: Failure; name: string };
 
-/** Longest environment name kept in an audit line for a refused request (the name came from the URL). */
+/** Longest environment name repeated in a refusal's message (the name came from the URL; its audit line cuts it shorter). */
 const MAX_NAME = 64;
 
 /**
@@ -40,7 +40,7 @@ export function resolveEnvironment(served: readonly ServedEnvironment[], encoded
   if (!found) {
     return {
       ok: false,
-      name: name.slice(0, MAX_NAME),
+      name,
       failure: { status: 404, code: 'no_such_environment', message: `This server has no environment named "${name.slice(0, MAX_NAME)}".` },
     };
   }

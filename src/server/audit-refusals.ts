@@ -16,59 +16,54 @@ export interface RefusalLog {
   flush(): Promise<void>;
 }
 
-/** One line of counted refusals per user and environment per minute, at most. */
+/** One line of counted refusals per user per minute, at most. */
 export const REFUSAL_INTERVAL_MS = 60_000;
 
+/**
+ * A user's interval: counts only, never the refused requests themselves (their ids, environments and
+ * paths are the user's text), so a window costs the same whatever was sent.
+ */
 interface Window {
-  first: RefusedEntry;
-  counted?: RefusalsAuditEntry;
+  counted: Omit<RefusalsAuditEntry, 'time'>;
   timer: NodeJS.Timeout;
 }
 
 export function createRefusalLog(audit: AuditLog | undefined, intervalMs = REFUSAL_INTERVAL_MS): RefusalLog {
+  // Keyed on the user alone: the environment, like the id, comes from the URL, and a new name for each
+  // request would otherwise open a window, and write a line, for each.
   const windows = new Map<string, Window>();
 
-  function close(key: string): Promise<void> {
-    const window = windows.get(key);
+  function close(user: string): Promise<void> {
+    const window = windows.get(user);
     if (!window) return Promise.resolve();
-    windows.delete(key);
+    windows.delete(user);
     clearTimeout(window.timer);
     // Best effort: nobody waits for this line, and the next refusal opens a new window with a line.
-    if (!window.counted || !audit) return Promise.resolve();
-    return audit.record({ ...window.counted, time: new Date().toISOString() }).catch(() => {});
+    if (window.counted.count === 0 || !audit) return Promise.resolve();
+    return audit.record({ time: new Date().toISOString(), ...window.counted }).catch(() => {});
   }
 
   return {
     refused(entry) {
       if (!audit) return Promise.resolve();
-      const key = JSON.stringify([entry.user, entry.env]);
-      const window = windows.get(key);
+      const window = windows.get(entry.user);
       if (!window) {
-        const timer = setTimeout(() => void close(key), intervalMs);
+        const timer = setTimeout(() => void close(entry.user), intervalMs);
         timer.unref();
-        windows.set(key, { first: entry, timer });
+        const counted = { user: entry.user, role: entry.role, kind: 'refusals' as const, count: 0, codes: {}, from: '', to: '' };
+        windows.set(entry.user, { counted, timer });
         return audit.record(entry).catch((error: unknown) => {
           // Not written: the next refusal tries to write its own line.
-          windows.delete(key);
+          windows.delete(entry.user);
           clearTimeout(timer);
           throw error;
         });
       }
-      window.counted ??= {
-        time: entry.time,
-        user: entry.user,
-        role: entry.role,
-        env: entry.env,
-        kind: 'refusals',
-        count: 0,
-        codes: {},
-        from: entry.time,
-        to: entry.time,
-      };
-      const counted = window.counted;
+      const { counted } = window;
       counted.count += 1;
       const code = entry.code ?? String(entry.status);
       counted.codes[code] = (counted.codes[code] ?? 0) + 1;
+      if (counted.count === 1) counted.from = entry.time;
       counted.to = entry.time;
       return Promise.resolve();
     },

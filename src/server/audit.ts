@@ -12,7 +12,7 @@ export interface AuditEntry {
   requestId?: string;
   user: string;
   role: Role;
-  /** The environment (its name) the lookup went to. */
+  /** The environment (its name) the lookup went to; as asked, cut to 32 characters, when there is none of that name. */
   env: string;
   kind: LookupKind;
   /** The id as asked for, cut to 256 characters (audit-line.ts). */
@@ -59,13 +59,13 @@ export interface ListAuditEntry extends Omit<AuditEntry, 'kind' | 'id' | 'batch'
 
 /**
  * Many refusals of one user, counted instead of written one by one (audit-refusals.ts): the first of
- * an interval has its own line, the rest of that interval are this one line.
+ * an interval has its own line, the rest of that interval are this one line, whichever environments
+ * they asked for (each refused line before them names its own).
  */
 export interface RefusalsAuditEntry {
   time: string;
   user: string;
   role: Role;
-  env: string;
   kind: 'refusals';
   /** How many refusals this line stands for, and how many of each code. */
   count: number;

@@ -89,6 +89,29 @@ describe('attack: one user floods the audit log with long invalid ids', () => {
   });
 });
 
+describe('attack: rotating unknown environment names to dodge the counted refusals', () => {
+  it("counts a user's refusals in one line whatever the environment, and cuts the unknown names", async () => {
+    const file = path.join(tempDir(), 'audit.jsonl');
+    const audit = createAuditLog(file);
+    const refusals = createRefusalLog(audit, 60_000);
+    const { upstream, app } = await appWith({ audit, rateLimiter: limiter(2), refusals });
+    // A new name for each request, each longer than any environment's name can be.
+    const names = Array.from({ length: 40 }, (_, i) => `${String(i).padStart(2, '0')}${'x'.repeat(300)}`);
+    const answers = await Promise.all(names.map((name) => app.get(`/api/e/${name}/candidates/refId/a`, as('eve'))));
+    expect(answers.filter((res) => res.status === 404)).toHaveLength(2);
+    expect(answers.filter((res) => res.status === 429)).toHaveLength(38);
+
+    // Two lines for the tokens spent, one for the first refusal over the limit, one counted line.
+    expect(linesOf(file)).toHaveLength(3);
+    await refusals.flush();
+    const lines = linesOf(file).map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.map((line) => line.code ?? line.kind)).toEqual(['no_such_environment', 'no_such_environment', 'rate_limited', 'refusals']);
+    expect(lines.at(-1)).toMatchObject({ kind: 'refusals', user: 'eve', count: 37, codes: { rate_limited: 37 } });
+    for (const line of lines.slice(0, 3)) expect(String(line.env)).toMatch(/^\d\dx{30}…$/);
+    expect(upstream.seen).toHaveLength(0);
+  });
+});
+
 describe('counted refusals', () => {
   it('write the counted line when the interval ends, and open a new interval with a line of its own', async () => {
     const file = path.join(tempDir(), 'audit.jsonl');
