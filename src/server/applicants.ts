@@ -46,9 +46,9 @@ export async function listApplicants(deps: ApplicantsDeps, call: SignedInCall): 
   const audit = auditTrail(deps, call.res, 'request', listLine(deps.environment, call, query, level));
 
   // The limit first, as for lookups: a malformed query costs a token too, and refusals over the limit
-  // are counted rather than written one by one.
+  // (or while the shared store is down) are counted rather than written one by one.
   const limited = await takeToken(deps, call.req, call.identity);
-  if (limited) return refuse(call.res, audit, limited, null, false, limited.code === 'rate_limited');
+  if (limited) return refuse(call.res, audit, limited, null, false, true);
   if (!checked.ok) return refuse(call.res, audit, { status: 400, code: 'bad_request', message: checked.message });
   const slot = await takeSlot(deps, call.req, call.res, call.identity);
   if (slot === 'gone') return;

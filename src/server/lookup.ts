@@ -65,12 +65,12 @@ export async function lookup(deps: LookupDeps, call: LookupCall): Promise<void> 
   const asked = readId(call.encodedId);
   const audit = auditTrail(deps, call.res, 'lookup', lookupLine(deps.environment, call, call.kind, asked.auditId, level));
   // The user's limit comes before anything else: every request costs a token, an invalid id too, and
-  // once over the limit the refusals are counted rather than written one by one.
+  // once over the limit (or while the shared store is down) the refusals are counted rather than
+  // written one by one.
   const limited = await takeToken(deps, call.req, call.identity);
   if (limited) {
-    const overLimit = limited.code === 'rate_limited';
-    if (overLimit) deps.metrics.rateLimited.inc();
-    return refuse(call.res, audit, limited, null, false, overLimit);
+    if (limited.code === 'rate_limited') deps.metrics.rateLimited.inc();
+    return refuse(call.res, audit, limited, null, false, true);
   }
   if (deps.audit && !deps.audit.available()) return void sendFailure(call.res, AUDIT_STUCK);
   if (!asked.ok) return refuse(call.res, audit, asked.failure);
@@ -179,7 +179,10 @@ const AUDIT_STUCK: Failure = {
   message: 'The audit log is not answering, so lookups are refused for now. An administrator must check AUDIT_LOG.',
 };
 
-/** A token of the user's rate limit, or the 429 that refuses the request. */
+/**
+ * A token of the user's rate limit, or the refusal: 429 over the limit, 503 when the shared store cannot
+ * be asked. Either repeats for as long as the user keeps asking, so it is counted, not written each time.
+ */
 export async function takeToken(
   deps: Pick<LookupDeps, 'rateLimiter' | 'access'>,
   req: http.IncomingMessage,

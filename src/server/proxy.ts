@@ -226,7 +226,7 @@ async function refuseLookup(refusal: Refusal, call: SignedInCall, kind: LookupKi
   const limited = await takeToken(refusal.deps, call.req, call.identity);
   // The service is never asked, so the level on the line stays null whatever is named here.
   const audit = auditTrail(refusal.deps, call.res, 'lookup', lookupLine(refusal.name, call, kind, readId(encodedId).auditId, 'full'));
-  await refuse(call.res, audit, limited ?? refusal.failure, null, false, limited?.code === 'rate_limited');
+  await refuse(call.res, audit, limited ?? refusal.failure, null, false, limited !== undefined);
 }
 
 function sessionRoute(access: AccessControl, metrics: Metrics, { req, res }: ApiCall): void | Promise<void> {

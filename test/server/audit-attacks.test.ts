@@ -9,8 +9,8 @@ import { createRefusalLog } from '../../src/server/audit-refusals.ts';
 import { createAuditLog } from '../../src/server/audit.ts';
 import { createAccessControl } from '../../src/server/auth/access.ts';
 import { ConfigError, parseConfig } from '../../src/server/config.ts';
-import { createRateLimiter } from '../../src/server/rate-limit.ts';
-import { createMemoryStore } from '../../src/server/state/store.ts';
+import { createRateLimiter, type RateLimiter } from '../../src/server/rate-limit.ts';
+import { createMemoryStore, StoreUnavailableError } from '../../src/server/state/store.ts';
 import { resolveUpstream } from '../../src/server/upstream.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
 import { startTestApp } from './http.ts';
@@ -108,6 +108,36 @@ describe('attack: rotating unknown environment names to dodge the counted refusa
     expect(lines.map((line) => line.code ?? line.kind)).toEqual(['no_such_environment', 'no_such_environment', 'rate_limited', 'refusals']);
     expect(lines.at(-1)).toMatchObject({ kind: 'refusals', user: 'eve', count: 37, codes: { rate_limited: 37 } });
     for (const line of lines.slice(0, 3)) expect(String(line.env)).toMatch(/^\d\dx{30}…$/);
+    expect(upstream.seen).toHaveLength(0);
+  });
+});
+
+describe('attack: a flood while the shared store is down', () => {
+  it('counts the 503 store_unavailable refusals of lookups, pages and environments like those over the limit', async () => {
+    const file = path.join(tempDir(), 'audit.jsonl');
+    const audit = createAuditLog(file);
+    const refusals = createRefusalLog(audit, 60_000);
+    const storeDown: RateLimiter = {
+      capacity: 10,
+      take: () => Promise.reject(new StoreUnavailableError(new Error('connection refused'))),
+    };
+    const { upstream, app } = await appWith({ audit, rateLimiter: storeDown, refusals });
+    const paths = [
+      ...Array.from({ length: 20 }, (_, i) => `/api/candidates/refId/${i % 2 ? 'a' : '%00'.repeat(300)}${i}`),
+      ...Array.from({ length: 10 }, (_, i) => `/api/applicants?skip=${i}`),
+      ...Array.from({ length: 10 }, (_, i) => `/api/e/nowhere-${i}/candidates/refId/a`),
+    ];
+    const answers = await Promise.all(paths.map((p) => app.get(p, as('eve'))));
+    expect(answers.map((res) => res.status)).toEqual(Array(paths.length).fill(503));
+    expect(answers.every((res) => JSON.parse(res.body).error.code === 'store_unavailable')).toBe(true);
+
+    // The first refusal's line, then one counted line for the other 39.
+    expect(linesOf(file)).toHaveLength(1);
+    await refusals.flush();
+    const lines = linesOf(file).map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatchObject({ user: 'eve', status: 503, code: 'store_unavailable' });
+    expect(lines[1]).toMatchObject({ kind: 'refusals', user: 'eve', count: 39, codes: { store_unavailable: 39 } });
     expect(upstream.seen).toHaveLength(0);
   });
 });
