@@ -1,4 +1,4 @@
-import type { AuditEntry, AuditLog, ListAuditEntry, RefusalsAuditEntry } from './audit.ts';
+import type { AuditEntry, AuditLog, ListAuditEntry, RefusalsAuditEntry, RefusedRequestAuditEntry } from './audit.ts';
 
 /**
  * Refusals that repeat (a user over their rate limit, again and again) are counted, not written one
@@ -6,8 +6,8 @@ import type { AuditEntry, AuditLog, ListAuditEntry, RefusalsAuditEntry } from '.
  * interval become one line `kind: "refusals"` with their count, written when the interval ends. A
  * flood of refused requests then costs the audit log two lines a minute, not one per request.
  */
-/** A refused lookup, batch or page of the applicants list. */
-export type RefusedEntry = AuditEntry | ListAuditEntry;
+/** A refused lookup, batch, export or page of the applicants list. */
+export type RefusedEntry = AuditEntry | ListAuditEntry | RefusedRequestAuditEntry;
 
 export interface RefusalLog {
   /** Resolves when the refusal is recorded: written (the first of its interval) or counted. */

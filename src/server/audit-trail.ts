@@ -1,7 +1,7 @@
 import type http from 'node:http';
 import type { ApplicantsQuery } from '../kyc/contract/applicants.ts';
 import type { LookupKind } from '../kyc/contract/lookup.ts';
-import type { AuditEntry, AuditLog, ListAuditEntry } from './audit.ts';
+import type { AuditEntry, AuditLog, ListAuditEntry, RefusedRequestAuditEntry } from './audit.ts';
 import type { RefusalLog, RefusedEntry } from './audit-refusals.ts';
 import type { Identity } from './auth/identity.ts';
 import { type Failure, sendError, sendFailure } from './http-reply.ts';
@@ -123,6 +123,17 @@ export function listLine(env: string, call: AuditedCall, query: ApplicantsQuery 
     code: outcome.code,
     upstreamStatus: outcome.upstreamStatus,
     level: outcome.reached ? level : null,
+    durationMs: elapsed(call),
+  });
+}
+
+/** A batch or an export refused before its body was read: only the route it came to is known. */
+export function requestLine(env: string, call: AuditedCall, kind: RefusedRequestAuditEntry['kind']) {
+  return (outcome: Outcome): RefusedRequestAuditEntry => ({
+    ...lineStart(env, call),
+    kind,
+    status: outcome.status,
+    code: outcome.code,
     durationMs: elapsed(call),
   });
 }

@@ -46,6 +46,23 @@ export interface ExportAuditEntry {
   id: string;
 }
 
+/**
+ * A batch or an export refused before its body was read (over the rate limit, the shared store down):
+ * what it held is not known, so the line names the route it came to.
+ */
+export interface RefusedRequestAuditEntry {
+  time: string;
+  /** The request's id, also in its log line and its X-Request-Id header. */
+  requestId?: string;
+  user: string;
+  role: Role;
+  env: string;
+  kind: 'batch' | 'export';
+  status: number;
+  code: string | null;
+  durationMs: number;
+}
+
 /** One line per page of the applicants list: who listed which page. The records' ids are not repeated here. */
 export interface ListAuditEntry extends Omit<AuditEntry, 'kind' | 'id' | 'batch' | 'batchSize'> {
   kind: 'list';
@@ -83,7 +100,7 @@ export interface NoteAuditEntry {
 }
 
 /** Every kind of line the audit log holds. */
-export type AuditLine = AuditEntry | ExportAuditEntry | ListAuditEntry | RefusalsAuditEntry | NoteAuditEntry;
+export type AuditLine = AuditEntry | ExportAuditEntry | RefusedRequestAuditEntry | ListAuditEntry | RefusalsAuditEntry | NoteAuditEntry;
 
 export interface AuditLog {
   /** Resolves once the line is written; rejects if it could not be (the lookup is then refused). */

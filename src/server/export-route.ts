@@ -1,6 +1,8 @@
 import { exportRequestSchema } from '../kyc/contract/api.ts';
 import type { ServedEnvironment } from './api-environments.ts';
+import { auditTrail, recorded, refuse, requestLine } from './audit-trail.ts';
 import { readBody, sendError, sendJson } from './http-reply.ts';
+import { takeToken } from './lookup.ts';
 import type { SignedInCall } from './routes.ts';
 import { requestIdOf } from './log.ts';
 
@@ -11,9 +13,17 @@ import { requestIdOf } from './log.ts';
  */
 export async function exportRoute(served: ServedEnvironment, call: SignedInCall): Promise<void> {
   const { req, res, identity } = call;
+  const { deps } = served;
   if (req.method !== 'POST') return sendError(res, 405, 'method_not_allowed', 'Use POST.', undefined, { Allow: 'POST' });
   if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) {
     return sendError(res, 415, 'bad_request', 'Send the export as JSON.');
+  }
+  // Each export writes a line, so it costs a token of the user's limit as a lookup does, before its
+  // body is read; refused over the limit, it is counted, not written.
+  const limited = await takeToken(deps, req, identity);
+  if (limited) {
+    const audit = auditTrail(deps, res, 'export', requestLine(deps.environment, call, 'export'));
+    return refuse(res, audit, limited, null, false, true);
   }
   let json: unknown;
   try {
@@ -23,25 +33,19 @@ export async function exportRoute(served: ServedEnvironment, call: SignedInCall)
   }
   const parsed = exportRequestSchema.safeParse(json);
   if (!parsed.success) return sendError(res, 400, 'bad_request', 'The export must say what (summary, reply or print), kind and id.');
-  try {
-    await served.deps.audit?.record({
+  const written = await recorded(res, 'export', () =>
+    deps.audit?.record({
       time: new Date().toISOString(),
       requestId: requestIdOf(res),
       user: identity.user,
       role: identity.role,
-      env: served.deps.environment,
+      env: deps.environment,
       kind: 'export',
       what: parsed.data.what,
       lookupKind: parsed.data.kind,
+      // Cut to 256 characters in the line (audit-line.ts), as a lookup's.
       id: parsed.data.id,
-    });
-  } catch {
-    return sendError(
-      res,
-      503,
-      'audit_unavailable',
-      'This export could not be recorded in the audit log. An administrator must check AUDIT_LOG.',
-    );
-  }
-  sendJson(res, 200, '{"status":"success"}');
+    }),
+  );
+  if (written) sendJson(res, 200, '{"status":"success"}');
 }

@@ -13,7 +13,7 @@ import { createRateLimiter, type RateLimiter } from '../../src/server/rate-limit
 import { createMemoryStore, StoreUnavailableError } from '../../src/server/state/store.ts';
 import { resolveUpstream } from '../../src/server/upstream.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
-import { startTestApp } from './http.ts';
+import { requestWithBody, startTestApp } from './http.ts';
 
 /** Issue 9, items 1, 5 and 9: what a signed-in user, or a hung disk, could do to the audit log. */
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -139,6 +139,33 @@ describe('attack: a flood while the shared store is down', () => {
     expect(lines[0]).toMatchObject({ user: 'eve', status: 503, code: 'store_unavailable' });
     expect(lines[1]).toMatchObject({ kind: 'refusals', user: 'eve', count: 39, codes: { store_unavailable: 39 } });
     expect(upstream.seen).toHaveLength(0);
+  });
+});
+
+describe('attack: flooding the audit log through /api/export', () => {
+  it("charges each export to the user's limit before reading it, counts the refusals over it, and cuts the ids", async () => {
+    const file = path.join(tempDir(), 'audit.jsonl');
+    const audit = createAuditLog(file);
+    const refusals = createRefusalLog(audit, 60_000);
+    const { app } = await appWith({ audit, rateLimiter: limiter(3), refusals });
+    const body = JSON.stringify({ what: 'summary', kind: 'refId', id: '\u0000'.repeat(1000) });
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, () => requestWithBody(app.port, '/api/export', body, { headers: as('eve') })),
+    );
+    expect(answers.filter((res) => res.status === 200)).toHaveLength(3);
+    expect(answers.filter((res) => res.status === 429)).toHaveLength(37);
+    // The limit is the lookups': it is spent for this user's lookups too.
+    expect((await app.get('/api/candidates/refId/r', as('eve'))).status).toBe(429);
+
+    // Three exports, the first refusal over the limit, then one counted line for the other 37.
+    expect(linesOf(file)).toHaveLength(4);
+    await refusals.flush();
+    const lines = linesOf(file).map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.map((line) => line.code ?? line.kind)).toEqual(['export', 'export', 'export', 'rate_limited', 'refusals']);
+    expect(lines[3]).toMatchObject({ kind: 'export', user: 'eve', status: 429, code: 'rate_limited' });
+    expect(lines[4]).toMatchObject({ kind: 'refusals', user: 'eve', count: 37, codes: { rate_limited: 37 } });
+    for (const line of lines.slice(0, 3)) expect(line.id).toBe(`${'\0'.repeat(256)}…`);
+    expect(verifyChain([{ name: file, content: readFileSync(file) }])).toMatchObject({ ok: true, lines: 5 });
   });
 });
 
