@@ -1,8 +1,11 @@
 import type { ApiMeta, EnvironmentInfo, SampleCandidate } from '../kyc/contract/api.ts';
 import type { ReplyTemplate } from '../kyc/contract/replies.ts';
+import type { RefusedEntry } from './audit-refusals.ts';
+import { auditTrail, type Outcome, refuse } from './audit-trail.ts';
 import type { Identity } from './auth/identity.ts';
 import type { Failure } from './http-reply.ts';
-import type { LookupDeps } from './lookup.ts';
+import { type LookupDeps, takeToken } from './lookup.ts';
+import type { SignedInCall } from './routes.ts';
 import type { UpstreamTarget } from './upstream-client.ts';
 
 /** An environment as the API handler serves it: what the browser may know, and where lookups go. */
@@ -45,6 +48,33 @@ export function resolveEnvironment(served: readonly ServedEnvironment[], encoded
     };
   }
   return allow(found, identity);
+}
+
+/** How a route's request refused for its environment is audited: its name in a 503, and its line. */
+export interface RefusedAs {
+  what: string;
+  line: (env: string, call: SignedInCall) => (outcome: Outcome) => RefusedEntry;
+}
+
+/**
+ * A route answered in the request's environment. A request for one that does not exist or is not
+ * allowed is refused and audited as `refusedAs` says, whatever the route: it costs a token of the
+ * user's limit like any lookup, and over the limit it is counted, not written.
+ */
+export function withEnvironment(
+  served: readonly ServedEnvironment[],
+  handle: (served: ServedEnvironment, call: SignedInCall) => void | Promise<void>,
+  refusedAs: RefusedAs,
+): (call: SignedInCall) => void | Promise<void> {
+  return async (call) => {
+    const resolved = resolveEnvironment(served, call.params.env, call.identity);
+    if (resolved.ok) return handle(resolved.served, call);
+    // Every environment shares the rate limit, the audit log and the refusal log: the first one's will do.
+    const deps = served[0]!.deps;
+    const limited = await takeToken(deps, call.req, call.identity);
+    const audit = auditTrail(deps, call.res, refusedAs.what, refusedAs.line(resolved.name, call));
+    await refuse(call.res, audit, limited ?? resolved.failure, null, false, limited !== undefined);
+  };
 }
 
 export function mayUse(identity: Identity, name: string): boolean {

@@ -94,7 +94,7 @@ function elapsed(call: AuditedCall): number {
 }
 
 /** A lookup's line: its kind and id as asked, and the level fetched once the service was asked. */
-export function lookupLine(env: string, call: AuditedCall, kind: LookupKind, id: string, level: Level) {
+export function lookupLine(env: string, call: AuditedCall, kind: LookupKind, id: string, level: Level | null = null) {
   return (outcome: Outcome): AuditEntry => ({
     ...lineStart(env, call),
     kind,
@@ -111,7 +111,13 @@ export function lookupLine(env: string, call: AuditedCall, kind: LookupKind, id:
  * A page of the applicants list: what was asked (null when the query could not be read) and, once
  * answered, how many records it held; never their ids.
  */
-export function listLine(env: string, call: AuditedCall, query: ApplicantsQuery | undefined, level: Level, records: number | null = null) {
+export function listLine(
+  env: string,
+  call: AuditedCall,
+  query: ApplicantsQuery | undefined,
+  level: Level | null = null,
+  records: number | null = null,
+) {
   return (outcome: Outcome): ListAuditEntry => ({
     ...lineStart(env, call),
     kind: 'list',

@@ -2,23 +2,30 @@ import type http from 'node:http';
 import { API_PREFIX, type ApiMeta } from '../kyc/contract/api.ts';
 import { LOOKUP_KINDS, type LookupKind } from '../kyc/contract/lookup.ts';
 import { DEFAULT_REPLIES, type ReplyTemplate } from '../kyc/contract/replies.ts';
-import { type ApiEnvironment, metaFor, resolveEnvironment, type ServedEnvironment } from './api-environments.ts';
+import {
+  type ApiEnvironment,
+  metaFor,
+  type RefusedAs,
+  resolveEnvironment,
+  type ServedEnvironment,
+  withEnvironment,
+} from './api-environments.ts';
 import { listApplicants } from './applicants.ts';
 import { createArchivingGuard } from './archiving-guard.ts';
 import type { AuditLog } from './audit.ts';
-import { auditTrail, lookupLine, refuse } from './audit-trail.ts';
+import { listLine, lookupLine, requestLine } from './audit-trail.ts';
 import { createRefusalLog, type RefusalLog } from './audit-refusals.ts';
 import { createAccessControl } from './auth/access.ts';
 import type { AccessControl } from './auth/access-control.ts';
 import { type BatchDeps, batchRoute } from './batch.ts';
 import { exportRoute } from './export-route.ts';
 import { bytesSent, rawPathOf, STORE_UNAVAILABLE, sendError, sendFailure, sendJson } from './http-reply.ts';
-import { type LookupDeps, lookup, readId, takeToken } from './lookup.ts';
+import { lookup, readId } from './lookup.ts';
 import { type RequestRecord, requestIdOf, setRoute, whenRequestDone } from './log.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 import { NO_RATE_LIMIT, type RateLimiter } from './rate-limit.ts';
 import { refusalOf } from './request-guard.ts';
-import { any, type ApiCall, findRoute, get, open, type Route, routeLabel, type SignedInCall } from './routes.ts';
+import { any, type ApiCall, findRoute, get, open, type Route, routeLabel } from './routes.ts';
 import { setSecurityHeaders } from './security-headers.ts';
 import { StoreUnavailableError } from './state/store.ts';
 import { createClientResolver, noteClient } from './client.ts';
@@ -150,6 +157,13 @@ function inEnvironment(pattern: string, make: (pattern: string) => Route): Route
   return [make(`${API_PREFIX}${pattern}`), make(`${API_PREFIX}/e/:env${pattern}`)];
 }
 
+/** A page of the applicants list, a batch or an export refused for its environment: audited as what it was. */
+const REFUSED_AS: Record<'applicants' | 'batch' | 'export', RefusedAs> = {
+  applicants: { what: 'request', line: (env, call) => listLine(env, call, undefined) },
+  batch: { what: 'batch', line: (env, call) => requestLine(env, call, 'batch') },
+  export: { what: 'export', line: (env, call) => requestLine(env, call, 'export') },
+};
+
 /** The route table: each line a path and what answers it. */
 function routeTable(options: ApiHandlerOptions, served: ServedEnvironment[], { access, metrics, refusals }: Shared): Route[] {
   const replyTemplates = options.replyTemplates ?? DEFAULT_REPLIES;
@@ -159,21 +173,13 @@ function routeTable(options: ApiHandlerOptions, served: ServedEnvironment[], { a
     refusals,
     concurrency: options.batchConcurrency ?? BATCH_CONCURRENCY,
   };
-  const withEnvironment =
-    (handle: (served: ServedEnvironment, call: SignedInCall) => void | Promise<void>, refuse?: (call: SignedInCall, r: Refusal) => void) =>
-    (call: SignedInCall) => {
-      const resolved = resolveEnvironment(served, call.params.env, call.identity);
-      if (resolved.ok) return handle(resolved.served, call);
-      if (refuse) return refuse(call, { ...resolved, deps: served[0]!.deps });
-      sendFailure(call.res, resolved.failure);
-    };
   const lookupRoute = (pattern: string, kind: LookupKind, statusOnly: boolean) =>
     get(
       pattern,
-      withEnvironment(
-        (env, call) => lookup(env.deps, { ...call, kind, encodedId: call.params.id!, statusOnly }),
-        (call, refusal) => refuseLookup(refusal, call, kind, call.params.id!),
-      ),
+      withEnvironment(served, (env, call) => lookup(env.deps, { ...call, kind, encodedId: call.params.id!, statusOnly }), {
+        what: 'lookup',
+        line: (env, call) => lookupLine(env, call, kind, readId(call.params.id!).auditId),
+      }),
     );
 
   return [
@@ -193,19 +199,19 @@ function routeTable(options: ApiHandlerOptions, served: ServedEnvironment[], { a
     ...inEnvironment('/applicants', (pattern) =>
       get(
         pattern,
-        withEnvironment((env, call) => listApplicants(env.deps, call)),
+        withEnvironment(served, (env, call) => listApplicants(env.deps, call), REFUSED_AS.applicants),
       ),
     ),
     ...inEnvironment('/batch', (pattern) =>
       any(
         pattern,
-        withEnvironment((env, call) => batchRoute(env, batch, call)),
+        withEnvironment(served, (env, call) => batchRoute(env, batch, call), REFUSED_AS.batch),
       ),
     ),
     ...inEnvironment('/export', (pattern) =>
       any(
         pattern,
-        withEnvironment((env, call) => exportRoute(env, call)),
+        withEnvironment(served, (env, call) => exportRoute(env, call), REFUSED_AS.export),
       ),
     ),
     ...inEnvironment('/candidates/:rest*', (pattern) =>
@@ -214,19 +220,6 @@ function routeTable(options: ApiHandlerOptions, served: ServedEnvironment[], { a
       ),
     ),
   ];
-}
-
-type Refusal = Extract<ReturnType<typeof resolveEnvironment>, { ok: false }> & { deps: LookupDeps };
-
-/**
- * A lookup in an environment that does not exist or is not allowed: refused, and audited as such. It
- * costs a token of the user's limit like any lookup, and over the limit it is counted, not written.
- */
-async function refuseLookup(refusal: Refusal, call: SignedInCall, kind: LookupKind, encodedId: string): Promise<void> {
-  const limited = await takeToken(refusal.deps, call.req, call.identity);
-  // The service is never asked, so the level on the line stays null whatever is named here.
-  const audit = auditTrail(refusal.deps, call.res, 'lookup', lookupLine(refusal.name, call, kind, readId(encodedId).auditId, 'full'));
-  await refuse(call.res, audit, limited ?? refusal.failure, null, false, limited !== undefined);
 }
 
 function sessionRoute(access: AccessControl, metrics: Metrics, { req, res }: ApiCall): void | Promise<void> {

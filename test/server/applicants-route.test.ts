@@ -342,7 +342,9 @@ describe('GET /api/applicants per environment', () => {
       ['/kyc/1.0/connect/staging_client/applicants/waiting?skip=0&limit=50', 'staging-key'],
     ]);
     expect((await app.get('/api/e/nowhere/applicants', COMPLIANCE)).status).toBe(404);
-    expect(readAudit(auditFile).map((line) => line.env)).toEqual(['production', 'staging']);
+    // Refused for its environment, and audited as a page of the list all the same.
+    expect(readAudit(auditFile).map((line) => line.env)).toEqual(['production', 'staging', 'nowhere']);
+    expect(readAudit(auditFile).at(-1)).toMatchObject({ kind: 'list', status: 404, code: 'no_such_environment', filter: null });
     await app.close();
     await staging.close();
   });

@@ -169,6 +169,35 @@ describe('attack: flooding the audit log through /api/export', () => {
   });
 });
 
+describe('attack: batches, exports and list pages for environments that do not exist, unaudited and unlimited', () => {
+  it('audits each refusal as what it was, charges it to the user, and counts those over the limit', async () => {
+    const file = path.join(tempDir(), 'audit.jsonl');
+    const audit = createAuditLog(file);
+    const refusals = createRefusalLog(audit, 60_000);
+    const { upstream, app } = await appWith({ audit, rateLimiter: limiter(3), refusals });
+    const batch = JSON.stringify({ kind: 'refId', ids: ['a'] });
+    const exported = JSON.stringify({ what: 'summary', kind: 'refId', id: 'a' });
+    const statuses = [];
+    for (let i = 0; i < 10; i++) {
+      statuses.push((await requestWithBody(app.port, `/api/e/nowhere-${i}/batch`, batch, { headers: as('eve') })).status);
+      statuses.push((await requestWithBody(app.port, `/api/e/nowhere-${i}/export`, exported, { headers: as('eve') })).status);
+      statuses.push((await app.get(`/api/e/nowhere-${i}/applicants`, as('eve'))).status);
+    }
+    expect(statuses).toEqual([404, 404, 404, ...Array(27).fill(429)]);
+
+    await refusals.flush();
+    const lines = linesOf(file).map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines).toEqual([
+      expect.objectContaining({ user: 'eve', env: 'nowhere-0', kind: 'batch', status: 404, code: 'no_such_environment' }),
+      expect.objectContaining({ user: 'eve', env: 'nowhere-0', kind: 'export', status: 404, code: 'no_such_environment' }),
+      expect.objectContaining({ user: 'eve', env: 'nowhere-0', kind: 'list', filter: null, status: 404, code: 'no_such_environment' }),
+      expect.objectContaining({ user: 'eve', env: 'nowhere-1', kind: 'batch', status: 429, code: 'rate_limited' }),
+      expect.objectContaining({ kind: 'refusals', user: 'eve', count: 26, codes: { rate_limited: 26 } }),
+    ]);
+    expect(upstream.seen).toHaveLength(0);
+  });
+});
+
 describe('counted refusals', () => {
   it('write the counted line when the interval ends, and open a new interval with a line of its own', async () => {
     const file = path.join(tempDir(), 'audit.jsonl');

@@ -142,6 +142,7 @@ describe('environments in the API', () => {
     expect((await get(`/api/e/staging/candidates/refId/${inBoth}`)).status).toBe(200);
     const batch = await requestWithBody(app.port, '/api/batch', JSON.stringify({ kind: 'refId', ids: [inBoth] }), { headers: { cookie } });
     expect(batch.status).toBe(403);
+    expect(readAudit().at(-1)).toMatchObject({ user: 'tess', env: 'prod', kind: 'batch', status: 403, code: 'environment_forbidden' });
     const allowedBatch = await requestWithBody(app.port, '/api/e/staging/batch', JSON.stringify({ kind: 'refId', ids: [inBoth] }), {
       headers: { cookie },
     });
