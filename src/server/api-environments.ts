@@ -5,6 +5,7 @@ import { auditTrail, type Outcome, refuse } from './audit-trail.ts';
 import type { Identity } from './auth/identity.ts';
 import type { Failure } from './http-reply.ts';
 import { type LookupDeps, takeToken } from './lookup.ts';
+import type { Limit } from './metrics.ts';
 import type { SignedInCall } from './routes.ts';
 import type { UpstreamTarget } from './upstream-client.ts';
 
@@ -53,6 +54,8 @@ export function resolveEnvironment(served: readonly ServedEnvironment[], encoded
 /** How a route's request refused for its environment is audited: its name in a 503, and its line. */
 export interface RefusedAs {
   what: string;
+  /** Counted under this limit when over the user's limit. */
+  limit: Limit;
   line: (env: string, call: SignedInCall) => (outcome: Outcome) => RefusedEntry;
 }
 
@@ -71,7 +74,7 @@ export function withEnvironment(
     if (resolved.ok) return handle(resolved.served, call);
     // Every environment shares the rate limit, the audit log and the refusal log: the first one's will do.
     const deps = served[0]!.deps;
-    const limited = await takeToken(deps, call.req, call.identity);
+    const limited = await takeToken(deps, call.req, call.identity, refusedAs.limit);
     const audit = auditTrail(deps, call.res, refusedAs.what, refusedAs.line(resolved.name, call));
     await refuse(call.res, audit, limited ?? resolved.failure, null, false, limited !== undefined);
   };

@@ -31,6 +31,7 @@ export type ApplicantsDeps = Pick<
   | 'upstreamSlots'
   | 'timeoutMs'
   | 'maxResponseBytes'
+  | 'metrics'
 >;
 
 /** The service's largest page is not documented: a short page is filled up with at most this many more asks. */
@@ -47,7 +48,7 @@ export async function listApplicants(deps: ApplicantsDeps, call: SignedInCall): 
 
   // The limit first, as for lookups: a malformed query costs a token too, and refusals over the limit
   // (or while the shared store is down) are counted rather than written one by one.
-  const limited = await takeToken(deps, call.req, call.identity);
+  const limited = await takeToken(deps, call.req, call.identity, 'applicants');
   if (limited) return refuse(call.res, audit, limited, null, false, true);
   if (!checked.ok) return refuse(call.res, audit, { status: 400, code: 'bad_request', message: checked.message });
   const slot = await takeSlot(deps, call.req, call.res, call.identity);

@@ -50,6 +50,7 @@ export async function batchRoute(served: ServedEnvironment, batch: BatchDeps, ca
   const { kind, ids } = request.batch;
 
   const refused = await reserveBudget(batch, req, identity, ids.length);
+  if (refused?.code === 'rate_limited') served.deps.metrics.rateLimited.inc({ limit: 'batch' });
   if (refused) {
     await auditRefusedBatch(served, batch.refusals, call, kind, ids.length, refused).catch(() => {});
     return sendFailure(res, refused);
@@ -212,6 +213,7 @@ async function lookupOne(
   // The user's bound on requests to the service holds for batches too (upstream-slots.ts).
   const release = await deps.upstreamSlots.acquire(deps.access.rateLimitKey(call.req, call.identity), deps.timeoutMs, signal);
   if (!release) {
+    if (!signal.aborted) deps.metrics.rateLimited.inc({ limit: 'in_flight' });
     const message = 'You have several lookups waiting for the KYC service already.';
     return settle({ status: 429, code: 'rate_limited', message }, null, false);
   }

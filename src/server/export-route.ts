@@ -20,7 +20,7 @@ export async function exportRoute(served: ServedEnvironment, call: SignedInCall)
   }
   // Each export writes a line, so it costs a token of the user's limit as a lookup does, before its
   // body is read; refused over the limit, it is counted, not written.
-  const limited = await takeToken(deps, req, identity);
+  const limited = await takeToken(deps, req, identity, 'export');
   if (limited) {
     const audit = auditTrail(deps, res, 'export', requestLine(deps.environment, call, 'export'));
     return refuse(res, audit, limited, null, false, true);

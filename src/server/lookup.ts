@@ -9,7 +9,7 @@ import type { Identity } from './auth/identity.ts';
 import { answerFull, type FullAnswer, isEncoded } from './full-answer.ts';
 import { bytesSent, errorCodeSent, type Failure, STORE_UNAVAILABLE, sendFailure, sendJson } from './http-reply.ts';
 import { partsAccepted } from './multipart-answer.ts';
-import { type Metrics, upstreamOutcome } from './metrics.ts';
+import { type Limit, type Metrics, upstreamOutcome } from './metrics.ts';
 import type { RateLimiter } from './rate-limit.ts';
 import { StoreUnavailableError } from './state/store.ts';
 import { type Reduced, reduceToStatusLevel } from './status-level.ts';
@@ -67,11 +67,8 @@ export async function lookup(deps: LookupDeps, call: LookupCall): Promise<void> 
   // The user's limit comes before anything else: every request costs a token, an invalid id too, and
   // once over the limit (or while the shared store is down) the refusals are counted rather than
   // written one by one.
-  const limited = await takeToken(deps, call.req, call.identity);
-  if (limited) {
-    if (limited.code === 'rate_limited') deps.metrics.rateLimited.inc();
-    return refuse(call.res, audit, limited, null, false, true);
-  }
+  const limited = await takeToken(deps, call.req, call.identity, 'lookup');
+  if (limited) return refuse(call.res, audit, limited, null, false, true);
   if (deps.audit && !deps.audit.available()) return void sendFailure(call.res, AUDIT_STUCK);
   if (!asked.ok) return refuse(call.res, audit, asked.failure);
   // Whatever the user's role, a lookup with the full key makes such a key delete the candidate's data.
@@ -184,9 +181,10 @@ const AUDIT_STUCK: Failure = {
  * be asked. Either repeats for as long as the user keeps asking, so it is counted, not written each time.
  */
 export async function takeToken(
-  deps: Pick<LookupDeps, 'rateLimiter' | 'access'>,
+  deps: Pick<LookupDeps, 'rateLimiter' | 'access' | 'metrics'>,
   req: http.IncomingMessage,
   identity: Identity,
+  limit: Limit,
 ): Promise<Failure | undefined> {
   let allowed: Awaited<ReturnType<RateLimiter['take']>>;
   try {
@@ -196,6 +194,7 @@ export async function takeToken(
     throw error;
   }
   if (allowed.ok) return undefined;
+  deps.metrics.rateLimited.inc({ limit });
   return {
     status: 429,
     code: 'rate_limited',
@@ -210,7 +209,7 @@ export async function takeToken(
  * browser left while waiting, or the refusal when the wait was too long.
  */
 export async function takeSlot(
-  deps: Pick<LookupDeps, 'upstreamSlots' | 'timeoutMs' | 'access'>,
+  deps: Pick<LookupDeps, 'upstreamSlots' | 'timeoutMs' | 'access' | 'metrics'>,
   req: http.IncomingMessage,
   res: http.ServerResponse,
   identity: Identity,
@@ -222,6 +221,7 @@ export async function takeSlot(
   res.off('close', leave);
   if (release) return release;
   if (gone.signal.aborted) return 'gone';
+  deps.metrics.rateLimited.inc({ limit: 'in_flight' });
   return {
     status: 429,
     code: 'rate_limited',

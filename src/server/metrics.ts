@@ -23,8 +23,17 @@ export interface Metrics {
   signInFailures: client.Counter;
   /** Sign-ins refused without a check: the username or address is locked after failures, or busy. */
   signInLocked: client.Counter;
-  rateLimited: client.Counter;
+  /** Requests refused 429 rate_limited by this server's own limits, by which (see LIMITS). */
+  rateLimited: client.Counter<'limit'>;
 }
+
+/**
+ * The `limit` label: the per-user limit as a lookup, a page of the applicants list or an export took
+ * it (a batch refused for its environment is counted as a batch), the batch budget, or a wait for one
+ * of the user's requests to the service that outlasted KYC_TIMEOUT_MS.
+ */
+export const LIMITS = ['lookup', 'applicants', 'export', 'batch', 'in_flight'] as const;
+export type Limit = (typeof LIMITS)[number];
 
 const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
@@ -93,7 +102,10 @@ export function createMetrics(options: { processMetrics?: boolean } = {}): Metri
     }),
     rateLimited: new client.Counter({
       name: 'candidate_lookup_rate_limited_total',
-      help: "Lookups refused by this server's per-user rate limit (429 rate_limited).",
+      help:
+        "Requests refused 429 rate_limited by this server's own limits, by limit: lookup, applicants, export (the per-user " +
+        'limit each takes from), batch (the batch budget), in_flight (a wait for a slot at the KYC service that took too long).',
+      labelNames: ['limit'],
       registers,
     }),
   };

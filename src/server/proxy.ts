@@ -159,9 +159,9 @@ function inEnvironment(pattern: string, make: (pattern: string) => Route): Route
 
 /** A page of the applicants list, a batch or an export refused for its environment: audited as what it was. */
 const REFUSED_AS: Record<'applicants' | 'batch' | 'export', RefusedAs> = {
-  applicants: { what: 'request', line: (env, call) => listLine(env, call, undefined) },
-  batch: { what: 'batch', line: (env, call) => requestLine(env, call, 'batch') },
-  export: { what: 'export', line: (env, call) => requestLine(env, call, 'export') },
+  applicants: { what: 'request', limit: 'applicants', line: (env, call) => listLine(env, call, undefined) },
+  batch: { what: 'batch', limit: 'batch', line: (env, call) => requestLine(env, call, 'batch') },
+  export: { what: 'export', limit: 'export', line: (env, call) => requestLine(env, call, 'export') },
 };
 
 /** The route table: each line a path and what answers it. */
@@ -178,6 +178,7 @@ function routeTable(options: ApiHandlerOptions, served: ServedEnvironment[], { a
       pattern,
       withEnvironment(served, (env, call) => lookup(env.deps, { ...call, kind, encodedId: call.params.id!, statusOnly }), {
         what: 'lookup',
+        limit: 'lookup',
         line: (env, call) => lookupLine(env, call, kind, readId(call.params.id!).auditId),
       }),
     );

@@ -11,7 +11,7 @@ import { createMetrics, createMetricsServer, type Metrics, observeAuditLog } fro
 import { createRateLimiter } from '../../src/server/rate-limit.ts';
 import { createMemoryStore } from '../../src/server/state/store.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
-import { APP_HEADERS, listen, rawRequest, startTestApp, type TestApp } from './http.ts';
+import { APP_HEADERS, listen, rawRequest, requestWithBody, startTestApp, type TestApp } from './http.ts';
 
 /** The metrics as Prometheus scrapes them: over HTTP, from the metrics port, parsed from the text format. */
 const dir = mkdtempSync(path.join(os.tmpdir(), 'cl-metrics-'));
@@ -148,10 +148,66 @@ describe('/metrics', () => {
     await full.get('/api/candidates/refId/d', as('ana', 'compliance'));
     const after = await scrape();
     const delta = (name: string) => sample(after, name) - sample(before, name);
-    expect(delta('candidate_lookup_rate_limited_total')).toBe(2);
+    expect(delta('candidate_lookup_rate_limited_total{limit="lookup"}')).toBe(2);
     expect(delta('candidate_lookup_lookups_total{code="rate_limited",role="compliance",level="full"}')).toBe(2);
     expect(delta('candidate_lookup_audit_write_failures_total')).toBe(1);
     expect(delta('candidate_lookup_lookups_total{code="audit_unavailable",role="compliance",level="full"}')).toBe(1);
+  });
+
+  it('counts the refusals of every limit apart: lookups, list pages, exports, batches and waits for the service', async () => {
+    const before = await scrape();
+    const gateway = () => createAccessControl({ mode: 'proxy', userHeader: 'x-user', roleHeader: 'x-role', trusted: ['127.0.0.1/32'] });
+    const limited = await startTestApp({
+      upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' },
+      access: gateway(),
+      rateLimiter: createRateLimiter(createMemoryStore(), 'lookups', 1),
+      batchBudget: createRateLimiter(createMemoryStore(), 'batch', 1),
+      metrics,
+    });
+    const bounded = await startTestApp({
+      upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' },
+      access: gateway(),
+      maxInFlightPerUser: 1,
+      timeoutMs: 300,
+      metrics,
+    });
+    apps.push(limited, bounded);
+    upstream.behave = (req, res) => {
+      if (req.url?.endsWith('/held')) return trickle(res); // the user's one slot stays taken for a second
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': 2 });
+      res.end('{}');
+    };
+    const rita = as('rita', 'compliance');
+    const batch = (path: string) => requestWithBody(limited.port, path, JSON.stringify({ kind: 'refId', ids: ['b'] }), { headers: rita });
+    const exported = JSON.stringify({ what: 'summary', kind: 'refId', id: 'a' });
+    const statuses = [
+      (await limited.get('/api/candidates/refId/a', rita)).status,
+      (await limited.get('/api/candidates/refId/c', rita)).status,
+      (await limited.get('/api/applicants', rita)).status,
+      (await requestWithBody(limited.port, '/api/export', exported, { headers: rita })).status,
+      (await batch('/api/batch')).status,
+      (await batch('/api/batch')).status,
+      (await batch('/api/e/nowhere/batch')).status,
+    ];
+    expect(statuses).toEqual([502, 429, 429, 429, 200, 429, 429]);
+    const held = bounded.get('/api/candidates/refId/held', as('sam', 'compliance'));
+    await expect.poll(() => upstream.seen.some((seen) => seen.path.endsWith('/held'))).toBe(true);
+    const waited = await bounded.get('/api/candidates/refId/waits', as('sam', 'compliance'));
+    expect(JSON.parse(waited.body).error.code).toBe('rate_limited');
+    await held;
+
+    const after = await scrape();
+    const delta = (limit: string) =>
+      sample(after, `candidate_lookup_rate_limited_total{limit="${limit}"}`) -
+      sample(before, `candidate_lookup_rate_limited_total{limit="${limit}"}`);
+    expect(Object.fromEntries(['lookup', 'applicants', 'export', 'batch', 'in_flight'].map((limit) => [limit, delta(limit)]))).toEqual({
+      lookup: 1,
+      applicants: 1,
+      export: 1,
+      // One over the batch budget, one refused for its environment over the per-user limit.
+      batch: 2,
+      in_flight: 1,
+    });
   });
 
   it('counts failed sign-ins and sign-ins refused by a lock', async () => {
@@ -194,6 +250,19 @@ describe('METRICS_PORT', () => {
     expect(() => parseConfig({ METRICS_PORT: 'x' })).toThrow('METRICS_PORT must be a whole number');
   });
 });
+
+/** A record sent a space every 50 ms for a second: never idle long enough to time out, never quick. */
+function trickle(res: http.ServerResponse): void {
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.write('{"status":"success","data":{"status":"approved","refId":"r","isArchived":false,"blockPassID":"b"');
+  let sent = 0;
+  const timer = setInterval(() => {
+    if (++sent < 20) return void res.write(' ');
+    clearInterval(timer);
+    res.end('}}');
+  }, 50);
+  res.once('close', () => clearInterval(timer));
+}
 
 function signIn(port: number, username: string, password: string) {
   return new Promise<{ status: number }>((resolve, reject) => {
