@@ -24,6 +24,34 @@ const LOOKUP_CODES = [
 ] as const satisfies readonly ApiErrorCode[];
 type LookupCode = (typeof LOOKUP_CODES)[number];
 
+/**
+ * The codes that have no screen of their own on the candidate page: sign-in's, the request's shape and
+ * route, the request guard's, and the environment's (the app reads /api/meta first and leaves an
+ * environment the user may not use). A lookup answered with one is read by its HTTP status (kindOfStatus).
+ */
+const NOT_LOOKUP_CODES = [
+  'sign_in_failed',
+  'too_many_sign_in_attempts',
+  'identity_provider_unavailable',
+  'bad_request',
+  'method_not_allowed',
+  'no_such_route',
+  'no_such_environment',
+  'environment_forbidden',
+  'not_from_app',
+  'proxied_request',
+] as const satisfies readonly ApiErrorCode[];
+
+/**
+ * Every code of the contract is sorted, once: a code added to API_ERROR_CODES does not compile until it
+ * is a lookup code (and then candidate-error.tsx's switch needs its screen) or listed as not one. The
+ * error names the code left out.
+ */
+type Unsorted = Exclude<ApiErrorCode, LookupCode | (typeof NOT_LOOKUP_CODES)[number]>;
+type Both = Extract<LookupCode, (typeof NOT_LOOKUP_CODES)[number]>;
+const everyCodeSorted: [Unsorted, Both] extends [never, never] ? true : { unsorted: Unsorted; both: Both } = true;
+void everyCodeSorted;
+
 /** What went wrong with a lookup, in terms a reviewer can act on. One kind per distinct situation. */
 export type LookupErrorKind =
   | LookupCode
