@@ -53,15 +53,18 @@ export const dashboardUrl = z
     return URL.canParse(sample) && /^https?:$/.test(new URL(sample).protocol);
   }, 'must be an http:// or https:// URL, such as https://dashboard.example.com/kyc/{recordId}');
 
+/** `a, b,,c` as `['a', 'b', 'c']`: each part of a comma-separated value trimmed, empty parts dropped. */
+export function commaList(text: string): string[] {
+  return text
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
+}
+
 /** `127.0.0.1/32,10.0.0.0/8`: addresses or CIDRs, comma-separated. */
 export const cidrList = z
   .string()
-  .transform((text) =>
-    text
-      .split(',')
-      .map((part) => part.trim())
-      .filter(Boolean),
-  )
+  .transform(commaList)
   .refine((list) => list.every(isCidr), 'must be a comma-separated list of addresses or CIDRs, such as 127.0.0.1/32,10.0.0.0/8');
 
 // An empty value (`KYC_BASE_URL=` in a copied .env.example) means unset.

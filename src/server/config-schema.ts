@@ -5,6 +5,7 @@ import {
   apiKey,
   baseUrl,
   cidrList,
+  commaList,
   dashboardUrl,
   environmentLabel,
   flag,
@@ -60,12 +61,7 @@ export const envSchema = z.object({
   ...oidcEnvSchema,
   SUMMARY_FIELDS: optional(
     headerSafe
-      .transform((text) =>
-        text
-          .split(',')
-          .map((part) => part.trim())
-          .filter(Boolean),
-      )
+      .transform(commaList)
       .refine((list) => list.length > 0, 'must name at least one custom field, such as riskLevel,screeningCase'),
   ).default([...DEFAULT_SUMMARY_FIELDS]),
   PRIVACY_MASK_DEFAULT: optional(

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import readline from 'node:readline';
 import { ROLES, type Role } from '../kyc/contract/api.ts';
 import { environmentWithDotenv } from './config.ts';
+import { commaList } from './config-fields.ts';
 import { hashPassword } from './auth/passwords.ts';
 import { upsertUser, USERNAME_PATTERN } from './auth/users-file.ts';
 
@@ -56,10 +57,7 @@ async function main(): Promise<void> {
   if (!password || password.length < MIN_PASSWORD_LENGTH) fail(`The password must be at least ${MIN_PASSWORD_LENGTH} characters.`);
   if (again !== undefined && again !== password) fail('The two passwords differ.');
 
-  const environments = values.environments
-    ?.split(',')
-    .map((name) => name.trim())
-    .filter(Boolean);
+  const environments = values.environments === undefined ? undefined : commaList(values.environments);
   const result = upsertUser(file, {
     username,
     passwordHash: await hashPassword(password),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { optional } from '../config-fields.ts';
+import { commaList, optional } from '../config-fields.ts';
 import { isLoopbackHost } from '../loopback.ts';
 import type { OidcConfig } from './oidc.ts';
 
@@ -9,12 +9,7 @@ export const OIDC_CALLBACK_PATH = '/api/oidc/callback';
 const webUrl = z.url({ protocol: /^https?$/, error: 'must be an https:// URL' });
 const list = z
   .string()
-  .transform((text) =>
-    text
-      .split(',')
-      .map((part) => part.trim())
-      .filter(Boolean),
-  )
+  .transform(commaList)
   .refine((values) => values.length > 0, 'must list at least one value, separated by commas');
 
 /** The OpenID Connect variables, part of the environment's schema. */
