@@ -1,3 +1,4 @@
+import { decodeEnvironmentName } from '../kyc/contract/api.ts';
 import { decodeIdSegment, isLookupKind, type LookupKind } from '../kyc/contract/lookup.ts';
 
 /** `/candidates/<kind>/<id>`: the id percent-encoded as one segment, so back, reload and shared links work. */
@@ -27,13 +28,7 @@ export function parseCandidatePath(pathname: string): CandidateRoute | undefined
 export function splitEnvironmentPath(pathname: string): { environment: string | undefined; path: string } {
   const match = /^\/e\/([^/]+)(\/.*)?$/.exec(pathname);
   if (!match) return { environment: undefined, path: pathname };
-  let environment: string;
-  try {
-    environment = decodeURIComponent(match[1]!);
-  } catch {
-    environment = match[1]!;
-  }
-  return { environment, path: match[2] ?? '/' };
+  return { environment: decodeEnvironmentName(match[1]!), path: match[2] ?? '/' };
 }
 
 /** The path of a page in an environment; no environment means the unprefixed form (the first one). */

@@ -1,4 +1,4 @@
-import type { ApiMeta, EnvironmentInfo, SampleCandidate } from '../kyc/contract/api.ts';
+import { type ApiMeta, decodeEnvironmentName, type EnvironmentInfo, type SampleCandidate } from '../kyc/contract/api.ts';
 import type { ReplyTemplate } from '../kyc/contract/replies.ts';
 import type { RefusedEntry } from './audit-refusals.ts';
 import { auditTrail, type Outcome, refuse } from './audit-trail.ts';
@@ -34,12 +34,7 @@ const MAX_NAME = 64;
  */
 export function resolveEnvironment(served: readonly ServedEnvironment[], encodedName: string | undefined, identity: Identity): Resolved {
   if (encodedName === undefined) return allow(served[0]!, identity);
-  let name: string;
-  try {
-    name = decodeURIComponent(encodedName);
-  } catch {
-    name = encodedName;
-  }
+  const name = decodeEnvironmentName(encodedName);
   const found = served.find((s) => s.environment.info.name === name);
   if (!found) {
     return {

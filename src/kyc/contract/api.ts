@@ -154,6 +154,18 @@ export function apiBase(environment: string | undefined): string {
   return environment === undefined ? API_PREFIX : `${API_PREFIX}/e/${encodeURIComponent(environment)}`;
 }
 
+/**
+ * An environment's name from its path segment (`/e/<name>`, in the app's pages and in the API alike):
+ * decoded, or as written when it is not correctly percent-encoded (no environment is named so).
+ */
+export function decodeEnvironmentName(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
 export function candidateApiPath(kind: (typeof LOOKUP_KINDS)[number], encodedId: string, environment?: string): string {
   return `${apiBase(environment)}/candidates/${kind}/${encodedId}`;
 }
