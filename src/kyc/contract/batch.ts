@@ -1,7 +1,7 @@
 import { z } from './zod.ts';
 import { API_ERROR_CODES } from './api.ts';
 import { LOOKUP_KINDS } from './lookup.ts';
-import type { CandidateRecord } from './schema.ts';
+import { type CandidateRecord, isStatusDateField } from './schema.ts';
 import { statusOfDateField } from './status.ts';
 
 /**
@@ -53,7 +53,7 @@ export type BatchRow = z.infer<typeof batchFoundSchema> | z.infer<typeof batchFa
 export function currentStatusDate(record: CandidateRecord): string | undefined {
   let latest: string | undefined;
   for (const [field, value] of Object.entries(record)) {
-    if (!field.endsWith('Date') || typeof value !== 'string' || statusOfDateField(field) !== record.status) continue;
+    if (!isStatusDateField(field) || typeof value !== 'string' || statusOfDateField(field) !== record.status) continue;
     if (latest === undefined || Date.parse(value) > Date.parse(latest)) latest = value;
   }
   return latest;

@@ -29,7 +29,19 @@ export type IdentityAttribute = z.infer<typeof identityAttributeSchema>;
 
 const customFieldValueSchema = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 
-const DATE_FIELD = /Date$/;
+/** A `…Date` field: a timestamp, whatever its name (checked below). */
+export function isDateField(field: string): boolean {
+  return field.endsWith('Date');
+}
+
+/**
+ * A field that dates a status: every `…Date` field but `willArchiveAtDate` (a date to come). Open, as
+ * statuses are: one the service adds brings its `<status>Date`. A support user gets only the documented
+ * ones (STATUS_DATE_FIELDS, below).
+ */
+export function isStatusDateField(field: string): boolean {
+  return isDateField(field) && field !== 'willArchiveAtDate';
+}
 
 export const candidateRecordSchema = z
   .looseObject({
@@ -48,7 +60,7 @@ export const candidateRecordSchema = z
     z.superRefine((record, ctx) => {
       // Status dates are open-ended (`waitingDate`, `rejectedDate`, ...): every one must be a timestamp.
       for (const [key, value] of Object.entries(record)) {
-        if (!DATE_FIELD.test(key)) continue;
+        if (!isDateField(key)) continue;
         if (typeof value !== 'string' || !isoTimestampSchema.safeParse(value).success) {
           ctx.addIssue({
             code: 'custom',

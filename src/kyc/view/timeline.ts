@@ -1,4 +1,4 @@
-import type { CandidateRecord } from '../contract/schema.ts';
+import { type CandidateRecord, isStatusDateField } from '../contract/schema.ts';
 import { statusInfo, statusOfDateField, type StatusInfo } from '../contract/status.ts';
 
 export interface TimelineStep {
@@ -19,8 +19,6 @@ export interface Timeline {
   willArchiveAt?: Date;
 }
 
-const NOT_A_STATUS_DATE = new Set(['willArchiveAtDate']);
-
 /** For two dates at the same instant: the order a candidate goes through. */
 const WORKFLOW = ['incomplete', 'waiting', 'inreview', 'review_requested', 'approved', 'rejected', 'blocked'];
 function workflowRank(status: string): number {
@@ -31,7 +29,7 @@ function workflowRank(status: string): number {
 /** Every `<status>Date` field of the record, ordered by time (not by field order). */
 export function buildTimeline(record: CandidateRecord): Timeline {
   const dated = Object.entries(record)
-    .filter(([field, value]) => field.endsWith('Date') && !NOT_A_STATUS_DATE.has(field) && typeof value === 'string')
+    .filter(([field, value]) => isStatusDateField(field) && typeof value === 'string')
     .map(([field, value]) => ({ field, status: statusInfo(statusOfDateField(field)), at: new Date(value as string) }))
     .filter((step) => !Number.isNaN(step.at.getTime()))
     .sort((a, b) => a.at.getTime() - b.at.getTime() || workflowRank(a.status.status) - workflowRank(b.status.status));
