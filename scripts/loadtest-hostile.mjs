@@ -9,6 +9,7 @@ import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import credentials from '../src/server/sandbox/credentials.json' with { type: 'json' };
 import { spawnServer } from './spawn-server.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -101,7 +102,6 @@ export async function floodPhase(seconds) {
  * @returns {Promise<{ lines: string[]; errors: number }>}
  */
 export async function supportMemoryPhase(count) {
-  const credentials = JSON.parse(readFileSync(path.join(root, 'src/server/sandbox/credentials.json'), 'utf8'));
   const sandbox = spawnServer([path.join(root, 'dist/server/sandbox.js')], {
     cwd: root,
     env: { SANDBOX_LARGE_IMAGES: '1', SANDBOX_PORT: '0', KYC_BASE_URL: '', HOST: '127.0.0.1' },
