@@ -41,8 +41,14 @@ export function createMetrics(options: { processMetrics?: boolean } = {}): Metri
   const registry = new client.Registry();
   const registers = [registry];
   if (options.processMetrics) client.collectDefaultMetrics({ register: registry, prefix: 'candidate_lookup_' });
+  return { registry, ...lookupMetrics(registers), ...auditMetrics(registers), ...refusalMetrics(registers) };
+}
+
+/** Lookups and their requests to the KYC service: how many, how they ended, how long, how large. */
+function lookupMetrics(
+  registers: client.Registry[],
+): Pick<Metrics, 'lookups' | 'lookupSeconds' | 'lookupsInFlight' | 'lookupBytes' | 'upstreamSeconds'> {
   return {
-    registry,
     lookups: new client.Counter({
       name: 'candidate_lookup_lookups_total',
       help: 'Lookups answered, by outcome code (ok, cut, or the error code), role, and the level that role gets (full, status, stripped).',
@@ -74,6 +80,12 @@ export function createMetrics(options: { processMetrics?: boolean } = {}): Metri
       buckets: SECONDS,
       registers,
     }),
+  };
+}
+
+/** The audit log: its writes, their failures, and the room left for it. */
+function auditMetrics(registers: client.Registry[]): Pick<Metrics, 'auditWriteSeconds' | 'auditWriteFailures' | 'auditFreeBytes'> {
+  return {
     auditWriteSeconds: new client.Histogram({
       name: 'candidate_lookup_audit_write_duration_seconds',
       help: "Time until a lookup's audit line was written (or failed), including waiting for the write before it.",
@@ -90,6 +102,12 @@ export function createMetrics(options: { processMetrics?: boolean } = {}): Metri
       help: 'Free bytes on the filesystem of the audit log, measured every minute (AUDIT_MIN_FREE_MB warns).',
       registers,
     }),
+  };
+}
+
+/** What this server refused on its own: failed and locked sign-ins, and requests over a limit. */
+function refusalMetrics(registers: client.Registry[]): Pick<Metrics, 'signInFailures' | 'signInLocked' | 'rateLimited'> {
+  return {
     signInFailures: new client.Counter({
       name: 'candidate_lookup_sign_in_failures_total',
       help: 'Sign-ins refused for a wrong username or password (built-in users).',

@@ -25,7 +25,7 @@ import { type RequestRecord, requestIdOf, setRoute, whenRequestDone } from './lo
 import { createMetrics, type Metrics } from './metrics.ts';
 import { NO_RATE_LIMIT, type RateLimiter } from './rate-limit.ts';
 import { refusalOf } from './request-guard.ts';
-import { any, type ApiCall, findRoute, get, open, type Route, routeLabel } from './routes.ts';
+import { any, type ApiCall, findRoute, get, open, type Route, routeLabel, type SignedInCall } from './routes.ts';
 import { setSecurityHeaders } from './security-headers.ts';
 import { StoreUnavailableError } from './state/store.ts';
 import { createClientResolver, noteClient } from './client.ts';
@@ -166,36 +166,19 @@ const REFUSED_AS: Record<'applicants' | 'batch' | 'export', RefusedAs> = {
 
 /** The route table: each line a path and what answers it. */
 function routeTable(options: ApiHandlerOptions, served: ServedEnvironment[], { access, metrics, refusals }: Shared): Route[] {
-  const replyTemplates = options.replyTemplates ?? DEFAULT_REPLIES;
   const batch: BatchDeps = {
     budget: options.batchBudget ?? NO_RATE_LIMIT,
     access,
     refusals,
     concurrency: options.batchConcurrency ?? BATCH_CONCURRENCY,
   };
-  const lookupRoute = (pattern: string, kind: LookupKind, statusOnly: boolean) =>
-    get(
-      pattern,
-      withEnvironment(served, (env, call) => lookup(env.deps, { ...call, kind, encodedId: call.params.id!, statusOnly }), {
-        what: 'lookup',
-        limit: 'lookup',
-        line: (env, call) => lookupLine(env, call, kind, readId(call.params.id!).auditId),
-      }),
-    );
-
   return [
     open(`${API_PREFIX}/session`, (call) => sessionRoute(access, metrics, call)),
     ...(access.routes ?? []),
-    ...inEnvironment('/meta', (pattern) =>
-      get(pattern, (call) => {
-        const resolved = resolveEnvironment(served, call.params.env, { ...call.identity, environments: undefined });
-        if (!resolved.ok) return sendFailure(call.res, resolved.failure);
-        sendJson(call.res, 200, JSON.stringify(metaFor(served, resolved.served, call.identity, replyTemplates, options.display)));
-      }),
-    ),
+    ...inEnvironment('/meta', (pattern) => get(pattern, (call) => metaRoute(options, served, call))),
     ...LOOKUP_KINDS.flatMap((kind) => [
-      ...inEnvironment(`/candidates/${kind}/:id*`, (pattern) => lookupRoute(pattern, kind, false)),
-      ...inEnvironment(`/status/${kind}/:id*`, (pattern) => lookupRoute(pattern, kind, true)),
+      ...inEnvironment(`/candidates/${kind}/:id*`, (pattern) => get(pattern, lookupRoute(served, kind, false))),
+      ...inEnvironment(`/status/${kind}/:id*`, (pattern) => get(pattern, lookupRoute(served, kind, true))),
     ]),
     ...inEnvironment('/applicants', (pattern) =>
       get(
@@ -221,6 +204,23 @@ function routeTable(options: ApiHandlerOptions, served: ServedEnvironment[], { a
       ),
     ),
   ];
+}
+
+/** One lookup in the request's environment; refused for its environment, it is audited as the lookup it was. */
+function lookupRoute(served: readonly ServedEnvironment[], kind: LookupKind, statusOnly: boolean) {
+  return withEnvironment(served, (env, call) => lookup(env.deps, { ...call, kind, encodedId: call.params.id!, statusOnly }), {
+    what: 'lookup',
+    limit: 'lookup',
+    line: (env, call) => lookupLine(env, call, kind, readId(call.params.id!).auditId),
+  });
+}
+
+/** `/api/meta` in any environment, even one the user may not use: the answer says which ones they may. */
+function metaRoute(options: ApiHandlerOptions, served: readonly ServedEnvironment[], call: SignedInCall): void {
+  const resolved = resolveEnvironment(served, call.params.env, { ...call.identity, environments: undefined });
+  if (!resolved.ok) return void sendFailure(call.res, resolved.failure);
+  const meta = metaFor(served, resolved.served, call.identity, options.replyTemplates ?? DEFAULT_REPLIES, options.display);
+  sendJson(call.res, 200, JSON.stringify(meta));
 }
 
 function sessionRoute(access: AccessControl, metrics: Metrics, { req, res }: ApiCall): void | Promise<void> {

@@ -7,7 +7,7 @@ import { navigation, open, type Route } from '../routes.ts';
 import { StoreUnavailableError, type SharedStore } from '../state/store.ts';
 import type { AccessControl, AccessOptions } from './access-control.ts';
 import type { Identity } from './identity.ts';
-import { createOidcSignIn, PENDING_TTL_MS } from './oidc.ts';
+import { createOidcSignIn, type OidcSignIn, PENDING_TTL_MS } from './oidc.ts';
 import { OIDC_CALLBACK_PATH } from './oidc-config.ts';
 import { readSessionCookie, SessionStore, sessionCookie } from './session-store.ts';
 
@@ -38,52 +38,9 @@ export function oidcAccess(config: OidcAuthConfig, store: SharedStore, options: 
     return session && { user: session.user, role: session.role };
   };
 
-  async function start(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    if (req.method !== 'POST') return sendError(res, 405, 'method_not_allowed', 'Start a sign-in with POST.', undefined, { Allow: 'POST' });
-    if (req.headers['sec-fetch-site'] && !['same-origin', 'none'].includes(String(req.headers['sec-fetch-site']))) {
-      return sendError(res, 403, 'bad_request', 'Sign-in from another site is not allowed.');
-    }
-    let body: z.infer<typeof startSchema>;
-    try {
-      const text = await readBody(req, 4096);
-      body = startSchema.parse(text ? JSON.parse(text) : {});
-    } catch {
-      return sendError(res, 400, 'bad_request', 'The sign-in request is not valid.');
-    }
-    let started: Awaited<ReturnType<typeof oidc.start>>;
-    try {
-      started = await oidc.start(body.returnTo ?? '/');
-    } catch (error) {
-      if (error instanceof StoreUnavailableError) return sendFailure(res, STORE_UNAVAILABLE);
-      return sendError(res, 502, 'identity_provider_unavailable', `${provider} could not be reached to sign in. Try again in a moment.`);
-    }
-    sendJson(res, 200, JSON.stringify({ authorizationUrl: started.url }), {
-      'Set-Cookie': pendingCookie(req, started.pendingId, PENDING_TTL_MS / 1000),
-    });
-  }
-
-  async function callback(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    if (req.method !== 'GET')
-      return sendError(res, 405, 'method_not_allowed', 'The provider sends the browser back with GET.', undefined, { Allow: 'GET' });
-    const query = new URLSearchParams((req.url ?? '').split('?')[1] ?? '');
-    const result = await oidc.finish(query, readCookie(req, PENDING_COOKIE));
-    const cookies = [pendingCookie(req, '', 0)];
-    if (!result.ok) return redirect(res, `${SIGN_IN_REFUSED_PATH}${result.reason}`, cookies);
-    try {
-      // A new session, never one the browser brought along (session fixation).
-      await sessions.delete(readSessionCookie(req));
-      const token = await sessions.create(result.user, result.role);
-      cookies.push(sessionCookie(req, token, config.sessionMaxAgeMinutes * 60));
-    } catch (error) {
-      if (!(error instanceof StoreUnavailableError)) throw error;
-      return redirect(res, `${SIGN_IN_REFUSED_PATH}store_unavailable`, cookies);
-    }
-    redirect(res, result.returnTo, cookies);
-  }
-
   const routes: Route[] = [
-    open(START_PATH, ({ req, res }) => start(req, res)),
-    navigation(OIDC_CALLBACK_PATH, ({ req, res }) => callback(req, res)),
+    open(START_PATH, ({ req, res }) => start(oidc, req, res)),
+    navigation(OIDC_CALLBACK_PATH, ({ req, res }) => callback({ oidc, sessions, config }, req, res)),
   ];
 
   return {
@@ -101,6 +58,56 @@ export function oidcAccess(config: OidcAuthConfig, store: SharedStore, options: 
     },
     rateLimitKey: (_req, identity) => `user:${identity.user}`,
   };
+}
+
+/** `POST /api/oidc/start`: where to send the browser to sign in, with a cookie naming the sign-in started. */
+async function start(oidc: OidcSignIn, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  if (req.method !== 'POST') return sendError(res, 405, 'method_not_allowed', 'Start a sign-in with POST.', undefined, { Allow: 'POST' });
+  if (req.headers['sec-fetch-site'] && !['same-origin', 'none'].includes(String(req.headers['sec-fetch-site']))) {
+    return sendError(res, 403, 'bad_request', 'Sign-in from another site is not allowed.');
+  }
+  let body: z.infer<typeof startSchema>;
+  try {
+    const text = await readBody(req, 4096);
+    body = startSchema.parse(text ? JSON.parse(text) : {});
+  } catch {
+    return sendError(res, 400, 'bad_request', 'The sign-in request is not valid.');
+  }
+  let started: Awaited<ReturnType<typeof oidc.start>>;
+  try {
+    started = await oidc.start(body.returnTo ?? '/');
+  } catch (error) {
+    if (error instanceof StoreUnavailableError) return sendFailure(res, STORE_UNAVAILABLE);
+    const message = `${oidc.providerName} could not be reached to sign in. Try again in a moment.`;
+    return sendError(res, 502, 'identity_provider_unavailable', message);
+  }
+  sendJson(res, 200, JSON.stringify({ authorizationUrl: started.url }), {
+    'Set-Cookie': pendingCookie(req, started.pendingId, PENDING_TTL_MS / 1000),
+  });
+}
+
+/** `GET /api/oidc/callback`: the provider's answer turned into a new session, or a page saying why not. */
+async function callback(
+  { oidc, sessions, config }: { oidc: OidcSignIn; sessions: SessionStore; config: OidcAuthConfig },
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+): Promise<void> {
+  if (req.method !== 'GET')
+    return sendError(res, 405, 'method_not_allowed', 'The provider sends the browser back with GET.', undefined, { Allow: 'GET' });
+  const query = new URLSearchParams((req.url ?? '').split('?')[1] ?? '');
+  const result = await oidc.finish(query, readCookie(req, PENDING_COOKIE));
+  const cookies = [pendingCookie(req, '', 0)];
+  if (!result.ok) return redirect(res, `${SIGN_IN_REFUSED_PATH}${result.reason}`, cookies);
+  try {
+    // A new session, never one the browser brought along (session fixation).
+    await sessions.delete(readSessionCookie(req));
+    const token = await sessions.create(result.user, result.role);
+    cookies.push(sessionCookie(req, token, config.sessionMaxAgeMinutes * 60));
+  } catch (error) {
+    if (!(error instanceof StoreUnavailableError)) throw error;
+    return redirect(res, `${SIGN_IN_REFUSED_PATH}store_unavailable`, cookies);
+  }
+  redirect(res, result.returnTo, cookies);
 }
 
 /**

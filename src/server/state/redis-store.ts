@@ -11,6 +11,9 @@ export interface RedisStoreOptions {
   onStateChange?: (state: 'up' | 'down', detail: string) => void;
 }
 
+/** How long the first commands wait for the first connection, and a connection attempt may take. */
+const CONNECT_TIMEOUT_MS = 2000;
+
 /**
  * Shared state in Redis (or Valkey) through ioredis. While Redis is unreachable every call fails at
  * once with `StoreUnavailableError` (no queueing, no waiting), and ioredis keeps reconnecting in the
@@ -18,47 +21,16 @@ export interface RedisStoreOptions {
  */
 export function createRedisStore(url: string, options: RedisStoreOptions = {}): SharedStore {
   const prefix = options.keyPrefix ?? 'candidate-lookup:';
-  const connectTimeout = 2000;
   const redis = new Redis(url, {
     // Fail closed and fast: a command is never held until Redis comes back, nor retried on a new connection.
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
     commandTimeout: options.commandTimeoutMs ?? 2000,
-    connectTimeout,
+    connectTimeout: CONNECT_TIMEOUT_MS,
     // Reconnect for ever, at most every 2 s.
     retryStrategy: (times) => Math.min(times * 100, 2000),
   });
-  let up: boolean | undefined;
-  const report = (now: boolean, detail: string) => {
-    if (up === now) return;
-    // The first report is the start: only a failure is news then.
-    if (up !== undefined || !now) options.onStateChange?.(now ? 'up' : 'down', detail);
-    up = now;
-  };
-  redis.on('ready', () => report(true, 'connected'));
-  // ioredis reports every failed attempt; without a listener it would print each one itself.
-  redis.on('error', (error: NodeJS.ErrnoException) => report(false, error.code ?? error.message));
-  redis.on('close', () => report(false, 'connection closed'));
-
-  // Commands are never queued, so the first ones must wait for the first connection; once Redis is
-  // known to be down, they fail at once.
-  const ready = (): Promise<void> => {
-    if (redis.status === 'ready') return Promise.resolve();
-    if (up === false || redis.status === 'end') return Promise.reject(new StoreUnavailableError());
-    return new Promise((resolve, reject) => {
-      const settle = (error?: unknown) => {
-        clearTimeout(timer);
-        redis.off('ready', onReady);
-        redis.off('error', settle);
-        if (error) reject(new StoreUnavailableError(error));
-        else resolve();
-      };
-      const onReady = () => settle();
-      const timer = setTimeout(() => settle(new Error('no connection yet')), connectTimeout);
-      redis.once('ready', onReady);
-      redis.once('error', settle);
-    });
-  };
+  const ready = readiness(redis, watchState(redis, options.onStateChange));
   const call = async <T>(command: () => Promise<T>): Promise<T> => {
     await ready();
     try {
@@ -99,6 +71,49 @@ export function createRedisStore(url: string, options: RedisStoreOptions = {}): 
     async close() {
       redis.disconnect();
     },
+  };
+}
+
+/**
+ * Tells `onStateChange` when Redis goes away and when it is back (once per change, not per retry);
+ * the answer says whether it is known to be down now.
+ */
+function watchState(redis: Redis, onStateChange: RedisStoreOptions['onStateChange']): () => boolean {
+  let up: boolean | undefined;
+  const report = (now: boolean, detail: string) => {
+    if (up === now) return;
+    // The first report is the start: only a failure is news then.
+    if (up !== undefined || !now) onStateChange?.(now ? 'up' : 'down', detail);
+    up = now;
+  };
+  redis.on('ready', () => report(true, 'connected'));
+  // ioredis reports every failed attempt; without a listener it would print each one itself.
+  redis.on('error', (error: NodeJS.ErrnoException) => report(false, error.code ?? error.message));
+  redis.on('close', () => report(false, 'connection closed'));
+  return () => up === false;
+}
+
+/**
+ * Commands are never queued, so the first ones must wait for the first connection; once Redis is
+ * known to be down, they fail at once.
+ */
+function readiness(redis: Redis, knownDown: () => boolean): () => Promise<void> {
+  return () => {
+    if (redis.status === 'ready') return Promise.resolve();
+    if (knownDown() || redis.status === 'end') return Promise.reject(new StoreUnavailableError());
+    return new Promise((resolve, reject) => {
+      const settle = (error?: unknown) => {
+        clearTimeout(timer);
+        redis.off('ready', onReady);
+        redis.off('error', settle);
+        if (error) reject(new StoreUnavailableError(error));
+        else resolve();
+      };
+      const onReady = () => settle();
+      const timer = setTimeout(() => settle(new Error('no connection yet')), CONNECT_TIMEOUT_MS);
+      redis.once('ready', onReady);
+      redis.once('error', settle);
+    });
   };
 }
 
