@@ -23,6 +23,13 @@ afterEach(async () => {
 const limiter = (perMinute: number) => createRateLimiter(createMemoryStore(), 'lookups', perMinute);
 const tempDir = () => mkdtempSync(path.join(os.tmpdir(), 'cl-audit-attack-'));
 const linesOf = (file: string) => readFileSync(file, 'utf8').split('\n').slice(0, -1);
+const parsedLines = (file: string) => linesOf(file).map((line) => JSON.parse(line) as Record<string, unknown>);
+/** An audit file and its refusals counted a minute at a time: the test flushes them when it wants the counted lines. */
+function countedAudit() {
+  const file = path.join(tempDir(), 'audit.jsonl');
+  const audit = createAuditLog(file);
+  return { file, audit, refusals: createRefusalLog(audit, 60_000) };
+}
 const proxyAccess = () => createAccessControl({ mode: 'proxy', userHeader: 'x-user', roleHeader: 'x-role', trusted: ['127.0.0.1/32'] });
 const as = (user: string) => ({ 'x-user': user, 'x-role': 'compliance' });
 const ENVELOPE = '{"status":"success","data":{"status":"approved","refId":"r","isArchived":false,"blockPassID":"b"}}';
@@ -91,9 +98,7 @@ describe('attack: one user floods the audit log with long invalid ids', () => {
 
 describe('attack: rotating unknown environment names to dodge the counted refusals', () => {
   it("counts a user's refusals in one line whatever the environment, and cuts the unknown names", async () => {
-    const file = path.join(tempDir(), 'audit.jsonl');
-    const audit = createAuditLog(file);
-    const refusals = createRefusalLog(audit, 60_000);
+    const { file, audit, refusals } = countedAudit();
     const { upstream, app } = await appWith({ audit, rateLimiter: limiter(2), refusals });
     // A new name for each request, each longer than any environment's name can be.
     const names = Array.from({ length: 40 }, (_, i) => `${String(i).padStart(2, '0')}${'x'.repeat(300)}`);
@@ -104,7 +109,7 @@ describe('attack: rotating unknown environment names to dodge the counted refusa
     // Two lines for the tokens spent, one for the first refusal over the limit, one counted line.
     expect(linesOf(file)).toHaveLength(3);
     await refusals.flush();
-    const lines = linesOf(file).map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = parsedLines(file);
     expect(lines.map((line) => line.code ?? line.kind)).toEqual(['no_such_environment', 'no_such_environment', 'rate_limited', 'refusals']);
     expect(lines.at(-1)).toMatchObject({ kind: 'refusals', user: 'eve', count: 37, codes: { rate_limited: 37 } });
     for (const line of lines.slice(0, 3)) expect(String(line.env)).toMatch(/^\d\dx{30}…$/);
@@ -114,9 +119,7 @@ describe('attack: rotating unknown environment names to dodge the counted refusa
 
 describe('attack: a flood while the shared store is down', () => {
   it('counts the 503 store_unavailable refusals of lookups, pages and environments like those over the limit', async () => {
-    const file = path.join(tempDir(), 'audit.jsonl');
-    const audit = createAuditLog(file);
-    const refusals = createRefusalLog(audit, 60_000);
+    const { file, audit, refusals } = countedAudit();
     const storeDown: RateLimiter = {
       capacity: 10,
       take: () => Promise.reject(new StoreUnavailableError(new Error('connection refused'))),
@@ -134,7 +137,7 @@ describe('attack: a flood while the shared store is down', () => {
     // The first refusal's line, then one counted line for the other 39.
     expect(linesOf(file)).toHaveLength(1);
     await refusals.flush();
-    const lines = linesOf(file).map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = parsedLines(file);
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatchObject({ user: 'eve', status: 503, code: 'store_unavailable' });
     expect(lines[1]).toMatchObject({ kind: 'refusals', user: 'eve', count: 39, codes: { store_unavailable: 39 } });
@@ -144,9 +147,7 @@ describe('attack: a flood while the shared store is down', () => {
 
 describe('attack: flooding the audit log through /api/export', () => {
   it("charges each export to the user's limit before reading it, counts the refusals over it, and cuts the ids", async () => {
-    const file = path.join(tempDir(), 'audit.jsonl');
-    const audit = createAuditLog(file);
-    const refusals = createRefusalLog(audit, 60_000);
+    const { file, audit, refusals } = countedAudit();
     const { app } = await appWith({ audit, rateLimiter: limiter(3), refusals });
     const body = JSON.stringify({ what: 'summary', kind: 'refId', id: '\u0000'.repeat(1000) });
     const answers = await Promise.all(
@@ -160,7 +161,7 @@ describe('attack: flooding the audit log through /api/export', () => {
     // Three exports, the first refusal over the limit, then one counted line for the other 37.
     expect(linesOf(file)).toHaveLength(4);
     await refusals.flush();
-    const lines = linesOf(file).map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = parsedLines(file);
     expect(lines.map((line) => line.code ?? line.kind)).toEqual(['export', 'export', 'export', 'rate_limited', 'refusals']);
     expect(lines[3]).toMatchObject({ kind: 'export', user: 'eve', status: 429, code: 'rate_limited' });
     expect(lines[4]).toMatchObject({ kind: 'refusals', user: 'eve', count: 37, codes: { rate_limited: 37 } });
@@ -171,9 +172,7 @@ describe('attack: flooding the audit log through /api/export', () => {
 
 describe('attack: batches, exports and list pages for environments that do not exist, unaudited and unlimited', () => {
   it('audits each refusal as what it was, charges it to the user, and counts those over the limit', async () => {
-    const file = path.join(tempDir(), 'audit.jsonl');
-    const audit = createAuditLog(file);
-    const refusals = createRefusalLog(audit, 60_000);
+    const { file, audit, refusals } = countedAudit();
     const { upstream, app } = await appWith({ audit, rateLimiter: limiter(3), refusals });
     const batch = JSON.stringify({ kind: 'refId', ids: ['a'] });
     const exported = JSON.stringify({ what: 'summary', kind: 'refId', id: 'a' });
@@ -186,7 +185,7 @@ describe('attack: batches, exports and list pages for environments that do not e
     expect(statuses).toEqual([404, 404, 404, ...Array(27).fill(429)]);
 
     await refusals.flush();
-    const lines = linesOf(file).map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = parsedLines(file);
     expect(lines).toEqual([
       expect.objectContaining({ user: 'eve', env: 'nowhere-0', kind: 'batch', status: 404, code: 'no_such_environment' }),
       expect.objectContaining({ user: 'eve', env: 'nowhere-0', kind: 'export', status: 404, code: 'no_such_environment' }),
