@@ -78,8 +78,10 @@ export function createApiFromConfig(
     handler,
     checks,
     store,
+    // The counted refusals first, then every line still queued, before the file is closed.
     close: async () => {
       await refusals.flush();
+      await audit.close();
       await store.close();
     },
   };

@@ -12,6 +12,8 @@ export interface ChainedFile {
    * and the file is closed; the next call opens it afresh. One call at a time: the caller waits for each.
    */
   append(bodies: string[]): Promise<void>;
+  /** Closes the handle (the next append would open the file again). Not while an append is under way. */
+  close(): Promise<void>;
 }
 
 /**
@@ -91,5 +93,6 @@ export function openChainedFile(file: string): ChainedFile {
         throw error;
       });
     },
+    close: closeHandle,
   };
 }

@@ -112,6 +112,15 @@ export interface AuditLog {
   available(): boolean;
 }
 
+/** The log as its owner holds it: the one who made it closes it when the server stops. */
+export interface ClosableAuditLog extends AuditLog {
+  /**
+   * Writes every line already taken, then closes the file; a line recorded after this is refused. A log
+   * that is stuck does not wait for its hung write (whose lookups were refused already).
+   */
+  close(): Promise<void>;
+}
+
 export interface AuditLogOptions {
   /** A write (or open) that takes longer than this is a failure (default 5 s). */
   writeTimeoutMs?: number;
@@ -132,6 +141,7 @@ interface Pending {
 const WRITE_TIMEOUT_MS = 5000;
 
 const STUCK = 'the audit log is not answering: a write has been under way for longer than the write timeout';
+const CLOSED = 'the audit log is closed: the server is stopping';
 
 /**
  * Appends to one open file. Lines that arrive while a write is under way go out together in the next
@@ -139,13 +149,21 @@ const STUCK = 'the audit log is not answering: a write has been under way for lo
  * close for each. Each lookup still waits for its own line to be written.
  * Each line is chained to the one before it (audit-file.ts).
  */
-export function createAuditLog(file: string, options: AuditLogOptions = {}): AuditLog {
+export function createAuditLog(file: string, options: AuditLogOptions = {}): ClosableAuditLog {
   const writeTimeoutMs = options.writeTimeoutMs ?? WRITE_TIMEOUT_MS;
   const target = openChainedFile(file);
   let pending: Pending[] = [];
   let writing = false;
   // A write outlasted its timeout and is still under way in the thread pool.
   let stuck = false;
+  let closed = false;
+  // Closed while stuck: the file is closed once the hung write ends (and its note is written).
+  let closeWhenDone = false;
+  // Told when the writer goes idle or gets stuck: what close() waits for.
+  const waiters: Array<() => void> = [];
+  const tellWaiters = () => {
+    for (const done of waiters.splice(0)) done();
+  };
 
   /**
    * Writes batch after batch. At most one write (or open) is ever under way: one that hangs holds one
@@ -167,6 +185,7 @@ export function createAuditLog(file: string, options: AuditLogOptions = {}): Aud
       const error = new AuditUnavailableError(STUCK);
       for (const p of [...batch, ...pending]) p.reject(error);
       pending = [];
+      tellWaiters();
       const late = await write.then(
         () => true,
         () => false,
@@ -175,10 +194,13 @@ export function createAuditLog(file: string, options: AuditLogOptions = {}): Aud
       if (late) pending.unshift(lateNote(batch.length, writeTimeoutMs));
     }
     writing = false;
+    tellWaiters();
+    if (closeWhenDone) void target.close();
   }
 
   return {
     record(entry) {
+      if (closed) return Promise.reject(new AuditUnavailableError(CLOSED));
       if (stuck) return Promise.reject(new AuditUnavailableError(STUCK));
       const body = auditLineBody(entry);
       return new Promise<void>((resolve, reject) => {
@@ -187,6 +209,12 @@ export function createAuditLog(file: string, options: AuditLogOptions = {}): Aud
       });
     },
     available: () => !stuck,
+    async close() {
+      closed = true;
+      if (writing && !stuck) await new Promise<void>((resolve) => waiters.push(resolve));
+      if (stuck) closeWhenDone = true;
+      else await target.close();
+    },
   };
 }
 

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import client from 'prom-client';
-import type { AuditLog } from './audit.ts';
+import type { ClosableAuditLog } from './audit.ts';
 
 /**
  * The server's Prometheus metrics, in a registry of their own (not prom-client's global one), so that
@@ -130,7 +130,7 @@ function refusalMetrics(registers: client.Registry[]): Pick<Metrics, 'signInFail
 }
 
 /** The audit log, timed and counted; `lastWriteFailed` tells /readyz whether the log takes lines now. */
-export function observeAuditLog(audit: AuditLog, metrics: Metrics): AuditLog & { lastWriteFailed(): boolean } {
+export function observeAuditLog(audit: ClosableAuditLog, metrics: Metrics): ClosableAuditLog & { lastWriteFailed(): boolean } {
   let failed = false;
   return {
     async record(entry) {
@@ -147,6 +147,7 @@ export function observeAuditLog(audit: AuditLog, metrics: Metrics): AuditLog & {
       }
     },
     available: () => audit.available(),
+    close: () => audit.close(),
     lastWriteFailed: () => failed,
   };
 }

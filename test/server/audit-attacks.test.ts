@@ -200,7 +200,9 @@ describe('attack: batches, exports and list pages for environments that do not e
 describe('counted refusals', () => {
   it('write the counted line when the interval ends, and open a new interval with a line of its own', async () => {
     const file = path.join(tempDir(), 'audit.jsonl');
-    const refusals = createRefusalLog(createAuditLog(file), 200);
+    const audit = createAuditLog(file);
+    cleanups.push(() => audit.close());
+    const refusals = createRefusalLog(audit, 200);
     const refusal = (user: string) => ({
       time: new Date().toISOString(),
       user,

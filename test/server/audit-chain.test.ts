@@ -3,8 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lineHash } from '../../src/server/audit-chain.ts';
-import { createAuditLog, type AuditEntry } from '../../src/server/audit.ts';
+import type { AuditEntry } from '../../src/server/audit.ts';
 import { runAuditVerify } from '../../src/server/audit-verify.ts';
+import { auditLogsClosedAfterEach } from './audit-logs.ts';
 
 const entry = (id: string): AuditEntry => ({
   time: new Date().toISOString(),
@@ -19,6 +20,8 @@ const entry = (id: string): AuditEntry => ({
   level: 'full',
   durationMs: 3,
 });
+
+const createAuditLog = auditLogsClosedAfterEach();
 
 const tempFile = () => path.join(mkdtempSync(path.join(os.tmpdir(), 'cl-chain-')), 'audit.jsonl');
 const linesOf = (file: string) => readFileSync(file, 'utf8').split('\n').slice(0, -1);

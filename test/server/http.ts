@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { APP_REQUEST_HEADER, type SampleCandidate } from '../../src/kyc/contract/api.ts';
 import type { ApiEnvironment } from '../../src/server/api-environments.ts';
+import type { ClosableAuditLog } from '../../src/server/audit.ts';
 import { createApiHandler, type ApiHandlerOptions } from '../../src/server/proxy.ts';
 import type { UpstreamTarget } from '../../src/server/upstream-client.ts';
 import { createAppServer } from '../../src/server/app-server.ts';
@@ -140,7 +141,12 @@ export async function startTestApp(options: TestAppOptions, staticDir = 'public'
   const server = createAppServer({ api, staticDir, health: createHealthRoutes(checks), log: (record) => logger.info(record, 'request') });
   const { port, close } = await listen(server);
   const requests = () => logs.map((line) => JSON.parse(line) as RequestRecord & { msg: string }).filter((line) => line.msg === 'request');
-  return { port, logs, requests, get: (path, headers) => rawRequest(port, path, { headers }), close };
+  // A test's audit log is closed with its app (its file handle is not left to the garbage collector).
+  const closeAll = async () => {
+    await close();
+    if (rest.audit && 'close' in rest.audit) await (rest.audit as ClosableAuditLog).close();
+  };
+  return { port, logs, requests, get: (path, headers) => rawRequest(port, path, { headers }), close: closeAll };
 }
 
 /** A request with a body (POST by default), its answer read whole. */

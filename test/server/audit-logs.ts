@@ -1,0 +1,18 @@
+import { afterEach } from 'vitest';
+import { type AuditLogOptions, type ClosableAuditLog, createAuditLog } from '../../src/server/audit.ts';
+
+/**
+ * createAuditLog for a test file: each log made with it is closed after its test, as the server closes
+ * its own when it stops (a file handle left to the garbage collector is Node's DEP0137 warning).
+ */
+export function auditLogsClosedAfterEach(): (file: string, options?: AuditLogOptions) => ClosableAuditLog {
+  const opened: ClosableAuditLog[] = [];
+  afterEach(async () => {
+    for (const log of opened.splice(0)) await log.close();
+  });
+  return (file, options) => {
+    const log = createAuditLog(file, options);
+    opened.push(log);
+    return log;
+  };
+}
