@@ -5,7 +5,8 @@ import { createRefusalLog } from './audit-refusals.ts';
 import { type Config, ConfigError } from './config.ts';
 import { readUsersFile } from './auth/users-file.ts';
 import { auditLogCheck, type ReadinessCheck, sharedStoreCheck, upstreamHostCheck } from './health.ts';
-import type { RequestRecord } from './log.ts';
+import type { Logger, RequestRecord } from './log.ts';
+import type { SignInRefusalEvent } from './auth/access-control.ts';
 import { createMetrics, type Metrics, observeAuditLog } from './metrics.ts';
 import { createApiHandler, type Middleware } from './proxy.ts';
 import { createRateLimiter } from './rate-limit.ts';
@@ -33,6 +34,8 @@ export function createApiFromConfig(
     metrics?: Metrics;
     log?: (record: RequestRecord) => void;
     warn?: (line: string) => void;
+    /** For lines with fields of their own (a refused OpenID Connect sign-in); without it, `warn`. */
+    logger?: Logger;
     access?: Omit<AccessOptions, 'store'>;
   } = {},
 ): ConfiguredApi {
@@ -40,11 +43,12 @@ export function createApiFromConfig(
   checkAuditLog(config.auditLog);
   const warn = options.warn ?? ((line: string) => console.warn(line));
   const store = createStoreFromConfig(config, warn);
-  const access = createAccessControl(config.auth, { ...options.access, store });
+  const metrics = options.metrics ?? createMetrics();
+  const onSignInRefused = reportSignInRefusal(metrics, options.logger, warn);
+  const access = createAccessControl(config.auth, { ...options.access, store, onSignInRefused });
   access
     .warmUp?.()
     .catch((error: Error) => warn(`Sign-in: the OpenID provider could not be asked yet (${error.message}); each sign-in tries again.`));
-  const metrics = options.metrics ?? createMetrics();
   const audit = observeAuditLog(createAuditLog(config.auditLog), metrics);
   // Counted refusals are written when their minute ends, and at the latest when the server stops.
   const refusals = createRefusalLog(audit);
@@ -84,6 +88,17 @@ export function createApiFromConfig(
       await audit.close();
       await store.close();
     },
+  };
+}
+
+/** A refused OpenID Connect sign-in: counted, and one warning with why and who (never a token or a code). */
+function reportSignInRefusal(metrics: Metrics, logger: Logger | undefined, warn: (line: string) => void) {
+  return ({ reason, detail, user, subject }: SignInRefusalEvent) => {
+    metrics.oidcSignInRefusals.inc({ reason });
+    const who = user ?? subject;
+    const text = `OpenID Connect sign-in refused (${reason})${who ? ` for ${who}` : ''}: ${detail}`;
+    if (!logger) return warn(text);
+    logger.warn({ event: 'oidc_sign_in_refused', reason, ...(user ? { user } : {}), ...(subject ? { subject } : {}), detail }, text);
   };
 }
 

@@ -20,7 +20,7 @@ async function main(): Promise<void> {
   logger.info(describeSharedState(config));
 
   const metrics = createMetrics({ processMetrics: Boolean(config.metrics) });
-  const api = await orExit(() => createApiFromConfig(config, upstream, { metrics, warn: (line) => logger.warn(line) }));
+  const api = await orExit(() => createApiFromConfig(config, upstream, { metrics, logger, warn: (line) => logger.warn(line) }));
   const server = createAppServer({
     api: api.handler,
     staticDir: path.resolve(import.meta.dirname, '../client'),

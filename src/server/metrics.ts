@@ -1,5 +1,6 @@
 import http from 'node:http';
 import client from 'prom-client';
+import { SIGN_IN_REFUSALS } from '../kyc/contract/api.ts';
 import type { ClosableAuditLog } from './audit.ts';
 
 /**
@@ -25,6 +26,8 @@ export interface Metrics {
   signInLocked: client.Counter;
   /** Requests refused 429 rate_limited by this server's own limits, by which (see LIMITS). */
   rateLimited: client.Counter<'limit'>;
+  /** OpenID Connect sign-ins that gave no session, by why (the refusal page's reason). */
+  oidcSignInRefusals: client.Counter<'reason'>;
 }
 
 /**
@@ -106,7 +109,9 @@ function auditMetrics(registers: client.Registry[]): Pick<Metrics, 'auditWriteSe
 }
 
 /** What this server refused on its own: failed and locked sign-ins, and requests over a limit. */
-function refusalMetrics(registers: client.Registry[]): Pick<Metrics, 'signInFailures' | 'signInLocked' | 'rateLimited'> {
+function refusalMetrics(
+  registers: client.Registry[],
+): Pick<Metrics, 'signInFailures' | 'signInLocked' | 'rateLimited' | 'oidcSignInRefusals'> {
   return {
     signInFailures: new client.Counter({
       name: 'candidate_lookup_sign_in_failures_total',
@@ -118,6 +123,7 @@ function refusalMetrics(registers: client.Registry[]): Pick<Metrics, 'signInFail
       help: 'Sign-ins refused unchecked (429 too_many_sign_in_attempts): locked after repeated failures, or another sign-in of that name in progress.',
       registers,
     }),
+    oidcSignInRefusals: oidcSignInRefusals(registers),
     rateLimited: new client.Counter({
       name: 'candidate_lookup_rate_limited_total',
       help:
@@ -127,6 +133,18 @@ function refusalMetrics(registers: client.Registry[]): Pick<Metrics, 'signInFail
       registers,
     }),
   };
+}
+
+function oidcSignInRefusals(registers: client.Registry[]): client.Counter<'reason'> {
+  const counter = new client.Counter({
+    name: 'candidate_lookup_oidc_sign_in_refusals_total',
+    help: 'OpenID Connect sign-ins refused, by reason: no_role, stale (wrong state, expired or used), rejected (code or token refused), provider_unavailable, store_unavailable.',
+    labelNames: ['reason'],
+    registers,
+  });
+  // Every reason from the start, at 0: an alert on its rate need not wait for the first refusal.
+  for (const reason of SIGN_IN_REFUSALS) counter.inc({ reason }, 0);
+  return counter;
 }
 
 /** The audit log, timed and counted; `lastWriteFailed` tells /readyz whether the log takes lines now. */

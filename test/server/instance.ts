@@ -7,6 +7,8 @@ import { createApiFromConfig } from '../../src/server/api.ts';
 import { createAppServer } from '../../src/server/app-server.ts';
 import { type Environment, parseConfig } from '../../src/server/config.ts';
 import { createHealthRoutes } from '../../src/server/health.ts';
+import { createLogger } from '../../src/server/log.ts';
+import { createMetrics, type Metrics } from '../../src/server/metrics.ts';
 import type { Middleware } from '../../src/server/proxy.ts';
 import { resolveUpstream } from '../../src/server/upstream.ts';
 import { listen, type RawResponse, rawRequest } from './http.ts';
@@ -14,7 +16,9 @@ import { listen, type RawResponse, rawRequest } from './http.ts';
 export interface Instance {
   port: number;
   url: string;
+  /** Warnings as plain lines, request records and lines with fields of their own as JSON. */
   logs: string[];
+  metrics: Metrics;
   auditLog: string;
   request(path: string, options?: Parameters<typeof rawRequest>[2]): Promise<RawResponse>;
   close(): Promise<void>;
@@ -43,7 +47,10 @@ export async function startInstance(
   const config = parseConfig({ AUDIT_LOG: auditLog, ...(typeof env === 'function' ? env(port) : env) });
   const upstream = await resolveUpstream(config);
   const logs: string[] = [];
+  const metrics = createMetrics();
   const configured = createApiFromConfig(config, upstream, {
+    metrics,
+    logger: createLogger({ write: (text: string) => void logs.push(text.trimEnd()) }),
     warn: (line) => logs.push(line),
     log: (record) => logs.push(JSON.stringify(record)),
     access: { signInDelayMs: options.signInDelayMs ?? 1 },
@@ -54,6 +61,7 @@ export async function startInstance(
     port,
     url: `http://127.0.0.1:${port}`,
     logs,
+    metrics,
     auditLog: config.auditLog,
     request: (path, options) => rawRequest(port, path, options),
     async close() {

@@ -63,6 +63,26 @@ const NAVIGATION = { [APP_REQUEST_HEADER.name]: undefined, 'sec-fetch-site': 'cr
 const back = (at: Instance, callback: URL, headers: Record<string, string | undefined> = {}) =>
   at.request(callback.pathname + callback.search, { headers: { ...NAVIGATION, ...headers } });
 
+/** How many sign-ins this instance refused for `reason`, as its metrics count them. */
+async function refusals(at: Instance, reason: string): Promise<number> {
+  const metric = await at.metrics.registry.getSingleMetric('candidate_lookup_oidc_sign_in_refusals_total')!.get();
+  return metric.values.find((value) => value.labels.reason === reason)?.value ?? 0;
+}
+
+/** The refusal warnings the instance logged after `from` lines, parsed (pino's JSON lines). */
+const refusalLines = (at: Instance, from: number) =>
+  at.logs
+    .slice(from)
+    .filter((line) => line.includes('"oidc_sign_in_refused"'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+
+/** Nothing the browser brought back from the provider, and not the client secret, is in the log. */
+function expectNoSecretsLogged(at: Instance, callback: URL) {
+  const log = at.logs.join('\n');
+  for (const name of ['code', 'state']) expect(log).not.toContain(callback.searchParams.get(name)!);
+  expect(log).not.toContain(OIDC_CLIENT.clientSecret);
+}
+
 const json = (res: RawResponse) => JSON.parse(res.body) as Record<string, unknown>;
 const errorCode = (res: RawResponse) => apiErrorBodySchema.parse(JSON.parse(res.body)).error.code;
 
@@ -131,13 +151,44 @@ describe('OpenID Connect sign-in', () => {
     expect(cookieFrom(res, 'cl_session')).toBeUndefined();
   });
 
+  it('logs one warning per refused sign-in with why and who, counts it by reason, and logs no code, state or secret', async () => {
+    const from = app.logs.length;
+    const before = { no_role: await refusals(app, 'no_role'), stale: await refusals(app, 'stale') };
+
+    const started = await start(app);
+    const callback = await signInAtProvider(started.url, 'nora');
+    expect((await back(app, callback, { cookie: started.pending })).headers.location).toBe('/sign-in-refused/no_role');
+    const forged = await signInAtProvider((await start(app)).url, 'ana');
+    forged.searchParams.set('state', 'made-up-by-an-attacker');
+    expect((await back(app, forged, { cookie: started.pending })).headers.location).toBe('/sign-in-refused/stale');
+
+    const lines = refusalLines(app, from);
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatchObject({ level: 'warn', reason: 'no_role', user: 'nora@example.org', subject: 'nora' });
+    expect(lines[0]!.detail).toContain('The groups claim matches neither OIDC_COMPLIANCE_VALUES nor OIDC_SUPPORT_VALUES');
+    expect(lines[0]!.msg).toContain('OpenID Connect sign-in refused (no_role) for nora@example.org');
+    // The pending sign-in was already used by nora's: the forged state is refused as one nobody waits for.
+    expect(lines[1]).toMatchObject({ level: 'warn', reason: 'stale' });
+    expect(lines[1]).not.toHaveProperty('user');
+    expect(await refusals(app, 'no_role')).toBe(before.no_role + 1);
+    expect(await refusals(app, 'stale')).toBe(before.stale + 1);
+    expectNoSecretsLogged(app, callback);
+    expectNoSecretsLogged(app, forged);
+  });
+
   it('refuses an answer with a state this browser was not given', async () => {
     const started = await start(app);
     const callback = await signInAtProvider(started.url, 'ana');
+    const realState = callback.searchParams.get('state')!;
     callback.searchParams.set('state', 'made-up-by-an-attacker');
+    const from = app.logs.length;
     const res = await back(app, callback, { cookie: started.pending });
     expect(res.headers.location).toBe('/sign-in-refused/stale');
     expect(cookieFrom(res, 'cl_session')).toBeUndefined();
+    const [line] = refusalLines(app, from);
+    expect(line).toMatchObject({ reason: 'stale', detail: 'The answer does not belong to the sign-in this browser started (state).' });
+    expect(app.logs.join('\n')).not.toContain(realState);
+    expectNoSecretsLogged(app, callback);
   });
 
   it('refuses an answer brought by another browser (no pending sign-in), and one used twice', async () => {
@@ -153,9 +204,16 @@ describe('OpenID Connect sign-in', () => {
     const callback = await signInAtProvider(started.url, 'ana');
     // The provider gives codes 1 s of life, counted in whole seconds.
     await new Promise((resolve) => setTimeout(resolve, 2200));
+    const from = expiring.logs.length;
     const res = await back(expiring, callback, { cookie: started.pending });
     expect(res.headers.location).toBe('/sign-in-refused/rejected');
     expect(cookieFrom(res, 'cl_session')).toBeUndefined();
+    // The provider's own answer, in the log for the operator; the counter by reason for the alert.
+    const lines = refusalLines(expiring, from);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ level: 'warn', reason: 'rejected', detail: expect.stringContaining('invalid_grant') });
+    expect(await refusals(expiring, 'rejected')).toBe(1);
+    expectNoSecretsLogged(expiring, callback);
   });
 
   it('signs out: the session ends here, the cookie is cleared', async () => {

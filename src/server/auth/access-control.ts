@@ -1,5 +1,5 @@
 import type http from 'node:http';
-import type { ApiErrorCode, AuthMode } from '../../kyc/contract/api.ts';
+import type { ApiErrorCode, AuthMode, SignInRefusal } from '../../kyc/contract/api.ts';
 import type { Route } from '../routes.ts';
 import type { SharedStore } from '../state/store.ts';
 import type { Identity } from './identity.ts';
@@ -40,4 +40,16 @@ export interface AccessOptions {
   now?: () => number;
   /** The wait after a first failed sign-in; it doubles with each further failure (default 250 ms). */
   signInDelayMs?: number;
+  /** An OpenID Connect sign-in gave no session (for the log and the metrics). */
+  onSignInRefused?(refusal: SignInRefusalEvent): void;
+}
+
+/** Why a sign-in at the provider was refused: never a token, a code, a state or a secret. */
+export interface SignInRefusalEvent {
+  reason: SignInRefusal;
+  /** What failed, in a line (openid-client's error: the issuer, audience or time check, the state, the grant). */
+  detail: string;
+  /** The user's name (email, else username at the provider) and subject, when the provider's answer was verified. */
+  user?: string;
+  subject?: string;
 }

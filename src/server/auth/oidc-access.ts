@@ -5,7 +5,7 @@ import type { AuthConfig } from '../config.ts';
 import { isHttps, readBody, readCookie, STORE_UNAVAILABLE, sendError, sendFailure, sendJson } from '../http-reply.ts';
 import { navigation, open, type Route } from '../routes.ts';
 import { StoreUnavailableError, type SharedStore } from '../state/store.ts';
-import type { AccessControl, AccessOptions } from './access-control.ts';
+import type { AccessControl, AccessOptions, SignInRefusalEvent } from './access-control.ts';
 import type { Identity } from './identity.ts';
 import { createOidcSignIn, type OidcSignIn, PENDING_TTL_MS } from './oidc.ts';
 import { OIDC_CALLBACK_PATH } from './oidc-config.ts';
@@ -40,7 +40,9 @@ export function oidcAccess(config: OidcAuthConfig, store: SharedStore, options: 
 
   const routes: Route[] = [
     open(START_PATH, ({ req, res }) => start(oidc, req, res)),
-    navigation(OIDC_CALLBACK_PATH, ({ req, res }) => callback({ oidc, sessions, config }, req, res)),
+    navigation(OIDC_CALLBACK_PATH, ({ req, res }) =>
+      callback({ oidc, sessions, config, onSignInRefused: options.onSignInRefused }, req, res),
+    ),
   ];
 
   return {
@@ -88,7 +90,12 @@ async function start(oidc: OidcSignIn, req: http.IncomingMessage, res: http.Serv
 
 /** `GET /api/oidc/callback`: the provider's answer turned into a new session, or a page saying why not. */
 async function callback(
-  { oidc, sessions, config }: { oidc: OidcSignIn; sessions: SessionStore; config: OidcAuthConfig },
+  {
+    oidc,
+    sessions,
+    config,
+    onSignInRefused,
+  }: { oidc: OidcSignIn; sessions: SessionStore; config: OidcAuthConfig; onSignInRefused: AccessOptions['onSignInRefused'] },
   req: http.IncomingMessage,
   res: http.ServerResponse,
 ): Promise<void> {
@@ -97,7 +104,14 @@ async function callback(
   const query = new URLSearchParams((req.url ?? '').split('?')[1] ?? '');
   const result = await oidc.finish(query, readCookie(req, PENDING_COOKIE));
   const cookies = [pendingCookie(req, '', 0)];
-  if (!result.ok) return redirect(res, `${SIGN_IN_REFUSED_PATH}${result.reason}`, cookies);
+  const refused = (refusal: SignInRefusalEvent) => {
+    onSignInRefused?.({ ...refusal, detail: withoutSecrets(refusal.detail, query, config.oidc.clientSecret) });
+    redirect(res, `${SIGN_IN_REFUSED_PATH}${refusal.reason}`, cookies);
+  };
+  if (!result.ok) {
+    const { reason, detail, user, subject } = result;
+    return refused({ reason, detail, ...(user ? { user } : {}), ...(subject ? { subject } : {}) });
+  }
   try {
     // A new session, never one the browser brought along (session fixation).
     await sessions.delete(readSessionCookie(req));
@@ -105,7 +119,7 @@ async function callback(
     cookies.push(sessionCookie(req, token, config.sessionMaxAgeMinutes * 60));
   } catch (error) {
     if (!(error instanceof StoreUnavailableError)) throw error;
-    return redirect(res, `${SIGN_IN_REFUSED_PATH}store_unavailable`, cookies);
+    return refused({ reason: 'store_unavailable', detail: 'The session could not be stored.', user: result.user });
   }
   redirect(res, result.returnTo, cookies);
 }
@@ -123,6 +137,17 @@ function pendingCookie(req: http.IncomingMessage, id: string, maxAgeSeconds: num
     `Max-Age=${maxAgeSeconds}`,
     ...(isHttps(req) ? ['Secure'] : []),
   ].join('; ');
+}
+
+/**
+ * The detail as it may be logged: no value the browser brought back (the code, the state), no client
+ * secret, even if an error message quoted one; one line, cut to 500 characters.
+ */
+function withoutSecrets(detail: string, query: URLSearchParams, clientSecret: string): string {
+  let text = detail.replace(/\s+/g, ' ');
+  const secrets = [clientSecret, ...[...query].filter(([name]) => name !== 'iss').map(([, value]) => value)];
+  for (const secret of secrets) if (secret.length >= 4) text = text.split(secret).join('[redacted]');
+  return text.length > 500 ? `${text.slice(0, 500)}…` : text;
 }
 
 function redirect(res: http.ServerResponse, location: string, cookies: string[]): void {

@@ -27,7 +27,7 @@ export interface OidcConfig {
  */
 export type OidcResult =
   | { ok: true; user: string; role: Role; returnTo: string }
-  | { ok: false; reason: SignInRefusal; detail: string; user?: string };
+  | { ok: false; reason: SignInRefusal; detail: string; user?: string; subject?: string };
 
 /** A sign-in must come back within this time. */
 export const PENDING_TTL_MS = 10 * 60_000;
@@ -111,10 +111,12 @@ export function createOidcSignIn(config: OidcConfig, store: SharedStore) {
       const user = userName(claims.claims);
       const role = roleOf(claimValue(claims.claims, config.roleClaim), config);
       if (!role) {
+        const subject = claims.claims.sub;
         return {
           ok: false,
           reason: 'no_role',
           user,
+          ...(typeof subject === 'string' ? { subject } : {}),
           detail: `The ${config.roleClaim} claim matches neither OIDC_COMPLIANCE_VALUES nor OIDC_SUPPORT_VALUES.`,
         };
       }
