@@ -4,7 +4,7 @@ import { auditFileProblem, createAuditLog } from './audit.ts';
 import { createRefusalLog } from './audit-refusals.ts';
 import { type Config, ConfigError } from './config.ts';
 import { readUsersFile } from './auth/users-file.ts';
-import { auditLogCheck, type ReadinessCheck, sharedStoreCheck, upstreamHostCheck } from './health.ts';
+import { type AuditVolume, auditLogCheck, auditVolume, type ReadinessCheck, sharedStoreCheck, upstreamHostCheck } from './health.ts';
 import type { Logger, RequestRecord } from './log.ts';
 import type { SignInRefusalEvent } from './auth/access-control.ts';
 import { createMetrics, type Metrics, observeAuditLog } from './metrics.ts';
@@ -20,6 +20,8 @@ export interface ConfiguredApi {
   checks: ReadinessCheck[];
   /** Sessions, sign-in failures and rate limits: in memory, or in Redis with REDIS_URL. */
   store: SharedStore;
+  /** The audit log's filesystem, asked by /readyz and the free-space watch one question at a time. */
+  auditVolume: AuditVolume;
   close(): Promise<void>;
 }
 
@@ -71,8 +73,9 @@ export function createApiFromConfig(
     ...(options.warn ? { warn: options.warn } : {}),
     trustedProxies: config.trustedProxies,
   });
+  const volume = auditVolume(audit);
   const checks = [
-    auditLogCheck(config.auditLog, config.auditMinFreeBytes, () => audit.lastWriteFailed()),
+    auditLogCheck(config.auditLog, config.auditMinFreeBytes, audit, volume),
     ...upstream.environments.map((environment, index) =>
       upstreamHostCheck(environment.target.baseUrl, index === 0 ? 'upstreamHost' : `upstreamHost:${environment.info.name}`),
     ),
@@ -82,6 +85,7 @@ export function createApiFromConfig(
     handler,
     checks,
     store,
+    auditVolume: volume,
     // The counted refusals first, then every line still queued, before the file is closed.
     close: async () => {
       await refusals.flush();

@@ -90,29 +90,69 @@ export async function freeBytes(file: string): Promise<number> {
   return stats.bavail * stats.bsize;
 }
 
+/** What the audit log says of itself to the checks (observeAuditLog's log). */
+export interface AuditState {
+  /** False while a write is stuck (a hung mount, a pipe nobody reads). */
+  available(): boolean;
+  lastWriteFailed(): boolean;
+}
+
 /**
- * The audit log can take a line: the file (or, before the first line, its directory) is writable, and
- * the last write did not fail. Low free space is reported, but the server stays ready: every instance
- * on that volume would otherwise leave the load balancer at once, while lookups still work.
+ * The audit log's filesystem, asked one question at a time. access() and statfs() run in libuv's thread
+ * pool, like the log's writes: on a hung mount each would strand a thread, and four stranded threads
+ * stall static files and sign-in too. So nothing is asked while the log is stuck, and nothing while an
+ * earlier question is still unanswered: `answered: false`, at once.
  */
-export function auditLogCheck(file: string, minFreeBytes: number, lastWriteFailed: () => boolean): ReadinessCheck {
+export interface AuditVolume {
+  ask<T>(question: () => Promise<T>): Promise<{ answered: true; value: T } | { answered: false }>;
+}
+
+export function auditVolume(audit: Pick<AuditState, 'available'> = { available: () => true }): AuditVolume {
+  let asking = false;
+  return {
+    async ask(question) {
+      if (asking || !audit.available()) return { answered: false };
+      asking = true;
+      try {
+        return { answered: true, value: await question() };
+      } finally {
+        asking = false;
+      }
+    },
+  };
+}
+
+/** Why the audit file (or, before the first line, its directory) cannot be written; undefined: it can. */
+function writableProblem(file: string): Promise<string | undefined> {
+  return access(file, constants.W_OK).then(
+    () => undefined,
+    (error: NodeJS.ErrnoException) =>
+      error.code === 'ENOENT'
+        ? access(path.dirname(path.resolve(file)), constants.W_OK).then(
+            () => undefined,
+            () => 'not writable',
+          )
+        : 'not writable',
+  );
+}
+
+/**
+ * The audit log can take a line: it is not stuck, the file (or, before the first line, its directory) is
+ * writable, and the last write did not fail. Low free space is reported, but the server stays ready:
+ * every instance on that volume would otherwise leave the load balancer at once, while lookups still work.
+ */
+export function auditLogCheck(file: string, minFreeBytes: number, audit: AuditState, volume = auditVolume(audit)): ReadinessCheck {
+  const stuck: CheckResult = { ok: false, problem: 'stuck' };
   return {
     name: 'auditLog',
     async run() {
-      const writable = await access(file, constants.W_OK).then(
-        () => undefined,
-        (error: NodeJS.ErrnoException) =>
-          error.code === 'ENOENT'
-            ? access(path.dirname(path.resolve(file)), constants.W_OK).then(
-                () => undefined,
-                () => 'not writable',
-              )
-            : 'not writable',
-      );
-      if (writable) return { ok: false, problem: writable };
-      if (lastWriteFailed()) return { ok: false, problem: 'the last write failed' };
-      const free = await freeBytes(file).catch(() => undefined);
-      return free !== undefined && free < minFreeBytes ? { ok: true, note: 'low free space' } : { ok: true };
+      const writable = await volume.ask(() => writableProblem(file));
+      if (!writable.answered) return stuck;
+      if (writable.value) return { ok: false, problem: writable.value };
+      if (audit.lastWriteFailed()) return { ok: false, problem: 'the last write failed' };
+      const free = await volume.ask(() => freeBytes(file).catch(() => undefined));
+      if (!free.answered) return audit.available() ? { ok: true } : stuck;
+      return free.value !== undefined && free.value < minFreeBytes ? { ok: true, note: 'low free space' } : { ok: true };
     },
   };
 }
@@ -149,12 +189,18 @@ export function watchAuditFreeSpace(
   file: string,
   minFreeBytes: number,
   logger: Logger,
-  onFree: (bytes: number) => void = () => {},
-  everyMs = 60_000,
+  options: {
+    onFree?: (bytes: number) => void;
+    everyMs?: number;
+    /** Shared with /readyz: not asked while the audit log is stuck, or while another question is unanswered. */
+    volume?: AuditVolume;
+  } = {},
 ): { check(): Promise<void>; stop(): void } {
+  const { onFree = () => {}, everyMs = 60_000, volume = auditVolume() } = options;
   let low = false;
   const check = async () => {
-    const free = await freeBytes(file).catch(() => undefined);
+    const answer = await volume.ask(() => freeBytes(file).catch(() => undefined));
+    const free = answer.answered ? answer.value : undefined;
     if (free === undefined) return;
     onFree(free);
     const mb = Math.floor(free / 1024 / 1024);

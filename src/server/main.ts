@@ -27,7 +27,10 @@ async function main(): Promise<void> {
     health: createHealthRoutes(api.checks),
     log: (record) => logger.info(record, 'request'),
   });
-  const freeSpace = watchAuditFreeSpace(config.auditLog, config.auditMinFreeBytes, logger, (bytes) => metrics.auditFreeBytes.set(bytes));
+  const freeSpace = watchAuditFreeSpace(config.auditLog, config.auditMinFreeBytes, logger, {
+    onFree: (bytes) => metrics.auditFreeBytes.set(bytes),
+    volume: api.auditVolume,
+  });
   void freeSpace.check();
 
   listenOrExit(server, config.host, config.port, logger, (url) => {

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { closeSync, constants, mkdtempSync, openSync, readFileSync, readSync, writeFileSync, writeSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -13,6 +13,7 @@ import { createRateLimiter, type RateLimiter } from '../../src/server/rate-limit
 import { createMemoryStore, StoreUnavailableError } from '../../src/server/state/store.ts';
 import { resolveUpstream } from '../../src/server/upstream.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
+import { blockedFifo } from './fifo.ts';
 import { requestWithBody, startTestApp } from './http.ts';
 
 /** Issue 9, items 1, 5 and 9: what a signed-in user, or a hung disk, could do to the audit log. */
@@ -245,49 +246,10 @@ describe('attack: characters that split audit lines in common readers', () => {
   });
 });
 
-/**
- * A FIFO whose buffer is already full, held open here: the server's next write to it blocks in
- * libuv's thread pool, as on a hung network mount. `drain` reads it empty and returns what was read.
- */
-function blockedFifo(): { file: string; drain(): string } {
-  const file = path.join(tempDir(), 'audit.fifo');
-  execFileSync('mkfifo', [file]);
-  const fd = openSync(file, constants.O_RDWR | constants.O_NONBLOCK);
-  const filler = Buffer.from(`${'x'.repeat(4095)}\n`);
-  for (;;) {
-    try {
-      writeSync(fd, filler);
-    } catch {
-      break; // EAGAIN: the pipe is full
-    }
-  }
-  let closed = false;
-  const drain = () => {
-    const chunks: Buffer[] = [];
-    const buffer = Buffer.alloc(65536);
-    for (;;) {
-      try {
-        const n = readSync(fd, buffer);
-        if (n === 0) break;
-        chunks.push(Buffer.from(buffer.subarray(0, n)));
-      } catch {
-        break; // EAGAIN: empty for now
-      }
-    }
-    return Buffer.concat(chunks).toString('latin1');
-  };
-  cleanups.push(() => {
-    if (closed) return;
-    closed = true;
-    drain();
-    closeSync(fd);
-  });
-  return { file, drain };
-}
-
 describe('attack: an audit destination that blocks (a FIFO with no reader)', () => {
   it('keeps one write in flight, refuses lookups at once while it hangs, serves everything else, and recovers', async () => {
-    const fifo = blockedFifo();
+    const fifo = blockedFifo(tempDir());
+    cleanups.push(() => fifo.close());
     const audit = createAuditLog(fifo.file, { writeTimeoutMs: 300 });
     const { upstream, app } = await appWith({ audit });
     const first = await app.get('/api/candidates/refId/first', as('ana'));

@@ -2,16 +2,42 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createAccessControl } from '../../src/server/auth/access.ts';
 import { createAuditLog } from '../../src/server/audit.ts';
-import { auditLogCheck, sharedStoreCheck, upstreamHostCheck, watchAuditFreeSpace } from '../../src/server/health.ts';
+import { auditLogCheck, auditVolume, sharedStoreCheck, upstreamHostCheck, watchAuditFreeSpace } from '../../src/server/health.ts';
 import { createLogger } from '../../src/server/log.ts';
 import { createMetrics, observeAuditLog } from '../../src/server/metrics.ts';
 import { createRedisStore } from '../../src/server/state/redis-store.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
+import { blockedFifo } from './fifo.ts';
 import { startTestApp, type TestApp } from './http.ts';
 import { hasRedisServer, NO_REDIS_MESSAGE, startRedis } from './redis-fixture.ts';
+
+/**
+ * access() and statfs() as the server calls them, watched: each call is noted, and under `hang.dir` one
+ * does not answer until released, as on a hung network mount.
+ */
+const fsSpy = vi.hoisted(() => ({ calls: [] as string[], hang: undefined as { dir: string; release?: () => void } | undefined }));
+vi.mock('node:fs/promises', async (importOriginal) => {
+  const fs = await importOriginal<typeof import('node:fs/promises')>();
+  const watched =
+    <A extends unknown[], R>(name: string, call: (target: string, ...rest: A) => Promise<R>) =>
+    (target: string, ...rest: A): Promise<R> => {
+      fsSpy.calls.push(`${name} ${target}`);
+      const hang = fsSpy.hang;
+      if (!hang || !target.startsWith(hang.dir)) return call(target, ...rest);
+      return new Promise<void>((resolve) => {
+        hang.release = resolve;
+      }).then(() => call(target, ...rest));
+    };
+  return {
+    ...fs,
+    access: watched('access', fs.access as (target: string, mode?: number) => Promise<void>),
+    statfs: watched('statfs', fs.statfs as (target: string) => Promise<import('node:fs').StatsFs>),
+  };
+});
+const callsUnder = (folder: string) => fsSpy.calls.filter((call) => call.split(' ')[1]!.startsWith(folder));
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'cl-health-'));
 const json = (body: string) =>
@@ -34,7 +60,7 @@ async function appWith(auditFile: string, minFreeBytes = 0) {
     upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' },
     access: createAccessControl({ mode: 'proxy', userHeader: 'x-user', roleHeader: 'x-role', trusted: ['127.0.0.1/32'] }),
     audit,
-    checks: [auditLogCheck(auditFile, minFreeBytes, () => audit.lastWriteFailed()), upstreamHostCheck(upstream.url)],
+    checks: [auditLogCheck(auditFile, minFreeBytes, audit), upstreamHostCheck(upstream.url)],
   });
   apps.push(app);
   return app;
@@ -99,12 +125,82 @@ describe('/healthz and /readyz', () => {
   });
 });
 
+describe('/readyz on a hung audit destination (issue 9, item 5)', () => {
+  it('answers 503 stuck while the audit log is stuck, asking nothing of its filesystem; static files and /healthz answer', async () => {
+    const fifoDir = mkdtempSync(path.join(os.tmpdir(), 'cl-health-fifo-'));
+    const fifo = blockedFifo(fifoDir);
+    const audit = observeAuditLog(createAuditLog(fifo.file, { writeTimeoutMs: 300 }), createMetrics());
+    const app = await startTestApp({
+      upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' },
+      access: createAccessControl({ mode: 'proxy', userHeader: 'x-user', roleHeader: 'x-role', trusted: ['127.0.0.1/32'] }),
+      audit,
+      checks: [auditLogCheck(fifo.file, 0, audit)],
+    });
+    try {
+      const lookup = await app.get('/api/candidates/refId/x', { 'x-user': 'ana', 'x-role': 'compliance' });
+      expect(JSON.parse(lookup.body).error.code).toBe('audit_unavailable');
+      expect(audit.available()).toBe(false);
+
+      // Polled for longer than the results are reused: every answer is 503 stuck, and no access() or
+      // statfs() went to the thread pool for the audit log's volume.
+      for (let poll = 0; poll < 10; poll++) {
+        const ready = await app.get('/readyz');
+        expect(ready.status).toBe(503);
+        expect(json(ready.body).checks?.auditLog).toEqual({ ok: false, problem: 'stuck' });
+        await new Promise((resolve) => setTimeout(resolve, 150));
+      }
+      expect(callsUnder(fifoDir)).toEqual([]);
+      expect((await app.get('/favicon.svg')).status).toBe(200);
+      expect((await app.get('/healthz')).status).toBe(200);
+
+      // Someone reads the pipe: the log recovers, a lookup's line is written, and the check asks the
+      // filesystem again.
+      fifo.drain();
+      await expect.poll(() => audit.available(), { timeout: 5000 }).toBe(true);
+      const written = app.get('/api/candidates/refId/y', { 'x-user': 'ana', 'x-role': 'compliance' });
+      await expect.poll(() => fifo.drain().includes('"id":"y"'), { timeout: 5000 }).toBe(true);
+      expect((await written).status).not.toBe(503);
+      await expect.poll(async () => (await app.get('/readyz')).status, { timeout: 5000 }).toBe(200);
+      expect(callsUnder(fifoDir).length).toBeGreaterThan(0);
+    } finally {
+      await app.close();
+      fifo.close();
+    }
+  });
+
+  it('never asks the volume a second question while one is unanswered: later checks and the free-space watch are stuck at once', async () => {
+    const volumeDir = mkdtempSync(path.join(os.tmpdir(), 'cl-health-hung-'));
+    const file = path.join(volumeDir, 'audit.jsonl');
+    fsSpy.hang = { dir: volumeDir };
+    const audit = { available: () => true, lastWriteFailed: () => false };
+    const volume = auditVolume(audit);
+    const check = auditLogCheck(file, 0, audit, volume);
+    const first = check.run(); // its access() hangs
+    for (let i = 0; i < 10; i++) expect(await check.run()).toEqual({ ok: false, problem: 'stuck' });
+    const measured: number[] = [];
+    const watch = watchAuditFreeSpace(file, 0, createLogger({ write: () => {} }), { onFree: (bytes) => measured.push(bytes), volume });
+    await watch.check();
+    watch.stop();
+    expect(measured).toEqual([]);
+    expect(callsUnder(volumeDir)).toEqual([`access ${file}`]);
+
+    // The mount answers again: the hung question ends, and the next ones are asked.
+    const { release } = fsSpy.hang;
+    fsSpy.hang = undefined;
+    release!();
+    expect(await first).toEqual({ ok: true });
+    expect(await check.run()).toEqual({ ok: true });
+    await watch.check();
+    expect(measured).toHaveLength(1);
+  });
+});
+
 describe('free space for the audit log', () => {
   it('logs one clear warning under AUDIT_MIN_FREE_MB, not one a minute', async () => {
     const lines: string[] = [];
     const logger = createLogger({ write: (text: string) => void lines.push(text) });
     const measured: number[] = [];
-    const watch = watchAuditFreeSpace(path.join(dir, 'd.jsonl'), 10 * 1024 ** 5, logger, (bytes) => measured.push(bytes));
+    const watch = watchAuditFreeSpace(path.join(dir, 'd.jsonl'), 10 * 1024 ** 5, logger, { onFree: (bytes) => measured.push(bytes) });
     await watch.check();
     await watch.check();
     watch.stop();
