@@ -3,14 +3,15 @@
 // 200 connections on status lookups (support role), then 20 on full lookups (compliance role), each
 // for LOADTEST_SECONDS (default 20). Prints requests/s, p50 and p99 latency, errors, and the server's
 // peak memory (resident set size, read from /proc). Then the hostile phases (loadtest-hostile.mjs): a
-// flood of invalid ids from one user against the audit log and a second user, and 60 support lookups
-// at once of a 15 MB record without a status key (LOADTEST_SUPPORT_LOOKUPS, 0 skips it). Exits 1 if any
-// request that should have succeeded failed.
+// 20 s flood from two attackers (invalid ids; made-up environments and exports) against the audit log
+// and a colleague's lookups (shorter only when LOADTEST_SECONDS is under 20, as in CI's short form), and 60
+// support lookups at once of a 15 MB record without a status key (LOADTEST_SUPPORT_LOOKUPS, 0 skips it).
+// Exits 1 if any request that should have succeeded failed, or any target was missed.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { floodPhase, supportMemoryPhase } from './loadtest-hostile.mjs';
+import { FLOOD_SECONDS, floodPhase, supportMemoryPhase } from './loadtest-hostile.mjs';
 import { asManyUsers } from './load-users.mjs';
 import { spawnServer } from './spawn-server.mjs';
 
@@ -104,13 +105,17 @@ server.stop();
 
 console.table(rows);
 const peakMb = Math.max(peakKb, hwm) / 1024;
-const hostile = [await floodPhase(seconds)];
+const hostile = [await floodPhase(Math.min(seconds, FLOOD_SECONDS))];
 const supportLookups = Number(process.env.LOADTEST_SUPPORT_LOOKUPS ?? 60);
 if (supportLookups > 0) hostile.push(await supportMemoryPhase(supportLookups));
 for (const phase of hostile) for (const line of phase.lines) console.log(line);
 const totalErrors = rows.reduce((sum, row) => sum + row.errors, 0) + hostile.reduce((sum, phase) => sum + phase.errors, 0);
+const missed = hostile.flatMap((phase) => phase.missed);
+if (peakMb >= TARGET_PEAK_MB) missed.push('server peak memory');
+if (totalErrors > 0) missed.push('errors');
 console.log(
   `Server peak memory (RSS high-water mark): ${peakMb.toFixed(0)} MB (target < ${TARGET_PEAK_MB} MB: ${peakMb < TARGET_PEAK_MB ? 'met' : 'MISSED'})`,
 );
 console.log(`Errors: ${totalErrors} (target 0: ${totalErrors === 0 ? 'met' : 'MISSED'})`);
-process.exit(totalErrors === 0 ? 0 : 1);
+console.log(missed.length === 0 ? 'Every target met.' : `Targets MISSED: ${missed.join(', ')}.`);
+process.exit(missed.length === 0 ? 0 : 1);
