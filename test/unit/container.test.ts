@@ -142,6 +142,8 @@ describe('compose.yaml', () => {
     for (const [name, service] of apps) {
       expect(service.read_only, name).toBe(true);
       expect(service.environment?.REDIS_URL, name).toBe(`redis://${redis![0]}:6379`);
+      // Behind the load balancer, its X-Forwarded-For is what tells users apart.
+      expect(service.environment?.TRUSTED_PROXIES, name).toMatch(/^\$\{TRUSTED_PROXIES:\?/);
       const auditVolume = service.volumes?.find((volume) => service.environment?.AUDIT_LOG?.startsWith(`${volume.split(':')[1]}/`));
       expect(auditVolume, `${name}: AUDIT_LOG on a volume`).toBeDefined();
       expect(Object.keys(compose.volumes)).toContain(auditVolume!.split(':')[0]);
