@@ -18,7 +18,7 @@ let shortCodes: TestProvider;
 let app: Instance;
 let expiring: Instance;
 let redis: RunningRedis | undefined;
-const ports = { app: 0, expiring: 0, one: 0, two: 0 };
+const ports = { app: 0, expiring: 0, one: 0, two: 0, byEmail: 0 };
 
 const env = (issuer: string, port: number, extra: Record<string, string> = {}) => ({
   KYC_BASE_URL: sandbox.url,
@@ -251,6 +251,47 @@ describe('OpenID Connect sign-in', () => {
     expect(apiErrorBodySchema.parse(json(res)).error.message).toContain('Test IdP could not be reached');
     await expect.poll(() => down.logs.join('\n')).toContain('the OpenID provider could not be asked yet');
     await down.close();
+  });
+});
+
+describe('an email address the provider has not verified', () => {
+  it('is not the name a user is signed in and audited under', async () => {
+    const res = await signInAs('una');
+    expect(res.headers.location).toBe('/');
+    const cookie = cookieFrom(res, 'cl_session')!;
+    // una@example.org is unverified: the subject names her instead (the provider sends no username).
+    expect(json(await app.request('/api/session', { headers: { cookie } }))).toMatchObject({ user: 'una', role: 'support' });
+    expect(json(await app.request('/api/session', { headers: { cookie } }))).not.toHaveProperty('user', 'una@example.org');
+  });
+
+  it('gives no role when the email claim is the role claim (OIDC_ROLE_CLAIM=email); a verified one does', async () => {
+    const byEmail = await startInstance(
+      env(provider.issuer, ports.byEmail, {
+        OIDC_ROLE_CLAIM: 'email',
+        OIDC_COMPLIANCE_VALUES: 'ana@example.org',
+        OIDC_SUPPORT_VALUES: 'una@example.org',
+      }),
+      { port: ports.byEmail },
+    );
+    try {
+      const verified = await signInAs('ana', { at: byEmail });
+      expect(verified.headers.location).toBe('/');
+      const cookie = cookieFrom(verified, 'cl_session')!;
+      expect(json(await byEmail.request('/api/session', { headers: { cookie } }))).toMatchObject({
+        user: 'ana@example.org',
+        role: 'compliance',
+      });
+
+      const from = byEmail.logs.length;
+      const unverified = await signInAs('una', { at: byEmail });
+      expect(unverified.headers.location).toBe('/sign-in-refused/no_role');
+      expect(cookieFrom(unverified, 'cl_session')).toBeUndefined();
+      expect(refusalLines(byEmail, from)).toEqual([
+        expect.objectContaining({ reason: 'no_role', user: 'una', detail: expect.stringContaining('email_verified is not true') }),
+      ]);
+    } finally {
+      await byEmail.close();
+    }
   });
 });
 

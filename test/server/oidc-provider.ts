@@ -5,13 +5,22 @@ import Provider, { type Configuration } from 'oidc-provider';
 
 /**
  * A real OpenID Provider (oidc-provider) in the test process, with a password sign-in page of its own
- * and three people: a compliance officer, a support agent, and a colleague the tool has no role for.
+ * and four people: a compliance officer, a support agent, a colleague the tool has no role for, and a
+ * support agent whose address the provider has not verified.
  * Test-only accounts: never use these anywhere else.
  */
 export const OIDC_ACCOUNTS = {
   ana: { password: 'ana-oidc-password', email: 'ana@example.org', name: 'Ana Compliance', groups: ['staff', 'kyc-compliance'] },
   sam: { password: 'sam-oidc-password', email: 'sam@example.org', name: 'Sam Support', groups: ['staff', 'kyc-support'] },
   nora: { password: 'nora-oidc-password', email: 'nora@example.org', name: 'Nora Elsewhere', groups: ['staff'] },
+  /** Her address is not verified at the provider: it may be anyone's. */
+  una: {
+    password: 'una-oidc-password',
+    email: 'una@example.org',
+    emailVerified: false,
+    name: 'Una Unverified',
+    groups: ['staff', 'kyc-support'],
+  },
 } as const;
 export type OidcAccountName = keyof typeof OIDC_ACCOUNTS;
 
@@ -74,7 +83,13 @@ export async function startOidcProvider(options: TestProviderOptions): Promise<T
       if (!account) return undefined;
       return {
         accountId: id,
-        claims: async () => ({ sub: id, email: account.email, email_verified: true, name: account.name, groups: [...account.groups] }),
+        claims: async () => ({
+          sub: id,
+          email: account.email,
+          email_verified: 'emailVerified' in account ? account.emailVerified : true,
+          name: account.name,
+          groups: [...account.groups],
+        }),
       };
     },
     // The app is a first-party client: no consent screen, every scope it asks for is granted.

@@ -109,7 +109,9 @@ export function createOidcSignIn(config: OidcConfig, store: SharedStore) {
       const claims = await claimsOf(provider, config, query, pending.pending);
       if (!claims.ok) return claims;
       const user = userName(claims.claims);
-      const role = roleOf(claimValue(claims.claims, config.roleClaim), config);
+      // An address the provider has not verified is anyone's to claim: it gives no role, as no name.
+      const unverified = config.roleClaim === 'email' && !emailVerified(claims.claims);
+      const role = unverified ? undefined : roleOf(claimValue(claims.claims, config.roleClaim), config);
       if (!role) {
         const subject = claims.claims.sub;
         return {
@@ -117,7 +119,9 @@ export function createOidcSignIn(config: OidcConfig, store: SharedStore) {
           reason: 'no_role',
           user,
           ...(typeof subject === 'string' ? { subject } : {}),
-          detail: `The ${config.roleClaim} claim matches neither OIDC_COMPLIANCE_VALUES nor OIDC_SUPPORT_VALUES.`,
+          detail: unverified
+            ? 'The email claim gives the role, and the provider does not say it is verified (email_verified is not true).'
+            : `The ${config.roleClaim} claim matches neither OIDC_COMPLIANCE_VALUES nor OIDC_SUPPORT_VALUES.`,
         };
       }
       return { ok: true, user, role, returnTo: pending.pending.returnTo };
@@ -216,13 +220,21 @@ export function roleOf(value: unknown, config: Pick<OidcConfig, 'complianceValue
   return undefined;
 }
 
-/** The name in the session, the badge and the audit log: email, else the username at the provider, else the subject. */
+/**
+ * The name in the session, the badge and the audit log: email when the provider says it is verified,
+ * else the username at the provider, else the subject.
+ */
 function userName(claims: Record<string, unknown>): string {
-  for (const name of ['email', 'preferred_username', 'sub']) {
+  for (const name of [...(emailVerified(claims) ? ['email'] : []), 'preferred_username', 'sub']) {
     const value = claims[name];
     if (typeof value === 'string' && value.trim() && value.length <= 256) return value.trim();
   }
   return 'unknown';
+}
+
+/** `email_verified` is true (some providers send the string "true"); missing is not verified. */
+function emailVerified(claims: Record<string, unknown>): boolean {
+  return claims.email_verified === true || claims.email_verified === 'true';
 }
 
 function isStateMismatch(error: unknown): boolean {
