@@ -136,13 +136,16 @@ export async function floodPhase(seconds) {
     seconds < FLOOD_SECONDS
       ? ` (shortened from ${FLOOD_SECONDS} s by LOADTEST_SECONDS=${seconds}: the 5 MB target is for ${FLOOD_SECONDS} s)`
       : '';
+  // A p99 of the handful of lookups a short run makes is one slow sample on a busy machine: printed, not
+  // judged (CI runs the short form, and timing is never a pass or fail there).
+  const p99Verdict = shortened ? `${verdict(p99 < 200)}, not judged in a short run` : judged(missed, "colleague's p99", p99 < 200);
   return {
     lines: [
       `Hostile flood, ${seconds} s${shortened}:`,
       `  one attacker's ${flooded.requests.total} requests with 512-NUL ids (${flooded.non2xx} refused)`,
       `  a second attacker's ${intruded.requests.total} requests, made-up environment names and exports in turn (${intruded.non2xx} refused)`,
       `  audit file grew ${grownMb.toFixed(2)} MB (target < 5 MB: ${judged(missed, 'audit file growth', grownMb < 5)})`,
-      `  a colleague's ${latencies.length} lookups meanwhile: ${failed} failed (target 0: ${judged(missed, "colleague's failed lookups", failed === 0)}), p99 ${p99.toFixed(0)} ms (target < 200 ms: ${judged(missed, "colleague's p99", p99 < 200)})`,
+      `  a colleague's ${latencies.length} lookups meanwhile: ${failed} failed (target 0: ${judged(missed, "colleague's failed lookups", failed === 0)}), p99 ${p99.toFixed(0)} ms (target < 200 ms: ${p99Verdict})`,
     ],
     errors: failed,
     missed,
