@@ -1,4 +1,4 @@
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SessionInfo } from '../../src/kyc/contract/api.ts';
@@ -41,6 +41,15 @@ const exportsOf = (fetchMock: ReturnType<typeof stubApi>['fetchMock']) =>
     .filter(([input]) => String(input).endsWith('/export'))
     .map(([, init]) => JSON.parse(String((init as RequestInit).body)));
 
+/** Presses "Copy summary" and answers the text that went to the clipboard. */
+async function copySummary(user: ReturnType<typeof userEvent.setup>): Promise<string> {
+  const writeText = vi.spyOn(navigator.clipboard, 'writeText');
+  writeText.mockClear();
+  await user.click(screen.getByRole('button', { name: 'Copy summary' }));
+  await waitFor(() => expect(writeText).toHaveBeenCalledTimes(1));
+  return writeText.mock.calls[0]![0];
+}
+
 describe('hand-off', { timeout: 20_000 }, () => {
   it('copies a summary after recording it, with certificate outcomes for compliance users and no personal details', async () => {
     const user = userEvent.setup();
@@ -59,6 +68,36 @@ describe('hand-off', { timeout: 20_000 }, () => {
       const value = blocked.identities?.[name]?.value;
       if (value) expect(text).not.toContain(value);
     }
+  });
+
+  it("copies the decision summary's custom fields for compliance users, the ones SUMMARY_FIELDS names, in its order", async () => {
+    const user = userEvent.setup();
+    show(blocked);
+    await screen.findByRole('heading', { level: 1 });
+    expect(await copySummary(user)).toContain('Decision fields:\n  riskLevel: high\n  screeningCase: CA-2026-00917\n');
+    cleanup();
+
+    // Another list from the server: only what the strip shows is copied.
+    show(blocked, { meta: testMeta({ summaryFields: ['screening case'] }) });
+    await screen.findByRole('heading', { level: 1 });
+    expect(within(screen.getByRole('region', { name: 'Decision summary' })).queryByText('high')).not.toBeInTheDocument();
+    const text = await copySummary(user);
+    expect(text).toContain('Decision fields:\n  screeningCase: CA-2026-00917\n');
+    expect(text).not.toContain('riskLevel');
+  });
+
+  it('never copies decision fields for a support user, even from a record that holds them', async () => {
+    const user = userEvent.setup();
+    stubApi({
+      session: SUPPORT,
+      candidates: { '/api/candidates/refId/user-7781': envelope(blocked), '/api/export': () => json({ status: 'success' }) },
+    });
+    renderWithProviders('/candidates/refId/user-7781');
+    await screen.findByRole('heading', { level: 1 });
+    const text = await copySummary(user);
+    expect(text).toContain('refId: user-7781');
+    expect(text).not.toContain('Decision fields');
+    expect(text).not.toContain('CA-2026-00917');
   });
 
   it('copies nothing when the export cannot be recorded', async () => {

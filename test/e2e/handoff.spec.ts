@@ -154,6 +154,8 @@ test.describe('hand-off', () => {
       /^Candidate \(Sandbox\)\nrefId: user-7781\nrecordId: [0-9a-f]{24}\nblockPassID: \S+\nStatus: Blocked since .+ \(\d+ days?( \d+ h)?\)\nSubmissions: \d+\n/,
     );
     expect(text).toContain('Certificates:\n');
+    // The decision summary's custom fields, as the strip shows them (SUMMARY_FIELDS' default).
+    expect(text).toContain('Decision fields:\n  riskLevel: high\n  screeningCase: CA-2026-00917\n');
     expect(text).toMatch(/Looked up: .+\n$/);
     const record = (await (await page.request.get('/api/candidates/refId/user-7781', { headers: APP_HEADERS })).json()).data;
     for (const name of ['dob', 'address', 'phone', 'email']) {

@@ -109,12 +109,16 @@ describe('candidate summary', () => {
       record: full,
       environment: 'Sandbox',
       role: 'compliance',
-      decisionFields: [['screeningCase', 'CA-2026-00917']],
+      decisionFields: [
+        ['screeningCase', 'CA-2026-00917'],
+        ['riskScore', 87],
+        ['reviewNote', null],
+      ],
       now: NOW,
       timeZone: 'UTC',
     });
     expect(text).toMatch(/Certificates:\n( {2}\S.*\n)* {2}ComplyAdvantage: potential_match\n/);
-    expect(text).toContain('Decision fields:\n  screeningCase: CA-2026-00917');
+    expect(text).toContain('Decision fields:\n  screeningCase: CA-2026-00917\n  riskScore: 87\n  reviewNote: (empty)\n');
   });
 
   it('never holds a picture, the address, the phone, the date of birth or the e-mail', () => {

@@ -4,6 +4,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { archivesOnExtract } from '../../kyc/contract/archiving.ts';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import { looksLikeRecordId } from '../../kyc/view/id-input.ts';
+import { splitSummaryFields } from '../../kyc/view/summary-fields.ts';
 import { useEnvironment } from '../environment/use-environment.ts';
 import { metaQueries } from '../meta/meta-query.ts';
 import { HandOffBar, PrintHeader } from '../handoff/hand-off-bar.tsx';
@@ -123,7 +124,8 @@ function CandidateLookup({ kind, id }: { kind: LookupKind; id: string }) {
             user={session?.user}
             role={session?.role}
             replyTemplates={meta.replyTemplates}
-            decisionFields={[]}
+            // The same fields as the decision summary strip; a support user's copy never holds them.
+            decisionFields={session?.role === 'compliance' ? splitSummaryFields(query.data.customFields, meta.summaryFields).summary : []}
           />
         )}
         <Freshness fetchedAt={query.dataUpdatedAt} refreshing={query.isFetching} onRefresh={() => void query.refetch()} />

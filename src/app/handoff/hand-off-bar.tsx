@@ -5,6 +5,7 @@ import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import { type ReplyTemplate, replyFor } from '../../kyc/contract/replies.ts';
 import type { CandidateRecord } from '../../kyc/contract/schema.ts';
 import { candidateSummary } from '../../kyc/view/summary.ts';
+import type { CustomFieldValue } from '../../kyc/view/summary-fields.ts';
 import { formatZonedDateTime } from '../../kyc/view/zoned-time.ts';
 import { environmentBadgeText } from '../environment/use-environment.ts';
 import { Button } from '../ui/button.tsx';
@@ -21,7 +22,8 @@ export interface HandOffProps {
   user: string | undefined;
   role: Role | undefined;
   replyTemplates: Record<string, ReplyTemplate>;
-  decisionFields: Array<[string, string]>;
+  /** The decision summary's custom fields (SUMMARY_FIELDS): copied for compliance users, never for support users. */
+  decisionFields: ReadonlyArray<readonly [string, CustomFieldValue]>;
 }
 
 /** The service's console for this candidate, when configured and the record has the id it needs. */
@@ -58,7 +60,7 @@ export function HandOffBar(props: HandOffProps) {
               record,
               environment: environmentBadgeText(info),
               role,
-              decisionFields: props.decisionFields,
+              decisionFields: role === 'compliance' ? props.decisionFields : [],
               now: new Date(),
             })
           }

@@ -3,6 +3,7 @@ import { currentStatusDate } from '../contract/batch.ts';
 import type { CandidateRecord } from '../contract/schema.ts';
 import { statusInfo } from '../contract/status.ts';
 import { certificateTitle, parseCertificate } from './certificate.ts';
+import type { CustomFieldValue } from './summary-fields.ts';
 import { formatDuration } from './time.ts';
 import { formatZonedDateTime } from './zoned-time.ts';
 
@@ -11,8 +12,8 @@ export interface SummaryInput {
   /** The environment as the header badge names it, e.g. "Production · acme_kyc". */
   environment: string;
   role: Role | undefined;
-  /** Custom fields that matter for the decision (compliance users only). */
-  decisionFields?: Array<[string, string]>;
+  /** Custom fields that matter for the decision, as the decision summary shows them (compliance users only). */
+  decisionFields?: ReadonlyArray<readonly [string, CustomFieldValue]>;
   now: Date;
   timeZone?: string;
   locale?: string;
@@ -50,7 +51,7 @@ export function candidateSummary(input: SummaryInput): string {
       if (outcomes.length > 0) lines.push('Certificates:', ...outcomes);
     }
     if (input.decisionFields && input.decisionFields.length > 0) {
-      lines.push('Decision fields:', ...input.decisionFields.map(([name, value]) => `  ${name}: ${value}`));
+      lines.push('Decision fields:', ...input.decisionFields.map(([name, value]) => `  ${name}: ${value === null ? '(empty)' : value}`));
     }
   }
   lines.push(`Looked up: ${zoned(now)}`);
