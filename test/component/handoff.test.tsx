@@ -1,6 +1,6 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { SessionInfo } from '../../src/kyc/contract/api.ts';
 import { mergeReplyTemplates } from '../../src/kyc/contract/replies.ts';
 import type { CandidateRecord } from '../../src/kyc/contract/schema.ts';
@@ -62,7 +62,7 @@ describe('hand-off', { timeout: 20_000 }, () => {
     const text = writeText.mock.calls[0]![0];
     expect(text).toContain('Candidate (Production · acme_kyc)');
     expect(text).toContain('refId: user-7781');
-    expect(text).toMatch(/Status: Blocked since .+ (UTC|GMT)/);
+    expect(text).toMatch(/Status: Blocked since .+ UTC/);
     expect(text).toMatch(/Certificates:\n/);
     for (const name of ['dob', 'address', 'phone', 'email']) {
       const value = blocked.identities?.[name]?.value;
@@ -148,7 +148,7 @@ describe('hand-off', { timeout: 20_000 }, () => {
     expect(print).toHaveBeenCalled();
     await waitFor(() => expect(exportsOf(fetchMock)).toEqual([{ what: 'print', kind: 'refId', id: 'user-7781' }]));
     expect(screen.getByTestId('print-header')).toHaveTextContent(
-      /^Printed by ana on .+ (UTC|GMT).* · Production environment · client id acme_kyc$/,
+      /^Printed by ana on .+ UTC.* · Production environment · client id acme_kyc$/,
     );
     expect(screen.getByTestId('print-header')).toHaveClass('hidden', 'print:block');
   });
@@ -163,6 +163,40 @@ describe('hand-off', { timeout: 20_000 }, () => {
       'href',
       `https://console.example.org/kyc/${blocked.recordId}?x=user-7781`,
     );
+  });
+});
+
+describe('times that leave the page', { timeout: 20_000 }, () => {
+  // A zone whose offset en-US writes "GMT+8", where the page writes "UTC+8" (or SGT).
+  const originalTz = process.env.TZ;
+  beforeAll(() => {
+    process.env.TZ = 'Asia/Singapore';
+  });
+  afterAll(() => {
+    // Assigning undefined would set the zone named "undefined" for the tests after these.
+    if (originalTz === undefined) delete process.env.TZ;
+    else process.env.TZ = originalTz;
+  });
+  afterEach(() => localStorage.clear());
+
+  it("copies and prints times as the page shows them, in the zone the header's toggle chose", async () => {
+    const user = userEvent.setup();
+    show(blocked);
+    await screen.findByRole('heading', { level: 1 });
+    const since = () => within(screen.getByTestId('summary-status')).getByRole('time').textContent ?? '';
+    expect(since()).toMatch(/ (SGT|UTC\+8)$/);
+    const local = await copySummary(user);
+    expect(local).toContain(`Status: Blocked since ${since()} (`);
+    expect(local).toMatch(/\nLooked up: .+ (SGT|UTC\+8)\n$/);
+    expect(local).not.toContain('GMT');
+    expect(screen.getByTestId('print-header')).toHaveTextContent(/^Printed by ana on .+ (SGT|UTC\+8) · /);
+
+    await user.click(screen.getByRole('button', { name: 'UTC times' }));
+    expect(since()).toMatch(/ UTC$/);
+    const utc = await copySummary(user);
+    expect(utc).toContain(`Status: Blocked since ${since()} (`);
+    expect(utc).toMatch(/\nLooked up: .+ UTC\n$/);
+    expect(screen.getByTestId('print-header')).toHaveTextContent(/^Printed by ana on .+ \d\d:\d\d(\s[AP]M)? UTC · /);
   });
 });
 

@@ -174,7 +174,7 @@ test.describe('hand-off', () => {
     const first = page.getByTestId('print-header');
     await expect(first).toBeVisible();
     await expect(first).toHaveText(
-      /^Printed by local on \w{3} \d{1,2}, \d{4}, \d{2}:\d{2} \S+ · Sandbox environment · client id candidate_lookup_sandbox$/,
+      /^Printed by local on \w{3} \d{1,2}, \d{4}, \d{2}:\d{2}(\s[AP]M)? (UTC|UTC[+-]\d{1,2}(:\d\d)?|(?!GMT)[A-Z]{2,5}) · Sandbox environment · client id candidate_lookup_sandbox$/,
     );
     await expect(page.locator('search')).toBeHidden();
     await expect(page.locator('header').first()).toBeHidden();

@@ -121,6 +121,17 @@ describe('candidate summary', () => {
     expect(text).toContain('Decision fields:\n  screeningCase: CA-2026-00917\n  riskScore: 87\n  reviewNote: (empty)\n');
   });
 
+  it('writes times as the page does: "UTC+8" where Intl says "GMT+8", and in UTC when the page is', () => {
+    const input = { record: full, environment: 'Sandbox', role: 'support' as const, now: NOW, timeZone: 'Asia/Shanghai', locale: 'en-US' };
+    const local = candidateSummary(input);
+    expect(local).toMatch(/Looked up: Nov 22, 2026, 10:03\sPM UTC\+8\n/);
+    expect(local).toMatch(/Status: Blocked since .+ UTC\+8 \(/);
+    expect(local).not.toContain('GMT');
+    const utc = candidateSummary({ ...input, zone: 'utc' });
+    expect(utc).toMatch(/Looked up: Nov 22, 2026, 02:03\sPM UTC\n/);
+    expect(utc).toMatch(/Status: Blocked since .+ \d{2}:\d{2}\s[AP]M UTC \(/);
+  });
+
   it('never holds a picture, the address, the phone, the date of birth or the e-mail', () => {
     for (const { record } of samples) {
       const text = candidateSummary({ record, environment: 'Sandbox', role: 'compliance', now: NOW });

@@ -6,8 +6,9 @@ import { type ReplyTemplate, replyFor } from '../../kyc/contract/replies.ts';
 import type { CandidateRecord } from '../../kyc/contract/schema.ts';
 import { candidateSummary } from '../../kyc/view/summary.ts';
 import type { CustomFieldValue } from '../../kyc/view/summary-fields.ts';
-import { formatZonedDateTime } from '../../kyc/view/zoned-time.ts';
+import { formatDateTime } from '../../kyc/view/time.ts';
 import { environmentBadgeText } from '../environment/use-environment.ts';
+import { useZoneMode } from '../preferences/time-zone.tsx';
 import { Button } from '../ui/button.tsx';
 import { CopyAction } from './copy-action.tsx';
 import { recordExport } from './record-export.ts';
@@ -39,6 +40,7 @@ export function dashboardLink(template: string | undefined, record: CandidateRec
 /** Carrying the answer into a ticket or a case file: summary, reply, print, the service's console. */
 export function HandOffBar(props: HandOffProps) {
   const { record, kind, id, environment, info, role } = props;
+  const zone = useZoneMode();
   const exported = (what: 'summary' | 'reply' | 'print') => recordExport(environment, { what, kind, id });
   const reply = replyFor(props.replyTemplates, record.status, {
     refId: record.refId,
@@ -62,6 +64,7 @@ export function HandOffBar(props: HandOffProps) {
               role,
               decisionFields: role === 'compliance' ? props.decisionFields : [],
               now: new Date(),
+              zone,
             })
           }
         />
@@ -129,6 +132,7 @@ function usePrintAudit(record: () => Promise<void>) {
 
 /** Only on paper: who printed, when (with the zone), the environment and the client id. */
 export function PrintHeader({ user, info }: { user: string | undefined; info: EnvironmentInfo }) {
+  const zone = useZoneMode();
   const [printedAt, setPrintedAt] = useState(() => new Date());
   useEffect(() => {
     const onPrint = () => setPrintedAt(new Date());
@@ -137,7 +141,7 @@ export function PrintHeader({ user, info }: { user: string | undefined; info: En
   }, []);
   return (
     <p data-testid="print-header" className="hidden text-sm text-slate-900 print:block">
-      Printed by {user ?? 'an unnamed user'} on {formatZonedDateTime(printedAt)} · {info.label} environment · client id{' '}
+      Printed by {user ?? 'an unnamed user'} on {formatDateTime(printedAt, { zone })} · {info.label} environment · client id{' '}
       {info.clientId ?? 'unknown'}
     </p>
   );

@@ -4,8 +4,7 @@ import type { CandidateRecord } from '../contract/schema.ts';
 import { statusInfo } from '../contract/status.ts';
 import { certificateTitle, parseCertificate } from './certificate.ts';
 import type { CustomFieldValue } from './summary-fields.ts';
-import { formatDuration } from './time.ts';
-import { formatZonedDateTime } from './zoned-time.ts';
+import { formatDateTime, formatDuration, type ZoneMode } from './time.ts';
 
 export interface SummaryInput {
   record: CandidateRecord;
@@ -15,6 +14,8 @@ export interface SummaryInput {
   /** Custom fields that matter for the decision, as the decision summary shows them (compliance users only). */
   decisionFields?: ReadonlyArray<readonly [string, CustomFieldValue]>;
   now: Date;
+  /** The page's choice of clock (the header's "UTC times"): the summary says what the page says. */
+  zone?: ZoneMode;
   timeZone?: string;
   locale?: string;
 }
@@ -26,7 +27,7 @@ export interface SummaryInput {
  */
 export function candidateSummary(input: SummaryInput): string {
   const { record, now } = input;
-  const zoned = (date: Date) => formatZonedDateTime(date, { timeZone: input.timeZone, locale: input.locale });
+  const zoned = (date: Date) => formatDateTime(date, { zone: input.zone, timeZone: input.timeZone, locale: input.locale });
   const info = statusInfo(record.status);
   const sinceText = currentStatusDate(record);
   const since = sinceText ? new Date(sinceText) : undefined;
