@@ -201,11 +201,16 @@ describe('times that leave the page', { timeout: 20_000 }, () => {
 });
 
 describe('where and when', { timeout: 20_000 }, () => {
-  it('says when the record was fetched, and Refresh looks it up again', async () => {
+  it('says when the record was fetched, as a focusable time with its zone and the other zone, and Refresh looks it up again', async () => {
     const user = userEvent.setup();
     const { requests } = show(waiting);
     await screen.findByRole('heading', { level: 1 });
-    expect(screen.getByTestId('fetched-at')).toHaveTextContent(/^Fetched (now|\d+ seconds? ago)$/);
+    const fetched = screen.getByTestId('fetched-at');
+    expect(fetched).toHaveTextContent(/^Fetched .+\((now|\d+ seconds? ago)\)$/);
+    const time = within(fetched).getByRole('time');
+    expect(time).toHaveTextContent(/\d\d:\d\d\s[AP]M UTC$/);
+    expect(time).toHaveAttribute('tabindex', '0');
+    expect(time).toHaveAccessibleDescription(/^In UTC: .+ UTC$/);
     await user.click(screen.getByRole('button', { name: 'Refresh' }));
     await waitFor(() => expect(requests.filter((u) => u.startsWith('/api/candidates/'))).toHaveLength(2));
   });

@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { candidateQueries } from '../../src/app/candidate/candidate-queries.ts';
@@ -91,7 +91,13 @@ describe('lookup states', () => {
   it('rate limited: says when to try again', async () => {
     showWith(apiError(429, 'upstream_rate_limited', 'limited', { retryAfterSeconds: 30 }, { 'retry-after': '30' }));
     expect(await screen.findByRole('heading', { name: 'The KYC service is limiting requests' })).toBeInTheDocument();
-    expect(screen.getByText(/Try again in 30 s \(at /)).toBeInTheDocument();
+    const body = screen.getByText(/Try again in 30 s \(at /);
+    expect(body).toHaveTextContent(/ \(at .+\)\.$/);
+    // The moment to retry is a time like any other: focusable, with its zone, and the other zone on focus.
+    const time = within(body).getByRole('time');
+    expect(time).toHaveAttribute('tabindex', '0');
+    expect(time).toHaveTextContent(/\d\d:\d\d:\d\d\s[AP]M UTC$/);
+    expect(time).toHaveAccessibleDescription(/^In UTC: .+:\d\d\s[AP]M UTC$/);
   });
 
   it('malformed response: says which field was wrong', async () => {

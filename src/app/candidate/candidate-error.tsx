@@ -2,8 +2,6 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
-import { formatDateTime, type ZoneMode } from '../../kyc/view/time.ts';
-import { useZoneMode } from '../preferences/time-zone.tsx';
 import { useEnvironmentPath } from '../environment/use-environment.ts';
 import { candidatePath } from '../routes.ts';
 import { STORE_UNAVAILABLE_TEXT } from '../session/store-unavailable.tsx';
@@ -12,6 +10,7 @@ import { Button, buttonClass } from '../ui/button.tsx';
 import { Card } from '../ui/card.tsx';
 import { cn } from '../ui/cn.ts';
 import { ScrollRegion } from '../ui/scroll-region.tsx';
+import { TimeStamp } from '../ui/time-stamp.tsx';
 import type { LookupError } from './lookup-error.ts';
 
 const OTHER_KIND: Record<LookupKind, LookupKind> = { refId: 'recordId', recordId: 'refId' };
@@ -21,13 +20,24 @@ type ErrorScreen = { title: string; body: ReactNode; action?: ReactNode };
 /** What the reviewer can do about a failure, built once and offered where it helps. */
 type Actions = { retry: ReactNode; signInAgain: ReactNode; tryOtherKind: ReactNode };
 
-function retryText({ retryAfterSeconds, retryAt }: LookupError['details'], zone: ZoneMode): string {
+function retryText({ retryAfterSeconds, retryAt }: LookupError['details']): ReactNode {
   if (retryAfterSeconds === undefined) return 'Too many lookups in a short time. Wait a minute, then try again.';
-  return `Too many lookups in a short time. Try again in ${retryAfterSeconds} s${retryAt ? ` (at ${formatDateTime(retryAt, { zone, seconds: true })})` : ''}.`;
+  return (
+    <>
+      Too many lookups in a short time. Try again in {retryAfterSeconds} s
+      {retryAt && (
+        <>
+          {' '}
+          (at <TimeStamp date={retryAt} seconds />)
+        </>
+      )}
+      .
+    </>
+  );
 }
 
 /** A screen for every kind: a kind without one is a compile error (the `never` below). */
-function errorScreen(error: LookupError, kind: LookupKind, id: string, actions: Actions, zone: ZoneMode): ErrorScreen {
+function errorScreen(error: LookupError, kind: LookupKind, id: string, actions: Actions): ErrorScreen {
   const { message } = error;
   switch (error.kind) {
     case 'not_found':
@@ -56,7 +66,7 @@ function errorScreen(error: LookupError, kind: LookupKind, id: string, actions: 
         body: `${message} Nothing is wrong with the id you entered; ask whoever runs Candidate Lookup.`,
       };
     case 'upstream_rate_limited':
-      return { title: 'The KYC service is limiting requests', body: retryText(error.details, zone), action: actions.retry };
+      return { title: 'The KYC service is limiting requests', body: retryText(error.details), action: actions.retry };
     case 'upstream_unreachable':
       return { title: 'The KYC service cannot be reached', body: message, action: actions.retry };
     case 'upstream_timeout':
@@ -113,32 +123,25 @@ export function CandidateError({
   retrying: boolean;
 }) {
   const queryClient = useQueryClient();
-  const zone = useZoneMode();
   // Both links stay in the environment of the page: another one may be another company's service.
   const { to } = useEnvironmentPath();
-  const screen = errorScreen(
-    error,
-    kind,
-    id,
-    {
-      retry: (
-        <Button onClick={onRetry} disabled={retrying} className="inline-flex items-center">
-          {retrying ? 'Retrying…' : 'Try again'}
-        </Button>
-      ),
-      signInAgain: (
-        <Button onClick={() => void queryClient.invalidateQueries({ queryKey: sessionQueries.all() })} className="inline-flex items-center">
-          Sign in again
-        </Button>
-      ),
-      tryOtherKind: (
-        <Link className={cn(buttonClass(), 'inline-flex items-center')} to={to(candidatePath(OTHER_KIND[kind], id))}>
-          Try as {OTHER_KIND[kind]}
-        </Link>
-      ),
-    },
-    zone,
-  );
+  const screen = errorScreen(error, kind, id, {
+    retry: (
+      <Button onClick={onRetry} disabled={retrying} className="inline-flex items-center">
+        {retrying ? 'Retrying…' : 'Try again'}
+      </Button>
+    ),
+    signInAgain: (
+      <Button onClick={() => void queryClient.invalidateQueries({ queryKey: sessionQueries.all() })} className="inline-flex items-center">
+        Sign in again
+      </Button>
+    ),
+    tryOtherKind: (
+      <Link className={cn(buttonClass(), 'inline-flex items-center')} to={to(candidatePath(OTHER_KIND[kind], id))}>
+        Try as {OTHER_KIND[kind]}
+      </Link>
+    ),
+  });
 
   return (
     <Card role="alert" tone="danger" className="space-y-3" data-error-kind={error.kind}>

@@ -4,23 +4,18 @@ import { apiBase } from '../../kyc/contract/api.ts';
 import { encodeIdSegment, type LookupKind } from '../../kyc/contract/lookup.ts';
 import { candidateEnvelopeSchema } from '../../kyc/contract/schema.ts';
 import { statusInfo } from '../../kyc/contract/status.ts';
-import { formatDateTime, formatRelative } from '../../kyc/view/time.ts';
 import { Button } from '../ui/button.tsx';
+import { TimeStamp } from '../ui/time-stamp.tsx';
 import { useNow } from '../ui/use-now.ts';
-import { useZoneMode } from '../preferences/time-zone.tsx';
 
 /** "Fetched 2 min ago", and a Refresh button that looks the candidate up again. */
 export function Freshness({ fetchedAt, refreshing, onRefresh }: { fetchedAt: number; refreshing: boolean; onRefresh: () => void }) {
   const now = useNow(15_000);
-  const at = new Date(fetchedAt);
-  const zone = useZoneMode();
   return (
     <span className="inline-flex items-center gap-2 text-sm text-slate-600 print:hidden">
       <span data-testid="fetched-at">
-        Fetched{' '}
-        <time dateTime={at.toISOString()} title={formatDateTime(at, { zone, seconds: true })}>
-          {formatRelative(at, new Date(Math.max(now.getTime(), fetchedAt)))}
-        </time>
+        {/* As on the applicants page: the moment with its zone, focusable, and how long ago ("now", never "in 1 second"). */}
+        Fetched <TimeStamp date={new Date(fetchedAt)} now={new Date(Math.max(now.getTime(), fetchedAt))} />
       </span>
       <Button variant="secondary" size="sm" onClick={onRefresh} disabled={refreshing}>
         {refreshing ? 'Refreshing…' : 'Refresh'}
