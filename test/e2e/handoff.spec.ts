@@ -165,12 +165,25 @@ test.describe('hand-off', () => {
     expect(auditLines((l) => l.kind === 'export' && l.what === 'summary' && l.id === 'user-7781').length).toBeGreaterThanOrEqual(1);
   });
 
-  test('the print media has no form or buttons and starts with who printed, when, the environment and the client id', async ({ page }) => {
-    await page.goto('/candidates/refId/c0a8f3e2-6b1d-4f7e-9a52-3d1e8b7c4a10');
+  test('Print opens the print dialog; on paper: the first line, every certificate as its result rows, no form or buttons', async ({
+    page,
+  }) => {
+    await page.goto('/candidates/refId/user-7781');
     await expect(page.getByRole('heading', { name: 'Pictures' })).toBeVisible();
     await expect(page.getByTestId('print-header')).toBeHidden();
-    await page.evaluate(() => window.dispatchEvent(new Event('beforeprint')));
+    // The dialog itself is the browser's: the stub records the call and says the dialog opens, as Chromium does.
+    await page.evaluate(() => {
+      const counted = window as unknown as { printCalls: number };
+      counted.printCalls = 0;
+      window.print = () => {
+        counted.printCalls++;
+        window.dispatchEvent(new Event('beforeprint'));
+      };
+    });
+    await page.getByRole('button', { name: 'Print', exact: true }).click();
+    expect(await page.evaluate(() => (window as unknown as { printCalls: number }).printCalls)).toBe(1);
     await page.emulateMedia({ media: 'print' });
+
     const first = page.getByTestId('print-header');
     await expect(first).toBeVisible();
     await expect(first).toHaveText(
@@ -189,14 +202,37 @@ test.describe('hand-off', () => {
     const top = await first.boundingBox();
     const heading = await page.getByRole('heading', { level: 1 }).boundingBox();
     expect(top!.y).toBeLessThan(heading!.y);
-    // Certificates print open, pictures large enough to read.
-    expect(await page.locator('details[data-cert]:not([open])').count()).toBe(0);
+    // Every certificate prints its provider results as rows; the raw JSON-LD (signatures and all) stays on screen.
+    const certificates = page.locator('article[data-cert]');
+    await expect(certificates).toHaveCount(2);
+    for (const certificate of await certificates.all()) {
+      await expect(certificate.getByTestId('review-rows')).toBeVisible();
+      await expect(certificate.locator('details[data-raw-json]')).toBeHidden();
+    }
+    const screening = page.locator('article[data-cert="complyadvantage-service-cert"]').getByTestId('review-rows');
+    await expect(screening.getByText('potential_match', { exact: true })).toBeVisible();
+    // Pictures large enough to read.
     const picture = await page.locator('figure[data-attribute] img').first().boundingBox();
     expect(picture!.width).toBeGreaterThanOrEqual(400);
     await screenshot(page, 'print');
-    expect(
-      auditLines((l) => l.kind === 'export' && l.what === 'print' && l.id === 'c0a8f3e2-6b1d-4f7e-9a52-3d1e8b7c4a10').length,
-    ).toBeGreaterThanOrEqual(1);
+    expect(auditLines((l) => l.kind === 'export' && l.what === 'print' && l.id === 'user-7781').length).toBeGreaterThanOrEqual(1);
+  });
+
+  test('on paper, a certificate that is not JSON prints its raw text whole, not cut to a scrolling box', async ({ page }) => {
+    await page.goto('/candidates/refId/a3b6c9d2-1e4f-4a7b-8c0d-9e2f5a8b1c4d');
+    const box = page.getByRole('region', { name: /certificate text$/ });
+    await expect(box).toBeVisible();
+    const layout = () =>
+      box.evaluate((el) => ({
+        maxHeight: getComputedStyle(el).maxHeight,
+        overflow: getComputedStyle(el).overflowY,
+        cut: el.scrollHeight > el.clientHeight + 1,
+      }));
+    expect((await layout()).maxHeight).toBe('384px');
+    await page.emulateMedia({ media: 'print' });
+    await expect(box).toBeVisible();
+    expect(await layout()).toEqual({ maxHeight: 'none', overflow: 'visible', cut: false });
+    await expect(box).toContainText('"reviewBody":');
   });
 });
 

@@ -10,6 +10,8 @@ import { Notice, Section } from '../ui/section.tsx';
 import { TimeStamp } from '../ui/time-stamp.tsx';
 
 const boxClass = 'max-h-96 rounded bg-slate-900 p-3 text-xs text-slate-100 focus-visible:outline-offset-2';
+/** On paper a box cannot scroll: a certificate that is not JSON prints whole, dark on white. */
+const printedBoxClass = `${boxClass} print:max-h-none print:overflow-visible print:bg-white print:p-0 print:text-slate-900`;
 
 /** One panel per certificate: the provider's results as rows, the JSON-LD one click away. */
 export function Certificates({ certs }: { certs: Record<string, string> }) {
@@ -68,7 +70,8 @@ function CertificatePanel({ slug, raw }: { slug: string; raw: string }) {
           {review.omitted > 0 && (
             <p className="mt-2 text-xs text-slate-600">{review.omitted.toLocaleString()} more values are in the raw JSON.</p>
           )}
-          <details className="group mt-3 min-w-0 rounded border border-slate-200" data-raw-json>
+          {/* A case file gets the results above; the JSON-LD and its signatures stay on screen. */}
+          <details className="group mt-3 min-w-0 rounded border border-slate-200 print:hidden" data-raw-json>
             <summary className="cursor-pointer list-none rounded px-3 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-50 focus-ring">
               <span aria-hidden="true" className="mr-1.5 inline-block text-slate-500 transition-transform group-open:rotate-90">
                 ▶
@@ -91,7 +94,7 @@ function CertificatePanel({ slug, raw }: { slug: string; raw: string }) {
           <div className="flex justify-end">
             <CopyButton value={raw} label={`${title} certificate`} />
           </div>
-          <ScrollRegion label={`${title} certificate text`} className={boxClass}>
+          <ScrollRegion label={`${title} certificate text`} className={printedBoxClass}>
             <pre className="break-all whitespace-pre-wrap">{raw}</pre>
           </ScrollRegion>
         </div>

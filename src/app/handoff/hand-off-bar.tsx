@@ -102,8 +102,8 @@ function sinceForCustomer(record: CandidateRecord): string | undefined {
 }
 
 /**
- * Every print (the button, Ctrl+P, the browser's menu) writes its audit line as the dialog opens, and
- * prints the certificates open: their results belong in a case file. They close again afterwards.
+ * Every print (the button, Ctrl+P, the browser's menu) writes its audit line as the dialog opens. What
+ * paper shows is the print stylesheet's: certificates as their result rows, without the raw JSON.
  */
 function usePrintAudit(record: () => Promise<void>) {
   const latest = useRef(record);
@@ -111,22 +111,9 @@ function usePrintAudit(record: () => Promise<void>) {
     latest.current = record;
   });
   useEffect(() => {
-    let opened: HTMLDetailsElement[] = [];
-    const beforePrint = () => {
-      void latest.current().catch(() => {});
-      opened = [...document.querySelectorAll<HTMLDetailsElement>('details[data-cert]:not([open])')];
-      for (const details of opened) details.open = true;
-    };
-    const afterPrint = () => {
-      for (const details of opened) details.open = false;
-      opened = [];
-    };
+    const beforePrint = () => void latest.current().catch(() => {});
     window.addEventListener('beforeprint', beforePrint);
-    window.addEventListener('afterprint', afterPrint);
-    return () => {
-      window.removeEventListener('beforeprint', beforePrint);
-      window.removeEventListener('afterprint', afterPrint);
-    };
+    return () => window.removeEventListener('beforeprint', beforePrint);
   }, []);
 }
 
