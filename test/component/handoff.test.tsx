@@ -147,6 +147,9 @@ describe('hand-off', { timeout: 20_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'Print' }));
     expect(print).toHaveBeenCalled();
     await waitFor(() => expect(exportsOf(fetchMock)).toEqual([{ what: 'print', kind: 'refId', id: 'user-7781' }]));
+    // Sent so that it survives the page going away while the dialog is open.
+    const printLine = fetchMock.mock.calls.find(([input]) => String(input).endsWith('/export'))!;
+    expect((printLine[1] as RequestInit).keepalive).toBe(true);
     expect(screen.getByTestId('print-header')).toHaveTextContent(
       /^Printed by ana on .+ UTC.* · Production environment · client id acme_kyc$/,
     );

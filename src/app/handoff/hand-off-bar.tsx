@@ -41,14 +41,16 @@ export function dashboardLink(template: string | undefined, record: CandidateRec
 export function HandOffBar(props: HandOffProps) {
   const { record, kind, id, environment, info, role } = props;
   const zone = useZoneMode();
-  const exported = (what: 'summary' | 'reply' | 'print') => recordExport(environment, { what, kind, id });
+  const exported = (what: 'summary' | 'reply' | 'print', options?: { keepalive: boolean }) =>
+    recordExport(environment, { what, kind, id }, options);
   const reply = replyFor(props.replyTemplates, record.status, {
     refId: record.refId,
     recordId: record.recordId,
     since: sinceForCustomer(record),
   });
   const dashboard = dashboardLink(info.dashboardUrl, record);
-  usePrintAudit(() => exported('print'));
+  // A print's line is sent as the dialog opens, and must arrive even if the page is closed or left from it.
+  usePrintAudit(() => exported('print', { keepalive: true }));
 
   return (
     <div className="space-y-2 print:hidden">
