@@ -194,8 +194,12 @@ function failureOfServiceStatus(status: number, retryAfterHeader?: string | stri
     );
   }
   if (status === 429) {
-    // Without the service's word on when, a minute: a browser must be told something to wait for.
-    const retryAfter = parseRetryAfter(retryAfterHeader) ?? 60;
+    // Only the service's own word on when: without it, a batch backs off by itself (1, 2, 4 s…) and the
+    // page asks to wait a minute. A made-up 60 s here held every batch up for a minute.
+    const retryAfter = parseRetryAfter(retryAfterHeader);
+    if (retryAfter === undefined) {
+      return failed(429, 'upstream_rate_limited', 'The KYC service is limiting requests (HTTP 429). Wait a minute, then try again.');
+    }
     return {
       ...failed(429, 'upstream_rate_limited', `The KYC service is limiting requests (HTTP 429). Try again in ${retryAfter} s.`),
       extra: { retryAfterSeconds: retryAfter },

@@ -100,6 +100,13 @@ describe('lookup states', () => {
     expect(time).toHaveAccessibleDescription(/^In UTC: .+:\d\d\s[AP]M UTC$/);
   });
 
+  it('rate limited by the service without a word on when: asks to wait a minute', async () => {
+    showWith(apiError(429, 'upstream_rate_limited', 'The KYC service is limiting requests (HTTP 429). Wait a minute, then try again.'));
+    expect(await screen.findByRole('heading', { name: 'The KYC service is limiting requests' })).toBeInTheDocument();
+    expect(screen.getByText('Too many lookups in a short time. Wait a minute, then try again.')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
+  });
+
   it('malformed response: says which field was wrong', async () => {
     showWith(json({ status: 'success', data: { ...record, isArchived: 'sometimes' } }));
     expect(await screen.findByRole('heading', { name: 'The response has an unexpected shape' })).toBeInTheDocument();

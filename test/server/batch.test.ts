@@ -154,7 +154,8 @@ describe('batch status lookup', () => {
     expect(most).toBe(4);
   });
 
-  it("backs off on the service's 429, honouring Retry-After, without failing the batch", async () => {
+  /** Eight ids through a service that refuses id3 twice with 429 (with this Retry-After, if any), two lookups at a time. */
+  async function batchRateLimitedTwice(retryAfter?: string) {
     const upstream = await startFakeUpstream();
     cleanups.push(upstream.close);
     let limited = 0;
@@ -162,7 +163,7 @@ describe('batch status lookup', () => {
       const id = decodeURIComponent(req.url!.split('/').pop()!);
       if (id === 'id3' && limited < 2) {
         limited++;
-        res.writeHead(429, { 'retry-after': '1', 'content-length': 2 });
+        res.writeHead(429, { ...(retryAfter === undefined ? {} : { 'retry-after': retryAfter }), 'content-length': 2 });
         return res.end('{}');
       }
       const body = JSON.stringify({ status: 'success', data: { status: 'approved', refId: id, isArchived: false, blockPassID: 'b' } });
@@ -179,8 +180,11 @@ describe('batch status lookup', () => {
     const ids = Array.from({ length: 8 }, (_, i) => `id${i}`);
     const started = performance.now();
     const res = await post(app, { kind: 'refId', ids });
-    const elapsed = performance.now() - started;
-    const events = ndjson(res.body);
+    return { events: ndjson(res.body), elapsed: performance.now() - started, limited, file };
+  }
+
+  it("backs off on the service's 429, honouring Retry-After, without failing the batch", async () => {
+    const { events, elapsed, file } = await batchRateLimitedTwice('1');
     expect(events.filter((e) => e.type === 'wait')).toEqual([
       { type: 'wait', seconds: 1 },
       { type: 'wait', seconds: 1 },
@@ -190,6 +194,18 @@ describe('batch status lookup', () => {
     // Every try reached the service, so every try has its line: two refused, then the one that worked.
     const id3 = readAudit(file).filter((l) => l.id === 'id3');
     expect(id3.map((l) => l.code)).toEqual(['upstream_rate_limited', 'upstream_rate_limited', null]);
+  });
+
+  it('backs off by itself, 1 then 2 s, on a 429 without Retry-After, rather than waiting a made-up minute', async () => {
+    const { events, elapsed, limited } = await batchRateLimitedTwice();
+    expect(events.filter((e) => e.type === 'wait')).toEqual([
+      { type: 'wait', seconds: 1 },
+      { type: 'wait', seconds: 2 },
+    ]);
+    expect(events.at(-1)).toEqual({ type: 'done', found: 8, failed: 0 });
+    expect(limited).toBe(2);
+    expect(elapsed).toBeGreaterThanOrEqual(2900);
+    expect(elapsed).toBeLessThan(10_000);
   });
 
   it('stops starting lookups when the browser goes away', async () => {
