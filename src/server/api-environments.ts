@@ -80,16 +80,21 @@ export function mayUse(identity: Identity, name: string): boolean {
 }
 
 function allow(served: ServedEnvironment, identity: Identity): Resolved {
-  const { name, label } = served.environment.info;
+  const { name } = served.environment.info;
   if (mayUse(identity, name)) return { ok: true, served };
+  // By the name its URLs carry, not its label: nothing about an environment this user may not use.
   return {
     ok: false,
     name,
-    failure: { status: 403, code: 'environment_forbidden', message: `Your account may not use the ${label} environment.` },
+    failure: { status: 403, code: 'environment_forbidden', message: `Your account may not use the environment "${name}".` },
   };
 }
 
-/** `/api/meta`: the environment asked for, whether this user may use it, and the ones they may. */
+/**
+ * `/api/meta`: the environment asked for, whether this user may use it, and the ones they may. Of an
+ * environment this user may not use, only its name (in the URL already): not its label, client id,
+ * dashboard or key state.
+ */
 export function metaFor(
   served: readonly ServedEnvironment[],
   current: ServedEnvironment,
@@ -99,11 +104,11 @@ export function metaFor(
 ): ApiMeta {
   const allowed = mayUse(identity, current.environment.info.name);
   const { info, samples } = current.environment;
-  const archivingKey = current.deps.archiving.state();
+  const archivingKey = allowed ? current.deps.archiving.state() : undefined;
   return {
     upstream: info.upstream,
     ...(allowed && samples ? { samples: identity.role === 'support' ? samples.map(withoutName) : samples } : {}),
-    environment: info,
+    environment: allowed ? info : { name: info.name, label: info.name, upstream: info.upstream },
     allowed,
     environments: served.map((s) => s.environment.info).filter((e) => mayUse(identity, e.name)),
     replyTemplates,

@@ -129,14 +129,15 @@ describe('environments in the API', () => {
   it('limits a user of the users file to their environments', async () => {
     const cookie = await cookieFor('tess', 'tess-pass');
     const get = (p: string) => rawRequest(app.port, p, { headers: { cookie } });
-    const meta = apiMetaSchema.parse(JSON.parse((await get('/api/meta')).body));
+    const metaBody = (await get('/api/meta')).body;
+    const meta = apiMetaSchema.parse(JSON.parse(metaBody));
     expect(meta).toMatchObject({ allowed: false, environment: { name: 'prod' } });
     expect(meta.environments.map((e) => e.name)).toEqual(['staging']);
     const refused = await get(`/api/candidates/refId/${inBoth}`);
     expect(refused.status).toBe(403);
     expect(JSON.parse(refused.body).error).toMatchObject({
       code: 'environment_forbidden',
-      message: 'Your account may not use the Production environment.',
+      message: 'Your account may not use the environment "prod".',
     });
     expect(readAudit().at(-1)).toMatchObject({ user: 'tess', env: 'prod', status: 403, code: 'environment_forbidden' });
     expect((await get(`/api/e/staging/candidates/refId/${inBoth}`)).status).toBe(200);
@@ -147,6 +148,28 @@ describe('environments in the API', () => {
       headers: { cookie },
     });
     expect(ndjson(allowedBatch.body).at(-1)).toEqual({ type: 'done', found: 1, failed: 0 });
+  });
+});
+
+describe('an environment the user may not use', () => {
+  it('is named in /api/meta by its name alone: never its label, client id or dashboard', async () => {
+    const cookie = await cookieFor('tess', 'tess-pass');
+    const get = (p: string) => rawRequest(app.port, p, { headers: { cookie } });
+    for (const path of ['/api/meta', '/api/e/prod/meta']) {
+      const res = await get(path);
+      expect(res.status).toBe(200);
+      const meta = apiMetaSchema.parse(JSON.parse(res.body));
+      expect(meta.allowed).toBe(false);
+      expect(meta.environment).toEqual({ name: 'prod', label: 'prod', upstream: 'remote' });
+      for (const secret of ['Production', 'acme_kyc', 'console.example.org', ...everyKey, prod.url]) expect(res.body).not.toContain(secret);
+      // What they may use is described in full.
+      expect(meta.environments).toEqual([{ name: 'staging', label: 'Staging', clientId: 'acme_test', upstream: 'remote' }]);
+    }
+    const refused = await get(`/api/e/prod/candidates/refId/${inBoth}`);
+    expect(refused.status).toBe(403);
+    expect(refused.body).not.toContain('Production');
+    const allowed = apiMetaSchema.parse(JSON.parse((await get('/api/e/staging/meta')).body));
+    expect(allowed.environment).toMatchObject({ name: 'staging', label: 'Staging', clientId: 'acme_test' });
   });
 });
 
