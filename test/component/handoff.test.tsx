@@ -285,6 +285,27 @@ describe('where and when', { timeout: 20_000 }, () => {
     expect(sessionStorage.getItem('candidate-lookup:recent')).toBeNull();
   });
 
+  it('forgets recent lookups as soon as sign-out is asked, even when the server never answers it', async () => {
+    const user = userEvent.setup();
+    const { rememberLookup } = await import('../../src/app/recent/recent-lookups.ts');
+    rememberLookup({ kind: 'refId', id: 'cust_000482', status: 'inreview', environment: 'default', at: new Date().toISOString() });
+    const { fetchMock } = stubApi({ session: { mode: 'users', user: 'ana', role: 'compliance' } });
+    // The sign-out request hangs: no answer, success or failure, ever comes.
+    const signOuts: string[] = [];
+    vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) => {
+      if (init?.method !== 'DELETE') return fetchMock(input, init);
+      signOuts.push(String(input));
+      return new Promise<Response>(() => {});
+    });
+    renderWithProviders('/');
+    const recent = await screen.findByRole('region', { name: 'Recent lookups' });
+    expect(recent).toHaveTextContent('cust_000482');
+    await user.click(screen.getByRole('button', { name: 'Sign out' }));
+    expect(signOuts).toEqual(['/api/session']);
+    await waitFor(() => expect(screen.queryByRole('region', { name: 'Recent lookups' })).not.toBeInTheDocument());
+    expect(sessionStorage.getItem('candidate-lookup:recent')).toBeNull();
+  });
+
   it('keeps the last 20 lookups, newest first, an id looked up again listed once', async () => {
     const { rememberLookup } = await import('../../src/app/recent/recent-lookups.ts');
     const at = new Date().toISOString();

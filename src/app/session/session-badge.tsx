@@ -13,10 +13,12 @@ export function SessionBadge({ session }: { session: SessionInfo }) {
   const navigate = useNavigate();
   const signOutMutation = useMutation({
     mutationFn: signOut,
-    onSuccess: async () => {
-      // Nothing personal stays in memory after sign-out, nor the ids looked up in this tab.
+    // The ids looked up in this tab go as soon as sign-out is asked, whatever the server answers (or if
+    // it never does): the next person at the desk must not find them.
+    onMutate: clearRecentLookups,
+    onSettled: async () => {
+      // Nothing personal stays in memory after sign-out.
       queryClient.clear();
-      clearRecentLookups();
       await navigate('/');
     },
   });
