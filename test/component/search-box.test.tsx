@@ -100,6 +100,29 @@ describe('the search box', { timeout: 20_000 }, () => {
     expect(searchBox()).toHaveValue('nobody');
   });
 
+  it('follows "Try as recordId": the toggle turns to recordId, the box keeps the id, and the next lookup is by recordId', async () => {
+    const user = userEvent.setup();
+    // An id that is not 24 hex characters, so nothing retries by itself: only the button does.
+    stubApi({ candidates: { [apiPath('recordId', 'rec-42')]: envelope({ ...kwame, recordId: 'rec-42' }) } });
+    const { router } = renderWithProviders('/');
+    await findSearchBox();
+    await user.type(searchBox(), 'rec-42{Enter}');
+    await screen.findByRole('heading', { name: 'No candidate with refId "rec-42"' });
+    expect(screen.getByRole('radio', { name: 'refId' })).toBeChecked();
+
+    await user.click(screen.getByRole('link', { name: 'Try as recordId' }));
+    await screen.findByRole('heading', { level: 1, name: 'Kwame Mensah' });
+    expect(router.state.location.pathname).toBe('/candidates/recordId/rec-42');
+    expect(screen.getByRole('radio', { name: 'recordId' })).toBeChecked();
+    expect(screen.getByRole('radio', { name: 'refId' })).not.toBeChecked();
+    expect(searchBox()).toHaveValue('rec-42');
+    expect(searchBox()).toHaveAccessibleName('recordId to look up');
+
+    await user.clear(searchBox());
+    await user.type(searchBox(), 'rec-43{Enter}');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/candidates/recordId/rec-43'));
+  });
+
   it('has a clear button that empties the box and gives it focus', async () => {
     const user = userEvent.setup();
     stubApi();
