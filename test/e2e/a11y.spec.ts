@@ -56,6 +56,47 @@ test('the home page with recent lookups, and a candidate page with two environme
   expect(await seriousViolations(page)).toEqual([]);
 });
 
+test("a support user's candidate page with its reply note has no serious or critical accessibility violation", async ({ browser }) => {
+  const context = await browser.newContext({ extraHTTPHeaders: { 'X-Forwarded-User': 'sam@example.org', 'X-Forwarded-Role': 'support' } });
+  const page = await context.newPage();
+  await page.goto(`http://127.0.0.1:${E2E_PORTS.gateway}/candidates/refId/user-7781`);
+  // Blocked: no customer reply, only the internal note.
+  await expect(page.getByTestId('reply-note')).toContainText('Internal note: Do not disclose the reason; escalate to compliance.');
+  expect(await seriousViolations(page)).toEqual([]);
+  await context.close();
+});
+
+test('the status-change banner has no serious or critical accessibility violation', async ({ page }) => {
+  await page.clock.install();
+  // The status check after a while away answers another status, as if the candidate had moved on.
+  await page.route('**/api/status/refId/cust_000482', async (route) => {
+    const response = await route.fetch();
+    const body = await response.json();
+    body.data.status = body.data.status === 'approved' ? 'rejected' : 'approved';
+    await route.fulfill({ response, json: body });
+  });
+  await page.goto('/candidates/refId/cust_000482');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await page.evaluate(() => window.dispatchEvent(new Event('blur')));
+  await page.clock.fastForward('01:05');
+  await page.evaluate(() => window.dispatchEvent(new Event('focus')));
+  const banner = page.getByRole('alert').filter({ hasText: 'The status changed' });
+  await expect(banner.getByRole('button', { name: 'Reload' })).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+});
+
+test('the batch offer for a pasted list has no serious or critical accessibility violation', async ({ page, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.goto('/');
+  const box = page.getByLabel('refId to look up');
+  await expect(box).toBeFocused();
+  await page.evaluate(() => navigator.clipboard.writeText('cust_000482\nuser-7781, crm-55102'));
+  await page.keyboard.press('Control+V');
+  const offer = page.getByRole('status').filter({ hasText: 'You pasted a list of 3 ids' });
+  await expect(offer.getByRole('button', { name: 'Look up all 3 in a batch' })).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+});
+
 test('every control is reachable by keyboard with a visible focus', async ({ page }) => {
   await page.goto('/candidates/refId/c0a8f3e2-6b1d-4f7e-9a52-3d1e8b7c4a10');
   await expect(page.getByRole('heading', { name: 'Pictures' })).toBeVisible();
