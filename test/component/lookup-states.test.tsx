@@ -67,6 +67,33 @@ describe('lookup states', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/e/staging/candidates/recordId/abc'));
   });
 
+  it('an environment that does not exist (a link from an older configuration): says so, not "no candidate", and "New lookup" leaves it', async () => {
+    stubApi({
+      candidates: {
+        '/api/e/old/candidates/refId/abc': apiError(404, 'no_such_environment', 'This server has no environment named "old".'),
+      },
+    });
+    renderWithProviders('/e/old/candidates/refId/abc');
+    expect(await screen.findByRole('heading', { name: 'This environment does not exist here' })).toBeInTheDocument();
+    expect(screen.getByText(/no environment named "old"/)).toBeInTheDocument();
+    expect(screen.queryByText(/No candidate with/)).not.toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Try as recordId' })).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'New lookup' })).toHaveAttribute('href', '/');
+  });
+
+  it('an environment the account may not use: says so, not "your session has ended"', async () => {
+    stubApi({
+      candidates: {
+        '/api/e/prod/candidates/refId/abc': apiError(403, 'environment_forbidden', 'Your account may not use the environment "prod".'),
+      },
+    });
+    renderWithProviders('/e/prod/candidates/refId/abc');
+    expect(await screen.findByRole('heading', { name: 'Your account may not use this environment' })).toBeInTheDocument();
+    expect(screen.getByText(/may not use the environment "prod"/)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Sign in again' })).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'New lookup' })).toHaveAttribute('href', '/');
+  });
+
   it("the server's key rejected: says it is not the reviewer's fault", async () => {
     showWith(apiError(502, 'upstream_unauthorized', "The KYC service rejected this server's API key (HTTP 401)."));
     expect(await alert()).toHaveAttribute('data-error-kind', 'upstream_unauthorized');

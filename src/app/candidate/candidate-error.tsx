@@ -17,6 +17,9 @@ const OTHER_KIND: Record<LookupKind, LookupKind> = { refId: 'recordId', recordId
 
 type ErrorScreen = { title: string; body: ReactNode; action?: ReactNode };
 
+/** Failures of the page's environment itself: "New lookup" cannot stay in it. */
+const LEAVE_ENVIRONMENT: ReadonlySet<LookupError['kind']> = new Set(['no_such_environment', 'environment_forbidden']);
+
 /** What the reviewer can do about a failure, built once and offered where it helps. */
 type Actions = { retry: ReactNode; signInAgain: ReactNode; tryOtherKind: ReactNode };
 
@@ -88,6 +91,17 @@ function errorScreen(error: LookupError, kind: LookupKind, id: string, actions: 
     // The applicants list's answer, which a lookup never gets; said plainly all the same.
     case 'applicants_unavailable':
       return { title: 'The KYC service does not offer this', body: message };
+    // A link from another configuration, or someone else's: nothing is known of the candidate here.
+    case 'no_such_environment':
+      return {
+        title: 'This environment does not exist here',
+        body: `${message} The link may come from an older configuration of this server; nothing was looked up.`,
+      };
+    case 'environment_forbidden':
+      return {
+        title: 'Your account may not use this environment',
+        body: `${message} Nothing was looked up. Ask an administrator for access, or look the candidate up in an environment you may use.`,
+      };
     default:
       return unhandled(error.kind);
   }
@@ -123,8 +137,10 @@ export function CandidateError({
   retrying: boolean;
 }) {
   const queryClient = useQueryClient();
-  // Both links stay in the environment of the page: another one may be another company's service.
-  const { to } = useEnvironmentPath();
+  // Both links stay in the environment of the page: another one may be another company's service. One
+  // that cannot be used here is left for the home page of the default one.
+  const environment = useEnvironmentPath();
+  const to = LEAVE_ENVIRONMENT.has(error.kind) ? (page: string) => page : environment.to;
   const screen = errorScreen(error, kind, id, {
     retry: (
       <Button onClick={onRetry} disabled={retrying} className="inline-flex items-center">

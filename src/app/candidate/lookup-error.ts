@@ -21,13 +21,14 @@ const LOOKUP_CODES = [
   'response_too_large',
   'archiving_key',
   'applicants_unavailable',
+  'no_such_environment',
+  'environment_forbidden',
 ] as const satisfies readonly ApiErrorCode[];
 type LookupCode = (typeof LOOKUP_CODES)[number];
 
 /**
  * The codes that have no screen of their own on the candidate page: sign-in's, the request's shape and
- * route, the request guard's, and the environment's (the app reads /api/meta first and leaves an
- * environment the user may not use). A lookup answered with one is read by its HTTP status (kindOfStatus).
+ * route, and the request guard's. A lookup answered with one is read by its HTTP status (kindOfStatus).
  */
 const NOT_LOOKUP_CODES = [
   'sign_in_failed',
@@ -36,8 +37,6 @@ const NOT_LOOKUP_CODES = [
   'bad_request',
   'method_not_allowed',
   'no_such_route',
-  'no_such_environment',
-  'environment_forbidden',
   'not_from_app',
   'proxied_request',
 ] as const satisfies readonly ApiErrorCode[];
