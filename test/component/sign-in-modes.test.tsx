@@ -1,6 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { apiError, json, renderWithProviders, stubApi } from './render.tsx';
 
 const OIDC = { mode: 'oidc', provider: 'Contoso' } as const;
@@ -29,6 +29,37 @@ describe('OpenID Connect sign-in in the browser', () => {
     expect(await screen.findByTestId('session')).toHaveTextContent('ana@example.org');
     expect(screen.getByTestId('session')).toHaveTextContent('Compliance');
     expect(screen.getByRole('button', { name: 'Sign out' })).toBeInTheDocument();
+  });
+
+  it('says when sign-out did not reach the server, so nobody leaves the desk believing they are signed out', async () => {
+    const user = userEvent.setup();
+    const { fetchMock } = stubApi({ session: { ...OIDC, user: 'ana@example.org', role: 'compliance' } });
+    vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) =>
+      init?.method === 'DELETE' ? Promise.reject(new TypeError('Failed to fetch')) : fetchMock(input, init),
+    );
+    renderWithProviders('/');
+    await user.click(await screen.findByRole('button', { name: 'Sign out' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Not signed out: the server could not be reached');
+    // Still signed in, as the server says: the button stays to try again.
+    expect(await screen.findByRole('button', { name: 'Sign out' })).toBeEnabled();
+  });
+
+  it('says nothing more when sign-out worked', async () => {
+    const user = userEvent.setup();
+    const { fetchMock } = stubApi({ session: { ...OIDC, user: 'ana@example.org', role: 'compliance' } });
+    let signedOut = false;
+    vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) => {
+      if (init?.method === 'DELETE') {
+        signedOut = true;
+        return Promise.resolve(new Response(null, { status: 204 }));
+      }
+      if (signedOut && String(input) === '/api/session') return Promise.resolve(json(OIDC));
+      return fetchMock(input, init);
+    });
+    renderWithProviders('/');
+    await user.click(await screen.findByRole('button', { name: 'Sign out' }));
+    expect(await screen.findByRole('button', { name: 'Sign in with Contoso' })).toBeInTheDocument();
+    expect(screen.queryByText(/Not signed out/)).not.toBeInTheDocument();
   });
 
   it('explains a user without a role, with nothing to retry', async () => {

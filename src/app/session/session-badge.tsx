@@ -1,9 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import type { SessionInfo } from '../../kyc/contract/api.ts';
 import { clearRecentLookups } from '../recent/recent-lookups.ts';
 import { Button } from '../ui/button.tsx';
-import { signOut } from './session-query.ts';
+import { sessionQueries, signOut } from './session-query.ts';
 
 const ROLE_LABELS = { support: 'Support', compliance: 'Compliance' } as const;
 
@@ -11,16 +12,27 @@ const ROLE_LABELS = { support: 'Support', compliance: 'Compliance' } as const;
 export function SessionBadge({ session }: { session: SessionInfo }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
+  const [failure, setFailure] = useState<string>();
   const signOutMutation = useMutation({
     mutationFn: signOut,
     // The ids looked up in this tab go as soon as sign-out is asked, whatever the server answers (or if
     // it never does): the next person at the desk must not find them.
-    onMutate: clearRecentLookups,
-    onSettled: async () => {
+    onMutate: () => {
+      setFailure(undefined);
+      clearRecentLookups();
+    },
+    onSuccess: () => {
       // Nothing personal stays in memory after sign-out.
       queryClient.clear();
-      await navigate('/');
     },
+    onError: (error) => {
+      // Not signed out: the candidate data leaves all the same, but the session stays as the server has
+      // it, so the header (and this message beside the button) stays to try again.
+      queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== sessionQueries.all()[0] });
+      void queryClient.invalidateQueries({ queryKey: sessionQueries.all() });
+      setFailure(error.message);
+    },
+    onSettled: () => navigate('/'),
   });
   if (session.mode === 'local') {
     return (
@@ -40,6 +52,11 @@ export function SessionBadge({ session }: { session: SessionInfo }) {
         <Button variant="secondary" size="sm" disabled={signOutMutation.isPending} onClick={() => signOutMutation.mutate()}>
           Sign out
         </Button>
+      )}
+      {failure && (
+        <span role="alert" className="max-w-64 text-xs text-red-800">
+          {failure}
+        </span>
       )}
     </span>
   );

@@ -54,8 +54,16 @@ export async function signIn({ username, password }: { username: string; passwor
   throw new Error(error.success ? error.data.error.message : `Sign-in failed (HTTP ${response.status}).`);
 }
 
+/** Ends the session on the server; throws, saying why, when the server did not confirm it. */
 export async function signOut(): Promise<void> {
-  await apiFetch('/api/session', { method: 'DELETE', credentials: 'same-origin' }).catch(() => undefined);
+  let response: Response;
+  try {
+    response = await apiFetch('/api/session', { method: 'DELETE', credentials: 'same-origin' });
+  } catch {
+    throw new Error('Not signed out: the server could not be reached. Try again before you leave this computer.');
+  }
+  if (!response.ok)
+    throw new Error(`Not signed out: the server answered HTTP ${response.status}. Try again before you leave this computer.`);
 }
 
 /**
