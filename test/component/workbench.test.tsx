@@ -1,11 +1,12 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import type { ApiMeta } from '../../src/kyc/contract/api.ts';
 import type { CandidateRecord } from '../../src/kyc/contract/schema.ts';
 import { OUTCOME_TONES } from '../../src/kyc/view/outcome.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { recordForScope } from '../../src/server/sandbox/sandbox.ts';
+import { hostileCandidate, PAYLOADS } from '../fixtures/hostile-candidate.mjs';
 import { envelope, json, renderWithProviders, stubApi, testMeta } from './render.tsx';
 
 const samples = sampleCandidates({ now: new Date() }).map((c) => c.record);
@@ -154,6 +155,39 @@ describe('certificate rows', () => {
     expect(within(panel).getAllByText('<img src=x onerror=alert(1)>').length).toBeGreaterThan(0);
     expect(within(panel).getByText('<script>1</script>')).toBeInTheDocument();
     expect(document.querySelector('main img, main script')).toBeNull();
+  });
+
+  it("keeps the hostile fixture's review body and decision fields inert text, every row shown", async () => {
+    const warnings = vi.spyOn(console, 'error').mockImplementation(() => {});
+    onTestFinished(() => warnings.mockRestore());
+    const { record } = hostileCandidate();
+    show(record);
+    const strip = await summary();
+    const panel = await screen.findByRole('article', { name: /onerror/ });
+    const pairs = [...within(panel).getByTestId('review-rows').querySelectorAll('dt')].map((dt) => [
+      dt.textContent,
+      dt.nextElementSibling!.textContent,
+    ]);
+    // Both `checkType` and `check_type` read "Check type": two rows, neither lost to the other.
+    expect(pairs.filter(([label]) => label === 'Check type').map(([, value]) => value)).toEqual([PAYLOADS[0], PAYLOADS[4]]);
+    expect(pairs).toContainEqual(['Match status', expect.stringContaining(PAYLOADS[3]!)]);
+    expect(pairs).toContainEqual([
+      'Sub-result › Visual authenticity',
+      expect.stringContaining('⟦U+202E⟧evil right-to-left override⟦U+202C⟧'),
+    ]);
+    expect(pairs).toContainEqual(['Sub-result › Proto › Polluted', expect.stringContaining(PAYLOADS[0]!)]);
+    expect(pairs).toContainEqual(['Issued', '⟦U+202E⟧evil right-to-left override⟦U+202C⟧<script>window.__pwned=1</script>']);
+    expect(pairs).toContainEqual(['Completed date', '2026-01-01T00:00:00.000Z<img src=x onerror="window.__pwned=1">']);
+    expect(strip.querySelector('[data-field="riskLevel"]')).toHaveTextContent(`Risk level${PAYLOADS[1]}`);
+    expect(strip.querySelector('[data-field="screeningCase"]')).toHaveTextContent(
+      /^Screening case<script>window.__pwned=1<\/script>W+… Show all/,
+    );
+    expect(
+      document.querySelector('main script, main svg[onload], main iframe, main [onerror], main [onload], main a[href^="javascript"]'),
+    ).toBeNull();
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    // React says nothing is wrong (no two rows under one key).
+    expect(warnings).not.toHaveBeenCalled();
   });
 });
 

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { E2E_PORTS } from '../../playwright.config.ts';
-import { HOSTILE_REF_ID } from '../fixtures/hostile-candidate.mjs';
+import { HOSTILE_ISSUE_DATE, HOSTILE_REF_ID, PAYLOADS } from '../fixtures/hostile-candidate.mjs';
 import { screenshot } from './helpers.ts';
 
 const base = `http://127.0.0.1:${E2E_PORTS.hostile}`;
@@ -45,6 +45,43 @@ test('hostile content never runs, never renders as markup, never overflows', asy
   await expect(page.getByTestId('review-rows')).toHaveCount(1);
   await expect(page.getByRole('region', { name: 'Decision summary' }).locator('[data-cert-chip]')).toHaveCount(2);
 
+  // The certificate's provider results, keys and values alike, are rows of text; so are the decision fields.
+  const visible = (text: string) => text.replace(/\u202E/g, '⟦U+202E⟧').replace(/\u202C/g, '⟦U+202C⟧');
+  const rows = page.getByTestId('review-rows');
+  const summary = page.getByRole('region', { name: 'Decision summary' });
+  // Every long value shown in full, so that what could overflow does.
+  // Each one clicked becomes "Show less": the first left is always a new one.
+  const more = rows.or(summary).getByRole('button', { name: /^Show all/ });
+  for (let left = await more.count(); left > 0; left--) await more.first().click();
+  await expect(more).toHaveCount(0);
+  const pairs = await rows.evaluate((dl) =>
+    [...dl.querySelectorAll('dt')].map((dt) => [dt.textContent, dt.nextElementSibling?.textContent]),
+  );
+  const valuesOf = (label: string | RegExp) =>
+    pairs.filter(([name]) => (typeof label === 'string' ? name === label : label.test(name ?? ''))).map(([, value]) => value);
+  expect(valuesOf('Check type')).toEqual([PAYLOADS[0], PAYLOADS[4]]);
+  expect(valuesOf('Result')).toEqual([expect.stringContaining(PAYLOADS[2]!)]);
+  expect(valuesOf('Match status')).toEqual([expect.stringContaining(PAYLOADS[3]!)]);
+  expect(valuesOf(/^Sub-result › <img src=x onerror=/)).toEqual([expect.stringContaining(PAYLOADS[0]!)]);
+  expect(valuesOf('Sub-result › Visual authenticity')).toEqual([expect.stringContaining(visible(PAYLOADS[5]!))]);
+  expect(valuesOf('Sub-result › Proto › Polluted')).toEqual([expect.stringContaining(PAYLOADS[0]!)]);
+  expect(valuesOf('Sub-result › Constructor › Prototype › Polluted')).toEqual([expect.stringContaining(PAYLOADS[1]!)]);
+  expect(valuesOf(/^Sub-result › W{80}/)).toEqual([expect.stringMatching(/W{100000}/)]);
+  expect(valuesOf('Sub-result › 1 › Name')).toEqual([expect.stringContaining(PAYLOADS[6]!)]);
+  expect(valuesOf('Screening sources')).toEqual([expect.stringContaining(`${PAYLOADS[0]}, ${PAYLOADS[3]}, ${visible(PAYLOADS[5]!)}, WWW`)]);
+  expect(valuesOf('Issued')).toEqual([visible(HOSTILE_ISSUE_DATE)]);
+  expect(valuesOf('Completed date')).toEqual([`2026-01-01T00:00:00.000Z${PAYLOADS[1]}`]);
+  expect(valuesOf('Proto')).toEqual([PAYLOADS[0]]);
+  expect(valuesOf('Constructor')).toEqual([PAYLOADS[1]]);
+  await expect(summary.locator('[data-field="riskLevel"]')).toHaveText(`Risk level${PAYLOADS[1]}`);
+  await expect(summary.locator('[data-field="screeningCase"]')).toContainText(`Screening case${PAYLOADS[0]}WWW`);
+  await expect(summary.locator('[data-field="screeningCase"] dd')).toHaveText(/W{100000}/);
+  await expect(summary.locator('[data-cert-chip]').first()).toContainText(PAYLOADS[2]!);
+  // Neither a key nor a value reached a prototype, or an attribute that runs script.
+  expect(await page.evaluate(() => (({}) as Record<string, unknown>).polluted ?? 'none')).toBe('none');
+  expect(await page.evaluate(() => (Object.prototype as Record<string, unknown>).polluted)).toBeUndefined();
+  expect(await page.locator('[onerror], [onload], [onclick], [href^="javascript" i], [src^="javascript" i]').count()).toBe(0);
+
   // The payloads are text on the page, never elements.
   await expect(page.getByText('<img src=x onerror="window.__pwned=1">').first()).toBeVisible();
   expect(await page.locator('main script, main iframe, main object, main embed, main svg[onload]').count()).toBe(0);
@@ -60,12 +97,21 @@ test('hostile content never runs, never renders as markup, never overflows', asy
 
   // Nothing overflows its card.
   const overflowing = await page.evaluate(() =>
-    [...document.querySelectorAll('main section, main header, main figure, main details, main dl, main table')]
+    [
+      ...document.querySelectorAll(
+        'main section, main header, main figure, main details, main dl, main table, main article, main dt, main dd, main [data-field], main [data-cert-chip]',
+      ),
+    ]
       .filter((el) => el.scrollWidth > el.clientWidth + 1)
       .map((el) => `${el.tagName}:${el.textContent?.slice(0, 40)}`),
   );
   expect(overflowing).toEqual([]);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
+
+  // Folded again, so that the screenshot is a page and not 30,000 pixels of W.
+  const less = rows.or(summary).getByRole('button', { name: 'Show less' });
+  for (let left = await less.count(); left > 0; left--) await less.first().click();
+  await expect(less).toHaveCount(0);
 
   await page.waitForTimeout(300);
   expect(await page.evaluate(() => (window as unknown as { __objectUrls: string[] }).__objectUrls)).toEqual([]);

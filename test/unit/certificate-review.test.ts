@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { parseCertificate } from '../../src/kyc/view/certificate.ts';
 import { MAX_ROWS, reviewOf } from '../../src/kyc/view/certificate-review.ts';
+import { HOSTILE_ISSUE_DATE, HOSTILE_REVIEW_BODY, PAYLOADS } from '../fixtures/hostile-candidate.mjs';
 
 const samples = sampleCandidates({ now: new Date('2026-11-22T00:00:00.000Z') }).map((c) => c.record);
 const certOf = (refId: string, slug: string) => {
@@ -84,6 +85,32 @@ describe('certificate review rows', () => {
     expect(review.omitted).toBeGreaterThan(0);
     expect(review.outcome).toBe('<script>alert(1)</script>');
     for (const row of review.rows) expect(typeof row.value).toBe('string');
+  });
+
+  it("read the hostile fixture's review body verbatim, its __proto__ and constructor keys as rows of their own", () => {
+    // As the page gets it: through JSON, where `__proto__` is a key like any other.
+    const doc = JSON.parse(JSON.stringify({ Claim: { issueDate: HOSTILE_ISSUE_DATE, reviewBody: HOSTILE_REVIEW_BODY } }));
+    const review = reviewOf(doc, 'evil-cert');
+    const row = (label: string) => review.rows.filter((r) => r.label === label).map((r) => [r.value, r.kind]);
+    expect(row('Check type')).toEqual([
+      [PAYLOADS[0], 'text'],
+      [PAYLOADS[4], 'text'],
+    ]);
+    expect(row('Result')).toEqual([[PAYLOADS[2], 'outcome']]);
+    expect(row('Match status')).toEqual([[PAYLOADS[3], 'outcome']]);
+    expect(row('Sub-result › Visual authenticity')).toEqual([[PAYLOADS[5], 'outcome']]);
+    expect(row('Sub-result › Proto › Polluted')).toEqual([[PAYLOADS[0], 'outcome']]);
+    expect(row('Sub-result › Constructor › Prototype › Polluted')).toEqual([[PAYLOADS[1], 'outcome']]);
+    expect(row('Sub-result › 1 › Name')).toEqual([[PAYLOADS[6], 'outcome']]);
+    expect(row('Screening sources')).toEqual([[`${PAYLOADS[0]}, ${PAYLOADS[3]}, ${PAYLOADS[5]}, ${'W'.repeat(100_000)}`, 'list']]);
+    expect(row('Issued')).toEqual([[HOSTILE_ISSUE_DATE, 'date']]);
+    expect(row('Completed date')).toEqual([[`2026-01-01T00:00:00.000Z${PAYLOADS[1]}`, 'date']]);
+    expect(row('Proto')).toEqual([[PAYLOADS[0], 'text']]);
+    expect(row('Constructor')).toEqual([[PAYLOADS[1], 'text']]);
+    expect(review.outcome).toBe(PAYLOADS[2]);
+    // Nothing reached a prototype.
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(Object.prototype).not.toHaveProperty('polluted');
   });
 
   it('survive deep nesting', () => {

@@ -56,8 +56,9 @@ function CertificatePanel({ slug, raw }: { slug: string; raw: string }) {
       {parsed.ok && review ? (
         <>
           <dl className="grid grid-cols-[max-content_minmax(0,1fr)] gap-x-4 gap-y-1.5 text-sm" data-testid="review-rows">
-            {review.rows.map((row) => (
-              <div key={row.label} className="contents">
+            {review.rows.map((row, index) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: two keys can make one label (`checkType`, `check_type`); the rows never move.
+              <div key={index} className="contents">
                 <dt className="max-w-56 font-medium break-words text-slate-600">
                   <LongText text={row.label} limit={80} />
                 </dt>
