@@ -117,6 +117,37 @@ describe('certificate rows', () => {
     expect(within(screening).getByText('Raw JSON').closest('details')).not.toHaveAttribute('open');
   });
 
+  it.each([
+    ['hu-2026-0117', 'consider', 'caution'],
+    ['c0a8f3e2-6b1d-4f7e-9a52-3d1e8b7c4a10', 'clear', 'positive'],
+  ] as const)("reads %s's Onfido document check (%s) as rows, each result coloured by what it means", async (refId, result, tone) => {
+    show(byRef(refId));
+    const onfido = await screen.findByRole('article', { name: 'Onfido' });
+    const rows = within(onfido).getByTestId('review-rows');
+    const pairs = [...rows.querySelectorAll('dt')].map((dt) => [dt.textContent, dt.nextElementSibling!.textContent]);
+    expect(pairs.slice(0, 5)).toEqual([
+      ['Provider', 'Onfido Ltd'],
+      ['Check type', 'document'],
+      ['Result', expect.stringMatching(new RegExp(`^.${result}\\(`))],
+      ['Sub-result › Visual authenticity', expect.stringMatching(new RegExp(`^.${result}\\(`))],
+      ['Sub-result › Data consistency', expect.stringMatching(/^.clear\(/)],
+    ]);
+    expect(pairs[5]).toEqual(['Issued', expect.stringMatching(/2026, \d\d:\d\d\s[AP]M (SGT|UTC\+8)In UTC: /)]);
+    expect(pairs).toHaveLength(6);
+    const tones = [...rows.querySelectorAll('dd [data-tone]')].map((chip) => chip.getAttribute('data-tone'));
+    expect(tones).toEqual([tone, tone, 'positive']);
+    // The panel's own chip and the summary's say the same.
+    expect(within(onfido).getByRole('heading', { name: 'Onfido' }).parentElement!.querySelector('[data-tone]')).toHaveAttribute(
+      'data-tone',
+      tone,
+    );
+    expect(
+      within(await summary())
+        .getByText('Onfido')
+        .closest('[data-tone]'),
+    ).toHaveAttribute('data-tone', tone);
+  });
+
   it('finds the results in a certificate of an unknown shape', async () => {
     show({
       status: 'approved',
@@ -194,7 +225,18 @@ describe('certificate rows', () => {
 describe('privacy mask', () => {
   const secrets = (record: CandidateRecord) => {
     const address = JSON.parse(record.identities!.address!.value) as { address: string };
-    return [record.identities!.email!.value, address.address, 'Türkiye', 'May 21, 1968', '21 May 1968', 'age 58'];
+    const phone = JSON.parse(record.identities!.phone!.value) as { phoneNumber: string; number: string };
+    // The phone as stored (+905321234567) and as the card formats it.
+    return [
+      record.identities!.email!.value,
+      address.address,
+      'Türkiye',
+      'May 21, 1968',
+      '21 May 1968',
+      'age 58',
+      phone.phoneNumber,
+      '532 123 45 67',
+    ];
   };
 
   it('keeps masked values out of the page text and blurs the pictures, until revealed or switched off', async () => {
@@ -226,6 +268,7 @@ describe('privacy mask', () => {
 
     await user.click(screen.getByRole('button', { name: 'Privacy mask' }));
     for (const secret of secrets(blocked).slice(0, 3)) expect(text()).toContain(secret);
+    expect(await screen.findByTestId('phone-number')).toHaveTextContent('+90 532 123 45 67');
     for (const img of screen.getAllByRole('img', { name: /of Mehmet Yılmaz$/ })) expect(img.className).not.toContain('blur');
   });
 

@@ -127,6 +127,8 @@ test('the privacy mask hides the date of birth and blurs the pictures, and a rev
   await expect(page.getByText(dob)).toHaveCount(0);
   expect(await page.locator('main').innerText()).not.toMatch(dob);
   expect(await page.locator('main').innerText()).not.toContain('mehmet.yilmaz@example.com.tr');
+  // The phone, as stored and as the card formats it (+90 532 123 45 67), in no text either.
+  expect(await page.locator('body').textContent()).not.toMatch(/\+905321234567|532 123 45 67/);
   const pictures = page.locator('figure[data-attribute] img');
   await expect(pictures).toHaveCount(2);
   for (const picture of await pictures.all()) expect(await picture.evaluate((el) => getComputedStyle(el).filter)).toMatch(/blur/);
@@ -139,6 +141,7 @@ test('the privacy mask hides the date of birth and blurs the pictures, and a rev
   // Alt+Shift+M turns the mask off: everything shows.
   await page.keyboard.press('Alt+Shift+M');
   await expect(page.getByText('mehmet.yilmaz@example.com.tr')).toBeVisible();
+  await expect(page.getByTestId('phone-number')).toHaveText('+90 532 123 45 67');
   for (const picture of await pictures.all()) expect(await picture.evaluate((el) => getComputedStyle(el).filter)).toBe('none');
 });
 
@@ -179,6 +182,35 @@ test('a keyboard-only run through the viewer', async ({ page }) => {
   await expect(page.getByRole('button', { name: 'Open a larger view of the selfie' })).toBeFocused();
 });
 
+test('the mouse wheel zooms the picture in, and a drag pans it', async ({ page }) => {
+  const { dialog, img } = await openViewer(page, 'passport');
+  await expect.poll(() => width(img)).toBeGreaterThan(100);
+  const fitted = await width(img);
+  const pane = (await dialog.locator('[data-pane="passport"]').boundingBox())!;
+  const centre = { x: pane.x + pane.width / 2, y: pane.y + pane.height / 2 };
+  await page.mouse.move(centre.x, centre.y);
+  for (let i = 0; i < 5; i++) await page.mouse.wheel(0, -200);
+  await expect.poll(() => width(img)).toBeGreaterThanOrEqual(fitted * 1.5);
+
+  const position = () => img.evaluate((el) => el.getBoundingClientRect()).then(({ x, y }) => ({ x: Math.round(x), y: Math.round(y) }));
+  // The wheel's zoom has settled: two readings 100 ms apart agree.
+  let last = '';
+  const unchanged = async () => {
+    const now = JSON.stringify(await position());
+    const same = now === last;
+    last = now;
+    return same;
+  };
+  await expect.poll(unchanged, { message: 'the zoom settles', intervals: [100] }).toBe(true);
+  const before = await position();
+  await page.mouse.down();
+  for (let step = 1; step <= 10; step++) await page.mouse.move(centre.x - 15 * step, centre.y - 10 * step);
+  await page.mouse.up();
+  // The picture followed the pointer: left and up.
+  await expect.poll(async () => (await position()).x).toBeLessThan(before.x - 50);
+  expect((await position()).y).toBeLessThan(before.y - 30);
+});
+
 test('the viewer shows the thumbnail object URL, decoded once', async ({ page }) => {
   await page.goto(BLOCKED);
   const thumbnail = page.getByRole('button', { name: 'Open a larger view of the passport' }).locator('img');
@@ -203,6 +235,23 @@ test('timestamps take focus and show the other zone; one toggle switches them al
   for (const text of await page.locator('main time[aria-describedby]').allInnerTexts()) expect(text).toMatch(/ UTC$/);
   await page.reload();
   await expect(page.getByRole('button', { name: 'UTC times', exact: true })).toHaveAttribute('aria-pressed', 'true');
+});
+
+test('hovering a timestamp shows it in the other zone', async ({ page }) => {
+  await page.goto(BLOCKED);
+  const time = page.getByTestId('summary-status').locator('time');
+  await expect(time).toHaveText(/ (SGT|UTC\+8)$/);
+  const tip = page.locator(`[id="${await time.getAttribute('aria-describedby')}"]`);
+  await expect(tip).toBeHidden();
+  await time.hover();
+  await expect(tip).toBeVisible();
+  // The same moment in UTC, eight hours behind Singapore: not what the page shows.
+  const utc = `${(await time.getAttribute('datetime'))!.slice(11, 16)} UTC`;
+  await expect(tip).toHaveText(new RegExp(`^In UTC: .* ${utc}$`));
+  await expect(time).not.toContainText(utc);
+  await expect(time).not.toBeFocused();
+  await page.mouse.move(0, 0);
+  await expect(tip).toBeHidden();
 });
 
 test('EXIF orientation is kept in the thumbnail and the viewer; a sideways picture is turned upright with Rotate', async ({ page }) => {
