@@ -174,6 +174,9 @@ test('a keyboard-only run through the viewer', async ({ page }) => {
     await page.keyboard.press('Tab');
     if (await page.getByRole('button', { name: 'Compare' }).evaluate((el) => el === document.activeElement)) break;
   }
+  // The viewer's light ring (focus-ring-dark) shows around it.
+  const ring = (el: Element) => [getComputedStyle(el).outlineStyle, getComputedStyle(el).outlineWidth, getComputedStyle(el).outlineOffset];
+  expect(await page.getByRole('button', { name: 'Compare' }).evaluate(ring)).toEqual(['solid', '2px', '2px']);
   await page.keyboard.press('Enter');
   await expect(page.getByRole('dialog', { name: 'Compare pictures' })).toBeVisible();
   await page.keyboard.press('Escape');

@@ -86,7 +86,7 @@ function ApplicantRow({ applicant, environment }: { applicant: Applicant; enviro
       return (
         <Link
           to={href}
-          className="rounded text-blue-800 underline decoration-blue-300 underline-offset-2 hover:decoration-blue-700 focus-ring focus-visible:outline-offset-2"
+          className="rounded text-blue-800 underline decoration-blue-300 underline-offset-2 hover:decoration-blue-700 focus-ring-offset"
           data-open={field}
         >
           {text}

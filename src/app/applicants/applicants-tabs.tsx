@@ -76,7 +76,7 @@ export function QueueTabs({
             data-tab={tabKey(tab.filter)}
             onClick={() => onSelect(tab.filter)}
             className={cn(
-              '-mb-px inline-flex items-center gap-2 rounded-t-md border-b-2 px-3 py-2 text-sm font-medium focus-ring focus-visible:outline-offset-2',
+              '-mb-px inline-flex items-center gap-2 rounded-t-md border-b-2 px-3 py-2 text-sm font-medium focus-ring-offset',
               selected ? 'border-blue-700 text-blue-800' : 'border-transparent text-slate-700 hover:border-slate-300 hover:text-slate-900',
             )}
           >

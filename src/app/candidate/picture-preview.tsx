@@ -180,7 +180,7 @@ function Thumbnail({
       onBlur={mask.onBlur}
       onPointerEnter={events.onIntent}
       data-masked={mask.hidden ? 'hidden' : undefined}
-      className="relative block w-full cursor-zoom-in overflow-hidden rounded focus-ring focus-visible:outline-offset-2"
+      className="relative block w-full cursor-zoom-in overflow-hidden rounded focus-ring-offset"
       aria-label={`Open a larger view of the ${label.toLowerCase()}`}
     >
       <img

@@ -24,7 +24,7 @@ const PAGES = [
 ] as const;
 
 const toggleClass =
-  'inline-flex items-center gap-1.5 rounded-md border border-slate-300 bg-white px-2.5 py-1 text-sm font-medium text-slate-700 hover:bg-slate-50 aria-pressed:border-blue-700 aria-pressed:bg-blue-50 aria-pressed:text-blue-900 focus-ring focus-visible:outline-offset-2';
+  'inline-flex items-center gap-1.5 rounded-md border border-slate-300 bg-white px-2.5 py-1 text-sm font-medium text-slate-700 hover:bg-slate-50 aria-pressed:border-blue-700 aria-pressed:bg-blue-50 aria-pressed:text-blue-900 focus-ring-offset';
 
 /** Every page: the header, then the page or what stands before it (sign-in, a refusal, a paused store). */
 export function AppShell({ children }: { children: ReactNode }) {

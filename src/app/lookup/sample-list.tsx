@@ -16,7 +16,7 @@ export function SampleList({ samples, namesHidden = false }: { samples: SampleCa
           <li key={`${sample.kind}:${sample.id}`} className="min-w-0">
             <Link
               to={candidatePath(sample.kind, sample.id)}
-              className="block h-full rounded-lg border border-slate-200 bg-white p-4 shadow-sm hover:border-blue-400 hover:shadow focus-ring focus-visible:outline-offset-2"
+              className="block h-full rounded-lg border border-slate-200 bg-white p-4 shadow-sm hover:border-blue-400 hover:shadow focus-ring-offset"
             >
               <span className="flex flex-wrap items-center justify-between gap-2">
                 <span className="font-medium break-words text-slate-900">

@@ -138,7 +138,7 @@ export function Masked({
           item.reveal();
         }
       }}
-      className={`rounded focus-ring focus-visible:outline-offset-2 ${
+      className={`rounded focus-ring-offset ${
         item.hidden ? 'inline-flex cursor-pointer items-center gap-1 bg-slate-200 px-1.5 text-slate-600 select-none' : ''
       } ${block ? 'block' : ''}`}
     >

@@ -18,7 +18,7 @@ export function TimeStamp({ date, now, seconds = false }: { date: Date; now?: Da
           tabIndex={0}
           dateTime={date.toISOString()}
           aria-describedby={id}
-          className="cursor-help rounded underline decoration-slate-400 decoration-dotted underline-offset-2 focus-ring focus-visible:outline-offset-2"
+          className="cursor-help rounded underline decoration-slate-400 decoration-dotted underline-offset-2 focus-ring-offset"
         >
           {formatDateTime(date, { zone, seconds })}
         </time>

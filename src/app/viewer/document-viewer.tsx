@@ -214,7 +214,7 @@ function ComparePanes({
             <select
               value={pair[side]}
               onChange={(event) => choose(side, Number(event.target.value))}
-              className="rounded border border-slate-600 bg-slate-800 px-2 py-1 text-white focus-visible:outline-2 focus-visible:outline-sky-300"
+              className="rounded border border-slate-600 bg-slate-800 px-2 py-1 text-white focus-ring-dark"
             >
               {pictures.map((picture, i) => (
                 <option key={picture.name} value={i}>

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import type { PaneControls } from './zoom-pane.tsx';
 
 const toolClass =
-  'inline-flex h-9 min-w-9 items-center justify-center gap-1 rounded-md border border-slate-600 bg-slate-800 px-2 text-sm font-medium text-white hover:bg-slate-700 disabled:opacity-40 aria-pressed:bg-sky-700 aria-pressed:border-sky-400 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-300';
+  'inline-flex h-9 min-w-9 items-center justify-center gap-1 rounded-md border border-slate-600 bg-slate-800 px-2 text-sm font-medium text-white hover:bg-slate-700 disabled:opacity-40 aria-pressed:bg-sky-700 aria-pressed:border-sky-400 focus-ring-dark';
 
 function Tool({
   label,

@@ -92,7 +92,7 @@ export function ZoomPane({
             role: 'group',
             'aria-label': `${position ? `${position}: ` : ''}${picture.label}, ${Math.round(scale * 100)} %${rotation ? `, turned ${rotation}°` : ''}`,
             'aria-describedby': describedBy,
-            className: 'focus-visible:outline-2 focus-visible:outline-offset-[-4px] focus-visible:outline-sky-300',
+            className: 'focus-ring-dark-inset',
           }}
           contentStyle={{ position: 'relative', width: box?.width, height: box?.height }}
         >
@@ -204,7 +204,7 @@ function PaneOverlay({
         <button
           type="button"
           onClick={onReveal}
-          className="absolute top-1/2 left-1/2 -translate-x-1/2 -translate-y-1/2 rounded-md bg-white px-3 py-1.5 text-sm font-medium text-slate-900 shadow focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-300"
+          className="absolute top-1/2 left-1/2 -translate-x-1/2 -translate-y-1/2 rounded-md bg-white px-3 py-1.5 text-sm font-medium text-slate-900 shadow focus-ring-dark"
         >
           Show the {picture.label.toLowerCase()}
         </button>
