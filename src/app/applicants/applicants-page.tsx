@@ -136,15 +136,19 @@ function QueueHeader({ fetchedAt, fetching, onRefresh }: { fetchedAt?: number; f
 
 function EmptyPage({ total, filter, page, hrefOf }: { total: number; filter: ApplicantFilter | undefined; page: number; hrefOf: HrefOf }) {
   if (total === 0) {
-    return <p className="rounded-xl border border-dashed border-slate-300 bg-white p-5 text-sm text-slate-700">{EMPTY[tabKey(filter)]}</p>;
+    return (
+      <Card as="p" tone="dashed" className="text-sm">
+        {EMPTY[tabKey(filter)]}
+      </Card>
+    );
   }
   const last = Math.max(1, Math.ceil(total / APPLICANTS_PAGE_SIZE));
   return (
-    <p className="rounded-xl border border-dashed border-slate-300 bg-white p-5 text-sm text-slate-700">
+    <Card as="p" tone="dashed" className="text-sm">
       There is no page {page}: this list has {last} {last === 1 ? 'page' : 'pages'}.{' '}
       <Link to={hrefOf({ filter, page: last })} className="rounded font-medium text-blue-800 underline underline-offset-2 focus-ring">
         Go to the last page
       </Link>
-    </p>
+    </Card>
   );
 }

@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import type { Applicant } from '../../kyc/contract/applicants.ts';
 import { candidatePath, environmentPath } from '../routes.ts';
 import { buttonClass } from '../ui/button.tsx';
+import { Card } from '../ui/card.tsx';
 import { LongText } from '../ui/long-text.tsx';
 import { StatusBadge } from '../ui/status-badge.tsx';
 
@@ -26,7 +27,7 @@ export function ApplicantsTable({
   environment: string | undefined;
 }) {
   return (
-    <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
+    <Card padding="none" className="overflow-x-auto">
       <table className="w-full min-w-[44rem] text-left text-sm">
         <caption className="sr-only">{caption}</caption>
         <thead className="border-b border-slate-200 bg-slate-50 text-xs font-semibold tracking-wide text-slate-600 uppercase">
@@ -54,7 +55,7 @@ export function ApplicantsTable({
           ))}
         </tbody>
       </table>
-    </div>
+    </Card>
   );
 }
 

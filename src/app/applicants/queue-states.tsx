@@ -53,7 +53,7 @@ export function QueueError({ error, onRetry, retrying }: { error: LookupError; o
 /** The service has no list operation: not an error, a fact about this service. */
 export function QueueNotOffered({ homeHref }: { homeHref: string }) {
   return (
-    <div role="note" className="space-y-2 rounded-xl border border-sky-200 bg-sky-50 p-5 text-sky-950" data-testid="queue-not-offered">
+    <Card role="note" tone="info" className="space-y-2" data-testid="queue-not-offered">
       <h2 className="text-lg font-semibold">This KYC service does not offer the applicants list</h2>
       <p className="text-sm">
         It answered that the list operation does not exist. Candidates can still be looked up one at a time by refId or recordId.
@@ -61,6 +61,6 @@ export function QueueNotOffered({ homeHref }: { homeHref: string }) {
       <Link to={homeHref} className={buttonClass({ variant: 'secondary' })}>
         Look a candidate up
       </Link>
-    </div>
+    </Card>
   );
 }

@@ -1,5 +1,6 @@
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import type { BatchLine } from '../../kyc/view/batch-export.ts';
+import { Card } from '../ui/card.tsx';
 import { StatusBadge } from '../ui/status-badge.tsx';
 import { TimeStamp } from '../ui/time-stamp.tsx';
 
@@ -8,7 +9,7 @@ const OTHER: Record<LookupKind, LookupKind> = { refId: 'recordId', recordId: 're
 /** One row per id, in the order they were pasted; a row fills in when its lookup finishes. */
 export function BatchTable({ lines, kind, pending }: { lines: BatchLine[]; kind: LookupKind; pending: string }) {
   return (
-    <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
+    <Card padding="none" className="overflow-x-auto">
       <table className="w-full text-left text-sm">
         <caption className="sr-only">Batch results, in the order of the ids</caption>
         <thead className="border-b border-slate-200 bg-slate-50 text-xs font-semibold text-slate-600 uppercase">
@@ -39,7 +40,7 @@ export function BatchTable({ lines, kind, pending }: { lines: BatchLine[]; kind:
           ))}
         </tbody>
       </table>
-    </div>
+    </Card>
   );
 }
 

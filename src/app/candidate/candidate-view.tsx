@@ -6,6 +6,7 @@ import { isStatusLevel, type CandidateRecord } from '../../kyc/contract/schema.t
 import { useEnvironment } from '../environment/use-environment.ts';
 import { RevealScope } from '../preferences/privacy-mask.tsx';
 import { sessionQueries } from '../session/session-query.ts';
+import { Card } from '../ui/card.tsx';
 import { Notice } from '../ui/section.tsx';
 import { useNow } from '../ui/use-now.ts';
 import { AddressCard } from './address-card.tsx';
@@ -62,9 +63,9 @@ export function CandidateView({ record }: { record: CandidateRecord }) {
                   {identities.address?.type === 'string' && <AddressCard raw={identities.address.value} />}
                   {identities.phone?.type === 'string' && <PhoneCard raw={identities.phone.value} />}
                   {!identities.address && !identities.phone && (
-                    <p className="rounded-xl border border-dashed border-slate-300 p-5 text-sm text-slate-600">
+                    <Card as="p" tone="dashed" className="text-sm">
                       No address or phone number was provided.
-                    </p>
+                    </Card>
                   )}
                 </div>
               </div>

@@ -5,6 +5,7 @@ import { certificateTitle, parseCertificate } from '../../kyc/view/certificate.t
 import { splitSummaryFields } from '../../kyc/view/summary-fields.ts';
 import { formatDuration } from '../../kyc/view/time.ts';
 import { buildTimeline } from '../../kyc/view/timeline.ts';
+import { Card } from '../ui/card.tsx';
 import { LongText } from '../ui/long-text.tsx';
 import { OutcomeChip } from '../ui/outcome-chip.tsx';
 import { StatusBadge } from '../ui/status-badge.tsx';
@@ -27,9 +28,11 @@ export function DecisionSummary({ record, now, summaryFields }: { record: Candid
   const certs = Object.entries(record.certs ?? {});
   const { summary } = splitSummaryFields(record.customFields, summaryFields);
   return (
-    <section
+    <Card
+      as="section"
+      padding="none"
       aria-label="Decision summary"
-      className="flex min-w-0 flex-wrap items-center gap-x-6 gap-y-3 rounded-xl border border-slate-300 bg-white px-5 py-3 shadow-sm"
+      className="flex min-w-0 flex-wrap items-center gap-x-6 gap-y-3 px-5 py-3"
     >
       <p className="flex min-w-0 flex-wrap items-center gap-2 text-sm text-slate-800" data-testid="summary-status">
         <StatusBadge status={record.status} />
@@ -69,6 +72,6 @@ export function DecisionSummary({ record, now, summaryFields }: { record: Candid
           ))}
         </dl>
       )}
-    </section>
+    </Card>
   );
 }

@@ -1,15 +1,12 @@
 import type { ArchivingKey } from '../../kyc/contract/api.ts';
+import { Card } from '../ui/card.tsx';
 import { TimeStamp } from '../ui/time-stamp.tsx';
 
 /** For compliance users: this server's key deletes what it looks up, and what the server does about it. */
 export function ArchivingKeyBanner({ archivingKey }: { archivingKey: ArchivingKey }) {
   const detected = new Date(archivingKey.detectedAt);
   return (
-    <section
-      aria-labelledby="archiving-key-heading"
-      data-testid="archiving-key-banner"
-      className="rounded-xl border-2 border-red-600 bg-red-50 p-5 text-red-950 shadow-sm"
-    >
+    <Card as="section" tone="alert" aria-labelledby="archiving-key-heading" data-testid="archiving-key-banner">
       <h2 id="archiving-key-heading" className="text-lg font-semibold">
         <span aria-hidden="true">⚠ </span>This server's API key archives identity data after each full lookup
       </h2>
@@ -21,6 +18,6 @@ export function ArchivingKeyBanner({ archivingKey }: { archivingKey: ArchivingKe
           ? 'The administrator has accepted this (KYC_KEY_ARCHIVES_ON_EXTRACT=accept): every candidate opened here loses its identity data shortly after.'
           : 'Full lookups are refused until an administrator configures a key without "archive after extract" (or sets KYC_KEY_ARCHIVES_ON_EXTRACT=accept). The applicants list and status-level lookups still work.'}
       </p>
-    </section>
+    </Card>
   );
 }

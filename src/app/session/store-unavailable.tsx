@@ -1,4 +1,5 @@
 import { Button } from '../ui/button.tsx';
+import { Card } from '../ui/card.tsx';
 
 /** What the server's `store_unavailable` means for the person in front of the screen. */
 export const STORE_UNAVAILABLE_TEXT =
@@ -8,16 +9,12 @@ export const STORE_UNAVAILABLE_TEXT =
 /** Instead of the page while sign-in cannot be checked (the shared store is down). */
 export function StoreUnavailable({ onRetry, retrying }: { onRetry: () => void; retrying: boolean }) {
   return (
-    <div
-      role="alert"
-      className="space-y-3 rounded-xl border border-amber-300 bg-amber-50 p-5 text-amber-950"
-      data-error-kind="store_unavailable"
-    >
+    <Card role="alert" tone="warning" className="space-y-3" data-error-kind="store_unavailable">
       <h1 className="text-xl font-semibold">Sign-in and lookups are paused</h1>
       <p className="text-sm">{STORE_UNAVAILABLE_TEXT}</p>
       <Button onClick={onRetry} disabled={retrying} className="inline-flex items-center">
         {retrying ? 'Trying…' : 'Try again'}
       </Button>
-    </div>
+    </Card>
   );
 }
