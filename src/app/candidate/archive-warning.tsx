@@ -1,4 +1,5 @@
 import { formatDuration } from '../../kyc/view/time.ts';
+import { cardClass } from '../ui/card.tsx';
 import { useNow } from '../ui/use-now.ts';
 
 /** "14:02:10 UTC", with the date in front when it is not today (UTC). */
@@ -18,7 +19,7 @@ export function ArchiveWarning({ at, accepted }: { at: Date; accepted: boolean |
   const remaining = Math.ceil((at.getTime() - now.getTime()) / 1000) * 1000;
   const when = formatUtcMoment(at, now);
   return (
-    <div role="alert" data-testid="archive-warning" className="rounded-xl border-2 border-red-600 bg-red-50 p-5 text-red-950 shadow-sm">
+    <div role="alert" data-testid="archive-warning" className={cardClass({ tone: 'alert' })}>
       <h2 className="text-lg font-semibold">
         <span aria-hidden="true">⚠ </span>
         {remaining > 0 ? (
