@@ -66,8 +66,14 @@ describe('decision summary', () => {
     const strip = await summary();
     expect(strip.previousElementSibling?.tagName).toBe('HEADER');
     expect(within(strip).getByTestId('summary-status')).toHaveTextContent(
-      /^✕BlockedBlocked since \w{3} \d{1,2}, 2026, \d\d:\d\d\s[AP]M (SGT|UTC\+8)In UTC: /,
+      /^✕Blocked since \w{3} \d{1,2}, 2026, \d\d:\d\d\s[AP]M (SGT|UTC\+8)In UTC: /,
     );
+    // The status is said once: by the badge, which the sentence goes on from.
+    expect(
+      within(strip)
+        .getByTestId('summary-status')
+        .textContent!.match(/Blocked/g),
+    ).toHaveLength(1);
     expect(within(strip).getByTestId('summary-status')).toHaveTextContent(/· 29 days$/);
     const chips = within(strip).getAllByRole('listitem');
     expect(chips.map((li) => [li.textContent, li.firstElementChild!.getAttribute('data-tone')])).toEqual([

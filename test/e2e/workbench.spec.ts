@@ -32,6 +32,8 @@ test('the decision summary sits right under the header with coloured chips', asy
   await page.goto(BLOCKED);
   const summary = page.getByRole('region', { name: 'Decision summary' });
   await expect(summary).toContainText(/Blocked since .* · 29 days/);
+  // Said once, read as one sentence: the badge, then "since …".
+  expect((await summary.getByTestId('summary-status').innerText()).match(/Blocked/g)).toHaveLength(1);
   const header = await page.locator('main header').boundingBox();
   const strip = await summary.boundingBox();
   expect(strip!.y).toBeGreaterThan(header!.y + header!.height - 1);

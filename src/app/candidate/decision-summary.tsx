@@ -1,5 +1,4 @@
 import type { CandidateRecord } from '../../kyc/contract/schema.ts';
-import { statusInfo } from '../../kyc/contract/status.ts';
 import { certificateLabel, labelOf, reviewOf } from '../../kyc/view/certificate-review.ts';
 import { certificateTitle, parseCertificate } from '../../kyc/view/certificate.ts';
 import { splitSummaryFields } from '../../kyc/view/summary-fields.ts';
@@ -36,10 +35,14 @@ export function DecisionSummary({ record, now, summaryFields }: { record: Candid
     >
       <p className="flex min-w-0 flex-wrap items-center gap-2 text-sm text-slate-800" data-testid="summary-status">
         <StatusBadge status={record.status} />
+        {/* The badge names the status; the sentence goes on from it ("Blocked since …"). */}
         {since && (
-          <span>
-            {statusInfo(record.status).label} since <TimeStamp date={since} /> · {formatDuration(now.getTime() - since.getTime())}
-          </span>
+          <>
+            {' '}
+            <span>
+              since <TimeStamp date={since} /> · {formatDuration(now.getTime() - since.getTime())}
+            </span>
+          </>
         )}
       </p>
       {certs.length > 0 && (
