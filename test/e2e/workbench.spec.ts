@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { docScreenshot, watchPageErrors } from './helpers.ts';
+import { docScreenshot, expectAllPicturesDecoded, watchPageErrors } from './helpers.ts';
 
 /** The reviewer's workbench in real Chromium: summary strip, document viewer, compare, mask. */
 const BLOCKED = '/candidates/refId/user-7781';
@@ -42,6 +42,24 @@ test('the decision summary sits right under the header with coloured chips', asy
   await expect(summary.locator('[data-cert-chip="onfido-service-cert"] [data-tone]')).toHaveAttribute('data-tone', 'positive');
   await expect(summary).toContainText('Screening caseCA-2026-00917');
   await docScreenshot(page, 'workbench-page', { fullPage: true });
+  expect(errors).toEqual([]);
+});
+
+test("an approved candidate's page, top to bottom in one screen: the README's picture", async ({ page }) => {
+  const errors = watchPageErrors(page);
+  await page.setViewportSize({ width: 1280, height: 1200 });
+  await page.goto('/candidates/refId/c0a8f3e2-6b1d-4f7e-9a52-3d1e8b7c4a10');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Amélie Dubois-Léger');
+  const summary = page.getByRole('region', { name: 'Decision summary' });
+  await expect(summary).toContainText(/^✓ ?Approved since .* · 4 days/);
+  await expect(summary.locator('[data-cert-chip] [data-tone]')).toHaveCount(2);
+  for (const tone of await summary.locator('[data-cert-chip] [data-tone]').all())
+    await expect(tone).toHaveAttribute('data-tone', 'positive');
+  await expect(summary.locator('[data-field="riskLevel"]')).toHaveText('Risk levellow');
+  await expect(page.getByTestId('phone-number')).toHaveText('+33 6 12 34 56 78');
+  await expectAllPicturesDecoded(page, 3);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await docScreenshot(page, 'candidate-page');
   expect(errors).toEqual([]);
 });
 
