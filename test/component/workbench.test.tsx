@@ -33,6 +33,10 @@ function show(record: CandidateRecord, meta: Partial<ApiMeta> = {}) {
 
 const summary = () => screen.findByRole('region', { name: 'Decision summary' });
 
+/** A certificate panel's rows, as [label, value] text. */
+const rowPairs = (panel: HTMLElement) =>
+  [...within(panel).getByTestId('review-rows').querySelectorAll('dt')].map((dt) => [dt.textContent, dt.nextElementSibling!.textContent]);
+
 function withCertificate(result: string): CandidateRecord {
   return {
     status: 'inreview',
@@ -110,7 +114,7 @@ describe('certificate rows', () => {
     show(blocked);
     const screening = await screen.findByRole('article', { name: 'ComplyAdvantage' });
     const rows = within(screening).getByTestId('review-rows');
-    const pairs = [...rows.querySelectorAll('dt')].map((dt) => [dt.textContent, dt.nextElementSibling!.textContent]);
+    const pairs = rowPairs(screening);
     expect(pairs.slice(0, 4)).toEqual([
       ['Provider', 'ComplyAdvantage Ltd'],
       ['Check type', 'aml_screening'],
@@ -130,7 +134,7 @@ describe('certificate rows', () => {
     show(byRef(refId));
     const onfido = await screen.findByRole('article', { name: 'Onfido' });
     const rows = within(onfido).getByTestId('review-rows');
-    const pairs = [...rows.querySelectorAll('dt')].map((dt) => [dt.textContent, dt.nextElementSibling!.textContent]);
+    const pairs = rowPairs(onfido);
     expect(pairs.slice(0, 5)).toEqual([
       ['Provider', 'Onfido Ltd'],
       ['Check type', 'document'],
@@ -201,10 +205,7 @@ describe('certificate rows', () => {
     show(record);
     const strip = await summary();
     const panel = await screen.findByRole('article', { name: /onerror/ });
-    const pairs = [...within(panel).getByTestId('review-rows').querySelectorAll('dt')].map((dt) => [
-      dt.textContent,
-      dt.nextElementSibling!.textContent,
-    ]);
+    const pairs = rowPairs(panel);
     // Both `checkType` and `check_type` read "Check type": two rows, neither lost to the other.
     expect(pairs.filter(([label]) => label === 'Check type').map(([, value]) => value)).toEqual([PAYLOADS[0], PAYLOADS[4]]);
     expect(pairs).toContainEqual(['Match status', expect.stringContaining(PAYLOADS[3]!)]);
