@@ -52,7 +52,8 @@ export function CandidatePage() {
   return <CandidateLookup key={`${environment}:${route.kind}:${route.id}`} kind={route.kind} id={route.id} />;
 }
 
-function CandidateLookup({ kind, id }: { kind: LookupKind; id: string }) {
+/** The lookup behind a candidate page: the query, what it means (archiving, a status change), and its effects. */
+function useCandidateLookup(kind: LookupKind, id: string) {
   const { environment, info, meta, to } = useEnvironment();
   const location = useLocation();
   const navigate = useNavigate();
@@ -93,6 +94,12 @@ function CandidateLookup({ kind, id }: { kind: LookupKind; id: string }) {
     if (detected) void queryClient.invalidateQueries({ queryKey: metaQueries.all() });
   }, [detected, queryClient]);
 
+  return { environment, info, meta, note, session, query, progress, accepted, archivesAt, status, changedTo, retryAsRecordId };
+}
+
+function CandidateLookup({ kind, id }: { kind: LookupKind; id: string }) {
+  const { environment, info, meta, note, session, query, progress, accepted, archivesAt, status, changedTo, retryAsRecordId } =
+    useCandidateLookup(kind, id);
   if (query.isPending || retryAsRecordId) return <CandidateSkeleton progress={progress} />;
   const notes = <LookupNotes note={note} kind={kind} id={id} />;
   if (query.isError) {
