@@ -95,16 +95,16 @@ function allow(served: ServedEnvironment, identity: Identity): Resolved {
  * environment this user may not use, only its name (in the URL already): not its label, client id,
  * dashboard or key state.
  */
-export function metaFor(
+export async function metaFor(
   served: readonly ServedEnvironment[],
   current: ServedEnvironment,
   identity: Identity,
   replyTemplates: Record<string, ReplyTemplate>,
   display?: Pick<ApiMeta, 'summaryFields' | 'privacyMaskDefault'>,
-): ApiMeta {
+): Promise<ApiMeta> {
   const allowed = mayUse(identity, current.environment.info.name);
   const { info, samples } = current.environment;
-  const archivingKey = allowed ? current.deps.archiving.state() : undefined;
+  const archivingKey = allowed ? await current.deps.archiving.state() : undefined;
   return {
     upstream: info.upstream,
     ...(allowed && samples ? { samples: identity.role === 'support' ? samples.map(withoutName) : samples } : {}),

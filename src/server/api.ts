@@ -1,3 +1,5 @@
+import path from 'node:path';
+import { type ArchivingFindings, findingsInDirectory, findingsInStore } from './archiving-findings.ts';
 import { createAccessControl } from './auth/access.ts';
 import type { AccessOptions } from './auth/access-control.ts';
 import { auditFileProblem, createAuditLog } from './audit.ts';
@@ -67,6 +69,7 @@ export function createApiFromConfig(
     batchBudget: createRateLimiter(store, 'batch-ids', config.rateLimitBatchPerMinute),
     maxInFlightPerUser: config.maxInFlightPerUser,
     keyArchivesOnExtract: config.keyArchivesOnExtract,
+    archivingFindings: archivingFindingsOf(config, store),
     refuseProxied: config.auth.mode === 'local' && !config.auth.allowUnauthenticated,
     metrics,
     ...(options.log ? { log: options.log } : {}),
@@ -117,6 +120,15 @@ function createStoreFromConfig(config: Config, warn: (line: string) => void): Sh
           : `Redis at ${where} is reachable again: sign-in and lookups resume.`,
       ),
   });
+}
+
+/**
+ * A key seen to archive after extract is remembered for every instance (in Redis), or across restarts
+ * without Redis (a file per finding in the audit log's directory, which the server must be able to write).
+ */
+function archivingFindingsOf(config: Config, store: SharedStore): ArchivingFindings {
+  if (config.redisUrl) return findingsInStore(store, (name) => `Redis (key "${name}" under the prefix candidate-lookup:)`);
+  return findingsInDirectory(path.dirname(path.resolve(config.auditLog)));
 }
 
 export function describeSharedState(config: Config): string {

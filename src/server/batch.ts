@@ -208,7 +208,7 @@ async function lookupOne(
   const check = checkId(id);
   if (!check.ok) return settle({ status: 400, code: 'invalid_id', message: check.message }, null, false);
   // Without a status key a batch looks with the full key: a key that archives after extract would delete each candidate.
-  const archiving = level === 'status' ? undefined : deps.archiving.refusal();
+  const archiving = level === 'status' ? undefined : await deps.archiving.refusal();
   if (archiving) return settle(archiving, null, false);
   // The user's bound on requests to the service holds for batches too (upstream-slots.ts).
   const release = await deps.upstreamSlots.acquire(deps.access.rateLimitKey(call.req, call.identity), deps.timeoutMs, signal);
@@ -232,7 +232,7 @@ async function lookupOne(
     }
     const reduced = await reduceToStatusLevel(outcome.response, deps.maxResponseBytes, deps.upstream.keyWatch());
     if (!reduced.ok) return settle(reduced.failure, upstreamStatus, true);
-    if (level !== 'status') deps.archiving.observe(reduced.record.willArchiveAtDate, lookupAt);
+    if (level !== 'status') await deps.archiving.observe(reduced.record.willArchiveAtDate, lookupAt);
     return settle(undefined, upstreamStatus, true, batchRowOf(index, reduced.record));
   } finally {
     signal.removeEventListener('abort', abort);

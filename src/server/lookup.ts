@@ -72,7 +72,7 @@ export async function lookup(deps: LookupDeps, call: LookupCall): Promise<void> 
   if (deps.audit && !deps.audit.available()) return void sendFailure(call.res, AUDIT_STUCK);
   if (!asked.ok) return refuse(call.res, audit, asked.failure);
   // Whatever the user's role, a lookup with the full key makes such a key delete the candidate's data.
-  const archiving = level === 'status' ? undefined : deps.archiving.refusal();
+  const archiving = level === 'status' ? undefined : await deps.archiving.refusal();
   if (archiving) return refuse(call.res, audit, archiving);
 
   const slot = await takeSlot(deps, call.req, call.res, call.identity);
@@ -109,7 +109,7 @@ export async function lookup(deps: LookupDeps, call: LookupCall): Promise<void> 
     return refuse(call.res, audit, { status: 502, code: 'upstream_error', message }, upstreamStatus, true);
   }
   if (level === 'full') {
-    const watch = () => watchWillArchiveAt(upstreamRes, (value) => deps.archiving.observe(value, lookupAt));
+    const watch = () => watchWillArchiveAt(upstreamRes, (value) => void deps.archiving.observe(value, lookupAt));
     const full: FullAnswer = { upstreamRes, guard: deps.upstream.answerGuard(), audit, upstreamStatus, watch, inParts };
     return answerFull(call.res, full, deps);
   }
@@ -242,9 +242,9 @@ async function answerStatusLevel(
   reduced: Reduced,
   audit: Audit,
   upstreamStatus: number,
-  observe?: (willArchiveAtDate: string | undefined) => void,
+  observe?: (willArchiveAtDate: string | undefined) => Promise<void>,
 ) {
   if (!reduced.ok) return refuse(res, audit, reduced.failure, upstreamStatus, true);
-  observe?.(reduced.record.willArchiveAtDate);
+  await observe?.(reduced.record.willArchiveAtDate);
   if (await audit(200, null, upstreamStatus, true)) sendJson(res, 200, reduced.body);
 }

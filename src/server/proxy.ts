@@ -11,6 +11,7 @@ import {
   withEnvironment,
 } from './api-environments.ts';
 import { listApplicants } from './applicants.ts';
+import type { ArchivingFindings } from './archiving-findings.ts';
 import { createArchivingGuard } from './archiving-guard.ts';
 import type { AuditLog } from './audit.ts';
 import { listLine, lookupLine, requestLine } from './audit-trail.ts';
@@ -61,6 +62,8 @@ export interface ApiHandlerOptions {
   batchConcurrency?: number;
   /** Once an environment's key is seen to archive after extract: refuse its full lookups (default), or accept. */
   keyArchivesOnExtract?: 'refuse' | 'accept';
+  /** Where that finding is kept, for every instance and the next start (default: in this handler only). */
+  archivingFindings?: ArchivingFindings;
   /** Warnings for the operator (default: none). */
   warn?: (line: string) => void;
   /** Refuse requests that came through a proxy: local mode without sign-in (default: when `access` is not given). */
@@ -146,7 +149,13 @@ function serveEnvironments(options: ApiHandlerOptions, { access, metrics, refusa
       maxResponseBytes: options.maxResponseBytes,
       warn,
       // Per environment: each has its own key, which may or may not archive after extract.
-      archiving: createArchivingGuard({ accept: options.keyArchivesOnExtract === 'accept', warn, environment: environment.info.label }),
+      archiving: createArchivingGuard({
+        accept: options.keyArchivesOnExtract === 'accept',
+        warn,
+        environment: environment.info,
+        apiKey: environment.target.apiKey,
+        findings: options.archivingFindings,
+      }),
       metrics,
     },
   }));
@@ -216,10 +225,10 @@ function lookupRoute(served: readonly ServedEnvironment[], kind: LookupKind, sta
 }
 
 /** `/api/meta` in any environment, even one the user may not use: the answer says which ones they may. */
-function metaRoute(options: ApiHandlerOptions, served: readonly ServedEnvironment[], call: SignedInCall): void {
+async function metaRoute(options: ApiHandlerOptions, served: readonly ServedEnvironment[], call: SignedInCall): Promise<void> {
   const resolved = resolveEnvironment(served, call.params.env, { ...call.identity, environments: undefined });
   if (!resolved.ok) return void sendFailure(call.res, resolved.failure);
-  const meta = metaFor(served, resolved.served, call.identity, options.replyTemplates ?? DEFAULT_REPLIES, options.display);
+  const meta = await metaFor(served, resolved.served, call.identity, options.replyTemplates ?? DEFAULT_REPLIES, options.display);
   sendJson(call.res, 200, JSON.stringify(meta));
 }
 

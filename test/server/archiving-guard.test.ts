@@ -1,6 +1,7 @@
 import http from 'node:http';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ArchivingFindings, findingName } from '../../src/server/archiving-findings.ts';
 import { createArchivingGuard, watchWillArchiveAt } from '../../src/server/archiving-guard.ts';
 import { listen } from './http.ts';
 
@@ -67,32 +68,68 @@ describe('watching a streamed record for willArchiveAtDate', () => {
 describe('the archiving guard', () => {
   const lookupAt = Date.parse('2026-11-22T14:02:00.000Z');
 
-  it('detects a date less than 24 h after the lookup, warns once, then refuses', () => {
+  it('detects a date less than 24 h after the lookup, warns once, then refuses', async () => {
     const warnings: string[] = [];
     const guard = createArchivingGuard({ accept: false, warn: (line) => warnings.push(line) });
-    expect(guard.refusal()).toBeUndefined();
-    guard.observe('2026-12-12T14:02:00.000Z', lookupAt); // 20 days: an ordinary schedule
-    guard.observe(undefined, lookupAt);
-    guard.observe('2026-11-22T13:00:00.000Z', lookupAt); // before the lookup: set by someone else
-    guard.observe('not a date', lookupAt);
-    expect(guard.state()).toBeUndefined();
-    guard.observe(AT, lookupAt);
-    guard.observe(AT, lookupAt);
+    expect(await guard.refusal()).toBeUndefined();
+    await guard.observe('2026-12-12T14:02:00.000Z', lookupAt); // 20 days: an ordinary schedule
+    await guard.observe(undefined, lookupAt);
+    await guard.observe('2026-11-22T13:00:00.000Z', lookupAt); // before the lookup: set by someone else
+    await guard.observe('not a date', lookupAt);
+    expect(await guard.state()).toBeUndefined();
+    await Promise.all([guard.observe(AT, lookupAt), guard.observe(AT, lookupAt)]);
+    await guard.observe(AT, lookupAt);
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(
       /^WARNING: .*archives identity data after each full lookup.*10 s after the lookup.*KYC_KEY_ARCHIVES_ON_EXTRACT=accept/,
     );
-    expect(guard.state()).toMatchObject({ accepted: false });
-    expect(guard.refusal()).toMatchObject({ status: 409, code: 'archiving_key' });
-    expect(guard.refusal()!.message).toContain('KYC_KEY_ARCHIVES_ON_EXTRACT=accept');
+    expect(await guard.state()).toMatchObject({ accepted: false });
+    expect(await guard.refusal()).toMatchObject({ status: 409, code: 'archiving_key' });
+    expect((await guard.refusal())!.message).toContain('KYC_KEY_ARCHIVES_ON_EXTRACT=accept');
+    expect(warnings).toHaveLength(1);
   });
 
-  it('with the setting, detects and warns but never refuses', () => {
+  it('with the setting, detects and warns but never refuses', async () => {
     const warnings: string[] = [];
     const guard = createArchivingGuard({ accept: true, warn: (line) => warnings.push(line) });
-    guard.observe(AT, lookupAt);
-    expect(guard.state()).toMatchObject({ accepted: true });
-    expect(guard.refusal()).toBeUndefined();
+    await guard.observe(AT, lookupAt);
+    expect(await guard.state()).toMatchObject({ accepted: true });
+    expect(await guard.refusal()).toBeUndefined();
     expect(warnings[0]).toContain('KYC_KEY_ARCHIVES_ON_EXTRACT=accept is set');
+  });
+
+  it('refuses at once, before the finding is recorded, and fails closed when it cannot be read', async () => {
+    let stored: string | undefined;
+    let release = () => {};
+    const slow: ArchivingFindings = {
+      describe: () => 'a slow store',
+      read: async () => stored,
+      record: (_name, detectedAt) =>
+        new Promise((resolve) => {
+          release = () => {
+            stored = detectedAt;
+            resolve(true);
+          };
+        }),
+    };
+    const guard = createArchivingGuard({ accept: false, warn: () => {}, findings: slow });
+    const observed = guard.observe(AT, lookupAt);
+    expect(await guard.refusal()).toMatchObject({ code: 'archiving_key' });
+    release();
+    await observed;
+    expect(await guard.refusal()).toMatchObject({ code: 'archiving_key' });
+
+    const broken: ArchivingFindings = { ...slow, read: () => Promise.reject(Object.assign(new Error('denied'), { code: 'EACCES' })) };
+    const blind = createArchivingGuard({ accept: false, warn: () => {}, findings: broken });
+    expect(await blind.refusal()).toMatchObject({ status: 503, code: 'store_unavailable' });
+    expect(await blind.state()).toBeUndefined();
+  });
+
+  it('keys the finding by environment and a fingerprint of the key, never the key', () => {
+    const name = findingName('production', 'the-secret-api-key');
+    expect(name).toMatch(/^archiving-key-production-[0-9a-f]{16}$/);
+    expect(name).not.toContain('the-secret-api-key');
+    expect(findingName('production', 'another-key')).not.toBe(name);
+    expect(findingName('staging', 'the-secret-api-key')).not.toBe(name);
   });
 });

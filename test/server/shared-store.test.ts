@@ -33,6 +33,16 @@ for (const kind of kinds) {
       await store.close();
     });
 
+    it('keeps a fact for good, the first of callers at once', async () => {
+      const store = kind.make();
+      const stored = await Promise.all(['first', 'second', 'third'].map((value) => store.keep('fact', value)));
+      expect(stored.filter(Boolean)).toHaveLength(1);
+      expect(await store.get('fact')).toBe(['first', 'second', 'third'][stored.indexOf(true)]);
+      await store.delete('fact');
+      expect(await store.keep('fact', 'again')).toBe(true);
+      await store.close();
+    });
+
     it('hands a taken record to one caller only', async () => {
       const store = kind.make();
       await store.put('once', 'secret', 60_000);

@@ -2,8 +2,9 @@ import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rat
 
 /**
  * The state several instances must share: sessions, sign-ins in progress, sign-in failure counts and
- * rate-limit windows. In memory for one process (the default), in Redis with REDIS_URL.
- * Narrow on purpose: records with a lifetime and counters over a window, nothing else.
+ * rate-limit windows, and facts kept for good (a key seen to archive after extract). In memory for one
+ * process (the default), in Redis with REDIS_URL. Narrow on purpose: records with a lifetime, facts and
+ * counters over a window, nothing else.
  */
 export interface SharedStore {
   readonly kind: 'memory' | 'redis';
@@ -11,6 +12,8 @@ export interface SharedStore {
   counter(spec: CounterSpec): Counter;
   /** Stores a value for `ttlMs` (replacing any earlier one). */
   put(key: string, value: string, ttlMs: number): Promise<void>;
+  /** Stores a value for good unless the key holds one: true when this call stored it (the first one stays). */
+  keep(key: string, value: string): Promise<boolean>;
   get(key: string): Promise<string | undefined>;
   /** Reads and removes in one step: a value taken once cannot be taken again, on any instance. */
   take(key: string): Promise<string | undefined>;
@@ -83,6 +86,11 @@ export function createMemoryStore(options: { now?: () => number } = {}): SharedS
       // Expired records go now and then, so that abandoned sessions do not pile up.
       if (++puts % 1000 === 0 || records.size > 10_000) prune();
       records.set(key, { value, expiresAt: now() + ttlMs });
+    },
+    async keep(key, value) {
+      if (live(key)) return false;
+      records.set(key, { value, expiresAt: Number.POSITIVE_INFINITY });
+      return true;
     },
     get: async (key) => live(key)?.value,
     async take(key) {

@@ -1,0 +1,166 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import type http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { apiErrorBodySchema, apiMetaSchema } from '../../src/kyc/contract/api.ts';
+import type { AuditEntry } from '../../src/server/audit.ts';
+import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
+import { startFakeUpstream } from './fake-upstream.ts';
+import type { RawResponse } from './http.ts';
+import { type Instance, startInstance } from './instance.ts';
+import { hasRedisServer, NO_REDIS_MESSAGE, type RunningRedis, startRedis } from './redis-fixture.ts';
+
+/**
+ * A key seen to archive after extract is remembered beyond one process: in Redis for every instance, or
+ * in a file beside the audit log without Redis, so that neither a second instance nor a restart costs
+ * another candidate's identity data. The finding is bound to a fingerprint of the key: a new key starts clean.
+ */
+const record = sampleCandidates({ now: new Date() })[0]!.record;
+const ARCHIVE_KEY = 'archive-after-extract-key-of-test';
+const OTHER_KEY = 'a-new-key-after-the-old-one-was-replaced';
+const COMPLIANCE = { 'x-user': 'ana', 'x-role': 'compliance' };
+const LOOKUP = `/api/candidates/refId/${encodeURIComponent(record.refId!)}`;
+
+let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
+let redis: RunningRedis | undefined;
+const instances: Instance[] = [];
+
+beforeAll(async () => {
+  upstream = await startFakeUpstream();
+  // Every full lookup with either key schedules the deletion 10 s later, as a key with "archive after extract" does.
+  upstream.behave = (_req: http.IncomingMessage, res: http.ServerResponse) => {
+    const data = { ...record, willArchiveAtDate: new Date(Date.now() + 10_000).toISOString() };
+    const body = JSON.stringify({ status: 'success', data });
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+    res.end(body);
+  };
+  if (hasRedisServer) redis = await startRedis();
+});
+afterEach(async () => {
+  await Promise.all(instances.splice(0).map((instance) => instance.close()));
+});
+afterAll(async () => {
+  await redis?.stop();
+  await upstream.close();
+});
+
+async function instance(extra: Record<string, string>): Promise<Instance> {
+  const started = await startInstance({
+    KYC_BASE_URL: upstream.url,
+    KYC_CLIENT_ID: 'c',
+    KYC_API_KEY: ARCHIVE_KEY,
+    AUTH_PROXY_USER_HEADER: 'x-user',
+    AUTH_PROXY_ROLE_HEADER: 'x-role',
+    AUTH_PROXY_TRUSTED: '127.0.0.1/32',
+    RATE_LIMIT_PER_MINUTE: '0',
+    ...extra,
+  });
+  instances.push(started);
+  return started;
+}
+
+async function stop(at: Instance): Promise<void> {
+  instances.splice(instances.indexOf(at), 1);
+  await at.close();
+}
+
+const lookup = (at: Instance) => at.request(LOOKUP, { headers: COMPLIANCE });
+const codeOf = (res: RawResponse) => apiErrorBodySchema.parse(JSON.parse(res.body)).error.code;
+const metaOf = async (at: Instance) => apiMetaSchema.parse(JSON.parse((await at.request('/api/meta', { headers: COMPLIANCE })).body));
+const auditOf = (at: Instance) =>
+  readFileSync(at.auditLog, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as AuditEntry & { kind: string });
+
+describe.skipIf(!hasRedisServer)(`the finding, shared in Redis${hasRedisServer ? '' : ` (${NO_REDIS_MESSAGE})`}`, () => {
+  it('made on one instance refuses full lookups on the other, and after a restart', async () => {
+    await redis!.restart();
+    const asked = upstream.seen.length;
+    const [one, two] = await Promise.all([instance({ REDIS_URL: redis!.url }), instance({ REDIS_URL: redis!.url })]);
+    expect((await lookup(one)).status).toBe(200);
+    const refused = await lookup(two);
+    expect(refused.status).toBe(409);
+    expect(codeOf(refused)).toBe('archiving_key');
+    expect((await metaOf(two)).archivingKey).toMatchObject({ accepted: false });
+    await stop(one);
+    await stop(two);
+    const restarted = await instance({ REDIS_URL: redis!.url });
+    expect((await lookup(restarted)).status).toBe(409);
+    // One candidate's data was scheduled for deletion, not one per instance or per start.
+    expect(upstream.seen.length - asked).toBe(1);
+  });
+
+  it('is kept under a fingerprint of the key, never the key; a new key starts clean', async () => {
+    await redis!.restart();
+    const first = await instance({ REDIS_URL: redis!.url });
+    expect((await lookup(first)).status).toBe(200);
+    const client = new Redis(redis!.url);
+    try {
+      const keys = await client.keys('*');
+      expect(keys.filter((key) => key.includes('archiving'))).toHaveLength(1);
+      const values = await Promise.all(keys.map((key) => client.get(key).catch(() => '')));
+      expect(JSON.stringify([keys, values])).not.toContain(ARCHIVE_KEY);
+      // No expiry: a finding that lapsed would cost another candidate.
+      expect(await client.pttl(keys.find((key) => key.includes('archiving'))!)).toBe(-1);
+    } finally {
+      client.disconnect();
+    }
+    await stop(first);
+    // The operator replaced the key: its first full lookup is answered (and seen to archive in its turn).
+    const replaced = await instance({ REDIS_URL: redis!.url, KYC_API_KEY: OTHER_KEY });
+    expect((await metaOf(replaced)).archivingKey).toBeUndefined();
+    expect((await lookup(replaced)).status).toBe(200);
+    expect((await lookup(replaced)).status).toBe(409);
+  });
+
+  it('a full lookup fails closed while Redis is down (503 store_unavailable, audited, the service not asked)', async () => {
+    await redis!.restart();
+    const at = await instance({ REDIS_URL: redis!.url });
+    await redis!.kill();
+    try {
+      const asked = upstream.seen.length;
+      const res = await lookup(at);
+      expect(res.status).toBe(503);
+      expect(codeOf(res)).toBe('store_unavailable');
+      expect(upstream.seen.length).toBe(asked);
+      expect(auditOf(at).at(-1)).toMatchObject({ status: 503, code: 'store_unavailable', level: null });
+    } finally {
+      await redis!.restart();
+    }
+  });
+});
+
+describe('the finding without Redis', () => {
+  it('is kept in a file beside the audit log: a restart still refuses; removing the file resets it', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'cl-archiving-file-'));
+    const AUDIT_LOG = path.join(dir, 'audit.jsonl');
+    try {
+      const asked = upstream.seen.length;
+      const first = await instance({ AUDIT_LOG });
+      expect((await lookup(first)).status).toBe(200);
+      expect((await lookup(first)).status).toBe(409);
+      await stop(first);
+
+      const restarted = await instance({ AUDIT_LOG });
+      expect((await metaOf(restarted)).archivingKey).toMatchObject({ accepted: false });
+      expect((await lookup(restarted)).status).toBe(409);
+      expect(upstream.seen.length - asked).toBe(1);
+      // The restarted instance says why, once.
+      expect(restarted.logs.filter((line) => line.includes('archives identity data after each full lookup'))).toHaveLength(1);
+
+      const files = readdirSync(dir).filter((name) => name !== 'audit.jsonl');
+      expect(files).toHaveLength(1);
+      expect(files[0]).toMatch(/^archiving-key-default-[0-9a-f]{16}\.json$/);
+      expect(readFileSync(path.join(dir, files[0]!), 'utf8')).not.toContain(ARCHIVE_KEY);
+      // The operator's reset (after replacing the key, or to test again): the file goes, the next lookup is asked.
+      rmSync(path.join(dir, files[0]!));
+      expect((await lookup(restarted)).status).toBe(200);
+      expect(existsSync(path.join(dir, files[0]!))).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
