@@ -1,10 +1,11 @@
-import type http from 'node:http';
-import zlib from 'node:zlib';
 import type { ArchivingKey, EnvironmentInfo } from '../kyc/contract/api.ts';
 import { ARCHIVES_ON_EXTRACT_SETTING, archivesOnExtract } from '../kyc/contract/archiving.ts';
+import { watchWillArchiveAt } from './archive-watch.ts';
 import { type ArchivingFindings, findingName, findingsInStore } from './archiving-findings.ts';
 import { type Failure, STORE_UNAVAILABLE } from './http-reply.ts';
 import { createMemoryStore, StoreUnavailableError } from './state/store.ts';
+import type { UpstreamOutcome } from './upstream-client.ts';
+import { createUpstreamSlots } from './upstream-slots.ts';
 
 /**
  * "Archive after extract" (a key setting of the service): every full-level lookup with such a key makes
@@ -16,10 +17,23 @@ import { createMemoryStore, StoreUnavailableError } from './state/store.ts';
 export interface ArchivingGuard {
   /** A full-level lookup may go ahead: undefined; or why not (the finding, or a finding that cannot be read). */
   refusal(): Promise<Failure | undefined>;
+  /**
+   * Right before a full-level request is sent: refusal() again, and until one of this key's full answers
+   * has been read, one such request at a time (the others wait up to `waitMs`, or until `gone`, then are
+   * refused): a key that archives is seen once, not by every lookup made before its first answer.
+   */
+  admit(waitMs: number, gone?: AbortSignal): Promise<Pass | { ok: false; failure?: Failure }>;
   /** A full-level answer arrived for a lookup made at `lookupAtMs`, carrying this willArchiveAtDate (if any). */
   observe(willArchiveAtDate: unknown, lookupAtMs: number): Promise<void>;
   /** For /api/meta: undefined until detected (or while the finding cannot be read). */
   state(): Promise<ArchivingKey | undefined>;
+}
+
+/** The right to send one full-level request. */
+export interface Pass {
+  ok: true;
+  /** Its outcome, exactly once: the body is watched for willArchiveAtDate, and the next one let through once it is known. */
+  watch(outcome: UpstreamOutcome, lookupAtMs: number): void;
 }
 
 export interface ArchivingGuardOptions {
@@ -38,12 +52,84 @@ export function createArchivingGuard(options: ArchivingGuardOptions): ArchivingG
   const now = options.now ?? Date.now;
   const findings = options.findings ?? findingsInStore(createMemoryStore(), () => 'this process only');
   const name = findingName(options.environment?.name ?? 'default', options.apiKey ?? '');
+  const finding = keptFinding(findings, name);
   const of = options.environment ? ` of ${options.environment.label}` : '';
-  // Found here and not yet recorded (or the store refused it): refused here all the same, meanwhile.
-  let pending: string | undefined;
-  let recording: Promise<boolean> | undefined;
   // This process has said so in its log (once, whether it found it or read it).
   let told = false;
+  const tell = (line: string) => {
+    told = true;
+    options.warn(line);
+  };
+  const gate = createGate();
+  const guard: ArchivingGuard = {
+    async refusal() {
+      let detectedAt: string | undefined;
+      try {
+        detectedAt = await finding.read();
+      } catch (error) {
+        return unreadable(error);
+      }
+      if (detectedAt === undefined) return undefined;
+      if (!told) tell(recalledWarning(of, detectedAt, findings.describe(name), options.accept));
+      return options.accept ? undefined : refusalOf();
+    },
+    async admit(waitMs, gone) {
+      // Accepted, there is nothing to hold back: each lookup deletes what it shows, as the operator chose.
+      const release: Release | 'late' | 'gone' = options.accept ? () => {} : await gate.enter(waitMs, gone);
+      if (release === 'gone') return { ok: false };
+      if (release === 'late') return { ok: false, failure: CHECKING };
+      const refused = await guard.refusal();
+      if (refused) release(false);
+      return refused ? { ok: false, failure: refused } : passOf(guard, release);
+    },
+    async observe(willArchiveAtDate, lookupAtMs) {
+      const at = archivesOnExtract(willArchiveAtDate, lookupAtMs);
+      if (!at || finding.pending()) return;
+      let stored: boolean;
+      try {
+        stored = await finding.record(new Date(now()).toISOString());
+      } catch (error) {
+        const problem = `It could not be recorded (${describeError(error)}): this instance refuses meanwhile, and tries again.`;
+        return tell(`${detectedWarning(of, at, lookupAtMs, options.accept)} ${problem}`);
+      }
+      // Another lookup or instance found it first, and said so.
+      if (stored) tell(`${detectedWarning(of, at, lookupAtMs, options.accept)} Kept in ${findings.describe(name)}.`);
+    },
+    async state() {
+      const detectedAt = await finding.read().catch(() => undefined);
+      return detectedAt === undefined ? undefined : { detectedAt, accepted: options.accept };
+    },
+  };
+  return guard;
+}
+
+/** Lets the next full-level request through once this one's answer is known (true: it did not archive). */
+type Release = (opened: boolean) => void;
+
+function passOf(guard: ArchivingGuard, release: Release): Pass {
+  return {
+    ok: true,
+    watch(outcome, lookupAtMs) {
+      if (!outcome.ok) return release(false);
+      watchWillArchiveAt(outcome.response, async (scan) => {
+        try {
+          if (typeof scan === 'string') await guard.observe(scan, lookupAtMs);
+        } finally {
+          // Known not to archive: a body read whole without a close date (an ordinary one is not).
+          release(scan === null || (typeof scan === 'string' && !archivesOnExtract(scan, lookupAtMs)));
+        }
+      });
+    },
+  };
+}
+
+/**
+ * The finding as this process sees it: found here and not yet recorded (or the store refused it), it is
+ * refused here all the same meanwhile, and recorded again at each read until the store takes it.
+ */
+function keptFinding(findings: ArchivingFindings, name: string) {
+  let pending: string | undefined;
+  let recording: Promise<boolean> | undefined;
   const recordPending = (): Promise<boolean> => {
     recording ??= findings.record(name, pending!).then(
       (stored) => {
@@ -58,48 +144,56 @@ export function createArchivingGuard(options: ArchivingGuardOptions): ArchivingG
     );
     return recording;
   };
-  const read = async (): Promise<string | undefined> => {
-    if (pending === undefined) return findings.read(name);
-    void recordPending().catch(() => {});
-    return pending;
-  };
-  const tell = (line: string) => {
-    told = true;
-    options.warn(line);
-  };
   return {
-    async refusal() {
-      let detectedAt: string | undefined;
-      try {
-        detectedAt = await read();
-      } catch (error) {
-        return unreadable(error);
-      }
-      if (detectedAt === undefined) return undefined;
-      if (!told) tell(recalledWarning(of, detectedAt, findings.describe(name), options.accept));
-      return options.accept ? undefined : refusalOf();
+    pending: () => pending !== undefined,
+    async read(): Promise<string | undefined> {
+      if (pending === undefined) return findings.read(name);
+      void recordPending().catch(() => {});
+      return pending;
     },
-    async observe(willArchiveAtDate, lookupAtMs) {
-      const at = archivesOnExtract(willArchiveAtDate, lookupAtMs);
-      if (!at || pending !== undefined) return;
-      pending = new Date(now()).toISOString();
-      let stored: boolean;
-      try {
-        stored = await recordPending();
-      } catch (error) {
-        return tell(
-          `${detectedWarning(of, at, lookupAtMs, options.accept)} It could not be recorded (${describeError(error)}): this instance refuses meanwhile, and tries again.`,
-        );
-      }
-      // Another lookup or instance found it first, and said so.
-      if (stored) tell(`${detectedWarning(of, at, lookupAtMs, options.accept)} Kept in ${findings.describe(name)}.`);
-    },
-    async state() {
-      const detectedAt = await read().catch(() => undefined);
-      return detectedAt === undefined ? undefined : { detectedAt, accepted: options.accept };
+    record(detectedAt: string): Promise<boolean> {
+      pending = detectedAt;
+      return recordPending();
     },
   };
 }
+
+/**
+ * One full-level request at a time, in this process, until one of them shows the key does not archive
+ * (a single upstream slot, first come first served): `enter` gives a release to call once the answer is
+ * known (true: it did not archive, open for good), or `late` after `waitMs`, or `gone` when the browser
+ * left while waiting.
+ */
+function createGate() {
+  let open = false;
+  const slot = createUpstreamSlots(1);
+  return {
+    async enter(waitMs: number, gone?: AbortSignal): Promise<Release | 'late' | 'gone'> {
+      if (open) return () => {};
+      const release = await slot.acquire('first full answer', waitMs, gone);
+      if (!release) return gone?.aborted ? 'gone' : 'late';
+      // Opened while this one waited: no need to hold the next.
+      if (open) {
+        release();
+        return () => {};
+      }
+      return (opened) => {
+        open ||= opened;
+        release();
+      };
+    },
+  };
+}
+
+/** A full lookup waited too long for the first one to show whether the key archives. */
+const CHECKING: Failure = {
+  status: 429,
+  code: 'rate_limited',
+  message:
+    'Another full lookup is showing whether this server\'s API key deletes identity data ("archive after extract"); until it has, full lookups go one at a time. Try again in a moment.',
+  extra: { retryAfterSeconds: 1 },
+  headers: { 'Retry-After': '1' },
+};
 
 function refusalOf(): Failure {
   return {
@@ -145,56 +239,4 @@ function recalledWarning(of: string, detectedAt: string, where: string, accept: 
 function describeError(error: unknown): string {
   if (error instanceof StoreUnavailableError) return 'Redis cannot be reached';
   return (error as NodeJS.ErrnoException).code ?? 'an error';
-}
-
-const KEY = '"willArchiveAtDate"';
-const KEY_BYTES = Buffer.from(KEY, 'latin1');
-const FIELD = /"willArchiveAtDate"\s*:\s*"([^"\\]{1,64})"/;
-/** Enough of the previous chunk to complete a key and value cut in two. */
-const CARRY = 128;
-
-/**
- * Watches a streamed full record for `"willArchiveAtDate":"…"` as it passes, without holding the body
- * (a full record weighs megabytes); `onFound` is called once, as soon as it is seen. A compressed body is
- * inflated alongside, for the scan only; one in an encoding Node cannot read is not scanned.
- */
-export function watchWillArchiveAt(upstreamRes: http.IncomingMessage, onFound: (value: string) => void): void {
-  let carry: Buffer = Buffer.alloc(0);
-  let found = false;
-  const scan = (chunk: Buffer) => {
-    if (found) return;
-    // The bytes are searched as they are; only a chunk that holds the key is read as text (latin1 maps
-    // bytes one to one: the ASCII key and an ISO date read the same, whatever surrounds them).
-    const seam = carry.length > 0 ? Buffer.concat([carry, chunk.subarray(0, KEY_BYTES.length)]) : carry;
-    const match =
-      seam.includes(KEY_BYTES) || chunk.includes(KEY_BYTES) ? FIELD.exec(carry.toString('latin1') + chunk.toString('latin1')) : null;
-    if (!match) {
-      carry = Buffer.from(chunk.length >= CARRY ? chunk.subarray(chunk.length - CARRY) : Buffer.concat([carry, chunk]).subarray(-CARRY));
-      return;
-    }
-    found = true;
-    onFound(match[1]!);
-  };
-  const decoder = decoderFor(upstreamRes.headers['content-encoding']);
-  if (decoder === null) return;
-  if (!decoder) return void upstreamRes.on('data', scan);
-  decoder.on('data', scan);
-  decoder.on('error', () => {});
-  upstreamRes.on('data', (chunk: Buffer) => {
-    if (!found) decoder.write(chunk);
-  });
-  upstreamRes.once('end', () => decoder.end());
-  upstreamRes.once('close', () => {
-    if (!upstreamRes.complete) decoder.destroy();
-  });
-}
-
-/** undefined: not encoded; null: an encoding this server cannot read. */
-function decoderFor(header: string | string[] | undefined): zlib.Gunzip | zlib.Inflate | zlib.BrotliDecompress | undefined | null {
-  const encoding = (Array.isArray(header) ? header.join(',') : (header ?? '')).trim().toLowerCase();
-  if (encoding === '' || encoding === 'identity') return undefined;
-  if (encoding === 'gzip' || encoding === 'x-gzip') return zlib.createGunzip();
-  if (encoding === 'deflate') return zlib.createInflate();
-  if (encoding === 'br') return zlib.createBrotliDecompress();
-  return null;
 }

@@ -217,12 +217,19 @@ async function lookupOne(
     const message = 'You have several lookups waiting for the KYC service already.';
     return settle({ status: 429, code: 'rate_limited', message }, null, false);
   }
+  // Asked again now, and one at a time until the key is known not to archive (archiving-guard.ts).
+  const pass = level === 'status' ? undefined : await deps.archiving.admit(deps.timeoutMs, signal);
+  if (pass && !pass.ok) {
+    release();
+    return settle(pass.failure ?? { status: 429, code: 'rate_limited', message: 'The batch was cancelled.' }, null, false);
+  }
   const lookupAt = Date.now();
   const upstreamCall = deps.upstream.fetchCandidate({ kind, id, scope: 'status', browserHeaders: {} });
   const abort = () => upstreamCall.abort();
   signal.addEventListener('abort', abort, { once: true });
   try {
     const outcome = await timedOutcome(deps.metrics, upstreamCall.outcome);
+    pass?.watch(outcome, lookupAt);
     if (!outcome.ok) return settle(outcome.failure, outcome.upstreamStatus, outcome.upstreamStatus !== null);
     const upstreamStatus = outcome.response.statusCode ?? 200;
     if (!isFramed(outcome.response)) {
@@ -232,7 +239,6 @@ async function lookupOne(
     }
     const reduced = await reduceToStatusLevel(outcome.response, deps.maxResponseBytes, deps.upstream.keyWatch());
     if (!reduced.ok) return settle(reduced.failure, upstreamStatus, true);
-    if (level !== 'status') await deps.archiving.observe(reduced.record.willArchiveAtDate, lookupAt);
     return settle(undefined, upstreamStatus, true, batchRowOf(index, reduced.record));
   } finally {
     signal.removeEventListener('abort', abort);

@@ -26,8 +26,6 @@ export interface FullAnswer {
   guard: Transform;
   audit: Audit;
   upstreamStatus: number;
-  /** Starts the archive-after-extract scan of the body. */
-  watch: () => void;
   /** The browser's request when it asked for the answer in parts (multipart-answer.ts). */
   inParts?: http.IncomingMessage;
 }
@@ -62,8 +60,6 @@ export async function answerFull(
     // Before the status line the failure is answered (below); after it, cutting is the only signal left.
     if (res.headersSent) res.destroy();
   });
-  // Both readers start now, together: one added later would miss what the other already took.
-  answer.watch();
   upstreamRes.pipe(guard);
 
   if (answer.inParts) return answerInParts(res, answer, { req: answer.inParts, tooLarge, stallMs: deps.timeoutMs });

@@ -1,6 +1,6 @@
 import type http from 'node:http';
 import { checkId, decodeIdSegment, type LookupKind } from '../kyc/contract/lookup.ts';
-import { type ArchivingGuard, watchWillArchiveAt } from './archiving-guard.ts';
+import type { ArchivingGuard } from './archiving-guard.ts';
 import type { AuditEntry, AuditLog } from './audit.ts';
 import { type Audit, auditTrail, lookupLine, refuse } from './audit-trail.ts';
 import type { RefusalLog } from './audit-refusals.ts';
@@ -79,6 +79,9 @@ export async function lookup(deps: LookupDeps, call: LookupCall): Promise<void> 
   if (slot === 'gone') return;
   if (typeof slot !== 'function') return refuse(call.res, audit, slot);
   call.res.once('close', slot);
+  // Asked again now, and one at a time until the key is known not to archive (archiving-guard.ts).
+  const pass = level === 'status' ? undefined : await deps.archiving.admit(deps.timeoutMs, closed(call.res));
+  if (pass && !pass.ok) return pass.failure && refuse(call.res, audit, pass.failure);
 
   // Support users never get picture parts: their answer is the status level, plain JSON.
   const inParts = level === 'full' && partsAccepted(call.req) ? call.req : undefined;
@@ -94,6 +97,7 @@ export async function lookup(deps: LookupDeps, call: LookupCall): Promise<void> 
   });
   const lookupAt = Date.now();
   const outcome = await timedOutcome(deps.metrics, upstreamCall.outcome);
+  pass?.watch(outcome, lookupAt);
   if (!outcome.ok) return refuse(call.res, audit, outcome.failure, outcome.upstreamStatus, outcome.upstreamStatus !== null);
 
   const upstreamRes = outcome.response;
@@ -109,13 +113,11 @@ export async function lookup(deps: LookupDeps, call: LookupCall): Promise<void> 
     return refuse(call.res, audit, { status: 502, code: 'upstream_error', message }, upstreamStatus, true);
   }
   if (level === 'full') {
-    const watch = () => watchWillArchiveAt(upstreamRes, (value) => void deps.archiving.observe(value, lookupAt));
-    const full: FullAnswer = { upstreamRes, guard: deps.upstream.answerGuard(), audit, upstreamStatus, watch, inParts };
+    const full: FullAnswer = { upstreamRes, guard: deps.upstream.answerGuard(), audit, upstreamStatus, inParts };
     return answerFull(call.res, full, deps);
   }
-  const observe = level === 'stripped' ? (value: string | undefined) => deps.archiving.observe(value, lookupAt) : undefined;
   const reduced = await reduceToStatusLevel(upstreamRes, deps.maxResponseBytes, deps.upstream.keyWatch());
-  return answerStatusLevel(call.res, reduced, audit, upstreamStatus, observe);
+  return answerStatusLevel(call.res, reduced, audit, upstreamStatus);
 }
 
 /** Counts the lookup while it is answered, and its outcome, time and bytes once its connection is done. */
@@ -231,20 +233,20 @@ export async function takeSlot(
   };
 }
 
+/** Aborted when the browser goes away. */
+function closed(res: http.ServerResponse): AbortSignal {
+  const gone = new AbortController();
+  res.once('close', () => gone.abort());
+  return gone.signal;
+}
+
 /** Without a length or chunked framing, a body cut short would look complete: such a body is not passed on. */
 export function isFramed(upstreamRes: http.IncomingMessage): boolean {
   return upstreamRes.headers['content-length'] !== undefined || /\bchunked\b/i.test(upstreamRes.headers['transfer-encoding'] ?? '');
 }
 
 /** Support users: the status-level record only, checked here whichever key fetched it. */
-async function answerStatusLevel(
-  res: http.ServerResponse,
-  reduced: Reduced,
-  audit: Audit,
-  upstreamStatus: number,
-  observe?: (willArchiveAtDate: string | undefined) => Promise<void>,
-) {
+async function answerStatusLevel(res: http.ServerResponse, reduced: Reduced, audit: Audit, upstreamStatus: number) {
   if (!reduced.ok) return refuse(res, audit, reduced.failure, upstreamStatus, true);
-  await observe?.(reduced.record.willArchiveAtDate);
   if (await audit(200, null, upstreamStatus, true)) sendJson(res, 200, reduced.body);
 }

@@ -2,7 +2,8 @@ import http from 'node:http';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ArchivingFindings, findingName } from '../../src/server/archiving-findings.ts';
-import { createArchivingGuard, watchWillArchiveAt } from '../../src/server/archiving-guard.ts';
+import { type Scan, watchWillArchiveAt } from '../../src/server/archive-watch.ts';
+import { createArchivingGuard } from '../../src/server/archiving-guard.ts';
 import { listen } from './http.ts';
 
 /** A real HTTP response whose body arrives in the given pieces, with the given encoding. */
@@ -14,25 +15,21 @@ beforeAll(async () => {
 });
 afterAll(() => close());
 
-async function scanned(pieces: Buffer[], encoding?: string): Promise<string | undefined> {
+async function scanned(pieces: Buffer[], encoding?: string, cut = false): Promise<Scan> {
   serve = (res) => {
     res.writeHead(200, encoding ? { 'content-encoding': encoding } : {});
     let index = 0;
-    const next = () => (index < pieces.length ? res.write(pieces[index++], () => setImmediate(next)) : res.end());
+    const next = () =>
+      index < pieces.length ? res.write(pieces[index++], () => setImmediate(next)) : cut ? res.socket?.destroy() : res.end();
     next();
   };
   return new Promise((resolve, reject) => {
     http
       .get({ host: '127.0.0.1', port, path: '/', agent: false }, (res) => {
-        let found: string | undefined;
-        watchWillArchiveAt(res, (value) => {
-          found = value;
-          // An encoded body is inflated after it arrives: its finding comes when it comes.
-          if (encoding) resolve(value);
-        });
+        res.on('error', () => {});
+        // Once: the value as soon as it is seen, null at the end of a body without it, undefined for one cut short.
+        watchWillArchiveAt(res, resolve);
         res.resume();
-        // Unencoded, the scan is done with the last chunk.
-        if (!encoding) res.once('end', () => resolve(found));
       })
       .on('error', reject);
   });
@@ -59,9 +56,18 @@ describe('watching a streamed record for willArchiveAtDate', () => {
     expect(await scanned([gz.subarray(0, 100), gz.subarray(100)], 'gzip')).toBe(AT);
     expect(await scanned([zlib.brotliCompressSync(whole)], 'br')).toBe(AT);
     expect(await scanned([zlib.deflateSync(whole)], 'deflate')).toBe(AT);
-    expect(await scanned([body()])).toBeUndefined();
+    expect(await scanned([body()])).toBeNull();
+    expect(await scanned([zlib.gzipSync(body())], 'gzip')).toBeNull();
     // Inside a string value (escaped quotes, as in a certificate's JSON text) it is not the field.
-    expect(await scanned([body(`,"certs":{"c":"{\\"willArchiveAtDate\\":\\"${AT}\\"}"}`)])).toBeUndefined();
+    expect(await scanned([body(`,"certs":{"c":"{\\"willArchiveAtDate\\":\\"${AT}\\"}"}`)])).toBeNull();
+  });
+
+  it('says a body cut short, or in an encoding it cannot read, is not known to lack it', async () => {
+    expect(await scanned([body().subarray(0, 5000)], undefined, true)).toBeUndefined();
+    expect(await scanned([body()], 'zstd')).toBeUndefined();
+    // Seen before the cut: known all the same.
+    const whole = body(`,"willArchiveAtDate":"${AT}"`);
+    expect(await scanned([whole.subarray(0, whole.length - 2)], undefined, true)).toBe(AT);
   });
 });
 

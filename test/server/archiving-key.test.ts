@@ -11,8 +11,8 @@ import { createAuditLog, type AuditEntry } from '../../src/server/audit.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { ARCHIVE_DEMO_REF_ID, archiveDemoCandidates } from '../../src/server/sandbox/queue-candidates.ts';
 import { SANDBOX_ARCHIVE_KEY, SANDBOX_KEYS, startSandbox } from '../../src/server/sandbox/sandbox.ts';
-import { startFakeUpstream } from './fake-upstream.ts';
-import { type RawResponse, requestWithBody, startTestApp, type TestApp, testEnvironment } from './http.ts';
+import { type Behaviour, startFakeUpstream } from './fake-upstream.ts';
+import { ndjson, type RawResponse, requestWithBody, startTestApp, type TestApp, testEnvironment } from './http.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'cl-archiving-'));
 const record: CandidateRecord = sampleCandidates({ now: new Date() })[0]!.record;
@@ -29,9 +29,9 @@ afterEach(async () => {
  * A service whose full key archives after extract: every answer to it carries willArchiveAtDate 10 s
  * later (or whatever `archivesIn` says). The status key's answers carry no identity data.
  */
-async function archivingService(options: { archivesInMs?: number; statusKey?: boolean; accept?: boolean } = {}) {
+async function archivingService(options: { archivesInMs?: number; statusKey?: boolean; accept?: boolean; delayMs?: number } = {}) {
   const upstream = await startFakeUpstream();
-  upstream.behave = (req: http.IncomingMessage, res: http.ServerResponse) => {
+  const answer = (req: http.IncomingMessage, res: http.ServerResponse) => {
     if (req.url!.includes('/applicants')) {
       const body = JSON.stringify({ status: 'success', data: { records: [], total: 0, skip: 0, limit: 50 } });
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
@@ -50,6 +50,9 @@ async function archivingService(options: { archivesInMs?: number; statusKey?: bo
     res.writeHead(200, { ...headers, 'content-length': body.length });
     res.end(body);
   };
+  // A service that takes its time, so that lookups made at once are under way together.
+  const archiving: Behaviour = (req, res) => void setTimeout(() => answer(req, res), options.delayMs ?? 0);
+  upstream.behave = archiving;
   const auditFile = path.join(dir, `audit-${Math.random().toString(36).slice(2)}.jsonl`);
   const app = await startTestApp({
     upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'full-key', ...(options.statusKey ? { statusApiKey: 'status-key' } : {}) },
@@ -66,7 +69,7 @@ async function archivingService(options: { archivesInMs?: number; statusKey?: bo
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line) as AuditEntry);
-  return { upstream, app, audit };
+  return { upstream, app, audit, archiving };
 }
 
 const meta = async (app: TestApp) => apiMetaSchema.parse(JSON.parse((await app.get('/api/meta', COMPLIANCE)).body));
@@ -173,6 +176,54 @@ describe('a key that archives after extract', () => {
     expect(upstream.seen).toHaveLength(3);
     expect((await meta(app)).archivingKey).toBeUndefined();
     expect(warnings(app)).toEqual([]);
+  });
+});
+
+describe('full lookups at once, before the key is known', () => {
+  it('only one reaches a service whose key archives; the others are refused once its answer is seen', async () => {
+    const { upstream, app } = await archivingService({ delayMs: 300 });
+    const users = ['ana', 'bea', 'cai', 'dov'].map((user) => ({ 'x-user': user, 'x-role': 'compliance' }));
+    const answers = await Promise.all([...users, ...users].map((headers) => app.get(LOOKUP, headers)));
+    expect(answers.map((res) => res.status).sort()).toEqual([200, 409, 409, 409, 409, 409, 409, 409]);
+    expect(upstream.seen).toHaveLength(1);
+  });
+
+  it('a batch without a status key sends one id, and refuses the rest once its answer is seen', async () => {
+    const { upstream, app } = await archivingService({ delayMs: 200 });
+    const ids = ['a', 'b', 'c', 'd', 'e', 'f'];
+    const res = await requestWithBody(app.port, '/api/batch', JSON.stringify({ kind: 'refId', ids }), { headers: COMPLIANCE });
+    const rows = ndjson(res.body).filter((event) => event.type === 'row');
+    expect(rows.filter((row) => row.ok)).toHaveLength(1);
+    expect(rows.filter((row) => row.code === 'archiving_key')).toHaveLength(ids.length - 1);
+    expect(upstream.seen).toHaveLength(1);
+  });
+
+  it('once a full answer showed an ordinary key, full lookups go at once again', async () => {
+    const { upstream, app } = await archivingService({ archivesInMs: 20 * 24 * 3600_000, delayMs: 300 });
+    expect((await app.get(LOOKUP, COMPLIANCE)).status).toBe(200);
+    const started = Date.now();
+    const answers = await Promise.all(['ana', 'bea', 'cai'].map((user) => app.get(LOOKUP, { 'x-user': user, 'x-role': 'compliance' })));
+    expect(answers.map((res) => res.status)).toEqual([200, 200, 200]);
+    // Together, not one after the other (3 x 300 ms).
+    expect(Date.now() - started).toBeLessThan(850);
+    expect(upstream.seen).toHaveLength(4);
+  });
+
+  it('a first lookup that fails hands the check to the next one waiting', async () => {
+    const { upstream, app, archiving } = await archivingService({ delayMs: 200 });
+    let failFirst = true;
+    const behave: Behaviour = (req, res) => {
+      if (!failFirst) return archiving(req, res);
+      failFirst = false;
+      setTimeout(() => {
+        res.writeHead(500, { 'content-type': 'application/json', 'content-length': 2 });
+        res.end('{}');
+      }, 200);
+    };
+    upstream.behave = behave;
+    const answers = await Promise.all(['ana', 'bea', 'cai'].map((user) => app.get(LOOKUP, { 'x-user': user, 'x-role': 'compliance' })));
+    expect(answers.map((res) => res.status).sort()).toEqual([200, 409, 502]);
+    expect(upstream.seen).toHaveLength(2);
   });
 });
 
