@@ -1,5 +1,7 @@
 import type http from 'node:http';
+import { PassThrough } from 'node:stream';
 import zlib from 'node:zlib';
+import type { UpstreamBody } from './upstream-body.ts';
 
 /**
  * What a full-level answer's body showed of `willArchiveAtDate`: its value; `null` when the body was read
@@ -60,6 +62,57 @@ export function watchWillArchiveAt(upstreamRes: http.IncomingMessage, onDone: (s
   upstreamRes.on('data', (chunk: Buffer) => {
     if (!done) decoder.write(chunk);
   });
+}
+
+/**
+ * A full-level answer is read to its end for `willArchiveAtDate`, whoever else stops reading it: the
+ * service scheduled the deletion when it answered, read or not. The answer's readers get a copy (returned)
+ * that they may destroy (a refused answer), and that ends when the browser leaves (`until`); the service's
+ * body is then read on and dropped until the field is seen or the body ends, never past `maxBytes`, and
+ * no longer than the service's idle timeout allows (upstream-client.ts). `onDone` as watchWillArchiveAt's.
+ */
+export function readToTheEnd(
+  source: http.IncomingMessage,
+  options: { maxBytes: number; until?: http.ServerResponse; onDone: (scan: Scan) => void },
+): UpstreamBody {
+  const copy = Object.assign(new PassThrough(), { headers: source.headers, statusCode: source.statusCode, complete: false });
+  // Its readers listen when they care; a copy nobody reads any more must not throw.
+  copy.on('error', () => {});
+  let known = false;
+  let received = 0;
+  watchWillArchiveAt(source, (scan) => {
+    known = true;
+    if (copy.destroyed) source.destroy();
+    options.onDone(scan);
+  });
+  source.on('data', (chunk: Buffer) => {
+    received += chunk.length;
+    if (!copy.destroyed) {
+      if (!copy.write(chunk)) source.pause();
+    } else if (received > options.maxBytes) source.destroy();
+  });
+  copy.on('drain', () => source.resume());
+  source.once('end', () => {
+    copy.complete = true;
+    copy.end();
+  });
+  source.once('close', () => {
+    if (!copy.complete) copy.destroy(new Error('the response of the KYC service broke off'));
+  });
+  // Nobody reads the copy any more: the body is read on (and dropped) until the field is known.
+  copy.once('close', () => {
+    if (known || received > options.maxBytes) source.destroy();
+    else source.resume();
+  });
+  const until = options.until;
+  if (until) {
+    const leave = () => {
+      if (!until.writableFinished) copy.destroy(new Error('the browser went away'));
+    };
+    if (until.closed) leave();
+    else until.once('close', leave);
+  }
+  return copy;
 }
 
 /** undefined: not encoded; null: an encoding this server cannot read. */

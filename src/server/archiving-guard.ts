@@ -1,9 +1,11 @@
+import type http from 'node:http';
 import type { ArchivingKey, EnvironmentInfo } from '../kyc/contract/api.ts';
 import { ARCHIVES_ON_EXTRACT_SETTING, archivesOnExtract } from '../kyc/contract/archiving.ts';
-import { watchWillArchiveAt } from './archive-watch.ts';
+import { readToTheEnd, type Scan } from './archive-watch.ts';
 import { type ArchivingFindings, findingName, findingsInStore } from './archiving-findings.ts';
 import { type Failure, STORE_UNAVAILABLE } from './http-reply.ts';
 import { createMemoryStore, StoreUnavailableError } from './state/store.ts';
+import type { UpstreamBody } from './upstream-body.ts';
 import type { UpstreamOutcome } from './upstream-client.ts';
 import { createUpstreamSlots } from './upstream-slots.ts';
 
@@ -32,8 +34,12 @@ export interface ArchivingGuard {
 /** The right to send one full-level request. */
 export interface Pass {
   ok: true;
-  /** Its outcome, exactly once: the body is watched for willArchiveAtDate, and the next one let through once it is known. */
-  watch(outcome: UpstreamOutcome, lookupAtMs: number): void;
+  /**
+   * Its outcome, exactly once: a body is read to its end for willArchiveAtDate, whoever else stops
+   * reading it (archive-watch.ts), and the next one let through once it is known. The answer's readers
+   * read the copy returned, which ends when `until` (the browser's response) closes.
+   */
+  watch(outcome: UpstreamOutcome, lookupAtMs: number, until?: http.ServerResponse): UpstreamBody | undefined;
 }
 
 export interface ArchivingGuardOptions {
@@ -45,6 +51,8 @@ export interface ArchivingGuardOptions {
   apiKey?: string;
   /** Where findings are kept (default: in this process only). */
   findings?: ArchivingFindings;
+  /** How much of an answer nobody else reads is read on for the field (KYC_MAX_RESPONSE_BYTES; default: no bound, for tests). */
+  maxResponseBytes?: number;
   now?: () => number;
 }
 
@@ -80,7 +88,7 @@ export function createArchivingGuard(options: ArchivingGuardOptions): ArchivingG
       if (release === 'late') return { ok: false, failure: CHECKING };
       const refused = await guard.refusal();
       if (refused) release(false);
-      return refused ? { ok: false, failure: refused } : passOf(guard, release);
+      return refused ? { ok: false, failure: refused } : passOf(guard, release, options.maxResponseBytes ?? Number.POSITIVE_INFINITY);
     },
     async observe(willArchiveAtDate, lookupAtMs) {
       const at = archivesOnExtract(willArchiveAtDate, lookupAtMs);
@@ -106,19 +114,20 @@ export function createArchivingGuard(options: ArchivingGuardOptions): ArchivingG
 /** Lets the next full-level request through once this one's answer is known (true: it did not archive). */
 type Release = (opened: boolean) => void;
 
-function passOf(guard: ArchivingGuard, release: Release): Pass {
+function passOf(guard: ArchivingGuard, release: Release, maxBytes: number): Pass {
   return {
     ok: true,
-    watch(outcome, lookupAtMs) {
-      if (!outcome.ok) return release(false);
-      watchWillArchiveAt(outcome.response, async (scan) => {
+    watch(outcome, lookupAtMs, until) {
+      if (!outcome.ok) return void release(false);
+      const onDone = async (scan: Scan) => {
         try {
           if (typeof scan === 'string') await guard.observe(scan, lookupAtMs);
         } finally {
           // Known not to archive: a body read whole without a close date (an ordinary one is not).
           release(scan === null || (typeof scan === 'string' && !archivesOnExtract(scan, lookupAtMs)));
         }
-      });
+      };
+      return readToTheEnd(outcome.response, { maxBytes, until, onDone });
     },
   };
 }

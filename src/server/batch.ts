@@ -225,19 +225,21 @@ async function lookupOne(
   }
   const lookupAt = Date.now();
   const upstreamCall = deps.upstream.fetchCandidate({ kind, id, scope: 'status', browserHeaders: {} });
-  const abort = () => upstreamCall.abort();
+  // A full-level request, once sent, is read to its end for willArchiveAtDate (archive-watch.ts).
+  const abort = () => (pass ? undefined : upstreamCall.abort());
   signal.addEventListener('abort', abort, { once: true });
   try {
     const outcome = await timedOutcome(deps.metrics, upstreamCall.outcome);
-    pass?.watch(outcome, lookupAt);
+    const watched = pass?.watch(outcome, lookupAt);
     if (!outcome.ok) return settle(outcome.failure, outcome.upstreamStatus, outcome.upstreamStatus !== null);
-    const upstreamStatus = outcome.response.statusCode ?? 200;
-    if (!isFramed(outcome.response)) {
-      outcome.response.destroy();
+    const response = watched ?? outcome.response;
+    const upstreamStatus = response.statusCode ?? 200;
+    if (!isFramed(response)) {
+      response.destroy();
       const message = 'The KYC service sent a response without a length, so it could not be checked to be complete.';
       return settle({ status: 502, code: 'upstream_error', message }, upstreamStatus, true);
     }
-    const reduced = await reduceToStatusLevel(outcome.response, deps.maxResponseBytes, deps.upstream.keyWatch());
+    const reduced = await reduceToStatusLevel(response, deps.maxResponseBytes, deps.upstream.keyWatch());
     if (!reduced.ok) return settle(reduced.failure, upstreamStatus, true);
     return settle(undefined, upstreamStatus, true, batchRowOf(index, reduced.record));
   } finally {

@@ -4,6 +4,7 @@ import { AnswerGuardError, firstOutput } from './answer-guard.ts';
 import { countBytes, type Failure, sendError } from './http-reply.ts';
 import { type Audit, refuse } from './audit-trail.ts';
 import { newBoundary, splitRecord, writeParts } from './multipart-answer.ts';
+import type { UpstreamBody } from './upstream-body.ts';
 
 /**
  * A compliance user's answer: the service's body streamed on as it comes, once its start is checked
@@ -15,13 +16,13 @@ import { newBoundary, splitRecord, writeParts } from './multipart-answer.ts';
 const FORWARDED_RESPONSE_HEADERS = ['content-length'] as const;
 
 /** Whether the body is compressed: this server asks for none, and could not check what it cannot read. */
-export function isEncoded(upstreamRes: http.IncomingMessage): boolean {
+export function isEncoded(upstreamRes: Pick<UpstreamBody, 'headers'>): boolean {
   const encoding = upstreamRes.headers['content-encoding'];
   return encoding !== undefined && encoding.trim().toLowerCase() !== 'identity';
 }
 
 export interface FullAnswer {
-  upstreamRes: http.IncomingMessage;
+  upstreamRes: UpstreamBody;
   /** The body passes through it (answer-guard.ts): an envelope, and never the key. */
   guard: Transform;
   audit: Audit;
@@ -116,7 +117,7 @@ function guardFailure(error: Error): Failure {
 }
 
 /** Sends the checked body on, streamed, never buffered: a full record weighs megabytes. */
-function streamBody(res: http.ServerResponse, upstreamRes: http.IncomingMessage, guard: Transform): void {
+function streamBody(res: http.ServerResponse, upstreamRes: UpstreamBody, guard: Transform): void {
   const outgoing: http.OutgoingHttpHeaders = { 'cache-control': 'no-store', 'content-type': 'application/json; charset=utf-8' };
   for (const name of FORWARDED_RESPONSE_HEADERS) {
     if (upstreamRes.headers[name] !== undefined) outgoing[name] = upstreamRes.headers[name];

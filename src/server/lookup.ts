@@ -93,14 +93,15 @@ export async function lookup(deps: LookupDeps, call: LookupCall): Promise<void> 
     browserHeaders: inParts ? { ...call.req.headers, accept: 'application/json' } : call.req.headers,
   });
   call.res.once('close', () => {
-    if (!call.res.writableFinished) upstreamCall.abort();
+    // A full-level request, once sent, is read to its end for willArchiveAtDate (archive-watch.ts).
+    if (!call.res.writableFinished && !pass) upstreamCall.abort();
   });
   const lookupAt = Date.now();
   const outcome = await timedOutcome(deps.metrics, upstreamCall.outcome);
-  pass?.watch(outcome, lookupAt);
+  const watched = pass?.watch(outcome, lookupAt, call.res);
   if (!outcome.ok) return refuse(call.res, audit, outcome.failure, outcome.upstreamStatus, outcome.upstreamStatus !== null);
 
-  const upstreamRes = outcome.response;
+  const upstreamRes = watched ?? outcome.response;
   const upstreamStatus = upstreamRes.statusCode ?? 200;
   if (!isFramed(upstreamRes)) {
     upstreamRes.destroy();
@@ -241,7 +242,7 @@ function closed(res: http.ServerResponse): AbortSignal {
 }
 
 /** Without a length or chunked framing, a body cut short would look complete: such a body is not passed on. */
-export function isFramed(upstreamRes: http.IncomingMessage): boolean {
+export function isFramed(upstreamRes: Pick<http.IncomingMessage, 'headers'>): boolean {
   return upstreamRes.headers['content-length'] !== undefined || /\bchunked\b/i.test(upstreamRes.headers['transfer-encoding'] ?? '');
 }
 

@@ -155,6 +155,7 @@ function serveEnvironments(options: ApiHandlerOptions, { access, metrics, refusa
         environment: environment.info,
         apiKey: environment.target.apiKey,
         findings: options.archivingFindings,
+        maxResponseBytes: options.maxResponseBytes,
       }),
       metrics,
     },

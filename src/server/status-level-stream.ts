@@ -1,4 +1,3 @@
-import type http from 'node:http';
 import chain from 'stream-chain';
 import { none } from 'stream-chain/defs.js';
 import { parser } from 'stream-json';
@@ -7,7 +6,7 @@ import { ignore } from 'stream-json/filters/ignore.js';
 import { isStatusLevelField } from '../kyc/contract/schema.ts';
 import type { NeedleWatch } from './answer-guard.ts';
 import type { Failure } from './http-reply.ts';
-import { KEY_IN_ANSWER } from './upstream-body.ts';
+import { KEY_IN_ANSWER, type UpstreamBody } from './upstream-body.ts';
 
 /**
  * A support user's record read without holding the body: stream-json parses it as it arrives and drops
@@ -43,11 +42,7 @@ function joinStrings() {
 
 const broken = (message: string): Failure => ({ status: 502, code: 'upstream_error', message });
 
-export function readStatusLevelStreamed(
-  upstreamRes: http.IncomingMessage,
-  maxResponseBytes: number,
-  watch?: NeedleWatch,
-): Promise<Streamed> {
+export function readStatusLevelStreamed(upstreamRes: UpstreamBody, maxResponseBytes: number, watch?: NeedleWatch): Promise<Streamed> {
   return new Promise((resolve) => {
     const pipeline = chain([
       parser({ packKeys: true, streamKeys: false, packStrings: false, streamStrings: true, packNumbers: true, streamNumbers: false }),

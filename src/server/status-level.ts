@@ -1,9 +1,8 @@
-import type http from 'node:http';
 import type { NeedleWatch } from './answer-guard.ts';
 import { type CandidateRecord, candidateEnvelopeSchema, statusLevelOf } from '../kyc/contract/schema.ts';
 import type { Failure } from './http-reply.ts';
 import { readStatusLevelStreamed } from './status-level-stream.ts';
-import { readUpstreamBody } from './upstream-body.ts';
+import { readUpstreamBody, type UpstreamBody } from './upstream-body.ts';
 
 /** `willArchiveAtDate` is kept in `record` too (a `…Date` field): the archiving guard reads it. */
 export type Reduced = { ok: true; record: CandidateRecord; body: string } | { ok: false; failure: Failure };
@@ -19,11 +18,7 @@ const WHOLE_BODY_BYTES = 256 * 1024;
  * that is large or of unknown length (a record with pictures, asked with the full key) is read as a
  * stream, dropping everything else as it arrives (status-level-stream.ts); a small one is read whole.
  */
-export async function reduceToStatusLevel(
-  upstreamRes: http.IncomingMessage,
-  maxResponseBytes: number,
-  watch?: NeedleWatch,
-): Promise<Reduced> {
+export async function reduceToStatusLevel(upstreamRes: UpstreamBody, maxResponseBytes: number, watch?: NeedleWatch): Promise<Reduced> {
   const declared = Number(upstreamRes.headers['content-length']);
   if (!(declared <= WHOLE_BODY_BYTES)) {
     const streamed = await readStatusLevelStreamed(upstreamRes, maxResponseBytes, watch);

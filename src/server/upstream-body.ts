@@ -1,4 +1,5 @@
 import type http from 'node:http';
+import type { Readable } from 'node:stream';
 import type { NeedleWatch } from './answer-guard.ts';
 import type { Failure } from './http-reply.ts';
 
@@ -11,11 +12,14 @@ export const KEY_IN_ANSWER: Failure = {
 
 export type BodyRead = { ok: true; text: string } | { ok: false; failure: Failure };
 
+/** What the answer's readers use of the service's response: its body, status, headers, and whether it came whole. */
+export type UpstreamBody = Readable & Pick<http.IncomingMessage, 'headers' | 'statusCode' | 'complete'>;
+
 /**
  * A whole upstream body as text, for answers this server must check before passing anything on; bodies
  * past `maxResponseBytes` are cut and refused, and so is a body that holds a key `watch` looks for.
  */
-export function readUpstreamBody(upstreamRes: http.IncomingMessage, maxResponseBytes: number, watch?: NeedleWatch): Promise<BodyRead> {
+export function readUpstreamBody(upstreamRes: UpstreamBody, maxResponseBytes: number, watch?: NeedleWatch): Promise<BodyRead> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let received = 0;
