@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { ApiMeta } from '../../src/kyc/contract/api.ts';
 import type { CandidateRecord } from '../../src/kyc/contract/schema.ts';
 import { formatUtcMoment } from '../../src/app/candidate/archive-warning.tsx';
-import { apiError, envelope, renderWithProviders, stubApi, testMeta } from './render.tsx';
+import { apiError, envelope, json, renderWithProviders, stubApi, testMeta } from './render.tsx';
 
 const PATH = '/api/candidates/refId/ref-1';
 const base: CandidateRecord = {
@@ -46,6 +46,31 @@ describe('the archive-after-extract warning', () => {
     await waitFor(() => expect(countdown()).toBeLessThan(first), { timeout: 3000 });
     // And /api/meta is asked again, so that the home page learns of it.
     await waitFor(() => expect(requests.filter((url) => url === '/api/meta').length).toBeGreaterThanOrEqual(2));
+  });
+
+  it('says plainly that this lookup started the deletion, and that it cannot be undone', async () => {
+    show({ ...base, willArchiveAtDate: new Date(Date.now() + 10_000).toISOString() });
+    const warning = await screen.findByTestId('archive-warning');
+    expect(warning).toHaveTextContent('This lookup started the deletion; it cannot be undone.');
+  });
+
+  it.each([
+    ['ten minutes ahead', 10 * 60_000],
+    ['ten minutes behind', -10 * 60_000],
+    ['a day behind', -24 * 3600_000],
+  ])("counts from the server's clock (its Date header) when the browser's runs %s", async (_name, skewMs) => {
+    const serverNow = new Date(Date.now() - skewMs);
+    const at = new Date(serverNow.getTime() + 10_000);
+    const answer = () =>
+      json({ status: 'success', data: { ...base, willArchiveAtDate: at.toISOString() } }, 200, { date: serverNow.toUTCString() });
+    stubApi({ candidates: { [PATH]: answer } });
+    renderWithProviders('/candidates/refId/ref-1');
+    const warning = await screen.findByTestId('archive-warning');
+    // Ten seconds from the server's "now" (which the header gives to the whole second), not ten minutes or a day off.
+    const countdown = Number(/\(in (\d+) s\)/.exec(warning.textContent ?? '')?.[1]);
+    expect(countdown).toBeGreaterThanOrEqual(7);
+    expect(countdown).toBeLessThanOrEqual(11);
+    expect(warning).toHaveTextContent(hhmmss(at));
   });
 
   it('tells that the administrator accepted it, when /api/meta says so', async () => {

@@ -11,10 +11,11 @@ export function formatUtcMoment(date: Date, now: Date): string {
 
 /**
  * The key that fetched this record deletes the candidate's identity data shortly after each lookup
- * ("archive after extract"): said loudly, with the exact time and a countdown.
+ * ("archive after extract"): said loudly, with the exact time and a countdown on the server's clock
+ * (`clockOffsetMs` is how far this browser's clock runs behind it).
  */
-export function ArchiveWarning({ at, accepted }: { at: Date; accepted: boolean | undefined }) {
-  const now = useNow(1000);
+export function ArchiveWarning({ at, accepted, clockOffsetMs = 0 }: { at: Date; accepted: boolean | undefined; clockOffsetMs?: number }) {
+  const now = new Date(useNow(1000).getTime() + clockOffsetMs);
   // Whole seconds, rounded towards the deadline: "in 10 s" right after a 10 s lookup, not "in 9 s".
   const remaining = Math.ceil((at.getTime() - now.getTime()) / 1000) * 1000;
   const when = formatUtcMoment(at, now);
@@ -34,7 +35,8 @@ export function ArchiveWarning({ at, accepted }: { at: Date; accepted: boolean |
           </>
         )}
       </h2>
-      <p className="mt-2 text-sm">
+      <p className="mt-2 font-semibold">This lookup started the deletion; it cannot be undone.</p>
+      <p className="mt-1 text-sm">
         {accepted
           ? 'The administrator has accepted this (KYC_KEY_ARCHIVES_ON_EXTRACT=accept): every candidate opened here loses its identity data shortly after.'
           : 'Opening candidates with this key deletes what reviewers look at, so Candidate Lookup now refuses further full lookups. An administrator must give it a key without "archive after extract", or set KYC_KEY_ARCHIVES_ON_EXTRACT=accept.'}

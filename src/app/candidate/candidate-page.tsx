@@ -19,6 +19,7 @@ import { CandidateView } from './candidate-view.tsx';
 import { useDownloadProgress } from './download-progress.ts';
 import { Freshness, StatusChangeBanner, useStatusChange } from './freshness.tsx';
 import { LookupError } from './lookup-error.ts';
+import { serverClockOf } from './server-clock.ts';
 
 /** What the search box and the automatic retry tell the candidate page through the history entry. */
 export interface LookupNote {
@@ -63,7 +64,9 @@ function useCandidateLookup(kind: LookupKind, id: string) {
   const progress = useDownloadProgress(progressKeyOf(kind, id, environment));
   const queryClient = useQueryClient();
   const accepted = meta?.archivingKey?.accepted;
-  const archivesAt = query.data ? archivesOnExtract(query.data.willArchiveAtDate, query.dataUpdatedAt) : undefined;
+  // Read against the server's clock (its Date header): a browser whose clock is wrong is warned all the same.
+  const clock = query.data ? serverClockOf(query.data) : undefined;
+  const archivesAt = query.data ? archivesOnExtract(query.data.willArchiveAtDate, clock?.answeredAtMs ?? query.dataUpdatedAt) : undefined;
   const refused = query.error instanceof LookupError && query.error.kind === 'archiving_key';
   const status = query.data?.status;
   const changedTo = useStatusChange(environment, kind, id, status ?? '');
@@ -94,11 +97,12 @@ function useCandidateLookup(kind: LookupKind, id: string) {
     if (detected) void queryClient.invalidateQueries({ queryKey: metaQueries.all() });
   }, [detected, queryClient]);
 
-  return { environment, info, meta, note, session, query, progress, accepted, archivesAt, status, changedTo, retryAsRecordId };
+  const archiveWarning = archivesAt && { at: archivesAt, clockOffsetMs: clock?.offsetMs ?? 0 };
+  return { environment, info, meta, note, session, query, progress, accepted, archiveWarning, status, changedTo, retryAsRecordId };
 }
 
 function CandidateLookup({ kind, id }: { kind: LookupKind; id: string }) {
-  const { environment, info, meta, note, session, query, progress, accepted, archivesAt, status, changedTo, retryAsRecordId } =
+  const { environment, info, meta, note, session, query, progress, accepted, archiveWarning, status, changedTo, retryAsRecordId } =
     useCandidateLookup(kind, id);
   if (query.isPending || retryAsRecordId) return <CandidateSkeleton progress={progress} />;
   const notes = <LookupNotes note={note} kind={kind} id={id} />;
@@ -117,7 +121,7 @@ function CandidateLookup({ kind, id }: { kind: LookupKind; id: string }) {
   return (
     <div className="space-y-4">
       {info && <PrintHeader user={session?.user} info={info} />}
-      {archivesAt && <ArchiveWarning at={archivesAt} accepted={accepted} />}
+      {archiveWarning && <ArchiveWarning {...archiveWarning} accepted={accepted} />}
       {notes}
       {changedTo && status && <StatusChangeBanner from={status} to={changedTo} onReload={() => void query.refetch()} />}
       <div className="flex flex-wrap items-start justify-between gap-3 print:hidden">

@@ -8,6 +8,7 @@ import { apiFetch } from '../api-fetch.ts';
 import { PARTS_ACCEPT, PARTS_MEDIA_TYPE } from '../../kyc/contract/picture-parts.ts';
 import { attachPictureParts, PictureParts } from './picture-parts.ts';
 import { readFirstPart, takeReferences } from './read-parts.ts';
+import { noteServerClock } from './server-clock.ts';
 
 export interface FetchOptions {
   signal?: AbortSignal;
@@ -41,6 +42,7 @@ export async function fetchCandidate(kind: LookupKind, id: string, options: Fetc
     if (options.signal?.aborted) throw error;
     throw new LookupError('server_unreachable', 'The Candidate Lookup server could not be reached. Check your connection.');
   }
+  const receivedAt = Date.now();
 
   if (!response.ok) {
     let body: z.infer<typeof apiErrorBodySchema> | undefined;
@@ -52,12 +54,14 @@ export async function fetchCandidate(kind: LookupKind, id: string, options: Fetc
     throw lookupErrorFromBody(response.status, body, response.headers.get('retry-after'));
   }
 
-  if (response.headers.get('content-type')?.startsWith(PARTS_MEDIA_TYPE)) return readInParts(response, options, () => download.abort());
+  if (response.headers.get('content-type')?.startsWith(PARTS_MEDIA_TYPE)) {
+    return noteServerClock(await readInParts(response, options, () => download.abort()), response, receivedAt);
+  }
   const text = await readBody(response, options);
   performance.mark('candidate-lookup:body-read');
   const record = parseCandidateBody(text);
   performance.mark('candidate-lookup:parsed');
-  return record;
+  return noteServerClock(record, response, receivedAt);
 }
 
 /** The body of a successful lookup: JSON, in the shape of the shared schema, or a LookupError saying why not. */
