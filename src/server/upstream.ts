@@ -30,7 +30,7 @@ export async function loadSandboxCandidates(config: Config, now = new Date()): P
   return [...candidates, await loadHostileCandidate()];
 }
 
-/** The sandbox's options as configured: its candidates, and the one only its archive-after-extract key finds. */
+/** The sandbox's options as configured: its candidates, and the archive-after-extract demonstration. */
 export async function sandboxOptions(config: Config, now = new Date()) {
   const { archiveDemoCandidates } = await import('./sandbox/queue-candidates.ts');
   return { candidates: await loadSandboxCandidates(config, now), archiveKeyCandidates: archiveDemoCandidates(now) };

@@ -9,8 +9,10 @@ const largeUrl = `http://127.0.0.1:${E2E_PORTS.largeQueue}`;
 /** The app on the standalone sandbox, with its key that archives after extract. */
 const archivingUrl = `http://127.0.0.1:${E2E_PORTS.archivingKey}`;
 
-/** The default sandbox's candidates per status, from its own data. */
-const count = (status?: string) => PEOPLE.filter((person) => status === undefined || person.status === status).length;
+/** The default sandbox's candidates per status, from its own data, and the archive-after-extract demonstration (waiting). */
+const count = (status?: string) =>
+  PEOPLE.filter((person) => status === undefined || person.status === status).length +
+  (status === undefined || status === 'waiting' ? 1 : 0);
 
 const rows = (page: Page) => page.getByRole('table').locator('tbody tr');
 const tab = (page: Page, name: string) => page.getByRole('tab', { name: new RegExp(`^${name}`) });

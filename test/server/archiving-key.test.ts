@@ -247,8 +247,12 @@ describe('the sandbox key that archives after extract, through the proxy', () =>
     expect(at - Date.now()).toBeGreaterThan(5_000);
     expect(at - Date.now()).toBeLessThanOrEqual(10_000);
     expect((await app.get(`/api/candidates/refId/${ARCHIVE_DEMO_REF_ID}`, COMPLIANCE)).status).toBe(409);
-    // Support users look with the status key, which does not archive (nor find the demonstration candidate).
+    // Support users look with the status key, which does not archive; the candidate is there for it too.
     expect((await app.get(LOOKUP, SUPPORT)).status).toBe(200);
+    const support = await app.get(`/api/candidates/refId/${ARCHIVE_DEMO_REF_ID}`, SUPPORT);
+    expect(support.status).toBe(200);
+    expect(JSON.parse(support.body).data).toMatchObject({ refId: ARCHIVE_DEMO_REF_ID, status: 'waiting' });
+    expect(JSON.parse(support.body).data.identities).toBeUndefined();
   });
 });
 

@@ -39,7 +39,8 @@ async function list(path: string, key?: string) {
   return upstreamApplicantsEnvelopeSchema.parse(JSON.parse(res.body)).data;
 }
 
-const records = candidates.map((c) => c.record);
+/** Every candidate of the service, the archive-after-extract demonstration included (it is there for every key). */
+const records = [...candidates, demo].map((c) => c.record);
 const withStatus = (status: string) => records.filter((r) => r.status === status);
 
 describe('the sandbox list operation', () => {
@@ -117,13 +118,52 @@ describe('the sandbox key that archives after extract', () => {
     expect(plain.willArchiveAtDate).toBeUndefined();
   });
 
-  it('its demonstration candidate is found and listed with that key only', async () => {
-    expect((await lookup('refId', 'archive-demo', SANDBOX_KEYS.full)).status).toBe(404);
+  it('its demonstration candidate is there for every key, as on the service; only that key gives it a date', async () => {
+    for (const key of [SANDBOX_KEYS.status, SANDBOX_KEYS.identity, SANDBOX_KEYS.full]) {
+      const found = await lookup('refId', 'archive-demo', key);
+      expect(found.status).toBe(200);
+      expect(parse(found.body).willArchiveAtDate).toBeUndefined();
+      const all = await list('applicants?limit=100', key);
+      expect(all.total).toBe(records.length);
+      expect(all.records.map((r) => r.refId)).toContain('archive-demo');
+    }
     expect(parse((await lookup('refId', 'archive-demo', SANDBOX_ARCHIVE_KEY)).body).willArchiveAtDate).toBeDefined();
-    const all = await list('applicants?limit=100', SANDBOX_ARCHIVE_KEY);
-    expect(all.total).toBe(records.length + 1);
-    expect(all.records.map((r) => r.refId)).toContain('archive-demo');
-    expect((await list('applicants?limit=100')).records.map((r) => r.refId)).not.toContain('archive-demo');
+    expect((await list('applicants?limit=100', SANDBOX_ARCHIVE_KEY)).total).toBe(records.length);
+  });
+
+  it('deletes the demonstration candidate once the deadline has passed, for every key, until the test reset', async () => {
+    const [ada] = archiveDemoCandidates(now);
+    const own = await startSandbox({ candidates, archiveKeyCandidates: [ada!], archiveAfterMs: 300, testControls: true });
+    try {
+      const at = (path: string, key: string) =>
+        rawRequest(Number(new URL(own.url).port), `/kyc/1.0/connect/${SANDBOX_CLIENT_ID}/${path}`, { headers: { authorization: key } });
+      const demoPath = `refId/${ada!.record.refId}`;
+      const first = parse((await at(demoPath, SANDBOX_ARCHIVE_KEY)).body);
+      expect(first).toMatchObject({ isArchived: false });
+      expect(first.identities).toBeDefined();
+      // Other candidates are only told a date: the sandbox's samples stay whole for everyone else.
+      const approved = records.find((r) => r.status === 'approved' && !r.isArchived)!;
+      expect(parse((await at(`refId/${approved.refId}`, SANDBOX_ARCHIVE_KEY)).body).willArchiveAtDate).toBeDefined();
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      for (const key of [SANDBOX_KEYS.status, SANDBOX_KEYS.full, SANDBOX_ARCHIVE_KEY]) {
+        const archived = parse((await at(demoPath, key)).body);
+        expect(archived.isArchived).toBe(true);
+        expect(archived.identities).toBeUndefined();
+      }
+      // Nothing left to delete: the date it was deleted at, not a new one.
+      expect(parse((await at(demoPath, SANDBOX_ARCHIVE_KEY)).body).willArchiveAtDate).toBe(first.willArchiveAtDate);
+      expect(parse((await at(`refId/${approved.refId}`, SANDBOX_KEYS.full)).body).identities).toBeDefined();
+      const listed = upstreamApplicantsEnvelopeSchema.parse(JSON.parse((await at('applicants?limit=100', SANDBOX_KEYS.status)).body));
+      expect(listed.data.records.find((r) => r.refId === ada!.record.refId)).toMatchObject({ isArchived: true });
+
+      const reset = await rawRequest(Number(new URL(own.url).port), '/_test/reset', { method: 'POST' });
+      expect(reset.status).toBe(200);
+      const again = parse((await at(demoPath, SANDBOX_KEYS.full)).body);
+      expect(again.isArchived).toBe(false);
+      expect(again.identities).toBeDefined();
+    } finally {
+      await own.close();
+    }
   });
 });
 

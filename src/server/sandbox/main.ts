@@ -16,7 +16,9 @@ async function main(): Promise<void> {
   const stop = () => void sandbox.close().then(() => process.exit(0));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
-  if (config.sandbox.testControls) console.log("  SANDBOX_TEST_CONTROLS=1: POST /_test/status changes a candidate's status (tests only)");
+  if (config.sandbox.testControls) {
+    console.log("  SANDBOX_TEST_CONTROLS=1: POST /_test/status changes a candidate's status, POST /_test/reset undoes it all (tests only)");
+  }
   console.log(`Sandbox KYC Connect upstream at ${sandbox.url}`);
   if (!isLoopbackHost(config.sandbox.host)) {
     console.log(`  SANDBOX_HOST=${config.sandbox.host}: reachable from other machines, and its keys below are public.`);
@@ -36,7 +38,9 @@ async function main(): Promise<void> {
     console.log(`    ${id.padEnd(48)} ${summary}`);
   }
   for (const { record, summary } of options.archiveKeyCandidates) {
-    console.log(`    ${`refId ${record.refId}`.padEnd(48)} ${summary} (only with ${SANDBOX_ARCHIVE_KEY})`);
+    console.log(
+      `    ${`refId ${record.refId}`.padEnd(48)} ${summary} (deleted ${SANDBOX_ARCHIVE_AFTER_SECONDS} s after a full lookup with ${SANDBOX_ARCHIVE_KEY})`,
+    );
   }
   console.log(
     `Try: curl -H 'Authorization: ${sandbox.keys.status}' ${sandbox.url}/kyc/1.0/connect/${sandbox.clientId}/recordId/${sandbox.candidates[0]!.record.recordId}`,

@@ -3,7 +3,7 @@ import { HOUR, MINUTE, type Person } from './person.ts';
 
 /**
  * Candidates that exist for the applicants list: many light ones (large-image mode), so that the queue
- * has pages to move through, and the one only the archive-after-extract key finds.
+ * has pages to move through, and the archive-after-extract demonstration.
  */
 
 /** Extra candidates in large-image mode: with the others, more than two pages of 50, and more than 50 waiting. */
@@ -42,7 +42,7 @@ export function queueCandidates(now: Date): SandboxCandidate[] {
   return buildCandidates(queuePeople(), { now }).map((candidate) => ({ ...candidate, listOnly: true }));
 }
 
-/** Found (and listed) only with the sandbox key that archives after extract. */
+/** Found and listed with every key; a full lookup with the key that archives after extract deletes its identity data 10 s later. */
 export const ARCHIVE_DEMO_REF_ID = 'archive-after-extract-demo';
 
 export function archiveDemoCandidates(now: Date): SandboxCandidate[] {

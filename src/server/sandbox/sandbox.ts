@@ -4,7 +4,7 @@ import { statusLevelOf, type CandidateRecord, type UpstreamError } from '../../k
 import { isLookupKind, type LookupKind } from '../../kyc/contract/lookup.ts';
 import { listApplicants } from './applicants.ts';
 import type { SandboxCandidate } from './candidates.ts';
-import { dateFieldOf, handleTestControl, type SetStatus, TEST_STATUS_PATH } from './test-controls.ts';
+import { dateFieldOf, handleTestControl, handleTestReset, type SetStatus, TEST_RESET_PATH, TEST_STATUS_PATH } from './test-controls.ts';
 import credentials from './credentials.json' with { type: 'json' };
 
 /**
@@ -43,10 +43,16 @@ export function recordForScope(record: CandidateRecord, scope: KeyScope): Candid
 
 export interface SandboxOptions {
   candidates: SandboxCandidate[];
-  /** Browser tests only: POST /_test/status changes a candidate's status. */
+  /** Browser tests only: POST /_test/status changes a candidate's status, POST /_test/reset undoes every change. */
   testControls?: boolean;
-  /** Candidates only the archive-after-extract key finds (so that the other keys keep their sample set). */
+  /**
+   * The archive-after-extract demonstration: there for every key, as on the service (listed, never a
+   * sample), and deleted for real once a full lookup with the archive key has passed its deadline. Other
+   * candidates are only told a date, so that the samples stay whole for everyone else.
+   */
   archiveKeyCandidates?: SandboxCandidate[];
+  /** How long after such a lookup the deletion comes (default SANDBOX_ARCHIVE_AFTER_SECONDS). */
+  archiveAfterMs?: number;
   clientId?: string;
   keys?: Record<KeyScope, string>;
 }
@@ -88,20 +94,31 @@ export function createSandboxHandler(options: SandboxOptions): Handler {
     Object.entries(options.keys ?? SANDBOX_KEYS).map(([scope, key]) => [key, { scope: scope as KeyScope, archives: false }]),
   );
   grants.set(SANDBOX_ARCHIVE_KEY, { scope: 'full', archives: true });
-  const plain = indexOf(options.candidates);
-  const withArchiveKey = indexOf([...options.candidates, ...(options.archiveKeyCandidates ?? [])]);
+  const all = [...options.candidates, ...(options.archiveKeyCandidates ?? [])];
+  let index = indexOf(all);
   const bodies = bodyCache();
-  const setStatus: SetStatus = (kind, id, status) => {
-    const record = withArchiveKey.byKind[kind].get(id);
-    if (!record) return false;
-    const changed: CandidateRecord = { ...record, status, [dateFieldOf(status)]: new Date().toISOString() };
-    for (const index of [plain, withArchiveKey]) replaceIn(index, record, changed);
+  const archiver = createArchiver(options.archiveKeyCandidates ?? [], options.archiveAfterMs ?? SANDBOX_ARCHIVE_AFTER_SECONDS * 1000);
+  const change = (record: CandidateRecord, changed: CandidateRecord) => {
+    replaceIn(index, record, changed);
     bodies.clear();
+  };
+  const setStatus: SetStatus = (kind, id, status) => {
+    const record = index.byKind[kind].get(id);
+    if (!record) return false;
+    change(record, { ...record, status, [dateFieldOf(status)]: new Date().toISOString() });
     return true;
+  };
+  const reset = () => {
+    index = indexOf(all);
+    archiver.reset();
+    bodies.clear();
   };
 
   return (req, res) => {
-    if (options.testControls && (req.url ?? '').split('?')[0] === TEST_STATUS_PATH) return handleTestControl(req, res, setStatus);
+    const control = options.testControls ? (req.url ?? '').split('?')[0] : undefined;
+    if (control === TEST_STATUS_PATH) return handleTestControl(req, res, setStatus);
+    if (control === TEST_RESET_PATH) return handleTestReset(req, res, reset);
+    archiver.archiveDue(index, change);
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.setHeader('Allow', 'GET, HEAD');
       return sendError(res, 405, 'Method Not Allowed');
@@ -117,7 +134,6 @@ export function createSandboxHandler(options: SandboxOptions): Handler {
     const grant = key === undefined ? undefined : grants.get(key);
     if (!grant) return sendError(res, 401, 'Unauthorized');
     if (safeDecode(client) !== clientId) return sendError(res, 404, 'Client not Found');
-    const index = grant.archives ? withArchiveKey : plain;
 
     if (isList) {
       const answer = listApplicants(index.records, rawId || undefined, new URLSearchParams(query));
@@ -127,8 +143,52 @@ export function createSandboxHandler(options: SandboxOptions): Handler {
     const id = safeDecode(rawId!);
     const record = id === undefined ? undefined : index.byKind[kind as LookupKind].get(id);
     if (!record) return sendError(res, 404, 'Resource not Found');
-    sendBody(req, res, bodies.of(record, grant));
+    if (!grant.archives) return sendBody(req, res, bodies.of(record, grant));
+    // Each full lookup with such a key schedules the deletion anew, from the time of the lookup.
+    const data = { ...recordForScope(record, grant.scope), willArchiveAtDate: archiver.schedule(record) };
+    sendBody(req, res, Buffer.from(JSON.stringify({ status: 'success', data })));
   };
+}
+
+/**
+ * "Archive after extract" as the service does it, for the demonstration candidates: a full lookup with
+ * the archive key sets a deadline, and once it has passed the record is archived (`isArchived`, no
+ * `identities`) for every key. Any other candidate is told the date and left whole.
+ */
+function createArchiver(demonstrations: SandboxCandidate[], afterMs: number) {
+  const demo = new Set(demonstrations.map(({ record }) => idOf(record)));
+  const deadlines = new Map<string, string>();
+  const deletedAt = new Map<string, string>();
+  return {
+    /** The date a full lookup with the archive key announces: anew each time, or when it was deleted. */
+    schedule(record: CandidateRecord): string {
+      const id = idOf(record);
+      const deleted = deletedAt.get(id);
+      if (deleted) return deleted;
+      const at = new Date(Date.now() + afterMs).toISOString();
+      if (demo.has(id)) deadlines.set(id, at);
+      return at;
+    },
+    archiveDue(index: Index, change: (record: CandidateRecord, changed: CandidateRecord) => void): void {
+      for (const [id, at] of deadlines) {
+        if (Date.parse(at) > Date.now()) continue;
+        deadlines.delete(id);
+        deletedAt.set(id, at);
+        const record = index.records.find((candidate) => idOf(candidate) === id);
+        if (!record) continue;
+        const { identities: _deleted, ...kept } = record;
+        change(record, { ...kept, isArchived: true });
+      }
+    },
+    reset(): void {
+      deadlines.clear();
+      deletedAt.clear();
+    },
+  };
+}
+
+function idOf(record: CandidateRecord): string {
+  return `${record.recordId ?? ''}\u0000${record.refId ?? ''}`;
 }
 
 /** Bodies are built once per record and scope: large-image records weigh megabytes. */
@@ -136,11 +196,6 @@ function bodyCache() {
   const bodies = new Map<string, Buffer>();
   return {
     of(record: CandidateRecord, grant: KeyGrant): Buffer {
-      if (grant.archives) {
-        // Each full lookup with such a key schedules the deletion anew, from the time of the lookup.
-        const willArchiveAtDate = new Date(Date.now() + SANDBOX_ARCHIVE_AFTER_SECONDS * 1000).toISOString();
-        return Buffer.from(JSON.stringify({ status: 'success', data: { ...recordForScope(record, grant.scope), willArchiveAtDate } }));
-      }
       const cacheKey = `${grant.scope}\u0000${record.recordId ?? record.refId}`;
       let body = bodies.get(cacheKey);
       if (!body) {

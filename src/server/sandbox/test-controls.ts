@@ -5,9 +5,12 @@ import { LOOKUP_KINDS, type LookupKind } from '../../kyc/contract/lookup.ts';
 /**
  * Browser tests only (SANDBOX_TEST_CONTROLS=1, refused with a real service): `POST /_test/status` with
  * `{"kind","id","status"}` moves a sandbox candidate to another status, as a reviewer's decision on the
- * real service would, so that a test can watch the candidate page notice it.
+ * real service would, so that a test can watch the candidate page notice it. `POST /_test/reset` puts
+ * every candidate back as it was at start (statuses, and the archive-after-extract demonstration), so
+ * that a test can run again against the same sandbox.
  */
 export const TEST_STATUS_PATH = '/_test/status';
+export const TEST_RESET_PATH = '/_test/reset';
 
 const statusChangeSchema = z.object({
   kind: z.enum(LOOKUP_KINDS),
@@ -45,4 +48,11 @@ export function handleTestControl(req: http.IncomingMessage, res: http.ServerRes
 /** `review_requested` -> `reviewRequestedDate`. */
 export function dateFieldOf(status: string): string {
   return `${status.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase())}Date`;
+}
+
+export function handleTestReset(req: http.IncomingMessage, res: http.ServerResponse, reset: () => void): void {
+  res.writeHead(req.method === 'POST' ? 200 : 405, { 'Content-Type': 'text/plain; charset=utf-8' });
+  if (req.method === 'POST') reset();
+  res.end(req.method === 'POST' ? 'ok' : 'POST only');
+  req.resume();
 }
