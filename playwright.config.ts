@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { defineConfig } from '@playwright/test';
 import { chromiumLaunchOptions } from './scripts/chromium.mjs';
 import { SANDBOX_ARCHIVE_KEY, SANDBOX_CLIENT_ID, SANDBOX_KEYS } from './src/server/sandbox/sandbox.ts';
@@ -52,6 +52,14 @@ writeFileSync(
     },
   ]),
 );
+/**
+ * The app with the archiving key keeps its audit log here, and beside it what it found about its key
+ * (archiving-key-*.json): cleared at each start of the suite (not in its workers, which load this file
+ * too), so that a finding of the last run does not refuse this one's first lookup.
+ */
+export const E2E_ARCHIVING_DIR = 'test-results/e2e-archiving';
+if (process.env.TEST_WORKER_INDEX === undefined) rmSync(E2E_ARCHIVING_DIR, { recursive: true, force: true });
+mkdirSync(E2E_ARCHIVING_DIR, { recursive: true });
 /** Test-only accounts of test/fixtures/e2e-users.json (never use these anywhere else). */
 export const E2E_USERS = {
   compliance: { username: 'ana', password: 'ana-compliance-e2e' },
@@ -115,10 +123,10 @@ export default defineConfig({
       timeout: 30_000,
     },
     {
-      // The sandbox alone, as `npm run sandbox` runs it...
+      // The sandbox alone, as `npm run sandbox` runs it (its test reset brings the deleted demonstration back)...
       command: 'node dist/server/sandbox.js',
       port: E2E_PORTS.upstream,
-      env: { ...SANDBOX_ENV, HOST: '127.0.0.1', SANDBOX_PORT: String(E2E_PORTS.upstream) },
+      env: { ...SANDBOX_ENV, HOST: '127.0.0.1', SANDBOX_PORT: String(E2E_PORTS.upstream), SANDBOX_TEST_CONTROLS: '1' },
       reuseExistingServer: false,
       stdout: 'ignore',
       stderr: 'pipe',
@@ -214,6 +222,7 @@ export default defineConfig({
         KYC_BASE_URL: `http://127.0.0.1:${E2E_PORTS.upstream}`,
         KYC_CLIENT_ID: SANDBOX_CLIENT_ID,
         KYC_API_KEY: SANDBOX_ARCHIVE_KEY,
+        AUDIT_LOG: `${E2E_ARCHIVING_DIR}/audit.jsonl`,
         HOST: '127.0.0.1',
         PORT: String(E2E_PORTS.archivingKey),
       },
