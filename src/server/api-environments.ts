@@ -112,7 +112,9 @@ export async function metaFor(
     allowed,
     environments: served.map((s) => s.environment.info).filter((e) => mayUse(identity, e.name)),
     replyTemplates,
-    ...(archivingKey ? { archivingKey } : {}),
+    ...(archivingKey
+      ? { archivingKey: { ...archivingKey, ...(current.deps.hasStatusKey ? {} : { supportUsesFullKey: true as const }) } }
+      : {}),
     ...display,
   };
 }

@@ -116,11 +116,21 @@ describe('the archive-after-extract warning', () => {
     expect(banner).toHaveTextContent("This server's API key archives identity data after each full lookup");
     expect(banner).toHaveTextContent('Full lookups are refused until an administrator');
     expect(banner.querySelector('time')).toHaveAttribute('datetime', archivingKey.detectedAt);
+    // A status key is configured: support users' lookups do not use this key.
+    expect(banner).not.toHaveTextContent('KYC_API_KEY_STATUS');
     cleanup();
     stubApi({ meta: testMeta({ archivingKey }), session: { mode: 'proxy', user: 'sam', role: 'support' } });
     renderWithProviders('/');
     expect(await screen.findByRole('heading', { level: 1, name: 'Look up a candidate' })).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByTestId('archiving-key-banner')).not.toBeInTheDocument());
+  });
+
+  it('tells operators that support users need KYC_API_KEY_STATUS when they look with this key too', async () => {
+    stubApi({ meta: testMeta({ archivingKey: { detectedAt: '2026-11-22T14:02:00.000Z', accepted: false, supportUsesFullKey: true } }) });
+    renderWithProviders('/');
+    const banner = await screen.findByTestId('archiving-key-banner');
+    expect(banner).toHaveTextContent('Support users look candidates up with this key too');
+    expect(banner).toHaveTextContent('support users need KYC_API_KEY_STATUS');
   });
 
   it('formats the moment with the date when it is not today (UTC)', () => {

@@ -12,6 +12,7 @@ import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { ARCHIVE_DEMO_REF_ID, archiveDemoCandidates } from '../../src/server/sandbox/queue-candidates.ts';
 import { SANDBOX_ARCHIVE_KEY, SANDBOX_KEYS, startSandbox } from '../../src/server/sandbox/sandbox.ts';
 import { type Behaviour, startFakeUpstream } from './fake-upstream.ts';
+import { getBytes, partsOf } from './parts.ts';
 import { ndjson, type RawResponse, requestWithBody, startTestApp, type TestApp, testEnvironment } from './http.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'cl-archiving-'));
@@ -89,6 +90,8 @@ describe('a key that archives after extract', () => {
     expect(first.status, first.body).toBe(200);
     expect(candidateEnvelopeSchema.parse(JSON.parse(first.body)).data.willArchiveAtDate).toBeDefined();
     expect((await meta(app)).archivingKey).toMatchObject({ accepted: false });
+    // Support users have a status key here: nothing to say about them.
+    expect((await meta(app)).archivingKey?.supportUsesFullKey).toBeUndefined();
     expect(warnings(app)).toHaveLength(1);
     expect(warnings(app)[0]).toMatch(
       /archives identity data after each full lookup.*1\d s after the lookup|archives identity data after each full lookup.*[89] s after the lookup/,
@@ -141,15 +144,33 @@ describe('a key that archives after extract', () => {
     expect((await app.get(LOOKUP, COMPLIANCE)).status).toBe(409);
   });
 
-  it('support users without a status key look with the full key: detected and refused the same way', async () => {
+  it('support users without a status key look with the full key: detected and refused the same way, and /api/meta says so', async () => {
     const { upstream, app } = await archivingService();
     const first = await app.get(LOOKUP, SUPPORT);
     expect(first.status).toBe(200);
     expect(JSON.parse(first.body).data.identities).toBeUndefined();
-    expect((await meta(app)).archivingKey).toBeDefined();
+    expect(JSON.parse(first.body).data.willArchiveAtDate).toBeDefined();
+    expect(upstream.seen[0]!.headers.authorization).toBe('full-key');
+    // For the operator's banner: support users need KYC_API_KEY_STATUS.
+    expect((await meta(app)).archivingKey).toMatchObject({ accepted: false, supportUsesFullKey: true });
     const second = await app.get(LOOKUP, SUPPORT);
     expect(second.status).toBe(409);
     expect(errorOf(second).code).toBe('archiving_key');
+    expect((await app.get(LOOKUP, COMPLIANCE)).status).toBe(409);
+    expect(upstream.seen).toHaveLength(1);
+  });
+
+  it('is detected on an answer in parts (Accept: multipart/mixed), which is then refused too', async () => {
+    const { upstream, app } = await archivingService();
+    const first = await getBytes(app.port, LOOKUP, COMPLIANCE);
+    expect(first.status).toBe(200);
+    expect(String(first.headers['content-type'])).toMatch(/^multipart\/mixed/);
+    const [record] = await partsOf(first);
+    expect(JSON.parse(record!.body.toString('utf8')).data.willArchiveAtDate).toBeDefined();
+    expect((await meta(app)).archivingKey).toMatchObject({ accepted: false });
+    const second = await getBytes(app.port, LOOKUP, COMPLIANCE);
+    expect(second.status).toBe(409);
+    expect(JSON.parse(second.body.toString('utf8')).error.code).toBe('archiving_key');
     expect(upstream.seen).toHaveLength(1);
   });
 

@@ -116,6 +116,11 @@ export const archivingKeySchema = z.object({
   detectedAt: z.string(),
   /** KYC_KEY_ARCHIVES_ON_EXTRACT=accept: full lookups go on regardless; otherwise they are refused. */
   accepted: z.boolean(),
+  /**
+   * No status-level key is configured: support users and batches look with this key too, so they are
+   * refused as well (or, accepted, delete what they look at). They need KYC_API_KEY_STATUS.
+   */
+  supportUsesFullKey: z.optional(z.literal(true)),
 });
 export type ArchivingKey = z.infer<typeof archivingKeySchema>;
 
