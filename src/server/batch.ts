@@ -221,6 +221,7 @@ async function lookupOne(
   const pass = level === 'status' ? undefined : await deps.archiving.admit(deps.timeoutMs, signal);
   if (pass && !pass.ok) {
     release();
+    if (pass.failure?.code === 'rate_limited') deps.metrics.rateLimited.inc({ limit: 'archiving_check' });
     return settle(pass.failure ?? { status: 429, code: 'rate_limited', message: 'The batch was cancelled.' }, null, false);
   }
   const lookupAt = Date.now();

@@ -81,7 +81,10 @@ export async function lookup(deps: LookupDeps, call: LookupCall): Promise<void> 
   call.res.once('close', slot);
   // Asked again now, and one at a time until the key is known not to archive (archiving-guard.ts).
   const pass = level === 'status' ? undefined : await deps.archiving.admit(deps.timeoutMs, closed(call.res));
-  if (pass && !pass.ok) return pass.failure && refuse(call.res, audit, pass.failure);
+  if (pass && !pass.ok) {
+    if (pass.failure?.code === 'rate_limited') deps.metrics.rateLimited.inc({ limit: 'archiving_check' });
+    return pass.failure && refuse(call.res, audit, pass.failure);
+  }
 
   // Support users never get picture parts: their answer is the status level, plain JSON.
   const inParts = level === 'full' && partsAccepted(call.req) ? call.req : undefined;

@@ -33,9 +33,10 @@ export interface Metrics {
 /**
  * The `limit` label: the per-user limit as a lookup, a page of the applicants list or an export took
  * it (a batch refused for its environment is counted as a batch), the batch budget, or a wait for one
- * of the user's requests to the service that outlasted KYC_TIMEOUT_MS.
+ * of the user's requests to the service that outlasted KYC_TIMEOUT_MS, or a full lookup held back while the
+ * first full answer shows whether the key archives after extract (archiving-guard.ts), as long.
  */
-export const LIMITS = ['lookup', 'applicants', 'export', 'batch', 'in_flight'] as const;
+export const LIMITS = ['lookup', 'applicants', 'export', 'batch', 'in_flight', 'archiving_check'] as const;
 export type Limit = (typeof LIMITS)[number];
 
 const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -128,7 +129,8 @@ function refusalMetrics(
       name: 'candidate_lookup_rate_limited_total',
       help:
         "Requests refused 429 rate_limited by this server's own limits, by limit: lookup, applicants, export (the per-user " +
-        'limit each takes from), batch (the batch budget), in_flight (a wait for a slot at the KYC service that took too long).',
+        'limit each takes from), batch (the batch budget), in_flight (a wait for a slot at the KYC service that took too long), archiving_check (a full lookup held ' +
+        'back as long while the first shows whether the key archives after extract).',
       labelNames: ['limit'],
       registers,
     }),

@@ -154,7 +154,7 @@ describe('/metrics', () => {
     expect(delta('candidate_lookup_lookups_total{code="audit_unavailable",role="compliance",level="full"}')).toBe(1);
   });
 
-  it('counts the refusals of every limit apart: lookups, list pages, exports, batches and waits for the service', async () => {
+  it('counts the refusals of every limit apart: lookups, list pages, exports, batches, waits for the service and for the archiving check', async () => {
     const before = await scrape();
     const gateway = () => createAccessControl({ mode: 'proxy', userHeader: 'x-user', roleHeader: 'x-role', trusted: ['127.0.0.1/32'] });
     const limited = await startTestApp({
@@ -192,21 +192,30 @@ describe('/metrics', () => {
     expect(statuses).toEqual([502, 429, 429, 429, 200, 429, 429]);
     const held = bounded.get('/api/candidates/refId/held', as('sam', 'compliance'));
     await expect.poll(() => upstream.seen.some((seen) => seen.path.endsWith('/held'))).toBe(true);
-    const waited = await bounded.get('/api/candidates/refId/waits', as('sam', 'compliance'));
+    // Sam's second lookup waits for his one slot; Tom's has a slot of his own, but waits behind the first
+    // full answer, which shows whether the key archives after extract (full lookups go one at a time until then).
+    const [waited, heldBack] = await Promise.all([
+      bounded.get('/api/candidates/refId/waits', as('sam', 'compliance')),
+      bounded.get('/api/candidates/refId/behind', as('tom', 'compliance')),
+    ]);
     expect(JSON.parse(waited.body).error.code).toBe('rate_limited');
+    expect(JSON.parse(heldBack.body).error.message).toContain('archive after extract');
     await held;
 
     const after = await scrape();
     const delta = (limit: string) =>
       sample(after, `candidate_lookup_rate_limited_total{limit="${limit}"}`) -
       sample(before, `candidate_lookup_rate_limited_total{limit="${limit}"}`);
-    expect(Object.fromEntries(['lookup', 'applicants', 'export', 'batch', 'in_flight'].map((limit) => [limit, delta(limit)]))).toEqual({
+    expect(
+      Object.fromEntries(['lookup', 'applicants', 'export', 'batch', 'in_flight', 'archiving_check'].map((limit) => [limit, delta(limit)])),
+    ).toEqual({
       lookup: 1,
       applicants: 1,
       export: 1,
       // One over the batch budget, one refused for its environment over the per-user limit.
       batch: 2,
       in_flight: 1,
+      archiving_check: 1,
     });
   });
 
