@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import type { ApiMeta } from '../../src/kyc/contract/api.ts';
 import type { CandidateRecord } from '../../src/kyc/contract/schema.ts';
+import { metaQueries } from '../../src/app/meta/meta-query.ts';
 import { OUTCOME_TONES } from '../../src/kyc/view/outcome.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { recordForScope } from '../../src/server/sandbox/sandbox.ts';
@@ -310,11 +311,11 @@ describe('privacy mask', () => {
       if (String(input) === '/api/meta' && ++metaAsked > 1) return json({ status: 'error', error: { code: 'x', message: 'down' } }, 503);
       return answer(input, init);
     });
-    renderWithProviders(`/candidates/refId/${record.refId}`);
+    const { queryClient } = renderWithProviders(`/candidates/refId/${record.refId}`);
     await screen.findByTestId('archive-warning');
-    // Asked again, and retried once (a second later): both failed.
+    // Asked again, and retried once (a second later): both failed, and the page has seen the failure.
     await waitFor(() => expect(metaAsked).toBe(3), { timeout: 4000 });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await waitFor(() => expect(queryClient.getQueryState(metaQueries.current(undefined).queryKey)?.status).toBe('error'));
     expect(screen.getByRole('button', { name: 'Privacy mask' })).toHaveAttribute('aria-pressed', 'true');
     expect(document.body.textContent).not.toContain(blocked.identities!.email!.value);
   });

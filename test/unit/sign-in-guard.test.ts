@@ -46,7 +46,8 @@ describe('SignInGuard', () => {
       order.push('second checked');
       return 'second';
     });
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The second waits its turn in the line, unchecked, while the first is checked.
+    await vi.waitFor(() => expect(g.waiting).toBe(1));
     expect(order).toEqual([]);
     order.push('first done');
     release('first');
@@ -67,21 +68,27 @@ describe('SignInGuard', () => {
     });
     // A wrong guess held back for a second: the colleague's sign-in is checked meanwhile.
     let answered = false;
-    const guess = g.attempt('ana', '10.0.0.9', wrong).finally(() => (answered = true));
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    let checked = false;
+    const guess = g
+      .attempt('ana', '10.0.0.9', async () => {
+        checked = true;
+        return undefined;
+      })
+      .finally(() => (answered = true));
+    await vi.waitFor(() => expect(checked).toBe(true));
     expect(await g.attempt('ana', '10.0.0.1', right)).toEqual({ ok: true, value: 'signed in' });
     expect(answered).toBe(false);
 
-    let release: (value: string) => void = () => {};
+    let release: ((value: string) => void) | undefined;
     const slow = g.attempt('bob', '10.0.0.2', () => new Promise<string>((resolve) => (release = resolve)));
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await vi.waitFor(() => expect(release).toBeDefined());
     const queued = [g.attempt('bob', '10.0.0.2', right), g.attempt('bob', '10.0.0.2', right)];
     expect(await g.attempt('bob', '10.0.0.2', right)).toEqual({ ok: false, reason: 'busy' });
     expect(await Promise.all(queued)).toEqual([
       { ok: false, reason: 'busy' },
       { ok: false, reason: 'busy' },
     ]);
-    release('late');
+    release!('late');
     expect(await slow).toEqual({ ok: true, value: 'late' });
     expect(await guess).toEqual({ ok: false, reason: 'failed' });
   });

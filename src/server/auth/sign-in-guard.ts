@@ -41,6 +41,11 @@ export class SignInGuard {
     this.queue = new SignInQueue(options.queue);
   }
 
+  /** How many sign-ins wait their turn to be checked now. */
+  get waiting(): number {
+    return this.queue.waitingCount;
+  }
+
   /**
    * Runs `check` (which verifies the password and gives what a sign-in yields, or undefined) unless the
    * username or address is locked, or no turn to check it comes soon enough. A failure is counted before

@@ -40,6 +40,11 @@ export class SignInQueue {
 
   constructor(private readonly limits: QueueLimits = DEFAULT_QUEUE_LIMITS) {}
 
+  /** How many sign-ins wait for a turn now. */
+  get waitingCount(): number {
+    return this.waiting.length;
+  }
+
   /** A turn for `username` from `address`: at once if one is free and nobody waits, else when it comes; undefined if it does not. */
   enter(username: string, address: string): Promise<Leave | undefined> {
     const keys = { user: `user:${username.toLowerCase()}`, address: `address:${address}` };
