@@ -3,14 +3,14 @@ import type http from 'node:http';
 import type { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { gzip as gzipCallback } from 'node:zlib';
-import parser from 'stream-json/parser.js';
 import { PART_NAME_HEADER, PARTS_MEDIA_TYPE } from '../kyc/contract/picture-parts.ts';
 import { countBytes, type Failure } from './http-reply.ts';
-import { RecordSplitter, type SplitRecord, type Token } from './record-parts.ts';
+import { JsonTokenizer, JsonTooDeepError, MAX_DEPTH } from './json-tokens.ts';
+import { RecordSplitter, type SplitRecord } from './record-parts.ts';
 
 /**
  * A compliance user's answer in parts (picture-parts.ts): the checked body is parsed as it arrives
- * (stream-json, strings in pieces), pictures decoded from base64 on the way, and once the record is whole
+ * (json-tokens.ts, strings in pieces), pictures decoded from base64 on the way, and once the record is whole
  * the first part is written, then each picture as one binary part. Faults of the service are all known
  * before the first byte leaves, so each is answered with its error code, never a short body.
  */
@@ -40,35 +40,43 @@ export function newBoundary(): string {
 export type Split = { ok: true; split: SplitRecord } | { ok: false; failure: Failure } | { ok: false; error: Error };
 
 const notJson = (message: string): Failure => ({ status: 502, code: 'upstream_error', message });
+const NOT_JSON = notJson("The KYC service's answer is not JSON, so it could not be sent.");
+const INCOMPLETE = notJson("The KYC service's answer is incomplete JSON.");
+const TOO_DEEP = notJson(`The KYC service's answer is nested deeper than ${MAX_DEPTH} levels, so it could not be sent.`);
 
-/** The checked body (the answer guard's output), parsed into the record's parts; an error of the source is passed back. */
+/**
+ * The checked body (the answer guard's output), parsed as its chunks come into the record's parts; an
+ * error of the source is passed back. Once the body is seen not to be JSON, the rest is read and dropped.
+ */
 export function splitRecord(source: Readable, boundary: string): Promise<Split> {
   return new Promise((resolve) => {
     const splitter = new RecordSplitter(boundary);
-    const tokens = parser.asStream({
-      packKeys: true,
-      streamKeys: false,
-      packStrings: false,
-      streamStrings: true,
-      packNumbers: true,
-      streamNumbers: false,
-    });
+    const tokens = new JsonTokenizer((token) => splitter.push(token));
     let settled = false;
     const settle = (result: Split) => {
       if (settled) return;
       settled = true;
-      source.unpipe(tokens);
-      tokens.destroy();
+      source.off('data', onData);
       resolve(result);
     };
-    tokens.on('data', (token: Token) => splitter.push(token));
-    tokens.on('error', () => settle({ ok: false, failure: notJson("The KYC service's answer is not JSON, so it could not be sent.") }));
-    tokens.on('end', () => {
-      if (!splitter.done) return settle({ ok: false, failure: notJson("The KYC service's answer is incomplete JSON.") });
-      settle({ ok: true, split: splitter.result() });
+    const onData = (chunk: Buffer) => {
+      try {
+        tokens.write(chunk);
+      } catch (error) {
+        settle({ ok: false, failure: error instanceof JsonTooDeepError ? TOO_DEEP : NOT_JSON });
+        source.resume();
+      }
+    };
+    source.on('data', onData);
+    source.once('end', () => {
+      try {
+        tokens.end();
+      } catch {
+        return settle({ ok: false, failure: INCOMPLETE });
+      }
+      settle(splitter.done ? { ok: true, split: splitter.result() } : { ok: false, failure: INCOMPLETE });
     });
     source.once('error', (error) => settle({ ok: false, error }));
-    source.pipe(tokens);
   });
 }
 

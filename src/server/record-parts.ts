@@ -3,7 +3,7 @@ import { SNIFF_BYTES, sniffImageType } from '../kyc/contract/picture-type.ts';
 import { Base64Collector } from './base64-collector.ts';
 
 /**
- * A candidate record split for an answer in parts, from the parser's tokens (stream-json): the JSON text
+ * A candidate record split for an answer in parts, from the parser's tokens (json-tokens.ts): the JSON text
  * of the first part, written anew from the tokens with every picture's base64 value replaced by a
  * reference, and each picture's bytes, decoded as they arrive. Nothing else is checked or changed here:
  * the first part parses to the plain answer once its references are put back.

@@ -195,6 +195,28 @@ describe('faults of the service, answered in parts', () => {
     }
   });
 
+  it('a body opening with a byte order mark is read as the browser reads the plain answer (the mark dropped)', async () => {
+    const body = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(`{"status":"success","data":{"status":"approved","n":"é"}}`)]);
+    upstream.behave = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });
+      res.end(body);
+    };
+    const res = await lookup();
+    expect(res.status).toBe(200);
+    expect((await reassemble(res)).envelope).toEqual(JSON.parse(new TextDecoder().decode(body)));
+  });
+
+  it('a body nested deeper than the server holds: upstream_error, saying so', async () => {
+    const body = `{"status":"success","data":{"status":"approved","x":${'['.repeat(1001)}${']'.repeat(1001)}}}`;
+    upstream.behave = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+      res.end(body);
+    };
+    const res = await lookup();
+    expect(res.status).toBe(502);
+    expect(errorOf(res)).toMatchObject({ code: 'upstream_error', message: expect.stringMatching(/nested deeper than 1000 levels/) });
+  });
+
   it('a wrong-shaped record is passed on for the browser to name, as in the plain answer', async () => {
     const body = '{"status":"success","data":{"status":5,"identities":{"passport":{"type":"base64","value":"AAAA"}}}}';
     upstream.behave = (_req, res) => {

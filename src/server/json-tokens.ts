@@ -1,0 +1,278 @@
+import { isAscii } from 'node:buffer';
+import { StringDecoder } from 'node:string_decoder';
+import { ESCAPES, HEX, hasControl, NUMBER, SCALAR_END, WS } from './json-bytes.ts';
+import type { Token } from './record-parts.ts';
+
+/**
+ * A streaming JSON tokenizer over the bytes of an answer, giving RecordSplitter (record-parts.ts) the
+ * tokens it reads: keys and numbers whole, strings in pieces (`startString`, `stringChunk`…, `endString`).
+ * A string's bytes are found with Buffer#indexOf and handed on as one piece per network chunk (ASCII as
+ * Latin-1, without a UTF-8 decode; anything else through a StringDecoder), control characters checked a
+ * word at a time. It accepts what the browser's `JSON.parse` of the decoded body accepts (a leading byte
+ * order mark too, as the browser's decoder drops it; bytes that are not UTF-8 read as U+FFFD, as it reads
+ * them) and refuses the rest, with one limit of its own: nesting deeper than MAX_DEPTH, since each open
+ * level is held while the record is read.
+ */
+
+export class JsonSyntaxError extends Error {
+  override name = 'JsonSyntaxError';
+}
+
+/** Nested deeper than MAX_DEPTH: valid JSON, refused here (a record is a few levels deep). */
+export class JsonTooDeepError extends JsonSyntaxError {
+  override name = 'JsonTooDeepError';
+}
+
+/** Arrays and objects open at once, at most. Each costs memory here and in RecordSplitter until it closes. */
+export const MAX_DEPTH = 1000;
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
+const START_OBJECT: Token = { name: 'startObject' };
+const END_OBJECT: Token = { name: 'endObject' };
+const START_ARRAY: Token = { name: 'startArray' };
+const END_ARRAY: Token = { name: 'endArray' };
+const START_STRING: Token = { name: 'startString' };
+const END_STRING: Token = { name: 'endString' };
+
+/** What the tokenizer expects next, outside a string or a scalar. */
+type Expect = 'value' | 'firstValue' | 'key' | 'firstKey' | 'colon' | 'after' | 'done';
+
+interface OpenString {
+  key: boolean;
+  /** A key's pieces, joined at its end (a value's are handed on as they come). */
+  pieces: string[];
+  /** Made at the string's first byte over 0x7f. */
+  decoder?: StringDecoder;
+  /** The decoder may hold the first bytes of a character not yet complete. */
+  pending: boolean;
+}
+
+export class JsonTokenizer {
+  private readonly stack: Array<'{' | '['> = [];
+  private expect: Expect = 'value';
+  private str: OpenString | undefined;
+  /** A number or literal read so far, when a chunk ended in it. */
+  private scalarText: string | undefined;
+  /** The bytes of an escape cut by a chunk's end, put before the next chunk. */
+  private carry: Buffer | undefined;
+  /** The body's first bytes, until it is known whether they are a byte order mark. */
+  private start: Buffer | undefined = Buffer.alloc(0);
+  /** The next `"` and `\` in the current chunk at or after where they were looked for (its length: none). */
+  private quoteAt = -1;
+  private slashAt = -1;
+
+  constructor(private readonly emit: (token: Token) => void) {}
+
+  /** Reads a chunk, emitting its tokens; throws JsonSyntaxError at the first byte that is not JSON. */
+  write(chunk: Buffer): void {
+    let buf = this.start ? this.skipBom(chunk) : chunk;
+    if (!buf) return;
+    if (this.carry) {
+      buf = Buffer.concat([this.carry, buf]);
+      this.carry = undefined;
+    }
+    this.quoteAt = this.slashAt = -1;
+    for (let i = 0; i >= 0 && i < buf.length; ) {
+      if (this.str) i = this.stringBytes(buf, i);
+      else if (this.scalarText !== undefined) i = this.scalarBytes(buf, i);
+      else i = this.structural(buf, i);
+    }
+  }
+
+  /** At the end of the body: throws JsonSyntaxError unless exactly one whole value was read. */
+  end(): void {
+    if (this.scalarText !== undefined && !this.str) this.scalar();
+    if (this.expect !== 'done' || this.str || this.carry) throw new JsonSyntaxError('the JSON text is incomplete');
+  }
+
+  /** The chunk without a byte order mark the body opens with; undefined while the first bytes could still be one. */
+  private skipBom(chunk: Buffer): Buffer | undefined {
+    const head = Buffer.concat([this.start!, chunk]);
+    if (head.length < BOM.length && BOM.subarray(0, head.length).equals(head)) {
+      this.start = head;
+      return undefined;
+    }
+    this.start = undefined;
+    return head.subarray(0, BOM.length).equals(BOM) ? head.subarray(BOM.length) : head;
+  }
+
+  /** Outside strings and scalars: one byte of structure (or whitespace) at `i`; the index after it. */
+  private structural(buf: Buffer, i: number): number {
+    const c = buf[i]!;
+    if (WS[c]) return i + 1;
+    switch (this.expect) {
+      case 'done':
+        throw new JsonSyntaxError('more after the JSON value');
+      case 'colon':
+        if (c !== 0x3a) throw new JsonSyntaxError('a key without a colon');
+        this.expect = 'value';
+        return i + 1;
+      case 'after':
+        this.afterValue(c);
+        return i + 1;
+      case 'key':
+      case 'firstKey':
+        if (c === 0x7d && this.expect === 'firstKey') this.close(END_OBJECT);
+        else if (c === QUOTE) this.str = { key: true, pieces: [], pending: false };
+        else throw new JsonSyntaxError('a key that is not a string');
+        return i + 1;
+      default:
+        return this.valueStart(buf, i);
+    }
+  }
+
+  private afterValue(c: number): void {
+    const top = this.stack.at(-1);
+    if (c === 0x2c) this.expect = top === '{' ? 'key' : 'value';
+    else if (c === 0x7d && top === '{') this.close(END_OBJECT);
+    else if (c === 0x5d && top === '[') this.close(END_ARRAY);
+    else throw new JsonSyntaxError('an unexpected character after a value');
+  }
+
+  private valueStart(buf: Buffer, i: number): number {
+    const c = buf[i]!;
+    if (c === 0x5d && this.expect === 'firstValue') this.close(END_ARRAY);
+    else if (c === QUOTE) {
+      this.str = { key: false, pieces: [], pending: false };
+      this.emit(START_STRING);
+    } else if (c === 0x7b || c === 0x5b) {
+      if (this.stack.length >= MAX_DEPTH) throw new JsonTooDeepError(`nested deeper than ${MAX_DEPTH} levels`);
+      this.stack.push(c === 0x7b ? '{' : '[');
+      this.emit(c === 0x7b ? START_OBJECT : START_ARRAY);
+      this.expect = c === 0x7b ? 'firstKey' : 'firstValue';
+    } else {
+      this.scalarText = '';
+      return this.scalarBytes(buf, i);
+    }
+    return i + 1;
+  }
+
+  /** A number or literal from `i` to its end, which may be in a later chunk (then it is kept, however long). */
+  private scalarBytes(buf: Buffer, i: number): number {
+    let j = i;
+    while (j < buf.length && !SCALAR_END[buf[j]!]) j++;
+    this.scalarText += buf.toString('latin1', i, j);
+    if (j < buf.length) this.scalar();
+    return j;
+  }
+
+  private scalar(): void {
+    const text = this.scalarText!;
+    this.scalarText = undefined;
+    if (text === 'true') this.emit({ name: 'trueValue', value: true });
+    else if (text === 'false') this.emit({ name: 'falseValue', value: false });
+    else if (text === 'null') this.emit({ name: 'nullValue', value: null });
+    else if (NUMBER.test(text)) this.emit({ name: 'numberValue', value: text });
+    else throw new JsonSyntaxError('a value that is not JSON');
+    this.valueDone();
+  }
+
+  private valueDone(): void {
+    this.expect = this.stack.length === 0 ? 'done' : 'after';
+  }
+
+  private close(token: Token): void {
+    this.stack.pop();
+    this.emit(token);
+    this.valueDone();
+  }
+
+  /**
+   * A string's bytes from `i`: runs between escapes, each escape, up to its closing quote or the chunk's
+   * end; what was read is handed on as one piece. The index after what was read, or -1 when an escape
+   * cut by the chunk's end was carried to the next.
+   */
+  private stringBytes(buf: Buffer, i: number): number {
+    const texts: string[] = [];
+    for (let at = i; ; ) {
+      if (this.quoteAt < at) this.quoteAt = indexOr(buf, QUOTE, at);
+      if (this.slashAt < at) this.slashAt = indexOr(buf, BACKSLASH, at);
+      const end = Math.min(this.quoteAt, this.slashAt);
+      if (end > at) texts.push(this.text(buf, at, end));
+      if (end === buf.length) return this.piece(texts, end);
+      if (buf[end] === QUOTE) {
+        texts.push(this.flush());
+        this.piece(texts, end);
+        this.endString();
+        return end + 1;
+      }
+      const escaped = this.escape(buf, end);
+      if (escaped === undefined) {
+        this.carry = Buffer.from(buf.subarray(end));
+        return this.piece(texts, -1);
+      }
+      texts.push(escaped);
+      at = end + (buf[end + 1] === 0x75 ? 6 : 2);
+    }
+  }
+
+  /** The text of string bytes [from, to), none of them `"` or `\`. */
+  private text(buf: Buffer, from: number, to: number): string {
+    if (hasControl(buf, from, to)) throw new JsonSyntaxError('a control character in a string');
+    const s = this.str!;
+    const run = buf.subarray(from, to);
+    const ascii = isAscii(run);
+    // ASCII with no character pending in the decoder: Latin-1 reads the same text, without a UTF-8 decode.
+    if (ascii && !s.pending) return buf.toString('latin1', from, to);
+    s.decoder ??= new StringDecoder('utf8');
+    s.pending = !ascii && buf[to - 1]! >= 0x80;
+    return s.decoder.write(run);
+  }
+
+  /** What the decoder holds of a character cut short by an escape or the closing quote (U+FFFD, as the browser reads it). */
+  private flush(): string {
+    const s = this.str!;
+    if (!s.pending) return '';
+    s.pending = false;
+    return s.decoder!.end();
+  }
+
+  /** The text of the escape at `at` (a backslash), or undefined when its bytes are not all in this chunk. */
+  private escape(buf: Buffer, at: number): string | undefined {
+    if (at + 1 >= buf.length) return undefined;
+    const letter = buf[at + 1]!;
+    if (letter !== 0x75) {
+      const char = ESCAPES[letter];
+      if (char === undefined) throw new JsonSyntaxError('an unknown escape in a string');
+      return this.flush() + char;
+    }
+    if (at + 6 > buf.length) return undefined;
+    let code = 0;
+    for (let k = at + 2; k < at + 6; k++) {
+      const digit = HEX[buf[k]!]!;
+      if (digit < 0) throw new JsonSyntaxError('a \\u escape without four hex digits');
+      code = code * 16 + digit;
+    }
+    return this.flush() + String.fromCharCode(code);
+  }
+
+  /** Hands on what was read of the string; returns `next`. */
+  private piece(texts: string[], next: number): number {
+    const text = texts.length === 1 ? texts[0]! : texts.join('');
+    if (text.length > 0) {
+      if (this.str!.key) this.str!.pieces.push(text);
+      else this.emit({ name: 'stringChunk', value: text });
+    }
+    return next;
+  }
+
+  private endString(): void {
+    const s = this.str!;
+    this.str = undefined;
+    if (s.key) {
+      this.emit({ name: 'keyValue', value: s.pieces.join('') });
+      this.expect = 'colon';
+    } else {
+      this.emit(END_STRING);
+      this.valueDone();
+    }
+  }
+}
+
+function indexOr(buf: Buffer, byte: number, from: number): number {
+  const at = buf.indexOf(byte, from);
+  return at < 0 ? buf.length : at;
+}
