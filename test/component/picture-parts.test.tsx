@@ -1,4 +1,4 @@
-import { waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { partName } from '../../src/kyc/contract/picture-parts.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
@@ -115,5 +115,89 @@ describe('a lookup answered in parts', () => {
     expect(await within(figure('selfie')).findByText(/Not shown: this attribute holds SVG data/)).toBeInTheDocument();
     expect(await within(figure('selfie_national_id')).findByRole('button', { name: /Open a larger view/ })).toBeInTheDocument();
     expect(made).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('an answer in parts that is cut short or not framed as the server frames it', () => {
+  const firstPartHead = (headers: string, first: string) => encoder.encode(`--${BOUNDARY}\r\n${headers}\r\n\r\n${first}`);
+  const firstPartText = () => new TextDecoder().decode(answerInParts().head).split('\r\n\r\n')[1]!;
+
+  it('a body that ends inside the first part: the download broke off, and no page is made of part of a record', async () => {
+    const { head } = answerInParts();
+    stubApi({ candidates: { [PATH]: () => streamed([head.subarray(0, head.length - 10)]).response } });
+    renderWithProviders('/candidates/refId/abc');
+    // A broken download is retried once by itself (after a second) before the error shows.
+    expect(await screen.findByRole('heading', { name: 'The download broke off' }, { timeout: 4000 })).toBeInTheDocument();
+    expect(document.querySelectorAll('figure[data-attribute]')).toHaveLength(0);
+  });
+
+  it.each([
+    ['a first part without a Content-Length', () => firstPartHead('Content-Type: application/json', firstPartText())],
+    [
+      'a first delimiter that is not the boundary',
+      () => encoder.encode(new TextDecoder().decode(answerInParts().head).replace(BOUNDARY, 'f'.repeat(32))),
+    ],
+    ['part headers that never end', () => firstPartHead(`Content-Type: application/json\r\nX-Filler: ${'x'.repeat(20_000)}`, '{}')],
+  ])('%s: the lookup says the answer could not be read', async (_, first) => {
+    const { parts, end } = answerInParts();
+    stubApi({ candidates: { [PATH]: () => streamed([first(), ...parts.flat(), end]).response } });
+    renderWithProviders('/candidates/refId/abc');
+    expect(await screen.findByRole('heading', { name: 'The response is not readable' })).toBeInTheDocument();
+    expect(screen.getByText(/The server's answer in parts could not be read \(/)).toBeInTheDocument();
+    expect(document.querySelectorAll('figure[data-attribute]')).toHaveLength(0);
+  });
+
+  it('a body that ends inside a picture, without a network error: that picture never came, and is never shown', async () => {
+    const { head, parts } = answerInParts();
+    const { response } = streamed([head, ...parts[0]!, parts[1]![0]!, parts[1]![1]!.subarray(0, parts[1]![1]!.length - 1)]);
+    stubApi({ candidates: { [PATH]: () => response } });
+    const made = vi.mocked(URL.createObjectURL);
+    made.mockClear();
+    renderWithProviders('/candidates/refId/abc');
+    await pictureCards();
+    expect(await within(figure('selfie_national_id')).findByText(/The connection broke before this picture arrived/)).toBeInTheDocument();
+    expect(within(figure('selfie_national_id')).queryByRole('img')).toBeNull();
+    expect(within(figure('selfie')).getByRole('button', { name: /Open a larger view/ })).toBeInTheDocument();
+    expect(made).toHaveBeenCalledTimes(1);
+  });
+
+  it.each([
+    ['a part longer than its Content-Length', (delimiter: Uint8Array) => [encoder.encode('X'), delimiter]],
+    [
+      'a delimiter with another boundary',
+      (delimiter: Uint8Array) => [encoder.encode(new TextDecoder().decode(delimiter).replace(BOUNDARY, '0'.repeat(32)))],
+    ],
+    [
+      'a part without a Content-Length',
+      (delimiter: Uint8Array) => [encoder.encode(new TextDecoder().decode(delimiter).replace(/Content-Length: \d+\r\n/, ''))],
+    ],
+  ])('%s after the first picture: the pictures after it could not be read, and are never shown', async (_, spoil) => {
+    const { head, parts, end } = answerInParts();
+    const { response } = streamed([head, ...parts[0]!, ...spoil(parts[1]![0]!), parts[1]![1]!, end]);
+    stubApi({ candidates: { [PATH]: () => response } });
+    const made = vi.mocked(URL.createObjectURL);
+    made.mockClear();
+    renderWithProviders('/candidates/refId/abc');
+    await pictureCards();
+    expect(await within(figure('selfie_national_id')).findByText(/The answer could not be read from here on/)).toBeInTheDocument();
+    expect(within(figure('selfie_national_id')).queryByRole('img')).toBeNull();
+    expect(within(figure('selfie')).getByRole('button', { name: /Open a larger view/ })).toBeInTheDocument();
+    expect(made).toHaveBeenCalledTimes(1);
+  });
+
+  it('a picture in many small chunks becomes one Blob of exactly its bytes, its progress counted by its own bytes', async () => {
+    const { head, parts, end, pictures } = answerInParts();
+    const bytes = parts[1]![1]!;
+    const chunks = Array.from({ length: Math.ceil(bytes.length / 400) }, (_, i) => bytes.subarray(i * 400, (i + 1) * 400));
+    const { response, release } = streamed([head, ...parts[0]!, parts[1]![0]!, ...chunks.slice(0, 2), 'wait', ...chunks.slice(2), end]);
+    stubApi({ candidates: { [PATH]: () => response } });
+    const made = vi.mocked(URL.createObjectURL);
+    made.mockClear();
+    renderWithProviders('/candidates/refId/abc');
+    await pictureCards();
+    expect(await within(figure('selfie_national_id')).findByText(/^Selfie with national ID: 800 B of /)).toBeInTheDocument();
+    release();
+    expect(await within(figure('selfie_national_id')).findByRole('button', { name: /Open a larger view/ })).toBeInTheDocument();
+    expect(new Uint8Array(await (made.mock.calls[1]![0] as Blob).arrayBuffer())).toEqual(pictures[1]);
   });
 });

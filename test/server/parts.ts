@@ -1,7 +1,5 @@
 import http from 'node:http';
-import { Readable } from 'node:stream';
 import { gunzipSync } from 'node:zlib';
-import { meros } from 'meros/node';
 import { PARTS_ACCEPT, isPartOf, pictureReferenceSchema } from '../../src/kyc/contract/picture-parts.ts';
 import { APP_HEADERS } from './http.ts';
 
@@ -43,16 +41,31 @@ export function boundaryOf(res: PartsResponse): string {
   return /boundary="?([^";]+)"?/.exec(String(res.headers['content-type']))![1]!;
 }
 
-/** The parts, as meros (its Node build, binary-safe) reads them. */
+/**
+ * The parts, found by their delimiters (RFC 2046) rather than by their lengths as the browser reads
+ * them, so that the two readings check each other: every part's Content-Length must be its body's.
+ */
 export async function partsOf(res: PartsResponse): Promise<Part[]> {
-  const source = Object.assign(Readable.from([res.body]), { headers: res.headers });
-  const read = await meros<Buffer>(source as unknown as http.IncomingMessage);
-  if (!(Symbol.asyncIterator in read)) throw new Error('not a multipart answer');
+  const body = res.body;
+  const delimiter = Buffer.from(`--${boundaryOf(res)}`);
+  if (!body.subarray(0, delimiter.length).equals(delimiter)) throw new Error('the answer does not open with its delimiter');
   const parts: Part[] = [];
-  for await (const part of read) {
-    // A JSON part meros could parse is given back as text, so that the test reads every part alike.
-    const body = part.json ? Buffer.from(JSON.stringify(part.body)) : Buffer.from(part.body as unknown as Buffer);
-    parts.push({ headers: part.headers as Record<string, string>, body });
+  for (let at = delimiter.length; body.toString('latin1', at, at + 2) !== '--'; ) {
+    if (body.toString('latin1', at, at + 2) !== '\r\n') throw new Error('a delimiter line that does not end');
+    const next = body.indexOf(Buffer.concat([Buffer.from('\r\n'), delimiter]), at);
+    if (next < 0) throw new Error('no closing delimiter');
+    const part = body.subarray(at + 2, next);
+    const headEnd = part.indexOf('\r\n\r\n');
+    const headers = Object.fromEntries(
+      part
+        .toString('latin1', 0, headEnd)
+        .split('\r\n')
+        .map((line) => [line.slice(0, line.indexOf(':')).trim().toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+    );
+    const partBody = part.subarray(headEnd + 4);
+    if (Number(headers['content-length']) !== partBody.length) throw new Error('a part whose Content-Length is not its length');
+    parts.push({ headers, body: partBody });
+    at = next + 2 + delimiter.length;
   }
   return parts;
 }

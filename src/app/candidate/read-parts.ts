@@ -1,91 +1,14 @@
-import { meros, type Part } from 'meros/browser';
 import { isPartOf, PART_NAME_HEADER, type PictureReference, pictureReferenceSchema } from '../../kyc/contract/picture-parts.ts';
 import { SNIFF_BYTES, sniffImageType } from '../../kyc/contract/picture-type.ts';
 import { LookupError } from './lookup-error.ts';
+import { headOf, PartReader, PartsCutShort, type RawPart } from './part-reader.ts';
 import type { PictureParts } from './picture-parts.ts';
 
 /**
- * An answer in parts (picture-parts.ts in the contract), read with meros as it streams: the first part
- * as soon as it is in, then each picture part the moment it completes.
- *
- * meros reads parts as UTF-8 text, which would mangle a picture's bytes; so each byte is handed to it as
- * the character of the same code (Latin-1, written as UTF-8), and turned back into the byte here.
- * Boundaries and headers are ASCII, so meros finds them as it would in the bytes.
+ * An answer in parts (picture-parts.ts in the contract), read as it streams (part-reader.ts): the first
+ * part as soon as it is in, then each picture part the moment it completes, its Blob made from the
+ * network's chunks as they came.
  */
-
-/** Each byte as the UTF-8 of the character of its code: 0x00-0x7f as themselves, the others in two bytes. */
-function widen(bytes: Uint8Array): Uint8Array {
-  let high = 0;
-  for (let i = 0; i < bytes.length; i++) if (bytes[i]! >= 0x80) high++;
-  if (high === 0) return bytes;
-  const out = new Uint8Array(bytes.length + high);
-  let j = 0;
-  for (let i = 0; i < bytes.length; i++) {
-    const byte = bytes[i]!;
-    if (byte < 0x80) out[j++] = byte;
-    else {
-      out[j++] = 0xc0 | (byte >> 6);
-      out[j++] = 0x80 | (byte & 0x3f);
-    }
-  }
-  return out;
-}
-
-/** Bytes handed to meros at once: fewer, larger pieces (it searches what it holds again for each one). */
-const COALESCE_BYTES = 1024 * 1024;
-/** …or after this long, so that a slow link's bytes are not held back (each part completes in time). */
-const COALESCE_MS = 30;
-/** The first bytes go through at once: the record's part is among them. */
-const PASS_FIRST_BYTES = 256 * 1024;
-
-/**
- * Between the network and meros: counts the bytes as they arrive (`onBytes`), gathers them into larger
- * pieces, and widens each byte into the character meros will read it as.
- */
-function bridge(onBytes: (n: number) => void): TransformStream<Uint8Array, Uint8Array> {
-  let held: Uint8Array[] = [];
-  let heldBytes = 0;
-  let total = 0;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let output: TransformStreamDefaultController<Uint8Array> | undefined;
-  const release = () => {
-    clearTimeout(timer);
-    timer = undefined;
-    if (heldBytes === 0 || !output) return;
-    const joined = held.length === 1 ? held[0]! : new Uint8Array(heldBytes);
-    if (held.length > 1) {
-      let at = 0;
-      for (const chunk of held) {
-        joined.set(chunk, at);
-        at += chunk.byteLength;
-      }
-    }
-    held = [];
-    heldBytes = 0;
-    output.enqueue(widen(joined));
-  };
-  return new TransformStream({
-    transform(chunk, controller) {
-      output = controller;
-      onBytes(chunk.byteLength);
-      total += chunk.byteLength;
-      held.push(chunk);
-      heldBytes += chunk.byteLength;
-      if (total <= PASS_FIRST_BYTES || heldBytes >= COALESCE_BYTES) release();
-      else timer ??= setTimeout(release, COALESCE_MS);
-    },
-    flush() {
-      release();
-    },
-  });
-}
-
-/** A part's text from meros back into the bytes it came from. */
-export function bytesOf(text: string): Uint8Array<ArrayBuffer> {
-  const out = new Uint8Array(text.length);
-  for (let i = 0; i < text.length; i++) out[i] = text.charCodeAt(i);
-  return out;
-}
 
 export interface PartsRead {
   /** The first part: the envelope, with each picture's value a reference (not yet checked). */
@@ -99,37 +22,43 @@ export interface PartsRead {
 export type OnBytes = (received: number) => void;
 
 export async function readFirstPart(response: Response, onBytes: OnBytes): Promise<PartsRead> {
-  const contentType = response.headers.get('content-type') ?? '';
-  const boundary = /boundary="?([^";]+)"?/.exec(contentType)?.[1] ?? '-';
+  const boundary = /boundary="?([^";]{1,70})"?/.exec(response.headers.get('content-type') ?? '')?.[1];
+  if (!boundary || !response.body) throw new LookupError('not_json', 'The server said it sent parts, but did not.');
   let received = 0;
-  const counted = response.body!.pipeThrough(
-    bridge((n) => {
-      received += n;
-      onBytes(received);
-    }),
-  );
-  const read = await meros<unknown>(new Response(counted, { headers: { 'content-type': contentType } }));
-  if (!(Symbol.asyncIterator in read)) throw new LookupError('not_json', 'The server said it sent parts, but did not.');
-  const iterator = read[Symbol.asyncIterator]();
-  const first = await iterator.next();
-  if (first.done) throw incomplete();
-  const envelope = await firstPartValue(first.value);
-  return {
-    envelope,
-    boundary,
-    rest: (parts) => readPictures(iterator, parts, () => received),
-  };
+  const reader = new PartReader(response.body.getReader(), boundary, (bytes) => {
+    received += bytes;
+    onBytes(received);
+  });
+  let first: RawPart | undefined;
+  try {
+    first = await reader.next();
+  } catch (error) {
+    reader.cancel();
+    throw lookupErrorOf(error);
+  }
+  if (!first) throw unreadable('it has no parts');
+  const envelope = await firstPartValue(first);
+  return { envelope, boundary, rest: (parts) => readPictures(reader, parts) };
 }
 
-const incomplete = () => new LookupError('interrupted', 'The connection broke while the response was downloading. Try again.');
+const unreadable = (what: string) => new LookupError('not_json', `The server's answer in parts could not be read (${what}).`);
 
-async function firstPartValue(part: Part<unknown, string>): Promise<unknown> {
-  if (part.json) return part.body;
-  // Not parsed by meros: gzipped (its bytes are not JSON), or not JSON at all.
-  let text = new TextDecoder().decode(bytesOf(String(part.body)));
-  if (part.headers['content-encoding'] === 'gzip') {
-    const unzipped = new Blob([bytesOf(String(part.body))]).stream().pipeThrough(new DecompressionStream('gzip'));
-    text = await new Response(unzipped).text();
+function lookupErrorOf(error: unknown): LookupError {
+  if (error instanceof PartsCutShort)
+    return new LookupError('interrupted', 'The connection broke while the response was downloading. Try again.');
+  return unreadable(error instanceof Error ? error.message : 'its framing is wrong');
+}
+
+async function firstPartValue(part: RawPart): Promise<unknown> {
+  const bytes = new Blob(part.chunks as BlobPart[]);
+  let text: string;
+  try {
+    text =
+      part.headers['content-encoding'] === 'gzip'
+        ? await new Response(bytes.stream().pipeThrough(new DecompressionStream('gzip'))).text()
+        : await bytes.text();
+  } catch {
+    throw unreadable('its first part does not unzip');
   }
   try {
     return JSON.parse(text);
@@ -158,40 +87,44 @@ export function takeReferences(envelope: unknown, boundary: string): Map<string,
 /** Updates of a picture's progress at most this often: a smooth count on a slow link, few renders on a fast one. */
 const PROGRESS_EVERY_MS = 100;
 
-async function readPictures(iterator: AsyncIterator<Part<unknown, string>>, parts: PictureParts, received: () => number): Promise<void> {
+async function readPictures(reader: PartReader, parts: PictureParts): Promise<void> {
   const order = parts.names();
   let done = 0;
-  let partStart = received();
   const progress = setInterval(() => {
     const name = order[done];
     const state = name === undefined ? undefined : parts.get(name);
     if (state?.state !== 'loading') return;
-    const bytes = Math.min(state.size, Math.max(0, received() - partStart));
+    const bytes = Math.min(state.size, reader.bodyBytes);
     if (bytes !== state.received) parts.update(name!, { ...state, received: bytes });
   }, PROGRESS_EVERY_MS);
   try {
-    for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
-      const name = parts.nameOf(String(next.value.headers[PART_NAME_HEADER]));
-      if (name !== undefined) complete(parts, name, next.value);
+    for (let next = await reader.next(); next; next = await reader.next()) {
+      const name = parts.nameOf(String(next.headers[PART_NAME_HEADER]));
+      if (name !== undefined) complete(parts, name, next);
       done++;
-      partStart = received();
     }
     parts.failRest('The answer ended before this picture arrived. Use Refresh to fetch the candidate again.');
-  } catch {
-    parts.failRest('The connection broke before this picture arrived. Use Refresh to fetch the candidate again.');
+  } catch (error) {
+    reader.cancel();
+    parts.failRest(
+      error instanceof PartsCutShort
+        ? 'The connection broke before this picture arrived. Use Refresh to fetch the candidate again.'
+        : 'The answer could not be read from here on, so this picture is missing. Use Refresh to fetch the candidate again.',
+    );
   } finally {
     clearInterval(progress);
   }
 }
 
-function complete(parts: PictureParts, name: string, part: Part<unknown, string>): void {
+function complete(parts: PictureParts, name: string, part: RawPart): void {
   const state = parts.get(name)!;
-  const bytes = bytesOf(String(part.body));
-  if (bytes.length !== state.size) {
+  if (state.state !== 'loading') return;
+  if (part.size !== state.size) {
     parts.update(name, { state: 'failed', size: state.size, type: state.type, problem: 'This picture arrived incomplete.' });
     return;
   }
   // The type is sniffed again from the bytes themselves: only a raster image is ever given a Blob to show.
-  const type = sniffImageType(bytes.subarray(0, SNIFF_BYTES));
-  parts.update(name, { state: 'ready', size: state.size, type, ...(type.raster ? { blob: new Blob([bytes], { type: type.mime }) } : {}) });
+  const type = sniffImageType(headOf(part, SNIFF_BYTES));
+  const blob = type.raster ? { blob: new Blob(part.chunks as BlobPart[], { type: type.mime }) } : {};
+  parts.update(name, { state: 'ready', size: state.size, type, ...blob });
 }
