@@ -46,7 +46,11 @@ export interface UpstreamClient {
   fetchApplicants(request: ApplicantsRequest): UpstreamCall;
   /** A fresh watch for this service's keys in a body (answer-guard.ts); the keys stay in here. */
   keyWatch(): NeedleWatch;
-  /** A fresh guard for a successful answer's body: envelope start checked, keys never passed on. */
+  /**
+   * A fresh guard for a full answer's body: envelope start checked, the full key never passed on. A full
+   * answer is only ever asked for with the full key, so only that key is searched: the status key, not
+   * sent with it, cannot be reflected in it.
+   */
   answerGuard(): Transform;
 }
 
@@ -74,9 +78,10 @@ export function createUpstreamClient(target: UpstreamTarget, limits: UpstreamLim
   });
   const keyFor = (scope: 'full' | 'status') => (scope === 'status' && target.statusApiKey ? target.statusApiKey : target.apiKey);
   const needles = keyNeedles([target.apiKey, target.statusApiKey]);
+  const fullKeyNeedles = keyNeedles([target.apiKey]);
   return {
     keyWatch: () => new NeedleWatch(needles),
-    answerGuard: () => createAnswerGuard(needles),
+    answerGuard: () => createAnswerGuard(fullKeyNeedles),
     fetchCandidate(request) {
       const headers: http.OutgoingHttpHeaders = {
         authorization: keyFor(request.scope),

@@ -76,6 +76,22 @@ describe('attack: an upstream (or a wrong KYC_BASE_URL) that reflects the Author
     expect(res.body).not.toContain(first);
   });
 
+  it('with a status key configured too, still refuses a compliance answer holding the full key it was asked with, cut across chunks', async () => {
+    const { upstream, app: served } = await app({ statusKey: true });
+    upstream.behave = echo;
+    const whole = await served.get('/api/candidates/refId/r', COMPLIANCE);
+    expect([whole.status, errorOf(whole).code]).toEqual([502, 'upstream_error']);
+    expect(whole.body).not.toContain('live-key-3f9a');
+    upstream.behave = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write(`{"status":"success","data":{"status":"approved","filler":"${'x'.repeat(200_000)}","echo":"${KEY.slice(0, 5)}`);
+      setTimeout(() => res.end(`${KEY.slice(5)}"}}`), 100);
+    };
+    const cut = await served.get('/api/candidates/refId/r', COMPLIANCE);
+    expect([cut.status, cut.cut]).toEqual([200, true]);
+    expect(cut.body).not.toContain(KEY.slice(0, 5));
+  });
+
   it('refuses a support answer holding a key, whichever key asked', async () => {
     for (const statusKey of [false, true]) {
       const { upstream, app: served } = await app({ statusKey });
