@@ -4,23 +4,17 @@ import { BrowserRouter, useLocation } from 'react-router';
 import { ApplicantsPage } from './applicants/applicants-page.tsx';
 import { QUEUE_PATH } from './applicants/queue-location.ts';
 import { CandidateSkeleton } from './candidate/candidate-skeleton.tsx';
+import { loadCandidatePage, loadedCandidatePage } from './candidate/page-load.ts';
 import { AppShell } from './layout/app-shell.tsx';
 import { NotFoundPage } from './layout/not-found-page.tsx';
 import { HomePage } from './lookup/home-page.tsx';
 import { splitEnvironmentPath } from './routes.ts';
 import { PageErrorBoundary } from './ui/page-error-boundary.tsx';
 
-// The candidate page and what only it needs are not part of the first load; they are fetched as soon as
-// the browser is idle. Once loaded, the page renders without suspending: a suspended and revealed
-// boundary would be held back by React for up to 300 ms. The element tree is the same either way.
-type CandidatePageModule = typeof import('./candidate/candidate-page.tsx');
-let candidatePageModule: CandidatePageModule | undefined;
-let candidatePageLoad: Promise<CandidatePageModule> | undefined;
-export const loadCandidatePage = () =>
-  (candidatePageLoad ??= import('./candidate/candidate-page.tsx').then((m) => (candidatePageModule = m)));
-
+// The candidate page and what only it needs are not part of the first load (page-load.ts). The element
+// tree is the same whether the module was loaded already or is waited for.
 function CandidateEntry() {
-  const module = candidatePageModule ?? use(loadCandidatePage());
+  const module = loadedCandidatePage() ?? use(loadCandidatePage());
   return <module.CandidatePage />;
 }
 

@@ -1,7 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { renderWithProviders, stubApi, testMeta } from './render.tsx';
+import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
+import { envelope, renderWithProviders, stubApi, testMeta } from './render.tsx';
 
 describe('lookup form', () => {
   it('looks up by refId by default, trimming the input, and navigates to the candidate URL', async () => {
@@ -41,6 +42,31 @@ describe('lookup form', () => {
     await screen.findByRole('textbox');
     await user.type(screen.getByRole('textbox'), `${id}{Enter}`);
     await waitFor(() => expect(router.state.location.pathname).toBe(path));
+  });
+
+  it.each([
+    ['/', '/api/candidates/refId/cust_000482'],
+    ['/e/staging', '/api/e/staging/candidates/refId/cust_000482'],
+  ])('from %s, sends the lookup from the search box before the candidate page is on screen, and only once', async (from, api) => {
+    const user = userEvent.setup();
+    const record = sampleCandidates({ now: new Date() })[1]!.record;
+    // Whether the candidate page (its skeleton, while the lookup runs) was on screen when the request left.
+    const pageShownAtRequest: boolean[] = [];
+    const { requests } = stubApi({
+      candidates: {
+        [api]: () => {
+          pageShownAtRequest.push(screen.queryByText('Looking the candidate up…') !== null);
+          return envelope(record);
+        },
+      },
+    });
+    renderWithProviders(from);
+    await screen.findByRole('textbox');
+    await user.type(screen.getByRole('textbox', { name: 'refId to look up' }), 'cust_000482{Enter}');
+    // cust_000482's record, on the page.
+    expect(await screen.findByRole('heading', { level: 1, name: '王秀英' })).toBeInTheDocument();
+    expect(requests.filter((url) => url.includes('/candidates/'))).toEqual([api]);
+    expect(pageShownAtRequest).toEqual([false]);
   });
 
   it('refuses an empty value with a message, without a request', async () => {

@@ -1,7 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeAll, vi } from 'vitest';
-import { loadCandidatePage } from '../../src/app/app.tsx';
+import { loadCandidatePage } from '../../src/app/candidate/page-load.ts';
 import { clearRecentLookups } from '../../src/app/recent/recent-lookups.ts';
 
 // findBy… waits for what proves an outcome; on a machine shared with other test runs that can take more than the default second.

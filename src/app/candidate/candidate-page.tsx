@@ -13,6 +13,8 @@ import { candidatePath, parseCandidatePath } from '../routes.ts';
 import { sessionQueries } from '../session/session-query.ts';
 import { ArchiveWarning } from './archive-warning.tsx';
 import { candidateQueries, progressKeyOf } from './candidate-queries.ts';
+
+export { startLookup } from './candidate-queries.ts';
 import { CandidateError } from './candidate-error.tsx';
 import { CandidateSkeleton } from './candidate-skeleton.tsx';
 import { CandidateView } from './candidate-view.tsx';

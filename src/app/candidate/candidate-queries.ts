@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query';
+import { type QueryClient, QueryObserver, queryOptions } from '@tanstack/react-query';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import { setDownloadProgress } from './download-progress.ts';
 import { fetchCandidate } from './fetch-candidate.ts';
@@ -31,4 +31,29 @@ export const candidateQueries = {
 
 export function progressKeyOf(kind: LookupKind, id: string, environment?: string): string {
   return JSON.stringify(candidateQueries.lookup(kind, id, environment).queryKey);
+}
+
+/** Long enough for the page to take over a lookup started for it; a page that never comes lets it go then. */
+const HANDOVER_MS = 10_000;
+
+/**
+ * Starts a lookup from the search box, before the page it leads to has rendered (its fetch would start
+ * only once the page had rendered and subscribed). Watched here until the page's own query observer takes
+ * it over: with `gcTime: 0` an answer nobody watched would be dropped, and fetched a second time.
+ */
+export function startLookup(queryClient: QueryClient, kind: LookupKind, id: string, environment?: string): void {
+  const observer = new QueryObserver(queryClient, candidateQueries.lookup(kind, id, environment));
+  const { queryHash } = observer.getCurrentQuery();
+  let release = () => {};
+  const stopWatching = queryClient.getQueryCache().subscribe((event) => {
+    // After a task: a page mounted twice in a row (React's Strict Mode) is watching by then.
+    if (event.type === 'observerAdded' && event.observer !== observer && event.query.queryHash === queryHash) setTimeout(release, 0);
+  });
+  const timer = setTimeout(() => release(), HANDOVER_MS);
+  const unsubscribe = observer.subscribe(() => {});
+  release = () => {
+    clearTimeout(timer);
+    stopWatching();
+    unsubscribe();
+  };
 }

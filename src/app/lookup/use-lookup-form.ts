@@ -1,7 +1,9 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { type ClipboardEvent, type FormEvent, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { checkId, type LookupKind } from '../../kyc/contract/lookup.ts';
 import { cleanId, describeRemoved, type IdList } from '../../kyc/view/id-input.ts';
+import { type CandidatePageModule, loadCandidatePage, loadedCandidatePage } from '../candidate/page-load.ts';
 import { useEnvironmentPath } from '../environment/use-environment.ts';
 import { candidatePath, environmentPath } from '../routes.ts';
 import { interpretPaste } from './paste.ts';
@@ -95,12 +97,18 @@ function useSubmit(
   setProblem: (problem: string | undefined) => void,
 ) {
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   return (event: FormEvent) => {
     event.preventDefault();
     const { id, removed } = cleanId(value);
     const check = checkId(id);
     if (!check.ok) return setProblem(id === '' ? `Enter a ${kind} to look up.` : check.message);
     setProblem(undefined);
+    // The lookup's request leaves now, rather than once the page it leads to has rendered.
+    const start = (page: CandidatePageModule) => page.startLookup(queryClient, kind, id, environment);
+    const page = loadedCandidatePage();
+    if (page) start(page);
+    else void loadCandidatePage().then(start, () => {});
     const note = [cleaned, describeRemoved(removed)].filter(Boolean).join(', ') || undefined;
     void navigate(environmentPath(environment, candidatePath(kind, id)), { state: note ? { cleaned: note } : null });
   };
