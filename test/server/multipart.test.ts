@@ -5,7 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { apiErrorBodySchema } from '../../src/kyc/contract/api.ts';
 import { createAuditLog } from '../../src/server/audit.ts';
-import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
+import { benchPeople } from '../../src/server/sandbox/bench-people.ts';
+import { buildCandidates, sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { loadHostileCandidate } from '../../src/server/sandbox/hostile-fixture.ts';
 import { SANDBOX_KEYS, startSandbox, type RunningSandbox } from '../../src/server/sandbox/sandbox.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
@@ -95,6 +96,37 @@ describe('answers in parts against the sandbox', () => {
     const refused = await getBytes(app.port, pathOf(sample.recordId!), { accept: 'multipart/mixed;q=0, application/json' });
     expect(refused.headers['content-type']).toBe('application/json; charset=utf-8');
   });
+});
+
+describe('answers in parts of a large-image candidate (SANDBOX_LARGE_IMAGES)', () => {
+  it('put back together, equal the plain answer, its four pictures of about 3 MB each byte for byte', async () => {
+    // One candidate: drawing the large pictures is the slow part.
+    const [large] = buildCandidates(benchPeople().slice(0, 1), { now: new Date(), largeImages: true });
+    const largeSandbox = await startSandbox({ candidates: [large!] });
+    const largeApp = await startTestApp({
+      upstream: { baseUrl: largeSandbox.url, clientId: largeSandbox.clientId, apiKey: SANDBOX_KEYS.full },
+    });
+    try {
+      const plain = await largeApp.get(pathOf(large!.record.recordId!), { accept: 'application/json' });
+      const inParts = await getBytes(largeApp.port, pathOf(large!.record.recordId!), { 'accept-encoding': 'gzip' });
+      expect([inParts.status, inParts.cut]).toEqual([200, false]);
+      expect(Number(inParts.headers['content-length'])).toBe(inParts.body.length);
+      const { envelope, first, pictures } = await reassemble(inParts);
+      expect(envelope).toEqual(JSON.parse(plain.body));
+      expect(pictures.size).toBe(4);
+      for (const [name, attribute] of Object.entries(large!.record.identities!)) {
+        if (attribute.type !== 'base64') continue;
+        const { part } = (first.data.identities as Record<string, { value: { part: string } }>)[name]!.value;
+        const sent = pictures.get(part)!;
+        expect(sent.headers['content-type']).toBe('image/jpeg');
+        expect(sent.body.length).toBeGreaterThan(2_000_000);
+        expect(sent.body.equals(Buffer.from(attribute.value, 'base64'))).toBe(true);
+      }
+    } finally {
+      await largeApp.close();
+      await largeSandbox.close();
+    }
+  }, 60_000);
 });
 
 describe('support users and parts', () => {
