@@ -69,6 +69,31 @@ describe('lookup form', () => {
     expect(pageShownAtRequest).toEqual([false]);
   });
 
+  it('keeps only the latest lookup on the performance timeline, however many a tab makes', async () => {
+    const user = userEvent.setup();
+    const [first, second] = sampleCandidates({ now: new Date() }).map((candidate) => candidate.record);
+    stubApi({
+      candidates: {
+        [`/api/candidates/refId/${first!.refId}`]: envelope(first!),
+        [`/api/candidates/refId/${second!.refId}`]: envelope(second!),
+      },
+    });
+    renderWithProviders('/');
+    for (const record of [first!, second!]) {
+      // A textbox, or a combobox once recent lookups give it suggestions.
+      const box = await screen.findByLabelText('refId to look up');
+      await user.clear(box);
+      await user.type(box, `${record.refId}{Enter}`);
+      await screen.findByText(record.recordId!);
+    }
+    const marks = performance.getEntriesByType('mark').filter((entry) => entry.name.startsWith('candidate-lookup:'));
+    expect(marks.map((entry) => entry.name).sort()).toEqual([
+      'candidate-lookup:body-read',
+      'candidate-lookup:fetch',
+      'candidate-lookup:parsed',
+    ]);
+  });
+
   it('refuses an empty value with a message, without a request', async () => {
     const user = userEvent.setup();
     const { requests } = stubApi();

@@ -17,6 +17,11 @@ export interface FetchOptions {
   onProgress?: (progress: DownloadProgress) => void;
 }
 
+/** The previous lookup's steps off the performance timeline, which keeps every mark for the life of the tab. */
+function clearLookupMarks(): void {
+  for (const step of ['fetch', 'body-read', 'parsed']) performance.clearMarks(`candidate-lookup:${step}`);
+}
+
 /**
  * One lookup through the proxy: fetch, read the body (reporting progress), parse the JSON, validate it
  * with the shared schema. Every failure becomes a LookupError that says what happened.
@@ -25,6 +30,7 @@ export async function fetchCandidate(kind: LookupKind, id: string, options: Fetc
   const check = checkId(id);
   if (!check.ok) throw new LookupError('invalid_id', check.message);
 
+  clearLookupMarks();
   performance.mark('candidate-lookup:fetch');
   // The pictures' download may outlive this call (the page renders from the first part): it ends with
   // the query's signal, or once no page shows the pictures.
