@@ -86,7 +86,8 @@ describe('answers in parts, fuzzed', () => {
       }),
       { numRuns: 150 },
     );
-    // Not only text went through: many of the generated pictures were sent as binary parts.
-    expect(parts).toBeGreaterThan(100);
+    // Not only text went through: many of the generated pictures were sent as binary parts (about one a
+    // run; 98 in the fewest of 17 runs, so half of that leaves room for chance and still fails on none).
+    expect(parts).toBeGreaterThan(50);
   });
 });
