@@ -35,32 +35,50 @@ export function findingsInStore(store: SharedStore, describe: (name: string) => 
   };
 }
 
+/** How long a finding read from its file is believed before the file is looked at again (the operator's reset). */
+const FILE_RECHECK_MS = 1000;
+
 /**
  * One small file per finding in `dir` (the audit log's directory, which the server may write): the
  * file is the finding, its content only says when. Created exclusively, so the first one stays.
+ *
+ * Without Redis this process is the only one that writes it (several instances need REDIS_URL), so what
+ * it read or wrote is kept in memory rather than read from the disk at every full lookup: a file not
+ * there stays not there until this process records it, and one that is there is looked at again at most
+ * once a second, so deleting it (the operator's reset) is seen at the next lookup after that.
  */
-export function findingsInDirectory(dir: string): ArchivingFindings {
+export function findingsInDirectory(dir: string, now: () => number = Date.now): ArchivingFindings {
   const file = (name: string) => path.join(dir, `${name}.json`);
+  const known = new Map<string, { detectedAt: string | undefined; readAt: number }>();
+  const readFromDisk = async (name: string): Promise<string | undefined> => {
+    let text: string;
+    try {
+      text = await readFile(file(name), 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+    // Caught while being written: there all the same.
+    return detectedAtOf(text) ?? (await stat(file(name))).mtime.toISOString();
+  };
   return {
     describe: (name) => `the file ${file(name)}`,
     async read(name) {
-      let text: string;
-      try {
-        text = await readFile(file(name), 'utf8');
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-        throw error;
-      }
-      // Caught while being written: there all the same.
-      return detectedAtOf(text) ?? (await stat(file(name))).mtime.toISOString();
+      const entry = known.get(name);
+      if (entry && (entry.detectedAt === undefined || now() - entry.readAt < FILE_RECHECK_MS)) return entry.detectedAt;
+      const detectedAt = await readFromDisk(name);
+      known.set(name, { detectedAt, readAt: now() });
+      return detectedAt;
     },
     async record(name, detectedAt) {
       try {
         await writeFile(file(name), `${JSON.stringify({ detectedAt })}\n`, { flag: 'wx', mode: 0o640 });
+        known.set(name, { detectedAt, readAt: now() });
         return true;
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-        throw error;
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+        known.delete(name);
+        return false;
       }
     },
   };
