@@ -3,6 +3,7 @@ import { addressLines, decodeAddress } from '../../src/kyc/view/address.ts';
 import { candidateName } from '../../src/kyc/contract/candidate-name.ts';
 import { attributeLabel, sortAttributes } from '../../src/kyc/view/attributes.ts';
 import { certificateTitle, parseCertificate } from '../../src/kyc/view/certificate.ts';
+import { certificateOutcome, NOT_RECOGNISED } from '../../src/kyc/view/certificate-review.ts';
 import { countryName } from '../../src/kyc/view/countries.ts';
 import { ageOn, formatDob, parseDob } from '../../src/kyc/view/dob.ts';
 import { decodePhone } from '../../src/kyc/view/phone.ts';
@@ -93,7 +94,7 @@ describe('certificates', () => {
     expect(certificateTitle('weird')).toBe('Weird');
   });
 
-  it('pretty-prints valid JSON and summarises issuer, date and provider results', () => {
+  it('pretty-prints valid JSON, and its results read as the chip says them', () => {
     const raw = JSON.stringify({
       Organization: { legalName: 'Onfido Ltd' },
       Claim: { issueDate: '2026-01-01T00:00:00.000Z', reviewBody: { result: 'clear', nested: [{ match: 'potential_match' }] } },
@@ -102,10 +103,11 @@ describe('certificates', () => {
     expect(parsed.ok).toBe(true);
     if (parsed.ok) {
       expect(parsed.pretty).toContain('\n  "Organization": {');
-      expect(parsed.summary).toEqual({
-        issuer: 'Onfido Ltd',
-        issueDate: '2026-01-01T00:00:00.000Z',
-        results: ['clear', 'potential_match'],
+      expect(certificateOutcome('onfido-service-cert', raw)).toEqual({
+        label: 'Onfido',
+        outcome: 'potential_match',
+        path: 'reviewBody.nested[0].match',
+        recognition: 'known',
       });
     }
   });
@@ -119,8 +121,8 @@ describe('certificates', () => {
 
   it('survives JSON that is not an object', () => {
     for (const raw of ['null', '42', '"text"', '[]']) {
-      const parsed = parseCertificate(raw);
-      expect(parsed.ok && parsed.summary.results).toEqual([]);
+      expect(parseCertificate(raw).ok).toBe(true);
+      expect(certificateOutcome('x-cert', raw)).toMatchObject({ outcome: NOT_RECOGNISED, recognition: 'none' });
     }
   });
 });

@@ -1,6 +1,6 @@
 import type { CandidateRecord } from '../../kyc/contract/schema.ts';
-import { certificateLabel, labelOf, reviewOf } from '../../kyc/view/certificate-review.ts';
-import { certificateTitle, parseCertificate } from '../../kyc/view/certificate.ts';
+import { labelOf } from '../../kyc/view/certificate-fields.ts';
+import { certificateOutcome } from '../../kyc/view/certificate-review.ts';
 import { splitSummaryFields } from '../../kyc/view/summary-fields.ts';
 import { formatDuration } from '../../kyc/view/time.ts';
 import { buildTimeline } from '../../kyc/view/timeline.ts';
@@ -9,14 +9,6 @@ import { LongText } from '../ui/long-text.tsx';
 import { OutcomeChip } from '../ui/outcome-chip.tsx';
 import { StatusBadge } from '../ui/status-badge.tsx';
 import { TimeStamp } from '../ui/time-stamp.tsx';
-
-/** Who issued the certificate and what it says in one word; a placeholder when it says nothing readable. */
-function certificateChip(raw: string, slug: string): { label: string; outcome: string } {
-  const parsed = parseCertificate(raw);
-  if (!parsed.ok) return { label: certificateTitle(slug), outcome: 'unreadable' };
-  const review = reviewOf(parsed.json, slug);
-  return { label: certificateLabel(slug, review), outcome: review.outcome ?? 'no result' };
-}
 
 /**
  * The decision at a glance, right under the header: the status and how long it has held, one chip
@@ -48,10 +40,10 @@ export function DecisionSummary({ record, now, summaryFields }: { record: Candid
       {certs.length > 0 && (
         <ul aria-label="Certificate results" className="flex min-w-0 flex-wrap gap-2">
           {certs.map(([slug, raw]) => {
-            const chip = certificateChip(raw, slug);
+            const chip = certificateOutcome(slug, raw);
             return (
-              <li key={slug} className="min-w-0" data-cert-chip={slug}>
-                <OutcomeChip label={chip.label} value={chip.outcome} />
+              <li key={slug} className="min-w-0" data-cert-chip={slug} data-recognition={chip.recognition}>
+                <OutcomeChip label={chip.label} value={chip.outcome} foundAt={chip.path} />
               </li>
             );
           })}
