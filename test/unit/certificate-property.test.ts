@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { certificateOutcome } from '../../src/kyc/view/certificate-review.ts';
 import { KNOWN_OUTCOMES, knownOutcome } from '../../src/kyc/view/outcome.ts';
-import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
+import { sandboxCertificates } from '../../src/server/sandbox/candidates.ts';
 
 /**
  * The rule a reviewer relies on: a certificate that states a known outcome anywhere outside its
@@ -12,15 +12,13 @@ import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 
 type Json = Record<string, unknown>;
 
-const certificates = sampleCandidates({ now: new Date('2026-11-22T00:00:00.000Z') })
-  .flatMap(({ record }) => Object.entries(record.certs ?? {}))
-  .flatMap(([slug, raw]) => {
-    try {
-      return [{ slug, doc: JSON.parse(raw) as Json }];
-    } catch {
-      return []; // the sandbox's deliberately broken certificate: nothing to move
-    }
-  });
+const certificates = sandboxCertificates(new Date('2026-11-22T00:00:00.000Z')).flatMap(({ slug, raw }) => {
+  try {
+    return [{ slug, doc: JSON.parse(raw) as Json }];
+  } catch {
+    return []; // the sandbox's deliberately broken certificate: nothing to move
+  }
+});
 
 const parseIfText = (value: unknown) => (typeof value === 'string' && /^\s*[[{]/.test(value) ? JSON.parse(value) : value);
 
@@ -67,6 +65,13 @@ function variant(doc: Json, moves: string[]): string {
 describe('a certificate reads the same wherever it keeps its results', () => {
   it('has sandbox certificates to move, each with a known outcome', () => {
     expect(certificates.length).toBeGreaterThanOrEqual(3);
+    // The shapes issue 19 names: a potential match kept in _customFields, checks in a reviewBody text.
+    const of = (candidate: string, slug: string) => {
+      const found = sandboxCertificates().find((c) => c.candidate === candidate && c.slug === slug)!;
+      return certificateOutcome(slug, found.raw);
+    };
+    expect(of('acct-30291', 'complyadvantage-service-cert')).toMatchObject({ outcome: 'potential_match', path: '_customFields.result' });
+    expect(of('acct-30291', 'onfido-service-cert')).toMatchObject({ outcome: 'consider', path: 'reviewBody[1].result' });
     for (const { slug, doc } of certificates) expect(certificateOutcome(slug, JSON.stringify(doc)).recognition).toBe('known');
   });
 
