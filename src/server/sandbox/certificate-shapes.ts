@@ -1,4 +1,4 @@
-import { sha256 as hex } from './certificates.ts';
+import { type Provider, sha256 as hex } from './certificates.ts';
 
 /**
  * Where a certificate's `Claim` keeps the provider's results. The documented shape names
@@ -9,8 +9,6 @@ import { sha256 as hex } from './certificates.ts';
  * - `json-checks`: `reviewBody` a string holding JSON, an array of checks, each with its own result.
  */
 export type CertificateShape = 'review-body' | 'custom-fields' | 'json-checks';
-
-export type Provider = 'onfido' | 'complyadvantage';
 
 export type ProviderResult = 'clear' | 'consider' | 'no_match' | 'potential_match';
 

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import type { Provider } from './certificate-shapes.ts';
 
 /**
  * Certificates shaped like the documented Blockpass JSON-LD credential (server spec v1.4):
@@ -22,6 +21,8 @@ const ORGANIZATIONS = {
     identifier: 'complyadvantage-service',
   },
 } as const;
+
+export type Provider = 'onfido' | 'complyadvantage';
 
 export const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const fakeSignature = (seed: string) => Buffer.from(sha256(seed) + sha256(`${seed}:2`), 'hex').toString('base64');

@@ -1,5 +1,6 @@
 import type { Phone, PostalAddress } from '../../kyc/contract/identity-values.ts';
-import type { CertificateShape, Provider, ProviderResult } from './certificate-shapes.ts';
+import type { CertificateShape, ProviderResult } from './certificate-shapes.ts';
+import type { Provider } from './certificates.ts';
 import type { PictureFormat, PictureKind, PictureOrientation } from './images.ts';
 
 /** One made-up candidate, as the builder turns it into a record. */
