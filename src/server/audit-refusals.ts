@@ -6,8 +6,8 @@ import type { AuditEntry, AuditLog, ListAuditEntry, RefusalsAuditEntry, RefusedR
  * interval become one line `kind: "refusals"` with their count, written when the interval ends. A
  * flood of refused requests then costs the audit log two lines a minute, not one per request.
  */
-/** A refused lookup, batch, export or page of the applicants list. */
-export type RefusedEntry = AuditEntry | ListAuditEntry | RefusedRequestAuditEntry;
+/** A refused lookup, batch, export or page of the applicants list; or a batch's invalid ids, counted. */
+export type RefusedEntry = AuditEntry | ListAuditEntry | RefusedRequestAuditEntry | RefusalsAuditEntry;
 
 export interface RefusalLog {
   /** Resolves when the refusal is recorded: written (the first of its interval) or counted. */
@@ -59,16 +59,22 @@ export function createRefusalLog(audit: AuditLog | undefined, intervalMs = REFUS
           throw error;
         });
       }
-      const { counted } = window;
-      counted.count += 1;
-      const code = entry.code ?? String(entry.status);
-      counted.codes[code] = (counted.codes[code] ?? 0) + 1;
-      if (counted.count === 1) counted.from = entry.time;
-      counted.to = entry.time;
+      addTo(window.counted, entry);
       return Promise.resolve();
     },
     async flush() {
       await Promise.all([...windows.keys()].map(close));
     },
   };
+}
+
+/** Adds a refusal to the interval's counts: one, or as many as a batch's counted line stands for. */
+function addTo(counted: Window['counted'], entry: RefusedEntry): void {
+  const codes = entry.kind === 'refusals' ? entry.codes : { [entry.code ?? String(entry.status)]: 1 };
+  for (const [code, count] of Object.entries(codes)) {
+    counted.codes[code] = (counted.codes[code] ?? 0) + count;
+    counted.count += count;
+  }
+  if (counted.from === '') counted.from = entry.time;
+  counted.to = entry.time;
 }

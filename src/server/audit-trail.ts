@@ -1,7 +1,7 @@
 import type http from 'node:http';
 import type { ApplicantsQuery } from '../kyc/contract/applicants.ts';
 import type { LookupKind } from '../kyc/contract/lookup.ts';
-import type { AuditEntry, AuditLog, ListAuditEntry, RefusedRequestAuditEntry } from './audit.ts';
+import type { AuditEntry, AuditLine, AuditLog, ListAuditEntry, RefusalsAuditEntry, RefusedRequestAuditEntry } from './audit.ts';
 import type { RefusalLog, RefusedEntry } from './audit-refusals.ts';
 import type { Identity } from './auth/identity.ts';
 import { type Failure, sendError, sendFailure } from './http-reply.ts';
@@ -60,6 +60,22 @@ export function auditTrail(deps: AuditDeps, res: http.ServerResponse, what: stri
   };
 }
 
+/** While the audit log hangs, requests are refused at once rather than each waiting for the timeout. */
+export const AUDIT_STUCK: Failure = {
+  status: 503,
+  code: 'audit_unavailable',
+  message: 'The audit log is not answering, so lookups are refused for now. An administrator must check AUDIT_LOG.',
+};
+
+/**
+ * The audit-writable step, before anything is asked of the service (a lookup, a batch and each of its
+ * rows): nothing reaches the service while the audit log could not record it. The refusal itself is
+ * not written: the log is not answering.
+ */
+export function auditWritable(deps: Pick<AuditDeps, 'audit'>): Failure | undefined {
+  return deps.audit && !deps.audit.available() ? AUDIT_STUCK : undefined;
+}
+
 /** Waits for a line to be written; false, with a 503 already sent, when it could not be. */
 export async function recorded(res: http.ServerResponse, what: string, write: () => Promise<void> | undefined): Promise<boolean> {
   try {
@@ -68,6 +84,16 @@ export async function recorded(res: http.ServerResponse, what: string, write: ()
   } catch {
     const message = `This ${what} could not be recorded in the audit log, so it was refused. An administrator must check AUDIT_LOG.`;
     sendError(res, 503, 'audit_unavailable', message);
+    return false;
+  }
+}
+
+/** Writes a line no answer waits for alone (a batch's row, whose 200 has left): whether it was written. */
+export async function written(deps: Pick<AuditDeps, 'audit'>, entry: AuditLine): Promise<boolean> {
+  try {
+    await deps.audit?.record(entry);
+    return true;
+  } catch {
     return false;
   }
 }
@@ -107,6 +133,18 @@ export function lookupLine(env: string, call: AuditedCall, kind: LookupKind, id:
   });
 }
 
+/** One id of a batch: a lookup's line, marked `batch`; `call.started` is when the row started. */
+export function batchRowLine(env: string, call: AuditedCall, kind: LookupKind, id: string, level: Level) {
+  const line = lookupLine(env, call, kind, id, level);
+  return (outcome: Outcome): AuditEntry => ({ ...line(outcome), batch: true });
+}
+
+/** A batch refused whole (its budget) after its body was read: how many ids it held, not which. */
+export function refusedBatchLine(env: string, call: AuditedCall, kind: LookupKind, count: number, failure: Failure): AuditEntry {
+  const line = lookupLine(env, call, kind, '');
+  return { ...line({ status: failure.status, code: failure.code, upstreamStatus: null, reached: false }), batchSize: count, batch: true };
+}
+
 /**
  * A page of the applicants list: what was asked (null when the query could not be read) and, once
  * answered, how many records it held; never their ids.
@@ -142,4 +180,13 @@ export function requestLine(env: string, call: AuditedCall, kind: RefusedRequest
     code: outcome.code,
     durationMs: elapsed(call),
   });
+}
+
+/**
+ * A batch's invalid ids, counted in one line (audit-refusals.ts): their text is the user's, up to 256
+ * characters each, and a batch may hold 500, so each written out would cost ten times a lookup's line.
+ */
+export function invalidIdsLine(env: string, call: AuditedCall, count: number): RefusalsAuditEntry {
+  const start = lineStart(env, call);
+  return { ...start, kind: 'refusals', batch: true, count, codes: { invalid_id: count }, from: start.time, to: start.time };
 }

@@ -2,7 +2,7 @@ import { exportRequestSchema } from '../kyc/contract/api.ts';
 import type { ServedEnvironment } from './api-environments.ts';
 import { auditTrail, recorded, refuse, requestLine } from './audit-trail.ts';
 import { readBody, sendError, sendJson } from './http-reply.ts';
-import { takeToken } from './lookup.ts';
+import { takeToken } from './lookup-steps.ts';
 import type { SignedInCall } from './routes.ts';
 import { requestIdOf } from './log.ts';
 
