@@ -140,9 +140,9 @@ export function batchRowLine(env: string, call: AuditedCall, kind: LookupKind, i
 }
 
 /** A batch refused whole (its budget) after its body was read: how many ids it held, not which. */
-export function refusedBatchLine(env: string, call: AuditedCall, kind: LookupKind, count: number, failure: Failure): AuditEntry {
+export function refusedBatchLine(env: string, call: AuditedCall, kind: LookupKind, count: number) {
   const line = lookupLine(env, call, kind, '');
-  return { ...line({ status: failure.status, code: failure.code, upstreamStatus: null, reached: false }), batchSize: count, batch: true };
+  return (outcome: Outcome): AuditEntry => ({ ...line(outcome), batchSize: count, batch: true });
 }
 
 /**

@@ -3,8 +3,7 @@ import { type BatchEvent, type BatchRequest, batchRequestSchema } from '../kyc/c
 import { checkId } from '../kyc/contract/lookup.ts';
 import { z } from '../kyc/contract/zod.ts';
 import type { ServedEnvironment } from './api-environments.ts';
-import type { RefusalLog } from './audit-refusals.ts';
-import { auditWritable, invalidIdsLine, recorded, refusedBatchLine } from './audit-trail.ts';
+import { auditTrail, auditWritable, invalidIdsLine, recorded, refuse, refusedBatchLine } from './audit-trail.ts';
 import type { AccessControl } from './auth/access-control.ts';
 import type { Identity } from './auth/identity.ts';
 import { type FoundRow, lookupRow } from './batch-row.ts';
@@ -24,8 +23,6 @@ import { StoreUnavailableError } from './state/store.ts';
 export interface BatchDeps {
   budget: RateLimiter;
   access: Pick<AccessControl, 'rateLimitKey'>;
-  /** Batches refused over the budget, and each batch's invalid ids, are counted per user, not written one line each. */
-  refusals: RefusalLog;
   /** Lookups of one batch under way at once. */
   concurrency: number;
 }
@@ -49,9 +46,8 @@ export async function batchRoute(served: ServedEnvironment, batch: BatchDeps, ca
   const refused = await reserveBudget(batch, req, identity, ids.length);
   if (refused?.code === 'rate_limited') served.deps.metrics.rateLimited.inc({ limit: 'batch' });
   if (refused) {
-    const line = refusedBatchLine(served.deps.environment, call, kind, ids.length, refused);
-    await batch.refusals.refused(line).catch(() => {});
-    return sendFailure(res, refused);
+    const audit = auditTrail(served.deps, res, 'batch', refusedBatchLine(served.deps.environment, call, kind, ids.length));
+    return refuse(res, audit, refused, null, false, true);
   }
   // Nothing reaches the service while the audit log could not record it (each row asks again).
   const stuck = auditWritable(served.deps);
@@ -59,7 +55,7 @@ export async function batchRoute(served: ServedEnvironment, batch: BatchDeps, ca
   // The invalid ids are counted in one line, as refusals are, before any row is answered: a line for
   // each would copy up to 500 of the user's texts of 256 characters into the log.
   const invalid = ids.filter((id) => !checkId(id).ok).length;
-  const counted = () => batch.refusals.refused(invalidIdsLine(served.deps.environment, call, invalid));
+  const counted = () => served.deps.refusals.refused(invalidIdsLine(served.deps.environment, call, invalid));
   if (invalid > 0 && !(await recorded(res, 'batch', counted))) return;
 
   res.writeHead(200, { 'content-type': 'application/x-ndjson; charset=utf-8', 'cache-control': 'no-store' });

@@ -176,11 +176,10 @@ const REFUSED_AS: Record<'applicants' | 'batch' | 'export', RefusedAs> = {
 };
 
 /** The route table: each line a path and what answers it. */
-function routeTable(options: ApiHandlerOptions, served: ServedEnvironment[], { access, metrics, refusals }: Shared): Route[] {
+function routeTable(options: ApiHandlerOptions, served: ServedEnvironment[], { access, metrics }: Shared): Route[] {
   const batch: BatchDeps = {
     budget: options.batchBudget ?? NO_RATE_LIMIT,
     access,
-    refusals,
     concurrency: options.batchConcurrency ?? BATCH_CONCURRENCY,
   };
   return [
