@@ -1,7 +1,15 @@
 import type http from 'node:http';
 import type { ApplicantsQuery } from '../kyc/contract/applicants.ts';
 import type { LookupKind } from '../kyc/contract/lookup.ts';
-import type { AuditEntry, AuditLine, AuditLog, ListAuditEntry, RefusalsAuditEntry, RefusedRequestAuditEntry } from './audit.ts';
+import type {
+  AuditEntry,
+  AuditLine,
+  AuditLog,
+  ExportAuditEntry,
+  ListAuditEntry,
+  RefusalsAuditEntry,
+  RefusedRequestAuditEntry,
+} from './audit.ts';
 import type { RefusalLog, RefusedEntry } from './audit-refusals.ts';
 import type { Identity } from './auth/identity.ts';
 import { type Failure, sendError, sendFailure } from './http-reply.ts';
@@ -56,8 +64,23 @@ export type Audit = (
 export function auditTrail(deps: AuditDeps, res: http.ServerResponse, what: string, line: (outcome: Outcome) => RefusedEntry): Audit {
   return (status, code, upstreamStatus, reached, counted = false) => {
     const entry = line({ status, code, upstreamStatus, reached });
-    return recorded(res, what, () => (counted ? deps.refusals.refused(entry) : deps.audit?.record(entry)));
+    return counted ? countLine(deps, res, what, entry) : writeLine(deps, res, what, entry);
   };
+}
+
+/** Writes one line and waits for it; false, with a 503 already sent, when it could not be written. */
+export function writeLine(deps: Pick<AuditDeps, 'audit'>, res: http.ServerResponse, what: string, entry: AuditLine): Promise<boolean> {
+  return recorded(res, what, () => deps.audit?.record(entry));
+}
+
+/** Adds a refusal to the user's counted ones (audit-refusals.ts); false, with a 503 already sent, when it could not be. */
+export function countLine(
+  deps: Pick<AuditDeps, 'refusals'>,
+  res: http.ServerResponse,
+  what: string,
+  entry: RefusedEntry,
+): Promise<boolean> {
+  return recorded(res, what, () => deps.refusals.refused(entry));
 }
 
 /** While the audit log hangs, requests are refused at once rather than each waiting for the timeout. */
@@ -77,7 +100,7 @@ export function auditWritable(deps: Pick<AuditDeps, 'audit'>): Failure | undefin
 }
 
 /** Waits for a line to be written; false, with a 503 already sent, when it could not be. */
-export async function recorded(res: http.ServerResponse, what: string, write: () => Promise<void> | undefined): Promise<boolean> {
+async function recorded(res: http.ServerResponse, what: string, write: () => Promise<void> | undefined): Promise<boolean> {
   try {
     await write();
     return true;
@@ -143,6 +166,18 @@ export function batchRowLine(env: string, call: AuditedCall, kind: LookupKind, i
 export function refusedBatchLine(env: string, call: AuditedCall, kind: LookupKind, count: number) {
   const line = lookupLine(env, call, kind, '');
   return (outcome: Outcome): AuditEntry => ({ ...line(outcome), batchSize: count, batch: true });
+}
+
+/** A hand-off (a summary or reply copied, a page printed) of the candidate looked up by `kind` and `id`. */
+export function exportLine(
+  env: string,
+  call: AuditedCall,
+  what: ExportAuditEntry['what'],
+  lookupKind: LookupKind,
+  id: string,
+): ExportAuditEntry {
+  // The id is cut to 256 characters in the line (audit-line.ts), as a lookup's.
+  return { ...lineStart(env, call), kind: 'export', what, lookupKind, id };
 }
 
 /**

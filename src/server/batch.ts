@@ -3,7 +3,7 @@ import { type BatchEvent, type BatchRequest, batchRequestSchema } from '../kyc/c
 import { checkId } from '../kyc/contract/lookup.ts';
 import { z } from '../kyc/contract/zod.ts';
 import type { ServedEnvironment } from './api-environments.ts';
-import { auditTrail, auditWritable, invalidIdsLine, recorded, refuse, refusedBatchLine } from './audit-trail.ts';
+import { auditTrail, auditWritable, countLine, invalidIdsLine, refuse, refusedBatchLine } from './audit-trail.ts';
 import type { AccessControl } from './auth/access-control.ts';
 import type { Identity } from './auth/identity.ts';
 import { type FoundRow, lookupRow } from './batch-row.ts';
@@ -55,8 +55,7 @@ export async function batchRoute(served: ServedEnvironment, batch: BatchDeps, ca
   // The invalid ids are counted in one line, as refusals are, before any row is answered: a line for
   // each would copy up to 500 of the user's texts of 256 characters into the log.
   const invalid = ids.filter((id) => !checkId(id).ok).length;
-  const counted = () => served.deps.refusals.refused(invalidIdsLine(served.deps.environment, call, invalid));
-  if (invalid > 0 && !(await recorded(res, 'batch', counted))) return;
+  if (invalid > 0 && !(await countLine(served.deps, res, 'batch', invalidIdsLine(served.deps.environment, call, invalid)))) return;
 
   res.writeHead(200, { 'content-type': 'application/x-ndjson; charset=utf-8', 'cache-control': 'no-store' });
   const write = (event: BatchEvent) => {
