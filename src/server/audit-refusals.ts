@@ -28,7 +28,7 @@ interface Window {
   timer: NodeJS.Timeout;
 }
 
-export function createRefusalLog(audit: AuditLog | undefined, intervalMs = REFUSAL_INTERVAL_MS): RefusalLog {
+export function createRefusalLog(audit: AuditLog, intervalMs = REFUSAL_INTERVAL_MS): RefusalLog {
   // Keyed on the user alone: the environment, like the id, comes from the URL, and a new name for each
   // request would otherwise open a window, and write a line, for each.
   const windows = new Map<string, Window>();
@@ -39,13 +39,12 @@ export function createRefusalLog(audit: AuditLog | undefined, intervalMs = REFUS
     windows.delete(user);
     clearTimeout(window.timer);
     // Best effort: nobody waits for this line, and the next refusal opens a new window with a line.
-    if (window.counted.count === 0 || !audit) return Promise.resolve();
+    if (window.counted.count === 0) return Promise.resolve();
     return audit.record({ time: new Date().toISOString(), ...window.counted }).catch(() => {});
   }
 
   return {
     refused(entry) {
-      if (!audit) return Promise.resolve();
       const window = windows.get(entry.user);
       if (!window) {
         const timer = setTimeout(() => void close(entry.user), intervalMs);

@@ -24,7 +24,7 @@ import { requestIdOf } from './log.ts';
 
 /** Where lines go: the audit log, and the refusals counted per user (audit-refusals.ts). */
 export interface AuditDeps {
-  audit: AuditLog | undefined;
+  audit: AuditLog;
   refusals: RefusalLog;
 }
 
@@ -70,7 +70,7 @@ export function auditTrail(deps: AuditDeps, res: http.ServerResponse, what: stri
 
 /** Writes one line and waits for it; false, with a 503 already sent, when it could not be written. */
 export function writeLine(deps: Pick<AuditDeps, 'audit'>, res: http.ServerResponse, what: string, entry: AuditLine): Promise<boolean> {
-  return recorded(res, what, () => deps.audit?.record(entry));
+  return recorded(res, what, () => deps.audit.record(entry));
 }
 
 /** Adds a refusal to the user's counted ones (audit-refusals.ts); false, with a 503 already sent, when it could not be. */
@@ -96,7 +96,7 @@ export const AUDIT_STUCK: Failure = {
  * not written: the log is not answering.
  */
 export function auditWritable(deps: Pick<AuditDeps, 'audit'>): Failure | undefined {
-  return deps.audit && !deps.audit.available() ? AUDIT_STUCK : undefined;
+  return deps.audit.available() ? undefined : AUDIT_STUCK;
 }
 
 /** Waits for a line to be written; false, with a 503 already sent, when it could not be. */
@@ -114,7 +114,7 @@ async function recorded(res: http.ServerResponse, what: string, write: () => Pro
 /** Writes a line no answer waits for alone (a batch's row, whose 200 has left): whether it was written. */
 export async function written(deps: Pick<AuditDeps, 'audit'>, entry: AuditLine): Promise<boolean> {
   try {
-    await deps.audit?.record(entry);
+    await deps.audit.record(entry);
     return true;
   } catch {
     return false;

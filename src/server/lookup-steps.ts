@@ -29,7 +29,7 @@ export interface LookupDeps {
   hasStatusKey: boolean;
   access: Pick<AccessControl, 'rateLimitKey'>;
   rateLimiter: RateLimiter;
-  audit: AuditLog | undefined;
+  audit: AuditLog;
   /** Refusals over the rate limit, counted per user rather than written one by one. */
   refusals: RefusalLog;
   maxResponseBytes: number;

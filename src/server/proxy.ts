@@ -49,8 +49,8 @@ export interface ApiHandlerOptions {
   display?: Pick<ApiMeta, 'summaryFields' | 'privacyMaskDefault'>;
   /** Who may look (default: local mode, everyone is a compliance user). */
   access?: AccessControl;
-  /** Every lookup is recorded here before anything is answered (default: not recorded). */
-  audit?: AuditLog;
+  /** Every lookup is recorded here before anything is answered: required, there is no lookup without its line. */
+  audit: AuditLog;
   /** Each user's requests to the service under way at once (default 4; 0: no bound). */
   maxInFlightPerUser?: number;
   /** Refusals over the rate limit, counted per user and interval (default: over `audit`, a minute). */
