@@ -1,10 +1,9 @@
 import { batchRowOf } from '../kyc/contract/batch.ts';
 import type { LookupKind } from '../kyc/contract/lookup.ts';
-import type { ServedEnvironment } from './api-environments.ts';
 import { auditWritable, batchRowLine, written } from './audit-trail.ts';
 import type { OneResult } from './batch-runner.ts';
 import type { Failure } from './http-reply.ts';
-import { admit, archivingGate, checkedId, type Level, levelOf, sendRequest, takeSlot } from './lookup-steps.ts';
+import { admit, archivingGate, checkedId, type Level, type LookupDeps, levelOf, sendRequest, takeSlot } from './lookup-steps.ts';
 import type { SignedInCall } from './routes.ts';
 import { reduceToStatusLevel } from './status-level.ts';
 
@@ -25,21 +24,15 @@ export interface BatchRow {
 const CANCELLED: Failure = { status: 429, code: 'rate_limited', message: 'The batch was cancelled.' };
 
 /** Checked, asked at status level, reduced, audited. Never rejects. */
-export async function lookupRow(
-  served: ServedEnvironment,
-  call: SignedInCall,
-  row: BatchRow,
-  gone: AbortSignal,
-): Promise<OneResult<FoundRow>> {
-  const { deps } = served;
+export async function lookupRow(deps: LookupDeps, call: SignedInCall, row: BatchRow, gone: AbortSignal): Promise<OneResult<FoundRow>> {
   const level = levelOf('support', deps.hasStatusKey);
   const asked = checkedId(row.id);
   // Counted with the batch's other invalid ids, in its one line (batch.ts).
-  if (!asked.ok) return counted(served, call, level, asked.failure);
-  const settle = rowSettler(served, call, row, level);
+  if (!asked.ok) return counted(deps, call, level, asked.failure);
+  const settle = rowSettler(deps, call, row, level);
   // Nothing reaches the service while the audit log could not record it: a log that hangs mid-batch stops the rest.
   const stuck = auditWritable(deps);
-  if (stuck) return counted(served, call, level, stuck);
+  if (stuck) return counted(deps, call, level, stuck);
   // Without a status key a batch looks with the full key: a key that archives after extract would delete each candidate.
   const archiving = await archivingGate(deps, level);
   if (archiving) return settle(archiving, null, false);
@@ -52,7 +45,7 @@ export async function lookupRow(
     const stuckNow = auditWritable(deps);
     if (stuckNow) {
       admission.pass?.watch({ ok: false, failure: stuckNow, upstreamStatus: null }, Date.now());
-      return counted(served, call, level, stuckNow);
+      return counted(deps, call, level, stuckNow);
     }
     const sent = sendRequest(deps, { kind: row.kind, id: asked.id, scope: 'status', browserHeaders: {} }, admission.pass);
     gone.addEventListener('abort', sent.abort, { once: true });
@@ -71,26 +64,25 @@ export async function lookupRow(
 }
 
 /** Writes the row's line, then gives its result: the row, or why not; audit_unavailable when the line could not be written. */
-function rowSettler(served: ServedEnvironment, call: SignedInCall, row: BatchRow, level: Level) {
-  const { deps } = served;
+function rowSettler(deps: LookupDeps, call: SignedInCall, row: BatchRow, level: Level) {
   const line = batchRowLine(deps.environment, { ...call, started: performance.now() }, row.kind, row.id, level);
   return async (failure: Failure | undefined, upstreamStatus: number | null, reached: boolean, found?: FoundRow) => {
     const entry = line({ status: failure?.status ?? 200, code: failure?.code ?? null, upstreamStatus, reached });
     if (!(await written(deps, entry))) {
-      return counted(served, call, level, {
+      return counted(deps, call, level, {
         status: 503,
         code: 'audit_unavailable',
         message: 'This lookup could not be recorded in the audit log.',
       });
     }
-    if (failure) return counted(served, call, level, failure);
+    if (failure) return counted(deps, call, level, failure);
     deps.metrics.lookups.inc({ code: 'ok', role: call.identity.role, level });
     return { ok: true as const, row: found! };
   };
 }
 
 /** A failed row, counted in the metrics; its line is written already, counted with others, or cannot be. */
-function counted(served: ServedEnvironment, call: SignedInCall, level: Level, failure: Failure): OneResult<FoundRow> {
-  served.deps.metrics.lookups.inc({ code: failure.code, role: call.identity.role, level });
+function counted(deps: Pick<LookupDeps, 'metrics'>, call: SignedInCall, level: Level, failure: Failure): OneResult<FoundRow> {
+  deps.metrics.lookups.inc({ code: failure.code, role: call.identity.role, level });
   return { ok: false, code: failure.code, message: failure.message, retryAfterSeconds: failure.extra?.retryAfterSeconds };
 }

@@ -2,11 +2,11 @@ import type http from 'node:http';
 import { type BatchEvent, type BatchRequest, batchRequestSchema } from '../kyc/contract/batch.ts';
 import { checkId } from '../kyc/contract/lookup.ts';
 import { z } from '../kyc/contract/zod.ts';
-import type { ServedEnvironment } from './api-environments.ts';
 import { auditTrail, auditWritable, countLine, invalidIdsLine, refuse, refusedBatchLine } from './audit-trail.ts';
 import type { AccessControl } from './auth/access-control.ts';
 import type { Identity } from './auth/identity.ts';
 import { type FoundRow, lookupRow } from './batch-row.ts';
+import type { LookupDeps } from './lookup-steps.ts';
 import { runBatch } from './batch-runner.ts';
 import { type Failure, readBody, STORE_UNAVAILABLE, sendError, sendFailure } from './http-reply.ts';
 import type { RateLimiter, Take } from './rate-limit.ts';
@@ -30,7 +30,7 @@ export interface BatchDeps {
 /** 500 ids of at most 256 characters, as JSON, with room to spare. */
 const MAX_BODY_BYTES = 1024 * 1024;
 
-export async function batchRoute(served: ServedEnvironment, batch: BatchDeps, call: SignedInCall): Promise<void> {
+export async function batchRoute(deps: LookupDeps, batch: BatchDeps, call: SignedInCall): Promise<void> {
   const { req, res, identity } = call;
   if (req.method !== 'POST') {
     return sendError(res, 405, 'method_not_allowed', 'Send a batch as POST with a JSON body.', undefined, { Allow: 'POST' });
@@ -44,18 +44,18 @@ export async function batchRoute(served: ServedEnvironment, batch: BatchDeps, ca
   const { kind, ids } = request.batch;
 
   const refused = await reserveBudget(batch, req, identity, ids.length);
-  if (refused?.code === 'rate_limited') served.deps.metrics.rateLimited.inc({ limit: 'batch' });
+  if (refused?.code === 'rate_limited') deps.metrics.rateLimited.inc({ limit: 'batch' });
   if (refused) {
-    const audit = auditTrail(served.deps, res, 'batch', refusedBatchLine(served.deps.environment, call, kind, ids.length));
+    const audit = auditTrail(deps, res, 'batch', refusedBatchLine(deps.environment, call, kind, ids.length));
     return refuse(res, audit, refused, null, false, true);
   }
   // Nothing reaches the service while the audit log could not record it (each row asks again).
-  const stuck = auditWritable(served.deps);
+  const stuck = auditWritable(deps);
   if (stuck) return sendFailure(res, stuck);
   // The invalid ids are counted in one line, as refusals are, before any row is answered: a line for
   // each would copy up to 500 of the user's texts of 256 characters into the log.
   const invalid = ids.filter((id) => !checkId(id).ok).length;
-  if (invalid > 0 && !(await countLine(served.deps, res, 'batch', invalidIdsLine(served.deps.environment, call, invalid)))) return;
+  if (invalid > 0 && !(await countLine(deps, res, 'batch', invalidIdsLine(deps.environment, call, invalid)))) return;
 
   res.writeHead(200, { 'content-type': 'application/x-ndjson; charset=utf-8', 'cache-control': 'no-store' });
   const write = (event: BatchEvent) => {
@@ -69,7 +69,7 @@ export async function batchRoute(served: ServedEnvironment, batch: BatchDeps, ca
     count: ids.length,
     concurrency: batch.concurrency,
     signal: gone.signal,
-    lookup: (index) => lookupRow(served, call, { kind, id: ids[index]!, index }, gone.signal),
+    lookup: (index) => lookupRow(deps, call, { kind, id: ids[index]!, index }, gone.signal),
     onResult(index, result) {
       if (result.ok) found++;
       write(result.ok ? result.row : { type: 'row', index, ok: false, code: result.code, message: result.message });

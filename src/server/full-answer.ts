@@ -15,12 +15,6 @@ import type { UpstreamBody } from './upstream-body.ts';
  * always JSON: whatever the upstream says, personal data is never served as something a browser renders. */
 const FORWARDED_RESPONSE_HEADERS = ['content-length'] as const;
 
-/** Whether the body is compressed: this server asks for none, and could not check what it cannot read. */
-export function isEncoded(upstreamRes: Pick<UpstreamBody, 'headers'>): boolean {
-  const encoding = upstreamRes.headers['content-encoding'];
-  return encoding !== undefined && encoding.trim().toLowerCase() !== 'identity';
-}
-
 export interface FullAnswer {
   upstreamRes: UpstreamBody;
   /** The body passes through it (answer-guard.ts): an envelope, and never the key. */

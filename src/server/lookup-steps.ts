@@ -5,7 +5,6 @@ import type { AuditEntry, AuditLog } from './audit.ts';
 import type { RefusalLog } from './audit-refusals.ts';
 import type { AccessControl } from './auth/access-control.ts';
 import type { Identity } from './auth/identity.ts';
-import { isEncoded } from './full-answer.ts';
 import { type Failure, STORE_UNAVAILABLE } from './http-reply.ts';
 import { type Limit, type Metrics, upstreamOutcome } from './metrics.ts';
 import type { RateLimiter } from './rate-limit.ts';
@@ -219,8 +218,14 @@ async function timedOutcome(metrics: Metrics, pending: Promise<UpstreamOutcome>)
 }
 
 /** Without a length or chunked framing, a body cut short would look complete: such a body is not passed on. */
-export function isFramed(upstreamRes: Pick<http.IncomingMessage, 'headers'>): boolean {
+function isFramed(upstreamRes: Pick<http.IncomingMessage, 'headers'>): boolean {
   return upstreamRes.headers['content-length'] !== undefined || /\bchunked\b/i.test(upstreamRes.headers['transfer-encoding'] ?? '');
+}
+
+/** Whether the body is compressed: this server asks for none, and could not check what it cannot read. */
+function isEncoded(upstreamRes: Pick<UpstreamBody, 'headers'>): boolean {
+  const encoding = upstreamRes.headers['content-encoding'];
+  return encoding !== undefined && encoding.trim().toLowerCase() !== 'identity';
 }
 
 /** Aborted when the browser goes away before its answer is complete. */

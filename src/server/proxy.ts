@@ -199,7 +199,7 @@ function routeTable(options: ApiHandlerOptions, served: ServedEnvironment[], { a
     ...inEnvironment('/batch', (pattern) =>
       any(
         pattern,
-        withEnvironment(served, (env, call) => batchRoute(env, batch, call), REFUSED_AS.batch),
+        withEnvironment(served, (env, call) => batchRoute(env.deps, batch, call), REFUSED_AS.batch),
       ),
     ),
     ...inEnvironment('/export', (pattern) =>
