@@ -28,11 +28,11 @@ export async function lookupRow(deps: LookupDeps, call: SignedInCall, row: Batch
   const level = levelOf('support', deps.hasStatusKey);
   const asked = checkedId(row.id);
   // Counted with the batch's other invalid ids, in its one line (batch.ts).
-  if (!asked.ok) return counted(deps, call, level, asked.failure);
+  if (!asked.ok) return failedRow(deps, call, level, asked.failure);
   const settle = rowSettler(deps, call, row, level);
   // Nothing reaches the service while the audit log could not record it: a log that hangs mid-batch stops the rest.
   const stuck = auditWritable(deps);
-  if (stuck) return counted(deps, call, level, stuck);
+  if (stuck) return failedRow(deps, call, level, stuck);
   // Without a status key a batch looks with the full key: a key that archives after extract would delete each candidate.
   const archiving = await archivingGate(deps, level);
   if (archiving) return settle(archiving, null, false);
@@ -45,7 +45,7 @@ export async function lookupRow(deps: LookupDeps, call: SignedInCall, row: Batch
     const stuckNow = auditWritable(deps);
     if (stuckNow) {
       admission.pass?.watch({ ok: false, failure: stuckNow, upstreamStatus: null }, Date.now());
-      return counted(deps, call, level, stuckNow);
+      return failedRow(deps, call, level, stuckNow);
     }
     const sent = sendRequest(deps, { kind: row.kind, id: asked.id, scope: 'status', browserHeaders: {} }, admission.pass);
     gone.addEventListener('abort', sent.abort, { once: true });
@@ -69,20 +69,20 @@ function rowSettler(deps: LookupDeps, call: SignedInCall, row: BatchRow, level: 
   return async (failure: Failure | undefined, upstreamStatus: number | null, reached: boolean, found?: FoundRow) => {
     const entry = line({ status: failure?.status ?? 200, code: failure?.code ?? null, upstreamStatus, reached });
     if (!(await written(deps, entry))) {
-      return counted(deps, call, level, {
+      return failedRow(deps, call, level, {
         status: 503,
         code: 'audit_unavailable',
         message: 'This lookup could not be recorded in the audit log.',
       });
     }
-    if (failure) return counted(deps, call, level, failure);
+    if (failure) return failedRow(deps, call, level, failure);
     deps.metrics.lookups.inc({ code: 'ok', role: call.identity.role, level });
     return { ok: true as const, row: found! };
   };
 }
 
-/** A failed row, counted in the metrics; its line is written already, counted with others, or cannot be. */
-function counted(deps: Pick<LookupDeps, 'metrics'>, call: SignedInCall, level: Level, failure: Failure): OneResult<FoundRow> {
+/** A failed row, counted in the metrics; its line is written already, counted with the batch's invalid ids, or cannot be. */
+function failedRow(deps: Pick<LookupDeps, 'metrics'>, call: SignedInCall, level: Level, failure: Failure): OneResult<FoundRow> {
   deps.metrics.lookups.inc({ code: failure.code, role: call.identity.role, level });
   return { ok: false, code: failure.code, message: failure.message, retryAfterSeconds: failure.extra?.retryAfterSeconds };
 }
