@@ -1,7 +1,7 @@
 import type http from 'node:http';
 import type { Transform } from 'node:stream';
 import { AnswerGuardError, firstOutput } from './answer-guard.ts';
-import { countBytes, type Failure, sendError } from './http-reply.ts';
+import { countBytes, type Failure, NOT_A_RECORD, sendError } from './http-reply.ts';
 import { type Audit, refuse } from './audit-trail.ts';
 import { newBoundary, splitRecord, writeParts } from './multipart-answer.ts';
 import type { UpstreamBody } from './upstream-body.ts';
@@ -107,7 +107,7 @@ function guardFailure(error: Error): Failure {
       message: "The KYC service's answer contained this server's API key, so it was refused. An administrator must check KYC_BASE_URL.",
     };
   }
-  return { status: 502, code: 'upstream_error', message: 'The KYC service answered with something other than a candidate record.' };
+  return NOT_A_RECORD;
 }
 
 /** Sends the checked body on, streamed, never buffered: a full record weighs megabytes. */

@@ -1,6 +1,6 @@
 import type { NeedleWatch } from './answer-guard.ts';
 import { type CandidateRecord, candidateEnvelopeSchema, statusLevelOf } from '../kyc/contract/schema.ts';
-import type { Failure } from './http-reply.ts';
+import { type Failure, NOT_A_RECORD } from './http-reply.ts';
 import { readStatusLevelStreamed } from './status-level-stream.ts';
 import { readUpstreamBody, type UpstreamBody } from './upstream-body.ts';
 
@@ -33,7 +33,7 @@ function reduceBody(text: string): Reduced {
   try {
     json = JSON.parse(text);
   } catch {
-    return { ok: false, failure: broken('The response of the KYC service is not JSON, so it could not be reduced to status level.') };
+    return { ok: false, failure: NOT_A_RECORD };
   }
   return reduceValue(json);
 }

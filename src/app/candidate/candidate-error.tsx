@@ -63,6 +63,8 @@ function errorScreen(error: LookupError, kind: LookupKind, id: string, actions: 
       return { title: 'This lookup could not be recorded', body: message, action: actions.retry };
     case 'store_unavailable':
       return { title: 'Sign-in and lookups are paused', body: STORE_UNAVAILABLE_TEXT, action: actions.retry };
+    case 'archiving_check_unavailable':
+      return { title: 'Full lookups are held back: the API key check cannot be read', body: message, action: actions.retry };
     case 'upstream_unauthorized':
       return {
         title: "The KYC service rejected this server's API key",
@@ -84,6 +86,8 @@ function errorScreen(error: LookupError, kind: LookupKind, id: string, actions: 
       return { title: 'The KYC service answered with an error', body: message, action: actions.retry };
     case 'not_json':
       return { title: 'The response is not readable', body: message };
+    case 'not_a_record':
+      return { title: 'The answer is not a readable record', body: message };
     case 'malformed':
       return { title: 'The response has an unexpected shape', body: <WhatWasWrong message={message} detail={error.details.detail} /> };
     case 'archiving_key':
