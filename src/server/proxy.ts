@@ -23,7 +23,7 @@ import { exportRoute } from './export-route.ts';
 import { bytesSent, rawPathOf, STORE_UNAVAILABLE, sendError, sendFailure, sendJson } from './http-reply.ts';
 import { lookup } from './lookup.ts';
 import { readId } from './lookup-steps.ts';
-import { type RequestRecord, requestIdOf, setRoute, whenRequestDone } from './log.ts';
+import { type Logger, logUnexpected, noteUser, requestIdOf, SILENT_LOGGER, setRoute, startRequestLog } from './log.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 import { NO_RATE_LIMIT, type RateLimiter } from './rate-limit.ts';
 import { refusalOf } from './request-guard.ts';
@@ -65,17 +65,15 @@ export interface ApiHandlerOptions {
   keyArchivesOnExtract?: 'refuse' | 'accept';
   /** Where that finding is kept, for every instance and the next start (default: in this handler only). */
   archivingFindings?: ArchivingFindings;
-  /** Warnings for the operator (default: none). */
-  warn?: (line: string) => void;
+  /**
+   * The server's log: warnings for the operator, unexpected errors, and a line per API request where no
+   * app server writes them (the Vite plugin). Never an id, a key or candidate data (default: none).
+   */
+  logger?: Logger;
   /** Refuse requests that came through a proxy: local mode without sign-in (default: when `access` is not given). */
   refuseProxied?: boolean;
   /** Counted here (default: a registry of its own that nobody reads). */
   metrics?: Metrics;
-  /**
-   * A record per API request, where no app server logs them (the Vite plugin). Never an id, a key or
-   * candidate data: the route's shape, not the path.
-   */
-  log?: (record: RequestRecord) => void;
   /** Reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed (default: none). */
   trustedProxies?: readonly string[];
 }
@@ -112,7 +110,7 @@ export function createApiHandler(options: ApiHandlerOptions): Middleware {
     const started = performance.now();
     const found = findRoute(routes, path);
     setRoute(res, found ? routeLabel(found.route) : 'unknown');
-    if (options.log) whenRequestDone(req, res, () => bytesSent(res), options.log);
+    if (options.logger) startRequestLog(req, res, options.logger, () => bytesSent(res));
     const refused = refusalOf(req, { refuseProxied, navigation: found?.route.navigation === true });
     if (refused) return sendFailure(res, refused);
     const call: ApiCall = { req, res, params: found?.params ?? {}, started };
@@ -124,6 +122,7 @@ export function createApiHandler(options: ApiHandlerOptions): Middleware {
   async function signedIn(route: Route | undefined, call: ApiCall): Promise<void> {
     const identity = await access.identify(call.req);
     if (!identity) return sendError(call.res, 401, 'unauthenticated', 'Sign in to look candidates up.');
+    noteUser(call.res, identity.user);
     if (!route) return sendError(call.res, 404, 'no_such_route', `There is no API route ${API_PREFIX}/… of that name.`);
     if (route.signedIn) await route.handle({ ...call, identity });
   }
@@ -132,7 +131,8 @@ export function createApiHandler(options: ApiHandlerOptions): Middleware {
 /** Each environment with what its lookups need, set up once. */
 function serveEnvironments(options: ApiHandlerOptions, { access, metrics, refusals }: Shared): ServedEnvironment[] {
   const rateLimiter = options.rateLimiter ?? NO_RATE_LIMIT;
-  const warn = options.warn ?? (() => {});
+  const logger = options.logger ?? SILENT_LOGGER;
+  const warn = (line: string) => logger.warn(line);
   // One bound per user across every environment: they share this server's connections.
   const upstreamSlots = createUpstreamSlots(options.maxInFlightPerUser ?? DEFAULT_MAX_IN_FLIGHT_PER_USER);
   return options.environments.map((environment) => ({
@@ -247,13 +247,14 @@ function sessionRoute(access: AccessControl, metrics: Metrics, { req, res }: Api
 }
 
 /**
- * An asynchronous route that fails unexpectedly costs its own request only, never the process. The
- * shared store being down is expected: sessions and limits cannot be checked, so the request fails
- * closed with 503, and the next one tries again.
+ * An asynchronous route that fails unexpectedly costs its own request only, never the process, and is
+ * logged (logUnexpected: where, never what it said). The shared store being down is expected: sessions
+ * and limits cannot be checked, so the request fails closed with 503, and the next one tries again.
  */
 function settle(res: http.ServerResponse, handled: void | Promise<void>): void {
   handled?.catch((error: unknown) => {
-    if (error instanceof StoreUnavailableError && !res.headersSent) sendFailure(res, STORE_UNAVAILABLE);
-    else res.destroy();
+    if (error instanceof StoreUnavailableError && !res.headersSent) return sendFailure(res, STORE_UNAVAILABLE);
+    if (!(error instanceof StoreUnavailableError)) logUnexpected(res, error);
+    res.destroy();
   });
 }

@@ -115,7 +115,7 @@ export function testEnvironment(
   };
 }
 
-type TestAppOptions = Omit<ApiHandlerOptions, 'log' | 'timeoutMs' | 'maxResponseBytes' | 'environments' | 'audit'> &
+type TestAppOptions = Omit<ApiHandlerOptions, 'logger' | 'timeoutMs' | 'maxResponseBytes' | 'environments' | 'audit'> &
   Partial<
     Pick<ApiHandlerOptions, 'timeoutMs' | 'maxResponseBytes' | 'audit'>
   > /** One upstream (a test environment named "default"), or a list of environments. */ & {
@@ -139,9 +139,15 @@ export async function startTestApp(options: TestAppOptions, staticDir = 'public'
     // A test that does not read the audit log gets one in memory: the API takes none without a log.
     audit: rest.audit ?? memoryAuditLog(),
     environments: environments ?? [testEnvironment(upstream!, { samples })],
-    warn: (line) => logger.warn(line),
+    logger,
   });
-  const server = createAppServer({ api, staticDir, health: createHealthRoutes(checks), log: (record) => logger.info(record, 'request') });
+  const server = createAppServer({
+    api,
+    staticDir,
+    health: createHealthRoutes(checks),
+    logger,
+    ...(rest.trustedProxies ? { trustedProxies: rest.trustedProxies } : {}),
+  });
   const { port, close } = await listen(server);
   const requests = () => logs.map((line) => JSON.parse(line) as RequestRecord & { msg: string }).filter((line) => line.msg === 'request');
   // A test's audit log is closed with its app (its file handle is not left to the garbage collector).
