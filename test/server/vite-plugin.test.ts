@@ -73,10 +73,14 @@ describe('the Vite plugin answers upstream_unreachable when the API failed to st
     log.warn('a warning for the operator');
     log.debug('not at info level');
     log.child({ reqId: 'r-1', route: '/api/meta' }).error({ error: { type: 'TypeError', stack: ['at f (x.ts:1:2)'] } }, 'unexpected error');
+    log
+      .child({ reqId: 'r-2', route: '/api/candidates/refId/:id', user: 'ana' })
+      .info({ method: 'GET', status: 200, ms: 12, bytes: 345 }, 'request');
     expect(lines).toEqual([
       ['info', 'started'],
       ['warn', 'a warning for the operator'],
       ['error', 'unexpected error /api/meta r-1 TypeError\n    at f (x.ts:1:2)'],
+      ['info', 'GET /api/candidates/refId/:id 200 12ms 345B r-2'],
     ]);
   });
 });
