@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { candidateEnvelopeSchema, type CandidateRecord } from '../../src/kyc/contract/schema.ts';
 import { statusInfo, statusOfDateField, KNOWN_STATUSES } from '../../src/kyc/contract/status.ts';
 import { formatDateTime, formatDuration, formatRelative, zoneLabel } from '../../src/kyc/view/time.ts';
+import { statusTone } from '../../src/kyc/view/status-tone.ts';
 import { buildTimeline } from '../../src/kyc/view/timeline.ts';
 
 const record = (fields: Partial<CandidateRecord>): CandidateRecord => ({
@@ -39,7 +40,8 @@ describe('buildTimeline', () => {
     const timeline = buildTimeline(
       record({ status: 'on_hold', waitingDate: '2026-01-01T00:00:00.000Z', escalatedDate: '2026-01-03T00:00:00.000Z' }),
     );
-    expect(timeline.undatedCurrent).toMatchObject({ status: 'on_hold', label: 'on_hold', known: false, tone: 'neutral' });
+    expect(timeline.undatedCurrent).toMatchObject({ status: 'on_hold', label: 'on_hold', known: false });
+    expect(statusTone(timeline.undatedCurrent!.status).family).toBe('neutral');
     expect(timeline.steps.map((s) => s.status.status)).toEqual(['waiting', 'escalated']);
   });
 
@@ -57,7 +59,7 @@ describe('statuses', () => {
       const info = statusInfo(status);
       expect(info.known).toBe(true);
       expect(info.label).not.toBe(status === 'approved' ? '' : status);
-      expect(info.tone).not.toBe('neutral');
+      expect(statusTone(status).family).not.toBe('neutral');
     }
   });
 

@@ -24,7 +24,7 @@ export function StatusTimeline({ record, now }: { record: CandidateRecord; now: 
           <li key={step.field} className="relative" data-status={step.status.status} aria-current={step.current ? 'step' : undefined}>
             <span
               aria-hidden="true"
-              className={`absolute top-1 -left-[29px] size-4 rounded-full ring-2 ring-white ${step.current ? toneDotClass(step.status.tone) : 'bg-slate-300'}`}
+              className={`absolute top-1 -left-[29px] size-4 rounded-full ring-2 ring-white ${step.current ? toneDotClass(step.status.status) : 'bg-slate-300'}`}
             />
             <div className="flex flex-wrap items-center gap-2">
               <span className="font-medium text-slate-900">{step.status.label}</span>
@@ -40,7 +40,7 @@ export function StatusTimeline({ record, now }: { record: CandidateRecord; now: 
           <li className="relative" aria-current="step" data-status={timeline.undatedCurrent.status}>
             <span
               aria-hidden="true"
-              className={`absolute top-1 -left-[29px] size-4 rounded-full ring-2 ring-white ${toneDotClass(timeline.undatedCurrent.tone)}`}
+              className={`absolute top-1 -left-[29px] size-4 rounded-full ring-2 ring-white ${toneDotClass(timeline.undatedCurrent.status)}`}
             />
             <div className="flex flex-wrap items-center gap-2">
               <span className="font-medium text-slate-900">{timeline.undatedCurrent.label}</span>
