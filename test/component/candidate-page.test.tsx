@@ -59,7 +59,7 @@ describe('status timeline', () => {
     const time = steps[0]!.querySelector('time')!;
     expect(time.getAttribute('dateTime')).toBe(record.waitingDate);
     expect(steps[0]).toHaveTextContent(/In UTC: .* UTC|In your time zone: /);
-    expect(steps[0]).toHaveTextContent('(2 months ago)');
+    expect(steps[0]).toHaveTextContent('(60 days ago)');
   });
 
   it('shows willArchiveAtDate as an upcoming event', async () => {

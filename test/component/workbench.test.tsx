@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import type { ApiMeta } from '../../src/kyc/contract/api.ts';
 import type { CandidateRecord } from '../../src/kyc/contract/schema.ts';
 import { metaQueries } from '../../src/app/meta/meta-query.ts';
@@ -8,6 +8,7 @@ import { KNOWN_OUTCOMES } from '../../src/kyc/view/outcome.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { recordForScope } from '../../src/server/sandbox/sandbox.ts';
 import { hostileCandidate, PAYLOADS } from '../fixtures/hostile-candidate.mjs';
+import { inTimeZone } from './in-time-zone.ts';
 import { envelope, json, renderWithProviders, stubApi, testMeta } from './render.tsx';
 
 const samples = sampleCandidates({ now: new Date() }).map((c) => c.record);
@@ -17,13 +18,7 @@ const amelie = byRef('c0a8f3e2-6b1d-4f7e-9a52-3d1e8b7c4a10');
 const wang = byRef('cust_000482');
 
 // A zone with no daylight saving and a name that differs from UTC, so local and UTC labels differ.
-const originalTz = process.env.TZ;
-beforeAll(() => {
-  process.env.TZ = 'Asia/Singapore';
-});
-afterAll(() => {
-  process.env.TZ = originalTz;
-});
+inTimeZone('Asia/Singapore');
 beforeEach(() => localStorage.clear());
 
 function show(record: CandidateRecord, meta: Partial<ApiMeta> = {}) {
@@ -80,7 +75,7 @@ describe('decision summary', () => {
         .getByTestId('summary-status')
         .textContent!.match(/Blocked/g),
     ).toHaveLength(1);
-    expect(within(strip).getByTestId('summary-status')).toHaveTextContent(/· 29 days$/);
+    expect(within(strip).getByTestId('summary-status')).toHaveTextContent(/ \(29 days ago\)$/);
     const chips = within(strip).getAllByRole('listitem');
     expect(chips.map((li) => [li.textContent, li.firstElementChild!.getAttribute('data-tone')])).toEqual([
       [expect.stringContaining('Onfidoclear'), 'positive'],
@@ -105,7 +100,7 @@ describe('decision summary', () => {
   it('shows the status alone when there are no certificates and no decision fields', async () => {
     show(recordForScope(blocked, 'status'));
     const strip = await summary();
-    expect(strip).toHaveTextContent(/Blocked since .* · 29 days$/);
+    expect(strip).toHaveTextContent(/Blocked since .* \(29 days ago\)$/);
     expect(within(strip).queryByRole('list')).not.toBeInTheDocument();
     expect(strip.querySelector('dl')).toBeNull();
   });

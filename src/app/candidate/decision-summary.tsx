@@ -2,7 +2,6 @@ import type { CandidateRecord } from '../../kyc/contract/schema.ts';
 import { labelOf } from '../../kyc/view/certificate-fields.ts';
 import { certificateOutcome } from '../../kyc/view/certificate-review.ts';
 import { splitSummaryFields } from '../../kyc/view/summary-fields.ts';
-import { formatDuration } from '../../kyc/view/time.ts';
 import { buildTimeline } from '../../kyc/view/timeline.ts';
 import { Card } from '../ui/card.tsx';
 import { LongText } from '../ui/long-text.tsx';
@@ -11,7 +10,7 @@ import { StatusBadge } from '../ui/status-badge.tsx';
 import { TimeStamp } from '../ui/time-stamp.tsx';
 
 /**
- * The decision at a glance, right under the header: the status and how long it has held, one chip
+ * The decision at a glance, right under the header: the status and since when, with how long ago as the timeline says it, one chip
  * per certificate, and the custom fields that explain the case (SUMMARY_FIELDS).
  */
 export function DecisionSummary({ record, now, summaryFields }: { record: CandidateRecord; now: Date; summaryFields?: readonly string[] }) {
@@ -32,7 +31,7 @@ export function DecisionSummary({ record, now, summaryFields }: { record: Candid
           <>
             {' '}
             <span>
-              since <TimeStamp date={since} /> · {formatDuration(now.getTime() - since.getTime())}
+              since <TimeStamp date={since} now={now} />
             </span>
           </>
         )}

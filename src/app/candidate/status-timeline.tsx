@@ -1,6 +1,7 @@
 import type { CandidateRecord } from '../../kyc/contract/schema.ts';
 import { formatDuration, formatRelative } from '../../kyc/view/time.ts';
 import { buildTimeline, type TimelineStep } from '../../kyc/view/timeline.ts';
+import { useZoneMode } from '../preferences/time-zone.tsx';
 import { Section } from '../ui/section.tsx';
 import { toneDotClass } from '../ui/status-badge.tsx';
 import { TimeStamp } from '../ui/time-stamp.tsx';
@@ -14,6 +15,7 @@ function afterText(step: TimelineStep, previous: TimelineStep | undefined): stri
 /** Every status date, oldest first, with the current status marked and the planned archiving last. */
 export function StatusTimeline({ record, now }: { record: CandidateRecord; now: Date }) {
   const timeline = buildTimeline(record);
+  const zone = useZoneMode();
   return (
     <Section title="Status history">
       {timeline.steps.length === 0 && !timeline.willArchiveAt ? (
@@ -63,7 +65,7 @@ export function StatusTimeline({ record, now }: { record: CandidateRecord; now: 
             </div>
             <p className="text-xs text-slate-500">
               {timeline.willArchiveAt > now
-                ? `Upcoming, ${formatRelative(timeline.willArchiveAt, now)}: the API key archives records after extraction.`
+                ? `Upcoming, ${formatRelative(timeline.willArchiveAt, now, { zone })}: the API key archives records after extraction.`
                 : 'The date has passed: the next lookup may return the record archived.'}
             </p>
           </li>

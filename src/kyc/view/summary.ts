@@ -4,7 +4,7 @@ import type { CandidateRecord } from '../contract/schema.ts';
 import { statusInfo } from '../contract/status.ts';
 import { type CertificateOutcome, certificateOutcome } from './certificate-review.ts';
 import type { CustomFieldValue } from './summary-fields.ts';
-import { formatDateTime, formatDuration, type ZoneMode } from './time.ts';
+import { formatDateTime, formatRelative, type ZoneMode } from './time.ts';
 
 export interface SummaryInput {
   record: CandidateRecord;
@@ -37,7 +37,7 @@ export function candidateSummary(input: SummaryInput): string {
     `recordId: ${record.recordId ?? 'not in this response'}`,
     `blockPassID: ${record.blockPassID}`,
     `Status: ${info.label}${
-      since && !Number.isNaN(since.getTime()) ? ` since ${zoned(since)} (${formatDuration(now.getTime() - since.getTime())})` : ''
+      since && !Number.isNaN(since.getTime()) ? ` since ${zoned(since)} (${formatRelative(since, now, input)})` : ''
     }`,
   ];
   if (record.isArchived) lines.push('Archived: identity data was archived on the service');
