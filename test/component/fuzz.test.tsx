@@ -5,8 +5,8 @@ import { Component, type ReactNode } from 'react';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { CandidateView } from '../../src/app/candidate/candidate-view.tsx';
-import { parseCandidateBody } from '../../src/app/candidate/fetch-candidate.ts';
-import { LookupError } from '../../src/app/candidate/lookup-error.ts';
+import { parseCandidateBody } from '../../src/app/api/fetch-candidate.ts';
+import { ApiError } from '../../src/app/api/api-error.ts';
 import { sessionQueries } from '../../src/app/session/session-query.ts';
 import type { CandidateRecord } from '../../src/kyc/contract/schema.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
@@ -131,14 +131,14 @@ describe('fuzzing the response path', () => {
           record = parseCandidateBody(text);
         } catch (error) {
           invalid++;
-          expect(error).toBeInstanceOf(LookupError);
-          const lookupError = error as LookupError;
-          if (lookupError.kind === 'malformed') {
+          expect(error).toBeInstanceOf(ApiError);
+          const apiError = error as ApiError;
+          if (apiError.code === 'malformed') {
             // z.prettifyError names the field: "→ at data.isArchived".
-            expect(lookupError.details.detail).toMatch(/✖ .+/);
-            expect(lookupError.details.detail).toMatch(/→ at \S+|✖ Invalid input: expected object, received/);
+            expect(apiError.detail).toMatch(/✖ .+/);
+            expect(apiError.detail).toMatch(/→ at \S+|✖ Invalid input: expected object, received/);
           } else {
-            expect(lookupError.kind).toBe('not_json');
+            expect(apiError.code).toBe('not_json');
           }
           return;
         }

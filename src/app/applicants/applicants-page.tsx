@@ -37,7 +37,7 @@ export function ApplicantsPage() {
     document.title = 'Applicants · Candidate Lookup';
   }, []);
 
-  if (error?.kind === 'applicants_unavailable') {
+  if (error?.code === 'applicants_unavailable') {
     return (
       <div className="space-y-5">
         <QueueHeader />

@@ -2,9 +2,9 @@ import { Link } from 'react-router';
 import { Button, buttonClass } from '../ui/button.tsx';
 import { Card } from '../ui/card.tsx';
 import { ScrollRegion } from '../ui/scroll-region.tsx';
-import type { LookupError } from '../candidate/lookup-error.ts';
+import type { ApiError, ErrorCode } from '../api/api-error.ts';
 
-const TITLES: Partial<Record<LookupError['kind'], string>> = {
+const TITLES: Partial<Record<ErrorCode, string>> = {
   unauthenticated: 'Your session has ended',
   rate_limited: 'Too many requests',
   audit_unavailable: 'This request could not be recorded',
@@ -34,14 +34,14 @@ export function QueueSkeleton() {
 }
 
 /** What went wrong fetching a page, with a way to try again, like the candidate page's errors. */
-export function QueueError({ error, onRetry, retrying }: { error: LookupError; onRetry: () => void; retrying: boolean }) {
+export function QueueError({ error, onRetry, retrying }: { error: ApiError; onRetry: () => void; retrying: boolean }) {
   return (
-    <Card role="alert" tone="danger" className="space-y-3" data-error-kind={error.kind}>
-      <h2 className="text-lg font-semibold">{TITLES[error.kind] ?? 'The applicants list could not be fetched'}</h2>
+    <Card role="alert" tone="danger" className="space-y-3" data-error-kind={error.code}>
+      <h2 className="text-lg font-semibold">{TITLES[error.code] ?? 'The applicants list could not be fetched'}</h2>
       <p className="text-sm break-words">{error.message}</p>
-      {error.details.detail && (
+      {error.detail && (
         <ScrollRegion label="What was wrong" className="max-h-48 rounded bg-white/70 p-2 text-xs">
-          <pre className="break-all whitespace-pre-wrap">{error.details.detail}</pre>
+          <pre className="break-all whitespace-pre-wrap">{error.detail}</pre>
         </ScrollRegion>
       )}
       <Button onClick={onRetry} disabled={retrying}>

@@ -1,11 +1,8 @@
 import { keepPreviousData, useIsFetching, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { APPLICANTS_PAGE_SIZE, type ApplicantFilter } from '../../kyc/contract/applicants.ts';
-import { LookupError } from '../candidate/lookup-error.ts';
+import { asApiError } from '../api/api-error.ts';
 import { applicantsQueries } from './applicants-queries.ts';
 import { QUEUE_TABS, tabKey, type TabCount } from './applicants-tabs.tsx';
-
-const asLookupError = (error: unknown) =>
-  error instanceof LookupError ? error : new LookupError('malformed', 'The list could not be read.', { detail: String(error) });
 
 /**
  * One page of one tab, the other tabs' counts (the `total` of a one-record page each), whether anything
@@ -37,7 +34,7 @@ export function useQueue(filter: ApplicantFilter | undefined, page: number, envi
     /** The page shown, unless it is the previous one kept while the next loads. */
     current,
     counts,
-    error: list.isError ? asLookupError(list.error) : undefined,
+    error: list.isError ? asApiError(list.error, 'The list could not be read.') : undefined,
     fetching,
     refresh: () => void queryClient.invalidateQueries({ queryKey: applicantsQueries.all() }),
   };

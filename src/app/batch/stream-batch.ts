@@ -1,26 +1,17 @@
-import { apiErrorBodySchema } from '../../kyc/contract/api.ts';
+import { apiBase } from '../../kyc/contract/api.ts';
 import { batchEventSchema, type BatchEvent, type BatchRequest } from '../../kyc/contract/batch.ts';
-import { apiFetch } from '../api-fetch.ts';
-
-export class BatchError extends Error {
-  override name = 'BatchError';
-  constructor(
-    message: string,
-    readonly retryAfterSeconds?: number,
-  ) {
-    super(message);
-  }
-}
+import { ApiError } from '../api/api-error.ts';
+import { apiResponse } from '../api/api-request.ts';
 
 /** `/api/batch`, or `/api/e/<name>/batch` for an environment other than the default. */
 export function batchApiPath(environment: string | undefined): string {
-  return environment === undefined ? '/api/batch' : `/api/e/${encodeURIComponent(environment)}/batch`;
+  return `${apiBase(environment)}/batch`;
 }
 
 /**
  * Posts the ids once and reads the answer line by line as the server writes it: each event reaches
  * `onEvent` as soon as its line is complete. Aborting the signal cancels the batch (the server then
- * starts no further lookups). Rejects with a BatchError that says what went wrong.
+ * starts no further lookups). Rejects with an ApiError that says what went wrong.
  */
 export async function streamBatch(
   environment: string | undefined,
@@ -28,25 +19,14 @@ export async function streamBatch(
   onEvent: (event: BatchEvent) => void,
   signal: AbortSignal,
 ): Promise<void> {
-  let response: Response;
-  try {
-    response = await apiFetch(batchApiPath(environment), {
-      method: 'POST',
-      signal,
-      credentials: 'same-origin',
-      cache: 'no-store',
-      headers: { 'content-type': 'application/json', accept: 'application/x-ndjson' },
-      body: JSON.stringify(request),
-    });
-  } catch (error) {
-    if (signal.aborted) throw error;
-    throw new BatchError('The Candidate Lookup server could not be reached. Check your connection.');
-  }
-  if (!response.ok || !response.body) {
-    const body = apiErrorBodySchema.safeParse(await response.json().catch(() => undefined));
-    const retryAfter = body.success ? body.data.error.retryAfterSeconds : undefined;
-    throw new BatchError(body.success ? body.data.error.message : `The batch failed (HTTP ${response.status}).`, retryAfter);
-  }
+  const response = await apiResponse(batchApiPath(environment), {
+    method: 'POST',
+    signal,
+    cache: 'no-store',
+    headers: { 'content-type': 'application/json', accept: 'application/x-ndjson' },
+    body: JSON.stringify(request),
+  });
+  if (!response.body) throw new ApiError('interrupted', 'The batch answered without a body. Try again.', { status: response.status });
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   let buffered = '';
   let done = false;
@@ -66,7 +46,10 @@ export async function streamBatch(
     }
   } catch (error) {
     if (signal.aborted) throw error;
-    throw new BatchError('The connection broke during the batch. The rows shown so far are complete; look the others up again.');
+    throw new ApiError(
+      'interrupted',
+      'The connection broke during the batch. The rows shown so far are complete; look the others up again.',
+    );
   }
-  if (!done) throw new BatchError('The batch ended early. The rows shown so far are complete; look the others up again.');
+  if (!done) throw new ApiError('interrupted', 'The batch ended early. The rows shown so far are complete; look the others up again.');
 }

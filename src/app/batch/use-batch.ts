@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { BatchRow } from '../../kyc/contract/batch.ts';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
-import { BatchError, streamBatch } from './stream-batch.ts';
+import { ApiError } from '../api/api-error.ts';
+import { streamBatch } from './stream-batch.ts';
 
 export interface BatchState {
   kind: LookupKind;
@@ -44,7 +45,7 @@ export function useBatch(environment: string | undefined) {
       };
       streamBatch(environment, { kind, ids }, onEvent, current.signal).catch((error: unknown) => {
         if (current.signal.aborted) return;
-        const problem = error instanceof BatchError ? error.message : 'The batch failed.';
+        const problem = error instanceof ApiError ? error.message : 'The batch failed.';
         setState((s) => ({ ...s, phase: 'failed', problem, pausedFor: undefined }));
       });
     },

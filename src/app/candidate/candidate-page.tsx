@@ -5,6 +5,7 @@ import { archivesOnExtract } from '../../kyc/contract/archiving.ts';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import { looksLikeRecordId } from '../../kyc/view/id-input.ts';
 import { splitSummaryFields } from '../../kyc/view/summary-fields.ts';
+import { ApiError, asApiError } from '../api/api-error.ts';
 import { useEnvironment } from '../environment/use-environment.ts';
 import { metaQueries } from '../meta/meta-query.ts';
 import { HandOffBar, PrintHeader } from '../handoff/hand-off-bar.tsx';
@@ -20,8 +21,7 @@ import { CandidateSkeleton } from './candidate-skeleton.tsx';
 import { CandidateView } from './candidate-view.tsx';
 import { useDownloadProgress } from './download-progress.ts';
 import { Freshness, StatusChangeBanner, useStatusChange } from './freshness.tsx';
-import { LookupError } from './lookup-error.ts';
-import { serverClockOf } from './server-clock.ts';
+import { serverClockOf } from '../api/server-clock.ts';
 
 /** What the search box and the automatic retry tell the candidate page through the history entry. */
 export interface LookupNote {
@@ -43,13 +43,7 @@ export function CandidatePage() {
   if (!route || route.id === undefined) {
     const problem = route && 'problem' in route ? route.problem : 'This is not a candidate link.';
     return (
-      <CandidateError
-        error={new LookupError('invalid_id', problem)}
-        kind={route?.kind ?? 'refId'}
-        id=""
-        onRetry={() => {}}
-        retrying={false}
-      />
+      <CandidateError error={new ApiError('invalid_id', problem)} kind={route?.kind ?? 'refId'} id="" onRetry={() => {}} retrying={false} />
     );
   }
   return <CandidateLookup key={`${environment}:${route.kind}:${route.id}`} kind={route.kind} id={route.id} />;
@@ -69,16 +63,12 @@ function useCandidateLookup(kind: LookupKind, id: string) {
   // Read against the server's clock (its Date header): a browser whose clock is wrong is warned all the same.
   const clock = query.data ? serverClockOf(query.data) : undefined;
   const archivesAt = query.data ? archivesOnExtract(query.data.willArchiveAtDate, clock?.answeredAtMs ?? query.dataUpdatedAt) : undefined;
-  const refused = query.error instanceof LookupError && query.error.kind === 'archiving_key';
+  const refused = query.error instanceof ApiError && query.error.code === 'archiving_key';
   const status = query.data?.status;
   const changedTo = useStatusChange(environment, kind, id, status ?? '');
   // A 24-hex id typed as a refId is most likely a recordId: tried once as one, automatically.
   const retryAsRecordId =
-    query.error instanceof LookupError &&
-    query.error.kind === 'not_found' &&
-    kind === 'refId' &&
-    looksLikeRecordId(id) &&
-    !note.triedAsRefId;
+    query.error instanceof ApiError && query.error.code === 'not_found' && kind === 'refId' && looksLikeRecordId(id) && !note.triedAsRefId;
 
   useEffect(() => {
     // No name or id in the title: titles end up in browser history and window lists.
@@ -109,10 +99,7 @@ function CandidateLookup({ kind, id }: { kind: LookupKind; id: string }) {
   if (query.isPending || retryAsRecordId) return <CandidateSkeleton progress={progress} />;
   const notes = <LookupNotes note={note} kind={kind} id={id} />;
   if (query.isError) {
-    const error =
-      query.error instanceof LookupError
-        ? query.error
-        : new LookupError('malformed', 'The response could not be read.', { detail: String(query.error) });
+    const error = asApiError(query.error, 'The response could not be read.');
     return (
       <div className="space-y-4">
         {notes}

@@ -1,8 +1,8 @@
 import { type QueryClient, QueryObserver, queryOptions } from '@tanstack/react-query';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import { setDownloadProgress } from './download-progress.ts';
-import { fetchCandidate } from './fetch-candidate.ts';
-import { LookupError } from './lookup-error.ts';
+import { ApiError } from '../api/api-error.ts';
+import { fetchCandidate } from '../api/fetch-candidate.ts';
 
 export const candidateQueries = {
   all: () => ['candidate'] as const,
@@ -25,7 +25,7 @@ export const candidateQueries = {
       structuralSharing: false,
       staleTime: 60_000,
       // Only a broken connection is worth one silent retry; every answer from the server is final.
-      retry: (failureCount, error) => error instanceof LookupError && error.transient && failureCount < 1,
+      retry: (failureCount, error) => error instanceof ApiError && error.transient && failureCount < 1,
     }),
 };
 

@@ -1,6 +1,6 @@
 import { formatBytes } from '../../kyc/view/image.ts';
 import { Card } from '../ui/card.tsx';
-import type { DownloadProgress } from './download-progress.ts';
+import type { DownloadProgress } from '../api/fetch-candidate.ts';
 
 /** While a lookup runs: the page's shape, and for a large response how much has arrived. */
 export function CandidateSkeleton({ progress }: { progress?: DownloadProgress }) {

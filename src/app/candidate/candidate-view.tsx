@@ -18,7 +18,7 @@ import { IdentityCard } from './identity-card.tsx';
 import { OtherAttributes } from './other-attributes.tsx';
 import { PhoneCard } from './phone-card.tsx';
 import { PictureGallery } from './picture-gallery.tsx';
-import { picturePartsOf } from './picture-parts.ts';
+import { picturePartsOf } from '../api/picture-parts.ts';
 import { StatusTimeline } from './status-timeline.tsx';
 
 /** The candidate page's sections, from the parsed record and nothing else. */

@@ -1,11 +1,7 @@
 import { useSyncExternalStore } from 'react';
+import type { DownloadProgress } from '../api/fetch-candidate.ts';
 
-/** Bytes received of a response still downloading, keyed by query, for the loading indicator. */
-export interface DownloadProgress {
-  received: number;
-  total?: number;
-}
-
+/** Bytes received of each response still downloading, keyed by query, for the loading indicator. */
 const progress = new Map<string, DownloadProgress>();
 const listeners = new Set<() => void>();
 

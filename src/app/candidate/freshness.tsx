@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
-import { apiFetch } from '../api-fetch.ts';
 import { apiBase } from '../../kyc/contract/api.ts';
 import { encodeIdSegment, type LookupKind } from '../../kyc/contract/lookup.ts';
 import { candidateEnvelopeSchema } from '../../kyc/contract/schema.ts';
 import { statusInfo } from '../../kyc/contract/status.ts';
+import { apiRequest } from '../api/api-request.ts';
 import { Button } from '../ui/button.tsx';
 import { TimeStamp } from '../ui/time-stamp.tsx';
 import { useNow } from '../ui/use-now.ts';
@@ -38,15 +38,9 @@ export function useStatusChange(environment: string | undefined, kind: LookupKin
     const controller = new AbortController();
     const check = async () => {
       try {
-        const response = await apiFetch(`${apiBase(environment)}/status/${kind}/${encodeIdSegment(id)}`, {
-          signal: controller.signal,
-          credentials: 'same-origin',
-          cache: 'no-store',
-          headers: { accept: 'application/json' },
-        });
-        if (!response.ok) return;
-        const parsed = candidateEnvelopeSchema.safeParse(await response.json());
-        if (parsed.success && parsed.data.data.status !== shownStatus) setChanged(parsed.data.data.status);
+        const path = `${apiBase(environment)}/status/${kind}/${encodeIdSegment(id)}`;
+        const { data } = await apiRequest(path, candidateEnvelopeSchema, { signal: controller.signal, cache: 'no-store' });
+        if (data.status !== shownStatus) setChanged(data.status);
       } catch {
         // A failed check changes nothing on the page; the next return to the tab tries again.
       }

@@ -2,7 +2,7 @@ import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react'
 import type { IdentityAttribute } from '../../kyc/contract/schema.ts';
 import { Section } from '../ui/section.tsx';
 import type { ViewerPicture } from '../viewer/viewer-picture.ts';
-import type { PictureParts } from './picture-parts.ts';
+import type { PictureParts } from '../api/picture-parts.ts';
 import { PicturePreview } from './picture-preview.tsx';
 
 // The viewer and its gesture library are loaded when a picture is first opened (or about to be).

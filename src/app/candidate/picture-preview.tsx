@@ -1,11 +1,18 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { attributeLabel } from '../../kyc/view/attributes.ts';
 import { base64ByteLength, base64Head, base64ToBytes, cleanBase64, formatBytes } from '../../kyc/view/image.ts';
 import { type SniffedType, sniffImageType } from '../../kyc/contract/picture-type.ts';
 import { useMaskedItem } from '../preferences/privacy-mask.tsx';
 import { Notice } from '../ui/section.tsx';
 import type { ViewerPicture } from '../viewer/viewer-picture.ts';
-import { type PictureParts, usePictureState } from './picture-parts.ts';
+import type { PictureParts, PictureState } from '../api/picture-parts.ts';
+
+const NONE = () => () => {};
+
+/** A picture's part as it arrives: the card re-renders with each update of its progress. */
+function usePictureState(parts: PictureParts | undefined, name: string): PictureState | undefined {
+  return useSyncExternalStore(parts ? parts.subscribe : NONE, () => parts?.get(name));
+}
 
 type Decoded = { state: 'decoding' } | { state: 'ready'; url: string } | { state: 'failed'; problem: string };
 type Dimensions = { width: number; height: number };

@@ -2,6 +2,7 @@ import { type UseQueryResult, useQuery } from '@tanstack/react-query';
 import { type ReactNode, useEffect } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import type { ApiMeta, SessionInfo } from '../../kyc/contract/api.ts';
+import { ApiError } from '../api/api-error.ts';
 import { EnvironmentControl } from '../environment/environment-badge.tsx';
 import { useEnvironment } from '../environment/use-environment.ts';
 import { LookupForm } from '../lookup/lookup-form.tsx';
@@ -12,7 +13,7 @@ import { keepRecentLookupsFor } from '../recent/recent-lookups.ts';
 import { parseCandidatePath } from '../routes.ts';
 import { SessionBadge } from '../session/session-badge.tsx';
 import { OidcSignInPage, SignInRefusedPage, signInRefusalOf } from '../session/oidc-sign-in.tsx';
-import { SessionError, sessionQueries } from '../session/session-query.ts';
+import { sessionQueries } from '../session/session-query.ts';
 import { SignInPage } from '../session/sign-in-page.tsx';
 import { StoreUnavailable } from '../session/store-unavailable.tsx';
 import { Card } from '../ui/card.tsx';
@@ -151,10 +152,16 @@ function MainContent({
   if (refusal) return <SignInRefusedPage reason={refusal} provider={session.data?.provider} />;
   if (session.isPending) return null;
   if (session.isError) {
-    if (session.error instanceof SessionError && session.error.code === 'store_unavailable') {
+    if (session.error instanceof ApiError && session.error.code === 'store_unavailable') {
       return <StoreUnavailable onRetry={() => void session.refetch()} retrying={session.isFetching} />;
     }
-    return <Problem>The Candidate Lookup server could not be reached: {session.error.message}</Problem>;
+    // An ApiError's message says what failed; the network's own failure already says it in full.
+    const unreachable = session.error instanceof ApiError && session.error.code === 'server_unreachable';
+    return (
+      <Problem>
+        {unreachable ? session.error.message : `The Candidate Lookup server could not be reached: ${session.error.message}`}
+      </Problem>
+    );
   }
   if (!isSignedIn(session.data)) {
     if (session.data.mode === 'users') return <SignInPage />;

@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { apiBase, apiMetaSchema, type ApiMeta } from '../../kyc/contract/api.ts';
-import { apiFetch } from '../api-fetch.ts';
+import { apiRequest } from '../api/api-request.ts';
 
 export const metaQueries = {
   all: () => ['meta'] as const,
@@ -8,12 +8,7 @@ export const metaQueries = {
   current: (environment?: string) =>
     queryOptions({
       queryKey: [...metaQueries.all(), environment ?? null] as const,
-      queryFn: async ({ signal }): Promise<ApiMeta> => {
-        const path = `${apiBase(environment)}/meta`;
-        const response = await apiFetch(path, { signal, headers: { accept: 'application/json' } });
-        if (!response.ok) throw new Error(`${path} answered HTTP ${response.status}`);
-        return apiMetaSchema.parse(await response.json());
-      },
+      queryFn: ({ signal }): Promise<ApiMeta> => apiRequest(`${apiBase(environment)}/meta`, apiMetaSchema, { signal }),
       staleTime: Infinity,
       retry: 1,
     }),

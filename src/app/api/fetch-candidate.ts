@@ -1,14 +1,19 @@
 import { z } from '../../kyc/contract/zod.ts';
-import { apiErrorBodySchema, candidateApiPath } from '../../kyc/contract/api.ts';
+import { candidateApiPath } from '../../kyc/contract/api.ts';
 import { checkId, encodeIdSegment, type LookupKind } from '../../kyc/contract/lookup.ts';
 import { candidateEnvelopeSchema, type CandidateRecord } from '../../kyc/contract/schema.ts';
-import type { DownloadProgress } from './download-progress.ts';
-import { LookupError, lookupErrorFromBody } from './lookup-error.ts';
-import { apiFetch } from '../api-fetch.ts';
 import { PARTS_ACCEPT, PARTS_MEDIA_TYPE } from '../../kyc/contract/picture-parts.ts';
+import { ApiError } from './api-error.ts';
+import { apiResponse } from './api-request.ts';
 import { attachPictureParts, PictureParts } from './picture-parts.ts';
 import { readFirstPart, takeReferences } from './read-parts.ts';
 import { noteServerClock } from './server-clock.ts';
+
+/** Bytes received of a response still downloading, for the loading indicator. */
+export interface DownloadProgress {
+  received: number;
+  total?: number;
+}
 
 export interface FetchOptions {
   signal?: AbortSignal;
@@ -24,11 +29,11 @@ function clearLookupMarks(): void {
 
 /**
  * One lookup through the proxy: fetch, read the body (reporting progress), parse the JSON, validate it
- * with the shared schema. Every failure becomes a LookupError that says what happened.
+ * with the shared schema. Every failure becomes an ApiError that says what happened.
  */
 export async function fetchCandidate(kind: LookupKind, id: string, options: FetchOptions = {}): Promise<CandidateRecord> {
   const check = checkId(id);
-  if (!check.ok) throw new LookupError('invalid_id', check.message);
+  if (!check.ok) throw new ApiError('invalid_id', check.message);
 
   clearLookupMarks();
   performance.mark('candidate-lookup:fetch');
@@ -36,29 +41,12 @@ export async function fetchCandidate(kind: LookupKind, id: string, options: Fetc
   // the query's signal, or once no page shows the pictures.
   const download = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, download.signal]) : download.signal;
-  let response: Response;
-  try {
-    response = await apiFetch(candidateApiPath(kind, encodeIdSegment(id), options.environment), {
-      signal,
-      headers: { accept: PARTS_ACCEPT },
-      cache: 'no-store',
-      credentials: 'same-origin',
-    });
-  } catch (error) {
-    if (options.signal?.aborted) throw error;
-    throw new LookupError('server_unreachable', 'The Candidate Lookup server could not be reached. Check your connection.');
-  }
+  const response = await apiResponse(candidateApiPath(kind, encodeIdSegment(id), options.environment), {
+    signal,
+    headers: { accept: PARTS_ACCEPT },
+    cache: 'no-store',
+  });
   const receivedAt = Date.now();
-
-  if (!response.ok) {
-    let body: z.infer<typeof apiErrorBodySchema> | undefined;
-    try {
-      body = apiErrorBodySchema.parse(await response.json());
-    } catch {
-      body = undefined;
-    }
-    throw lookupErrorFromBody(response.status, body, response.headers.get('retry-after'));
-  }
 
   if (response.headers.get('content-type')?.startsWith(PARTS_MEDIA_TYPE)) {
     return noteServerClock(await readInParts(response, options, () => download.abort()), response, receivedAt);
@@ -70,13 +58,13 @@ export async function fetchCandidate(kind: LookupKind, id: string, options: Fetc
   return noteServerClock(record, response, receivedAt);
 }
 
-/** The body of a successful lookup: JSON, in the shape of the shared schema, or a LookupError saying why not. */
+/** The body of a successful lookup: JSON, in the shape of the shared schema, or an ApiError saying why not. */
 export function parseCandidateBody(text: string): CandidateRecord {
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
-    throw new LookupError(
+    throw new ApiError(
       'not_json',
       'The KYC service sent a response that is not JSON. It may be encrypted (KYC Connect can encrypt responses for some clients) or come from something other than the KYC service.',
       { detail: text.slice(0, 200) },
@@ -108,15 +96,15 @@ async function readInParts(response: Response, options: FetchOptions, cancel: ()
     return record;
   } catch (error) {
     cancel();
-    if (error instanceof LookupError || options.signal?.aborted) throw error;
-    throw new LookupError('interrupted', 'The connection broke while the response was downloading. Try again.');
+    if (error instanceof ApiError || options.signal?.aborted) throw error;
+    throw new ApiError('interrupted', 'The connection broke while the response was downloading. Try again.');
   }
 }
 
 function parseCandidateValue(json: unknown): CandidateRecord {
   const parsed = candidateEnvelopeSchema.safeParse(json);
   if (!parsed.success) {
-    throw new LookupError('malformed', "The KYC service's response does not have the expected shape.", {
+    throw new ApiError('malformed', "The KYC service's response does not have the expected shape.", {
       detail: z.prettifyError(parsed.error),
     });
   }
@@ -152,6 +140,6 @@ async function readBody(response: Response, options: FetchOptions): Promise<stri
     return parts.join('');
   } catch (error) {
     if (options.signal?.aborted) throw error;
-    throw new LookupError('interrupted', 'The connection broke while the response was downloading. Try again.');
+    throw new ApiError('interrupted', 'The connection broke while the response was downloading. Try again.');
   }
 }

@@ -1,6 +1,6 @@
 import { isPartOf, PART_NAME_HEADER, type PictureReference, pictureReferenceSchema } from '../../kyc/contract/picture-parts.ts';
 import { SNIFF_BYTES, sniffImageType } from '../../kyc/contract/picture-type.ts';
-import { LookupError } from './lookup-error.ts';
+import { ApiError } from './api-error.ts';
 import { headOf, PartReader, PartsCutShort, type RawPart } from './part-reader.ts';
 import type { PictureParts } from './picture-parts.ts';
 
@@ -23,7 +23,7 @@ export type OnBytes = (received: number) => void;
 
 export async function readFirstPart(response: Response, onBytes: OnBytes): Promise<PartsRead> {
   const boundary = /boundary="?([^";]{1,70})"?/.exec(response.headers.get('content-type') ?? '')?.[1];
-  if (!boundary || !response.body) throw new LookupError('not_json', 'The server said it sent parts, but did not.');
+  if (!boundary || !response.body) throw new ApiError('not_json', 'The server said it sent parts, but did not.');
   let received = 0;
   const reader = new PartReader(response.body.getReader(), boundary, (bytes) => {
     received += bytes;
@@ -34,18 +34,18 @@ export async function readFirstPart(response: Response, onBytes: OnBytes): Promi
     first = await reader.next();
   } catch (error) {
     reader.cancel();
-    throw lookupErrorOf(error);
+    throw partsErrorOf(error);
   }
   if (!first) throw unreadable('it has no parts');
   const envelope = await firstPartValue(first);
   return { envelope, boundary, rest: (parts) => readPictures(reader, parts) };
 }
 
-const unreadable = (what: string) => new LookupError('not_json', `The server's answer in parts could not be read (${what}).`);
+const unreadable = (what: string) => new ApiError('not_json', `The server's answer in parts could not be read (${what}).`);
 
-function lookupErrorOf(error: unknown): LookupError {
+function partsErrorOf(error: unknown): ApiError {
   if (error instanceof PartsCutShort)
-    return new LookupError('interrupted', 'The connection broke while the response was downloading. Try again.');
+    return new ApiError('interrupted', 'The connection broke while the response was downloading. Try again.');
   return unreadable(error instanceof Error ? error.message : 'its framing is wrong');
 }
 
@@ -63,7 +63,7 @@ async function firstPartValue(part: RawPart): Promise<unknown> {
   try {
     return JSON.parse(text);
   } catch {
-    throw new LookupError('not_json', 'The KYC service sent a response that is not JSON.', { detail: text.slice(0, 200) });
+    throw new ApiError('not_json', 'The KYC service sent a response that is not JSON.', { detail: text.slice(0, 200) });
   }
 }
 

@@ -1,4 +1,3 @@
-import { useSyncExternalStore } from 'react';
 import type { PictureReference } from '../../kyc/contract/picture-parts.ts';
 import type { CandidateRecord } from '../../kyc/contract/schema.ts';
 import { type SniffedType, sniffedTypeOfMime } from '../../kyc/contract/picture-type.ts';
@@ -86,10 +85,4 @@ export function attachPictureParts(record: CandidateRecord, parts: PictureParts)
 /** The parts the record's pictures come in, when it came in parts. */
 export function picturePartsOf(record: CandidateRecord): PictureParts | undefined {
   return byRecord.get(record);
-}
-
-const NONE = () => () => {};
-
-export function usePictureState(parts: PictureParts | undefined, name: string): PictureState | undefined {
-  return useSyncExternalStore(parts ? parts.subscribe : NONE, () => parts?.get(name));
 }
