@@ -1,14 +1,12 @@
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, use, useEffect } from 'react';
+import { type ComponentType, type ReactNode, Suspense, use, useEffect } from 'react';
 import { BrowserRouter, useLocation } from 'react-router';
-import { ApplicantsPage } from './applicants/applicants-page.tsx';
-import { QUEUE_PATH } from './applicants/queue-location.ts';
 import { CandidateSkeleton } from './candidate/candidate-skeleton.tsx';
 import { loadCandidatePage, loadedCandidatePage } from './candidate/page-load.ts';
 import { AppShell } from './layout/app-shell.tsx';
-import { NotFoundPage } from './layout/not-found-page.tsx';
 import { HomePage } from './lookup/home-page.tsx';
-import { splitEnvironmentPath } from './routes.ts';
+import { BATCH_PATH, CANDIDATES_PREFIX, HOME_PATH, QUEUE_PATH, splitEnvironmentPath } from './routes.ts';
+import { lazyNamed } from './ui/lazy-named.ts';
 import { PageErrorBoundary } from './ui/page-error-boundary.tsx';
 
 // The candidate page and what only it needs are not part of the first load (page-load.ts). The element
@@ -18,8 +16,40 @@ function CandidateEntry() {
   return <module.CandidatePage />;
 }
 
-// The batch page is for some agents some of the time: fetched when opened, not with the first load.
-const BatchPage = lazy(() => import('./batch/batch-page.tsx').then((m) => ({ default: m.BatchPage })));
+const loading = (what: string) => <p className="text-sm text-slate-600">Loading the {what}…</p>;
+
+interface PageRoute {
+  match: (path: string) => boolean;
+  Page: ComponentType;
+  /** Shown while a page's module loads: every page but the home page is fetched when first opened. */
+  fallback: ReactNode;
+}
+
+/**
+ * The app's pages, matched against the raw pathname in order. Not React Router's matcher: it matches
+ * decoded paths, so an id with an encoded "/" or line break would not reach the candidate page that
+ * explains it. What stands before a page (sign-in, a refusal) is the shell's (layout/app-shell.tsx).
+ */
+const ROUTES: readonly PageRoute[] = [
+  { match: (path) => path === HOME_PATH, Page: HomePage, fallback: null },
+  {
+    match: (path) => path === QUEUE_PATH,
+    Page: lazyNamed(() => import('./applicants/applicants-page.tsx'), 'ApplicantsPage'),
+    fallback: loading('applicants'),
+  },
+  {
+    match: (path) => path === BATCH_PATH,
+    Page: lazyNamed(() => import('./batch/batch-page.tsx'), 'BatchPage'),
+    fallback: loading('batch page'),
+  },
+  { match: (path) => path.startsWith(CANDIDATES_PREFIX), Page: CandidateEntry, fallback: <CandidateSkeleton /> },
+];
+
+const NOT_FOUND: PageRoute = {
+  match: () => true,
+  Page: lazyNamed(() => import('./layout/not-found-page.tsx'), 'NotFoundPage'),
+  fallback: null,
+};
 
 function usePreload(load: () => Promise<unknown>) {
   useEffect(() => {
@@ -30,33 +60,19 @@ function usePreload(load: () => Promise<unknown>) {
   }, [load]);
 }
 
-/**
- * Four pages, chosen from the raw pathname. Not React Router's matcher: it matches decoded paths, so an
- * id with an encoded "/" or line break would not reach the candidate page that explains it.
- */
 export function AppRoutes() {
   const { pathname } = useLocation();
   // `/e/<environment>/…` is the same page in another environment.
   const { path } = splitEnvironmentPath(pathname);
+  // The page most lookups lead to is fetched as soon as the browser is idle.
   usePreload(loadCandidatePage);
+  const { Page, fallback } = ROUTES.find((route) => route.match(path)) ?? NOT_FOUND;
   return (
     <AppShell>
       <PageErrorBoundary key={pathname}>
-        {path === '/' ? (
-          <HomePage />
-        ) : path === QUEUE_PATH ? (
-          <ApplicantsPage />
-        ) : path === '/batch' ? (
-          <Suspense fallback={<p className="text-sm text-slate-600">Loading the batch page…</p>}>
-            <BatchPage />
-          </Suspense>
-        ) : path.startsWith('/candidates/') ? (
-          <Suspense fallback={<CandidateSkeleton />}>
-            <CandidateEntry />
-          </Suspense>
-        ) : (
-          <NotFoundPage />
-        )}
+        <Suspense fallback={fallback}>
+          <Page />
+        </Suspense>
       </PageErrorBoundary>
     </AppShell>
   );

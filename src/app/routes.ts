@@ -1,9 +1,20 @@
-import { decodeEnvironmentName } from '../kyc/contract/api.ts';
+import { decodeEnvironmentName, SIGN_IN_REFUSALS, SIGN_IN_REFUSED_PATH, type SignInRefusal } from '../kyc/contract/api.ts';
 import { decodeIdSegment, isLookupKind, type LookupKind } from '../kyc/contract/lookup.ts';
+
+/** The pages' paths (app.tsx's route table); `/candidates/<kind>/<id>` is built by candidatePath. */
+export const HOME_PATH = '/';
+export const QUEUE_PATH = '/applicants';
+export const BATCH_PATH = '/batch';
+export const CANDIDATES_PREFIX = '/candidates/';
+
+/** What the search box hands the batch page, in the history entry, when a list was pasted into it. */
+export interface BatchHandOver {
+  batch: { kind: LookupKind; ids: string[] };
+}
 
 /** `/candidates/<kind>/<id>`: the id percent-encoded as one segment, so back, reload and shared links work. */
 export function candidatePath(kind: LookupKind, id: string): string {
-  return `/candidates/${kind}/${encodeURIComponent(id)}`;
+  return `${CANDIDATES_PREFIX}${kind}/${encodeURIComponent(id)}`;
 }
 
 export type CandidateRoute = { kind: LookupKind; id: string } | { kind: LookupKind | undefined; id: undefined; problem: string };
@@ -59,4 +70,11 @@ export function parseAppLink(text: string): AppLink | undefined {
   const route = parseCandidatePath(path);
   if (!route || route.id === undefined || route.id === '') return undefined;
   return { kind: route.kind, id: route.id, environment };
+}
+
+/** `/sign-in-refused/<reason>`, where the server sends the browser back when an OpenID Connect sign-in gave no session. */
+export function signInRefusalOf(pathname: string): SignInRefusal | 'unknown' | undefined {
+  if (!pathname.startsWith(SIGN_IN_REFUSED_PATH)) return undefined;
+  const reason = pathname.slice(SIGN_IN_REFUSED_PATH.length);
+  return (SIGN_IN_REFUSALS as readonly string[]).includes(reason) ? (reason as SignInRefusal) : 'unknown';
 }

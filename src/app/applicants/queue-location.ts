@@ -1,7 +1,5 @@
-import { environmentPath } from '../routes.ts';
+import { environmentPath, QUEUE_PATH } from '../routes.ts';
 import { APPLICANTS_MAX_SKIP, APPLICANTS_PAGE_SIZE, isApplicantFilter, type ApplicantFilter } from '../../kyc/contract/applicants.ts';
-
-export const QUEUE_PATH = '/applicants';
 
 /** The queue's state in the address: `?status=&page=` (a filter and a page number, never an id). */
 export interface QueueLocation {

@@ -4,17 +4,13 @@ import { MAX_BATCH_IDS } from '../../kyc/contract/batch.ts';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import { describeRemoved, splitIdList } from '../../kyc/view/id-input.ts';
 import { useEnvironmentPath } from '../environment/use-environment.ts';
-import { KindPicker } from '../lookup/kind-picker.tsx';
+import type { BatchHandOver } from '../routes.ts';
+import { KindPicker } from '../ui/kind-picker.tsx';
 import { Button } from '../ui/button.tsx';
 import { Card } from '../ui/card.tsx';
 import { BatchActions } from './batch-actions.tsx';
 import { BatchTable } from './batch-table.tsx';
 import { useBatch } from './use-batch.ts';
-
-/** What the search box hands over when a list was pasted into it. */
-export interface BatchHandOver {
-  batch: { kind: LookupKind; ids: string[] };
-}
 
 function handOverOf(state: unknown): BatchHandOver['batch'] | undefined {
   const batch = (state as Partial<BatchHandOver> | null)?.batch;

@@ -1,5 +1,5 @@
 import { formatDateTime, formatDuration } from '../../kyc/view/time.ts';
-import { useZoneMode } from '../preferences/time-zone.tsx';
+import { useZoneMode } from '../ui/zone-mode.ts';
 import { cardClass } from '../ui/card.tsx';
 import { useNow } from '../ui/use-now.ts';
 

@@ -1,7 +1,7 @@
 import type { CandidateRecord } from '../../kyc/contract/schema.ts';
 import { formatDuration, formatRelative } from '../../kyc/view/time.ts';
 import { buildTimeline, type TimelineStep } from '../../kyc/view/timeline.ts';
-import { useZoneMode } from '../preferences/time-zone.tsx';
+import { useZoneMode } from '../ui/zone-mode.ts';
 import { Section } from '../ui/section.tsx';
 import { toneDotClass } from '../ui/status-badge.tsx';
 import { TimeStamp } from '../ui/time-stamp.tsx';

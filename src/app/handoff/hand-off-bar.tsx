@@ -8,7 +8,7 @@ import { candidateSummary } from '../../kyc/view/summary.ts';
 import type { CustomFieldValue } from '../../kyc/view/summary-fields.ts';
 import { formatDateTime } from '../../kyc/view/time.ts';
 import { environmentBadgeText } from '../environment/use-environment.ts';
-import { useZoneMode } from '../preferences/time-zone.tsx';
+import { useZoneMode } from '../ui/zone-mode.ts';
 import { Button } from '../ui/button.tsx';
 import { CopyAction } from './copy-action.tsx';
 import { recordExport } from './record-export.ts';

@@ -1,5 +1,5 @@
 import { type UseQueryResult, useQuery } from '@tanstack/react-query';
-import { type ReactNode, useEffect } from 'react';
+import { type ReactNode, Suspense, useEffect } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import type { ApiMeta, SessionInfo } from '../../kyc/contract/api.ts';
 import { ApiError } from '../api/api-error.ts';
@@ -10,18 +10,22 @@ import { metaQueries } from '../meta/meta-query.ts';
 import { PrivacyMaskProvider, PrivacyMaskToggle } from '../preferences/privacy-mask.tsx';
 import { TimeZoneProvider, TimeZoneToggle } from '../preferences/time-zone.tsx';
 import { keepRecentLookupsFor } from '../recent/recent-lookups.ts';
-import { parseCandidatePath } from '../routes.ts';
+import { BATCH_PATH, parseCandidatePath, QUEUE_PATH, signInRefusalOf } from '../routes.ts';
 import { SessionBadge } from '../session/session-badge.tsx';
-import { OidcSignInPage, SignInRefusedPage, signInRefusalOf } from '../session/oidc-sign-in.tsx';
 import { sessionQueries } from '../session/session-query.ts';
-import { SignInPage } from '../session/sign-in-page.tsx';
-import { StoreUnavailable } from '../session/store-unavailable.tsx';
 import { Card } from '../ui/card.tsx';
+import { lazyNamed } from '../ui/lazy-named.ts';
+
+// What stands before the pages is seen once a session, if at all: not part of the first load.
+const SignInPage = lazyNamed(() => import('../session/sign-in-page.tsx'), 'SignInPage');
+const OidcSignInPage = lazyNamed(() => import('../session/oidc-sign-in.tsx'), 'OidcSignInPage');
+const SignInRefusedPage = lazyNamed(() => import('../session/oidc-sign-in.tsx'), 'SignInRefusedPage');
+const StoreUnavailable = lazyNamed(() => import('../session/store-unavailable.tsx'), 'StoreUnavailable');
 
 /** The header's page links, in the environment of the page shown. */
 const PAGES = [
-  ['/applicants', 'Applicants'],
-  ['/batch', 'Batch lookup'],
+  [QUEUE_PATH, 'Applicants'],
+  [BATCH_PATH, 'Batch lookup'],
 ] as const;
 
 const toggleClass =
@@ -52,9 +56,11 @@ export function AppShell({ children }: { children: ReactNode }) {
           </a>
           <AppHeader session={session.data} signedIn={signedIn} environment={environment} />
           <main id="main" className="mx-auto max-w-7xl px-4 py-6 sm:px-6 print:max-w-none print:p-0">
-            <MainContent session={session} meta={meta} refusal={signInRefusalOf(path)} returnTo={pathname}>
-              {children}
-            </MainContent>
+            <Suspense fallback={null}>
+              <MainContent session={session} meta={meta} refusal={signInRefusalOf(path)} returnTo={pathname}>
+                {children}
+              </MainContent>
+            </Suspense>
           </main>
         </div>
       </PrivacyMaskProvider>

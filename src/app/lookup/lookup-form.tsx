@@ -2,11 +2,10 @@ import { useId, useRef } from 'react';
 import { useNavigate } from 'react-router';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import type { IdList } from '../../kyc/view/id-input.ts';
-import type { BatchHandOver } from '../batch/batch-page.tsx';
 import { useRecentLookups } from '../recent/recent-lookups.ts';
-import { environmentPath } from '../routes.ts';
+import { BATCH_PATH, type BatchHandOver, environmentPath } from '../routes.ts';
 import { Button } from '../ui/button.tsx';
-import { KindPicker } from './kind-picker.tsx';
+import { KindPicker } from '../ui/kind-picker.tsx';
 import { useLookupForm } from './use-lookup-form.ts';
 import { useSearchShortcut } from './use-search-shortcut.ts';
 
@@ -160,7 +159,7 @@ function BatchOffer({
       <span>
         You pasted a list of {list.ids.length} ids{list.duplicates > 0 ? ` (${list.duplicates} repeated)` : ''}.
       </span>
-      <Button size="sm" onClick={() => void navigate(environmentPath(environment, '/batch'), { state: handOver })}>
+      <Button size="sm" onClick={() => void navigate(environmentPath(environment, BATCH_PATH), { state: handOver })}>
         Look up all {list.ids.length} in a batch
       </Button>
       <Button variant="quiet" onClick={() => onUseOne(list.ids[0]!)}>

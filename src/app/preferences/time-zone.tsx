@@ -1,5 +1,6 @@
-import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
+import { useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
 import type { ZoneMode } from '../../kyc/view/time.ts';
+import { ZoneContext } from '../ui/zone-mode.ts';
 
 /**
  * Whether absolute times show in the reader's zone or in UTC. The choice is remembered in
@@ -15,8 +16,6 @@ function storedZone(): ZoneMode {
   }
 }
 
-const ZoneContext = createContext<{ zone: ZoneMode; setZone: (zone: ZoneMode) => void }>({ zone: 'local', setZone: () => {} });
-
 export function TimeZoneProvider({ children }: { children: ReactNode }) {
   const [zone, setZoneState] = useState<ZoneMode>(storedZone);
   const setZone = useCallback((next: ZoneMode) => {
@@ -29,10 +28,6 @@ export function TimeZoneProvider({ children }: { children: ReactNode }) {
   }, []);
   const value = useMemo(() => ({ zone, setZone }), [zone, setZone]);
   return <ZoneContext value={value}>{children}</ZoneContext>;
-}
-
-export function useZoneMode(): ZoneMode {
-  return useContext(ZoneContext).zone;
 }
 
 export function TimeZoneToggle({ className = '' }: { className?: string }) {

@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { formatRelative } from '../../kyc/view/time.ts';
-import { useZoneMode } from '../preferences/time-zone.tsx';
+import { useZoneMode } from '../ui/zone-mode.ts';
 import { environmentPath } from '../routes.ts';
 import { candidatePath } from '../routes.ts';
 import { StatusBadge } from '../ui/status-badge.tsx';

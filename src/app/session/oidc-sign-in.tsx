@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { SIGN_IN_REFUSALS, SIGN_IN_REFUSED_PATH, type SignInRefusal } from '../../kyc/contract/api.ts';
+import type { SignInRefusal } from '../../kyc/contract/api.ts';
 import { Button } from '../ui/button.tsx';
 import { Card } from '../ui/card.tsx';
 import { startOidcSignIn } from './session-query.ts';
@@ -68,12 +68,6 @@ const REFUSALS: Record<SignInRefusal, { title: string; body: string; retry?: str
 };
 
 /** `/sign-in-refused/<reason>`: where the server sends the browser when a sign-in gave no session. */
-export function signInRefusalOf(pathname: string): SignInRefusal | 'unknown' | undefined {
-  if (!pathname.startsWith(SIGN_IN_REFUSED_PATH)) return undefined;
-  const reason = pathname.slice(SIGN_IN_REFUSED_PATH.length);
-  return (SIGN_IN_REFUSALS as readonly string[]).includes(reason) ? (reason as SignInRefusal) : 'unknown';
-}
-
 export function SignInRefusedPage({ reason, provider }: { reason: SignInRefusal | 'unknown'; provider: string | undefined }) {
   const view = reason === 'unknown' ? { title: 'The sign-in did not complete', body: 'Start again.', retry: 'Sign in' } : REFUSALS[reason];
   return (

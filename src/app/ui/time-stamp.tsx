@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import { formatDateTime, formatRelative } from '../../kyc/view/time.ts';
-import { useZoneMode } from '../preferences/time-zone.tsx';
+import { useZoneMode } from './zone-mode.ts';
 
 /**
  * A moment with its zone, in the zone the reader chose (theirs or UTC), the other zone shown on hover

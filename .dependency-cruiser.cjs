@@ -1,0 +1,87 @@
+/**
+ * The browser app's import rules (docs/architecture.md), checked by `npm test` (`depcruise src`).
+ * The rules between src/app, src/server and src/kyc are test/unit/architecture.test.ts's.
+ *
+ * Folders of src/app, by what they may import:
+ * - `api/`: the app's calls to /api (src/kyc only);
+ * - `ui/`: primitives (src/kyc and other primitives, never a feature or a shared module);
+ * - shared modules: app-wide state and parts several pages use; they import ui/, api/, src/kyc and
+ *   each other, never a feature;
+ * - features: a page and what only it needs; they import ui/, api/, src/kyc, shared modules, and of
+ *   another feature only the entry it declares below, never its internals;
+ * - the app itself (app.tsx, main.tsx, layout/): composes all of it.
+ */
+const SHARED = ['environment', 'handoff', 'meta', 'preferences', 'recent', 'session', 'viewer'];
+
+/** Each feature, and the files of it another feature may import. */
+const FEATURES = {
+  applicants: [],
+  batch: [],
+  // The search box starts a lookup with the candidate page's module, loaded when the browser is idle.
+  candidate: ['page-load.ts'],
+  lookup: [],
+};
+
+const FEATURE_NAMES = Object.keys(FEATURES);
+const any = (names) => `(${names.join('|')})`;
+const entries = Object.entries(FEATURES).flatMap(([feature, files]) =>
+  files.map((file) => `src/app/${feature}/${file.replace('.', '[.]')}$`),
+);
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'Modules that import each other, however far round: the layers above cannot hold.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'api-imports-kyc-only',
+      severity: 'error',
+      comment: "The API layer knows the contract, not the app's pages or state.",
+      from: { path: '^src/app/api/' },
+      to: { path: '^src/app/', pathNot: '^src/app/api/' },
+    },
+    {
+      name: 'ui-imports-no-feature',
+      severity: 'error',
+      comment: 'A primitive of ui/ imports other primitives and src/kyc only: no feature, no shared module.',
+      from: { path: '^src/app/ui/' },
+      to: { path: '^src/app/', pathNot: '^src/app/ui/' },
+    },
+    {
+      name: 'shared-imports-no-feature',
+      severity: 'error',
+      comment: 'A shared module is used by features; it never depends on one, nor on the app that composes them.',
+      from: { path: `^src/app/${any(SHARED)}/` },
+      to: { path: [`^src/app/${any([...FEATURE_NAMES, 'layout'])}/`, '^src/app/(app|main)[.]tsx$'] },
+    },
+    {
+      name: 'feature-imports-no-other-feature-internals',
+      severity: 'error',
+      comment: "A feature imports ui/, api/, src/kyc, shared modules and another feature's declared entry (FEATURES), never its internals.",
+      from: { path: `^src/app/(${FEATURE_NAMES.join('|')})/` },
+      to: {
+        path: [`^src/app/${any([...FEATURE_NAMES, 'layout'])}/`, '^src/app/(app|main)[.]tsx$'],
+        pathNot: ['^src/app/$1/', ...entries],
+      },
+    },
+    {
+      name: 'every-folder-has-a-place',
+      severity: 'error',
+      comment: 'A new folder of src/app is one of api/, ui/, a shared module, a feature or layout/: add it to this file.',
+      from: { path: '^src/app/' },
+      to: { path: '^src/app/[^/]+/', pathNot: `^src/app/${any(['api', 'ui', 'layout', ...SHARED, ...FEATURE_NAMES])}/` },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^src/server/' },
+    tsPreCompilationDeps: true,
+    combinedDependencies: false,
+    enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js', '.mjs'] },
+  },
+};
