@@ -1,7 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { candidateQueries } from '../../src/app/candidate/candidate-queries.ts';
+import { QueryObserver } from '@tanstack/react-query';
+import { candidateQueries, startLookup } from '../../src/app/candidate/candidate-queries.ts';
+import { createQueryClient } from '../../src/app/query-client.ts';
 import { NOT_A_RECORD } from '../../src/server/http-reply.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { apiError, envelope, json, renderWithProviders, stubApi, testMeta } from './render.tsx';
@@ -18,6 +20,21 @@ function showWith(reply: Response | (() => Response | Promise<Response>)) {
 const alert = () => screen.findByRole('alert');
 
 describe('lookup states', () => {
+  it('keeps a lookup started from the search box for its page even when the answer lands first: one request, not two', async () => {
+    // Why not prefetchQuery (architecture.md): with gcTime 0 an answer nobody watches is dropped a task later.
+    const { requests } = stubApi({ candidates: { [PATH]: envelope(record) } });
+    const queryClient = createQueryClient();
+    startLookup(queryClient, 'refId', 'abc');
+    const lookup = candidateQueries.lookup('refId', 'abc');
+    await waitFor(() => expect(queryClient.getQueryData(lookup.queryKey)).toBeDefined());
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The page's observer, once it has rendered.
+    const unsubscribe = new QueryObserver(queryClient, lookup).subscribe(() => {});
+    await waitFor(() => expect(queryClient.getQueryState(lookup.queryKey)?.fetchStatus).toBe('idle'));
+    unsubscribe();
+    expect(requests.filter((url) => url.startsWith('/api/candidates/'))).toEqual([PATH]);
+  });
+
   it('shows a skeleton while loading', async () => {
     showWith(() => new Promise<Response>(() => {}));
     expect(await screen.findByText('Looking the candidate up…')).toBeInTheDocument();
@@ -198,6 +215,13 @@ describe('lookup states', () => {
     showWith(apiError(502, 'upstream_error', 'The KYC service answered with an error (HTTP 500).', { upstreamStatus: 500 }));
     expect(await screen.findByRole('heading', { name: 'The KYC service answered with an error' })).toBeInTheDocument();
     expect(screen.getByText(/HTTP 500/)).toBeInTheDocument();
+  });
+
+  it('a code without a screen of its own: the screen its HTTP status means, not a crash or a blank', async () => {
+    showWith(apiError(403, 'not_from_app', 'This request did not come from the Candidate Lookup app.'));
+    expect(await alert()).toHaveAttribute('data-error-kind', 'unauthenticated');
+    expect(screen.getByRole('heading', { name: 'Your session has ended' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Sign in again' })).toBeInTheDocument();
   });
 
   it('a response too large', async () => {
