@@ -240,7 +240,7 @@ async function lookupOne(
       const message = 'The KYC service sent a response without a length, so it could not be checked to be complete.';
       return settle({ status: 502, code: 'upstream_error', message }, upstreamStatus, true);
     }
-    const reduced = await reduceToStatusLevel(response, deps.maxResponseBytes, deps.upstream.keyWatch());
+    const reduced = await reduceToStatusLevel(response, deps.maxResponseBytes, deps.upstream.keys);
     if (!reduced.ok) return settle(reduced.failure, upstreamStatus, true);
     return settle(undefined, upstreamStatus, true, batchRowOf(index, reduced.record));
   } finally {

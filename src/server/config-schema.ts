@@ -32,6 +32,7 @@ export const envSchema = z.object({
   PORT: optional(integer(0, 65535)).default(8080),
   KYC_TIMEOUT_MS: optional(integer(100, 600_000)).default(15_000),
   KYC_MAX_RESPONSE_BYTES: optional(integer(1024, 2 ** 31)).default(64 * 1024 * 1024),
+  PARTS_MEMORY_BYTES: optional(integer(1024 * 1024, 2 ** 40)).default(256 * 1024 * 1024),
   SANDBOX_DATA: optional(z.string()),
   SANDBOX_LARGE_IMAGES: optional(flag).default(false),
   SANDBOX_HOST: optional(z.string()).default('127.0.0.1'),

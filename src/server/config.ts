@@ -20,6 +20,8 @@ export interface Config {
   port: number;
   timeoutMs: number;
   maxResponseBytes: number;
+  /** The bytes all answers in parts being built may hold at once (parts-budget.ts). */
+  partsMemoryBytes: number;
   /** Where lookups go; the first is the default. The single-service KYC_* variables make a list of one. */
   environments: EnvironmentConfig[];
   /**
@@ -100,6 +102,7 @@ export function parseConfig(env: Environment): Config {
     port: vars.PORT,
     timeoutMs: vars.KYC_TIMEOUT_MS,
     maxResponseBytes: vars.KYC_MAX_RESPONSE_BYTES,
+    partsMemoryBytes: vars.PARTS_MEMORY_BYTES,
     sandbox: {
       dataFile: vars.SANDBOX_DATA,
       largeImages: vars.SANDBOX_LARGE_IMAGES,

@@ -1,9 +1,10 @@
 import type http from 'node:http';
-import type { Transform } from 'node:stream';
-import { AnswerGuardError, firstOutput } from './answer-guard.ts';
+import { type AnswerGuard, AnswerGuardError, firstOutput } from './answer-guard.ts';
+import { MAX_DEPTH } from './json-tokens.ts';
 import { countBytes, type Failure, sendError } from './http-reply.ts';
 import { type Audit, refuse } from './audit-trail.ts';
 import { newBoundary, splitRecord, writeParts } from './multipart-answer.ts';
+import type { PartsBudget, PartsHolding } from './parts-budget.ts';
 import type { UpstreamBody } from './upstream-body.ts';
 
 /**
@@ -23,8 +24,8 @@ export function isEncoded(upstreamRes: Pick<UpstreamBody, 'headers'>): boolean {
 
 export interface FullAnswer {
   upstreamRes: UpstreamBody;
-  /** The body passes through it (answer-guard.ts): an envelope, and never the key. */
-  guard: Transform;
+  /** The body passes through it (answer-guard.ts): an envelope, JSON, and never the key. */
+  guard: AnswerGuard;
   audit: Audit;
   upstreamStatus: number;
   /** The browser's request when it asked for the answer in parts (multipart-answer.ts). */
@@ -35,7 +36,7 @@ export interface FullAnswer {
 export async function answerFull(
   res: http.ServerResponse,
   answer: FullAnswer,
-  deps: { maxResponseBytes: number; warn: (line: string) => void; timeoutMs: number },
+  deps: { maxResponseBytes: number; warn: (line: string) => void; timeoutMs: number; partsBudget: PartsBudget },
 ) {
   const { upstreamRes, guard, audit, upstreamStatus } = answer;
   // Whatever breaks from now on is noticed: while the start is checked, and while the line is written.
@@ -63,7 +64,14 @@ export async function answerFull(
   });
   upstreamRes.pipe(guard);
 
-  if (answer.inParts) return answerInParts(res, answer, { req: answer.inParts, tooLarge, stallMs: deps.timeoutMs });
+  if (answer.inParts) {
+    const holding = deps.partsBudget.hold();
+    try {
+      return await answerInParts(res, answer, { req: answer.inParts, tooLarge, stallMs: deps.timeoutMs, holding });
+    } finally {
+      holding.release();
+    }
+  }
   const first = await firstOutput(guard);
   if (!first.ok) return refuse(res, audit, guardFailure(first.error), upstreamStatus, true);
   if (!(await audit(200, null, upstreamStatus, true))) return void upstreamRes.destroy();
@@ -79,11 +87,11 @@ export async function answerFull(
 async function answerInParts(
   res: http.ServerResponse,
   answer: FullAnswer,
-  { req, tooLarge, stallMs }: { req: http.IncomingMessage; tooLarge: () => boolean; stallMs: number },
+  { req, tooLarge, stallMs, holding }: { req: http.IncomingMessage; tooLarge: () => boolean; stallMs: number; holding: PartsHolding },
 ) {
   const { audit, upstreamStatus } = answer;
   const boundary = newBoundary();
-  const read = await splitRecord(answer.guard, boundary);
+  const read = await splitRecord(answer.guard, boundary, holding);
   if (!read.ok) {
     const failure = 'failure' in read ? read.failure : tooLarge() ? TOO_LARGE : guardFailure(read.error);
     return refuse(res, audit, failure, upstreamStatus, true);
@@ -113,11 +121,20 @@ function guardFailure(error: Error): Failure {
       message: "The KYC service's answer contained this server's API key, so it was refused. An administrator must check KYC_BASE_URL.",
     };
   }
-  return { status: 502, code: 'upstream_error', message: 'The KYC service answered with something other than a candidate record.' };
+  if (error.problem === 'not_an_envelope') {
+    return { status: 502, code: 'upstream_error', message: 'The KYC service answered with something other than a candidate record.' };
+  }
+  return { status: 502, code: 'upstream_error', message: NOT_JSON[error.problem] };
 }
 
+const NOT_JSON: Record<'not_json' | 'incomplete' | 'too_deep', string> = {
+  not_json: "The KYC service's answer is not JSON, so it could not be sent.",
+  incomplete: "The KYC service's answer is incomplete JSON.",
+  too_deep: `The KYC service's answer is nested deeper than ${MAX_DEPTH} levels, so it could not be sent.`,
+};
+
 /** Sends the checked body on, streamed, never buffered: a full record weighs megabytes. */
-function streamBody(res: http.ServerResponse, upstreamRes: UpstreamBody, guard: Transform): void {
+function streamBody(res: http.ServerResponse, upstreamRes: UpstreamBody, guard: AnswerGuard): void {
   const outgoing: http.OutgoingHttpHeaders = { 'cache-control': 'no-store', 'content-type': 'application/json; charset=utf-8' };
   for (const name of FORWARDED_RESPONSE_HEADERS) {
     if (upstreamRes.headers[name] !== undefined) outgoing[name] = upstreamRes.headers[name];

@@ -10,6 +10,7 @@ import { answerFull, type FullAnswer, isEncoded } from './full-answer.ts';
 import { bytesSent, errorCodeSent, type Failure, STORE_UNAVAILABLE, sendFailure, sendJson } from './http-reply.ts';
 import { partsAccepted } from './multipart-answer.ts';
 import { type Limit, type Metrics, upstreamOutcome } from './metrics.ts';
+import type { PartsBudget } from './parts-budget.ts';
 import type { RateLimiter } from './rate-limit.ts';
 import { StoreUnavailableError } from './state/store.ts';
 import { type Reduced, reduceToStatusLevel } from './status-level.ts';
@@ -34,6 +35,8 @@ export interface LookupDeps {
   /** Refusals over the rate limit, counted per user rather than written one by one. */
   refusals: RefusalLog;
   maxResponseBytes: number;
+  /** What answers in parts being built may hold at once (parts-budget.ts). */
+  partsBudget: PartsBudget;
   /** Each user's requests to the service under way at once, bounded; a wait longer than `timeoutMs` is refused. */
   upstreamSlots: UpstreamSlots;
   timeoutMs: number;
@@ -117,10 +120,10 @@ export async function lookup(deps: LookupDeps, call: LookupCall): Promise<void> 
     return refuse(call.res, audit, { status: 502, code: 'upstream_error', message }, upstreamStatus, true);
   }
   if (level === 'full') {
-    const full: FullAnswer = { upstreamRes, guard: deps.upstream.answerGuard(), audit, upstreamStatus, inParts };
+    const full: FullAnswer = { upstreamRes, guard: deps.upstream.answerGuard(upstreamRes), audit, upstreamStatus, inParts };
     return answerFull(call.res, full, deps);
   }
-  const reduced = await reduceToStatusLevel(upstreamRes, deps.maxResponseBytes, deps.upstream.keyWatch());
+  const reduced = await reduceToStatusLevel(upstreamRes, deps.maxResponseBytes, deps.upstream.keys);
   return answerStatusLevel(call.res, reduced, audit, upstreamStatus);
 }
 

@@ -68,6 +68,8 @@ function errorScreen(error: LookupError, kind: LookupKind, id: string, actions: 
         title: "The KYC service rejected this server's API key",
         body: `${message} Nothing is wrong with the id you entered; ask whoever runs Candidate Lookup.`,
       };
+    case 'server_busy':
+      return { title: 'This server is busy', body: message, action: actions.retry };
     case 'upstream_rate_limited':
       return { title: 'The KYC service is limiting requests', body: retryText(error.details), action: actions.retry };
     case 'upstream_unreachable':

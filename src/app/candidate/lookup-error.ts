@@ -23,6 +23,7 @@ const LOOKUP_CODES = [
   'applicants_unavailable',
   'no_such_environment',
   'environment_forbidden',
+  'server_busy',
 ] as const satisfies readonly ApiErrorCode[];
 type LookupCode = (typeof LOOKUP_CODES)[number];
 

@@ -59,6 +59,8 @@ export const API_ERROR_CODES = [
   'applicants_unavailable',
   'not_from_app',
   'proxied_request',
+  /** This server holds as many answers in parts being built as its memory bound allows: try again shortly. */
+  'server_busy',
 ] as const;
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
 
