@@ -28,7 +28,17 @@ export function keySearch(keys: readonly (string | undefined)[]): KeySearch {
 
 /** The identity values a browser decodes from base64: `data.identities.<name>.value`. */
 const IDENTITY_VALUE = ['data', 'identities', '*', 'value'] as const;
-const DATA_PREFIX = /^data:[^,]{0,200},/;
+/** A `data:` URL's head is at most this long: past it, the value is read as it is. */
+const MAX_PREFIX = 256;
+
+/** The length of the `data:…,` the value opens with (0: none), or undefined while it cannot be told yet. */
+function dataPrefix(text: string): number | undefined {
+  if (text.length < 5) return 'data:'.startsWith(text) ? undefined : 0;
+  if (!text.startsWith('data:')) return 0;
+  const comma = text.indexOf(',');
+  if (comma >= 0 && comma < MAX_PREFIX) return comma + 1;
+  return text.length < MAX_PREFIX ? undefined : 0;
+}
 const NOT_BASE64 = /[^A-Za-z0-9+/]/g;
 
 export class KeyWatch extends QuietReader {
@@ -104,13 +114,14 @@ class LooseBase64 {
 
   push(piece: string): Buffer {
     let text = this.carry + piece;
-    if (this.first && text.length >= 5) {
-      this.first = false;
-      if (text.startsWith('data:')) text = text.replace(DATA_PREFIX, '');
-    }
     if (this.first) {
-      this.carry = text;
-      return Buffer.alloc(0);
+      const prefix = dataPrefix(text);
+      if (prefix === undefined) {
+        this.carry = text;
+        return Buffer.alloc(0);
+      }
+      this.first = false;
+      text = text.slice(prefix);
     }
     const whole = text.length - (text.length % 4);
     const bytes = Buffer.from(text.slice(0, whole), 'base64');
