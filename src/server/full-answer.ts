@@ -4,7 +4,7 @@ import { MAX_DEPTH } from './json-tokens.ts';
 import { countBytes, type Failure, sendError } from './http-reply.ts';
 import { type Audit, refuse } from './audit-trail.ts';
 import { newBoundary, splitRecord, writeParts } from './multipart-answer.ts';
-import type { PartsBudget, PartsHolding } from './parts-budget.ts';
+import { PARTS_BUSY, type PartsBudget, type PartsHolding } from './parts-budget.ts';
 import type { UpstreamBody } from './upstream-body.ts';
 
 /**
@@ -90,6 +90,10 @@ async function answerInParts(
   { req, tooLarge, stallMs, holding }: { req: http.IncomingMessage; tooLarge: () => boolean; stallMs: number; holding: PartsHolding },
 ) {
   const { audit, upstreamStatus } = answer;
+  // The record will hold about its declared length: admitted whole, or refused before a byte is read.
+  if (!holding.reserve(Number(answer.upstreamRes.headers['content-length']) || 0)) {
+    return refuse(res, audit, PARTS_BUSY, upstreamStatus, true);
+  }
   const boundary = newBoundary();
   const read = await splitRecord(answer.guard, boundary, holding);
   if (!read.ok) {

@@ -21,8 +21,14 @@ export const PARTS_BUSY: Failure = {
   headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) },
 };
 
-/** One answer's share: `take` before holding more bytes (false: the bound is reached), `release` once sent or dropped. */
+/**
+ * One answer's share: `reserve` what it is expected to hold, at once, before reading (so that answers
+ * admitted are built whole and the others refused at once, rather than all starting and all running out);
+ * `take` before holding more bytes (from the reservation first; false: the bound is reached); `release`
+ * once sent or dropped.
+ */
 export interface PartsHolding {
+  reserve(bytes: number): boolean;
   take(bytes: number): boolean;
   release(): void;
 }
@@ -39,16 +45,27 @@ export function createPartsBudget(maxBytes = PARTS_MEMORY_BYTES): PartsBudget {
     held: () => total,
     hold() {
       let mine = 0;
+      let reserved = 0;
+      const add = (bytes: number) => {
+        if (total + bytes > maxBytes) return false;
+        total += bytes;
+        mine += bytes;
+        return true;
+      };
       return {
-        take(bytes) {
-          if (total + bytes > maxBytes) return false;
-          total += bytes;
-          mine += bytes;
+        reserve(bytes) {
+          if (!add(bytes)) return false;
+          reserved += bytes;
           return true;
+        },
+        take(bytes) {
+          const fromReserve = Math.min(bytes, reserved);
+          reserved -= fromReserve;
+          return fromReserve === bytes || add(bytes - fromReserve);
         },
         release() {
           total -= mine;
-          mine = 0;
+          mine = reserved = 0;
         },
       };
     },
