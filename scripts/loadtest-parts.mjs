@@ -109,8 +109,14 @@ export async function partsMemoryPhase() {
   const busy = answers.filter((a) => a.status === 503).length;
   upstream.body.current = equalsPicture(32 * 1024 * 1024);
   // Each asked twice, the faster kept: the first of either also warms the server up.
-  const plain = [await lookup(url, 'ana', false), await lookup(url, 'ana', false)].sort((a, b) => a.seconds - b.seconds)[0];
-  const inParts = [await lookup(url, 'ana', true), await lookup(url, 'ana', true)].sort((a, b) => a.seconds - b.seconds)[0];
+  const plain = [await lookup(url, 'ana', false), await lookup(url, 'ana', false)].sort((a, b) => a.seconds - b.seconds)[0] ?? {
+    status: 0,
+    seconds: 0,
+  };
+  const inParts = [await lookup(url, 'ana', true), await lookup(url, 'ana', true)].sort((a, b) => a.seconds - b.seconds)[0] ?? {
+    status: 0,
+    seconds: 0,
+  };
   const alive = (await lookup(url, 'ana', false)).status !== 0;
   server.stop();
   upstream.close();

@@ -60,7 +60,7 @@ export class AnswerGuardError extends Error {
 }
 
 /** A guard, and the answer's one scan (answer-scan.ts): a reader of the answer in parts adds itself to it. */
-export type AnswerGuard = Transform & { scan: AnswerScan };
+export type AnswerGuard = Transform & { scan: AnswerScan; keyWatch: KeyWatch };
 
 /**
  * A transform for a successful answer's body: passes nothing on until the body is seen to start as a
@@ -115,7 +115,7 @@ export function createAnswerGuard(body: ScannedBody, keys: KeySearch): AnswerGua
       done();
     },
   });
-  return Object.assign(guard, { scan });
+  return Object.assign(guard, { scan, keyWatch });
 }
 
 /**

@@ -24,8 +24,11 @@ export class Base64Collector {
   /** Set once the value is seen not to be canonical base64: the text as received. */
   private text: string[] | undefined;
 
-  /** `take(bytes)`: the answer is to hold that many bytes more (parts-budget.ts). */
-  constructor(private readonly take: (bytes: number) => void) {}
+  /** `take(bytes)`: the answer is to hold that many bytes more (parts-budget.ts); `decoded`: sees the bytes as they are decoded. */
+  constructor(
+    private readonly take: (bytes: number) => void,
+    private readonly decoded: (bytes: Buffer) => void = () => {},
+  ) {}
 
   push(piece: string): void {
     if (this.text) {
@@ -93,6 +96,7 @@ export class Base64Collector {
     }
     this.chunks.push(bytes);
     this.size += bytes.length;
+    this.decoded(bytes);
     this.letters = this.padding = '';
   }
 
@@ -100,6 +104,7 @@ export class Base64Collector {
     this.chunks.push(bytes);
     this.size += bytes.length;
     this.take(bytes.length);
+    this.decoded(bytes);
     this.letters = this.letters.slice(chars);
   }
 

@@ -43,6 +43,12 @@ const NOT_BASE64 = /[^A-Za-z0-9+/]/g;
 
 export class KeyWatch extends QuietReader {
   found = false;
+  /**
+   * Whether identity values are decoded here; off when the answer's own reader decodes them anyway (the
+   * parts' picture decoder) and hands their bytes to `bytesSearch` and their text, when it is not
+   * canonical, to `textSearch`: so a picture is decoded once.
+   */
+  decodesPictures = true;
   private readonly raw: NeedleWatch | undefined;
   private readonly longest: number;
   private textTail = '';
@@ -66,7 +72,7 @@ export class KeyWatch extends QuietReader {
 
   override startString(): void {
     this.textTail = '';
-    if (this.longest > 0 && this.path.at(IDENTITY_VALUE)) {
+    if (this.longest > 0 && this.decodesPictures && this.path.at(IDENTITY_VALUE)) {
       this.picture = new LooseBase64();
       this.pictureSearch = this.bytesSearch();
     }
@@ -89,6 +95,14 @@ export class KeyWatch extends QuietReader {
     this.textTail = '';
     if (this.picture) this.pictureSearch(this.picture.end());
     this.picture = undefined;
+  }
+
+  /** A search of one value's text, decoded the forgiving way (`LooseBase64`), piece after piece. */
+  textSearch(pieces: readonly string[]): void {
+    const search = this.bytesSearch();
+    const decoder = new LooseBase64();
+    for (const piece of pieces) search(decoder.push(piece));
+    search(decoder.end());
   }
 
   /** A search of one value's decoded bytes, given in order: each with the end of the last, for a key cut between them. */

@@ -44,7 +44,7 @@ export type Split = { ok: true; split: SplitRecord } | { ok: false; failure: Fai
  */
 export function splitRecord(guard: AnswerGuard, boundary: string, holding: PartsHolding): Promise<Split> {
   return new Promise((resolve) => {
-    const splitter = new RecordSplitter(boundary, (bytes) => holding.take(bytes));
+    const splitter = new RecordSplitter(boundary, (bytes) => holding.take(bytes), guard.keyWatch);
     guard.scan.add(splitter);
     let settled = false;
     const settle = (result: Split) => {

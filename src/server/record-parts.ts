@@ -3,6 +3,7 @@ import { SNIFF_BYTES, sniffImageType } from '../kyc/contract/picture-type.ts';
 import { QuietReader } from './answer-scan.ts';
 import { Base64Collector } from './base64-collector.ts';
 import { JsonOut, type Slot } from './json-out.ts';
+import type { KeyWatch } from './key-watch.ts';
 
 /**
  * A candidate record split for an answer in parts, from the answer's tokens (answer-scan.ts): the JSON text
@@ -62,13 +63,18 @@ export class RecordSplitter extends QuietReader {
   private rootDone = false;
   private overBudget = false;
 
-  /** `boundary`: the answer's, part of every part's name (picture-parts.ts). `take`: as JsonOut's. */
+  /**
+   * `boundary`: the answer's, part of every part's name (picture-parts.ts). `take`: as JsonOut's.
+   * `keyWatch`: the answer's, given every identity value as decoded here (key-watch.ts), so it decodes none.
+   */
   constructor(
     private readonly boundary: string,
     private readonly take: (bytes: number) => boolean = () => true,
+    private readonly keyWatch?: KeyWatch,
   ) {
     super();
     this.out = new JsonOut(take);
+    if (keyWatch) keyWatch.decodesPictures = false;
   }
 
   /** Whether one whole JSON value has been read. */
@@ -120,9 +126,10 @@ export class RecordSplitter extends QuietReader {
     this.inString = true;
     const top = this.stack.at(-1);
     if (top?.attribute && top.key === 'value') {
-      this.collector = new Base64Collector((bytes) => {
+      const take = (bytes: number) => {
         if (!this.take(bytes)) this.overBudget = true;
-      });
+      };
+      this.collector = new Base64Collector(take, this.keyWatch?.bytesSearch());
       top.attribute.valueSlots.push({ slot: this.out.slot(), collector: this.collector });
       return;
     }
@@ -183,6 +190,8 @@ export class RecordSplitter extends QuietReader {
         return;
       }
       const pieces = collected.kind === 'text' ? collected.pieces : [Buffer.concat(collected.chunks).toString('base64')];
+      // Not a part: the browser may still decode it, more forgivingly.
+      if (collected.kind === 'text') this.keyWatch?.textSearch(pieces);
       slot.chunks.push(Buffer.from('"'), ...pieces.map((piece) => Buffer.from(escaped(piece, false), 'latin1')), Buffer.from('"'));
     });
   }
