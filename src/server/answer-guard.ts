@@ -59,6 +59,11 @@ export class AnswerGuardError extends Error {
   }
 }
 
+/** Not JSON before the envelope opened is not a record at all (perhaps encrypted), rather than a broken one. */
+function opens(start: Buffer | undefined, chunk: Buffer): boolean {
+  return start === undefined || envelopeStart(Buffer.concat([start, chunk]).subarray(0, MAX_ENVELOPE_PREFIX)) === 'yes';
+}
+
 /** A guard, and the answer's one scan (answer-scan.ts): a reader of the answer in parts adds itself to it. */
 export type AnswerGuard = Transform & { scan: AnswerScan; keyWatch: KeyWatch };
 
@@ -93,7 +98,7 @@ export function createAnswerGuard(body: ScannedBody, keys: KeySearch): AnswerGua
     transform(chunk: Buffer, _encoding, done) {
       if (!fed) scan.write(chunk);
       const found = problem();
-      if (found) return done(found);
+      if (found) return done(found.problem === 'not_json' && !opens(start, chunk) ? new AnswerGuardError('not_an_envelope') : found);
       if (start === undefined) return pass(this, chunk, done);
       start = Buffer.concat([start, chunk]);
       const verdict = envelopeStart(start.subarray(0, MAX_ENVELOPE_PREFIX));

@@ -4,7 +4,7 @@ import type { RefusedEntry } from './audit-refusals.ts';
 import { auditTrail, type Outcome, refuse } from './audit-trail.ts';
 import type { Identity } from './auth/identity.ts';
 import type { Failure } from './http-reply.ts';
-import { type LookupDeps, takeToken } from './lookup.ts';
+import { type LookupDeps, takeToken } from './lookup-steps.ts';
 import type { Limit } from './metrics.ts';
 import type { SignedInCall } from './routes.ts';
 import type { UpstreamTarget } from './upstream-client.ts';

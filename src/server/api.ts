@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { type ArchivingFindings, findingsInDirectory, findingsInStore } from './archiving-findings.ts';
 import { createAccessControl } from './auth/access.ts';
@@ -7,7 +8,7 @@ import { createRefusalLog } from './audit-refusals.ts';
 import { type Config, ConfigError } from './config.ts';
 import { readUsersFile } from './auth/users-file.ts';
 import { type AuditVolume, auditLogCheck, auditVolume, type ReadinessCheck, sharedStoreCheck, upstreamHostCheck } from './health.ts';
-import type { Logger, RequestRecord } from './log.ts';
+import { createLogger, type Logger } from './log.ts';
 import type { SignInRefusalEvent } from './auth/access-control.ts';
 import { createMetrics, type Metrics, observeAuditLog } from './metrics.ts';
 import { createApiHandler, type Middleware } from './proxy.ts';
@@ -36,23 +37,27 @@ export function createApiFromConfig(
   upstream: ResolvedUpstream,
   options: {
     metrics?: Metrics;
-    log?: (record: RequestRecord) => void;
-    warn?: (line: string) => void;
-    /** For lines with fields of their own (a refused OpenID Connect sign-in); without it, `warn`. */
+    /**
+     * The server's one log: warnings, unexpected errors, and a line per API request where no app server
+     * writes them (default: stdout at warn level, for a caller that gave none).
+     */
     logger?: Logger;
     access?: Omit<AccessOptions, 'store'>;
   } = {},
 ): ConfiguredApi {
   checkUserEnvironments(config);
+  if (config.defaultStateDir) mkdirSync(config.defaultStateDir, { recursive: true, mode: 0o700 });
   checkAuditLog(config.auditLog);
-  const warn = options.warn ?? ((line: string) => console.warn(line));
-  const store = createStoreFromConfig(config, warn);
+  const logger = options.logger ?? createLogger(undefined, 'warn');
+  const store = createStoreFromConfig(config, logger);
   const metrics = options.metrics ?? createMetrics();
-  const onSignInRefused = reportSignInRefusal(metrics, options.logger, warn);
+  const onSignInRefused = reportSignInRefusal(metrics, logger);
   const access = createAccessControl(config.auth, { ...options.access, store, onSignInRefused });
   access
     .warmUp?.()
-    .catch((error: Error) => warn(`Sign-in: the OpenID provider could not be asked yet (${error.message}); each sign-in tries again.`));
+    .catch((error: Error) =>
+      logger.warn(`Sign-in: the OpenID provider could not be asked yet (${error.message}); each sign-in tries again.`),
+    );
   const audit = observeAuditLog(createAuditLog(config.auditLog), metrics);
   // Counted refusals are written when their minute ends, and at the latest when the server stops.
   const refusals = createRefusalLog(audit);
@@ -73,8 +78,7 @@ export function createApiFromConfig(
     archivingFindings: archivingFindingsOf(config, store),
     refuseProxied: config.auth.mode === 'local' && !config.auth.allowUnauthenticated,
     metrics,
-    ...(options.log ? { log: options.log } : {}),
-    ...(options.warn ? { warn: options.warn } : {}),
+    logger,
     trustedProxies: config.trustedProxies,
   });
   const volume = auditVolume(audit);
@@ -100,22 +104,21 @@ export function createApiFromConfig(
 }
 
 /** A refused OpenID Connect sign-in: counted, and one warning with why and who (never a token or a code). */
-function reportSignInRefusal(metrics: Metrics, logger: Logger | undefined, warn: (line: string) => void) {
+function reportSignInRefusal(metrics: Metrics, logger: Logger) {
   return ({ reason, detail, user, subject }: SignInRefusalEvent) => {
     metrics.oidcSignInRefusals.inc({ reason });
     const who = user ?? subject;
     const text = `OpenID Connect sign-in refused (${reason})${who ? ` for ${who}` : ''}: ${detail}`;
-    if (!logger) return warn(text);
     logger.warn({ event: 'oidc_sign_in_refused', reason, ...(user ? { user } : {}), ...(subject ? { subject } : {}), detail }, text);
   };
 }
 
-function createStoreFromConfig(config: Config, warn: (line: string) => void): SharedStore {
+function createStoreFromConfig(config: Config, logger: Logger): SharedStore {
   if (!config.redisUrl) return createMemoryStore();
   const where = describeRedisUrl(config.redisUrl);
   return createRedisStore(config.redisUrl, {
     onStateChange: (state, detail) =>
-      warn(
+      logger.warn(
         state === 'down'
           ? `Redis at ${where} is unreachable (${detail}): sign-in and lookups answer 503 store_unavailable until it is back.`
           : `Redis at ${where} is reachable again: sign-in and lookups resume.`,
@@ -136,6 +139,15 @@ export function describeSharedState(config: Config): string {
   return config.redisUrl
     ? `Shared state: sessions, sign-in locks and rate limits in Redis at ${describeRedisUrl(config.redisUrl)}.`
     : 'Shared state: in this process (sessions end at restart; set REDIS_URL to share them between instances).';
+}
+
+/** Where the server writes what it keeps: said at start, so that nobody has to guess (and the default is a directory of its own). */
+export function describeState(config: Config): string {
+  const audit = path.resolve(config.auditLog);
+  const findings = config.redisUrl ? '' : ', archive-after-extract findings beside it';
+  return config.defaultStateDir
+    ? `State: audit log ${audit}${findings} (AUDIT_LOG not set: the default directory ${path.resolve(config.defaultStateDir)}, made if missing).`
+    : `State: audit log ${audit}${findings}.`;
 }
 
 export function describeAccess(config: Config): string {

@@ -1,8 +1,9 @@
 import http from 'node:http';
 import sirv from 'sirv';
+import { createClientResolver, noteClient } from './client.ts';
 import { bytesSent } from './http-reply.ts';
 import type { Middleware } from './proxy.ts';
-import { type RequestRecord, setRoute, whenRequestDone } from './log.ts';
+import { type Logger, logUnexpected, setRoute, startRequestLog } from './log.ts';
 import { setSecurityHeaders } from './security-headers.ts';
 
 export interface AppServerOptions {
@@ -10,8 +11,14 @@ export interface AppServerOptions {
   staticDir: string;
   /** `/healthz` and `/readyz`: answers true when it handled the request. */
   health?: (req: http.IncomingMessage, res: http.ServerResponse) => boolean;
-  /** A record per request, whoever answered it (API, health, static files). */
-  log?: (record: RequestRecord) => void;
+  /** A line per request, whoever answered it (API, health, static files), and any unexpected error (default: none). */
+  logger?: Logger;
+  /**
+   * Reverse proxies believed about the browser's protocol and address (TRUSTED_PROXIES, as the API
+   * handler is given), settled before `/healthz` and `/readyz` answer: behind a TLS proxy they carry
+   * HSTS like every other answer. Without it, the API handler settles it for everything but health.
+   */
+  trustedProxies?: readonly string[];
 }
 
 /**
@@ -43,13 +50,16 @@ export function createAppServer(options: AppServerOptions): http.Server {
       res.end('Not found');
     });
   };
+  const resolveClient = options.trustedProxies && createClientResolver(options.trustedProxies);
   return http.createServer((req, res) => {
-    if (options.log) whenRequestDone(req, res, () => bytesSent(res) || Number(res.getHeader('content-length') ?? 0), options.log);
+    if (resolveClient) noteClient(req, resolveClient);
+    if (options.logger) startRequestLog(req, res, options.logger, () => bytesSent(res) || Number(res.getHeader('content-length') ?? 0));
     try {
       if (options.health?.(req, res)) return;
       options.api(req, res, () => serveAsset(req, res));
-    } catch {
-      // Whatever went wrong with one request, the server goes on serving the others.
+    } catch (error) {
+      // Whatever went wrong with one request, the server goes on serving the others; the operator is told.
+      logUnexpected(res, error);
       if (res.headersSent) res.destroy();
       else {
         res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });

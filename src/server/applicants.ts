@@ -6,11 +6,11 @@ import {
   toApplicant,
   upstreamApplicantsEnvelopeSchema,
 } from '../kyc/contract/applicants.ts';
-import { auditTrail, listLine, refuse } from './audit-trail.ts';
-import { type Failure, sendJson } from './http-reply.ts';
+import { auditTrail, auditWritable, listLine, refuse } from './audit-trail.ts';
+import { type Failure, sendFailure, sendJson } from './http-reply.ts';
 import type { SignedInCall } from './routes.ts';
 import { readUpstreamBody } from './upstream-body.ts';
-import { type LookupDeps, takeSlot, takeToken } from './lookup.ts';
+import { type LookupDeps, leftEarly, takeSlot, takeToken } from './lookup-steps.ts';
 
 /**
  * `GET /api/applicants?status=&skip=&limit=`: one page of the service's list, for both roles. The query
@@ -50,8 +50,10 @@ export async function listApplicants(deps: ApplicantsDeps, call: SignedInCall): 
   // (or while the shared store is down) are counted rather than written one by one.
   const limited = await takeToken(deps, call.req, call.identity, 'applicants');
   if (limited) return refuse(call.res, audit, limited, null, false, true);
+  const stuck = auditWritable(deps);
+  if (stuck) return sendFailure(call.res, stuck);
   if (!checked.ok) return refuse(call.res, audit, { status: 400, code: 'bad_request', message: checked.message });
-  const slot = await takeSlot(deps, call.req, call.res, call.identity);
+  const slot = await takeSlot(deps, call.req, call.identity, leftEarly(call.res));
   if (slot === 'gone') return;
   if (typeof slot !== 'function') return refuse(call.res, audit, slot);
   const fetched = await fetchPage(deps, call, checked.query).finally(slot);

@@ -64,6 +64,7 @@ export function createArchivingGuard(options: ArchivingGuardOptions): ArchivingG
   const of = options.environment ? ` of ${options.environment.label}` : '';
   // This process has said so in its log (once, whether it found it or read it).
   let told = false;
+  let unreadableTold = false;
   const tell = (line: string) => {
     told = true;
     options.warn(line);
@@ -75,8 +76,12 @@ export function createArchivingGuard(options: ArchivingGuardOptions): ArchivingG
       try {
         detectedAt = await finding.read();
       } catch (error) {
+        // Said once each time it starts failing, not at every refused lookup.
+        if (!unreadableTold && !(error instanceof StoreUnavailableError)) options.warn(unreadableWarning(findings.describe(name), error));
+        unreadableTold = true;
         return unreadable(error);
       }
+      unreadableTold = false;
       if (detectedAt === undefined) return undefined;
       if (!told) tell(recalledWarning(of, detectedAt, findings.describe(name), options.accept));
       return options.accept ? undefined : refusalOf();
@@ -212,14 +217,18 @@ function refusalOf(): Failure {
   };
 }
 
-/** Whether the key was found to archive cannot be read: a full lookup does not go ahead blind. */
+/**
+ * Whether the key was found to archive cannot be read: a full lookup does not go ahead blind. Redis down
+ * is the store being down (sign-in paused too); a finding's file that cannot be read holds back full
+ * lookups only, and says so: sign-in, status-level lookups and the list go on.
+ */
 function unreadable(error: unknown): Failure {
   if (error instanceof StoreUnavailableError) return STORE_UNAVAILABLE;
   return {
     status: 503,
-    code: 'store_unavailable',
+    code: 'archiving_check_unavailable',
     message:
-      'Candidate Lookup cannot read its record of whether this API key deletes identity data, so full lookups are refused for now. An administrator must check the directory of AUDIT_LOG.',
+      'Candidate Lookup cannot read its record of whether this API key deletes identity data ("archive after extract"), so full lookups are held back until it can; nothing was asked of the KYC service. An administrator must check the directory of AUDIT_LOG.',
     headers: { 'Retry-After': '5' },
   };
 }
@@ -243,6 +252,10 @@ function recalledWarning(of: string, detectedAt: string, where: string, accept: 
       ? `${ARCHIVES_ON_EXTRACT_SETTING}=accept is set: full lookups go on, and each one deletes what it shows.`
       : `Full lookups are refused (409 archiving_key); replace the key with one without "archive after extract" (a new key starts clean), or set ${ARCHIVES_ON_EXTRACT_SETTING}=accept.`)
   );
+}
+
+function unreadableWarning(where: string, error: unknown): string {
+  return `The archive-after-extract finding in ${where} cannot be read (${describeError(error)}): full lookups are refused (503 archiving_check_unavailable) until it can.`;
 }
 
 function describeError(error: unknown): string {

@@ -70,12 +70,22 @@ export type ChainReport =
   | { ok: true; lines: number; notes: string[] }
   | { ok: false; lines: number; file: string; line: number; reason: string; text: string };
 
+export interface ChainOptions {
+  /**
+   * The first file continues a rotated file that is not given (the operator says so): its first line
+   * may chain from a hash that cannot be checked. Otherwise it must start a chain, or the first lines
+   * cut from a file would go unseen.
+   */
+  continuesEarlierFile?: boolean;
+}
+
 /**
- * Checks files given oldest first (audit.jsonl.2 audit.jsonl.1 audit.jsonl). The first line of each file
- * must chain from the last line of the file before it, or start a new chain (the writer did not know
- * the rotated file's last hash, e.g. after a restart).
+ * Checks files given oldest first (audit.jsonl.2 audit.jsonl.1 audit.jsonl). The first line of the
+ * first file must start a chain (unless `continuesEarlierFile`); the first line of each later file must
+ * chain from the last line of the file before it, or start a new chain (the writer did not know the
+ * rotated file's last hash, e.g. after a restart).
  */
-export function verifyChain(files: readonly ChainFile[]): ChainReport {
+export function verifyChain(files: readonly ChainFile[], options: ChainOptions = {}): ChainReport {
   const notes: string[] = [];
   let head: string | undefined;
   let previousName: string | undefined;
@@ -95,7 +105,10 @@ export function verifyChain(files: readonly ChainFile[]): ChainReport {
         if (previousName !== undefined)
           notes.push(`${file.name} starts a new chain (the last hash of ${previousName} was not known to the writer)`);
       } else if (head === undefined) {
-        notes.push(`${file.name}:${number} chains from an earlier file that was not given`);
+        if (!options.continuesEarlierFile) return broken(CUT_START);
+        notes.push(
+          `${file.name}:${number} continues an earlier file that was not given (${CONTINUES_FLAG}): lines cut from its start cannot be seen`,
+        );
       } else if (prev !== head) {
         return broken(
           index > 0
@@ -110,6 +123,13 @@ export function verifyChain(files: readonly ChainFile[]): ChainReport {
   }
   return { ok: true, lines: checked, notes };
 }
+
+/** How the operator says that the first file continues a rotated one that is gone (`npm run audit:verify`). */
+export const CONTINUES_FLAG = '--continues-earlier-file';
+
+const CUT_START =
+  'the first line does not start a chain ("prev" is not "start"): lines were cut from the start of the file, or it ' +
+  `continues a rotated file that was not given. Give the rotated files too, oldest first; if they are gone, say so with ${CONTINUES_FLAG}`;
 
 function splitLines(content: Buffer): { bytes: Buffer; complete: boolean }[] {
   const lines: { bytes: Buffer; complete: boolean }[] = [];

@@ -6,8 +6,8 @@ import type { AuditEntry, AuditLog, ListAuditEntry, RefusalsAuditEntry, RefusedR
  * interval become one line `kind: "refusals"` with their count, written when the interval ends. A
  * flood of refused requests then costs the audit log two lines a minute, not one per request.
  */
-/** A refused lookup, batch, export or page of the applicants list. */
-export type RefusedEntry = AuditEntry | ListAuditEntry | RefusedRequestAuditEntry;
+/** A refused lookup, batch, export or page of the applicants list; or a batch's invalid ids, counted. */
+export type RefusedEntry = AuditEntry | ListAuditEntry | RefusedRequestAuditEntry | RefusalsAuditEntry;
 
 export interface RefusalLog {
   /** Resolves when the refusal is recorded: written (the first of its interval) or counted. */
@@ -28,7 +28,7 @@ interface Window {
   timer: NodeJS.Timeout;
 }
 
-export function createRefusalLog(audit: AuditLog | undefined, intervalMs = REFUSAL_INTERVAL_MS): RefusalLog {
+export function createRefusalLog(audit: AuditLog, intervalMs = REFUSAL_INTERVAL_MS): RefusalLog {
   // Keyed on the user alone: the environment, like the id, comes from the URL, and a new name for each
   // request would otherwise open a window, and write a line, for each.
   const windows = new Map<string, Window>();
@@ -39,13 +39,12 @@ export function createRefusalLog(audit: AuditLog | undefined, intervalMs = REFUS
     windows.delete(user);
     clearTimeout(window.timer);
     // Best effort: nobody waits for this line, and the next refusal opens a new window with a line.
-    if (window.counted.count === 0 || !audit) return Promise.resolve();
+    if (window.counted.count === 0) return Promise.resolve();
     return audit.record({ time: new Date().toISOString(), ...window.counted }).catch(() => {});
   }
 
   return {
     refused(entry) {
-      if (!audit) return Promise.resolve();
       const window = windows.get(entry.user);
       if (!window) {
         const timer = setTimeout(() => void close(entry.user), intervalMs);
@@ -59,16 +58,22 @@ export function createRefusalLog(audit: AuditLog | undefined, intervalMs = REFUS
           throw error;
         });
       }
-      const { counted } = window;
-      counted.count += 1;
-      const code = entry.code ?? String(entry.status);
-      counted.codes[code] = (counted.codes[code] ?? 0) + 1;
-      if (counted.count === 1) counted.from = entry.time;
-      counted.to = entry.time;
+      addTo(window.counted, entry);
       return Promise.resolve();
     },
     async flush() {
       await Promise.all([...windows.keys()].map(close));
     },
   };
+}
+
+/** Adds a refusal to the interval's counts: one, or as many as a batch's counted line stands for. */
+function addTo(counted: Window['counted'], entry: RefusedEntry): void {
+  const codes = entry.kind === 'refusals' ? entry.codes : { [entry.code ?? String(entry.status)]: 1 };
+  for (const [code, count] of Object.entries(codes)) {
+    counted.codes[code] = (counted.codes[code] ?? 0) + count;
+    counted.count += count;
+  }
+  if (counted.from === '') counted.from = entry.time;
+  counted.to = entry.time;
 }

@@ -1,7 +1,15 @@
 import type http from 'node:http';
 import type { ApplicantsQuery } from '../kyc/contract/applicants.ts';
 import type { LookupKind } from '../kyc/contract/lookup.ts';
-import type { AuditEntry, AuditLog, ListAuditEntry, RefusedRequestAuditEntry } from './audit.ts';
+import type {
+  AuditEntry,
+  AuditLine,
+  AuditLog,
+  ExportAuditEntry,
+  ListAuditEntry,
+  RefusalsAuditEntry,
+  RefusedRequestAuditEntry,
+} from './audit.ts';
 import type { RefusalLog, RefusedEntry } from './audit-refusals.ts';
 import type { Identity } from './auth/identity.ts';
 import { type Failure, sendError, sendFailure } from './http-reply.ts';
@@ -16,7 +24,7 @@ import { requestIdOf } from './log.ts';
 
 /** Where lines go: the audit log, and the refusals counted per user (audit-refusals.ts). */
 export interface AuditDeps {
-  audit: AuditLog | undefined;
+  audit: AuditLog;
   refusals: RefusalLog;
 }
 
@@ -56,18 +64,59 @@ export type Audit = (
 export function auditTrail(deps: AuditDeps, res: http.ServerResponse, what: string, line: (outcome: Outcome) => RefusedEntry): Audit {
   return (status, code, upstreamStatus, reached, counted = false) => {
     const entry = line({ status, code, upstreamStatus, reached });
-    return recorded(res, what, () => (counted ? deps.refusals.refused(entry) : deps.audit?.record(entry)));
+    return counted ? countLine(deps, res, what, entry) : writeLine(deps, res, what, entry);
   };
 }
 
+/** Writes one line and waits for it; false, with a 503 already sent, when it could not be written. */
+export function writeLine(deps: Pick<AuditDeps, 'audit'>, res: http.ServerResponse, what: string, entry: AuditLine): Promise<boolean> {
+  return recorded(res, what, () => deps.audit.record(entry));
+}
+
+/** Adds a refusal to the user's counted ones (audit-refusals.ts); false, with a 503 already sent, when it could not be. */
+export function countLine(
+  deps: Pick<AuditDeps, 'refusals'>,
+  res: http.ServerResponse,
+  what: string,
+  entry: RefusedEntry,
+): Promise<boolean> {
+  return recorded(res, what, () => deps.refusals.refused(entry));
+}
+
+/** While the audit log hangs, requests are refused at once rather than each waiting for the timeout. */
+export const AUDIT_STUCK: Failure = {
+  status: 503,
+  code: 'audit_unavailable',
+  message: 'The audit log is not answering, so lookups are refused for now. An administrator must check AUDIT_LOG.',
+};
+
+/**
+ * The audit-writable step, before anything is asked of the service (a lookup, a batch and each of its
+ * rows): nothing reaches the service while the audit log could not record it. The refusal itself is
+ * not written: the log is not answering.
+ */
+export function auditWritable(deps: Pick<AuditDeps, 'audit'>): Failure | undefined {
+  return deps.audit.available() ? undefined : AUDIT_STUCK;
+}
+
 /** Waits for a line to be written; false, with a 503 already sent, when it could not be. */
-export async function recorded(res: http.ServerResponse, what: string, write: () => Promise<void> | undefined): Promise<boolean> {
+async function recorded(res: http.ServerResponse, what: string, write: () => Promise<void> | undefined): Promise<boolean> {
   try {
     await write();
     return true;
   } catch {
     const message = `This ${what} could not be recorded in the audit log, so it was refused. An administrator must check AUDIT_LOG.`;
     sendError(res, 503, 'audit_unavailable', message);
+    return false;
+  }
+}
+
+/** Writes a line no answer waits for alone (a batch's row, whose 200 has left): whether it was written. */
+export async function written(deps: Pick<AuditDeps, 'audit'>, entry: AuditLine): Promise<boolean> {
+  try {
+    await deps.audit.record(entry);
+    return true;
+  } catch {
     return false;
   }
 }
@@ -107,6 +156,30 @@ export function lookupLine(env: string, call: AuditedCall, kind: LookupKind, id:
   });
 }
 
+/** One id of a batch: a lookup's line, marked `batch`; `call.started` is when the row started. */
+export function batchRowLine(env: string, call: AuditedCall, kind: LookupKind, id: string, level: Level) {
+  const line = lookupLine(env, call, kind, id, level);
+  return (outcome: Outcome): AuditEntry => ({ ...line(outcome), batch: true });
+}
+
+/** A batch refused whole (its budget) after its body was read: how many ids it held, not which. */
+export function refusedBatchLine(env: string, call: AuditedCall, kind: LookupKind, count: number) {
+  const line = lookupLine(env, call, kind, '');
+  return (outcome: Outcome): AuditEntry => ({ ...line(outcome), batchSize: count, batch: true });
+}
+
+/** A hand-off (a summary or reply copied, a page printed) of the candidate looked up by `kind` and `id`. */
+export function exportLine(
+  env: string,
+  call: AuditedCall,
+  what: ExportAuditEntry['what'],
+  lookupKind: LookupKind,
+  id: string,
+): ExportAuditEntry {
+  // The id is cut to 256 characters in the line (audit-line.ts), as a lookup's.
+  return { ...lineStart(env, call), kind: 'export', what, lookupKind, id };
+}
+
 /**
  * A page of the applicants list: what was asked (null when the query could not be read) and, once
  * answered, how many records it held; never their ids.
@@ -142,4 +215,13 @@ export function requestLine(env: string, call: AuditedCall, kind: RefusedRequest
     code: outcome.code,
     durationMs: elapsed(call),
   });
+}
+
+/**
+ * A batch's invalid ids, counted in one line (audit-refusals.ts): their text is the user's, up to 256
+ * characters each, and a batch may hold 500, so each written out would cost ten times a lookup's line.
+ */
+export function invalidIdsLine(env: string, call: AuditedCall, count: number): RefusalsAuditEntry {
+  const start = lineStart(env, call);
+  return { ...start, kind: 'refusals', batch: true, count, codes: { invalid_id: count }, from: start.time, to: start.time };
 }

@@ -1,18 +1,28 @@
 import { readFileSync } from 'node:fs';
-import { verifyChain, type ChainFile } from './audit-chain.ts';
+import { CONTINUES_FLAG, type ChainFile, verifyChain } from './audit-chain.ts';
+
+const USAGE = [
+  `usage: npm run audit:verify -- [${CONTINUES_FLAG}] <file>… (rotated files first, oldest first; the current file last)`,
+  `  ${CONTINUES_FLAG}  the first file continues a rotated file that is gone: accept a first line that does not`,
+  '      start a chain. Without it, such a line is a broken chain: lines cut from the start of a file look the same.',
+];
 
 /**
- * `npm run audit:verify -- <file>…`: checks the audit log's hash chain across the files given oldest
- * first (audit.jsonl.2 audit.jsonl.1 audit.jsonl). Exit 0 when intact, 1 at the first broken line,
- * 2 when a file cannot be read.
+ * `npm run audit:verify -- [--continues-earlier-file] <file>…`: checks the audit log's hash chain across
+ * the files given oldest first (audit.jsonl.2 audit.jsonl.1 audit.jsonl). Exit 0 when intact, 1 at the
+ * first broken line (a first file that does not start a chain included, unless the flag says it
+ * continues one that is gone), 2 when a file cannot be read or the arguments are wrong.
  */
 export function runAuditVerify(args: string[], out: (line: string) => void, err: (line: string) => void): number {
-  if (args.length === 0 || args.includes('--help') || args.includes('-h')) {
-    err('usage: npm run audit:verify -- <file>… (rotated files first, oldest first; the current file last)');
+  const names = args.filter((arg) => !arg.startsWith('-'));
+  const unknown = args.find((arg) => arg.startsWith('-') && arg !== CONTINUES_FLAG);
+  if (names.length === 0 || unknown !== undefined) {
+    if (unknown !== undefined && unknown !== '--help' && unknown !== '-h') err(`unknown option ${unknown}`);
+    for (const line of USAGE) err(line);
     return 2;
   }
   const files: ChainFile[] = [];
-  for (const name of args) {
+  for (const name of names) {
     try {
       files.push({ name, content: readFileSync(name) });
     } catch (error) {
@@ -20,7 +30,7 @@ export function runAuditVerify(args: string[], out: (line: string) => void, err:
       return 2;
     }
   }
-  const report = verifyChain(files);
+  const report = verifyChain(files, { continuesEarlierFile: args.includes(CONTINUES_FLAG) });
   if (!report.ok) {
     err(`${report.file}:${report.line}: chain broken: ${report.reason}`);
     err(`  ${report.text.length > 400 ? `${report.text.slice(0, 400)}…` : report.text}`);

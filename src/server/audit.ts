@@ -77,13 +77,19 @@ export interface ListAuditEntry extends Omit<AuditEntry, 'kind' | 'id' | 'batch'
 /**
  * Many refusals of one user, counted instead of written one by one (audit-refusals.ts): the first of
  * an interval has its own line, the rest of that interval are this one line, whichever environments
- * they asked for (each refused line before them names its own).
+ * they asked for (each refused line before them names its own). A batch's invalid ids are counted the
+ * same way: one line for the batch (`batch`, with its request and environment), never their text.
  */
 export interface RefusalsAuditEntry {
   time: string;
+  /** The batch's request, when the line counts one batch's invalid ids. */
+  requestId?: string;
   user: string;
   role: Role;
+  /** The batch's environment, when the line counts one batch's invalid ids. */
+  env?: string;
   kind: 'refusals';
+  batch?: true;
   /** How many refusals this line stands for, and how many of each code. */
   count: number;
   codes: Record<string, number>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LOG_LEVELS } from './log.ts';
 import { DEFAULT_SUMMARY_FIELDS } from '../kyc/contract/api.ts';
 import { oidcEnvSchema } from './auth/oidc-config.ts';
 import {
@@ -47,7 +48,9 @@ export const envSchema = z.object({
   AUTH_PROXY_ROLE_HEADER: optional(headerName),
   AUTH_PROXY_TRUSTED: optional(cidrList),
   TRUSTED_PROXIES: optional(cidrList),
-  AUDIT_LOG: optional(z.string()).default('audit.jsonl'),
+  // Unset: DEFAULT_AUDIT_LOG, in the server's own directory (config.ts).
+  AUDIT_LOG: optional(z.string()),
+  LOG_LEVEL: optional(z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` })).default('info'),
   RATE_LIMIT_PER_MINUTE: optional(integer(0, 1_000_000)).default(60),
   RATE_LIMIT_BATCH_PER_MINUTE: optional(integer(0, 1_000_000)).default(600),
   UPSTREAM_MAX_IN_FLIGHT_PER_USER: optional(integer(0, 1000)).default(4),

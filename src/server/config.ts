@@ -8,8 +8,17 @@ import { readEnvironmentsFile, SANDBOX_ENVIRONMENT, type EnvironmentConfig } fro
 import type { OidcConfig } from './auth/oidc.ts';
 import { OIDC_VARIABLES, oidcOf } from './auth/oidc-config.ts';
 import { isLoopbackHost } from './loopback.ts';
+import type { LogLevel } from './log.ts';
 
 export type { EnvironmentConfig, RemoteUpstream } from './environments.ts';
+
+/**
+ * Where the server keeps its state when AUDIT_LOG is not set, relative to the working directory: one
+ * directory that git (and so Biome) ignores, not files strewn in the project root, where a finding's
+ * unformatted JSON failed `npm test`'s format check.
+ */
+export const DEFAULT_STATE_DIR = '.candidate-lookup';
+export const DEFAULT_AUDIT_LOG = `${DEFAULT_STATE_DIR}/audit.jsonl`;
 
 /**
  * The server's configuration, read once at start from the environment and from a `.env` file in the
@@ -35,6 +44,13 @@ export interface Config {
   trustedProxies: string[];
   /** Where every lookup is recorded, one JSON line each. */
   auditLog: string;
+  /**
+   * Set when AUDIT_LOG is not: the server's own directory (DEFAULT_STATE_DIR), made at start, that holds
+   * the audit log and, without Redis, the archive-after-extract findings beside it.
+   */
+  defaultStateDir?: string;
+  /** The least level of the server's log lines written (LOG_LEVEL). */
+  logLevel: LogLevel;
   /** Lookups per minute per user (per client address in local mode); 0 turns the limit off. */
   rateLimitPerMinute: number;
   /** Ids per minute per user in batch lookups, a budget of their own; 0 turns it off. */
@@ -113,7 +129,9 @@ export function parseConfig(env: Environment): Config {
     },
     auth,
     trustedProxies: [...(vars.TRUSTED_PROXIES ?? []), ...(auth.mode === 'proxy' ? auth.trusted : [])],
-    auditLog: vars.AUDIT_LOG,
+    auditLog: vars.AUDIT_LOG ?? DEFAULT_AUDIT_LOG,
+    ...(vars.AUDIT_LOG === undefined ? { defaultStateDir: DEFAULT_STATE_DIR } : {}),
+    logLevel: vars.LOG_LEVEL,
     rateLimitPerMinute: vars.RATE_LIMIT_PER_MINUTE,
     rateLimitBatchPerMinute: vars.RATE_LIMIT_BATCH_PER_MINUTE,
     maxInFlightPerUser: vars.UPSTREAM_MAX_IN_FLIGHT_PER_USER,

@@ -1,10 +1,9 @@
 import { exportRequestSchema } from '../kyc/contract/api.ts';
 import type { ServedEnvironment } from './api-environments.ts';
-import { auditTrail, recorded, refuse, requestLine } from './audit-trail.ts';
+import { auditTrail, exportLine, refuse, requestLine, writeLine } from './audit-trail.ts';
 import { readBody, sendError, sendJson } from './http-reply.ts';
-import { takeToken } from './lookup.ts';
+import { takeToken } from './lookup-steps.ts';
 import type { SignedInCall } from './routes.ts';
-import { requestIdOf } from './log.ts';
 
 /**
  * `POST /api/export` (`/api/e/<name>/export`): the browser says a summary or reply was copied, or the
@@ -33,19 +32,7 @@ export async function exportRoute(served: ServedEnvironment, call: SignedInCall)
   }
   const parsed = exportRequestSchema.safeParse(json);
   if (!parsed.success) return sendError(res, 400, 'bad_request', 'The export must say what (summary, reply or print), kind and id.');
-  const written = await recorded(res, 'export', () =>
-    deps.audit?.record({
-      time: new Date().toISOString(),
-      requestId: requestIdOf(res),
-      user: identity.user,
-      role: identity.role,
-      env: deps.environment,
-      kind: 'export',
-      what: parsed.data.what,
-      lookupKind: parsed.data.kind,
-      // Cut to 256 characters in the line (audit-line.ts), as a lookup's.
-      id: parsed.data.id,
-    }),
-  );
+  const { what, kind, id } = parsed.data;
+  const written = await writeLine(deps, res, 'export', exportLine(deps.environment, call, what, kind, id));
   if (written) sendJson(res, 200, '{"status":"success"}');
 }

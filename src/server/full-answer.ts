@@ -1,7 +1,7 @@
 import type http from 'node:http';
 import { type AnswerGuard, AnswerGuardError, firstOutput } from './answer-guard.ts';
 import { MAX_DEPTH } from './json-tokens.ts';
-import { countBytes, type Failure, sendError } from './http-reply.ts';
+import { countBytes, type Failure, NOT_A_RECORD, sendError } from './http-reply.ts';
 import { type Audit, refuse } from './audit-trail.ts';
 import { newBoundary, splitRecord, writeParts } from './multipart-answer.ts';
 import { PARTS_BUSY, type PartsBudget, type PartsHolding } from './parts-budget.ts';
@@ -15,12 +15,6 @@ import type { UpstreamBody } from './upstream-body.ts';
 /** Response headers of the upstream that reach the browser; all others are dropped. The content type is
  * always JSON: whatever the upstream says, personal data is never served as something a browser renders. */
 const FORWARDED_RESPONSE_HEADERS = ['content-length'] as const;
-
-/** Whether the body is compressed: this server asks for none, and could not check what it cannot read. */
-export function isEncoded(upstreamRes: Pick<UpstreamBody, 'headers'>): boolean {
-  const encoding = upstreamRes.headers['content-encoding'];
-  return encoding !== undefined && encoding.trim().toLowerCase() !== 'identity';
-}
 
 export interface FullAnswer {
   upstreamRes: UpstreamBody;
@@ -125,14 +119,13 @@ function guardFailure(error: Error): Failure {
       message: "The KYC service's answer contained this server's API key, so it was refused. An administrator must check KYC_BASE_URL.",
     };
   }
-  if (error.problem === 'not_an_envelope') {
-    return { status: 502, code: 'upstream_error', message: 'The KYC service answered with something other than a candidate record.' };
-  }
+  // Not a candidate envelope from its first bytes: not a readable record (perhaps encrypted).
+  if (error.problem === 'not_an_envelope') return NOT_A_RECORD;
   return { status: 502, code: 'upstream_error', message: NOT_JSON[error.problem] };
 }
 
 const NOT_JSON: Record<'not_json' | 'incomplete' | 'too_deep', string> = {
-  not_json: "The KYC service's answer is not JSON, so it could not be sent.",
+  not_json: "The KYC service's answer stops being JSON after its record began, so it could not be sent.",
   incomplete: "The KYC service's answer is incomplete JSON.",
   too_deep: `The KYC service's answer is nested deeper than ${MAX_DEPTH} levels, so it could not be sent.`,
 };

@@ -23,6 +23,19 @@ export const STORE_UNAVAILABLE: Failure = {
   headers: { 'Retry-After': '5' },
 };
 
+/**
+ * The service answered with success, but not with a candidate record that can be read: not JSON, or not
+ * opening a candidate envelope. Its own code, not `upstream_error`: the service did not fail, and the
+ * likely causes differ (an encrypted answer, a wrong KYC_BASE_URL).
+ */
+export const NOT_A_RECORD: Failure = {
+  status: 502,
+  code: 'not_a_record',
+  message:
+    "The KYC service's answer is not a readable candidate record. It may be encrypted (KYC Connect can encrypt responses for some clients), " +
+    'or come from something other than the KYC service: an administrator must check KYC_BASE_URL and the API key.',
+};
+
 const BYTES = Symbol('bytes sent');
 const ERROR_CODE = Symbol('error code sent');
 type Counted = http.ServerResponse & { [BYTES]?: number; [ERROR_CODE]?: ApiErrorCode };

@@ -3,16 +3,22 @@ import type http from 'node:http';
 import pino from 'pino';
 
 /**
- * The server's log: JSON lines (pino) on stdout, one per request plus start-up and operational events.
- * A request line names the route's shape, never the path: a path can hold a candidate id (a deep link
- * such as /candidates/refId/<id> reaches the static files too). Never an id, a key or candidate data.
+ * The server's one log: JSON lines (pino) on stdout, one per request plus start-up and operational
+ * events, warnings among them. Each request logs through a child bound to its id, its route's shape and,
+ * once known, its user. A request line names the route's shape, never the path: a path can hold a
+ * candidate id (a deep link such as /candidates/refId/<id> reaches the static files too). Never an id,
+ * a key or candidate data.
  */
 export type Logger = pino.Logger;
 
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
 /** `destination`: where lines go (default stdout, written synchronously so none is lost at exit). */
-export function createLogger(destination?: pino.DestinationStream): Logger {
+export function createLogger(destination?: pino.DestinationStream, level: LogLevel = 'info'): Logger {
   return pino(
     {
+      level,
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
     },
@@ -20,11 +26,16 @@ export function createLogger(destination?: pino.DestinationStream): Logger {
   );
 }
 
+/** For a handler given no logger (tests): nothing is written. */
+export const SILENT_LOGGER: Logger = pino({ level: 'silent' });
+
 export interface RequestRecord {
   reqId: string;
   method: string;
   /** The route's shape (`/api/candidates/refId/:id`, `static`, `/healthz`), never the path itself. */
   route: string;
+  /** Who asked, once known (a signed-in user's name, as in the audit log). */
+  user?: string;
   status: number;
   ms: number;
   /** Body bytes sent. */
@@ -35,7 +46,10 @@ export interface RequestRecord {
 
 const REQUEST_ID = Symbol('request id');
 const ROUTE = Symbol('route');
-type Tagged = http.ServerResponse & { [REQUEST_ID]?: string; [ROUTE]?: string };
+const USER = Symbol('user');
+const LOG = Symbol('request log');
+type RequestLog = { base: Logger; child?: Logger };
+type Tagged = http.ServerResponse & { [REQUEST_ID]?: string; [ROUTE]?: string; [USER]?: string; [LOG]?: RequestLog };
 
 /**
  * This request's id, made here (never taken from the request: a client could put anything in it),
@@ -53,34 +67,112 @@ export function requestIdOf(res: http.ServerResponse): string {
 
 export function setRoute(res: http.ServerResponse, route: string): void {
   (res as Tagged)[ROUTE] = route;
+  forgetChild(res);
+}
+
+/** The signed-in user asking, for this request's log lines. */
+export function noteUser(res: http.ServerResponse, user: string): void {
+  (res as Tagged)[USER] = user;
+  forgetChild(res);
+}
+
+function forgetChild(res: http.ServerResponse): void {
+  const log = (res as Tagged)[LOG];
+  if (log) log.child = undefined;
 }
 
 /**
- * Calls `done` once with the request's record when its response is finished or its connection closes.
- * `bytes` is asked then, as the handler that answered knows it best.
+ * Starts this request's log under `logger`, and writes its line (method, status, duration, bytes) when
+ * its response is finished or its connection closes. The first caller wins (the app server, before the
+ * API handler that also runs alone under Vite): one line per request. `bytes` is asked then, as the
+ * handler that answered knows it best.
  */
-export function whenRequestDone(
-  req: http.IncomingMessage,
-  res: http.ServerResponse,
-  bytes: () => number,
-  done: (record: RequestRecord) => void,
-): void {
+export function startRequestLog(req: http.IncomingMessage, res: http.ServerResponse, logger: Logger, bytes: () => number): void {
+  const tagged = res as Tagged;
+  if (tagged[LOG]) return;
+  tagged[LOG] = { base: logger };
+  requestIdOf(res);
   const started = performance.now();
-  const reqId = requestIdOf(res);
   res.once('close', () => {
-    done({
-      reqId,
+    const line = {
       method: req.method ?? '?',
-      route: (res as Tagged)[ROUTE] ?? 'unknown',
       status: res.statusCode,
       ms: Math.round(performance.now() - started),
       bytes: bytes(),
       ...(res.writableFinished ? {} : { aborted: true as const }),
-    });
+    };
+    requestLog(res).info(line, 'request');
   });
 }
 
-/** The same record as one line of text, for Vite's dev server log. */
-export function formatRecord(record: RequestRecord): string {
-  return `${record.method} ${record.route} ${record.status}${record.aborted ? ' aborted' : ''} ${record.ms}ms ${record.bytes}B ${record.reqId}`;
+/** The request's logger: its id, route and user bound to every line (silent if no log was started). */
+export function requestLog(res: http.ServerResponse): Logger {
+  const tagged = res as Tagged;
+  const log = tagged[LOG];
+  if (!log) return SILENT_LOGGER;
+  log.child ??= log.base.child({
+    reqId: requestIdOf(res),
+    route: tagged[ROUTE] ?? 'unknown',
+    ...(tagged[USER] !== undefined ? { user: tagged[USER] } : {}),
+  });
+  return log.child;
+}
+
+/**
+ * An error nobody expected, logged once on the request's line of log: its type, its code and where it
+ * was thrown, never its message. A message can hold anything that reached the code that threw: an
+ * upstream body quoted in a parse error, a candidate's name, the key in a header Node refused.
+ */
+export function logUnexpected(res: http.ServerResponse, error: unknown): void {
+  requestLog(res).error({ error: describeUnexpected(error) }, 'unexpected error');
+}
+
+export interface UnexpectedError {
+  /** The error's class name (`TypeError`), or the type of what was thrown when it is not an Error. */
+  type: string;
+  /** Node's error code (`ERR_STREAM_WRITE_AFTER_END`), when it has one of that shape. */
+  code?: string;
+  /** The stack's frames, without the message that V8 writes at its top. */
+  stack: string[];
+}
+
+export function describeUnexpected(error: unknown): UnexpectedError {
+  if (!(error instanceof Error)) return { type: error === null ? 'null' : typeof error, stack: [] };
+  const code = (error as NodeJS.ErrnoException).code;
+  return {
+    type: /^[A-Za-z_$][\w$]{0,63}$/.test(error.name) ? error.name : 'Error',
+    ...(typeof code === 'string' && /^[A-Z][A-Z0-9_]{0,63}$/.test(code) ? { code } : {}),
+    stack: framesOf(error),
+  };
+}
+
+/**
+ * V8 writes `<name>: <message>` at the top of a stack, over as many lines as the message has, then one
+ * `    at …` line per frame. The top is cut by its length; and only lines shaped like frames are kept, in
+ * case the message was changed after the stack was taken (a line of it could look like a frame, but
+ * not end like one: a position in a file, or V8's `(index N)`, `(native)` and `(<anonymous>)`).
+ */
+function framesOf(error: Error): string[] {
+  const stack = error.stack ?? '';
+  const top = String(error);
+  const frames = stack.startsWith(top) ? stack.slice(top.length) : stack;
+  return frames
+    .split('\n')
+    .filter((line) => /^\s+at \S.*(:\d+:\d+\)?|\(index \d+\)|\(native\)|\(<anonymous>\))$/.test(line))
+    .map((line) => line.trim());
+}
+
+/** A log line as one line of text, for Vite's dev server output. */
+export function formatLine(text: string): { level: string; text: string } {
+  const line = JSON.parse(text) as Partial<RequestRecord> & { level: string; msg: string; error?: UnexpectedError };
+  if (line.msg === 'request') {
+    return {
+      level: line.level,
+      text: `${line.method} ${line.route} ${line.status}${line.aborted ? ' aborted' : ''} ${line.ms}ms ${line.bytes}B ${line.reqId}`,
+    };
+  }
+  const where = line.reqId ? ` ${line.route} ${line.reqId}` : '';
+  const { error } = line;
+  const why = error ? ` ${error.type}${error.code ? ` ${error.code}` : ''}\n    ${error.stack.join('\n    ')}` : '';
+  return { level: line.level, text: `${line.msg}${where}${why}` };
 }

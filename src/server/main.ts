@@ -1,7 +1,7 @@
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { createApiFromConfig, describeAccess, describeSharedState } from './api.ts';
+import { createApiFromConfig, describeAccess, describeSharedState, describeState } from './api.ts';
 import { createAppServer } from './app-server.ts';
 import { type Config, loadConfig, orExit } from './config.ts';
 import { createHealthRoutes, watchAuditFreeSpace } from './health.ts';
@@ -13,19 +13,21 @@ import { resolveUpstream } from './upstream.ts';
 /** `npm start`: the built SPA and the proxy on HOST:PORT; metrics on METRICS_PORT when set. Logs are JSON lines. */
 async function main(): Promise<void> {
   const config = await orExit(() => loadConfig());
-  const logger = createLogger();
+  const logger = createLogger(undefined, config.logLevel);
   const upstream = await orExit(() => resolveUpstream(config));
   for (const line of upstream.banner) if (line.trim()) logger.info(line);
   logger.info(describeAccess(config));
   logger.info(describeSharedState(config));
+  logger.info(describeState(config));
 
   const metrics = createMetrics({ processMetrics: Boolean(config.metrics) });
-  const api = await orExit(() => createApiFromConfig(config, upstream, { metrics, logger, warn: (line) => logger.warn(line) }));
+  const api = await orExit(() => createApiFromConfig(config, upstream, { metrics, logger }));
   const server = createAppServer({
     api: api.handler,
     staticDir: path.resolve(import.meta.dirname, '../client'),
     health: createHealthRoutes(api.checks),
-    log: (record) => logger.info(record, 'request'),
+    logger,
+    trustedProxies: config.trustedProxies,
   });
   const freeSpace = watchAuditFreeSpace(config.auditLog, config.auditMinFreeBytes, logger, {
     onFree: (bytes) => metrics.auditFreeBytes.set(bytes),

@@ -22,8 +22,9 @@ import type { AccessControl } from './auth/access-control.ts';
 import { type BatchDeps, batchRoute } from './batch.ts';
 import { exportRoute } from './export-route.ts';
 import { bytesSent, rawPathOf, STORE_UNAVAILABLE, sendError, sendFailure, sendJson } from './http-reply.ts';
-import { lookup, readId } from './lookup.ts';
-import { type RequestRecord, requestIdOf, setRoute, whenRequestDone } from './log.ts';
+import { lookup } from './lookup.ts';
+import { readId } from './lookup-steps.ts';
+import { type Logger, logUnexpected, noteUser, requestIdOf, SILENT_LOGGER, setRoute, startRequestLog } from './log.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 import { NO_RATE_LIMIT, type RateLimiter } from './rate-limit.ts';
 import { refusalOf } from './request-guard.ts';
@@ -51,8 +52,8 @@ export interface ApiHandlerOptions {
   display?: Pick<ApiMeta, 'summaryFields' | 'privacyMaskDefault'>;
   /** Who may look (default: local mode, everyone is a compliance user). */
   access?: AccessControl;
-  /** Every lookup is recorded here before anything is answered (default: not recorded). */
-  audit?: AuditLog;
+  /** Every lookup is recorded here before anything is answered: required, there is no lookup without its line. */
+  audit: AuditLog;
   /** Each user's requests to the service under way at once (default 4; 0: no bound). */
   maxInFlightPerUser?: number;
   /** Refusals over the rate limit, counted per user and interval (default: over `audit`, a minute). */
@@ -67,17 +68,15 @@ export interface ApiHandlerOptions {
   keyArchivesOnExtract?: 'refuse' | 'accept';
   /** Where that finding is kept, for every instance and the next start (default: in this handler only). */
   archivingFindings?: ArchivingFindings;
-  /** Warnings for the operator (default: none). */
-  warn?: (line: string) => void;
+  /**
+   * The server's log: warnings for the operator, unexpected errors, and a line per API request where no
+   * app server writes them (the Vite plugin). Never an id, a key or candidate data (default: none).
+   */
+  logger?: Logger;
   /** Refuse requests that came through a proxy: local mode without sign-in (default: when `access` is not given). */
   refuseProxied?: boolean;
   /** Counted here (default: a registry of its own that nobody reads). */
   metrics?: Metrics;
-  /**
-   * A record per API request, where no app server logs them (the Vite plugin). Never an id, a key or
-   * candidate data: the route's shape, not the path.
-   */
-  log?: (record: RequestRecord) => void;
   /** Reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed (default: none). */
   trustedProxies?: readonly string[];
 }
@@ -114,7 +113,7 @@ export function createApiHandler(options: ApiHandlerOptions): Middleware {
     const started = performance.now();
     const found = findRoute(routes, path);
     setRoute(res, found ? routeLabel(found.route) : 'unknown');
-    if (options.log) whenRequestDone(req, res, () => bytesSent(res), options.log);
+    if (options.logger) startRequestLog(req, res, options.logger, () => bytesSent(res));
     const refused = refusalOf(req, { refuseProxied, navigation: found?.route.navigation === true });
     if (refused) return sendFailure(res, refused);
     const call: ApiCall = { req, res, params: found?.params ?? {}, started };
@@ -126,6 +125,7 @@ export function createApiHandler(options: ApiHandlerOptions): Middleware {
   async function signedIn(route: Route | undefined, call: ApiCall): Promise<void> {
     const identity = await access.identify(call.req);
     if (!identity) return sendError(call.res, 401, 'unauthenticated', 'Sign in to look candidates up.');
+    noteUser(call.res, identity.user);
     if (!route) return sendError(call.res, 404, 'no_such_route', `There is no API route ${API_PREFIX}/… of that name.`);
     if (route.signedIn) await route.handle({ ...call, identity });
   }
@@ -134,7 +134,8 @@ export function createApiHandler(options: ApiHandlerOptions): Middleware {
 /** Each environment with what its lookups need, set up once. */
 function serveEnvironments(options: ApiHandlerOptions, { access, metrics, refusals }: Shared): ServedEnvironment[] {
   const rateLimiter = options.rateLimiter ?? NO_RATE_LIMIT;
-  const warn = options.warn ?? (() => {});
+  const logger = options.logger ?? SILENT_LOGGER;
+  const warn = (line: string) => logger.warn(line);
   // One bound per user across every environment: they share this server's connections.
   const upstreamSlots = createUpstreamSlots(options.maxInFlightPerUser ?? DEFAULT_MAX_IN_FLIGHT_PER_USER);
   // One bound for the whole process: every environment's answers share its memory.
@@ -181,11 +182,10 @@ const REFUSED_AS: Record<'applicants' | 'batch' | 'export', RefusedAs> = {
 };
 
 /** The route table: each line a path and what answers it. */
-function routeTable(options: ApiHandlerOptions, served: ServedEnvironment[], { access, metrics, refusals }: Shared): Route[] {
+function routeTable(options: ApiHandlerOptions, served: ServedEnvironment[], { access, metrics }: Shared): Route[] {
   const batch: BatchDeps = {
     budget: options.batchBudget ?? NO_RATE_LIMIT,
     access,
-    refusals,
     concurrency: options.batchConcurrency ?? BATCH_CONCURRENCY,
   };
   return [
@@ -205,7 +205,7 @@ function routeTable(options: ApiHandlerOptions, served: ServedEnvironment[], { a
     ...inEnvironment('/batch', (pattern) =>
       any(
         pattern,
-        withEnvironment(served, (env, call) => batchRoute(env, batch, call), REFUSED_AS.batch),
+        withEnvironment(served, (env, call) => batchRoute(env.deps, batch, call), REFUSED_AS.batch),
       ),
     ),
     ...inEnvironment('/export', (pattern) =>
@@ -253,13 +253,14 @@ function sessionRoute(access: AccessControl, metrics: Metrics, { req, res }: Api
 }
 
 /**
- * An asynchronous route that fails unexpectedly costs its own request only, never the process. The
- * shared store being down is expected: sessions and limits cannot be checked, so the request fails
- * closed with 503, and the next one tries again.
+ * An asynchronous route that fails unexpectedly costs its own request only, never the process, and is
+ * logged (logUnexpected: where, never what it said). The shared store being down is expected: sessions
+ * and limits cannot be checked, so the request fails closed with 503, and the next one tries again.
  */
 function settle(res: http.ServerResponse, handled: void | Promise<void>): void {
   handled?.catch((error: unknown) => {
-    if (error instanceof StoreUnavailableError && !res.headersSent) sendFailure(res, STORE_UNAVAILABLE);
-    else res.destroy();
+    if (error instanceof StoreUnavailableError && !res.headersSent) return sendFailure(res, STORE_UNAVAILABLE);
+    if (!(error instanceof StoreUnavailableError)) logUnexpected(res, error);
+    res.destroy();
   });
 }

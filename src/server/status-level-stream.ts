@@ -1,6 +1,6 @@
 import { isStatusLevelField } from '../kyc/contract/schema.ts';
 import { type JsonPath, QuietReader, type ScannedBody, scanOf } from './answer-scan.ts';
-import type { Failure } from './http-reply.ts';
+import { type Failure, NOT_A_RECORD } from './http-reply.ts';
 import { JsonIncompleteError } from './json-tokens.ts';
 import type { ScalarKind } from './json-bytes.ts';
 import { type KeySearch, KeyWatch } from './key-watch.ts';
@@ -147,7 +147,7 @@ export class StatusLevelReader extends QuietReader {
 }
 
 const broken = (message: string): Failure => ({ status: 502, code: 'upstream_error', message });
-const NOT_JSON = broken('The response of the KYC service is not JSON, so it could not be reduced to status level.');
+const NOT_JSON = NOT_A_RECORD;
 const INCOMPLETE = broken('The response of the KYC service is incomplete JSON.');
 const TOO_LARGE_FIELDS = broken(
   'The response of the KYC service holds more in its status-level fields than a record does, so it was refused.',

@@ -69,7 +69,7 @@ const FORWARDED_REQUEST_HEADERS = ['accept'] as const;
 export function createUpstreamClient(target: UpstreamTarget, limits: UpstreamLimits): UpstreamClient {
   const base = new URL(target.baseUrl);
   const transport = base.protocol === 'https:' ? https : http;
-  const agent = new transport.Agent({ keepAlive: true, maxSockets: 256 });
+  const agent = new transport.Agent({ keepAlive: true, maxSockets: 256, timeout: IDLE_SOCKET_MS });
   const prefix = `${base.pathname.replace(/\/+$/, '')}/kyc/1.0/connect/${encodeURIComponent(target.clientId)}`;
   const requestOptions = (path: string, headers: http.OutgoingHttpHeaders): http.RequestOptions => ({
     protocol: base.protocol,
@@ -115,63 +115,88 @@ export function createUpstreamClient(target: UpstreamTarget, limits: UpstreamLim
 
 type FailureOfStatus = (status: number, retryAfterHeader: string | string[] | undefined) => Failure;
 
+/**
+ * How long a kept-alive socket may stay idle before this side drops it: under Node's server default of
+ * 5 s (keepAliveTimeout), so that a request is not sent on a socket the service is closing at that very
+ * moment. Given this, Node's agent also honours a `Keep-Alive: timeout=N` answer header (N-1 s); without
+ * an agent timeout it ignores the header.
+ */
+export const IDLE_SOCKET_MS = 4000;
+
+/** The socket closed under a request that had not been answered yet: sent on a socket the service was closing. */
+const RESET_CODES = new Set(['ECONNRESET', 'EPIPE']);
+
 function send(
   transport: typeof http | typeof https,
   options: http.RequestOptions,
   failureOf: FailureOfStatus,
   limits: UpstreamLimits,
 ): UpstreamCall {
-  let upstreamReq: http.ClientRequest;
-  try {
-    upstreamReq = transport.request(options);
-  } catch {
-    // Only a configuration no check caught can get here (a key Node refuses to send as a header).
-    const failure = failed(
-      502,
-      'upstream_error',
-      'The request to the KYC service could not be made. An administrator must check KYC_API_KEY.',
-    );
-    return { outcome: Promise.resolve({ ok: false, failure, upstreamStatus: null }), abort: () => {} };
-  }
+  let upstreamReq: http.ClientRequest | undefined;
   const outcome = new Promise<UpstreamOutcome>((settle) => {
     let settled = false;
     const fail = (failure: Failure, upstreamStatus: number | null = null) => {
       if (settled) return;
       settled = true;
       clearTimeout(headersDeadline);
-      upstreamReq.destroy();
+      upstreamReq?.destroy();
       settle({ ok: false, failure, upstreamStatus });
     };
     const timeout = () =>
       failed(504, 'upstream_timeout', `The KYC service did not answer within ${Math.round(limits.timeoutMs / 100) / 10} s.`);
     const headersDeadline = setTimeout(() => fail(timeout()), limits.timeoutMs);
-    // Idle time on the socket, so that a body that stops flowing is cut as well.
-    upstreamReq.setTimeout(limits.timeoutMs, () => {
-      if (!settled) fail(timeout());
-      else upstreamReq.destroy(new Error('upstream body stalled'));
-    });
-    upstreamReq.on('error', (error: NodeJS.ErrnoException) => {
-      fail(failed(502, 'upstream_unreachable', `The KYC service could not be reached (${describeNetworkError(error)}).`));
-    });
-    upstreamReq.on('response', (upstreamRes) => {
-      if (settled) return upstreamRes.destroy();
-      const status = upstreamRes.statusCode ?? 502;
-      if (status < 200 || status >= 300) {
-        upstreamRes.resume();
-        return fail(failureOf(status, upstreamRes.headers['retry-after']), status);
+    const attempt = (retried: boolean) => {
+      try {
+        upstreamReq = transport.request(options);
+      } catch {
+        // Only a configuration no check caught can get here (a key Node refuses to send as a header).
+        const message = 'The request to the KYC service could not be made. An administrator must check KYC_API_KEY.';
+        return fail(failed(502, 'upstream_error', message));
       }
-      if (Number(upstreamRes.headers['content-length']) > limits.maxResponseBytes) {
-        const mb = Math.round(limits.maxResponseBytes / 1024 / 1024) || '<1';
-        const message = `The KYC service's response is larger than the ${mb} MB this server accepts (KYC_MAX_RESPONSE_BYTES).`;
-        return fail(failed(502, 'response_too_large', message), status);
-      }
-      settled = true;
-      clearTimeout(headersDeadline);
-      settle({ ok: true, response: upstreamRes });
-    });
-    upstreamReq.end();
+      const req = upstreamReq;
+      // Idle time on the socket, so that a body that stops flowing is cut as well.
+      req.setTimeout(limits.timeoutMs, () => {
+        if (!settled) fail(timeout());
+        else req.destroy(new Error('upstream body stalled'));
+      });
+      let answered = false;
+      req.on('socket', (socket) => socket.once('data', () => (answered = true)));
+      req.on('error', (error: NodeJS.ErrnoException) => {
+        if (settled) return;
+        if (!retried && isStaleSocket(req, error, answered)) return attempt(true);
+        fail(failed(502, 'upstream_unreachable', `The KYC service could not be reached (${describeNetworkError(error)}).`));
+      });
+      req.on('response', (upstreamRes) => {
+        if (settled) return upstreamRes.destroy();
+        const status = upstreamRes.statusCode ?? 502;
+        if (status < 200 || status >= 300) {
+          upstreamRes.resume();
+          return fail(failureOf(status, upstreamRes.headers['retry-after']), status);
+        }
+        if (Number(upstreamRes.headers['content-length']) > limits.maxResponseBytes) {
+          const mb = Math.round(limits.maxResponseBytes / 1024 / 1024) || '<1';
+          const message = `The KYC service's response is larger than the ${mb} MB this server accepts (KYC_MAX_RESPONSE_BYTES).`;
+          return fail(failed(502, 'response_too_large', message), status);
+        }
+        settled = true;
+        clearTimeout(headersDeadline);
+        settle({ ok: true, response: upstreamRes });
+      });
+      req.end();
+    };
+    attempt(false);
   });
-  return { outcome, abort: () => upstreamReq.destroy() };
+  return { outcome, abort: () => upstreamReq?.destroy() };
+}
+
+/**
+ * A GET sent on a kept-alive socket that the service closed before a byte of its answer came back: the
+ * service was closing that idle socket as the request went out (Node documents `reusedSocket` for this).
+ * Asking again, once, on another socket is safe. A fresh socket's reset, or one after answer bytes, is
+ * the service's doing and is reported.
+ */
+function isStaleSocket(req: http.ClientRequest, error: NodeJS.ErrnoException, answered: boolean): boolean {
+  return req.reusedSocket && !answered && req.method === 'GET' && RESET_CODES.has(error.code ?? '');
 }
 
 function failed(status: number, code: Failure['code'], message: string): Failure {

@@ -1,27 +1,41 @@
 import type http from 'node:http';
-import type { Connect, Logger, Plugin } from 'vite';
-import { loadConfig } from './config.ts';
-import { createApiFromConfig, describeAccess, describeSharedState } from './api.ts';
+import type { Connect, Logger as ViteLogger, Plugin } from 'vite';
+import { type Config, loadConfig } from './config.ts';
+import { createApiFromConfig, describeAccess, describeSharedState, describeState } from './api.ts';
 import { sendError } from './http-reply.ts';
 import type { Middleware } from './proxy.ts';
-import { formatRecord } from './log.ts';
+import { createLogger, formatLine, type Logger } from './log.ts';
 import { resolveUpstream, type ResolvedUpstream } from './upstream.ts';
+
+/** Not the KYC service's fault: this server's own API never started (the reason is in the dev server's output). */
+export const API_NOT_STARTED =
+  'The Candidate Lookup API did not start, so nothing can be looked up. Why is in the output of the dev server (npm run dev); fix it and restart.';
+
+/** The server's one log, each line written as text to Vite's output at its level. */
+export function throughVite(viteLogger: ViteLogger, config: Pick<Config, 'logLevel'>): Logger {
+  const write = (text: string) => {
+    const line = formatLine(text);
+    if (line.level === 'error' || line.level === 'fatal') viteLogger.error(line.text);
+    else if (line.level === 'warn') viteLogger.warn(line.text);
+    else viteLogger.info(line.text);
+  };
+  return createLogger({ write }, config.logLevel);
+}
 
 /**
  * Mounts the same API handler as the production server in `vite` (dev) and `vite preview`.
  * Deliberately not Vite's `server.proxy`: that forwards any path and method, and production could not reuse it.
  */
 export function candidateLookupApi(): Plugin {
-  const mount = (middlewares: Connect.Server, httpServer: http.Server | null | undefined, logger: Logger) => {
+  const mount = (middlewares: Connect.Server, httpServer: http.Server | null | undefined, viteLogger: ViteLogger) => {
     // A bad configuration stops the dev server at start, naming the variable.
     const config = loadConfig();
+    const logger = throughVite(viteLogger, config);
     const ready: Promise<{ api: Middleware; upstream: ResolvedUpstream; closeApi: () => Promise<void> }> = resolveUpstream(config).then(
       (upstream) => {
-        for (const line of [...upstream.banner, describeAccess(config), describeSharedState(config)]) logger.info(line);
-        const { handler: api, close } = createApiFromConfig(config, upstream, {
-          log: (record) => logger.info(formatRecord(record)),
-          warn: (line) => logger.warn(line),
-        });
+        for (const line of [...upstream.banner, describeAccess(config), describeSharedState(config), describeState(config)])
+          logger.info(line);
+        const { handler: api, close } = createApiFromConfig(config, upstream, { logger });
         return { api, upstream, closeApi: close };
       },
     );
@@ -39,7 +53,7 @@ export function candidateLookupApi(): Plugin {
       if (!req.url?.startsWith('/api')) return next();
       ready.then(
         ({ api }) => api(req, res, next),
-        () => sendError(res, 502, 'upstream_unreachable', 'The API could not start: see the dev server output.'),
+        () => sendError(res, 503, 'api_not_started', API_NOT_STARTED),
       );
     });
   };

@@ -1,9 +1,10 @@
 import { cleanup, screen, waitFor } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiMeta } from '../../src/kyc/contract/api.ts';
 import type { CandidateRecord } from '../../src/kyc/contract/schema.ts';
-import { formatUtcMoment } from '../../src/app/candidate/archive-warning.tsx';
 import { apiError, envelope, json, renderWithProviders, stubApi, testMeta } from './render.tsx';
+import { inTimeZone } from './in-time-zone.ts';
 
 const PATH = '/api/candidates/refId/ref-1';
 const base: CandidateRecord = {
@@ -21,7 +22,28 @@ function show(record: CandidateRecord, meta?: ApiMeta) {
   return { ...api, ...renderWithProviders('/candidates/refId/ref-1') };
 }
 
-const hhmmss = (date: Date) => `${date.toISOString().slice(11, 19)} UTC`;
+/**
+ * The moment to the second as the page writes it (en-US, a 12-hour clock) with its zone: in Singapore, the
+ * reader's zone in these tests, or in UTC once the header's toggle says so.
+ */
+function clockText(date: Date, zone: 'singapore' | 'utc'): RegExp {
+  const iso = new Date(date.getTime() + (zone === 'utc' ? 0 : 8 * 3600_000)).toISOString();
+  const hour = Number(iso.slice(11, 13));
+  const label = zone === 'utc' ? 'UTC' : '(SGT|UTC\\+8)';
+  return new RegExp(`, ${String(hour % 12 || 12).padStart(2, '0')}:${iso.slice(14, 19)}\\s${hour < 12 ? 'AM' : 'PM'} ${label}`);
+}
+const hhmmss = (date: Date) => clockText(date, 'singapore');
+
+/** The warning's heading after its time: the countdown. */
+function afterTime(warning: HTMLElement): string {
+  const heading = warning.querySelector('h2')!.textContent ?? '';
+  const time = warning.querySelector('time')!.textContent ?? '';
+  return heading.slice(heading.indexOf(time) + time.length);
+}
+
+// A zone other than UTC, without daylight saving: the warning's time must be in it, like every other time.
+inTimeZone('Asia/Singapore');
+afterEach(() => localStorage.clear());
 
 describe('the archive-after-extract warning', () => {
   it('says the key archives after each lookup, with the exact time and a countdown', async () => {
@@ -30,8 +52,10 @@ describe('the archive-after-extract warning', () => {
     const warning = await screen.findByTestId('archive-warning');
     expect(warning).toHaveAttribute('role', 'alert');
     expect(warning).toHaveTextContent(
-      `This API key archives identity data after each lookup: the service deletes this candidate's identity data at ${hhmmss(at)} (in `,
+      "This API key archives identity data after each lookup: the service deletes this candidate's identity data at ",
     );
+    expect(warning.querySelector('time')).toHaveTextContent(hhmmss(at));
+    expect(afterTime(warning)).toMatch(/^ \(in \d+ s\)$/);
     // Ten seconds ahead when the record was made; a second or two may pass before the page shows it.
     const countdown = () => Number(/\(in (\d+) s\)/.exec(warning.textContent ?? '')?.[1]);
     expect(countdown()).toBeGreaterThanOrEqual(7);
@@ -87,7 +111,9 @@ describe('the archive-after-extract warning', () => {
     const at = new Date(Date.now() - 30_000);
     show({ ...base, willArchiveAtDate: at.toISOString() });
     const warning = await screen.findByTestId('archive-warning');
-    expect(warning).toHaveTextContent(`was due to delete this candidate's identity data at ${hhmmss(at)} (30 s ago)`);
+    expect(warning).toHaveTextContent("was due to delete this candidate's identity data at ");
+    expect(warning.querySelector('time')).toHaveTextContent(hhmmss(at));
+    expect(afterTime(warning)).toBe(' (30 s ago)');
   });
 
   it('stays away for an ordinary archive date (a day or more after the lookup) and for none', async () => {
@@ -135,9 +161,23 @@ describe('the archive-after-extract warning', () => {
     expect(banner).toHaveTextContent('support users need KYC_API_KEY_STATUS');
   });
 
-  it('formats the moment with the date when it is not today (UTC)', () => {
-    const now = new Date('2026-11-20T23:59:55.000Z');
-    expect(formatUtcMoment(new Date('2026-11-20T23:59:59.400Z'), now)).toBe('23:59:59 UTC');
-    expect(formatUtcMoment(new Date('2026-11-21T00:00:05.000Z'), now)).toBe('2026-11-21 00:00:05 UTC');
+  it("shows its time in the page's zone, and in UTC when the header's toggle says so, keeping the countdown", async () => {
+    const user = userEvent.setup();
+    const at = new Date(Date.now() + 30_000);
+    show({ ...base, willArchiveAtDate: at.toISOString() });
+    const warning = await screen.findByTestId('archive-warning');
+    const time = warning.querySelector('time')!;
+    expect(time).toHaveTextContent(clockText(at, 'singapore'));
+    expect(time.textContent).not.toMatch(/UTC$/);
+    // The date as well, as every time on the page: no reader has to guess which day "14:02" is.
+    expect(time.textContent).toMatch(/^\w{3} \d{1,2}, \d{4}, /);
+    await user.click(screen.getByRole('button', { name: 'UTC times' }));
+    expect(time).toHaveTextContent(clockText(at, 'utc'));
+    expect(time.textContent).toMatch(/ UTC$/);
+    expect(afterTime(warning)).toMatch(/^ \(in \d+ s\)$/);
+    // The timeline's upcoming line says the same moment in the same zone.
+    const upcoming = screen.getByRole('list', { name: 'Status changes, oldest first' }).querySelector('[data-status="will-archive"] time')!;
+    expect(upcoming.getAttribute('datetime')).toBe(at.toISOString());
+    expect(upcoming.textContent).toMatch(/ UTC$/);
   });
 });

@@ -59,7 +59,7 @@ describe('status timeline', () => {
     const time = steps[0]!.querySelector('time')!;
     expect(time.getAttribute('dateTime')).toBe(record.waitingDate);
     expect(steps[0]).toHaveTextContent(/In UTC: .* UTC|In your time zone: /);
-    expect(steps[0]).toHaveTextContent('(2 months ago)');
+    expect(steps[0]).toHaveTextContent('(60 days ago)');
   });
 
   it('shows willArchiveAtDate as an upcoming event', async () => {
@@ -99,19 +99,47 @@ describe('identity sections', () => {
       identities: {
         address: { type: 'string', value: '12 Main St, Springfield' },
         phone: { type: 'string', value: '{"phoneNumber": 12' },
-        dob: { type: 'string', value: '1987-06-15' },
+        dob: { type: 'string', value: '15.06.1987' },
         occupation: { type: 'string', value: 'Engineer' },
       },
     });
     expect(await screen.findByText('12 Main St, Springfield')).toBeInTheDocument();
     expect(screen.getByText(/The address is not valid JSON/)).toBeInTheDocument();
     expect(screen.getByText(/The phone number is not valid JSON/)).toBeInTheDocument();
-    expect(screen.getByText('1987-06-15')).toBeInTheDocument();
-    expect(screen.getByText(/not in the expected MM\/DD\/YYYY form/)).toBeInTheDocument();
+    expect(screen.getByText('15.06.1987')).toBeInTheDocument();
+    expect(screen.getByText('(shown as received: not in a form this page reads (MM/DD/YYYY or YYYY-MM-DD))')).toBeInTheDocument();
     // An attribute with no card of its own is shown generically, by type.
     const others = screen.getByRole('heading', { name: 'Other identity attributes' }).closest('section')!;
     expect(others).toHaveTextContent('Occupation (string)');
     expect(others).toHaveTextContent('Engineer');
+  });
+});
+
+describe('date of birth', () => {
+  const withDob = (value: string): CandidateRecord => ({
+    status: 'waiting',
+    refId: `dob-${value}`,
+    isArchived: false,
+    blockPassID: 'bp',
+    identities: { dob: { type: 'string', value } },
+  });
+  const dobRow = async () => (await screen.findByText('Date of birth')).nextElementSibling!;
+
+  it.each(['1990-04-23', '1990-04-23T00:00:00.000Z'])('reads %s as 23 April 1990, with the age and no flag', async (value) => {
+    show(withDob(value));
+    const row = await dobRow();
+    expect(row).toHaveTextContent(/^(April 23, 1990|23 April 1990) \(age \d+\)$/);
+    const today = new Date();
+    const age = today.getFullYear() - 1990 - (today.getMonth() < 3 || (today.getMonth() === 3 && today.getDate() < 23) ? 1 : 0);
+    expect(row).toHaveTextContent(`(age ${age})`);
+    expect(row).not.toHaveTextContent('shown as received');
+  });
+
+  it('shows a date that does not exist as received, and says so', async () => {
+    show(withDob('1990-02-30'));
+    const row = await dobRow();
+    expect(row).toHaveTextContent('1990-02-30 (shown as received: not a date that exists)');
+    expect(row).not.toHaveTextContent(/age/);
   });
 });
 

@@ -1,11 +1,12 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SessionInfo } from '../../src/kyc/contract/api.ts';
 import { mergeReplyTemplates } from '../../src/kyc/contract/replies.ts';
 import type { CandidateRecord } from '../../src/kyc/contract/schema.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { recordForScope } from '../../src/server/sandbox/sandbox.ts';
+import { inTimeZone } from './in-time-zone.ts';
 import { apiError, envelope, json, renderWithProviders, stubApi, testMeta } from './render.tsx';
 
 const samples = sampleCandidates({ now: new Date() }).map((c) => c.record);
@@ -171,15 +172,7 @@ describe('hand-off', { timeout: 20_000 }, () => {
 
 describe('times that leave the page', { timeout: 20_000 }, () => {
   // A zone whose offset en-US writes "GMT+8", where the page writes "UTC+8" (or SGT).
-  const originalTz = process.env.TZ;
-  beforeAll(() => {
-    process.env.TZ = 'Asia/Singapore';
-  });
-  afterAll(() => {
-    // Assigning undefined would set the zone named "undefined" for the tests after these.
-    if (originalTz === undefined) delete process.env.TZ;
-    else process.env.TZ = originalTz;
-  });
+  inTimeZone('Asia/Singapore');
   afterEach(() => localStorage.clear());
 
   it("copies and prints times as the page shows them, in the zone the header's toggle chose", async () => {
@@ -187,9 +180,12 @@ describe('times that leave the page', { timeout: 20_000 }, () => {
     show(blocked);
     await screen.findByRole('heading', { level: 1 });
     const since = () => within(screen.getByTestId('summary-status')).getByRole('time').textContent ?? '';
+    // How long ago, as the strip says it: the summary says the same.
+    const ago = () => /\(([^()]+)\)$/.exec(screen.getByTestId('summary-status').textContent ?? '')?.[1];
     expect(since()).toMatch(/ (SGT|UTC\+8)$/);
     const local = await copySummary(user);
-    expect(local).toContain(`Status: Blocked since ${since()} (`);
+    expect(ago()).toBe('29 days ago');
+    expect(local).toContain(`Status: Blocked since ${since()} (${ago()})\n`);
     expect(local).toMatch(/\nLooked up: .+ (SGT|UTC\+8)\n$/);
     expect(local).not.toContain('GMT');
     expect(screen.getByTestId('print-header')).toHaveTextContent(/^Printed by ana on .+ (SGT|UTC\+8) · /);
@@ -197,7 +193,7 @@ describe('times that leave the page', { timeout: 20_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'UTC times' }));
     expect(since()).toMatch(/ UTC$/);
     const utc = await copySummary(user);
-    expect(utc).toContain(`Status: Blocked since ${since()} (`);
+    expect(utc).toContain(`Status: Blocked since ${since()} (${ago()})\n`);
     expect(utc).toMatch(/\nLooked up: .+ UTC\n$/);
     expect(screen.getByTestId('print-header')).toHaveTextContent(/^Printed by ana on .+ \d\d:\d\d(\s[AP]M)? UTC · /);
   });

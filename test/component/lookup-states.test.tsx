@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { candidateQueries } from '../../src/app/candidate/candidate-queries.ts';
+import { NOT_A_RECORD } from '../../src/server/http-reply.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { apiError, envelope, json, renderWithProviders, stubApi, testMeta } from './render.tsx';
 
@@ -144,6 +145,23 @@ describe('lookup states', () => {
     showWith(new Response('U2FsdGVkX1+vupppZksvRf5pq5g5XjFRlipRkwB0K1Y=', { headers: { 'content-type': 'text/plain' } }));
     expect(await screen.findByRole('heading', { name: 'The response is not readable' })).toBeInTheDocument();
     expect(screen.getByText(/It may be encrypted/)).toBeInTheDocument();
+  });
+
+  it('a body that is not JSON (perhaps encrypted), refused by the server: not "The KYC service answered with an error"', async () => {
+    showWith(apiError(NOT_A_RECORD.status, NOT_A_RECORD.code, NOT_A_RECORD.message));
+    expect(await alert()).toHaveAttribute('data-error-kind', 'not_a_record');
+    expect(screen.getByRole('heading', { name: 'The answer is not a readable record' })).toBeInTheDocument();
+    expect(screen.getByText(/It may be encrypted/)).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'The KYC service answered with an error' })).not.toBeInTheDocument();
+  });
+
+  it('the archive-after-extract check that cannot be read: full lookups held back, not "sign-in is paused"', async () => {
+    showWith(apiError(503, 'archiving_check_unavailable', 'Candidate Lookup cannot read its record…, so full lookups are held back.'));
+    expect(await alert()).toHaveAttribute('data-error-kind', 'archiving_check_unavailable');
+    expect(screen.getByRole('heading', { name: 'Full lookups are held back: the API key check cannot be read' })).toBeInTheDocument();
+    expect(screen.getByText(/full lookups are held back/)).toBeInTheDocument();
+    expect(screen.queryByText(/paused/)).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
   });
 
   it('a body cut mid-way: says the download broke off', async () => {

@@ -15,6 +15,22 @@ test('the candidate page has no serious or critical accessibility violation', as
   expect(await seriousViolations(page)).toEqual([]);
 });
 
+// One candidate per certificate shape (issue 19), each certificate's raw JSON open.
+for (const [shape, refId, certificates] of [
+  ['results in an object reviewBody', 'hu-2026-0117', 2],
+  ['results in _customFields and a reviewBody string of checks', 'acct-30291', 2],
+  ['a certificate that is not valid JSON', 'a3b6c9d2-1e4f-4a7b-8c0d-9e2f5a8b1c4d', 1],
+] as const) {
+  test(`the candidate page with ${shape} has no serious or critical accessibility violation`, async ({ page }) => {
+    await page.goto(`/candidates/refId/${refId}`);
+    await expect(page.getByRole('heading', { name: 'Pictures' })).toBeVisible();
+    await expect(page.locator('article[data-cert]')).toHaveCount(certificates);
+    await expect(page.getByRole('region', { name: 'Decision summary' }).locator('[data-cert-chip]')).toHaveCount(certificates);
+    for (const summary of await page.locator('details[data-raw-json] summary').all()) await summary.click();
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+}
+
 test('the open viewer, compare mode and the masked page have no serious or critical accessibility violation', async ({ page }) => {
   await page.goto('/candidates/refId/user-7781');
   await page.getByRole('button', { name: 'Open a larger view of the passport' }).click();

@@ -124,8 +124,9 @@ test.describe('a key that archives after extract', () => {
     await page.goto(`${archivingUrl}/candidates/refId/archive-after-extract-demo`);
     const warning = page.getByTestId('archive-warning');
     await expect(warning).toBeVisible();
+    // The moment in the browser's zone, with its zone, like every time on the page.
     await expect(warning).toContainText(
-      /This API key archives identity data after each lookup: the service deletes this candidate's identity data at \d\d:\d\d:\d\d UTC \(in \d+ s\)/,
+      /This API key archives identity data after each lookup: the service deletes this candidate's identity data at \w{3} \d{1,2}, \d{4}, \d\d:\d\d:\d\d\s[AP]M (UTC|UTC[+-][\d:]+|[A-Z]{2,5}) \(in \d+ s\)/,
     );
     await expect(warning).toContainText('This lookup started the deletion; it cannot be undone.');
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();

@@ -62,13 +62,14 @@ test('hostile content never runs, never renders as markup, never overflows', asy
   expect(valuesOf('Check type')).toEqual([PAYLOADS[0], PAYLOADS[4]]);
   expect(valuesOf('Result')).toEqual([expect.stringContaining(PAYLOADS[2]!)]);
   expect(valuesOf('Match status')).toEqual([expect.stringContaining(PAYLOADS[3]!)]);
-  expect(valuesOf(/^Sub-result › <img src=x onerror=/)).toEqual([expect.stringContaining(PAYLOADS[0]!)]);
-  expect(valuesOf('Sub-result › Visual authenticity')).toEqual([expect.stringContaining(visible(PAYLOADS[5]!))]);
-  expect(valuesOf('Sub-result › Proto › Polluted')).toEqual([expect.stringContaining(PAYLOADS[0]!)]);
-  expect(valuesOf('Sub-result › Constructor › Prototype › Polluted')).toEqual([expect.stringContaining(PAYLOADS[1]!)]);
-  expect(valuesOf(/^Sub-result › W{80}/)).toEqual([expect.stringMatching(/W{100000}/)]);
-  expect(valuesOf('Sub-result › 1 › Name')).toEqual([expect.stringContaining(PAYLOADS[6]!)]);
-  expect(valuesOf('Screening sources')).toEqual([expect.stringContaining(`${PAYLOADS[0]}, ${PAYLOADS[3]}, ${visible(PAYLOADS[5]!)}, WWW`)]);
+  expect(valuesOf(/^Sub results › <img src=x onerror=/)).toEqual([expect.stringContaining(PAYLOADS[0]!)]);
+  expect(valuesOf('Sub results › Visual authenticity')).toEqual([expect.stringContaining(visible(PAYLOADS[5]!))]);
+  expect(valuesOf('Sub results › Proto › Polluted')).toEqual([expect.stringContaining(PAYLOADS[0]!)]);
+  expect(valuesOf('Sub results › Constructor › Prototype › Polluted')).toEqual([expect.stringContaining(PAYLOADS[1]!)]);
+  expect(valuesOf(/^Sub results › W{80}/)).toEqual([expect.stringMatching(/W{100000}/)]);
+  // The check's name labels its result (and is no row of its own).
+  expect(valuesOf(`Breakdown › ${PAYLOADS[6]}`)).toEqual([expect.stringContaining(PAYLOADS[4]!)]);
+  expect(valuesOf('Sources')).toEqual([expect.stringContaining(`${PAYLOADS[0]}, ${PAYLOADS[3]}, ${visible(PAYLOADS[5]!)}, WWW`)]);
   expect(valuesOf('Issued')).toEqual([visible(HOSTILE_ISSUE_DATE)]);
   expect(valuesOf('Completed date')).toEqual([`2026-01-01T00:00:00.000Z${PAYLOADS[1]}`]);
   expect(valuesOf('Proto')).toEqual([PAYLOADS[0]]);

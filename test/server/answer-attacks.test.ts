@@ -97,20 +97,21 @@ describe('attack: an upstream (or a wrong KYC_BASE_URL) that reflects the Author
 
   it('refuses a success that does not start as a candidate envelope, and one compressed although not asked for', async () => {
     const { upstream, app: served } = await app();
-    const bodies: Array<[string, http.OutgoingHttpHeaders, Buffer]> = [
-      ['html', { 'content-type': 'text/html' }, Buffer.from('<html><body>echo</body></html>')],
-      ['another JSON', {}, Buffer.from(JSON.stringify({ method: 'GET', url: '/kyc/1.0/connect/c/refId/r' }))],
-      ['an error inside a 200', {}, Buffer.from('{"status":"error","data":{}}')],
-      ['empty', {}, Buffer.alloc(0)],
-      ['gzip', { 'content-encoding': 'gzip' }, zlib.gzipSync(JSON.stringify({ status: 'success', data: RECORD }))],
+    // Not a record: the service did not fail, so not `upstream_error` (finding 11 of issue 20, below).
+    const bodies: Array<[string, http.OutgoingHttpHeaders, Buffer, string]> = [
+      ['html', { 'content-type': 'text/html' }, Buffer.from('<html><body>echo</body></html>'), 'not_a_record'],
+      ['another JSON', {}, Buffer.from(JSON.stringify({ method: 'GET', url: '/kyc/1.0/connect/c/refId/r' })), 'not_a_record'],
+      ['an error inside a 200', {}, Buffer.from('{"status":"error","data":{}}'), 'not_a_record'],
+      ['empty', {}, Buffer.alloc(0), 'not_a_record'],
+      ['gzip', { 'content-encoding': 'gzip' }, zlib.gzipSync(JSON.stringify({ status: 'success', data: RECORD })), 'upstream_error'],
     ];
-    for (const [name, headers, body] of bodies) {
+    for (const [name, headers, body, code] of bodies) {
       upstream.behave = (_req, res) => {
         res.writeHead(200, { 'content-type': 'application/json', ...headers, 'content-length': body.length });
         res.end(body);
       };
       const res = await served.get('/api/candidates/refId/r', COMPLIANCE);
-      expect([name, res.status, errorOf(res).code]).toEqual([name, 502, 'upstream_error']);
+      expect([name, res.status, errorOf(res).code]).toEqual([name, 502, code]);
     }
     // An envelope is passed on as it came, whitespace and key order included.
     const spaced = ` \n{ "data" : ${JSON.stringify(RECORD)}, "status": "success" }`;
@@ -120,6 +121,24 @@ describe('attack: an upstream (or a wrong KYC_BASE_URL) that reflects the Author
     };
     const res = await served.get('/api/candidates/refId/r', COMPLIANCE);
     expect([res.status, res.body]).toEqual([200, spaced]);
+  });
+});
+
+describe('a body that is not JSON (perhaps encrypted) titled "The KYC service answered with an error"', () => {
+  it('is answered as not a readable record that may be encrypted, for every way of asking', async () => {
+    const { upstream, app: served } = await app();
+    // What an encrypted answer looks like: a JWE compact serialisation, not JSON.
+    const encrypted =
+      'eyJhbGciOiJSU0EtT0FFUC0yNTYiLCJlbmMiOiJBMjU2R0NNIn0.OKOawDo13gRp2ojaHV7LFpZcgV7T6DVZKTyKOMTYUmKoTCVJRgckCL9kiMT03JGe.48V1_ALb6US04U3b.5eym8TW_c8SuK0ltJ3rpYIzOeDQz7TALvtu6UG9oMo4vpzs9tX_EFShS8iB7j6ji.XFBoMYUZodetZdvTiFvSkQ';
+    upstream.behave = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': encrypted.length });
+      res.end(encrypted);
+    };
+    for (const headers of [COMPLIANCE, { ...COMPLIANCE, accept: 'multipart/mixed' }, SUPPORT]) {
+      const res = await served.get('/api/candidates/refId/r', headers);
+      expect(res.status).toBe(502);
+      expect(errorOf(res)).toMatchObject({ code: 'not_a_record', message: expect.stringContaining('It may be encrypted') });
+    }
   });
 });
 

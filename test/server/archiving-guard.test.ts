@@ -126,9 +126,14 @@ describe('the archiving guard', () => {
     expect(await guard.refusal()).toMatchObject({ code: 'archiving_key' });
 
     const broken: ArchivingFindings = { ...slow, read: () => Promise.reject(Object.assign(new Error('denied'), { code: 'EACCES' })) };
-    const blind = createArchivingGuard({ accept: false, warn: () => {}, findings: broken });
-    expect(await blind.refusal()).toMatchObject({ status: 503, code: 'store_unavailable' });
+    const warnings: string[] = [];
+    const blind = createArchivingGuard({ accept: false, warn: (line) => warnings.push(line), findings: broken });
+    // Its own code: the shared store is not down, and sign-in is not paused.
+    expect(await blind.refusal()).toMatchObject({ status: 503, code: 'archiving_check_unavailable' });
+    expect(await blind.refusal()).toMatchObject({ status: 503, code: 'archiving_check_unavailable' });
     expect(await blind.state()).toBeUndefined();
+    // Said once, with why, not at every refused lookup.
+    expect(warnings).toEqual([expect.stringMatching(/^The archive-after-extract finding in a slow store cannot be read \(EACCES\)/)]);
   });
 
   it('keys the finding by environment and a fingerprint of the key, never the key', () => {

@@ -1,10 +1,11 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import type http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiErrorBodySchema, apiMetaSchema } from '../../src/kyc/contract/api.ts';
+import { findingName } from '../../src/server/archiving-findings.ts';
 import type { AuditEntry } from '../../src/server/audit.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
@@ -134,6 +135,33 @@ describe.skipIf(!hasRedisServer)(`the finding, shared in Redis${hasRedisServer ?
 });
 
 describe('the finding without Redis', () => {
+  it('a failure to read the archive finding without Redis: its own code (full lookups held back), not store_unavailable (sign-in paused)', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'cl-archiving-unreadable-'));
+    const AUDIT_LOG = path.join(dir, 'audit.jsonl');
+    try {
+      // A finding's file that cannot be read (a directory in its place: EISDIR, whoever the server runs as).
+      mkdirSync(path.join(dir, `${findingName('default', ARCHIVE_KEY)}.json`));
+      const asked = upstream.seen.length;
+      const at = await instance({ AUDIT_LOG, KYC_API_KEY_STATUS: 'status-level-key-of-test' });
+      for (let i = 0; i < 2; i++) {
+        const res = await lookup(at);
+        expect(res.status).toBe(503);
+        const { error } = apiErrorBodySchema.parse(JSON.parse(res.body));
+        expect(error.code).toBe('archiving_check_unavailable');
+        expect(error.message).toMatch(/full lookups are held back/);
+        expect(error.message).not.toMatch(/sign-in/i);
+      }
+      expect(upstream.seen.length - asked).toBe(0);
+      expect(auditOf(at).at(-1)).toMatchObject({ status: 503, code: 'archiving_check_unavailable', level: null });
+      // Status-level lookups (with a status key) go on: only the full key's check is missing.
+      expect((await at.request(LOOKUP, { headers: { 'x-user': 'sam', 'x-role': 'support' } })).status).toBe(200);
+      // The operator is told once, with why.
+      expect(at.logs.filter((line) => line.includes('finding in the file') && line.includes('cannot be read (EISDIR)'))).toHaveLength(1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('is kept in a file beside the audit log: a restart still refuses; removing the file resets it', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'cl-archiving-file-'));
     const AUDIT_LOG = path.join(dir, 'audit.jsonl');

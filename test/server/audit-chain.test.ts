@@ -169,7 +169,51 @@ describe('the audit chain', () => {
   });
 
   it('says how to use it, and names a file it cannot read', () => {
-    expect(verify()).toMatchObject({ code: 2, err: expect.stringContaining('usage: npm run audit:verify -- <file>') });
+    expect(verify()).toMatchObject({
+      code: 2,
+      err: expect.stringContaining('usage: npm run audit:verify -- [--continues-earlier-file] <file>'),
+    });
     expect(verify('/nonexistent/audit.jsonl')).toMatchObject({ code: 2, err: 'Cannot read /nonexistent/audit.jsonl: ENOENT' });
+  });
+});
+
+describe('attack: an audit file with its first lines cut', () => {
+  it('is refused unless the operator says it continues a rotated file, which is then accepted', async () => {
+    const file = tempFile();
+    await writeIds(file, ['a', 'b', 'c', 'd']);
+    writeLines(file, linesOf(file).slice(2));
+    const cut = verify(file);
+    expect(cut.code).toBe(1);
+    expect(cut.err).toContain(`${file}:1: chain broken: the first line does not start a chain`);
+    expect(cut.err).toContain('--continues-earlier-file');
+    expect(cut.out).not.toContain('chain intact');
+
+    // The rotated file is gone, and the operator says so: accepted, with what could not be checked.
+    const told = verify('--continues-earlier-file', file);
+    expect(told.code).toBe(0);
+    expect(told.out).toBe(
+      `note: ${file}:1 continues an earlier file that was not given (--continues-earlier-file): lines cut from its start cannot be seen\n2 lines, chain intact`,
+    );
+  });
+
+  it('accepts a rotated pair given in order without the flag, and still catches a line cut from the start of the first', async () => {
+    const file = tempFile();
+    const log = await writeIds(file, ['a', 'b', 'c']);
+    copyFileSync(file, `${file}.1`);
+    truncateSync(file, 0);
+    await log.record(entry('d'));
+    expect(verify(`${file}.1`, file)).toEqual({ code: 0, out: '4 lines, chain intact', err: '' });
+
+    writeLines(`${file}.1`, linesOf(`${file}.1`).slice(1));
+    expect(verify(`${file}.1`, file)).toMatchObject({ code: 1, err: expect.stringContaining(`${file}.1:1: chain broken: the first line`) });
+    expect(verify('--continues-earlier-file', `${file}.1`, file)).toMatchObject({
+      code: 0,
+      out: expect.stringContaining('3 lines, chain intact'),
+    });
+  });
+
+  it('says how to use it when given an option it does not know', () => {
+    expect(verify('--continue', 'audit.jsonl')).toMatchObject({ code: 2, err: expect.stringContaining('unknown option --continue') });
+    expect(verify('--continues-earlier-file')).toMatchObject({ code: 2, err: expect.stringContaining('usage:') });
   });
 });

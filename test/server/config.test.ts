@@ -38,7 +38,8 @@ describe('configuration', () => {
       testControls: false,
     });
     expect(config.auth).toEqual({ mode: 'local', allowUnauthenticated: false });
-    expect(config).toMatchObject({ auditLog: 'audit.jsonl', rateLimitPerMinute: 60, rateLimitBatchPerMinute: 600 });
+    expect(config).toMatchObject({ auditLog: '.candidate-lookup/audit.jsonl', rateLimitPerMinute: 60, rateLimitBatchPerMinute: 600 });
+    expect(config).toMatchObject({ defaultStateDir: '.candidate-lookup', logLevel: 'info' });
     expect(config.environments).toEqual([{ name: 'sandbox', label: 'Sandbox', upstream: { kind: 'sandbox' } }]);
   });
 

@@ -241,6 +241,17 @@ describe('https claimed by anyone, and a session cookie planted from a sibling o
     expect((await app.get('/favicon.svg', https)).headers['strict-transport-security']).toBe('max-age=31536000');
   });
 
+  it('/healthz and /readyz lack HSTS behind a trusted TLS proxy: now they carry it like every answer', async () => {
+    const { app } = await upstreamAndApp({ trustedProxies: ['127.0.0.1/32', '::1/128'] });
+    for (const route of ['/healthz', '/readyz']) {
+      const res = await app.get(route, { 'x-forwarded-proto': 'https' });
+      expect([route, res.status, res.headers['strict-transport-security']]).toEqual([route, 200, 'max-age=31536000']);
+      expect((await app.get(route)).headers['strict-transport-security']).toBeUndefined();
+    }
+    const { app: untrusting } = await upstreamAndApp({ trustedProxies: ['10.0.0.0/8'] });
+    expect((await untrusting.get('/healthz', { 'x-forwarded-proto': 'https' })).headers['strict-transport-security']).toBeUndefined();
+  });
+
   it('believes X-Forwarded-Proto by its first value only', async () => {
     const app = await usersApp(['127.0.0.1/32', '::1/128']);
     const downgraded = await signIn(app.port, 'ana', 'ana password ok', { 'x-forwarded-proto': 'http, https' });

@@ -8,6 +8,7 @@ import type { UpstreamTarget } from '../../src/server/upstream-client.ts';
 import { createAppServer } from '../../src/server/app-server.ts';
 import { createHealthRoutes, type ReadinessCheck } from '../../src/server/health.ts';
 import { createLogger, type RequestRecord } from '../../src/server/log.ts';
+import { memoryAuditLog } from './memory-audit.ts';
 
 export interface RawResponse {
   status: number;
@@ -114,9 +115,9 @@ export function testEnvironment(
   };
 }
 
-type TestAppOptions = Omit<ApiHandlerOptions, 'log' | 'timeoutMs' | 'maxResponseBytes' | 'environments'> &
+type TestAppOptions = Omit<ApiHandlerOptions, 'logger' | 'timeoutMs' | 'maxResponseBytes' | 'environments' | 'audit'> &
   Partial<
-    Pick<ApiHandlerOptions, 'timeoutMs' | 'maxResponseBytes'>
+    Pick<ApiHandlerOptions, 'timeoutMs' | 'maxResponseBytes' | 'audit'>
   > /** One upstream (a test environment named "default"), or a list of environments. */ & {
     upstream?: UpstreamTarget;
     samples?: SampleCandidate[];
@@ -135,10 +136,18 @@ export async function startTestApp(options: TestAppOptions, staticDir = 'public'
     timeoutMs: 2000,
     maxResponseBytes: 64 * 1024 * 1024,
     ...rest,
+    // A test that does not read the audit log gets one in memory: the API takes none without a log.
+    audit: rest.audit ?? memoryAuditLog(),
     environments: environments ?? [testEnvironment(upstream!, { samples })],
-    warn: (line) => logger.warn(line),
+    logger,
   });
-  const server = createAppServer({ api, staticDir, health: createHealthRoutes(checks), log: (record) => logger.info(record, 'request') });
+  const server = createAppServer({
+    api,
+    staticDir,
+    health: createHealthRoutes(checks),
+    logger,
+    ...(rest.trustedProxies ? { trustedProxies: rest.trustedProxies } : {}),
+  });
   const { port, close } = await listen(server);
   const requests = () => logs.map((line) => JSON.parse(line) as RequestRecord & { msg: string }).filter((line) => line.msg === 'request');
   // A test's audit log is closed with its app (its file handle is not left to the garbage collector).

@@ -16,7 +16,7 @@ import { listen, type RawResponse, rawRequest } from './http.ts';
 export interface Instance {
   port: number;
   url: string;
-  /** Warnings as plain lines, request records and lines with fields of their own as JSON. */
+  /** The server's log as written: JSON lines (pino), warnings and a line per API request among them. */
   logs: string[];
   metrics: Metrics;
   auditLog: string;
@@ -51,8 +51,6 @@ export async function startInstance(
   const configured = createApiFromConfig(config, upstream, {
     metrics,
     logger: createLogger({ write: (text: string) => void logs.push(text.trimEnd()) }),
-    warn: (line) => logs.push(line),
-    log: (record) => logs.push(JSON.stringify(record)),
     access: { signInDelayMs: options.signInDelayMs ?? 1 },
   });
   api = configured.handler;

@@ -215,15 +215,19 @@ describe('faults of the service, answered in parts', () => {
     expect(errorOf(res).code).toBe('response_too_large');
   });
 
-  it('a body that is not JSON after its envelope opens, or is incomplete: upstream_error; one that is not an envelope: upstream_error', async () => {
-    for (const body of [`{"status":"success","data":{"status":"approved"}} trailing`, `{"status":"success","data":{"status":`, '<html>']) {
+  it('a body that is not JSON after its envelope opens, or is incomplete: upstream_error; one that is not an envelope: not_a_record', async () => {
+    for (const [body, code] of [
+      [`{"status":"success","data":{"status":"approved"}} trailing`, 'upstream_error'],
+      [`{"status":"success","data":{"status":`, 'upstream_error'],
+      ['<html>', 'not_a_record'],
+    ]) {
       upstream.behave = (_req, res) => {
-        res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body!) });
         res.end(body);
       };
       const res = await lookup();
       expect(res.status).toBe(502);
-      expect(errorOf(res).code).toBe('upstream_error');
+      expect(errorOf(res).code).toBe(code);
     }
   });
 

@@ -226,10 +226,37 @@ describe('OpenID Connect sign-in', () => {
     expect(json(await app.request('/api/session', { headers: { cookie } }))).toEqual({ mode: 'oidc', provider: 'Test IdP' });
   });
 
-  it('marks both cookies Secure behind https, the session cookie __Host- named', async () => {
-    const res = await signInAs('ana', { headers: { 'x-forwarded-proto': 'https' } });
+  it('marks both cookies Secure behind https, both __Host- named', async () => {
+    const https = { 'x-forwarded-proto': 'https' };
+    const started = await start(app, '/', https);
+    expect(String(started.res.headers['set-cookie'])).toMatch(
+      /^__Host-cl_oidc=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Lax; Max-Age=600; Secure$/,
+    );
+    const callback = await signInAtProvider(started.url, 'ana');
+    const res = await back(app, callback, { cookie: cookieFrom(started.res, '__Host-cl_oidc')!, ...https });
+    expect(res.headers.location).toBe('/');
     for (const line of res.headers['set-cookie']!) expect(line).toMatch(/; Secure$/);
     expect(res.headers['set-cookie']!.filter((line) => line.startsWith('__Host-cl_session='))).toHaveLength(1);
+    expect(res.headers['set-cookie']!.find((line) => line.startsWith('__Host-cl_oidc='))).toMatch(
+      /^__Host-cl_oidc=; Path=\/;.*Max-Age=0; Secure$/,
+    );
+  });
+
+  it('a sign-in-in-progress cookie planted by a sibling subdomain (login CSRF) signs nobody in', async () => {
+    // The attacker starts a sign-in, signs in at the provider as themself, and keeps the callback's address.
+    const https = { 'x-forwarded-proto': 'https' };
+    const attacker = await start(app, '/', https);
+    const pendingId = /cl_oidc=([^;]+)/.exec(String(attacker.res.headers['set-cookie']))![1]!;
+    const callback = await signInAtProvider(attacker.url, 'sam');
+    // A sibling subdomain can set a plain `cl_oidc` for the whole domain, never a `__Host-` one; then the victim follows the link.
+    const planted = await back(app, callback, { cookie: `cl_oidc=${pendingId}`, ...https });
+    expect(planted.headers.location).toBe('/sign-in-refused/stale');
+    expect(cookieFrom(planted, '__Host-cl_session')).toBeUndefined();
+    // Nor does a sign-in-in-progress cookie of another sign-in finish this one (its state is not this answer's).
+    const other = await start(app, '/', https);
+    const mixed = await back(app, callback, { cookie: cookieFrom(other.res, '__Host-cl_oidc')!, ...https });
+    expect(mixed.headers.location).toBe('/sign-in-refused/stale');
+    expect(cookieFrom(mixed, '__Host-cl_session')).toBeUndefined();
   });
 
   it('starts a sign-in only by POST from this site, and never sends the browser off this site after it', async () => {

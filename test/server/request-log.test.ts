@@ -4,8 +4,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccessControl } from '../../src/server/auth/access.ts';
 import { type AuditEntry, createAuditLog } from '../../src/server/audit.ts';
+import type { AccessControl } from '../../src/server/auth/access-control.ts';
+import { createAppServer } from '../../src/server/app-server.ts';
+import { createLogger } from '../../src/server/log.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
-import { type RawResponse, startTestApp, type TestApp } from './http.ts';
+import { listen, type RawResponse, rawRequest, startTestApp, type TestApp } from './http.ts';
 
 /**
  * The request log as the server writes it (pino JSON lines), after lookups of distinctive ids with a
@@ -82,11 +85,14 @@ describe('the request log', () => {
       ['static', 404], // no built app in public/: the history fallback has nothing to serve
       ['/api/candidates/:rest', 404],
     ]);
-    for (const line of app.logs) {
-      expect(Object.keys(JSON.parse(line)).sort()).toEqual(
-        ['level', 'time', 'pid', 'hostname', 'reqId', 'method', 'route', 'status', 'ms', 'bytes', 'msg'].sort(),
-      );
-    }
+    const keys = ['level', 'time', 'pid', 'hostname', 'reqId', 'method', 'route', 'status', 'ms', 'bytes', 'msg'];
+    // The user once known (the request's child logger is bound to it): not for the 401, nor the static file.
+    const users = ['ana', 'sam', 'ana', 'ana', undefined, undefined, 'ana'];
+    app.logs.forEach((line, index) => {
+      const user = users[index];
+      expect(Object.keys(JSON.parse(line)).sort()).toEqual([...keys, ...(user ? ['user'] : [])].sort());
+      expect(JSON.parse(line).user).toBe(user);
+    });
   });
 
   it('gives each request an id, in the X-Request-Id header, the log line and the audit line', async () => {
@@ -113,5 +119,75 @@ describe('the request log', () => {
     const res = await app.get('/api/candidates/refId/PLUGH-0001', { ...compliance, 'x-request-id': 'PLUGH-chosen-by-client' });
     expect(res.headers['x-request-id']).not.toContain('PLUGH');
     expect(app.logs.join('\n')).not.toContain('PLUGH');
+  });
+});
+
+describe('unexpected errors are silent', () => {
+  /** An error whose message carries the key and a candidate's name (an upstream body quoted in a parse error, say), and a line that looks like a stack frame. */
+  const hostileError = () => new TypeError(`upstream said ${KEY} for ${NAME}\n    at ${EMAIL} (file:///${STATUS_KEY}.ts:1:1)`);
+  const secrets = [KEY, STATUS_KEY, NAME, EMAIL, 'QUUX', 'XYZZY', 'upstream said'];
+  const parsed = (logs: string[]) => logs.map((line) => JSON.parse(line) as Record<string, unknown>);
+
+  it('an error thrown in a route is logged once, with the request id, route, user and stack, never the key or candidate data', async () => {
+    const access: AccessControl = {
+      mode: 'proxy',
+      identify: async () => ({ user: 'ana', role: 'compliance' }),
+      handleSession: (_req, reply) => reply(200, { mode: 'proxy' }),
+      rateLimitKey: () => {
+        throw hostileError();
+      },
+    };
+    const failing = await startTestApp({ upstream: { baseUrl: upstream.url, clientId: 'client-QUUX', apiKey: KEY }, access });
+    try {
+      // The request fails alone (its connection cut before an answer), and the server goes on.
+      await expect(failing.get('/api/candidates/refId/PLUGH-0001')).rejects.toThrow('socket hang up');
+      await expect.poll(() => failing.logs.length).toBe(2);
+      const lines = parsed(failing.logs);
+      const unexpected = lines.filter((line) => line.msg === 'unexpected error');
+      expect(unexpected).toHaveLength(1);
+      const request = lines.find((line) => line.msg === 'request')!;
+      expect(request.reqId).toMatch(/^[0-9a-f-]{36}$/);
+      expect(unexpected[0]).toMatchObject({
+        level: 'error',
+        reqId: request.reqId,
+        route: '/api/candidates/refId/:id',
+        user: 'ana',
+        error: { type: 'TypeError', stack: expect.arrayContaining([expect.stringMatching(/^at .*request-log\.test\.ts:\d+:\d+\)?$/)]) },
+      });
+      const text = failing.logs.join('\n');
+      for (const secret of [...secrets, 'PLUGH']) expect(text).not.toContain(secret);
+      expect((await failing.get('/api/session')).status).toBe(200);
+    } finally {
+      await failing.close();
+    }
+  });
+
+  it("the app server's 500 is logged once, with the request id and stack, never the error's message", async () => {
+    const logs: string[] = [];
+    const server = createAppServer({
+      api: () => {
+        throw hostileError();
+      },
+      staticDir: 'public',
+      logger: createLogger({ write: (text: string) => void logs.push(text.trimEnd()) }),
+    });
+    const { port, close } = await listen(server);
+    try {
+      const res = await rawRequest(port, '/api/meta');
+      expect(res.status).toBe(500);
+      await expect.poll(() => logs.length).toBe(2);
+      const [unexpected, request] = parsed(logs);
+      expect(unexpected).toMatchObject({
+        level: 'error',
+        msg: 'unexpected error',
+        reqId: res.headers['x-request-id'],
+        error: { type: 'TypeError' },
+      });
+      expect((unexpected!.error as { stack: string[] }).stack.length).toBeGreaterThan(0);
+      expect(request).toMatchObject({ msg: 'request', status: 500, reqId: res.headers['x-request-id'] });
+      for (const secret of secrets) expect(logs.join('\n')).not.toContain(secret);
+    } finally {
+      await close();
+    }
   });
 });

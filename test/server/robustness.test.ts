@@ -11,6 +11,7 @@ import type { AuditLog } from '../../src/server/audit.ts';
 import { createApiHandler } from '../../src/server/proxy.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
 import { cookieOf, listen, rawRequest, signIn as signInAt, startTestApp, testEnvironment, type RawResponse, type TestApp } from './http.ts';
+import { memoryAuditLog } from './memory-audit.ts';
 
 /** Ways a server like this one fails in practice: each must give a clear answer and leave it serving. */
 const cleanups: Array<() => Promise<void>> = [];
@@ -128,6 +129,7 @@ describe('robustness', () => {
       environments: [testEnvironment({ baseUrl: upstream.url, clientId: 'c', apiKey: 'k' })],
       timeoutMs: 1000,
       maxResponseBytes: 1e6,
+      audit: memoryAuditLog(),
     });
     const { port, close } = await listen(http.createServer((req, res) => api(req, res)));
     cleanups.push(close, () => upstream.close());

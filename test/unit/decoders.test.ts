@@ -1,10 +1,12 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { addressLines, decodeAddress } from '../../src/kyc/view/address.ts';
 import { candidateName } from '../../src/kyc/contract/candidate-name.ts';
 import { attributeLabel, sortAttributes } from '../../src/kyc/view/attributes.ts';
 import { certificateTitle, parseCertificate } from '../../src/kyc/view/certificate.ts';
+import { certificateOutcome, NOT_RECOGNISED } from '../../src/kyc/view/certificate-review.ts';
 import { countryName } from '../../src/kyc/view/countries.ts';
-import { ageOn, formatDob, parseDob } from '../../src/kyc/view/dob.ts';
+import { ageOn, formatDob, parseDob, readDob } from '../../src/kyc/view/dob.ts';
 import { decodePhone } from '../../src/kyc/view/phone.ts';
 
 describe('decodeAddress', () => {
@@ -75,13 +77,98 @@ describe('date of birth', () => {
     expect(formatDob(dob, 'en-US')).toBe('July 14, 1988');
   });
 
-  it.each(['1987-06-15', '13/01/1990', '02/30/2000', '', 'yesterday', '1/2/34'])('does not parse %j', (raw) => {
+  it.each([
+    ['1990-04-23', { year: 1990, month: 4, day: 23 }],
+    ['  1987-06-15 ', { year: 1987, month: 6, day: 15 }],
+    ['1990-04-23T00:00:00.000Z', { year: 1990, month: 4, day: 23 }],
+    ['1990-04-23T00:00:00Z', { year: 1990, month: 4, day: 23 }],
+    ['1990-04-23T23:30:00-05:00', { year: 1990, month: 4, day: 23 }],
+    ['1990-04-23T00:00:00+14:00', { year: 1990, month: 4, day: 23 }],
+    ['1990-04-23T00:00', { year: 1990, month: 4, day: 23 }],
+    ['1990-04-23 12:00:00+02:00', { year: 1990, month: 4, day: 23 }],
+    ['1990-04-23t00:00:00z', { year: 1990, month: 4, day: 23 }],
+    ['2000-02-29', { year: 2000, month: 2, day: 29 }],
+  ])('reads the ISO form %j as a date, the date part as written', (raw, dob) => {
+    expect(parseDob(raw)).toEqual(dob);
+  });
+
+  it("takes an ISO timestamp's date part whatever the reader's zone: no day lost to an offset", () => {
+    const originalTz = process.env.TZ;
+    try {
+      for (const zone of ['America/Los_Angeles', 'Pacific/Kiritimati', 'UTC']) {
+        process.env.TZ = zone;
+        const dob = parseDob('1990-04-23T00:00:00.000Z')!;
+        expect(formatDob(dob, 'en-GB')).toBe('23 April 1990');
+        expect(ageOn(dob, new Date(2026, 3, 22))).toBe(35);
+        expect(ageOn(dob, new Date(2026, 3, 23))).toBe(36);
+      }
+    } finally {
+      if (originalTz === undefined) delete process.env.TZ;
+      else process.env.TZ = originalTz;
+    }
+  });
+
+  it.each(['1990-02-30', '1990-13-01', '1990-00-10', '1990-04-31T00:00:00Z', '02/30/2000', '13/01/1990', '1900-02-29'])(
+    'flags %j as a date that does not exist',
+    (raw) => {
+      expect(parseDob(raw)).toBeUndefined();
+      expect(readDob(raw)).toEqual({ ok: false, problem: 'not a date that exists' });
+    },
+  );
+
+  it.each([
+    '',
+    'yesterday',
+    '1/2/34',
+    '23.04.1990',
+    '1990/04/23',
+    '23-04-1990',
+    '04-23-1990',
+    '1990-4-23',
+    '90-04-23',
+    '19900423',
+    '1990-04-23T',
+    '1990-04-23Tnoon',
+    '1990-04-23T00:00:00.000Zjunk',
+    '1990-04-23\n<script>',
+  ])('shows %j raw and flagged: a form that cannot be read without guessing', (raw) => {
     expect(parseDob(raw)).toBeUndefined();
+    expect(readDob(raw)).toEqual({ ok: false, problem: 'not in a form this page reads (MM/DD/YYYY or YYYY-MM-DD)' });
   });
 
   it('accepts 29 February in a leap year only', () => {
     expect(parseDob('02/29/1996')).toEqual({ year: 1996, month: 2, day: 29 });
     expect(parseDob('02/29/1997')).toBeUndefined();
+  });
+
+  const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+
+  it('property: a date reads alike as MM/DD/YYYY, YYYY-MM-DD and any ISO timestamp of that date, in any offset', () => {
+    const day = fc.date({ min: new Date('1900-01-01T00:00:00Z'), max: new Date('2100-12-31T00:00:00Z'), noInvalidDate: true });
+    const time = fc.tuple(fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }), fc.integer({ min: 0, max: 999 }));
+    const offset = fc.constantFrom('Z', '+00:00', '-05:00', '+14:00', '-1200', '+0530');
+    fc.assert(
+      fc.property(day, time, offset, (date, [hour, minute, ms], zone) => {
+        const dob = { year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() };
+        const iso = `${dob.year}-${pad(dob.month)}-${pad(dob.day)}`;
+        expect(parseDob(`${dob.month}/${dob.day}/${dob.year}`)).toEqual(dob);
+        expect(parseDob(iso)).toEqual(dob);
+        expect(parseDob(`${iso}T${pad(hour)}:${pad(minute)}:00.${pad(ms, 3)}${zone}`)).toEqual(dob);
+      }),
+    );
+  });
+
+  it('property: a day past the end of its month is never read, in either form', () => {
+    const monthEnd = (year: number, month: number) => new Date(Date.UTC(year, month, 0)).getUTCDate();
+    const impossible = fc
+      .tuple(fc.integer({ min: 1900, max: 2100 }), fc.integer({ min: 1, max: 12 }))
+      .chain(([year, month]) => fc.tuple(fc.constant(year), fc.constant(month), fc.integer({ min: monthEnd(year, month) + 1, max: 99 })));
+    fc.assert(
+      fc.property(impossible, ([year, month, day]) => {
+        expect(readDob(`${year}-${pad(month)}-${pad(day)}`)).toEqual({ ok: false, problem: 'not a date that exists' });
+        expect(readDob(`${month}/${day}/${year}`)).toEqual({ ok: false, problem: 'not a date that exists' });
+      }),
+    );
   });
 });
 
@@ -93,7 +180,7 @@ describe('certificates', () => {
     expect(certificateTitle('weird')).toBe('Weird');
   });
 
-  it('pretty-prints valid JSON and summarises issuer, date and provider results', () => {
+  it('pretty-prints valid JSON, and its results read as the chip says them', () => {
     const raw = JSON.stringify({
       Organization: { legalName: 'Onfido Ltd' },
       Claim: { issueDate: '2026-01-01T00:00:00.000Z', reviewBody: { result: 'clear', nested: [{ match: 'potential_match' }] } },
@@ -102,10 +189,11 @@ describe('certificates', () => {
     expect(parsed.ok).toBe(true);
     if (parsed.ok) {
       expect(parsed.pretty).toContain('\n  "Organization": {');
-      expect(parsed.summary).toEqual({
-        issuer: 'Onfido Ltd',
-        issueDate: '2026-01-01T00:00:00.000Z',
-        results: ['clear', 'potential_match'],
+      expect(certificateOutcome('onfido-service-cert', raw)).toEqual({
+        label: 'Onfido',
+        outcome: 'potential_match',
+        path: 'reviewBody.nested[0].match',
+        recognition: 'known',
       });
     }
   });
@@ -119,8 +207,8 @@ describe('certificates', () => {
 
   it('survives JSON that is not an object', () => {
     for (const raw of ['null', '42', '"text"', '[]']) {
-      const parsed = parseCertificate(raw);
-      expect(parsed.ok && parsed.summary.results).toEqual([]);
+      expect(parseCertificate(raw).ok).toBe(true);
+      expect(certificateOutcome('x-cert', raw)).toMatchObject({ outcome: NOT_RECOGNISED, recognition: 'none' });
     }
   });
 });

@@ -117,7 +117,8 @@ describe('candidate summary', () => {
       now: NOW,
       timeZone: 'UTC',
     });
-    expect(text).toMatch(/Certificates:\n( {2}\S.*\n)* {2}ComplyAdvantage: potential_match\n/);
+    // The chip's words, and where a reader of the ticket can check them.
+    expect(text).toMatch(/Certificates:\n( {2}\S.*\n)* {2}ComplyAdvantage: potential_match \(at reviewBody\.matchStatus\)\n/);
     expect(text).toContain('Decision fields:\n  screeningCase: CA-2026-00917\n  riskScore: 87\n  reviewNote: (empty)\n');
   });
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { candidateEnvelopeSchema, type CandidateRecord } from '../../src/kyc/contract/schema.ts';
 import { statusInfo, statusOfDateField, KNOWN_STATUSES } from '../../src/kyc/contract/status.ts';
 import { formatDateTime, formatDuration, formatRelative, zoneLabel } from '../../src/kyc/view/time.ts';
+import { statusTone } from '../../src/kyc/view/status-tone.ts';
 import { buildTimeline } from '../../src/kyc/view/timeline.ts';
 
 const record = (fields: Partial<CandidateRecord>): CandidateRecord => ({
@@ -39,7 +40,8 @@ describe('buildTimeline', () => {
     const timeline = buildTimeline(
       record({ status: 'on_hold', waitingDate: '2026-01-01T00:00:00.000Z', escalatedDate: '2026-01-03T00:00:00.000Z' }),
     );
-    expect(timeline.undatedCurrent).toMatchObject({ status: 'on_hold', label: 'on_hold', known: false, tone: 'neutral' });
+    expect(timeline.undatedCurrent).toMatchObject({ status: 'on_hold', label: 'on_hold', known: false });
+    expect(statusTone(timeline.undatedCurrent!.status).family).toBe('neutral');
     expect(timeline.steps.map((s) => s.status.status)).toEqual(['waiting', 'escalated']);
   });
 
@@ -57,7 +59,7 @@ describe('statuses', () => {
       const info = statusInfo(status);
       expect(info.known).toBe(true);
       expect(info.label).not.toBe(status === 'approved' ? '' : status);
-      expect(info.tone).not.toBe('neutral');
+      expect(statusTone(status).family).not.toBe('neutral');
     }
   });
 
@@ -84,23 +86,26 @@ describe('time formatting', () => {
 
   it('formats relative times both ways', () => {
     const now = new Date('2026-11-21T12:00:00.000Z');
-    expect(formatRelative(new Date('2026-11-18T12:00:00.000Z'), now, 'en')).toBe('3 days ago');
-    expect(formatRelative(new Date('2026-12-11T12:00:00.000Z'), now, 'en')).toBe('in 20 days');
-    expect(formatRelative(now, now, 'en')).toBe('now');
+    const utc = { zone: 'utc', locale: 'en' } as const;
+    expect(formatRelative(new Date('2026-11-18T12:00:00.000Z'), now, utc)).toBe('3 days ago');
+    expect(formatRelative(new Date('2026-12-11T12:00:00.000Z'), now, utc)).toBe('in 20 days');
+    expect(formatRelative(now, now, utc)).toBe('now');
   });
 
-  it('words two events minutes apart alike, with numbers, never "last month" or "yesterday"', () => {
+  it('words two events on the same calendar day alike, in days, never "last month" or "1 year ago"', () => {
     const now = new Date('2026-11-21T12:00:00.000Z');
+    const utc = { zone: 'utc', locale: 'en' } as const;
     const daysAgo = (days: number, minutes = 0) => new Date(now.getTime() - days * 86_400_000 - minutes * 60_000);
-    expect(formatRelative(daysAgo(30), now, 'en')).toBe('30 days ago');
-    expect(formatRelative(daysAgo(30, -3), now, 'en')).toBe('30 days ago');
-    expect(formatRelative(daysAgo(30, 3), now, 'en')).toBe('30 days ago');
-    expect(formatRelative(daysAgo(1), now, 'en')).toBe('1 day ago');
-    expect(formatRelative(daysAgo(0, 24 * 60 - 1), now, 'en')).toBe('1 day ago');
-    expect(formatRelative(daysAgo(0, 59.5), now, 'en')).toBe('1 hour ago');
-    expect(formatRelative(daysAgo(90), now, 'en')).toBe('3 months ago');
-    expect(formatRelative(daysAgo(400), now, 'en')).toBe('1 year ago');
-    expect(formatRelative(new Date(now.getTime() + 86_400_000), now, 'en')).toBe('in 1 day');
+    expect(formatRelative(daysAgo(30), now, utc)).toBe('30 days ago');
+    expect(formatRelative(daysAgo(30, -3), now, utc)).toBe('30 days ago');
+    expect(formatRelative(daysAgo(30, 3), now, utc)).toBe('30 days ago');
+    expect(formatRelative(daysAgo(1), now, utc)).toBe('yesterday');
+    expect(formatRelative(daysAgo(0, 24 * 60 - 1), now, utc)).toBe('yesterday');
+    expect(formatRelative(daysAgo(0, 59.5), now, utc)).toBe('59 minutes ago');
+    expect(formatRelative(daysAgo(0, 60), now, utc)).toBe('1 hour ago');
+    expect(formatRelative(daysAgo(90), now, utc)).toBe('90 days ago');
+    expect(formatRelative(daysAgo(400), now, utc)).toBe('400 days ago');
+    expect(formatRelative(new Date(now.getTime() + 86_400_000), now, utc)).toBe('tomorrow');
   });
 });
 

@@ -18,6 +18,7 @@ const TITLES: Partial<Record<LookupError['kind'], string>> = {
   upstream_error: 'The KYC service answered with an error',
   response_too_large: 'The list is too large',
   not_json: 'The list is not readable',
+  not_a_record: 'The list is not readable',
   malformed: 'The list has an unexpected shape',
 };
 

@@ -1,24 +1,20 @@
-import { formatDuration } from '../../kyc/view/time.ts';
+import { formatDateTime, formatDuration } from '../../kyc/view/time.ts';
+import { useZoneMode } from '../preferences/time-zone.tsx';
 import { cardClass } from '../ui/card.tsx';
 import { useNow } from '../ui/use-now.ts';
 
-/** "14:02:10 UTC", with the date in front when it is not today (UTC). */
-export function formatUtcMoment(date: Date, now: Date): string {
-  const iso = date.toISOString();
-  const time = `${iso.slice(11, 19)} UTC`;
-  return iso.slice(0, 10) === now.toISOString().slice(0, 10) ? time : `${iso.slice(0, 10)} ${time}`;
-}
-
 /**
  * The key that fetched this record deletes the candidate's identity data shortly after each lookup
- * ("archive after extract"): said loudly, with the exact time and a countdown on the server's clock
+ * ("archive after extract"): said loudly, with the exact time (in the page's zone, or UTC when the header's
+ * "UTC times" is on) and a countdown on the server's clock
  * (`clockOffsetMs` is how far this browser's clock runs behind it).
  */
 export function ArchiveWarning({ at, accepted, clockOffsetMs = 0 }: { at: Date; accepted: boolean | undefined; clockOffsetMs?: number }) {
   const now = new Date(useNow(1000).getTime() + clockOffsetMs);
   // Whole seconds, rounded towards the deadline: "in 10 s" right after a 10 s lookup, not "in 9 s".
   const remaining = Math.ceil((at.getTime() - now.getTime()) / 1000) * 1000;
-  const when = formatUtcMoment(at, now);
+  // Like every time on the page: in the zone it shows, with the zone, to the second as the countdown counts.
+  const when = formatDateTime(at, { zone: useZoneMode(), seconds: true });
   return (
     <div role="alert" data-testid="archive-warning" className={cardClass({ tone: 'alert' })}>
       <h2 className="text-lg font-semibold">

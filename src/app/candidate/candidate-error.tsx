@@ -39,10 +39,25 @@ function retryText({ retryAfterSeconds, retryAt }: LookupError['details']): Reac
   );
 }
 
+/** Kinds that may pass by themselves: their title, the server's message, and Try again. */
+const PASSING = {
+  audit_unavailable: 'This lookup could not be recorded',
+  archiving_check_unavailable: 'Full lookups are held back: the API key check cannot be read',
+  server_busy: 'This server is busy',
+  upstream_unreachable: 'The KYC service cannot be reached',
+  upstream_timeout: 'The KYC service did not answer in time',
+  server_unreachable: 'The Candidate Lookup server cannot be reached',
+  interrupted: 'The download broke off',
+  upstream_error: 'The KYC service answered with an error',
+} as const satisfies Partial<Record<LookupError['kind'], string>>;
+
+const isPassing = (kind: LookupError['kind']): kind is keyof typeof PASSING => Object.hasOwn(PASSING, kind);
+
 /** A screen for every kind: a kind without one is a compile error (the `never` below). */
 function errorScreen(error: LookupError, kind: LookupKind, id: string, actions: Actions): ErrorScreen {
-  const { message } = error;
-  switch (error.kind) {
+  const { message, kind: errorKind } = error;
+  if (isPassing(errorKind)) return { title: PASSING[errorKind], body: message, action: actions.retry };
+  switch (errorKind) {
     case 'not_found':
       return {
         title: `No candidate with ${kind} "${id}"`,
@@ -59,8 +74,6 @@ function errorScreen(error: LookupError, kind: LookupKind, id: string, actions: 
         body: `${message} The limit protects the KYC service and keeps lookups accountable.`,
         action: actions.retry,
       };
-    case 'audit_unavailable':
-      return { title: 'This lookup could not be recorded', body: message, action: actions.retry };
     case 'store_unavailable':
       return { title: 'Sign-in and lookups are paused', body: STORE_UNAVAILABLE_TEXT, action: actions.retry };
     case 'upstream_unauthorized':
@@ -68,24 +81,14 @@ function errorScreen(error: LookupError, kind: LookupKind, id: string, actions: 
         title: "The KYC service rejected this server's API key",
         body: `${message} Nothing is wrong with the id you entered; ask whoever runs Candidate Lookup.`,
       };
-    case 'server_busy':
-      return { title: 'This server is busy', body: message, action: actions.retry };
     case 'upstream_rate_limited':
       return { title: 'The KYC service is limiting requests', body: retryText(error.details), action: actions.retry };
-    case 'upstream_unreachable':
-      return { title: 'The KYC service cannot be reached', body: message, action: actions.retry };
-    case 'upstream_timeout':
-      return { title: 'The KYC service did not answer in time', body: message, action: actions.retry };
-    case 'server_unreachable':
-      return { title: 'The Candidate Lookup server cannot be reached', body: message, action: actions.retry };
-    case 'interrupted':
-      return { title: 'The download broke off', body: message, action: actions.retry };
     case 'response_too_large':
       return { title: 'The response is too large', body: message };
-    case 'upstream_error':
-      return { title: 'The KYC service answered with an error', body: message, action: actions.retry };
     case 'not_json':
       return { title: 'The response is not readable', body: message };
+    case 'not_a_record':
+      return { title: 'The answer is not a readable record', body: message };
     case 'malformed':
       return { title: 'The response has an unexpected shape', body: <WhatWasWrong message={message} detail={error.details.detail} /> };
     case 'archiving_key':
@@ -105,7 +108,7 @@ function errorScreen(error: LookupError, kind: LookupKind, id: string, actions: 
         body: `${message} Nothing was looked up. Ask an administrator for access, or look the candidate up in an environment you may use.`,
       };
     default:
-      return unhandled(error.kind);
+      return unhandled(errorKind);
   }
 }
 

@@ -1,6 +1,6 @@
-import { useId } from 'react';
+import { useId, useMemo } from 'react';
 import { isoTimestampSchema } from '../../kyc/contract/schema.ts';
-import { certificateLabel, reviewOf, type ReviewRow } from '../../kyc/view/certificate-review.ts';
+import { type CertificateReview, certificateLabel, reviewOf, type ReviewRow } from '../../kyc/view/certificate-review.ts';
 import { parseCertificate } from '../../kyc/view/certificate.ts';
 import { CopyButton } from '../ui/copy-button.tsx';
 import { LongText } from '../ui/long-text.tsx';
@@ -32,16 +32,67 @@ export function Certificates({ certs }: { certs: Record<string, string> }) {
 }
 
 function RowValue({ row }: { row: ReviewRow }) {
-  if (row.kind === 'outcome') return <OutcomeChip value={row.value} />;
+  if (row.kind === 'outcome') return <OutcomeChip value={row.value} foundAt={row.path} />;
   // Only a full ISO timestamp is shown with its zone; anything else as written.
   if (row.kind === 'date' && isoTimestampSchema.safeParse(row.value).success) return <TimeStamp date={new Date(row.value)} />;
   return <LongText text={row.value} limit={200} />;
 }
 
+/** Where a value was read, so that a reviewer can find it in the raw JSON. */
+function RowPath({ path }: { path: string }) {
+  return (
+    <span className="block text-xs text-slate-500" data-path>
+      found at <code className="break-all">{path ? <LongText text={path} limit={120} /> : 'the document itself'}</code>
+    </span>
+  );
+}
+
+/** Who the document says issued and signed it: stated, not checked, and said so. */
+function Signatures({ review }: { review: CertificateReview }) {
+  return (
+    <div className="mt-3 space-y-1 border-t border-slate-100 pt-2 text-xs text-slate-600" data-signatures>
+      <p>
+        Issued by{' '}
+        <span className="font-medium text-slate-800">
+          {review.issuer ? <LongText text={review.issuer} limit={100} /> : 'an issuer the document does not name'}
+        </span>
+        {' · '}
+        <span className="font-medium">signatures not verified by this app</span>
+      </p>
+      {review.signatures.length > 0 && (
+        <ul aria-label="Signatures as the document states them" className="space-y-0.5">
+          {review.signatures.map((signature, index) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a document's signatures never move, and two may read alike.
+            <li key={index} className="break-all">
+              <LongText text={signature.type ?? 'Signature of an unstated type'} limit={80} />
+              {signature.creator && (
+                <>
+                  {' by '}
+                  <LongText text={signature.creator} limit={120} />
+                </>
+              )}
+              {signature.created && (
+                <>
+                  {', created '}
+                  {isoTimestampSchema.safeParse(signature.created).success ? (
+                    <TimeStamp date={new Date(signature.created)} />
+                  ) : (
+                    <LongText text={signature.created} limit={60} />
+                  )}
+                </>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
 function CertificatePanel({ slug, raw }: { slug: string; raw: string }) {
   const headingId = useId();
-  const parsed = parseCertificate(raw);
-  const review = parsed.ok ? reviewOf(parsed.json, slug) : undefined;
+  const parsed = useMemo(() => parseCertificate(raw), [raw]);
+  const review = useMemo(() => (parsed.ok ? reviewOf(parsed.json, slug) : undefined), [parsed, slug]);
   const title = certificateLabel(slug, review);
   return (
     <article aria-labelledby={headingId} className="min-w-0 rounded-lg border border-slate-200 p-4" data-cert={slug}>
@@ -50,7 +101,7 @@ function CertificatePanel({ slug, raw }: { slug: string; raw: string }) {
           {title}
         </h3>
         <code className="text-xs break-all text-slate-600">{slug}</code>
-        {review?.outcome && <OutcomeChip value={review.outcome} />}
+        {review && <OutcomeChip value={review.outcome} foundAt={review.outcomePath} />}
         {!parsed.ok && <span className="rounded bg-amber-100 px-1.5 py-0.5 text-xs font-medium text-amber-900">not valid JSON</span>}
       </div>
       {parsed.ok && review ? (
@@ -64,6 +115,7 @@ function CertificatePanel({ slug, raw }: { slug: string; raw: string }) {
                 </dt>
                 <dd className="min-w-0 break-words text-slate-900">
                   <RowValue row={row} />
+                  {row.path !== undefined && row.kind !== 'date' && <RowPath path={row.path} />}
                 </dd>
               </div>
             ))}
@@ -71,6 +123,7 @@ function CertificatePanel({ slug, raw }: { slug: string; raw: string }) {
           {review.omitted > 0 && (
             <p className="mt-2 text-xs text-slate-600">{review.omitted.toLocaleString()} more values are in the raw JSON.</p>
           )}
+          <Signatures review={review} />
           {/* A case file gets the results above; the JSON-LD and its signatures stay on screen. */}
           <details className="group mt-3 min-w-0 rounded border border-slate-200 print:hidden" data-raw-json>
             <summary className="cursor-pointer list-none rounded px-3 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-50 focus-ring">

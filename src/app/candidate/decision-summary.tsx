@@ -1,8 +1,7 @@
 import type { CandidateRecord } from '../../kyc/contract/schema.ts';
-import { certificateLabel, labelOf, reviewOf } from '../../kyc/view/certificate-review.ts';
-import { certificateTitle, parseCertificate } from '../../kyc/view/certificate.ts';
+import { labelOf } from '../../kyc/view/certificate-fields.ts';
+import { certificateOutcome } from '../../kyc/view/certificate-review.ts';
 import { splitSummaryFields } from '../../kyc/view/summary-fields.ts';
-import { formatDuration } from '../../kyc/view/time.ts';
 import { buildTimeline } from '../../kyc/view/timeline.ts';
 import { Card } from '../ui/card.tsx';
 import { LongText } from '../ui/long-text.tsx';
@@ -10,17 +9,9 @@ import { OutcomeChip } from '../ui/outcome-chip.tsx';
 import { StatusBadge } from '../ui/status-badge.tsx';
 import { TimeStamp } from '../ui/time-stamp.tsx';
 
-/** Who issued the certificate and what it says in one word; a placeholder when it says nothing readable. */
-function certificateChip(raw: string, slug: string): { label: string; outcome: string } {
-  const parsed = parseCertificate(raw);
-  if (!parsed.ok) return { label: certificateTitle(slug), outcome: 'unreadable' };
-  const review = reviewOf(parsed.json, slug);
-  return { label: certificateLabel(slug, review), outcome: review.outcome ?? 'no result' };
-}
-
 /**
- * The decision at a glance, right under the header: the status and how long it has held, one chip
- * per certificate, and the custom fields that explain the case (SUMMARY_FIELDS).
+ * The decision at a glance, right under the header: the status and since when (how long ago in the
+ * timeline's words), one chip per certificate, and the custom fields that explain the case (SUMMARY_FIELDS).
  */
 export function DecisionSummary({ record, now, summaryFields }: { record: CandidateRecord; now: Date; summaryFields?: readonly string[] }) {
   const since = buildTimeline(record).steps.find((step) => step.current)?.at;
@@ -40,7 +31,7 @@ export function DecisionSummary({ record, now, summaryFields }: { record: Candid
           <>
             {' '}
             <span>
-              since <TimeStamp date={since} /> · {formatDuration(now.getTime() - since.getTime())}
+              since <TimeStamp date={since} now={now} />
             </span>
           </>
         )}
@@ -48,10 +39,10 @@ export function DecisionSummary({ record, now, summaryFields }: { record: Candid
       {certs.length > 0 && (
         <ul aria-label="Certificate results" className="flex min-w-0 flex-wrap gap-2">
           {certs.map(([slug, raw]) => {
-            const chip = certificateChip(raw, slug);
+            const chip = certificateOutcome(slug, raw);
             return (
-              <li key={slug} className="min-w-0" data-cert-chip={slug}>
-                <OutcomeChip label={chip.label} value={chip.outcome} />
+              <li key={slug} className="min-w-0" data-cert-chip={slug} data-recognition={chip.recognition}>
+                <OutcomeChip label={chip.label} value={chip.outcome} foundAt={chip.path} />
               </li>
             );
           })}

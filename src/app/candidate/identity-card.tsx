@@ -1,4 +1,4 @@
-import { ageOn, formatDob, parseDob } from '../../kyc/view/dob.ts';
+import { ageOn, formatDob, readDob } from '../../kyc/view/dob.ts';
 import type { IdentityAttribute } from '../../kyc/contract/schema.ts';
 import { Masked } from '../preferences/privacy-mask.tsx';
 import { LongText } from '../ui/long-text.tsx';
@@ -25,7 +25,8 @@ export function IdentityCard({
   familyFirst?: boolean;
 }) {
   const dobRaw = text(identities.dob);
-  const dob = dobRaw ? parseDob(dobRaw) : undefined;
+  const reading = dobRaw ? readDob(dobRaw) : undefined;
+  const dob = reading?.ok ? reading.dob : undefined;
   const age = dob ? ageOn(dob, now) : undefined;
   const email = text(identities.email);
   const given = text(identities.given_name);
@@ -49,7 +50,7 @@ export function IdentityCard({
           <span className="font-mono">
             <LongText text={dobRaw} limit={40} />
           </span>{' '}
-          <span className="text-xs text-amber-800">(shown as received: not in the expected MM/DD/YYYY form)</span>
+          <span className="text-xs text-amber-800">(shown as received: {reading && !reading.ok && reading.problem})</span>
         </>
       ),
     ],

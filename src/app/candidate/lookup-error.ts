@@ -23,6 +23,8 @@ const LOOKUP_CODES = [
   'applicants_unavailable',
   'no_such_environment',
   'environment_forbidden',
+  'archiving_check_unavailable',
+  'not_a_record',
   'server_busy',
 ] as const satisfies readonly ApiErrorCode[];
 type LookupCode = (typeof LOOKUP_CODES)[number];
@@ -40,6 +42,8 @@ const NOT_LOOKUP_CODES = [
   'no_such_route',
   'not_from_app',
   'proxied_request',
+  // Only the development server's: its message says the API did not start, under server_unreachable's screen.
+  'api_not_started',
 ] as const satisfies readonly ApiErrorCode[];
 
 /**

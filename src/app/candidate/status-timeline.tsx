@@ -1,6 +1,7 @@
 import type { CandidateRecord } from '../../kyc/contract/schema.ts';
 import { formatDuration, formatRelative } from '../../kyc/view/time.ts';
 import { buildTimeline, type TimelineStep } from '../../kyc/view/timeline.ts';
+import { useZoneMode } from '../preferences/time-zone.tsx';
 import { Section } from '../ui/section.tsx';
 import { toneDotClass } from '../ui/status-badge.tsx';
 import { TimeStamp } from '../ui/time-stamp.tsx';
@@ -14,6 +15,7 @@ function afterText(step: TimelineStep, previous: TimelineStep | undefined): stri
 /** Every status date, oldest first, with the current status marked and the planned archiving last. */
 export function StatusTimeline({ record, now }: { record: CandidateRecord; now: Date }) {
   const timeline = buildTimeline(record);
+  const zone = useZoneMode();
   return (
     <Section title="Status history">
       {timeline.steps.length === 0 && !timeline.willArchiveAt ? (
@@ -24,7 +26,7 @@ export function StatusTimeline({ record, now }: { record: CandidateRecord; now: 
           <li key={step.field} className="relative" data-status={step.status.status} aria-current={step.current ? 'step' : undefined}>
             <span
               aria-hidden="true"
-              className={`absolute top-1 -left-[29px] size-4 rounded-full ring-2 ring-white ${step.current ? toneDotClass(step.status.tone) : 'bg-slate-300'}`}
+              className={`absolute top-1 -left-[29px] size-4 rounded-full ring-2 ring-white ${step.current ? toneDotClass(step.status.status) : 'bg-slate-300'}`}
             />
             <div className="flex flex-wrap items-center gap-2">
               <span className="font-medium text-slate-900">{step.status.label}</span>
@@ -40,7 +42,7 @@ export function StatusTimeline({ record, now }: { record: CandidateRecord; now: 
           <li className="relative" aria-current="step" data-status={timeline.undatedCurrent.status}>
             <span
               aria-hidden="true"
-              className={`absolute top-1 -left-[29px] size-4 rounded-full ring-2 ring-white ${toneDotClass(timeline.undatedCurrent.tone)}`}
+              className={`absolute top-1 -left-[29px] size-4 rounded-full ring-2 ring-white ${toneDotClass(timeline.undatedCurrent.status)}`}
             />
             <div className="flex flex-wrap items-center gap-2">
               <span className="font-medium text-slate-900">{timeline.undatedCurrent.label}</span>
@@ -63,7 +65,7 @@ export function StatusTimeline({ record, now }: { record: CandidateRecord; now: 
             </div>
             <p className="text-xs text-slate-500">
               {timeline.willArchiveAt > now
-                ? `Upcoming, ${formatRelative(timeline.willArchiveAt, now)}: the API key archives records after extraction.`
+                ? `Upcoming, ${formatRelative(timeline.willArchiveAt, now, { zone })}: the API key archives records after extraction.`
                 : 'The date has passed: the next lookup may return the record archived.'}
             </p>
           </li>

@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import { formatRelative } from '../../kyc/view/time.ts';
+import { useZoneMode } from '../preferences/time-zone.tsx';
 import { environmentPath } from '../routes.ts';
 import { candidatePath } from '../routes.ts';
 import { StatusBadge } from '../ui/status-badge.tsx';
@@ -10,6 +11,7 @@ import { useRecentLookups } from './recent-lookups.ts';
 export function RecentLookups() {
   const recent = useRecentLookups();
   const now = useNow();
+  const zone = useZoneMode();
   if (recent.length === 0) return null;
   return (
     <section aria-labelledby="recent-heading" className="mt-5">
@@ -28,7 +30,7 @@ export function RecentLookups() {
               <StatusBadge status={entry.status} size="sm" />
               <span className="text-xs text-slate-500">{entry.environment}</span>
               <time dateTime={entry.at} className="ml-auto text-xs text-slate-500">
-                {formatRelative(new Date(entry.at), now)}
+                {formatRelative(new Date(entry.at), now, { zone })}
               </time>
             </Link>
           </li>

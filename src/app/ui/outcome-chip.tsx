@@ -1,4 +1,5 @@
 import { OUTCOME_TONE_LABELS, outcomeTone, type OutcomeTone } from '../../kyc/view/outcome.ts';
+import { NOT_RECOGNISED } from '../../kyc/view/certificate-review.ts';
 import { LongText } from './long-text.tsx';
 
 const TONE: Record<OutcomeTone, { className: string; icon: string }> = {
@@ -10,15 +11,17 @@ const TONE: Record<OutcomeTone, { className: string; icon: string }> = {
 
 /**
  * A provider's result coloured by what it means for the decision, with an icon and the raw value as
- * text, so colour is never the only signal. `label` (such as the provider's name) goes before it.
+ * text, so colour is never the only signal. `label` (such as the provider's name) goes before it;
+ * `foundAt` says where in the certificate the value was read.
  */
-export function OutcomeChip({ value, label }: { value: string; label?: string }) {
+export function OutcomeChip({ value, label, foundAt }: { value: string; label?: string; foundAt?: string }) {
   const tone = outcomeTone(value);
   const style = TONE[tone];
+  const meaning = `${OUTCOME_TONE_LABELS[tone][0]!.toUpperCase()}${OUTCOME_TONE_LABELS[tone].slice(1)}`;
   return (
     <span
       data-tone={tone}
-      title={`${OUTCOME_TONE_LABELS[tone][0]!.toUpperCase()}${OUTCOME_TONE_LABELS[tone].slice(1)}: ${value.slice(0, 100)}`}
+      title={`${meaning}: ${value.slice(0, 100)}${foundAt ? ` (found at ${foundAt.slice(0, 200)})` : ''}`}
       className={`inline-flex max-w-full min-w-0 items-center gap-1.5 rounded-full px-2.5 py-0.5 text-sm font-medium ring-1 ring-inset ${style.className}`}
     >
       <span aria-hidden="true" className="font-bold">
@@ -29,9 +32,13 @@ export function OutcomeChip({ value, label }: { value: string; label?: string })
           <LongText text={label} limit={60} />
         </span>
       )}
-      <span className="min-w-0 font-mono text-xs break-all">
-        <LongText text={value} limit={60} />
-      </span>
+      {value === NOT_RECOGNISED ? (
+        <span className="min-w-0 text-xs">{value}</span>
+      ) : (
+        <span className="min-w-0 font-mono text-xs break-all">
+          <LongText text={value} limit={60} />
+        </span>
+      )}
       <span className="sr-only">({OUTCOME_TONE_LABELS[tone]})</span>
     </span>
   );

@@ -4,7 +4,8 @@ import { useZoneMode } from '../preferences/time-zone.tsx';
 
 /**
  * A moment with its zone, in the zone the reader chose (theirs or UTC), the other zone shown on hover
- * and on keyboard focus, and optionally how long ago it was.
+ * and on keyboard focus, and optionally how long ago it was (in calendar days of the zone shown, as
+ * every relative time: `formatRelative`).
  */
 export function TimeStamp({ date, now, seconds = false }: { date: Date; now?: Date; seconds?: boolean }) {
   const zone = useZoneMode();
@@ -34,7 +35,7 @@ export function TimeStamp({ date, now, seconds = false }: { date: Date; now?: Da
       {now && (
         <>
           {' '}
-          <span className="text-slate-600">({formatRelative(date, now)})</span>
+          <span className="text-slate-600">({formatRelative(date, now, { zone })})</span>
         </>
       )}
     </span>

@@ -59,6 +59,12 @@ export const API_ERROR_CODES = [
   'applicants_unavailable',
   'not_from_app',
   'proxied_request',
+  /** The API of a development server (the Vite plugin) did not start: nothing to do with the KYC service. */
+  'api_not_started',
+  /** Whether this server's key deletes identity data could not be read (its file): full lookups are held back. */
+  'archiving_check_unavailable',
+  /** The KYC service's successful answer is not a readable candidate record (not JSON, or not one; perhaps encrypted). */
+  'not_a_record',
   /** This server holds as many answers in parts being built as its memory bound allows: try again shortly. */
   'server_busy',
 ] as const;

@@ -1,10 +1,11 @@
-import { certificateTitle, isKnownProvider } from './certificate.ts';
-import { OUTCOME_TONES, outcomeTone, worstTone } from './outcome.ts';
+import { certificateTitle, isKnownProvider, parseCertificate } from './certificate.ts';
+import { type CertificateField, certificateFields, isResultKey } from './certificate-fields.ts';
+import { knownOutcome, worstOutcome } from './outcome.ts';
 
 /**
- * A certificate's provider results as labelled rows, read from `Claim.reviewBody` or, for documents of
- * another shape, from the first object that holds something result-like. Values stay strings: the
- * page shows them as text, whatever they contain.
+ * A certificate as a reviewer reads it: the provider's results as labelled rows, each with the place
+ * it was found, every other field the document holds, who signed it, and one outcome for its chip.
+ * Values stay strings: the page shows them as text, whatever they contain.
  */
 export type ReviewRowKind = 'outcome' | 'date' | 'list' | 'text';
 
@@ -12,28 +13,48 @@ export interface ReviewRow {
   label: string;
   value: string;
   kind: ReviewRowKind;
+  /** Where the value is in the document (`_customFields.result`), so that a reviewer can check. */
+  path?: string;
 }
+
+export interface CertificateSignature {
+  type?: string;
+  creator?: string;
+  created?: string;
+}
+
+/**
+ * `known`: the chip shows the worst known outcome word; `unknown`: a result is stated in words this
+ * tool does not know (shown as written, neutral); `none`: no result-like field at all.
+ */
+export type Recognition = 'known' | 'unknown' | 'none';
 
 export interface CertificateReview {
   provider: string;
-  /** The certificate's overall result (its `result` or `matchStatus`), for the summary chip. */
-  outcome?: string;
+  /** What the certificate's chip says. */
+  outcome: string;
+  /** Where the chip's outcome was found. */
+  outcomePath?: string;
+  recognition: Recognition;
   rows: ReviewRow[];
   /** Rows left out beyond MAX_ROWS (they remain in the raw JSON). */
   omitted: number;
+  /** The issuer as the document names it (`Organization.legalName`). */
+  issuer?: string;
+  /** The document's signatures as it states them: this tool does not verify them. */
+  signatures: CertificateSignature[];
 }
 
 export const MAX_ROWS = 40;
+export const NOT_RECOGNISED = 'result not recognised — see the fields';
 
-const RESULT_KEYS = ['result', 'outcome', 'decision', 'verdict', 'status', 'reviewResult', 'review_result'];
-const MATCH_KEYS = ['matchStatus', 'match_status'];
-const CHECK_KEYS = ['checkType', 'check_type', 'check', 'checkName', 'type'];
-const SUB_RESULT_KEYS = ['subResults', 'sub_results', 'breakdown', 'breakdowns', 'checks'];
-const SOURCE_KEYS = ['sources', 'screeningSources', 'screening_sources', 'lists', 'types'];
-const PROVIDER_KEYS = ['provider', 'providerName', 'vendor'];
-/** Subtrees that never hold results: signatures, hashes of the person's data, JSON-LD plumbing. */
-const NOT_RESULTS = new Set(['signature', 'proof', '@context', 'Entity', 'Organization', '_customFields']);
+const PROVIDER_KEYS = new Set(['provider', 'providername', 'vendor']);
+/** What was checked reads first, before the results it explains. */
+const CHECK_TYPE_KEYS = new Set(['checkType', 'check_type', 'checkName', 'check_name']);
+const ISSUED_KEYS = new Set(['issueDate', 'issuanceDate']);
+const EXPIRY_KEYS = new Set(['expirationDate', 'expiryDate']);
 const DATE_KEY = /(date|At|_at|time|timestamp|created|updated|completed)$/i;
+const ISO_TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d/;
 
 type Json = Record<string, unknown>;
 
@@ -41,124 +62,104 @@ function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function scalar(value: unknown): string | undefined {
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (value === null) return 'empty';
-  return undefined;
-}
-
-function firstKey(body: Json, keys: string[]): string | undefined {
-  return keys.find((key) => Object.hasOwn(body, key) && scalar(body[key]) !== undefined);
-}
-
-/** The review body: `Claim.reviewBody`, else the first object (breadth first) that has a result-like key. */
-export function findReviewBody(doc: unknown): Json | undefined {
-  if (!isObject(doc)) return undefined;
-  const claim = isObject(doc.Claim) ? doc.Claim : undefined;
-  if (claim && isObject(claim.reviewBody)) return claim.reviewBody;
-  let level: Json[] = [doc];
-  for (let depth = 0; depth < 6 && level.length > 0; depth++) {
-    const next: Json[] = [];
-    for (const object of level) {
-      if (firstKey(object, [...RESULT_KEYS, ...MATCH_KEYS]) && object !== doc) return object;
-      for (const [key, value] of Object.entries(object)) {
-        if (NOT_RESULTS.has(key)) continue;
-        if (isObject(value)) next.push(value);
-        else if (Array.isArray(value)) next.push(...value.filter(isObject));
-      }
-    }
-    level = next;
-  }
-  // A flat document with a result at its top level is its own review body.
-  return firstKey(doc, [...RESULT_KEYS, ...MATCH_KEYS]) ? doc : undefined;
-}
+const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
 
 /** The short name for a certificate: a known provider's own, else the provider the document names. */
 export function certificateLabel(slug: string, review: CertificateReview | undefined): string {
   return review && !isKnownProvider(slug) ? review.provider : certificateTitle(slug);
 }
 
+function signaturesOf(root: Json): CertificateSignature[] {
+  const all = [root.signature, root.proof].flatMap((value) => (Array.isArray(value) ? value : value === undefined ? [] : [value]));
+  return all.filter(isObject).map((signature) => ({
+    type: text(signature.type),
+    creator: text(signature.creator) ?? text(signature.verificationMethod),
+    created: text(signature.created),
+  }));
+}
+
+function issuerOf(root: Json): string | undefined {
+  if (isObject(root.Organization)) return text(root.Organization.legalName) ?? text(root.Organization.name);
+  return text(root.issuer) ?? (isObject(root.issuer) ? text(root.issuer.name) : undefined);
+}
+
+function rowOf(field: CertificateField, withPath: boolean): ReviewRow {
+  const kind: ReviewRowKind = field.result
+    ? 'outcome'
+    : field.list
+      ? 'list'
+      : DATE_KEY.test(field.key) || ISO_TIMESTAMP.test(field.value)
+        ? 'date'
+        : 'text';
+  return { label: field.label, value: field.value, kind, ...(withPath || field.result ? { path: field.path } : {}) };
+}
+
 export function reviewOf(doc: unknown, slug: string): CertificateReview {
   const root = isObject(doc) ? doc : {};
-  const organization = isObject(root.Organization) ? root.Organization : {};
-  const claim = isObject(root.Claim) ? root.Claim : {};
-  const body = findReviewBody(doc) ?? {};
-  const used = new Set<string>();
-  const take = (keys: string[]) => {
-    const key = firstKey(body, keys);
-    if (key) used.add(key);
-    return key === undefined ? undefined : scalar(body[key]);
+  const { results, others, worst } = certificateFields(doc);
+  const issuer = issuerOf(root);
+  const named = others.find((field) => PROVIDER_KEYS.has(field.key.toLowerCase()));
+  const organization = isObject(root.Organization) ? issuer : undefined;
+  const provider = organization ?? named?.value ?? issuer ?? certificateTitle(slug);
+  const firstStated = results[0];
+  const recognition: Recognition = worst ? 'known' : firstStated ? 'unknown' : 'none';
+  const chip = worst ?? firstStated;
+
+  const dated = (keys: Set<string>) => others.filter((field) => keys.has(field.key) && !field.list);
+  const issued = dated(ISSUED_KEYS);
+  const expires = dated(EXPIRY_KEYS);
+  const rest = others.filter((field) => field !== named && !issued.includes(field) && !expires.includes(field));
+  const rows: ReviewRow[] = [
+    { label: 'Provider', value: provider, kind: 'text' },
+    ...rest.filter((field) => CHECK_TYPE_KEYS.has(field.key)).map((field) => rowOf(field, false)),
+    ...results.map((field) => rowOf(field, false)),
+    ...rest.filter((field) => !CHECK_TYPE_KEYS.has(field.key)).map((field) => rowOf(field, recognition === 'none')),
+    ...issued.map((field) => ({ label: 'Issued', value: field.value, kind: 'date' as const, path: field.path })),
+    ...expires.map((field) => ({ label: 'Expires', value: field.value, kind: 'date' as const, path: field.path })),
+  ];
+  return {
+    provider,
+    outcome: chip?.value ?? NOT_RECOGNISED,
+    outcomePath: chip?.path,
+    recognition,
+    rows: rows.slice(0, MAX_ROWS),
+    omitted: Math.max(0, rows.length - MAX_ROWS),
+    issuer,
+    signatures: signaturesOf(root),
   };
-
-  const provider = scalar(organization.legalName) ?? take(PROVIDER_KEYS) ?? certificateTitle(slug);
-  const rows: ReviewRow[] = [{ label: 'Provider', value: provider, kind: 'text' }];
-  const checkType = take(CHECK_KEYS);
-  if (checkType) rows.push({ label: 'Check type', value: checkType, kind: 'text' });
-  const result = take(RESULT_KEYS);
-  if (result) rows.push({ label: 'Result', value: result, kind: 'outcome' });
-  const matchStatus = take(MATCH_KEYS);
-  if (matchStatus) rows.push({ label: 'Match status', value: matchStatus, kind: 'outcome' });
-
-  for (const key of SUB_RESULT_KEYS) {
-    if (!Object.hasOwn(body, key) || scalar(body[key]) !== undefined) continue;
-    used.add(key);
-    flatten(body[key], [], rows, 'sub');
-  }
-  const sourcesKey = SOURCE_KEYS.find((key) => Array.isArray(body[key]));
-  if (sourcesKey) {
-    used.add(sourcesKey);
-    const sources = (body[sourcesKey] as unknown[]).map((item) => scalar(item) ?? JSON.stringify(item));
-    rows.push({ label: 'Screening sources', value: sources.join(', '), kind: 'list' });
-  }
-
-  const issueDate = scalar(claim.issueDate) ?? scalar(root.issuanceDate);
-  if (issueDate) rows.push({ label: 'Issued', value: issueDate, kind: 'date' });
-  const expiry = scalar(claim.expirationDate) ?? scalar(root.expirationDate);
-  if (expiry) rows.push({ label: 'Expires', value: expiry, kind: 'date' });
-
-  // Everything else the body holds, so that nothing a provider sent is hidden behind "Raw JSON".
-  for (const [key, value] of Object.entries(body)) {
-    if (used.has(key) || NOT_RESULTS.has(key) || (body === root && ['Claim', 'issuanceDate', 'expirationDate'].includes(key))) continue;
-    flatten(value, [key], rows, 'other');
-  }
-
-  const outcomes = rows.filter((row) => row.kind === 'outcome').map((row) => row.value);
-  const worst = worstTone(outcomes.map(outcomeTone));
-  const outcome = result ?? matchStatus ?? outcomes.find((value) => outcomeTone(value) === worst);
-  return { provider, outcome, rows: rows.slice(0, MAX_ROWS), omitted: Math.max(0, rows.length - MAX_ROWS) };
 }
 
-/** Traversal stops here: a hostile certificate with a million keys costs no more than this. */
-const TRAVERSAL_LIMIT = 500;
-
-function flatten(value: unknown, path: string[], rows: ReviewRow[], mode: 'sub' | 'other', depth = 0): void {
-  if (rows.length >= TRAVERSAL_LIMIT) return;
-  const label = [...(mode === 'sub' ? ['Sub-result'] : []), ...path.map(labelOf)].join(' › ');
-  const text = scalar(value);
-  if (text !== undefined) {
-    const key = path.at(-1) ?? '';
-    const resultLike = Object.hasOwn(OUTCOME_TONES, text.trim().toLowerCase()) || [...RESULT_KEYS, ...MATCH_KEYS].includes(key);
-    const kind: ReviewRowKind = mode === 'sub' || resultLike ? 'outcome' : DATE_KEY.test(key) ? 'date' : 'text';
-    rows.push({ label, value: text, kind });
-  } else if (Array.isArray(value) && value.every((item) => scalar(item) !== undefined)) {
-    rows.push({ label, value: value.map(scalar).join(', '), kind: 'list' });
-  } else if (depth >= 3) {
-    rows.push({ label, value: JSON.stringify(value), kind: 'text' });
-  } else if (Array.isArray(value)) {
-    for (const [i, item] of value.entries()) flatten(item, [...path, String(i + 1)], rows, mode, depth + 1);
-  } else {
-    for (const [key, item] of Object.entries(value as Json)) flatten(item, [...path, key], rows, mode, depth + 1);
-  }
+export interface CertificateOutcome {
+  /** Who issued it, as the chip names it. */
+  label: string;
+  outcome: string;
+  /** Where the outcome was found in the document. */
+  path?: string;
+  recognition: Recognition | 'unreadable';
 }
 
-/** `visualAuthenticity` and `visual_authenticity` -> "Visual authenticity"; acronyms stay as written. */
-export function labelOf(key: string): string {
-  const words = key
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .split(/[-_\s]+/)
-    .filter(Boolean)
-    .map((word) => (word.length > 1 && word === word.toUpperCase() ? word : word.toLowerCase()));
-  const text = words.join(' ');
-  return text ? text[0]!.toUpperCase() + text.slice(1) : key;
+/** `"key": "value"` pairs in text that is not JSON (a truncated certificate still states its results). */
+const QUOTED_PAIR = /"([^"\\]{1,64})"\s*:\s*"([^"\\]{1,64})"/g;
+
+/** Known outcome words under result-like keys in a certificate that does not parse: the worst of them. */
+function outcomeInText(raw: string): { outcome: string; path: string } | undefined {
+  const found: Array<{ outcome: string; path: string }> = [];
+  for (const [, key, value] of raw.matchAll(QUOTED_PAIR))
+    if (isResultKey(key!) && knownOutcome(value!)) found.push({ outcome: value!, path: key! });
+  const worst = worstOutcome(found.map((item) => item.outcome));
+  return found.find((item) => item.outcome === worst);
+}
+
+/**
+ * One certificate's chip, as the summary strip, the certificate panel and Copy summary all say it. A
+ * certificate that is not JSON still shows the worst result its text states, marked as read from text.
+ */
+export function certificateOutcome(slug: string, raw: string): CertificateOutcome {
+  const parsed = parseCertificate(raw);
+  if (!parsed.ok) {
+    const inText = outcomeInText(raw);
+    return { label: certificateTitle(slug), outcome: inText?.outcome ?? 'unreadable', path: inText?.path, recognition: 'unreadable' };
+  }
+  const review = reviewOf(parsed.json, slug);
+  return { label: certificateLabel(slug, review), outcome: review.outcome, path: review.outcomePath, recognition: review.recognition };
 }

@@ -1,17 +1,39 @@
-/** Date of birth: documented as MM/DD/YYYY. Anything else is shown raw. */
+/**
+ * Date of birth: documented as MM/DD/YYYY; services also send ISO dates (YYYY-MM-DD) and ISO timestamps
+ * whose date part is the birth date. Anything else (DD.MM.YYYY, two-digit years, 1990/04/23 …) cannot be
+ * read without guessing, and is shown raw.
+ */
 export interface DateOfBirth {
   year: number;
   month: number;
   day: number;
 }
 
-export function parseDob(raw: string): DateOfBirth | undefined {
-  const match = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(raw.trim());
-  if (!match) return undefined;
-  const [month, day, year] = [Number(match[1]), Number(match[2]), Number(match[3])];
+const US_DATE = /^(?<month>\d{1,2})\/(?<day>\d{1,2})\/(?<year>\d{4})$/;
+/**
+ * A date, or a timestamp whose date part is taken as written: a birth date is a calendar date, and the
+ * time and offset a service adds (usually midnight UTC) must not shift it by a day in any zone.
+ */
+const ISO_DATE = /^(?<year>\d{4})-(?<month>\d{2})-(?<day>\d{2})(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/i;
+
+export type DobReading = { ok: true; dob: DateOfBirth } | { ok: false; problem: string };
+
+/** Reads a date of birth, or says why it cannot: a form it does not read, or a date that does not exist. */
+export function readDob(raw: string): DobReading {
+  const text = raw.trim();
+  const groups = (US_DATE.exec(text) ?? ISO_DATE.exec(text))?.groups;
+  if (!groups) return { ok: false, problem: 'not in a form this page reads (MM/DD/YYYY or YYYY-MM-DD)' };
+  const [year, month, day] = [Number(groups.year), Number(groups.month), Number(groups.day)];
   const date = new Date(Date.UTC(year, month - 1, day));
-  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return undefined;
-  return { year, month, day };
+  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) {
+    return { ok: false, problem: 'not a date that exists' };
+  }
+  return { ok: true, dob: { year, month, day } };
+}
+
+export function parseDob(raw: string): DateOfBirth | undefined {
+  const reading = readDob(raw);
+  return reading.ok ? reading.dob : undefined;
 }
 
 /** Age in whole years on `today` (local calendar date). */

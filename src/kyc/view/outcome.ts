@@ -5,29 +5,65 @@
  */
 export type OutcomeTone = 'positive' | 'caution' | 'negative' | 'neutral';
 
-export const OUTCOME_TONES: Readonly<Record<string, Exclude<OutcomeTone, 'neutral'>>> = {
-  clear: 'positive',
-  no_match: 'positive',
-  approved: 'positive',
-  consider: 'caution',
-  potential_match: 'caution',
-  caution: 'caution',
-  rejected: 'negative',
-  match: 'negative',
-  true_positive: 'negative',
-  suspected: 'negative',
-};
-
-/** Matched without regard to case or surrounding spaces: providers write `Clear` and `clear` alike. */
-export function outcomeTone(value: string): OutcomeTone {
-  const key = value.trim().toLowerCase();
-  return Object.hasOwn(OUTCOME_TONES, key) ? OUTCOME_TONES[key]! : 'neutral';
+interface KnownOutcome {
+  tone: Exclude<OutcomeTone, 'neutral'>;
+  /** Higher is worse: of several outcomes in one certificate, its chip shows the highest. */
+  severity: number;
+  meaning: string;
 }
 
-/** The worst of several outcomes: one red sub-result makes the whole certificate red. */
-export function worstTone(tones: OutcomeTone[]): OutcomeTone {
-  for (const tone of ['negative', 'caution', 'neutral', 'positive'] as const) if (tones.includes(tone)) return tone;
-  return 'neutral';
+/** Every outcome word this tool reads, with what it means (docs/using.md repeats this table). */
+export const KNOWN_OUTCOMES: Readonly<Record<string, KnownOutcome>> = {
+  match: { tone: 'negative', severity: 100, meaning: 'A screening hit.' },
+  true_positive: { tone: 'negative', severity: 100, meaning: 'A screening hit a reviewer confirmed.' },
+  rejected: { tone: 'negative', severity: 95, meaning: 'The check rejected the person or document.' },
+  declined: { tone: 'negative', severity: 95, meaning: 'The check declined the person or document.' },
+  suspected: { tone: 'negative', severity: 90, meaning: 'Suspected fraud.' },
+  failed: { tone: 'negative', severity: 90, meaning: 'The check failed.' },
+  potential_match: { tone: 'caution', severity: 60, meaning: 'A possible screening hit: a reviewer must look.' },
+  consider: { tone: 'caution', severity: 55, meaning: 'The check asks a reviewer to look.' },
+  caution: { tone: 'caution', severity: 50, meaning: 'The check asks for caution.' },
+  false_positive: { tone: 'positive', severity: 15, meaning: 'Not a hit: a screening hit a reviewer dismissed.' },
+  no_match: { tone: 'positive', severity: 10, meaning: 'No screening hit.' },
+  clear: { tone: 'positive', severity: 10, meaning: 'The check passed.' },
+  passed: { tone: 'positive', severity: 10, meaning: 'The check passed.' },
+  approved: { tone: 'positive', severity: 10, meaning: 'The check approved the person or document.' },
+};
+
+/** `Potential Match`, `potential-match`, `potentialMatch` and ` POTENTIAL_MATCH ` are one word. */
+export function outcomeKey(value: string): string {
+  return value
+    .trim()
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_');
+}
+
+/** The table's entry for a value, matched without regard to case, separators or surrounding spaces. */
+export function knownOutcome(value: string): KnownOutcome | undefined {
+  const key = outcomeKey(value);
+  return Object.hasOwn(KNOWN_OUTCOMES, key) ? KNOWN_OUTCOMES[key] : undefined;
+}
+
+export function outcomeTone(value: string): OutcomeTone {
+  return knownOutcome(value)?.tone ?? 'neutral';
+}
+
+/**
+ * The worst of several outcome words: the highest severity, ties broken by the word, so that the same
+ * words give the same answer wherever a document keeps them. Undefined when none is a known word.
+ */
+export function worstOutcome(values: readonly string[]): string | undefined {
+  let worst: { value: string; severity: number; key: string } | undefined;
+  for (const value of values) {
+    const known = knownOutcome(value);
+    if (!known) continue;
+    const key = outcomeKey(value);
+    if (!worst || known.severity > worst.severity || (known.severity === worst.severity && key < worst.key)) {
+      worst = { value, severity: known.severity, key };
+    }
+  }
+  return worst?.value;
 }
 
 export const OUTCOME_TONE_LABELS: Readonly<Record<OutcomeTone, string>> = {

@@ -2,9 +2,9 @@ import type { Role } from '../contract/api.ts';
 import { currentStatusDate } from '../contract/batch.ts';
 import type { CandidateRecord } from '../contract/schema.ts';
 import { statusInfo } from '../contract/status.ts';
-import { certificateTitle, parseCertificate } from './certificate.ts';
+import { type CertificateOutcome, certificateOutcome } from './certificate-review.ts';
 import type { CustomFieldValue } from './summary-fields.ts';
-import { formatDateTime, formatDuration, type ZoneMode } from './time.ts';
+import { formatDateTime, formatRelative, type ZoneMode } from './time.ts';
 
 export interface SummaryInput {
   record: CandidateRecord;
@@ -37,18 +37,14 @@ export function candidateSummary(input: SummaryInput): string {
     `recordId: ${record.recordId ?? 'not in this response'}`,
     `blockPassID: ${record.blockPassID}`,
     `Status: ${info.label}${
-      since && !Number.isNaN(since.getTime()) ? ` since ${zoned(since)} (${formatDuration(now.getTime() - since.getTime())})` : ''
+      since && !Number.isNaN(since.getTime()) ? ` since ${zoned(since)} (${formatRelative(since, now, input)})` : ''
     }`,
   ];
   if (record.isArchived) lines.push('Archived: identity data was archived on the service');
   if (record.submitCount !== undefined) lines.push(`Submissions: ${record.submitCount}`);
   if (input.role === 'compliance') {
     if (record.certs) {
-      const outcomes = Object.entries(record.certs).map(([slug, raw]) => {
-        const parsed = parseCertificate(raw);
-        const result = !parsed.ok ? 'not readable' : parsed.summary.results.join(', ') || 'no result stated';
-        return `  ${certificateTitle(slug)}: ${result}`;
-      });
+      const outcomes = Object.entries(record.certs).map(([slug, raw]) => `  ${certificateLine(certificateOutcome(slug, raw))}`);
       if (outcomes.length > 0) lines.push('Certificates:', ...outcomes);
     }
     if (input.decisionFields && input.decisionFields.length > 0) {
@@ -57,4 +53,11 @@ export function candidateSummary(input: SummaryInput): string {
   }
   lines.push(`Looked up: ${zoned(now)}`);
   return `${lines.join('\n')}\n`;
+}
+
+/** "ComplyAdvantage: potential_match (at _customFields.result)": the chip's words, and where to check them. */
+function certificateLine(chip: CertificateOutcome): string {
+  const where = chip.path ? ` (at ${chip.path}${chip.recognition === 'unreadable' ? ' in a certificate that is not valid JSON' : ''})` : '';
+  if (chip.recognition === 'unreadable' && !chip.path) return `${chip.label}: not readable`;
+  return `${chip.label}: ${chip.outcome}${where}`;
 }

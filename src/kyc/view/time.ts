@@ -1,11 +1,18 @@
-/** Durations and relative times for the status timeline. */
+/**
+ * Times for every page: absolute ones with their zone, and the one rule for relative ones
+ * (`formatRelative`), which every "… ago" and "in …" of a page comes from.
+ */
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
-/** "14 s", "3 min", "2 h 5 min", "3 days", "1 day 4 h": two units at most, rounded down. */
+/**
+ * An elapsed time, not a date: "14 s", "3 min", "2 h 5 min", "3 days", "1 day 4 h" (two units at most,
+ * rounded down). For the time between two steps and the archive countdown; how long ago a date was is
+ * `formatRelative`'s.
+ */
 export function formatDuration(ms: number): string {
   const abs = Math.abs(ms);
   if (abs < MINUTE) return `${Math.floor(abs / SECOND)} s`;
@@ -19,32 +26,6 @@ export function formatDuration(ms: number): string {
   const hours = Math.floor((abs % DAY) / HOUR);
   const dayText = `${days} ${days === 1 ? 'day' : 'days'}`;
   return hours && days < 7 ? `${dayText} ${hours} h` : dayText;
-}
-
-/**
- * Each unit with the count at which the next larger one takes over. The unit is chosen from the rounded
- * count, so that two moments a few minutes apart read alike ("30 days ago" twice, never "last month"
- * beside "30 days ago"), and counts are always numbers ("1 day ago", not "yesterday").
- */
-const LADDER: Array<[Intl.RelativeTimeFormatUnit, number, number]> = [
-  ['second', SECOND, 60],
-  ['minute', MINUTE, 60],
-  ['hour', HOUR, 24],
-  ['day', DAY, 60],
-  ['month', 30.4375 * DAY, 12],
-  ['year', 365.25 * DAY, Infinity],
-];
-
-/** "3 days ago", "in 20 days", "now". */
-export function formatRelative(date: Date, now: Date, locale?: string): string {
-  const diff = date.getTime() - now.getTime();
-  if (Math.abs(diff) < SECOND) return new Intl.RelativeTimeFormat(locale, { numeric: 'auto' }).format(0, 'second');
-  const format = new Intl.RelativeTimeFormat(locale, { numeric: 'always' });
-  for (const [unit, size, next] of LADDER) {
-    const count = Math.round(Math.abs(diff) / size);
-    if (count < next) return format.format(Math.sign(diff) * count, unit);
-  }
-  return format.format(Math.round(diff / LADDER.at(-1)![1]), 'year');
 }
 
 /** Which clock absolute times are shown in: the reader's own zone, or UTC. */
@@ -86,4 +67,43 @@ export function formatDateTime(date: Date, options: ZoneOptions & { seconds?: bo
 export function zoneLabel(date: Date, options: ZoneOptions = {}): string {
   const part = dateTimeParts(date, options, false).find((p) => p.type === 'timeZoneName');
   return zoneText(part?.value ?? 'UTC');
+}
+
+function zoneOf(options: ZoneOptions): string | undefined {
+  return options.zone === 'utc' ? 'UTC' : options.timeZone;
+}
+
+/** The moment's calendar date in the zone, as a count of days since 1970-01-01. */
+function calendarDay(date: Date, timeZone: string | undefined): number {
+  const parts = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: 'numeric', day: 'numeric' }).formatToParts(date);
+  const part = (type: 'year' | 'month' | 'day') => Number(parts.find((p) => p.type === type)!.value);
+  return Date.UTC(part('year'), part('month') - 1, part('day')) / DAY;
+}
+
+/**
+ * How many calendar days `now` is after `date` (negative when `date` is later), counted in the zone the
+ * page shows: 23:50 yesterday is 1 day before 00:10 today, 20 minutes apart; a day with a daylight saving
+ * change counts once, whether it had 23 hours or 25.
+ */
+export function calendarDaysBetween(date: Date, now: Date, options: ZoneOptions = {}): number {
+  const timeZone = zoneOf(options);
+  return calendarDay(now, timeZone) - calendarDay(date, timeZone);
+}
+
+/**
+ * How long ago (or how far ahead) a date is, the one rule of every page: on another calendar day (in the
+ * zone the page shows) it is a count of calendar days, whatever the span ("yesterday", "3 days ago", "399
+ * days ago", "tomorrow", "in 20 days"), so that a date reads alike on the summary strip, the timeline, the
+ * freshness line, Copy summary and paper; on the same day, hours, then minutes, then seconds, rounded
+ * down ("2 hours ago", "now").
+ */
+export function formatRelative(date: Date, now: Date, options: ZoneOptions = {}): string {
+  const days = calendarDaysBetween(date, now, options);
+  if (days !== 0) return new Intl.RelativeTimeFormat(options.locale, { numeric: 'auto' }).format(-days, 'day');
+  const diff = date.getTime() - now.getTime();
+  const abs = Math.abs(diff);
+  if (abs < SECOND) return new Intl.RelativeTimeFormat(options.locale, { numeric: 'auto' }).format(0, 'second');
+  const [unit, size]: [Intl.RelativeTimeFormatUnit, number] =
+    abs < MINUTE ? ['second', SECOND] : abs < HOUR ? ['minute', MINUTE] : ['hour', HOUR];
+  return new Intl.RelativeTimeFormat(options.locale, { numeric: 'always' }).format(Math.sign(diff) * Math.floor(abs / size), unit);
 }

@@ -13,6 +13,15 @@ import { readSessionCookie, SessionStore, sessionCookie } from './session-store.
 
 /** Names the sign-in this browser started (the rest is in the shared store), from start to callback. */
 export const PENDING_COOKIE = 'cl_oidc';
+/**
+ * Over https, `__Host-` named like the session cookie: a sibling subdomain (or a plain-http page on this
+ * name) can set a plain `cl_oidc` for this site, naming a sign-in the attacker started, and the callback
+ * would then sign the victim in as the attacker (login CSRF). Browsers accept a `__Host-` cookie only
+ * from this very host, over https, for Path=/, so over https nothing else is read.
+ */
+export const SECURE_PENDING_COOKIE = `__Host-${PENDING_COOKIE}`;
+
+const pendingCookieName = (req: http.IncomingMessage) => (isHttps(req) ? SECURE_PENDING_COOKIE : PENDING_COOKIE);
 const START_PATH = `${API_PREFIX}/oidc/start`;
 
 type OidcAuthConfig = Extract<AuthConfig, { mode: 'oidc' }>;
@@ -102,7 +111,7 @@ async function callback(
   if (req.method !== 'GET')
     return sendError(res, 405, 'method_not_allowed', 'The provider sends the browser back with GET.', undefined, { Allow: 'GET' });
   const query = new URLSearchParams((req.url ?? '').split('?')[1] ?? '');
-  const result = await oidc.finish(query, readCookie(req, PENDING_COOKIE));
+  const result = await oidc.finish(query, readCookie(req, pendingCookieName(req)));
   const cookies = [pendingCookie(req, '', 0)];
   const refused = (refusal: SignInRefusalEvent) => {
     onSignInRefused?.({ ...refusal, detail: withoutSecrets(refusal.detail, query, config.oidc.clientSecret) });
@@ -126,16 +135,18 @@ async function callback(
 
 /**
  * SameSite=Lax, unlike the session: the provider sends the browser back from its own site, and a
- * Strict cookie would not come along. It only names a sign-in in progress, and only for /api/oidc.
+ * Strict cookie would not come along. It only names a sign-in in progress: over plain http only for
+ * /api/oidc; over https for the whole site, as the `__Host-` prefix requires.
  */
 function pendingCookie(req: http.IncomingMessage, id: string, maxAgeSeconds: number): string {
+  const https = isHttps(req);
   return [
-    `${PENDING_COOKIE}=${id}`,
-    `Path=${API_PREFIX}/oidc`,
+    `${pendingCookieName(req)}=${id}`,
+    `Path=${https ? '/' : `${API_PREFIX}/oidc`}`,
     'HttpOnly',
     'SameSite=Lax',
     `Max-Age=${maxAgeSeconds}`,
-    ...(isHttps(req) ? ['Secure'] : []),
+    ...(https ? ['Secure'] : []),
   ].join('; ');
 }
 

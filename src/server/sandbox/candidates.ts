@@ -1,4 +1,5 @@
 import type { CandidateRecord, IdentityAttribute } from '../../kyc/contract/schema.ts';
+import { claimResults } from './certificate-shapes.ts';
 import { certificateSlug, makeBrokenCertificate, makeCertificate, type CertificateSpec } from './certificates.ts';
 import { drawPicture, LARGE_SIZE, SAMPLE_SIZE, type PictureKind } from './images.ts';
 import { benchPeople } from './bench-people.ts';
@@ -18,6 +19,8 @@ export interface SampleOptions {
   now: Date;
   /** Phone-camera sized pictures (about 3 MB each, four per candidate) for benchmarks, and 32 more candidates. */
   largeImages?: boolean;
+  /** false: identities without their pictures, for callers that need no JPEGs (drawing them takes seconds). */
+  pictures?: boolean;
 }
 
 const LARGE_PICTURES: PictureKind[] = ['selfie', 'passport', 'proof_of_address', 'selfie_national_id'];
@@ -45,17 +48,33 @@ export function buildCandidates(people: Person[], options: SampleOptions): Sandb
     if (person.archivesIn !== undefined) record.willArchiveAtDate = at(-person.archivesIn);
     if (person.customFields) record.customFields = person.customFields;
     if (!person.isArchived) record.identities = identitiesOf(person, options, largePictureCache);
-    if (person.certs) {
-      const issuedAt = at(Math.min(...Object.values(person.dates)) - 60);
-      record.certs = Object.fromEntries(
-        person.certs.map((cert) => {
-          const spec = certificateSpec(person, cert.provider, cert.result, issuedAt);
-          return [certificateSlug(cert.provider), cert.broken ? makeBrokenCertificate(spec) : makeCertificate(spec)];
-        }),
-      );
-    }
+    if (person.certs) record.certs = certificatesOf(person, at(Math.min(...Object.values(person.dates)) - 60));
     return { record, summary: person.summary };
   });
+}
+
+/** One sandbox certificate as the service sends it: its slug and its text (JSON-LD, or not even JSON). */
+export interface SandboxCertificate {
+  /** The candidate's refId, or its recordId when it has none. */
+  candidate: string;
+  slug: string;
+  raw: string;
+}
+
+/** Every certificate of the sample candidates, built without drawing a picture: for tests over all of them. */
+export function sandboxCertificates(now = new Date()): SandboxCertificate[] {
+  return sampleCandidates({ now, pictures: false }).flatMap(({ record }) =>
+    Object.entries(record.certs ?? {}).map(([slug, raw]) => ({ candidate: (record.refId ?? record.recordId)!, slug, raw })),
+  );
+}
+
+function certificatesOf(person: Person, issuedAt: string): Record<string, string> {
+  return Object.fromEntries(
+    person.certs!.map((cert) => {
+      const spec = certificateSpec(person, cert, issuedAt);
+      return [certificateSlug(cert.provider), cert.broken ? makeBrokenCertificate(spec) : makeCertificate(spec)];
+    }),
+  );
 }
 
 function identitiesOf(
@@ -74,6 +93,8 @@ function identitiesOf(
     ['phone', text(person.phone && JSON.stringify(person.phone))],
   ];
   for (const [name, attribute] of entries) if (attribute) identities[name] = attribute;
+
+  if (options.pictures === false) return identities;
 
   const lines = [person.latinName, ...(person.dob ? [`DOB ${person.dob}`] : []), `REF ${person.recordId.slice(-6)}`];
   const hasPictures = Object.keys(person.pictures).length > 0;
@@ -96,14 +117,12 @@ function identitiesOf(
   return identities;
 }
 
-function certificateSpec(person: Person, provider: CertificateSpec['provider'], result: string, issuedAt: string): CertificateSpec {
+function certificateSpec(person: Person, cert: NonNullable<Person['certs']>[number], issuedAt: string): CertificateSpec {
   const fields: Record<string, string> = {};
   if (person.givenName) fields.given_name = person.givenName;
   if (person.familyName) fields.family_name = person.familyName;
   if (person.dob) fields.dob = person.dob;
-  const reviewBody =
-    provider === 'onfido'
-      ? { checkType: 'document', result, subResults: { visualAuthenticity: result, dataConsistency: 'clear' } }
-      : { checkType: 'aml_screening', matchStatus: result, fuzziness: 0.6, sources: ['sanctions', 'pep', 'adverse-media'] };
-  return { provider, issuedAt, fields, reviewBody, customFields: person.customFields };
+  const { provider, result, shape = 'review-body' } = cert;
+  const claim = claimResults({ provider, result, shape, seed: person.recordId, issuedAt });
+  return { provider, issuedAt, fields, reviewBody: claim.reviewBody, customFields: claim.customFields ?? person.customFields };
 }

@@ -5,11 +5,12 @@ import { createHash } from 'node:crypto';
  * `@context`, an issuer signature and a countersignature, `Claim`, `Organization` and `Entity`.
  */
 export interface CertificateSpec {
-  provider: 'onfido' | 'complyadvantage';
+  provider: Provider;
   issuedAt: string;
   fields: Record<string, string>;
-  reviewBody: Record<string, unknown>;
-  customFields?: Record<string, string>;
+  /** An object, or a string holding JSON, as some providers send it. */
+  reviewBody: Record<string, unknown> | string;
+  customFields?: Record<string, unknown>;
 }
 
 const ORGANIZATIONS = {
@@ -21,7 +22,9 @@ const ORGANIZATIONS = {
   },
 } as const;
 
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+export type Provider = 'onfido' | 'complyadvantage';
+
+export const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const fakeSignature = (seed: string) => Buffer.from(sha256(seed) + sha256(`${seed}:2`), 'hex').toString('base64');
 
 export function certificateSlug(provider: CertificateSpec['provider']): string {

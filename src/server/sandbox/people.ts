@@ -5,7 +5,7 @@ import { DAY, HOUR, MINUTE, type Person } from './person.ts';
  * the start, pictures drawn, certificates signed), so this file reads like the list it is.
  */
 
-/** The sample candidates: every status, an archived record, a candidate without refId, several scripts. */
+/** The sample candidates: every status, an archived record, a candidate without refId, several scripts, certificates of three shapes. */
 export const PEOPLE: Person[] = [
   {
     refId: 'c0a8f3e2-6b1d-4f7e-9a52-3d1e8b7c4a10',
@@ -105,14 +105,7 @@ export const PEOPLE: Person[] = [
     latinName: 'Zoe Angstrom',
     email: 'zoe.angstrom@example.se',
     dob: '12/04/1990',
-    address: {
-      address: 'Drottninggatan 53',
-      extraInfo: '',
-      city: 'Stockholm',
-      state: '',
-      postalCode: '111 21',
-      country: 'SWE',
-    },
+    address: { address: 'Drottninggatan 53', extraInfo: '', city: 'Stockholm', state: '', postalCode: '111 21', country: 'SWE' },
     phone: { countryCode: 'SWE', countryCode2: 'se', phoneNumber: '+46701234567', number: '701234567' },
     pictures: { selfie: 'jpeg', passport: 'jpeg' },
     customFields: { riskLevel: 'high', rejectionNote: 'Passport photo is blurred; please resubmit.' },
@@ -270,6 +263,28 @@ export const PEOPLE: Person[] = [
     certs: [
       { provider: 'onfido', result: 'consider' },
       { provider: 'complyadvantage', result: 'no_match' },
+    ],
+  },
+  {
+    refId: 'acct-30291',
+    recordId: '65f1c2a9e4b0d3a1f0c9b812',
+    blockPassID: '5e8f1a2b3c4d5e6f7a8b9c12',
+    summary: "Blocked: an AML potential match in the certificate's _customFields; Onfido checks in a JSON string",
+    status: 'blocked',
+    dates: { waitingDate: 2 * DAY + 5 * HOUR, inreviewDate: 2 * DAY + 4 * HOUR, blockedDate: 2 * DAY },
+    submitCount: 1,
+    givenName: 'Łukasz',
+    familyName: 'Wiśniewski',
+    latinName: 'Lukasz Wisniewski',
+    email: 'lukasz.wisniewski@example.pl',
+    dob: '08/17/1974',
+    address: { address: 'ul. Marszałkowska 84/92', extraInfo: 'm. 15', city: 'Warszawa', state: '', postalCode: '00-514', country: 'POL' },
+    phone: { countryCode: 'POL', countryCode2: 'pl', phoneNumber: '+48601234567', number: '601234567' },
+    pictures: { selfie: 'jpeg', passport: 'jpeg' },
+    customFields: { riskLevel: 'high', screeningCase: 'CA-2026-01342' },
+    certs: [
+      { provider: 'onfido', result: 'consider', shape: 'json-checks' },
+      { provider: 'complyadvantage', result: 'potential_match', shape: 'custom-fields' },
     ],
   },
 ];

@@ -1,5 +1,6 @@
 import type { Phone, PostalAddress } from '../../kyc/contract/identity-values.ts';
-import type { CertificateSpec } from './certificates.ts';
+import type { CertificateShape, ProviderResult } from './certificate-shapes.ts';
+import type { Provider } from './certificates.ts';
 import type { PictureFormat, PictureKind, PictureOrientation } from './images.ts';
 
 /** One made-up candidate, as the builder turns it into a record. */
@@ -26,7 +27,8 @@ export interface Person {
   /** A format, or a format with how the picture is turned (a sideways photo, or EXIF orientation). */
   pictures: Partial<Record<PictureKind, PictureFormat | { format: PictureFormat; orientation: PictureOrientation }>>;
   customFields?: Record<string, string>;
-  certs?: Array<{ provider: CertificateSpec['provider']; result: 'clear' | 'consider' | 'no_match' | 'potential_match'; broken?: boolean }>;
+  /** `result` is the certificate's overall (worst) result; `shape` where its claim keeps it (default `review-body`). */
+  certs?: Array<{ provider: Provider; result: ProviderResult; shape?: CertificateShape; broken?: boolean }>;
 }
 
 /** Offsets in seconds. */
