@@ -184,7 +184,7 @@ function hostileRows(hostile) {
  * @returns {string[][]}
  */
 export function engineRows({ parts, plain, largeProxyOverBare, largeBeforeOverBare, upstreamBytes, hostile }) {
-  const mb = `${(upstreamBytes / 1e6).toFixed(1)} MB`;
+  const mb = `${(upstreamBytes / 1024 / 1024).toFixed(1)} MB`; // MiB, as docs/performance.md writes them
   const ratio = (/** @type {LookupFigures | undefined} */ a, /** @type {keyof LookupFigures} */ key) => a && a[key] / plain.bare[key];
   const ms = (/** @type {number | undefined} */ n) => (n === undefined ? '' : `${n.toFixed(0)} ms`);
   return [
