@@ -4,7 +4,8 @@ import type { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { gzip as gzipCallback } from 'node:zlib';
 import { PART_NAME_HEADER, PARTS_MEDIA_TYPE } from '../kyc/contract/picture-parts.ts';
-import { countBytes, type Failure } from './http-reply.ts';
+import { ApiFailure } from './api-failure.ts';
+import { countBytes } from './http-reply.ts';
 import { JsonTokenizer, JsonTooDeepError, MAX_DEPTH } from './json-tokens.ts';
 import { RecordSplitter, type SplitRecord } from './record-parts.ts';
 
@@ -37,9 +38,9 @@ export function newBoundary(): string {
   return randomBytes(16).toString('hex');
 }
 
-export type Split = { ok: true; split: SplitRecord } | { ok: false; failure: Failure } | { ok: false; error: Error };
+export type Split = { ok: true; split: SplitRecord } | { ok: false; failure: ApiFailure } | { ok: false; error: Error };
 
-const notJson = (message: string): Failure => ({ status: 502, code: 'upstream_error', message });
+const notJson = (message: string) => new ApiFailure('upstream_error', message);
 const NOT_JSON = notJson("The KYC service's answer is not JSON, so it could not be sent.");
 const INCOMPLETE = notJson("The KYC service's answer is incomplete JSON.");
 const TOO_DEEP = notJson(`The KYC service's answer is nested deeper than ${MAX_DEPTH} levels, so it could not be sent.`);

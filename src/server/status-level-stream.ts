@@ -5,7 +5,7 @@ import { Assembler } from 'stream-json/assembler.js';
 import { ignore } from 'stream-json/filters/ignore.js';
 import { isStatusLevelField } from '../kyc/contract/schema.ts';
 import type { NeedleWatch } from './answer-guard.ts';
-import type { Failure } from './http-reply.ts';
+import { ApiFailure } from './api-failure.ts';
 import { KEY_IN_ANSWER, type UpstreamBody } from './upstream-body.ts';
 
 /**
@@ -14,7 +14,7 @@ import { KEY_IN_ANSWER, type UpstreamBody } from './upstream-body.ts';
  * certificates, custom fields) while reading, so a 15 MB record costs a few kilobytes here, however many
  * are read at once. The whole body is still parsed: a body that is not JSON is refused.
  */
-export type Streamed = { ok: true; value: unknown } | { ok: false; failure: Failure };
+export type Streamed = { ok: true; value: unknown } | { ok: false; failure: ApiFailure };
 
 /** The path of a token to drop: anything but `status` and `data` at the top, anything not status level in `data`. */
 function dropped(stack: readonly (string | number | null)[]): boolean {
@@ -40,7 +40,7 @@ function joinStrings() {
   };
 }
 
-const broken = (message: string): Failure => ({ status: 502, code: 'upstream_error', message });
+const broken = (message: string) => new ApiFailure('upstream_error', message);
 
 export function readStatusLevelStreamed(upstreamRes: UpstreamBody, maxResponseBytes: number, watch?: NeedleWatch): Promise<Streamed> {
   return new Promise((resolve) => {
@@ -64,7 +64,7 @@ export function readStatusLevelStreamed(upstreamRes: UpstreamBody, maxResponseBy
       if (watch?.push(chunk) === 'found') return settle({ ok: false, failure: KEY_IN_ANSWER });
       if (received > maxResponseBytes) {
         const message = "The KYC service's response is larger than this server accepts (KYC_MAX_RESPONSE_BYTES).";
-        return settle({ ok: false, failure: { status: 502, code: 'response_too_large', message } });
+        return settle({ ok: false, failure: new ApiFailure('response_too_large', message) });
       }
       if (!pipeline.write(chunk)) upstreamRes.pause();
     });

@@ -1,13 +1,14 @@
 import type { NeedleWatch } from './answer-guard.ts';
 import { type CandidateRecord, candidateEnvelopeSchema, statusLevelOf } from '../kyc/contract/schema.ts';
-import { type Failure, NOT_A_RECORD } from './http-reply.ts';
+import { ApiFailure } from './api-failure.ts';
+import { NOT_A_RECORD } from './http-reply.ts';
 import { readStatusLevelStreamed } from './status-level-stream.ts';
 import { readUpstreamBody, type UpstreamBody } from './upstream-body.ts';
 
 /** `willArchiveAtDate` is kept in `record` too (a `…Date` field): the archiving guard reads it. */
-export type Reduced = { ok: true; record: CandidateRecord; body: string } | { ok: false; failure: Failure };
+export type Reduced = { ok: true; record: CandidateRecord; body: string } | { ok: false; failure: ApiFailure };
 
-const broken = (message: string): Failure => ({ status: 502, code: 'upstream_error', message });
+const broken = (message: string) => new ApiFailure('upstream_error', message);
 
 /** Bodies declared at most this long are read whole (a status-level record is well under a kilobyte). */
 const WHOLE_BODY_BYTES = 256 * 1024;

@@ -273,9 +273,11 @@ describe('batch status lookup', () => {
     cleanups.push(app.close, upstream.close);
     const body = JSON.stringify({ kind: 'refId', ids: ['a'] });
     expect((await requestWithBody(app.port, '/api/batch', body, { method: 'PUT', headers: as('ana', 'support') })).status).toBe(405);
-    expect(
-      (await requestWithBody(app.port, '/api/batch', body, { headers: { ...as('ana', 'support'), 'content-type': 'text/plain' } })).status,
-    ).toBe(415);
+    const text = await requestWithBody(app.port, '/api/batch', body, {
+      headers: { ...as('ana', 'support'), 'content-type': 'text/plain' },
+    });
+    expect(text.status).toBe(415);
+    expect(JSON.parse(text.body).error.code).toBe('unsupported_media_type');
     expect((await requestWithBody(app.port, '/api/batch', body)).status).toBe(401);
     expect(upstream.seen).toHaveLength(0);
   });

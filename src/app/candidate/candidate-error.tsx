@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { API_ERRORS } from '../../kyc/contract/api-errors.ts';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import { useEnvironmentPath } from '../environment/use-environment.ts';
 import { candidatePath } from '../routes.ts';
@@ -39,10 +40,27 @@ function retryText({ retryAfterSeconds, retryAt }: LookupError['details']): Reac
   );
 }
 
+/** Failures whose screen is the contract's title for the code, the server's message and a retry. */
+const TITLE_AND_RETRY = [
+  'audit_unavailable',
+  'archiving_check_unavailable',
+  'server_busy',
+  'upstream_unreachable',
+  'upstream_timeout',
+  'upstream_error',
+  'internal_error',
+] as const satisfies readonly LookupError['kind'][];
+
+function isTitleAndRetry(kind: LookupError['kind']): kind is (typeof TITLE_AND_RETRY)[number] {
+  return (TITLE_AND_RETRY as readonly string[]).includes(kind);
+}
+
 /** A screen for every kind: a kind without one is a compile error (the `never` below). */
 function errorScreen(error: LookupError, kind: LookupKind, id: string, actions: Actions): ErrorScreen {
   const { message } = error;
-  switch (error.kind) {
+  const errorKind = error.kind;
+  if (isTitleAndRetry(errorKind)) return { title: API_ERRORS[errorKind].title, body: message, action: actions.retry };
+  switch (errorKind) {
     case 'not_found':
       return {
         title: `No candidate with ${kind} "${id}"`,
@@ -59,12 +77,8 @@ function errorScreen(error: LookupError, kind: LookupKind, id: string, actions: 
         body: `${message} The limit protects the KYC service and keeps lookups accountable.`,
         action: actions.retry,
       };
-    case 'audit_unavailable':
-      return { title: 'This lookup could not be recorded', body: message, action: actions.retry };
     case 'store_unavailable':
       return { title: 'Sign-in and lookups are paused', body: STORE_UNAVAILABLE_TEXT, action: actions.retry };
-    case 'archiving_check_unavailable':
-      return { title: 'Full lookups are held back: the API key check cannot be read', body: message, action: actions.retry };
     case 'upstream_unauthorized':
       return {
         title: "The KYC service rejected this server's API key",
@@ -72,18 +86,12 @@ function errorScreen(error: LookupError, kind: LookupKind, id: string, actions: 
       };
     case 'upstream_rate_limited':
       return { title: 'The KYC service is limiting requests', body: retryText(error.details), action: actions.retry };
-    case 'upstream_unreachable':
-      return { title: 'The KYC service cannot be reached', body: message, action: actions.retry };
-    case 'upstream_timeout':
-      return { title: 'The KYC service did not answer in time', body: message, action: actions.retry };
     case 'server_unreachable':
       return { title: 'The Candidate Lookup server cannot be reached', body: message, action: actions.retry };
     case 'interrupted':
       return { title: 'The download broke off', body: message, action: actions.retry };
     case 'response_too_large':
       return { title: 'The response is too large', body: message };
-    case 'upstream_error':
-      return { title: 'The KYC service answered with an error', body: message, action: actions.retry };
     case 'not_json':
       return { title: 'The response is not readable', body: message };
     case 'not_a_record':
@@ -107,7 +115,7 @@ function errorScreen(error: LookupError, kind: LookupKind, id: string, actions: 
         body: `${message} Nothing was looked up. Ask an administrator for access, or look the candidate up in an environment you may use.`,
       };
     default:
-      return unhandled(error.kind);
+      return unhandled(errorKind);
   }
 }
 
