@@ -99,17 +99,24 @@ export function readCookie(req: http.IncomingMessage, name: string): string | un
   return undefined;
 }
 
-/** The request body as text; rejects, and stops reading, past `limit` bytes. */
+/** Past its limit, a body is read on and dropped up to this many times the limit, then its connection cut. */
+const DRAIN_FACTOR = 4;
+
+/**
+ * The request body as text; rejects past `limit` bytes, and keeps nothing more. The rest is read and
+ * dropped for a while, so that the refusal reaches the browser: cutting the connection at once lost it
+ * (the browser saw it reset while still sending). A body that goes on far past the limit is cut.
+ */
 export function readBody(req: http.IncomingMessage, limit: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > limit) {
-        reject(new Error('body too large'));
-        req.destroy();
-      } else chunks.push(chunk);
+      if (size <= limit) return void chunks.push(chunk);
+      chunks.length = 0;
+      reject(new Error('body too large'));
+      if (size > limit * DRAIN_FACTOR) req.destroy();
     });
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);

@@ -267,6 +267,16 @@ describe('batch status lookup', () => {
     expect(upstream.seen).toHaveLength(0);
   });
 
+  it('refuses a body over its 1 MiB as 413 body_too_large, asking the service nothing', async () => {
+    const upstream = await startFakeUpstream();
+    const app = await startTestApp({ upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' } });
+    cleanups.push(app.close, upstream.close);
+    const res = await post(app, { kind: 'refId', ids: ['x'.repeat(1024 * 1024)] });
+    expect(res.status).toBe(413);
+    expect(JSON.parse(res.body).error).toMatchObject({ code: 'body_too_large', message: expect.stringMatching(/at most 500 ids/) });
+    expect(upstream.seen).toHaveLength(0);
+  });
+
   it('refuses other methods, other content types and anyone not signed in', async () => {
     const upstream = await startFakeUpstream();
     const app = await startTestApp({ upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' }, access: proxyAccess() });
