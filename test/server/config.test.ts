@@ -43,6 +43,13 @@ describe('configuration', () => {
     expect(config.environments).toEqual([{ name: 'sandbox', label: 'Sandbox', upstream: { kind: 'sandbox' } }]);
   });
 
+  it('LOG_FORMAT: unset leaves the choice to stdout, pretty or json is taken, anything else is refused', () => {
+    expect(parseConfig({}).logFormat).toBeUndefined();
+    expect(parseConfig({ LOG_FORMAT: 'json' }).logFormat).toBe('json');
+    expect(parseConfig({ LOG_FORMAT: 'pretty' }).logFormat).toBe('pretty');
+    expect(errorOf({ LOG_FORMAT: 'xml' })).toContain('LOG_FORMAT must be one of pretty, json');
+  });
+
   it('reads a remote upstream, without the trailing slash', () => {
     const config = parseConfig({
       ...remote,
