@@ -18,7 +18,7 @@ import {
 
 /**
  * Every variable the server reads, with its default, checked at start (config.ts turns them into the
- * Config). Each is documented in README.md or docs/, and in .env.example.
+ * Config). Each is documented in docs/configuration.md and in .env.example.
  */
 export const envSchema = z.object({
   KYC_BASE_URL: optional(baseUrl),

@@ -22,7 +22,7 @@ export const DEFAULT_AUDIT_LOG = `${DEFAULT_STATE_DIR}/audit.jsonl`;
 
 /**
  * The server's configuration, read once at start from the environment and from a `.env` file in the
- * project root (the environment wins). Every variable is documented in README.md and .env.example.
+ * project root (the environment wins). Every variable is documented in docs/configuration.md and .env.example.
  */
 export interface Config {
   host: string;
