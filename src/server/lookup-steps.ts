@@ -8,6 +8,7 @@ import type { Identity } from './auth/identity.ts';
 import { ApiFailure } from './api-failure.ts';
 import { STORE_UNAVAILABLE } from './http-reply.ts';
 import { type Limit, type Metrics, upstreamOutcome } from './metrics.ts';
+import type { PartsBudget } from './parts-budget.ts';
 import type { RateLimiter } from './rate-limit.ts';
 import { StoreUnavailableError } from './state/store.ts';
 import type { UpstreamBody } from './upstream-body.ts';
@@ -33,6 +34,8 @@ export interface LookupDeps {
   /** Refusals over the rate limit, counted per user rather than written one by one. */
   refusals: RefusalLog;
   maxResponseBytes: number;
+  /** What answers in parts being built may hold at once (parts-budget.ts). */
+  partsBudget: PartsBudget;
   /** Each user's requests to the service under way at once, bounded; a wait longer than `timeoutMs` is refused. */
   upstreamSlots: UpstreamSlots;
   timeoutMs: number;

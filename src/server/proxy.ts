@@ -1,3 +1,4 @@
+import { createPartsBudget } from './parts-budget.ts';
 import type http from 'node:http';
 import { API_PREFIX, type ApiMeta } from '../kyc/contract/api.ts';
 import { LOOKUP_KINDS, type LookupKind } from '../kyc/contract/lookup.ts';
@@ -43,6 +44,8 @@ export interface ApiHandlerOptions {
   environments: ApiEnvironment[];
   timeoutMs: number;
   maxResponseBytes: number;
+  /** The bytes all answers in parts being built may hold at once (default PARTS_MEMORY_BYTES, parts-budget.ts). */
+  partsMemoryBytes?: number;
   /** Support users' reply texts (default: the built-in ones). */
   replyTemplates?: Record<string, ReplyTemplate>;
   /** The candidate page's decision fields and privacy-mask default, passed on in /api/meta. */
@@ -135,6 +138,8 @@ function serveEnvironments(options: ApiHandlerOptions, { access, metrics, refusa
   const warn = (line: string) => logger.warn(line);
   // One bound per user across every environment: they share this server's connections.
   const upstreamSlots = createUpstreamSlots(options.maxInFlightPerUser ?? DEFAULT_MAX_IN_FLIGHT_PER_USER);
+  // One bound for the whole process: every environment's answers share its memory.
+  const partsBudget = createPartsBudget(options.partsMemoryBytes);
   return options.environments.map((environment) => ({
     environment,
     deps: {
@@ -148,6 +153,7 @@ function serveEnvironments(options: ApiHandlerOptions, { access, metrics, refusa
       upstreamSlots,
       timeoutMs: options.timeoutMs,
       maxResponseBytes: options.maxResponseBytes,
+      partsBudget,
       warn,
       // Per environment: each has its own key, which may or may not archive after extract.
       archiving: createArchivingGuard({

@@ -1,6 +1,6 @@
 import type http from 'node:http';
 import type { Readable } from 'node:stream';
-import type { NeedleWatch } from './answer-guard.ts';
+import type { NeedleWatch } from './needle-watch.ts';
 import { ApiFailure } from './api-failure.ts';
 
 /** An answer holding this server's API key: an echo service, or something reflecting the Authorization header. */

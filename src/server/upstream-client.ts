@@ -1,11 +1,13 @@
 import http from 'node:http';
 import https from 'node:https';
-import type { Transform } from 'node:stream';
 import { type ApplicantsQuery, upstreamApplicantsPath } from '../kyc/contract/applicants.ts';
 import { encodeIdSegment, type LookupKind } from '../kyc/contract/lookup.ts';
 import { parseRetryAfter } from '../kyc/contract/retry-after.ts';
 import type { RemoteUpstream } from './config.ts';
-import { createAnswerGuard, keyNeedles, NeedleWatch } from './answer-guard.ts';
+import { type AnswerGuard, createAnswerGuard } from './answer-guard.ts';
+import type { ScannedBody } from './answer-scan.ts';
+import { type KeySearch, keySearch } from './key-watch.ts';
+import { keyNeedles, NeedleWatch } from './needle-watch.ts';
 import { ApiFailure } from './api-failure.ts';
 
 /** The KYC service this server asks, with its keys: the configured one, or the embedded sandbox. */
@@ -46,14 +48,16 @@ export interface UpstreamClient {
   fetchCandidate(request: CandidateRequest): UpstreamCall;
   /** The list operation; its body is always uncompressed (this server reads and reduces it). */
   fetchApplicants(request: ApplicantsRequest): UpstreamCall;
-  /** A fresh watch for this service's keys in a body (answer-guard.ts); the keys stay in here. */
+  /** A fresh watch for this service's keys in a body's raw bytes (needle-watch.ts); the keys stay in here. */
   keyWatch(): NeedleWatch;
+  /** This service's keys, for the key watch of an answer's scan (key-watch.ts). */
+  readonly keys: KeySearch;
   /**
-   * A fresh guard for a full answer's body: envelope start checked, the full key never passed on. A full
-   * answer is only ever asked for with the full key, so only that key is searched: the status key, not
-   * sent with it, cannot be reflected in it.
+   * A fresh guard for a full answer's body: envelope start checked, JSON throughout, the full key never
+   * passed on. A full answer is only ever asked for with the full key, so only that key is searched: the
+   * status key, not sent with it, cannot be reflected in it.
    */
-  answerGuard(): Transform;
+  answerGuard(body: ScannedBody): AnswerGuard;
 }
 
 /**
@@ -80,10 +84,11 @@ export function createUpstreamClient(target: UpstreamTarget, limits: UpstreamLim
   });
   const keyFor = (scope: 'full' | 'status') => (scope === 'status' && target.statusApiKey ? target.statusApiKey : target.apiKey);
   const needles = keyNeedles([target.apiKey, target.statusApiKey]);
-  const fullKeyNeedles = keyNeedles([target.apiKey]);
+  const fullKey = keySearch([target.apiKey]);
   return {
     keyWatch: () => new NeedleWatch(needles),
-    answerGuard: () => createAnswerGuard(fullKeyNeedles),
+    keys: keySearch([target.apiKey, target.statusApiKey]),
+    answerGuard: (body) => createAnswerGuard(body, fullKey),
     fetchCandidate(request) {
       const headers: http.OutgoingHttpHeaders = {
         authorization: keyFor(request.scope),
