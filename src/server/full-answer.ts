@@ -1,11 +1,12 @@
 import type http from 'node:http';
 import { type AnswerGuard, AnswerGuardError, firstOutput } from './answer-guard.ts';
+import { ApiFailure } from './api-failure.ts';
 import { MAX_DEPTH } from './json-tokens.ts';
-import { countBytes, type Failure, NOT_A_RECORD, sendError } from './http-reply.ts';
+import { countBytes, NOT_A_RECORD, sendFailure } from './http-reply.ts';
 import { type Audit, refuse } from './audit-trail.ts';
 import { newBoundary, splitRecord, writeParts } from './multipart-answer.ts';
 import { PARTS_BUSY, type PartsBudget, type PartsHolding } from './parts-budget.ts';
-import type { UpstreamBody } from './upstream-body.ts';
+import { KEY_IN_ANSWER, type UpstreamBody } from './upstream-body.ts';
 
 /**
  * A compliance user's answer: the service's body streamed on as it comes, once its start is checked
@@ -69,7 +70,7 @@ export async function answerFull(
   const first = await firstOutput(guard);
   if (!first.ok) return refuse(res, audit, guardFailure(first.error), upstreamStatus, true);
   if (!(await audit(200, null, upstreamStatus, true))) return void upstreamRes.destroy();
-  if (broken || guard.destroyed) return sendError(res, 502, 'upstream_error', 'The response of the KYC service broke off.');
+  if (broken || guard.destroyed) return sendFailure(res, new ApiFailure('upstream_error', 'The response of the KYC service broke off.'));
   streamBody(res, upstreamRes, guard);
 }
 
@@ -96,32 +97,24 @@ async function answerInParts(
   }
   if (!(await audit(200, null, upstreamStatus, true))) return;
   if (!(await writeParts({ req, res, stallMs }, read.split, boundary))) {
-    sendError(res, 502, 'upstream_error', "The KYC service's answer could not be sent in parts. Try again.");
+    sendFailure(res, new ApiFailure('upstream_error', "The KYC service's answer could not be sent in parts. Try again."));
   }
 }
 
-const TOO_LARGE: Failure = {
-  status: 502,
-  code: 'response_too_large',
-  message: "The KYC service's response is larger than this server accepts (KYC_MAX_RESPONSE_BYTES).",
-};
+const TOO_LARGE = new ApiFailure(
+  'response_too_large',
+  "The KYC service's response is larger than this server accepts (KYC_MAX_RESPONSE_BYTES).",
+);
 
 const KEY_REFLECTED_WARNING =
   "The KYC service's answer contained this server's API key, so it was refused. Something between this server and the service, or a wrong KYC_BASE_URL, reflects the Authorization header.";
 
-function guardFailure(error: Error): Failure {
-  if (!(error instanceof AnswerGuardError))
-    return { status: 502, code: 'upstream_error', message: 'The response of the KYC service broke off.' };
-  if (error.problem === 'key_reflected') {
-    return {
-      status: 502,
-      code: 'upstream_error',
-      message: "The KYC service's answer contained this server's API key, so it was refused. An administrator must check KYC_BASE_URL.",
-    };
-  }
+function guardFailure(error: Error): ApiFailure {
+  if (!(error instanceof AnswerGuardError)) return new ApiFailure('upstream_error', 'The response of the KYC service broke off.');
+  if (error.problem === 'key_reflected') return KEY_IN_ANSWER;
   // Not a candidate envelope from its first bytes: not a readable record (perhaps encrypted).
   if (error.problem === 'not_an_envelope') return NOT_A_RECORD;
-  return { status: 502, code: 'upstream_error', message: NOT_JSON[error.problem] };
+  return new ApiFailure('upstream_error', NOT_JSON[error.problem]);
 }
 
 const NOT_JSON: Record<'not_json' | 'incomplete' | 'too_deep', string> = {

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type http from 'node:http';
 import { createGzip } from 'node:zlib';
 import { PART_NAME_HEADER, PARTS_MEDIA_TYPE } from '../kyc/contract/picture-parts.ts';
-import { countBytes, type Failure } from './http-reply.ts';
+import { ApiFailure } from './api-failure.ts';
+import { countBytes } from './http-reply.ts';
 import type { AnswerGuard } from './answer-guard.ts';
 import { PARTS_BUSY, type PartsHolding } from './parts-budget.ts';
 import { RecordSplitter, type SplitRecord } from './record-parts.ts';
@@ -34,7 +35,7 @@ export function newBoundary(): string {
   return randomBytes(16).toString('hex');
 }
 
-export type Split = { ok: true; split: SplitRecord } | { ok: false; failure: Failure } | { ok: false; error: Error };
+export type Split = { ok: true; split: SplitRecord } | { ok: false; failure: ApiFailure } | { ok: false; error: Error };
 
 /**
  * The checked body (the answer guard's output, whose scan this reads: answer-scan.ts) split into the
@@ -67,7 +68,7 @@ export function splitRecord(guard: AnswerGuard, boundary: string, holding: Parts
   });
 }
 
-const INCOMPLETE: Failure = { status: 502, code: 'upstream_error', message: "The KYC service's answer is incomplete JSON." };
+const INCOMPLETE = new ApiFailure('upstream_error', "The KYC service's answer is incomplete JSON.");
 
 type Piece = Buffer;
 

@@ -1,4 +1,4 @@
-import type { Failure } from './http-reply.ts';
+import { ApiFailure } from './api-failure.ts';
 
 /**
  * An answer in parts is read whole before its first part is sent (its record must be known to be whole),
@@ -13,13 +13,11 @@ export const PARTS_MEMORY_BYTES = 256 * 1024 * 1024;
 /** How long a browser is told to wait before asking again once the bound is reached. */
 const RETRY_AFTER_SECONDS = 5;
 
-export const PARTS_BUSY: Failure = {
-  status: 503,
-  code: 'server_busy',
-  message: 'This server is building as many large answers as it can hold at once. Try again in a few seconds.',
-  extra: { retryAfterSeconds: RETRY_AFTER_SECONDS },
-  headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) },
-};
+export const PARTS_BUSY = new ApiFailure(
+  'server_busy',
+  'This server is building as many large answers as it can hold at once. Try again in a few seconds.',
+  { retryAfterSeconds: RETRY_AFTER_SECONDS },
+);
 
 /**
  * One answer's share: `reserve` what it is expected to hold, at once, before reading (so that answers

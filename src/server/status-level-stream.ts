@@ -1,6 +1,7 @@
 import { isStatusLevelField } from '../kyc/contract/schema.ts';
 import { type JsonPath, QuietReader, type ScannedBody, scanOf } from './answer-scan.ts';
-import { type Failure, NOT_A_RECORD } from './http-reply.ts';
+import { ApiFailure } from './api-failure.ts';
+import { NOT_A_RECORD } from './http-reply.ts';
 import { JsonIncompleteError } from './json-tokens.ts';
 import type { ScalarKind } from './json-bytes.ts';
 import { type KeySearch, KeyWatch } from './key-watch.ts';
@@ -13,7 +14,7 @@ import { KEY_IN_ANSWER } from './upstream-body.ts';
  * costs a few kilobytes here, however many are read at once. The whole body is still read as JSON: a body
  * that is not JSON is refused. The value equals `statusLevelValue(JSON.parse(body))`.
  */
-export type Streamed = { ok: true; value: unknown } | { ok: false; failure: Failure };
+export type Streamed = { ok: true; value: unknown } | { ok: false; failure: ApiFailure };
 
 /** What a status-level record may hold in kept text and values at most: it is a few hundred bytes. */
 const MAX_KEPT = 64 * 1024;
@@ -146,17 +147,16 @@ export class StatusLevelReader extends QuietReader {
   }
 }
 
-const broken = (message: string): Failure => ({ status: 502, code: 'upstream_error', message });
+const broken = (message: string) => new ApiFailure('upstream_error', message);
 const NOT_JSON = NOT_A_RECORD;
 const INCOMPLETE = broken('The response of the KYC service is incomplete JSON.');
 const TOO_LARGE_FIELDS = broken(
   'The response of the KYC service holds more in its status-level fields than a record does, so it was refused.',
 );
-const TOO_LARGE: Failure = {
-  status: 502,
-  code: 'response_too_large',
-  message: "The KYC service's response is larger than this server accepts (KYC_MAX_RESPONSE_BYTES).",
-};
+const TOO_LARGE = new ApiFailure(
+  'response_too_large',
+  "The KYC service's response is larger than this server accepts (KYC_MAX_RESPONSE_BYTES).",
+);
 
 /** The body read to its end through its scan (fed here unless it is fed where it is received), reduced as it comes. */
 export function readStatusLevelStreamed(body: ScannedBody, maxResponseBytes: number, keys: KeySearch): Promise<Streamed> {
@@ -176,7 +176,7 @@ export function readStatusLevelStreamed(body: ScannedBody, maxResponseBytes: num
       resolve(result);
     };
     /** What the scan has shown so far refuses the answer. */
-    const refusal = (): Failure | undefined => {
+    const refusal = (): ApiFailure | undefined => {
       if (keyWatch.found) return KEY_IN_ANSWER;
       if (scan.failure) return scan.failure instanceof JsonIncompleteError ? INCOMPLETE : NOT_JSON;
       return reader.tooLarge ? TOO_LARGE_FIELDS : undefined;

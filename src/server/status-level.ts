@@ -1,13 +1,13 @@
 import type { ScannedBody } from './answer-scan.ts';
 import { type CandidateRecord, candidateEnvelopeSchema, statusLevelOf } from '../kyc/contract/schema.ts';
-import type { Failure } from './http-reply.ts';
+import { ApiFailure } from './api-failure.ts';
 import { readStatusLevelStreamed } from './status-level-stream.ts';
 import type { KeySearch } from './key-watch.ts';
 
 /** `willArchiveAtDate` is kept in `record` too (a `…Date` field): the archiving guard reads it. */
-export type Reduced = { ok: true; record: CandidateRecord; body: string } | { ok: false; failure: Failure };
+export type Reduced = { ok: true; record: CandidateRecord; body: string } | { ok: false; failure: ApiFailure };
 
-const broken = (message: string): Failure => ({ status: 502, code: 'upstream_error', message });
+const broken = (message: string) => new ApiFailure('upstream_error', message);
 
 /**
  * For support users: the body is read through the answer's one scan and reduced to the status-level

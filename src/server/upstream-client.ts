@@ -8,7 +8,7 @@ import { type AnswerGuard, createAnswerGuard } from './answer-guard.ts';
 import type { ScannedBody } from './answer-scan.ts';
 import { type KeySearch, keySearch } from './key-watch.ts';
 import { keyNeedles, NeedleWatch } from './needle-watch.ts';
-import type { Failure } from './http-reply.ts';
+import { ApiFailure } from './api-failure.ts';
 
 /** The KYC service this server asks, with its keys: the configured one, or the embedded sandbox. */
 export type UpstreamTarget = Omit<RemoteUpstream, 'kind'>;
@@ -19,7 +19,9 @@ export interface UpstreamLimits {
 }
 
 /** Either the service's successful response, its headers read and its body still to come, or why not. */
-export type UpstreamOutcome = { ok: false; failure: Failure; upstreamStatus: number | null } | { ok: true; response: http.IncomingMessage };
+export type UpstreamOutcome =
+  | { ok: false; failure: ApiFailure; upstreamStatus: number | null }
+  | { ok: true; response: http.IncomingMessage };
 
 export interface CandidateRequest {
   kind: LookupKind;
@@ -113,7 +115,7 @@ export function createUpstreamClient(target: UpstreamTarget, limits: UpstreamLim
   };
 }
 
-type FailureOfStatus = (status: number, retryAfterHeader: string | string[] | undefined) => Failure;
+type FailureOfStatus = (status: number, retryAfterHeader: string | string[] | undefined) => ApiFailure;
 
 /**
  * How long a kept-alive socket may stay idle before this side drops it: under Node's server default of
@@ -135,7 +137,7 @@ function send(
   let upstreamReq: http.ClientRequest | undefined;
   const outcome = new Promise<UpstreamOutcome>((settle) => {
     let settled = false;
-    const fail = (failure: Failure, upstreamStatus: number | null = null) => {
+    const fail = (failure: ApiFailure, upstreamStatus: number | null = null) => {
       if (settled) return;
       settled = true;
       clearTimeout(headersDeadline);
@@ -143,7 +145,7 @@ function send(
       settle({ ok: false, failure, upstreamStatus });
     };
     const timeout = () =>
-      failed(504, 'upstream_timeout', `The KYC service did not answer within ${Math.round(limits.timeoutMs / 100) / 10} s.`);
+      new ApiFailure('upstream_timeout', `The KYC service did not answer within ${Math.round(limits.timeoutMs / 100) / 10} s.`);
     const headersDeadline = setTimeout(() => fail(timeout()), limits.timeoutMs);
     const attempt = (retried: boolean) => {
       try {
@@ -151,7 +153,7 @@ function send(
       } catch {
         // Only a configuration no check caught can get here (a key Node refuses to send as a header).
         const message = 'The request to the KYC service could not be made. An administrator must check KYC_API_KEY.';
-        return fail(failed(502, 'upstream_error', message));
+        return fail(new ApiFailure('upstream_error', message));
       }
       const req = upstreamReq;
       // Idle time on the socket, so that a body that stops flowing is cut as well.
@@ -164,7 +166,7 @@ function send(
       req.on('error', (error: NodeJS.ErrnoException) => {
         if (settled) return;
         if (!retried && isStaleSocket(req, error, answered)) return attempt(true);
-        fail(failed(502, 'upstream_unreachable', `The KYC service could not be reached (${describeNetworkError(error)}).`));
+        fail(new ApiFailure('upstream_unreachable', `The KYC service could not be reached (${describeNetworkError(error)}).`));
       });
       req.on('response', (upstreamRes) => {
         if (settled) return upstreamRes.destroy();
@@ -176,7 +178,7 @@ function send(
         if (Number(upstreamRes.headers['content-length']) > limits.maxResponseBytes) {
           const mb = Math.round(limits.maxResponseBytes / 1024 / 1024) || '<1';
           const message = `The KYC service's response is larger than the ${mb} MB this server accepts (KYC_MAX_RESPONSE_BYTES).`;
-          return fail(failed(502, 'response_too_large', message), status);
+          return fail(new ApiFailure('response_too_large', message), status);
         }
         settled = true;
         clearTimeout(headersDeadline);
@@ -199,31 +201,26 @@ function isStaleSocket(req: http.ClientRequest, error: NodeJS.ErrnoException, an
   return req.reusedSocket && !answered && req.method === 'GET' && RESET_CODES.has(error.code ?? '');
 }
 
-function failed(status: number, code: Failure['code'], message: string): Failure {
-  return { status, code, message };
-}
-
 /** What the browser is told when the service answers with an error status. */
 export function failureOfStatus(
   status: number,
   request: Pick<CandidateRequest, 'kind' | 'id'>,
   retryAfterHeader?: string | string[],
-): Failure {
-  if (status === 404) return failed(404, 'not_found', `No candidate with ${request.kind} "${request.id}".`);
+): ApiFailure {
+  if (status === 404) return new ApiFailure('not_found', `No candidate with ${request.kind} "${request.id}".`);
   return failureOfServiceStatus(status, retryAfterHeader);
 }
 
 /** The list operation's errors: a 404 means this service does not offer it (its path holds no id). */
-export function failureOfListStatus(status: number, retryAfterHeader?: string | string[]): Failure {
-  if (status === 404) return failed(404, 'applicants_unavailable', 'This KYC service does not offer the applicants list.');
+export function failureOfListStatus(status: number, retryAfterHeader?: string | string[]): ApiFailure {
+  if (status === 404) return new ApiFailure('applicants_unavailable', 'This KYC service does not offer the applicants list.');
   return failureOfServiceStatus(status, retryAfterHeader);
 }
 
 /** Error statuses that mean the same whatever was asked: the key refused, a rate limit, anything else. */
-function failureOfServiceStatus(status: number, retryAfterHeader?: string | string[]): Failure {
+function failureOfServiceStatus(status: number, retryAfterHeader?: string | string[]): ApiFailure {
   if (status === 401 || status === 403) {
-    return failed(
-      502,
+    return new ApiFailure(
       'upstream_unauthorized',
       `The KYC service rejected this server's API key (HTTP ${status}). An administrator must check KYC_API_KEY and KYC_CLIENT_ID.`,
     );
@@ -233,18 +230,13 @@ function failureOfServiceStatus(status: number, retryAfterHeader?: string | stri
     // page asks to wait a minute. A made-up 60 s here held every batch up for a minute.
     const retryAfter = parseRetryAfter(retryAfterHeader);
     if (retryAfter === undefined) {
-      return failed(429, 'upstream_rate_limited', 'The KYC service is limiting requests (HTTP 429). Wait a minute, then try again.');
+      return new ApiFailure('upstream_rate_limited', 'The KYC service is limiting requests (HTTP 429). Wait a minute, then try again.');
     }
-    return {
-      ...failed(429, 'upstream_rate_limited', `The KYC service is limiting requests (HTTP 429). Try again in ${retryAfter} s.`),
-      extra: { retryAfterSeconds: retryAfter },
-      headers: { 'Retry-After': String(retryAfter) },
-    };
+    return new ApiFailure('upstream_rate_limited', `The KYC service is limiting requests (HTTP 429). Try again in ${retryAfter} s.`, {
+      retryAfterSeconds: retryAfter,
+    });
   }
-  return {
-    ...failed(502, 'upstream_error', `The KYC service answered with an error (HTTP ${status}).`),
-    extra: { upstreamStatus: status },
-  };
+  return new ApiFailure('upstream_error', `The KYC service answered with an error (HTTP ${status}).`, { upstreamStatus: status });
 }
 
 function describeNetworkError(error: NodeJS.ErrnoException): string {

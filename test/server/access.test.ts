@@ -108,8 +108,10 @@ describe('built-in users', () => {
     }
     const form = await signIn(app, 'ana', PASSWORDS.ana, { 'content-type': 'application/x-www-form-urlencoded' });
     expect(form.status).toBe(415);
+    expect(errorCode(form)).toBe('unsupported_media_type');
     const crossSite = await signIn(app, 'ana', PASSWORDS.ana, { 'sec-fetch-site': 'cross-site' });
     expect(crossSite.status).toBe(403);
+    expect(errorCode(crossSite)).toBe('not_from_app');
   });
 
   it('locks a username at one address after ten failed sign-ins, even with the right password', async () => {

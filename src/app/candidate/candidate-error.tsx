@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { API_ERRORS } from '../../kyc/contract/api-errors.ts';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import { useEnvironmentPath } from '../environment/use-environment.ts';
 import { candidatePath } from '../routes.ts';
@@ -39,24 +40,26 @@ function retryText({ retryAfterSeconds, retryAt }: LookupError['details']): Reac
   );
 }
 
-/** Kinds that may pass by themselves: their title, the server's message, and Try again. */
-const PASSING = {
-  audit_unavailable: 'This lookup could not be recorded',
-  archiving_check_unavailable: 'Full lookups are held back: the API key check cannot be read',
-  server_busy: 'This server is busy',
-  upstream_unreachable: 'The KYC service cannot be reached',
-  upstream_timeout: 'The KYC service did not answer in time',
-  server_unreachable: 'The Candidate Lookup server cannot be reached',
-  interrupted: 'The download broke off',
-  upstream_error: 'The KYC service answered with an error',
-} as const satisfies Partial<Record<LookupError['kind'], string>>;
+/** Failures whose screen is the contract's title for the code, the server's message and a retry. */
+const TITLE_AND_RETRY = [
+  'audit_unavailable',
+  'archiving_check_unavailable',
+  'server_busy',
+  'upstream_unreachable',
+  'upstream_timeout',
+  'upstream_error',
+  'internal_error',
+] as const satisfies readonly LookupError['kind'][];
 
-const isPassing = (kind: LookupError['kind']): kind is keyof typeof PASSING => Object.hasOwn(PASSING, kind);
+function isTitleAndRetry(kind: LookupError['kind']): kind is (typeof TITLE_AND_RETRY)[number] {
+  return (TITLE_AND_RETRY as readonly string[]).includes(kind);
+}
 
 /** A screen for every kind: a kind without one is a compile error (the `never` below). */
 function errorScreen(error: LookupError, kind: LookupKind, id: string, actions: Actions): ErrorScreen {
-  const { message, kind: errorKind } = error;
-  if (isPassing(errorKind)) return { title: PASSING[errorKind], body: message, action: actions.retry };
+  const { message } = error;
+  const errorKind = error.kind;
+  if (isTitleAndRetry(errorKind)) return { title: API_ERRORS[errorKind].title, body: message, action: actions.retry };
   switch (errorKind) {
     case 'not_found':
       return {
@@ -83,6 +86,10 @@ function errorScreen(error: LookupError, kind: LookupKind, id: string, actions: 
       };
     case 'upstream_rate_limited':
       return { title: 'The KYC service is limiting requests', body: retryText(error.details), action: actions.retry };
+    case 'server_unreachable':
+      return { title: 'The Candidate Lookup server cannot be reached', body: message, action: actions.retry };
+    case 'interrupted':
+      return { title: 'The download broke off', body: message, action: actions.retry };
     case 'response_too_large':
       return { title: 'The response is too large', body: message };
     case 'not_json':

@@ -26,6 +26,7 @@ const LOOKUP_CODES = [
   'archiving_check_unavailable',
   'not_a_record',
   'server_busy',
+  'internal_error',
 ] as const satisfies readonly ApiErrorCode[];
 type LookupCode = (typeof LOOKUP_CODES)[number];
 
@@ -38,6 +39,8 @@ const NOT_LOOKUP_CODES = [
   'too_many_sign_in_attempts',
   'identity_provider_unavailable',
   'bad_request',
+  'body_too_large',
+  'unsupported_media_type',
   'method_not_allowed',
   'no_such_route',
   'not_from_app',
