@@ -24,10 +24,12 @@ RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 # 3. The image: no compiler, no dev dependencies, no npm at run time. Nothing is written outside /data,
 # so the root filesystem may be read-only (docker run --read-only, compose read_only: true).
 FROM ${NODE_IMAGE} AS runtime
+# JSON log lines even under `docker run -t`, where stdout is a terminal: a container's log goes to a collector.
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=8080 \
-    AUDIT_LOG=/data/audit.jsonl
+    AUDIT_LOG=/data/audit.jsonl \
+    LOG_FORMAT=json
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist

@@ -2,8 +2,9 @@
 // `npm run bench`: Candidate Lookup against the physical limit of its data path, in real Chromium.
 // The production server, pointed at the sandbox in large-image mode (four ~3 MB JPEGs per candidate),
 // is measured for: lookup to paint against a baseline page, proxy overhead, page memory over 30 lookups,
-// and bundle size. Every figure is a median of repeated runs; comparisons are ratios measured side by
-// side in the same run. Prints a table and writes the figures as JSON to bench-results/.
+// bundle size, and issue 20's answer engine against the figures before it (bench-engine.mjs). Every
+// figure is a median of repeated runs; comparisons are ratios measured side by side in the same run.
+// Prints two tables and writes the figures as JSON to bench-results/.
 // `npm run bench -- --quick` is the short form CI runs so the benchmark cannot rot (no timing asserted).
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -14,10 +15,12 @@ import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
 import { chromium } from 'playwright-core';
 import sandboxCredentials from '../src/server/sandbox/credentials.json' with { type: 'json' };
+import { BEFORE, compareLookups, engineRows, NOISE, tableLines } from './bench-engine.mjs';
 import { measureSlowLink, slowLinkFigures, slowLinkRows } from './bench-slow-link.mjs';
 import { partsMemory } from './bench-server.mjs';
 import { chromiumLaunchOptions } from './chromium.mjs';
 import { asManyUsers } from './load-users.mjs';
+import { measurePartsMemory } from './loadtest-parts.mjs';
 import { spawnServer } from './spawn-server.mjs';
 
 /** @import { SpawnedServer } from './spawn-server.mjs' */
@@ -27,6 +30,11 @@ import { spawnServer } from './spawn-server.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const quick = process.argv.includes('--quick');
+// The machine is shared: its load when the run began and ended goes with the figures.
+const loadAtStart = os.loadavg()[0] ?? 0;
+// `--before <main.js>`: the server of a build before issue 20, run beside this one for its engine's figures.
+const beforeIndex = process.argv.indexOf('--before');
+const beforeEntry = beforeIndex > 0 ? path.resolve(process.argv[beforeIndex + 1] ?? '') : undefined;
 const RUNS = quick ? 1 : 5;
 const MEMORY_LOOKUPS = quick ? 3 : 30;
 const RATE_SECONDS = quick ? 2 : 5;
@@ -72,12 +80,12 @@ process.on('exit', () => {
 /**
  * @param {string[]} args
  * @param {NodeJS.ProcessEnv} [env]
- * @returns {Promise<{ url: string }>}
+ * @returns {Promise<{ url: string; pid: number }>}
  */
 async function start(args, env) {
   const server = spawnServer(args, { cwd: tmp, env: env && { HOST: '127.0.0.1', ...env }, echoStderr: true });
   servers.push(server);
-  return { url: await server.url };
+  return { url: await server.url, pid: server.child.pid ?? 0 };
 }
 log('Starting the sandbox in large-image mode…');
 const sandbox = await start([path.join(out, 'dist/server/sandbox.js')], { SANDBOX_LARGE_IMAGES: '1', SANDBOX_PORT: '0' });
@@ -96,6 +104,7 @@ const appEnv = (upstreamUrl) => ({
   AUDIT_LOG: path.join(tmp, 'audit.jsonl'),
 });
 const app = await start([path.join(out, 'dist/server/main.js')], appEnv(sandbox.url));
+const appBefore = beforeEntry && (await start([beforeEntry], appEnv(sandbox.url)));
 // A reference point: the least a Node.js proxy can do (scripts/bare-proxy.mjs).
 const bare = await start([path.join(root, 'scripts/bare-proxy.mjs'), sandbox.url]);
 // The identity-aware proxy's headers; direct API calls add the one the server requires of the app.
@@ -140,9 +149,12 @@ const direct = [];
 const proxied = [];
 /** @type {number[]} */
 const bareProxied = [];
+/** @type {number[]} */
+const beforeProxied = [];
 let largeBytes = 0;
 for (let i = 0; i < RUNS * 3; i++) {
   // Alternate the order, so neither side always runs on a warmer machine.
+  /** @type {Array<() => Promise<unknown>>} */
   const pair = [
     () => timedGet(`${sandbox.url}${upstreamPath('bench-01')}`, { authorization: SANDBOX.full }).then((r) => direct.push(r.ms)),
     () =>
@@ -152,8 +164,20 @@ for (let i = 0; i < RUNS * 3; i++) {
       }),
     () => timedGet(`${bare.url}${lookupPath('bench-01')}`, { authorization: SANDBOX.full }).then((r) => bareProxied.push(r.ms)),
   ];
+  if (appBefore) {
+    pair.push(() => timedGet(`${appBefore.url}${lookupPath('bench-01')}`, as('compliance')).then((r) => beforeProxied.push(r.ms)));
+  }
   for (const run of i % 2 ? pair.reverse() : pair) await run();
 }
+// Issue 20's engine: the server's CPU per large lookup in parts and the time to its first byte (beside
+// the build before it, when given).
+/** @param {{ url: string; pid: number }} server @param {http.OutgoingHttpHeaders} headers */
+const target = (server, headers) => ({ url: `${server.url}${lookupPath('bench-01')}`, pid: server.pid, headers });
+const partsHeaders = { ...as('compliance'), accept: 'multipart/mixed, application/json;q=0.9' };
+const partsRun = await compareLookups(
+  { now: target(app, partsHeaders), ...(appBefore ? { before: target(appBefore, partsHeaders) } : {}) },
+  RUNS * 3,
+);
 const statusPaths = ['c0a8f3e2-6b1d-4f7e-9a52-3d1e8b7c4a10', 'cust_000482', 'crm-55102', 'user-7781'];
 /**
  * @param {string} url
@@ -393,6 +417,28 @@ for (let i = 0; i < RUNS * 3; i++) {
   ];
   for (const run of i % 2 ? pair.reverse() : pair) await run();
 }
+// Issue 20: the CPU each proxy spends on a plain answer, which the one tokenizer now reads on the way.
+const freshBefore = beforeEntry && (await start([beforeEntry], appEnv(freshUpstream.url)));
+const plainRun = await compareLookups(
+  {
+    now: target(freshApp, plainHeaders),
+    bare: target(freshBare, { authorization: SANDBOX.full }),
+    ...(freshBefore ? { before: target(freshBefore, plainHeaders) } : {}),
+  },
+  RUNS * 3,
+);
+
+// --- 9. Issue 20's hostile answers in parts (scripts/loadtest-parts.mjs) on a server of their own:
+// eight 60 MB number arrays at once from two users (the quick form: 16 MB, and a 4 MB "=" picture).
+log('Measuring hostile answers in parts…');
+const hostile = await measurePartsMemory({
+  entry: path.join(out, 'dist/server/main.js'),
+  arrayMb: quick ? 16 : 60,
+  pictureMb: quick ? 4 : 32,
+});
+if (!hostile.alive || hostile.parts + hostile.busy !== hostile.concurrent) {
+  throw new Error(`hostile answers in parts: ${hostile.parts} in parts, ${hostile.busy} 503, server up: ${hostile.alive}`);
+}
 
 // --- 4. Bundle, as shipped.
 const client = path.join(out, 'dist-app/client');
@@ -413,7 +459,7 @@ const bundle = {
 const figures = {
   date: new Date().toISOString(),
   quick,
-  machine: { cores: os.cpus().length, node: process.version },
+  machine: { cores: os.cpus().length, node: process.version, load: { start: loadAtStart, end: os.loadavg()[0] ?? 0 } },
   lookupToPaint: {
     runs: viewer.length,
     responseMb: largeBytes / 1024 / 1024,
@@ -460,6 +506,17 @@ const figures = {
     proxiedMs: median(freshProxied),
     proxiedOverDirect: median(freshProxied) / median(freshDirect),
     bareOverDirect: median(freshBareProxied) / median(freshDirect),
+  },
+  engine: {
+    noise: NOISE,
+    recorded: BEFORE,
+    beforeBuild: beforeEntry,
+    parts: partsRun,
+    plain: plainRun,
+    largeProxyOverBare: median(proxied) / median(bareProxied),
+    largeBeforeOverBare: appBefore ? median(beforeProxied) / median(bareProxied) : undefined,
+    upstreamBytes: largeBytes,
+    hostile,
   },
 };
 mkdirSync(out, { recursive: true });
@@ -539,14 +596,18 @@ const rows = [
   ],
   ...slowLinkRows(figures.slowLink, figures.serverMemory, figures.plainFresh, verdict),
 ];
-const HEADINGS = ['figure', 'value', 'target', ''];
-const widths = HEADINGS.map((heading, c) => Math.max(...rows.map((r) => r[c]?.length ?? 0), heading.length));
-/** @param {string[]} cells */
-const line = (cells) => cells.map((cell, c) => cell.padEnd(widths[c] ?? 0)).join('  ');
 console.log(
-  `Candidate Lookup benchmark${quick ? ' (quick: 1 run, no targets judged)' : ''}, ${figures.machine.cores} cores, Node ${figures.machine.node}, medians of ${figures.lookupToPaint.runs} runs`,
+  `Candidate Lookup benchmark${quick ? ' (quick: 1 run, no targets judged)' : ''}, ${figures.machine.cores} cores, Node ${figures.machine.node}, medians of ${figures.lookupToPaint.runs} runs, load average ${figures.machine.load.start.toFixed(1)} at the start, ${figures.machine.load.end.toFixed(1)} at the end`,
 );
-console.log(line(HEADINGS));
-for (const row of rows) console.log(line(quick ? [...row.slice(0, 3), ''] : row));
+for (const text of tableLines(['figure', 'value', 'target', ''], quick ? rows.map((row) => [...row.slice(0, 3), '']) : rows))
+  console.log(text);
+console.log(
+  `Issue 20's answer engine against the figures before it (docs/performance.md), allowed the run-to-run noise it states (a third)${beforeEntry ? `; the build before it in this run: ${beforeEntry}` : ''}${quick ? `; quick: ${RUNS * 3} lookups each, hostile case reduced to ${hostile.arrayMb} MB, indicative only` : ''}:`,
+);
+for (const text of tableLines(
+  ['issue 20 (answer engine)', 'now', 'before (recorded)', 'before (this run)', 'change', 'allowed', ''],
+  engineRows(figures.engine),
+))
+  console.log(text);
 console.log(`Figures written to ${path.relative(root, path.join(out, 'latest.json'))}`);
 process.exit(0);

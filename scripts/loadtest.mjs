@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { FLOOD_SECONDS, floodPhase, supportMemoryPhase } from './loadtest-hostile.mjs';
+import { partsMemoryPhase } from './loadtest-parts.mjs';
 import { asManyUsers } from './load-users.mjs';
 import { spawnServer } from './spawn-server.mjs';
 
@@ -109,6 +110,7 @@ const peakMb = Math.max(peakKb, hwm) / 1024;
 const hostile = [await floodPhase(Math.min(seconds, FLOOD_SECONDS))];
 const supportLookups = Number(process.env.LOADTEST_SUPPORT_LOOKUPS ?? 60);
 if (supportLookups > 0) hostile.push(await supportMemoryPhase(supportLookups));
+hostile.push(await partsMemoryPhase());
 for (const phase of hostile) for (const line of phase.lines) console.log(line);
 const totalErrors = rows.reduce((sum, row) => sum + row.errors, 0) + hostile.reduce((sum, phase) => sum + phase.errors, 0);
 const missed = hostile.flatMap((phase) => phase.missed);

@@ -3,8 +3,11 @@
 // the tests that start `npm start` all do it this way.
 import { spawn } from 'node:child_process';
 
-/** What the project's servers print once they listen: "… running at http://…/" (inside a JSON log line) or "… upstream at http://…". */
-export const LISTENING = /(?:running|upstream) at (http:\/\/[^\s"]+?)\/?(?:["\s]|$)/;
+/**
+ * What the project's servers print once they listen: "… running at http://…/" (inside a JSON log line),
+ * "… running at:" and the address on a line of its own (at a terminal), or "… upstream at http://…".
+ */
+export const LISTENING = /(?:running|upstream) at:?\s+(http:\/\/[^\s"]+?)\/?(?:["\s]|$)/;
 
 const OUTPUT_KEPT = 1024 * 1024;
 

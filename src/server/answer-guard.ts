@@ -1,63 +1,15 @@
 import { Transform, type TransformCallback } from 'node:stream';
+import { scanOf, type AnswerScan, type ScannedBody } from './answer-scan.ts';
+import { JsonIncompleteError, JsonTooDeepError } from './json-tokens.ts';
+import { type KeySearch, KeyWatch } from './key-watch.ts';
+import { NeedleWatch } from './needle-watch.ts';
 
 /**
  * Checks on a successful answer of the service before its bytes reach the browser, apart from how the
- * answer is then sent (streamed whole, or in parts): an upstream, or a wrong KYC_BASE_URL such as an
- * echo service, that reflects the Authorization header would otherwise hand the key to the browser.
+ * answer is then sent (streamed whole, or in parts): a candidate envelope, JSON throughout, and never the
+ * key (an upstream, or a wrong KYC_BASE_URL such as an echo service, that reflects the Authorization
+ * header would otherwise hand it to the browser).
  */
-
-/** Keys shorter than this are not searched for: they would match ordinary text, and no issued key is this short. */
-export const MIN_SEARCHED_KEY_LENGTH = 8;
-
-/** The byte strings that give a key away: as sent, and as a JSON string would escape it. */
-export function keyNeedles(keys: readonly (string | undefined)[]): Buffer[] {
-  const forms = new Set<string>();
-  for (const key of keys) {
-    if (!key || key.length < MIN_SEARCHED_KEY_LENGTH) continue;
-    const escaped = JSON.stringify(key).slice(1, -1);
-    for (const form of [key, escaped, escaped.replaceAll('/', '\\/')]) forms.add(form);
-  }
-  return [...forms].map((form) => Buffer.from(form));
-}
-
-/**
- * Finds any needle in a stream of chunks, also one split across chunks. `push` returns the bytes that
- * are safe to pass on: it holds back the last (longest needle - 1) bytes until the next chunk shows
- * they do not start a needle, so not even part of a key is passed on ahead of the check.
- */
-export class NeedleWatch {
-  private held: Buffer = Buffer.alloc(0);
-  private readonly keep: number;
-
-  constructor(private readonly needles: readonly Buffer[]) {
-    this.keep = Math.max(0, ...needles.map((needle) => needle.length - 1));
-  }
-
-  /** The bytes now safe to pass on, in order, or `found` when a needle was seen (nothing more may be passed on). */
-  push(chunk: Buffer): Buffer[] | 'found' {
-    if (this.needles.length === 0) return [chunk];
-    if (chunk.length < this.keep) {
-      const window = Buffer.concat([this.held, chunk]);
-      if (this.needles.some((needle) => window.includes(needle))) return 'found';
-      const safe = Math.max(0, window.length - this.keep);
-      this.held = window.subarray(safe);
-      return safe > 0 ? [window.subarray(0, safe)] : [];
-    }
-    // Across the seam (what was held and the start of this chunk), then the chunk itself: no copy of it.
-    const seam = Buffer.concat([this.held, chunk.subarray(0, this.keep)]);
-    if (this.needles.some((needle) => seam.includes(needle) || chunk.includes(needle))) return 'found';
-    const out = [this.held, chunk.subarray(0, chunk.length - this.keep)].filter((part) => part.length > 0);
-    this.held = Buffer.from(chunk.subarray(chunk.length - this.keep));
-    return out;
-  }
-
-  /** At the end of the body: what was held back. */
-  end(): Buffer {
-    const rest = this.held;
-    this.held = Buffer.alloc(0);
-    return rest;
-  }
-}
 
 /** The ways a candidate envelope opens, part by part (JSON whitespace may stand between the parts). */
 const OPENINGS = [
@@ -90,31 +42,63 @@ export function envelopeStart(prefix: Buffer): 'yes' | 'no' | 'more' {
 /** The longest start of a body read to decide that it opens an envelope (whitespace included). */
 const MAX_ENVELOPE_PREFIX = 256;
 
-export type GuardProblem = 'key_reflected' | 'not_an_envelope';
+export type GuardProblem = 'key_reflected' | 'not_an_envelope' | 'not_json' | 'incomplete' | 'too_deep';
+
+const PROBLEMS: Record<GuardProblem, string> = {
+  key_reflected: "the answer contains this server's API key",
+  not_an_envelope: 'the answer does not start as a candidate envelope',
+  not_json: 'the answer is not JSON',
+  incomplete: 'the answer is incomplete JSON',
+  too_deep: 'the answer is nested too deep',
+};
 
 export class AnswerGuardError extends Error {
   override name = 'AnswerGuardError';
   constructor(readonly problem: GuardProblem) {
-    super(problem === 'key_reflected' ? "the answer contains this server's API key" : 'the answer does not start as a candidate envelope');
+    super(PROBLEMS[problem]);
   }
 }
 
+/** Not JSON before the envelope opened is not a record at all (perhaps encrypted), rather than a broken one. */
+function opens(start: Buffer | undefined, chunk: Buffer): boolean {
+  return start === undefined || envelopeStart(Buffer.concat([start, chunk]).subarray(0, MAX_ENVELOPE_PREFIX)) === 'yes';
+}
+
+/** A guard, and the answer's one scan (answer-scan.ts): a reader of the answer in parts adds itself to it. */
+export type AnswerGuard = Transform & { scan: AnswerScan; keyWatch: KeyWatch };
+
 /**
  * A transform for a successful answer's body: passes nothing on until the body is seen to start as a
- * candidate envelope, and never a byte of a key (NeedleWatch). Fails with AnswerGuardError otherwise.
- * Its first output (see `firstOutput`) means both checks passed on what has arrived so far.
+ * candidate envelope, never a byte of a key (NeedleWatch holds back what could be the start of one), and
+ * nothing past the first byte that is not JSON; the last bytes only once the whole body was read as JSON
+ * and the key was not in any decoded string or picture (key-watch.ts): a browser never parses a body cut
+ * short, so what only a parse would reveal never reaches it. Fails with AnswerGuardError otherwise. Its
+ * first output (see `firstOutput`) means every check passed on what has arrived so far. The body is
+ * tokenized once: by the scan fed where it is received (archive-watch.ts), or here.
  */
-export function createAnswerGuard(needles: readonly Buffer[]): Transform {
-  const watch = new NeedleWatch(needles);
+export function createAnswerGuard(body: ScannedBody, keys: KeySearch): AnswerGuard {
+  const { scan, fed } = scanOf(body);
+  const keyWatch = new KeyWatch(keys, scan.path, { raw: false });
+  scan.add(keyWatch);
+  const watch = new NeedleWatch(keys.needles);
   let start: Buffer | undefined = Buffer.alloc(0);
+  const problem = (): AnswerGuardError | undefined => {
+    if (keyWatch.found) return new AnswerGuardError('key_reflected');
+    if (!scan.failure) return undefined;
+    if (scan.failure instanceof JsonTooDeepError) return new AnswerGuardError('too_deep');
+    return new AnswerGuardError(scan.failure instanceof JsonIncompleteError ? 'incomplete' : 'not_json');
+  };
   const pass = (guard: Transform, chunk: Buffer, done: TransformCallback) => {
     const safe = watch.push(chunk);
     if (safe === 'found') return done(new AnswerGuardError('key_reflected'));
     for (const part of safe) guard.push(part);
     done();
   };
-  return new Transform({
+  const guard = new Transform({
     transform(chunk: Buffer, _encoding, done) {
+      if (!fed) scan.write(chunk);
+      const found = problem();
+      if (found) return done(found.problem === 'not_json' && !opens(start, chunk) ? new AnswerGuardError('not_an_envelope') : found);
       if (start === undefined) return pass(this, chunk, done);
       start = Buffer.concat([start, chunk]);
       const verdict = envelopeStart(start.subarray(0, MAX_ENVELOPE_PREFIX));
@@ -128,11 +112,15 @@ export function createAnswerGuard(needles: readonly Buffer[]): Transform {
     },
     flush(done) {
       if (start !== undefined) return done(new AnswerGuardError('not_an_envelope'));
+      if (!fed) scan.end();
+      const found = problem() ?? (scan.ended ? undefined : new AnswerGuardError('incomplete'));
+      if (found) return done(found);
       const rest = watch.end();
       if (rest.length > 0) this.push(rest);
       done();
     },
   });
+  return Object.assign(guard, { scan, keyWatch });
 }
 
 /**

@@ -3,7 +3,7 @@ import type { ReplyTemplate } from '../kyc/contract/replies.ts';
 import type { RefusedEntry } from './audit-refusals.ts';
 import { auditTrail, type Outcome, refuse } from './audit-trail.ts';
 import type { Identity } from './auth/identity.ts';
-import type { Failure } from './http-reply.ts';
+import { ApiFailure } from './api-failure.ts';
 import { type LookupDeps, takeToken } from './lookup-steps.ts';
 import type { Limit } from './metrics.ts';
 import type { SignedInCall } from './routes.ts';
@@ -23,7 +23,7 @@ export interface ServedEnvironment {
   deps: LookupDeps;
 }
 
-export type Resolved = { ok: true; served: ServedEnvironment } | { ok: false; failure: Failure; name: string };
+export type Resolved = { ok: true; served: ServedEnvironment } | { ok: false; failure: ApiFailure; name: string };
 
 /** Longest environment name repeated in a refusal's message (the name came from the URL; its audit line cuts it shorter). */
 const MAX_NAME = 64;
@@ -40,7 +40,7 @@ export function resolveEnvironment(served: readonly ServedEnvironment[], encoded
     return {
       ok: false,
       name,
-      failure: { status: 404, code: 'no_such_environment', message: `This server has no environment named "${name.slice(0, MAX_NAME)}".` },
+      failure: new ApiFailure('no_such_environment', `This server has no environment named "${name.slice(0, MAX_NAME)}".`),
     };
   }
   return allow(found, identity);
@@ -86,7 +86,7 @@ function allow(served: ServedEnvironment, identity: Identity): Resolved {
   return {
     ok: false,
     name,
-    failure: { status: 403, code: 'environment_forbidden', message: `Your account may not use the environment "${name}".` },
+    failure: new ApiFailure('environment_forbidden', `Your account may not use the environment "${name}".`),
   };
 }
 

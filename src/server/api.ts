@@ -65,6 +65,7 @@ export function createApiFromConfig(
     environments: upstream.environments,
     timeoutMs: config.timeoutMs,
     maxResponseBytes: config.maxResponseBytes,
+    partsMemoryBytes: config.partsMemoryBytes,
     replyTemplates: config.replyTemplates,
     display: config.display,
     access,

@@ -7,7 +7,8 @@ import {
   upstreamApplicantsEnvelopeSchema,
 } from '../kyc/contract/applicants.ts';
 import { auditTrail, auditWritable, listLine, refuse } from './audit-trail.ts';
-import { type Failure, sendFailure, sendJson } from './http-reply.ts';
+import { ApiFailure } from './api-failure.ts';
+import { sendFailure, sendJson } from './http-reply.ts';
 import type { SignedInCall } from './routes.ts';
 import { readUpstreamBody } from './upstream-body.ts';
 import { type LookupDeps, leftEarly, takeSlot, takeToken } from './lookup-steps.ts';
@@ -38,7 +39,7 @@ export type ApplicantsDeps = Pick<
 const MAX_UPSTREAM_CALLS = 5;
 
 type Page = { records: Applicant[]; total: number; upstreamStatus: number };
-type Fetched = { ok: true; page: Page } | { ok: false; failure: Failure; upstreamStatus: number | null };
+type Fetched = { ok: true; page: Page } | { ok: false; failure: ApiFailure; upstreamStatus: number | null };
 
 export async function listApplicants(deps: ApplicantsDeps, call: SignedInCall): Promise<void> {
   const level = deps.hasStatusKey ? 'status' : 'stripped';
@@ -52,7 +53,7 @@ export async function listApplicants(deps: ApplicantsDeps, call: SignedInCall): 
   if (limited) return refuse(call.res, audit, limited, null, false, true);
   const stuck = auditWritable(deps);
   if (stuck) return sendFailure(call.res, stuck);
-  if (!checked.ok) return refuse(call.res, audit, { status: 400, code: 'bad_request', message: checked.message });
+  if (!checked.ok) return refuse(call.res, audit, new ApiFailure('bad_request', checked.message));
   const slot = await takeSlot(deps, call.req, call.identity, leftEarly(call.res));
   if (slot === 'gone') return;
   if (typeof slot !== 'function') return refuse(call.res, audit, slot);
@@ -94,7 +95,7 @@ async function fetchOnce(deps: ApplicantsDeps, call: SignedInCall, query: Applic
     const upstreamStatus = outcome.response.statusCode ?? 200;
     const read = await readUpstreamBody(outcome.response, deps.maxResponseBytes, deps.upstream.keyWatch());
     if (!read.ok) return { ...read, upstreamStatus };
-    const broken = (message: string): Fetched => ({ ok: false, failure: { status: 502, code: 'upstream_error', message }, upstreamStatus });
+    const broken = (message: string): Fetched => ({ ok: false, failure: new ApiFailure('upstream_error', message), upstreamStatus });
     let json: unknown;
     try {
       json = JSON.parse(read.text);

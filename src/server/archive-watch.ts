@@ -1,7 +1,7 @@
 import type http from 'node:http';
 import { PassThrough } from 'node:stream';
 import zlib from 'node:zlib';
-import type { UpstreamBody } from './upstream-body.ts';
+import { AnswerScan, type JsonPath, QuietReader, type ScannedBody } from './answer-scan.ts';
 
 /**
  * What a full-level answer's body showed of `willArchiveAtDate`: its value; `null` when the body was read
@@ -9,55 +9,81 @@ import type { UpstreamBody } from './upstream-body.ts';
  */
 export type Scan = string | null | undefined;
 
-const KEY = '"willArchiveAtDate"';
-const KEY_BYTES = Buffer.from(KEY, 'latin1');
-const FIELD = /"willArchiveAtDate"\s*:\s*"([^"\\]{1,64})"/;
-/** Enough of the previous chunk to complete a key and value cut in two. */
-const CARRY = 128;
+/** Where the service puts it: the record is the envelope's `data`. */
+const FIELD_PATH = ['data', 'willArchiveAtDate'] as const;
+/** A date is short: a longer value is not one, and is not held. */
+const MAX_VALUE = 64;
 
 /**
- * Watches a streamed full record for `"willArchiveAtDate":"…"` as it passes, without holding the body
- * (a full record weighs megabytes); `onDone` is called once: as soon as it is seen, or when the body ends
- * or breaks off without it. A compressed body is inflated alongside, for the scan only.
+ * `data.willArchiveAtDate` at exactly that path, as the one scan reads it: a custom field of that name,
+ * an escaped one inside a string, or whitespace around the colon neither hides the field nor stands in for it.
  */
-export function watchWillArchiveAt(upstreamRes: http.IncomingMessage, onDone: (scan: Scan) => void): void {
-  let carry: Buffer = Buffer.alloc(0);
+class ArchiveField extends QuietReader {
+  private value: string | undefined;
+  private seen = false;
+
+  constructor(
+    private readonly path: JsonPath,
+    private readonly onFound: (value: string) => void,
+  ) {
+    super();
+  }
+
+  override startString(): void {
+    if (!this.seen && this.path.at(FIELD_PATH)) this.value = '';
+  }
+
+  override text(piece: string, inKey: boolean): void {
+    if (this.value !== undefined && !inKey) this.value = (this.value + piece).slice(0, MAX_VALUE + 1);
+  }
+
+  override endString(): void {
+    const value = this.value;
+    this.value = undefined;
+    if (value === undefined || value.length === 0 || value.length > MAX_VALUE) return;
+    this.seen = true;
+    this.onFound(value);
+  }
+}
+
+/**
+ * Watches a streamed full record for `data.willArchiveAtDate` as it passes, through the answer's one scan
+ * (`scan`, fed here from the body's bytes), without holding the body (a full record weighs megabytes);
+ * `onDone` is called once: as soon as it is seen, or when the body ends, breaks off or is seen not to be
+ * JSON without it. A compressed body is inflated alongside and scanned apart (its readers refuse it).
+ */
+export function watchWillArchiveAt(upstreamRes: http.IncomingMessage, onDone: (scan: Scan) => void, shared?: AnswerScan): void {
   let done = false;
   const finish = (scan: Scan) => {
     if (done) return;
     done = true;
     onDone(scan);
   };
-  const scan = (chunk: Buffer) => {
-    if (done) return;
-    // The bytes are searched as they are; only a chunk that holds the key is read as text (latin1 maps
-    // bytes one to one: the ASCII key and an ISO date read the same, whatever surrounds them).
-    const seam = carry.length > 0 ? Buffer.concat([carry, chunk.subarray(0, KEY_BYTES.length)]) : carry;
-    const match =
-      seam.includes(KEY_BYTES) || chunk.includes(KEY_BYTES) ? FIELD.exec(carry.toString('latin1') + chunk.toString('latin1')) : null;
-    if (!match) {
-      carry = Buffer.from(chunk.length >= CARRY ? chunk.subarray(chunk.length - CARRY) : Buffer.concat([carry, chunk]).subarray(-CARRY));
-      return;
-    }
-    finish(match[1]!);
-  };
   const decoder = decoderFor(upstreamRes.headers['content-encoding']);
   if (decoder === null) return void finish(undefined);
+  const scan = decoder || !shared ? new AnswerScan() : shared;
+  scan.add(new ArchiveField(scan.path, finish));
+  const read = (chunk: Buffer) => {
+    if (!scan.write(chunk)) finish(undefined);
+  };
+  const ended = () => finish(scan.end() ? null : undefined);
   // Without the field only once every byte passed the scan: a body left unread is not known to lack it.
-  let ended = false;
+  let sourceEnded = false;
   upstreamRes.once('end', () => {
-    ended = true;
+    sourceEnded = true;
     if (decoder) decoder.end();
-    else finish(null);
+    else ended();
   });
   upstreamRes.once('close', () => {
-    if (ended) return;
+    if (sourceEnded) return;
     decoder?.destroy();
     finish(undefined);
   });
-  if (!decoder) return void upstreamRes.on('data', scan);
-  decoder.on('data', scan);
-  decoder.once('end', () => finish(null));
+  if (!decoder) return void upstreamRes.on('data', read);
+  decoder.on('data', (chunk: Buffer) => {
+    if (!done) read(chunk);
+  });
+  decoder.once('end', ended);
   decoder.on('error', () => finish(undefined));
   upstreamRes.on('data', (chunk: Buffer) => {
     if (!done) decoder.write(chunk);
@@ -74,17 +100,24 @@ export function watchWillArchiveAt(upstreamRes: http.IncomingMessage, onDone: (s
 export function readToTheEnd(
   source: http.IncomingMessage,
   options: { maxBytes: number; until?: http.ServerResponse; onDone: (scan: Scan) => void },
-): UpstreamBody {
-  const copy = Object.assign(new PassThrough(), { headers: source.headers, statusCode: source.statusCode, complete: false });
+): ScannedBody {
+  // The one scan of the body, fed here before the copy gets each chunk: the copy's readers add theirs to it.
+  // A compressed body is scanned inflated, apart: its readers refuse it.
+  const scan = encodingOf(source.headers['content-encoding']) === '' ? new AnswerScan() : undefined;
+  const copy = Object.assign(new PassThrough(), { headers: source.headers, statusCode: source.statusCode, complete: false, scan });
   // Its readers listen when they care; a copy nobody reads any more must not throw.
   copy.on('error', () => {});
   let known = false;
   let received = 0;
-  watchWillArchiveAt(source, (scan) => {
-    known = true;
-    if (copy.destroyed) source.destroy();
-    options.onDone(scan);
-  });
+  watchWillArchiveAt(
+    source,
+    (seen) => {
+      known = true;
+      if (copy.destroyed) source.destroy();
+      options.onDone(seen);
+    },
+    scan,
+  );
   source.on('data', (chunk: Buffer) => {
     received += chunk.length;
     if (!copy.destroyed) {
@@ -115,10 +148,16 @@ export function readToTheEnd(
   return copy;
 }
 
+/** The content coding, '' for none. */
+function encodingOf(header: string | string[] | undefined): string {
+  const encoding = (Array.isArray(header) ? header.join(',') : (header ?? '')).trim().toLowerCase();
+  return encoding === 'identity' ? '' : encoding;
+}
+
 /** undefined: not encoded; null: an encoding this server cannot read. */
 function decoderFor(header: string | string[] | undefined): zlib.Gunzip | zlib.Inflate | zlib.BrotliDecompress | undefined | null {
-  const encoding = (Array.isArray(header) ? header.join(',') : (header ?? '')).trim().toLowerCase();
-  if (encoding === '' || encoding === 'identity') return undefined;
+  const encoding = encodingOf(header);
+  if (encoding === '') return undefined;
   if (encoding === 'gzip' || encoding === 'x-gzip') return zlib.createGunzip();
   if (encoding === 'deflate') return zlib.createInflate();
   if (encoding === 'br') return zlib.createBrotliDecompress();

@@ -3,7 +3,8 @@ import type { ArchivingKey, EnvironmentInfo } from '../kyc/contract/api.ts';
 import { ARCHIVES_ON_EXTRACT_SETTING, archivesOnExtract } from '../kyc/contract/archiving.ts';
 import { readToTheEnd, type Scan } from './archive-watch.ts';
 import { type ArchivingFindings, findingName, findingsInStore } from './archiving-findings.ts';
-import { type Failure, STORE_UNAVAILABLE } from './http-reply.ts';
+import { ApiFailure } from './api-failure.ts';
+import { STORE_UNAVAILABLE } from './http-reply.ts';
 import { createMemoryStore, StoreUnavailableError } from './state/store.ts';
 import type { UpstreamBody } from './upstream-body.ts';
 import type { UpstreamOutcome } from './upstream-client.ts';
@@ -18,13 +19,13 @@ import { createUpstreamSlots } from './upstream-slots.ts';
  */
 export interface ArchivingGuard {
   /** A full-level lookup may go ahead: undefined; or why not (the finding, or a finding that cannot be read). */
-  refusal(): Promise<Failure | undefined>;
+  refusal(): Promise<ApiFailure | undefined>;
   /**
    * Right before a full-level request is sent: refusal() again, and until one of this key's full answers
    * has been read, one such request at a time (the others wait up to `waitMs`, or until `gone`, then are
    * refused): a key that archives is seen once, not by every lookup made before its first answer.
    */
-  admit(waitMs: number, gone?: AbortSignal): Promise<Pass | { ok: false; failure?: Failure }>;
+  admit(waitMs: number, gone?: AbortSignal): Promise<Pass | { ok: false; failure?: ApiFailure }>;
   /** A full-level answer arrived for a lookup made at `lookupAtMs`, carrying this willArchiveAtDate (if any). */
   observe(willArchiveAtDate: unknown, lookupAtMs: number): Promise<void>;
   /** For /api/meta: undefined until detected (or while the finding cannot be read). */
@@ -200,21 +201,17 @@ function createGate() {
 }
 
 /** A full lookup waited too long for the first one to show whether the key archives. */
-const CHECKING: Failure = {
-  status: 429,
-  code: 'rate_limited',
-  message:
-    'Another full lookup is showing whether this server\'s API key deletes identity data ("archive after extract"); until it has, full lookups go one at a time. Try again in a moment.',
-  extra: { retryAfterSeconds: 1 },
-  headers: { 'Retry-After': '1' },
-};
+const CHECKING = new ApiFailure(
+  'rate_limited',
+  'Another full lookup is showing whether this server\'s API key deletes identity data ("archive after extract"); until it has, full lookups go one at a time. Try again in a moment.',
+  { retryAfterSeconds: 1 },
+);
 
-function refusalOf(): Failure {
-  return {
-    status: 409,
-    code: 'archiving_key',
-    message: `This server's KYC API key archives identity data after each full lookup ("archive after extract"): the service deletes a candidate's identity data seconds after it is looked up. To keep candidates' data, full lookups are refused. An administrator must configure a key without "archive after extract", or set ${ARCHIVES_ON_EXTRACT_SETTING}=accept to look anyway.`,
-  };
+function refusalOf(): ApiFailure {
+  return new ApiFailure(
+    'archiving_key',
+    `This server's KYC API key archives identity data after each full lookup ("archive after extract"): the service deletes a candidate's identity data seconds after it is looked up. To keep candidates' data, full lookups are refused. An administrator must configure a key without "archive after extract", or set ${ARCHIVES_ON_EXTRACT_SETTING}=accept to look anyway.`,
+  );
 }
 
 /**
@@ -222,15 +219,12 @@ function refusalOf(): Failure {
  * is the store being down (sign-in paused too); a finding's file that cannot be read holds back full
  * lookups only, and says so: sign-in, status-level lookups and the list go on.
  */
-function unreadable(error: unknown): Failure {
+function unreadable(error: unknown): ApiFailure {
   if (error instanceof StoreUnavailableError) return STORE_UNAVAILABLE;
-  return {
-    status: 503,
-    code: 'archiving_check_unavailable',
-    message:
-      'Candidate Lookup cannot read its record of whether this API key deletes identity data ("archive after extract"), so full lookups are held back until it can; nothing was asked of the KYC service. An administrator must check the directory of AUDIT_LOG.',
-    headers: { 'Retry-After': '5' },
-  };
+  return new ApiFailure(
+    'archiving_check_unavailable',
+    'Candidate Lookup cannot read its record of whether this API key deletes identity data ("archive after extract"), so full lookups are held back until it can; nothing was asked of the KYC service. An administrator must check the directory of AUDIT_LOG.',
+  );
 }
 
 function detectedWarning(of: string, at: Date, lookupAtMs: number, accept: boolean): string {

@@ -12,7 +12,8 @@ import type {
 } from './audit.ts';
 import type { RefusalLog, RefusedEntry } from './audit-refusals.ts';
 import type { Identity } from './auth/identity.ts';
-import { type Failure, sendError, sendFailure } from './http-reply.ts';
+import { ApiFailure } from './api-failure.ts';
+import { sendFailure } from './http-reply.ts';
 import { requestIdOf } from './log.ts';
 
 /**
@@ -39,7 +40,7 @@ export interface AuditedCall {
 /** What came of a request, as its line says it. */
 export interface Outcome {
   status: number;
-  code: Failure['code'] | null;
+  code: ApiFailure['code'] | null;
   /** The KYC service's HTTP status; null when it was not asked or did not answer. */
   upstreamStatus: number | null;
   /** The service was asked: the line names the level fetched. */
@@ -84,18 +85,17 @@ export function countLine(
 }
 
 /** While the audit log hangs, requests are refused at once rather than each waiting for the timeout. */
-export const AUDIT_STUCK: Failure = {
-  status: 503,
-  code: 'audit_unavailable',
-  message: 'The audit log is not answering, so lookups are refused for now. An administrator must check AUDIT_LOG.',
-};
+export const AUDIT_STUCK = new ApiFailure(
+  'audit_unavailable',
+  'The audit log is not answering, so lookups are refused for now. An administrator must check AUDIT_LOG.',
+);
 
 /**
  * The audit-writable step, before anything is asked of the service (a lookup, a batch and each of its
  * rows): nothing reaches the service while the audit log could not record it. The refusal itself is
  * not written: the log is not answering.
  */
-export function auditWritable(deps: Pick<AuditDeps, 'audit'>): Failure | undefined {
+export function auditWritable(deps: Pick<AuditDeps, 'audit'>): ApiFailure | undefined {
   return deps.audit.available() ? undefined : AUDIT_STUCK;
 }
 
@@ -106,7 +106,7 @@ async function recorded(res: http.ServerResponse, what: string, write: () => Pro
     return true;
   } catch {
     const message = `This ${what} could not be recorded in the audit log, so it was refused. An administrator must check AUDIT_LOG.`;
-    sendError(res, 503, 'audit_unavailable', message);
+    sendFailure(res, new ApiFailure('audit_unavailable', message));
     return false;
   }
 }
@@ -125,7 +125,7 @@ export async function written(deps: Pick<AuditDeps, 'audit'>, entry: AuditLine):
 export async function refuse(
   res: http.ServerResponse,
   audit: Audit,
-  failure: Failure,
+  failure: ApiFailure,
   upstreamStatus: number | null = null,
   reached = false,
   counted = false,

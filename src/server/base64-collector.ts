@@ -2,75 +2,110 @@
  * A JSON string value that may be a picture, read piece by piece as the parser hands it over. While it
  * is canonical base64 (only the 64 letters, `=` padding at the very end, nothing after it, no stray bits)
  * it is decoded as it comes, so the server holds bytes rather than a third more of text. Anything else
- * (whitespace, a data: prefix, other characters) is not a picture part: the text is kept as it was
- * received, to be passed on in the record exactly as the plain answer would have it.
+ * (whitespace, a data: prefix, other characters, a `=` before the end) is not a picture part: from the
+ * piece that shows it, the text is kept as it was received, to be passed on in the record exactly as the
+ * plain answer would have it. Every character is looked at a bounded number of times: a value is read in
+ * linear time whatever it holds.
  */
 
-/** The end of a value with padding: letters, then one or two `=`. */
-const PADDED = /^[A-Za-z0-9+/]*={1,2}$/;
 /** Text decoded at once: a multiple of 4, large enough that Buffer.from is not called for every parser piece. */
 const DECODE_CHARS = 64 * 1024;
+const PADDING = /^={1,2}$/;
 
-export type Collected = { kind: 'bytes'; chunks: Buffer[]; size: number } | { kind: 'text'; text: string };
+export type Collected = { kind: 'bytes'; chunks: Buffer[]; size: number } | { kind: 'text'; pieces: string[] };
 
 export class Base64Collector {
   private chunks: Buffer[] = [];
   private size = 0;
-  private pending = '';
+  /** Letters not decoded yet: fewer than DECODE_CHARS and a piece. */
+  private letters = '';
+  /** The `=` read so far, at the value's end. */
+  private padding = '';
   /** Set once the value is seen not to be canonical base64: the text as received. */
   private text: string[] | undefined;
+
+  /** `take(bytes)`: the answer is to hold that many bytes more (parts-budget.ts); `decoded`: sees the bytes as they are decoded. */
+  constructor(
+    private readonly take: (bytes: number) => void,
+    private readonly decoded: (bytes: Buffer) => void = () => {},
+  ) {}
 
   push(piece: string): void {
     if (this.text) {
       this.text.push(piece);
+      this.take(piece.length);
       return;
     }
-    this.pending += piece;
-    if (this.pending.length >= DECODE_CHARS) this.decodeLetters(this.pending.length - (this.pending.length % 4));
+    const at = this.padding ? 0 : piece.indexOf('=');
+    if (at >= 0) {
+      this.pushPadding(piece, at);
+      return;
+    }
+    this.letters += piece;
+    if (this.letters.length >= DECODE_CHARS) this.decodeLetters(this.letters.length - (this.letters.length % 4));
   }
 
   /** The value once its string has ended: bytes when it was canonical base64 and not empty, otherwise its text. */
   end(): Collected {
-    if (!this.text && this.pending.length % 4 === 0) {
-      if (!this.pending.includes('=')) this.decodeLetters(this.pending.length);
-      else if (PADDED.test(this.pending) && this.lastQuantumCanonical()) this.decode(this.pending.length);
+    if (!this.text && (this.letters.length + this.padding.length) % 4 === 0) {
+      if (!this.padding) this.decodeLetters(this.letters.length);
+      else this.decodePadded();
     }
-    if (this.text || this.pending.length > 0 || this.size === 0) {
-      const text = this.text ? this.text.join('') : this.decodedText() + this.pending;
-      return { kind: 'text', text };
+    if (this.text || this.letters.length > 0 || this.size === 0) {
+      return { kind: 'text', pieces: this.text ?? [this.decodedText(), this.letters, this.padding] };
     }
     const chunks = this.chunks;
     this.chunks = [];
     return { kind: 'bytes', chunks, size: this.size };
   }
 
-  /**
-   * Decodes the first `chars` (a multiple of 4) when they hold only the 64 letters. Node's decoder skips
-   * what is not base64 (so fewer bytes come out) and reads `-` and `_` as the URL alphabet (looked for
-   * apart); a `=` waits for the end, where only padding may hold one.
-   */
-  private decodeLetters(chars: number): void {
-    const head = this.pending.slice(0, chars);
-    if (head.includes('=')) return;
-    const bytes = head.includes('-') || head.includes('_') ? undefined : Buffer.from(head, 'base64');
-    if (bytes?.length === (chars / 4) * 3) this.keep(bytes, chars);
-    else this.fallBack();
+  /** A piece with a `=` at `at`: letters before it, then padding only, two `=` at most. */
+  private pushPadding(piece: string, at: number): void {
+    const padding = this.padding + piece.slice(at);
+    if (!PADDING.test(padding)) {
+      this.fallBack(piece);
+      return;
+    }
+    this.letters += piece.slice(0, at);
+    this.padding = padding;
   }
 
-  private decode(chars: number): void {
-    this.keep(Buffer.from(this.pending.slice(0, chars), 'base64'), chars);
+  /**
+   * Decodes the first `chars` letters (a multiple of 4) when they hold only the 64 letters. Node's decoder
+   * skips what is not base64 (so fewer bytes come out) and reads `-` and `_` as the URL alphabet (looked
+   * for apart).
+   */
+  private decodeLetters(chars: number): void {
+    if (chars === 0) return;
+    const head = this.letters.slice(0, chars);
+    const bytes = head.includes('-') || head.includes('_') ? undefined : Buffer.from(head, 'base64');
+    if (bytes?.length === (chars / 4) * 3) this.keep(bytes, chars);
+    else this.fallBack('');
+  }
+
+  /** The last letters and their padding: canonical when they re-encode to themselves (no stray bits). */
+  private decodePadded(): void {
+    const quantum = this.letters.length - (this.letters.length % 4);
+    this.decodeLetters(quantum);
+    if (this.text) return;
+    const last = this.letters + this.padding;
+    const bytes = Buffer.from(last, 'base64');
+    if (bytes.toString('base64') !== last) {
+      this.fallBack('');
+      return;
+    }
+    this.chunks.push(bytes);
+    this.size += bytes.length;
+    this.decoded(bytes);
+    this.letters = this.padding = '';
   }
 
   private keep(bytes: Buffer, chars: number): void {
     this.chunks.push(bytes);
     this.size += bytes.length;
-    this.pending = this.pending.slice(chars);
-  }
-
-  /** The last quantum (its letters checked by PADDED) re-encodes to itself: no stray bits. */
-  private lastQuantumCanonical(): boolean {
-    const last = this.pending.slice(-4);
-    return Buffer.from(last, 'base64').toString('base64') === last;
+    this.take(bytes.length);
+    this.decoded(bytes);
+    this.letters = this.letters.slice(chars);
   }
 
   /** Canonical so far, so the bytes decoded re-encode to exactly the text they came from. */
@@ -78,10 +113,11 @@ export class Base64Collector {
     return Buffer.concat(this.chunks).toString('base64');
   }
 
-  private fallBack(): void {
-    this.text = [this.decodedText(), this.pending];
+  private fallBack(piece: string): void {
+    this.text = [this.decodedText(), this.letters, this.padding, piece];
+    this.take(this.text.reduce((sum, part) => sum + part.length, 0));
     this.chunks = [];
     this.size = 0;
-    this.pending = '';
+    this.letters = this.padding = '';
   }
 }

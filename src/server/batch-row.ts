@@ -2,7 +2,7 @@ import { batchRowOf } from '../kyc/contract/batch.ts';
 import type { LookupKind } from '../kyc/contract/lookup.ts';
 import { auditWritable, batchRowLine, written } from './audit-trail.ts';
 import type { OneResult } from './batch-runner.ts';
-import type { Failure } from './http-reply.ts';
+import { ApiFailure } from './api-failure.ts';
 import { admit, archivingGate, checkedId, type Level, type LookupDeps, levelOf, sendRequest, takeSlot } from './lookup-steps.ts';
 import type { SignedInCall } from './routes.ts';
 import { reduceToStatusLevel } from './status-level.ts';
@@ -21,7 +21,7 @@ export interface BatchRow {
   index: number;
 }
 
-const CANCELLED: Failure = { status: 429, code: 'rate_limited', message: 'The batch was cancelled.' };
+const CANCELLED = new ApiFailure('rate_limited', 'The batch was cancelled.');
 
 /** Checked, asked at status level, reduced, audited. Never rejects. */
 export async function lookupRow(deps: LookupDeps, call: SignedInCall, row: BatchRow, gone: AbortSignal): Promise<OneResult<FoundRow>> {
@@ -52,7 +52,7 @@ export async function lookupRow(deps: LookupDeps, call: SignedInCall, row: Batch
     try {
       const fetched = await sent.answer;
       if (!fetched.ok) return settle(fetched.failure, fetched.upstreamStatus, fetched.upstreamStatus !== null);
-      const reduced = await reduceToStatusLevel(fetched.upstreamRes, deps.maxResponseBytes, deps.upstream.keyWatch());
+      const reduced = await reduceToStatusLevel(fetched.upstreamRes, deps.maxResponseBytes, deps.upstream.keys);
       if (!reduced.ok) return settle(reduced.failure, fetched.upstreamStatus, true);
       return settle(undefined, fetched.upstreamStatus, true, batchRowOf(row.index, reduced.record));
     } finally {
@@ -66,14 +66,10 @@ export async function lookupRow(deps: LookupDeps, call: SignedInCall, row: Batch
 /** Writes the row's line, then gives its result: the row, or why not; audit_unavailable when the line could not be written. */
 function rowSettler(deps: LookupDeps, call: SignedInCall, row: BatchRow, level: Level) {
   const line = batchRowLine(deps.environment, { ...call, started: performance.now() }, row.kind, row.id, level);
-  return async (failure: Failure | undefined, upstreamStatus: number | null, reached: boolean, found?: FoundRow) => {
+  return async (failure: ApiFailure | undefined, upstreamStatus: number | null, reached: boolean, found?: FoundRow) => {
     const entry = line({ status: failure?.status ?? 200, code: failure?.code ?? null, upstreamStatus, reached });
     if (!(await written(deps, entry))) {
-      return failedRow(deps, call, level, {
-        status: 503,
-        code: 'audit_unavailable',
-        message: 'This lookup could not be recorded in the audit log.',
-      });
+      return failedRow(deps, call, level, new ApiFailure('audit_unavailable', 'This lookup could not be recorded in the audit log.'));
     }
     if (failure) return failedRow(deps, call, level, failure);
     deps.metrics.lookups.inc({ code: 'ok', role: call.identity.role, level });
@@ -82,7 +78,7 @@ function rowSettler(deps: LookupDeps, call: SignedInCall, row: BatchRow, level: 
 }
 
 /** A failed row, counted in the metrics; its line is written already, counted with the batch's invalid ids, or cannot be. */
-function failedRow(deps: Pick<LookupDeps, 'metrics'>, call: SignedInCall, level: Level, failure: Failure): OneResult<FoundRow> {
+function failedRow(deps: Pick<LookupDeps, 'metrics'>, call: SignedInCall, level: Level, failure: ApiFailure): OneResult<FoundRow> {
   deps.metrics.lookups.inc({ code: failure.code, role: call.identity.role, level });
-  return { ok: false, code: failure.code, message: failure.message, retryAfterSeconds: failure.extra?.retryAfterSeconds };
+  return { ok: false, code: failure.code, message: failure.message, retryAfterSeconds: failure.retryAfterSeconds };
 }

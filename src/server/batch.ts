@@ -8,7 +8,8 @@ import type { Identity } from './auth/identity.ts';
 import { type FoundRow, lookupRow } from './batch-row.ts';
 import type { LookupDeps } from './lookup-steps.ts';
 import { runBatch } from './batch-runner.ts';
-import { type Failure, readBody, STORE_UNAVAILABLE, sendError, sendFailure } from './http-reply.ts';
+import { ApiFailure } from './api-failure.ts';
+import { methodNotAllowed, readBody, STORE_UNAVAILABLE, sendFailure } from './http-reply.ts';
 import type { RateLimiter, Take } from './rate-limit.ts';
 import type { SignedInCall } from './routes.ts';
 import { StoreUnavailableError } from './state/store.ts';
@@ -32,16 +33,12 @@ const MAX_BODY_BYTES = 1024 * 1024;
 
 export async function batchRoute(deps: LookupDeps, batch: BatchDeps, call: SignedInCall): Promise<void> {
   const { req, res, identity } = call;
-  if (req.method !== 'POST') {
-    return sendError(res, 405, 'method_not_allowed', 'Send a batch as POST with a JSON body.', undefined, { Allow: 'POST' });
-  }
+  if (req.method !== 'POST') throw methodNotAllowed('POST', 'Send a batch as POST with a JSON body.');
   // JSON only: a form or text/plain POST from another site cannot start a batch.
   if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) {
-    return sendError(res, 415, 'bad_request', 'Send the batch as JSON: {"kind":"refId","ids":[…]}.');
+    throw new ApiFailure('unsupported_media_type', 'Send the batch as JSON: {"kind":"refId","ids":[…]}.');
   }
-  const request = await readRequest(req);
-  if (!request.ok) return sendFailure(res, request.failure);
-  const { kind, ids } = request.batch;
+  const { kind, ids } = await readRequest(req);
 
   const refused = await reserveBudget(batch, req, identity, ids.length);
   if (refused?.code === 'rate_limited') deps.metrics.rateLimited.inc({ limit: 'batch' });
@@ -81,35 +78,34 @@ export async function batchRoute(deps: LookupDeps, batch: BatchDeps, call: Signe
   res.end();
 }
 
-async function readRequest(req: http.IncomingMessage): Promise<{ ok: true; batch: BatchRequest } | { ok: false; failure: Failure }> {
-  const bad = (message: string, status = 400): { ok: false; failure: Failure } => ({
-    ok: false,
-    failure: { status, code: 'bad_request', message },
-  });
+/** The batch asked for; throws its refusal (nothing is audited before the request is known). */
+async function readRequest(req: http.IncomingMessage): Promise<BatchRequest> {
   let text: string;
   try {
     text = await readBody(req, MAX_BODY_BYTES);
   } catch {
-    return bad('The batch is too large: at most 500 ids of at most 256 characters.', 413);
+    throw new ApiFailure('body_too_large', 'The batch is too large: at most 500 ids of at most 256 characters.');
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
-    return bad('The batch is not valid JSON.');
+    throw new ApiFailure('bad_request', 'The batch is not valid JSON.');
   }
   const parsed = batchRequestSchema.safeParse(json);
-  if (!parsed.success) return bad(`The batch is not valid: ${z.prettifyError(parsed.error).replace(/\n/g, ' ')}`);
-  return { ok: true, batch: parsed.data };
+  if (!parsed.success) throw new ApiFailure('bad_request', `The batch is not valid: ${z.prettifyError(parsed.error).replace(/\n/g, ' ')}`);
+  return parsed.data;
 }
 
-async function reserveBudget(batch: BatchDeps, req: http.IncomingMessage, identity: Identity, count: number): Promise<Failure | undefined> {
+async function reserveBudget(
+  batch: BatchDeps,
+  req: http.IncomingMessage,
+  identity: Identity,
+  count: number,
+): Promise<ApiFailure | undefined> {
   if (count > batch.budget.capacity) {
-    return {
-      status: 400,
-      code: 'bad_request',
-      message: `This server allows at most ${batch.budget.capacity} ids per minute in batches (RATE_LIMIT_BATCH_PER_MINUTE): split the list.`,
-    };
+    const message = `This server allows at most ${batch.budget.capacity} ids per minute in batches (RATE_LIMIT_BATCH_PER_MINUTE): split the list.`;
+    return new ApiFailure('bad_request', message);
   }
   let taken: Take;
   try {
@@ -119,11 +115,8 @@ async function reserveBudget(batch: BatchDeps, req: http.IncomingMessage, identi
     throw error;
   }
   if (taken.ok) return undefined;
-  return {
-    status: 429,
-    code: 'rate_limited',
-    message: `Your batch budget is used up for now: ${count} ids can start in ${taken.retryAfterSeconds} s.`,
-    extra: { retryAfterSeconds: taken.retryAfterSeconds },
-    headers: { 'Retry-After': String(taken.retryAfterSeconds) },
-  };
+  const { retryAfterSeconds } = taken;
+  return new ApiFailure('rate_limited', `Your batch budget is used up for now: ${count} ids can start in ${retryAfterSeconds} s.`, {
+    retryAfterSeconds,
+  });
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LOG_LEVELS } from './log.ts';
+import { LOG_FORMATS, LOG_LEVELS } from './log.ts';
 import { DEFAULT_SUMMARY_FIELDS } from '../kyc/contract/api.ts';
 import { oidcEnvSchema } from './auth/oidc-config.ts';
 import {
@@ -18,7 +18,7 @@ import {
 
 /**
  * Every variable the server reads, with its default, checked at start (config.ts turns them into the
- * Config). Each is documented in README.md or docs/, and in .env.example.
+ * Config). Each is documented in docs/configuration.md and in .env.example.
  */
 export const envSchema = z.object({
   KYC_BASE_URL: optional(baseUrl),
@@ -33,6 +33,7 @@ export const envSchema = z.object({
   PORT: optional(integer(0, 65535)).default(8080),
   KYC_TIMEOUT_MS: optional(integer(100, 600_000)).default(15_000),
   KYC_MAX_RESPONSE_BYTES: optional(integer(1024, 2 ** 31)).default(64 * 1024 * 1024),
+  PARTS_MEMORY_BYTES: optional(integer(1024 * 1024, 2 ** 40)).default(256 * 1024 * 1024),
   SANDBOX_DATA: optional(z.string()),
   SANDBOX_LARGE_IMAGES: optional(flag).default(false),
   SANDBOX_HOST: optional(z.string()).default('127.0.0.1'),
@@ -50,6 +51,8 @@ export const envSchema = z.object({
   // Unset: DEFAULT_AUDIT_LOG, in the server's own directory (config.ts).
   AUDIT_LOG: optional(z.string()),
   LOG_LEVEL: optional(z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` })).default('info'),
+  // Unset: text when stdout is a terminal, JSON lines otherwise (server-output.ts).
+  LOG_FORMAT: optional(z.enum(LOG_FORMATS, { error: `must be one of ${LOG_FORMATS.join(', ')}` })),
   RATE_LIMIT_PER_MINUTE: optional(integer(0, 1_000_000)).default(60),
   RATE_LIMIT_BATCH_PER_MINUTE: optional(integer(0, 1_000_000)).default(600),
   UPSTREAM_MAX_IN_FLIGHT_PER_USER: optional(integer(0, 1000)).default(4),

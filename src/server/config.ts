@@ -8,7 +8,7 @@ import { readEnvironmentsFile, SANDBOX_ENVIRONMENT, type EnvironmentConfig } fro
 import type { OidcConfig } from './auth/oidc.ts';
 import { OIDC_VARIABLES, oidcOf } from './auth/oidc-config.ts';
 import { isLoopbackHost } from './loopback.ts';
-import type { LogLevel } from './log.ts';
+import type { LogFormat, LogLevel } from './log.ts';
 
 export type { EnvironmentConfig, RemoteUpstream } from './environments.ts';
 
@@ -22,13 +22,15 @@ export const DEFAULT_AUDIT_LOG = `${DEFAULT_STATE_DIR}/audit.jsonl`;
 
 /**
  * The server's configuration, read once at start from the environment and from a `.env` file in the
- * project root (the environment wins). Every variable is documented in README.md and .env.example.
+ * project root (the environment wins). Every variable is documented in docs/configuration.md and .env.example.
  */
 export interface Config {
   host: string;
   port: number;
   timeoutMs: number;
   maxResponseBytes: number;
+  /** The bytes all answers in parts being built may hold at once (parts-budget.ts). */
+  partsMemoryBytes: number;
   /** Where lookups go; the first is the default. The single-service KYC_* variables make a list of one. */
   environments: EnvironmentConfig[];
   /**
@@ -49,6 +51,8 @@ export interface Config {
   defaultStateDir?: string;
   /** The least level of the server's log lines written (LOG_LEVEL). */
   logLevel: LogLevel;
+  /** Text for a person or JSON lines (LOG_FORMAT); undefined: text when stdout is a terminal. */
+  logFormat?: LogFormat;
   /** Lookups per minute per user (per client address in local mode); 0 turns the limit off. */
   rateLimitPerMinute: number;
   /** Ids per minute per user in batch lookups, a budget of their own; 0 turns it off. */
@@ -116,6 +120,7 @@ export function parseConfig(env: Environment): Config {
     port: vars.PORT,
     timeoutMs: vars.KYC_TIMEOUT_MS,
     maxResponseBytes: vars.KYC_MAX_RESPONSE_BYTES,
+    partsMemoryBytes: vars.PARTS_MEMORY_BYTES,
     sandbox: {
       dataFile: vars.SANDBOX_DATA,
       largeImages: vars.SANDBOX_LARGE_IMAGES,
@@ -129,6 +134,7 @@ export function parseConfig(env: Environment): Config {
     auditLog: vars.AUDIT_LOG ?? DEFAULT_AUDIT_LOG,
     ...(vars.AUDIT_LOG === undefined ? { defaultStateDir: DEFAULT_STATE_DIR } : {}),
     logLevel: vars.LOG_LEVEL,
+    ...(vars.LOG_FORMAT ? { logFormat: vars.LOG_FORMAT } : {}),
     rateLimitPerMinute: vars.RATE_LIMIT_PER_MINUTE,
     rateLimitBatchPerMinute: vars.RATE_LIMIT_BATCH_PER_MINUTE,
     maxInFlightPerUser: vars.UPSTREAM_MAX_IN_FLIGHT_PER_USER,

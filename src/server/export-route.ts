@@ -1,7 +1,8 @@
 import { exportRequestSchema } from '../kyc/contract/api.ts';
 import type { ServedEnvironment } from './api-environments.ts';
 import { auditTrail, exportLine, refuse, requestLine, writeLine } from './audit-trail.ts';
-import { readBody, sendError, sendJson } from './http-reply.ts';
+import { ApiFailure } from './api-failure.ts';
+import { methodNotAllowed, readBody, sendJson } from './http-reply.ts';
 import { takeToken } from './lookup-steps.ts';
 import type { SignedInCall } from './routes.ts';
 
@@ -13,9 +14,9 @@ import type { SignedInCall } from './routes.ts';
 export async function exportRoute(served: ServedEnvironment, call: SignedInCall): Promise<void> {
   const { req, res, identity } = call;
   const { deps } = served;
-  if (req.method !== 'POST') return sendError(res, 405, 'method_not_allowed', 'Use POST.', undefined, { Allow: 'POST' });
+  if (req.method !== 'POST') throw methodNotAllowed('POST', 'Use POST.');
   if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) {
-    return sendError(res, 415, 'bad_request', 'Send the export as JSON.');
+    throw new ApiFailure('unsupported_media_type', 'Send the export as JSON.');
   }
   // Each export writes a line, so it costs a token of the user's limit as a lookup does, before its
   // body is read; refused over the limit, it is counted, not written.
@@ -28,10 +29,10 @@ export async function exportRoute(served: ServedEnvironment, call: SignedInCall)
   try {
     json = JSON.parse(await readBody(req, 8 * 1024));
   } catch {
-    return sendError(res, 400, 'bad_request', 'The export is not valid JSON.');
+    throw new ApiFailure('bad_request', 'The export is not valid JSON.');
   }
   const parsed = exportRequestSchema.safeParse(json);
-  if (!parsed.success) return sendError(res, 400, 'bad_request', 'The export must say what (summary, reply or print), kind and id.');
+  if (!parsed.success) throw new ApiFailure('bad_request', 'The export must say what (summary, reply or print), kind and id.');
   const { what, kind, id } = parsed.data;
   const written = await writeLine(deps, res, 'export', exportLine(deps.environment, call, what, kind, id));
   if (written) sendJson(res, 200, '{"status":"success"}');

@@ -4,6 +4,7 @@ import { access, statfs } from 'node:fs/promises';
 import type http from 'node:http';
 import { isIP } from 'node:net';
 import path from 'node:path';
+import { methodNotAllowed, sendFailure } from './http-reply.ts';
 import { type Logger, setRoute } from './log.ts';
 import type { SharedStore } from './state/store.ts';
 import { setSecurityHeaders } from './security-headers.ts';
@@ -37,7 +38,7 @@ export function createHealthRoutes(checks: readonly ReadinessCheck[]): (req: htt
     setRoute(res, pathname);
     setSecurityHeaders(req, res);
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      send(req, res, 405, { status: 'method not allowed' }, { Allow: 'GET, HEAD' });
+      sendFailure(res, methodNotAllowed('GET, HEAD', `Probe ${pathname} with GET or HEAD.`));
       return true;
     }
     if (pathname === '/healthz') {
@@ -67,16 +68,9 @@ async function runChecks(checks: readonly ReadinessCheck[]): Promise<Record<stri
   return Object.fromEntries(results);
 }
 
-function send(
-  req: http.IncomingMessage,
-  res: http.ServerResponse,
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-): void {
+function send(req: http.IncomingMessage, res: http.ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
   res.writeHead(status, {
-    ...headers,
     'content-type': 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(text),
     'cache-control': 'no-store',

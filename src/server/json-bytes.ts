@@ -34,3 +34,64 @@ export function hasControl(buf: Buffer, from: number, to: number): boolean {
   for (; i < to; i++) if (buf[i]! < 0x20) return true;
   return false;
 }
+
+/** What a number or literal is, once read whole. */
+export type ScalarKind = 'number' | 'true' | 'false' | 'null';
+
+/**
+ * What the tokenizer (json-tokens.ts) hands on, in the order of the text. A string's text comes in pieces,
+ * one per network chunk; a key's too (`inKey`), then the key whole. A scalar comes as its bytes.
+ */
+export interface TokenSink {
+  open(bracket: '{' | '['): void;
+  close(bracket: '}' | ']'): void;
+  key(name: string): void;
+  startString(): void;
+  /** `verbatim`: the piece is the string's bytes as they are (ASCII, no escape), so a byte search saw it already. */
+  text(piece: string, inKey: boolean, verbatim: boolean): void;
+  endString(): void;
+  scalar(kind: ScalarKind, bytes: Buffer, from: number, to: number): void;
+}
+
+/** The bytes a number or literal may hold: a byte outside them is refused at once, not at the scalar's end. */
+export const SCALAR_BYTE = new Uint8Array(256);
+for (const c of Buffer.from('0123456789+-.eEtruefalsn')) SCALAR_BYTE[c] = 1;
+
+const LITERALS: Array<[ScalarKind, Buffer]> = [
+  ['true', Buffer.from('true')],
+  ['false', Buffer.from('false')],
+  ['null', Buffer.from('null')],
+];
+
+/** What bytes [from, to) are as a whole scalar, or undefined when they are not JSON. */
+export function scalarKind(buf: Buffer, from: number, to: number): ScalarKind | undefined {
+  const first = buf[from];
+  if (first === 0x2d || (first !== undefined && first >= 0x30 && first <= 0x39)) return isNumber(buf, from, to) ? 'number' : undefined;
+  for (const [kind, literal] of LITERALS)
+    if (to - from === literal.length && buf.compare(literal, 0, literal.length, from, to) === 0) return kind;
+  return undefined;
+}
+
+const isDigit = (c: number | undefined) => c !== undefined && c >= 0x30 && c <= 0x39;
+
+/** JSON's number grammar over bytes: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`. */
+function isNumber(buf: Buffer, from: number, to: number): boolean {
+  let i = from;
+  if (buf[i] === 0x2d) i++;
+  if (i < to && buf[i] === 0x30) i++;
+  else if (i < to && isDigit(buf[i])) while (i < to && isDigit(buf[i])) i++;
+  else return false;
+  if (i < to && buf[i] === 0x2e) {
+    const digits = ++i;
+    while (i < to && isDigit(buf[i])) i++;
+    if (i === digits) return false;
+  }
+  if (i < to && (buf[i] === 0x65 || buf[i] === 0x45)) {
+    i++;
+    if (i < to && (buf[i] === 0x2b || buf[i] === 0x2d)) i++;
+    const digits = i;
+    while (i < to && isDigit(buf[i])) i++;
+    if (i === digits) return false;
+  }
+  return i === to;
+}

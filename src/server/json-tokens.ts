@@ -1,14 +1,14 @@
 import { isAscii } from 'node:buffer';
 import { StringDecoder } from 'node:string_decoder';
-import { ESCAPES, HEX, hasControl, NUMBER, SCALAR_END, WS } from './json-bytes.ts';
-import type { Token } from './record-parts.ts';
+import { ESCAPES, HEX, hasControl, SCALAR_BYTE, SCALAR_END, scalarKind, type TokenSink, WS } from './json-bytes.ts';
 
 /**
- * A streaming JSON tokenizer over the bytes of an answer, giving RecordSplitter (record-parts.ts) the
- * tokens it reads: keys and numbers whole, strings in pieces (`startString`, `stringChunk`…, `endString`).
- * A string's bytes are found with Buffer#indexOf and handed on as one piece per network chunk (ASCII as
- * Latin-1, without a UTF-8 decode; anything else through a StringDecoder), control characters checked a
- * word at a time. It accepts what the browser's `JSON.parse` of the decoded body accepts (a leading byte
+ * A streaming JSON tokenizer over the bytes of an answer: the one read of each answer, handing its tokens
+ * to a TokenSink (answer-scan.ts fans them out to every reader). Keys whole, scalars as their bytes,
+ * strings in pieces. A string's bytes are found with Buffer#indexOf and handed on as one piece per network
+ * chunk (ASCII as Latin-1, without a UTF-8 decode; anything else through a StringDecoder), control
+ * characters checked a word at a time; no object is made per token. Memory: the open levels (MAX_DEPTH),
+ * a key being read, an escape or number cut by a chunk's end; nothing else is kept. It accepts what the browser's `JSON.parse` of the decoded body accepts (a leading byte
  * order mark too, as the browser's decoder drops it; bytes that are not UTF-8 read as U+FFFD, as it reads
  * them) and refuses the rest, with one limit of its own: nesting deeper than MAX_DEPTH, since each open
  * level is held while the record is read.
@@ -16,6 +16,11 @@ import type { Token } from './record-parts.ts';
 
 export class JsonSyntaxError extends Error {
   override name = 'JsonSyntaxError';
+}
+
+/** The body ended before its one JSON value did. */
+export class JsonIncompleteError extends JsonSyntaxError {
+  override name = 'JsonIncompleteError';
 }
 
 /** Nested deeper than MAX_DEPTH: valid JSON, refused here (a record is a few levels deep). */
@@ -30,13 +35,6 @@ const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
-const START_OBJECT: Token = { name: 'startObject' };
-const END_OBJECT: Token = { name: 'endObject' };
-const START_ARRAY: Token = { name: 'startArray' };
-const END_ARRAY: Token = { name: 'endArray' };
-const START_STRING: Token = { name: 'startString' };
-const END_STRING: Token = { name: 'endString' };
-
 /** What the tokenizer expects next, outside a string or a scalar. */
 type Expect = 'value' | 'firstValue' | 'key' | 'firstKey' | 'colon' | 'after' | 'done';
 
@@ -48,6 +46,8 @@ interface OpenString {
   decoder?: StringDecoder;
   /** The decoder may hold the first bytes of a character not yet complete. */
   pending: boolean;
+  /** The piece being read has had an escape or a UTF-8 decode: it is not the bytes as they are. */
+  decoded: boolean;
 }
 
 export class JsonTokenizer {
@@ -64,7 +64,7 @@ export class JsonTokenizer {
   private quoteAt = -1;
   private slashAt = -1;
 
-  constructor(private readonly emit: (token: Token) => void) {}
+  constructor(private readonly sink: TokenSink) {}
 
   /** Reads a chunk, emitting its tokens; throws JsonSyntaxError at the first byte that is not JSON. */
   write(chunk: Buffer): void {
@@ -84,8 +84,8 @@ export class JsonTokenizer {
 
   /** At the end of the body: throws JsonSyntaxError unless exactly one whole value was read. */
   end(): void {
-    if (this.scalarText !== undefined && !this.str) this.scalar();
-    if (this.expect !== 'done' || this.str || this.carry) throw new JsonSyntaxError('the JSON text is incomplete');
+    if (this.scalarText !== undefined && !this.str) this.scalarEnd();
+    if (this.expect !== 'done' || this.str || this.carry) throw new JsonIncompleteError('the JSON text is incomplete');
   }
 
   /** The chunk without a byte order mark the body opens with; undefined while the first bytes could still be one. */
@@ -115,8 +115,8 @@ export class JsonTokenizer {
         return i + 1;
       case 'key':
       case 'firstKey':
-        if (c === 0x7d && this.expect === 'firstKey') this.close(END_OBJECT);
-        else if (c === QUOTE) this.str = { key: true, pieces: [], pending: false };
+        if (c === 0x7d && this.expect === 'firstKey') this.close('}');
+        else if (c === QUOTE) this.str = { key: true, pieces: [], pending: false, decoded: false };
         else throw new JsonSyntaxError('a key that is not a string');
         return i + 1;
       default:
@@ -127,46 +127,57 @@ export class JsonTokenizer {
   private afterValue(c: number): void {
     const top = this.stack.at(-1);
     if (c === 0x2c) this.expect = top === '{' ? 'key' : 'value';
-    else if (c === 0x7d && top === '{') this.close(END_OBJECT);
-    else if (c === 0x5d && top === '[') this.close(END_ARRAY);
+    else if (c === 0x7d && top === '{') this.close('}');
+    else if (c === 0x5d && top === '[') this.close(']');
     else throw new JsonSyntaxError('an unexpected character after a value');
   }
 
   private valueStart(buf: Buffer, i: number): number {
     const c = buf[i]!;
-    if (c === 0x5d && this.expect === 'firstValue') this.close(END_ARRAY);
+    if (c === 0x5d && this.expect === 'firstValue') this.close(']');
     else if (c === QUOTE) {
-      this.str = { key: false, pieces: [], pending: false };
-      this.emit(START_STRING);
+      this.str = { key: false, pieces: [], pending: false, decoded: false };
+      this.sink.startString();
     } else if (c === 0x7b || c === 0x5b) {
       if (this.stack.length >= MAX_DEPTH) throw new JsonTooDeepError(`nested deeper than ${MAX_DEPTH} levels`);
-      this.stack.push(c === 0x7b ? '{' : '[');
-      this.emit(c === 0x7b ? START_OBJECT : START_ARRAY);
+      const bracket = c === 0x7b ? '{' : '[';
+      this.stack.push(bracket);
+      this.sink.open(bracket);
       this.expect = c === 0x7b ? 'firstKey' : 'firstValue';
-    } else {
-      this.scalarText = '';
-      return this.scalarBytes(buf, i);
-    }
+    } else return this.scalarBytes(buf, i);
     return i + 1;
   }
 
-  /** A number or literal from `i` to its end, which may be in a later chunk (then it is kept, however long). */
+  /**
+   * A number or literal from `i` to its end. Whole in this chunk, it is handed on as these bytes; cut by the
+   * chunk's end, what was read is kept (however long) for the next. A byte no scalar holds is refused at once.
+   */
   private scalarBytes(buf: Buffer, i: number): number {
     let j = i;
-    while (j < buf.length && !SCALAR_END[buf[j]!]) j++;
-    this.scalarText += buf.toString('latin1', i, j);
-    if (j < buf.length) this.scalar();
+    while (j < buf.length && !SCALAR_END[buf[j]!]) {
+      if (!SCALAR_BYTE[buf[j]!]) throw new JsonSyntaxError('a value that is not JSON');
+      j++;
+    }
+    if (this.scalarText === undefined && j < buf.length) {
+      this.scalar(buf, i, j);
+      return j;
+    }
+    this.scalarText = (this.scalarText ?? '') + buf.toString('latin1', i, j);
+    if (j < buf.length) this.scalarEnd();
     return j;
   }
 
-  private scalar(): void {
-    const text = this.scalarText!;
+  /** The scalar kept across chunks, now whole. */
+  private scalarEnd(): void {
+    const bytes = Buffer.from(this.scalarText!, 'latin1');
     this.scalarText = undefined;
-    if (text === 'true') this.emit({ name: 'trueValue', value: true });
-    else if (text === 'false') this.emit({ name: 'falseValue', value: false });
-    else if (text === 'null') this.emit({ name: 'nullValue', value: null });
-    else if (NUMBER.test(text)) this.emit({ name: 'numberValue', value: text });
-    else throw new JsonSyntaxError('a value that is not JSON');
+    this.scalar(bytes, 0, bytes.length);
+  }
+
+  private scalar(buf: Buffer, from: number, to: number): void {
+    const kind = scalarKind(buf, from, to);
+    if (!kind) throw new JsonSyntaxError('a value that is not JSON');
+    this.sink.scalar(kind, buf, from, to);
     this.valueDone();
   }
 
@@ -174,9 +185,9 @@ export class JsonTokenizer {
     this.expect = this.stack.length === 0 ? 'done' : 'after';
   }
 
-  private close(token: Token): void {
+  private close(bracket: '}' | ']'): void {
     this.stack.pop();
-    this.emit(token);
+    this.sink.close(bracket);
     this.valueDone();
   }
 
@@ -217,6 +228,7 @@ export class JsonTokenizer {
     const ascii = isAscii(run);
     // ASCII with no character pending in the decoder: Latin-1 reads the same text, without a UTF-8 decode.
     if (ascii && !s.pending) return buf.toString('latin1', from, to);
+    s.decoded = true;
     s.decoder ??= new StringDecoder('utf8');
     s.pending = !ascii && buf[to - 1]! >= 0x80;
     return s.decoder.write(run);
@@ -227,6 +239,7 @@ export class JsonTokenizer {
     const s = this.str!;
     if (!s.pending) return '';
     s.pending = false;
+    s.decoded = true;
     return s.decoder!.end();
   }
 
@@ -237,6 +250,7 @@ export class JsonTokenizer {
     if (letter !== 0x75) {
       const char = ESCAPES[letter];
       if (char === undefined) throw new JsonSyntaxError('an unknown escape in a string');
+      this.str!.decoded = true;
       return this.flush() + char;
     }
     if (at + 6 > buf.length) return undefined;
@@ -246,16 +260,19 @@ export class JsonTokenizer {
       if (digit < 0) throw new JsonSyntaxError('a \\u escape without four hex digits');
       code = code * 16 + digit;
     }
+    this.str!.decoded = true;
     return this.flush() + String.fromCharCode(code);
   }
 
   /** Hands on what was read of the string; returns `next`. */
   private piece(texts: string[], next: number): number {
     const text = texts.length === 1 ? texts[0]! : texts.join('');
+    const s = this.str!;
     if (text.length > 0) {
-      if (this.str!.key) this.str!.pieces.push(text);
-      else this.emit({ name: 'stringChunk', value: text });
+      if (s.key) s.pieces.push(text);
+      this.sink.text(text, s.key, !s.decoded);
     }
+    s.decoded = false;
     return next;
   }
 
@@ -263,10 +280,10 @@ export class JsonTokenizer {
     const s = this.str!;
     this.str = undefined;
     if (s.key) {
-      this.emit({ name: 'keyValue', value: s.pieces.join('') });
+      this.sink.key(s.pieces.length === 1 ? s.pieces[0]! : s.pieces.join(''));
       this.expect = 'colon';
     } else {
-      this.emit(END_STRING);
+      this.sink.endString();
       this.valueDone();
     }
   }

@@ -14,6 +14,10 @@ export type Logger = pino.Logger;
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+/** How lines are written (LOG_FORMAT): text for a person at a terminal, or JSON lines for a collector. */
+export const LOG_FORMATS = ['pretty', 'json'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
 /** `destination`: where lines go (default stdout, written synchronously so none is lost at exit). */
 export function createLogger(destination?: pino.DestinationStream, level: LogLevel = 'info'): Logger {
   return pino(

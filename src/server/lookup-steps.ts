@@ -5,8 +5,10 @@ import type { AuditEntry, AuditLog } from './audit.ts';
 import type { RefusalLog } from './audit-refusals.ts';
 import type { AccessControl } from './auth/access-control.ts';
 import type { Identity } from './auth/identity.ts';
-import { type Failure, STORE_UNAVAILABLE } from './http-reply.ts';
+import { ApiFailure } from './api-failure.ts';
+import { STORE_UNAVAILABLE } from './http-reply.ts';
 import { type Limit, type Metrics, upstreamOutcome } from './metrics.ts';
+import type { PartsBudget } from './parts-budget.ts';
 import type { RateLimiter } from './rate-limit.ts';
 import { StoreUnavailableError } from './state/store.ts';
 import type { UpstreamBody } from './upstream-body.ts';
@@ -32,6 +34,8 @@ export interface LookupDeps {
   /** Refusals over the rate limit, counted per user rather than written one by one. */
   refusals: RefusalLog;
   maxResponseBytes: number;
+  /** What answers in parts being built may hold at once (parts-budget.ts). */
+  partsBudget: PartsBudget;
   /** Each user's requests to the service under way at once, bounded; a wait longer than `timeoutMs` is refused. */
   upstreamSlots: UpstreamSlots;
   timeoutMs: number;
@@ -60,7 +64,7 @@ export async function takeToken(
   req: http.IncomingMessage,
   identity: Identity,
   limit: Limit,
-): Promise<Failure | undefined> {
+): Promise<ApiFailure | undefined> {
   let allowed: Awaited<ReturnType<RateLimiter['take']>>;
   try {
     allowed = await deps.rateLimiter.take(deps.access.rateLimitKey(req, identity));
@@ -70,16 +74,13 @@ export async function takeToken(
   }
   if (allowed.ok) return undefined;
   deps.metrics.rateLimited.inc({ limit });
-  return {
-    status: 429,
-    code: 'rate_limited',
-    message: `You have made many lookups in a short time. Try again in ${allowed.retryAfterSeconds} s.`,
-    extra: { retryAfterSeconds: allowed.retryAfterSeconds },
-    headers: { 'Retry-After': String(allowed.retryAfterSeconds) },
-  };
+  const { retryAfterSeconds } = allowed;
+  return new ApiFailure('rate_limited', `You have made many lookups in a short time. Try again in ${retryAfterSeconds} s.`, {
+    retryAfterSeconds,
+  });
 }
 
-type AskedId = { ok: true; id: string; auditId: string } | { ok: false; failure: Failure; auditId: string };
+type AskedId = { ok: true; id: string; auditId: string } | { ok: false; failure: ApiFailure; auditId: string };
 
 /**
  * The id step for a path: the id asked for. The audit line holds the decoded id whenever the path text
@@ -105,10 +106,10 @@ export function checkedId(id: string): AskedId {
   return { ok: true, id, auditId: id };
 }
 
-const invalidId = (message: string): Failure => ({ status: 400, code: 'invalid_id', message });
+const invalidId = (message: string) => new ApiFailure('invalid_id', message);
 
 /** The archiving gate: a lookup with the full key, whatever the role, makes such a key delete the candidate's data. */
-export async function archivingGate(deps: Pick<LookupDeps, 'archiving'>, level: Level): Promise<Failure | undefined> {
+export async function archivingGate(deps: Pick<LookupDeps, 'archiving'>, level: Level): Promise<ApiFailure | undefined> {
   return level === 'status' ? undefined : await deps.archiving.refusal();
 }
 
@@ -121,22 +122,17 @@ export async function takeSlot(
   req: http.IncomingMessage,
   identity: Identity,
   gone: AbortSignal,
-): Promise<(() => void) | 'gone' | Failure> {
+): Promise<(() => void) | 'gone' | ApiFailure> {
   const release = await deps.upstreamSlots.acquire(deps.access.rateLimitKey(req, identity), deps.timeoutMs, gone);
   if (release) return release;
   if (gone.aborted) return 'gone';
   deps.metrics.rateLimited.inc({ limit: 'in_flight' });
-  return {
-    status: 429,
-    code: 'rate_limited',
-    message: 'You have several lookups waiting for the KYC service already. Try again when they are done.',
-    extra: { retryAfterSeconds: 1 },
-    headers: { 'Retry-After': '1' },
-  };
+  const message = 'You have several lookups waiting for the KYC service already. Try again when they are done.';
+  return new ApiFailure('rate_limited', message, { retryAfterSeconds: 1 });
 }
 
 /** Admitted (with the archiving watch's pass for a full-level request), or refused; no failure: the browser left. */
-export type Admission = { ok: true; pass: Pass | undefined } | { ok: false; failure: Failure | undefined };
+export type Admission = { ok: true; pass: Pass | undefined } | { ok: false; failure: ApiFailure | undefined };
 
 /**
  * The admission step, right before the request: the archiving finding asked again, and one full-level
@@ -156,7 +152,7 @@ export async function admit(
 
 export type Fetched =
   | { ok: true; upstreamRes: UpstreamBody; upstreamStatus: number }
-  | { ok: false; failure: Failure; upstreamStatus: number | null };
+  | { ok: false; failure: ApiFailure; upstreamStatus: number | null };
 
 /** A request under way: its answer once read far enough to be checked, and how to end it early. */
 export interface Sent {
@@ -193,14 +189,15 @@ export function sendRequest(
 }
 
 /** Why an answer cannot be checked: no framing, or compressed although none was asked for. */
-function unreadableAnswer(upstreamRes: UpstreamBody): Failure | undefined {
+function unreadableAnswer(upstreamRes: UpstreamBody): ApiFailure | undefined {
   if (!isFramed(upstreamRes)) {
-    const message = 'The KYC service sent a response without a length, so it could not be checked to be complete.';
-    return { status: 502, code: 'upstream_error', message };
+    return new ApiFailure('upstream_error', 'The KYC service sent a response without a length, so it could not be checked to be complete.');
   }
   if (isEncoded(upstreamRes)) {
-    const message = 'The KYC service sent a compressed answer although none was asked for, so it could not be checked.';
-    return { status: 502, code: 'upstream_error', message };
+    return new ApiFailure(
+      'upstream_error',
+      'The KYC service sent a compressed answer although none was asked for, so it could not be checked.',
+    );
   }
   return undefined;
 }

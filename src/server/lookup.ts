@@ -83,10 +83,10 @@ export async function lookup(deps: LookupDeps, call: LookupCall): Promise<void> 
   if (!fetched.ok) return refuse(call.res, audit, fetched.failure, fetched.upstreamStatus, fetched.upstreamStatus !== null);
   const { upstreamRes, upstreamStatus } = fetched;
   if (level === 'full') {
-    const full: FullAnswer = { upstreamRes, guard: deps.upstream.answerGuard(), audit, upstreamStatus, inParts };
+    const full: FullAnswer = { upstreamRes, guard: deps.upstream.answerGuard(upstreamRes), audit, upstreamStatus, inParts };
     return answerFull(call.res, full, deps);
   }
-  const reduced = await reduceToStatusLevel(upstreamRes, deps.maxResponseBytes, deps.upstream.keyWatch());
+  const reduced = await reduceToStatusLevel(upstreamRes, deps.maxResponseBytes, deps.upstream.keys);
   return answerStatusLevel(call.res, reduced, audit, upstreamStatus);
 }
 

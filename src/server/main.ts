@@ -5,20 +5,22 @@ import { createApiFromConfig, describeAccess, describeSharedState, describeState
 import { createAppServer } from './app-server.ts';
 import { type Config, loadConfig, orExit } from './config.ts';
 import { createHealthRoutes, watchAuditFreeSpace } from './health.ts';
-import { createLogger, type Logger } from './log.ts';
+import type { Logger } from './log.ts';
 import { isLoopbackHost } from './loopback.ts';
 import { createMetrics, createMetricsServer, type Metrics } from './metrics.ts';
+import { createServerOutput } from './server-output.ts';
 import { resolveUpstream } from './upstream.ts';
 
-/** `npm start`: the built SPA and the proxy on HOST:PORT; metrics on METRICS_PORT when set. Logs are JSON lines. */
+/**
+ * `npm start`: the built SPA and the proxy on HOST:PORT; metrics on METRICS_PORT when set. Logs are text
+ * at a terminal and JSON lines elsewhere (LOG_FORMAT chooses).
+ */
 async function main(): Promise<void> {
   const config = await orExit(() => loadConfig());
-  const logger = createLogger(undefined, config.logLevel);
+  const output = createServerOutput(config.logLevel, config.logFormat);
+  const { logger } = output;
   const upstream = await orExit(() => resolveUpstream(config));
-  for (const line of upstream.banner) if (line.trim()) logger.info(line);
-  logger.info(describeAccess(config));
-  logger.info(describeSharedState(config));
-  logger.info(describeState(config));
+  output.say([...upstream.banner, describeAccess(config), describeSharedState(config), describeState(config)]);
 
   const metrics = createMetrics({ processMetrics: Boolean(config.metrics) });
   const api = await orExit(() => createApiFromConfig(config, upstream, { metrics, logger }));
@@ -36,7 +38,7 @@ async function main(): Promise<void> {
   void freeSpace.check();
 
   listenOrExit(server, config.host, config.port, logger, (url) => {
-    logger.info(`Candidate Lookup is running at ${url}`);
+    output.listening(url);
     if (!isLoopbackHost(config.host)) logger.info(`Listening on ${config.host}: reachable from other machines.`);
   });
   const metricsServer = config.metrics ? startMetrics(config.metrics, metrics, logger) : undefined;

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type http from 'node:http';
-import type { Readable } from 'node:stream';
-import { promisify } from 'node:util';
-import { gzip as gzipCallback } from 'node:zlib';
+import { createGzip } from 'node:zlib';
 import { PART_NAME_HEADER, PARTS_MEDIA_TYPE } from '../kyc/contract/picture-parts.ts';
-import { countBytes, type Failure } from './http-reply.ts';
-import { JsonTokenizer, JsonTooDeepError, MAX_DEPTH } from './json-tokens.ts';
+import { ApiFailure } from './api-failure.ts';
+import { countBytes } from './http-reply.ts';
+import type { AnswerGuard } from './answer-guard.ts';
+import { PARTS_BUSY, type PartsHolding } from './parts-budget.ts';
 import { RecordSplitter, type SplitRecord } from './record-parts.ts';
 
 /**
@@ -14,8 +14,6 @@ import { RecordSplitter, type SplitRecord } from './record-parts.ts';
  * the first part is written, then each picture as one binary part. Faults of the service are all known
  * before the first byte leaves, so each is answered with its error code, never a short body.
  */
-
-const gzip = promisify(gzipCallback);
 
 /** Whether the browser asked for parts (and does not refuse them with q=0). */
 export function partsAccepted(req: http.IncomingMessage): boolean {
@@ -37,64 +35,72 @@ export function newBoundary(): string {
   return randomBytes(16).toString('hex');
 }
 
-export type Split = { ok: true; split: SplitRecord } | { ok: false; failure: Failure } | { ok: false; error: Error };
-
-const notJson = (message: string): Failure => ({ status: 502, code: 'upstream_error', message });
-const NOT_JSON = notJson("The KYC service's answer is not JSON, so it could not be sent.");
-const INCOMPLETE = notJson("The KYC service's answer is incomplete JSON.");
-const TOO_DEEP = notJson(`The KYC service's answer is nested deeper than ${MAX_DEPTH} levels, so it could not be sent.`);
+export type Split = { ok: true; split: SplitRecord } | { ok: false; failure: ApiFailure } | { ok: false; error: Error };
 
 /**
- * The checked body (the answer guard's output), parsed as its chunks come into the record's parts; an
- * error of the source is passed back. Once the body is seen not to be JSON, the rest is read and dropped.
+ * The checked body (the answer guard's output, whose scan this reads: answer-scan.ts) split into the
+ * record's parts as it comes; an error of the guard or the source is passed back. The record holds its
+ * bytes from `holding` (parts-budget.ts): once that is refused, the answer is refused at once with
+ * PARTS_BUSY, and the body is left to the others that read it.
  */
-export function splitRecord(source: Readable, boundary: string): Promise<Split> {
+export function splitRecord(guard: AnswerGuard, boundary: string, holding: PartsHolding): Promise<Split> {
   return new Promise((resolve) => {
-    const splitter = new RecordSplitter(boundary);
-    const tokens = new JsonTokenizer((token) => splitter.push(token));
+    const splitter = new RecordSplitter(boundary, (bytes) => holding.take(bytes), guard.keyWatch);
+    guard.scan.add(splitter);
     let settled = false;
     const settle = (result: Split) => {
       if (settled) return;
       settled = true;
-      source.off('data', onData);
+      guard.off('data', onData);
+      if (!result.ok) guard.scan.remove(splitter);
       resolve(result);
     };
-    const onData = (chunk: Buffer) => {
-      try {
-        tokens.write(chunk);
-      } catch (error) {
-        settle({ ok: false, failure: error instanceof JsonTooDeepError ? TOO_DEEP : NOT_JSON });
-        source.resume();
+    // The guard's output is what passed every check; the splitter read the same bytes from the scan.
+    const onData = () => {
+      if (splitter.refused) {
+        settle({ ok: false, failure: PARTS_BUSY });
+        guard.resume();
       }
     };
-    source.on('data', onData);
-    source.once('end', () => {
-      try {
-        tokens.end();
-      } catch {
-        return settle({ ok: false, failure: INCOMPLETE });
-      }
-      settle(splitter.done ? { ok: true, split: splitter.result() } : { ok: false, failure: INCOMPLETE });
-    });
-    source.once('error', (error) => settle({ ok: false, error }));
+    guard.on('data', onData);
+    guard.once('end', () => settle(splitter.done ? { ok: true, split: splitter.result() } : { ok: false, failure: INCOMPLETE }));
+    guard.once('error', (error) => settle({ ok: false, error }));
   });
 }
 
+const INCOMPLETE = new ApiFailure('upstream_error', "The KYC service's answer is incomplete JSON.");
+
 type Piece = Buffer;
 
+function gzipAll(chunks: readonly Buffer[]): Promise<Buffer[]> {
+  return new Promise((resolve, reject) => {
+    const out: Buffer[] = [];
+    const zip = createGzip();
+    zip.on('data', (chunk: Buffer) => out.push(chunk));
+    zip.once('end', () => resolve(out));
+    zip.once('error', reject);
+    for (const chunk of chunks) zip.write(chunk);
+    zip.end();
+  });
+}
+
 /** The parts as bytes to write, in order; pictures are the service's bytes as decoded, never copied again. */
-async function layOut(split: SplitRecord, boundary: string, compress: boolean): Promise<Array<() => Piece[]>> {
-  const raw = Buffer.from(split.json, 'latin1');
-  const body = compress ? await gzip(raw) : raw;
+async function layOut(
+  split: SplitRecord,
+  boundary: string,
+  compress: boolean,
+): Promise<{ firstBody: Buffer[]; pieces: Array<() => Piece[]> }> {
+  const firstBody = compress ? await gzipAll(split.first) : split.first;
+  const bodyLength = firstBody.reduce((sum, chunk) => sum + chunk.length, 0);
   const first = [
     `--${boundary}`,
     'Content-Type: application/json; charset=utf-8',
     ...(compress ? ['Content-Encoding: gzip'] : []),
-    `Content-Length: ${body.length}`,
+    `Content-Length: ${bodyLength}`,
     '',
     '',
   ].join('\r\n');
-  const pieces: Array<() => Piece[]> = [() => [Buffer.from(first), body]];
+  const pieces: Array<() => Piece[]> = [() => [Buffer.from(first), ...firstBody]];
   for (const picture of split.pictures) {
     const head = [
       '',
@@ -113,7 +119,7 @@ async function layOut(split: SplitRecord, boundary: string, compress: boolean): 
     });
   }
   pieces.push(() => [Buffer.from(`\r\n--${boundary}--\r\n`)]);
-  return pieces;
+  return { firstBody, pieces };
 }
 
 function lengthOf(split: SplitRecord, boundary: string, firstBodyLength: number, compress: boolean): number {
@@ -153,17 +159,20 @@ export interface PartsTarget {
  */
 export async function writeParts({ req, res, stallMs }: PartsTarget, split: SplitRecord, boundary: string): Promise<boolean> {
   const compress = gzipAccepted(req);
-  const pieces = await layOut(split, boundary, compress);
-  const [firstHead, firstBody] = pieces[0]!();
-  if (holdsDelimiter([firstBody!], boundary) || split.pictures.some((picture) => holdsDelimiter(picture.chunks, boundary))) return false;
+  const { firstBody, pieces } = await layOut(split, boundary, compress);
+  if (holdsDelimiter(firstBody, boundary) || split.pictures.some((picture) => holdsDelimiter(picture.chunks, boundary))) return false;
   res.writeHead(200, {
     'content-type': `${PARTS_MEDIA_TYPE}; boundary="${boundary}"`,
-    'content-length': lengthOf(split, boundary, firstBody!.length, compress),
+    'content-length': lengthOf(
+      split,
+      boundary,
+      firstBody.reduce((sum, chunk) => sum + chunk.length, 0),
+      compress,
+    ),
     'cache-control': 'no-store',
     vary: 'Accept, Accept-Encoding',
   });
-  const queue = [() => [firstHead!, firstBody!], ...pieces.slice(1)];
-  for (const next of queue) {
+  for (const next of pieces) {
     if (res.destroyed) return true;
     for (const piece of next()) {
       countBytes(res, piece.length);

@@ -1,3 +1,4 @@
+import { createPartsBudget } from './parts-budget.ts';
 import type http from 'node:http';
 import { API_PREFIX, type ApiMeta } from '../kyc/contract/api.ts';
 import { LOOKUP_KINDS, type LookupKind } from '../kyc/contract/lookup.ts';
@@ -20,16 +21,16 @@ import { createAccessControl } from './auth/access.ts';
 import type { AccessControl } from './auth/access-control.ts';
 import { type BatchDeps, batchRoute } from './batch.ts';
 import { exportRoute } from './export-route.ts';
-import { bytesSent, rawPathOf, STORE_UNAVAILABLE, sendError, sendFailure, sendJson } from './http-reply.ts';
+import { ApiFailure } from './api-failure.ts';
+import { bytesSent, rawPathOf, sendFailure, sendJson, sendThrown } from './http-reply.ts';
 import { lookup } from './lookup.ts';
 import { readId } from './lookup-steps.ts';
-import { type Logger, logUnexpected, noteUser, requestIdOf, SILENT_LOGGER, setRoute, startRequestLog } from './log.ts';
+import { type Logger, noteUser, requestIdOf, SILENT_LOGGER, setRoute, startRequestLog } from './log.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 import { NO_RATE_LIMIT, type RateLimiter } from './rate-limit.ts';
 import { refusalOf } from './request-guard.ts';
 import { any, type ApiCall, findRoute, get, open, type Route, routeLabel, type SignedInCall } from './routes.ts';
 import { setSecurityHeaders } from './security-headers.ts';
-import { StoreUnavailableError } from './state/store.ts';
 import { createClientResolver, noteClient } from './client.ts';
 import { createUpstreamClient } from './upstream-client.ts';
 import { createUpstreamSlots, DEFAULT_MAX_IN_FLIGHT_PER_USER } from './upstream-slots.ts';
@@ -43,6 +44,8 @@ export interface ApiHandlerOptions {
   environments: ApiEnvironment[];
   timeoutMs: number;
   maxResponseBytes: number;
+  /** The bytes all answers in parts being built may hold at once (default PARTS_MEMORY_BYTES, parts-budget.ts). */
+  partsMemoryBytes?: number;
   /** Support users' reply texts (default: the built-in ones). */
   replyTemplates?: Record<string, ReplyTemplate>;
   /** The candidate page's decision fields and privacy-mask default, passed on in /api/meta. */
@@ -103,7 +106,7 @@ export function createApiHandler(options: ApiHandlerOptions): Middleware {
     const path = rawPathOf(req);
     if (path !== API_PREFIX && !path.startsWith(`${API_PREFIX}/`)) {
       if (next) return next();
-      return sendError(res, 404, 'no_such_route', 'Not found.');
+      return sendFailure(res, new ApiFailure('no_such_route', 'Not found.'));
     }
     setSecurityHeaders(req, res);
     requestIdOf(res);
@@ -114,16 +117,16 @@ export function createApiHandler(options: ApiHandlerOptions): Middleware {
     const refused = refusalOf(req, { refuseProxied, navigation: found?.route.navigation === true });
     if (refused) return sendFailure(res, refused);
     const call: ApiCall = { req, res, params: found?.params ?? {}, started };
-    if (found && !found.route.signedIn) return settle(res, found.route.handle(call));
-    settle(res, signedIn(found?.route, call));
+    const route = found?.route;
+    settle(res, () => (route && !route.signedIn ? route.handle(call) : signedIn(route, call)));
   };
 
   /** Everything else needs a known user, and nothing reaches the upstream without one. */
   async function signedIn(route: Route | undefined, call: ApiCall): Promise<void> {
     const identity = await access.identify(call.req);
-    if (!identity) return sendError(call.res, 401, 'unauthenticated', 'Sign in to look candidates up.');
+    if (!identity) throw new ApiFailure('unauthenticated', 'Sign in to look candidates up.');
     noteUser(call.res, identity.user);
-    if (!route) return sendError(call.res, 404, 'no_such_route', `There is no API route ${API_PREFIX}/… of that name.`);
+    if (!route) throw new ApiFailure('no_such_route', `There is no API route ${API_PREFIX}/… of that name.`);
     if (route.signedIn) await route.handle({ ...call, identity });
   }
 }
@@ -135,6 +138,8 @@ function serveEnvironments(options: ApiHandlerOptions, { access, metrics, refusa
   const warn = (line: string) => logger.warn(line);
   // One bound per user across every environment: they share this server's connections.
   const upstreamSlots = createUpstreamSlots(options.maxInFlightPerUser ?? DEFAULT_MAX_IN_FLIGHT_PER_USER);
+  // One bound for the whole process: every environment's answers share its memory.
+  const partsBudget = createPartsBudget(options.partsMemoryBytes);
   return options.environments.map((environment) => ({
     environment,
     deps: {
@@ -148,6 +153,7 @@ function serveEnvironments(options: ApiHandlerOptions, { access, metrics, refusa
       upstreamSlots,
       timeoutMs: options.timeoutMs,
       maxResponseBytes: options.maxResponseBytes,
+      partsBudget,
       warn,
       // Per environment: each has its own key, which may or may not archive after extract.
       archiving: createArchivingGuard({
@@ -209,9 +215,9 @@ function routeTable(options: ApiHandlerOptions, served: ServedEnvironment[], { a
       ),
     ),
     ...inEnvironment('/candidates/:rest*', (pattern) =>
-      any(pattern, (call) =>
-        sendError(call.res, 404, 'no_such_route', 'Look candidates up at /api/candidates/refId/<id> or /api/candidates/recordId/<id>.'),
-      ),
+      any(pattern, () => {
+        throw new ApiFailure('no_such_route', 'Look candidates up at /api/candidates/refId/<id> or /api/candidates/recordId/<id>.');
+      }),
     ),
   ];
 }
@@ -237,24 +243,23 @@ function sessionRoute(access: AccessControl, metrics: Metrics, { req, res }: Api
   return access.handleSession(
     req,
     (status, body, headers) => sendJson(res, status, JSON.stringify(body), headers),
-    (status, code, message, headers) => {
+    (failure) => {
       // Counted from the answer, whichever sign-in mode and store decided it.
-      if (code === 'sign_in_failed') metrics.signInFailures.inc();
-      if (code === 'too_many_sign_in_attempts') metrics.signInLocked.inc();
-      sendError(res, status, code, message, undefined, headers);
+      if (failure.code === 'sign_in_failed') metrics.signInFailures.inc();
+      if (failure.code === 'too_many_sign_in_attempts') metrics.signInLocked.inc();
+      sendFailure(res, failure);
     },
   );
 }
 
 /**
- * An asynchronous route that fails unexpectedly costs its own request only, never the process, and is
- * logged (logUnexpected: where, never what it said). The shared store being down is expected: sessions
- * and limits cannot be checked, so the request fails closed with 503, and the next one tries again.
+ * The one place a route's throw is answered (sendThrown): an ApiFailure as itself, anything else logged
+ * and answered 500. A route that fails costs its own request only, never the process.
  */
-function settle(res: http.ServerResponse, handled: void | Promise<void>): void {
-  handled?.catch((error: unknown) => {
-    if (error instanceof StoreUnavailableError && !res.headersSent) return sendFailure(res, STORE_UNAVAILABLE);
-    if (!(error instanceof StoreUnavailableError)) logUnexpected(res, error);
-    res.destroy();
-  });
+function settle(res: http.ServerResponse, handle: () => void | Promise<void>): void {
+  try {
+    handle()?.catch((error: unknown) => sendThrown(res, error));
+  } catch (error) {
+    sendThrown(res, error);
+  }
 }

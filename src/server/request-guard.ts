@@ -1,6 +1,6 @@
 import type http from 'node:http';
 import { APP_REQUEST_HEADER } from '../kyc/contract/api.ts';
-import type { Failure } from './http-reply.ts';
+import { ApiFailure } from './api-failure.ts';
 
 /**
  * Which requests the API answers at all, before anyone is identified (nothing here is audited: such a
@@ -25,38 +25,33 @@ export interface RequestGuardOptions {
   navigation: boolean;
 }
 
-export function refusalOf(req: http.IncomingMessage, options: RequestGuardOptions): Failure | undefined {
+export function refusalOf(req: http.IncomingMessage, options: RequestGuardOptions): ApiFailure | undefined {
   if (options.refuseProxied) {
     const header = PROXY_HEADERS.find((name) => req.headers[name.toLowerCase()] !== undefined);
     if (header) {
-      return {
-        status: 403,
-        code: 'proxied_request',
-        message:
-          `This request came through a proxy (it carries ${header}), but no sign-in is configured: ` +
+      return new ApiFailure(
+        'proxied_request',
+        `This request came through a proxy (it carries ${header}), but no sign-in is configured: ` +
           'without sign-in this server answers this machine only. Configure sign-in (AUTH_USERS_FILE or an ' +
           'identity-aware proxy), or set ALLOW_UNAUTHENTICATED=1 if the proxy itself guards access.',
-      };
+      );
     }
   }
   if (options.navigation) return undefined;
   const site = req.headers['sec-fetch-site'];
   if (site !== undefined && site !== 'same-origin' && site !== 'none') {
     const from = site === 'same-site' ? 'another site of the same domain' : site === 'cross-site' ? 'another site' : 'elsewhere';
-    return {
-      status: 403,
-      code: 'not_from_app',
-      message: `This API answers the Candidate Lookup app's own pages only; this request came from ${from} (Sec-Fetch-Site).`,
-    };
+    return new ApiFailure(
+      'not_from_app',
+      `This API answers the Candidate Lookup app's own pages only; this request came from ${from} (Sec-Fetch-Site).`,
+    );
   }
   if (req.headers[APP_HEADER] !== APP_REQUEST_HEADER.value) {
-    return {
-      status: 403,
-      code: 'not_from_app',
-      message:
-        `This API answers the Candidate Lookup app only: requests must carry the header ${APP_REQUEST_HEADER.name}: ` +
+    return new ApiFailure(
+      'not_from_app',
+      `This API answers the Candidate Lookup app only: requests must carry the header ${APP_REQUEST_HEADER.name}: ` +
         `${APP_REQUEST_HEADER.value} (the app always sends it; scripts calling the API must send it too).`,
-    };
+    );
   }
   return undefined;
 }

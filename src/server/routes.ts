@@ -1,6 +1,6 @@
 import type http from 'node:http';
 import type { Identity } from './auth/identity.ts';
-import { allowGet } from './http-reply.ts';
+import { methodNotAllowed } from './http-reply.ts';
 
 /**
  * The API's route table: a pattern per route, matched on the raw (still percent-encoded) path, first
@@ -26,7 +26,15 @@ export type Route =
 
 /** A read-only route for signed-in users: any method but GET is answered 405. */
 export function get(pattern: string, handle: (call: SignedInCall) => void | Promise<void>): Route {
-  return { pattern, signedIn: true, handle: (call) => (allowGet(call.req, call.res) ? handle(call) : undefined) };
+  return {
+    pattern,
+    signedIn: true,
+    handle: (call) => {
+      if (call.req.method !== 'GET')
+        throw methodNotAllowed('GET', `${call.req.method} is not allowed here: this API route only reads (GET).`);
+      return handle(call);
+    },
+  };
 }
 
 /** A route for signed-in users that answers every method itself. */

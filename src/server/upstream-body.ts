@@ -1,16 +1,15 @@
 import type http from 'node:http';
 import type { Readable } from 'node:stream';
-import type { NeedleWatch } from './answer-guard.ts';
-import type { Failure } from './http-reply.ts';
+import type { NeedleWatch } from './needle-watch.ts';
+import { ApiFailure } from './api-failure.ts';
 
 /** An answer holding this server's API key: an echo service, or something reflecting the Authorization header. */
-export const KEY_IN_ANSWER: Failure = {
-  status: 502,
-  code: 'upstream_error',
-  message: "The KYC service's answer contained this server's API key, so it was refused. An administrator must check KYC_BASE_URL.",
-};
+export const KEY_IN_ANSWER = new ApiFailure(
+  'upstream_error',
+  "The KYC service's answer contained this server's API key, so it was refused. An administrator must check KYC_BASE_URL.",
+);
 
-export type BodyRead = { ok: true; text: string } | { ok: false; failure: Failure };
+export type BodyRead = { ok: true; text: string } | { ok: false; failure: ApiFailure };
 
 /** What the answer's readers use of the service's response: its body, status, headers, and whether it came whole. */
 export type UpstreamBody = Readable & Pick<http.IncomingMessage, 'headers' | 'statusCode' | 'complete'>;
@@ -37,12 +36,11 @@ export function readUpstreamBody(upstreamRes: UpstreamBody, maxResponseBytes: nu
         failure: keySeen
           ? KEY_IN_ANSWER
           : received > maxResponseBytes
-            ? {
-                status: 502,
-                code: 'response_too_large',
-                message: "The KYC service's response is larger than this server accepts (KYC_MAX_RESPONSE_BYTES).",
-              }
-            : { status: 502, code: 'upstream_error', message: 'The response of the KYC service broke off.' },
+            ? new ApiFailure(
+                'response_too_large',
+                "The KYC service's response is larger than this server accepts (KYC_MAX_RESPONSE_BYTES).",
+              )
+            : new ApiFailure('upstream_error', 'The response of the KYC service broke off.'),
       }),
     );
     upstreamRes.once('end', () => resolve({ ok: true, text: Buffer.concat(chunks).toString('utf8') }));

@@ -1,12 +1,14 @@
 import http from 'node:http';
 import https from 'node:https';
-import type { Transform } from 'node:stream';
 import { type ApplicantsQuery, upstreamApplicantsPath } from '../kyc/contract/applicants.ts';
 import { encodeIdSegment, type LookupKind } from '../kyc/contract/lookup.ts';
 import { parseRetryAfter } from '../kyc/contract/retry-after.ts';
 import type { RemoteUpstream } from './config.ts';
-import { createAnswerGuard, keyNeedles, NeedleWatch } from './answer-guard.ts';
-import type { Failure } from './http-reply.ts';
+import { type AnswerGuard, createAnswerGuard } from './answer-guard.ts';
+import type { ScannedBody } from './answer-scan.ts';
+import { type KeySearch, keySearch } from './key-watch.ts';
+import { keyNeedles, NeedleWatch } from './needle-watch.ts';
+import { ApiFailure } from './api-failure.ts';
 
 /** The KYC service this server asks, with its keys: the configured one, or the embedded sandbox. */
 export type UpstreamTarget = Omit<RemoteUpstream, 'kind'>;
@@ -17,7 +19,9 @@ export interface UpstreamLimits {
 }
 
 /** Either the service's successful response, its headers read and its body still to come, or why not. */
-export type UpstreamOutcome = { ok: false; failure: Failure; upstreamStatus: number | null } | { ok: true; response: http.IncomingMessage };
+export type UpstreamOutcome =
+  | { ok: false; failure: ApiFailure; upstreamStatus: number | null }
+  | { ok: true; response: http.IncomingMessage };
 
 export interface CandidateRequest {
   kind: LookupKind;
@@ -44,14 +48,16 @@ export interface UpstreamClient {
   fetchCandidate(request: CandidateRequest): UpstreamCall;
   /** The list operation; its body is always uncompressed (this server reads and reduces it). */
   fetchApplicants(request: ApplicantsRequest): UpstreamCall;
-  /** A fresh watch for this service's keys in a body (answer-guard.ts); the keys stay in here. */
+  /** A fresh watch for this service's keys in a body's raw bytes (needle-watch.ts); the keys stay in here. */
   keyWatch(): NeedleWatch;
+  /** This service's keys, for the key watch of an answer's scan (key-watch.ts). */
+  readonly keys: KeySearch;
   /**
-   * A fresh guard for a full answer's body: envelope start checked, the full key never passed on. A full
-   * answer is only ever asked for with the full key, so only that key is searched: the status key, not
-   * sent with it, cannot be reflected in it.
+   * A fresh guard for a full answer's body: envelope start checked, JSON throughout, the full key never
+   * passed on. A full answer is only ever asked for with the full key, so only that key is searched: the
+   * status key, not sent with it, cannot be reflected in it.
    */
-  answerGuard(): Transform;
+  answerGuard(body: ScannedBody): AnswerGuard;
 }
 
 /**
@@ -78,10 +84,11 @@ export function createUpstreamClient(target: UpstreamTarget, limits: UpstreamLim
   });
   const keyFor = (scope: 'full' | 'status') => (scope === 'status' && target.statusApiKey ? target.statusApiKey : target.apiKey);
   const needles = keyNeedles([target.apiKey, target.statusApiKey]);
-  const fullKeyNeedles = keyNeedles([target.apiKey]);
+  const fullKey = keySearch([target.apiKey]);
   return {
     keyWatch: () => new NeedleWatch(needles),
-    answerGuard: () => createAnswerGuard(fullKeyNeedles),
+    keys: keySearch([target.apiKey, target.statusApiKey]),
+    answerGuard: (body) => createAnswerGuard(body, fullKey),
     fetchCandidate(request) {
       const headers: http.OutgoingHttpHeaders = {
         authorization: keyFor(request.scope),
@@ -108,7 +115,7 @@ export function createUpstreamClient(target: UpstreamTarget, limits: UpstreamLim
   };
 }
 
-type FailureOfStatus = (status: number, retryAfterHeader: string | string[] | undefined) => Failure;
+type FailureOfStatus = (status: number, retryAfterHeader: string | string[] | undefined) => ApiFailure;
 
 /**
  * How long a kept-alive socket may stay idle before this side drops it: under Node's server default of
@@ -130,7 +137,7 @@ function send(
   let upstreamReq: http.ClientRequest | undefined;
   const outcome = new Promise<UpstreamOutcome>((settle) => {
     let settled = false;
-    const fail = (failure: Failure, upstreamStatus: number | null = null) => {
+    const fail = (failure: ApiFailure, upstreamStatus: number | null = null) => {
       if (settled) return;
       settled = true;
       clearTimeout(headersDeadline);
@@ -138,7 +145,7 @@ function send(
       settle({ ok: false, failure, upstreamStatus });
     };
     const timeout = () =>
-      failed(504, 'upstream_timeout', `The KYC service did not answer within ${Math.round(limits.timeoutMs / 100) / 10} s.`);
+      new ApiFailure('upstream_timeout', `The KYC service did not answer within ${Math.round(limits.timeoutMs / 100) / 10} s.`);
     const headersDeadline = setTimeout(() => fail(timeout()), limits.timeoutMs);
     const attempt = (retried: boolean) => {
       try {
@@ -146,7 +153,7 @@ function send(
       } catch {
         // Only a configuration no check caught can get here (a key Node refuses to send as a header).
         const message = 'The request to the KYC service could not be made. An administrator must check KYC_API_KEY.';
-        return fail(failed(502, 'upstream_error', message));
+        return fail(new ApiFailure('upstream_error', message));
       }
       const req = upstreamReq;
       // Idle time on the socket, so that a body that stops flowing is cut as well.
@@ -159,7 +166,7 @@ function send(
       req.on('error', (error: NodeJS.ErrnoException) => {
         if (settled) return;
         if (!retried && isStaleSocket(req, error, answered)) return attempt(true);
-        fail(failed(502, 'upstream_unreachable', `The KYC service could not be reached (${describeNetworkError(error)}).`));
+        fail(new ApiFailure('upstream_unreachable', `The KYC service could not be reached (${describeNetworkError(error)}).`));
       });
       req.on('response', (upstreamRes) => {
         if (settled) return upstreamRes.destroy();
@@ -171,7 +178,7 @@ function send(
         if (Number(upstreamRes.headers['content-length']) > limits.maxResponseBytes) {
           const mb = Math.round(limits.maxResponseBytes / 1024 / 1024) || '<1';
           const message = `The KYC service's response is larger than the ${mb} MB this server accepts (KYC_MAX_RESPONSE_BYTES).`;
-          return fail(failed(502, 'response_too_large', message), status);
+          return fail(new ApiFailure('response_too_large', message), status);
         }
         settled = true;
         clearTimeout(headersDeadline);
@@ -194,31 +201,26 @@ function isStaleSocket(req: http.ClientRequest, error: NodeJS.ErrnoException, an
   return req.reusedSocket && !answered && req.method === 'GET' && RESET_CODES.has(error.code ?? '');
 }
 
-function failed(status: number, code: Failure['code'], message: string): Failure {
-  return { status, code, message };
-}
-
 /** What the browser is told when the service answers with an error status. */
 export function failureOfStatus(
   status: number,
   request: Pick<CandidateRequest, 'kind' | 'id'>,
   retryAfterHeader?: string | string[],
-): Failure {
-  if (status === 404) return failed(404, 'not_found', `No candidate with ${request.kind} "${request.id}".`);
+): ApiFailure {
+  if (status === 404) return new ApiFailure('not_found', `No candidate with ${request.kind} "${request.id}".`);
   return failureOfServiceStatus(status, retryAfterHeader);
 }
 
 /** The list operation's errors: a 404 means this service does not offer it (its path holds no id). */
-export function failureOfListStatus(status: number, retryAfterHeader?: string | string[]): Failure {
-  if (status === 404) return failed(404, 'applicants_unavailable', 'This KYC service does not offer the applicants list.');
+export function failureOfListStatus(status: number, retryAfterHeader?: string | string[]): ApiFailure {
+  if (status === 404) return new ApiFailure('applicants_unavailable', 'This KYC service does not offer the applicants list.');
   return failureOfServiceStatus(status, retryAfterHeader);
 }
 
 /** Error statuses that mean the same whatever was asked: the key refused, a rate limit, anything else. */
-function failureOfServiceStatus(status: number, retryAfterHeader?: string | string[]): Failure {
+function failureOfServiceStatus(status: number, retryAfterHeader?: string | string[]): ApiFailure {
   if (status === 401 || status === 403) {
-    return failed(
-      502,
+    return new ApiFailure(
       'upstream_unauthorized',
       `The KYC service rejected this server's API key (HTTP ${status}). An administrator must check KYC_API_KEY and KYC_CLIENT_ID.`,
     );
@@ -228,18 +230,13 @@ function failureOfServiceStatus(status: number, retryAfterHeader?: string | stri
     // page asks to wait a minute. A made-up 60 s here held every batch up for a minute.
     const retryAfter = parseRetryAfter(retryAfterHeader);
     if (retryAfter === undefined) {
-      return failed(429, 'upstream_rate_limited', 'The KYC service is limiting requests (HTTP 429). Wait a minute, then try again.');
+      return new ApiFailure('upstream_rate_limited', 'The KYC service is limiting requests (HTTP 429). Wait a minute, then try again.');
     }
-    return {
-      ...failed(429, 'upstream_rate_limited', `The KYC service is limiting requests (HTTP 429). Try again in ${retryAfter} s.`),
-      extra: { retryAfterSeconds: retryAfter },
-      headers: { 'Retry-After': String(retryAfter) },
-    };
+    return new ApiFailure('upstream_rate_limited', `The KYC service is limiting requests (HTTP 429). Try again in ${retryAfter} s.`, {
+      retryAfterSeconds: retryAfter,
+    });
   }
-  return {
-    ...failed(502, 'upstream_error', `The KYC service answered with an error (HTTP ${status}).`),
-    extra: { upstreamStatus: status },
-  };
+  return new ApiFailure('upstream_error', `The KYC service answered with an error (HTTP ${status}).`, { upstreamStatus: status });
 }
 
 function describeNetworkError(error: NodeJS.ErrnoException): string {

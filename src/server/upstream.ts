@@ -87,18 +87,30 @@ export async function resolveUpstream(config: Config): Promise<ResolvedUpstream>
         samples: samplesOf(sandbox.candidates),
       },
     ],
-    banner: [
-      '',
-      '  ********************************************************************************',
-      '  *  SANDBOX MODE: KYC_BASE_URL is not set, so every lookup goes to the embedded  *',
-      '  *  sandbox upstream and shows made-up sample candidates, not real people.       *',
-      '  *  Set KYC_BASE_URL, KYC_CLIENT_ID and KYC_API_KEY to use the real service.     *',
-      '  ********************************************************************************',
-      `  Sandbox upstream: ${sandbox.url} (${sandbox.candidates.length} candidates${
-        config.sandbox.dataFile ? ` from ${config.sandbox.dataFile}` : ''
-      }${config.sandbox.largeImages ? ', large images' : ''})`,
-      '',
-    ],
+    banner: sandboxBanner(config.sandbox, sandbox.url, sandbox.candidates.length),
     close: () => sandbox.close(),
   };
+}
+
+/** Said at start in sandbox mode: loud, so that nobody takes the sample candidates for real people. */
+export function sandboxBanner(sandbox: Pick<Config['sandbox'], 'dataFile' | 'largeImages'>, url: string, candidates: number): string[] {
+  const from = sandbox.dataFile ? ` from ${sandbox.dataFile}` : '';
+  return [
+    '',
+    ...boxed([
+      'SANDBOX MODE: KYC_BASE_URL is not set, so every lookup goes to the',
+      'embedded sandbox upstream and shows made-up sample candidates, not',
+      'real people. Set KYC_BASE_URL, KYC_CLIENT_ID and KYC_API_KEY to use',
+      'the real service.',
+    ]),
+    `  Sandbox upstream: ${url} (${candidates} candidates${from}${sandbox.largeImages ? ', large images' : ''})`,
+    '',
+  ];
+}
+
+/** Lines in a box of stars, indented by two, that fits a terminal 80 columns wide. */
+function boxed(lines: string[]): string[] {
+  const width = Math.max(...lines.map((line) => line.length));
+  const edge = `  ${'*'.repeat(width + 6)}`;
+  return [edge, ...lines.map((line) => `  *  ${line.padEnd(width)}  *`), edge];
 }

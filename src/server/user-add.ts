@@ -5,30 +5,30 @@ import { environmentWithDotenv } from './config.ts';
 import { commaList } from './config-fields.ts';
 import { hashPassword } from './auth/passwords.ts';
 import { upsertUser, USERNAME_PATTERN } from './auth/users-file.ts';
+import { type Ask, askNewPassword, PasswordRefused } from './new-password.ts';
 
 /**
  * `npm run user:add -- <name> --role <support|compliance> [--file users.json]`: asks for the password
  * (twice, hidden) and writes the user with a scrypt hash to AUTH_USERS_FILE.
  * Without a terminal, the password is read from the first line of standard input.
  */
-const MIN_PASSWORD_LENGTH = 12;
 
 function fail(message: string): never {
   console.error(message);
   process.exit(2);
 }
 
-async function readPasswords(): Promise<string[]> {
+/** Each answer typed at a terminal, echoing nothing of it; without one, the lines of standard input in turn. */
+async function answers(): Promise<Ask> {
   if (!process.stdin.isTTY) {
     const lines: string[] = [];
     const rl = readline.createInterface({ input: process.stdin });
     for await (const line of rl) lines.push(line);
-    return lines.slice(0, 2);
+    return async () => lines.shift();
   }
-  const ask = (prompt: string) =>
+  return (prompt: string) =>
     new Promise<string>((resolve) => {
       const rl = readline.createInterface({ input: process.stdin, output: process.stdout, terminal: true });
-      // Echo nothing of what is typed.
       (rl as unknown as { _writeToOutput: (s: string) => void })._writeToOutput = (text: string) => {
         if (text.startsWith(prompt)) process.stdout.write(prompt);
       };
@@ -38,7 +38,6 @@ async function readPasswords(): Promise<string[]> {
         resolve(answer);
       });
     });
-  return [await ask('Password: '), await ask('Password again: ')];
 }
 
 async function main(): Promise<void> {
@@ -53,9 +52,10 @@ async function main(): Promise<void> {
   if (!values.role || !(ROLES as readonly string[]).includes(values.role)) fail(`--role must be support or compliance.\n${usage}`);
   const file = values.file ?? environmentWithDotenv(process.env, process.cwd()).AUTH_USERS_FILE ?? 'users.json';
 
-  const [password, again] = await readPasswords();
-  if (!password || password.length < MIN_PASSWORD_LENGTH) fail(`The password must be at least ${MIN_PASSWORD_LENGTH} characters.`);
-  if (again !== undefined && again !== password) fail('The two passwords differ.');
+  const password = await askNewPassword(await answers()).catch((error: unknown) => {
+    if (error instanceof PasswordRefused) fail(error.message);
+    throw error;
+  });
 
   const environments = values.environments === undefined ? undefined : commaList(values.environments);
   const result = upsertUser(file, {

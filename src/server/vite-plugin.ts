@@ -2,7 +2,8 @@ import type http from 'node:http';
 import type { Connect, Logger as ViteLogger, Plugin } from 'vite';
 import { type Config, loadConfig } from './config.ts';
 import { createApiFromConfig, describeAccess, describeSharedState, describeState } from './api.ts';
-import { sendError } from './http-reply.ts';
+import { ApiFailure } from './api-failure.ts';
+import { sendFailure } from './http-reply.ts';
 import type { Middleware } from './proxy.ts';
 import { createLogger, formatLine, type Logger } from './log.ts';
 import { resolveUpstream, type ResolvedUpstream } from './upstream.ts';
@@ -53,7 +54,7 @@ export function candidateLookupApi(): Plugin {
       if (!req.url?.startsWith('/api')) return next();
       ready.then(
         ({ api }) => api(req, res, next),
-        () => sendError(res, 503, 'api_not_started', API_NOT_STARTED),
+        () => sendFailure(res, new ApiFailure('api_not_started', API_NOT_STARTED)),
       );
     });
   };

@@ -108,8 +108,10 @@ describe('built-in users', () => {
     }
     const form = await signIn(app, 'ana', PASSWORDS.ana, { 'content-type': 'application/x-www-form-urlencoded' });
     expect(form.status).toBe(415);
+    expect(errorCode(form)).toBe('unsupported_media_type');
     const crossSite = await signIn(app, 'ana', PASSWORDS.ana, { 'sec-fetch-site': 'cross-site' });
     expect(crossSite.status).toBe(403);
+    expect(errorCode(crossSite)).toBe('not_from_app');
   });
 
   it('locks a username at one address after ten failed sign-ins, even with the right password', async () => {
@@ -210,8 +212,9 @@ describe('support user without a status key: what cannot be checked is never pas
     [
       'a body over the size limit',
       (res: import('node:http').ServerResponse) => {
-        res.writeHead(200).write('x'.repeat(8000));
-        res.end('y'.repeat(8000));
+        // JSON as far as it goes: the size, not the syntax, is what refuses it.
+        res.writeHead(200).write(`{"status":"success","data":{"identities":"${'x'.repeat(8000)}`);
+        res.end(`${'y'.repeat(8000)}"}}`);
       },
       'response_too_large',
     ],

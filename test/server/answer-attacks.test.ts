@@ -1,5 +1,6 @@
 import type http from 'node:http';
 import zlib from 'node:zlib';
+import { RECORD } from './hostile-upstream.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AuditLine } from '../../src/server/audit.ts';
 import { createAccessControl } from '../../src/server/auth/access.ts';
@@ -16,14 +17,6 @@ const KEY = 'live-key-3f9a/"c27e81d0';
 const STATUS_KEY = 'status-key-5b1e0c9d77';
 const COMPLIANCE = { 'x-user': 'ana', 'x-role': 'compliance' };
 const SUPPORT = { 'x-user': 'sam', 'x-role': 'support' };
-const RECORD = {
-  status: 'approved',
-  refId: 'r',
-  recordId: 'x',
-  isArchived: false,
-  blockPassID: 'b',
-  approvedDate: '2026-01-01T00:00:00.000Z',
-};
 
 async function app(options: { statusKey?: boolean } = {}) {
   const upstream = await startFakeUpstream();

@@ -267,15 +267,27 @@ describe('batch status lookup', () => {
     expect(upstream.seen).toHaveLength(0);
   });
 
+  it('refuses a body over its 1 MiB as 413 body_too_large, asking the service nothing', async () => {
+    const upstream = await startFakeUpstream();
+    const app = await startTestApp({ upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' } });
+    cleanups.push(app.close, upstream.close);
+    const res = await post(app, { kind: 'refId', ids: ['x'.repeat(1024 * 1024)] });
+    expect(res.status).toBe(413);
+    expect(JSON.parse(res.body).error).toMatchObject({ code: 'body_too_large', message: expect.stringMatching(/at most 500 ids/) });
+    expect(upstream.seen).toHaveLength(0);
+  });
+
   it('refuses other methods, other content types and anyone not signed in', async () => {
     const upstream = await startFakeUpstream();
     const app = await startTestApp({ upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' }, access: proxyAccess() });
     cleanups.push(app.close, upstream.close);
     const body = JSON.stringify({ kind: 'refId', ids: ['a'] });
     expect((await requestWithBody(app.port, '/api/batch', body, { method: 'PUT', headers: as('ana', 'support') })).status).toBe(405);
-    expect(
-      (await requestWithBody(app.port, '/api/batch', body, { headers: { ...as('ana', 'support'), 'content-type': 'text/plain' } })).status,
-    ).toBe(415);
+    const text = await requestWithBody(app.port, '/api/batch', body, {
+      headers: { ...as('ana', 'support'), 'content-type': 'text/plain' },
+    });
+    expect(text.status).toBe(415);
+    expect(JSON.parse(text.body).error.code).toBe('unsupported_media_type');
     expect((await requestWithBody(app.port, '/api/batch', body)).status).toBe(401);
     expect(upstream.seen).toHaveLength(0);
   });

@@ -43,6 +43,13 @@ describe('configuration', () => {
     expect(config.environments).toEqual([{ name: 'sandbox', label: 'Sandbox', upstream: { kind: 'sandbox' } }]);
   });
 
+  it('LOG_FORMAT: unset leaves the choice to stdout, pretty or json is taken, anything else is refused', () => {
+    expect(parseConfig({}).logFormat).toBeUndefined();
+    expect(parseConfig({ LOG_FORMAT: 'json' }).logFormat).toBe('json');
+    expect(parseConfig({ LOG_FORMAT: 'pretty' }).logFormat).toBe('pretty');
+    expect(errorOf({ LOG_FORMAT: 'xml' })).toContain('LOG_FORMAT must be one of pretty, json');
+  });
+
   it('reads a remote upstream, without the trailing slash', () => {
     const config = parseConfig({
       ...remote,
@@ -257,11 +264,11 @@ describe('configuration', () => {
     expect(loadConfig({}, os.tmpdir()).environments[0]!.upstream.kind).toBe('sandbox');
   });
 
-  it('documents every variable the server reads: a row of the README table and a line of .env.example each', () => {
+  it('documents every variable the server reads: a row of docs/configuration.md and a line of .env.example each', () => {
     const root = path.join(import.meta.dirname, '../..');
     const checked = Object.keys(envSchema.shape);
-    const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
-    const rows = new Set([...readme.matchAll(/^\| `([A-Z][A-Z0-9_]*)`/gm)].map((m) => m[1]));
+    const reference = readFileSync(path.join(root, 'docs/configuration.md'), 'utf8');
+    const rows = new Set([...reference.matchAll(/^\| `([A-Z][A-Z0-9_]*)`/gm)].map((m) => m[1]));
     const example = readFileSync(path.join(root, '.env.example'), 'utf8');
     const lines = new Set([...example.matchAll(/^#? ?([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1]));
     expect(checked.filter((name) => !rows.has(name))).toEqual([]);

@@ -8,6 +8,7 @@ import type { UpstreamTarget } from '../../src/server/upstream-client.ts';
 import { createAppServer } from '../../src/server/app-server.ts';
 import { createHealthRoutes, type ReadinessCheck } from '../../src/server/health.ts';
 import { createLogger, type RequestRecord } from '../../src/server/log.ts';
+import { errorAnswerProblem } from './error-answer.ts';
 import { memoryAuditLog } from './memory-audit.ts';
 
 export interface RawResponse {
@@ -45,18 +46,25 @@ export function rawRequest(
         res.on('aborted', () => (cut = true));
         res.on('error', () => (cut = true));
         res.on('close', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            headers: res.headers,
-            body: Buffer.concat(chunks).toString('utf8'),
-            cut: cut || !res.complete,
-          }),
+          settleChecked(
+            `${options.method ?? 'GET'} ${path}`,
+            { status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8'), cut: cut || !res.complete },
+            resolve,
+            reject,
+          ),
         );
       },
     );
     req.on('error', reject);
     req.end(options.body);
   });
+}
+
+/** Every error answer a server test reads is checked against the contract's table (error-answer.ts). */
+function settleChecked(what: string, answer: RawResponse, resolve: (answer: RawResponse) => void, reject: (error: Error) => void): void {
+  const problem = errorAnswerProblem(answer.status, answer.headers, answer.body);
+  if (problem) reject(new Error(`${what}: ${problem}`));
+  else resolve(answer);
 }
 
 /** A sign-in as the sign-in page sends it: a JSON POST to /api/session (headers may override the content type). */
@@ -180,7 +188,12 @@ export function requestWithBody(
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('error', () => {});
         res.on('close', () =>
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8'), cut: !res.complete }),
+          settleChecked(
+            `${options.method ?? 'POST'} ${path}`,
+            { status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8'), cut: !res.complete },
+            resolve,
+            reject,
+          ),
         );
       },
     );

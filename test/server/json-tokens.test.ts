@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hasControl } from '../../src/server/json-bytes.ts';
+import { AnswerScan, QuietReader } from '../../src/server/answer-scan.ts';
 import { JsonSyntaxError, JsonTokenizer, JsonTooDeepError, MAX_DEPTH } from '../../src/server/json-tokens.ts';
-import { RecordSplitter, type Token } from '../../src/server/record-parts.ts';
+import { RecordSplitter } from '../../src/server/record-parts.ts';
 
 /**
  * The tokenizer of answers in parts, against what the browser does with the plain answer: decode the
@@ -19,11 +20,12 @@ function cutAt(bytes: Buffer, cuts: number[]): Buffer[] {
 /** The record as RecordSplitter writes it from the tokens, parsed; throws where the tokenizer refuses. */
 function viaTokens(chunks: Buffer[]): unknown {
   const splitter = new RecordSplitter('b');
-  const tokenizer = new JsonTokenizer((token) => splitter.push(token));
-  for (const chunk of chunks) tokenizer.write(chunk);
-  tokenizer.end();
+  const scan = new AnswerScan();
+  scan.add(splitter);
+  for (const chunk of chunks) if (!scan.write(chunk)) throw scan.failure;
+  if (!scan.end()) throw scan.failure;
   expect(splitter.done).toBe(true);
-  return JSON.parse(splitter.result().json);
+  return JSON.parse(Buffer.concat(splitter.result().first).toString('latin1'));
 }
 
 const asBrowser = (bytes: Buffer): unknown => JSON.parse(new TextDecoder().decode(bytes));
@@ -39,6 +41,16 @@ function outcome(read: () => unknown): { ok: true; value: string } | { ok: false
 
 const sameAsBrowser = (bytes: Buffer, cuts: number[]) =>
   expect(outcome(() => viaTokens(cutAt(bytes, cuts)))).toEqual(outcome(() => asBrowser(bytes)));
+
+/** The pieces of string values' text, as handed on. */
+class TextPieces extends QuietReader {
+  constructor(private readonly onPiece: (piece: string) => void) {
+    super();
+  }
+  override text(piece: string, inKey: boolean): void {
+    if (!inKey) this.onPiece(piece);
+  }
+}
 
 const cuts = fc.array(fc.nat(), { maxLength: 8 });
 const json = fc.jsonValue({ maxDepth: 4, stringUnit: 'binary' });
@@ -135,27 +147,24 @@ describe('the tokenizer of answers in parts', () => {
     expect(JSON.stringify(viaTokens([nested(MAX_DEPTH)]))).toBe(nested(MAX_DEPTH).toString());
     expect(() => viaTokens([nested(MAX_DEPTH + 2)])).toThrow(JsonTooDeepError);
     // 64 MB of `[` would hold 64 million levels: refused at the first past the limit.
-    expect(() => new JsonTokenizer(() => {}).write(Buffer.alloc(1024 * 1024, '['))).toThrow(JsonTooDeepError);
+    expect(() => new JsonTokenizer(new QuietReader()).write(Buffer.alloc(1024 * 1024, '['))).toThrow(JsonTooDeepError);
   });
 
   it('hands a long string on in one piece per chunk, escapes and all, whatever the characters', () => {
     const value = `${'A'.repeat(100_000)}\\n${'é'.repeat(50_000)}${'\\u00e9'.repeat(10_000)}${'\\"'.repeat(10_000)}`;
     const bytes = Buffer.from(`{"a":"${value}"}`);
     const chunks = cutAt(bytes, [65_536, 131_072, 196_608]);
-    const tokens: Token[] = [];
-    const tokenizer = new JsonTokenizer((token) => tokens.push(token));
+    const pieces: string[] = [];
+    const tokenizer = new JsonTokenizer(new TextPieces((piece) => pieces.push(piece)));
     for (const chunk of chunks) tokenizer.write(chunk);
     tokenizer.end();
-    const pieces = tokens.filter((token) => token.name === 'stringChunk').map((token) => String(token.value));
     expect(pieces).toHaveLength(chunks.length);
     expect(pieces.join('')).toBe(JSON.parse(bytes.toString()).a);
   });
 
   it('reads a 64 MB string, handed on as it comes', () => {
     const size = 64 * 1024 * 1024;
-    const tokenizer = new JsonTokenizer((token) => {
-      if (token.name === 'stringChunk') received += String(token.value).length;
-    });
+    const tokenizer = new JsonTokenizer(new TextPieces((piece) => (received += piece.length)));
     let received = 0;
     tokenizer.write(Buffer.from('"'));
     const chunk = Buffer.alloc(64 * 1024, 'Q');

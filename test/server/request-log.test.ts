@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiErrorBodySchema } from '../../src/kyc/contract/api.ts';
 import { createAccessControl } from '../../src/server/auth/access.ts';
 import { type AuditEntry, createAuditLog } from '../../src/server/audit.ts';
 import type { AccessControl } from '../../src/server/auth/access-control.ts';
@@ -139,13 +140,20 @@ describe('unexpected errors are silent', () => {
     };
     const failing = await startTestApp({ upstream: { baseUrl: upstream.url, clientId: 'client-QUUX', apiKey: KEY }, access });
     try {
-      // The request fails alone (its connection cut before an answer), and the server goes on.
-      await expect(failing.get('/api/candidates/refId/PLUGH-0001')).rejects.toThrow('socket hang up');
+      // The request fails alone (a 500 saying nothing of what went wrong, only its request id), and the server goes on.
+      const res = await failing.get('/api/candidates/refId/PLUGH-0001');
+      expect(res.status).toBe(500);
+      expect(apiErrorBodySchema.parse(JSON.parse(res.body)).error).toMatchObject({
+        code: 'internal_error',
+        message: expect.stringContaining('X-Request-Id'),
+      });
+      for (const secret of [...secrets, 'PLUGH']) expect(res.body).not.toContain(secret);
       await expect.poll(() => failing.logs.length).toBe(2);
       const lines = parsed(failing.logs);
       const unexpected = lines.filter((line) => line.msg === 'unexpected error');
       expect(unexpected).toHaveLength(1);
       const request = lines.find((line) => line.msg === 'request')!;
+      expect(request).toMatchObject({ status: 500, reqId: res.headers['x-request-id'] });
       expect(request.reqId).toMatch(/^[0-9a-f-]{36}$/);
       expect(unexpected[0]).toMatchObject({
         level: 'error',

@@ -1,3 +1,4 @@
+import { RECORD } from './hostile-upstream.ts';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -18,14 +19,7 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();
 });
 const errorOf = (res: RawResponse) => apiErrorBodySchema.parse(JSON.parse(res.body)).error;
-const STATUS_RECORD = {
-  status: 'approved',
-  refId: 'r',
-  recordId: 'x',
-  isArchived: false,
-  blockPassID: 'b',
-  approvedDate: '2026-01-01T00:00:00.000Z',
-};
+const STATUS_RECORD = RECORD;
 
 async function upstreamAndApp(options: Partial<Parameters<typeof startTestApp>[0]> = {}) {
   const upstream = await startFakeUpstream();

@@ -3,6 +3,7 @@ import jpeg from 'jpeg-js';
 import { PNG } from 'pngjs';
 import { candidateEnvelopeSchema, type CandidateRecord } from '../../src/kyc/contract/schema.ts';
 import { KNOWN_STATUSES } from '../../src/kyc/contract/status.ts';
+import { readDob } from '../../src/kyc/view/dob.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { SANDBOX_CLIENT_ID, SANDBOX_KEYS, startSandbox, type RunningSandbox } from '../../src/server/sandbox/sandbox.ts';
 import { rawRequest } from './http.ts';
@@ -48,6 +49,11 @@ describe('sample candidates', () => {
     const archiving = find((r) => r.willArchiveAtDate !== undefined);
     expect(Date.parse(archiving.willArchiveAtDate!)).toBeGreaterThan(Date.parse('2026-11-20T12:00:00.000Z'));
     expect(find((r) => r.refId === undefined).recordId).toMatch(/^[0-9a-f]{24}$/);
+  });
+
+  it('include a date of birth the page shows as received, flagged: the one without refId, in a form read only by guessing', () => {
+    const dob = find((r) => r.refId === undefined).identities?.dob?.value;
+    expect(readDob(String(dob))).toEqual({ ok: false, problem: 'not in a form this page reads (MM/DD/YYYY or YYYY-MM-DD)' });
   });
 
   it('include names with diacritics and in a non-Latin script', () => {

@@ -39,9 +39,13 @@ async function printed(server: SpawnedServer, text: string): Promise<void> {
 
 describe('npm start', () => {
   it('prints the URL, says it is on the sandbox, and serves a sample candidate', async () => {
-    const server = start({});
+    // As at a terminal: the banner as a box of text and the address on a line of its own, no JSON.
+    const server = start({ LOG_FORMAT: 'pretty' });
     const url = new URL(await server.url);
-    expect(server.output()).toContain('SANDBOX MODE');
+    const lines = server.output().split('\n');
+    expect(lines.filter((line) => /^ {2}\*.*\*$/.test(line)).some((line) => line.includes('SANDBOX MODE'))).toBe(true);
+    expect(lines).toContain(`      ${url}`);
+    expect(server.output()).not.toContain('{"level"');
     const res = await rawRequest(Number(url.port), '/api/candidates/refId/cust_000482');
     expect(res.status).toBe(200);
     expect(JSON.parse(res.body).data.refId).toBe('cust_000482');
@@ -176,7 +180,7 @@ describe('npm start', () => {
     expect(server.output()).toContain('KYC_BASE_URL must not contain a user name or password');
   }, 60_000);
 
-  it('logs JSON lines, answers /healthz and /readyz, and serves /metrics on METRICS_PORT only', async () => {
+  it('logs JSON lines when stdout is not a terminal, answers /healthz and /readyz, and serves /metrics on METRICS_PORT only', async () => {
     const server = start({ METRICS_PORT: '0' });
     const port = Number(new URL(await server.url).port);
     await expect.poll(() => /Metrics \(Prometheus\) at (http:\/\/[^\s"]+)/.exec(server.output())?.[1]).toBeDefined();

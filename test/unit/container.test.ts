@@ -113,6 +113,8 @@ describe('Dockerfile', () => {
     const volume = JSON.parse(of(final, 'VOLUME')[0]!)[0] as string;
     expect(auditLog?.startsWith(`${volume}/`)).toBe(true);
     expect(env).toMatch(/HOST=0\.0\.0\.0/);
+    // Logs as JSON lines for the collector, even when the container is given a terminal (docker run -t).
+    expect(env).toMatch(/LOG_FORMAT=json/);
   });
 
   it('checks health with Node itself (slim images have no curl), on /healthz', () => {

@@ -11,6 +11,8 @@ const TITLES: Partial<Record<ErrorCode, string>> = {
   store_unavailable: 'Sign-in and lookups are paused',
   upstream_unauthorized: "The KYC service rejected this server's API key",
   upstream_rate_limited: 'The KYC service is limiting requests',
+  server_busy: 'This server is busy',
+  internal_error: 'Candidate Lookup failed unexpectedly',
   upstream_unreachable: 'The KYC service cannot be reached',
   upstream_timeout: 'The KYC service did not answer in time',
   server_unreachable: 'The Candidate Lookup server cannot be reached',

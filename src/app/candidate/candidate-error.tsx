@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { API_ERRORS } from '../../kyc/contract/api-errors.ts';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import { type ApiError, codeOfStatus, type ErrorCode } from '../api/api-error.ts';
 import { useEnvironmentPath } from '../environment/use-environment.ts';
@@ -100,6 +101,8 @@ const SCREENS: Partial<Record<ErrorCode, ScreenOf>> = {
     action: actions.retry,
   }),
   interrupted: ({ message }, { actions }) => ({ title: 'The download broke off', body: message, action: actions.retry }),
+  server_busy: ({ message }, { actions }) => ({ title: API_ERRORS.server_busy.title, body: message, action: actions.retry }),
+  internal_error: ({ message }, { actions }) => ({ title: API_ERRORS.internal_error.title, body: message, action: actions.retry }),
   response_too_large: ({ message }) => ({ title: 'The response is too large', body: message }),
   upstream_error: ({ message }, { actions }) => ({ title: 'The KYC service answered with an error', body: message, action: actions.retry }),
   not_json: ({ message }) => ({ title: 'The response is not readable', body: message }),

@@ -1,6 +1,7 @@
 import { z } from './zod.ts';
 import { LOOKUP_KINDS } from './lookup.ts';
 import { replyTemplatesSchema } from './replies.ts';
+import { API_ERROR_CODES } from './api-errors.ts';
 
 /** The contract between the browser and this project's proxy (`/api/*`). */
 
@@ -32,48 +33,15 @@ export const SIGN_IN_REFUSED_PATH = '/sign-in-refused/';
 /** `POST /api/oidc/start`: where to send the browser to sign in at the provider. */
 export const oidcStartSchema = z.object({ authorizationUrl: z.string() });
 
-export const API_ERROR_CODES = [
-  'unauthenticated',
-  'sign_in_failed',
-  'too_many_sign_in_attempts',
-  'rate_limited',
-  'audit_unavailable',
-  'store_unavailable',
-  'identity_provider_unavailable',
-  'bad_request',
-  'invalid_id',
-  'not_found',
-  'upstream_unauthorized',
-  'upstream_rate_limited',
-  'upstream_error',
-  'upstream_unreachable',
-  'upstream_timeout',
-  'response_too_large',
-  'method_not_allowed',
-  'no_such_route',
-  'no_such_environment',
-  'environment_forbidden',
-  /** This server's API key archives identity data after each full lookup: refused to keep data intact. */
-  'archiving_key',
-  /** The KYC service does not offer the applicants list (404 on its path). */
-  'applicants_unavailable',
-  'not_from_app',
-  'proxied_request',
-  /** The API of a development server (the Vite plugin) did not start: nothing to do with the KYC service. */
-  'api_not_started',
-  /** Whether this server's key deletes identity data could not be read (its file): full lookups are held back. */
-  'archiving_check_unavailable',
-  /** The KYC service's successful answer is not a readable candidate record (not JSON, or not one; perhaps encrypted). */
-  'not_a_record',
-] as const;
-export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
+/** The codes, each with its one HTTP status: api-errors.ts. */
+export { API_ERROR_CODES, type ApiErrorCode } from './api-errors.ts';
 
 export const apiErrorBodySchema = z.object({
   status: z.literal('error'),
   error: z.object({
     code: z.enum(API_ERROR_CODES),
     message: z.string(),
-    /** Seconds to wait, for upstream_rate_limited when the service said so. */
+    /** Seconds to wait, as the answer's Retry-After says: for the rate limits, and what is paused for a while. */
     retryAfterSeconds: z.optional(z.number()),
     /** The service's own HTTP status, for upstream_error. */
     upstreamStatus: z.optional(z.number()),

@@ -35,8 +35,10 @@ const EXCLUDED = new Set(['signature', 'proof', 'Entity', 'Organization', '@cont
 const WRAPPERS = new Set(['claim', 'reviewbody', 'customfields', 'credentialsubject', 'data', 'payload', 'body', 'report']);
 /** Keys whose entries are each a check: `checks[]`, `breakdown.{…}`, `results[]`, `hits[]`. */
 const CHECK_LISTS = new Set(['checks', 'breakdown', 'breakdowns', 'results', 'subresults', 'hits', 'matches', 'reports', 'screenings']);
-/** Result-like keys that say nothing of their own in a label ("Document", not "Document › Result"). */
+/** Result-like keys whatever their prefix or suffix. */
 const GENERIC_RESULT = new Set(['result', 'outcome', 'status', 'decision', 'verdict', 'results', 'match', 'hit']);
+/** Keys that say nothing of their own in a label ("Document", not "Document › Result"). */
+const UNSAID = new Set(['result', 'outcome', 'results']);
 /** What an item of a list of checks is called, in order of preference. */
 const ITEM_NAMES = ['name', 'checkName', 'check_name', 'checkType', 'check_type', 'check', 'title', 'label', 'type', 'id'];
 
@@ -81,13 +83,13 @@ export function labelOf(key: string): string {
   return text ? text[0]!.toUpperCase() + text.slice(1) : key;
 }
 
+/** A machine name reads as words (`facial_similarity_photo`); anything else as written. */
+const nameLabel = (name: string) => (/^[A-Za-z][\w-]*$/.test(name) ? labelOf(name) : name);
+
 function itemName(item: unknown, index: number): string {
   if (isObject(item)) {
-    for (const key of ITEM_NAMES) {
-      const name = scalar(item[key]);
-      // A machine name reads as words (`facial_similarity_photo`); anything else as written.
-      if (typeof item[key] === 'string' && name) return /^[A-Za-z][\w-]*$/.test(name) ? labelOf(name) : name;
-    }
+    const key = ITEM_NAMES.find((name) => typeof item[name] === 'string' && item[name] !== '');
+    if (key) return nameLabel(item[key] as string);
   }
   return `#${index + 1}`;
 }
@@ -161,7 +163,9 @@ class FieldCollector {
     const last = steps.at(-1);
     const labels = steps.flatMap((step) => (step.label === undefined ? [] : [step.label]));
     // "Document", not "Document › Result": a generic key says nothing after the check it belongs to.
-    if (result && labels.length > 1 && last && GENERIC_RESULT.has(normalise(last.key))) labels.pop();
+    if (result && labels.length > 1 && last && UNSAID.has(normalise(last.key))) labels.pop();
+    // A check's own name already labels its rows: not a row of its own.
+    if (!result && last && ITEM_NAMES.includes(last.key) && steps.at(-2)?.label === nameLabel(value)) return;
     const path = steps
       .map((step) => step.raw)
       .join('')

@@ -1,5 +1,6 @@
 import type http from 'node:http';
-import type { ApiErrorCode, AuthMode, SignInRefusal } from '../../kyc/contract/api.ts';
+import type { AuthMode, SignInRefusal } from '../../kyc/contract/api.ts';
+import type { ApiFailure } from '../api-failure.ts';
 import type { Route } from '../routes.ts';
 import type { SharedStore } from '../state/store.ts';
 import type { Identity } from './identity.ts';
@@ -10,12 +11,8 @@ import type { Identity } from './identity.ts';
  */
 
 export type Reply = (status: number, body: unknown, headers?: Record<string, string>) => void;
-export type Fail = (
-  status: number,
-  code: Extract<ApiErrorCode, 'unauthenticated' | 'sign_in_failed' | 'too_many_sign_in_attempts' | 'bad_request' | 'method_not_allowed'>,
-  message: string,
-  headers?: Record<string, string>,
-) => void;
+/** The session route's refusal, sent as every API error is (sendFailure), and counted by its code. */
+export type Fail = (failure: ApiFailure) => void;
 
 /**
  * Who is asking: one of four modes, chosen by configuration. The modes with sessions keep them in the

@@ -1,6 +1,8 @@
 import type http from 'node:http';
 import type { SessionInfo } from '../../kyc/contract/api.ts';
+import { ApiFailure } from '../api-failure.ts';
 import type { AuthConfig } from '../config.ts';
+import { methodNotAllowed } from '../http-reply.ts';
 import { clientOf } from '../client.ts';
 import { isLoopbackHost } from '../loopback.ts';
 import { createMemoryStore } from '../state/store.ts';
@@ -42,11 +44,11 @@ function identifiedByRequest(
     mode,
     identify: async (req) => identify(req),
     handleSession(req, reply, fail) {
-      if (req.method !== 'GET') {
-        return fail(405, 'method_not_allowed', 'Signing in and out is handled elsewhere in this mode.', { Allow: 'GET' });
-      }
+      if (req.method !== 'GET') return fail(methodNotAllowed('GET', 'Signing in and out is handled elsewhere in this mode.'));
       const identity = identify(req);
-      if (!identity) return fail(401, 'unauthenticated', typeof unknownMessage === 'string' ? unknownMessage : unknownMessage(req));
+      if (!identity) {
+        return fail(new ApiFailure('unauthenticated', typeof unknownMessage === 'string' ? unknownMessage : unknownMessage(req)));
+      }
       reply(200, { mode, ...identity } satisfies SessionInfo);
     },
     rateLimitKey,

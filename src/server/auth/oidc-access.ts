@@ -2,7 +2,8 @@ import type http from 'node:http';
 import { z } from 'zod';
 import { API_PREFIX, SIGN_IN_REFUSED_PATH, type SessionInfo } from '../../kyc/contract/api.ts';
 import type { AuthConfig } from '../config.ts';
-import { isHttps, readBody, readCookie, STORE_UNAVAILABLE, sendError, sendFailure, sendJson } from '../http-reply.ts';
+import { ApiFailure } from '../api-failure.ts';
+import { isHttps, methodNotAllowed, readBody, readCookie, sendJson } from '../http-reply.ts';
 import { navigation, open, type Route } from '../routes.ts';
 import { StoreUnavailableError, type SharedStore } from '../state/store.ts';
 import type { AccessControl, AccessOptions, SignInRefusalEvent } from './access-control.ts';
@@ -65,7 +66,7 @@ export function oidcAccess(config: OidcAuthConfig, store: SharedStore, options: 
         await sessions.delete(readSessionCookie(req));
         return reply(200, { mode: 'oidc', provider } satisfies SessionInfo, { 'Set-Cookie': sessionCookie(req, '', 0) });
       }
-      fail(405, 'method_not_allowed', `Sign in through ${provider}: POST ${START_PATH}.`, { Allow: 'GET, DELETE' });
+      fail(methodNotAllowed('GET, DELETE', `Sign in through ${provider}: POST ${START_PATH}.`));
     },
     rateLimitKey: (_req, identity) => `user:${identity.user}`,
   };
@@ -73,24 +74,23 @@ export function oidcAccess(config: OidcAuthConfig, store: SharedStore, options: 
 
 /** `POST /api/oidc/start`: where to send the browser to sign in, with a cookie naming the sign-in started. */
 async function start(oidc: OidcSignIn, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-  if (req.method !== 'POST') return sendError(res, 405, 'method_not_allowed', 'Start a sign-in with POST.', undefined, { Allow: 'POST' });
+  if (req.method !== 'POST') throw methodNotAllowed('POST', 'Start a sign-in with POST.');
   if (req.headers['sec-fetch-site'] && !['same-origin', 'none'].includes(String(req.headers['sec-fetch-site']))) {
-    return sendError(res, 403, 'bad_request', 'Sign-in from another site is not allowed.');
+    throw new ApiFailure('not_from_app', 'Sign-in from another site is not allowed.');
   }
   let body: z.infer<typeof startSchema>;
   try {
     const text = await readBody(req, 4096);
     body = startSchema.parse(text ? JSON.parse(text) : {});
   } catch {
-    return sendError(res, 400, 'bad_request', 'The sign-in request is not valid.');
+    throw new ApiFailure('bad_request', 'The sign-in request is not valid.');
   }
   let started: Awaited<ReturnType<typeof oidc.start>>;
   try {
     started = await oidc.start(body.returnTo ?? '/');
   } catch (error) {
-    if (error instanceof StoreUnavailableError) return sendFailure(res, STORE_UNAVAILABLE);
-    const message = `${oidc.providerName} could not be reached to sign in. Try again in a moment.`;
-    return sendError(res, 502, 'identity_provider_unavailable', message);
+    if (error instanceof StoreUnavailableError) throw error;
+    throw new ApiFailure('identity_provider_unavailable', `${oidc.providerName} could not be reached to sign in. Try again in a moment.`);
   }
   sendJson(res, 200, JSON.stringify({ authorizationUrl: started.url }), {
     'Set-Cookie': pendingCookie(req, started.pendingId, PENDING_TTL_MS / 1000),
@@ -108,8 +108,7 @@ async function callback(
   req: http.IncomingMessage,
   res: http.ServerResponse,
 ): Promise<void> {
-  if (req.method !== 'GET')
-    return sendError(res, 405, 'method_not_allowed', 'The provider sends the browser back with GET.', undefined, { Allow: 'GET' });
+  if (req.method !== 'GET') throw methodNotAllowed('GET', 'The provider sends the browser back with GET.');
   const query = new URLSearchParams((req.url ?? '').split('?')[1] ?? '');
   const result = await oidc.finish(query, readCookie(req, pendingCookieName(req)));
   const cookies = [pendingCookie(req, '', 0)];

@@ -4,7 +4,8 @@ import { z } from 'zod';
 import type { SessionInfo } from '../../kyc/contract/api.ts';
 import type { AuthConfig } from '../config.ts';
 import { clientOf } from '../client.ts';
-import { readBody } from '../http-reply.ts';
+import { ApiFailure } from '../api-failure.ts';
+import { methodNotAllowed, readBody } from '../http-reply.ts';
 import { StoreUnavailableError, type SharedStore } from '../state/store.ts';
 import type { AccessControl, AccessOptions, Fail, Reply } from './access-control.ts';
 import type { Identity } from './identity.ts';
@@ -78,10 +79,10 @@ export function usersAccess(config: UsersConfig, store: SharedStore, options: Ac
       if (req.method === 'POST') {
         return signIn(req, reply, fail).catch((error: unknown) => {
           if (error instanceof StoreUnavailableError) throw error;
-          fail(400, 'bad_request', 'The sign-in could not be processed.');
+          fail(new ApiFailure('bad_request', 'The sign-in could not be processed.'));
         });
       }
-      fail(405, 'method_not_allowed', 'Use GET, POST or DELETE.', { Allow: 'GET, POST, DELETE' });
+      fail(methodNotAllowed('GET, POST, DELETE', 'Use GET, POST or DELETE.'));
     },
     rateLimitKey: (_req, identity) => `user:${identity.user}`,
   };
@@ -90,32 +91,33 @@ export function usersAccess(config: UsersConfig, store: SharedStore, options: Ac
 /** The sign-in body, from this site and as JSON; undefined (with the refusal sent) otherwise. */
 async function readSignIn(req: http.IncomingMessage, fail: Fail): Promise<z.infer<typeof signInSchema> | undefined> {
   if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) {
-    fail(415, 'bad_request', 'Send the sign-in as JSON.');
+    fail(new ApiFailure('unsupported_media_type', 'Send the sign-in as JSON.'));
     return undefined;
   }
   if (req.headers['sec-fetch-site'] && !['same-origin', 'none'].includes(String(req.headers['sec-fetch-site']))) {
-    fail(403, 'bad_request', 'Sign-in from another site is not allowed.');
+    fail(new ApiFailure('not_from_app', 'Sign-in from another site is not allowed.'));
     return undefined;
   }
   try {
     return signInSchema.parse(JSON.parse(await readBody(req, 16 * 1024)));
   } catch {
-    fail(400, 'bad_request', 'The sign-in request is not valid.');
+    fail(new ApiFailure('bad_request', 'The sign-in request is not valid.'));
     return undefined;
   }
 }
 
 function refuseSignIn(attempt: Exclude<Awaited<ReturnType<SignInGuard['attempt']>>, { ok: true }>, fail: Fail): void {
-  if (attempt.reason === 'failed') fail(401, 'sign_in_failed', 'Wrong username or password.');
+  if (attempt.reason === 'failed') fail(new ApiFailure('sign_in_failed', 'Wrong username or password.'));
   else if (attempt.reason === 'busy') {
-    fail(429, 'too_many_sign_in_attempts', 'Too many sign-ins are waiting to be checked. Try again in a moment.', {
-      'Retry-After': '1',
-    });
+    fail(
+      new ApiFailure('too_many_sign_in_attempts', 'Too many sign-ins are waiting to be checked. Try again in a moment.', {
+        retryAfterSeconds: 1,
+      }),
+    );
   } else {
     const minutes = Math.ceil(attempt.retryAfterSeconds / 60);
-    fail(429, 'too_many_sign_in_attempts', `Too many failed sign-ins. Try again in ${minutes} min.`, {
-      'Retry-After': String(attempt.retryAfterSeconds),
-    });
+    const { retryAfterSeconds } = attempt;
+    fail(new ApiFailure('too_many_sign_in_attempts', `Too many failed sign-ins. Try again in ${minutes} min.`, { retryAfterSeconds }));
   }
 }
 

@@ -226,7 +226,7 @@ export const PEOPLE: Person[] = [
     familyName: 'Mensah',
     latinName: 'Kwame Mensah',
     email: 'kwame.mensah@example.com.gh',
-    dob: '1987-06-15',
+    dob: '15.06.1987',
     address: {
       address: '7 Independence Avenue',
       extraInfo: '',

@@ -1,0 +1,68 @@
+/**
+ * Every error the proxy answers, once: its code, the one HTTP status that code goes out with, and a title
+ * a reviewer can read (what went wrong, in a line). The server takes the status from here and never
+ * passes one by hand (src/server/api-failure.ts); docs/api.md's table of errors is checked against it.
+ * A code whose wait is always the same carries it: the answer then says so (`Retry-After` and
+ * `retryAfterSeconds`) without each place that refuses having to remember.
+ */
+export interface ApiErrorInfo {
+  status: number;
+  title: string;
+  retryAfterSeconds?: number;
+}
+
+export const API_ERRORS = {
+  unauthenticated: { status: 401, title: 'Nobody is signed in' },
+  sign_in_failed: { status: 401, title: 'Wrong username or password' },
+  too_many_sign_in_attempts: { status: 429, title: 'Too many sign-ins' },
+  rate_limited: { status: 429, title: 'Too many lookups' },
+  audit_unavailable: { status: 503, title: 'This lookup could not be recorded' },
+  store_unavailable: { status: 503, title: 'Sign-in and lookups are paused', retryAfterSeconds: 5 },
+  identity_provider_unavailable: { status: 502, title: 'The identity provider cannot be reached' },
+  bad_request: { status: 400, title: 'The request is not valid' },
+  /** A request body over its route's limit (a batch of more than 500 ids). */
+  body_too_large: { status: 413, title: 'The request is too large' },
+  /** A body that must be JSON was sent as something else (a form, text). */
+  unsupported_media_type: { status: 415, title: 'The request must be JSON' },
+  invalid_id: { status: 400, title: 'This id cannot be looked up' },
+  not_found: { status: 404, title: 'No such candidate' },
+  upstream_unauthorized: { status: 502, title: "The KYC service rejected this server's API key" },
+  upstream_rate_limited: { status: 429, title: 'The KYC service is limiting requests' },
+  upstream_error: { status: 502, title: 'The KYC service answered with an error' },
+  upstream_unreachable: { status: 502, title: 'The KYC service cannot be reached' },
+  upstream_timeout: { status: 504, title: 'The KYC service did not answer in time' },
+  response_too_large: { status: 502, title: 'The response is too large' },
+  method_not_allowed: { status: 405, title: 'This route does not take that method' },
+  no_such_route: { status: 404, title: 'No such API route' },
+  no_such_environment: { status: 404, title: 'This environment does not exist here' },
+  environment_forbidden: { status: 403, title: 'Your account may not use this environment' },
+  /** This server's API key archives identity data after each full lookup: refused to keep data intact. */
+  archiving_key: { status: 409, title: 'Full lookups are refused: this API key deletes identity data' },
+  /** The KYC service does not offer the applicants list (404 on its path). */
+  applicants_unavailable: { status: 404, title: 'The KYC service does not offer the applicants list' },
+  not_from_app: { status: 403, title: "Not from Candidate Lookup's own pages" },
+  proxied_request: { status: 403, title: 'Came through a proxy, and no sign-in is configured' },
+  /** The API of a development server (the Vite plugin) did not start: nothing to do with the KYC service. */
+  api_not_started: { status: 503, title: "The development server's API did not start" },
+  /** Whether this server's key deletes identity data could not be read (its file): full lookups are held back. */
+  archiving_check_unavailable: {
+    status: 503,
+    title: 'Full lookups are held back: the API key check cannot be read',
+    retryAfterSeconds: 5,
+  },
+  /** The KYC service's successful answer is not a readable candidate record (not JSON, or not one; perhaps encrypted). */
+  not_a_record: { status: 502, title: 'The answer is not a readable record' },
+  /** This server holds as many answers in parts being built as its memory bound allows: try again shortly. */
+  server_busy: { status: 503, title: 'This server is busy', retryAfterSeconds: 5 },
+  /** Something in this server failed that no rule foresaw: the log has it under the request's id. */
+  internal_error: { status: 500, title: 'Candidate Lookup failed unexpectedly' },
+} as const satisfies Record<string, ApiErrorInfo>;
+
+export type ApiErrorCode = keyof typeof API_ERRORS;
+
+export const API_ERROR_CODES = Object.keys(API_ERRORS) as [ApiErrorCode, ...ApiErrorCode[]];
+
+/** The one status a code goes out with. */
+export function statusOf(code: ApiErrorCode): number {
+  return API_ERRORS[code].status;
+}

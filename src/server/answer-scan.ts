@@ -1,0 +1,143 @@
+import type { ScalarKind, TokenSink } from './json-bytes.ts';
+import { JsonSyntaxError, JsonTokenizer } from './json-tokens.ts';
+import type { UpstreamBody } from './upstream-body.ts';
+
+/**
+ * The one read of an answer: its bytes go through one tokenizer (json-tokens.ts), once, and every reader
+ * of the answer gets the same tokens: the archive watch (`data.willArchiveAtDate`), the key watch (raw
+ * bytes, decoded strings, decoded pictures), and the answer's own reader (parts, or the status level).
+ * A reader never throws: it notes its own verdict and its owner looks at it. What the scan holds is the
+ * tokenizer's (the open levels, bounded by MAX_DEPTH) and the path below.
+ */
+
+/** One reader of the answer's tokens. `bytes` sees each chunk before its tokens; `end` follows the last. */
+export interface AnswerReader extends TokenSink {
+  bytes?(chunk: Buffer): void;
+  end?(): void;
+}
+
+/** Where the tokenizer is: each open container, and in an object the key of the value being read. */
+export class JsonPath {
+  readonly kinds: Array<'{' | '['> = [];
+  readonly keys: Array<string | undefined> = [];
+
+  get depth(): number {
+    return this.kinds.length;
+  }
+
+  /** Whether the value being read sits at exactly these keys, each level an object (`*`: any key). */
+  at(keys: readonly string[]): boolean {
+    if (this.kinds.length !== keys.length) return false;
+    for (let i = 0; i < keys.length; i++) {
+      if (this.kinds[i] !== '{' || (keys[i] !== '*' && this.keys[i] !== keys[i])) return false;
+    }
+    return true;
+  }
+}
+
+export class AnswerScan implements TokenSink {
+  readonly path = new JsonPath();
+  private readers: AnswerReader[] = [];
+  private readonly tokenizer = new JsonTokenizer(this);
+  private started = false;
+  /** Set once the body is seen not to be JSON (or incomplete at its end): nothing more is read. */
+  failure: JsonSyntaxError | undefined;
+  /** The body ended as one whole JSON value. */
+  ended = false;
+
+  /** A reader sees every token from the first byte: it must be added before it. */
+  add(reader: AnswerReader): void {
+    if (this.started) throw new Error('a reader added after the answer began to be read would miss its start');
+    this.readers.push(reader);
+  }
+
+  /** A reader that needs no more tokens (its answer was refused, or its browser left). */
+  remove(reader: AnswerReader): void {
+    this.readers = this.readers.filter((other) => other !== reader);
+  }
+
+  /** Reads a chunk; false once the body is seen not to be JSON. */
+  write(chunk: Buffer): boolean {
+    this.started = true;
+    if (this.failure) return false;
+    for (const reader of this.readers) reader.bytes?.(chunk);
+    return this.guarded(() => this.tokenizer.write(chunk));
+  }
+
+  /** At the body's end; false when it was not one whole JSON value. */
+  end(): boolean {
+    this.started = true;
+    if (this.failure || !this.guarded(() => this.tokenizer.end())) return false;
+    this.ended = true;
+    for (const reader of this.readers) reader.end?.();
+    return true;
+  }
+
+  private guarded(read: () => void): boolean {
+    try {
+      read();
+      return true;
+    } catch (error) {
+      if (!(error instanceof JsonSyntaxError)) throw error;
+      this.failure = error;
+      return false;
+    }
+  }
+
+  open(bracket: '{' | '['): void {
+    for (const reader of this.readers) reader.open(bracket);
+    this.path.kinds.push(bracket);
+    this.path.keys.push(undefined);
+  }
+
+  close(bracket: '}' | ']'): void {
+    this.path.kinds.pop();
+    this.path.keys.pop();
+    for (const reader of this.readers) reader.close(bracket);
+  }
+
+  key(name: string): void {
+    this.path.keys[this.path.keys.length - 1] = name;
+    for (const reader of this.readers) reader.key(name);
+  }
+
+  startString(): void {
+    for (const reader of this.readers) reader.startString();
+  }
+
+  text(piece: string, inKey: boolean, verbatim: boolean): void {
+    for (const reader of this.readers) reader.text(piece, inKey, verbatim);
+  }
+
+  endString(): void {
+    for (const reader of this.readers) reader.endString();
+  }
+
+  scalar(kind: ScalarKind, bytes: Buffer, from: number, to: number): void {
+    for (const reader of this.readers) reader.scalar(kind, bytes, from, to);
+  }
+}
+
+/** A reader that ignores every token: readers extend it and keep what they need. */
+export class QuietReader implements AnswerReader {
+  bytes(_chunk: Buffer): void {}
+  end(): void {}
+  open(_bracket: '{' | '['): void {}
+  close(_bracket: '}' | ']'): void {}
+  key(_name: string): void {}
+  startString(): void {}
+  text(_piece: string, _inKey: boolean, _verbatim: boolean): void {}
+  endString(): void {}
+  scalar(_kind: ScalarKind, _bytes: Buffer, _from: number, _to: number): void {}
+}
+
+/** A body whose scan is fed where it is received (archive-watch.ts), before its readers get the bytes. */
+export type ScannedBody = UpstreamBody & { scan?: AnswerScan };
+
+/**
+ * The scan of a body: the one already fed upstream of this reader (`fed`), or a new one, which the reader
+ * then feeds itself with each chunk and the end. Either way the body is tokenized once.
+ */
+export function scanOf(body: ScannedBody): { scan: AnswerScan; fed: boolean } {
+  return body.scan ? { scan: body.scan, fed: true } : { scan: new AnswerScan(), fed: false };
+}

@@ -1,0 +1,58 @@
+/**
+ * The key searched for in an answer's raw bytes, as they pass (answer-guard.ts) or are read (key-watch.ts):
+ * an upstream, or a wrong KYC_BASE_URL such as an echo service, that reflects the Authorization header
+ * would otherwise hand the key to the browser.
+ */
+
+/** Keys shorter than this are not searched for: they would match ordinary text, and no issued key is this short. */
+export const MIN_SEARCHED_KEY_LENGTH = 8;
+
+/** The byte strings that give a key away: as sent, and as a JSON string would escape it. */
+export function keyNeedles(keys: readonly (string | undefined)[]): Buffer[] {
+  const forms = new Set<string>();
+  for (const key of keys) {
+    if (!key || key.length < MIN_SEARCHED_KEY_LENGTH) continue;
+    const escaped = JSON.stringify(key).slice(1, -1);
+    for (const form of [key, escaped, escaped.replaceAll('/', '\\/')]) forms.add(form);
+  }
+  return [...forms].map((form) => Buffer.from(form));
+}
+
+/**
+ * Finds any needle in a stream of chunks, also one split across chunks. `push` returns the bytes that
+ * are safe to pass on: it holds back the last (longest needle - 1) bytes until the next chunk shows
+ * they do not start a needle, so not even part of a key is passed on ahead of the check.
+ */
+export class NeedleWatch {
+  private held: Buffer = Buffer.alloc(0);
+  private readonly keep: number;
+
+  constructor(private readonly needles: readonly Buffer[]) {
+    this.keep = Math.max(0, ...needles.map((needle) => needle.length - 1));
+  }
+
+  /** The bytes now safe to pass on, in order, or `found` when a needle was seen (nothing more may be passed on). */
+  push(chunk: Buffer): Buffer[] | 'found' {
+    if (this.needles.length === 0) return [chunk];
+    if (chunk.length < this.keep) {
+      const window = Buffer.concat([this.held, chunk]);
+      if (this.needles.some((needle) => window.includes(needle))) return 'found';
+      const safe = Math.max(0, window.length - this.keep);
+      this.held = window.subarray(safe);
+      return safe > 0 ? [window.subarray(0, safe)] : [];
+    }
+    // Across the seam (what was held and the start of this chunk), then the chunk itself: no copy of it.
+    const seam = Buffer.concat([this.held, chunk.subarray(0, this.keep)]);
+    if (this.needles.some((needle) => seam.includes(needle) || chunk.includes(needle))) return 'found';
+    const out = [this.held, chunk.subarray(0, chunk.length - this.keep)].filter((part) => part.length > 0);
+    this.held = Buffer.from(chunk.subarray(chunk.length - this.keep));
+    return out;
+  }
+
+  /** At the end of the body: what was held back. */
+  end(): Buffer {
+    const rest = this.held;
+    this.held = Buffer.alloc(0);
+    return rest;
+  }
+}

@@ -1,0 +1,129 @@
+import { PassThrough } from 'node:stream';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { STATUS_LEVEL_FIELDS } from '../../src/kyc/contract/schema.ts';
+import { AnswerScan } from '../../src/server/answer-scan.ts';
+import { watchWillArchiveAt } from '../../src/server/archive-watch.ts';
+import { KeyWatch, keySearch } from '../../src/server/key-watch.ts';
+import { StatusLevelReader, statusLevelValue } from '../../src/server/status-level-stream.ts';
+
+/**
+ * The readers of the one scan of an answer (answer-scan.ts), against what the browser or JSON.parse
+ * makes of the same bytes, however they are cut into chunks.
+ */
+
+function cutAt(bytes: Buffer, cuts: number[]): Buffer[] {
+  const at = [...new Set(cuts.map((cut) => cut % (bytes.length + 1)))].sort((a, b) => a - b);
+  return [0, ...at].map((from, i) => bytes.subarray(from, at[i] ?? bytes.length));
+}
+
+const cuts = fc.array(fc.nat(), { maxLength: 8 });
+const json = fc.jsonValue({ maxDepth: 3, stringUnit: 'binary' });
+const fieldNames = fc.constantFrom(...STATUS_LEVEL_FIELDS, 'identities', 'customFields', '__proto__', 'x');
+/** Envelopes as the service sends them, and as a hostile one might: any members, any values. */
+const envelope = fc.oneof(
+  fc.record({ status: json, data: fc.dictionary(fieldNames, json) }, { requiredKeys: [] }),
+  fc.dictionary(fc.constantFrom('status', 'data', 'other'), json),
+  json,
+);
+
+function statusLevelOfBytes(chunks: Buffer[]): unknown {
+  const scan = new AnswerScan();
+  const reader = new StatusLevelReader(scan.path);
+  scan.add(reader);
+  for (const chunk of chunks) scan.write(chunk);
+  expect(scan.end()).toBe(true);
+  return reader.value();
+}
+
+describe('the status level read from the scan', () => {
+  it('equals JSON.parse then reduce, for any envelope, however its bytes are cut', () => {
+    fc.assert(
+      fc.property(envelope, cuts, fc.constantFrom(undefined, 1), (value, at, space) => {
+        const bytes = Buffer.from(JSON.stringify(value, null, space));
+        const expected = statusLevelValue(JSON.parse(bytes.toString()));
+        expect(JSON.stringify(statusLevelOfBytes(cutAt(bytes, at)))).toBe(JSON.stringify(expected));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('keeps the last of duplicate members, as JSON.parse does, and never sets a prototype', () => {
+    const bytes = Buffer.from('{"status":1,"data":{"refId":"a","__proto__":{"x":1},"refId":"b"},"status":"success"}');
+    const reduced = statusLevelOfBytes([bytes]) as { status: unknown; data: Record<string, unknown> };
+    expect(reduced).toEqual({ status: 'success', data: { refId: 'b' } });
+    expect(Object.getPrototypeOf(reduced.data)).toBe(Object.prototype);
+  });
+});
+
+/** willArchiveAtDate as the archive watch reads it from these chunks. */
+function archiveFieldOf(chunks: Buffer[]): Promise<string | null | undefined> {
+  return new Promise((resolve) => {
+    const body = Object.assign(new PassThrough(), { headers: {} });
+    watchWillArchiveAt(body as never, resolve);
+    for (const chunk of chunks) body.write(chunk);
+    body.end();
+    body.resume();
+  });
+}
+
+describe('the archive watch read from the scan', () => {
+  it('finds data.willArchiveAtDate exactly where JSON.parse has it, and a field of that name elsewhere never', async () => {
+    const date = fc.date({ noInvalidDate: true }).map((d) => d.toISOString());
+    const other = fc.dictionary(fc.constantFrom('willArchiveAtDate', 'customFields', 'data', 'x'), json, { maxKeys: 3 });
+    await fc.assert(
+      fc.asyncProperty(fc.option(date), other, other, cuts, async (real, before, after, at) => {
+        const data = { ...before, ...(real === null ? {} : { willArchiveAtDate: real }), nested: { data: after } };
+        const text = JSON.stringify({ status: 'success', extra: before, data });
+        const parsed = JSON.parse(text).data.willArchiveAtDate;
+        const expected = typeof parsed === 'string' && parsed.length > 0 && parsed.length <= 64 ? parsed : null;
+        expect(await archiveFieldOf(cutAt(Buffer.from(text), at))).toBe(expected);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe('the key watch read from the scan', () => {
+  const key = 'k3y-Fr0m/"the-serv3r';
+  const escapeSome = (text: string, mask: number) =>
+    [...text]
+      .map((char, i) =>
+        mask & (1 << (i % 30)) ? `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}` : JSON.stringify(char).slice(1, -1),
+      )
+      .join('');
+
+  function found(chunks: Buffer[]): boolean {
+    const scan = new AnswerScan();
+    const watch = new KeyWatch(keySearch([key]), scan.path, { raw: true });
+    scan.add(watch);
+    for (const chunk of chunks) scan.write(chunk);
+    scan.end();
+    return watch.found;
+  }
+
+  it('finds the key however its characters are escaped, wherever the chunks are cut, and no key where there is none', () => {
+    fc.assert(
+      fc.property(fc.string(), fc.string(), fc.nat(), cuts, (before, after, mask, at) => {
+        const text = `{"data":{"note":"${escapeSome(before, 0)}${escapeSome(key, mask)}${escapeSome(after, 0)}"}}`;
+        expect(found(cutAt(Buffer.from(text), at))).toBe(true);
+        const clean = `{"data":{"note":${JSON.stringify(before + after)}}}`;
+        expect(found(cutAt(Buffer.from(clean), at))).toBe((before + after).includes(key));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('finds the key base64-encoded in an identity value at any alignment, with whitespace or a data: prefix', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 40 }), fc.boolean(), fc.boolean(), cuts, (lead, spaced, prefixed, at) => {
+        let value = Buffer.concat([Buffer.from(lead), Buffer.from(key), Buffer.from('tail')]).toString('base64');
+        if (spaced) value = value.replace(/(.{7})/g, '$1\\n ');
+        if (prefixed) value = `data:image/png;base64,${value}`;
+        const text = `{"data":{"identities":{"selfie":{"type":"base64","value":"${value}"}}}}`;
+        expect(found(cutAt(Buffer.from(text), at))).toBe(true);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
