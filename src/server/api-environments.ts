@@ -1,13 +1,13 @@
 import { type ApiMeta, decodeEnvironmentName, type EnvironmentInfo, type SampleCandidate } from '../kyc/contract/api.ts';
 import type { ReplyTemplate } from '../kyc/contract/replies.ts';
-import type { RefusedEntry } from './audit-refusals.ts';
-import { auditTrail, type Outcome, refuse } from './audit-trail.ts';
-import type { Identity } from './auth/identity.ts';
-import { ApiFailure } from './api-failure.ts';
-import { type LookupDeps, takeToken } from './lookup-steps.ts';
-import type { Limit } from './metrics.ts';
-import type { SignedInCall } from './routes.ts';
-import type { UpstreamTarget } from './upstream-client.ts';
+import type { RefusedEntry } from './audit/audit-refusals.ts';
+import { auditTrail, type Outcome, refuse } from './audit/audit-trail.ts';
+import type { Identity } from './http/identity.ts';
+import { ApiFailure } from './http/api-failure.ts';
+import { type LookupDeps, takeToken } from './lookup/lookup-steps.ts';
+import type { Limit } from './ops/metrics.ts';
+import type { SignedInCall } from './http/routes.ts';
+import type { UpstreamTarget } from './upstream/upstream-client.ts';
 
 /** An environment as the API handler serves it: what the browser may know, and where lookups go. */
 export interface ApiEnvironment {

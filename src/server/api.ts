@@ -1,21 +1,21 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { type ArchivingFindings, findingsInDirectory, findingsInStore } from './archiving-findings.ts';
+import { type ArchivingFindings, findingsInDirectory, findingsInStore } from './archiving/archiving-findings.ts';
 import { createAccessControl } from './auth/access.ts';
 import type { AccessOptions } from './auth/access-control.ts';
-import { auditFileProblem, createAuditLog } from './audit.ts';
-import { createRefusalLog } from './audit-refusals.ts';
-import { type Config, ConfigError } from './config.ts';
+import { auditFileProblem, createAuditLog } from './audit/audit.ts';
+import { createRefusalLog } from './audit/audit-refusals.ts';
+import { type Config, ConfigError } from './config/config.ts';
 import { readUsersFile } from './auth/users-file.ts';
-import { type AuditVolume, auditLogCheck, auditVolume, type ReadinessCheck, sharedStoreCheck, upstreamHostCheck } from './health.ts';
-import { createLogger, type Logger } from './log.ts';
+import { type AuditVolume, auditLogCheck, auditVolume, type ReadinessCheck, sharedStoreCheck, upstreamHostCheck } from './ops/health.ts';
+import { createLogger, type Logger } from './log/log.ts';
 import type { SignInRefusalEvent } from './auth/access-control.ts';
-import { createMetrics, type Metrics, observeAuditLog } from './metrics.ts';
+import { createMetrics, type Metrics, observeAuditLog } from './ops/metrics.ts';
 import { createApiHandler, type Middleware } from './proxy.ts';
-import { createRateLimiter } from './rate-limit.ts';
+import { createRateLimiter } from './ops/rate-limit.ts';
 import { createRedisStore, describeRedisUrl } from './state/redis-store.ts';
 import { createMemoryStore, type SharedStore } from './state/store.ts';
-import type { ResolvedUpstream } from './upstream.ts';
+import type { ResolvedUpstream } from './resolve-upstream.ts';
 
 export interface ConfiguredApi {
   handler: Middleware;

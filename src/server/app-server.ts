@@ -1,10 +1,10 @@
 import http from 'node:http';
 import sirv from 'sirv';
-import { createClientResolver, noteClient } from './client.ts';
-import { bytesSent } from './http-reply.ts';
+import { createClientResolver, noteClient } from './http/client.ts';
+import { bytesSent } from './http/http-reply.ts';
 import type { Middleware } from './proxy.ts';
-import { type Logger, logUnexpected, setRoute, startRequestLog } from './log.ts';
-import { setSecurityHeaders } from './security-headers.ts';
+import { type Logger, logUnexpected, setRoute, startRequestLog } from './log/log.ts';
+import { setSecurityHeaders } from './http/security-headers.ts';
 
 export interface AppServerOptions {
   api: Middleware;

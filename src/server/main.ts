@@ -3,13 +3,13 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createApiFromConfig, describeAccess, describeSharedState, describeState } from './api.ts';
 import { createAppServer } from './app-server.ts';
-import { type Config, loadConfig, orExit } from './config.ts';
-import { createHealthRoutes, watchAuditFreeSpace } from './health.ts';
-import type { Logger } from './log.ts';
-import { isLoopbackHost } from './loopback.ts';
-import { createMetrics, createMetricsServer, type Metrics } from './metrics.ts';
-import { createServerOutput } from './server-output.ts';
-import { resolveUpstream } from './upstream.ts';
+import { type Config, loadConfig, orExit } from './config/config.ts';
+import { createHealthRoutes, watchAuditFreeSpace } from './ops/health.ts';
+import type { Logger } from './log/log.ts';
+import { isLoopbackHost } from './http/loopback.ts';
+import { createMetrics, createMetricsServer, type Metrics } from './ops/metrics.ts';
+import { createServerOutput } from './log/server-output.ts';
+import { resolveUpstream } from './resolve-upstream.ts';
 
 /**
  * `npm start`: the built SPA and the proxy on HOST:PORT; metrics on METRICS_PORT when set. Logs are text

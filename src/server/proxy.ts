@@ -1,4 +1,4 @@
-import { createPartsBudget } from './parts-budget.ts';
+import { createPartsBudget } from './answer/parts-budget.ts';
 import type http from 'node:http';
 import { API_PREFIX, type ApiMeta } from '../kyc/contract/api.ts';
 import { LOOKUP_KINDS, type LookupKind } from '../kyc/contract/lookup.ts';
@@ -11,29 +11,29 @@ import {
   type ServedEnvironment,
   withEnvironment,
 } from './api-environments.ts';
-import { listApplicants } from './applicants.ts';
-import type { ArchivingFindings } from './archiving-findings.ts';
-import { createArchivingGuard } from './archiving-guard.ts';
-import type { AuditLog } from './audit.ts';
-import { listLine, lookupLine, requestLine } from './audit-trail.ts';
-import { createRefusalLog, type RefusalLog } from './audit-refusals.ts';
+import { listApplicants } from './lookup/applicants.ts';
+import type { ArchivingFindings } from './archiving/archiving-findings.ts';
+import { createArchivingGuard } from './archiving/archiving-guard.ts';
+import type { AuditLog } from './audit/audit.ts';
+import { listLine, lookupLine, requestLine } from './audit/audit-trail.ts';
+import { createRefusalLog, type RefusalLog } from './audit/audit-refusals.ts';
 import { createAccessControl } from './auth/access.ts';
 import type { AccessControl } from './auth/access-control.ts';
-import { type BatchDeps, batchRoute } from './batch.ts';
-import { exportRoute } from './export-route.ts';
-import { ApiFailure } from './api-failure.ts';
-import { bytesSent, rawPathOf, sendFailure, sendJson, sendThrown } from './http-reply.ts';
-import { lookup } from './lookup.ts';
-import { readId } from './lookup-steps.ts';
-import { type Logger, noteUser, requestIdOf, SILENT_LOGGER, setRoute, startRequestLog } from './log.ts';
-import { createMetrics, type Metrics } from './metrics.ts';
-import { NO_RATE_LIMIT, type RateLimiter } from './rate-limit.ts';
-import { refusalOf } from './request-guard.ts';
-import { any, type ApiCall, findRoute, get, open, type Route, routeLabel, type SignedInCall } from './routes.ts';
-import { setSecurityHeaders } from './security-headers.ts';
-import { createClientResolver, noteClient } from './client.ts';
-import { createUpstreamClient } from './upstream-client.ts';
-import { createUpstreamSlots, DEFAULT_MAX_IN_FLIGHT_PER_USER } from './upstream-slots.ts';
+import { type BatchDeps, batchRoute } from './lookup/batch.ts';
+import { exportRoute } from './lookup/export-route.ts';
+import { ApiFailure } from './http/api-failure.ts';
+import { bytesSent, rawPathOf, sendFailure, sendJson, sendThrown } from './http/http-reply.ts';
+import { lookup } from './lookup/lookup.ts';
+import { readId } from './lookup/lookup-steps.ts';
+import { type Logger, noteUser, requestIdOf, SILENT_LOGGER, setRoute, startRequestLog } from './log/log.ts';
+import { createMetrics, type Metrics } from './ops/metrics.ts';
+import { NO_RATE_LIMIT, type RateLimiter } from './ops/rate-limit.ts';
+import { refusalOf } from './http/request-guard.ts';
+import { any, type ApiCall, findRoute, get, open, type Route, routeLabel, type SignedInCall } from './http/routes.ts';
+import { setSecurityHeaders } from './http/security-headers.ts';
+import { createClientResolver, noteClient } from './http/client.ts';
+import { createUpstreamClient } from './upstream/upstream-client.ts';
+import { createUpstreamSlots, DEFAULT_MAX_IN_FLIGHT_PER_USER } from './upstream/upstream-slots.ts';
 
 /**
  * The key-holding proxy: one connect-style handler for `/api/*`, mounted by the Vite plugin in

@@ -1,11 +1,11 @@
 import { parseArgs } from 'node:util';
 import readline from 'node:readline';
 import { ROLES, type Role } from '../kyc/contract/api.ts';
-import { environmentWithDotenv } from './config.ts';
-import { commaList } from './config-fields.ts';
+import { environmentWithDotenv } from './config/config.ts';
+import { commaList } from './config/config-fields.ts';
 import { hashPassword } from './auth/passwords.ts';
 import { upsertUser, USERNAME_PATTERN } from './auth/users-file.ts';
-import { type Ask, askNewPassword, PasswordRefused } from './new-password.ts';
+import { type Ask, askNewPassword, PasswordRefused } from './auth/new-password.ts';
 
 /**
  * `npm run user:add -- <name> --role <support|compliance> [--file users.json]`: asks for the password

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { QueryObserver } from '@tanstack/react-query';
 import { candidateQueries, startLookup } from '../../src/app/candidate/candidate-queries.ts';
 import { createQueryClient } from '../../src/app/query-client.ts';
-import { NOT_A_RECORD } from '../../src/server/http-reply.ts';
+import { NOT_A_RECORD } from '../../src/server/http/http-reply.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { apiError, envelope, json, renderWithProviders, stubApi, testMeta } from './render.tsx';
 

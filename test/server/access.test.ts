@@ -5,8 +5,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { apiErrorBodySchema, sessionInfoSchema } from '../../src/kyc/contract/api.ts';
 import { createAccessControl } from '../../src/server/auth/access.ts';
 import { hashPassword } from '../../src/server/auth/passwords.ts';
-import { createAuditLog, type AuditEntry } from '../../src/server/audit.ts';
-import { createRateLimiter } from '../../src/server/rate-limit.ts';
+import { createAuditLog, type AuditEntry } from '../../src/server/audit/audit.ts';
+import { createRateLimiter } from '../../src/server/ops/rate-limit.ts';
 import { createMemoryStore } from '../../src/server/state/store.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { SANDBOX_KEYS, startSandbox, type RunningSandbox } from '../../src/server/sandbox/sandbox.ts';

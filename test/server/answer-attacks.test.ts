@@ -2,7 +2,7 @@ import type http from 'node:http';
 import zlib from 'node:zlib';
 import { RECORD } from './hostile-upstream.ts';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AuditLine } from '../../src/server/audit.ts';
+import type { AuditLine } from '../../src/server/audit/audit.ts';
 import { createAccessControl } from '../../src/server/auth/access.ts';
 import { isoTimestampSchema } from '../../src/kyc/contract/schema.ts';
 import { startFakeUpstream } from './fake-upstream.ts';

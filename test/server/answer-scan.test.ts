@@ -2,10 +2,10 @@ import { PassThrough } from 'node:stream';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { STATUS_LEVEL_FIELDS } from '../../src/kyc/contract/schema.ts';
-import { AnswerScan } from '../../src/server/answer-scan.ts';
-import { watchWillArchiveAt } from '../../src/server/archive-watch.ts';
-import { KeyWatch, keySearch } from '../../src/server/key-watch.ts';
-import { StatusLevelReader, statusLevelValue } from '../../src/server/status-level-stream.ts';
+import { AnswerScan } from '../../src/server/answer/answer-scan.ts';
+import { watchWillArchiveAt } from '../../src/server/answer/archive-watch.ts';
+import { KeyWatch, keySearch } from '../../src/server/answer/key-watch.ts';
+import { StatusLevelReader, statusLevelValue } from '../../src/server/answer/status-level-stream.ts';
 
 /**
  * The readers of the one scan of an answer (answer-scan.ts), against what the browser or JSON.parse

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { findingsInDirectory } from '../../src/server/archiving-findings.ts';
+import { findingsInDirectory } from '../../src/server/archiving/archiving-findings.ts';
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -1,9 +1,9 @@
 import http from 'node:http';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ArchivingFindings, findingName } from '../../src/server/archiving-findings.ts';
-import { type Scan, watchWillArchiveAt } from '../../src/server/archive-watch.ts';
-import { createArchivingGuard } from '../../src/server/archiving-guard.ts';
+import { type ArchivingFindings, findingName } from '../../src/server/archiving/archiving-findings.ts';
+import { type Scan, watchWillArchiveAt } from '../../src/server/answer/archive-watch.ts';
+import { createArchivingGuard } from '../../src/server/archiving/archiving-guard.ts';
 import { listen } from './http.ts';
 
 /** A real HTTP response whose body arrives in the given pieces, with the given encoding. */

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { apiErrorBodySchema, apiMetaSchema } from '../../src/kyc/contract/api.ts';
 import { candidateEnvelopeSchema, type CandidateRecord } from '../../src/kyc/contract/schema.ts';
 import { createAccessControl } from '../../src/server/auth/access.ts';
-import { createAuditLog, type AuditEntry } from '../../src/server/audit.ts';
+import { createAuditLog, type AuditEntry } from '../../src/server/audit/audit.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { ARCHIVE_DEMO_REF_ID, archiveDemoCandidates } from '../../src/server/sandbox/queue-candidates.ts';
 import { SANDBOX_ARCHIVE_KEY, SANDBOX_KEYS, startSandbox } from '../../src/server/sandbox/sandbox.ts';

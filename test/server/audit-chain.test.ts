@@ -2,9 +2,9 @@ import { appendFileSync, copyFileSync, mkdtempSync, readFileSync, renameSync, tr
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { lineHash } from '../../src/server/audit-chain.ts';
-import type { AuditEntry } from '../../src/server/audit.ts';
-import { runAuditVerify } from '../../src/server/audit-verify.ts';
+import { lineHash } from '../../src/server/audit/audit-chain.ts';
+import type { AuditEntry } from '../../src/server/audit/audit.ts';
+import { runAuditVerify } from '../../src/server/audit/audit-verify.ts';
 import { auditLogsClosedAfterEach } from './audit-logs.ts';
 
 const entry = (id: string): AuditEntry => ({

@@ -1,5 +1,5 @@
 import { afterEach } from 'vitest';
-import { type AuditLogOptions, type ClosableAuditLog, createAuditLog } from '../../src/server/audit.ts';
+import { type AuditLogOptions, type ClosableAuditLog, createAuditLog } from '../../src/server/audit/audit.ts';
 
 /**
  * createAuditLog for a test file: each log made with it is closed after its test, as the server closes

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type RefusedEntry, createRefusalLog } from '../../src/server/audit-refusals.ts';
-import type { RefusalsAuditEntry } from '../../src/server/audit.ts';
+import { type RefusedEntry, createRefusalLog } from '../../src/server/audit/audit-refusals.ts';
+import type { RefusalsAuditEntry } from '../../src/server/audit/audit.ts';
 import { memoryAuditLog } from './memory-audit.ts';
 
 const USERS = ['eve', 'sam'] as const;

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createApiFromConfig } from '../../src/server/api.ts';
 import { createAppServer } from '../../src/server/app-server.ts';
-import { type AuditEntry, createAuditLog as openAuditLog } from '../../src/server/audit.ts';
-import { parseConfig } from '../../src/server/config.ts';
+import { type AuditEntry, createAuditLog as openAuditLog } from '../../src/server/audit/audit.ts';
+import { parseConfig } from '../../src/server/config/config.ts';
 import { listen, rawRequest, testEnvironment } from './http.ts';
 import { auditLogsClosedAfterEach } from './audit-logs.ts';
 

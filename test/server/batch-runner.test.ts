@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { runBatch, type OneResult } from '../../src/server/batch-runner.ts';
-import { createRateLimiter } from '../../src/server/rate-limit.ts';
+import { runBatch, type OneResult } from '../../src/server/lookup/batch-runner.ts';
+import { createRateLimiter } from '../../src/server/ops/rate-limit.ts';
 import { createMemoryStore } from '../../src/server/state/store.ts';
 
 function recorder() {

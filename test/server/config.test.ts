@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SUMMARY_FIELDS } from '../../src/kyc/contract/api.ts';
-import { ConfigError, loadConfig, parseConfig } from '../../src/server/config.ts';
-import { envSchema } from '../../src/server/config-schema.ts';
+import { ConfigError, loadConfig, parseConfig } from '../../src/server/config/config.ts';
+import { envSchema } from '../../src/server/config/config-schema.ts';
 
 const oidc = {
   OIDC_ISSUER: 'https://login.example.org/realms/staff',

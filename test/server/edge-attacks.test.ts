@@ -8,11 +8,11 @@ import { createAppServer } from '../../src/server/app-server.ts';
 import { createAccessControl } from '../../src/server/auth/access.ts';
 import { hashPassword } from '../../src/server/auth/passwords.ts';
 import { upsertUser } from '../../src/server/auth/users-file.ts';
-import type { AuditLine } from '../../src/server/audit.ts';
-import { ConfigError, parseConfig } from '../../src/server/config.ts';
+import type { AuditLine } from '../../src/server/audit/audit.ts';
+import { ConfigError, parseConfig } from '../../src/server/config/config.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { loadSandboxData } from '../../src/server/sandbox/data-file.ts';
-import { samplesOf } from '../../src/server/upstream.ts';
+import { samplesOf } from '../../src/server/resolve-upstream.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
 import { cookieOf, listen, rawRequest, type RawResponse, signIn, startTestApp, testEnvironment } from './http.ts';
 

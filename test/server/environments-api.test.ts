@@ -6,11 +6,11 @@ import { apiMetaSchema } from '../../src/kyc/contract/api.ts';
 import { createApiFromConfig } from '../../src/server/api.ts';
 import { createAccessControl } from '../../src/server/auth/access.ts';
 import { hashPassword } from '../../src/server/auth/passwords.ts';
-import { createAuditLog } from '../../src/server/audit.ts';
-import { parseConfig } from '../../src/server/config.ts';
+import { createAuditLog } from '../../src/server/audit/audit.ts';
+import { parseConfig } from '../../src/server/config/config.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { type RunningSandbox, startSandbox } from '../../src/server/sandbox/sandbox.ts';
-import { resolveUpstream } from '../../src/server/upstream.ts';
+import { resolveUpstream } from '../../src/server/resolve-upstream.ts';
 import { ndjson, rawRequest, requestWithBody, startTestApp, testEnvironment, type TestApp } from './http.ts';
 
 /** Two environments, each a sandbox with its own client id and keys: "prod" holds every sample, "staging" two. */

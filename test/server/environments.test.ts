@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parseConfig } from '../../src/server/config.ts';
+import { ConfigError, parseConfig } from '../../src/server/config/config.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'cl-environments-'));
 let n = 0;

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { apiErrorBodySchema } from '../../src/kyc/contract/api.ts';
 import { API_ERROR_CODES, API_ERRORS, type ApiErrorCode } from '../../src/kyc/contract/api-errors.ts';
-import { ApiFailure } from '../../src/server/api-failure.ts';
+import { ApiFailure } from '../../src/server/http/api-failure.ts';
 
 /**
  * One error model: every code has one status (the contract's table), every failure takes it from there,
@@ -83,12 +83,12 @@ describe('every error leaves through one wrapper', () => {
 
   it('writes a 4xx or 5xx head by hand only for what is not the API: static files and the metrics port, in plain text', () => {
     const writers = apiSources.filter(({ text }) => /writeHead\(\s*[45]\d\d/.test(text)).map(({ file }) => file);
-    expect(writers.sort()).toEqual(['src/server/app-server.ts', 'src/server/metrics.ts']);
+    expect(writers.sort()).toEqual(['src/server/app-server.ts', 'src/server/ops/metrics.ts']);
   });
 
   it('sends the error body in one place, http-reply.ts', () => {
     const senders = apiSources.filter(({ text }) => /\.body\(\)/.test(text)).map(({ file }) => file);
-    expect(senders).toEqual(['src/server/http-reply.ts']);
+    expect(senders).toEqual(['src/server/http/http-reply.ts']);
   });
 });
 

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAccessControl } from '../../src/server/auth/access.ts';
-import { createAuditLog } from '../../src/server/audit.ts';
+import { createAuditLog } from '../../src/server/audit/audit.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { SANDBOX_KEYS, startSandbox } from '../../src/server/sandbox/sandbox.ts';
 import { TEST_STATUS_PATH } from '../../src/server/sandbox/test-controls.ts';

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { AnswerScan } from '../../src/server/answer-scan.ts';
+import { AnswerScan } from '../../src/server/answer/answer-scan.ts';
 import { createAccessControl } from '../../src/server/auth/access.ts';
-import { Base64Collector } from '../../src/server/base64-collector.ts';
-import { RecordSplitter } from '../../src/server/record-parts.ts';
+import { Base64Collector } from '../../src/server/answer/base64-collector.ts';
+import { RecordSplitter } from '../../src/server/answer/record-parts.ts';
 import {
   archiveBody,
   base64KeyBody,

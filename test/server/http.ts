@@ -2,12 +2,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { APP_REQUEST_HEADER, type SampleCandidate } from '../../src/kyc/contract/api.ts';
 import type { ApiEnvironment } from '../../src/server/api-environments.ts';
-import type { ClosableAuditLog } from '../../src/server/audit.ts';
+import type { ClosableAuditLog } from '../../src/server/audit/audit.ts';
 import { createApiHandler, type ApiHandlerOptions } from '../../src/server/proxy.ts';
-import type { UpstreamTarget } from '../../src/server/upstream-client.ts';
+import type { UpstreamTarget } from '../../src/server/upstream/upstream-client.ts';
 import { createAppServer } from '../../src/server/app-server.ts';
-import { createHealthRoutes, type ReadinessCheck } from '../../src/server/health.ts';
-import { createLogger, type RequestRecord } from '../../src/server/log.ts';
+import { createHealthRoutes, type ReadinessCheck } from '../../src/server/ops/health.ts';
+import { createLogger, type RequestRecord } from '../../src/server/log/log.ts';
 import { errorAnswerProblem } from './error-answer.ts';
 import { memoryAuditLog } from './memory-audit.ts';
 

@@ -5,12 +5,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { createApiFromConfig } from '../../src/server/api.ts';
 import { createAppServer } from '../../src/server/app-server.ts';
-import { type Environment, parseConfig } from '../../src/server/config.ts';
-import { createHealthRoutes } from '../../src/server/health.ts';
-import { createLogger } from '../../src/server/log.ts';
-import { createMetrics, type Metrics } from '../../src/server/metrics.ts';
+import { type Environment, parseConfig } from '../../src/server/config/config.ts';
+import { createHealthRoutes } from '../../src/server/ops/health.ts';
+import { createLogger } from '../../src/server/log/log.ts';
+import { createMetrics, type Metrics } from '../../src/server/ops/metrics.ts';
 import type { Middleware } from '../../src/server/proxy.ts';
-import { resolveUpstream } from '../../src/server/upstream.ts';
+import { resolveUpstream } from '../../src/server/resolve-upstream.ts';
 import { listen, type RawResponse, rawRequest } from './http.ts';
 
 export interface Instance {

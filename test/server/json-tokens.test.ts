@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { hasControl } from '../../src/server/json-bytes.ts';
-import { AnswerScan, QuietReader } from '../../src/server/answer-scan.ts';
-import { JsonSyntaxError, JsonTokenizer, JsonTooDeepError, MAX_DEPTH } from '../../src/server/json-tokens.ts';
-import { RecordSplitter } from '../../src/server/record-parts.ts';
+import { hasControl } from '../../src/server/answer/json-bytes.ts';
+import { AnswerScan, QuietReader } from '../../src/server/answer/answer-scan.ts';
+import { JsonSyntaxError, JsonTokenizer, JsonTooDeepError, MAX_DEPTH } from '../../src/server/answer/json-tokens.ts';
+import { RecordSplitter } from '../../src/server/answer/record-parts.ts';
 
 /**
  * The tokenizer of answers in parts, against what the browser does with the plain answer: decode the

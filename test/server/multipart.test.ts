@@ -4,7 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { apiErrorBodySchema } from '../../src/kyc/contract/api.ts';
-import { createAuditLog } from '../../src/server/audit.ts';
+import { createAuditLog } from '../../src/server/audit/audit.ts';
 import { benchPeople } from '../../src/server/sandbox/bench-people.ts';
 import { buildCandidates, sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { loadHostileCandidate } from '../../src/server/sandbox/hostile-fixture.ts';

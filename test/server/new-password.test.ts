@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { askNewPassword, MIN_PASSWORD_LENGTH } from '../../src/server/new-password.ts';
+import { askNewPassword, MIN_PASSWORD_LENGTH } from '../../src/server/auth/new-password.ts';
 
 /** `npm run user:add`'s questions, answered from a list; the prompts asked are kept. */
 function answering(...answers: (string | undefined)[]) {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { claimValue, createOidcSignIn, roleOf, safeReturnPath, type OidcConfig } from '../../src/server/auth/oidc.ts';
+import { claimValue, createOidcSignIn, roleOf, safeReturnPath } from '../../src/server/auth/oidc.ts';
+import type { OidcConfig } from '../../src/server/config/oidc-config.ts';
 import { createMemoryStore, type SharedStore } from '../../src/server/state/store.ts';
 import { OIDC_CLIENT, signInAtProvider, startOidcProvider, type TestProvider } from './oidc-provider.ts';
 

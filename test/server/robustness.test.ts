@@ -7,7 +7,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { apiErrorBodySchema } from '../../src/kyc/contract/api.ts';
 import { createAccessControl } from '../../src/server/auth/access.ts';
 import { hashPassword } from '../../src/server/auth/passwords.ts';
-import type { AuditLog } from '../../src/server/audit.ts';
+import type { AuditLog } from '../../src/server/audit/audit.ts';
 import { createApiHandler } from '../../src/server/proxy.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
 import { cookieOf, listen, rawRequest, signIn as signInAt, startTestApp, testEnvironment, type RawResponse, type TestApp } from './http.ts';

@@ -4,7 +4,7 @@ import { candidateEnvelopeSchema, type CandidateRecord } from '../../src/kyc/con
 import { BENCH_CANDIDATE_COUNT } from '../../src/server/sandbox/bench-people.ts';
 import { sampleCandidates, type SandboxCandidate } from '../../src/server/sandbox/candidates.ts';
 import { archiveDemoCandidates, QUEUE_CANDIDATE_COUNT, queueCandidates } from '../../src/server/sandbox/queue-candidates.ts';
-import { samplesOf } from '../../src/server/upstream.ts';
+import { samplesOf } from '../../src/server/resolve-upstream.ts';
 import {
   SANDBOX_ARCHIVE_AFTER_SECONDS,
   SANDBOX_ARCHIVE_KEY,

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApiFromConfig, describeState } from '../../src/server/api.ts';
-import { parseConfig } from '../../src/server/config.ts';
+import { parseConfig } from '../../src/server/config/config.ts';
 
 /**
  * Without AUDIT_LOG the server wrote audit.jsonl and its archive-after-extract findings into the working

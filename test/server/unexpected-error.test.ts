@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { describeUnexpected } from '../../src/server/log.ts';
+import { describeUnexpected } from '../../src/server/log/log.ts';
 
 /**
  * What the log keeps of an unexpected error: its type, its code and its stack's frames, never its

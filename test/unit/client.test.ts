@@ -1,6 +1,6 @@
 import type http from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { createClientResolver } from '../../src/server/client.ts';
+import { createClientResolver } from '../../src/server/http/client.ts';
 
 /** A request as the resolver sees it: the connection's address and the headers. */
 const request = (remoteAddress: string, headers: http.IncomingHttpHeaders = {}) =>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isLoopbackHost } from '../../src/server/loopback.ts';
+import { isLoopbackHost } from '../../src/server/http/loopback.ts';
 
 describe('isLoopbackHost', () => {
   it('knows loopback names and addresses, with or without a port or brackets', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { any, findRoute, get, open, routeLabel } from '../../src/server/routes.ts';
+import { any, findRoute, get, open, routeLabel } from '../../src/server/http/routes.ts';
 
 describe('the API route table', () => {
   const routes = [

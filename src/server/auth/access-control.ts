@@ -1,9 +1,9 @@
 import type http from 'node:http';
 import type { AuthMode, SignInRefusal } from '../../kyc/contract/api.ts';
-import type { ApiFailure } from '../api-failure.ts';
-import type { Route } from '../routes.ts';
+import type { ApiFailure } from '../http/api-failure.ts';
+import type { Route } from '../http/routes.ts';
 import type { SharedStore } from '../state/store.ts';
-import type { Identity } from './identity.ts';
+import type { Identity } from '../http/identity.ts';
 
 /**
  * What every sign-in mode offers the proxy. Apart from `access.ts`, which picks a mode: the modes

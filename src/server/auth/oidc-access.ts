@@ -1,15 +1,15 @@
 import type http from 'node:http';
 import { z } from 'zod';
 import { API_PREFIX, SIGN_IN_REFUSED_PATH, type SessionInfo } from '../../kyc/contract/api.ts';
-import type { AuthConfig } from '../config.ts';
-import { ApiFailure } from '../api-failure.ts';
-import { isHttps, methodNotAllowed, readBody, readCookie, sendJson } from '../http-reply.ts';
-import { navigation, open, type Route } from '../routes.ts';
+import type { AuthConfig } from '../config/config.ts';
+import { ApiFailure } from '../http/api-failure.ts';
+import { isHttps, methodNotAllowed, readBody, readCookie, sendJson } from '../http/http-reply.ts';
+import { navigation, open, type Route } from '../http/routes.ts';
 import { StoreUnavailableError, type SharedStore } from '../state/store.ts';
 import type { AccessControl, AccessOptions, SignInRefusalEvent } from './access-control.ts';
-import type { Identity } from './identity.ts';
+import type { Identity } from '../http/identity.ts';
 import { createOidcSignIn, type OidcSignIn, PENDING_TTL_MS } from './oidc.ts';
-import { OIDC_CALLBACK_PATH } from './oidc-config.ts';
+import { OIDC_CALLBACK_PATH } from '../config/oidc-config.ts';
 import { readSessionCookie, SessionStore, sessionCookie } from './session-store.ts';
 
 /** Names the sign-in this browser started (the rest is in the shared store), from start to callback. */

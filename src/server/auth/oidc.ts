@@ -1,23 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import * as client from 'openid-client';
 import type { Role, SignInRefusal } from '../../kyc/contract/api.ts';
-import { isLoopbackHost } from '../loopback.ts';
+import { isLoopbackHost } from '../http/loopback.ts';
 import { StoreUnavailableError, type SharedStore } from '../state/store.ts';
-
-export interface OidcConfig {
-  issuer: string;
-  clientId: string;
-  clientSecret: string;
-  /** This server's callback as registered at the provider: `https://<host>/api/oidc/callback`. */
-  redirectUrl: string;
-  /** The claim holding the role (a string or a list), e.g. `groups`; a dotted path reaches a nested one. */
-  roleClaim: string;
-  complianceValues: string[];
-  supportValues: string[];
-  scopes: string;
-  /** Shown on the sign-in button: "Sign in with <providerName>". */
-  providerName: string;
-}
+import type { OidcConfig } from '../config/oidc-config.ts';
 
 /**
  * Why a sign-in at the provider gave no session (each has its own page in the browser): `no_role`, the

@@ -1,6 +1,6 @@
 import type http from 'node:http';
 import { ROLES, type Role } from '../../kyc/contract/api.ts';
-import type { Identity } from './identity.ts';
+import type { Identity } from '../http/identity.ts';
 
 /**
  * The user and role an identity-aware proxy sends, read strictly (the caller has checked that the

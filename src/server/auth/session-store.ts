@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type http from 'node:http';
 import { ROLES, type Role } from '../../kyc/contract/api.ts';
-import { isHttps, readCookie } from '../http-reply.ts';
+import { isHttps, readCookie } from '../http/http-reply.ts';
 import type { SharedStore } from '../state/store.ts';
 
 export const SESSION_COOKIE = 'cl_session';

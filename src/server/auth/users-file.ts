@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { z } from 'zod';
 import { ROLES, type Role } from '../../kyc/contract/api.ts';
-import { ConfigError } from '../config.ts';
+import { ConfigError } from '../config/config.ts';
 import { PASSWORD_HASH_PATTERN } from './passwords.ts';
 
 /** `AUTH_USERS_FILE`: `{"users":[{"username":"ana","passwordHash":"scrypt$…","role":"compliance"}]}`. */

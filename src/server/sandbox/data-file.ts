@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { candidateRecordSchema } from '../../kyc/contract/schema.ts';
 import { statusInfo } from '../../kyc/contract/status.ts';
-import { ConfigError } from '../config.ts';
+import { ConfigError } from '../config/config.ts';
 import type { SandboxCandidate } from './candidates.ts';
 
 /**

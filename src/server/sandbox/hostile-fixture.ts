@@ -3,7 +3,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { candidateRecordSchema } from '../../kyc/contract/schema.ts';
-import { ConfigError } from '../config.ts';
+import { ConfigError } from '../config/config.ts';
 import type { SandboxCandidate } from './candidates.ts';
 
 /**

@@ -1,6 +1,6 @@
-import { loadConfig, orExit } from '../config.ts';
-import { isLoopbackHost } from '../loopback.ts';
-import { sandboxOptions } from '../upstream.ts';
+import { loadConfig, orExit } from '../config/config.ts';
+import { isLoopbackHost } from '../http/loopback.ts';
+import { sandboxOptions } from './options.ts';
 import { KEY_SCOPE_DESCRIPTIONS, SANDBOX_ARCHIVE_AFTER_SECONDS, SANDBOX_ARCHIVE_KEY, startSandbox, type KeyScope } from './sandbox.ts';
 
 /** `npm run sandbox`: the sandbox upstream alone, on SANDBOX_PORT. */

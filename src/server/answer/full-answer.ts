@@ -1,0 +1,137 @@
+import type http from 'node:http';
+import { type AnswerGuard, AnswerGuardError, firstOutput } from './answer-guard.ts';
+import { ApiFailure } from '../http/api-failure.ts';
+import { MAX_DEPTH } from './json-tokens.ts';
+import { countBytes, NOT_A_RECORD, sendFailure } from '../http/http-reply.ts';
+import { type Audit, refuse } from '../audit/audit-trail.ts';
+import { newBoundary, splitRecord, writeParts } from './multipart-answer.ts';
+import { PARTS_BUSY, type PartsBudget, type PartsHolding } from './parts-budget.ts';
+import { KEY_IN_ANSWER, type UpstreamBody } from './upstream-body.ts';
+
+/**
+ * A compliance user's answer: the service's body streamed on as it comes, once its start is checked
+ * (answer-guard.ts: a candidate envelope, and no key) and its audit line written.
+ */
+
+/** Response headers of the upstream that reach the browser; all others are dropped. The content type is
+ * always JSON: whatever the upstream says, personal data is never served as something a browser renders. */
+const FORWARDED_RESPONSE_HEADERS = ['content-length'] as const;
+
+export interface FullAnswer {
+  upstreamRes: UpstreamBody;
+  /** The body passes through it (answer-guard.ts): an envelope, JSON, and never the key. */
+  guard: AnswerGuard;
+  audit: Audit;
+  upstreamStatus: number;
+  /** The browser's request when it asked for the answer in parts (multipart-answer.ts). */
+  inParts?: http.IncomingMessage;
+}
+
+/** Compliance users: the body streamed on as it comes, once its start is checked and its audit line written. */
+export async function answerFull(
+  res: http.ServerResponse,
+  answer: FullAnswer,
+  deps: { maxResponseBytes: number; warn: (line: string) => void; timeoutMs: number; partsBudget: PartsBudget },
+) {
+  const { upstreamRes, guard, audit, upstreamStatus } = answer;
+  // Whatever breaks from now on is noticed: while the start is checked, and while the line is written.
+  let broken = false;
+  const breakOff = () => {
+    broken = true;
+    guard.destroy(new Error('the response of the KYC service broke off'));
+  };
+  upstreamRes.once('error', breakOff);
+  upstreamRes.once('aborted', breakOff);
+  upstreamRes.once('close', () => {
+    if (!upstreamRes.complete) breakOff();
+  });
+  let received = 0;
+  upstreamRes.on('data', (chunk: Buffer) => {
+    received += chunk.length;
+    if (received > deps.maxResponseBytes) upstreamRes.destroy(new Error('response too large'));
+  });
+  const tooLarge = () => received > deps.maxResponseBytes;
+  guard.on('error', (error) => {
+    if (error instanceof AnswerGuardError && error.problem === 'key_reflected') deps.warn(KEY_REFLECTED_WARNING);
+    upstreamRes.destroy();
+    // Before the status line the failure is answered (below); after it, cutting is the only signal left.
+    if (res.headersSent) res.destroy();
+  });
+  upstreamRes.pipe(guard);
+
+  if (answer.inParts) {
+    const holding = deps.partsBudget.hold();
+    try {
+      return await answerInParts(res, answer, { req: answer.inParts, tooLarge, stallMs: deps.timeoutMs, holding });
+    } finally {
+      holding.release();
+    }
+  }
+  const first = await firstOutput(guard);
+  if (!first.ok) return refuse(res, audit, guardFailure(first.error), upstreamStatus, true);
+  if (!(await audit(200, null, upstreamStatus, true))) return void upstreamRes.destroy();
+  if (broken || guard.destroyed) return sendFailure(res, new ApiFailure('upstream_error', 'The response of the KYC service broke off.'));
+  streamBody(res, upstreamRes, guard);
+}
+
+/**
+ * The same body in parts: read whole (the service is near, the browser's link is the slow one), then
+ * audited, then written. Every fault of the service is known before the status line, so it is answered
+ * with its code: a body cut or stalled (upstream_error), too large (response_too_large), not JSON.
+ */
+async function answerInParts(
+  res: http.ServerResponse,
+  answer: FullAnswer,
+  { req, tooLarge, stallMs, holding }: { req: http.IncomingMessage; tooLarge: () => boolean; stallMs: number; holding: PartsHolding },
+) {
+  const { audit, upstreamStatus } = answer;
+  // The record will hold about its declared length: admitted whole, or refused before a byte is read.
+  if (!holding.reserve(Number(answer.upstreamRes.headers['content-length']) || 0)) {
+    return refuse(res, audit, PARTS_BUSY, upstreamStatus, true);
+  }
+  const boundary = newBoundary();
+  const read = await splitRecord(answer.guard, boundary, holding);
+  if (!read.ok) {
+    const failure = 'failure' in read ? read.failure : tooLarge() ? TOO_LARGE : guardFailure(read.error);
+    return refuse(res, audit, failure, upstreamStatus, true);
+  }
+  if (!(await audit(200, null, upstreamStatus, true))) return;
+  if (!(await writeParts({ req, res, stallMs }, read.split, boundary))) {
+    sendFailure(res, new ApiFailure('upstream_error', "The KYC service's answer could not be sent in parts. Try again."));
+  }
+}
+
+const TOO_LARGE = new ApiFailure(
+  'response_too_large',
+  "The KYC service's response is larger than this server accepts (KYC_MAX_RESPONSE_BYTES).",
+);
+
+const KEY_REFLECTED_WARNING =
+  "The KYC service's answer contained this server's API key, so it was refused. Something between this server and the service, or a wrong KYC_BASE_URL, reflects the Authorization header.";
+
+function guardFailure(error: Error): ApiFailure {
+  if (!(error instanceof AnswerGuardError)) return new ApiFailure('upstream_error', 'The response of the KYC service broke off.');
+  if (error.problem === 'key_reflected') return KEY_IN_ANSWER;
+  // Not a candidate envelope from its first bytes: not a readable record (perhaps encrypted).
+  if (error.problem === 'not_an_envelope') return NOT_A_RECORD;
+  return new ApiFailure('upstream_error', NOT_JSON[error.problem]);
+}
+
+const NOT_JSON: Record<'not_json' | 'incomplete' | 'too_deep', string> = {
+  not_json: "The KYC service's answer stops being JSON after its record began, so it could not be sent.",
+  incomplete: "The KYC service's answer is incomplete JSON.",
+  too_deep: `The KYC service's answer is nested deeper than ${MAX_DEPTH} levels, so it could not be sent.`,
+};
+
+/** Sends the checked body on, streamed, never buffered: a full record weighs megabytes. */
+function streamBody(res: http.ServerResponse, upstreamRes: UpstreamBody, guard: AnswerGuard): void {
+  const outgoing: http.OutgoingHttpHeaders = { 'cache-control': 'no-store', 'content-type': 'application/json; charset=utf-8' };
+  for (const name of FORWARDED_RESPONSE_HEADERS) {
+    if (upstreamRes.headers[name] !== undefined) outgoing[name] = upstreamRes.headers[name];
+  }
+  res.writeHead(200, outgoing);
+  // Once the status line is sent, a failure can only be signalled by cutting the connection (the
+  // guard's error does), so the browser sees an incomplete body rather than a truncated one that looks whole.
+  guard.on('data', (chunk: Buffer) => countBytes(res, chunk.length));
+  guard.pipe(res);
+}

@@ -1,0 +1,32 @@
+import type { ScannedBody } from './answer-scan.ts';
+import { type CandidateRecord, candidateEnvelopeSchema, statusLevelOf } from '../../kyc/contract/schema.ts';
+import { ApiFailure } from '../http/api-failure.ts';
+import { readStatusLevelStreamed } from './status-level-stream.ts';
+import type { KeySearch } from './key-watch.ts';
+
+/** `willArchiveAtDate` is kept in `record` too (a `…Date` field): the archiving guard reads it. */
+export type Reduced = { ok: true; record: CandidateRecord; body: string } | { ok: false; failure: ApiFailure };
+
+const broken = (message: string) => new ApiFailure('upstream_error', message);
+
+/**
+ * For support users: the body is read through the answer's one scan and reduced to the status-level
+ * fields as it comes (status-level-stream.ts), then checked against the contract and kept to the allowlist
+ * (the contract's). Whatever cannot be checked is refused, never passed on.
+ */
+export async function reduceToStatusLevel(upstreamRes: ScannedBody, maxResponseBytes: number, keys: KeySearch): Promise<Reduced> {
+  const streamed = await readStatusLevelStreamed(upstreamRes, maxResponseBytes, keys);
+  return streamed.ok ? reduceValue(streamed.value) : streamed;
+}
+
+function reduceValue(json: unknown): Reduced {
+  const parsed = candidateEnvelopeSchema.safeParse(json);
+  if (!parsed.success) {
+    return {
+      ok: false,
+      failure: broken('The response of the KYC service does not have the expected shape, so it could not be reduced to status level.'),
+    };
+  }
+  const record = statusLevelOf(parsed.data.data);
+  return { ok: true, record, body: JSON.stringify({ status: 'success', data: record }) };
+}

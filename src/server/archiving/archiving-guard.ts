@@ -1,0 +1,258 @@
+import type http from 'node:http';
+import type { ArchivingKey, EnvironmentInfo } from '../../kyc/contract/api.ts';
+import { ARCHIVES_ON_EXTRACT_SETTING, archivesOnExtract } from '../../kyc/contract/archiving.ts';
+import { readToTheEnd, type Scan } from '../answer/archive-watch.ts';
+import { type ArchivingFindings, findingName, findingsInStore } from './archiving-findings.ts';
+import { ApiFailure } from '../http/api-failure.ts';
+import { STORE_UNAVAILABLE } from '../http/http-reply.ts';
+import { createMemoryStore, StoreUnavailableError } from '../state/store.ts';
+import type { UpstreamBody } from '../answer/upstream-body.ts';
+import type { UpstreamOutcome } from '../upstream/upstream-client.ts';
+import { createUpstreamSlots } from '../upstream/upstream-slots.ts';
+
+/**
+ * "Archive after extract" (a key setting of the service): every full-level lookup with such a key makes
+ * the service delete the candidate's identity data seconds later. Nothing tells in advance; the first full
+ * answer does, by a `willArchiveAtDate` close to the lookup. From then on full lookups are refused (409),
+ * unless the operator accepts it. The finding is kept where every instance and the next start read it
+ * (archiving-findings.ts), per environment and key.
+ */
+export interface ArchivingGuard {
+  /** A full-level lookup may go ahead: undefined; or why not (the finding, or a finding that cannot be read). */
+  refusal(): Promise<ApiFailure | undefined>;
+  /**
+   * Right before a full-level request is sent: refusal() again, and until one of this key's full answers
+   * has been read, one such request at a time (the others wait up to `waitMs`, or until `gone`, then are
+   * refused): a key that archives is seen once, not by every lookup made before its first answer.
+   */
+  admit(waitMs: number, gone?: AbortSignal): Promise<Pass | { ok: false; failure?: ApiFailure }>;
+  /** A full-level answer arrived for a lookup made at `lookupAtMs`, carrying this willArchiveAtDate (if any). */
+  observe(willArchiveAtDate: unknown, lookupAtMs: number): Promise<void>;
+  /** For /api/meta: undefined until detected (or while the finding cannot be read). */
+  state(): Promise<ArchivingKey | undefined>;
+}
+
+/** The right to send one full-level request. */
+export interface Pass {
+  ok: true;
+  /**
+   * Its outcome, exactly once: a body is read to its end for willArchiveAtDate, whoever else stops
+   * reading it (archive-watch.ts), and the next one let through once it is known. The answer's readers
+   * read the copy returned, which ends when `until` (the browser's response) closes.
+   */
+  watch(outcome: UpstreamOutcome, lookupAtMs: number, until?: http.ServerResponse): UpstreamBody | undefined;
+}
+
+export interface ArchivingGuardOptions {
+  accept: boolean;
+  warn: (line: string) => void;
+  /** The environment whose key this is: its name keys the finding, its label is named in the warnings. */
+  environment?: Pick<EnvironmentInfo, 'name' | 'label'>;
+  /** Its full key, of which only a fingerprint is kept (default: none, for tests). */
+  apiKey?: string;
+  /** Where findings are kept (default: in this process only). */
+  findings?: ArchivingFindings;
+  /** How much of an answer nobody else reads is read on for the field (KYC_MAX_RESPONSE_BYTES; default: no bound, for tests). */
+  maxResponseBytes?: number;
+  now?: () => number;
+}
+
+export function createArchivingGuard(options: ArchivingGuardOptions): ArchivingGuard {
+  const now = options.now ?? Date.now;
+  const findings = options.findings ?? findingsInStore(createMemoryStore(), () => 'this process only');
+  const name = findingName(options.environment?.name ?? 'default', options.apiKey ?? '');
+  const finding = keptFinding(findings, name);
+  const of = options.environment ? ` of ${options.environment.label}` : '';
+  // This process has said so in its log (once, whether it found it or read it).
+  let told = false;
+  let unreadableTold = false;
+  const tell = (line: string) => {
+    told = true;
+    options.warn(line);
+  };
+  const gate = createGate();
+  const guard: ArchivingGuard = {
+    async refusal() {
+      let detectedAt: string | undefined;
+      try {
+        detectedAt = await finding.read();
+      } catch (error) {
+        // Said once each time it starts failing, not at every refused lookup.
+        if (!unreadableTold && !(error instanceof StoreUnavailableError)) options.warn(unreadableWarning(findings.describe(name), error));
+        unreadableTold = true;
+        return unreadable(error);
+      }
+      unreadableTold = false;
+      if (detectedAt === undefined) return undefined;
+      if (!told) tell(recalledWarning(of, detectedAt, findings.describe(name), options.accept));
+      return options.accept ? undefined : refusalOf();
+    },
+    async admit(waitMs, gone) {
+      // Accepted, there is nothing to hold back: each lookup deletes what it shows, as the operator chose.
+      const release: Release | 'late' | 'gone' = options.accept ? () => {} : await gate.enter(waitMs, gone);
+      if (release === 'gone') return { ok: false };
+      if (release === 'late') return { ok: false, failure: CHECKING };
+      const refused = await guard.refusal();
+      if (refused) release(false);
+      return refused ? { ok: false, failure: refused } : passOf(guard, release, options.maxResponseBytes ?? Number.POSITIVE_INFINITY);
+    },
+    async observe(willArchiveAtDate, lookupAtMs) {
+      const at = archivesOnExtract(willArchiveAtDate, lookupAtMs);
+      if (!at || finding.pending()) return;
+      let stored: boolean;
+      try {
+        stored = await finding.record(new Date(now()).toISOString());
+      } catch (error) {
+        const problem = `It could not be recorded (${describeError(error)}): this instance refuses meanwhile, and tries again.`;
+        return tell(`${detectedWarning(of, at, lookupAtMs, options.accept)} ${problem}`);
+      }
+      // Another lookup or instance found it first, and said so.
+      if (stored) tell(`${detectedWarning(of, at, lookupAtMs, options.accept)} Kept in ${findings.describe(name)}.`);
+    },
+    async state() {
+      const detectedAt = await finding.read().catch(() => undefined);
+      return detectedAt === undefined ? undefined : { detectedAt, accepted: options.accept };
+    },
+  };
+  return guard;
+}
+
+/** Lets the next full-level request through once this one's answer is known (true: it did not archive). */
+type Release = (opened: boolean) => void;
+
+function passOf(guard: ArchivingGuard, release: Release, maxBytes: number): Pass {
+  return {
+    ok: true,
+    watch(outcome, lookupAtMs, until) {
+      if (!outcome.ok) return void release(false);
+      const onDone = async (scan: Scan) => {
+        try {
+          if (typeof scan === 'string') await guard.observe(scan, lookupAtMs);
+        } finally {
+          // Known not to archive: a body read whole without a close date (an ordinary one is not).
+          release(scan === null || (typeof scan === 'string' && !archivesOnExtract(scan, lookupAtMs)));
+        }
+      };
+      return readToTheEnd(outcome.response, { maxBytes, until, onDone });
+    },
+  };
+}
+
+/**
+ * The finding as this process sees it: found here and not yet recorded (or the store refused it), it is
+ * refused here all the same meanwhile, and recorded again at each read until the store takes it.
+ */
+function keptFinding(findings: ArchivingFindings, name: string) {
+  let pending: string | undefined;
+  let recording: Promise<boolean> | undefined;
+  const recordPending = (): Promise<boolean> => {
+    recording ??= findings.record(name, pending!).then(
+      (stored) => {
+        pending = undefined;
+        recording = undefined;
+        return stored;
+      },
+      (error: unknown) => {
+        recording = undefined;
+        throw error;
+      },
+    );
+    return recording;
+  };
+  return {
+    pending: () => pending !== undefined,
+    async read(): Promise<string | undefined> {
+      if (pending === undefined) return findings.read(name);
+      void recordPending().catch(() => {});
+      return pending;
+    },
+    record(detectedAt: string): Promise<boolean> {
+      pending = detectedAt;
+      return recordPending();
+    },
+  };
+}
+
+/**
+ * One full-level request at a time, in this process, until one of them shows the key does not archive
+ * (a single upstream slot, first come first served): `enter` gives a release to call once the answer is
+ * known (true: it did not archive, open for good), or `late` after `waitMs`, or `gone` when the browser
+ * left while waiting.
+ */
+function createGate() {
+  let open = false;
+  const slot = createUpstreamSlots(1);
+  return {
+    async enter(waitMs: number, gone?: AbortSignal): Promise<Release | 'late' | 'gone'> {
+      if (open) return () => {};
+      const release = await slot.acquire('first full answer', waitMs, gone);
+      if (!release) return gone?.aborted ? 'gone' : 'late';
+      // Opened while this one waited: no need to hold the next.
+      if (open) {
+        release();
+        return () => {};
+      }
+      return (opened) => {
+        open ||= opened;
+        release();
+      };
+    },
+  };
+}
+
+/** A full lookup waited too long for the first one to show whether the key archives. */
+const CHECKING = new ApiFailure(
+  'rate_limited',
+  'Another full lookup is showing whether this server\'s API key deletes identity data ("archive after extract"); until it has, full lookups go one at a time. Try again in a moment.',
+  { retryAfterSeconds: 1 },
+);
+
+function refusalOf(): ApiFailure {
+  return new ApiFailure(
+    'archiving_key',
+    `This server's KYC API key archives identity data after each full lookup ("archive after extract"): the service deletes a candidate's identity data seconds after it is looked up. To keep candidates' data, full lookups are refused. An administrator must configure a key without "archive after extract", or set ${ARCHIVES_ON_EXTRACT_SETTING}=accept to look anyway.`,
+  );
+}
+
+/**
+ * Whether the key was found to archive cannot be read: a full lookup does not go ahead blind. Redis down
+ * is the store being down (sign-in paused too); a finding's file that cannot be read holds back full
+ * lookups only, and says so: sign-in, status-level lookups and the list go on.
+ */
+function unreadable(error: unknown): ApiFailure {
+  if (error instanceof StoreUnavailableError) return STORE_UNAVAILABLE;
+  return new ApiFailure(
+    'archiving_check_unavailable',
+    'Candidate Lookup cannot read its record of whether this API key deletes identity data ("archive after extract"), so full lookups are held back until it can; nothing was asked of the KYC service. An administrator must check the directory of AUDIT_LOG.',
+  );
+}
+
+function detectedWarning(of: string, at: Date, lookupAtMs: number, accept: boolean): string {
+  const seconds = Math.round((at.getTime() - lookupAtMs) / 1000);
+  return (
+    `WARNING: the KYC API key${of} archives identity data after each full lookup ("archive after extract"): a full answer ` +
+    `scheduled the candidate's identity data for deletion ${seconds} s after the lookup. ` +
+    (accept
+      ? `${ARCHIVES_ON_EXTRACT_SETTING}=accept is set: full lookups go on, and each one deletes what it shows.`
+      : `Full lookups are refused from now on (409 archiving_key); use a key without "archive after extract", or set ${ARCHIVES_ON_EXTRACT_SETTING}=accept.`)
+  );
+}
+
+function recalledWarning(of: string, detectedAt: string, where: string, accept: boolean): string {
+  return (
+    `WARNING: the KYC API key${of} archives identity data after each full lookup ("archive after extract"): found at ${detectedAt}, ` +
+    `kept in ${where}. ` +
+    (accept
+      ? `${ARCHIVES_ON_EXTRACT_SETTING}=accept is set: full lookups go on, and each one deletes what it shows.`
+      : `Full lookups are refused (409 archiving_key); replace the key with one without "archive after extract" (a new key starts clean), or set ${ARCHIVES_ON_EXTRACT_SETTING}=accept.`)
+  );
+}
+
+function unreadableWarning(where: string, error: unknown): string {
+  return `The archive-after-extract finding in ${where} cannot be read (${describeError(error)}): full lookups are refused (503 archiving_check_unavailable) until it can.`;
+}
+
+function describeError(error: unknown): string {
+  if (error instanceof StoreUnavailableError) return 'Redis cannot be reached';
+  return (error as NodeJS.ErrnoException).code ?? 'an error';
+}

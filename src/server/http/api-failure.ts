@@ -1,0 +1,64 @@
+import type { ApiErrorBody } from '../../kyc/contract/api.ts';
+import { API_ERRORS, type ApiErrorCode } from '../../kyc/contract/api-errors.ts';
+
+export interface FailureDetails {
+  /** How long to wait before asking again: the answer's `Retry-After` and `retryAfterSeconds` (default: the code's own, if any). */
+  retryAfterSeconds?: number;
+  /** The KYC service's own HTTP status, for upstream_error. */
+  upstreamStatus?: number;
+  /** The methods the route takes, for method_not_allowed (its `Allow` header). */
+  allow?: string;
+}
+
+/**
+ * An error answer of the API, not yet sent: a step that fails returns one (the pipeline decides when it
+ * leaves, after its audit line), a route that has nothing to record throws it. Its status is the code's,
+ * from the contract's table: never given by hand. `sendFailure` (http-reply.ts) is the one place that
+ * sends it; anything thrown that is not an ApiFailure is unexpected, logged and answered 500.
+ */
+export class ApiFailure extends Error {
+  override name = 'ApiFailure';
+  readonly status: number;
+  readonly retryAfterSeconds: number | undefined;
+  readonly upstreamStatus: number | undefined;
+  readonly allow: string | undefined;
+
+  constructor(
+    readonly code: ApiErrorCode,
+    message: string,
+    details: FailureDetails = {},
+  ) {
+    super(message);
+    const info = API_ERRORS[code];
+    this.status = info.status;
+    this.retryAfterSeconds = details.retryAfterSeconds ?? ('retryAfterSeconds' in info ? info.retryAfterSeconds : undefined);
+    this.upstreamStatus = details.upstreamStatus;
+    this.allow = details.allow;
+  }
+
+  /** The JSON the browser gets (apiErrorBodySchema). */
+  body(): ApiErrorBody {
+    const { retryAfterSeconds, upstreamStatus } = this;
+    return {
+      status: 'error',
+      error: {
+        code: this.code,
+        message: this.message,
+        ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
+        ...(upstreamStatus === undefined ? {} : { upstreamStatus }),
+      },
+    };
+  }
+
+  /** The headers it goes out with besides the JSON ones. */
+  headers(): Record<string, string> {
+    return {
+      ...(this.retryAfterSeconds === undefined ? {} : { 'Retry-After': String(this.retryAfterSeconds) }),
+      ...(this.allow === undefined ? {} : { Allow: this.allow }),
+    };
+  }
+}
+
+/** For anything thrown that no rule foresaw: what went wrong stays in the log, under the request's id. */
+export const INTERNAL_ERROR_MESSAGE =
+  'Candidate Lookup failed unexpectedly while answering. Nothing about it is shown here: an administrator can find it in the server log by the X-Request-Id of this answer.';

@@ -1,0 +1,124 @@
+import type http from 'node:http';
+import { clientOf } from './client.ts';
+import type { ApiErrorCode } from '../../kyc/contract/api.ts';
+import { ApiFailure, INTERNAL_ERROR_MESSAGE } from './api-failure.ts';
+import { logUnexpected } from '../log/log.ts';
+import { StoreUnavailableError } from '../state/store.ts';
+
+/** Answers of the API, and the few things it reads from a request. Every API answer is JSON and `no-store`. */
+
+/** The shared store (Redis) cannot be asked: sign-ins and lookups fail closed until it is back. */
+export const STORE_UNAVAILABLE = new ApiFailure(
+  'store_unavailable',
+  'Candidate Lookup cannot reach its session store (Redis), so sign-in and lookups are paused. ' +
+    'They resume by themselves once it is back: try again in a moment.',
+);
+
+/**
+ * The service answered with success, but not with a candidate record that can be read: not JSON, or not
+ * opening a candidate envelope. Its own code, not `upstream_error`: the service did not fail, and the
+ * likely causes differ (an encrypted answer, a wrong KYC_BASE_URL).
+ */
+export const NOT_A_RECORD = new ApiFailure(
+  'not_a_record',
+  "The KYC service's answer is not a readable candidate record. It may be encrypted (KYC Connect can encrypt responses for some clients), " +
+    'or come from something other than the KYC service: an administrator must check KYC_BASE_URL and the API key.',
+);
+
+const BYTES = Symbol('bytes sent');
+const ERROR_CODE = Symbol('error code sent');
+type Counted = http.ServerResponse & { [BYTES]?: number; [ERROR_CODE]?: ApiErrorCode };
+
+/** Body bytes sent on this response, for the request log line. */
+export function countBytes(res: http.ServerResponse, n: number): void {
+  (res as Counted)[BYTES] = ((res as Counted)[BYTES] ?? 0) + n;
+}
+
+export function bytesSent(res: http.ServerResponse): number {
+  return (res as Counted)[BYTES] ?? 0;
+}
+
+/** The error code this response answered, for metrics; undefined for a success. */
+export function errorCodeSent(res: http.ServerResponse): ApiErrorCode | undefined {
+  return (res as Counted)[ERROR_CODE];
+}
+
+export function sendJson(res: http.ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
+  // Too late for an answer: cutting the connection is the only honest signal left.
+  if (res.headersSent) return void res.destroy();
+  const length = Buffer.byteLength(body);
+  countBytes(res, length);
+  res.writeHead(status, {
+    ...headers,
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': length,
+    'cache-control': 'no-store',
+  });
+  res.end(body);
+}
+
+/** The one way an error leaves the API: the code's status, its JSON body, `Retry-After` or `Allow` when it has them. */
+export function sendFailure(res: http.ServerResponse, failure: ApiFailure): void {
+  if (!res.headersSent) (res as Counted)[ERROR_CODE] = failure.code;
+  sendJson(res, failure.status, JSON.stringify(failure.body()), failure.headers());
+}
+
+/**
+ * What a route threw, answered: an ApiFailure as itself, the shared store being down as 503 (expected:
+ * sessions and limits cannot be checked, so the request fails closed and the next one tries again), and
+ * anything else, unexpected, logged once (logUnexpected: where, never what it said) and answered 500.
+ * Once an answer has started, cutting the connection is the only honest signal left.
+ */
+export function sendThrown(res: http.ServerResponse, error: unknown): void {
+  const failure = error instanceof ApiFailure ? error : error instanceof StoreUnavailableError ? STORE_UNAVAILABLE : undefined;
+  if (!failure) logUnexpected(res, error);
+  if (res.headersSent) return void res.destroy();
+  sendFailure(res, failure ?? new ApiFailure('internal_error', INTERNAL_ERROR_MESSAGE));
+}
+
+/** A route that takes only `methods`: anything else is refused with 405 and `Allow`. */
+export function methodNotAllowed(methods: string, message: string): ApiFailure {
+  return new ApiFailure('method_not_allowed', message, { allow: methods });
+}
+
+/** The path exactly as sent, still percent-encoded, without the query string. */
+export function rawPathOf(req: http.IncomingMessage): string {
+  return (req.url ?? '/').split('?')[0]!;
+}
+
+/** Whether the browser reached us over TLS, directly or through a trusted proxy that says so (client.ts). */
+export function isHttps(req: http.IncomingMessage): boolean {
+  return clientOf(req).https;
+}
+
+export function readCookie(req: http.IncomingMessage, name: string): string | undefined {
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const [key, ...value] = part.trim().split('=');
+    if (key === name) return value.join('=') || undefined;
+  }
+  return undefined;
+}
+
+/** Past its limit, a body is read on and dropped up to this many times the limit, then its connection cut. */
+const DRAIN_FACTOR = 4;
+
+/**
+ * The request body as text; rejects past `limit` bytes, and keeps nothing more. The rest is read and
+ * dropped for a while, so that the refusal reaches the browser: cutting the connection at once lost it
+ * (the browser saw it reset while still sending). A body that goes on far past the limit is cut.
+ */
+export function readBody(req: http.IncomingMessage, limit: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) return void chunks.push(chunk);
+      chunks.length = 0;
+      reject(new Error('body too large'));
+      if (size > limit * DRAIN_FACTOR) req.destroy();
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}

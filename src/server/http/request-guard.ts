@@ -1,0 +1,57 @@
+import type http from 'node:http';
+import { APP_REQUEST_HEADER } from '../../kyc/contract/api.ts';
+import { ApiFailure } from './api-failure.ts';
+
+/**
+ * Which requests the API answers at all, before anyone is identified (nothing here is audited: such a
+ * request is not a lookup). Two checks:
+ * - It comes from the app's own pages. A page on another site could otherwise make lookups in a
+ *   signed-in user's name (a `no-cors` fetch, a link, a form): it could not read the answers, but it
+ *   would write the audit trail in that user's name and spend the key's quota. Browsers say where a
+ *   request comes from (`Sec-Fetch-Site`), and only the app sends its custom header: another site would
+ *   need a CORS preflight for it, and that preflight (an OPTIONS without the header) is refused here.
+ * - In local mode (no sign-in, this machine only), it did not come through a reverse proxy: one on this
+ *   machine would open the server to its network, since every request would arrive from loopback.
+ */
+
+/** What a reverse proxy adds (nginx, Apache, HAProxy, Caddy, cloud load balancers). */
+const PROXY_HEADERS = ['Forwarded', 'X-Forwarded-For', 'Via', 'X-Forwarded-Host', 'X-Forwarded-Proto', 'X-Real-IP'] as const;
+const APP_HEADER = APP_REQUEST_HEADER.name.toLowerCase();
+
+export interface RequestGuardOptions {
+  /** Local mode without sign-in: refuse requests that came through a proxy. */
+  refuseProxied: boolean;
+  /** A route reached by top-level navigation (a sign-in redirect back from a provider): it cannot carry the header. */
+  navigation: boolean;
+}
+
+export function refusalOf(req: http.IncomingMessage, options: RequestGuardOptions): ApiFailure | undefined {
+  if (options.refuseProxied) {
+    const header = PROXY_HEADERS.find((name) => req.headers[name.toLowerCase()] !== undefined);
+    if (header) {
+      return new ApiFailure(
+        'proxied_request',
+        `This request came through a proxy (it carries ${header}), but no sign-in is configured: ` +
+          'without sign-in this server answers this machine only. Configure sign-in (AUTH_USERS_FILE or an ' +
+          'identity-aware proxy), or set ALLOW_UNAUTHENTICATED=1 if the proxy itself guards access.',
+      );
+    }
+  }
+  if (options.navigation) return undefined;
+  const site = req.headers['sec-fetch-site'];
+  if (site !== undefined && site !== 'same-origin' && site !== 'none') {
+    const from = site === 'same-site' ? 'another site of the same domain' : site === 'cross-site' ? 'another site' : 'elsewhere';
+    return new ApiFailure(
+      'not_from_app',
+      `This API answers the Candidate Lookup app's own pages only; this request came from ${from} (Sec-Fetch-Site).`,
+    );
+  }
+  if (req.headers[APP_HEADER] !== APP_REQUEST_HEADER.value) {
+    return new ApiFailure(
+      'not_from_app',
+      `This API answers the Candidate Lookup app only: requests must carry the header ${APP_REQUEST_HEADER.name}: ` +
+        `${APP_REQUEST_HEADER.value} (the app always sends it; scripts calling the API must send it too).`,
+    );
+  }
+  return undefined;
+}

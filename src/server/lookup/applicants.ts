@@ -1,0 +1,114 @@
+import { z } from '../../kyc/contract/zod.ts';
+import {
+  type Applicant,
+  type ApplicantsQuery,
+  checkApplicantsQuery,
+  toApplicant,
+  upstreamApplicantsEnvelopeSchema,
+} from '../../kyc/contract/applicants.ts';
+import { auditTrail, auditWritable, listLine, refuse } from '../audit/audit-trail.ts';
+import { ApiFailure } from '../http/api-failure.ts';
+import { sendFailure, sendJson } from '../http/http-reply.ts';
+import type { SignedInCall } from '../http/routes.ts';
+import { readUpstreamBody } from '../answer/upstream-body.ts';
+import { type LookupDeps, leftEarly, takeSlot, takeToken } from './lookup-steps.ts';
+
+/**
+ * `GET /api/applicants?status=&skip=&limit=`: one page of the service's list, for both roles. The query
+ * is checked, a rate-limit token taken, the service asked (with the status-level key when there is
+ * one), its records checked against the contract and reduced to the listed fields, and one audit line
+ * written before anything is answered.
+ */
+/** The queue is per environment, with the lookups' audit log, limits and bounds. */
+export type ApplicantsDeps = Pick<
+  LookupDeps,
+  | 'environment'
+  | 'upstream'
+  | 'hasStatusKey'
+  | 'access'
+  | 'rateLimiter'
+  | 'audit'
+  | 'refusals'
+  | 'upstreamSlots'
+  | 'timeoutMs'
+  | 'maxResponseBytes'
+  | 'metrics'
+>;
+
+/** The service's largest page is not documented: a short page is filled up with at most this many more asks. */
+const MAX_UPSTREAM_CALLS = 5;
+
+type Page = { records: Applicant[]; total: number; upstreamStatus: number };
+type Fetched = { ok: true; page: Page } | { ok: false; failure: ApiFailure; upstreamStatus: number | null };
+
+export async function listApplicants(deps: ApplicantsDeps, call: SignedInCall): Promise<void> {
+  const level = deps.hasStatusKey ? 'status' : 'stripped';
+  const checked = checkApplicantsQuery(new URL(call.req.url ?? '/', 'http://x').searchParams);
+  const query = checked.ok ? checked.query : undefined;
+  const audit = auditTrail(deps, call.res, 'request', listLine(deps.environment, call, query, level));
+
+  // The limit first, as for lookups: a malformed query costs a token too, and refusals over the limit
+  // (or while the shared store is down) are counted rather than written one by one.
+  const limited = await takeToken(deps, call.req, call.identity, 'applicants');
+  if (limited) return refuse(call.res, audit, limited, null, false, true);
+  const stuck = auditWritable(deps);
+  if (stuck) return sendFailure(call.res, stuck);
+  if (!checked.ok) return refuse(call.res, audit, new ApiFailure('bad_request', checked.message));
+  const slot = await takeSlot(deps, call.req, call.identity, leftEarly(call.res));
+  if (slot === 'gone') return;
+  if (typeof slot !== 'function') return refuse(call.res, audit, slot);
+  const fetched = await fetchPage(deps, call, checked.query).finally(slot);
+  if (!fetched.ok) return refuse(call.res, audit, fetched.failure, fetched.upstreamStatus, fetched.upstreamStatus !== null);
+  const { records, total, upstreamStatus } = fetched.page;
+  // The page's own line, now that its records are known.
+  const answered = auditTrail(deps, call.res, 'request', listLine(deps.environment, call, query, level, records.length));
+  if (!(await answered(200, null, upstreamStatus, true))) return;
+  const data = { records, total, skip: checked.query.skip, limit: checked.query.limit };
+  sendJson(call.res, 200, JSON.stringify({ status: 'success', data }));
+}
+
+/** One page as asked; a service that serves fewer records than asked is asked again for the rest. */
+async function fetchPage(deps: ApplicantsDeps, call: SignedInCall, query: ApplicantsQuery): Promise<Fetched> {
+  const records: Applicant[] = [];
+  let total = 0;
+  let upstreamStatus = 0;
+  for (let asks = 0; asks < MAX_UPSTREAM_CALLS; asks++) {
+    const part = await fetchOnce(deps, call, { ...query, skip: query.skip + records.length, limit: query.limit - records.length });
+    if (!part.ok) return part;
+    records.push(...part.page.records);
+    ({ total, upstreamStatus } = part.page);
+    const complete = records.length >= query.limit || query.skip + records.length >= total;
+    if (complete || part.page.records.length === 0) break;
+  }
+  return { ok: true, page: { records: records.slice(0, query.limit), total, upstreamStatus } };
+}
+
+async function fetchOnce(deps: ApplicantsDeps, call: SignedInCall, query: ApplicantsQuery): Promise<Fetched> {
+  const upstreamCall = deps.upstream.fetchApplicants({ query, scope: deps.hasStatusKey ? 'status' : 'full' });
+  const abort = () => {
+    if (!call.res.writableFinished) upstreamCall.abort();
+  };
+  call.res.once('close', abort);
+  try {
+    const outcome = await upstreamCall.outcome;
+    if (!outcome.ok) return outcome;
+    const upstreamStatus = outcome.response.statusCode ?? 200;
+    const read = await readUpstreamBody(outcome.response, deps.maxResponseBytes, deps.upstream.keyWatch());
+    if (!read.ok) return { ...read, upstreamStatus };
+    const broken = (message: string): Fetched => ({ ok: false, failure: new ApiFailure('upstream_error', message), upstreamStatus });
+    let json: unknown;
+    try {
+      json = JSON.parse(read.text);
+    } catch {
+      return broken('The applicants list of the KYC service is not JSON.');
+    }
+    const parsed = upstreamApplicantsEnvelopeSchema.safeParse(json);
+    if (!parsed.success) {
+      // The issues name fields and expected types, never the values.
+      return broken(`The applicants list of the KYC service does not have the expected shape: ${z.prettifyError(parsed.error)}`);
+    }
+    return { ok: true, page: { records: parsed.data.data.records.map(toApplicant), total: parsed.data.data.total, upstreamStatus } };
+  } finally {
+    call.res.off('close', abort);
+  }
+}

@@ -1,0 +1,84 @@
+import { batchRowOf } from '../../kyc/contract/batch.ts';
+import type { LookupKind } from '../../kyc/contract/lookup.ts';
+import { auditWritable, batchRowLine, written } from '../audit/audit-trail.ts';
+import type { OneResult } from './batch-runner.ts';
+import { ApiFailure } from '../http/api-failure.ts';
+import { admit, archivingGate, checkedId, type Level, type LookupDeps, levelOf, sendRequest, takeSlot } from './lookup-steps.ts';
+import type { SignedInCall } from '../http/routes.ts';
+import { reduceToStatusLevel } from '../answer/status-level.ts';
+
+/**
+ * One row of a batch: the single lookup's steps (lookup-steps.ts) for one id, always at status level,
+ * answered as a row of the batch's NDJSON instead of an HTTP answer. The limit is the batch's (its
+ * budget, reserved whole), and the batch's invalid ids were counted in one line before it started.
+ */
+
+export type FoundRow = ReturnType<typeof batchRowOf>;
+
+export interface BatchRow {
+  kind: LookupKind;
+  id: string;
+  index: number;
+}
+
+const CANCELLED = new ApiFailure('rate_limited', 'The batch was cancelled.');
+
+/** Checked, asked at status level, reduced, audited. Never rejects. */
+export async function lookupRow(deps: LookupDeps, call: SignedInCall, row: BatchRow, gone: AbortSignal): Promise<OneResult<FoundRow>> {
+  const level = levelOf('support', deps.hasStatusKey);
+  const asked = checkedId(row.id);
+  // Counted with the batch's other invalid ids, in its one line (batch.ts).
+  if (!asked.ok) return failedRow(deps, call, level, asked.failure);
+  const settle = rowSettler(deps, call, row, level);
+  // Nothing reaches the service while the audit log could not record it: a log that hangs mid-batch stops the rest.
+  const stuck = auditWritable(deps);
+  if (stuck) return failedRow(deps, call, level, stuck);
+  // Without a status key a batch looks with the full key: a key that archives after extract would delete each candidate.
+  const archiving = await archivingGate(deps, level);
+  if (archiving) return settle(archiving, null, false);
+  const slot = await takeSlot(deps, call.req, call.identity, gone);
+  if (typeof slot !== 'function') return settle(slot === 'gone' ? CANCELLED : slot, null, false);
+  try {
+    const admission = await admit(deps, level, gone);
+    if (!admission.ok) return settle(admission.failure ?? CANCELLED, null, false);
+    // Asked again: the log may have hung while this row waited for its slot.
+    const stuckNow = auditWritable(deps);
+    if (stuckNow) {
+      admission.pass?.watch({ ok: false, failure: stuckNow, upstreamStatus: null }, Date.now());
+      return failedRow(deps, call, level, stuckNow);
+    }
+    const sent = sendRequest(deps, { kind: row.kind, id: asked.id, scope: 'status', browserHeaders: {} }, admission.pass);
+    gone.addEventListener('abort', sent.abort, { once: true });
+    try {
+      const fetched = await sent.answer;
+      if (!fetched.ok) return settle(fetched.failure, fetched.upstreamStatus, fetched.upstreamStatus !== null);
+      const reduced = await reduceToStatusLevel(fetched.upstreamRes, deps.maxResponseBytes, deps.upstream.keys);
+      if (!reduced.ok) return settle(reduced.failure, fetched.upstreamStatus, true);
+      return settle(undefined, fetched.upstreamStatus, true, batchRowOf(row.index, reduced.record));
+    } finally {
+      gone.removeEventListener('abort', sent.abort);
+    }
+  } finally {
+    slot();
+  }
+}
+
+/** Writes the row's line, then gives its result: the row, or why not; audit_unavailable when the line could not be written. */
+function rowSettler(deps: LookupDeps, call: SignedInCall, row: BatchRow, level: Level) {
+  const line = batchRowLine(deps.environment, { ...call, started: performance.now() }, row.kind, row.id, level);
+  return async (failure: ApiFailure | undefined, upstreamStatus: number | null, reached: boolean, found?: FoundRow) => {
+    const entry = line({ status: failure?.status ?? 200, code: failure?.code ?? null, upstreamStatus, reached });
+    if (!(await written(deps, entry))) {
+      return failedRow(deps, call, level, new ApiFailure('audit_unavailable', 'This lookup could not be recorded in the audit log.'));
+    }
+    if (failure) return failedRow(deps, call, level, failure);
+    deps.metrics.lookups.inc({ code: 'ok', role: call.identity.role, level });
+    return { ok: true as const, row: found! };
+  };
+}
+
+/** A failed row, counted in the metrics; its line is written already, counted with the batch's invalid ids, or cannot be. */
+function failedRow(deps: Pick<LookupDeps, 'metrics'>, call: SignedInCall, level: Level, failure: ApiFailure): OneResult<FoundRow> {
+  deps.metrics.lookups.inc({ code: failure.code, role: call.identity.role, level });
+  return { ok: false, code: failure.code, message: failure.message, retryAfterSeconds: failure.retryAfterSeconds };
+}

@@ -1,0 +1,122 @@
+import type http from 'node:http';
+import { type BatchEvent, type BatchRequest, batchRequestSchema } from '../../kyc/contract/batch.ts';
+import { checkId } from '../../kyc/contract/lookup.ts';
+import { z } from '../../kyc/contract/zod.ts';
+import { auditTrail, auditWritable, countLine, invalidIdsLine, refuse, refusedBatchLine } from '../audit/audit-trail.ts';
+import type { AccessControl } from '../auth/access-control.ts';
+import type { Identity } from '../http/identity.ts';
+import { type FoundRow, lookupRow } from './batch-row.ts';
+import type { LookupDeps } from './lookup-steps.ts';
+import { runBatch } from './batch-runner.ts';
+import { ApiFailure } from '../http/api-failure.ts';
+import { methodNotAllowed, readBody, STORE_UNAVAILABLE, sendFailure } from '../http/http-reply.ts';
+import type { RateLimiter, Take } from '../ops/rate-limit.ts';
+import type { SignedInCall } from '../http/routes.ts';
+import { StoreUnavailableError } from '../state/store.ts';
+
+/**
+ * `POST /api/batch` (`/api/e/<name>/batch`): up to 500 ids at status level, for every role. The ids
+ * arrive once, in the body; the answer is NDJSON, one line per row as each lookup finishes, then a
+ * `done` line. Batches have their own budget (ids per minute per user), reserved whole before the first
+ * lookup, and run a few lookups at a time (batch-row.ts: the single lookup's steps). Every valid id gets
+ * its own audit line, marked `batch`; the invalid ones are counted in one line for the batch.
+ */
+export interface BatchDeps {
+  budget: RateLimiter;
+  access: Pick<AccessControl, 'rateLimitKey'>;
+  /** Lookups of one batch under way at once. */
+  concurrency: number;
+}
+
+/** 500 ids of at most 256 characters, as JSON, with room to spare. */
+const MAX_BODY_BYTES = 1024 * 1024;
+
+export async function batchRoute(deps: LookupDeps, batch: BatchDeps, call: SignedInCall): Promise<void> {
+  const { req, res, identity } = call;
+  if (req.method !== 'POST') throw methodNotAllowed('POST', 'Send a batch as POST with a JSON body.');
+  // JSON only: a form or text/plain POST from another site cannot start a batch.
+  if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) {
+    throw new ApiFailure('unsupported_media_type', 'Send the batch as JSON: {"kind":"refId","ids":[…]}.');
+  }
+  const { kind, ids } = await readRequest(req);
+
+  const refused = await reserveBudget(batch, req, identity, ids.length);
+  if (refused?.code === 'rate_limited') deps.metrics.rateLimited.inc({ limit: 'batch' });
+  if (refused) {
+    const audit = auditTrail(deps, res, 'batch', refusedBatchLine(deps.environment, call, kind, ids.length));
+    return refuse(res, audit, refused, null, false, true);
+  }
+  // Nothing reaches the service while the audit log could not record it (each row asks again).
+  const stuck = auditWritable(deps);
+  if (stuck) return sendFailure(res, stuck);
+  // The invalid ids are counted in one line, as refusals are, before any row is answered: a line for
+  // each would copy up to 500 of the user's texts of 256 characters into the log.
+  const invalid = ids.filter((id) => !checkId(id).ok).length;
+  if (invalid > 0 && !(await countLine(deps, res, 'batch', invalidIdsLine(deps.environment, call, invalid)))) return;
+
+  res.writeHead(200, { 'content-type': 'application/x-ndjson; charset=utf-8', 'cache-control': 'no-store' });
+  const write = (event: BatchEvent) => {
+    if (!res.destroyed) res.write(`${JSON.stringify(event)}\n`);
+  };
+  // The browser went away (cancel, closed tab): nothing new is started.
+  const gone = new AbortController();
+  res.once('close', () => gone.abort());
+  let found = 0;
+  await runBatch<FoundRow>({
+    count: ids.length,
+    concurrency: batch.concurrency,
+    signal: gone.signal,
+    lookup: (index) => lookupRow(deps, call, { kind, id: ids[index]!, index }, gone.signal),
+    onResult(index, result) {
+      if (result.ok) found++;
+      write(result.ok ? result.row : { type: 'row', index, ok: false, code: result.code, message: result.message });
+    },
+    onWait: (seconds) => write({ type: 'wait', seconds }),
+  });
+  if (gone.signal.aborted) return;
+  write({ type: 'done', found, failed: ids.length - found });
+  res.end();
+}
+
+/** The batch asked for; throws its refusal (nothing is audited before the request is known). */
+async function readRequest(req: http.IncomingMessage): Promise<BatchRequest> {
+  let text: string;
+  try {
+    text = await readBody(req, MAX_BODY_BYTES);
+  } catch {
+    throw new ApiFailure('body_too_large', 'The batch is too large: at most 500 ids of at most 256 characters.');
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new ApiFailure('bad_request', 'The batch is not valid JSON.');
+  }
+  const parsed = batchRequestSchema.safeParse(json);
+  if (!parsed.success) throw new ApiFailure('bad_request', `The batch is not valid: ${z.prettifyError(parsed.error).replace(/\n/g, ' ')}`);
+  return parsed.data;
+}
+
+async function reserveBudget(
+  batch: BatchDeps,
+  req: http.IncomingMessage,
+  identity: Identity,
+  count: number,
+): Promise<ApiFailure | undefined> {
+  if (count > batch.budget.capacity) {
+    const message = `This server allows at most ${batch.budget.capacity} ids per minute in batches (RATE_LIMIT_BATCH_PER_MINUTE): split the list.`;
+    return new ApiFailure('bad_request', message);
+  }
+  let taken: Take;
+  try {
+    taken = await batch.budget.take(`batch:${batch.access.rateLimitKey(req, identity)}`, count);
+  } catch (error) {
+    if (error instanceof StoreUnavailableError) return STORE_UNAVAILABLE;
+    throw error;
+  }
+  if (taken.ok) return undefined;
+  const { retryAfterSeconds } = taken;
+  return new ApiFailure('rate_limited', `Your batch budget is used up for now: ${count} ids can start in ${retryAfterSeconds} s.`, {
+    retryAfterSeconds,
+  });
+}

@@ -1,0 +1,235 @@
+import type http from 'node:http';
+import { checkId, decodeIdSegment } from '../../kyc/contract/lookup.ts';
+import type { ArchivingGuard, Pass } from '../archiving/archiving-guard.ts';
+import type { AuditEntry, AuditLog } from '../audit/audit.ts';
+import type { RefusalLog } from '../audit/audit-refusals.ts';
+import type { AccessControl } from '../auth/access-control.ts';
+import type { Identity } from '../http/identity.ts';
+import { ApiFailure } from '../http/api-failure.ts';
+import { STORE_UNAVAILABLE } from '../http/http-reply.ts';
+import { type Limit, type Metrics, upstreamOutcome } from '../ops/metrics.ts';
+import type { PartsBudget } from '../answer/parts-budget.ts';
+import type { RateLimiter } from '../ops/rate-limit.ts';
+import { StoreUnavailableError } from '../state/store.ts';
+import type { UpstreamBody } from '../answer/upstream-body.ts';
+import type { CandidateRequest, UpstreamClient, UpstreamOutcome } from '../upstream/upstream-client.ts';
+import type { UpstreamSlots } from '../upstream/upstream-slots.ts';
+
+/**
+ * The named steps of a lookup, in their order: limit, audit writable (audit-trail.ts), id, archiving
+ * gate, upstream slot, admission, fetch and read. The single lookup (lookup.ts) and each row of a batch
+ * (batch-row.ts) compose the same steps; only how each answers differs. Each step returns the refusal
+ * or what the next step needs, and never answers or writes a line itself.
+ */
+
+export interface LookupDeps {
+  /** The environment's name, for the audit line. */
+  environment: string;
+  upstream: UpstreamClient;
+  /** A status-level key is configured: support users' lookups are made with it. */
+  hasStatusKey: boolean;
+  access: Pick<AccessControl, 'rateLimitKey'>;
+  rateLimiter: RateLimiter;
+  audit: AuditLog;
+  /** Refusals over the rate limit, counted per user rather than written one by one. */
+  refusals: RefusalLog;
+  maxResponseBytes: number;
+  /** What answers in parts being built may hold at once (parts-budget.ts). */
+  partsBudget: PartsBudget;
+  /** Each user's requests to the service under way at once, bounded; a wait longer than `timeoutMs` is refused. */
+  upstreamSlots: UpstreamSlots;
+  timeoutMs: number;
+  /** Where a key seen in an answer is reported (the key itself never is). */
+  warn: (line: string) => void;
+  /** Refuses full-level lookups once the key is seen to archive after extract; sees every full answer. */
+  archiving: ArchivingGuard;
+  metrics: Metrics;
+}
+
+export type Level = NonNullable<AuditEntry['level']>;
+
+/** Compliance users get the full record; support users the status level, by the status key or stripped here. */
+export function levelOf(role: Identity['role'], hasStatusKey: boolean): Level {
+  if (role === 'compliance') return 'full';
+  return hasStatusKey ? 'status' : 'stripped';
+}
+
+/**
+ * The limit step: a token of the user's rate limit, or the refusal: 429 over the limit, 503 when the
+ * shared store cannot be asked. Either repeats for as long as the user keeps asking, so it is counted,
+ * not written each time.
+ */
+export async function takeToken(
+  deps: Pick<LookupDeps, 'rateLimiter' | 'access' | 'metrics'>,
+  req: http.IncomingMessage,
+  identity: Identity,
+  limit: Limit,
+): Promise<ApiFailure | undefined> {
+  let allowed: Awaited<ReturnType<RateLimiter['take']>>;
+  try {
+    allowed = await deps.rateLimiter.take(deps.access.rateLimitKey(req, identity));
+  } catch (error) {
+    if (error instanceof StoreUnavailableError) return STORE_UNAVAILABLE;
+    throw error;
+  }
+  if (allowed.ok) return undefined;
+  deps.metrics.rateLimited.inc({ limit });
+  const { retryAfterSeconds } = allowed;
+  return new ApiFailure('rate_limited', `You have made many lookups in a short time. Try again in ${retryAfterSeconds} s.`, {
+    retryAfterSeconds,
+  });
+}
+
+type AskedId = { ok: true; id: string; auditId: string } | { ok: false; failure: ApiFailure; auditId: string };
+
+/**
+ * The id step for a path: the id asked for. The audit line holds the decoded id whenever the path text
+ * decodes as one segment, valid or not; when it does not (a "/" in it, or broken percent-encoding), the
+ * path text as received.
+ */
+export function readId(encodedId: string): AskedId {
+  const decoded = decodeIdSegment(encodedId);
+  if (!decoded.ok) {
+    const message =
+      decoded.problem === 'not_one_segment'
+        ? 'The id must be one URL path segment: encode "/" as %2F.'
+        : 'The id is not correctly percent-encoded.';
+    return { ok: false, failure: invalidId(message), auditId: encodedId };
+  }
+  return checkedId(decoded.id);
+}
+
+/** The id step for an id given as text (a batch's): the shared id rule. */
+export function checkedId(id: string): AskedId {
+  const check = checkId(id);
+  if (!check.ok) return { ok: false, failure: invalidId(check.message), auditId: id };
+  return { ok: true, id, auditId: id };
+}
+
+const invalidId = (message: string) => new ApiFailure('invalid_id', message);
+
+/** The archiving gate: a lookup with the full key, whatever the role, makes such a key delete the candidate's data. */
+export async function archivingGate(deps: Pick<LookupDeps, 'archiving'>, level: Level): Promise<ApiFailure | undefined> {
+  return level === 'status' ? undefined : await deps.archiving.refusal();
+}
+
+/**
+ * The upstream slot step: one of the user's slots for a request to the service (upstream-slots.ts):
+ * its release, `gone` when the browser left while waiting, or the refusal when the wait was too long.
+ */
+export async function takeSlot(
+  deps: Pick<LookupDeps, 'upstreamSlots' | 'timeoutMs' | 'access' | 'metrics'>,
+  req: http.IncomingMessage,
+  identity: Identity,
+  gone: AbortSignal,
+): Promise<(() => void) | 'gone' | ApiFailure> {
+  const release = await deps.upstreamSlots.acquire(deps.access.rateLimitKey(req, identity), deps.timeoutMs, gone);
+  if (release) return release;
+  if (gone.aborted) return 'gone';
+  deps.metrics.rateLimited.inc({ limit: 'in_flight' });
+  const message = 'You have several lookups waiting for the KYC service already. Try again when they are done.';
+  return new ApiFailure('rate_limited', message, { retryAfterSeconds: 1 });
+}
+
+/** Admitted (with the archiving watch's pass for a full-level request), or refused; no failure: the browser left. */
+export type Admission = { ok: true; pass: Pass | undefined } | { ok: false; failure: ApiFailure | undefined };
+
+/**
+ * The admission step, right before the request: the archiving finding asked again, and one full-level
+ * request at a time until the key is known not to archive (archiving-guard.ts).
+ */
+export async function admit(
+  deps: Pick<LookupDeps, 'archiving' | 'timeoutMs' | 'metrics'>,
+  level: Level,
+  gone: AbortSignal,
+): Promise<Admission> {
+  if (level === 'status') return { ok: true, pass: undefined };
+  const pass = await deps.archiving.admit(deps.timeoutMs, gone);
+  if (pass.ok) return { ok: true, pass };
+  if (pass.failure?.code === 'rate_limited') deps.metrics.rateLimited.inc({ limit: 'archiving_check' });
+  return { ok: false, failure: pass.failure };
+}
+
+export type Fetched =
+  | { ok: true; upstreamRes: UpstreamBody; upstreamStatus: number }
+  | { ok: false; failure: ApiFailure; upstreamStatus: number | null };
+
+/** A request under way: its answer once read far enough to be checked, and how to end it early. */
+export interface Sent {
+  answer: Promise<Fetched>;
+  /** Ends it (the browser left); a full-level request, once sent, is read to its end for willArchiveAtDate. */
+  abort(): void;
+}
+
+/**
+ * The fetch and read steps: the request sent (asked uncompressed, upstream-client.ts), timed, shown to
+ * the archiving watch, and its answer refused unless it is framed and uncompressed, so that every byte
+ * passed on can be checked and a cut body cannot look whole. `until` is the browser's response, whose
+ * copy of a watched body ends when it closes.
+ */
+export function sendRequest(
+  deps: Pick<LookupDeps, 'upstream' | 'metrics'>,
+  request: CandidateRequest,
+  pass: Pass | undefined,
+  until?: http.ServerResponse,
+): Sent {
+  const call = deps.upstream.fetchCandidate(request);
+  const lookupAt = Date.now();
+  const answer = timedOutcome(deps.metrics, call.outcome).then((outcome): Fetched => {
+    const watched = pass?.watch(outcome, lookupAt, until);
+    if (!outcome.ok) return outcome;
+    const upstreamRes = watched ?? outcome.response;
+    const upstreamStatus = upstreamRes.statusCode ?? 200;
+    const unreadable = unreadableAnswer(upstreamRes);
+    if (!unreadable) return { ok: true, upstreamRes, upstreamStatus };
+    upstreamRes.destroy();
+    return { ok: false, failure: unreadable, upstreamStatus };
+  });
+  return { answer, abort: () => (pass ? undefined : call.abort()) };
+}
+
+/** Why an answer cannot be checked: no framing, or compressed although none was asked for. */
+function unreadableAnswer(upstreamRes: UpstreamBody): ApiFailure | undefined {
+  if (!isFramed(upstreamRes)) {
+    return new ApiFailure('upstream_error', 'The KYC service sent a response without a length, so it could not be checked to be complete.');
+  }
+  if (isEncoded(upstreamRes)) {
+    return new ApiFailure(
+      'upstream_error',
+      'The KYC service sent a compressed answer although none was asked for, so it could not be checked.',
+    );
+  }
+  return undefined;
+}
+
+/** The upstream's answer (or failure), timed until its status line. */
+async function timedOutcome(metrics: Metrics, pending: Promise<UpstreamOutcome>): Promise<UpstreamOutcome> {
+  const end = metrics.upstreamSeconds.startTimer();
+  const outcome = await pending;
+  end({
+    outcome: outcome.ok
+      ? upstreamOutcome(outcome.response.statusCode ?? 200)
+      : upstreamOutcome(outcome.upstreamStatus, outcome.failure.code),
+  });
+  return outcome;
+}
+
+/** Without a length or chunked framing, a body cut short would look complete: such a body is not passed on. */
+function isFramed(upstreamRes: Pick<http.IncomingMessage, 'headers'>): boolean {
+  return upstreamRes.headers['content-length'] !== undefined || /\bchunked\b/i.test(upstreamRes.headers['transfer-encoding'] ?? '');
+}
+
+/** Whether the body is compressed: this server asks for none, and could not check what it cannot read. */
+function isEncoded(upstreamRes: Pick<UpstreamBody, 'headers'>): boolean {
+  const encoding = upstreamRes.headers['content-encoding'];
+  return encoding !== undefined && encoding.trim().toLowerCase() !== 'identity';
+}
+
+/** Aborted when the browser goes away before its answer is complete. */
+export function leftEarly(res: http.ServerResponse): AbortSignal {
+  const gone = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) gone.abort();
+  });
+  return gone.signal;
+}

@@ -1,0 +1,109 @@
+import type http from 'node:http';
+import type { LookupKind } from '../../kyc/contract/lookup.ts';
+import { type Audit, auditTrail, auditWritable, lookupLine, refuse } from '../audit/audit-trail.ts';
+import type { Identity } from '../http/identity.ts';
+import { answerFull, type FullAnswer } from '../answer/full-answer.ts';
+import { bytesSent, errorCodeSent, sendFailure, sendJson } from '../http/http-reply.ts';
+import {
+  admit,
+  archivingGate,
+  type Level,
+  type LookupDeps,
+  leftEarly,
+  levelOf,
+  readId,
+  sendRequest,
+  takeSlot,
+  takeToken,
+} from './lookup-steps.ts';
+import type { Metrics } from '../ops/metrics.ts';
+import { partsAccepted } from '../answer/multipart-answer.ts';
+import { type Reduced, reduceToStatusLevel } from '../answer/status-level.ts';
+
+/**
+ * One lookup, audit then answer: the steps of lookup-steps.ts (limit, audit writable, id, archiving
+ * gate, upstream slot, admission, fetch and read), and only once the audit line is written does an
+ * answer (or a refusal) leave. An audit log that cannot be written turns every answer into a 503: the
+ * lookup fails closed.
+ */
+
+export interface LookupCall {
+  req: http.IncomingMessage;
+  res: http.ServerResponse;
+  identity: Identity;
+  kind: LookupKind;
+  /** The path text after `/<kind>/`, still percent-encoded. */
+  encodedId: string;
+  /** `performance.now()` when the request arrived. */
+  started: number;
+  /** Status level whatever the role (the candidate page's freshness check). */
+  statusOnly?: boolean;
+}
+
+export async function lookup(deps: LookupDeps, call: LookupCall): Promise<void> {
+  const level = levelOf(call.statusOnly ? 'support' : call.identity.role, deps.hasStatusKey);
+  countLookup(deps.metrics, call, level);
+  const asked = readId(call.encodedId);
+  const audit = auditTrail(deps, call.res, 'lookup', lookupLine(deps.environment, call, call.kind, asked.auditId, level));
+  // The user's limit comes before anything else: every request costs a token, an invalid id too, and
+  // once over the limit (or while the shared store is down) the refusals are counted rather than
+  // written one by one.
+  const limited = await takeToken(deps, call.req, call.identity, 'lookup');
+  if (limited) return refuse(call.res, audit, limited, null, false, true);
+  const stuck = auditWritable(deps);
+  if (stuck) return void sendFailure(call.res, stuck);
+  if (!asked.ok) return refuse(call.res, audit, asked.failure);
+  const archiving = await archivingGate(deps, level);
+  if (archiving) return refuse(call.res, audit, archiving);
+
+  const left = leftEarly(call.res);
+  const slot = await takeSlot(deps, call.req, call.identity, left);
+  if (slot === 'gone') return;
+  if (typeof slot !== 'function') return refuse(call.res, audit, slot);
+  call.res.once('close', slot);
+  const admission = await admit(deps, level, left);
+  if (!admission.ok) return admission.failure && refuse(call.res, audit, admission.failure);
+
+  // Support users never get picture parts: their answer is the status level, plain JSON.
+  const inParts = level === 'full' && partsAccepted(call.req) ? call.req : undefined;
+  // The service is asked for JSON, also when the browser asked for parts.
+  const sent = sendRequest(
+    deps,
+    {
+      kind: call.kind,
+      id: asked.id,
+      scope: level === 'status' ? 'status' : 'full',
+      browserHeaders: inParts ? { ...call.req.headers, accept: 'application/json' } : call.req.headers,
+    },
+    admission.pass,
+    call.res,
+  );
+  left.addEventListener('abort', sent.abort, { once: true });
+  const fetched = await sent.answer;
+  if (!fetched.ok) return refuse(call.res, audit, fetched.failure, fetched.upstreamStatus, fetched.upstreamStatus !== null);
+  const { upstreamRes, upstreamStatus } = fetched;
+  if (level === 'full') {
+    const full: FullAnswer = { upstreamRes, guard: deps.upstream.answerGuard(upstreamRes), audit, upstreamStatus, inParts };
+    return answerFull(call.res, full, deps);
+  }
+  const reduced = await reduceToStatusLevel(upstreamRes, deps.maxResponseBytes, deps.upstream.keys);
+  return answerStatusLevel(call.res, reduced, audit, upstreamStatus);
+}
+
+/** Counts the lookup while it is answered, and its outcome, time and bytes once its connection is done. */
+function countLookup(metrics: Metrics, call: LookupCall, level: Level): void {
+  metrics.lookupsInFlight.inc();
+  call.res.once('close', () => {
+    metrics.lookupsInFlight.dec();
+    const code = errorCodeSent(call.res) ?? (call.res.writableFinished ? 'ok' : 'cut');
+    metrics.lookups.inc({ code, role: call.identity.role, level });
+    metrics.lookupSeconds.observe({ level }, (performance.now() - call.started) / 1000);
+    metrics.lookupBytes.inc({ level }, bytesSent(call.res));
+  });
+}
+
+/** Support users: the status-level record only, checked here whichever key fetched it. */
+async function answerStatusLevel(res: http.ServerResponse, reduced: Reduced, audit: Audit, upstreamStatus: number) {
+  if (!reduced.ok) return refuse(res, audit, reduced.failure, upstreamStatus, true);
+  if (await audit(200, null, upstreamStatus, true)) sendJson(res, 200, reduced.body);
+}

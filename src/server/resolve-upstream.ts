@@ -1,0 +1,93 @@
+import type { SampleCandidate } from '../kyc/contract/api.ts';
+import type { ApiEnvironment } from './api-environments.ts';
+import { candidateName } from '../kyc/contract/candidate-name.ts';
+import type { Config, RemoteUpstream } from './config/config.ts';
+import type { SandboxCandidate } from './sandbox/candidates.ts';
+import { sandboxOptions } from './sandbox/options.ts';
+
+/** Where lookups go: each configured service, or the embedded sandbox started in this process. */
+export interface ResolvedUpstream {
+  environments: ApiEnvironment[];
+  /** Lines to print at start; loud in sandbox mode. */
+  banner: string[];
+  close(): Promise<void>;
+}
+
+/** Sample links for the home page; the queue's many extras are left out. */
+export function samplesOf(candidates: SandboxCandidate[]): SampleCandidate[] {
+  return candidates
+    .filter((candidate) => !candidate.listOnly)
+    .map(({ record, summary }) => {
+      const name = candidateName(record);
+      return {
+        kind: record.refId ? 'refId' : 'recordId',
+        id: (record.refId || record.recordId)!,
+        status: record.status,
+        ...(name ? { name } : {}),
+        summary,
+      };
+    });
+}
+
+export async function resolveUpstream(config: Config): Promise<ResolvedUpstream> {
+  const remote = config.environments.flatMap((environment) => (environment.upstream.kind === 'remote' ? [environment] : []));
+  if (remote.length === config.environments.length) {
+    return {
+      environments: remote.map((environment) => {
+        const { kind: _remote, ...target } = environment.upstream as RemoteUpstream;
+        return {
+          target,
+          info: {
+            name: environment.name,
+            label: environment.label,
+            clientId: target.clientId,
+            upstream: 'remote',
+            ...(environment.dashboardUrl ? { dashboardUrl: environment.dashboardUrl } : {}),
+          },
+        };
+      }),
+      banner: remote.map(
+        (environment, index) =>
+          `Upstream${remote.length > 1 ? ` ${index === 0 ? '(default) ' : ''}"${environment.name}"` : ''}: ${(environment.upstream as RemoteUpstream).baseUrl} (client id ${(environment.upstream as RemoteUpstream).clientId})`,
+      ),
+      close: async () => {},
+    };
+  }
+  const { startSandbox } = await import('./sandbox/sandbox.ts');
+  const sandbox = await startSandbox({ ...(await sandboxOptions(config)), testControls: config.sandbox.testControls });
+  const environment = config.environments[0]!;
+  return {
+    environments: [
+      {
+        target: { baseUrl: sandbox.url, clientId: sandbox.clientId, apiKey: sandbox.keys.full, statusApiKey: sandbox.keys.status },
+        info: { name: environment.name, label: environment.label, clientId: sandbox.clientId, upstream: 'sandbox' },
+        samples: samplesOf(sandbox.candidates),
+      },
+    ],
+    banner: sandboxBanner(config.sandbox, sandbox.url, sandbox.candidates.length),
+    close: () => sandbox.close(),
+  };
+}
+
+/** Said at start in sandbox mode: loud, so that nobody takes the sample candidates for real people. */
+export function sandboxBanner(sandbox: Pick<Config['sandbox'], 'dataFile' | 'largeImages'>, url: string, candidates: number): string[] {
+  const from = sandbox.dataFile ? ` from ${sandbox.dataFile}` : '';
+  return [
+    '',
+    ...boxed([
+      'SANDBOX MODE: KYC_BASE_URL is not set, so every lookup goes to the',
+      'embedded sandbox upstream and shows made-up sample candidates, not',
+      'real people. Set KYC_BASE_URL, KYC_CLIENT_ID and KYC_API_KEY to use',
+      'the real service.',
+    ]),
+    `  Sandbox upstream: ${url} (${candidates} candidates${from}${sandbox.largeImages ? ', large images' : ''})`,
+    '',
+  ];
+}
+
+/** Lines in a box of stars, indented by two, that fits a terminal 80 columns wide. */
+function boxed(lines: string[]): string[] {
+  const width = Math.max(...lines.map((line) => line.length));
+  const edge = `  ${'*'.repeat(width + 6)}`;
+  return [edge, ...lines.map((line) => `  *  ${line.padEnd(width)}  *`), edge];
+}

@@ -1,0 +1,257 @@
+import http from 'node:http';
+import https from 'node:https';
+import { type ApplicantsQuery, upstreamApplicantsPath } from '../../kyc/contract/applicants.ts';
+import { encodeIdSegment, type LookupKind } from '../../kyc/contract/lookup.ts';
+import { parseRetryAfter } from '../../kyc/contract/retry-after.ts';
+import type { RemoteUpstream } from '../config/config.ts';
+import { type AnswerGuard, createAnswerGuard } from '../answer/answer-guard.ts';
+import type { ScannedBody } from '../answer/answer-scan.ts';
+import { type KeySearch, keySearch } from '../answer/key-watch.ts';
+import { keyNeedles, NeedleWatch } from '../answer/needle-watch.ts';
+import { ApiFailure } from '../http/api-failure.ts';
+
+/** The KYC service this server asks, with its keys: the configured one, or the embedded sandbox. */
+export type UpstreamTarget = Omit<RemoteUpstream, 'kind'>;
+
+export interface UpstreamLimits {
+  timeoutMs: number;
+  maxResponseBytes: number;
+}
+
+/** Either the service's successful response, its headers read and its body still to come, or why not. */
+export type UpstreamOutcome =
+  | { ok: false; failure: ApiFailure; upstreamStatus: number | null }
+  | { ok: true; response: http.IncomingMessage };
+
+export interface CandidateRequest {
+  kind: LookupKind;
+  id: string;
+  /** Which key asks: the full one, or the status-level one (only when configured). */
+  scope: 'full' | 'status';
+  /** The browser's request headers: the few in FORWARDED_REQUEST_HEADERS are passed on. */
+  browserHeaders: http.IncomingHttpHeaders;
+}
+
+export interface UpstreamCall {
+  outcome: Promise<UpstreamOutcome>;
+  /** Ends the request to the service, and its response if one is flowing (the browser went away). */
+  abort(): void;
+}
+
+export interface ApplicantsRequest {
+  query: ApplicantsQuery;
+  /** Which key asks: the list holds status-level data, so the status-level key when there is one. */
+  scope: 'full' | 'status';
+}
+
+export interface UpstreamClient {
+  fetchCandidate(request: CandidateRequest): UpstreamCall;
+  /** The list operation; its body is always uncompressed (this server reads and reduces it). */
+  fetchApplicants(request: ApplicantsRequest): UpstreamCall;
+  /** A fresh watch for this service's keys in a body's raw bytes (needle-watch.ts); the keys stay in here. */
+  keyWatch(): NeedleWatch;
+  /** This service's keys, for the key watch of an answer's scan (key-watch.ts). */
+  readonly keys: KeySearch;
+  /**
+   * A fresh guard for a full answer's body: envelope start checked, JSON throughout, the full key never
+   * passed on. A full answer is only ever asked for with the full key, so only that key is searched: the
+   * status key, not sent with it, cannot be reflected in it.
+   */
+  answerGuard(body: ScannedBody): AnswerGuard;
+}
+
+/**
+ * Request headers of the browser that reach the upstream; all others are dropped. Accept-Encoding is
+ * not among them: every answer is asked for uncompressed, so that each byte passed on can be checked
+ * for the key (answer-guard.ts).
+ */
+const FORWARDED_REQUEST_HEADERS = ['accept'] as const;
+
+/** One keep-alive agent and one base path for every lookup; the keys stay in here. */
+export function createUpstreamClient(target: UpstreamTarget, limits: UpstreamLimits): UpstreamClient {
+  const base = new URL(target.baseUrl);
+  const transport = base.protocol === 'https:' ? https : http;
+  const agent = new transport.Agent({ keepAlive: true, maxSockets: 256, timeout: IDLE_SOCKET_MS });
+  const prefix = `${base.pathname.replace(/\/+$/, '')}/kyc/1.0/connect/${encodeURIComponent(target.clientId)}`;
+  const requestOptions = (path: string, headers: http.OutgoingHttpHeaders): http.RequestOptions => ({
+    protocol: base.protocol,
+    hostname: base.hostname.replace(/^\[|\]$/g, ''),
+    port: base.port || undefined,
+    method: 'GET',
+    path: `${prefix}/${path}`,
+    headers,
+    agent,
+  });
+  const keyFor = (scope: 'full' | 'status') => (scope === 'status' && target.statusApiKey ? target.statusApiKey : target.apiKey);
+  const needles = keyNeedles([target.apiKey, target.statusApiKey]);
+  const fullKey = keySearch([target.apiKey]);
+  return {
+    keyWatch: () => new NeedleWatch(needles),
+    keys: keySearch([target.apiKey, target.statusApiKey]),
+    answerGuard: (body) => createAnswerGuard(body, fullKey),
+    fetchCandidate(request) {
+      const headers: http.OutgoingHttpHeaders = {
+        authorization: keyFor(request.scope),
+        'cache-control': 'no-cache',
+        accept: 'application/json',
+      };
+      for (const name of FORWARDED_REQUEST_HEADERS) {
+        if (request.browserHeaders[name] !== undefined) headers[name] = request.browserHeaders[name];
+      }
+      headers['accept-encoding'] = 'identity';
+      const options = requestOptions(`${request.kind}/${encodeIdSegment(request.id)}`, headers);
+      return send(transport, options, (status, retryAfter) => failureOfStatus(status, request, retryAfter), limits);
+    },
+    fetchApplicants(request) {
+      const headers = {
+        authorization: keyFor(request.scope),
+        'cache-control': 'no-cache',
+        accept: 'application/json',
+        'accept-encoding': 'identity',
+      };
+      const options = requestOptions(upstreamApplicantsPath(request.query), headers);
+      return send(transport, options, failureOfListStatus, limits);
+    },
+  };
+}
+
+type FailureOfStatus = (status: number, retryAfterHeader: string | string[] | undefined) => ApiFailure;
+
+/**
+ * How long a kept-alive socket may stay idle before this side drops it: under Node's server default of
+ * 5 s (keepAliveTimeout), so that a request is not sent on a socket the service is closing at that very
+ * moment. Given this, Node's agent also honours a `Keep-Alive: timeout=N` answer header (N-1 s); without
+ * an agent timeout it ignores the header.
+ */
+export const IDLE_SOCKET_MS = 4000;
+
+/** The socket closed under a request that had not been answered yet: sent on a socket the service was closing. */
+const RESET_CODES = new Set(['ECONNRESET', 'EPIPE']);
+
+function send(
+  transport: typeof http | typeof https,
+  options: http.RequestOptions,
+  failureOf: FailureOfStatus,
+  limits: UpstreamLimits,
+): UpstreamCall {
+  let upstreamReq: http.ClientRequest | undefined;
+  const outcome = new Promise<UpstreamOutcome>((settle) => {
+    let settled = false;
+    const fail = (failure: ApiFailure, upstreamStatus: number | null = null) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(headersDeadline);
+      upstreamReq?.destroy();
+      settle({ ok: false, failure, upstreamStatus });
+    };
+    const timeout = () =>
+      new ApiFailure('upstream_timeout', `The KYC service did not answer within ${Math.round(limits.timeoutMs / 100) / 10} s.`);
+    const headersDeadline = setTimeout(() => fail(timeout()), limits.timeoutMs);
+    const attempt = (retried: boolean) => {
+      try {
+        upstreamReq = transport.request(options);
+      } catch {
+        // Only a configuration no check caught can get here (a key Node refuses to send as a header).
+        const message = 'The request to the KYC service could not be made. An administrator must check KYC_API_KEY.';
+        return fail(new ApiFailure('upstream_error', message));
+      }
+      const req = upstreamReq;
+      // Idle time on the socket, so that a body that stops flowing is cut as well.
+      req.setTimeout(limits.timeoutMs, () => {
+        if (!settled) fail(timeout());
+        else req.destroy(new Error('upstream body stalled'));
+      });
+      let answered = false;
+      req.on('socket', (socket) => socket.once('data', () => (answered = true)));
+      req.on('error', (error: NodeJS.ErrnoException) => {
+        if (settled) return;
+        if (!retried && isStaleSocket(req, error, answered)) return attempt(true);
+        fail(new ApiFailure('upstream_unreachable', `The KYC service could not be reached (${describeNetworkError(error)}).`));
+      });
+      req.on('response', (upstreamRes) => {
+        if (settled) return upstreamRes.destroy();
+        const status = upstreamRes.statusCode ?? 502;
+        if (status < 200 || status >= 300) {
+          upstreamRes.resume();
+          return fail(failureOf(status, upstreamRes.headers['retry-after']), status);
+        }
+        if (Number(upstreamRes.headers['content-length']) > limits.maxResponseBytes) {
+          const mb = Math.round(limits.maxResponseBytes / 1024 / 1024) || '<1';
+          const message = `The KYC service's response is larger than the ${mb} MB this server accepts (KYC_MAX_RESPONSE_BYTES).`;
+          return fail(new ApiFailure('response_too_large', message), status);
+        }
+        settled = true;
+        clearTimeout(headersDeadline);
+        settle({ ok: true, response: upstreamRes });
+      });
+      req.end();
+    };
+    attempt(false);
+  });
+  return { outcome, abort: () => upstreamReq?.destroy() };
+}
+
+/**
+ * A GET sent on a kept-alive socket that the service closed before a byte of its answer came back: the
+ * service was closing that idle socket as the request went out (Node documents `reusedSocket` for this).
+ * Asking again, once, on another socket is safe. A fresh socket's reset, or one after answer bytes, is
+ * the service's doing and is reported.
+ */
+function isStaleSocket(req: http.ClientRequest, error: NodeJS.ErrnoException, answered: boolean): boolean {
+  return req.reusedSocket && !answered && req.method === 'GET' && RESET_CODES.has(error.code ?? '');
+}
+
+/** What the browser is told when the service answers with an error status. */
+export function failureOfStatus(
+  status: number,
+  request: Pick<CandidateRequest, 'kind' | 'id'>,
+  retryAfterHeader?: string | string[],
+): ApiFailure {
+  if (status === 404) return new ApiFailure('not_found', `No candidate with ${request.kind} "${request.id}".`);
+  return failureOfServiceStatus(status, retryAfterHeader);
+}
+
+/** The list operation's errors: a 404 means this service does not offer it (its path holds no id). */
+export function failureOfListStatus(status: number, retryAfterHeader?: string | string[]): ApiFailure {
+  if (status === 404) return new ApiFailure('applicants_unavailable', 'This KYC service does not offer the applicants list.');
+  return failureOfServiceStatus(status, retryAfterHeader);
+}
+
+/** Error statuses that mean the same whatever was asked: the key refused, a rate limit, anything else. */
+function failureOfServiceStatus(status: number, retryAfterHeader?: string | string[]): ApiFailure {
+  if (status === 401 || status === 403) {
+    return new ApiFailure(
+      'upstream_unauthorized',
+      `The KYC service rejected this server's API key (HTTP ${status}). An administrator must check KYC_API_KEY and KYC_CLIENT_ID.`,
+    );
+  }
+  if (status === 429) {
+    // Only the service's own word on when: without it, a batch backs off by itself (1, 2, 4 s…) and the
+    // page asks to wait a minute. A made-up 60 s here held every batch up for a minute.
+    const retryAfter = parseRetryAfter(retryAfterHeader);
+    if (retryAfter === undefined) {
+      return new ApiFailure('upstream_rate_limited', 'The KYC service is limiting requests (HTTP 429). Wait a minute, then try again.');
+    }
+    return new ApiFailure('upstream_rate_limited', `The KYC service is limiting requests (HTTP 429). Try again in ${retryAfter} s.`, {
+      retryAfterSeconds: retryAfter,
+    });
+  }
+  return new ApiFailure('upstream_error', `The KYC service answered with an error (HTTP ${status}).`, { upstreamStatus: status });
+}
+
+function describeNetworkError(error: NodeJS.ErrnoException): string {
+  switch (error.code) {
+    case 'ECONNREFUSED':
+      return 'connection refused';
+    case 'ECONNRESET':
+      return 'connection reset';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return 'host name not found';
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return 'network unreachable';
+    default:
+      return error.code ?? 'network error';
+  }
+}
