@@ -60,10 +60,7 @@ export class StatusLevelReader extends QuietReader {
   }
 
   override open(bracket: '{' | '['): void {
-    if (this.building.length === 0 && this.path.depth <= 1) {
-      this.openTop(bracket);
-      return;
-    }
+    if (this.building.length === 0 && this.path.depth <= 1 && this.openTop(bracket)) return;
     const target = this.target();
     if (!target) return;
     const container: Container = bracket === '{' ? {} : [];
@@ -105,23 +102,20 @@ export class StatusLevelReader extends QuietReader {
     else target(kind === 'null' ? null : kind === 'true');
   }
 
-  /** The root object, and `data` when it is an object (a later `data`, as JSON.parse keeps the last, replaces it). */
-  private openTop(bracket: '{' | '['): void {
+  /**
+   * The root object, and `data` when it is an object (a later `data`, as JSON.parse keeps the last,
+   * replaces it). False for any other value at the top, which is opened as any other.
+   */
+  private openTop(bracket: '{' | '['): boolean {
     if (this.path.depth === 0) {
       if (bracket === '{') this.root = {};
-      return;
+      return true;
     }
-    if (this.root && this.path.at(['data'])) {
-      this.data = bracket === '{' ? {} : undefined;
-      if (this.data) setMember(this.root, 'data', this.data);
-      else Reflect.deleteProperty(this.root, 'data');
-      return;
-    }
-    const target = this.target();
-    if (!target) return;
-    const container: Container = bracket === '{' ? {} : [];
-    target(container);
-    this.building.push({ container });
+    if (!(this.root && this.path.at(['data']))) return false;
+    this.data = bracket === '{' ? {} : undefined;
+    if (this.data) setMember(this.root, 'data', this.data);
+    else Reflect.deleteProperty(this.root, 'data');
+    return true;
   }
 
   /** Where a value starting here goes: inside a kept value, or at a kept place; undefined when it is passed over. */
