@@ -42,7 +42,7 @@ const UNSAID = new Set(['result', 'outcome', 'results']);
 /** What an item of a list of checks is called, in order of preference. */
 const ITEM_NAMES = ['name', 'checkName', 'check_name', 'checkType', 'check_type', 'check', 'title', 'label', 'type', 'id'];
 
-export const MAX_DEPTH = 32;
+const MAX_DEPTH = 32;
 /** Fields kept for rows; the worst outcome is still taken over all of them. */
 const MAX_KEPT = 500;
 /** Text that holds JSON is read as JSON up to this many characters per certificate. */

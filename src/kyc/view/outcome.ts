@@ -31,7 +31,7 @@ export const KNOWN_OUTCOMES: Readonly<Record<string, KnownOutcome>> = {
 };
 
 /** `Potential Match`, `potential-match`, `potentialMatch` and ` POTENTIAL_MATCH ` are one word. */
-export function outcomeKey(value: string): string {
+function outcomeKey(value: string): string {
   return value
     .trim()
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
