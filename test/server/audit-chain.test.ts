@@ -6,6 +6,7 @@ import { lineHash } from '../../src/server/audit/audit-chain.ts';
 import type { AuditEntry } from '../../src/server/audit/audit.ts';
 import { runAuditVerify } from '../../src/server/audit/audit-verify.ts';
 import { auditLogsClosedAfterEach } from './audit-logs.ts';
+import { withClockAhead } from './clock.ts';
 
 const entry = (id: string): AuditEntry => ({
   time: new Date().toISOString(),
@@ -109,8 +110,7 @@ describe('the audit chain', () => {
     const file = tempFile();
     const log = await writeIds(file, ['a', 'b']);
     renameSync(file, `${file}.1`);
-    await new Promise((resolve) => setTimeout(resolve, 1100)); // the writer checks for rotation each second
-    await log.record(entry('c'));
+    await withClockAhead(1100, () => log.record(entry('c'))); // the writer checks for rotation each second
     await log.record(entry('d'));
     expect(JSON.parse(linesOf(file)[0]!).prev).toBe(lineHash(linesOf(`${file}.1`)[1]!));
     expect(verify(`${file}.1`, file)).toEqual({ code: 0, out: '4 lines, chain intact', err: '' });

@@ -8,6 +8,7 @@ import { type AuditEntry, createAuditLog as openAuditLog } from '../../src/serve
 import { parseConfig } from '../../src/server/config/config.ts';
 import { listen, rawRequest, testEnvironment } from './http.ts';
 import { auditLogsClosedAfterEach } from './audit-logs.ts';
+import { withClockAhead } from './clock.ts';
 
 const entry = (id: string): AuditEntry => ({
   time: new Date().toISOString(),
@@ -63,8 +64,8 @@ describe('audit log', () => {
     const log = createAuditLog(file);
     await log.record(entry('before'));
     renameSync(file, path.join(dir, 'audit.jsonl.1'));
-    await new Promise((resolve) => setTimeout(resolve, 1100));
-    await log.record(entry('after'));
+    // The writer checks for rotation once a second: a second later by its clock, it opens the path again.
+    await withClockAhead(1100, () => log.record(entry('after')));
     expect(ids(file)).toEqual(['after']);
     expect(ids(path.join(dir, 'audit.jsonl.1'))).toEqual(['before']);
   });

@@ -6,6 +6,7 @@ import type { RawResponse } from './http.ts';
 import { cookieFrom, freePort, type Instance, startInstance } from './instance.ts';
 import { OIDC_CLIENT, type OidcAccountName, signInAtProvider, startOidcProvider, type TestProvider } from './oidc-provider.ts';
 import { hasRedisServer, NO_REDIS_MESSAGE, startRedis, type RunningRedis } from './redis-fixture.ts';
+import { withClockAhead } from './clock.ts';
 
 /** OpenID Connect sign-in end to end over HTTP: the app as `npm start` builds it, a real provider, real redirects. */
 const candidates = sampleCandidates({ now: new Date() });
@@ -202,10 +203,9 @@ describe('OpenID Connect sign-in', () => {
   it('refuses an expired code', async () => {
     const started = await start(expiring);
     const callback = await signInAtProvider(started.url, 'ana');
-    // The provider gives codes 1 s of life, counted in whole seconds.
-    await new Promise((resolve) => setTimeout(resolve, 2200));
+    // The provider gives codes 1 s of life, counted in whole seconds by its clock (Date, in this process).
     const from = expiring.logs.length;
-    const res = await back(expiring, callback, { cookie: started.pending });
+    const res = await withClockAhead(2200, () => back(expiring, callback, { cookie: started.pending }));
     expect(res.headers.location).toBe('/sign-in-refused/rejected');
     expect(cookieFrom(res, 'cl_session')).toBeUndefined();
     // The provider's own answer, in the log for the operator; the counter by reason for the alert.

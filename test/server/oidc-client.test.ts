@@ -3,6 +3,7 @@ import { claimValue, createOidcSignIn, roleOf, safeReturnPath } from '../../src/
 import type { OidcConfig } from '../../src/server/config/oidc-config.ts';
 import { createMemoryStore, type SharedStore } from '../../src/server/state/store.ts';
 import { OIDC_CLIENT, signInAtProvider, startOidcProvider, type TestProvider } from './oidc-provider.ts';
+import { withClockAhead } from './clock.ts';
 
 const REDIRECT = 'http://127.0.0.1:1/api/oidc/callback';
 let provider: TestProvider;
@@ -111,9 +112,8 @@ describe('OpenID Connect sign-in', () => {
   it('refuses an expired code', async () => {
     const expiring = createOidcSignIn(configFor(shortCodes.issuer), store);
     const { back, pendingId } = await roundTrip(expiring, 'ana');
-    // The provider gives codes 1 s of life; its clock counts whole seconds.
-    await new Promise((resolve) => setTimeout(resolve, 2200));
-    const result = await expiring.finish(back.searchParams, pendingId);
+    // The provider gives codes 1 s of life; its clock (Date, in this process) counts whole seconds.
+    const result = await withClockAhead(2200, () => expiring.finish(back.searchParams, pendingId));
     expect(result).toMatchObject({ ok: false, reason: 'rejected' });
     expect(result.ok === false && result.detail).toMatch(/invalid_grant/);
   });
