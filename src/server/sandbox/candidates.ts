@@ -1,7 +1,7 @@
 import type { CandidateRecord, IdentityAttribute } from '../../kyc/contract/schema.ts';
 import { claimResults } from './certificate-shapes.ts';
 import { certificateSlug, makeBrokenCertificate, makeCertificate, type CertificateSpec } from './certificates.ts';
-import { drawPicture, LARGE_SIZE, SAMPLE_SIZE, type PictureKind } from './images.ts';
+import { drawPicture, LARGE_SIZE, SAMPLE_SIZE, type PictureKind, type PictureSpec } from './images.ts';
 import { benchPeople } from './bench-people.ts';
 import { PEOPLE } from './people.ts';
 import type { Person } from './person.ts';
@@ -33,8 +33,6 @@ export function sampleCandidates(options: SampleOptions): SandboxCandidate[] {
 export function buildCandidates(people: Person[], options: SampleOptions): SandboxCandidate[] {
   const nowMs = options.now.getTime();
   const at = (secondsBefore: number) => new Date(nowMs - secondsBefore * 1000).toISOString();
-  // Large pictures take about a second each to encode: draw one per kind and share it.
-  const largePictureCache = new Map<PictureKind, string>();
   return people.map((person) => {
     const record: CandidateRecord = {
       status: person.status,
@@ -47,7 +45,7 @@ export function buildCandidates(people: Person[], options: SampleOptions): Sandb
     if (person.submitCount !== undefined) record.submitCount = person.submitCount;
     if (person.archivesIn !== undefined) record.willArchiveAtDate = at(-person.archivesIn);
     if (person.customFields) record.customFields = person.customFields;
-    if (!person.isArchived) record.identities = identitiesOf(person, options, largePictureCache);
+    if (!person.isArchived) record.identities = identitiesOf(person, options);
     if (person.certs) record.certs = certificatesOf(person, at(Math.min(...Object.values(person.dates)) - 60));
     return { record, summary: person.summary };
   });
@@ -77,11 +75,22 @@ function certificatesOf(person: Person, issuedAt: string): Record<string, string
   );
 }
 
-function identitiesOf(
-  person: Person,
-  options: SampleOptions,
-  largePictureCache: Map<PictureKind, string>,
-): Record<string, IdentityAttribute> {
+/**
+ * Pictures are drawn once per process and shared, as base64: the same spec always gives the same bytes,
+ * and a large one takes about a second to encode (every sandbox a test suite starts would redraw them).
+ */
+const drawn = new Map<string, string>();
+function pictureBase64(spec: PictureSpec): string {
+  const key = JSON.stringify(spec);
+  let value = drawn.get(key);
+  if (value === undefined) {
+    value = drawPicture(spec).toString('base64');
+    drawn.set(key, value);
+  }
+  return value;
+}
+
+function identitiesOf(person: Person, options: SampleOptions): Record<string, IdentityAttribute> {
   const identities: Record<string, IdentityAttribute> = {};
   const text = (value: string | undefined) => (value === undefined ? undefined : { type: 'string', value });
   const entries: Array<[string, IdentityAttribute | undefined]> = [
@@ -100,19 +109,14 @@ function identitiesOf(
   const hasPictures = Object.keys(person.pictures).length > 0;
   if (options.largeImages && hasPictures) {
     for (const kind of LARGE_PICTURES) {
-      let value = largePictureCache.get(kind);
-      if (!value) {
-        const picture = drawPicture({ kind, lines: ['Benchmark candidate'], format: 'jpeg', ...LARGE_SIZE, cameraNoise: true });
-        value = picture.toString('base64');
-        largePictureCache.set(kind, value);
-      }
+      const value = pictureBase64({ kind, lines: ['Benchmark candidate'], format: 'jpeg', ...LARGE_SIZE, cameraNoise: true });
       identities[kind] = { type: 'base64', value };
     }
     return identities;
   }
   for (const [kind, how] of Object.entries(person.pictures) as Array<[PictureKind, NonNullable<Person['pictures'][PictureKind]>]>) {
-    const picture = drawPicture({ kind, lines, ...(typeof how === 'string' ? { format: how } : how), ...SAMPLE_SIZE });
-    identities[kind] = { type: 'base64', value: picture.toString('base64') };
+    const value = pictureBase64({ kind, lines, ...(typeof how === 'string' ? { format: how } : how), ...SAMPLE_SIZE });
+    identities[kind] = { type: 'base64', value };
   }
   return identities;
 }
