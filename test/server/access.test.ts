@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { apiErrorBodySchema, sessionInfoSchema } from '../../src/kyc/contract/api.ts';
 import { createAccessControl } from '../../src/server/auth/access.ts';
-import { hashPassword } from '../../src/server/auth/passwords.ts';
+import { testPasswordHash } from './passwords.ts';
 import { createAuditLog, type AuditEntry } from '../../src/server/audit/audit.ts';
 import { createRateLimiter } from '../../src/server/ops/rate-limit.ts';
 import { createMemoryStore } from '../../src/server/state/store.ts';
@@ -27,8 +27,8 @@ beforeAll(async () => {
     usersFile,
     JSON.stringify({
       users: [
-        { username: 'ana', passwordHash: await hashPassword(PASSWORDS.ana), role: 'compliance' },
-        { username: 'sam', passwordHash: await hashPassword(PASSWORDS.sam), role: 'support' },
+        { username: 'ana', passwordHash: await testPasswordHash(PASSWORDS.ana), role: 'compliance' },
+        { username: 'sam', passwordHash: await testPasswordHash(PASSWORDS.sam), role: 'support' },
       ],
     }),
   );

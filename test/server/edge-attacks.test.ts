@@ -6,7 +6,7 @@ import { apiErrorBodySchema } from '../../src/kyc/contract/api.ts';
 import { createApiFromConfig } from '../../src/server/api.ts';
 import { createAppServer } from '../../src/server/app-server.ts';
 import { createAccessControl } from '../../src/server/auth/access.ts';
-import { hashPassword } from '../../src/server/auth/passwords.ts';
+import { testPasswordHash } from './passwords.ts';
 import { upsertUser } from '../../src/server/auth/users-file.ts';
 import type { AuditLine } from '../../src/server/audit/audit.ts';
 import { ConfigError, parseConfig } from '../../src/server/config/config.ts';
@@ -184,7 +184,7 @@ describe("a support user reading the sandbox candidates' names from /api/meta", 
     const dataFile = path.join(dir, 'team-candidates.json');
     const teamMember = { status: 'waiting', refId: 'team-1', recordId: 'r-team-1', isArchived: false, blockPassID: 'b', submitCount: 1 };
     writeFileSync(dataFile, JSON.stringify([{ ...teamMember, identities: { given_name: { type: 'string', value: 'Zebulon' } } }]));
-    const candidates = [...sampleCandidates({ now: new Date(), largeImages: false }), ...loadSandboxData(dataFile)];
+    const candidates = [...sampleCandidates({ now: new Date(), pictures: false }), ...loadSandboxData(dataFile)];
     const samples = samplesOf(candidates);
     const names = samples.flatMap((sample) => (sample.name ? [sample.name] : []));
     expect(names).toContain('Zebulon');
@@ -214,7 +214,7 @@ describe('https claimed by anyone, and a session cookie planted from a sibling o
   async function usersApp(trustedProxies: string[]) {
     writeFileSync(
       usersFile,
-      JSON.stringify({ users: [{ username: 'ana', passwordHash: await hashPassword('ana password ok'), role: 'compliance' }] }),
+      JSON.stringify({ users: [{ username: 'ana', passwordHash: await testPasswordHash('ana password ok'), role: 'compliance' }] }),
     );
     const access = createAccessControl(
       { mode: 'users', usersFile, sessionMaxAgeMinutes: 60, sessionIdleMinutes: 10 },
@@ -317,7 +317,7 @@ describe('a session that outlives a password change (npm run user:add for an exi
     const usersFile = path.join(dir, 'password-change-users.json');
     const user = async (username: string, password: string) => ({
       username,
-      passwordHash: await hashPassword(password),
+      passwordHash: await testPasswordHash(password),
       role: 'compliance' as const,
     });
     writeFileSync(usersFile, JSON.stringify({ users: [await user('ana', 'ana old password'), await user('sam', 'sam password ok')] }));
@@ -346,7 +346,7 @@ describe('jamming sign-in without an account', () => {
   const users = async () =>
     writeFileSync(
       usersFile,
-      JSON.stringify({ users: [{ username: 'ana', passwordHash: await hashPassword('ana password ok'), role: 'compliance' }] }),
+      JSON.stringify({ users: [{ username: 'ana', passwordHash: await testPasswordHash('ana password ok'), role: 'compliance' }] }),
     );
   /** A sign-in sent from one of this machine's loopback addresses (127.0.0.0/8), as if from another client. */
   const signInFrom = (port: number, from: string, password: string, headers: Record<string, string> = {}) =>

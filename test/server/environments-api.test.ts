@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiMetaSchema } from '../../src/kyc/contract/api.ts';
 import { createApiFromConfig } from '../../src/server/api.ts';
 import { createAccessControl } from '../../src/server/auth/access.ts';
-import { hashPassword } from '../../src/server/auth/passwords.ts';
+import { testPasswordHash } from './passwords.ts';
 import { createAuditLog } from '../../src/server/audit/audit.ts';
 import { parseConfig } from '../../src/server/config/config.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
@@ -40,8 +40,8 @@ beforeAll(async () => {
     usersFile,
     JSON.stringify({
       users: [
-        { username: 'ana', passwordHash: await hashPassword('ana-pass'), role: 'compliance' },
-        { username: 'tess', passwordHash: await hashPassword('tess-pass'), role: 'compliance', environments: ['staging'] },
+        { username: 'ana', passwordHash: await testPasswordHash('ana-pass'), role: 'compliance' },
+        { username: 'tess', passwordHash: await testPasswordHash('tess-pass'), role: 'compliance', environments: ['staging'] },
       ],
     }),
   );

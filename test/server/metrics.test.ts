@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccessControl } from '../../src/server/auth/access.ts';
-import { hashPassword } from '../../src/server/auth/passwords.ts';
+import { testPasswordHash } from './passwords.ts';
 import { createAuditLog } from '../../src/server/audit/audit.ts';
 import { parseConfig } from '../../src/server/config/config.ts';
 import { createMetrics, createMetricsServer, type Metrics, observeAuditLog } from '../../src/server/ops/metrics.ts';
@@ -223,7 +223,7 @@ describe('/metrics', () => {
     const usersFile = path.join(dir, 'users.json');
     writeFileSync(
       usersFile,
-      JSON.stringify({ users: [{ username: 'ana', passwordHash: await hashPassword('a long password'), role: 'compliance' }] }),
+      JSON.stringify({ users: [{ username: 'ana', passwordHash: await testPasswordHash('a long password'), role: 'compliance' }] }),
     );
     const app = await startTestApp({
       upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' },

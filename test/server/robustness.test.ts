@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { apiErrorBodySchema } from '../../src/kyc/contract/api.ts';
 import { createAccessControl } from '../../src/server/auth/access.ts';
-import { hashPassword } from '../../src/server/auth/passwords.ts';
+import { testPasswordHash } from './passwords.ts';
 import type { AuditLog } from '../../src/server/audit/audit.ts';
 import { createApiHandler } from '../../src/server/proxy.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
@@ -162,7 +162,7 @@ describe('built-in users under pressure and change', () => {
   // Each user's hash is made once: a role edited in the file keeps the password (a new hash would end the session).
   const hashes = new Map<string, Promise<string>>();
   const hashOf = (username: string) => {
-    if (!hashes.has(username)) hashes.set(username, hashPassword(`${username} password ok`));
+    if (!hashes.has(username)) hashes.set(username, testPasswordHash(`${username} password ok`));
     return hashes.get(username)!;
   };
   const writeUsers = async (users: Array<{ username: string; role: string }>) =>

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { apiErrorBodySchema } from '../../src/kyc/contract/api.ts';
-import { hashPassword } from '../../src/server/auth/passwords.ts';
+import { testPasswordHash } from './passwords.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { SANDBOX_KEYS, startSandbox, type RunningSandbox } from '../../src/server/sandbox/sandbox.ts';
 import type { RawResponse } from './http.ts';
@@ -32,8 +32,8 @@ beforeAll(async () => {
     usersFile,
     JSON.stringify({
       users: [
-        { username: 'ana', passwordHash: await hashPassword(PASSWORDS.ana), role: 'compliance' },
-        { username: 'sam', passwordHash: await hashPassword(PASSWORDS.sam), role: 'support' },
+        { username: 'ana', passwordHash: await testPasswordHash(PASSWORDS.ana), role: 'compliance' },
+        { username: 'sam', passwordHash: await testPasswordHash(PASSWORDS.sam), role: 'support' },
       ],
     }),
   );
