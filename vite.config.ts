@@ -55,6 +55,12 @@ export default defineConfig(({ command, isSsrBuild }) => ({
   preview: { host: '127.0.0.1', port: 4173 },
   build: isSsrBuild ? serverBuild : clientBuild,
   test: {
+    // Vitest's default on 2 cores is a single worker (cores - 1): most files wait on sockets and timers
+    // rather than the CPU, so two run side by side. Forks, each file isolated (the default): a file's
+    // module state (vi.mock, a sandbox's memo) never reaches another.
+    maxWorkers: 2,
+    globalSetup: ['test/support/pictures-setup.ts'],
+    setupFiles: ['test/support/pictures.ts'],
     projects: [
       {
         extends: true,

@@ -77,9 +77,15 @@ function certificatesOf(person: Person, issuedAt: string): Record<string, string
 
 /**
  * Pictures are drawn once per process and shared, as base64: the same spec always gives the same bytes,
- * and a large one takes about a second to encode (every sandbox a test suite starts would redraw them).
+ * and drawing takes seconds (every sandbox a test suite starts would redraw them). A test run draws them
+ * once for all its processes: `drawnPictures` in one, `rememberPictures` in the others.
  */
 const drawn = new Map<string, string>();
+export const drawnPictures = (): Array<[string, string]> => [...drawn];
+export function rememberPictures(pictures: Array<[string, string]>): void {
+  for (const [key, value] of pictures) drawn.set(key, value);
+}
+
 function pictureBase64(spec: PictureSpec): string {
   const key = JSON.stringify(spec);
   let value = drawn.get(key);
