@@ -1,6 +1,8 @@
-import { expect, test } from '@playwright/test';
-import { E2E_PORTS } from '../../playwright.config.ts';
+import { expect, test, needsServers } from './fixtures.ts';
+import { E2E_PORTS } from './servers.ts';
 import { seriousViolations } from './axe.ts';
+
+needsServers('sandbox', 'environments', 'gateway');
 
 test('the home page has no serious or critical accessibility violation', async ({ page }) => {
   await page.goto('/');

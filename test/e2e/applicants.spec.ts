@@ -1,10 +1,13 @@
 import { readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { type APIRequestContext, expect, test, type Page } from '@playwright/test';
-import { E2E_ARCHIVING_DIR, E2E_PORTS } from '../../playwright.config.ts';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { expect, test, needsServers } from './fixtures.ts';
+import { E2E_ARCHIVING_DIR, E2E_PORTS } from './servers.ts';
 import { PEOPLE } from '../../src/server/sandbox/people.ts';
 import { seriousViolations } from './axe.ts';
-import { APP_HEADERS, screenshot, watchPageErrors } from './helpers.ts';
+import { APP_HEADERS, screenshot } from './helpers.ts';
+
+needsServers('sandbox', 'largeQueue', 'archivingKey', 'upstream');
 
 /** The app on the sandbox with SANDBOX_LARGE_IMAGES=1: enough candidates for the queue to page. */
 const largeUrl = `http://127.0.0.1:${E2E_PORTS.largeQueue}`;
@@ -21,7 +24,6 @@ const tab = (page: Page, name: string) => page.getByRole('tab', { name: new RegE
 
 test.describe('the applicants queue', () => {
   test('is linked from the header; tabs filter with counts; a row opens the candidate', async ({ page }) => {
-    const errors = watchPageErrors(page);
     await page.goto('/');
     await page.getByRole('link', { name: 'Applicants' }).click();
     await expect(page).toHaveURL(/\/applicants$/);
@@ -49,7 +51,6 @@ test.describe('the applicants queue', () => {
     await page.goBack();
     await expect(tab(page, 'In review')).toHaveAttribute('aria-selected', 'true');
     await expect(rows(page)).toHaveCount(count('inreview'));
-    expect(errors).toEqual([]);
   });
 
   test('tabs work from the keyboard', async ({ page }) => {

@@ -1,6 +1,8 @@
-import { expect, test } from '@playwright/test';
-import { E2E_PORTS, E2E_USERS } from '../../playwright.config.ts';
+import { expect, test, needsServers } from './fixtures.ts';
+import { E2E_PORTS, E2E_USERS } from './servers.ts';
 import { APP_HEADERS, screenshot } from './helpers.ts';
+
+needsServers('sandbox', 'users', 'gateway');
 
 const AMELIE = '/candidates/refId/c0a8f3e2-6b1d-4f7e-9a52-3d1e8b7c4a10';
 const usersUrl = `http://127.0.0.1:${E2E_PORTS.users}`;

@@ -1,11 +1,14 @@
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import type { BrowserContext, Page } from '@playwright/test';
+import { expect, test, needsServers } from './fixtures.ts';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { E2E_PORTS, E2E_USERS } from '../../playwright.config.ts';
+import { E2E_PORTS, E2E_USERS } from './servers.ts';
 import { APP_HEADERS } from './helpers.ts';
+
+needsServers('sandbox', 'gateway', 'users');
 
 /**
  * A page on another origin tries to make lookups in the name of whoever is signed in, in real Chromium,

@@ -22,13 +22,6 @@ export async function docScreenshot(page: Page, name: string, options: { fullPag
   await page.screenshot({ path: `${dir}/${name}.png`, fullPage: options.fullPage ?? false, animations: 'disabled', caret: 'hide' });
 }
 
-/** Fails the test on any uncaught exception in the page. */
-export function watchPageErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  return errors;
-}
-
 export async function expectAllPicturesDecoded(page: Page, count: number): Promise<void> {
   const pictures = page.locator('figure[data-attribute] button img');
   await expect(pictures).toHaveCount(count);

@@ -1,8 +1,11 @@
-import { expect, type Page, test } from '@playwright/test';
-import { E2E_PORTS } from '../../playwright.config.ts';
+import type { Page } from '@playwright/test';
+import { expect, test, needsServers } from './fixtures.ts';
+import { E2E_PORTS } from './servers.ts';
 import { OIDC_ACCOUNTS, type OidcAccountName, startOidcProvider, type TestProvider } from '../server/oidc-provider.ts';
 import { seriousViolations } from './axe.ts';
 import { APP_HEADERS, screenshot } from './helpers.ts';
+
+needsServers('oidc');
 
 /** OpenID Connect in real Chromium: the built server, and a real OpenID provider started here. */
 const AMELIE = '/candidates/refId/c0a8f3e2-6b1d-4f7e-9a52-3d1e8b7c4a10';

@@ -1,0 +1,252 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { SANDBOX_ARCHIVE_KEY, SANDBOX_CLIENT_ID, SANDBOX_KEYS } from '../../src/server/sandbox/sandbox.ts';
+
+/**
+ * The servers of the browser suite: the built production server (`npm run build` first) in each
+ * configuration a spec needs. A spec names its servers with `needsServers(...)`; each starts once per run,
+ * by whichever worker needs it first, and the others wait for it, so that one spec file run alone starts
+ * only its own. E2E_PORT_BASE moves every port, so that two checkouts can run the suite at once.
+ */
+const PORT_BASE = Number(process.env.E2E_PORT_BASE ?? 4300);
+export const E2E_PORTS = {
+  sandbox: PORT_BASE + 1,
+  upstream: PORT_BASE + 2,
+  statusOnly: PORT_BASE + 3,
+  upstreamDown: PORT_BASE + 4,
+  users: PORT_BASE + 5,
+  gateway: PORT_BASE + 6,
+  hostile: PORT_BASE + 7,
+  largeQueue: PORT_BASE + 8,
+  archivingKey: PORT_BASE + 9,
+  /** OpenID Connect: the app, and the test provider that test/e2e/oidc.spec.ts starts in the test process. */
+  oidc: PORT_BASE + 20,
+  oidcProvider: PORT_BASE + 21,
+  /** Two sandboxes (the first with its test switch) and the app serving both as environments. */
+  sandboxA: PORT_BASE + 10,
+  sandboxB: PORT_BASE + 11,
+  environments: PORT_BASE + 12,
+} as const;
+
+/** Test-only accounts of test/fixtures/e2e-users.json (never use these anywhere else). */
+export const E2E_USERS = {
+  compliance: { username: 'ana', password: 'ana-compliance-e2e' },
+  support: { username: 'sam', password: 'sam-support-e2e' },
+} as const;
+
+/** The environments file of the app serving two sandboxes: written at the start of a run, since its ports move. */
+export const E2E_ENVIRONMENTS_FILE = 'test-results/e2e-environments.json';
+/**
+ * The app with the archiving key keeps its audit log here, and beside it what it found about its key
+ * (archiving-key-*.json): cleared at the start of a run, so that a finding of the last run does not
+ * refuse this one's first lookup.
+ */
+export const E2E_ARCHIVING_DIR = 'test-results/e2e-archiving';
+/** Each started server's process id and output, and the lock that says a worker is starting it. */
+const SERVERS_DIR = 'test-results/e2e-servers';
+/** Nothing listens here: the server pointed at it finds its upstream down. */
+const CLOSED_PORT = 9;
+
+// Empty values count as unset, and they win over a developer's .env: the suite always runs on the sandbox.
+const SANDBOX_ENV = {
+  KYC_BASE_URL: '',
+  KYC_CLIENT_ID: '',
+  KYC_API_KEY: '',
+  KYC_API_KEY_STATUS: '',
+  KYC_KEY_ARCHIVES_ON_EXTRACT: '',
+  SANDBOX_DATA: '',
+  SANDBOX_LARGE_IMAGES: '',
+  AUTH_USERS_FILE: '',
+  AUTH_PROXY_USER_HEADER: '',
+  AUTH_PROXY_ROLE_HEADER: '',
+  AUTH_PROXY_TRUSTED: '',
+  OIDC_ISSUER: '',
+  OIDC_CLIENT_ID: '',
+  OIDC_CLIENT_SECRET: '',
+  OIDC_REDIRECT_URL: '',
+  OIDC_COMPLIANCE_VALUES: '',
+  OIDC_SUPPORT_VALUES: '',
+  OIDC_PROVIDER_NAME: '',
+  REDIS_URL: '',
+  AUDIT_LOG: 'test-results/e2e-audit.jsonl',
+  RATE_LIMIT_PER_MINUTE: '0',
+  KYC_ENVIRONMENTS_FILE: '',
+  SANDBOX_TEST_CONTROLS: '',
+  HOST: '127.0.0.1',
+};
+
+/** A server by its port's name: each has a port of its own (the OpenID provider is started by its spec). */
+export type ServerName = Exclude<keyof typeof E2E_PORTS, 'oidcProvider'>;
+
+interface ServerSpec {
+  /** `app`: dist/server/main.js on PORT; `sandbox`: the sandbox alone (dist/server/sandbox.js) on SANDBOX_PORT. */
+  entry: 'app' | 'sandbox';
+  port: number;
+  env?: Record<string, string>;
+  /** Servers this one talks to, started before it. */
+  needs?: ServerName[];
+  /** How long it may take to listen (large images take seconds to draw). */
+  timeoutMs?: number;
+}
+
+const remote = (port: number, apiKey: string) => ({
+  KYC_BASE_URL: `http://127.0.0.1:${port}`,
+  KYC_CLIENT_ID: SANDBOX_CLIENT_ID,
+  KYC_API_KEY: apiKey,
+});
+
+const SERVERS: Record<ServerName, ServerSpec> = {
+  // The app on its embedded sandbox, as `npm start` runs it on a fresh machine.
+  sandbox: { entry: 'app', port: E2E_PORTS.sandbox },
+  // The sandbox alone, as `npm run sandbox` runs it (its test reset brings the deleted demonstration back)...
+  upstream: { entry: 'sandbox', port: E2E_PORTS.upstream, env: { SANDBOX_TEST_CONTROLS: '1' } },
+  // ...and the app pointed at it as a remote service, with the status-only key.
+  statusOnly: { entry: 'app', port: E2E_PORTS.statusOnly, env: remote(E2E_PORTS.upstream, SANDBOX_KEYS.status), needs: ['upstream'] },
+  // The app with its upstream down.
+  upstreamDown: { entry: 'app', port: E2E_PORTS.upstreamDown, env: { ...remote(CLOSED_PORT, 'any-key') } },
+  // Built-in users, signed in through the sign-in page.
+  users: { entry: 'app', port: E2E_PORTS.users, env: { AUTH_USERS_FILE: 'test/fixtures/e2e-users.json' } },
+  // Behind an identity-aware proxy: the tests send its headers themselves, from a trusted address.
+  gateway: {
+    entry: 'app',
+    port: E2E_PORTS.gateway,
+    env: {
+      AUTH_PROXY_USER_HEADER: 'X-Forwarded-User',
+      AUTH_PROXY_ROLE_HEADER: 'X-Forwarded-Role',
+      AUTH_PROXY_TRUSTED: '127.0.0.1/32,::1/128',
+    },
+  },
+  // The sandbox with its hostile candidate.
+  hostile: { entry: 'app', port: E2E_PORTS.hostile, env: { SANDBOX_HOSTILE: '1' } },
+  // Large images: enough sandbox candidates for the applicants queue to page.
+  largeQueue: { entry: 'app', port: E2E_PORTS.largeQueue, env: { SANDBOX_LARGE_IMAGES: '1' }, timeoutMs: 90_000 },
+  // The standalone sandbox again, with its key that archives identity data after each full lookup.
+  archivingKey: {
+    entry: 'app',
+    port: E2E_PORTS.archivingKey,
+    env: { ...remote(E2E_PORTS.upstream, SANDBOX_ARCHIVE_KEY), AUDIT_LOG: `${E2E_ARCHIVING_DIR}/audit.jsonl` },
+    needs: ['upstream'],
+  },
+  // OpenID Connect against the test provider (test/server/oidc-provider.ts), which the spec starts
+  // itself: the server fetches the provider's metadata at the first sign-in, not only at start.
+  oidc: {
+    entry: 'app',
+    port: E2E_PORTS.oidc,
+    env: {
+      OIDC_ISSUER: `http://127.0.0.1:${E2E_PORTS.oidcProvider}`,
+      OIDC_CLIENT_ID: 'candidate-lookup',
+      OIDC_CLIENT_SECRET: 'oidc-test-client-secret-that-is-long-enough',
+      OIDC_REDIRECT_URL: `http://127.0.0.1:${E2E_PORTS.oidc}/api/oidc/callback`,
+      OIDC_COMPLIANCE_VALUES: 'kyc-compliance',
+      OIDC_SUPPORT_VALUES: 'kyc-support',
+      OIDC_SCOPES: 'openid email profile groups',
+      OIDC_PROVIDER_NAME: 'Test IdP',
+    },
+  },
+  // Two sandboxes as two environments of one app: the first can change a status (SANDBOX_TEST_CONTROLS).
+  sandboxA: { entry: 'sandbox', port: E2E_PORTS.sandboxA, env: { SANDBOX_TEST_CONTROLS: '1' } },
+  sandboxB: { entry: 'sandbox', port: E2E_PORTS.sandboxB },
+  environments: {
+    entry: 'app',
+    port: E2E_PORTS.environments,
+    env: { KYC_ENVIRONMENTS_FILE: E2E_ENVIRONMENTS_FILE },
+    needs: ['sandboxA', 'sandboxB'],
+  },
+};
+
+/** The files a run starts from (globalSetup): no server of an earlier run left, the environments file, an empty archiving folder. */
+export function prepareRun(): void {
+  stopServers();
+  rmSync(E2E_ARCHIVING_DIR, { recursive: true, force: true });
+  mkdirSync(E2E_ARCHIVING_DIR, { recursive: true });
+  mkdirSync(SERVERS_DIR, { recursive: true });
+  writeFileSync(
+    E2E_ENVIRONMENTS_FILE,
+    JSON.stringify([
+      {
+        name: 'a',
+        label: 'Sandbox A',
+        baseUrl: `http://127.0.0.1:${E2E_PORTS.sandboxA}`,
+        clientId: SANDBOX_CLIENT_ID,
+        apiKey: SANDBOX_KEYS.full,
+        statusApiKey: SANDBOX_KEYS.status,
+        dashboardUrl: 'https://dashboard.example.com/kyc/{recordId}',
+      },
+      {
+        name: 'b',
+        label: 'Sandbox B',
+        baseUrl: `http://127.0.0.1:${E2E_PORTS.sandboxB}`,
+        clientId: SANDBOX_CLIENT_ID,
+        apiKey: SANDBOX_KEYS.full,
+      },
+    ]),
+  );
+}
+
+/** Stops every server this run started (globalTeardown), each with its process group. */
+export function stopServers(): void {
+  if (!existsSync(SERVERS_DIR)) return;
+  for (const name of readdirSync(SERVERS_DIR).filter((file) => file.endsWith('.pid'))) {
+    const pid = Number(readFileSync(path.join(SERVERS_DIR, name), 'utf8'));
+    if (pid > 0) signal(-pid, 'SIGKILL');
+  }
+  rmSync(SERVERS_DIR, { recursive: true, force: true });
+}
+
+function signal(pid: number, name: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(pid, name);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Starts the servers named, and those they need, unless a worker of this run has started them already. */
+export async function startServers(...names: ServerName[]): Promise<void> {
+  for (const name of names) await startServer(name);
+}
+
+async function startServer(name: ServerName): Promise<void> {
+  const server = SERVERS[name];
+  for (const need of server.needs ?? []) await startServer(need);
+  const pidFile = path.join(SERVERS_DIR, `${name}.pid`);
+  const logFile = path.join(SERVERS_DIR, `${name}.log`);
+  let child: ChildProcess | undefined;
+  try {
+    // The lock: the first worker to create the file starts the server; the others only wait for it.
+    writeFileSync(pidFile, '', { flag: 'wx' });
+    const log = openSync(logFile, 'w');
+    const port = String(server.port);
+    child = spawn(process.execPath, [server.entry === 'app' ? 'dist/server/main.js' : 'dist/server/sandbox.js'], {
+      env: { PATH: process.env.PATH, ...SANDBOX_ENV, ...server.env, ...(server.entry === 'app' ? { PORT: port } : { SANDBOX_PORT: port }) },
+      // Its own process group, outliving the worker that started it: the run's teardown stops it.
+      detached: true,
+      stdio: ['ignore', log, log],
+    });
+    closeSync(log);
+    writeFileSync(pidFile, String(child.pid));
+    child.unref();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  await listening(name, server, pidFile, logFile);
+}
+
+/** Resolves once the server answers HTTP; rejects, with its output, if it exits or takes too long. */
+async function listening(name: ServerName, server: ServerSpec, pidFile: string, logFile: string): Promise<void> {
+  const deadline = Date.now() + (server.timeoutMs ?? 30_000);
+  const output = () => (existsSync(logFile) ? readFileSync(logFile, 'utf8') : '');
+  for (;;) {
+    const answered = await fetch(`http://127.0.0.1:${server.port}/`).then(
+      () => true,
+      () => false,
+    );
+    if (answered) return;
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    if (pid > 0 && !signal(pid, 0)) throw new Error(`The e2e server ${name} exited before it listened:\n${output()}`);
+    if (Date.now() > deadline) throw new Error(`The e2e server ${name} did not listen on ${server.port} in time:\n${output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
