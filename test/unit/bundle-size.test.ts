@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -40,15 +40,6 @@ describe('the browser build', () => {
     expect(initialJs.length).toBeGreaterThan(0);
     const total = initialJs.reduce((sum, file) => sum + gzipKb(file), 0);
     expect(total, initialJs.map((file) => `${file} ${gzipKb(file).toFixed(1)} kB`).join(', ')).toBeLessThanOrEqual(INITIAL_JS_BUDGET_KB);
-  });
-
-  it("ships React Router's production build, without its development warnings", () => {
-    const js = readdirSync(path.join(outDir, 'assets')).filter((file) => file.endsWith('.js'));
-    const text = js.map((file) => readFileSync(path.join(outDir, 'assets', file), 'utf8')).join('\n');
-    // Both only in the development build's `if (ENABLE_DEV_WARNINGS)` branches.
-    expect(text).not.toContain('You rendered descendant <Routes>');
-    expect(text).not.toContain('No routes matched location');
-    expect(text).toContain('useLocation() may be used only in the context of a <Router> component.');
   });
 
   it('leaves every page but the home page out of the first load', () => {

@@ -1,4 +1,4 @@
-import { useNavigate } from 'react-router';
+import { navigate } from '../navigation.tsx';
 import type { ApiMeta } from '../../kyc/contract/api.ts';
 import { cn } from '../ui/cn.ts';
 import { environmentBadgeText } from './use-environment.ts';
@@ -8,7 +8,6 @@ import { environmentBadgeText } from './use-environment.ts';
  * them, keeping the page (a candidate is looked up again in the other environment).
  */
 export function EnvironmentControl({ meta, path }: { meta: ApiMeta; path: string }) {
-  const navigate = useNavigate();
   const info = meta.environment;
   const sandbox = info.upstream === 'sandbox';
   const badge = (
@@ -37,7 +36,7 @@ export function EnvironmentControl({ meta, path }: { meta: ApiMeta; path: string
       <select
         id="environment-switcher"
         value={meta.allowed ? info.name : ''}
-        onChange={(event) => void navigate(`/e/${encodeURIComponent(event.target.value)}${path === '/' ? '' : path}`)}
+        onChange={(event) => navigate(`/e/${encodeURIComponent(event.target.value)}${path === '/' ? '' : path}`)}
         className="rounded-md border border-slate-300 bg-white px-2 py-1 text-sm text-slate-800 focus-ring print:hidden"
       >
         {!meta.allowed && <option value="">Choose an environment</option>}
