@@ -22,19 +22,22 @@ export const sessionInfoSchema = z.object({
 });
 export type SessionInfo = z.infer<typeof sessionInfoSchema>;
 
-/**
- * Why an OpenID Connect sign-in gave no session. The server sends the browser back to
- * `/sign-in-refused/<reason>`, a page of the app that explains it.
- */
-export const SIGN_IN_REFUSALS = ['no_role', 'stale', 'rejected', 'provider_unavailable', 'store_unavailable'] as const;
-export type SignInRefusal = (typeof SIGN_IN_REFUSALS)[number];
-export const SIGN_IN_REFUSED_PATH = '/sign-in-refused/';
-
 /** `POST /api/oidc/start`: where to send the browser to sign in at the provider. */
 export const oidcStartSchema = z.object({ authorizationUrl: z.string() });
 
 /** The codes, each with its one HTTP status: api-errors.ts. */
 export { API_ERROR_CODES, type ApiErrorCode } from './api-errors.ts';
+/** The paths, the app's header and the sign-in refusals: api-paths.ts, which the browser's first load imports without zod. */
+export {
+  API_PREFIX,
+  APP_REQUEST_HEADER,
+  apiBase,
+  candidateApiPath,
+  decodeEnvironmentName,
+  SIGN_IN_REFUSALS,
+  SIGN_IN_REFUSED_PATH,
+  type SignInRefusal,
+} from './api-paths.ts';
 
 export const apiErrorBodySchema = z.object({
   status: z.literal('error'),
@@ -118,36 +121,6 @@ export const apiMetaSchema = z.object({
   privacyMaskDefault: z.optional(z.boolean()),
 });
 export type ApiMeta = z.infer<typeof apiMetaSchema>;
-
-export const API_PREFIX = '/api';
-
-/**
- * Sent by the app on every `/api` call, and required by the server: a page on another site cannot send a
- * custom header without a CORS preflight, which the server refuses, so it cannot make lookups in a
- * signed-in user's name.
- */
-export const APP_REQUEST_HEADER = { name: 'X-Candidate-Lookup', value: '1' } as const;
-
-/** The API's path prefix for an environment: `/api`, or `/api/e/<name>` for one other than the default. */
-export function apiBase(environment: string | undefined): string {
-  return environment === undefined ? API_PREFIX : `${API_PREFIX}/e/${encodeURIComponent(environment)}`;
-}
-
-/**
- * An environment's name from its path segment (`/e/<name>`, in the app's pages and in the API alike):
- * decoded, or as written when it is not correctly percent-encoded (no environment is named so).
- */
-export function decodeEnvironmentName(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
-}
-
-export function candidateApiPath(kind: (typeof LOOKUP_KINDS)[number], encodedId: string, environment?: string): string {
-  return `${apiBase(environment)}/candidates/${kind}/${encodedId}`;
-}
 
 /** `POST /api/export`: a candidate's data carried out of the page, for the audit log. */
 export const EXPORT_KINDS = ['summary', 'reply', 'print'] as const;
