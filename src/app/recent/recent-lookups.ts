@@ -42,15 +42,24 @@ function storage(): Storage | undefined {
   }
 }
 
-function load(): RecentLookup[] {
+/** The list as sessionStorage holds it (JSON text, or null): none at all when any of it is not the app's. */
+export function readStoredLookups(text: string | null): RecentLookup[] {
+  let stored: unknown;
   try {
-    const stored: unknown = JSON.parse(storage()?.getItem(STORAGE_KEY) ?? '[]');
-    if (!Array.isArray(stored)) return [];
-    const checked = stored.map(storedEntry);
-    // One entry that is not the app's and the whole list is not trusted.
-    return checked.every((entry) => entry !== undefined) ? checked.slice(0, MAX_RECENT) : [];
+    stored = JSON.parse(text ?? '[]');
   } catch {
     return [];
+  }
+  if (!Array.isArray(stored)) return [];
+  const checked = stored.map(storedEntry);
+  return checked.every((entry) => entry !== undefined) ? checked.slice(0, MAX_RECENT) : [];
+}
+
+function load(): RecentLookup[] {
+  try {
+    return readStoredLookups(storage()?.getItem(STORAGE_KEY) ?? null);
+  } catch {
+    return []; // storage refused the read
   }
 }
 
