@@ -15,6 +15,10 @@ export interface ApiEnvironment {
   target: UpstreamTarget;
   /** The sandbox's sample candidates, offered as examples. */
   samples?: SampleCandidate[];
+  /** Its own decision fields, reply texts and archive-after-extract policy (unset: the handler's). */
+  summaryFields?: string[];
+  replyTemplates?: Record<string, ReplyTemplate>;
+  archiveOnExtract?: 'refuse' | 'accept';
 }
 
 /** An environment ready to serve: its lookups' dependencies built once. */
@@ -111,11 +115,12 @@ export async function metaFor(
     environment: allowed ? info : { name: info.name, label: info.name, upstream: info.upstream },
     allowed,
     environments: served.map((s) => s.environment.info).filter((e) => mayUse(identity, e.name)),
-    replyTemplates,
+    replyTemplates: current.environment.replyTemplates ?? replyTemplates,
     ...(archivingKey
       ? { archivingKey: { ...archivingKey, ...(current.deps.hasStatusKey ? {} : { supportUsesFullKey: true as const }) } }
       : {}),
     ...display,
+    ...(current.environment.summaryFields ? { summaryFields: current.environment.summaryFields } : {}),
   };
 }
 

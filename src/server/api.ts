@@ -74,7 +74,6 @@ export function createApiFromConfig(
     rateLimiter: createRateLimiter(store, 'lookups', config.rateLimitPerMinute),
     batchBudget: createRateLimiter(store, 'batch-ids', config.rateLimitBatchPerMinute),
     maxInFlightPerUser: config.maxInFlightPerUser,
-    keyArchivesOnExtract: config.keyArchivesOnExtract,
     archivingFindings: archivingFindingsOf(config, store),
     refuseProxied: config.auth.mode === 'local' && !config.auth.allowUnauthenticated,
     metrics,

@@ -157,7 +157,7 @@ function serveEnvironments(options: ApiHandlerOptions, { access, metrics, refusa
       warn,
       // Per environment: each has its own key, which may or may not archive after extract.
       archiving: createArchivingGuard({
-        accept: options.keyArchivesOnExtract === 'accept',
+        accept: (environment.archiveOnExtract ?? options.keyArchivesOnExtract) === 'accept',
         warn,
         environment: environment.info,
         apiKey: environment.target.apiKey,

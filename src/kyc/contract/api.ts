@@ -72,10 +72,14 @@ export const DEFAULT_SUMMARY_FIELDS = [
   'screeningCase',
 ] as const;
 
+/** The header badge's colour for an environment: `danger` for production, `warning` for staging. */
+export const ENVIRONMENT_TONES = ['danger', 'warning', 'neutral'] as const;
+
 /** An environment as the browser may know it: never a key or the service's address. */
 export const environmentInfoSchema = z.object({
   name: z.string(),
   label: z.string(),
+  tone: z.optional(z.enum(ENVIRONMENT_TONES)),
   /** The client id of a real service (none for the embedded sandbox). */
   clientId: z.optional(z.string()),
   upstream: z.enum(['sandbox', 'remote']),
@@ -83,6 +87,7 @@ export const environmentInfoSchema = z.object({
   dashboardUrl: z.optional(z.string()),
 });
 export type EnvironmentInfo = z.infer<typeof environmentInfoSchema>;
+export type EnvironmentTone = (typeof ENVIRONMENT_TONES)[number];
 
 /** This server's key was seen to archive identity data after each full lookup (see archiving.ts). */
 export const archivingKeySchema = z.object({
