@@ -63,7 +63,7 @@ describe('the archive-after-extract warning', () => {
     const first = countdown();
     expect(warning.querySelector('time')).toHaveAttribute('datetime', at.toISOString());
     expect(warning).toHaveTextContent('Candidate Lookup now refuses further full lookups');
-    expect(warning).toHaveTextContent('KYC_KEY_ARCHIVES_ON_EXTRACT=accept');
+    expect(warning).toHaveTextContent('"archiveOnExtract": "accept"');
     // The record is still shown: the damage is done, the reviewer may as well see it.
     expect(screen.getByRole('heading', { level: 1, name: 'Ada Lovelace' })).toBeInTheDocument();
     // It counts down.

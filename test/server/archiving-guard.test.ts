@@ -87,11 +87,11 @@ describe('the archiving guard', () => {
     await guard.observe(AT, lookupAt);
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(
-      /^WARNING: .*archives identity data after each full lookup.*10 s after the lookup.*KYC_KEY_ARCHIVES_ON_EXTRACT=accept/,
+      /^WARNING: .*archives identity data after each full lookup.*10 s after the lookup.*"archiveOnExtract": "accept" in CONFIG_FILE/,
     );
     expect(await guard.state()).toMatchObject({ accepted: false });
     expect(await guard.refusal()).toMatchObject({ status: 409, code: 'archiving_key' });
-    expect((await guard.refusal())!.message).toContain('KYC_KEY_ARCHIVES_ON_EXTRACT=accept');
+    expect((await guard.refusal())!.message).toContain('set "archiveOnExtract": "accept" for this environment in CONFIG_FILE');
     expect(warnings).toHaveLength(1);
   });
 
@@ -101,7 +101,7 @@ describe('the archiving guard', () => {
     await guard.observe(AT, lookupAt);
     expect(await guard.state()).toMatchObject({ accepted: true });
     expect(await guard.refusal()).toBeUndefined();
-    expect(warnings[0]).toContain('KYC_KEY_ARCHIVES_ON_EXTRACT=accept is set');
+    expect(warnings[0]).toContain('"archiveOnExtract": "accept" is set');
   });
 
   it('refuses at once, before the finding is recorded, and fails closed when it cannot be read', async () => {

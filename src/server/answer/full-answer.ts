@@ -103,7 +103,7 @@ async function answerInParts(
 
 const TOO_LARGE = new ApiFailure(
   'response_too_large',
-  "The KYC service's response is larger than this server accepts (KYC_MAX_RESPONSE_BYTES).",
+  "The KYC service's response is larger than this server accepts (limits.maxResponseBytes).",
 );
 
 const KEY_REFLECTED_WARNING =

@@ -149,7 +149,7 @@ const TOO_LARGE_FIELDS = broken(
 );
 const TOO_LARGE = new ApiFailure(
   'response_too_large',
-  "The KYC service's response is larger than this server accepts (KYC_MAX_RESPONSE_BYTES).",
+  "The KYC service's response is larger than this server accepts (limits.maxResponseBytes).",
 );
 
 /** The body read to its end through its scan (fed here unless it is fed where it is received), reduced as it comes. */

@@ -38,7 +38,7 @@ export function readUpstreamBody(upstreamRes: UpstreamBody, maxResponseBytes: nu
           : received > maxResponseBytes
             ? new ApiFailure(
                 'response_too_large',
-                "The KYC service's response is larger than this server accepts (KYC_MAX_RESPONSE_BYTES).",
+                "The KYC service's response is larger than this server accepts (limits.maxResponseBytes).",
               )
             : new ApiFailure('upstream_error', 'The response of the KYC service broke off.'),
       }),

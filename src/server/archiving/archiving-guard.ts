@@ -210,7 +210,7 @@ const CHECKING = new ApiFailure(
 function refusalOf(): ApiFailure {
   return new ApiFailure(
     'archiving_key',
-    `This server's KYC API key archives identity data after each full lookup ("archive after extract"): the service deletes a candidate's identity data seconds after it is looked up. To keep candidates' data, full lookups are refused. An administrator must configure a key without "archive after extract", or set ${ARCHIVES_ON_EXTRACT_SETTING}=accept to look anyway.`,
+    `This server's KYC API key archives identity data after each full lookup ("archive after extract"): the service deletes a candidate's identity data seconds after it is looked up. To keep candidates' data, full lookups are refused. An administrator must configure a key without "archive after extract", or set ${ARCHIVES_ON_EXTRACT_SETTING} for this environment in CONFIG_FILE to look anyway.`,
   );
 }
 
@@ -233,8 +233,8 @@ function detectedWarning(of: string, at: Date, lookupAtMs: number, accept: boole
     `WARNING: the KYC API key${of} archives identity data after each full lookup ("archive after extract"): a full answer ` +
     `scheduled the candidate's identity data for deletion ${seconds} s after the lookup. ` +
     (accept
-      ? `${ARCHIVES_ON_EXTRACT_SETTING}=accept is set: full lookups go on, and each one deletes what it shows.`
-      : `Full lookups are refused from now on (409 archiving_key); use a key without "archive after extract", or set ${ARCHIVES_ON_EXTRACT_SETTING}=accept.`)
+      ? `${ARCHIVES_ON_EXTRACT_SETTING} is set: full lookups go on, and each one deletes what it shows.`
+      : `Full lookups are refused from now on (409 archiving_key); use a key without "archive after extract", or set ${ARCHIVES_ON_EXTRACT_SETTING} in CONFIG_FILE.`)
   );
 }
 
@@ -243,8 +243,8 @@ function recalledWarning(of: string, detectedAt: string, where: string, accept: 
     `WARNING: the KYC API key${of} archives identity data after each full lookup ("archive after extract"): found at ${detectedAt}, ` +
     `kept in ${where}. ` +
     (accept
-      ? `${ARCHIVES_ON_EXTRACT_SETTING}=accept is set: full lookups go on, and each one deletes what it shows.`
-      : `Full lookups are refused (409 archiving_key); replace the key with one without "archive after extract" (a new key starts clean), or set ${ARCHIVES_ON_EXTRACT_SETTING}=accept.`)
+      ? `${ARCHIVES_ON_EXTRACT_SETTING} is set: full lookups go on, and each one deletes what it shows.`
+      : `Full lookups are refused (409 archiving_key); replace the key with one without "archive after extract" (a new key starts clean), or set ${ARCHIVES_ON_EXTRACT_SETTING} in CONFIG_FILE.`)
   );
 }
 

@@ -41,10 +41,10 @@ export function readUsersFile(file: string): UsersFile {
   try {
     json = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
-    throw new ConfigError(`AUTH_USERS_FILE: cannot read ${file} as JSON: ${(error as Error).message}`);
+    throw new ConfigError(`signIn.usersFile: cannot read ${file} as JSON: ${(error as Error).message}`);
   }
   const parsed = usersFileSchema.safeParse(json);
-  if (!parsed.success) throw new ConfigError(`AUTH_USERS_FILE: ${file} is not a users file:\n${z.prettifyError(parsed.error)}`);
+  if (!parsed.success) throw new ConfigError(`signIn.usersFile: ${file} is not a users file:\n${z.prettifyError(parsed.error)}`);
   return parsed.data;
 }
 

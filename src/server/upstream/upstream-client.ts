@@ -177,7 +177,7 @@ function send(
         }
         if (Number(upstreamRes.headers['content-length']) > limits.maxResponseBytes) {
           const mb = Math.round(limits.maxResponseBytes / 1024 / 1024) || '<1';
-          const message = `The KYC service's response is larger than the ${mb} MB this server accepts (KYC_MAX_RESPONSE_BYTES).`;
+          const message = `The KYC service's response is larger than the ${mb} MB this server accepts (limits.maxResponseBytes).`;
           return fail(new ApiFailure('response_too_large', message), status);
         }
         settled = true;
