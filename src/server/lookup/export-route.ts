@@ -11,9 +11,8 @@ import type { SignedInCall } from '../http/routes.ts';
  * page printed, and the audit log gets a line `kind: "export"`. The copy waits for this answer: an
  * export that cannot be recorded does not happen (503), as a lookup would not.
  */
-export async function exportRoute(served: { deps: LookupDeps }, call: SignedInCall): Promise<void> {
+export async function exportRoute(deps: LookupDeps, call: SignedInCall): Promise<void> {
   const { req, res, identity } = call;
-  const { deps } = served;
   if (req.method !== 'POST') throw methodNotAllowed('POST', 'Use POST.');
   if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) {
     throw new ApiFailure('unsupported_media_type', 'Send the export as JSON.');

@@ -2,7 +2,7 @@ import type http from 'node:http';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import { type Audit, auditTrail, auditWritable, lookupLine, refuse } from '../audit/audit-trail.ts';
 import type { Identity } from '../http/identity.ts';
-import { answerFull, type FullAnswer } from '../answer/full-answer.ts';
+import { answerFull, type FullAnswer } from './full-answer.ts';
 import { bytesSent, errorCodeSent, sendFailure, sendJson } from '../http/http-reply.ts';
 import {
   admit,

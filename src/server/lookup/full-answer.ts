@@ -1,12 +1,12 @@
 import type http from 'node:http';
-import { type AnswerGuard, AnswerGuardError, firstOutput } from './answer-guard.ts';
+import { type AnswerGuard, AnswerGuardError, firstOutput } from '../answer/answer-guard.ts';
 import { ApiFailure } from '../http/api-failure.ts';
-import { MAX_DEPTH } from './json-tokens.ts';
+import { MAX_DEPTH } from '../answer/json-tokens.ts';
 import { countBytes, NOT_A_RECORD, sendFailure } from '../http/http-reply.ts';
 import { type Audit, refuse } from '../audit/audit-trail.ts';
-import { newBoundary, splitRecord, writeParts } from './multipart-answer.ts';
-import { PARTS_BUSY, type PartsBudget, type PartsHolding } from './parts-budget.ts';
-import { KEY_IN_ANSWER, type UpstreamBody } from './upstream-body.ts';
+import { newBoundary, splitRecord, writeParts } from '../answer/multipart-answer.ts';
+import { PARTS_BUSY, type PartsBudget, type PartsHolding } from '../answer/parts-budget.ts';
+import { KEY_IN_ANSWER, type UpstreamBody } from '../answer/upstream-body.ts';
 
 /**
  * A compliance user's answer: the service's body streamed on as it comes, once its start is checked
