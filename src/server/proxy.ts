@@ -14,7 +14,7 @@ import { bytesSent, rawPathOf, sendFailure, sendThrown } from './http/http-reply
 import { refusalOf } from './http/request-guard.ts';
 import { type ApiCall, findRoute, type Route, routeLabel } from './http/routes.ts';
 import { setSecurityHeaders } from './http/security-headers.ts';
-import { type Logger, noteUser, requestIdOf, SILENT_LOGGER, setRoute, startRequestLog } from './log/log.ts';
+import { type Logger, noteUser, requestIdOf, setRoute, startRequestLog } from './log/log.ts';
 import { createMetrics, type Metrics } from './ops/metrics.ts';
 import { NO_RATE_LIMIT, type RateLimiter } from './ops/rate-limit.ts';
 import { serveEnvironments } from './serve-environments.ts';
@@ -54,8 +54,9 @@ export interface ApiHandlerOptions {
   /** Where that finding is kept, for every instance and the next start (default: in this handler only). */
   archivingFindings?: ArchivingFindings;
   /**
-   * The server's log: warnings for the operator, unexpected errors, and a line per API request where no
-   * app server writes them (the Vite plugin). Never an id, a key or candidate data (default: none).
+   * The server's log, where no app server started one for the request (the Vite plugin): a line per API
+   * request, and under it the request's warnings and unexpected errors, each with its id (log.ts's
+   * requestLog). Never an id, a key or candidate data (default: none).
    */
   logger?: Logger;
   /** Refuse requests that came through a proxy: local mode without sign-in (default: when `access` is not given). */
@@ -74,7 +75,6 @@ const BATCH_CONCURRENCY = 8;
 export function createApiHandler(options: ApiHandlerOptions): Middleware {
   const access = options.access ?? createAccessControl({ mode: 'local', allowUnauthenticated: false });
   const metrics = options.metrics ?? createMetrics();
-  const logger = options.logger ?? SILENT_LOGGER;
   const served = serveEnvironments(options.environments, {
     timeoutMs: options.timeoutMs,
     maxResponseBytes: options.maxResponseBytes,
@@ -87,7 +87,6 @@ export function createApiHandler(options: ApiHandlerOptions): Middleware {
     audit: options.audit,
     refusals: options.refusals ?? createRefusalLog(options.audit),
     metrics,
-    warn: (line) => logger.warn(line),
   });
   const table = environmentTable({
     batch: { budget: options.batchBudget ?? NO_RATE_LIMIT, access, concurrency: options.batchConcurrency ?? BATCH_CONCURRENCY },

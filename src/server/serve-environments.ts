@@ -29,7 +29,6 @@ export interface EnvironmentWiring {
   audit: AuditLog;
   refusals: RefusalLog;
   metrics: Metrics;
-  warn: (line: string) => void;
 }
 
 export function serveEnvironments(environments: readonly ApiEnvironment[], wiring: EnvironmentWiring): ServedEnvironment[] {
@@ -52,11 +51,9 @@ export function serveEnvironments(environments: readonly ApiEnvironment[], wirin
       timeoutMs,
       maxResponseBytes,
       partsBudget,
-      warn: wiring.warn,
       // Per environment: each has its own key, which may or may not archive after extract.
       archiving: createArchivingGuard({
         accept: wiring.keyArchivesOnExtract === 'accept',
-        warn: wiring.warn,
         environment: environment.info,
         apiKey: environment.target.apiKey,
         findings: wiring.archivingFindings,
