@@ -189,8 +189,8 @@ export function sendRequest(
   return { answer, abort: () => (pass ? undefined : call.abort()) };
 }
 
-/** Why an answer cannot be checked: no framing, or compressed although none was asked for. */
-function unreadableAnswer(upstreamRes: UpstreamBody): ApiFailure | undefined {
+/** The read step's first check: why an answer cannot be checked (no framing, or compressed although none was asked for). */
+export function unreadableAnswer(upstreamRes: UpstreamBody): ApiFailure | undefined {
   if (!isFramed(upstreamRes)) {
     return new ApiFailure('upstream_error', 'The KYC service sent a response without a length, so it could not be checked to be complete.');
   }
