@@ -23,7 +23,7 @@ export interface ServedEnvironment {
   deps: LookupDeps;
 }
 
-export type Resolved = { ok: true; served: ServedEnvironment } | { ok: false; failure: ApiFailure; name: string };
+type Resolved = { ok: true; served: ServedEnvironment } | { ok: false; failure: ApiFailure; name: string };
 
 /** Longest environment name repeated in a refusal's message (the name came from the URL; its audit line cuts it shorter). */
 const MAX_NAME = 64;
@@ -32,7 +32,7 @@ const MAX_NAME = 64;
  * The environment of a request: `/api/e/<name>/…`, or the first one for the unprefixed form. Unknown
  * names are 404; an environment the user's account is not allowed is 403.
  */
-export function resolveEnvironment(served: readonly ServedEnvironment[], encodedName: string | undefined, identity: Identity): Resolved {
+function resolveEnvironment(served: readonly ServedEnvironment[], encodedName: string | undefined, identity: Identity): Resolved {
   if (encodedName === undefined) return allow(served[0]!, identity);
   const name = decodeEnvironmentName(encodedName);
   const found = served.find((s) => s.environment.info.name === name);
@@ -103,7 +103,7 @@ function inEnvironment(served: readonly ServedEnvironment[], route: EnvironmentR
   };
 }
 
-export function mayUse(identity: Identity, name: string): boolean {
+function mayUse(identity: Identity, name: string): boolean {
   return identity.environments === undefined || identity.environments.includes(name);
 }
 
