@@ -10,7 +10,7 @@ import { type Ask, askNewPassword, PasswordRefused } from './auth/new-password.t
 
 /**
  * `npm run user:add -- <name> --role <support|compliance> [--file users.json]`: asks for the password
- * (twice, hidden) and writes the user with a scrypt hash to AUTH_USERS_FILE.
+ * (twice, hidden) and writes the user with a scrypt hash to the users file (signIn.usersFile).
  * Without a terminal, the password is read from the first line of standard input.
  */
 

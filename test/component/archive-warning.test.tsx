@@ -124,7 +124,7 @@ describe('the archive-after-extract warning', () => {
 
   it('a refused lookup explains why, without a retry', async () => {
     const message =
-      "This server's API key archives identity data after each full lookup, so full lookups are refused. Set KYC_KEY_ARCHIVES_ON_EXTRACT=accept to allow them.";
+      'This server\'s API key archives identity data after each full lookup, so full lookups are refused. Set "archiveOnExtract": "accept" for this environment in CONFIG_FILE to allow them.';
     stubApi({ candidates: { [PATH]: apiError(409, 'archiving_key', message) } });
     renderWithProviders('/candidates/refId/ref-1');
     const alert = await screen.findByRole('alert');

@@ -97,6 +97,11 @@ describe('a key that archives after extract', () => {
       /archives identity data after each full lookup.*1\d s after the lookup|archives identity data after each full lookup.*[89] s after the lookup/,
     );
     expect(warnings(app)[0]).toContain('set "archiveOnExtract": "accept" in CONFIG_FILE');
+    // On the log of the lookup that found it: its request id and route shape.
+    expect(app.logs.map((line) => JSON.parse(line)).find((line) => line.level === 'warn')).toMatchObject({
+      reqId: first.headers['x-request-id'],
+      route: '/api/candidates/refId/:id',
+    });
     // No id, no key, no candidate data in the warning.
     for (const secret of [record.refId!, record.recordId!, 'full-key', record.identities!.email!.value]) {
       expect(warnings(app)[0]).not.toContain(secret);

@@ -59,7 +59,7 @@ export const sampleCandidateSchema = z.object({
 export type SampleCandidate = z.infer<typeof sampleCandidateSchema>;
 
 /**
- * Custom fields that explain a decision, shown in the candidate page's summary (SUMMARY_FIELDS).
+ * Custom fields that explain a decision, shown in the candidate page's summary (summaryFields in CONFIG_FILE).
  * Names match without regard to case, spaces, `-` or `_`: `riskLevel` also finds `risk_level`.
  */
 export const DEFAULT_SUMMARY_FIELDS = [
@@ -93,7 +93,7 @@ export type EnvironmentTone = (typeof ENVIRONMENT_TONES)[number];
 export const archivingKeySchema = z.object({
   /** When a full lookup first showed it (ISO 8601). */
   detectedAt: z.string(),
-  /** KYC_KEY_ARCHIVES_ON_EXTRACT=accept: full lookups go on regardless; otherwise they are refused. */
+  /** archiveOnExtract "accept" in CONFIG_FILE: full lookups go on regardless; otherwise they are refused. */
   accepted: z.boolean(),
   /**
    * No status-level key is configured: support users and batches look with this key too, so they are

@@ -4,7 +4,7 @@ import { ROLES, type Role } from '../../kyc/contract/api.ts';
 import { ConfigError } from '../config/config.ts';
 import { PASSWORD_HASH_PATTERN } from './passwords.ts';
 
-/** `AUTH_USERS_FILE`: `{"users":[{"username":"ana","passwordHash":"scrypt$…","role":"compliance"}]}`. */
+/** The users file (signIn.usersFile in CONFIG_FILE): `{"users":[{"username":"ana","passwordHash":"scrypt$…","role":"compliance"}]}`. */
 export const USERNAME_PATTERN = /^[A-Za-z0-9._@-]{1,64}$/;
 
 const usersFileSchema = z
