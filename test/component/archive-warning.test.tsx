@@ -153,12 +153,12 @@ describe('the archive-after-extract warning', () => {
     expect(screen.queryByTestId('archiving-key-banner')).not.toBeInTheDocument();
   });
 
-  it('tells operators that support users need KYC_API_KEY_STATUS when they look with this key too', async () => {
+  it('tells operators that support users need a status-level key when they look with this key too', async () => {
     stubApi({ meta: testMeta({ archivingKey: { detectedAt: '2026-11-22T14:02:00.000Z', accepted: false, supportUsesFullKey: true } }) });
     renderWithProviders('/');
     const banner = await screen.findByTestId('archiving-key-banner');
     expect(banner).toHaveTextContent('Support users look candidates up with this key too');
-    expect(banner).toHaveTextContent('support users need KYC_API_KEY_STATUS');
+    expect(banner).toHaveTextContent('support users need a status-level key (statusApiKeyEnv or statusApiKeyFile');
   });
 
   it("shows its time in the page's zone, and in UTC when the header's toggle says so, keeping the countdown", async () => {

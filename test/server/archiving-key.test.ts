@@ -156,7 +156,7 @@ describe('a key that archives after extract', () => {
     expect(JSON.parse(first.body).data.identities).toBeUndefined();
     expect(JSON.parse(first.body).data.willArchiveAtDate).toBeDefined();
     expect(upstream.seen[0]!.headers.authorization).toBe('full-key');
-    // For the operator's banner: support users need KYC_API_KEY_STATUS.
+    // For the operator's banner: support users need a status-level key.
     expect((await meta(app)).archivingKey).toMatchObject({ accepted: false, supportUsesFullKey: true });
     const second = await app.get(LOOKUP, SUPPORT);
     expect(second.status).toBe(409);

@@ -20,8 +20,9 @@ export function ArchivingKeyBanner({ archivingKey }: { archivingKey: ArchivingKe
       </p>
       {archivingKey.supportUsesFullKey && (
         <p className="mt-2 text-sm font-semibold">
-          Support users look candidates up with this key too (and batches), since no status-level key is configured: support users need
-          KYC_API_KEY_STATUS (statusApiKey in KYC_ENVIRONMENTS_FILE), a key of status and metadata only, which deletes nothing.
+          Support users look candidates up with this key too (and batches), since no status-level key is configured: support users need a
+          status-level key (statusApiKeyEnv or statusApiKeyFile for this environment in CONFIG_FILE, or KYC_API_KEY_STATUS with the quick
+          start), a key of status and metadata only, which deletes nothing.
         </p>
       )}
     </Card>
