@@ -1,6 +1,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { defineConfig } from '@playwright/test';
 import { chromiumLaunchOptions } from './scripts/chromium.mjs';
+import { REMOVED_VARIABLES } from './src/server/config/removed-variables.ts';
 import { SANDBOX_ARCHIVE_KEY, SANDBOX_CLIENT_ID, SANDBOX_KEYS } from './src/server/sandbox/sandbox.ts';
 
 /**
@@ -52,6 +53,25 @@ writeFileSync(
     },
   ]),
 );
+/** The OpenID Connect app's CONFIG_FILE: written here too, its addresses move with E2E_PORT_BASE. */
+const E2E_OIDC_CONFIG_FILE = 'test-results/e2e-oidc-config.json';
+writeFileSync(
+  E2E_OIDC_CONFIG_FILE,
+  JSON.stringify({
+    signIn: {
+      mode: 'oidc',
+      issuer: `http://127.0.0.1:${E2E_PORTS.oidcProvider}`,
+      clientId: 'candidate-lookup',
+      clientSecretEnv: 'E2E_OIDC_CLIENT_SECRET',
+      redirectUrl: `http://127.0.0.1:${E2E_PORTS.oidc}/api/oidc/callback`,
+      complianceValues: ['kyc-compliance'],
+      supportValues: ['kyc-support'],
+      scopes: ['openid', 'email', 'profile', 'groups'],
+      providerName: 'Test IdP',
+    },
+    limits: { lookupsPerMinute: 0 },
+  }),
+);
 /**
  * The app with the archiving key keeps its audit log here, and beside it what it found about its key
  * (archiving-key-*.json): cleared at each start of the suite (not in its workers, which load this file
@@ -68,31 +88,20 @@ export const E2E_USERS = {
 /** Nothing listens here: the server pointed at it finds its upstream down. */
 const CLOSED_PORT = 9;
 
-// Empty values count as unset, and they win over a developer's .env: the suite always runs on the sandbox.
+/** Each app's CONFIG_FILE of test/fixtures/e2e-config/ (each turns the rate limit off). */
+const configFile = (name: string) => `test/fixtures/e2e-config/${name}.json`;
+// Empty values count as unset, and they win over a developer's .env: the suite always runs on the sandbox
+// (the variables of before CONFIG_FILE included, which would stop the server).
 const SANDBOX_ENV = {
+  ...Object.fromEntries(Object.keys(REMOVED_VARIABLES).map((name) => [name, ''])),
   KYC_BASE_URL: '',
   KYC_CLIENT_ID: '',
   KYC_API_KEY: '',
   KYC_API_KEY_STATUS: '',
-  KYC_KEY_ARCHIVES_ON_EXTRACT: '',
-  SANDBOX_DATA: '',
-  SANDBOX_LARGE_IMAGES: '',
-  AUTH_USERS_FILE: '',
-  AUTH_PROXY_USER_HEADER: '',
-  AUTH_PROXY_ROLE_HEADER: '',
-  AUTH_PROXY_TRUSTED: '',
-  OIDC_ISSUER: '',
-  OIDC_CLIENT_ID: '',
-  OIDC_CLIENT_SECRET: '',
-  OIDC_REDIRECT_URL: '',
-  OIDC_COMPLIANCE_VALUES: '',
-  OIDC_SUPPORT_VALUES: '',
-  OIDC_PROVIDER_NAME: '',
   REDIS_URL: '',
   AUDIT_LOG: 'test-results/e2e-audit.jsonl',
-  RATE_LIMIT_PER_MINUTE: '0',
+  CONFIG_FILE: configFile('sandbox'),
   KYC_ENVIRONMENTS_FILE: '',
-  SANDBOX_TEST_CONTROLS: '',
 };
 
 export default defineConfig({
@@ -124,9 +133,9 @@ export default defineConfig({
     },
     {
       // The sandbox alone, as `npm run sandbox` runs it (its test reset brings the deleted demonstration back)...
-      command: 'node dist/server/sandbox.js',
+      command: `node dist/server/sandbox.js --port ${E2E_PORTS.upstream} --test-controls`,
       port: E2E_PORTS.upstream,
-      env: { ...SANDBOX_ENV, HOST: '127.0.0.1', SANDBOX_PORT: String(E2E_PORTS.upstream), SANDBOX_TEST_CONTROLS: '1' },
+      env: { ...SANDBOX_ENV, HOST: '127.0.0.1' },
       reuseExistingServer: false,
       stdout: 'ignore',
       stderr: 'pipe',
@@ -170,7 +179,7 @@ export default defineConfig({
       // Built-in users, signed in through the sign-in page.
       command: 'node dist/server/main.js',
       url: `http://127.0.0.1:${E2E_PORTS.users}/`,
-      env: { ...SANDBOX_ENV, AUTH_USERS_FILE: 'test/fixtures/e2e-users.json', HOST: '127.0.0.1', PORT: String(E2E_PORTS.users) },
+      env: { ...SANDBOX_ENV, CONFIG_FILE: configFile('users'), HOST: '127.0.0.1', PORT: String(E2E_PORTS.users) },
       reuseExistingServer: false,
       stdout: 'ignore',
       stderr: 'pipe',
@@ -182,9 +191,7 @@ export default defineConfig({
       url: `http://127.0.0.1:${E2E_PORTS.gateway}/`,
       env: {
         ...SANDBOX_ENV,
-        AUTH_PROXY_USER_HEADER: 'X-Forwarded-User',
-        AUTH_PROXY_ROLE_HEADER: 'X-Forwarded-Role',
-        AUTH_PROXY_TRUSTED: '127.0.0.1/32,::1/128',
+        CONFIG_FILE: configFile('gateway'),
         HOST: '127.0.0.1',
         PORT: String(E2E_PORTS.gateway),
       },
@@ -197,7 +204,7 @@ export default defineConfig({
       // The sandbox with its hostile candidate.
       command: 'node dist/server/main.js',
       url: `http://127.0.0.1:${E2E_PORTS.hostile}/api/meta`,
-      env: { ...SANDBOX_ENV, SANDBOX_HOSTILE: '1', HOST: '127.0.0.1', PORT: String(E2E_PORTS.hostile) },
+      env: { ...SANDBOX_ENV, CONFIG_FILE: configFile('hostile'), HOST: '127.0.0.1', PORT: String(E2E_PORTS.hostile) },
       reuseExistingServer: false,
       stdout: 'ignore',
       stderr: 'pipe',
@@ -207,7 +214,7 @@ export default defineConfig({
       // Large images: enough sandbox candidates for the applicants queue to page (pictures take seconds to draw).
       command: 'node dist/server/main.js',
       url: `http://127.0.0.1:${E2E_PORTS.largeQueue}/api/meta`,
-      env: { ...SANDBOX_ENV, SANDBOX_LARGE_IMAGES: '1', HOST: '127.0.0.1', PORT: String(E2E_PORTS.largeQueue) },
+      env: { ...SANDBOX_ENV, CONFIG_FILE: configFile('large-images'), HOST: '127.0.0.1', PORT: String(E2E_PORTS.largeQueue) },
       reuseExistingServer: false,
       stdout: 'ignore',
       stderr: 'pipe',
@@ -238,14 +245,8 @@ export default defineConfig({
       url: `http://127.0.0.1:${E2E_PORTS.oidc}/`,
       env: {
         ...SANDBOX_ENV,
-        OIDC_ISSUER: `http://127.0.0.1:${E2E_PORTS.oidcProvider}`,
-        OIDC_CLIENT_ID: 'candidate-lookup',
-        OIDC_CLIENT_SECRET: 'oidc-test-client-secret-that-is-long-enough',
-        OIDC_REDIRECT_URL: `http://127.0.0.1:${E2E_PORTS.oidc}/api/oidc/callback`,
-        OIDC_COMPLIANCE_VALUES: 'kyc-compliance',
-        OIDC_SUPPORT_VALUES: 'kyc-support',
-        OIDC_SCOPES: 'openid email profile groups',
-        OIDC_PROVIDER_NAME: 'Test IdP',
+        CONFIG_FILE: E2E_OIDC_CONFIG_FILE,
+        E2E_OIDC_CLIENT_SECRET: 'oidc-test-client-secret-that-is-long-enough',
         HOST: '127.0.0.1',
         PORT: String(E2E_PORTS.oidc),
       },
@@ -255,19 +256,19 @@ export default defineConfig({
       timeout: 30_000,
     },
     {
-      // Two sandboxes as two environments of one app: the first can change a status (SANDBOX_TEST_CONTROLS).
-      command: 'node dist/server/sandbox.js',
+      // Two sandboxes as two environments of one app: the first can change a status (--test-controls).
+      command: `node dist/server/sandbox.js --port ${E2E_PORTS.sandboxA} --test-controls`,
       port: E2E_PORTS.sandboxA,
-      env: { ...SANDBOX_ENV, HOST: '127.0.0.1', SANDBOX_PORT: String(E2E_PORTS.sandboxA), SANDBOX_TEST_CONTROLS: '1' },
+      env: { ...SANDBOX_ENV, HOST: '127.0.0.1' },
       reuseExistingServer: false,
       stdout: 'ignore',
       stderr: 'pipe',
       timeout: 30_000,
     },
     {
-      command: 'node dist/server/sandbox.js',
+      command: `node dist/server/sandbox.js --port ${E2E_PORTS.sandboxB}`,
       port: E2E_PORTS.sandboxB,
-      env: { ...SANDBOX_ENV, HOST: '127.0.0.1', SANDBOX_PORT: String(E2E_PORTS.sandboxB) },
+      env: { ...SANDBOX_ENV, HOST: '127.0.0.1' },
       reuseExistingServer: false,
       stdout: 'ignore',
       stderr: 'pipe',

@@ -1,7 +1,14 @@
+import type { ApiMeta, EnvironmentTone } from '../../kyc/contract/api.ts';
 import { navigate } from '../navigation.tsx';
-import type { ApiMeta } from '../../kyc/contract/api.ts';
 import { cn } from '../ui/cn.ts';
 import { environmentBadgeText } from './use-environment.ts';
+
+/** The badge's colour as the environment's `tone` says: production red, staging amber, else grey. */
+const TONE_CLASSES: Record<EnvironmentTone, string> = {
+  danger: 'border-red-300 bg-red-100 text-red-900',
+  warning: 'border-amber-300 bg-amber-50 text-amber-900',
+  neutral: 'border-slate-300 bg-slate-100 text-slate-800',
+};
 
 /**
  * The header always names the environment the page looks up in; with several, it switches between
@@ -20,7 +27,7 @@ export function EnvironmentControl({ meta, path }: { meta: ApiMeta; path: string
       }
       className={cn(
         'rounded-full border px-2.5 py-0.5 text-xs font-semibold tracking-wide whitespace-nowrap',
-        sandbox ? 'border-amber-400 bg-amber-100 text-amber-950 uppercase' : 'border-slate-300 bg-slate-100 text-slate-800',
+        sandbox ? 'border-amber-400 bg-amber-100 text-amber-950 uppercase' : TONE_CLASSES[info.tone ?? 'neutral'],
       )}
     >
       {environmentBadgeText(info)}

@@ -62,7 +62,7 @@ export const sampleCandidateSchema = z.object({
 export type SampleCandidate = z.infer<typeof sampleCandidateSchema>;
 
 /**
- * Custom fields that explain a decision, shown in the candidate page's summary (SUMMARY_FIELDS).
+ * Custom fields that explain a decision, shown in the candidate page's summary (summaryFields in CONFIG_FILE).
  * Names match without regard to case, spaces, `-` or `_`: `riskLevel` also finds `risk_level`.
  */
 export const DEFAULT_SUMMARY_FIELDS = [
@@ -75,10 +75,14 @@ export const DEFAULT_SUMMARY_FIELDS = [
   'screeningCase',
 ] as const;
 
+/** The header badge's colour for an environment: `danger` for production, `warning` for staging. */
+export const ENVIRONMENT_TONES = ['danger', 'warning', 'neutral'] as const;
+
 /** An environment as the browser may know it: never a key or the service's address. */
 export const environmentInfoSchema = z.object({
   name: z.string(),
   label: z.string(),
+  tone: z.optional(z.enum(ENVIRONMENT_TONES)),
   /** The client id of a real service (none for the embedded sandbox). */
   clientId: z.optional(z.string()),
   upstream: z.enum(['sandbox', 'remote']),
@@ -86,12 +90,13 @@ export const environmentInfoSchema = z.object({
   dashboardUrl: z.optional(z.string()),
 });
 export type EnvironmentInfo = z.infer<typeof environmentInfoSchema>;
+export type EnvironmentTone = (typeof ENVIRONMENT_TONES)[number];
 
 /** This server's key was seen to archive identity data after each full lookup (see archiving.ts). */
 export const archivingKeySchema = z.object({
   /** When a full lookup first showed it (ISO 8601). */
   detectedAt: z.string(),
-  /** KYC_KEY_ARCHIVES_ON_EXTRACT=accept: full lookups go on regardless; otherwise they are refused. */
+  /** archiveOnExtract "accept" in CONFIG_FILE: full lookups go on regardless; otherwise they are refused. */
   accepted: z.boolean(),
   /**
    * No status-level key is configured: support users and batches look with this key too, so they are
