@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { BuildEnvironmentOptions, Plugin } from 'vite';
 import { configDefaults, defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
@@ -40,15 +39,7 @@ const noZoomLibraryStyleInjection: Plugin = {
   },
 };
 
-/**
- * React Router's package exports name its development build under every condition a bundler uses (its
- * `production` folder is reached by no condition), so the app's build would ship its warnings. The
- * browser's build takes the production one by path; `npm run dev` and the tests keep the warnings.
- */
-const reactRouterProduction = path.resolve(import.meta.dirname, 'node_modules/react-router/dist/production/index.mjs');
-
-export default defineConfig(({ command, isSsrBuild }) => ({
-  resolve: { alias: command === 'build' && !isSsrBuild ? [{ find: /^react-router$/, replacement: reactRouterProduction }] : [] },
+export default defineConfig(({ isSsrBuild }) => ({
   // The API plugin starts the sandbox upstream: not wanted while Vitest runs the unit suites.
   plugins: [react(), tailwindcss(), noZoomLibraryStyleInjection, ...(process.env.VITEST ? [] : [candidateLookupApi()])],
   server: { host: '127.0.0.1', port: 5173 },

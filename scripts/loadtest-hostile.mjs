@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import credentials from '../src/server/sandbox/credentials.json' with { type: 'json' };
+import { PROXY_SIGN_IN, writeConfigFile } from './config-file.mjs';
 import { spawnServer } from './spawn-server.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -38,17 +39,18 @@ function highWaterMb(pid) {
   return Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 }
 
-/** @param {Record<string, string>} env */
-async function start(env, script = 'dist/server/main.js') {
+/**
+ * @param {Record<string, string>} env
+ * @param {object} [limits] CONFIG_FILE's limits
+ */
+async function start(env, limits = {}) {
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'cl-loadtest-hostile-'));
-  const server = spawnServer([path.join(root, script)], {
+  const server = spawnServer([path.join(root, 'dist/server/main.js')], {
     cwd: tmp,
     env: {
       HOST: '127.0.0.1',
       PORT: '0',
-      AUTH_PROXY_USER_HEADER: 'X-Forwarded-User',
-      AUTH_PROXY_ROLE_HEADER: 'X-Forwarded-Role',
-      AUTH_PROXY_TRUSTED: '127.0.0.1/32',
+      CONFIG_FILE: writeConfigFile(tmp, { signIn: PROXY_SIGN_IN, limits }),
       AUDIT_LOG: path.join(tmp, 'audit.jsonl'),
       ...env,
     },
@@ -157,20 +159,21 @@ export async function floodPhase(seconds) {
  * @returns {Promise<PhaseResult>}
  */
 export async function supportMemoryPhase(count) {
-  const sandbox = spawnServer([path.join(root, 'dist/server/sandbox.js')], {
+  const sandbox = spawnServer([path.join(root, 'dist/server/sandbox.js'), '--large-images', '--port', '0'], {
     cwd: root,
-    env: { SANDBOX_LARGE_IMAGES: '1', SANDBOX_PORT: '0', KYC_BASE_URL: '', HOST: '127.0.0.1' },
+    env: { HOST: '127.0.0.1' },
     echoStderr: true,
   });
   process.on('exit', sandbox.stop);
   const upstream = await sandbox.url;
-  const { server, url } = await start({
-    KYC_BASE_URL: upstream,
-    KYC_CLIENT_ID: credentials.clientId,
-    KYC_API_KEY: credentials.keys.full, // no status key: support lookups are read and reduced here
-    RATE_LIMIT_PER_MINUTE: '0',
-    UPSTREAM_MAX_IN_FLIGHT_PER_USER: '0',
-  });
+  const { server, url } = await start(
+    {
+      KYC_BASE_URL: upstream,
+      KYC_CLIENT_ID: credentials.clientId,
+      KYC_API_KEY: credentials.keys.full, // no status key: support lookups are read and reduced here
+    },
+    { lookupsPerMinute: 0, upstreamInFlightPerUser: 0 },
+  );
   const id = 'bench-01';
   const upstreamBytes = (
     await (

@@ -11,6 +11,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { PROXY_SIGN_IN, writeConfigFile } from './config-file.mjs';
 import { spawnServer } from './spawn-server.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -78,17 +79,22 @@ function startServer(entry, upstreamUrl) {
     env: {
       HOST: '127.0.0.1',
       PORT: '0',
-      KYC_BASE_URL: upstreamUrl,
-      KYC_CLIENT_ID: 'c',
-      KYC_API_KEY: 'loadtest-parts-key',
-      KYC_ALLOW_HTTP: '1',
-      KYC_MAX_RESPONSE_BYTES: String(96 * 1024 * 1024),
-      KYC_TIMEOUT_MS: '120000',
-      KYC_KEY_ARCHIVES_ON_EXTRACT: 'accept',
-      RATE_LIMIT_PER_MINUTE: '0',
-      AUTH_PROXY_USER_HEADER: 'X-Forwarded-User',
-      AUTH_PROXY_ROLE_HEADER: 'X-Forwarded-Role',
-      AUTH_PROXY_TRUSTED: '127.0.0.1/32',
+      LOADTEST_PARTS_KEY: 'loadtest-parts-key',
+      CONFIG_FILE: writeConfigFile(tmp, {
+        environments: [
+          {
+            name: 'default',
+            label: 'Load test',
+            baseUrl: upstreamUrl,
+            clientId: 'c',
+            apiKeyEnv: 'LOADTEST_PARTS_KEY',
+            allowHttp: true,
+            archiveOnExtract: 'accept',
+          },
+        ],
+        signIn: PROXY_SIGN_IN,
+        limits: { lookupsPerMinute: 0, maxResponseBytes: 96 * 1024 * 1024, upstreamTimeoutMs: 120_000 },
+      }),
       AUDIT_LOG: path.join(tmp, 'audit.jsonl'),
     },
     echoStderr: true,

@@ -15,6 +15,7 @@ import autocannon from 'autocannon';
 import { FLOOD_SECONDS, floodPhase, supportMemoryPhase } from './loadtest-hostile.mjs';
 import { partsMemoryPhase } from './loadtest-parts.mjs';
 import { asManyUsers } from './load-users.mjs';
+import { PROXY_SIGN_IN, writeConfigFile } from './config-file.mjs';
 import { spawnServer } from './spawn-server.mjs';
 
 /** @import { ApiMeta } from '../src/kyc/contract/api.ts' */
@@ -33,10 +34,7 @@ const server = spawnServer([path.join(root, 'dist/server/main.js')], {
   env: {
     HOST: '127.0.0.1',
     PORT: '0',
-    AUTH_PROXY_USER_HEADER: 'X-Forwarded-User',
-    AUTH_PROXY_ROLE_HEADER: 'X-Forwarded-Role',
-    AUTH_PROXY_TRUSTED: '127.0.0.1/32',
-    RATE_LIMIT_PER_MINUTE: '0',
+    CONFIG_FILE: writeConfigFile(tmp, { signIn: PROXY_SIGN_IN, limits: { lookupsPerMinute: 0 } }),
     AUDIT_LOG: path.join(tmp, 'audit.jsonl'),
   },
   echoStderr: true,

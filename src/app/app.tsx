@@ -1,6 +1,6 @@
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { type ComponentType, type ReactNode, Suspense, use, useEffect } from 'react';
-import { BrowserRouter, useLocation } from 'react-router';
+import { BrowserHistory, useLocation } from './navigation.tsx';
 import { CandidateSkeleton } from './candidate/candidate-skeleton.tsx';
 import { loadCandidatePage, loadedCandidatePage } from './candidate/page-load.ts';
 import { AppShell } from './layout/app-shell.tsx';
@@ -26,7 +26,7 @@ interface PageRoute {
 }
 
 /**
- * The app's pages, matched against the raw pathname in order. Not React Router's matcher: it matches
+ * The app's pages, matched against the raw pathname in order. Not a router library's matcher: those match
  * decoded paths, so an id with an encoded "/" or line break would not reach the candidate page that
  * explains it. What stands before a page (sign-in, a refusal) is the shell's (layout/app-shell.tsx).
  */
@@ -81,9 +81,9 @@ export function AppRoutes() {
 export function App({ queryClient }: { queryClient: QueryClient }) {
   return (
     <QueryClientProvider client={queryClient}>
-      <BrowserRouter>
+      <BrowserHistory>
         <AppRoutes />
-      </BrowserRouter>
+      </BrowserHistory>
     </QueryClientProvider>
   );
 }

@@ -1,4 +1,4 @@
-import { decodeEnvironmentName, SIGN_IN_REFUSALS, SIGN_IN_REFUSED_PATH, type SignInRefusal } from '../kyc/contract/api.ts';
+import { decodeEnvironmentName, SIGN_IN_REFUSALS, SIGN_IN_REFUSED_PATH, type SignInRefusal } from '../kyc/contract/api-paths.ts';
 import { decodeIdSegment, isLookupKind, type LookupKind } from '../kyc/contract/lookup.ts';
 
 /** The pages' paths (app.tsx's route table); `/candidates/<kind>/<id>` is built by candidatePath. */

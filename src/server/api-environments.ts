@@ -1,4 +1,4 @@
-import { type ApiMeta, decodeEnvironmentName, type EnvironmentInfo, type SampleCandidate } from '../kyc/contract/api.ts';
+import { API_PREFIX, type ApiMeta, decodeEnvironmentName, type EnvironmentInfo, type SampleCandidate } from '../kyc/contract/api.ts';
 import type { ReplyTemplate } from '../kyc/contract/replies.ts';
 import type { RefusedEntry } from './audit/audit-refusals.ts';
 import { auditTrail, type Outcome, refuse } from './audit/audit-trail.ts';
@@ -6,7 +6,7 @@ import type { Identity } from './http/identity.ts';
 import { ApiFailure } from './http/api-failure.ts';
 import { type LookupDeps, takeToken } from './lookup/lookup-steps.ts';
 import type { Limit } from './ops/metrics.ts';
-import type { SignedInCall } from './http/routes.ts';
+import { any, get, type Route, type SignedInCall } from './http/routes.ts';
 import type { UpstreamTarget } from './upstream/upstream-client.ts';
 
 /** An environment as the API handler serves it: what the browser may know, and where lookups go. */
@@ -15,6 +15,10 @@ export interface ApiEnvironment {
   target: UpstreamTarget;
   /** The sandbox's sample candidates, offered as examples. */
   samples?: SampleCandidate[];
+  /** Its own decision fields, reply texts and archive-after-extract policy (unset: the handler's). */
+  summaryFields?: string[];
+  replyTemplates?: Record<string, ReplyTemplate>;
+  archiveOnExtract?: 'refuse' | 'accept';
 }
 
 /** An environment ready to serve: its lookups' dependencies built once. */
@@ -23,7 +27,7 @@ export interface ServedEnvironment {
   deps: LookupDeps;
 }
 
-export type Resolved = { ok: true; served: ServedEnvironment } | { ok: false; failure: ApiFailure; name: string };
+type Resolved = { ok: true; served: ServedEnvironment } | { ok: false; failure: ApiFailure; name: string };
 
 /** Longest environment name repeated in a refusal's message (the name came from the URL; its audit line cuts it shorter). */
 const MAX_NAME = 64;
@@ -32,7 +36,7 @@ const MAX_NAME = 64;
  * The environment of a request: `/api/e/<name>/…`, or the first one for the unprefixed form. Unknown
  * names are 404; an environment the user's account is not allowed is 403.
  */
-export function resolveEnvironment(served: readonly ServedEnvironment[], encodedName: string | undefined, identity: Identity): Resolved {
+function resolveEnvironment(served: readonly ServedEnvironment[], encodedName: string | undefined, identity: Identity): Resolved {
   if (encodedName === undefined) return allow(served[0]!, identity);
   const name = decodeEnvironmentName(encodedName);
   const found = served.find((s) => s.environment.info.name === name);
@@ -55,18 +59,46 @@ export interface RefusedAs {
 }
 
 /**
- * A route answered in the request's environment. A request for one that does not exist or is not
- * allowed is refused and audited as `refusedAs` says, whatever the route: it costs a token of the
- * user's limit like any lookup, and over the limit it is counted, not written.
+ * A route of every environment (api-routes.ts): answered at `/api<pattern>` for the default one and at
+ * `/api/e/<name><pattern>`, with the environment the request is in.
  */
-export function withEnvironment(
-  served: readonly ServedEnvironment[],
-  handle: (served: ServedEnvironment, call: SignedInCall) => void | Promise<void>,
-  refusedAs: RefusedAs,
-): (call: SignedInCall) => void | Promise<void> {
+export interface EnvironmentRoute {
+  pattern: string;
+  /** GET only (any other method is answered 405), or every method, answered by the route itself. */
+  method: 'GET' | 'any';
+  /**
+   * How a request refused for its environment is audited. Without it the route answers in any
+   * environment, even one the user may not use (`/api/meta`, which says which ones they may).
+   */
+  refusedAs?: RefusedAs;
+  handle(env: ServedEnvironment, call: SignedInCall, served: readonly ServedEnvironment[]): void | Promise<void>;
+}
+
+/** The two paths of a route of every environment: the default one's, and any one's by name. */
+export function environmentPatterns(pattern: string): [string, string] {
+  return [`${API_PREFIX}${pattern}`, `${API_PREFIX}/e/:env${pattern}`];
+}
+
+/** The routes of every environment, bound to the environments served: each answered in the request's. */
+export function environmentRoutes(served: readonly ServedEnvironment[], table: readonly EnvironmentRoute[]): Route[] {
+  return table.flatMap((route) => {
+    const handle = inEnvironment(served, route);
+    return environmentPatterns(route.pattern).map((pattern) => (route.method === 'GET' ? get(pattern, handle) : any(pattern, handle)));
+  });
+}
+
+/**
+ * A route answered in the request's environment. A request for one that does not exist or is not
+ * allowed is refused and audited as the route says, whatever the route: it costs a token of the user's
+ * limit like any lookup, and over the limit it is counted, not written.
+ */
+function inEnvironment(served: readonly ServedEnvironment[], route: EnvironmentRoute): (call: SignedInCall) => Promise<void> {
+  const { refusedAs } = route;
   return async (call) => {
-    const resolved = resolveEnvironment(served, call.params.env, call.identity);
-    if (resolved.ok) return handle(resolved.served, call);
+    const identity = refusedAs ? call.identity : { ...call.identity, environments: undefined };
+    const resolved = resolveEnvironment(served, call.params.env, identity);
+    if (resolved.ok) return route.handle(resolved.served, call, served);
+    if (!refusedAs) throw resolved.failure;
     // Every environment shares the rate limit, the audit log and the refusal log: the first one's will do.
     const deps = served[0]!.deps;
     const limited = await takeToken(deps, call.req, call.identity, refusedAs.limit);
@@ -75,7 +107,7 @@ export function withEnvironment(
   };
 }
 
-export function mayUse(identity: Identity, name: string): boolean {
+function mayUse(identity: Identity, name: string): boolean {
   return identity.environments === undefined || identity.environments.includes(name);
 }
 
@@ -111,11 +143,12 @@ export async function metaFor(
     environment: allowed ? info : { name: info.name, label: info.name, upstream: info.upstream },
     allowed,
     environments: served.map((s) => s.environment.info).filter((e) => mayUse(identity, e.name)),
-    replyTemplates,
+    replyTemplates: current.environment.replyTemplates ?? replyTemplates,
     ...(archivingKey
       ? { archivingKey: { ...archivingKey, ...(current.deps.hasStatusKey ? {} : { supportUsesFullKey: true as const }) } }
       : {}),
     ...display,
+    ...(current.environment.summaryFields ? { summaryFields: current.environment.summaryFields } : {}),
   };
 }
 

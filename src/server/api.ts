@@ -74,7 +74,6 @@ export function createApiFromConfig(
     rateLimiter: createRateLimiter(store, 'lookups', config.rateLimitPerMinute),
     batchBudget: createRateLimiter(store, 'batch-ids', config.rateLimitBatchPerMinute),
     maxInFlightPerUser: config.maxInFlightPerUser,
-    keyArchivesOnExtract: config.keyArchivesOnExtract,
     archivingFindings: archivingFindingsOf(config, store),
     refuseProxied: config.auth.mode === 'local' && !config.auth.allowUnauthenticated,
     metrics,
@@ -154,7 +153,7 @@ export function describeAccess(config: Config): string {
   switch (config.auth.mode) {
     case 'local':
       return config.auth.allowUnauthenticated
-        ? 'Sign-in: none (ALLOW_UNAUTHENTICATED=1): whoever reaches this server reads candidates.'
+        ? 'Sign-in: none (signIn.allowUnauthenticated): whoever reaches this server reads candidates.'
         : 'Sign-in: none (local mode, loopback only).';
     case 'users':
       return `Sign-in: built-in users from ${config.auth.usersFile}.`;
@@ -183,7 +182,7 @@ function checkUserEnvironments(config: Config): void {
     const unknown = (user.environments ?? []).filter((name) => !names.has(name));
     if (unknown.length > 0) {
       throw new ConfigError(
-        `AUTH_USERS_FILE: user "${user.username}" may use environment ${unknown.map((n) => `"${n}"`).join(', ')}, which this server does not have (it has ${[...names].join(', ')}).`,
+        `signIn.usersFile: user "${user.username}" may use environment ${unknown.map((n) => `"${n}"`).join(', ')}, which this server does not have (it has ${[...names].join(', ')}).`,
       );
     }
   }

@@ -1,7 +1,7 @@
 import type { SampleCandidate } from '../kyc/contract/api.ts';
 import type { ApiEnvironment } from './api-environments.ts';
 import { candidateName } from '../kyc/contract/candidate-name.ts';
-import type { Config, RemoteUpstream } from './config/config.ts';
+import type { Config, EnvironmentConfig, RemoteUpstream } from './config/config.ts';
 import type { SandboxCandidate } from './sandbox/candidates.ts';
 import { sandboxOptions } from './sandbox/options.ts';
 
@@ -40,10 +40,12 @@ export async function resolveUpstream(config: Config): Promise<ResolvedUpstream>
           info: {
             name: environment.name,
             label: environment.label,
+            ...(environment.tone ? { tone: environment.tone } : {}),
             clientId: target.clientId,
             upstream: 'remote',
             ...(environment.dashboardUrl ? { dashboardUrl: environment.dashboardUrl } : {}),
           },
+          ...settingsOf(environment),
         };
       }),
       banner: remote.map(
@@ -54,7 +56,7 @@ export async function resolveUpstream(config: Config): Promise<ResolvedUpstream>
     };
   }
   const { startSandbox } = await import('./sandbox/sandbox.ts');
-  const sandbox = await startSandbox({ ...(await sandboxOptions(config)), testControls: config.sandbox.testControls });
+  const sandbox = await startSandbox({ ...(await sandboxOptions(config.sandbox)), testControls: config.sandbox.testControls });
   const environment = config.environments[0]!;
   return {
     environments: [
@@ -66,6 +68,15 @@ export async function resolveUpstream(config: Config): Promise<ResolvedUpstream>
     ],
     banner: sandboxBanner(config.sandbox, sandbox.url, sandbox.candidates.length),
     close: () => sandbox.close(),
+  };
+}
+
+/** What an environment of CONFIG_FILE says for itself, over the server's display defaults. */
+function settingsOf(environment: EnvironmentConfig): Pick<ApiEnvironment, 'summaryFields' | 'replyTemplates' | 'archiveOnExtract'> {
+  return {
+    ...(environment.summaryFields ? { summaryFields: environment.summaryFields } : {}),
+    ...(environment.replyTemplates ? { replyTemplates: environment.replyTemplates } : {}),
+    ...(environment.archiveOnExtract ? { archiveOnExtract: environment.archiveOnExtract } : {}),
   };
 }
 

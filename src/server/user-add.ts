@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import readline from 'node:readline';
 import { ROLES, type Role } from '../kyc/contract/api.ts';
 import { environmentWithDotenv } from './config/config.ts';
+import { readConfigFile } from './config/read-config.ts';
 import { commaList } from './config/config-fields.ts';
 import { hashPassword } from './auth/passwords.ts';
 import { upsertUser, USERNAME_PATTERN } from './auth/users-file.ts';
@@ -9,7 +10,7 @@ import { type Ask, askNewPassword, PasswordRefused } from './auth/new-password.t
 
 /**
  * `npm run user:add -- <name> --role <support|compliance> [--file users.json]`: asks for the password
- * (twice, hidden) and writes the user with a scrypt hash to AUTH_USERS_FILE.
+ * (twice, hidden) and writes the user with a scrypt hash to the users file (signIn.usersFile).
  * Without a terminal, the password is read from the first line of standard input.
  */
 
@@ -50,7 +51,8 @@ async function main(): Promise<void> {
   if (!username || positionals.length > 1) fail(usage);
   if (!USERNAME_PATTERN.test(username)) fail('The username must be 1 to 64 letters, digits or . _ @ -');
   if (!values.role || !(ROLES as readonly string[]).includes(values.role)) fail(`--role must be support or compliance.\n${usage}`);
-  const file = values.file ?? environmentWithDotenv(process.env, process.cwd()).AUTH_USERS_FILE ?? 'users.json';
+  const configured = configuredUsersFile();
+  const file = values.file ?? configured ?? 'users.json';
 
   const password = await askNewPassword(await answers()).catch((error: unknown) => {
     if (error instanceof PasswordRefused) fail(error.message);
@@ -65,7 +67,14 @@ async function main(): Promise<void> {
     ...(environments ? { environments } : {}),
   });
   console.log(`${result === 'added' ? 'Added' : 'Updated'} ${username} (${values.role}) in ${file}.`);
-  if (!process.env.AUTH_USERS_FILE) console.log(`Start the server with AUTH_USERS_FILE=${file} to require sign-in.`);
+  if (!configured) console.log(`Set "signIn": { "mode": "users", "usersFile": "${file}" } in CONFIG_FILE to require sign-in.`);
+}
+
+/** CONFIG_FILE's users file, when sign-in is by built-in users. */
+function configuredUsersFile(): string | undefined {
+  const configFile = environmentWithDotenv(process.env, process.cwd()).CONFIG_FILE?.trim();
+  const signIn = configFile ? readConfigFile(configFile, undefined).file?.signIn : undefined;
+  return signIn?.mode === 'users' ? signIn.usersFile : undefined;
 }
 
 await main();

@@ -63,7 +63,7 @@ describe('the archive-after-extract warning', () => {
     const first = countdown();
     expect(warning.querySelector('time')).toHaveAttribute('datetime', at.toISOString());
     expect(warning).toHaveTextContent('Candidate Lookup now refuses further full lookups');
-    expect(warning).toHaveTextContent('KYC_KEY_ARCHIVES_ON_EXTRACT=accept');
+    expect(warning).toHaveTextContent('"archiveOnExtract": "accept"');
     // The record is still shown: the damage is done, the reviewer may as well see it.
     expect(screen.getByRole('heading', { level: 1, name: 'Ada Lovelace' })).toBeInTheDocument();
     // It counts down.
@@ -124,7 +124,7 @@ describe('the archive-after-extract warning', () => {
 
   it('a refused lookup explains why, without a retry', async () => {
     const message =
-      "This server's API key archives identity data after each full lookup, so full lookups are refused. Set KYC_KEY_ARCHIVES_ON_EXTRACT=accept to allow them.";
+      'This server\'s API key archives identity data after each full lookup, so full lookups are refused. Set "archiveOnExtract": "accept" for this environment in CONFIG_FILE to allow them.';
     stubApi({ candidates: { [PATH]: apiError(409, 'archiving_key', message) } });
     renderWithProviders('/candidates/refId/ref-1');
     const alert = await screen.findByRole('alert');
@@ -153,12 +153,12 @@ describe('the archive-after-extract warning', () => {
     expect(screen.queryByTestId('archiving-key-banner')).not.toBeInTheDocument();
   });
 
-  it('tells operators that support users need KYC_API_KEY_STATUS when they look with this key too', async () => {
+  it('tells operators that support users need a status-level key when they look with this key too', async () => {
     stubApi({ meta: testMeta({ archivingKey: { detectedAt: '2026-11-22T14:02:00.000Z', accepted: false, supportUsesFullKey: true } }) });
     renderWithProviders('/');
     const banner = await screen.findByTestId('archiving-key-banner');
     expect(banner).toHaveTextContent('Support users look candidates up with this key too');
-    expect(banner).toHaveTextContent('support users need KYC_API_KEY_STATUS');
+    expect(banner).toHaveTextContent('support users need a status-level key (statusApiKeyEnv or statusApiKeyFile');
   });
 
   it("shows its time in the page's zone, and in UTC when the header's toggle says so, keeping the countdown", async () => {

@@ -2,11 +2,11 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import fc from 'fast-check';
 import { Component, type ReactNode } from 'react';
-import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { CandidateView } from '../../src/app/candidate/candidate-view.tsx';
 import { parseCandidateBody } from '../../src/app/api/fetch-candidate.ts';
 import { ApiError } from '../../src/app/api/api-error.ts';
+import { BrowserHistory } from '../../src/app/navigation.tsx';
 import { sessionQueries } from '../../src/app/session/session-query.ts';
 import type { CandidateRecord } from '../../src/kyc/contract/schema.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
@@ -109,11 +109,11 @@ function renderRecord(record: CandidateRecord): unknown[] {
   queryClient.setQueryData(sessionQueries.current().queryKey, { mode: 'local', user: 'local', role: 'compliance' });
   const { unmount } = render(
     <QueryClientProvider client={queryClient}>
-      <MemoryRouter>
+      <BrowserHistory>
         <Boundary onError={(error) => errors.push(error)}>
           <CandidateView record={record} />
         </Boundary>
-      </MemoryRouter>
+      </BrowserHistory>
     </QueryClientProvider>,
   );
   unmount();

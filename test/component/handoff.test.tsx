@@ -71,7 +71,7 @@ describe('hand-off', { timeout: 20_000 }, () => {
     }
   });
 
-  it("copies the decision summary's custom fields for compliance users, the ones SUMMARY_FIELDS names, in its order", async () => {
+  it("copies the decision summary's custom fields for compliance users, the ones summaryFields names, in its order", async () => {
     const user = userEvent.setup();
     show(blocked);
     await screen.findByRole('heading', { level: 1 });

@@ -1,46 +1,46 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, render } from '@testing-library/react';
-import { MemoryRouter, type NavigateFunction, useLocation, useNavigate, type Location } from 'react-router';
 import { vi } from 'vitest';
 import { AppRoutes } from '../../src/app/app.tsx';
+import { type AppLocation, BrowserHistory, navigate, useLocation } from '../../src/app/navigation.tsx';
 import { APP_REQUEST_HEADER, type ApiMeta, type SessionInfo } from '../../src/kyc/contract/api.ts';
 import type { CandidateRecord } from '../../src/kyc/contract/schema.ts';
 import { DEFAULT_REPLIES } from '../../src/kyc/contract/replies.ts';
 
-type LocationHolder = { location?: Location; navigate?: NavigateFunction };
+type LocationHolder = { location?: AppLocation };
 
-/** Keeps the router's current location, and its navigate, where the test can reach them. */
+/** Keeps the location the pages render where the test can reach it. */
 function LocationProbe({ into }: { into: LocationHolder }) {
   into.location = useLocation();
-  into.navigate = useNavigate();
   return null;
 }
 
 /**
- * The whole app at a route, with a fresh QueryClient. Its default of no retries applies only to queries
- * that set none: the app's own queries keep their `retry` (the session and meta retry once, a lookup
- * retries a broken connection once), as they do in the browser.
+ * The whole app at a route, with a fresh QueryClient, in jsdom's own history (the address is replaced,
+ * so a test starts with no state from the one before). Its default of no retries applies only to
+ * queries that set none: the app's own queries keep their `retry` (the session and meta retry once, a
+ * lookup retries a broken connection once), as they do in the browser.
  */
 export function renderWithProviders(path: string) {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const current: LocationHolder = {};
+  window.history.replaceState(null, '', path);
   const utils = render(
     <QueryClientProvider client={queryClient}>
-      <MemoryRouter initialEntries={[path]}>
+      <BrowserHistory>
         <AppRoutes />
         <LocationProbe into={current} />
-      </MemoryRouter>
+      </BrowserHistory>
     </QueryClientProvider>,
   );
-  // Read like a data router's state, so tests can say `router.state.location.pathname`.
   const router = {
     state: {
       get location() {
         return current.location!;
       },
     },
-    /** As the browser's Back (`-1`) and Forward buttons, or a link. */
-    navigate: (to: string | number) => act(() => void (typeof to === 'number' ? current.navigate!(to) : current.navigate!(to))),
+    /** As the browser's Back button (`-1`; jsdom answers it with a popstate a task later), or a link. */
+    navigate: (to: string | -1) => act(() => (to === -1 ? window.history.back() : navigate(to))),
   };
   return { ...utils, router, queryClient };
 }

@@ -88,7 +88,7 @@ describe('decision summary', () => {
     expect(screen.queryByRole('heading', { name: 'Custom fields' })).not.toBeInTheDocument();
   });
 
-  it('takes the decision fields from SUMMARY_FIELDS, matched without regard to case', async () => {
+  it('takes the decision fields from summaryFields, matched without regard to case', async () => {
     show(amelie, { summaryFields: ['CUSTOMER_TIER'] });
     const strip = await summary();
     expect(strip.querySelector('[data-field="customerTier"]')).toHaveTextContent('Customer tiergold');

@@ -143,7 +143,7 @@ test.describe('a key that archives after extract', () => {
     const alert = page.getByRole('alert');
     await expect(alert).toHaveAttribute('data-error-kind', 'archiving_key');
     await expect(alert).toContainText('Full lookups are refused: this API key deletes identity data');
-    await expect(alert).toContainText('KYC_KEY_ARCHIVES_ON_EXTRACT=accept');
+    await expect(alert).toContainText('"archiveOnExtract": "accept"');
     await expect(page.getByTestId('archive-warning')).toHaveCount(0);
     const meta = await (await page.request.get(`${archivingUrl}/api/meta`, { headers: APP_HEADERS })).json();
     expect(meta.archivingKey).toMatchObject({ accepted: false });

@@ -155,7 +155,7 @@ test.describe('hand-off', () => {
       /^Candidate \(Sandbox\)\nrefId: user-7781\nrecordId: [0-9a-f]{24}\nblockPassID: \S+\nStatus: Blocked since .+ \(29 days ago\)\nSubmissions: \d+\n/,
     );
     expect(text).toContain('Certificates:\n');
-    // The decision summary's custom fields, as the strip shows them (SUMMARY_FIELDS' default).
+    // The decision summary's custom fields, as the strip shows them (the default summaryFields).
     expect(text).toContain('Decision fields:\n  riskLevel: high\n  screeningCase: CA-2026-00917\n');
     expect(text).toMatch(/Looked up: .+\n$/);
     const record = (await (await page.request.get('/api/candidates/refId/user-7781', { headers: APP_HEADERS })).json()).data;

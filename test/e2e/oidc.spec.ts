@@ -11,7 +11,7 @@ needsServers('oidc');
 const AMELIE = '/candidates/refId/c0a8f3e2-6b1d-4f7e-9a52-3d1e8b7c4a10';
 const appUrl = `http://127.0.0.1:${E2E_PORTS.oidc}`;
 
-// One provider on a fixed port for the server configured in playwright.config.ts: one worker at a time.
+// One provider on a fixed port for the server configured in test/e2e/servers.ts: one worker at a time.
 test.describe.configure({ mode: 'serial' });
 let provider: TestProvider;
 test.beforeAll(async () => {

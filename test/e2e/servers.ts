@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { REMOVED_VARIABLES } from '../../src/server/config/removed-variables.ts';
 import { SANDBOX_ARCHIVE_KEY, SANDBOX_CLIENT_ID, SANDBOX_KEYS } from '../../src/server/sandbox/sandbox.ts';
 
 /**
@@ -48,31 +49,23 @@ const SERVERS_DIR = 'test-results/e2e-servers';
 /** Nothing listens here: the server pointed at it finds its upstream down. */
 const CLOSED_PORT = 9;
 
-// Empty values count as unset, and they win over a developer's .env: the suite always runs on the sandbox.
+/** Each app's CONFIG_FILE of test/fixtures/e2e-config/ (each turns the rate limit off). */
+const configFile = (name: string) => `test/fixtures/e2e-config/${name}.json`;
+/** The OpenID Connect app's CONFIG_FILE: written at the start of a run, its addresses move with E2E_PORT_BASE. */
+const E2E_OIDC_CONFIG_FILE = 'test-results/e2e-oidc-config.json';
+
+// Empty values count as unset, and they win over a developer's .env: the suite always runs on the sandbox
+// (the variables of before CONFIG_FILE included, which would stop the server).
 const SANDBOX_ENV = {
+  ...Object.fromEntries(Object.keys(REMOVED_VARIABLES).map((name) => [name, ''])),
   KYC_BASE_URL: '',
   KYC_CLIENT_ID: '',
   KYC_API_KEY: '',
   KYC_API_KEY_STATUS: '',
-  KYC_KEY_ARCHIVES_ON_EXTRACT: '',
-  SANDBOX_DATA: '',
-  SANDBOX_LARGE_IMAGES: '',
-  AUTH_USERS_FILE: '',
-  AUTH_PROXY_USER_HEADER: '',
-  AUTH_PROXY_ROLE_HEADER: '',
-  AUTH_PROXY_TRUSTED: '',
-  OIDC_ISSUER: '',
-  OIDC_CLIENT_ID: '',
-  OIDC_CLIENT_SECRET: '',
-  OIDC_REDIRECT_URL: '',
-  OIDC_COMPLIANCE_VALUES: '',
-  OIDC_SUPPORT_VALUES: '',
-  OIDC_PROVIDER_NAME: '',
   REDIS_URL: '',
   AUDIT_LOG: 'test-results/e2e-audit.jsonl',
-  RATE_LIMIT_PER_MINUTE: '0',
+  CONFIG_FILE: configFile('sandbox'),
   KYC_ENVIRONMENTS_FILE: '',
-  SANDBOX_TEST_CONTROLS: '',
   HOST: '127.0.0.1',
 };
 
@@ -80,8 +73,10 @@ const SANDBOX_ENV = {
 export type ServerName = Exclude<keyof typeof E2E_PORTS, 'oidcProvider'>;
 
 interface ServerSpec {
-  /** `app`: dist/server/main.js on PORT; `sandbox`: the sandbox alone (dist/server/sandbox.js) on SANDBOX_PORT. */
+  /** `app`: dist/server/main.js on PORT; `sandbox`: the sandbox alone (dist/server/sandbox.js --port). */
   entry: 'app' | 'sandbox';
+  /** The standalone sandbox's flags beside its port (`--test-controls`). */
+  flags?: string[];
   port: number;
   env?: Record<string, string>;
   /** Servers this one talks to, started before it. */
@@ -100,27 +95,19 @@ const SERVERS: Record<ServerName, ServerSpec> = {
   // The app on its embedded sandbox, as `npm start` runs it on a fresh machine.
   sandbox: { entry: 'app', port: E2E_PORTS.sandbox },
   // The sandbox alone, as `npm run sandbox` runs it (its test reset brings the deleted demonstration back)...
-  upstream: { entry: 'sandbox', port: E2E_PORTS.upstream, env: { SANDBOX_TEST_CONTROLS: '1' } },
+  upstream: { entry: 'sandbox', port: E2E_PORTS.upstream, flags: ['--test-controls'] },
   // ...and the app pointed at it as a remote service, with the status-only key.
   statusOnly: { entry: 'app', port: E2E_PORTS.statusOnly, env: remote(E2E_PORTS.upstream, SANDBOX_KEYS.status), needs: ['upstream'] },
   // The app with its upstream down.
   upstreamDown: { entry: 'app', port: E2E_PORTS.upstreamDown, env: { ...remote(CLOSED_PORT, 'any-key') } },
   // Built-in users, signed in through the sign-in page.
-  users: { entry: 'app', port: E2E_PORTS.users, env: { AUTH_USERS_FILE: 'test/fixtures/e2e-users.json' } },
+  users: { entry: 'app', port: E2E_PORTS.users, env: { CONFIG_FILE: configFile('users') } },
   // Behind an identity-aware proxy: the tests send its headers themselves, from a trusted address.
-  gateway: {
-    entry: 'app',
-    port: E2E_PORTS.gateway,
-    env: {
-      AUTH_PROXY_USER_HEADER: 'X-Forwarded-User',
-      AUTH_PROXY_ROLE_HEADER: 'X-Forwarded-Role',
-      AUTH_PROXY_TRUSTED: '127.0.0.1/32,::1/128',
-    },
-  },
+  gateway: { entry: 'app', port: E2E_PORTS.gateway, env: { CONFIG_FILE: configFile('gateway') } },
   // The sandbox with its hostile candidate.
-  hostile: { entry: 'app', port: E2E_PORTS.hostile, env: { SANDBOX_HOSTILE: '1' } },
+  hostile: { entry: 'app', port: E2E_PORTS.hostile, env: { CONFIG_FILE: configFile('hostile') } },
   // Large images: enough sandbox candidates for the applicants queue to page.
-  largeQueue: { entry: 'app', port: E2E_PORTS.largeQueue, env: { SANDBOX_LARGE_IMAGES: '1' }, timeoutMs: 90_000 },
+  largeQueue: { entry: 'app', port: E2E_PORTS.largeQueue, env: { CONFIG_FILE: configFile('large-images') }, timeoutMs: 90_000 },
   // The standalone sandbox again, with its key that archives identity data after each full lookup.
   archivingKey: {
     entry: 'app',
@@ -133,19 +120,10 @@ const SERVERS: Record<ServerName, ServerSpec> = {
   oidc: {
     entry: 'app',
     port: E2E_PORTS.oidc,
-    env: {
-      OIDC_ISSUER: `http://127.0.0.1:${E2E_PORTS.oidcProvider}`,
-      OIDC_CLIENT_ID: 'candidate-lookup',
-      OIDC_CLIENT_SECRET: 'oidc-test-client-secret-that-is-long-enough',
-      OIDC_REDIRECT_URL: `http://127.0.0.1:${E2E_PORTS.oidc}/api/oidc/callback`,
-      OIDC_COMPLIANCE_VALUES: 'kyc-compliance',
-      OIDC_SUPPORT_VALUES: 'kyc-support',
-      OIDC_SCOPES: 'openid email profile groups',
-      OIDC_PROVIDER_NAME: 'Test IdP',
-    },
+    env: { CONFIG_FILE: E2E_OIDC_CONFIG_FILE, E2E_OIDC_CLIENT_SECRET: 'oidc-test-client-secret-that-is-long-enough' },
   },
-  // Two sandboxes as two environments of one app: the first can change a status (SANDBOX_TEST_CONTROLS).
-  sandboxA: { entry: 'sandbox', port: E2E_PORTS.sandboxA, env: { SANDBOX_TEST_CONTROLS: '1' } },
+  // Two sandboxes as two environments of one app: the first can change a status (--test-controls).
+  sandboxA: { entry: 'sandbox', port: E2E_PORTS.sandboxA, flags: ['--test-controls'] },
   sandboxB: { entry: 'sandbox', port: E2E_PORTS.sandboxB },
   environments: {
     entry: 'app',
@@ -181,6 +159,23 @@ export function prepareRun(): void {
         apiKey: SANDBOX_KEYS.full,
       },
     ]),
+  );
+  writeFileSync(
+    E2E_OIDC_CONFIG_FILE,
+    JSON.stringify({
+      signIn: {
+        mode: 'oidc',
+        issuer: `http://127.0.0.1:${E2E_PORTS.oidcProvider}`,
+        clientId: 'candidate-lookup',
+        clientSecretEnv: 'E2E_OIDC_CLIENT_SECRET',
+        redirectUrl: `http://127.0.0.1:${E2E_PORTS.oidc}/api/oidc/callback`,
+        complianceValues: ['kyc-compliance'],
+        supportValues: ['kyc-support'],
+        scopes: ['openid', 'email', 'profile', 'groups'],
+        providerName: 'Test IdP',
+      },
+      limits: { lookupsPerMinute: 0 },
+    }),
   );
 }
 
@@ -219,8 +214,9 @@ async function startServer(name: ServerName): Promise<void> {
     writeFileSync(pidFile, '', { flag: 'wx' });
     const log = openSync(logFile, 'w');
     const port = String(server.port);
-    child = spawn(process.execPath, [server.entry === 'app' ? 'dist/server/main.js' : 'dist/server/sandbox.js'], {
-      env: { PATH: process.env.PATH, ...SANDBOX_ENV, ...server.env, ...(server.entry === 'app' ? { PORT: port } : { SANDBOX_PORT: port }) },
+    const args = server.entry === 'app' ? ['dist/server/main.js'] : ['dist/server/sandbox.js', '--port', port, ...(server.flags ?? [])];
+    child = spawn(process.execPath, args, {
+      env: { PATH: process.env.PATH, ...SANDBOX_ENV, ...server.env, ...(server.entry === 'app' ? { PORT: port } : {}) },
       // Its own process group, outliving the worker that started it: the run's teardown stops it.
       detached: true,
       stdio: ['ignore', log, log],

@@ -53,6 +53,23 @@ describe('attack: an upstream (or a wrong KYC_BASE_URL) that reflects the Author
     expect(audited).toMatchObject([{ status: 502, code: 'upstream_error', upstreamStatus: 200 }]);
   });
 
+  it("warns on the request's own line of log: its id, route and user, never the key", async () => {
+    const { upstream, app: served } = await app();
+    upstream.behave = echo;
+    const res = await served.get('/api/candidates/refId/r', COMPLIANCE);
+    expect(res.status).toBe(502);
+    const warnings = served.logs.map((line) => JSON.parse(line)).filter((line) => line.level === 'warn');
+    expect(warnings).toEqual([
+      expect.objectContaining({
+        msg: expect.stringContaining("contained this server's API key"),
+        reqId: res.headers['x-request-id'],
+        route: '/api/candidates/refId/:id',
+        user: 'ana',
+      }),
+    ]);
+    expect(served.logs.join('\n')).not.toContain('live-key-3f9a');
+  });
+
   it('cuts a streamed answer when the key comes later, split across chunks, passing on no part of it', async () => {
     const { upstream, app: served } = await app();
     const filler = 'x'.repeat(200_000);

@@ -272,6 +272,37 @@ describe('GET /api/applicants against what the service may answer', () => {
     await close();
   });
 
+  it('attack: the key with every character \\u-escaped in a listed field (a refId) is refused, never passed on', async () => {
+    const escaped = [...'full-key'].map((char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+    const body = `{"status":"success","data":{"records":[{"status":"waiting","isArchived":false,"refId":"${escaped}"}],"total":1}}`;
+    const { app, close } = await fakeApp({ body });
+    const res = await app.get('/api/applicants', COMPLIANCE);
+    expect(res.status).toBe(502);
+    expect(errorOf(res)).toMatchObject({ code: 'upstream_error', message: expect.stringContaining('KYC_BASE_URL') });
+    expect(res.body).not.toContain('full-key');
+    await close();
+  });
+
+  it('a list without framing, or compressed although none was asked for, is refused as a lookup would be', async () => {
+    const upstream = await startFakeUpstream();
+    const text = JSON.stringify({ status: 'success', data: { records: [], total: 0 } });
+    const app = await startTestApp({ upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'full-key' }, access: gateway() });
+    upstream.behave = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': Buffer.byteLength(text) });
+      res.end(text);
+    };
+    const compressed = await app.get('/api/applicants', COMPLIANCE);
+    expect([compressed.status, errorOf(compressed).message]).toEqual([502, expect.stringContaining('compressed')]);
+    upstream.behave = (_req, res) => {
+      // HTTP/1.0 style: no length, no chunks, the end of the body is the end of the connection.
+      res.socket!.end(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n${text}`);
+    };
+    const unframed = await app.get('/api/applicants', COMPLIANCE);
+    expect([unframed.status, errorOf(unframed).message]).toEqual([502, expect.stringContaining('without a length')]);
+    await app.close();
+    await upstream.close();
+  });
+
   it('a service without the operation (404) is said so, not an error', async () => {
     const { app, close } = await fakeApp({ status: 404, body: { status: 'error', code: 404, message: 'Not Found' } });
     const res = await app.get('/api/applicants?status=waiting', COMPLIANCE);

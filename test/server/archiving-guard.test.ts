@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ArchivingFindings, findingName } from '../../src/server/archiving/archiving-findings.ts';
 import { type Scan, watchWillArchiveAt } from '../../src/server/answer/archive-watch.ts';
 import { createArchivingGuard } from '../../src/server/archiving/archiving-guard.ts';
+import { createLogger } from '../../src/server/log/log.ts';
 import { listen } from './http.ts';
 
 /** A real HTTP response whose body arrives in the given pieces, with the given encoding. */
@@ -73,35 +74,41 @@ describe('watching a streamed record for willArchiveAtDate', () => {
 
 describe('the archiving guard', () => {
   const lookupAt = Date.parse('2026-11-22T14:02:00.000Z');
+  /** A request's log, as the guard is given one: its warning lines' texts land in `warnings`. */
+  const capture = () => {
+    const warnings: string[] = [];
+    const log = createLogger({ write: (text: string) => void warnings.push(JSON.parse(text).msg) }, 'warn');
+    return { warnings, log };
+  };
 
   it('detects a date less than 24 h after the lookup, warns once, then refuses', async () => {
-    const warnings: string[] = [];
-    const guard = createArchivingGuard({ accept: false, warn: (line) => warnings.push(line) });
-    expect(await guard.refusal()).toBeUndefined();
-    await guard.observe('2026-12-12T14:02:00.000Z', lookupAt); // 20 days: an ordinary schedule
-    await guard.observe(undefined, lookupAt);
-    await guard.observe('2026-11-22T13:00:00.000Z', lookupAt); // before the lookup: set by someone else
-    await guard.observe('not a date', lookupAt);
+    const { warnings, log } = capture();
+    const guard = createArchivingGuard({ accept: false });
+    expect(await guard.refusal(log)).toBeUndefined();
+    await guard.observe('2026-12-12T14:02:00.000Z', lookupAt, log); // 20 days: an ordinary schedule
+    await guard.observe(undefined, lookupAt, log);
+    await guard.observe('2026-11-22T13:00:00.000Z', lookupAt, log); // before the lookup: set by someone else
+    await guard.observe('not a date', lookupAt, log);
     expect(await guard.state()).toBeUndefined();
-    await Promise.all([guard.observe(AT, lookupAt), guard.observe(AT, lookupAt)]);
-    await guard.observe(AT, lookupAt);
+    await Promise.all([guard.observe(AT, lookupAt, log), guard.observe(AT, lookupAt, log)]);
+    await guard.observe(AT, lookupAt, log);
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(
-      /^WARNING: .*archives identity data after each full lookup.*10 s after the lookup.*KYC_KEY_ARCHIVES_ON_EXTRACT=accept/,
+      /^WARNING: .*archives identity data after each full lookup.*10 s after the lookup.*"archiveOnExtract": "accept" in CONFIG_FILE/,
     );
     expect(await guard.state()).toMatchObject({ accepted: false });
-    expect(await guard.refusal()).toMatchObject({ status: 409, code: 'archiving_key' });
-    expect((await guard.refusal())!.message).toContain('KYC_KEY_ARCHIVES_ON_EXTRACT=accept');
+    expect(await guard.refusal(log)).toMatchObject({ status: 409, code: 'archiving_key' });
+    expect((await guard.refusal(log))!.message).toContain('set "archiveOnExtract": "accept" for this environment in CONFIG_FILE');
     expect(warnings).toHaveLength(1);
   });
 
   it('with the setting, detects and warns but never refuses', async () => {
-    const warnings: string[] = [];
-    const guard = createArchivingGuard({ accept: true, warn: (line) => warnings.push(line) });
-    await guard.observe(AT, lookupAt);
+    const { warnings, log } = capture();
+    const guard = createArchivingGuard({ accept: true });
+    await guard.observe(AT, lookupAt, log);
     expect(await guard.state()).toMatchObject({ accepted: true });
-    expect(await guard.refusal()).toBeUndefined();
-    expect(warnings[0]).toContain('KYC_KEY_ARCHIVES_ON_EXTRACT=accept is set');
+    expect(await guard.refusal(log)).toBeUndefined();
+    expect(warnings[0]).toContain('"archiveOnExtract": "accept" is set');
   });
 
   it('refuses at once, before the finding is recorded, and fails closed when it cannot be read', async () => {
@@ -118,19 +125,20 @@ describe('the archiving guard', () => {
           };
         }),
     };
-    const guard = createArchivingGuard({ accept: false, warn: () => {}, findings: slow });
-    const observed = guard.observe(AT, lookupAt);
-    expect(await guard.refusal()).toMatchObject({ code: 'archiving_key' });
+    const { log } = capture();
+    const guard = createArchivingGuard({ accept: false, findings: slow });
+    const observed = guard.observe(AT, lookupAt, log);
+    expect(await guard.refusal(log)).toMatchObject({ code: 'archiving_key' });
     release();
     await observed;
-    expect(await guard.refusal()).toMatchObject({ code: 'archiving_key' });
+    expect(await guard.refusal(log)).toMatchObject({ code: 'archiving_key' });
 
     const broken: ArchivingFindings = { ...slow, read: () => Promise.reject(Object.assign(new Error('denied'), { code: 'EACCES' })) };
-    const warnings: string[] = [];
-    const blind = createArchivingGuard({ accept: false, warn: (line) => warnings.push(line), findings: broken });
+    const { warnings, log: blindLog } = capture();
+    const blind = createArchivingGuard({ accept: false, findings: broken });
     // Its own code: the shared store is not down, and sign-in is not paused.
-    expect(await blind.refusal()).toMatchObject({ status: 503, code: 'archiving_check_unavailable' });
-    expect(await blind.refusal()).toMatchObject({ status: 503, code: 'archiving_check_unavailable' });
+    expect(await blind.refusal(blindLog)).toMatchObject({ status: 503, code: 'archiving_check_unavailable' });
+    expect(await blind.refusal(blindLog)).toMatchObject({ status: 503, code: 'archiving_check_unavailable' });
     expect(await blind.state()).toBeUndefined();
     // Said once, with why, not at every refused lookup.
     expect(warnings).toEqual([expect.stringMatching(/^The archive-after-extract finding in a slow store cannot be read \(EACCES\)/)]);

@@ -96,7 +96,12 @@ describe('a key that archives after extract', () => {
     expect(warnings(app)[0]).toMatch(
       /archives identity data after each full lookup.*1\d s after the lookup|archives identity data after each full lookup.*[89] s after the lookup/,
     );
-    expect(warnings(app)[0]).toContain('KYC_KEY_ARCHIVES_ON_EXTRACT=accept');
+    expect(warnings(app)[0]).toContain('set "archiveOnExtract": "accept" in CONFIG_FILE');
+    // On the log of the lookup that found it: its request id and route shape.
+    expect(app.logs.map((line) => JSON.parse(line)).find((line) => line.level === 'warn')).toMatchObject({
+      reqId: first.headers['x-request-id'],
+      route: '/api/candidates/refId/:id',
+    });
     // No id, no key, no candidate data in the warning.
     for (const secret of [record.refId!, record.recordId!, 'full-key', record.identities!.email!.value]) {
       expect(warnings(app)[0]).not.toContain(secret);
@@ -108,7 +113,7 @@ describe('a key that archives after extract', () => {
     expect(second.headers['cache-control']).toBe('no-store');
     expect(errorOf(second).code).toBe('archiving_key');
     expect(errorOf(second).message).toMatch(/archive after extract/);
-    expect(errorOf(second).message).toContain('KYC_KEY_ARCHIVES_ON_EXTRACT=accept');
+    expect(errorOf(second).message).toContain('set "archiveOnExtract": "accept" for this environment in CONFIG_FILE');
     const byRecordId = await app.get(`/api/candidates/recordId/${record.recordId}`, COMPLIANCE);
     expect(byRecordId.status).toBe(409);
     expect(upstream.seen.length).toBe(asked);
@@ -124,12 +129,12 @@ describe('a key that archives after extract', () => {
     expect(upstream.seen.slice(asked).map((r) => r.headers.authorization)).toEqual(['status-key', 'status-key', 'status-key']);
   });
 
-  it('with KYC_KEY_ARCHIVES_ON_EXTRACT=accept, is detected and said, but lookups go on', async () => {
+  it('with "archiveOnExtract": "accept", is detected and said, but lookups go on', async () => {
     const { upstream, app } = await archivingService({ accept: true });
     expect((await app.get(LOOKUP, COMPLIANCE)).status).toBe(200);
     expect((await meta(app)).archivingKey).toMatchObject({ accepted: true });
     expect(warnings(app)).toHaveLength(1);
-    expect(warnings(app)[0]).toContain('KYC_KEY_ARCHIVES_ON_EXTRACT=accept is set');
+    expect(warnings(app)[0]).toContain('"archiveOnExtract": "accept" is set');
     expect((await app.get(LOOKUP, COMPLIANCE)).status).toBe(200);
     expect(upstream.seen).toHaveLength(2);
   });
@@ -151,7 +156,7 @@ describe('a key that archives after extract', () => {
     expect(JSON.parse(first.body).data.identities).toBeUndefined();
     expect(JSON.parse(first.body).data.willArchiveAtDate).toBeDefined();
     expect(upstream.seen[0]!.headers.authorization).toBe('full-key');
-    // For the operator's banner: support users need KYC_API_KEY_STATUS.
+    // For the operator's banner: support users need a status-level key.
     expect((await meta(app)).archivingKey).toMatchObject({ accepted: false, supportUsesFullKey: true });
     const second = await app.get(LOOKUP, SUPPORT);
     expect(second.status).toBe(409);

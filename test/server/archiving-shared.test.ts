@@ -48,16 +48,15 @@ afterAll(async () => {
 });
 
 async function instance(extra: Record<string, string>): Promise<Instance> {
-  const started = await startInstance({
-    KYC_BASE_URL: upstream.url,
-    KYC_CLIENT_ID: 'c',
-    KYC_API_KEY: ARCHIVE_KEY,
-    AUTH_PROXY_USER_HEADER: 'x-user',
-    AUTH_PROXY_ROLE_HEADER: 'x-role',
-    AUTH_PROXY_TRUSTED: '127.0.0.1/32',
-    RATE_LIMIT_PER_MINUTE: '0',
-    ...extra,
-  });
+  const started = await startInstance(
+    { KYC_BASE_URL: upstream.url, KYC_CLIENT_ID: 'c', KYC_API_KEY: ARCHIVE_KEY, ...extra },
+    {
+      file: {
+        signIn: { mode: 'proxy', userHeader: 'x-user', roleHeader: 'x-role', trustedProxies: ['127.0.0.1/32'] },
+        limits: { lookupsPerMinute: 0 },
+      },
+    },
+  );
   instances.push(started);
   return started;
 }

@@ -90,7 +90,7 @@ describe('audit log', () => {
 
   it("is closed by the API's close() when the server stops, after the counted refusals are written", async () => {
     const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'cl-audit-')), 'audit.jsonl');
-    const config = parseConfig({ AUDIT_LOG: file, RATE_LIMIT_PER_MINUTE: '1' });
+    const config = parseConfig({ AUDIT_LOG: file }, { limits: { lookupsPerMinute: 1 } });
     const upstream = {
       environments: [testEnvironment({ baseUrl: 'http://127.0.0.1:9', clientId: 'c', apiKey: 'k' })],
       banner: [],

@@ -10,6 +10,7 @@ import { testPasswordHash } from './passwords.ts';
 import { upsertUser } from '../../src/server/auth/users-file.ts';
 import type { AuditLine } from '../../src/server/audit/audit.ts';
 import { ConfigError, parseConfig } from '../../src/server/config/config.ts';
+import type { ConfigFile } from '../../src/server/config/file-schema.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { loadSandboxData } from '../../src/server/sandbox/data-file.ts';
 import { samplesOf } from '../../src/server/resolve-upstream.ts';
@@ -47,9 +48,9 @@ async function upstreamAndApp(options: Partial<Parameters<typeof startTestApp>[0
 }
 
 /** The server as `npm start` builds it from the environment, in front of a fake upstream. */
-async function configuredApp(env: Record<string, string>) {
+async function configuredApp(env: Record<string, string>, file?: ConfigFile) {
   const upstream = await startFakeUpstream();
-  const config = parseConfig({ AUDIT_LOG: path.join(dir, 'configured-audit.jsonl'), ...env });
+  const config = parseConfig({ AUDIT_LOG: path.join(dir, 'configured-audit.jsonl'), ...env }, file);
   const resolved = {
     environments: [testEnvironment({ baseUrl: upstream.url, clientId: 'c', apiKey: 'k' })],
     banner: [],
@@ -160,20 +161,20 @@ describe('local mode behind a reverse proxy on the same machine, which opens it 
         expect(res.status, `${header} ${route}`).toBe(403);
         expect(errorOf(res).code).toBe('proxied_request');
         expect(errorOf(res).message).toContain(`it carries ${header}`);
-        expect(errorOf(res).message).toMatch(/no sign-in is configured.*AUTH_USERS_FILE.*ALLOW_UNAUTHENTICATED=1/s);
+        expect(errorOf(res).message).toMatch(/no sign-in is configured.*CONFIG_FILE's signIn.*"allowUnauthenticated": true/s);
       }
     }
     expect(upstream.seen).toHaveLength(0);
     expect((await rawRequest(port, '/api/candidates/refId/cust_000482')).status).toBe(200);
   });
 
-  it('lets them through when something else guards access (ALLOW_UNAUTHENTICATED=1) or sign-in is configured', async () => {
-    const open = await configuredApp({ ALLOW_UNAUTHENTICATED: '1', HOST: '0.0.0.0' });
+  it('lets them through when something else guards access (signIn.allowUnauthenticated) or sign-in is configured', async () => {
+    const open = await configuredApp({ HOST: '0.0.0.0' }, { signIn: { mode: 'local', allowUnauthenticated: true } });
     expect((await rawRequest(open.port, '/api/meta', { headers: { 'X-Forwarded-For': '203.0.113.7', Via: '1.1 nginx' } })).status).toBe(
       200,
     );
     writeFileSync(path.join(dir, 'users.json'), '{"users":[]}');
-    const users = await configuredApp({ AUTH_USERS_FILE: path.join(dir, 'users.json') });
+    const users = await configuredApp({}, { signIn: { mode: 'users', usersFile: path.join(dir, 'users.json') } });
     const session = await rawRequest(users.port, '/api/session', { headers: { 'X-Forwarded-For': '203.0.113.7' } });
     expect(session.status).toBe(200);
   });

@@ -205,7 +205,7 @@ describe('environments from the configuration', () => {
         ],
       }),
     );
-    const withUsers = parseConfig({ KYC_ENVIRONMENTS_FILE: file, AUTH_USERS_FILE: badUsers });
+    const withUsers = parseConfig({ KYC_ENVIRONMENTS_FILE: file }, { signIn: { mode: 'users', usersFile: badUsers } });
     expect(() => createApiFromConfig(withUsers, upstream)).toThrow(/user "x" may use environment "prd", which this server does not have/);
   });
 });

@@ -29,9 +29,9 @@ const STAGING = {
   apiKey: 'staging-SECRET-3',
 };
 
-function errorOf(env: Record<string, string>): string {
+function errorOf(env: Record<string, string>, file?: unknown): string {
   try {
-    parseConfig(env);
+    parseConfig(env, file);
   } catch (error) {
     expect(error).toBeInstanceOf(ConfigError);
     const message = (error as Error).message;
@@ -74,10 +74,12 @@ describe('KYC_ENVIRONMENTS_FILE', () => {
         upstream: { kind: 'remote', baseUrl: 'https://kyc.example.org', clientId: 'acme', apiKey: 'k' },
       },
     ]);
-    const labelled = parseConfig({ ...remote, KYC_ENVIRONMENT_LABEL: 'Production', KYC_DASHBOARD_URL: 'https://c.example.org/{refId}' });
+    // A label and a dashboard: the service described in CONFIG_FILE instead.
+    const entry = { name: 'default', label: 'Production', baseUrl: 'https://kyc.example.org', clientId: 'acme', apiKeyEnv: 'KEY' };
+    const labelled = parseConfig({ KEY: 'k' }, { environments: [{ ...entry, dashboardUrl: 'https://c.example.org/{refId}' }] });
     expect(labelled.environments[0]).toMatchObject({ label: 'Production', dashboardUrl: 'https://c.example.org/{refId}' });
-    expect(errorOf({ ...remote, KYC_DASHBOARD_URL: 'https://c.example.org/x' })).toMatch(
-      /KYC_DASHBOARD_URL must contain \{recordId\} or \{refId\}/,
+    expect(errorOf({ KEY: 'k' }, { environments: [{ ...entry, dashboardUrl: 'https://c.example.org/x' }] })).toMatch(
+      /CONFIG_FILE: environments\[0\]\.dashboardUrl: must contain \{recordId\} or \{refId\}/,
     );
   });
 
@@ -113,16 +115,23 @@ describe('KYC_ENVIRONMENTS_FILE', () => {
 
   it('refuses the file together with the single-service variables', () => {
     expect(errorOf({ KYC_ENVIRONMENTS_FILE: fileWith([PRODUCTION]), KYC_BASE_URL: 'https://x.example' })).toMatch(
-      /KYC_ENVIRONMENTS_FILE and KYC_BASE_URL are both set/,
+      /KYC_ENVIRONMENTS_FILE is set and KYC_BASE_URL is set: list every service in one place/,
     );
   });
 
-  it('allows plain http to another machine with KYC_ALLOW_HTTP=1, and always to loopback', () => {
-    const file = fileWith([
-      { ...PRODUCTION, baseUrl: 'http://kyc.example.org' },
-      { ...STAGING, baseUrl: 'http://127.0.0.1:4010' },
-    ]);
-    expect(parseConfig({ KYC_ENVIRONMENTS_FILE: file, KYC_ALLOW_HTTP: '1' }).environments).toHaveLength(2);
+  it('allows plain http to another machine with "allowHttp": true in CONFIG_FILE, and always to loopback', () => {
+    const keyless = ({ apiKey: _, ...entry }: typeof STAGING & { statusApiKey?: string }) => ({
+      ...entry,
+      statusApiKey: undefined,
+      apiKeyEnv: 'KEY',
+    });
+    const file = {
+      environments: [
+        { ...keyless(PRODUCTION), baseUrl: 'http://kyc.example.org', allowHttp: true },
+        { ...keyless(STAGING), baseUrl: 'http://127.0.0.1:4010' },
+      ],
+    };
+    expect(parseConfig({ KEY: 'k' }, file).environments).toHaveLength(2);
     expect(parseConfig({ KYC_ENVIRONMENTS_FILE: fileWith([{ ...STAGING, baseUrl: 'http://127.0.0.1:4010' }]) }).environments).toHaveLength(
       1,
     );
@@ -130,26 +139,29 @@ describe('KYC_ENVIRONMENTS_FILE', () => {
 });
 
 describe('batch budget, reply templates and the sandbox test switch', () => {
-  it('reads RATE_LIMIT_BATCH_PER_MINUTE', () => {
-    expect(parseConfig({ RATE_LIMIT_BATCH_PER_MINUTE: '120' }).rateLimitBatchPerMinute).toBe(120);
-    expect(errorOf({ RATE_LIMIT_BATCH_PER_MINUTE: 'lots' })).toMatch(/RATE_LIMIT_BATCH_PER_MINUTE must be a whole number/);
+  it('reads limits.batchIdsPerMinute', () => {
+    expect(parseConfig({}, { limits: { batchIdsPerMinute: 120 } }).rateLimitBatchPerMinute).toBe(120);
+    expect(errorOf({}, { limits: { batchIdsPerMinute: 'lots' } })).toMatch(
+      /CONFIG_FILE: limits\.batchIdsPerMinute: must be a whole number/,
+    );
   });
 
-  it('reads REPLY_TEMPLATES_FILE over the defaults, and names a bad entry', () => {
-    const config = parseConfig({ REPLY_TEMPLATES_FILE: fileWith({ approved: 'All done for {refId}.' }) });
+  it('reads display.replyTemplates over the defaults, and names a bad entry', () => {
+    const config = parseConfig({}, { display: { replyTemplates: { approved: 'All done for {refId}.' } } });
     expect(config.replyTemplates.approved).toEqual({ reply: 'All done for {refId}.' });
     expect(config.replyTemplates.blocked).toMatchObject({ reply: null });
-    expect(errorOf({ REPLY_TEMPLATES_FILE: fileWith({ approved: 'Hi {name}' }) })).toMatch(
-      /REPLY_TEMPLATES_FILE \(.*\):\n\s+approved may use only the placeholders \{refId\}, \{recordId\}, \{since\}/,
+    expect(errorOf({}, { display: { replyTemplates: { approved: 'Hi {name}' } } })).toMatch(
+      /CONFIG_FILE: display\.replyTemplates\.approved: may use only the placeholders \{refId\}, \{recordId\}, \{since\}/,
     );
-    expect(errorOf({ REPLY_TEMPLATES_FILE: fileWith('{') })).toMatch(/REPLY_TEMPLATES_FILE: cannot read/);
+    expect(errorOf({}, { display: { replyTemplates: '{' } })).toMatch(/CONFIG_FILE: display\.replyTemplates: expected record/);
   });
 
   it('allows the sandbox test switch with the sandbox only', () => {
-    expect(parseConfig({ SANDBOX_TEST_CONTROLS: '1' }).sandbox.testControls).toBe(true);
-    expect(errorOf({ SANDBOX_TEST_CONTROLS: '1', KYC_BASE_URL: 'https://kyc.example.org', KYC_CLIENT_ID: 'a', KYC_API_KEY: 'k' })).toMatch(
-      /SANDBOX_TEST_CONTROLS=1 is for browser tests on the sandbox only/,
+    const testControls = { sandbox: { testControls: true } };
+    expect(parseConfig({}, testControls).sandbox.testControls).toBe(true);
+    expect(errorOf({ KYC_BASE_URL: 'https://kyc.example.org', KYC_CLIENT_ID: 'a', KYC_API_KEY: 'k' }, testControls)).toMatch(
+      /sandbox\.testControls is for browser tests on the sandbox only/,
     );
-    expect(errorOf({ SANDBOX_TEST_CONTROLS: '1', KYC_ENVIRONMENTS_FILE: fileWith([PRODUCTION]) })).toMatch(/SANDBOX_TEST_CONTROLS/);
+    expect(errorOf({ KYC_ENVIRONMENTS_FILE: fileWith([PRODUCTION]) }, testControls)).toMatch(/sandbox\.testControls/);
   });
 });

@@ -8,6 +8,7 @@ import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { SANDBOX_KEYS, startSandbox } from '../../src/server/sandbox/sandbox.ts';
 import { TEST_STATUS_PATH } from '../../src/server/sandbox/test-controls.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
+import { memoryAuditLog } from './memory-audit.ts';
 import { rawRequest, requestWithBody, startTestApp } from './http.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'cl-export-'));
@@ -72,6 +73,35 @@ describe('export audit line', () => {
       415,
     );
     expect((await rawRequest(app.port, '/api/export', { headers })).status).toBe(405);
+  });
+});
+
+describe('an export through the lookup steps', () => {
+  const headers = { 'x-user': 'sam', 'x-role': 'support' };
+
+  it('refuses an id the lookup rule refuses (invalid_id), with a line that says so and no export line', async () => {
+    const upstream = await startFakeUpstream();
+    const audit = memoryAuditLog();
+    const app = await startTestApp({ upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' }, audit, access: proxyAccess() });
+    cleanups.push(app.close, upstream.close);
+    for (const id of ['..', 'a\u0007b']) {
+      const res = await requestWithBody(app.port, '/api/export', JSON.stringify({ what: 'summary', kind: 'refId', id }), { headers });
+      expect([res.status, JSON.parse(res.body).error.code]).toEqual([400, 'invalid_id']);
+    }
+    expect(audit.lines).toEqual([
+      expect.objectContaining({ kind: 'export', status: 400, code: 'invalid_id', user: 'sam' }),
+      expect.objectContaining({ kind: 'export', status: 400, code: 'invalid_id', user: 'sam' }),
+    ]);
+  });
+
+  it('is refused at once (503 audit_unavailable) while the audit log hangs, rather than waiting on it', async () => {
+    const upstream = await startFakeUpstream();
+    const hung = { record: () => new Promise<void>(() => {}), available: () => false };
+    const app = await startTestApp({ upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' }, audit: hung, access: proxyAccess() });
+    cleanups.push(app.close, upstream.close);
+    const body = JSON.stringify({ what: 'print', kind: 'refId', id: 'user-7781' });
+    const res = await requestWithBody(app.port, '/api/export', body, { headers });
+    expect([res.status, JSON.parse(res.body).error.code]).toEqual([503, 'audit_unavailable']);
   });
 });
 

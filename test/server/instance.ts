@@ -6,6 +6,7 @@ import path from 'node:path';
 import { createApiFromConfig } from '../../src/server/api.ts';
 import { createAppServer } from '../../src/server/app-server.ts';
 import { type Environment, parseConfig } from '../../src/server/config/config.ts';
+import type { ConfigFile } from '../../src/server/config/file-schema.ts';
 import { createHealthRoutes } from '../../src/server/ops/health.ts';
 import { createLogger } from '../../src/server/log/log.ts';
 import { createMetrics, type Metrics } from '../../src/server/ops/metrics.ts';
@@ -26,13 +27,13 @@ export interface Instance {
 
 /**
  * One instance of the production server as `npm start` builds it from its environment (configuration,
- * shared store, access control, API, health routes and static files), on a free port. `env` may depend on the port,
- * for settings that name this server's own address (OIDC_REDIRECT_URL). Failed sign-ins wait
+ * shared store, access control, API, health routes and static files), on a free port. `env` and `file` (CONFIG_FILE's
+ * content) may depend on the port, for settings that name this server's own address (signIn.redirectUrl). Failed sign-ins wait
  * `signInDelayMs` (doubling; default 1 ms rather than 250) so that tests can fail ten.
  */
 export async function startInstance(
   env: Environment | ((port: number) => Environment),
-  options: { signInDelayMs?: number; port?: number } = {},
+  options: { signInDelayMs?: number; port?: number; file?: ConfigFile | ((port: number) => ConfigFile) } = {},
 ): Promise<Instance> {
   let api: Middleware = (_req, res) => {
     res.writeHead(503);
@@ -44,7 +45,8 @@ export async function startInstance(
     options.port,
   );
   const auditLog = path.join(mkdtempSync(path.join(os.tmpdir(), 'cl-instance-')), 'audit.jsonl');
-  const config = parseConfig({ AUDIT_LOG: auditLog, ...(typeof env === 'function' ? env(port) : env) });
+  const file = typeof options.file === 'function' ? options.file(port) : options.file;
+  const config = parseConfig({ AUDIT_LOG: auditLog, ...(typeof env === 'function' ? env(port) : env) }, file);
   const upstream = await resolveUpstream(config);
   const logs: string[] = [];
   const metrics = createMetrics();

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APP_REQUEST_HEADER, apiErrorBodySchema, oidcStartSchema } from '../../src/kyc/contract/api.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
+import type { ConfigFile } from '../../src/server/config/file-schema.ts';
 import { SANDBOX_KEYS, startSandbox, type RunningSandbox } from '../../src/server/sandbox/sandbox.ts';
 import type { RawResponse } from './http.ts';
 import { cookieFrom, freePort, type Instance, startInstance } from './instance.ts';
@@ -21,24 +22,38 @@ let expiring: Instance;
 let redis: RunningRedis | undefined;
 const ports = { app: 0, expiring: 0, one: 0, two: 0, byEmail: 0 };
 
-const env = (issuer: string, port: number, extra: Record<string, string> = {}) => ({
-  KYC_BASE_URL: sandbox.url,
-  KYC_CLIENT_ID: sandbox.clientId,
-  KYC_API_KEY: SANDBOX_KEYS.full,
-  OIDC_ISSUER: issuer,
-  OIDC_CLIENT_ID: OIDC_CLIENT.clientId,
-  OIDC_CLIENT_SECRET: OIDC_CLIENT.clientSecret,
-  OIDC_REDIRECT_URL: `http://127.0.0.1:${port}/api/oidc/callback`,
-  OIDC_ROLE_CLAIM: 'groups',
-  OIDC_COMPLIANCE_VALUES: 'kyc-compliance',
-  OIDC_SUPPORT_VALUES: 'kyc-support',
-  OIDC_SCOPES: 'openid email profile groups',
-  OIDC_PROVIDER_NAME: 'Test IdP',
-  // A request that says https (X-Forwarded-Proto) comes as through a TLS-terminating proxy on this machine.
-  TRUSTED_PROXIES: '127.0.0.1/32,::1/128',
-  SESSION_MAX_AGE_MINUTES: '60',
-  ...extra,
-});
+/** The app signing in at `issuer`, on `port`; `extra` adds variables, or changes the file's signIn. */
+const oidcInstance = (issuer: string, port: number, extra: { env?: Record<string, string>; signIn?: Record<string, unknown> } = {}) =>
+  startInstance(
+    {
+      KYC_BASE_URL: sandbox.url,
+      KYC_CLIENT_ID: sandbox.clientId,
+      KYC_API_KEY: SANDBOX_KEYS.full,
+      OIDC_CLIENT_SECRET: OIDC_CLIENT.clientSecret,
+      // A request that says https (X-Forwarded-Proto) comes as through a TLS-terminating proxy on this machine.
+      TRUSTED_PROXIES: '127.0.0.1/32,::1/128',
+      ...extra.env,
+    },
+    {
+      port,
+      file: {
+        signIn: {
+          mode: 'oidc',
+          issuer,
+          clientId: OIDC_CLIENT.clientId,
+          clientSecretEnv: 'OIDC_CLIENT_SECRET',
+          redirectUrl: `http://127.0.0.1:${port}/api/oidc/callback`,
+          roleClaim: 'groups',
+          complianceValues: ['kyc-compliance'],
+          supportValues: ['kyc-support'],
+          scopes: ['openid', 'email', 'profile', 'groups'],
+          providerName: 'Test IdP',
+          sessionMaxAgeMinutes: 60,
+          ...extra.signIn,
+        } as ConfigFile['signIn'],
+      },
+    },
+  );
 
 beforeAll(async () => {
   for (const name of Object.keys(ports) as (keyof typeof ports)[]) ports[name] = await freePort();
@@ -48,10 +63,7 @@ beforeAll(async () => {
     startOidcProvider({ redirectUris: callbacks }),
     startOidcProvider({ redirectUris: callbacks, codeTtlSeconds: 1 }),
   ]);
-  [app, expiring] = await Promise.all([
-    startInstance(env(provider.issuer, ports.app), { port: ports.app }),
-    startInstance(env(shortCodes.issuer, ports.expiring), { port: ports.expiring }),
-  ]);
+  [app, expiring] = await Promise.all([oidcInstance(provider.issuer, ports.app), oidcInstance(shortCodes.issuer, ports.expiring)]);
   if (hasRedisServer) redis = await startRedis();
 });
 afterAll(async () => {
@@ -166,7 +178,7 @@ describe('OpenID Connect sign-in', () => {
     const lines = refusalLines(app, from);
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatchObject({ level: 'warn', reason: 'no_role', user: 'nora@example.org', subject: 'nora' });
-    expect(lines[0]!.detail).toContain('The groups claim matches neither OIDC_COMPLIANCE_VALUES nor OIDC_SUPPORT_VALUES');
+    expect(lines[0]!.detail).toContain('The groups claim matches neither signIn.complianceValues nor signIn.supportValues');
     expect(lines[0]!.msg).toContain('OpenID Connect sign-in refused (no_role) for nora@example.org');
     // The pending sign-in was already used by nora's: the forged state is refused as one nobody waits for.
     expect(lines[1]).toMatchObject({ level: 'warn', reason: 'stale' });
@@ -271,7 +283,7 @@ describe('OpenID Connect sign-in', () => {
 
   it('says when the provider cannot be reached', async () => {
     const port = await freePort();
-    const down = await startInstance(env('http://127.0.0.1:9', port), { port });
+    const down = await oidcInstance('http://127.0.0.1:9', port);
     const res = await down.request('/api/oidc/start', { method: 'POST', body: '{}' });
     expect(res.status).toBe(502);
     expect(errorCode(res)).toBe('identity_provider_unavailable');
@@ -291,15 +303,10 @@ describe('an email address the provider has not verified', () => {
     expect(json(await app.request('/api/session', { headers: { cookie } }))).not.toHaveProperty('user', 'una@example.org');
   });
 
-  it('gives no role when the email claim is the role claim (OIDC_ROLE_CLAIM=email); a verified one does', async () => {
-    const byEmail = await startInstance(
-      env(provider.issuer, ports.byEmail, {
-        OIDC_ROLE_CLAIM: 'email',
-        OIDC_COMPLIANCE_VALUES: 'ana@example.org',
-        OIDC_SUPPORT_VALUES: 'una@example.org',
-      }),
-      { port: ports.byEmail },
-    );
+  it('gives no role when the email claim is the role claim (signIn.roleClaim "email"); a verified one does', async () => {
+    const byEmail = await oidcInstance(provider.issuer, ports.byEmail, {
+      signIn: { roleClaim: 'email', complianceValues: ['ana@example.org'], supportValues: ['una@example.org'] },
+    });
     try {
       const verified = await signInAs('ana', { at: byEmail });
       expect(verified.headers.location).toBe('/');
@@ -325,10 +332,10 @@ describe('an email address the provider has not verified', () => {
 describe.skipIf(!hasRedisServer)(`OpenID Connect on several instances${hasRedisServer ? '' : ` (${NO_REDIS_MESSAGE})`}`, () => {
   it('finishes a sign-in started on one instance on the other, and the session works on both', async () => {
     // Behind a load balancer both have the same public callback address.
-    const shared = { REDIS_URL: redis!.url, OIDC_REDIRECT_URL: `http://127.0.0.1:${ports.one}/api/oidc/callback` };
+    const shared = { env: { REDIS_URL: redis!.url }, signIn: { redirectUrl: `http://127.0.0.1:${ports.one}/api/oidc/callback` } };
     const [one, two] = await Promise.all([
-      startInstance(env(provider.issuer, ports.one, shared), { port: ports.one }),
-      startInstance(env(provider.issuer, ports.two, shared), { port: ports.two }),
+      oidcInstance(provider.issuer, ports.one, shared),
+      oidcInstance(provider.issuer, ports.two, shared),
     ]);
     const res = await signInAs('sam', { at: one, back: two, returnTo: '/candidates/refId/x' });
     expect(res.headers.location).toBe('/candidates/refId/x');
@@ -339,7 +346,7 @@ describe.skipIf(!hasRedisServer)(`OpenID Connect on several instances${hasRedisS
 
   it('sends the browser to a page that says the store is down when it cannot finish the sign-in', async () => {
     const own = await startRedis();
-    const at = await startInstance(env(provider.issuer, ports.two, { REDIS_URL: own.url }), { port: ports.two });
+    const at = await oidcInstance(provider.issuer, ports.two, { env: { REDIS_URL: own.url } });
     const started = await start(at);
     const callback = await signInAtProvider(started.url, 'ana');
     await own.kill();

@@ -15,7 +15,7 @@ beforeAll(async () => {
     upstream: { baseUrl: upstream.url, clientId: CLIENT, apiKey: KEY },
     timeoutMs: 400,
     maxResponseBytes: 10_000,
-    // As behind a proxy with sign-in elsewhere (ALLOW_UNAUTHENTICATED=1): forwarding headers reach the handler.
+    // As behind a proxy with sign-in elsewhere (signIn.allowUnauthenticated): forwarding headers reach the handler.
     refuseProxied: false,
   });
 });
@@ -195,7 +195,7 @@ describe('proxy against a faulty upstream', () => {
     const res = await lookup();
     expect(res.status).toBe(502);
     expect(errorOf(res).code).toBe('response_too_large');
-    expect(errorOf(res).message).toContain('KYC_MAX_RESPONSE_BYTES');
+    expect(errorOf(res).message).toContain('limits.maxResponseBytes');
     await expectStillServing();
   });
 

@@ -79,11 +79,10 @@ describe('proxy against the sandbox', () => {
   });
 
   it('serves the display settings from the configuration in /api/meta', async () => {
-    const config = parseConfig({
-      SUMMARY_FIELDS: 'riskLevel,Case owner',
-      PRIVACY_MASK_DEFAULT: 'on',
-      AUDIT_LOG: path.join(mkdtempSync(path.join(os.tmpdir(), 'cl-meta-')), 'audit.jsonl'),
-    });
+    const config = parseConfig(
+      { AUDIT_LOG: path.join(mkdtempSync(path.join(os.tmpdir(), 'cl-meta-')), 'audit.jsonl') },
+      { display: { summaryFields: ['riskLevel', 'Case owner'], privacyMask: 'on' } },
+    );
     const upstream = {
       environments: [testEnvironment({ baseUrl: sandbox.url, clientId: sandbox.clientId, apiKey: SANDBOX_KEYS.full })],
       banner: [],

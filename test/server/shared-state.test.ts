@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { apiErrorBodySchema } from '../../src/kyc/contract/api.ts';
 import { testPasswordHash } from './passwords.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
+import type { ConfigFile } from '../../src/server/config/file-schema.ts';
 import { SANDBOX_KEYS, startSandbox, type RunningSandbox } from '../../src/server/sandbox/sandbox.ts';
 import type { RawResponse } from './http.ts';
 import { cookieFrom, type Instance, startInstance } from './instance.ts';
@@ -46,16 +47,12 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-async function instance(redisUrl = redis.url, extra: Record<string, string> = {}): Promise<Instance> {
-  const started = await startInstance({
-    KYC_BASE_URL: sandbox.url,
-    KYC_CLIENT_ID: sandbox.clientId,
-    KYC_API_KEY: SANDBOX_KEYS.full,
-    AUTH_USERS_FILE: usersFile,
-    REDIS_URL: redisUrl,
-    RATE_LIMIT_PER_MINUTE: '0',
-    ...extra,
-  });
+/** An instance on `redisUrl`, with built-in users and no rate limit unless `file` says otherwise. */
+async function instance(redisUrl = redis.url, file: ConfigFile = {}): Promise<Instance> {
+  const started = await startInstance(
+    { KYC_BASE_URL: sandbox.url, KYC_CLIENT_ID: sandbox.clientId, KYC_API_KEY: SANDBOX_KEYS.full, REDIS_URL: redisUrl },
+    { file: { signIn: { mode: 'users', usersFile }, limits: { lookupsPerMinute: 0 }, ...file } },
+  );
   instances.push(started);
   return started;
 }
@@ -94,8 +91,8 @@ describe.skipIf(!hasRedisServer)(`several instances on Redis${hasRedisServer ? '
   it('counts the rate limit over every instance', async () => {
     await flush();
     const [one, two] = await Promise.all([
-      instance(undefined, { RATE_LIMIT_PER_MINUTE: '3' }),
-      instance(undefined, { RATE_LIMIT_PER_MINUTE: '3' }),
+      instance(undefined, { limits: { lookupsPerMinute: 3 } }),
+      instance(undefined, { limits: { lookupsPerMinute: 3 } }),
     ]);
     const cookie = cookieFrom(await signIn(one, 'ana', PASSWORDS.ana), 'cl_session')!;
     const statuses = [];
@@ -186,7 +183,7 @@ describe.skipIf(!hasRedisServer)(`Redis going away${hasRedisServer ? '' : ` (${N
 
   it('answers 503 rather than hanging while Redis does not answer, and goes on with the same sessions after', async () => {
     const own = await startRedis();
-    const at = await instance(own.url, { RATE_LIMIT_PER_MINUTE: '100' });
+    const at = await instance(own.url, { limits: { lookupsPerMinute: 100 } });
     const cookie = cookieFrom(await signIn(at, 'sam', PASSWORDS.sam), 'cl_session')!;
     own.pause();
     try {
@@ -202,7 +199,10 @@ describe.skipIf(!hasRedisServer)(`Redis going away${hasRedisServer ? '' : ` (${N
 
   it('records a lookup refused for want of Redis in the audit log', async () => {
     const own = await startRedis();
-    const at = await instance(own.url, { RATE_LIMIT_PER_MINUTE: '100', AUTH_USERS_FILE: '', ALLOW_UNAUTHENTICATED: '1' });
+    const at = await instance(own.url, {
+      limits: { lookupsPerMinute: 100 },
+      signIn: { mode: 'local', allowUnauthenticated: true },
+    });
     await own.kill();
     const res = await at.request(LOOKUP);
     expect(res.status).toBe(503);

@@ -15,13 +15,14 @@ afterEach(() => {
   for (const server of started.splice(0)) server.child.kill('SIGKILL');
 });
 
-function start(env: Record<string, string>, entry: 'server' | 'sandbox' = 'server'): SpawnedServer {
-  const server = spawnServer(['scripts/built.mjs', entry], {
+function start(env: Record<string, string>, entry: 'server' | 'sandbox' = 'server', args: string[] = []): SpawnedServer {
+  const server = spawnServer(['scripts/built.mjs', entry, ...args], {
     cwd: root,
     env: {
       KYC_BASE_URL: '',
       KYC_CLIENT_ID: '',
       KYC_API_KEY: '',
+      CONFIG_FILE: '',
       HOST: '127.0.0.1',
       PORT: '0',
       AUDIT_LOG: path.join(os.tmpdir(), `cl-start-audit-${process.pid}.jsonl`),
@@ -30,6 +31,13 @@ function start(env: Record<string, string>, entry: 'server' | 'sandbox' = 'serve
   });
   started.push(server);
   return server;
+}
+
+/** CONFIG_FILE with `content`, in `dir`. */
+function configFile(dir: string, content: unknown): string {
+  const file = path.join(dir, `config-${Math.random().toString(36).slice(2)}.json`);
+  writeFileSync(file, JSON.stringify(content));
+  return file;
 }
 
 /** Resolves once the server has printed `text`. */
@@ -59,26 +67,39 @@ describe('npm start', () => {
     expect(server.output()).toContain('PORT must be a whole number');
   }, 60_000);
 
-  it('stops at start on a bad SANDBOX_DATA or users file, with the problem and no stack trace', async () => {
+  it('stops at start on a bad sandbox.data or users file, with the problem and no stack trace', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'cl-start-'));
     writeFileSync(path.join(dir, 'data.json'), '[{"status": 1}]');
-    const data = start({ SANDBOX_DATA: path.join(dir, 'data.json') });
+    const data = start({ CONFIG_FILE: configFile(dir, { sandbox: { data: path.join(dir, 'data.json') } }) });
     expect(await data.exited).toBe(1);
     expect(data.output()).toContain('is not a list of candidate records');
     expect(data.output()).toContain('→ at [0].status');
     expect(data.output()).not.toMatch(/^\s+at /m);
 
     writeFileSync(path.join(dir, 'users.json'), '{"users":[{"username":"ana","passwordHash":"plain text!","role":"compliance"}]}');
-    const users = start({ AUTH_USERS_FILE: path.join(dir, 'users.json') });
+    const users = start({ CONFIG_FILE: configFile(dir, { signIn: { mode: 'users', usersFile: path.join(dir, 'users.json') } }) });
     expect(await users.exited).toBe(1);
     expect(users.output()).toContain('passwordHash');
     expect(users.output()).not.toMatch(/^\s+at /m);
   }, 60_000);
 
-  it('stops at start on a half-configured OpenID Connect sign-in, naming what is missing', async () => {
-    const server = start({ OIDC_ISSUER: 'https://login.example.org', OIDC_CLIENT_ID: 'candidate-lookup' });
+  it('stops at start on a half-configured OpenID Connect sign-in, naming what is missing by its place in the file', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'cl-start-'));
+    const file = configFile(dir, { signIn: { mode: 'oidc', issuer: 'https://login.example.org', clientId: 'candidate-lookup' } });
+    const server = start({ CONFIG_FILE: file });
     expect(await server.exited).toBe(1);
-    expect(server.output()).toContain('so OIDC_CLIENT_SECRET and OIDC_REDIRECT_URL must be set too');
+    expect(server.output()).toContain(`CONFIG_FILE ${file}: signIn.redirectUrl: is missing`);
+    expect(server.output()).not.toMatch(/^\s+at /m);
+  }, 60_000);
+
+  it('stops at start on a variable it no longer reads, naming its place in CONFIG_FILE', async () => {
+    const server = start({ SUMMARY_FIELDS: 'riskLevel', OIDC_ISSUER: 'https://login.example.org' });
+    expect(await server.exited).toBe(1);
+    expect(server.output()).toContain(
+      'SUMMARY_FIELDS is no longer read: put it in CONFIG_FILE at environments[].summaryFields (or display.summaryFields for every environment)',
+    );
+    expect(server.output()).toContain('OIDC_ISSUER is no longer read: put it in CONFIG_FILE at signIn: { "mode": "oidc", "issuer": "…" }');
+    expect(server.output()).not.toMatch(/^\s+at /m);
   }, 60_000);
 
   it('starts with Redis down: static files answer, lookups fail closed, and it still stops cleanly', async () => {
@@ -149,7 +170,7 @@ describe('npm start', () => {
   }, 60_000);
 
   it('npm run sandbox with HOST=0.0.0.0 still serves this machine only: its keys are documented', async () => {
-    const open = start({ HOST: '0.0.0.0', ALLOW_UNAUTHENTICATED: '1', SANDBOX_PORT: '0' }, 'sandbox');
+    const open = start({ HOST: '0.0.0.0' }, 'sandbox', ['--port', '0']);
     const url = new URL(await open.url);
     expect(url.hostname).toBe('127.0.0.1');
     await printed(open, 'HOST=0.0.0.0 applies to the app, not the sandbox');
@@ -165,7 +186,7 @@ describe('npm start', () => {
     open.child.kill('SIGTERM');
     expect(await open.exited).toBe(0);
 
-    const chosen = start({ SANDBOX_HOST: '::1', SANDBOX_PORT: '0' }, 'sandbox');
+    const chosen = start({}, 'sandbox', ['--host', '::1', '--port', '0']);
     expect(new URL(await chosen.url).hostname).toBe('[::1]');
     chosen.child.kill('SIGTERM');
     expect(await chosen.exited).toBe(0);

@@ -30,7 +30,8 @@ describe('the Vite plugin answers upstream_unreachable when the API failed to st
     // A sandbox data file that is not candidate records: the API cannot start.
     const dir = mkdtempSync(path.join(os.tmpdir(), 'cl-vite-plugin-'));
     writeFileSync(path.join(dir, 'data.json'), '[{"status": 1}]');
-    Object.assign(process.env, { SANDBOX_DATA: path.join(dir, 'data.json'), AUDIT_LOG: path.join(dir, 'audit.jsonl') });
+    writeFileSync(path.join(dir, 'config.json'), JSON.stringify({ sandbox: { data: path.join(dir, 'data.json') } }));
+    Object.assign(process.env, { CONFIG_FILE: path.join(dir, 'config.json'), AUDIT_LOG: path.join(dir, 'audit.jsonl') });
     for (const name of ['KYC_BASE_URL', 'KYC_CLIENT_ID', 'KYC_API_KEY', 'KYC_ENVIRONMENTS_FILE']) delete process.env[name];
 
     let middleware: Connect.NextHandleFunction | undefined;

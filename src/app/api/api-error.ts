@@ -1,4 +1,4 @@
-import { type ApiErrorCode, apiErrorBodySchema } from '../../kyc/contract/api.ts';
+import type { ApiErrorCode } from '../../kyc/contract/api.ts';
 import { parseRetryAfter } from '../../kyc/contract/retry-after.ts';
 
 /**
@@ -71,8 +71,11 @@ export function codeOfStatus(status: number): ErrorCode {
 
 /** A failing answer: the proxy's JSON error, or whatever else a failing server or gateway sent. */
 export async function apiErrorOf(response: Response): Promise<ApiError> {
-  const parsed = apiErrorBodySchema.safeParse(await response.json().catch(() => undefined));
-  const body = parsed.success ? parsed.data.error : undefined;
+  const json: unknown = await response.json().catch(() => undefined);
+  // The schema loads with the contract (not part of the first load); without it, the status speaks.
+  const schema = await import('../../kyc/contract/api.ts').then((contract) => contract.apiErrorBodySchema).catch(() => undefined);
+  const parsed = schema?.safeParse(json);
+  const body = parsed?.success ? parsed.data.error : undefined;
   const status = response.status;
   const retryAfterSeconds = body?.retryAfterSeconds ?? parseRetryAfter(response.headers.get('retry-after'));
   if (body) return new ApiError(body.code, body.message, { status, retryAfterSeconds });

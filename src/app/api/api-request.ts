@@ -1,6 +1,20 @@
-import { APP_REQUEST_HEADER } from '../../kyc/contract/api.ts';
-import { z } from '../../kyc/contract/zod.ts';
+import { APP_REQUEST_HEADER } from '../../kyc/contract/api-paths.ts';
+import type { z } from '../../kyc/contract/zod.ts';
 import { ApiError, apiErrorOf } from './api-error.ts';
+
+/**
+ * The contract's schema of an answer, or how to load it. The calls of the first load (the session, the
+ * meta) name theirs with `contractSchema`: zod and the schemas arrive while their answer does, rather
+ * than being part of the first load.
+ */
+export type SchemaSource<T> = z.ZodMiniType<T> | (() => Promise<z.ZodMiniType<T>>);
+
+type Contract = typeof import('../../kyc/contract/api.ts');
+
+/** A schema of the `/api` contract (api.ts) by name, loaded the first time an answer is checked. */
+export function contractSchema<Name extends keyof Contract>(name: Name): () => Promise<Contract[Name]> {
+  return () => import('../../kyc/contract/api.ts').then((contract) => contract[name]);
+}
 
 /**
  * Every call of the app to this server's `/api`: with the header the server requires of the app's own
@@ -26,13 +40,16 @@ export async function apiResponse(path: string, init: RequestInit = {}): Promise
  * One call answered in JSON, checked with the contract's schema. A `null` schema: the answer carries
  * nothing to read (a sign-out, an audit line written).
  */
-export async function apiRequest<T>(path: string, schema: z.ZodMiniType<T>, init?: RequestInit): Promise<T>;
+export async function apiRequest<T>(path: string, schema: SchemaSource<T>, init?: RequestInit): Promise<T>;
 export async function apiRequest(path: string, schema: null, init?: RequestInit): Promise<void>;
-export async function apiRequest<T>(path: string, schema: z.ZodMiniType<T> | null, init: RequestInit = {}): Promise<T | undefined> {
+export async function apiRequest<T>(path: string, schema: SchemaSource<T> | null, init: RequestInit = {}): Promise<T | undefined> {
   const headers = new Headers(init.headers);
   if (!headers.has('accept')) headers.set('accept', 'application/json');
+  // Loaded beside the call, not after it; a failed call leaves it unused.
+  const checker = schema === null ? undefined : loadChecker(schema);
+  checker?.catch(() => {});
   const response = await apiResponse(path, { ...init, headers });
-  if (schema === null) {
+  if (!checker) {
     await response.body?.cancel();
     return undefined;
   }
@@ -43,20 +60,15 @@ export async function apiRequest<T>(path: string, schema: z.ZodMiniType<T> | nul
     if (init.signal?.aborted) throw error;
     throw new ApiError('interrupted', 'The connection broke while the answer was downloading. Try again.', { status: response.status });
   }
-  return parseAnswer(text, schema, response.status);
+  return (await checker)(text, response.status);
 }
 
-/** A successful answer's text: JSON in the shape of the schema, or an ApiError saying why not. */
-export function parseAnswer<T>(text: string, schema: z.ZodMiniType<T>, status?: number): T {
-  let json: unknown;
+/** The schema with the code that checks an answer against it (parse-answer.ts: zod's part of the work). */
+async function loadChecker<T>(schema: SchemaSource<T>): Promise<(text: string, status: number) => T> {
   try {
-    json = JSON.parse(text);
+    const [{ parseAnswer }, resolved] = await Promise.all([import('./parse-answer.ts'), typeof schema === 'function' ? schema() : schema]);
+    return (text, status) => parseAnswer(text, resolved, status);
   } catch {
-    throw new ApiError('not_json', 'The server sent an answer that is not JSON.', { status, detail: text.slice(0, 200) });
+    throw new ApiError('server_unreachable', 'Part of this page could not be loaded from the server. Check your connection, then reload.');
   }
-  const parsed = schema.safeParse(json);
-  if (!parsed.success) {
-    throw new ApiError('malformed', 'The answer does not have the expected shape.', { status, detail: z.prettifyError(parsed.error) });
-  }
-  return parsed.data;
 }

@@ -1,5 +1,5 @@
 import { useEffect, useId } from 'react';
-import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { Link, navigate, useLocation } from '../navigation.tsx';
 import { APPLICANTS_PAGE_SIZE, type ApplicantFilter } from '../../kyc/contract/applicants.ts';
 import { environmentPath, splitEnvironmentPath } from '../routes.ts';
 import { Button } from '../ui/button.tsx';
@@ -24,11 +24,10 @@ type HrefOf = (location: QueueLocation) => string;
 
 /** `/applicants`: the service's candidates by status, a page at a time, each opening its candidate page. */
 export function ApplicantsPage() {
-  const [params] = useSearchParams();
-  const navigate = useNavigate();
+  const { pathname, search } = useLocation();
   const idPrefix = useId();
-  const { filter, page } = readQueueLocation(params);
-  const environment = splitEnvironmentPath(useLocation().pathname).environment;
+  const { filter, page } = readQueueLocation(new URLSearchParams(search));
+  const environment = splitEnvironmentPath(pathname).environment;
   const hrefOf: HrefOf = (location) => queueHref(location, environment);
   const queue = useQueue(filter, page, environment);
   const { error } = queue;

@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from '../navigation.tsx';
 import type { Applicant } from '../../kyc/contract/applicants.ts';
 import { candidatePath, environmentPath } from '../routes.ts';
 import { buttonClass } from '../ui/button.tsx';

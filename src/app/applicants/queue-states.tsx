@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from '../navigation.tsx';
 import { Button, buttonClass } from '../ui/button.tsx';
 import { Card } from '../ui/card.tsx';
 import { ScrollRegion } from '../ui/scroll-region.tsx';

@@ -34,8 +34,8 @@ export function ArchiveWarning({ at, accepted, clockOffsetMs = 0 }: { at: Date; 
       <p className="mt-2 font-semibold">This lookup started the deletion; it cannot be undone.</p>
       <p className="mt-1 text-sm">
         {accepted
-          ? 'The administrator has accepted this (KYC_KEY_ARCHIVES_ON_EXTRACT=accept): every candidate opened here loses its identity data shortly after.'
-          : 'Opening candidates with this key deletes what reviewers look at, so Candidate Lookup now refuses further full lookups. An administrator must give it a key without "archive after extract", or set KYC_KEY_ARCHIVES_ON_EXTRACT=accept.'}
+          ? 'The administrator has accepted this ("archiveOnExtract": "accept"): every candidate opened here loses its identity data shortly after.'
+          : 'Opening candidates with this key deletes what reviewers look at, so Candidate Lookup now refuses further full lookups. An administrator must give it a key without "archive after extract", or set "archiveOnExtract": "accept" for this environment.'}
       </p>
     </div>
   );

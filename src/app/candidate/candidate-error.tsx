@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../navigation.tsx';
 import { API_ERRORS } from '../../kyc/contract/api-errors.ts';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import { type ApiError, codeOfStatus, type ErrorCode } from '../api/api-error.ts';

@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { useLocation, useNavigate } from 'react-router';
+import { useLocation, navigate } from '../navigation.tsx';
 import { archivesOnExtract } from '../../kyc/contract/archiving.ts';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import { looksLikeRecordId } from '../../kyc/view/id-input.ts';
@@ -53,7 +53,6 @@ export function CandidatePage() {
 function useCandidateLookup(kind: LookupKind, id: string) {
   const { environment, info, meta, to } = useEnvironment();
   const location = useLocation();
-  const navigate = useNavigate();
   const note = noteOf(location.state);
   const session = useQuery(sessionQueries.current()).data;
   const query = useQuery(candidateQueries.lookup(kind, id, environment));
@@ -76,8 +75,8 @@ function useCandidateLookup(kind: LookupKind, id: string) {
   }, [kind]);
   useEffect(() => {
     if (retryAsRecordId)
-      void navigate(to(candidatePath('recordId', id)), { replace: true, state: { cleaned: note.cleaned, triedAsRefId: true } });
-  }, [retryAsRecordId, navigate, to, id, note.cleaned]);
+      navigate(to(candidatePath('recordId', id)), { replace: true, state: { cleaned: note.cleaned, triedAsRefId: true } });
+  }, [retryAsRecordId, to, id, note.cleaned]);
   useEffect(() => {
     if (status === undefined) return;
     rememberLookup({ kind, id, status, environment: info?.name ?? environment ?? '', at: new Date().toISOString() });

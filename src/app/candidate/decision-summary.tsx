@@ -11,7 +11,7 @@ import { TimeStamp } from '../ui/time-stamp.tsx';
 
 /**
  * The decision at a glance, right under the header: the status and since when (how long ago in the
- * timeline's words), one chip per certificate, and the custom fields that explain the case (SUMMARY_FIELDS).
+ * timeline's words), one chip per certificate, and the custom fields that explain the case (summaryFields in CONFIG_FILE).
  */
 export function DecisionSummary({ record, now, summaryFields }: { record: CandidateRecord; now: Date; summaryFields?: readonly string[] }) {
   const since = buildTimeline(record).steps.find((step) => step.current)?.at;

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useLocation } from 'react-router';
+import { useLocation } from '../navigation.tsx';
 import type { EnvironmentInfo } from '../../kyc/contract/api.ts';
 import { metaQueries } from '../meta/meta-query.ts';
 import { environmentPath, splitEnvironmentPath } from '../routes.ts';

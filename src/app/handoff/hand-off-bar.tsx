@@ -23,7 +23,7 @@ export interface HandOffProps {
   user: string | undefined;
   role: Role | undefined;
   replyTemplates: Record<string, ReplyTemplate>;
-  /** The decision summary's custom fields (SUMMARY_FIELDS): copied for compliance users, never for support users. */
+  /** The decision summary's custom fields (summaryFields in CONFIG_FILE): copied for compliance users, never for support users. */
   decisionFields: ReadonlyArray<readonly [string, CustomFieldValue]>;
 }
 

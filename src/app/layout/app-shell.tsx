@@ -1,6 +1,6 @@
 import { type UseQueryResult, useQuery } from '@tanstack/react-query';
 import { type ReactNode, Suspense, useEffect } from 'react';
-import { Link, useLocation, useNavigate } from 'react-router';
+import { Link, useLocation, navigate } from '../navigation.tsx';
 import type { ApiMeta, SessionInfo } from '../../kyc/contract/api.ts';
 import { ApiError } from '../api/api-error.ts';
 import { EnvironmentControl } from '../environment/environment-badge.tsx';
@@ -134,11 +134,10 @@ function AppHeader({
 
 /** A user limited to other environments who opens the default one goes to the first they may use. */
 function useAllowedEnvironment(meta: ApiMeta | undefined, path: string): void {
-  const navigate = useNavigate();
   const target = meta && !meta.allowed ? meta.environments[0]?.name : undefined;
   useEffect(() => {
-    if (target) void navigate(`/e/${encodeURIComponent(target)}${path === '/' ? '' : path}`, { replace: true });
-  }, [target, path, navigate]);
+    if (target) navigate(`/e/${encodeURIComponent(target)}${path === '/' ? '' : path}`, { replace: true });
+  }, [target, path]);
 }
 
 /** The page once someone is signed in (and may use an environment); before that, what stands in the way. */

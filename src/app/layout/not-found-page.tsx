@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from '../navigation.tsx';
 import { Card } from '../ui/card.tsx';
 
 export function NotFoundPage() {

@@ -15,13 +15,14 @@ export function ArchivingKeyBanner({ archivingKey }: { archivingKey: ArchivingKe
         <TimeStamp date={detected} />
         ).{' '}
         {archivingKey.accepted
-          ? 'The administrator has accepted this (KYC_KEY_ARCHIVES_ON_EXTRACT=accept): every candidate opened here loses its identity data shortly after.'
-          : 'Full lookups are refused until an administrator configures a key without "archive after extract" (or sets KYC_KEY_ARCHIVES_ON_EXTRACT=accept). The applicants list and status-level lookups still work.'}
+          ? 'The administrator has accepted this ("archiveOnExtract": "accept"): every candidate opened here loses its identity data shortly after.'
+          : 'Full lookups are refused until an administrator configures a key without "archive after extract" (or sets "archiveOnExtract": "accept" for this environment). The applicants list and status-level lookups still work.'}
       </p>
       {archivingKey.supportUsesFullKey && (
         <p className="mt-2 text-sm font-semibold">
-          Support users look candidates up with this key too (and batches), since no status-level key is configured: support users need
-          KYC_API_KEY_STATUS (statusApiKey in KYC_ENVIRONMENTS_FILE), a key of status and metadata only, which deletes nothing.
+          Support users look candidates up with this key too (and batches), since no status-level key is configured: support users need a
+          status-level key (statusApiKeyEnv or statusApiKeyFile for this environment in CONFIG_FILE, or KYC_API_KEY_STATUS with the quick
+          start), a key of status and metadata only, which deletes nothing.
         </p>
       )}
     </Card>

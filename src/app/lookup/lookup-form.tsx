@@ -1,5 +1,5 @@
 import { useId, useRef } from 'react';
-import { useNavigate } from 'react-router';
+import { navigate } from '../navigation.tsx';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import type { IdList } from '../../kyc/view/id-input.ts';
 import { useRecentLookups } from '../recent/recent-lookups.ts';
@@ -149,7 +149,6 @@ function BatchOffer({
   onDismiss: () => void;
   onUseOne: (id: string) => void;
 }) {
-  const navigate = useNavigate();
   const handOver: BatchHandOver = { batch: { kind, ids: list.ids } };
   return (
     <div
@@ -159,7 +158,7 @@ function BatchOffer({
       <span>
         You pasted a list of {list.ids.length} ids{list.duplicates > 0 ? ` (${list.duplicates} repeated)` : ''}.
       </span>
-      <Button size="sm" onClick={() => void navigate(environmentPath(environment, BATCH_PATH), { state: handOver })}>
+      <Button size="sm" onClick={() => navigate(environmentPath(environment, BATCH_PATH), { state: handOver })}>
         Look up all {list.ids.length} in a batch
       </Button>
       <Button variant="quiet" onClick={() => onUseOne(list.ids[0]!)}>

@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from '../navigation.tsx';
 import type { SampleCandidate } from '../../kyc/contract/api.ts';
 import { candidatePath } from '../routes.ts';
 import { StatusBadge } from '../ui/status-badge.tsx';

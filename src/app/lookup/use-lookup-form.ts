@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { type ClipboardEvent, type FormEvent, useRef, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { navigate } from '../navigation.tsx';
 import { checkId, type LookupKind } from '../../kyc/contract/lookup.ts';
 import { cleanId, describeRemoved, type IdList } from '../../kyc/view/id-input.ts';
 import { type CandidatePageModule, loadCandidatePage, loadedCandidatePage } from '../candidate/page-load.ts';
@@ -96,7 +96,6 @@ function useSubmit(
   { kind, value, cleaned, environment }: { kind: LookupKind; value: string; cleaned: string | undefined; environment: string | undefined },
   setProblem: (problem: string | undefined) => void,
 ) {
-  const navigate = useNavigate();
   const queryClient = useQueryClient();
   return (event: FormEvent) => {
     event.preventDefault();
@@ -110,6 +109,6 @@ function useSubmit(
     if (page) start(page);
     else void loadCandidatePage().then(start, () => {});
     const note = [cleaned, describeRemoved(removed)].filter(Boolean).join(', ') || undefined;
-    void navigate(environmentPath(environment, candidatePath(kind, id)), { state: note ? { cleaned: note } : null });
+    navigate(environmentPath(environment, candidatePath(kind, id)), { state: note ? { cleaned: note } : null });
   };
 }

@@ -1,6 +1,9 @@
 import { queryOptions } from '@tanstack/react-query';
-import { apiBase, apiMetaSchema, type ApiMeta } from '../../kyc/contract/api.ts';
-import { apiRequest } from '../api/api-request.ts';
+import type { ApiMeta } from '../../kyc/contract/api.ts';
+import { apiBase } from '../../kyc/contract/api-paths.ts';
+import { apiRequest, contractSchema } from '../api/api-request.ts';
+
+const apiMetaSchema = contractSchema('apiMetaSchema');
 
 export const metaQueries = {
   all: () => ['meta'] as const,

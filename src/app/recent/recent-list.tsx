@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from '../navigation.tsx';
 import { formatRelative } from '../../kyc/view/time.ts';
 import { useZoneMode } from '../ui/zone-mode.ts';
 import { environmentPath } from '../routes.ts';

@@ -1,6 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import { z } from '../../kyc/contract/zod.ts';
-import { LOOKUP_KINDS, type LookupKind } from '../../kyc/contract/lookup.ts';
+import { isLookupKind, type LookupKind } from '../../kyc/contract/lookup.ts';
 
 /**
  * The last lookups of this tab: kind, id, status, environment and when. Never a name or identity data.
@@ -19,15 +18,18 @@ export interface RecentLookup {
 export const MAX_RECENT = 20;
 const STORAGE_KEY = 'candidate-lookup:recent';
 
-const storedSchema = z.array(
-  z.object({
-    kind: z.enum(LOOKUP_KINDS),
-    id: z.string().check(z.maxLength(512)),
-    status: z.string().check(z.maxLength(64)),
-    environment: z.string().check(z.maxLength(64)),
-    at: z.string().check(z.maxLength(40)),
-  }),
-);
+/** The limits of what a stored entry may hold: anything else in sessionStorage was not written by this app. */
+const MAX_LENGTHS = { id: 512, status: 64, environment: 64, at: 40 } as const;
+
+/** An entry as stored, checked by hand: zod is not part of the first load, which shows this list. */
+function storedEntry(value: unknown): RecentLookup | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { kind, id, status, environment, at } = value as Record<string, unknown>;
+  const fits = (text: unknown, max: number): text is string => typeof text === 'string' && text.length <= max;
+  if (typeof kind !== 'string' || !isLookupKind(kind) || !fits(id, MAX_LENGTHS.id) || !fits(status, MAX_LENGTHS.status)) return undefined;
+  if (!fits(environment, MAX_LENGTHS.environment) || !fits(at, MAX_LENGTHS.at)) return undefined;
+  return { kind, id, status, environment, at };
+}
 
 let entries: RecentLookup[] = load();
 const listeners = new Set<() => void>();
@@ -40,12 +42,24 @@ function storage(): Storage | undefined {
   }
 }
 
-function load(): RecentLookup[] {
+/** The list as sessionStorage holds it (JSON text, or null): none at all when any of it is not the app's. */
+export function readStoredLookups(text: string | null): RecentLookup[] {
+  let stored: unknown;
   try {
-    const parsed = storedSchema.safeParse(JSON.parse(storage()?.getItem(STORAGE_KEY) ?? '[]'));
-    return parsed.success ? parsed.data.slice(0, MAX_RECENT) : [];
+    stored = JSON.parse(text ?? '[]');
   } catch {
     return [];
+  }
+  if (!Array.isArray(stored)) return [];
+  const checked = stored.map(storedEntry);
+  return checked.every((entry) => entry !== undefined) ? checked.slice(0, MAX_RECENT) : [];
+}
+
+function load(): RecentLookup[] {
+  try {
+    return readStoredLookups(storage()?.getItem(STORAGE_KEY) ?? null);
+  } catch {
+    return []; // storage refused the read
   }
 }
 

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useNavigate } from 'react-router';
+import { navigate } from '../navigation.tsx';
 import type { SessionInfo } from '../../kyc/contract/api.ts';
 import { clearRecentLookups } from '../recent/recent-lookups.ts';
 import { Button } from '../ui/button.tsx';
@@ -11,7 +11,6 @@ const ROLE_LABELS = { support: 'Support', compliance: 'Compliance' } as const;
 /** Who is signed in, with which role; in local mode, that no sign-in is in force. */
 export function SessionBadge({ session }: { session: SessionInfo }) {
   const queryClient = useQueryClient();
-  const navigate = useNavigate();
   const [failure, setFailure] = useState<string>();
   const signOutMutation = useMutation({
     mutationFn: signOut,

@@ -1,7 +1,9 @@
 import { queryOptions } from '@tanstack/react-query';
-import { oidcStartSchema, sessionInfoSchema, type SessionInfo } from '../../kyc/contract/api.ts';
+import type { SessionInfo } from '../../kyc/contract/api.ts';
 import { ApiError } from '../api/api-error.ts';
-import { apiRequest } from '../api/api-request.ts';
+import { apiRequest, contractSchema } from '../api/api-request.ts';
+
+const sessionInfoSchema = contractSchema('sessionInfoSchema');
 
 export const sessionQueries = {
   all: () => ['session'] as const,
@@ -50,7 +52,7 @@ export async function signOut(): Promise<void> {
  * says why not.
  */
 export async function startOidcSignIn(returnTo: string): Promise<string> {
-  const started = await apiRequest('/api/oidc/start', oidcStartSchema, {
+  const started = await apiRequest('/api/oidc/start', contractSchema('oidcStartSchema'), {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ returnTo }),

@@ -22,19 +22,22 @@ export const sessionInfoSchema = z.object({
 });
 export type SessionInfo = z.infer<typeof sessionInfoSchema>;
 
-/**
- * Why an OpenID Connect sign-in gave no session. The server sends the browser back to
- * `/sign-in-refused/<reason>`, a page of the app that explains it.
- */
-export const SIGN_IN_REFUSALS = ['no_role', 'stale', 'rejected', 'provider_unavailable', 'store_unavailable'] as const;
-export type SignInRefusal = (typeof SIGN_IN_REFUSALS)[number];
-export const SIGN_IN_REFUSED_PATH = '/sign-in-refused/';
-
 /** `POST /api/oidc/start`: where to send the browser to sign in at the provider. */
 export const oidcStartSchema = z.object({ authorizationUrl: z.string() });
 
 /** The codes, each with its one HTTP status: api-errors.ts. */
 export { API_ERROR_CODES, type ApiErrorCode } from './api-errors.ts';
+/** The paths, the app's header and the sign-in refusals: api-paths.ts, which the browser's first load imports without zod. */
+export {
+  API_PREFIX,
+  APP_REQUEST_HEADER,
+  apiBase,
+  candidateApiPath,
+  decodeEnvironmentName,
+  SIGN_IN_REFUSALS,
+  SIGN_IN_REFUSED_PATH,
+  type SignInRefusal,
+} from './api-paths.ts';
 
 export const apiErrorBodySchema = z.object({
   status: z.literal('error'),
@@ -59,7 +62,7 @@ export const sampleCandidateSchema = z.object({
 export type SampleCandidate = z.infer<typeof sampleCandidateSchema>;
 
 /**
- * Custom fields that explain a decision, shown in the candidate page's summary (SUMMARY_FIELDS).
+ * Custom fields that explain a decision, shown in the candidate page's summary (summaryFields in CONFIG_FILE).
  * Names match without regard to case, spaces, `-` or `_`: `riskLevel` also finds `risk_level`.
  */
 export const DEFAULT_SUMMARY_FIELDS = [
@@ -72,10 +75,14 @@ export const DEFAULT_SUMMARY_FIELDS = [
   'screeningCase',
 ] as const;
 
+/** The header badge's colour for an environment: `danger` for production, `warning` for staging. */
+export const ENVIRONMENT_TONES = ['danger', 'warning', 'neutral'] as const;
+
 /** An environment as the browser may know it: never a key or the service's address. */
 export const environmentInfoSchema = z.object({
   name: z.string(),
   label: z.string(),
+  tone: z.optional(z.enum(ENVIRONMENT_TONES)),
   /** The client id of a real service (none for the embedded sandbox). */
   clientId: z.optional(z.string()),
   upstream: z.enum(['sandbox', 'remote']),
@@ -83,12 +90,13 @@ export const environmentInfoSchema = z.object({
   dashboardUrl: z.optional(z.string()),
 });
 export type EnvironmentInfo = z.infer<typeof environmentInfoSchema>;
+export type EnvironmentTone = (typeof ENVIRONMENT_TONES)[number];
 
 /** This server's key was seen to archive identity data after each full lookup (see archiving.ts). */
 export const archivingKeySchema = z.object({
   /** When a full lookup first showed it (ISO 8601). */
   detectedAt: z.string(),
-  /** KYC_KEY_ARCHIVES_ON_EXTRACT=accept: full lookups go on regardless; otherwise they are refused. */
+  /** archiveOnExtract "accept" in CONFIG_FILE: full lookups go on regardless; otherwise they are refused. */
   accepted: z.boolean(),
   /**
    * No status-level key is configured: support users and batches look with this key too, so they are
@@ -118,36 +126,6 @@ export const apiMetaSchema = z.object({
   privacyMaskDefault: z.optional(z.boolean()),
 });
 export type ApiMeta = z.infer<typeof apiMetaSchema>;
-
-export const API_PREFIX = '/api';
-
-/**
- * Sent by the app on every `/api` call, and required by the server: a page on another site cannot send a
- * custom header without a CORS preflight, which the server refuses, so it cannot make lookups in a
- * signed-in user's name.
- */
-export const APP_REQUEST_HEADER = { name: 'X-Candidate-Lookup', value: '1' } as const;
-
-/** The API's path prefix for an environment: `/api`, or `/api/e/<name>` for one other than the default. */
-export function apiBase(environment: string | undefined): string {
-  return environment === undefined ? API_PREFIX : `${API_PREFIX}/e/${encodeURIComponent(environment)}`;
-}
-
-/**
- * An environment's name from its path segment (`/e/<name>`, in the app's pages and in the API alike):
- * decoded, or as written when it is not correctly percent-encoded (no environment is named so).
- */
-export function decodeEnvironmentName(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
-}
-
-export function candidateApiPath(kind: (typeof LOOKUP_KINDS)[number], encodedId: string, environment?: string): string {
-  return `${apiBase(environment)}/candidates/${kind}/${encodedId}`;
-}
 
 /** `POST /api/export`: a candidate's data carried out of the page, for the audit log. */
 export const EXPORT_KINDS = ['summary', 'reply', 'print'] as const;

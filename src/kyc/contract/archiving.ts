@@ -12,8 +12,8 @@ export const ARCHIVES_ON_EXTRACT_WITHIN_MS = 24 * 60 * 60 * 1000;
  */
 export const CLOCK_SKEW_MS = 5 * 60 * 1000;
 
-/** The setting that lets full lookups go on with such a key. */
-export const ARCHIVES_ON_EXTRACT_SETTING = 'KYC_KEY_ARCHIVES_ON_EXTRACT';
+/** The setting that lets full lookups go on with such a key: its environment's entry in CONFIG_FILE. */
+export const ARCHIVES_ON_EXTRACT_SETTING = '"archiveOnExtract": "accept"';
 
 /** The deletion time when `willArchiveAtDate` is less than 24 h after the lookup (and not before it); otherwise undefined. */
 export function archivesOnExtract(willArchiveAtDate: unknown, lookupAtMs: number): Date | undefined {

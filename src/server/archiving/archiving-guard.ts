@@ -4,6 +4,7 @@ import { ARCHIVES_ON_EXTRACT_SETTING, archivesOnExtract } from '../../kyc/contra
 import { readToTheEnd, type Scan } from '../answer/archive-watch.ts';
 import { type ArchivingFindings, findingName, findingsInStore } from './archiving-findings.ts';
 import { ApiFailure } from '../http/api-failure.ts';
+import type { Logger } from '../log/log.ts';
 import { STORE_UNAVAILABLE } from '../http/http-reply.ts';
 import { createMemoryStore, StoreUnavailableError } from '../state/store.ts';
 import type { UpstreamBody } from '../answer/upstream-body.ts';
@@ -15,19 +16,20 @@ import { createUpstreamSlots } from '../upstream/upstream-slots.ts';
  * the service delete the candidate's identity data seconds later. Nothing tells in advance; the first full
  * answer does, by a `willArchiveAtDate` close to the lookup. From then on full lookups are refused (409),
  * unless the operator accepts it. The finding is kept where every instance and the next start read it
- * (archiving-findings.ts), per environment and key.
+ * (archiving-findings.ts), per environment and key. Its warnings go to the log of the request that
+ * brought them about (`log`), so they carry its id, route and user.
  */
 export interface ArchivingGuard {
   /** A full-level lookup may go ahead: undefined; or why not (the finding, or a finding that cannot be read). */
-  refusal(): Promise<ApiFailure | undefined>;
+  refusal(log: Logger): Promise<ApiFailure | undefined>;
   /**
    * Right before a full-level request is sent: refusal() again, and until one of this key's full answers
    * has been read, one such request at a time (the others wait up to `waitMs`, or until `gone`, then are
    * refused): a key that archives is seen once, not by every lookup made before its first answer.
    */
-  admit(waitMs: number, gone?: AbortSignal): Promise<Pass | { ok: false; failure?: ApiFailure }>;
+  admit(waitMs: number, log: Logger, gone?: AbortSignal): Promise<Pass | { ok: false; failure?: ApiFailure }>;
   /** A full-level answer arrived for a lookup made at `lookupAtMs`, carrying this willArchiveAtDate (if any). */
-  observe(willArchiveAtDate: unknown, lookupAtMs: number): Promise<void>;
+  observe(willArchiveAtDate: unknown, lookupAtMs: number, log: Logger): Promise<void>;
   /** For /api/meta: undefined until detected (or while the finding cannot be read). */
   state(): Promise<ArchivingKey | undefined>;
 }
@@ -45,14 +47,13 @@ export interface Pass {
 
 export interface ArchivingGuardOptions {
   accept: boolean;
-  warn: (line: string) => void;
   /** The environment whose key this is: its name keys the finding, its label is named in the warnings. */
   environment?: Pick<EnvironmentInfo, 'name' | 'label'>;
   /** Its full key, of which only a fingerprint is kept (default: none, for tests). */
   apiKey?: string;
   /** Where findings are kept (default: in this process only). */
   findings?: ArchivingFindings;
-  /** How much of an answer nobody else reads is read on for the field (KYC_MAX_RESPONSE_BYTES; default: no bound, for tests). */
+  /** How much of an answer nobody else reads is read on for the field (limits.maxResponseBytes; default: no bound, for tests). */
   maxResponseBytes?: number;
   now?: () => number;
 }
@@ -66,37 +67,37 @@ export function createArchivingGuard(options: ArchivingGuardOptions): ArchivingG
   // This process has said so in its log (once, whether it found it or read it).
   let told = false;
   let unreadableTold = false;
-  const tell = (line: string) => {
+  const tell = (log: Logger, line: string) => {
     told = true;
-    options.warn(line);
+    log.warn(line);
   };
   const gate = createGate();
   const guard: ArchivingGuard = {
-    async refusal() {
+    async refusal(log) {
       let detectedAt: string | undefined;
       try {
         detectedAt = await finding.read();
       } catch (error) {
         // Said once each time it starts failing, not at every refused lookup.
-        if (!unreadableTold && !(error instanceof StoreUnavailableError)) options.warn(unreadableWarning(findings.describe(name), error));
+        if (!unreadableTold && !(error instanceof StoreUnavailableError)) log.warn(unreadableWarning(findings.describe(name), error));
         unreadableTold = true;
         return unreadable(error);
       }
       unreadableTold = false;
       if (detectedAt === undefined) return undefined;
-      if (!told) tell(recalledWarning(of, detectedAt, findings.describe(name), options.accept));
+      if (!told) tell(log, recalledWarning(of, detectedAt, findings.describe(name), options.accept));
       return options.accept ? undefined : refusalOf();
     },
-    async admit(waitMs, gone) {
+    async admit(waitMs, log, gone) {
       // Accepted, there is nothing to hold back: each lookup deletes what it shows, as the operator chose.
       const release: Release | 'late' | 'gone' = options.accept ? () => {} : await gate.enter(waitMs, gone);
       if (release === 'gone') return { ok: false };
       if (release === 'late') return { ok: false, failure: CHECKING };
-      const refused = await guard.refusal();
+      const refused = await guard.refusal(log);
       if (refused) release(false);
-      return refused ? { ok: false, failure: refused } : passOf(guard, release, options.maxResponseBytes ?? Number.POSITIVE_INFINITY);
+      return refused ? { ok: false, failure: refused } : passOf(guard, release, options.maxResponseBytes ?? Number.POSITIVE_INFINITY, log);
     },
-    async observe(willArchiveAtDate, lookupAtMs) {
+    async observe(willArchiveAtDate, lookupAtMs, log) {
       const at = archivesOnExtract(willArchiveAtDate, lookupAtMs);
       if (!at || finding.pending()) return;
       let stored: boolean;
@@ -104,10 +105,10 @@ export function createArchivingGuard(options: ArchivingGuardOptions): ArchivingG
         stored = await finding.record(new Date(now()).toISOString());
       } catch (error) {
         const problem = `It could not be recorded (${describeError(error)}): this instance refuses meanwhile, and tries again.`;
-        return tell(`${detectedWarning(of, at, lookupAtMs, options.accept)} ${problem}`);
+        return tell(log, `${detectedWarning(of, at, lookupAtMs, options.accept)} ${problem}`);
       }
       // Another lookup or instance found it first, and said so.
-      if (stored) tell(`${detectedWarning(of, at, lookupAtMs, options.accept)} Kept in ${findings.describe(name)}.`);
+      if (stored) tell(log, `${detectedWarning(of, at, lookupAtMs, options.accept)} Kept in ${findings.describe(name)}.`);
     },
     async state() {
       const detectedAt = await finding.read().catch(() => undefined);
@@ -120,14 +121,14 @@ export function createArchivingGuard(options: ArchivingGuardOptions): ArchivingG
 /** Lets the next full-level request through once this one's answer is known (true: it did not archive). */
 type Release = (opened: boolean) => void;
 
-function passOf(guard: ArchivingGuard, release: Release, maxBytes: number): Pass {
+function passOf(guard: ArchivingGuard, release: Release, maxBytes: number, log: Logger): Pass {
   return {
     ok: true,
     watch(outcome, lookupAtMs, until) {
       if (!outcome.ok) return void release(false);
       const onDone = async (scan: Scan) => {
         try {
-          if (typeof scan === 'string') await guard.observe(scan, lookupAtMs);
+          if (typeof scan === 'string') await guard.observe(scan, lookupAtMs, log);
         } finally {
           // Known not to archive: a body read whole without a close date (an ordinary one is not).
           release(scan === null || (typeof scan === 'string' && !archivesOnExtract(scan, lookupAtMs)));
@@ -210,7 +211,7 @@ const CHECKING = new ApiFailure(
 function refusalOf(): ApiFailure {
   return new ApiFailure(
     'archiving_key',
-    `This server's KYC API key archives identity data after each full lookup ("archive after extract"): the service deletes a candidate's identity data seconds after it is looked up. To keep candidates' data, full lookups are refused. An administrator must configure a key without "archive after extract", or set ${ARCHIVES_ON_EXTRACT_SETTING}=accept to look anyway.`,
+    `This server's KYC API key archives identity data after each full lookup ("archive after extract"): the service deletes a candidate's identity data seconds after it is looked up. To keep candidates' data, full lookups are refused. An administrator must configure a key without "archive after extract", or set ${ARCHIVES_ON_EXTRACT_SETTING} for this environment in CONFIG_FILE to look anyway.`,
   );
 }
 
@@ -233,8 +234,8 @@ function detectedWarning(of: string, at: Date, lookupAtMs: number, accept: boole
     `WARNING: the KYC API key${of} archives identity data after each full lookup ("archive after extract"): a full answer ` +
     `scheduled the candidate's identity data for deletion ${seconds} s after the lookup. ` +
     (accept
-      ? `${ARCHIVES_ON_EXTRACT_SETTING}=accept is set: full lookups go on, and each one deletes what it shows.`
-      : `Full lookups are refused from now on (409 archiving_key); use a key without "archive after extract", or set ${ARCHIVES_ON_EXTRACT_SETTING}=accept.`)
+      ? `${ARCHIVES_ON_EXTRACT_SETTING} is set: full lookups go on, and each one deletes what it shows.`
+      : `Full lookups are refused from now on (409 archiving_key); use a key without "archive after extract", or set ${ARCHIVES_ON_EXTRACT_SETTING} in CONFIG_FILE.`)
   );
 }
 
@@ -243,8 +244,8 @@ function recalledWarning(of: string, detectedAt: string, where: string, accept: 
     `WARNING: the KYC API key${of} archives identity data after each full lookup ("archive after extract"): found at ${detectedAt}, ` +
     `kept in ${where}. ` +
     (accept
-      ? `${ARCHIVES_ON_EXTRACT_SETTING}=accept is set: full lookups go on, and each one deletes what it shows.`
-      : `Full lookups are refused (409 archiving_key); replace the key with one without "archive after extract" (a new key starts clean), or set ${ARCHIVES_ON_EXTRACT_SETTING}=accept.`)
+      ? `${ARCHIVES_ON_EXTRACT_SETTING} is set: full lookups go on, and each one deletes what it shows.`
+      : `Full lookups are refused (409 archiving_key); replace the key with one without "archive after extract" (a new key starts clean), or set ${ARCHIVES_ON_EXTRACT_SETTING} in CONFIG_FILE.`)
   );
 }
 

@@ -206,7 +206,7 @@ export function listLine(
   });
 }
 
-/** A batch or an export refused before its body was read: only the route it came to is known. */
+/** A batch or an export refused before its body was read (an export also for its id): only the route it came to is known. */
 export function requestLine(env: string, call: AuditedCall, kind: RefusedRequestAuditEntry['kind']) {
   return (outcome: Outcome): RefusedRequestAuditEntry => ({
     ...lineStart(env, call),

@@ -107,7 +107,7 @@ export function createOidcSignIn(config: OidcConfig, store: SharedStore) {
           ...(typeof subject === 'string' ? { subject } : {}),
           detail: unverified
             ? 'The email claim gives the role, and the provider does not say it is verified (email_verified is not true).'
-            : `The ${config.roleClaim} claim matches neither OIDC_COMPLIANCE_VALUES nor OIDC_SUPPORT_VALUES.`,
+            : `The ${config.roleClaim} claim matches neither signIn.complianceValues nor signIn.supportValues.`,
         };
       }
       return { ok: true, user, role, returnTo: pending.pending.returnTo };

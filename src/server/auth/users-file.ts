@@ -4,7 +4,7 @@ import { ROLES, type Role } from '../../kyc/contract/api.ts';
 import { ConfigError } from '../config/config.ts';
 import { PASSWORD_HASH_PATTERN } from './passwords.ts';
 
-/** `AUTH_USERS_FILE`: `{"users":[{"username":"ana","passwordHash":"scrypt$…","role":"compliance"}]}`. */
+/** The users file (signIn.usersFile in CONFIG_FILE): `{"users":[{"username":"ana","passwordHash":"scrypt$…","role":"compliance"}]}`. */
 export const USERNAME_PATTERN = /^[A-Za-z0-9._@-]{1,64}$/;
 
 const usersFileSchema = z
@@ -41,10 +41,10 @@ export function readUsersFile(file: string): UsersFile {
   try {
     json = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
-    throw new ConfigError(`AUTH_USERS_FILE: cannot read ${file} as JSON: ${(error as Error).message}`);
+    throw new ConfigError(`signIn.usersFile: cannot read ${file} as JSON: ${(error as Error).message}`);
   }
   const parsed = usersFileSchema.safeParse(json);
-  if (!parsed.success) throw new ConfigError(`AUTH_USERS_FILE: ${file} is not a users file:\n${z.prettifyError(parsed.error)}`);
+  if (!parsed.success) throw new ConfigError(`signIn.usersFile: ${file} is not a users file:\n${z.prettifyError(parsed.error)}`);
   return parsed.data;
 }
 

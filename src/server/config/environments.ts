@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import type { EnvironmentTone } from '../../kyc/contract/api.ts';
+import type { ReplyTemplate } from '../../kyc/contract/replies.ts';
 import { apiKey, baseUrl, dashboardUrl, environmentLabel, environmentName, headerSafe, isPlainHttpToRemote } from './config-fields.ts';
 
 /** A KYC Connect service with its own key: what lookups go to. */
@@ -22,8 +24,15 @@ export interface EnvironmentConfig {
   /** What the header badge says, e.g. "Production". */
   label: string;
   upstream: RemoteUpstream | { kind: 'sandbox' };
+  /** The header badge's colour (`danger` production, `warning` staging); unset: neutral. */
+  tone?: EnvironmentTone;
   /** The service's console for a candidate, with `{recordId}` or `{refId}`. */
   dashboardUrl?: string;
+  /** Its decision summary's custom fields, and its reply texts (unset: the server's display defaults). */
+  summaryFields?: string[];
+  replyTemplates?: Record<string, ReplyTemplate>;
+  /** With a key that archives after extract: refuse full lookups (default), or accept the loss. */
+  archiveOnExtract?: 'refuse' | 'accept';
 }
 
 export const SANDBOX_ENVIRONMENT: EnvironmentConfig = { name: 'sandbox', label: 'Sandbox', upstream: { kind: 'sandbox' } };
@@ -49,7 +58,7 @@ const fileSchema = z
 export type EnvironmentsResult = { ok: true; environments: EnvironmentConfig[] } | { ok: false; problems: string[] };
 
 /**
- * `KYC_ENVIRONMENTS_FILE`: a JSON array of `{ name, label, baseUrl, clientId, apiKey, statusApiKey?, dashboardUrl? }`.
+ * `KYC_ENVIRONMENTS_FILE`, the format before CONFIG_FILE (keys inline), still read as its environments: a JSON array of `{ name, label, baseUrl, clientId, apiKey, statusApiKey?, dashboardUrl? }`.
  * Each problem names the entry and the field; a key's value is never repeated in a message.
  */
 export function readEnvironmentsFile(file: string, options: { allowHttp: boolean }): EnvironmentsResult {
@@ -83,7 +92,7 @@ export function readEnvironmentsFile(file: string, options: { allowHttp: boolean
     seen.add(entry.name);
     if (isPlainHttpToRemote(entry.baseUrl) && !options.allowHttp) {
       problems.push(
-        `[${index}] ("${entry.name}").baseUrl uses http:// to another machine: the API key would cross the network unencrypted (use https://, or KYC_ALLOW_HTTP=1)`,
+        `[${index}] ("${entry.name}").baseUrl uses http:// to another machine: the API key would cross the network unencrypted (use https://, or list it in CONFIG_FILE's environments with "allowHttp": true)`,
       );
     }
   });

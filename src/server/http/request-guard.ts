@@ -32,8 +32,8 @@ export function refusalOf(req: http.IncomingMessage, options: RequestGuardOption
       return new ApiFailure(
         'proxied_request',
         `This request came through a proxy (it carries ${header}), but no sign-in is configured: ` +
-          'without sign-in this server answers this machine only. Configure sign-in (AUTH_USERS_FILE or an ' +
-          'identity-aware proxy), or set ALLOW_UNAUTHENTICATED=1 if the proxy itself guards access.',
+          "without sign-in this server answers this machine only. Configure sign-in (CONFIG_FILE's signIn: built-in users, an " +
+          'identity-aware proxy or OpenID Connect), or set "allowUnauthenticated": true there if the proxy itself guards access.',
       );
     }
   }

@@ -10,8 +10,8 @@ import { auditTrail, auditWritable, listLine, refuse } from '../audit/audit-trai
 import { ApiFailure } from '../http/api-failure.ts';
 import { sendFailure, sendJson } from '../http/http-reply.ts';
 import type { SignedInCall } from '../http/routes.ts';
-import { readUpstreamBody } from '../answer/upstream-body.ts';
-import { type LookupDeps, leftEarly, takeSlot, takeToken } from './lookup-steps.ts';
+import { readValue, WholeValue } from '../answer/answer-value.ts';
+import { type LookupDeps, leftEarly, takeSlot, takeToken, unreadableAnswer } from './lookup-steps.ts';
 
 /**
  * `GET /api/applicants?status=&skip=&limit=`: one page of the service's list, for both roles. The query
@@ -37,6 +37,10 @@ export type ApplicantsDeps = Pick<
 
 /** The service's largest page is not documented: a short page is filled up with at most this many more asks. */
 const MAX_UPSTREAM_CALLS = 5;
+
+/** Read through the answer's one scan (answer-value.ts); a body that is not JSON, or ends early, is not a list. */
+const NOT_A_LIST = new ApiFailure('upstream_error', 'The applicants list of the KYC service is not JSON.');
+const NOT_JSON = { notJson: NOT_A_LIST, incomplete: NOT_A_LIST };
 
 type Page = { records: Applicant[]; total: number; upstreamStatus: number };
 type Fetched = { ok: true; page: Page } | { ok: false; failure: ApiFailure; upstreamStatus: number | null };
@@ -93,19 +97,19 @@ async function fetchOnce(deps: ApplicantsDeps, call: SignedInCall, query: Applic
     const outcome = await upstreamCall.outcome;
     if (!outcome.ok) return outcome;
     const upstreamStatus = outcome.response.statusCode ?? 200;
-    const read = await readUpstreamBody(outcome.response, deps.maxResponseBytes, deps.upstream.keyWatch());
-    if (!read.ok) return { ...read, upstreamStatus };
-    const broken = (message: string): Fetched => ({ ok: false, failure: new ApiFailure('upstream_error', message), upstreamStatus });
-    let json: unknown;
-    try {
-      json = JSON.parse(read.text);
-    } catch {
-      return broken('The applicants list of the KYC service is not JSON.');
+    const unreadable = unreadableAnswer(outcome.response);
+    if (unreadable) {
+      outcome.response.destroy();
+      return { ok: false, failure: unreadable, upstreamStatus };
     }
-    const parsed = upstreamApplicantsEnvelopeSchema.safeParse(json);
+    const limits = { maxResponseBytes: deps.maxResponseBytes, keys: deps.upstream.keys };
+    const read = await readValue(outcome.response, limits, (path) => new WholeValue(path), NOT_JSON);
+    if (!read.ok) return { ...read, upstreamStatus };
+    const parsed = upstreamApplicantsEnvelopeSchema.safeParse(read.value);
     if (!parsed.success) {
       // The issues name fields and expected types, never the values.
-      return broken(`The applicants list of the KYC service does not have the expected shape: ${z.prettifyError(parsed.error)}`);
+      const message = `The applicants list of the KYC service does not have the expected shape: ${z.prettifyError(parsed.error)}`;
+      return { ok: false, failure: new ApiFailure('upstream_error', message), upstreamStatus };
     }
     return { ok: true, page: { records: parsed.data.data.records.map(toApplicant), total: parsed.data.data.total, upstreamStatus } };
   } finally {

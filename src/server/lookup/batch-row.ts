@@ -5,6 +5,7 @@ import type { OneResult } from './batch-runner.ts';
 import { ApiFailure } from '../http/api-failure.ts';
 import { admit, archivingGate, checkedId, type Level, type LookupDeps, levelOf, sendRequest, takeSlot } from './lookup-steps.ts';
 import type { SignedInCall } from '../http/routes.ts';
+import { requestLog } from '../log/log.ts';
 import { reduceToStatusLevel } from '../answer/status-level.ts';
 
 /**
@@ -34,12 +35,13 @@ export async function lookupRow(deps: LookupDeps, call: SignedInCall, row: Batch
   const stuck = auditWritable(deps);
   if (stuck) return failedRow(deps, call, level, stuck);
   // Without a status key a batch looks with the full key: a key that archives after extract would delete each candidate.
-  const archiving = await archivingGate(deps, level);
+  const log = requestLog(call.res);
+  const archiving = await archivingGate(deps, level, log);
   if (archiving) return settle(archiving, null, false);
   const slot = await takeSlot(deps, call.req, call.identity, gone);
   if (typeof slot !== 'function') return settle(slot === 'gone' ? CANCELLED : slot, null, false);
   try {
-    const admission = await admit(deps, level, gone);
+    const admission = await admit(deps, level, gone, log);
     if (!admission.ok) return settle(admission.failure ?? CANCELLED, null, false);
     // Asked again: the log may have hung while this row waited for its slot.
     const stuckNow = auditWritable(deps);

@@ -104,7 +104,7 @@ async function reserveBudget(
   count: number,
 ): Promise<ApiFailure | undefined> {
   if (count > batch.budget.capacity) {
-    const message = `This server allows at most ${batch.budget.capacity} ids per minute in batches (RATE_LIMIT_BATCH_PER_MINUTE): split the list.`;
+    const message = `This server allows at most ${batch.budget.capacity} ids per minute in batches (limits.batchIdsPerMinute): split the list.`;
     return new ApiFailure('bad_request', message);
   }
   let taken: Take;

@@ -1,30 +1,42 @@
-import { exportRequestSchema } from '../../kyc/contract/api.ts';
-import { auditTrail, exportLine, refuse, requestLine, writeLine } from '../audit/audit-trail.ts';
+import type http from 'node:http';
+import { type ExportRequest, exportRequestSchema } from '../../kyc/contract/api.ts';
+import { auditTrail, auditWritable, exportLine, refuse, requestLine, writeLine } from '../audit/audit-trail.ts';
 import { ApiFailure } from '../http/api-failure.ts';
-import { methodNotAllowed, readBody, sendJson } from '../http/http-reply.ts';
-import { takeToken } from './lookup-steps.ts';
-import type { LookupDeps } from './lookup-steps.ts';
+import { methodNotAllowed, readBody, sendFailure, sendJson } from '../http/http-reply.ts';
 import type { SignedInCall } from '../http/routes.ts';
+import { checkedId, type LookupDeps, takeToken } from './lookup-steps.ts';
 
 /**
  * `POST /api/export` (`/api/e/<name>/export`): the browser says a summary or reply was copied, or the
  * page printed, and the audit log gets a line `kind: "export"`. The copy waits for this answer: an
- * export that cannot be recorded does not happen (503), as a lookup would not.
+ * export that cannot be recorded does not happen (503), as a lookup would not. It goes through the
+ * lookup's steps that apply to it (lookup-steps.ts): the request's environment (api-environments.ts),
+ * the limit, the audit log writable, the id; then its line, and the answer. Nothing is asked of the
+ * service, so the archiving gate, the upstream slot, the fetch and the read have nothing to do.
  */
-export async function exportRoute(served: { deps: LookupDeps }, call: SignedInCall): Promise<void> {
+export async function exportRoute(deps: LookupDeps, call: SignedInCall): Promise<void> {
   const { req, res, identity } = call;
-  const { deps } = served;
   if (req.method !== 'POST') throw methodNotAllowed('POST', 'Use POST.');
   if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) {
     throw new ApiFailure('unsupported_media_type', 'Send the export as JSON.');
   }
+  const audit = auditTrail(deps, res, 'export', requestLine(deps.environment, call, 'export'));
   // Each export writes a line, so it costs a token of the user's limit as a lookup does, before its
   // body is read; refused over the limit, it is counted, not written.
   const limited = await takeToken(deps, req, identity, 'export');
-  if (limited) {
-    const audit = auditTrail(deps, res, 'export', requestLine(deps.environment, call, 'export'));
-    return refuse(res, audit, limited, null, false, true);
-  }
+  if (limited) return refuse(res, audit, limited, null, false, true);
+  const stuck = auditWritable(deps);
+  if (stuck) return sendFailure(res, stuck);
+  const { what, kind, id } = await readExport(req);
+  // The id of a candidate shown, so one the lookup's rule would have refused is no candidate's.
+  const asked = checkedId(id);
+  if (!asked.ok) return refuse(res, audit, asked.failure);
+  const written = await writeLine(deps, res, 'export', exportLine(deps.environment, call, what, kind, asked.id));
+  if (written) sendJson(res, 200, '{"status":"success"}');
+}
+
+/** The export told; throws its refusal (a body that is not one is not audited, as a batch's is not). */
+async function readExport(req: http.IncomingMessage): Promise<ExportRequest> {
   let json: unknown;
   try {
     json = JSON.parse(await readBody(req, 8 * 1024));
@@ -33,7 +45,5 @@ export async function exportRoute(served: { deps: LookupDeps }, call: SignedInCa
   }
   const parsed = exportRequestSchema.safeParse(json);
   if (!parsed.success) throw new ApiFailure('bad_request', 'The export must say what (summary, reply or print), kind and id.');
-  const { what, kind, id } = parsed.data;
-  const written = await writeLine(deps, res, 'export', exportLine(deps.environment, call, what, kind, id));
-  if (written) sendJson(res, 200, '{"status":"success"}');
+  return parsed.data;
 }

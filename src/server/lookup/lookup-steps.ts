@@ -7,6 +7,7 @@ import type { AccessControl } from '../auth/access-control.ts';
 import type { Identity } from '../http/identity.ts';
 import { ApiFailure } from '../http/api-failure.ts';
 import { STORE_UNAVAILABLE } from '../http/http-reply.ts';
+import type { Logger } from '../log/log.ts';
 import { type Limit, type Metrics, upstreamOutcome } from '../ops/metrics.ts';
 import type { PartsBudget } from '../answer/parts-budget.ts';
 import type { RateLimiter } from '../ops/rate-limit.ts';
@@ -19,7 +20,8 @@ import type { UpstreamSlots } from '../upstream/upstream-slots.ts';
  * The named steps of a lookup, in their order: limit, audit writable (audit-trail.ts), id, archiving
  * gate, upstream slot, admission, fetch and read. The single lookup (lookup.ts) and each row of a batch
  * (batch-row.ts) compose the same steps; only how each answers differs. Each step returns the refusal
- * or what the next step needs, and never answers or writes a line itself.
+ * or what the next step needs, and never answers or writes a line itself. A step that has something to
+ * tell the operator says it in the request's log (`log`: log.ts's requestLog), with the request's id.
  */
 
 export interface LookupDeps {
@@ -39,8 +41,6 @@ export interface LookupDeps {
   /** Each user's requests to the service under way at once, bounded; a wait longer than `timeoutMs` is refused. */
   upstreamSlots: UpstreamSlots;
   timeoutMs: number;
-  /** Where a key seen in an answer is reported (the key itself never is). */
-  warn: (line: string) => void;
   /** Refuses full-level lookups once the key is seen to archive after extract; sees every full answer. */
   archiving: ArchivingGuard;
   metrics: Metrics;
@@ -109,8 +109,8 @@ export function checkedId(id: string): AskedId {
 const invalidId = (message: string) => new ApiFailure('invalid_id', message);
 
 /** The archiving gate: a lookup with the full key, whatever the role, makes such a key delete the candidate's data. */
-export async function archivingGate(deps: Pick<LookupDeps, 'archiving'>, level: Level): Promise<ApiFailure | undefined> {
-  return level === 'status' ? undefined : await deps.archiving.refusal();
+export async function archivingGate(deps: Pick<LookupDeps, 'archiving'>, level: Level, log: Logger): Promise<ApiFailure | undefined> {
+  return level === 'status' ? undefined : await deps.archiving.refusal(log);
 }
 
 /**
@@ -142,9 +142,10 @@ export async function admit(
   deps: Pick<LookupDeps, 'archiving' | 'timeoutMs' | 'metrics'>,
   level: Level,
   gone: AbortSignal,
+  log: Logger,
 ): Promise<Admission> {
   if (level === 'status') return { ok: true, pass: undefined };
-  const pass = await deps.archiving.admit(deps.timeoutMs, gone);
+  const pass = await deps.archiving.admit(deps.timeoutMs, log, gone);
   if (pass.ok) return { ok: true, pass };
   if (pass.failure?.code === 'rate_limited') deps.metrics.rateLimited.inc({ limit: 'archiving_check' });
   return { ok: false, failure: pass.failure };
@@ -188,8 +189,8 @@ export function sendRequest(
   return { answer, abort: () => (pass ? undefined : call.abort()) };
 }
 
-/** Why an answer cannot be checked: no framing, or compressed although none was asked for. */
-function unreadableAnswer(upstreamRes: UpstreamBody): ApiFailure | undefined {
+/** The read step's first check: why an answer cannot be checked (no framing, or compressed although none was asked for). */
+export function unreadableAnswer(upstreamRes: UpstreamBody): ApiFailure | undefined {
   if (!isFramed(upstreamRes)) {
     return new ApiFailure('upstream_error', 'The KYC service sent a response without a length, so it could not be checked to be complete.');
   }

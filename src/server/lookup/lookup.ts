@@ -2,7 +2,7 @@ import type http from 'node:http';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import { type Audit, auditTrail, auditWritable, lookupLine, refuse } from '../audit/audit-trail.ts';
 import type { Identity } from '../http/identity.ts';
-import { answerFull, type FullAnswer } from '../answer/full-answer.ts';
+import { answerFull, type FullAnswer } from './full-answer.ts';
 import { bytesSent, errorCodeSent, sendFailure, sendJson } from '../http/http-reply.ts';
 import {
   admit,
@@ -16,6 +16,7 @@ import {
   takeSlot,
   takeToken,
 } from './lookup-steps.ts';
+import { requestLog } from '../log/log.ts';
 import type { Metrics } from '../ops/metrics.ts';
 import { partsAccepted } from '../answer/multipart-answer.ts';
 import { type Reduced, reduceToStatusLevel } from '../answer/status-level.ts';
@@ -53,7 +54,8 @@ export async function lookup(deps: LookupDeps, call: LookupCall): Promise<void> 
   const stuck = auditWritable(deps);
   if (stuck) return void sendFailure(call.res, stuck);
   if (!asked.ok) return refuse(call.res, audit, asked.failure);
-  const archiving = await archivingGate(deps, level);
+  const log = requestLog(call.res);
+  const archiving = await archivingGate(deps, level, log);
   if (archiving) return refuse(call.res, audit, archiving);
 
   const left = leftEarly(call.res);
@@ -61,7 +63,7 @@ export async function lookup(deps: LookupDeps, call: LookupCall): Promise<void> 
   if (slot === 'gone') return;
   if (typeof slot !== 'function') return refuse(call.res, audit, slot);
   call.res.once('close', slot);
-  const admission = await admit(deps, level, left);
+  const admission = await admit(deps, level, left, log);
   if (!admission.ok) return admission.failure && refuse(call.res, audit, admission.failure);
 
   // Support users never get picture parts: their answer is the status level, plain JSON.

@@ -29,17 +29,17 @@ export function loadSandboxData(file: string): SandboxCandidate[] {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new ConfigError(`SANDBOX_DATA: cannot read ${file}: ${(error as Error).message}`);
+    throw new ConfigError(`sandbox.data: cannot read ${file}: ${(error as Error).message}`);
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new ConfigError(`SANDBOX_DATA: ${file} is not valid JSON: ${(error as Error).message}`);
+    throw new ConfigError(`sandbox.data: ${file} is not valid JSON: ${(error as Error).message}`);
   }
   const parsed = dataFileSchema.safeParse(json);
   if (!parsed.success) {
-    throw new ConfigError(`SANDBOX_DATA: ${file} is not a list of candidate records:\n${z.prettifyError(parsed.error)}`);
+    throw new ConfigError(`sandbox.data: ${file} is not a list of candidate records:\n${z.prettifyError(parsed.error)}`);
   }
   return parsed.data.map((record) => {
     // The name is a sample's own field (left out for support users), never part of its summary.

@@ -7,7 +7,7 @@ import { ConfigError } from '../config/config.ts';
 import type { SandboxCandidate } from './candidates.ts';
 
 /**
- * SANDBOX_HOSTILE=1: the browser suite's candidate made of attack strings. It is a test fixture of the
+ * sandbox.hostile: the browser suite's candidate made of attack strings. It is a test fixture of the
  * source checkout, imported from there at run time (never bundled), so a production build carries none
  * of its strings and a deployment without the test folder cannot serve it.
  */
@@ -19,13 +19,13 @@ const candidateSchema = z.object({ record: candidateRecordSchema, summary: z.str
 export async function loadHostileCandidate(root: string = process.cwd()): Promise<SandboxCandidate> {
   const file = path.resolve(root, HOSTILE_FIXTURE);
   if (!existsSync(file)) {
-    throw new ConfigError(`SANDBOX_HOSTILE=1 needs ${HOSTILE_FIXTURE}, a test fixture of the source checkout, which is not in ${root}.`);
+    throw new ConfigError(`sandbox.hostile needs ${HOSTILE_FIXTURE}, a test fixture of the source checkout, which is not in ${root}.`);
   }
   const fixture: { hostileCandidate?: unknown } = await import(/* @vite-ignore */ pathToFileURL(file).href);
   const make = fixture.hostileCandidate;
-  if (typeof make !== 'function') throw new ConfigError(`SANDBOX_HOSTILE=1: ${HOSTILE_FIXTURE} exports no hostileCandidate().`);
+  if (typeof make !== 'function') throw new ConfigError(`sandbox.hostile: ${HOSTILE_FIXTURE} exports no hostileCandidate().`);
   const candidate = candidateSchema.safeParse(make());
   if (!candidate.success)
-    throw new ConfigError(`SANDBOX_HOSTILE=1: ${HOSTILE_FIXTURE} does not hold a candidate:\n${z.prettifyError(candidate.error)}`);
+    throw new ConfigError(`sandbox.hostile: ${HOSTILE_FIXTURE} does not hold a candidate:\n${z.prettifyError(candidate.error)}`);
   return candidate.data;
 }

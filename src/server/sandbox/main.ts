@@ -1,29 +1,25 @@
-import { loadConfig, orExit } from '../config/config.ts';
+import { orExit } from '../config/config.ts';
 import { isLoopbackHost } from '../http/loopback.ts';
+import { parseSandboxArgs } from './sandbox-args.ts';
 import { sandboxOptions } from './options.ts';
 import { KEY_SCOPE_DESCRIPTIONS, SANDBOX_ARCHIVE_AFTER_SECONDS, SANDBOX_ARCHIVE_KEY, startSandbox, type KeyScope } from './sandbox.ts';
 
-/** `npm run sandbox`: the sandbox upstream alone, on SANDBOX_PORT. */
+/** `npm run sandbox [-- --port 4010 --host 127.0.0.1 --data file.json --large-images --hostile --test-controls]`: the sandbox upstream alone. */
 async function main(): Promise<void> {
-  const config = await orExit(() => loadConfig());
-  const options = await orExit(() => sandboxOptions(config));
-  const sandbox = await startSandbox({
-    ...options,
-    host: config.sandbox.host,
-    port: config.sandbox.port,
-    testControls: config.sandbox.testControls,
-  });
+  const args = await orExit(() => parseSandboxArgs(process.argv.slice(2)));
+  const options = await orExit(() => sandboxOptions(args));
+  const sandbox = await startSandbox({ ...options, host: args.host, port: args.port, testControls: args.testControls });
   const stop = () => void sandbox.close().then(() => process.exit(0));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
-  if (config.sandbox.testControls) {
-    console.log("  SANDBOX_TEST_CONTROLS=1: POST /_test/status changes a candidate's status, POST /_test/reset undoes it all (tests only)");
+  if (args.testControls) {
+    console.log("  --test-controls: POST /_test/status changes a candidate's status, POST /_test/reset undoes it all (tests only)");
   }
   console.log(`Sandbox KYC Connect upstream at ${sandbox.url}`);
-  if (!isLoopbackHost(config.sandbox.host)) {
-    console.log(`  SANDBOX_HOST=${config.sandbox.host}: reachable from other machines, and its keys below are public.`);
-  } else if (!isLoopbackHost(config.host)) {
-    console.log(`  This machine only: HOST=${config.host} applies to the app, not the sandbox (set SANDBOX_HOST for that).`);
+  if (!isLoopbackHost(args.host)) {
+    console.log(`  --host ${args.host}: reachable from other machines, and its keys below are public.`);
+  } else if (process.env.HOST && !isLoopbackHost(process.env.HOST)) {
+    console.log(`  This machine only: HOST=${process.env.HOST} applies to the app, not the sandbox (give --host for that).`);
   }
   console.log(`  client id: ${sandbox.clientId}`);
   for (const [scope, key] of Object.entries(sandbox.keys)) {

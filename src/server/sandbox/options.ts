@@ -1,26 +1,26 @@
-import type { Config } from '../config/config.ts';
+import type { SandboxSettings } from '../config/config.ts';
 import type { SandboxCandidate } from './candidates.ts';
 
 /**
  * The sandbox's candidates. Loaded on demand: a server with a real upstream never loads the sandbox's
  * pictures, fonts and people at all.
  */
-export async function loadSandboxCandidates(config: Config, now = new Date()): Promise<SandboxCandidate[]> {
+export async function loadSandboxCandidates(sandbox: SandboxSettings, now = new Date()): Promise<SandboxCandidate[]> {
   const { queueCandidates } = await import('./queue-candidates.ts');
-  const candidates = config.sandbox.dataFile
-    ? (await import('./data-file.ts')).loadSandboxData(config.sandbox.dataFile)
+  const candidates = sandbox.dataFile
+    ? (await import('./data-file.ts')).loadSandboxData(sandbox.dataFile)
     : [
-        ...(await import('./candidates.ts')).sampleCandidates({ now, largeImages: config.sandbox.largeImages }),
+        ...(await import('./candidates.ts')).sampleCandidates({ now, largeImages: sandbox.largeImages }),
         // Enough candidates for the applicants list to have pages.
-        ...(config.sandbox.largeImages ? queueCandidates(now) : []),
+        ...(sandbox.largeImages ? queueCandidates(now) : []),
       ];
-  if (!config.sandbox.hostile) return candidates;
+  if (!sandbox.hostile) return candidates;
   const { loadHostileCandidate } = await import('./hostile-fixture.ts');
   return [...candidates, await loadHostileCandidate()];
 }
 
 /** The sandbox's options as configured: its candidates, and the archive-after-extract demonstration. */
-export async function sandboxOptions(config: Config, now = new Date()) {
+export async function sandboxOptions(sandbox: SandboxSettings, now = new Date()) {
   const { archiveDemoCandidates } = await import('./queue-candidates.ts');
-  return { candidates: await loadSandboxCandidates(config, now), archiveKeyCandidates: archiveDemoCandidates(now) };
+  return { candidates: await loadSandboxCandidates(sandbox, now), archiveKeyCandidates: archiveDemoCandidates(now) };
 }

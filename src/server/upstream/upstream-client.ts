@@ -7,7 +7,6 @@ import type { RemoteUpstream } from '../config/config.ts';
 import { type AnswerGuard, createAnswerGuard } from '../answer/answer-guard.ts';
 import type { ScannedBody } from '../answer/answer-scan.ts';
 import { type KeySearch, keySearch } from '../answer/key-watch.ts';
-import { keyNeedles, NeedleWatch } from '../answer/needle-watch.ts';
 import { ApiFailure } from '../http/api-failure.ts';
 
 /** The KYC service this server asks, with its keys: the configured one, or the embedded sandbox. */
@@ -48,8 +47,6 @@ export interface UpstreamClient {
   fetchCandidate(request: CandidateRequest): UpstreamCall;
   /** The list operation; its body is always uncompressed (this server reads and reduces it). */
   fetchApplicants(request: ApplicantsRequest): UpstreamCall;
-  /** A fresh watch for this service's keys in a body's raw bytes (needle-watch.ts); the keys stay in here. */
-  keyWatch(): NeedleWatch;
   /** This service's keys, for the key watch of an answer's scan (key-watch.ts). */
   readonly keys: KeySearch;
   /**
@@ -83,10 +80,8 @@ export function createUpstreamClient(target: UpstreamTarget, limits: UpstreamLim
     agent,
   });
   const keyFor = (scope: 'full' | 'status') => (scope === 'status' && target.statusApiKey ? target.statusApiKey : target.apiKey);
-  const needles = keyNeedles([target.apiKey, target.statusApiKey]);
   const fullKey = keySearch([target.apiKey]);
   return {
-    keyWatch: () => new NeedleWatch(needles),
     keys: keySearch([target.apiKey, target.statusApiKey]),
     answerGuard: (body) => createAnswerGuard(body, fullKey),
     fetchCandidate(request) {
@@ -177,7 +172,7 @@ function send(
         }
         if (Number(upstreamRes.headers['content-length']) > limits.maxResponseBytes) {
           const mb = Math.round(limits.maxResponseBytes / 1024 / 1024) || '<1';
-          const message = `The KYC service's response is larger than the ${mb} MB this server accepts (KYC_MAX_RESPONSE_BYTES).`;
+          const message = `The KYC service's response is larger than the ${mb} MB this server accepts (limits.maxResponseBytes).`;
           return fail(new ApiFailure('response_too_large', message), status);
         }
         settled = true;

@@ -1,12 +1,13 @@
 import type http from 'node:http';
-import { type AnswerGuard, AnswerGuardError, firstOutput } from './answer-guard.ts';
+import { type AnswerGuard, AnswerGuardError, firstOutput } from '../answer/answer-guard.ts';
 import { ApiFailure } from '../http/api-failure.ts';
-import { MAX_DEPTH } from './json-tokens.ts';
+import { MAX_DEPTH } from '../answer/json-tokens.ts';
 import { countBytes, NOT_A_RECORD, sendFailure } from '../http/http-reply.ts';
+import { requestLog } from '../log/log.ts';
 import { type Audit, refuse } from '../audit/audit-trail.ts';
-import { newBoundary, splitRecord, writeParts } from './multipart-answer.ts';
-import { PARTS_BUSY, type PartsBudget, type PartsHolding } from './parts-budget.ts';
-import { KEY_IN_ANSWER, type UpstreamBody } from './upstream-body.ts';
+import { newBoundary, splitRecord, writeParts } from '../answer/multipart-answer.ts';
+import { PARTS_BUSY, type PartsBudget, type PartsHolding } from '../answer/parts-budget.ts';
+import { KEY_IN_ANSWER, type UpstreamBody } from '../answer/upstream-body.ts';
 
 /**
  * A compliance user's answer: the service's body streamed on as it comes, once its start is checked
@@ -31,7 +32,7 @@ export interface FullAnswer {
 export async function answerFull(
   res: http.ServerResponse,
   answer: FullAnswer,
-  deps: { maxResponseBytes: number; warn: (line: string) => void; timeoutMs: number; partsBudget: PartsBudget },
+  deps: { maxResponseBytes: number; timeoutMs: number; partsBudget: PartsBudget },
 ) {
   const { upstreamRes, guard, audit, upstreamStatus } = answer;
   // Whatever breaks from now on is noticed: while the start is checked, and while the line is written.
@@ -52,7 +53,7 @@ export async function answerFull(
   });
   const tooLarge = () => received > deps.maxResponseBytes;
   guard.on('error', (error) => {
-    if (error instanceof AnswerGuardError && error.problem === 'key_reflected') deps.warn(KEY_REFLECTED_WARNING);
+    if (error instanceof AnswerGuardError && error.problem === 'key_reflected') requestLog(res).warn(KEY_REFLECTED_WARNING);
     upstreamRes.destroy();
     // Before the status line the failure is answered (below); after it, cutting is the only signal left.
     if (res.headersSent) res.destroy();
@@ -103,7 +104,7 @@ async function answerInParts(
 
 const TOO_LARGE = new ApiFailure(
   'response_too_large',
-  "The KYC service's response is larger than this server accepts (KYC_MAX_RESPONSE_BYTES).",
+  "The KYC service's response is larger than this server accepts (limits.maxResponseBytes).",
 );
 
 const KEY_REFLECTED_WARNING =

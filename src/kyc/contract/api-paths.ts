@@ -1,0 +1,45 @@
+import type { LookupKind } from './lookup.ts';
+
+/**
+ * What the browser needs of the `/api` contract before it checks any answer: the paths, the header the
+ * app sends, and the pages a sign-in can be refused to. No schema: the app's first load carries no zod
+ * (its schemas, api.ts, load with the first answer to check), so nothing here may import it.
+ */
+
+/**
+ * Why an OpenID Connect sign-in gave no session. The server sends the browser back to
+ * `/sign-in-refused/<reason>`, a page of the app that explains it.
+ */
+export const SIGN_IN_REFUSALS = ['no_role', 'stale', 'rejected', 'provider_unavailable', 'store_unavailable'] as const;
+export type SignInRefusal = (typeof SIGN_IN_REFUSALS)[number];
+export const SIGN_IN_REFUSED_PATH = '/sign-in-refused/';
+
+export const API_PREFIX = '/api';
+
+/**
+ * Sent by the app on every `/api` call, and required by the server: a page on another site cannot send a
+ * custom header without a CORS preflight, which the server refuses, so it cannot make lookups in a
+ * signed-in user's name.
+ */
+export const APP_REQUEST_HEADER = { name: 'X-Candidate-Lookup', value: '1' } as const;
+
+/** The API's path prefix for an environment: `/api`, or `/api/e/<name>` for one other than the default. */
+export function apiBase(environment: string | undefined): string {
+  return environment === undefined ? API_PREFIX : `${API_PREFIX}/e/${encodeURIComponent(environment)}`;
+}
+
+/**
+ * An environment's name from its path segment (`/e/<name>`, in the app's pages and in the API alike):
+ * decoded, or as written when it is not correctly percent-encoded (no environment is named so).
+ */
+export function decodeEnvironmentName(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+export function candidateApiPath(kind: LookupKind, encodedId: string, environment?: string): string {
+  return `${apiBase(environment)}/candidates/${kind}/${encodedId}`;
+}

@@ -1,0 +1,188 @@
+import { type JsonPath, QuietReader, type ScannedBody, scanOf } from './answer-scan.ts';
+import { ApiFailure } from '../http/api-failure.ts';
+import { JsonIncompleteError } from './json-tokens.ts';
+import type { ScalarKind } from './json-bytes.ts';
+import { type KeySearch, KeyWatch } from './key-watch.ts';
+import { KEY_IN_ANSWER } from './upstream-body.ts';
+
+/**
+ * An answer this server reads whole before it answers (a support user's status level, a page of the
+ * applicants list), built into a value from the answer's one scan (answer-scan.ts) as JSON.parse would
+ * build it, and checked on the way: the key in the raw bytes, decoded strings and pictures (key-watch.ts),
+ * JSON throughout, complete, within limits.maxResponseBytes. A builder keeps what its subclass places and
+ * passes over the rest as it arrives, so what it holds is what it keeps.
+ */
+
+type Container = unknown[] | Record<string, unknown>;
+
+/** JSON.parse's way of setting a member: an own property, `__proto__` included. */
+export function setMember(object: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+export abstract class ValueBuilder extends QuietReader {
+  /** The kept value being built, innermost container last, with the key each object is at. */
+  private readonly building: Array<{ container: Container; key?: string }> = [];
+  private pieces: string[] | undefined;
+  /** Where a kept value starting here goes; undefined where it is not kept. */
+  private place: ((value: unknown) => void) | undefined;
+  private kept = 0;
+  /** It kept more than `maxKept` characters of text and scalars. */
+  tooLarge = false;
+
+  constructor(
+    protected readonly path: JsonPath,
+    private readonly maxKept: number,
+  ) {
+    super();
+  }
+
+  /** What was built, once the body was read whole. */
+  abstract value(): unknown;
+
+  /** Where a value starting outside every kept container goes; undefined: it is passed over. */
+  protected abstract outside(): ((value: unknown) => void) | undefined;
+
+  /** A container outside every kept one that the subclass opens itself (true), as the status level its root. */
+  protected openOutside(_bracket: '{' | '['): boolean {
+    return false;
+  }
+
+  override open(bracket: '{' | '['): void {
+    if (this.building.length === 0 && this.openOutside(bracket)) return;
+    const target = this.target();
+    if (!target) return;
+    const container: Container = bracket === '{' ? {} : [];
+    target(container);
+    this.building.push({ container });
+  }
+
+  /** Once a value is kept, every container opened inside it is too: the innermost open one is the one closing. */
+  override close(): void {
+    this.building.pop();
+  }
+
+  override key(name: string): void {
+    const top = this.building.at(-1);
+    if (top) top.key = name;
+  }
+
+  override startString(): void {
+    this.place = this.target();
+    if (this.place) this.pieces = [];
+  }
+
+  override text(piece: string, inKey: boolean): void {
+    if (inKey || !this.pieces) return;
+    this.pieces.push(piece);
+    this.count(piece.length);
+  }
+
+  override endString(): void {
+    if (this.pieces && this.place) this.place(this.pieces.join(''));
+    this.pieces = this.place = undefined;
+  }
+
+  override scalar(kind: ScalarKind, bytes: Buffer, from: number, to: number): void {
+    const target = this.target();
+    if (!target) return;
+    this.count(to - from);
+    if (kind === 'number') target(Number(bytes.toString('latin1', from, to)));
+    else target(kind === 'null' ? null : kind === 'true');
+  }
+
+  /** Where a value starting here goes: inside a kept value, or where the subclass keeps it. */
+  private target(): ((value: unknown) => void) | undefined {
+    const top = this.building.at(-1);
+    if (!top) return this.outside();
+    const { container } = top;
+    return Array.isArray(container) ? (value) => container.push(value) : (value) => setMember(container, top.key!, value);
+  }
+
+  private count(size: number): void {
+    this.kept += size;
+    if (this.kept > this.maxKept) this.tooLarge = true;
+  }
+}
+
+/** The whole value, as JSON.parse builds it: bounded by the body's own bound (limits.maxResponseBytes). */
+export class WholeValue extends ValueBuilder {
+  private root: unknown;
+
+  constructor(path: JsonPath) {
+    super(path, Number.POSITIVE_INFINITY);
+  }
+
+  value(): unknown {
+    return this.root;
+  }
+
+  protected outside(): ((value: unknown) => void) | undefined {
+    return this.path.depth === 0 ? (value) => (this.root = value) : undefined;
+  }
+}
+
+export type ValueRead = { ok: true; value: unknown } | { ok: false; failure: ApiFailure };
+
+/** What a body is refused as when it is not JSON, ends early, or a builder keeps more than it may. */
+export interface ValueFailures {
+  notJson: ApiFailure;
+  incomplete: ApiFailure;
+  tooLarge?: ApiFailure;
+}
+
+const TOO_LARGE = new ApiFailure(
+  'response_too_large',
+  "The KYC service's response is larger than this server accepts (limits.maxResponseBytes).",
+);
+const BROKE_OFF = new ApiFailure('upstream_error', 'The response of the KYC service broke off.');
+
+/** The body read to its end through its scan (fed here unless it is fed where it is received), built as it comes. */
+export function readValue(
+  body: ScannedBody,
+  limits: { maxResponseBytes: number; keys: KeySearch },
+  builder: (path: JsonPath) => ValueBuilder,
+  failures: ValueFailures,
+): Promise<ValueRead> {
+  return new Promise((resolve) => {
+    const { scan, fed } = scanOf(body);
+    const reader = builder(scan.path);
+    const keyWatch = new KeyWatch(limits.keys, scan.path, { raw: true });
+    scan.add(reader);
+    scan.add(keyWatch);
+    let settled = false;
+    const settle = (result: ValueRead) => {
+      if (settled) return;
+      settled = true;
+      scan.remove(reader);
+      scan.remove(keyWatch);
+      if (!result.ok) body.destroy();
+      resolve(result);
+    };
+    /** What the scan has shown so far refuses the answer. */
+    const refusal = (): ApiFailure | undefined => {
+      if (keyWatch.found) return KEY_IN_ANSWER;
+      if (scan.failure) return scan.failure instanceof JsonIncompleteError ? failures.incomplete : failures.notJson;
+      return reader.tooLarge ? failures.tooLarge : undefined;
+    };
+    let received = 0;
+    body.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > limits.maxResponseBytes) return settle({ ok: false, failure: TOO_LARGE });
+      if (!fed) scan.write(chunk);
+      const refused = refusal();
+      if (refused) settle({ ok: false, failure: refused });
+    });
+    body.once('end', () => {
+      if (!fed) scan.end();
+      const refused = refusal() ?? (scan.ended ? undefined : failures.incomplete);
+      settle(refused ? { ok: false, failure: refused } : { ok: true, value: reader.value() });
+    });
+    const breakOff = () => settle({ ok: false, failure: BROKE_OFF });
+    body.once('error', breakOff);
+    body.once('aborted', breakOff);
+    body.once('close', () => {
+      if (!body.complete) breakOff();
+    });
+  });
+}

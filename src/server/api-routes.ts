@@ -1,0 +1,88 @@
+import { API_PREFIX, type ApiMeta } from '../kyc/contract/api.ts';
+import { LOOKUP_KINDS, type LookupKind } from '../kyc/contract/lookup.ts';
+import type { ReplyTemplate } from '../kyc/contract/replies.ts';
+import { type EnvironmentRoute, environmentPatterns, metaFor, type RefusedAs } from './api-environments.ts';
+import { listLine, lookupLine, requestLine } from './audit/audit-trail.ts';
+import type { AccessControl } from './auth/access-control.ts';
+import { ApiFailure } from './http/api-failure.ts';
+import { sendFailure, sendJson } from './http/http-reply.ts';
+import { any, type ApiCall, open, type Route } from './http/routes.ts';
+import { listApplicants } from './lookup/applicants.ts';
+import { type BatchDeps, batchRoute } from './lookup/batch.ts';
+import { exportRoute } from './lookup/export-route.ts';
+import { lookup } from './lookup/lookup.ts';
+import { readId } from './lookup/lookup-steps.ts';
+import type { Metrics } from './ops/metrics.ts';
+
+/**
+ * The API's route table: which routes exist, with their methods and what answers them. The routes of
+ * every environment are bound to the environments served once, in api-environments.ts; each gets the
+ * request's environment, its dependencies wired at start (serve-environments.ts).
+ */
+export interface RouteSettings {
+  access: AccessControl;
+  metrics: Metrics;
+  batch: BatchDeps;
+  replyTemplates: Record<string, ReplyTemplate>;
+  display: Pick<ApiMeta, 'summaryFields' | 'privacyMaskDefault'> | undefined;
+}
+
+/** The routes outside any environment: the session's, and the sign-in mode's own (OpenID Connect). */
+export function openRoutes({ access, metrics }: Pick<RouteSettings, 'access' | 'metrics'>): Route[] {
+  return [open(`${API_PREFIX}/session`, (call) => sessionRoute(access, metrics, call)), ...(access.routes ?? [])];
+}
+
+/** A page of the applicants list, a batch or an export refused for its environment: audited as what it was. */
+const REFUSED_AS: Record<'applicants' | 'batch' | 'export', RefusedAs> = {
+  applicants: { what: 'request', limit: 'applicants', line: (env, call) => listLine(env, call, undefined) },
+  batch: { what: 'batch', limit: 'batch', line: (env, call) => requestLine(env, call, 'batch') },
+  export: { what: 'export', limit: 'export', line: (env, call) => requestLine(env, call, 'export') },
+};
+
+/** The routes of every environment, in the order they are matched. */
+export function environmentTable(settings: Pick<RouteSettings, 'batch' | 'replyTemplates' | 'display'>): EnvironmentRoute[] {
+  return [
+    {
+      pattern: '/meta',
+      method: 'GET',
+      handle: async (env, call, served) =>
+        sendJson(call.res, 200, JSON.stringify(await metaFor(served, env, call.identity, settings.replyTemplates, settings.display))),
+    },
+    ...LOOKUP_KINDS.flatMap((kind) => [lookupRoute(kind, false), lookupRoute(kind, true)]),
+    { pattern: '/applicants', method: 'GET', refusedAs: REFUSED_AS.applicants, handle: (env, call) => listApplicants(env.deps, call) },
+    { pattern: '/batch', method: 'any', refusedAs: REFUSED_AS.batch, handle: (env, call) => batchRoute(env.deps, settings.batch, call) },
+    { pattern: '/export', method: 'any', refusedAs: REFUSED_AS.export, handle: (env, call) => exportRoute(env.deps, call) },
+  ];
+}
+
+/** After every route: a lookup of another kind, in any environment, is no route at all. */
+export function lastRoutes(): Route[] {
+  return environmentPatterns('/candidates/:rest*').map((pattern) =>
+    any(pattern, () => {
+      throw new ApiFailure('no_such_route', 'Look candidates up at /api/candidates/refId/<id> or /api/candidates/recordId/<id>.');
+    }),
+  );
+}
+
+/** One lookup in the request's environment; refused for its environment, it is audited as the lookup it was. */
+function lookupRoute(kind: LookupKind, statusOnly: boolean): EnvironmentRoute {
+  return {
+    pattern: `/${statusOnly ? 'status' : 'candidates'}/${kind}/:id*`,
+    method: 'GET',
+    refusedAs: { what: 'lookup', limit: 'lookup', line: (env, call) => lookupLine(env, call, kind, readId(call.params.id!).auditId) },
+    handle: (env, call) => lookup(env.deps, { ...call, kind, encodedId: call.params.id!, statusOnly }),
+  };
+}
+
+function sessionRoute(access: AccessControl, metrics: Metrics, { req, res }: ApiCall): void | Promise<void> {
+  return access.handleSession(
+    req,
+    (status, body, headers) => sendJson(res, status, JSON.stringify(body), headers),
+    (failure) => {
+      // Counted from the answer, whichever sign-in mode and store decided it.
+      if (failure.code === 'sign_in_failed') metrics.signInFailures.inc();
+      if (failure.code === 'too_many_sign_in_attempts') metrics.signInLocked.inc();
+      sendFailure(res, failure);
+    },
+  );
+}

@@ -1,0 +1,162 @@
+import { z } from 'zod';
+import { replyTemplatesFileSchema } from '../../kyc/contract/replies.ts';
+import { ENVIRONMENT_TONES } from '../../kyc/contract/api.ts';
+import { baseUrl, dashboardUrl, environmentLabel, environmentName, headerSafe } from './config-fields.ts';
+
+/**
+ * CONFIG_FILE: what describes the service, checked once at start. Its JSON Schema (docs/config.schema.json)
+ * is generated from this one (json-schema.ts), so the two cannot disagree.
+ */
+
+/** The name of an environment variable holding a secret: never the secret itself. */
+const variableName = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, 'must be the name of an environment variable, such as KYC_PROD_KEY');
+const filePath = z.string().min(1, 'must not be empty');
+
+/**
+ * A key given inline is refused with how to give it: the file is read by people and copied around, a
+ * key belongs in a variable or a file of its own (a Docker or Kubernetes secret).
+ */
+const inlineRefused = (field: string) =>
+  z
+    .never({ error: `is not read: the file holds no keys. Name the variable that holds it (${field}Env) or a file with it (${field}File)` })
+    .optional()
+    .meta({ description: `Refused: give ${field}Env or ${field}File instead.` });
+
+const strict = <T extends z.core.$ZodLooseShape>(shape: T) =>
+  z.strictObject(shape, {
+    error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown field ${issue.keys.map((k) => `"${k}"`).join(', ')}` : undefined),
+  });
+
+export const summaryFields = z
+  .array(headerSafe.min(1, 'must not be empty'))
+  .min(1, 'must name at least one custom field, such as ["riskLevel", "screeningCase"]')
+  .meta({ description: 'Custom fields in the decision summary, matched ignoring case, spaces, "-" and "_".' });
+
+// Support users' "Copy reply" texts per status, over the built-in ones: { "<status>": "text" | null | { reply, note } }.
+const replyTemplates = replyTemplatesFileSchema;
+
+export const environmentEntry = strict({
+  name: environmentName.meta({ description: 'As it appears in URLs (/e/<name>/); the first environment is the default.' }),
+  label: environmentLabel.meta({ description: 'What the header badge says, e.g. "Production".' }),
+  tone: z.enum(ENVIRONMENT_TONES).optional().meta({ description: 'The badge colour: danger (production), warning (staging), neutral.' }),
+  baseUrl,
+  clientId: headerSafe.min(1, 'must not be empty'),
+  apiKeyEnv: variableName.optional().meta({ description: 'The environment variable holding the full API key.' }),
+  apiKeyFile: filePath.optional().meta({ description: 'A file holding the full API key (a Docker or Kubernetes secret).' }),
+  statusApiKeyEnv: variableName.optional().meta({ description: 'The variable holding a status-level key for support users.' }),
+  statusApiKeyFile: filePath.optional().meta({ description: 'A file holding a status-level key for support users.' }),
+  apiKey: inlineRefused('apiKey'),
+  statusApiKey: inlineRefused('statusApiKey'),
+  allowHttp: z.boolean().optional().meta({ description: 'Allow http:// to another machine (the key would travel unencrypted).' }),
+  dashboardUrl: dashboardUrl.optional(),
+  summaryFields: summaryFields.optional(),
+  replyTemplates: z.optional(replyTemplates),
+  archiveOnExtract: z
+    .enum(['refuse', 'accept'], { error: 'must be "refuse" (the default) or "accept" (look anyway, deleting what is looked at)' })
+    .optional()
+    .meta({ description: 'With a key that archives after extract: refuse full lookups (default) or accept the loss.' }),
+});
+export type EnvironmentEntry = z.infer<typeof environmentEntry>;
+
+const whole = (min: number, max: number) =>
+  z
+    .number({ error: (issue) => (issue.code === 'invalid_type' ? 'must be a whole number' : undefined) })
+    .int('must be a whole number')
+    .min(min, `must be at least ${min}`)
+    .max(max, `must be at most ${max}`);
+
+const sessions = {
+  sessionMaxAgeMinutes: whole(1, 7 * 24 * 60)
+    .optional()
+    .meta({ description: 'A session ends this long after sign-in (480).' }),
+  sessionIdleMinutes: whole(1, 24 * 60)
+    .optional()
+    .meta({ description: 'A session ends after this long idle (60).' }),
+};
+const headerName = z.string().regex(/^[A-Za-z0-9-]+$/, 'must be an HTTP header name, such as X-Forwarded-User');
+const webUrl = z.url({ protocol: /^https?$/, error: (issue) => (issue.input === undefined ? 'is missing' : 'must be an https:// URL') });
+const values = z.array(z.string().min(1)).min(1, 'must list at least one value');
+const visible = (what: string) => z.string().regex(/^[\x21-\x7e]+$/, `must be the ${what} as issued: no spaces or line breaks`);
+
+export const signInSchema = z.discriminatedUnion(
+  'mode',
+  [
+    strict({
+      mode: z.literal('local'),
+      allowUnauthenticated: z
+        .boolean()
+        .optional()
+        .meta({ description: 'Allow no sign-in on a non-loopback HOST, when something else guards access.' }),
+    }),
+    strict({ mode: z.literal('users'), usersFile: filePath.meta({ description: 'The file written by npm run user:add.' }), ...sessions }),
+    strict({
+      mode: z.literal('proxy'),
+      userHeader: headerName,
+      roleHeader: headerName,
+      trustedProxies: z
+        .array(z.string())
+        .min(1, "must list the proxy's addresses or CIDRs")
+        .meta({ description: "The proxy's addresses or CIDRs." }),
+    }),
+    strict({
+      mode: z.literal('oidc'),
+      issuer: webUrl,
+      clientId: visible('client id'),
+      clientSecretEnv: variableName.optional(),
+      clientSecretFile: filePath.optional(),
+      clientSecret: inlineRefused('clientSecret'),
+      redirectUrl: webUrl.meta({ description: "This server's public address + /api/oidc/callback." }),
+      roleClaim: z
+        .string()
+        .regex(/^[\x21-\x7e]{1,200}$/, 'must be a claim name, such as groups')
+        .optional(),
+      complianceValues: values.optional(),
+      supportValues: values.optional(),
+      scopes: z.array(visible('scope')).optional().meta({ description: 'Default ["openid", "email", "profile"].' }),
+      providerName: z.string().max(60, 'must be at most 60 characters').optional(),
+      ...sessions,
+    }),
+  ],
+  { error: 'must have a mode: "local", "users", "proxy" or "oidc"' },
+);
+export type SignInEntry = z.infer<typeof signInSchema>;
+
+const count = (max: number, description: string) => whole(0, max).optional().meta({ description });
+
+export const configFileSchema = strict({
+  $schema: z.string().optional(),
+  environments: z
+    .array(environmentEntry, { error: 'must be an array of environments' })
+    .min(1, 'must list at least one environment')
+    .max(20, 'must list at most 20 environments')
+    .optional(),
+  signIn: signInSchema.optional(),
+  display: strict({
+    privacyMask: z
+      .enum(['on', 'off'], { error: 'must be "on" or "off"' })
+      .optional()
+      .meta({ description: 'Pages open with the privacy mask on or off (off).' }),
+    summaryFields: summaryFields.optional(),
+    replyTemplates: z.optional(replyTemplates),
+  }).optional(),
+  limits: strict({
+    lookupsPerMinute: count(1_000_000, 'Lookups per minute per user; 0 turns the limit off (60).'),
+    batchIdsPerMinute: count(1_000_000, 'Ids per minute per user in batch lookups; 0 turns it off (600).'),
+    upstreamInFlightPerUser: count(1000, "Each user's requests to the service under way at once; 0 turns it off (4)."),
+    upstreamTimeoutMs: whole(100, 600_000).optional().meta({ description: 'How long to wait for the service (15000).' }),
+    maxResponseBytes: whole(1024, 2 ** 31)
+      .optional()
+      .meta({ description: 'Largest answer accepted from the service (64 MiB).' }),
+  }).optional(),
+  sandbox: strict({
+    data: filePath.optional().meta({ description: 'A JSON file of your own sandbox candidates.' }),
+    largeImages: z.boolean().optional().meta({ description: 'Phone-camera sized pictures and more candidates, for benchmarks.' }),
+    hostile: z.boolean().optional().meta({ description: 'Tests only: a candidate made of hostile content.' }),
+    testControls: z.boolean().optional().meta({ description: 'Tests only: POST /_test/status and /_test/reset.' }),
+  })
+    .optional()
+    .meta({ description: 'The embedded sandbox, when no environment is configured.' }),
+});
+export type ConfigFile = z.infer<typeof configFileSchema>;

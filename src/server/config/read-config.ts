@@ -1,0 +1,121 @@
+import { readFileSync } from 'node:fs';
+import type { z } from 'zod';
+import type { EnvVars } from './config-schema.ts';
+import { isPlainHttpToRemote } from './config-fields.ts';
+import { type EnvironmentConfig, readEnvironmentsFile, SANDBOX_ENVIRONMENT } from './environments.ts';
+import { environmentsFromFile, referencedVariables } from './file-environments.ts';
+import { type ConfigFile, configFileSchema } from './file-schema.ts';
+import type { Environment } from './removed-variables.ts';
+
+/** `["environments", 1, "baseUrl"]` as `environments[1].baseUrl`: where in the file, as an editor shows it. */
+export function jsonPath(path: readonly PropertyKey[]): string {
+  return path.map((key, index) => (typeof key === 'number' ? `[${key}]` : `${index === 0 ? '' : '.'}${String(key)}`)).join('');
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  const message = /received undefined$/.test(issue.message) ? 'is missing' : issue.message.replace(/^Invalid (input|option): /, '');
+  return issue.path.length === 0 ? `the file ${message}` : `${jsonPath(issue.path)}: ${message}`;
+}
+
+/** A problem at a JSON path of the file, said as every one is: `CONFIG_FILE /etc/x.json: signIn.issuer: …`. */
+export function inConfigFile(file: string | undefined, problem: string): string {
+  return `CONFIG_FILE${file ? ` ${file}` : ''}: ${problem}`;
+}
+
+export interface ReadConfig {
+  file?: ConfigFile;
+  problems: string[];
+  /** The variables the file names as holding secrets. */
+  referenced: Set<string>;
+}
+
+/**
+ * CONFIG_FILE read and checked (or `given`, its content, for tests): each problem begins with the file's
+ * name and its JSON path, `CONFIG_FILE /etc/x.json: environments[1].baseUrl: …`. No file: an empty one.
+ */
+export function readConfigFile(file: string | undefined, given: unknown): ReadConfig {
+  let json: unknown = given ?? {};
+  if (given === undefined && file) {
+    try {
+      json = JSON.parse(readFileSync(file, 'utf8'));
+    } catch (error) {
+      return { problems: [inConfigFile(file, `cannot read it as JSON: ${(error as Error).message}`)], referenced: new Set() };
+    }
+  }
+  const parsed = configFileSchema.safeParse(json);
+  if (!parsed.success) {
+    return { problems: parsed.error.issues.map((issue) => inConfigFile(file, describeIssue(issue))), referenced: new Set() };
+  }
+  const signIn = parsed.data.signIn;
+  const secret = signIn?.mode === 'oidc' ? signIn.clientSecretEnv : undefined;
+  return { file: parsed.data, problems: [], referenced: referencedVariables(parsed.data.environments ?? [], [secret]) };
+}
+
+const QUICK_START = ['KYC_BASE_URL', 'KYC_CLIENT_ID', 'KYC_API_KEY', 'KYC_API_KEY_STATUS'] as const;
+
+/**
+ * Where lookups go: CONFIG_FILE's environments, KYC_ENVIRONMENTS_FILE's (the older format), the quick
+ * start's one service named "default", or the embedded sandbox. Two of the first three is a mistake.
+ */
+export function environmentsOf(vars: EnvVars, file: ConfigFile, env: Environment): EnvironmentConfig[] | { problems: string[] } {
+  const quick = QUICK_START.filter((name) => vars[name] !== undefined);
+  const sources = [
+    file.environments ? 'CONFIG_FILE lists environments' : '',
+    vars.KYC_ENVIRONMENTS_FILE ? 'KYC_ENVIRONMENTS_FILE is set' : '',
+    quick.length > 0 ? `${quick.join(', ')} ${quick.length > 1 ? 'are' : 'is'} set` : '',
+  ].filter(Boolean);
+  if (sources.length > 1) {
+    return {
+      problems: [
+        `${sources.join(' and ')}: list every service in one place (CONFIG_FILE's environments), or use the KYC_* variables alone.`,
+      ],
+    };
+  }
+  if (file.environments) {
+    const result = environmentsFromFile(file.environments, env);
+    return result.ok ? result.environments : { problems: result.problems.map((problem) => inConfigFile(vars.CONFIG_FILE, problem)) };
+  }
+  if (vars.KYC_ENVIRONMENTS_FILE) {
+    const result = readEnvironmentsFile(vars.KYC_ENVIRONMENTS_FILE, { allowHttp: false });
+    if (result.ok) return result.environments;
+    return { problems: [`KYC_ENVIRONMENTS_FILE (${vars.KYC_ENVIRONMENTS_FILE}):`, ...result.problems.map((p) => `  ${p}`)] };
+  }
+  if (quick.length === 0) return [SANDBOX_ENVIRONMENT];
+  return quickStart(vars);
+}
+
+function quickStart(vars: EnvVars): EnvironmentConfig[] | { problems: string[] } {
+  if (!vars.KYC_BASE_URL) {
+    const stray = QUICK_START.filter((name) => vars[name] !== undefined);
+    return {
+      problems: [
+        `${stray.join(' and ')} ${stray.length > 1 ? 'are' : 'is'} set but KYC_BASE_URL is not.`,
+        '  Set KYC_BASE_URL to use that service, or unset them to use the embedded sandbox.',
+      ],
+    };
+  }
+  const missing = (['KYC_CLIENT_ID', 'KYC_API_KEY'] as const).filter((name) => vars[name] === undefined);
+  if (missing.length > 0) return { problems: [`KYC_BASE_URL is set, so ${missing.join(' and ')} must be set too.`] };
+  if (isPlainHttpToRemote(vars.KYC_BASE_URL)) {
+    return {
+      problems: [
+        'KYC_BASE_URL uses http:// to another machine: the API key would cross the network unencrypted.',
+        '  Use https://, or describe the service in CONFIG_FILE\'s environments with "allowHttp": true if the connection is protected otherwise.',
+      ],
+    };
+  }
+  return [
+    {
+      name: 'default',
+      // Without a label, the service's host name still tells production from staging.
+      label: new URL(vars.KYC_BASE_URL).hostname,
+      upstream: {
+        kind: 'remote',
+        baseUrl: vars.KYC_BASE_URL.replace(/\/+$/, ''),
+        clientId: vars.KYC_CLIENT_ID!,
+        apiKey: vars.KYC_API_KEY!,
+        ...(vars.KYC_API_KEY_STATUS ? { statusApiKey: vars.KYC_API_KEY_STATUS } : {}),
+      },
+    },
+  ];
+}
