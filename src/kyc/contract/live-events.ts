@@ -1,0 +1,72 @@
+import { z } from './zod.ts';
+
+/**
+ * Live updates (issue 22): what the KYC service's webhooks say, and what the server passes on to the
+ * browser's event stream. The service signs each delivery with HMAC-SHA256 of the raw body; only `guid`,
+ * `event`, `clientId` and one of `recordId`/`refId` can be relied on, so every other field is optional and
+ * unknown fields and events are kept out of what is passed on, never refused.
+ */
+
+/** The events the service documents; others may appear and are accepted as they are. */
+export const WEBHOOK_EVENTS = [
+  'user.created',
+  'user.readyToReview',
+  'user.inReview',
+  'review.approved',
+  'review.rejected',
+  'user.blocked',
+  'user.deleted',
+] as const;
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+
+/** The header holding the signature: the bare hex digest, or `sha256=<hex>`. */
+export const WEBHOOK_SIGNATURE_HEADER = 'x-hub-signature';
+/** The largest delivery body accepted (413 beyond it). */
+export const WEBHOOK_MAX_BODY_BYTES = 64 * 1024;
+/** The receiver's path: `/webhooks/kyc` for the quick start's `default`, `/webhooks/kyc/<name>` for each environment. */
+export const WEBHOOK_PATH = '/webhooks/kyc';
+
+const id = z.string().check(z.minLength(1), z.maxLength(256));
+const date = z.optional(z.nullable(z.string().check(z.maxLength(64))));
+
+/** A delivery's body: the fields that can be relied on, and the optional ones that are read if present. */
+export const webhookDeliverySchema = z
+  .looseObject({
+    guid: id,
+    event: z.string().check(z.minLength(1), z.maxLength(64)),
+    clientId: id,
+    recordId: z.optional(z.nullable(id)),
+    refId: z.optional(z.nullable(id)),
+    status: z.optional(z.nullable(z.string().check(z.maxLength(64)))),
+    isArchived: z.optional(z.nullable(z.boolean())),
+    isPing: z.optional(z.nullable(z.boolean())),
+    submitCount: z.optional(z.nullable(z.number())),
+    waitingDate: date,
+    inreviewDate: date,
+    approvedDate: date,
+    rejectedDate: date,
+    blockedDate: date,
+  })
+  .check(z.refine((delivery) => Boolean(delivery.recordId || delivery.refId), 'recordId or refId is required'));
+export type WebhookDelivery = z.infer<typeof webhookDeliverySchema>;
+
+/**
+ * One event on `GET /api/events` (Server-Sent Events, `event: kyc`, `id:` the event's sequence number for
+ * `Last-Event-ID`): which candidate changed, in which environment, to what. No personal data: ids and
+ * status only, as the audit line has them.
+ */
+export const liveEventSchema = z.object({
+  environment: z.string(),
+  event: z.string(),
+  refId: z.nullable(z.string()),
+  recordId: z.nullable(z.string()),
+  status: z.nullable(z.string()),
+  isArchived: z.boolean(),
+  /** When the server accepted the delivery (ISO 8601). */
+  at: z.string(),
+});
+export type LiveEvent = z.infer<typeof liveEventSchema>;
+
+/** The stream's event name for a candidate's change, and the path of the stream. */
+export const LIVE_EVENT_NAME = 'kyc';
+export const LIVE_EVENTS_PATH = '/api/events';

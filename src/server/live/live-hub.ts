@@ -1,0 +1,26 @@
+import type { LiveEvent } from '../../kyc/contract/live-events.ts';
+
+/** An event as the stream sends it: its id (for `Last-Event-ID`) beside what happened. */
+export interface SequencedEvent {
+  /** Increasing across every instance sharing the hub (a Redis counter with REDIS_URL), as a decimal string. */
+  id: string;
+  event: LiveEvent;
+}
+
+/**
+ * Where accepted webhook deliveries meet the open event streams (issue 22). The receiver publishes; each
+ * `GET /api/events` subscribes. With Redis, a delivery accepted by one instance reaches the streams of
+ * every instance (pub/sub); a bounded buffer (at least 1000 events or 10 minutes) replays what a
+ * reconnecting page missed.
+ */
+export interface LiveHub {
+  /** Passes an accepted delivery on to every subscriber (of every instance); resolves once it is sent on. */
+  publish(event: LiveEvent): Promise<void>;
+  /**
+   * Calls `listener` with each event from now on; with `since` (a `Last-Event-ID`), first with the
+   * buffered events after it, in order. Returns the unsubscribe function.
+   */
+  subscribe(listener: (event: SequencedEvent) => void, since?: string): () => void;
+  /** Stops listening to Redis, if it does. */
+  close(): Promise<void>;
+}
