@@ -107,7 +107,8 @@ function inEnvironment(served: readonly ServedEnvironment[], route: EnvironmentR
   };
 }
 
-function mayUse(identity: Identity, name: string): boolean {
+/** Whether this user may use the environment `name`: every one when their account names none. */
+export function mayUse(identity: Identity, name: string): boolean {
   return identity.environments === undefined || identity.environments.includes(name);
 }
 

@@ -28,8 +28,12 @@ export interface RouteSettings {
 }
 
 /** The routes outside any environment: the session's, and the sign-in mode's own (OpenID Connect). */
-export function openRoutes({ access, metrics }: Pick<RouteSettings, 'access' | 'metrics'>): Route[] {
-  return [open(`${API_PREFIX}/session`, (call) => sessionRoute(access, metrics, call)), ...(access.routes ?? [])];
+export function openRoutes({
+  access,
+  metrics,
+  onSignOut,
+}: Pick<RouteSettings, 'access' | 'metrics'> & { onSignOut?: () => void }): Route[] {
+  return [open(`${API_PREFIX}/session`, (call) => sessionRoute(access, metrics, call, onSignOut)), ...(access.routes ?? [])];
 }
 
 /** A page of the applicants list, a batch or an export refused for its environment: audited as what it was. */
@@ -74,10 +78,14 @@ function lookupRoute(kind: LookupKind, statusOnly: boolean): EnvironmentRoute {
   };
 }
 
-function sessionRoute(access: AccessControl, metrics: Metrics, { req, res }: ApiCall): void | Promise<void> {
+/** After a sign-out (`DELETE`), `onSignOut`: the live update streams of the session that ended close at once. */
+function sessionRoute(access: AccessControl, metrics: Metrics, { req, res }: ApiCall, onSignOut?: () => void): void | Promise<void> {
   return access.handleSession(
     req,
-    (status, body, headers) => sendJson(res, status, JSON.stringify(body), headers),
+    (status, body, headers) => {
+      sendJson(res, status, JSON.stringify(body), headers);
+      if (req.method === 'DELETE') onSignOut?.();
+    },
     (failure) => {
       // Counted from the answer, whichever sign-in mode and store decided it.
       if (failure.code === 'sign_in_failed') metrics.signInFailures.inc();

@@ -16,6 +16,9 @@ import { createRateLimiter } from './ops/rate-limit.ts';
 import { createRedisStore, describeRedisUrl } from './state/redis-store.ts';
 import { createMemoryStore, type SharedStore } from './state/store.ts';
 import type { ResolvedUpstream } from './resolve-upstream.ts';
+import { createLiveHub } from './live/create-live-hub.ts';
+import type { EventStreamOptions } from './live/event-stream.ts';
+import type { LiveHub } from './live/live-hub.ts';
 
 export interface ConfiguredApi {
   handler: Middleware;
@@ -25,6 +28,8 @@ export interface ConfiguredApi {
   store: SharedStore;
   /** The audit log's filesystem, asked by /readyz and the free-space watch one question at a time. */
   auditVolume: AuditVolume;
+  /** Live updates: the webhook receiver publishes here, the event streams subscribe (in Redis with REDIS_URL). */
+  hub: LiveHub;
   close(): Promise<void>;
 }
 
@@ -43,6 +48,9 @@ export function createApiFromConfig(
      */
     logger?: Logger;
     access?: Omit<AccessOptions, 'store'>;
+    /** Live updates' hub (default: from the configuration, through Redis with REDIS_URL); closed with the API. */
+    hub?: LiveHub;
+    eventStreams?: EventStreamOptions;
   } = {},
 ): ConfiguredApi {
   checkUserEnvironments(config);
@@ -61,6 +69,12 @@ export function createApiFromConfig(
   const audit = observeAuditLog(createAuditLog(config.auditLog), metrics);
   // Counted refusals are written when their minute ends, and at the latest when the server stops.
   const refusals = createRefusalLog(audit);
+  const hub =
+    options.hub ??
+    createLiveHub({
+      redisUrl: config.redisUrl,
+      onBadMessage: (detail) => logger.warn(`Live updates: ${detail}; it was ignored.`),
+    });
   const handler = createApiHandler({
     environments: upstream.environments,
     timeoutMs: config.timeoutMs,
@@ -79,6 +93,8 @@ export function createApiFromConfig(
     metrics,
     logger,
     trustedProxies: config.trustedProxies,
+    hub,
+    eventStreams: options.eventStreams,
   });
   const volume = auditVolume(audit);
   const checks = [
@@ -93,11 +109,13 @@ export function createApiFromConfig(
     checks,
     store,
     auditVolume: volume,
+    hub,
     // The counted refusals first, then every line still queued, before the file is closed.
     close: async () => {
       await refusals.flush();
       await audit.close();
       await store.close();
+      await hub.close();
     },
   };
 }

@@ -19,6 +19,9 @@ import { createMetrics, type Metrics } from './ops/metrics.ts';
 import { NO_RATE_LIMIT, type RateLimiter } from './ops/rate-limit.ts';
 import { serveEnvironments } from './serve-environments.ts';
 import { DEFAULT_MAX_IN_FLIGHT_PER_USER } from './upstream/upstream-slots.ts';
+import { createLiveHub } from './live/create-live-hub.ts';
+import { createEventStreams, type EventStreamOptions } from './live/event-stream.ts';
+import type { LiveHub } from './live/live-hub.ts';
 
 /**
  * The key-holding proxy: one connect-style handler for `/api/*`, mounted by the Vite plugin in
@@ -65,6 +68,10 @@ export interface ApiHandlerOptions {
   metrics?: Metrics;
   /** Reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed (default: none). */
   trustedProxies?: readonly string[];
+  /** Where accepted webhook deliveries meet the event streams (default: one of this handler's own, in memory). */
+  hub?: LiveHub;
+  /** The event streams' heartbeat, per-user cap and send buffer (default: event-stream.ts's). */
+  eventStreams?: EventStreamOptions;
 }
 
 export type Middleware = (req: http.IncomingMessage, res: http.ServerResponse, next?: () => void) => void;
@@ -93,7 +100,13 @@ export function createApiHandler(options: ApiHandlerOptions): Middleware {
     replyTemplates: options.replyTemplates ?? DEFAULT_REPLIES,
     display: options.display,
   });
-  const routes = [...openRoutes({ access, metrics }), ...environmentRoutes(served, table), ...lastRoutes()];
+  const events = createEventStreams(options.hub ?? createLiveHub(), access, metrics, options.eventStreams);
+  const routes = [
+    ...openRoutes({ access, metrics, onSignOut: events.recheckAll }),
+    events.route,
+    ...environmentRoutes(served, table),
+    ...lastRoutes(),
+  ];
   const refuseProxied = options.refuseProxied ?? options.access === undefined;
   const resolveClient = createClientResolver(options.trustedProxies ?? []);
 
@@ -111,10 +124,14 @@ export function createApiHandler(options: ApiHandlerOptions): Middleware {
     const found = findRoute(routes, path);
     setRoute(res, found ? routeLabel(found.route) : 'unknown');
     if (options.logger) startRequestLog(req, res, options.logger, () => bytesSent(res));
-    const refused = refusalOf(req, { refuseProxied, navigation: found?.route.navigation === true });
+    const route = found?.route;
+    const refused = refusalOf(req, {
+      refuseProxied,
+      navigation: route?.navigation === true,
+      eventStream: route?.signedIn && route.eventStream,
+    });
     if (refused) return sendFailure(res, refused);
     const call: ApiCall = { req, res, params: found?.params ?? {}, started };
-    const route = found?.route;
     settle(res, () => (route && !route.signedIn ? route.handle(call) : signedIn(route, call)));
   };
 

@@ -12,6 +12,8 @@ import { createLogger } from '../../src/server/log/log.ts';
 import { createMetrics, type Metrics } from '../../src/server/ops/metrics.ts';
 import type { Middleware } from '../../src/server/proxy.ts';
 import { resolveUpstream } from '../../src/server/resolve-upstream.ts';
+import type { EventStreamOptions } from '../../src/server/live/event-stream.ts';
+import type { LiveHub } from '../../src/server/live/live-hub.ts';
 import { listen, type RawResponse, rawRequest } from './http.ts';
 
 export interface Instance {
@@ -21,6 +23,8 @@ export interface Instance {
   logs: string[];
   metrics: Metrics;
   auditLog: string;
+  /** The live updates' hub, to publish as the webhook receiver would. */
+  hub: LiveHub;
   request(path: string, options?: Parameters<typeof rawRequest>[2]): Promise<RawResponse>;
   close(): Promise<void>;
 }
@@ -33,7 +37,12 @@ export interface Instance {
  */
 export async function startInstance(
   env: Environment | ((port: number) => Environment),
-  options: { signInDelayMs?: number; port?: number; file?: ConfigFile | ((port: number) => ConfigFile) } = {},
+  options: {
+    signInDelayMs?: number;
+    port?: number;
+    file?: ConfigFile | ((port: number) => ConfigFile);
+    eventStreams?: EventStreamOptions;
+  } = {},
 ): Promise<Instance> {
   let api: Middleware = (_req, res) => {
     res.writeHead(503);
@@ -54,6 +63,7 @@ export async function startInstance(
     metrics,
     logger: createLogger({ write: (text: string) => void logs.push(text.trimEnd()) }),
     access: { signInDelayMs: options.signInDelayMs ?? 1 },
+    eventStreams: options.eventStreams,
   });
   api = configured.handler;
   health = createHealthRoutes(configured.checks);
@@ -63,6 +73,7 @@ export async function startInstance(
     logs,
     metrics,
     auditLog: config.auditLog,
+    hub: configured.hub,
     request: (path, options) => rawRequest(port, path, options),
     async close() {
       await closeServer();

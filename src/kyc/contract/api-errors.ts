@@ -16,6 +16,8 @@ export const API_ERRORS = {
   sign_in_failed: { status: 401, title: 'Wrong username or password' },
   too_many_sign_in_attempts: { status: 429, title: 'Too many sign-ins' },
   rate_limited: { status: 429, title: 'Too many lookups' },
+  /** A user holds as many live update streams (`GET /api/events`) on this server as allowed. */
+  too_many_event_streams: { status: 429, title: 'Too many live update streams' },
   audit_unavailable: { status: 503, title: 'This lookup could not be recorded' },
   store_unavailable: { status: 503, title: 'Sign-in and lookups are paused', retryAfterSeconds: 5 },
   identity_provider_unavailable: { status: 502, title: 'The identity provider cannot be reached' },

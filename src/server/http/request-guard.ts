@@ -23,6 +23,11 @@ export interface RequestGuardOptions {
   refuseProxied: boolean;
   /** A route reached by top-level navigation (a sign-in redirect back from a provider): it cannot carry the header. */
   navigation: boolean;
+  /**
+   * The live updates' stream (`GET /api/events`): a browser's EventSource cannot send the app's header, so
+   * a GET of it is accepted without the header when the browser says it comes from this very origin.
+   */
+  eventStream?: boolean;
 }
 
 export function refusalOf(req: http.IncomingMessage, options: RequestGuardOptions): ApiFailure | undefined {
@@ -46,6 +51,7 @@ export function refusalOf(req: http.IncomingMessage, options: RequestGuardOption
       `This API answers the Candidate Lookup app's own pages only; this request came from ${from} (Sec-Fetch-Site).`,
     );
   }
+  if (options.eventStream && req.method === 'GET' && fromSameOrigin(req)) return undefined;
   if (req.headers[APP_HEADER] !== APP_REQUEST_HEADER.value) {
     return new ApiFailure(
       'not_from_app',
@@ -54,4 +60,17 @@ export function refusalOf(req: http.IncomingMessage, options: RequestGuardOption
     );
   }
   return undefined;
+}
+
+/**
+ * Whether the browser says the request comes from a page of this origin: `Sec-Fetch-Site: same-origin`,
+ * or (a browser without it) an `Origin` naming this very host. A request saying neither proves nothing
+ * and needs the app's header. The stream has no side effect and its answer cannot be read from another
+ * site (no CORS), so this only keeps other sites from holding a user's streams open.
+ */
+function fromSameOrigin(req: http.IncomingMessage): boolean {
+  if (req.headers['sec-fetch-site'] !== undefined) return req.headers['sec-fetch-site'] === 'same-origin';
+  const origin = req.headers.origin;
+  if (origin === undefined || req.headers.host === undefined) return false;
+  return origin === `http://${req.headers.host}` || origin === `https://${req.headers.host}`;
 }

@@ -21,11 +21,18 @@ export interface SignedInCall extends ApiCall {
 }
 
 export type Route =
-  | { pattern: string; signedIn: true; navigation?: false; handle: (call: SignedInCall) => void | Promise<void> }
+  | {
+      pattern: string;
+      signedIn: true;
+      navigation?: false;
+      /** The live updates' stream: a browser's EventSource cannot send the app's header (request-guard.ts). */
+      eventStream?: boolean;
+      handle: (call: SignedInCall) => void | Promise<void>;
+    }
   | { pattern: string; signedIn: false; navigation?: boolean; handle: (call: ApiCall) => void | Promise<void> };
 
 /** A read-only route for signed-in users: any method but GET is answered 405. */
-export function get(pattern: string, handle: (call: SignedInCall) => void | Promise<void>): Route {
+export function get(pattern: string, handle: (call: SignedInCall) => void | Promise<void>): Extract<Route, { signedIn: true }> {
   return {
     pattern,
     signedIn: true,

@@ -28,6 +28,8 @@ export interface Metrics {
   rateLimited: client.Counter<'limit'>;
   /** OpenID Connect sign-ins that gave no session, by why (the refusal page's reason). */
   oidcSignInRefusals: client.Counter<'reason'>;
+  /** Live update streams (`GET /api/events`) open now. */
+  eventStreams: client.Gauge;
 }
 
 /**
@@ -45,7 +47,18 @@ export function createMetrics(options: { processMetrics?: boolean } = {}): Metri
   const registry = new client.Registry();
   const registers = [registry];
   if (options.processMetrics) client.collectDefaultMetrics({ register: registry, prefix: 'candidate_lookup_' });
-  return { registry, ...lookupMetrics(registers), ...auditMetrics(registers), ...refusalMetrics(registers) };
+  return { registry, ...lookupMetrics(registers), ...auditMetrics(registers), ...refusalMetrics(registers), ...liveMetrics(registers) };
+}
+
+/** Live updates (issue 22): the event streams open. */
+function liveMetrics(registers: client.Registry[]): Pick<Metrics, 'eventStreams'> {
+  return {
+    eventStreams: new client.Gauge({
+      name: 'candidate_lookup_event_streams_open',
+      help: 'Live update streams (GET /api/events, Server-Sent Events) open now on this instance.',
+      registers,
+    }),
+  };
 }
 
 /** Lookups and their requests to the KYC service: how many, how they ended, how long, how large. */

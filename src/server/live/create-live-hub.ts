@@ -1,0 +1,139 @@
+import { Redis } from 'ioredis';
+import { type LiveEvent, liveEventSchema } from '../../kyc/contract/live-events.ts';
+import type { LiveHub, SequencedEvent } from './live-hub.ts';
+import { createReplayBuffer, type ReplayBounds } from './replay-buffer.ts';
+
+export interface LiveHubOptions {
+  /** REDIS_URL: every instance on it shares the events and their ids (default: this process only). */
+  redisUrl?: string;
+  /** Put before the counter's key and the channel's name (default `candidate-lookup:`, as the shared store's). */
+  keyPrefix?: string;
+  replay?: ReplayBounds;
+  /** Told when a message on the channel could not be read (another program's, or a newer version's). */
+  onBadMessage?: (detail: string) => void;
+}
+
+type Listener = (event: SequencedEvent) => void;
+
+/**
+ * The live hub: in this process, or through Redis pub/sub with REDIS_URL. With Redis, a publish goes
+ * only to Redis, and every instance (the publisher's included) hears it back once on its subscription:
+ * one path for all, so each subscriber gets each event exactly once.
+ */
+export function createLiveHub(options: LiveHubOptions = {}): LiveHub {
+  const fanOut = createFanOut(options.replay);
+  if (!options.redisUrl) {
+    let counter = 0n;
+    return {
+      async publish(event) {
+        counter += 1n;
+        fanOut.deliver({ id: String(counter), event });
+      },
+      subscribe: fanOut.subscribe,
+      async close() {},
+    };
+  }
+  return redisHub(options.redisUrl, options, fanOut);
+}
+
+interface FanOut {
+  deliver(event: SequencedEvent): void;
+  subscribe: LiveHub['subscribe'];
+}
+
+/**
+ * Each listener is called in turn, and a listener's throw costs that listener only. Listeners must not
+ * block: the event stream writes to its socket and closes a stream that falls behind (event-stream.ts).
+ */
+function createFanOut(bounds?: ReplayBounds): FanOut {
+  const listeners = new Set<Listener>();
+  const buffer = createReplayBuffer(bounds);
+  return {
+    deliver(event) {
+      buffer.add(event);
+      for (const listener of listeners) {
+        try {
+          listener(event);
+        } catch {
+          listeners.delete(listener);
+        }
+      }
+    },
+    subscribe(listener, since) {
+      if (since !== undefined) for (const event of buffer.after(since)) listener(event);
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+  };
+}
+
+/**
+ * The id and the publish in one script: Redis runs it atomically, so the channel carries the events in
+ * the order of their ids, whichever instance accepted each.
+ */
+const PUBLISH_SCRIPT = `local id = redis.call('INCR', KEYS[1])
+redis.call('PUBLISH', ARGV[1], id .. ' ' .. ARGV[2])
+return id`;
+
+function redisHub(url: string, options: LiveHubOptions, fanOut: FanOut): LiveHub {
+  const prefix = options.keyPrefix ?? 'candidate-lookup:';
+  const channel = `${prefix}live-events`;
+  const counterKey = `${prefix}live-events:id`;
+  const connection = {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: 2000,
+    connectTimeout: 2000,
+    retryStrategy: (times: number) => Math.min(times * 100, 2000),
+  };
+  const commands = new Redis(url, connection);
+  // SUBSCRIBE takes its connection for itself; ioredis subscribes again after a reconnect.
+  const subscriber = new Redis(url, { ...connection, enableOfflineQueue: true });
+  const subscribed = subscriber.subscribe(channel);
+  subscribed.catch(() => undefined);
+  subscriber.on('message', (from: string, message: string) => {
+    if (from !== channel) return;
+    const event = readMessage(message);
+    if (event) fanOut.deliver(event);
+    else options.onBadMessage?.('a message on the live events channel is not an event');
+  });
+  commands.on('error', () => undefined);
+  subscriber.on('error', () => undefined);
+  return {
+    async publish(event: LiveEvent) {
+      await withinConnectTime(Promise.all([ready(commands), subscribed]));
+      await commands.eval(PUBLISH_SCRIPT, 1, counterKey, channel, JSON.stringify(event));
+    },
+    subscribe: fanOut.subscribe,
+    async close() {
+      commands.disconnect();
+      subscriber.disconnect();
+    },
+  };
+}
+
+function ready(redis: Redis): Promise<void> {
+  return redis.status === 'ready' ? Promise.resolve() : new Promise<void>((resolve) => redis.once('ready', () => resolve()));
+}
+
+/** While Redis is away a publish fails at once rather than waiting for it: the caller counts it as not sent. */
+function withinConnectTime(waiting: Promise<unknown>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error('Redis is not reachable: the live event was not published.')), 2000);
+  });
+  return Promise.race([waiting.then(() => undefined), late]).finally(() => clearTimeout(timer));
+}
+
+/** `<id> <json>`, checked like any input: Redis may be shared with other programs. */
+function readMessage(message: string): SequencedEvent | undefined {
+  const space = message.indexOf(' ');
+  const id = message.slice(0, space);
+  if (space < 1 || !/^\d+$/.test(id)) return undefined;
+  try {
+    const parsed = liveEventSchema.safeParse(JSON.parse(message.slice(space + 1)));
+    return parsed.success ? { id, event: parsed.data } : undefined;
+  } catch {
+    return undefined;
+  }
+}

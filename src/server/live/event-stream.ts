@@ -1,0 +1,144 @@
+import type http from 'node:http';
+import { LIVE_EVENT_NAME, LIVE_EVENTS_PATH } from '../../kyc/contract/live-events.ts';
+import { mayUse } from '../api-environments.ts';
+import type { AccessControl } from '../auth/access-control.ts';
+import { ApiFailure } from '../http/api-failure.ts';
+import type { Identity } from '../http/identity.ts';
+import { get, type Route, type SignedInCall } from '../http/routes.ts';
+import type { Metrics } from '../ops/metrics.ts';
+import type { LiveHub, SequencedEvent } from './live-hub.ts';
+
+export interface EventStreamOptions {
+  /** A comment line this often keeps proxies from closing a quiet stream, and re-checks the session (default 15 s). */
+  heartbeatMs?: number;
+  /** Streams one user may hold open on this instance (default 5): a page per tab, and a few reconnecting. */
+  maxPerUser?: number;
+  /** Bytes a stream may have waiting to be sent before it is closed as too slow (default 1 MiB). */
+  maxBufferedBytes?: number;
+}
+
+export interface EventStreams {
+  route: Route;
+  /** A session may have ended (a sign-out): every stream asks again whether its session still stands. */
+  recheckAll(): void;
+  /** Ends every stream (the server stops). */
+  closeAll(): void;
+  /** Streams open now. */
+  count(): number;
+}
+
+const DEFAULTS = { heartbeatMs: 15_000, maxPerUser: 5, maxBufferedBytes: 1024 * 1024 };
+/** How soon a browser reconnects after the stream was closed (its `retry:`). */
+const RETRY_MS = 2000;
+
+interface Stream {
+  recheck(): void;
+  close(): void;
+}
+
+/**
+ * `GET /api/events`: Server-Sent Events of the live hub, for a signed-in user, filtered to the
+ * environments that user may use. Each stream writes to its socket and never waits: one whose unsent
+ * bytes pass the bound is closed (the browser reconnects with `Last-Event-ID`), so a slow reader costs
+ * nobody else. It ends when its session does: re-checked on each heartbeat, and at once after a sign-out.
+ */
+export function createEventStreams(hub: LiveHub, access: AccessControl, metrics: Metrics, options: EventStreamOptions = {}): EventStreams {
+  const settings = { ...DEFAULTS, ...options };
+  const streams = new Set<Stream>();
+  const perUser = new Map<string, number>();
+
+  function open(call: SignedInCall): void {
+    const key = access.rateLimitKey(call.req, call.identity);
+    const held = perUser.get(key) ?? 0;
+    if (held >= settings.maxPerUser) {
+      throw new ApiFailure(
+        'too_many_event_streams',
+        `You already have ${held} live update streams open (at most ${settings.maxPerUser}): close a tab of Candidate Lookup, or wait a moment for closed ones to end.`,
+      );
+    }
+    perUser.set(key, held + 1);
+    metrics.eventStreams.inc();
+    const stream = startStream(call, hub, access, settings, () => {
+      streams.delete(stream);
+      const left = (perUser.get(key) ?? 1) - 1;
+      if (left > 0) perUser.set(key, left);
+      else perUser.delete(key);
+      metrics.eventStreams.dec();
+    });
+    streams.add(stream);
+  }
+
+  return {
+    route: { ...get(LIVE_EVENTS_PATH, open), eventStream: true },
+    recheckAll: () => {
+      for (const stream of streams) stream.recheck();
+    },
+    closeAll: () => {
+      for (const stream of [...streams]) stream.close();
+    },
+    count: () => streams.size,
+  };
+}
+
+function startStream(
+  { req, res, identity: first }: SignedInCall,
+  hub: LiveHub,
+  access: AccessControl,
+  settings: typeof DEFAULTS,
+  onClosed: () => void,
+): Stream {
+  let identity: Identity = first;
+  let closed = false;
+  res.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-store',
+    // nginx and others buffer answers unless told not to; an event must not wait in a proxy.
+    'x-accel-buffering': 'no',
+    connection: 'keep-alive',
+  });
+  res.write(`retry: ${RETRY_MS}\n\n`);
+  const send = (text: string) => {
+    if (closed) return;
+    if (res.writableLength > settings.maxBufferedBytes) return close();
+    res.write(text);
+  };
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    clearInterval(heartbeat);
+    unsubscribe();
+    res.end();
+    onClosed();
+  };
+  const recheck = () => {
+    access.identify(req).then(
+      (now) => {
+        if (now) identity = now;
+        else close();
+      },
+      // The session cannot be checked (Redis is away): closed, as every request is refused then.
+      close,
+    );
+  };
+  const heartbeat = setInterval(() => {
+    send(': heartbeat\n\n');
+    recheck();
+  }, settings.heartbeatMs);
+  heartbeat.unref();
+  const unsubscribe = hub.subscribe((sequenced) => {
+    if (mayUse(identity, sequenced.event.environment)) send(frame(sequenced));
+  }, lastEventId(req));
+  req.on('close', close);
+  res.on('error', close);
+  return { recheck, close };
+}
+
+/** One event as the stream sends it; the JSON holds no line break, so one `data:` line carries it. */
+export function frame({ id, event }: SequencedEvent): string {
+  return `id: ${id}\nevent: ${LIVE_EVENT_NAME}\ndata: ${JSON.stringify(event)}\n\n`;
+}
+
+function lastEventId(req: http.IncomingMessage): string | undefined {
+  const header = req.headers['last-event-id'];
+  return typeof header === 'string' && header.length <= 32 ? header : undefined;
+}

@@ -1,0 +1,212 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { APP_REQUEST_HEADER, apiErrorBodySchema } from '../../src/kyc/contract/api.ts';
+import { createAccessControl } from '../../src/server/auth/access.ts';
+import { createLiveHub } from '../../src/server/live/create-live-hub.ts';
+import { createMetrics } from '../../src/server/ops/metrics.ts';
+import { createRateLimiter } from '../../src/server/ops/rate-limit.ts';
+import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
+import { type RunningSandbox, SANDBOX_KEYS, startSandbox } from '../../src/server/sandbox/sandbox.ts';
+import { createMemoryStore } from '../../src/server/state/store.ts';
+import { liveEvent, openStream, type TestStream } from './event-source.ts';
+import { rawRequest, startTestApp, testEnvironment, type TestApp } from './http.ts';
+import { testPasswordHash } from './passwords.ts';
+
+/**
+ * `GET /api/events` over real HTTP: two environments "a" and "b" (one sandbox behind both), built-in
+ * users (tess may use "a" only), a short injected heartbeat, at most three streams per user.
+ */
+const candidates = sampleCandidates({ now: new Date() });
+const LOOKUP = `/api/status/refId/${candidates[0]!.record.refId}`;
+const dir = mkdtempSync(path.join(os.tmpdir(), 'cl-events-'));
+const usersFile = path.join(dir, 'users.json');
+const hub = createLiveHub();
+const metrics = createMetrics();
+let sandbox: RunningSandbox;
+let app: TestApp;
+const streams: TestStream[] = [];
+
+async function writeUsers(names: string[]): Promise<void> {
+  const all = [
+    { username: 'ana', passwordHash: await testPasswordHash('ana-pass'), role: 'compliance' },
+    { username: 'tess', passwordHash: await testPasswordHash('tess-pass'), role: 'compliance', environments: ['a'] },
+    { username: 'rita', passwordHash: await testPasswordHash('rita-pass'), role: 'support' },
+  ];
+  writeFileSync(usersFile, JSON.stringify({ users: all.filter((user) => names.includes(user.username)) }));
+}
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ candidates });
+  await writeUsers(['ana', 'tess', 'rita']);
+  const target = { baseUrl: sandbox.url, clientId: sandbox.clientId, apiKey: SANDBOX_KEYS.full };
+  app = await startTestApp({
+    environments: [testEnvironment(target, { name: 'a' }), testEnvironment(target, { name: 'b' })],
+    access: createAccessControl({ mode: 'users', usersFile, sessionMaxAgeMinutes: 60, sessionIdleMinutes: 60 }, { signInDelayMs: 1 }),
+    rateLimiter: createRateLimiter(createMemoryStore(), 'lookups', 2),
+    hub,
+    metrics,
+    eventStreams: { heartbeatMs: 40, maxPerUser: 3 },
+  });
+});
+afterAll(async () => {
+  for (const stream of streams) stream.close();
+  await app?.close();
+  await sandbox?.close();
+});
+
+async function signIn(username: string): Promise<string> {
+  const res = await rawRequest(app.port, '/api/session', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password: `${username}-pass` }),
+  });
+  expect(res.status).toBe(200);
+  return res.headers['set-cookie']![0]!.split(';')[0]!;
+}
+
+async function stream(cookie: string, headers: Record<string, string | undefined> = {}): Promise<TestStream> {
+  const opened = await openStream(app.port, { cookie, ...headers });
+  streams.push(opened);
+  return opened;
+}
+
+const codeOf = (body: string) => apiErrorBodySchema.parse(JSON.parse(body)).error.code;
+const refIds = (s: TestStream) => s.events().map(({ event }) => event.refId);
+
+describe('GET /api/events', () => {
+  it('passes a published event on to a subscribed client, as a Server-Sent Event that no proxy buffers', async () => {
+    const ana = await stream(await signIn('ana'));
+    expect(ana.status).toBe(200);
+    expect(ana.headers['content-type']).toMatch(/^text\/event-stream/);
+    expect(ana.headers['cache-control']).toBe('no-store');
+    expect(ana.headers['x-accel-buffering']).toBe('no');
+    expect(ana.headers['content-encoding']).toBeUndefined();
+    const sent = liveEvent('a', 'ref-first');
+    await hub.publish(sent);
+    await ana.until(() => ana.events().length === 1);
+    const [received] = ana.events();
+    expect(received!.event).toEqual(sent);
+    expect(received!.id).toMatch(/^\d+$/);
+    expect(ana.messages.find((m) => m.event === 'kyc')?.event).toBe('kyc');
+    ana.close();
+  });
+
+  it("sends a user only the events of the environments they may use (none of b's to tess)", async () => {
+    const [tess, ana] = [await stream(await signIn('tess')), await stream(await signIn('ana'))];
+    await hub.publish(liveEvent('b', 'ref-in-b'));
+    await hub.publish(liveEvent('a', 'ref-in-a'));
+    await ana.until(() => ana.events().length === 2);
+    await tess.until(() => tess.events().length === 1);
+    expect(refIds(ana)).toEqual(['ref-in-b', 'ref-in-a']);
+    expect(refIds(tess)).toEqual(['ref-in-a']);
+    tess.close();
+    ana.close();
+  });
+
+  it('replays the events after Last-Event-ID, in order, and none before it', async () => {
+    const cookie = await signIn('ana');
+    const watching = await stream(cookie);
+    for (const ref of ['r1', 'r2', 'r3']) await hub.publish(liveEvent('a', ref));
+    await watching.until(() => watching.events().length === 3);
+    const [first] = watching.events();
+    watching.close();
+    const again = await stream(cookie, { 'last-event-id': first!.id });
+    await again.until(() => again.events().length === 2);
+    expect(refIds(again)).toEqual(['r2', 'r3']);
+    const ids = again.events().map((e) => BigInt(e.id));
+    expect(ids[0]! > BigInt(first!.id) && ids[1]! > ids[0]!).toBe(true);
+    again.close();
+  });
+
+  it('replays nothing for a Last-Event-ID that is not one of its ids', async () => {
+    const cookie = await signIn('ana');
+    await hub.publish(liveEvent('a', 'before'));
+    const made = await stream(cookie, { 'last-event-id': 'x; DROP' });
+    await hub.publish(liveEvent('a', 'after'));
+    await made.until(() => made.events().length === 1);
+    expect(refIds(made)).toEqual(['after']);
+    made.close();
+  });
+
+  it('refuses a stream beyond the per-user cap with 429 too_many_event_streams, and not another user', async () => {
+    const cookie = await signIn('rita');
+    for (let i = 0; i < 3; i++) expect((await stream(cookie)).status).toBe(200);
+    const refused = await stream(cookie);
+    expect(refused.status).toBe(429);
+    expect(codeOf(refused.body)).toBe('too_many_event_streams');
+    expect((await stream(await signIn('tess'))).status).toBe(200);
+    expect((await metrics.registry.getSingleMetric('candidate_lookup_event_streams_open')?.get())?.values[0]?.value).toBeGreaterThanOrEqual(
+      4,
+    );
+  });
+
+  it('closes the stream of a session that signs out, and not the same user’s other session', async () => {
+    const [one, two] = [await signIn('ana'), await signIn('ana')];
+    const [leaving, staying] = [await stream(one), await stream(two)];
+    expect((await rawRequest(app.port, '/api/session', { method: 'DELETE', headers: { cookie: one } })).status).toBe(200);
+    await leaving.ended;
+    await hub.publish(liveEvent('a', 'after-sign-out'));
+    await staying.until(() => refIds(staying).includes('after-sign-out'));
+    staying.close();
+  });
+
+  it('closes the stream of a user removed from the users file at a heartbeat', async () => {
+    const rita = await stream(await signIn('rita'));
+    await writeUsers(['ana', 'tess']);
+    try {
+      await rita.ended;
+    } finally {
+      await writeUsers(['ana', 'tess', 'rita']);
+    }
+  });
+
+  it('sends a heartbeat comment at the injected interval', async () => {
+    const ana = await stream(await signIn('ana'));
+    await ana.until((messages) => messages.filter((m) => m.comments.includes('heartbeat')).length >= 2);
+    ana.close();
+  });
+
+  it('answers 401 to nobody signed in', async () => {
+    const anonymous = await stream('');
+    expect(anonymous.status).toBe(401);
+    expect(codeOf(anonymous.body)).toBe('unauthenticated');
+  });
+
+  it('does not count open streams against the lookup rate limit', async () => {
+    const cookie = await signIn('ana');
+    for (let i = 0; i < 3; i++) (await stream(cookie)).close();
+    for (let i = 0; i < 2; i++) expect((await rawRequest(app.port, LOOKUP, { headers: { cookie } })).status).toBe(200);
+  });
+});
+
+describe('cross-site EventSource: another site cannot hold a user’s stream', () => {
+  it('refuses a stream a page of another site opens (Sec-Fetch-Site: cross-site), though the cookie came along', async () => {
+    const refused = await stream(await signIn('ana'), { 'sec-fetch-site': 'cross-site' });
+    expect(refused.status).toBe(403);
+    expect(codeOf(refused.body)).toBe('not_from_app');
+  });
+
+  it('refuses a stream whose Origin is another host, and one that proves no origin and lacks the app header', async () => {
+    const cookie = await signIn('ana');
+    const elsewhere = await stream(cookie, { 'sec-fetch-site': undefined, origin: 'https://evil.example' });
+    expect(elsewhere.status).toBe(403);
+    const unproven = await openStream(app.port, { cookie, 'sec-fetch-site': undefined });
+    expect(unproven.status).toBe(403);
+  });
+
+  it('accepts an Origin naming this very host (a browser without Sec-Fetch-Site)', async () => {
+    const same = await stream(await signIn('tess'), { 'sec-fetch-site': undefined, origin: `http://127.0.0.1:${app.port}` });
+    expect(same.status).toBe(200);
+    same.close();
+  });
+
+  it('still asks the app header of anything but GET', async () => {
+    const res = await rawRequest(app.port, '/api/events', {
+      method: 'POST',
+      headers: { cookie: await signIn('ana'), [APP_REQUEST_HEADER.name]: undefined, 'sec-fetch-site': 'same-origin' },
+    });
+    expect(codeOf(res.body)).toBe('not_from_app');
+  });
+});
