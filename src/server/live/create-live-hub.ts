@@ -30,6 +30,7 @@ export function createLiveHub(options: LiveHubOptions = {}): LiveHub {
         fanOut.deliver({ id: String(counter), event });
       },
       subscribe: fanOut.subscribe,
+      ready: async () => {},
       async close() {},
     };
   }
@@ -105,6 +106,7 @@ function redisHub(url: string, options: LiveHubOptions, fanOut: FanOut): LiveHub
       await commands.eval(PUBLISH_SCRIPT, 1, counterKey, channel, JSON.stringify(event));
     },
     subscribe: fanOut.subscribe,
+    ready: () => withinConnectTime(subscribed),
     async close() {
       commands.disconnect();
       subscriber.disconnect();

@@ -21,6 +21,11 @@ export interface LiveHub {
    * buffered events after it, in order. Returns the unsubscribe function.
    */
   subscribe(listener: (event: SequencedEvent) => void, since?: string): () => void;
+  /**
+   * Resolves once this hub hears what is published (with Redis: its subscription is made; before, an
+   * event published by another instance passes it by). Tests and the load test wait for it.
+   */
+  ready?(): Promise<void>;
   /** Stops listening to Redis, if it does. */
   close(): Promise<void>;
 }

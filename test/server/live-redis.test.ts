@@ -1,0 +1,129 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createLiveHub } from '../../src/server/live/create-live-hub.ts';
+import type { SequencedEvent } from '../../src/server/live/live-hub.ts';
+import { SANDBOX_KEYS, startSandbox, type RunningSandbox } from '../../src/server/sandbox/sandbox.ts';
+import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
+import { liveEvent, openStream, type TestStream } from './event-source.ts';
+import { cookieFrom, type Instance, startInstance } from './instance.ts';
+import { testPasswordHash } from './passwords.ts';
+import { hasRedisServer, NO_REDIS_MESSAGE, startRedis, type RunningRedis } from './redis-fixture.ts';
+
+/**
+ * Live updates over several instances on one real redis-server: an event published on one instance
+ * (as its webhook receiver would) reaches the streams served by the other, once each, and the ids
+ * increase across instances.
+ */
+const dir = mkdtempSync(path.join(os.tmpdir(), 'cl-live-redis-'));
+const usersFile = path.join(dir, 'users.json');
+let sandbox: RunningSandbox;
+let redis: RunningRedis;
+const instances: Instance[] = [];
+const streams: TestStream[] = [];
+
+beforeAll(async () => {
+  if (!hasRedisServer) return;
+  [sandbox, redis] = await Promise.all([startSandbox({ candidates: sampleCandidates({ now: new Date() }) }), startRedis()]);
+  writeFileSync(
+    usersFile,
+    JSON.stringify({ users: [{ username: 'ana', passwordHash: await testPasswordHash('ana has a long password'), role: 'compliance' }] }),
+  );
+});
+afterEach(async () => {
+  for (const stream of streams.splice(0)) stream.close();
+  await Promise.all(instances.splice(0).map((instance) => instance.close()));
+});
+afterAll(async () => {
+  await redis?.stop();
+  await sandbox?.close();
+});
+
+async function instance(): Promise<Instance> {
+  const started = await startInstance(
+    { KYC_BASE_URL: sandbox.url, KYC_CLIENT_ID: sandbox.clientId, KYC_API_KEY: SANDBOX_KEYS.full, REDIS_URL: redis.url },
+    { file: { signIn: { mode: 'users', usersFile } } },
+  );
+  instances.push(started);
+  return started;
+}
+
+async function streamOn(at: Instance, cookie: string): Promise<TestStream> {
+  const stream = await openStream(at.port, { cookie });
+  expect(stream.status).toBe(200);
+  streams.push(stream);
+  return stream;
+}
+
+describe.skipIf(!hasRedisServer)(`live updates on Redis${hasRedisServer ? '' : ` (${NO_REDIS_MESSAGE})`}`, () => {
+  it('passes an event published on one instance to a stream on the other, once, and to its own', async () => {
+    const [one, two] = [await instance(), await instance()];
+    const signedIn = await one.request('/api/session', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'ana', password: 'ana has a long password' }),
+    });
+    const cookie = cookieFrom(signedIn, 'cl_session')!;
+    const [onTwo, onOne] = [await streamOn(two, cookie), await streamOn(one, cookie)];
+    await Promise.all([one.hub.ready?.(), two.hub.ready?.()]);
+    await one.hub.publish(liveEvent('default', 'from-one'));
+    await two.hub.publish(liveEvent('default', 'from-two'));
+    // A last event after both: once it is here, a copy of the first two would have been too.
+    await one.hub.publish(liveEvent('default', 'last'));
+    for (const stream of [onTwo, onOne]) {
+      await stream.until(() => stream.events().some((e) => e.event.refId === 'last'));
+      expect(stream.events().map((e) => e.event.refId)).toEqual(['from-one', 'from-two', 'last']);
+      const ids = stream.events().map((e) => BigInt(e.id));
+      expect(ids[0]! < ids[1]! && ids[1]! < ids[2]!).toBe(true);
+    }
+  });
+
+  it('replays on one instance what was published on the other, after Last-Event-ID', async () => {
+    const hubs = [createLiveHub({ redisUrl: redis.url }), createLiveHub({ redisUrl: redis.url })];
+    try {
+      await Promise.all(hubs.map((hub) => hub.ready?.()));
+      const heard: SequencedEvent[] = [];
+      const heardAll = new Promise<void>((resolve) => {
+        const stop = hubs[1]!.subscribe((event) => {
+          heard.push(event);
+          if (heard.length < 3) return;
+          stop();
+          resolve();
+        });
+      });
+      for (const ref of ['r1', 'r2', 'r3']) await hubs[0]!.publish(liveEvent('default', ref));
+      await heardAll;
+      const replayed: SequencedEvent[] = [];
+      hubs[1]!.subscribe((event) => replayed.push(event), heard[0]!.id)();
+      expect(replayed.map((e) => e.event.refId)).toEqual(['r2', 'r3']);
+    } finally {
+      await Promise.all(hubs.map((hub) => hub.close()));
+    }
+  });
+
+  it('ignores, and reports, a message on its channel that is not an event (another program sharing Redis)', async () => {
+    const problems: string[] = [];
+    const hub = createLiveHub({ redisUrl: redis.url, onBadMessage: (detail) => problems.push(detail) });
+    const other = new Redis(redis.url);
+    try {
+      await hub.ready?.();
+      const heard = new Promise<SequencedEvent>((resolve) => {
+        const stop = hub.subscribe((event) => {
+          stop();
+          resolve(event);
+        });
+      });
+      for (const junk of ['not an event', '7 {"environment":1}', '8 {not json', `9 ${'['.repeat(10_000)}`]) {
+        await other.publish('candidate-lookup:live-events', junk);
+      }
+      await hub.publish(liveEvent('default', 'real'));
+      expect((await heard).event.refId).toBe('real');
+      expect(problems).toHaveLength(4);
+    } finally {
+      other.disconnect();
+      await hub.close();
+    }
+  });
+});
