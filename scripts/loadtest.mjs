@@ -6,6 +6,8 @@
 // 20 s flood from two attackers (invalid ids; made-up environments and exports) against the audit log
 // and a colleague's lookups (shorter only when LOADTEST_SECONDS is under 20, as in CI's short form), and 60
 // support lookups at once of a 15 MB record without a status key (LOADTEST_SUPPORT_LOOKUPS, 0 skips it).
+// Then the live updates (loadtest-events.mjs): 200 event streams while 500 events a second are published
+// for 10 s, through the hub of a harness (the webhook receiver is not in it).
 // Exits 1 if any request that should have succeeded failed, or any target was missed (a short run does
 // not judge the colleague's p99: a few samples on a busy machine say nothing of it).
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -14,6 +16,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { FLOOD_SECONDS, floodPhase, supportMemoryPhase } from './loadtest-hostile.mjs';
 import { partsMemoryPhase } from './loadtest-parts.mjs';
+import { eventsPhase } from './loadtest-events.mjs';
 import { asManyUsers } from './load-users.mjs';
 import { PROXY_SIGN_IN, writeConfigFile } from './config-file.mjs';
 import { spawnServer } from './spawn-server.mjs';
@@ -109,6 +112,7 @@ const hostile = [await floodPhase(Math.min(seconds, FLOOD_SECONDS))];
 const supportLookups = Number(process.env.LOADTEST_SUPPORT_LOOKUPS ?? 60);
 if (supportLookups > 0) hostile.push(await supportMemoryPhase(supportLookups));
 hostile.push(await partsMemoryPhase());
+hostile.push(await eventsPhase());
 for (const phase of hostile) for (const line of phase.lines) console.log(line);
 const totalErrors = rows.reduce((sum, row) => sum + row.errors, 0) + hostile.reduce((sum, phase) => sum + phase.errors, 0);
 const missed = hostile.flatMap((phase) => phase.missed);

@@ -97,10 +97,18 @@ function startStream(
     connection: 'keep-alive',
   });
   res.write(`retry: ${RETRY_MS}\n\n`);
-  const send = (text: string) => {
+  // What a burst of events adds in one turn of the event loop goes out in one write, not one per event.
+  let queued: string[] = [];
+  const flush = () => {
+    const text = queued.join('');
+    queued = [];
     if (closed) return;
     if (res.writableLength > settings.maxBufferedBytes) return close();
     res.write(text);
+  };
+  const send = (text: string) => {
+    if (closed) return;
+    if (queued.push(text) === 1) setImmediate(flush);
   };
   const close = () => {
     if (closed) return;
@@ -133,9 +141,19 @@ function startStream(
   return { recheck, close };
 }
 
-/** One event as the stream sends it; the JSON holds no line break, so one `data:` line carries it. */
-export function frame({ id, event }: SequencedEvent): string {
-  return `id: ${id}\nevent: ${LIVE_EVENT_NAME}\ndata: ${JSON.stringify(event)}\n\n`;
+const frames = new WeakMap<SequencedEvent, string>();
+
+/**
+ * One event as the stream sends it, made once for all the streams it goes to; the JSON holds no line
+ * break, so one `data:` line carries it.
+ */
+export function frame(sequenced: SequencedEvent): string {
+  let text = frames.get(sequenced);
+  if (text === undefined) {
+    text = `id: ${sequenced.id}\nevent: ${LIVE_EVENT_NAME}\ndata: ${JSON.stringify(sequenced.event)}\n\n`;
+    frames.set(sequenced, text);
+  }
+  return text;
 }
 
 function lastEventId(req: http.IncomingMessage): string | undefined {
