@@ -7,6 +7,7 @@
 // publishes through the hub directly. Run alone with `node scripts/loadtest-events.mjs`.
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
 import { build } from 'rolldown';
 import { spawnServer } from './spawn-server.mjs';
@@ -21,6 +22,16 @@ const DRAIN_MS = 5000;
 
 /** @param {number} pid */
 const highWaterMb = (pid) => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+
+/**
+ * CPU seconds a process has used (user and system, from /proc): on a shared machine a missed p99 with
+ * little CPU used says the process waited for a core, not that fan-out is slow.
+ * @param {number} pid
+ */
+const cpuSeconds = (pid) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+};
 
 /** The harness, bundled from the TypeScript sources into dist/ (its npm dependencies stay imports, found from there). */
 async function bundleHarness() {
@@ -93,7 +104,9 @@ export async function eventsPhase() {
     await fetch(`${url}/loadtest/publish?rate=${RATE}&seconds=${SECONDS}`, { method: 'POST' });
     const deadline = Date.now() + DRAIN_MS;
     while (received.n < total * STREAMS && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-    const peakMb = highWaterMb(/** @type {number} */ (server.child.pid));
+    const pid = /** @type {number} */ (server.child.pid);
+    const [peakMb, serverCpu] = [highWaterMb(pid), cpuSeconds(pid)];
+    const [load] = os.loadavg();
     for (const stream of streams) stream.close();
     const sorted = latencies.subarray(0, Math.min(received.n, latencies.length)).sort();
     const p = (/** @type {number} */ q) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] ?? Number.NaN;
@@ -111,6 +124,7 @@ export async function eventsPhase() {
       lines: [
         `Live events: ${STREAMS} streams, ${RATE} events/s for ${SECONDS} s (${total} events, ${received.n} received; published through the hub by the harness)`,
         `  fan-out p50 ${p(0.5)} ms, p99 ${p(0.99)} ms, max ${sorted.at(-1)} ms (target p99 < ${TARGET_P99_MS} ms: ${verdict(p(0.99) < TARGET_P99_MS)})`,
+        `  server CPU ${serverCpu.toFixed(1)} s over the ${SECONDS} s; load average ${load?.toFixed(1)} on ${os.cpus().length} cores`,
         `  server peak memory (RSS high-water mark): ${peakMb.toFixed(0)} MB (target < ${TARGET_PEAK_MB} MB: ${verdict(peakMb < TARGET_PEAK_MB)})`,
         `  lost ${lost}, repeated ${duplicates} (target 0: ${verdict(lost === 0 && duplicates === 0)})`,
       ],
