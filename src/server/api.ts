@@ -30,6 +30,8 @@ export interface ConfiguredApi {
   auditVolume: AuditVolume;
   /** Live updates: the webhook receiver publishes here, the event streams subscribe (in Redis with REDIS_URL). */
   hub: LiveHub;
+  /** Ends every event stream: called when the server stops, before it waits for requests to finish. */
+  endStreams(): void;
   close(): Promise<void>;
 }
 
@@ -75,6 +77,7 @@ export function createApiFromConfig(
       redisUrl: config.redisUrl,
       onBadMessage: (detail) => logger.warn(`Live updates: ${detail}; it was ignored.`),
     });
+  const streamsStop = new AbortController();
   const handler = createApiHandler({
     environments: upstream.environments,
     timeoutMs: config.timeoutMs,
@@ -94,7 +97,7 @@ export function createApiFromConfig(
     logger,
     trustedProxies: config.trustedProxies,
     hub,
-    eventStreams: options.eventStreams,
+    eventStreams: { ...options.eventStreams, stop: streamsStop.signal },
   });
   const volume = auditVolume(audit);
   const checks = [
@@ -110,6 +113,7 @@ export function createApiFromConfig(
     store,
     auditVolume: volume,
     hub,
+    endStreams: () => streamsStop.abort(),
     // The counted refusals first, then every line still queued, before the file is closed.
     close: async () => {
       await refusals.flush();

@@ -50,6 +50,7 @@ async function main(): Promise<void> {
     logger.info(`${signal} received: finishing in-flight requests, then stopping.`);
     freeSpace.stop();
     metricsServer?.close();
+    api.endStreams();
     // In-flight lookups may finish; idle keep-alive connections are closed now, the rest after 10 s.
     const force = setTimeout(() => server.closeAllConnections(), 10_000);
     force.unref();

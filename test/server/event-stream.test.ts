@@ -12,6 +12,7 @@ import { type RunningSandbox, SANDBOX_KEYS, startSandbox } from '../../src/serve
 import { createMemoryStore } from '../../src/server/state/store.ts';
 import { liveEvent, openStream, type TestStream } from './event-source.ts';
 import { rawRequest, startTestApp, testEnvironment, type TestApp } from './http.ts';
+import { startInstance } from './instance.ts';
 import { testPasswordHash } from './passwords.ts';
 
 /**
@@ -208,5 +209,20 @@ describe('cross-site EventSource: another site cannot hold a user’s stream', (
       headers: { cookie: await signIn('ana'), [APP_REQUEST_HEADER.name]: undefined, 'sec-fetch-site': 'same-origin' },
     });
     expect(codeOf(res.body)).toBe('not_from_app');
+  });
+});
+
+describe('the server stopping', () => {
+  it('ends every event stream at once, so that they do not hold the shutdown', async () => {
+    const at = await startInstance({ KYC_BASE_URL: sandbox.url, KYC_CLIENT_ID: sandbox.clientId, KYC_API_KEY: SANDBOX_KEYS.full });
+    try {
+      const open = await openStream(at.port);
+      expect(open.status).toBe(200);
+      at.endStreams();
+      await open.ended;
+      expect((await openStream(at.port).catch(() => undefined))?.status ?? 0).not.toBe(200);
+    } finally {
+      await at.close();
+    }
   });
 });

@@ -25,6 +25,8 @@ export interface Instance {
   auditLog: string;
   /** The live updates' hub, to publish as the webhook receiver would. */
   hub: LiveHub;
+  /** Ends the event streams, as the server does when it stops. */
+  endStreams(): void;
   request(path: string, options?: Parameters<typeof rawRequest>[2]): Promise<RawResponse>;
   close(): Promise<void>;
 }
@@ -74,6 +76,7 @@ export async function startInstance(
     metrics,
     auditLog: config.auditLog,
     hub: configured.hub,
+    endStreams: configured.endStreams,
     request: (path, options) => rawRequest(port, path, options),
     async close() {
       await closeServer();
