@@ -71,12 +71,7 @@ export function createApiFromConfig(
   const audit = observeAuditLog(createAuditLog(config.auditLog), metrics);
   // Counted refusals are written when their minute ends, and at the latest when the server stops.
   const refusals = createRefusalLog(audit);
-  const hub =
-    options.hub ??
-    createLiveHub({
-      redisUrl: config.redisUrl,
-      onBadMessage: (detail) => logger.warn(`Live updates: ${detail}; it was ignored.`),
-    });
+  const hub = options.hub ?? createHubFromConfig(config, logger);
   const streamsStop = new AbortController();
   const handler = createApiHandler({
     environments: upstream.environments,
@@ -132,6 +127,14 @@ function reportSignInRefusal(metrics: Metrics, logger: Logger) {
     const text = `OpenID Connect sign-in refused (${reason})${who ? ` for ${who}` : ''}: ${detail}`;
     logger.warn({ event: 'oidc_sign_in_refused', reason, ...(user ? { user } : {}), ...(subject ? { subject } : {}), detail }, text);
   };
+}
+
+/** Live updates through Redis pub/sub with REDIS_URL, so that a delivery to one instance reaches the pages of all. */
+function createHubFromConfig(config: Config, logger: Logger): LiveHub {
+  return createLiveHub({
+    redisUrl: config.redisUrl,
+    onBadMessage: (detail) => logger.warn(`Live updates: ${detail}; it was ignored.`),
+  });
 }
 
 function createStoreFromConfig(config: Config, logger: Logger): SharedStore {
