@@ -29,12 +29,18 @@ let sandbox: RunningSandbox;
 let app: TestApp;
 const streams: TestStream[] = [];
 
+let users: { username: string; passwordHash: string; role: string; environments?: string[] }[] = [];
+
+/** The users file with only `names`: each keeps its password hash, so that the others' sessions stand. */
 async function writeUsers(names: string[]): Promise<void> {
-  const all = [
-    { username: 'ana', passwordHash: await testPasswordHash('ana-pass'), role: 'compliance' },
-    { username: 'tess', passwordHash: await testPasswordHash('tess-pass'), role: 'compliance', environments: ['a'] },
-    { username: 'rita', passwordHash: await testPasswordHash('rita-pass'), role: 'support' },
-  ];
+  if (users.length === 0) {
+    users = [
+      { username: 'ana', passwordHash: await testPasswordHash('ana-pass'), role: 'compliance' },
+      { username: 'tess', passwordHash: await testPasswordHash('tess-pass'), role: 'compliance', environments: ['a'] },
+      { username: 'rita', passwordHash: await testPasswordHash('rita-pass'), role: 'support' },
+    ];
+  }
+  const all = users;
   writeFileSync(usersFile, JSON.stringify({ users: all.filter((user) => names.includes(user.username)) }));
 }
 
@@ -57,8 +63,8 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-async function signIn(username: string): Promise<string> {
-  const res = await rawRequest(app.port, '/api/session', {
+async function signIn(username: string, port = app.port): Promise<string> {
+  const res = await rawRequest(port, '/api/session', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ username, password: `${username}-pass` }),
@@ -223,6 +229,39 @@ describe('the server stopping', () => {
       expect((await openStream(at.port).catch(() => undefined))?.status ?? 0).not.toBe(200);
     } finally {
       await at.close();
+    }
+  });
+});
+
+describe('an unattended session', () => {
+  it('an open live update stream does not keep an unattended session from idling out', async () => {
+    let clock = Date.now();
+    const target = { baseUrl: sandbox.url, clientId: sandbox.clientId, apiKey: SANDBOX_KEYS.full };
+    const idle = await startTestApp({
+      environments: [testEnvironment(target, { name: 'a' })],
+      access: createAccessControl(
+        { mode: 'users', usersFile, sessionMaxAgeMinutes: 60, sessionIdleMinutes: 1 },
+        { signInDelayMs: 1, now: () => clock },
+      ),
+      hub,
+      eventStreams: { heartbeatMs: 20 },
+    });
+    try {
+      const left = await openStream(idle.port, { cookie: await signIn('ana', idle.port) });
+      expect(left.status).toBe(200);
+      let ended = false;
+      void left.ended.then(() => (ended = true));
+      const beats = () => left.messages.filter((m) => m.comments.includes('heartbeat')).length;
+      // Seven steps of ten seconds, each with two heartbeats (and their session checks) after it.
+      for (let step = 0; step < 7 && !ended; step++) {
+        clock += 10_000;
+        const seen = beats();
+        await left.until(() => beats() >= seen + 2).catch(() => undefined);
+      }
+      await left.until(() => ended || beats() > 0).catch(() => undefined);
+      expect(ended).toBe(true);
+    } finally {
+      await idle.close();
     }
   });
 });

@@ -10,6 +10,10 @@ import type { Identity } from '../http/identity.ts';
  * implement this and the proxy uses it, so neither has to import the other's file.
  */
 
+export interface IdentifyOptions {
+  touch?: boolean;
+}
+
 export type Reply = (status: number, body: unknown, headers?: Record<string, string>) => void;
 /** The session route's refusal, sent as every API error is (sendFailure), and counted by its code. */
 export type Fail = (failure: ApiFailure) => void;
@@ -20,7 +24,11 @@ export type Fail = (failure: ApiFailure) => void;
  */
 export interface AccessControl {
   mode: AuthMode;
-  identify(req: http.IncomingMessage): Promise<Identity | undefined>;
+  /**
+   * `touch: false` asks without counting as activity (a live update stream's re-check): the session still
+   * ends when its user is idle, however long a page stays open (default: a request is activity).
+   */
+  identify(req: http.IncomingMessage, options?: IdentifyOptions): Promise<Identity | undefined>;
   /** `/api/session`: GET who am I, POST sign in (built-in users), DELETE sign out. */
   handleSession(req: http.IncomingMessage, reply: Reply, fail: Fail): void | Promise<void>;
   /** The key for per-user rate limits: the user, or the client address in local mode. */

@@ -6,7 +6,7 @@ import { ApiFailure } from '../http/api-failure.ts';
 import { isHttps, methodNotAllowed, readBody, readCookie, sendJson } from '../http/http-reply.ts';
 import { navigation, open, type Route } from '../http/routes.ts';
 import { StoreUnavailableError, type SharedStore } from '../state/store.ts';
-import type { AccessControl, AccessOptions, SignInRefusalEvent } from './access-control.ts';
+import type { AccessControl, AccessOptions, IdentifyOptions, SignInRefusalEvent } from './access-control.ts';
 import type { Identity } from '../http/identity.ts';
 import { createOidcSignIn, type OidcSignIn, PENDING_TTL_MS } from './oidc.ts';
 import { OIDC_CALLBACK_PATH } from '../config/oidc-config.ts';
@@ -43,8 +43,8 @@ export function oidcAccess(config: OidcAuthConfig, store: SharedStore, options: 
   const oidc = createOidcSignIn(config.oidc, store);
   const provider = oidc.providerName;
 
-  const identify = async (req: http.IncomingMessage): Promise<Identity | undefined> => {
-    const session = await sessions.get(readSessionCookie(req));
+  const identify = async (req: http.IncomingMessage, options?: IdentifyOptions): Promise<Identity | undefined> => {
+    const session = await sessions.get(readSessionCookie(req), options?.touch);
     return session && { user: session.user, role: session.role };
   };
 

@@ -79,7 +79,8 @@ export class SessionStore {
     return token;
   }
 
-  async get(token: string | undefined): Promise<Session | undefined> {
+  /** The session of `token`; `touch: false` reads it without marking it seen (it may still idle out). */
+  async get(token: string | undefined, touch = true): Promise<Session | undefined> {
     if (!token || token.length > 128) return undefined;
     const key = keyOf(token);
     const session = parseSession(await this.store.get(key));
@@ -89,7 +90,7 @@ export class SessionStore {
       await this.store.delete(key);
       return undefined;
     }
-    if (now - session.lastSeenAt >= TOUCH_EVERY_MS) {
+    if (touch && now - session.lastSeenAt >= TOUCH_EVERY_MS) {
       session.lastSeenAt = now;
       await this.store.put(key, JSON.stringify(session), this.ttl(session, now));
     }

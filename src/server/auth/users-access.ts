@@ -7,7 +7,7 @@ import { clientOf } from '../http/client.ts';
 import { ApiFailure } from '../http/api-failure.ts';
 import { methodNotAllowed, readBody } from '../http/http-reply.ts';
 import { StoreUnavailableError, type SharedStore } from '../state/store.ts';
-import type { AccessControl, AccessOptions, Fail, Reply } from './access-control.ts';
+import type { AccessControl, AccessOptions, Fail, IdentifyOptions, Reply } from './access-control.ts';
 import type { Identity } from '../http/identity.ts';
 import { decoyHash, verifyPassword } from './passwords.ts';
 import { readSessionCookie, SessionStore, sessionCookie } from './session-store.ts';
@@ -34,9 +34,9 @@ export function usersAccess(config: UsersConfig, store: SharedStore, options: Ac
   const guard = new SignInGuard({ failures: createSignInFailures(store), baseDelayMs: options.signInDelayMs ?? 250 });
   const currentUsers = followUsersFile(config.usersFile, now);
 
-  const identify = async (req: http.IncomingMessage): Promise<Identity | undefined> => {
+  const identify = async (req: http.IncomingMessage, options?: IdentifyOptions): Promise<Identity | undefined> => {
     const token = readSessionCookie(req);
-    const session = await sessions.get(token);
+    const session = await sessions.get(token, options?.touch);
     if (!session) return undefined;
     const user = currentUsers().get(session.user.toLowerCase());
     // A removed user, or a new password (`npm run user:add` again): the session ends.

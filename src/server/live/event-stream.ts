@@ -126,7 +126,8 @@ function startStream(
     onClosed();
   };
   const recheck = () => {
-    access.identify(req).then(
+    // Not activity: a page left open must not keep its session from idling out.
+    access.identify(req, { touch: false }).then(
       (now) => {
         if (now) identity = now;
         else close();
