@@ -126,4 +126,26 @@ describe.skipIf(!hasRedisServer)(`live updates on Redis${hasRedisServer ? '' : `
       await hub.close();
     }
   });
+
+  it('keeps ids increasing after Redis restarts empty, so that no Last-Event-ID names a later event', async () => {
+    const idOfOne = async () => {
+      const hub = createLiveHub({ redisUrl: redis.url });
+      try {
+        await hub.ready?.();
+        const heard = new Promise<SequencedEvent>((resolve) => {
+          const stop = hub.subscribe((event) => {
+            stop();
+            resolve(event);
+          });
+        });
+        await hub.publish(liveEvent('default', 'one'));
+        return BigInt((await heard).id);
+      } finally {
+        await hub.close();
+      }
+    };
+    const before = await idOfOne();
+    await redis.restart();
+    expect(await idOfOne()).toBeGreaterThan(before);
+  });
 });

@@ -23,11 +23,11 @@ type Listener = (event: SequencedEvent) => void;
 export function createLiveHub(options: LiveHubOptions = {}): LiveHub {
   const fanOut = createFanOut(options.replay);
   if (!options.redisUrl) {
-    let counter = 0n;
+    let last = 0;
     return {
       async publish(event) {
-        counter += 1n;
-        fanOut.deliver({ id: String(counter), event });
+        last = nextId(last, Date.now() * 1000);
+        fanOut.deliver({ id: String(last), event });
       },
       subscribe: fanOut.subscribe,
       ready: async () => {},
@@ -69,12 +69,25 @@ function createFanOut(bounds?: ReplayBounds): FanOut {
 }
 
 /**
- * The id and the publish in one script: Redis runs it atomically, so the channel carries the events in
- * the order of their ids, whichever instance accepted each.
+ * An event's id: the time in microseconds, or one more than the last id if that is not later. So ids
+ * keep increasing after a restart (of this process, or of Redis, whose counter is then gone), and a page's
+ * `Last-Event-ID` from before it never names a later event. Below 2^53: exact as a double, in Lua too.
  */
-const PUBLISH_SCRIPT = `local id = redis.call('INCR', KEYS[1])
-redis.call('PUBLISH', ARGV[1], id .. ' ' .. ARGV[2])
-return id`;
+function nextId(last: number, nowMicros: number): number {
+  return Math.max(last + 1, nowMicros);
+}
+
+/**
+ * The id and the publish in one script: Redis runs it atomically, so the channel carries the events in
+ * the order of their ids, whichever instance accepted each (nextId's rule, on Redis's clock).
+ */
+const PUBLISH_SCRIPT = `local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000000 + tonumber(time[2])
+local id = math.max(tonumber(redis.call('GET', KEYS[1]) or '0') + 1, now)
+local text = string.format('%.0f', id)
+redis.call('SET', KEYS[1], text)
+redis.call('PUBLISH', ARGV[1], text .. ' ' .. ARGV[2])
+return text`;
 
 function redisHub(url: string, options: LiveHubOptions, fanOut: FanOut): LiveHub {
   const prefix = options.keyPrefix ?? 'candidate-lookup:';
