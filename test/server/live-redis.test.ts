@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createLiveHub } from '../../src/server/live/create-live-hub.ts';
-import type { SequencedEvent } from '../../src/server/live/live-hub.ts';
+import type { LiveHub, SequencedEvent } from '../../src/server/live/live-hub.ts';
 import { SANDBOX_KEYS, startSandbox, type RunningSandbox } from '../../src/server/sandbox/sandbox.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { liveEvent, openStream, type TestStream } from './event-source.ts';
@@ -48,6 +48,16 @@ async function instance(): Promise<Instance> {
   );
   instances.push(started);
   return started;
+}
+
+/** The next event `hub` hears. */
+function nextEvent(hub: LiveHub): Promise<SequencedEvent> {
+  return new Promise((resolve) => {
+    const stop = hub.subscribe((event) => {
+      stop();
+      resolve(event);
+    });
+  });
 }
 
 async function streamOn(at: Instance, cookie: string): Promise<TestStream> {
@@ -109,12 +119,7 @@ describe.skipIf(!hasRedisServer)(`live updates on Redis${hasRedisServer ? '' : `
     const other = new Redis(redis.url);
     try {
       await hub.ready?.();
-      const heard = new Promise<SequencedEvent>((resolve) => {
-        const stop = hub.subscribe((event) => {
-          stop();
-          resolve(event);
-        });
-      });
+      const heard = nextEvent(hub);
       for (const junk of ['not an event', '7 {"environment":1}', '8 {not json', `9 ${'['.repeat(10_000)}`]) {
         await other.publish('candidate-lookup:live-events', junk);
       }
@@ -132,12 +137,7 @@ describe.skipIf(!hasRedisServer)(`live updates on Redis${hasRedisServer ? '' : `
       const hub = createLiveHub({ redisUrl: redis.url });
       try {
         await hub.ready?.();
-        const heard = new Promise<SequencedEvent>((resolve) => {
-          const stop = hub.subscribe((event) => {
-            stop();
-            resolve(event);
-          });
-        });
+        const heard = nextEvent(hub);
         await hub.publish(liveEvent('default', 'one'));
         return BigInt((await heard).id);
       } finally {
