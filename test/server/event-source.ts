@@ -26,6 +26,9 @@ export interface TestStream {
   until(test: (messages: StreamMessage[]) => boolean): Promise<void>;
   /** Resolves when the server ends the stream. */
   ended: Promise<void>;
+  /** Stops reading, as a stalled browser or link: what the server sends piles up in its socket. */
+  pause(): void;
+  resume(): void;
   close(): void;
 }
 
@@ -42,7 +45,11 @@ export function openStream(port: number, headers: Record<string, string | undefi
       const waiters = new Set<() => void>();
       let pending = '';
       let body = '';
-      const ended = new Promise<void>((done) => res.on('close', () => done()));
+      // The connection's end too: a paused response says nothing of it until it is read.
+      const ended = new Promise<void>((done) => {
+        res.on('close', () => done());
+        req.on('close', () => done());
+      });
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => {
         if (res.statusCode !== 200) {
@@ -83,6 +90,8 @@ export function openStream(port: number, headers: Record<string, string | undefi
             check();
           }),
         ended,
+        pause: () => res.pause(),
+        resume: () => res.resume(),
         close: () => req.destroy(),
       };
       if (res.statusCode === 200) resolve(stream);

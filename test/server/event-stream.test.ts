@@ -265,3 +265,42 @@ describe('an unattended session', () => {
     }
   });
 });
+
+describe('a stream that stops reading', () => {
+  it('is closed once its unsent bytes pass the bound, while a reading stream gets every event', async () => {
+    const own = createLiveHub();
+    const counted = createMetrics();
+    const open = async () => (await counted.registry.getSingleMetric('candidate_lookup_event_streams_open')?.get())?.values[0]?.value;
+    const target = { baseUrl: sandbox.url, clientId: sandbox.clientId, apiKey: SANDBOX_KEYS.full };
+    const slowApp = await startTestApp({
+      environments: [testEnvironment(target, { name: 'a' })],
+      access: createAccessControl({ mode: 'users', usersFile, sessionMaxAgeMinutes: 60, sessionIdleMinutes: 60 }, { signInDelayMs: 1 }),
+      hub: own,
+      eventStreams: { maxBufferedBytes: 64 * 1024 },
+      metrics: counted,
+    });
+    try {
+      const [stalled, reading] = [
+        await openStream(slowApp.port, { cookie: await signIn('ana', slowApp.port) }),
+        await openStream(slowApp.port, { cookie: await signIn('tess', slowApp.port) }),
+      ];
+      stalled.pause();
+      let published = 0;
+      // Batches, each sent on before the next (the streams write once per turn of the event loop), until
+      // the server has closed the stalled stream (a paused reader does not see its connection end).
+      while ((await open()) === 2 && published < 200_000) {
+        for (let i = 0; i < 500; i++) await own.publish(liveEvent('a', `slow-${published++}`));
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      expect(await open()).toBe(1);
+      stalled.resume();
+      await stalled.ended;
+      expect(stalled.events().length).toBeLessThan(published);
+      await reading.until(() => reading.events().length === published);
+      expect(reading.events().map((e) => e.event.refId)).toEqual(Array.from({ length: published }, (_, n) => `slow-${n}`));
+      reading.close();
+    } finally {
+      await slowApp.close();
+    }
+  });
+});

@@ -110,19 +110,21 @@ function startStream(
     const text = queued.join('');
     queued = [];
     if (closed) return;
-    if (res.writableLength > settings.maxBufferedBytes) return close();
+    // Ending would wait behind what is unsent, held in memory: a reader this far behind is cut.
+    if (res.writableLength > settings.maxBufferedBytes) return close(true);
     res.write(text);
   };
   const send = (text: string) => {
     if (closed) return;
     if (queued.push(text) === 1) setImmediate(flush);
   };
-  const close = () => {
+  const close = (cut = false) => {
     if (closed) return;
     closed = true;
     clearInterval(heartbeat);
     unsubscribe();
-    res.end();
+    if (cut) res.destroy();
+    else res.end();
     onClosed();
   };
   const recheck = () => {
@@ -133,7 +135,7 @@ function startStream(
         else close();
       },
       // The session cannot be checked (Redis is away): closed, as every request is refused then.
-      close,
+      () => close(),
     );
   };
   const heartbeat = setInterval(() => {
@@ -144,8 +146,8 @@ function startStream(
   const unsubscribe = hub.subscribe((sequenced) => {
     if (mayUse(identity, sequenced.event.environment)) send(frame(sequenced));
   }, lastEventId(req));
-  req.on('close', close);
-  res.on('error', close);
+  req.on('close', () => close());
+  res.on('error', () => close(true));
   return { recheck, close };
 }
 
