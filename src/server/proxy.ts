@@ -12,6 +12,7 @@ import { ApiFailure } from './http/api-failure.ts';
 import { createClientResolver, noteClient } from './http/client.ts';
 import { bytesSent, rawPathOf, sendFailure, sendThrown } from './http/http-reply.ts';
 import { refusalOf } from './http/request-guard.ts';
+import type { BatchClock } from './lookup/batch-runner.ts';
 import { type ApiCall, findRoute, type Route, routeLabel } from './http/routes.ts';
 import { setSecurityHeaders } from './http/security-headers.ts';
 import { type Logger, noteUser, requestIdOf, setRoute, startRequestLog } from './log/log.ts';
@@ -49,6 +50,8 @@ export interface ApiHandlerOptions {
   batchBudget?: RateLimiter;
   /** Lookups of one batch under way at once (default 8). */
   batchConcurrency?: number;
+  /** The clock of a batch's pauses on the service's 429 (default: real time; tests give one that does not wait). */
+  batchClock?: BatchClock;
   /** Once an environment's key is seen to archive after extract: refuse its full lookups (default), or accept. */
   keyArchivesOnExtract?: 'refuse' | 'accept';
   /** Where that finding is kept, for every instance and the next start (default: in this handler only). */
@@ -89,7 +92,12 @@ export function createApiHandler(options: ApiHandlerOptions): Middleware {
     metrics,
   });
   const table = environmentTable({
-    batch: { budget: options.batchBudget ?? NO_RATE_LIMIT, access, concurrency: options.batchConcurrency ?? BATCH_CONCURRENCY },
+    batch: {
+      budget: options.batchBudget ?? NO_RATE_LIMIT,
+      access,
+      concurrency: options.batchConcurrency ?? BATCH_CONCURRENCY,
+      ...(options.batchClock ? { clock: options.batchClock } : {}),
+    },
     replyTemplates: options.replyTemplates ?? DEFAULT_REPLIES,
     display: options.display,
   });
