@@ -29,6 +29,8 @@ export interface ApiHandlerOptions {
   /** Where lookups go; the first is the default, the others are reached under `/api/e/<name>/…`. */
   environments: ApiEnvironment[];
   timeoutMs: number;
+  /** A browser that reads nothing of an answer in parts is cut off after this (default `timeoutMs`; tests make it short). */
+  browserStallMs?: number;
   maxResponseBytes: number;
   /** The bytes all answers in parts being built may hold at once (default PARTS_MEMORY_BYTES, parts-budget.ts). */
   partsMemoryBytes?: number;
@@ -80,6 +82,7 @@ export function createApiHandler(options: ApiHandlerOptions): Middleware {
   const metrics = options.metrics ?? createMetrics();
   const served = serveEnvironments(options.environments, {
     timeoutMs: options.timeoutMs,
+    browserStallMs: options.browserStallMs,
     maxResponseBytes: options.maxResponseBytes,
     partsMemoryBytes: options.partsMemoryBytes,
     maxInFlightPerUser: options.maxInFlightPerUser ?? DEFAULT_MAX_IN_FLIGHT_PER_USER,

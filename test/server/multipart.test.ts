@@ -306,10 +306,13 @@ describe('faults of the service, answered in parts', () => {
 describe('a browser that stops reading an answer in parts', () => {
   it('is cut off after the idle timeout, so that no record is held for it, and the server goes on', async () => {
     const upstream = await startFakeUpstream();
-    // Long enough that a loaded machine (a full suite on two cores) still reads the service's answer in
-    // time (a 504 is not what is tested here), short enough that the browser that never reads is cut
-    // well within the test.
-    const app = await startTestApp({ upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'stall-test-key-5e1c' }, timeoutMs: 5000 });
+    // The service's timeout long enough that a loaded machine (a full suite on two cores) still reads its
+    // answer in time (a 504 is not what is tested here); the browser's own, short: it is what must pass.
+    const app = await startTestApp({
+      upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'stall-test-key-5e1c' },
+      timeoutMs: 30_000,
+      browserStallMs: 300,
+    });
     // Several times what loopback's socket buffers take in (a few MB), so that the writes must wait for
     // the reader; small enough to be read within the deadline on a loaded machine.
     const body = `{"status":"success","data":{"status":"approved","identities":{"passport":{"type":"base64","value":"${Buffer.alloc(16_000_000, 9).toString('base64')}"}}}}`;
