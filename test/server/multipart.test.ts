@@ -164,9 +164,11 @@ describe('faults of the service, answered in parts', () => {
   beforeAll(async () => {
     upstream = await startFakeUpstream();
     auditFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'cl-parts-')), 'audit.jsonl');
+    // Long, so that a loaded machine answers each fault as what it is rather than as a 504: the idle
+    // timeout's own test has a server of its own, with a short one.
     faults = await startTestApp({
       upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'parts-test-key-9b2e' },
-      timeoutMs: 400,
+      timeoutMs: 5000,
       maxResponseBytes: 20_000,
       audit: createAuditLog(auditFile),
       refuseProxied: false,
@@ -196,7 +198,12 @@ describe('faults of the service, answered in parts', () => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': 12_000 });
       res.write(opening);
     };
-    const res = await lookup();
+    const stalls = await startTestApp({
+      upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'parts-test-key-9b2e' },
+      timeoutMs: 400,
+      refuseProxied: false,
+    });
+    const res = await getBytes(stalls.port, '/api/candidates/refId/abc').finally(() => stalls.close());
     expect(res.status).toBe(502);
     expect(errorOf(res).code).toBe('upstream_error');
   });
