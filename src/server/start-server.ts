@@ -51,7 +51,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   output.say([...upstream.banner, describeAccess(config), describeSharedState(config), describeState(config)]);
 
   const metrics = createMetrics({ processMetrics: Boolean(config.metrics) });
-  const api = await createApiFromConfig(config, upstream, { metrics, logger });
+  const api = await orClose(() => createApiFromConfig(config, upstream, { metrics, logger }), [upstream]);
   const server = createAppServer({
     api: api.handler,
     staticDir: options.staticDir,
@@ -65,7 +65,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   });
   void freeSpace.check();
 
-  const url = await listenOrSay(server, config.host, config.port, logger);
+  const url = await orClose(() => listenOrSay(server, config.host, config.port, logger), [freeSpace, api, upstream]);
   output.listening(url);
   if (!isLoopbackHost(config.host)) logger.info(`Listening on ${config.host}: reachable from other machines.`);
   const metricsServer = config.metrics ? await startMetrics(config.metrics, metrics, logger) : undefined;
@@ -87,6 +87,16 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     return stopped;
   };
   return { url, stop };
+}
+
+/** A step after others started something: when it fails, that is closed (main.ts ends the process; a test's goes on). */
+async function orClose<T>(step: () => T | Promise<T>, started: Array<{ close(): unknown } | { stop(): unknown }>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    await Promise.all(started.map((part) => ('close' in part ? part.close() : part.stop())));
+    throw error;
+  }
 }
 
 /** Resolves with the URL once `server` listens; logs why it cannot and rejects with a ListenError. */
