@@ -88,6 +88,8 @@ export const environmentInfoSchema = z.object({
   upstream: z.enum(['sandbox', 'remote']),
   /** The service's console for a candidate, with `{recordId}` or `{refId}`. */
   dashboardUrl: z.optional(z.string()),
+  /** The environment has a webhook receiver, so its pages update live (false: "live updates off"). */
+  live: z.optional(z.boolean()),
 });
 export type EnvironmentInfo = z.infer<typeof environmentInfoSchema>;
 export type EnvironmentTone = (typeof ENVIRONMENT_TONES)[number];
