@@ -29,7 +29,12 @@ export function liveStateFor(info: EnvironmentInfo | undefined, state: LiveState
 export function LiveIndicator({ info }: { info: EnvironmentInfo | undefined }) {
   const shown = INDICATOR[liveStateFor(info, useLiveState())];
   return (
-    <span role="status" data-testid="live-indicator" className="inline-flex items-center gap-1.5 text-sm text-slate-700">
+    <span
+      role="status"
+      aria-label={shown.text}
+      data-testid="live-indicator"
+      className="inline-flex items-center gap-1.5 text-sm text-slate-700"
+    >
       <span aria-hidden="true" className={cn('size-2 rounded-full', shown.dot)} />
       {shown.text}
     </span>
@@ -105,7 +110,7 @@ function NotificationItem({
       data-ready-to-review={stands || undefined}
       className={cn('rounded px-2 py-1 text-sm', stands && 'border-l-4 border-amber-500 bg-amber-50 font-semibold')}
     >
-      {stands && <span className="mr-1 text-amber-900">Needs review:</span>}
+      {stands && <span className="text-amber-900">Needs review: </span>}
       {href && target ? (
         <Link to={href} onClick={onOpen} className="rounded text-blue-800 underline underline-offset-2 focus-ring">
           {liveEventLabel(event)}: <code className="font-mono break-all">{target.id}</code>

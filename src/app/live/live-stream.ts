@@ -55,7 +55,14 @@ export function startLiveStream(): () => void {
   import('../../kyc/contract/live-events.ts').then(
     ({ LIVE_EVENT_NAME, LIVE_EVENTS_PATH, liveEventSchema }) => {
       if (mine !== generation) return;
-      const opened = openEventStream(LIVE_EVENTS_PATH);
+      let opened: ReturnType<typeof openEventStream>;
+      try {
+        opened = openEventStream(LIVE_EVENTS_PATH);
+      } catch {
+        // A browser without server-sent events: the pages work as before, without live updates.
+        setState('off');
+        return;
+      }
       stream = opened;
       opened.onopen = () => setState('on');
       // The browser retries by itself while the state is CONNECTING; CLOSED means it gave up (a refusal).
