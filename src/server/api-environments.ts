@@ -1,3 +1,4 @@
+import type { SetStatus } from './sandbox/test-controls.ts';
 import { API_PREFIX, type ApiMeta, decodeEnvironmentName, type EnvironmentInfo, type SampleCandidate } from '../kyc/contract/api.ts';
 import type { ReplyTemplate } from '../kyc/contract/replies.ts';
 import type { RefusedEntry } from './audit/audit-refusals.ts';
@@ -19,6 +20,8 @@ export interface ApiEnvironment {
   summaryFields?: string[];
   replyTemplates?: Record<string, ReplyTemplate>;
   archiveOnExtract?: 'refuse' | 'accept';
+  /** The embedded sandbox's decision, for the simulate buttons (sandbox mode only). */
+  simulate?: SetStatus;
 }
 
 /** An environment ready to serve: its lookups' dependencies built once. */

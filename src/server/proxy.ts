@@ -3,6 +3,7 @@ import { API_PREFIX, type ApiMeta } from '../kyc/contract/api.ts';
 import { DEFAULT_REPLIES, type ReplyTemplate } from '../kyc/contract/replies.ts';
 import { type ApiEnvironment, environmentRoutes } from './api-environments.ts';
 import { environmentTable, lastRoutes, openRoutes } from './api-routes.ts';
+import { sandboxRoutes } from './sandbox/simulate-route.ts';
 import type { ArchivingFindings } from './archiving/archiving-findings.ts';
 import type { AuditLog } from './audit/audit.ts';
 import { createRefusalLog, type RefusalLog } from './audit/audit-refusals.ts';
@@ -93,7 +94,8 @@ export function createApiHandler(options: ApiHandlerOptions): Middleware {
     replyTemplates: options.replyTemplates ?? DEFAULT_REPLIES,
     display: options.display,
   });
-  const routes = [...openRoutes({ access, metrics }), ...environmentRoutes(served, table), ...lastRoutes()];
+  const simulate = options.environments.find((environment) => environment.simulate)?.simulate;
+  const routes = [...openRoutes({ access, metrics }), ...sandboxRoutes(simulate), ...environmentRoutes(served, table), ...lastRoutes()];
   const refuseProxied = options.refuseProxied ?? options.access === undefined;
   const resolveClient = createClientResolver(options.trustedProxies ?? []);
 

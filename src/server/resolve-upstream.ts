@@ -64,6 +64,7 @@ export async function resolveUpstream(config: Config): Promise<ResolvedUpstream>
         target: { baseUrl: sandbox.url, clientId: sandbox.clientId, apiKey: sandbox.keys.full, statusApiKey: sandbox.keys.status },
         info: { name: environment.name, label: environment.label, clientId: sandbox.clientId, upstream: 'sandbox' },
         samples: samplesOf(sandbox.candidates),
+        simulate: sandbox.setStatus,
       },
     ],
     banner: sandboxBanner(config.sandbox, sandbox.url, sandbox.candidates.length),

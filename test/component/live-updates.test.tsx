@@ -315,3 +315,42 @@ describe('the header', { timeout: 20_000 }, () => {
     expect(serious).toEqual([]);
   });
 });
+
+describe('the simulate buttons', { timeout: 20_000 }, () => {
+  function showIn(meta: ApiMeta) {
+    const api = stubApi({
+      session: COMPLIANCE,
+      meta,
+      candidates: {
+        [`/api/candidates/refId/${encodeURIComponent(waiting.refId!)}`]: () => envelope(waiting),
+        '/api/sandbox/simulate': () => new Response('{"status":"success"}', { headers: { 'content-type': 'application/json' } }),
+      },
+    });
+    renderWithProviders(`/candidates/refId/${encodeURIComponent(waiting.refId!)}`);
+    return api;
+  }
+
+  it('are offered in sandbox mode, and ask the sandbox to take the decision', async () => {
+    const user = userEvent.setup();
+    const { fetchMock } = showIn(testMeta({ upstream: 'sandbox' }));
+    await screen.findByRole('heading', { level: 1 });
+    const group = screen.getByRole('group', { name: 'Simulate (sandbox only)' });
+    expect(
+      within(group)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['Ready to review', 'Approve', 'Reject', 'Block']);
+    await user.click(within(group).getByRole('button', { name: 'Approve' }));
+    expect(await within(group).findByRole('status')).toHaveTextContent('The sandbox approved this candidate and sent its webhook.');
+    const call = fetchMock.mock.calls.find(([url]) => url === '/api/sandbox/simulate')!;
+    expect(call[1]?.method).toBe('POST');
+    expect(JSON.parse(String(call[1]?.body))).toEqual({ kind: 'refId', id: waiting.refId, action: 'approve' });
+  });
+
+  it('are absent with a real service', async () => {
+    showIn(liveMeta());
+    await screen.findByRole('heading', { level: 1 });
+    expect(screen.queryByRole('group', { name: /Simulate/ })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Approve' })).not.toBeInTheDocument();
+  });
+});

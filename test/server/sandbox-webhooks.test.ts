@@ -6,6 +6,8 @@ import { webhookDeliverySchema } from '../../src/kyc/contract/live-events.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { type RunningSandbox, startSandbox } from '../../src/server/sandbox/sandbox.ts';
 import { webhookEventOf } from '../../src/server/sandbox/webhook-sender.ts';
+import { samplesOf } from '../../src/server/resolve-upstream.ts';
+import { requestWithBody, startTestApp, testEnvironment } from './http.ts';
 
 const SECRET = 'sandbox-webhook-secret';
 
@@ -108,5 +110,45 @@ describe("the sandbox's webhooks", () => {
       'review.rejected',
       'user.blocked',
     ]);
+  });
+});
+
+describe('POST /api/sandbox/simulate', () => {
+  async function appWith(simulate: boolean) {
+    const { sandbox, hook } = await sandboxWithReceiver();
+    const environment = testEnvironment(
+      { baseUrl: sandbox.url, clientId: sandbox.clientId, apiKey: 'unused' },
+      { samples: samplesOf(sandbox.candidates) },
+    );
+    const app = await startTestApp({ environments: [simulate ? { ...environment, simulate: sandbox.setStatus } : environment] });
+    running.push(app);
+    const post = (body: unknown) => requestWithBody(app.port, '/api/sandbox/simulate', JSON.stringify(body));
+    return { hook, post };
+  }
+
+  it("takes the decision in the sandbox, which sends the candidate's webhook", async () => {
+    const { hook, post } = await appWith(true);
+    const answer = await post({ kind: 'refId', id: 'crm-55102', action: 'approve' });
+    expect(answer.status).toBe(200);
+    const [delivery] = await hook.next(1);
+    expect(JSON.parse(delivery!.body)).toMatchObject({ event: 'review.approved', refId: 'crm-55102', status: 'approved' });
+  });
+
+  it('refuses an unknown action or candidate with a clear error, changing nothing', async () => {
+    const { hook, post } = await appWith(true);
+    const unknownAction = await post({ kind: 'refId', id: 'crm-55102', action: 'delete_everything' });
+    expect(unknownAction.status).toBe(400);
+    expect(JSON.parse(unknownAction.body).error.code).toBe('bad_request');
+    const unknownCandidate = await post({ kind: 'refId', id: 'nobody-here', action: 'approve' });
+    expect(unknownCandidate.status).toBe(404);
+    expect(hook.deliveries).toHaveLength(0);
+  });
+
+  it('does not exist without the embedded sandbox', async () => {
+    const { hook, post } = await appWith(false);
+    const answer = await post({ kind: 'refId', id: 'crm-55102', action: 'approve' });
+    expect(answer.status).toBe(404);
+    expect(JSON.parse(answer.body).error.code).toBe('no_such_route');
+    expect(hook.deliveries).toHaveLength(0);
   });
 });

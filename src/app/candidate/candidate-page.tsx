@@ -23,6 +23,7 @@ import { useDownloadProgress } from './download-progress.ts';
 import { Freshness, StatusChangeBanner, useStatusChange } from './freshness.tsx';
 import { serverClockOf } from '../api/server-clock.ts';
 import { LiveStatusLine, useLiveStatus, useShownRecord } from './live-status.tsx';
+import { SimulateControls } from './simulate-controls.tsx';
 
 /** What the search box and the automatic retry tell the candidate page through the history entry. */
 export interface LookupNote {
@@ -135,6 +136,7 @@ function CandidateLookup({ kind, id }: { kind: LookupKind; id: string }) {
         )}
         <Freshness fetchedAt={query.dataUpdatedAt} refreshing={query.isFetching} onRefresh={() => void query.refetch()} />
       </div>
+      {info?.upstream === 'sandbox' && <SimulateControls kind={kind} id={id} />}
       <CandidateView record={shown ?? query.data} />
     </div>
   );
