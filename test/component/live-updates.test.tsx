@@ -233,6 +233,29 @@ describe('the header', { timeout: 20_000 }, () => {
     expect(source.readyState).toBe(2);
   });
 
+  it('closes the stream and forgets the notifications at sign-out', async () => {
+    const user = userEvent.setup();
+    let signedIn = true;
+    stubApi({
+      session: () =>
+        new Response(JSON.stringify(signedIn ? { mode: 'users', user: 'ana', role: 'compliance' } : { mode: 'users' }), {
+          headers: { 'content-type': 'application/json' },
+        }),
+      meta: liveMeta(),
+    });
+    renderWithProviders('/');
+    const source = await stream();
+    source.send(event({ refId: 'before-sign-out', recordId: null }));
+    await waitFor(() => expect(screen.getByRole('button', { name: /Notifications/ })).toHaveTextContent('1'));
+    signedIn = false;
+    await user.click(screen.getByRole('button', { name: 'Sign out' }));
+    await screen.findByRole('heading', { name: 'Sign in' });
+    expect(source.readyState).toBe(2);
+    expect(screen.queryByRole('button', { name: /Notifications/ })).not.toBeInTheDocument();
+    // Nothing of the session that ended is left on the page.
+    expect(document.body).not.toHaveTextContent('before-sign-out');
+  });
+
   it(`keeps the last ${MAX_NOTIFICATIONS} events, newest first, in memory only, each a link to its candidate`, async () => {
     const user = userEvent.setup();
     const setItem = vi.spyOn(Storage.prototype, 'setItem');

@@ -47,6 +47,11 @@ export function deliverLiveEvent(event: LiveEvent): void {
   notifyBrowser(event);
 }
 
+/** Forgets the tab's notifications: at sign-out, as soon as it is asked, as the recent lookups are. */
+export function clearLiveNotifications(): void {
+  setNotifications([]);
+}
+
 /** Opens the stream; the returned function closes it and forgets the session's notifications. */
 export function startLiveStream(): () => void {
   const mine = ++generation;
