@@ -19,6 +19,8 @@ export interface ApiEnvironment {
   summaryFields?: string[];
   replyTemplates?: Record<string, ReplyTemplate>;
   archiveOnExtract?: 'refuse' | 'accept';
+  /** The shared secret the service signs its webhooks with (issue 22); without it, no receiver. Server memory only. */
+  webhookSecret?: string;
 }
 
 /** An environment ready to serve: its lookups' dependencies built once. */
@@ -149,6 +151,7 @@ export async function metaFor(
       : {}),
     ...display,
     ...(current.environment.summaryFields ? { summaryFields: current.environment.summaryFields } : {}),
+    live: allowed && Boolean(current.environment.webhookSecret),
   };
 }
 

@@ -64,6 +64,7 @@ export async function resolveUpstream(config: Config): Promise<ResolvedUpstream>
         target: { baseUrl: sandbox.url, clientId: sandbox.clientId, apiKey: sandbox.keys.full, statusApiKey: sandbox.keys.status },
         info: { name: environment.name, label: environment.label, clientId: sandbox.clientId, upstream: 'sandbox' },
         samples: samplesOf(sandbox.candidates),
+        ...(environment.webhookSecret ? { webhookSecret: environment.webhookSecret } : {}),
       },
     ],
     banner: sandboxBanner(config.sandbox, sandbox.url, sandbox.candidates.length),
@@ -72,8 +73,11 @@ export async function resolveUpstream(config: Config): Promise<ResolvedUpstream>
 }
 
 /** What an environment of CONFIG_FILE says for itself, over the server's display defaults. */
-function settingsOf(environment: EnvironmentConfig): Pick<ApiEnvironment, 'summaryFields' | 'replyTemplates' | 'archiveOnExtract'> {
+function settingsOf(
+  environment: EnvironmentConfig,
+): Pick<ApiEnvironment, 'summaryFields' | 'replyTemplates' | 'archiveOnExtract' | 'webhookSecret'> {
   return {
+    ...(environment.webhookSecret ? { webhookSecret: environment.webhookSecret } : {}),
     ...(environment.summaryFields ? { summaryFields: environment.summaryFields } : {}),
     ...(environment.replyTemplates ? { replyTemplates: environment.replyTemplates } : {}),
     ...(environment.archiveOnExtract ? { archiveOnExtract: environment.archiveOnExtract } : {}),

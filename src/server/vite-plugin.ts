@@ -1,5 +1,6 @@
 import type http from 'node:http';
 import type { Connect, Logger as ViteLogger, Plugin } from 'vite';
+import { WEBHOOK_PATH } from '../kyc/contract/live-events.ts';
 import { type Config, loadConfig } from './config/config.ts';
 import { createApiFromConfig, describeAccess, describeSharedState, describeState } from './api.ts';
 import { ApiFailure } from './http/api-failure.ts';
@@ -51,7 +52,7 @@ export function candidateLookupApi(): Plugin {
     );
 
     middlewares.use((req, res, next) => {
-      if (!req.url?.startsWith('/api')) return next();
+      if (!req.url?.startsWith('/api') && !req.url?.startsWith(WEBHOOK_PATH)) return next();
       ready.then(
         ({ api }) => api(req, res, next),
         () => sendFailure(res, new ApiFailure('api_not_started', API_NOT_STARTED)),

@@ -85,7 +85,8 @@ export interface RefusalsAuditEntry {
   /** The batch's request, when the line counts one batch's invalid ids. */
   requestId?: string;
   user: string;
-  role: Role;
+  /** None for refused webhook deliveries: the service sent them. */
+  role?: Role;
   /** The batch's environment, when the line counts one batch's invalid ids. */
   env?: string;
   kind: 'refusals';
@@ -98,6 +99,38 @@ export interface RefusalsAuditEntry {
   to: string;
 }
 
+/**
+ * A webhook delivery accepted (issue 22): what the KYC service said changed, ids and status only. The
+ * service, not a user, sent it; its body's other fields are never written.
+ */
+export interface WebhookAuditEntry {
+  time: string;
+  /** The delivery's request id, also in its log line and its X-Request-Id header. */
+  requestId?: string;
+  kind: 'webhook';
+  env: string;
+  event: string;
+  refId: string | null;
+  recordId: string | null;
+  /** The status the delivery gives, or the one its event implies; null when neither says. */
+  status: string | null;
+  isArchived: boolean;
+}
+
+/** Who refused webhook deliveries are counted under (audit-refusals.ts): the service, in a form no username takes. */
+export const WEBHOOK_SENDER = '(webhook)';
+
+/** A webhook delivery refused: the first of its interval written, the rest counted (audit-refusals.ts). Nothing of its body. */
+export interface RefusedWebhookAuditEntry {
+  time: string;
+  requestId?: string;
+  user: typeof WEBHOOK_SENDER;
+  env: string;
+  kind: 'webhook_refused';
+  status: number;
+  code: string | null;
+}
+
 /** Written by the log itself: lines that reached the file after their lookups had been refused. */
 export interface NoteAuditEntry {
   time: string;
@@ -106,7 +139,15 @@ export interface NoteAuditEntry {
 }
 
 /** Every kind of line the audit log holds. */
-export type AuditLine = AuditEntry | ExportAuditEntry | RefusedRequestAuditEntry | ListAuditEntry | RefusalsAuditEntry | NoteAuditEntry;
+export type AuditLine =
+  | AuditEntry
+  | ExportAuditEntry
+  | RefusedRequestAuditEntry
+  | ListAuditEntry
+  | RefusalsAuditEntry
+  | NoteAuditEntry
+  | WebhookAuditEntry
+  | RefusedWebhookAuditEntry;
 
 export interface AuditLog {
   /** Resolves once the line is written; rejects if it could not be (the lookup is then refused). */
