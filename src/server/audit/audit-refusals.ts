@@ -1,11 +1,5 @@
-import type {
-  AuditEntry,
-  AuditLog,
-  ListAuditEntry,
-  RefusalsAuditEntry,
-  RefusedRequestAuditEntry,
-  RefusedWebhookAuditEntry,
-} from './audit.ts';
+import type { AuditEntry, AuditLog, ListAuditEntry, RefusalsAuditEntry, RefusedRequestAuditEntry } from './audit.ts';
+import type { RefusedWebhookAuditEntry } from './webhook-lines.ts';
 
 /**
  * Refusals that repeat (a user over their rate limit, again and again) are counted, not written one

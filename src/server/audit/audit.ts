@@ -4,6 +4,7 @@ import { openChainedFile } from './audit-file.ts';
 import { auditLineBody } from './audit-line.ts';
 import type { Role } from '../../kyc/contract/api.ts';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
+import type { RefusedWebhookAuditEntry, WebhookAuditEntry } from './webhook-lines.ts';
 
 /** One line per lookup: who looked up which id, and what came of it. Never a key, never candidate data. */
 export interface AuditEntry {
@@ -97,38 +98,6 @@ export interface RefusalsAuditEntry {
   /** The first and last of them. */
   from: string;
   to: string;
-}
-
-/**
- * A webhook delivery accepted (issue 22): what the KYC service said changed, ids and status only. The
- * service, not a user, sent it; its body's other fields are never written.
- */
-export interface WebhookAuditEntry {
-  time: string;
-  /** The delivery's request id, also in its log line and its X-Request-Id header. */
-  requestId?: string;
-  kind: 'webhook';
-  env: string;
-  event: string;
-  refId: string | null;
-  recordId: string | null;
-  /** The status the delivery gives, or the one its event implies; null when neither says. */
-  status: string | null;
-  isArchived: boolean;
-}
-
-/** Who refused webhook deliveries are counted under (audit-refusals.ts): the service, in a form no username takes. */
-export const WEBHOOK_SENDER = '(webhook)';
-
-/** A webhook delivery refused: the first of its interval written, the rest counted (audit-refusals.ts). Nothing of its body. */
-export interface RefusedWebhookAuditEntry {
-  time: string;
-  requestId?: string;
-  user: typeof WEBHOOK_SENDER;
-  env: string;
-  kind: 'webhook_refused';
-  status: number;
-  code: string | null;
 }
 
 /** Written by the log itself: lines that reached the file after their lookups had been refused. */

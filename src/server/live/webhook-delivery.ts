@@ -1,5 +1,5 @@
 import { type LiveEvent, WEBHOOK_EVENTS, type WebhookDelivery, webhookDeliverySchema } from '../../kyc/contract/live-events.ts';
-import type { WebhookAuditEntry } from '../audit/audit.ts';
+import type { WebhookAuditEntry } from '../audit/webhook-lines.ts';
 
 /** A signed body read as a delivery; undefined when it is not JSON of a delivery's shape (what it held is never repeated). */
 export function readDelivery(body: Buffer): WebhookDelivery | undefined {

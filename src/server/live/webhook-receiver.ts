@@ -1,7 +1,8 @@
 import type http from 'node:http';
 import { WEBHOOK_MAX_BODY_BYTES, WEBHOOK_PATH, WEBHOOK_SIGNATURE_HEADER } from '../../kyc/contract/live-events.ts';
 import type { ApiEnvironment } from '../api-environments.ts';
-import { type AuditLog, type RefusedWebhookAuditEntry, WEBHOOK_SENDER } from '../audit/audit.ts';
+import type { AuditLog } from '../audit/audit.ts';
+import { type RefusedWebhookAuditEntry, WEBHOOK_SENDER } from '../audit/webhook-lines.ts';
 import type { RefusalLog } from '../audit/audit-refusals.ts';
 import { countLine, writeLine } from '../audit/audit-trail.ts';
 import { ApiFailure } from '../http/api-failure.ts';
