@@ -112,6 +112,13 @@ describe('the webhook receiver: size, shape and client', () => {
     expect(hub.events).toEqual([]);
   });
 
+  it('accepts a delivery with an empty or missing refId when it has a recordId, and passes the refId on as null', async () => {
+    const published = hub.next();
+    expect((await deliver(app.port, deliveryBody({ refId: '', recordId: 'rec-only' }))).status).toBe(200);
+    expect(await published).toMatchObject({ refId: null, recordId: 'rec-only' });
+    expect(codeOf(await deliver(app.port, deliveryBody({ refId: '', recordId: '' })))).toBe('webhook_delivery_invalid');
+  });
+
   it('refuses a signed delivery for another client id with 400', async () => {
     const res = await deliver(app.port, deliveryBody({ clientId: 'someone_else' }));
     expect(res.status).toBe(400);

@@ -30,8 +30,8 @@ export function liveEventOf(environment: string, delivery: WebhookDelivery, at: 
   return {
     environment,
     event: delivery.event,
-    refId: delivery.refId ?? null,
-    recordId: delivery.recordId ?? null,
+    refId: delivery.refId || null,
+    recordId: delivery.recordId || null,
     status: delivery.status || (Object.hasOwn(STATUS_OF_EVENT, delivery.event) ? STATUS_OF_EVENT[delivery.event]! : null),
     isArchived: delivery.event === 'user.deleted' || delivery.isArchived === true,
     at,
