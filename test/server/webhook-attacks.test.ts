@@ -1,3 +1,4 @@
+import http from 'node:http';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { signatureMatches, signatureOf } from '../../src/server/live/webhook-signature.ts';
@@ -51,6 +52,43 @@ describe('webhook attacks', () => {
     expect(compared.calls).toEqual(forgeries.map(() => [32, 32]));
     expect(hub.events).toEqual([]);
     expect(audit.lines.filter((line) => line.kind === 'webhook')).toEqual([]);
+  });
+
+  it('attack: a 10 MB delivery is refused at 64 kB and its connection cut, never read to its end', async () => {
+    const total = 10 * 1024 * 1024;
+    const outcome = await new Promise<{ status?: number; sent: number; error?: string }>((resolve) => {
+      let sent = 0;
+      const req = http.request(
+        {
+          host: '127.0.0.1',
+          port: app.port,
+          path: '/webhooks/kyc',
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          agent: false,
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve({ status: res.statusCode, sent }));
+        },
+      );
+      req.on('error', (error: NodeJS.ErrnoException) => resolve({ sent, error: error.code }));
+      const chunk = Buffer.alloc(64 * 1024, 0x20);
+      const write = () => {
+        while (sent < total) {
+          sent += chunk.length;
+          if (!req.write(chunk)) return void req.once('drain', write);
+        }
+        req.end();
+      };
+      write();
+    });
+    // Either the 413 arrived, or the connection was cut while the sender was still writing: never a 200, never 10 MB taken in.
+    if (outcome.status !== undefined) expect(outcome.status).toBe(413);
+    else expect(outcome.error).toMatch(/^(ECONNRESET|EPIPE)$/);
+    expect(audit.lines.filter((line) => line.kind === 'webhook')).toEqual([]);
+    const after = deliveryBody({ guid: 'g-after-flood' });
+    expect((await deliver(app.port, after)).status).toBe(200);
   });
 
   it('attack: a validly signed delivery replayed later is accepted once', async () => {
