@@ -84,6 +84,7 @@ const BATCH_CONCURRENCY = 8;
 export function createApiHandler(options: ApiHandlerOptions): Middleware {
   const access = options.access ?? createAccessControl({ mode: 'local', allowUnauthenticated: false });
   const metrics = options.metrics ?? createMetrics();
+  const refusals = options.refusals ?? createRefusalLog(options.audit);
   const served = serveEnvironments(options.environments, {
     timeoutMs: options.timeoutMs,
     maxResponseBytes: options.maxResponseBytes,
@@ -94,7 +95,7 @@ export function createApiHandler(options: ApiHandlerOptions): Middleware {
     access,
     rateLimiter: options.rateLimiter ?? NO_RATE_LIMIT,
     audit: options.audit,
-    refusals: options.refusals ?? createRefusalLog(options.audit),
+    refusals,
     metrics,
   });
   const table = environmentTable({
@@ -111,7 +112,7 @@ export function createApiHandler(options: ApiHandlerOptions): Middleware {
     deliveryIds: options.deliveryIds ?? deliveryIdsInMemory(),
     rateLimiter: options.webhookRateLimiter ?? NO_RATE_LIMIT,
     audit: options.audit,
-    refusals: served[0]!.deps.refusals,
+    refusals,
     metrics,
     ...(options.logger ? { logger: options.logger } : {}),
   });
