@@ -39,6 +39,7 @@ async function main(): Promise<void> {
 
   listenOrExit(server, config.host, config.port, logger, (url) => {
     output.listening(url);
+    upstream.listening?.(url);
     if (!isLoopbackHost(config.host)) logger.info(`Listening on ${config.host}: reachable from other machines.`);
   });
   const metricsServer = config.metrics ? startMetrics(config.metrics, metrics, logger) : undefined;

@@ -15,6 +15,9 @@ import { bytesSent, rawPathOf, sendFailure, sendThrown } from './http/http-reply
 import { refusalOf } from './http/request-guard.ts';
 import { type ApiCall, findRoute, type Route, routeLabel } from './http/routes.ts';
 import { setSecurityHeaders } from './http/security-headers.ts';
+import { deliveryIdsInMemory, type DeliveryIds } from './live/delivery-ids.ts';
+import type { LiveHub } from './live/live-hub.ts';
+import { createWebhookReceiver, isWebhookPath, SILENT_HUB } from './live/webhook-receiver.ts';
 import { type Logger, noteUser, requestIdOf, setRoute, startRequestLog } from './log/log.ts';
 import { createMetrics, type Metrics } from './ops/metrics.ts';
 import { NO_RATE_LIMIT, type RateLimiter } from './ops/rate-limit.ts';
@@ -66,6 +69,12 @@ export interface ApiHandlerOptions {
   metrics?: Metrics;
   /** Reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed (default: none). */
   trustedProxies?: readonly string[];
+  /** Where accepted webhook deliveries go, to every open page (default: nowhere). */
+  hub?: LiveHub;
+  /** Webhook deliveries accepted, by guid, for 24 h (default: in this handler). */
+  deliveryIds?: DeliveryIds;
+  /** Webhook deliveries per sending address (default: no limit). */
+  webhookRateLimiter?: RateLimiter;
 }
 
 export type Middleware = (req: http.IncomingMessage, res: http.ServerResponse, next?: () => void) => void;
@@ -76,6 +85,7 @@ const BATCH_CONCURRENCY = 8;
 export function createApiHandler(options: ApiHandlerOptions): Middleware {
   const access = options.access ?? createAccessControl({ mode: 'local', allowUnauthenticated: false });
   const metrics = options.metrics ?? createMetrics();
+  const refusals = options.refusals ?? createRefusalLog(options.audit);
   const served = serveEnvironments(options.environments, {
     timeoutMs: options.timeoutMs,
     maxResponseBytes: options.maxResponseBytes,
@@ -86,7 +96,7 @@ export function createApiHandler(options: ApiHandlerOptions): Middleware {
     access,
     rateLimiter: options.rateLimiter ?? NO_RATE_LIMIT,
     audit: options.audit,
-    refusals: options.refusals ?? createRefusalLog(options.audit),
+    refusals,
     metrics,
   });
   const table = environmentTable({
@@ -98,11 +108,22 @@ export function createApiHandler(options: ApiHandlerOptions): Middleware {
   const routes = [...openRoutes({ access, metrics }), ...sandboxRoutes(simulate), ...environmentRoutes(served, table), ...lastRoutes()];
   const refuseProxied = options.refuseProxied ?? options.access === undefined;
   const resolveClient = createClientResolver(options.trustedProxies ?? []);
+  const receiveWebhook = createWebhookReceiver({
+    environments: options.environments,
+    hub: options.hub ?? SILENT_HUB,
+    deliveryIds: options.deliveryIds ?? deliveryIdsInMemory(),
+    rateLimiter: options.webhookRateLimiter ?? NO_RATE_LIMIT,
+    audit: options.audit,
+    refusals,
+    metrics,
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
 
   return (req, res, next) => {
     // Before anything else, also for the static files served after this handler: who is asking, and how.
     noteClient(req, resolveClient);
     const path = rawPathOf(req);
+    if (isWebhookPath(path)) return receiveWebhook(req, res, path);
     if (path !== API_PREFIX && !path.startsWith(`${API_PREFIX}/`)) {
       if (next) return next();
       return sendFailure(res, new ApiFailure('no_such_route', 'Not found.'));

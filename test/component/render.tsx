@@ -84,7 +84,7 @@ export function testMeta(overrides: Partial<ApiMeta> = {}): ApiMeta {
     upstream === 'sandbox'
       ? { name: 'sandbox', label: 'Sandbox', upstream }
       : { name: 'default', label: 'Production', clientId: 'acme_kyc', upstream };
-  return { upstream, environment, allowed: true, environments: [environment], replyTemplates: DEFAULT_REPLIES, ...overrides };
+  return { upstream, environment, allowed: true, environments: [environment], replyTemplates: DEFAULT_REPLIES, live: false, ...overrides };
 }
 
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {

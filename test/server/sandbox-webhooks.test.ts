@@ -6,8 +6,15 @@ import { webhookDeliverySchema } from '../../src/kyc/contract/live-events.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { type RunningSandbox, startSandbox } from '../../src/server/sandbox/sandbox.ts';
 import { webhookEventOf } from '../../src/server/sandbox/webhook-sender.ts';
-import { samplesOf } from '../../src/server/resolve-upstream.ts';
-import { requestWithBody, startTestApp, testEnvironment } from './http.ts';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createApiFromConfig } from '../../src/server/api.ts';
+import { createAppServer } from '../../src/server/app-server.ts';
+import { parseConfig } from '../../src/server/config/config.ts';
+import { resolveUpstream, samplesOf } from '../../src/server/resolve-upstream.ts';
+import { listen, rawRequest, requestWithBody, startTestApp, testEnvironment } from './http.ts';
+import { recordingHub } from './webhook-fixture.ts';
 
 const SECRET = 'sandbox-webhook-secret';
 
@@ -150,5 +157,32 @@ describe('POST /api/sandbox/simulate', () => {
     expect(answer.status).toBe(404);
     expect(JSON.parse(answer.body).error.code).toBe('no_such_route');
     expect(hook.deliveries).toHaveLength(0);
+  });
+});
+
+describe('sandbox mode, wired as npm start wires it', () => {
+  it("sends each simulated decision to the app's own receiver, signed with the start's secret, which publishes it", async () => {
+    const config = parseConfig({ AUDIT_LOG: path.join(mkdtempSync(path.join(os.tmpdir(), 'cl-sandbox-live-')), 'audit.jsonl') });
+    const upstream = await resolveUpstream(config);
+    const hub = recordingHub();
+    const configured = createApiFromConfig(config, upstream, { hub });
+    const server = await listen(createAppServer({ api: configured.handler, staticDir: 'public' }));
+    try {
+      upstream.listening?.(`http://127.0.0.1:${server.port}/`);
+      const meta = JSON.parse((await rawRequest(server.port, '/api/meta')).body);
+      expect(meta.live).toBe(true);
+      expect(meta.environments[0].live).toBe(true);
+      const published = hub.next();
+      const answer = await requestWithBody(
+        server.port,
+        '/api/sandbox/simulate',
+        JSON.stringify({ kind: 'refId', id: 'crm-55102', action: 'approve' }),
+      );
+      expect(answer.status).toBe(200);
+      expect(await published).toMatchObject({ environment: 'sandbox', event: 'review.approved', refId: 'crm-55102', status: 'approved' });
+    } finally {
+      await server.close();
+      await Promise.all([configured.close(), upstream.close()]);
+    }
   });
 });

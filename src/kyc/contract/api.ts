@@ -126,6 +126,8 @@ export const apiMetaSchema = z.object({
   summaryFields: z.optional(z.array(z.string())),
   /** PRIVACY_MASK_DEFAULT=on: pages open with pictures blurred and contact details masked. */
   privacyMaskDefault: z.optional(z.boolean()),
+  /** This environment has a webhook secret, so the service's webhooks update its pages (issue 22); false: "live updates off". */
+  live: z.boolean(),
 });
 export type ApiMeta = z.infer<typeof apiMetaSchema>;
 

@@ -1,6 +1,7 @@
-import { createHmac, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { WEBHOOK_SIGNATURE_HEADER } from '../../kyc/contract/live-events.ts';
 import { type CandidateRecord, statusLevelOf } from '../../kyc/contract/schema.ts';
+import { signatureOf } from '../live/webhook-signature.ts';
 
 /**
  * The sandbox's webhooks (issue 22): in sandbox mode the app's own receiver is registered with the
@@ -9,8 +10,8 @@ import { type CandidateRecord, statusLevelOf } from '../../kyc/contract/schema.t
  */
 
 export interface WebhookTarget {
-  /** The app's receiver, e.g. `http://127.0.0.1:3000/webhooks/kyc`. */
-  url: string;
+  /** The app's receiver, e.g. `http://127.0.0.1:3000/webhooks/kyc`; a function when it is known only once the app listens (undefined until then: nothing is sent). */
+  url: string | (() => string | undefined);
   /** The shared secret the receiver checks the signature with. */
   secret: string;
 }
@@ -32,7 +33,7 @@ export function webhookEventOf(status: string): string {
 
 /** `sha256=<hex>` of the body with the secret, as the service signs (the receiver also takes the bare hex). */
 export function signWebhookBody(body: string, secret: string): string {
-  return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+  return `sha256=${signatureOf(body, secret)}`;
 }
 
 /** A delivery's body for a record as it now is: its status level (ids, status, dates), never identity data. */
@@ -48,8 +49,10 @@ export function webhookBodyOf(record: CandidateRecord, clientId: string, event =
 export function createWebhookSender(target: WebhookTarget, clientId: string, onProblem: (problem: string) => void = () => {}) {
   let queue = Promise.resolve();
   const deliver = async (body: string) => {
+    const url = typeof target.url === 'function' ? target.url() : target.url;
+    if (url === undefined) return;
     try {
-      const response = await fetch(target.url, {
+      const response = await fetch(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', [WEBHOOK_SIGNATURE_HEADER]: signWebhookBody(body, target.secret) },
         body,
