@@ -56,7 +56,8 @@ describe('the webhook receiver in the production server', () => {
   });
 
   it('has no receiver without a secret: 404, and /api/meta says live updates are off', async () => {
-    const at = await sandboxInstance({});
+    // A real service's environment (the sandbox always has one: its secret is made at each start).
+    const at = await sandboxInstance({ KYC_BASE_URL: 'http://127.0.0.1:9', KYC_CLIENT_ID: 'acme', KYC_API_KEY: 'key-0123456789' });
     expect(codeOf(await signed(deliveryBody(), at.port))).toBe('no_such_route');
     expect(apiMetaSchema.parse(JSON.parse((await at.request('/api/meta')).body)).live).toBe(false);
   });
