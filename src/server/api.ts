@@ -12,6 +12,8 @@ import { createLogger, type Logger } from './log/log.ts';
 import type { SignInRefusalEvent } from './auth/access-control.ts';
 import { createMetrics, type Metrics, observeAuditLog } from './ops/metrics.ts';
 import { createApiHandler, type Middleware } from './proxy.ts';
+import { deliveryIdsFor } from './live/delivery-ids.ts';
+import type { LiveHub } from './live/live-hub.ts';
 import { createRateLimiter } from './ops/rate-limit.ts';
 import { createRedisStore, describeRedisUrl } from './state/redis-store.ts';
 import { createMemoryStore, type SharedStore } from './state/store.ts';
@@ -43,6 +45,8 @@ export function createApiFromConfig(
      */
     logger?: Logger;
     access?: Omit<AccessOptions, 'store'>;
+    /** Where accepted webhook deliveries go (default: nowhere). */
+    hub?: LiveHub;
   } = {},
 ): ConfiguredApi {
   checkUserEnvironments(config);
@@ -79,6 +83,9 @@ export function createApiFromConfig(
     metrics,
     logger,
     trustedProxies: config.trustedProxies,
+    ...(options.hub ? { hub: options.hub } : {}),
+    deliveryIds: deliveryIdsFor(store),
+    webhookRateLimiter: createRateLimiter(store, 'webhooks', config.rateLimitWebhooksPerMinute),
   });
   const volume = auditVolume(audit);
   const checks = [

@@ -3,6 +3,7 @@ import { API_PREFIX, type ApiMeta } from '../kyc/contract/api.ts';
 import { DEFAULT_REPLIES, type ReplyTemplate } from '../kyc/contract/replies.ts';
 import { type ApiEnvironment, environmentRoutes } from './api-environments.ts';
 import { environmentTable, lastRoutes, openRoutes } from './api-routes.ts';
+import { sandboxRoutes } from './sandbox/simulate-route.ts';
 import type { ArchivingFindings } from './archiving/archiving-findings.ts';
 import type { AuditLog } from './audit/audit.ts';
 import { createRefusalLog, type RefusalLog } from './audit/audit-refusals.ts';
@@ -15,6 +16,9 @@ import { refusalOf } from './http/request-guard.ts';
 import type { BatchClock } from './lookup/batch-runner.ts';
 import { type ApiCall, findRoute, type Route, routeLabel } from './http/routes.ts';
 import { setSecurityHeaders } from './http/security-headers.ts';
+import { deliveryIdsInMemory, type DeliveryIds } from './live/delivery-ids.ts';
+import type { LiveHub } from './live/live-hub.ts';
+import { createWebhookReceiver, isWebhookPath, SILENT_HUB } from './live/webhook-receiver.ts';
 import { type Logger, noteUser, requestIdOf, setRoute, startRequestLog } from './log/log.ts';
 import { createMetrics, type Metrics } from './ops/metrics.ts';
 import { NO_RATE_LIMIT, type RateLimiter } from './ops/rate-limit.ts';
@@ -70,6 +74,12 @@ export interface ApiHandlerOptions {
   metrics?: Metrics;
   /** Reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed (default: none). */
   trustedProxies?: readonly string[];
+  /** Where accepted webhook deliveries go, to every open page (default: nowhere). */
+  hub?: LiveHub;
+  /** Webhook deliveries accepted, by guid, for 24 h (default: in this handler). */
+  deliveryIds?: DeliveryIds;
+  /** Webhook deliveries per sending address (default: no limit). */
+  webhookRateLimiter?: RateLimiter;
 }
 
 export type Middleware = (req: http.IncomingMessage, res: http.ServerResponse, next?: () => void) => void;
@@ -77,9 +87,24 @@ export type Middleware = (req: http.IncomingMessage, res: http.ServerResponse, n
 /** Enough to keep a batch of 500 well under 10 s, and gentle on the service. */
 const BATCH_CONCURRENCY = 8;
 
+/** What every environment's routes share: the batch's budget and pace, the reply texts, the display defaults. */
+function tableOptions(options: ApiHandlerOptions, access: AccessControl): Parameters<typeof environmentTable>[0] {
+  return {
+    batch: {
+      budget: options.batchBudget ?? NO_RATE_LIMIT,
+      access,
+      concurrency: options.batchConcurrency ?? BATCH_CONCURRENCY,
+      ...(options.batchClock ? { clock: options.batchClock } : {}),
+    },
+    replyTemplates: options.replyTemplates ?? DEFAULT_REPLIES,
+    display: options.display,
+  };
+}
+
 export function createApiHandler(options: ApiHandlerOptions): Middleware {
   const access = options.access ?? createAccessControl({ mode: 'local', allowUnauthenticated: false });
   const metrics = options.metrics ?? createMetrics();
+  const refusals = options.refusals ?? createRefusalLog(options.audit);
   const served = serveEnvironments(options.environments, {
     timeoutMs: options.timeoutMs,
     browserStallMs: options.browserStallMs,
@@ -91,27 +116,30 @@ export function createApiHandler(options: ApiHandlerOptions): Middleware {
     access,
     rateLimiter: options.rateLimiter ?? NO_RATE_LIMIT,
     audit: options.audit,
-    refusals: options.refusals ?? createRefusalLog(options.audit),
+    refusals,
     metrics,
   });
-  const table = environmentTable({
-    batch: {
-      budget: options.batchBudget ?? NO_RATE_LIMIT,
-      access,
-      concurrency: options.batchConcurrency ?? BATCH_CONCURRENCY,
-      ...(options.batchClock ? { clock: options.batchClock } : {}),
-    },
-    replyTemplates: options.replyTemplates ?? DEFAULT_REPLIES,
-    display: options.display,
-  });
-  const routes = [...openRoutes({ access, metrics }), ...environmentRoutes(served, table), ...lastRoutes()];
+  const table = environmentTable(tableOptions(options, access));
+  const simulate = options.environments.find((environment) => environment.simulate)?.simulate;
+  const routes = [...openRoutes({ access, metrics }), ...sandboxRoutes(simulate), ...environmentRoutes(served, table), ...lastRoutes()];
   const refuseProxied = options.refuseProxied ?? options.access === undefined;
   const resolveClient = createClientResolver(options.trustedProxies ?? []);
+  const receiveWebhook = createWebhookReceiver({
+    environments: options.environments,
+    hub: options.hub ?? SILENT_HUB,
+    deliveryIds: options.deliveryIds ?? deliveryIdsInMemory(),
+    rateLimiter: options.webhookRateLimiter ?? NO_RATE_LIMIT,
+    audit: options.audit,
+    refusals,
+    metrics,
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
 
   return (req, res, next) => {
     // Before anything else, also for the static files served after this handler: who is asking, and how.
     noteClient(req, resolveClient);
     const path = rawPathOf(req);
+    if (isWebhookPath(path)) return receiveWebhook(req, res, path);
     if (path !== API_PREFIX && !path.startsWith(`${API_PREFIX}/`)) {
       if (next) return next();
       return sendFailure(res, new ApiFailure('no_such_route', 'Not found.'));

@@ -67,6 +67,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
 
   const url = await orClose(() => listenOrSay(server, config.host, config.port, logger), [freeSpace, api, upstream]);
   output.listening(url);
+  upstream.listening?.(url);
   if (!isLoopbackHost(config.host)) logger.info(`Listening on ${config.host}: reachable from other machines.`);
   const metricsServer = config.metrics ? await startMetrics(config.metrics, metrics, logger) : undefined;
 

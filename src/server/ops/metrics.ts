@@ -28,6 +28,8 @@ export interface Metrics {
   rateLimited: client.Counter<'limit'>;
   /** OpenID Connect sign-ins that gave no session, by why (the refusal page's reason). */
   oidcSignInRefusals: client.Counter<'reason'>;
+  /** Webhook deliveries (issue 22) by event (a documented one, `other` or `unknown`) and result (accepted, duplicate, ping or the error code). */
+  webhookDeliveries: client.Counter<'event' | 'result'>;
 }
 
 /**
@@ -45,7 +47,13 @@ export function createMetrics(options: { processMetrics?: boolean } = {}): Metri
   const registry = new client.Registry();
   const registers = [registry];
   if (options.processMetrics) client.collectDefaultMetrics({ register: registry, prefix: 'candidate_lookup_' });
-  return { registry, ...lookupMetrics(registers), ...auditMetrics(registers), ...refusalMetrics(registers) };
+  const webhookDeliveries = new client.Counter({
+    name: 'candidate_lookup_webhook_deliveries_total',
+    help: 'Webhook deliveries from the KYC service, by event (documented ones by name, other, or unknown when refused before it was read) and result (accepted, duplicate, ping, or the error code answered).',
+    labelNames: ['event', 'result'],
+    registers,
+  });
+  return { registry, ...lookupMetrics(registers), ...auditMetrics(registers), ...refusalMetrics(registers), webhookDeliveries };
 }
 
 /** Lookups and their requests to the KYC service: how many, how they ended, how long, how large. */
