@@ -11,7 +11,7 @@
  *   another feature only the entry it declares below, never its internals;
  * - the app itself (app.tsx, main.tsx, layout/): composes all of it.
  */
-const SHARED = ['environment', 'handoff', 'meta', 'preferences', 'recent', 'session', 'viewer'];
+const SHARED = ['environment', 'handoff', 'live', 'meta', 'preferences', 'recent', 'session', 'viewer'];
 
 /** Each feature, and the files of it another feature may import. */
 const FEATURES = {

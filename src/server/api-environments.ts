@@ -1,3 +1,4 @@
+import type { SetStatus } from './sandbox/test-controls.ts';
 import { API_PREFIX, type ApiMeta, decodeEnvironmentName, type EnvironmentInfo, type SampleCandidate } from '../kyc/contract/api.ts';
 import type { ReplyTemplate } from '../kyc/contract/replies.ts';
 import type { RefusedEntry } from './audit/audit-refusals.ts';
@@ -19,6 +20,10 @@ export interface ApiEnvironment {
   summaryFields?: string[];
   replyTemplates?: Record<string, ReplyTemplate>;
   archiveOnExtract?: 'refuse' | 'accept';
+  /** The embedded sandbox's decision, for the simulate buttons (sandbox mode only). */
+  simulate?: SetStatus;
+  /** The shared secret the service signs its webhooks with (issue 22); without it, no receiver. Server memory only. */
+  webhookSecret?: string;
 }
 
 /** An environment ready to serve: its lookups' dependencies built once. */
@@ -141,16 +146,22 @@ export async function metaFor(
   return {
     upstream: info.upstream,
     ...(allowed && samples ? { samples: identity.role === 'support' ? samples.map(withoutName) : samples } : {}),
-    environment: allowed ? info : { name: info.name, label: info.name, upstream: info.upstream },
+    environment: allowed ? withLive(current.environment) : { name: info.name, label: info.name, upstream: info.upstream, live: false },
     allowed,
-    environments: served.map((s) => s.environment.info).filter((e) => mayUse(identity, e.name)),
+    environments: served.filter((s) => mayUse(identity, s.environment.info.name)).map((s) => withLive(s.environment)),
     replyTemplates: current.environment.replyTemplates ?? replyTemplates,
     ...(archivingKey
       ? { archivingKey: { ...archivingKey, ...(current.deps.hasStatusKey ? {} : { supportUsesFullKey: true as const }) } }
       : {}),
     ...display,
     ...(current.environment.summaryFields ? { summaryFields: current.environment.summaryFields } : {}),
+    live: allowed && Boolean(current.environment.webhookSecret),
   };
+}
+
+/** An environment as the browser knows it, with whether its pages update live (it has a webhook receiver). */
+function withLive(environment: ApiEnvironment): EnvironmentInfo {
+  return { ...environment.info, live: Boolean(environment.webhookSecret) };
 }
 
 /** Support users see status level only, so not a sample candidate's name either. */

@@ -12,13 +12,14 @@ import { createLogger, type Logger } from './log/log.ts';
 import type { SignInRefusalEvent } from './auth/access-control.ts';
 import { createMetrics, type Metrics, observeAuditLog } from './ops/metrics.ts';
 import { createApiHandler, type Middleware } from './proxy.ts';
+import { deliveryIdsFor } from './live/delivery-ids.ts';
+import type { LiveHub } from './live/live-hub.ts';
 import { createRateLimiter } from './ops/rate-limit.ts';
 import { createRedisStore, describeRedisUrl } from './state/redis-store.ts';
 import { createMemoryStore, type SharedStore } from './state/store.ts';
 import type { ResolvedUpstream } from './resolve-upstream.ts';
 import { createLiveHub } from './live/create-live-hub.ts';
 import type { EventStreamOptions } from './live/event-stream.ts';
-import type { LiveHub } from './live/live-hub.ts';
 
 export interface ConfiguredApi {
   handler: Middleware;
@@ -93,6 +94,8 @@ export function createApiFromConfig(
     trustedProxies: config.trustedProxies,
     hub,
     eventStreams: { ...options.eventStreams, stop: streamsStop.signal },
+    deliveryIds: deliveryIdsFor(store),
+    webhookRateLimiter: createRateLimiter(store, 'webhooks', config.rateLimitWebhooksPerMinute),
   });
   const volume = auditVolume(audit);
   const checks = [

@@ -3,6 +3,7 @@ import { API_PREFIX, type ApiMeta } from '../kyc/contract/api.ts';
 import { DEFAULT_REPLIES, type ReplyTemplate } from '../kyc/contract/replies.ts';
 import { type ApiEnvironment, environmentRoutes } from './api-environments.ts';
 import { environmentTable, lastRoutes, openRoutes } from './api-routes.ts';
+import { sandboxRoutes } from './sandbox/simulate-route.ts';
 import type { ArchivingFindings } from './archiving/archiving-findings.ts';
 import type { AuditLog } from './audit/audit.ts';
 import { createRefusalLog, type RefusalLog } from './audit/audit-refusals.ts';
@@ -12,8 +13,12 @@ import { ApiFailure } from './http/api-failure.ts';
 import { createClientResolver, noteClient } from './http/client.ts';
 import { bytesSent, rawPathOf, sendFailure, sendThrown } from './http/http-reply.ts';
 import { refusalOf } from './http/request-guard.ts';
+import type { BatchClock } from './lookup/batch-runner.ts';
 import { type ApiCall, findRoute, type Route, routeLabel } from './http/routes.ts';
 import { setSecurityHeaders } from './http/security-headers.ts';
+import { deliveryIdsInMemory, type DeliveryIds } from './live/delivery-ids.ts';
+import type { LiveHub } from './live/live-hub.ts';
+import { createWebhookReceiver, isWebhookPath } from './live/webhook-receiver.ts';
 import { type Logger, noteUser, requestIdOf, setRoute, startRequestLog } from './log/log.ts';
 import { createMetrics, type Metrics } from './ops/metrics.ts';
 import { NO_RATE_LIMIT, type RateLimiter } from './ops/rate-limit.ts';
@@ -21,7 +26,6 @@ import { serveEnvironments } from './serve-environments.ts';
 import { DEFAULT_MAX_IN_FLIGHT_PER_USER } from './upstream/upstream-slots.ts';
 import { createLiveHub } from './live/create-live-hub.ts';
 import { createEventStreams, type EventStreamOptions } from './live/event-stream.ts';
-import type { LiveHub } from './live/live-hub.ts';
 
 /**
  * The key-holding proxy: one connect-style handler for `/api/*`, mounted by the Vite plugin in
@@ -31,6 +35,8 @@ export interface ApiHandlerOptions {
   /** Where lookups go; the first is the default, the others are reached under `/api/e/<name>/…`. */
   environments: ApiEnvironment[];
   timeoutMs: number;
+  /** A browser that reads nothing of an answer in parts is cut off after this (default `timeoutMs`; tests make it short). */
+  browserStallMs?: number;
   maxResponseBytes: number;
   /** The bytes all answers in parts being built may hold at once (default PARTS_MEMORY_BYTES, parts-budget.ts). */
   partsMemoryBytes?: number;
@@ -52,6 +58,8 @@ export interface ApiHandlerOptions {
   batchBudget?: RateLimiter;
   /** Lookups of one batch under way at once (default 8). */
   batchConcurrency?: number;
+  /** The clock of a batch's pauses on the service's 429 (default: real time; tests give one that does not wait). */
+  batchClock?: BatchClock;
   /** Once an environment's key is seen to archive after extract: refuse its full lookups (default), or accept. */
   keyArchivesOnExtract?: 'refuse' | 'accept';
   /** Where that finding is kept, for every instance and the next start (default: in this handler only). */
@@ -72,6 +80,10 @@ export interface ApiHandlerOptions {
   hub?: LiveHub;
   /** The event streams' heartbeat, per-user cap and send buffer (default: event-stream.ts's). */
   eventStreams?: EventStreamOptions;
+  /** Webhook deliveries accepted, by guid, for 24 h (default: in this handler). */
+  deliveryIds?: DeliveryIds;
+  /** Webhook deliveries per sending address (default: no limit). */
+  webhookRateLimiter?: RateLimiter;
 }
 
 export type Middleware = (req: http.IncomingMessage, res: http.ServerResponse, next?: () => void) => void;
@@ -79,41 +91,73 @@ export type Middleware = (req: http.IncomingMessage, res: http.ServerResponse, n
 /** Enough to keep a batch of 500 well under 10 s, and gentle on the service. */
 const BATCH_CONCURRENCY = 8;
 
-export function createApiHandler(options: ApiHandlerOptions): Middleware {
-  const access = options.access ?? createAccessControl({ mode: 'local', allowUnauthenticated: false });
-  const metrics = options.metrics ?? createMetrics();
-  const served = serveEnvironments(options.environments, {
+/** What each environment's lookups are wired with: the handler's limits and its shared parts. */
+function wiringOf(
+  options: ApiHandlerOptions,
+  shared: Pick<Parameters<typeof serveEnvironments>[1], 'access' | 'refusals' | 'metrics'>,
+): Parameters<typeof serveEnvironments>[1] {
+  return {
     timeoutMs: options.timeoutMs,
+    browserStallMs: options.browserStallMs,
     maxResponseBytes: options.maxResponseBytes,
     partsMemoryBytes: options.partsMemoryBytes,
     maxInFlightPerUser: options.maxInFlightPerUser ?? DEFAULT_MAX_IN_FLIGHT_PER_USER,
     keyArchivesOnExtract: options.keyArchivesOnExtract,
     archivingFindings: options.archivingFindings,
-    access,
     rateLimiter: options.rateLimiter ?? NO_RATE_LIMIT,
     audit: options.audit,
-    refusals: options.refusals ?? createRefusalLog(options.audit),
-    metrics,
-  });
-  const table = environmentTable({
-    batch: { budget: options.batchBudget ?? NO_RATE_LIMIT, access, concurrency: options.batchConcurrency ?? BATCH_CONCURRENCY },
+    ...shared,
+  };
+}
+
+/** What every environment's routes share: the batch's budget and pace, the reply texts, the display defaults. */
+function tableOptions(options: ApiHandlerOptions, access: AccessControl): Parameters<typeof environmentTable>[0] {
+  return {
+    batch: {
+      budget: options.batchBudget ?? NO_RATE_LIMIT,
+      access,
+      concurrency: options.batchConcurrency ?? BATCH_CONCURRENCY,
+      ...(options.batchClock ? { clock: options.batchClock } : {}),
+    },
     replyTemplates: options.replyTemplates ?? DEFAULT_REPLIES,
     display: options.display,
-  });
-  const events = createEventStreams(options.hub ?? createLiveHub(), access, metrics, options.eventStreams);
+  };
+}
+
+export function createApiHandler(options: ApiHandlerOptions): Middleware {
+  const access = options.access ?? createAccessControl({ mode: 'local', allowUnauthenticated: false });
+  const metrics = options.metrics ?? createMetrics();
+  const refusals = options.refusals ?? createRefusalLog(options.audit);
+  const served = serveEnvironments(options.environments, wiringOf(options, { access, refusals, metrics }));
+  const table = environmentTable(tableOptions(options, access));
+  const hub = options.hub ?? createLiveHub();
+  const events = createEventStreams(hub, access, metrics, options.eventStreams);
+  const simulate = options.environments.find((environment) => environment.simulate)?.simulate;
   const routes = [
     ...openRoutes({ access, metrics, onSignOut: events.recheckAll }),
     events.route,
+    ...sandboxRoutes(simulate),
     ...environmentRoutes(served, table),
     ...lastRoutes(),
   ];
   const refuseProxied = options.refuseProxied ?? options.access === undefined;
   const resolveClient = createClientResolver(options.trustedProxies ?? []);
+  const receiveWebhook = createWebhookReceiver({
+    environments: options.environments,
+    hub,
+    deliveryIds: options.deliveryIds ?? deliveryIdsInMemory(),
+    rateLimiter: options.webhookRateLimiter ?? NO_RATE_LIMIT,
+    audit: options.audit,
+    refusals,
+    metrics,
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
 
   return (req, res, next) => {
     // Before anything else, also for the static files served after this handler: who is asking, and how.
     noteClient(req, resolveClient);
     const path = rawPathOf(req);
+    if (isWebhookPath(path)) return receiveWebhook(req, res, path);
     if (path !== API_PREFIX && !path.startsWith(`${API_PREFIX}/`)) {
       if (next) return next();
       return sendFailure(res, new ApiFailure('no_such_route', 'Not found.'));

@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import type { SampleCandidate } from '../kyc/contract/api.ts';
+import { WEBHOOK_PATH } from '../kyc/contract/live-events.ts';
 import type { ApiEnvironment } from './api-environments.ts';
 import { candidateName } from '../kyc/contract/candidate-name.ts';
 import type { Config, EnvironmentConfig, RemoteUpstream } from './config/config.ts';
@@ -10,6 +12,11 @@ export interface ResolvedUpstream {
   environments: ApiEnvironment[];
   /** Lines to print at start; loud in sandbox mode. */
   banner: string[];
+  /**
+   * Told this server's address once it listens: in sandbox mode the embedded sandbox then sends its
+   * webhooks to this server's own receiver, so pages update live on a fresh machine.
+   */
+  listening?(origin: string): void;
   close(): Promise<void>;
 }
 
@@ -55,25 +62,40 @@ export async function resolveUpstream(config: Config): Promise<ResolvedUpstream>
       close: async () => {},
     };
   }
-  const { startSandbox } = await import('./sandbox/sandbox.ts');
-  const sandbox = await startSandbox({ ...(await sandboxOptions(config.sandbox)), testControls: config.sandbox.testControls });
   const environment = config.environments[0]!;
+  // The sandbox signs with the configured secret, or one made for this start: it is its own service.
+  const webhookSecret = environment.webhookSecret ?? randomBytes(32).toString('hex');
+  let receiver: string | undefined;
+  const { startSandbox } = await import('./sandbox/sandbox.ts');
+  const sandbox = await startSandbox({
+    ...(await sandboxOptions(config.sandbox)),
+    testControls: config.sandbox.testControls,
+    webhook: { url: () => receiver, secret: webhookSecret },
+  });
   return {
     environments: [
       {
         target: { baseUrl: sandbox.url, clientId: sandbox.clientId, apiKey: sandbox.keys.full, statusApiKey: sandbox.keys.status },
         info: { name: environment.name, label: environment.label, clientId: sandbox.clientId, upstream: 'sandbox' },
         samples: samplesOf(sandbox.candidates),
+        simulate: sandbox.setStatus,
+        webhookSecret,
       },
     ],
     banner: sandboxBanner(config.sandbox, sandbox.url, sandbox.candidates.length),
+    listening: (origin) => {
+      receiver = new URL(WEBHOOK_PATH, origin).href;
+    },
     close: () => sandbox.close(),
   };
 }
 
 /** What an environment of CONFIG_FILE says for itself, over the server's display defaults. */
-function settingsOf(environment: EnvironmentConfig): Pick<ApiEnvironment, 'summaryFields' | 'replyTemplates' | 'archiveOnExtract'> {
+function settingsOf(
+  environment: EnvironmentConfig,
+): Pick<ApiEnvironment, 'summaryFields' | 'replyTemplates' | 'archiveOnExtract' | 'webhookSecret'> {
   return {
+    ...(environment.webhookSecret ? { webhookSecret: environment.webhookSecret } : {}),
     ...(environment.summaryFields ? { summaryFields: environment.summaryFields } : {}),
     ...(environment.replyTemplates ? { replyTemplates: environment.replyTemplates } : {}),
     ...(environment.archiveOnExtract ? { archiveOnExtract: environment.archiveOnExtract } : {}),

@@ -17,6 +17,8 @@ import { createUpstreamSlots } from './upstream/upstream-slots.ts';
  */
 export interface EnvironmentWiring {
   timeoutMs: number;
+  /** A browser that reads nothing of an answer in parts is cut off after this (default `timeoutMs`). */
+  browserStallMs?: number;
   maxResponseBytes: number;
   /** The bytes all answers in parts being built may hold at once (parts-budget.ts). */
   partsMemoryBytes: number | undefined;
@@ -49,6 +51,7 @@ export function serveEnvironments(environments: readonly ApiEnvironment[], wirin
       refusals: wiring.refusals,
       upstreamSlots,
       timeoutMs,
+      ...(wiring.browserStallMs === undefined ? {} : { browserStallMs: wiring.browserStallMs }),
       maxResponseBytes,
       partsBudget,
       // Per environment: each has its own key, which may or may not archive after extract.

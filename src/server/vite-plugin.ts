@@ -1,5 +1,7 @@
 import type http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Connect, Logger as ViteLogger, Plugin } from 'vite';
+import { WEBHOOK_PATH } from '../kyc/contract/live-events.ts';
 import { type Config, loadConfig } from './config/config.ts';
 import { createApiFromConfig, describeAccess, describeSharedState, describeState } from './api.ts';
 import { ApiFailure } from './http/api-failure.ts';
@@ -41,6 +43,15 @@ export function candidateLookupApi(): Plugin {
       },
     );
     ready.catch((error: Error) => logger.error(`Candidate Lookup API could not start: ${error.message}`));
+    // The embedded sandbox sends its webhooks to this dev server's own receiver, once it listens.
+    httpServer?.once('listening', () => {
+      const origin = originOf(httpServer.address());
+      if (origin)
+        void ready.then(
+          ({ upstream }) => upstream.listening?.(origin),
+          () => {},
+        );
+    });
     httpServer?.once(
       'close',
       () =>
@@ -51,7 +62,7 @@ export function candidateLookupApi(): Plugin {
     );
 
     middlewares.use((req, res, next) => {
-      if (!req.url?.startsWith('/api')) return next();
+      if (!req.url?.startsWith('/api') && !req.url?.startsWith(WEBHOOK_PATH)) return next();
       ready.then(
         ({ api }) => api(req, res, next),
         () => sendFailure(res, new ApiFailure('api_not_started', API_NOT_STARTED)),
@@ -67,4 +78,11 @@ export function candidateLookupApi(): Plugin {
       mount(server.middlewares, server.httpServer as http.Server, server.config.logger);
     },
   };
+}
+
+/** Where this process reaches a server it listens with: a wildcard address is reached on the loopback. */
+function originOf(address: string | AddressInfo | null): string | undefined {
+  if (!address || typeof address === 'string') return undefined;
+  const host = address.address === '::' || address.address === '0.0.0.0' ? '127.0.0.1' : address.address;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${address.port}/`;
 }

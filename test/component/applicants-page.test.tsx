@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { vi, describe, expect, it } from 'vitest';
 import type { Applicant } from '../../src/kyc/contract/applicants.ts';
-import { apiError, json, renderWithProviders } from './render.tsx';
+import { apiError, applicantsAnswer, json, renderWithProviders } from './render.tsx';
 
 const STATUSES = ['waiting', 'inreview', 'approved', 'rejected', 'incomplete'];
 
@@ -37,11 +37,7 @@ function stubQueue(options: { applicants?: Applicant[]; reply?: (url: URL) => Re
       const special = options.reply?.(url);
       if (special) return special;
       if (url.pathname !== '/api/applicants') return apiError(404, 'no_such_route', 'no');
-      const status = url.searchParams.get('status');
-      const skip = Number(url.searchParams.get('skip'));
-      const limit = Number(url.searchParams.get('limit'));
-      const matching = status ? state.applicants.filter((a) => a.status === status) : state.applicants;
-      return json({ status: 'success', data: { records: matching.slice(skip, skip + limit), total: matching.length, skip, limit } });
+      return applicantsAnswer(url, state.applicants);
     }),
   );
   const listRequests = () => requests.filter((r) => r.startsWith('/api/applicants'));

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { QueryObserver } from '@tanstack/react-query';
 import { candidateQueries, startLookup } from '../../src/app/candidate/candidate-queries.ts';
 import { createQueryClient } from '../../src/app/query-client.ts';
@@ -43,28 +43,45 @@ describe('lookup states', () => {
 
   it('shows download progress for a large response', async () => {
     const body = JSON.stringify({ status: 'success', data: { ...record, padding: 'x'.repeat(600_000) } });
+    const bytes = new TextEncoder().encode(body);
     let push!: () => void;
+    const pushed = new Promise<void>((resolve) => {
+      push = resolve;
+    });
+    // Each piece is given when the page asks for more, not on a timer that a loaded machine could outrun.
+    const pieces = [
+      // A second piece once the progress interval (100 ms) has passed on the clock the page reads, so that
+      // progress is reported: the clock is moved, not waited for.
+      (controller: ReadableStreamDefaultController<Uint8Array>) => {
+        const now = performance.now.bind(performance);
+        vi.spyOn(performance, 'now').mockImplementation(() => now() + 100);
+        controller.enqueue(bytes.subarray(300_000, 300_001));
+      },
+      async (controller: ReadableStreamDefaultController<Uint8Array>) => {
+        await pushed;
+        controller.enqueue(bytes.subarray(300_001));
+        controller.close();
+      },
+    ];
     showWith(
       () =>
         new Response(
-          new ReadableStream({
+          new ReadableStream<Uint8Array>({
             start(controller) {
-              const bytes = new TextEncoder().encode(body);
               controller.enqueue(bytes.subarray(0, 300_000));
-              // A second piece after the progress interval, so that progress is reported.
-              setTimeout(() => controller.enqueue(bytes.subarray(300_000, 300_001)), 150);
-              push = () => {
-                controller.enqueue(bytes.subarray(300_001));
-                controller.close();
-              };
             },
+            pull: (controller) => pieces.shift()?.(controller),
           }),
           { headers: { 'content-type': 'application/json', 'content-length': String(body.length) } },
         ),
     );
-    expect(await screen.findByText(/^293 kB of \d+ kB \(\d+ %\) received$/)).toBeInTheDocument();
-    push();
-    expect(await screen.findByRole('heading', { level: 1, name: '王秀英' })).toBeInTheDocument();
+    try {
+      expect(await screen.findByText(/^293 kB of \d+ kB \(\d+ %\) received$/)).toBeInTheDocument();
+      push();
+      expect(await screen.findByRole('heading', { level: 1, name: '王秀英' })).toBeInTheDocument();
+    } finally {
+      vi.restoreAllMocks();
+    }
   });
 
   it('not found: names the id and offers to try it as a recordId', async () => {

@@ -4,6 +4,7 @@ import { vi } from 'vitest';
 import { AppRoutes } from '../../src/app/app.tsx';
 import { type AppLocation, BrowserHistory, navigate, useLocation } from '../../src/app/navigation.tsx';
 import { APP_REQUEST_HEADER, type ApiMeta, type SessionInfo } from '../../src/kyc/contract/api.ts';
+import type { Applicant } from '../../src/kyc/contract/applicants.ts';
 import type { CandidateRecord } from '../../src/kyc/contract/schema.ts';
 import { DEFAULT_REPLIES } from '../../src/kyc/contract/replies.ts';
 
@@ -51,7 +52,9 @@ type Reply = Response | (() => Response | Promise<Response>);
  * Stands in for the project's proxy (the only thing outside the browser): answers /api/meta and
  * candidate lookups from the given table, and records every request.
  */
-export function stubApi(options: { meta?: ApiMeta; session?: SessionInfo | (() => Response); candidates?: Record<string, Reply> } = {}) {
+export function stubApi(
+  options: { meta?: ApiMeta; session?: SessionInfo | (() => Response); candidates?: Record<string, Reply>; applicants?: Applicant[] } = {},
+) {
   const requests: string[] = [];
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.pathname : input.url;
@@ -65,6 +68,7 @@ export function stubApi(options: { meta?: ApiMeta; session?: SessionInfo | (() =
       return typeof session === 'function' ? session() : json(session);
     }
     if (url === '/api/meta' || /^\/api\/e\/[^/]+\/meta$/.test(url)) return json(options.meta ?? testMeta());
+    if (options.applicants && url.startsWith('/api/applicants')) return applicantsAnswer(new URL(url, 'http://test'), options.applicants);
     const reply = options.candidates?.[url];
     if (!reply) return json({ status: 'error', error: { code: 'not_found', message: `No candidate (${url}).` } }, 404);
     return typeof reply === 'function' ? reply() : reply.clone();
@@ -80,11 +84,20 @@ export function testMeta(overrides: Partial<ApiMeta> = {}): ApiMeta {
     upstream === 'sandbox'
       ? { name: 'sandbox', label: 'Sandbox', upstream }
       : { name: 'default', label: 'Production', clientId: 'acme_kyc', upstream };
-  return { upstream, environment, allowed: true, environments: [environment], replyTemplates: DEFAULT_REPLIES, ...overrides };
+  return { upstream, environment, allowed: true, environments: [environment], replyTemplates: DEFAULT_REPLIES, live: false, ...overrides };
 }
 
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+}
+
+/** `/api/applicants` over an in-memory list: the page of `url`'s status, skip and limit. */
+export function applicantsAnswer(url: URL, applicants: Applicant[]): Response {
+  const status = url.searchParams.get('status');
+  const skip = Number(url.searchParams.get('skip'));
+  const limit = Number(url.searchParams.get('limit'));
+  const matching = status ? applicants.filter((a) => a.status === status) : applicants;
+  return json({ status: 'success', data: { records: matching.slice(skip, skip + limit), total: matching.length, skip, limit } });
 }
 
 export function envelope(record: CandidateRecord): Response {

@@ -7,6 +7,7 @@ import { WholeValue } from '../../src/server/answer/answer-value.ts';
 import { watchWillArchiveAt } from '../../src/server/answer/archive-watch.ts';
 import { KeyWatch, keySearch } from '../../src/server/answer/key-watch.ts';
 import { StatusLevelReader, statusLevelValue } from '../../src/server/answer/status-level-stream.ts';
+import { anyCodePoint } from '../support/any-code-point.ts';
 
 /**
  * The readers of the one scan of an answer (answer-scan.ts), against what the browser or JSON.parse
@@ -19,7 +20,7 @@ function cutAt(bytes: Buffer, cuts: number[]): Buffer[] {
 }
 
 const cuts = fc.array(fc.nat(), { maxLength: 8 });
-const json = fc.jsonValue({ maxDepth: 3, stringUnit: 'binary' });
+const json = fc.jsonValue({ maxDepth: 3, stringUnit: anyCodePoint });
 const fieldNames = fc.constantFrom(...STATUS_LEVEL_FIELDS, 'identities', 'customFields', '__proto__', 'x');
 /** Envelopes as the service sends them, and as a hostile one might: any members, any values. */
 const envelope = fc.oneof(

@@ -9,6 +9,7 @@ import { createRateLimiter } from '../../src/server/ops/rate-limit.ts';
 import { createMemoryStore } from '../../src/server/state/store.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { type RunningSandbox, SANDBOX_KEYS, startSandbox } from '../../src/server/sandbox/sandbox.ts';
+import { virtualClock } from './clock.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
 import { APP_HEADERS, ndjson, requestWithBody, startTestApp, type TestApp } from './http.ts';
 
@@ -172,16 +173,18 @@ describe('batch status lookup', () => {
       res.end(body);
     };
     const file = auditFile();
+    // The pauses pass on a clock of their own: `elapsed` is the time they would have taken.
+    const clock = virtualClock();
     const app = await startTestApp({
       upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' },
       audit: createAuditLog(file),
       batchConcurrency: 2,
+      batchClock: clock,
     });
     cleanups.push(app.close);
     const ids = Array.from({ length: 8 }, (_, i) => `id${i}`);
-    const started = performance.now();
     const res = await post(app, { kind: 'refId', ids });
-    return { events: ndjson(res.body), elapsed: performance.now() - started, limited, file };
+    return { events: ndjson(res.body), elapsed: clock.elapsed(), limited, file };
   }
 
   it("backs off on the service's 429, honouring Retry-After, without failing the batch", async () => {
@@ -191,7 +194,7 @@ describe('batch status lookup', () => {
       { type: 'wait', seconds: 1 },
     ]);
     expect(events.at(-1)).toEqual({ type: 'done', found: 8, failed: 0 });
-    expect(elapsed).toBeGreaterThanOrEqual(1900);
+    expect(elapsed).toBeGreaterThanOrEqual(2000);
     // Every try reached the service, so every try has its line: two refused, then the one that worked.
     const id3 = readAudit(file).filter((l) => l.id === 'id3');
     expect(id3.map((l) => l.code)).toEqual(['upstream_rate_limited', 'upstream_rate_limited', null]);
@@ -205,7 +208,7 @@ describe('batch status lookup', () => {
     ]);
     expect(events.at(-1)).toEqual({ type: 'done', found: 8, failed: 0 });
     expect(limited).toBe(2);
-    expect(elapsed).toBeGreaterThanOrEqual(2900);
+    expect(elapsed).toBeGreaterThanOrEqual(3000);
     expect(elapsed).toBeLessThan(10_000);
   });
 

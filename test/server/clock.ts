@@ -16,3 +16,18 @@ export async function withClockAhead<T>(ms: number, step: () => Promise<T>, cloc
     vi.useRealTimers();
   }
 }
+
+/**
+ * A clock for code that takes one (a batch's pauses): a sleep moves it ahead at once instead of waiting.
+ * `elapsed()` is the time that would have passed.
+ */
+export function virtualClock(start = Date.now()) {
+  let now = start;
+  return {
+    now: () => now,
+    sleep: async (ms: number) => {
+      now += ms;
+    },
+    elapsed: () => now - start,
+  };
+}

@@ -83,6 +83,7 @@ describe('environments in the API', () => {
       clientId: 'acme_kyc',
       upstream: 'remote',
       dashboardUrl: 'https://console.example.org/kyc/{recordId}',
+      live: false,
     });
     expect(meta.allowed).toBe(true);
     expect(meta.environments.map((e) => e.name)).toEqual(['prod', 'staging']);
@@ -160,10 +161,10 @@ describe('an environment the user may not use', () => {
       expect(res.status).toBe(200);
       const meta = apiMetaSchema.parse(JSON.parse(res.body));
       expect(meta.allowed).toBe(false);
-      expect(meta.environment).toEqual({ name: 'prod', label: 'prod', upstream: 'remote' });
+      expect(meta.environment).toEqual({ name: 'prod', label: 'prod', upstream: 'remote', live: false });
       for (const secret of ['Production', 'acme_kyc', 'console.example.org', ...everyKey, prod.url]) expect(res.body).not.toContain(secret);
       // What they may use is described in full.
-      expect(meta.environments).toEqual([{ name: 'staging', label: 'Staging', clientId: 'acme_test', upstream: 'remote' }]);
+      expect(meta.environments).toEqual([{ name: 'staging', label: 'Staging', clientId: 'acme_test', upstream: 'remote', live: false }]);
     }
     const refused = await get(`/api/e/prod/candidates/refId/${inBoth}`);
     expect(refused.status).toBe(403);

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { startFakeUpstream } from './fake-upstream.ts';
 import { startTestApp, type TestApp } from './http.ts';
 import { getBytes, reassemble } from './parts.ts';
+import { anyCodePoint, anyString } from '../support/any-code-point.ts';
 
 /**
  * Generated records through the answer in parts and back: whatever the service sends that opens as a
@@ -37,12 +38,12 @@ const pictureValue = fc.oneof(
   canonical.map((text) => `data:image/png;base64,${text}`),
   canonical.map((text) => text.replace(/=+$/, '')),
   fc.constantFrom('QR==', 'QQ=', 'Q===', 'QUJD=A==', 'AA==AA==', '', '=', '===='),
-  fc.string({ unit: 'binary', maxLength: 40 }),
+  anyString(40),
 );
 const attribute = fc.record(
   {
     type: fc.oneof({ weight: 5, arbitrary: fc.constant('base64') }, fc.constant('string'), fc.jsonValue({ maxDepth: 1 })),
-    value: fc.oneof({ weight: 4, arbitrary: pictureValue }, fc.jsonValue({ maxDepth: 2, stringUnit: 'binary' })),
+    value: fc.oneof({ weight: 4, arbitrary: pictureValue }, fc.jsonValue({ maxDepth: 2, stringUnit: anyCodePoint })),
     extra: fc.jsonValue({ maxDepth: 1 }),
   },
   { requiredKeys: ['type', 'value'] },
@@ -53,11 +54,11 @@ const orderedAttribute = fc
   .map(([a, valueFirst]) => (valueFirst ? Object.fromEntries(Object.entries(a).sort(([k]) => (k === 'value' ? -1 : 0))) : a));
 const record = fc.record(
   {
-    status: fc.string({ unit: 'binary', maxLength: 12 }),
-    refId: fc.string({ unit: 'binary', maxLength: 20 }),
+    status: anyString(12),
+    refId: anyString(20),
     isArchived: fc.boolean(),
-    identities: fc.dictionary(fc.string({ unit: 'binary', maxLength: 12 }), orderedAttribute, { maxKeys: 6 }),
-    customFields: fc.jsonValue({ maxDepth: 3, stringUnit: 'binary' }),
+    identities: fc.dictionary(anyString(12), orderedAttribute, { maxKeys: 6 }),
+    customFields: fc.jsonValue({ maxDepth: 3, stringUnit: anyCodePoint }),
     submitCount: fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true })),
   },
   { requiredKeys: ['identities'] },

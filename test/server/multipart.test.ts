@@ -164,9 +164,11 @@ describe('faults of the service, answered in parts', () => {
   beforeAll(async () => {
     upstream = await startFakeUpstream();
     auditFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'cl-parts-')), 'audit.jsonl');
+    // Long, so that a loaded machine answers each fault as what it is rather than as a 504: the idle
+    // timeout's own test has a server of its own, with a short one.
     faults = await startTestApp({
       upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'parts-test-key-9b2e' },
-      timeoutMs: 400,
+      timeoutMs: 5000,
       maxResponseBytes: 20_000,
       audit: createAuditLog(auditFile),
       refuseProxied: false,
@@ -196,7 +198,12 @@ describe('faults of the service, answered in parts', () => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': 12_000 });
       res.write(opening);
     };
-    const res = await lookup();
+    const stalls = await startTestApp({
+      upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'parts-test-key-9b2e' },
+      timeoutMs: 400,
+      refuseProxied: false,
+    });
+    const res = await getBytes(stalls.port, '/api/candidates/refId/abc').finally(() => stalls.close());
     expect(res.status).toBe(502);
     expect(errorOf(res).code).toBe('upstream_error');
   });
@@ -306,10 +313,13 @@ describe('faults of the service, answered in parts', () => {
 describe('a browser that stops reading an answer in parts', () => {
   it('is cut off after the idle timeout, so that no record is held for it, and the server goes on', async () => {
     const upstream = await startFakeUpstream();
-    // Long enough that a loaded machine (a full suite on two cores) still reads the service's answer in
-    // time (a 504 is not what is tested here), short enough that the browser that never reads is cut
-    // well within the test.
-    const app = await startTestApp({ upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'stall-test-key-5e1c' }, timeoutMs: 5000 });
+    // The service's timeout long enough that a loaded machine (a full suite on two cores) still reads its
+    // answer in time (a 504 is not what is tested here); the browser's own, short: it is what must pass.
+    const app = await startTestApp({
+      upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'stall-test-key-5e1c' },
+      timeoutMs: 30_000,
+      browserStallMs: 300,
+    });
     // Several times what loopback's socket buffers take in (a few MB), so that the writes must wait for
     // the reader; small enough to be read within the deadline on a loaded machine.
     const body = `{"status":"success","data":{"status":"approved","identities":{"passport":{"type":"base64","value":"${Buffer.alloc(16_000_000, 9).toString('base64')}"}}}}`;

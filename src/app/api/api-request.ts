@@ -72,3 +72,12 @@ async function loadChecker<T>(schema: SchemaSource<T>): Promise<(text: string, s
     throw new ApiError('server_unreachable', 'Part of this page could not be loaded from the server. Check your connection, then reload.');
   }
 }
+
+/**
+ * The server's event stream at `path` (Server-Sent Events), same-origin with the session cookie. The
+ * browser's stream cannot send the app's header: the server accepts it by session and same-origin. It
+ * reconnects by itself, sending `Last-Event-ID`, so a page that lost it misses nothing the server kept.
+ */
+export function openEventStream(path: string): EventSource {
+  return new EventSource(path, { withCredentials: false });
+}

@@ -12,6 +12,7 @@ import { QUEUE_TABS, QueueTabs, tabKey } from './applicants-tabs.tsx';
 import { type QueueLocation, queueHref, readQueueLocation } from './queue-location.ts';
 import { QueueError, QueueNotOffered, QueueSkeleton } from './queue-states.tsx';
 import { useQueue } from './use-queue.ts';
+import { useLiveQueue } from './live-queue.ts';
 
 const EMPTY: Record<string, string> = {
   all: 'The KYC service lists no candidates.',
@@ -30,6 +31,7 @@ export function ApplicantsPage() {
   const environment = splitEnvironmentPath(pathname).environment;
   const hrefOf: HrefOf = (location) => queueHref(location, environment);
   const queue = useQueue(filter, page, environment);
+  const changed = useLiveQueue(environment);
   const { error } = queue;
 
   useEffect(() => {
@@ -57,7 +59,7 @@ export function ApplicantsPage() {
           onSelect={(next) => navigate(hrefOf({ filter: next, page: 1 }))}
         />
         <div role="tabpanel" id={panelId} aria-labelledby={`${idPrefix}-${tabKey(filter)}`} className="space-y-3">
-          <QueuePanel queue={queue} filter={filter} page={page} environment={environment} hrefOf={hrefOf} />
+          <QueuePanel queue={queue} filter={filter} page={page} environment={environment} hrefOf={hrefOf} changed={changed} />
         </div>
       </div>
     </div>
@@ -71,12 +73,14 @@ function QueuePanel({
   page,
   environment,
   hrefOf,
+  changed,
 }: {
   queue: ReturnType<typeof useQueue>;
   filter: ApplicantFilter | undefined;
   page: number;
   environment: string | undefined;
   hrefOf: HrefOf;
+  changed: ReadonlySet<string>;
 }) {
   const { list, error } = queue;
   if (error) return <QueueError error={error} onRetry={() => void list.refetch()} retrying={list.isFetching} />;
@@ -87,6 +91,7 @@ function QueuePanel({
       <ApplicantsTable
         environment={environment}
         records={list.data.records}
+        changed={changed}
         caption={`${QUEUE_TABS.find((tab) => tab.filter === filter)!.label} candidates, page ${page}`}
       />
       <div className="mt-3">

@@ -3,6 +3,7 @@ import type { Applicant } from '../../kyc/contract/applicants.ts';
 import { candidatePath, environmentPath } from '../routes.ts';
 import { buttonClass } from '../ui/button.tsx';
 import { Card } from '../ui/card.tsx';
+import { cn } from '../ui/cn.ts';
 import { LongText } from '../ui/long-text.tsx';
 import { StatusBadge } from '../ui/status-badge.tsx';
 
@@ -20,9 +21,12 @@ export function ApplicantsTable({
   records,
   caption,
   environment,
+  changed,
 }: {
   records: Applicant[];
   caption: string;
+  /** Ids of candidates that changed a moment ago: their rows stand out briefly. */
+  changed?: ReadonlySet<string>;
   /** The queue's environment: rows open candidates in it. */
   environment: string | undefined;
 }) {
@@ -51,7 +55,12 @@ export function ApplicantsTable({
         </thead>
         <tbody className="divide-y divide-slate-100">
           {rowKeys(records).map(([key, applicant]) => (
-            <ApplicantRow key={key} applicant={applicant} environment={environment} />
+            <ApplicantRow
+              key={key}
+              applicant={applicant}
+              environment={environment}
+              highlighted={Boolean(changed && [applicant.refId, applicant.recordId].some((id) => id && changed.has(id)))}
+            />
           ))}
         </tbody>
       </table>
@@ -70,7 +79,15 @@ function rowKeys(records: Applicant[]): Array<[string, Applicant]> {
   });
 }
 
-function ApplicantRow({ applicant, environment }: { applicant: Applicant; environment: string | undefined }) {
+function ApplicantRow({
+  applicant,
+  environment,
+  highlighted,
+}: {
+  applicant: Applicant;
+  environment: string | undefined;
+  highlighted: boolean;
+}) {
   const href = applicantLink(applicant, environment);
   const linkOn = applicant.recordId ? 'recordId' : 'refId';
   const cell = (field: 'refId' | 'recordId' | 'blockPassID') => {
@@ -97,12 +114,20 @@ function ApplicantRow({ applicant, environment }: { applicant: Applicant; enviro
     return <span className="text-slate-800">{text}</span>;
   };
   return (
-    <tr className="align-top hover:bg-slate-50">
+    <tr
+      data-changed={highlighted || undefined}
+      // Fades back as the highlight ends; with reduced motion it simply goes.
+      className={cn(
+        'align-top transition-colors duration-1000 motion-reduce:transition-none',
+        highlighted ? 'bg-amber-100' : 'hover:bg-slate-50',
+      )}
+    >
       <td className="max-w-72 px-4 py-2">{cell('refId')}</td>
       <td className="max-w-72 px-4 py-2">{cell('recordId')}</td>
       <td className="max-w-72 px-4 py-2">{cell('blockPassID')}</td>
       <td className="px-4 py-2">
         <StatusBadge status={applicant.status} size="sm" />
+        {highlighted && <span className="sr-only"> (just updated)</span>}
       </td>
       <td className="px-4 py-2">{applicant.isArchived ? 'Yes' : 'No'}</td>
     </tr>

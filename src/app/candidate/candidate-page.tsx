@@ -22,6 +22,8 @@ import { CandidateView } from './candidate-view.tsx';
 import { useDownloadProgress } from './download-progress.ts';
 import { Freshness, StatusChangeBanner, useStatusChange } from './freshness.tsx';
 import { serverClockOf } from '../api/server-clock.ts';
+import { LiveStatusLine, useLiveStatus, useShownRecord } from './live-status.tsx';
+import { SimulateControls } from './simulate-controls.tsx';
 
 /** What the search box and the automatic retry tell the candidate page through the history entry. */
 export interface LookupNote {
@@ -95,6 +97,8 @@ function useCandidateLookup(kind: LookupKind, id: string) {
 function CandidateLookup({ kind, id }: { kind: LookupKind; id: string }) {
   const { environment, info, meta, note, session, query, progress, accepted, archiveWarning, status, changedTo, retryAsRecordId } =
     useCandidateLookup(kind, id);
+  const live = useLiveStatus(info?.name, environment, kind, id, query.data);
+  const { shown, update } = useShownRecord(query.data, query.dataUpdatedAt, live);
   if (query.isPending || retryAsRecordId) return <CandidateSkeleton progress={progress} />;
   const notes = <LookupNotes note={note} kind={kind} id={id} />;
   if (query.isError) {
@@ -111,11 +115,14 @@ function CandidateLookup({ kind, id }: { kind: LookupKind; id: string }) {
       {info && <PrintHeader user={session?.user} info={info} />}
       {archiveWarning && <ArchiveWarning {...archiveWarning} accepted={accepted} />}
       {notes}
-      {changedTo && status && <StatusChangeBanner from={status} to={changedTo} onReload={() => void query.refetch()} />}
+      {update && <LiveStatusLine update={update} />}
+      {changedTo && status && changedTo !== shown?.status && (
+        <StatusChangeBanner from={status} to={changedTo} onReload={() => void query.refetch()} />
+      )}
       <div className="flex flex-wrap items-start justify-between gap-3 print:hidden">
         {info && meta && (
           <HandOffBar
-            record={query.data}
+            record={shown ?? query.data}
             kind={kind}
             id={id}
             environment={environment}
@@ -129,7 +136,8 @@ function CandidateLookup({ kind, id }: { kind: LookupKind; id: string }) {
         )}
         <Freshness fetchedAt={query.dataUpdatedAt} refreshing={query.isFetching} onRefresh={() => void query.refetch()} />
       </div>
-      <CandidateView record={query.data} />
+      {info?.upstream === 'sandbox' && <SimulateControls kind={kind} id={id} />}
+      <CandidateView record={shown ?? query.data} />
     </div>
   );
 }

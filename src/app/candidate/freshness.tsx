@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { apiBase } from '../../kyc/contract/api.ts';
 import { encodeIdSegment, type LookupKind } from '../../kyc/contract/lookup.ts';
-import { candidateEnvelopeSchema } from '../../kyc/contract/schema.ts';
+import { type CandidateRecord, candidateEnvelopeSchema } from '../../kyc/contract/schema.ts';
 import { statusInfo } from '../../kyc/contract/status.ts';
 import { apiRequest } from '../api/api-request.ts';
 import { Button } from '../ui/button.tsx';
@@ -24,6 +24,18 @@ export function Freshness({ fetchedAt, refreshing, onRefresh }: { fetchedAt: num
   );
 }
 
+/** The candidate at status level: no identity data or pictures fetched again, never kept in the HTTP cache. */
+export async function checkStatus(
+  environment: string | undefined,
+  kind: LookupKind,
+  id: string,
+  signal: AbortSignal,
+): Promise<CandidateRecord> {
+  const path = `${apiBase(environment)}/status/${kind}/${encodeIdSegment(id)}`;
+  const { data } = await apiRequest(path, candidateEnvelopeSchema, { signal, cache: 'no-store' });
+  return data;
+}
+
 /** Away from the tab for longer than this, a status check runs when it comes back. */
 export const AWAY_MS = 60_000;
 
@@ -38,8 +50,7 @@ export function useStatusChange(environment: string | undefined, kind: LookupKin
     const controller = new AbortController();
     const check = async () => {
       try {
-        const path = `${apiBase(environment)}/status/${kind}/${encodeIdSegment(id)}`;
-        const { data } = await apiRequest(path, candidateEnvelopeSchema, { signal: controller.signal, cache: 'no-store' });
+        const data = await checkStatus(environment, kind, id, controller.signal);
         if (data.status !== shownStatus) setChanged(data.status);
       } catch {
         // A failed check changes nothing on the page; the next return to the tab tries again.

@@ -15,6 +15,8 @@ import { SessionBadge } from '../session/session-badge.tsx';
 import { sessionQueries } from '../session/session-query.ts';
 import { Card } from '../ui/card.tsx';
 import { lazyNamed } from '../ui/lazy-named.ts';
+import { LiveIndicator, NotificationsMenu } from '../live/live-header.tsx';
+import { useLiveStream } from '../live/live-stream.ts';
 
 // What stands before the pages is seen once a session, if at all: not part of the first load.
 const SignInPage = lazyNamed(() => import('../session/sign-in-page.tsx'), 'SignInPage');
@@ -44,6 +46,8 @@ export function AppShell({ children }: { children: ReactNode }) {
     if (user !== undefined) keepRecentLookupsFor(user);
   }, [user]);
   const maskDefault = useMaskDefault(environment.environment, signedIn);
+  // One stream per tab, while someone is signed in and one of their environments has live updates.
+  useLiveStream(signedIn && meta?.environments.some((info) => info.live !== false) === true);
   return (
     <TimeZoneProvider>
       <PrivacyMaskProvider defaultOn={maskDefault}>
@@ -121,6 +125,8 @@ function AppHeader({
         <div className="ml-auto flex flex-wrap items-center gap-2">
           {signedIn && (
             <>
+              {meta && <LiveIndicator info={meta.environment} />}
+              <NotificationsMenu role={session?.role} defaultName={meta?.environments[0]?.name} className={toggleClass} />
               <TimeZoneToggle className={toggleClass} />
               <PrivacyMaskToggle className={toggleClass} />
             </>

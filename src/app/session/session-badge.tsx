@@ -4,6 +4,7 @@ import { navigate } from '../navigation.tsx';
 import type { SessionInfo } from '../../kyc/contract/api.ts';
 import { clearRecentLookups } from '../recent/recent-lookups.ts';
 import { Button } from '../ui/button.tsx';
+import { clearLiveNotifications } from '../live/live-stream.ts';
 import { sessionQueries, signOut } from './session-query.ts';
 
 const ROLE_LABELS = { support: 'Support', compliance: 'Compliance' } as const;
@@ -19,6 +20,7 @@ export function SessionBadge({ session }: { session: SessionInfo }) {
     onMutate: () => {
       setFailure(undefined);
       clearRecentLookups();
+      clearLiveNotifications();
     },
     onSuccess: () => {
       // Nothing personal stays in memory after sign-out.

@@ -56,6 +56,14 @@ export const API_ERRORS = {
   not_a_record: { status: 502, title: 'The answer is not a readable record' },
   /** This server holds as many answers in parts being built as its memory bound allows: try again shortly. */
   server_busy: { status: 503, title: 'This server is busy', retryAfterSeconds: 5 },
+  /** A webhook delivery (issue 22) without its `X-Hub-Signature`, or with one that is not the body's HMAC with the secret. */
+  webhook_signature_invalid: { status: 401, title: 'The webhook signature is missing or wrong' },
+  /** A signed webhook delivery that is not JSON of a delivery's shape. */
+  webhook_delivery_invalid: { status: 400, title: 'The webhook delivery cannot be read' },
+  /** A signed webhook delivery for another client id than its environment's. */
+  webhook_wrong_client: { status: 400, title: 'The webhook delivery is for another client' },
+  /** Webhook deliveries from one address over the receiver's own limit. */
+  webhook_rate_limited: { status: 429, title: 'Too many webhook deliveries' },
   /** Something in this server failed that no rule foresaw: the log has it under the request's id. */
   internal_error: { status: 500, title: 'Candidate Lookup failed unexpectedly' },
 } as const satisfies Record<string, ApiErrorInfo>;

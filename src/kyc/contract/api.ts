@@ -88,6 +88,8 @@ export const environmentInfoSchema = z.object({
   upstream: z.enum(['sandbox', 'remote']),
   /** The service's console for a candidate, with `{recordId}` or `{refId}`. */
   dashboardUrl: z.optional(z.string()),
+  /** The environment has a webhook receiver, so its pages update live (false: "live updates off"). */
+  live: z.optional(z.boolean()),
 });
 export type EnvironmentInfo = z.infer<typeof environmentInfoSchema>;
 export type EnvironmentTone = (typeof ENVIRONMENT_TONES)[number];
@@ -124,6 +126,8 @@ export const apiMetaSchema = z.object({
   summaryFields: z.optional(z.array(z.string())),
   /** PRIVACY_MASK_DEFAULT=on: pages open with pictures blurred and contact details masked. */
   privacyMaskDefault: z.optional(z.boolean()),
+  /** This environment has a webhook secret, so the service's webhooks update its pages (issue 22); false: "live updates off". */
+  live: z.boolean(),
 });
 export type ApiMeta = z.infer<typeof apiMetaSchema>;
 

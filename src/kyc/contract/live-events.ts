@@ -27,6 +27,8 @@ export const WEBHOOK_MAX_BODY_BYTES = 64 * 1024;
 export const WEBHOOK_PATH = '/webhooks/kyc';
 
 const id = z.string().check(z.minLength(1), z.maxLength(256));
+/** recordId or refId: either may be missing, null or empty (a candidate without a refId); the refinement below wants one of them. */
+const optionalId = z.optional(z.nullable(z.string().check(z.maxLength(256))));
 const date = z.optional(z.nullable(z.string().check(z.maxLength(64))));
 
 /** A delivery's body: the fields that can be relied on, and the optional ones that are read if present. */
@@ -35,8 +37,8 @@ export const webhookDeliverySchema = z
     guid: id,
     event: z.string().check(z.minLength(1), z.maxLength(64)),
     clientId: id,
-    recordId: z.optional(z.nullable(id)),
-    refId: z.optional(z.nullable(id)),
+    recordId: optionalId,
+    refId: optionalId,
     status: z.optional(z.nullable(z.string().check(z.maxLength(64)))),
     isArchived: z.optional(z.nullable(z.boolean())),
     isPing: z.optional(z.nullable(z.boolean())),

@@ -1,4 +1,5 @@
 import type { AuditEntry, AuditLog, ListAuditEntry, RefusalsAuditEntry, RefusedRequestAuditEntry } from './audit.ts';
+import type { RefusedWebhookAuditEntry } from './webhook-lines.ts';
 
 /**
  * Refusals that repeat (a user over their rate limit, again and again) are counted, not written one
@@ -6,8 +7,8 @@ import type { AuditEntry, AuditLog, ListAuditEntry, RefusalsAuditEntry, RefusedR
  * interval become one line `kind: "refusals"` with their count, written when the interval ends. A
  * flood of refused requests then costs the audit log two lines a minute, not one per request.
  */
-/** A refused lookup, batch, export or page of the applicants list; or a batch's invalid ids, counted. */
-export type RefusedEntry = AuditEntry | ListAuditEntry | RefusedRequestAuditEntry | RefusalsAuditEntry;
+/** A refused lookup, batch, export, page of the applicants list or webhook delivery; or a batch's invalid ids, counted. */
+export type RefusedEntry = AuditEntry | ListAuditEntry | RefusedRequestAuditEntry | RefusalsAuditEntry | RefusedWebhookAuditEntry;
 
 export interface RefusalLog {
   /** Resolves when the refusal is recorded: written (the first of its interval) or counted. */
@@ -49,7 +50,8 @@ export function createRefusalLog(audit: AuditLog, intervalMs = REFUSAL_INTERVAL_
       if (!window) {
         const timer = setTimeout(() => void close(entry.user), intervalMs);
         timer.unref();
-        const counted = { user: entry.user, role: entry.role, kind: 'refusals' as const, count: 0, codes: {}, from: '', to: '' };
+        const role = 'role' in entry ? { role: entry.role } : {};
+        const counted = { user: entry.user, ...role, kind: 'refusals' as const, count: 0, codes: {}, from: '', to: '' };
         windows.set(entry.user, { counted, timer });
         return audit.record(entry).catch((error: unknown) => {
           // Not written: the next refusal tries to write its own line.

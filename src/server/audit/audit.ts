@@ -4,6 +4,7 @@ import { openChainedFile } from './audit-file.ts';
 import { auditLineBody } from './audit-line.ts';
 import type { Role } from '../../kyc/contract/api.ts';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
+import type { RefusedWebhookAuditEntry, WebhookAuditEntry } from './webhook-lines.ts';
 
 /** One line per lookup: who looked up which id, and what came of it. Never a key, never candidate data. */
 export interface AuditEntry {
@@ -85,7 +86,8 @@ export interface RefusalsAuditEntry {
   /** The batch's request, when the line counts one batch's invalid ids. */
   requestId?: string;
   user: string;
-  role: Role;
+  /** None for refused webhook deliveries: the service sent them. */
+  role?: Role;
   /** The batch's environment, when the line counts one batch's invalid ids. */
   env?: string;
   kind: 'refusals';
@@ -106,7 +108,15 @@ export interface NoteAuditEntry {
 }
 
 /** Every kind of line the audit log holds. */
-export type AuditLine = AuditEntry | ExportAuditEntry | RefusedRequestAuditEntry | ListAuditEntry | RefusalsAuditEntry | NoteAuditEntry;
+export type AuditLine =
+  | AuditEntry
+  | ExportAuditEntry
+  | RefusedRequestAuditEntry
+  | ListAuditEntry
+  | RefusalsAuditEntry
+  | NoteAuditEntry
+  | WebhookAuditEntry
+  | RefusedWebhookAuditEntry;
 
 export interface AuditLog {
   /** Resolves once the line is written; rejects if it could not be (the lookup is then refused). */

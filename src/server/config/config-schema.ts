@@ -15,6 +15,8 @@ export const envSchema = z.object({
   KYC_CLIENT_ID: optional(headerSafe),
   KYC_API_KEY: optional(apiKey),
   KYC_API_KEY_STATUS: optional(apiKey),
+  // The secret the service signs its webhooks with, for the quick start's environment (or the sandbox).
+  KYC_WEBHOOK_SECRET: optional(apiKey),
   HOST: optional(z.string()).default('127.0.0.1'),
   PORT: optional(integer(0, 65535)).default(8080),
   TRUSTED_PROXIES: optional(cidrList),
@@ -33,4 +35,4 @@ export const envSchema = z.object({
 export type EnvVars = z.infer<typeof envSchema>;
 
 /** Secrets: each also given as NAME_FILE, the path of a file holding it (a Docker or Kubernetes secret). */
-export const SECRET_VARIABLES = ['KYC_API_KEY', 'KYC_API_KEY_STATUS', 'REDIS_URL'] as const;
+export const SECRET_VARIABLES = ['KYC_API_KEY', 'KYC_API_KEY_STATUS', 'KYC_WEBHOOK_SECRET', 'REDIS_URL'] as const;

@@ -33,6 +33,8 @@ export interface EnvironmentConfig {
   replyTemplates?: Record<string, ReplyTemplate>;
   /** With a key that archives after extract: refuse full lookups (default), or accept the loss. */
   archiveOnExtract?: 'refuse' | 'accept';
+  /** The secret its webhooks are signed with (webhookSecretEnv or webhookSecretFile; KYC_WEBHOOK_SECRET for the quick start). */
+  webhookSecret?: string;
 }
 
 export const SANDBOX_ENVIRONMENT: EnvironmentConfig = { name: 'sandbox', label: 'Sandbox', upstream: { kind: 'sandbox' } };

@@ -35,7 +35,7 @@ function checked(value: string, where: string): { value?: string; problem?: stri
 
 /** The variables the file names as holding secrets: read, so not refused as removed ones. */
 export function referencedVariables(entries: readonly EnvironmentEntry[], extra: (string | undefined)[] = []): Set<string> {
-  const names = entries.flatMap((entry) => [entry.apiKeyEnv, entry.statusApiKeyEnv]);
+  const names = entries.flatMap((entry) => [entry.apiKeyEnv, entry.statusApiKeyEnv, entry.webhookSecretEnv]);
   return new Set([...names, ...extra].filter((name): name is string => name !== undefined));
 }
 
@@ -55,7 +55,8 @@ export function environmentsFromFile(
     }
     const key = resolveSecret({ env: entry.apiKeyEnv, file: entry.apiKeyFile }, `${at}.apiKey`, env, true);
     const statusKey = resolveSecret({ env: entry.statusApiKeyEnv, file: entry.statusApiKeyFile }, `${at}.statusApiKey`, env, false);
-    for (const problem of [key.problem, statusKey.problem]) if (problem) problems.push(problem);
+    const webhook = resolveSecret({ env: entry.webhookSecretEnv, file: entry.webhookSecretFile }, `${at}.webhookSecret`, env, false);
+    for (const problem of [key.problem, statusKey.problem, webhook.problem]) if (problem) problems.push(problem);
     return {
       name: entry.name,
       label: entry.label,
@@ -71,6 +72,7 @@ export function environmentsFromFile(
       ...(entry.summaryFields ? { summaryFields: entry.summaryFields } : {}),
       ...(entry.replyTemplates ? { replyTemplates: mergeReplyTemplates(entry.replyTemplates) } : {}),
       ...(entry.archiveOnExtract ? { archiveOnExtract: entry.archiveOnExtract } : {}),
+      ...(webhook.value ? { webhookSecret: webhook.value } : {}),
     };
   });
   return problems.length > 0 ? { ok: false, problems } : { ok: true, environments };

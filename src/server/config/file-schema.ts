@@ -47,6 +47,10 @@ export const environmentEntry = strict({
   apiKeyFile: filePath.optional().meta({ description: 'A file holding the full API key (a Docker or Kubernetes secret).' }),
   statusApiKeyEnv: variableName.optional().meta({ description: 'The variable holding a status-level key for support users.' }),
   statusApiKeyFile: filePath.optional().meta({ description: 'A file holding a status-level key for support users.' }),
+  webhookSecretEnv: variableName
+    .optional()
+    .meta({ description: "The variable holding the secret the service's webhooks are signed with." }),
+  webhookSecretFile: filePath.optional().meta({ description: "A file holding the secret the service's webhooks are signed with." }),
   apiKey: inlineRefused('apiKey'),
   statusApiKey: inlineRefused('statusApiKey'),
   allowHttp: z.boolean().optional().meta({ description: 'Allow http:// to another machine (the key would travel unencrypted).' }),
@@ -146,6 +150,7 @@ export const configFileSchema = strict({
     batchIdsPerMinute: count(1_000_000, 'Ids per minute per user in batch lookups; 0 turns it off (600).'),
     upstreamInFlightPerUser: count(1000, "Each user's requests to the service under way at once; 0 turns it off (4)."),
     upstreamTimeoutMs: whole(100, 600_000).optional().meta({ description: 'How long to wait for the service (15000).' }),
+    webhookDeliveriesPerMinute: count(1_000_000, 'Webhook deliveries per minute per sending address; 0 turns it off (6000).'),
     maxResponseBytes: whole(1024, 2 ** 31)
       .optional()
       .meta({ description: 'Largest answer accepted from the service (64 MiB).' }),

@@ -71,6 +71,13 @@ export function environmentsOf(vars: EnvVars, file: ConfigFile, env: Environment
       ],
     };
   }
+  if (vars.KYC_WEBHOOK_SECRET && (file.environments || vars.KYC_ENVIRONMENTS_FILE)) {
+    return {
+      problems: [
+        "KYC_WEBHOOK_SECRET is for the quick start's service (or the sandbox): with several, give each environment of CONFIG_FILE its webhookSecretEnv or webhookSecretFile.",
+      ],
+    };
+  }
   if (file.environments) {
     const result = environmentsFromFile(file.environments, env);
     return result.ok ? result.environments : { problems: result.problems.map((problem) => inConfigFile(vars.CONFIG_FILE, problem)) };
@@ -80,7 +87,7 @@ export function environmentsOf(vars: EnvVars, file: ConfigFile, env: Environment
     if (result.ok) return result.environments;
     return { problems: [`KYC_ENVIRONMENTS_FILE (${vars.KYC_ENVIRONMENTS_FILE}):`, ...result.problems.map((p) => `  ${p}`)] };
   }
-  if (quick.length === 0) return [SANDBOX_ENVIRONMENT];
+  if (quick.length === 0) return [{ ...SANDBOX_ENVIRONMENT, ...webhookSecretOf(vars) }];
   return quickStart(vars);
 }
 
@@ -116,6 +123,11 @@ function quickStart(vars: EnvVars): EnvironmentConfig[] | { problems: string[] }
         apiKey: vars.KYC_API_KEY!,
         ...(vars.KYC_API_KEY_STATUS ? { statusApiKey: vars.KYC_API_KEY_STATUS } : {}),
       },
+      ...webhookSecretOf(vars),
     },
   ];
+}
+
+function webhookSecretOf(vars: EnvVars): Pick<EnvironmentConfig, 'webhookSecret'> {
+  return vars.KYC_WEBHOOK_SECRET ? { webhookSecret: vars.KYC_WEBHOOK_SECRET } : {};
 }

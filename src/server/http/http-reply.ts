@@ -108,6 +108,11 @@ const DRAIN_FACTOR = 4;
  * (the browser saw it reset while still sending). A body that goes on far past the limit is cut.
  */
 export function readBody(req: http.IncomingMessage, limit: number): Promise<string> {
+  return readBodyBytes(req, limit).then((bytes) => bytes.toString('utf8'));
+}
+
+/** The request body's raw bytes (a webhook's signature is over them), read as `readBody` reads it. */
+export function readBodyBytes(req: http.IncomingMessage, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -118,7 +123,7 @@ export function readBody(req: http.IncomingMessage, limit: number): Promise<stri
       reject(new Error('body too large'));
       if (size > limit * DRAIN_FACTOR) req.destroy();
     });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
   });
 }

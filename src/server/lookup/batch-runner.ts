@@ -22,9 +22,13 @@ export interface BatchRunOptions<Row> {
   maxAttempts?: number;
   /** The longest pause honoured at once; a longer Retry-After is cut to this (default 60 s). */
   maxWaitSeconds?: number;
+  /** The pauses' clock (default: timers and Date.now; tests give one that does not wait). */
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   now?: () => number;
 }
+
+/** What a batch's pauses are timed by. */
+export type BatchClock = Required<Pick<BatchRunOptions<unknown>, 'sleep' | 'now'>>;
 
 /** Without Retry-After: 1, 2, 4, 8… seconds. */
 const BACKOFF_BASE_SECONDS = 1;

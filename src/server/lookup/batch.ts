@@ -7,7 +7,7 @@ import type { AccessControl } from '../auth/access-control.ts';
 import type { Identity } from '../http/identity.ts';
 import { type FoundRow, lookupRow } from './batch-row.ts';
 import type { LookupDeps } from './lookup-steps.ts';
-import { runBatch } from './batch-runner.ts';
+import { type BatchClock, runBatch } from './batch-runner.ts';
 import { ApiFailure } from '../http/api-failure.ts';
 import { methodNotAllowed, readBody, STORE_UNAVAILABLE, sendFailure } from '../http/http-reply.ts';
 import type { RateLimiter, Take } from '../ops/rate-limit.ts';
@@ -26,6 +26,8 @@ export interface BatchDeps {
   access: Pick<AccessControl, 'rateLimitKey'>;
   /** Lookups of one batch under way at once. */
   concurrency: number;
+  /** The clock of the pauses a 429 asks for (default: real time). */
+  clock?: BatchClock;
 }
 
 /** 500 ids of at most 256 characters, as JSON, with room to spare. */
@@ -65,6 +67,7 @@ export async function batchRoute(deps: LookupDeps, batch: BatchDeps, call: Signe
   await runBatch<FoundRow>({
     count: ids.length,
     concurrency: batch.concurrency,
+    ...batch.clock,
     signal: gone.signal,
     lookup: (index) => lookupRow(deps, call, { kind, id: ids[index]!, index }, gone.signal),
     onResult(index, result) {

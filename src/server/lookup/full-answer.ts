@@ -32,7 +32,7 @@ export interface FullAnswer {
 export async function answerFull(
   res: http.ServerResponse,
   answer: FullAnswer,
-  deps: { maxResponseBytes: number; timeoutMs: number; partsBudget: PartsBudget },
+  deps: { maxResponseBytes: number; timeoutMs: number; browserStallMs?: number; partsBudget: PartsBudget },
 ) {
   const { upstreamRes, guard, audit, upstreamStatus } = answer;
   // Whatever breaks from now on is noticed: while the start is checked, and while the line is written.
@@ -63,7 +63,7 @@ export async function answerFull(
   if (answer.inParts) {
     const holding = deps.partsBudget.hold();
     try {
-      return await answerInParts(res, answer, { req: answer.inParts, tooLarge, stallMs: deps.timeoutMs, holding });
+      return await answerInParts(res, answer, { req: answer.inParts, tooLarge, stallMs: deps.browserStallMs ?? deps.timeoutMs, holding });
     } finally {
       holding.release();
     }

@@ -41,6 +41,8 @@ export interface LookupDeps {
   /** Each user's requests to the service under way at once, bounded; a wait longer than `timeoutMs` is refused. */
   upstreamSlots: UpstreamSlots;
   timeoutMs: number;
+  /** How long a browser that reads nothing of an answer in parts is waited for (default `timeoutMs`). */
+  browserStallMs?: number;
   /** Refuses full-level lookups once the key is seen to archive after extract; sees every full answer. */
   archiving: ArchivingGuard;
   metrics: Metrics;

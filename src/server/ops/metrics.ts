@@ -30,6 +30,8 @@ export interface Metrics {
   oidcSignInRefusals: client.Counter<'reason'>;
   /** Live update streams (`GET /api/events`) open now. */
   eventStreams: client.Gauge;
+  /** Webhook deliveries (issue 22) by event (a documented one, `other` or `unknown`) and result (accepted, duplicate, ping or the error code). */
+  webhookDeliveries: client.Counter<'event' | 'result'>;
 }
 
 /**
@@ -47,7 +49,20 @@ export function createMetrics(options: { processMetrics?: boolean } = {}): Metri
   const registry = new client.Registry();
   const registers = [registry];
   if (options.processMetrics) client.collectDefaultMetrics({ register: registry, prefix: 'candidate_lookup_' });
-  return { registry, ...lookupMetrics(registers), ...auditMetrics(registers), ...refusalMetrics(registers), ...liveMetrics(registers) };
+  const webhookDeliveries = new client.Counter({
+    name: 'candidate_lookup_webhook_deliveries_total',
+    help: 'Webhook deliveries from the KYC service, by event (documented ones by name, other, or unknown when refused before it was read) and result (accepted, duplicate, ping, or the error code answered).',
+    labelNames: ['event', 'result'],
+    registers,
+  });
+  return {
+    registry,
+    ...lookupMetrics(registers),
+    ...auditMetrics(registers),
+    ...refusalMetrics(registers),
+    ...liveMetrics(registers),
+    webhookDeliveries,
+  };
 }
 
 /** Live updates (issue 22): the event streams open. */

@@ -6,6 +6,7 @@ import { listApplicants } from './applicants.ts';
 import type { SandboxCandidate } from './candidates.ts';
 import { dateFieldOf, handleTestControl, handleTestReset, type SetStatus, TEST_RESET_PATH, TEST_STATUS_PATH } from './test-controls.ts';
 import credentials from './credentials.json' with { type: 'json' };
+import { createWebhookSender, type WebhookTarget } from './webhook-sender.ts';
 
 /**
  * The demo client id and API keys of the sandbox: made up, documented, not secrets. In JSON so that the
@@ -55,6 +56,8 @@ export interface SandboxOptions {
   archiveAfterMs?: number;
   clientId?: string;
   keys?: Record<KeyScope, string>;
+  /** Hears of each change to a record (a status set, an archiving): the webhooks' source. */
+  onChange?: (record: CandidateRecord) => void;
 }
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
@@ -88,7 +91,7 @@ function replaceIn(index: Index, old: CandidateRecord, changed: CandidateRecord)
  * The KYC Connect operations: lookups `GET /kyc/1.0/connect/<client_id>/{refId|recordId}/<id>` and the
  * list `GET /kyc/1.0/connect/<client_id>/applicants[/<status>]?skip=&limit=`.
  */
-export function createSandboxHandler(options: SandboxOptions): Handler {
+export function createSandboxHandler(options: SandboxOptions): Handler & { setStatus: SetStatus } {
   const clientId = options.clientId ?? SANDBOX_CLIENT_ID;
   const grants = new Map<string, KeyGrant>(
     Object.entries(options.keys ?? SANDBOX_KEYS).map(([scope, key]) => [key, { scope: scope as KeyScope, archives: false }]),
@@ -101,6 +104,7 @@ export function createSandboxHandler(options: SandboxOptions): Handler {
   const change = (record: CandidateRecord, changed: CandidateRecord) => {
     replaceIn(index, record, changed);
     bodies.clear();
+    options.onChange?.(changed);
   };
   const setStatus: SetStatus = (kind, id, status) => {
     const record = index.byKind[kind].get(id);
@@ -114,7 +118,7 @@ export function createSandboxHandler(options: SandboxOptions): Handler {
     bodies.clear();
   };
 
-  return (req, res) => {
+  const handler: Handler = (req, res) => {
     const control = options.testControls ? (req.url ?? '').split('?')[0] : undefined;
     if (control === TEST_STATUS_PATH) return handleTestControl(req, res, setStatus);
     if (control === TEST_RESET_PATH) return handleTestReset(req, res, reset);
@@ -148,6 +152,7 @@ export function createSandboxHandler(options: SandboxOptions): Handler {
     const data = { ...recordForScope(record, grant.scope), willArchiveAtDate: archiver.schedule(record) };
     sendBody(req, res, Buffer.from(JSON.stringify({ status: 'success', data })));
   };
+  return Object.assign(handler, { setStatus });
 }
 
 /**
@@ -233,12 +238,20 @@ export interface RunningSandbox {
   clientId: string;
   keys: Record<KeyScope, string>;
   candidates: SandboxCandidate[];
+  /** Moves a candidate to a status, as a reviewer's decision on the service would (false: no such candidate). */
+  setStatus: SetStatus;
   close(): Promise<void>;
 }
 
 /** Starts the sandbox on loopback; port 0 picks a free one. */
-export async function startSandbox(options: SandboxOptions & { host?: string; port?: number }): Promise<RunningSandbox> {
-  const server = http.createServer(createSandboxHandler(options));
+export async function startSandbox(
+  options: SandboxOptions & { host?: string; port?: number; webhook?: WebhookTarget; onWebhookProblem?: (problem: string) => void },
+): Promise<RunningSandbox> {
+  const clientId = options.clientId ?? SANDBOX_CLIENT_ID;
+  // Each change is sent to the app's receiver, signed, when the app registered one.
+  const sender = options.webhook && createWebhookSender(options.webhook, clientId, options.onWebhookProblem);
+  const handler = createSandboxHandler(sender ? { ...options, onChange: (record) => void sender.send(record) } : options);
+  const server = http.createServer(handler);
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -247,9 +260,10 @@ export async function startSandbox(options: SandboxOptions & { host?: string; po
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
-    clientId: options.clientId ?? SANDBOX_CLIENT_ID,
+    clientId,
     keys: options.keys ?? SANDBOX_KEYS,
     candidates: options.candidates,
+    setStatus: handler.setStatus,
     close: () =>
       new Promise((resolve) => {
         server.close(() => resolve());

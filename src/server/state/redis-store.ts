@@ -57,6 +57,8 @@ export function createRedisStore(url: string, options: RedisStoreOptions = {}): 
       await call(() => redis.set(prefix + key, value, 'PX', Math.max(1, Math.ceil(ttlMs))));
     },
     keep: async (key, value) => (await call(() => redis.set(prefix + key, value, 'NX'))) === 'OK',
+    claim: async (key, value, ttlMs) =>
+      (await call(() => redis.set(prefix + key, value, 'PX', Math.max(1, Math.ceil(ttlMs)), 'NX'))) === 'OK',
     get: async (key) => (await call(() => redis.get(prefix + key))) ?? undefined,
     take: async (key) => (await call(() => redis.getdel(prefix + key))) ?? undefined,
     async delete(key) {

@@ -15,6 +15,8 @@ export interface SharedStore {
   /** Stores a value for good unless the key holds one: true when this call stored it (the first one stays). */
   keep(key: string, value: string): Promise<boolean>;
   get(key: string): Promise<string | undefined>;
+  /** Stores a value for `ttlMs` unless the key holds one: true when this call stored it (SET NX PX; a webhook's guid). */
+  claim(key: string, value: string, ttlMs: number): Promise<boolean>;
   /** Reads and removes in one step: a value taken once cannot be taken again, on any instance. */
   take(key: string): Promise<string | undefined>;
   delete(key: string): Promise<void>;
@@ -93,6 +95,11 @@ export function createMemoryStore(options: { now?: () => number } = {}): SharedS
       return true;
     },
     get: async (key) => live(key)?.value,
+    async claim(key, value, ttlMs) {
+      if (live(key)) return false;
+      records.set(key, { value, expiresAt: now() + ttlMs });
+      return true;
+    },
     async take(key) {
       const value = live(key)?.value;
       records.delete(key);

@@ -1,0 +1,88 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type { LiveEvent } from '../../kyc/contract/live-events.ts';
+import type { LookupKind } from '../../kyc/contract/lookup.ts';
+import { type CandidateRecord, statusLevelOf } from '../../kyc/contract/schema.ts';
+import { statusInfo } from '../../kyc/contract/status.ts';
+import { attachPictureParts, picturePartsOf } from '../api/picture-parts.ts';
+import { liveEventMatches, liveEventRemovesData } from '../live/live-event-text.ts';
+import { useLiveEvents } from '../live/live-stream.ts';
+import { TimeStamp } from '../ui/time-stamp.tsx';
+import { checkStatus } from './freshness.tsx';
+
+/** What a live event told this page: a new status (from a status-level re-check), or that the data is gone. */
+export type LiveUpdate =
+  | { kind: 'status'; checked: CandidateRecord; at: string; receivedAt: number }
+  | { kind: 'gone'; event: LiveEvent; receivedAt: number };
+
+/**
+ * Listens for the service's events about this candidate (same environment, same refId or recordId). A
+ * change re-checks the status at status level, so nothing of the identity or pictures is fetched again;
+ * a deletion or an archiving is only said, as a re-check would find nothing.
+ */
+export function useLiveStatus(
+  environmentName: string | undefined,
+  urlEnvironment: string | undefined,
+  kind: LookupKind,
+  id: string,
+  record: CandidateRecord | undefined,
+): LiveUpdate | undefined {
+  const [update, setUpdate] = useState<LiveUpdate>();
+  const pending = useRef<AbortController | undefined>(undefined);
+  useEffect(() => () => pending.current?.abort(), []);
+  useLiveEvents((event) => {
+    if (!record || !liveEventMatches(event, environmentName, record)) return;
+    pending.current?.abort();
+    if (liveEventRemovesData(event)) {
+      setUpdate({ kind: 'gone', event, receivedAt: Date.now() });
+      return;
+    }
+    const controller = new AbortController();
+    pending.current = controller;
+    checkStatus(urlEnvironment, kind, id, controller.signal).then(
+      (checked) => setUpdate({ kind: 'status', checked, at: event.at, receivedAt: Date.now() }),
+      // A failed re-check leaves the page as it was: Refresh, or the next event, tries again.
+      () => {},
+    );
+  });
+  return update;
+}
+
+/**
+ * The record as the page shows it: the looked-up one with the status level of the latest re-check laid
+ * over it (status, dates, archive flag), unless the record was fetched again since. Its pictures stay.
+ */
+export function useShownRecord(record: CandidateRecord | undefined, fetchedAt: number, update: LiveUpdate | undefined) {
+  const current = update && update.receivedAt > fetchedAt ? update : undefined;
+  const checked = current?.kind === 'status' ? current.checked : undefined;
+  const shown = useMemo(() => {
+    if (!record || !checked) return record;
+    const merged = { ...record, ...statusLevelOf(checked) };
+    const parts = picturePartsOf(record);
+    if (parts) attachPictureParts(merged, parts);
+    return merged;
+  }, [record, checked]);
+  return { shown, update: current };
+}
+
+/** "Approved at 10:42 — from the KYC service", or that the service deleted or archived the data. */
+export function LiveStatusLine({ update }: { update: LiveUpdate }) {
+  if (update.kind === 'gone') {
+    const deleted = update.event.event === 'user.deleted';
+    return (
+      <p role="alert" className="rounded-xl border border-amber-300 bg-amber-50 p-4 text-amber-950 print:hidden" data-testid="live-status">
+        {deleted ? 'The KYC service deleted this candidate' : "The KYC service archived this candidate's identity data"} at{' '}
+        <TimeStamp date={new Date(update.event.at)} />:{' '}
+        {deleted ? 'the data on this page is gone from the service.' : 'it is gone from the service.'}
+      </p>
+    );
+  }
+  return (
+    <p
+      role="status"
+      className="rounded-xl border border-blue-200 bg-blue-50 px-4 py-2 text-blue-950 print:hidden"
+      data-testid="live-status"
+    >
+      {statusInfo(update.checked.status).label} at <TimeStamp date={new Date(update.at)} /> — from the KYC service
+    </p>
+  );
+}

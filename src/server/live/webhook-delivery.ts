@@ -1,0 +1,50 @@
+import { type LiveEvent, WEBHOOK_EVENTS, type WebhookDelivery, webhookDeliverySchema } from '../../kyc/contract/live-events.ts';
+import type { WebhookAuditEntry } from '../audit/webhook-lines.ts';
+
+/** A signed body read as a delivery; undefined when it is not JSON of a delivery's shape (what it held is never repeated). */
+export function readDelivery(body: Buffer): WebhookDelivery | undefined {
+  let json: unknown;
+  try {
+    json = JSON.parse(body.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  const parsed = webhookDeliverySchema.safeParse(json);
+  return parsed.success ? parsed.data : undefined;
+}
+
+/**
+ * The status an event implies when the delivery gives none (upstream-api-facts.md: `waiting` is waiting
+ * for an operator, which is what "ready to review" says). `user.created` and `user.deleted` imply none.
+ */
+const STATUS_OF_EVENT: Readonly<Record<string, string>> = {
+  'review.approved': 'approved',
+  'review.rejected': 'rejected',
+  'user.blocked': 'blocked',
+  'user.inReview': 'inreview',
+  'user.readyToReview': 'waiting',
+};
+
+/** What the browser's stream carries of an accepted delivery: ids, status and whether the data is gone. */
+export function liveEventOf(environment: string, delivery: WebhookDelivery, at: string): LiveEvent {
+  return {
+    environment,
+    event: delivery.event,
+    refId: delivery.refId || null,
+    recordId: delivery.recordId || null,
+    status: delivery.status || (Object.hasOwn(STATUS_OF_EVENT, delivery.event) ? STATUS_OF_EVENT[delivery.event]! : null),
+    isArchived: delivery.event === 'user.deleted' || delivery.isArchived === true,
+    at,
+  };
+}
+
+/** The audit line of an accepted delivery: the event's fields, nothing else of the body. */
+export function webhookLine(event: LiveEvent, requestId: string): WebhookAuditEntry {
+  const { environment, at, ...said } = event;
+  return { time: at, requestId, kind: 'webhook', env: environment, ...said };
+}
+
+/** The metrics' event label: a documented event by name, any other as `other` (labels stay few). */
+export function eventLabel(event: string): string {
+  return (WEBHOOK_EVENTS as readonly string[]).includes(event) ? event : 'other';
+}

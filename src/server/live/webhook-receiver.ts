@@ -1,0 +1,120 @@
+import type http from 'node:http';
+import { WEBHOOK_MAX_BODY_BYTES, WEBHOOK_PATH, WEBHOOK_SIGNATURE_HEADER } from '../../kyc/contract/live-events.ts';
+import type { ApiEnvironment } from '../api-environments.ts';
+import type { AuditLog } from '../audit/audit.ts';
+import { type RefusedWebhookAuditEntry, WEBHOOK_SENDER } from '../audit/webhook-lines.ts';
+import type { RefusalLog } from '../audit/audit-refusals.ts';
+import { countLine, writeLine } from '../audit/audit-trail.ts';
+import { ApiFailure } from '../http/api-failure.ts';
+import { clientOf } from '../http/client.ts';
+import { bytesSent, methodNotAllowed, readBodyBytes, sendFailure, sendJson, sendThrown } from '../http/http-reply.ts';
+import { setSecurityHeaders } from '../http/security-headers.ts';
+import { type Logger, logUnexpected, requestIdOf, setRoute, startRequestLog } from '../log/log.ts';
+import type { Metrics } from '../ops/metrics.ts';
+import type { RateLimiter } from '../ops/rate-limit.ts';
+import type { DeliveryIds } from './delivery-ids.ts';
+import type { LiveHub } from './live-hub.ts';
+import { eventLabel, liveEventOf, readDelivery, webhookLine } from './webhook-delivery.ts';
+import { signatureMatches } from './webhook-signature.ts';
+
+/**
+ * The receiver of the KYC service's webhooks (issue 22): `POST /webhooks/kyc` for the default
+ * environment, `/webhooks/kyc/<name>` for each. Outside `/api/`: the service calls it, not a signed-in
+ * browser, so no session, no app header. Checked in order (size, signature, shape, client id), each
+ * refusal with its own code and nothing of the body repeated; accepted, it is audited, answered, and
+ * only then passed on to the open pages.
+ */
+export interface WebhookDeps {
+  environments: readonly ApiEnvironment[];
+  hub: LiveHub;
+  deliveryIds: DeliveryIds;
+  /** Deliveries per sending address, a limit of the receiver's own (never a user's). */
+  rateLimiter: RateLimiter;
+  audit: AuditLog;
+  refusals: RefusalLog;
+  metrics: Metrics;
+  /** A line per delivery, where no app server writes them (the Vite plugin). */
+  logger?: Logger;
+}
+
+export function isWebhookPath(path: string): boolean {
+  return path === WEBHOOK_PATH || path.startsWith(`${WEBHOOK_PATH}/`);
+}
+
+export function createWebhookReceiver(deps: WebhookDeps): (req: http.IncomingMessage, res: http.ServerResponse, path: string) => void {
+  return (req, res, path) => {
+    setSecurityHeaders(req, res);
+    requestIdOf(res);
+    setRoute(res, path === WEBHOOK_PATH ? WEBHOOK_PATH : `${WEBHOOK_PATH}/:env`);
+    if (deps.logger) startRequestLog(req, res, deps.logger, () => bytesSent(res));
+    receive(deps, req, res, path).catch((error: unknown) => sendThrown(res, error));
+  };
+}
+
+/** The environment a path names: the default one for `/webhooks/kyc`, else by its name; only one with a secret has a receiver. */
+function receiverOf(environments: readonly ApiEnvironment[], path: string): (ApiEnvironment & { webhookSecret: string }) | undefined {
+  const name = path === WEBHOOK_PATH ? undefined : path.slice(WEBHOOK_PATH.length + 1);
+  const environment = name === undefined ? environments[0] : environments.find((e) => e.info.name === name);
+  return environment?.webhookSecret ? (environment as ApiEnvironment & { webhookSecret: string }) : undefined;
+}
+
+async function receive(deps: WebhookDeps, req: http.IncomingMessage, res: http.ServerResponse, path: string): Promise<void> {
+  const environment = receiverOf(deps.environments, path);
+  if (!environment) {
+    throw new ApiFailure('no_such_route', 'No webhook receiver here: this environment has no webhook secret configured.');
+  }
+  if (req.method !== 'POST') throw methodNotAllowed('POST', 'Webhook deliveries are POSTed.');
+  const env = environment.info.name;
+  const refused = (failure: ApiFailure, event = 'unknown') => refuse(deps, res, env, failure, event);
+  const limit = await deps.rateLimiter.take(clientOf(req).address);
+  if (!limit.ok) {
+    const message = 'Too many webhook deliveries from this address: try again later.';
+    return refused(new ApiFailure('webhook_rate_limited', message, { retryAfterSeconds: limit.retryAfterSeconds }));
+  }
+  let body: Buffer;
+  try {
+    body = await readBodyBytes(req, WEBHOOK_MAX_BODY_BYTES);
+  } catch {
+    return refused(new ApiFailure('body_too_large', `A webhook delivery is at most ${WEBHOOK_MAX_BODY_BYTES} bytes.`));
+  }
+  if (!signatureMatches(body, req.headers[WEBHOOK_SIGNATURE_HEADER], environment.webhookSecret)) {
+    const message = 'The X-Hub-Signature header is missing, or is not the HMAC-SHA256 of this body with the secret configured.';
+    return refused(new ApiFailure('webhook_signature_invalid', message));
+  }
+  const delivery = readDelivery(body);
+  if (!delivery) return refused(new ApiFailure('webhook_delivery_invalid', 'The body is not a webhook delivery this server reads.'));
+  const event = eventLabel(delivery.event);
+  if (delivery.clientId !== environment.target.clientId) {
+    return refused(new ApiFailure('webhook_wrong_client', 'This delivery is for another client id than this environment’s.'), event);
+  }
+  if (delivery.isPing) return answer(deps, res, event, 'ping');
+  if (!(await deps.deliveryIds.claim(env, delivery.guid))) return answer(deps, res, event, 'duplicate');
+  const live = liveEventOf(env, delivery, new Date().toISOString());
+  if (!(await writeLine(deps, res, 'webhook delivery', webhookLine(live, requestIdOf(res))))) {
+    await deps.deliveryIds.release(env, delivery.guid);
+    return;
+  }
+  answer(deps, res, event, 'accepted');
+  // After the answer: the service waits for nobody's page.
+  setImmediate(() => void deps.hub.publish(live).catch((error: unknown) => logUnexpected(res, error)));
+}
+
+function answer(deps: WebhookDeps, res: http.ServerResponse, event: string, result: 'accepted' | 'duplicate' | 'ping'): void {
+  deps.metrics.webhookDeliveries.inc({ event, result });
+  sendJson(res, 200, JSON.stringify({ status: 'success', result }));
+}
+
+/** A refused delivery: counted (audit-refusals.ts), never written one by one, then answered with its code. */
+async function refuse(deps: WebhookDeps, res: http.ServerResponse, env: string, failure: ApiFailure, event: string): Promise<void> {
+  deps.metrics.webhookDeliveries.inc({ event, result: failure.code });
+  const entry: RefusedWebhookAuditEntry = {
+    time: new Date().toISOString(),
+    requestId: requestIdOf(res),
+    user: WEBHOOK_SENDER,
+    env,
+    kind: 'webhook_refused',
+    status: failure.status,
+    code: failure.code,
+  };
+  if (await countLine(deps, res, 'webhook delivery', entry)) sendFailure(res, failure);
+}

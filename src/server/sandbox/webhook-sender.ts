@@ -1,0 +1,75 @@
+import { randomUUID } from 'node:crypto';
+import { WEBHOOK_SIGNATURE_HEADER } from '../../kyc/contract/live-events.ts';
+import { type CandidateRecord, statusLevelOf } from '../../kyc/contract/schema.ts';
+import { signatureOf } from '../live/webhook-signature.ts';
+
+/**
+ * The sandbox's webhooks (issue 22): in sandbox mode the app's own receiver is registered with the
+ * sandbox, which then signs and sends a delivery for each change it makes (a simulated decision, a test
+ * control, the archive-after-extract demonstration), as the service would, so the pages update live.
+ */
+
+export interface WebhookTarget {
+  /** The app's receiver, e.g. `http://127.0.0.1:3000/webhooks/kyc`; a function when it is known only once the app listens (undefined until then: nothing is sent). */
+  url: string | (() => string | undefined);
+  /** The shared secret the receiver checks the signature with. */
+  secret: string;
+}
+
+/** The service's event for a change to each status; a status it documents no event for gets `user.<status>`. */
+const EVENT_OF_STATUS: Record<string, string> = {
+  incomplete: 'user.created',
+  waiting: 'user.readyToReview',
+  inreview: 'user.inReview',
+  review_requested: 'user.inReview',
+  approved: 'review.approved',
+  rejected: 'review.rejected',
+  blocked: 'user.blocked',
+};
+
+export function webhookEventOf(status: string): string {
+  return EVENT_OF_STATUS[status] ?? `user.${status}`;
+}
+
+/** `sha256=<hex>` of the body with the secret, as the service signs (the receiver also takes the bare hex). */
+export function signWebhookBody(body: string, secret: string): string {
+  return `sha256=${signatureOf(body, secret)}`;
+}
+
+/** A delivery's body for a record as it now is: its status level (ids, status, dates), never identity data. */
+export function webhookBodyOf(record: CandidateRecord, clientId: string, event = webhookEventOf(record.status)): string {
+  return JSON.stringify({ ...statusLevelOf(record), guid: randomUUID(), event, clientId, isPing: false, env: 'sandbox' });
+}
+
+/**
+ * Sends each change to the target, one at a time and in order (as the service's deliveries of one
+ * candidate come), each signed. A delivery that fails is not retried: the sandbox is a demonstration, and
+ * the page's Refresh still tells the truth. `onProblem` hears of it without any of the body.
+ */
+export function createWebhookSender(target: WebhookTarget, clientId: string, onProblem: (problem: string) => void = () => {}) {
+  let queue = Promise.resolve();
+  const deliver = async (body: string) => {
+    const url = typeof target.url === 'function' ? target.url() : target.url;
+    if (url === undefined) return;
+    try {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', [WEBHOOK_SIGNATURE_HEADER]: signWebhookBody(body, target.secret) },
+        body,
+        signal: AbortSignal.timeout(5000),
+      });
+      await response.body?.cancel();
+      if (!response.ok) onProblem(`the receiver answered HTTP ${response.status}`);
+    } catch (error) {
+      onProblem(error instanceof Error ? error.name : 'the receiver could not be reached');
+    }
+  };
+  return {
+    /** Queues a delivery for the record as it now is; resolves once it was sent (or failed). */
+    send(record: CandidateRecord, event?: string): Promise<void> {
+      const body = webhookBodyOf(record, clientId, event);
+      queue = queue.then(() => deliver(body));
+      return queue;
+    },
+  };
+}

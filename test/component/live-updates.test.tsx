@@ -1,0 +1,379 @@
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import axe from 'axe-core';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ApiMeta, SessionInfo } from '../../src/kyc/contract/api.ts';
+import type { Applicant } from '../../src/kyc/contract/applicants.ts';
+import type { LiveEvent } from '../../src/kyc/contract/live-events.ts';
+import { MAX_NOTIFICATIONS } from '../../src/app/live/live-stream.ts';
+import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
+import { recordForScope } from '../../src/server/sandbox/sandbox.ts';
+import { inTimeZone } from './in-time-zone.ts';
+import { envelope, renderWithProviders, stubApi, testMeta } from './render.tsx';
+
+inTimeZone('UTC');
+
+/**
+ * jsdom has no EventSource: this stands in for the browser's, and lets a test play the server's side
+ * (open, an event, a dropped connection). The app's own code runs unchanged.
+ */
+class FakeEventSource extends EventTarget {
+  static readonly CONNECTING = 0;
+  static readonly OPEN = 1;
+  static readonly CLOSED = 2;
+  static instances: FakeEventSource[] = [];
+  readonly CONNECTING = 0;
+  readonly OPEN = 1;
+  readonly CLOSED = 2;
+  readyState = 0;
+  onopen: ((event: Event) => void) | null = null;
+  onerror: ((event: Event) => void) | null = null;
+  constructor(
+    readonly url: string,
+    readonly init?: EventSourceInit,
+  ) {
+    super();
+    FakeEventSource.instances.push(this);
+  }
+  close() {
+    this.readyState = 2;
+  }
+  open() {
+    this.readyState = 1;
+    act(() => this.onopen?.(new Event('open')));
+  }
+  fail(readyState: 0 | 2) {
+    this.readyState = readyState;
+    act(() => this.onerror?.(new Event('error')));
+  }
+  send(event: LiveEvent, id = '1') {
+    act(() => void this.dispatchEvent(new MessageEvent('kyc', { data: JSON.stringify(event), lastEventId: id })));
+  }
+}
+
+const samples = sampleCandidates({ now: new Date() }).map((c) => c.record);
+const waiting = samples.find((r) => r.refId === '8f14e45f-ceea-467f-a0e6-1c9e5a2b7d33')!;
+const other = samples.find((r) => r.refId === 'user-7781')!;
+const COMPLIANCE: SessionInfo = { mode: 'proxy', user: 'ana', role: 'compliance' };
+const SUPPORT: SessionInfo = { mode: 'proxy', user: 'sam', role: 'support' };
+const AT = '2026-11-26T10:42:00.000Z';
+
+function liveMeta(live = true): ApiMeta {
+  const meta = testMeta();
+  const environment = { ...meta.environment, live };
+  return { ...meta, environment, environments: [environment] };
+}
+
+function event(overrides: Partial<LiveEvent> = {}): LiveEvent {
+  return {
+    environment: 'default',
+    event: 'review.approved',
+    refId: waiting.refId ?? null,
+    recordId: waiting.recordId ?? null,
+    status: 'approved',
+    isArchived: false,
+    at: AT,
+    ...overrides,
+  };
+}
+
+async function stream(): Promise<FakeEventSource> {
+  await waitFor(() => expect(FakeEventSource.instances).toHaveLength(1));
+  const source = FakeEventSource.instances[0]!;
+  source.open();
+  return source;
+}
+
+beforeEach(() => {
+  FakeEventSource.instances = [];
+  vi.stubGlobal('EventSource', FakeEventSource);
+});
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+/** The candidate page of `waiting`, whose status the service later says is `current.status`. */
+function showCandidate(session: SessionInfo = COMPLIANCE) {
+  const current = { status: 'waiting' };
+  const refPath = `/api/candidates/refId/${encodeURIComponent(waiting.refId!)}`;
+  const statusPath = `/api/status/refId/${encodeURIComponent(waiting.refId!)}`;
+  const api = stubApi({
+    session,
+    meta: liveMeta(),
+    candidates: {
+      [refPath]: () => envelope(waiting),
+      [statusPath]: () =>
+        envelope({
+          ...recordForScope(waiting, 'status'),
+          status: current.status,
+          ...(current.status === 'approved' ? { approvedDate: AT } : {}),
+        }),
+    },
+  });
+  const utils = renderWithProviders(`/candidates/refId/${encodeURIComponent(waiting.refId!)}`);
+  const count = (path: string) => api.requests.filter((url) => url === path).length;
+  return { ...api, ...utils, current, lookups: () => count(refPath), statusChecks: () => count(statusPath) };
+}
+
+describe('live updates on the candidate page', { timeout: 20_000 }, () => {
+  it('re-checks the status at status level when an event names the open candidate, and shows it with where it came from', async () => {
+    const page = showCandidate();
+    await screen.findByRole('heading', { level: 1 });
+    const source = await stream();
+    expect(source.url).toBe('/api/events');
+    page.current.status = 'approved';
+    source.send(event());
+    const line = await screen.findByTestId('live-status');
+    expect(line).toHaveTextContent(/^Approved at .*10:42.* — from the KYC service$/);
+    expect(page.statusChecks()).toBe(1);
+    // Status level only: the record and its pictures were not fetched again.
+    expect(page.lookups()).toBe(1);
+    const header = screen.getByRole('heading', { level: 1 }).closest('header')!;
+    expect(within(header).getByText('Approved')).toBeInTheDocument();
+    expect(within(header).queryByText('Waiting')).not.toBeInTheDocument();
+    // The timeline now has the approval.
+    expect(screen.getByRole('heading', { name: /timeline|history/i }).closest('section')).toHaveTextContent('Approved');
+  });
+
+  it('changes nothing for an event about another candidate, or of another environment', async () => {
+    const page = showCandidate();
+    await screen.findByRole('heading', { level: 1 });
+    const source = await stream();
+    page.current.status = 'approved';
+    source.send(event({ refId: other.refId ?? null, recordId: other.recordId ?? null }));
+    source.send(event({ environment: 'staging' }), '2');
+    // The notifications list got both: the page had its chance to react to them.
+    await waitFor(() => expect(screen.getByRole('button', { name: /Notifications/ })).toHaveTextContent('2'));
+    expect(page.statusChecks()).toBe(0);
+    expect(screen.queryByTestId('live-status')).not.toBeInTheDocument();
+    const header = screen.getByRole('heading', { level: 1 }).closest('header')!;
+    expect(within(header).getByText('Waiting')).toBeInTheDocument();
+  });
+
+  it('says the data is gone when the candidate was deleted, without a re-check that would fail', async () => {
+    const page = showCandidate();
+    await screen.findByRole('heading', { level: 1 });
+    const source = await stream();
+    source.send(event({ event: 'user.deleted', status: null }));
+    expect(await screen.findByTestId('live-status')).toHaveTextContent(
+      /The KYC service deleted this candidate at .*10:42.*: the data on this page is gone/,
+    );
+    expect(page.statusChecks()).toBe(0);
+  });
+
+  it('says identity data is gone when an event says the candidate was archived', async () => {
+    const page = showCandidate();
+    await screen.findByRole('heading', { level: 1 });
+    const source = await stream();
+    source.send(event({ event: 'user.inReview', status: 'inreview', isArchived: true }));
+    expect(await screen.findByTestId('live-status')).toHaveTextContent(/archived this candidate's identity data/);
+    expect(page.statusChecks()).toBe(0);
+  });
+});
+
+function makeApplicants(): Applicant[] {
+  return ['waiting', 'inreview', 'approved'].map((status, index) => ({
+    status,
+    isArchived: false,
+    recordId: `rec-${index}`,
+    refId: `ref-${index}`,
+    blockPassID: `bp-${index}`,
+  }));
+}
+
+describe('live updates of the queue', { timeout: 20_000 }, () => {
+  it('refetches its pages and counts on an event of its environment, and highlights the row that changed', async () => {
+    const applicants = makeApplicants();
+    const { requests } = stubApi({ session: COMPLIANCE, meta: liveMeta(), applicants });
+    renderWithProviders('/applicants');
+    await screen.findByRole('table');
+    const source = await stream();
+    const before = requests.filter((r) => r.startsWith('/api/applicants')).length;
+    applicants[0]!.status = 'approved';
+    source.send(event({ refId: 'ref-0', recordId: 'rec-0' }));
+    await waitFor(() => expect(requests.filter((r) => r.startsWith('/api/applicants')).length).toBeGreaterThan(before));
+    const row = await screen.findByText('ref-0');
+    await waitFor(() => expect(row.closest('tr')).toHaveAttribute('data-changed', 'true'));
+    expect(row.closest('tr')).toHaveTextContent('(just updated)');
+    expect(row.closest('tr')!.className).toMatch(/motion-reduce:transition-none/);
+    await waitFor(() => expect(within(row.closest('tr')!).getByText('Approved')).toBeInTheDocument());
+  });
+});
+
+describe('the header', { timeout: 20_000 }, () => {
+  it('says Live, Reconnecting… or Live updates off, in words', async () => {
+    showCandidate();
+    await screen.findByRole('heading', { level: 1 });
+    const indicator = () => screen.getByTestId('live-indicator');
+    const source = await stream();
+    expect(screen.getByRole('status', { name: 'Live' })).toBe(indicator());
+    source.fail(0);
+    expect(screen.getByRole('status', { name: 'Reconnecting…' })).toBe(indicator());
+    expect(indicator()).toHaveTextContent('Reconnecting…');
+    source.open();
+    expect(indicator()).toHaveTextContent(/^Live$/);
+    // The server refused the stream for good (no live updates behind it).
+    source.fail(2);
+    expect(indicator()).toHaveTextContent('Live updates off');
+  });
+
+  it('says Live updates off, and opens no stream, when the environment has no live updates', async () => {
+    stubApi({ session: COMPLIANCE, meta: liveMeta(false) });
+    renderWithProviders('/');
+    await waitFor(() => expect(screen.getByTestId('live-indicator')).toHaveTextContent('Live updates off'));
+    expect(FakeEventSource.instances).toHaveLength(0);
+  });
+
+  it('closes the stream when the app goes (a sign-out unmounts what was signed in)', async () => {
+    const { unmount } = showCandidate();
+    await screen.findByRole('heading', { level: 1 });
+    const source = await stream();
+    unmount();
+    expect(source.readyState).toBe(2);
+  });
+
+  it('closes the stream and forgets the notifications at sign-out', async () => {
+    const user = userEvent.setup();
+    let signedIn = true;
+    stubApi({
+      session: () =>
+        new Response(JSON.stringify(signedIn ? { mode: 'users', user: 'ana', role: 'compliance' } : { mode: 'users' }), {
+          headers: { 'content-type': 'application/json' },
+        }),
+      meta: liveMeta(),
+    });
+    renderWithProviders('/');
+    const source = await stream();
+    source.send(event({ refId: 'before-sign-out', recordId: null }));
+    await waitFor(() => expect(screen.getByRole('button', { name: /Notifications/ })).toHaveTextContent('1'));
+    signedIn = false;
+    await user.click(screen.getByRole('button', { name: 'Sign out' }));
+    await screen.findByRole('heading', { name: 'Sign in' });
+    expect(source.readyState).toBe(2);
+    expect(screen.queryByRole('button', { name: /Notifications/ })).not.toBeInTheDocument();
+    // Nothing of the session that ended is left on the page.
+    expect(document.body).not.toHaveTextContent('before-sign-out');
+  });
+
+  it(`keeps the last ${MAX_NOTIFICATIONS} events, newest first, in memory only, each a link to its candidate`, async () => {
+    const user = userEvent.setup();
+    const setItem = vi.spyOn(Storage.prototype, 'setItem');
+    const { router } = showCandidate();
+    await screen.findByRole('heading', { level: 1 });
+    const source = await stream();
+    for (let n = 1; n <= MAX_NOTIFICATIONS + 5; n++) {
+      source.send(event({ refId: `live-ref-${n}`, recordId: null, event: 'user.inReview', status: 'inreview' }), String(n));
+    }
+    await user.click(screen.getByRole('button', { name: /Notifications/ }));
+    const list = screen.getByRole('region', { name: 'Notifications' });
+    const items = within(list).getAllByRole('listitem');
+    expect(items).toHaveLength(MAX_NOTIFICATIONS);
+    expect(items[0]).toHaveTextContent(`live-ref-${MAX_NOTIFICATIONS + 5}`);
+    // The five oldest went.
+    expect(list).not.toHaveTextContent(/live-ref-5\b/);
+    expect(items.at(-1)).toHaveTextContent(/live-ref-6\b/);
+    const stored = [
+      ...setItem.mock.calls.map((call) => call.join(' ')),
+      JSON.stringify({ ...sessionStorage }),
+      JSON.stringify({ ...localStorage }),
+    ];
+    expect(stored.join(' ')).not.toMatch(/live-ref-/);
+    await user.click(within(items[0]!).getByRole('link'));
+    expect(router.state.location.pathname).toBe(`/candidates/refId/live-ref-${MAX_NOTIFICATIONS + 5}`);
+  });
+
+  it('sets "ready to review" events apart for compliance users, and not for support users', async () => {
+    for (const session of [COMPLIANCE, SUPPORT]) {
+      const { unmount } = showCandidate(session);
+      await screen.findByRole('heading', { level: 1 });
+      const source = await stream();
+      source.send(event({ event: 'user.readyToReview', status: 'waiting', refId: 'ready-1', recordId: null }));
+      fireEvent.click(screen.getByRole('button', { name: /Notifications/ }));
+      const item = within(screen.getByRole('region', { name: 'Notifications' })).getByRole('listitem');
+      if (session.role === 'compliance') expect(item).toHaveTextContent(/^Needs review: Ready to review/);
+      else expect(item).not.toHaveTextContent('Needs review');
+      unmount();
+      FakeEventSource.instances = [];
+    }
+  });
+
+  it('asks the browser for notifications only when the user turns them on, then shows each event', async () => {
+    const shown: string[] = [];
+    const requestPermission = vi.fn(async () => 'granted' as NotificationPermission);
+    class FakeNotification {
+      static permission: NotificationPermission = 'default';
+      static requestPermission = requestPermission;
+      constructor(title: string) {
+        shown.push(title);
+      }
+    }
+    vi.stubGlobal('Notification', FakeNotification);
+    const user = userEvent.setup();
+    showCandidate();
+    await screen.findByRole('heading', { level: 1 });
+    const source = await stream();
+    source.send(event({ refId: 'before-1', recordId: null }));
+    expect(requestPermission).not.toHaveBeenCalled();
+    expect(shown).toHaveLength(0);
+    await user.click(screen.getByRole('button', { name: /Notifications/ }));
+    await user.click(screen.getByRole('button', { name: 'Browser notifications' }));
+    expect(requestPermission).toHaveBeenCalledTimes(1);
+    FakeNotification.permission = 'granted';
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Browser notifications' })).toHaveAttribute('aria-pressed', 'true'));
+    source.send(event({ refId: 'after-1', recordId: null }), '2');
+    expect(shown).toEqual(['Candidate Lookup: Approved']);
+    await user.click(screen.getByRole('button', { name: 'Browser notifications' }));
+  });
+
+  it('has no serious axe violations with the indicator and the open notifications list', async () => {
+    const user = userEvent.setup();
+    showCandidate();
+    await screen.findByRole('heading', { level: 1 });
+    const source = await stream();
+    source.send(event({ event: 'user.readyToReview', status: 'waiting', refId: 'ready-2', recordId: null }));
+    await user.click(screen.getByRole('button', { name: /Notifications/ }));
+    const results = await axe.run(document.querySelector('header')!, { rules: { 'color-contrast': { enabled: false } } });
+    const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
+    expect(serious).toEqual([]);
+  });
+});
+
+describe('the simulate buttons', { timeout: 20_000 }, () => {
+  function showIn(meta: ApiMeta) {
+    const api = stubApi({
+      session: COMPLIANCE,
+      meta,
+      candidates: {
+        [`/api/candidates/refId/${encodeURIComponent(waiting.refId!)}`]: () => envelope(waiting),
+        '/api/sandbox/simulate': () => new Response('{"status":"success"}', { headers: { 'content-type': 'application/json' } }),
+      },
+    });
+    renderWithProviders(`/candidates/refId/${encodeURIComponent(waiting.refId!)}`);
+    return api;
+  }
+
+  it('are offered in sandbox mode, and ask the sandbox to take the decision', async () => {
+    const user = userEvent.setup();
+    const { fetchMock } = showIn(testMeta({ upstream: 'sandbox' }));
+    await screen.findByRole('heading', { level: 1 });
+    const group = screen.getByRole('group', { name: 'Simulate (sandbox only)' });
+    expect(
+      within(group)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['Ready to review', 'Approve', 'Reject', 'Block']);
+    await user.click(within(group).getByRole('button', { name: 'Approve' }));
+    expect(await within(group).findByRole('status')).toHaveTextContent('The sandbox approved this candidate and sent its webhook.');
+    const call = fetchMock.mock.calls.find(([url]) => url === '/api/sandbox/simulate')!;
+    expect(call[1]?.method).toBe('POST');
+    expect(JSON.parse(String(call[1]?.body))).toEqual({ kind: 'refId', id: waiting.refId, action: 'approve' });
+  });
+
+  it('are absent with a real service', async () => {
+    showIn(liveMeta());
+    await screen.findByRole('heading', { level: 1 });
+    expect(screen.queryByRole('group', { name: /Simulate/ })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Approve' })).not.toBeInTheDocument();
+  });
+});
