@@ -28,6 +28,8 @@ export const E2E_PORTS = {
   sandboxA: PORT_BASE + 10,
   sandboxB: PORT_BASE + 11,
   environments: PORT_BASE + 12,
+  /** The app on its embedded sandbox for live updates: its candidates' statuses change, so it is apart from `sandbox`. */
+  live: PORT_BASE + 13,
 } as const;
 
 /** Test-only accounts of test/fixtures/e2e-users.json (never use these anywhere else). */
@@ -125,6 +127,9 @@ const SERVERS: Record<ServerName, ServerSpec> = {
   // Two sandboxes as two environments of one app: the first can change a status (--test-controls).
   sandboxA: { entry: 'sandbox', port: E2E_PORTS.sandboxA, flags: ['--test-controls'] },
   sandboxB: { entry: 'sandbox', port: E2E_PORTS.sandboxB },
+  // The app on its embedded sandbox again, wired to its own webhook receiver as `npm start` is: the simulated
+  // decisions of test/e2e/live.spec.ts change statuses that other specs read from `sandbox`.
+  live: { entry: 'app', port: E2E_PORTS.live },
   environments: {
     entry: 'app',
     port: E2E_PORTS.environments,

@@ -1,0 +1,68 @@
+import type { Page } from '@playwright/test';
+import { seriousViolations } from './axe.ts';
+import { expect, needsServers, test } from './fixtures.ts';
+import { E2E_PORTS } from './servers.ts';
+
+needsServers('live', 'statusOnly');
+
+/**
+ * Live updates as a newcomer sees them after `npm start`: the embedded sandbox signs and sends a webhook
+ * for each decision simulated on a candidate page, the app's receiver accepts it, and every open page of
+ * that candidate and its queue updates by itself: no reload, no focus change.
+ */
+const liveUrl = `http://127.0.0.1:${E2E_PORTS.live}`;
+/** A waiting sample candidate, so that Approve is a change. */
+const WAITING = '8f14e45f-ceea-467f-a0e6-1c9e5a2b7d33';
+
+const indicator = (page: Page) => page.getByTestId('live-indicator');
+/** The header's status chip. */
+const chipOf = (page: Page) => page.locator('main header [data-status]').first();
+
+test('a decision simulated in the sandbox updates the open candidate page and the queue in another tab, by themselves', async ({
+  context,
+}) => {
+  const candidate = await context.newPage();
+  const queue = await context.newPage();
+  await queue.goto(`${liveUrl}/applicants`);
+  await expect(indicator(queue)).toHaveAccessibleName('Live');
+  const approvedBefore = Number((await queue.getByRole('tab', { name: /^Approved/ }).textContent())?.match(/\d+/)?.[0]);
+
+  await candidate.goto(`${liveUrl}/candidates/refId/${WAITING}`);
+  await expect(candidate.getByRole('heading', { level: 1 })).toBeVisible();
+  await expect(indicator(candidate)).toHaveAccessibleName('Live');
+  await expect(chipOf(candidate)).toHaveAttribute('data-status', 'waiting');
+  const lookups: string[] = [];
+  candidate.on('request', (request) => {
+    if (/\/api\/(candidates|status)\//.test(request.url())) lookups.push(new URL(request.url()).pathname);
+  });
+
+  const simulate = candidate.getByRole('group', { name: 'Simulate (sandbox only)' });
+  await simulate.getByRole('button', { name: 'Approve' }).click();
+  await expect(simulate.getByRole('status')).toHaveText('The sandbox approved this candidate and sent its webhook.');
+
+  // The page that asked: the chip and the line saying where the news came from.
+  await expect(candidate.getByText(/^Approved at .* — from the KYC service$/)).toBeVisible();
+  await expect(chipOf(candidate)).toHaveAttribute('data-status', 'approved');
+  await expect(candidate.getByRole('list', { name: 'Status changes, oldest first' })).toContainText('Approved');
+  // A status-level re-check, never the pictures again.
+  expect(lookups.length).toBeGreaterThan(0);
+  for (const path of lookups) expect(path).toMatch(/^\/api\/status\/refId\//);
+
+  // The queue in the other tab, which nobody touched: the count moved and the row says it changed.
+  await expect(queue.getByRole('tab', { name: /^Approved/ })).toContainText(String(approvedBefore + 1));
+  await expect(queue.locator(`tr[data-changed]`, { hasText: WAITING })).toHaveCount(1);
+
+  // The header's notifications list has the event, as a link to its candidate.
+  await candidate.getByRole('button', { name: /^Notifications/ }).click();
+  const list = candidate.getByRole('region', { name: 'Notifications' });
+  await expect(list.getByRole('link', { name: /^Approved: / })).toHaveAttribute('href', /^\/candidates\/(refId|recordId)\//);
+  expect(await seriousViolations(candidate)).toEqual([]);
+});
+
+test('the simulate buttons are offered in sandbox mode only', async ({ page }) => {
+  await page.goto(`http://127.0.0.1:${E2E_PORTS.statusOnly}/candidates/refId/${WAITING}`);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expect(page.getByRole('group', { name: 'Simulate (sandbox only)' })).toHaveCount(0);
+  // Without a webhook secret, the page says its updates are not live.
+  await expect(indicator(page)).toHaveAccessibleName('Live updates off');
+});
