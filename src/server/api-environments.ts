@@ -1,5 +1,5 @@
-import type { SetStatus } from './sandbox/test-controls.ts';
 import { API_PREFIX, type ApiMeta, decodeEnvironmentName, type EnvironmentInfo, type SampleCandidate } from '../kyc/contract/api.ts';
+import type { LookupKind } from '../kyc/contract/lookup.ts';
 import type { ReplyTemplate } from '../kyc/contract/replies.ts';
 import type { RefusedEntry } from './audit/audit-refusals.ts';
 import { auditTrail, type Outcome, refuse } from './audit/audit-trail.ts';
@@ -21,7 +21,7 @@ export interface ApiEnvironment {
   replyTemplates?: Record<string, ReplyTemplate>;
   archiveOnExtract?: 'refuse' | 'accept';
   /** The embedded sandbox's decision, for the simulate buttons (sandbox mode only). */
-  simulate?: SetStatus;
+  simulate?: (kind: LookupKind, id: string, status: string) => boolean;
   /** The shared secret the service signs its webhooks with (issue 22); without it, no receiver. Server memory only. */
   webhookSecret?: string;
 }

@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { act, render } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/react';
 import { vi } from 'vitest';
 import { AppRoutes } from '../../src/app/app.tsx';
 import { type AppLocation, BrowserHistory, navigate, useLocation } from '../../src/app/navigation.tsx';
@@ -106,4 +106,14 @@ export function envelope(record: CandidateRecord): Response {
 
 export function apiError(status: number, code: string, message: string, extra: Record<string, unknown> = {}, headers = {}) {
   return json({ status: 'error', error: { code, message, ...extra } }, status, headers);
+}
+
+/**
+ * The page's one status message (a notice of the search box, a loading line): every status region but
+ * the header's live-updates indicator, which is a status region on every signed-in page.
+ */
+export function pageStatus(): HTMLElement {
+  const found = screen.getAllByRole('status').filter((element) => element.dataset.testid !== 'live-indicator');
+  if (found.length !== 1) throw new Error(`Expected one status message besides the live indicator, found ${found.length}.`);
+  return found[0]!;
 }

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { CandidateRecord } from '../../src/kyc/contract/schema.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
-import { envelope, renderWithProviders, stubApi } from './render.tsx';
+import { envelope, pageStatus, renderWithProviders, stubApi } from './render.tsx';
 
 const samples = sampleCandidates({ now: new Date() }).map((c) => c.record);
 const xiuying = samples.find((r) => r.refId === 'cust_000482')!;
@@ -161,7 +161,7 @@ describe('the search box', { timeout: 20_000 }, () => {
     await user.click(searchBox());
     await user.paste('\u00a0cust_\u200b000482\u200e ');
     expect(searchBox()).toHaveValue('cust_000482');
-    expect(screen.getByRole('status')).toHaveTextContent(
+    expect(pageStatus()).toHaveTextContent(
       'Removed from the pasted id: 1 zero-width space, 1 no-break space, 1 bidirectional mark and 1 space at the start or end.',
     );
     await user.keyboard('{Enter}');
@@ -179,7 +179,7 @@ describe('the search box', { timeout: 20_000 }, () => {
     await user.paste('https://lookup.example.com/e/staging/candidates/recordId/65f1c2a9e4b0d3a1f0c9b810');
     expect(searchBox()).toHaveValue('65f1c2a9e4b0d3a1f0c9b810');
     expect(screen.getByRole('radio', { name: 'recordId' })).toBeChecked();
-    expect(screen.getByRole('status')).toHaveTextContent('Taken from a link to the staging environment.');
+    expect(pageStatus()).toHaveTextContent('Taken from a link to the staging environment.');
     await user.keyboard('{Enter}');
     await waitFor(() => expect(router.state.location.pathname).toBe('/e/staging/candidates/recordId/65f1c2a9e4b0d3a1f0c9b810'));
   });
@@ -228,7 +228,7 @@ describe('the search box', { timeout: 20_000 }, () => {
     await user.click(searchBox());
     await user.paste('crm-55102\nuser-7781, cust_000482\tcrm-55102');
     expect(searchBox()).toHaveValue('');
-    const offer = screen.getByRole('status');
+    const offer = pageStatus();
     expect(offer).toHaveTextContent('You pasted a list of 3 ids (1 repeated).');
     await user.click(within(offer).getByRole('button', { name: 'Look up all 3 in a batch' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/batch'));

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { signatureMatches, signatureOf } from '../../src/server/live/webhook-signature.ts';
+import { signatureMatches, signatureOf } from '../../src/server/http/webhook-signature.ts';
 import { startTestApp, type TestApp, testEnvironment } from './http.ts';
 import { memoryAuditLog } from './memory-audit.ts';
 import { CLIENT_ID, codeOf, deliver, deliveryBody, recordingHub, WEBHOOK_SECRET } from './webhook-fixture.ts';

@@ -1,7 +1,7 @@
 import type { LiveEvent } from '../../src/kyc/contract/live-events.ts';
 import { APP_REQUEST_HEADER } from '../../src/kyc/contract/api.ts';
 import type { LiveHub } from '../../src/server/live/live-hub.ts';
-import { signatureOf } from '../../src/server/live/webhook-signature.ts';
+import { signatureOf } from '../../src/server/http/webhook-signature.ts';
 import { type RawResponse, rawRequest } from './http.ts';
 
 export const WEBHOOK_SECRET = 'whsec-test-0123456789';

@@ -6,7 +6,7 @@ import { apiMetaSchema } from '../../src/kyc/contract/api.ts';
 import { parseConfig } from '../../src/server/config/config.ts';
 import type { ConfigFile } from '../../src/server/config/file-schema.ts';
 import { deliveryIdsInMemory } from '../../src/server/live/delivery-ids.ts';
-import { signatureOf } from '../../src/server/live/webhook-signature.ts';
+import { signatureOf } from '../../src/server/http/webhook-signature.ts';
 import { type Instance, startInstance } from './instance.ts';
 import { hasRedisServer, NO_REDIS_MESSAGE, type RunningRedis, startRedis } from './redis-fixture.ts';
 import { codeOf, deliver, deliveryBody } from './webhook-fixture.ts';

@@ -3,7 +3,7 @@ import { apiMetaSchema } from '../../src/kyc/contract/api.ts';
 import { WEBHOOK_MAX_BODY_BYTES } from '../../src/kyc/contract/live-events.ts';
 import type { ApiEnvironment } from '../../src/server/api-environments.ts';
 import { createRefusalLog, type RefusalLog } from '../../src/server/audit/audit-refusals.ts';
-import { signatureOf } from '../../src/server/live/webhook-signature.ts';
+import { signatureOf } from '../../src/server/http/webhook-signature.ts';
 import { createMetrics, type Metrics } from '../../src/server/ops/metrics.ts';
 import { createRateLimiter } from '../../src/server/ops/rate-limit.ts';
 import { createMemoryStore } from '../../src/server/state/store.ts';

@@ -1,7 +1,7 @@
 import type http from 'node:http';
 import type { SessionInfo } from '../../kyc/contract/api.ts';
 import { ApiFailure } from '../http/api-failure.ts';
-import type { AuthConfig } from '../config/config.ts';
+import type { AuthConfig } from '../config/sign-in.ts';
 import { methodNotAllowed } from '../http/http-reply.ts';
 import { clientOf } from '../http/client.ts';
 import { isLoopbackHost } from '../http/loopback.ts';

@@ -1,7 +1,7 @@
 import type http from 'node:http';
 import { z } from 'zod';
 import { API_PREFIX, SIGN_IN_REFUSED_PATH, type SessionInfo } from '../../kyc/contract/api.ts';
-import type { AuthConfig } from '../config/config.ts';
+import type { AuthConfig } from '../config/sign-in.ts';
 import { ApiFailure } from '../http/api-failure.ts';
 import { isHttps, methodNotAllowed, readBody, readCookie, sendJson } from '../http/http-reply.ts';
 import { navigation, open, type Route } from '../http/routes.ts';

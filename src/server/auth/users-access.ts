@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type http from 'node:http';
 import { z } from 'zod';
 import type { SessionInfo } from '../../kyc/contract/api.ts';
-import type { AuthConfig } from '../config/config.ts';
+import type { AuthConfig } from '../config/sign-in.ts';
 import { clientOf } from '../http/client.ts';
 import { ApiFailure } from '../http/api-failure.ts';
 import { methodNotAllowed, readBody } from '../http/http-reply.ts';

@@ -6,11 +6,10 @@ import { DEFAULT_REPLIES, mergeReplyTemplates, type ReplyTemplate } from '../../
 import { type EnvVars, envSchema } from './config-schema.ts';
 import type { EnvironmentConfig } from './environments.ts';
 import type { ConfigFile } from './file-schema.ts';
-import type { OidcConfig } from './oidc-config.ts';
 import { environmentsOf, inConfigFile, readConfigFile } from './read-config.ts';
 import { type Environment, removedVariablesIn } from './removed-variables.ts';
 import { withSecretFiles } from './secrets.ts';
-import { authOf, checkLocalMode } from './sign-in.ts';
+import { type AuthConfig, authOf, checkLocalMode } from './sign-in.ts';
 import type { LogFormat, LogLevel } from '../log/log.ts';
 
 export type { EnvironmentConfig, RemoteUpstream } from './environments.ts';
@@ -83,12 +82,6 @@ export interface SandboxSettings {
   hostile: boolean;
   testControls: boolean;
 }
-
-export type AuthConfig =
-  | { mode: 'local'; allowUnauthenticated: boolean }
-  | { mode: 'users'; usersFile: string; sessionMaxAgeMinutes: number; sessionIdleMinutes: number }
-  | { mode: 'proxy'; userHeader: string; roleHeader: string; trusted: string[] }
-  | { mode: 'oidc'; oidc: OidcConfig; sessionMaxAgeMinutes: number; sessionIdleMinutes: number };
 
 export class ConfigError extends Error {
   override name = 'ConfigError';

@@ -1,10 +1,16 @@
 import { isCidr } from '../http/cidr.ts';
 import { isLoopbackHost } from '../http/loopback.ts';
-import type { AuthConfig } from './config.ts';
 import type { EnvVars } from './config-schema.ts';
 import type { SignInEntry } from './file-schema.ts';
-import { oidcOf } from './oidc-config.ts';
+import { type OidcConfig, oidcOf } from './oidc-config.ts';
 import type { Environment } from './removed-variables.ts';
+
+/** How users sign in, as the server uses it. */
+export type AuthConfig =
+  | { mode: 'local'; allowUnauthenticated: boolean }
+  | { mode: 'users'; usersFile: string; sessionMaxAgeMinutes: number; sessionIdleMinutes: number }
+  | { mode: 'proxy'; userHeader: string; roleHeader: string; trusted: string[] }
+  | { mode: 'oidc'; oidc: OidcConfig; sessionMaxAgeMinutes: number; sessionIdleMinutes: number };
 
 const SESSION_DEFAULTS = { sessionMaxAgeMinutes: 8 * 60, sessionIdleMinutes: 60 };
 

@@ -15,7 +15,7 @@ import type { RateLimiter } from '../ops/rate-limit.ts';
 import type { DeliveryIds } from './delivery-ids.ts';
 import type { LiveHub } from './live-hub.ts';
 import { eventLabel, liveEventOf, readDelivery, webhookLine } from './webhook-delivery.ts';
-import { signatureMatches } from './webhook-signature.ts';
+import { signatureMatches } from '../http/webhook-signature.ts';
 
 /**
  * The receiver of the KYC service's webhooks (issue 22): `POST /webhooks/kyc` for the default

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { WEBHOOK_SIGNATURE_HEADER } from '../../kyc/contract/live-events.ts';
 import { type CandidateRecord, statusLevelOf } from '../../kyc/contract/schema.ts';
-import { signatureOf } from '../live/webhook-signature.ts';
+import { signatureOf } from '../http/webhook-signature.ts';
 
 /**
  * The sandbox's webhooks (issue 22): in sandbox mode the app's own receiver is registered with the
