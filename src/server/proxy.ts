@@ -94,9 +94,10 @@ const BATCH_CONCURRENCY = 8;
 /** What each environment's lookups are wired with: the handler's limits and its shared parts. */
 function wiringOf(
   options: ApiHandlerOptions,
-  shared: Pick<Parameters<typeof serveEnvironments>[1], 'access' | 'refusals' | 'metrics'>,
+  shared: Pick<Parameters<typeof serveEnvironments>[1], 'access' | 'metrics'>,
 ): Parameters<typeof serveEnvironments>[1] {
   return {
+    refusals: options.refusals ?? createRefusalLog(options.audit),
     timeoutMs: options.timeoutMs,
     browserStallMs: options.browserStallMs,
     maxResponseBytes: options.maxResponseBytes,
@@ -127,9 +128,12 @@ function tableOptions(options: ApiHandlerOptions, access: AccessControl): Parame
 export function createApiHandler(options: ApiHandlerOptions): Middleware {
   const access = options.access ?? createAccessControl({ mode: 'local', allowUnauthenticated: false });
   const metrics = options.metrics ?? createMetrics();
-  const refusals = options.refusals ?? createRefusalLog(options.audit);
-  const served = serveEnvironments(options.environments, wiringOf(options, { access, refusals, metrics }));
-  const table = environmentTable(tableOptions(options, access));
+  // What the environments are wired with, read from the options at once, before anything is built of them.
+  const settings = tableOptions(options, access);
+  const wiring = wiringOf(options, { access, metrics });
+  const served = serveEnvironments(options.environments, wiring);
+  const table = environmentTable(settings);
+  const { refusals } = wiring;
   const hub = options.hub ?? createLiveHub();
   const events = createEventStreams(hub, access, metrics, options.eventStreams);
   const simulate = options.environments.find((environment) => environment.simulate)?.simulate;

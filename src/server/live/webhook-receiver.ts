@@ -84,24 +84,24 @@ async function receive(deps: WebhookDeps, req: http.IncomingMessage, res: http.S
   const delivery = readDelivery(body);
   if (!delivery) return refused(new ApiFailure('webhook_delivery_invalid', 'The body is not a webhook delivery this server reads.'));
   const event = eventLabel(delivery.event);
+  /** A delivery taken (or known already, or a ping): counted, and 200 with what became of it. */
+  const taken = (result: 'accepted' | 'duplicate' | 'ping') => {
+    deps.metrics.webhookDeliveries.inc({ event, result });
+    sendJson(res, 200, JSON.stringify({ status: 'success', result }));
+  };
   if (delivery.clientId !== environment.target.clientId) {
     return refused(new ApiFailure('webhook_wrong_client', 'This delivery is for another client id than this environment’s.'), event);
   }
-  if (delivery.isPing) return answer(deps, res, event, 'ping');
-  if (!(await deps.deliveryIds.claim(env, delivery.guid))) return answer(deps, res, event, 'duplicate');
+  if (delivery.isPing) return taken('ping');
+  if (!(await deps.deliveryIds.claim(env, delivery.guid))) return taken('duplicate');
   const live = liveEventOf(env, delivery, new Date().toISOString());
   if (!(await writeLine(deps, res, 'webhook delivery', webhookLine(live, requestIdOf(res))))) {
     await deps.deliveryIds.release(env, delivery.guid);
     return;
   }
-  answer(deps, res, event, 'accepted');
+  taken('accepted');
   // After the answer: the service waits for nobody's page.
   setImmediate(() => void deps.hub.publish(live).catch((error: unknown) => logUnexpected(res, error)));
-}
-
-function answer(deps: WebhookDeps, res: http.ServerResponse, event: string, result: 'accepted' | 'duplicate' | 'ping'): void {
-  deps.metrics.webhookDeliveries.inc({ event, result });
-  sendJson(res, 200, JSON.stringify({ status: 'success', result }));
 }
 
 /** A refused delivery: counted (audit-refusals.ts), never written one by one, then answered with its code. */
