@@ -3,8 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parseConfig } from '../../src/server/config/config.ts';
+import { parseConfig } from '../../src/server/config/config.ts';
 import { CONFIG_SCHEMA_PATH, configJsonSchema } from '../../src/server/config/json-schema.ts';
+import { configErrorOf } from './config-error.ts';
 import { REMOVED_VARIABLES } from '../../src/server/config/removed-variables.ts';
 import { resolveUpstream } from '../../src/server/resolve-upstream.ts';
 import { parseSandboxArgs } from '../../src/server/sandbox/sandbox-args.ts';
@@ -16,15 +17,7 @@ const fileWith = (content: unknown, name = `c-${Math.random().toString(36).slice
   writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content));
   return file;
 };
-const errorOf = (env: Record<string, string>, file?: unknown) => {
-  try {
-    parseConfig(env, file);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return (error as Error).message;
-  }
-  throw new Error('expected a ConfigError');
-};
+const errorOf = configErrorOf;
 const PRODUCTION = { name: 'production', label: 'Production', baseUrl: 'https://kyc.example.org', clientId: 'acme', apiKeyEnv: 'PROD_KEY' };
 
 describe('CONFIG_FILE', () => {

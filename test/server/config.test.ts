@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SUMMARY_FIELDS } from '../../src/kyc/contract/api.ts';
-import { ConfigError, loadConfig, parseConfig } from '../../src/server/config/config.ts';
+import { loadConfig, parseConfig } from '../../src/server/config/config.ts';
+import { configErrorOf } from './config-error.ts';
 import { envSchema, SECRET_VARIABLES } from '../../src/server/config/config-schema.ts';
 
 const oidc = {
@@ -16,15 +17,7 @@ const oidc = {
 };
 const oidcEnv = { OIDC_SECRET: 'the-secret' };
 const remote = { KYC_BASE_URL: 'https://kyc.example.org/', KYC_CLIENT_ID: 'acme', KYC_API_KEY: 'k-123' };
-const errorOf = (env: Record<string, string>, file?: unknown) => {
-  try {
-    parseConfig(env, file);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return (error as Error).message;
-  }
-  throw new Error('expected a ConfigError');
-};
+const errorOf = configErrorOf;
 const signIn = (entry: Record<string, unknown>) => ({ signIn: entry });
 
 describe('configuration', () => {
