@@ -98,6 +98,17 @@ describe('finding 2: an identity value of "=" and megabytes of "A"', () => {
     expect(held.reduce((sum, bytes) => sum + bytes, 0)).toBe(text.length);
   });
 
+  it('attack: characters beyond Latin-1 in a base64 value are text, never decoded by their low byte into a picture', () => {
+    // Found by the fuzzer: Node's base64 decoder reads "񜕁𡰯" (four UTF-16 units) as three bytes, "1AG/".
+    for (const value of ['񜕁𡰯', 'AAA\u0141', '\u00c1AAA']) {
+      const collector = new Base64Collector(() => {});
+      collector.push(value);
+      const collected = collector.end();
+      expect(collected).toEqual({ kind: 'text', pieces: expect.any(Array) });
+      expect(collected.kind === 'text' ? collected.pieces.join('') : '').toBe(value);
+    }
+  });
+
   it('attack: such a picture asked in parts is sent as text in the first part, as the plain answer has it', async () => {
     const body = equalsPictureBody(4 * 1024 * 1024);
     const { app } = await hostile(() => body);

@@ -11,6 +11,8 @@
 /** Text decoded at once: a multiple of 4, large enough that Buffer.from is not called for every parser piece. */
 const DECODE_CHARS = 64 * 1024;
 const PADDING = /^={1,2}$/;
+/** Only the 64 letters of standard base64. */
+const BASE64_LETTERS = /^[A-Za-z0-9+/]*$/;
 
 export type Collected = { kind: 'bytes'; chunks: Buffer[]; size: number } | { kind: 'text'; pieces: string[] };
 
@@ -72,14 +74,14 @@ export class Base64Collector {
 
   /**
    * Decodes the first `chars` letters (a multiple of 4) when they hold only the 64 letters. Node's decoder
-   * skips what is not base64 (so fewer bytes come out) and reads `-` and `_` as the URL alphabet (looked
-   * for apart).
+   * cannot be asked: it skips what is not base64, reads `-` and `_` as the URL alphabet, and reads a
+   * character beyond Latin-1 by its low byte (an astral "񜕁𡰯" decodes to three bytes), so the letters are
+   * checked first.
    */
   private decodeLetters(chars: number): void {
     if (chars === 0) return;
     const head = this.letters.slice(0, chars);
-    const bytes = head.includes('-') || head.includes('_') ? undefined : Buffer.from(head, 'base64');
-    if (bytes?.length === (chars / 4) * 3) this.keep(bytes, chars);
+    if (BASE64_LETTERS.test(head)) this.keep(Buffer.from(head, 'base64'), chars);
     else this.fallBack('');
   }
 
