@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { gunzipSync } from 'node:zlib';
-import { PARTS_ACCEPT, isPartOf, pictureReferenceSchema } from '../../src/kyc/contract/picture-parts.ts';
+import { PARTS_ACCEPT, isPartOf, pictureOfPreview, pictureReferenceSchema } from '../../src/kyc/contract/picture-parts.ts';
 import { APP_HEADERS } from './http.ts';
 
 /** A lookup asked in parts, its answer read as bytes (pictures are binary), and put back together. */
@@ -72,19 +72,32 @@ export async function partsOf(res: PartsResponse): Promise<Part[]> {
 
 export interface Reassembled {
   envelope: { status: string; data: Record<string, unknown> };
-  /** The first part as sent (references in place of pictures). */
+  /** The record part as sent (references in place of pictures). */
   first: { status: string; data: Record<string, unknown> };
+  /** The full pictures, by part name. */
   pictures: Map<string, Part>;
+  /** The previews, by the part name of the picture each stands for. */
+  previews: Map<string, Part>;
+  /** The status-level part, when one was sent. */
+  status: { status: string; data: Record<string, unknown> } | undefined;
+  /** Every part's Content-ID, in the order sent. */
+  order: string[];
 }
 
 /** The first part with each referenced picture put back as base64, as the plain answer has it. */
 export async function reassemble(res: PartsResponse): Promise<Reassembled> {
   const boundary = boundaryOf(res);
-  const [head, ...rest] = await partsOf(res);
-  const text = head!.headers['content-encoding'] === 'gzip' ? gunzipSync(head!.body).toString('utf8') : head!.body.toString('utf8');
+  const all = await partsOf(res);
+  const named = (prefix: string) => all.filter((part) => part.headers['content-id']?.startsWith(prefix));
+  const head = named(`record@`)[0];
+  if (!head) throw new Error('no record part');
+  const text = head.headers['content-encoding'] === 'gzip' ? gunzipSync(head.body).toString('utf8') : head.body.toString('utf8');
   const first = JSON.parse(text) as Reassembled['first'];
   const envelope = JSON.parse(text) as Reassembled['envelope'];
-  const pictures = new Map(rest.map((part) => [part.headers['content-id']!, part]));
+  const pictures = new Map(named('picture-').map((part) => [part.headers['content-id']!, part]));
+  const previews = new Map(named('preview-').map((part) => [pictureOfPreview(part.headers['content-id']!)!, part]));
+  const statusPart = named('status@')[0];
+  const status = statusPart && (JSON.parse(statusPart.body.toString('utf8')) as Reassembled['status']);
   const identities = envelope.data?.identities as Record<string, { value: unknown }> | undefined;
   for (const attribute of Object.values(identities ?? {})) {
     const reference = pictureReferenceSchema.safeParse(attribute?.value);
@@ -93,5 +106,5 @@ export async function reassemble(res: PartsResponse): Promise<Reassembled> {
     if (!part) throw new Error(`no part ${reference.data.part}`);
     attribute.value = part.body.toString('base64');
   }
-  return { envelope, first, pictures };
+  return { envelope, first, pictures, previews, status, order: all.map((part) => part.headers['content-id']!) };
 }

@@ -1,9 +1,12 @@
 import { z } from './zod.ts';
 
 /**
- * A lookup answered in parts (`Accept: multipart/mixed`, the format of GraphQL's incremental delivery):
- * first the record as JSON with each picture's base64 value replaced by a reference to a later part,
- * then each picture as one binary part. A client that does not ask gets the plain JSON answer.
+ * A lookup answered in parts (`Accept: multipart/mixed`, the format of GraphQL's incremental delivery),
+ * each part named by its Content-ID, in this order: the status level (the envelope with only the
+ * status-level fields, so the page's header and timeline need not wait for the rest), the record as JSON
+ * with each picture's base64 value replaced by a reference to a later part, a downscaled preview of each
+ * large picture, then each picture whole as one binary part. A reader must not depend on that order: it
+ * names each part by its Content-ID. A client that does not ask gets the plain JSON answer.
  */
 
 export const PARTS_MEDIA_TYPE = 'multipart/mixed';
@@ -36,4 +39,28 @@ export function partName(index: number, boundary: string): string {
 
 export function isPartOf(reference: PictureReference, boundary: string): boolean {
   return /^picture-\d+@/.test(reference.part) && reference.part.endsWith(`@${boundary}`);
+}
+
+/** The status-level part's name: the envelope with only the status-level fields. */
+export function statusPartName(boundary: string): string {
+  return `status@${boundary}`;
+}
+
+/** The record part's name: the whole envelope, pictures as references. */
+export function recordPartName(boundary: string): string {
+  return `record@${boundary}`;
+}
+
+/**
+ * `preview-1@<boundary>`, …: the preview of the picture of the same number (partName), downscaled to
+ * what the page shows; a picture may have none (small, or not decodable), and its part follows anyway.
+ */
+export function previewPartName(index: number, boundary: string): string {
+  return `preview-${index + 1}@${boundary}`;
+}
+
+/** The part name of the picture a preview part stands for (undefined for any other name). */
+export function pictureOfPreview(preview: string): string | undefined {
+  const match = /^preview-(\d+)@(.+)$/.exec(preview);
+  return match ? `picture-${match[1]}@${match[2]}` : undefined;
 }

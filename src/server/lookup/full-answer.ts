@@ -5,7 +5,9 @@ import { MAX_DEPTH } from '../answer/json-tokens.ts';
 import { countBytes, NOT_A_RECORD, sendFailure } from '../http/http-reply.ts';
 import { requestLog } from '../log/log.ts';
 import { type Audit, refuse } from '../audit/audit-trail.ts';
-import { newBoundary, splitRecord, writeParts } from '../answer/multipart-answer.ts';
+import { newBoundary, splitRecord } from '../answer/multipart-answer.ts';
+import { writeParts } from '../answer/parts-writer.ts';
+import { StatusPart } from '../answer/status-part.ts';
 import { PARTS_BUSY, type PartsBudget, type PartsHolding } from '../answer/parts-budget.ts';
 import { KEY_IN_ANSWER, type UpstreamBody } from '../answer/upstream-body.ts';
 
@@ -91,13 +93,14 @@ async function answerInParts(
     return refuse(res, audit, PARTS_BUSY, upstreamStatus, true);
   }
   const boundary = newBoundary();
+  const status = new StatusPart(answer.guard.scan);
   const read = await splitRecord(answer.guard, boundary, holding);
   if (!read.ok) {
     const failure = 'failure' in read ? read.failure : tooLarge() ? TOO_LARGE : guardFailure(read.error);
     return refuse(res, audit, failure, upstreamStatus, true);
   }
   if (!(await audit(200, null, upstreamStatus, true))) return;
-  if (!(await writeParts({ req, res, stallMs }, read.split, boundary))) {
+  if (!(await writeParts({ req, res, stallMs }, { split: read.split, status: status.body() }, boundary, holding))) {
     sendFailure(res, new ApiFailure('upstream_error', "The KYC service's answer could not be sent in parts. Try again."));
   }
 }

@@ -1,0 +1,146 @@
+import { createGzip } from 'node:zlib';
+import { PART_NAME_HEADER, PARTS_MEDIA_TYPE, previewPartName, recordPartName, statusPartName } from '../../kyc/contract/picture-parts.ts';
+import { countBytes } from '../http/http-reply.ts';
+import { drained, gzipAccepted, type PartsTarget } from './multipart-answer.ts';
+import type { PartsHolding } from './parts-budget.ts';
+import { makePreview, PREVIEW_LIMITS, type PreviewLimits, previewSlots, type PreviewSlots } from './picture-preview.ts';
+import type { PicturePart, SplitRecord } from './record-parts.ts';
+
+/**
+ * Writes an answer in parts, in the order the page needs them: the status level (a few hundred bytes: the
+ * header, status chip and timeline), the record (a few kB, gzipped), a preview of every large picture
+ * (tens of kB each), then every picture whole (megabytes each). So on a slow link the reviewer sees the
+ * status at once and every document within about a second, and the full pictures arrive as before.
+ * Each part has its Content-Length; the answer's own length is not known before the previews are made, so
+ * it is sent chunked, and the closing delimiter says it is whole.
+ */
+
+export interface PartsToWrite {
+  split: SplitRecord;
+  /** The status-level envelope as JSON, when the record has one that passes the contract. */
+  status: Buffer | undefined;
+}
+
+/** Preview making, as the instance does it; tests may give other limits and slots. */
+export interface PreviewMaking {
+  limits: PreviewLimits;
+  slots: PreviewSlots;
+}
+
+export const INSTANCE_PREVIEWS: PreviewMaking = { limits: PREVIEW_LIMITS, slots: previewSlots };
+
+function gzipAll(chunks: readonly Buffer[]): Promise<Buffer[]> {
+  return new Promise((resolve, reject) => {
+    const out: Buffer[] = [];
+    const zip = createGzip();
+    zip.on('data', (chunk: Buffer) => out.push(chunk));
+    zip.once('end', () => resolve(out));
+    zip.once('error', reject);
+    for (const chunk of chunks) zip.write(chunk);
+    zip.end();
+  });
+}
+
+/** Whether the delimiter occurs in any of the bytes, also across two chunks. */
+function holdsDelimiter(chunks: readonly Buffer[], boundary: string): boolean {
+  const needle = Buffer.from(`--${boundary}`);
+  return chunks.some((chunk, i) => {
+    if (chunk.includes(needle)) return true;
+    const next = chunks[i + 1];
+    return next !== undefined && Buffer.concat([chunk.subarray(-needle.length), next.subarray(0, needle.length)]).includes(needle);
+  });
+}
+
+/**
+ * The previews of the pictures over the threshold, made once this lookup has one of the instance's slots.
+ * sharp needs a picture in one buffer: its decoded chunks are joined, and the joined buffer becomes the
+ * picture's bytes (the chunks are dropped), so the record holds each picture once; the join is taken from
+ * the answer's share of the parts budget all the same, and a picture the budget has no room for gets no
+ * preview.
+ */
+async function makePreviews(pictures: PicturePart[], holding: PartsHolding, making: PreviewMaking): Promise<Array<Buffer | undefined>> {
+  const large = pictures.map((picture) => picture.reference.size > making.limits.thresholdBytes);
+  if (!large.includes(true)) return [];
+  const release = await making.slots.take();
+  try {
+    return await Promise.all(
+      pictures.map(async (picture, index) => {
+        if (!large[index] || !holding.take(picture.reference.size)) return undefined;
+        const whole = picture.chunks.length === 1 ? picture.chunks[0]! : Buffer.concat(picture.chunks);
+        picture.chunks = [whole];
+        const preview = await makePreview(whole, making.limits);
+        return preview.ok ? preview.bytes : undefined;
+      }),
+    );
+  } finally {
+    release();
+  }
+}
+
+const partHead = (boundary: string, first: boolean, headers: Record<string, string | number>) =>
+  [...(first ? [] : ['']), `--${boundary}`, ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`), '', ''].join('\r\n');
+
+/**
+ * Writes the answer: status line and headers, then part after part, each waiting for the socket to take
+ * the last (a slow link holds at most about one picture in the socket's buffer). A browser that stops
+ * reading is cut off after `stallMs`, as the plain answer is by the service's idle timeout, so that no
+ * record is held for it. False when the delimiter turned up in the data (nothing is written then).
+ */
+export async function writeParts(
+  { req, res, stallMs }: PartsTarget,
+  { split, status }: PartsToWrite,
+  boundary: string,
+  holding: PartsHolding,
+  making: PreviewMaking = INSTANCE_PREVIEWS,
+): Promise<boolean> {
+  const compress = gzipAccepted(req);
+  const recordBody = compress ? await gzipAll(split.first) : split.first;
+  if (holdsDelimiter(recordBody, boundary) || split.pictures.some((picture) => holdsDelimiter(picture.chunks, boundary))) return false;
+  // Made while the status and the record go out.
+  const previews = makePreviews(split.pictures, holding, making);
+  res.writeHead(200, {
+    'content-type': `${PARTS_MEDIA_TYPE}; boundary="${boundary}"`,
+    'cache-control': 'no-store',
+    vary: 'Accept, Accept-Encoding',
+  });
+  let first = true;
+  const part = async (headers: Record<string, string | number>, body: readonly Buffer[]) => {
+    if (res.destroyed) return;
+    const length = body.reduce((sum, chunk) => sum + chunk.length, 0);
+    await send(res, stallMs, [Buffer.from(partHead(boundary, first, { ...headers, 'Content-Length': length })), ...body]);
+    first = false;
+  };
+  const json = 'application/json; charset=utf-8';
+  if (status) await part({ 'Content-Type': json, [PART_NAME_HEADER]: statusPartName(boundary) }, [status]);
+  const encoding: Record<string, string> = compress ? { 'Content-Encoding': 'gzip' } : {};
+  await part({ 'Content-Type': json, ...encoding, [PART_NAME_HEADER]: recordPartName(boundary) }, recordBody);
+  for (const [index, preview] of (await previews).entries()) {
+    // A preview that happens to hold the delimiter is simply left out: the picture follows whole.
+    if (preview && !holdsDelimiter([preview], boundary)) {
+      await part({ 'Content-Type': 'image/jpeg', [PART_NAME_HEADER]: previewPartName(index, boundary) }, [preview]);
+    }
+  }
+  for (const picture of split.pictures) {
+    const chunks = picture.chunks;
+    // Freed as written: the socket holds what it has not sent, this record no longer does.
+    picture.chunks = [];
+    await part({ 'Content-Type': picture.contentType, [PART_NAME_HEADER]: picture.reference.part }, chunks);
+  }
+  if (!res.destroyed) await send(res, stallMs, [Buffer.from(`\r\n--${boundary}--\r\n`)]);
+  res.end();
+  return true;
+}
+
+/** A picture joined for its preview is written in slices of this (views, not copies), as its chunks were. */
+const SLICE_BYTES = 64 * 1024;
+
+async function send(res: PartsTarget['res'], stallMs: number, pieces: Buffer[]): Promise<void> {
+  for (const piece of pieces) {
+    for (let at = 0; at < piece.length; at += SLICE_BYTES) {
+      if (res.destroyed) return;
+      const slice = piece.subarray(at, at + SLICE_BYTES);
+      countBytes(res, slice.length);
+      if (!res.write(slice)) await drained(res, stallMs);
+    }
+  }
+}

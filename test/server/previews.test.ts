@@ -1,0 +1,194 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import sharp from 'sharp';
+import { statusLevelOf } from '../../src/kyc/contract/schema.ts';
+import { INSTANCE_PREVIEWS } from '../../src/server/answer/parts-writer.ts';
+import { makePreview, PREVIEW_LIMITS, PreviewSlots } from '../../src/server/answer/picture-preview.ts';
+import { startFakeUpstream } from './fake-upstream.ts';
+import { startTestApp, type TestApp } from './http.ts';
+import { getBytes, reassemble } from './parts.ts';
+import { claimedPng, noiseJpeg, noisePng, undecodableJpeg } from './preview-pictures.ts';
+
+let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
+let app: TestApp;
+
+beforeAll(async () => {
+  upstream = await startFakeUpstream();
+  app = await startTestApp({ upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'preview-test-key-41d7' }, timeoutMs: 20_000 });
+});
+afterAll(async () => {
+  await app.close();
+  await upstream.close();
+});
+
+const FIELDS = {
+  refId: 'preview-1',
+  recordId: '65f1c0de0123456789abcdef',
+  status: 'approved',
+  isArchived: false,
+  blockPassID: 'bp-preview-1',
+  submitCount: 1,
+  waitingDate: '2026-01-02T03:04:05Z',
+  approvedDate: '2026-01-03T03:04:05Z',
+};
+
+/** The service answers a record with these pictures (base64, in this order), the status fields first. */
+function serve(pictures: Record<string, Buffer>, statusAfterIdentities = false): Record<string, unknown> {
+  const identities = Object.fromEntries(
+    Object.entries(pictures).map(([name, bytes]) => [name, { type: 'base64', value: bytes.toString('base64') }]),
+  );
+  const data = statusAfterIdentities ? { identities, ...FIELDS } : { ...FIELDS, identities };
+  const body = JSON.stringify({ status: 'success', data });
+  upstream.behave = (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+    res.end(body);
+  };
+  return data;
+}
+
+const lookup = async () => {
+  const res = await getBytes(app.port, '/api/candidates/refId/preview-1', { 'accept-encoding': 'gzip' });
+  expect([res.status, res.cut]).toEqual([200, false]);
+  return reassemble(res);
+};
+
+const partOf = (first: { data: Record<string, unknown> }, name: string) =>
+  ((first.data.identities as Record<string, { value: { part: string } }>)[name]!.value as { part: string }).part;
+
+async function sizeOf(bytes: Buffer) {
+  const { width, height, format, orientation } = await sharp(bytes).metadata();
+  return { width, height, format, orientation };
+}
+
+describe('an answer in parts with previews', () => {
+  it('sends the status level, then the record, then every preview, then every full picture', async () => {
+    const data = serve({
+      passport: await noiseJpeg(1600, 1000),
+      selfie: await noisePng(700, 1100),
+      small: await noiseJpeg(120, 80),
+      broken: undecodableJpeg(400_000),
+    });
+    const { order, status, first, envelope, previews } = await lookup();
+    const kinds = order.map((name) => name.slice(0, name.indexOf('@')));
+    expect(kinds).toEqual(['status', 'record', 'preview-1', 'preview-2', 'picture-1', 'picture-2', 'picture-3', 'picture-4']);
+    // The status part holds the status level only: no identity, no picture.
+    expect(status).toEqual({ status: 'success', data: statusLevelOf(data as never) });
+    expect(status!.data.identities).toBeUndefined();
+    expect(envelope.data.status).toBe('approved');
+    expect([...previews.keys()]).toEqual([partOf(first, 'passport'), partOf(first, 'selfie')]);
+  }, 30_000);
+
+  it('sends the status part too when the service puts the status fields after the identities', async () => {
+    const data = serve({ passport: await noiseJpeg(1600, 1000) }, true);
+    const { order, status } = await lookup();
+    expect(order[0]).toMatch(/^status@/);
+    expect(status).toEqual({ status: 'success', data: statusLevelOf(data as never) });
+  }, 30_000);
+
+  it('makes previews of JPEG and PNG, landscape and portrait, 640 px on the long side, as JPEG', async () => {
+    serve({
+      jpegWide: await noiseJpeg(1600, 1000),
+      jpegTall: await noiseJpeg(900, 1440),
+      pngWide: await noisePng(1100, 700),
+      pngTall: await noisePng(700, 1100),
+    });
+    const { first, previews, pictures } = await lookup();
+    const expected = { jpegWide: [640, 400], jpegTall: [400, 640], pngWide: [640, 407], pngTall: [407, 640] };
+    for (const [name, [width, height]] of Object.entries(expected)) {
+      const preview = previews.get(partOf(first, name))!;
+      expect(preview.headers['content-type']).toBe('image/jpeg');
+      expect(await sizeOf(preview.body)).toMatchObject({ width, height, format: 'jpeg' });
+      expect(preview.body.length).toBeLessThan(pictures.get(partOf(first, name))!.body.length / 3);
+    }
+  }, 30_000);
+
+  it('turns an EXIF-rotated picture (orientation 6) upright in its preview', async () => {
+    const rotated = await noiseJpeg(1600, 1000, 6);
+    expect(await sizeOf(rotated)).toMatchObject({ width: 1600, height: 1000, orientation: 6 });
+    serve({ passport: rotated });
+    const { first, previews, pictures } = await lookup();
+    const preview = await sizeOf(previews.get(partOf(first, 'passport'))!.body);
+    expect(preview).toMatchObject({ width: 400, height: 640, format: 'jpeg' });
+    // Upright in its pixels, so no orientation is left for a viewer to apply twice.
+    expect(preview.orientation).toBeUndefined();
+    expect(pictures.get(partOf(first, 'passport'))!.body.equals(rotated)).toBe(true);
+  }, 30_000);
+
+  it('gives an undecodable picture no preview, and still its full part, as inert as before', async () => {
+    const broken = undecodableJpeg(400_000);
+    serve({ broken, passport: await noiseJpeg(1600, 1000) });
+    const { first, previews, pictures, order } = await lookup();
+    expect(previews.has(partOf(first, 'broken'))).toBe(false);
+    expect(previews.has(partOf(first, 'passport'))).toBe(true);
+    const full = pictures.get(partOf(first, 'broken'))!;
+    expect(full.body.equals(broken)).toBe(true);
+    expect(full.headers['content-type']).toBe('image/jpeg');
+    expect(order.at(-2)).toBe(partOf(first, 'broken'));
+  }, 30_000);
+
+  it('attack: a picture of 50000 x 50000 pixels gets no preview and the server keeps serving', async () => {
+    const huge = claimedPng(50_000, 50_000, 400_000);
+    serve({ huge, passport: await noiseJpeg(1600, 1000) });
+    const { first, previews, pictures } = await lookup();
+    expect(previews.has(partOf(first, 'huge'))).toBe(false);
+    expect(previews.has(partOf(first, 'passport'))).toBe(true);
+    expect(pictures.get(partOf(first, 'huge'))!.body.equals(huge)).toBe(true);
+    expect((await app.get('/healthz')).status).toBe(200);
+    const again = await lookup();
+    expect(again.previews.size).toBe(1);
+  }, 30_000);
+
+  it('gives a picture that takes longer than the time limit no preview, and still its full part', async () => {
+    const passport = await noiseJpeg(1600, 1000);
+    serve({ passport });
+    const limits = INSTANCE_PREVIEWS.limits;
+    INSTANCE_PREVIEWS.limits = { ...limits, timeLimitMs: 0 };
+    try {
+      const { first, previews, pictures } = await lookup();
+      expect(previews.size).toBe(0);
+      expect(pictures.get(partOf(first, 'passport'))!.body.equals(passport)).toBe(true);
+    } finally {
+      INSTANCE_PREVIEWS.limits = limits;
+    }
+    expect((await lookup()).previews.size).toBe(1);
+  }, 30_000);
+});
+
+describe('makePreview', () => {
+  it('refuses a picture over the pixel limit from its header, before decoding it, and says why', async () => {
+    const over = claimedPng(8000, 7000, 1000);
+    const made = await makePreview(over, PREVIEW_LIMITS);
+    expect(made).toMatchObject({ ok: false, problem: expect.stringMatching(/pixel limit/i) });
+  });
+
+  it('answers at its time limit, never later', async () => {
+    const made = await makePreview(await noiseJpeg(1600, 1000), { ...PREVIEW_LIMITS, timeLimitMs: 0 });
+    expect(made).toEqual({ ok: false, problem: 'time limit' });
+  });
+});
+
+describe('the preview slots', () => {
+  it('never let more than their number of lookups make previews at once, and serve every one in order', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 1, max: 5 }), fc.array(fc.nat(3), { minLength: 1, maxLength: 30 }), async (slots, work) => {
+        const pool = new PreviewSlots(slots);
+        let most = 0;
+        const served: number[] = [];
+        await Promise.all(
+          work.map(async (ticks, index) => {
+            const release = await pool.take();
+            served.push(index);
+            most = Math.max(most, pool.inUse);
+            for (let tick = 0; tick < ticks; tick++) await Promise.resolve();
+            release();
+            release();
+          }),
+        );
+        expect(most).toBeLessThanOrEqual(slots);
+        expect(served).toEqual(work.map((_, index) => index));
+        expect(pool.inUse).toBe(0);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
