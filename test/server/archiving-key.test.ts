@@ -12,7 +12,7 @@ import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { ARCHIVE_DEMO_REF_ID, archiveDemoCandidates } from '../../src/server/sandbox/queue-candidates.ts';
 import { SANDBOX_ARCHIVE_KEY, SANDBOX_KEYS, startSandbox } from '../../src/server/sandbox/sandbox.ts';
 import { type Behaviour, startFakeUpstream } from './fake-upstream.ts';
-import { getBytes, partsOf } from './parts.ts';
+import { getBytes, partsOf, recordPartOf } from './parts.ts';
 import { ndjson, type RawResponse, requestWithBody, startTestApp, type TestApp, testEnvironment } from './http.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'cl-archiving-'));
@@ -170,7 +170,7 @@ describe('a key that archives after extract', () => {
     const first = await getBytes(app.port, LOOKUP, COMPLIANCE);
     expect(first.status).toBe(200);
     expect(String(first.headers['content-type'])).toMatch(/^multipart\/mixed/);
-    const [record] = await partsOf(first);
+    const record = recordPartOf(await partsOf(first));
     expect(JSON.parse(record!.body.toString('utf8')).data.willArchiveAtDate).toBeDefined();
     expect((await meta(app)).archivingKey).toMatchObject({ accepted: false });
     const second = await getBytes(app.port, LOOKUP, COMPLIANCE);

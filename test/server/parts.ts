@@ -70,6 +70,11 @@ export async function partsOf(res: PartsResponse): Promise<Part[]> {
   return parts;
 }
 
+/** The record part among the parts (the status part, when there is one, comes before it). */
+export function recordPartOf(parts: readonly Part[]): Part | undefined {
+  return parts.find((part) => part.headers['content-id']?.startsWith('record@'));
+}
+
 export interface Reassembled {
   envelope: { status: string; data: Record<string, unknown> };
   /** The record part as sent (references in place of pictures). */
@@ -89,7 +94,7 @@ export async function reassemble(res: PartsResponse): Promise<Reassembled> {
   const boundary = boundaryOf(res);
   const all = await partsOf(res);
   const named = (prefix: string) => all.filter((part) => part.headers['content-id']?.startsWith(prefix));
-  const head = named(`record@`)[0];
+  const head = recordPartOf(all);
   if (!head) throw new Error('no record part');
   const text = head.headers['content-encoding'] === 'gzip' ? gunzipSync(head.body).toString('utf8') : head.body.toString('utf8');
   const first = JSON.parse(text) as Reassembled['first'];

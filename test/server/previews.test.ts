@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import sharp from 'sharp';
@@ -5,7 +6,8 @@ import { statusLevelOf } from '../../src/kyc/contract/schema.ts';
 import { INSTANCE_PREVIEWS } from '../../src/server/answer/parts-writer.ts';
 import { makePreview, PREVIEW_LIMITS, PreviewSlots } from '../../src/server/answer/picture-preview.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
-import { startTestApp, type TestApp } from './http.ts';
+import { APP_HEADERS, startTestApp, type TestApp } from './http.ts';
+import { PARTS_ACCEPT } from '../../src/kyc/contract/picture-parts.ts';
 import { getBytes, reassemble } from './parts.ts';
 import { claimedPng, noiseJpeg, noisePng, undecodableJpeg } from './preview-pictures.ts';
 
@@ -152,6 +154,65 @@ describe('an answer in parts with previews', () => {
     }
     expect((await lookup()).previews.size).toBe(1);
   }, 30_000);
+});
+
+describe('the status part, sent before the rest is read', () => {
+  const opening = `{"status":"success","data":${JSON.stringify(FIELDS).slice(0, -1)},"identities":{"passport":{"type":"base64","value":"${'A'.repeat(4000)}`;
+
+  it('goes out while the service is still sending the pictures', async () => {
+    let finish = () => {};
+    upstream.behave = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write(opening);
+      finish = () => res.end('"}}}}');
+    };
+    const { status, firstBytes } = await new Promise<{ status: number; firstBytes: string }>((resolve, reject) => {
+      const req = http.request(
+        { host: '127.0.0.1', port: app.port, path: '/api/candidates/refId/early', headers: { ...APP_HEADERS, accept: PARTS_ACCEPT } },
+        (res) => {
+          let text = '';
+          res.on('data', (chunk: Buffer) => {
+            text += chunk.toString('latin1');
+            // The status part whole: its JSON ends in two braces.
+            if (text.includes('}}')) resolve({ status: res.statusCode!, firstBytes: text });
+          });
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+    finish();
+    expect(status).toBe(200);
+    expect(firstBytes).toMatch(/^--[0-9a-f]{32}\r\nContent-Type: application\/json; charset=utf-8\r\ncontent-id: status@/);
+    expect(firstBytes).toContain('"approvedDate":"2026-01-03T03:04:05Z"');
+    expect(firstBytes).not.toContain('identities');
+  });
+
+  it('a body cut after it: the answer is cut too, never a short answer that looks whole', async () => {
+    upstream.behave = (req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': 100_000 });
+      res.write(opening);
+      setTimeout(() => req.socket.destroy(), 30);
+    };
+    const res = await getBytes(app.port, '/api/candidates/refId/cut');
+    expect([res.status, res.cut]).toEqual([200, true]);
+    expect(res.body.toString('latin1')).toContain('content-id: status@');
+    expect(res.body.toString('latin1')).not.toContain('content-id: record@');
+  });
+
+  it('attack: the key after the status fields is never sent, and cuts the answer', async () => {
+    const rest = `"},"note":{"type":"string","value":"preview-test-key-41d7"}}}}`;
+    upstream.behave = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(opening + rest) });
+      res.write(opening);
+      // Once the status part has gone out.
+      setTimeout(() => res.end(rest), 100);
+    };
+    const res = await getBytes(app.port, '/api/candidates/refId/key');
+    expect([res.status, res.cut]).toEqual([200, true]);
+    expect(res.body.toString('latin1')).toContain('content-id: status@');
+    expect(res.body.toString('latin1')).not.toContain('preview-test-key-41d7');
+  });
 });
 
 describe('makePreview', () => {

@@ -15,12 +15,6 @@ import type { PicturePart, SplitRecord } from './record-parts.ts';
  * it is sent chunked, and the closing delimiter says it is whole.
  */
 
-export interface PartsToWrite {
-  split: SplitRecord;
-  /** The status-level envelope as JSON, when the record has one that passes the contract. */
-  status: Buffer | undefined;
-}
-
 /** Preview making, as the instance does it; tests may give other limits and slots. */
 export interface PreviewMaking {
   limits: PreviewLimits;
@@ -84,52 +78,71 @@ const partHead = (boundary: string, first: boolean, headers: Record<string, stri
  * Writes the answer: status line and headers, then part after part, each waiting for the socket to take
  * the last (a slow link holds at most about one picture in the socket's buffer). A browser that stops
  * reading is cut off after `stallMs`, as the plain answer is by the service's idle timeout, so that no
- * record is held for it. False when the delimiter turned up in the data (nothing is written then).
+ * record is held for it.
  */
-export async function writeParts(
-  { req, res, stallMs }: PartsTarget,
-  { split, status }: PartsToWrite,
-  boundary: string,
-  holding: PartsHolding,
-  making: PreviewMaking = INSTANCE_PREVIEWS,
-): Promise<boolean> {
-  const compress = gzipAccepted(req);
-  const recordBody = compress ? await gzipAll(split.first) : split.first;
-  if (holdsDelimiter(recordBody, boundary) || split.pictures.some((picture) => holdsDelimiter(picture.chunks, boundary))) return false;
-  // Made while the status and the record go out.
-  const previews = makePreviews(split.pictures, holding, making);
-  res.writeHead(200, {
-    'content-type': `${PARTS_MEDIA_TYPE}; boundary="${boundary}"`,
-    'cache-control': 'no-store',
-    vary: 'Accept, Accept-Encoding',
-  });
-  let first = true;
-  const part = async (headers: Record<string, string | number>, body: readonly Buffer[]) => {
-    if (res.destroyed) return;
-    const length = body.reduce((sum, chunk) => sum + chunk.length, 0);
-    await send(res, stallMs, [Buffer.from(partHead(boundary, first, { ...headers, 'Content-Length': length })), ...body]);
-    first = false;
-  };
-  const json = 'application/json; charset=utf-8';
-  if (status) await part({ 'Content-Type': json, [PART_NAME_HEADER]: statusPartName(boundary) }, [status]);
-  const encoding: Record<string, string> = compress ? { 'Content-Encoding': 'gzip' } : {};
-  await part({ 'Content-Type': json, ...encoding, [PART_NAME_HEADER]: recordPartName(boundary) }, recordBody);
-  for (const [index, preview] of (await previews).entries()) {
-    // A preview that happens to hold the delimiter is simply left out: the picture follows whole.
-    if (preview && !holdsDelimiter([preview], boundary)) {
-      await part({ 'Content-Type': 'image/jpeg', [PART_NAME_HEADER]: previewPartName(index, boundary) }, [preview]);
+export class PartsWriter {
+  private first = true;
+
+  constructor(
+    private readonly target: PartsTarget,
+    private readonly boundary: string,
+  ) {}
+
+  /**
+   * The record part's body (gzipped when the browser takes it), or undefined when the delimiter turned up
+   * in the record or a picture: such an answer cannot be framed, and nothing more of it is written.
+   */
+  async recordBody(split: SplitRecord): Promise<Buffer[] | undefined> {
+    const body = gzipAccepted(this.target.req) ? await gzipAll(split.first) : split.first;
+    const framed = !holdsDelimiter(body, this.boundary) && !split.pictures.some((picture) => holdsDelimiter(picture.chunks, this.boundary));
+    return framed ? body : undefined;
+  }
+
+  /** The status line and headers, and the status part when there is one. */
+  async open(status: Buffer | undefined): Promise<void> {
+    this.target.res.writeHead(200, {
+      'content-type': `${PARTS_MEDIA_TYPE}; boundary="${this.boundary}"`,
+      'cache-control': 'no-store',
+      vary: 'Accept, Accept-Encoding',
+    });
+    if (status && !holdsDelimiter([status], this.boundary)) {
+      await this.part({ 'Content-Type': JSON_TYPE, [PART_NAME_HEADER]: statusPartName(this.boundary) }, [status]);
     }
   }
-  for (const picture of split.pictures) {
-    const chunks = picture.chunks;
-    // Freed as written: the socket holds what it has not sent, this record no longer does.
-    picture.chunks = [];
-    await part({ 'Content-Type': picture.contentType, [PART_NAME_HEADER]: picture.reference.part }, chunks);
+
+  /** The record part, the previews (made while the record goes out), every picture whole, the closing delimiter. */
+  async rest(split: SplitRecord, recordBody: Buffer[], holding: PartsHolding, making: PreviewMaking = INSTANCE_PREVIEWS): Promise<void> {
+    const previews = makePreviews(split.pictures, holding, making);
+    const encoding: Record<string, string> = gzipAccepted(this.target.req) ? { 'Content-Encoding': 'gzip' } : {};
+    await this.part({ 'Content-Type': JSON_TYPE, ...encoding, [PART_NAME_HEADER]: recordPartName(this.boundary) }, recordBody);
+    for (const [index, preview] of (await previews).entries()) {
+      // A preview that happens to hold the delimiter is simply left out: the picture follows whole.
+      if (preview && !holdsDelimiter([preview], this.boundary)) {
+        await this.part({ 'Content-Type': 'image/jpeg', [PART_NAME_HEADER]: previewPartName(index, this.boundary) }, [preview]);
+      }
+    }
+    for (const picture of split.pictures) {
+      const chunks = picture.chunks;
+      // Freed as written: the socket holds what it has not sent, this record no longer does.
+      picture.chunks = [];
+      await this.part({ 'Content-Type': picture.contentType, [PART_NAME_HEADER]: picture.reference.part }, chunks);
+    }
+    await this.send([Buffer.from(`\r\n--${this.boundary}--\r\n`)]);
+    this.target.res.end();
   }
-  if (!res.destroyed) await send(res, stallMs, [Buffer.from(`\r\n--${boundary}--\r\n`)]);
-  res.end();
-  return true;
+
+  private async part(headers: Record<string, string | number>, body: readonly Buffer[]): Promise<void> {
+    const length = body.reduce((sum, chunk) => sum + chunk.length, 0);
+    await this.send([Buffer.from(partHead(this.boundary, this.first, { ...headers, 'Content-Length': length })), ...body]);
+    this.first = false;
+  }
+
+  private send(pieces: Buffer[]): Promise<void> {
+    return send(this.target.res, this.target.stallMs, pieces);
+  }
 }
+
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** A picture joined for its preview is written in slices of this (views, not copies), as its chunks were. */
 const SLICE_BYTES = 64 * 1024;

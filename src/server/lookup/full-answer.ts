@@ -6,7 +6,7 @@ import { countBytes, NOT_A_RECORD, sendFailure } from '../http/http-reply.ts';
 import { requestLog } from '../log/log.ts';
 import { type Audit, refuse } from '../audit/audit-trail.ts';
 import { newBoundary, splitRecord } from '../answer/multipart-answer.ts';
-import { writeParts } from '../answer/parts-writer.ts';
+import { PartsWriter } from '../answer/parts-writer.ts';
 import { StatusPart } from '../answer/status-part.ts';
 import { PARTS_BUSY, type PartsBudget, type PartsHolding } from '../answer/parts-budget.ts';
 import { KEY_IN_ANSWER, type UpstreamBody } from '../answer/upstream-body.ts';
@@ -78,31 +78,53 @@ export async function answerFull(
 }
 
 /**
- * The same body in parts: read whole (the service is near, the browser's link is the slow one), then
- * audited, then written. Every fault of the service is known before the status line, so it is answered
- * with its code: a body cut or stalled (upstream_error), too large (response_too_large), not JSON.
+ * The same body in parts. Its status level goes out as soon as it has been read (status-part.ts), before
+ * the identities: the audit line first, then the status line and the status part. Every fault of the
+ * service found before that is answered with its code (a body cut or stalled: upstream_error; too large:
+ * response_too_large; not JSON; the key); one found after it can only cut the answer short, as the plain
+ * answer's are, and the browser sees no closing delimiter. The rest is read whole (the service is near,
+ * the browser's link is the slow one), then written: the record, the previews, the pictures.
  */
-async function answerInParts(
-  res: http.ServerResponse,
-  answer: FullAnswer,
-  { req, tooLarge, stallMs, holding }: { req: http.IncomingMessage; tooLarge: () => boolean; stallMs: number; holding: PartsHolding },
-) {
-  const { audit, upstreamStatus } = answer;
+async function answerInParts(res: http.ServerResponse, answer: FullAnswer, options: PartsOptions) {
+  const { audit, upstreamStatus, guard } = answer;
   // The record will hold about its declared length: admitted whole, or refused before a byte is read.
-  if (!holding.reserve(Number(answer.upstreamRes.headers['content-length']) || 0)) {
+  if (!options.holding.reserve(Number(answer.upstreamRes.headers['content-length']) || 0)) {
     return refuse(res, audit, PARTS_BUSY, upstreamStatus, true);
   }
   const boundary = newBoundary();
-  const status = new StatusPart(answer.guard.scan);
-  const read = await splitRecord(answer.guard, boundary, holding);
+  const status = new StatusPart(guard.scan);
+  const splitting = splitRecord(guard, boundary, options.holding);
+  const first = await Promise.race([splitting, status.early.then((body) => ({ early: body }))]);
+  const writer = new PartsWriter({ req: options.req, res, stallMs: options.stallMs }, boundary);
+  if ('early' in first && !guard.keyWatch.found && !guard.scan.failure) {
+    if (!(await audit(200, null, upstreamStatus, true))) {
+      answer.upstreamRes.destroy();
+      return void (await splitting);
+    }
+    await writer.open(first.early);
+    const read = await splitting;
+    const body = read.ok ? await writer.recordBody(read.split) : undefined;
+    // Too late for an error's code: cut, so that the browser sees an answer that did not end.
+    if (!read.ok || !body) return void res.destroy();
+    return writer.rest(read.split, body, options.holding);
+  }
+  const read = await splitting;
   if (!read.ok) {
-    const failure = 'failure' in read ? read.failure : tooLarge() ? TOO_LARGE : guardFailure(read.error);
+    const failure = 'failure' in read ? read.failure : options.tooLarge() ? TOO_LARGE : guardFailure(read.error);
     return refuse(res, audit, failure, upstreamStatus, true);
   }
   if (!(await audit(200, null, upstreamStatus, true))) return;
-  if (!(await writeParts({ req, res, stallMs }, { split: read.split, status: status.body() }, boundary, holding))) {
-    sendFailure(res, new ApiFailure('upstream_error', "The KYC service's answer could not be sent in parts. Try again."));
-  }
+  const body = await writer.recordBody(read.split);
+  if (!body) return sendFailure(res, new ApiFailure('upstream_error', "The KYC service's answer could not be sent in parts. Try again."));
+  await writer.open(status.body());
+  await writer.rest(read.split, body, options.holding);
+}
+
+interface PartsOptions {
+  req: http.IncomingMessage;
+  tooLarge: () => boolean;
+  stallMs: number;
+  holding: PartsHolding;
 }
 
 const TOO_LARGE = new ApiFailure(
