@@ -6,7 +6,8 @@ import { PARTS_ACCEPT, PARTS_MEDIA_TYPE } from '../../kyc/contract/picture-parts
 import { ApiError } from './api-error.ts';
 import { apiResponse } from './api-request.ts';
 import { attachPictureParts, PictureParts } from './picture-parts.ts';
-import { readFirstPart, takeReferences } from './read-parts.ts';
+import { type PartsStart, readFirstPart, takeReferences } from './read-parts.ts';
+import { attachPendingRecord, PendingRecord } from './pending-record.ts';
 import { noteServerClock } from './server-clock.ts';
 
 /** Bytes received of a response still downloading, for the loading indicator. */
@@ -20,6 +21,11 @@ export interface FetchOptions {
   /** The environment named in the URL; undefined for the default one. */
   environment?: string;
   onProgress?: (progress: DownloadProgress) => void;
+  /**
+   * The whole record, when the call resolved with its status level first (an answer in parts whose
+   * status part came before the record): the caller puts it in the status level's place.
+   */
+  onRecord?: (record: CandidateRecord) => void;
 }
 
 /** The previous lookup's steps off the performance timeline, which keeps every mark for the life of the tab. */
@@ -49,7 +55,10 @@ export async function fetchCandidate(kind: LookupKind, id: string, options: Fetc
   const receivedAt = Date.now();
 
   if (response.headers.get('content-type')?.startsWith(PARTS_MEDIA_TYPE)) {
-    return noteServerClock(await readInParts(response, options, () => download.abort()), response, receivedAt);
+    const clocked = (record: CandidateRecord) => noteServerClock(record, response, receivedAt);
+    return clocked(
+      await readInParts(response, { ...options, onRecord: (record) => options.onRecord?.(clocked(record)) }, () => download.abort()),
+    );
   }
   const text = await readBody(response, options);
   performance.mark('candidate-lookup:body-read');
@@ -74,31 +83,59 @@ export function parseCandidateBody(text: string): CandidateRecord {
 }
 
 /**
- * An answer in parts: the record from its first part, returned at once, its pictures still coming
- * (picture-parts.ts follows them); the first part's bytes count toward the loading indicator.
+ * An answer in parts: the status level from its first part, returned at once, the record from the next
+ * (handed to `onRecord`), its pictures still coming (picture-parts.ts follows them); from a server that
+ * sends no status part, the record from the first. The first part's bytes count toward the loading
+ * indicator.
  */
 async function readInParts(response: Response, options: FetchOptions, cancel: () => void): Promise<CandidateRecord> {
   const total = Number(response.headers.get('content-length')) || undefined;
   try {
-    // The skeleton's progress, until the record is in; then each picture's card shows its own.
-    let recordIn = false;
-    const first = await readFirstPart(response, (received) => {
-      if (!recordIn) options.onProgress?.({ received, total });
+    // The skeleton's progress, until the first part is in; then the page and each picture's card show their own.
+    let firstIn = false;
+    const start = await readFirstPart(response, (received) => {
+      if (!firstIn) options.onProgress?.({ received, total });
     });
-    recordIn = true;
+    firstIn = true;
     performance.mark('candidate-lookup:body-read');
-    const references = takeReferences(first.envelope, first.boundary);
-    const record = parseCandidateValue(first.envelope);
-    const parts = new PictureParts(references, cancel);
-    attachPictureParts(record, parts);
-    void first.rest(parts);
-    performance.mark('candidate-lookup:parsed');
-    return record;
+    const status = start.first.kind === 'status' ? statusLevelOf(start.first.envelope) : undefined;
+    if (!status) return withPictures(start, start.first.kind === 'record' ? start.first.envelope : await start.record(), cancel);
+    const pending = new PendingRecord();
+    attachPendingRecord(status, pending);
+    start
+      .record()
+      .then((envelope) => options.onRecord?.(withPictures(start, envelope, cancel)))
+      .catch((error: unknown) => {
+        cancel();
+        pending.fail(
+          error instanceof ApiError
+            ? error
+            : new ApiError('interrupted', 'The connection broke while the response was downloading. Try again.'),
+        );
+      });
+    return status;
   } catch (error) {
     cancel();
     if (error instanceof ApiError || options.signal?.aborted) throw error;
     throw new ApiError('interrupted', 'The connection broke while the response was downloading. Try again.');
   }
+}
+
+/** The status part's record; undefined when it does not pass the contract (the record part will say why). */
+function statusLevelOf(envelope: unknown): CandidateRecord | undefined {
+  const parsed = candidateEnvelopeSchema.safeParse(envelope);
+  return parsed.success ? parsed.data.data : undefined;
+}
+
+/** The record part checked, its pictures following it. */
+function withPictures(start: PartsStart, envelope: unknown, cancel: () => void): CandidateRecord {
+  const references = takeReferences(envelope, start.boundary);
+  const record = parseCandidateValue(envelope);
+  const parts = new PictureParts(references, cancel);
+  attachPictureParts(record, parts);
+  void start.rest(parts);
+  performance.mark('candidate-lookup:parsed');
+  return record;
 }
 
 function parseCandidateValue(json: unknown): CandidateRecord {

@@ -40,6 +40,8 @@ export class PartReader {
   private closed = false;
   /** Bytes of the current part's body received so far. */
   bodyBytes = 0;
+  /** The Content-ID of the part being read, once its headers are in. */
+  partName: string | undefined;
 
   /** `onBytes`: every chunk's size as it arrives. */
   constructor(
@@ -54,12 +56,14 @@ export class PartReader {
   async next(): Promise<RawPart | undefined> {
     if (this.closed) return undefined;
     this.bodyBytes = 0;
+    this.partName = undefined;
     if (await this.closingDelimiter()) {
       this.closed = true;
       void this.drain();
       return undefined;
     }
     const headers = await this.headers();
+    this.partName = headers['content-id'];
     const length = headers['content-length'];
     if (length === undefined || !/^\d{1,15}$/.test(length)) throw new PartsUnreadable('a part without a valid Content-Length');
     const size = Number(length);

@@ -9,7 +9,8 @@ import { type SniffedType, sniffedTypeOfMime } from '../../kyc/contract/picture-
  */
 
 export type PictureState =
-  | { state: 'loading'; received: number; size: number; type: SniffedType }
+  /** `preview`: the server's downscaled copy (a raster JPEG, sniffed here too), shown until the picture is in. */
+  | { state: 'loading'; received: number; size: number; type: SniffedType; preview?: Blob }
   /** `blob` only for a raster image (sniffed again here from the bytes): anything else is never rendered. */
   | { state: 'ready'; size: number; type: SniffedType; blob?: Blob }
   | { state: 'failed'; size: number; type: SniffedType; problem: string };

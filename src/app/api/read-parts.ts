@@ -1,4 +1,12 @@
-import { isPartOf, PART_NAME_HEADER, type PictureReference, pictureReferenceSchema } from '../../kyc/contract/picture-parts.ts';
+import {
+  isPartOf,
+  PART_NAME_HEADER,
+  type PictureReference,
+  pictureOfPreview,
+  pictureReferenceSchema,
+  recordPartName,
+  statusPartName,
+} from '../../kyc/contract/picture-parts.ts';
 import { SNIFF_BYTES, sniffImageType } from '../../kyc/contract/picture-type.ts';
 import { ApiError } from './api-error.ts';
 import { headOf, PartReader, PartsCutShort, type RawPart } from './part-reader.ts';
@@ -6,22 +14,33 @@ import type { PictureParts } from './picture-parts.ts';
 
 /**
  * An answer in parts (picture-parts.ts in the contract), read as it streams (part-reader.ts): the first
- * part as soon as it is in, then each picture part the moment it completes, its Blob made from the
- * network's chunks as they came.
+ * part (the status level, or from a server without one the record) as soon as it is in, the record from
+ * the next, then each preview and picture part the moment it completes, its Blob made from the network's
+ * chunks as they came. Parts are told apart by their Content-ID, not by their order.
  */
 
-export interface PartsRead {
-  /** The first part: the envelope, with each picture's value a reference (not yet checked). */
-  envelope: unknown;
+/** The part an answer in parts opened with: its status level, or (from a server without one) its record. */
+export interface PartsStart {
   boundary: string;
-  /** Reads the picture parts into `parts`, to the end of the answer. */
+  first: { kind: 'status' | 'record'; envelope: unknown };
+  /** The record part (the next one but previews and pictures, which never come before it); throws ApiError. */
+  record: () => Promise<unknown>;
+  /** Reads the preview and picture parts into `parts`, to the end of the answer. */
   rest: (parts: PictureParts) => Promise<void>;
+  cancel: () => void;
 }
 
 /** Bytes of the whole answer received so far, reported as they come. */
 export type OnBytes = (received: number) => void;
 
-export async function readFirstPart(response: Response, onBytes: OnBytes): Promise<PartsRead> {
+const kindOf = (part: RawPart, boundary: string): 'status' | 'record' | 'other' => {
+  const name = part.headers[PART_NAME_HEADER];
+  if (name === statusPartName(boundary)) return 'status';
+  // A server of before the status part named no first part: it was the record.
+  return name === undefined || name === recordPartName(boundary) ? 'record' : 'other';
+};
+
+export async function readFirstPart(response: Response, onBytes: OnBytes): Promise<PartsStart> {
   const boundary = /boundary="?([^";]{1,70})"?/.exec(response.headers.get('content-type') ?? '')?.[1];
   if (!boundary || !response.body) throw new ApiError('not_json', 'The server said it sent parts, but did not.');
   let received = 0;
@@ -29,16 +48,33 @@ export async function readFirstPart(response: Response, onBytes: OnBytes): Promi
     received += bytes;
     onBytes(received);
   });
-  let first: RawPart | undefined;
-  try {
-    first = await reader.next();
-  } catch (error) {
-    reader.cancel();
-    throw partsErrorOf(error);
-  }
+  const next = async () => {
+    try {
+      return await reader.next();
+    } catch (error) {
+      reader.cancel();
+      throw partsErrorOf(error);
+    }
+  };
+  const first = await next();
   if (!first) throw unreadable('it has no parts');
-  const envelope = await firstPartValue(first);
-  return { envelope, boundary, rest: (parts) => readPictures(reader, parts) };
+  const kind = kindOf(first, boundary);
+  if (kind === 'other') throw unreadable('a picture came before its record');
+  const record = async () => {
+    for (let part = await next(); part; part = await next()) {
+      const found = kindOf(part, boundary);
+      if (found === 'record') return firstPartValue(part);
+      if (found === 'other') throw unreadable('a picture came before its record');
+    }
+    throw new ApiError('interrupted', 'The answer ended before its record. Try again.');
+  };
+  return {
+    boundary,
+    first: { kind, envelope: await firstPartValue(first) },
+    record,
+    rest: (parts) => readPictures(reader, parts),
+    cancel: () => reader.cancel(),
+  };
 }
 
 const unreadable = (what: string) => new ApiError('not_json', `The server's answer in parts could not be read (${what}).`);
@@ -88,10 +124,9 @@ export function takeReferences(envelope: unknown, boundary: string): Map<string,
 const PROGRESS_EVERY_MS = 100;
 
 async function readPictures(reader: PartReader, parts: PictureParts): Promise<void> {
-  const order = parts.names();
-  let done = 0;
   const progress = setInterval(() => {
-    const name = order[done];
+    // Only a picture's own part counts toward its progress: a preview is not the picture.
+    const name = reader.partName === undefined ? undefined : parts.nameOf(reader.partName);
     const state = name === undefined ? undefined : parts.get(name);
     if (state?.state !== 'loading') return;
     const bytes = Math.min(state.size, reader.bodyBytes);
@@ -99,9 +134,10 @@ async function readPictures(reader: PartReader, parts: PictureParts): Promise<vo
   }, PROGRESS_EVERY_MS);
   try {
     for (let next = await reader.next(); next; next = await reader.next()) {
-      const name = parts.nameOf(String(next.headers[PART_NAME_HEADER]));
-      if (name !== undefined) complete(parts, name, next);
-      done++;
+      const partName = String(next.headers[PART_NAME_HEADER]);
+      const previewOf = pictureOfPreview(partName);
+      const name = parts.nameOf(previewOf ?? partName);
+      if (name !== undefined) (previewOf ? showPreview : complete)(parts, name, next);
     }
     parts.failRest('The answer ended before this picture arrived. Use Refresh to fetch the candidate again.');
   } catch (error) {
@@ -114,6 +150,14 @@ async function readPictures(reader: PartReader, parts: PictureParts): Promise<vo
   } finally {
     clearInterval(progress);
   }
+}
+
+/** A preview, shown until its picture is in; like the picture, only ever as a Blob when it is a raster image. */
+function showPreview(parts: PictureParts, name: string, part: RawPart): void {
+  const state = parts.get(name)!;
+  const type = sniffImageType(headOf(part, SNIFF_BYTES));
+  if (state.state !== 'loading' || !type.raster) return;
+  parts.update(name, { ...state, preview: new Blob(part.chunks as BlobPart[], { type: type.mime }) });
 }
 
 function complete(parts: PictureParts, name: string, part: RawPart): void {

@@ -1,5 +1,6 @@
 import { type QueryClient, QueryObserver, queryOptions } from '@tanstack/react-query';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
+import type { CandidateRecord } from '../../kyc/contract/schema.ts';
 import { setDownloadProgress } from './download-progress.ts';
 import { ApiError } from '../api/api-error.ts';
 import { fetchCandidate } from '../api/fetch-candidate.ts';
@@ -10,10 +11,14 @@ export const candidateQueries = {
   lookup: (kind: LookupKind, id: string, environment?: string) =>
     queryOptions({
       queryKey: [...candidateQueries.all(), environment ?? null, kind, id] as const,
-      queryFn: async ({ signal, queryKey }) => {
+      queryFn: async ({ signal, queryKey, client }) => {
         const progressKey = JSON.stringify(queryKey);
+        // The whole record in the place of its status level, shown first (an answer in parts), while a page shows it.
+        const onRecord = (record: CandidateRecord) => {
+          if (client.getQueryCache().find({ queryKey, exact: true })) client.setQueryData(queryKey, record);
+        };
         try {
-          return await fetchCandidate(kind, id, { signal, environment, onProgress: (p) => setDownloadProgress(progressKey, p) });
+          return await fetchCandidate(kind, id, { signal, environment, onProgress: (p) => setDownloadProgress(progressKey, p), onRecord });
         } finally {
           setDownloadProgress(progressKey, undefined);
         }

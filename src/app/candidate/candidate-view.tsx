@@ -19,13 +19,15 @@ import { OtherAttributes } from './other-attributes.tsx';
 import { PhoneCard } from './phone-card.tsx';
 import { PictureGallery } from './picture-gallery.tsx';
 import { picturePartsOf } from '../api/picture-parts.ts';
+import { RestOfRecord, usePendingRecord } from './rest-of-record.tsx';
 import { StatusTimeline } from './status-timeline.tsx';
 
 /** The candidate page's sections, from the parsed record and nothing else. */
 export function CandidateView({ record }: { record: CandidateRecord }) {
   const now = useNow();
   const role = useQuery(sessionQueries.current()).data?.role;
-  const statusOnly = isStatusLevel(record);
+  const pending = usePendingRecord(record);
+  const statusOnly = isStatusLevel(record) && !pending;
   const identities = record.identities;
   const sorted = identities ? sortAttributes(identities) : undefined;
   const name = candidatePersonName(record);
@@ -45,6 +47,8 @@ export function CandidateView({ record }: { record: CandidateRecord }) {
               ? 'Support users see status only: identity data, custom fields and certificates are not included.'
               : 'This API key returns status only: identity data, custom fields and certificates are not included.'}
           </Notice>
+        ) : pending ? (
+          <RestOfRecord state={pending} />
         ) : record.isArchived && !identities ? (
           <Notice>Identity data was archived on the service. The status history and certificates remain.</Notice>
         ) : null}

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { type ReactNode, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { attributeLabel } from '../../kyc/view/attributes.ts';
 import { base64ByteLength, base64Head, base64ToBytes, cleanBase64, formatBytes } from '../../kyc/view/image.ts';
 import { type SniffedType, sniffImageType } from '../../kyc/contract/picture-type.ts';
@@ -17,8 +17,16 @@ function usePictureState(parts: PictureParts | undefined, name: string): Picture
 type Decoded = { state: 'decoding' } | { state: 'ready'; url: string } | { state: 'failed'; problem: string };
 type Dimensions = { width: number; height: number };
 
-/** What a card shows: the picture's object URL once there is one, or why not yet or never. */
-type View = Decoded | { state: 'invalid' } | { state: 'not_raster' } | { state: 'downloading'; received: number };
+/**
+ * What a card shows: the picture's object URL once there is one (its preview's, with the picture's own
+ * progress, while only the preview is in), or why not yet or never.
+ */
+type View =
+  | Decoded
+  | { state: 'ready'; url: string; preview: { received: number } }
+  | { state: 'invalid' }
+  | { state: 'not_raster' }
+  | { state: 'downloading'; received: number };
 
 /** The picture as a Blob's object URL, revoked when the picture goes; never a multi-MB data: URL. */
 function useObjectUrl(source: (() => Blob) | undefined): [Decoded, (decoded: Decoded) => void] {
@@ -50,7 +58,7 @@ function usePictureSource(name: string, value: string, parts: PictureParts | und
   const head = useMemo(() => (inParts ? undefined : base64Head(base64)), [inParts, base64]);
   const sniffed = useMemo(() => sniffImageType(head ?? new Uint8Array()), [head]);
   const type = part?.type ?? sniffed;
-  const blob = part?.state === 'ready' ? part.blob : undefined;
+  const blob = part?.state === 'ready' ? part.blob : part?.state === 'loading' ? part.preview : undefined;
   const source = useMemo(() => {
     if (inParts) return blob && (() => blob);
     if (!head || !sniffed.raster) return undefined;
@@ -59,7 +67,8 @@ function usePictureSource(name: string, value: string, parts: PictureParts | und
   const [decoded, setDecoded] = useObjectUrl(source);
   const size = inParts ? part.size : base64ByteLength(base64);
   let view: View = decoded;
-  if (part?.state === 'loading') view = { state: 'downloading', received: part.received };
+  if (part?.state === 'loading' && !part.preview) view = { state: 'downloading', received: part.received };
+  else if (part?.state === 'loading') view = decoded.state === 'ready' ? { ...decoded, preview: { received: part.received } } : decoded;
   else if (part?.state === 'failed') view = { state: 'failed', problem: part.problem };
   else if (!inParts && !head) view = { state: 'invalid' };
   else if (!type.raster) view = { state: 'not_raster' };
@@ -88,10 +97,13 @@ export function PicturePreview({ name, value, owner, parts, ...events }: Preview
 
   const alt = `${label} of ${owner}`;
   const url = view.state === 'ready' ? view.url : undefined;
+  const preview = view.state === 'ready' && 'preview' in view ? view.preview : undefined;
   const { onReady } = events;
+  const received = preview?.received;
   useEffect(() => {
-    onReady(name, url ? { name, label, alt, url, width: dimensions?.width, height: dimensions?.height } : undefined);
-  }, [onReady, name, label, alt, url, dimensions?.width, dimensions?.height]);
+    const loading = received === undefined ? undefined : { received, size };
+    onReady(name, url ? { name, label, alt, url, width: dimensions?.width, height: dimensions?.height, loading } : undefined);
+  }, [onReady, name, label, alt, url, dimensions?.width, dimensions?.height, received, size]);
 
   return (
     <figure className="min-w-0 rounded-lg border border-slate-200 bg-slate-50 p-3" data-attribute={name}>
@@ -99,7 +111,7 @@ export function PicturePreview({ name, value, owner, parts, ...events }: Preview
         <span className="font-medium text-slate-900">{label}</span>
         <span className="text-xs text-slate-600">
           {type.label} · {formatBytes(size)}
-          {dimensions && ` · ${dimensions.width}×${dimensions.height} px`}
+          {dimensions && !preview && ` · ${dimensions.width}×${dimensions.height} px`}
         </span>
       </figcaption>
       {view.state === 'ready' ? (
@@ -111,11 +123,29 @@ export function PicturePreview({ name, value, owner, parts, ...events }: Preview
           events={events}
           onDimensions={setDimensions}
           onUndecodable={() => setDecoded({ state: 'failed', problem: `The ${type.label} data could not be decoded as a picture.` })}
+          note={preview && <PreviewNote label={label} received={preview.received} size={size} />}
         />
       ) : (
         <PictureStatus view={view} label={label} type={type} size={size} />
       )}
     </figure>
+  );
+}
+
+/** Under a preview: that it is one, and the full picture's download. */
+function PreviewNote({ label, received, size }: { label: string; received: number; size: number }) {
+  const text = `Preview: the full ${label.toLowerCase()}, ${formatBytes(received)} of ${formatBytes(size)}`;
+  return (
+    <div className="mt-2 flex items-center gap-2 text-xs text-slate-700" data-preview-note>
+      <span className="rounded bg-amber-100 px-1.5 py-0.5 font-medium text-amber-900">Preview</span>
+      <progress
+        className="min-w-0 flex-1"
+        max={size}
+        value={received}
+        aria-label={`${label}: full picture downloading`}
+        aria-valuetext={text}
+      />
+    </div>
   );
 }
 
@@ -162,6 +192,7 @@ function Thumbnail({
   events,
   onDimensions,
   onUndecodable,
+  note,
 }: {
   name: string;
   url: string;
@@ -170,9 +201,11 @@ function Thumbnail({
   events: PictureEvents;
   onDimensions: (dimensions: Dimensions) => void;
   onUndecodable: () => void;
+  /** Under the picture: that it is only a preview so far. */
+  note?: ReactNode;
 }) {
   const mask = useMaskedItem(`picture:${name}`);
-  return (
+  const button = (
     <button
       type="button"
       ref={(element) => events.thumbnailRef(name, element)}
@@ -204,5 +237,13 @@ function Thumbnail({
         </span>
       )}
     </button>
+  );
+  return note ? (
+    <>
+      {button}
+      {note}
+    </>
+  ) : (
+    button
   );
 }

@@ -151,7 +151,8 @@ export function DocumentViewer({
 
   const paneFor = (picture: ViewerPicture, side: 0 | 1, position?: string) => (
     <ZoomPane
-      key={`${side}:${picture.name}`}
+      // A new pane once the full picture replaces its preview: its size and zoom start from the real picture.
+      key={`${side}:${picture.name}:${picture.loading ? 'preview' : 'full'}`}
       picture={picture}
       controls={side === 0 ? left : right}
       active={!pair || active === side}

@@ -11,4 +11,9 @@ export interface ViewerPicture {
   /** Natural size, EXIF orientation applied, once the thumbnail has loaded. */
   width?: number;
   height?: number;
+  /**
+   * Set while `url` is only the server's preview (a downscaled copy): the full picture's bytes received
+   * of its size. The viewer shows the preview, says it waits, and zooms only the full picture.
+   */
+  loading?: { received: number; size: number };
 }

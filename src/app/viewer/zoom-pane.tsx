@@ -1,3 +1,4 @@
+import { formatBytes } from '../../kyc/view/image.ts';
 import {
   type Dispatch,
   type Ref,
@@ -61,7 +62,7 @@ export function ZoomPane({
   const sideways = rotation % 180 !== 0;
   const box = size && (sideways ? { width: size.height, height: size.width } : size);
 
-  usePaneControls(controls, api, box, setRotation);
+  usePaneControls(controls, api, box, setRotation, picture.loading !== undefined);
 
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: choosing the active side by pointer; by keyboard, focusing the side's group (inside) does it.
@@ -80,6 +81,8 @@ export function ZoomPane({
         centerZoomedOut
         limitToBounds
         keyboard={{ disabled: true }}
+        // A preview is not zoomed: zoom waits for the full picture.
+        disabled={picture.loading !== undefined}
         onTransform={(_, state) => setScale(state.scale)}
       >
         <TransformComponent
@@ -133,6 +136,8 @@ function usePaneControls(
   api: RefObject<ReactZoomPanPinchContentRef | null>,
   box: Size | undefined,
   setRotation: Dispatch<SetStateAction<number>>,
+  /** A preview is shown: zooming waits for the full picture. */
+  frozen: boolean,
 ) {
   const fitScale = useCallback(() => {
     const wrapper = api.current?.instance.wrapperComponent;
@@ -146,7 +151,7 @@ function usePaneControls(
   const zoomBy = useCallback(
     (factor: number) => {
       const controls = api.current;
-      if (!controls) return;
+      if (!controls || frozen) return;
       const { instance } = controls;
       const from = instance.isAnimating && heading.current !== undefined ? heading.current : instance.state.scale;
       const to = Math.min(MAX_SCALE, Math.max(MIN_SCALE, from * factor));
@@ -155,7 +160,7 @@ function usePaneControls(
       if (delta > 0) void controls.zoomIn(delta, ANIMATION_MS);
       else if (delta < 0) void controls.zoomOut(-delta, ANIMATION_MS);
     },
-    [api],
+    [api, frozen],
   );
 
   useImperativeHandle(
@@ -164,12 +169,12 @@ function usePaneControls(
       zoomIn: () => zoomBy(ZOOM_FACTOR),
       zoomOut: () => zoomBy(1 / ZOOM_FACTOR),
       fit: () => api.current?.fitToView({ animationTime: ANIMATION_MS }),
-      actualSize: () => api.current?.centerView(1, ANIMATION_MS),
+      actualSize: () => (frozen ? undefined : api.current?.centerView(1, ANIMATION_MS)),
       rotate: (quarterTurns) => setRotation((r) => (r + quarterTurns * 90 + 360) % 360),
       panBy: (dx, dy) => api.current?.panBy(dx, dy, ANIMATION_MS / 2),
       zoomed: () => (api.current?.instance.state.scale ?? 0) > fitScale() * 1.02,
     }),
-    [api, fitScale, zoomBy, setRotation],
+    [api, fitScale, zoomBy, setRotation, frozen],
   );
 
   // A new size (the picture measured, or turned by a quarter) starts from the fitted view.
@@ -180,6 +185,23 @@ function usePaneControls(
   useLayoutEffect(() => {
     if (boxWidth && boxHeight) api.current?.fitToView({ animationTime: 0 });
   }, [api, boxWidth, boxHeight]);
+}
+
+/** Over a preview: that the full picture is on its way, and how far. */
+function WaitingForFull({ label, received, size }: { label: string; received: number; size: number }) {
+  const text = `Preview shown: waiting for the full ${label.toLowerCase()}, ${formatBytes(received)} of ${formatBytes(size)}. Zoom waits for it.`;
+  return (
+    <div role="status" className="absolute inset-x-2 top-2 rounded bg-slate-900/85 px-2 py-1.5 text-xs text-white">
+      <p>{text}</p>
+      <progress
+        className="mt-1 w-full"
+        max={size}
+        value={received}
+        aria-label={`Full ${label.toLowerCase()} downloading`}
+        aria-valuetext={text}
+      />
+    </div>
+  );
 }
 
 /** Over the picture: the reveal button while masked, and what is shown at which zoom and turn. */
@@ -200,6 +222,7 @@ function PaneOverlay({
 }) {
   return (
     <>
+      {picture.loading && <WaitingForFull label={picture.label} {...picture.loading} />}
       {hidden && (
         <button
           type="button"

@@ -1,0 +1,141 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { partName, previewPartName, recordPartName, statusPartName } from '../../src/kyc/contract/picture-parts.ts';
+import { statusLevelOf } from '../../src/kyc/contract/schema.ts';
+import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
+import { renderWithProviders, stubApi } from './render.tsx';
+
+/**
+ * An answer in parts as the proxy writes it since issue 25: the status level, the record, a preview of
+ * each large picture, then each picture whole. The page shows the status at once, each preview marked as
+ * one until its picture is in, and the viewer waits for the full picture before it zooms.
+ */
+
+const record = sampleCandidates({ now: new Date() })[1]!.record; // cust_000482: selfie and selfie with national ID
+const PATH = '/api/candidates/refId/abc';
+const BOUNDARY = 'fedcba9876543210fedcba9876543210';
+const encoder = new TextEncoder();
+const ascii = (text: string) => text.replace(/[\u007f-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+function part(name: string, type: string, body: Uint8Array, first = false): Uint8Array[] {
+  const head = `${first ? '' : '\r\n'}--${BOUNDARY}\r\nContent-Type: ${type}\r\ncontent-id: ${name}\r\nContent-Length: ${body.length}\r\n\r\n`;
+  return [encoder.encode(head), body];
+}
+
+/** A JPEG's magic bytes and a marker of which picture it is: raster, as the page checks. */
+const jpeg = (marker: number, length: number) => {
+  const bytes = new Uint8Array(length).fill(marker);
+  bytes.set([0xff, 0xd8, 0xff, 0xe0]);
+  return bytes;
+};
+
+function answer() {
+  const identities = structuredClone(record.identities!);
+  const full: Uint8Array[] = [];
+  for (const attribute of Object.values(identities)) {
+    if (attribute.type !== 'base64') continue;
+    const bytes = jpeg(full.length + 1, 5000);
+    (attribute as { value: unknown }).value = { part: partName(full.length, BOUNDARY), type: 'image/jpeg', size: bytes.length };
+    full.push(bytes);
+  }
+  const json = 'application/json; charset=utf-8';
+  const status = part(
+    statusPartName(BOUNDARY),
+    json,
+    encoder.encode(ascii(JSON.stringify({ status: 'success', data: statusLevelOf(record) }))),
+    true,
+  );
+  const recordPart = part(
+    recordPartName(BOUNDARY),
+    json,
+    encoder.encode(ascii(JSON.stringify({ status: 'success', data: { ...record, identities } }))),
+  );
+  const previews = full.flatMap((_, i) => part(previewPartName(i, BOUNDARY), 'image/jpeg', jpeg(0x70 + i, 300)));
+  const pictures = full.flatMap((bytes, i) => part(partName(i, BOUNDARY), 'image/jpeg', bytes));
+  return { status, recordPart, previews, pictures, end: encoder.encode(`\r\n--${BOUNDARY}--\r\n`), full };
+}
+
+/** The pieces streamed in order; each 'wait' holds the rest back until `next()` is called once more. */
+function streamed(pieces: Array<Uint8Array | 'wait'>) {
+  const gates: Array<() => void> = [];
+  const opened = pieces.filter((piece) => piece === 'wait').map(() => new Promise<void>((resolve) => gates.push(resolve)));
+  const body = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      let gate = 0;
+      for (const piece of pieces) {
+        if (piece === 'wait') await opened[gate++];
+        else controller.enqueue(piece);
+      }
+      controller.close();
+    },
+  });
+  return {
+    response: new Response(body, { headers: { 'content-type': `multipart/mixed; boundary="${BOUNDARY}"` } }),
+    next: () => gates.shift()?.(),
+  };
+}
+
+const figure = (name: string) => document.querySelector<HTMLElement>(`figure[data-attribute="${name}"]`)!;
+const blobBytes = async (call: number) => new Uint8Array(await (vi.mocked(URL.createObjectURL).mock.calls[call]![0] as Blob).arrayBuffer());
+
+describe('an answer in parts with a status part and previews', () => {
+  it('shows the status before the record, then the record, then the previews marked as such, then the full pictures', async () => {
+    const { status, recordPart, previews, pictures, end, full } = answer();
+    const { response, next } = streamed([...status, 'wait', ...recordPart, 'wait', ...previews, 'wait', ...pictures, end]);
+    stubApi({ candidates: { [PATH]: () => response } });
+    const made = vi.mocked(URL.createObjectURL);
+    made.mockClear();
+    renderWithProviders('/candidates/refId/abc');
+
+    // The status part alone: header and timeline, and where the rest goes, that it is coming.
+    expect(await screen.findByRole('heading', { name: 'Status history' })).toBeInTheDocument();
+    expect(screen.getByRole('status', { name: '' })).toHaveTextContent('Loading identity data and pictures…');
+    expect(screen.queryByText(/see status only/)).toBeNull();
+    expect(document.querySelectorAll('figure[data-attribute]')).toHaveLength(0);
+
+    next();
+    await waitFor(() => expect(document.querySelectorAll('figure[data-attribute]')).toHaveLength(2));
+    expect(screen.queryByText('Loading identity data and pictures…')).toBeNull();
+    expect(made).not.toHaveBeenCalled();
+
+    next();
+    for (const name of ['selfie', 'selfie_national_id']) {
+      expect(await within(figure(name)).findByRole('button', { name: /Open a larger view/ })).toBeInTheDocument();
+      expect(within(figure(name)).getByText('Preview')).toBeInTheDocument();
+      expect(within(figure(name)).getByRole('progressbar', { name: /full picture downloading/ })).toBeInTheDocument();
+    }
+    expect(made).toHaveBeenCalledTimes(2);
+    expect((await blobBytes(0))[10]).toBe(0x70);
+
+    next();
+    await waitFor(() => expect(document.querySelectorAll('[data-preview-note]')).toHaveLength(0));
+    expect(made).toHaveBeenCalledTimes(4);
+    expect(await blobBytes(2)).toEqual(full[0]);
+    expect(await blobBytes(3)).toEqual(full[1]);
+  });
+
+  it('the viewer opened on a preview waits for the full picture, with its progress, then shows it', async () => {
+    const { status, recordPart, previews, pictures, end } = answer();
+    const { response, next } = streamed([...status, ...recordPart, ...previews, 'wait', ...pictures, end]);
+    stubApi({ candidates: { [PATH]: () => response } });
+    const made = vi.mocked(URL.createObjectURL);
+    made.mockClear();
+    const user = userEvent.setup();
+    renderWithProviders('/candidates/refId/abc');
+
+    await waitFor(() => expect(figure('selfie')).not.toBeNull());
+    await user.click(await within(figure('selfie')).findByRole('button', { name: /Open a larger view/ }));
+    const dialog = await screen.findByRole('dialog');
+    const waiting = within(dialog).getByRole('status');
+    expect(waiting).toHaveTextContent(/Preview shown: waiting for the full selfie, 0 B of 4\.9 kB\. Zoom waits for it\./);
+    const previewUrl = made.mock.results[0]!.value as string;
+    expect(dialog.querySelector('img')!.getAttribute('src')).toBe(previewUrl);
+
+    next();
+    await waitFor(() => expect(within(dialog).queryByRole('status')).toBeNull());
+    const fullUrl = made.mock.results[2]!.value as string;
+    expect(dialog.querySelector('img')!.getAttribute('src')).toBe(fullUrl);
+    expect(fullUrl).not.toBe(previewUrl);
+  });
+});
