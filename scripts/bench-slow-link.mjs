@@ -8,7 +8,11 @@
 
 export const LINK = { mbitPerSecond: 20, rttMs: 40 };
 
-/** @typedef {{ header: number; first: number; images: number; lastByte: number; wireBytes: number }} SlowLookup */
+/**
+ * `previews`: every picture's card showing a picture (its preview, from issue 25 on); `images`: every one
+ * showing its full picture (no card still marked as a preview).
+ * @typedef {{ header: number; first: number; previews: number; images: number; lastByte: number; wireBytes: number }} SlowLookup
+ */
 
 /**
  * `page`: the candidate page (answered in parts), or the bench's baseline page (the plain answer, as
@@ -67,6 +71,7 @@ export async function measureSlowLink(browser, { appUrl, ids, headers, expectedP
     results.push({
       header: times.header - times.submit,
       first: times.first - times.submit,
+      previews: times.previews - times.submit,
       images: times.images - times.submit,
       lastByte: times.lastByte - times.submit,
       wireBytes: [...wire.values()].reduce((sum, n) => sum + n, 0),
@@ -87,7 +92,7 @@ async function waitFor(done) {
  * @param {number} expected
  */
 function probe(expected) {
-  const slow = { submit: 0, header: 0, first: 0, images: 0 };
+  const slow = { submit: 0, header: 0, first: 0, previews: 0, images: 0 };
   /** @type {any} */ (window).__slow = slow;
   const tick = () => {
     const now = performance.now();
@@ -97,13 +102,14 @@ function probe(expected) {
       (img) => img instanceof HTMLImageElement && img.complete && img.naturalWidth > 0,
     ).length;
     if (!slow.first && shown > 0) slow.first = now;
-    if (!slow.images && shown >= expected) slow.images = now;
+    if (!slow.previews && shown >= expected) slow.previews = now;
+    if (!slow.images && shown >= expected && !document.querySelector('[data-preview-note]')) slow.images = now;
     if (!slow.header || !slow.images) requestAnimationFrame(tick);
   };
   document.addEventListener(
     'submit',
     () => {
-      Object.assign(slow, { submit: performance.now(), header: 0, first: 0, images: 0 });
+      Object.assign(slow, { submit: performance.now(), header: 0, first: 0, previews: 0, images: 0 });
       requestAnimationFrame(tick);
     },
     true,
@@ -122,7 +128,7 @@ function median(values) {
  * @param {number} plainBytes the plain answer's bytes (pictures as base64): what the upstream sends
  * @param {SlowLookup[]} plainRuns the baseline page on the same link, with the plain answer
  */
-export function slowLinkFigures(runs, plainBytes, plainRuns) {
+export function slowLinkFigures(runs, plainBytes, plainRuns = runs) {
   // The time the base64 answer needs to cross the link at its bandwidth, latency left out.
   const base64TransferMs = ((plainBytes * 8) / (LINK.mbitPerSecond * 1e6)) * 1000;
   const wireBytes = median(runs.map((r) => r.wireBytes));
@@ -131,6 +137,7 @@ export function slowLinkFigures(runs, plainBytes, plainRuns) {
     link: LINK,
     headerMs: median(runs.map((r) => r.header)),
     firstPictureMs: median(runs.map((r) => r.first)),
+    previewsMs: median(runs.map((r) => r.previews)),
     picturesMs: median(runs.map((r) => r.images)),
     lastByteMs: median(runs.map((r) => r.lastByte)),
     base64TransferMs,

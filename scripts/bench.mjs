@@ -31,6 +31,8 @@ import { spawnServer } from './spawn-server.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const quick = process.argv.includes('--quick');
+// `--slow-link`: issue 25's slow-link scenario alone (bench-previews.mjs), beside `--before`'s build when given.
+const slowLinkOnly = process.argv.includes('--slow-link');
 // The machine is shared: its load when the run began and ended goes with the figures.
 const loadAtStart = os.loadavg()[0] ?? 0;
 // `--before <main.js>`: the server of a build before issue 20, run beside this one for its engine's figures.
@@ -67,9 +69,14 @@ function build(args, env = {}) {
   if (result.status !== 0) throw new Error(`vite build ${args.join(' ')} failed`);
 }
 log('Building…');
-build(['--outDir', path.join(out, 'dist-app/client'), '--emptyOutDir']);
+if (!slowLinkOnly) build(['--outDir', path.join(out, 'dist-app/client'), '--emptyOutDir']);
 build(['--outDir', path.join(out, 'dist/client'), '--emptyOutDir'], { BENCH_BASELINE: '1' });
 build(['--ssr', '--outDir', path.join(out, 'dist/server'), '--emptyOutDir']);
+if (slowLinkOnly) {
+  const { runPreviewsScenario } = await import('./bench-previews.mjs');
+  await runPreviewsScenario({ serverJs: path.join(out, 'dist/server/main.js'), beforeJs: beforeEntry, out, quick, log });
+  process.exit(0);
+}
 
 // --- Servers: the sandbox alone (large images), and the production server pointed at it as a remote service.
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'cl-bench-'));
