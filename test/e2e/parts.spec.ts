@@ -1,7 +1,9 @@
+import type { Page } from '@playwright/test';
 import { expect, test, needsServers } from './fixtures.ts';
 import { expectAllPicturesDecoded } from './helpers.ts';
+import { E2E_PORTS } from './servers.ts';
 
-needsServers('sandbox');
+needsServers('sandbox', 'largeQueue');
 
 /**
  * A lookup on a slow link, answered in parts: the status and the timeline are on the page before any
@@ -64,6 +66,65 @@ test('on a throttled link the status shows before the first picture, and picture
   // Each as its own part completes: a picture was on screen while another card still showed its download.
   expect(frames.some((frame) => frame.shown >= 1 && frame.progress >= 1)).toBe(true);
   await expect(page.getByText(/of \d/)).toHaveCount(0);
+});
+
+type PreviewFrame = { header: boolean; shown: number; previews: number; full: number };
+
+/** Records every state the page commits: how many cards show a picture, how many of them only its preview. */
+function recordPreviewFrames(page: Page) {
+  return page.addInitScript(() => {
+    const frames: PreviewFrame[] = [];
+    (window as unknown as { __frames: PreviewFrame[] }).__frames = frames;
+    const record = () => {
+      const header = Boolean(document.querySelector('main h1') && document.querySelector('[aria-label="Status changes, oldest first"] li'));
+      const cards = [...document.querySelectorAll('figure[data-attribute]')];
+      const loaded = cards.filter((card) => {
+        const img = card.querySelector<HTMLImageElement>('button img');
+        return img?.complete && img.naturalWidth > 0;
+      });
+      const previews = loaded.filter((card) => card.querySelector('[data-preview-note]')).length;
+      const frame = { header, shown: loaded.length, previews, full: loaded.length - previews };
+      const last = frames.at(-1);
+      if (!last || JSON.stringify(last) !== JSON.stringify(frame)) frames.push(frame);
+    };
+    new MutationObserver(record).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+    document.addEventListener('load', record, true);
+    const tick = () => {
+      record();
+      requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+}
+
+test('on a throttled link every preview shows, marked, before the first full picture', async ({ page, context }) => {
+  // In large-image mode the same candidate has four phone-camera pictures of about 3 MB: each gets a preview.
+  const large = `http://127.0.0.1:${E2E_PORTS.largeQueue}`;
+  await recordPreviewFrames(page);
+  await page.goto(`${large}/`);
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  // 20 Mbit/s, 40 ms: the previews take a fraction of a second, the full pictures seconds.
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: 40,
+    downloadThroughput: 2_500_000,
+    uploadThroughput: 2_500_000,
+  });
+  await page.goto(`${large}/candidates/refId/${THREE_PICTURES}`);
+  await expect(page.locator('figure[data-attribute] [data-preview-note]')).toHaveCount(0, { timeout: 60_000 });
+  await expectAllPicturesDecoded(page, 4);
+
+  const frames = await page.evaluate(() => (window as unknown as { __frames: PreviewFrame[] }).__frames);
+  const firstHeader = frames.findIndex((frame) => frame.header);
+  const everyPreview = frames.findIndex((frame) => frame.previews === 4);
+  const firstFull = frames.findIndex((frame) => frame.full > 0);
+  expect(firstHeader).toBeGreaterThanOrEqual(0);
+  // The status first, then all four previews at once on the page, each marked, before any full picture.
+  expect(everyPreview).toBeGreaterThan(firstHeader);
+  expect(firstFull).toBeGreaterThan(everyPreview);
+  expect(frames.slice(0, everyPreview).every((frame) => frame.full === 0)).toBe(true);
+  expect(frames.at(-1)).toMatchObject({ shown: 4, previews: 0, full: 4 });
 });
 
 test('the larger view opens on the picture the card shows, downloaded once', async ({ page }) => {

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import sharp from 'sharp';
 import { statusLevelOf } from '../../src/kyc/contract/schema.ts';
-import { INSTANCE_PREVIEWS } from '../../src/server/answer/parts-writer.ts';
+import { createPartsBudget } from '../../src/server/answer/parts-budget.ts';
+import { INSTANCE_PREVIEWS, LookupPreviews } from '../../src/server/answer/parts-writer.ts';
 import { makePreview, PREVIEW_LIMITS, PreviewSlots } from '../../src/server/answer/picture-preview.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
 import { APP_HEADERS, startTestApp, type TestApp } from './http.ts';
@@ -251,5 +252,31 @@ describe('the preview slots', () => {
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+describe("a lookup's previews", () => {
+  it('take nothing from the parts budget once the answer is done with, and give their slot back', async () => {
+    const budget = createPartsBudget(100 * 1024 * 1024);
+    const holding = budget.hold();
+    const slots = new PreviewSlots(1);
+    const previews = new LookupPreviews(holding, { limits: PREVIEW_LIMITS, slots });
+    // The slot is busy: the preview waits for it, and the answer is given up meanwhile.
+    const busy = await slots.take();
+    const bytes = await noiseJpeg(1600, 1000);
+    const picture = {
+      reference: { part: 'picture-1@b', type: 'image/jpeg', size: bytes.length },
+      contentType: 'image/jpeg',
+      chunks: [bytes],
+    };
+    previews.add(picture);
+    previews.abandon();
+    holding.release();
+    busy();
+    expect(await previews.of(picture)).toBeUndefined();
+    expect(budget.held()).toBe(0);
+    // The one slot was given back: another lookup takes it.
+    (await slots.take())();
+    expect(slots.inUse).toBe(0);
   });
 });

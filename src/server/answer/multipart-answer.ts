@@ -4,7 +4,7 @@ import { PARTS_MEDIA_TYPE } from '../../kyc/contract/picture-parts.ts';
 import { ApiFailure } from '../http/api-failure.ts';
 import type { AnswerGuard } from './answer-guard.ts';
 import { PARTS_BUSY, type PartsHolding } from './parts-budget.ts';
-import { RecordSplitter, type SplitRecord } from './record-parts.ts';
+import { type PicturePart, RecordSplitter, type SplitRecord } from './record-parts.ts';
 
 /**
  * A compliance user's answer in parts (picture-parts.ts): the checked body is parsed as it arrives
@@ -40,9 +40,14 @@ export type Split = { ok: true; split: SplitRecord } | { ok: false; failure: Api
  * bytes from `holding` (parts-budget.ts): once that is refused, the answer is refused at once with
  * PARTS_BUSY, and the body is left to the others that read it.
  */
-export function splitRecord(guard: AnswerGuard, boundary: string, holding: PartsHolding): Promise<Split> {
+export function splitRecord(
+  guard: AnswerGuard,
+  boundary: string,
+  holding: PartsHolding,
+  onPicture?: (picture: PicturePart) => void,
+): Promise<Split> {
   return new Promise((resolve) => {
-    const splitter = new RecordSplitter(boundary, (bytes) => holding.take(bytes), guard.keyWatch);
+    const splitter = new RecordSplitter(boundary, (bytes) => holding.take(bytes), guard.keyWatch, onPicture);
     guard.scan.add(splitter);
     let settled = false;
     const settle = (result: Split) => {

@@ -46,28 +46,70 @@ function holdsDelimiter(chunks: readonly Buffer[], boundary: string): boolean {
 }
 
 /**
- * The previews of the pictures over the threshold, made once this lookup has one of the instance's slots.
- * sharp needs a picture in one buffer: its decoded chunks are joined, and the joined buffer becomes the
- * picture's bytes (the chunks are dropped), so the record holds each picture once; the join is taken from
- * the answer's share of the parts budget all the same, and a picture the budget has no room for gets no
- * preview.
+ * One lookup's previews, each started the moment its picture's bytes are all in (record-parts.ts), while
+ * the rest of the service's answer is still being read, once the lookup has one of the instance's slots
+ * (held until its last preview is made and no picture can follow). sharp needs a picture in one buffer:
+ * its decoded chunks are joined, and the joined buffer becomes the picture's bytes (the chunks are
+ * dropped), so the record holds each picture once; the join is taken from the answer's share of the parts
+ * budget all the same, and a picture the budget has no room for gets no preview.
  */
-async function makePreviews(pictures: PicturePart[], holding: PartsHolding, making: PreviewMaking): Promise<Array<Buffer | undefined>> {
-  const large = pictures.map((picture) => picture.reference.size > making.limits.thresholdBytes);
-  if (!large.includes(true)) return [];
-  const release = await making.slots.take();
-  try {
-    return await Promise.all(
-      pictures.map(async (picture, index) => {
-        if (!large[index] || !holding.take(picture.reference.size)) return undefined;
-        const whole = picture.chunks.length === 1 ? picture.chunks[0]! : Buffer.concat(picture.chunks);
-        picture.chunks = [whole];
-        const preview = await makePreview(whole, making.limits);
-        return preview.ok ? preview.bytes : undefined;
-      }),
-    );
-  } finally {
-    release();
+export class LookupPreviews {
+  private readonly made = new Map<PicturePart, Promise<Buffer | undefined>>();
+  private slot: Promise<() => void> | undefined;
+  private inProgress = 0;
+  private closed = false;
+  private abandoned = false;
+
+  constructor(
+    private readonly holding: PartsHolding,
+    private readonly making: PreviewMaking = INSTANCE_PREVIEWS,
+  ) {}
+
+  add = (picture: PicturePart): void => {
+    if (this.closed || picture.reference.size <= this.making.limits.thresholdBytes) return;
+    this.slot ??= this.making.slots.take();
+    this.inProgress++;
+    const preview = this.slot.then(() => this.make(picture));
+    this.made.set(picture, preview);
+    void preview.finally(() => {
+      this.inProgress--;
+      this.releaseWhenDone();
+    });
+  };
+
+  /** No more pictures will come (the record was read whole, or not at all). */
+  close(): void {
+    this.closed = true;
+    this.releaseWhenDone();
+  }
+
+  /**
+   * The answer is done with (sent, refused or cut): a preview not yet begun is not made, so that nothing
+   * is taken from the answer's share of the budget once it has been given back.
+   */
+  abandon(): void {
+    this.abandoned = true;
+    this.close();
+  }
+
+  /** The picture's preview once made; undefined when it has none. */
+  of(picture: PicturePart): Promise<Buffer | undefined> {
+    return this.made.get(picture) ?? Promise.resolve(undefined);
+  }
+
+  private async make(picture: PicturePart): Promise<Buffer | undefined> {
+    if (this.abandoned || !this.holding.take(picture.reference.size)) return undefined;
+    const whole = picture.chunks.length === 1 ? picture.chunks[0]! : Buffer.concat(picture.chunks);
+    picture.chunks = [whole];
+    const preview = await makePreview(whole, this.making.limits);
+    return preview.ok ? preview.bytes : undefined;
+  }
+
+  private releaseWhenDone(): void {
+    if (!this.closed || this.inProgress > 0 || !this.slot) return;
+    const slot = this.slot;
+    this.slot = undefined;
+    void slot.then((release) => release());
   }
 }
 
@@ -110,12 +152,12 @@ export class PartsWriter {
     }
   }
 
-  /** The record part, the previews (made while the record goes out), every picture whole, the closing delimiter. */
-  async rest(split: SplitRecord, recordBody: Buffer[], holding: PartsHolding, making: PreviewMaking = INSTANCE_PREVIEWS): Promise<void> {
-    const previews = makePreviews(split.pictures, holding, making);
+  /** The record part, each preview as soon as it and those before it are made, every picture whole, the closing delimiter. */
+  async rest(split: SplitRecord, recordBody: Buffer[], previews: LookupPreviews): Promise<void> {
     const encoding: Record<string, string> = gzipAccepted(this.target.req) ? { 'Content-Encoding': 'gzip' } : {};
     await this.part({ 'Content-Type': JSON_TYPE, ...encoding, [PART_NAME_HEADER]: recordPartName(this.boundary) }, recordBody);
-    for (const [index, preview] of (await previews).entries()) {
+    for (const [index, picture] of split.pictures.entries()) {
+      const preview = await previews.of(picture);
       // A preview that happens to hold the delimiter is simply left out: the picture follows whole.
       if (preview && !holdsDelimiter([preview], this.boundary)) {
         await this.part({ 'Content-Type': 'image/jpeg', [PART_NAME_HEADER]: previewPartName(index, this.boundary) }, [preview]);

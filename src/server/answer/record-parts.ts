@@ -71,6 +71,8 @@ export class RecordSplitter extends QuietReader {
     private readonly boundary: string,
     private readonly take: (bytes: number) => boolean = () => true,
     private readonly keyWatch?: KeyWatch,
+    /** Each picture part the moment its bytes are all in (its preview can be made while the rest is read). */
+    private readonly onPicture: (picture: PicturePart) => void = () => {},
   ) {
     super();
     this.out = new JsonOut(take);
@@ -200,7 +202,9 @@ export class RecordSplitter extends QuietReader {
     const head = Buffer.concat(chunks.slice(0, 2)).subarray(0, SNIFF_BYTES);
     const sniffed = sniffImageType(head);
     const reference: PictureReference = { part: partName(this.pictures.length, this.boundary), type: sniffed.mime, size };
-    this.pictures.push({ reference, contentType: sniffed.raster ? sniffed.mime : 'application/octet-stream', chunks });
+    const picture = { reference, contentType: sniffed.raster ? sniffed.mime : 'application/octet-stream', chunks };
+    this.pictures.push(picture);
+    this.onPicture(picture);
     return reference;
   }
 }

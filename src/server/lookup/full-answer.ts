@@ -6,7 +6,7 @@ import { countBytes, NOT_A_RECORD, sendFailure } from '../http/http-reply.ts';
 import { requestLog } from '../log/log.ts';
 import { type Audit, refuse } from '../audit/audit-trail.ts';
 import { newBoundary, splitRecord } from '../answer/multipart-answer.ts';
-import { PartsWriter } from '../answer/parts-writer.ts';
+import { LookupPreviews, PartsWriter } from '../answer/parts-writer.ts';
 import { StatusPart } from '../answer/status-part.ts';
 import { PARTS_BUSY, type PartsBudget, type PartsHolding } from '../answer/parts-budget.ts';
 import { KEY_IN_ANSWER, type UpstreamBody } from '../answer/upstream-body.ts';
@@ -64,9 +64,17 @@ export async function answerFull(
 
   if (answer.inParts) {
     const holding = deps.partsBudget.hold();
+    const previews = new LookupPreviews(holding);
     try {
-      return await answerInParts(res, answer, { req: answer.inParts, tooLarge, stallMs: deps.browserStallMs ?? deps.timeoutMs, holding });
+      return await answerInParts(res, answer, {
+        req: answer.inParts,
+        tooLarge,
+        stallMs: deps.browserStallMs ?? deps.timeoutMs,
+        holding,
+        previews,
+      });
     } finally {
+      previews.abandon();
       holding.release();
     }
   }
@@ -93,7 +101,8 @@ async function answerInParts(res: http.ServerResponse, answer: FullAnswer, optio
   }
   const boundary = newBoundary();
   const status = new StatusPart(guard.scan);
-  const splitting = splitRecord(guard, boundary, options.holding);
+  const { previews } = options;
+  const splitting = splitRecord(guard, boundary, options.holding, previews.add).finally(() => previews.close());
   const first = await Promise.race([splitting, status.early.then((body) => ({ early: body }))]);
   const writer = new PartsWriter({ req: options.req, res, stallMs: options.stallMs }, boundary);
   if ('early' in first && !guard.keyWatch.found && !guard.scan.failure) {
@@ -106,7 +115,7 @@ async function answerInParts(res: http.ServerResponse, answer: FullAnswer, optio
     const body = read.ok ? await writer.recordBody(read.split) : undefined;
     // Too late for an error's code: cut, so that the browser sees an answer that did not end.
     if (!read.ok || !body) return void res.destroy();
-    return writer.rest(read.split, body, options.holding);
+    return writer.rest(read.split, body, previews);
   }
   const read = await splitting;
   if (!read.ok) {
@@ -117,7 +126,7 @@ async function answerInParts(res: http.ServerResponse, answer: FullAnswer, optio
   const body = await writer.recordBody(read.split);
   if (!body) return sendFailure(res, new ApiFailure('upstream_error', "The KYC service's answer could not be sent in parts. Try again."));
   await writer.open(status.body());
-  await writer.rest(read.split, body, options.holding);
+  await writer.rest(read.split, body, previews);
 }
 
 interface PartsOptions {
@@ -125,6 +134,8 @@ interface PartsOptions {
   tooLarge: () => boolean;
   stallMs: number;
   holding: PartsHolding;
+  /** Made while the record is read (parts-writer.ts). */
+  previews: LookupPreviews;
 }
 
 const TOO_LARGE = new ApiFailure(
