@@ -13,22 +13,28 @@ needsServers('sandbox', 'largeQueue');
 
 const THREE_PICTURES = 'c0a8f3e2-6b1d-4f7e-9a52-3d1e8b7c4a10';
 
-type Probe = { frames: Array<{ header: boolean; shown: number; progress: number }> };
+/** What the page showed: the header, how many cards show a picture (of them, only a preview), how many progress bars. */
+type Frame = { header: boolean; shown: number; progress: number; previews: number; full: number };
 
-test('on a throttled link the status shows before the first picture, and pictures appear one at a time', async ({ page, context }) => {
-  await page.addInitScript(() => {
-    const probe: Probe = { frames: [] };
-    (window as unknown as { __probe: Probe }).__probe = probe;
-    // Every state the page commits is recorded, not only those a frame happens to paint: a busy machine
-    // skips frames, and a state that lived between two of them is still a state the page showed.
+/**
+ * Records every state the page commits, not only those a frame happens to paint: a busy machine skips
+ * frames, and a state that lived between two of them is still a state the page showed.
+ */
+function recordFrames(page: Page) {
+  return page.addInitScript(() => {
+    const frames: Frame[] = [];
+    (window as unknown as { __frames: Frame[] }).__frames = frames;
     const record = () => {
       const header = Boolean(document.querySelector('main h1') && document.querySelector('[aria-label="Status changes, oldest first"] li'));
-      const images = [...document.querySelectorAll<HTMLImageElement>('figure[data-attribute] img')];
-      const shown = images.filter((img) => img.complete && img.naturalWidth > 0).length;
+      const loaded = [...document.querySelectorAll('figure[data-attribute]')].filter((card) => {
+        const img = card.querySelector<HTMLImageElement>('button img');
+        return img?.complete && img.naturalWidth > 0;
+      });
+      const previews = loaded.filter((card) => card.querySelector('[data-preview-note]')).length;
       const progress = document.querySelectorAll('figure[data-attribute] progress').length;
-      const last = probe.frames.at(-1);
-      if (!last || last.header !== header || last.shown !== shown || last.progress !== progress)
-        probe.frames.push({ header, shown, progress });
+      const frame = { header, shown: loaded.length, progress, previews, full: loaded.length - previews };
+      const last = frames.at(-1);
+      if (!last || JSON.stringify(last) !== JSON.stringify(frame)) frames.push(frame);
     };
     new MutationObserver(record).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
     document.addEventListener('load', record, true);
@@ -38,6 +44,12 @@ test('on a throttled link the status shows before the first picture, and picture
     };
     requestAnimationFrame(tick);
   });
+}
+
+const framesOf = (page: Page) => page.evaluate(() => (window as unknown as { __frames: Frame[] }).__frames);
+
+test('on a throttled link the status shows before the first picture, and pictures appear one at a time', async ({ page, context }) => {
+  await recordFrames(page);
   await page.goto('/');
   const cdp = await context.newCDPSession(page);
   await cdp.send('Network.enable');
@@ -53,7 +65,7 @@ test('on a throttled link the status shows before the first picture, and picture
   expect((await answer).headers()['content-type']).toMatch(/^multipart\/mixed; boundary=/);
   await expectAllPicturesDecoded(page, 3);
 
-  const { frames } = await page.evaluate(() => (window as unknown as { __probe: Probe }).__probe);
+  const frames = await framesOf(page);
   const firstHeader = frames.findIndex((frame) => frame.header);
   const firstPicture = frames.findIndex((frame) => frame.shown > 0);
   expect(firstHeader).toBeGreaterThanOrEqual(0);
@@ -68,39 +80,10 @@ test('on a throttled link the status shows before the first picture, and picture
   await expect(page.getByText(/of \d/)).toHaveCount(0);
 });
 
-type PreviewFrame = { header: boolean; shown: number; previews: number; full: number };
-
-/** Records every state the page commits: how many cards show a picture, how many of them only its preview. */
-function recordPreviewFrames(page: Page) {
-  return page.addInitScript(() => {
-    const frames: PreviewFrame[] = [];
-    (window as unknown as { __frames: PreviewFrame[] }).__frames = frames;
-    const record = () => {
-      const header = Boolean(document.querySelector('main h1') && document.querySelector('[aria-label="Status changes, oldest first"] li'));
-      const cards = [...document.querySelectorAll('figure[data-attribute]')];
-      const loaded = cards.filter((card) => {
-        const img = card.querySelector<HTMLImageElement>('button img');
-        return img?.complete && img.naturalWidth > 0;
-      });
-      const previews = loaded.filter((card) => card.querySelector('[data-preview-note]')).length;
-      const frame = { header, shown: loaded.length, previews, full: loaded.length - previews };
-      const last = frames.at(-1);
-      if (!last || JSON.stringify(last) !== JSON.stringify(frame)) frames.push(frame);
-    };
-    new MutationObserver(record).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-    document.addEventListener('load', record, true);
-    const tick = () => {
-      record();
-      requestAnimationFrame(tick);
-    };
-    requestAnimationFrame(tick);
-  });
-}
-
 test('on a throttled link every preview shows, marked, before the first full picture', async ({ page, context }) => {
   // In large-image mode the same candidate has four phone-camera pictures of about 3 MB: each gets a preview.
   const large = `http://127.0.0.1:${E2E_PORTS.largeQueue}`;
-  await recordPreviewFrames(page);
+  await recordFrames(page);
   await page.goto(`${large}/`);
   const cdp = await context.newCDPSession(page);
   await cdp.send('Network.enable');
@@ -115,7 +98,7 @@ test('on a throttled link every preview shows, marked, before the first full pic
   await expect(page.locator('figure[data-attribute] [data-preview-note]')).toHaveCount(0, { timeout: 60_000 });
   await expectAllPicturesDecoded(page, 4);
 
-  const frames = await page.evaluate(() => (window as unknown as { __frames: PreviewFrame[] }).__frames);
+  const frames = await framesOf(page);
   const firstHeader = frames.findIndex((frame) => frame.header);
   const everyPreview = frames.findIndex((frame) => frame.previews === 4);
   const firstFull = frames.findIndex((frame) => frame.full > 0);
