@@ -260,7 +260,7 @@ describe("a lookup's previews", () => {
     const budget = createPartsBudget(100 * 1024 * 1024);
     const holding = budget.hold();
     const slots = new PreviewSlots(1);
-    const previews = new LookupPreviews(holding, { limits: PREVIEW_LIMITS, slots });
+    const previews = new LookupPreviews(holding, { limits: PREVIEW_LIMITS, slots, jobs: new PreviewSlots(2) });
     // The slot is busy: the preview waits for it, and the answer is given up meanwhile.
     const busy = await slots.take();
     const bytes = await noiseJpeg(1600, 1000);

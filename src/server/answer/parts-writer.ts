@@ -3,7 +3,7 @@ import { PART_NAME_HEADER, PARTS_MEDIA_TYPE, previewPartName, recordPartName, st
 import { countBytes } from '../http/http-reply.ts';
 import { drained, gzipAccepted, type PartsTarget } from './multipart-answer.ts';
 import type { PartsHolding } from './parts-budget.ts';
-import { makePreview, PREVIEW_LIMITS, type PreviewLimits, previewSlots, type PreviewSlots } from './picture-preview.ts';
+import { makePreview, PREVIEW_LIMITS, type PreviewLimits, previewJobs, previewSlots, type PreviewSlots } from './picture-preview.ts';
 import type { PicturePart, SplitRecord } from './record-parts.ts';
 
 /**
@@ -18,10 +18,13 @@ import type { PicturePart, SplitRecord } from './record-parts.ts';
 /** Preview making, as the instance does it; tests may give other limits and slots. */
 export interface PreviewMaking {
   limits: PreviewLimits;
+  /** Lookups making previews at once. */
   slots: PreviewSlots;
+  /** Pictures decoded at once, over every lookup. */
+  jobs: PreviewSlots;
 }
 
-export const INSTANCE_PREVIEWS: PreviewMaking = { limits: PREVIEW_LIMITS, slots: previewSlots };
+export const INSTANCE_PREVIEWS: PreviewMaking = { limits: PREVIEW_LIMITS, slots: previewSlots, jobs: previewJobs };
 
 function gzipAll(chunks: readonly Buffer[]): Promise<Buffer[]> {
   return new Promise((resolve, reject) => {
@@ -101,8 +104,13 @@ export class LookupPreviews {
     if (this.abandoned || !this.holding.take(picture.reference.size)) return undefined;
     const whole = picture.chunks.length === 1 ? picture.chunks[0]! : Buffer.concat(picture.chunks);
     picture.chunks = [whole];
-    const preview = await makePreview(whole, this.making.limits);
-    return preview.ok ? preview.bytes : undefined;
+    const job = await this.making.jobs.take();
+    try {
+      const preview = await makePreview(whole, this.making.limits);
+      return preview.ok ? preview.bytes : undefined;
+    } finally {
+      job();
+    }
   }
 
   private releaseWhenDone(): void {

@@ -90,3 +90,10 @@ export class PreviewSlots {
 
 /** This process's slots: four lookups' previews at once. */
 export const previewSlots = new PreviewSlots(4);
+
+/**
+ * Pictures being decoded at once in this process: two of libuv's four threads, whatever the number of
+ * lookups, so that the file system (the audit line every lookup writes first), zlib and crypto always
+ * find a thread free.
+ */
+export const previewJobs = new PreviewSlots(2);
