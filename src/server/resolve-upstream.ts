@@ -93,8 +93,10 @@ export async function resolveUpstream(config: Config): Promise<ResolvedUpstream>
 /** What an environment of CONFIG_FILE says for itself, over the server's display defaults. */
 function settingsOf(
   environment: EnvironmentConfig,
-): Pick<ApiEnvironment, 'summaryFields' | 'replyTemplates' | 'archiveOnExtract' | 'webhookSecret'> {
+): Pick<ApiEnvironment, 'summaryFields' | 'replyTemplates' | 'archiveOnExtract' | 'webhookSecret' | 'queueIndexMax' | 'queueSlaHours'> {
   return {
+    ...(environment.queueIndexMax === undefined ? {} : { queueIndexMax: environment.queueIndexMax }),
+    ...(environment.queueSlaHours === undefined ? {} : { queueSlaHours: environment.queueSlaHours }),
     ...(environment.webhookSecret ? { webhookSecret: environment.webhookSecret } : {}),
     ...(environment.summaryFields ? { summaryFields: environment.summaryFields } : {}),
     ...(environment.replyTemplates ? { replyTemplates: environment.replyTemplates } : {}),

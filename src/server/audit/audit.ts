@@ -30,6 +30,8 @@ export interface AuditEntry {
   batch?: true;
   /** A batch refused whole (its budget used up): how many ids it held; `id` is then empty. */
   batchSize?: number;
+  /** A status-level lookup of the queue index (queue-filler.ts): list work, asked by this server, not a user. */
+  queueIndex?: true;
 }
 
 /** A candidate's data carried out of the page: a summary or a reply copied, or the page printed. */

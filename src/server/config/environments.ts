@@ -33,6 +33,10 @@ export interface EnvironmentConfig {
   replyTemplates?: Record<string, ReplyTemplate>;
   /** With a key that archives after extract: refuse full lookups (default), or accept the loss. */
   archiveOnExtract?: 'refuse' | 'accept';
+  /** A queue tab with at most this many candidates is ordered by age (default 1000; 0: never). */
+  queueIndexMax?: number;
+  /** Queue rows waiting longer are flagged (default 48; 0: no SLA). */
+  queueSlaHours?: number;
   /** The secret its webhooks are signed with (webhookSecretEnv or webhookSecretFile; KYC_WEBHOOK_SECRET for the quick start). */
   webhookSecret?: string;
 }

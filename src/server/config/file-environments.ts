@@ -72,6 +72,8 @@ export function environmentsFromFile(
       ...(entry.summaryFields ? { summaryFields: entry.summaryFields } : {}),
       ...(entry.replyTemplates ? { replyTemplates: mergeReplyTemplates(entry.replyTemplates) } : {}),
       ...(entry.archiveOnExtract ? { archiveOnExtract: entry.archiveOnExtract } : {}),
+      ...(entry.queueIndexMax === undefined ? {} : { queueIndexMax: entry.queueIndexMax }),
+      ...(entry.queueSlaHours === undefined ? {} : { queueSlaHours: entry.queueSlaHours }),
       ...(webhook.value ? { webhookSecret: webhook.value } : {}),
     };
   });
