@@ -98,13 +98,12 @@ export function createRedisQueueIndexStore(url: string, keyPrefix = 'candidate-l
     async write(environment, facts) {
       if (facts.size === 0) return;
       const fields = [...facts].flatMap(([id, value]) => [id, JSON.stringify(value)]);
-      await call(() =>
-        redis
-          .multi()
-          .hset(key(environment), ...fields)
-          .expire(key(environment), REDIS_TTL_SECONDS)
-          .exec(),
-      );
+      await redis
+        .multi()
+        .hset(key(environment), ...fields)
+        .expire(key(environment), REDIS_TTL_SECONDS)
+        .exec()
+        .catch(unavailable);
     },
     async close() {
       redis.disconnect();
