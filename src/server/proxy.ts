@@ -91,6 +91,8 @@ export interface ApiHandlerOptions {
   queueIndex?: QueueIndexStore;
   /** One point per lookup that fills the queue index, keyed by environment (default: 5 a second here; null: no lookups). */
   queueLookups?: Counter | null;
+  /** How often the queue index's filler runs while dates are wanted (default 1000 ms). */
+  queueFillIntervalMs?: number;
 }
 
 export type Middleware = (req: http.IncomingMessage, res: http.ServerResponse, next?: () => void) => void;
@@ -123,6 +125,7 @@ function wiringOf(
       index: createQueueIndex(options.queueIndex ?? createMemoryQueueIndexStore()),
       counter: options.queueLookups === undefined ? defaultQueueLookups() : (options.queueLookups ?? undefined),
       logger: options.logger ?? createLogger(undefined, 'warn'),
+      ...(options.queueFillIntervalMs === undefined ? {} : { intervalMs: options.queueFillIntervalMs }),
     },
     ...shared,
   };

@@ -48,6 +48,8 @@ export interface QueueWiring {
   counter: Counter | undefined;
   /** Where a lookup's warnings go (an archiving finding). */
   logger: Logger;
+  /** How often the filler runs while dates are wanted (default 1000 ms; tests make it short). */
+  intervalMs?: number;
 }
 
 /** The defaults of an environment's queue (issue 23): a tab of up to 1000 ordered by age, an SLA of 48 hours. */
@@ -75,6 +77,7 @@ function queueOf(environment: ApiEnvironment, deps: LookupDeps, wiring: QueueWir
     lookup: queueLookup(deps, wiring.logger),
     counter: wiring.counter,
     maxPending: Math.max(indexMax, 1),
+    ...(wiring.intervalMs === undefined ? {} : { intervalMs: wiring.intervalMs }),
     onError: (error) => wiring.logger.warn(`The queue index could not be filled: ${(error as Error).message}`),
   });
   return { index: wiring.index, filler, indexMax, slaHours: slaHours > 0 ? slaHours : undefined };

@@ -34,6 +34,8 @@ export interface QueueFillerOptions {
 
 export function createQueueFiller(options: QueueFillerOptions): QueueFiller {
   const wanted = new Set<string>();
+  // Asked of the service now: a list shown meanwhile still lacks their dates, and must not ask again.
+  const asking = new Set<string>();
   let timer: ReturnType<typeof setInterval> | undefined;
   let running: Promise<number> | undefined;
   const stop = () => {
@@ -42,13 +44,20 @@ export function createQueueFiller(options: QueueFillerOptions): QueueFiller {
   };
   const round = async (): Promise<number> => {
     const ids = await takeTurns(options, [...wanted]);
-    for (const id of ids) wanted.delete(id);
-    const found = new Map<string, QueueFacts>();
     for (const id of ids) {
-      const facts = await options.lookup(id);
-      if (facts) found.set(id, facts);
+      wanted.delete(id);
+      asking.add(id);
     }
-    await options.index.record(options.environment, found);
+    const found = new Map<string, QueueFacts>();
+    try {
+      for (const id of ids) {
+        const facts = await options.lookup(id);
+        if (facts) found.set(id, facts);
+      }
+      await options.index.record(options.environment, found);
+    } finally {
+      for (const id of ids) asking.delete(id);
+    }
     if (wanted.size === 0) stop();
     return ids.length;
   };
@@ -63,7 +72,7 @@ export function createQueueFiller(options: QueueFillerOptions): QueueFiller {
       if (!options.counter) return;
       for (const id of ids) {
         if (wanted.size >= options.maxPending) break;
-        wanted.add(id);
+        if (!asking.has(id)) wanted.add(id);
       }
       if (wanted.size > 0 && !timer) {
         timer = setInterval(() => void drain().catch((error: unknown) => options.onError?.(error)), options.intervalMs ?? 1000);
