@@ -101,7 +101,17 @@ export function isOverSla(applicant: Applicant, now: number, slaHours: number | 
   return now - Date.parse(applicant.since) > slaHours * 3_600_000;
 }
 
-function SinceCell({ applicant, now, zone, slaHours }: { applicant: Applicant; now: number; zone: ZoneMode; slaHours: number | undefined }) {
+function SinceCell({
+  applicant,
+  now,
+  zone,
+  slaHours,
+}: {
+  applicant: Applicant;
+  now: number;
+  zone: ZoneMode;
+  slaHours: number | undefined;
+}) {
   if (!applicant.since) return <span className="text-slate-500 italic">not known yet</span>;
   const date = new Date(applicant.since);
   return (
