@@ -158,6 +158,21 @@ describe('the queue index, filled from webhook deliveries', () => {
     const { first } = await waitingTab(app);
     expect(first.records[0]).toMatchObject({ recordId: last.recordId, since: oldest });
     expect(first.order).toEqual({ by: 'age', known: 1, of: waiting.length });
+    // A later delivery without dates (the same status) keeps the date known.
+    const again = deliveryBody({ clientId: sandbox.clientId, event: 'user.readyToReview', status: 'waiting', recordId: last.recordId });
+    expect((await deliver(app.port, again)).status).toBe(200);
+    const other = waiting[0]!;
+    const marker = deliveryBody({
+      clientId: sandbox.clientId,
+      status: 'waiting',
+      event: 'user.readyToReview',
+      recordId: other.recordId,
+      waitingDate: oldest,
+    });
+    expect((await deliver(app.port, marker)).status).toBe(200);
+    // Deliveries are learnt in order: once the second candidate is known, the first delivery without dates was learnt too.
+    await expect.poll(async () => (await waitingTab(app)).first.order).toEqual({ by: 'age', known: 2, of: waiting.length });
+    expect((await waitingTab(app)).rows.find((r) => r.recordId === last.recordId)?.since).toBe(oldest);
     await app.close();
   });
 });

@@ -107,7 +107,7 @@ async function receive(deps: WebhookDeps, req: http.IncomingMessage, res: http.S
   setImmediate(() => void deps.hub.publish(live).catch((error: unknown) => logUnexpected(res, error)));
   const facts = queueFactsOf(delivery, live.status);
   if (deps.queueIndex && facts) {
-    void deps.queueIndex.record(env, facts).catch((error: unknown) => logUnexpected(res, error));
+    void deps.queueIndex.learn(env, facts).catch((error: unknown) => logUnexpected(res, error));
   }
 }
 

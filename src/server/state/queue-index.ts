@@ -42,8 +42,10 @@ export function learnStatus(known: QueueFacts | undefined, status: string): Queu
 export interface QueueIndex {
   /** Reads the facts of a list's records, records the statuses it shows, and answers each record's date. */
   learnList(environment: string, records: readonly Applicant[]): Promise<Map<string, string>>;
-  /** Facts that came with their dates (a lookup, a webhook delivery): they replace what was known. */
+  /** A record's facts (a status-level lookup): the whole truth, they replace what was known. */
   record(environment: string, facts: ReadonlyMap<string, QueueFacts>): Promise<void>;
+  /** A delivery's facts: its status (learnStatus's rule) and the dates it carries, over what was known. */
+  learn(environment: string, facts: ReadonlyMap<string, QueueFacts>): Promise<void>;
   readonly store: QueueIndexStore;
 }
 
@@ -67,5 +69,15 @@ export function createQueueIndex(store: QueueIndexStore): QueueIndex {
       return since;
     },
     record: (environment, facts) => store.write(environment, facts),
+    async learn(environment, facts) {
+      const known = await store.read(environment, [...facts.keys()]);
+      const merged = new Map<string, QueueFacts>();
+      for (const [id, said] of facts) {
+        const before = known.get(id);
+        const status = learnStatus(before, said.status) ?? before!;
+        merged.set(id, { status: said.status, dates: { ...status.dates, ...said.dates } });
+      }
+      await store.write(environment, merged);
+    },
   };
 }
