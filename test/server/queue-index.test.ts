@@ -9,6 +9,7 @@ import type { ApiEnvironment } from '../../src/server/api-environments.ts';
 import { createAccessControl } from '../../src/server/auth/access.ts';
 import { type AuditEntry, createAuditLog } from '../../src/server/audit/audit.ts';
 import { createQueueFiller } from '../../src/server/lookup/queue-filler.ts';
+import { createMetrics, type Metrics } from '../../src/server/ops/metrics.ts';
 import { QUEUE_INDEX_USER } from '../../src/server/lookup/queue-lookup.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { queueCandidates } from '../../src/server/sandbox/queue-candidates.ts';
@@ -21,6 +22,8 @@ import { type RawResponse, startTestApp, testEnvironment } from './http.ts';
 import { hasRedisServer, NO_REDIS_MESSAGE, type RunningRedis, startRedis } from './redis-fixture.ts';
 import { deliver, deliveryBody, WEBHOOK_SECRET } from './webhook-fixture.ts';
 
+/** The dates are learnt in the background: waited for, on a machine that may be busy. */
+const POLL = { timeout: 30_000, interval: 50 };
 const dir = mkdtempSync(path.join(os.tmpdir(), 'cl-queue-index-'));
 const now = new Date();
 const candidates = [...sampleCandidates({ now }), ...queueCandidates(now)];
@@ -43,7 +46,13 @@ const sandboxEnvironment = (extra: Partial<ApiEnvironment> = {}): ApiEnvironment
   ...extra,
 });
 /** The app on the sandbox; `perSecond` lookups fill the index (none: the list and webhooks only). */
-function queueApp(options: { store?: QueueIndexStore; perSecond?: number; auditFile?: string; environment?: Partial<ApiEnvironment> }) {
+function queueApp(options: {
+  store?: QueueIndexStore;
+  perSecond?: number;
+  auditFile?: string;
+  environment?: Partial<ApiEnvironment>;
+  metrics?: Metrics;
+}) {
   return startTestApp({
     environments: [sandboxEnvironment(options.environment)],
     access: gateway(),
@@ -52,6 +61,7 @@ function queueApp(options: { store?: QueueIndexStore; perSecond?: number; auditF
       ? createMemoryStore().counter({ name: 'queue-index-lookups', limit: options.perSecond, windowSeconds: 1 })
       : null,
     queueFillIntervalMs: 20,
+    ...(options.metrics ? { metrics: options.metrics } : {}),
     ...(options.auditFile ? { audit: createAuditLog(options.auditFile) } : {}),
   });
 }
@@ -84,9 +94,12 @@ describe('the queue index, filled from the list', () => {
 describe('the queue index, filled from status-level lookups', () => {
   it('looks each date up at status level, audited as list work, then orders the tab oldest first across pages', async () => {
     const auditFile = path.join(dir, 'lookups.jsonl');
-    const app = await queueApp({ perSecond: 1000, auditFile });
+    const metrics = createMetrics();
+    const app = await queueApp({ perSecond: 1000, auditFile, metrics });
     await waitingTab(app);
-    await expect.poll(async () => (await waitingTab(app)).first.order).toEqual({ by: 'age', known: waiting.length, of: waiting.length });
+    await expect
+      .poll(async () => (await waitingTab(app)).first.order, POLL)
+      .toEqual({ by: 'age', known: waiting.length, of: waiting.length });
     const { rows } = await waitingTab(app);
     expect(rows.map((r) => r.recordId)).toEqual(oldestFirst(waiting));
     // The service's order is not the queue's: ordering changed something.
@@ -99,6 +112,9 @@ describe('the queue index, filled from status-level lookups', () => {
       .filter((line) => line.queueIndex);
     expect(lines.map((line) => line.id).sort()).toEqual(waiting.map((r) => r.recordId).sort());
     for (const line of lines) expect(line).toMatchObject({ user: QUEUE_INDEX_USER, kind: 'recordId', level: 'status', status: 200 });
+    // Counted apart from the users' lookups.
+    expect((await metrics.queueIndexLookups.get()).values).toEqual([{ labels: { code: 'ok' }, value: waiting.length }]);
+    expect((await metrics.lookups.get()).values).toEqual([]);
     await app.close();
   });
 
@@ -154,7 +170,7 @@ describe('the queue index, filled from webhook deliveries', () => {
       waitingDate: oldest,
     });
     expect((await deliver(app.port, body)).status).toBe(200);
-    await expect.poll(async () => (await waitingTab(app)).rows[0]?.recordId).toBe(last.recordId);
+    await expect.poll(async () => (await waitingTab(app)).rows[0]?.recordId, POLL).toBe(last.recordId);
     const { first } = await waitingTab(app);
     expect(first.records[0]).toMatchObject({ recordId: last.recordId, since: oldest });
     expect(first.order).toEqual({ by: 'age', known: 1, of: waiting.length });
@@ -171,7 +187,7 @@ describe('the queue index, filled from webhook deliveries', () => {
     });
     expect((await deliver(app.port, marker)).status).toBe(200);
     // Deliveries are learnt in order: once the second candidate is known, the first delivery without dates was learnt too.
-    await expect.poll(async () => (await waitingTab(app)).first.order).toEqual({ by: 'age', known: 2, of: waiting.length });
+    await expect.poll(async () => (await waitingTab(app)).first.order, POLL).toEqual({ by: 'age', known: 2, of: waiting.length });
     expect((await waitingTab(app)).rows.find((r) => r.recordId === last.recordId)?.since).toBe(oldest);
     await app.close();
   });
@@ -181,7 +197,7 @@ describe('the queue tabs: SLA, the bound, refused filters', () => {
   it('counts the rows over the SLA (48 hours by default) over the whole tab, and none without an SLA', async () => {
     const app = await queueApp({ perSecond: 1000 });
     await waitingTab(app);
-    await expect.poll(async () => (await waitingTab(app)).first.order).toMatchObject({ known: waiting.length });
+    await expect.poll(async () => (await waitingTab(app)).first.order, POLL).toMatchObject({ known: waiting.length });
     const over = waiting.filter((r) => Date.now() - Date.parse(String(r.waitingDate)) > 48 * 3_600_000).length;
     expect(over).toBeGreaterThan(0);
     const { first } = await waitingTab(app);
@@ -245,7 +261,7 @@ describe('the queue index stores', () => {
     it('is shared: a date one instance looked up orders the other instance’s tab too', async () => {
       const first = await queueApp({ store: createRedisQueueIndexStore(redis.url), perSecond: 1000 });
       await waitingTab(first);
-      await expect.poll(async () => (await waitingTab(first)).first.order).toMatchObject({ known: waiting.length });
+      await expect.poll(async () => (await waitingTab(first)).first.order, POLL).toMatchObject({ known: waiting.length });
       await first.close();
       const second = await queueApp({ store: createRedisQueueIndexStore(redis.url) });
       const { first: page, rows } = await waitingTab(second);

@@ -39,6 +39,7 @@ export function queueLookup(deps: LookupDeps, log: Logger): QueueLookup {
         durationMs: Math.round(performance.now() - started),
         queueIndex: true,
       };
+      deps.metrics.queueIndexLookups.inc({ code: failure?.code ?? 'ok' });
       return written(deps, entry);
     };
     if (await archivingGate(deps, level, log)) return undefined;
