@@ -157,6 +157,17 @@ describe('the queue tabs', () => {
     expect(screen.queryByRole('tab', { name: /^Blocked/ })).not.toBeInTheDocument();
     expect(tab(/^Incomplete/)).toBeInTheDocument();
   });
+
+  it('opened at a refused filter (an old link), keep its tab to say why it is empty', async () => {
+    stubList(QUEUE, { refused: ['rejected'] });
+    renderWithProviders('/applicants?status=rejected');
+    expect(await screen.findByTestId('filter-refused')).toHaveTextContent(
+      'This KYC service does not offer the "rejected" filter (HTTP 400).',
+    );
+    expect(tab(/^Rejected/)).toHaveAttribute('aria-selected', 'true');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    await waitFor(() => expect(tab(/^All/)).toHaveTextContent('All6'));
+  });
 });
 
 describe('the progress line', () => {

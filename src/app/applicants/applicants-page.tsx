@@ -90,6 +90,14 @@ function QueuePanel({
   changed: ReadonlySet<string>;
 }) {
   const { list, error } = queue;
+  // Only a filter the service refused reaches here with this code (the page says so for the list as a whole).
+  if (error?.code === 'applicants_unavailable') {
+    return (
+      <Card as="p" tone="dashed" className="text-sm" data-testid="filter-refused">
+        {error.message}
+      </Card>
+    );
+  }
   if (error) return <QueueError error={error} onRetry={() => void list.refetch()} retrying={list.isFetching} />;
   if (!list.data) return <QueueSkeleton />;
   const label = QUEUE_TABS.find((tab) => tab.filter === filter)!.label;
