@@ -191,6 +191,12 @@ describe('the progress line', () => {
     );
   });
 
+  it('says only the service’s order when the order by age is turned off (queueIndexMax 0)', async () => {
+    stubList(QUEUE, { extra: { waiting: { order: { by: 'service', over: 0 } } } });
+    renderWithProviders('/applicants?status=waiting');
+    expect(await screen.findByTestId('queue-order')).toHaveTextContent(/^In the KYC service's order\.$/);
+  });
+
   it('has no serious axe violations with the new columns, flags and notes', async () => {
     stubList(QUEUE, { extra: { waiting: WAITING_EXTRA }, refused: ['blocked'] });
     renderWithProviders('/applicants?status=waiting');

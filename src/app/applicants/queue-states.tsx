@@ -78,10 +78,10 @@ export function QueueOrderNote({ order }: { order: QueueOrder | undefined }) {
   if (!order) return null;
   let text: string;
   if (order.by === 'service') {
-    text =
-      order.over === undefined
-        ? "In the KYC service's order."
-        : `In the KYC service's order: this tab has more than ${order.over.toLocaleString()} candidates, too many to order by age.`;
+    // queueIndexMax 0 turns the order by age off.
+    text = !order.over
+      ? "In the KYC service's order."
+      : `In the KYC service's order: this tab has more than ${order.over.toLocaleString()} candidates, too many to order by age.`;
   } else if (order.known >= order.of) {
     text = 'Ordered by age: oldest first.';
   } else {
