@@ -24,6 +24,7 @@ import { deliver, deliveryBody, WEBHOOK_SECRET } from './webhook-fixture.ts';
 
 /** The dates are learnt in the background: waited for, on a machine that may be busy. */
 const POLL = { timeout: 30_000, interval: 50 };
+const HOUR_MS = 3_600_000;
 const dir = mkdtempSync(path.join(os.tmpdir(), 'cl-queue-index-'));
 const now = new Date();
 const candidates = [...sampleCandidates({ now }), ...queueCandidates(now)];
@@ -76,6 +77,32 @@ async function waitingTab(app: { get: (path: string, headers?: Record<string, st
 }
 const oldestFirst = (list: CandidateRecord[]) =>
   [...list].sort((a, b) => Date.parse(String(a.waitingDate)) - Date.parse(String(b.waitingDate))).map((r) => r.recordId);
+
+describe("the sandbox's queue candidates", () => {
+  it('wait distinct, realistic times spread over days, some beyond the default SLA of 48 hours', () => {
+    const queue = queueCandidates(now).map((c) => c.record);
+    const waited = queue.map((r) => (now.getTime() - Date.parse(String(r.waitingDate))) / HOUR_MS);
+    expect(new Set(waited).size).toBe(queue.length);
+    expect(Math.min(...waited)).toBeLessThan(2);
+    expect(Math.max(...waited)).toBeGreaterThan(72);
+    const over = waited.filter((hours) => hours > 48).length;
+    expect(over).toBeGreaterThan(queue.length / 5);
+    expect(over).toBeLessThan(queue.length / 2);
+    // Every later step came after the submission.
+    for (const record of queue) {
+      for (const field of ['inreviewDate', 'approvedDate', 'rejectedDate', 'blockedDate', 'reviewRequestedDate']) {
+        if (record[field]) expect(Date.parse(String(record[field]))).toBeGreaterThan(Date.parse(String(record.waitingDate)));
+      }
+    }
+    // Each status a tab offers has candidates.
+    for (const status of ['waiting', 'inreview', 'review_requested', 'approved', 'rejected', 'blocked']) {
+      expect(
+        queue.some((r) => r.status === status),
+        status,
+      ).toBe(true);
+    }
+  });
+});
 
 describe('the queue index, filled from the list', () => {
   it('learns each listed status at once; without dates the tab says 0 known and keeps the service order', async () => {
