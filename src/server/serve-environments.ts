@@ -45,6 +45,7 @@ export function serveEnvironments(environments: readonly ApiEnvironment[], wirin
       environment: environment.info.name,
       upstream: createUpstreamClient(environment.target, { timeoutMs, maxResponseBytes }),
       hasStatusKey: Boolean(environment.target.statusApiKey),
+      ...(environment.supportFields ? { supportFields: environment.supportFields } : {}),
       access: wiring.access,
       rateLimiter: wiring.rateLimiter,
       audit: wiring.audit,
