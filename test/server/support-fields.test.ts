@@ -19,7 +19,7 @@ import { startFakeUpstream } from './fake-upstream.ts';
 import { parseConfig } from '../../src/server/config/config.ts';
 import { readAuditFile } from './audit-logs.ts';
 import { configErrorOf } from './config-error.ts';
-import { startTestApp, testEnvironment } from './http.ts';
+import { requestWithBody, startTestApp, testEnvironment } from './http.ts';
 
 /**
  * Support fields (issue 24): a support user's lookup in an environment with `supportFields` reads the
@@ -236,5 +236,24 @@ describe('configuring support fields', () => {
     expect(configErrorOf({ PROD_KEY: 'k', SUPPORT_FIELDS: 'a' }, { environments: [entry] })).toMatch(
       /SUPPORT_FIELDS is for the quick start/,
     );
+  });
+});
+
+describe('a copied reply', () => {
+  it('is audited with the template it came from, never its text; a template that is not a status is refused', async () => {
+    const { app, audit, upstream } = await service({ supportFields: [...FIELDS] });
+    const copied = { what: 'reply', kind: 'refId', id: record.refId, template: 'rejected', text: 'The reason: blurred' };
+    const res = await requestWithBody(app.port, '/api/export', JSON.stringify(copied), { headers: SUPPORT });
+    expect(res.status, res.body).toBe(200);
+    const line = audit().at(-1) as unknown as Record<string, unknown>;
+    expect(line).toMatchObject({ kind: 'export', what: 'reply', template: 'rejected', lookupKind: 'refId', id: record.refId });
+    expect(JSON.stringify(line)).not.toContain('blurred');
+    // A summary names no template, whatever the browser sends.
+    const summary = { what: 'summary', kind: 'refId', id: record.refId, template: 'rejected' };
+    expect((await requestWithBody(app.port, '/api/export', JSON.stringify(summary), { headers: SUPPORT })).status).toBe(200);
+    expect(audit().at(-1)).not.toHaveProperty('template');
+    const odd = { what: 'reply', kind: 'refId', id: record.refId, template: 'Rejected <b>' };
+    expect((await requestWithBody(app.port, '/api/export', JSON.stringify(odd), { headers: SUPPORT })).status).toBe(400);
+    expect(upstream.seen).toHaveLength(0);
   });
 });

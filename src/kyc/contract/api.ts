@@ -142,5 +142,7 @@ export const exportRequestSchema = z.object({
   what: z.enum(EXPORT_KINDS),
   kind: z.enum(LOOKUP_KINDS),
   id: z.string().check(z.minLength(1), z.maxLength(1024)),
+  /** A reply's template: the status it is for, or `*` (the fallback). Never the reply's text. */
+  template: z.optional(z.string().check(z.regex(/^(\*|[a-z_]{1,40})$/))),
 });
 export type ExportRequest = z.infer<typeof exportRequestSchema>;

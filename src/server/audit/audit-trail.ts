@@ -194,9 +194,10 @@ export function exportLine(
   what: ExportAuditEntry['what'],
   lookupKind: LookupKind,
   id: string,
+  template?: string,
 ): ExportAuditEntry {
   // The id is cut to 256 characters in the line (audit-line.ts), as a lookup's.
-  return { ...lineStart(env, call), kind: 'export', what, lookupKind, id };
+  return { ...lineStart(env, call), kind: 'export', what, ...(template ? { template } : {}), lookupKind, id };
 }
 
 /**

@@ -46,6 +46,8 @@ export interface ExportAuditEntry {
   env: string;
   kind: 'export';
   what: 'summary' | 'reply' | 'print';
+  /** A reply's template (the status it is for, or `*`), never its text. */
+  template?: string;
   /** How the candidate shown was looked up. */
   lookupKind: LookupKind;
   id: string;
