@@ -6,6 +6,7 @@ import { ApiError } from '../api/api-error.ts';
 import { EnvironmentControl } from '../environment/environment-badge.tsx';
 import { useEnvironment } from '../environment/use-environment.ts';
 import { LookupForm } from '../lookup/lookup-form.tsx';
+import { KeyboardHelp } from './keyboard-help.tsx';
 import { metaQueries } from '../meta/meta-query.ts';
 import { PrivacyMaskProvider, PrivacyMaskToggle } from '../preferences/privacy-mask.tsx';
 import { TimeZoneProvider, TimeZoneToggle } from '../preferences/time-zone.tsx';
@@ -59,6 +60,7 @@ export function AppShell({ children }: { children: ReactNode }) {
             Skip to content
           </a>
           <AppHeader session={session.data} signedIn={signedIn} environment={environment} />
+          <KeyboardHelp signedIn={signedIn} />
           <main id="main" className="mx-auto max-w-7xl px-4 py-6 sm:px-6 print:max-w-none print:p-0">
             <Suspense fallback={null}>
               <MainContent session={session} meta={meta} refusal={signInRefusalOf(path)} returnTo={pathname}>

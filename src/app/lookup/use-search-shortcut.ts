@@ -1,6 +1,10 @@
 import { type RefObject, useEffect } from 'react';
 
-function isTypingTarget(element: Element | null): boolean {
+/** The keys that go to the search box, as the keyboard help lists them. */
+export const SEARCH_SHORTCUTS = ['/', 'Ctrl+K', '⌘K'] as const;
+
+/** Focus is where a key types: a text field, a list box, editable content. */
+export function isTypingTarget(element: Element | null): boolean {
   if (!(element instanceof HTMLElement)) return false;
   if (element.isContentEditable) return true;
   if (element instanceof HTMLTextAreaElement || element instanceof HTMLSelectElement) return true;
