@@ -183,6 +183,15 @@ describe('a support user in an environment with support fields', () => {
     expect(meta.supportFields).toEqual([...FIELDS]);
   });
 
+  it('checks freshness (/api/status) with the status key, fetching no support fields', async () => {
+    const { upstream, app, audit } = await service({ supportFields: [...FIELDS] });
+    const res = await app.get(`/api/status/refId/${encodeURIComponent(record.refId!)}`, SUPPORT);
+    expect(res.status, res.body).toBe(200);
+    expect(upstream.seen.at(-1)!.headers.authorization).toBe('status-key');
+    expect(candidateEnvelopeSchema.parse(JSON.parse(res.body)).data.customFields).toBeUndefined();
+    expect(audit().at(-1)).toMatchObject({ level: 'status' });
+  });
+
   it('leaves a compliance user with the full record, and a support user elsewhere with the status key', async () => {
     const withFields = await service({ supportFields: [...FIELDS] });
     const full = candidateEnvelopeSchema.parse(JSON.parse((await withFields.app.get(LOOKUP, COMPLIANCE)).body)).data;

@@ -65,7 +65,8 @@ export async function lookup(deps: LookupDeps, call: LookupCall): Promise<void> 
   if (stuck) return void sendFailure(call.res, stuck);
   if (!asked.ok) return refuse(call.res, audit, asked.failure);
   const log = requestLog(call.res);
-  plan = await planOf(deps, role, log);
+  // The freshness check stays at status level: it re-reads the status, never the support fields.
+  if (!call.statusOnly) plan = await planOf(deps, role, log);
   Object.assign(shown, { level: plan.level }, plan.withheld ? { fieldsWithheld: plan.withheld } : {});
   const archiving = await archivingGate(deps, plan.level, log);
   if (archiving) return refuse(call.res, audit, archiving);
