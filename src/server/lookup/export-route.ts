@@ -31,7 +31,12 @@ export async function exportRoute(deps: LookupDeps, call: SignedInCall): Promise
   // The id of a candidate shown, so one the lookup's rule would have refused is no candidate's.
   const asked = checkedId(id);
   if (!asked.ok) return refuse(res, audit, asked.failure);
-  const written = await writeLine(deps, res, 'export', exportLine(deps.environment, call, what, kind, asked.id, what === 'reply' ? template : undefined));
+  const written = await writeLine(
+    deps,
+    res,
+    'export',
+    exportLine(deps.environment, call, what, kind, asked.id, what === 'reply' ? template : undefined),
+  );
   if (written) sendJson(res, 200, '{"status":"success"}');
 }
 
@@ -45,7 +50,10 @@ async function readExport(req: http.IncomingMessage): Promise<ExportRequest> {
   }
   const parsed = exportRequestSchema.safeParse(json);
   if (!parsed.success) {
-    throw new ApiFailure('bad_request', "The export must say what (summary, reply or print), kind and id, and a reply's template a status.");
+    throw new ApiFailure(
+      'bad_request',
+      "The export must say what (summary, reply or print), kind and id, and a reply's template a status.",
+    );
   }
   return parsed.data;
 }
