@@ -226,7 +226,7 @@ describe('the search box', { timeout: 20_000 }, () => {
     const { router } = renderWithProviders('/');
     await findSearchBox();
     await user.click(searchBox());
-    await user.paste('crm-55102\nuser-7781, cust_000482\tcrm-55102');
+    await user.paste('crm-55102\nuser-7781\n cust_000482\ncrm-55102');
     expect(searchBox()).toHaveValue('');
     const offer = pageStatus();
     expect(offer).toHaveTextContent('You pasted a list of 3 ids (1 repeated).');

@@ -2,8 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useLocation, navigate } from '../navigation.tsx';
 import { archivesOnExtract } from '../../kyc/contract/archiving.ts';
-import type { LookupKind } from '../../kyc/contract/lookup.ts';
-import { looksLikeRecordId } from '../../kyc/view/id-input.ts';
+import { type LookupKind, triesAsRecordId } from '../../kyc/contract/lookup.ts';
 import { splitSummaryFields } from '../../kyc/view/summary-fields.ts';
 import { ApiError, asApiError } from '../api/api-error.ts';
 import { useEnvironment } from '../environment/use-environment.ts';
@@ -67,9 +66,8 @@ function useCandidateLookup(kind: LookupKind, id: string) {
   const refused = query.error instanceof ApiError && query.error.code === 'archiving_key';
   const status = query.data?.status;
   const changedTo = useStatusChange(environment, kind, id, status ?? '');
-  // A 24-hex id typed as a refId is most likely a recordId: tried once as one, automatically.
-  const retryAsRecordId =
-    query.error instanceof ApiError && query.error.code === 'not_found' && kind === 'refId' && looksLikeRecordId(id) && !note.triedAsRefId;
+  // A 24-hex id typed as a refId is most likely a recordId: tried once as one, automatically (the batch's rule too).
+  const retryAsRecordId = query.error instanceof ApiError && triesAsRecordId(kind, id, query.error.code) && !note.triedAsRefId;
 
   useEffect(() => {
     // No name or id in the title: titles end up in browser history and window lists.

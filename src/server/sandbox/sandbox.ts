@@ -4,7 +4,16 @@ import { statusLevelOf, type CandidateRecord, type UpstreamError } from '../../k
 import { isLookupKind, type LookupKind } from '../../kyc/contract/lookup.ts';
 import { listApplicants } from './applicants.ts';
 import type { SandboxCandidate } from './candidates.ts';
-import { dateFieldOf, handleTestControl, handleTestReset, type SetStatus, TEST_RESET_PATH, TEST_STATUS_PATH } from './test-controls.ts';
+import {
+  dateFieldOf,
+  handleTestControl,
+  handleTestOutage,
+  handleTestReset,
+  type SetStatus,
+  TEST_OUTAGE_PATH,
+  TEST_RESET_PATH,
+  TEST_STATUS_PATH,
+} from './test-controls.ts';
 import credentials from './credentials.json' with { type: 'json' };
 import { createWebhookSender, type WebhookTarget } from './webhook-sender.ts';
 
@@ -112,7 +121,10 @@ export function createSandboxHandler(options: SandboxOptions): Handler & { setSt
     change(record, { ...record, status, [dateFieldOf(status)]: new Date().toISOString() });
     return true;
   };
+  // Requests still answered before a test's outage; undefined: no outage.
+  let answeredBeforeOutage: number | undefined;
   const reset = () => {
+    answeredBeforeOutage = undefined;
     index = indexOf(all);
     archiver.reset();
     bodies.clear();
@@ -122,6 +134,11 @@ export function createSandboxHandler(options: SandboxOptions): Handler & { setSt
     const control = options.testControls ? (req.url ?? '').split('?')[0] : undefined;
     if (control === TEST_STATUS_PATH) return handleTestControl(req, res, setStatus);
     if (control === TEST_RESET_PATH) return handleTestReset(req, res, reset);
+    if (control === TEST_OUTAGE_PATH) return handleTestOutage(req, res, (after) => (answeredBeforeOutage = after));
+    if (answeredBeforeOutage !== undefined && answeredBeforeOutage-- <= 0) {
+      answeredBeforeOutage = 0;
+      return req.socket.destroy();
+    }
     archiver.archiveDue(index, change);
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.setHeader('Allow', 'GET, HEAD');
