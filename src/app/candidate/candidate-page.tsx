@@ -9,7 +9,7 @@ import { useEnvironment } from '../environment/use-environment.ts';
 import { metaQueries } from '../meta/meta-query.ts';
 import { HandOffBar, PrintHeader } from '../handoff/hand-off-bar.tsx';
 import { rememberLookup } from '../recent/recent-lookups.ts';
-import { candidatePath, parseCandidatePath } from '../routes.ts';
+import { candidatePath, type LookupNote, lookupNoteOf, parseCandidatePath } from '../routes.ts';
 import { sessionQueries } from '../session/session-query.ts';
 import { ArchiveWarning } from './archive-warning.tsx';
 import { candidateQueries, progressKeyOf } from './candidate-queries.ts';
@@ -23,19 +23,6 @@ import { Freshness, StatusChangeBanner, useStatusChange } from './freshness.tsx'
 import { serverClockOf } from '../api/server-clock.ts';
 import { LiveStatusLine, useLiveStatus, useShownRecord } from './live-status.tsx';
 import { SimulateControls } from './simulate-controls.tsx';
-
-/** What the search box and the automatic retry tell the candidate page through the history entry. */
-export interface LookupNote {
-  /** What was removed from a pasted id, e.g. "1 zero-width space". */
-  cleaned?: string;
-  /** This recordId was tried because no candidate has it as refId. */
-  triedAsRefId?: boolean;
-}
-
-function noteOf(state: unknown): LookupNote {
-  const note = (state ?? {}) as LookupNote;
-  return { cleaned: typeof note.cleaned === 'string' ? note.cleaned : undefined, triedAsRefId: note.triedAsRefId === true };
-}
 
 /** `/candidates/<kind>/<id>`: reads the route, looks the candidate up, shows the record or what went wrong. */
 export function CandidatePage() {
@@ -54,7 +41,7 @@ export function CandidatePage() {
 function useCandidateLookup(kind: LookupKind, id: string) {
   const { environment, info, meta, to } = useEnvironment();
   const location = useLocation();
-  const note = noteOf(location.state);
+  const note = lookupNoteOf(location.state);
   const session = useQuery(sessionQueries.current()).data;
   const query = useQuery(candidateQueries.lookup(kind, id, environment));
   const progress = useDownloadProgress(progressKeyOf(kind, id, environment));
@@ -140,11 +127,12 @@ function CandidateLookup({ kind, id }: { kind: LookupKind; id: string }) {
   );
 }
 
-/** What happened to the id on its way here: cleaned of invisible characters, or tried as a recordId. */
+/** What happened to the id on its way here: read from a dashboard link, cleaned of invisible characters, or tried as a recordId. */
 function LookupNotes({ note, kind, id }: { note: LookupNote; kind: LookupKind; id: string }) {
-  if (!note.cleaned && !note.triedAsRefId) return null;
+  if (!note.cleaned && !note.triedAsRefId && !note.dashboard) return null;
   return (
     <div role="status" className="space-y-1 rounded-md border border-slate-300 bg-white px-4 py-2 text-sm text-slate-700 print:hidden">
+      {note.dashboard && <p>{note.dashboard}</p>}
       {note.cleaned && <p>Removed from the pasted id: {note.cleaned}.</p>}
       {note.triedAsRefId && kind === 'recordId' && (
         <p>

@@ -10,7 +10,7 @@ import { metaQueries } from '../meta/meta-query.ts';
 import { PrivacyMaskProvider, PrivacyMaskToggle } from '../preferences/privacy-mask.tsx';
 import { TimeZoneProvider, TimeZoneToggle } from '../preferences/time-zone.tsx';
 import { keepRecentLookupsFor } from '../recent/recent-lookups.ts';
-import { BATCH_PATH, parseCandidatePath, QUEUE_PATH, signInRefusalOf } from '../routes.ts';
+import { BATCH_PATH, lookupNoteOf, parseCandidatePath, QUEUE_PATH, signInRefusalOf } from '../routes.ts';
 import { SessionBadge } from '../session/session-badge.tsx';
 import { sessionQueries } from '../session/session-query.ts';
 import { Card } from '../ui/card.tsx';
@@ -93,7 +93,9 @@ function AppHeader({
   environment: ReturnType<typeof useEnvironment>;
 }) {
   const route = parseCandidatePath(path);
-  const current = route?.id !== undefined ? { kind: route.kind, id: route.id } : undefined;
+  // After the automatic recordId fallback the switch goes back to the kind the user chose, refId: the next id typed is one.
+  const fellBack = lookupNoteOf(useLocation().state).triedAsRefId;
+  const current = route?.id !== undefined ? { kind: fellBack ? 'refId' : route.kind, id: route.id } : undefined;
   return (
     <header className="border-b border-slate-200 bg-white print:hidden">
       <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-6 gap-y-3 px-4 py-3 sm:px-6">
