@@ -12,6 +12,16 @@ export interface BatchHandOver {
   batch: { kind: LookupKind; ids: string[] };
 }
 
+/** What switching environment on a candidate page hands the other environment's home page: the id for its box. */
+export interface LookupDraft {
+  draft: { kind: LookupKind; id: string };
+}
+
+export function lookupDraftOf(state: unknown): LookupDraft['draft'] | undefined {
+  const draft = (state as Partial<LookupDraft> | null)?.draft;
+  return draft && typeof draft.id === 'string' && isLookupKind(String(draft.kind)) ? draft : undefined;
+}
+
 /** What the search box and the automatic retry tell the candidate page through the history entry. */
 export interface LookupNote {
   /** What was removed from a pasted id, e.g. "1 zero-width space". */

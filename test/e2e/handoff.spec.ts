@@ -248,9 +248,16 @@ test.describe('where and when', () => {
       'href',
       /^https:\/\/dashboard\.example\.com\/kyc\/[0-9a-f]{24}$/,
     );
+    // The other environment's home, the id in the box: looked up there only on Enter.
+    const inB = () => auditLines((l) => l.id === 'crm-55102' && l.env === 'b').length;
+    const before = inB();
     await page.getByRole('combobox', { name: 'Environment' }).selectOption('b');
-    await expect(page).toHaveURL(`${environmentsUrl}/e/b/candidates/refId/crm-55102`);
+    await expect(page).toHaveURL(`${environmentsUrl}/e/b/`);
     await expect(page.getByTestId('environment-badge')).toHaveText('Sandbox B · candidate_lookup_sandbox');
+    await expect(page.getByRole('textbox', { name: 'refId to look up' })).toHaveValue('crm-55102');
+    expect(inB()).toBe(before);
+    await page.getByRole('textbox', { name: 'refId to look up' }).press('Enter');
+    await expect(page).toHaveURL(`${environmentsUrl}/e/b/candidates/refId/crm-55102`);
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Open in dashboard' })).toHaveCount(0);
     await screenshot(page, 'environment-b');

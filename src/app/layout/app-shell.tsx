@@ -3,7 +3,7 @@ import { type ReactNode, Suspense, useEffect } from 'react';
 import { Link, useLocation, navigate } from '../navigation.tsx';
 import type { ApiMeta, SessionInfo } from '../../kyc/contract/api.ts';
 import { ApiError } from '../api/api-error.ts';
-import { EnvironmentControl } from '../environment/environment-badge.tsx';
+import { EnvironmentControl, environmentEdgeClass, toneOf } from '../environment/environment-badge.tsx';
 import { useEnvironment } from '../environment/use-environment.ts';
 import { LookupForm } from '../lookup/lookup-form.tsx';
 import { metaQueries } from '../meta/meta-query.ts';
@@ -14,6 +14,7 @@ import { BATCH_PATH, lookupNoteOf, parseCandidatePath, QUEUE_PATH, signInRefusal
 import { SessionBadge } from '../session/session-badge.tsx';
 import { sessionQueries } from '../session/session-query.ts';
 import { Card } from '../ui/card.tsx';
+import { cn } from '../ui/cn.ts';
 import { lazyNamed } from '../ui/lazy-named.ts';
 import { LiveIndicator, NotificationsMenu } from '../live/live-header.tsx';
 import { useLiveStream } from '../live/live-stream.ts';
@@ -97,7 +98,10 @@ function AppHeader({
   const fellBack = lookupNoteOf(useLocation().state).triedAsRefId;
   const current = route?.id !== undefined ? { kind: fellBack ? 'refId' : route.kind, id: route.id } : undefined;
   return (
-    <header className="border-b border-slate-200 bg-white print:hidden">
+    <header
+      data-environment-tone={meta ? toneOf(meta.environment) : undefined}
+      className={cn('border-b border-slate-200 bg-white print:hidden', environmentEdgeClass(meta?.environment))}
+    >
       <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-6 gap-y-3 px-4 py-3 sm:px-6">
         <Link to={to('/')} className="flex items-center gap-2 rounded font-semibold text-slate-900 focus-ring">
           <img src="/favicon.svg" alt="" className="size-6" />
