@@ -106,7 +106,7 @@ test.describe('batch lookup', () => {
     await page.goto('/');
     await page.getByRole('link', { name: 'Batch lookup' }).click();
     await page.getByRole('textbox', { name: 'refIds to look up' }).fill(ids.join('\n'));
-    await expect(page.getByText('50 ids', { exact: true })).toBeVisible();
+    await expect(page.getByTestId('batch-hint')).toHaveText(/^50 ids, one per line/);
     await page.getByRole('button', { name: 'Look up all' }).click();
     await expect(page.getByText(`Done: ${known.length} found, ${50 - known.length} not found or failed.`)).toBeVisible();
     await expect(page.getByTestId('batch-progress')).toHaveText('50 of 50');
