@@ -75,3 +75,28 @@ test.describe('a dashboard link in the search box', () => {
     await expect(page.getByText(/^Read a dashboard link/)).toBeVisible();
   });
 });
+
+test.describe('environments at a glance', () => {
+  for (const [tone, label] of [
+    ['danger', 'Production'],
+    ['warning', 'Staging'],
+  ] as const) {
+    test(`a ${label.toLowerCase()} environment's badge and header edge take its tone and pass axe contrast`, async ({ page }) => {
+      // The sandbox's meta, dressed as a real service's environment with that tone.
+      await page.route('**/api/meta', async (route) => {
+        const response = await route.fetch();
+        const meta = await response.json();
+        meta.environment = { ...meta.environment, upstream: 'remote', tone, label, clientId: 'acme_kyc' };
+        meta.environments = [meta.environment];
+        await route.fulfill({ response, json: meta });
+      });
+      await page.goto('/');
+      await expect(page.getByTestId('environment-badge')).toHaveAttribute('data-tone', tone);
+      await expect(page.getByTestId('environment-badge')).toHaveText(`${label} · acme_kyc`);
+      const edge = await page.getByRole('banner').evaluate((header) => getComputedStyle(header).borderTopWidth);
+      expect(edge).toBe('4px');
+      expect(await seriousViolations(page)).toEqual([]);
+      await screenshot(page, `environment-${tone}`);
+    });
+  }
+});
