@@ -254,9 +254,9 @@ test.describe('where and when', () => {
     await page.getByRole('combobox', { name: 'Environment' }).selectOption('b');
     await expect(page).toHaveURL(`${environmentsUrl}/e/b/`);
     await expect(page.getByTestId('environment-badge')).toHaveText('Sandbox B · candidate_lookup_sandbox');
-    await expect(page.getByRole('textbox', { name: 'refId to look up' })).toHaveValue('crm-55102');
+    await expect(page.getByLabel('refId to look up')).toHaveValue('crm-55102');
     expect(inB()).toBe(before);
-    await page.getByRole('textbox', { name: 'refId to look up' }).press('Enter');
+    await page.getByLabel('refId to look up').press('Enter');
     await expect(page).toHaveURL(`${environmentsUrl}/e/b/candidates/refId/crm-55102`);
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Open in dashboard' })).toHaveCount(0);
