@@ -66,7 +66,8 @@ test.describe('the search box', () => {
     await expect(
       page.getByText(`No candidate has the refId ${KWAME_RECORD_ID}; it looks like a recordId, so it was looked up as one.`),
     ).toBeVisible();
-    await expect(page.getByRole('radio', { name: 'recordId' })).toBeChecked();
+    // The switch stays on the kind chosen: the next id typed is a refId again.
+    await expect(page.getByRole('radio', { name: 'refId' })).toBeChecked();
     const lines = auditLines((l) => l.id === KWAME_RECORD_ID && l.user === 'local');
     expect(lines.some((l) => l.kind === 'refId' && l.code === 'not_found')).toBe(true);
     expect(lines.some((l) => l.kind === 'recordId' && l.status === 200)).toBe(true);
