@@ -39,6 +39,29 @@ export function handleTestOutage(req: http.IncomingMessage, res: http.ServerResp
   });
 }
 
+/** A test's outage: after the requests it still answers, each is cut unanswered; `end` (the reset) ends it. */
+export function testOutage() {
+  let answersLeft: number | undefined;
+  return {
+    start(after: number): void {
+      answersLeft = after;
+    },
+    end(): void {
+      answersLeft = undefined;
+    },
+    /** Cuts the request's connection when the outage has begun; true when it did. */
+    cuts(req: http.IncomingMessage): boolean {
+      if (answersLeft === undefined) return false;
+      if (answersLeft > 0) {
+        answersLeft--;
+        return false;
+      }
+      req.socket.destroy();
+      return true;
+    },
+  };
+}
+
 /** A control's POST: its JSON body checked with `schema`, then applied; its answer is plain text. */
 function readControl<T>(
   req: http.IncomingMessage,
