@@ -34,7 +34,7 @@ export function useLookupForm(current: { kind: LookupKind; id: string } | undefi
 
   const submit = useSubmit({ kind, value, cleaned, environment, dashboard, here }, setProblem);
 
-  const onPaste = usePaste(value, here, { setProblem, setDashboard, setList, setKind, setValue, setLinkEnvironment, setCleaned });
+  const onPaste = pasteHandler(value, here, { setProblem, setDashboard, setList, setKind, setValue, setLinkEnvironment, setCleaned });
 
   const type = (text: string) => {
     setValue(text);
@@ -91,7 +91,7 @@ interface PasteSetters {
 }
 
 /** A paste into the box: a dashboard link or a link of this app gives its id, a list is held for a batch, an id is cleaned. */
-function usePaste(value: string, here: Here, set: PasteSetters) {
+function pasteHandler(value: string, here: Here, set: PasteSetters) {
   return (event: ClipboardEvent<HTMLInputElement>) => {
     const text = event.clipboardData.getData('text/plain');
     if (!text) return;
