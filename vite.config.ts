@@ -47,7 +47,7 @@ export default defineConfig(({ isSsrBuild }) => ({
   build: isSsrBuild ? serverBuild : clientBuild,
   test: {
     // Vitest's default on 2 cores is a single worker (cores - 1): most files wait on sockets and timers
-    // rather than the CPU, so two run side by side. Forks, each unit and server file isolated (the
+    // rather than the CPU, so two run side by side. Forks, each server file isolated (the
     // default): a file's module state (vi.mock, a sandbox's memo, a server's metrics) never reaches another.
     maxWorkers: 2,
     globalSetup: ['test/support/pictures-setup.ts'],
@@ -58,6 +58,8 @@ export default defineConfig(({ isSsrBuild }) => ({
         test: {
           name: 'unit',
           environment: 'node',
+          // Pure functions, no module mocks: one module graph per worker (user time 31 s -> 20 s here).
+          isolate: false,
           include: ['test/unit/**/*.test.ts'],
           exclude: [...configDefaults.exclude],
         },
