@@ -249,14 +249,15 @@ describe('where and when', { timeout: 20_000 }, () => {
     expect(screen.getAllByText('Approved')[0]).toBeInTheDocument();
   });
 
-  it('names the environment in the header, and switches between environments keeping the page', async () => {
+  it("names the environment in the header, and switching from a candidate page opens the other one's home with the id in the box", async () => {
     const meta = testMeta();
     const staging = { name: 'staging', label: 'Staging', clientId: 'acme_test', upstream: 'remote' as const };
     const { router } = show(waiting, { meta: { ...meta, environments: [meta.environment, staging] } });
     await screen.findByRole('heading', { level: 1 });
     expect(screen.getByTestId('environment-badge')).toHaveTextContent('Production · acme_kyc');
     fireEvent.change(screen.getByRole('combobox', { name: 'Environment' }), { target: { value: 'staging' } });
-    await waitFor(() => expect(router.state.location.pathname).toBe(`/e/staging/candidates/refId/${encodeURIComponent(waiting.refId!)}`));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/e/staging/'));
+    expect(await screen.findByLabelText('refId to look up')).toHaveValue(waiting.refId);
   });
 
   it('lists recent lookups under the home page form, without names, and forgets them at sign-out', async () => {

@@ -65,7 +65,8 @@ export function CandidateView({ record }: { record: CandidateRecord }) {
               <CustomFields fields={Object.fromEntries(otherFields)} />
             )}
           </div>
-          <div className="min-w-0 space-y-5 lg:col-span-2">
+          {/* On paper the pictures come after every fact (print:order-last), each at most half a page. */}
+          <div className="flex min-w-0 flex-col gap-5 lg:col-span-2">
             {identities && (
               <div className="grid gap-5 md:grid-cols-2">
                 <IdentityCard identities={identities} now={now} familyFirst={name?.familyFirst} />
@@ -81,7 +82,9 @@ export function CandidateView({ record }: { record: CandidateRecord }) {
               </div>
             )}
             {sorted && sorted.pictures.length > 0 && (
-              <PictureGallery pictures={sorted.pictures} owner={owner} parts={picturePartsOf(record)} />
+              <div className="min-w-0 print:order-last">
+                <PictureGallery pictures={sorted.pictures} owner={owner} parts={picturePartsOf(record)} />
+              </div>
             )}
             {identities && sorted?.pictures.length === 0 && (
               <Notice>No pictures in this response: the candidate has none, or the API key excludes them.</Notice>

@@ -11,6 +11,9 @@ export function isTypingTarget(element: Element | null): boolean {
   return element instanceof HTMLInputElement && !['radio', 'checkbox', 'button', 'submit', 'reset'].includes(element.type);
 }
 
+/** Asks the header to show its search panel (folded away on a phone), so that the box can take focus. */
+export const OPEN_SEARCH_EVENT = 'candidate-lookup:open-search';
+
 /**
  * `/` (when not typing elsewhere) and Ctrl+K or Cmd+K (always) move focus to the search box, from
  * anywhere on the page; never while a dialog (the picture viewer) is open.
@@ -27,7 +30,10 @@ export function useSearchShortcut(input: RefObject<HTMLInputElement | null>): vo
       const box = input.current;
       if (!box) return;
       event.preventDefault();
-      if (document.activeElement === box) box.select();
+      if (box.checkVisibility && !box.checkVisibility()) {
+        window.dispatchEvent(new Event(OPEN_SEARCH_EVENT));
+        requestAnimationFrame(() => box.focus());
+      } else if (document.activeElement === box) box.select();
       else box.focus();
     };
     window.addEventListener('keydown', onKey);

@@ -22,10 +22,11 @@ export function TimeStamp({ date, now, seconds = false }: { date: Date; now?: Da
         >
           {formatDateTime(date, { zone, seconds })}
         </time>
+        {/* display: none until shown, not just invisible: an invisible tooltip still takes room, and near a phone's right edge the page scrolled sideways. */}
         <span
           id={id}
           role="tooltip"
-          className="pointer-events-none invisible absolute top-full left-0 z-20 mt-1 rounded bg-slate-900 px-2 py-1 text-xs whitespace-nowrap text-white shadow group-hover:visible"
+          className="pointer-events-none absolute top-full left-0 z-20 mt-1 hidden rounded bg-slate-900 px-2 py-1 text-xs whitespace-nowrap text-white shadow group-hover:block"
         >
           {other === 'utc' ? 'In UTC: ' : 'In your time zone: '}
           {formatDateTime(date, { zone: other, seconds })}
