@@ -1,5 +1,6 @@
 import { type UseQueryResult, useQuery } from '@tanstack/react-query';
 import { type ReactNode, Suspense, useEffect, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { Link, useLocation, navigate } from '../navigation.tsx';
 import type { ApiMeta, SessionInfo } from '../../kyc/contract/api.ts';
 import { ApiError } from '../api/api-error.ts';
@@ -182,7 +183,7 @@ function useHeaderPanel(path: string): [HeaderPanel, (panel: HeaderPanel) => voi
     if (path) setPanel(undefined);
   }, [path]);
   useEffect(() => {
-    const open = () => setPanel('search');
+    const open = () => flushSync(() => setPanel('search'));
     window.addEventListener(OPEN_SEARCH_EVENT, open);
     return () => window.removeEventListener(OPEN_SEARCH_EVENT, open);
   }, []);

@@ -11,7 +11,7 @@ export function isTypingTarget(element: Element | null): boolean {
   return element instanceof HTMLInputElement && !['radio', 'checkbox', 'button', 'submit', 'reset'].includes(element.type);
 }
 
-/** Asks the header to show its search panel (folded away on a phone), so that the box can take focus. */
+/** Asks the header to show its search panel (folded away on a phone) before this returns, so that the box can take focus. */
 export const OPEN_SEARCH_EVENT = 'candidate-lookup:open-search';
 
 /**
@@ -30,10 +30,9 @@ export function useSearchShortcut(input: RefObject<HTMLInputElement | null>): vo
       const box = input.current;
       if (!box) return;
       event.preventDefault();
-      if (box.checkVisibility && !box.checkVisibility()) {
-        window.dispatchEvent(new Event(OPEN_SEARCH_EVENT));
-        requestAnimationFrame(() => box.focus());
-      } else if (document.activeElement === box) box.select();
+      // The header shows a folded search panel at once (flushSync), so the box can take focus now.
+      if (box.checkVisibility && !box.checkVisibility()) window.dispatchEvent(new Event(OPEN_SEARCH_EVENT));
+      if (document.activeElement === box) box.select();
       else box.focus();
     };
     window.addEventListener('keydown', onKey);
