@@ -21,6 +21,8 @@ export interface ApiEnvironment {
   summaryFields?: string[];
   replyTemplates?: Record<string, ReplyTemplate>;
   archiveOnExtract?: 'refuse' | 'accept';
+  /** The custom fields its support users may see beside the status (none: status level only). */
+  supportFields?: readonly string[];
   /** The embedded sandbox's decision, for the simulate buttons (sandbox mode only). */
   simulate?: (kind: LookupKind, id: string, status: string) => boolean;
   /** Its queue: ordered by age up to this many candidates a tab, and its SLA in hours (unset: the defaults). */
@@ -161,6 +163,7 @@ export async function metaFor(
       : {}),
     ...display,
     ...(current.environment.summaryFields ? { summaryFields: current.environment.summaryFields } : {}),
+    ...(allowed && current.environment.supportFields ? { supportFields: [...current.environment.supportFields] } : {}),
     live: allowed && Boolean(current.environment.webhookSecret),
   };
 }

@@ -94,6 +94,7 @@ function environmentDeps(
     environment: environment.info.name,
     upstream: createUpstreamClient(environment.target, { timeoutMs, maxResponseBytes }),
     hasStatusKey: Boolean(environment.target.statusApiKey),
+    ...(environment.supportFields ? { supportFields: environment.supportFields } : {}),
     access: wiring.access,
     rateLimiter: wiring.rateLimiter,
     audit: wiring.audit,

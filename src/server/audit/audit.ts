@@ -25,6 +25,10 @@ export interface AuditEntry {
   upstreamStatus: number | null;
   /** Which detail was fetched: the full key, the status key, or the full key with identity data removed. */
   level: 'full' | 'status' | 'stripped' | null;
+  /** A support user's lookup in an environment with support fields: the names of those the answer held (never their values). */
+  fields?: string[];
+  /** Support fields configured but not fetched: the full key archives after extract, so a full read would delete data. */
+  fieldsWithheld?: 'archiving_key';
   durationMs: number;
   /** One id of a batch lookup (`POST /api/batch`). */
   batch?: true;
@@ -44,6 +48,8 @@ export interface ExportAuditEntry {
   env: string;
   kind: 'export';
   what: 'summary' | 'reply' | 'print';
+  /** A reply's template (the status it is for, or `*`), never its text. */
+  template?: string;
   /** How the candidate shown was looked up. */
   lookupKind: LookupKind;
   id: string;

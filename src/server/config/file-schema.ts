@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { replyTemplatesFileSchema } from '../../kyc/contract/replies.ts';
 import { ENVIRONMENT_TONES } from '../../kyc/contract/api.ts';
-import { baseUrl, dashboardUrl, environmentLabel, environmentName, headerSafe } from './config-fields.ts';
+import { baseUrl, dashboardUrl, environmentLabel, environmentName, headerSafe, supportFieldList } from './config-fields.ts';
 
 /**
  * CONFIG_FILE: what describes the service, checked once at start. Its JSON Schema (docs/config.schema.json)
@@ -57,6 +57,10 @@ export const environmentEntry = strict({
   dashboardUrl: dashboardUrl.optional(),
   summaryFields: summaryFields.optional(),
   replyTemplates: z.optional(replyTemplates),
+  supportFields: supportFieldList.optional().meta({
+    description:
+      'Custom fields support users may see beside the status, e.g. ["rejectionReason", "resubmitHint"]: their lookups then read the full record with the full key and keep only these.',
+  }),
   archiveOnExtract: z
     .enum(['refuse', 'accept'], { error: 'must be "refuse" (the default) or "accept" (look anyway, deleting what is looked at)' })
     .optional()

@@ -35,6 +35,19 @@ function queueDates(index: number, status: string): Record<string, number> {
   return dates;
 }
 
+/** Operator notes of the queue's rejected candidates, in turn (the sandbox's support fields). */
+const REJECTIONS = [
+  {
+    rejectionReason: 'The selfie does not match the passport photo.',
+    resubmitHint: 'Take a new selfie facing the camera, without glasses or a hat.',
+  },
+  {
+    rejectionReason: 'The proof of address is older than three months.',
+    resubmitHint: 'Upload a utility bill or bank statement from the last three months.',
+  },
+  { rejectionReason: 'The ID document has expired.', resubmitHint: 'Submit again with an ID document that is still valid.' },
+];
+
 function queuePeople(): Person[] {
   return Array.from({ length: QUEUE_CANDIDATE_COUNT }, (_, index) => {
     const n = String(index + 1).padStart(3, '0');
@@ -53,6 +66,7 @@ function queuePeople(): Person[] {
       latinName: `Queue Candidate ${n}`,
       email: `queue.${n}@example.org`,
       pictures: {},
+      ...(status === 'rejected' ? { customFields: REJECTIONS[Math.floor(index / STATUS_CYCLE.length) % REJECTIONS.length]! } : {}),
     };
   });
 }
