@@ -26,6 +26,10 @@ const PAGES: Array<{ name: string; path: string; ready: (page: Page) => ReturnTy
 async function layout(page: Page) {
   return page.evaluate(() => ({
     overflow: (document.scrollingElement?.scrollWidth ?? 0) - innerWidth,
+    // A part of the page that scrolls sideways on its own (a table in a scrolling card); raw JSON may.
+    innerScroll: [...document.querySelectorAll('main *:not(pre)')]
+      .filter((el) => el.scrollWidth > el.clientWidth + 1 && ['auto', 'scroll'].includes(getComputedStyle(el).overflowX))
+      .map((el) => `${el.tagName}.${el.className}`.slice(0, 80)),
     header: (document.querySelector('header')?.getBoundingClientRect().height ?? 0) / innerHeight,
   }));
 }
@@ -59,8 +63,9 @@ for (const screen of SCREENS) {
         await expect(ready(page).first()).toBeVisible({ timeout: 15_000 });
         // The header in its final form: the live indicator has said whether it is live.
         if (screen.width >= 640) await expect(page.getByText('Live', { exact: true })).toBeVisible();
-        const { overflow, header } = await layout(page);
+        const { overflow, header, innerScroll } = await layout(page);
         expect(overflow).toBeLessThanOrEqual(0);
+        expect(innerScroll).toEqual([]);
         expect(header).toBeLessThanOrEqual(0.25);
         if (screen.width < 640) expect(await smallTargets(page)).toEqual([]);
         expect(await seriousViolations(page)).toEqual([]);

@@ -57,7 +57,7 @@ export function ApplicantsTable({
   );
   return (
     <Card padding="none" className="overflow-x-auto">
-      <table className="w-full min-w-[44rem] text-left text-sm">
+      <table data-stack className="w-full text-left text-sm sm:min-w-[44rem]">
         <caption className="sr-only">{caption}</caption>
         <thead className="border-b border-slate-200 bg-slate-50 text-xs font-semibold tracking-wide text-slate-600 uppercase">
           <tr>
@@ -76,6 +76,7 @@ export function ApplicantsTable({
               environment={environment}
               highlighted={Boolean(changed && [applicant.refId, applicant.recordId].some((id) => id && changed.has(id)))}
               since={<SinceCell applicant={applicant} now={now.getTime()} zone={zone} slaHours={slaHours} />}
+              sinceLabel={sinceHeading(filter)}
             />
           ))}
         </tbody>
@@ -139,11 +140,14 @@ function ApplicantRow({
   environment,
   highlighted,
   since,
+  sinceLabel,
 }: {
   applicant: Applicant;
   environment: string | undefined;
   highlighted: boolean;
   since: ReactNode;
+  /** The since column's name, which a stacked row (on a phone) shows beside its value. */
+  sinceLabel: string;
 }) {
   const href = applicantLink(applicant, environment);
   const linkOn = applicant.recordId ? 'recordId' : 'refId';
@@ -184,10 +188,18 @@ function ApplicantRow({
         <StatusBadge status={applicant.status} size="sm" />
         {highlighted && <span className="sr-only"> (just updated)</span>}
       </td>
-      <td className="px-4 py-2">{since}</td>
-      <td className="max-w-72 px-4 py-2">{cell('refId')}</td>
-      <td className="max-w-72 px-4 py-2">{cell('recordId')}</td>
-      <td className="px-4 py-2">{applicant.isArchived ? 'Yes' : 'No'}</td>
+      <td className="px-4 py-2" data-label={sinceLabel}>
+        {since}
+      </td>
+      <td className="max-w-72 px-4 py-2" data-label="refId">
+        {cell('refId')}
+      </td>
+      <td className="max-w-72 px-4 py-2" data-label="recordId">
+        {cell('recordId')}
+      </td>
+      <td className="px-4 py-2" data-label="Archived">
+        {applicant.isArchived ? 'Yes' : 'No'}
+      </td>
     </tr>
   );
 }

@@ -20,7 +20,7 @@ interface TableProps {
 export function BatchTable({ lines, kind, pending, to }: TableProps) {
   return (
     <Card padding="none" className="overflow-x-auto">
-      <table className="w-full text-left text-sm">
+      <table data-stack className="w-full text-left text-sm">
         <caption className="sr-only">Batch results, in the order of the ids</caption>
         <thead className="border-b border-slate-200 bg-slate-50 text-xs font-semibold text-slate-600 uppercase">
           <tr>
@@ -57,7 +57,11 @@ export function BatchTable({ lines, kind, pending, to }: TableProps) {
 function BatchTableRow({ line, index, kind, pending, to }: Omit<TableProps, 'lines'> & { line: BatchLine; index: number }) {
   const { row } = line;
   const idCell = <td className="max-w-72 px-3 py-2 font-mono text-xs break-all text-slate-900">{line.id}</td>;
-  const number = <td className="px-3 py-2 text-slate-500 tabular-nums">{index + 1}</td>;
+  const number = (
+    <td className="px-3 py-2 text-slate-500 tabular-nums" data-stack-hide>
+      {index + 1}
+    </td>
+  );
   if (!row) {
     return (
       <tr data-row-state="pending">
@@ -102,11 +106,15 @@ function BatchTableRow({ line, index, kind, pending, to }: Omit<TableProps, 'lin
       <td className="px-3 py-2">
         <StatusBadge status={row.status} size="sm" />
       </td>
-      <td className="px-3 py-2 whitespace-nowrap text-slate-700">
+      <td className="px-3 py-2 whitespace-nowrap text-slate-700" data-label="Since">
         {since && !Number.isNaN(since.getTime()) ? <TimeStamp date={since} /> : '—'}
       </td>
-      <td className="px-3 py-2 text-slate-700 tabular-nums">{row.submitCount ?? '—'}</td>
-      <td className="max-w-72 px-3 py-2 font-mono text-xs break-all text-slate-700">{other ?? '—'}</td>
+      <td className="px-3 py-2 text-slate-700 tabular-nums" data-label="Submissions">
+        {row.submitCount ?? '—'}
+      </td>
+      <td className="max-w-72 px-3 py-2 font-mono text-xs break-all text-slate-700" data-label={OTHER[kind]}>
+        {other ?? '—'}
+      </td>
     </tr>
   );
 }
