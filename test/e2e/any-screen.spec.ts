@@ -113,6 +113,32 @@ for (const screen of SCREENS) {
   });
 }
 
+test.describe('at 1920 x 1080', () => {
+  test.use({ viewport: { width: 1920, height: 1080 } });
+
+  test('running text keeps to a readable line', async ({ page }) => {
+    for (const path of [AMELIE, '/', '/applicants', '/batch']) {
+      await page.goto(path);
+      await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible({ timeout: 15_000 });
+      // 80 characters of the paragraph's own font, measured by the browser.
+      const long = await page.evaluate(() =>
+        [...document.querySelectorAll('main p, main li, main dd')]
+          .filter((el) => {
+            const probe = document.createElement('span');
+            probe.textContent = '0'.repeat(80);
+            probe.style.cssText = 'position:absolute;visibility:hidden;white-space:nowrap';
+            el.append(probe);
+            const limit = probe.getBoundingClientRect().width;
+            probe.remove();
+            return el.getBoundingClientRect().width > limit + 1;
+          })
+          .map((el) => (el.textContent ?? '').slice(0, 40)),
+      );
+      expect(long, path).toEqual([]);
+    }
+  });
+});
+
 test.describe('on a phone, the header folds', () => {
   test.use({ viewport: { width: 390, height: 844 } });
 
