@@ -12,6 +12,35 @@ export interface BatchHandOver {
   batch: { kind: LookupKind; ids: string[] };
 }
 
+/** What switching environment on a candidate page hands the other environment's home page: the id for its box. */
+export interface LookupDraft {
+  draft: { kind: LookupKind; id: string };
+}
+
+export function lookupDraftOf(state: unknown): LookupDraft['draft'] | undefined {
+  const draft = (state as Partial<LookupDraft> | null)?.draft;
+  return draft && typeof draft.id === 'string' && isLookupKind(String(draft.kind)) ? draft : undefined;
+}
+
+/** What the search box and the automatic retry tell the candidate page through the history entry. */
+export interface LookupNote {
+  /** What was removed from a pasted id, e.g. "1 zero-width space". */
+  cleaned?: string;
+  /** This recordId was tried because no candidate has it as refId. */
+  triedAsRefId?: boolean;
+  /** The id was read from a link of the service's dashboard: what the search box said about it. */
+  dashboard?: string;
+}
+
+export function lookupNoteOf(state: unknown): LookupNote {
+  const note = (state ?? {}) as LookupNote;
+  return {
+    cleaned: typeof note.cleaned === 'string' ? note.cleaned : undefined,
+    triedAsRefId: note.triedAsRefId === true,
+    dashboard: typeof note.dashboard === 'string' ? note.dashboard : undefined,
+  };
+}
+
 /** `/candidates/<kind>/<id>`: the id percent-encoded as one segment, so back, reload and shared links work. */
 export function candidatePath(kind: LookupKind, id: string): string {
   return `${CANDIDATES_PREFIX}${kind}/${encodeURIComponent(id)}`;

@@ -6,6 +6,7 @@ import { auditTrail, type Outcome, refuse } from './audit/audit-trail.ts';
 import type { Identity } from './http/identity.ts';
 import { ApiFailure } from './http/api-failure.ts';
 import { type LookupDeps, takeToken } from './lookup/lookup-steps.ts';
+import type { ApplicantsQueue } from './lookup/queue-page.ts';
 import type { Limit } from './ops/metrics.ts';
 import { any, get, type Route, type SignedInCall } from './http/routes.ts';
 import type { UpstreamTarget } from './upstream/upstream-client.ts';
@@ -20,8 +21,13 @@ export interface ApiEnvironment {
   summaryFields?: string[];
   replyTemplates?: Record<string, ReplyTemplate>;
   archiveOnExtract?: 'refuse' | 'accept';
+  /** The custom fields its support users may see beside the status (none: status level only). */
+  supportFields?: readonly string[];
   /** The embedded sandbox's decision, for the simulate buttons (sandbox mode only). */
   simulate?: (kind: LookupKind, id: string, status: string) => boolean;
+  /** Its queue: ordered by age up to this many candidates a tab, and its SLA in hours (unset: the defaults). */
+  queueIndexMax?: number;
+  queueSlaHours?: number;
   /** The shared secret the service signs its webhooks with (issue 22); without it, no receiver. Server memory only. */
   webhookSecret?: string;
 }
@@ -30,6 +36,8 @@ export interface ApiEnvironment {
 export interface ServedEnvironment {
   environment: ApiEnvironment;
   deps: LookupDeps;
+  /** Its queue's index, filler and settings. */
+  queue?: ApplicantsQueue;
 }
 
 type Resolved = { ok: true; served: ServedEnvironment } | { ok: false; failure: ApiFailure; name: string };
@@ -155,6 +163,7 @@ export async function metaFor(
       : {}),
     ...display,
     ...(current.environment.summaryFields ? { summaryFields: current.environment.summaryFields } : {}),
+    ...(allowed && current.environment.supportFields ? { supportFields: [...current.environment.supportFields] } : {}),
     live: allowed && Boolean(current.environment.webhookSecret),
   };
 }

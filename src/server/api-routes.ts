@@ -53,7 +53,12 @@ export function environmentTable(settings: Pick<RouteSettings, 'batch' | 'replyT
         sendJson(call.res, 200, JSON.stringify(await metaFor(served, env, call.identity, settings.replyTemplates, settings.display))),
     },
     ...LOOKUP_KINDS.flatMap((kind) => [lookupRoute(kind, false), lookupRoute(kind, true)]),
-    { pattern: '/applicants', method: 'GET', refusedAs: REFUSED_AS.applicants, handle: (env, call) => listApplicants(env.deps, call) },
+    {
+      pattern: '/applicants',
+      method: 'GET',
+      refusedAs: REFUSED_AS.applicants,
+      handle: (env, call) => listApplicants({ ...env.deps, queue: env.queue }, call),
+    },
     { pattern: '/batch', method: 'any', refusedAs: REFUSED_AS.batch, handle: (env, call) => batchRoute(env.deps, settings.batch, call) },
     { pattern: '/export', method: 'any', refusedAs: REFUSED_AS.export, handle: (env, call) => exportRoute(env.deps, call) },
   ];

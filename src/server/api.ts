@@ -16,6 +16,7 @@ import { deliveryIdsFor } from './live/delivery-ids.ts';
 import type { LiveHub } from './live/live-hub.ts';
 import { createRateLimiter } from './ops/rate-limit.ts';
 import { createRedisStore, describeRedisUrl } from './state/redis-store.ts';
+import { createMemoryQueueIndexStore, createRedisQueueIndexStore } from './state/queue-index-store.ts';
 import { createMemoryStore, type SharedStore } from './state/store.ts';
 import type { ResolvedUpstream } from './resolve-upstream.ts';
 import { createLiveHub } from './live/create-live-hub.ts';
@@ -73,6 +74,7 @@ export function createApiFromConfig(
   // Counted refusals are written when their minute ends, and at the latest when the server stops.
   const refusals = createRefusalLog(audit);
   const hub = options.hub ?? createHubFromConfig(config, logger);
+  const queue = queueFromConfig(config, store);
   const streamsStop = new AbortController();
   const handler = createApiHandler({
     environments: upstream.environments,
@@ -96,6 +98,7 @@ export function createApiFromConfig(
     eventStreams: { ...options.eventStreams, stop: streamsStop.signal },
     deliveryIds: deliveryIdsFor(store),
     webhookRateLimiter: createRateLimiter(store, 'webhooks', config.rateLimitWebhooksPerMinute),
+    ...queue,
   });
   const volume = auditVolume(audit);
   const checks = [
@@ -116,9 +119,20 @@ export function createApiFromConfig(
     close: async () => {
       await refusals.flush();
       await audit.close();
-      await store.close();
-      await hub.close();
+      await Promise.all([store.close(), queue.queueIndex.close(), hub.close()]);
     },
+  };
+}
+
+/**
+ * The queue index (in Redis with REDIS_URL, shared by the instances) and the bound on its lookups, in the
+ * shared store too, so that the operator's rate holds for every instance together.
+ */
+function queueFromConfig(config: Config, store: SharedStore) {
+  const perSecond = config.queueIndexLookupsPerSecond;
+  return {
+    queueIndex: config.redisUrl ? createRedisQueueIndexStore(config.redisUrl) : createMemoryQueueIndexStore(),
+    queueLookups: perSecond > 0 ? store.counter({ name: 'queue-index-lookups', limit: perSecond, windowSeconds: 1 }) : null,
   };
 }
 

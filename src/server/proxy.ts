@@ -19,7 +19,10 @@ import { setSecurityHeaders } from './http/security-headers.ts';
 import { deliveryIdsInMemory, type DeliveryIds } from './live/delivery-ids.ts';
 import type { LiveHub } from './live/live-hub.ts';
 import { createWebhookReceiver, isWebhookPath } from './live/webhook-receiver.ts';
-import { type Logger, noteUser, requestIdOf, setRoute, startRequestLog } from './log/log.ts';
+import { createLogger, type Logger, noteUser, requestIdOf, setRoute, startRequestLog } from './log/log.ts';
+import { createQueueIndex } from './state/queue-index.ts';
+import { createMemoryQueueIndexStore, type QueueIndexStore } from './state/queue-index-store.ts';
+import { type Counter, createMemoryStore } from './state/store.ts';
 import { createMetrics, type Metrics } from './ops/metrics.ts';
 import { NO_RATE_LIMIT, type RateLimiter } from './ops/rate-limit.ts';
 import { serveEnvironments } from './serve-environments.ts';
@@ -84,9 +87,20 @@ export interface ApiHandlerOptions {
   deliveryIds?: DeliveryIds;
   /** Webhook deliveries per sending address (default: no limit). */
   webhookRateLimiter?: RateLimiter;
+  /** The queue index's store (default: in this handler's memory). */
+  queueIndex?: QueueIndexStore;
+  /** One point per lookup that fills the queue index, keyed by environment (default: 5 a second here; null: no lookups). */
+  queueLookups?: Counter | null;
+  /** How often the queue index's filler runs while dates are wanted (default 1000 ms). */
+  queueFillIntervalMs?: number;
 }
 
 export type Middleware = (req: http.IncomingMessage, res: http.ServerResponse, next?: () => void) => void;
+
+/** The queue index's lookups where the handler is given no bound: 5 a second per environment, in its memory. */
+function defaultQueueLookups(): Counter {
+  return createMemoryStore().counter({ name: 'queue-index-lookups', limit: 5, windowSeconds: 1 });
+}
 
 /** Enough to keep a batch of 500 well under 10 s, and gentle on the service. */
 const BATCH_CONCURRENCY = 8;
@@ -107,6 +121,12 @@ function wiringOf(
     archivingFindings: options.archivingFindings,
     rateLimiter: options.rateLimiter ?? NO_RATE_LIMIT,
     audit: options.audit,
+    queue: {
+      index: createQueueIndex(options.queueIndex ?? createMemoryQueueIndexStore()),
+      counter: options.queueLookups === undefined ? defaultQueueLookups() : (options.queueLookups ?? undefined),
+      logger: options.logger ?? createLogger(undefined, 'warn'),
+      ...(options.queueFillIntervalMs === undefined ? {} : { intervalMs: options.queueFillIntervalMs }),
+    },
     ...shared,
   };
 }
@@ -154,6 +174,7 @@ export function createApiHandler(options: ApiHandlerOptions): Middleware {
     audit: options.audit,
     refusals,
     metrics,
+    ...(wiring.queue ? { queueIndex: wiring.queue.index } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
   });
 

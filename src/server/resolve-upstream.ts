@@ -80,6 +80,7 @@ export async function resolveUpstream(config: Config): Promise<ResolvedUpstream>
         samples: samplesOf(sandbox.candidates),
         simulate: sandbox.setStatus,
         webhookSecret,
+        ...(environment.supportFields ? { supportFields: environment.supportFields } : {}),
       },
     ],
     banner: sandboxBanner(config.sandbox, sandbox.url, sandbox.candidates.length),
@@ -93,12 +94,18 @@ export async function resolveUpstream(config: Config): Promise<ResolvedUpstream>
 /** What an environment of CONFIG_FILE says for itself, over the server's display defaults. */
 function settingsOf(
   environment: EnvironmentConfig,
-): Pick<ApiEnvironment, 'summaryFields' | 'replyTemplates' | 'archiveOnExtract' | 'webhookSecret'> {
+): Pick<
+  ApiEnvironment,
+  'summaryFields' | 'replyTemplates' | 'archiveOnExtract' | 'webhookSecret' | 'supportFields' | 'queueIndexMax' | 'queueSlaHours'
+> {
   return {
+    ...(environment.queueIndexMax === undefined ? {} : { queueIndexMax: environment.queueIndexMax }),
+    ...(environment.queueSlaHours === undefined ? {} : { queueSlaHours: environment.queueSlaHours }),
     ...(environment.webhookSecret ? { webhookSecret: environment.webhookSecret } : {}),
     ...(environment.summaryFields ? { summaryFields: environment.summaryFields } : {}),
     ...(environment.replyTemplates ? { replyTemplates: environment.replyTemplates } : {}),
     ...(environment.archiveOnExtract ? { archiveOnExtract: environment.archiveOnExtract } : {}),
+    ...(environment.supportFields ? { supportFields: environment.supportFields } : {}),
   };
 }
 

@@ -9,6 +9,13 @@ import type { Metrics } from './ops/metrics.ts';
 import type { RateLimiter } from './ops/rate-limit.ts';
 import { createUpstreamClient } from './upstream/upstream-client.ts';
 import { createUpstreamSlots } from './upstream/upstream-slots.ts';
+import type { Logger } from './log/log.ts';
+import type { LookupDeps } from './lookup/lookup-steps.ts';
+import { createQueueFiller } from './lookup/queue-filler.ts';
+import type { QueueIndex } from './state/queue-index.ts';
+import { queueLookup } from './lookup/queue-lookup.ts';
+import type { ApplicantsQueue } from './lookup/queue-page.ts';
+import type { Counter } from './state/store.ts';
 
 /**
  * Each environment's lookup dependencies, wired once at start: its own upstream client (keep-alive
@@ -31,38 +38,80 @@ export interface EnvironmentWiring {
   audit: AuditLog;
   refusals: RefusalLog;
   metrics: Metrics;
+  /** The queue index every environment shares, and the bound on its lookups (none: the service's order, no dates). */
+  queue?: QueueWiring;
 }
 
+export interface QueueWiring {
+  index: QueueIndex;
+  /** One point per lookup, keyed by environment (undefined: no lookups, the list and webhooks only). */
+  counter: Counter | undefined;
+  /** Where a lookup's warnings go (an archiving finding). */
+  logger: Logger;
+  /** How often the filler runs while dates are wanted (default 1000 ms; tests make it short). */
+  intervalMs?: number;
+}
+
+/** The defaults of an environment's queue (issue 23): a tab of up to 1000 ordered by age, an SLA of 48 hours. */
+export const QUEUE_INDEX_MAX = 1000;
+export const QUEUE_SLA_HOURS = 48;
+
 export function serveEnvironments(environments: readonly ApiEnvironment[], wiring: EnvironmentWiring): ServedEnvironment[] {
-  const { timeoutMs, maxResponseBytes } = wiring;
   // One bound per user across every environment: they share this server's connections.
   const upstreamSlots = createUpstreamSlots(wiring.maxInFlightPerUser);
   // One bound for the whole process: every environment's answers share its memory.
   const partsBudget = createPartsBudget(wiring.partsMemoryBytes);
-  return environments.map((environment) => ({
-    environment,
-    deps: {
-      environment: environment.info.name,
-      upstream: createUpstreamClient(environment.target, { timeoutMs, maxResponseBytes }),
-      hasStatusKey: Boolean(environment.target.statusApiKey),
-      access: wiring.access,
-      rateLimiter: wiring.rateLimiter,
-      audit: wiring.audit,
-      refusals: wiring.refusals,
-      upstreamSlots,
-      timeoutMs,
-      ...(wiring.browserStallMs === undefined ? {} : { browserStallMs: wiring.browserStallMs }),
+  return environments.map((environment) => {
+    const deps = environmentDeps(environment, wiring, upstreamSlots, partsBudget);
+    return { environment, deps, ...(wiring.queue ? { queue: queueOf(environment, deps, wiring.queue) } : {}) };
+  });
+}
+
+/** An environment's queue: the shared index, a filler of its own asking its service, its own bound and SLA. */
+function queueOf(environment: ApiEnvironment, deps: LookupDeps, wiring: QueueWiring): ApplicantsQueue {
+  const indexMax = environment.queueIndexMax ?? QUEUE_INDEX_MAX;
+  const slaHours = environment.queueSlaHours ?? QUEUE_SLA_HOURS;
+  const filler = createQueueFiller({
+    environment: environment.info.name,
+    index: wiring.index,
+    lookup: queueLookup(deps, wiring.logger),
+    counter: wiring.counter,
+    maxPending: Math.max(indexMax, 1),
+    ...(wiring.intervalMs === undefined ? {} : { intervalMs: wiring.intervalMs }),
+    onError: (error) => wiring.logger.warn(`The queue index could not be filled: ${(error as Error).message}`),
+  });
+  return { index: wiring.index, filler, indexMax, slaHours: slaHours > 0 ? slaHours : undefined };
+}
+
+function environmentDeps(
+  environment: ApiEnvironment,
+  wiring: EnvironmentWiring,
+  upstreamSlots: LookupDeps['upstreamSlots'],
+  partsBudget: LookupDeps['partsBudget'],
+): LookupDeps {
+  const { timeoutMs, maxResponseBytes } = wiring;
+  return {
+    environment: environment.info.name,
+    upstream: createUpstreamClient(environment.target, { timeoutMs, maxResponseBytes }),
+    hasStatusKey: Boolean(environment.target.statusApiKey),
+    ...(environment.supportFields ? { supportFields: environment.supportFields } : {}),
+    access: wiring.access,
+    rateLimiter: wiring.rateLimiter,
+    audit: wiring.audit,
+    refusals: wiring.refusals,
+    upstreamSlots,
+    timeoutMs,
+    ...(wiring.browserStallMs === undefined ? {} : { browserStallMs: wiring.browserStallMs }),
+    maxResponseBytes,
+    partsBudget,
+    // Per environment: each has its own key, which may or may not archive after extract.
+    archiving: createArchivingGuard({
+      accept: (environment.archiveOnExtract ?? wiring.keyArchivesOnExtract) === 'accept',
+      environment: environment.info,
+      apiKey: environment.target.apiKey,
+      findings: wiring.archivingFindings,
       maxResponseBytes,
-      partsBudget,
-      // Per environment: each has its own key, which may or may not archive after extract.
-      archiving: createArchivingGuard({
-        accept: (environment.archiveOnExtract ?? wiring.keyArchivesOnExtract) === 'accept',
-        environment: environment.info,
-        apiKey: environment.target.apiKey,
-        findings: wiring.archivingFindings,
-        maxResponseBytes,
-      }),
-      metrics: wiring.metrics,
-    },
-  }));
+    }),
+    metrics: wiring.metrics,
+  };
 }

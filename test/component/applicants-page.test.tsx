@@ -63,15 +63,16 @@ describe('the applicants queue', () => {
     const first = within(rows()[0]!)
       .getAllByRole('cell')
       .map((cell) => cell.textContent);
-    expect(first).toEqual(['ref-001', 'rec-001', 'bp-001', '◔Waiting', 'No']);
+    // Status, since (no date known in this list), refId, recordId, archived.
+    expect(first).toEqual(['◔Waiting', 'not known yet', 'ref-001', 'rec-001', 'No']);
     expect(within(rows()[6]!).getAllByRole('cell')[4]).toHaveTextContent('Yes');
-    // The page itself, and a one-record page per other tab for its count.
+    // The page itself, and a one-record page per other tab for its count: every status the service may be asked for.
     expect(listRequests().sort()).toEqual(
       [
         '/api/applicants?skip=0&limit=50',
-        '/api/applicants?status=waiting&skip=0&limit=1',
-        '/api/applicants?status=inreview&skip=0&limit=1',
-        '/api/applicants?status=approved&skip=0&limit=1',
+        ...['waiting', 'inreview', 'review_requested', 'approved', 'rejected', 'blocked', 'incomplete'].map(
+          (status) => `/api/applicants?status=${status}&skip=0&limit=1`,
+        ),
       ].sort(),
     );
     expect(screen.getByTestId('fetched-at')).toHaveTextContent(/^Fetched .+ago|now/);
@@ -99,7 +100,7 @@ describe('the applicants queue', () => {
     await waitFor(() => expect(rows()).toHaveLength(3));
     expect(tab(/^In review/)).toHaveAttribute('aria-selected', 'true');
     expect(tab(/^All/)).toHaveAttribute('aria-selected', 'false');
-    for (const row of rows()) expect(within(row).getAllByRole('cell')[3]).toHaveTextContent('In review');
+    for (const row of rows()) expect(within(row).getAllByRole('cell')[0]).toHaveTextContent('In review');
     expect(listRequests()).toContain('/api/applicants?status=inreview&skip=0&limit=50');
     // The count of the tab left stays known (from its own one-record page).
     await waitFor(() => expect(tab(/^All/)).toHaveTextContent('All12'));
@@ -112,13 +113,15 @@ describe('the applicants queue', () => {
     await waitFor(() => expect(rows()).toHaveLength(3));
     const selected = tab(/^Waiting/);
     expect(selected).toHaveAttribute('tabindex', '0');
-    for (const other of [tab(/^All/), tab(/^In review/), tab(/^Approved/)]) expect(other).toHaveAttribute('tabindex', '-1');
+    for (const other of [tab(/^All/), tab(/^In review/), tab(/^Approved/), tab(/^Incomplete/)]) {
+      expect(other).toHaveAttribute('tabindex', '-1');
+    }
     selected.focus();
     await user.keyboard('{ArrowRight}');
     expect(tab(/^In review/)).toHaveFocus();
     expect(tab(/^In review/)).toHaveAttribute('aria-selected', 'false');
     await user.keyboard('{End}');
-    expect(tab(/^Approved/)).toHaveFocus();
+    expect(tab(/^Incomplete/)).toHaveFocus();
     await user.keyboard('{ArrowRight}');
     expect(tab(/^All/)).toHaveFocus();
     await user.keyboard('{ArrowLeft}{Home}{ArrowRight}{ArrowRight}{Enter}');
@@ -137,7 +140,7 @@ describe('the applicants queue', () => {
     expect(within(pages).queryByRole('link', { name: /Previous/ })).not.toBeInTheDocument();
     await user.click(within(pages).getByRole('link', { name: /Next page/ }));
     await waitFor(() => expect(router.state.location.search).toBe('?page=2'));
-    await waitFor(() => expect(within(rows()[0]!).getAllByRole('cell')[0]).toHaveTextContent('ref-051'));
+    await waitFor(() => expect(within(rows()[0]!).getAllByRole('cell')[2]).toHaveTextContent('ref-051'));
     expect(listRequests()).toContain('/api/applicants?skip=50&limit=50');
     await user.click(screen.getByRole('link', { name: /Next page/ }));
     await waitFor(() => expect(rows()).toHaveLength(20));
@@ -157,7 +160,7 @@ describe('the applicants queue', () => {
     await waitFor(() => expect(rows()).toHaveLength(2));
     expect(within(rows()[0]!).getByRole('link')).toHaveAttribute('href', '/candidates/recordId/rec-001');
     expect(within(rows()[1]!).getByRole('link')).toHaveAttribute('href', '/candidates/refId/ref-002');
-    expect(within(rows()[1]!).getAllByRole('cell')[1]).toHaveTextContent('not given');
+    expect(within(rows()[1]!).getAllByRole('cell')[3]).toHaveTextContent('not given');
     await user.click(within(rows()[1]!).getByRole('link'));
     await waitFor(() => expect(router.state.location.pathname).toBe('/candidates/refId/ref-002'));
   });
@@ -199,7 +202,7 @@ describe('the applicants queue', () => {
     await waitFor(() => expect(tab(/^Waiting/)).toHaveTextContent('Waiting8'));
     await waitFor(() => expect(tab(/^All/)).toHaveTextContent('All17'));
     expect(rows()).toHaveLength(17);
-    expect(listRequests().length).toBe(before + 4);
+    expect(listRequests().length).toBe(before + 8);
     expect(fetchedAt()).not.toBe(firstFetch);
     expect(screen.getByRole('button', { name: 'Refresh' })).toBeEnabled();
   });
@@ -244,7 +247,7 @@ describe('the applicants queue', () => {
 
   it('an address it does not understand falls back to all, first page', async () => {
     stubQueue();
-    renderWithProviders('/applicants?status=blocked&page=zero');
+    renderWithProviders('/applicants?status=escalated&page=zero');
     await waitFor(() => expect(rows()).toHaveLength(12));
     expect(tab(/^All/)).toHaveAttribute('aria-selected', 'true');
   });

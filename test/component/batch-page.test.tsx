@@ -27,7 +27,7 @@ function controllableBatch() {
   };
 }
 
-const found = (index: number, refId: string, status = 'approved'): BatchEvent => ({
+const found = (index: number, refId: string, status = 'approved'): Extract<BatchEvent, { ok: true }> => ({
   type: 'row',
   index,
   ok: true,
@@ -52,7 +52,7 @@ describe('batch page', { timeout: 20_000 }, () => {
     const batch = controllableBatch();
     const { fetchMock } = stubApi({ candidates: { '/api/batch': batch.response } });
     renderWithProviders('/batch');
-    await startBatch('alpha\nbeta, gamma\n');
+    await startBatch('alpha\nbeta\ngamma\n');
     const [, init] = fetchMock.mock.calls.find(([input]) => input === '/api/batch')!;
     expect(JSON.parse(String((init as RequestInit).body))).toEqual({ kind: 'refId', ids: ['alpha', 'beta', 'gamma'] });
 
@@ -149,7 +149,7 @@ describe('batch page', { timeout: 20_000 }, () => {
     const box = await screen.findByRole('textbox', { name: 'refIds to look up' }, LAZY_PAGE);
     await user.click(box);
     await user.paste(Array.from({ length: 501 }, (_, i) => `id${i}`).join('\n'));
-    expect(screen.getByText(/501 ids \(at most 500\)/)).toBeInTheDocument();
+    expect(screen.getByTestId('batch-hint')).toHaveTextContent(/^501 ids, one per line.*\(at most 500\)$/);
     await user.click(screen.getByRole('button', { name: 'Look up all' }));
     expect(screen.getByRole('alert')).toHaveTextContent('A batch holds at most 500 ids; this list has 501.');
     expect(requests).not.toContain('/api/batch');
@@ -158,6 +158,93 @@ describe('batch page', { timeout: 20_000 }, () => {
     await user.type(box, 'x y z');
     await user.click(screen.getByRole('button', { name: 'Look up all' }));
     expect(await screen.findByText('Your batch budget is used up for now: 3 ids can start in 12 s.')).toBeInTheDocument();
+  });
+
+  it('reads a paste with line breaks as one id per line, spaces kept; splits only a single line; the hint says which', async () => {
+    const batch = controllableBatch();
+    const { fetchMock } = stubApi({ candidates: { '/api/batch': batch.response } });
+    renderWithProviders('/batch');
+    const user = userEvent.setup();
+    const box = await screen.findByRole('textbox', { name: 'refIds to look up' }, LAZY_PAGE);
+    await user.click(box);
+    await user.paste('Wang Xiuying\ncust 000482, x\n');
+    expect(screen.getByTestId('batch-hint')).toHaveTextContent('2 ids, one per line (spaces inside a line are part of its id)');
+    await user.clear(box);
+    await user.paste('a b,c\td');
+    expect(screen.getByTestId('batch-hint')).toHaveTextContent('4 ids, split at commas, spaces and tabs');
+    await user.clear(box);
+    await user.paste('Wang Xiuying\ncust 000482, x\n');
+    await user.click(screen.getByRole('button', { name: 'Look up all' }));
+    const [, init] = fetchMock.mock.calls.find(([input]) => input === '/api/batch')!;
+    expect(JSON.parse(String((init as RequestInit).body))).toEqual({ kind: 'refId', ids: ['Wang Xiuying', 'cust 000482, x'] });
+  });
+
+  it('links each found row to its candidate page in the environment of the batch, by the kind it was found by', async () => {
+    const batch = controllableBatch();
+    stubApi({ candidates: { '/api/e/staging/batch': batch.response } });
+    const { router } = renderWithProviders('/e/staging/batch');
+    const hex = '65f1c2a9e4b0d3a1f0c9b811';
+    await startBatch(`cust_1\n${hex}\nnobody`);
+    batch.send(
+      found(0, 'cust_1'),
+      { ...found(1, 'cust_2'), recordId: hex, foundBy: 'recordId' },
+      { type: 'row', index: 2, ok: false, code: 'not_found', message: 'No candidate with refId "nobody".' },
+      { type: 'done', found: 2, failed: 1 },
+    );
+    batch.end();
+    await screen.findByText(/^Done:/);
+    const rows = within(screen.getByRole('table')).getAllByRole('row').slice(1);
+    expect(within(rows[0]!).getByRole('link', { name: 'cust_1' })).toHaveAttribute('href', '/e/staging/candidates/refId/cust_1');
+    expect(within(rows[1]!).getByRole('link', { name: hex })).toHaveAttribute('href', `/e/staging/candidates/recordId/${hex}`);
+    expect(rows[1]).toHaveTextContent('found by recordId');
+    expect(rows[0]).not.toHaveTextContent('found by');
+    expect(within(rows[2]!).queryByRole('link')).not.toBeInTheDocument();
+    await userEvent.setup().click(within(rows[1]!).getByRole('link', { name: hex }));
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/e/staging/candidates/recordId/${hex}`));
+  });
+
+  it('says why the server stopped after the service could not be reached, and Retry goes on with the rest only', async () => {
+    const first = controllableBatch();
+    const second = controllableBatch();
+    const answers = [first, second];
+    const { fetchMock } = stubApi({ candidates: { '/api/batch': () => answers.shift()!.response() } });
+    renderWithProviders('/batch');
+    const user = await startBatch(Array.from({ length: 10 }, (_, i) => `id${i}`).join('\n'));
+    const unreachable = (index: number): BatchEvent => ({
+      type: 'row',
+      index,
+      ok: false,
+      code: 'upstream_unreachable',
+      message: 'The KYC service could not be reached (connection refused).',
+    });
+    first.send(found(0, 'id0'), found(1, 'id1'), ...[2, 3, 4, 5, 6].map(unreachable));
+    first.send({
+      type: 'stopped',
+      code: 'upstream_unreachable',
+      message: 'The KYC service could not be reached (connection refused).',
+      inARow: 5,
+      notLookedUp: 3,
+    });
+    first.send({ type: 'done', found: 2, failed: 5 });
+    first.end();
+    expect(await screen.findByText(/^Stopped after/)).toHaveTextContent(
+      'Stopped after 5 lookups in a row failed: The KYC service could not be reached (connection refused). 3 ids were not looked up; Retry goes on from there.',
+    );
+    expect(screen.getAllByText('Not looked up')).toHaveLength(3);
+
+    await user.click(screen.getByRole('button', { name: 'Retry the 8 left' }));
+    const bodies = fetchMock.mock.calls.filter(([input]) => input === '/api/batch').map(([, init]) => JSON.parse(String(init!.body)));
+    expect(bodies[1]).toEqual({ kind: 'refId', ids: ['id2', 'id3', 'id4', 'id5', 'id6', 'id7', 'id8', 'id9'] });
+    // The second request's rows land in their places in the first list.
+    second.send(found(0, 'id2'), found(7, 'id9'));
+    await waitFor(() => expect(screen.getByTestId('batch-progress')).toHaveTextContent('4 of 10'));
+    const rows = within(screen.getByRole('table')).getAllByRole('row').slice(1);
+    expect(rows.map((r) => r.dataset.rowState)).toEqual(['found', 'found', 'found', ...Array(6).fill('pending'), 'found']);
+    expect(rows[9]).toHaveTextContent('id9');
+    second.send(...[1, 2, 3, 4, 5, 6].map((i) => found(i, `id${i + 2}`)), { type: 'done', found: 8, failed: 0 });
+    second.end();
+    expect(await screen.findByText('Done: 10 found, 0 not found or failed.')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /^Retry/ })).not.toBeInTheDocument();
   });
 
   it('looks up recordIds when chosen, in the environment of the URL', async () => {

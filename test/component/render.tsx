@@ -53,7 +53,13 @@ type Reply = Response | (() => Response | Promise<Response>);
  * candidate lookups from the given table, and records every request.
  */
 export function stubApi(
-  options: { meta?: ApiMeta; session?: SessionInfo | (() => Response); candidates?: Record<string, Reply>; applicants?: Applicant[] } = {},
+  options: {
+    /** What /api/meta answers, or (a function) what each environment's meta path answers. */
+    meta?: ApiMeta | ((url: string) => ApiMeta);
+    session?: SessionInfo | (() => Response);
+    candidates?: Record<string, Reply>;
+    applicants?: Applicant[];
+  } = {},
 ) {
   const requests: string[] = [];
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
@@ -67,7 +73,9 @@ export function stubApi(
       const session = options.session ?? { mode: 'local', user: 'local', role: 'compliance' };
       return typeof session === 'function' ? session() : json(session);
     }
-    if (url === '/api/meta' || /^\/api\/e\/[^/]+\/meta$/.test(url)) return json(options.meta ?? testMeta());
+    if (url === '/api/meta' || /^\/api\/e\/[^/]+\/meta$/.test(url)) {
+      return json(typeof options.meta === 'function' ? options.meta(url) : (options.meta ?? testMeta()));
+    }
     if (options.applicants && url.startsWith('/api/applicants')) return applicantsAnswer(new URL(url, 'http://test'), options.applicants);
     const reply = options.candidates?.[url];
     if (!reply) return json({ status: 'error', error: { code: 'not_found', message: `No candidate (${url}).` } }, 404);

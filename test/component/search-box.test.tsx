@@ -79,12 +79,13 @@ describe('the search box', { timeout: 20_000 }, () => {
     const { router } = renderWithProviders('/');
     await findSearchBox();
     await user.type(searchBox(), `${kwame.recordId}{Enter}`);
-    // Not found as a refId… but a 24-hex id is tried as a recordId by itself; this one ends on "Try as refId"'s page.
+    // Not found as a refId… but a 24-hex id is tried as a recordId by itself; the switch stays on the kind chosen.
     await screen.findByRole('heading', { level: 1, name: 'Kwame Mensah' });
     expect(router.state.location.pathname).toBe(`/candidates/recordId/${kwame.recordId}`);
-    expect(screen.getByRole('radio', { name: 'recordId' })).toBeChecked();
+    expect(screen.getByRole('radio', { name: 'refId' })).toBeChecked();
     expect(searchBox()).toHaveValue(kwame.recordId);
 
+    await user.click(screen.getByRole('radio', { name: 'recordId' }));
     await user.clear(searchBox());
     await user.type(searchBox(), 'nobody{Enter}');
     await screen.findByRole('heading', { name: /No candidate with recordId "nobody"/ });
@@ -226,7 +227,7 @@ describe('the search box', { timeout: 20_000 }, () => {
     const { router } = renderWithProviders('/');
     await findSearchBox();
     await user.click(searchBox());
-    await user.paste('crm-55102\nuser-7781, cust_000482\tcrm-55102');
+    await user.paste('crm-55102\nuser-7781\n cust_000482\ncrm-55102');
     expect(searchBox()).toHaveValue('');
     const offer = pageStatus();
     expect(offer).toHaveTextContent('You pasted a list of 3 ids (1 repeated).');

@@ -108,7 +108,7 @@ test('the batch offer for a pasted list has no serious or critical accessibility
   await page.goto('/');
   const box = page.getByLabel('refId to look up');
   await expect(box).toBeFocused();
-  await page.evaluate(() => navigator.clipboard.writeText('cust_000482\nuser-7781, crm-55102'));
+  await page.evaluate(() => navigator.clipboard.writeText('cust_000482\nuser-7781\ncrm-55102'));
   await page.keyboard.press('Control+V');
   const offer = page.getByRole('status').filter({ hasText: 'You pasted a list of 3 ids' });
   await expect(offer.getByRole('button', { name: 'Look up all 3 in a batch' })).toBeVisible();

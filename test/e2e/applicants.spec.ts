@@ -60,6 +60,10 @@ test.describe('the applicants queue', () => {
     await page.keyboard.press('ArrowRight');
     await expect(tab(page, 'Waiting')).toBeFocused();
     await page.keyboard.press('End');
+    await expect(tab(page, 'Incomplete')).toBeFocused();
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('ArrowLeft');
     await expect(tab(page, 'Approved')).toBeFocused();
     await page.keyboard.press('Enter');
     await expect(page).toHaveURL(/status=approved/);

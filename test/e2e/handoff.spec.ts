@@ -66,7 +66,8 @@ test.describe('the search box', () => {
     await expect(
       page.getByText(`No candidate has the refId ${KWAME_RECORD_ID}; it looks like a recordId, so it was looked up as one.`),
     ).toBeVisible();
-    await expect(page.getByRole('radio', { name: 'recordId' })).toBeChecked();
+    // The switch stays on the kind chosen: the next id typed is a refId again.
+    await expect(page.getByRole('radio', { name: 'refId' })).toBeChecked();
     const lines = auditLines((l) => l.id === KWAME_RECORD_ID && l.user === 'local');
     expect(lines.some((l) => l.kind === 'refId' && l.code === 'not_found')).toBe(true);
     expect(lines.some((l) => l.kind === 'recordId' && l.status === 200)).toBe(true);
@@ -106,7 +107,7 @@ test.describe('batch lookup', () => {
     await page.goto('/');
     await page.getByRole('link', { name: 'Batch lookup' }).click();
     await page.getByRole('textbox', { name: 'refIds to look up' }).fill(ids.join('\n'));
-    await expect(page.getByText('50 ids', { exact: true })).toBeVisible();
+    await expect(page.getByTestId('batch-hint')).toHaveText(/^50 ids, one per line/);
     await page.getByRole('button', { name: 'Look up all' }).click();
     await expect(page.getByText(`Done: ${known.length} found, ${50 - known.length} not found or failed.`)).toBeVisible();
     await expect(page.getByTestId('batch-progress')).toHaveText('50 of 50');
@@ -248,9 +249,16 @@ test.describe('where and when', () => {
       'href',
       /^https:\/\/dashboard\.example\.com\/kyc\/[0-9a-f]{24}$/,
     );
+    // The other environment's home, the id in the box: looked up there only on Enter.
+    const inB = () => auditLines((l) => l.id === 'crm-55102' && l.env === 'b').length;
+    const before = inB();
     await page.getByRole('combobox', { name: 'Environment' }).selectOption('b');
-    await expect(page).toHaveURL(`${environmentsUrl}/e/b/candidates/refId/crm-55102`);
+    await expect(page).toHaveURL(`${environmentsUrl}/e/b/`);
     await expect(page.getByTestId('environment-badge')).toHaveText('Sandbox B · candidate_lookup_sandbox');
+    await expect(page.getByLabel('refId to look up')).toHaveValue('crm-55102');
+    expect(inB()).toBe(before);
+    await page.getByLabel('refId to look up').press('Enter');
+    await expect(page).toHaveURL(`${environmentsUrl}/e/b/candidates/refId/crm-55102`);
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Open in dashboard' })).toHaveCount(0);
     await screenshot(page, 'environment-b');

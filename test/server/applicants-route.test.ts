@@ -162,7 +162,7 @@ describe('GET /api/applicants on the sandbox', () => {
 
 describe('GET /api/applicants parameters', () => {
   it.each([
-    ['status=rejected', /status must be one of waiting, inreview, approved/],
+    ['status=escalated', /status must be one of waiting, inreview, review_requested, approved, rejected, blocked, incomplete/],
     ['status=WAITING', /status must be one of/],
     ['status=waiting/../../refId/x', /status must be one of/],
     ['skip=-1', /skip must be a whole number/],
@@ -248,6 +248,7 @@ describe('GET /api/applicants against what the service may answer', () => {
         total: 2,
         skip: 0,
         limit: 50,
+        slaHours: 48,
       },
     });
     expect(res.body).not.toContain('someone@example.org');
@@ -372,7 +373,8 @@ describe('GET /api/applicants per environment', () => {
     const res = await app.get('/api/e/staging/applicants?status=waiting', COMPLIANCE);
     expect(page(res).records).toEqual([{ status: 'waiting', isArchived: false, recordId: 'staging-1' }]);
     expect(staging.seen.map((r) => [r.path, r.headers.authorization])).toEqual([
-      ['/kyc/1.0/connect/staging_client/applicants/waiting?skip=0&limit=50', 'staging-key'],
+      // Waiting is ordered by age across the whole list: read whole, a page of the service's largest at a time.
+      ['/kyc/1.0/connect/staging_client/applicants/waiting?skip=0&limit=100', 'staging-key'],
     ]);
     expect((await app.get('/api/e/nowhere/applicants', COMPLIANCE)).status).toBe(404);
     // Refused for its environment, and audited as a page of the list all the same.

@@ -1,5 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { afterEach } from 'vitest';
-import { type AuditLogOptions, type ClosableAuditLog, createAuditLog } from '../../src/server/audit/audit.ts';
+import { type AuditEntry, type AuditLogOptions, type ClosableAuditLog, createAuditLog } from '../../src/server/audit/audit.ts';
 
 /**
  * createAuditLog for a test file: each log made with it is closed after its test, as the server closes
@@ -15,4 +16,12 @@ export function auditLogsClosedAfterEach(): (file: string, options?: AuditLogOpt
     opened.push(log);
     return log;
   };
+}
+
+/** The lookups' lines of an audit file, parsed. */
+export function readAuditFile(file: string): AuditEntry[] {
+  return readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as AuditEntry);
 }

@@ -97,6 +97,31 @@ describe('runBatch', () => {
     expect(rec.waits).toEqual([]);
   });
 
+  it('stops starting lookups after 5 results in a row found the service unreachable (a timeout counts), not after 5 apart', async () => {
+    const unreachable = { ok: false as const, code: 'upstream_unreachable' as const, message: 'could not be reached' };
+    const timeout = { ok: false as const, code: 'upstream_timeout' as const, message: 'did not answer' };
+    // Index 3 answers: the first streak (0-2) is broken; 4-8 are five in a row (8 a timeout).
+    const answer = (index: number): OneResult<string> =>
+      index === 3 ? { ok: true, row: 'row 3' } : index === 8 ? timeout : index < 20 ? unreachable : { ok: true, row: 'late' };
+    const rec = recorder();
+    const stops: Array<[OneResult<string>, number]> = [];
+    const started: number[] = [];
+    await runBatch({
+      count: 40,
+      concurrency: 1,
+      signal: new AbortController().signal,
+      ...rec,
+      onStop: (result, inARow) => stops.push([result, inARow]),
+      lookup: async (index) => {
+        started.push(index);
+        return answer(index);
+      },
+    });
+    expect(started).toEqual([...Array(9).keys()]);
+    expect(stops).toEqual([[timeout, 5]]);
+    expect([...rec.results.keys()]).toEqual([...Array(9).keys()]);
+  });
+
   it('starts nothing new once aborted, and wakes from a pause', async () => {
     const controller = new AbortController();
     const started: number[] = [];

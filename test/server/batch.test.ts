@@ -67,7 +67,7 @@ describe('batch status lookup', () => {
       expect(row).toMatchObject({ ok: true, status: record.status, refId, recordId: record.recordId ?? null });
       // The allowlist: nothing but status-level fields, whatever the role.
       for (const key of Object.keys(row)) {
-        expect(['type', 'index', 'ok', 'status', 'statusDate', 'submitCount', 'refId', 'recordId']).toContain(key);
+        expect(['type', 'index', 'ok', 'status', 'statusDate', 'submitCount', 'refId', 'recordId', 'foundBy']).toContain(key);
       }
       if (record.submitCount !== undefined) expect(row.submitCount).toBe(record.submitCount);
     }
@@ -327,6 +327,81 @@ describe('batch status lookup', () => {
     expect(lines.filter((l) => l.batchSize === 5)).toEqual([
       expect.objectContaining({ user: 'sam', status: 429, code: 'rate_limited', id: '', batch: true }),
     ]);
+  });
+
+  it('in refId mode, tries an id not found as a refId that has the form of a recordId as a recordId, as the search box does', async () => {
+    const file = auditFile();
+    const app = await startTestApp({ upstream: sandboxTarget(), audit: createAuditLog(file), access: proxyAccess() });
+    cleanups.push(app.close);
+    const noRefId = candidates.find((c) => !c.record.refId)!.record;
+    const unknownHex = 'abcdefabcdefabcdefabcdef';
+    const ids = [known[0]!, noRefId.recordId!, unknownHex, 'nobody-here'];
+    const events = ndjson((await post(app, { kind: 'refId', ids }, as('sam', 'support'))).body);
+    const byIndex = new Map(events.filter((e) => e.type === 'row').map((r) => [r.index as number, r]));
+    expect(byIndex.get(0)).toMatchObject({ ok: true, refId: known[0] });
+    expect(byIndex.get(0)).not.toHaveProperty('foundBy');
+    expect(byIndex.get(1)).toMatchObject({ ok: true, status: noRefId.status, recordId: noRefId.recordId, foundBy: 'recordId' });
+    expect(byIndex.get(2)).toMatchObject({ ok: false, code: 'not_found', message: `No candidate with refId or recordId "${unknownHex}".` });
+    // Not the form of a recordId: not tried as one.
+    expect(byIndex.get(3)).toMatchObject({ ok: false, code: 'not_found', message: 'No candidate with refId "nobody-here".' });
+    expect(events.at(-1)).toEqual({ type: 'done', found: 2, failed: 2 });
+    // Each lookup audited under its own kind, as the search box's two are.
+    const lines = readAudit(file).map((l) => [l.kind, l.id, l.code]);
+    expect(lines.sort()).toEqual(
+      [
+        ['refId', known[0], null],
+        ['refId', noRefId.recordId, 'not_found'],
+        ['recordId', noRefId.recordId, null],
+        ['refId', unknownHex, 'not_found'],
+        ['recordId', unknownHex, 'not_found'],
+        ['refId', 'nobody-here', 'not_found'],
+      ].sort(),
+    );
+    // In recordId mode nothing is tried the other way.
+    const byRecord = ndjson((await post(app, { kind: 'recordId', ids: [unknownHex] }, as('sam', 'support'))).body);
+    expect(byRecord[0]).toMatchObject({ ok: false, code: 'not_found', message: `No candidate with recordId "${unknownHex}".` });
+  });
+
+  it('stops after 5 lookups in a row found the service unreachable, says how many were not looked up, and the rest can be retried', async () => {
+    const down = await startSandbox({ candidates, testControls: true });
+    cleanups.push(() => down.close());
+    const control = (path: string, body: unknown) =>
+      fetch(`${down.url}${path}`, { method: 'POST', body: JSON.stringify(body) }).then((r) => expect(r.status).toBe(200));
+    const file = auditFile();
+    const app = await startTestApp({
+      upstream: { baseUrl: down.url, clientId: down.clientId, apiKey: SANDBOX_KEYS.full, statusApiKey: SANDBOX_KEYS.status },
+      audit: createAuditLog(file),
+      batchConcurrency: 2,
+    });
+    cleanups.push(app.close);
+    // Three answers, then the service is gone.
+    await control('/_test/outage', { after: 3 });
+    const ids = Array.from({ length: 40 }, (_, i) => known[i % known.length]!);
+    const events = ndjson((await post(app, { kind: 'refId', ids })).body);
+    const rows = events.filter((e) => e.type === 'row');
+    const failed = rows.filter((r) => r.ok === false);
+    expect(rows.filter((r) => r.ok === true)).toHaveLength(3);
+    expect(failed.every((r) => r.code === 'upstream_unreachable')).toBe(true);
+    // Five in a row, and the one lookup that was under way beside them (two at a time): no more.
+    expect(failed.length).toBeGreaterThanOrEqual(5);
+    expect(failed.length).toBeLessThanOrEqual(6);
+    const stopped = events.find((e) => e.type === 'stopped');
+    expect(stopped).toEqual({
+      type: 'stopped',
+      code: 'upstream_unreachable',
+      message: expect.stringMatching(/could not be reached/),
+      inARow: 5,
+      notLookedUp: 40 - rows.length,
+    });
+    expect(events.at(-1)).toEqual({ type: 'done', found: 3, failed: failed.length });
+    expect(readAudit(file)).toHaveLength(rows.length);
+
+    // The service is back: the ids without a row and those that failed are looked up again, all found.
+    await control('/_test/reset', {});
+    const answered = new Set(rows.filter((r) => r.ok === true).map((r) => r.index as number));
+    const rest = ids.filter((_, i) => !answered.has(i));
+    const retried = ndjson((await post(app, { kind: 'refId', ids: rest })).body);
+    expect(retried.at(-1)).toEqual({ type: 'done', found: rest.length, failed: 0 });
   });
 
   it('finishes 200 ids against the sandbox with no errors (the figure is printed, not asserted)', async () => {

@@ -29,7 +29,9 @@ describe('configuration', () => {
     expect(config.auth).toEqual({ mode: 'local', allowUnauthenticated: false });
     expect(config).toMatchObject({ auditLog: '.candidate-lookup/audit.jsonl', rateLimitPerMinute: 60, rateLimitBatchPerMinute: 600 });
     expect(config).toMatchObject({ defaultStateDir: '.candidate-lookup', logLevel: 'info' });
-    expect(config.environments).toEqual([{ name: 'sandbox', label: 'Sandbox', upstream: { kind: 'sandbox' } }]);
+    expect(config.environments).toEqual([
+      { name: 'sandbox', label: 'Sandbox', upstream: { kind: 'sandbox' }, supportFields: ['rejectionReason', 'resubmitHint'] },
+    ]);
   });
 
   it('LOG_FORMAT: unset leaves the choice to stdout, pretty or json is taken, anything else is refused', () => {

@@ -150,8 +150,15 @@ describe('reply templates', () => {
     for (const status of ['incomplete', 'waiting', 'inreview', 'review_requested', 'approved', 'rejected']) {
       expect(replyFor(DEFAULT_REPLIES, status, {}).reply).toMatch(/\w/);
     }
-    expect(replyFor(DEFAULT_REPLIES, 'blocked', {})).toEqual({ reply: null, note: 'Do not disclose the reason; escalate to compliance.' });
-    expect(replyFor(DEFAULT_REPLIES, 'mystery', {}).reply).toBe(DEFAULT_REPLIES['*']!.reply);
+    expect(replyFor(DEFAULT_REPLIES, 'blocked', {})).toEqual({
+      template: 'blocked',
+      reply: null,
+      note: 'Do not disclose the reason; escalate to compliance.',
+    });
+    expect(replyFor(DEFAULT_REPLIES, 'mystery', { refId: 'r1' })).toEqual({
+      template: '*',
+      reply: DEFAULT_REPLIES['*']!.reply!.replace('{refId}', 'r1'),
+    });
   });
 
   it('replaces defaults per status from the file, filling placeholders', () => {
@@ -164,7 +171,10 @@ describe('reply templates', () => {
     expect(replyFor(templates, 'approved', { refId: 'x1', since: '3 Nov' }).reply).toBe('Approved on 3 Nov for x1.');
     expect(replyFor(templates, 'blocked', {}).note).toBe('Call compliance.');
     expect(replyFor(templates, 'waiting', {}).reply).toBeNull();
-    expect(replyFor(templates, 'inreview', {})).toEqual(DEFAULT_REPLIES.inreview);
+    expect(replyFor(templates, 'inreview', { refId: 'r1', since: '3 Nov' })).toEqual({
+      template: 'inreview',
+      reply: DEFAULT_REPLIES.inreview!.reply!.replace('{refId}', 'r1').replace('{since}', '3 Nov'),
+    });
   });
 
   it.each([

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cleanId, describeRemoved, isIdList, looksLikeRecordId, splitIdList } from '../../src/kyc/view/id-input.ts';
+import { looksLikeRecordId } from '../../src/kyc/contract/lookup.ts';
+import { cleanId, describeRemoved, isIdList, splitIdList } from '../../src/kyc/view/id-input.ts';
 import { parseAppLink, splitEnvironmentPath, environmentPath } from '../../src/app/routes.ts';
 
 describe('cleanId', () => {
@@ -51,8 +52,22 @@ describe('splitIdList', () => {
     ['\u200ba\u200b\nb', ['a', 'b']],
   ])('splits %j', (text, ids) => expect(splitIdList(text).ids).toEqual(ids));
 
+  it.each([
+    ['Wang Xiuying\nKwame Mensah', ['Wang Xiuying', 'Kwame Mensah']],
+    ['a, b\r\nc;d\n', ['a, b', 'c;d']],
+    ['  spaced id  \n\n second ', ['spaced id', 'second']],
+    ['one\rtwo', ['one', 'two']],
+  ])('reads text with line breaks as one id per line, spaces inside a line kept: %j', (text, ids) => {
+    expect(splitIdList(text)).toMatchObject({ ids, rule: 'lines' });
+  });
+
+  it('splits only a single line at commas, semicolons, tabs and spaces, and says so', () => {
+    expect(splitIdList('a b,c')).toMatchObject({ ids: ['a', 'b', 'c'], rule: 'separators' });
+    expect(splitIdList('a b\n').rule).toBe('lines');
+  });
+
   it('keeps the first of repeated ids, in input order, and counts the repeats', () => {
-    expect(splitIdList('b\na\nb\nc\na')).toEqual({ ids: ['b', 'a', 'c'], duplicates: 2, removed: [] });
+    expect(splitIdList('b\na\nb\nc\na')).toEqual({ ids: ['b', 'a', 'c'], duplicates: 2, removed: [], rule: 'lines' });
   });
 
   it('reports invisible characters removed from the ids', () => {

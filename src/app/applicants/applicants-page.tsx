@@ -10,7 +10,8 @@ import { useNow } from '../ui/use-now.ts';
 import { ApplicantsTable, Paging } from './applicants-table.tsx';
 import { QUEUE_TABS, QueueTabs, tabKey } from './applicants-tabs.tsx';
 import { type QueueLocation, queueHref, readQueueLocation } from './queue-location.ts';
-import { QueueError, QueueNotOffered, QueueSkeleton } from './queue-states.tsx';
+import { QueueError, QueueNotOffered, QueueOrderNote, QueueSkeleton, RefusedFiltersNote } from './queue-states.tsx';
+import { statusInfo } from '../../kyc/contract/status.ts';
 import { useQueue } from './use-queue.ts';
 import { useLiveQueue } from './live-queue.ts';
 
@@ -20,6 +21,8 @@ const EMPTY: Record<string, string> = {
   inreview: 'No candidates are in review.',
   approved: 'No candidates are approved.',
 };
+const emptyText = (filter: ApplicantFilter | undefined) =>
+  EMPTY[tabKey(filter)] ?? `No candidates have the status “${statusInfo(filter ?? '').label}”.`;
 
 type HrefOf = (location: QueueLocation) => string;
 
@@ -38,7 +41,8 @@ export function ApplicantsPage() {
     document.title = 'Applicants · Candidate Lookup';
   }, []);
 
-  if (error?.code === 'applicants_unavailable') {
+  // The list itself is missing (a documented filter, or All, refused); another filter refused is only that tab.
+  if (error?.code === 'applicants_unavailable' && !queue.refused.some((tab) => tab.filter === filter)) {
     return (
       <div className="space-y-5">
         <QueueHeader />
@@ -52,12 +56,15 @@ export function ApplicantsPage() {
       <QueueHeader fetchedAt={queue.current ? queue.list.dataUpdatedAt : undefined} fetching={queue.fetching} onRefresh={queue.refresh} />
       <div className="space-y-4">
         <QueueTabs
+          tabs={queue.tabs}
           active={filter}
           counts={queue.counts}
+          overSla={queue.overSla}
           panelId={panelId}
           idPrefix={idPrefix}
           onSelect={(next) => navigate(hrefOf({ filter: next, page: 1 }))}
         />
+        <RefusedFiltersNote refused={queue.refused} />
         <div role="tabpanel" id={panelId} aria-labelledby={`${idPrefix}-${tabKey(filter)}`} className="space-y-3">
           <QueuePanel queue={queue} filter={filter} page={page} environment={environment} hrefOf={hrefOf} changed={changed} />
         </div>
@@ -83,16 +90,28 @@ function QueuePanel({
   changed: ReadonlySet<string>;
 }) {
   const { list, error } = queue;
+  // Only a filter the service refused reaches here with this code (the page says so for the list as a whole).
+  if (error?.code === 'applicants_unavailable') {
+    return (
+      <Card as="p" tone="dashed" className="text-sm" data-testid="filter-refused">
+        {error.message}
+      </Card>
+    );
+  }
   if (error) return <QueueError error={error} onRetry={() => void list.refetch()} retrying={list.isFetching} />;
   if (!list.data) return <QueueSkeleton />;
+  const label = QUEUE_TABS.find((tab) => tab.filter === filter)!.label;
   if (list.data.records.length === 0) return <EmptyPage total={list.data.total} filter={filter} page={page} hrefOf={hrefOf} />;
   return (
-    <div className={cn(list.isPlaceholderData && 'opacity-60')} aria-busy={list.isPlaceholderData}>
+    <div className={cn('space-y-3', list.isPlaceholderData && 'opacity-60')} aria-busy={list.isPlaceholderData}>
+      <QueueOrderNote order={list.data.order} />
       <ApplicantsTable
         environment={environment}
         records={list.data.records}
         changed={changed}
-        caption={`${QUEUE_TABS.find((tab) => tab.filter === filter)!.label} candidates, page ${page}`}
+        filter={filter}
+        slaHours={list.data.slaHours}
+        caption={`${label} candidates, page ${page}`}
       />
       <div className="mt-3">
         <Paging
@@ -142,7 +161,7 @@ function EmptyPage({ total, filter, page, hrefOf }: { total: number; filter: App
   if (total === 0) {
     return (
       <Card as="p" tone="dashed" className="text-sm">
-        {EMPTY[tabKey(filter)]}
+        {emptyText(filter)}
       </Card>
     );
   }

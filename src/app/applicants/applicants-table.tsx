@@ -1,11 +1,16 @@
+import type { ReactNode } from 'react';
 import { Link } from '../navigation.tsx';
-import type { Applicant } from '../../kyc/contract/applicants.ts';
+import { AGE_ORDERED_FILTERS, type Applicant, type ApplicantFilter } from '../../kyc/contract/applicants.ts';
+import { statusInfo } from '../../kyc/contract/status.ts';
+import { formatAge, formatDateTime, type ZoneMode } from '../../kyc/view/time.ts';
 import { candidatePath, environmentPath } from '../routes.ts';
 import { buttonClass } from '../ui/button.tsx';
 import { Card } from '../ui/card.tsx';
 import { cn } from '../ui/cn.ts';
 import { LongText } from '../ui/long-text.tsx';
 import { StatusBadge } from '../ui/status-badge.tsx';
+import { useNow } from '../ui/use-now.ts';
+import { useZoneMode } from '../ui/zone-mode.ts';
 
 const ID_LIMIT = 64;
 
@@ -16,12 +21,22 @@ export function applicantLink(applicant: Applicant, environment?: string): strin
   return undefined;
 }
 
-/** One page of the queue: the listed fields, each row opening its candidate. */
+/** The "since" column's heading: the date that matches the tab, or each row's own on All. */
+export function sinceHeading(filter: ApplicantFilter | undefined): string {
+  return filter ? `${statusInfo(filter).label} since` : 'Since';
+}
+
+/**
+ * One page of the queue: the status chip, since when (with the age, and the SLA flag), refId, recordId and
+ * archived. The whole row opens its candidate: its id is a real link, stretched over the row.
+ */
 export function ApplicantsTable({
   records,
   caption,
   environment,
   changed,
+  filter,
+  slaHours,
 }: {
   records: Applicant[];
   caption: string;
@@ -29,28 +44,28 @@ export function ApplicantsTable({
   changed?: ReadonlySet<string>;
   /** The queue's environment: rows open candidates in it. */
   environment: string | undefined;
+  filter: ApplicantFilter | undefined;
+  /** Rows of a queue status waiting longer are flagged. */
+  slaHours?: number | undefined;
 }) {
+  const now = useNow();
+  const zone = useZoneMode();
+  const heading = (text: string) => (
+    <th scope="col" className="px-4 py-2">
+      {text}
+    </th>
+  );
   return (
     <Card padding="none" className="overflow-x-auto">
-      <table className="w-full min-w-[44rem] text-left text-sm">
+      <table data-stack className="w-full text-left text-sm sm:min-w-[44rem]">
         <caption className="sr-only">{caption}</caption>
         <thead className="border-b border-slate-200 bg-slate-50 text-xs font-semibold tracking-wide text-slate-600 uppercase">
           <tr>
-            <th scope="col" className="px-4 py-2">
-              refId
-            </th>
-            <th scope="col" className="px-4 py-2">
-              recordId
-            </th>
-            <th scope="col" className="px-4 py-2">
-              blockPassID
-            </th>
-            <th scope="col" className="px-4 py-2">
-              Status
-            </th>
-            <th scope="col" className="px-4 py-2">
-              Archived
-            </th>
+            {heading('Status')}
+            {heading(sinceHeading(filter))}
+            {heading('refId')}
+            {heading('recordId')}
+            {heading('Archived')}
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">
@@ -60,6 +75,8 @@ export function ApplicantsTable({
               applicant={applicant}
               environment={environment}
               highlighted={Boolean(changed && [applicant.refId, applicant.recordId].some((id) => id && changed.has(id)))}
+              since={<SinceCell applicant={applicant} now={now.getTime()} zone={zone} slaHours={slaHours} />}
+              sinceLabel={sinceHeading(filter)}
             />
           ))}
         </tbody>
@@ -79,18 +96,62 @@ function rowKeys(records: Applicant[]): Array<[string, Applicant]> {
   });
 }
 
+/** Whether a row has waited longer than the SLA: only statuses a reviewer works through, with a known date. */
+export function isOverSla(applicant: Applicant, now: number, slaHours: number | undefined): boolean {
+  if (slaHours === undefined || !applicant.since || !AGE_ORDERED_FILTERS.some((status) => status === applicant.status)) return false;
+  return now - Date.parse(applicant.since) > slaHours * 3_600_000;
+}
+
+function SinceCell({
+  applicant,
+  now,
+  zone,
+  slaHours,
+}: {
+  applicant: Applicant;
+  now: number;
+  zone: ZoneMode;
+  slaHours: number | undefined;
+}) {
+  if (!applicant.since) return <span className="text-slate-500 italic">not known yet</span>;
+  const date = new Date(applicant.since);
+  return (
+    <div className="space-y-0.5">
+      <time dateTime={date.toISOString()} className="block text-slate-800">
+        {formatDateTime(date, { zone })}
+      </time>
+      <div className="flex flex-wrap items-center gap-2">
+        <span className="font-medium text-slate-900 tabular-nums" data-age>
+          {formatAge(now - date.getTime())}
+        </span>
+        {isOverSla(applicant, now, slaHours) && (
+          <span className="rounded bg-red-50 px-1.5 py-0.5 text-xs font-semibold text-red-800 ring-1 ring-red-200" data-over-sla>
+            <span aria-hidden="true">⚠ </span>
+            Over SLA
+          </span>
+        )}
+      </div>
+    </div>
+  );
+}
+
 function ApplicantRow({
   applicant,
   environment,
   highlighted,
+  since,
+  sinceLabel,
 }: {
   applicant: Applicant;
   environment: string | undefined;
   highlighted: boolean;
+  since: ReactNode;
+  /** The since column's name, which a stacked row (on a phone) shows beside its value. */
+  sinceLabel: string;
 }) {
   const href = applicantLink(applicant, environment);
   const linkOn = applicant.recordId ? 'recordId' : 'refId';
-  const cell = (field: 'refId' | 'recordId' | 'blockPassID') => {
+  const cell = (field: 'refId' | 'recordId') => {
     const value = applicant[field];
     if (!value) {
       return <span className="text-slate-500 italic">{field === 'refId' ? 'none assigned' : 'not given'}</span>;
@@ -104,7 +165,8 @@ function ApplicantRow({
       return (
         <Link
           to={href}
-          className="rounded text-blue-800 underline decoration-blue-300 underline-offset-2 hover:decoration-blue-700 focus-ring-offset"
+          // The link is stretched over the whole row (the row is its containing block): a click anywhere opens it.
+          className="rounded text-blue-800 underline decoration-blue-300 underline-offset-2 after:absolute after:inset-0 after:content-[''] hover:decoration-blue-700 focus-ring-offset"
           data-open={field}
         >
           {text}
@@ -118,18 +180,26 @@ function ApplicantRow({
       data-changed={highlighted || undefined}
       // Fades back as the highlight ends; with reduced motion it simply goes.
       className={cn(
-        'align-top transition-colors duration-1000 motion-reduce:transition-none',
+        'relative align-top transition-colors duration-1000 motion-reduce:transition-none',
         highlighted ? 'bg-amber-100' : 'hover:bg-slate-50',
       )}
     >
-      <td className="max-w-72 px-4 py-2">{cell('refId')}</td>
-      <td className="max-w-72 px-4 py-2">{cell('recordId')}</td>
-      <td className="max-w-72 px-4 py-2">{cell('blockPassID')}</td>
       <td className="px-4 py-2">
         <StatusBadge status={applicant.status} size="sm" />
         {highlighted && <span className="sr-only"> (just updated)</span>}
       </td>
-      <td className="px-4 py-2">{applicant.isArchived ? 'Yes' : 'No'}</td>
+      <td className="px-4 py-2" data-label={sinceLabel}>
+        {since}
+      </td>
+      <td className="max-w-72 px-4 py-2" data-label="refId">
+        {cell('refId')}
+      </td>
+      <td className="max-w-72 px-4 py-2" data-label="recordId">
+        {cell('recordId')}
+      </td>
+      <td className="px-4 py-2" data-label="Archived">
+        {applicant.isArchived ? 'Yes' : 'No'}
+      </td>
     </tr>
   );
 }

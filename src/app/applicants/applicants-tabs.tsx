@@ -1,6 +1,7 @@
 import { useRef, type KeyboardEvent } from 'react';
 import { cn } from '../ui/cn.ts';
-import type { ApplicantFilter } from '../../kyc/contract/applicants.ts';
+import { APPLICANT_FILTERS, type ApplicantFilter } from '../../kyc/contract/applicants.ts';
+import { statusInfo } from '../../kyc/contract/status.ts';
 
 export interface QueueTab {
   /** Undefined: all candidates. */
@@ -8,11 +9,10 @@ export interface QueueTab {
   label: string;
 }
 
+/** All, then every status the service may be asked for, in the order a reviewer works (documented ones first). */
 export const QUEUE_TABS: readonly QueueTab[] = [
   { filter: undefined, label: 'All' },
-  { filter: 'waiting', label: 'Waiting' },
-  { filter: 'inreview', label: 'In review' },
-  { filter: 'approved', label: 'Approved' },
+  ...APPLICANT_FILTERS.map((filter) => ({ filter, label: statusInfo(filter).label })),
 ];
 
 export const tabKey = (filter: ApplicantFilter | undefined) => filter ?? 'all';
@@ -22,58 +22,61 @@ export type TabCount = number | 'loading' | 'unavailable';
 
 /**
  * The queue's status tabs (ARIA tabs with manual activation: arrows, Home and End move the focus, Enter
- * or Space opens the tab, because opening one asks the service for a page).
+ * or Space opens the tab, because opening one asks the service for a page). Each says how many
+ * candidates it has and, where there is an SLA, how many are over it.
  */
 export function QueueTabs({
+  tabs,
   active,
   counts,
+  overSla,
   panelId,
   idPrefix,
   onSelect,
 }: {
+  /** The tabs offered: those the service refuses are left out. */
+  tabs: readonly QueueTab[];
   active: ApplicantFilter | undefined;
   counts: Record<string, TabCount>;
+  overSla: Record<string, number | undefined>;
   panelId: string;
   idPrefix: string;
   onSelect: (filter: ApplicantFilter | undefined) => void;
 }) {
-  const tabs = useRef<Array<HTMLButtonElement | null>>([]);
+  const buttons = useRef<Array<HTMLButtonElement | null>>([]);
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    const current = tabs.current.indexOf(document.activeElement as HTMLButtonElement);
+    const current = buttons.current.indexOf(document.activeElement as HTMLButtonElement);
     if (current === -1) return;
-    const last = QUEUE_TABS.length - 1;
-    const next =
-      event.key === 'ArrowRight'
-        ? (current + 1) % QUEUE_TABS.length
-        : event.key === 'ArrowLeft'
-          ? (current + last) % QUEUE_TABS.length
-          : event.key === 'Home'
-            ? 0
-            : event.key === 'End'
-              ? last
-              : undefined;
+    const last = tabs.length - 1;
+    const moves: Record<string, number> = {
+      ArrowRight: (current + 1) % tabs.length,
+      ArrowLeft: (current + last) % tabs.length,
+      Home: 0,
+      End: last,
+    };
+    const next = moves[event.key];
     if (next === undefined) return;
     event.preventDefault();
-    tabs.current[next]?.focus();
+    buttons.current[next]?.focus();
   };
   return (
     <div role="tablist" aria-label="Candidates by status" className="flex flex-wrap gap-1 border-b border-slate-200" onKeyDown={onKeyDown}>
-      {QUEUE_TABS.map((tab, index) => {
+      {tabs.map((tab, index) => {
         const selected = tab.filter === active;
-        const count = counts[tabKey(tab.filter)] ?? 'loading';
+        const key = tabKey(tab.filter);
         return (
           <button
-            key={tabKey(tab.filter)}
+            key={key}
             ref={(element) => {
-              tabs.current[index] = element;
+              buttons.current[index] = element;
             }}
             type="button"
             role="tab"
-            id={`${idPrefix}-${tabKey(tab.filter)}`}
+            id={`${idPrefix}-${key}`}
             aria-selected={selected}
             aria-controls={selected ? panelId : undefined}
             tabIndex={selected ? 0 : -1}
-            data-tab={tabKey(tab.filter)}
+            data-tab={key}
             onClick={() => onSelect(tab.filter)}
             className={cn(
               '-mb-px inline-flex items-center gap-2 rounded-t-md border-b-2 px-3 py-2 text-sm font-medium focus-ring-offset',
@@ -81,11 +84,23 @@ export function QueueTabs({
             )}
           >
             {tab.label}
-            <TabCountBadge count={count} selected={selected} />
+            <TabCountBadge count={counts[key] ?? 'loading'} selected={selected} />
+            <OverSlaBadge over={overSla[key]} />
           </button>
         );
       })}
     </div>
+  );
+}
+
+/** "⚠ 3 over SLA": the icon and the words, not the colour alone. */
+function OverSlaBadge({ over }: { over: number | undefined }) {
+  if (!over) return null;
+  return (
+    <span className="rounded-full bg-red-50 px-2 py-0.5 text-xs font-medium text-red-800 ring-1 ring-red-200" data-over-sla={over}>
+      <span aria-hidden="true">⚠ </span>
+      {over.toLocaleString()} over SLA
+    </span>
   );
 }
 

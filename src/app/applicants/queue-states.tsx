@@ -3,6 +3,8 @@ import { Button, buttonClass } from '../ui/button.tsx';
 import { Card } from '../ui/card.tsx';
 import { ScrollRegion } from '../ui/scroll-region.tsx';
 import type { ApiError, ErrorCode } from '../api/api-error.ts';
+import type { QueueOrder } from '../../kyc/contract/applicants.ts';
+import type { QueueTab } from './applicants-tabs.tsx';
 
 const TITLES: Partial<Record<ErrorCode, string>> = {
   unauthenticated: 'Your session has ended',
@@ -65,5 +67,41 @@ export function QueueNotOffered({ homeHref }: { homeHref: string }) {
         Look a candidate up
       </Link>
     </Card>
+  );
+}
+
+/**
+ * How the tab is ordered: by age across the whole list ("340 of 1000 known" while the index fills, the
+ * rest in the service's order), or the service's order when the tab is over the index's bound.
+ */
+export function QueueOrderNote({ order }: { order: QueueOrder | undefined }) {
+  if (!order) return null;
+  let text: string;
+  if (order.by === 'service') {
+    // queueIndexMax 0 turns the order by age off.
+    text = !order.over
+      ? "In the KYC service's order."
+      : `In the KYC service's order: this tab has more than ${order.over.toLocaleString()} candidates, too many to order by age.`;
+  } else if (order.known >= order.of) {
+    text = 'Ordered by age: oldest first.';
+  } else {
+    text = `Ordered by age: ${order.known.toLocaleString()} of ${order.of.toLocaleString()} known, oldest first; the others follow in the KYC service's order while their dates are looked up.`;
+  }
+  return (
+    <p className="text-sm text-slate-700" data-testid="queue-order" data-order={order.by}>
+      {text}
+    </p>
+  );
+}
+
+/** The filters the service refused: their tabs are not offered, and the page says so. */
+export function RefusedFiltersNote({ refused }: { refused: readonly QueueTab[] }) {
+  if (refused.length === 0) return null;
+  const names = refused.map((tab) => tab.label);
+  const list = names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+  return (
+    <p role="note" className="text-sm text-slate-600" data-testid="refused-filters">
+      This KYC service does not offer the {list} {names.length === 1 ? 'filter' : 'filters'}: those candidates are listed under All.
+    </p>
   );
 }

@@ -2,7 +2,7 @@ import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
 import { useLocation } from '../navigation.tsx';
 import { MAX_BATCH_IDS } from '../../kyc/contract/batch.ts';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
-import { describeRemoved, splitIdList } from '../../kyc/view/id-input.ts';
+import { describeRemoved, type IdList, splitIdList } from '../../kyc/view/id-input.ts';
 import { useEnvironmentPath } from '../environment/use-environment.ts';
 import type { BatchHandOver } from '../routes.ts';
 import { KindPicker } from '../ui/kind-picker.tsx';
@@ -10,7 +10,7 @@ import { Button } from '../ui/button.tsx';
 import { Card } from '../ui/card.tsx';
 import { BatchActions } from './batch-actions.tsx';
 import { BatchTable } from './batch-table.tsx';
-import { useBatch } from './use-batch.ts';
+import { type BatchState, rowsToRetry, useBatch } from './use-batch.ts';
 
 function handOverOf(state: unknown): BatchHandOver['batch'] | undefined {
   const batch = (state as Partial<BatchHandOver> | null)?.batch;
@@ -19,13 +19,13 @@ function handOverOf(state: unknown): BatchHandOver['batch'] | undefined {
 
 /** `/batch`: up to 500 ids at status level, for every role; rows stream in as they finish. */
 export function BatchPage() {
-  const { environment } = useEnvironmentPath();
+  const { environment, to } = useEnvironmentPath();
   const location = useLocation();
   const handedOver = handOverOf(location.state);
   const [kind, setKind] = useState<LookupKind>(handedOver?.kind ?? 'refId');
   const [text, setText] = useState(handedOver ? handedOver.ids.join('\n') : '');
   const [problem, setProblem] = useState<string>();
-  const { state, start, cancel } = useBatch(environment);
+  const { state, start, cancel, retry } = useBatch(environment);
   const list = useMemo(() => splitIdList(text), [text]);
   const textId = useId();
   const hintId = useId();
@@ -44,7 +44,6 @@ export function BatchPage() {
 
   const running = state.phase === 'running';
   const lines = state.ids.map((id, index) => ({ id, row: state.rows[index] }));
-  const removed = describeRemoved(list.removed);
   return (
     <div className="space-y-5">
       <Card as="section" padding="lg" aria-labelledby="batch-heading">
@@ -52,8 +51,8 @@ export function BatchPage() {
           Batch status lookup
         </h1>
         <p className="mt-1 mb-4 text-sm text-slate-600">
-          Up to {MAX_BATCH_IDS} ids, one per line (commas, spaces or tabs work too). Every id is looked up at status level: status, since
-          when, submissions and the other id.
+          Up to {MAX_BATCH_IDS} ids, one per line (a single line is split at commas, spaces or tabs). Every id is looked up at status level:
+          status, since when, submissions and the other id. A refId that is not found and looks like a recordId is tried as one.
         </p>
         <form onSubmit={submit} noValidate className="space-y-3">
           <KindPicker kind={kind} onChange={setKind} name="batch-kind" />
@@ -71,12 +70,7 @@ export function BatchPage() {
             aria-invalid={problem ? true : undefined}
             className="block w-full rounded-md border border-slate-300 bg-white px-3 py-2 font-mono text-sm text-slate-900 focus-visible:border-blue-600 focus-ring"
           />
-          <p id={hintId} className="text-sm text-slate-600">
-            {list.ids.length} {list.ids.length === 1 ? 'id' : 'ids'}
-            {list.duplicates > 0 && `, ${list.duplicates} repeated ${list.duplicates === 1 ? 'one' : 'ones'} left out`}
-            {removed && `; removed ${removed}`}
-            {list.ids.length > MAX_BATCH_IDS && ` (at most ${MAX_BATCH_IDS})`}
-          </p>
+          <ListHint id={hintId} list={list} />
           {problem && (
             <p role="alert" className="text-sm font-medium text-red-700">
               {problem}
@@ -94,21 +88,43 @@ export function BatchPage() {
           </div>
         </form>
       </Card>
-      {state.phase !== 'idle' && <BatchProgress state={state} />}
+      {state.phase !== 'idle' && <BatchProgress state={state} onRetry={retry} />}
       {state.ids.length > 0 && (
         <>
           <BatchActions lines={lines} kind={state.kind} />
-          <BatchTable lines={lines} kind={state.kind} pending={running ? 'Looking up…' : 'Not looked up'} />
+          <BatchTable lines={lines} kind={state.kind} pending={running ? 'Looking up…' : 'Not looked up'} to={to} />
         </>
       )}
     </div>
   );
 }
 
-function BatchProgress({ state }: { state: ReturnType<typeof useBatch>['state'] }) {
+/** How many ids the box holds, and by which rule the text was split: the user sees at once whether a line with spaces stayed whole. */
+function ListHint({ id, list }: { id: string; list: IdList }) {
+  const removed = describeRemoved(list.removed);
+  const count = list.ids.length;
+  const rule =
+    count === 0
+      ? ''
+      : list.rule === 'lines'
+        ? ', one per line (spaces inside a line are part of its id)'
+        : ', split at commas, spaces and tabs';
+  return (
+    <p id={id} data-testid="batch-hint" className="text-sm text-slate-600">
+      {count} {count === 1 ? 'id' : 'ids'}
+      {rule}
+      {list.duplicates > 0 && `, ${list.duplicates} repeated ${list.duplicates === 1 ? 'one' : 'ones'} left out`}
+      {removed && `; removed ${removed}`}
+      {count > MAX_BATCH_IDS && ` (at most ${MAX_BATCH_IDS})`}
+    </p>
+  );
+}
+
+function BatchProgress({ state, onRetry }: { state: BatchState; onRetry: () => void }) {
   const total = state.ids.length;
   const found = state.rows.filter((row) => row?.ok).length;
   const failed = state.done - found;
+  const retryable = (state.phase === 'stopped' || state.phase === 'failed') && rowsToRetry(state).length;
   return (
     <div className="space-y-2">
       <div className="flex flex-wrap items-center gap-3">
@@ -123,15 +139,30 @@ function BatchProgress({ state }: { state: ReturnType<typeof useBatch>['state'] 
       {state.pausedFor !== undefined && state.phase === 'running' && (
         <p className="text-sm text-amber-900">The KYC service asked to slow down: the batch waits {state.pausedFor} s, then goes on.</p>
       )}
-      <p role="status" className="text-sm text-slate-700">
-        {state.phase === 'finished'
-          ? `Done: ${found} found, ${failed} not found or failed.`
-          : state.phase === 'cancelled'
-            ? `Cancelled after ${state.done} of ${total}: the rest were not looked up.`
-            : state.phase === 'failed'
-              ? state.problem
-              : ''}
-      </p>
+      <div className="flex flex-wrap items-center gap-3">
+        <p role="status" className="text-sm text-slate-700">
+          {outcomeText(state, found, failed)}
+        </p>
+        {retryable ? (
+          <Button variant="secondary" onClick={onRetry}>
+            Retry the {retryable} left
+          </Button>
+        ) : null}
+      </div>
     </div>
   );
+}
+
+/** What the batch came to, once it is no longer running. */
+function outcomeText(state: BatchState, found: number, failed: number): string {
+  const total = state.ids.length;
+  if (state.phase === 'finished') return `Done: ${found} found, ${failed} not found or failed.`;
+  if (state.phase === 'cancelled') return `Cancelled after ${state.done} of ${total}: the rest were not looked up.`;
+  if (state.phase === 'failed') return state.problem ?? 'The batch failed.';
+  if (state.phase === 'stopped' && state.stop) {
+    const { inARow, notLookedUp, message } = state.stop;
+    const ids = notLookedUp === 1 ? '1 id was' : `${notLookedUp} ids were`;
+    return `Stopped after ${inARow} lookups in a row failed: ${message} ${ids} not looked up; Retry goes on from there.`;
+  }
+  return '';
 }

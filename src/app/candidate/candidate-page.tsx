@@ -2,15 +2,14 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useLocation, navigate } from '../navigation.tsx';
 import { archivesOnExtract } from '../../kyc/contract/archiving.ts';
-import type { LookupKind } from '../../kyc/contract/lookup.ts';
-import { looksLikeRecordId } from '../../kyc/view/id-input.ts';
+import { type LookupKind, triesAsRecordId } from '../../kyc/contract/lookup.ts';
 import { splitSummaryFields } from '../../kyc/view/summary-fields.ts';
 import { ApiError, asApiError } from '../api/api-error.ts';
 import { useEnvironment } from '../environment/use-environment.ts';
 import { metaQueries } from '../meta/meta-query.ts';
 import { HandOffBar, PrintHeader } from '../handoff/hand-off-bar.tsx';
 import { rememberLookup } from '../recent/recent-lookups.ts';
-import { candidatePath, parseCandidatePath } from '../routes.ts';
+import { candidatePath, type LookupNote, lookupNoteOf, parseCandidatePath } from '../routes.ts';
 import { sessionQueries } from '../session/session-query.ts';
 import { ArchiveWarning } from './archive-warning.tsx';
 import { candidateQueries, progressKeyOf } from './candidate-queries.ts';
@@ -24,19 +23,6 @@ import { Freshness, StatusChangeBanner, useStatusChange } from './freshness.tsx'
 import { serverClockOf } from '../api/server-clock.ts';
 import { LiveStatusLine, useLiveStatus, useShownRecord } from './live-status.tsx';
 import { SimulateControls } from './simulate-controls.tsx';
-
-/** What the search box and the automatic retry tell the candidate page through the history entry. */
-export interface LookupNote {
-  /** What was removed from a pasted id, e.g. "1 zero-width space". */
-  cleaned?: string;
-  /** This recordId was tried because no candidate has it as refId. */
-  triedAsRefId?: boolean;
-}
-
-function noteOf(state: unknown): LookupNote {
-  const note = (state ?? {}) as LookupNote;
-  return { cleaned: typeof note.cleaned === 'string' ? note.cleaned : undefined, triedAsRefId: note.triedAsRefId === true };
-}
 
 /** `/candidates/<kind>/<id>`: reads the route, looks the candidate up, shows the record or what went wrong. */
 export function CandidatePage() {
@@ -55,7 +41,7 @@ export function CandidatePage() {
 function useCandidateLookup(kind: LookupKind, id: string) {
   const { environment, info, meta, to } = useEnvironment();
   const location = useLocation();
-  const note = noteOf(location.state);
+  const note = lookupNoteOf(location.state);
   const session = useQuery(sessionQueries.current()).data;
   const query = useQuery(candidateQueries.lookup(kind, id, environment));
   const progress = useDownloadProgress(progressKeyOf(kind, id, environment));
@@ -67,9 +53,8 @@ function useCandidateLookup(kind: LookupKind, id: string) {
   const refused = query.error instanceof ApiError && query.error.code === 'archiving_key';
   const status = query.data?.status;
   const changedTo = useStatusChange(environment, kind, id, status ?? '');
-  // A 24-hex id typed as a refId is most likely a recordId: tried once as one, automatically.
-  const retryAsRecordId =
-    query.error instanceof ApiError && query.error.code === 'not_found' && kind === 'refId' && looksLikeRecordId(id) && !note.triedAsRefId;
+  // A 24-hex id typed as a refId is most likely a recordId: tried once as one, automatically (the batch's rule too).
+  const retryAsRecordId = query.error instanceof ApiError && triesAsRecordId(kind, id, query.error.code) && !note.triedAsRefId;
 
   useEffect(() => {
     // No name or id in the title: titles end up in browser history and window lists.
@@ -142,11 +127,12 @@ function CandidateLookup({ kind, id }: { kind: LookupKind; id: string }) {
   );
 }
 
-/** What happened to the id on its way here: cleaned of invisible characters, or tried as a recordId. */
+/** What happened to the id on its way here: read from a dashboard link, cleaned of invisible characters, or tried as a recordId. */
 function LookupNotes({ note, kind, id }: { note: LookupNote; kind: LookupKind; id: string }) {
-  if (!note.cleaned && !note.triedAsRefId) return null;
+  if (!note.cleaned && !note.triedAsRefId && !note.dashboard) return null;
   return (
     <div role="status" className="space-y-1 rounded-md border border-slate-300 bg-white px-4 py-2 text-sm text-slate-700 print:hidden">
+      {note.dashboard && <p>{note.dashboard}</p>}
       {note.cleaned && <p>Removed from the pasted id: {note.cleaned}.</p>}
       {note.triedAsRefId && kind === 'recordId' && (
         <p>

@@ -21,31 +21,41 @@ import { PictureGallery } from './picture-gallery.tsx';
 import { picturePartsOf } from '../api/picture-parts.ts';
 import { RestOfRecord, usePendingRecord } from './rest-of-record.tsx';
 import { StatusTimeline } from './status-timeline.tsx';
+import { SupportFieldsCard } from './support-fields-card.tsx';
 
 /** The candidate page's sections, from the parsed record and nothing else. */
 export function CandidateView({ record }: { record: CandidateRecord }) {
   const now = useNow();
   const role = useQuery(sessionQueries.current()).data?.role;
   const pending = usePendingRecord(record);
-  const statusOnly = isStatusLevel(record) && !pending;
+  // A support user's answer is the status level, with the environment's support fields at most (never in parts).
+  const support = role === 'support';
+  const statusOnly = support || (isStatusLevel(record) && !pending);
   const identities = record.identities;
   const sorted = identities ? sortAttributes(identities) : undefined;
   const name = candidatePersonName(record);
   const owner = name?.full ?? 'the candidate';
   // The environment's meta is already loaded by the header: no second request.
-  const summaryFields = useEnvironment().meta?.summaryFields;
+  const meta = useEnvironment().meta;
+  const summaryFields = meta?.summaryFields;
+  const supportFields = support ? meta?.supportFields : undefined;
   const otherFields = splitSummaryFields(record.customFields, summaryFields).rest;
 
   return (
     <RevealScope>
       <div className="space-y-5">
         <CandidateHeader record={record} />
-        <DecisionSummary record={record} now={now} summaryFields={summaryFields} />
+        <DecisionSummary record={record} now={now} summaryFields={support ? [] : summaryFields} />
+        {supportFields && supportFields.length > 0 && (
+          <SupportFieldsCard record={record} fields={supportFields} archivingKey={meta?.archivingKey} />
+        )}
         {statusOnly ? (
           <Notice>
-            {role === 'support'
-              ? 'Support users see status only: identity data, custom fields and certificates are not included.'
-              : 'This API key returns status only: identity data, custom fields and certificates are not included.'}
+            {!support
+              ? 'This API key returns status only: identity data, custom fields and certificates are not included.'
+              : supportFields?.length
+                ? "Support users see status only, and the service's notes above: identity data, other custom fields and certificates are not included."
+                : 'Support users see status only: identity data, custom fields and certificates are not included.'}
           </Notice>
         ) : pending ? (
           <RestOfRecord state={pending} />
@@ -55,11 +65,12 @@ export function CandidateView({ record }: { record: CandidateRecord }) {
         <div className={`grid gap-5 ${identities || record.certs ? 'lg:grid-cols-3' : 'max-w-2xl'}`}>
           <div className="min-w-0 space-y-5">
             <StatusTimeline record={record} now={now} />
-            {record.customFields && (otherFields.length > 0 || Object.keys(record.customFields).length === 0) && (
+            {record.customFields && !support && (otherFields.length > 0 || Object.keys(record.customFields).length === 0) && (
               <CustomFields fields={Object.fromEntries(otherFields)} />
             )}
           </div>
-          <div className="min-w-0 space-y-5 lg:col-span-2">
+          {/* On paper the pictures come after every fact (print:order-last), each at most half a page. */}
+          <div className="flex min-w-0 flex-col gap-5 lg:col-span-2">
             {identities && (
               <div className="grid gap-5 md:grid-cols-2">
                 <IdentityCard identities={identities} now={now} familyFirst={name?.familyFirst} />
@@ -75,7 +86,9 @@ export function CandidateView({ record }: { record: CandidateRecord }) {
               </div>
             )}
             {sorted && sorted.pictures.length > 0 && (
-              <PictureGallery pictures={sorted.pictures} owner={owner} parts={picturePartsOf(record)} />
+              <div className="min-w-0 print:order-last">
+                <PictureGallery pictures={sorted.pictures} owner={owner} parts={picturePartsOf(record)} />
+              </div>
             )}
             {identities && sorted?.pictures.length === 0 && (
               <Notice>No pictures in this response: the candidate has none, or the API key excludes them.</Notice>

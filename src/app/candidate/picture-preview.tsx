@@ -233,7 +233,8 @@ function Thumbnail({
       />
       {mask.hidden && (
         <span className="absolute inset-x-0 bottom-2 mx-auto w-fit rounded bg-white/90 px-2 py-0.5 text-xs font-medium text-slate-900">
-          Masked: click or focus to show
+          <span className="print:hidden">Masked: click or focus to show</span>
+          <span className="hidden print:inline">{label}: masked</span>
         </span>
       )}
     </button>

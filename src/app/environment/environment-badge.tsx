@@ -1,5 +1,6 @@
-import type { ApiMeta, EnvironmentTone } from '../../kyc/contract/api.ts';
+import type { ApiMeta, EnvironmentInfo, EnvironmentTone } from '../../kyc/contract/api.ts';
 import { navigate } from '../navigation.tsx';
+import { environmentPath, HOME_PATH, type LookupDraft, parseCandidatePath } from '../routes.ts';
 import { cn } from '../ui/cn.ts';
 import { environmentBadgeText } from './use-environment.ts';
 
@@ -10,16 +11,48 @@ const TONE_CLASSES: Record<EnvironmentTone, string> = {
   neutral: 'border-slate-300 bg-slate-100 text-slate-800',
 };
 
+/** The header's top edge in the same family, so that a screenshot of any page shows which environment it came from. */
+const EDGE_CLASSES: Record<EnvironmentTone, string> = {
+  danger: 'border-t-4 border-t-red-600',
+  warning: 'border-t-4 border-t-amber-500',
+  neutral: '',
+};
+
+/** The environment's tone as the badge and the header show it: the sandbox keeps its own look. */
+export function toneOf(info: EnvironmentInfo | undefined): EnvironmentTone | 'sandbox' {
+  if (info?.upstream === 'sandbox') return 'sandbox';
+  return info?.tone ?? 'neutral';
+}
+
+/** The header's edge for the environment shown (none for the sandbox and a neutral one). */
+export function environmentEdgeClass(info: EnvironmentInfo | undefined): string {
+  const tone = toneOf(info);
+  return tone === 'sandbox' ? '' : EDGE_CLASSES[tone];
+}
+
 /**
- * The header always names the environment the page looks up in; with several, it switches between
- * them, keeping the page (a candidate is looked up again in the other environment).
+ * Where switching to the environment `name` goes: the same page there, but from a candidate page the
+ * other environment's home page with the id in the box, looked up only when the user presses Enter (a
+ * candidate looked up by surprise in production is a lookup nobody meant, and an audit line).
  */
+function switchTo(name: string, path: string): void {
+  const route = parseCandidatePath(path);
+  if (route?.id !== undefined) {
+    const draft: LookupDraft = { draft: { kind: route.kind, id: route.id } };
+    navigate(environmentPath(name, HOME_PATH), { state: draft });
+  } else {
+    navigate(`/e/${encodeURIComponent(name)}${path === '/' ? '' : path}`);
+  }
+}
+
+/** The header always names the environment the page looks up in; with several, it switches between them. */
 export function EnvironmentControl({ meta, path }: { meta: ApiMeta; path: string }) {
   const info = meta.environment;
   const sandbox = info.upstream === 'sandbox';
   const badge = (
     <span
       data-testid="environment-badge"
+      data-tone={toneOf(info)}
       title={
         sandbox
           ? 'Made-up sample candidates from the embedded sandbox upstream, not real people.'
@@ -43,7 +76,7 @@ export function EnvironmentControl({ meta, path }: { meta: ApiMeta; path: string
       <select
         id="environment-switcher"
         value={meta.allowed ? info.name : ''}
-        onChange={(event) => navigate(`/e/${encodeURIComponent(event.target.value)}${path === '/' ? '' : path}`)}
+        onChange={(event) => switchTo(event.target.value, path)}
         className="rounded-md border border-slate-300 bg-white px-2 py-1 text-sm text-slate-800 focus-ring print:hidden"
       >
         {!meta.allowed && <option value="">Choose an environment</option>}

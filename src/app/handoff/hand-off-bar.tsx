@@ -1,16 +1,18 @@
 import { useEffect, useRef, useState } from 'react';
 import type { EnvironmentInfo, Role } from '../../kyc/contract/api.ts';
-import { currentStatusDate } from '../../kyc/contract/batch.ts';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import { type ReplyTemplate, replyFor } from '../../kyc/contract/replies.ts';
 import type { CandidateRecord } from '../../kyc/contract/schema.ts';
 import { candidateSummary } from '../../kyc/view/summary.ts';
 import type { CustomFieldValue } from '../../kyc/view/summary-fields.ts';
-import { formatDateTime } from '../../kyc/view/time.ts';
+import { statusInfo } from '../../kyc/contract/status.ts';
+import { formatDateTime, type ZoneMode } from '../../kyc/view/time.ts';
+import { buildTimeline } from '../../kyc/view/timeline.ts';
 import { environmentBadgeText } from '../environment/use-environment.ts';
 import { useZoneMode } from '../ui/zone-mode.ts';
 import { Button } from '../ui/button.tsx';
 import { CopyAction } from './copy-action.tsx';
+import { ReplyAction } from './reply-editor.tsx';
 import { recordExport } from './record-export.ts';
 
 export interface HandOffProps {
@@ -41,12 +43,15 @@ export function dashboardLink(template: string | undefined, record: CandidateRec
 export function HandOffBar(props: HandOffProps) {
   const { record, kind, id, environment, info, role } = props;
   const zone = useZoneMode();
-  const exported = (what: 'summary' | 'reply' | 'print', options?: { keepalive: boolean }) =>
-    recordExport(environment, { what, kind, id }, options);
+  const exported = (what: 'summary' | 'reply' | 'print', options?: { keepalive: boolean }, template?: string) =>
+    recordExport(environment, { what, kind, id, ...(template ? { template } : {}) }, options);
   const reply = replyFor(props.replyTemplates, record.status, {
     refId: record.refId,
     recordId: record.recordId,
-    since: sinceForCustomer(record),
+    status: statusInfo(record.status).label,
+    since: sinceForCustomer(record, zone),
+    // A support user's answer holds the environment's support fields only (none for a compliance user's reply, who has none).
+    ...(role === 'support' && record.customFields ? { fields: record.customFields } : {}),
   });
   const dashboard = dashboardLink(info.dashboardUrl, record);
   // A print's line is sent as the dialog opens, and must arrive even if the page is closed or left from it.
@@ -71,7 +76,7 @@ export function HandOffBar(props: HandOffProps) {
           }
         />
         {role === 'support' && reply.reply !== null && (
-          <CopyAction label="Copy reply" doneLabel="Reply copied" record={() => exported('reply')} text={() => reply.reply ?? ''} />
+          <ReplyAction reply={reply} record={(template) => exported('reply', undefined, template)} />
         )}
         <Button variant="secondary" onClick={() => window.print()}>
           Print
@@ -97,10 +102,14 @@ export function HandOffBar(props: HandOffProps) {
   );
 }
 
-/** The date of the current status as a customer reads it: the date only, in words. */
-function sinceForCustomer(record: CandidateRecord): string | undefined {
-  const since = currentStatusDate(record);
-  return since ? new Intl.DateTimeFormat(undefined, { dateStyle: 'long' }).format(new Date(since)) : undefined;
+/**
+ * The date of the current status as a customer reads it: the date only, in words, in the zone the page
+ * shows (the UTC switch), and the same moment the page's "since" shows (the timeline's current step).
+ */
+export function sinceForCustomer(record: CandidateRecord, zone: ZoneMode): string | undefined {
+  const since = buildTimeline(record).steps.find((step) => step.current)?.at;
+  if (!since) return undefined;
+  return new Intl.DateTimeFormat(undefined, { dateStyle: 'long', ...(zone === 'utc' ? { timeZone: 'UTC' } : {}) }).format(since);
 }
 
 /**

@@ -1,19 +1,23 @@
 import { type UseQueryResult, useQuery } from '@tanstack/react-query';
-import { type ReactNode, Suspense, useEffect } from 'react';
+import { type ReactNode, Suspense, useEffect, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { Link, useLocation, navigate } from '../navigation.tsx';
 import type { ApiMeta, SessionInfo } from '../../kyc/contract/api.ts';
 import { ApiError } from '../api/api-error.ts';
-import { EnvironmentControl } from '../environment/environment-badge.tsx';
+import { EnvironmentControl, environmentEdgeClass, toneOf } from '../environment/environment-badge.tsx';
 import { useEnvironment } from '../environment/use-environment.ts';
 import { LookupForm } from '../lookup/lookup-form.tsx';
+import { OPEN_SEARCH_EVENT } from '../lookup/use-search-shortcut.ts';
+import { KeyboardHelp } from './keyboard-help.tsx';
 import { metaQueries } from '../meta/meta-query.ts';
 import { PrivacyMaskProvider, PrivacyMaskToggle } from '../preferences/privacy-mask.tsx';
 import { TimeZoneProvider, TimeZoneToggle } from '../preferences/time-zone.tsx';
 import { keepRecentLookupsFor } from '../recent/recent-lookups.ts';
-import { BATCH_PATH, parseCandidatePath, QUEUE_PATH, signInRefusalOf } from '../routes.ts';
+import { BATCH_PATH, lookupNoteOf, parseCandidatePath, QUEUE_PATH, signInRefusalOf } from '../routes.ts';
 import { SessionBadge } from '../session/session-badge.tsx';
 import { sessionQueries } from '../session/session-query.ts';
 import { Card } from '../ui/card.tsx';
+import { cn } from '../ui/cn.ts';
 import { lazyNamed } from '../ui/lazy-named.ts';
 import { LiveIndicator, NotificationsMenu } from '../live/live-header.tsx';
 import { useLiveStream } from '../live/live-stream.ts';
@@ -59,6 +63,7 @@ export function AppShell({ children }: { children: ReactNode }) {
             Skip to content
           </a>
           <AppHeader session={session.data} signedIn={signedIn} environment={environment} />
+          <KeyboardHelp signedIn={signedIn} />
           <main id="main" className="mx-auto max-w-7xl px-4 py-6 sm:px-6 print:max-w-none print:p-0">
             <Suspense fallback={null}>
               <MainContent session={session} meta={meta} refusal={signInRefusalOf(path)} returnTo={pathname}>
@@ -82,7 +87,14 @@ function useMaskDefault(environment: string | undefined, signedIn: boolean): boo
   return data ? (data.privacyMaskDefault ?? false) : undefined;
 }
 
-/** The product, the environment, the page links, (away from home) a lookup form, the view toggles and the user. */
+/** The header's two panels on a phone: the lookup form and the menu of view toggles, each behind a button. */
+type HeaderPanel = 'search' | 'menu' | undefined;
+
+/**
+ * The product, the environment, the page links, (away from home) a lookup form, the view toggles and the
+ * user. On a phone (below `sm`) the form and the toggles fold behind two buttons, so the header keeps to
+ * one or two rows: a quarter of the screen at most.
+ */
 function AppHeader({
   session,
   signedIn,
@@ -93,15 +105,35 @@ function AppHeader({
   environment: ReturnType<typeof useEnvironment>;
 }) {
   const route = parseCandidatePath(path);
-  const current = route?.id !== undefined ? { kind: route.kind, id: route.id } : undefined;
+  // After the automatic recordId fallback the switch goes back to the kind the user chose, refId: the next id typed is one.
+  const fellBack = lookupNoteOf(useLocation().state).triedAsRefId;
+  const current = route?.id !== undefined ? { kind: fellBack ? 'refId' : route.kind, id: route.id } : undefined;
+  const [panel, setPanel] = useHeaderPanel(path);
+  const searchable = signedIn && path !== '/';
+  const toggle = (which: Exclude<HeaderPanel, undefined>) => setPanel(panel === which ? undefined : which);
   return (
-    <header className="border-b border-slate-200 bg-white print:hidden">
-      <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-6 gap-y-3 px-4 py-3 sm:px-6">
+    <header
+      data-environment-tone={meta ? toneOf(meta.environment) : undefined}
+      className={cn('border-b border-slate-200 bg-white print:hidden', environmentEdgeClass(meta?.environment))}
+    >
+      <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-6 gap-y-2 px-4 py-2 sm:gap-y-3 sm:px-6 sm:py-3">
         <Link to={to('/')} className="flex items-center gap-2 rounded font-semibold text-slate-900 focus-ring">
           <img src="/favicon.svg" alt="" className="size-6" />
           Candidate Lookup
         </Link>
         {meta && <EnvironmentControl meta={meta} path={path} />}
+        {session && (
+          <div className="ml-auto flex items-center gap-2 sm:hidden">
+            {searchable && (
+              <PanelButton open={panel === 'search'} controls={SEARCH_PANEL} onClick={() => toggle('search')}>
+                Search
+              </PanelButton>
+            )}
+            <PanelButton open={panel === 'menu'} controls={MENU_PANEL} onClick={() => toggle('menu')}>
+              Menu
+            </PanelButton>
+          </div>
+        )}
         {signedIn && (
           <nav aria-label="Main" className="flex items-center gap-4">
             {PAGES.map(([page, label]) => (
@@ -109,20 +141,23 @@ function AppHeader({
                 key={page}
                 to={to(page)}
                 aria-current={path === page ? 'page' : undefined}
-                className="rounded px-1 text-sm font-medium text-slate-700 underline-offset-4 hover:text-slate-900 hover:underline focus-ring aria-[current=page]:text-blue-800 aria-[current=page]:underline"
+                className="rounded px-1 text-sm font-medium text-slate-700 underline-offset-4 max-sm:inline-flex max-sm:min-h-11 max-sm:items-center hover:text-slate-900 hover:underline focus-ring aria-[current=page]:text-blue-800 aria-[current=page]:underline"
               >
                 {label}
               </Link>
             ))}
           </nav>
         )}
-        {signedIn && path !== '/' && (
-          <div className="min-w-0 flex-1 basis-96">
+        {searchable && (
+          <div id={SEARCH_PANEL} className={`${panel === 'search' ? '' : 'max-sm:hidden'} min-w-0 flex-1 basis-96`}>
             {/* A new form for each page shown: the box and the toggle follow it (after "Try as recordId", after Back). */}
             <LookupForm key={current ? `${current.kind}:${current.id}` : path} compact current={current} />
           </div>
         )}
-        <div className="ml-auto flex flex-wrap items-center gap-2">
+        <div
+          id={MENU_PANEL}
+          className={`${panel === 'menu' ? 'flex' : 'max-sm:hidden'} w-full flex-wrap items-center gap-2 sm:ml-auto sm:flex sm:w-auto`}
+        >
           {signedIn && (
             <>
               {meta && <LiveIndicator info={meta.environment} />}
@@ -135,6 +170,31 @@ function AppHeader({
         </div>
       </div>
     </header>
+  );
+}
+
+const SEARCH_PANEL = 'header-search';
+const MENU_PANEL = 'header-menu';
+
+/** Which panel is open; none after going to another page, and the search panel when a shortcut asks for the box. */
+function useHeaderPanel(path: string): [HeaderPanel, (panel: HeaderPanel) => void] {
+  const [panel, setPanel] = useState<HeaderPanel>();
+  useEffect(() => {
+    if (path) setPanel(undefined);
+  }, [path]);
+  useEffect(() => {
+    const open = () => flushSync(() => setPanel('search'));
+    window.addEventListener(OPEN_SEARCH_EVENT, open);
+    return () => window.removeEventListener(OPEN_SEARCH_EVENT, open);
+  }, []);
+  return [panel, setPanel];
+}
+
+function PanelButton({ open, controls, onClick, children }: { open: boolean; controls: string; onClick: () => void; children: ReactNode }) {
+  return (
+    <button type="button" aria-expanded={open} aria-controls={controls} onClick={onClick} className={toggleClass}>
+      {children}
+    </button>
   );
 }
 

@@ -1,8 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { useEnvironmentPath } from '../environment/use-environment.ts';
+import { useEnvironment } from '../environment/use-environment.ts';
+import { useLocation } from '../navigation.tsx';
 import { metaQueries } from '../meta/meta-query.ts';
 import { RecentLookups } from '../recent/recent-list.tsx';
+import { lookupDraftOf } from '../routes.ts';
 import { sessionQueries } from '../session/session-query.ts';
 import { Card } from '../ui/card.tsx';
 import { ArchivingKeyBanner } from './archiving-key-banner.tsx';
@@ -10,7 +12,9 @@ import { LookupForm } from './lookup-form.tsx';
 import { SampleList } from './sample-list.tsx';
 
 export function HomePage() {
-  const { environment } = useEnvironmentPath();
+  const { environment, info } = useEnvironment();
+  // Switched here from a candidate page: its id waits in the box until Enter.
+  const draft = lookupDraftOf(useLocation().state);
   // Fresh enough to show a key found to archive after extract since this page was last opened.
   const meta = useQuery({ ...metaQueries.current(environment), staleTime: 60_000 });
   const role = useQuery(sessionQueries.current()).data?.role;
@@ -27,7 +31,13 @@ export function HomePage() {
           By <strong>refId</strong> (your own user id, what support agents usually have) or by <strong>recordId</strong> (the KYC record's
           id). Press <kbd className="rounded border border-slate-300 px-1 font-mono text-xs">/</kbd> anywhere to come back to this box.
         </p>
-        <LookupForm autoFocus />
+        {draft && (
+          <p role="status" className="mb-3 rounded-md border border-slate-300 bg-slate-50 px-3 py-2 text-sm text-slate-800">
+            Switched to {info ? `the ${info.label} environment` : 'another environment'}: press Enter to look up {draft.kind}{' '}
+            <code className="font-mono break-all">{draft.id}</code> here.
+          </p>
+        )}
+        <LookupForm autoFocus current={draft} key={draft ? `${draft.kind}:${draft.id}` : 'empty'} />
         <RecentLookups />
       </Card>
       {meta.data?.samples && meta.data.samples.length > 0 && <SampleList samples={meta.data.samples} namesHidden={role === 'support'} />}

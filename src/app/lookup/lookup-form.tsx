@@ -19,15 +19,16 @@ export interface LookupFormProps {
 
 /**
  * Look up by refId (what support agents have) or by recordId. Pasted text is cleaned of invisible
- * characters (and says so), a link of this app gives its id, a list offers a batch lookup instead.
+ * characters (and says so), a link of this app or of the service's dashboard gives its id, a list offers
+ * a batch lookup instead.
  */
 export function LookupForm({ compact = false, autoFocus = false, current }: LookupFormProps) {
   const form = useLookupForm(current);
-  const { kind, problem, cleaned, linkEnvironment, list } = form;
+  const { kind, problem, cleaned, linkEnvironment, notice, list } = form;
   const ids = { input: useId(), error: useId(), note: useId() };
   useSearchShortcut(form.input);
 
-  const describedBy = [problem && ids.error, cleaned && ids.note].filter(Boolean).join(' ') || undefined;
+  const describedBy = [problem && ids.error, (cleaned || notice) && ids.note].filter(Boolean).join(' ') || undefined;
   return (
     <search aria-label="Look up a candidate" className={compact ? 'block w-full' : 'block space-y-3'}>
       <form onSubmit={form.submit} noValidate>
@@ -45,8 +46,9 @@ export function LookupForm({ compact = false, autoFocus = false, current }: Look
             {problem}
           </p>
         )}
-        {(cleaned || linkEnvironment) && (
+        {(cleaned || linkEnvironment || notice) && (
           <p id={ids.note} role="status" className="mt-1 text-sm text-slate-700">
+            {notice}
             {cleaned && `Removed from the pasted id: ${cleaned}.`}
             {linkEnvironment && ` Taken from a link to the ${linkEnvironment} environment.`}
           </p>

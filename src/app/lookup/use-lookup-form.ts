@@ -2,54 +2,44 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type ClipboardEvent, type FormEvent, useRef, useState } from 'react';
 import { navigate } from '../navigation.tsx';
 import { checkId, type LookupKind } from '../../kyc/contract/lookup.ts';
+import { parseDashboardLink } from '../../kyc/view/dashboard-link.ts';
 import { cleanId, describeRemoved, type IdList } from '../../kyc/view/id-input.ts';
 import { type CandidatePageModule, loadCandidatePage, loadedCandidatePage } from '../candidate/page-load.ts';
-import { useEnvironmentPath } from '../environment/use-environment.ts';
-import { candidatePath, environmentPath } from '../routes.ts';
+import { useEnvironment } from '../environment/use-environment.ts';
+import { candidatePath, environmentPath, type LookupNote } from '../routes.ts';
+import { type DashboardLookup, dashboardLookup } from './dashboard-lookup.ts';
 import { interpretPaste } from './paste.ts';
+
+type Here = ReturnType<typeof useEnvironment>;
+
+/** The page's environment as a dashboard link is matched against it. */
+const matchedIn = (here: Here) => ({ environment: here.environment, info: here.info, environments: here.meta?.environments ?? [] });
 
 /**
  * The search box's state and rules: what is typed or pasted (cleaned, and said so), a pasted link's
- * kind and environment, a pasted list held for a batch, and the lookup it leads to.
+ * kind and environment (a link of this app, or of the service's dashboard), a pasted list held for a
+ * batch, and the lookup it leads to.
  */
 export function useLookupForm(current: { kind: LookupKind; id: string } | undefined) {
-  const here = useEnvironmentPath();
+  const here = useEnvironment();
   const [kind, setKind] = useState<LookupKind>(current?.kind ?? 'refId');
   const [value, setValue] = useState(current?.id ?? '');
   const [problem, setProblem] = useState<string>();
   const [cleaned, setCleaned] = useState<string>();
   const [linkEnvironment, setLinkEnvironment] = useState<string>();
+  const [dashboard, setDashboard] = useState<DashboardLookup>();
   const [list, setList] = useState<IdList>();
   const input = useRef<HTMLInputElement>(null);
-  const environment = linkEnvironment ?? here.environment;
+  const environment = dashboard ? dashboard.environment : (linkEnvironment ?? here.environment);
 
-  const submit = useSubmit({ kind, value, cleaned, environment }, setProblem);
+  const submit = useSubmit({ kind, value, cleaned, environment, dashboard, here }, setProblem);
 
-  const onPaste = (event: ClipboardEvent<HTMLInputElement>) => {
-    const text = event.clipboardData.getData('text/plain');
-    if (!text) return;
-    event.preventDefault();
-    setProblem(undefined);
-    const pasted = interpretPaste(text);
-    if (pasted.type === 'list') return setList(pasted.list);
-    setList(undefined);
-    if (pasted.type === 'link') {
-      setKind(pasted.link.kind);
-      setValue(pasted.link.id);
-      setLinkEnvironment(pasted.link.environment);
-      setCleaned(undefined);
-      return;
-    }
-    const box = event.currentTarget;
-    const { next, caret } = pastedOver(box, value, pasted.id);
-    setValue(next);
-    setCleaned(pasted.removed);
-    requestAnimationFrame(() => box.setSelectionRange(caret, caret));
-  };
+  const onPaste = pasteHandler(value, here, { setProblem, setDashboard, setList, setKind, setValue, setLinkEnvironment, setCleaned });
 
   const type = (text: string) => {
     setValue(text);
     setCleaned(undefined);
+    setDashboard(undefined);
   };
 
   const clear = () => {
@@ -65,13 +55,19 @@ export function useLookupForm(current: { kind: LookupKind; id: string } | undefi
     dismissList();
     setValue(id);
   };
+  const choose = (chosen: LookupKind) => {
+    setKind(chosen);
+    setDashboard(undefined);
+  };
+  const notice = dashboard?.note;
   return {
     kind,
-    setKind,
+    setKind: choose,
     value,
     problem,
     cleaned,
     linkEnvironment,
+    notice,
     list,
     input,
     environment,
@@ -84,6 +80,50 @@ export function useLookupForm(current: { kind: LookupKind; id: string } | undefi
   };
 }
 
+interface PasteSetters {
+  setProblem(problem: string | undefined): void;
+  setDashboard(read: DashboardLookup | undefined): void;
+  setList(list: IdList | undefined): void;
+  setKind(kind: LookupKind): void;
+  setValue(value: string): void;
+  setLinkEnvironment(environment: string | undefined): void;
+  setCleaned(cleaned: string | undefined): void;
+}
+
+/** A paste into the box: a dashboard link or a link of this app gives its id, a list is held for a batch, an id is cleaned. */
+function pasteHandler(value: string, here: Here, set: PasteSetters) {
+  return (event: ClipboardEvent<HTMLInputElement>) => {
+    const text = event.clipboardData.getData('text/plain');
+    if (!text) return;
+    event.preventDefault();
+    set.setProblem(undefined);
+    set.setDashboard(undefined);
+    const pasted = interpretPaste(text);
+    if (pasted.type === 'list') return set.setList(pasted.list);
+    set.setList(undefined);
+    set.setCleaned(undefined);
+    if (pasted.type === 'dashboard') {
+      if (!pasted.link.ok) return set.setProblem(pasted.link.problem);
+      const read = dashboardLookup(pasted.link, matchedIn(here));
+      set.setKind('recordId');
+      set.setValue(read.id);
+      set.setDashboard(read);
+      return;
+    }
+    if (pasted.type === 'link') {
+      set.setKind(pasted.link.kind);
+      set.setValue(pasted.link.id);
+      set.setLinkEnvironment(pasted.link.environment);
+      return;
+    }
+    const box = event.currentTarget;
+    const { next, caret } = pastedOver(box, value, pasted.id);
+    set.setValue(next);
+    set.setCleaned(pasted.removed);
+    requestAnimationFrame(() => box.setSelectionRange(caret, caret));
+  };
+}
+
 /** The id pasted over the selection, as the browser would have done: the new text, and where the caret goes. */
 function pastedOver(box: HTMLInputElement, value: string, id: string): { next: string; caret: number } {
   const start = box.selectionStart ?? value.length;
@@ -91,15 +131,29 @@ function pastedOver(box: HTMLInputElement, value: string, id: string): { next: s
   return { next: value.slice(0, start) + id + value.slice(end), caret: start + id.length };
 }
 
-/** A lookup of the id as cleaned, or what is wrong with it; the note of what was cleaned goes with it. */
-function useSubmit(
-  { kind, value, cleaned, environment }: { kind: LookupKind; value: string; cleaned: string | undefined; environment: string | undefined },
-  setProblem: (problem: string | undefined) => void,
-) {
+interface SubmitInput {
+  kind: LookupKind;
+  value: string;
+  cleaned: string | undefined;
+  environment: string | undefined;
+  dashboard: DashboardLookup | undefined;
+  here: Here;
+}
+
+/**
+ * A lookup of the id as cleaned, or what is wrong with it; the notes of what was cleaned or read go
+ * with it. A dashboard link that reached the box without a paste (typed, dropped) is read here.
+ */
+function useSubmit(input: SubmitInput, setProblem: (problem: string | undefined) => void) {
   const queryClient = useQueryClient();
   return (event: FormEvent) => {
     event.preventDefault();
-    const { id, removed } = cleanId(value);
+    const typedLink = parseDashboardLink(input.value);
+    if (typedLink && !typedLink.ok) return setProblem(typedLink.problem);
+    const read = typedLink?.ok ? dashboardLookup(typedLink, matchedIn(input.here)) : input.dashboard;
+    const kind = typedLink ? 'recordId' : input.kind;
+    const environment = typedLink ? read!.environment : input.environment;
+    const { id, removed } = typedLink ? { id: read!.id, removed: [] } : cleanId(input.value);
     const check = checkId(id);
     if (!check.ok) return setProblem(id === '' ? `Enter a ${kind} to look up.` : check.message);
     setProblem(undefined);
@@ -108,7 +162,8 @@ function useSubmit(
     const page = loadedCandidatePage();
     if (page) start(page);
     else void loadCandidatePage().then(start, () => {});
-    const note = [cleaned, describeRemoved(removed)].filter(Boolean).join(', ') || undefined;
-    navigate(environmentPath(environment, candidatePath(kind, id)), { state: note ? { cleaned: note } : null });
+    const cleanedNote = [input.cleaned, describeRemoved(removed)].filter(Boolean).join(', ') || undefined;
+    const note: LookupNote = { ...(cleanedNote ? { cleaned: cleanedNote } : {}), ...(read ? { dashboard: read.note } : {}) };
+    navigate(environmentPath(environment, candidatePath(kind, id)), { state: Object.keys(note).length > 0 ? note : null });
   };
 }

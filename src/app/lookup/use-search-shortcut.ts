@@ -1,11 +1,18 @@
 import { type RefObject, useEffect } from 'react';
 
-function isTypingTarget(element: Element | null): boolean {
+/** The keys that go to the search box, as the keyboard help lists them. */
+export const SEARCH_SHORTCUTS = ['/', 'Ctrl+K', '⌘K'] as const;
+
+/** Focus is where a key types: a text field, a list box, editable content. */
+export function isTypingTarget(element: Element | null): boolean {
   if (!(element instanceof HTMLElement)) return false;
   if (element.isContentEditable) return true;
   if (element instanceof HTMLTextAreaElement || element instanceof HTMLSelectElement) return true;
   return element instanceof HTMLInputElement && !['radio', 'checkbox', 'button', 'submit', 'reset'].includes(element.type);
 }
+
+/** Asks the header to show its search panel (folded away on a phone) before this returns, so that the box can take focus. */
+export const OPEN_SEARCH_EVENT = 'candidate-lookup:open-search';
 
 /**
  * `/` (when not typing elsewhere) and Ctrl+K or Cmd+K (always) move focus to the search box, from
@@ -23,6 +30,8 @@ export function useSearchShortcut(input: RefObject<HTMLInputElement | null>): vo
       const box = input.current;
       if (!box) return;
       event.preventDefault();
+      // The header shows a folded search panel at once (flushSync), so the box can take focus now.
+      if (box.checkVisibility && !box.checkVisibility()) window.dispatchEvent(new Event(OPEN_SEARCH_EVENT));
       if (document.activeElement === box) box.select();
       else box.focus();
     };

@@ -144,9 +144,14 @@ export function Masked({
     >
       {item.hidden ? (
         <>
-          <span aria-hidden="true">••••••</span>
-          <span aria-hidden="true" className="text-xs">
+          <span aria-hidden="true" className="print:hidden">
+            ••••••
+          </span>
+          <span aria-hidden="true" className="text-xs print:hidden">
             hidden
+          </span>
+          <span aria-hidden="true" className="hidden print:inline">
+            masked
           </span>
         </>
       ) : (

@@ -1,4 +1,4 @@
-import { useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
+import { useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { ZoneMode } from '../../kyc/view/time.ts';
 import { ZoneContext } from '../ui/zone-mode.ts';
 
@@ -7,6 +7,9 @@ import { ZoneContext } from '../ui/zone-mode.ts';
  * localStorage: it is a display preference, never candidate data (the only thing this app stores).
  */
 const STORAGE_KEY = 'candidate-lookup:time-zone';
+
+/** Every time on the page in the other zone at once: the keyboard's way to what a time's tooltip shows. */
+export const UTC_SHORTCUT = 'Alt+Shift+U';
 
 function storedZone(): ZoneMode {
   try {
@@ -26,6 +29,16 @@ export function TimeZoneProvider({ children }: { children: ReactNode }) {
       // Storage can be disabled; the choice then lasts for this page.
     }
   }, []);
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.altKey && event.shiftKey && !event.ctrlKey && !event.metaKey && event.code === 'KeyU') {
+        event.preventDefault();
+        setZone(zone === 'utc' ? 'local' : 'utc');
+      }
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [zone, setZone]);
   const value = useMemo(() => ({ zone, setZone }), [zone, setZone]);
   return <ZoneContext value={value}>{children}</ZoneContext>;
 }
@@ -36,11 +49,12 @@ export function TimeZoneToggle({ className = '' }: { className?: string }) {
     <button
       type="button"
       aria-pressed={zone === 'utc'}
+      aria-keyshortcuts={UTC_SHORTCUT}
       onClick={() => setZone(zone === 'utc' ? 'local' : 'utc')}
       title={
         zone === 'utc'
-          ? 'Times are shown in UTC. Press to show them in your time zone.'
-          : 'Times are shown in your time zone. Press to show them in UTC.'
+          ? `Times are shown in UTC. Press to show them in your time zone. Shortcut: ${UTC_SHORTCUT}.`
+          : `Times are shown in your time zone. Press to show them in UTC. Shortcut: ${UTC_SHORTCUT}.`
       }
       className={className}
     >

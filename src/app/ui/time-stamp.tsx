@@ -4,8 +4,9 @@ import { useZoneMode } from './zone-mode.ts';
 
 /**
  * A moment with its zone, in the zone the reader chose (theirs or UTC), the other zone shown on hover
- * and on keyboard focus, and optionally how long ago it was (in calendar days of the zone shown, as
- * every relative time: `formatRelative`).
+ * (and read out as its description), and optionally how long ago it was (in calendar days of the zone
+ * shown, as every relative time: `formatRelative`). No Tab stop of its own: a page holds dozens, and
+ * keyboard users get the other zone for every time at once from the header's UTC switch (Alt+Shift+U).
  */
 export function TimeStamp({ date, now, seconds = false }: { date: Date; now?: Date; seconds?: boolean }) {
   const zone = useZoneMode();
@@ -15,18 +16,17 @@ export function TimeStamp({ date, now, seconds = false }: { date: Date; now?: Da
     <span className="text-sm text-slate-700">
       <span className="group relative inline-block">
         <time
-          // biome-ignore lint/a11y/noNoninteractiveTabindex: keyboard users reach the time to read it in the other zone, as hover shows it.
-          tabIndex={0}
           dateTime={date.toISOString()}
           aria-describedby={id}
           className="cursor-help rounded underline decoration-slate-400 decoration-dotted underline-offset-2 focus-ring-offset"
         >
           {formatDateTime(date, { zone, seconds })}
         </time>
+        {/* display: none until shown, not just invisible: an invisible tooltip still takes room, and near a phone's right edge the page scrolled sideways. */}
         <span
           id={id}
           role="tooltip"
-          className="pointer-events-none invisible absolute top-full left-0 z-20 mt-1 rounded bg-slate-900 px-2 py-1 text-xs whitespace-nowrap text-white shadow group-focus-within:visible group-hover:visible"
+          className="pointer-events-none absolute top-full left-0 z-20 mt-1 hidden rounded bg-slate-900 px-2 py-1 text-xs whitespace-nowrap text-white shadow group-hover:block"
         >
           {other === 'utc' ? 'In UTC: ' : 'In your time zone: '}
           {formatDateTime(date, { zone: other, seconds })}

@@ -124,6 +124,11 @@ export const apiMetaSchema = z.object({
   /** Once this environment's key was seen to archive after extract. */
   archivingKey: z.optional(archivingKeySchema),
   summaryFields: z.optional(z.array(z.string())),
+  /**
+   * The custom fields support users see beside the status (supportFields in CONFIG_FILE): their lookups
+   * answer these too, unless the key archives after extract (`archivingKey`), when they are not fetched.
+   */
+  supportFields: z.optional(z.array(z.string())),
   /** PRIVACY_MASK_DEFAULT=on: pages open with pictures blurred and contact details masked. */
   privacyMaskDefault: z.optional(z.boolean()),
   /** This environment has a webhook secret, so the service's webhooks update its pages (issue 22); false: "live updates off". */
@@ -137,5 +142,7 @@ export const exportRequestSchema = z.object({
   what: z.enum(EXPORT_KINDS),
   kind: z.enum(LOOKUP_KINDS),
   id: z.string().check(z.minLength(1), z.maxLength(1024)),
+  /** A reply's template: the status it is for, or `*` (the fallback). Never the reply's text. */
+  template: z.optional(z.string().check(z.regex(/^(\*|[a-z_]{1,40})$/))),
 });
 export type ExportRequest = z.infer<typeof exportRequestSchema>;

@@ -7,9 +7,22 @@ import { z } from './zod.ts';
  * which passes on status-level fields only.
  */
 
-/** The documented filters. Without one the service lists every candidate, whatever its status. */
-export const APPLICANT_FILTERS = ['waiting', 'inreview', 'approved'] as const;
+/**
+ * The filters asked of the service: the documented ones (`waiting`, `inreview`, `approved`) and the other
+ * statuses, which a service may or may not accept (one it refuses is not offered: `filter_not_offered`).
+ * Without one the service lists every candidate, whatever its status.
+ */
+export const APPLICANT_FILTERS = ['waiting', 'inreview', 'review_requested', 'approved', 'rejected', 'blocked', 'incomplete'] as const;
 export type ApplicantFilter = (typeof APPLICANT_FILTERS)[number];
+/** The filters the service documents: always offered. */
+export const DOCUMENTED_FILTERS: readonly ApplicantFilter[] = ['waiting', 'inreview', 'approved'];
+/** The statuses reviewers work through: ordered by age, oldest first (the queue index knows their dates). */
+export const AGE_ORDERED_FILTERS: readonly ApplicantFilter[] = ['waiting', 'inreview', 'review_requested'];
+
+/** The record's date of a status: `review_requested` -> `reviewRequestedDate` (schema.ts's STATUS_DATE_FIELDS rule). */
+export function statusDateField(status: string): string {
+  return `${status.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase())}Date`;
+}
 
 /** Rows per page in the viewer. */
 export const APPLICANTS_PAGE_SIZE = 50;
@@ -58,8 +71,21 @@ export const applicantSchema = z.object({
   recordId: z.optional(z.string()),
   refId: z.optional(z.string()),
   blockPassID: z.optional(z.string()),
+  /** Since when the candidate has its status (its `<status>Date`), when the queue index knows it. */
+  since: z.optional(z.string()),
 });
 export type Applicant = z.infer<typeof applicantSchema>;
+
+/**
+ * How the list is ordered: by age, oldest first, across the whole list (`known` of `of` candidates have a
+ * known date; the rest follow in the service's order), or the service's own order (`over`: more than
+ * `max` candidates, too many to order).
+ */
+export const queueOrderSchema = z.union([
+  z.object({ by: z.literal('age'), known: z.int().check(z.nonnegative()), of: z.int().check(z.nonnegative()) }),
+  z.object({ by: z.literal('service'), over: z.optional(z.int().check(z.nonnegative())) }),
+]);
+export type QueueOrder = z.infer<typeof queueOrderSchema>;
 
 export const applicantsPageSchema = z.object({
   status: z.literal('success'),
@@ -68,6 +94,10 @@ export const applicantsPageSchema = z.object({
     total: z.int().check(z.nonnegative()),
     skip: z.int().check(z.nonnegative()),
     limit: z.int().check(z.positive()),
+    order: z.optional(queueOrderSchema),
+    /** The environment's SLA in hours (none: no SLA), and how many of the whole list are over it, where known. */
+    slaHours: z.optional(z.number().check(z.positive())),
+    overSla: z.optional(z.int().check(z.nonnegative())),
   }),
 });
 export type ApplicantsPage = z.infer<typeof applicantsPageSchema>['data'];

@@ -30,6 +30,8 @@ export const batchFoundSchema = z.object({
   submitCount: z.optional(z.int()),
   refId: z.nullish(z.string()),
   recordId: z.nullish(z.string()),
+  /** Found as the other kind: a refId not known as one, tried as the recordId it looks like (triesAsRecordId). */
+  foundBy: z.optional(z.enum(LOOKUP_KINDS)),
 });
 
 export const batchFailedSchema = z.object({
@@ -40,12 +42,32 @@ export const batchFailedSchema = z.object({
   message: z.string(),
 });
 
+/**
+ * Failures that say the service could not be reached (or did not answer at all in time): after a few
+ * in a row a batch stops, and Retry looks these rows up again with the ones not looked up.
+ */
+export const UNREACHABLE_CODES: ReadonlySet<string> = new Set(['upstream_unreachable', 'upstream_timeout']);
+
 /** The batch pauses: the KYC service asked to wait (its 429 with Retry-After). */
 export const batchWaitSchema = z.object({ type: z.literal('wait'), seconds: z.number() });
 
+/**
+ * The batch stopped early: this many lookups in a row failed because the service could not be reached,
+ * so nothing more was started; the ids without a row were not looked up. Then `done`.
+ */
+export const batchStoppedSchema = z.object({
+  type: z.literal('stopped'),
+  code: z.enum(API_ERROR_CODES),
+  /** The last of those failures, as its row says it. */
+  message: z.string(),
+  inARow: z.int(),
+  notLookedUp: z.int(),
+});
+
+/** The end of the answer: rows found and rows failed (with a stop, the ids not looked up are in neither). */
 export const batchDoneSchema = z.object({ type: z.literal('done'), found: z.int(), failed: z.int() });
 
-export const batchEventSchema = z.union([batchFoundSchema, batchFailedSchema, batchWaitSchema, batchDoneSchema]);
+export const batchEventSchema = z.union([batchFoundSchema, batchFailedSchema, batchWaitSchema, batchStoppedSchema, batchDoneSchema]);
 export type BatchEvent = z.infer<typeof batchEventSchema>;
 export type BatchRow = z.infer<typeof batchFoundSchema> | z.infer<typeof batchFailedSchema>;
 

@@ -13,6 +13,19 @@ const CONTROL_CHARACTER = /[\p{Cc}\u2028\u2029]/u;
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+/** A recordId is 24 hexadecimal characters (a MongoDB ObjectId). */
+export function looksLikeRecordId(id: string): boolean {
+  return /^[0-9a-f]{24}$/i.test(id);
+}
+
+/**
+ * The one rule of the recordId fallback, for the search box and the batch alike: a refId the service
+ * does not know that has the form of a recordId is most likely a recordId, and is tried once as one.
+ */
+export function triesAsRecordId(kind: LookupKind, id: string, code: string): boolean {
+  return code === 'not_found' && kind === 'refId' && looksLikeRecordId(id);
+}
+
 export type IdCheck = { ok: true; id: string } | { ok: false; message: string };
 
 /**

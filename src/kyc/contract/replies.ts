@@ -1,8 +1,8 @@
 import { z } from './zod.ts';
 
 /**
- * Customer-facing replies per status, for support users' "Copy reply". Built-in neutral defaults;
- * `REPLY_TEMPLATES_FILE` replaces them per status. A reply of `null` means "do not reply": only the
+ * Customer-facing replies per status, for support users' "Copy reply". Built-in defaults;
+ * `replyTemplates` in CONFIG_FILE replaces them per status. A reply of `null` means "do not reply": only the
  * internal note is shown.
  */
 export interface ReplyTemplate {
@@ -11,44 +11,64 @@ export interface ReplyTemplate {
   note?: string;
 }
 
-/** Placeholders a template may use. Never names or identity data: a reply goes to whoever asks. */
-export const REPLY_PLACEHOLDERS = ['refId', 'recordId', 'since'] as const;
+/**
+ * Placeholders a template may use, beside `{field:<name>}` (a support field, supportFields in
+ * CONFIG_FILE). Never names or identity data: a reply goes to whoever asks.
+ */
+export const REPLY_PLACEHOLDERS = ['refId', 'recordId', 'status', 'since'] as const;
 
 /** `*` answers every status without its own template. */
 export const FALLBACK_STATUS = '*';
 
+/**
+ * The built-in replies, each saying what the candidate page says of that status (status.ts's
+ * descriptions): `incomplete` is checks still running, not a form to finish; `rejected` is a new
+ * submission, with the operator's reason and hint when the environment shows them to support users.
+ * Each sentence with a placeholder stands alone, so that one without a value drops out cleanly.
+ */
 export const DEFAULT_REPLIES: Record<string, ReplyTemplate> = {
   incomplete: {
     reply:
-      'Thank you for getting in touch. Your identity verification is not complete yet: please finish the remaining steps in the verification form.',
+      'Thank you for getting in touch. We have your identity verification, and its automatic checks are still running. They have been running since {since}. We will let you know as soon as they are done.\n\nYour reference: {refId}',
   },
   waiting: {
     reply:
-      'Thank you for your patience. We have received your identity verification and it is waiting to be reviewed. We will let you know as soon as the review is done.',
+      'Thank you for your patience. We have received your identity verification and it is waiting to be reviewed. It has been waiting since {since}. We will let you know as soon as the review is done.\n\nYour reference: {refId}',
   },
-  inreview: { reply: 'Your identity verification is being reviewed right now. We will let you know as soon as the review is done.' },
+  inreview: {
+    reply:
+      'Your identity verification is being reviewed right now. The review started on {since}. We will let you know as soon as the review is done.\n\nYour reference: {refId}',
+  },
   review_requested: {
-    reply: 'Your identity verification is being reviewed again. We will let you know as soon as the review is done.',
+    reply:
+      'Your identity verification is being reviewed again. The new review was requested on {since}. We will let you know as soon as the review is done.\n\nYour reference: {refId}',
   },
-  approved: { reply: 'Good news: your identity verification has been approved. There is nothing more you need to do.' },
+  approved: {
+    reply:
+      'Good news: your identity verification has been approved. It was approved on {since}. There is nothing more you need to do.\n\nYour reference: {refId}',
+  },
   rejected: {
     reply:
-      'We could not complete your identity verification with the information provided. Please follow the instructions we sent you, then submit your verification again.',
+      'We could not complete your identity verification with the information provided, so it needs to be submitted again. It was declined on {since}.\nThe reason: {field:rejectionReason}\nWhat to do: {field:resubmitHint}\nPlease submit your verification again once that is done.\n\nYour reference: {refId}',
   },
   blocked: { reply: null, note: 'Do not disclose the reason; escalate to compliance.' },
   [FALLBACK_STATUS]: {
-    reply: 'Thank you for getting in touch. We are looking into the status of your identity verification and will get back to you.',
+    reply:
+      'Thank you for getting in touch. We are looking into the status of your identity verification and will get back to you.\n\nYour reference: {refId}',
   },
 };
 
-const PLACEHOLDER = /\{([A-Za-z]+)\}/g;
+/** `{refId}`, `{field:rejectionReason}`: a name, or `field:` and a custom field's name. */
+const PLACEHOLDER = /\{(field:[A-Za-z][A-Za-z0-9_.-]{0,63}|[A-Za-z]+)\}/g;
+
+const knownPlaceholder = (name: string) => name.startsWith('field:') || (REPLY_PLACEHOLDERS as readonly string[]).includes(name);
 
 const templateText = z.string().check(
   z.minLength(1, 'must not be empty (use null for no reply)'),
   z.maxLength(2000, 'must be at most 2000 characters'),
   z.refine(
-    (text) => [...text.matchAll(PLACEHOLDER)].every((m) => (REPLY_PLACEHOLDERS as readonly string[]).includes(m[1]!)),
-    `may use only the placeholders ${REPLY_PLACEHOLDERS.map((p) => `{${p}}`).join(', ')}`,
+    (text) => [...text.matchAll(PLACEHOLDER)].every((m) => knownPlaceholder(m[1]!)),
+    `may use only the placeholders ${REPLY_PLACEHOLDERS.map((p) => `{${p}}`).join(', ')} and {field:<custom field>}`,
   ),
 );
 
@@ -72,16 +92,87 @@ export function mergeReplyTemplates(file: z.infer<typeof replyTemplatesFileSchem
 export interface ReplyValues {
   refId?: string | null;
   recordId?: string | null;
+  /** The status as the page names it ("Rejected"). */
+  status?: string;
   /** The date of the current status, already formatted for the customer. */
   since?: string;
+  /** The support fields the answer held, by name (`{field:<name>}`). */
+  fields?: Readonly<Record<string, string | number | boolean | null>>;
 }
 
-/** The template for a status, its placeholders filled (an unknown value leaves an empty string). */
-export function replyFor(templates: Record<string, ReplyTemplate>, status: string, values: ReplyValues): ReplyTemplate {
-  const template = (Object.hasOwn(templates, status) ? templates[status] : templates[FALLBACK_STATUS]) ?? DEFAULT_REPLIES[FALLBACK_STATUS]!;
-  const fill = (text: string) => text.replace(PLACEHOLDER, (_, name: keyof ReplyValues) => values[name] ?? '');
+/** The reply for a status, filled in, with the template it came from (its status, or `*`): the audit line names it. */
+export interface FilledReply extends ReplyTemplate {
+  template: string;
+}
+
+/** The template for a status (or the fallback's), its placeholders filled as fillTemplate says. */
+export function replyFor(templates: Record<string, ReplyTemplate>, status: string, values: ReplyValues): FilledReply {
+  const own = Object.hasOwn(templates, status);
+  const template = (own ? templates[status] : templates[FALLBACK_STATUS]) ?? DEFAULT_REPLIES[FALLBACK_STATUS]!;
   return {
-    reply: template.reply === null ? null : fill(template.reply),
-    ...(template.note ? { note: fill(template.note) } : {}),
+    template: own ? status : FALLBACK_STATUS,
+    reply: template.reply === null ? null : fillTemplate(template.reply, values),
+    ...(template.note ? { note: fillTemplate(template.note, values) } : {}),
   };
+}
+
+/** A placeholder's value, or undefined when it has none (no such id, no date, a field empty or not answered). */
+function placeholderValue(name: string, values: ReplyValues): string | undefined {
+  let value: string | number | boolean | null | undefined;
+  if (name.startsWith('field:')) {
+    const field = name.slice('field:'.length);
+    value = values.fields && Object.hasOwn(values.fields, field) ? values.fields[field] : undefined;
+  } else if (Object.hasOwn(values, name)) {
+    value = values[name as keyof Omit<ReplyValues, 'fields'>];
+  }
+  if (value === null || value === undefined) return undefined;
+  const text = typeof value === 'boolean' ? (value ? 'yes' : 'no') : String(value).trim();
+  return text === '' ? undefined : text;
+}
+
+/**
+ * A template filled in. The rule for a placeholder with no value: the sentence holding it is left out
+ * (a sentence ends at `.`, `!` or `?` before a space or the line's end, or at the line's end), and a line
+ * left with no sentence is left out too; blank lines between paragraphs stay, one at most. So a reply
+ * never shows `{…}`, "undefined" or a dangling "Your reference: ".
+ */
+export function fillTemplate(text: string, values: ReplyValues): string {
+  const lines = text.split('\n').flatMap((line) => {
+    if (line.trim() === '') return [''];
+    const kept = sentencesOf(line).flatMap((sentence) => {
+      let missing = false;
+      const filled = sentence.replace(PLACEHOLDER, (_, name: string) => {
+        const value = placeholderValue(name, values);
+        if (value === undefined) missing = true;
+        return value ?? '';
+      });
+      return missing ? [] : [filled];
+    });
+    return kept.length === 0 ? [] : [kept.join('').trimEnd()];
+  });
+  return lines
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
+/** A line's sentences, each with the spaces after it: ends at `.`, `!` or `?` followed by a space or the end, never inside `{…}`. */
+function sentencesOf(line: string): string[] {
+  const sentences: string[] = [];
+  let start = 0;
+  let inPlaceholder = false;
+  for (let i = 0; i < line.length; i++) {
+    const char = line[i]!;
+    if (char === '{') inPlaceholder = true;
+    else if (char === '}') inPlaceholder = false;
+    else if (!inPlaceholder && '.!?'.includes(char) && (i + 1 === line.length || /\s/.test(line[i + 1]!))) {
+      let end = i + 1;
+      while (end < line.length && /\s/.test(line[end]!)) end++;
+      sentences.push(line.slice(start, end));
+      start = end;
+      i = end - 1;
+    }
+  }
+  if (start < line.length) sentences.push(line.slice(start));
+  return sentences;
 }

@@ -28,6 +28,7 @@ export const identityAttributeSchema = z.object({
 export type IdentityAttribute = z.infer<typeof identityAttributeSchema>;
 
 const customFieldValueSchema = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+export type CustomFieldValue = z.infer<typeof customFieldValueSchema>;
 
 /** A `…Date` field: a timestamp, whatever its name (checked below). */
 export function isDateField(field: string): boolean {

@@ -50,29 +50,31 @@ export function describeRemoved(removed: Removed[]): string | undefined {
   return parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
 }
 
-/** A recordId is 24 hexadecimal characters (a MongoDB ObjectId). */
-export function looksLikeRecordId(id: string): boolean {
-  return /^[0-9a-f]{24}$/i.test(id);
-}
-
 export interface IdList {
   ids: string[];
   /** Ids that appeared more than once (kept once, at their first place). */
   duplicates: number;
   removed: Removed[];
+  /** How the text was split: one id per line, or (a single line) at commas, semicolons, tabs and spaces. */
+  rule: 'lines' | 'separators';
 }
 
+const LINE_BREAK = /\r\n|\r|\n/;
+// Invisible spaces too, so that a no-break space between two ids still separates them.
+const SEPARATORS = /[\s,;\u00a0\u202f\u2007]+/;
+
 /**
- * A pasted list: ids separated by line breaks, commas, semicolons, tabs or spaces (a spreadsheet column,
- * a CSV row, a ticket's text). Each id is cleaned; empty entries and repeats are dropped.
+ * A pasted list. Text with line breaks (a spreadsheet column, a ticket's list) is one id per line, and
+ * spaces inside a line belong to its id; only a single line (a CSV row, ids in a sentence) is split at
+ * commas, semicolons, tabs and spaces. Each id is cleaned; empty entries and repeats are dropped.
  */
 export function splitIdList(text: string): IdList {
+  const rule = LINE_BREAK.test(text) ? 'lines' : 'separators';
   const totals = new Map<string, number>();
   const seen = new Set<string>();
   const ids: string[] = [];
   let duplicates = 0;
-  // Invisible characters go first, so that a no-break space between two ids still separates them.
-  for (const part of text.split(/[\s,;\u00a0\u202f\u2007]+/)) {
+  for (const part of text.split(rule === 'lines' ? LINE_BREAK : SEPARATORS)) {
     const { id, removed } = cleanId(part);
     for (const { label, count } of removed) totals.set(label, (totals.get(label) ?? 0) + count);
     if (id === '') continue;
@@ -83,7 +85,8 @@ export function splitIdList(text: string): IdList {
     seen.add(id);
     ids.push(id);
   }
-  return { ids, duplicates, removed: [...totals].map(([label, count]) => ({ label, count })).filter((r) => !r.label.startsWith('space')) };
+  const removed = [...totals].map(([label, count]) => ({ label, count })).filter((r) => !r.label.startsWith('space'));
+  return { ids, duplicates, removed, rule };
 }
 
 /** Whether pasted text is a list of ids rather than one id: two or more entries. */

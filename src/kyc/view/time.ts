@@ -28,6 +28,21 @@ export function formatDuration(ms: number): string {
   return hours && days < 7 ? `${dayText} ${hours} h` : dayText;
 }
 
+/**
+ * How long a candidate has waited, short enough for a table column: "3 d 4 h", "5 h 12 min", "12 min",
+ * "under 1 min" (two units at most, rounded down; a date ahead of the clock is "under 1 min").
+ */
+export function formatAge(ms: number): string {
+  if (!(ms >= MINUTE)) return 'under 1 min';
+  if (ms < HOUR) return `${Math.floor(ms / MINUTE)} min`;
+  if (ms < DAY) {
+    const minutes = Math.floor((ms % HOUR) / MINUTE);
+    return minutes ? `${Math.floor(ms / HOUR)} h ${minutes} min` : `${Math.floor(ms / HOUR)} h`;
+  }
+  const hours = Math.floor((ms % DAY) / HOUR);
+  return hours ? `${Math.floor(ms / DAY)} d ${hours} h` : `${Math.floor(ms / DAY)} d`;
+}
+
 /** Which clock absolute times are shown in: the reader's own zone, or UTC. */
 export type ZoneMode = 'local' | 'utc';
 

@@ -1,14 +1,16 @@
 import { keyNeedles, MIN_SEARCHED_KEY_LENGTH, NeedleWatch } from './needle-watch.ts';
 import { type JsonPath, QuietReader } from './answer-scan.ts';
+import { base64Runs, PictureKeySearch } from './picture-key-search.ts';
 
 /**
  * The key-reflection check as a reader of the one scan (answer-scan.ts). The raw bytes are searched as
  * they come (answer-guard.ts's NeedleWatch), but a browser reads more than the bytes: `JSON.parse` turns
  * `\u006c\u0069…` into the key, and the viewer decodes an identity value from base64 (as the parts do).
  * So the decoded text of every string and key is searched too, piece by piece with an overlap of one key
- * length less one, and every identity value is decoded the forgiving way the browser's `atob` does
- * (whitespace skipped, a `data:` prefix dropped) and its bytes searched likewise. Memory: the overlaps
- * and at most three undecoded characters per value, whatever the answer's size.
+ * length less one, and every identity value is searched as the browser would decode it (whitespace
+ * skipped, a `data:` prefix dropped): as text for the key's base64 forms while it is plain letters, by its
+ * decoded bytes otherwise (picture-key-search.ts). Memory: the overlaps and a few dozen letters per value,
+ * whatever the answer's size.
  */
 
 /** A set of keys in the forms they are searched in. */
@@ -19,27 +21,18 @@ export interface KeySearch {
   texts: string[];
   /** As decoded bytes hold them. */
   bytes: Buffer[];
+  /** As base64 text holds those bytes, at each alignment (picture-key-search.ts). */
+  base64: string[];
 }
 
 export function keySearch(keys: readonly (string | undefined)[]): KeySearch {
   const texts = [...new Set(keys.filter((key): key is string => key !== undefined && key.length >= MIN_SEARCHED_KEY_LENGTH))];
-  return { needles: keyNeedles(texts), texts, bytes: texts.map((text) => Buffer.from(text)) };
+  const bytes = texts.map((text) => Buffer.from(text));
+  return { needles: keyNeedles(texts), texts, bytes, base64: bytes.flatMap(base64Runs) };
 }
 
 /** The identity values a browser decodes from base64: `data.identities.<name>.value`. */
 const IDENTITY_VALUE = ['data', 'identities', '*', 'value'] as const;
-/** A `data:` URL's head is at most this long: past it, the value is read as it is. */
-const MAX_PREFIX = 256;
-
-/** The length of the `data:…,` the value opens with (0: none), or undefined while it cannot be told yet. */
-function dataPrefix(text: string): number | undefined {
-  if (text.length < 5) return 'data:'.startsWith(text) ? undefined : 0;
-  if (!text.startsWith('data:')) return 0;
-  const comma = text.indexOf(',');
-  if (comma >= 0 && comma < MAX_PREFIX) return comma + 1;
-  return text.length < MAX_PREFIX ? undefined : 0;
-}
-const NOT_BASE64 = /[^A-Za-z0-9+/]/g;
 
 export class KeyWatch extends QuietReader {
   found = false;
@@ -52,8 +45,7 @@ export class KeyWatch extends QuietReader {
   private readonly raw: NeedleWatch | undefined;
   private readonly longest: number;
   private textTail = '';
-  private picture: LooseBase64 | undefined;
-  private pictureSearch: (bytes: Buffer) => void = () => {};
+  private picture: PictureKeySearch | undefined;
 
   /** `raw`: also search the raw bytes (a reader that passes no bytes on itself; the guard searches them as it passes them). */
   constructor(
@@ -73,8 +65,7 @@ export class KeyWatch extends QuietReader {
   override startString(): void {
     this.textTail = '';
     if (this.longest > 0 && this.decodesPictures && this.path.at(IDENTITY_VALUE)) {
-      this.picture = new LooseBase64();
-      this.pictureSearch = this.bytesSearch();
+      this.picture = this.pictureSearch();
     }
   }
 
@@ -84,7 +75,7 @@ export class KeyWatch extends QuietReader {
     const searched = verbatim ? this.textTail + piece.slice(0, this.longest - 1) : this.textTail + piece;
     if (this.keys.texts.some((text) => searched.includes(text))) this.found = true;
     this.textTail = (this.textTail + piece.slice(-(this.longest - 1))).slice(-(this.longest - 1));
-    if (this.picture && !inKey) this.pictureSearch(this.picture.push(piece));
+    if (this.picture && !inKey) this.picture.push(piece, verbatim);
   }
 
   override key(_name: string): void {
@@ -93,16 +84,22 @@ export class KeyWatch extends QuietReader {
 
   override endString(): void {
     this.textTail = '';
-    if (this.picture) this.pictureSearch(this.picture.end());
+    this.picture?.end();
     this.picture = undefined;
   }
 
-  /** A search of one value's text, decoded the forgiving way (`LooseBase64`), piece after piece. */
+  /** A search of one value's text, decoded the forgiving way, piece after piece. */
   textSearch(pieces: readonly string[]): void {
-    const search = this.bytesSearch();
-    const decoder = new LooseBase64();
-    for (const piece of pieces) search(decoder.push(piece));
-    search(decoder.end());
+    const search = this.pictureSearch();
+    for (const piece of pieces) search.push(piece, false);
+    search.end();
+  }
+
+  private pictureSearch(): PictureKeySearch {
+    const longest = Math.max(0, ...this.keys.bytes.map((bytes) => bytes.length));
+    return new PictureKeySearch(this.keys.base64, longest, this.bytesSearch(), () => {
+      this.found = true;
+    });
   }
 
   /** A search of one value's decoded bytes, given in order: each with the end of the last, for a key cut between them. */
@@ -114,44 +111,5 @@ export class KeyWatch extends QuietReader {
       if (this.keys.bytes.some((needle) => bytes.includes(needle) || window?.includes(needle))) this.found = true;
       tail = Buffer.from(Buffer.concat([tail, bytes.subarray(-(this.longest - 1))]).subarray(-(this.longest - 1)));
     };
-  }
-}
-
-/**
- * An identity value decoded as the browser's `atob` would read it, as it comes: canonical base64 decoded
- * at once (Node's decoder), anything else first reduced to the base64 letters (the browser skips
- * whitespace; a value it would refuse is decoded anyway, as the safer guess).
- */
-class LooseBase64 {
-  private carry = '';
-  private first = true;
-
-  push(piece: string): Buffer {
-    let text = this.carry + piece;
-    if (this.first) {
-      const prefix = dataPrefix(text);
-      if (prefix === undefined) {
-        this.carry = text;
-        return Buffer.alloc(0);
-      }
-      this.first = false;
-      text = text.slice(prefix);
-    }
-    const whole = text.length - (text.length % 4);
-    const bytes = Buffer.from(text.slice(0, whole), 'base64');
-    if (bytes.length === (whole / 4) * 3) {
-      this.carry = text.slice(whole);
-      return bytes;
-    }
-    const letters = text.replace(NOT_BASE64, '');
-    const aligned = letters.length - (letters.length % 4);
-    this.carry = letters.slice(aligned);
-    return Buffer.from(letters.slice(0, aligned), 'base64');
-  }
-
-  end(): Buffer {
-    const rest = this.carry.replace(NOT_BASE64, '');
-    this.carry = '';
-    return Buffer.from(rest, 'base64');
   }
 }

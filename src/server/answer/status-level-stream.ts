@@ -7,34 +7,64 @@ import type { KeySearch } from './key-watch.ts';
 
 /**
  * A support user's record read without holding the body, from the answer's one scan (answer-scan.ts,
- * answer-value.ts): only the envelope's `status` and the status-level fields of `data` are built into
- * values; everything else (identities, pictures, certificates, custom fields) is passed over as it
- * arrives, so a 15 MB record costs a few kilobytes here, however many are read at once. The whole body
- * is still read as JSON: a body that is not JSON is refused. The value equals
- * `statusLevelValue(JSON.parse(body))`.
+ * answer-value.ts): only the envelope's `status`, the status-level fields of `data` and, in an
+ * environment with support fields, those custom fields (`fields`) are built into values; everything else
+ * (identities, pictures, certificates, other custom fields) is passed over as it arrives, so a 15 MB
+ * record costs a few kilobytes here, however many are read at once. A support field is kept only when
+ * it holds text, a number, true/false or null: one that holds an object or a list is passed over unread
+ * (refused, not shown as JSON text: it could hold anything, identity data included). The whole body is
+ * still read as JSON: a body that is not JSON is refused. The value equals
+ * `statusLevelValue(JSON.parse(body), fields)`.
  */
 
 /** What a status-level record may hold in kept text and values at most: it is a few hundred bytes. */
 const MAX_KEPT = 64 * 1024;
 
-/** The envelope reduced as the reader below reduces it: `status`, and the status-level fields of an object `data`. */
-export function statusLevelValue(json: unknown): unknown {
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) return undefined;
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * The envelope reduced as the reader below reduces it: `status`, and the status-level fields of an object
+ * `data`; with `fields`, also `data.customFields` holding those of them that are not objects or lists
+ * (empty when the record has none, or its customFields is not an object).
+ */
+export function statusLevelValue(json: unknown, fields?: readonly string[]): unknown {
+  if (!isObject(json)) return undefined;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(json)) {
     if (key === 'status') setMember(out, key, value);
-    else if (key === 'data' && typeof value === 'object' && value !== null && !Array.isArray(value)) {
-      setMember(out, key, Object.fromEntries(Object.entries(value).filter(([field]) => isStatusLevelField(field))));
+    else if (key === 'data') {
+      if (isObject(value)) setMember(out, key, statusLevelData(value, fields));
+      else Reflect.deleteProperty(out, key);
     }
   }
+  return out;
+}
+
+function statusLevelData(data: Record<string, unknown>, fields: readonly string[] | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(data)) if (isStatusLevelField(field)) setMember(out, field, value);
+  if (!fields) return out;
+  const custom: Record<string, unknown> = {};
+  const given = Object.hasOwn(data, 'customFields') ? data.customFields : undefined;
+  if (isObject(given)) {
+    for (const [field, value] of Object.entries(given)) {
+      if (fields.includes(field) && (value === null || typeof value !== 'object')) setMember(custom, field, value);
+    }
+  }
+  setMember(out, 'customFields', custom);
   return out;
 }
 
 export class StatusLevelReader extends ValueBuilder {
   private root: Record<string, unknown> | undefined;
   private data: Record<string, unknown> | undefined;
+  private custom: Record<string, unknown> | undefined;
 
-  constructor(path: JsonPath) {
+  /** `fields`: the environment's support fields, kept from `data.customFields` (undefined: none). */
+  constructor(
+    path: JsonPath,
+    private readonly fields?: readonly string[],
+  ) {
     super(path, MAX_KEPT);
   }
 
@@ -52,11 +82,35 @@ export class StatusLevelReader extends ValueBuilder {
       if (bracket === '{') this.root = {};
       return true;
     }
-    if (!(this.root && this.path.at(['data']))) return false;
-    this.data = bracket === '{' ? {} : undefined;
-    if (this.data) setMember(this.root, 'data', this.data);
-    else Reflect.deleteProperty(this.root, 'data');
-    return true;
+    if (this.root && this.path.at(['data'])) {
+      this.data = bracket === '{' ? {} : undefined;
+      this.custom = undefined;
+      if (this.data) setMember(this.root, 'data', this.data);
+      else Reflect.deleteProperty(this.root, 'data');
+      if (this.data && this.fields) this.keepCustom('[');
+      return true;
+    }
+    if (!(this.data && this.fields)) return false;
+    if (this.path.at(['data', 'customFields'])) {
+      this.keepCustom(bracket);
+      return true;
+    }
+    // A support field holding an object or a list: refused, so passed over unread (a later value of the same name may still be kept).
+    if (this.custom && this.isSupportField()) {
+      Reflect.deleteProperty(this.custom, this.path.keys[2]!);
+      return true;
+    }
+    return false;
+  }
+
+  /** `data.customFields` opened (`{`: its support fields are kept from it), or another value in its place (none are). */
+  private keepCustom(bracket: '{' | '['): void {
+    this.custom = bracket === '{' ? {} : undefined;
+    setMember(this.data!, 'customFields', this.custom ?? {});
+  }
+
+  private isSupportField(): boolean {
+    return this.path.at(['data', 'customFields', '*']) && this.fields!.includes(this.path.keys[2]!);
   }
 
   /** Where a value starting outside every kept one goes: `status`, a status-level field of `data`; undefined when it is passed over. */
@@ -68,6 +122,9 @@ export class StatusLevelReader extends ValueBuilder {
     if (data && this.path.at(['data', '*']) && isStatusLevelField(this.path.keys[1]!)) {
       return (value) => setMember(data, this.path.keys[1]!, value);
     }
+    if (data && this.fields && this.path.at(['data', 'customFields'])) return () => this.keepCustom('[');
+    const custom = this.custom;
+    if (custom && this.isSupportField()) return (value) => setMember(custom, this.path.keys[2]!, value);
     return undefined;
   }
 }
@@ -79,7 +136,12 @@ const FAILURES = {
   tooLarge: broken('The response of the KYC service holds more in its status-level fields than a record does, so it was refused.'),
 };
 
-/** The body read to its end through its scan, reduced as it comes. */
-export function readStatusLevelStreamed(body: ScannedBody, maxResponseBytes: number, keys: KeySearch): Promise<ValueRead> {
-  return readValue(body, { maxResponseBytes, keys }, (path) => new StatusLevelReader(path), FAILURES);
+/** The body read to its end through its scan, reduced as it comes (with `fields`, those custom fields too). */
+export function readStatusLevelStreamed(
+  body: ScannedBody,
+  maxResponseBytes: number,
+  keys: KeySearch,
+  fields?: readonly string[],
+): Promise<ValueRead> {
+  return readValue(body, { maxResponseBytes, keys }, (path) => new StatusLevelReader(path, fields), FAILURES);
 }

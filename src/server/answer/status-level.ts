@@ -1,5 +1,5 @@
 import type { ScannedBody } from './answer-scan.ts';
-import { type CandidateRecord, candidateEnvelopeSchema, statusLevelOf } from '../../kyc/contract/schema.ts';
+import { type CandidateRecord, type CustomFieldValue, candidateEnvelopeSchema, statusLevelOf } from '../../kyc/contract/schema.ts';
 import { ApiFailure } from '../http/api-failure.ts';
 import { readStatusLevelStreamed } from './status-level-stream.ts';
 import type { KeySearch } from './key-watch.ts';
@@ -12,14 +12,26 @@ const broken = (message: string) => new ApiFailure('upstream_error', message);
 /**
  * For support users: the body is read through the answer's one scan and reduced to the status-level
  * fields as it comes (status-level-stream.ts), then checked against the contract and kept to the allowlist
- * (the contract's). Whatever cannot be checked is refused, never passed on.
+ * (the contract's), and with `fields` (the environment's support fields) to those custom fields. Whatever
+ * cannot be checked is refused, never passed on.
  */
-export async function reduceToStatusLevel(upstreamRes: ScannedBody, maxResponseBytes: number, keys: KeySearch): Promise<Reduced> {
-  const streamed = await readStatusLevelStreamed(upstreamRes, maxResponseBytes, keys);
-  return streamed.ok ? reduceValue(streamed.value) : streamed;
+export async function reduceToStatusLevel(
+  upstreamRes: ScannedBody,
+  maxResponseBytes: number,
+  keys: KeySearch,
+  fields?: readonly string[],
+): Promise<Reduced> {
+  const streamed = await readStatusLevelStreamed(upstreamRes, maxResponseBytes, keys, fields);
+  return streamed.ok ? reduceValue(streamed.value, fields) : streamed;
 }
 
-function reduceValue(json: unknown): Reduced {
+/** The support fields a record holds, in the order configured: each kept only as a plain value (text, number, true/false, null). */
+function supportFieldsOf(record: CandidateRecord, fields: readonly string[]): Record<string, CustomFieldValue> {
+  const given = record.customFields ?? {};
+  return Object.fromEntries(fields.filter((field) => Object.hasOwn(given, field)).map((field) => [field, given[field]!]));
+}
+
+function reduceValue(json: unknown, fields: readonly string[] | undefined): Reduced {
   const parsed = candidateEnvelopeSchema.safeParse(json);
   if (!parsed.success) {
     return {
@@ -28,5 +40,7 @@ function reduceValue(json: unknown): Reduced {
     };
   }
   const record = statusLevelOf(parsed.data.data);
+  // Present (if empty) whenever they were fetched: the page tells "none recorded" from "not fetched".
+  if (fields) record.customFields = supportFieldsOf(parsed.data.data, fields);
   return { ok: true, record, body: JSON.stringify({ status: 'success', data: record }) };
 }

@@ -142,18 +142,37 @@ function elapsed(call: AuditedCall): number {
   return Math.round(performance.now() - call.started);
 }
 
-/** A lookup's line: its kind and id as asked, and the level fetched once the service was asked. */
-export function lookupLine(env: string, call: AuditedCall, kind: LookupKind, id: string, level: Level | null = null) {
-  return (outcome: Outcome): AuditEntry => ({
-    ...lineStart(env, call),
-    kind,
-    id,
-    status: outcome.status,
-    code: outcome.code,
-    upstreamStatus: outcome.upstreamStatus,
-    level: outcome.reached ? level : null,
-    durationMs: elapsed(call),
-  });
+/** What a support user's lookup read, as known when its line is written: the level, the support fields shown or why none were fetched. */
+export type LookupShown = Pick<AuditEntry, 'fields' | 'fieldsWithheld'> & { level: Level | null };
+
+/**
+ * A lookup's line: its kind and id as asked, and the level fetched once the service was asked; `shown`,
+ * read when the line is written, gives a lookup's level and support fields decided after the line began.
+ */
+export function lookupLine(
+  env: string,
+  call: AuditedCall,
+  kind: LookupKind,
+  id: string,
+  level: Level | null = null,
+  shown?: () => LookupShown,
+) {
+  return (outcome: Outcome): AuditEntry => {
+    const read = shown?.() ?? { level };
+    return {
+      ...lineStart(env, call),
+      kind,
+      id,
+      status: outcome.status,
+      code: outcome.code,
+      upstreamStatus: outcome.upstreamStatus,
+      level: outcome.reached ? read.level : null,
+      // The names of the fields answered, never their values.
+      ...(outcome.reached && read.fields ? { fields: read.fields } : {}),
+      ...(read.fieldsWithheld ? { fieldsWithheld: read.fieldsWithheld } : {}),
+      durationMs: elapsed(call),
+    };
+  };
 }
 
 /** One id of a batch: a lookup's line, marked `batch`; `call.started` is when the row started. */
@@ -175,9 +194,10 @@ export function exportLine(
   what: ExportAuditEntry['what'],
   lookupKind: LookupKind,
   id: string,
+  template?: string,
 ): ExportAuditEntry {
   // The id is cut to 256 characters in the line (audit-line.ts), as a lookup's.
-  return { ...lineStart(env, call), kind: 'export', what, lookupKind, id };
+  return { ...lineStart(env, call), kind: 'export', what, ...(template ? { template } : {}), lookupKind, id };
 }
 
 /**

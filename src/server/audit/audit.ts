@@ -25,11 +25,17 @@ export interface AuditEntry {
   upstreamStatus: number | null;
   /** Which detail was fetched: the full key, the status key, or the full key with identity data removed. */
   level: 'full' | 'status' | 'stripped' | null;
+  /** A support user's lookup in an environment with support fields: the names of those the answer held (never their values). */
+  fields?: string[];
+  /** Support fields configured but not fetched: the full key archives after extract, so a full read would delete data. */
+  fieldsWithheld?: 'archiving_key';
   durationMs: number;
   /** One id of a batch lookup (`POST /api/batch`). */
   batch?: true;
   /** A batch refused whole (its budget used up): how many ids it held; `id` is then empty. */
   batchSize?: number;
+  /** A status-level lookup of the queue index (queue-filler.ts): list work, asked by this server, not a user. */
+  queueIndex?: true;
 }
 
 /** A candidate's data carried out of the page: a summary or a reply copied, or the page printed. */
@@ -42,6 +48,8 @@ export interface ExportAuditEntry {
   env: string;
   kind: 'export';
   what: 'summary' | 'reply' | 'print';
+  /** A reply's template (the status it is for, or `*`), never its text. */
+  template?: string;
   /** How the candidate shown was looked up. */
   lookupKind: LookupKind;
   id: string;

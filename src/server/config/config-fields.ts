@@ -62,6 +62,24 @@ export function commaList(text: string): string[] {
 }
 
 /** `127.0.0.1/32,10.0.0.0/8`: addresses or CIDRs, comma-separated. */
+/**
+ * A custom field support users may see (supportFields, SUPPORT_FIELDS): a name as the service's custom
+ * fields use them, starting with a letter (so never `__proto__`), at most 64 characters.
+ */
+const SUPPORT_FIELD = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;
+const SUPPORT_FIELD_PROBLEM =
+  'must be custom field names such as rejectionReason: a letter, then letters, digits, "_", "-" or "." (at most 64)';
+const unique = (list: readonly string[]) => new Set(list).size === list.length;
+
+export const supportFieldList = z
+  .array(z.string().regex(SUPPORT_FIELD, SUPPORT_FIELD_PROBLEM))
+  .min(1, 'must name at least one custom field, such as ["rejectionReason", "resubmitHint"]')
+  .max(20, 'must name at most 20 custom fields')
+  .refine(unique, 'must not name a field twice');
+
+/** SUPPORT_FIELDS: the same, as a comma list. */
+export const supportFieldsVariable = z.string().transform(commaList).pipe(supportFieldList);
+
 export const cidrList = z
   .string()
   .transform(commaList)

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LOG_FORMATS, LOG_LEVELS } from '../log/log.ts';
-import { apiKey, baseUrl, cidrList, headerSafe, integer, optional } from './config-fields.ts';
+import { apiKey, baseUrl, cidrList, headerSafe, integer, optional, supportFieldsVariable } from './config-fields.ts';
 
 /**
  * The environment variables the server reads: how this instance runs, and the quick start (one service
@@ -17,6 +17,8 @@ export const envSchema = z.object({
   KYC_API_KEY_STATUS: optional(apiKey),
   // The secret the service signs its webhooks with, for the quick start's environment (or the sandbox).
   KYC_WEBHOOK_SECRET: optional(apiKey),
+  // The custom fields support users may see, for the quick start's environment (or the sandbox), as a comma list.
+  SUPPORT_FIELDS: optional(supportFieldsVariable),
   HOST: optional(z.string()).default('127.0.0.1'),
   PORT: optional(integer(0, 65535)).default(8080),
   TRUSTED_PROXIES: optional(cidrList),

@@ -58,6 +58,8 @@ export interface Config {
   rateLimitBatchPerMinute: number;
   /** Webhook deliveries per minute per sending address, a limit of the receiver's own; 0 turns it off. */
   rateLimitWebhooksPerMinute: number;
+  /** Status-level lookups per second per environment that fill the queue index (0: none). */
+  queueIndexLookupsPerSecond: number;
   /** Each user's requests to the KYC service under way at once; 0 turns the bound off. */
   maxInFlightPerUser: number;
   /** Support users' "Copy reply" texts per status: the defaults, replaced per status by display.replyTemplates. */
@@ -149,6 +151,7 @@ function configOf(vars: EnvVars, file: ConfigFile, env: Environment): Config {
     rateLimitBatchPerMinute: limits.batchIdsPerMinute ?? 600,
     maxInFlightPerUser: limits.upstreamInFlightPerUser ?? 4,
     rateLimitWebhooksPerMinute: limits.webhookDeliveriesPerMinute ?? 6000,
+    queueIndexLookupsPerSecond: limits.queueIndexLookupsPerSecond ?? 5,
     replyTemplates: file.display?.replyTemplates ? mergeReplyTemplates(file.display.replyTemplates) : DEFAULT_REPLIES,
     auditMinFreeBytes: vars.AUDIT_MIN_FREE_MB * 1024 * 1024,
     ...(vars.METRICS_PORT !== undefined ? { metrics: { host: vars.METRICS_HOST ?? vars.HOST, port: vars.METRICS_PORT } } : {}),

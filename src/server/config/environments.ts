@@ -31,13 +31,27 @@ export interface EnvironmentConfig {
   /** Its decision summary's custom fields, and its reply texts (unset: the server's display defaults). */
   summaryFields?: string[];
   replyTemplates?: Record<string, ReplyTemplate>;
+  /** The custom fields support users may see beside the status (supportFields; SUPPORT_FIELDS for the quick start and the sandbox). */
+  supportFields?: string[];
   /** With a key that archives after extract: refuse full lookups (default), or accept the loss. */
   archiveOnExtract?: 'refuse' | 'accept';
+  /** A queue tab with at most this many candidates is ordered by age (default 1000; 0: never). */
+  queueIndexMax?: number;
+  /** Queue rows waiting longer are flagged (default 48; 0: no SLA). */
+  queueSlaHours?: number;
   /** The secret its webhooks are signed with (webhookSecretEnv or webhookSecretFile; KYC_WEBHOOK_SECRET for the quick start). */
   webhookSecret?: string;
 }
 
-export const SANDBOX_ENVIRONMENT: EnvironmentConfig = { name: 'sandbox', label: 'Sandbox', upstream: { kind: 'sandbox' } };
+/** The sandbox's operator notes (its rejected and review-requested candidates hold them): support users see them with no setup. */
+export const SANDBOX_SUPPORT_FIELDS = ['rejectionReason', 'resubmitHint'];
+
+export const SANDBOX_ENVIRONMENT: EnvironmentConfig = {
+  name: 'sandbox',
+  label: 'Sandbox',
+  upstream: { kind: 'sandbox' },
+  supportFields: SANDBOX_SUPPORT_FIELDS,
+};
 
 const entrySchema = z.strictObject(
   {

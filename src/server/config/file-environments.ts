@@ -71,7 +71,10 @@ export function environmentsFromFile(
       ...(entry.dashboardUrl ? { dashboardUrl: entry.dashboardUrl } : {}),
       ...(entry.summaryFields ? { summaryFields: entry.summaryFields } : {}),
       ...(entry.replyTemplates ? { replyTemplates: mergeReplyTemplates(entry.replyTemplates) } : {}),
+      ...(entry.supportFields ? { supportFields: entry.supportFields } : {}),
       ...(entry.archiveOnExtract ? { archiveOnExtract: entry.archiveOnExtract } : {}),
+      ...(entry.queueIndexMax === undefined ? {} : { queueIndexMax: entry.queueIndexMax }),
+      ...(entry.queueSlaHours === undefined ? {} : { queueSlaHours: entry.queueSlaHours }),
       ...(webhook.value ? { webhookSecret: webhook.value } : {}),
     };
   });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { replyTemplatesFileSchema } from '../../kyc/contract/replies.ts';
 import { ENVIRONMENT_TONES } from '../../kyc/contract/api.ts';
-import { baseUrl, dashboardUrl, environmentLabel, environmentName, headerSafe } from './config-fields.ts';
+import { baseUrl, dashboardUrl, environmentLabel, environmentName, headerSafe, supportFieldList } from './config-fields.ts';
 
 /**
  * CONFIG_FILE: what describes the service, checked once at start. Its JSON Schema (docs/config.schema.json)
@@ -57,10 +57,27 @@ export const environmentEntry = strict({
   dashboardUrl: dashboardUrl.optional(),
   summaryFields: summaryFields.optional(),
   replyTemplates: z.optional(replyTemplates),
+  supportFields: supportFieldList.optional().meta({
+    description:
+      'Custom fields support users may see beside the status, e.g. ["rejectionReason", "resubmitHint"]: their lookups then read the full record with the full key and keep only these.',
+  }),
   archiveOnExtract: z
     .enum(['refuse', 'accept'], { error: 'must be "refuse" (the default) or "accept" (look anyway, deleting what is looked at)' })
     .optional()
     .meta({ description: 'With a key that archives after extract: refuse full lookups (default) or accept the loss.' }),
+  queueIndexMax: z
+    .number({ error: 'must be a whole number' })
+    .int('must be a whole number')
+    .min(0, 'must be at least 0')
+    .max(100_000, 'must be at most 100000')
+    .optional()
+    .meta({ description: 'A queue tab with at most this many candidates is ordered by age, oldest first; 0 never (1000).' }),
+  queueSlaHours: z
+    .number({ error: 'must be a number of hours' })
+    .min(0, 'must be at least 0')
+    .max(8760, 'must be at most 8760 (a year)')
+    .optional()
+    .meta({ description: 'Queue rows waiting longer than this many hours are flagged; 0 turns the flag off (48).' }),
 });
 export type EnvironmentEntry = z.infer<typeof environmentEntry>;
 
@@ -151,6 +168,7 @@ export const configFileSchema = strict({
     upstreamInFlightPerUser: count(1000, "Each user's requests to the service under way at once; 0 turns it off (4)."),
     upstreamTimeoutMs: whole(100, 600_000).optional().meta({ description: 'How long to wait for the service (15000).' }),
     webhookDeliveriesPerMinute: count(1_000_000, 'Webhook deliveries per minute per sending address; 0 turns it off (6000).'),
+    queueIndexLookupsPerSecond: count(1000, "Status-level lookups per second per environment that learn the queue's dates; 0: none (5)."),
     maxResponseBytes: whole(1024, 2 ** 31)
       .optional()
       .meta({ description: 'Largest answer accepted from the service (64 MiB).' }),

@@ -78,6 +78,13 @@ export function environmentsOf(vars: EnvVars, file: ConfigFile, env: Environment
       ],
     };
   }
+  if (vars.SUPPORT_FIELDS && (file.environments || vars.KYC_ENVIRONMENTS_FILE)) {
+    return {
+      problems: [
+        "SUPPORT_FIELDS is for the quick start's service (or the sandbox): with CONFIG_FILE's environments, give each its supportFields.",
+      ],
+    };
+  }
   if (file.environments) {
     const result = environmentsFromFile(file.environments, env);
     return result.ok ? result.environments : { problems: result.problems.map((problem) => inConfigFile(vars.CONFIG_FILE, problem)) };
@@ -87,7 +94,7 @@ export function environmentsOf(vars: EnvVars, file: ConfigFile, env: Environment
     if (result.ok) return result.environments;
     return { problems: [`KYC_ENVIRONMENTS_FILE (${vars.KYC_ENVIRONMENTS_FILE}):`, ...result.problems.map((p) => `  ${p}`)] };
   }
-  if (quick.length === 0) return [{ ...SANDBOX_ENVIRONMENT, ...webhookSecretOf(vars) }];
+  if (quick.length === 0) return [{ ...SANDBOX_ENVIRONMENT, ...webhookSecretOf(vars), ...supportFieldsOf(vars) }];
   return quickStart(vars);
 }
 
@@ -124,8 +131,14 @@ function quickStart(vars: EnvVars): EnvironmentConfig[] | { problems: string[] }
         ...(vars.KYC_API_KEY_STATUS ? { statusApiKey: vars.KYC_API_KEY_STATUS } : {}),
       },
       ...webhookSecretOf(vars),
+      ...supportFieldsOf(vars),
     },
   ];
+}
+
+/** SUPPORT_FIELDS, over the sandbox's own. */
+function supportFieldsOf(vars: EnvVars): Pick<EnvironmentConfig, 'supportFields'> {
+  return vars.SUPPORT_FIELDS ? { supportFields: vars.SUPPORT_FIELDS } : {};
 }
 
 function webhookSecretOf(vars: EnvVars): Pick<EnvironmentConfig, 'webhookSecret'> {

@@ -14,7 +14,8 @@ import type { Metrics } from '../ops/metrics.ts';
 import type { RateLimiter } from '../ops/rate-limit.ts';
 import type { DeliveryIds } from './delivery-ids.ts';
 import type { LiveHub } from './live-hub.ts';
-import { eventLabel, liveEventOf, readDelivery, webhookLine } from './webhook-delivery.ts';
+import { eventLabel, liveEventOf, queueFactsOf, readDelivery, webhookLine } from './webhook-delivery.ts';
+import type { QueueIndex } from '../state/queue-index.ts';
 import { signatureMatches } from '../http/webhook-signature.ts';
 
 /**
@@ -35,6 +36,8 @@ export interface WebhookDeps {
   metrics: Metrics;
   /** A line per delivery, where no app server writes them (the Vite plugin). */
   logger?: Logger;
+  /** Learns the status and dates a delivery carries (the queue's order). */
+  queueIndex?: QueueIndex;
 }
 
 export function isWebhookPath(path: string): boolean {
@@ -102,6 +105,10 @@ async function receive(deps: WebhookDeps, req: http.IncomingMessage, res: http.S
   taken('accepted');
   // After the answer: the service waits for nobody's page.
   setImmediate(() => void deps.hub.publish(live).catch((error: unknown) => logUnexpected(res, error)));
+  const facts = queueFactsOf(delivery, live.status);
+  if (deps.queueIndex && facts) {
+    void deps.queueIndex.learn(env, facts).catch((error: unknown) => logUnexpected(res, error));
+  }
 }
 
 /** A refused delivery: counted (audit-refusals.ts), never written one by one, then answered with its code. */

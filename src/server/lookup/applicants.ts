@@ -3,6 +3,7 @@ import {
   type Applicant,
   type ApplicantsQuery,
   checkApplicantsQuery,
+  DOCUMENTED_FILTERS,
   toApplicant,
   upstreamApplicantsEnvelopeSchema,
 } from '../../kyc/contract/applicants.ts';
@@ -12,6 +13,7 @@ import { sendFailure, sendJson } from '../http/http-reply.ts';
 import type { SignedInCall } from '../http/routes.ts';
 import { readValue, WholeValue } from '../answer/answer-value.ts';
 import { type LookupDeps, leftEarly, takeSlot, takeToken, unreadableAnswer } from './lookup-steps.ts';
+import { type ApplicantsQueue, type FetchOnce, type Fetched, queuePage } from './queue-page.ts';
 
 /**
  * `GET /api/applicants?status=&skip=&limit=`: one page of the service's list, for both roles. The query
@@ -33,7 +35,10 @@ export type ApplicantsDeps = Pick<
   | 'timeoutMs'
   | 'maxResponseBytes'
   | 'metrics'
->;
+> & {
+  /** The queue index, its filler and the environment's settings (none: the service's order, no dates). */
+  queue?: ApplicantsQueue;
+};
 
 /** The service's largest page is not documented: a short page is filled up with at most this many more asks. */
 const MAX_UPSTREAM_CALLS = 5;
@@ -41,9 +46,6 @@ const MAX_UPSTREAM_CALLS = 5;
 /** Read through the answer's one scan (answer-value.ts); a body that is not JSON, or ends early, is not a list. */
 const NOT_A_LIST = new ApiFailure('upstream_error', 'The applicants list of the KYC service is not JSON.');
 const NOT_JSON = { notJson: NOT_A_LIST, incomplete: NOT_A_LIST };
-
-type Page = { records: Applicant[]; total: number; upstreamStatus: number };
-type Fetched = { ok: true; page: Page } | { ok: false; failure: ApiFailure; upstreamStatus: number | null };
 
 export async function listApplicants(deps: ApplicantsDeps, call: SignedInCall): Promise<void> {
   const level = deps.hasStatusKey ? 'status' : 'stripped';
@@ -61,23 +63,40 @@ export async function listApplicants(deps: ApplicantsDeps, call: SignedInCall): 
   const slot = await takeSlot(deps, call.req, call.identity, leftEarly(call.res));
   if (slot === 'gone') return;
   if (typeof slot !== 'function') return refuse(call.res, audit, slot);
-  const fetched = await fetchPage(deps, call, checked.query).finally(slot);
-  if (!fetched.ok) return refuse(call.res, audit, fetched.failure, fetched.upstreamStatus, fetched.upstreamStatus !== null);
-  const { records, total, upstreamStatus } = fetched.page;
+  const once: FetchOnce = (asked) => fetchOnce(deps, call, asked);
+  const fetched = await (deps.queue
+    ? queuePage(deps.environment, deps.queue, checked.query, once, (asked) => fetchPage(once, asked))
+    : fetchPage(once, checked.query)
+  ).finally(slot);
+  if (!fetched.ok) {
+    const failure = refusedFilter(checked.query, fetched.upstreamStatus) ?? fetched.failure;
+    return refuse(call.res, audit, failure, fetched.upstreamStatus, fetched.upstreamStatus !== null);
+  }
+  const { records, total, upstreamStatus, ...about } = fetched.page;
   // The page's own line, now that its records are known.
   const answered = auditTrail(deps, call.res, 'request', listLine(deps.environment, call, query, level, records.length));
   if (!(await answered(200, null, upstreamStatus, true))) return;
-  const data = { records, total, skip: checked.query.skip, limit: checked.query.limit };
+  const data = { records, total, skip: checked.query.skip, limit: checked.query.limit, ...about };
   sendJson(call.res, 200, JSON.stringify({ status: 'success', data }));
 }
 
+/**
+ * A filter the service does not document, which it answers 400 or 404: it does not offer it (the page
+ * then leaves its tab out), rather than the list being unavailable or broken.
+ */
+function refusedFilter(query: ApplicantsQuery, upstreamStatus: number | null): ApiFailure | undefined {
+  if (!query.status || DOCUMENTED_FILTERS.includes(query.status) || (upstreamStatus !== 400 && upstreamStatus !== 404)) return undefined;
+  const message = `This KYC service does not offer the "${query.status}" filter (HTTP ${upstreamStatus}): its candidates are listed under All.`;
+  return new ApiFailure('applicants_unavailable', message);
+}
+
 /** One page as asked; a service that serves fewer records than asked is asked again for the rest. */
-async function fetchPage(deps: ApplicantsDeps, call: SignedInCall, query: ApplicantsQuery): Promise<Fetched> {
+async function fetchPage(fetchOnce: FetchOnce, query: ApplicantsQuery): Promise<Fetched> {
   const records: Applicant[] = [];
   let total = 0;
   let upstreamStatus = 0;
   for (let asks = 0; asks < MAX_UPSTREAM_CALLS; asks++) {
-    const part = await fetchOnce(deps, call, { ...query, skip: query.skip + records.length, limit: query.limit - records.length });
+    const part = await fetchOnce({ ...query, skip: query.skip + records.length, limit: query.limit - records.length });
     if (!part.ok) return part;
     records.push(...part.page.records);
     ({ total, upstreamStatus } = part.page);

@@ -1,5 +1,5 @@
 import { batchRowOf } from '../../kyc/contract/batch.ts';
-import type { LookupKind } from '../../kyc/contract/lookup.ts';
+import { type LookupKind, triesAsRecordId } from '../../kyc/contract/lookup.ts';
 import { auditWritable, batchRowLine, written } from '../audit/audit-trail.ts';
 import type { OneResult } from './batch-runner.ts';
 import { ApiFailure } from '../http/api-failure.ts';
@@ -23,6 +23,25 @@ export interface BatchRow {
 }
 
 const CANCELLED = new ApiFailure('rate_limited', 'The batch was cancelled.');
+
+/**
+ * A row as the search box would find it: a refId the service does not know that has the form of a
+ * recordId is tried once as one (the one rule, triesAsRecordId), and the row says it was found that
+ * way. Both lookups are audited, each under its own kind, as the search box's two are.
+ */
+export async function lookupRowAsSearched(
+  deps: LookupDeps,
+  call: SignedInCall,
+  row: BatchRow,
+  gone: AbortSignal,
+): Promise<OneResult<FoundRow>> {
+  const first = await lookupRow(deps, call, row, gone);
+  if (first.ok || !triesAsRecordId(row.kind, row.id, first.code) || gone.aborted) return first;
+  const second = await lookupRow(deps, call, { ...row, kind: 'recordId' }, gone);
+  if (second.ok) return { ok: true, row: { ...second.row, foundBy: 'recordId' } };
+  if (second.code !== 'not_found') return second;
+  return { ...first, message: `No candidate with refId or recordId "${row.id}".` };
+}
 
 /** Checked, asked at status level, reduced, audited. Never rejects. */
 export async function lookupRow(deps: LookupDeps, call: SignedInCall, row: BatchRow, gone: AbortSignal): Promise<OneResult<FoundRow>> {

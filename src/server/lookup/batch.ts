@@ -5,7 +5,7 @@ import { z } from '../../kyc/contract/zod.ts';
 import { auditTrail, auditWritable, countLine, invalidIdsLine, refuse, refusedBatchLine } from '../audit/audit-trail.ts';
 import type { AccessControl } from '../auth/access-control.ts';
 import type { Identity } from '../http/identity.ts';
-import { type FoundRow, lookupRow } from './batch-row.ts';
+import { type FoundRow, lookupRowAsSearched } from './batch-row.ts';
 import type { LookupDeps } from './lookup-steps.ts';
 import { type BatchClock, runBatch } from './batch-runner.ts';
 import { ApiFailure } from '../http/api-failure.ts';
@@ -64,20 +64,26 @@ export async function batchRoute(deps: LookupDeps, batch: BatchDeps, call: Signe
   const gone = new AbortController();
   res.once('close', () => gone.abort());
   let found = 0;
+  let answered = 0;
+  let stop: Omit<Extract<BatchEvent, { type: 'stopped' }>, 'notLookedUp'> | undefined;
   await runBatch<FoundRow>({
     count: ids.length,
     concurrency: batch.concurrency,
     ...batch.clock,
     signal: gone.signal,
-    lookup: (index) => lookupRow(deps, call, { kind, id: ids[index]!, index }, gone.signal),
+    lookup: (index) => lookupRowAsSearched(deps, call, { kind, id: ids[index]!, index }, gone.signal),
     onResult(index, result) {
+      answered++;
       if (result.ok) found++;
       write(result.ok ? result.row : { type: 'row', index, ok: false, code: result.code, message: result.message });
     },
     onWait: (seconds) => write({ type: 'wait', seconds }),
+    // Said once the lookups under way have finished, so that the count of ids not looked up is exact.
+    onStop: (result, inARow) => (stop = { type: 'stopped', code: result.code, message: result.message, inARow }),
   });
   if (gone.signal.aborted) return;
-  write({ type: 'done', found, failed: ids.length - found });
+  if (stop) write({ ...stop, notLookedUp: ids.length - answered });
+  write({ type: 'done', found, failed: answered - found });
   res.end();
 }
 

@@ -27,11 +27,16 @@ export async function exportRoute(deps: LookupDeps, call: SignedInCall): Promise
   if (limited) return refuse(res, audit, limited, null, false, true);
   const stuck = auditWritable(deps);
   if (stuck) return sendFailure(res, stuck);
-  const { what, kind, id } = await readExport(req);
+  const { what, kind, id, template } = await readExport(req);
   // The id of a candidate shown, so one the lookup's rule would have refused is no candidate's.
   const asked = checkedId(id);
   if (!asked.ok) return refuse(res, audit, asked.failure);
-  const written = await writeLine(deps, res, 'export', exportLine(deps.environment, call, what, kind, asked.id));
+  const written = await writeLine(
+    deps,
+    res,
+    'export',
+    exportLine(deps.environment, call, what, kind, asked.id, what === 'reply' ? template : undefined),
+  );
   if (written) sendJson(res, 200, '{"status":"success"}');
 }
 
@@ -44,6 +49,11 @@ async function readExport(req: http.IncomingMessage): Promise<ExportRequest> {
     throw new ApiFailure('bad_request', 'The export is not valid JSON.');
   }
   const parsed = exportRequestSchema.safeParse(json);
-  if (!parsed.success) throw new ApiFailure('bad_request', 'The export must say what (summary, reply or print), kind and id.');
+  if (!parsed.success) {
+    throw new ApiFailure(
+      'bad_request',
+      "The export must say what (summary, reply or print), kind and id, and a reply's template a status.",
+    );
+  }
   return parsed.data;
 }

@@ -30,6 +30,11 @@ export interface LookupDeps {
   upstream: UpstreamClient;
   /** A status-level key is configured: support users' lookups are made with it. */
   hasStatusKey: boolean;
+  /**
+   * The custom fields support users may see (supportFields in CONFIG_FILE, SUPPORT_FIELDS): their
+   * lookups then read the full record with the full key and keep the status level plus these.
+   */
+  supportFields?: readonly string[];
   access: Pick<AccessControl, 'rateLimitKey'>;
   rateLimiter: RateLimiter;
   audit: AuditLog;
@@ -54,6 +59,34 @@ export type Level = NonNullable<AuditEntry['level']>;
 export function levelOf(role: Identity['role'], hasStatusKey: boolean): Level {
   if (role === 'compliance') return 'full';
   return hasStatusKey ? 'status' : 'stripped';
+}
+
+/** How a lookup reads the record: its level and, for a support user, the support fields fetched or why they were not. */
+export interface Plan {
+  level: Level;
+  /** The support fields to keep from the full record (undefined: none are fetched). */
+  fields?: readonly string[];
+  /** They are configured but not fetched: the full key archives after extract (a full read would delete data). */
+  withheld?: 'archiving_key';
+}
+
+/**
+ * The level step: compliance users full, support users the status level; in an environment with support
+ * fields, a support user's lookup reads the full record (the status key cannot give custom fields) and
+ * keeps those fields, unless the full key is known to archive after extract (or that cannot be read):
+ * then the fields are not fetched, and the status key is used as without them.
+ */
+export async function planOf(
+  deps: Pick<LookupDeps, 'hasStatusKey' | 'supportFields' | 'archiving'>,
+  role: Identity['role'],
+  log: Logger,
+): Promise<Plan> {
+  const level = levelOf(role, deps.hasStatusKey);
+  if (role !== 'support' || !deps.supportFields?.length) return { level };
+  // A finding, accepted or not, or one that cannot be read: a full read for a support user would delete data.
+  const archives = (await deps.archiving.refusal(log)) ?? (await deps.archiving.state());
+  if (archives) return { level, withheld: 'archiving_key' };
+  return { level: 'stripped', fields: deps.supportFields };
 }
 
 /**

@@ -1,6 +1,6 @@
 import type http from 'node:http';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
-import { type Audit, auditTrail, auditWritable, lookupLine, refuse } from '../audit/audit-trail.ts';
+import { type Audit, auditTrail, auditWritable, type LookupShown, lookupLine, refuse } from '../audit/audit-trail.ts';
 import type { Identity } from '../http/identity.ts';
 import { answerFull, type FullAnswer } from './full-answer.ts';
 import { bytesSent, errorCodeSent, sendFailure, sendJson } from '../http/http-reply.ts';
@@ -11,12 +11,14 @@ import {
   type LookupDeps,
   leftEarly,
   levelOf,
+  type Plan,
+  planOf,
   readId,
   sendRequest,
   takeSlot,
   takeToken,
 } from './lookup-steps.ts';
-import { requestLog } from '../log/log.ts';
+import { type Logger, requestLog } from '../log/log.ts';
 import type { Metrics } from '../ops/metrics.ts';
 import { partsAccepted } from '../answer/multipart-answer.ts';
 import { type Reduced, reduceToStatusLevel } from '../answer/status-level.ts';
@@ -42,10 +44,18 @@ export interface LookupCall {
 }
 
 export async function lookup(deps: LookupDeps, call: LookupCall): Promise<void> {
-  const level = levelOf(call.statusOnly ? 'support' : call.identity.role, deps.hasStatusKey);
-  countLookup(deps.metrics, call, level);
+  const role = call.statusOnly ? 'support' : call.identity.role;
+  // The level as planned before the limit; the support fields' plan (planOf) may change it once the lookup may go on.
+  let plan: Plan = { level: levelOf(role, deps.hasStatusKey) };
+  const shown: LookupShown = { level: plan.level };
+  countLookup(deps.metrics, call, () => plan.level);
   const asked = readId(call.encodedId);
-  const audit = auditTrail(deps, call.res, 'lookup', lookupLine(deps.environment, call, call.kind, asked.auditId, level));
+  const audit = auditTrail(
+    deps,
+    call.res,
+    'lookup',
+    lookupLine(deps.environment, call, call.kind, asked.auditId, null, () => shown),
+  );
   // The user's limit comes before anything else: every request costs a token, an invalid id too, and
   // once over the limit (or while the shared store is down) the refusals are counted rather than
   // written one by one.
@@ -55,15 +65,29 @@ export async function lookup(deps: LookupDeps, call: LookupCall): Promise<void> 
   if (stuck) return void sendFailure(call.res, stuck);
   if (!asked.ok) return refuse(call.res, audit, asked.failure);
   const log = requestLog(call.res);
-  const archiving = await archivingGate(deps, level, log);
+  // The freshness check stays at status level: it re-reads the status, never the support fields.
+  if (!call.statusOnly) plan = await planOf(deps, role, log);
+  Object.assign(shown, { level: plan.level }, plan.withheld ? { fieldsWithheld: plan.withheld } : {});
+  const archiving = await archivingGate(deps, plan.level, log);
   if (archiving) return refuse(call.res, audit, archiving);
 
+  return fetchAndAnswer(deps, call, { audit, plan, shown, id: asked.id, log });
+}
+
+/** Past the gate: an upstream slot, admission, the request, then the answer (the full record, or the status level). */
+async function fetchAndAnswer(
+  deps: LookupDeps,
+  call: LookupCall,
+  lookup: { audit: Audit; plan: Plan; shown: LookupShown; id: string; log: Logger },
+): Promise<void> {
+  const { audit, plan, shown } = lookup;
+  const { level } = plan;
   const left = leftEarly(call.res);
   const slot = await takeSlot(deps, call.req, call.identity, left);
   if (slot === 'gone') return;
   if (typeof slot !== 'function') return refuse(call.res, audit, slot);
   call.res.once('close', slot);
-  const admission = await admit(deps, level, left, log);
+  const admission = await admit(deps, level, left, lookup.log);
   if (!admission.ok) return admission.failure && refuse(call.res, audit, admission.failure);
 
   // Support users never get picture parts: their answer is the status level, plain JSON.
@@ -73,7 +97,7 @@ export async function lookup(deps: LookupDeps, call: LookupCall): Promise<void> 
     deps,
     {
       kind: call.kind,
-      id: asked.id,
+      id: lookup.id,
       scope: level === 'status' ? 'status' : 'full',
       browserHeaders: inParts ? { ...call.req.headers, accept: 'application/json' } : call.req.headers,
     },
@@ -88,16 +112,19 @@ export async function lookup(deps: LookupDeps, call: LookupCall): Promise<void> 
     const full: FullAnswer = { upstreamRes, guard: deps.upstream.answerGuard(upstreamRes), audit, upstreamStatus, inParts };
     return answerFull(call.res, full, deps);
   }
-  const reduced = await reduceToStatusLevel(upstreamRes, deps.maxResponseBytes, deps.upstream.keys);
+  const reduced = await reduceToStatusLevel(upstreamRes, deps.maxResponseBytes, deps.upstream.keys, plan.fields);
+  // The audit line names the support fields the answer holds.
+  if (reduced.ok && plan.fields) shown.fields = Object.keys(reduced.record.customFields ?? {});
   return answerStatusLevel(call.res, reduced, audit, upstreamStatus);
 }
 
 /** Counts the lookup while it is answered, and its outcome, time and bytes once its connection is done. */
-function countLookup(metrics: Metrics, call: LookupCall, level: Level): void {
+function countLookup(metrics: Metrics, call: LookupCall, levelNow: () => Level): void {
   metrics.lookupsInFlight.inc();
   call.res.once('close', () => {
     metrics.lookupsInFlight.dec();
     const code = errorCodeSent(call.res) ?? (call.res.writableFinished ? 'ok' : 'cut');
+    const level = levelNow();
     metrics.lookups.inc({ code, role: call.identity.role, level });
     metrics.lookupSeconds.observe({ level }, (performance.now() - call.started) / 1000);
     metrics.lookupBytes.inc({ level }, bytesSent(call.res));

@@ -32,6 +32,8 @@ export interface Metrics {
   eventStreams: client.Gauge;
   /** Webhook deliveries (issue 22) by event (a documented one, `other` or `unknown`) and result (accepted, duplicate, ping or the error code). */
   webhookDeliveries: client.Counter<'event' | 'result'>;
+  /** The queue index's status-level lookups (list work, this server's own), by outcome: `ok` or the error code. */
+  queueIndexLookups: client.Counter<'code'>;
 }
 
 /**
@@ -62,6 +64,12 @@ export function createMetrics(options: { processMetrics?: boolean } = {}): Metri
     ...refusalMetrics(registers),
     ...liveMetrics(registers),
     webhookDeliveries,
+    queueIndexLookups: new client.Counter({
+      name: 'candidate_lookup_queue_index_lookups_total',
+      help: "Status-level lookups that learn the queue's dates (list work, bounded by queueIndexLookupsPerSecond), by outcome: ok or the error code.",
+      labelNames: ['code'],
+      registers,
+    }),
   };
 }
 

@@ -7,8 +7,9 @@ const DEFAULT_LIMIT = 20;
 export type ListAnswer = { ok: true; body: unknown } | { ok: false; code: 400; message: string };
 
 /**
- * The list operation over the sandbox's candidates: `applicants[/<status>]?skip=&limit=`, the documented
- * filters only, in the documented shape. Candidates with other statuses appear only in the unfiltered list.
+ * The list operation over the sandbox's candidates: `applicants[/<status>]?skip=&limit=`, in the documented
+ * shape. The sandbox accepts every status as a filter (the documented ones and the others), so that each
+ * tab of the queue can be tried; an unknown one is refused with 400, as a real service may.
  */
 export function listApplicants(records: CandidateRecord[], filter: string | undefined, search: URLSearchParams): ListAnswer {
   if (filter !== undefined && !isApplicantFilter(filter)) return { ok: false, code: 400, message: 'Invalid status' };

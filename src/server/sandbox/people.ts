@@ -108,7 +108,12 @@ export const PEOPLE: Person[] = [
     address: { address: 'Drottninggatan 53', extraInfo: '', city: 'Stockholm', state: '', postalCode: '111 21', country: 'SWE' },
     phone: { countryCode: 'SWE', countryCode2: 'se', phoneNumber: '+46701234567', number: '701234567' },
     pictures: { selfie: 'jpeg', passport: 'jpeg' },
-    customFields: { riskLevel: 'high', rejectionNote: 'Passport photo is blurred; please resubmit.' },
+    // Operator notes, configured as the sandbox's support fields (SANDBOX_SUPPORT_FIELDS): support users see these two.
+    customFields: {
+      riskLevel: 'high',
+      rejectionReason: 'The passport photo is blurred: the document number and the expiry date cannot be read.',
+      resubmitHint: "Take a new photo of the passport's photo page in daylight, without flash, with all four corners in the picture.",
+    },
     certs: [{ provider: 'onfido', result: 'consider', broken: true }],
   },
   {
@@ -168,7 +173,11 @@ export const PEOPLE: Person[] = [
     },
     phone: { countryCode: 'IRL', countryCode2: 'ie', phoneNumber: '+353871234567', number: '871234567' },
     pictures: { selfie: 'jpeg', driving_license: 'jpeg' },
-    customFields: { riskLevel: 'medium', reviewReason: 'Address changed' },
+    customFields: {
+      riskLevel: 'medium',
+      reviewReason: 'Address changed',
+      resubmitHint: 'Upload a proof of address from the last three months (a utility bill or bank statement) that shows the new address.',
+    },
     certs: [{ provider: 'onfido', result: 'clear' }],
   },
   {

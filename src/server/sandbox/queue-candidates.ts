@@ -9,31 +9,64 @@ import { HOUR, MINUTE, type Person } from './person.ts';
 /** Extra candidates in large-image mode: with the others, more than two pages of 50, and more than 50 waiting. */
 export const QUEUE_CANDIDATE_COUNT = 90;
 
-// A queue as reviewers know it: mostly waiting. Other statuses appear under All only.
-const STATUS_CYCLE = ['waiting', 'waiting', 'inreview', 'waiting', 'approved', 'waiting', 'waiting', 'inreview', 'waiting', 'rejected'];
+// A queue as reviewers know it: mostly waiting, some in review; every tenth candidate decided (or sent back).
+const STATUS_CYCLE = ['waiting', 'waiting', 'inreview', 'waiting', 'approved', 'waiting', 'waiting', 'inreview', 'waiting', 'decided'];
+const DECIDED = ['rejected', 'review_requested', 'blocked'];
+
+/**
+ * How long ago candidate `index` last submitted: distinct for each, from about 1 hour to about 3 days 7 h,
+ * and not in the list's order (37 and 90 share no factor, so `index * 37 % 90` visits each step once):
+ * the service's order is not the queue's. With a 48 h SLA, about a third of them are over it.
+ */
+export function queueWaitingSeconds(index: number): number {
+  return ((index * 37) % QUEUE_CANDIDATE_COUNT) * 53 * MINUTE + 61 * MINUTE + index * 7;
+}
+
+function queueDates(index: number, status: string): Record<string, number> {
+  const waiting = queueWaitingSeconds(index);
+  // Each later step happened some time after the submission (a smaller offset before now).
+  const later = (share: number) => Math.round(waiting * share);
+  const dates: Record<string, number> = { waitingDate: waiting };
+  if (status !== 'waiting') dates.inreviewDate = later(0.7);
+  if (status === 'approved' || status === 'review_requested') dates.approvedDate = later(0.4);
+  if (status === 'rejected') dates.rejectedDate = later(0.4);
+  if (status === 'blocked') dates.blockedDate = later(0.4);
+  if (status === 'review_requested') dates.reviewRequestedDate = later(0.2);
+  return dates;
+}
+
+/** Operator notes of the queue's rejected candidates, in turn (the sandbox's support fields). */
+const REJECTIONS = [
+  {
+    rejectionReason: 'The selfie does not match the passport photo.',
+    resubmitHint: 'Take a new selfie facing the camera, without glasses or a hat.',
+  },
+  {
+    rejectionReason: 'The proof of address is older than three months.',
+    resubmitHint: 'Upload a utility bill or bank statement from the last three months.',
+  },
+  { rejectionReason: 'The ID document has expired.', resubmitHint: 'Submit again with an ID document that is still valid.' },
+];
 
 function queuePeople(): Person[] {
   return Array.from({ length: QUEUE_CANDIDATE_COUNT }, (_, index) => {
     const n = String(index + 1).padStart(3, '0');
-    const status = STATUS_CYCLE[index % STATUS_CYCLE.length]!;
+    const cycled = STATUS_CYCLE[index % STATUS_CYCLE.length]!;
+    const status = cycled === 'decided' ? DECIDED[Math.floor(index / STATUS_CYCLE.length) % DECIDED.length]! : cycled;
     return {
       refId: `queue-${n}`,
       recordId: `65f1c2a9e4b0d3a1f0c9d${n}`,
       blockPassID: `5e8f1a2b3c4d5e6f7a8b9e${n}`,
       summary: `Queue candidate ${n}: ${status}, no pictures`,
       status,
-      dates: {
-        waitingDate: (index + 1) * 7 * MINUTE,
-        ...(status === 'inreview' || status === 'approved' || status === 'rejected' ? { inreviewDate: (index + 1) * 5 * MINUTE } : {}),
-        ...(status === 'approved' ? { approvedDate: (index + 1) * 3 * MINUTE } : {}),
-        ...(status === 'rejected' ? { rejectedDate: (index + 1) * 3 * MINUTE } : {}),
-      },
+      dates: queueDates(index, status),
       submitCount: 1,
       givenName: 'Queue',
       familyName: `Candidate ${n}`,
       latinName: `Queue Candidate ${n}`,
       email: `queue.${n}@example.org`,
       pictures: {},
+      ...(status === 'rejected' ? { customFields: REJECTIONS[Math.floor(index / STATUS_CYCLE.length) % REJECTIONS.length]! } : {}),
     };
   });
 }

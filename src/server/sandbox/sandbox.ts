@@ -5,6 +5,7 @@ import { isLookupKind, type LookupKind } from '../../kyc/contract/lookup.ts';
 import { listApplicants } from './applicants.ts';
 import type { SandboxCandidate } from './candidates.ts';
 import { dateFieldOf, handleTestControl, handleTestReset, type SetStatus, TEST_RESET_PATH, TEST_STATUS_PATH } from './test-controls.ts';
+import { handleTestOutage, TEST_OUTAGE_PATH, testOutage } from './test-controls.ts';
 import credentials from './credentials.json' with { type: 'json' };
 import { createWebhookSender, type WebhookTarget } from './webhook-sender.ts';
 
@@ -112,7 +113,9 @@ export function createSandboxHandler(options: SandboxOptions): Handler & { setSt
     change(record, { ...record, status, [dateFieldOf(status)]: new Date().toISOString() });
     return true;
   };
+  const outage = testOutage();
   const reset = () => {
+    outage.end();
     index = indexOf(all);
     archiver.reset();
     bodies.clear();
@@ -122,6 +125,8 @@ export function createSandboxHandler(options: SandboxOptions): Handler & { setSt
     const control = options.testControls ? (req.url ?? '').split('?')[0] : undefined;
     if (control === TEST_STATUS_PATH) return handleTestControl(req, res, setStatus);
     if (control === TEST_RESET_PATH) return handleTestReset(req, res, reset);
+    if (control === TEST_OUTAGE_PATH) return handleTestOutage(req, res, outage.start);
+    if (outage.cuts(req)) return;
     archiver.archiveDue(index, change);
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.setHeader('Allow', 'GET, HEAD');

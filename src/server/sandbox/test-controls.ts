@@ -7,10 +7,13 @@ import { LOOKUP_KINDS, type LookupKind } from '../../kyc/contract/lookup.ts';
  * `{"kind","id","status"}` moves a sandbox candidate to another status, as a reviewer's decision on the
  * real service would, so that a test can watch the candidate page notice it. `POST /_test/reset` puts
  * every candidate back as it was at start (statuses, and the archive-after-extract demonstration), so
- * that a test can run again against the same sandbox.
+ * that a test can run again against the same sandbox. `POST /_test/outage` with `{"after": n}` answers
+ * the next n requests, then cuts every connection unanswered, as a service that went down (the proxy
+ * finds it unreachable); the reset ends it.
  */
 export const TEST_STATUS_PATH = '/_test/status';
 export const TEST_RESET_PATH = '/_test/reset';
+export const TEST_OUTAGE_PATH = '/_test/outage';
 
 const statusChangeSchema = z.object({
   kind: z.enum(LOOKUP_KINDS),
@@ -21,6 +24,52 @@ const statusChangeSchema = z.object({
 export type SetStatus = (kind: LookupKind, id: string, status: string) => boolean;
 
 export function handleTestControl(req: http.IncomingMessage, res: http.ServerResponse, setStatus: SetStatus): void {
+  readControl(req, res, statusChangeSchema, 'Send {"kind":"refId","id":"…","status":"approved"}', (change) =>
+    setStatus(change.kind, change.id, change.status) ? [200, 'ok'] : [404, 'No such candidate'],
+  );
+}
+
+const outageSchema = z.object({ after: z.number().int().min(0).max(100_000) });
+
+/** `{"after": n}`: the sandbox answers n more requests, then none (see the top of this file). */
+export function handleTestOutage(req: http.IncomingMessage, res: http.ServerResponse, startOutage: (after: number) => void): void {
+  readControl(req, res, outageSchema, 'Send {"after":0}', ({ after }) => {
+    startOutage(after);
+    return [200, 'ok'];
+  });
+}
+
+/** A test's outage: after the requests it still answers, each is cut unanswered; `end` (the reset) ends it. */
+export function testOutage() {
+  let answersLeft: number | undefined;
+  return {
+    start(after: number): void {
+      answersLeft = after;
+    },
+    end(): void {
+      answersLeft = undefined;
+    },
+    /** Cuts the request's connection when the outage has begun; true when it did. */
+    cuts(req: http.IncomingMessage): boolean {
+      if (answersLeft === undefined) return false;
+      if (answersLeft > 0) {
+        answersLeft--;
+        return false;
+      }
+      req.socket.destroy();
+      return true;
+    },
+  };
+}
+
+/** A control's POST: its JSON body checked with `schema`, then applied; its answer is plain text. */
+function readControl<T>(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  schema: z.ZodType<T>,
+  usage: string,
+  apply: (body: T) => [number, string],
+): void {
   const answer = (code: number, text: string) => {
     res.writeHead(code, { 'Content-Type': 'text/plain; charset=utf-8' });
     res.end(text);
@@ -34,14 +83,13 @@ export function handleTestControl(req: http.IncomingMessage, res: http.ServerRes
     chunks.push(chunk);
   });
   req.on('end', () => {
-    let change: z.infer<typeof statusChangeSchema>;
+    let body: T;
     try {
-      change = statusChangeSchema.parse(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+      body = schema.parse(JSON.parse(Buffer.concat(chunks).toString('utf8')));
     } catch {
-      return answer(400, 'Send {"kind":"refId","id":"…","status":"approved"}');
+      return answer(400, usage);
     }
-    if (!setStatus(change.kind, change.id, change.status)) return answer(404, 'No such candidate');
-    answer(200, 'ok');
+    answer(...apply(body));
   });
 }
 

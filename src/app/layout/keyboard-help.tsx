@@ -1,0 +1,99 @@
+import { useEffect, useState } from 'react';
+import { isTypingTarget, SEARCH_SHORTCUTS } from '../lookup/use-search-shortcut.ts';
+import { useLocation } from '../navigation.tsx';
+import { MASK_SHORTCUT } from '../preferences/privacy-mask.tsx';
+import { UTC_SHORTCUT } from '../preferences/time-zone.tsx';
+import { parseCandidatePath, QUEUE_PATH } from '../routes.ts';
+import { ModalDialog } from '../ui/modal-dialog.tsx';
+import { VIEWER_SHORTCUTS } from '../viewer/viewer-shortcuts.ts';
+
+/** A shortcut as the dialog lists it: its keys (each a `<kbd>`; several are alternatives) and what it does. */
+export interface Shortcut {
+  keys: readonly string[];
+  does: string;
+}
+
+const HELP_KEY = '?';
+
+/** The status tabs of the applicants queue (applicants-tabs.tsx), as a tab list moves. */
+const QUEUE_TABS: readonly Shortcut[] = [
+  { keys: ['←', '→'], does: 'Previous or next status tab (with focus on the tabs)' },
+  { keys: ['Home', 'End'], does: 'First or last status tab' },
+];
+
+/** The shortcuts of the page at `pathname`, in groups; `signedIn`: the header's search box and switches are there. */
+export function shortcutsFor(pathname: string, signedIn: boolean): Array<{ title: string; shortcuts: readonly Shortcut[] }> {
+  const everywhere: Shortcut[] = [{ keys: [HELP_KEY], does: 'This list of shortcuts' }];
+  if (signedIn) {
+    everywhere.push(
+      { keys: SEARCH_SHORTCUTS, does: 'Go to the search box' },
+      { keys: [MASK_SHORTCUT], does: 'Privacy mask on or off' },
+      { keys: [UTC_SHORTCUT], does: 'Times in UTC or in your time zone (what a time shows on hover)' },
+    );
+  }
+  everywhere.push({ keys: ['Esc'], does: 'Close a dialog' });
+  const groups: Array<{ title: string; shortcuts: readonly Shortcut[] }> = [{ title: 'On every page', shortcuts: everywhere }];
+  if (signedIn && parseCandidatePath(pathname)?.id !== undefined)
+    groups.push({ title: 'In the picture viewer', shortcuts: VIEWER_SHORTCUTS });
+  if (signedIn && pathname.endsWith(QUEUE_PATH)) groups.push({ title: 'In the applicants queue', shortcuts: QUEUE_TABS });
+  return groups;
+}
+
+/** `?` (when not typing) opens the list of the shortcuts of the page it is on; Escape or Close closes it. */
+export function KeyboardHelp({ signedIn }: { signedIn: boolean }) {
+  const [open, setOpen] = useState(false);
+  const { pathname } = useLocation();
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== HELP_KEY || event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
+      if (isTypingTarget(document.activeElement)) return;
+      event.preventDefault();
+      setOpen(true);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+  if (!open) return null;
+  return (
+    <ModalDialog title="Keyboard shortcuts" onClose={() => setOpen(false)} testId="keyboard-help">
+      {shortcutsFor(pathname, signedIn).map((group) => (
+        <section key={group.title} className="mb-4">
+          <h3 className="mb-1 text-sm font-semibold text-slate-700">{group.title}</h3>
+          <dl className="grid grid-cols-[minmax(7rem,max-content)_1fr] gap-x-4 gap-y-1 text-sm">
+            {group.shortcuts.map((shortcut) => (
+              <div key={shortcut.does} className="contents">
+                <dt className="flex flex-wrap items-center gap-1">
+                  {shortcut.keys.map((key, index) => (
+                    <span key={key} className="inline-flex items-center gap-1">
+                      {index > 0 && <span className="text-slate-500">or</span>}
+                      <kbd className="rounded border border-slate-300 bg-slate-50 px-1.5 py-0.5 font-mono text-xs text-slate-900">
+                        {key}
+                      </kbd>
+                    </span>
+                  ))}
+                </dt>
+                <dd className="text-slate-800">{shortcut.does}</dd>
+              </div>
+            ))}
+          </dl>
+        </section>
+      ))}
+      <div className="flex justify-end">
+        <CloseButton />
+      </div>
+    </ModalDialog>
+  );
+}
+
+/** Closes the dialog it is in (the dialog's close event tells KeyboardHelp). */
+function CloseButton() {
+  return (
+    <button
+      type="button"
+      onClick={(event) => event.currentTarget.closest('dialog')?.close()}
+      className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-50 focus-ring-offset"
+    >
+      Close
+    </button>
+  );
+}

@@ -1,0 +1,101 @@
+import {
+  AGE_ORDERED_FILTERS,
+  APPLICANTS_MAX_LIMIT,
+  type Applicant,
+  type ApplicantsQuery,
+  type QueueOrder,
+} from '../../kyc/contract/applicants.ts';
+import type { ApiFailure } from '../http/api-failure.ts';
+import type { QueueFiller } from './queue-filler.ts';
+import type { QueueIndex } from '../state/queue-index.ts';
+import { orderByAge, overSlaCount, withSince } from './queue-order.ts';
+
+/** A page of the list as the route answers it, with how it is ordered and the SLA. */
+export type Page = {
+  records: Applicant[];
+  total: number;
+  upstreamStatus: number;
+  order?: QueueOrder;
+  slaHours?: number;
+  overSla?: number;
+};
+export type Fetched = { ok: true; page: Page } | { ok: false; failure: ApiFailure; upstreamStatus: number | null };
+/** One request to the service's list, as asked. */
+export type FetchOnce = (query: ApplicantsQuery) => Promise<Fetched>;
+
+/** What an environment's queue is served with. */
+export interface ApplicantsQueue {
+  index: QueueIndex;
+  filler: QueueFiller;
+  /** A status with more candidates than this is shown in the service's order. */
+  indexMax: number;
+  /** Rows waiting longer are over the SLA (none: no SLA). */
+  slaHours: number | undefined;
+  now?: () => number;
+}
+
+/**
+ * A page of the queue: for a status reviewers work through (waiting, in review, review requested) with at
+ * most `indexMax` candidates, the whole list is fetched, ordered by age with the index's dates, and the
+ * page cut from that one order; otherwise the service's page, with the dates the index knows. Either
+ * way, the ids without a known date are handed to the filler.
+ */
+export async function queuePage(
+  environment: string,
+  queue: ApplicantsQueue,
+  query: ApplicantsQuery,
+  fetchOnce: FetchOnce,
+  fetchPage: (query: ApplicantsQuery) => Promise<Fetched>,
+): Promise<Fetched> {
+  const sla = queue.slaHours === undefined ? {} : { slaHours: queue.slaHours };
+  if (!query.status || !AGE_ORDERED_FILTERS.includes(query.status)) {
+    const fetched = await fetchPage(query);
+    if (!fetched.ok) return fetched;
+    return { ok: true, page: { ...fetched.page, records: await dated(environment, queue, fetched.page.records), ...sla } };
+  }
+  const first = await fetchOnce({ status: query.status, skip: 0, limit: APPLICANTS_MAX_LIMIT });
+  if (!first.ok) return first;
+  if (first.page.total > queue.indexMax) {
+    const fetched = await fetchPage(query);
+    if (!fetched.ok) return fetched;
+    const records = await dated(environment, queue, fetched.page.records);
+    return { ok: true, page: { ...fetched.page, records, order: { by: 'service', over: queue.indexMax }, ...sla } };
+  }
+  const whole = await wholeList(first.page, query, queue.indexMax, fetchOnce);
+  if (!whole.ok) return whole;
+  const records = orderByAge(await dated(environment, queue, whole.page.records));
+  const known = records.filter((record) => record.since !== undefined).length;
+  const page: Page = {
+    records: records.slice(query.skip, query.skip + query.limit),
+    total: whole.page.total,
+    upstreamStatus: whole.page.upstreamStatus,
+    order: { by: 'age', known, of: records.length },
+    ...sla,
+    ...(queue.slaHours === undefined ? {} : { overSla: overSlaCount(records, queue.slaHours, (queue.now ?? Date.now)()) }),
+  };
+  return { ok: true, page };
+}
+
+/** The rest of the list after its first page, a page of the service's largest at a time. */
+async function wholeList(first: Page, query: ApplicantsQuery, indexMax: number, fetchOnce: FetchOnce): Promise<Fetched> {
+  const records = [...first.records];
+  let { total, upstreamStatus } = first;
+  // The list may grow while it is read: never more asks than the index's bound needs, and a few more.
+  const maxAsks = Math.ceil(indexMax / APPLICANTS_MAX_LIMIT) + 2;
+  for (let asks = 1; records.length < total && asks < maxAsks; asks++) {
+    const part = await fetchOnce({ status: query.status, skip: records.length, limit: APPLICANTS_MAX_LIMIT });
+    if (!part.ok) return part;
+    if (part.page.records.length === 0) break;
+    records.push(...part.page.records);
+    ({ total, upstreamStatus } = part.page);
+  }
+  return { ok: true, page: { records, total, upstreamStatus } };
+}
+
+/** The records with the index's dates; those without one go to the filler. The index unreachable: no dates. */
+async function dated(environment: string, queue: ApplicantsQueue, records: Applicant[]): Promise<Applicant[]> {
+  const since = await queue.index.learnList(environment, records).catch(() => new Map<string, string>());
+  const result = withSince(records, since);
+  queue.filler.want(result.flatMap((record) => (record.since === undefined && record.recordId ? [record.recordId] : [])));
+  return result;
+}

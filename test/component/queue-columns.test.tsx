@@ -1,0 +1,208 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import axe from 'axe-core';
+import { describe, expect, it, vi } from 'vitest';
+import type { Applicant, ApplicantsPage } from '../../src/kyc/contract/applicants.ts';
+import { apiError, json, renderWithProviders } from './render.tsx';
+
+const HOUR = 3_600_000;
+const ago = (hours: number) => new Date(Date.now() - hours * HOUR).toISOString();
+
+type Extra = Partial<Pick<ApplicantsPage, 'order' | 'slaHours' | 'overSla'>>;
+
+/**
+ * The proxy, for these tests: each status's candidates as given, the page's extras (order, SLA) per
+ * status, and the statuses the service refuses answered as `applicants_unavailable`.
+ */
+function stubList(applicants: Applicant[], options: { extra?: Record<string, Extra>; refused?: string[] } = {}) {
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: RequestInfo | URL) => {
+      const url = new URL(String(input), 'http://test');
+      if (url.pathname === '/api/session') return json({ mode: 'local', user: 'local', role: 'compliance' });
+      if (url.pathname === '/api/meta') return json({ upstream: 'remote' });
+      const status = url.searchParams.get('status') ?? '';
+      if (options.refused?.includes(status)) {
+        return apiError(404, 'applicants_unavailable', `This KYC service does not offer the "${status}" filter (HTTP 400).`);
+      }
+      const skip = Number(url.searchParams.get('skip'));
+      const limit = Number(url.searchParams.get('limit'));
+      const matching = status ? applicants.filter((a) => a.status === status) : applicants;
+      const data = {
+        records: matching.slice(skip, skip + limit),
+        total: matching.length,
+        skip,
+        limit,
+        ...options.extra?.[status || 'all'],
+      };
+      return json({ status: 'success', data });
+    }),
+  );
+}
+
+const rows = () => within(screen.getByRole('table')).getAllByRole('row').slice(1);
+const cells = (row: HTMLElement) => within(row).getAllByRole('cell');
+const tab = (name: RegExp) => screen.getByRole('tab', { name });
+
+const QUEUE: Applicant[] = [
+  { status: 'waiting', isArchived: false, recordId: 'rec-old', refId: 'ref-old', since: ago(3 * 24 + 4.5) },
+  { status: 'waiting', isArchived: true, recordId: 'rec-new', since: ago(5.25) },
+  { status: 'waiting', isArchived: false, recordId: 'rec-unknown', refId: 'ref-unknown' },
+  { status: 'approved', isArchived: false, recordId: 'rec-approved', refId: 'ref-approved', since: ago(24 * 10) },
+  { status: 'inreview', isArchived: false, recordId: 'rec-review', refId: 'ref-review', since: ago(50) },
+  { status: 'review_requested', isArchived: false, recordId: 'rec-again', refId: 'ref-again', since: ago(1) },
+];
+const WAITING_EXTRA: Extra = { order: { by: 'age', known: 2, of: 3 }, slaHours: 48, overSla: 1 };
+
+describe('the queue columns', () => {
+  it('show the status chip, since when with the age, refId, recordId and archived, the heading naming the tab’s date', async () => {
+    stubList(QUEUE, { extra: { waiting: WAITING_EXTRA } });
+    renderWithProviders('/applicants?status=waiting');
+    await waitFor(() => expect(rows()).toHaveLength(3));
+    const headings = within(screen.getByRole('table'))
+      .getAllByRole('columnheader')
+      .map((cell) => cell.textContent);
+    expect(headings).toEqual(['Status', 'Waiting since', 'refId', 'recordId', 'Archived']);
+    const [status, since, refId, recordId, archived] = cells(rows()[0]!);
+    expect(status).toHaveTextContent('Waiting');
+    expect(status!.querySelector('[data-status="waiting"]')).not.toBeNull();
+    expect(since!.querySelector('time')).toHaveAttribute('datetime', QUEUE[0]!.since);
+    expect(since).toHaveTextContent('3 d 4 h');
+    expect(refId).toHaveTextContent('ref-old');
+    expect(recordId).toHaveTextContent('rec-old');
+    expect(archived).toHaveTextContent('No');
+    const second = cells(rows()[1]!);
+    expect(second[1]).toHaveTextContent('5 h 15 min');
+    expect(second[2]).toHaveTextContent('none assigned');
+    expect(second[4]).toHaveTextContent('Yes');
+    // A date the index does not know yet says so.
+    expect(cells(rows()[2]!)[1]).toHaveTextContent('not known yet');
+  });
+
+  it.each([
+    ['inreview', 'In review since'],
+    ['approved', 'Approved since'],
+    ['review_requested', 'Review requested since'],
+  ])('on the %s tab the date column is "%s"', async (status, heading) => {
+    stubList(QUEUE);
+    renderWithProviders(`/applicants?status=${status}`);
+    await waitFor(() => expect(screen.getAllByRole('columnheader')[1]).toHaveTextContent(heading));
+  });
+
+  it('on All each row shows the date of its own status', async () => {
+    stubList(QUEUE);
+    renderWithProviders('/applicants');
+    await waitFor(() => expect(rows()).toHaveLength(6));
+    expect(screen.getAllByRole('columnheader')[1]).toHaveTextContent(/^Since$/);
+    expect(cells(rows()[3]!)[1]).toHaveTextContent('10 d');
+    expect(cells(rows()[4]!)[1]).toHaveTextContent('2 d 2 h');
+  });
+
+  it('each row is one link to its candidate, by recordId', async () => {
+    stubList(QUEUE);
+    renderWithProviders('/applicants?status=waiting');
+    await waitFor(() => expect(rows()).toHaveLength(3));
+    for (const row of rows()) expect(within(row).getAllByRole('link')).toHaveLength(1);
+    expect(within(rows()[1]!).getByRole('link')).toHaveAttribute('href', '/candidates/recordId/rec-new');
+  });
+});
+
+describe('the SLA flag', () => {
+  it('marks rows older than the SLA with an icon and the words "Over SLA", not colour alone', async () => {
+    stubList(QUEUE, { extra: { waiting: WAITING_EXTRA, all: { slaHours: 48 } } });
+    renderWithProviders('/applicants?status=waiting');
+    await waitFor(() => expect(rows()).toHaveLength(3));
+    const flag = within(cells(rows()[0]!)[1]!).getByText('Over SLA');
+    expect(flag.closest('[data-over-sla]')).toHaveTextContent('⚠ Over SLA');
+    expect(cells(rows()[1]!)[1]).not.toHaveTextContent('Over SLA');
+    expect(cells(rows()[2]!)[1]).not.toHaveTextContent('Over SLA');
+  });
+
+  it('flags only the statuses a reviewer works through: an approved candidate is never over', async () => {
+    stubList(QUEUE, { extra: { all: { slaHours: 48 } } });
+    renderWithProviders('/applicants');
+    await waitFor(() => expect(rows()).toHaveLength(6));
+    expect(cells(rows()[3]!)[1]).not.toHaveTextContent('Over SLA');
+    expect(cells(rows()[4]!)[1]).toHaveTextContent('Over SLA');
+  });
+
+  it('without an SLA no row is flagged', async () => {
+    stubList(QUEUE);
+    renderWithProviders('/applicants?status=waiting');
+    await waitFor(() => expect(rows()).toHaveLength(3));
+    expect(screen.queryByText('Over SLA')).not.toBeInTheDocument();
+  });
+});
+
+describe('the queue tabs', () => {
+  it('offer every status with its count, and how many are over the SLA', async () => {
+    stubList(QUEUE, { extra: { waiting: WAITING_EXTRA, inreview: { slaHours: 48, overSla: 1 } } });
+    renderWithProviders('/applicants');
+    await waitFor(() => expect(tab(/^Waiting/)).toHaveTextContent('Waiting3'));
+    const names = screen.getAllByRole('tab').map((element) => element.dataset.tab);
+    expect(names).toEqual(['all', 'waiting', 'inreview', 'review_requested', 'approved', 'rejected', 'blocked', 'incomplete']);
+    await waitFor(() => expect(tab(/^Waiting/)).toHaveTextContent('1 over SLA'));
+    expect(tab(/^In review/)).toHaveTextContent('1 over SLA');
+    expect(tab(/^Approved/)).not.toHaveTextContent('over SLA');
+    expect(tab(/^Review requested/)).toHaveTextContent('Review requested1');
+    expect(tab(/^Rejected/)).toHaveTextContent('Rejected0');
+  });
+
+  it('leave out the filters the service refuses, and say which', async () => {
+    stubList(QUEUE, { refused: ['rejected', 'blocked'] });
+    renderWithProviders('/applicants');
+    expect(await screen.findByTestId('refused-filters')).toHaveTextContent(
+      'This KYC service does not offer the Rejected and Blocked filters: those candidates are listed under All.',
+    );
+    expect(screen.queryByRole('tab', { name: /^Rejected/ })).not.toBeInTheDocument();
+    expect(screen.queryByRole('tab', { name: /^Blocked/ })).not.toBeInTheDocument();
+    expect(tab(/^Incomplete/)).toBeInTheDocument();
+  });
+
+  it('opened at a refused filter (an old link), keep its tab to say why it is empty', async () => {
+    stubList(QUEUE, { refused: ['rejected'] });
+    renderWithProviders('/applicants?status=rejected');
+    expect(await screen.findByTestId('filter-refused')).toHaveTextContent(
+      'This KYC service does not offer the "rejected" filter (HTTP 400).',
+    );
+    expect(tab(/^Rejected/)).toHaveAttribute('aria-selected', 'true');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    await waitFor(() => expect(tab(/^All/)).toHaveTextContent('All6'));
+  });
+});
+
+describe('the progress line', () => {
+  it('says how many dates are known while the index fills', async () => {
+    stubList(QUEUE, { extra: { waiting: { order: { by: 'age', known: 340, of: 1000 } } } });
+    renderWithProviders('/applicants?status=waiting');
+    expect(await screen.findByTestId('queue-order')).toHaveTextContent(/^Ordered by age: 340 of 1,000 known, oldest first/);
+  });
+
+  it('says the tab is ordered oldest first once every date is known', async () => {
+    stubList(QUEUE, { extra: { waiting: { order: { by: 'age', known: 3, of: 3 } } } });
+    renderWithProviders('/applicants?status=waiting');
+    expect(await screen.findByTestId('queue-order')).toHaveTextContent('Ordered by age: oldest first.');
+  });
+
+  it('says the service’s order is shown above the bound', async () => {
+    stubList(QUEUE, { extra: { waiting: { order: { by: 'service', over: 1000 } } } });
+    renderWithProviders('/applicants?status=waiting');
+    expect(await screen.findByTestId('queue-order')).toHaveTextContent(
+      "In the KYC service's order: this tab has more than 1,000 candidates, too many to order by age.",
+    );
+  });
+
+  it('says only the service’s order when the order by age is turned off (queueIndexMax 0)', async () => {
+    stubList(QUEUE, { extra: { waiting: { order: { by: 'service', over: 0 } } } });
+    renderWithProviders('/applicants?status=waiting');
+    expect(await screen.findByTestId('queue-order')).toHaveTextContent(/^In the KYC service's order\.$/);
+  });
+
+  it('has no serious axe violations with the new columns, flags and notes', async () => {
+    stubList(QUEUE, { extra: { waiting: WAITING_EXTRA }, refused: ['blocked'] });
+    renderWithProviders('/applicants?status=waiting');
+    await waitFor(() => expect(rows()).toHaveLength(3));
+    await screen.findByTestId('refused-filters');
+    const results = await axe.run(document.body, { rules: { 'color-contrast': { enabled: false } } });
+    expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
+  });
+});

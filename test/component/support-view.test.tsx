@@ -1,0 +1,218 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { SessionInfo } from '../../src/kyc/contract/api.ts';
+import { DEFAULT_REPLIES } from '../../src/kyc/contract/replies.ts';
+import { type CandidateRecord, statusLevelOf } from '../../src/kyc/contract/schema.ts';
+import { KNOWN_STATUSES } from '../../src/kyc/contract/status.ts';
+import { inTimeZone } from './in-time-zone.ts';
+import { envelope, json, renderWithProviders, stubApi, testMeta } from './render.tsx';
+
+/**
+ * The support view (issue 24): the "What the service recorded" card, the reply editor Copy reply
+ * opens, and the keyboard help `?` opens.
+ */
+
+const SUPPORT: SessionInfo = { mode: 'proxy', user: 'sam', role: 'support' };
+const COMPLIANCE: SessionInfo = { mode: 'proxy', user: 'ana', role: 'compliance' };
+const FIELDS = ['rejectionReason', 'resubmitHint'];
+const REASON = 'The passport photo is blurred and its number cannot be read.';
+const HINT = 'Take a new photo of the passport in daylight, without flash.';
+
+/** A support user's answer: the status level, and the support fields the server kept (undefined: not fetched). */
+function supportRecord(
+  status: string,
+  customFields?: CandidateRecord['customFields'],
+  extra: Partial<CandidateRecord> = {},
+): CandidateRecord {
+  return {
+    ...statusLevelOf({
+      status,
+      refId: 'cust-204',
+      recordId: '65f1c2a9e4b0d3a1f0c9b899',
+      isArchived: false,
+      blockPassID: 'bp-1',
+      waitingDate: '2026-02-27T09:00:00.000Z',
+      // Late in the evening in UTC: already the next day in Singapore.
+      [`${status.replace(/_([a-z])/g, (_, l: string) => l.toUpperCase())}Date`]: '2026-03-01T20:00:00.000Z',
+      ...extra,
+    }),
+    ...(customFields ? { customFields } : {}),
+  };
+}
+
+function show(record: CandidateRecord, options: { session?: SessionInfo; meta?: ReturnType<typeof testMeta> } = {}) {
+  const api = stubApi({
+    session: options.session ?? SUPPORT,
+    meta: options.meta ?? testMeta({ supportFields: FIELDS }),
+    candidates: {
+      [`/api/candidates/refId/${record.refId}`]: envelope(record),
+      '/api/export': () => json({ status: 'success' }),
+    },
+  });
+  renderWithProviders(`/candidates/refId/${record.refId}`);
+  return api;
+}
+
+const exportsOf = (fetchMock: ReturnType<typeof stubApi>['fetchMock']) =>
+  fetchMock.mock.calls
+    .filter(([input]) => String(input).endsWith('/export'))
+    .map(([, init]) => JSON.parse(String((init as RequestInit).body)));
+
+async function openEditor(user: ReturnType<typeof userEvent.setup>) {
+  await user.click(await screen.findByRole('button', { name: 'Copy reply' }));
+  const editor = screen.getByRole('dialog', { name: 'Reply to the customer' });
+  return { editor, text: within(editor).getByRole('textbox', { name: 'Reply' }) as HTMLTextAreaElement };
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  localStorage.clear();
+});
+
+describe('What the service recorded', { timeout: 20_000 }, () => {
+  it("shows a support user the support fields near the status, each field's absence said", async () => {
+    show(supportRecord('rejected', { rejectionReason: REASON }));
+    const card = await screen.findByRole('region', { name: 'What the service recorded' });
+    expect(within(card).getByText('Rejection reason').closest('[data-field]')).toHaveTextContent(REASON);
+    expect(within(card).getByText('Resubmit hint').closest('[data-field]')).toHaveTextContent('Not recorded');
+    // Not a second time as custom fields or in the decision summary.
+    expect(screen.queryByRole('heading', { name: 'Custom fields' })).not.toBeInTheDocument();
+    expect(screen.getByLabelText('Decision summary')).not.toHaveTextContent(REASON);
+    expect(screen.getByRole('note')).toHaveTextContent(/^Support users see status only, and the service's notes above/);
+  });
+
+  it('says why they are missing when the key archives after extract, and is not there for compliance users', async () => {
+    const meta = testMeta({ supportFields: FIELDS, archivingKey: { detectedAt: '2026-03-01T00:00:00.000Z', accepted: false } });
+    show(supportRecord('rejected'), { meta });
+    expect(await screen.findByTestId('support-fields-missing')).toHaveTextContent(/^Not fetched: .*"archive after extract"/);
+  });
+
+  it('is not shown to compliance users, who see every custom field', async () => {
+    show({ ...supportRecord('rejected', { rejectionReason: REASON, riskLevel: 'high' }) }, { session: COMPLIANCE });
+    await screen.findByRole('heading', { level: 1 });
+    expect(screen.queryByRole('region', { name: 'What the service recorded' })).not.toBeInTheDocument();
+  });
+});
+
+describe('the reply editor', { timeout: 30_000 }, () => {
+  it.each(KNOWN_STATUSES.filter((status) => status !== 'blocked'))(
+    'opens for %s with the reply filled in: ids, date, support fields, no placeholder left',
+    async (status) => {
+      const user = userEvent.setup();
+      show(supportRecord(status, { rejectionReason: REASON, resubmitHint: HINT }));
+      const { editor, text } = await openEditor(user);
+      expect(text.value).toContain('Your reference: cust-204');
+      expect(text.value).toMatch(/(March 1|March 2), 2026/);
+      expect(text.value).not.toMatch(/[{}]|undefined/);
+      if (status === 'rejected') expect(text.value).toContain(`The reason: ${REASON}\nWhat to do: ${HINT}`);
+      else expect(text.value).not.toContain(REASON);
+      // The status's own template, its first sentence as written.
+      expect(text.value.startsWith(DEFAULT_REPLIES[status]!.reply!.split('. ')[0]!)).toBe(true);
+      expect(editor).toHaveTextContent('Filled in from the reply for');
+    },
+  );
+
+  it('leaves out what has no value: no date, no reference, no reason', async () => {
+    const user = userEvent.setup();
+    const record: CandidateRecord = { status: 'rejected', recordId: 'r-1', isArchived: false, blockPassID: 'bp', customFields: {} };
+    stubApi({
+      session: SUPPORT,
+      meta: testMeta({ supportFields: FIELDS }),
+      candidates: { '/api/candidates/recordId/r-1': envelope(record) },
+    });
+    renderWithProviders('/candidates/recordId/r-1');
+    const { text } = await openEditor(user);
+    expect(text.value).toBe(
+      'We could not complete your identity verification with the information provided, so it needs to be submitted again.\nPlease submit your verification again once that is done.',
+    );
+  });
+
+  it('copies the text as edited, and the audit line names the template, not the text', async () => {
+    const user = userEvent.setup();
+    const { fetchMock } = show(supportRecord('rejected', { rejectionReason: REASON }));
+    const writeText = vi.spyOn(navigator.clipboard, 'writeText');
+    const { editor, text } = await openEditor(user);
+    await user.clear(text);
+    await user.type(text, 'Hello, please send a sharper photo.');
+    await user.click(within(editor).getByRole('button', { name: 'Copy' }));
+    expect(await screen.findByText('Reply copied')).toBeInTheDocument();
+    expect(writeText).toHaveBeenCalledWith('Hello, please send a sharper photo.');
+    expect(exportsOf(fetchMock)).toEqual([{ what: 'reply', kind: 'refId', id: 'cust-204', template: 'rejected' }]);
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it('copies nothing and records nothing when cancelled, by its button or Escape', async () => {
+    const user = userEvent.setup();
+    const { fetchMock } = show(supportRecord('waiting'));
+    const writeText = vi.spyOn(navigator.clipboard, 'writeText');
+    const { editor } = await openEditor(user);
+    await user.click(within(editor).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    await openEditor(user);
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(writeText).not.toHaveBeenCalled();
+    expect(exportsOf(fetchMock)).toEqual([]);
+    expect(screen.queryByText('Reply copied')).not.toBeInTheDocument();
+  });
+
+  describe('its date', () => {
+    inTimeZone('Asia/Singapore');
+
+    it('is the page\'s "since", in the page\'s zone, and in UTC once the UTC switch is on', async () => {
+      const user = userEvent.setup();
+      show(supportRecord('inreview'));
+      let { text } = await openEditor(user);
+      expect(text.value).toContain('The review started on March 2, 2026.');
+      expect(within(screen.getByTestId('summary-status')).getByRole('time')).toHaveTextContent(/Mar 2, 2026/);
+      await user.keyboard('{Escape}');
+      await user.click(screen.getByRole('button', { name: 'UTC times' }));
+      ({ text } = await openEditor(user));
+      expect(text.value).toContain('The review started on March 1, 2026.');
+      expect(within(screen.getByTestId('summary-status')).getByRole('time')).toHaveTextContent(/Mar 1, 2026/);
+    });
+  });
+});
+
+describe('keyboard help', { timeout: 20_000 }, () => {
+  it('opens with ? on the candidate page, listing its shortcuts, and closes with Escape', async () => {
+    const user = userEvent.setup();
+    show(supportRecord('waiting'));
+    await screen.findByRole('heading', { level: 1 });
+    await user.keyboard('?');
+    const help = screen.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    for (const key of ['?', '/', 'Ctrl+K', 'Alt+Shift+M', 'Alt+Shift+U', '+', '0', '1', 'R', 'Esc']) {
+      expect(within(help).getAllByText(key, { selector: 'kbd' }).length, key).toBeGreaterThan(0);
+    }
+    expect(within(help).getByRole('heading', { name: 'In the picture viewer' })).toBeInTheDocument();
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
+
+  it('lists the queue\'s tab keys on the applicants page, not the viewer\'s, and is not opened by typing "?" in the search box', async () => {
+    const user = userEvent.setup();
+    stubApi({ session: SUPPORT, applicants: [] });
+    renderWithProviders('/applicants');
+    const box = await screen.findByLabelText('refId to look up');
+    await user.type(box, '?');
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    box.blur();
+    await user.keyboard('?');
+    const help = screen.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    expect(within(help).getByRole('heading', { name: 'In the applicants queue' })).toBeInTheDocument();
+    expect(within(help).queryByRole('heading', { name: 'In the picture viewer' })).not.toBeInTheDocument();
+    await user.click(within(help).getByRole('button', { name: 'Close' }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it('switches every time to UTC with Alt+Shift+U, as the header switch does', async () => {
+    const user = userEvent.setup();
+    show(supportRecord('waiting'));
+    await screen.findByRole('heading', { level: 1 });
+    const toggle = screen.getByRole('button', { name: 'UTC times' });
+    expect(toggle).toHaveAttribute('aria-pressed', 'false');
+    await user.keyboard('{Alt>}{Shift>}U{/Shift}{/Alt}');
+    expect(toggle).toHaveAttribute('aria-pressed', 'true');
+  });
+});

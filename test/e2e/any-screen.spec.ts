@@ -1,0 +1,225 @@
+import type { Page } from '@playwright/test';
+import { seriousViolations } from './axe.ts';
+import { E2E_PORTS } from './servers.ts';
+import { expect, needsServers, test } from './fixtures.ts';
+import { screenshot } from './helpers.ts';
+
+needsServers('sandbox', 'users');
+
+const AMELIE = '/candidates/refId/c0a8f3e2-6b1d-4f7e-9a52-3d1e8b7c4a10';
+/** Issue 24: a phone, and a tablet held upright. */
+const SCREENS = [
+  { name: 'phone', width: 390, height: 844 },
+  { name: 'tablet', width: 768, height: 1024 },
+] as const;
+
+/** Each page, and what shows it is there (so that the page is measured in its final form). */
+const PAGES: Array<{ name: string; path: string; ready: (page: Page) => ReturnType<Page['getByRole']> }> = [
+  { name: 'home', path: '/', ready: (page) => page.getByRole('textbox', { name: 'refId to look up' }) },
+  { name: 'candidate', path: AMELIE, ready: (page) => page.getByRole('button', { name: 'Open a larger view of the passport' }) },
+  { name: 'batch', path: '/batch', ready: (page) => page.getByRole('heading', { name: 'Batch status lookup' }) },
+  { name: 'applicants', path: '/applicants', ready: (page) => page.getByRole('table') },
+  { name: 'error', path: '/candidates/refId/no-such-candidate-here', ready: (page) => page.getByRole('heading', { name: /No candidate/ }) },
+];
+
+/** What the page is wider than the screen by (0: no sideways scroll), and the header's share of the height. */
+async function layout(page: Page) {
+  return page.evaluate(() => ({
+    overflow: (document.scrollingElement?.scrollWidth ?? 0) - innerWidth,
+    // A part of the page that scrolls sideways on its own (a table in a scrolling card); raw JSON may.
+    innerScroll: [...document.querySelectorAll('main *:not(pre)')]
+      .filter((el) => el.scrollWidth > el.clientWidth + 1 && ['auto', 'scroll'].includes(getComputedStyle(el).overflowX))
+      .map((el) => `${el.tagName}.${el.className}`.slice(0, 80)),
+    header: (document.querySelector('header')?.getBoundingClientRect().height ?? 0) / innerHeight,
+  }));
+}
+
+/** Every control a finger taps that is shown and under 44 px either way (a link in a sentence excepted). */
+async function smallTargets(page: Page) {
+  return page.evaluate(() =>
+    [...document.querySelectorAll('button, select, input:not([type=checkbox]):not([type=radio]), summary, [role=tab]')]
+      .filter((el) => {
+        const box = el.getBoundingClientRect();
+        if (box.width === 0 || box.height === 0 || getComputedStyle(el).visibility === 'hidden') return false;
+        const thin = el.matches('button, [role=tab]') ? box.width < 44 : false;
+        return box.height < 44 || thin;
+      })
+      .map(
+        (el) =>
+          `${el.tagName} "${(el.textContent ?? '').trim().slice(0, 30)}" ${Math.round(el.getBoundingClientRect().width)}x${Math.round(el.getBoundingClientRect().height)}`,
+      ),
+  );
+}
+
+for (const screen of SCREENS) {
+  test.describe(`at ${screen.width} x ${screen.height}`, () => {
+    test.use({ viewport: { width: screen.width, height: screen.height } });
+
+    for (const { name, path, ready } of PAGES) {
+      test(`the ${name} page does not scroll sideways, its header takes a quarter of the height at most, and axe finds nothing serious`, async ({
+        page,
+      }) => {
+        await page.goto(path);
+        await expect(ready(page).first()).toBeVisible({ timeout: 15_000 });
+        // The header in its final form: the live indicator has said whether it is live.
+        if (screen.width >= 640) await expect(page.getByText('Live', { exact: true })).toBeVisible();
+        const { overflow, header, innerScroll } = await layout(page);
+        expect(overflow).toBeLessThanOrEqual(0);
+        expect(innerScroll).toEqual([]);
+        expect(header).toBeLessThanOrEqual(0.25);
+        if (screen.width < 640) expect(await smallTargets(page)).toEqual([]);
+        expect(await seriousViolations(page)).toEqual([]);
+        await screenshot(page, `any-screen-${name}-${screen.width}`);
+      });
+    }
+
+    test('the viewer and compare fit, and zoom, next and close are in reach', async ({ page }) => {
+      await page.goto(AMELIE);
+      await page.getByRole('button', { name: 'Open a larger view of the passport' }).click();
+      // The dialog is named after the picture shown: after "Next picture", another name.
+      const dialog = page.getByRole('dialog');
+      await expect(dialog).toBeVisible();
+      const inReach = async (label: RegExp | string) => {
+        const box = await dialog.getByRole('button', { name: label, exact: true }).boundingBox();
+        expect(box).not.toBeNull();
+        expect(box!.x).toBeGreaterThanOrEqual(0);
+        expect(box!.x + box!.width).toBeLessThanOrEqual(screen.width);
+        expect(box!.y + box!.height).toBeLessThanOrEqual(screen.height);
+      };
+      for (const label of ['Zoom in', 'Next picture', 'Compare', 'Close']) await inReach(label);
+      const picture = await dialog.getByRole('img').first().boundingBox();
+      expect(picture!.x + picture!.width).toBeLessThanOrEqual(screen.width);
+      await dialog.getByRole('button', { name: 'Zoom in' }).click();
+      await dialog.getByRole('button', { name: 'Next picture' }).click();
+      await expect(page.getByRole('dialog', { name: /^(?!Passport).* of Amélie Dubois-Léger$/ })).toBeVisible();
+      await dialog.getByRole('button', { name: 'Compare' }).click();
+      await expect(page.getByRole('dialog', { name: 'Compare pictures' })).toBeVisible();
+      expect((await layout(page)).overflow).toBeLessThanOrEqual(0);
+      await screenshot(page, `any-screen-compare-${screen.width}`);
+      await page.keyboard.press('Escape');
+      await expect(page.getByRole('dialog')).toBeHidden();
+    });
+
+    test('the sign-in page fits', async ({ browser }) => {
+      const context = await browser.newContext({ viewport: { width: screen.width, height: screen.height } });
+      const page = await context.newPage();
+      await page.goto(`http://127.0.0.1:${E2E_PORTS.users}/`);
+      await expect(page.getByRole('textbox', { name: 'Username' })).toBeVisible();
+      const { overflow } = await layout(page);
+      expect(overflow).toBeLessThanOrEqual(0);
+      expect(await seriousViolations(page)).toEqual([]);
+      await context.close();
+    });
+  });
+}
+
+test.describe('at 1920 x 1080', () => {
+  test.use({ viewport: { width: 1920, height: 1080 } });
+
+  test('running text keeps to a readable line', async ({ page }) => {
+    for (const path of [AMELIE, '/', '/applicants', '/batch']) {
+      await page.goto(path);
+      await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible({ timeout: 15_000 });
+      // 80 characters of the paragraph's own font, measured by the browser.
+      const long = await page.evaluate(() =>
+        [...document.querySelectorAll('main p, main li, main dd')]
+          .filter((el) => {
+            const probe = document.createElement('span');
+            probe.textContent = '0'.repeat(80);
+            probe.style.cssText = 'position:absolute;visibility:hidden;white-space:nowrap';
+            el.append(probe);
+            const limit = probe.getBoundingClientRect().width;
+            probe.remove();
+            return el.getBoundingClientRect().width > limit + 1;
+          })
+          .map((el) => (el.textContent ?? '').slice(0, 40)),
+      );
+      expect(long, path).toEqual([]);
+    }
+  });
+});
+
+test.describe('on a phone, the header folds', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test('the search box and the toggles are behind two buttons, and / opens the search', async ({ page }) => {
+    await page.goto(AMELIE);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible({ timeout: 15_000 });
+    // A textbox, or a combobox once there are recent lookups to offer.
+    const box = page.getByLabel('refId to look up');
+    await expect(box).toBeHidden();
+    await expect(page.getByRole('button', { name: 'UTC times' })).toBeHidden();
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await expect(page.getByRole('button', { name: 'UTC times' })).toBeVisible();
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await page.keyboard.press('/');
+    await expect(box).toBeFocused();
+    await box.fill('cust_000482');
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('heading', { level: 1 })).toContainText('王');
+    // A new page folds the header again.
+    await expect(box).toBeHidden();
+  });
+});
+
+/** A4 pages in a PDF Chromium made. */
+const pageCount = (pdf: Buffer) => (pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g) ?? []).length;
+
+test.describe('print', () => {
+  test('a candidate without pictures prints on two A4 pages at most, the printed-by line first', async ({ page }) => {
+    await page.goto('/candidates/refId/crm-55102');
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible({ timeout: 15_000 });
+    await page.emulateMedia({ media: 'print' });
+    const first = await page.evaluate(() => {
+      const visible = [...document.querySelectorAll('main *')].filter(
+        (el) => el.getBoundingClientRect().height > 0 && el.children.length === 0,
+      );
+      return visible[0]?.closest('[data-testid]')?.getAttribute('data-testid');
+    });
+    expect(first).toBe('print-header');
+    expect(pageCount(await page.pdf({ format: 'A4' }))).toBeLessThanOrEqual(2);
+  });
+
+  test('with the mask on, masked values print as "masked" and pictures as small labelled boxes', async ({ page }) => {
+    await page.goto(AMELIE);
+    await expect(page.getByRole('button', { name: 'Open a larger view of the passport' })).toBeVisible({ timeout: 15_000 });
+    await page.getByRole('button', { name: 'Privacy mask' }).click();
+    await page.emulateMedia({ media: 'print' });
+    const printed = await page.evaluate(() => document.querySelector('main')?.innerText ?? '');
+    expect(printed).not.toContain('click or focus to show');
+    expect(printed).not.toContain('••••••');
+    expect(printed).toContain('masked');
+    const pictures = await page.evaluate(() =>
+      [...document.querySelectorAll('figure[data-attribute] button')].map((el) => Math.round(el.getBoundingClientRect().height)),
+    );
+    expect(pictures.length).toBeGreaterThan(0);
+    // 2 cm at 96 px to the inch, its border included.
+    for (const height of pictures) expect(height).toBeLessThanOrEqual(80);
+    // Three blurred full-width pictures made this candidate four pages; its facts alone take two and a half.
+    expect(pageCount(await page.pdf({ format: 'A4' }))).toBeLessThanOrEqual(3);
+  });
+
+  test('with the mask off, pictures print after the facts, each at most half a page', async ({ page }) => {
+    await page.goto(AMELIE);
+    await expect(page.getByRole('button', { name: 'Open a larger view of the passport' })).toBeVisible({ timeout: 15_000 });
+    await page.emulateMedia({ media: 'print' });
+    const { pictures, lastFact } = await page.evaluate(() => ({
+      pictures: [...document.querySelectorAll('figure[data-attribute] img')].map((el) => {
+        const box = el.getBoundingClientRect();
+        return { top: box.top, height: box.height };
+      }),
+      lastFact: Math.max(
+        ...[...document.querySelectorAll('article[data-cert], section')]
+          .filter((el) => !el.querySelector('figure'))
+          .map((el) => el.getBoundingClientRect().bottom),
+      ),
+    }));
+    expect(pictures.length).toBe(3);
+    // Half of A4's 26.7 cm inside the margins, at 96 px to the inch.
+    for (const picture of pictures) {
+      expect(picture.height).toBeLessThanOrEqual(505);
+      expect(picture.top).toBeGreaterThanOrEqual(lastFact);
+    }
+    expect(pageCount(await page.pdf({ format: 'A4' }))).toBeLessThanOrEqual(4);
+  });
+});

@@ -1,0 +1,102 @@
+import { SANDBOX_CLIENT_ID } from '../../src/server/sandbox/sandbox.ts';
+import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
+import { seriousViolations } from './axe.ts';
+import { expect, needsServers, test } from './fixtures.ts';
+import { screenshot } from './helpers.ts';
+import { E2E_PORTS } from './servers.ts';
+
+needsServers('sandbox', 'upstreamDown');
+
+const records = sampleCandidates({ now: new Date() }).map((c) => c.record);
+const withBoth = records.filter((r) => r.refId && r.recordId);
+const kwame = records.find((r) => !r.refId && r.recordId)!;
+
+test.describe('the batch finds what the search box finds', () => {
+  test('a batch of mixed refIds and recordIds in refId mode finds all, each row linking to its candidate', async ({ page }) => {
+    const refIds = withBoth.slice(0, 3).map((r) => r.refId!);
+    const recordIds = [...withBoth.slice(3, 5).map((r) => r.recordId!), kwame.recordId!];
+    const ids = [refIds[0]!, recordIds[0]!, refIds[1]!, recordIds[1]!, refIds[2]!, recordIds[2]!];
+    await page.goto('/batch');
+    await page.getByRole('textbox', { name: 'refIds to look up' }).fill(ids.join('\n'));
+    await expect(page.getByTestId('batch-hint')).toHaveText(/^6 ids, one per line/);
+    await page.getByRole('button', { name: 'Look up all' }).click();
+    await expect(page.getByText('Done: 6 found, 0 not found or failed.')).toBeVisible();
+    const rows = page.getByRole('table').locator('tbody tr');
+    for (const [index, id] of ids.entries()) {
+      const row = rows.nth(index);
+      await expect(row).toHaveAttribute('data-row-state', 'found');
+      const byRecord = recordIds.includes(id);
+      await expect(row.getByRole('link', { name: id })).toHaveAttribute(
+        'href',
+        `/candidates/${byRecord ? 'recordId' : 'refId'}/${encodeURIComponent(id)}`,
+      );
+      if (byRecord) await expect(row).toContainText('found by recordId');
+      else await expect(row).not.toContainText('found by');
+    }
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'batch-mixed');
+    await rows.nth(5).getByRole('link', { name: kwame.recordId! }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Kwame Mensah');
+  });
+
+  test('with the service down, the batch stops after 5 failures in a row and says why; the rest is not looked up', async ({ page }) => {
+    const down = `http://127.0.0.1:${E2E_PORTS.upstreamDown}`;
+    await page.goto(`${down}/batch`);
+    await page.getByRole('textbox', { name: 'refIds to look up' }).fill(Array.from({ length: 60 }, (_, i) => `id-${i}`).join('\n'));
+    await page.getByRole('button', { name: 'Look up all' }).click();
+    const stopped = page.getByText(/^Stopped after 5 lookups in a row failed: The KYC service could not be reached/);
+    await expect(stopped).toBeVisible();
+    const notLookedUp = await page.getByRole('table').getByText('Not looked up').count();
+    expect(notLookedUp).toBeGreaterThanOrEqual(60 - 5 - 8);
+    await expect(stopped).toContainText(`${notLookedUp} ids were not looked up; Retry goes on from there.`);
+    await expect(page.getByRole('button', { name: /^Retry the \d+ left$/ })).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'batch-stopped');
+  });
+});
+
+test.describe('a dashboard link in the search box', () => {
+  test('pasted, it opens the candidate by recordId, and the page says it read a dashboard link', async ({ page, context }) => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.goto('/');
+    const box = page.getByLabel('refId to look up');
+    await expect(box).toBeFocused();
+    const link = `https://kyc.example.com/kyc/dashboard/index.html#/${SANDBOX_CLIENT_ID}/kyc_detail/${kwame.recordId}`;
+    await page.evaluate((text) => navigator.clipboard.writeText(text), link);
+    await page.keyboard.press('Control+V');
+    await expect(page.getByLabel('recordId to look up')).toHaveValue(kwame.recordId!);
+    await expect(page.getByRole('status').filter({ hasText: 'Read a dashboard link' })).toContainText(
+      `Read a dashboard link (client id ${SANDBOX_CLIENT_ID}): recordId ${kwame.recordId}, in the Sandbox environment.`,
+    );
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(new RegExp(`/candidates/recordId/${kwame.recordId}$`));
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Kwame Mensah');
+    await expect(page.getByText(/^Read a dashboard link/)).toBeVisible();
+  });
+});
+
+test.describe('environments at a glance', () => {
+  for (const [tone, label] of [
+    ['danger', 'Production'],
+    ['warning', 'Staging'],
+  ] as const) {
+    test(`a ${label.toLowerCase()} environment's badge and header edge take its tone and pass axe contrast`, async ({ page }) => {
+      // The sandbox's meta, dressed as a real service's environment with that tone.
+      await page.route('**/api/meta', async (route) => {
+        const response = await route.fetch();
+        const meta = await response.json();
+        meta.environment = { ...meta.environment, upstream: 'remote', tone, label, clientId: 'acme_kyc' };
+        meta.environments = [meta.environment];
+        await route.fulfill({ response, json: meta });
+      });
+      await page.goto('/');
+      await expect(page.getByTestId('environment-badge')).toHaveAttribute('data-tone', tone);
+      await expect(page.getByTestId('environment-badge')).toHaveText(`${label} · acme_kyc`);
+      const edge = await page.getByRole('banner').evaluate((header) => getComputedStyle(header).borderTopWidth);
+      expect(edge).toBe('4px');
+      expect(await seriousViolations(page)).toEqual([]);
+      await screenshot(page, `environment-${tone}`);
+    });
+  }
+});

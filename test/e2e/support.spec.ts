@@ -1,0 +1,75 @@
+import { readFileSync } from 'node:fs';
+import { seriousViolations } from './axe.ts';
+import { expect, needsServers, test } from './fixtures.ts';
+import { docScreenshot } from './helpers.ts';
+import { E2E_PORTS } from './servers.ts';
+
+needsServers('gateway');
+
+/**
+ * A support agent answering "why was I rejected?" (issue 24), on the sandbox as `npm start` serves it
+ * behind an identity-aware proxy: the recorded reason near the status, then Copy reply read, edited and
+ * copied. The sandbox's support fields need no setup.
+ */
+const gatewayUrl = `http://127.0.0.1:${E2E_PORTS.gateway}`;
+const REJECTED = 'a3b6c9d2-1e4f-4a7b-8c0d-9e2f5a8b1c4d';
+
+test('a support user sees the recorded reason of a rejected candidate, then edits and copies the reply', async ({ browser }) => {
+  const context = await browser.newContext({
+    extraHTTPHeaders: { 'X-Forwarded-User': 'sam@example.org', 'X-Forwarded-Role': 'support' },
+    viewport: { width: 1280, height: 900 },
+  });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: gatewayUrl });
+  const page = await context.newPage();
+  await page.goto(`${gatewayUrl}/candidates/refId/${REJECTED}`);
+
+  const card = page.getByRole('region', { name: 'What the service recorded' });
+  await expect(card).toContainText('Rejection reason');
+  await expect(card).toContainText('The passport photo is blurred');
+  await expect(card).toContainText("Take a new photo of the passport's photo page");
+  // Nothing else of the record: no identity, no pictures, no certificates, no other custom field.
+  await expect(page.getByRole('heading', { name: 'Pictures' })).toHaveCount(0);
+  await expect(page.getByText('Zoë')).toHaveCount(0);
+  await expect(page.getByText('riskLevel')).toHaveCount(0);
+  expect(await seriousViolations(page)).toEqual([]);
+  await docScreenshot(page, 'support-view');
+
+  await page.getByRole('button', { name: 'Copy reply' }).click();
+  const editor = page.getByRole('dialog', { name: 'Reply to the customer' });
+  const text = editor.getByRole('textbox', { name: 'Reply' });
+  await expect(text).toBeFocused();
+  await expect(text).toHaveValue(/The reason: The passport photo is blurred/);
+  await expect(text).toHaveValue(new RegExp(`Your reference: ${REJECTED}$`));
+  expect(await seriousViolations(page)).toEqual([]);
+  await docScreenshot(page, 'reply-editor');
+
+  await text.press('ControlOrMeta+End');
+  await text.pressSequentially('\nKind regards, Sam');
+  await editor.getByRole('button', { name: 'Copy' }).click();
+  await expect(editor).toBeHidden();
+  await expect(page.getByText('Reply copied')).toBeVisible();
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  expect(copied).toMatch(/^We could not complete your identity verification/);
+  expect(copied).toContain('What to do: Take a new photo');
+  expect(copied.endsWith(`Your reference: ${REJECTED}\nKind regards, Sam`)).toBe(true);
+
+  // Audited as a reply from the rejected template, never its text; the lookup named the fields shown.
+  const lines = readFileSync('test-results/e2e-audit.jsonl', 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .filter((line) => line.user === 'sam@example.org' && line.id === REJECTED);
+  expect(lines.some((line) => line.kind === 'export' && line.what === 'reply' && line.template === 'rejected')).toBe(true);
+  expect(
+    lines.some((line) => line.kind === 'refId' && line.level === 'stripped' && String(line.fields) === 'rejectionReason,resubmitHint'),
+  ).toBe(true);
+  expect(JSON.stringify(lines)).not.toContain('blurred');
+
+  // The keyboard help, on this page: closed by Escape.
+  await page.keyboard.press('?');
+  await expect(page.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBeHidden();
+  await context.close();
+});

@@ -1,0 +1,268 @@
+import { mkdtempSync } from 'node:fs';
+import type http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { PassThrough } from 'node:stream';
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import { apiMetaSchema } from '../../src/kyc/contract/api.ts';
+import { type CandidateRecord, candidateEnvelopeSchema, isStatusLevelField } from '../../src/kyc/contract/schema.ts';
+import { AnswerScan } from '../../src/server/answer/answer-scan.ts';
+import { keySearch } from '../../src/server/answer/key-watch.ts';
+import { reduceToStatusLevel } from '../../src/server/answer/status-level.ts';
+import { StatusLevelReader, statusLevelValue } from '../../src/server/answer/status-level-stream.ts';
+import { createAuditLog } from '../../src/server/audit/audit.ts';
+import { createAccessControl } from '../../src/server/auth/access.ts';
+import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
+import { anyCodePoint } from '../support/any-code-point.ts';
+import { startFakeUpstream } from './fake-upstream.ts';
+import { parseConfig } from '../../src/server/config/config.ts';
+import { readAuditFile } from './audit-logs.ts';
+import { configErrorOf } from './config-error.ts';
+import { requestWithBody, startTestApp, testEnvironment } from './http.ts';
+
+/**
+ * Support fields (issue 24): a support user's lookup in an environment with `supportFields` reads the
+ * full record and answers the status level plus exactly those custom fields, kept while the answer
+ * streams; an object or list under a listed name is refused (not shown), and a key that archives after
+ * extract is never used for it.
+ */
+
+const FIELDS = ['rejectionReason', 'resubmitHint'] as const;
+const SECRET = 'SECRET-never-leaves';
+const rejected = sampleCandidates({ now: new Date() }).find((c) => c.record.status === 'rejected')!.record;
+const record: CandidateRecord = {
+  ...rejected,
+  customFields: { riskLevel: SECRET, rejectionReason: 'The passport photo is blurred.', accountId: SECRET },
+};
+
+const json = fc.jsonValue({ maxDepth: 3, stringUnit: anyCodePoint });
+/** Custom fields as a hostile service might send them: listed names holding anything, `__proto__`, others. */
+const customFields = fc.dictionary(fc.constantFrom(...FIELDS, '__proto__', 'riskLevel', 'x'), json, { maxKeys: 6 });
+/** Members beside the status level: dropped whatever they hold (status-level ones are the contract's to check). */
+const dataMember = fc.constantFrom('__proto__', 'nested', 'futureField', 'notes');
+
+function streamedOf(bytes: Buffer, fields: readonly string[]): unknown {
+  const scan = new AnswerScan();
+  const reader = new StatusLevelReader(scan.path, fields);
+  scan.add(reader);
+  // Cut at every 7th byte: the reader keeps nothing between chunks it should not.
+  for (let at = 0; at < bytes.length; at += 7) scan.write(bytes.subarray(at, at + 7));
+  expect(scan.end()).toBe(true);
+  return reader.value();
+}
+
+function bodyOf(text: string) {
+  const body = Object.assign(new PassThrough(), { headers: {}, complete: true, statusCode: 200 });
+  body.end(text);
+  return body;
+}
+
+describe('the status level with support fields, read from the scan', () => {
+  it('equals JSON.parse then reduce, for any envelope and any custom fields', () => {
+    const envelope = fc.record({
+      status: json,
+      data: fc.oneof(fc.record({ customFields: fc.oneof(customFields, json), other: json }, { requiredKeys: [] }), json),
+    });
+    fc.assert(
+      fc.property(envelope, (value) => {
+        const bytes = Buffer.from(JSON.stringify(value));
+        const expected = statusLevelValue(JSON.parse(bytes.toString()), FIELDS);
+        // Equal members (a refused duplicate can move a field's place, which no reader sees).
+        expect(streamedOf(bytes, FIELDS)).toEqual(expected);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('answers exactly the status level plus the listed fields holding plain values, whatever the record holds', async () => {
+    const hostile = fc.dictionary(dataMember, fc.oneof(json, customFields), { maxKeys: 5 });
+    await fc.assert(
+      fc.asyncProperty(hostile, customFields, async (extra, custom) => {
+        // A listed name nested under `__proto__` too (an own member, as JSON.parse makes it).
+        const data = { ...record, ...extra, customFields: { ...{ ['__proto__']: { rejectionReason: SECRET } }, ...custom } };
+        const text = JSON.stringify({ status: 'success', data });
+        const parsed = JSON.parse(text).data as Record<string, unknown>;
+        const reduced = await reduceToStatusLevel(bodyOf(text), 1 << 20, keySearch([]), FIELDS);
+        if (!reduced.ok) throw new Error(reduced.failure.message);
+        const answered = JSON.parse(reduced.body).data as Record<string, unknown>;
+        for (const key of Object.keys(answered)) expect(key === 'customFields' || isStatusLevelField(key), key).toBe(true);
+        const given = parsed.customFields as Record<string, unknown>;
+        const expected = Object.fromEntries(
+          FIELDS.filter((f) => Object.hasOwn(given, f) && (given[f] === null || typeof given[f] !== 'object')).map((f) => [f, given[f]]),
+        );
+        expect(answered.customFields).toEqual(expected);
+        expect(reduced.body).not.toContain(SECRET);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('never takes a listed field nested under __proto__, under another member or holding an object', () => {
+    const cases = [
+      { customFields: { ['__proto__']: { rejectionReason: SECRET } } },
+      { ['__proto__']: { customFields: { rejectionReason: SECRET } } },
+      { customFields: { rejectionReason: { text: SECRET } } },
+      { customFields: { rejectionReason: [SECRET] } },
+      { identities: { customFields: { rejectionReason: SECRET } } },
+      { customFields: SECRET },
+    ];
+    for (const data of cases) {
+      const text = JSON.stringify({ status: 'success', data: { status: 'rejected', ...data } });
+      const bytes = Buffer.from(text);
+      const value = streamedOf(bytes, FIELDS) as { data: Record<string, unknown> };
+      expect(value.data.customFields, text).toEqual({});
+      expect(JSON.stringify(value)).not.toContain(SECRET);
+    }
+    // A later plain value of the same name replaces a refused object, as JSON.parse keeps the last.
+    const later = Buffer.from(
+      `{"status":"success","data":{"customFields":{"rejectionReason":{"a":"${SECRET}"},"rejectionReason":"Blurred"}}}`,
+    );
+    expect((streamedOf(later, FIELDS) as { data: unknown }).data).toEqual({ customFields: { rejectionReason: 'Blurred' } });
+    const earlier = Buffer.from(
+      `{"status":"success","data":{"customFields":{"rejectionReason":"Blurred","rejectionReason":{"a":"${SECRET}"}}}}`,
+    );
+    expect((streamedOf(earlier, FIELDS) as { data: unknown }).data).toEqual({ customFields: {} });
+  });
+});
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'cl-support-fields-'));
+const SUPPORT = { 'x-user': 'sam', 'x-role': 'support' };
+const COMPLIANCE = { 'x-user': 'ana', 'x-role': 'compliance' };
+const LOOKUP = `/api/candidates/refId/${encodeURIComponent(record.refId!)}`;
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+/**
+ * A service answering `record` in full to the full key and at status level to the status key; with
+ * `archives`, each full answer schedules the record's archiving 10 s later (archive after extract).
+ */
+async function service(options: { supportFields?: string[]; archives?: boolean } = {}) {
+  const upstream = await startFakeUpstream();
+  upstream.behave = (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const full = req.headers.authorization === 'full-key';
+    const data = full
+      ? { ...record, ...(options.archives ? { willArchiveAtDate: new Date(Date.now() + 10_000).toISOString() } : {}) }
+      : { status: record.status, refId: record.refId, recordId: record.recordId, isArchived: false, blockPassID: record.blockPassID };
+    const body = JSON.stringify({ status: 'success', data });
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+    res.end(body);
+  };
+  const auditFile = path.join(dir, `audit-${Math.random().toString(36).slice(2)}.jsonl`);
+  const environment = testEnvironment({ baseUrl: upstream.url, clientId: 'c', apiKey: 'full-key', statusApiKey: 'status-key' });
+  const app = await startTestApp({
+    environments: [{ ...environment, ...(options.supportFields ? { supportFields: options.supportFields } : {}) }],
+    access: createAccessControl({ mode: 'proxy', userHeader: 'x-user', roleHeader: 'x-role', trusted: ['127.0.0.1/32'] }),
+    audit: createAuditLog(auditFile),
+  });
+  cleanups.push(async () => {
+    await app.close();
+    await upstream.close();
+  });
+  return { upstream, app, audit: () => readAuditFile(auditFile) };
+}
+
+describe('a support user in an environment with support fields', () => {
+  it('gets the status level plus the listed fields, read with the full key; the audit line names the fields shown', async () => {
+    const { upstream, app, audit } = await service({ supportFields: [...FIELDS] });
+    const res = await app.get(LOOKUP, SUPPORT);
+    expect(res.status, res.body).toBe(200);
+    expect(upstream.seen.at(-1)!.headers.authorization).toBe('full-key');
+    const data = candidateEnvelopeSchema.parse(JSON.parse(res.body)).data;
+    expect(data.customFields).toEqual({ rejectionReason: 'The passport photo is blurred.' });
+    expect(data.identities).toBeUndefined();
+    expect(data.certs).toBeUndefined();
+    expect(res.body).not.toContain(SECRET);
+    expect(res.body).not.toContain(record.identities!.email!.value);
+    expect(audit().at(-1)).toMatchObject({ user: 'sam', level: 'stripped', fields: ['rejectionReason'], status: 200 });
+    expect(JSON.stringify(audit().at(-1))).not.toContain('blurred');
+
+    const meta = apiMetaSchema.parse(JSON.parse((await app.get('/api/meta', SUPPORT)).body));
+    expect(meta.supportFields).toEqual([...FIELDS]);
+  });
+
+  it('checks freshness (/api/status) with the status key, fetching no support fields', async () => {
+    const { upstream, app, audit } = await service({ supportFields: [...FIELDS] });
+    const res = await app.get(`/api/status/refId/${encodeURIComponent(record.refId!)}`, SUPPORT);
+    expect(res.status, res.body).toBe(200);
+    expect(upstream.seen.at(-1)!.headers.authorization).toBe('status-key');
+    expect(candidateEnvelopeSchema.parse(JSON.parse(res.body)).data.customFields).toBeUndefined();
+    expect(audit().at(-1)).toMatchObject({ level: 'status' });
+  });
+
+  it('leaves a compliance user with the full record, and a support user elsewhere with the status key', async () => {
+    const withFields = await service({ supportFields: [...FIELDS] });
+    const full = candidateEnvelopeSchema.parse(JSON.parse((await withFields.app.get(LOOKUP, COMPLIANCE)).body)).data;
+    expect(full.customFields).toEqual(record.customFields);
+    expect(withFields.audit().at(-1)).not.toHaveProperty('fields');
+
+    const without = await service();
+    const res = await without.app.get(LOOKUP, SUPPORT);
+    expect(without.upstream.seen.at(-1)!.headers.authorization).toBe('status-key');
+    expect(candidateEnvelopeSchema.parse(JSON.parse(res.body)).data.customFields).toBeUndefined();
+    expect(without.audit().at(-1)).toMatchObject({ level: 'status' });
+    expect(without.audit().at(-1)).not.toHaveProperty('fields');
+  });
+
+  it('does not fetch them once the full key is seen to archive after extract: the status key is used, and the line says why', async () => {
+    const { upstream, app, audit } = await service({ supportFields: [...FIELDS], archives: true });
+    // The first full answer shows the key archives.
+    expect((await app.get(LOOKUP, COMPLIANCE)).status).toBe(200);
+    const meta = apiMetaSchema.parse(JSON.parse((await app.get('/api/meta', SUPPORT)).body));
+    expect(meta.archivingKey).toBeDefined();
+
+    const res = await app.get(LOOKUP, SUPPORT);
+    expect(res.status, res.body).toBe(200);
+    expect(upstream.seen.at(-1)!.headers.authorization).toBe('status-key');
+    expect(candidateEnvelopeSchema.parse(JSON.parse(res.body)).data.customFields).toBeUndefined();
+    expect(audit().at(-1)).toMatchObject({ user: 'sam', level: 'status', fieldsWithheld: 'archiving_key', status: 200 });
+    expect(audit().at(-1)).not.toHaveProperty('fields');
+  });
+});
+
+describe('configuring support fields', () => {
+  const QUICK = { KYC_BASE_URL: 'https://kyc.example.com', KYC_CLIENT_ID: 'c', KYC_API_KEY: 'k' };
+  const entry = { name: 'prod', label: 'Production', baseUrl: 'https://kyc.example.com', clientId: 'c', apiKeyEnv: 'PROD_KEY' };
+
+  it('reads SUPPORT_FIELDS for the quick start and the sandbox, and supportFields per environment', () => {
+    expect(parseConfig({ ...QUICK, SUPPORT_FIELDS: ' rejectionReason, resubmitHint ,' }).environments[0]!.supportFields).toEqual([
+      'rejectionReason',
+      'resubmitHint',
+    ]);
+    expect(parseConfig({ SUPPORT_FIELDS: 'note' }).environments[0]!.supportFields).toEqual(['note']);
+    expect(
+      parseConfig({ PROD_KEY: 'k' }, { environments: [{ ...entry, supportFields: ['a.b', 'c_d'] }] }).environments[0]!.supportFields,
+    ).toEqual(['a.b', 'c_d']);
+  });
+
+  it('refuses a name that is not a field name (__proto__ included), a name twice, and SUPPORT_FIELDS beside CONFIG_FILE environments', () => {
+    expect(configErrorOf({ ...QUICK, SUPPORT_FIELDS: '__proto__' })).toMatch(/SUPPORT_FIELDS .*custom field names/);
+    expect(configErrorOf({ PROD_KEY: 'k' }, { environments: [{ ...entry, supportFields: ['a', 'a'] }] })).toMatch(
+      /environments\[0\]\.supportFields: must not name a field twice/,
+    );
+    expect(configErrorOf({ PROD_KEY: 'k', SUPPORT_FIELDS: 'a' }, { environments: [entry] })).toMatch(
+      /SUPPORT_FIELDS is for the quick start/,
+    );
+  });
+});
+
+describe('a copied reply', () => {
+  it('is audited with the template it came from, never its text; a template that is not a status is refused', async () => {
+    const { app, audit, upstream } = await service({ supportFields: [...FIELDS] });
+    const copied = { what: 'reply', kind: 'refId', id: record.refId, template: 'rejected', text: 'The reason: blurred' };
+    const res = await requestWithBody(app.port, '/api/export', JSON.stringify(copied), { headers: SUPPORT });
+    expect(res.status, res.body).toBe(200);
+    const line = audit().at(-1) as unknown as Record<string, unknown>;
+    expect(line).toMatchObject({ kind: 'export', what: 'reply', template: 'rejected', lookupKind: 'refId', id: record.refId });
+    expect(JSON.stringify(line)).not.toContain('blurred');
+    // A summary names no template, whatever the browser sends.
+    const summary = { what: 'summary', kind: 'refId', id: record.refId, template: 'rejected' };
+    expect((await requestWithBody(app.port, '/api/export', JSON.stringify(summary), { headers: SUPPORT })).status).toBe(200);
+    expect(audit().at(-1)).not.toHaveProperty('template');
+    const odd = { what: 'reply', kind: 'refId', id: record.refId, template: 'Rejected <b>' };
+    expect((await requestWithBody(app.port, '/api/export', JSON.stringify(odd), { headers: SUPPORT })).status).toBe(400);
+    expect(upstream.seen).toHaveLength(0);
+  });
+});
