@@ -87,6 +87,26 @@ export const queueOrderSchema = z.union([
 ]);
 export type QueueOrder = z.infer<typeof queueOrderSchema>;
 
+/** The queue's tabs: all candidates, then every filter. */
+export const QUEUE_TAB_KEYS = ['all', ...APPLICANT_FILTERS] as const;
+export type QueueTabKey = (typeof QUEUE_TAB_KEYS)[number];
+export const queueTabKey = (filter: ApplicantFilter | undefined): QueueTabKey => filter ?? 'all';
+
+const tabKeySchema = z.enum(QUEUE_TAB_KEYS);
+const tabCountSchema = z.union([z.int().check(z.nonnegative()), z.literal('unavailable')]);
+const queueCountsShape = {
+  counts: z.optional(z.partialRecord(tabKeySchema, tabCountSchema)),
+  /** Per tab, how many of its candidates are over the SLA, where known. */
+  overSlaByTab: z.optional(z.partialRecord(tabKeySchema, z.int().check(z.nonnegative()))),
+  /** The filters the service refused (400 or 404 to an undocumented one): their tabs are not offered. */
+  refused: z.optional(z.array(z.enum(APPLICANT_FILTERS))),
+};
+export type QueueCounts = {
+  counts: Partial<Record<QueueTabKey, number | 'unavailable'>>;
+  overSlaByTab: Partial<Record<QueueTabKey, number>>;
+  refused: ApplicantFilter[];
+};
+
 export const applicantsPageSchema = z.object({
   status: z.literal('success'),
   data: z.object({
@@ -98,6 +118,8 @@ export const applicantsPageSchema = z.object({
     /** The environment's SLA in hours (none: no SLA), and how many of the whole list are over it, where known. */
     slaHours: z.optional(z.number().check(z.positive())),
     overSla: z.optional(z.int().check(z.nonnegative())),
+    /** Asked with `counts=1`: every tab's count (`unavailable` when it could not be read), over-SLA counts and refused filters. */
+    ...queueCountsShape,
   }),
 });
 export type ApplicantsPage = z.infer<typeof applicantsPageSchema>['data'];
@@ -118,16 +140,19 @@ export interface ApplicantsQuery {
   status: ApplicantFilter | undefined;
   skip: number;
   limit: number;
+  /** With every tab's count, over-SLA count and the refused filters (`counts=1`): the whole view in one request. */
+  counts?: boolean;
 }
 
 export type ApplicantsQueryCheck = { ok: true; query: ApplicantsQuery } | { ok: false; message: string };
 
-const QUERY_PARAMETERS = new Set(['status', 'skip', 'limit']);
+const QUERY_PARAMETERS = new Set(['status', 'skip', 'limit', 'counts']);
 
-/** Checks `?status=&skip=&limit=` of `/api/applicants`: a documented filter, numbers in range, nothing else. */
+/** Checks `?status=&skip=&limit=&counts=` of `/api/applicants`: a documented filter, numbers in range, nothing else. */
 export function checkApplicantsQuery(params: URLSearchParams): ApplicantsQueryCheck {
   for (const name of new Set(params.keys())) {
-    if (!QUERY_PARAMETERS.has(name)) return { ok: false, message: `Unknown parameter "${name.slice(0, 40)}": use status, skip and limit.` };
+    if (!QUERY_PARAMETERS.has(name))
+      return { ok: false, message: `Unknown parameter "${name.slice(0, 40)}": use status, skip, limit and counts.` };
     if (params.getAll(name).length > 1) return { ok: false, message: `The parameter "${name}" is given more than once.` };
   }
   const status = params.get('status') ?? '';
@@ -138,7 +163,9 @@ export function checkApplicantsQuery(params: URLSearchParams): ApplicantsQueryCh
   if (skip === undefined) return { ok: false, message: `skip must be a whole number from 0 to ${APPLICANTS_MAX_SKIP}.` };
   const limit = integerParameter(params.get('limit'), APPLICANTS_PAGE_SIZE, 1, APPLICANTS_MAX_LIMIT);
   if (limit === undefined) return { ok: false, message: `limit must be a whole number from 1 to ${APPLICANTS_MAX_LIMIT}.` };
-  return { ok: true, query: { status: status === '' ? undefined : status, skip, limit } };
+  const counts = params.get('counts');
+  if (counts !== null && counts !== '0' && counts !== '1') return { ok: false, message: 'counts must be 1 (with every tab’s count) or 0.' };
+  return { ok: true, query: { status: status === '' ? undefined : status, skip, limit, ...(counts === '1' ? { counts: true } : {}) } };
 }
 
 function integerParameter(text: string | null, fallback: number, min: number, max: number): number | undefined {
@@ -154,6 +181,7 @@ export function applicantsApiPath(query: ApplicantsQuery, environment?: string):
   if (query.status) params.set('status', query.status);
   params.set('skip', String(query.skip));
   params.set('limit', String(query.limit));
+  if (query.counts) params.set('counts', '1');
   return `${apiBase(environment)}/applicants?${params}`;
 }
 

@@ -217,6 +217,8 @@ export function listLine(
     filter: query ? (query.status ?? 'all') : null,
     skip: query?.skip ?? null,
     limit: query?.limit ?? null,
+    // The view's other tabs were counted within this one request (and line).
+    ...(query?.counts ? { counts: true } : {}),
     records,
     status: outcome.status,
     code: outcome.code,

@@ -79,6 +79,8 @@ export interface ListAuditEntry extends Omit<AuditEntry, 'kind' | 'id' | 'batch'
   filter: string | null;
   skip: number | null;
   limit: number | null;
+  /** The view asked for every tab's count too (`counts=1`): those were read within this request. */
+  counts?: true;
   /** How many records the page held; null when none was answered. */
   records: number | null;
 }

@@ -1,6 +1,7 @@
 import { z } from '../../kyc/contract/zod.ts';
 import {
   type Applicant,
+  type ApplicantFilter,
   type ApplicantsQuery,
   checkApplicantsQuery,
   DOCUMENTED_FILTERS,
@@ -13,10 +14,12 @@ import { sendFailure, sendJson } from '../http/http-reply.ts';
 import type { SignedInCall } from '../http/routes.ts';
 import { readValue, WholeValue } from '../answer/answer-value.ts';
 import { type LookupDeps, leftEarly, takeSlot, takeToken, unreadableAnswer } from './lookup-steps.ts';
+import { otherTabCounts, withPageCount } from './queue-counts.ts';
 import { type ApplicantsQueue, type FetchOnce, type Fetched, queuePage } from './queue-page.ts';
 
 /**
- * `GET /api/applicants?status=&skip=&limit=`: one page of the service's list, for both roles. The query
+ * `GET /api/applicants?status=&skip=&limit=&counts=`: one page of the service's list, for both roles (with
+ * `counts=1`, every tab's count too: the whole view of the queue in one request). The query
  * is checked, a rate-limit token taken, the service asked (with the status-level key when there is
  * one), its records checked against the contract and reduced to the listed fields, and one audit line
  * written before anything is answered.
@@ -46,6 +49,8 @@ const MAX_UPSTREAM_CALLS = 5;
 /** Read through the answer's one scan (answer-value.ts); a body that is not JSON, or ends early, is not a list. */
 const NOT_A_LIST = new ApiFailure('upstream_error', 'The applicants list of the KYC service is not JSON.');
 const NOT_JSON = { notJson: NOT_A_LIST, incomplete: NOT_A_LIST };
+/** A count no longer wanted: the view's page failed. */
+const DROPPED = new ApiFailure('upstream_unreachable', 'The count was dropped.');
 
 export async function listApplicants(deps: ApplicantsDeps, call: SignedInCall): Promise<void> {
   const level = deps.hasStatusKey ? 'status' : 'stripped';
@@ -60,25 +65,50 @@ export async function listApplicants(deps: ApplicantsDeps, call: SignedInCall): 
   const stuck = auditWritable(deps);
   if (stuck) return sendFailure(call.res, stuck);
   if (!checked.ok) return refuse(call.res, audit, new ApiFailure('bad_request', checked.message));
-  const slot = await takeSlot(deps, call.req, call.identity, leftEarly(call.res));
+  const gone = leftEarly(call.res);
+  const slot = await takeSlot(deps, call.req, call.identity, gone);
   if (slot === 'gone') return;
   if (typeof slot !== 'function') return refuse(call.res, audit, slot);
-  const once: FetchOnce = (asked) => fetchOnce(deps, call, asked);
-  const fetched = await (deps.queue
-    ? queuePage(deps.environment, deps.queue, checked.query, once, (asked) => fetchPage(once, asked))
-    : fetchPage(once, checked.query)
-  ).finally(slot);
-  if (!fetched.ok) {
-    const failure = refusedFilter(checked.query, fetched.upstreamStatus) ?? fetched.failure;
-    return refuse(call.res, audit, failure, fetched.upstreamStatus, fetched.upstreamStatus !== null);
+  // The other tabs' counts are part of this one request (its token, its audit line), each in a slot of its own.
+  const dropped = new AbortController();
+  gone.addEventListener('abort', () => dropped.abort(), { once: true });
+  const counting = checked.query.counts
+    ? otherTabCounts(checked.query, (asked, signal) => tabPage(deps, call, asked, signal), isRefused, dropped.signal)
+    : undefined;
+  const fetched = await viewPage(deps, call, checked.query).finally(slot);
+  const refused = fetched.ok ? undefined : refusedFilter(checked.query, fetched.upstreamStatus);
+  // A refused filter with the counts is the view of a tab not offered (an old link): answered with the others' counts.
+  if (!fetched.ok && !(refused && counting)) {
+    dropped.abort();
+    return refuse(call.res, audit, refused ?? fetched.failure, fetched.upstreamStatus, fetched.upstreamStatus !== null);
   }
-  const { records, total, upstreamStatus, ...about } = fetched.page;
+  const page = fetched.ok ? fetched.page : { records: [], total: 0, upstreamStatus: fetched.upstreamStatus ?? 0 };
+  const counts = counting && withPageCount(await counting, checked.query, fetched.ok ? fetched.page : undefined, !fetched.ok);
+  const { records, total, upstreamStatus, ...about } = page;
   // The page's own line, now that its records are known.
   const answered = auditTrail(deps, call.res, 'request', listLine(deps.environment, call, query, level, records.length));
-  if (!(await answered(200, null, upstreamStatus, true))) return;
-  const data = { records, total, skip: checked.query.skip, limit: checked.query.limit, ...about };
+  if (!(await answered(200, refused ? refused.code : null, upstreamStatus, true))) return;
+  const data = { records, total, skip: checked.query.skip, limit: checked.query.limit, ...about, ...counts };
   sendJson(call.res, 200, JSON.stringify({ status: 'success', data }));
 }
+
+/** A page of the list as the queue answers it: ordered by age where it can be (queue-page.ts). */
+function viewPage(deps: ApplicantsDeps, call: SignedInCall, query: ApplicantsQuery, signal?: AbortSignal): Promise<Fetched> {
+  const once: FetchOnce = (asked) => fetchOnce(deps, call, asked, signal);
+  return deps.queue ? queuePage(deps.environment, deps.queue, query, once, (asked) => fetchPage(once, asked)) : fetchPage(once, query);
+}
+
+/** Another tab's one-record page, for its count: in one of the user's upstream slots, as a page of its own would be; `dropped`: no longer wanted. */
+async function tabPage(deps: ApplicantsDeps, call: SignedInCall, query: ApplicantsQuery, dropped: AbortSignal) {
+  const slot = await takeSlot(deps, call.req, call.identity, dropped);
+  if (slot === 'gone' || typeof slot !== 'function') return slot;
+  return viewPage(deps, call, query, dropped)
+    .catch(() => 'gone' as const)
+    .finally(slot);
+}
+
+const isRefused = (filter: ApplicantFilter | undefined, upstreamStatus: number | null) =>
+  refusedFilter({ status: filter, skip: 0, limit: 1 }, upstreamStatus) !== undefined;
 
 /**
  * A filter the service does not document, which it answers 400 or 404: it does not offer it (the page
@@ -106,12 +136,15 @@ async function fetchPage(fetchOnce: FetchOnce, query: ApplicantsQuery): Promise<
   return { ok: true, page: { records: records.slice(0, query.limit), total, upstreamStatus } };
 }
 
-async function fetchOnce(deps: ApplicantsDeps, call: SignedInCall, query: ApplicantsQuery): Promise<Fetched> {
+async function fetchOnce(deps: ApplicantsDeps, call: SignedInCall, query: ApplicantsQuery, dropped?: AbortSignal): Promise<Fetched> {
+  if (dropped?.aborted) return { ok: false, failure: DROPPED, upstreamStatus: null };
   const upstreamCall = deps.upstream.fetchApplicants({ query, scope: deps.hasStatusKey ? 'status' : 'full' });
   const abort = () => {
-    if (!call.res.writableFinished) upstreamCall.abort();
+    if (!call.res.writableFinished || dropped?.aborted) upstreamCall.abort();
   };
-  call.res.once('close', abort);
+  // A count listens to the view's signal (the browser left, or the page failed); the page to its response.
+  if (dropped) dropped.addEventListener('abort', abort, { once: true });
+  else call.res.once('close', abort);
   try {
     const outcome = await upstreamCall.outcome;
     if (!outcome.ok) return outcome;
@@ -132,6 +165,7 @@ async function fetchOnce(deps: ApplicantsDeps, call: SignedInCall, query: Applic
     }
     return { ok: true, page: { records: parsed.data.data.records.map(toApplicant), total: parsed.data.data.total, upstreamStatus } };
   } finally {
-    call.res.off('close', abort);
+    if (dropped) dropped.removeEventListener('abort', abort);
+    else call.res.off('close', abort);
   }
 }
