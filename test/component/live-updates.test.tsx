@@ -6,6 +6,7 @@ import type { ApiMeta, SessionInfo } from '../../src/kyc/contract/api.ts';
 import type { Applicant } from '../../src/kyc/contract/applicants.ts';
 import type { LiveEvent } from '../../src/kyc/contract/live-events.ts';
 import { MAX_NOTIFICATIONS } from '../../src/app/live/live-stream.ts';
+import { LIVE_REFETCH_MS } from '../../src/app/applicants/live-queue.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { recordForScope } from '../../src/server/sandbox/sandbox.ts';
 import { inTimeZone } from './in-time-zone.ts';
@@ -182,22 +183,46 @@ function makeApplicants(): Applicant[] {
   }));
 }
 
+/** The queue open with live updates: its candidates, the stream, and the queue's requests so far. */
+async function liveQueue() {
+  const applicants = makeApplicants();
+  const { requests } = stubApi({ session: COMPLIANCE, meta: liveMeta(), applicants });
+  renderWithProviders('/applicants');
+  await screen.findByRole('table');
+  const source = await stream();
+  const views = () => requests.filter((r) => r.startsWith('/api/applicants'));
+  return { applicants, source, views, before: views().length };
+}
+
 describe('live updates of the queue', { timeout: 20_000 }, () => {
   it('refetches its pages and counts on an event of its environment, and highlights the row that changed', async () => {
-    const applicants = makeApplicants();
-    const { requests } = stubApi({ session: COMPLIANCE, meta: liveMeta(), applicants });
-    renderWithProviders('/applicants');
-    await screen.findByRole('table');
-    const source = await stream();
-    const before = requests.filter((r) => r.startsWith('/api/applicants')).length;
+    const { applicants, source, views, before } = await liveQueue();
     applicants[0]!.status = 'approved';
     source.send(event({ refId: 'ref-0', recordId: 'rec-0' }));
-    await waitFor(() => expect(requests.filter((r) => r.startsWith('/api/applicants')).length).toBeGreaterThan(before));
+    // The refetch waits for the burst the event may start (LIVE_REFETCH_MS).
+    await waitFor(() => expect(views().length).toBeGreaterThan(before), { timeout: LIVE_REFETCH_MS * 4 });
     const row = await screen.findByText('ref-0');
     await waitFor(() => expect(row.closest('tr')).toHaveAttribute('data-changed', 'true'));
     expect(row.closest('tr')).toHaveTextContent('(just updated)');
     expect(row.closest('tr')!.className).toMatch(/motion-reduce:transition-none/);
     await waitFor(() => expect(within(row.closest('tr')!).getByText('Approved')).toBeInTheDocument());
+  });
+
+  it('a burst of events is one refetch of the view, the page with every count, not one per event', async () => {
+    const { source, views, before } = await liveQueue();
+    // Fake timers that still run with the clock: the test steps over the coalescing window, waiting for nothing.
+    vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      for (let n = 0; n < 12; n++) source.send(event({ refId: `ref-${n % 3}`, recordId: `rec-${n % 3}` }), String(n + 2));
+      await act(() => vi.advanceTimersByTimeAsync(LIVE_REFETCH_MS));
+      await waitFor(() => expect(views()).toHaveLength(before + 1));
+      // Every row of the burst stands out all the same.
+      for (const id of ['ref-0', 'ref-1', 'ref-2']) expect(screen.getByText(id).closest('tr')).toHaveAttribute('data-changed', 'true');
+      await act(() => vi.advanceTimersByTimeAsync(LIVE_REFETCH_MS * 5));
+      expect(views().slice(before)).toEqual(['/api/applicants?skip=0&limit=50&counts=1']);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

@@ -1,17 +1,17 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import axe from 'axe-core';
 import { describe, expect, it, vi } from 'vitest';
-import type { Applicant, ApplicantsPage } from '../../src/kyc/contract/applicants.ts';
-import { apiError, json, renderWithProviders } from './render.tsx';
+import type { Applicant } from '../../src/kyc/contract/applicants.ts';
+import { applicantsAnswer, json, type QueueExtras, renderWithProviders } from './render.tsx';
 
 const HOUR = 3_600_000;
 const ago = (hours: number) => new Date(Date.now() - hours * HOUR).toISOString();
 
-type Extra = Partial<Pick<ApplicantsPage, 'order' | 'slaHours' | 'overSla'>>;
+type Extra = QueueExtras[string];
 
 /**
  * The proxy, for these tests: each status's candidates as given, the page's extras (order, SLA) per
- * status, and the statuses the service refuses answered as `applicants_unavailable`.
+ * status, and the statuses the service refuses (render.tsx's applicantsAnswer: the view's `refused`).
  */
 function stubList(applicants: Applicant[], options: { extra?: Record<string, Extra>; refused?: string[] } = {}) {
   vi.stubGlobal(
@@ -20,21 +20,7 @@ function stubList(applicants: Applicant[], options: { extra?: Record<string, Ext
       const url = new URL(String(input), 'http://test');
       if (url.pathname === '/api/session') return json({ mode: 'local', user: 'local', role: 'compliance' });
       if (url.pathname === '/api/meta') return json({ upstream: 'remote' });
-      const status = url.searchParams.get('status') ?? '';
-      if (options.refused?.includes(status)) {
-        return apiError(404, 'applicants_unavailable', `This KYC service does not offer the "${status}" filter (HTTP 400).`);
-      }
-      const skip = Number(url.searchParams.get('skip'));
-      const limit = Number(url.searchParams.get('limit'));
-      const matching = status ? applicants.filter((a) => a.status === status) : applicants;
-      const data = {
-        records: matching.slice(skip, skip + limit),
-        total: matching.length,
-        skip,
-        limit,
-        ...options.extra?.[status || 'all'],
-      };
-      return json({ status: 'success', data });
+      return applicantsAnswer(url, applicants, options);
     }),
   );
 }
@@ -162,7 +148,7 @@ describe('the queue tabs', () => {
     stubList(QUEUE, { refused: ['rejected'] });
     renderWithProviders('/applicants?status=rejected');
     expect(await screen.findByTestId('filter-refused')).toHaveTextContent(
-      'This KYC service does not offer the "rejected" filter (HTTP 400).',
+      'This KYC service does not offer the "rejected" filter: its candidates are listed under All.',
     );
     expect(tab(/^Rejected/)).toHaveAttribute('aria-selected', 'true');
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();

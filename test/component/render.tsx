@@ -4,7 +4,7 @@ import { vi } from 'vitest';
 import { AppRoutes } from '../../src/app/app.tsx';
 import { type AppLocation, BrowserHistory, navigate, useLocation } from '../../src/app/navigation.tsx';
 import { APP_REQUEST_HEADER, type ApiMeta, type SessionInfo } from '../../src/kyc/contract/api.ts';
-import type { Applicant } from '../../src/kyc/contract/applicants.ts';
+import { APPLICANT_FILTERS, type Applicant, type ApplicantsPage } from '../../src/kyc/contract/applicants.ts';
 import type { CandidateRecord } from '../../src/kyc/contract/schema.ts';
 import { DEFAULT_REPLIES } from '../../src/kyc/contract/replies.ts';
 
@@ -99,13 +99,34 @@ export function json(body: unknown, status = 200, headers: Record<string, string
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
 }
 
-/** `/api/applicants` over an in-memory list: the page of `url`'s status, skip and limit. */
-export function applicantsAnswer(url: URL, applicants: Applicant[]): Response {
-  const status = url.searchParams.get('status');
+/** A tab's extras in the answer (its order, SLA), by tab key ('all' or the filter). */
+export type QueueExtras = Record<string, Partial<Pick<ApplicantsPage, 'order' | 'slaHours' | 'overSla'>>>;
+
+/**
+ * `/api/applicants` over an in-memory list, as the server answers it: the page of `url`'s status, skip
+ * and limit, with its tab's extras; with `counts=1` every tab's count and over-SLA count, and the
+ * filters the service refuses (`refused`: without the counts, such a filter's page is a 404).
+ */
+export function applicantsAnswer(url: URL, applicants: Applicant[], options: { extra?: QueueExtras; refused?: string[] } = {}): Response {
+  const status = url.searchParams.get('status') ?? '';
+  const refused = options.refused ?? [];
+  const withCounts = url.searchParams.get('counts') === '1';
+  if (refused.includes(status) && !withCounts) {
+    return apiError(404, 'applicants_unavailable', `This KYC service does not offer the "${status}" filter (HTTP 400).`);
+  }
   const skip = Number(url.searchParams.get('skip'));
   const limit = Number(url.searchParams.get('limit'));
-  const matching = status ? applicants.filter((a) => a.status === status) : applicants;
-  return json({ status: 'success', data: { records: matching.slice(skip, skip + limit), total: matching.length, skip, limit } });
+  const matching = (filter: string) => (filter === 'all' || filter === '' ? applicants : applicants.filter((a) => a.status === filter));
+  const own = refused.includes(status) ? [] : matching(status);
+  const data = { records: own.slice(skip, skip + limit), total: own.length, skip, limit, ...options.extra?.[status || 'all'] };
+  if (!withCounts) return json({ status: 'success', data });
+  const tabs = ['all', ...APPLICANT_FILTERS];
+  const counts = Object.fromEntries(tabs.map((tab) => [tab, refused.includes(tab) ? 'unavailable' : matching(tab).length]));
+  const overSlaByTab = Object.fromEntries(
+    tabs.flatMap((tab) => (options.extra?.[tab]?.overSla === undefined ? [] : [[tab, options.extra[tab].overSla]])),
+  );
+  const refusedFilters = APPLICANT_FILTERS.filter((filter) => refused.includes(filter));
+  return json({ status: 'success', data: { ...data, counts, overSlaByTab, refused: refusedFilters } });
 }
 
 export function envelope(record: CandidateRecord): Response {

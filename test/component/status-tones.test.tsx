@@ -82,7 +82,8 @@ describe('status chips on every surface read the one tone table', () => {
     }));
     stubApi({
       candidates: {
-        '/api/applicants?skip=0&limit=50': () => json({ status: 'success', data: { records, total: records.length, skip: 0, limit: 50 } }),
+        '/api/applicants?skip=0&limit=50&counts=1': () =>
+          json({ status: 'success', data: { records, total: records.length, skip: 0, limit: 50 } }),
       },
     });
     renderWithProviders('/applicants');

@@ -1,5 +1,5 @@
-import { keepPreviousData, useIsFetching, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
-import { APPLICANTS_PAGE_SIZE, type ApplicantFilter, DOCUMENTED_FILTERS } from '../../kyc/contract/applicants.ts';
+import { keepPreviousData, type QueryClient, useIsFetching, useQuery, useQueryClient } from '@tanstack/react-query';
+import { APPLICANTS_PAGE_SIZE, type ApplicantFilter, type ApplicantsPage, DOCUMENTED_FILTERS } from '../../kyc/contract/applicants.ts';
 import { ApiError, asApiError } from '../api/api-error.ts';
 import { applicantsQueries } from './applicants-queries.ts';
 import { QUEUE_TABS, type QueueTab, tabKey, type TabCount } from './applicants-tabs.tsx';
@@ -12,35 +12,50 @@ function isRefusedFilter(filter: ApplicantFilter | undefined, error: unknown): b
 }
 
 /**
- * One page of one tab, the other tabs' counts and SLA counts (the `total` and `overSla` of a one-record
- * page each), the tabs the service offers, whether anything is being fetched, and a refresh of all of it.
+ * The newest view of the queue in this environment that has the tabs' counts: the tabs keep saying what
+ * they said while another tab's view loads, rather than all going back to "…".
+ */
+function latestView(queryClient: QueryClient, environment: string | undefined): ApplicantsPage | undefined {
+  const views = queryClient
+    .getQueryCache()
+    .findAll({ queryKey: applicantsQueries.all(), predicate: (query) => query.queryKey[4] === (environment ?? '') })
+    .filter((query) => (query.state.data as ApplicantsPage | undefined)?.counts !== undefined)
+    .sort((a, b) => b.state.dataUpdatedAt - a.state.dataUpdatedAt);
+  return views[0]?.state.data as ApplicantsPage | undefined;
+}
+
+/**
+ * One page of one tab with every tab's count, SLA count and the filters the service refused, in one
+ * request (`counts=1`: one rate-limit token, one audit line per view); the tabs offered, whether anything
+ * is being fetched, and a refresh of it.
  */
 export function useQueue(filter: ApplicantFilter | undefined, page: number, environment: string | undefined) {
   const queryClient = useQueryClient();
   const list = useQuery({
-    ...applicantsQueries.page({ status: filter, skip: (page - 1) * APPLICANTS_PAGE_SIZE, limit: APPLICANTS_PAGE_SIZE }, environment),
+    ...applicantsQueries.page(
+      { status: filter, skip: (page - 1) * APPLICANTS_PAGE_SIZE, limit: APPLICANTS_PAGE_SIZE, counts: true },
+      environment,
+    ),
     // Moving between pages of one tab keeps the rows in place until the next page arrives.
     placeholderData: (previous, previousQuery) => (previousQuery?.queryKey[1] === tabKey(filter) ? keepPreviousData(previous) : undefined),
   });
-  const others = QUEUE_TABS.filter((tab) => tab.filter !== filter);
-  const countQueries = useQueries({
-    queries: others.map((tab) => applicantsQueries.page({ status: tab.filter, skip: 0, limit: 1 }, environment)),
-  });
   const fetching = useIsFetching({ queryKey: applicantsQueries.all() }) > 0;
+  const current = list.data && !list.isPlaceholderData ? list.data : undefined;
+  const view = list.data?.counts ? list.data : latestView(queryClient, environment);
 
   const counts: Record<string, TabCount> = {};
   const overSla: Record<string, number | undefined> = {};
-  const refused: QueueTab[] = [];
-  others.forEach((tab, index) => {
-    const count = countQueries[index]!;
-    if (isRefusedFilter(tab.filter, count.error)) refused.push(tab);
-    counts[tabKey(tab.filter)] = count.data ? count.data.total : count.isError ? 'unavailable' : 'loading';
-    overSla[tabKey(tab.filter)] = count.data?.overSla;
-  });
-  const current = list.data && !list.isPlaceholderData ? list.data : undefined;
-  counts[tabKey(filter)] = current ? current.total : list.isError ? 'unavailable' : 'loading';
-  overSla[tabKey(filter)] = current?.overSla;
-  if (isRefusedFilter(filter, list.error)) refused.push(QUEUE_TABS.find((tab) => tab.filter === filter)!);
+  for (const tab of QUEUE_TABS) {
+    const key = tabKey(tab.filter);
+    const failed = list.isError && tab.filter === filter;
+    counts[key] = failed ? 'unavailable' : view ? (view.counts?.[key] ?? 'unavailable') : list.isError ? 'unavailable' : 'loading';
+    overSla[key] = failed ? undefined : view?.overSlaByTab?.[key];
+  }
+  const refusedFilters = new Set<ApplicantFilter | undefined>(view?.refused ?? []);
+  if (isRefusedFilter(filter, list.error)) refusedFilters.add(filter);
+  const refused: QueueTab[] = QUEUE_TABS.filter((tab) => refusedFilters.has(tab.filter));
+  // Opened at a filter the service refuses (an old link): the view answers the other tabs, and says so.
+  const openedRefused = filter !== undefined && current?.refused?.includes(filter);
 
   return {
     list,
@@ -51,8 +66,15 @@ export function useQueue(filter: ApplicantFilter | undefined, page: number, envi
     /** The tabs offered: every one but those the service refused (the one open stays, to say why it is empty). */
     tabs: QUEUE_TABS.filter((tab) => tab.filter === filter || !refused.includes(tab)),
     /** The filters the service refused, in the tabs' order. */
-    refused: QUEUE_TABS.filter((tab) => refused.includes(tab)),
-    error: list.isError ? asApiError(list.error, 'The list could not be read.') : undefined,
+    refused,
+    error: list.isError
+      ? asApiError(list.error, 'The list could not be read.')
+      : openedRefused
+        ? new ApiError(
+            'applicants_unavailable',
+            `This KYC service does not offer the "${filter}" filter: its candidates are listed under All.`,
+          )
+        : undefined,
     fetching,
     refresh: () => void queryClient.invalidateQueries({ queryKey: applicantsQueries.all() }),
   };
