@@ -36,25 +36,38 @@ const readAudit = (file: string) =>
     .map((line) => JSON.parse(line) as ListAuditEntry);
 const countOf = (status: string | undefined) => records.filter((r) => status === undefined || r.status === status).length;
 
-/** A fake service: each filter's answer (a status, or records), the rest an empty list. */
-async function fakeService(answers: Record<string, number | { total: number }>) {
+/**
+ * A fake service: each filter's answer (a status, or records), the rest an empty list. `load.most`: the
+ * most requests it held at once (each answered on a later turn of the event loop, so that they can overlap).
+ */
+async function fakeService(answers: Record<string, number | { total: number }>, options: { maxInFlightPerUser?: number } = {}) {
   const upstream = await startFakeUpstream();
+  const load = { now: 0, most: 0 };
   upstream.behave = (req, res) => {
+    load.now += 1;
+    load.most = Math.max(load.most, load.now);
     const filter = new URL(req.url!, 'http://x').pathname.split('/applicants')[1]?.replace(/^\//, '') || 'all';
     const answer = answers[filter] ?? { total: 0 };
     const status = typeof answer === 'number' ? answer : 200;
     const records =
       typeof answer === 'number' ? [] : Array.from({ length: Math.min(answer.total, 1) }, () => ({ status: 'x', isArchived: false }));
     const text = JSON.stringify(status === 200 ? { status: 'success', data: { records, total: (answer as { total: number }).total } } : {});
-    res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-    res.end(text);
+    setImmediate(() => {
+      load.now -= 1;
+      res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+      res.end(text);
+    });
   };
-  const app = await startTestApp({ upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'full-key' }, access: gateway() });
+  const app = await startTestApp({
+    upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'full-key' },
+    access: gateway(),
+    ...(options.maxInFlightPerUser ? { maxInFlightPerUser: options.maxInFlightPerUser } : {}),
+  });
   const close = async () => {
     await app.close();
     await upstream.close();
   };
-  return { upstream, app, close };
+  return { upstream, app, load, close };
 }
 
 describe('the queue view in one request (counts=1)', () => {
@@ -126,6 +139,18 @@ describe('the queue view in one request (counts=1)', () => {
     expect(view.counts).toMatchObject({ all: 5, inreview: 2, approved: 'unavailable' });
     // A documented filter's failure is not a refusal.
     expect(view.refused).toEqual([]);
+    await close();
+  });
+
+  it('the view’s counts keep to the user’s upstream slots: with one slot, one request to the service at a time, every count answered', async () => {
+    const { app, upstream, load, close } = await fakeService(
+      { all: { total: 1 }, waiting: { total: 1 }, approved: { total: 1 } },
+      { maxInFlightPerUser: 1 },
+    );
+    const view = viewOf(await app.get('/api/applicants?counts=1', SUPPORT));
+    expect(view.counts).toMatchObject({ all: 1, waiting: 1, approved: 1, inreview: 0, rejected: 0 });
+    expect(upstream.seen).toHaveLength(8);
+    expect(load.most).toBe(1);
     await close();
   });
 
