@@ -13,7 +13,7 @@ type Extra = QueueExtras[string];
  * The proxy, for these tests: each status's candidates as given, the page's extras (order, SLA) per
  * status, and the statuses the service refuses (render.tsx's applicantsAnswer: the view's `refused`).
  */
-function stubList(applicants: Applicant[], options: { extra?: Record<string, Extra>; refused?: string[] } = {}) {
+function stubList(applicants: Applicant[], options: { extra?: Record<string, Extra>; refused?: string[]; unavailable?: string[] } = {}) {
   vi.stubGlobal(
     'fetch',
     vi.fn(async (input: RequestInfo | URL) => {
@@ -142,6 +142,15 @@ describe('the queue tabs', () => {
     expect(screen.queryByRole('tab', { name: /^Rejected/ })).not.toBeInTheDocument();
     expect(screen.queryByRole('tab', { name: /^Blocked/ })).not.toBeInTheDocument();
     expect(tab(/^Incomplete/)).toBeInTheDocument();
+  });
+
+  it('say a count is unavailable when that tab’s count failed, the page and the other counts shown all the same', async () => {
+    stubList(QUEUE, { unavailable: ['approved'] });
+    renderWithProviders('/applicants');
+    await waitFor(() => expect(rows()).toHaveLength(QUEUE.length));
+    expect(tab(/^Approved/)).toHaveTextContent('(count unavailable)');
+    expect(tab(/^Waiting/)).toHaveTextContent('Waiting3');
+    expect(screen.queryByTestId('refused-filters')).not.toBeInTheDocument();
   });
 
   it('opened at a refused filter (an old link), keep its tab to say why it is empty', async () => {

@@ -105,9 +105,14 @@ export type QueueExtras = Record<string, Partial<Pick<ApplicantsPage, 'order' | 
 /**
  * `/api/applicants` over an in-memory list, as the server answers it: the page of `url`'s status, skip
  * and limit, with its tab's extras; with `counts=1` every tab's count and over-SLA count, and the
- * filters the service refuses (`refused`: without the counts, such a filter's page is a 404).
+ * filters the service refuses (`refused`: without the counts, such a filter's page is a 404); the tabs
+ * whose count failed (`unavailable`).
  */
-export function applicantsAnswer(url: URL, applicants: Applicant[], options: { extra?: QueueExtras; refused?: string[] } = {}): Response {
+export function applicantsAnswer(
+  url: URL,
+  applicants: Applicant[],
+  options: { extra?: QueueExtras; refused?: string[]; unavailable?: string[] } = {},
+): Response {
   const status = url.searchParams.get('status') ?? '';
   const refused = options.refused ?? [];
   const withCounts = url.searchParams.get('counts') === '1';
@@ -121,7 +126,8 @@ export function applicantsAnswer(url: URL, applicants: Applicant[], options: { e
   const data = { records: own.slice(skip, skip + limit), total: own.length, skip, limit, ...options.extra?.[status || 'all'] };
   if (!withCounts) return json({ status: 'success', data });
   const tabs = ['all', ...APPLICANT_FILTERS];
-  const counts = Object.fromEntries(tabs.map((tab) => [tab, refused.includes(tab) ? 'unavailable' : matching(tab).length]));
+  const missing = [...refused, ...(options.unavailable ?? [])];
+  const counts = Object.fromEntries(tabs.map((tab) => [tab, missing.includes(tab) ? 'unavailable' : matching(tab).length]));
   const overSlaByTab = Object.fromEntries(
     tabs.flatMap((tab) => (options.extra?.[tab]?.overSla === undefined ? [] : [[tab, options.extra[tab].overSla]])),
   );
