@@ -98,6 +98,8 @@ export const applicantsPageSchema = z.object({
     /** The environment's SLA in hours (none: no SLA), and how many of the whole list are over it, where known. */
     slaHours: z.optional(z.number().check(z.positive())),
     overSla: z.optional(z.int().check(z.nonnegative())),
+    /** `overSla` counts only the known dates (some are not yet known, or the tab is too long to read whole): at least that many. */
+    overSlaPartial: z.optional(z.literal(true)),
   }),
 });
 export type ApplicantsPage = z.infer<typeof applicantsPageSchema>['data'];
