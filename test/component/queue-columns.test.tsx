@@ -7,7 +7,7 @@ import { apiError, json, renderWithProviders } from './render.tsx';
 const HOUR = 3_600_000;
 const ago = (hours: number) => new Date(Date.now() - hours * HOUR).toISOString();
 
-type Extra = Partial<Pick<ApplicantsPage, 'order' | 'slaHours' | 'overSla'>>;
+type Extra = Partial<Pick<ApplicantsPage, 'order' | 'slaHours' | 'overSla' | 'overSlaPartial'>>;
 
 /**
  * The proxy, for these tests: each status's candidates as given, the page's extras (order, SLA) per
@@ -143,8 +143,24 @@ describe('the queue tabs', () => {
     await waitFor(() => expect(tab(/^Waiting/)).toHaveTextContent('1 over SLA'));
     expect(tab(/^In review/)).toHaveTextContent('1 over SLA');
     expect(tab(/^Approved/)).not.toHaveTextContent('over SLA');
+    // An exact count is not a floor.
+    expect(tab(/^Waiting/)).not.toHaveTextContent('≥');
     expect(tab(/^Review requested/)).toHaveTextContent('Review requested1');
     expect(tab(/^Rejected/)).toHaveTextContent('Rejected0');
+  });
+
+  it.each([
+    ['while the index fills', { by: 'age', known: 2, of: 3 } as const],
+    ['above queueIndexMax', { by: 'service', over: 1000 } as const],
+  ])('%s, say the over-SLA count is a floor: “≥ 12 over SLA”, read as “at least 12”', async (_, order) => {
+    stubList(QUEUE, { extra: { waiting: { order, slaHours: 48, overSla: 12, overSlaPartial: true } } });
+    renderWithProviders('/applicants?status=waiting');
+    await waitFor(() => expect(tab(/^Waiting/)).toHaveAccessibleName(/at least 12 over SLA/));
+    const badge = tab(/^Waiting/).querySelector('[data-over-sla]')!;
+    expect(badge).toHaveAttribute('data-over-sla-partial', 'true');
+    // What the eye reads: the sign, not the words for screen readers.
+    const seen = [...badge.childNodes].filter((node) => !(node instanceof HTMLElement && node.classList.contains('sr-only')));
+    expect(seen.map((node) => node.textContent).join('')).toBe('⚠ ≥ 12 over SLA');
   });
 
   it('leave out the filters the service refuses, and say which', async () => {
