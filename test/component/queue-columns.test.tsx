@@ -1,4 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import axe from 'axe-core';
 import { describe, expect, it, vi } from 'vitest';
 import type { Applicant, ApplicantsPage } from '../../src/kyc/contract/applicants.ts';
@@ -130,6 +131,32 @@ describe('the SLA flag', () => {
     renderWithProviders('/applicants?status=waiting');
     await waitFor(() => expect(rows()).toHaveLength(3));
     expect(screen.queryByText('Over SLA')).not.toBeInTheDocument();
+  });
+});
+
+describe('a long id (over 64 characters)', () => {
+  it('keeps its “Show all” outside the row’s link and above the link’s overlay, and the button shows the whole id', async () => {
+    const longRecord = `rec-${'r'.repeat(96)}`;
+    const longRef = `ref-${'f'.repeat(96)}`;
+    stubList([{ status: 'waiting', isArchived: false, recordId: longRecord, refId: longRef, since: ago(5) }]);
+    const { router } = renderWithProviders('/applicants?status=waiting');
+    await waitFor(() => expect(rows()).toHaveLength(1));
+    const [, , refId, recordId] = cells(rows()[0]!);
+    const link = within(recordId!).getByRole('link');
+    expect(link).toHaveTextContent(/^rec-r+…$/);
+    expect(within(link).queryByRole('button')).not.toBeInTheDocument();
+    for (const cell of [recordId!, refId!]) {
+      const toggle = within(cell).getByRole('button', { name: /^Show all/ });
+      // The overlay is the link's ::after, absolute over the row: only a positioned, raised button is above it.
+      expect(toggle).toHaveClass('relative', 'z-10');
+      expect(toggle.closest('a')).toBeNull();
+    }
+    const user = userEvent.setup();
+    await user.click(within(recordId!).getByRole('button', { name: /^Show all/ }));
+    expect(link).toHaveTextContent(longRecord, { normalizeWhitespace: false });
+    expect(within(recordId!).getByRole('button', { name: 'Show less' })).toBeInTheDocument();
+    // Pressing it did not open the candidate.
+    expect(router.state.location.pathname).toBe('/applicants');
   });
 });
 
