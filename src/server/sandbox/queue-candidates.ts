@@ -79,7 +79,9 @@ function queuePeople(): Person[] {
       latinName: `Queue Candidate ${n}`,
       email: `queue.${n}@example.org`,
       pictures: {},
-      ...(notesOf(status, Math.floor(index / STATUS_CYCLE.length)) ? { customFields: notesOf(status, Math.floor(index / STATUS_CYCLE.length))! } : {}),
+      ...(notesOf(status, Math.floor(index / STATUS_CYCLE.length))
+        ? { customFields: notesOf(status, Math.floor(index / STATUS_CYCLE.length))! }
+        : {}),
     };
   });
 }
