@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { seriousViolations } from './axe.ts';
 import { E2E_PORTS } from './servers.ts';
 import { expect, needsServers, test } from './fixtures.ts';
-import { screenshot } from './helpers.ts';
+import { docScreenshot, screenshot } from './helpers.ts';
 
 needsServers('sandbox', 'users');
 
@@ -70,6 +70,9 @@ for (const screen of SCREENS) {
         expect(await smallTargets(page)).toEqual([]);
         expect(await seriousViolations(page)).toEqual([]);
         await screenshot(page, `any-screen-${name}-${screen.width}`);
+        // The phone layout, for docs/using.md (UPDATE_SCREENSHOTS=1 writes it there).
+        const docName = screen.width < 640 ? { candidate: 'phone-candidate', applicants: 'phone-queue' }[name] : undefined;
+        if (docName) await docScreenshot(page, docName);
       });
     }
 
