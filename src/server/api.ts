@@ -128,7 +128,7 @@ export function createApiFromConfig(
  * The queue index (in Redis with REDIS_URL, shared by the instances) and the bound on its lookups, in the
  * shared store too, so that the operator's rate holds for every instance together.
  */
-function queueFromConfig(config: Config, store: SharedStore) {
+export function queueFromConfig(config: Pick<Config, 'redisUrl' | 'queueIndexLookupsPerSecond'>, store: SharedStore) {
   const perSecond = config.queueIndexLookupsPerSecond;
   return {
     queueIndex: config.redisUrl ? createRedisQueueIndexStore(config.redisUrl) : createMemoryQueueIndexStore(),

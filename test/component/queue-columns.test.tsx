@@ -1,4 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import axe from 'axe-core';
 import { describe, expect, it, vi } from 'vitest';
 import type { Applicant } from '../../src/kyc/contract/applicants.ts';
@@ -119,6 +120,32 @@ describe('the SLA flag', () => {
   });
 });
 
+describe('a long id (over 64 characters)', () => {
+  it('keeps its “Show all” outside the row’s link and above the link’s overlay, and the button shows the whole id', async () => {
+    const longRecord = `rec-${'r'.repeat(96)}`;
+    const longRef = `ref-${'f'.repeat(96)}`;
+    stubList([{ status: 'waiting', isArchived: false, recordId: longRecord, refId: longRef, since: ago(5) }]);
+    const { router } = renderWithProviders('/applicants?status=waiting');
+    await waitFor(() => expect(rows()).toHaveLength(1));
+    const [, , refId, recordId] = cells(rows()[0]!);
+    const link = within(recordId!).getByRole('link');
+    expect(link).toHaveTextContent(/^rec-r+…$/);
+    expect(within(link).queryByRole('button')).not.toBeInTheDocument();
+    for (const cell of [recordId!, refId!]) {
+      const toggle = within(cell).getByRole('button', { name: /^Show all/ });
+      // The overlay is the link's ::after, absolute over the row: only a positioned, raised button is above it.
+      expect(toggle).toHaveClass('relative', 'z-10');
+      expect(toggle.closest('a')).toBeNull();
+    }
+    const user = userEvent.setup();
+    await user.click(within(recordId!).getByRole('button', { name: /^Show all/ }));
+    expect(link).toHaveTextContent(longRecord, { normalizeWhitespace: false });
+    expect(within(recordId!).getByRole('button', { name: 'Show less' })).toBeInTheDocument();
+    // Pressing it did not open the candidate.
+    expect(router.state.location.pathname).toBe('/applicants');
+  });
+});
+
 describe('the queue tabs', () => {
   it('offer every status with its count, and how many are over the SLA', async () => {
     stubList(QUEUE, { extra: { waiting: WAITING_EXTRA, inreview: { slaHours: 48, overSla: 1 } } });
@@ -129,8 +156,31 @@ describe('the queue tabs', () => {
     await waitFor(() => expect(tab(/^Waiting/)).toHaveTextContent('1 over SLA'));
     expect(tab(/^In review/)).toHaveTextContent('1 over SLA');
     expect(tab(/^Approved/)).not.toHaveTextContent('over SLA');
+    // An exact count is not a floor.
+    expect(tab(/^Waiting/)).not.toHaveTextContent('≥');
     expect(tab(/^Review requested/)).toHaveTextContent('Review requested1');
     expect(tab(/^Rejected/)).toHaveTextContent('Rejected0');
+  });
+
+  it.each([
+    ['while the index fills', { by: 'age', known: 2, of: 3 } as const],
+    ['above queueIndexMax', { by: 'service', over: 1000 } as const],
+  ])('%s, say the over-SLA count is a floor: “≥ 12 over SLA”, read as “at least 12”', async (_, order) => {
+    stubList(QUEUE, { extra: { waiting: { order, slaHours: 48, overSla: 12, overSlaPartial: true } } });
+    renderWithProviders('/applicants?status=waiting');
+    await waitFor(() => expect(tab(/^Waiting/)).toHaveAccessibleName(/at least 12 over SLA/));
+    const badge = tab(/^Waiting/).querySelector('[data-over-sla]')!;
+    expect(badge).toHaveAttribute('data-over-sla-partial', 'true');
+    // What the eye reads: the sign, not the words for screen readers.
+    const seen = [...badge.childNodes].filter((node) => !(node instanceof HTMLElement && node.classList.contains('sr-only')));
+    expect(seen.map((node) => node.textContent).join('')).toBe('⚠ ≥ 12 over SLA');
+  });
+
+  it("say the over-SLA count of another tab than the one open is a floor too, from the view's counts", async () => {
+    stubList(QUEUE, { extra: { waiting: { slaHours: 48, overSla: 12, overSlaPartial: true } } });
+    renderWithProviders('/applicants');
+    await waitFor(() => expect(tab(/^Waiting/)).toHaveAccessibleName(/at least 12 over SLA/));
+    expect(tab(/^Waiting/).querySelector('[data-over-sla]')).toHaveAttribute('data-over-sla-partial', 'true');
   });
 
   it('leave out the filters the service refuses, and say which', async () => {

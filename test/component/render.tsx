@@ -100,7 +100,7 @@ export function json(body: unknown, status = 200, headers: Record<string, string
 }
 
 /** A tab's extras in the answer (its order, SLA), by tab key ('all' or the filter). */
-export type QueueExtras = Record<string, Partial<Pick<ApplicantsPage, 'order' | 'slaHours' | 'overSla'>>>;
+export type QueueExtras = Record<string, Partial<Pick<ApplicantsPage, 'order' | 'slaHours' | 'overSla' | 'overSlaPartial'>>>;
 
 /**
  * `/api/applicants` over an in-memory list, as the server answers it: the page of `url`'s status, skip
@@ -132,7 +132,8 @@ export function applicantsAnswer(
     tabs.flatMap((tab) => (options.extra?.[tab]?.overSla === undefined ? [] : [[tab, options.extra[tab].overSla]])),
   );
   const refusedFilters = APPLICANT_FILTERS.filter((filter) => refused.includes(filter));
-  return json({ status: 'success', data: { ...data, counts, overSlaByTab, refused: refusedFilters } });
+  const overSlaPartialTabs = tabs.filter((tab) => options.extra?.[tab]?.overSlaPartial === true);
+  return json({ status: 'success', data: { ...data, counts, overSlaByTab, overSlaPartialTabs, refused: refusedFilters } });
 }
 
 export function envelope(record: CandidateRecord): Response {

@@ -1,3 +1,4 @@
+import { shortcutsFor } from '../../src/app/layout/keyboard-help.tsx';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -204,6 +205,14 @@ describe('keyboard help', { timeout: 20_000 }, () => {
     expect(within(help).queryByRole('heading', { name: 'In the picture viewer' })).not.toBeInTheDocument();
     await user.click(within(help).getByRole('button', { name: 'Close' }));
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it("lists the viewer's and the queue's keys in another environment too (/e/<name>/…)", () => {
+    const titles = (path: string) => shortcutsFor(path, true).map((group) => group.title);
+    expect(titles('/e/staging/candidates/refId/cust_000482')).toContain('In the picture viewer');
+    expect(titles('/e/staging/applicants')).toContain('In the applicants queue');
+    expect(titles('/e/applicants/batch')).toEqual(['On every page']);
+    expect(titles('/candidates/refId/x')).toContain('In the picture viewer');
   });
 
   it('switches every time to UTC with Alt+Shift+U, as the header switch does', async () => {

@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { seriousViolations } from './axe.ts';
 import { E2E_PORTS } from './servers.ts';
 import { expect, needsServers, test } from './fixtures.ts';
-import { screenshot } from './helpers.ts';
+import { docScreenshot, screenshot } from './helpers.ts';
 
 needsServers('sandbox', 'users');
 
@@ -37,7 +37,7 @@ async function layout(page: Page) {
 /** Every control a finger taps that is shown and under 44 px either way (a link in a sentence excepted). */
 async function smallTargets(page: Page) {
   return page.evaluate(() =>
-    [...document.querySelectorAll('button, select, input:not([type=checkbox]):not([type=radio]), summary, [role=tab]')]
+    [...document.querySelectorAll('button, select, input:not([type=checkbox]):not([type=radio]), summary, [role=tab], a[data-touch]')]
       .filter((el) => {
         const box = el.getBoundingClientRect();
         if (box.width === 0 || box.height === 0 || getComputedStyle(el).visibility === 'hidden') return false;
@@ -67,11 +67,27 @@ for (const screen of SCREENS) {
         expect(overflow).toBeLessThanOrEqual(0);
         expect(innerScroll).toEqual([]);
         expect(header).toBeLessThanOrEqual(0.25);
-        if (screen.width < 640) expect(await smallTargets(page)).toEqual([]);
+        expect(await smallTargets(page)).toEqual([]);
         expect(await seriousViolations(page)).toEqual([]);
         await screenshot(page, `any-screen-${name}-${screen.width}`);
+        // The phone layout, for docs/using.md (UPDATE_SCREENSHOTS=1 writes it there).
+        const docName = screen.width < 640 ? { candidate: 'phone-candidate', applicants: 'phone-queue' }[name] : undefined;
+        if (docName) await docScreenshot(page, docName);
       });
     }
+
+    test('the batch results fit: stacked rows on a phone, nothing scrolling sideways, controls in reach', async ({ page }) => {
+      await page.goto('/batch');
+      await page.getByRole('textbox', { name: 'refIds to look up' }).fill(['cust_000482', 'crm-55102', 'no-such-id-here'].join('\n'));
+      await page.getByRole('button', { name: 'Look up all' }).click();
+      await expect(page.getByRole('table').locator('tbody tr[data-row-state="found"]')).toHaveCount(2, { timeout: 15_000 });
+      await expect(page.getByRole('table').locator('tbody tr[data-row-state="failed"]')).toHaveCount(1);
+      const { overflow, innerScroll } = await layout(page);
+      expect(overflow).toBeLessThanOrEqual(0);
+      expect(innerScroll).toEqual([]);
+      expect(await smallTargets(page)).toEqual([]);
+      expect(await seriousViolations(page)).toEqual([]);
+    });
 
     test('the viewer and compare fit, and zoom, next and close are in reach', async ({ page }) => {
       await page.goto(AMELIE);
@@ -87,14 +103,25 @@ for (const screen of SCREENS) {
         expect(box!.y + box!.height).toBeLessThanOrEqual(screen.height);
       };
       for (const label of ['Zoom in', 'Next picture', 'Compare', 'Close']) await inReach(label);
-      const picture = await dialog.getByRole('img').first().boundingBox();
-      expect(picture!.x + picture!.width).toBeLessThanOrEqual(screen.width);
+      // The picture, once decoded, fits the screen on every side.
+      const image = dialog.getByRole('img').first();
+      await expect
+        .poll(() => image.evaluate((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0))
+        .toBe(true);
+      const picture = (await image.boundingBox())!;
+      expect(picture.width).toBeGreaterThan(0);
+      expect(picture.x).toBeGreaterThanOrEqual(0);
+      expect(picture.x + picture.width).toBeLessThanOrEqual(screen.width);
+      expect(picture.y + picture.height).toBeLessThanOrEqual(screen.height);
+      expect((await layout(page)).overflow).toBeLessThanOrEqual(0);
+      expect(await seriousViolations(page)).toEqual([]);
       await dialog.getByRole('button', { name: 'Zoom in' }).click();
       await dialog.getByRole('button', { name: 'Next picture' }).click();
       await expect(page.getByRole('dialog', { name: /^(?!Passport).* of Amélie Dubois-Léger$/ })).toBeVisible();
       await dialog.getByRole('button', { name: 'Compare' }).click();
       await expect(page.getByRole('dialog', { name: 'Compare pictures' })).toBeVisible();
       expect((await layout(page)).overflow).toBeLessThanOrEqual(0);
+      expect(await seriousViolations(page)).toEqual([]);
       await screenshot(page, `any-screen-compare-${screen.width}`);
       await page.keyboard.press('Escape');
       await expect(page.getByRole('dialog')).toBeHidden();
@@ -166,21 +193,28 @@ test.describe('on a phone, the header folds', () => {
 const pageCount = (pdf: Buffer) => (pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g) ?? []).length;
 
 test.describe('print', () => {
-  test('a candidate without pictures prints on two A4 pages at most, the printed-by line first', async ({ page }) => {
-    await page.goto('/candidates/refId/crm-55102');
-    await expect(page.getByRole('heading', { level: 1 })).toBeVisible({ timeout: 15_000 });
-    await page.emulateMedia({ media: 'print' });
-    const first = await page.evaluate(() => {
-      const visible = [...document.querySelectorAll('main *')].filter(
-        (el) => el.getBoundingClientRect().height > 0 && el.children.length === 0,
-      );
-      return visible[0]?.closest('[data-testid]')?.getAttribute('data-testid');
-    });
-    expect(first).toBe('print-header');
-    expect(pageCount(await page.pdf({ format: 'A4' }))).toBeLessThanOrEqual(2);
-  });
+  // A4 paper inside Chromium's default margins is about this wide: the layout measured is the one printed.
+  test.use({ viewport: { width: 794, height: 1123 } });
 
-  test('with the mask on, masked values print as "masked" and pictures as small labelled boxes', async ({ page }) => {
+  for (const id of ['crm-55102', 'legacy-2019-0031']) {
+    test(`a candidate without pictures (${id}) prints on two A4 pages at most, the printed-by line first`, async ({ page }) => {
+      await page.goto(`/candidates/refId/${id}`);
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible({ timeout: 15_000 });
+      await page.emulateMedia({ media: 'print' });
+      const first = await page.evaluate(() => {
+        const visible = [...document.querySelectorAll('main *')].filter(
+          (el) => el.getBoundingClientRect().height > 0 && el.children.length === 0,
+        );
+        return visible[0]?.closest('[data-testid]')?.getAttribute('data-testid');
+      });
+      expect(first).toBe('print-header');
+      const pages = pageCount(await page.pdf({ format: 'A4' }));
+      expect(pages).toBeGreaterThanOrEqual(1);
+      expect(pages).toBeLessThanOrEqual(2);
+    });
+  }
+
+  test('with the mask on, masked values print as "masked", pictures as small labelled boxes, all on two pages', async ({ page }) => {
     await page.goto(AMELIE);
     await expect(page.getByRole('button', { name: 'Open a larger view of the passport' })).toBeVisible({ timeout: 15_000 });
     await page.getByRole('button', { name: 'Privacy mask' }).click();
@@ -188,15 +222,19 @@ test.describe('print', () => {
     const printed = await page.evaluate(() => document.querySelector('main')?.innerText ?? '');
     expect(printed).not.toContain('click or focus to show');
     expect(printed).not.toContain('••••••');
-    expect(printed).toContain('masked');
+    // A masked value (the date of birth) and a masked picture, each named.
+    expect(printed).toMatch(/Date of birth\s+masked/);
+    expect(printed).toContain('Passport: masked');
     const pictures = await page.evaluate(() =>
       [...document.querySelectorAll('figure[data-attribute] button')].map((el) => Math.round(el.getBoundingClientRect().height)),
     );
-    expect(pictures.length).toBeGreaterThan(0);
+    expect(pictures.length).toBe(3);
     // 2 cm at 96 px to the inch, its border included.
     for (const height of pictures) expect(height).toBeLessThanOrEqual(80);
-    // Three blurred full-width pictures made this candidate four pages; its facts alone take two and a half.
-    expect(pageCount(await page.pdf({ format: 'A4' }))).toBeLessThanOrEqual(3);
+    // Three blurred full-width pictures made this candidate four pages.
+    const pages = pageCount(await page.pdf({ format: 'A4' }));
+    expect(pages).toBeGreaterThanOrEqual(1);
+    expect(pages).toBeLessThanOrEqual(2);
   });
 
   test('with the mask off, pictures print after the facts, each at most half a page', async ({ page }) => {
@@ -217,9 +255,12 @@ test.describe('print', () => {
     expect(pictures.length).toBe(3);
     // Half of A4's 26.7 cm inside the margins, at 96 px to the inch.
     for (const picture of pictures) {
+      expect(picture.height).toBeGreaterThan(0);
       expect(picture.height).toBeLessThanOrEqual(505);
       expect(picture.top).toBeGreaterThanOrEqual(lastFact);
     }
-    expect(pageCount(await page.pdf({ format: 'A4' }))).toBeLessThanOrEqual(4);
+    const pages = pageCount(await page.pdf({ format: 'A4' }));
+    expect(pages).toBeGreaterThanOrEqual(2);
+    expect(pages).toBeLessThanOrEqual(4);
   });
 });

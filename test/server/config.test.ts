@@ -30,7 +30,12 @@ describe('configuration', () => {
     expect(config).toMatchObject({ auditLog: '.candidate-lookup/audit.jsonl', rateLimitPerMinute: 60, rateLimitBatchPerMinute: 600 });
     expect(config).toMatchObject({ defaultStateDir: '.candidate-lookup', logLevel: 'info' });
     expect(config.environments).toEqual([
-      { name: 'sandbox', label: 'Sandbox', upstream: { kind: 'sandbox' }, supportFields: ['rejectionReason', 'resubmitHint'] },
+      {
+        name: 'sandbox',
+        label: 'Sandbox',
+        upstream: { kind: 'sandbox' },
+        supportFields: ['rejectionReason', 'reviewReason', 'resubmitHint'],
+      },
     ]);
   });
 

@@ -151,7 +151,7 @@ describe('batch budget, reply templates and the sandbox test switch', () => {
     expect(config.replyTemplates.approved).toEqual({ reply: 'All done for {refId}.' });
     expect(config.replyTemplates.blocked).toMatchObject({ reply: null });
     expect(errorOf({}, { display: { replyTemplates: { approved: 'Hi {name}' } } })).toMatch(
-      /CONFIG_FILE: display\.replyTemplates\.approved: may use only the placeholders \{refId\}, \{recordId\}, \{since\}/,
+      /CONFIG_FILE: display\.replyTemplates\.approved: may use only the placeholders \{refId\}, \{recordId\}, \{status\}, \{since\} and \{field:<custom field>\}/,
     );
     expect(errorOf({}, { display: { replyTemplates: '{' } })).toMatch(/CONFIG_FILE: display\.replyTemplates: expected record/);
   });

@@ -66,17 +66,20 @@ function queueApp(options: {
     ...(options.auditFile ? { audit: createAuditLog(options.auditFile) } : {}),
   });
 }
-/** The whole Waiting tab, page by page, as the browser asks it. */
-async function waitingTab(app: { get: (path: string, headers?: Record<string, string>) => Promise<RawResponse> }, size = 50) {
-  const first = pageOf(await app.get(`/api/applicants?status=waiting&skip=0&limit=${size}`, SUPPORT));
+type Getter = { get: (path: string, headers?: Record<string, string>) => Promise<RawResponse> };
+/** A whole tab, page by page, as the browser asks it. */
+async function wholeTab(app: Getter, status: string, size: number) {
+  const first = pageOf(await app.get(`/api/applicants?status=${status}&skip=0&limit=${size}`, SUPPORT));
   const rows = [...first.records];
   for (let skip = size; skip < first.total; skip += size) {
-    rows.push(...pageOf(await app.get(`/api/applicants?status=waiting&skip=${skip}&limit=${size}`, SUPPORT)).records);
+    rows.push(...pageOf(await app.get(`/api/applicants?status=${status}&skip=${skip}&limit=${size}`, SUPPORT)).records);
   }
   return { first, rows };
 }
-const oldestFirst = (list: CandidateRecord[]) =>
-  [...list].sort((a, b) => Date.parse(String(a.waitingDate)) - Date.parse(String(b.waitingDate))).map((r) => r.recordId);
+/** The whole Waiting tab, page by page. */
+const waitingTab = (app: Getter, size = 50) => wholeTab(app, 'waiting', size);
+const oldestFirst = (list: CandidateRecord[], field = 'waitingDate') =>
+  [...list].sort((a, b) => Date.parse(String(a[field])) - Date.parse(String(b[field]))).map((r) => r.recordId);
 
 describe("the sandbox's queue candidates", () => {
   it('wait distinct, realistic times spread over days, some beyond the default SLA of 48 hours', () => {
@@ -142,6 +145,24 @@ describe('the queue index, filled from status-level lookups', () => {
     // Counted apart from the users' lookups.
     expect((await metrics.queueIndexLookups.get()).values).toEqual([{ labels: { code: 'ok' }, value: waiting.length }]);
     expect((await metrics.lookups.get()).values).toEqual([]);
+    await app.close();
+  });
+
+  it.each([
+    ['inreview', 'inreviewDate', 5],
+    ['review_requested', 'reviewRequestedDate', 3],
+  ])('orders the %s tab by its own date (%s), oldest first across pages of %i', async (status, field, size) => {
+    const listed = records.filter((r) => r.status === status);
+    expect(listed.length).toBeGreaterThan(size);
+    const app = await queueApp({ perSecond: 1000 });
+    await wholeTab(app, status, size);
+    await expect
+      .poll(async () => (await wholeTab(app, status, size)).first.order, POLL)
+      .toEqual({ by: 'age', known: listed.length, of: listed.length });
+    const { rows } = await wholeTab(app, status, size);
+    expect(rows.map((r) => r.recordId)).toEqual(oldestFirst(listed, field));
+    expect(oldestFirst(listed, field)).not.toEqual(listed.map((r) => r.recordId));
+    for (const row of rows) expect(row.since).toBe(listed.find((r) => r.recordId === row.recordId)![field]);
     await app.close();
   });
 
@@ -229,12 +250,35 @@ describe('the queue tabs: SLA, the bound, refused filters', () => {
     expect(over).toBeGreaterThan(0);
     const { first } = await waitingTab(app);
     expect(first).toMatchObject({ slaHours: 48, overSla: over });
+    // Every date known: the count is the whole tab's, not a floor.
+    expect(first.overSlaPartial).toBeUndefined();
     await app.close();
     const noSla = await queueApp({ environment: { queueSlaHours: 0 } });
     const page = pageOf(await noSla.get('/api/applicants?status=waiting', SUPPORT));
     expect(page.slaHours).toBeUndefined();
     expect(page.overSla).toBeUndefined();
     await noSla.close();
+  });
+
+  it.each([
+    ['ordered by age', {}, { by: 'age', known: 4, of: waiting.length }],
+    ['above queueIndexMax', { queueIndexMax: 10 }, { by: 'service', over: 10 }],
+  ])('%s, while some dates are unknown, counts the known ones over the SLA as a floor (overSlaPartial)', async (_, environment, order) => {
+    const store = createMemoryQueueIndexStore();
+    const facts = (hours: number) => ({ status: 'waiting', dates: { waitingDate: new Date(Date.now() - hours * HOUR_MS).toISOString() } });
+    // Three known over 48 hours (one of them beyond the page asked), one known within it.
+    const known: Array<[string, number]> = [
+      [waiting[0]!.recordId!, 100],
+      [waiting[1]!.recordId!, 60],
+      [waiting[52]!.recordId!, 49],
+      [waiting[2]!.recordId!, 3],
+    ];
+    await store.write('default', new Map(known.map(([id, hours]) => [id, facts(hours)])));
+    const app = await queueApp({ store, environment });
+    const page = pageOf(await app.get('/api/applicants?status=waiting&skip=0&limit=50', SUPPORT));
+    expect(page.order).toEqual(order);
+    expect(page).toMatchObject({ slaHours: 48, overSla: 3, overSlaPartial: true });
+    await app.close();
   });
 
   it('above queueIndexMax, answers the service order and says so', async () => {

@@ -5,6 +5,7 @@ import { BENCH_CANDIDATE_COUNT } from '../../src/server/sandbox/bench-people.ts'
 import { sampleCandidates, type SandboxCandidate } from '../../src/server/sandbox/candidates.ts';
 import { archiveDemoCandidates, QUEUE_CANDIDATE_COUNT, queueCandidates } from '../../src/server/sandbox/queue-candidates.ts';
 import { samplesOf } from '../../src/server/resolve-upstream.ts';
+import { SANDBOX_SUPPORT_FIELDS } from '../../src/server/config/environments.ts';
 import {
   SANDBOX_ARCHIVE_AFTER_SECONDS,
   SANDBOX_ARCHIVE_KEY,
@@ -177,6 +178,17 @@ describe('the candidates that exist for the queue', () => {
     // Even without the benchmark candidates.
     expect(queue.filter((c) => c.record.status === 'waiting').length).toBeGreaterThan(50);
     for (const status of ['inreview', 'approved', 'rejected']) expect(queue.some((c) => c.record.status === status)).toBe(true);
+  });
+
+  it('hold operator notes in the sandbox\'s support fields wherever a support user asks "why": every rejected and review-requested candidate', () => {
+    const all = [...candidates, ...queue].map((c) => c.record);
+    const asking = all.filter((record) => record.status === 'rejected' || record.status === 'review_requested');
+    expect(asking.length).toBeGreaterThan(4);
+    for (const record of asking) {
+      const notes = SANDBOX_SUPPORT_FIELDS.filter((field) => typeof record.customFields?.[field] === 'string');
+      expect(notes.length, String(record.refId)).toBeGreaterThanOrEqual(2);
+      expect(notes, String(record.refId)).toContain(record.status === 'rejected' ? 'rejectionReason' : 'reviewReason');
+    }
   });
 
   it('pass the shared schema, carry no pictures, and are not offered as samples', () => {

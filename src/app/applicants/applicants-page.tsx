@@ -8,7 +8,7 @@ import { cn } from '../ui/cn.ts';
 import { TimeStamp } from '../ui/time-stamp.tsx';
 import { useNow } from '../ui/use-now.ts';
 import { ApplicantsTable, Paging } from './applicants-table.tsx';
-import { QUEUE_TABS, QueueTabs, tabKey } from './applicants-tabs.tsx';
+import { overSlaOf, QUEUE_TABS, QueueTabs, tabKey } from './applicants-tabs.tsx';
 import { type QueueLocation, queueHref, readQueueLocation } from './queue-location.ts';
 import { QueueError, QueueNotOffered, QueueOrderNote, QueueSkeleton, RefusedFiltersNote } from './queue-states.tsx';
 import { statusInfo } from '../../kyc/contract/status.ts';
@@ -59,7 +59,8 @@ export function ApplicantsPage() {
           tabs={queue.tabs}
           active={filter}
           counts={queue.counts}
-          overSla={queue.overSla}
+          // The open tab's page says whether its count is partial (use-queue's counts are plain numbers).
+          overSla={{ ...queue.overSla, [tabKey(filter)]: overSlaOf(queue.current) }}
           panelId={panelId}
           idPrefix={idPrefix}
           onSelect={(next) => navigate(hrefOf({ filter: next, page: 1 }))}

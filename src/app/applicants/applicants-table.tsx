@@ -156,24 +156,26 @@ function ApplicantRow({
     if (!value) {
       return <span className="text-slate-500 italic">{field === 'refId' ? 'none assigned' : 'not given'}</span>;
     }
-    const text = (
-      <code className="font-mono break-all">
-        <LongText text={value} limit={ID_LIMIT} />
-      </code>
-    );
-    if (href && field === linkOn) {
-      return (
+    const linked = href && field === linkOn;
+    const wrap = (content: ReactNode) =>
+      linked ? (
         <Link
           to={href}
           // The link is stretched over the whole row (the row is its containing block): a click anywhere opens it.
           className="rounded text-blue-800 underline decoration-blue-300 underline-offset-2 after:absolute after:inset-0 after:content-[''] hover:decoration-blue-700 focus-ring-offset"
           data-open={field}
         >
-          {text}
+          {content}
         </Link>
+      ) : (
+        content
       );
-    }
-    return <span className="text-slate-800">{text}</span>;
+    // A long id's "Show all" sits outside the link and above the row's overlay, so that it can be pressed.
+    return (
+      <code className={cn('font-mono break-all', !linked && 'text-slate-800')}>
+        <LongText text={value} limit={ID_LIMIT} wrap={wrap} toggleClassName="relative z-10 font-sans" />
+      </code>
+    );
   };
   return (
     <tr

@@ -1,6 +1,6 @@
 import { useRef, type KeyboardEvent } from 'react';
 import { cn } from '../ui/cn.ts';
-import { APPLICANT_FILTERS, type ApplicantFilter } from '../../kyc/contract/applicants.ts';
+import { APPLICANT_FILTERS, type ApplicantFilter, type ApplicantsPage } from '../../kyc/contract/applicants.ts';
 import { statusInfo } from '../../kyc/contract/status.ts';
 
 export interface QueueTab {
@@ -20,6 +20,15 @@ export const tabKey = (filter: ApplicantFilter | undefined) => filter ?? 'all';
 /** A count, or why there is none yet. */
 export type TabCount = number | 'loading' | 'unavailable';
 
+/** How many are over the SLA: a plain number is exact; `partial`, only the known dates counted (at least that many). */
+export type OverSla = number | { count: number; partial: boolean };
+
+/** A page's over-SLA count as a tab shows it (none: the tab has no SLA count). */
+export function overSlaOf(page: Pick<ApplicantsPage, 'overSla' | 'overSlaPartial'> | undefined): OverSla | undefined {
+  if (page?.overSla === undefined) return undefined;
+  return { count: page.overSla, partial: page.overSlaPartial === true };
+}
+
 /**
  * The queue's status tabs (ARIA tabs with manual activation: arrows, Home and End move the focus, Enter
  * or Space opens the tab, because opening one asks the service for a page). Each says how many
@@ -38,7 +47,7 @@ export function QueueTabs({
   tabs: readonly QueueTab[];
   active: ApplicantFilter | undefined;
   counts: Record<string, TabCount>;
-  overSla: Record<string, number | undefined>;
+  overSla: Record<string, OverSla | undefined>;
   panelId: string;
   idPrefix: string;
   onSelect: (filter: ApplicantFilter | undefined) => void;
@@ -93,13 +102,28 @@ export function QueueTabs({
   );
 }
 
-/** "⚠ 3 over SLA": the icon and the words, not the colour alone. */
-function OverSlaBadge({ over }: { over: number | undefined }) {
-  if (!over) return null;
+/**
+ * "⚠ 3 over SLA": the icon and the words, not the colour alone. While some dates are unknown the count is
+ * a floor ("≥ 12 over SLA"), and none known over is no claim that none are.
+ */
+function OverSlaBadge({ over }: { over: OverSla | undefined }) {
+  const { count, partial } = typeof over === 'number' ? { count: over, partial: false } : (over ?? { count: 0, partial: false });
+  if (!count) return null;
   return (
-    <span className="rounded-full bg-red-50 px-2 py-0.5 text-xs font-medium text-red-800 ring-1 ring-red-200" data-over-sla={over}>
+    <span
+      className="rounded-full bg-red-50 px-2 py-0.5 text-xs font-medium text-red-800 ring-1 ring-red-200"
+      data-over-sla={count}
+      data-over-sla-partial={partial || undefined}
+      title={partial ? 'At least this many: the dates of some candidates are not known yet.' : undefined}
+    >
       <span aria-hidden="true">⚠ </span>
-      {over.toLocaleString()} over SLA
+      {partial && (
+        <>
+          <span aria-hidden="true">≥</span>
+          <span className="sr-only">at least</span>{' '}
+        </>
+      )}
+      {count.toLocaleString()} over SLA
     </span>
   );
 }

@@ -2,7 +2,7 @@ import { keepPreviousData, type QueryClient, useIsFetching, useQuery, useQueryCl
 import { APPLICANTS_PAGE_SIZE, type ApplicantFilter, type ApplicantsPage, DOCUMENTED_FILTERS } from '../../kyc/contract/applicants.ts';
 import { ApiError, asApiError } from '../api/api-error.ts';
 import { applicantsQueries } from './applicants-queries.ts';
-import { QUEUE_TABS, type QueueTab, tabKey, type TabCount } from './applicants-tabs.tsx';
+import { type OverSla, QUEUE_TABS, type QueueTab, tabKey, type TabCount } from './applicants-tabs.tsx';
 
 /** A filter the service does not document, which it refused: its tab is not offered. */
 function isRefusedFilter(filter: ApplicantFilter | undefined, error: unknown): boolean {
@@ -44,12 +44,13 @@ export function useQueue(filter: ApplicantFilter | undefined, page: number, envi
   const view = list.data?.counts ? list.data : latestView(queryClient, environment);
 
   const counts: Record<string, TabCount> = {};
-  const overSla: Record<string, number | undefined> = {};
+  const overSla: Record<string, OverSla | undefined> = {};
   for (const tab of QUEUE_TABS) {
     const key = tabKey(tab.filter);
     const failed = list.isError && tab.filter === filter;
     counts[key] = failed ? 'unavailable' : view ? (view.counts?.[key] ?? 'unavailable') : list.isError ? 'unavailable' : 'loading';
-    overSla[key] = failed ? undefined : view?.overSlaByTab?.[key];
+    const over = failed ? undefined : view?.overSlaByTab?.[key];
+    overSla[key] = over === undefined ? undefined : { count: over, partial: view?.overSlaPartialTabs?.includes(key) === true };
   }
   const refusedFilters = new Set<ApplicantFilter | undefined>(view?.refused ?? []);
   if (isRefusedFilter(filter, list.error)) refusedFilters.add(filter);

@@ -141,7 +141,8 @@ function AppHeader({
                 key={page}
                 to={to(page)}
                 aria-current={path === page ? 'page' : undefined}
-                className="rounded px-1 text-sm font-medium text-slate-700 underline-offset-4 max-sm:inline-flex max-sm:min-h-11 max-sm:items-center hover:text-slate-900 hover:underline focus-ring aria-[current=page]:text-blue-800 aria-[current=page]:underline"
+                data-touch
+                className="rounded px-1 text-sm font-medium text-slate-700 underline-offset-4 hover:text-slate-900 hover:underline focus-ring aria-[current=page]:text-blue-800 aria-[current=page]:underline"
               >
                 {label}
               </Link>

@@ -3,7 +3,7 @@ import { isTypingTarget, SEARCH_SHORTCUTS } from '../lookup/use-search-shortcut.
 import { useLocation } from '../navigation.tsx';
 import { MASK_SHORTCUT } from '../preferences/privacy-mask.tsx';
 import { UTC_SHORTCUT } from '../preferences/time-zone.tsx';
-import { parseCandidatePath, QUEUE_PATH } from '../routes.ts';
+import { parseCandidatePath, QUEUE_PATH, splitEnvironmentPath } from '../routes.ts';
 import { ModalDialog } from '../ui/modal-dialog.tsx';
 import { VIEWER_SHORTCUTS } from '../viewer/viewer-shortcuts.ts';
 
@@ -33,9 +33,10 @@ export function shortcutsFor(pathname: string, signedIn: boolean): Array<{ title
   }
   everywhere.push({ keys: ['Esc'], does: 'Close a dialog' });
   const groups: Array<{ title: string; shortcuts: readonly Shortcut[] }> = [{ title: 'On every page', shortcuts: everywhere }];
-  if (signedIn && parseCandidatePath(pathname)?.id !== undefined)
-    groups.push({ title: 'In the picture viewer', shortcuts: VIEWER_SHORTCUTS });
-  if (signedIn && pathname.endsWith(QUEUE_PATH)) groups.push({ title: 'In the applicants queue', shortcuts: QUEUE_TABS });
+  // The page's own path, in whichever environment (`/e/<name>/…`).
+  const { path } = splitEnvironmentPath(pathname);
+  if (signedIn && parseCandidatePath(path)?.id !== undefined) groups.push({ title: 'In the picture viewer', shortcuts: VIEWER_SHORTCUTS });
+  if (signedIn && path === QUEUE_PATH) groups.push({ title: 'In the applicants queue', shortcuts: QUEUE_TABS });
   return groups;
 }
 

@@ -9,7 +9,7 @@ import { z } from './zod.ts';
 
 /**
  * The filters asked of the service: the documented ones (`waiting`, `inreview`, `approved`) and the other
- * statuses, which a service may or may not accept (one it refuses is not offered: `filter_not_offered`).
+ * statuses, which a service may or may not accept (one it refuses with 400 or 404 is answered `404 applicants_unavailable` naming the filter, and its tab is not offered).
  * Without one the service lists every candidate, whatever its status.
  */
 export const APPLICANT_FILTERS = ['waiting', 'inreview', 'review_requested', 'approved', 'rejected', 'blocked', 'incomplete'] as const;
@@ -98,12 +98,15 @@ const queueCountsShape = {
   counts: z.optional(z.partialRecord(tabKeySchema, tabCountSchema)),
   /** Per tab, how many of its candidates are over the SLA, where known. */
   overSlaByTab: z.optional(z.partialRecord(tabKeySchema, z.int().check(z.nonnegative()))),
+  /** The tabs whose over-SLA count is a floor (some dates unknown): at least that many. */
+  overSlaPartialTabs: z.optional(z.array(tabKeySchema)),
   /** The filters the service refused (400 or 404 to an undocumented one): their tabs are not offered. */
   refused: z.optional(z.array(z.enum(APPLICANT_FILTERS))),
 };
 export type QueueCounts = {
   counts: Partial<Record<QueueTabKey, number | 'unavailable'>>;
   overSlaByTab: Partial<Record<QueueTabKey, number>>;
+  overSlaPartialTabs: QueueTabKey[];
   refused: ApplicantFilter[];
 };
 
@@ -118,6 +121,8 @@ export const applicantsPageSchema = z.object({
     /** The environment's SLA in hours (none: no SLA), and how many of the whole list are over it, where known. */
     slaHours: z.optional(z.number().check(z.positive())),
     overSla: z.optional(z.int().check(z.nonnegative())),
+    /** `overSla` counts only the known dates (some are not yet known, or the tab is too long to read whole): at least that many. */
+    overSlaPartial: z.optional(z.literal(true)),
     /** Asked with `counts=1`: every tab's count (`unavailable` when it could not be read), over-SLA counts and refused filters. */
     ...queueCountsShape,
   }),

@@ -31,7 +31,7 @@ export class StatusPart {
   }
 
   /** The part's body, from the fields read so far; undefined when they do not pass the contract. */
-  body(): Buffer | undefined {
+  partBytes(): Buffer | undefined {
     if (this.reader.tooLarge) return undefined;
     const parsed = candidateEnvelopeSchema.safeParse(this.reader.value());
     if (!parsed.success) return undefined;
@@ -41,7 +41,7 @@ export class StatusPart {
   private reach(): void {
     if (this.reached) return;
     this.reached = true;
-    const body = this.body();
+    const body = this.partBytes();
     if (body) this.resolveEarly(body);
   }
 }

@@ -44,7 +44,7 @@ export interface EnvironmentConfig {
 }
 
 /** The sandbox's operator notes (its rejected and review-requested candidates hold them): support users see them with no setup. */
-export const SANDBOX_SUPPORT_FIELDS = ['rejectionReason', 'resubmitHint'];
+export const SANDBOX_SUPPORT_FIELDS = ['rejectionReason', 'reviewReason', 'resubmitHint'];
 
 export const SANDBOX_ENVIRONMENT: EnvironmentConfig = {
   name: 'sandbox',

@@ -125,7 +125,7 @@ async function answerInParts(res: http.ServerResponse, answer: FullAnswer, optio
   if (!(await audit(200, null, upstreamStatus, true))) return;
   const body = await writer.recordBody(read.split);
   if (!body) return sendFailure(res, new ApiFailure('upstream_error', "The KYC service's answer could not be sent in parts. Try again."));
-  await writer.open(status.body());
+  await writer.open(status.partBytes());
   await writer.rest(read.split, body, previews);
 }
 

@@ -27,7 +27,7 @@ export async function otherTabCounts(
   isRefused: (filter: ApplicantFilter | undefined, upstreamStatus: number | null) => boolean,
   signal: AbortSignal,
 ): Promise<QueueCounts> {
-  const view: QueueCounts = { counts: {}, overSlaByTab: {}, refused: [] };
+  const view: QueueCounts = { counts: {}, overSlaByTab: {}, overSlaPartialTabs: [], refused: [] };
   const others = TABS.filter((filter) => filter !== query.status);
   const answers = await Promise.all(others.map((status) => tabPage({ status, skip: 0, limit: 1 }, signal)));
   others.forEach((filter, index) => {
@@ -41,7 +41,12 @@ export async function otherTabCounts(
 
 /** The view's counts with the page's own tab: its total and over-SLA count; the refused filters in the tabs' order. */
 export function withPageCount(view: QueueCounts, query: ApplicantsQuery, page: Page | undefined, refused: boolean): QueueCounts {
-  const whole: QueueCounts = { counts: { ...view.counts }, overSlaByTab: { ...view.overSlaByTab }, refused: [...view.refused] };
+  const whole: QueueCounts = {
+    counts: { ...view.counts },
+    overSlaByTab: { ...view.overSlaByTab },
+    overSlaPartialTabs: [...view.overSlaPartialTabs],
+    refused: [...view.refused],
+  };
   tally(whole, queueTabKey(query.status), page);
   if (refused && query.status) whole.refused.push(query.status);
   whole.refused = APPLICANT_FILTERS.filter((filter) => whole.refused.includes(filter));
@@ -51,4 +56,5 @@ export function withPageCount(view: QueueCounts, query: ApplicantsQuery, page: P
 function tally(view: QueueCounts, key: QueueTabKey, page: Page | undefined): void {
   view.counts[key] = page ? page.total : 'unavailable';
   if (page?.overSla !== undefined) view.overSlaByTab[key] = page.overSla;
+  if (page?.overSlaPartial) view.overSlaPartialTabs.push(key);
 }

@@ -18,6 +18,8 @@ export type Page = {
   order?: QueueOrder;
   slaHours?: number;
   overSla?: number;
+  /** `overSla` counts only the dates known: the true count may be higher. */
+  overSlaPartial?: true;
 };
 export type Fetched = { ok: true; page: Page } | { ok: false; failure: ApiFailure; upstreamStatus: number | null };
 /** One request to the service's list, as asked. */
@@ -47,7 +49,7 @@ export async function queuePage(
   fetchOnce: FetchOnce,
   fetchPage: (query: ApplicantsQuery) => Promise<Fetched>,
 ): Promise<Fetched> {
-  const sla = queue.slaHours === undefined ? {} : { slaHours: queue.slaHours };
+  const sla: Pick<Page, 'slaHours'> = queue.slaHours === undefined ? {} : { slaHours: queue.slaHours };
   if (!query.status || !AGE_ORDERED_FILTERS.includes(query.status)) {
     const fetched = await fetchPage(query);
     if (!fetched.ok) return fetched;
@@ -58,8 +60,11 @@ export async function queuePage(
   if (first.page.total > queue.indexMax) {
     const fetched = await fetchPage(query);
     if (!fetched.ok) return fetched;
-    const records = await dated(environment, queue, fetched.page.records);
-    return { ok: true, page: { ...fetched.page, records, order: { by: 'service', over: queue.indexMax }, ...sla } };
+    // Too many to read whole: the SLA count is of the rows read (the first hundred and this page), at least that many.
+    const read = await dated(environment, queue, [...first.page.records, ...fetched.page.records]);
+    const records = read.slice(first.page.records.length);
+    const over = overSla(queue, distinct(read), fetched.page.total);
+    return { ok: true, page: { ...fetched.page, records, order: { by: 'service', over: queue.indexMax }, ...sla, ...over } };
   }
   const whole = await wholeList(first.page, query, queue.indexMax, fetchOnce);
   if (!whole.ok) return whole;
@@ -71,9 +76,23 @@ export async function queuePage(
     upstreamStatus: whole.page.upstreamStatus,
     order: { by: 'age', known, of: records.length },
     ...sla,
-    ...(queue.slaHours === undefined ? {} : { overSla: overSlaCount(records, queue.slaHours, (queue.now ?? Date.now)()) }),
+    ...overSla(queue, records, Math.max(records.length, whole.page.total)),
   };
   return { ok: true, page };
+}
+
+/** How many of `records` are over the SLA; partial while fewer than `total` dates are known. */
+function overSla(queue: ApplicantsQueue, records: readonly Applicant[], total: number): Pick<Page, 'overSla' | 'overSlaPartial'> {
+  if (queue.slaHours === undefined) return {};
+  const count = overSlaCount(records, queue.slaHours, (queue.now ?? Date.now)());
+  const known = records.filter((record) => record.since !== undefined).length;
+  return known < total ? { overSla: count, overSlaPartial: true } : { overSla: count };
+}
+
+/** Each candidate once (a page read twice, or a list that moved between two reads). */
+function distinct(records: readonly Applicant[]): Applicant[] {
+  const seen = new Set<string>();
+  return records.filter((record) => !record.recordId || (!seen.has(record.recordId) && Boolean(seen.add(record.recordId))));
 }
 
 /** The rest of the list after its first page, a page of the service's largest at a time. */

@@ -108,7 +108,7 @@ export const PEOPLE: Person[] = [
     address: { address: 'Drottninggatan 53', extraInfo: '', city: 'Stockholm', state: '', postalCode: '111 21', country: 'SWE' },
     phone: { countryCode: 'SWE', countryCode2: 'se', phoneNumber: '+46701234567', number: '701234567' },
     pictures: { selfie: 'jpeg', passport: 'jpeg' },
-    // Operator notes, configured as the sandbox's support fields (SANDBOX_SUPPORT_FIELDS): support users see these two.
+    // Operator notes, configured as the sandbox's support fields (SANDBOX_SUPPORT_FIELDS): support users see these.
     customFields: {
       riskLevel: 'high',
       rejectionReason: 'The passport photo is blurred: the document number and the expiry date cannot be read.',

@@ -48,6 +48,19 @@ const REJECTIONS = [
   { rejectionReason: 'The ID document has expired.', resubmitHint: 'Submit again with an ID document that is still valid.' },
 ];
 
+/** Operator notes of the queue's candidates whose review was requested again, in turn. */
+const REVIEWS = [
+  { reviewReason: 'The name on the bank statement differs from the ID.', resubmitHint: 'Upload a document showing the name change.' },
+  { reviewReason: 'A new sanctions list was published.', resubmitHint: 'Nothing to do: compliance reviews the case again.' },
+];
+
+/** The notes an operator left on a queue candidate of this status, the n-th of its status. */
+function notesOf(status: string, n: number): Record<string, string> | undefined {
+  if (status === 'rejected') return REJECTIONS[n % REJECTIONS.length];
+  if (status === 'review_requested') return REVIEWS[n % REVIEWS.length];
+  return undefined;
+}
+
 function queuePeople(): Person[] {
   return Array.from({ length: QUEUE_CANDIDATE_COUNT }, (_, index) => {
     const n = String(index + 1).padStart(3, '0');
@@ -66,7 +79,9 @@ function queuePeople(): Person[] {
       latinName: `Queue Candidate ${n}`,
       email: `queue.${n}@example.org`,
       pictures: {},
-      ...(status === 'rejected' ? { customFields: REJECTIONS[Math.floor(index / STATUS_CYCLE.length) % REJECTIONS.length]! } : {}),
+      ...(notesOf(status, Math.floor(index / STATUS_CYCLE.length))
+        ? { customFields: notesOf(status, Math.floor(index / STATUS_CYCLE.length))! }
+        : {}),
     };
   });
 }
