@@ -67,11 +67,23 @@ describe('splitIdList', () => {
   });
 
   it('keeps the first of repeated ids, in input order, and counts the repeats', () => {
-    expect(splitIdList('b\na\nb\nc\na')).toEqual({ ids: ['b', 'a', 'c'], duplicates: 2, removed: [], rule: 'lines' });
+    expect(splitIdList('b\na\nb\nc\na')).toEqual({ ids: ['b', 'a', 'c'], duplicates: 2, links: 0, removed: [], rule: 'lines' });
   });
 
   it('reports invisible characters removed from the ids', () => {
     expect(splitIdList('x\u200b\ny\u200b').removed).toEqual([{ label: 'zero-width space', count: 2 }]);
+  });
+
+  it('reads a dashboard link in a list as the recordId it opens, as the search box does, and counts it', () => {
+    const link = 'https://kyc.example.com/kyc/dashboard/index.html#/acme_client/kyc_detail/65f1c2a9e4b0d3a1f0c9b810';
+    expect(splitIdList(`cust_000482\n${link}\n65f1c2a9e4b0d3a1f0c9b810`)).toMatchObject({
+      ids: ['cust_000482', '65f1c2a9e4b0d3a1f0c9b810'],
+      links: 1,
+      duplicates: 1,
+    });
+    // A link that names no candidate stays as pasted: the batch says why it is not an id.
+    const broken = 'https://kyc.example.com/kyc/dashboard/#/acme_client/kyc_detail/';
+    expect(splitIdList(`a\n${broken}`)).toMatchObject({ ids: ['a', broken], links: 0 });
   });
 
   it('is a list from two ids on', () => {

@@ -113,6 +113,8 @@ function ListHint({ id, list }: { id: string; list: IdList }) {
     <p id={id} data-testid="batch-hint" className="text-sm text-slate-600">
       {count} {count === 1 ? 'id' : 'ids'}
       {rule}
+      {list.links > 0 &&
+        `, ${list.links} dashboard ${list.links === 1 ? 'link' : 'links'} read as ${list.links === 1 ? 'its recordId' : 'their recordIds'}`}
       {list.duplicates > 0 && `, ${list.duplicates} repeated ${list.duplicates === 1 ? 'one' : 'ones'} left out`}
       {removed && `; removed ${removed}`}
       {count > MAX_BATCH_IDS && ` (at most ${MAX_BATCH_IDS})`}

@@ -1,3 +1,4 @@
+import { parseDashboardLink } from './dashboard-link.ts';
 /**
  * What people paste into the search box: ids copied from tickets, spreadsheets, chat and e-mails carry
  * invisible characters that make a valid-looking id unknown to the service. These helpers clean a
@@ -54,6 +55,8 @@ export interface IdList {
   ids: string[];
   /** Ids that appeared more than once (kept once, at their first place). */
   duplicates: number;
+  /** Links of the service's dashboard, each read as the recordId it opens (dashboard-link.ts). */
+  links: number;
   removed: Removed[];
   /** How the text was split: one id per line, or (a single line) at commas, semicolons, tabs and spaces. */
   rule: 'lines' | 'separators';
@@ -74,9 +77,14 @@ export function splitIdList(text: string): IdList {
   const seen = new Set<string>();
   const ids: string[] = [];
   let duplicates = 0;
+  let links = 0;
   for (const part of text.split(rule === 'lines' ? LINE_BREAK : SEPARATORS)) {
-    const { id, removed } = cleanId(part);
-    for (const { label, count } of removed) totals.set(label, (totals.get(label) ?? 0) + count);
+    const cleaned = cleanId(part);
+    for (const { label, count } of cleaned.removed) totals.set(label, (totals.get(label) ?? 0) + count);
+    // A dashboard link is the recordId it opens, as in the search box (a refId batch finds it by recordId).
+    const link = parseDashboardLink(cleaned.id);
+    if (link?.ok) links += 1;
+    const id = link?.ok ? link.recordId : cleaned.id;
     if (id === '') continue;
     if (seen.has(id)) {
       duplicates += 1;
@@ -86,7 +94,7 @@ export function splitIdList(text: string): IdList {
     ids.push(id);
   }
   const removed = [...totals].map(([label, count]) => ({ label, count })).filter((r) => !r.label.startsWith('space'));
-  return { ids, duplicates, removed, rule };
+  return { ids, duplicates, links, removed, rule };
 }
 
 /** Whether pasted text is a list of ids rather than one id: two or more entries. */
