@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import type { BrowserContext, Page } from '@playwright/test';
 import { expect, test, needsServers } from './fixtures.ts';
 import { expectAllPicturesDecoded } from './helpers.ts';
 import { E2E_PORTS } from './servers.ts';
@@ -47,18 +47,23 @@ function recordFrames(page: Page) {
 
 const framesOf = (page: Page) => page.evaluate(() => (window as unknown as { __frames: Frame[] }).__frames);
 
-test('on a throttled link the status shows before the first picture, and pictures appear one at a time', async ({ page, context }) => {
-  await recordFrames(page);
-  await page.goto('/');
+/** The page's link throttled to `bytesPerSecond` each way, with 40 ms of latency (Chromium's own emulation). */
+async function throttle(page: Page, context: BrowserContext, bytesPerSecond: number): Promise<void> {
   const cdp = await context.newCDPSession(page);
   await cdp.send('Network.enable');
-  // 1 Mbit/s, 40 ms: the sample pictures (tens to hundreds of kB) take a visible while each.
   await cdp.send('Network.emulateNetworkConditions', {
     offline: false,
     latency: 40,
-    downloadThroughput: 125_000,
-    uploadThroughput: 125_000,
+    downloadThroughput: bytesPerSecond,
+    uploadThroughput: bytesPerSecond,
   });
+}
+
+test('on a throttled link the status shows before the first picture, and pictures appear one at a time', async ({ page, context }) => {
+  await recordFrames(page);
+  await page.goto('/');
+  // 1 Mbit/s, 40 ms: the sample pictures (tens to hundreds of kB) take a visible while each.
+  await throttle(page, context, 125_000);
   const answer = page.waitForResponse((response) => response.url().includes('/api/candidates/'));
   await page.goto(`/candidates/refId/${THREE_PICTURES}`);
   expect((await answer).headers()['content-type']).toMatch(/^multipart\/mixed; boundary=/);
@@ -83,15 +88,8 @@ test('on a throttled link every preview shows, marked, before the first full pic
   // In large-image mode the same candidate has four phone-camera pictures of about 3 MB: each gets a preview.
   const large = `http://127.0.0.1:${E2E_PORTS.largeQueue}`;
   await page.goto(`${large}/`);
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('Network.enable');
   // 20 Mbit/s, 40 ms: the previews take a fraction of a second, each full picture more than a second.
-  await cdp.send('Network.emulateNetworkConditions', {
-    offline: false,
-    latency: 40,
-    downloadThroughput: 2_500_000,
-    uploadThroughput: 2_500_000,
-  });
+  await throttle(page, context, 2_500_000);
   await page.goto(`${large}/candidates/refId/${THREE_PICTURES}`);
   const notes = page.locator('figure[data-attribute] [data-preview-note]');
   // A card's mark goes as its full picture comes: four marks at once means every preview came before any
