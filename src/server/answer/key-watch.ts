@@ -1,5 +1,6 @@
 import { keyNeedles, MIN_SEARCHED_KEY_LENGTH, NeedleWatch } from './needle-watch.ts';
 import { type JsonPath, QuietReader } from './answer-scan.ts';
+import { NeedleSet } from './needle-set.ts';
 import { base64Runs, PictureKeySearch } from './picture-key-search.ts';
 
 /**
@@ -8,27 +9,30 @@ import { base64Runs, PictureKeySearch } from './picture-key-search.ts';
  * `\u006c\u0069…` into the key, and the viewer decodes an identity value from base64 (as the parts do).
  * So the decoded text of every string and key is searched too, piece by piece with an overlap of one key
  * length less one, and every identity value is searched as the browser would decode it (whitespace
- * skipped, a `data:` prefix dropped): as text for the key's base64 forms while it is plain letters, by its
- * decoded bytes otherwise (picture-key-search.ts). Memory: the overlaps and a few dozen letters per value,
- * whatever the answer's size.
+ * skipped, a `data:` prefix dropped): while it is plain letters, by the raw bytes' search, whose needles
+ * include the key's base64 forms; by its decoded bytes otherwise (picture-key-search.ts). Memory: the
+ * overlaps and a few dozen letters per value, whatever the answer's size.
  */
 
 /** A set of keys in the forms they are searched in. */
 export interface KeySearch {
-  /** As they would stand in the raw bytes: as sent, and as JSON would escape them. */
-  needles: Buffer[];
+  /**
+   * As they would stand in the raw bytes: as sent, as JSON would escape them, and as plain base64 letters
+   * hold their bytes at each alignment (picture-key-search.ts), so that the one search of the raw bytes
+   * also covers every identity value while it is plain letters.
+   */
+  needles: NeedleSet;
   /** As a decoded string holds them. */
   texts: string[];
   /** As decoded bytes hold them. */
-  bytes: Buffer[];
-  /** As base64 text holds those bytes, at each alignment (picture-key-search.ts). */
-  base64: string[];
+  bytes: NeedleSet;
 }
 
 export function keySearch(keys: readonly (string | undefined)[]): KeySearch {
   const texts = [...new Set(keys.filter((key): key is string => key !== undefined && key.length >= MIN_SEARCHED_KEY_LENGTH))];
   const bytes = texts.map((text) => Buffer.from(text));
-  return { needles: keyNeedles(texts), texts, bytes, base64: bytes.flatMap(base64Runs) };
+  const runs = bytes.flatMap(base64Runs).map((run) => Buffer.from(run));
+  return { needles: new NeedleSet([...keyNeedles(texts), ...runs]), texts, bytes: new NeedleSet(bytes) };
 }
 
 /** The identity values a browser decodes from base64: `data.identities.<name>.value`. */
@@ -54,7 +58,7 @@ export class KeyWatch extends QuietReader {
     options: { raw: boolean },
   ) {
     super();
-    this.raw = options.raw && keys.needles.length > 0 ? new NeedleWatch(keys.needles) : undefined;
+    this.raw = options.raw && keys.needles.size > 0 ? new NeedleWatch(keys.needles) : undefined;
     this.longest = Math.max(0, ...keys.texts.map((text) => text.length));
   }
 
@@ -96,20 +100,18 @@ export class KeyWatch extends QuietReader {
   }
 
   private pictureSearch(): PictureKeySearch {
-    const longest = Math.max(0, ...this.keys.bytes.map((bytes) => bytes.length));
-    return new PictureKeySearch(this.keys.base64, longest, this.bytesSearch(), () => {
-      this.found = true;
-    });
+    return new PictureKeySearch(this.keys.bytes.longest, this.bytesSearch());
   }
 
   /** A search of one value's decoded bytes, given in order: each with the end of the last, for a key cut between them. */
   bytesSearch(): (bytes: Buffer) => void {
+    const keep = this.keys.bytes.longest - 1;
     let tail = Buffer.alloc(0);
     return (bytes) => {
-      if (this.found || bytes.length === 0 || this.longest === 0) return;
-      const window = tail.length > 0 ? Buffer.concat([tail, bytes.subarray(0, this.longest - 1)]) : undefined;
-      if (this.keys.bytes.some((needle) => bytes.includes(needle) || window?.includes(needle))) this.found = true;
-      tail = Buffer.from(Buffer.concat([tail, bytes.subarray(-(this.longest - 1))]).subarray(-(this.longest - 1)));
+      if (this.found || bytes.length === 0 || keep < 0) return;
+      const window = tail.length > 0 ? Buffer.concat([tail, bytes.subarray(0, keep)]) : undefined;
+      if (this.keys.bytes.in(bytes) || (window && this.keys.bytes.in(window))) this.found = true;
+      tail = Buffer.from(Buffer.concat([tail, bytes.subarray(-keep)]).subarray(-keep));
     };
   }
 }

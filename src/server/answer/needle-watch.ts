@@ -1,3 +1,5 @@
+import type { NeedleSet } from './needle-set.ts';
+
 /**
  * The key searched for in an answer's raw bytes, as they pass (answer-guard.ts) or are read (key-watch.ts):
  * an upstream, or a wrong KYC_BASE_URL such as an echo service, that reflects the Authorization header
@@ -27,23 +29,23 @@ export class NeedleWatch {
   private held: Buffer = Buffer.alloc(0);
   private readonly keep: number;
 
-  constructor(private readonly needles: readonly Buffer[]) {
-    this.keep = Math.max(0, ...needles.map((needle) => needle.length - 1));
+  constructor(private readonly needles: NeedleSet) {
+    this.keep = Math.max(0, needles.longest - 1);
   }
 
   /** The bytes now safe to pass on, in order, or `found` when a needle was seen (nothing more may be passed on). */
   push(chunk: Buffer): Buffer[] | 'found' {
-    if (this.needles.length === 0) return [chunk];
+    if (this.needles.size === 0) return [chunk];
     if (chunk.length < this.keep) {
       const window = Buffer.concat([this.held, chunk]);
-      if (this.needles.some((needle) => window.includes(needle))) return 'found';
+      if (this.needles.in(window)) return 'found';
       const safe = Math.max(0, window.length - this.keep);
       this.held = window.subarray(safe);
       return safe > 0 ? [window.subarray(0, safe)] : [];
     }
     // Across the seam (what was held and the start of this chunk), then the chunk itself: no copy of it.
     const seam = Buffer.concat([this.held, chunk.subarray(0, this.keep)]);
-    if (this.needles.some((needle) => seam.includes(needle) || chunk.includes(needle))) return 'found';
+    if (this.needles.in(seam) || this.needles.in(chunk)) return 'found';
     const out = [this.held, chunk.subarray(0, chunk.length - this.keep)].filter((part) => part.length > 0);
     this.held = Buffer.from(chunk.subarray(chunk.length - this.keep));
     return out;

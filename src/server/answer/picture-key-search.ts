@@ -2,11 +2,13 @@
  * The key searched for in one identity value as the browser would decode it (key-watch.ts), piece by
  * piece, without decoding what need not be. A picture is megabytes of plain base64 letters; a key in its
  * decoded bytes stands in its letters as one of three runs (one per alignment of the key to the groups of
- * three bytes), so a plain piece is searched as text for those runs, at no decoding cost. A piece that is
- * not plain (a `data:` head, whitespace, padding, an escape) turns the value over to decoding the
- * forgiving way (`LooseBase64`), taking over from the last whole group of four letters, so a key cut
- * between the two ways is still found. A run found out of alignment is counted as found: a safe error
- * (the answer is refused), and by chance about one in 64^10.
+ * three bytes), and a plain piece is its raw bytes as they are, so the runs are among the needles of the
+ * answer's one raw-bytes search (key-watch.ts's KeySearch, needle-set.ts), at no decoding cost, and a
+ * plain piece is only counted here. A piece that is not plain (a `data:` head, whitespace, padding, an
+ * escape) turns the value over to decoding the forgiving way (`LooseBase64`), taking over from the last
+ * whole group of four letters, so a key cut between the two ways is still found. A run found anywhere
+ * else in the answer, or out of alignment, is counted as found: a safe error (the answer is refused), and
+ * by chance about one in 64^10.
  */
 
 /** The letters a key's bytes alone decide, after a lead of 0, 1 or 2 bytes: the first 0, 2 or 3 letters mix in the lead's bits. */
@@ -30,27 +32,19 @@ export class PictureKeySearch {
   private tail = '';
   private count = 0;
   private readonly keep: number;
-  private readonly longestRun: number;
 
-  /**
-   * `runs`: every key's base64Runs; `longest`: the longest key, in bytes; `search`: the decoded bytes'
-   * search, given in order; `found`: a run was seen in the text.
-   */
+  /** `longest`: the longest key, in bytes; `search`: the decoded bytes' search, given in order. */
   constructor(
-    private readonly runs: readonly string[],
     longest: number,
     private readonly search: (bytes: Buffer) => void,
-    private readonly found: () => void,
   ) {
-    this.longestRun = Math.max(0, ...runs.map((run) => run.length));
     // Enough whole groups of four for the longest key at any alignment, plus three letters to align.
     this.keep = (Math.ceil(longest / 3) + 2) * 4;
   }
 
+  /** `verbatim`: the piece is the answer's raw bytes as they are (no escape), searched there for the runs. */
   push(piece: string, verbatim: boolean): void {
     if (!this.decoder && (this.count > 0 || !'data:'.startsWith(piece.slice(0, 5))) && isPlain(piece, verbatim)) {
-      const seam = this.tail.slice(1 - this.longestRun) + piece.slice(0, this.longestRun - 1);
-      if (this.runs.some((run) => piece.includes(run) || seam.includes(run))) this.found();
       this.tail = (this.tail + piece.slice(-this.keep)).slice(-this.keep);
       this.count += piece.length;
       return;

@@ -1,0 +1,76 @@
+/**
+ * Whether any of a few needles occurs in a buffer, in one pass over it whatever their number. The key
+ * check searches every answer for a dozen needles (each key as sent, as JSON escapes it, and its base64
+ * forms at three alignments: key-watch.ts); `Buffer.includes` once per needle read a 15 MB answer a dozen
+ * times, about 20 ms, the largest cost of a plain answer (docs/performance.md). Here the buffer is read
+ * at every `step`-th byte only: a needle of length L covers L - 3 positions where a group of four of its
+ * bytes starts, so with `step` at most that, one of those positions is read wherever it stands. The four
+ * bytes read are looked up in a filter of every needle's groups of four (a byte table indexed by a hash),
+ * then exactly, and only a match is compared with the needle in place: about 2 ms for 15 MB of base64.
+ * Needles shorter than eight bytes are searched one by one (no key is that short: needle-watch.ts).
+ */
+
+const GROUP = 4;
+const FILTER_BITS = 16;
+const SAMPLED_FROM = 8;
+
+/** The four bytes at `at` as one number: the same as `readInt32LE`, without its bounds check. */
+const groupAt = (buf: Uint8Array, at: number) => buf[at]! | (buf[at + 1]! << 8) | (buf[at + 2]! << 16) | (buf[at + 3]! << 24);
+const HASH = 0x9e3779b1;
+const slot = (group: number) => Math.imul(group, HASH) >>> (32 - FILTER_BITS);
+
+export class NeedleSet {
+  /** The longest needle's length: a caller keeps one byte less of the last chunk, for a needle cut between two. */
+  readonly longest: number;
+  readonly size: number;
+  private readonly step: number;
+  private readonly filter = new Uint8Array(1 << FILTER_BITS);
+  /** Every needle's groups of four: where each starts in which needle. */
+  readonly groups = new Map<number, { needle: Buffer; at: number }[]>();
+  private readonly short: Buffer[];
+
+  constructor(needles: readonly Buffer[]) {
+    const unique = [...new Map(needles.filter((needle) => needle.length > 0).map((needle) => [needle.toString('hex'), needle])).values()];
+    this.size = unique.length;
+    this.longest = Math.max(0, ...unique.map((needle) => needle.length));
+    this.short = unique.filter((needle) => needle.length < SAMPLED_FROM);
+    const sampled = unique.filter((needle) => needle.length >= SAMPLED_FROM);
+    this.step = Math.min(...sampled.map((needle) => needle.length - GROUP + 1));
+    for (const needle of sampled) {
+      for (let at = 0; at + GROUP <= needle.length; at++) {
+        const group = groupAt(needle, at);
+        this.filter[slot(group)] = 1;
+        const list = this.groups.get(group) ?? [];
+        list.push({ needle, at });
+        this.groups.set(group, list);
+      }
+    }
+  }
+
+  /** Whether a needle occurs in `buf`. */
+  in(buf: Buffer): boolean {
+    if (this.short.length > 0 && this.short.some((needle) => buf.includes(needle))) return true;
+    return this.groups.size > 0 && sampled(buf, this.step, this.filter, this.groups);
+  }
+}
+
+/** The loop of `in`: a sample every `step` bytes, its four bytes through the filter, then exactly. */
+function sampled(buf: Buffer, step: number, filter: Uint8Array, groups: NeedleSet['groups']): boolean {
+  const last = buf.length - GROUP;
+  for (let p = 0; p <= last; p += step) {
+    const group = buf[p]! | (buf[p + 1]! << 8) | (buf[p + 2]! << 16) | (buf[p + 3]! << 24);
+    if (filter[Math.imul(group, HASH) >>> (32 - FILTER_BITS)] === 0) continue;
+    if (groupMatches(buf, groups.get(group), p)) return true;
+  }
+  return false;
+}
+
+/** Whether a needle holding this group of four at `p` stands there whole (no closure: `p` stays a plain local). */
+function groupMatches(buf: Buffer, list: { needle: Buffer; at: number }[] | undefined, p: number): boolean {
+  for (const { needle, at } of list ?? []) if (matchesAt(buf, needle, p - at)) return true;
+  return false;
+}
+
+function matchesAt(buf: Buffer, needle: Buffer, start: number): boolean {
+  return start >= 0 && start + needle.length <= buf.length && buf.compare(needle, 0, needle.length, start, start + needle.length) === 0;
+}
