@@ -4,6 +4,7 @@ import { hasControl } from '../../src/server/answer/json-bytes.ts';
 import { AnswerScan, QuietReader } from '../../src/server/answer/answer-scan.ts';
 import { JsonSyntaxError, JsonTokenizer, JsonTooDeepError, MAX_DEPTH } from '../../src/server/answer/json-tokens.ts';
 import { RecordSplitter } from '../../src/server/answer/record-parts.ts';
+import type { TextPiece } from '../../src/server/answer/text-piece.ts';
 import { anyCodePoint } from '../support/any-code-point.ts';
 
 /**
@@ -48,8 +49,8 @@ class TextPieces extends QuietReader {
   constructor(private readonly onPiece: (piece: string) => void) {
     super();
   }
-  override text(piece: string, inKey: boolean): void {
-    if (!inKey) this.onPiece(piece);
+  override text(piece: TextPiece, inKey: boolean): void {
+    if (!inKey) this.onPiece(piece.text);
   }
 }
 

@@ -1,4 +1,5 @@
 import type { ScalarKind, TokenSink } from './json-bytes.ts';
+import type { TextPiece } from './text-piece.ts';
 import { JsonSyntaxError, JsonTokenizer } from './json-tokens.ts';
 import type { UpstreamBody } from './upstream-body.ts';
 
@@ -105,8 +106,8 @@ export class AnswerScan implements TokenSink {
     for (const reader of this.readers) reader.startString();
   }
 
-  text(piece: string, inKey: boolean, verbatim: boolean): void {
-    for (const reader of this.readers) reader.text(piece, inKey, verbatim);
+  text(piece: TextPiece, inKey: boolean): void {
+    for (const reader of this.readers) reader.text(piece, inKey);
   }
 
   endString(): void {
@@ -126,7 +127,7 @@ export class QuietReader implements AnswerReader {
   close(_bracket: '}' | ']'): void {}
   key(_name: string): void {}
   startString(): void {}
-  text(_piece: string, _inKey: boolean, _verbatim: boolean): void {}
+  text(_piece: TextPiece, _inKey: boolean): void {}
   endString(): void {}
   scalar(_kind: ScalarKind, _bytes: Buffer, _from: number, _to: number): void {}
 }

@@ -3,6 +3,7 @@ import { ApiFailure } from '../http/api-failure.ts';
 import { JsonIncompleteError } from './json-tokens.ts';
 import type { ScalarKind } from './json-bytes.ts';
 import { type KeySearch, KeyWatch } from './key-watch.ts';
+import type { TextPiece } from './text-piece.ts';
 import { KEY_IN_ANSWER } from './upstream-body.ts';
 
 /**
@@ -72,9 +73,9 @@ export abstract class ValueBuilder extends QuietReader {
     if (this.place) this.pieces = [];
   }
 
-  override text(piece: string, inKey: boolean): void {
+  override text(piece: TextPiece, inKey: boolean): void {
     if (inKey || !this.pieces) return;
-    this.pieces.push(piece);
+    this.pieces.push(piece.text);
     this.count(piece.length);
   }
 

@@ -2,6 +2,7 @@ import type http from 'node:http';
 import { PassThrough } from 'node:stream';
 import zlib from 'node:zlib';
 import { AnswerScan, type JsonPath, QuietReader, type ScannedBody } from './answer-scan.ts';
+import type { TextPiece } from './text-piece.ts';
 
 /**
  * What a full-level answer's body showed of `willArchiveAtDate`: its value; `null` when the body was read
@@ -33,8 +34,8 @@ class ArchiveField extends QuietReader {
     if (!this.seen && this.path.at(FIELD_PATH)) this.value = '';
   }
 
-  override text(piece: string, inKey: boolean): void {
-    if (this.value !== undefined && !inKey) this.value = (this.value + piece).slice(0, MAX_VALUE + 1);
+  override text(piece: TextPiece, inKey: boolean): void {
+    if (this.value !== undefined && !inKey) this.value = (this.value + piece.head(MAX_VALUE + 1)).slice(0, MAX_VALUE + 1);
   }
 
   override endString(): void {

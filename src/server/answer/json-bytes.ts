@@ -1,3 +1,5 @@
+import type { TextPiece } from './text-piece.ts';
+
 /** The bytes of JSON as the tokenizer (json-tokens.ts) reads them: tables by byte value, and the control-byte check. */
 
 /** JSON's whitespace. */
@@ -55,8 +57,8 @@ export interface TokenSink {
   close(bracket: '}' | ']'): void;
   key(name: string): void;
   startString(): void;
-  /** `verbatim`: the piece is the string's bytes as they are (ASCII, no escape), so a byte search saw it already. */
-  text(piece: string, inKey: boolean, verbatim: boolean): void;
+  /** `piece`: one object for every piece, valid during this call only (text-piece.ts): never kept. */
+  text(piece: TextPiece, inKey: boolean): void;
   endString(): void;
   scalar(kind: ScalarKind, bytes: Buffer, from: number, to: number): void;
 }

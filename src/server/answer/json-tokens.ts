@@ -1,13 +1,15 @@
 import { isAscii } from 'node:buffer';
 import { StringDecoder } from 'node:string_decoder';
 import { ESCAPES, HEX, hasControl, SCALAR_BYTE, SCALAR_END, scalarKind, type TokenSink, WS } from './json-bytes.ts';
+import { PieceBuilder } from './text-piece.ts';
 
 /**
  * A streaming JSON tokenizer over the bytes of an answer: the one read of each answer, handing its tokens
  * to a TokenSink (answer-scan.ts fans them out to every reader). Keys whole, scalars as their bytes,
  * strings in pieces. A string's bytes are found with Buffer#indexOf and handed on as one piece per network
- * chunk (ASCII as Latin-1, without a UTF-8 decode; anything else through a StringDecoder), control
- * characters checked a word at a time; no object is made per token. Memory: the open levels (MAX_DEPTH),
+ * chunk (text-piece.ts: ASCII left as its bytes until a reader asks for its text, then read as Latin-1,
+ * without a UTF-8 decode; anything else through a StringDecoder), control characters checked a word at a
+ * time; no object is made per token. Memory: the open levels (MAX_DEPTH),
  * a key being read, an escape or number cut by a chunk's end; nothing else is kept. It accepts what the browser's `JSON.parse` of the decoded body accepts (a leading byte
  * order mark too, as the browser's decoder drops it; bytes that are not UTF-8 read as U+FFFD, as it reads
  * them) and refuses the rest, with one limit of its own: nesting deeper than MAX_DEPTH, since each open
@@ -63,6 +65,8 @@ export class JsonTokenizer {
   /** The next `"` and `\` in the current chunk at or after where they were looked for (its length: none). */
   private quoteAt = -1;
   private slashAt = -1;
+  /** The one piece handed on for every piece of every string. */
+  private readonly piece = new PieceBuilder();
 
   constructor(private readonly sink: TokenSink) {}
 
@@ -197,41 +201,42 @@ export class JsonTokenizer {
    * cut by the chunk's end was carried to the next.
    */
   private stringBytes(buf: Buffer, i: number): number {
-    const texts: string[] = [];
+    const piece = this.piece;
+    piece.clear();
     for (let at = i; ; ) {
       if (this.quoteAt < at) this.quoteAt = indexOr(buf, QUOTE, at);
       if (this.slashAt < at) this.slashAt = indexOr(buf, BACKSLASH, at);
       const end = Math.min(this.quoteAt, this.slashAt);
-      if (end > at) texts.push(this.text(buf, at, end));
-      if (end === buf.length) return this.piece(texts, end);
+      if (end > at) this.run(buf, at, end);
+      if (end === buf.length) return this.handOn(end);
       if (buf[end] === QUOTE) {
-        texts.push(this.flush());
-        this.piece(texts, end);
+        piece.addText(this.flush());
+        this.handOn(end);
         this.endString();
         return end + 1;
       }
       const escaped = this.escape(buf, end);
       if (escaped === undefined) {
         this.carry = Buffer.from(buf.subarray(end));
-        return this.piece(texts, -1);
+        return this.handOn(-1);
       }
-      texts.push(escaped);
+      piece.addText(escaped);
       at = end + (buf[end + 1] === 0x75 ? 6 : 2);
     }
   }
 
-  /** The text of string bytes [from, to), none of them `"` or `\`. */
-  private text(buf: Buffer, from: number, to: number): string {
+  /** String bytes [from, to), none of them `"` or `\`, added to the piece. */
+  private run(buf: Buffer, from: number, to: number): void {
     if (hasControl(buf, from, to)) throw new JsonSyntaxError('a control character in a string');
     const s = this.str!;
     const run = buf.subarray(from, to);
     const ascii = isAscii(run);
     // ASCII with no character pending in the decoder: Latin-1 reads the same text, without a UTF-8 decode.
-    if (ascii && !s.pending) return buf.toString('latin1', from, to);
+    if (ascii && !s.pending) return void this.piece.addRun(buf, from, to);
     s.decoded = true;
     s.decoder ??= new StringDecoder('utf8');
     s.pending = !ascii && buf[to - 1]! >= 0x80;
-    return s.decoder.write(run);
+    this.piece.addText(s.decoder.write(run));
   }
 
   /** What the decoder holds of a character cut short by an escape or the closing quote (U+FFFD, as the browser reads it). */
@@ -265,12 +270,11 @@ export class JsonTokenizer {
   }
 
   /** Hands on what was read of the string; returns `next`. */
-  private piece(texts: string[], next: number): number {
-    const text = texts.length === 1 ? texts[0]! : texts.join('');
+  private handOn(next: number): number {
     const s = this.str!;
-    if (text.length > 0) {
-      if (s.key) s.pieces.push(text);
-      this.sink.text(text, s.key, !s.decoded);
+    if (this.piece.finish(!s.decoded)) {
+      if (s.key) s.pieces.push(this.piece.text);
+      this.sink.text(this.piece, s.key);
     }
     s.decoded = false;
     return next;

@@ -2,6 +2,7 @@ import { keyNeedles, MIN_SEARCHED_KEY_LENGTH, NeedleWatch } from './needle-watch
 import { type JsonPath, QuietReader } from './answer-scan.ts';
 import { NeedleSet } from './needle-set.ts';
 import { base64Runs, PictureKeySearch } from './picture-key-search.ts';
+import type { TextPiece } from './text-piece.ts';
 
 /**
  * The key-reflection check as a reader of the one scan (answer-scan.ts). The raw bytes are searched as
@@ -73,13 +74,14 @@ export class KeyWatch extends QuietReader {
     }
   }
 
-  override text(piece: string, inKey: boolean, verbatim: boolean): void {
+  override text(piece: TextPiece, inKey: boolean): void {
     if (this.longest === 0 || this.found) return;
+    const seam = this.longest - 1;
     // A verbatim piece was searched as bytes already; only its seam with what came before is new.
-    const searched = verbatim ? this.textTail + piece.slice(0, this.longest - 1) : this.textTail + piece;
+    const searched = this.textTail + (piece.verbatim ? piece.head(seam) : piece.text);
     if (this.keys.texts.some((text) => searched.includes(text))) this.found = true;
-    this.textTail = (this.textTail + piece.slice(-(this.longest - 1))).slice(-(this.longest - 1));
-    if (this.picture && !inKey) this.picture.push(piece, verbatim);
+    this.textTail = (this.textTail + piece.tail(seam)).slice(-seam);
+    if (this.picture && !inKey) this.picture.push(piece);
   }
 
   override key(_name: string): void {
@@ -95,7 +97,7 @@ export class KeyWatch extends QuietReader {
   /** A search of one value's text, decoded the forgiving way, piece after piece. */
   textSearch(pieces: readonly string[]): void {
     const search = this.pictureSearch();
-    for (const piece of pieces) search.push(piece, false);
+    for (const piece of pieces) search.decode(piece);
     search.end();
   }
 

@@ -23,8 +23,10 @@ export function base64Runs(bytes: Buffer): string[] {
   );
 }
 
+import type { TextPiece } from './text-piece.ts';
+
 /** A piece of plain base64 letters as far as a search needs: no space (the browser skips it), no padding. */
-const isPlain = (piece: string, verbatim: boolean) => verbatim && !piece.includes(' ') && !piece.includes('=');
+const isPlain = (piece: TextPiece) => piece.verbatim && !piece.has(' ') && !piece.has('=');
 
 export class PictureKeySearch {
   private decoder: LooseBase64 | undefined;
@@ -42,13 +44,21 @@ export class PictureKeySearch {
     this.keep = (Math.ceil(longest / 3) + 2) * 4;
   }
 
-  /** `verbatim`: the piece is the answer's raw bytes as they are (no escape), searched there for the runs. */
-  push(piece: string, verbatim: boolean): void {
-    if (!this.decoder && (this.count > 0 || !'data:'.startsWith(piece.slice(0, 5))) && isPlain(piece, verbatim)) {
-      this.tail = (this.tail + piece.slice(-this.keep)).slice(-this.keep);
+  /**
+   * The value's next piece. A verbatim one is the answer's raw bytes as they are (no escape), searched
+   * there for the runs: while the value is plain, only its last letters are read as text.
+   */
+  push(piece: TextPiece): void {
+    if (!this.decoder && (this.count > 0 || !'data:'.startsWith(piece.head(5))) && isPlain(piece)) {
+      this.tail = (this.tail + piece.tail(this.keep)).slice(-this.keep);
       this.count += piece.length;
       return;
     }
+    this.decode(piece.text);
+  }
+
+  /** The value's next piece as text, decoded the forgiving way from here on. */
+  decode(piece: string): void {
     if (!this.decoder) {
       this.decoder = new LooseBase64(this.count === 0);
       // The letters before are read from the last whole group of four: the value's own groups, as it has no head.

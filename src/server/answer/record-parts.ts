@@ -4,6 +4,7 @@ import { QuietReader } from './answer-scan.ts';
 import { Base64Collector } from './base64-collector.ts';
 import { JsonOut, type Slot } from './json-out.ts';
 import type { KeyWatch } from './key-watch.ts';
+import type { TextPiece } from './text-piece.ts';
 
 /**
  * A candidate record split for an answer in parts, from the answer's tokens (answer-scan.ts): the JSON text
@@ -40,7 +41,7 @@ const NON_ASCII = /[\u007f-\uffff]/g;
 const jsonText = (value: string) =>
   JSON.stringify(value).replace(NON_ASCII, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 /** A piece of a string's text as it stands between the quotes of the first part. */
-const escaped = (piece: string, verbatim: boolean) => (verbatim ? piece : jsonText(piece).slice(1, -1));
+const escaped = (piece: string) => jsonText(piece).slice(1, -1);
 
 const QUOTE = 0x22;
 /** The longest `type` kept: enough to tell "base64". */
@@ -139,14 +140,16 @@ export class RecordSplitter extends QuietReader {
     this.out.byte(QUOTE);
   }
 
-  override text(piece: string, inKey: boolean, verbatim: boolean): void {
+  override text(piece: TextPiece, inKey: boolean): void {
     if (inKey || !this.inString) return;
     if (this.collector) {
-      this.collector.push(piece);
+      this.collector.push(piece.text);
       return;
     }
-    if (this.typeText !== undefined) this.typeText = (this.typeText + piece).slice(0, TYPE_CHARS);
-    this.out.write(escaped(piece, verbatim));
+    if (this.typeText !== undefined) this.typeText = (this.typeText + piece.head(TYPE_CHARS)).slice(0, TYPE_CHARS);
+    // Verbatim: written as it stands in the answer, as its text would be (ASCII, nothing escaped).
+    if (piece.verbatim) this.out.bytes(piece.buffer!, piece.from, piece.to);
+    else this.out.write(escaped(piece.text));
   }
 
   override endString(): void {
@@ -194,7 +197,7 @@ export class RecordSplitter extends QuietReader {
       const pieces = collected.kind === 'text' ? collected.pieces : [Buffer.concat(collected.chunks).toString('base64')];
       // Not a part: the browser may still decode it, more forgivingly.
       if (collected.kind === 'text') this.keyWatch?.textSearch(pieces);
-      slot.chunks.push(Buffer.from('"'), ...pieces.map((piece) => Buffer.from(escaped(piece, false), 'latin1')), Buffer.from('"'));
+      slot.chunks.push(Buffer.from('"'), ...pieces.map((piece) => Buffer.from(escaped(piece), 'latin1')), Buffer.from('"'));
     });
   }
 
