@@ -10,7 +10,9 @@ import { keySearch } from '../../src/server/answer/key-watch.ts';
 describe('an answer read in slices (answer-guard.ts, SLICE_MS)', () => {
   it('attack: a 32 MB answer that arrives all at once leaves the event loop a turn while it is read, and passes on every byte', async () => {
     const picture = Buffer.alloc(24 * 1024 * 1024, 0x41).toString('base64');
-    const body = Buffer.from(JSON.stringify({ status: 'success', data: { status: 'approved', identities: { passport: { type: 'base64', value: picture } } } }));
+    const body = Buffer.from(
+      JSON.stringify({ status: 'success', data: { status: 'approved', identities: { passport: { type: 'base64', value: picture } } } }),
+    );
     const chunks: Buffer[] = [];
     for (let at = 0; at < body.length; at += 64 * 1024) chunks.push(body.subarray(at, at + 64 * 1024));
     // Readable.from hands its chunks on in microtasks: read without turns, the whole body goes before any macrotask.
