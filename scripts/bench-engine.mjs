@@ -110,7 +110,8 @@ const word = (ok) => (ok ? 'met' : 'MISSED');
 
 /**
  * @typedef {object} EngineFigures
- * @property {{ now: LookupFigures; before?: LookupFigures }} parts a 15 MB lookup in parts
+ * @property {{ now: LookupFigures; previews?: LookupFigures; before?: LookupFigures }} parts a 15 MB lookup in
+ *   parts: `now` with previews off (the engine alone), `previews` the same server as shipped (issue 25)
  * @property {{ now: LookupFigures; bare: LookupFigures; before?: LookupFigures }} plain the same, plain JSON, fresh upstream
  * @property {number} largeProxyOverBare the large plain lookup from the sandbox (section 2): proxy / bare proxy
  * @property {number} [largeBeforeOverBare] the same for the build before issue 20, when it ran beside
@@ -189,13 +190,16 @@ export function engineRows({ parts, plain, largeProxyOverBare, largeBeforeOverBa
   const ms = (/** @type {number | undefined} */ n) => (n === undefined ? '' : `${n.toFixed(0)} ms`);
   return [
     comparedRow(
-      `server CPU per ${mb} lookup in parts`,
+      `server CPU per ${mb} lookup in parts (previews off)`,
       parts.now.cpuPerLookupMs,
       BEFORE.partsCpuMs,
       parts.before?.cpuPerLookupMs,
       ' ms',
       0,
     ),
+    ...(parts.previews
+      ? [['  the same with previews (issue 25: sharp, four pictures)', ms(parts.previews.cpuPerLookupMs), '', '', '', 'printed', '']]
+      : []),
     comparedRow(
       'time to first byte, lookup in parts (loopback)',
       parts.now.firstByteMs,

@@ -97,7 +97,10 @@ async function start(args, env) {
 }
 log('Starting the sandbox in large-image mode…');
 const sandbox = await start([path.join(out, 'dist/server/sandbox.js'), '--large-images', '--port', '0'], {});
-const CONFIG_FILE = writeConfigFile(tmp, { signIn: PROXY_SIGN_IN, limits: { lookupsPerMinute: 0, batchIdsPerMinute: 0 } });
+const LIMITS = { lookupsPerMinute: 0, batchIdsPerMinute: 0 };
+const CONFIG_FILE = writeConfigFile(tmp, { signIn: PROXY_SIGN_IN, limits: LIMITS });
+// Issue 20's engine is measured alone: the same server with no previews (issue 25's, whose cost is printed beside).
+const ENGINE_CONFIG_FILE = writeConfigFile(tmp, { signIn: PROXY_SIGN_IN, limits: { ...LIMITS, previewLookupsAtOnce: 0 } });
 /** The same settings as the variables a build before CONFIG_FILE reads (`--before`). */
 const BEFORE_CONFIG = {
   AUTH_PROXY_USER_HEADER: 'X-Forwarded-User',
@@ -120,6 +123,7 @@ const appEnv = (upstreamUrl, before = false) => ({
   AUDIT_LOG: path.join(tmp, 'audit.jsonl'),
 });
 const app = await start([path.join(out, 'dist/server/main.js')], appEnv(sandbox.url));
+const appEngine = await start([path.join(out, 'dist/server/main.js')], { ...appEnv(sandbox.url), CONFIG_FILE: ENGINE_CONFIG_FILE });
 const appBefore = beforeEntry && (await start([beforeEntry], appEnv(sandbox.url, true)));
 // A reference point: the least a Node.js proxy can do (scripts/bare-proxy.mjs).
 const bare = await start([path.join(root, 'scripts/bare-proxy.mjs'), sandbox.url]);
@@ -191,7 +195,11 @@ for (let i = 0; i < RUNS * 3; i++) {
 const target = (server, headers) => ({ url: `${server.url}${lookupPath('bench-01')}`, pid: server.pid, headers });
 const partsHeaders = { ...as('compliance'), accept: 'multipart/mixed, application/json;q=0.9' };
 const partsRun = await compareLookups(
-  { now: target(app, partsHeaders), ...(appBefore ? { before: target(appBefore, partsHeaders) } : {}) },
+  {
+    now: target(appEngine, partsHeaders),
+    previews: target(app, partsHeaders),
+    ...(appBefore ? { before: target(appBefore, partsHeaders) } : {}),
+  },
   RUNS * 3,
 );
 const statusPaths = ['c0a8f3e2-6b1d-4f7e-9a52-3d1e8b7c4a10', 'cust_000482', 'crm-55102', 'user-7781'];

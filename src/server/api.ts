@@ -78,11 +78,7 @@ export function createApiFromConfig(
   const streamsStop = new AbortController();
   const handler = createApiHandler({
     environments: upstream.environments,
-    timeoutMs: config.timeoutMs,
-    maxResponseBytes: config.maxResponseBytes,
-    partsMemoryBytes: config.partsMemoryBytes,
-    replyTemplates: config.replyTemplates,
-    display: config.display,
+    ...answerSettingsOf(config),
     access,
     audit,
     refusals,
@@ -122,6 +118,12 @@ export function createApiFromConfig(
       await Promise.all([store.close(), queue.queueIndex.close(), hub.close()]);
     },
   };
+}
+
+/** How answers are made, as configured: limits on the service's answer and on parts, replies, display. */
+function answerSettingsOf(config: Config) {
+  const { timeoutMs, maxResponseBytes, partsMemoryBytes, previewLookupsAtOnce, replyTemplates, display } = config;
+  return { timeoutMs, maxResponseBytes, partsMemoryBytes, previewLookupsAtOnce, replyTemplates, display };
 }
 
 /**

@@ -27,6 +27,7 @@ import { createMetrics, type Metrics } from './ops/metrics.ts';
 import { NO_RATE_LIMIT, type RateLimiter } from './ops/rate-limit.ts';
 import { serveEnvironments } from './serve-environments.ts';
 import { DEFAULT_MAX_IN_FLIGHT_PER_USER } from './upstream/upstream-slots.ts';
+import { DEFAULT_PREVIEW_LOOKUPS } from './answer/picture-preview.ts';
 import { createLiveHub } from './live/create-live-hub.ts';
 import { createEventStreams, type EventStreamOptions } from './live/event-stream.ts';
 
@@ -43,6 +44,8 @@ export interface ApiHandlerOptions {
   maxResponseBytes: number;
   /** The bytes all answers in parts being built may hold at once (default PARTS_MEMORY_BYTES, parts-budget.ts). */
   partsMemoryBytes?: number;
+  /** Lookups whose pictures are reduced to previews at once (default 4; 0: no previews). */
+  previewLookupsAtOnce?: number;
   /** Support users' reply texts (default: the built-in ones). */
   replyTemplates?: Record<string, ReplyTemplate>;
   /** The candidate page's decision fields and privacy-mask default, passed on in /api/meta. */
@@ -116,6 +119,7 @@ function wiringOf(
     browserStallMs: options.browserStallMs,
     maxResponseBytes: options.maxResponseBytes,
     partsMemoryBytes: options.partsMemoryBytes,
+    previewLookupsAtOnce: options.previewLookupsAtOnce ?? DEFAULT_PREVIEW_LOOKUPS,
     maxInFlightPerUser: options.maxInFlightPerUser ?? DEFAULT_MAX_IN_FLIGHT_PER_USER,
     keyArchivesOnExtract: options.keyArchivesOnExtract,
     archivingFindings: options.archivingFindings,

@@ -1,5 +1,6 @@
 import type { ApiEnvironment, ServedEnvironment } from './api-environments.ts';
 import { createPartsBudget } from './answer/parts-budget.ts';
+import { instancePreviews } from './answer/parts-writer.ts';
 import type { ArchivingFindings } from './archiving/archiving-findings.ts';
 import { createArchivingGuard } from './archiving/archiving-guard.ts';
 import type { AuditLog } from './audit/audit.ts';
@@ -29,6 +30,8 @@ export interface EnvironmentWiring {
   maxResponseBytes: number;
   /** The bytes all answers in parts being built may hold at once (parts-budget.ts). */
   partsMemoryBytes: number | undefined;
+  /** Lookups whose pictures are reduced to previews at once (0: no previews). */
+  previewLookupsAtOnce: number;
   /** Each user's requests to the service under way at once (0: no bound). */
   maxInFlightPerUser: number;
   keyArchivesOnExtract: 'refuse' | 'accept' | undefined;
@@ -61,8 +64,9 @@ export function serveEnvironments(environments: readonly ApiEnvironment[], wirin
   const upstreamSlots = createUpstreamSlots(wiring.maxInFlightPerUser);
   // One bound for the whole process: every environment's answers share its memory.
   const partsBudget = createPartsBudget(wiring.partsMemoryBytes);
+  const previews = instancePreviews(wiring.previewLookupsAtOnce);
   return environments.map((environment) => {
-    const deps = environmentDeps(environment, wiring, upstreamSlots, partsBudget);
+    const deps = environmentDeps(environment, wiring, upstreamSlots, { partsBudget, previews });
     return { environment, deps, ...(wiring.queue ? { queue: queueOf(environment, deps, wiring.queue) } : {}) };
   });
 }
@@ -87,7 +91,7 @@ function environmentDeps(
   environment: ApiEnvironment,
   wiring: EnvironmentWiring,
   upstreamSlots: LookupDeps['upstreamSlots'],
-  partsBudget: LookupDeps['partsBudget'],
+  { partsBudget, previews }: Pick<LookupDeps, 'partsBudget' | 'previews'>,
 ): LookupDeps {
   const { timeoutMs, maxResponseBytes } = wiring;
   return {
@@ -104,6 +108,7 @@ function environmentDeps(
     ...(wiring.browserStallMs === undefined ? {} : { browserStallMs: wiring.browserStallMs }),
     maxResponseBytes,
     partsBudget,
+    previews,
     // Per environment: each has its own key, which may or may not archive after extract.
     archiving: createArchivingGuard({
       accept: (environment.archiveOnExtract ?? wiring.keyArchivesOnExtract) === 'accept',

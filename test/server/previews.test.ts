@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import sharp from 'sharp';
 import { statusLevelOf } from '../../src/kyc/contract/schema.ts';
 import { createPartsBudget } from '../../src/server/answer/parts-budget.ts';
-import { INSTANCE_PREVIEWS, LookupPreviews } from '../../src/server/answer/parts-writer.ts';
+import { LookupPreviews } from '../../src/server/answer/parts-writer.ts';
 import { makePreview, PREVIEW_LIMITS, PreviewSlots } from '../../src/server/answer/picture-preview.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
 import { APP_HEADERS, startTestApp, type TestApp } from './http.ts';
@@ -144,16 +144,36 @@ describe('an answer in parts with previews', () => {
   it('gives a picture that takes longer than the time limit no preview, and still its full part', async () => {
     const passport = await noiseJpeg(1600, 1000);
     serve({ passport });
-    const limits = INSTANCE_PREVIEWS.limits;
-    INSTANCE_PREVIEWS.limits = { ...limits, timeLimitMs: 0 };
+    const { timeLimitMs } = PREVIEW_LIMITS;
+    PREVIEW_LIMITS.timeLimitMs = 0;
     try {
       const { first, previews, pictures } = await lookup();
       expect(previews.size).toBe(0);
       expect(pictures.get(partOf(first, 'passport'))!.body.equals(passport)).toBe(true);
     } finally {
-      INSTANCE_PREVIEWS.limits = limits;
+      PREVIEW_LIMITS.timeLimitMs = timeLimitMs;
     }
     expect((await lookup()).previews.size).toBe(1);
+  }, 30_000);
+});
+
+describe('an instance configured with no previews (limits.previewLookupsAtOnce: 0)', () => {
+  it('sends the status level, the record and every full picture, and no preview', async () => {
+    const quiet = await startTestApp({
+      upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'preview-test-key-41d7' },
+      timeoutMs: 20_000,
+      previewLookupsAtOnce: 0,
+    });
+    try {
+      const passport = await noiseJpeg(1600, 1000);
+      serve({ passport });
+      const res = await getBytes(quiet.port, '/api/candidates/refId/preview-1', { 'accept-encoding': 'gzip' });
+      const { order, first, pictures } = await reassemble(res);
+      expect(order.map((name) => name.slice(0, name.indexOf('@')))).toEqual(['status', 'record', 'picture-1']);
+      expect(pictures.get(partOf(first, 'passport'))!.body.equals(passport)).toBe(true);
+    } finally {
+      await quiet.close();
+    }
   }, 30_000);
 });
 

@@ -64,6 +64,28 @@ function opens(start: Buffer | undefined, chunk: Buffer): boolean {
   return start === undefined || envelopeStart(Buffer.concat([start, chunk]).subarray(0, MAX_ENVELOPE_PREFIX)) === 'yes';
 }
 
+/**
+ * How long one answer may keep the event loop before it lets others have a turn. A large answer from a
+ * near service arrives faster than it is read: libuv reads up to 32 chunks of a socket in one go, about
+ * 30 ms of tokenizing and decoding, during which /healthz, other lookups and the audit log's writes (the
+ * status part waits for its line) wait. So once an answer has worked this long since its last turn, its
+ * next chunk is taken after a turn of the loop (setImmediate), and the stream's backpressure pauses the
+ * service's socket meanwhile (docs/performance.md, "Turns").
+ */
+export const SLICE_MS = 4;
+
+/** Calls `done` now, or after a turn of the event loop when this answer has worked `SLICE_MS` since its last. */
+function turns(): (done: () => void) => void {
+  let since = performance.now();
+  return (done) => {
+    if (performance.now() - since < SLICE_MS) return done();
+    setImmediate(() => {
+      since = performance.now();
+      done();
+    });
+  };
+}
+
 /** A guard, and the answer's one scan (answer-scan.ts): a reader of the answer in parts adds itself to it. */
 export type AnswerGuard = Transform & { scan: AnswerScan; keyWatch: KeyWatch };
 
@@ -88,11 +110,12 @@ export function createAnswerGuard(body: ScannedBody, keys: KeySearch): AnswerGua
     if (scan.failure instanceof JsonTooDeepError) return new AnswerGuardError('too_deep');
     return new AnswerGuardError(scan.failure instanceof JsonIncompleteError ? 'incomplete' : 'not_json');
   };
+  const turn = turns();
   const pass = (guard: Transform, chunk: Buffer, done: TransformCallback) => {
     const safe = watch.push(chunk);
     if (safe === 'found') return done(new AnswerGuardError('key_reflected'));
     for (const part of safe) guard.push(part);
-    done();
+    turn(done);
   };
   const guard = new Transform({
     transform(chunk: Buffer, _encoding, done) {

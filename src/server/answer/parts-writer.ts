@@ -3,7 +3,7 @@ import { PART_NAME_HEADER, PARTS_MEDIA_TYPE, previewPartName, recordPartName, st
 import { countBytes } from '../http/http-reply.ts';
 import { drained, gzipAccepted, type PartsTarget } from './multipart-answer.ts';
 import type { PartsHolding } from './parts-budget.ts';
-import { makePreview, PREVIEW_LIMITS, type PreviewLimits, previewJobs, previewSlots, type PreviewSlots } from './picture-preview.ts';
+import { makePreview, PREVIEW_LIMITS, type PreviewLimits, PreviewSlots, previewJobs } from './picture-preview.ts';
 import type { PicturePart, SplitRecord } from './record-parts.ts';
 
 /**
@@ -24,7 +24,10 @@ export interface PreviewMaking {
   jobs: PreviewSlots;
 }
 
-export const INSTANCE_PREVIEWS: PreviewMaking = { limits: PREVIEW_LIMITS, slots: previewSlots, jobs: previewJobs };
+/** This process's preview making with `lookupsAtOnce` lookups' previews at once; undefined (no previews) for 0. */
+export function instancePreviews(lookupsAtOnce: number): PreviewMaking | undefined {
+  return lookupsAtOnce > 0 ? { limits: PREVIEW_LIMITS, slots: new PreviewSlots(lookupsAtOnce), jobs: previewJobs } : undefined;
+}
 
 function gzipAll(chunks: readonly Buffer[]): Promise<Buffer[]> {
   return new Promise((resolve, reject) => {
@@ -65,14 +68,15 @@ export class LookupPreviews {
 
   constructor(
     private readonly holding: PartsHolding,
-    private readonly making: PreviewMaking = INSTANCE_PREVIEWS,
+    private readonly making: PreviewMaking | undefined,
   ) {}
 
   add = (picture: PicturePart): void => {
-    if (this.closed || picture.reference.size <= this.making.limits.thresholdBytes) return;
-    this.slot ??= this.making.slots.take();
+    const making = this.making;
+    if (!making || this.closed || picture.reference.size <= making.limits.thresholdBytes) return;
+    this.slot ??= making.slots.take();
     this.inProgress++;
-    const preview = this.slot.then(() => this.make(picture));
+    const preview = this.slot.then(() => this.make(picture, making));
     this.made.set(picture, preview);
     void preview.finally(() => {
       this.inProgress--;
@@ -100,13 +104,13 @@ export class LookupPreviews {
     return this.made.get(picture) ?? Promise.resolve(undefined);
   }
 
-  private async make(picture: PicturePart): Promise<Buffer | undefined> {
+  private async make(picture: PicturePart, making: PreviewMaking): Promise<Buffer | undefined> {
     if (this.abandoned || !this.holding.take(picture.reference.size)) return undefined;
     const whole = picture.chunks.length === 1 ? picture.chunks[0]! : Buffer.concat(picture.chunks);
     picture.chunks = [whole];
-    const job = await this.making.jobs.take();
+    const job = await making.jobs.take();
     try {
-      const preview = await makePreview(whole, this.making.limits);
+      const preview = await makePreview(whole, making.limits);
       return preview.ok ? preview.bytes : undefined;
     } finally {
       job();

@@ -88,8 +88,8 @@ export class PreviewSlots {
   }
 }
 
-/** This process's slots: four lookups' previews at once. */
-export const previewSlots = new PreviewSlots(4);
+/** Lookups making previews at once in a process, unless configured (limits.previewLookupsAtOnce). */
+export const DEFAULT_PREVIEW_LOOKUPS = 4;
 
 /**
  * Pictures being decoded at once in this process: two of libuv's four threads, whatever the number of

@@ -34,6 +34,8 @@ export interface Config {
   maxResponseBytes: number;
   /** The bytes all answers in parts being built may hold at once (parts-budget.ts). */
   partsMemoryBytes: number;
+  /** Lookups whose pictures are reduced to previews at once (0: no previews; parts-writer.ts). */
+  previewLookupsAtOnce: number | undefined;
   /** Where lookups go; the first is the default. The quick-start KYC_* variables make a list of one. */
   environments: EnvironmentConfig[];
   /** The embedded sandbox (CONFIG_FILE's `sandbox`; sandbox/options.ts). */
@@ -139,6 +141,7 @@ function configOf(vars: EnvVars, file: ConfigFile, env: Environment): Config {
     timeoutMs: limits.upstreamTimeoutMs ?? 15_000,
     maxResponseBytes: limits.maxResponseBytes ?? 64 * 1024 * 1024,
     partsMemoryBytes: vars.PARTS_MEMORY_BYTES,
+    previewLookupsAtOnce: limits.previewLookupsAtOnce,
     environments,
     sandbox,
     auth,

@@ -169,6 +169,10 @@ export const configFileSchema = strict({
     upstreamTimeoutMs: whole(100, 600_000).optional().meta({ description: 'How long to wait for the service (15000).' }),
     webhookDeliveriesPerMinute: count(1_000_000, 'Webhook deliveries per minute per sending address; 0 turns it off (6000).'),
     queueIndexLookupsPerSecond: count(1000, "Status-level lookups per second per environment that learn the queue's dates; 0: none (5)."),
+    previewLookupsAtOnce: count(
+      64,
+      'Lookups whose large pictures are being reduced to previews at once; more wait their turn; 0: no previews (4).',
+    ),
     maxResponseBytes: whole(1024, 2 ** 31)
       .optional()
       .meta({ description: 'Largest answer accepted from the service (64 MiB).' }),

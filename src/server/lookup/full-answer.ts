@@ -6,7 +6,7 @@ import { countBytes, NOT_A_RECORD, sendFailure } from '../http/http-reply.ts';
 import { requestLog } from '../log/log.ts';
 import { type Audit, refuse } from '../audit/audit-trail.ts';
 import { newBoundary, splitRecord } from '../answer/multipart-answer.ts';
-import { LookupPreviews, PartsWriter } from '../answer/parts-writer.ts';
+import { LookupPreviews, PartsWriter, type PreviewMaking } from '../answer/parts-writer.ts';
 import { StatusPart } from '../answer/status-part.ts';
 import { PARTS_BUSY, type PartsBudget, type PartsHolding } from '../answer/parts-budget.ts';
 import { KEY_IN_ANSWER, type UpstreamBody } from '../answer/upstream-body.ts';
@@ -34,7 +34,13 @@ export interface FullAnswer {
 export async function answerFull(
   res: http.ServerResponse,
   answer: FullAnswer,
-  deps: { maxResponseBytes: number; timeoutMs: number; browserStallMs?: number; partsBudget: PartsBudget },
+  deps: {
+    maxResponseBytes: number;
+    timeoutMs: number;
+    browserStallMs?: number;
+    partsBudget: PartsBudget;
+    previews: PreviewMaking | undefined;
+  },
 ) {
   const { upstreamRes, guard, audit, upstreamStatus } = answer;
   // Whatever breaks from now on is noticed: while the start is checked, and while the line is written.
@@ -64,7 +70,7 @@ export async function answerFull(
 
   if (answer.inParts) {
     const holding = deps.partsBudget.hold();
-    const previews = new LookupPreviews(holding);
+    const previews = new LookupPreviews(holding, deps.previews);
     try {
       return await answerInParts(res, answer, {
         req: answer.inParts,

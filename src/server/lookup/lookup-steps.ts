@@ -10,6 +10,7 @@ import { STORE_UNAVAILABLE } from '../http/http-reply.ts';
 import type { Logger } from '../log/log.ts';
 import { type Limit, type Metrics, upstreamOutcome } from '../ops/metrics.ts';
 import type { PartsBudget } from '../answer/parts-budget.ts';
+import type { PreviewMaking } from '../answer/parts-writer.ts';
 import type { RateLimiter } from '../ops/rate-limit.ts';
 import { StoreUnavailableError } from '../state/store.ts';
 import type { UpstreamBody } from '../answer/upstream-body.ts';
@@ -43,6 +44,8 @@ export interface LookupDeps {
   maxResponseBytes: number;
   /** What answers in parts being built may hold at once (parts-budget.ts). */
   partsBudget: PartsBudget;
+  /** How pictures are reduced to previews in answers in parts; undefined: no previews (parts-writer.ts). */
+  previews: PreviewMaking | undefined;
   /** Each user's requests to the service under way at once, bounded; a wait longer than `timeoutMs` is refused. */
   upstreamSlots: UpstreamSlots;
   timeoutMs: number;
