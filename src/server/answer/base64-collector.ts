@@ -11,8 +11,6 @@
 /** Text decoded at once: a multiple of 4, large enough that Buffer.from is not called for every parser piece. */
 const DECODE_CHARS = 64 * 1024;
 const PADDING = /^={1,2}$/;
-/** Only the 64 letters of standard base64. */
-const BASE64_LETTERS = /^[A-Za-z0-9+/]*$/;
 
 export type Collected = { kind: 'bytes'; chunks: Buffer[]; size: number } | { kind: 'text'; pieces: string[] };
 
@@ -73,15 +71,19 @@ export class Base64Collector {
   }
 
   /**
-   * Decodes the first `chars` letters (a multiple of 4) when they hold only the 64 letters. Node's decoder
-   * cannot be asked: it skips what is not base64, reads `-` and `_` as the URL alphabet, and reads a
-   * character beyond Latin-1 by its low byte (an astral "񜕁𡰯" decodes to three bytes), so the letters are
-   * checked first.
+   * Decodes the first `chars` letters (a multiple of 4, no padding) when they hold only the 64 letters.
+   * Node's decoder does not say: it skips what is not base64, reads `-` and `_` as the URL alphabet, and
+   * reads a character beyond Latin-1 by its low byte (an astral "񜕁𡰯" decodes to three bytes). But each
+   * of those decodes to bytes that re-encode to other letters, and whole groups of four of the 64 letters
+   * re-encode to themselves: so the bytes are kept when they re-encode to exactly the letters read. Both
+   * steps are native; a regular expression over the letters took ten times as long (7 ns a letter, about
+   * 110 ms of a 15 MB lookup in parts).
    */
   private decodeLetters(chars: number): void {
     if (chars === 0) return;
     const head = this.letters.slice(0, chars);
-    if (BASE64_LETTERS.test(head)) this.keep(Buffer.from(head, 'base64'), chars);
+    const bytes = Buffer.from(head, 'base64');
+    if (bytes.toString('base64') === head) this.keep(bytes, chars);
     else this.fallBack('');
   }
 
