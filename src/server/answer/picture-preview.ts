@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import sharp from 'sharp';
 
 /**
@@ -92,8 +93,10 @@ export class PreviewSlots {
 export const DEFAULT_PREVIEW_LOOKUPS = 4;
 
 /**
- * Pictures being decoded at once in this process: two of libuv's four threads, whatever the number of
- * lookups, so that the file system (the audit line every lookup writes first), zlib and crypto always
- * find a thread free.
+ * Pictures being decoded at once in this process, whatever the number of lookups: one core less than the
+ * machine has, and at most two of libuv's four threads, so that the file system (the audit line every
+ * lookup writes first), zlib and crypto always find a thread free, and the event loop a core. On two
+ * cores that is one: with two, /healthz's p99 while four lookups' previews were made was 70-90 ms, with
+ * one 35-60 ms (docs/performance.md), the four lookups taking a tenth longer.
  */
-export const previewJobs = new PreviewSlots(2);
+export const previewJobs = new PreviewSlots(Math.max(1, Math.min(2, availableParallelism() - 1)));
