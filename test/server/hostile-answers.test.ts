@@ -169,6 +169,44 @@ describe('finding 4: the key in a form only a decoder shows', () => {
   });
 });
 
+describe('finding 4: the key in a picture written partly with escapes', () => {
+  it("hands the last decoded bytes to the key's search when the letters stop being the answer's bytes, so a key cut there is found", () => {
+    const key = Buffer.from(KEY);
+    // 65536 letters (one decode) end ten bytes into the key; the rest comes escaped.
+    const letters = Buffer.concat([Buffer.alloc(49_152 - 10, 7), key, Buffer.alloc(300, 7)]).toString('base64');
+    const searched: Buffer[] = [];
+    const collector = new Base64Collector(
+      () => {},
+      (bytes) => searched.push(bytes),
+    );
+    collector.push(letters.slice(0, 65_536), true);
+    expect(searched).toEqual([]);
+    collector.push(letters.slice(65_536), false);
+    expect(collector.end().kind).toBe('bytes');
+    expect(Buffer.concat(searched).includes(key)).toBe(true);
+  });
+
+  it('attack: the key base64-encoded in a picture whose letters turn to \\u escapes inside the key is refused, at any alignment and turn', async () => {
+    let lead = 0;
+    let turn = 0;
+    const { app } = await hostile(() => {
+      const value = Buffer.concat([Buffer.alloc(3000 + lead, 7), Buffer.from(KEY), Buffer.alloc(3000, 7)]).toString('base64');
+      // Plain letters up to a point inside the key's letters, every letter after it as a \u escape.
+      const at = 4000 + turn;
+      const escaped = [...value.slice(at)].map((char) => `\\u00${char.charCodeAt(0).toString(16)}`).join('');
+      const body = `{"status":"success","data":{"status":"approved","refId":"r","recordId":"${'a'.repeat(24)}","isArchived":false,"identities":{"selfie":{"type":"base64","value":"${value.slice(0, at)}${escaped}"}}}}`;
+      return Buffer.from(body);
+    });
+    for (lead = 0; lead < 3; lead++) {
+      for (turn = 2; turn < 40; turn += 9) {
+        const res = await inParts(app.port);
+        expect(res.status === 502 || res.cut).toBe(true);
+        expect(res.body.toString()).not.toContain('live-key');
+      }
+    }
+  });
+});
+
 describe('the hostile upstream itself', () => {
   it('sends a body in the chunks asked for, whole', async () => {
     const body = archiveBody({ real: '2030-01-01T00:00:00.000Z', whitespace: 400 });

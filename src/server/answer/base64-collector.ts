@@ -12,6 +12,15 @@
 const DECODE_CHARS = 64 * 1024;
 const PADDING = /^={1,2}$/;
 
+/**
+ * ASCII letters as they stand in the answer (a multiple of 4, no `=`) are the 64 of base64 when the
+ * decoder skipped none (it skips what is not base64, so fewer bytes came out) and read none as the URL
+ * alphabet (`-`, `_`). Characters beyond ASCII cannot be among them; elsewhere the bytes are re-encoded.
+ */
+function plainLetters(letters: string, bytes: Buffer): boolean {
+  return bytes.length === (letters.length / 4) * 3 && !letters.includes('-') && !letters.includes('_');
+}
+
 export type Collected = { kind: 'bytes'; chunks: Buffer[]; size: number } | { kind: 'text'; pieces: string[] };
 
 export class Base64Collector {
@@ -23,6 +32,13 @@ export class Base64Collector {
   private padding = '';
   /** Set once the value is seen not to be canonical base64: the text as received. */
   private text: string[] | undefined;
+  /**
+   * Every piece so far was the answer's bytes as they stand (ASCII, no escape: json-tokens.ts). Then the
+   * letters are checked by two native searches, and the decoded bytes need no search for the key: the
+   * answer's raw bytes were searched for the key's base64 forms at every alignment (key-watch.ts), which
+   * is the same search while the text is its bytes.
+   */
+  private plain = true;
 
   /** `take(bytes)`: the answer is to hold that many bytes more (parts-budget.ts); `decoded`: sees the bytes as they are decoded. */
   constructor(
@@ -30,7 +46,8 @@ export class Base64Collector {
     private readonly decoded: (bytes: Buffer) => void = () => {},
   ) {}
 
-  push(piece: string): void {
+  push(piece: string, verbatim = false): void {
+    if (this.plain && !verbatim) this.leavePlain();
     if (this.text) {
       this.text.push(piece);
       this.take(piece.length);
@@ -83,8 +100,15 @@ export class Base64Collector {
     if (chars === 0) return;
     const head = this.letters.slice(0, chars);
     const bytes = Buffer.from(head, 'base64');
-    if (bytes.toString('base64') === head) this.keep(bytes, chars);
+    if (this.plain ? plainLetters(head, bytes) : bytes.toString('base64') === head) this.keep(bytes, chars);
     else this.fallBack('');
+  }
+
+  /** From a piece that is not the answer's bytes as they stand: the decoded bytes are searched, from the last chunk on (a key may straddle). */
+  private leavePlain(): void {
+    this.plain = false;
+    const last = this.chunks.at(-1);
+    if (last) this.decoded(last);
   }
 
   /** The last letters and their padding: canonical when they re-encode to themselves (no stray bits). */
@@ -100,7 +124,7 @@ export class Base64Collector {
     }
     this.chunks.push(bytes);
     this.size += bytes.length;
-    this.decoded(bytes);
+    if (!this.plain) this.decoded(bytes);
     this.letters = this.padding = '';
   }
 
@@ -108,7 +132,7 @@ export class Base64Collector {
     this.chunks.push(bytes);
     this.size += bytes.length;
     this.take(bytes.length);
-    this.decoded(bytes);
+    if (!this.plain) this.decoded(bytes);
     this.letters = this.letters.slice(chars);
   }
 

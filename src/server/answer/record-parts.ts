@@ -143,7 +143,7 @@ export class RecordSplitter extends QuietReader {
   override text(piece: TextPiece, inKey: boolean): void {
     if (inKey || !this.inString) return;
     if (this.collector) {
-      this.collector.push(piece.text);
+      this.collector.push(piece.text, piece.verbatim);
       return;
     }
     if (this.typeText !== undefined) this.typeText = (this.typeText + piece.head(TYPE_CHARS)).slice(0, TYPE_CHARS);

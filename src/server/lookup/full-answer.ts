@@ -111,7 +111,8 @@ async function answerInParts(res: http.ServerResponse, answer: FullAnswer, optio
   const splitting = splitRecord(guard, boundary, options.holding, previews.add).finally(() => previews.close());
   const first = await Promise.race([splitting, status.early.then((body) => ({ early: body }))]);
   const writer = new PartsWriter({ req: options.req, res, stallMs: options.stallMs }, boundary);
-  if ('early' in first && !guard.keyWatch.found && !guard.scan.failure) {
+  // The raw bytes' search (the guard's) and the decoded text's (the scan's) have both seen what was read.
+  if ('early' in first && !guard.keyWatch.found && !guard.scan.failure && !guard.destroyed) {
     if (!(await audit(200, null, upstreamStatus, true))) {
       answer.upstreamRes.destroy();
       return void (await splitting);
