@@ -58,8 +58,43 @@ function zoneText(text: string): string {
   return text.replace(/^GMT(?=$|[+-])/, 'UTC');
 }
 
+/**
+ * Intl's formatters, made once per locale and options: making one costs far more than using it (a page's
+ * first render of a candidate made dozens, about 50 ms of a cold page's render), and a page formats the
+ * same few kinds of date again and again. The kinds are few (locale, zone, seconds), so the cache stays small.
+ */
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+const relativeFormats = new Map<string, Intl.RelativeTimeFormat>();
+
+/**
+ * The runtime's own zone, as a key: a formatter made without a zone keeps the one of its making, and the
+ * runtime's can change (the reader travels; a test sets TZ). Its offsets and names in January and July
+ * tell zones apart for this purpose, at a small fraction of a formatter's cost.
+ */
+const runtimeZone = () => `${new Date(0).toTimeString()}|${new Date(15_638_400_000).toTimeString()}`;
+
+function dateFormat(locale: string | undefined, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = JSON.stringify([locale ?? null, options, options.timeZone === undefined ? runtimeZone() : null]);
+  let format = dateFormats.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, options);
+    dateFormats.set(key, format);
+  }
+  return format;
+}
+
+function relativeFormat(locale: string | undefined, numeric: 'auto' | 'always'): Intl.RelativeTimeFormat {
+  const key = `${locale ?? ''}|${numeric}`;
+  let format = relativeFormats.get(key);
+  if (!format) {
+    format = new Intl.RelativeTimeFormat(locale, { numeric });
+    relativeFormats.set(key, format);
+  }
+  return format;
+}
+
 function dateTimeParts(date: Date, options: ZoneOptions, seconds: boolean): Intl.DateTimeFormatPart[] {
-  return new Intl.DateTimeFormat(options.locale, {
+  return dateFormat(options.locale, {
     year: 'numeric',
     month: 'short',
     day: 'numeric',
@@ -90,7 +125,7 @@ function zoneOf(options: ZoneOptions): string | undefined {
 
 /** The moment's calendar date in the zone, as a count of days since 1970-01-01. */
 function calendarDay(date: Date, timeZone: string | undefined): number {
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: 'numeric', day: 'numeric' }).formatToParts(date);
+  const parts = dateFormat('en-US', { timeZone, year: 'numeric', month: 'numeric', day: 'numeric' }).formatToParts(date);
   const part = (type: 'year' | 'month' | 'day') => Number(parts.find((p) => p.type === type)!.value);
   return Date.UTC(part('year'), part('month') - 1, part('day')) / DAY;
 }
@@ -114,11 +149,11 @@ export function calendarDaysBetween(date: Date, now: Date, options: ZoneOptions 
  */
 export function formatRelative(date: Date, now: Date, options: ZoneOptions = {}): string {
   const days = calendarDaysBetween(date, now, options);
-  if (days !== 0) return new Intl.RelativeTimeFormat(options.locale, { numeric: 'auto' }).format(-days, 'day');
+  if (days !== 0) return relativeFormat(options.locale, 'auto').format(-days, 'day');
   const diff = date.getTime() - now.getTime();
   const abs = Math.abs(diff);
-  if (abs < SECOND) return new Intl.RelativeTimeFormat(options.locale, { numeric: 'auto' }).format(0, 'second');
+  if (abs < SECOND) return relativeFormat(options.locale, 'auto').format(0, 'second');
   const [unit, size]: [Intl.RelativeTimeFormatUnit, number] =
     abs < MINUTE ? ['second', SECOND] : abs < HOUR ? ['minute', MINUTE] : ['hour', HOUR];
-  return new Intl.RelativeTimeFormat(options.locale, { numeric: 'always' }).format(Math.sign(diff) * Math.floor(abs / size), unit);
+  return relativeFormat(options.locale, 'always').format(Math.sign(diff) * Math.floor(abs / size), unit);
 }
