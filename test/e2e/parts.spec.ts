@@ -96,16 +96,21 @@ test('on a throttled link every preview shows, marked, before the first full pic
   // full picture (a picture whole before the last preview would have taken its own mark away first).
   await expect(notes).toHaveCount(4, { timeout: 30_000 });
   await expect(page.getByText('Preview', { exact: true })).toHaveCount(4);
-  // All four on the page at once, each the preview (640 px on its long side), each still marked.
+  // All four on the page at once, each the preview (640 px on its long side), each still marked. The
+  // window is one full picture's transfer (about a second): each card's picture is read once decoded
+  // (a loaded machine decodes slowly), and asked again at once, not after polling's growing pauses.
   const cards = () =>
     page.evaluate(() =>
-      [...document.querySelectorAll('figure[data-attribute]')].map((card) => {
-        const img = card.querySelector<HTMLImageElement>('button img');
-        const side = img?.complete ? Math.max(img.naturalWidth, img.naturalHeight) : 0;
-        return { marked: card.querySelector('[data-preview-note]') !== null, side };
-      }),
+      Promise.all(
+        [...document.querySelectorAll('figure[data-attribute]')].map(async (card) => {
+          const img = card.querySelector<HTMLImageElement>('button img');
+          await img?.decode().catch(() => {});
+          const side = img?.complete ? Math.max(img.naturalWidth, img.naturalHeight) : 0;
+          return { marked: card.querySelector('[data-preview-note]') !== null, side };
+        }),
+      ),
     );
-  await expect.poll(cards).toEqual(Array(4).fill({ marked: true, side: 640 }));
+  await expect.poll(cards, { intervals: [50] }).toEqual(Array(4).fill({ marked: true, side: 640 }));
   await expect(notes).toHaveCount(0, { timeout: 60_000 });
   await expectAllPicturesDecoded(page, 4);
 });
