@@ -12,15 +12,13 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
 import { chromium } from 'playwright-core';
 import sharp from 'sharp';
 import { LINK, measureSlowLink, slowLinkFigures } from './bench-slow-link.mjs';
 import { NOISE } from './bench-engine.mjs';
-import { timedGet } from './bench-server.mjs';
+import { lookupRate, timedGet } from './bench-server.mjs';
 import { chromiumLaunchOptions } from './chromium.mjs';
 import { PROXY_SIGN_IN, writeConfigFile } from './config-file.mjs';
-import { asManyUsers } from './load-users.mjs';
 import { spawnServer } from './spawn-server.mjs';
 
 const CLIENT_ID = 'bench-previews';
@@ -138,19 +136,15 @@ async function healthzDuringLookups(app) {
  * @param {{ url: string }} app @param {number} seconds
  */
 async function statusRateDuringPreviews(app, seconds) {
-  const rate = async () => {
-    const result = await autocannon({
+  const rate = () =>
+    lookupRate({
       url: app.url,
-      connections: 20,
-      duration: seconds,
       headers: { 'x-candidate-lookup': '1', 'x-forwarded-role': 'support' },
-      requests: asManyUsers([{ method: 'GET', path: `/api/candidates/refId/${REF_ID}` }], 'bench-support', 20),
+      requests: [{ method: 'GET', path: `/api/candidates/refId/${REF_ID}` }],
+      connections: 20,
+      seconds,
+      user: 'bench-support',
     });
-    if (result.non2xx + result.errors + result.timeouts > 0) {
-      throw new Error(`status lookups failed: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
-    }
-    return result.requests.average;
-  };
   const alone = await rate();
   let running = true;
   let inParts = 0;

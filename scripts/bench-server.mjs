@@ -4,6 +4,29 @@
 // against one straight from an upstream that builds each answer afresh (scripts/fresh-upstream.mjs).
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
+import autocannon from 'autocannon';
+import { asManyUsers } from './load-users.mjs';
+
+/**
+ * Lookups a second (autocannon's average) over `connections` for `seconds`; through the app (headers with a
+ * role), one user per connection, so that the per-user bound is not what is measured. Any failed request
+ * fails the measurement.
+ * @param {{ url: string; headers: Record<string, string>; requests: import('autocannon').Request[]; connections: number; seconds: number; user?: string }} options
+ */
+export async function lookupRate({ url, headers, requests, connections, seconds, user = 'bench' }) {
+  const throughApp = 'x-forwarded-user' in headers || 'x-forwarded-role' in headers;
+  const result = await autocannon({
+    url,
+    connections,
+    duration: seconds,
+    headers,
+    requests: throughApp ? asManyUsers(requests, user, connections) : requests,
+  });
+  if (result.non2xx + result.errors + result.timeouts > 0) {
+    throw new Error(`status lookups failed: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
+  }
+  return result.requests.average;
+}
 
 /**
  * A GET read to its end (and dropped); its time, bytes, and status.

@@ -12,14 +12,12 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import autocannon from 'autocannon';
 import { chromium } from 'playwright-core';
 import sandboxCredentials from '../src/server/sandbox/credentials.json' with { type: 'json' };
 import { BEFORE, compareLookups, engineRows, NOISE, tableLines } from './bench-engine.mjs';
 import { measureSlowLink, slowLinkFigures, slowLinkRows } from './bench-slow-link.mjs';
-import { partsMemory } from './bench-server.mjs';
+import { lookupRate, partsMemory } from './bench-server.mjs';
 import { chromiumLaunchOptions } from './chromium.mjs';
-import { asManyUsers } from './load-users.mjs';
 import { measurePartsMemory } from './loadtest-parts.mjs';
 import { PROXY_SIGN_IN, writeConfigFile } from './config-file.mjs';
 import { spawnServer } from './spawn-server.mjs';
@@ -211,18 +209,7 @@ const statusPaths = ['c0a8f3e2-6b1d-4f7e-9a52-3d1e8b7c4a10', 'cust_000482', 'crm
 async function rate(url, headers, pathOf) {
   /** @type {import('autocannon').Request[]} */
   const requests = statusPaths.map((id) => ({ method: 'GET', path: pathOf(id) }));
-  const result = await autocannon({
-    url,
-    connections: RATE_CONNECTIONS,
-    duration: RATE_SECONDS,
-    headers,
-    // Through the app: one user per connection, so that the per-user bound is not what is measured.
-    requests: 'x-forwarded-user' in headers ? asManyUsers(requests, 'bench', RATE_CONNECTIONS) : requests,
-  });
-  if (result.non2xx + result.errors + result.timeouts > 0) {
-    throw new Error(`status lookups failed: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
-  }
-  return result.requests.average;
+  return lookupRate({ url, headers, requests, connections: RATE_CONNECTIONS, seconds: RATE_SECONDS });
 }
 const directRate = await rate(sandbox.url, { authorization: SANDBOX.status }, upstreamPath);
 const proxiedRate = await rate(app.url, as('support'), lookupPath);

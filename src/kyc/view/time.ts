@@ -73,24 +73,23 @@ const relativeFormats = new Map<string, Intl.RelativeTimeFormat>();
  */
 const runtimeZone = () => `${new Date(0).toTimeString()}|${new Date(15_638_400_000).toTimeString()}`;
 
-function dateFormat(locale: string | undefined, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
-  const key = JSON.stringify([locale ?? null, options, options.timeZone === undefined ? runtimeZone() : null]);
-  let format = dateFormats.get(key);
-  if (!format) {
-    format = new Intl.DateTimeFormat(locale, options);
-    dateFormats.set(key, format);
+/** The formatter kept under `key`, made by `make` the first time. */
+function kept<T>(cache: Map<string, T>, key: string, make: () => T): T {
+  let format = cache.get(key);
+  if (format === undefined) {
+    format = make();
+    cache.set(key, format);
   }
   return format;
 }
 
+function dateFormat(locale: string | undefined, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = JSON.stringify([locale ?? null, options, options.timeZone === undefined ? runtimeZone() : null]);
+  return kept(dateFormats, key, () => new Intl.DateTimeFormat(locale, options));
+}
+
 function relativeFormat(locale: string | undefined, numeric: 'auto' | 'always'): Intl.RelativeTimeFormat {
-  const key = `${locale ?? ''}|${numeric}`;
-  let format = relativeFormats.get(key);
-  if (!format) {
-    format = new Intl.RelativeTimeFormat(locale, { numeric });
-    relativeFormats.set(key, format);
-  }
-  return format;
+  return kept(relativeFormats, `${locale ?? ''}|${numeric}`, () => new Intl.RelativeTimeFormat(locale, { numeric }));
 }
 
 function dateTimeParts(date: Date, options: ZoneOptions, seconds: boolean): Intl.DateTimeFormatPart[] {
