@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { type CandidateRecord, describeUnread, readCandidateRecord } from '../../kyc/contract/record-reading.ts';
+import { type CandidateRecord, readCandidateRecord } from '../../kyc/contract/record-reading.ts';
 import { statusInfo } from '../../kyc/contract/status.ts';
 import { ConfigError } from '../config/config.ts';
 import type { SandboxCandidate } from './candidates.ts';
@@ -21,7 +21,9 @@ const dataFileSchema = z
         ctx.addIssue({ code: 'custom', path: [index, ...reading.path], message: reading.message });
         return [];
       }
-      for (const unread of reading.unread) ctx.addIssue({ code: 'custom', path: [index], message: describeUnread(unread) });
+      for (const { field, expected, found } of reading.unread) {
+        ctx.addIssue({ code: 'custom', path: [index, ...field.split('.')], message: `${expected} expected, ${found} found` });
+      }
       if (!reading.record.recordId) ctx.addIssue({ code: 'custom', path: [index, 'recordId'], message: 'recordId is missing or empty' });
       return [reading.record];
     }),
