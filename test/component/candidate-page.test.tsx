@@ -23,7 +23,7 @@ describe('candidate header', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Amélie Dubois-Léger' })).toBeInTheDocument();
     expect(screen.getAllByText('Approved')[0]).toBeInTheDocument();
     expect(screen.queryByText('Archived')).not.toBeInTheDocument();
-    for (const value of [amelie.refId!, amelie.recordId!, amelie.blockPassID]) expect(screen.getByText(value)).toBeInTheDocument();
+    for (const value of [amelie.refId!, amelie.recordId!, amelie.blockPassID!]) expect(screen.getByText(value)).toBeInTheDocument();
     expect(screen.getByText('Submissions').nextElementSibling).toHaveTextContent('1');
   });
 

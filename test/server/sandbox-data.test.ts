@@ -42,7 +42,11 @@ describe('SANDBOX_DATA', () => {
     ['invalid JSON', () => write('bad.json', '[{'), /bad\.json is not valid JSON/],
     ['an empty list', () => write('empty.json', []), /holds no candidate/],
     ['a wrong-typed field', () => write('typed.json', [{ ...record, isArchived: 'no' }]), /→ at \[0\]\.isArchived/],
-    ['a bad date', () => write('date.json', [{ ...record, waitingDate: 'yesterday' }]), /waitingDate must be an ISO 8601 timestamp/],
+    [
+      'a bad date',
+      () => write('date.json', [{ ...record, waitingDate: 'yesterday' }]),
+      /an ISO 8601 timestamp expected, text found\n {2}→ at \[0\]\.waitingDate/,
+    ],
     ['no recordId', () => write('norecord.json', [{ ...record, recordId: undefined }]), /recordId/],
     ['a duplicate refId', () => write('dup.json', [record, { ...record, recordId: 'rec-2' }]), /duplicate refId "team-user-1"/],
   ])('refuses %s with a message naming the problem', (_name, file, message) => {

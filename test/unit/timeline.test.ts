@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { candidateEnvelopeSchema, type CandidateRecord } from '../../src/kyc/contract/schema.ts';
+import { describeUnread } from '../../src/kyc/contract/record-reading.ts';
+import { candidateEnvelopeSchema, type CandidateRecord, unreadFieldsOf } from '../../src/kyc/contract/schema.ts';
 import { statusInfo, statusOfDateField, KNOWN_STATUSES } from '../../src/kyc/contract/status.ts';
 import { formatDateTime, formatDuration, formatRelative, zoneLabel } from '../../src/kyc/view/time.ts';
 import { statusTone } from '../../src/kyc/view/status-tone.ts';
@@ -141,16 +142,33 @@ describe('candidate schema', () => {
     expect(candidateEnvelopeSchema.safeParse({ ...ok, data: { ...ok.data, somethingNew: [1] } }).success).toBe(true);
   });
 
+  // Issue 30: a field in another form costs that field, named; the record is still read.
   it.each([
-    ['isArchived', { isArchived: 'no' }, /data\.isArchived/],
-    ['a status date', { waitingDate: 'last Tuesday' }, /waitingDate must be an ISO 8601 timestamp/],
-    ['an unknown status date', { escalatedDate: 5 }, /escalatedDate must be an ISO 8601 timestamp/],
-    ['identities', { identities: { email: { type: 'string' } } }, /data\.identities\.email\.value/],
-    ['certs', { certs: { 'onfido-service-cert': { not: 'a string' } } }, /data\.certs\["onfido-service-cert"\]/],
-  ])('names the field when %s is wrong', async (_name, patch, message) => {
-    const { z } = await import('zod');
+    ['isArchived', { isArchived: 'no' }, 'isArchived: true or false expected, text found'],
+    ['a status date', { waitingDate: 'last Tuesday' }, 'waitingDate: an ISO 8601 timestamp expected, text found'],
+    ['an unknown status date', { escalatedDate: 5 }, 'escalatedDate: an ISO 8601 timestamp expected, a whole number found'],
+    [
+      'identities',
+      { identities: { email: { type: 'string' } } },
+      'identities.email: an attribute ({type, value}) expected, an object found',
+    ],
+    [
+      'certs',
+      { certs: { 'onfido-service-cert': { not: 'a string' } } },
+      'certs.onfido-service-cert: a certificate as text expected, an object found',
+    ],
+  ])('names the field when %s is wrong, and reads the rest', (_name, patch, said) => {
     const parsed = candidateEnvelopeSchema.safeParse({ ...ok, data: { ...ok.data, ...patch } });
+    expect(parsed.success).toBe(true);
+    expect(unreadFieldsOf(parsed.data!.data).map(describeUnread)).toEqual([said]);
+    expect(parsed.data!.data).toMatchObject({ status: 'inreview', refId: 'r', blockPassID: 'b' });
+  });
+
+  it('names the field when the status is missing: the one field no record is read without', async () => {
+    const { z } = await import('zod');
+    const { status: _, ...withoutStatus } = ok.data;
+    const parsed = candidateEnvelopeSchema.safeParse({ ...ok, data: withoutStatus });
     expect(parsed.success).toBe(false);
-    if (!parsed.success) expect(z.prettifyError(parsed.error)).toMatch(message);
+    if (!parsed.success) expect(z.prettifyError(parsed.error)).toMatch(/The record has no status\.\n.*data\.status/);
   });
 });

@@ -19,6 +19,11 @@ export interface ApiErrorDetails {
   retryAfterSeconds?: number;
   /** What exactly was wrong with an answer that could not be used (a schema's complaint, the start of a body). */
   detail?: string;
+  /**
+   * An answer that could not be used but did say when the service deletes the candidate's identity data
+   * (archive after extract): the lookup started the deletion all the same, and the page must say so.
+   */
+  willArchiveAtDate?: string;
 }
 
 /** Every failure of a call to this server's `/api`, whatever the call: the one error type of the app's API layer. */
@@ -29,6 +34,7 @@ export class ApiError extends Error {
   /** When the wait asked for ends, on this browser's clock. */
   readonly retryAt: Date | undefined;
   readonly detail: string | undefined;
+  readonly willArchiveAtDate: string | undefined;
 
   constructor(
     readonly code: ErrorCode,
@@ -40,6 +46,7 @@ export class ApiError extends Error {
     this.retryAfterSeconds = details.retryAfterSeconds;
     this.retryAt = details.retryAfterSeconds === undefined ? undefined : new Date(Date.now() + details.retryAfterSeconds * 1000);
     this.detail = details.detail;
+    this.willArchiveAtDate = details.willArchiveAtDate;
   }
 
   /** Worth trying again by itself: the network, not the request, failed. */
@@ -49,7 +56,8 @@ export class ApiError extends Error {
 
   /** The same failure, said in the words of what the caller was doing. */
   reworded(message: string): ApiError {
-    return new ApiError(this.code, message, { status: this.status, retryAfterSeconds: this.retryAfterSeconds, detail: this.detail });
+    const { status, retryAfterSeconds, detail, willArchiveAtDate } = this;
+    return new ApiError(this.code, message, { status, retryAfterSeconds, detail, willArchiveAtDate });
   }
 }
 

@@ -1,6 +1,7 @@
 import { z } from '../../kyc/contract/zod.ts';
 import { candidateApiPath } from '../../kyc/contract/api.ts';
 import { checkId, encodeIdSegment, type LookupKind } from '../../kyc/contract/lookup.ts';
+import { willArchiveAtDateOf } from '../../kyc/contract/archiving.ts';
 import { candidateEnvelopeSchema, type CandidateRecord } from '../../kyc/contract/schema.ts';
 import { PARTS_ACCEPT, PARTS_MEDIA_TYPE } from '../../kyc/contract/picture-parts.ts';
 import { ApiError } from './api-error.ts';
@@ -143,6 +144,7 @@ function parseCandidateValue(json: unknown): CandidateRecord {
   if (!parsed.success) {
     throw new ApiError('malformed', "The KYC service's response does not have the expected shape.", {
       detail: z.prettifyError(parsed.error),
+      willArchiveAtDate: willArchiveAtDateOf(json),
     });
   }
   return parsed.data.data;

@@ -1,10 +1,11 @@
 import { candidatePersonName } from '../../kyc/contract/candidate-name.ts';
-import type { CandidateRecord } from '../../kyc/contract/schema.ts';
+import { type CandidateRecord, unreadFieldsOf } from '../../kyc/contract/schema.ts';
 import { statusInfo } from '../../kyc/contract/status.ts';
 import { Card } from '../ui/card.tsx';
 import { CopyButton } from '../ui/copy-button.tsx';
 import { LongText } from '../ui/long-text.tsx';
 import { ArchivedBadge, StatusBadge } from '../ui/status-badge.tsx';
+import { absentText } from './unread-fields.tsx';
 
 const IDENTIFIERS = [
   ['refId', 'refId'],
@@ -15,7 +16,9 @@ const IDENTIFIERS = [
 /** Who this is and where they stand: name (or refId), status, archive flag, identifiers. */
 export function CandidateHeader({ record }: { record: CandidateRecord }) {
   const name = candidatePersonName(record);
-  const title = name?.full ?? record.refId ?? record.recordId ?? record.blockPassID;
+  const unread = unreadFieldsOf(record);
+  // A record is read only with a refId or a recordId (record-reading.ts).
+  const title = name?.full ?? record.refId ?? record.recordId ?? '';
   return (
     <Card as="header" className="min-w-0">
       <div className="flex flex-wrap items-center gap-3">
@@ -51,12 +54,21 @@ export function CandidateHeader({ record }: { record: CandidateRecord }) {
                     <CopyButton value={value} label={label} />
                   </>
                 ) : (
-                  <span className="text-slate-500 italic">{field === 'refId' ? 'none assigned' : 'not in this response'}</span>
+                  <span className="text-slate-500 italic">
+                    {absentText(field, unread, field === 'refId' ? 'none assigned' : undefined)}
+                  </span>
                 )}
               </dd>
             </div>
           );
         })}
+        {record.isArchived === undefined && (
+          // Archived or not is said by the badge; an answer without the flag leaves it open, and says so.
+          <div className="contents">
+            <dt className="font-medium text-slate-500">Archived</dt>
+            <dd className="text-slate-500 italic">{absentText('isArchived', unread)}</dd>
+          </div>
+        )}
         {record.submitCount !== undefined && (
           <div className="contents">
             <dt className="font-medium text-slate-500">Submissions</dt>

@@ -49,7 +49,12 @@ function useCandidateLookup(kind: LookupKind, id: string) {
   const accepted = meta?.archivingKey?.accepted;
   // Read against the server's clock (its Date header): a browser whose clock is wrong is warned all the same.
   const clock = query.data ? serverClockOf(query.data) : undefined;
-  const archivesAt = query.data ? archivesOnExtract(query.data.willArchiveAtDate, clock?.answeredAtMs ?? query.dataUpdatedAt) : undefined;
+  // Also from an answer that could not be shown: its lookup started the deletion all the same.
+  const archivesAt = query.data
+    ? archivesOnExtract(query.data.willArchiveAtDate, clock?.answeredAtMs ?? query.dataUpdatedAt)
+    : query.error instanceof ApiError
+      ? archivesOnExtract(query.error.willArchiveAtDate, query.errorUpdatedAt)
+      : undefined;
   const refused = query.error instanceof ApiError && query.error.code === 'archiving_key';
   const status = query.data?.status;
   const changedTo = useStatusChange(environment, kind, id, status ?? '');
@@ -91,6 +96,7 @@ function CandidateLookup({ kind, id }: { kind: LookupKind; id: string }) {
     return (
       <div className="space-y-4">
         {notes}
+        {archiveWarning && <ArchiveWarning {...archiveWarning} accepted={accepted} />}
         <CandidateError error={error} kind={kind} id={id} onRetry={() => void query.refetch()} retrying={query.isFetching} />
       </div>
     );

@@ -2,7 +2,7 @@ import { candidatePersonName } from '../../kyc/contract/candidate-name.ts';
 import { sortAttributes } from '../../kyc/view/attributes.ts';
 import { splitSummaryFields } from '../../kyc/view/summary-fields.ts';
 import { useQuery } from '@tanstack/react-query';
-import { isStatusLevel, type CandidateRecord } from '../../kyc/contract/schema.ts';
+import { isStatusLevel, isStatusLevelField, type CandidateRecord, unreadFieldsOf } from '../../kyc/contract/schema.ts';
 import { useEnvironment } from '../environment/use-environment.ts';
 import { RevealScope } from '../preferences/privacy-mask.tsx';
 import { sessionQueries } from '../session/session-query.ts';
@@ -22,6 +22,7 @@ import { picturePartsOf } from '../api/picture-parts.ts';
 import { RestOfRecord, usePendingRecord } from './rest-of-record.tsx';
 import { StatusTimeline } from './status-timeline.tsx';
 import { SupportFieldsCard } from './support-fields-card.tsx';
+import { UnreadFieldsNotice } from './unread-fields.tsx';
 
 /** The candidate page's sections, from the parsed record and nothing else. */
 export function CandidateView({ record }: { record: CandidateRecord }) {
@@ -30,7 +31,9 @@ export function CandidateView({ record }: { record: CandidateRecord }) {
   const pending = usePendingRecord(record);
   // A support user's answer is the status level, with the environment's support fields at most (never in parts).
   const support = role === 'support';
-  const statusOnly = support || (isStatusLevel(record) && !pending);
+  const unread = unreadFieldsOf(record);
+  // A record whose identity data or certificates could not be read is not a status-level one: the notice below names them.
+  const statusOnly = support || (isStatusLevel(record) && !pending && unread.every((entry) => isStatusLevelField(entry.field)));
   const identities = record.identities;
   const sorted = identities ? sortAttributes(identities) : undefined;
   const name = candidatePersonName(record);
@@ -45,6 +48,7 @@ export function CandidateView({ record }: { record: CandidateRecord }) {
     <RevealScope>
       <div className="space-y-5">
         <CandidateHeader record={record} />
+        <UnreadFieldsNotice unread={unread} />
         <DecisionSummary record={record} now={now} summaryFields={support ? [] : summaryFields} />
         {supportFields && supportFields.length > 0 && (
           <SupportFieldsCard record={record} fields={supportFields} archivingKey={meta?.archivingKey} />

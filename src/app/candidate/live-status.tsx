@@ -1,7 +1,8 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { LiveEvent } from '../../kyc/contract/live-events.ts';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
-import { type CandidateRecord, statusLevelOf } from '../../kyc/contract/schema.ts';
+import { attachUnreadFields } from '../../kyc/contract/record-reading.ts';
+import { type CandidateRecord, isStatusLevelField, statusLevelOf, unreadFieldsOf } from '../../kyc/contract/schema.ts';
 import { statusInfo } from '../../kyc/contract/status.ts';
 import { attachPictureParts, picturePartsOf } from '../api/picture-parts.ts';
 import { liveEventMatches, liveEventRemovesData } from '../live/live-event-text.ts';
@@ -59,6 +60,11 @@ export function useShownRecord(record: CandidateRecord | undefined, fetchedAt: n
     const merged = { ...record, ...statusLevelOf(checked) };
     const parts = picturePartsOf(record);
     if (parts) attachPictureParts(merged, parts);
+    // What could not be read: the re-check's of the status level, the record's of the rest.
+    attachUnreadFields(merged, [
+      ...unreadFieldsOf(record).filter((entry) => !isStatusLevelField(entry.field)),
+      ...unreadFieldsOf(checked).filter((entry) => isStatusLevelField(entry.field)),
+    ]);
     return merged;
   }, [record, checked]);
   return { shown, update: current };

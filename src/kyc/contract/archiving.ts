@@ -1,3 +1,5 @@
+import { isoTimestampSchema } from './record-fields.ts';
+
 /**
  * "Archive after extract": a key setting of the service that deletes a candidate's identity data a set
  * time after any full-level lookup (the docs recommend 10 s); the answer then carries `willArchiveAtDate`.
@@ -23,3 +25,15 @@ export function archivesOnExtract(willArchiveAtDate: unknown, lookupAtMs: number
   const after = at - lookupAtMs;
   return after > -CLOCK_SKEW_MS && after < ARCHIVES_ON_EXTRACT_WITHIN_MS ? new Date(at) : undefined;
 }
+
+/**
+ * `data.willArchiveAtDate` of an answer, when it holds a timestamp, whatever else the answer holds or
+ * lacks: an answer that cannot be shown still says that its lookup started a deletion.
+ */
+export function willArchiveAtDateOf(answer: unknown): string | undefined {
+  const data = isObject(answer) && Object.hasOwn(answer, 'data') ? answer.data : undefined;
+  const date = isObject(data) && Object.hasOwn(data, 'willArchiveAtDate') ? data.willArchiveAtDate : undefined;
+  return isoTimestampSchema.safeParse(date).success ? (date as string) : undefined;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -1,84 +1,62 @@
+import {
+  type CandidateRecord,
+  attachUnreadFields,
+  readCandidateRecord,
+  type UnreadField,
+  unreadFieldsOf,
+  unreadFieldsSchema,
+} from './record-reading.ts';
 import { KNOWN_STATUSES } from './status.ts';
 import { z } from './zod.ts';
 
 /**
  * The upstream contract (KYC Connect single-candidate lookups), shared by the viewer that parses
- * responses and the sandbox that produces them, so the two cannot drift apart.
+ * responses and the sandbox that produces them, so the two cannot drift apart. A record is read
+ * liberally (record-reading.ts): a status and an id are required, every other field is optional, and a
+ * field in another form than the contract's is named, not fatal.
  */
 
-/** The longest timestamp accepted: `2026-01-01T00:00:00.000+05:30`. */
-export const MAX_TIMESTAMP_LENGTH = 29;
+export {
+  type CustomFieldValue,
+  type IdentityAttribute,
+  identityAttributeSchema,
+  isoTimestampSchema,
+  isStatusDateField,
+  MAX_TIMESTAMP_LENGTH,
+} from './record-fields.ts';
+export type { CandidateRecord, UnreadField } from './record-reading.ts';
+export { unreadFieldsOf } from './record-reading.ts';
+
+/** The record of an answer, read liberally: fails only without a status or an id; what it could not read is `unreadFieldsOf(record)`. */
+export const candidateRecordSchema = z.pipe(
+  z.unknown(),
+  z.transform((input, ctx): CandidateRecord => {
+    const reading = readCandidateRecord(input);
+    if (!reading.ok) {
+      ctx.issues.push({ code: 'custom', message: reading.message, input, path: reading.path });
+      return z.NEVER;
+    }
+    attachUnreadFields(reading.record, reading.unread);
+    return reading.record;
+  }),
+);
 
 /**
- * A `...Date` field: ISO 8601 timestamp. The service sends UTC with milliseconds; offsets are tolerated,
- * and so is a coarser precision, but no finer one and nothing longer: a field of any length could
- * otherwise carry other data under a date's name.
+ * The answer's envelope. `unread` is this server's, beside a status-level record it reduced: the
+ * status-level fields the service's record held but that could not be read (the reduced record has
+ * only what could), so that a support user's page names them too.
  */
-export const isoTimestampSchema = z.iso
-  .datetime({ offset: true })
-  .check(
-    z.maxLength(MAX_TIMESTAMP_LENGTH, `at most ${MAX_TIMESTAMP_LENGTH} characters`),
-    z.regex(/^[^.]*(?:\.\d{1,3})?(?:Z|[+-][\d:]+)$/, 'at most millisecond precision'),
-  );
-
-export const identityAttributeSchema = z.object({
-  type: z.string(),
-  value: z.string(),
-});
-export type IdentityAttribute = z.infer<typeof identityAttributeSchema>;
-
-const customFieldValueSchema = z.union([z.string(), z.number(), z.boolean(), z.null()]);
-export type CustomFieldValue = z.infer<typeof customFieldValueSchema>;
-
-/** A `…Date` field: a timestamp, whatever its name (checked below). */
-export function isDateField(field: string): boolean {
-  return field.endsWith('Date');
-}
-
-/**
- * A field that dates a status: every `…Date` field but `willArchiveAtDate` (a date to come). Open, as
- * statuses are: one the service adds brings its `<status>Date`. A support user gets only the documented
- * ones (STATUS_DATE_FIELDS, below).
- */
-export function isStatusDateField(field: string): boolean {
-  return isDateField(field) && field !== 'willArchiveAtDate';
-}
-
-export const candidateRecordSchema = z
-  .looseObject({
-    status: z.string().check(z.minLength(1, 'the status is empty')),
-    refId: z.nullish(z.string()),
-    recordId: z.nullish(z.string()),
-    isArchived: z.boolean(),
-    blockPassID: z.string(),
-    submitCount: z.optional(z.int().check(z.nonnegative())),
-    willArchiveAtDate: z.optional(isoTimestampSchema),
-    customFields: z.optional(z.record(z.string(), customFieldValueSchema)),
-    identities: z.optional(z.record(z.string(), identityAttributeSchema)),
-    certs: z.optional(z.record(z.string(), z.string())),
-  })
-  .check(
-    z.superRefine((record, ctx) => {
-      // Status dates are open-ended (`waitingDate`, `rejectedDate`, ...): every one must be a timestamp.
-      for (const [key, value] of Object.entries(record)) {
-        if (!isDateField(key)) continue;
-        if (typeof value !== 'string' || !isoTimestampSchema.safeParse(value).success) {
-          ctx.addIssue({
-            code: 'custom',
-            path: [key],
-            message: `${key} must be an ISO 8601 timestamp, got ${describeValue(value)}`,
-            input: value,
-          });
-        }
-      }
-    }),
-  );
-export type CandidateRecord = z.infer<typeof candidateRecordSchema>;
-
-export const candidateEnvelopeSchema = z.object({
-  status: z.literal('success'),
-  data: candidateRecordSchema,
-});
+export const candidateEnvelopeSchema = z.pipe(
+  z.object({
+    status: z.literal('success'),
+    data: candidateRecordSchema,
+    unread: z.optional(unreadFieldsSchema),
+  }),
+  z.transform((envelope) => {
+    if (envelope.unread?.length) attachUnreadFields(envelope.data, [...unreadFieldsOf(envelope.data), ...envelope.unread]);
+    return envelope;
+  }),
+);
 
 /** The error body the real service is expected to send, and the sandbox sends. */
 export const upstreamErrorSchema = z.object({
@@ -121,13 +99,18 @@ export function statusLevelOf(record: CandidateRecord): CandidateRecord {
   return Object.fromEntries(Object.entries(record).filter(([field]) => isStatusLevelField(field))) as CandidateRecord;
 }
 
+/** The status-level fields of the record's answer that could not be read: what a status-level answer names in `unread`. */
+export function statusLevelUnread(record: CandidateRecord): UnreadField[] {
+  return unreadFieldsOf(record).filter((unread) => isStatusLevelField(unread.field));
+}
+
+/** The status-level answer this server sends: the reduced record, and what of its status level could not be read. */
+export function statusLevelEnvelope(record: CandidateRecord, reduced = statusLevelOf(record)): string {
+  const unread = statusLevelUnread(record);
+  return JSON.stringify({ status: 'success', data: reduced, ...(unread.length > 0 ? { unread } : {}) });
+}
+
 /** The record holds nothing beyond the status level (so identity data, custom fields and certificates are absent). */
 export function isStatusLevel(record: CandidateRecord): boolean {
   return Object.keys(record).every(isStatusLevelField);
-}
-
-function describeValue(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
-  if (value === null) return 'null';
-  return typeof value;
 }

@@ -35,12 +35,13 @@ export function candidateSummary(input: SummaryInput): string {
     `Candidate (${input.environment})`,
     `refId: ${record.refId ?? 'none assigned'}`,
     `recordId: ${record.recordId ?? 'not in this response'}`,
-    `blockPassID: ${record.blockPassID}`,
+    `blockPassID: ${record.blockPassID ?? 'not in this response'}`,
     `Status: ${info.label}${
       since && !Number.isNaN(since.getTime()) ? ` since ${zoned(since)} (${formatRelative(since, now, input)})` : ''
     }`,
   ];
   if (record.isArchived) lines.push('Archived: identity data was archived on the service');
+  else if (record.isArchived === undefined) lines.push('Archived: not in this response');
   if (record.submitCount !== undefined) lines.push(`Submissions: ${record.submitCount}`);
   if (input.role === 'compliance') {
     if (record.certs) {

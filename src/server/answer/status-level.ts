@@ -1,5 +1,11 @@
 import type { ScannedBody } from './answer-scan.ts';
-import { type CandidateRecord, type CustomFieldValue, candidateEnvelopeSchema, statusLevelOf } from '../../kyc/contract/schema.ts';
+import {
+  type CandidateRecord,
+  type CustomFieldValue,
+  candidateEnvelopeSchema,
+  statusLevelEnvelope,
+  statusLevelOf,
+} from '../../kyc/contract/schema.ts';
 import { ApiFailure } from '../http/api-failure.ts';
 import { readStatusLevelStreamed } from './status-level-stream.ts';
 import type { KeySearch } from './key-watch.ts';
@@ -42,5 +48,5 @@ function reduceValue(json: unknown, fields: readonly string[] | undefined): Redu
   const record = statusLevelOf(parsed.data.data);
   // Present (if empty) whenever they were fetched: the page tells "none recorded" from "not fetched".
   if (fields) record.customFields = supportFieldsOf(parsed.data.data, fields);
-  return { ok: true, record, body: JSON.stringify({ status: 'success', data: record }) };
+  return { ok: true, record, body: statusLevelEnvelope(parsed.data.data, record) };
 }

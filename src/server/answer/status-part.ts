@@ -1,4 +1,4 @@
-import { candidateEnvelopeSchema, statusLevelOf } from '../../kyc/contract/schema.ts';
+import { candidateEnvelopeSchema, statusLevelEnvelope } from '../../kyc/contract/schema.ts';
 import { type AnswerScan, QuietReader } from './answer-scan.ts';
 import { StatusLevelReader } from './status-level-stream.ts';
 
@@ -11,7 +11,7 @@ import { StatusLevelReader } from './status-level-stream.ts';
  * `early` resolves with the part's body the moment the scan reaches `data.identities` (the pictures, the
  * megabytes of the answer) or the end of `data`, when the fields read by then pass the contract. Where
  * the service puts a status field after the identities, the fields before them may not pass (the contract
- * needs the status, the ids, the archive flag): then the status part goes with the record, once it is
+ * needs the status and an id): then the status part goes with the record, once it is
  * whole.
  */
 export class StatusPart {
@@ -35,7 +35,7 @@ export class StatusPart {
     if (this.reader.tooLarge) return undefined;
     const parsed = candidateEnvelopeSchema.safeParse(this.reader.value());
     if (!parsed.success) return undefined;
-    return Buffer.from(JSON.stringify({ status: 'success', data: statusLevelOf(parsed.data.data) }));
+    return Buffer.from(statusLevelEnvelope(parsed.data.data));
   }
 
   private reach(): void {

@@ -22,7 +22,7 @@ export function listApplicants(records: CandidateRecord[], filter: string | unde
   const page = matching.slice(skip, skip + served).map(
     (record): UpstreamApplicant => ({
       status: record.status,
-      isArchived: record.isArchived,
+      isArchived: record.isArchived ?? false,
       ...(record.recordId ? { _id: record.recordId } : {}),
       blockPassID: record.blockPassID,
       ...(record.refId ? { refId: record.refId } : {}),

@@ -34,12 +34,13 @@ export function buildCandidates(people: Person[], options: SampleOptions): Sandb
   const nowMs = options.now.getTime();
   const at = (secondsBefore: number) => new Date(nowMs - secondsBefore * 1000).toISOString();
   return people.map((person) => {
+    const omitted = new Set(person.omit);
     const record: CandidateRecord = {
       status: person.status,
       ...(person.refId !== undefined ? { refId: person.refId } : {}),
       recordId: person.recordId,
-      isArchived: person.isArchived ?? false,
-      blockPassID: person.blockPassID,
+      ...(omitted.has('isArchived') ? {} : { isArchived: person.isArchived ?? false }),
+      ...(omitted.has('blockPassID') ? {} : { blockPassID: person.blockPassID }),
     };
     for (const [field, secondsBefore] of Object.entries(person.dates)) record[field] = at(secondsBefore);
     if (person.submitCount !== undefined) record.submitCount = person.submitCount;

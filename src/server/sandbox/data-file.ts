@@ -1,17 +1,33 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { candidateRecordSchema } from '../../kyc/contract/schema.ts';
+import { type CandidateRecord, readCandidateRecord } from '../../kyc/contract/record-reading.ts';
 import { statusInfo } from '../../kyc/contract/status.ts';
 import { ConfigError } from '../config/config.ts';
 import type { SandboxCandidate } from './candidates.ts';
 
 /**
  * `SANDBOX_DATA=<file.json>`: a team's own candidates instead of the built-in ones. The file is a JSON
- * array of full-level candidate records (the `data` of a lookup response), each with a recordId.
+ * array of full-level candidate records (the `data` of a lookup response), each with a recordId. The app
+ * reads the service's records liberally, but a data file is read strictly: a field it holds in another
+ * form than the contract's is a mistake in the file, said at start rather than served.
  */
 const dataFileSchema = z
-  .array(z.intersection(candidateRecordSchema, z.object({ recordId: z.string().min(1, 'recordId is empty') })))
+  .array(z.unknown())
   .min(1, 'the file holds no candidate')
+  .transform((items, ctx) =>
+    items.flatMap((item, index): CandidateRecord[] => {
+      const reading = readCandidateRecord(item);
+      if (!reading.ok) {
+        ctx.addIssue({ code: 'custom', path: [index, ...reading.path], message: reading.message });
+        return [];
+      }
+      for (const { field, expected, found } of reading.unread) {
+        ctx.addIssue({ code: 'custom', path: [index, ...field.split('.')], message: `${expected} expected, ${found} found` });
+      }
+      if (!reading.record.recordId) ctx.addIssue({ code: 'custom', path: [index, 'recordId'], message: 'recordId is missing or empty' });
+      return [reading.record];
+    }),
+  )
   .superRefine((records, ctx) => {
     for (const kind of ['refId', 'recordId'] as const) {
       const seen = new Set<string>();

@@ -1,11 +1,9 @@
 import { DAY, HOUR, MINUTE, type Person } from './person.ts';
+import { PUBLISHED_PEOPLE } from './published-people.ts';
 
-/**
- * The sandbox's made-up people: data only. `candidates.ts` builds the records from it (dates relative to
- * the start, pictures drawn, certificates signed), so this file reads like the list it is.
- */
+/** The sandbox's made-up people, data only: `candidates.ts` builds the records (dates, pictures, certificates). */
 
-/** The sample candidates: every status, an archived record, a candidate without refId, several scripts, certificates of three shapes. */
+/** The sample candidates: every status, an archived record, a candidate without refId, several scripts, certificates of three shapes, the published forms. */
 export const PEOPLE: Person[] = [
   {
     refId: 'c0a8f3e2-6b1d-4f7e-9a52-3d1e8b7c4a10',
@@ -296,4 +294,5 @@ export const PEOPLE: Person[] = [
       { provider: 'complyadvantage', result: 'potential_match', shape: 'custom-fields' },
     ],
   },
+  ...PUBLISHED_PEOPLE,
 ];

@@ -14,6 +14,8 @@ export interface Person {
   dates: Record<string, number>;
   submitCount?: number;
   isArchived?: boolean;
+  /** Fields the record leaves out, as some of the service's published answers do (published-people.ts). */
+  omit?: ReadonlyArray<'isArchived' | 'blockPassID'>;
   /** willArchiveAtDate as an offset after `now`, in seconds. */
   archivesIn?: number;
   givenName?: string;

@@ -1,0 +1,186 @@
+import {
+  type CustomFieldValue,
+  customFieldValueSchema,
+  type IdentityAttribute,
+  identityAttributeSchema,
+  isDateField,
+  isoTimestampSchema,
+} from './record-fields.ts';
+import { z } from './zod.ts';
+
+/**
+ * How a candidate record is read: liberally. The real service's answers are not uniform (its first
+ * published status answer has no `isArchived`, its archive examples no `blockPassID`,
+ * upstream-api-facts.md), so only what the page cannot do without is required: a status (any non-empty
+ * text: an unknown one is shown as such) and a refId or a recordId. Every other field is optional, and
+ * one that is there in another form than the contract's (a number where text was due, a list where an
+ * object was) costs that field alone: it is left out of the record and named in `unread`, and the rest of
+ * the record is read. Inside `customFields`, `identities` and `certs` the same holds per entry.
+ *
+ * What `unread` says of a field is its name and the kinds of value expected and found, never the value:
+ * a support user may be told of a status-level field that could not be read, and a value in the wrong
+ * place could be anything.
+ */
+
+/** A record as read: the contract's fields with their types, and whatever else the service sent, as sent. */
+export interface CandidateRecord {
+  status: string;
+  refId?: string;
+  recordId?: string;
+  isArchived?: boolean;
+  blockPassID?: string;
+  submitCount?: number;
+  willArchiveAtDate?: string;
+  customFields?: Record<string, CustomFieldValue>;
+  identities?: Record<string, IdentityAttribute>;
+  certs?: Record<string, string>;
+  [field: string]: unknown;
+}
+
+/** A field the answer holds but that could not be read: `identities.passport`, a whole number expected, text found. */
+export interface UnreadField {
+  field: string;
+  expected: string;
+  found: string;
+}
+
+export type RecordReading = { ok: true; record: CandidateRecord; unread: UnreadField[] } | { ok: false; path: string[]; message: string };
+
+interface FieldCheck {
+  expected: string;
+  schema: z.ZodMiniType;
+}
+
+const TEXT: FieldCheck = { expected: 'text', schema: z.string() };
+const DATE: FieldCheck = { expected: 'an ISO 8601 timestamp', schema: isoTimestampSchema };
+
+/** The single-valued fields of the contract. Every `…Date` field is a timestamp (DATE). */
+const FIELDS: ReadonlyMap<string, FieldCheck> = new Map([
+  ['refId', TEXT],
+  ['recordId', TEXT],
+  ['blockPassID', TEXT],
+  ['isArchived', { expected: 'true or false', schema: z.boolean() }],
+  ['submitCount', { expected: 'a whole number', schema: z.int().check(z.nonnegative()) }],
+]);
+
+/** The map-valued fields: an object whose every entry is checked on its own. Maps, not objects: a field named `__proto__` is no field of theirs. */
+const MAPS: ReadonlyMap<string, FieldCheck> = new Map([
+  ['customFields', { expected: 'text, a number, true or false, or empty', schema: customFieldValueSchema }],
+  ['identities', { expected: 'an attribute ({type, value})', schema: identityAttributeSchema }],
+  ['certs', { expected: 'a certificate as text', schema: z.string() }],
+]);
+
+/** At most this many fields are named as unread: a hostile record cannot make the list the page's size. */
+export const MAX_UNREAD_FIELDS = 64;
+
+/** How an entry's name is quoted in `unread`: an attribute's name, cut to a length a reader can take in. */
+const MAX_ENTRY_NAME = 64;
+
+export function readCandidateRecord(input: unknown): RecordReading {
+  if (!isPlainObject(input)) return { ok: false, path: [], message: `The record must be an object, not ${kindOf(input)}.` };
+  const status = Object.hasOwn(input, 'status') ? input.status : undefined;
+  if (typeof status !== 'string' || status === '') {
+    const message =
+      status === undefined || status === null
+        ? 'The record has no status.'
+        : status === ''
+          ? 'The record’s status is empty.'
+          : `The record’s status must be text, not ${kindOf(status)}.`;
+    return { ok: false, path: ['status'], message };
+  }
+  const record: Record<string, unknown> = {};
+  const unread: UnreadField[] = [];
+  const note = (field: string, expected: string, value: unknown) => {
+    if (unread.length < MAX_UNREAD_FIELDS) unread.push({ field, expected, found: kindOf(value) });
+  };
+  for (const [field, value] of Object.entries(input)) {
+    const check = FIELDS.get(field) ?? (isDateField(field) ? DATE : undefined);
+    const map = MAPS.get(field);
+    if ((check || map) && value === null) continue; // null: not given, as absent.
+    if (check) {
+      if (check.schema.safeParse(value).success) define(record, field, value);
+      else note(field, check.expected, value);
+    } else if (map) {
+      if (isPlainObject(value)) define(record, field, readEntries(field, value, map, note));
+      else note(field, 'an object', value);
+    } else {
+      define(record, field, value);
+    }
+  }
+  if (!isId(record.refId) && !isId(record.recordId)) {
+    return { ok: false, path: ['refId'], message: 'The record has neither a refId nor a recordId that can be read.' };
+  }
+  return { ok: true, record: record as CandidateRecord, unread };
+}
+
+function readEntries(
+  field: string,
+  entries: Record<string, unknown>,
+  check: FieldCheck,
+  note: (field: string, expected: string, value: unknown) => void,
+): Record<string, unknown> {
+  const read: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(entries)) {
+    if (check.schema.safeParse(value).success) define(read, name, value);
+    else note(`${field}.${name.length > MAX_ENTRY_NAME ? `${name.slice(0, MAX_ENTRY_NAME)}…` : name}`, check.expected, value);
+  }
+  return read;
+}
+
+const isId = (value: unknown): boolean => typeof value === 'string' && value !== '';
+
+/** An own property, whatever its name (`__proto__` included): never the object's prototype. */
+function define(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The kind of a value, in words; never the value. */
+export function kindOf(value: unknown): string {
+  if (value === null) return 'empty (null)';
+  if (Array.isArray(value)) return 'a list';
+  switch (typeof value) {
+    case 'string':
+      return 'text';
+    case 'number':
+      return Number.isInteger(value) ? 'a whole number' : 'a number';
+    case 'boolean':
+      return 'true or false';
+    case 'object':
+      return 'an object';
+    default:
+      return typeof value;
+  }
+}
+
+const unreadByRecord = new WeakMap<object, readonly UnreadField[]>();
+
+/** The fields the record's answer held but that could not be read (none for a record read whole). */
+export function unreadFieldsOf(record: CandidateRecord): readonly UnreadField[] {
+  return unreadByRecord.get(record) ?? [];
+}
+
+/** Keeps `unread` beside the record (not in it: it is not the service's data), as picture parts are kept. */
+export function attachUnreadFields(record: CandidateRecord, unread: readonly UnreadField[]): void {
+  if (unread.length > 0) unreadByRecord.set(record, unread);
+  else unreadByRecord.delete(record);
+}
+
+/** What the page says of one: "isArchived: true or false expected, text found". */
+export function describeUnread(field: UnreadField): string {
+  return `${field.field}: ${field.expected} expected, ${field.found} found`;
+}
+
+/** The unread list as the server passes it on with a status-level record (bounded, as read). */
+export const unreadFieldsSchema = z
+  .array(
+    z.object({
+      field: z.string().check(z.maxLength(MAX_ENTRY_NAME + 40)),
+      expected: z.string().check(z.maxLength(80)),
+      found: z.string().check(z.maxLength(40)),
+    }),
+  )
+  .check(z.maxLength(MAX_UNREAD_FIELDS));

@@ -1,0 +1,36 @@
+import { DAY, HOUR, MINUTE, type Person } from './person.ts';
+
+/**
+ * Candidates in the forms the real service has published beside its contract (upstream-api-facts.md):
+ * its first status answer carries no `isArchived`, its archive examples no `blockPassID`. The app reads
+ * them as it reads any record (record-reading.ts): what is there is shown, what is not is named.
+ */
+export const PUBLISHED_PEOPLE: Person[] = [
+  {
+    refId: 'published-status-answer',
+    recordId: '5b2a7c0e9d8f6a4b3c2d1e01',
+    blockPassID: '5b2a7c0e9d8f6a4b3c2d1e90',
+    summary: 'The first published status answer: no isArchived',
+    status: 'inreview',
+    dates: { waitingDate: 3 * HOUR, inreviewDate: 2 * HOUR + 10 * MINUTE },
+    omit: ['isArchived'],
+    givenName: 'Tomás',
+    familyName: 'Herrera',
+    latinName: 'Tomas Herrera',
+    email: 'tomas.herrera@example.es',
+    dob: '03/02/1991',
+    pictures: { selfie: 'jpeg' },
+  },
+  {
+    refId: 'published-archive-example',
+    recordId: '5b2a7c0e9d8f6a4b3c2d1e02',
+    blockPassID: '5b2a7c0e9d8f6a4b3c2d1e91',
+    summary: 'Archived, as the published archive examples show it: no blockPassID',
+    status: 'approved',
+    dates: { waitingDate: 40 * DAY, inreviewDate: 40 * DAY - HOUR, approvedDate: 39 * DAY },
+    isArchived: true,
+    omit: ['blockPassID'],
+    latinName: 'Archived candidate',
+    pictures: {},
+  },
+];

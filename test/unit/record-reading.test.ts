@@ -1,0 +1,155 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { readCandidateRecord, unreadFieldsOf } from '../../src/kyc/contract/record-reading.ts';
+import { candidateEnvelopeSchema, type CandidateRecord, statusLevelEnvelope } from '../../src/kyc/contract/schema.ts';
+
+/**
+ * Issue 30: the service's answers are not uniform, so a record is refused only where reading it would
+ * mislead (no status, no id); every other field is optional, and one in another form costs that field.
+ */
+
+const timestamp = fc
+  .integer({ min: Date.parse('2015-01-01T00:00:00.000Z'), max: Date.parse('2030-01-01T00:00:00.000Z') })
+  .map((ms) => new Date(ms).toISOString());
+const text = fc.string({ minLength: 1, maxLength: 24 });
+const attribute = fc.record({ type: fc.constantFrom('string', 'base64'), value: fc.string({ maxLength: 20 }) });
+
+/** The optional fields of a full record, each with a value of its contract type. */
+const OPTIONAL = {
+  refId: text,
+  recordId: text,
+  isArchived: fc.boolean(),
+  blockPassID: text,
+  submitCount: fc.nat({ max: 20 }),
+  willArchiveAtDate: timestamp,
+  waitingDate: timestamp,
+  inreviewDate: timestamp,
+  approvedDate: timestamp,
+  rejectedDate: timestamp,
+  customFields: fc.dictionary(text, fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null)), { maxKeys: 3 }),
+  identities: fc.dictionary(text, attribute, { maxKeys: 3 }),
+  certs: fc.dictionary(text, fc.string(), { maxKeys: 2 }),
+};
+type Optional = keyof typeof OPTIONAL;
+const OPTIONAL_FIELDS = Object.keys(OPTIONAL) as Optional[];
+
+const validRecord = fc.record(
+  { status: fc.constantFrom('waiting', 'inreview', 'approved', 'rejected', 'blocked', 'review_requested', 'some_new_status'), ...OPTIONAL },
+  { requiredKeys: ['status', ...OPTIONAL_FIELDS] },
+);
+
+/** A value of another kind than the field's: what a wrong type in that field could be. */
+function wrongValueFor(field: Optional): fc.Arbitrary<unknown> {
+  const any = fc.oneof(
+    fc.string(),
+    fc.integer(),
+    fc.double({ noNaN: true }),
+    fc.boolean(),
+    fc.array(fc.integer(), { maxLength: 2 }),
+    fc.object({ maxDepth: 1 }),
+  );
+  return any.filter((value) => {
+    if (value === null) return false;
+    return (
+      !readCandidateRecord({ status: 'waiting', refId: 'r', recordId: 'x', [field]: value }).ok ||
+      unreadFieldsOf(parseData({ status: 'waiting', refId: 'r', recordId: 'x', [field]: value })).length > 0
+    );
+  });
+}
+
+function parseData(data: Record<string, unknown>): CandidateRecord {
+  return candidateEnvelopeSchema.parse({ status: 'success', data }).data;
+}
+
+/** The record's `refId` or `recordId` stays, whatever else is removed: one of them is what the page cannot do without. */
+const idKept = (fields: Optional[], record: Record<string, unknown>) =>
+  fields.some((field) => (field === 'refId' || field === 'recordId') && record[field] !== '');
+
+describe('a record read liberally (issue 30)', () => {
+  it('property: removing any subset of the optional fields never fails the record, and every field left is read as sent', () => {
+    fc.assert(
+      fc.property(validRecord, fc.subarray(OPTIONAL_FIELDS), (full, removed) => {
+        const kept = OPTIONAL_FIELDS.filter((field) => !removed.includes(field));
+        fc.pre(idKept(kept, full));
+        const data: Record<string, unknown> = { status: full.status };
+        for (const field of kept) data[field] = full[field];
+        const parsed = candidateEnvelopeSchema.safeParse({ status: 'success', data });
+        expect(parsed.success).toBe(true);
+        const record = parsed.data!.data;
+        expect(record).toEqual(data);
+        expect(unreadFieldsOf(record)).toEqual([]);
+      }),
+    );
+  });
+
+  it('property: a wrong type in any one optional field costs that field alone, named, and the rest is read', () => {
+    const field = fc.constantFrom(...OPTIONAL_FIELDS);
+    fc.assert(
+      fc.property(
+        validRecord,
+        field.chain((name) => fc.tuple(fc.constant(name), wrongValueFor(name))),
+        (full, [name, wrong]) => {
+          // The other id stays readable: a record with no readable id at all is refused (below).
+          const data: Record<string, unknown> = { ...full, refId: full.refId || 'r', recordId: full.recordId || 'x', [name]: wrong };
+          const parsed = candidateEnvelopeSchema.safeParse({ status: 'success', data });
+          expect(parsed.success).toBe(true);
+          const record = parsed.data!.data;
+          for (const other of OPTIONAL_FIELDS.filter((f) => f !== name)) expect(record[other]).toEqual(data[other]);
+          const unread = unreadFieldsOf(record);
+          expect(unread.length).toBeGreaterThan(0);
+          expect(unread.every((entry) => entry.field === name || entry.field.startsWith(`${name}.`))).toBe(true);
+          // A map read entry by entry keeps the entries that were right; any other field is left out whole.
+          if (!['customFields', 'identities', 'certs'].includes(name)) expect(Object.hasOwn(record, name)).toBe(false);
+        },
+      ),
+    );
+  });
+
+  it('property: what is said of a field that could not be read never holds its value', () => {
+    fc.assert(
+      fc.property(
+        fc.string({ minLength: 6, maxLength: 40 }).filter((s) => !/^[\w ]+$/.test(s) || s.length > 12),
+        (secret) => {
+          const record = parseData({ status: 'waiting', refId: 'r', isArchived: secret, submitCount: secret, blockPassID: [secret] });
+          expect(JSON.stringify(unreadFieldsOf(record))).not.toContain(secret);
+        },
+      ),
+    );
+  });
+
+  it('refuses a record without a status, or with neither a refId nor a recordId it can read, saying which', () => {
+    const fails = (data: unknown) => {
+      const parsed = candidateEnvelopeSchema.safeParse({ status: 'success', data });
+      expect(parsed.success).toBe(false);
+      return parsed.error!.issues[0]!;
+    };
+    expect(fails({ refId: 'r' })).toMatchObject({ path: ['data', 'status'], message: 'The record has no status.' });
+    expect(fails({ status: '', refId: 'r' }).message).toBe('The record’s status is empty.');
+    expect(fails({ status: 7, refId: 'r' }).message).toBe('The record’s status must be text, not a whole number.');
+    expect(fails({ status: 'waiting', refId: 12, recordId: null }).message).toBe(
+      'The record has neither a refId nor a recordId that can be read.',
+    );
+    expect(fails([1, 2]).message).toBe('The record must be an object, not a list.');
+  });
+
+  it('reads an unknown status as sent, and keeps fields it does not know', () => {
+    const record = parseData({ status: 'on_hold', recordId: 'x', futureField: { a: 1 } });
+    expect(record).toEqual({ status: 'on_hold', recordId: 'x', futureField: { a: 1 } });
+  });
+
+  it('keeps a field named __proto__ as a field, never as the record’s prototype', () => {
+    const data = JSON.parse('{"status":"waiting","refId":"r","__proto__":{"isArchived":true}}');
+    const record = parseData(data);
+    expect(record.isArchived).toBeUndefined();
+    expect(Object.getPrototypeOf(record)).toBe(Object.prototype);
+  });
+
+  it('a status-level answer names the status-level fields that could not be read, and the page reads them back', () => {
+    const record = parseData({ status: 'waiting', refId: 'r', isArchived: 'no', identities: 5, waitingDate: 'yesterday' });
+    const body = JSON.parse(statusLevelEnvelope(record));
+    expect(body.data).toEqual({ status: 'waiting', refId: 'r' });
+    expect(body.unread.map((entry: { field: string }) => entry.field).sort()).toEqual(['isArchived', 'waitingDate']);
+    const again = candidateEnvelopeSchema.parse(body).data;
+    expect(unreadFieldsOf(again)).toEqual(body.unread);
+  });
+});
