@@ -4,11 +4,13 @@ import axe from 'axe-core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ApiMeta, SessionInfo } from '../../src/kyc/contract/api.ts';
 import type { Applicant } from '../../src/kyc/contract/applicants.ts';
-import type { LiveEvent } from '../../src/kyc/contract/live-events.ts';
+import { type LiveEvent, webhookDeliverySchema } from '../../src/kyc/contract/live-events.ts';
 import { MAX_NOTIFICATIONS } from '../../src/app/live/live-stream.ts';
+import { formatDateTime } from '../../src/kyc/view/time.ts';
 import { LIVE_REFETCH_MS } from '../../src/app/applicants/live-queue.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { recordForScope } from '../../src/server/sandbox/sandbox.ts';
+import { liveEventOf } from '../../src/server/live/webhook-delivery.ts';
 import { inTimeZone } from './in-time-zone.ts';
 import { envelope, renderWithProviders, stubApi, testMeta } from './render.tsx';
 
@@ -135,6 +137,46 @@ describe('live updates on the candidate page', { timeout: 20_000 }, () => {
     expect(within(header).queryByText('Waiting')).not.toBeInTheDocument();
     // The timeline now has the approval.
     expect(screen.getByRole('heading', { name: /timeline|history/i }).closest('section')).toHaveTextContent('Approved');
+  });
+
+  it("the banner's date: a delivery carrying approvedDate shows that date, and when it was received", async () => {
+    const page = showCandidate();
+    await screen.findByRole('heading', { level: 1 });
+    const source = await stream();
+    page.current.status = 'approved';
+    // The delivery as the service sends it, turned into the page's event by the server's own code, received now.
+    const delivery = webhookDeliverySchema.parse({
+      guid: 'g-banner',
+      event: 'review.approved',
+      status: 'approved',
+      clientId: 'acme',
+      refId: waiting.refId,
+      recordId: waiting.recordId,
+      approvedDate: '2021-01-14T11:00:00.000Z',
+      env: 'prod',
+      webhookId: null,
+    });
+    source.send(liveEventOf('default', delivery, new Date().toISOString()));
+    const line = await screen.findByTestId('live-status');
+    expect(line).toHaveTextContent(/^Approved at .* — from the KYC service, received just now$/);
+    // The approval's own date, in the test's zone and the runtime's locale ("14 Jan 2021, 11:00 UTC" in en-GB).
+    const approvedAt = line.querySelector('time')!;
+    expect(approvedAt).toHaveAttribute('datetime', '2021-01-14T11:00:00.000Z');
+    expect(approvedAt.textContent).toBe(formatDateTime(new Date('2021-01-14T11:00:00.000Z')));
+    expect(approvedAt.textContent).toMatch(/14.*2021.*11:00.*UTC/);
+    expect(line).not.toHaveTextContent(/10:42/);
+  });
+
+  it("keeps today's banner when the delivery gives no date, or a date of another status than the page found", async () => {
+    const page = showCandidate();
+    await screen.findByRole('heading', { level: 1 });
+    const source = await stream();
+    page.current.status = 'approved';
+    // The service said "in review" on 14 Jan; by the re-check the candidate was approved: that date is not the approval's.
+    source.send(event({ event: 'user.inReview', status: 'inreview', statusDate: '2021-01-14T11:00:00.000Z' }));
+    const line = await screen.findByTestId('live-status');
+    expect(line).toHaveTextContent(/^Approved at .*10:42.* — from the KYC service$/);
+    expect(line).not.toHaveTextContent('2021');
   });
 
   it('changes nothing for an event about another candidate, or of another environment', async () => {

@@ -43,8 +43,8 @@ test('a decision simulated in the sandbox updates the open candidate page and th
   await simulate.getByRole('button', { name: 'Approve' }).click();
   await expect(simulate.getByRole('status')).toHaveText('The sandbox approved this candidate and sent its webhook.');
 
-  // The page that asked: the chip and the line saying where the news came from.
-  await expect(candidate.getByText(/^Approved at .* — from the KYC service$/)).toBeVisible();
+  // The page that asked: the chip and the line saying where the news came from (the sandbox's delivery carries approvedDate).
+  await expect(candidate.getByText(/^Approved at .* — from the KYC service, received just now$/)).toBeVisible();
   await expect(chipOf(candidate)).toHaveAttribute('data-status', 'approved');
   await expect(candidate.getByRole('list', { name: 'Status changes, oldest first' })).toContainText('Approved');
   // A status-level re-check, never the pictures again.

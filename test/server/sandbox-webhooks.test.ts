@@ -21,6 +21,9 @@ const SECRET = 'sandbox-webhook-secret';
 interface Delivery {
   body: string;
   signature: string | undefined;
+  /** X-Blockpass-Event and X-Blockpass-Delivery, as the service sends them. */
+  event: string | undefined;
+  deliveryId: string | undefined;
 }
 
 /** A stand-in for the app's receiver: a real HTTP server that keeps each delivery and answers 200. */
@@ -31,7 +34,13 @@ async function receiver() {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      deliveries.push({ body: Buffer.concat(chunks).toString('utf8'), signature: req.headers['x-hub-signature'] as string | undefined });
+      const header = (name: string) => req.headers[name] as string | undefined;
+      deliveries.push({
+        body: Buffer.concat(chunks).toString('utf8'),
+        signature: header('x-hub-signature'),
+        event: header('x-blockpass-event'),
+        deliveryId: header('x-blockpass-delivery'),
+      });
       res.end('ok');
       for (const wake of waiting.splice(0)) wake();
     });
@@ -95,6 +104,16 @@ describe("the sandbox's webhooks", () => {
     expect(bodies.map((b) => b.event)).toEqual(['user.readyToReview', 'user.inReview', 'review.rejected']);
     expect(new Set(bodies.map((b) => b.guid)).size).toBe(3);
     expect(deliveries.every(signedRight)).toBe(true);
+  });
+
+  it("sends the service's X-Blockpass-Event and X-Blockpass-Delivery headers: the body's event, and its guid as the delivery id", async () => {
+    const { sandbox, hook } = await sandboxWithReceiver();
+    sandbox.setStatus('refId', 'crm-55102', 'waiting');
+    sandbox.setStatus('refId', 'crm-55102', 'approved');
+    const deliveries = await hook.next(2);
+    const bodies = deliveries.map((d) => JSON.parse(d.body) as { event: string; guid: string });
+    expect(deliveries.map((d) => [d.event, d.deliveryId])).toEqual(bodies.map((b) => [b.event, b.guid]));
+    expect(deliveries.map((d) => d.event)).toEqual(['user.readyToReview', 'review.approved']);
   });
 
   it('sends nothing for a candidate it does not have, and nothing without a receiver', async () => {

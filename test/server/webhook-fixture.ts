@@ -44,12 +44,13 @@ export function deliveryBody(fields: Record<string, unknown> = {}): string {
 
 /**
  * A POST as the service sends it: no app header, no cookie. `signature` is the header's value (default:
- * the body's bare hex digest with WEBHOOK_SECRET); null sends none.
+ * the body's bare hex digest with WEBHOOK_SECRET); null sends none. `headers` adds others (the service's
+ * `X-Blockpass-Event` and `X-Blockpass-Delivery`).
  */
 export function deliver(
   port: number,
   body: string,
-  options: { signature?: string | null; path?: string; method?: string } = {},
+  options: { signature?: string | null; path?: string; method?: string; headers?: Record<string, string> } = {},
 ): Promise<RawResponse> {
   const signature = options.signature === undefined ? signatureOf(body, WEBHOOK_SECRET) : options.signature;
   return rawRequest(port, options.path ?? '/webhooks/kyc', {
@@ -58,6 +59,7 @@ export function deliver(
       [APP_REQUEST_HEADER.name]: undefined,
       'content-type': 'application/json',
       ...(signature === null ? {} : { 'x-hub-signature': signature }),
+      ...options.headers,
     },
     body,
   });

@@ -4,15 +4,22 @@ import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import { attachUnreadFields } from '../../kyc/contract/record-reading.ts';
 import { type CandidateRecord, isStatusLevelField, statusLevelOf, unreadFieldsOf } from '../../kyc/contract/schema.ts';
 import { statusInfo } from '../../kyc/contract/status.ts';
+import { formatDateTime, formatRelative } from '../../kyc/view/time.ts';
 import { attachPictureParts, picturePartsOf } from '../api/picture-parts.ts';
 import { liveEventMatches, liveEventRemovesData } from '../live/live-event-text.ts';
 import { useLiveEvents } from '../live/live-stream.ts';
 import { TimeStamp } from '../ui/time-stamp.tsx';
+import { useNow } from '../ui/use-now.ts';
+import { useZoneMode } from '../ui/zone-mode.ts';
 import { checkStatus } from './freshness.tsx';
 
-/** What a live event told this page: a new status (from a status-level re-check), or that the data is gone. */
+/**
+ * What a live event told this page: a new status (from a status-level re-check), or that the data is
+ * gone. `at` is when the server received the delivery; `statusDate` when the service says the status
+ * was reached, if the delivery said so and the re-check found that same status.
+ */
 export type LiveUpdate =
-  | { kind: 'status'; checked: CandidateRecord; at: string; receivedAt: number }
+  | { kind: 'status'; checked: CandidateRecord; at: string; statusDate?: string; receivedAt: number }
   | { kind: 'gone'; event: LiveEvent; receivedAt: number };
 
 /**
@@ -40,7 +47,11 @@ export function useLiveStatus(
     const controller = new AbortController();
     pending.current = controller;
     checkStatus(urlEnvironment, kind, id, controller.signal).then(
-      (checked) => setUpdate({ kind: 'status', checked, at: event.at, receivedAt: Date.now() }),
+      (checked) => {
+        // The event's date is of the event's status: shown only beside that status, not a later one the re-check found.
+        const statusDate = event.statusDate && event.status === checked.status ? { statusDate: event.statusDate } : {};
+        setUpdate({ kind: 'status', checked, at: event.at, ...statusDate, receivedAt: Date.now() });
+      },
       // A failed re-check leaves the page as it was: Refresh, or the next event, tries again.
       () => {},
     );
@@ -70,7 +81,11 @@ export function useShownRecord(record: CandidateRecord | undefined, fetchedAt: n
   return { shown, update: current };
 }
 
-/** "Approved at 10:42 — from the KYC service", or that the service deleted or archived the data. */
+/**
+ * "Approved at 14 Jan 2021, 11:00 UTC — from the KYC service, received just now" when the delivery gave
+ * the status's date, else "Approved at <when it was received> — from the KYC service"; or that the
+ * service deleted or archived the data.
+ */
 export function LiveStatusLine({ update }: { update: LiveUpdate }) {
   if (update.kind === 'gone') {
     const deleted = update.event.event === 'user.deleted';
@@ -88,7 +103,30 @@ export function LiveStatusLine({ update }: { update: LiveUpdate }) {
       className="rounded-xl border border-blue-200 bg-blue-50 px-4 py-2 text-blue-950 print:hidden"
       data-testid="live-status"
     >
-      {statusInfo(update.checked.status).label} at <TimeStamp date={new Date(update.at)} /> — from the KYC service
+      {statusInfo(update.checked.status).label} at <TimeStamp date={new Date(update.statusDate ?? update.at)} /> — from the KYC service
+      {update.statusDate && (
+        <>
+          , received <Received at={new Date(update.at)} />
+        </>
+      )}
     </p>
+  );
+}
+
+const MINUTE = 60_000;
+
+/**
+ * When the server received the delivery, relative to now: "just now" for the first minute (and for a
+ * time ahead of this browser's clock, which is not the server's), then as every relative time of the
+ * page; the moment itself on hover.
+ */
+function Received({ at }: { at: Date }) {
+  const now = useNow();
+  const zone = useZoneMode();
+  const text = now.getTime() - at.getTime() < MINUTE ? 'just now' : formatRelative(at, now, { zone });
+  return (
+    <time dateTime={at.toISOString()} title={formatDateTime(at, { zone, seconds: true })}>
+      {text}
+    </time>
   );
 }

@@ -2,7 +2,8 @@ import { z } from './zod.ts';
 
 /**
  * Live updates (issue 22): what the KYC service's webhooks say, and what the server passes on to the
- * browser's event stream. The service signs each delivery with HMAC-SHA256 of the raw body; only `guid`,
+ * browser's event stream. The service signs each delivery with HMAC-SHA256 of the raw body when a secret
+ * is set in its console (it is optional there; this server takes only signed ones); only `guid`,
  * `event`, `clientId` and one of `recordId`/`refId` can be relied on, so every other field is optional and
  * unknown fields and events are kept out of what is passed on, never refused.
  */
@@ -19,8 +20,12 @@ export const WEBHOOK_EVENTS = [
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
-/** The header holding the signature: the bare hex digest, or `sha256=<hex>`. */
+/** The header holding the signature: the bare hex digest, or `sha256=<hex>`; sent only when a secret is set in the service's console. */
 export const WEBHOOK_SIGNATURE_HEADER = 'x-hub-signature';
+/** The service's id of a delivery, the same on each of its retries (the body's `guid` is documented as a copy, but its samples reuse one guid for two events). */
+export const WEBHOOK_DELIVERY_HEADER = 'x-blockpass-delivery';
+/** The delivery's event, as the body's `event` says it. */
+export const WEBHOOK_EVENT_HEADER = 'x-blockpass-event';
 /** The largest delivery body accepted (413 beyond it). */
 export const WEBHOOK_MAX_BODY_BYTES = 64 * 1024;
 /** The receiver's path: `/webhooks/kyc` for the quick start's `default`, `/webhooks/kyc/<name>` for each environment. */
@@ -66,6 +71,8 @@ export const liveEventSchema = z.object({
   isArchived: z.boolean(),
   /** When the server accepted the delivery (ISO 8601). */
   at: z.string(),
+  /** When the service says the status was reached: the delivery's own date of it (`approvedDate` for `approved`, ISO 8601), when it carries one. */
+  statusDate: z.optional(z.string()),
 });
 export type LiveEvent = z.infer<typeof liveEventSchema>;
 

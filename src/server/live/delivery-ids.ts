@@ -1,33 +1,52 @@
+import { createHash } from 'node:crypto';
+import type { WebhookDelivery } from '../../kyc/contract/live-events.ts';
 import type { SharedStore } from '../state/store.ts';
 
 /**
- * The guids of accepted webhook deliveries, kept 24 hours: the service delivers again when it is not
- * sure a delivery arrived, and a delivery seen twice must change nothing the second time. In Redis with
- * REDIS_URL (one SET NX for every instance), in a bounded map otherwise.
+ * The accepted webhook deliveries, by key (`deliveryKeyOf`), kept 24 hours: the service delivers again
+ * when it is not sure a delivery arrived, and a delivery seen twice must change nothing the second time.
+ * In Redis with REDIS_URL (one SET NX for every instance), in a bounded map otherwise.
  */
 export interface DeliveryIds {
-  /** True when this guid of `environment` is new: it is remembered from now on. */
-  claim(environment: string, guid: string): Promise<boolean>;
+  /** True when this key of `environment` is new: it is remembered from now on. */
+  claim(environment: string, key: string): Promise<boolean>;
   /** Forgets a claim whose delivery was refused after all (its audit line could not be written), so that a retry is taken. */
-  release(environment: string, guid: string): Promise<void>;
+  release(environment: string, key: string): Promise<void>;
 }
 
 export const DELIVERY_ID_TTL_MS = 24 * 60 * 60 * 1000;
-/** At most this many guids in memory (a day of 1 a second, with room): past it, the oldest go first. */
+/** At most this many keys in memory (a day of 1 a second, with room): past it, the oldest go first. */
 export const MAX_DELIVERY_IDS = 100_000;
 
-const keyOf = (environment: string, guid: string) => `webhook-guid:${environment}:${guid}`;
+/**
+ * What makes a delivery the same one again, as 64 hex digits whatever the ids' lengths: the service's
+ * `X-Blockpass-Delivery` when it sends one (the same on every retry), else the body's guid, event,
+ * status and ids together. The guid alone is not enough: the service's own documented samples reuse one
+ * guid for `user.created` and then `user.readyToReview`, and the second would be taken for a retry of the
+ * first. The guid is documented as a copy of the delivery id, so the event goes with the delivery id too:
+ * a retry always repeats its event, and a delivery id reused as the guid was is not a reason to drop an
+ * event. The parts are hashed as a JSON array, so no two different lists of parts give the same text.
+ */
+export function deliveryKeyOf(delivery: WebhookDelivery, deliveryHeader: string | string[] | undefined): string {
+  const id = typeof deliveryHeader === 'string' ? deliveryHeader.trim() : '';
+  const parts = id
+    ? ['delivery', id, delivery.event]
+    : ['body', delivery.guid, delivery.event, delivery.status ?? null, delivery.recordId || null, delivery.refId || null];
+  return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
+}
+
+const keyOf = (environment: string, key: string) => `webhook-delivery:${environment}:${key}`;
 
 /** In the shared store: with Redis, one delivery is accepted once across every instance. */
 export function deliveryIdsIn(store: SharedStore): DeliveryIds {
   return {
-    claim: (environment, guid) => store.claim(keyOf(environment, guid), '1', DELIVERY_ID_TTL_MS),
-    release: (environment, guid) => store.delete(keyOf(environment, guid)),
+    claim: (environment, key) => store.claim(keyOf(environment, key), '1', DELIVERY_ID_TTL_MS),
+    release: (environment, key) => store.delete(keyOf(environment, key)),
   };
 }
 
 /**
- * In this process, at most `max` guids: every guid lives as long, so the map's insertion order is the
+ * In this process, at most `max` keys: every key lives as long, so the map's insertion order is the
  * order they expire in, and the oldest is the first to go.
  */
 export function deliveryIdsInMemory(options: { now?: () => number; max?: number } = {}): DeliveryIds {
@@ -41,16 +60,16 @@ export function deliveryIdsInMemory(options: { now?: () => number; max?: number 
     }
   };
   return {
-    async claim(environment, guid) {
-      const key = keyOf(environment, guid);
+    async claim(environment, key) {
+      const stored = keyOf(environment, key);
       forgetExpired();
-      if (expiries.has(key)) return false;
-      expiries.set(key, now() + DELIVERY_ID_TTL_MS);
+      if (expiries.has(stored)) return false;
+      expiries.set(stored, now() + DELIVERY_ID_TTL_MS);
       if (expiries.size > max) forgetExpired();
       return true;
     },
-    async release(environment, guid) {
-      expiries.delete(keyOf(environment, guid));
+    async release(environment, key) {
+      expiries.delete(keyOf(environment, key));
     },
   };
 }

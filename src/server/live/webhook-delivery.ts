@@ -1,3 +1,4 @@
+import { statusDateField } from '../../kyc/contract/applicants.ts';
 import { type LiveEvent, WEBHOOK_EVENTS, type WebhookDelivery, webhookDeliverySchema } from '../../kyc/contract/live-events.ts';
 import type { WebhookAuditEntry } from '../audit/webhook-lines.ts';
 import type { QueueFacts } from '../state/queue-index-store.ts';
@@ -26,22 +27,36 @@ const STATUS_OF_EVENT: Readonly<Record<string, string>> = {
   'user.readyToReview': 'waiting',
 };
 
-/** What the browser's stream carries of an accepted delivery: ids, status and whether the data is gone. */
+/**
+ * What the browser's stream carries of an accepted delivery: ids, status, whether the data is gone, when
+ * it arrived (`at`) and, when the delivery carries it, the status's own date (`approvedDate` for
+ * `approved`): the page says when the candidate was approved, not when this server heard of it.
+ */
 export function liveEventOf(environment: string, delivery: WebhookDelivery, at: string): LiveEvent {
+  const status = delivery.status || (Object.hasOwn(STATUS_OF_EVENT, delivery.event) ? STATUS_OF_EVENT[delivery.event]! : null);
+  const statusDate = status ? dateOf(delivery[statusDateField(status)]) : undefined;
   return {
     environment,
     event: delivery.event,
     refId: delivery.refId || null,
     recordId: delivery.recordId || null,
-    status: delivery.status || (Object.hasOwn(STATUS_OF_EVENT, delivery.event) ? STATUS_OF_EVENT[delivery.event]! : null),
+    status,
     isArchived: delivery.event === 'user.deleted' || delivery.isArchived === true,
     at,
+    ...(statusDate ? { statusDate } : {}),
   };
 }
 
-/** The audit line of an accepted delivery: the event's fields, nothing else of the body. */
+/** A delivery's date field as ISO 8601, or undefined when it is missing or not a date (never refused for it). */
+function dateOf(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const time = Date.parse(value);
+  return Number.isFinite(time) ? new Date(time).toISOString() : undefined;
+}
+
+/** The audit line of an accepted delivery: the event's fields, nothing else of the body (the status's date is not a change of state). */
 export function webhookLine(event: LiveEvent, requestId: string): WebhookAuditEntry {
-  const { environment, at, ...said } = event;
+  const { environment, at, statusDate: _statusDate, ...said } = event;
   return { time: at, requestId, kind: 'webhook', env: environment, ...said };
 }
 
@@ -60,8 +75,8 @@ export function queueFactsOf(delivery: WebhookDelivery, status: string | null): 
   if (!delivery.recordId || !status || delivery.event === 'user.deleted') return undefined;
   const dates: Record<string, string> = {};
   for (const field of DELIVERY_DATES) {
-    const value = delivery[field];
-    if (typeof value === 'string' && Number.isFinite(Date.parse(value))) dates[field] = new Date(value).toISOString();
+    const value = dateOf(delivery[field]);
+    if (value) dates[field] = value;
   }
   return new Map([[delivery.recordId, { status, dates }]]);
 }

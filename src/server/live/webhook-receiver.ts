@@ -1,5 +1,5 @@
 import type http from 'node:http';
-import { WEBHOOK_MAX_BODY_BYTES, WEBHOOK_PATH, WEBHOOK_SIGNATURE_HEADER } from '../../kyc/contract/live-events.ts';
+import { WEBHOOK_DELIVERY_HEADER, WEBHOOK_MAX_BODY_BYTES, WEBHOOK_PATH, WEBHOOK_SIGNATURE_HEADER } from '../../kyc/contract/live-events.ts';
 import type { ApiEnvironment } from '../api-environments.ts';
 import type { AuditLog } from '../audit/audit.ts';
 import { type RefusedWebhookAuditEntry, WEBHOOK_SENDER } from '../audit/webhook-lines.ts';
@@ -9,10 +9,10 @@ import { ApiFailure } from '../http/api-failure.ts';
 import { clientOf } from '../http/client.ts';
 import { bytesSent, methodNotAllowed, readBodyBytes, sendFailure, sendJson, sendThrown } from '../http/http-reply.ts';
 import { setSecurityHeaders } from '../http/security-headers.ts';
-import { type Logger, logUnexpected, requestIdOf, setRoute, startRequestLog } from '../log/log.ts';
+import { type Logger, logUnexpected, requestIdOf, requestLog, setRoute, startRequestLog } from '../log/log.ts';
 import type { Metrics } from '../ops/metrics.ts';
 import type { RateLimiter } from '../ops/rate-limit.ts';
-import type { DeliveryIds } from './delivery-ids.ts';
+import { type DeliveryIds, deliveryKeyOf } from './delivery-ids.ts';
 import type { LiveHub } from './live-hub.ts';
 import { eventLabel, liveEventOf, queueFactsOf, readDelivery, webhookLine } from './webhook-delivery.ts';
 import type { QueueIndex } from '../state/queue-index.ts';
@@ -45,13 +45,52 @@ export function isWebhookPath(path: string): boolean {
 }
 
 export function createWebhookReceiver(deps: WebhookDeps): (req: http.IncomingMessage, res: http.ServerResponse, path: string) => void {
+  const hinted = new Set<string>();
   return (req, res, path) => {
     setSecurityHeaders(req, res);
     requestIdOf(res);
     setRoute(res, path === WEBHOOK_PATH ? WEBHOOK_PATH : `${WEBHOOK_PATH}/:env`);
     if (deps.logger) startRequestLog(req, res, deps.logger, () => bytesSent(res));
-    receive(deps, req, res, path).catch((error: unknown) => sendThrown(res, error));
+    receive(deps, hinted, req, res, path).catch((error: unknown) => sendThrown(res, error));
   };
+}
+
+type SignatureCause = 'unsigned' | 'mismatch';
+
+/**
+ * Why a signature was refused, in the answer and in the server's log. The secret is optional in the
+ * service's console, and without one it sends no `X-Hub-Signature` at all: an operator who left it empty
+ * would otherwise see nothing but 401s. Neither says anything of the secret or the body.
+ */
+const SIGNATURE_CAUSES: Record<SignatureCause, { answer: string; hint: string }> = {
+  unsigned: {
+    answer:
+      "The delivery has no X-Hub-Signature header: set the same secret in the KYC service's console as this environment's webhook secret.",
+    hint: "deliveries arrive unsigned: set the same secret in the service's console",
+  },
+  mismatch: {
+    answer:
+      'The X-Hub-Signature header does not match: it is not the HMAC-SHA256 of this body with the secret configured here (the secrets differ, or the body was changed on the way).',
+    hint: "signature does not match: the secret in the service's console differs from this environment's webhook secret",
+  },
+};
+
+/** The cause of a refused signature; an empty header is taken for none (a proxy or the console may send it so). */
+function signatureCauseOf(header: string | string[] | undefined): SignatureCause {
+  return header === undefined || (typeof header === 'string' && header.trim() === '') ? 'unsigned' : 'mismatch';
+}
+
+/**
+ * Says the likely cause in the server's log, once per environment and cause while this process runs: a
+ * misconfigured console sends every delivery so, and one line says it as well as thousands. The line
+ * names the environment and the cause, never the secret, the header or the body.
+ */
+function hintSignature(hinted: Set<string>, res: http.ServerResponse, env: string, cause: SignatureCause): void {
+  const key = JSON.stringify([env, cause]);
+  if (hinted.has(key)) return;
+  hinted.add(key);
+  const message = `Webhook deliveries for environment "${env}" are refused (401): ${SIGNATURE_CAUSES[cause].hint}. Said once per environment and cause until the server restarts.`;
+  requestLog(res).warn({ env, cause }, message);
 }
 
 /** The environment a path names: the default one for `/webhooks/kyc`, else by its name; only one with a secret has a receiver. */
@@ -61,7 +100,13 @@ function receiverOf(environments: readonly ApiEnvironment[], path: string): (Api
   return environment?.webhookSecret ? (environment as ApiEnvironment & { webhookSecret: string }) : undefined;
 }
 
-async function receive(deps: WebhookDeps, req: http.IncomingMessage, res: http.ServerResponse, path: string): Promise<void> {
+async function receive(
+  deps: WebhookDeps,
+  hinted: Set<string>,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  path: string,
+): Promise<void> {
   const environment = receiverOf(deps.environments, path);
   if (!environment) {
     throw new ApiFailure('no_such_route', 'No webhook receiver here: this environment has no webhook secret configured.');
@@ -80,9 +125,11 @@ async function receive(deps: WebhookDeps, req: http.IncomingMessage, res: http.S
   } catch {
     return refused(new ApiFailure('body_too_large', `A webhook delivery is at most ${WEBHOOK_MAX_BODY_BYTES} bytes.`));
   }
-  if (!signatureMatches(body, req.headers[WEBHOOK_SIGNATURE_HEADER], environment.webhookSecret)) {
-    const message = 'The X-Hub-Signature header is missing, or is not the HMAC-SHA256 of this body with the secret configured.';
-    return refused(new ApiFailure('webhook_signature_invalid', message));
+  const signature = req.headers[WEBHOOK_SIGNATURE_HEADER];
+  if (!signatureMatches(body, signature, environment.webhookSecret)) {
+    const cause = signatureCauseOf(signature);
+    hintSignature(hinted, res, env, cause);
+    return refused(new ApiFailure('webhook_signature_invalid', SIGNATURE_CAUSES[cause].answer));
   }
   const delivery = readDelivery(body);
   if (!delivery) return refused(new ApiFailure('webhook_delivery_invalid', 'The body is not a webhook delivery this server reads.'));
@@ -96,10 +143,11 @@ async function receive(deps: WebhookDeps, req: http.IncomingMessage, res: http.S
     return refused(new ApiFailure('webhook_wrong_client', 'This delivery is for another client id than this environment’s.'), event);
   }
   if (delivery.isPing) return taken('ping');
-  if (!(await deps.deliveryIds.claim(env, delivery.guid))) return taken('duplicate');
+  const key = deliveryKeyOf(delivery, req.headers[WEBHOOK_DELIVERY_HEADER]);
+  if (!(await deps.deliveryIds.claim(env, key))) return taken('duplicate');
   const live = liveEventOf(env, delivery, new Date().toISOString());
   if (!(await writeLine(deps, res, 'webhook delivery', webhookLine(live, requestIdOf(res))))) {
-    await deps.deliveryIds.release(env, delivery.guid);
+    await deps.deliveryIds.release(env, key);
     return;
   }
   taken('accepted');

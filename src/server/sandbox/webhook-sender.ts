@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { WEBHOOK_SIGNATURE_HEADER } from '../../kyc/contract/live-events.ts';
+import { WEBHOOK_DELIVERY_HEADER, WEBHOOK_EVENT_HEADER, WEBHOOK_SIGNATURE_HEADER } from '../../kyc/contract/live-events.ts';
 import { type CandidateRecord, statusLevelOf } from '../../kyc/contract/schema.ts';
 import { signatureOf } from '../http/webhook-signature.ts';
 
@@ -36,26 +36,46 @@ export function signWebhookBody(body: string, secret: string): string {
   return `sha256=${signatureOf(body, secret)}`;
 }
 
-/** A delivery's body for a record as it now is: its status level (ids, status, dates), never identity data. */
-export function webhookBodyOf(record: CandidateRecord, clientId: string, event = webhookEventOf(record.status)): string {
-  return JSON.stringify({ ...statusLevelOf(record), guid: randomUUID(), event, clientId, isPing: false, env: 'sandbox' });
+/** A delivery as the service sends it: its body, and the delivery id and event that its headers repeat. */
+export interface SandboxDelivery {
+  body: string;
+  /** `X-Blockpass-Delivery`, and the body's `guid` (documented as its copy). */
+  id: string;
+  /** `X-Blockpass-Event`, and the body's `event`. */
+  event: string;
+}
+
+/** A delivery for a record as it now is: its status level (ids, status, dates), never identity data. */
+export function webhookDeliveryOf(record: CandidateRecord, clientId: string, event = webhookEventOf(record.status)): SandboxDelivery {
+  const id = randomUUID();
+  return { body: JSON.stringify({ ...statusLevelOf(record), guid: id, event, clientId, isPing: false, env: 'sandbox' }), id, event };
+}
+
+/** The headers the service sends with a delivery: its event, its id, and the signature of the body. */
+export function webhookHeadersOf(delivery: SandboxDelivery, secret: string): Record<string, string> {
+  return {
+    'content-type': 'application/json',
+    [WEBHOOK_EVENT_HEADER]: delivery.event,
+    [WEBHOOK_DELIVERY_HEADER]: delivery.id,
+    [WEBHOOK_SIGNATURE_HEADER]: signWebhookBody(delivery.body, secret),
+  };
 }
 
 /**
  * Sends each change to the target, one at a time and in order (as the service's deliveries of one
- * candidate come), each signed. A delivery that fails is not retried: the sandbox is a demonstration, and
+ * candidate come), each signed and with the service's `X-Blockpass-Event` and `X-Blockpass-Delivery`. A delivery that fails is not retried: the sandbox is a demonstration, and
  * the page's Refresh still tells the truth. `onProblem` hears of it without any of the body.
  */
 export function createWebhookSender(target: WebhookTarget, clientId: string, onProblem: (problem: string) => void = () => {}) {
   let queue = Promise.resolve();
-  const deliver = async (body: string) => {
+  const deliver = async (delivery: SandboxDelivery) => {
     const url = typeof target.url === 'function' ? target.url() : target.url;
     if (url === undefined) return;
     try {
       const response = await fetch(url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', [WEBHOOK_SIGNATURE_HEADER]: signWebhookBody(body, target.secret) },
-        body,
+        headers: webhookHeadersOf(delivery, target.secret),
+        body: delivery.body,
         signal: AbortSignal.timeout(5000),
       });
       await response.body?.cancel();
@@ -67,8 +87,8 @@ export function createWebhookSender(target: WebhookTarget, clientId: string, onP
   return {
     /** Queues a delivery for the record as it now is; resolves once it was sent (or failed). */
     send(record: CandidateRecord, event?: string): Promise<void> {
-      const body = webhookBodyOf(record, clientId, event);
-      queue = queue.then(() => deliver(body));
+      const delivery = webhookDeliveryOf(record, clientId, event);
+      queue = queue.then(() => deliver(delivery));
       return queue;
     },
   };
