@@ -64,8 +64,11 @@ export interface ApiHandlerOptions {
   batchBudget?: RateLimiter;
   /** Lookups of one batch under way at once (default 8). */
   batchConcurrency?: number;
-  /** The clock of a batch's pauses on the service's 429 (default: real time; tests give one that does not wait). */
-  batchClock?: BatchClock;
+  /**
+   * The clock of the waits the service asks for (its 429): each environment's upstream client keeps the
+   * wait on it, and batches and the queue's filler wait by it (default: real time; tests give one that does not wait).
+   */
+  pauseClock?: BatchClock;
   /** Once an environment's key is seen to archive after extract: refuse its full lookups (default), or accept. */
   keyArchivesOnExtract?: 'refuse' | 'accept';
   /** Where that finding is kept, for every instance and the next start (default: in this handler only). */
@@ -125,6 +128,7 @@ function wiringOf(
     archivingFindings: options.archivingFindings,
     rateLimiter: options.rateLimiter ?? NO_RATE_LIMIT,
     audit: options.audit,
+    ...(options.pauseClock ? { now: options.pauseClock.now } : {}),
     queue: {
       index: createQueueIndex(options.queueIndex ?? createMemoryQueueIndexStore()),
       counter: options.queueLookups === undefined ? defaultQueueLookups() : (options.queueLookups ?? undefined),
@@ -142,7 +146,7 @@ function tableOptions(options: ApiHandlerOptions, access: AccessControl): Parame
       budget: options.batchBudget ?? NO_RATE_LIMIT,
       access,
       concurrency: options.batchConcurrency ?? BATCH_CONCURRENCY,
-      ...(options.batchClock ? { clock: options.batchClock } : {}),
+      ...(options.pauseClock ? { clock: options.pauseClock } : {}),
     },
     replyTemplates: options.replyTemplates ?? DEFAULT_REPLIES,
     display: options.display,

@@ -43,6 +43,8 @@ export interface EnvironmentWiring {
   metrics: Metrics;
   /** The queue index every environment shares, and the bound on its lookups (none: the service's order, no dates). */
   queue?: QueueWiring;
+  /** The clock of the service's waits, kept by each upstream client (default Date.now; tests give a virtual one). */
+  now?: () => number;
 }
 
 export interface QueueWiring {
@@ -81,6 +83,8 @@ function queueOf(environment: ApiEnvironment, deps: LookupDeps, wiring: QueueWir
     lookup: queueLookup(deps, wiring.logger),
     counter: wiring.counter,
     maxPending: Math.max(indexMax, 1),
+    // The service's wait (its 429) holds the filler too: no round asks it before the wait ends.
+    servicePaused: () => deps.upstream.waiting() !== undefined,
     ...(wiring.intervalMs === undefined ? {} : { intervalMs: wiring.intervalMs }),
     onError: (error) => wiring.logger.warn(`The queue index could not be filled: ${(error as Error).message}`),
   });
@@ -96,7 +100,7 @@ function environmentDeps(
   const { timeoutMs, maxResponseBytes } = wiring;
   return {
     environment: environment.info.name,
-    upstream: createUpstreamClient(environment.target, { timeoutMs, maxResponseBytes }),
+    upstream: createUpstreamClient(environment.target, { timeoutMs, maxResponseBytes }, wiring.now),
     hasStatusKey: Boolean(environment.target.statusApiKey),
     ...(environment.supportFields ? { supportFields: environment.supportFields } : {}),
     access: wiring.access,

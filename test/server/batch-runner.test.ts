@@ -122,6 +122,63 @@ describe('runBatch', () => {
     expect([...rec.results.keys()]).toEqual([...Array(9).keys()]);
   });
 
+  it("waits for the environment's wait before any row, says it once, and keeps the answer alive every 15 s of it", async () => {
+    let clock = 0;
+    const servicePausedUntil = 40_000;
+    const asked: Array<[number, number]> = [];
+    let alive = 0;
+    const rec = recorder();
+    await runBatch({
+      count: 6,
+      concurrency: 3,
+      signal: new AbortController().signal,
+      ...rec,
+      servicePausedUntil: () => servicePausedUntil,
+      onStillWaiting: () => alive++,
+      now: () => clock,
+      sleep: async (ms) => {
+        clock += ms;
+      },
+      lookup: async (index) => {
+        asked.push([index, clock]);
+        return { ok: true, row: `row ${index}` };
+      },
+    });
+    expect(rec.waits).toEqual([40]);
+    expect(asked.every(([, at]) => at >= 40_000)).toBe(true);
+    expect(asked).toHaveLength(6);
+    // At 15 s and 30 s of the 40 s, once each, however many workers sleep through it.
+    expect(alive).toBe(2);
+  });
+
+  it("a 429 that says how long is waited for through the environment's wait, not a second pause of the batch's own", async () => {
+    let clock = 0;
+    let servicePausedUntil = 0;
+    const tries = new Map<number, number>();
+    const rec = recorder();
+    await runBatch({
+      count: 3,
+      concurrency: 1,
+      signal: new AbortController().signal,
+      ...rec,
+      servicePausedUntil: () => servicePausedUntil,
+      now: () => clock,
+      sleep: async (ms) => {
+        clock += ms;
+      },
+      lookup: async (index) => {
+        tries.set(index, (tries.get(index) ?? 0) + 1);
+        if (index !== 1 || tries.get(1) !== 1) return { ok: true, row: `row ${index}` };
+        // As the upstream client does: it remembers the wait before the row's result comes back.
+        servicePausedUntil = clock + 30_000;
+        return { ok: false, code: 'upstream_rate_limited', message: 'wait', retryAfterSeconds: 30 };
+      },
+    });
+    expect(rec.waits).toEqual([30]);
+    expect(clock).toBe(30_000);
+    expect([...rec.results.values()].every((r) => r.ok)).toBe(true);
+  });
+
   it('starts nothing new once aborted, and wakes from a pause', async () => {
     const controller = new AbortController();
     const started: number[] = [];

@@ -179,7 +179,7 @@ describe('batch status lookup', () => {
       upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' },
       audit: createAuditLog(file),
       batchConcurrency: 2,
-      batchClock: clock,
+      pauseClock: clock,
     });
     cleanups.push(app.close);
     const ids = Array.from({ length: 8 }, (_, i) => `id${i}`);

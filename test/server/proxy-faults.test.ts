@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import http from 'node:http';
 import { apiErrorBodySchema } from '../../src/kyc/contract/api.ts';
+import { virtualClock } from './clock.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
 import { listen, startTestApp, type RawResponse, type TestApp } from './http.ts';
 
@@ -8,11 +9,14 @@ const KEY = 'fault-test-key-7f3a9c';
 const CLIENT = 'client_for_faults';
 let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
 let app: TestApp;
+// The service's waits (its 429) pass on this clock: a test moves it past one instead of waiting.
+const clock = virtualClock();
 
 beforeAll(async () => {
   upstream = await startFakeUpstream();
   app = await startTestApp({
     upstream: { baseUrl: upstream.url, clientId: CLIENT, apiKey: KEY },
+    pauseClock: clock,
     timeoutMs: 400,
     maxResponseBytes: 10_000,
     // As behind a proxy with sign-in elsewhere (signIn.allowUnauthenticated): forwarding headers reach the handler.
@@ -130,6 +134,12 @@ describe('proxy against a faulty upstream', () => {
     expect(res.headers['retry-after']).toBe('30');
     expect(errorOf(res)).toMatchObject({ code: 'upstream_rate_limited', retryAfterSeconds: 30 });
     expect(errorOf(res).message).toContain('30 s');
+    // The service's wait is the environment's: until it ends, nothing more is sent to it.
+    await clock.sleep(10_000);
+    const during = await lookup();
+    expect([during.status, during.headers['retry-after'], errorOf(during).retryAfterSeconds]).toEqual([429, '20', 20]);
+    expect(upstream.seen).toHaveLength(1);
+    await clock.sleep(20_000);
     await expectStillServing();
   });
 

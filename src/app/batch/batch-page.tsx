@@ -10,7 +10,9 @@ import { Button } from '../ui/button.tsx';
 import { Card } from '../ui/card.tsx';
 import { BatchActions } from './batch-actions.tsx';
 import { BatchTable } from './batch-table.tsx';
-import { type BatchState, rowsToRetry, useBatch } from './use-batch.ts';
+import { TimeStamp } from '../ui/time-stamp.tsx';
+import { useNow } from '../ui/use-now.ts';
+import { type BatchPause, type BatchState, rowsToRetry, useBatch } from './use-batch.ts';
 
 function handOverOf(state: unknown): BatchHandOver['batch'] | undefined {
   const batch = (state as Partial<BatchHandOver> | null)?.batch;
@@ -138,9 +140,7 @@ function BatchProgress({ state, onRetry }: { state: BatchState; onRetry: () => v
           {found} found, {failed} not found or failed
         </span>
       </div>
-      {state.pausedFor !== undefined && state.phase === 'running' && (
-        <p className="text-sm text-amber-900">The KYC service asked to slow down: the batch waits {state.pausedFor} s, then goes on.</p>
-      )}
+      {state.pause && state.phase === 'running' && <BatchWait pause={state.pause} />}
       <div className="flex flex-wrap items-center gap-3">
         <p role="status" className="text-sm text-slate-700">
           {outcomeText(state, found, failed)}
@@ -152,6 +152,20 @@ function BatchProgress({ state, onRetry }: { state: BatchState; onRetry: () => v
         ) : null}
       </div>
     </div>
+  );
+}
+
+/** The batch waits for the service (its 429): how long, until when, and a count of the seconds left that is not read out each second. */
+function BatchWait({ pause }: { pause: BatchPause }) {
+  const now = useNow(1000);
+  const left = Math.ceil((pause.until.getTime() - now.getTime()) / 1000);
+  if (left <= 0) return null;
+  return (
+    <p role="status" data-testid="batch-wait" className="text-sm text-amber-900">
+      The KYC service is limiting requests (HTTP 429): the batch waits {pause.seconds} s and resumes at{' '}
+      <TimeStamp date={pause.until} seconds />
+      <span aria-hidden="true"> (in {left} s)</span>.
+    </p>
   );
 }
 

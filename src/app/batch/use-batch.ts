@@ -11,11 +11,16 @@ export interface BatchState {
   rows: Array<BatchRow | undefined>;
   done: number;
   phase: 'idle' | 'running' | 'finished' | 'cancelled' | 'failed' | 'stopped';
-  /** The service asked to slow down: the batch waits this many seconds before going on. */
-  pausedFor?: number;
+  /** The service asked to wait (or the batch backs off): this many seconds, until then (this browser's clock). */
+  pause?: BatchPause;
   problem?: string;
   /** The server stopped the batch: this many lookups in a row found the service unreachable. */
   stop?: Omit<Extract<BatchEvent, { type: 'stopped' }>, 'type'>;
+}
+
+export interface BatchPause {
+  seconds: number;
+  until: Date;
 }
 
 const IDLE: BatchState = { kind: 'refId', ids: [], rows: [], done: 0, phase: 'idle' };
@@ -30,17 +35,19 @@ export function rowsToRetry(state: BatchState): number[] {
 
 /** An event of a request for the rows at `places` applied to the batch's state (its index is the request's). */
 function applyEvent(s: BatchState, event: BatchEvent, places: number[]): BatchState {
-  if (event.type === 'wait') return { ...s, pausedFor: event.seconds };
+  if (event.type === 'wait') return { ...s, pause: { seconds: event.seconds, until: new Date(Date.now() + event.seconds * 1000) } };
   if (event.type === 'stopped') {
     const { type: _stopped, ...stop } = event;
-    return { ...s, phase: 'stopped', stop, pausedFor: undefined };
+    return { ...s, phase: 'stopped', stop, pause: undefined };
   }
-  if (event.type === 'done') return s.phase === 'stopped' ? s : { ...s, phase: 'finished', pausedFor: undefined };
+  if (event.type === 'done') return s.phase === 'stopped' ? s : { ...s, phase: 'finished', pause: undefined };
   const place = places[event.index];
   if (place === undefined || s.rows[place]) return s;
   const rows = s.rows.slice();
   rows[place] = { ...event, index: place };
-  return { ...s, rows, done: s.done + 1, pausedFor: undefined };
+  // A row that was under way when the pause began does not end it: the pause lasts as long as it said.
+  const pause = s.pause && s.pause.until.getTime() > Date.now() ? s.pause : undefined;
+  return { ...s, rows, done: s.done + 1, pause };
 }
 
 /** One batch at a time: start, follow its rows as they stream in, cancel, retry what the service could not answer. */
@@ -63,7 +70,7 @@ export function useBatch(environment: string | undefined) {
       streamBatch(environment, { kind, ids: places.map((place) => ids[place]!) }, onEvent, current.signal).catch((error: unknown) => {
         if (current.signal.aborted) return;
         const problem = error instanceof ApiError ? error.message : 'The batch failed.';
-        setState((s) => ({ ...s, phase: 'failed', problem, pausedFor: undefined }));
+        setState((s) => ({ ...s, phase: 'failed', problem, pause: undefined }));
       });
     },
     [environment],
@@ -86,13 +93,20 @@ export function useBatch(environment: string | undefined) {
     const places = rowsToRetry(state);
     if (places.length === 0) return;
     const rows = state.rows.map((row, index) => (places.includes(index) ? undefined : row));
-    setState({ ...state, rows, done: state.done - places.filter((place) => state.rows[place]).length, phase: 'running', stop: undefined });
+    setState({
+      ...state,
+      rows,
+      done: state.done - places.filter((place) => state.rows[place]).length,
+      phase: 'running',
+      stop: undefined,
+      pause: undefined,
+    });
     run(state.kind, state.ids, places);
   }, [state, run]);
 
   const cancel = useCallback(() => {
     controller.current?.abort();
-    setState((s) => (s.phase === 'running' ? { ...s, phase: 'cancelled', pausedFor: undefined } : s));
+    setState((s) => (s.phase === 'running' ? { ...s, phase: 'cancelled', pause: undefined } : s));
   }, []);
 
   return { state, start, cancel, retry };

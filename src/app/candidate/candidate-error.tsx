@@ -13,6 +13,7 @@ import { Card } from '../ui/card.tsx';
 import { cn } from '../ui/cn.ts';
 import { ScrollRegion } from '../ui/scroll-region.tsx';
 import { TimeStamp } from '../ui/time-stamp.tsx';
+import { useNow } from '../ui/use-now.ts';
 
 const OTHER_KIND: Record<LookupKind, LookupKind> = { refId: 'recordId', recordId: 'refId' };
 
@@ -24,11 +25,22 @@ const LEAVE_ENVIRONMENT: ReadonlySet<ErrorCode> = new Set(['no_such_environment'
 /** What the reviewer can do about a failure, built once and offered where it helps. */
 type Actions = { retry: ReactNode; signInAgain: ReactNode; tryOtherKind: ReactNode };
 
-function retryText({ retryAfterSeconds, retryAt }: ApiError): ReactNode {
-  if (retryAfterSeconds === undefined) return 'Too many lookups in a short time. Wait a minute, then try again.';
+function retryText(error: ApiError): ReactNode {
+  if (error.retryAfterSeconds === undefined) return 'Too many lookups in a short time. Wait a minute, then try again.';
+  return <RetryCountdown seconds={error.retryAfterSeconds} retryAt={error.retryAt} />;
+}
+
+/**
+ * The wait the service asked for, counted down each second: "Try again in 30 s (at 14:02:31)", then
+ * that it is over. The screen is an alert: the count is not read out again each second (aria-live off).
+ */
+function RetryCountdown({ seconds, retryAt }: { seconds: number; retryAt: Date | undefined }) {
+  const now = useNow(1000);
+  const left = retryAt ? Math.ceil((retryAt.getTime() - now.getTime()) / 1000) : seconds;
+  if (retryAt && left <= 0) return 'The wait the KYC service asked for is over: try again.';
   return (
-    <>
-      Too many lookups in a short time. Try again in {retryAfterSeconds} s
+    <span aria-live="off">
+      Too many lookups in a short time. Try again in {left} s
       {retryAt && (
         <>
           {' '}
@@ -36,7 +48,7 @@ function retryText({ retryAfterSeconds, retryAt }: ApiError): ReactNode {
         </>
       )}
       .
-    </>
+    </span>
   );
 }
 

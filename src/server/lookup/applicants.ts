@@ -65,6 +65,9 @@ export async function listApplicants(deps: ApplicantsDeps, call: SignedInCall): 
   const stuck = auditWritable(deps);
   if (stuck) return sendFailure(call.res, stuck);
   if (!checked.ok) return refuse(call.res, audit, new ApiFailure('bad_request', checked.message));
+  // The service asked to wait (its 429): the list is not asked for either until then (service-wait.ts).
+  const waiting = deps.upstream.waiting();
+  if (waiting) return refuse(call.res, audit, waiting, null, false, true);
   const gone = leftEarly(call.res);
   const slot = await takeSlot(deps, call.req, call.identity, gone);
   if (slot === 'gone') return;

@@ -68,6 +68,12 @@ export async function lookupRow(deps: LookupDeps, call: SignedInCall, row: Batch
       admission.pass?.watch({ ok: false, failure: stuckNow, upstreamStatus: null }, Date.now());
       return failedRow(deps, call, level, stuckNow);
     }
+    // The service asked to wait since this row's turn came (another row's 429, or a user's): nothing is sent, the batch waits and tries it again.
+    const waiting = deps.upstream.waiting();
+    if (waiting) {
+      admission.pass?.watch({ ok: false, failure: waiting, upstreamStatus: null }, Date.now());
+      return settle(waiting, null, false);
+    }
     const sent = sendRequest(deps, { kind: row.kind, id: asked.id, scope: 'status', browserHeaders: {} }, admission.pass);
     gone.addEventListener('abort', sent.abort, { once: true });
     try {

@@ -26,7 +26,7 @@ export interface BatchDeps {
   access: Pick<AccessControl, 'rateLimitKey'>;
   /** Lookups of one batch under way at once. */
   concurrency: number;
-  /** The clock of the pauses a 429 asks for (default: real time). */
+  /** The clock of the pauses a 429 asks for (default: real time); the environments' upstream clients keep the service's wait on it too. */
   clock?: BatchClock;
 }
 
@@ -78,6 +78,10 @@ export async function batchRoute(deps: LookupDeps, batch: BatchDeps, call: Signe
       write(result.ok ? result.row : { type: 'row', index, ok: false, code: result.code, message: result.message });
     },
     onWait: (seconds) => write({ type: 'wait', seconds }),
+    // An empty line, which NDJSON readers skip: a long pause sends something, so that no proxy drops the answer as idle.
+    onStillWaiting: () => void (res.destroyed || res.write('\n')),
+    // The service's wait is the environment's: asked of a row of this batch or of anything else asking it.
+    servicePausedUntil: () => deps.upstream.pausedUntil(),
     // Said once the lookups under way have finished, so that the count of ids not looked up is exact.
     onStop: (result, inARow) => (stop = { type: 'stopped', code: result.code, message: result.message, inARow }),
   });

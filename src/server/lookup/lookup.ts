@@ -70,6 +70,9 @@ export async function lookup(deps: LookupDeps, call: LookupCall): Promise<void> 
   Object.assign(shown, { level: plan.level }, plan.withheld ? { fieldsWithheld: plan.withheld } : {});
   const archiving = await archivingGate(deps, plan.level, log);
   if (archiving) return refuse(call.res, audit, archiving);
+  // The service asked to wait (its 429): until then nothing is sent, whoever asks; repeated asks are counted as the limit's are.
+  const waiting = deps.upstream.waiting();
+  if (waiting) return refuse(call.res, audit, waiting, null, false, true);
 
   return fetchAndAnswer(deps, call, { audit, plan, shown, id: asked.id, log });
 }

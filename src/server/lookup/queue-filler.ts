@@ -30,6 +30,11 @@ export interface QueueFillerOptions {
   intervalMs?: number;
   /** Told of a round that failed (the shared store down): the next round tries again. */
   onError?: (error: unknown) => void;
+  /**
+   * The service asked to wait (its 429, remembered by the environment's upstream client): no round asks
+   * it meanwhile, and a round told to wait puts its ids not yet looked up back, to be asked after it.
+   */
+  servicePaused?: () => boolean;
 }
 
 export function createQueueFiller(options: QueueFillerOptions): QueueFiller {
@@ -42,15 +47,21 @@ export function createQueueFiller(options: QueueFillerOptions): QueueFiller {
     if (timer) clearInterval(timer);
     timer = undefined;
   };
+  const paused = () => options.servicePaused?.() === true;
   const round = async (): Promise<number> => {
+    // While the service's wait lasts, the round takes no turn at all: the ids stay wanted, the timer runs on.
+    if (paused()) return 0;
     const ids = await takeTurns(options, [...wanted]);
     for (const id of ids) {
       wanted.delete(id);
       asking.add(id);
     }
     const found = new Map<string, QueueFacts>();
+    let asked = 0;
     try {
       for (const id of ids) {
+        if (paused()) break;
+        asked++;
         const facts = await options.lookup(id);
         if (facts) found.set(id, facts);
       }
@@ -58,8 +69,11 @@ export function createQueueFiller(options: QueueFillerOptions): QueueFiller {
     } finally {
       for (const id of ids) asking.delete(id);
     }
+    // Told to wait during the round: the id whose lookup was refused, and those not asked, are asked after the wait.
+    const again = paused() ? ids.slice(Math.max(0, asked - 1)).filter((id) => !found.has(id)) : [];
+    for (const id of again) wanted.add(id);
     if (wanted.size === 0) stop();
-    return ids.length;
+    return asked;
   };
   const drain = () => {
     running ??= round().finally(() => {

@@ -8,6 +8,7 @@ import { dateFieldOf, handleTestControl, handleTestReset, type SetStatus, TEST_R
 import { handleTestOutage, TEST_OUTAGE_PATH, testOutage } from './test-controls.ts';
 import credentials from './credentials.json' with { type: 'json' };
 import { createWebhookSender, type WebhookTarget } from './webhook-sender.ts';
+import { createRateLimitDemo, RATE_LIMIT_DEMO_REF_ID } from './rate-limit-demo.ts';
 
 /**
  * The demo client id and API keys of the sandbox: made up, documented, not secrets. In JSON so that the
@@ -114,8 +115,10 @@ export function createSandboxHandler(options: SandboxOptions): Handler & { setSt
     return true;
   };
   const outage = testOutage();
+  const rateLimitDemo = createRateLimitDemo();
   const reset = () => {
     outage.end();
+    rateLimitDemo.reset();
     index = indexOf(all);
     archiver.reset();
     bodies.clear();
@@ -150,6 +153,7 @@ export function createSandboxHandler(options: SandboxOptions): Handler & { setSt
       return sendBody(req, res, Buffer.from(JSON.stringify(answer.body)));
     }
     const id = safeDecode(rawId!);
+    if (kind === 'refId' && id === RATE_LIMIT_DEMO_REF_ID) return rateLimitDemo.answer(req, res);
     const record = id === undefined ? undefined : index.byKind[kind as LookupKind].get(id);
     if (!record) return sendError(res, 404, 'Resource not Found');
     if (!grant.archives) return sendBody(req, res, bodies.of(record, grant));

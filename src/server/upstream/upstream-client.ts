@@ -2,12 +2,12 @@ import http from 'node:http';
 import https from 'node:https';
 import { type ApplicantsQuery, upstreamApplicantsPath } from '../../kyc/contract/applicants.ts';
 import { encodeIdSegment, type LookupKind } from '../../kyc/contract/lookup.ts';
-import { parseRetryAfter } from '../../kyc/contract/retry-after.ts';
 import type { RemoteUpstream } from '../config/config.ts';
 import { type AnswerGuard, createAnswerGuard } from '../answer/answer-guard.ts';
 import type { ScannedBody } from '../answer/answer-scan.ts';
 import { type KeySearch, keySearch } from '../answer/key-watch.ts';
 import { ApiFailure } from '../http/api-failure.ts';
+import { readWaitBody, serviceWaitSeconds, serviceWaitState } from './service-wait.ts';
 
 /** The KYC service this server asks, with its keys: the configured one, or the embedded sandbox. */
 export type UpstreamTarget = Omit<RemoteUpstream, 'kind'>;
@@ -55,6 +55,13 @@ export interface UpstreamClient {
    * status key, not sent with it, cannot be reflected in it.
    */
   answerGuard(body: ScannedBody): AnswerGuard;
+  /**
+   * Until when the service asked to be left alone (its last 429's wait, service-wait.ts), in ms on the
+   * client's clock; 0 or a past time when it did not. A batch and the queue's filler wait for it.
+   */
+  pausedUntil(): number;
+  /** During that wait: the refusal of a request that is then not sent, with the seconds left; else undefined. */
+  waiting(): ApiFailure | undefined;
 }
 
 /**
@@ -64,8 +71,11 @@ export interface UpstreamClient {
  */
 const FORWARDED_REQUEST_HEADERS = ['accept'] as const;
 
-/** One keep-alive agent and one base path for every lookup; the keys stay in here. */
-export function createUpstreamClient(target: UpstreamTarget, limits: UpstreamLimits): UpstreamClient {
+/**
+ * One keep-alive agent and one base path for every lookup; the keys stay in here. One client per
+ * environment, so it is also where the service's wait is remembered: `now` is that wait's clock.
+ */
+export function createUpstreamClient(target: UpstreamTarget, limits: UpstreamLimits, now = () => Date.now()): UpstreamClient {
   const base = new URL(target.baseUrl);
   const transport = base.protocol === 'https:' ? https : http;
   const agent = new transport.Agent({ keepAlive: true, maxSockets: 256, timeout: IDLE_SOCKET_MS });
@@ -81,9 +91,21 @@ export function createUpstreamClient(target: UpstreamTarget, limits: UpstreamLim
   });
   const keyFor = (scope: 'full' | 'status') => (scope === 'status' && target.statusApiKey ? target.statusApiKey : target.apiKey);
   const fullKey = keySearch([target.apiKey]);
+  const wait = serviceWaitState(now);
+  // Every 429 that says how long to wait is remembered, whichever request (and user) got it.
+  const remembered = (call: UpstreamCall): UpstreamCall => ({
+    abort: call.abort,
+    outcome: call.outcome.then((outcome) => {
+      const seconds = outcome.ok ? undefined : outcome.failure.retryAfterSeconds;
+      if (!outcome.ok && outcome.upstreamStatus === 429 && seconds !== undefined) wait.asked(seconds);
+      return outcome;
+    }),
+  });
   return {
     keys: keySearch([target.apiKey, target.statusApiKey]),
     answerGuard: (body) => createAnswerGuard(body, fullKey),
+    pausedUntil: wait.pausedUntil,
+    waiting: wait.waiting,
     fetchCandidate(request) {
       const headers: http.OutgoingHttpHeaders = {
         authorization: keyFor(request.scope),
@@ -95,7 +117,7 @@ export function createUpstreamClient(target: UpstreamTarget, limits: UpstreamLim
       }
       headers['accept-encoding'] = 'identity';
       const options = requestOptions(`${request.kind}/${encodeIdSegment(request.id)}`, headers);
-      return send(transport, options, (status, retryAfter) => failureOfStatus(status, request, retryAfter), limits);
+      return remembered(send(transport, options, (status, waitSeconds) => failureOfStatus(status, request, waitSeconds), limits));
     },
     fetchApplicants(request) {
       const headers = {
@@ -105,12 +127,13 @@ export function createUpstreamClient(target: UpstreamTarget, limits: UpstreamLim
         'accept-encoding': 'identity',
       };
       const options = requestOptions(upstreamApplicantsPath(request.query), headers);
-      return send(transport, options, failureOfListStatus, limits);
+      return remembered(send(transport, options, failureOfListStatus, limits));
     },
   };
 }
 
-type FailureOfStatus = (status: number, retryAfterHeader: string | string[] | undefined) => ApiFailure;
+/** What an error status means; `waitSeconds` is the wait a 429 asked for (serviceWaitSeconds), if it said. */
+type FailureOfStatus = (status: number, waitSeconds: number | undefined) => ApiFailure;
 
 /**
  * How long a kept-alive socket may stay idle before this side drops it: under Node's server default of
@@ -132,16 +155,41 @@ function send(
   let upstreamReq: http.ClientRequest | undefined;
   const outcome = new Promise<UpstreamOutcome>((settle) => {
     let settled = false;
+    // Once an error status has come: what the request comes to, also when its body then stalls or breaks off.
+    let refused: (() => void) | undefined;
     const fail = (failure: ApiFailure, upstreamStatus: number | null = null) => {
       if (settled) return;
       settled = true;
-      clearTimeout(headersDeadline);
+      clearTimeout(deadline);
       upstreamReq?.destroy();
       settle({ ok: false, failure, upstreamStatus });
     };
     const timeout = () =>
       new ApiFailure('upstream_timeout', `The KYC service did not answer within ${Math.round(limits.timeoutMs / 100) / 10} s.`);
-    const headersDeadline = setTimeout(() => fail(timeout()), limits.timeoutMs);
+    const expire = () => (refused ? refused() : fail(timeout()));
+    const deadline = setTimeout(expire, limits.timeoutMs);
+    const onResponse = (upstreamRes: http.IncomingMessage) => {
+      if (settled) return upstreamRes.destroy();
+      const status = upstreamRes.statusCode ?? 502;
+      if (status < 200 || status >= 300) {
+        const failWith = (body?: Buffer) => fail(failureOf(status, serviceWaitSeconds(upstreamRes.headers['retry-after'], body)), status);
+        refused = () => failWith();
+        if (status !== 429) {
+          upstreamRes.resume();
+          return refused();
+        }
+        // The real service gives its wait in the body: a few KiB of it are read, within the request's deadline.
+        return void readWaitBody(upstreamRes).then(failWith);
+      }
+      if (Number(upstreamRes.headers['content-length']) > limits.maxResponseBytes) {
+        const mb = Math.round(limits.maxResponseBytes / 1024 / 1024) || '<1';
+        const message = `The KYC service's response is larger than the ${mb} MB this server accepts (limits.maxResponseBytes).`;
+        return fail(new ApiFailure('response_too_large', message), status);
+      }
+      settled = true;
+      clearTimeout(deadline);
+      settle({ ok: true, response: upstreamRes });
+    };
     const attempt = (retried: boolean) => {
       try {
         upstreamReq = transport.request(options);
@@ -153,32 +201,18 @@ function send(
       const req = upstreamReq;
       // Idle time on the socket, so that a body that stops flowing is cut as well.
       req.setTimeout(limits.timeoutMs, () => {
-        if (!settled) fail(timeout());
+        if (!settled) expire();
         else req.destroy(new Error('upstream body stalled'));
       });
       let answered = false;
       req.on('socket', (socket) => socket.once('data', () => (answered = true)));
       req.on('error', (error: NodeJS.ErrnoException) => {
         if (settled) return;
+        if (refused) return refused();
         if (!retried && isStaleSocket(req, error, answered)) return attempt(true);
         fail(new ApiFailure('upstream_unreachable', `The KYC service could not be reached (${describeNetworkError(error)}).`));
       });
-      req.on('response', (upstreamRes) => {
-        if (settled) return upstreamRes.destroy();
-        const status = upstreamRes.statusCode ?? 502;
-        if (status < 200 || status >= 300) {
-          upstreamRes.resume();
-          return fail(failureOf(status, upstreamRes.headers['retry-after']), status);
-        }
-        if (Number(upstreamRes.headers['content-length']) > limits.maxResponseBytes) {
-          const mb = Math.round(limits.maxResponseBytes / 1024 / 1024) || '<1';
-          const message = `The KYC service's response is larger than the ${mb} MB this server accepts (limits.maxResponseBytes).`;
-          return fail(new ApiFailure('response_too_large', message), status);
-        }
-        settled = true;
-        clearTimeout(headersDeadline);
-        settle({ ok: true, response: upstreamRes });
-      });
+      req.on('response', onResponse);
       req.end();
     };
     attempt(false);
@@ -197,23 +231,19 @@ function isStaleSocket(req: http.ClientRequest, error: NodeJS.ErrnoException, an
 }
 
 /** What the browser is told when the service answers with an error status. */
-export function failureOfStatus(
-  status: number,
-  request: Pick<CandidateRequest, 'kind' | 'id'>,
-  retryAfterHeader?: string | string[],
-): ApiFailure {
+export function failureOfStatus(status: number, request: Pick<CandidateRequest, 'kind' | 'id'>, waitSeconds?: number): ApiFailure {
   if (status === 404) return new ApiFailure('not_found', `No candidate with ${request.kind} "${request.id}".`);
-  return failureOfServiceStatus(status, retryAfterHeader);
+  return failureOfServiceStatus(status, waitSeconds);
 }
 
 /** The list operation's errors: a 404 means this service does not offer it (its path holds no id). */
-export function failureOfListStatus(status: number, retryAfterHeader?: string | string[]): ApiFailure {
+export function failureOfListStatus(status: number, waitSeconds?: number): ApiFailure {
   if (status === 404) return new ApiFailure('applicants_unavailable', 'This KYC service does not offer the applicants list.');
-  return failureOfServiceStatus(status, retryAfterHeader);
+  return failureOfServiceStatus(status, waitSeconds);
 }
 
 /** Error statuses that mean the same whatever was asked: the key refused, a rate limit, anything else. */
-function failureOfServiceStatus(status: number, retryAfterHeader?: string | string[]): ApiFailure {
+function failureOfServiceStatus(status: number, waitSeconds?: number): ApiFailure {
   if (status === 401 || status === 403) {
     return new ApiFailure(
       'upstream_unauthorized',
@@ -223,12 +253,11 @@ function failureOfServiceStatus(status: number, retryAfterHeader?: string | stri
   if (status === 429) {
     // Only the service's own word on when: without it, a batch backs off by itself (1, 2, 4 s…) and the
     // page asks to wait a minute. A made-up 60 s here held every batch up for a minute.
-    const retryAfter = parseRetryAfter(retryAfterHeader);
-    if (retryAfter === undefined) {
+    if (waitSeconds === undefined) {
       return new ApiFailure('upstream_rate_limited', 'The KYC service is limiting requests (HTTP 429). Wait a minute, then try again.');
     }
-    return new ApiFailure('upstream_rate_limited', `The KYC service is limiting requests (HTTP 429). Try again in ${retryAfter} s.`, {
-      retryAfterSeconds: retryAfter,
+    return new ApiFailure('upstream_rate_limited', `The KYC service is limiting requests (HTTP 429). Try again in ${waitSeconds} s.`, {
+      retryAfterSeconds: waitSeconds,
     });
   }
   return new ApiFailure('upstream_error', `The KYC service answered with an error (HTTP ${status}).`, { upstreamStatus: status });

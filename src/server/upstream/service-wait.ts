@@ -1,0 +1,101 @@
+import type http from 'node:http';
+import { parseRetryAfter } from '../../kyc/contract/retry-after.ts';
+import { ApiFailure } from '../http/api-failure.ts';
+
+/**
+ * How long the KYC service asks to be left alone after its 429, read in one place. Integrations of the
+ * real service read the wait from the body, `{"status":"error",…,"extra":{"retryAfter":30}}` (seconds);
+ * no published answer shows a `Retry-After` header, but a gateway in front of it may add one. Either is
+ * honoured, the larger when both are given, and never more than MAX_SERVICE_WAIT_SECONDS.
+ */
+
+/**
+ * The longest wait honoured: 5 minutes. The wait stops every request of an environment (every user,
+ * every batch, the queue's filler), so one answer must not stop it for hours: a wait in milliseconds
+ * read as seconds (30000), a bug or a hostile answer. Five minutes covers any per-minute quota the
+ * service may count; after it one request asks again, and a service still limiting says so anew.
+ */
+export const MAX_SERVICE_WAIT_SECONDS = 300;
+
+/**
+ * The most of a 429's body read for its wait: the service's error envelope is well under 200 bytes. A
+ * longer body is not an error envelope (a gateway's HTML page); it is dropped unread, never buffered.
+ */
+export const WAIT_BODY_MAX_BYTES = 4 * 1024;
+
+/** The wait in seconds, from the header and the body (either may be missing or unreadable); undefined when neither says. */
+export function serviceWaitSeconds(retryAfterHeader: string | string[] | undefined, body: Buffer | undefined): number | undefined {
+  const fromHeader = parseRetryAfter(retryAfterHeader);
+  const fromBody = body === undefined ? undefined : bodyRetryAfter(body);
+  if (fromHeader === undefined && fromBody === undefined) return undefined;
+  return Math.min(MAX_SERVICE_WAIT_SECONDS, Math.max(fromHeader ?? 0, fromBody ?? 0));
+}
+
+/** `extra.retryAfter` of a JSON body: a number of seconds (a fraction rounded up), or a string of digits. */
+function bodyRetryAfter(body: Buffer): number | undefined {
+  let json: unknown;
+  try {
+    json = JSON.parse(body.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  const extra = typeof json === 'object' && json !== null ? (json as { extra?: unknown }).extra : undefined;
+  const value = typeof extra === 'object' && extra !== null ? (extra as { retryAfter?: unknown }).retryAfter : undefined;
+  if (typeof value === 'number') return Number.isFinite(value) && value >= 0 ? Math.ceil(value) : undefined;
+  if (typeof value === 'string' && /^\s*\d{1,9}\s*$/.test(value)) return Number(value);
+  return undefined;
+}
+
+/**
+ * A 429's body, at most `maxBytes` of it: resolves with the bytes once it ends, or undefined when it is
+ * longer (declared or sent), breaks off or fails. Never rejects; the caller's deadline bounds the time.
+ */
+export function readWaitBody(res: http.IncomingMessage, maxBytes = WAIT_BODY_MAX_BYTES): Promise<Buffer | undefined> {
+  return new Promise((resolve) => {
+    if (Number(res.headers['content-length']) > maxBytes) {
+      res.destroy();
+      return resolve(undefined);
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    res.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= maxBytes) return void chunks.push(chunk);
+      res.destroy();
+      resolve(undefined);
+    });
+    res.on('end', () => resolve(Buffer.concat(chunks)));
+    res.on('error', () => resolve(undefined));
+    res.on('close', () => resolve(undefined));
+  });
+}
+
+/** A request not sent because the service's wait has not passed: said as the service's 429 would be, with the seconds left. */
+export function stillWaiting(seconds: number): ApiFailure {
+  return new ApiFailure(
+    'upstream_rate_limited',
+    `The KYC service is limiting requests (HTTP 429) and asked to wait: nothing was sent to it. Try again in ${seconds} s.`,
+    { retryAfterSeconds: seconds },
+  );
+}
+
+/**
+ * The service's wait as the client remembers it, per environment: until when no request should reach
+ * it. `now` is the clock of the waits (tests give one that does not wait).
+ */
+export function serviceWaitState(now: () => number) {
+  let until = 0;
+  return {
+    /** The service asked to wait this long (a later 429 that asks less does not shorten it). */
+    asked(seconds: number): void {
+      until = Math.max(until, now() + seconds * 1000);
+    },
+    /** When the wait ends, on the `now` clock; 0 or a past time when there is none. */
+    pausedUntil: () => until,
+    /** The refusal of a request made during the wait, with the whole seconds left; undefined when it has passed. */
+    waiting(): ApiFailure | undefined {
+      const left = until - now();
+      return left > 0 ? stillWaiting(Math.ceil(left / 1000)) : undefined;
+    },
+  };
+}

@@ -1,0 +1,351 @@
+import http from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { apiErrorBodySchema } from '../../src/kyc/contract/api.ts';
+import { createRefusalLog } from '../../src/server/audit/audit-refusals.ts';
+import { createAccessControl } from '../../src/server/auth/access.ts';
+import { createLogger } from '../../src/server/log/log.ts';
+import { createMetrics } from '../../src/server/ops/metrics.ts';
+import { NO_RATE_LIMIT } from '../../src/server/ops/rate-limit.ts';
+import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
+import { SANDBOX_KEYS, startSandbox } from '../../src/server/sandbox/sandbox.ts';
+import { serveEnvironments } from '../../src/server/serve-environments.ts';
+import { createQueueIndex } from '../../src/server/state/queue-index.ts';
+import { createMemoryQueueIndexStore } from '../../src/server/state/queue-index-store.ts';
+import { createMemoryStore } from '../../src/server/state/store.ts';
+import { virtualClock, withClockAhead } from './clock.ts';
+import { startFakeUpstream } from './fake-upstream.ts';
+import { APP_HEADERS, ndjson, type RawResponse, requestWithBody, startTestApp, testEnvironment } from './http.ts';
+import { memoryAuditLog } from './memory-audit.ts';
+
+/**
+ * The KYC service's 429 as it really answers (issue 30): its wait in the body, `extra.retryAfter`
+ * (seconds), no Retry-After header. The wait is read in one place (upstream/service-wait.ts), kept by
+ * the environment's upstream client, and obeyed by the lookup, every batch and the queue's filler.
+ */
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+const PUBLISHED_429 = JSON.stringify({ status: 'error', code: 429, message: 'Too many requests', extra: { retryAfter: 30 } });
+const errorOf = (res: RawResponse) => apiErrorBodySchema.parse(JSON.parse(res.body)).error;
+const idOf = (req: http.IncomingMessage) => decodeURIComponent(req.url!.split('/').pop()!);
+
+function answer(res: http.ServerResponse, status: number, body: string, headers: http.OutgoingHttpHeaders = {}) {
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers });
+  res.end(body);
+}
+const found = (res: http.ServerResponse, id: string) =>
+  answer(res, 200, JSON.stringify({ status: 'success', data: { status: 'approved', refId: id, isArchived: false, blockPassID: 'b' } }));
+
+/** A fake service and the app on it, the service's waits passing on a virtual clock; each request to the service noted with that clock's time. */
+async function serviceAndApp(options: { batchConcurrency?: number } = {}) {
+  const upstream = await startFakeUpstream();
+  const clock = virtualClock();
+  const asked: Array<{ id: string; at: number }> = [];
+  let behave: (req: http.IncomingMessage, res: http.ServerResponse, id: string) => void = (_req, res, id) => found(res, id);
+  upstream.behave = (req, res) => {
+    const id = idOf(req);
+    asked.push({ id, at: clock.now() });
+    behave(req, res, id);
+  };
+  const audit = memoryAuditLog();
+  const app = await startTestApp({
+    upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k', statusApiKey: 's' },
+    pauseClock: clock,
+    audit,
+    ...options,
+  });
+  cleanups.push(app.close, upstream.close);
+  return {
+    upstream,
+    app,
+    clock,
+    asked,
+    audit,
+    set behave(next: typeof behave) {
+      behave = next;
+    },
+  };
+}
+
+/** A batch read as it streams: `onEvent` sees each line as it arrives. */
+function streamBatch(
+  port: number,
+  ids: string[],
+  onEvent: (event: Record<string, unknown>) => void,
+): Promise<Array<Record<string, unknown>>> {
+  return new Promise((resolve, reject) => {
+    const events: Array<Record<string, unknown>> = [];
+    const req = http.request(
+      { host: '127.0.0.1', port, path: '/api/batch', method: 'POST', headers: { ...APP_HEADERS, 'content-type': 'application/json' } },
+      (res) => {
+        let buffered = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          buffered += chunk;
+          const lines = buffered.split('\n');
+          buffered = lines.pop()!;
+          for (const event of ndjson(lines.join('\n'))) {
+            events.push(event);
+            onEvent(event);
+          }
+        });
+        res.on('end', () => resolve(events));
+      },
+    );
+    req.on('error', reject);
+    req.end(JSON.stringify({ kind: 'refId', ids }));
+  });
+}
+
+describe("the service's wait on a lookup", () => {
+  it('a 429 with only extra.retryAfter: 30: the lookup answers 429 with Retry-After: 30 and retryAfterSeconds 30', async () => {
+    const env = await serviceAndApp();
+    env.behave = (_req, res) => answer(res, 429, PUBLISHED_429);
+    const res = await env.app.get('/api/candidates/refId/abc');
+    expect(res.status).toBe(429);
+    expect(res.headers['retry-after']).toBe('30');
+    expect(errorOf(res)).toEqual({
+      code: 'upstream_rate_limited',
+      message: 'The KYC service is limiting requests (HTTP 429). Try again in 30 s.',
+      retryAfterSeconds: 30,
+    });
+  });
+
+  it('a 429 with only extra.retryAfter: 30: a lookup during the wait is refused here with the seconds left, and the service is not asked', async () => {
+    const env = await serviceAndApp();
+    env.behave = (_req, res) => answer(res, 429, PUBLISHED_429);
+    await env.app.get('/api/candidates/refId/abc');
+    env.behave = (_req, res, id) => found(res, id);
+    await env.clock.sleep(12_000);
+    const during = await env.app.get('/api/candidates/refId/other');
+    expect([during.status, during.headers['retry-after']]).toEqual([429, '18']);
+    expect(errorOf(during)).toMatchObject({ code: 'upstream_rate_limited', retryAfterSeconds: 18 });
+    expect(errorOf(during).message).toMatch(/asked to wait: nothing was sent to it\. Try again in 18 s\./);
+    // The applicants list of that environment waits too.
+    expect(errorOf(await env.app.get('/api/applicants'))).toMatchObject({ code: 'upstream_rate_limited', retryAfterSeconds: 18 });
+    expect(env.asked.map((a) => a.id)).toEqual(['abc']);
+    // Audited as refused before the service: no upstream status, not reached.
+    const refused = env.audit.lines.find((line) => 'id' in line && line.id === 'other');
+    expect(refused).toMatchObject({ status: 429, code: 'upstream_rate_limited', upstreamStatus: null });
+    await env.clock.sleep(18_000);
+    expect((await env.app.get('/api/candidates/refId/other')).status).toBe(200);
+    expect(env.asked.map((a) => a.id)).toEqual(['abc', 'other']);
+  });
+
+  it('a header-only 429 keeps working, and with both a header and a body the longer wait is taken', async () => {
+    const env = await serviceAndApp();
+    env.behave = (_req, res) => answer(res, 429, '{}', { 'retry-after': '12' });
+    const headerOnly = await env.app.get('/api/candidates/refId/a');
+    expect([headerOnly.headers['retry-after'], errorOf(headerOnly).retryAfterSeconds]).toEqual(['12', 12]);
+    await env.clock.sleep(12_000);
+    env.behave = (_req, res) => answer(res, 429, PUBLISHED_429, { 'retry-after': '7' });
+    expect(errorOf(await env.app.get('/api/candidates/refId/b')).retryAfterSeconds).toBe(30);
+    await env.clock.sleep(30_000);
+    env.behave = (_req, res) => answer(res, 429, JSON.stringify({ extra: { retryAfter: '5' } }), { 'retry-after': '40' });
+    expect(errorOf(await env.app.get('/api/candidates/refId/c')).retryAfterSeconds).toBe(40);
+  });
+
+  it('the cap: a wait over 300 s (a day in the header, milliseconds read as seconds in the body) is cut to 300 s', async () => {
+    const env = await serviceAndApp();
+    env.behave = (_req, res) => answer(res, 429, JSON.stringify({ status: 'error', extra: { retryAfter: 30_000 } }));
+    const body = await env.app.get('/api/candidates/refId/a');
+    expect([body.headers['retry-after'], errorOf(body).retryAfterSeconds]).toEqual(['300', 300]);
+    await env.clock.sleep(300_000);
+    env.behave = (_req, res) => answer(res, 429, '', { 'retry-after': '86400' });
+    expect(errorOf(await env.app.get('/api/candidates/refId/b')).retryAfterSeconds).toBe(300);
+    // The environment waits those 300 s, not a day.
+    await env.clock.sleep(300_000);
+    env.behave = (_req, res, id) => found(res, id);
+    expect((await env.app.get('/api/candidates/refId/c')).status).toBe(200);
+  });
+
+  it.each([
+    ['not JSON', (res: http.ServerResponse) => answer(res, 429, '<html>Too many requests</html>', { 'content-type': 'text/html' })],
+    ['JSON without extra', (res: http.ServerResponse) => answer(res, 429, '{"status":"error","extra":null,"retryAfter":30}')],
+    ['a negative or non-number wait', (res: http.ServerResponse) => answer(res, 429, '{"extra":{"retryAfter":-5}}')],
+    [
+      'larger than 4 KiB, the wait past it',
+      (res: http.ServerResponse) => answer(res, 429, JSON.stringify({ pad: 'x'.repeat(10_000), extra: { retryAfter: 30 } })),
+    ],
+    [
+      'larger than 4 KiB without a length',
+      (res: http.ServerResponse) => {
+        res.writeHead(429, { 'content-type': 'application/json' });
+        res.write(`{"pad":"${'x'.repeat(64 * 1024)}`);
+        res.end('","extra":{"retryAfter":30}}');
+      },
+    ],
+    [
+      'a body that never ends',
+      (res: http.ServerResponse) => {
+        res.writeHead(429, { 'content-type': 'application/json', 'content-length': 100 });
+        res.write('{"extra":');
+      },
+    ],
+  ])(
+    'a 429 whose body is %s: no wait is read from it, the answer says to wait a minute, and the server keeps serving',
+    async (_name, behave) => {
+      const env = await serviceAndApp();
+      env.behave = (_req, res) => behave(res);
+      const res = await env.app.get('/api/candidates/refId/a');
+      expect(res.status).toBe(429);
+      expect(res.headers['retry-after']).toBeUndefined();
+      expect(errorOf(res)).toEqual({
+        code: 'upstream_rate_limited',
+        message: 'The KYC service is limiting requests (HTTP 429). Wait a minute, then try again.',
+      });
+      // No wait was asked for: nothing is held back.
+      env.behave = (_req, res2, id) => found(res2, id);
+      expect((await env.app.get('/api/candidates/refId/b')).status).toBe(200);
+    },
+  );
+
+  it("the sandbox's rate-limited-demo answers the published 429 (its wait in the body, no Retry-After), and the lookup after the wait finds it", async () => {
+    const sandbox = await startSandbox({ candidates: sampleCandidates({ now: new Date(), pictures: false }) });
+    const app = await startTestApp({ upstream: { baseUrl: sandbox.url, clientId: sandbox.clientId, apiKey: SANDBOX_KEYS.full } });
+    cleanups.push(app.close, sandbox.close);
+    const limited = await app.get('/api/candidates/refId/rate-limited-demo');
+    expect([limited.status, limited.headers['retry-after']]).toEqual([429, '30']);
+    expect(errorOf(limited)).toMatchObject({ code: 'upstream_rate_limited', retryAfterSeconds: 30 });
+    // The sandbox itself, as the service answers: the wait left in the body only.
+    const raw = await new Promise<RawResponse>((resolve, reject) => {
+      const path = `/kyc/1.0/connect/${sandbox.clientId}/refId/rate-limited-demo`;
+      http
+        .get(`${sandbox.url}${path}`, { headers: { authorization: SANDBOX_KEYS.status } }, (res) => {
+          let body = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => (body += chunk));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body, cut: false }));
+        })
+        .on('error', reject);
+    });
+    expect(raw.status).toBe(429);
+    expect(raw.headers['retry-after']).toBeUndefined();
+    expect(JSON.parse(raw.body)).toEqual({
+      status: 'error',
+      code: 429,
+      message: 'Too many requests',
+      extra: { retryAfter: expect.any(Number) },
+    });
+    expect(JSON.parse(raw.body).extra.retryAfter).toBeGreaterThanOrEqual(29);
+    const after = await withClockAhead(31_000, () => app.get('/api/candidates/refId/rate-limited-demo'));
+    expect(after.status).toBe(200);
+    expect(JSON.parse(after.body).data).toMatchObject({ status: 'waiting', refId: 'rate-limited-demo' });
+  });
+});
+
+describe("the service's wait in a batch", () => {
+  it('a batch makes no request to that environment for 30 s after a 429 with only extra.retryAfter: 30, then resumes and finishes', async () => {
+    const env = await serviceAndApp({ batchConcurrency: 3 });
+    // The first three ids are asked at once; once all three are under way, id0 is refused (once), and id1
+    // and id2 are answered only when the batch has said it waits: their workers meet the wait afterwards.
+    const held: Array<() => void> = [];
+    let limited = false;
+    env.behave = (_req, res, id) => {
+      if (limited || !['id0', 'id1', 'id2'].includes(id)) return found(res, id);
+      if (id === 'id0') held.unshift(() => answer(res, 429, PUBLISHED_429));
+      else held.push(() => found(res, id));
+      if (held.length < 3) return;
+      limited = true;
+      held.shift()!();
+    };
+    const ids = Array.from({ length: 8 }, (_, i) => `id${i}`);
+    const start = env.clock.now();
+    const events = await streamBatch(env.app.port, ids, (event) => {
+      if (event.type === 'wait') for (const release of held.splice(0)) release();
+    });
+    expect(events.filter((e) => e.type === 'wait')).toEqual([{ type: 'wait', seconds: 30 }]);
+    // Before the wait, only the three lookups under way when the 429 came; every other request, id0's
+    // second try too, 30 s or more after it, whichever row it was for.
+    const during = env.asked.filter((a) => a.at < start + 30_000);
+    expect(during.map((a) => a.id).sort()).toEqual(['id0', 'id1', 'id2']);
+    expect(env.asked.filter((a) => a.id === 'id0')).toHaveLength(2);
+    expect(env.asked).toHaveLength(9);
+    expect(events.at(-1)).toEqual({ type: 'done', found: 8, failed: 0 });
+  });
+
+  it("a batch started during the wait another user's lookup was told makes no request until it ends, and says it waits", async () => {
+    const env = await serviceAndApp();
+    env.behave = (_req, res) => answer(res, 429, PUBLISHED_429);
+    const start = env.clock.now();
+    expect((await env.app.get('/api/candidates/refId/someone')).status).toBe(429);
+    env.behave = (_req, res, id) => found(res, id);
+    await env.clock.sleep(5_000);
+    const res = await requestWithBody(env.app.port, '/api/batch', JSON.stringify({ kind: 'refId', ids: ['a', 'b', 'c'] }));
+    const events = ndjson(res.body);
+    expect(events[0]).toEqual({ type: 'wait', seconds: 25 });
+    const batchAsked = env.asked.slice(1);
+    expect(batchAsked.map((a) => a.id).sort()).toEqual(['a', 'b', 'c']);
+    expect(batchAsked.every((a) => a.at >= start + 30_000)).toBe(true);
+    expect(events.at(-1)).toEqual({ type: 'done', found: 3, failed: 0 });
+  });
+});
+
+describe("the service's wait and the queue's filler", () => {
+  it('the queue filler makes no request to that environment during the wait, and looks its ids up after it', async () => {
+    const upstream = await startFakeUpstream();
+    cleanups.push(upstream.close);
+    let limitNext = true;
+    upstream.behave = (req, res) => {
+      const id = idOf(req);
+      if (limitNext) {
+        limitNext = false;
+        return answer(res, 429, PUBLISHED_429);
+      }
+      answer(
+        res,
+        200,
+        JSON.stringify({ status: 'success', data: { status: 'waiting', recordId: id, isArchived: false, blockPassID: 'b' } }),
+      );
+    };
+    const clock = virtualClock();
+    const audit = memoryAuditLog();
+    const [served] = serveEnvironments([testEnvironment({ baseUrl: upstream.url, clientId: 'c', apiKey: 'k', statusApiKey: 's' })], {
+      timeoutMs: 2000,
+      maxResponseBytes: 1024 * 1024,
+      partsMemoryBytes: undefined,
+      previewLookupsAtOnce: 0,
+      maxInFlightPerUser: 4,
+      keyArchivesOnExtract: undefined,
+      archivingFindings: undefined,
+      access: createAccessControl({ mode: 'local', allowUnauthenticated: false }),
+      rateLimiter: NO_RATE_LIMIT,
+      audit,
+      refusals: createRefusalLog(audit),
+      metrics: createMetrics(),
+      queue: {
+        index: createQueueIndex(createMemoryQueueIndexStore()),
+        counter: createMemoryStore().counter({ name: 'queue-index-lookups', limit: 100, windowSeconds: 1 }),
+        logger: createLogger(undefined, 'warn'),
+        intervalMs: 60_000,
+      },
+      now: clock.now,
+    });
+    const filler = served!.queue!.filler;
+    cleanups.push(async () => filler.close());
+    const ids = Array.from({ length: 6 }, (_, i) => `65f1c2a9e4b0d3a1f0c9b8${String(i).padStart(2, '0')}`);
+    filler.want(ids);
+    // The first lookup is told to wait 30 s: the round asks nothing more, and keeps every id not found.
+    await filler.drain();
+    expect(upstream.seen).toHaveLength(1);
+    expect(filler.pending()).toBe(6);
+    await clock.sleep(29_000);
+    expect(await filler.drain()).toBe(0);
+    expect(upstream.seen).toHaveLength(1);
+    // A wait another request was told holds the filler too.
+    await clock.sleep(1_000);
+    limitNext = true;
+    expect(
+      (await served!.deps.upstream.fetchApplicants({ query: { status: undefined, skip: 0, limit: 1 }, scope: 'status' }).outcome).ok,
+    ).toBe(false);
+    expect(await filler.drain()).toBe(0);
+    expect(upstream.seen).toHaveLength(2);
+    await clock.sleep(30_000);
+    expect(await filler.drain()).toBe(6);
+    expect(upstream.seen).toHaveLength(8);
+    expect(filler.pending()).toBe(0);
+  });
+});

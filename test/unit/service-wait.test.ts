@@ -1,0 +1,81 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { MAX_SERVICE_WAIT_SECONDS, serviceWaitSeconds, serviceWaitState } from '../../src/server/upstream/service-wait.ts';
+
+const body = (json: unknown) => Buffer.from(JSON.stringify(json));
+
+describe("serviceWaitSeconds: the one read of a 429's wait", () => {
+  it('a 429 with only extra.retryAfter: 30 (seconds, as a number or a string of digits)', () => {
+    expect(
+      serviceWaitSeconds(undefined, body({ status: 'error', code: 429, message: 'Too many requests', extra: { retryAfter: 30 } })),
+    ).toBe(30);
+    expect(serviceWaitSeconds(undefined, body({ extra: { retryAfter: '30' } }))).toBe(30);
+    expect(serviceWaitSeconds(undefined, body({ extra: { retryAfter: 2.2 } }))).toBe(3);
+  });
+
+  it('the header alone, as before; both: the larger; the cap of 300 s on either', () => {
+    expect(serviceWaitSeconds('12', undefined)).toBe(12);
+    expect(serviceWaitSeconds('12', Buffer.from('slow down'))).toBe(12);
+    expect(serviceWaitSeconds('7', body({ extra: { retryAfter: 30 } }))).toBe(30);
+    expect(serviceWaitSeconds('40', body({ extra: { retryAfter: 30 } }))).toBe(40);
+    expect(serviceWaitSeconds('86400', undefined)).toBe(MAX_SERVICE_WAIT_SECONDS);
+    expect(serviceWaitSeconds(undefined, body({ extra: { retryAfter: 30_000 } }))).toBe(MAX_SERVICE_WAIT_SECONDS);
+  });
+
+  it('nothing from a body that is not JSON, has no extra, or a wait that is not a number of seconds', () => {
+    for (const bad of [
+      Buffer.from('<html>429</html>'),
+      Buffer.from(''),
+      body(null),
+      body([1]),
+      body({ retryAfter: 30 }),
+      body({ extra: 30 }),
+      body({ extra: { retryAfter: -1 } }),
+      body({ extra: { retryAfter: '30s' } }),
+      body({ extra: { retryAfter: '-3' } }),
+      body({ extra: { retryAfter: null } }),
+      body({ extra: { retryAfter: true } }),
+      Buffer.from('{"extra":{"retryAfter":1e999}}'),
+    ]) {
+      expect(serviceWaitSeconds(undefined, bad), bad.toString()).toBeUndefined();
+    }
+  });
+
+  it('never throws, and says nothing or a whole number of seconds from 0 to the cap, never less than either source', () => {
+    const anyBody = fc.oneof(
+      fc.uint8Array({ maxLength: 64 }).map((bytes) => Buffer.from(bytes)),
+      fc.jsonValue().map((json) => body(json)),
+      fc.jsonValue().map((retryAfter) => body({ extra: { retryAfter } })),
+      fc.double().map((retryAfter) => body({ extra: { retryAfter } })),
+    );
+    const anyHeader = fc.option(fc.oneof(fc.string(), fc.nat().map(String), fc.array(fc.string(), { maxLength: 2 })), { nil: undefined });
+    fc.assert(
+      fc.property(anyHeader, fc.option(anyBody, { nil: undefined }), (header, given) => {
+        const seconds = serviceWaitSeconds(header, given);
+        if (seconds === undefined) return;
+        expect(Number.isInteger(seconds)).toBe(true);
+        expect(seconds).toBeGreaterThanOrEqual(0);
+        expect(seconds).toBeLessThanOrEqual(MAX_SERVICE_WAIT_SECONDS);
+        const alone = [serviceWaitSeconds(header, undefined), given && serviceWaitSeconds(undefined, given)];
+        for (const one of alone) if (one !== undefined) expect(seconds).toBeGreaterThanOrEqual(one);
+      }),
+    );
+  });
+});
+
+describe("the client's memory of the wait", () => {
+  it('keeps the longest wait asked, refuses with the whole seconds left, and lets go once it has passed', () => {
+    let now = 1_000_000;
+    const wait = serviceWaitState(() => now);
+    expect(wait.waiting()).toBeUndefined();
+    wait.asked(30);
+    now += 500;
+    wait.asked(10);
+    expect(wait.pausedUntil()).toBe(1_030_000);
+    expect(wait.waiting()).toMatchObject({ code: 'upstream_rate_limited', status: 429, retryAfterSeconds: 30 });
+    now += 20_000;
+    expect(wait.waiting()?.retryAfterSeconds).toBe(10);
+    now = 1_030_000;
+    expect(wait.waiting()).toBeUndefined();
+  });
+});
