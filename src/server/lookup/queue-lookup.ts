@@ -5,12 +5,13 @@ import type { Logger } from '../log/log.ts';
 import { reduceToStatusLevel } from '../answer/status-level.ts';
 import type { QueueFacts } from '../state/queue-index-store.ts';
 import { admit, archivingGate, checkedId, type LookupDeps, levelOf, sendRequest } from './lookup-steps.ts';
-import { factsOfRecord } from '../state/queue-index.ts';
+import { factsOfRecord, parseQueueKey } from '../state/queue-index.ts';
 
 /** Who the queue index's lookups are audited and slotted under: this server, in a form no username takes. */
 export const QUEUE_INDEX_USER = '(queue-index)';
 
-export type QueueLookup = (recordId: string) => Promise<QueueFacts | undefined>;
+/** A lookup by a queue index key (`recordId:<id>` or `refId:<id>`: a row of the current documentation's list has no recordId). */
+export type QueueLookup = (key: string) => Promise<QueueFacts | undefined>;
 
 /**
  * One status-level lookup for the queue index, through the lookup's own steps (lookup-steps.ts): the id
@@ -20,9 +21,10 @@ export type QueueLookup = (recordId: string) => Promise<QueueFacts | undefined>;
  */
 export function queueLookup(deps: LookupDeps, log: Logger): QueueLookup {
   const level = levelOf('support', deps.hasStatusKey);
-  return async (recordId) => {
-    const asked = checkedId(recordId);
-    if (!asked.ok || auditWritable(deps)) return undefined;
+  return async (key) => {
+    const wanted = parseQueueKey(key);
+    const asked = wanted && checkedId(wanted.id);
+    if (!wanted || !asked?.ok || auditWritable(deps)) return undefined;
     const started = performance.now();
     const audited = async (failure: ApiFailure | undefined, upstreamStatus: number | null) => {
       const entry: AuditEntry = {
@@ -30,8 +32,8 @@ export function queueLookup(deps: LookupDeps, log: Logger): QueueLookup {
         user: QUEUE_INDEX_USER,
         role: 'support',
         env: deps.environment,
-        kind: 'recordId',
-        id: recordId,
+        kind: wanted.kind,
+        id: wanted.id,
         status: failure?.status ?? 200,
         code: failure?.code ?? null,
         upstreamStatus,
@@ -48,7 +50,7 @@ export function queueLookup(deps: LookupDeps, log: Logger): QueueLookup {
     try {
       const admission = await admit(deps, level, new AbortController().signal, log);
       if (!admission.ok) return undefined;
-      const fetched = await sendRequest(deps, { kind: 'recordId', id: asked.id, scope: 'status', browserHeaders: {} }, admission.pass)
+      const fetched = await sendRequest(deps, { kind: wanted.kind, id: asked.id, scope: 'status', browserHeaders: {} }, admission.pass)
         .answer;
       if (!fetched.ok) {
         await audited(fetched.failure, fetched.upstreamStatus);
