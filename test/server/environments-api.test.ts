@@ -175,16 +175,15 @@ describe('an environment the user may not use', () => {
 });
 
 describe('environments from the configuration', () => {
-  it('serves every environment of KYC_ENVIRONMENTS_FILE, and names at start a user limited to one that does not exist', async () => {
+  it("serves every environment of CONFIG_FILE's file, and names at start a user limited to one that does not exist", async () => {
     const file = path.join(dir, 'environments.json');
-    writeFileSync(
-      file,
-      JSON.stringify([
-        { name: 'prod', label: 'Production', baseUrl: prod.url, clientId: 'acme_kyc', apiKey: KEYS.prod.full },
-        { name: 'staging', label: 'Staging', baseUrl: staging.url, clientId: 'acme_test', apiKey: KEYS.staging.full },
-      ]),
-    );
-    const config = parseConfig({ KYC_ENVIRONMENTS_FILE: file, AUDIT_LOG: path.join(dir, 'config-audit.jsonl') });
+    const environments = [
+      { name: 'prod', label: 'Production', baseUrl: prod.url, clientId: 'acme_kyc', apiKeyEnv: 'PROD_KEY' },
+      { name: 'staging', label: 'Staging', baseUrl: staging.url, clientId: 'acme_test', apiKeyEnv: 'STAGING_KEY' },
+    ];
+    writeFileSync(file, JSON.stringify({ environments }));
+    const keys = { PROD_KEY: KEYS.prod.full, STAGING_KEY: KEYS.staging.full };
+    const config = parseConfig({ ...keys, CONFIG_FILE: file, AUDIT_LOG: path.join(dir, 'config-audit.jsonl') });
     const upstream = await resolveUpstream(config);
     expect(upstream.environments.map((e) => e.info)).toEqual([
       { name: 'prod', label: 'Production', clientId: 'acme_kyc', upstream: 'remote' },
@@ -206,7 +205,7 @@ describe('environments from the configuration', () => {
         ],
       }),
     );
-    const withUsers = parseConfig({ KYC_ENVIRONMENTS_FILE: file }, { signIn: { mode: 'users', usersFile: badUsers } });
+    const withUsers = parseConfig(keys, { environments, signIn: { mode: 'users', usersFile: badUsers } });
     expect(() => createApiFromConfig(withUsers, upstream)).toThrow(/user "x" may use environment "prd", which this server does not have/);
   });
 });

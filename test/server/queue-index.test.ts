@@ -115,8 +115,10 @@ describe('the queue index, filled from the list', () => {
     expect(first.order).toEqual({ by: 'age', known: 0, of: waiting.length });
     expect(rows.map((r) => r.recordId)).toEqual(waiting.map((r) => r.recordId));
     expect(rows.every((r) => r.since === undefined)).toBe(true);
-    const known = await store.read('default', [waiting[0]!.recordId!]);
-    expect(known.get(waiting[0]!.recordId!)).toEqual({ status: 'waiting', dates: {} });
+    // Under both its keys: a later list that gives only its refId finds it too.
+    const keys = [`recordId:${waiting[0]!.recordId!}`, `refId:${waiting[0]!.refId!}`];
+    const known = await store.read('default', keys);
+    for (const key of keys) expect(known.get(key)).toEqual({ status: 'waiting', dates: {} });
     await app.close();
   });
 });
@@ -180,10 +182,10 @@ describe('the queue index, filled from status-level lookups', () => {
       maxPending: 1000,
       intervalMs: 60_000,
     });
-    filler.want(Array.from({ length: 10 }, (_, i) => `id-${i}`));
+    filler.want(Array.from({ length: 10 }, (_, i) => `recordId:id-${i}` as const));
     expect(await filler.drain()).toBe(3);
     expect(await filler.drain()).toBe(0);
-    expect(looked).toEqual(['id-0', 'id-1', 'id-2']);
+    expect(looked).toEqual(['recordId:id-0', 'recordId:id-1', 'recordId:id-2']);
     expect(filler.pending()).toBe(7);
     filler.close();
   });
@@ -198,7 +200,7 @@ describe('the queue index, filled from status-level lookups', () => {
       counter: undefined,
       maxPending: 1000,
     });
-    filler.want(['a', 'b']);
+    filler.want(['recordId:a', 'refId:b']);
     expect(filler.pending()).toBe(0);
     expect(await filler.drain()).toBe(0);
   });
@@ -273,7 +275,7 @@ describe('the queue tabs: SLA, the bound, refused filters', () => {
       [waiting[52]!.recordId!, 49],
       [waiting[2]!.recordId!, 3],
     ];
-    await store.write('default', new Map(known.map(([id, hours]) => [id, facts(hours)])));
+    await store.write('default', new Map(known.map(([id, hours]) => [`recordId:${id}`, facts(hours)])));
     const app = await queueApp({ store, environment });
     const page = pageOf(await app.get('/api/applicants?status=waiting&skip=0&limit=50', SUPPORT));
     expect(page.order).toEqual(order);
@@ -292,20 +294,23 @@ describe('the queue tabs: SLA, the bound, refused filters', () => {
   it('a filter the service answers 400 or 404 is not offered; the documented ones still say the list is missing', async () => {
     const upstream = await startFakeUpstream();
     upstream.behave = (req, res) => {
-      const status = req.url?.includes('/applicants/rejected') ? 400 : req.url?.includes('/applicants/blocked') ? 404 : 404;
+      const status = req.url?.includes('/applicants/review_requested') ? 400 : 404;
       res.writeHead(status, { 'content-type': 'application/json', 'content-length': 2 });
       res.end('{}');
     };
     const app = await startTestApp({ upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'full-key' }, access: gateway() });
-    for (const filter of ['rejected', 'blocked']) {
+    for (const filter of ['review_requested', 'incomplete']) {
       const res = await app.get(`/api/applicants?status=${filter}`, SUPPORT);
       expect(res.status).toBe(404);
       const error = apiErrorBodySchema.parse(JSON.parse(res.body)).error;
       expect(error.code).toBe('applicants_unavailable');
       expect(error.message).toContain(`"${filter}" filter`);
     }
-    const documented = apiErrorBodySchema.parse(JSON.parse((await app.get('/api/applicants?status=approved', SUPPORT)).body)).error;
-    expect(documented.message).toBe('This KYC service does not offer the applicants list.');
+    // rejected and blocked are documented now (the current documentation lists them): the list is missing, not the filter.
+    for (const filter of ['approved', 'rejected', 'blocked']) {
+      const documented = apiErrorBodySchema.parse(JSON.parse((await app.get(`/api/applicants?status=${filter}`, SUPPORT)).body)).error;
+      expect(documented.message).toBe('This KYC service does not offer the applicants list.');
+    }
     await app.close();
     await upstream.close();
   });
@@ -358,7 +363,7 @@ describe('the queue index stores', () => {
       await store.write('env', new Map([['ok', { status: 'waiting', dates: { waitingDate: '2026-01-01T00:00:00.000Z' } }]]));
       const { Redis } = await import('ioredis');
       const raw = new Redis(redis.url);
-      await raw.hset('test-prefix:queue-index:env', 'broken', 'not json');
+      await raw.hset('test-prefix:queue-index:v2:env', 'broken', 'not json');
       raw.disconnect();
       const read = await store.read('env', ['ok', 'broken', 'missing']);
       expect([...read.keys()]).toEqual(['ok']);

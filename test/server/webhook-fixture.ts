@@ -117,7 +117,9 @@ export async function agreeingService(options: { delayMs?: number } = {}) {
     lookups: () => upstream.seen.filter((request) => /\/(refId|recordId)\//.test(request.path)),
     target: (clientId: string) => ({ baseUrl: upstream.url, clientId, apiKey: 'full-key' }),
     set,
-    hold: () => void (holding = true),
+    hold() {
+      holding = true;
+    },
     agree(body: string) {
       if (holding) return;
       let delivery: Record<string, unknown>;
@@ -127,11 +129,18 @@ export async function agreeingService(options: { delayMs?: number } = {}) {
         return;
       }
       if (typeof delivery !== 'object' || delivery === null || delivery.isPing === true) return;
-      const known = keys(delivery).map((key) => records.get(key)).find(Boolean);
+      const known = keys(delivery)
+        .map((key) => records.get(key))
+        .find(Boolean);
       const status = (typeof delivery.status === 'string' && delivery.status) || STATUS_OF_EVENT[String(delivery.event)] || known?.status;
       if (typeof status !== 'string') return;
-      const record: Record<string, unknown> = { ...known, status, isArchived: delivery.event === 'user.deleted' || delivery.isArchived === true };
-      for (const field of ['refId', 'recordId', 'blockPassID']) if (typeof delivery[field] === 'string' && delivery[field]) record[field] = delivery[field];
+      const record: Record<string, unknown> = {
+        ...known,
+        status,
+        isArchived: delivery.event === 'user.deleted' || delivery.isArchived === true,
+      };
+      for (const field of ['refId', 'recordId', 'blockPassID'])
+        if (typeof delivery[field] === 'string' && delivery[field]) record[field] = delivery[field];
       for (const [field, value] of Object.entries(delivery)) if (field.endsWith('Date') && typeof value === 'string') record[field] = value;
       const dateField = statusDateField(status);
       if (record[dateField] === undefined) record[dateField] = new Date().toISOString();

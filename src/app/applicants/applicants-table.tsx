@@ -1,8 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from '../navigation.tsx';
-import { AGE_ORDERED_FILTERS, type Applicant, type ApplicantFilter } from '../../kyc/contract/applicants.ts';
+import type { Applicant, ApplicantFilter } from '../../kyc/contract/applicants.ts';
 import { statusInfo } from '../../kyc/contract/status.ts';
-import { formatAge, formatDateTime, type ZoneMode } from '../../kyc/view/time.ts';
 import { candidatePath, environmentPath } from '../routes.ts';
 import { buttonClass } from '../ui/button.tsx';
 import { Card } from '../ui/card.tsx';
@@ -11,6 +10,7 @@ import { LongText } from '../ui/long-text.tsx';
 import { StatusBadge } from '../ui/status-badge.tsx';
 import { useNow } from '../ui/use-now.ts';
 import { useZoneMode } from '../ui/zone-mode.ts';
+import { ArchivedCell, NameCell, otherUnreadable, SinceCell, Unreadable } from './applicant-cells.tsx';
 
 const ID_LIMIT = 64;
 
@@ -27,8 +27,9 @@ export function sinceHeading(filter: ApplicantFilter | undefined): string {
 }
 
 /**
- * One page of the queue: the status chip, since when (with the age, and the SLA flag), refId, recordId and
- * archived. The whole row opens its candidate: its id is a real link, stretched over the row.
+ * One page of the queue: the status chip, the name (compliance users, where the service listed whole
+ * records), since when (with the age, and the SLA flag), refId, recordId and archived. The whole row
+ * opens its candidate: its id is a real link (its recordId, else its refId), stretched over the row.
  */
 export function ApplicantsTable({
   records,
@@ -37,9 +38,12 @@ export function ApplicantsTable({
   changed,
   filter,
   slaHours,
+  names,
 }: {
   records: Applicant[];
   caption: string;
+  /** The reader may see names (compliance): a Name column when a record of the page has one. */
+  names: boolean;
   /** Ids of candidates that changed a moment ago: their rows stand out briefly. */
   changed?: ReadonlySet<string>;
   /** The queue's environment: rows open candidates in it. */
@@ -50,6 +54,8 @@ export function ApplicantsTable({
 }) {
   const now = useNow();
   const zone = useZoneMode();
+  // Never for support users, whatever the answer holds: the server gives them none, and the page does not show one either.
+  const nameColumn = names && records.some((applicant) => applicant.name !== undefined);
   const heading = (text: string) => (
     <th scope="col" className="px-4 py-2">
       {text}
@@ -62,6 +68,7 @@ export function ApplicantsTable({
         <thead className="border-b border-slate-200 bg-slate-50 text-xs font-semibold tracking-wide text-slate-600 uppercase">
           <tr>
             {heading('Status')}
+            {nameColumn && heading('Name')}
             {heading(sinceHeading(filter))}
             {heading('refId')}
             {heading('recordId')}
@@ -74,6 +81,8 @@ export function ApplicantsTable({
               key={key}
               applicant={applicant}
               environment={environment}
+              names={names}
+              nameColumn={nameColumn}
               highlighted={Boolean(changed && [applicant.refId, applicant.recordId].some((id) => id && changed.has(id)))}
               since={<SinceCell applicant={applicant} now={now.getTime()} zone={zone} slaHours={slaHours} />}
               sinceLabel={sinceHeading(filter)}
@@ -96,54 +105,19 @@ function rowKeys(records: Applicant[]): Array<[string, Applicant]> {
   });
 }
 
-/** Whether a row has waited longer than the SLA: only statuses a reviewer works through, with a known date. */
-export function isOverSla(applicant: Applicant, now: number, slaHours: number | undefined): boolean {
-  if (slaHours === undefined || !applicant.since || !AGE_ORDERED_FILTERS.some((status) => status === applicant.status)) return false;
-  return now - Date.parse(applicant.since) > slaHours * 3_600_000;
-}
-
-function SinceCell({
-  applicant,
-  now,
-  zone,
-  slaHours,
-}: {
-  applicant: Applicant;
-  now: number;
-  zone: ZoneMode;
-  slaHours: number | undefined;
-}) {
-  if (!applicant.since) return <span className="text-slate-500 italic">not known yet</span>;
-  const date = new Date(applicant.since);
-  return (
-    <div className="space-y-0.5">
-      <time dateTime={date.toISOString()} className="block text-slate-800">
-        {formatDateTime(date, { zone })}
-      </time>
-      <div className="flex flex-wrap items-center gap-2">
-        <span className="font-medium text-slate-900 tabular-nums" data-age>
-          {formatAge(now - date.getTime())}
-        </span>
-        {isOverSla(applicant, now, slaHours) && (
-          <span className="rounded bg-red-50 px-1.5 py-0.5 text-xs font-semibold text-red-800 ring-1 ring-red-200" data-over-sla>
-            <span aria-hidden="true">⚠ </span>
-            Over SLA
-          </span>
-        )}
-      </div>
-    </div>
-  );
-}
-
 function ApplicantRow({
   applicant,
   environment,
+  names,
+  nameColumn,
   highlighted,
   since,
   sinceLabel,
 }: {
   applicant: Applicant;
   environment: string | undefined;
+  names: boolean;
+  nameColumn: boolean;
   highlighted: boolean;
   since: ReactNode;
   /** The since column's name, which a stacked row (on a phone) shows beside its value. */
@@ -154,6 +128,9 @@ function ApplicantRow({
   const cell = (field: 'refId' | 'recordId') => {
     const value = applicant[field];
     if (!value) {
+      // The service sent an id of the wrong type: it is said so, not "none assigned" (the row is opened by its other id).
+      const problem = field === 'refId' ? applicant.unreadable?.refId : (applicant.unreadable?.recordId ?? applicant.unreadable?._id);
+      if (problem) return <Unreadable field={field} expected={problem} />;
       return <span className="text-slate-500 italic">{field === 'refId' ? 'none assigned' : 'not given'}</span>;
     }
     const linked = href && field === linkOn;
@@ -189,7 +166,17 @@ function ApplicantRow({
       <td className="px-4 py-2">
         <StatusBadge status={applicant.status} size="sm" />
         {highlighted && <span className="sr-only"> (just updated)</span>}
+        {otherUnreadable(applicant, names).map(([field, expected]) => (
+          <div key={field} className="mt-1 text-xs">
+            <code>{field}</code> <Unreadable field={field} expected={expected} />
+          </div>
+        ))}
       </td>
+      {nameColumn && (
+        <td className="max-w-72 px-4 py-2 break-words" data-label="Name">
+          <NameCell applicant={applicant} />
+        </td>
+      )}
       <td className="px-4 py-2" data-label={sinceLabel}>
         {since}
       </td>
@@ -200,7 +187,7 @@ function ApplicantRow({
         {cell('recordId')}
       </td>
       <td className="px-4 py-2" data-label="Archived">
-        {applicant.isArchived ? 'Yes' : 'No'}
+        <ArchivedCell applicant={applicant} />
       </td>
     </tr>
   );

@@ -2,6 +2,7 @@ import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { z } from 'zod';
 import { ROLES, type Role } from '../../kyc/contract/api.ts';
 import { ConfigError } from '../config/config.ts';
+import { parseJsonText } from '../config/json-text.ts';
 import { PASSWORD_HASH_PATTERN } from './passwords.ts';
 
 /** The users file (signIn.usersFile in CONFIG_FILE): `{"users":[{"username":"ana","passwordHash":"scrypt$…","role":"compliance"}]}`. */
@@ -37,13 +38,16 @@ export interface StoredUser {
 }
 
 export function readUsersFile(file: string): UsersFile {
-  let json: unknown;
+  let text: string;
   try {
-    json = JSON.parse(readFileSync(file, 'utf8'));
+    text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new ConfigError(`signIn.usersFile: cannot read ${file} as JSON: ${(error as Error).message}`);
+    throw new ConfigError(`signIn.usersFile: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? 'an unexpected error'}`);
   }
-  const parsed = usersFileSchema.safeParse(json);
+  // Line and column only: Node's own message would quote the text there, a password hash perhaps.
+  const json = parseJsonText(text);
+  if (!json.ok) throw new ConfigError(`signIn.usersFile: ${file} ${json.problem}`);
+  const parsed = usersFileSchema.safeParse(json.value);
   if (!parsed.success) throw new ConfigError(`signIn.usersFile: ${file} is not a users file:\n${z.prettifyError(parsed.error)}`);
   return parsed.data;
 }

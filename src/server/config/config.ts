@@ -11,6 +11,7 @@ import { type Environment, removedVariablesIn } from './removed-variables.ts';
 import { withSecretFiles } from './secrets.ts';
 import { type AuthConfig, authOf, checkLocalMode } from './sign-in.ts';
 import type { LogFormat, LogLevel } from '../log/log.ts';
+import type { ListShape } from '../sandbox/list-shapes.ts';
 
 export type { EnvironmentConfig, RemoteUpstream } from './environments.ts';
 export type { Environment } from './removed-variables.ts';
@@ -85,6 +86,8 @@ export interface SandboxSettings {
   largeImages: boolean;
   hostile: boolean;
   testControls: boolean;
+  /** The shape the list operation answers in (sandbox/list-shapes.ts); the older notes' unless told. */
+  listShape?: ListShape;
 }
 
 export class ConfigError extends Error {
@@ -130,6 +133,7 @@ function configOf(vars: EnvVars, file: ConfigFile, env: Environment): Config {
     largeImages: file.sandbox?.largeImages ?? false,
     hostile: file.sandbox?.hostile ?? false,
     testControls: file.sandbox?.testControls ?? false,
+    ...(file.sandbox?.listShape ? { listShape: file.sandbox.listShape } : {}),
   };
   if (sandbox.testControls && environments.some((environment) => environment.upstream.kind !== 'sandbox')) {
     throw invalid(['sandbox.testControls is for browser tests on the sandbox only: it is not allowed with a real KYC service.']);

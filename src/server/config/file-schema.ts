@@ -182,6 +182,10 @@ export const configFileSchema = strict({
     largeImages: z.boolean().optional().meta({ description: 'Phone-camera sized pictures and more candidates, for benchmarks.' }),
     hostile: z.boolean().optional().meta({ description: 'Tests only: a candidate made of hostile content.' }),
     testControls: z.boolean().optional().meta({ description: 'Tests only: POST /_test/status and /_test/reset.' }),
+    listShape: z.enum(['older', 'early', 'current']).optional().meta({
+      description:
+        "The shape of the list operation's records: the older notes', early (no isArchived) or the current documentation's (older).",
+    }),
   })
     .optional()
     .meta({ description: 'The embedded sandbox, when no environment is configured.' }),

@@ -158,11 +158,12 @@ async function receive(
   // After the answer (the service waits for nobody's page), and only once the service's own record
   // confirms it: a delivery is a hint, never a fact (delivery-confirm.ts).
   const confirming = { hub: deps.hub, check: deps.checkStatus?.(env), ...(deps.queueIndex ? { queueIndex: deps.queueIndex } : {}) };
-  setImmediate(() =>
-    void confirmDelivery(confirming, delivery, live).then(
-      (result) => deps.metrics.webhookChecks.inc({ result }),
-      (error: unknown) => logUnexpected(res, error),
-    ),
+  setImmediate(
+    () =>
+      void confirmDelivery(confirming, delivery, live).then(
+        (result) => deps.metrics.webhookChecks.inc({ result }),
+        (error: unknown) => logUnexpected(res, error),
+      ),
   );
 }
 
