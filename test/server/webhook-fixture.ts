@@ -2,7 +2,6 @@ import type { LiveEvent } from '../../src/kyc/contract/live-events.ts';
 import { APP_REQUEST_HEADER } from '../../src/kyc/contract/api.ts';
 import type { LiveHub } from '../../src/server/live/live-hub.ts';
 import { signatureOf } from '../../src/server/http/webhook-signature.ts';
-import { statusDateField } from '../../src/kyc/contract/applicants.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
 import { type RawResponse, rawRequest } from './http.ts';
 
@@ -94,6 +93,8 @@ export async function agreeingService(options: { delayMs?: number } = {}) {
   const upstream = await startFakeUpstream();
   const records = new Map<string, Record<string, unknown>>();
   let holding = false;
+  let gate: Promise<void> | undefined;
+  let open = () => {};
   const keys = (record: Record<string, unknown>) =>
     ['recordId', 'refId'].flatMap((kind) => (typeof record[kind] === 'string' && record[kind] ? [`${kind}:${record[kind]}`] : []));
   const set = (record: Record<string, unknown>) => {
@@ -105,10 +106,11 @@ export async function agreeingService(options: { delayMs?: number } = {}) {
     const body = record
       ? JSON.stringify({ status: 'success', data: record })
       : '{"status":"error","message":"Resource not Found","code":404}';
-    setTimeout(() => {
+    const answer = () => {
       res.writeHead(record ? 200 : 404, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
       res.end(body);
-    }, options.delayMs ?? 0);
+    };
+    void (gate ?? Promise.resolve()).then(() => setTimeout(answer, options.delayMs ?? 0));
   };
   const service = {
     url: upstream.url,
@@ -119,6 +121,16 @@ export async function agreeingService(options: { delayMs?: number } = {}) {
     set,
     hold() {
       holding = true;
+    },
+    /** Holds every answer (what it says is read when asked) until `release()`. */
+    pause() {
+      gate = new Promise((resolve) => {
+        open = resolve;
+      });
+    },
+    release() {
+      gate = undefined;
+      open();
     },
     agree(body: string) {
       if (holding) return;
@@ -142,8 +154,6 @@ export async function agreeingService(options: { delayMs?: number } = {}) {
       for (const field of ['refId', 'recordId', 'blockPassID'])
         if (typeof delivery[field] === 'string' && delivery[field]) record[field] = delivery[field];
       for (const [field, value] of Object.entries(delivery)) if (field.endsWith('Date') && typeof value === 'string') record[field] = value;
-      const dateField = statusDateField(status);
-      if (record[dateField] === undefined) record[dateField] = new Date().toISOString();
       set(record);
     },
     close: async () => {

@@ -54,7 +54,9 @@ export function confirmedEvent(live: LiveEvent, record: CandidateRecord): LiveEv
   if (live.isArchived && !archived) return undefined;
   if (live.status !== null && live.status !== record.status && !(live.event === 'user.deleted' && archived)) return undefined;
   const { statusDate: _said, ...rest } = live;
+  // A deletion names no status of its own (the data is gone); any other event the record's.
+  if (live.event === 'user.deleted') return { ...rest, isArchived: true };
   const date = record[statusDateField(record.status)];
   const statusDate = typeof date === 'string' && Number.isFinite(Date.parse(date)) ? new Date(date).toISOString() : undefined;
-  return { ...rest, status: record.status, isArchived: archived || live.event === 'user.deleted', ...(statusDate ? { statusDate } : {}) };
+  return { ...rest, status: record.status, isArchived: archived, ...(statusDate ? { statusDate } : {}) };
 }
