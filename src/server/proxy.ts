@@ -1,7 +1,7 @@
 import type http from 'node:http';
 import { API_PREFIX, type ApiMeta } from '../kyc/contract/api.ts';
 import { DEFAULT_REPLIES, type ReplyTemplate } from '../kyc/contract/replies.ts';
-import { type ApiEnvironment, environmentRoutes } from './api-environments.ts';
+import { type ApiEnvironment, environmentRoutes, type ServedEnvironment } from './api-environments.ts';
 import { environmentTable, lastRoutes, openRoutes } from './api-routes.ts';
 import { sandboxRoutes } from './sandbox/simulate-route.ts';
 import type { ArchivingFindings } from './archiving/archiving-findings.ts';
@@ -19,6 +19,8 @@ import { setSecurityHeaders } from './http/security-headers.ts';
 import { deliveryIdsInMemory, type DeliveryIds } from './live/delivery-ids.ts';
 import type { LiveHub } from './live/live-hub.ts';
 import { createWebhookReceiver, isWebhookPath } from './live/webhook-receiver.ts';
+import { coalescedChecks } from './live/delivery-check.ts';
+import { serverStatusLookup, type StatusLookup, WEBHOOK_CHECK_USER } from './lookup/queue-lookup.ts';
 import { createLogger, type Logger, noteUser, requestIdOf, setRoute, startRequestLog } from './log/log.ts';
 import { createQueueIndex } from './state/queue-index.ts';
 import { createMemoryQueueIndexStore, type QueueIndexStore } from './state/queue-index-store.ts';
@@ -183,6 +185,7 @@ export function createApiHandler(options: ApiHandlerOptions): Middleware {
     refusals,
     metrics,
     ...(wiring.queue ? { queueIndex: wiring.queue.index } : {}),
+    checkStatus: webhookChecks(served, options.logger ?? createLogger(undefined, 'warn')),
     ...(options.logger ? { logger: options.logger } : {}),
   });
 
@@ -232,4 +235,12 @@ function settle(res: http.ServerResponse, handle: () => void | Promise<void>): v
   } catch (error) {
     sendThrown(res, error);
   }
+}
+
+/** Each environment's check of a webhook delivery's candidate: a status-level lookup of this server's own, coalesced per candidate. */
+function webhookChecks(served: readonly ServedEnvironment[], logger: Logger): (environment: string) => StatusLookup | undefined {
+  const checks = new Map(
+    served.map(({ environment, deps }) => [environment.info.name, coalescedChecks(serverStatusLookup(deps, logger, WEBHOOK_CHECK_USER))]),
+  );
+  return (environment) => checks.get(environment);
 }

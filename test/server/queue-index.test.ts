@@ -207,38 +207,28 @@ describe('the queue index, filled from status-level lookups', () => {
 });
 
 describe('the queue index, filled from webhook deliveries', () => {
-  it('takes the status and dates a delivery carries: that candidate moves to the head of the tab', async () => {
+  it('learns what the service’s record says of a delivery’s candidate, never the dates the delivery carries (issue 31)', async () => {
     const app = await queueApp({ environment: { webhookSecret: WEBHOOK_SECRET } });
     const last = waiting.at(-1)!;
-    const oldest = new Date(Date.now() - 30 * 24 * 3_600_000).toISOString();
+    const claimed = new Date(Date.now() - 30 * 24 * 3_600_000).toISOString();
     const body = deliveryBody({
       clientId: sandbox.clientId,
       event: 'user.readyToReview',
       status: 'waiting',
       recordId: last.recordId,
       refId: last.refId,
-      waitingDate: oldest,
+      waitingDate: claimed,
     });
     expect((await deliver(app.port, body)).status).toBe(200);
-    await expect.poll(async () => (await waitingTab(app)).rows[0]?.recordId, POLL).toBe(last.recordId);
-    const { first } = await waitingTab(app);
-    expect(first.records[0]).toMatchObject({ recordId: last.recordId, since: oldest });
-    expect(first.order).toEqual({ by: 'age', known: 1, of: waiting.length });
-    // A later delivery without dates (the same status) keeps the date known.
-    const again = deliveryBody({ clientId: sandbox.clientId, event: 'user.readyToReview', status: 'waiting', recordId: last.recordId });
-    expect((await deliver(app.port, again)).status).toBe(200);
+    // The sandbox's own waitingDate, looked up by the receiver: not the 30 days the delivery claimed.
+    const since = async () => (await waitingTab(app)).rows.find((r) => r.recordId === last.recordId)?.since;
+    await expect.poll(since, POLL).toBe(last.waitingDate);
+    expect((await waitingTab(app)).first.order).toEqual({ by: 'age', known: 1, of: waiting.length });
     const other = waiting[0]!;
-    const marker = deliveryBody({
-      clientId: sandbox.clientId,
-      status: 'waiting',
-      event: 'user.readyToReview',
-      recordId: other.recordId,
-      waitingDate: oldest,
-    });
+    const marker = deliveryBody({ clientId: sandbox.clientId, status: 'waiting', event: 'user.readyToReview', recordId: other.recordId });
     expect((await deliver(app.port, marker)).status).toBe(200);
-    // Deliveries are learnt in order: once the second candidate is known, the first delivery without dates was learnt too.
     await expect.poll(async () => (await waitingTab(app)).first.order, POLL).toEqual({ by: 'age', known: 2, of: waiting.length });
-    expect((await waitingTab(app)).rows.find((r) => r.recordId === last.recordId)?.since).toBe(oldest);
+    expect(await since()).toBe(last.waitingDate);
     await app.close();
   });
 });

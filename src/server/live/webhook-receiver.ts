@@ -14,7 +14,9 @@ import type { Metrics } from '../ops/metrics.ts';
 import type { RateLimiter } from '../ops/rate-limit.ts';
 import { type DeliveryIds, deliveryKeyOf } from './delivery-ids.ts';
 import type { LiveHub } from './live-hub.ts';
-import { eventLabel, liveEventOf, queueFactsOf, readDelivery, webhookLine } from './webhook-delivery.ts';
+import { eventLabel, liveEventOf, readDelivery, webhookLine } from './webhook-delivery.ts';
+import { confirmDelivery } from './delivery-confirm.ts';
+import type { StatusLookup } from '../lookup/queue-lookup.ts';
 import type { QueueIndex } from '../state/queue-index.ts';
 import { signatureMatches } from '../http/webhook-signature.ts';
 
@@ -36,8 +38,10 @@ export interface WebhookDeps {
   metrics: Metrics;
   /** A line per delivery, where no app server writes them (the Vite plugin). */
   logger?: Logger;
-  /** Learns the status and dates a delivery carries (the queue's order). */
+  /** Learns the status and dates of a delivery's candidate, as the service's record confirms them (the queue's order). */
   queueIndex?: QueueIndex;
+  /** The environment's status-level check of a delivery's candidate (delivery-check.ts); none: nothing is published. */
+  checkStatus?: (environment: string) => StatusLookup | undefined;
 }
 
 export function isWebhookPath(path: string): boolean {
@@ -151,12 +155,16 @@ async function receive(
     return;
   }
   taken('accepted');
-  // After the answer: the service waits for nobody's page.
-  setImmediate(() => void deps.hub.publish(live).catch((error: unknown) => logUnexpected(res, error)));
-  const facts = queueFactsOf(delivery, live.status);
-  if (deps.queueIndex && facts) {
-    void deps.queueIndex.learn(env, facts).catch((error: unknown) => logUnexpected(res, error));
-  }
+  // After the answer (the service waits for nobody's page), and only once the service's own record
+  // confirms it: a delivery is a hint, never a fact (delivery-confirm.ts).
+  const confirming = { hub: deps.hub, check: deps.checkStatus?.(env), ...(deps.queueIndex ? { queueIndex: deps.queueIndex } : {}) };
+  setImmediate(
+    () =>
+      void confirmDelivery(confirming, delivery, live).then(
+        (result) => deps.metrics.webhookChecks.inc({ result }),
+        (error: unknown) => logUnexpected(res, error),
+      ),
+  );
 }
 
 /** A refused delivery: counted (audit-refusals.ts), never written one by one, then answered with its code. */

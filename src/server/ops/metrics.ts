@@ -32,8 +32,10 @@ export interface Metrics {
   eventStreams: client.Gauge;
   /** Webhook deliveries (issue 22) by event (a documented one, `other` or `unknown`) and result (accepted, duplicate, ping or the error code). */
   webhookDeliveries: client.Counter<'event' | 'result'>;
-  /** The queue index's status-level lookups (list work, this server's own), by outcome: `ok` or the error code. */
+  /** This server's own status-level lookups (the queue's dates, webhook checks), by outcome: `ok` or the error code. */
   queueIndexLookups: client.Counter<'code'>;
+  /** Accepted webhook deliveries checked against the service: published, stale (the record says otherwise) or unconfirmed. */
+  webhookChecks: client.Counter<'result'>;
 }
 
 /**
@@ -64,6 +66,12 @@ export function createMetrics(options: { processMetrics?: boolean } = {}): Metri
     ...refusalMetrics(registers),
     ...liveMetrics(registers),
     webhookDeliveries,
+    webhookChecks: new client.Counter({
+      name: 'candidate_lookup_webhook_checks_total',
+      help: "Accepted webhook deliveries checked against the service's record before anyone is told, by result: published (confirmed), stale (the record says otherwise: a replay, or overtaken) or unconfirmed (the service could not be asked).",
+      labelNames: ['result'],
+      registers,
+    }),
     queueIndexLookups: new client.Counter({
       name: 'candidate_lookup_queue_index_lookups_total',
       help: "Status-level lookups that learn the queue's dates (list work, bounded by queueIndexLookupsPerSecond), by outcome: ok or the error code.",

@@ -78,10 +78,12 @@ export interface QueueIndex {
    * record's date by its first key (queueKeysOf).
    */
   learnList(environment: string, records: readonly Applicant[]): Promise<Map<QueueKey, string>>;
-  /** A record's facts (a status-level lookup): the whole truth, they replace what was known. */
+  /**
+   * A record's facts (a status-level lookup): the whole truth, they replace what was known, unless what
+   * was known is newer (its status's date is later than theirs): an answer that raced a later one, or a
+   * replayed delivery's, changes nothing.
+   */
   record(environment: string, facts: ReadonlyMap<QueueKey, QueueFacts>): Promise<void>;
-  /** A delivery's facts: its status (learnStatus's rule) and the dates it carries, over what was known. */
-  learn(environment: string, facts: ReadonlyMap<QueueKey, QueueFacts>): Promise<void>;
   readonly store: QueueIndexStore;
 }
 
@@ -105,16 +107,18 @@ export function createQueueIndex(store: QueueIndexStore): QueueIndex {
       await store.write(environment, changed);
       return since;
     },
-    record: (environment, facts) => store.write(environment, facts),
-    async learn(environment, facts) {
+    async record(environment, facts) {
       const known = await store.read(environment, [...facts.keys()]);
-      const merged = new Map<QueueKey, QueueFacts>();
-      for (const [id, said] of facts) {
-        const before = known.get(id);
-        const status = learnStatus(before, said.status) ?? before!;
-        merged.set(id, { status: said.status, dates: { ...status.dates, ...said.dates } });
-      }
-      await store.write(environment, merged);
+      const newer = new Map([...facts].filter(([id, said]) => !isOlder(said, known.get(id))));
+      await store.write(environment, newer);
     },
   };
+}
+
+/** The date the facts' status was entered, as a time (NaN when not known). */
+const enteredAt = (facts: QueueFacts): number => Date.parse(facts.dates[statusDateField(facts.status)] ?? '');
+
+/** Facts that say less recent things than what is known: the status they give was entered before the known one was. */
+export function isOlder(said: QueueFacts, known: QueueFacts | undefined): boolean {
+  return known !== undefined && enteredAt(said) < enteredAt(known);
 }
