@@ -27,6 +27,8 @@ const api = createApiHandler({
   audit: createAuditLog(path.join(mkdtempSync(path.join(os.tmpdir(), 'cl-loadtest-events-')), 'audit.jsonl')),
   access: createAccessControl({ mode: 'proxy', userHeader: 'x-forwarded-user', roleHeader: 'x-forwarded-role', trusted: ['127.0.0.1/32'] }),
   hub,
+  // Nothing is ever listed here: no crawler.
+  queueRate: 0,
 });
 
 /**

@@ -6,7 +6,7 @@ import { auditTrail, type Outcome, refuse } from './audit/audit-trail.ts';
 import type { Identity } from './http/identity.ts';
 import { ApiFailure } from './http/api-failure.ts';
 import { type LookupDeps, takeToken } from './lookup/lookup-steps.ts';
-import type { ApplicantsQueue } from './lookup/queue-page.ts';
+import type { ApplicantsQueue } from './lookup/applicants.ts';
 import type { Limit } from './ops/metrics.ts';
 import { any, get, type Route, type SignedInCall } from './http/routes.ts';
 import type { UpstreamTarget } from './upstream/upstream-client.ts';
@@ -25,7 +25,7 @@ export interface ApiEnvironment {
   supportFields?: readonly string[];
   /** The embedded sandbox's decision, for the simulate buttons (sandbox mode only). */
   simulate?: (kind: LookupKind, id: string, status: string) => boolean;
-  /** Its queue: ordered by age up to this many candidates a tab, and its SLA in hours (unset: the defaults). */
+  /** Its queue: the index's room in candidates (its bound in bytes follows), and its SLA in hours (unset: the defaults). */
   queueIndexMax?: number;
   queueSlaHours?: number;
   /** The shared secret the service signs its webhooks with (issue 22); without it, no receiver. Server memory only. */
@@ -36,8 +36,8 @@ export interface ApiEnvironment {
 export interface ServedEnvironment {
   environment: ApiEnvironment;
   deps: LookupDeps;
-  /** Its queue's index, filler and settings. */
-  queue?: ApplicantsQueue;
+  /** Its queue: the index, its crawler and settings. */
+  queue: ApplicantsQueue;
 }
 
 type Resolved = { ok: true; served: ServedEnvironment } | { ok: false; failure: ApiFailure; name: string };

@@ -11,12 +11,13 @@ import { type AuditVolume, auditLogCheck, auditVolume, type ReadinessCheck, shar
 import { createLogger, type Logger } from './log/log.ts';
 import type { SignInRefusalEvent } from './auth/access-control.ts';
 import { createMetrics, type Metrics, observeAuditLog } from './ops/metrics.ts';
-import { createApiHandler, type Middleware } from './proxy.ts';
+import { type ApiHandlerOptions, createApiHandler, type Middleware } from './proxy.ts';
 import { deliveryIdsFor } from './live/delivery-ids.ts';
 import type { LiveHub } from './live/live-hub.ts';
 import { createRateLimiter } from './ops/rate-limit.ts';
 import { createRedisStore, describeRedisUrl } from './state/redis-store.ts';
-import { createMemoryQueueIndexStore, createRedisQueueIndexStore } from './state/queue-index-store.ts';
+import { createMemoryQueueIndexStore } from './state/queue-index-store.ts';
+import { createRedisQueueIndexStore } from './state/queue-index-redis.ts';
 import { createMemoryStore, type SharedStore } from './state/store.ts';
 import type { ResolvedUpstream } from './resolve-upstream.ts';
 import { createLiveHub } from './live/create-live-hub.ts';
@@ -55,6 +56,8 @@ export function createApiFromConfig(
     /** Live updates' hub (default: from the configuration, through Redis with REDIS_URL); closed with the API. */
     hub?: LiveHub;
     eventStreams?: EventStreamOptions;
+    /** The queue's crawlers (default: started; tests of something else keep them off). */
+    queueCrawl?: ApiHandlerOptions['queueCrawl'];
   } = {},
 ): ConfiguredApi {
   checkUserEnvironments(config);
@@ -95,6 +98,7 @@ export function createApiFromConfig(
     deliveryIds: deliveryIdsFor(store),
     webhookRateLimiter: createRateLimiter(store, 'webhooks', config.rateLimitWebhooksPerMinute),
     ...queue,
+    ...(options.queueCrawl ? { queueCrawl: options.queueCrawl } : {}),
   });
   const volume = auditVolume(audit);
   const checks = [
@@ -113,6 +117,8 @@ export function createApiFromConfig(
     endStreams: () => streamsStop.abort(),
     // The counted refusals first, then every line still queued, before the file is closed.
     close: async () => {
+      // The crawlers first: nothing more is asked of the service, nor written, once the log closes.
+      await handler.close();
       await refusals.flush();
       await audit.close();
       await Promise.all([store.close(), queue.queueIndex.close(), hub.close()]);
@@ -127,14 +133,18 @@ function answerSettingsOf(config: Config) {
 }
 
 /**
- * The queue index (in Redis with REDIS_URL, shared by the instances) and the bound on its lookups, in the
- * shared store too, so that the operator's rate holds for every instance together.
+ * The queue index (in Redis with REDIS_URL, shared by the instances, or in memory), its crawlers' pace
+ * (limits.queueIndexLookupsPerSecond, list pages and lookups together) and each user's queue views
+ * (limits.queueViewsPerMinute, a bucket of their own in the shared store).
  */
-export function queueFromConfig(config: Pick<Config, 'redisUrl' | 'queueIndexLookupsPerSecond'>, store: SharedStore) {
-  const perSecond = config.queueIndexLookupsPerSecond;
+export function queueFromConfig(
+  config: Pick<Config, 'redisUrl' | 'queueIndexLookupsPerSecond' | 'queueViewsPerMinute'>,
+  store: SharedStore,
+) {
   return {
     queueIndex: config.redisUrl ? createRedisQueueIndexStore(config.redisUrl) : createMemoryQueueIndexStore(),
-    queueLookups: perSecond > 0 ? store.counter({ name: 'queue-index-lookups', limit: perSecond, windowSeconds: 1 }) : null,
+    queueRate: config.queueIndexLookupsPerSecond,
+    queueViews: createRateLimiter(store, 'queue-views', config.queueViewsPerMinute),
   };
 }
 

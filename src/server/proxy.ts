@@ -22,12 +22,12 @@ import { createWebhookReceiver, isWebhookPath } from './live/webhook-receiver.ts
 import { coalescedChecks } from './live/delivery-check.ts';
 import { serverStatusLookup, type StatusLookup, WEBHOOK_CHECK_USER } from './lookup/queue-lookup.ts';
 import { createLogger, type Logger, noteUser, requestIdOf, setRoute, startRequestLog } from './log/log.ts';
-import { createQueueIndex } from './state/queue-index.ts';
 import { createMemoryQueueIndexStore, type QueueIndexStore } from './state/queue-index-store.ts';
-import { type Counter, createMemoryStore } from './state/store.ts';
+import { indexWatch } from './ops/queue-index-metrics.ts';
+import { createQueueIndex, indexBound } from './state/queue-index.ts';
 import { createMetrics, type Metrics } from './ops/metrics.ts';
 import { NO_RATE_LIMIT, type RateLimiter } from './ops/rate-limit.ts';
-import { serveEnvironments } from './serve-environments.ts';
+import { type QueueWiring, serveEnvironments } from './serve-environments.ts';
 import { DEFAULT_MAX_IN_FLIGHT_PER_USER } from './upstream/upstream-slots.ts';
 import { DEFAULT_PREVIEW_LOOKUPS } from './answer/picture-preview.ts';
 import { createLiveHub } from './live/create-live-hub.ts';
@@ -97,18 +97,28 @@ export interface ApiHandlerOptions {
   webhookRateLimiter?: RateLimiter;
   /** The queue index's store (default: in this handler's memory). */
   queueIndex?: QueueIndexStore;
-  /** One point per lookup that fills the queue index, keyed by environment (default: 5 a second here; null: no lookups). */
-  queueLookups?: Counter | null;
-  /** How often the queue index's filler runs while dates are wanted (default 1000 ms). */
-  queueFillIntervalMs?: number;
+  /** Requests a second of each environment's crawler, list pages and lookups together (default 5; 0: no crawler). */
+  queueRate?: number;
+  /**
+   * The crawlers: started with the handler (default) or not (`start: false`: tests that do not read the
+   * queue, or read it after `crawlNow`), their pace, lease and clock.
+   */
+  queueCrawl?: NonNullable<QueueWiring['crawl']> & { start?: boolean };
+  /** Each user's queue views, a bucket of their own (default: no limit). */
+  queueViews?: RateLimiter;
 }
 
 export type Middleware = (req: http.IncomingMessage, res: http.ServerResponse, next?: () => void) => void;
 
-/** The queue index's lookups where the handler is given no bound: 5 a second per environment, in its memory. */
-function defaultQueueLookups(): Counter {
-  return createMemoryStore().counter({ name: 'queue-index-lookups', limit: 5, windowSeconds: 1 });
-}
+/** The handler, and what it started that must stop with it: the queue's crawlers. */
+export type ApiHandler = Middleware & {
+  /** Reads every environment's queue once now, and waits for the lookups it started (tests, the bench). */
+  crawlNow(): Promise<void>;
+  close(): Promise<void>;
+};
+
+/** The crawler's pace where the handler is given none: 5 requests a second per environment. */
+const DEFAULT_QUEUE_RATE = 5;
 
 /** Enough to keep a batch of 500 well under 10 s, and gentle on the service. */
 const BATCH_CONCURRENCY = 8;
@@ -131,13 +141,25 @@ function wiringOf(
     rateLimiter: options.rateLimiter ?? NO_RATE_LIMIT,
     audit: options.audit,
     ...(options.pauseClock ? { now: options.pauseClock.now } : {}),
-    queue: {
-      index: createQueueIndex(options.queueIndex ?? createMemoryQueueIndexStore()),
-      counter: options.queueLookups === undefined ? defaultQueueLookups() : (options.queueLookups ?? undefined),
-      logger: options.logger ?? createLogger(undefined, 'warn'),
-      ...(options.queueFillIntervalMs === undefined ? {} : { intervalMs: options.queueFillIntervalMs }),
-    },
+    queue: queueWiring(options, shared.metrics),
     ...shared,
+  };
+}
+
+/** The queue index every environment shares (bounded per environment), its crawlers' pace, the users' views. */
+function queueWiring(options: ApiHandlerOptions, metrics: Metrics): QueueWiring {
+  const logger = options.logger ?? createLogger(undefined, 'warn');
+  const bounds = new Map(options.environments.map((environment) => [environment.info.name, indexBound(environment.queueIndexMax)]));
+  const { start: _start, ...crawl } = options.queueCrawl ?? {};
+  return {
+    index: createQueueIndex(options.queueIndex ?? createMemoryQueueIndexStore(), {
+      bound: (environment) => bounds.get(environment) ?? indexBound(undefined),
+      watch: indexWatch(metrics, logger),
+    }),
+    perSecond: options.queueRate ?? DEFAULT_QUEUE_RATE,
+    views: options.queueViews ?? NO_RATE_LIMIT,
+    logger,
+    crawl,
   };
 }
 
@@ -155,7 +177,7 @@ function tableOptions(options: ApiHandlerOptions, access: AccessControl): Parame
   };
 }
 
-export function createApiHandler(options: ApiHandlerOptions): Middleware {
+export function createApiHandler(options: ApiHandlerOptions): ApiHandler {
   const access = options.access ?? createAccessControl({ mode: 'local', allowUnauthenticated: false });
   const metrics = options.metrics ?? createMetrics();
   // What the environments are wired with, read from the options at once, before anything is built of them.
@@ -184,12 +206,12 @@ export function createApiHandler(options: ApiHandlerOptions): Middleware {
     audit: options.audit,
     refusals,
     metrics,
-    ...(wiring.queue ? { queueIndex: wiring.queue.index } : {}),
+    queueIndex: wiring.queue.index,
     checkStatus: webhookChecks(served, options.logger ?? createLogger(undefined, 'warn')),
     ...(options.logger ? { logger: options.logger } : {}),
   });
 
-  return (req, res, next) => {
+  const handler: Middleware = (req, res, next) => {
     // Before anything else, also for the static files served after this handler: who is asking, and how.
     noteClient(req, resolveClient);
     const path = rawPathOf(req);
@@ -214,6 +236,7 @@ export function createApiHandler(options: ApiHandlerOptions): Middleware {
     const call: ApiCall = { req, res, params: found?.params ?? {}, started };
     settle(res, () => (route && !route.signedIn ? route.handle(call) : signedIn(route, call)));
   };
+  return withCrawlers(handler, served, options.queueCrawl?.start !== false);
 
   /** Everything else needs a known user, and nothing reaches the upstream without one. */
   async function signedIn(route: Route | undefined, call: ApiCall): Promise<void> {
@@ -223,6 +246,20 @@ export function createApiHandler(options: ApiHandlerOptions): Middleware {
     if (!route) throw new ApiFailure('no_such_route', `There is no API route ${API_PREFIX}/… of that name.`);
     if (route.signedIn) await route.handle({ ...call, identity });
   }
+}
+
+/** The handler with its environments' queue crawlers, started unless told not to, and stopped with it. */
+function withCrawlers(handler: Middleware, served: readonly ServedEnvironment[], start: boolean): ApiHandler {
+  const crawlers = served.map(({ queue }) => queue.crawler);
+  if (start) for (const crawler of crawlers) crawler.start();
+  return Object.assign(handler, {
+    crawlNow: async () => {
+      for (const crawler of crawlers) await crawler.crawlNow();
+    },
+    close: async () => {
+      await Promise.all(crawlers.map((crawler) => crawler.close()));
+    },
+  });
 }
 
 /**

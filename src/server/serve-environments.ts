@@ -12,11 +12,12 @@ import { createUpstreamClient } from './upstream/upstream-client.ts';
 import { createUpstreamSlots } from './upstream/upstream-slots.ts';
 import type { Logger } from './log/log.ts';
 import type { LookupDeps } from './lookup/lookup-steps.ts';
-import { createQueueFiller } from './lookup/queue-filler.ts';
-import type { QueueIndex } from './state/queue-index.ts';
-import { queueLookup } from './lookup/queue-lookup.ts';
-import type { ApplicantsQueue } from './lookup/queue-page.ts';
-import type { Counter } from './state/store.ts';
+import type { ApplicantsQueue } from './lookup/applicants.ts';
+import { fetchListPage } from './lookup/crawler-list.ts';
+import type { CrawlClock } from './lookup/crawler-pool.ts';
+import { createQueueCrawler, type QueueCrawler } from './lookup/queue-crawler.ts';
+import { QUEUE_INDEX_USER, serverStatusLookup } from './lookup/queue-lookup.ts';
+import { factsOfRecord, type QueueIndex } from './state/queue-index.ts';
 
 /**
  * Each environment's lookup dependencies, wired once at start: its own upstream client (keep-alive
@@ -41,24 +42,25 @@ export interface EnvironmentWiring {
   audit: AuditLog;
   refusals: RefusalLog;
   metrics: Metrics;
-  /** The queue index every environment shares, and the bound on its lookups (none: the service's order, no dates). */
-  queue?: QueueWiring;
+  /** The queue index every environment shares, its crawlers' rate and the users' queue views. */
+  queue: QueueWiring;
   /** The clock of the service's waits, kept by each upstream client (default Date.now; tests give a virtual one). */
   now?: () => number;
 }
 
 export interface QueueWiring {
   index: QueueIndex;
-  /** One point per lookup, keyed by environment (undefined: no lookups, the list and webhooks only). */
-  counter: Counter | undefined;
-  /** Where a lookup's warnings go (an archiving finding). */
+  /** Requests a second of each environment's crawler (0: no crawler: the index learns from webhooks and lookups only). */
+  perSecond: number;
+  /** Each user's queue views (a bucket of their own). */
+  views: ApplicantsQueue['views'];
+  /** Where the crawler's and the lookups' warnings go. */
   logger: Logger;
-  /** How often the filler runs while dates are wanted (default 1000 ms; tests make it short). */
-  intervalMs?: number;
+  /** The crawler's pace between whole reads and lease (default: queue-crawler.ts's), and its clock. */
+  crawl?: { intervalMs?: number; leaseMs?: number; clock?: CrawlClock; concurrency?: number };
 }
 
-/** The defaults of an environment's queue (issue 23): a tab of up to 1000 ordered by age, an SLA of 48 hours. */
-export const QUEUE_INDEX_MAX = 1000;
+/** The default SLA of an environment's queue (issue 23). */
 export const QUEUE_SLA_HOURS = 48;
 
 export function serveEnvironments(environments: readonly ApiEnvironment[], wiring: EnvironmentWiring): ServedEnvironment[] {
@@ -69,26 +71,32 @@ export function serveEnvironments(environments: readonly ApiEnvironment[], wirin
   const previews = instancePreviews(wiring.previewLookupsAtOnce);
   return environments.map((environment) => {
     const deps = environmentDeps(environment, wiring, upstreamSlots, { partsBudget, previews });
-    return { environment, deps, ...(wiring.queue ? { queue: queueOf(environment, deps, wiring.queue) } : {}) };
+    return { environment, deps, queue: queueOf(environment, deps, wiring.queue) };
   });
 }
 
-/** An environment's queue: the shared index, a filler of its own asking its service, its own bound and SLA. */
+/** An environment's queue: the shared index, a crawler of its own asking its service, its SLA. */
 function queueOf(environment: ApiEnvironment, deps: LookupDeps, wiring: QueueWiring): ApplicantsQueue {
-  const indexMax = environment.queueIndexMax ?? QUEUE_INDEX_MAX;
   const slaHours = environment.queueSlaHours ?? QUEUE_SLA_HOURS;
-  const filler = createQueueFiller({
+  const crawler = wiring.perSecond > 0 ? crawlerOf(environment, deps, wiring) : NO_CRAWLER;
+  return { index: wiring.index, slaHours: slaHours > 0 ? slaHours : undefined, views: wiring.views, crawler };
+}
+
+const NO_CRAWLER: QueueCrawler = { start: () => {}, crawlNow: async () => {}, close: async () => {} };
+
+function crawlerOf(environment: ApiEnvironment, deps: LookupDeps, wiring: QueueWiring): QueueCrawler {
+  const { crawl = {} } = wiring;
+  return createQueueCrawler({
     environment: environment.info.name,
     index: wiring.index,
-    lookup: queueLookup(deps, wiring.logger),
-    counter: wiring.counter,
-    maxPending: Math.max(indexMax, 1),
-    // The service's wait (its 429) holds the filler too: no round asks it before the wait ends.
-    servicePaused: () => deps.upstream.waiting() !== undefined,
-    ...(wiring.intervalMs === undefined ? {} : { intervalMs: wiring.intervalMs }),
-    onError: (error) => wiring.logger.warn(`The queue index could not be filled: ${(error as Error).message}`),
+    fetchPage: (filter, skip) => fetchListPage(deps, filter, skip),
+    lookup: serverStatusLookup(deps, wiring.logger, QUEUE_INDEX_USER),
+    perSecond: wiring.perSecond,
+    // The service's wait (its 429) holds the crawler too: nothing is asked before it ends.
+    pausedUntil: deps.upstream.pausedUntil,
+    logger: wiring.logger,
+    ...crawl,
   });
-  return { index: wiring.index, filler, indexMax, slaHours: slaHours > 0 ? slaHours : undefined };
 }
 
 function environmentDeps(
@@ -122,5 +130,11 @@ function environmentDeps(
       maxResponseBytes,
     }),
     metrics: wiring.metrics,
+    // A user's lookup tells the index what the service's record says (no request of its own).
+    learn: (record, triage) => {
+      wiring.queue.index
+        .learnRecord(environment.info.name, { ...factsOfRecord(record), ...triage })
+        .catch((error: Error) => wiring.queue.logger.warn(`The queue index could not learn a lookup's record: ${error.message}`));
+    },
   };
 }

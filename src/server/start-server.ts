@@ -19,6 +19,8 @@ export interface StartOptions {
   stdout: Stdout;
   /** The built SPA. */
   staticDir: string;
+  /** The queue's crawlers (default: started with the server; tests of something else keep them off). */
+  queueCrawl?: { start?: boolean };
 }
 
 export interface RunningServer {
@@ -51,7 +53,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   output.say([...upstream.banner, describeAccess(config), describeSharedState(config), describeState(config)]);
 
   const metrics = createMetrics({ processMetrics: Boolean(config.metrics) });
-  const api = await orClose(() => createApiFromConfig(config, upstream, { metrics, logger }), [upstream]);
+  const crawl = options.queueCrawl ? { queueCrawl: options.queueCrawl } : {};
+  const api = await orClose(() => createApiFromConfig(config, upstream, { metrics, logger, ...crawl }), [upstream]);
   const server = createAppServer({
     api: api.handler,
     staticDir: options.staticDir,

@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import type { ApiMeta } from '../../src/kyc/contract/api.ts';
 import type { CandidateRecord } from '../../src/kyc/contract/schema.ts';
 import { metaQueries } from '../../src/app/meta/meta-query.ts';
-import { KNOWN_OUTCOMES } from '../../src/kyc/view/outcome.ts';
+import { KNOWN_OUTCOMES } from '../../src/kyc/contract/outcome.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { recordForScope } from '../../src/server/sandbox/sandbox.ts';
 import { hostileCandidate, PAYLOADS } from '../fixtures/hostile-candidate.mjs';

@@ -12,6 +12,7 @@ import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { SANDBOX_KEYS, startSandbox, type RunningSandbox } from '../../src/server/sandbox/sandbox.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
 import { startTestApp, testEnvironment, type RawResponse } from './http.ts';
+import { startListUpstream } from './list-upstream.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'cl-applicants-'));
 const candidates = sampleCandidates({ now: new Date() });
@@ -33,8 +34,8 @@ const gateway = () => createAccessControl({ mode: 'proxy', userHeader: 'x-user',
 const SUPPORT = { 'x-user': 'sam', 'x-role': 'support' };
 const COMPLIANCE = { 'x-user': 'ana', 'x-role': 'compliance' };
 
-async function sandboxApp(options: { statusKey?: boolean; auditFile?: string; perMinute?: number } = {}) {
-  return startTestApp({
+async function sandboxApp(options: { statusKey?: boolean; auditFile?: string; perMinute?: number; views?: number } = {}) {
+  const app = await startTestApp({
     upstream: {
       baseUrl: sandbox.url,
       clientId: sandbox.clientId,
@@ -44,10 +45,13 @@ async function sandboxApp(options: { statusKey?: boolean; auditFile?: string; pe
     access: gateway(),
     ...(options.auditFile ? { audit: createAuditLog(options.auditFile) } : {}),
     ...(options.perMinute ? { rateLimiter: createRateLimiter(createMemoryStore(), 'lookups', options.perMinute) } : {}),
+    ...(options.views ? { queueViews: createRateLimiter(createMemoryStore(), 'queue-views', options.views) } : {}),
   });
+  await app.crawl();
+  return app;
 }
 
-/** A fake service answering the list with the given body (or status). */
+/** A fake service answering the list with the given body (or status), its queue read once by the crawler. */
 async function fakeApp(answer: { status?: number; body: unknown }, extra: { statusKey?: string } = {}) {
   const upstream = await startFakeUpstream();
   upstream.behave = (_req, res) => {
@@ -64,6 +68,7 @@ async function fakeApp(answer: { status?: number; body: unknown }, extra: { stat
     },
     access: gateway(),
   });
+  await app.crawl();
   return {
     upstream,
     app,
@@ -84,16 +89,20 @@ describe('GET /api/applicants on the sandbox', () => {
       expect(res.headers['content-type']).toMatch(/^application\/json/);
       const data = page(res);
       expect(data).toMatchObject({ total: records.length, skip: 0, limit: 50 });
-      expect(data.records).toHaveLength(records.length);
+      expect(data.records).toHaveLength(Math.min(50, records.length));
+      const first = records.find((r) => r.recordId === data.records[0]!.recordId)!;
       expect(data.records[0]).toEqual({
-        status: records[0]!.status,
+        status: first.status,
         isArchived: false,
-        recordId: records[0]!.recordId,
-        refId: records[0]!.refId,
-        blockPassID: records[0]!.blockPassID,
+        recordId: first.recordId,
+        refId: first.refId,
+        blockPassID: first.blockPassID,
+        since: first[`${first.status}Date`],
       });
       for (const record of JSON.parse(res.body).data.records) {
-        expect(Object.keys(record).every((key) => ['status', 'isArchived', 'recordId', 'refId', 'blockPassID'].includes(key))).toBe(true);
+        expect(
+          Object.keys(record).every((key) => ['status', 'isArchived', 'recordId', 'refId', 'blockPassID', 'since'].includes(key)),
+        ).toBe(true);
       }
     }
     await app.close();
@@ -104,20 +113,22 @@ describe('GET /api/applicants on the sandbox', () => {
     const waiting = page(await app.get('/api/applicants?status=waiting', COMPLIANCE));
     expect(waiting.total).toBe(records.filter((r) => r.status === 'waiting').length);
     expect(waiting.records.every((r) => r.status === 'waiting')).toBe(true);
+    const whole = page(await app.get('/api/applicants?skip=0&limit=6', COMPLIANCE));
     const second = page(await app.get('/api/applicants?skip=3&limit=3', COMPLIANCE));
-    expect(second.records.map((r) => r.recordId)).toEqual(records.slice(3, 6).map((r) => r.recordId));
+    expect(second.records).toEqual(whole.records.slice(3, 6));
     // An empty status is all of them.
     expect(page(await app.get('/api/applicants?status=&skip=0&limit=5', COMPLIANCE)).total).toBe(records.length);
     await app.close();
   });
 
-  it('writes one audit line per page, kind "list", and counts in the rate limit', async () => {
+  it('writes one audit line per view, kind "list", and counts in a bucket of its own, not the lookups’', async () => {
     const auditFile = path.join(dir, 'audit-list.jsonl');
-    const app = await sandboxApp({ auditFile, perMinute: 3, statusKey: true });
+    const app = await sandboxApp({ auditFile, perMinute: 1, views: 3, statusKey: true });
     expect((await app.get('/api/applicants?status=inreview&skip=0&limit=50', SUPPORT)).status).toBe(200);
     expect((await app.get('/api/applicants?status=waiting&limit=1', SUPPORT)).status).toBe(200);
-    // A lookup takes from the same bucket.
+    // A lookup takes from the lookups' bucket, untouched by the views.
     expect((await app.get(`/api/candidates/refId/${records[0]!.refId}`, SUPPORT)).status).toBe(200);
+    expect((await app.get('/api/applicants?status=approved', SUPPORT)).status).toBe(200);
     const limited = await app.get('/api/applicants', SUPPORT);
     expect(limited.status).toBe(429);
     expect(errorOf(limited).code).toBe('rate_limited');
@@ -126,9 +137,8 @@ describe('GET /api/applicants on the sandbox', () => {
     expect((await app.get('/api/applicants', COMPLIANCE)).status).toBe(200);
     await app.close();
 
-    const lines = readAudit(auditFile);
-    const lists = lines.filter((line) => line.kind === 'list');
-    expect(lists).toHaveLength(4);
+    const lists = readAudit(auditFile).filter((line) => line.kind === 'list' && line.user !== '(queue-index)');
+    expect(lists).toHaveLength(5);
     expect(lists[0]).toMatchObject({
       user: 'sam',
       role: 'support',
@@ -139,14 +149,15 @@ describe('GET /api/applicants on the sandbox', () => {
       records: records.filter((r) => r.status === 'inreview').length,
       status: 200,
       code: null,
-      upstreamStatus: 200,
-      level: 'status',
+      // Read from the index: the service was not asked.
+      upstreamStatus: null,
+      level: null,
     });
     expect(lists[1]).toMatchObject({ filter: 'waiting', skip: 0, limit: 1, records: 1 });
-    expect(lists[2]).toMatchObject({ filter: 'all', status: 429, code: 'rate_limited', upstreamStatus: null, level: null, records: null });
-    expect(lists[3]).toMatchObject({ user: 'ana', filter: 'all', limit: 50, status: 200 });
-    // No ids of the listed records in the audit log: only what was asked.
-    const text = readFileSync(auditFile, 'utf8');
+    expect(lists[3]).toMatchObject({ filter: 'all', status: 429, code: 'rate_limited', upstreamStatus: null, level: null, records: null });
+    expect(lists[4]).toMatchObject({ user: 'ana', filter: 'all', limit: 50, status: 200 });
+    // No ids of the listed records in the users' lines: only what was asked.
+    const text = JSON.stringify(lists);
     expect(text).not.toContain(records[1]!.recordId!);
   });
 
@@ -176,7 +187,7 @@ describe('GET /api/applicants parameters', () => {
     ['skip=0&skip=50', /"skip" is given more than once/],
   ])('?%s is a 400 that never reaches the service', async (search, message) => {
     const auditFile = path.join(dir, `audit-400-${search.replace(/\W/g, '_')}.jsonl`);
-    const { upstream, close } = await fakeApp({ body: {} });
+    const upstream = await startFakeUpstream();
     const app = await startTestApp({
       upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'full-key' },
       access: gateway(),
@@ -191,21 +202,20 @@ describe('GET /api/applicants parameters', () => {
       expect.objectContaining({ kind: 'list', filter: null, status: 400, code: 'bad_request', upstreamStatus: null }),
     ]);
     await app.close();
-    await close();
+    await upstream.close();
   });
 
-  it('asks the service the documented path, with the status-level key when there is one', async () => {
-    const { upstream, app, close } = await fakeApp(
-      { body: { status: 'success', data: { records: [], total: 0, skip: 50, limit: 50 } } },
+  it('the crawler asks the service the documented path, with the status-level key when there is one', async () => {
+    const { upstream, close } = await fakeApp(
+      { body: { status: 'success', data: { records: [], total: 0, skip: 0, limit: 100 } } },
       { statusKey: 'status-key' },
     );
-    expect((await app.get('/api/applicants?status=approved&skip=50&limit=50', COMPLIANCE)).status).toBe(200);
-    expect((await app.get('/api/applicants', SUPPORT)).status).toBe(200);
-    expect(upstream.seen.map((r) => r.path)).toEqual([
-      '/kyc/1.0/connect/client%20one/applicants/approved?skip=50&limit=50',
-      '/kyc/1.0/connect/client%20one/applicants?skip=0&limit=50',
-    ]);
-    expect(upstream.seen.map((r) => r.headers.authorization)).toEqual(['status-key', 'status-key']);
+    expect(upstream.seen.map((r) => r.path).sort()).toEqual(
+      ['waiting', 'inreview', 'review_requested', 'incomplete', 'approved', 'rejected', 'blocked', '']
+        .map((filter) => `/kyc/1.0/connect/client%20one/applicants${filter ? `/${filter}` : ''}?skip=0&limit=100`)
+        .sort(),
+    );
+    expect(new Set(upstream.seen.map((r) => r.headers.authorization))).toEqual(new Set(['status-key']));
     expect(upstream.seen[0]!.headers['accept-encoding']).toBe('identity');
     await close();
   });
@@ -238,19 +248,12 @@ describe('GET /api/applicants against what the service may answer', () => {
     });
     const res = await app.get('/api/applicants', COMPLIANCE);
     expect(res.status).toBe(200);
-    expect(JSON.parse(res.body)).toEqual({
-      status: 'success',
-      data: {
-        records: [
-          { status: 'waiting', isArchived: false, recordId: 'rec-1', blockPassID: 'bp-1', refId: 'ref-1' },
-          { status: 'some_new_status', isArchived: true, recordId: 'rec-2', blockPassID: 'bp-2' },
-        ],
-        total: 2,
-        skip: 0,
-        limit: 50,
-        slaHours: 48,
-      },
-    });
+    const data = page(res);
+    expect(data.records).toEqual([
+      { status: 'waiting', isArchived: false, recordId: 'rec-1', blockPassID: 'bp-1', refId: 'ref-1' },
+      { status: 'some_new_status', isArchived: true, recordId: 'rec-2', blockPassID: 'bp-2' },
+    ]);
+    expect(data).toMatchObject({ total: 2, skip: 0, limit: 50, slaHours: 48 });
     expect(res.body).not.toContain('someone@example.org');
     await close();
   });
@@ -288,12 +291,14 @@ describe('GET /api/applicants against what the service may answer', () => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': Buffer.byteLength(text) });
       res.end(text);
     };
+    await app.crawl();
     const compressed = await app.get('/api/applicants', COMPLIANCE);
     expect([compressed.status, errorOf(compressed).message]).toEqual([502, expect.stringContaining('compressed')]);
     upstream.behave = (_req, res) => {
       // HTTP/1.0 style: no length, no chunks, the end of the body is the end of the connection.
       res.socket!.end(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n${text}`);
     };
+    await app.crawl();
     const unframed = await app.get('/api/applicants', COMPLIANCE);
     expect([unframed.status, errorOf(unframed).message]).toEqual([502, expect.stringContaining('without a length')]);
     await app.close();
@@ -321,25 +326,19 @@ describe('GET /api/applicants against what the service may answer', () => {
     await limited.close();
   });
 
-  it('fills a page when the service serves fewer records than asked', async () => {
+  it('pages the index, whatever the service’s largest page is', async () => {
     const all = Array.from({ length: 130 }, (_, i) => ({ status: 'waiting', isArchived: false, _id: `rec-${i}`, blockPassID: `bp-${i}` }));
-    const upstream = await startFakeUpstream();
-    upstream.behave = (req, res) => {
-      const url = new URL(req.url!, 'http://x');
-      const skip = Number(url.searchParams.get('skip'));
-      const limit = Math.min(20, Number(url.searchParams.get('limit')));
-      const text = JSON.stringify({ status: 'success', data: { records: all.slice(skip, skip + limit), total: all.length, skip, limit } });
-      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-      res.end(text);
-    };
+    const upstream = await startListUpstream(all);
+    upstream.pageSize = 20;
     const app = await startTestApp({ upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' }, access: gateway() });
+    await app.crawl();
+    upstream.seen.length = 0;
+    // Undated (the lookups find nothing): in the order the service listed them.
     const data = page(await app.get('/api/applicants?skip=100&limit=50', COMPLIANCE));
     expect(data.records.map((r) => r.recordId)).toEqual(all.slice(100, 130).map((r) => r._id));
-    expect(upstream.seen.map((r) => r.path.split('?')[1])).toEqual(['skip=100&limit=50', 'skip=120&limit=30']);
-    upstream.seen.length = 0;
     const first = page(await app.get('/api/applicants?limit=50', COMPLIANCE));
     expect(first.records.map((r) => r.recordId)).toEqual(all.slice(0, 50).map((r) => r._id));
-    expect(upstream.seen).toHaveLength(3);
+    expect(upstream.seen).toHaveLength(0);
     await app.close();
     await upstream.close();
   });
@@ -365,17 +364,20 @@ describe('GET /api/applicants per environment', () => {
       access: gateway(),
       audit: createAuditLog(auditFile),
     });
+    await app.crawl();
     expect(page(await app.get('/api/applicants', COMPLIANCE)).total).toBe(records.length);
     const res = await app.get('/api/e/staging/applicants?status=waiting', COMPLIANCE);
     expect(page(res).records).toEqual([{ status: 'waiting', isArchived: false, recordId: 'staging-1' }]);
-    expect(staging.seen.map((r) => [r.path, r.headers.authorization])).toEqual([
-      // Waiting is ordered by age across the whole list: read whole, a page of the service's largest at a time.
-      ['/kyc/1.0/connect/staging_client/applicants/waiting?skip=0&limit=100', 'staging-key'],
+    // The crawler read each environment's own list, with its own key.
+    expect(staging.seen.map((r) => [r.path, r.headers.authorization])).toContainEqual([
+      '/kyc/1.0/connect/staging_client/applicants/waiting?skip=0&limit=100',
+      'staging-key',
     ]);
     expect((await app.get('/api/e/nowhere/applicants', COMPLIANCE)).status).toBe(404);
     // Refused for its environment, and audited as a page of the list all the same.
-    expect(readAudit(auditFile).map((line) => line.env)).toEqual(['production', 'staging', 'nowhere']);
-    expect(readAudit(auditFile).at(-1)).toMatchObject({ kind: 'list', status: 404, code: 'no_such_environment', filter: null });
+    const views = readAudit(auditFile).filter((line) => line.user === 'ana');
+    expect(views.map((line) => line.env)).toEqual(['production', 'staging', 'nowhere']);
+    expect(views.at(-1)).toMatchObject({ kind: 'list', status: 404, code: 'no_such_environment', filter: null });
     await app.close();
     await staging.close();
   });

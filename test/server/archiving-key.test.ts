@@ -126,7 +126,11 @@ describe('a key that archives after extract', () => {
     expect(JSON.parse(support.body).data.identities).toBeUndefined();
     expect((await app.get('/api/applicants', COMPLIANCE)).status).toBe(200);
     expect((await app.get('/api/applicants', SUPPORT)).status).toBe(200);
-    expect(upstream.seen.slice(asked).map((r) => r.headers.authorization)).toEqual(['status-key', 'status-key', 'status-key']);
+    // The queue is read from its index, which the crawler fills with the status key too.
+    await app.crawl();
+    const after = upstream.seen.slice(asked).map((r) => r.headers.authorization);
+    expect(after.length).toBeGreaterThan(1);
+    expect(new Set(after)).toEqual(new Set(['status-key']));
   });
 
   it('with "archiveOnExtract": "accept", is detected and said, but lookups go on', async () => {

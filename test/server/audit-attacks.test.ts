@@ -86,10 +86,10 @@ describe('attack: one user floods the audit log with long invalid ids', () => {
     expect(linesOf(file).map((line) => JSON.parse(line).code)).toEqual(['no_such_environment', 'no_such_environment', 'rate_limited']);
   });
 
-  it('charges a malformed applicants query to the user as well', async () => {
+  it('charges a malformed applicants query to the user as well (in their queue views, a bucket of its own)', async () => {
     const file = path.join(tempDir(), 'audit.jsonl');
     const audit = createAuditLog(file);
-    const { app } = await appWith({ audit, rateLimiter: limiter(2), refusals: createRefusalLog(audit, 60_000) });
+    const { app } = await appWith({ audit, queueViews: limiter(2), refusals: createRefusalLog(audit, 60_000) });
     const codes = [];
     for (let i = 0; i < 4; i++) codes.push((await app.get('/api/applicants?skip=minus-one', as('eve'))).status);
     expect(codes).toEqual([400, 400, 429, 429]);
@@ -125,7 +125,7 @@ describe('attack: a flood while the shared store is down', () => {
       capacity: 10,
       take: () => Promise.reject(new StoreUnavailableError(new Error('connection refused'))),
     };
-    const { upstream, app } = await appWith({ audit, rateLimiter: storeDown, refusals });
+    const { upstream, app } = await appWith({ audit, rateLimiter: storeDown, queueViews: storeDown, refusals });
     const paths = [
       ...Array.from({ length: 20 }, (_, i) => `/api/candidates/refId/${i % 2 ? 'a' : '%00'.repeat(300)}${i}`),
       ...Array.from({ length: 10 }, (_, i) => `/api/applicants?skip=${i}`),
@@ -298,7 +298,7 @@ describe('attack: an audit file that cannot be written, found only at the first 
     for (const [auditLog, why] of cases) {
       const config = parseConfig({ KYC_BASE_URL: 'http://127.0.0.1:9', KYC_CLIENT_ID: 'c', KYC_API_KEY: 'k', AUDIT_LOG: auditLog });
       const upstream = await resolveUpstream(config);
-      const start = () => createApiFromConfig(config, upstream);
+      const start = () => createApiFromConfig(config, upstream, { queueCrawl: { start: false } });
       expect(start).toThrow(ConfigError);
       expect(start).toThrow(new RegExp(`AUDIT_LOG=${auditLog.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} cannot be written`));
       expect(start).toThrow(why);

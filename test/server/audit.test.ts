@@ -96,7 +96,7 @@ describe('audit log', () => {
       banner: [],
       close: async () => {},
     };
-    const api = createApiFromConfig(config, upstream);
+    const api = createApiFromConfig(config, upstream, { queueCrawl: { start: false } });
     const server = await listen(createAppServer({ api: api.handler, staticDir: 'public' }));
     // One invalid id within the limit, one refused over it (its own line), three counted in one line.
     for (let i = 0; i < 5; i++) await rawRequest(server.port, '/api/candidates/refId/%00');

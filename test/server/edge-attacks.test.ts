@@ -56,7 +56,7 @@ async function configuredApp(env: Record<string, string>, file?: ConfigFile) {
     banner: [],
     close: async () => {},
   };
-  const configured = createApiFromConfig(config, resolved);
+  const configured = createApiFromConfig(config, resolved, { queueCrawl: { start: false } });
   const server = await listen(createAppServer({ api: configured.handler, staticDir: 'public' }));
   cleanups.push(server.close, upstream.close, configured.close);
   return { upstream, port: server.port };

@@ -189,7 +189,7 @@ describe('environments from the configuration', () => {
       { name: 'prod', label: 'Production', clientId: 'acme_kyc', upstream: 'remote' },
       { name: 'staging', label: 'Staging', clientId: 'acme_test', upstream: 'remote' },
     ]);
-    expect(() => createApiFromConfig(config, upstream)).not.toThrow();
+    expect(() => createApiFromConfig(config, upstream, { queueCrawl: { start: false } })).not.toThrow();
 
     const badUsers = path.join(dir, 'bad-users.json');
     writeFileSync(

@@ -101,6 +101,8 @@ export interface TestApp {
   /** The request lines among them, parsed. */
   requests(): RequestRecord[];
   get(path: string, headers?: Record<string, string | string[] | number | undefined>): Promise<RawResponse>;
+  /** Reads every environment's queue from its service once now, and waits for the lookups it started (the queue index's crawler). */
+  crawl(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -143,6 +145,10 @@ export async function startTestApp(options: TestAppOptions, staticDir = 'public'
   const api = createApiHandler({
     timeoutMs: 2000,
     maxResponseBytes: 64 * 1024 * 1024,
+    // The queue's crawler reads the service only when a test says so (`crawl()`, or queueCrawl given):
+    // a test of something else sees no request it did not make, and no audit line it did not cause.
+    queueCrawl: { start: false },
+    queueRate: 1000,
     ...rest,
     // A test that does not read the audit log gets one in memory: the API takes none without a log.
     audit: rest.audit ?? memoryAuditLog(),
@@ -160,10 +166,11 @@ export async function startTestApp(options: TestAppOptions, staticDir = 'public'
   const requests = () => logs.map((line) => JSON.parse(line) as RequestRecord & { msg: string }).filter((line) => line.msg === 'request');
   // A test's audit log is closed with its app (its file handle is not left to the garbage collector).
   const closeAll = async () => {
+    await api.close();
     await close();
     if (rest.audit && 'close' in rest.audit) await (rest.audit as ClosableAuditLog).close();
   };
-  return { port, logs, requests, get: (path, headers) => rawRequest(port, path, { headers }), close: closeAll };
+  return { port, logs, requests, get: (path, headers) => rawRequest(port, path, { headers }), crawl: api.crawlNow, close: closeAll };
 }
 
 /** A request with a body (POST by default), its answer read whole. */

@@ -22,17 +22,22 @@ writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><title>Candida
 /** A scratch folder for this file's configuration files. */
 export const scratchDir = dir;
 
-export function startOptions(env: Environment, printed: string[]): StartOptions {
+/**
+ * `crawl`: the queue's crawler reads the service as `npm start`'s does; off unless asked, so that a test of
+ * something else sees no request, log or audit line it did not cause.
+ */
+export function startOptions(env: Environment, printed: string[], crawl = false): StartOptions {
   return {
     env: { HOST: '127.0.0.1', PORT: '0', AUDIT_LOG: path.join(dir, `audit-${Math.random().toString(36).slice(2)}.jsonl`), ...env },
     cwd: dir,
     stdout: { isTTY: false, write: (text: string) => void printed.push(text) },
     staticDir,
+    ...(crawl ? {} : { queueCrawl: { start: false } }),
   };
 }
 
-export async function startInProcess(env: Environment = {}): Promise<StartedInProcess> {
+export async function startInProcess(env: Environment = {}, options: { crawl?: boolean } = {}): Promise<StartedInProcess> {
   const printed: string[] = [];
-  const server = await startServer(startOptions(env, printed));
+  const server = await startServer(startOptions(env, printed, options.crawl));
   return { server, port: Number(new URL(server.url).port), output: () => printed.join('') };
 }

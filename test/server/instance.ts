@@ -44,6 +44,7 @@ export async function startInstance(
     port?: number;
     file?: ConfigFile | ((port: number) => ConfigFile);
     eventStreams?: EventStreamOptions;
+    crawl?: boolean;
   } = {},
 ): Promise<Instance> {
   let api: Middleware = (_req, res) => {
@@ -66,6 +67,8 @@ export async function startInstance(
     logger: createLogger({ write: (text: string) => void logs.push(text.trimEnd()) }),
     access: { signInDelayMs: options.signInDelayMs ?? 1 },
     eventStreams: options.eventStreams,
+    // The queue's crawler reads the service only in the tests that ask (`crawl`).
+    queueCrawl: { start: options.crawl === true },
   });
   api = configured.handler;
   health = createHealthRoutes(configured.checks);

@@ -80,14 +80,9 @@ function fits(field: string, value: unknown): boolean {
   return typeof value === 'object' && !Array.isArray(value);
 }
 
-/** The fields the list reads (the others pass by unread): a wrong one is named on it. */
-function isRead(field: string, status: string, role: keyof typeof ROLES): boolean {
-  return (
-    field === 'isArchived' ||
-    field === 'blockPassID' ||
-    field === statusDateField(status) ||
-    (field === 'identities' && role === 'compliance')
-  );
+/** The fields the list reads (the others pass by unread, identities too: the index keeps no name): a wrong one is named on it. */
+function isRead(field: string, status: string): boolean {
+  return field === 'isArchived' || field === 'blockPassID' || field === statusDateField(status);
 }
 
 const change = fc.oneof(
@@ -124,20 +119,23 @@ describe('a list record, read tolerantly', () => {
         const before = { status: 'approved', _id: `before-${run}`, refId: `ref-before-${run}`, isArchived: false };
         const after = { status: 'waiting', _id: `after-${run}`, isArchived: true };
         upstream.state.records = [before, record, after];
-        const page = pageOf(await app.get('/api/applicants?skip=0&limit=50', ROLES[role]));
+        // The crawler reads the list into the index (issue 32); the view reads the index.
+        await app.crawl();
+        const page = pageOf(await app.get('/api/applicants?skip=0&limit=100', ROLES[role]));
         expect(page.skipped).toBeUndefined();
-        expect(page.records.map((row) => row.recordId ?? row.refId)).toEqual([`before-${run}`, expect.any(String), `after-${run}`]);
-        const row = page.records[1]!;
+        const idOf = (row: (typeof page.records)[number]) => row.recordId ?? row.refId;
+        const ids = new Set(page.records.map(idOf));
+        expect(ids.has(`before-${run}`) && ids.has(`after-${run}`)).toBe(true);
+        const row = page.records.find((one) => one.refId === record.refId && one.recordId === (record.recordId ?? record._id))!;
+        expect(row).toBeDefined();
         expect(row.status).toBe(record.status);
-        expect(row.recordId).toBe(record.recordId ?? record._id);
-        expect(row.refId).toBe(record.refId);
         // Absent is absent, never an error; a wrong field is named on that field, and on nothing else.
         const named = Object.keys(row.unreadable ?? {});
-        expect(named).toEqual(wrongField && isRead(wrongField, String(record.status), role) ? [wrongField] : []);
+        expect(named).toEqual(wrongField && isRead(wrongField, String(record.status)) ? [wrongField] : []);
         if (!('isArchived' in record) || wrongField === 'isArchived') expect(row.isArchived).toBeUndefined();
-        if (role === 'support') expect(row.name).toBeUndefined();
+        expect(row.name).toBeUndefined();
       }),
-      { numRuns: 150 },
+      { numRuns: 100 },
     );
   });
 });

@@ -1,28 +1,18 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { APPLICANT_FILTERS, applicantsPageSchema, type ApplicantsPage } from '../../src/kyc/contract/applicants.ts';
+import { APPLICANT_FILTERS } from '../../src/kyc/contract/applicants.ts';
 import type { ApiEnvironment } from '../../src/server/api-environments.ts';
-import { createAccessControl } from '../../src/server/auth/access.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { queueCandidates } from '../../src/server/sandbox/queue-candidates.ts';
 import { SANDBOX_KEYS, startSandbox } from '../../src/server/sandbox/sandbox.ts';
 import { createQueueIndex } from '../../src/server/state/queue-index.ts';
 import { createMemoryQueueIndexStore, type QueueIndexStore } from '../../src/server/state/queue-index-store.ts';
-import { createMemoryStore } from '../../src/server/state/store.ts';
-import { type RawResponse, startTestApp, testEnvironment } from './http.ts';
+import { startTestApp, testEnvironment } from './http.ts';
 import { startListUpstream } from './list-upstream.ts';
 import { memoryAuditLog } from './memory-audit.ts';
+import { COMPLIANCE, gateway, pageOf, SUPPORT, wholeTab } from './queue-fixture.ts';
 
-/** The dates the filler learns in the background: waited for, on a machine that may be busy. */
-const POLL = { timeout: 30_000, interval: 50 };
 const HOUR_MS = 3_600_000;
-const gateway = () => createAccessControl({ mode: 'proxy', userHeader: 'x-user', roleHeader: 'x-role', trusted: ['127.0.0.1/32'] });
-const SUPPORT = { 'x-user': 'sam', 'x-role': 'support' };
-const COMPLIANCE = { 'x-user': 'ana', 'x-role': 'compliance' };
 const ago = (hours: number) => new Date(Date.now() - hours * HOUR_MS).toISOString();
-const pageOf = (res: RawResponse): ApplicantsPage => {
-  expect(res.status, res.body).toBe(200);
-  return applicantsPageSchema.parse(JSON.parse(res.body)).data;
-};
 
 const closing: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -31,17 +21,12 @@ afterEach(async () => {
 
 /**
  * The app on a fake service listing `records` as they are, with the full key only (the list is then
- * asked with it, as a whole record's scope allows). No lookups fill the index unless `perSecond` says:
- * a date can then only come from the record itself.
+ * asked with it, as a whole record's scope allows), its queue read once by the crawler. A lookup of a
+ * row without a date is answered by `lookup` (else 404: the row stays undated).
  */
 async function listApp(
   records: unknown[],
-  options: {
-    environment?: Partial<ApiEnvironment>;
-    perSecond?: number;
-    store?: QueueIndexStore;
-    lookup?: (kind: string, id: string) => unknown;
-  } = {},
+  options: { environment?: Partial<ApiEnvironment>; store?: QueueIndexStore; lookup?: (kind: string, id: string) => unknown } = {},
 ) {
   const upstream = await startListUpstream(records, options.lookup);
   const audit = memoryAuditLog();
@@ -50,24 +35,13 @@ async function listApp(
     access: gateway(),
     audit,
     queueIndex: options.store ?? createMemoryQueueIndexStore(),
-    queueLookups: options.perSecond ? createMemoryStore().counter({ name: 'q', limit: options.perSecond, windowSeconds: 1 }) : null,
-    queueFillIntervalMs: 20,
   });
   closing.push(async () => {
     await app.close();
     await upstream.close();
   });
+  await app.crawl();
   return { app, upstream, audit };
-}
-
-/** A whole tab, page by page, as the browser asks it. */
-async function wholeTab(app: Awaited<ReturnType<typeof listApp>>['app'], status: string, size: number, who = SUPPORT) {
-  const first = pageOf(await app.get(`/api/applicants?status=${status}&skip=0&limit=${size}`, who));
-  const rows = [...first.records];
-  for (let skip = size; skip < first.total; skip += size) {
-    rows.push(...pageOf(await app.get(`/api/applicants?status=${status}&skip=${skip}&limit=${size}`, who)).records);
-  }
-  return { first, rows };
 }
 
 /** A whole record as the current documentation lists it: no `_id`, no recordId, its dates and (full scope) its identities. */
@@ -121,22 +95,21 @@ describe("the current documentation's list", () => {
     expect(all.records.find((row) => row.refId === 'ref-101')?.since).toBe((CURRENT_DOCS.at(-1) as Record<string, unknown>).inreviewDate);
   });
 
-  it("the current documentation's list gives compliance users the name a whole record holds, support users never; the name is kept nowhere", async () => {
+  it("the current documentation's list: nobody gets the name a whole record holds, and the index keeps only ids, statuses and dates (issue 32)", async () => {
     const store = createMemoryQueueIndexStore();
     const records = [currentDocsRecord(1, 'waiting', 3, ['Zoë', 'Ångström']), currentDocsRecord(2, 'waiting', 4, ['秀英', '王'])];
     const { app, audit } = await listApp(records, { store });
-    const compliance = pageOf(await app.get('/api/applicants?status=waiting', COMPLIANCE));
-    expect(compliance.records.map((row) => row.name)).toEqual(['王秀英', 'Zoë Ångström']);
-    const support = await app.get('/api/applicants?status=waiting', SUPPORT);
-    expect(pageOf(support).records.every((row) => row.name === undefined)).toBe(true);
-    for (const text of ['Zoë', 'Ångström', '秀英', 'person1@example.org', 'riskLevel', 'onfido']) expect(support.body).not.toContain(text);
-    // The index holds the ids, statuses and dates; the logs and the audit log no name.
-    const kept = await store.read('default', ['refId:ref-1', 'refId:ref-2']);
-    expect([...kept.values()]).toEqual([
-      { status: 'waiting', dates: { waitingDate: records[0]!.waitingDate } },
-      { status: 'waiting', dates: { waitingDate: records[1]!.waitingDate } },
+    for (const who of [COMPLIANCE, SUPPORT]) {
+      const res = await app.get('/api/applicants?status=waiting', who);
+      expect(pageOf(res).records.every((row) => row.name === undefined)).toBe(true);
+      for (const text of ['Zoë', 'Ångström', '秀英', 'person1@example.org', 'riskLevel', 'onfido']) expect(res.body).not.toContain(text);
+    }
+    const kept = await store.find('default', ['refId:ref-1', 'refId:ref-2']);
+    expect([...kept.values()].map((stored) => stored.entry)).toEqual([
+      { status: 'waiting', refId: 'ref-1', isArchived: false, blockPassID: 'bp-1', since: Date.parse(records[0]!.waitingDate) },
+      { status: 'waiting', refId: 'ref-2', isArchived: false, blockPassID: 'bp-2', since: Date.parse(records[1]!.waitingDate) },
     ]);
-    const everything = JSON.stringify([app.logs, audit.lines]);
+    const everything = JSON.stringify([app.logs, audit.lines, [...kept.values()].map((stored) => stored.json)]);
     for (const text of ['Zoë', 'Ångström', '秀英', '王']) expect(everything).not.toContain(text);
   });
 });
@@ -149,12 +122,12 @@ describe("the sandbox's current-documentation list, through the app", () => {
     const app = await startTestApp({
       upstream: { baseUrl: sandbox.url, clientId: sandbox.clientId, apiKey: SANDBOX_KEYS.full, statusApiKey: SANDBOX_KEYS.status },
       access: gateway(),
-      queueLookups: null,
     });
     closing.push(async () => {
       await app.close();
       await sandbox.close();
     });
+    await app.crawl();
     const records = candidates.map((c) => c.record);
     const waiting = records.filter((r) => r.status === 'waiting');
     const { first, rows } = await wholeTab(app, 'waiting', 50, COMPLIANCE);
@@ -164,8 +137,8 @@ describe("the sandbox's current-documentation list, through the app", () => {
     const over = waiting.filter((r) => Date.now() - Date.parse(String(r.waitingDate)) > 48 * HOUR_MS).length;
     expect(over).toBeGreaterThan(0);
     expect(first).toMatchObject({ slaHours: 48, overSla: over });
-    // The list is asked with the status-level key: no names, even for compliance.
-    expect(rows.every((row) => row.name === undefined && row.recordId === undefined)).toBe(true);
+    // No names (the index keeps none); the current documentation's list gives no recordId, and the sandbox's lookups by refId keep none either.
+    expect(rows.every((row) => row.name === undefined)).toBe(true);
     const inreview = pageOf(await app.get('/api/applicants?status=inreview', SUPPORT));
     expect(inreview.skipped).toEqual({ count: 1, reasons: ['no refId, recordId or _id'] });
     expect(inreview.records).toHaveLength(records.filter((r) => r.status === 'inreview').length - 1);
@@ -200,7 +173,8 @@ describe('list records the app could not read before', () => {
       { status: 'waiting', recordId: 'rec-1' },
       { status: 'approved', refId: 'ref-2' },
     ]);
-    expect(page.total).toBe(6);
+    // The tab's count is the index's: what could be read of it.
+    expect(page.total).toBe(2);
     expect(page.skipped).toEqual({
       count: 4,
       reasons: ['no status', 'no refId, recordId or _id', 'not an object', 'a status that is not text'],
@@ -232,7 +206,7 @@ describe('list records the app could not read before', () => {
     });
     expect(res.body).not.toContain(long);
     // Nothing of them in the index either.
-    expect((await store.read('default', [`refId:${long}`, `recordId:${long}`, 'refId:fine'])).size).toBe(0);
+    expect((await store.find('default', [`refId:${long}`, `recordId:${long}`, 'refId:fine'])).size).toBe(0);
   });
 
   it('a field of the wrong type in one record is named on that field; the record and the page are shown', async () => {
@@ -245,28 +219,23 @@ describe('list records the app could not read before', () => {
         identities: { given_name: { type: 'string', value: 9 }, family_name: { type: 'string', value: 'Doe' } },
       },
     ]);
-    const page = pageOf(await app.get('/api/applicants?status=waiting', COMPLIANCE));
-    expect(page.records).toEqual([
-      {
-        status: 'waiting',
-        recordId: 'rec-1',
-        unreadable: {
-          refId: 'expected a string',
-          isArchived: 'expected true or false',
-          blockPassID: 'expected a string of at most 256 characters',
-          waitingDate: 'expected an ISO 8601 timestamp',
+    // Identities are not read at all: the index keeps no name, so nothing about them is said to anyone.
+    for (const who of [COMPLIANCE, SUPPORT]) {
+      expect(pageOf(await app.get('/api/applicants?status=waiting', who)).records).toEqual([
+        {
+          status: 'waiting',
+          recordId: 'rec-1',
+          unreadable: {
+            refId: 'expected a string',
+            isArchived: 'expected true or false',
+            blockPassID: 'expected a string of at most 256 characters',
+            waitingDate: 'expected an ISO 8601 timestamp',
+          },
         },
-      },
-      { status: 'waiting', recordId: 'rec-2', isArchived: true, unreadable: { identities: 'expected an object' } },
-      { status: 'waiting', recordId: 'rec-3', name: 'Doe', unreadable: { 'identities.given_name': 'expected {type, value}' } },
-    ]);
-    // A support user's records are not read for names: nothing about identities is said to them.
-    const support = pageOf(await app.get('/api/applicants?status=waiting', SUPPORT));
-    expect(support.records.map((row) => row.unreadable && Object.keys(row.unreadable).filter((f) => f.startsWith('identities')))).toEqual([
-      [],
-      undefined,
-      undefined,
-    ]);
+        { status: 'waiting', recordId: 'rec-2', isArchived: true },
+        { status: 'waiting', recordId: 'rec-3' },
+      ]);
+    }
   });
 });
 
@@ -295,34 +264,48 @@ describe('the queue index keyed by recordId or refId', () => {
     const dates = new Map(Array.from({ length: 6 }, (_, n) => [`ref-${n}`, ago(10 + ((n * 7) % 6))]));
     const records = [...dates.keys()].map((refId) => ({ status: 'waiting', refId, isArchived: false }));
     const { app, audit } = await listApp(records, {
-      perSecond: 1000,
       lookup: (kind, id) =>
         kind === 'refId' && dates.has(id)
           ? { status: 'waiting', refId: id, isArchived: false, blockPassID: 'bp', waitingDate: dates.get(id) }
           : undefined,
     });
-    await wholeTab(app, 'waiting', 50);
-    await expect.poll(async () => (await wholeTab(app, 'waiting', 50)).first.order, POLL).toEqual({ by: 'age', known: 6, of: 6 });
-    const { rows } = await wholeTab(app, 'waiting', 50);
+    const { first, rows } = await wholeTab(app, 'waiting', 50);
+    expect(first.order).toEqual({ by: 'age', known: 6, of: 6 });
     expect(rows.map((row) => row.refId)).toEqual([...dates].sort((a, b) => Date.parse(a[1]) - Date.parse(b[1])).map(([id]) => id));
-    const lookups = audit.lines.filter((line) => 'queueIndex' in line && line.queueIndex);
+    const lookups = audit.lines.filter((line) => 'queueIndex' in line && line.queueIndex && line.kind !== 'list');
     expect(lookups.map((line) => ('kind' in line ? line.kind : undefined))).toEqual(Array(6).fill('refId'));
   });
 
   it('a date learnt under a recordId is found by a later list that gives only the refId', async () => {
-    const index = createQueueIndex(createMemoryQueueIndexStore());
+    const store = createMemoryQueueIndexStore();
+    const index = createQueueIndex(store);
+    const listedAt = Date.parse('2026-03-01T00:00:00.000Z');
     const both = { status: 'waiting', recordId: 'rec-1', refId: 'ref-1' };
-    await index.learnList('env', [both]);
+    expect(await index.learnListed('env', [both], { listedAt, position: 0 })).toEqual([{ member: 'recordId:rec-1', dated: false }]);
     // A status-level lookup (or a delivery) by recordId.
-    await index.record('env', new Map([['recordId:rec-1', { status: 'waiting', dates: { waitingDate: '2026-01-01T00:00:00.000Z' } }]]));
-    // The next list with both ids carries the date over to the refId...
-    expect(await index.learnList('env', [both])).toEqual(new Map([['recordId:rec-1', '2026-01-01T00:00:00.000Z']]));
-    // ...so that one without `_id` finds it.
-    expect(await index.learnList('env', [{ status: 'waiting', refId: 'ref-1' }])).toEqual(
-      new Map([['refId:ref-1', '2026-01-01T00:00:00.000Z']]),
-    );
-    // A record's own date wins over the index's, and is learnt.
+    await index.learnRecord('env', { status: 'waiting', recordId: 'rec-1', since: Date.parse('2026-01-01T00:00:00.000Z') });
+    // A list without `_id` finds it by its refId: the one candidate, dated.
+    expect(await index.learnListed('env', [{ status: 'waiting', refId: 'ref-1' }], { listedAt, position: 0 })).toEqual([
+      { member: 'recordId:rec-1', dated: true },
+    ]);
+    // A record's own date is the service's word, and is learnt.
     const own = { status: 'waiting', refId: 'ref-1', since: '2026-02-01T00:00:00.000Z' };
-    expect(await index.learnList('env', [own])).toEqual(new Map([['refId:ref-1', '2026-02-01T00:00:00.000Z']]));
+    await index.learnListed('env', [own], { listedAt, position: 0 });
+    expect((await store.find('env', ['refId:ref-1'])).get('refId:ref-1')?.entry).toEqual({
+      status: 'waiting',
+      recordId: 'rec-1',
+      refId: 'ref-1',
+      since: Date.parse('2026-02-01T00:00:00.000Z'),
+    });
+    // Known apart (a row by refId, a record by recordId), the two become one when a source names both.
+    await index.learnListed('env', [{ status: 'waiting', refId: 'ref-2' }], { listedAt, position: 1 });
+    await index.learnRecord('env', { status: 'waiting', recordId: 'rec-2', since: Date.parse('2026-01-02T00:00:00.000Z') });
+    expect((await store.size('env')).entries).toBe(3);
+    await index.learnRecord('env', { status: 'waiting', recordId: 'rec-2', refId: 'ref-2', since: Date.parse('2026-01-02T00:00:00.000Z') });
+    expect((await store.size('env')).entries).toBe(2);
+    expect((await store.find('env', ['refId:ref-2', 'recordId:rec-2'])).get('refId:ref-2')?.entry).toMatchObject({
+      recordId: 'rec-2',
+      refId: 'ref-2',
+    });
   });
 });

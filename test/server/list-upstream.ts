@@ -1,32 +1,49 @@
 import type http from 'node:http';
-import { startFakeUpstream } from './fake-upstream.ts';
+import { type Behaviour, startFakeUpstream } from './fake-upstream.ts';
 
 /**
  * A fake service whose list operation answers the given records exactly as they are (whatever their
  * shape: the list-record tests give it the published shapes, and broken ones), by status, `skip` and
- * `limit` (at most 100). `records` may be changed between requests. A lookup (`refId/<id>` or
- * `recordId/<id>`) is answered by `lookup`, or 404.
+ * `limit` (at most `pageSize`, 100 unless told). `records`, `pageSize` and `lookup` may be changed between
+ * requests. A lookup (`refId/<id>` or `recordId/<id>`) is answered by `lookup`, or 404. `behaveList` is
+ * this behaviour, for a test that wraps it.
  */
 export async function startListUpstream(records: unknown[], lookup?: (kind: string, id: string) => unknown) {
   const upstream = await startFakeUpstream();
-  const state = { records };
-  upstream.behave = (req, res) => {
+  const state = { records, pageSize: 100, lookup };
+  const behaveList: Behaviour = (req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     const [, , , , , kind, id] = url.pathname.split('/');
     if (kind === 'applicants') {
       const matching = id ? state.records.filter((record) => (record as { status?: unknown }).status === id) : state.records;
       const skip = Number(url.searchParams.get('skip') ?? 0);
-      const limit = Math.min(Number(url.searchParams.get('limit') ?? 20), 100);
+      const limit = Math.min(Number(url.searchParams.get('limit') ?? 20), state.pageSize);
       return send(res, 200, {
         status: 'success',
         data: { records: matching.slice(skip, skip + limit), total: matching.length, skip, limit },
       });
     }
-    const found = kind && id ? lookup?.(kind, decodeURIComponent(id)) : undefined;
+    const found = kind && id ? state.lookup?.(kind, decodeURIComponent(id)) : undefined;
     if (found) return send(res, 200, { status: 'success', data: found });
     send(res, 404, { status: 'error', code: 404, message: 'Resource not Found' });
   };
-  return { ...upstream, state };
+  upstream.behave = behaveList;
+  return {
+    url: upstream.url,
+    seen: upstream.seen,
+    close: upstream.close,
+    set behave(next: Behaviour) {
+      upstream.behave = next;
+    },
+    behaveList,
+    state,
+    set pageSize(size: number) {
+      state.pageSize = size;
+    },
+    set lookup(next: (kind: string, id: string) => unknown) {
+      state.lookup = next;
+    },
+  };
 }
 
 function send(res: http.ServerResponse, status: number, body: unknown): void {

@@ -88,7 +88,9 @@ describe('proxy against the sandbox', () => {
       banner: [],
       close: async () => {},
     };
-    const server = await listen(createAppServer({ api: createApiFromConfig(config, upstream).handler, staticDir: 'public' }));
+    const server = await listen(
+      createAppServer({ api: createApiFromConfig(config, upstream, { queueCrawl: { start: false } }).handler, staticDir: 'public' }),
+    );
     try {
       const meta = apiMetaSchema.parse(JSON.parse((await rawRequest(server.port, '/api/meta')).body));
       expect(meta).toMatchObject({ summaryFields: ['riskLevel', 'Case owner'], privacyMaskDefault: true });

@@ -3,27 +3,25 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiErrorBodySchema } from '../../src/kyc/contract/api.ts';
-import { applicantsPageSchema, type ApplicantsPage } from '../../src/kyc/contract/applicants.ts';
-import type { CandidateRecord } from '../../src/kyc/contract/schema.ts';
+import { APPLICANT_FILTERS, statusDateField } from '../../src/kyc/contract/applicants.ts';
 import type { ApiEnvironment } from '../../src/server/api-environments.ts';
-import { createAccessControl } from '../../src/server/auth/access.ts';
-import { type AuditEntry, createAuditLog } from '../../src/server/audit/audit.ts';
-import { createQueueFiller } from '../../src/server/lookup/queue-filler.ts';
-import { createMetrics, type Metrics } from '../../src/server/ops/metrics.ts';
+import { type AuditEntry, createAuditLog, type ListAuditEntry } from '../../src/server/audit/audit.ts';
+import { CrawlPool, RETRY } from '../../src/server/lookup/crawler-pool.ts';
 import { QUEUE_INDEX_USER } from '../../src/server/lookup/queue-lookup.ts';
+import { createMetrics, type Metrics } from '../../src/server/ops/metrics.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { queueCandidates } from '../../src/server/sandbox/queue-candidates.ts';
 import { SANDBOX_KEYS, startSandbox, type RunningSandbox } from '../../src/server/sandbox/sandbox.ts';
 import { createQueueIndex } from '../../src/server/state/queue-index.ts';
-import { createMemoryQueueIndexStore, createRedisQueueIndexStore, type QueueIndexStore } from '../../src/server/state/queue-index-store.ts';
-import { createMemoryStore } from '../../src/server/state/store.ts';
+import { createRedisQueueIndexStore } from '../../src/server/state/queue-index-redis.ts';
+import { createMemoryQueueIndexStore, type QueueIndexStore } from '../../src/server/state/queue-index-store.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
-import { type RawResponse, startTestApp, testEnvironment } from './http.ts';
+import { startTestApp, testEnvironment } from './http.ts';
+import { virtualClock } from './clock.ts';
+import { gateway, oldestFirst, pageOf, SUPPORT, wholeTab } from './queue-fixture.ts';
 import { hasRedisServer, NO_REDIS_MESSAGE, type RunningRedis, startRedis } from './redis-fixture.ts';
 import { deliver, deliveryBody, WEBHOOK_SECRET } from './webhook-fixture.ts';
 
-/** The dates are learnt in the background: waited for, on a machine that may be busy. */
-const POLL = { timeout: 30_000, interval: 50 };
 const HOUR_MS = 3_600_000;
 const dir = mkdtempSync(path.join(os.tmpdir(), 'cl-queue-index-'));
 const now = new Date();
@@ -36,20 +34,14 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 
-const gateway = () => createAccessControl({ mode: 'proxy', userHeader: 'x-user', roleHeader: 'x-role', trusted: ['127.0.0.1/32'] });
-const SUPPORT = { 'x-user': 'sam', 'x-role': 'support' };
-const pageOf = (res: RawResponse): ApplicantsPage => {
-  expect(res.status, res.body).toBe(200);
-  return applicantsPageSchema.parse(JSON.parse(res.body)).data;
-};
 const sandboxEnvironment = (extra: Partial<ApiEnvironment> = {}): ApiEnvironment => ({
   ...testEnvironment({ baseUrl: sandbox.url, clientId: sandbox.clientId, apiKey: SANDBOX_KEYS.full, statusApiKey: SANDBOX_KEYS.status }),
   ...extra,
 });
-/** The app on the sandbox; `perSecond` lookups fill the index (none: the list and webhooks only). */
+/** The app on the sandbox; its crawler reads the service when the test calls `crawl()`. */
 function queueApp(options: {
   store?: QueueIndexStore;
-  perSecond?: number;
+  rate?: number;
   auditFile?: string;
   environment?: Partial<ApiEnvironment>;
   metrics?: Metrics;
@@ -58,28 +50,16 @@ function queueApp(options: {
     environments: [sandboxEnvironment(options.environment)],
     access: gateway(),
     queueIndex: options.store ?? createMemoryQueueIndexStore(),
-    queueLookups: options.perSecond
-      ? createMemoryStore().counter({ name: 'queue-index-lookups', limit: options.perSecond, windowSeconds: 1 })
-      : null,
-    queueFillIntervalMs: 20,
+    ...(options.rate === undefined ? {} : { queueRate: options.rate }),
     ...(options.metrics ? { metrics: options.metrics } : {}),
     ...(options.auditFile ? { audit: createAuditLog(options.auditFile) } : {}),
   });
 }
-type Getter = { get: (path: string, headers?: Record<string, string>) => Promise<RawResponse> };
-/** A whole tab, page by page, as the browser asks it. */
-async function wholeTab(app: Getter, status: string, size: number) {
-  const first = pageOf(await app.get(`/api/applicants?status=${status}&skip=0&limit=${size}`, SUPPORT));
-  const rows = [...first.records];
-  for (let skip = size; skip < first.total; skip += size) {
-    rows.push(...pageOf(await app.get(`/api/applicants?status=${status}&skip=${skip}&limit=${size}`, SUPPORT)).records);
-  }
-  return { first, rows };
-}
-/** The whole Waiting tab, page by page. */
-const waitingTab = (app: Getter, size = 50) => wholeTab(app, 'waiting', size);
-const oldestFirst = (list: CandidateRecord[], field = 'waitingDate') =>
-  [...list].sort((a, b) => Date.parse(String(a[field])) - Date.parse(String(b[field]))).map((r) => r.recordId);
+const readAudit = (file: string) =>
+  readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as AuditEntry | ListAuditEntry);
 
 describe("the sandbox's queue candidates", () => {
   it('wait distinct, realistic times spread over days, some beyond the default SLA of 48 hours', () => {
@@ -91,13 +71,11 @@ describe("the sandbox's queue candidates", () => {
     const over = waited.filter((hours) => hours > 48).length;
     expect(over).toBeGreaterThan(queue.length / 5);
     expect(over).toBeLessThan(queue.length / 2);
-    // Every later step came after the submission.
     for (const record of queue) {
       for (const field of ['inreviewDate', 'approvedDate', 'rejectedDate', 'blockedDate', 'reviewRequestedDate']) {
         if (record[field]) expect(Date.parse(String(record[field]))).toBeGreaterThan(Date.parse(String(record.waitingDate)));
       }
     }
-    // Each status a tab offers has candidates.
     for (const status of ['waiting', 'inreview', 'review_requested', 'approved', 'rejected', 'blocked']) {
       expect(
         queue.some((r) => r.status === status),
@@ -107,47 +85,49 @@ describe("the sandbox's queue candidates", () => {
   });
 });
 
-describe('the queue index, filled from the list', () => {
-  it('learns each listed status at once; without dates the tab says 0 known and keeps the service order', async () => {
-    const store = createMemoryQueueIndexStore();
-    const app = await queueApp({ store });
-    const { first, rows } = await waitingTab(app);
-    expect(first.order).toEqual({ by: 'age', known: 0, of: waiting.length });
-    expect(rows.map((r) => r.recordId)).toEqual(waiting.map((r) => r.recordId));
-    expect(rows.every((r) => r.since === undefined)).toBe(true);
-    // Under both its keys: a later list that gives only its refId finds it too.
-    const keys = [`recordId:${waiting[0]!.recordId!}`, `refId:${waiting[0]!.refId!}`];
-    const known = await store.read('default', keys);
-    for (const key of keys) expect(known.get(key)).toEqual({ status: 'waiting', dates: {} });
+describe('the queue index, before the crawler has read the service', () => {
+  it('answers the tab as still being read, empty, without asking the service anything', async () => {
+    const upstream = await startFakeUpstream();
+    const app = await startTestApp({ upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' }, access: gateway() });
+    const page = pageOf(await app.get('/api/applicants?status=waiting&counts=1', SUPPORT));
+    expect(page).toMatchObject({ records: [], total: 0, order: { by: 'age', known: 0, of: 0 } });
+    expect(page.index).toMatchObject({ crawling: true, dated: 0, of: 0 });
+    expect(page.overSlaPartial).toBe(true);
+    expect(upstream.seen).toEqual([]);
     await app.close();
+    await upstream.close();
   });
 });
 
-describe('the queue index, filled from status-level lookups', () => {
-  it('looks each date up at status level, audited as list work, then orders the tab oldest first across pages', async () => {
-    const auditFile = path.join(dir, 'lookups.jsonl');
+describe('the crawler (the older list: no dates)', () => {
+  it('reads every tab (audited as list work), looks each date up at status level, then orders every tab by age across pages', async () => {
+    const auditFile = path.join(dir, 'crawl.jsonl');
     const metrics = createMetrics();
-    const app = await queueApp({ perSecond: 1000, auditFile, metrics });
-    await waitingTab(app);
-    await expect
-      .poll(async () => (await waitingTab(app)).first.order, POLL)
-      .toEqual({ by: 'age', known: waiting.length, of: waiting.length });
-    const { rows } = await waitingTab(app);
+    const app = await queueApp({ auditFile, metrics });
+    await app.crawl();
+    const { first, rows } = await waitingTab(app);
+    expect(first.order).toEqual({ by: 'age', known: waiting.length, of: waiting.length });
+    expect(first.index).toMatchObject({ dated: waiting.length, of: waiting.length });
+    expect(first.index?.crawling).toBeUndefined();
+    expect(Date.parse(first.index!.asOf!)).toBeLessThanOrEqual(Date.parse(first.index!.at));
     expect(rows.map((r) => r.recordId)).toEqual(oldestFirst(waiting));
     // The service's order is not the queue's: ordering changed something.
     expect(oldestFirst(waiting)).not.toEqual(waiting.map((r) => r.recordId));
     for (const row of rows) expect(row.since).toBe(waiting.find((r) => r.recordId === row.recordId)!.waitingDate);
-    const lines = readFileSync(auditFile, 'utf8')
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line) as AuditEntry)
-      .filter((line) => line.queueIndex);
-    expect(lines.map((line) => line.id).sort()).toEqual(waiting.map((r) => r.recordId).sort());
-    for (const line of lines) expect(line).toMatchObject({ user: QUEUE_INDEX_USER, kind: 'recordId', level: 'status', status: 200 });
-    // Counted apart from the users' lookups.
-    expect((await metrics.queueIndexLookups.get()).values).toEqual([{ labels: { code: 'ok' }, value: waiting.length }]);
-    expect((await metrics.lookups.get()).values).toEqual([]);
     await app.close();
+    const lines = readAudit(auditFile);
+    const lookups = lines.filter((line): line is AuditEntry => line.queueIndex === true && line.kind !== 'list');
+    // Every candidate of every tab once, by recordId.
+    expect(lookups.map((line) => line.id).sort()).toEqual(records.map((r) => r.recordId).sort());
+    for (const line of lookups) expect(line).toMatchObject({ user: QUEUE_INDEX_USER, kind: 'recordId', level: 'status', status: 200 });
+    const pages = lines.filter((line): line is ListAuditEntry => line.kind === 'list' && line.user === QUEUE_INDEX_USER);
+    // One page of each of the seven tabs (none holds more than 100), and the first of the unfiltered list, which holds no more.
+    expect(pages.map((line) => line.filter).sort()).toEqual([...APPLICANT_FILTERS, 'all'].sort());
+    for (const line of pages) expect(line).toMatchObject({ user: QUEUE_INDEX_USER, queueIndex: true, limit: 100, status: 200 });
+    // The views of the test: their own lines, users' and not the crawler's.
+    expect(lines.filter((line) => line.kind === 'list' && line.user === 'sam').length).toBeGreaterThan(0);
+    expect((await metrics.queueIndexLookups.get()).values).toEqual([{ labels: { code: 'ok' }, value: records.length }]);
+    expect((await metrics.lookups.get()).values).toEqual([]);
   });
 
   it.each([
@@ -156,53 +136,74 @@ describe('the queue index, filled from status-level lookups', () => {
   ])('orders the %s tab by its own date (%s), oldest first across pages of %i', async (status, field, size) => {
     const listed = records.filter((r) => r.status === status);
     expect(listed.length).toBeGreaterThan(size);
-    const app = await queueApp({ perSecond: 1000 });
-    await wholeTab(app, status, size);
-    await expect
-      .poll(async () => (await wholeTab(app, status, size)).first.order, POLL)
-      .toEqual({ by: 'age', known: listed.length, of: listed.length });
-    const { rows } = await wholeTab(app, status, size);
+    const app = await queueApp({});
+    await app.crawl();
+    const { first, rows } = await wholeTab(app, status, size);
+    expect(first.order).toEqual({ by: 'age', known: listed.length, of: listed.length });
     expect(rows.map((r) => r.recordId)).toEqual(oldestFirst(listed, field));
     expect(oldestFirst(listed, field)).not.toEqual(listed.map((r) => r.recordId));
     for (const row of rows) expect(row.since).toBe(listed.find((r) => r.recordId === row.recordId)![field]);
     await app.close();
   });
 
-  it('takes at most queueIndexLookupsPerSecond lookups in a second, the rest waiting for later rounds', async () => {
-    const looked: string[] = [];
-    const counter = createMemoryStore().counter({ name: 'queue-index-lookups', limit: 3, windowSeconds: 1 });
-    const filler = createQueueFiller({
-      environment: 'default',
-      index: createQueueIndex(createMemoryQueueIndexStore()),
-      lookup: async (id) => {
-        looked.push(id);
-        return { status: 'waiting', dates: { waitingDate: now.toISOString() } };
-      },
-      counter,
-      maxPending: 1000,
-      intervalMs: 60_000,
-    });
-    filler.want(Array.from({ length: 10 }, (_, i) => `recordId:id-${i}` as const));
-    expect(await filler.drain()).toBe(3);
-    expect(await filler.drain()).toBe(0);
-    expect(looked).toEqual(['recordId:id-0', 'recordId:id-1', 'recordId:id-2']);
-    expect(filler.pending()).toBe(7);
-    filler.close();
+  it('orders the tabs of decisions newest first, and All tab by tab in the tabs’ order', async () => {
+    const app = await queueApp({});
+    await app.crawl();
+    const approved = records.filter((r) => r.status === 'approved');
+    const { first, rows } = await wholeTab(app, 'approved');
+    expect(first.order).toMatchObject({ by: 'age', newestFirst: true });
+    expect(rows.map((r) => r.recordId)).toEqual(oldestFirst(approved, 'approvedDate').reverse());
+    const all = await wholeTab(app, '', 50);
+    // A record without the date of its status stays undated after its lookup too.
+    const dated = records.filter((r) => typeof r[statusDateField(r.status)] === 'string').length;
+    expect(dated).toBeGreaterThan(records.length - 3);
+    expect(all.first.order).toMatchObject({ by: 'age', byStatus: true, known: dated, of: records.length });
+    const statuses = all.rows.map((r) => r.status);
+    const firstOf = (status: string) => statuses.indexOf(status);
+    expect(firstOf('waiting')).toBe(0);
+    expect(firstOf('waiting')).toBeLessThan(firstOf('inreview'));
+    expect(firstOf('inreview')).toBeLessThan(firstOf('approved'));
+    expect(all.rows.slice(0, waiting.length).map((r) => r.recordId)).toEqual(oldestFirst(waiting));
+    await app.close();
   });
 
-  it('looks nothing up when the operator sets 0 lookups a second', async () => {
-    const filler = createQueueFiller({
-      environment: 'default',
-      index: createQueueIndex(createMemoryQueueIndexStore()),
-      lookup: async () => {
-        throw new Error('no lookup expected');
-      },
-      counter: undefined,
-      maxPending: 1000,
-    });
-    filler.want(['recordId:a', 'refId:b']);
-    expect(filler.pending()).toBe(0);
-    expect(await filler.drain()).toBe(0);
+  it('asks nothing when the operator sets 0 requests a second: no crawler', async () => {
+    const upstream = await startFakeUpstream();
+    const app = await startTestApp({ upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' }, access: gateway(), queueRate: 0 });
+    await app.crawl();
+    expect(pageOf(await app.get('/api/applicants?status=waiting', SUPPORT)).index).toMatchObject({ crawling: true });
+    expect(upstream.seen).toEqual([]);
+    await app.close();
+    await upstream.close();
+  });
+});
+
+describe("the crawler's pace", () => {
+  it('starts at most perSecond requests a second, evenly, and none while the service asked to wait', async () => {
+    const clock = virtualClock(0);
+    let pausedUntil = 0;
+    const stop = new AbortController();
+    // One at a time: a virtual clock's sleeps, taken side by side, would each move it.
+    const pool = new CrawlPool({ perSecond: 4, concurrency: 1, clock, pausedUntil: () => pausedUntil, signal: stop.signal });
+    const started: number[] = [];
+    let told = false;
+    const job = async () => {
+      started.push(clock.now());
+      // The third request is told to wait 30 s.
+      if (started.length === 3 && !told) {
+        told = true;
+        pausedUntil = clock.now() + 30_000;
+        return RETRY;
+      }
+      return started.length;
+    };
+    await Promise.all(Array.from({ length: 6 }, () => pool.run('lookup', job)));
+    expect(started).toHaveLength(7);
+    // Even turns of 250 ms before the wait; nothing during it; then again.
+    expect(started.slice(0, 3)).toEqual([0, 250, 500]);
+    for (const at of started.slice(3)) expect(at).toBeGreaterThanOrEqual(30_500);
+    for (let i = 4; i < started.length; i++) expect(started[i]! - started[i - 1]!).toBeGreaterThanOrEqual(250);
+    stop.abort();
   });
 });
 
@@ -222,73 +223,70 @@ describe('the queue index, filled from webhook deliveries', () => {
     expect((await deliver(app.port, body)).status).toBe(200);
     // The sandbox's own waitingDate, looked up by the receiver: not the 30 days the delivery claimed.
     const since = async () => (await waitingTab(app)).rows.find((r) => r.recordId === last.recordId)?.since;
-    await expect.poll(since, POLL).toBe(last.waitingDate);
-    expect((await waitingTab(app)).first.order).toEqual({ by: 'age', known: 1, of: waiting.length });
-    const other = waiting[0]!;
-    const marker = deliveryBody({ clientId: sandbox.clientId, status: 'waiting', event: 'user.readyToReview', recordId: other.recordId });
-    expect((await deliver(app.port, marker)).status).toBe(200);
-    await expect.poll(async () => (await waitingTab(app)).first.order, POLL).toEqual({ by: 'age', known: 2, of: waiting.length });
-    expect(await since()).toBe(last.waitingDate);
+    await expect.poll(since).toBe(last.waitingDate);
+    expect((await waitingTab(app)).first.order).toEqual({ by: 'age', known: 1, of: 1 });
     await app.close();
   });
 });
 
-describe('the queue tabs: SLA, the bound, refused filters', () => {
+const waitingTab = (app: Parameters<typeof wholeTab>[0]) => wholeTab(app, 'waiting');
+
+describe('the queue tabs: SLA, refused filters', () => {
   it('counts the rows over the SLA (48 hours by default) over the whole tab, and none without an SLA', async () => {
-    const app = await queueApp({ perSecond: 1000 });
-    await waitingTab(app);
-    await expect.poll(async () => (await waitingTab(app)).first.order, POLL).toMatchObject({ known: waiting.length });
+    const app = await queueApp({});
+    await app.crawl();
     const over = waiting.filter((r) => Date.now() - Date.parse(String(r.waitingDate)) > 48 * 3_600_000).length;
     expect(over).toBeGreaterThan(0);
     const { first } = await waitingTab(app);
     expect(first).toMatchObject({ slaHours: 48, overSla: over });
     // Every date known: the count is the whole tab's, not a floor.
     expect(first.overSlaPartial).toBeUndefined();
+    // Only those over it, when asked: the oldest first.
+    const only = pageOf(await app.get('/api/applicants?status=waiting&overSla=1&limit=100', SUPPORT));
+    expect(only).toMatchObject({ total: over, only: ['overSla'] });
+    expect(only.records.map((r) => r.recordId)).toEqual(oldestFirst(waiting).slice(0, over));
     await app.close();
     const noSla = await queueApp({ environment: { queueSlaHours: 0 } });
     const page = pageOf(await noSla.get('/api/applicants?status=waiting', SUPPORT));
     expect(page.slaHours).toBeUndefined();
     expect(page.overSla).toBeUndefined();
+    const refused = await noSla.get('/api/applicants?status=waiting&overSla=1', SUPPORT);
+    expect(refused.status).toBe(400);
+    expect(apiErrorBodySchema.parse(JSON.parse(refused.body)).error.message).toMatch(/has none/);
     await noSla.close();
   });
 
-  it.each([
-    ['ordered by age', {}, { by: 'age', known: 4, of: waiting.length }],
-    ['above queueIndexMax', { queueIndexMax: 10 }, { by: 'service', over: 10 }],
-  ])('%s, while some dates are unknown, counts the known ones over the SLA as a floor (overSlaPartial)', async (_, environment, order) => {
+  it('while some dates are unknown, counts the known ones over the SLA as a floor (overSlaPartial), the undated after the dated', async () => {
     const store = createMemoryQueueIndexStore();
-    const facts = (hours: number) => ({ status: 'waiting', dates: { waitingDate: new Date(Date.now() - hours * HOUR_MS).toISOString() } });
-    // Three known over 48 hours (one of them beyond the page asked), one known within it.
+    const index = createQueueIndex(store);
+    const listed = waiting.map((r) => ({ status: 'waiting', recordId: r.recordId! }));
+    await index.learnListed('default', listed, { listedAt: Date.now(), position: 0 });
     const known: Array<[string, number]> = [
       [waiting[0]!.recordId!, 100],
       [waiting[1]!.recordId!, 60],
       [waiting[52]!.recordId!, 49],
       [waiting[2]!.recordId!, 3],
     ];
-    await store.write('default', new Map(known.map(([id, hours]) => [`recordId:${id}`, facts(hours)])));
-    const app = await queueApp({ store, environment });
+    for (const [recordId, hours] of known)
+      await index.learnRecord('default', { recordId, status: 'waiting', since: Date.now() - hours * HOUR_MS });
+    const app = await queueApp({ store });
     const page = pageOf(await app.get('/api/applicants?status=waiting&skip=0&limit=50', SUPPORT));
-    expect(page.order).toEqual(order);
+    expect(page.order).toEqual({ by: 'age', known: 4, of: waiting.length });
     expect(page).toMatchObject({ slaHours: 48, overSla: 3, overSlaPartial: true });
+    expect(page.records.slice(0, 5).map((r) => r.recordId)).toEqual([...known.map(([id]) => id), waiting[3]!.recordId]);
     await app.close();
   });
 
-  it('above queueIndexMax, answers the service order and says so', async () => {
-    const app = await queueApp({ environment: { queueIndexMax: 10 } });
-    const page = pageOf(await app.get('/api/applicants?status=waiting&skip=0&limit=50', SUPPORT));
-    expect(page.order).toEqual({ by: 'service', over: 10 });
-    expect(page.records.map((r) => r.recordId)).toEqual(waiting.slice(0, 50).map((r) => r.recordId));
-    await app.close();
-  });
-
-  it('a filter the service answers 400 or 404 is not offered; the documented ones still say the list is missing', async () => {
+  it('a filter the service answers 400 or 404 is not offered; a documented one refused means the list itself is missing', async () => {
     const upstream = await startFakeUpstream();
     upstream.behave = (req, res) => {
-      const status = req.url?.includes('/applicants/review_requested') ? 400 : 404;
-      res.writeHead(status, { 'content-type': 'application/json', 'content-length': 2 });
-      res.end('{}');
+      const refuse = req.url?.includes('/applicants/review_requested') ? 400 : req.url?.includes('/applicants/incomplete') ? 404 : 0;
+      const text = refuse ? '{}' : JSON.stringify({ status: 'success', data: { records: [], total: 0 } });
+      res.writeHead(refuse || 200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+      res.end(text);
     };
     const app = await startTestApp({ upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'full-key' }, access: gateway() });
+    await app.crawl();
     for (const filter of ['review_requested', 'incomplete']) {
       const res = await app.get(`/api/applicants?status=${filter}`, SUPPORT);
       expect(res.status).toBe(404);
@@ -296,33 +294,33 @@ describe('the queue tabs: SLA, the bound, refused filters', () => {
       expect(error.code).toBe('applicants_unavailable');
       expect(error.message).toContain(`"${filter}" filter`);
     }
-    // rejected and blocked are documented now (the current documentation lists them): the list is missing, not the filter.
-    for (const filter of ['approved', 'rejected', 'blocked']) {
-      const documented = apiErrorBodySchema.parse(JSON.parse((await app.get(`/api/applicants?status=${filter}`, SUPPORT)).body)).error;
-      expect(documented.message).toBe('This KYC service does not offer the applicants list.');
-    }
+    expect(pageOf(await app.get('/api/applicants?counts=1', SUPPORT)).refused).toEqual(['review_requested', 'incomplete']);
+    // With a filter refused, the service's whole list is read too: its candidates are under All.
+    expect(upstream.seen.some((request) => /\/applicants\?/.test(request.path))).toBe(true);
     await app.close();
+    // A service without the operation at all: the list is missing, whatever the tab.
+    upstream.behave = (_req, res) => {
+      res.writeHead(404, { 'content-type': 'application/json', 'content-length': 2 });
+      res.end('{}');
+    };
+    const none = await startTestApp({ upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'full-key' }, access: gateway() });
+    await none.crawl();
+    for (const filter of ['approved', 'rejected', 'blocked', '']) {
+      const documented = apiErrorBodySchema.parse(JSON.parse((await none.get(`/api/applicants?status=${filter}`, SUPPORT)).body)).error;
+      expect(documented).toMatchObject({ code: 'applicants_unavailable', message: 'This KYC service does not offer the applicants list.' });
+    }
+    await none.close();
     await upstream.close();
   });
 });
 
 describe('the queue index stores', () => {
-  it('in memory: what is written is read back per environment, and the oldest entries go past the bound', async () => {
-    const store = createMemoryQueueIndexStore(2);
-    await store.write('a', new Map([['x', { status: 'waiting', dates: { waitingDate: '2026-01-01T00:00:00.000Z' } }]]));
-    await store.write('a', new Map([['y', { status: 'inreview', dates: {} }]]));
-    expect((await store.read('b', ['x'])).size).toBe(0);
-    expect((await store.read('a', ['x', 'y'])).get('x')?.dates.waitingDate).toBe('2026-01-01T00:00:00.000Z');
-    await store.write('a', new Map([['z', { status: 'waiting', dates: {} }]]));
-    expect([...(await store.read('a', ['x', 'y', 'z'])).keys()]).toEqual(['y', 'z']);
-  });
-
-  it('with Redis unreachable, a tab still answers, in the service’s order, within the command timeout', async () => {
+  it('with Redis unreachable, a view says the shared store is unavailable (503), never a wrong page', async () => {
     const store = createRedisQueueIndexStore('redis://127.0.0.1:1');
     const app = await queueApp({ store });
-    const page = pageOf(await app.get('/api/applicants?status=waiting&skip=0&limit=50', SUPPORT));
-    expect(page.order).toEqual({ by: 'age', known: 0, of: waiting.length });
-    expect(page.records.map((r) => r.recordId)).toEqual(waiting.slice(0, 50).map((r) => r.recordId));
+    const res = await app.get('/api/applicants?status=waiting&skip=0&limit=50', SUPPORT);
+    expect(res.status).toBe(503);
+    expect(apiErrorBodySchema.parse(JSON.parse(res.body)).error.code).toBe('store_unavailable');
     await app.close();
     await store.close();
   });
@@ -334,11 +332,10 @@ describe('the queue index stores', () => {
     });
     afterAll(() => redis.stop());
 
-    it('is shared: a date one instance looked up orders the other instance’s tab too', async () => {
+    it('is shared: what one instance’s crawler learnt orders the other instance’s tab too', async () => {
       const stores = [createRedisQueueIndexStore(redis.url), createRedisQueueIndexStore(redis.url)];
-      const first = await queueApp({ store: stores[0], perSecond: 1000 });
-      await waitingTab(first);
-      await expect.poll(async () => (await waitingTab(first)).first.order, POLL).toMatchObject({ known: waiting.length });
+      const first = await queueApp({ store: stores[0] });
+      await first.crawl();
       await first.close();
       const second = await queueApp({ store: stores[1] });
       const { first: page, rows } = await waitingTab(second);
@@ -348,15 +345,17 @@ describe('the queue index stores', () => {
       for (const store of stores) await store.close();
     });
 
-    it('reads back what it wrote, and ignores a field that is not facts', async () => {
+    it('reads back what it wrote, and ignores an entry that is not one', async () => {
       const store = createRedisQueueIndexStore(redis.url, 'test-prefix:');
-      await store.write('env', new Map([['ok', { status: 'waiting', dates: { waitingDate: '2026-01-01T00:00:00.000Z' } }]]));
+      const index = createQueueIndex(store);
+      await index.learnRecord('env', { recordId: 'ok', status: 'waiting', since: Date.parse('2026-01-01T00:00:00.000Z') });
       const { Redis } = await import('ioredis');
       const raw = new Redis(redis.url);
-      await raw.hset('test-prefix:queue-index:v2:env', 'broken', 'not json');
+      await raw.hset('test-prefix:q3:{env}:e', 'recordId:broken', 'not json');
       raw.disconnect();
-      const read = await store.read('env', ['ok', 'broken', 'missing']);
-      expect([...read.keys()]).toEqual(['ok']);
+      const found = await store.find('env', ['recordId:ok', 'recordId:broken', 'recordId:missing']);
+      expect([...found.keys()]).toEqual(['recordId:ok']);
+      expect(found.get('recordId:ok')?.entry).toEqual({ recordId: 'ok', status: 'waiting', since: Date.parse('2026-01-01T00:00:00.000Z') });
       await store.close();
     });
   });

@@ -130,6 +130,7 @@ describe('robustness', () => {
       timeoutMs: 1000,
       maxResponseBytes: 1e6,
       audit: memoryAuditLog(),
+      queueCrawl: { start: false },
     });
     const { port, close } = await listen(http.createServer((req, res) => api(req, res)));
     cleanups.push(close, () => upstream.close());

@@ -184,7 +184,7 @@ describe('sandbox mode, wired as npm start wires it', () => {
     const config = parseConfig({ AUDIT_LOG: path.join(mkdtempSync(path.join(os.tmpdir(), 'cl-sandbox-live-')), 'audit.jsonl') });
     const upstream = await resolveUpstream(config);
     const hub = recordingHub();
-    const configured = createApiFromConfig(config, upstream, { hub });
+    const configured = createApiFromConfig(config, upstream, { hub, queueCrawl: { start: false } });
     const server = await listen(createAppServer({ api: configured.handler, staticDir: 'public' }));
     try {
       upstream.listening?.(`http://127.0.0.1:${server.port}/`);

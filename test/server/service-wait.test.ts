@@ -1,26 +1,18 @@
 import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { apiErrorBodySchema } from '../../src/kyc/contract/api.ts';
-import { createRefusalLog } from '../../src/server/audit/audit-refusals.ts';
-import { createAccessControl } from '../../src/server/auth/access.ts';
-import { createLogger } from '../../src/server/log/log.ts';
-import { createMetrics } from '../../src/server/ops/metrics.ts';
-import { NO_RATE_LIMIT } from '../../src/server/ops/rate-limit.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { SANDBOX_KEYS, startSandbox } from '../../src/server/sandbox/sandbox.ts';
-import { serveEnvironments } from '../../src/server/serve-environments.ts';
-import { createQueueIndex, queueKey } from '../../src/server/state/queue-index.ts';
-import { createMemoryQueueIndexStore } from '../../src/server/state/queue-index-store.ts';
-import { createMemoryStore } from '../../src/server/state/store.ts';
 import { virtualClock, withClockAhead } from './clock.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
-import { APP_HEADERS, ndjson, type RawResponse, requestWithBody, startTestApp, testEnvironment } from './http.ts';
+import { APP_HEADERS, ndjson, type RawResponse, requestWithBody, startTestApp } from './http.ts';
 import { memoryAuditLog } from './memory-audit.ts';
+import { pageOf } from './queue-fixture.ts';
 
 /**
  * The KYC service's 429 as it really answers (issue 30): its wait in the body, `extra.retryAfter`
  * (seconds), no Retry-After header. The wait is read in one place (upstream/service-wait.ts), kept by
- * the environment's upstream client, and obeyed by the lookup, every batch and the queue's filler.
+ * the environment's upstream client, and obeyed by the lookup, every batch and the queue's crawler.
  */
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -124,8 +116,8 @@ describe("the service's wait on a lookup", () => {
     expect([during.status, during.headers['retry-after']]).toEqual([429, '18']);
     expect(errorOf(during)).toMatchObject({ code: 'upstream_rate_limited', retryAfterSeconds: 18 });
     expect(errorOf(during).message).toMatch(/asked to wait: nothing was sent to it\. Try again in 18 s\./);
-    // The applicants list of that environment waits too.
-    expect(errorOf(await env.app.get('/api/applicants'))).toMatchObject({ code: 'upstream_rate_limited', retryAfterSeconds: 18 });
+    // The queue is read from its index (issue 32): it answers, and asks the service nothing.
+    expect((await env.app.get('/api/applicants')).status).toBe(200);
     expect(env.asked.map((a) => a.id)).toEqual(['abc']);
     // Audited as refused before the service: no upstream status, not reached.
     const refused = env.audit.lines.find((line) => 'id' in line && line.id === 'other');
@@ -284,68 +276,36 @@ describe("the service's wait in a batch", () => {
   });
 });
 
-describe("the service's wait and the queue's filler", () => {
-  it('the queue filler makes no request to that environment during the wait, and looks its ids up after it', async () => {
+describe("the service's wait and the queue's crawler", () => {
+  it("the crawler makes no request to that environment during the wait a user's lookup was told, and reads the list after it", async () => {
     const upstream = await startFakeUpstream();
     cleanups.push(upstream.close);
+    const clock = virtualClock();
+    const asked: Array<{ path: string; at: number }> = [];
     let limitNext = true;
     upstream.behave = (req, res) => {
-      const id = idOf(req);
+      asked.push({ path: req.url!, at: clock.now() });
       if (limitNext) {
         limitNext = false;
         return answer(res, 429, PUBLISHED_429);
       }
-      answer(
-        res,
-        200,
-        JSON.stringify({ status: 'success', data: { status: 'waiting', recordId: id, isArchived: false, blockPassID: 'b' } }),
-      );
+      const records = req.url!.includes('/applicants/waiting')
+        ? [{ status: 'waiting', _id: 'rec-1', waitingDate: '2026-01-01T00:00:00.000Z' }]
+        : [];
+      answer(res, 200, JSON.stringify({ status: 'success', data: { records, total: records.length } }));
     };
-    const clock = virtualClock();
-    const audit = memoryAuditLog();
-    const [served] = serveEnvironments([testEnvironment({ baseUrl: upstream.url, clientId: 'c', apiKey: 'k', statusApiKey: 's' })], {
-      timeoutMs: 2000,
-      maxResponseBytes: 1024 * 1024,
-      partsMemoryBytes: undefined,
-      previewLookupsAtOnce: 0,
-      maxInFlightPerUser: 4,
-      keyArchivesOnExtract: undefined,
-      archivingFindings: undefined,
-      access: createAccessControl({ mode: 'local', allowUnauthenticated: false }),
-      rateLimiter: NO_RATE_LIMIT,
-      audit,
-      refusals: createRefusalLog(audit),
-      metrics: createMetrics(),
-      queue: {
-        index: createQueueIndex(createMemoryQueueIndexStore()),
-        counter: createMemoryStore().counter({ name: 'queue-index-lookups', limit: 100, windowSeconds: 1 }),
-        logger: createLogger(undefined, 'warn'),
-        intervalMs: 60_000,
-      },
-      now: clock.now,
+    const app = await startTestApp({
+      upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k', statusApiKey: 's' },
+      pauseClock: clock,
+      queueCrawl: { start: false, clock },
     });
-    const filler = served!.queue!.filler;
-    cleanups.push(async () => filler.close());
-    const ids = Array.from({ length: 6 }, (_, i) => queueKey('recordId', `65f1c2a9e4b0d3a1f0c9b8${String(i).padStart(2, '0')}`));
-    filler.want(ids);
-    // The first lookup is told to wait 30 s: the round asks nothing more, and keeps every id not found.
-    await filler.drain();
-    expect(upstream.seen).toHaveLength(1);
-    expect(filler.pending()).toBe(6);
-    await clock.sleep(29_000);
-    expect(await filler.drain()).toBe(0);
-    expect(upstream.seen).toHaveLength(1);
-    // A wait another request was told holds the filler too.
-    await clock.sleep(1_000);
-    limitNext = true;
-    expect(
-      (await served!.deps.upstream.fetchApplicants({ query: { status: undefined, skip: 0, limit: 1 }, scope: 'status' }).outcome).ok,
-    ).toBe(false);
-    expect(await filler.drain()).toBe(0);
-    expect(upstream.seen).toHaveLength(2);
-    await clock.sleep(30_000);
-    expect(await filler.drain()).toBe(6);
-    expect(upstream.seen).toHaveLength(8);
-    expect(filler.pending()).toBe(0);
+    cleanups.push(app.close);
+    expect((await app.get('/api/candidates/refId/abc')).status).toBe(429);
+    const toldAt = clock.now();
+    await app.crawl();
+    const crawled = asked.slice(1);
+    expect(crawled.length).toBeGreaterThan(0);
+    for (const request of crawled) expect(request.at).toBeGreaterThanOrEqual(toldAt + 30_000);
+    expect(pageOf(await app.get('/api/applicants?status=waiting')).total).toBe(1);
   });
 });

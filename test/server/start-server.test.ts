@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { applicantsPageSchema } from '../../src/kyc/contract/applicants.ts';
 import { ConfigError, type Environment } from '../../src/server/config/config.ts';
 import { type RunningServer, startServer } from '../../src/server/start-server.ts';
 import { rawRequest } from './http.ts';
@@ -77,6 +78,28 @@ describe('npm start, in-process', () => {
     const message = await refusal({ KYC_BASE_URL: 'http://ops:hunter2-secret@127.0.0.1:9', KYC_CLIENT_ID: 'c', KYC_API_KEY: 'k' }, printed);
     expect(`${printed.join('')}${message}`).not.toContain('hunter2');
     expect(message).toContain('KYC_BASE_URL must not contain a user name or password');
+  });
+
+  it('a fresh start on the sandbox crawls its queue at once: within seconds every waiting row is dated and ordered oldest first (issue 32)', async () => {
+    const started = await startInProcess({}, { crawl: true });
+    running.push(started.server);
+    const waiting = async () => {
+      const res = await rawRequest(started.port, '/api/applicants?status=waiting&limit=100');
+      return applicantsPageSchema.parse(JSON.parse(res.body)).data;
+    };
+    // Polled, never timed: the crawl's pace is the sandbox's 100 requests a second.
+    await expect.poll(async () => (await waiting()).index?.crawling, { timeout: 20_000, interval: 100 }).toBeUndefined();
+    await expect
+      .poll(
+        async () => {
+          const { index } = await waiting();
+          return index !== undefined && index.of > 0 && index.dated === index.of;
+        },
+        { timeout: 20_000, interval: 100 },
+      )
+      .toBe(true);
+    const rows = (await waiting()).records;
+    expect(rows.map((row) => row.since)).toEqual(rows.map((row) => row.since).sort());
   });
 
   it('starts with Redis down: static files answer, lookups fail closed, and it still stops cleanly', async () => {

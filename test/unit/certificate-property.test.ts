@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { certificateOutcome } from '../../src/kyc/view/certificate-review.ts';
-import { KNOWN_OUTCOMES, knownOutcome } from '../../src/kyc/view/outcome.ts';
+import { KNOWN_OUTCOMES, knownOutcome } from '../../src/kyc/contract/outcome.ts';
 import { sandboxCertificates } from '../../src/server/sandbox/candidates.ts';
 
 /**

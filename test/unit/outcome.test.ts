@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KNOWN_OUTCOMES, outcomeTone, worstOutcome } from '../../src/kyc/view/outcome.ts';
+import { KNOWN_OUTCOMES, outcomeTone, worstOutcome } from '../../src/kyc/contract/outcome.ts';
 
 const TONES = {
   clear: 'positive',

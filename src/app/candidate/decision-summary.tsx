@@ -1,5 +1,5 @@
 import type { CandidateRecord } from '../../kyc/contract/schema.ts';
-import { labelOf } from '../../kyc/view/certificate-fields.ts';
+import { labelOf } from '../../kyc/contract/certificate-fields.ts';
 import { certificateOutcome } from '../../kyc/view/certificate-review.ts';
 import { splitSummaryFields } from '../../kyc/view/summary-fields.ts';
 import { buildTimeline } from '../../kyc/view/timeline.ts';

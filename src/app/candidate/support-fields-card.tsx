@@ -1,6 +1,6 @@
 import type { ArchivingKey } from '../../kyc/contract/api.ts';
 import type { CandidateRecord } from '../../kyc/contract/schema.ts';
-import { labelOf } from '../../kyc/view/certificate-fields.ts';
+import { labelOf } from '../../kyc/contract/certificate-fields.ts';
 import { LongText } from '../ui/long-text.tsx';
 import { Section } from '../ui/section.tsx';
 

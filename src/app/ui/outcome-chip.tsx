@@ -1,4 +1,4 @@
-import { OUTCOME_TONE_LABELS, outcomeTone, type OutcomeTone } from '../../kyc/view/outcome.ts';
+import { OUTCOME_TONE_LABELS, outcomeTone, type OutcomeTone } from '../../kyc/contract/outcome.ts';
 import { NOT_RECOGNISED } from '../../kyc/view/certificate-review.ts';
 import { LongText } from './long-text.tsx';
 

@@ -74,8 +74,15 @@ export const applicantSchema = z.object({
   blockPassID: z.optional(z.string()),
   /** Since when the candidate has its status (its `<status>Date`): the record's own, or the queue index's. */
   since: z.optional(z.string()),
-  /** The candidate's name, for compliance users only, where the service listed a whole record. */
+  /** The candidate's name, for compliance users only: no longer sent (the queue is read from an index without personal data). */
   name: z.optional(z.string()),
+  /**
+   * For compliance users, when one of their lookups showed it: the worst outcome of the candidate's
+   * certificates, as the decision summary reads it (`clear`, `consider`, `potential_match`…).
+   */
+  certificate: z.optional(z.string()),
+  /** For compliance users, when one of their lookups showed it: whether the record holds pictures. */
+  pictures: z.optional(z.boolean()),
   /** The fields present in the service's record that could not be read, each with what was expected (never the value). */
   unreadable: z.optional(z.record(z.string(), z.string())),
 });
@@ -89,12 +96,20 @@ export const skippedSchema = z.object({
 export type Skipped = z.infer<typeof skippedSchema>;
 
 /**
- * How the list is ordered: by age, oldest first, across the whole list (`known` of `of` candidates have a
- * known date; the rest follow in the service's order), or the service's own order (`over`: more than
- * `max` candidates, too many to order).
+ * How the list is ordered: by the date each candidate entered its status, across the whole tab (`known`
+ * of `of` candidates have a known date; the rest follow, in the order the service listed them, until
+ * theirs is looked up); oldest first, or `newestFirst` (the decisions' tabs); All `byStatus`: each
+ * status in the tabs' order, each ordered as its tab. `service`: the service's own order (servers
+ * before issue 32, above their bound).
  */
 export const queueOrderSchema = z.union([
-  z.object({ by: z.literal('age'), known: z.int().check(z.nonnegative()), of: z.int().check(z.nonnegative()) }),
+  z.object({
+    by: z.literal('age'),
+    known: z.int().check(z.nonnegative()),
+    of: z.int().check(z.nonnegative()),
+    newestFirst: z.optional(z.literal(true)),
+    byStatus: z.optional(z.literal(true)),
+  }),
   z.object({ by: z.literal('service'), over: z.optional(z.int().check(z.nonnegative())) }),
 ]);
 export type QueueOrder = z.infer<typeof queueOrderSchema>;
@@ -122,6 +137,25 @@ export type QueueCounts = {
   refused: ApplicantFilter[];
 };
 
+/**
+ * How current the queue index is for the tab (issue 32: a view is read from the index, never from the
+ * service): `at` the answer's time, `asOf` when the crawler last finished reading the tab whole from the
+ * service (webhooks and lookups keep it current between); `crawling` while it has never been read whole
+ * (what is known is shown, `read` of `listed` rows read so far); `error` what the service answered the
+ * crawler's last try, when it failed.
+ */
+export const queueIndexStateSchema = z.object({
+  at: z.string(),
+  asOf: z.optional(z.string()),
+  crawling: z.optional(z.literal(true)),
+  read: z.optional(z.int().check(z.nonnegative())),
+  listed: z.optional(z.int().check(z.nonnegative())),
+  dated: z.int().check(z.nonnegative()),
+  of: z.int().check(z.nonnegative()),
+  error: z.optional(z.object({ message: z.string(), at: z.string() })),
+});
+export type QueueIndexState = z.infer<typeof queueIndexStateSchema>;
+
 export const applicantsPageSchema = z.object({
   status: z.literal('success'),
   data: z.object({
@@ -139,6 +173,12 @@ export const applicantsPageSchema = z.object({
     skipped: z.optional(skippedSchema),
     /** Asked with `counts=1`: every tab's count (`unavailable` when it could not be read), over-SLA counts and refused filters. */
     ...queueCountsShape,
+    /** Asked with `counts=1` by a compliance user: per tab, how many candidates have a certificate needing attention, where known. */
+    attentionByTab: z.optional(z.partialRecord(tabKeySchema, z.int().check(z.nonnegative()))),
+    /** The filters the page was asked with (`overSla=1`, `attention=1`): `total` counts the rows they keep. */
+    only: z.optional(z.array(z.enum(['overSla', 'attention']))),
+    /** How current the index the page was read from is (servers since issue 32). */
+    index: z.optional(queueIndexStateSchema),
   }),
 });
 export type ApplicantsPage = z.infer<typeof applicantsPageSchema>['data'];
@@ -150,17 +190,21 @@ export interface ApplicantsQuery {
   limit: number;
   /** With every tab's count, over-SLA count and the refused filters (`counts=1`): the whole view in one request. */
   counts?: boolean;
+  /** Only the rows over the SLA (`overSla=1`; a tab whose status has an SLA: waiting, inreview, review_requested). */
+  overSla?: boolean;
+  /** Only the rows whose certificate needs attention, as known from a lookup (`attention=1`; compliance users). */
+  attention?: boolean;
 }
 
 export type ApplicantsQueryCheck = { ok: true; query: ApplicantsQuery } | { ok: false; message: string };
 
-const QUERY_PARAMETERS = new Set(['status', 'skip', 'limit', 'counts']);
+const QUERY_PARAMETERS = new Set(['status', 'skip', 'limit', 'counts', 'overSla', 'attention']);
 
-/** Checks `?status=&skip=&limit=&counts=` of `/api/applicants`: a documented filter, numbers in range, nothing else. */
+/** Checks `?status=&skip=&limit=&counts=&overSla=&attention=` of `/api/applicants`: a documented filter, numbers in range, nothing else. */
 export function checkApplicantsQuery(params: URLSearchParams): ApplicantsQueryCheck {
   for (const name of new Set(params.keys())) {
     if (!QUERY_PARAMETERS.has(name))
-      return { ok: false, message: `Unknown parameter "${name.slice(0, 40)}": use status, skip, limit and counts.` };
+      return { ok: false, message: `Unknown parameter "${name.slice(0, 40)}": use status, skip, limit, counts, overSla and attention.` };
     if (params.getAll(name).length > 1) return { ok: false, message: `The parameter "${name}" is given more than once.` };
   }
   const status = params.get('status') ?? '';
@@ -171,10 +215,27 @@ export function checkApplicantsQuery(params: URLSearchParams): ApplicantsQueryCh
   if (skip === undefined) return { ok: false, message: `skip must be a whole number from 0 to ${APPLICANTS_MAX_SKIP}.` };
   const limit = integerParameter(params.get('limit'), APPLICANTS_PAGE_SIZE, 1, APPLICANTS_MAX_LIMIT);
   if (limit === undefined) return { ok: false, message: `limit must be a whole number from 1 to ${APPLICANTS_MAX_LIMIT}.` };
-  const counts = params.get('counts');
-  if (counts !== null && counts !== '0' && counts !== '1') return { ok: false, message: 'counts must be 1 (with every tab’s count) or 0.' };
-  return { ok: true, query: { status: status === '' ? undefined : status, skip, limit, ...(counts === '1' ? { counts: true } : {}) } };
+  const flags: Record<'counts' | 'overSla' | 'attention', boolean> = { counts: false, overSla: false, attention: false };
+  for (const [name, meaning] of FLAGS) {
+    const value = params.get(name);
+    if (value !== null && value !== '0' && value !== '1') return { ok: false, message: `${name} must be 1 (${meaning}) or 0.` };
+    flags[name] = value === '1';
+  }
+  const filter = status === '' ? undefined : status;
+  if (flags.overSla && !AGE_ORDERED_FILTERS.some((one) => one === filter)) {
+    return { ok: false, message: `overSla=1 needs the status of a queue with an SLA: ${AGE_ORDERED_FILTERS.join(', ')}.` };
+  }
+  const query: ApplicantsQuery = { status: filter, skip, limit };
+  for (const name of ['counts', 'overSla', 'attention'] as const) if (flags[name]) query[name] = true;
+  return { ok: true, query };
 }
+
+/** The parameters that are 1 or 0, and what 1 asks for (the message of a wrong value says it). */
+const FLAGS: ReadonlyArray<['counts' | 'overSla' | 'attention', string]> = [
+  ['counts', 'with every tab’s count'],
+  ['overSla', 'only the rows over the SLA'],
+  ['attention', 'only the rows whose certificate needs attention'],
+];
 
 function integerParameter(text: string | null, fallback: number, min: number, max: number): number | undefined {
   if (text === null || text === '') return fallback;
@@ -190,6 +251,8 @@ export function applicantsApiPath(query: ApplicantsQuery, environment?: string):
   params.set('skip', String(query.skip));
   params.set('limit', String(query.limit));
   if (query.counts) params.set('counts', '1');
+  if (query.overSla) params.set('overSla', '1');
+  if (query.attention) params.set('attention', '1');
   return `${apiBase(environment)}/applicants?${params}`;
 }
 

@@ -1,6 +1,6 @@
 import { certificateTitle, isKnownProvider, parseCertificate } from './certificate.ts';
-import { type CertificateField, certificateFields, isResultKey } from './certificate-fields.ts';
-import { knownOutcome, worstOutcome } from './outcome.ts';
+import { type CertificateField, certificateFields } from '../contract/certificate-fields.ts';
+import { outcomeInText } from '../contract/certificate-triage.ts';
 
 /**
  * A certificate as a reviewer reads it: the provider's results as labelled rows, each with the place
@@ -136,18 +136,6 @@ export interface CertificateOutcome {
   /** Where the outcome was found in the document. */
   path?: string;
   recognition: Recognition | 'unreadable';
-}
-
-/** `"key": "value"` pairs in text that is not JSON (a truncated certificate still states its results). */
-const QUOTED_PAIR = /"([^"\\]{1,64})"\s*:\s*"([^"\\]{1,64})"/g;
-
-/** Known outcome words under result-like keys in a certificate that does not parse: the worst of them. */
-function outcomeInText(raw: string): { outcome: string; path: string } | undefined {
-  const found: Array<{ outcome: string; path: string }> = [];
-  for (const [, key, value] of raw.matchAll(QUOTED_PAIR))
-    if (isResultKey(key!) && knownOutcome(value!)) found.push({ outcome: value!, path: key! });
-  const worst = worstOutcome(found.map((item) => item.outcome));
-  return found.find((item) => item.outcome === worst);
 }
 
 /**

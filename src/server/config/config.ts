@@ -61,8 +61,10 @@ export interface Config {
   rateLimitBatchPerMinute: number;
   /** Webhook deliveries per minute per sending address, a limit of the receiver's own; 0 turns it off. */
   rateLimitWebhooksPerMinute: number;
-  /** Status-level lookups per second per environment that fill the queue index (0: none). */
+  /** Requests per second of each environment's queue crawler, list pages and status-level lookups together (0: no crawler). */
   queueIndexLookupsPerSecond: number;
+  /** Queue views per minute per user, a bucket of their own (0 turns it off). */
+  queueViewsPerMinute: number;
   /** Each user's requests to the KYC service under way at once; 0 turns the bound off. */
   maxInFlightPerUser: number;
   /** Support users' "Copy reply" texts per status: the defaults, replaced per status by display.replyTemplates. */
@@ -158,7 +160,10 @@ function configOf(vars: EnvVars, file: ConfigFile, env: Environment): Config {
     rateLimitBatchPerMinute: limits.batchIdsPerMinute ?? 600,
     maxInFlightPerUser: limits.upstreamInFlightPerUser ?? 4,
     rateLimitWebhooksPerMinute: limits.webhookDeliveriesPerMinute ?? 6000,
-    queueIndexLookupsPerSecond: limits.queueIndexLookupsPerSecond ?? 5,
+    // The embedded sandbox is this process, no service to spare: its small queue is read in a second or two.
+    queueIndexLookupsPerSecond:
+      limits.queueIndexLookupsPerSecond ?? (environments.every((environment) => environment.upstream.kind === 'sandbox') ? 100 : 5),
+    queueViewsPerMinute: limits.queueViewsPerMinute ?? 300,
     replyTemplates: file.display?.replyTemplates ? mergeReplyTemplates(file.display.replyTemplates) : DEFAULT_REPLIES,
     auditMinFreeBytes: vars.AUDIT_MIN_FREE_MB * 1024 * 1024,
     ...(vars.METRICS_PORT !== undefined ? { metrics: { host: vars.METRICS_HOST ?? vars.HOST, port: vars.METRICS_PORT } } : {}),

@@ -68,10 +68,13 @@ export const environmentEntry = strict({
   queueIndexMax: z
     .number({ error: 'must be a whole number' })
     .int('must be a whole number')
-    .min(0, 'must be at least 0')
-    .max(100_000, 'must be at most 100000')
+    .min(1000, 'must be at least 1000')
+    .max(10_000_000, 'must be at most 10000000')
     .optional()
-    .meta({ description: 'A queue tab with at most this many candidates is ordered by age, oldest first; 0 never (1000).' }),
+    .meta({
+      description:
+        "The queue index's room in candidates (every status), and 512 bytes each on average; past it the oldest decisions are evicted first (600000).",
+    }),
   queueSlaHours: z
     .number({ error: 'must be a number of hours' })
     .min(0, 'must be at least 0')
@@ -168,7 +171,14 @@ export const configFileSchema = strict({
     upstreamInFlightPerUser: count(1000, "Each user's requests to the service under way at once; 0 turns it off (4)."),
     upstreamTimeoutMs: whole(100, 600_000).optional().meta({ description: 'How long to wait for the service (15000).' }),
     webhookDeliveriesPerMinute: count(1_000_000, 'Webhook deliveries per minute per sending address; 0 turns it off (6000).'),
-    queueIndexLookupsPerSecond: count(1000, "Status-level lookups per second per environment that learn the queue's dates; 0: none (5)."),
+    queueIndexLookupsPerSecond: count(
+      1000,
+      "Requests per second of each environment's queue crawler to the service, list pages and status-level lookups together; 0: no crawler (5; 100 for the embedded sandbox).",
+    ),
+    queueViewsPerMinute: count(
+      1_000_000,
+      'Queue views per minute per user, read from the index, a limit of their own; 0 turns it off (300).',
+    ),
     previewLookupsAtOnce: count(
       64,
       'Lookups whose large pictures are being reduced to previews at once; more wait their turn; 0: no previews (4).',

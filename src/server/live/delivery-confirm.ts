@@ -2,7 +2,7 @@ import { statusDateField } from '../../kyc/contract/applicants.ts';
 import type { LiveEvent, WebhookDelivery } from '../../kyc/contract/live-events.ts';
 import type { CandidateRecord } from '../../kyc/contract/schema.ts';
 import type { StatusLookup } from '../lookup/queue-lookup.ts';
-import { factsOfRecord, type QueueIndex, queueKeysOf } from '../state/queue-index.ts';
+import { factsOfRecord, type QueueIndex } from '../state/queue-index.ts';
 import type { LiveHub } from './live-hub.ts';
 
 /**
@@ -33,11 +33,8 @@ export async function confirmDelivery(deps: ConfirmDeps, delivery: WebhookDelive
     return 'published';
   }
   const record = checked.record;
-  if (deps.queueIndex) {
-    // Under every key the record has: a row of the list known by its refId alone learns it too.
-    const facts = factsOfRecord(record);
-    await deps.queueIndex.record(live.environment, new Map(queueKeysOf(record).map((key) => [key, facts])));
-  }
+  // Under every id the record has: a row of the list known by its refId alone learns it too.
+  if (deps.queueIndex) await deps.queueIndex.learnRecord(live.environment, factsOfRecord(record));
   const confirmed = confirmedEvent(live, record);
   if (!confirmed) return 'stale';
   await deps.hub.publish(confirmed);

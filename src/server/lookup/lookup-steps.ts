@@ -1,5 +1,7 @@
 import type http from 'node:http';
 import { checkId, decodeIdSegment } from '../../kyc/contract/lookup.ts';
+import type { CandidateRecord } from '../../kyc/contract/schema.ts';
+import type { RecordTriage } from '../answer/record-triage.ts';
 import type { ArchivingGuard, Pass } from '../archiving/archiving-guard.ts';
 import type { AuditEntry, AuditLog } from '../audit/audit.ts';
 import type { RefusalLog } from '../audit/audit-refusals.ts';
@@ -54,6 +56,12 @@ export interface LookupDeps {
   /** Refuses full-level lookups once the key is seen to archive after extract; sees every full answer. */
   archiving: ArchivingGuard;
   metrics: Metrics;
+  /**
+   * Told what a user's lookup read of the service's record (its status level, and from a compliance
+   * user's full record the triage: the certificates' worst outcome, whether it has pictures): the queue
+   * index learns it without a request of its own (issue 32). Never throws, never waits.
+   */
+  learn?: (record: CandidateRecord, triage?: RecordTriage) => void;
 }
 
 export type Level = NonNullable<AuditEntry['level']>;

@@ -22,6 +22,7 @@ import { type Logger, requestLog } from '../log/log.ts';
 import type { Metrics } from '../ops/metrics.ts';
 import { partsAccepted } from '../answer/multipart-answer.ts';
 import { type Reduced, reduceToStatusLevel } from '../answer/status-level.ts';
+import { watchRecord } from '../answer/record-triage.ts';
 
 /**
  * One lookup, audit then answer: the steps of lookup-steps.ts (limit, audit writable, id, archiving
@@ -112,12 +113,16 @@ async function fetchAndAnswer(
   if (!fetched.ok) return refuse(call.res, audit, fetched.failure, fetched.upstreamStatus, fetched.upstreamStatus !== null);
   const { upstreamRes, upstreamStatus } = fetched;
   if (level === 'full') {
-    const full: FullAnswer = { upstreamRes, guard: deps.upstream.answerGuard(upstreamRes), audit, upstreamStatus, inParts };
+    const guard = deps.upstream.answerGuard(upstreamRes);
+    // The queue index learns what the record says (issue 32), read from the answer's one scan.
+    if (deps.learn) watchRecord(guard.scan, deps.learn, () => !guard.keyWatch.found);
+    const full: FullAnswer = { upstreamRes, guard, audit, upstreamStatus, inParts };
     return answerFull(call.res, full, deps);
   }
   const reduced = await reduceToStatusLevel(upstreamRes, deps.maxResponseBytes, deps.upstream.keys, plan.fields);
   // The audit line names the support fields the answer holds.
   if (reduced.ok && plan.fields) shown.fields = Object.keys(reduced.record.customFields ?? {});
+  if (reduced.ok) deps.learn?.(reduced.record);
   return answerStatusLevel(call.res, reduced, audit, upstreamStatus);
 }
 

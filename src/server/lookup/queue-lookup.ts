@@ -6,17 +6,12 @@ import type { AuditEntry } from '../audit/audit.ts';
 import type { ApiFailure } from '../http/api-failure.ts';
 import type { Logger } from '../log/log.ts';
 import { reduceToStatusLevel } from '../answer/status-level.ts';
-import type { QueueFacts } from '../state/queue-index-store.ts';
 import { admit, archivingGate, checkedId, type LookupDeps, levelOf, sendRequest } from './lookup-steps.ts';
-import { factsOfRecord, parseQueueKey } from '../state/queue-index.ts';
 
 /** Who the queue index's lookups are audited and slotted under: this server, in a form no username takes. */
 export const QUEUE_INDEX_USER = '(queue-index)';
 /** Who checks a webhook delivery against the service before anyone is told of it (issue 31). */
 export const WEBHOOK_CHECK_USER = '(webhook-check)';
-
-/** A lookup by a queue index key (`recordId:<id>` or `refId:<id>`: a row of the current documentation's list has no recordId). */
-export type QueueLookup = (key: string) => Promise<QueueFacts | undefined>;
 
 /** What the service says of a candidate at status level: its record, or the code of why not (`not_found`: it has none). */
 export type StatusChecked = { ok: true; record: CandidateRecord } | { ok: false; code: ApiErrorCode | 'not_asked' };
@@ -71,16 +66,5 @@ export function serverStatusLookup(deps: LookupDeps, log: Logger, user: string):
     } finally {
       release();
     }
-  };
-}
-
-/** The queue index's lookup by a key (`recordId:<id>` or `refId:<id>`: a row of the current documentation's list has no recordId): the record's facts, or none. */
-export function queueLookup(deps: LookupDeps, log: Logger): QueueLookup {
-  const lookup = serverStatusLookup(deps, log, QUEUE_INDEX_USER);
-  return async (key) => {
-    const wanted = parseQueueKey(key);
-    if (!wanted) return undefined;
-    const checked = await lookup(wanted.kind, wanted.id);
-    return checked.ok ? factsOfRecord(checked.record) : undefined;
   };
 }

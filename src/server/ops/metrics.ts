@@ -34,6 +34,10 @@ export interface Metrics {
   webhookDeliveries: client.Counter<'event' | 'result'>;
   /** This server's own status-level lookups (the queue's dates, webhook checks), by outcome: `ok` or the error code. */
   queueIndexLookups: client.Counter<'code'>;
+  /** The queue index's entries and bytes per environment (issue 32), and its evictions past its bound. */
+  queueIndexEntries: client.Gauge<'environment'>;
+  queueIndexBytes: client.Gauge<'environment'>;
+  queueIndexEvictions: client.Counter<'environment'>;
   /** Accepted webhook deliveries checked against the service: published, stale (the record says otherwise) or unconfirmed. */
   webhookChecks: client.Counter<'result'>;
 }
@@ -76,6 +80,31 @@ export function createMetrics(options: { processMetrics?: boolean } = {}): Metri
       name: 'candidate_lookup_queue_index_lookups_total',
       help: "Status-level lookups that learn the queue's dates (list work, bounded by queueIndexLookupsPerSecond), by outcome: ok or the error code.",
       labelNames: ['code'],
+      registers,
+    }),
+    ...queueIndexMetrics(registers),
+  };
+}
+
+/** The queue index (issue 32): its size per environment, and what its bound evicted. */
+function queueIndexMetrics(registers: client.Registry[]): Pick<Metrics, 'queueIndexEntries' | 'queueIndexBytes' | 'queueIndexEvictions'> {
+  return {
+    queueIndexEntries: new client.Gauge({
+      name: 'candidate_lookup_queue_index_entries',
+      help: "Candidates in the environment's queue index, as of this instance's last write to it.",
+      labelNames: ['environment'],
+      registers,
+    }),
+    queueIndexBytes: new client.Gauge({
+      name: 'candidate_lookup_queue_index_bytes',
+      help: "Bytes of the environment's queue index as its bound counts them (entries, members, aliases), as of this instance's last write.",
+      labelNames: ['environment'],
+      registers,
+    }),
+    queueIndexEvictions: new client.Counter({
+      name: 'candidate_lookup_queue_index_evictions_total',
+      help: "Entries the environment's queue index evicted past its bound (queueIndexMax candidates, 512 bytes each on average).",
+      labelNames: ['environment'],
       registers,
     }),
   };

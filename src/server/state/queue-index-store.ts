@@ -1,60 +1,142 @@
-import { Redis } from 'ioredis';
-import { StoreUnavailableError } from './store.ts';
+import { aliasesOf, decodeEntry, encodeEntry, type IndexEntry, placementOf, type SetName, weightOf } from './queue-entry.ts';
+import { SortedSet } from './sorted-set.ts';
 
 /**
- * What the queue index knows of one candidate: its status and status dates, never personal data
- * (`<status>Date` fields only, ISO 8601 strings, as the service gives them).
+ * The queue index's store (issue 32): per environment, each candidate's entry (queue-entry.ts) under
+ * its member key, an alias for its other key, and sorted sets per status group (`z` by the date it
+ * entered its status, `u` not dated yet, `x` needing attention), so that a page is a range by rank and
+ * a count is a count by score, exact at any size. In memory for one instance; in Redis with REDIS_URL
+ * (queue-index-redis.ts), shared by every instance, each write of a chunk one script.
+ *
+ * Writes are compare-and-set: a write names the entry as it was read, and is refused (a conflict) when
+ * another writer changed it meanwhile; the writer reads again and decides again (queue-index.ts). The
+ * sets and aliases follow the entry in the same step, so they never disagree with it.
  */
-export interface QueueFacts {
-  status: string;
-  dates: Record<string, string>;
+
+export interface StoredEntry {
+  member: string;
+  /** As stored: what a write must name to replace it. */
+  json: string;
+  entry: IndexEntry;
 }
 
-/**
- * The queue index's store: per environment, a candidate's key (`recordId:<id>` or `refId:<id>`,
- * queue-index.ts) -> facts. In memory for one process, in a Redis hash per environment with REDIS_URL, so
- * that every instance orders the queue alike and a date one instance looked up is known to all.
- */
+export interface EntryWrite {
+  member: string;
+  /** The entry's JSON as read, '' when there was none: written only if it is still that. */
+  expected: string;
+  /** The entry to store; undefined removes it. */
+  next: IndexEntry | undefined;
+}
+
+/** An environment's index at most: candidates, and bytes as weightOf counts them. */
+export interface IndexBound {
+  maxEntries: number;
+  maxBytes: number;
+}
+
+export interface IndexSize {
+  entries: number;
+  /** Bytes as weightOf counts them. */
+  bytes: number;
+}
+
+/** How many members a set has (`below`: scoring strictly below it). */
+export interface CountQuery {
+  set: SetName;
+  below?: number;
+}
+
+/** `count` members of a set from the `offset`th, lowest score first (`reverse`: highest first), of those below `below` when given. */
+export interface RangeQuery extends CountQuery {
+  offset: number;
+  count: number;
+  reverse?: boolean;
+}
+
 export interface QueueIndexStore {
   readonly kind: 'memory' | 'redis';
-  /** The facts known of these ids (an id not known is left out). */
-  read(environment: string, ids: readonly string[]): Promise<Map<string, QueueFacts>>;
-  write(environment: string, facts: ReadonlyMap<string, QueueFacts>): Promise<void>;
+  /** The entry each key names (a member, or an alias of one), by key; unknown keys are left out. */
+  find(environment: string, keys: readonly string[]): Promise<Map<string, StoredEntry>>;
+  /** Each write unless its entry changed since it was read: the members not written, and the size after. */
+  apply(environment: string, writes: readonly EntryWrite[]): Promise<{ conflicts: string[]; size: IndexSize }>;
+  count(environment: string, queries: readonly CountQuery[]): Promise<number[]>;
+  range(environment: string, queries: readonly RangeQuery[]): Promise<string[][]>;
+  entries(environment: string, members: readonly string[]): Promise<Array<StoredEntry | undefined>>;
+  size(environment: string): Promise<IndexSize>;
+  /** The environment's crawl state (queue-crawler.ts), as text fields. */
+  readMeta(environment: string): Promise<Record<string, string>>;
+  writeMeta(environment: string, fields: Record<string, string>): Promise<void>;
+  /** Takes, or keeps, the environment's crawler lease for `holder` for `ttlMs`: true while `holder` has it. */
+  lease(environment: string, holder: string, ttlMs: number): Promise<boolean>;
+  release(environment: string, holder: string): Promise<void>;
   close(): Promise<void>;
 }
 
-/** Far beyond any queue it orders (queueIndexMax is at most 100 000): the oldest entries go first past it. */
-const MEMORY_MAX_ENTRIES = 200_000;
+/** What a write does to the sets, the aliases and the bytes, from the entry before (as read) and after. */
+export interface WriteSteps {
+  remove: SetName[];
+  add: Array<[SetName, string]>;
+  aliasesGone: string[];
+  aliasesSet: string[];
+  bytes: number;
+}
 
-export function createMemoryQueueIndexStore(maxEntries = MEMORY_MAX_ENTRIES): QueueIndexStore {
-  const environments = new Map<string, Map<string, QueueFacts>>();
-  const of = (environment: string) => {
-    const entries = environments.get(environment) ?? new Map<string, QueueFacts>();
-    environments.set(environment, entries);
-    return entries;
+export function writeSteps(member: string, before: IndexEntry | undefined, after: IndexEntry | undefined): WriteSteps {
+  const was = before ? placementOf(before) : [];
+  const will = after ? placementOf(after) : [];
+  const oldAliases = before ? aliasesOf(member, before) : [];
+  const newAliases = after ? aliasesOf(member, after) : [];
+  return {
+    remove: was.map(([set]) => set).filter((set) => !will.some(([other]) => other === set)),
+    add: will,
+    aliasesGone: oldAliases.filter((alias) => !newAliases.includes(alias)),
+    aliasesSet: newAliases,
+    bytes: weightOf(member, after) - weightOf(member, before),
+  };
+}
+
+/** One environment's index in memory: entries, aliases, sets (each made when first written), the crawl state, the lease. */
+interface MemoryEnvironment {
+  entries: Map<string, string>;
+  aliases: Map<string, string>;
+  sets: Map<SetName, SortedSet>;
+  meta: Map<string, string>;
+  bytes: number;
+  lease?: { holder: string; until: number };
+}
+
+/** One instance, in this process's memory: the same structure and rules as in Redis. */
+export function createMemoryQueueIndexStore(options: { now?: () => number } = {}): QueueIndexStore {
+  const now = options.now ?? Date.now;
+  const environments = new Map<string, MemoryEnvironment>();
+  const of = (environment: string): MemoryEnvironment => {
+    let found = environments.get(environment);
+    if (!found) {
+      found = { entries: new Map(), aliases: new Map(), sets: new Map(), meta: new Map(), bytes: 0 };
+      environments.set(environment, found);
+    }
+    return found;
   };
   return {
     kind: 'memory',
-    async read(environment, ids) {
-      const entries = of(environment);
-      const found = new Map<string, QueueFacts>();
-      for (const id of ids) {
-        const facts = entries.get(id);
-        if (facts) found.set(id, facts);
-      }
-      return found;
+    ...memoryReads(of),
+    apply: async (environment, writes) => applyInMemory(of(environment), writes),
+    size: async (environment) => sizeOf(of(environment)),
+    readMeta: async (environment) => Object.fromEntries(of(environment).meta),
+    async writeMeta(environment, fields) {
+      const env = of(environment);
+      for (const [field, value] of Object.entries(fields)) env.meta.set(field, value);
     },
-    async write(environment, facts) {
-      const entries = of(environment);
-      for (const [id, value] of facts) {
-        // Written again, an entry moves to the end: the first ones of the Map are the least recently learnt.
-        entries.delete(id);
-        entries.set(id, value);
-      }
-      for (const id of entries.keys()) {
-        if (entries.size <= maxEntries) break;
-        entries.delete(id);
-      }
+    async lease(environment, holder, ttlMs) {
+      const env = of(environment);
+      const at = now();
+      if (env.lease && env.lease.until > at && env.lease.holder !== holder) return false;
+      env.lease = { holder, until: at + ttlMs };
+      return true;
+    },
+    async release(environment, holder) {
+      const env = of(environment);
+      if (env.lease?.holder === holder) env.lease = undefined;
     },
     async close() {
       environments.clear();
@@ -62,67 +144,71 @@ export function createMemoryQueueIndexStore(maxEntries = MEMORY_MAX_ENTRIES): Qu
   };
 }
 
-/** How long an environment's hash stays after its last write: a queue nobody opens for a month is forgotten. */
-const REDIS_TTL_SECONDS = 30 * 24 * 60 * 60;
+const sizeOf = (env: MemoryEnvironment): IndexSize => ({ entries: env.entries.size, bytes: env.bytes });
 
-/**
- * The index in Redis: one hash per environment (`<prefix>queue-index:v2:<environment>`), a field per key
- * holding the facts as JSON. Its own connection, failing fast like the shared store's. `v2`: the hash of
- * before (`queue-index:<environment>`, fields by bare recordId) is never read again, and expires a month
- * after its last write; its dates are learnt anew.
- */
-export function createRedisQueueIndexStore(url: string, keyPrefix = 'candidate-lookup:'): QueueIndexStore {
-  const redis = new Redis(url, {
-    enableOfflineQueue: true,
-    maxRetriesPerRequest: 0,
-    commandTimeout: 2000,
-    connectTimeout: 2000,
-    retryStrategy: (times) => Math.min(times * 100, 2000),
-  });
-  // ioredis reports every failed attempt; the shared store's watch says when Redis is down.
-  redis.on('error', () => {});
-  const key = (environment: string) => `${keyPrefix}queue-index:v2:${environment}`;
-  const unavailable = (error: unknown): never => {
-    throw new StoreUnavailableError(error);
-  };
-  return {
-    kind: 'redis',
-    async read(environment, ids) {
-      const found = new Map<string, QueueFacts>();
-      if (ids.length === 0) return found;
-      const values = await redis.hmget(key(environment), ...ids).catch(unavailable);
-      values.forEach((value, index) => {
-        const facts = value === null ? undefined : parseFacts(value);
-        if (facts) found.set(ids[index]!, facts);
-      });
-      return found;
-    },
-    async write(environment, facts) {
-      if (facts.size === 0) return;
-      const fields = [...facts].flatMap(([id, value]) => [id, JSON.stringify(value)]);
-      await redis
-        .multi()
-        .hset(key(environment), ...fields)
-        .expire(key(environment), REDIS_TTL_SECONDS)
-        .exec()
-        .catch(unavailable);
-    },
-    async close() {
-      redis.disconnect();
-    },
-  };
+const storedOf = (member: string, json: string | undefined): StoredEntry | undefined => {
+  const entry = json === undefined ? undefined : decodeEntry(json);
+  return entry && json !== undefined ? { member, json, entry } : undefined;
+};
+
+function setOf(env: MemoryEnvironment, name: SetName): SortedSet {
+  const found = env.sets.get(name) ?? new SortedSet();
+  env.sets.set(name, found);
+  return found;
 }
 
-/** A field written by another version, or by hand: read only if it has the facts' shape. */
-function parseFacts(text: string): QueueFacts | undefined {
-  try {
-    const value = JSON.parse(text) as unknown;
-    if (!value || typeof value !== 'object') return undefined;
-    const { status, dates } = value as Record<string, unknown>;
-    if (typeof status !== 'string' || !dates || typeof dates !== 'object') return undefined;
-    const kept = Object.entries(dates).filter((entry): entry is [string, string] => typeof entry[1] === 'string');
-    return { status, dates: Object.fromEntries(kept) };
-  } catch {
-    return undefined;
+/** The writes, each compared and set, its sets, aliases and bytes with it, as the Redis script does them. */
+function applyInMemory(env: MemoryEnvironment, writes: readonly EntryWrite[]) {
+  const conflicts: string[] = [];
+  for (const write of writes) {
+    const current = env.entries.get(write.member) ?? '';
+    if (current !== write.expected) {
+      conflicts.push(write.member);
+      continue;
+    }
+    const steps = writeSteps(write.member, current ? decodeEntry(current) : undefined, write.next);
+    for (const name of steps.remove) setOf(env, name).delete(write.member);
+    for (const alias of steps.aliasesGone) if (env.aliases.get(alias) === write.member) env.aliases.delete(alias);
+    if (write.next) env.entries.set(write.member, encodeEntry(write.next));
+    else env.entries.delete(write.member);
+    for (const [name, score] of steps.add) setOf(env, name).add(write.member, Number(score));
+    for (const alias of steps.aliasesSet) env.aliases.set(alias, write.member);
+    env.bytes += steps.bytes;
   }
+  return { conflicts, size: sizeOf(env) };
+}
+
+function memoryReads(of: (environment: string) => MemoryEnvironment): Pick<QueueIndexStore, 'find' | 'count' | 'range' | 'entries'> {
+  return {
+    async find(environment, keys) {
+      const env = of(environment);
+      const found = new Map<string, StoredEntry>();
+      for (const key of keys) {
+        const member = env.entries.has(key) ? key : env.aliases.get(key);
+        const entry = member === undefined ? undefined : storedOf(member, env.entries.get(member));
+        if (entry) found.set(key, entry);
+      }
+      return found;
+    },
+    async count(environment, queries) {
+      const env = of(environment);
+      return queries.map(({ set, below }) => {
+        const found = env.sets.get(set);
+        if (!found) return 0;
+        return below === undefined ? found.size : found.countBelow(below);
+      });
+    },
+    async range(environment, queries) {
+      const env = of(environment);
+      return queries.map(({ set, offset, count, reverse, below }) => {
+        const found = env.sets.get(set);
+        if (!found) return [];
+        return below === undefined ? found.range(offset, count, reverse) : found.rangeBelow(below, offset, count, reverse);
+      });
+    },
+    async entries(environment, members) {
+      const env = of(environment);
+      return members.map((member) => storedOf(member, env.entries.get(member)));
+    },
+  };
 }

@@ -1,124 +1,268 @@
 import { type Applicant, statusDateField } from '../../kyc/contract/applicants.ts';
-import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import type { CandidateRecord } from '../../kyc/contract/schema.ts';
-import { STATUS_DATE_FIELDS } from '../../kyc/contract/schema.ts';
-import type { QueueFacts, QueueIndexStore } from './queue-index-store.ts';
+import { type IndexEntry, MAX_STATUS_LENGTH, queueKeysOf, type SetName } from './queue-entry.ts';
+import type { EntryWrite, IndexBound, IndexSize, QueueIndexStore, StoredEntry } from './queue-index-store.ts';
+
+export type { IndexBound } from './queue-index-store.ts';
+import { evict } from './queue-evict.ts';
+
+export { parseQueueKey, type QueueKey, queueKey, queueKeysOf } from './queue-entry.ts';
 
 /**
- * The queue index (issue 23): per environment, a candidate's key -> status and status dates, so that a
- * queue can be ordered by age across the whole list although the older list records give no dates.
- * Learnt from the list (the status, and a whole record's own date), from status-level lookups
- * (queue-filler.ts: the dates) and from webhook deliveries (both). No personal data: ids, statuses and
- * dates only.
+ * The queue index (issues 23 and 32): per environment, every candidate of the service's list, by status
+ * and ordered by the date it entered it, with no personal data (queue-entry.ts). Learnt from the list
+ * (the crawler, queue-crawler.ts: statuses, and a whole record's own date), from records the service
+ * gave (a status-level lookup's, a webhook delivery's check, a user's lookup: the whole truth, unless
+ * what is known is newer), and bounded in entries and bytes: past either bound the least useful entries
+ * go, counted in a metric and said in a log line.
  */
 
-/**
- * A candidate's key in the index: `recordId:<id>` or `refId:<id>`, the kind said, since the current
- * documentation's list records have no recordId and one id may be either. A record with both ids is
- * written under both keys, so that a later list that gives only one of them finds its date.
- */
-export type QueueKey = `${LookupKind}:${string}`;
-
-export const queueKey = (kind: LookupKind, id: string): QueueKey => `${kind}:${id}`;
-
-/** A record's keys, its recordId's first (the service's own id); none without an id. */
-export function queueKeysOf(ids: { recordId?: string | null | undefined; refId?: string | null | undefined }): QueueKey[] {
-  return [...(ids.recordId ? [queueKey('recordId', ids.recordId)] : []), ...(ids.refId ? [queueKey('refId', ids.refId)] : [])];
+/** What the service's record says of a candidate (a status-level record, or a compliance user's lookup's). */
+export interface RecordFacts {
+  recordId?: string;
+  refId?: string;
+  status: string;
+  /** The date it entered `status`, when the record has it (ms). */
+  since?: number;
+  isArchived?: boolean;
+  blockPassID?: string;
+  certificate?: string;
+  pictures?: boolean;
 }
 
-/** The kind and id of a key (undefined: not a key). */
-export function parseQueueKey(key: string): { kind: LookupKind; id: string } | undefined {
-  const colon = key.indexOf(':');
-  const kind = key.slice(0, colon);
-  if (colon < 1 || (kind !== 'recordId' && kind !== 'refId')) return undefined;
-  return { kind, id: key.slice(colon + 1) };
-}
-
-/** The date since which the candidate has `status`, when the index knows it for that status. */
-export function sinceOf(facts: QueueFacts | undefined, status: string): string | undefined {
-  if (!facts || facts.status !== status) return undefined;
-  const date = facts.dates[statusDateField(status)];
-  return date !== undefined && Number.isFinite(Date.parse(date)) ? date : undefined;
-}
-
-/** A status-level record's facts: its status and every status date it has. */
-export function factsOfRecord(record: CandidateRecord): QueueFacts {
-  const dates: Record<string, string> = {};
-  for (const field of STATUS_DATE_FIELDS) {
-    const value = record[field];
-    if (typeof value === 'string') dates[field] = value;
-  }
-  return { status: record.status, dates };
-}
-
-/**
- * What the list says of a candidate, over what was known: the same status keeps its dates; a new one
- * keeps the others but not the date of the status it just entered, which belongs to an earlier time in
- * it (a resubmission starts a new wait).
- */
-export function learnStatus(known: QueueFacts | undefined, status: string): QueueFacts | undefined {
-  if (known?.status === status) return undefined;
-  const dates = { ...known?.dates };
-  delete dates[statusDateField(status)];
-  return { status, dates };
-}
-
-/** A listed record's facts: its status over what was known (learnStatus), and its own date where it has one. */
-function listedFacts(known: QueueFacts | undefined, record: Applicant): QueueFacts {
-  const facts = learnStatus(known, record.status) ?? known!;
-  if (record.since === undefined) return facts;
-  return { status: record.status, dates: { ...facts.dates, [statusDateField(record.status)]: record.since } };
-}
-
-const sameFacts = (a: QueueFacts | undefined, b: QueueFacts) => a !== undefined && JSON.stringify(a) === JSON.stringify(b);
-
-export interface QueueIndex {
-  /**
-   * Reads the facts of a list's records, records the statuses (and own dates) it shows, and answers each
-   * record's date by its first key (queueKeysOf).
-   */
-  learnList(environment: string, records: readonly Applicant[]): Promise<Map<QueueKey, string>>;
-  /**
-   * A record's facts (a status-level lookup): the whole truth, they replace what was known, unless what
-   * was known is newer (its status's date is later than theirs): an answer that raced a later one, or a
-   * replayed delivery's, changes nothing.
-   */
-  record(environment: string, facts: ReadonlyMap<QueueKey, QueueFacts>): Promise<void>;
-  readonly store: QueueIndexStore;
-}
-
-export function createQueueIndex(store: QueueIndexStore): QueueIndex {
+/** A status-level record's facts: its ids, status, the date it entered it, archive flag and blockPassID. */
+export function factsOfRecord(record: CandidateRecord): RecordFacts {
+  const date = record[statusDateField(record.status)];
+  const since = typeof date === 'string' ? Date.parse(date) : Number.NaN;
   return {
-    store,
-    async learnList(environment, records) {
-      const known = await store.read(environment, [...new Set(records.flatMap((record) => queueKeysOf(record)))]);
-      const changed = new Map<QueueKey, QueueFacts>();
-      const since = new Map<QueueKey, string>();
-      for (const record of records) {
-        const keys = queueKeysOf(record);
-        if (keys.length === 0) continue;
-        // What is known under the recordId, else under the refId: the same candidate either way.
-        const before = keys.map((key) => known.get(key)).find((facts) => facts !== undefined);
-        const facts = listedFacts(before, record);
-        for (const key of keys) if (!sameFacts(known.get(key), facts)) changed.set(key, facts);
-        const date = sinceOf(facts, record.status);
-        if (date) since.set(keys[0]!, date);
-      }
-      await store.write(environment, changed);
-      return since;
-    },
-    async record(environment, facts) {
-      const known = await store.read(environment, [...facts.keys()]);
-      const newer = new Map([...facts].filter(([id, said]) => !isOlder(said, known.get(id))));
-      await store.write(environment, newer);
-    },
+    status: record.status,
+    ...(record.recordId ? { recordId: record.recordId } : {}),
+    ...(record.refId ? { refId: record.refId } : {}),
+    ...(Number.isFinite(since) ? { since } : {}),
+    ...(typeof record.isArchived === 'boolean' ? { isArchived: record.isArchived } : {}),
+    ...(typeof record.blockPassID === 'string' ? { blockPassID: record.blockPassID } : {}),
   };
 }
 
-/** The date the facts' status was entered, as a time (NaN when not known). */
-const enteredAt = (facts: QueueFacts): number => Date.parse(facts.dates[statusDateField(facts.status)] ?? '');
+/**
+ * The defaults of an environment's index (issue 32): room for 600 000 candidates (the 500 000 of a busy
+ * service, and room to grow), each allowed 512 bytes on average in the bound in bytes (an entry weighs
+ * about 150: queue-entry.ts's weightOf), so that entries of hostile size fill a third of it at most.
+ */
+export const QUEUE_INDEX_MAX = 600_000;
+export const QUEUE_INDEX_BYTES_PER_ENTRY = 512;
+
+/** An environment's bound from its `queueIndexMax` (unset: the default). */
+export function indexBound(maxEntries: number | undefined): IndexBound {
+  const entries = maxEntries ?? QUEUE_INDEX_MAX;
+  return { maxEntries: entries, maxBytes: entries * QUEUE_INDEX_BYTES_PER_ENTRY };
+}
+
+export interface IndexWatch {
+  /** The environment's entries and bytes after a write (the metrics' gauges). */
+  size?(environment: string, size: IndexSize): void;
+  /** Entries evicted past the bound (a metric and a log line). */
+  evicted?(environment: string, count: number, size: IndexSize, bound: IndexBound): void;
+}
+
+/** What the index knows of a listed record after learning it: its member, and whether its date is known. */
+export interface Learnt {
+  member: string;
+  dated: boolean;
+}
+
+export interface QueueIndex {
+  readonly store: QueueIndexStore;
+  /**
+   * A page of the service's list: each record's status (and own date), over what was known, unless what
+   * is known was entered after `listedAt` (the list is older than it). `position`: the first record's
+   * place in the list, the order of those not dated yet.
+   */
+  learnListed(
+    environment: string,
+    records: readonly Applicant[],
+    at: { listedAt: number; position: number },
+  ): Promise<Array<Learnt | undefined>>;
+  /** A record's facts: the whole truth, unless what was known is newer (its status's date is later). */
+  learnRecord(environment: string, facts: RecordFacts): Promise<void>;
+  /** A candidate the service has no more (404 to its lookup): out of every tab. */
+  forget(environment: string, keys: readonly string[]): Promise<void>;
+  /** The members of a set, in chunks (the crawler's sweep). */
+  members(environment: string, set: SetName, offset: number, count: number): Promise<string[]>;
+}
+
+/** Tries of one write that keeps meeting another writer's: beyond, it is left to the next source. */
+const TRIES = 4;
+
+export function createQueueIndex(
+  store: QueueIndexStore,
+  options: { bound?: (environment: string) => IndexBound; watch?: IndexWatch } = {},
+): QueueIndex {
+  const { watch = {} } = options;
+  /** Decides each candidate's new entry from what is stored (`decide`), writes it, and decides again on a conflict. */
+  const write = async <T>(environment: string, items: readonly T[], keysOf: (item: T) => string[], decide: Decide<T>) => {
+    let pending = items.map((item, index) => ({ item, index }));
+    const members: Array<string | undefined> = [];
+    for (let attempt = 0; attempt < TRIES && pending.length > 0; attempt++) {
+      const found = await store.find(environment, [...new Set(pending.flatMap(({ item }) => keysOf(item)))]);
+      const writes: EntryWrite[] = [];
+      const byMember = new Map<string, Array<(typeof pending)[number]>>();
+      for (const one of pending) {
+        const plan = planWrite(keysOf(one.item), found, (known) => decide(one.item, known));
+        members[one.index] = plan.member;
+        writes.push(...plan.writes);
+        // A conflict on any of its writes (the merged pair's removal too) decides the candidate again.
+        for (const { member } of plan.writes) byMember.set(member, [...(byMember.get(member) ?? []), one]);
+      }
+      if (writes.length === 0) break;
+      const { conflicts, size } = await store.apply(environment, writes);
+      watch.size?.(environment, size);
+      await bounded(environment, size);
+      pending = [...new Set([...new Set(conflicts)].flatMap((member) => byMember.get(member) ?? []))];
+    }
+    return members;
+  };
+  const bounded = async (environment: string, size: IndexSize) => {
+    const bound = options.bound?.(environment);
+    if (!bound || (size.entries <= bound.maxEntries && size.bytes <= bound.maxBytes)) return;
+    const { evicted, after } = await evict(store, environment, size, bound);
+    watch.size?.(environment, after);
+    if (evicted > 0) watch.evicted?.(environment, evicted, after, bound);
+  };
+  return {
+    store,
+    async learnListed(environment, records, at) {
+      const items = records.map((record, i) => ({ record, position: at.position + i }));
+      const members = await write(
+        environment,
+        items,
+        ({ record }) => (record.status.length > MAX_STATUS_LENGTH ? [] : queueKeysOf(record)),
+        ({ record, position }, known) => listedEntry(known, record, at.listedAt, position),
+      );
+      const after = await store.entries(
+        environment,
+        members.filter((member): member is string => member !== undefined),
+      );
+      const dated = new Map(after.flatMap((stored) => (stored ? [[stored.member, stored.entry.since !== undefined] as const] : [])));
+      return members.map((member) => (member === undefined ? undefined : { member, dated: dated.get(member) === true }));
+    },
+    async learnRecord(environment, facts) {
+      if (facts.status.length > MAX_STATUS_LENGTH) return;
+      await write(environment, [facts], queueKeysOf, (item, known) => recordEntry(known, item));
+    },
+    async forget(environment, keys) {
+      await write(
+        environment,
+        [keys],
+        (item) => [...item],
+        () => null,
+      );
+    },
+    members: async (environment, set, offset, count) => (await store.range(environment, [{ set, offset, count }]))[0] ?? [],
+  };
+}
+
+/** The entry to write over what is known; undefined: nothing to change; null: remove the candidate. */
+type Decide<T> = (item: T, known: IndexEntry | undefined) => IndexEntry | undefined | null;
+
+/**
+ * The writes for one candidate from what its keys found: its member (the one already known, else its
+ * first key) and entry. When its two ids were known apart (a row listed by refId only, a record by
+ * recordId), the two become one: the newer entry under the first member, the other removed.
+ */
+function planWrite(
+  keys: string[],
+  found: ReadonlyMap<string, StoredEntry>,
+  decide: (known: IndexEntry | undefined) => IndexEntry | undefined | null,
+): { member: string | undefined; writes: EntryWrite[] } {
+  if (keys.length === 0) return { member: undefined, writes: [] };
+  const stored = [...new Map(keys.flatMap((key) => (found.has(key) ? [[found.get(key)!.member, found.get(key)!] as const] : []))).values()];
+  const [first, ...others] = stored;
+  const member = first?.member ?? keys[0]!;
+  const known = stored.reduce<StoredEntry | undefined>(
+    (newest, one) => (!newest || (one.entry.since ?? -1) > (newest.entry.since ?? -1) ? one : newest),
+    undefined,
+  );
+  const merged = known && others.length > 0 ? { ...first!.entry, ...known.entry, ...idsOf(stored.map((one) => one.entry)) } : known?.entry;
+  const next = decide(merged);
+  const removals: EntryWrite[] = others.map((other) => ({ member: other.member, expected: other.json, next: undefined }));
+  if (next === null) return { member, writes: first ? [...removals, { member, expected: first.json, next: undefined }] : removals };
+  if (next === undefined && others.length === 0) return { member, writes: [] };
+  return { member, writes: [...removals, { member, expected: first?.json ?? '', next: next ?? merged }] };
+}
+
+const idsOf = (entries: readonly IndexEntry[]) => ({
+  ...(entries.find((entry) => entry.recordId)?.recordId ? { recordId: entries.find((entry) => entry.recordId)!.recordId } : {}),
+  ...(entries.find((entry) => entry.refId)?.refId ? { refId: entries.find((entry) => entry.refId)!.refId } : {}),
+});
+
+const same = (a: IndexEntry | undefined, b: IndexEntry) => a !== undefined && JSON.stringify(sorted(a)) === JSON.stringify(sorted(b));
+const sorted = (entry: IndexEntry) =>
+  Object.fromEntries(
+    Object.entries(entry)
+      .filter(([, value]) => value !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : 1)),
+  );
+
+/** The fields a list record gives (ids, archive flag, blockPassID, what it could not read) over what was known. */
+function listedFields(known: IndexEntry | undefined, record: Applicant): Partial<IndexEntry> {
+  return {
+    ...((record.recordId ?? known?.recordId) ? { recordId: record.recordId ?? known?.recordId } : {}),
+    ...((record.refId ?? known?.refId) ? { refId: record.refId ?? known?.refId } : {}),
+    ...((record.isArchived ?? known?.isArchived) !== undefined ? { isArchived: record.isArchived ?? known?.isArchived } : {}),
+    ...((record.blockPassID ?? known?.blockPassID) ? { blockPassID: record.blockPassID ?? known?.blockPassID } : {}),
+    ...(record.unreadable ? { unreadable: record.unreadable } : {}),
+  };
+}
+
+const triageOf = (known: IndexEntry | undefined): Partial<IndexEntry> => ({
+  ...(known?.certificate ? { certificate: known.certificate } : {}),
+  ...(known?.pictures !== undefined ? { pictures: known.pictures } : {}),
+});
+
+/**
+ * A listed record over what was known. Its own date (the current documentation's records carry it) is
+ * the service's word, as a record's is. Without one: the same status keeps what was known (its date
+ * too); a new status starts undated (its date belongs to this new time in it, looked up by the crawler),
+ * unless what is known was entered after the list was asked (a webhook's newer news).
+ */
+export function listedEntry(known: IndexEntry | undefined, record: Applicant, listedAt: number, position: number): IndexEntry | undefined {
+  const own = record.since === undefined ? Number.NaN : Date.parse(record.since);
+  let next: IndexEntry;
+  if (Number.isFinite(own)) {
+    if (known?.since !== undefined && own < known.since) return undefined;
+    next = { ...triageOf(known), ...listedFields(known, record), status: record.status, since: own };
+  } else if (known?.status === record.status) {
+    next = { ...known, ...listedFields(known, record), ...(record.unreadable ? {} : { unreadable: undefined }) };
+  } else {
+    if (known?.since !== undefined && known.since > listedAt) return undefined;
+    next = { ...triageOf(known), ...listedFields(known, record), status: record.status, position };
+  }
+  return same(known, next) ? undefined : next;
+}
+
+/** A record's facts over what was known: the record is the truth, unless the status known was entered later. */
+export function recordEntry(known: IndexEntry | undefined, facts: RecordFacts): IndexEntry | undefined {
+  if (isOlder(facts, known)) return undefined;
+  const keep = <K extends keyof IndexEntry>(field: K, value: IndexEntry[K] | undefined) =>
+    (value ?? known?.[field]) === undefined ? {} : { [field]: value ?? known?.[field] };
+  const sameStatus = known?.status === facts.status;
+  const next: IndexEntry = {
+    ...keep('recordId', facts.recordId),
+    ...keep('refId', facts.refId),
+    status: facts.status,
+    ...(facts.since !== undefined ? { since: facts.since } : sameStatus && known?.since !== undefined ? { since: known.since } : {}),
+    ...(facts.since === undefined && !(sameStatus && known?.since !== undefined) ? { position: known?.position ?? 0 } : {}),
+    ...keep('isArchived', facts.isArchived),
+    ...keep('blockPassID', facts.blockPassID),
+    ...(sameStatus && known?.unreadable ? { unreadable: known.unreadable } : {}),
+    ...keep('certificate', facts.certificate),
+    ...keep('pictures', facts.pictures),
+  };
+  return same(known, next) ? undefined : next;
+}
 
 /** Facts that say less recent things than what is known: the status they give was entered before the known one was. */
-export function isOlder(said: QueueFacts, known: QueueFacts | undefined): boolean {
-  return known !== undefined && enteredAt(said) < enteredAt(known);
+export function isOlder(said: Pick<RecordFacts, 'since'>, known: Pick<IndexEntry, 'since'> | undefined): boolean {
+  return known?.since !== undefined && said.since !== undefined && said.since < known.since;
 }

@@ -30,8 +30,8 @@ export const KNOWN_OUTCOMES: Readonly<Record<string, KnownOutcome>> = {
   approved: { tone: 'positive', severity: 10, meaning: 'The check approved the person or document.' },
 };
 
-/** `Potential Match`, `potential-match`, `potentialMatch` and ` POTENTIAL_MATCH ` are one word. */
-function outcomeKey(value: string): string {
+/** `Potential Match`, `potential-match`, `potentialMatch` and ` POTENTIAL_MATCH ` are one word: `potential_match`. */
+export function outcomeKey(value: string): string {
   return value
     .trim()
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2')

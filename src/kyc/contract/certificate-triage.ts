@@ -1,0 +1,45 @@
+import { certificateFields, isResultKey } from './certificate-fields.ts';
+import { knownOutcome, outcomeKey, worstOutcome } from './outcome.ts';
+
+/**
+ * A record's certificates as the decision summary reads them, in one word: the worst known outcome of
+ * them all (`clear`, `consider`, `potential_match`…), for the queue's triage (issue 32). The summary's
+ * chip of each certificate is its worst result (certificate-review.ts); one that does not parse still
+ * states its results in its text. Shared by the browser (the chips) and the server (the queue index,
+ * which keeps this word and nothing else of a certificate).
+ */
+
+/** `"key": "value"` pairs in text that is not JSON (a truncated certificate still states its results). */
+const QUOTED_PAIR = /"([^"\\]{1,64})"\s*:\s*"([^"\\]{1,64})"/g;
+
+/** Known outcome words under result-like keys in a certificate that does not parse: the worst of them. */
+export function outcomeInText(raw: string): { outcome: string; path: string } | undefined {
+  const found: Array<{ outcome: string; path: string }> = [];
+  for (const [, key, value] of raw.matchAll(QUOTED_PAIR))
+    if (isResultKey(key!) && knownOutcome(value!)) found.push({ outcome: value!, path: key! });
+  const worst = worstOutcome(found.map((item) => item.outcome));
+  return found.find((item) => item.outcome === worst);
+}
+
+/** One certificate's worst known outcome, parsed or read from its text; undefined when it states none this tool knows. */
+export function certificateWorst(raw: string): string | undefined {
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    return outcomeInText(raw)?.outcome;
+  }
+  return certificateFields(json).worst?.value;
+}
+
+/** The worst known outcome of all of a record's certificates, as one word (`potential_match`); undefined when none states one. */
+export function certificatesOutcome(certs: readonly string[]): string | undefined {
+  const worst = worstOutcome(certs.flatMap((raw) => certificateWorst(raw) ?? []));
+  return worst === undefined ? undefined : outcomeKey(worst);
+}
+
+/** Whether an outcome word asks a reviewer to look (a caution or a failure, as the chips colour it). */
+export function needsAttention(outcome: string | undefined): boolean {
+  const known = outcome === undefined ? undefined : knownOutcome(outcome);
+  return known !== undefined && known.tone !== 'positive';
+}

@@ -1,0 +1,88 @@
+import { certificatesOutcome } from '../../kyc/contract/certificate-triage.ts';
+import { type CandidateRecord, candidateEnvelopeSchema } from '../../kyc/contract/schema.ts';
+import { type AnswerScan, type JsonPath, QuietReader } from './answer-scan.ts';
+import type { TextPiece } from './text-piece.ts';
+import { StatusLevelReader } from './status-level-stream.ts';
+
+/**
+ * What the queue index may learn of a compliance user's lookup (issue 32), read from the answer's one
+ * scan while it is passed on, never from a request of its own: the record's status level (as a support
+ * user's answer reads it), and for the queue's triage whether its identities hold a picture and the
+ * worst outcome of its certificates, as the decision summary reads them. Nothing personal is kept: a
+ * certificate's text is held only until the answer ends (at most CERT_TEXT each, MAX_CERTS of them),
+ * then reduced to one outcome word.
+ */
+
+const CERT_TEXT = 64 * 1024;
+const MAX_CERTS = 16;
+
+export interface RecordTriage {
+  certificate?: string;
+  pictures?: boolean;
+}
+
+/** Tells `learn` the record and its triage once the answer was read whole, when `trusted` (no key seen in it). */
+export function watchRecord(
+  scan: AnswerScan,
+  learn: (record: CandidateRecord, triage: RecordTriage) => void,
+  trusted: () => boolean,
+): void {
+  const status = new StatusLevelReader(scan.path);
+  const triage = new TriageReader(scan.path);
+  scan.add(status);
+  scan.add(triage);
+  scan.add(
+    new (class extends QuietReader {
+      override end(): void {
+        if (status.tooLarge || !trusted()) return;
+        const parsed = candidateEnvelopeSchema.safeParse(status.value());
+        if (parsed.success) learn(parsed.data.data, triage.result());
+      }
+    })(),
+  );
+}
+
+class TriageReader extends QuietReader {
+  private pictures: boolean | undefined;
+  private readonly certs: string[] = [];
+  /** The string being read: an identity's `type`, or a certificate's text. */
+  private reading: { kind: 'type' | 'cert'; parts: string[]; size: number } | undefined;
+
+  constructor(private readonly path: JsonPath) {
+    super();
+  }
+
+  result(): RecordTriage {
+    const certificate = certificatesOutcome(this.certs);
+    return { ...(certificate ? { certificate } : {}), ...(this.pictures === undefined ? {} : { pictures: this.pictures }) };
+  }
+
+  override open(bracket: '{' | '['): void {
+    // An identities object: no picture unless one of its attributes is base64.
+    if (bracket === '{' && this.path.at(['data', 'identities'])) this.pictures ??= false;
+  }
+
+  override startString(): void {
+    if (this.path.at(['data', 'identities', '*', 'type'])) this.reading = { kind: 'type', parts: [], size: 0 };
+    else if (this.path.at(['data', 'certs', '*']) && this.certs.length < MAX_CERTS) this.reading = { kind: 'cert', parts: [], size: 0 };
+  }
+
+  override text(piece: TextPiece, inKey: boolean): void {
+    const reading = this.reading;
+    if (inKey || !reading) return;
+    const room = (reading.kind === 'type' ? 16 : CERT_TEXT) - reading.size;
+    if (room <= 0) return;
+    const part = piece.head(room);
+    reading.parts.push(part);
+    reading.size += part.length;
+  }
+
+  override endString(): void {
+    const reading = this.reading;
+    this.reading = undefined;
+    if (!reading) return;
+    const value = reading.parts.join('');
+    if (reading.kind === 'cert') this.certs.push(value);
+    else if (value === 'base64') this.pictures = true;
+  }
+}

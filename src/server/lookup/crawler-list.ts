@@ -1,0 +1,107 @@
+import { z } from '../../kyc/contract/zod.ts';
+import {
+  type Applicant,
+  type ApplicantFilter,
+  APPLICANTS_MAX_LIMIT,
+  type Skipped,
+  upstreamApplicantsEnvelopeSchema,
+} from '../../kyc/contract/applicants.ts';
+import { readListRecord, withSkipped } from '../../kyc/contract/list-record.ts';
+import { auditWritable, written } from '../audit/audit-trail.ts';
+import type { ListAuditEntry } from '../audit/audit.ts';
+import { ApiFailure } from '../http/api-failure.ts';
+import { readValue, WholeValue } from '../answer/answer-value.ts';
+import { type LookupDeps, unreadableAnswer } from './lookup-steps.ts';
+import { QUEUE_INDEX_USER } from './queue-lookup.ts';
+
+/**
+ * One page of the service's list as the crawler reads it (queue-crawler.ts): the only place the service's
+ * list is asked (issue 32). It goes through the lookup's guards: nothing while the audit log hangs or the
+ * service's wait lasts, a slot of the crawler's own (`(queue-index)`), the status-level key when there is
+ * one, the same framing check and scan as a lookup's answer (the size limit, the key never passed on),
+ * each record read on its own (list-record.ts: what cannot be read is left out and counted), and one
+ * audit line per page (`"kind":"list"`, user `(queue-index)`). No names are read: the index holds none.
+ */
+
+export type ListPage =
+  | { ok: true; records: Applicant[]; skipped?: Skipped; total: number; served: number; askedAt: number }
+  | { ok: false; failure: ApiFailure; upstreamStatus: number | null; notAsked?: true };
+
+export type ListDeps = Pick<
+  LookupDeps,
+  'environment' | 'upstream' | 'hasStatusKey' | 'audit' | 'upstreamSlots' | 'timeoutMs' | 'maxResponseBytes' | 'metrics'
+>;
+
+const NOT_A_LIST = new ApiFailure('upstream_error', 'The applicants list of the KYC service is not JSON.');
+const NOT_JSON = { notJson: NOT_A_LIST, incomplete: NOT_A_LIST };
+const NO_SLOT = new ApiFailure('upstream_unreachable', "The crawler's requests to the KYC service are all under way.");
+
+export async function fetchListPage(deps: ListDeps, filter: ApplicantFilter | undefined, skip: number): Promise<ListPage> {
+  const stuck = auditWritable(deps);
+  if (stuck) return { ok: false, failure: stuck, upstreamStatus: null, notAsked: true };
+  const waiting = deps.upstream.waiting();
+  if (waiting) return { ok: false, failure: waiting, upstreamStatus: null, notAsked: true };
+  const release = await deps.upstreamSlots.acquire(QUEUE_INDEX_USER, deps.timeoutMs);
+  if (!release) return { ok: false, failure: NO_SLOT, upstreamStatus: null, notAsked: true };
+  const started = performance.now();
+  const askedAt = Date.now();
+  try {
+    const page = await askPage(deps, filter, skip, askedAt);
+    const status = page.ok ? 200 : page.failure.status;
+    const entry: ListAuditEntry = {
+      time: new Date().toISOString(),
+      user: QUEUE_INDEX_USER,
+      role: 'support',
+      env: deps.environment,
+      kind: 'list',
+      filter: filter ?? 'all',
+      skip,
+      limit: APPLICANTS_MAX_LIMIT,
+      records: page.ok ? page.records.length : null,
+      status,
+      code: page.ok ? null : page.failure.code,
+      upstreamStatus: page.ok ? 200 : page.upstreamStatus,
+      level: (page.ok ? 200 : page.upstreamStatus) === null ? null : deps.hasStatusKey ? 'status' : 'stripped',
+      durationMs: Math.round(performance.now() - started),
+      queueIndex: true,
+    };
+    // What could not be recorded is not used: the page is read again at the next pass.
+    if (!(await written(deps, entry))) return { ok: false, failure: NO_AUDIT, upstreamStatus: null, notAsked: true };
+    return page;
+  } finally {
+    release();
+  }
+}
+
+const NO_AUDIT = new ApiFailure('audit_unavailable', 'The audit log could not record the list page.');
+
+async function askPage(deps: ListDeps, filter: ApplicantFilter | undefined, skip: number, askedAt: number): Promise<ListPage> {
+  const query = { status: filter, skip, limit: APPLICANTS_MAX_LIMIT };
+  const outcome = await deps.upstream.fetchApplicants({ query, scope: deps.hasStatusKey ? 'status' : 'full' }).outcome;
+  if (!outcome.ok) return outcome;
+  const upstreamStatus = outcome.response.statusCode ?? 200;
+  const unreadable = unreadableAnswer(outcome.response);
+  if (unreadable) {
+    outcome.response.destroy();
+    return { ok: false, failure: unreadable, upstreamStatus };
+  }
+  const limits = { maxResponseBytes: deps.maxResponseBytes, keys: deps.upstream.keys };
+  const read = await readValue(outcome.response, limits, (path) => new WholeValue(path), NOT_JSON);
+  if (!read.ok) return { ...read, upstreamStatus };
+  const parsed = upstreamApplicantsEnvelopeSchema.safeParse(read.value);
+  if (!parsed.success) {
+    // The issues name fields and expected types, never the values.
+    const message = `The applicants list of the KYC service does not have the expected shape: ${z.prettifyError(parsed.error)}`;
+    return { ok: false, failure: new ApiFailure('upstream_error', message), upstreamStatus };
+  }
+  const records: Applicant[] = [];
+  const reasons: string[] = [];
+  for (const value of parsed.data.data.records) {
+    const one = readListRecord(value, { names: false });
+    if (one.ok) records.push(one.applicant);
+    else reasons.push(one.reason);
+  }
+  const skipped = withSkipped(undefined, reasons);
+  const served = parsed.data.data.records.length;
+  return { ok: true, records, ...(skipped ? { skipped } : {}), total: parsed.data.data.total, served, askedAt };
+}

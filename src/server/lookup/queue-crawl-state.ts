@@ -1,0 +1,43 @@
+import { APPLICANT_FILTERS, type ApplicantFilter, type Skipped } from '../../kyc/contract/applicants.ts';
+import type { ApiErrorCode } from '../../kyc/contract/api.ts';
+
+/**
+ * What the crawler (queue-crawler.ts) says of each tab it reads from the service, kept in the index's
+ * store (a field `tab:<filter>` per tab, JSON) so that every instance's views say how current the index
+ * is. `all` is the service's unfiltered list, read only to find the candidates of a filter it refuses.
+ */
+export interface TabCrawl {
+  /** When the crawler last finished reading the tab whole (ms). */
+  asOf?: number;
+  /** The read under way: when it began, the rows read, the service's total at its last page. */
+  started?: number;
+  read?: number;
+  listed?: number;
+  /** The records the last whole read left out, and why (list-record.ts). */
+  skipped?: Skipped;
+  /** The last read's failure, as the view would have answered it. */
+  error?: { code: ApiErrorCode; message: string; at: number; upstreamStatus: number | null };
+  /** The service does not offer this filter (an undocumented one it answered 400 or 404). */
+  refused?: true;
+}
+
+export type CrawlTab = ApplicantFilter | 'all';
+export const CRAWL_TABS: readonly CrawlTab[] = [...APPLICANT_FILTERS, 'all'];
+
+export const crawlField = (tab: CrawlTab) => `tab:${tab}`;
+
+/** The crawl state of every tab from the store's fields; a field that does not read is as if absent. */
+export function readCrawlState(meta: Record<string, string>): Partial<Record<CrawlTab, TabCrawl>> {
+  const state: Partial<Record<CrawlTab, TabCrawl>> = {};
+  for (const tab of CRAWL_TABS) {
+    const text = meta[crawlField(tab)];
+    if (!text) continue;
+    try {
+      const value = JSON.parse(text) as unknown;
+      if (value && typeof value === 'object' && !Array.isArray(value)) state[tab] = value as TabCrawl;
+    } catch {
+      // Written by hand or by another version: read again at the crawler's next write.
+    }
+  }
+  return state;
+}

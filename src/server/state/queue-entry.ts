@@ -1,0 +1,171 @@
+import { APPLICANT_FILTERS, type ApplicantFilter } from '../../kyc/contract/applicants.ts';
+import { needsAttention } from '../../kyc/contract/certificate-triage.ts';
+import type { LookupKind } from '../../kyc/contract/lookup.ts';
+
+/**
+ * One candidate as the queue index holds it (issue 32): its ids, its status and the date it entered
+ * that status, the archive flag, and what a compliance user's lookup showed of it for triage (the
+ * certificates' outcome, whether it has pictures). Never a name, an attribute or a picture: nothing
+ * personal. Stored as compact JSON (`encodeEntry`), a few hundred bytes at most.
+ */
+export interface IndexEntry {
+  recordId?: string;
+  refId?: string;
+  status: string;
+  /** When it entered `status` (ms since 1970); undefined: not known yet (the older list has no dates). */
+  since?: number;
+  /** Where the service listed it when its date was not known: the order of the rows without a date. */
+  position?: number;
+  isArchived?: boolean;
+  blockPassID?: string;
+  /** Fields of the service's list record that could not be read: what was expected (never a value). */
+  unreadable?: Record<string, string>;
+  /** The worst certificate outcome a compliance user's lookup showed (`clear`, `consider`, `potential_match`…). */
+  certificate?: string;
+  /** Whether that lookup's record held pictures. */
+  pictures?: boolean;
+}
+
+/**
+ * A candidate's key: `recordId:<id>` or `refId:<id>`, the kind said, since the current documentation's
+ * list records have no recordId and one id may be either. The index holds each candidate under one key
+ * (its member) and points its other key there (an alias), so that a later source that gives only one of
+ * its ids finds it.
+ */
+export type QueueKey = `${LookupKind}:${string}`;
+
+export const queueKey = (kind: LookupKind, id: string): QueueKey => `${kind}:${id}`;
+
+/** A record's keys, its recordId's first (the service's own id); none without an id. */
+export function queueKeysOf(ids: { recordId?: string | null | undefined; refId?: string | null | undefined }): QueueKey[] {
+  return [...(ids.recordId ? [queueKey('recordId', ids.recordId)] : []), ...(ids.refId ? [queueKey('refId', ids.refId)] : [])];
+}
+
+/** The kind and id of a key (undefined: not a key). */
+export function parseQueueKey(key: string): { kind: LookupKind; id: string } | undefined {
+  const colon = key.indexOf(':');
+  const kind = key.slice(0, colon);
+  if (colon < 1 || (kind !== 'recordId' && kind !== 'refId')) return undefined;
+  return { kind, id: key.slice(colon + 1) };
+}
+
+/** Statuses the index keeps a group of their own for (a tab each); any other status is in `other`. */
+export type QueueGroup = ApplicantFilter | 'other';
+/** The groups in the order the All tab lists them: the work first, then the decisions, then the rest. */
+export const QUEUE_GROUPS: readonly QueueGroup[] = [
+  'waiting',
+  'inreview',
+  'review_requested',
+  'incomplete',
+  'approved',
+  'rejected',
+  'blocked',
+  'other',
+];
+/** Tabs of decisions: the newest first (the latest decisions are what a reviewer looks for); every other oldest first. */
+export const NEWEST_FIRST_GROUPS: readonly QueueGroup[] = ['approved', 'rejected', 'blocked'];
+
+export const groupOf = (status: string): QueueGroup =>
+  (APPLICANT_FILTERS as readonly string[]).includes(status) ? (status as ApplicantFilter) : 'other';
+
+/** A status longer than this is not a status any service sends: such a record is not indexed. */
+export const MAX_STATUS_LENGTH = 64;
+
+/** The sorted sets of a group: `z` dated (score: the date), `u` not dated yet (score: the list position), `x` needing attention. */
+export type SetName = `${'z' | 'u' | 'x'}:${QueueGroup}`;
+/** The score of an entry needing attention whose date is not known: after every date. */
+export const UNDATED_SCORE = 8_640_000_000_000_000;
+
+/** Where an entry is: the sets holding its member, with their scores (as text: exact in Redis and in Lua). */
+export function placementOf(entry: IndexEntry): Array<[SetName, string]> {
+  const group = groupOf(entry.status);
+  const sets: Array<[SetName, string]> = [
+    entry.since === undefined ? [`u:${group}`, String(entry.position ?? 0)] : [`z:${group}`, String(entry.since)],
+  ];
+  if (needsAttention(entry.certificate)) sets.push([`x:${group}`, String(entry.since ?? UNDATED_SCORE)]);
+  return sets;
+}
+
+/** The keys of an entry other than its member: where aliases point from. */
+export const aliasesOf = (member: string, entry: IndexEntry): string[] => queueKeysOf(entry).filter((key) => key !== member);
+
+/**
+ * What an entry costs, in bytes of text as stored: its JSON and member, the member again in each set,
+ * and each alias with the member it points to. The index's bound in bytes counts this (Redis's own
+ * overhead per field comes on top: docs/deploying.md gives the measured total per 1 000 candidates).
+ */
+export function weightOf(member: string, entry: IndexEntry | undefined): number {
+  if (!entry) return 0;
+  const memberBytes = Buffer.byteLength(member);
+  const aliases = aliasesOf(member, entry).reduce((sum, alias) => sum + Buffer.byteLength(alias) + memberBytes, 0);
+  return Buffer.byteLength(encodeEntry(entry)) + memberBytes * (1 + placementOf(entry).length) + aliases;
+}
+
+/** Compact JSON: one-letter fields, absent ones left out. */
+export function encodeEntry(entry: IndexEntry): string {
+  return JSON.stringify({
+    s: entry.status,
+    t: entry.since,
+    p: entry.position,
+    r: entry.recordId,
+    f: entry.refId,
+    a: entry.isArchived === undefined ? undefined : entry.isArchived ? 1 : 0,
+    b: entry.blockPassID,
+    u: entry.unreadable,
+    c: entry.certificate,
+    g: entry.pictures === undefined ? undefined : entry.pictures ? 1 : 0,
+  });
+}
+
+const isFiniteNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
+const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
+
+/** An entry read back; one written by hand or by another version is read only if it has the entry's shape. */
+export function decodeEntry(json: string): IndexEntry | undefined {
+  let value: Record<string, unknown>;
+  try {
+    const parsed = JSON.parse(json) as unknown;
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return undefined;
+    value = parsed as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+  const status = text(value.s);
+  if (!status) return undefined;
+  const unreadable =
+    value.u && typeof value.u === 'object' && !Array.isArray(value.u)
+      ? Object.fromEntries(Object.entries(value.u).filter((entry): entry is [string, string] => typeof entry[1] === 'string'))
+      : undefined;
+  const entry: IndexEntry = {
+    status,
+    ...(isFiniteNumber(value.t) ? { since: value.t } : {}),
+    ...(isFiniteNumber(value.p) ? { position: value.p } : {}),
+    ...(text(value.r) ? { recordId: text(value.r)! } : {}),
+    ...(text(value.f) ? { refId: text(value.f)! } : {}),
+    ...(value.a === 0 || value.a === 1 ? { isArchived: value.a === 1 } : {}),
+    ...(text(value.b) ? { blockPassID: text(value.b)! } : {}),
+    ...(unreadable && Object.keys(unreadable).length > 0 ? { unreadable } : {}),
+    ...(text(value.c) ? { certificate: text(value.c)! } : {}),
+    ...(value.g === 0 || value.g === 1 ? { pictures: value.g === 1 } : {}),
+  };
+  return queueKeysOf(entry).length > 0 ? entry : undefined;
+}
+
+/**
+ * Redis's order of members with equal scores: their bytes (UTF-8), compared as memcmp does. JavaScript
+ * compares UTF-16 code units, which differs only where a surrogate meets a unit of U+E000 to U+FFFF.
+ */
+export function compareMembers(a: string, b: string): number {
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) {
+    let x = a.charCodeAt(i);
+    let y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x >= 0xd800 && y >= 0xd800) {
+      x = x >= 0xe000 ? x - 0x800 : x + 0x2000;
+      y = y >= 0xe000 ? y - 0x800 : y + 0x2000;
+    }
+    return x - y;
+  }
+  return a.length - b.length;
+}

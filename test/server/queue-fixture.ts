@@ -1,0 +1,32 @@
+import { expect } from 'vitest';
+import { applicantsPageSchema, type ApplicantsPage } from '../../src/kyc/contract/applicants.ts';
+import type { CandidateRecord } from '../../src/kyc/contract/schema.ts';
+import { createAccessControl } from '../../src/server/auth/access.ts';
+import type { RawResponse } from './http.ts';
+
+/** What the queue's server tests share: who asks, how a page is read, and a whole tab page by page. */
+
+export const gateway = () => createAccessControl({ mode: 'proxy', userHeader: 'x-user', roleHeader: 'x-role', trusted: ['127.0.0.1/32'] });
+export const SUPPORT = { 'x-user': 'sam', 'x-role': 'support' };
+export const COMPLIANCE = { 'x-user': 'ana', 'x-role': 'compliance' };
+
+export const pageOf = (res: RawResponse): ApplicantsPage => {
+  expect(res.status, res.body).toBe(200);
+  return applicantsPageSchema.parse(JSON.parse(res.body)).data;
+};
+
+type Getter = { get: (path: string, headers?: Record<string, string>) => Promise<RawResponse> };
+
+/** A whole tab, page by page, as the browser asks it. */
+export async function wholeTab(app: Getter, status: string, size = 50, who: Record<string, string> = SUPPORT) {
+  const first = pageOf(await app.get(`/api/applicants?status=${status}&skip=0&limit=${size}`, who));
+  const rows = [...first.records];
+  for (let skip = size; skip < first.total; skip += size) {
+    rows.push(...pageOf(await app.get(`/api/applicants?status=${status}&skip=${skip}&limit=${size}`, who)).records);
+  }
+  return { first, rows };
+}
+
+/** The recordIds of `list`, oldest first by `field` (the date of their status). */
+export const oldestFirst = (list: readonly CandidateRecord[], field = 'waitingDate') =>
+  [...list].sort((a, b) => Date.parse(String(a[field])) - Date.parse(String(b[field]))).map((r) => r.recordId);
