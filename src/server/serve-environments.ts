@@ -90,7 +90,8 @@ function crawlerOf(environment: ApiEnvironment, deps: LookupDeps, wiring: QueueW
     environment: environment.info.name,
     index: wiring.index,
     fetchPage: (filter, skip) => fetchListPage(deps, filter, skip),
-    lookup: serverStatusLookup(deps, wiring.logger, QUEUE_INDEX_USER),
+    // Never the first full request of a key: one that archives after extract would delete what it looks up.
+    lookup: serverStatusLookup(deps, wiring.logger, QUEUE_INDEX_USER, { fullKeyOnceSafe: true }),
     perSecond: wiring.perSecond,
     // The service's wait (its 429) holds the crawler too: nothing is asked before it ends.
     pausedUntil: deps.upstream.pausedUntil,

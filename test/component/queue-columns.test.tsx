@@ -242,6 +242,44 @@ describe('the progress line', () => {
     expect(await screen.findByTestId('queue-order')).toHaveTextContent(/^In the KYC service's order\.$/);
   });
 
+  it('orders the decisions’ tabs newest first, and All status by status, and says so', async () => {
+    stubList(QUEUE, {
+      extra: {
+        approved: { order: { by: 'age', known: 1, of: 1, newestFirst: true } },
+        all: { order: { by: 'age', known: 5, of: 6, byStatus: true } },
+      },
+    });
+    renderWithProviders('/applicants?status=approved');
+    expect(await screen.findByTestId('queue-order')).toHaveTextContent('Ordered by date: newest first.');
+    await userEvent.click(tab(/^All/));
+    await waitFor(() =>
+      expect(screen.getByTestId('queue-order')).toHaveTextContent(/^By status, in the tabs' order, each by age: 5 of 6 known/),
+    );
+  });
+
+  it('says how current the index is: as of how long ago, how many rows are dated (issue 32)', async () => {
+    const at = new Date();
+    const asOf = new Date(at.getTime() - 5 * 60_000);
+    stubList(QUEUE, {
+      extra: { waiting: { ...WAITING_EXTRA, index: { at: at.toISOString(), asOf: asOf.toISOString(), dated: 1204, of: 1210 } } },
+    });
+    renderWithProviders('/applicants?status=waiting');
+    expect(await screen.findByTestId('queue-freshness')).toHaveTextContent(
+      'Queue as of 5 min ago, kept current by live updates since; 1,204 of 1,210 dated.',
+    );
+  });
+
+  it('while the list is still being read for the first time, says so, shows what is known, and never says the tab is empty', async () => {
+    const index = { at: new Date().toISOString(), crawling: true as const, read: 1200, listed: 10000, dated: 0, of: 0 };
+    stubList(QUEUE, { extra: { blocked: { order: { by: 'age', known: 0, of: 0 }, index } } });
+    renderWithProviders('/applicants?status=blocked');
+    expect(await screen.findByTestId('queue-freshness')).toHaveTextContent(
+      'Still reading this list from the KYC service (1,200 of 10,000 read): what is known so far is shown, 0 of 0 dated; the order is not final yet.',
+    );
+    expect(screen.getByTestId('queue-still-reading')).toHaveTextContent('None read yet');
+    expect(screen.queryByText('No candidates have the status “Blocked”.')).not.toBeInTheDocument();
+  });
+
   it('has no serious axe violations with the new columns, flags and notes', async () => {
     stubList(QUEUE, { extra: { waiting: WAITING_EXTRA }, refused: ['blocked'] });
     renderWithProviders('/applicants?status=waiting');

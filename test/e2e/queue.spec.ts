@@ -17,11 +17,15 @@ test.describe('the queue, oldest first', () => {
   test('the Waiting tab of the sandbox is ordered oldest first across pages, with its SLA flags', async ({ page }) => {
     await page.goto(`${largeUrl}/applicants?status=waiting`);
     await expect(order(page)).toBeVisible();
-    // The server learns the dates in the background (status-level lookups): Refresh until every one is known.
+    // The server's crawler reads the list and looks the dates up in the background: Refresh until every one is known.
     await expect(async () => {
       await page.getByRole('button', { name: 'Refresh' }).click();
       await expect(order(page)).toHaveText('Ordered by age: oldest first.', { timeout: 2000 });
     }).toPass({ timeout: 60_000 });
+    // Read from the server's index of the service's list (issue 32), which says how current it is.
+    await expect(page.getByTestId('queue-freshness')).toHaveText(
+      /^Queue as of .+ ago, kept current by live updates since; (\d+) of \1 dated\.$/,
+    );
     const waiting = Number(
       await page
         .getByRole('tab', { name: /^Waiting/ })

@@ -26,12 +26,27 @@ afterEach(async () => {
  */
 async function listApp(
   records: unknown[],
-  options: { environment?: Partial<ApiEnvironment>; store?: QueueIndexStore; lookup?: (kind: string, id: string) => unknown } = {},
+  options: {
+    environment?: Partial<ApiEnvironment>;
+    store?: QueueIndexStore;
+    lookup?: (kind: string, id: string) => unknown;
+    statusKey?: boolean;
+  } = {},
 ) {
   const upstream = await startListUpstream(records, options.lookup);
   const audit = memoryAuditLog();
   const app = await startTestApp({
-    environments: [{ ...testEnvironment({ baseUrl: upstream.url, clientId: 'client', apiKey: 'full-key' }), ...options.environment }],
+    environments: [
+      {
+        ...testEnvironment({
+          baseUrl: upstream.url,
+          clientId: 'client',
+          apiKey: 'full-key',
+          ...(options.statusKey ? { statusApiKey: 'status-key' } : {}),
+        }),
+        ...options.environment,
+      },
+    ],
     access: gateway(),
     audit,
     queueIndex: options.store ?? createMemoryQueueIndexStore(),
@@ -264,6 +279,8 @@ describe('the queue index keyed by recordId or refId', () => {
     const dates = new Map(Array.from({ length: 6 }, (_, n) => [`ref-${n}`, ago(10 + ((n * 7) % 6))]));
     const records = [...dates.keys()].map((refId) => ({ status: 'waiting', refId, isArchived: false }));
     const { app, audit } = await listApp(records, {
+      // The crawler looks dates up with a status-level key (with the full key only, once a user's full lookup showed it keeps data).
+      statusKey: true,
       lookup: (kind, id) =>
         kind === 'refId' && dates.has(id)
           ? { status: 'waiting', refId: id, isArchived: false, blockPassID: 'bp', waitingDate: dates.get(id) }

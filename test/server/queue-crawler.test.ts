@@ -4,7 +4,7 @@ import { createMemoryQueueIndexStore } from '../../src/server/state/queue-index-
 import { virtualClock } from './clock.ts';
 import { startTestApp, type TestApp, testEnvironment } from './http.ts';
 import { startListUpstream } from './list-upstream.ts';
-import { pageOf, gateway, SUPPORT, wholeTab } from './queue-fixture.ts';
+import { COMPLIANCE, gateway, pageOf, SUPPORT, wholeTab } from './queue-fixture.ts';
 import { hasRedisServer, NO_REDIS_MESSAGE, type RunningRedis, startRedis } from './redis-fixture.ts';
 
 /**
@@ -62,7 +62,7 @@ describe.skipIf(!hasRedisServer)(hasRedisServer ? 'the crawler across instances 
     for (const store of stores) {
       apps.push(
         await startTestApp({
-          upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' },
+          upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k', statusApiKey: 's' },
           access: gateway(),
           queueIndex: store,
           queueRate: 500,
@@ -95,7 +95,7 @@ describe.skipIf(!hasRedisServer)(hasRedisServer ? 'the crawler across instances 
     const stores = [createRedisQueueIndexStore(redis.url, 'lease:'), createRedisQueueIndexStore(redis.url, 'lease:')];
     const start = (store: (typeof stores)[number]) =>
       startTestApp({
-        upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' },
+        upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k', statusApiKey: 's' },
         access: gateway(),
         queueIndex: store,
         queueRate: 500,
@@ -138,7 +138,7 @@ describe('the crawler, in one instance', () => {
       answer(req, res);
     };
     const app = await startTestApp({
-      upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' },
+      upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k', statusApiKey: 's' },
       access: gateway(),
       pauseClock: clock,
       queueCrawl: { start: false, clock, concurrency: 1 },
@@ -157,7 +157,10 @@ describe('the crawler, in one instance', () => {
     const candidates = older(130);
     const upstream = await listService(candidates);
     upstream.pageSize = 40;
-    const app = await startTestApp({ upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' }, access: gateway() });
+    const app = await startTestApp({
+      upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k', statusApiKey: 's' },
+      access: gateway(),
+    });
     await app.crawl();
     expect(
       asked(upstream.seen)
@@ -182,7 +185,7 @@ describe('the crawler, in one instance', () => {
     const records = new Map(candidates.map((c) => [c.record.recordId, c.record as Record<string, unknown>]));
     upstream.lookup = (kind, id) => (kind === 'recordId' ? records.get(id) : undefined);
     const app = await startTestApp({
-      upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' },
+      upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k', statusApiKey: 's' },
       access: gateway(),
       queueIndex: createMemoryQueueIndexStore(),
     });
@@ -216,6 +219,26 @@ describe('the crawler, in one instance', () => {
       .poll(async () => pageOf(await app.get('/api/applicants?status=waiting', SUPPORT)).records)
       .toEqual([{ status: 'waiting', recordId: record.recordId, refId: record.refId, isArchived: false, since: record.waitingDate }]);
     expect(upstream.seen).toHaveLength(1);
+    await app.close();
+    await upstream.close();
+  });
+});
+
+describe('the crawler and a key that archives after extract', () => {
+  it('attack: with no status-level key, the crawler never sends the first full request of a key: one that archives after extract would delete every candidate it dates', async () => {
+    const candidates = older(5);
+    const upstream = await listService(candidates);
+    const app = await startTestApp({ upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'full-key' }, access: gateway() });
+    await app.crawl();
+    const lookups = () => upstream.seen.filter((request) => request.path.includes('/recordId/'));
+    // The list is read (its records are listed, not looked up); no candidate is.
+    expect(pageOf(await app.get('/api/applicants?status=waiting', SUPPORT)).total).toBe(5);
+    expect(lookups()).toEqual([]);
+    // A user's full lookup shows the key keeps data (no willArchiveAtDate): the crawler may then use it.
+    expect((await app.get(`/api/candidates/recordId/${candidates[0]!.record.recordId}`, COMPLIANCE)).status).toBe(200);
+    await app.crawl();
+    expect(lookups().length).toBeGreaterThan(1);
+    expect(pageOf(await app.get('/api/applicants?status=waiting', SUPPORT)).index?.dated).toBe(5);
     await app.close();
     await upstream.close();
   });

@@ -101,7 +101,7 @@ describe('the queue index’s bound (issue 31, finding 2)', () => {
   it('a write of 100 000 entries at once, in memory, is one call that neither overflows nor loses one', async () => {
     const store = createMemoryQueueIndexStore();
     await writeMany(store);
-  });
+  }, 120_000);
 
   describe.skipIf(!hasRedisServer)(hasRedisServer ? 'in Redis (a real redis-server)' : NO_REDIS_MESSAGE, () => {
     let redis: RunningRedis;
@@ -120,7 +120,7 @@ describe('the queue index’s bound (issue 31, finding 2)', () => {
       const store = createRedisQueueIndexStore(redis.url, 'many:');
       await writeMany(store);
       await store.close();
-    });
+    }, 120_000);
   });
 });
 

@@ -14,7 +14,7 @@ import { applicantsQueries } from './applicants-queries.ts';
 import { ApplicantsTable, Paging } from './applicants-table.tsx';
 import { overSlaOf, QUEUE_TABS, QueueTabs, tabKey } from './applicants-tabs.tsx';
 import { type QueueLocation, queueHref, readQueueLocation } from './queue-location.ts';
-import { QueueError, QueueNotOffered, QueueOrderNote, QueueSkeleton, RefusedFiltersNote } from './queue-states.tsx';
+import { QueueError, QueueFreshness, QueueNotOffered, QueueOrderNote, QueueSkeleton, RefusedFiltersNote } from './queue-states.tsx';
 import { statusInfo } from '../../kyc/contract/status.ts';
 import { useQueue } from './use-queue.ts';
 import { useLiveQueue } from './live-queue.ts';
@@ -78,6 +78,7 @@ export function ApplicantsPage() {
           onSelect={(next) => navigate(hrefOf({ filter: next, page: 1 }))}
         />
         <RefusedFiltersNote refused={queue.refused} />
+        <QueueFreshness index={queue.current?.index} fetchedAt={queue.list.dataUpdatedAt} />
         <div role="tabpanel" id={panelId} aria-labelledby={`${idPrefix}-${tabKey(filter)}`} className="space-y-3">
           <QueuePanel queue={queue} filter={filter} page={page} environment={environment} hrefOf={hrefOf} changed={changed} names={names} />
         </div>
@@ -118,7 +119,9 @@ function QueuePanel({
   const label = QUEUE_TABS.find((tab) => tab.filter === filter)!.label;
   // A page whose records could not be read at all says so, rather than that there is no such page.
   if (list.data.records.length === 0 && list.data.skipped) return <SkippedNote skipped={list.data.skipped} />;
-  if (list.data.records.length === 0) return <EmptyPage total={list.data.total} filter={filter} page={page} hrefOf={hrefOf} />;
+  if (list.data.records.length === 0) {
+    return <EmptyPage total={list.data.total} filter={filter} page={page} hrefOf={hrefOf} crawling={list.data.index?.crawling === true} />;
+  }
   return (
     <div className={cn('space-y-3', list.isPlaceholderData && 'opacity-60')} aria-busy={list.isPlaceholderData}>
       <QueueOrderNote order={list.data.order} />
@@ -176,11 +179,24 @@ function QueueHeader({ fetchedAt, fetching, onRefresh }: { fetchedAt?: number; f
   );
 }
 
-function EmptyPage({ total, filter, page, hrefOf }: { total: number; filter: ApplicantFilter | undefined; page: number; hrefOf: HrefOf }) {
+function EmptyPage({
+  total,
+  filter,
+  page,
+  hrefOf,
+  crawling,
+}: {
+  total: number;
+  filter: ApplicantFilter | undefined;
+  page: number;
+  hrefOf: HrefOf;
+  /** The list was never read whole yet: none known is not none there. */
+  crawling: boolean;
+}) {
   if (total === 0) {
     return (
-      <Card as="p" tone="dashed" className="text-sm">
-        {emptyText(filter)}
+      <Card as="p" tone="dashed" className="text-sm" data-testid={crawling ? 'queue-still-reading' : undefined}>
+        {crawling ? 'None read yet: the KYC service’s list is still being read. Refresh in a moment.' : emptyText(filter)}
       </Card>
     );
   }

@@ -3,7 +3,9 @@ import { Button, buttonClass } from '../ui/button.tsx';
 import { Card } from '../ui/card.tsx';
 import { ScrollRegion } from '../ui/scroll-region.tsx';
 import type { ApiError, ErrorCode } from '../api/api-error.ts';
-import type { QueueOrder } from '../../kyc/contract/applicants.ts';
+import type { QueueIndexState, QueueOrder } from '../../kyc/contract/applicants.ts';
+import { formatAge } from '../../kyc/view/time.ts';
+import { useNow } from '../ui/use-now.ts';
 import type { QueueTab } from './applicants-tabs.tsx';
 
 const TITLES: Partial<Record<ErrorCode, string>> = {
@@ -71,25 +73,56 @@ export function QueueNotOffered({ homeHref }: { homeHref: string }) {
 }
 
 /**
- * How the tab is ordered: by age across the whole list ("340 of 1000 known" while the index fills, the
- * rest in the service's order), or the service's order when the tab is over the index's bound.
+ * How the tab is ordered: by the date each candidate entered its status, across the whole tab (oldest
+ * first; the decisions' newest first; All status by status), "340 of 1,000 known" while dates are looked
+ * up (the others follow in the order the service listed them), or the service's order (servers before
+ * the queue index, issue 32).
  */
 export function QueueOrderNote({ order }: { order: QueueOrder | undefined }) {
   if (!order) return null;
   let text: string;
   if (order.by === 'service') {
-    // queueIndexMax 0 turns the order by age off.
     text = !order.over
       ? "In the KYC service's order."
       : `In the KYC service's order: this tab has more than ${order.over.toLocaleString()} candidates, too many to order by age.`;
-  } else if (order.known >= order.of) {
-    text = 'Ordered by age: oldest first.';
   } else {
-    text = `Ordered by age: ${order.known.toLocaleString()} of ${order.of.toLocaleString()} known, oldest first; the others follow in the KYC service's order while their dates are looked up.`;
+    const direction = order.newestFirst ? 'newest first' : 'oldest first';
+    const lead = order.byStatus ? "By status, in the tabs' order, each by age" : order.newestFirst ? 'Ordered by date' : 'Ordered by age';
+    text =
+      order.known >= order.of
+        ? `${lead}: ${order.byStatus ? 'the waits oldest first, the decisions newest first' : direction}.`
+        : `${lead}: ${order.known.toLocaleString()} of ${order.of.toLocaleString()} known, ${direction}; the others follow in the order the KYC service listed them while their dates are looked up.`;
   }
   return (
     <p className="text-sm text-slate-700" data-testid="queue-order" data-order={order.by}>
       {text}
+    </p>
+  );
+}
+
+/**
+ * How current the queue is (issue 32): it is read from this server's index of the service's list, not
+ * from the service at each view. "As of 40 s ago" (the last whole read of the list; webhooks and lookups
+ * keep it current between), how many rows are dated; while the list was never read whole, that it is
+ * still being read and what is shown is what is known so far; the last read's failure, if any.
+ */
+export function QueueFreshness({ index, fetchedAt }: { index: QueueIndexState | undefined; fetchedAt: number }) {
+  const now = useNow();
+  if (!index) return null;
+  const dated = `${index.dated.toLocaleString()} of ${index.of.toLocaleString()} dated`;
+  let text: string;
+  if (index.crawling) {
+    const read =
+      index.read !== undefined && index.listed ? ` (${index.read.toLocaleString()} of ${index.listed.toLocaleString()} read)` : '';
+    text = `Still reading this list from the KYC service${read}: what is known so far is shown, ${dated}; the order is not final yet.`;
+  } else {
+    const age = Date.parse(index.at) - Date.parse(index.asOf ?? index.at) + Math.max(0, now.getTime() - fetchedAt);
+    text = `Queue as of ${formatAge(age)} ago, kept current by live updates since; ${dated}.`;
+  }
+  return (
+    <p className="text-xs text-slate-600" data-testid="queue-freshness" data-crawling={index.crawling ? 'true' : undefined}>
+      {text}
+      {index.error && <span className="text-amber-900"> The last read of the list failed: {index.error.message}</span>}
     </p>
   );
 }

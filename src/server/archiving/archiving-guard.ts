@@ -32,6 +32,12 @@ export interface ArchivingGuard {
   observe(willArchiveAtDate: unknown, lookupAtMs: number, log: Logger): Promise<void>;
   /** For /api/meta: undefined until detected (or while the finding cannot be read). */
   state(): Promise<ArchivingKey | undefined>;
+  /**
+   * A full answer of this key was read whole in this process without a close date: the key does not
+   * archive. Until then the queue's crawler sends no full-level request (issue 32): it would otherwise
+   * be the one to find out, on a candidate nobody opened (and, with "accept", on every candidate).
+   */
+  shownSafe(): boolean;
 }
 
 /** The right to send one full-level request. */
@@ -114,6 +120,7 @@ export function createArchivingGuard(options: ArchivingGuardOptions): ArchivingG
       const detectedAt = await finding.read().catch(() => undefined);
       return detectedAt === undefined ? undefined : { detectedAt, accepted: options.accept };
     },
+    shownSafe: () => gate.isOpen(),
   };
   return guard;
 }
@@ -184,6 +191,7 @@ function createGate() {
   let open = false;
   const slot = createUpstreamSlots(1);
   return {
+    isOpen: () => open,
     async enter(waitMs: number, gone?: AbortSignal): Promise<Release | 'late' | 'gone'> {
       if (open) return () => {};
       const release = await slot.acquire('first full answer', waitMs, gone);

@@ -24,12 +24,14 @@ export type StatusLookup = (kind: LookupKind, id: string) => Promise<StatusCheck
  * slot of its own, the request, the status-level reduction, and its audit line (`queueIndex: true`)
  * before the record is used. Never rejects: a failure is its code (`not_asked` when nothing was sent).
  */
-export function serverStatusLookup(deps: LookupDeps, log: Logger, user: string): StatusLookup {
+export function serverStatusLookup(deps: LookupDeps, log: Logger, user: string, options: { fullKeyOnceSafe?: boolean } = {}): StatusLookup {
   const level = levelOf('support', deps.hasStatusKey);
   const notAsked: StatusChecked = { ok: false, code: 'not_asked' };
   return async (kind, id) => {
     const asked = checkedId(id);
     if (!asked.ok || auditWritable(deps)) return notAsked;
+    // The crawler's lookups without a status key wait until a user's full lookup showed the key keeps data.
+    if (options.fullKeyOnceSafe && level !== 'status' && !deps.archiving.shownSafe()) return notAsked;
     const started = performance.now();
     const audited = async (failure: ApiFailure | undefined, upstreamStatus: number | null) => {
       const entry: AuditEntry = {

@@ -74,6 +74,19 @@ type Scripts = Redis & {
   queueRelease(key: string, holder: string): Promise<number>;
 };
 
+/**
+ * Chunks in flight at once: enough to keep the connection busy, few enough that none waits behind the
+ * others past the command timeout, nor holds Redis from other clients for long.
+ */
+const WINDOW = 4;
+
+/** `send` of each item, WINDOW at a time, the answers in the items' order. */
+async function windowed<T, R>(items: readonly T[], send: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = [];
+  for (let i = 0; i < items.length; i += WINDOW) out.push(...(await Promise.all(items.slice(i, i + WINDOW).map(send))));
+  return out;
+}
+
 const chunks = <T>(items: readonly T[], size: number): T[][] =>
   Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 
@@ -101,14 +114,15 @@ export function createRedisQueueIndexStore(url: string, keyPrefix = 'candidate-l
     kind: 'redis',
     ...reads(at),
     async apply(environment, writes) {
-      const conflicts: string[] = [];
-      let after: IndexSize | undefined;
-      for (const chunk of chunks(writes, WRITE_CHUNK)) {
-        const [refused, entries, bytes] = await call(redis.queueApply(prefix(environment), JSON.stringify(chunk.map(scriptWrite))));
-        conflicts.push(...refused);
-        after = { entries, bytes };
-      }
-      return { conflicts, size: after ?? (await size(environment)) };
+      // A few at once on the one connection, so run in their order: a pair's removal before its write.
+      const replies = await windowed(chunks(writes, WRITE_CHUNK), (chunk) =>
+        call(redis.queueApply(prefix(environment), JSON.stringify(chunk.map(scriptWrite)))),
+      );
+      const last = replies.at(-1);
+      return {
+        conflicts: replies.flatMap(([refused]) => refused),
+        size: last ? { entries: last[1], bytes: last[2] } : await size(environment),
+      };
     },
     size,
     readMeta: (environment) => call(redis.hgetall(`${prefix(environment)}m`)),
@@ -146,11 +160,9 @@ const stored = (member: string, json: string | null | undefined): StoredEntry | 
 
 /** The reads of a view and of a write: entries by key (through aliases), counts and ranges of sets, each a pipeline or chunked HMGET. */
 function reads({ redis, prefix }: { redis: Redis; prefix: (environment: string) => string }) {
-  const hmget = async (key: string, fields: readonly string[]): Promise<Array<string | null>> => {
-    const out: Array<string | null> = [];
-    for (const chunk of chunks(fields, READ_CHUNK)) out.push(...(await call(redis.hmget(key, ...chunk))));
-    return out;
-  };
+  // A few chunks at once: ioredis pipelines them on its one connection.
+  const hmget = async (key: string, fields: readonly string[]): Promise<Array<string | null>> =>
+    (await windowed(chunks(fields, READ_CHUNK), (chunk) => call(redis.hmget(key, ...chunk)))).flat();
   return {
     async find(environment: string, keys: readonly string[]) {
       const p = prefix(environment);
