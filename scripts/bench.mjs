@@ -6,6 +6,7 @@
 // figure is a median of repeated runs; comparisons are ratios measured side by side in the same run.
 // Prints two tables and writes the figures as JSON to bench-results/.
 // `npm run bench -- --quick` is the short form CI runs so the benchmark cannot rot (no timing asserted).
+// `npm run bench -- --queue`: issue 32's queue at scale alone (bench-queue.mjs; with --quick, 2 000 waiting).
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -17,6 +18,7 @@ import sandboxCredentials from '../src/server/sandbox/credentials.json' with { t
 import { BEFORE, compareLookups, engineRows, NOISE, tableLines } from './bench-engine.mjs';
 import { measureSlowLink, slowLinkFigures, slowLinkRows } from './bench-slow-link.mjs';
 import { lookupRate, partsMemory } from './bench-server.mjs';
+import { queueRows, runQueueScenario } from './bench-queue.mjs';
 import { chromiumLaunchOptions } from './chromium.mjs';
 import { measurePartsMemory } from './loadtest-parts.mjs';
 import { PROXY_SIGN_IN, writeConfigFile } from './config-file.mjs';
@@ -31,6 +33,8 @@ const root = path.resolve(import.meta.dirname, '..');
 const quick = process.argv.includes('--quick');
 // `--slow-link`: issue 25's slow-link scenario alone (bench-previews.mjs), beside `--before`'s build when given.
 const slowLinkOnly = process.argv.includes('--slow-link');
+// `--queue`: issue 32's queue at scale alone (bench-queue.mjs), which every run ends with too.
+const queueOnly = process.argv.includes('--queue');
 // The machine is shared: its load when the run began and ended goes with the figures.
 const loadAtStart = os.loadavg()[0] ?? 0;
 // `--before <main.js>`: the server of a build before issue 20, run beside this one for its engine's figures.
@@ -67,13 +71,32 @@ function build(args, env = {}) {
   if (result.status !== 0) throw new Error(`vite build ${args.join(' ')} failed`);
 }
 log('Building…');
-if (!slowLinkOnly) build(['--outDir', path.join(out, 'dist-app/client'), '--emptyOutDir']);
+if (!slowLinkOnly && !queueOnly) build(['--outDir', path.join(out, 'dist-app/client'), '--emptyOutDir']);
 build(['--outDir', path.join(out, 'dist/client'), '--emptyOutDir'], { BENCH_BASELINE: '1' });
 build(['--ssr', '--outDir', path.join(out, 'dist/server'), '--emptyOutDir']);
 if (slowLinkOnly) {
   const { runPreviewsScenario } = await import('./bench-previews.mjs');
   await runPreviewsScenario({ serverJs: path.join(out, 'dist/server/main.js'), beforeJs: beforeEntry, out, quick, log });
   process.exit(0);
+}
+if (queueOnly) {
+  const queue = await runQueueScenario({ serverJs: path.join(out, 'dist/server/main.js'), quick, log });
+  printQueue(queue);
+  mkdirSync(out, { recursive: true });
+  writeFileSync(path.join(out, 'queue-latest.json'), `${JSON.stringify({ date: new Date().toISOString(), quick, queue }, null, 2)}\n`);
+  process.exit(0);
+}
+
+/** Issue 32's figures, as a table of their own. @param {Awaited<ReturnType<typeof runQueueScenario>>} queue */
+function printQueue(queue) {
+  console.log(`Issue 32's queue at scale (${queue.tabs.map((tab) => `${tab.size} ${tab.tab}, ${tab.shape} list`).join('; ')}):`);
+  const judged = queueRows(queue, (ok) => (ok ? 'met' : 'MISSED'));
+  for (const text of tableLines(
+    ['queue (issue 32)', 'value', 'target', ''],
+    quick ? judged.map((row) => [...row.slice(0, 3), '']) : judged,
+  )) {
+    console.log(text);
+  }
 }
 
 // --- Servers: the sandbox alone (large images), and the production server pointed at it as a remote service.
@@ -451,6 +474,9 @@ if (!hostile.alive || hostile.parts + hostile.busy !== hostile.concurrent) {
   throw new Error(`hostile answers in parts: ${hostile.parts} in parts, ${hostile.busy} 503, server up: ${hostile.alive}`);
 }
 
+// --- 10. Issue 32's queue at scale (bench-queue.mjs): its own servers, one then two on a redis-server.
+const queue = await runQueueScenario({ serverJs: path.join(out, 'dist/server/main.js'), quick, log });
+
 // --- 4. Bundle, as shipped.
 const client = path.join(out, 'dist-app/client');
 const indexHtml = readFileSync(path.join(client, 'index.html'), 'utf8');
@@ -529,6 +555,7 @@ const figures = {
     upstreamBytes: largeBytes,
     hostile,
   },
+  queue,
 };
 mkdirSync(out, { recursive: true });
 writeFileSync(path.join(out, 'latest.json'), `${JSON.stringify(figures, null, 2)}\n`);
@@ -620,5 +647,6 @@ for (const text of tableLines(
   engineRows(figures.engine),
 ))
   console.log(text);
+printQueue(queue);
 console.log(`Figures written to ${path.relative(root, path.join(out, 'latest.json'))}`);
 process.exit(0);
