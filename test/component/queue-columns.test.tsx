@@ -14,12 +14,15 @@ type Extra = QueueExtras[string];
  * The proxy, for these tests: each status's candidates as given, the page's extras (order, SLA) per
  * status, and the statuses the service refuses (render.tsx's applicantsAnswer: the view's `refused`).
  */
-function stubList(applicants: Applicant[], options: { extra?: Record<string, Extra>; refused?: string[]; unavailable?: string[] } = {}) {
+function stubList(
+  applicants: Applicant[],
+  options: { extra?: Record<string, Extra>; refused?: string[]; unavailable?: string[]; role?: 'support' | 'compliance' } = {},
+) {
   vi.stubGlobal(
     'fetch',
     vi.fn(async (input: RequestInfo | URL) => {
       const url = new URL(String(input), 'http://test');
-      if (url.pathname === '/api/session') return json({ mode: 'local', user: 'local', role: 'compliance' });
+      if (url.pathname === '/api/session') return json({ mode: 'local', user: 'local', role: options.role ?? 'compliance' });
       if (url.pathname === '/api/meta') return json({ upstream: 'remote' });
       return applicantsAnswer(url, applicants, options);
     }),
@@ -212,6 +215,33 @@ describe('the queue tabs', () => {
     expect(tab(/^Rejected/)).toHaveAttribute('aria-selected', 'true');
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
     await waitFor(() => expect(tab(/^All/)).toHaveTextContent('All6'));
+  });
+});
+
+describe('triage on the rows (issue 32)', () => {
+  const TRIAGED: Applicant[] = [
+    { status: 'waiting', recordId: 'rec-screened', since: ago(50), certificate: 'potential_match', pictures: true },
+    { status: 'waiting', recordId: 'rec-bare', since: ago(3), pictures: false },
+    { status: 'waiting', recordId: 'rec-unseen', since: ago(2) },
+  ];
+
+  it('shows compliance users the certificates’ worst outcome as a chip, and a record without pictures, where a lookup showed them', async () => {
+    stubList(TRIAGED);
+    renderWithProviders('/applicants?status=waiting');
+    await waitFor(() => expect(rows()).toHaveLength(3));
+    const chip = rows()[0]!.querySelector('[data-triage] [data-tone]');
+    expect(chip).toHaveAttribute('data-tone', 'caution');
+    expect(chip).toHaveTextContent('Certificates');
+    expect(chip).toHaveTextContent('potential_match');
+    expect(rows()[1]!.querySelector('[data-triage]')).toHaveTextContent('no pictures');
+    expect(rows()[2]!.querySelector('[data-triage]')).toBeNull();
+  });
+
+  it('never shows them to a support user, whatever the answer holds', async () => {
+    stubList(TRIAGED, { role: 'support' });
+    renderWithProviders('/applicants?status=waiting');
+    await waitFor(() => expect(rows()).toHaveLength(3));
+    expect(document.querySelector('[data-triage]')).toBeNull();
   });
 });
 

@@ -1,5 +1,6 @@
 import { AGE_ORDERED_FILTERS, type Applicant, type Skipped, statusDateField } from '../../kyc/contract/applicants.ts';
 import { formatAge, formatDateTime, type ZoneMode } from '../../kyc/view/time.ts';
+import { OutcomeChip } from '../ui/outcome-chip.tsx';
 
 /**
  * The parts of a queue row that depend on what the service's record held: a list record may lack any
@@ -89,5 +90,20 @@ export function SkippedNote({ skipped }: { skipped: Skipped | undefined }) {
     <p role="note" className="text-sm text-amber-900" data-testid="skipped-records">
       {records} of this list could not be read and {skipped.count === 1 ? 'is' : 'are'} not shown: {skipped.reasons.join('; ')}.
     </p>
+  );
+}
+
+/**
+ * For compliance users, what one of their lookups showed of the candidate (issue 32): the worst outcome of
+ * its certificates, as the decision summary reads it, and a record without pictures said so. Nothing when
+ * nobody has looked it up yet.
+ */
+export function TriageNote({ applicant }: { applicant: Applicant }) {
+  if (applicant.certificate === undefined && applicant.pictures !== false) return null;
+  return (
+    <div className="mt-1 flex flex-wrap items-center gap-1 text-xs" data-triage>
+      {applicant.certificate && <OutcomeChip value={applicant.certificate} label="Certificates" />}
+      {applicant.pictures === false && <span className="text-slate-600 italic">no pictures</span>}
+    </div>
   );
 }

@@ -10,7 +10,7 @@ import { LongText } from '../ui/long-text.tsx';
 import { StatusBadge } from '../ui/status-badge.tsx';
 import { useNow } from '../ui/use-now.ts';
 import { useZoneMode } from '../ui/zone-mode.ts';
-import { ArchivedCell, NameCell, otherUnreadable, SinceCell, Unreadable } from './applicant-cells.tsx';
+import { ArchivedCell, NameCell, otherUnreadable, SinceCell, TriageNote, Unreadable } from './applicant-cells.tsx';
 
 const ID_LIMIT = 64;
 
@@ -166,6 +166,7 @@ function ApplicantRow({
       <td className="px-4 py-2">
         <StatusBadge status={applicant.status} size="sm" />
         {highlighted && <span className="sr-only"> (just updated)</span>}
+        {names && <TriageNote applicant={applicant} />}
         {otherUnreadable(applicant, names).map(([field, expected]) => (
           <div key={field} className="mt-1 text-xs">
             <code>{field}</code> <Unreadable field={field} expected={expected} />
