@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis';
 import { type LiveEvent, liveEventSchema } from '../../kyc/contract/live-events.ts';
 import type { LiveHub, SequencedEvent } from './live-hub.ts';
+import { localPresenceChannel, type PresenceChannel, readPresenceMessage } from './presence-message.ts';
 import { createReplayBuffer, type ReplayBounds } from './replay-buffer.ts';
 
 export interface LiveHubOptions {
@@ -32,6 +33,7 @@ export function createLiveHub(options: LiveHubOptions = {}): LiveHub {
       subscribe: fanOut.subscribe,
       ready: async () => {},
       async close() {},
+      presence: localPresenceChannel(),
     };
   }
   return redisHub(options.redisUrl, options, fanOut);
@@ -103,9 +105,12 @@ function redisHub(url: string, options: LiveHubOptions, fanOut: FanOut): LiveHub
   const commands = new Redis(url, connection);
   // SUBSCRIBE takes its connection for itself; ioredis subscribes again after a reconnect.
   const subscriber = new Redis(url, { ...connection, enableOfflineQueue: true });
-  const subscribed = subscriber.subscribe(channel);
+  const presenceChannel = `${prefix}presence`;
+  const subscribed = subscriber.subscribe(channel, presenceChannel);
   subscribed.catch(() => undefined);
+  const presence = redisPresence(commands, presenceChannel, subscribed, options);
   subscriber.on('message', (from: string, message: string) => {
+    if (from === presenceChannel) return presence.heard(message);
     if (from !== channel) return;
     const event = readMessage(message);
     if (event) fanOut.deliver(event);
@@ -123,6 +128,27 @@ function redisHub(url: string, options: LiveHubOptions, fanOut: FanOut): LiveHub
     async close() {
       commands.disconnect();
       subscriber.disconnect();
+    },
+    presence: presence.channel,
+  };
+}
+
+/** Presence over Redis: a plain PUBLISH on its own channel, heard back by every instance (this one too). */
+function redisPresence(commands: Redis, name: string, subscribed: Promise<unknown>, options: LiveHubOptions) {
+  const local = localPresenceChannel();
+  const channel: PresenceChannel = {
+    async publish(message) {
+      await withinConnectTime(Promise.all([ready(commands), subscribed]));
+      await commands.publish(name, JSON.stringify(message));
+    },
+    subscribe: local.subscribe,
+  };
+  return {
+    channel,
+    heard(text: string) {
+      const message = readPresenceMessage(text);
+      if (message) void local.publish(message);
+      else options.onBadMessage?.('a message on the presence channel is not one');
     },
   };
 }

@@ -1,5 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import type http from 'node:http';
 import { LIVE_EVENT_NAME, LIVE_EVENTS_PATH } from '../../kyc/contract/live-events.ts';
+import { STREAM_HELLO_EVENT_NAME } from '../../kyc/contract/presence.ts';
 import { mayUse } from '../api-environments.ts';
 import type { AccessControl } from '../auth/access-control.ts';
 import { ApiFailure } from '../http/api-failure.ts';
@@ -7,6 +9,7 @@ import type { Identity } from '../http/identity.ts';
 import { get, type Route, type SignedInCall } from '../http/routes.ts';
 import type { Metrics } from '../ops/metrics.ts';
 import type { LiveHub, SequencedEvent } from './live-hub.ts';
+import type { Presence } from './presence.ts';
 
 export interface EventStreamOptions {
   /** A comment line this often keeps proxies from closing a quiet stream, and re-checks the session (default 15 s). */
@@ -44,7 +47,13 @@ interface Stream {
  * bytes pass the bound is closed (the browser reconnects with `Last-Event-ID`), so a slow reader costs
  * nobody else. It ends when its session does: re-checked on each heartbeat, and at once after a sign-out.
  */
-export function createEventStreams(hub: LiveHub, access: AccessControl, metrics: Metrics, options: EventStreamOptions = {}): EventStreams {
+export function createEventStreams(
+  hub: LiveHub,
+  access: AccessControl,
+  metrics: Metrics,
+  options: EventStreamOptions = {},
+  presence?: Pick<Presence, 'attach'>,
+): EventStreams {
   const { stop, ...given } = options;
   const settings = { ...DEFAULTS, ...given };
   const streams = new Set<Stream>();
@@ -62,7 +71,7 @@ export function createEventStreams(hub: LiveHub, access: AccessControl, metrics:
     }
     perUser.set(key, held + 1);
     metrics.eventStreams.inc();
-    const stream = startStream(call, hub, access, settings, () => {
+    const stream = startStream(call, { hub, access, presence }, settings, () => {
       streams.delete(stream);
       const left = (perUser.get(key) ?? 1) - 1;
       if (left > 0) perUser.set(key, left);
@@ -89,8 +98,7 @@ export function createEventStreams(hub: LiveHub, access: AccessControl, metrics:
 
 function startStream(
   { req, res, identity: first }: SignedInCall,
-  hub: LiveHub,
-  access: AccessControl,
+  { hub, access, presence }: { hub: LiveHub; access: AccessControl; presence: Pick<Presence, 'attach'> | undefined },
   settings: typeof DEFAULTS,
   onClosed: () => void,
 ): Stream {
@@ -103,7 +111,9 @@ function startStream(
     'x-accel-buffering': 'no',
     connection: 'keep-alive',
   });
-  res.write(`retry: ${RETRY_MS}\n\n`);
+  // The stream's name, which the page's presence announcements give (presence.ts): a new one on each reconnection.
+  const id = randomBytes(16).toString('base64url');
+  res.write(`retry: ${RETRY_MS}\n\nevent: ${STREAM_HELLO_EVENT_NAME}\ndata: ${JSON.stringify({ stream: id })}\n\n`);
   // What a burst of events adds in one turn of the event loop goes out in one write, not one per event.
   let queued: string[] = [];
   const flush = () => {
@@ -123,6 +133,7 @@ function startStream(
     closed = true;
     clearInterval(heartbeat);
     unsubscribe();
+    leave?.();
     if (cut) res.destroy();
     else res.end();
     onClosed();
@@ -146,6 +157,7 @@ function startStream(
   const unsubscribe = hub.subscribe((sequenced) => {
     if (mayUse(identity, sequenced.event.environment)) send(frame(sequenced));
   }, lastEventId(req));
+  const leave = presence?.attach({ id, identity: () => identity, send });
   req.on('close', () => close());
   res.on('error', () => close(true));
   return { recheck, close };
