@@ -123,7 +123,7 @@ test('two reviewers see each other on the candidate and its queue row within 2 s
   const sam = await signedIn(browser, 'support');
   const row = (page: Page) => rows(page).filter({ hasText: AMELIE });
 
-  await row(ana).getByRole('link').first().click();
+  await row(ana).locator('a[data-open]').click();
   await expect(heading(ana)).toHaveText('Amélie Dubois-Léger');
   // Sam's queue, which nobody reloaded: Ana's initials on the row, her name in words.
   await expect(row(sam).locator('[data-viewers="ana"]')).toBeVisible({ timeout: 2000 });
