@@ -17,7 +17,7 @@ import type { BatchClock } from './lookup/batch-runner.ts';
 import { type ApiCall, findRoute, type Route, routeLabel } from './http/routes.ts';
 import { setSecurityHeaders } from './http/security-headers.ts';
 import { deliveryIdsInMemory, type DeliveryIds } from './live/delivery-ids.ts';
-import type { LiveHub } from './live/live-hub.ts';
+import type { LiveHub, Revocation } from './live/live-hub.ts';
 import { createWebhookReceiver, isWebhookPath } from './live/webhook-receiver.ts';
 import { createLogger, type Logger, noteUser, requestIdOf, setRoute, startRequestLog } from './log/log.ts';
 import { createQueueIndex } from './state/queue-index.ts';
@@ -164,9 +164,12 @@ export function createApiHandler(options: ApiHandlerOptions): Middleware {
   const { refusals } = wiring;
   const hub = options.hub ?? createLiveHub();
   const events = createEventStreams(hub, access, metrics, options.eventStreams);
+  const revoke = revocationsTo(hub, options.logger);
+  const stopWatching = access.onUsersChanged?.((users) => revoke({ kind: 'users', users: [...users] }));
+  options.eventStreams?.stop?.addEventListener('abort', () => stopWatching?.(), { once: true });
   const simulate = options.environments.find((environment) => environment.simulate)?.simulate;
   const routes = [
-    ...openRoutes({ access, metrics, onSignOut: events.recheckAll }),
+    ...openRoutes({ access, metrics, onSignOut: () => revoke({ kind: 'sign-out' }) }),
     events.route,
     ...sandboxRoutes(simulate),
     ...environmentRoutes(served, table),
@@ -220,6 +223,20 @@ export function createApiHandler(options: ApiHandlerOptions): Middleware {
     if (!route) throw new ApiFailure('no_such_route', `There is no API route ${API_PREFIX}/… of that name.`);
     if (route.signedIn) await route.handle({ ...call, identity });
   }
+}
+
+/**
+ * Sessions that ended, told to the event streams of every instance (live-hub.ts). This instance's
+ * close at once, whatever Redis does; when Redis cannot be reached, the others find out by themselves.
+ */
+function revocationsTo(hub: LiveHub, logger: Logger | undefined): (revocation: Revocation) => void {
+  return (revocation) =>
+    void hub.revoke(revocation).catch(() => {
+      const what = revocation.kind === 'users' ? 'users changed in the users file' : 'a sign-out';
+      logger?.warn(
+        `Live updates: the other instances could not be told of ${what} (Redis unreachable); they close those streams at their own next look.`,
+      );
+    });
 }
 
 /**
