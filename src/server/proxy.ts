@@ -11,6 +11,7 @@ import { createAccessControl } from './auth/access.ts';
 import type { AccessControl } from './auth/access-control.ts';
 import { ApiFailure } from './http/api-failure.ts';
 import { createClientResolver, noteClient } from './http/client.ts';
+import { noteSignedIn } from './http/connection-guard.ts';
 import { bytesSent, rawPathOf, sendFailure, sendThrown } from './http/http-reply.ts';
 import { refusalOf } from './http/request-guard.ts';
 import type { BatchClock } from './lookup/batch-runner.ts';
@@ -93,6 +94,8 @@ export interface ApiHandlerOptions {
   deliveryIds?: DeliveryIds;
   /** Webhook deliveries per sending address (default: no limit). */
   webhookRateLimiter?: RateLimiter;
+  /** A webhook delivery's body is read within this (default 5 s). */
+  webhookBodyTimeoutMs?: number;
   /** The queue index's store (default: in this handler's memory). */
   queueIndex?: QueueIndexStore;
   /** One point per lookup that fills the queue index, keyed by environment (default: 5 a second here; null: no lookups). */
@@ -177,17 +180,7 @@ export function createApiHandler(options: ApiHandlerOptions): Middleware {
   ];
   const refuseProxied = options.refuseProxied ?? options.access === undefined;
   const resolveClient = createClientResolver(options.trustedProxies ?? []);
-  const receiveWebhook = createWebhookReceiver({
-    environments: options.environments,
-    hub,
-    deliveryIds: options.deliveryIds ?? deliveryIdsInMemory(),
-    rateLimiter: options.webhookRateLimiter ?? NO_RATE_LIMIT,
-    audit: options.audit,
-    refusals,
-    metrics,
-    ...(wiring.queue ? { queueIndex: wiring.queue.index } : {}),
-    ...(options.logger ? { logger: options.logger } : {}),
-  });
+  const receiveWebhook = webhookReceiverOf(options, { hub, refusals, metrics, queue: wiring.queue });
 
   return (req, res, next) => {
     // Before anything else, also for the static files served after this handler: who is asking, and how.
@@ -219,10 +212,31 @@ export function createApiHandler(options: ApiHandlerOptions): Middleware {
   async function signedIn(route: Route | undefined, call: ApiCall): Promise<void> {
     const identity = await access.identify(call.req);
     if (!identity) throw new ApiFailure('unauthenticated', 'Sign in to look candidates up.');
+    // Someone known: this connection no longer counts against the caps on anonymous ones.
+    noteSignedIn(call.req);
     noteUser(call.res, identity.user);
     if (!route) throw new ApiFailure('no_such_route', `There is no API route ${API_PREFIX}/… of that name.`);
     if (route.signedIn) await route.handle({ ...call, identity });
   }
+}
+
+/** The webhook receiver (issue 22), beside the API: the service's deliveries, each passed on to the hub. */
+function webhookReceiverOf(
+  options: ApiHandlerOptions,
+  shared: { hub: LiveHub; refusals: RefusalLog; metrics: Metrics; queue: ReturnType<typeof wiringOf>['queue'] },
+): ReturnType<typeof createWebhookReceiver> {
+  return createWebhookReceiver({
+    environments: options.environments,
+    hub: shared.hub,
+    deliveryIds: options.deliveryIds ?? deliveryIdsInMemory(),
+    rateLimiter: options.webhookRateLimiter ?? NO_RATE_LIMIT,
+    ...(options.webhookBodyTimeoutMs === undefined ? {} : { bodyTimeoutMs: options.webhookBodyTimeoutMs }),
+    audit: options.audit,
+    refusals: shared.refusals,
+    metrics: shared.metrics,
+    ...(shared.queue ? { queueIndex: shared.queue.index } : {}),
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
 }
 
 /**
