@@ -1,7 +1,9 @@
+import { EventEmitter } from 'node:events';
+import type http from 'node:http';
 import net from 'node:net';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { addressKey, defaultAnonymousConnections } from '../../src/server/http/connection-guard.ts';
+import { addressKey, defaultAnonymousConnections, guardConnections, noteSignedIn } from '../../src/server/http/connection-guard.ts';
 
 /** Whether `b` is in the /64 of `a`, as Node's BlockList says. */
 function sameSlash64(a: string, b: string): boolean {
@@ -49,5 +51,93 @@ describe('the cap on connections of all addresses, by default', () => {
     expect(defaultAnonymousConnections(() => limits('20000'))).toBe(10_000);
     expect(defaultAnonymousConnections(() => limits('unlimited'))).toBe(10_000);
     expect(defaultAnonymousConnections(() => undefined)).toBe(4096);
+  });
+});
+
+/** A socket as the guard sees it: its address, `destroy`, and a `close` that comes a turn later, as Node's. */
+class FakeSocket extends EventEmitter {
+  destroyed = false;
+  constructor(
+    readonly remoteAddress: string,
+    private readonly later: Array<() => void>,
+  ) {
+    super();
+  }
+  destroy(): this {
+    if (!this.destroyed) {
+      this.destroyed = true;
+      this.later.push(() => this.emit('close'));
+    }
+    return this;
+  }
+}
+
+type Step =
+  | { kind: 'connect'; address: number }
+  | { kind: 'request'; socket: number }
+  | { kind: 'answered'; socket: number }
+  | { kind: 'signIn'; socket: number }
+  | { kind: 'leave'; socket: number };
+
+const step: fc.Arbitrary<Step> = fc.oneof(
+  { weight: 5, arbitrary: fc.record({ kind: fc.constant('connect' as const), address: fc.integer({ min: 0, max: 3 }) }) },
+  ...(['request', 'answered', 'signIn', 'leave'] as const).map((kind) => fc.record({ kind: fc.constant(kind), socket: fc.nat(200) })),
+);
+
+describe('the caps on connections nobody signed in on', () => {
+  it('never hold more than either cap, never close a signed-in connection, and always let a new one in under its address cap', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 6 }),
+        fc.integer({ min: 1, max: 12 }),
+        fc.array(step, { maxLength: 120 }),
+        (perAddress, anonymous, steps) => {
+          const server = new EventEmitter();
+          guardConnections(server as unknown as http.Server, { headersTimeoutMs: 1000, requestTimeoutMs: 1000, perAddress, anonymous });
+          const later: Array<() => void> = [];
+          const sockets: FakeSocket[] = [];
+          const signedIn = new Set<FakeSocket>();
+          const left = new Set<FakeSocket>();
+          const responses = new Map<FakeSocket, EventEmitter>();
+          const anonymousOpen = () => sockets.filter((s) => !s.destroyed && !signedIn.has(s));
+          for (const next of steps) {
+            const socket = 'socket' in next ? sockets[next.socket % Math.max(1, sockets.length)] : undefined;
+            if (next.kind === 'connect') {
+              const address = `203.0.113.${next.address}`;
+              const before = anonymousOpen().filter((s) => s.remoteAddress === address).length;
+              const added = new FakeSocket(address, later);
+              sockets.push(added);
+              server.emit('connection', added);
+              // Under its address's cap, a new connection always gets in (the oldest makes room if need be).
+              expect(added.destroyed).toBe(before >= perAddress);
+            } else if (socket && !socket.destroyed) {
+              const req = { socket } as unknown as http.IncomingMessage;
+              if (next.kind === 'request' && !responses.has(socket)) {
+                const res = new EventEmitter();
+                responses.set(socket, res);
+                server.emit('request', req, res);
+              } else if (next.kind === 'answered') {
+                responses.get(socket)?.emit('close');
+                responses.delete(socket);
+              } else if (next.kind === 'signIn') {
+                noteSignedIn(req);
+                signedIn.add(socket);
+              } else if (next.kind === 'leave') {
+                left.add(socket);
+                socket.destroy();
+              }
+            }
+            for (const run of later.splice(0)) run();
+            const open = anonymousOpen();
+            expect(open.length).toBeLessThanOrEqual(anonymous);
+            for (let a = 0; a < 4; a++)
+              expect(open.filter((s) => s.remoteAddress === `203.0.113.${a}`).length).toBeLessThanOrEqual(perAddress);
+          }
+          // Only the guard or the client closed anything, and the guard never a signed-in connection.
+          for (const socket of signedIn) expect(socket.destroyed && !steps.some((s) => s.kind === 'leave')).toBe(false);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });
