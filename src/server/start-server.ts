@@ -58,6 +58,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     health: createHealthRoutes(api.checks),
     logger,
     trustedProxies: config.trustedProxies,
+    connections: config.connections,
+    metrics,
   });
   const freeSpace = watchAuditFreeSpace(config.auditLog, config.auditMinFreeBytes, logger, {
     onFree: (bytes) => metrics.auditFreeBytes.set(bytes),

@@ -21,6 +21,8 @@ export function recordingHub(): LiveHub & { events: LiveEvent[]; next(): Promise
     },
     next: () => new Promise((resolve) => waiting.push(resolve)),
     subscribe: () => () => {},
+    revoke: async () => {},
+    onRevocation: () => () => {},
     close: async () => {},
   };
 }
