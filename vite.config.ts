@@ -15,6 +15,8 @@ const serverBuild: BuildEnvironmentOptions = {
       sandbox: 'src/server/sandbox/main.ts',
       'user-add': 'src/server/user-add.ts',
       'audit-verify': 'src/server/audit-verify-cli.ts',
+      // Not an entry one runs: the preview processes' program (answer/preview-pool.ts starts them).
+      'preview-child': 'src/server/answer/preview-child.mjs',
     },
   },
 };

@@ -94,6 +94,7 @@ export function createApiFromConfig(
     eventStreams: { ...options.eventStreams, stop: streamsStop.signal },
     deliveryIds: deliveryIdsFor(store),
     webhookRateLimiter: createRateLimiter(store, 'webhooks', config.rateLimitWebhooksPerMinute),
+    webhookBodyTimeoutMs: config.webhookBodyTimeoutMs,
     ...queue,
   });
   const volume = auditVolume(audit);

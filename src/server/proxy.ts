@@ -1,7 +1,7 @@
 import type http from 'node:http';
 import { API_PREFIX, type ApiMeta } from '../kyc/contract/api.ts';
 import { DEFAULT_REPLIES, type ReplyTemplate } from '../kyc/contract/replies.ts';
-import { type ApiEnvironment, environmentRoutes } from './api-environments.ts';
+import { type ApiEnvironment, environmentRoutes, type ServedEnvironment } from './api-environments.ts';
 import { environmentTable, lastRoutes, openRoutes } from './api-routes.ts';
 import { sandboxRoutes } from './sandbox/simulate-route.ts';
 import type { ArchivingFindings } from './archiving/archiving-findings.ts';
@@ -11,14 +11,17 @@ import { createAccessControl } from './auth/access.ts';
 import type { AccessControl } from './auth/access-control.ts';
 import { ApiFailure } from './http/api-failure.ts';
 import { createClientResolver, noteClient } from './http/client.ts';
+import { noteSignedIn } from './http/connection-guard.ts';
 import { bytesSent, rawPathOf, sendFailure, sendThrown } from './http/http-reply.ts';
 import { refusalOf } from './http/request-guard.ts';
 import type { BatchClock } from './lookup/batch-runner.ts';
 import { type ApiCall, findRoute, type Route, routeLabel } from './http/routes.ts';
 import { setSecurityHeaders } from './http/security-headers.ts';
 import { deliveryIdsInMemory, type DeliveryIds } from './live/delivery-ids.ts';
-import type { LiveHub } from './live/live-hub.ts';
+import type { LiveHub, Revocation } from './live/live-hub.ts';
 import { createWebhookReceiver, isWebhookPath } from './live/webhook-receiver.ts';
+import { coalescedChecks } from './live/delivery-check.ts';
+import { serverStatusLookup, type StatusLookup, WEBHOOK_CHECK_USER } from './lookup/queue-lookup.ts';
 import { createLogger, type Logger, noteUser, requestIdOf, setRoute, startRequestLog } from './log/log.ts';
 import { createQueueIndex } from './state/queue-index.ts';
 import { createMemoryQueueIndexStore, type QueueIndexStore } from './state/queue-index-store.ts';
@@ -97,6 +100,8 @@ export interface ApiHandlerOptions {
   deliveryIds?: DeliveryIds;
   /** Webhook deliveries per sending address (default: no limit). */
   webhookRateLimiter?: RateLimiter;
+  /** A webhook delivery's body is read within this (default 5 s). */
+  webhookBodyTimeoutMs?: number;
   /** The queue index's store (default: in this handler's memory). */
   queueIndex?: QueueIndexStore;
   /** One point per lookup that fills the queue index, keyed by environment (default: 5 a second here; null: no lookups). */
@@ -169,11 +174,20 @@ export function createApiHandler(options: ApiHandlerOptions): Middleware {
   const hub = options.hub ?? createLiveHub();
   const names = options.environments.map((environment) => environment.info.name);
   const presence = createPresence(hub.presence ?? localPresenceChannel(), names, options.presence);
-  options.eventStreams?.stop?.addEventListener('abort', () => presence.close(), { once: true });
   const events = createEventStreams(hub, access, metrics, options.eventStreams, presence);
+  const revoke = revocationsTo(hub, options.logger);
+  const stopWatching = access.onUsersChanged?.((users) => revoke({ kind: 'users', users: [...users] }));
+  options.eventStreams?.stop?.addEventListener(
+    'abort',
+    () => {
+      stopWatching?.();
+      presence.close();
+    },
+    { once: true },
+  );
   const simulate = options.environments.find((environment) => environment.simulate)?.simulate;
   const routes = [
-    ...openRoutes({ access, metrics, onSignOut: events.recheckAll }),
+    ...openRoutes({ access, metrics, onSignOut: () => revoke({ kind: 'sign-out' }) }),
     events.route,
     presence.route,
     ...sandboxRoutes(simulate),
@@ -182,17 +196,7 @@ export function createApiHandler(options: ApiHandlerOptions): Middleware {
   ];
   const refuseProxied = options.refuseProxied ?? options.access === undefined;
   const resolveClient = createClientResolver(options.trustedProxies ?? []);
-  const receiveWebhook = createWebhookReceiver({
-    environments: options.environments,
-    hub,
-    deliveryIds: options.deliveryIds ?? deliveryIdsInMemory(),
-    rateLimiter: options.webhookRateLimiter ?? NO_RATE_LIMIT,
-    audit: options.audit,
-    refusals,
-    metrics,
-    ...(wiring.queue ? { queueIndex: wiring.queue.index } : {}),
-    ...(options.logger ? { logger: options.logger } : {}),
-  });
+  const receiveWebhook = webhookReceiverOf(options, { hub, refusals, metrics, queue: wiring.queue, served });
 
   return (req, res, next) => {
     // Before anything else, also for the static files served after this handler: who is asking, and how.
@@ -224,10 +228,52 @@ export function createApiHandler(options: ApiHandlerOptions): Middleware {
   async function signedIn(route: Route | undefined, call: ApiCall): Promise<void> {
     const identity = await access.identify(call.req);
     if (!identity) throw new ApiFailure('unauthenticated', 'Sign in to look candidates up.');
+    // Someone known: this connection no longer counts against the caps on anonymous ones.
+    noteSignedIn(call.req);
     noteUser(call.res, identity.user);
     if (!route) throw new ApiFailure('no_such_route', `There is no API route ${API_PREFIX}/… of that name.`);
     if (route.signedIn) await route.handle({ ...call, identity });
   }
+}
+
+/** The webhook receiver (issue 22), beside the API: the service's deliveries, each passed on to the hub. */
+function webhookReceiverOf(
+  options: ApiHandlerOptions,
+  shared: {
+    hub: LiveHub;
+    refusals: RefusalLog;
+    metrics: Metrics;
+    queue: ReturnType<typeof wiringOf>['queue'];
+    served: readonly ServedEnvironment[];
+  },
+): ReturnType<typeof createWebhookReceiver> {
+  return createWebhookReceiver({
+    environments: options.environments,
+    hub: shared.hub,
+    deliveryIds: options.deliveryIds ?? deliveryIdsInMemory(),
+    rateLimiter: options.webhookRateLimiter ?? NO_RATE_LIMIT,
+    ...(options.webhookBodyTimeoutMs === undefined ? {} : { bodyTimeoutMs: options.webhookBodyTimeoutMs }),
+    audit: options.audit,
+    refusals: shared.refusals,
+    metrics: shared.metrics,
+    ...(shared.queue ? { queueIndex: shared.queue.index } : {}),
+    checkStatus: webhookChecks(shared.served, options.logger ?? createLogger(undefined, 'warn')),
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
+}
+
+/**
+ * Sessions that ended, told to the event streams of every instance (live-hub.ts). This instance's
+ * close at once, whatever Redis does; when Redis cannot be reached, the others find out by themselves.
+ */
+function revocationsTo(hub: LiveHub, logger: Logger | undefined): (revocation: Revocation) => void {
+  return (revocation) =>
+    void hub.revoke(revocation).catch(() => {
+      const what = revocation.kind === 'users' ? 'users changed in the users file' : 'a sign-out';
+      logger?.warn(
+        `Live updates: the other instances could not be told of ${what} (Redis unreachable); they close those streams at their own next look.`,
+      );
+    });
 }
 
 /**
@@ -240,4 +286,12 @@ function settle(res: http.ServerResponse, handle: () => void | Promise<void>): v
   } catch (error) {
     sendThrown(res, error);
   }
+}
+
+/** Each environment's check of a webhook delivery's candidate: a status-level lookup of this server's own, coalesced per candidate. */
+function webhookChecks(served: readonly ServedEnvironment[], logger: Logger): (environment: string) => StatusLookup | undefined {
+  const checks = new Map(
+    served.map(({ environment, deps }) => [environment.info.name, coalescedChecks(serverStatusLookup(deps, logger, WEBHOOK_CHECK_USER))]),
+  );
+  return (environment) => checks.get(environment);
 }

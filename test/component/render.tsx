@@ -100,7 +100,7 @@ export function json(body: unknown, status = 200, headers: Record<string, string
 }
 
 /** A tab's extras in the answer (its order, SLA), by tab key ('all' or the filter). */
-export type QueueExtras = Record<string, Partial<Pick<ApplicantsPage, 'order' | 'slaHours' | 'overSla' | 'overSlaPartial'>>>;
+export type QueueExtras = Record<string, Partial<Pick<ApplicantsPage, 'order' | 'slaHours' | 'overSla' | 'overSlaPartial' | 'skipped'>>>;
 
 /**
  * `/api/applicants` over an in-memory list, as the server answers it: the page of `url`'s status, skip

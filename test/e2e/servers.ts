@@ -43,8 +43,8 @@ export const E2E_USERS = {
   support: { username: 'sam', password: 'sam-support-e2e' },
 } as const;
 
-/** The environments file of the app serving two sandboxes: written at the start of a run, since its ports move. */
-export const E2E_ENVIRONMENTS_FILE = 'test-results/e2e-environments.json';
+/** The CONFIG_FILE of the app serving two sandboxes: written at the start of a run, since its ports move. */
+const E2E_ENVIRONMENTS_CONFIG_FILE = 'test-results/e2e-environments-config.json';
 /**
  * The app with the archiving key keeps its audit log here, and beside it what it found about its key
  * (archiving-key-*.json): cleared at the start of a run, so that a finding of the last run does not
@@ -72,7 +72,6 @@ const SANDBOX_ENV = {
   REDIS_URL: '',
   AUDIT_LOG: 'test-results/e2e-audit.jsonl',
   CONFIG_FILE: configFile('sandbox'),
-  KYC_ENVIRONMENTS_FILE: '',
   HOST: '127.0.0.1',
 };
 
@@ -143,37 +142,44 @@ const SERVERS: Record<ServerName, ServerSpec> = {
   environments: {
     entry: 'app',
     port: E2E_PORTS.environments,
-    env: { KYC_ENVIRONMENTS_FILE: E2E_ENVIRONMENTS_FILE },
+    env: {
+      CONFIG_FILE: E2E_ENVIRONMENTS_CONFIG_FILE,
+      E2E_SANDBOX_FULL_KEY: SANDBOX_KEYS.full,
+      E2E_SANDBOX_STATUS_KEY: SANDBOX_KEYS.status,
+    },
     needs: ['sandboxA', 'sandboxB'],
   },
 };
 
-/** The files a run starts from (globalSetup): no server of an earlier run left, the environments file, an empty archiving folder. */
+/** The files a run starts from (globalSetup): no server of an earlier run left, the configuration files whose ports move, an empty archiving folder. */
 export function prepareRun(): void {
   stopServers();
   rmSync(E2E_ARCHIVING_DIR, { recursive: true, force: true });
   mkdirSync(E2E_ARCHIVING_DIR, { recursive: true });
   mkdirSync(SERVERS_DIR, { recursive: true });
   writeFileSync(
-    E2E_ENVIRONMENTS_FILE,
-    JSON.stringify([
-      {
-        name: 'a',
-        label: 'Sandbox A',
-        baseUrl: `http://127.0.0.1:${E2E_PORTS.sandboxA}`,
-        clientId: SANDBOX_CLIENT_ID,
-        apiKey: SANDBOX_KEYS.full,
-        statusApiKey: SANDBOX_KEYS.status,
-        dashboardUrl: 'https://dashboard.example.com/kyc/{recordId}',
-      },
-      {
-        name: 'b',
-        label: 'Sandbox B',
-        baseUrl: `http://127.0.0.1:${E2E_PORTS.sandboxB}`,
-        clientId: SANDBOX_CLIENT_ID,
-        apiKey: SANDBOX_KEYS.full,
-      },
-    ]),
+    E2E_ENVIRONMENTS_CONFIG_FILE,
+    JSON.stringify({
+      environments: [
+        {
+          name: 'a',
+          label: 'Sandbox A',
+          baseUrl: `http://127.0.0.1:${E2E_PORTS.sandboxA}`,
+          clientId: SANDBOX_CLIENT_ID,
+          apiKeyEnv: 'E2E_SANDBOX_FULL_KEY',
+          statusApiKeyEnv: 'E2E_SANDBOX_STATUS_KEY',
+          dashboardUrl: 'https://dashboard.example.com/kyc/{recordId}',
+        },
+        {
+          name: 'b',
+          label: 'Sandbox B',
+          baseUrl: `http://127.0.0.1:${E2E_PORTS.sandboxB}`,
+          clientId: SANDBOX_CLIENT_ID,
+          apiKeyEnv: 'E2E_SANDBOX_FULL_KEY',
+        },
+      ],
+      limits: { lookupsPerMinute: 0 },
+    }),
   );
   writeFileSync(
     E2E_OIDC_CONFIG_FILE,

@@ -39,8 +39,10 @@ describe('CONFIG_FILE', () => {
     const message = errorOf({ CONFIG_FILE: bad, PROD_KEY: 'k' });
     expect(message).toContain(`CONFIG_FILE ${bad}: environments[1].baseUrl: must be an http:// or https:// URL`);
     expect(message).toContain(`CONFIG_FILE ${bad}: limits.lookupsPerMinute: must be at least 0`);
-    expect(errorOf({ CONFIG_FILE: fileWith('{ "environments": [') })).toMatch(/CONFIG_FILE .*: cannot read it as JSON/);
-    expect(errorOf({ CONFIG_FILE: path.join(dir, 'missing.json') })).toMatch(/CONFIG_FILE .*missing\.json: cannot read it as JSON: ENOENT/);
+    expect(errorOf({ CONFIG_FILE: fileWith('{ "environments": [') })).toMatch(
+      /CONFIG_FILE .*: the file is not valid JSON: it ends too soon \(line 1, column 20\)/,
+    );
+    expect(errorOf({ CONFIG_FILE: path.join(dir, 'missing.json') })).toMatch(/CONFIG_FILE: no file at the path it names \(ENOENT\)/);
     expect(errorOf({}, { enviroments: [] })).toMatch(/CONFIG_FILE: the file unknown field "enviroments"/);
   });
 
@@ -60,7 +62,7 @@ describe('CONFIG_FILE', () => {
     const both = parseConfig({ PROD_KEY: 'k-prod' }, { environments: [{ ...PRODUCTION, statusApiKeyFile: keyFile }] });
     expect(both.environments[0]!.upstream).toMatchObject({ apiKey: 'k-prod', statusApiKey: 'k-from-file' });
     expect(errorOf({}, { environments: [PRODUCTION] })).toMatch(
-      /CONFIG_FILE: environments\[0\]\.apiKeyEnv: the variable PROD_KEY is not set/,
+      /CONFIG_FILE: environments\[0\]\.apiKeyEnv: the variable it names is not set/,
     );
     const { apiKeyEnv: _, ...noKey } = PRODUCTION;
     expect(errorOf({}, { environments: [noKey] })).toMatch(/environments\[0\]\.apiKeyEnv or environments\[0\]\.apiKeyFile is missing/);
@@ -68,7 +70,7 @@ describe('CONFIG_FILE', () => {
       /environments\[0\]\.apiKeyEnv, environments\[0\]\.apiKeyFile: give one of them, not both/,
     );
     expect(errorOf({}, { environments: [{ ...noKey, apiKeyFile: path.join(dir, 'nope.key') }] })).toMatch(
-      /environments\[0\]\.apiKeyFile: cannot read .*nope\.key: ENOENT/,
+      /environments\[0\]\.apiKeyFile: no file at the path it names \(ENOENT\)/,
     );
     const message = errorOf({ PROD_KEY: 'k-with\r\nX-Injected: 1' }, { environments: [PRODUCTION] });
     expect(message).toMatch(/environments\[0\]\.apiKeyEnv \(PROD_KEY\): must be the key as issued/);
@@ -81,19 +83,14 @@ describe('CONFIG_FILE', () => {
     expect(config.environments[0]!.upstream).toMatchObject({ apiKey: 'k-file' });
     expect(parseConfig({ REDIS_URL_FILE: fileWith('redis://:pw@redis.internal:6379\n') }).redisUrl).toBe('redis://:pw@redis.internal:6379');
     expect(errorOf({ KYC_API_KEY: 'k', KYC_API_KEY_FILE: keyFile })).toMatch(/KYC_API_KEY and KYC_API_KEY_FILE are both set/);
-    expect(errorOf({ KYC_API_KEY_STATUS_FILE: path.join(dir, 'gone') })).toMatch(/KYC_API_KEY_STATUS_FILE: cannot read .*gone: ENOENT/);
+    expect(errorOf({ KYC_API_KEY_STATUS_FILE: path.join(dir, 'gone') })).toMatch(
+      /KYC_API_KEY_STATUS_FILE: no file at the path it names \(ENOENT\)/,
+    );
   });
 
-  it('keeps the environments of CONFIG_FILE, KYC_ENVIRONMENTS_FILE and the quick start apart', () => {
-    const legacy = fileWith([
-      { name: 'old', label: 'Old', baseUrl: 'https://old.example.org', clientId: 'c', apiKey: 'inline-is-fine-here' },
-    ]);
-    expect(parseConfig({ KYC_ENVIRONMENTS_FILE: legacy }).environments[0]!.upstream).toMatchObject({ apiKey: 'inline-is-fine-here' });
+  it('keeps the environments of CONFIG_FILE and the quick start apart', () => {
     expect(errorOf({ PROD_KEY: 'k', KYC_BASE_URL: 'https://x.example' }, { environments: [PRODUCTION] })).toMatch(
       /CONFIG_FILE lists environments and KYC_BASE_URL is set: list every service in one place/,
-    );
-    expect(errorOf({ PROD_KEY: 'k', KYC_ENVIRONMENTS_FILE: legacy }, { environments: [PRODUCTION] })).toMatch(
-      /CONFIG_FILE lists environments and KYC_ENVIRONMENTS_FILE is set/,
     );
     // The rest of the file still applies to the quick start's one environment.
     const quick = parseConfig(
@@ -129,6 +126,25 @@ describe('CONFIG_FILE', () => {
     expect(errorOf({ PROD_KEY: 'k' }, { environments: [{ ...PRODUCTION, tone: 'red' }] })).toMatch(
       /environments\[0\]\.tone: expected one of "danger"\|"warning"\|"neutral"/,
     );
+  });
+
+  it('reads the deadlines and connection caps of limits, with their defaults, and refuses a request deadline shorter than the headers’', () => {
+    expect(parseConfig({}, {}).connections).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, perAddress: 256 });
+    expect(parseConfig({}, {}).webhookBodyTimeoutMs).toBe(5000);
+    const limits = {
+      headersTimeoutMs: 2000,
+      requestTimeoutMs: 4000,
+      connectionsPerAddress: 0,
+      anonymousConnections: 900,
+      webhookBodyTimeoutMs: 800,
+    };
+    const config = parseConfig({}, { limits });
+    expect(config.connections).toEqual({ headersTimeoutMs: 2000, requestTimeoutMs: 4000, perAddress: 0, anonymous: 900 });
+    expect(config.webhookBodyTimeoutMs).toBe(800);
+    expect(errorOf({}, { limits: { headersTimeoutMs: 40_000 } })).toContain(
+      'limits.requestTimeoutMs: requestTimeoutMs must be at least headersTimeoutMs: the headers are part of the request',
+    );
+    expect(errorOf({}, { limits: { connectionsPerAddress: -1 } })).toContain('limits.connectionsPerAddress: must be at least 0');
   });
 
   it('stops at start on a variable it no longer reads, naming its place in the file', () => {

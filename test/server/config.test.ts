@@ -174,7 +174,7 @@ describe('configuration', () => {
   it('refuses a half-configured OpenID Connect sign-in, naming its place in the file, and never shows the secret', () => {
     const { clientSecretEnv: _, ...noSecret } = oidc;
     expect(errorOf(oidcEnv, signIn(noSecret))).toMatch(/signIn\.clientSecretEnv or signIn\.clientSecretFile is missing/);
-    expect(errorOf({}, signIn(oidc))).toMatch(/signIn\.clientSecretEnv: the variable OIDC_SECRET is not set/);
+    expect(errorOf({}, signIn(oidc))).toMatch(/signIn\.clientSecretEnv: the variable it names is not set/);
     expect(errorOf({}, signIn({ mode: 'oidc', issuer: oidc.issuer }))).toMatch(
       /CONFIG_FILE: signIn\.clientId: is missing\n\s+CONFIG_FILE: signIn\.redirectUrl: is missing/,
     );

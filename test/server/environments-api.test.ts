@@ -176,23 +176,19 @@ describe('an environment the user may not use', () => {
 
 describe('environments from the configuration', () => {
   it("links a Blockpass service's candidates to its console by default; an environment's dashboardUrl wins, the sandbox gets its page", async () => {
-    const file = path.join(dir, 'blockpass-environments.json');
-    writeFileSync(
-      file,
-      JSON.stringify([
-        { name: 'prod', label: 'Production', baseUrl: 'https://kyc.blockpass.org', clientId: 'acme_kyc', apiKey: 'k' },
-        {
-          name: 'own',
-          label: 'Own console',
-          baseUrl: 'https://kyc.blockpass.org',
-          clientId: 'acme_kyc',
-          apiKey: 'k',
-          dashboardUrl: 'https://console.example.org/kyc/{recordId}',
-        },
-        { name: 'other', label: 'Other', baseUrl: 'https://kyc.example.com', clientId: 'acme_kyc', apiKey: 'k' },
-      ]),
-    );
-    const remote = await resolveUpstream(parseConfig({ KYC_ENVIRONMENTS_FILE: file, AUDIT_LOG: path.join(dir, 'bp-audit.jsonl') }));
+    const environments = [
+      { name: 'prod', label: 'Production', baseUrl: 'https://kyc.blockpass.org', clientId: 'acme_kyc', apiKeyEnv: 'KEY' },
+      {
+        name: 'own',
+        label: 'Own console',
+        baseUrl: 'https://kyc.blockpass.org',
+        clientId: 'acme_kyc',
+        apiKeyEnv: 'KEY',
+        dashboardUrl: 'https://console.example.org/kyc/{recordId}',
+      },
+      { name: 'other', label: 'Other', baseUrl: 'https://kyc.example.com', clientId: 'acme_kyc', apiKeyEnv: 'KEY' },
+    ];
+    const remote = await resolveUpstream(parseConfig({ KEY: 'k', AUDIT_LOG: path.join(dir, 'bp-audit.jsonl') }, { environments }));
     expect(remote.environments.map((e) => e.info.dashboardUrl)).toEqual([
       'https://kyc.blockpass.org/kyc/dashboard/#/acme_kyc/kyc_detail/{recordId}',
       'https://console.example.org/kyc/{recordId}',
@@ -206,16 +202,15 @@ describe('environments from the configuration', () => {
     }
   });
 
-  it('serves every environment of KYC_ENVIRONMENTS_FILE, and names at start a user limited to one that does not exist', async () => {
+  it("serves every environment of CONFIG_FILE's file, and names at start a user limited to one that does not exist", async () => {
     const file = path.join(dir, 'environments.json');
-    writeFileSync(
-      file,
-      JSON.stringify([
-        { name: 'prod', label: 'Production', baseUrl: prod.url, clientId: 'acme_kyc', apiKey: KEYS.prod.full },
-        { name: 'staging', label: 'Staging', baseUrl: staging.url, clientId: 'acme_test', apiKey: KEYS.staging.full },
-      ]),
-    );
-    const config = parseConfig({ KYC_ENVIRONMENTS_FILE: file, AUDIT_LOG: path.join(dir, 'config-audit.jsonl') });
+    const environments = [
+      { name: 'prod', label: 'Production', baseUrl: prod.url, clientId: 'acme_kyc', apiKeyEnv: 'PROD_KEY' },
+      { name: 'staging', label: 'Staging', baseUrl: staging.url, clientId: 'acme_test', apiKeyEnv: 'STAGING_KEY' },
+    ];
+    writeFileSync(file, JSON.stringify({ environments }));
+    const keys = { PROD_KEY: KEYS.prod.full, STAGING_KEY: KEYS.staging.full };
+    const config = parseConfig({ ...keys, CONFIG_FILE: file, AUDIT_LOG: path.join(dir, 'config-audit.jsonl') });
     const upstream = await resolveUpstream(config);
     expect(upstream.environments.map((e) => e.info)).toEqual([
       { name: 'prod', label: 'Production', clientId: 'acme_kyc', upstream: 'remote' },
@@ -237,7 +232,7 @@ describe('environments from the configuration', () => {
         ],
       }),
     );
-    const withUsers = parseConfig({ KYC_ENVIRONMENTS_FILE: file }, { signIn: { mode: 'users', usersFile: badUsers } });
+    const withUsers = parseConfig(keys, { environments, signIn: { mode: 'users', usersFile: badUsers } });
     expect(() => createApiFromConfig(withUsers, upstream)).toThrow(/user "x" may use environment "prd", which this server does not have/);
   });
 });

@@ -17,8 +17,8 @@ const PRODUCTION = {
   label: 'Production',
   baseUrl: 'https://kyc.example.org/',
   clientId: 'acme_kyc',
-  apiKey: 'prod-full-SECRET-1',
-  statusApiKey: 'prod-status-SECRET-2',
+  apiKeyEnv: 'PROD_KEY',
+  statusApiKeyEnv: 'PROD_STATUS_KEY',
   dashboardUrl: 'https://console.example.org/kyc/{recordId}',
 };
 const STAGING = {
@@ -26,8 +26,9 @@ const STAGING = {
   label: 'Staging',
   baseUrl: 'https://staging.example.org',
   clientId: 'acme_test',
-  apiKey: 'staging-SECRET-3',
+  apiKeyEnv: 'STAGING_KEY',
 };
+const KEYS = { PROD_KEY: 'prod-full-SECRET-1', PROD_STATUS_KEY: 'prod-status-SECRET-2', STAGING_KEY: 'staging-SECRET-3' };
 
 function errorOf(env: Record<string, string>, file?: unknown): string {
   try {
@@ -41,9 +42,9 @@ function errorOf(env: Record<string, string>, file?: unknown): string {
   throw new Error('expected a ConfigError');
 }
 
-describe('KYC_ENVIRONMENTS_FILE', () => {
+describe("CONFIG_FILE's environments", () => {
   it('reads every environment in order, the first being the default', () => {
-    const config = parseConfig({ KYC_ENVIRONMENTS_FILE: fileWith([PRODUCTION, STAGING]) });
+    const config = parseConfig({ ...KEYS, CONFIG_FILE: fileWith({ environments: [PRODUCTION, STAGING] }) });
     expect(config.environments).toEqual([
       {
         name: 'prod',
@@ -84,57 +85,54 @@ describe('KYC_ENVIRONMENTS_FILE', () => {
   });
 
   it.each([
-    ['not JSON', '[{', /cannot read .* as JSON/],
-    ['not a list', { name: 'prod' }, /the file must be a JSON array of environments/],
-    ['an empty list', [], /must list at least one environment/],
-    ['a missing name', [{ ...PRODUCTION, name: undefined }], /\[0\]\.name/],
-    ['a name unfit for a URL', [{ ...PRODUCTION, name: 'Prod EU' }], /\[0\] \("Prod EU"\)\.name must be 1 to 32 lower-case letters/],
-    ['a repeated name', [PRODUCTION, { ...STAGING, name: 'prod' }], /\[1\]\.name "prod" is used twice/],
-    ['an empty label', [{ ...PRODUCTION, label: ' ' }], /\[0\] \("prod"\)\.label must not be empty/],
-    ['a base URL that is not one', [{ ...PRODUCTION, baseUrl: 'kyc.example.org' }], /\[0\] \("prod"\)\.baseUrl must be an http/],
-    ['a base URL with a query', [{ ...PRODUCTION, baseUrl: 'https://kyc.example.org/?a=1' }], /\.baseUrl must not contain a query/],
-    ['plain http to another machine', [{ ...PRODUCTION, baseUrl: 'http://kyc.example.org' }], /\[0\] \("prod"\)\.baseUrl uses http:\/\//],
-    ['a missing client id', [{ ...PRODUCTION, clientId: undefined }], /\[0\] \("prod"\)\.clientId/],
-    ['an empty client id', [{ ...PRODUCTION, clientId: '' }], /\.clientId must not be empty/],
-    ['a client id with a line break', [{ ...PRODUCTION, clientId: 'a\nb' }], /\.clientId must not contain control characters/],
-    ['a missing key', [{ ...PRODUCTION, apiKey: undefined }], /\[0\] \("prod"\)\.apiKey is missing/],
-    ['a key with a space', [{ ...PRODUCTION, apiKey: 'SECRET with space' }], /\.apiKey must be the key as issued/],
-    ['a status key with a zero-width space', [{ ...PRODUCTION, statusApiKey: 'SECRET\u200b' }], /\.statusApiKey must be the key as issued/],
-    ['a dashboard URL without a placeholder', [{ ...PRODUCTION, dashboardUrl: 'https://c.example.org/' }], /\.dashboardUrl must contain/],
-    ['a dashboard URL that is not one', [{ ...PRODUCTION, dashboardUrl: 'javascript:alert({refId})' }], /\.dashboardUrl must be an http/],
-    ['an unknown field', [{ ...PRODUCTION, apikey: 'SECRET' }], /\[0\] \("prod"\) unknown field "apikey"/],
-  ])('refuses %s, naming the entry and the field', (_, content, message) => {
-    expect(errorOf({ KYC_ENVIRONMENTS_FILE: fileWith(content) })).toMatch(message);
+    ['not a list', { name: 'prod' }, /environments: must be an array of environments/],
+    ['a missing name', [{ ...PRODUCTION, name: undefined }], /environments\[0\]\.name: is missing/],
+    ['a name unfit for a URL', [{ ...PRODUCTION, name: 'Prod EU' }], /environments\[0\]\.name: must be 1 to 32 lower-case letters/],
+    ['a repeated name', [PRODUCTION, { ...STAGING, name: 'prod' }], /environments\[1\]\.name: "prod" is used twice/],
+    ['an empty label', [{ ...PRODUCTION, label: ' ' }], /environments\[0\]\.label: must not be empty/],
+    ['a base URL that is not one', [{ ...PRODUCTION, baseUrl: 'kyc.example.org' }], /environments\[0\]\.baseUrl: must be an http/],
+    ['a base URL with a query', [{ ...PRODUCTION, baseUrl: 'https://kyc.example.org/?a=1' }], /\.baseUrl: must not contain a query/],
+    ['plain http to another machine', [{ ...PRODUCTION, baseUrl: 'http://kyc.example.org' }], /environments\[0\]\.baseUrl: http:\/\//],
+    ['a missing client id', [{ ...PRODUCTION, clientId: undefined }], /environments\[0\]\.clientId: is missing/],
+    ['an empty client id', [{ ...PRODUCTION, clientId: '' }], /\.clientId: must not be empty/],
+    ['a client id with a line break', [{ ...PRODUCTION, clientId: 'a\nb' }], /\.clientId: must not contain control characters/],
+    [
+      'a missing key',
+      [{ ...PRODUCTION, apiKeyEnv: undefined }],
+      /environments\[0\]\.apiKeyEnv or environments\[0\]\.apiKeyFile is missing/,
+    ],
+    ['a key with a space', [{ ...PRODUCTION, apiKeyEnv: 'SPACED' }], /\.apiKeyEnv \(SPACED\): must be the key as issued/],
+    [
+      'a status key with a zero-width space',
+      [{ ...PRODUCTION, statusApiKeyEnv: 'ZWSP' }],
+      /\.statusApiKeyEnv \(ZWSP\): must be the key as issued/,
+    ],
+    ['a dashboard URL without a placeholder', [{ ...PRODUCTION, dashboardUrl: 'https://c.example.org/' }], /\.dashboardUrl: must contain/],
+    ['a dashboard URL that is not one', [{ ...PRODUCTION, dashboardUrl: 'javascript:alert({refId})' }], /\.dashboardUrl: must be an http/],
+    ['an unknown field', [{ ...PRODUCTION, apikeyEnv: 'PROD_KEY' }], /environments\[0\]: unknown field "apikeyEnv"/],
+  ])('refuses %s, naming the entry and the field', (_, environments, message) => {
+    const env = { ...KEYS, SPACED: 'SECRET with space', ZWSP: 'SECRET\u200b' };
+    expect(errorOf({ ...env, CONFIG_FILE: fileWith({ environments }) })).toMatch(message);
   });
 
   it('refuses a missing file, naming the variable', () => {
-    expect(errorOf({ KYC_ENVIRONMENTS_FILE: path.join(dir, 'nope.json') })).toMatch(
-      /KYC_ENVIRONMENTS_FILE \(.*nope\.json\):\n\s+cannot read/,
+    expect(errorOf({ CONFIG_FILE: path.join(dir, 'nope.json') })).toMatch(/CONFIG_FILE: no file at the path it names \(ENOENT\)/);
+  });
+
+  it('refuses the environments together with the single-service variables', () => {
+    expect(errorOf({ ...KEYS, KYC_BASE_URL: 'https://x.example' }, { environments: [PRODUCTION] })).toMatch(
+      /CONFIG_FILE lists environments and KYC_BASE_URL is set: list every service in one place/,
     );
   });
 
-  it('refuses the file together with the single-service variables', () => {
-    expect(errorOf({ KYC_ENVIRONMENTS_FILE: fileWith([PRODUCTION]), KYC_BASE_URL: 'https://x.example' })).toMatch(
-      /KYC_ENVIRONMENTS_FILE is set and KYC_BASE_URL is set: list every service in one place/,
-    );
-  });
-
-  it('allows plain http to another machine with "allowHttp": true in CONFIG_FILE, and always to loopback', () => {
-    const keyless = ({ apiKey: _, ...entry }: typeof STAGING & { statusApiKey?: string }) => ({
-      ...entry,
-      statusApiKey: undefined,
-      apiKeyEnv: 'KEY',
-    });
+  it('allows plain http to another machine with "allowHttp": true, and always to loopback', () => {
     const file = {
       environments: [
-        { ...keyless(PRODUCTION), baseUrl: 'http://kyc.example.org', allowHttp: true },
-        { ...keyless(STAGING), baseUrl: 'http://127.0.0.1:4010' },
+        { ...PRODUCTION, baseUrl: 'http://kyc.example.org', allowHttp: true },
+        { ...STAGING, baseUrl: 'http://127.0.0.1:4010' },
       ],
     };
-    expect(parseConfig({ KEY: 'k' }, file).environments).toHaveLength(2);
-    expect(parseConfig({ KYC_ENVIRONMENTS_FILE: fileWith([{ ...STAGING, baseUrl: 'http://127.0.0.1:4010' }]) }).environments).toHaveLength(
-      1,
-    );
+    expect(parseConfig(KEYS, file).environments).toHaveLength(2);
   });
 });
 
@@ -162,6 +160,6 @@ describe('batch budget, reply templates and the sandbox test switch', () => {
     expect(errorOf({ KYC_BASE_URL: 'https://kyc.example.org', KYC_CLIENT_ID: 'a', KYC_API_KEY: 'k' }, testControls)).toMatch(
       /sandbox\.testControls is for browser tests on the sandbox only/,
     );
-    expect(errorOf({ KYC_ENVIRONMENTS_FILE: fileWith([PRODUCTION]) }, testControls)).toMatch(/sandbox\.testControls/);
+    expect(errorOf(KEYS, { ...testControls, environments: [PRODUCTION] })).toMatch(/sandbox\.testControls/);
   });
 });

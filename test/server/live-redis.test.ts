@@ -46,10 +46,13 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-async function instance(): Promise<Instance> {
+async function instance(options: { usersFile?: string; heartbeatMs?: number } = {}): Promise<Instance> {
   const started = await startInstance(
     { KYC_BASE_URL: sandbox.url, KYC_CLIENT_ID: sandbox.clientId, KYC_API_KEY: SANDBOX_KEYS.full, REDIS_URL: redis.url },
-    { file: { signIn: { mode: 'users', usersFile } } },
+    {
+      file: { signIn: { mode: 'users', usersFile: options.usersFile ?? usersFile } },
+      ...(options.heartbeatMs ? { eventStreams: { heartbeatMs: options.heartbeatMs } } : {}),
+    },
   );
   instances.push(started);
   return started;
@@ -146,6 +149,39 @@ describe.skipIf(!hasRedisServer)(`live updates on Redis${hasRedisServer ? '' : `
       await hub.close();
     }
   });
+
+  it('attack: a removed user’s open live stream is closed within a second, on the other instance too', async () => {
+    // Each instance its own copy of the users file, and a heartbeat of a minute: only a revocation
+    // through Redis can end, within the test, the stream the other instance serves.
+    const [fileOne, fileTwo] = [path.join(dir, 'users-one.json'), path.join(dir, 'users-two.json')];
+    const ana = { username: 'ana', passwordHash: await testPasswordHash('ana has a long password'), role: 'compliance' };
+    for (const file of [fileOne, fileTwo]) writeFileSync(file, JSON.stringify({ users: [ana] }));
+    const [one, two] = [
+      await instance({ usersFile: fileOne, heartbeatMs: 60_000 }),
+      await instance({ usersFile: fileTwo, heartbeatMs: 60_000 }),
+    ];
+    const signedIn = await one.request('/api/session', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'ana', password: 'ana has a long password' }),
+    });
+    const cookie = cookieFrom(signedIn, 'cl_session')!;
+    const onTwo = await streamOn(two, cookie);
+    await Promise.all([one.hub.ready?.(), two.hub.ready?.()]);
+    await one.hub.publish(liveEvent('default', 'before'));
+    await onTwo.until(() => onTwo.events().some((e) => e.event.refId === 'before'));
+
+    // Removed on the first instance: ana asks there until refused, and from then on nothing reaches her stream.
+    writeFileSync(fileOne, JSON.stringify({ users: [] }));
+    let status = 200;
+    while (status !== 401) {
+      status = (await one.request('/api/meta', { headers: { cookie } })).status;
+      if (status !== 401) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await one.hub.publish(liveEvent('default', 'after-refusal'));
+    await onTwo.ended;
+    expect(onTwo.events().map((e) => e.event.refId)).toEqual(['before']);
+  }, 15_000);
 
   it('replays on one instance what was published on the other, after Last-Event-ID', async () => {
     const hubs = [createLiveHub({ redisUrl: redis.url }), createLiveHub({ redisUrl: redis.url })];

@@ -73,9 +73,9 @@ describe('the queue index as the API starts it (queueFromConfig)', () => {
       maxPending: 1000,
       intervalMs: 60_000,
     });
-    filler.want(Array.from({ length: 10 }, (_, i) => `id-${i}`));
+    filler.want(Array.from({ length: 10 }, (_, i) => `recordId:id-${i}` as const));
     expect(await filler.drain()).toBe(3);
-    expect(looked).toEqual(['id-0', 'id-1', 'id-2']);
+    expect(looked).toEqual(['recordId:id-0', 'recordId:id-1', 'recordId:id-2']);
     filler.close();
     // 0: no lookups at all, no counter.
     const none = parseConfig({ PROD_KEY: 'k' }, { environments: [PRODUCTION], limits: { queueIndexLookupsPerSecond: 0 } });

@@ -115,8 +115,10 @@ describe('the queue index, filled from the list', () => {
     expect(first.order).toEqual({ by: 'age', known: 0, of: waiting.length });
     expect(rows.map((r) => r.recordId)).toEqual(waiting.map((r) => r.recordId));
     expect(rows.every((r) => r.since === undefined)).toBe(true);
-    const known = await store.read('default', [waiting[0]!.recordId!]);
-    expect(known.get(waiting[0]!.recordId!)).toEqual({ status: 'waiting', dates: {} });
+    // Under both its keys: a later list that gives only its refId finds it too.
+    const keys = [`recordId:${waiting[0]!.recordId!}`, `refId:${waiting[0]!.refId!}`];
+    const known = await store.read('default', keys);
+    for (const key of keys) expect(known.get(key)).toEqual({ status: 'waiting', dates: {} });
     await app.close();
   });
 });
@@ -180,10 +182,10 @@ describe('the queue index, filled from status-level lookups', () => {
       maxPending: 1000,
       intervalMs: 60_000,
     });
-    filler.want(Array.from({ length: 10 }, (_, i) => `id-${i}`));
+    filler.want(Array.from({ length: 10 }, (_, i) => `recordId:id-${i}` as const));
     expect(await filler.drain()).toBe(3);
     expect(await filler.drain()).toBe(0);
-    expect(looked).toEqual(['id-0', 'id-1', 'id-2']);
+    expect(looked).toEqual(['recordId:id-0', 'recordId:id-1', 'recordId:id-2']);
     expect(filler.pending()).toBe(7);
     filler.close();
   });
@@ -198,45 +200,35 @@ describe('the queue index, filled from status-level lookups', () => {
       counter: undefined,
       maxPending: 1000,
     });
-    filler.want(['a', 'b']);
+    filler.want(['recordId:a', 'refId:b']);
     expect(filler.pending()).toBe(0);
     expect(await filler.drain()).toBe(0);
   });
 });
 
 describe('the queue index, filled from webhook deliveries', () => {
-  it('takes the status and dates a delivery carries: that candidate moves to the head of the tab', async () => {
+  it('learns what the service’s record says of a delivery’s candidate, never the dates the delivery carries (issue 31)', async () => {
     const app = await queueApp({ environment: { webhookSecret: WEBHOOK_SECRET } });
     const last = waiting.at(-1)!;
-    const oldest = new Date(Date.now() - 30 * 24 * 3_600_000).toISOString();
+    const claimed = new Date(Date.now() - 30 * 24 * 3_600_000).toISOString();
     const body = deliveryBody({
       clientId: sandbox.clientId,
       event: 'user.readyToReview',
       status: 'waiting',
       recordId: last.recordId,
       refId: last.refId,
-      waitingDate: oldest,
+      waitingDate: claimed,
     });
     expect((await deliver(app.port, body)).status).toBe(200);
-    await expect.poll(async () => (await waitingTab(app)).rows[0]?.recordId, POLL).toBe(last.recordId);
-    const { first } = await waitingTab(app);
-    expect(first.records[0]).toMatchObject({ recordId: last.recordId, since: oldest });
-    expect(first.order).toEqual({ by: 'age', known: 1, of: waiting.length });
-    // A later delivery without dates (the same status) keeps the date known.
-    const again = deliveryBody({ clientId: sandbox.clientId, event: 'user.readyToReview', status: 'waiting', recordId: last.recordId });
-    expect((await deliver(app.port, again)).status).toBe(200);
+    // The sandbox's own waitingDate, looked up by the receiver: not the 30 days the delivery claimed.
+    const since = async () => (await waitingTab(app)).rows.find((r) => r.recordId === last.recordId)?.since;
+    await expect.poll(since, POLL).toBe(last.waitingDate);
+    expect((await waitingTab(app)).first.order).toEqual({ by: 'age', known: 1, of: waiting.length });
     const other = waiting[0]!;
-    const marker = deliveryBody({
-      clientId: sandbox.clientId,
-      status: 'waiting',
-      event: 'user.readyToReview',
-      recordId: other.recordId,
-      waitingDate: oldest,
-    });
+    const marker = deliveryBody({ clientId: sandbox.clientId, status: 'waiting', event: 'user.readyToReview', recordId: other.recordId });
     expect((await deliver(app.port, marker)).status).toBe(200);
-    // Deliveries are learnt in order: once the second candidate is known, the first delivery without dates was learnt too.
     await expect.poll(async () => (await waitingTab(app)).first.order, POLL).toEqual({ by: 'age', known: 2, of: waiting.length });
-    expect((await waitingTab(app)).rows.find((r) => r.recordId === last.recordId)?.since).toBe(oldest);
+    expect(await since()).toBe(last.waitingDate);
     await app.close();
   });
 });
@@ -273,7 +265,7 @@ describe('the queue tabs: SLA, the bound, refused filters', () => {
       [waiting[52]!.recordId!, 49],
       [waiting[2]!.recordId!, 3],
     ];
-    await store.write('default', new Map(known.map(([id, hours]) => [id, facts(hours)])));
+    await store.write('default', new Map(known.map(([id, hours]) => [`recordId:${id}`, facts(hours)])));
     const app = await queueApp({ store, environment });
     const page = pageOf(await app.get('/api/applicants?status=waiting&skip=0&limit=50', SUPPORT));
     expect(page.order).toEqual(order);
@@ -292,20 +284,23 @@ describe('the queue tabs: SLA, the bound, refused filters', () => {
   it('a filter the service answers 400 or 404 is not offered; the documented ones still say the list is missing', async () => {
     const upstream = await startFakeUpstream();
     upstream.behave = (req, res) => {
-      const status = req.url?.includes('/applicants/rejected') ? 400 : req.url?.includes('/applicants/blocked') ? 404 : 404;
+      const status = req.url?.includes('/applicants/review_requested') ? 400 : 404;
       res.writeHead(status, { 'content-type': 'application/json', 'content-length': 2 });
       res.end('{}');
     };
     const app = await startTestApp({ upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'full-key' }, access: gateway() });
-    for (const filter of ['rejected', 'blocked']) {
+    for (const filter of ['review_requested', 'incomplete']) {
       const res = await app.get(`/api/applicants?status=${filter}`, SUPPORT);
       expect(res.status).toBe(404);
       const error = apiErrorBodySchema.parse(JSON.parse(res.body)).error;
       expect(error.code).toBe('applicants_unavailable');
       expect(error.message).toContain(`"${filter}" filter`);
     }
-    const documented = apiErrorBodySchema.parse(JSON.parse((await app.get('/api/applicants?status=approved', SUPPORT)).body)).error;
-    expect(documented.message).toBe('This KYC service does not offer the applicants list.');
+    // rejected and blocked are documented now (the current documentation lists them): the list is missing, not the filter.
+    for (const filter of ['approved', 'rejected', 'blocked']) {
+      const documented = apiErrorBodySchema.parse(JSON.parse((await app.get(`/api/applicants?status=${filter}`, SUPPORT)).body)).error;
+      expect(documented.message).toBe('This KYC service does not offer the applicants list.');
+    }
     await app.close();
     await upstream.close();
   });
@@ -358,7 +353,7 @@ describe('the queue index stores', () => {
       await store.write('env', new Map([['ok', { status: 'waiting', dates: { waitingDate: '2026-01-01T00:00:00.000Z' } }]]));
       const { Redis } = await import('ioredis');
       const raw = new Redis(redis.url);
-      await raw.hset('test-prefix:queue-index:env', 'broken', 'not json');
+      await raw.hset('test-prefix:queue-index:v2:env', 'broken', 'not json');
       raw.disconnect();
       const read = await store.read('env', ['ok', 'broken', 'missing']);
       expect([...read.keys()]).toEqual(['ok']);

@@ -118,15 +118,15 @@ describe('the queue view in one request (counts=1)', () => {
   });
 
   it('the filters the service refuses (400, 404) are listed as refused, and the tab opened at one still has the others’ counts', async () => {
-    const { app, close } = await fakeService({ all: { total: 9 }, waiting: { total: 3 }, rejected: 400, blocked: 404 });
+    const { app, close } = await fakeService({ all: { total: 9 }, waiting: { total: 3 }, review_requested: 400, incomplete: 404 });
     const all = viewOf(await app.get('/api/applicants?counts=1', SUPPORT));
-    expect(all.refused).toEqual(['rejected', 'blocked']);
-    expect(all.counts).toMatchObject({ all: 9, waiting: 3, approved: 0, rejected: 'unavailable', blocked: 'unavailable' });
-    const opened = viewOf(await app.get('/api/applicants?status=rejected&counts=1', SUPPORT));
-    expect(opened).toMatchObject({ records: [], total: 0, refused: ['rejected', 'blocked'] });
-    expect(opened.counts).toMatchObject({ all: 9, waiting: 3, rejected: 'unavailable' });
+    expect(all.refused).toEqual(['review_requested', 'incomplete']);
+    expect(all.counts).toMatchObject({ all: 9, waiting: 3, approved: 0, review_requested: 'unavailable', incomplete: 'unavailable' });
+    const opened = viewOf(await app.get('/api/applicants?status=incomplete&counts=1', SUPPORT));
+    expect(opened).toMatchObject({ records: [], total: 0, refused: ['review_requested', 'incomplete'] });
+    expect(opened.counts).toMatchObject({ all: 9, waiting: 3, incomplete: 'unavailable' });
     // Without the counts, the refused filter is still the 404 it was.
-    const alone = await app.get('/api/applicants?status=rejected', SUPPORT);
+    const alone = await app.get('/api/applicants?status=incomplete', SUPPORT);
     expect(alone.status).toBe(404);
     expect(apiErrorBodySchema.parse(JSON.parse(alone.body)).error.code).toBe('applicants_unavailable');
     await close();

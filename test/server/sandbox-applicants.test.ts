@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upstreamApplicantsEnvelopeSchema } from '../../src/kyc/contract/applicants.ts';
-import { candidateEnvelopeSchema, type CandidateRecord } from '../../src/kyc/contract/schema.ts';
+import { candidateEnvelopeSchema, type CandidateRecord, statusLevelOf } from '../../src/kyc/contract/schema.ts';
 import { BENCH_CANDIDATE_COUNT } from '../../src/server/sandbox/bench-people.ts';
 import { sampleCandidates, type SandboxCandidate } from '../../src/server/sandbox/candidates.ts';
 import { archiveDemoCandidates, QUEUE_CANDIDATE_COUNT, queueCandidates } from '../../src/server/sandbox/queue-candidates.ts';
@@ -14,6 +14,9 @@ import {
   startSandbox,
   type RunningSandbox,
 } from '../../src/server/sandbox/sandbox.ts';
+import type { ListShape, OlderListRecord } from '../../src/server/sandbox/list-shapes.ts';
+import { parseSandboxArgs } from '../../src/server/sandbox/sandbox-args.ts';
+import { parseConfig } from '../../src/server/config/config.ts';
 import { rawRequest } from './http.ts';
 
 const now = new Date('2026-11-20T12:00:00.000Z');
@@ -37,7 +40,9 @@ const get = (path: string, key: string | null = SANDBOX_KEYS.status) =>
 async function list(path: string, key?: string) {
   const res = await get(path, key);
   expect(res.status, res.body).toBe(200);
-  return upstreamApplicantsEnvelopeSchema.parse(JSON.parse(res.body)).data;
+  const data = upstreamApplicantsEnvelopeSchema.parse(JSON.parse(res.body)).data;
+  // The older notes' shape, the sandbox's unless told (list-shapes.ts).
+  return { ...data, records: data.records as OlderListRecord[] };
 }
 
 /** Every candidate of the service, the archive-after-extract demonstration included (it is there for every key). */
@@ -155,7 +160,7 @@ describe('the sandbox key that archives after extract', () => {
       expect(parse((await at(demoPath, SANDBOX_ARCHIVE_KEY)).body).willArchiveAtDate).toBe(first.willArchiveAtDate);
       expect(parse((await at(`refId/${approved.refId}`, SANDBOX_KEYS.full)).body).identities).toBeDefined();
       const listed = upstreamApplicantsEnvelopeSchema.parse(JSON.parse((await at('applicants?limit=100', SANDBOX_KEYS.status)).body));
-      expect(listed.data.records.find((r) => r.refId === ada!.record.refId)).toMatchObject({ isArchived: true });
+      expect((listed.data.records as OlderListRecord[]).find((r) => r.refId === ada!.record.refId)).toMatchObject({ isArchived: true });
 
       const reset = await rawRequest(Number(new URL(own.url).port), '/_test/reset', { method: 'POST' });
       expect(reset.status).toBe(200);
@@ -206,5 +211,65 @@ describe('the candidates that exist for the queue', () => {
       const values = ids.map((r) => r[kind]).filter(Boolean);
       expect(new Set(values).size).toBe(values.length);
     }
+  });
+});
+
+describe("the sandbox list's published shapes (sandbox.listShape, --list-shape)", () => {
+  /** A sandbox of the sample candidates whose list answers in `shape`; the list of `key` read raw. */
+  async function shaped(shape: ListShape) {
+    const own = await startSandbox({ candidates, listShape: shape });
+    const at = async (key: string) => {
+      const res = await rawRequest(Number(new URL(own.url).port), `/kyc/1.0/connect/${SANDBOX_CLIENT_ID}/applicants?limit=100`, {
+        headers: { authorization: key },
+      });
+      expect(res.status, res.body).toBe(200);
+      return upstreamApplicantsEnvelopeSchema.parse(JSON.parse(res.body)).data.records as Array<Record<string, unknown>>;
+    };
+    return { own, at };
+  }
+
+  it('current: whole records without _id or recordId, as the key’s scope allows (status level for a status-only key)', async () => {
+    const { own, at } = await shaped('current');
+    try {
+      const byStatusKey = await at(SANDBOX_KEYS.status);
+      const byFullKey = await at(SANDBOX_KEYS.full);
+      const samples = candidates.map((c) => c.record);
+      expect(byFullKey).toHaveLength(samples.length);
+      for (const [index, record] of samples.entries()) {
+        const { recordId: _recordId, ...whole } = record;
+        expect(byFullKey[index]).toEqual(whole);
+        expect(byStatusKey[index]).toEqual(
+          Object.fromEntries(Object.entries(statusLevelOf(record)).filter(([field]) => field !== 'recordId')),
+        );
+        expect(byStatusKey[index]!.identities).toBeUndefined();
+        expect(byStatusKey[index]!.waitingDate).toBe(record.waitingDate);
+      }
+      // A candidate without a refId has no id at all in this shape, as such a service would list it.
+      expect(byFullKey.filter((r) => r.refId === undefined)).toHaveLength(samples.filter((r) => !r.refId).length);
+      expect(
+        (await at(SANDBOX_KEYS.identity)).flatMap((r) => Object.values((r.identities as object | undefined) ?? {})),
+      ).not.toContainEqual(expect.objectContaining({ type: 'base64' }));
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('early: the older notes’ records without isArchived', async () => {
+    const { own, at } = await shaped('early');
+    try {
+      const records = await at(SANDBOX_KEYS.status);
+      expect(records).toHaveLength(candidates.length);
+      expect(records.every((r) => !('isArchived' in r) && typeof r._id === 'string' && typeof r.status === 'string')).toBe(true);
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('is chosen with --list-shape or CONFIG_FILE’s sandbox.listShape; any other value is refused, naming the shapes', () => {
+    expect(parseSandboxArgs(['--list-shape', 'current'], {})).toMatchObject({ listShape: 'current' });
+    expect(parseSandboxArgs([], {}).listShape).toBeUndefined();
+    expect(() => parseSandboxArgs(['--list-shape', 'newest'], {})).toThrow(/--list-shape must be one of older, early, current/);
+    expect(parseConfig({}, { sandbox: { listShape: 'early' } }).sandbox.listShape).toBe('early');
+    expect(() => parseConfig({}, { sandbox: { listShape: 'newest' } })).toThrow(/sandbox\.listShape/);
   });
 });

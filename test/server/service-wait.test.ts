@@ -9,7 +9,7 @@ import { NO_RATE_LIMIT } from '../../src/server/ops/rate-limit.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { SANDBOX_KEYS, startSandbox } from '../../src/server/sandbox/sandbox.ts';
 import { serveEnvironments } from '../../src/server/serve-environments.ts';
-import { createQueueIndex } from '../../src/server/state/queue-index.ts';
+import { createQueueIndex, queueKey } from '../../src/server/state/queue-index.ts';
 import { createMemoryQueueIndexStore } from '../../src/server/state/queue-index-store.ts';
 import { createMemoryStore } from '../../src/server/state/store.ts';
 import { virtualClock, withClockAhead } from './clock.ts';
@@ -326,7 +326,7 @@ describe("the service's wait and the queue's filler", () => {
     });
     const filler = served!.queue!.filler;
     cleanups.push(async () => filler.close());
-    const ids = Array.from({ length: 6 }, (_, i) => `65f1c2a9e4b0d3a1f0c9b8${String(i).padStart(2, '0')}`);
+    const ids = Array.from({ length: 6 }, (_, i) => queueKey('recordId', `65f1c2a9e4b0d3a1f0c9b8${String(i).padStart(2, '0')}`));
     filler.want(ids);
     // The first lookup is told to wait 30 s: the round asks nothing more, and keeps every id not found.
     await filler.drain();

@@ -5,9 +5,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type SpawnedServer, spawnServer } from '../../scripts/spawn-server.mjs';
+import { STOP_DEADLINE_MS } from '../../src/server/start-server.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
+import { heavySvgPictures, picturesBody } from './hostile-upstream.ts';
 import { rawRequest } from './http.ts';
 import { startInProcess } from './in-process.ts';
+import { getBytes } from './parts.ts';
+import { noisePng } from './preview-pictures.ts';
+import { isRunning, previewProcesses } from './preview-processes.ts';
 
 /**
  * `npm start` and `npm run sandbox` as a user runs them: builds if needed, prints the URL, stops cleanly on a
@@ -98,6 +103,41 @@ describe('npm start', () => {
     expect(server.output()).not.toContain('slow');
     await upstream.close();
   }, 60_000);
+
+  it('SIGTERM exits within the grace period while a preview runs, a record of heavy SVGs is open and its service never ends it', async () => {
+    // Two SVGs that would each take a thread for minutes if decoded, and a large PNG that is (in a preview process).
+    const { passport, selfie } = heavySvgPictures();
+    const body = picturesBody({ national_id: await noisePng(1800, 1800), passport: passport!, selfie: selfie! });
+    const upstream = await startFakeUpstream();
+    upstream.behave = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });
+      // Everything but the record's last bytes: the lookup stays in flight.
+      res.write(body.subarray(0, -16));
+    };
+    const server = start({ KYC_BASE_URL: upstream.url, KYC_CLIENT_ID: 'c', KYC_API_KEY: 'key-never-logged' });
+    const url = new URL(await server.url);
+    const inFlight = getBytes(Number(url.port), '/api/candidates/refId/heavy');
+    const seen = new Set<number>();
+    await expect
+      .poll(
+        () => {
+          for (const pid of previewProcesses(server.child.pid)) seen.add(pid);
+          return seen.size;
+        },
+        { timeout: 30_000, interval: 10 },
+      )
+      .toBeGreaterThan(0);
+    const signalled = performance.now();
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+    console.log(
+      `SIGTERM with a preview running: exited after ${Math.round(performance.now() - signalled)} ms (deadline ${STOP_DEADLINE_MS} ms)`,
+    );
+    // The lookup the service never finished was cut at the end of the drain, and no preview process outlived the server.
+    expect((await inFlight).cut).toBe(true);
+    expect([...seen].filter(isRunning)).toEqual([]);
+    await upstream.close();
+  }, 90_000);
 
   it('writes a chained audit log that `npm run audit:verify` finds intact, and catches an edit', async () => {
     const auditLog = path.join(mkdtempSync(path.join(os.tmpdir(), 'cl-start-')), 'audit.jsonl');

@@ -89,7 +89,7 @@ describe('the webhook secret in the configuration', () => {
 
   it('names a webhook secret variable that is not set, never a value', () => {
     expect(() => parseConfig({ PROD_KEY: 'k-1' }, { environments: [{ ...environment, webhookSecretEnv: 'HOOK' }] })).toThrow(
-      /environments\[0\]\.webhookSecretEnv: the variable HOOK is not set/,
+      /environments\[0\]\.webhookSecretEnv: the variable it names is not set/,
     );
   });
 

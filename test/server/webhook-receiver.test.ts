@@ -9,9 +9,18 @@ import { createRateLimiter } from '../../src/server/ops/rate-limit.ts';
 import { createMemoryStore } from '../../src/server/state/store.ts';
 import { startTestApp, type TestApp, testEnvironment } from './http.ts';
 import { memoryAuditLog } from './memory-audit.ts';
-import { CLIENT_ID, codeOf, deliver, deliveryBody, recordingHub, WEBHOOK_SECRET } from './webhook-fixture.ts';
+import {
+  type AgreeingService,
+  CLIENT_ID,
+  codeOf,
+  deliver,
+  deliveryBody,
+  type recordingHub,
+  startWebhookApp,
+  WEBHOOK_SECRET,
+  webhookEnvironment,
+} from './webhook-fixture.ts';
 
-const target = (clientId: string) => ({ baseUrl: 'http://127.0.0.1:9', clientId, apiKey: 'full-key' });
 const withSecret = (environment: ApiEnvironment, webhookSecret: string): ApiEnvironment => ({ ...environment, webhookSecret });
 
 let app: TestApp;
@@ -19,25 +28,25 @@ let hub: ReturnType<typeof recordingHub>;
 let audit: ReturnType<typeof memoryAuditLog>;
 let refusals: RefusalLog;
 let metrics: Metrics;
+/** The service the receiver checks each delivery with: its records agree with what was delivered (issue 31). */
+let service: AgreeingService;
+let close: () => Promise<void>;
+const target = (clientId: string) => service.target(clientId);
 
 beforeEach(async () => {
-  hub = recordingHub();
+  metrics = createMetrics();
   audit = memoryAuditLog();
   refusals = createRefusalLog(audit);
-  metrics = createMetrics();
-  app = await startTestApp({
-    environments: [
-      withSecret(testEnvironment(target(CLIENT_ID)), WEBHOOK_SECRET),
-      withSecret(testEnvironment(target('acme_staging'), { name: 'staging' }), 'staging-secret'),
-      testEnvironment(target('acme_quiet'), { name: 'quiet' }),
+  ({ app, hub, service, close } = await startWebhookApp(
+    (made) => [
+      webhookEnvironment(made, CLIENT_ID, WEBHOOK_SECRET),
+      webhookEnvironment(made, 'acme_staging', 'staging-secret', 'staging'),
+      webhookEnvironment(made, 'acme_quiet', undefined, 'quiet'),
     ],
-    hub,
-    audit,
-    refusals,
-    metrics,
-  });
+    { audit, refusals, metrics },
+  ));
 });
-afterEach(() => app.close());
+afterEach(() => close());
 
 const webhookLines = () => audit.lines.filter((line) => line.kind === 'webhook');
 const counted = async (event: string, result: string) =>
@@ -166,11 +175,12 @@ describe('the webhook receiver: what a delivery changes', () => {
     expect(webhookLines().map((line) => ('refId' in line ? line.refId : undefined))).toEqual(['ref-after-ping']);
   });
 
-  it('accepts and publishes an event it does not know, with the status the delivery gives or none', async () => {
+  it('accepts and publishes an event it does not know, with the status the service’s record gives', async () => {
+    service.set({ status: 'waiting', refId: 'ref-0001', recordId: 'rec-0001', isArchived: false });
     const published = hub.next();
     const res = await deliver(app.port, deliveryBody({ event: 'user.renamedSomehow', status: undefined, guid: 'g-new-event' }));
     expect(res.status).toBe(200);
-    expect(await published).toMatchObject({ event: 'user.renamedSomehow', status: null, isArchived: false });
+    expect(await published).toMatchObject({ event: 'user.renamedSomehow', status: 'waiting', isArchived: false });
     expect(await counted('other', 'accepted')).toBe(1);
   });
 

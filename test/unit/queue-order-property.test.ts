@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { APPLICANTS_MAX_LIMIT, type Applicant } from '../../src/kyc/contract/applicants.ts';
 import type { QueueFiller } from '../../src/server/lookup/queue-filler.ts';
 import { type FetchOnce, queuePage } from '../../src/server/lookup/queue-page.ts';
-import { createQueueIndex } from '../../src/server/state/queue-index.ts';
+import { createQueueIndex, type QueueKey } from '../../src/server/state/queue-index.ts';
 import { createMemoryQueueIndexStore, type QueueFacts } from '../../src/server/state/queue-index-store.ts';
 
 const noFiller: QueueFiller = { want: () => {}, drain: async () => 0, pending: () => 0, close: () => {} };
@@ -19,10 +19,10 @@ describe('the queue order, as a property', () => {
         async (minutes, size) => {
           const list: Applicant[] = minutes.map((_, i) => ({ status: 'waiting', isArchived: false, recordId: `r${i}` }));
           const store = createMemoryQueueIndexStore();
-          const facts = new Map<string, QueueFacts>();
+          const facts = new Map<QueueKey, QueueFacts>();
           minutes.forEach((minute, i) => {
             if (minute !== undefined)
-              facts.set(`r${i}`, { status: 'waiting', dates: { waitingDate: new Date(BASE + minute * 60_000).toISOString() } });
+              facts.set(`recordId:r${i}`, { status: 'waiting', dates: { waitingDate: new Date(BASE + minute * 60_000).toISOString() } });
           });
           await store.write('env', facts);
           const queue = { index: createQueueIndex(store), filler: noFiller, indexMax: 1000, slaHours: undefined };

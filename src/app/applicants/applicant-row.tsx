@@ -8,6 +8,7 @@ import type { QueueHandOver } from '../routes.ts';
 import { cn } from '../ui/cn.ts';
 import { LongText } from '../ui/long-text.tsx';
 import { StatusBadge } from '../ui/status-badge.tsx';
+import { ArchivedCell, NameCell, otherUnreadable, Unreadable } from './applicant-cells.tsx';
 import { rememberQueueScroll } from './queue-memory.ts';
 import { applicantLink, queueHref } from './queue-location.ts';
 
@@ -31,6 +32,8 @@ export function ApplicantRow({
   environment,
   info,
   place,
+  names,
+  nameColumn,
   highlighted,
   visited,
   viewers,
@@ -42,6 +45,8 @@ export function ApplicantRow({
   info: EnvironmentInfo | undefined;
   /** Where the row is, handed to the candidate page it opens. */
   place: QueueHandOver['queue'];
+  names: boolean;
+  nameColumn: boolean;
   highlighted: boolean;
   /** Opened in this tab already. */
   visited: boolean;
@@ -52,10 +57,14 @@ export function ApplicantRow({
   sinceLabel: string;
 }) {
   const href = applicantLink(applicant, environment);
+  // The row opens by its recordId, else its refId (queue-location.ts).
   const linkOn = applicant.recordId ? 'recordId' : 'refId';
   const cell = (field: 'refId' | 'recordId') => {
     const value = applicant[field];
     if (!value) {
+      // The service sent an id of the wrong type: it is said so, not "none assigned" (the row is opened by its other id).
+      const problem = field === 'refId' ? applicant.unreadable?.refId : (applicant.unreadable?.recordId ?? applicant.unreadable?._id);
+      if (problem) return <Unreadable field={field} expected={problem} />;
       return <span className="text-slate-500 italic">{field === 'refId' ? 'none assigned' : 'not given'}</span>;
     }
     const linked = href && field === linkOn;
@@ -103,7 +112,17 @@ export function ApplicantRow({
           {visited && <OpenedMark />}
           <ViewerInitials users={viewers} />
         </div>
+        {otherUnreadable(applicant, names).map(([field, expected]) => (
+          <div key={field} className="mt-1 text-xs">
+            <code>{field}</code> <Unreadable field={field} expected={expected} />
+          </div>
+        ))}
       </td>
+      {nameColumn && (
+        <td className="max-w-72 px-4 py-2 break-words" data-label="Name">
+          <NameCell applicant={applicant} />
+        </td>
+      )}
       <td className="px-4 py-2" data-label={sinceLabel}>
         {since}
       </td>
@@ -114,7 +133,7 @@ export function ApplicantRow({
         {cell('recordId')}
       </td>
       <td className="px-4 py-2" data-label="Archived">
-        {applicant.isArchived ? 'Yes' : 'No'}
+        <ArchivedCell applicant={applicant} />
       </td>
       <td className="px-4 py-2" data-label="KYC service">
         {/* Above the row's overlay, so that it opens the dashboard and not the candidate. */}

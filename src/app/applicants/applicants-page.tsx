@@ -1,3 +1,4 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef } from 'react';
 import { Link, navigate, useLocation } from '../navigation.tsx';
 import { APPLICANTS_PAGE_SIZE, type ApplicantFilter } from '../../kyc/contract/applicants.ts';
@@ -7,6 +8,9 @@ import { Card } from '../ui/card.tsx';
 import { cn } from '../ui/cn.ts';
 import { TimeStamp } from '../ui/time-stamp.tsx';
 import { useNow } from '../ui/use-now.ts';
+import { sessionQueries } from '../session/session-query.ts';
+import { SkippedNote } from './applicant-cells.tsx';
+import { applicantsQueries } from './applicants-queries.ts';
 import { ApplicantsTable, Paging } from './applicants-table.tsx';
 import { overSlaOf, QUEUE_TABS, QueueTabs, tabKey } from './applicants-tabs.tsx';
 import { type QueueLocation, queueHref, readQueueLocation } from './queue-location.ts';
@@ -37,14 +41,22 @@ export function ApplicantsPage() {
   const hrefOf: HrefOf = (location) => queueHref(location, environment);
   const queue = useQueue(filter, page, environment);
   const changed = useLiveQueue(environment);
+  const names = useQuery(sessionQueries.current()).data?.role === 'compliance';
   const { error } = queue;
+  const queryClient = useQueryClient();
   const rows = useRef<HTMLDivElement>(null);
   useQueueReturn(hrefOf({ filter, page }), queue.current?.records, rows);
   useRowKeys(rows);
 
   useEffect(() => {
     document.title = 'Applicants · Candidate Lookup';
-  }, []);
+    // A page with names (whole records listed to a compliance user) leaves memory with the page, as a candidate does.
+    return () =>
+      queryClient.removeQueries({
+        queryKey: applicantsQueries.all(),
+        predicate: (query) => (query.state.data as { records?: { name?: string }[] } | undefined)?.records?.some((r) => r.name) === true,
+      });
+  }, [queryClient]);
 
   // The list itself is missing (a documented filter, or All, refused); another filter refused is only that tab.
   if (error?.code === 'applicants_unavailable' && !queue.refused.some((tab) => tab.filter === filter)) {
@@ -72,7 +84,7 @@ export function ApplicantsPage() {
         />
         <RefusedFiltersNote refused={queue.refused} />
         <div ref={rows} role="tabpanel" id={panelId} aria-labelledby={`${idPrefix}-${tabKey(filter)}`} className="space-y-3">
-          <QueuePanel queue={queue} filter={filter} page={page} environment={environment} hrefOf={hrefOf} changed={changed} />
+          <QueuePanel queue={queue} filter={filter} page={page} environment={environment} hrefOf={hrefOf} changed={changed} names={names} />
         </div>
       </div>
     </div>
@@ -87,8 +99,10 @@ function QueuePanel({
   environment,
   hrefOf,
   changed,
+  names,
 }: {
   queue: ReturnType<typeof useQueue>;
+  names: boolean;
   filter: ApplicantFilter | undefined;
   page: number;
   environment: string | undefined;
@@ -108,11 +122,15 @@ function QueuePanel({
   if (error) return <QueueError error={error} onRetry={() => void list.refetch()} retrying={list.isFetching} />;
   if (!list.data) return <QueueSkeleton />;
   const label = QUEUE_TABS.find((tab) => tab.filter === filter)!.label;
+  // A page whose records could not be read at all says so, rather than that there is no such page.
+  if (list.data.records.length === 0 && list.data.skipped) return <SkippedNote skipped={list.data.skipped} />;
   if (list.data.records.length === 0) return <EmptyPage total={list.data.total} filter={filter} page={page} hrefOf={hrefOf} />;
   return (
     <div className={cn('space-y-3', list.isPlaceholderData && 'opacity-60')} aria-busy={list.isPlaceholderData}>
       <QueueOrderNote order={list.data.order} />
+      <SkippedNote skipped={list.data.skipped} />
       <ApplicantsTable
+        names={names}
         environment={environment}
         info={info}
         page={page}
@@ -144,7 +162,7 @@ function QueueHeader({ fetchedAt, fetching, onRefresh }: { fetchedAt?: number; f
       <div>
         <h1 className="text-2xl font-semibold text-slate-900">Applicants</h1>
         <p className="mt-1 text-sm text-slate-600">
-          The KYC service's candidates by status, {APPLICANTS_PAGE_SIZE} a page. Status only: open a candidate to see more.
+          The KYC service's candidates by status, {APPLICANTS_PAGE_SIZE} a page. Open a candidate to see more.
         </p>
       </div>
       {onRefresh && (

@@ -1,15 +1,15 @@
 import { Link } from '../navigation.tsx';
-import { AGE_ORDERED_FILTERS, type Applicant, type ApplicantFilter } from '../../kyc/contract/applicants.ts';
-import { statusInfo } from '../../kyc/contract/status.ts';
-import { formatAge, formatDateTime, type ZoneMode } from '../../kyc/view/time.ts';
 import type { EnvironmentInfo } from '../../kyc/contract/api.ts';
+import type { Applicant, ApplicantFilter } from '../../kyc/contract/applicants.ts';
+import { statusInfo } from '../../kyc/contract/status.ts';
 import { useViewers, viewersOf } from '../live/presence.ts';
 import { useVisited, wasVisited } from '../recent/visited.ts';
-import { ApplicantRow } from './applicant-row.tsx';
 import { buttonClass } from '../ui/button.tsx';
 import { Card } from '../ui/card.tsx';
 import { useNow } from '../ui/use-now.ts';
 import { useZoneMode } from '../ui/zone-mode.ts';
+import { SinceCell } from './applicant-cells.tsx';
+import { ApplicantRow } from './applicant-row.tsx';
 
 /** The "since" column's heading: the date that matches the tab, or each row's own on All. */
 export function sinceHeading(filter: ApplicantFilter | undefined): string {
@@ -18,9 +18,10 @@ export function sinceHeading(filter: ApplicantFilter | undefined): string {
 
 /**
  * One page of the queue: the status chip (with "Opened" for a candidate this tab opened, and the initials
- * of whoever else has it open), since when (with the age, and the SLA flag), refId, recordId, archived,
- * and the KYC service's dashboard. The whole row opens its candidate: its id is a real link, stretched
- * over the row, which tells the candidate page its place (Previous, Next).
+ * of whoever else has it open), the name (compliance users, where the service listed whole records),
+ * since when (with the age, and the SLA flag), refId, recordId, archived, and the KYC service's
+ * dashboard. The whole row opens its candidate: its id is a real link (its recordId, else its refId),
+ * stretched over the row, which tells the candidate page its place (Previous, Next).
  */
 export function ApplicantsTable({
   records,
@@ -31,9 +32,12 @@ export function ApplicantsTable({
   filter,
   page,
   slaHours,
+  names,
 }: {
   records: Applicant[];
   caption: string;
+  /** The reader may see names (compliance): a Name column when a record of the page has one. */
+  names: boolean;
   /** Ids of candidates that changed a moment ago: their rows stand out briefly. */
   changed?: ReadonlySet<string>;
   /** The queue's environment (as the URL names it): rows open candidates in it; and what the server says of it. */
@@ -46,6 +50,8 @@ export function ApplicantsTable({
 }) {
   const now = useNow();
   const zone = useZoneMode();
+  // Never for support users, whatever the answer holds: the server gives them none, and the page does not show one either.
+  const nameColumn = names && records.some((applicant) => applicant.name !== undefined);
   const visited = useVisited();
   const viewers = useViewers();
   const name = info?.name;
@@ -61,6 +67,7 @@ export function ApplicantsTable({
         <thead className="border-b border-slate-200 bg-slate-50 text-xs font-semibold tracking-wide text-slate-600 uppercase">
           <tr>
             {heading('Status')}
+            {nameColumn && heading('Name')}
             {heading(sinceHeading(filter))}
             {heading('refId')}
             {heading('recordId')}
@@ -78,6 +85,8 @@ export function ApplicantsTable({
                 environment={environment}
                 info={info}
                 place={{ filter: filter ?? null, page, index }}
+                names={names}
+                nameColumn={nameColumn}
                 highlighted={Boolean(changed && ids.some((id) => id && changed.has(id)))}
                 visited={name !== undefined && wasVisited(visited, name, ids)}
                 viewers={viewersOf(viewers, name, applicant)}
@@ -101,45 +110,6 @@ function rowKeys(records: Applicant[]): Array<[string, Applicant]> {
     seen.set(base, n + 1);
     return [n === 0 ? base : `${base}\u0000${n}`, applicant];
   });
-}
-
-/** Whether a row has waited longer than the SLA: only statuses a reviewer works through, with a known date. */
-export function isOverSla(applicant: Applicant, now: number, slaHours: number | undefined): boolean {
-  if (slaHours === undefined || !applicant.since || !AGE_ORDERED_FILTERS.some((status) => status === applicant.status)) return false;
-  return now - Date.parse(applicant.since) > slaHours * 3_600_000;
-}
-
-function SinceCell({
-  applicant,
-  now,
-  zone,
-  slaHours,
-}: {
-  applicant: Applicant;
-  now: number;
-  zone: ZoneMode;
-  slaHours: number | undefined;
-}) {
-  if (!applicant.since) return <span className="text-slate-500 italic">not known yet</span>;
-  const date = new Date(applicant.since);
-  return (
-    <div className="space-y-0.5">
-      <time dateTime={date.toISOString()} className="block text-slate-800">
-        {formatDateTime(date, { zone })}
-      </time>
-      <div className="flex flex-wrap items-center gap-2">
-        <span className="font-medium text-slate-900 tabular-nums" data-age>
-          {formatAge(now - date.getTime())}
-        </span>
-        {isOverSla(applicant, now, slaHours) && (
-          <span className="rounded bg-red-50 px-1.5 py-0.5 text-xs font-semibold text-red-800 ring-1 ring-red-200" data-over-sla>
-            <span aria-hidden="true">⚠ </span>
-            Over SLA
-          </span>
-        )}
-      </div>
-    </div>
-  );
 }
 
 /** "Showing 51–100 of 130", and links to the previous and next pages. */

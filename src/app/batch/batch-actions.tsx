@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import { batchCsv, batchFileName, batchHtml, batchTsv, type BatchLine } from '../../kyc/view/batch-export.ts';
 import { Button } from '../ui/button.tsx';
+import { saveBlob } from '../ui/save-blob.ts';
 
 /**
  * Download as CSV and copy as a table. The CSV is made here in the browser and handed over as a blob:
@@ -10,17 +11,7 @@ import { Button } from '../ui/button.tsx';
 export function BatchActions({ lines, kind }: { lines: BatchLine[]; kind: LookupKind }) {
   const [copied, setCopied] = useState<'idle' | 'copied' | 'failed'>('idle');
 
-  const download = () => {
-    const url = URL.createObjectURL(new Blob([batchCsv(lines, kind)], { type: 'text/csv;charset=utf-8' }));
-    const link = document.createElement('a');
-    link.href = url;
-    link.download = batchFileName(kind, new Date());
-    document.body.append(link);
-    link.click();
-    link.remove();
-    // The download has its own copy once it started; a little later the object URL can go.
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
-  };
+  const download = () => saveBlob(new Blob([batchCsv(lines, kind)], { type: 'text/csv;charset=utf-8' }), batchFileName(kind, new Date()));
 
   const copy = async () => {
     try {

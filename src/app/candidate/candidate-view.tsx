@@ -34,6 +34,8 @@ export function CandidateView({ record }: { record: CandidateRecord }) {
   const unread = unreadFieldsOf(record);
   // A record whose identity data or certificates could not be read is not a status-level one: the notice below names them.
   const statusOnly = support || (isStatusLevel(record) && !pending && unread.every((entry) => isStatusLevelField(entry.field)));
+  // Archived, the record has no identity data whatever the key: that, not the key, is what the page says (a compliance user's).
+  const archived = !support && !pending && record.isArchived === true && !record.identities;
   const identities = record.identities;
   const sorted = identities ? sortAttributes(identities) : undefined;
   const name = candidatePersonName(record);
@@ -53,7 +55,9 @@ export function CandidateView({ record }: { record: CandidateRecord }) {
         {supportFields && supportFields.length > 0 && (
           <SupportFieldsCard record={record} fields={supportFields} archivingKey={meta?.archivingKey} />
         )}
-        {statusOnly ? (
+        {archived ? (
+          <Notice>Identity data was archived on the service. The status history and certificates remain.</Notice>
+        ) : statusOnly ? (
           <Notice>
             {!support
               ? 'This API key returns status only: identity data, custom fields and certificates are not included.'
@@ -63,8 +67,6 @@ export function CandidateView({ record }: { record: CandidateRecord }) {
           </Notice>
         ) : pending ? (
           <RestOfRecord state={pending} />
-        ) : record.isArchived && !identities ? (
-          <Notice>Identity data was archived on the service. The status history and certificates remain.</Notice>
         ) : null}
         <div className={`grid gap-5 ${identities || record.certs ? 'lg:grid-cols-3' : 'max-w-2xl'}`}>
           <div className="min-w-0 space-y-5">

@@ -4,18 +4,22 @@ import { z } from './zod.ts';
 /**
  * The applicants list (the reviewers' queue): the service's list operation
  * `GET .../connect/<client_id>/applicants/<status>?skip=&limit=`, and this project's `/api/applicants`,
- * which passes on status-level fields only.
+ * which passes on status-level fields only (and, to compliance users, the name a whole record holds).
  */
 
 /**
- * The filters asked of the service: the documented ones (`waiting`, `inreview`, `approved`) and the other
- * statuses, which a service may or may not accept (one it refuses with 400 or 404 is answered `404 applicants_unavailable` naming the filter, and its tab is not offered).
- * Without one the service lists every candidate, whatever its status.
+ * The filters asked of the service: the documented ones and the other statuses, which a service may or
+ * may not accept (one it refuses with 400 or 404 is answered `404 applicants_unavailable` naming the
+ * filter, and its tab is not offered). Without one the service lists every candidate, whatever its status.
  */
 export const APPLICANT_FILTERS = ['waiting', 'inreview', 'review_requested', 'approved', 'rejected', 'blocked', 'incomplete'] as const;
 export type ApplicantFilter = (typeof APPLICANT_FILTERS)[number];
-/** The filters the service documents: always offered. */
-export const DOCUMENTED_FILTERS: readonly ApplicantFilter[] = ['waiting', 'inreview', 'approved'];
+/**
+ * The filters the service's current documentation lists: always offered. Older notes listed only the
+ * first three; `review_requested` is in a newer copy only, so a service that refuses it is not broken
+ * (its tab is left out), and `incomplete` is in none.
+ */
+export const DOCUMENTED_FILTERS: readonly ApplicantFilter[] = ['waiting', 'inreview', 'approved', 'rejected', 'blocked'];
 /** The statuses reviewers work through: ordered by age, oldest first (the queue index knows their dates). */
 export const AGE_ORDERED_FILTERS: readonly ApplicantFilter[] = ['waiting', 'inreview', 'review_requested'];
 
@@ -44,37 +48,45 @@ const count = z.union([
   ),
 ]);
 
-/** One record of the service's list: `_id` is the recordId; `refId` may be missing. */
-export const upstreamApplicantSchema = z.looseObject({
-  status: z.string().check(z.minLength(1, 'the status is empty')),
-  isArchived: z.boolean(),
-  _id: z.nullish(z.string()),
-  blockPassID: z.nullish(z.string()),
-  refId: z.nullish(z.string()),
-});
-export type UpstreamApplicant = z.infer<typeof upstreamApplicantSchema>;
-
+/**
+ * The service's list. Its records are read one by one (list-record.ts: `readListRecord`), tolerantly:
+ * published list records differ in shape, and one record the app cannot read must not cost the page.
+ */
 export const upstreamApplicantsEnvelopeSchema = z.object({
   status: z.literal('success'),
   data: z.looseObject({
-    records: z.array(upstreamApplicantSchema),
+    records: z.array(z.unknown()),
     total: count,
     skip: z.optional(count),
     limit: z.optional(count),
   }),
 });
 
-/** What `/api/applicants` answers per record: the listed fields and nothing else. */
+/**
+ * What `/api/applicants` answers per record: the listed fields and nothing else. Only `status` and one of
+ * the ids are sure to be there: every other field may be absent, as in the service's own records.
+ */
 export const applicantSchema = z.object({
   status: z.string(),
-  isArchived: z.boolean(),
+  isArchived: z.optional(z.boolean()),
   recordId: z.optional(z.string()),
   refId: z.optional(z.string()),
   blockPassID: z.optional(z.string()),
-  /** Since when the candidate has its status (its `<status>Date`), when the queue index knows it. */
+  /** Since when the candidate has its status (its `<status>Date`): the record's own, or the queue index's. */
   since: z.optional(z.string()),
+  /** The candidate's name, for compliance users only, where the service listed a whole record. */
+  name: z.optional(z.string()),
+  /** The fields present in the service's record that could not be read, each with what was expected (never the value). */
+  unreadable: z.optional(z.record(z.string(), z.string())),
 });
 export type Applicant = z.infer<typeof applicantSchema>;
+
+/** The records of the service's answer that could not be read at all (no status, no usable id): counted, and why. */
+export const skippedSchema = z.object({
+  count: z.int().check(z.positive()),
+  reasons: z.array(z.string()),
+});
+export type Skipped = z.infer<typeof skippedSchema>;
 
 /**
  * How the list is ordered: by age, oldest first, across the whole list (`known` of `of` candidates have a
@@ -123,22 +135,13 @@ export const applicantsPageSchema = z.object({
     overSla: z.optional(z.int().check(z.nonnegative())),
     /** `overSla` counts only the known dates (some are not yet known, or the tab is too long to read whole): at least that many. */
     overSlaPartial: z.optional(z.literal(true)),
+    /** Records of the service's answer left out because they could not be read (no status, no usable id). */
+    skipped: z.optional(skippedSchema),
     /** Asked with `counts=1`: every tab's count (`unavailable` when it could not be read), over-SLA counts and refused filters. */
     ...queueCountsShape,
   }),
 });
 export type ApplicantsPage = z.infer<typeof applicantsPageSchema>['data'];
-
-/** Reduces a service record to the listed fields (an allowlist: anything else the service adds stays out). */
-export function toApplicant(record: UpstreamApplicant): Applicant {
-  return {
-    status: record.status,
-    isArchived: record.isArchived,
-    ...(record._id ? { recordId: record._id } : {}),
-    ...(record.refId ? { refId: record.refId } : {}),
-    ...(record.blockPassID ? { blockPassID: record.blockPassID } : {}),
-  };
-}
 
 export interface ApplicantsQuery {
   /** Undefined: all candidates. */

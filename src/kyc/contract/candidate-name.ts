@@ -51,20 +51,23 @@ function countryIn(raw: string | undefined, field: 'country' | 'countryCode'): s
   }
 }
 
+/** What naming a candidate reads of a record: its identities only (a record of the list may hold no more). */
+type NamedRecord = { readonly identities?: CandidateRecord['identities']; readonly [field: string]: unknown };
+
 /** The candidate's country as the record tells it: the address's, else the phone number's. */
-export function candidateCountry(record: CandidateRecord): string | undefined {
+export function candidateCountry(record: NamedRecord): string | undefined {
   const text = (name: string) => (record.identities?.[name]?.type === 'string' ? record.identities[name].value : undefined);
   return countryIn(text('address'), 'country') ?? countryIn(text('phone'), 'countryCode');
 }
 
 /** The candidate's name in the order their documents use, when the record has one. */
-export function candidatePersonName(record: CandidateRecord): PersonName | undefined {
+export function candidatePersonName(record: NamedRecord): PersonName | undefined {
   const given = record.identities?.given_name?.type === 'string' ? record.identities.given_name.value : undefined;
   const family = record.identities?.family_name?.type === 'string' ? record.identities.family_name.value : undefined;
   return personName(given, family, candidateCountry(record));
 }
 
 /** The candidate's full name when the record has it, else undefined. */
-export function candidateName(record: CandidateRecord): string | undefined {
+export function candidateName(record: NamedRecord): string | undefined {
   return candidatePersonName(record)?.full;
 }

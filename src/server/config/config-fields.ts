@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { isCidr } from '../http/cidr.ts';
 import { isLoopbackHost } from '../http/loopback.ts';
 
-/** Settings that appear both in the quick-start variables and in an environment of CONFIG_FILE (or KYC_ENVIRONMENTS_FILE): one rule each. */
+/** Settings that appear both in the quick-start variables and in an environment of CONFIG_FILE: one rule each. */
 
 // Sent in a request line or header: control characters would make the request invalid.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point

@@ -9,8 +9,6 @@ import { apiKey, baseUrl, cidrList, headerSafe, integer, optional, supportFields
  */
 export const envSchema = z.object({
   CONFIG_FILE: optional(z.string()),
-  // The format of its time, read as CONFIG_FILE's environments (keys inline, as it always allowed).
-  KYC_ENVIRONMENTS_FILE: optional(z.string()),
   KYC_BASE_URL: optional(baseUrl),
   KYC_CLIENT_ID: optional(headerSafe),
   KYC_API_KEY: optional(apiKey),

@@ -11,6 +11,8 @@ import { type Environment, removedVariablesIn } from './removed-variables.ts';
 import { withSecretFiles } from './secrets.ts';
 import { type AuthConfig, authOf, checkLocalMode } from './sign-in.ts';
 import type { LogFormat, LogLevel } from '../log/log.ts';
+import type { ListShape } from '../sandbox/list-shapes.ts';
+import { type ConnectionLimits, DEFAULT_CONNECTION_LIMITS, DEFAULT_WEBHOOK_BODY_TIMEOUT_MS } from '../http/connection-guard.ts';
 
 export type { EnvironmentConfig, RemoteUpstream } from './environments.ts';
 export type { Environment } from './removed-variables.ts';
@@ -64,6 +66,10 @@ export interface Config {
   queueIndexLookupsPerSecond: number;
   /** Each user's requests to the KYC service under way at once; 0 turns the bound off. */
   maxInFlightPerUser: number;
+  /** Deadlines for a request's headers and whole body, and caps on connections nobody has signed in on (connection-guard.ts). */
+  connections: ConnectionLimits;
+  /** A webhook delivery's body is read within this, else refused 408 and its connection closed. */
+  webhookBodyTimeoutMs: number;
   /** Support users' "Copy reply" texts per status: the defaults, replaced per status by display.replyTemplates. */
   replyTemplates: Record<string, ReplyTemplate>;
   /** Under this many free bytes where the audit log is written, a warning is logged and /readyz says so. */
@@ -85,6 +91,8 @@ export interface SandboxSettings {
   largeImages: boolean;
   hostile: boolean;
   testControls: boolean;
+  /** The shape the list operation answers in (sandbox/list-shapes.ts); the older notes' unless told. */
+  listShape?: ListShape;
 }
 
 export class ConfigError extends Error {
@@ -130,6 +138,7 @@ function configOf(vars: EnvVars, file: ConfigFile, env: Environment): Config {
     largeImages: file.sandbox?.largeImages ?? false,
     hostile: file.sandbox?.hostile ?? false,
     testControls: file.sandbox?.testControls ?? false,
+    ...(file.sandbox?.listShape ? { listShape: file.sandbox.listShape } : {}),
   };
   if (sandbox.testControls && environments.some((environment) => environment.upstream.kind !== 'sandbox')) {
     throw invalid(['sandbox.testControls is for browser tests on the sandbox only: it is not allowed with a real KYC service.']);
@@ -155,6 +164,13 @@ function configOf(vars: EnvVars, file: ConfigFile, env: Environment): Config {
     maxInFlightPerUser: limits.upstreamInFlightPerUser ?? 4,
     rateLimitWebhooksPerMinute: limits.webhookDeliveriesPerMinute ?? 6000,
     queueIndexLookupsPerSecond: limits.queueIndexLookupsPerSecond ?? 5,
+    connections: {
+      headersTimeoutMs: limits.headersTimeoutMs ?? DEFAULT_CONNECTION_LIMITS.headersTimeoutMs,
+      requestTimeoutMs: limits.requestTimeoutMs ?? DEFAULT_CONNECTION_LIMITS.requestTimeoutMs,
+      perAddress: limits.connectionsPerAddress ?? DEFAULT_CONNECTION_LIMITS.perAddress,
+      ...(limits.anonymousConnections === undefined ? {} : { anonymous: limits.anonymousConnections }),
+    },
+    webhookBodyTimeoutMs: limits.webhookBodyTimeoutMs ?? DEFAULT_WEBHOOK_BODY_TIMEOUT_MS,
     replyTemplates: file.display?.replyTemplates ? mergeReplyTemplates(file.display.replyTemplates) : DEFAULT_REPLIES,
     auditMinFreeBytes: vars.AUDIT_MIN_FREE_MB * 1024 * 1024,
     ...(vars.METRICS_PORT !== undefined ? { metrics: { host: vars.METRICS_HOST ?? vars.HOST, port: vars.METRICS_PORT } } : {}),

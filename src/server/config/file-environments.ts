@@ -13,17 +13,18 @@ export interface SecretRef {
 
 /**
  * The secret a reference names, or the problem with it, at `at` (its JSON path without the Env/File
- * suffix). The value itself is never in a message.
+ * suffix). The value itself is never in a message, nor a name no variable has: that may be the key,
+ * pasted where its variable's name goes.
  */
 export function resolveSecret(ref: SecretRef, at: string, env: Environment, required: boolean): { value?: string; problem?: string } {
   if (ref.env !== undefined && ref.file !== undefined) return { problem: `${at}Env, ${at}File: give one of them, not both` };
   if (ref.env !== undefined) {
     const value = env[ref.env]?.trim() ? env[ref.env] : undefined;
-    return value === undefined ? { problem: `${at}Env: the variable ${ref.env} is not set` } : checked(value, `${at}Env (${ref.env})`);
+    return value === undefined ? { problem: `${at}Env: the variable it names is not set` } : checked(value, `${at}Env (${ref.env})`);
   }
   if (ref.file !== undefined) {
-    const value = readSecretFile(ref.file);
-    return typeof value === 'string' ? checked(value, `${at}File (${ref.file})`) : { problem: `${at}File: ${value.problem}` };
+    const value = readSecretFile(ref.file, `${at}File`);
+    return typeof value === 'string' ? checked(value, `${at}File (${ref.file})`) : value;
   }
   return required ? { problem: `${at}Env or ${at}File is missing: name the variable or the file that holds the key` } : {};
 }

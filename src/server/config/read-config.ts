@@ -1,11 +1,12 @@
-import { readFileSync } from 'node:fs';
 import type { z } from 'zod';
 import type { EnvVars } from './config-schema.ts';
 import { isPlainHttpToRemote } from './config-fields.ts';
-import { type EnvironmentConfig, readEnvironmentsFile, SANDBOX_ENVIRONMENT } from './environments.ts';
+import { type EnvironmentConfig, SANDBOX_ENVIRONMENT } from './environments.ts';
 import { environmentsFromFile, referencedVariables } from './file-environments.ts';
 import { type ConfigFile, configFileSchema } from './file-schema.ts';
+import { parseJsonText } from './json-text.ts';
 import type { Environment } from './removed-variables.ts';
+import { type FileBound, readBoundedFile } from './secrets.ts';
 
 /** `["environments", 1, "baseUrl"]` as `environments[1].baseUrl`: where in the file, as an editor shows it. */
 export function jsonPath(path: readonly PropertyKey[]): string {
@@ -22,6 +23,9 @@ export function inConfigFile(file: string | undefined, problem: string): string 
   return `CONFIG_FILE${file ? ` ${file}` : ''}: ${problem}`;
 }
 
+/** CONFIG_FILE is a few kilobytes: more is the wrong file (or /dev/zero), refused rather than read without end. */
+const CONFIG_FILE_BOUND: FileBound = { bytes: 1024 * 1024, tooLarge: 'larger than 1 MiB, far more than any configuration' };
+
 export interface ReadConfig {
   file?: ConfigFile;
   problems: string[];
@@ -36,11 +40,11 @@ export interface ReadConfig {
 export function readConfigFile(file: string | undefined, given: unknown): ReadConfig {
   let json: unknown = given ?? {};
   if (given === undefined && file) {
-    try {
-      json = JSON.parse(readFileSync(file, 'utf8'));
-    } catch (error) {
-      return { problems: [inConfigFile(file, `cannot read it as JSON: ${(error as Error).message}`)], referenced: new Set() };
-    }
+    const text = readBoundedFile(file, 'CONFIG_FILE', CONFIG_FILE_BOUND);
+    if (typeof text !== 'string') return { problems: [text.problem], referenced: new Set() };
+    const parsed = parseJsonText(text);
+    if (!parsed.ok) return { problems: [inConfigFile(file, `the file ${parsed.problem}`)], referenced: new Set() };
+    json = parsed.value;
   }
   const parsed = configFileSchema.safeParse(json);
   if (!parsed.success) {
@@ -54,31 +58,27 @@ export function readConfigFile(file: string | undefined, given: unknown): ReadCo
 const QUICK_START = ['KYC_BASE_URL', 'KYC_CLIENT_ID', 'KYC_API_KEY', 'KYC_API_KEY_STATUS'] as const;
 
 /**
- * Where lookups go: CONFIG_FILE's environments, KYC_ENVIRONMENTS_FILE's (the older format), the quick
- * start's one service named "default", or the embedded sandbox. Two of the first three is a mistake.
+ * Where lookups go: CONFIG_FILE's environments, the quick start's one service named "default", or the
+ * embedded sandbox. Both of the first two is a mistake.
  */
 export function environmentsOf(vars: EnvVars, file: ConfigFile, env: Environment): EnvironmentConfig[] | { problems: string[] } {
   const quick = QUICK_START.filter((name) => vars[name] !== undefined);
-  const sources = [
-    file.environments ? 'CONFIG_FILE lists environments' : '',
-    vars.KYC_ENVIRONMENTS_FILE ? 'KYC_ENVIRONMENTS_FILE is set' : '',
-    quick.length > 0 ? `${quick.join(', ')} ${quick.length > 1 ? 'are' : 'is'} set` : '',
-  ].filter(Boolean);
-  if (sources.length > 1) {
+  if (file.environments && quick.length > 0) {
+    const set = `${quick.join(', ')} ${quick.length > 1 ? 'are' : 'is'} set`;
     return {
       problems: [
-        `${sources.join(' and ')}: list every service in one place (CONFIG_FILE's environments), or use the KYC_* variables alone.`,
+        `CONFIG_FILE lists environments and ${set}: list every service in one place (CONFIG_FILE's environments), or use the KYC_* variables alone.`,
       ],
     };
   }
-  if (vars.KYC_WEBHOOK_SECRET && (file.environments || vars.KYC_ENVIRONMENTS_FILE)) {
+  if (vars.KYC_WEBHOOK_SECRET && file.environments) {
     return {
       problems: [
         "KYC_WEBHOOK_SECRET is for the quick start's service (or the sandbox): with several, give each environment of CONFIG_FILE its webhookSecretEnv or webhookSecretFile.",
       ],
     };
   }
-  if (vars.SUPPORT_FIELDS && (file.environments || vars.KYC_ENVIRONMENTS_FILE)) {
+  if (vars.SUPPORT_FIELDS && file.environments) {
     return {
       problems: [
         "SUPPORT_FIELDS is for the quick start's service (or the sandbox): with CONFIG_FILE's environments, give each its supportFields.",
@@ -88,11 +88,6 @@ export function environmentsOf(vars: EnvVars, file: ConfigFile, env: Environment
   if (file.environments) {
     const result = environmentsFromFile(file.environments, env);
     return result.ok ? result.environments : { problems: result.problems.map((problem) => inConfigFile(vars.CONFIG_FILE, problem)) };
-  }
-  if (vars.KYC_ENVIRONMENTS_FILE) {
-    const result = readEnvironmentsFile(vars.KYC_ENVIRONMENTS_FILE, { allowHttp: false });
-    if (result.ok) return result.environments;
-    return { problems: [`KYC_ENVIRONMENTS_FILE (${vars.KYC_ENVIRONMENTS_FILE}):`, ...result.problems.map((p) => `  ${p}`)] };
   }
   if (quick.length === 0) return [{ ...SANDBOX_ENVIRONMENT, ...webhookSecretOf(vars), ...supportFieldsOf(vars) }];
   return quickStart(vars);

@@ -8,6 +8,11 @@ const SANDBOX_FLAG = (flag: string, key: string) => `${inFile(`sandbox.${key}`)}
  * start: silently ignoring it would start a server without the sign-in or the limit its operator set.
  */
 export const REMOVED_VARIABLES: Readonly<Record<string, string>> = {
+  // The one format that kept keys in a file beside other settings, where a mistake's message could quote
+  // them: not read at all, so its content never reaches a message.
+  KYC_ENVIRONMENTS_FILE: inFile(
+    'environments[], each entry of its list as it is but with "apiKey" replaced by "apiKeyEnv" (the variable that holds the key) or "apiKeyFile" (a file that holds the key alone), and "statusApiKey" by "statusApiKeyEnv" or "statusApiKeyFile" (docs/environments.md#from-kyc_environments_file)',
+  ),
   KYC_ALLOW_HTTP: inFile('environments[].allowHttp'),
   KYC_ENVIRONMENT_LABEL: inFile('environments[].label'),
   KYC_DASHBOARD_URL: inFile('environments[].dashboardUrl'),

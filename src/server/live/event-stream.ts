@@ -24,8 +24,6 @@ export interface EventStreamOptions {
 
 export interface EventStreams {
   route: Route;
-  /** A session may have ended (a sign-out): every stream asks again whether its session still stands. */
-  recheckAll(): void;
   /** Ends every stream (the server stops). */
   closeAll(): void;
   /** Streams open now. */
@@ -37,6 +35,8 @@ const DEFAULTS = { heartbeatMs: 15_000, maxPerUser: 5, maxBufferedBytes: 1024 * 
 const RETRY_MS = 2000;
 
 interface Stream {
+  /** Whose stream it is: the user's name as signed in. */
+  user(): string;
   recheck(): void;
   close(): void;
 }
@@ -45,7 +45,9 @@ interface Stream {
  * `GET /api/events`: Server-Sent Events of the live hub, for a signed-in user, filtered to the
  * environments that user may use. Each stream writes to its socket and never waits: one whose unsent
  * bytes pass the bound is closed (the browser reconnects with `Last-Event-ID`), so a slow reader costs
- * nobody else. It ends when its session does: re-checked on each heartbeat, and at once after a sign-out.
+ * nobody else. It ends when its session does: re-checked on each heartbeat and after a sign-out, and
+ * closed at once when its user is removed or given another password, role or environments (revocations
+ * of every instance, through the hub).
  */
 export function createEventStreams(
   hub: LiveHub,
@@ -84,13 +86,26 @@ export function createEventStreams(
   const closeAll = () => {
     for (const stream of [...streams]) stream.close();
   };
-  stop?.addEventListener('abort', closeAll, { once: true });
+  // Closed in the very turn the revocation is heard: no event published after it reaches them.
+  const stopRevocations = hub.onRevocation((revocation) => {
+    if (revocation.kind === 'sign-out') {
+      for (const stream of streams) stream.recheck();
+      return;
+    }
+    const users = new Set(revocation.users.map((user) => user.toLowerCase()));
+    for (const stream of [...streams]) if (users.has(stream.user().toLowerCase())) stream.close();
+  });
+  stop?.addEventListener(
+    'abort',
+    () => {
+      stopRevocations();
+      closeAll();
+    },
+    { once: true },
+  );
 
   return {
     route: { ...get(LIVE_EVENTS_PATH, open), eventStream: true },
-    recheckAll: () => {
-      for (const stream of streams) stream.recheck();
-    },
     closeAll,
     count: () => streams.size,
   };
@@ -160,7 +175,7 @@ function startStream(
   const leave = presence?.attach({ id, identity: () => identity, send });
   req.on('close', () => close());
   res.on('error', () => close(true));
-  return { recheck, close };
+  return { user: () => identity.user, recheck, close };
 }
 
 const frames = new WeakMap<SequencedEvent, string>();

@@ -9,6 +9,16 @@ export interface SequencedEvent {
 }
 
 /**
+ * Sessions that ended, told to the event streams of every instance, so that none goes on sending to
+ * someone who may no longer read.
+ */
+export type Revocation =
+  /** These users (lower-case names) were removed or given another password, role or environments: their streams close at once. */
+  | { kind: 'users'; users: string[] }
+  /** A session was signed out: every stream asks again whether its own still stands. */
+  | { kind: 'sign-out' };
+
+/**
  * Where accepted webhook deliveries meet the open event streams (issue 22). The receiver publishes; each
  * `GET /api/events` subscribes. With Redis, a delivery accepted by one instance reaches the streams of
  * every instance (pub/sub); a bounded buffer (at least 1000 events or 10 minutes) replays what a
@@ -22,6 +32,14 @@ export interface LiveHub {
    * buffered events after it, in order. Returns the unsubscribe function.
    */
   subscribe(listener: (event: SequencedEvent) => void, since?: string): () => void;
+  /**
+   * Tells this instance's listeners at once (before it returns), then every other instance's (with
+   * Redis: through its channel). Rejects when Redis cannot be reached: the others then learn it by
+   * themselves (each watches the users file, and re-checks its streams at every heartbeat).
+   */
+  revoke(revocation: Revocation): Promise<void>;
+  /** Calls `listener` with each revocation, this instance's and the others'. Returns the function that stops it. */
+  onRevocation(listener: (revocation: Revocation) => void): () => void;
   /**
    * Resolves once this hub hears what is published (with Redis: its subscription is made; before, an
    * event published by another instance passes it by). Tests and the load test wait for it.

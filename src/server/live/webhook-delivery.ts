@@ -1,7 +1,6 @@
 import { statusDateField } from '../../kyc/contract/applicants.ts';
 import { type LiveEvent, WEBHOOK_EVENTS, type WebhookDelivery, webhookDeliverySchema } from '../../kyc/contract/live-events.ts';
 import type { WebhookAuditEntry } from '../audit/webhook-lines.ts';
-import type { QueueFacts } from '../state/queue-index-store.ts';
 
 /** A signed body read as a delivery; undefined when it is not JSON of a delivery's shape (what it held is never repeated). */
 export function readDelivery(body: Buffer): WebhookDelivery | undefined {
@@ -63,20 +62,4 @@ export function webhookLine(event: LiveEvent, requestId: string): WebhookAuditEn
 /** The metrics' event label: a documented event by name, any other as `other` (labels stay few). */
 export function eventLabel(event: string): string {
   return (WEBHOOK_EVENTS as readonly string[]).includes(event) ? event : 'other';
-}
-
-const DELIVERY_DATES = ['waitingDate', 'inreviewDate', 'approvedDate', 'rejectedDate', 'blockedDate'] as const;
-
-/**
- * What a delivery tells the queue index: the candidate's status and the dates it carries (a date that is
- * not one is left out). Only by recordId, the list's key; nothing without a status.
- */
-export function queueFactsOf(delivery: WebhookDelivery, status: string | null): Map<string, QueueFacts> | undefined {
-  if (!delivery.recordId || !status || delivery.event === 'user.deleted') return undefined;
-  const dates: Record<string, string> = {};
-  for (const field of DELIVERY_DATES) {
-    const value = dateOf(delivery[field]);
-    if (value) dates[field] = value;
-  }
-  return new Map([[delivery.recordId, { status, dates }]]);
 }

@@ -7,14 +7,17 @@ import type { RefusalLog } from '../audit/audit-refusals.ts';
 import { countLine, writeLine } from '../audit/audit-trail.ts';
 import { ApiFailure } from '../http/api-failure.ts';
 import { clientOf } from '../http/client.ts';
-import { bytesSent, methodNotAllowed, readBodyBytes, sendFailure, sendJson, sendThrown } from '../http/http-reply.ts';
+import { DEFAULT_WEBHOOK_BODY_TIMEOUT_MS } from '../http/connection-guard.ts';
+import { BodyTimeoutError, bytesSent, methodNotAllowed, readBodyBytes, sendFailure, sendJson, sendThrown } from '../http/http-reply.ts';
 import { setSecurityHeaders } from '../http/security-headers.ts';
 import { type Logger, logUnexpected, requestIdOf, requestLog, setRoute, startRequestLog } from '../log/log.ts';
 import type { Metrics } from '../ops/metrics.ts';
 import type { RateLimiter } from '../ops/rate-limit.ts';
 import { type DeliveryIds, deliveryKeyOf } from './delivery-ids.ts';
 import type { LiveHub } from './live-hub.ts';
-import { eventLabel, liveEventOf, queueFactsOf, readDelivery, webhookLine } from './webhook-delivery.ts';
+import { eventLabel, liveEventOf, readDelivery, webhookLine } from './webhook-delivery.ts';
+import { confirmDelivery } from './delivery-confirm.ts';
+import type { StatusLookup } from '../lookup/queue-lookup.ts';
 import type { QueueIndex } from '../state/queue-index.ts';
 import { signatureMatches } from '../http/webhook-signature.ts';
 
@@ -36,8 +39,12 @@ export interface WebhookDeps {
   metrics: Metrics;
   /** A line per delivery, where no app server writes them (the Vite plugin). */
   logger?: Logger;
-  /** Learns the status and dates a delivery carries (the queue's order). */
+  /** Learns the status and dates of a delivery's candidate, as the service's record confirms them (the queue's order). */
   queueIndex?: QueueIndex;
+  /** The environment's status-level check of a delivery's candidate (delivery-check.ts); none: nothing is published. */
+  checkStatus?: (environment: string) => StatusLookup | undefined;
+  /** A delivery's body is read within this, else refused 408 and its connection closed (default 5 s). */
+  bodyTimeoutMs?: number;
 }
 
 export function isWebhookPath(path: string): boolean {
@@ -120,10 +127,16 @@ async function receive(
     return refused(new ApiFailure('webhook_rate_limited', message, { retryAfterSeconds: limit.retryAfterSeconds }));
   }
   let body: Buffer;
+  const deadlineMs = deps.bodyTimeoutMs ?? DEFAULT_WEBHOOK_BODY_TIMEOUT_MS;
   try {
-    body = await readBodyBytes(req, WEBHOOK_MAX_BODY_BYTES);
-  } catch {
-    return refused(new ApiFailure('body_too_large', `A webhook delivery is at most ${WEBHOOK_MAX_BODY_BYTES} bytes.`));
+    body = await readBodyBytes(req, WEBHOOK_MAX_BODY_BYTES, deadlineMs);
+  } catch (error) {
+    if (!(error instanceof BodyTimeoutError)) {
+      return refused(new ApiFailure('body_too_large', `A webhook delivery is at most ${WEBHOOK_MAX_BODY_BYTES} bytes.`));
+    }
+    // A body trickled in must not hold its connection: answered, then closed (Node reads no further).
+    res.setHeader('connection', 'close');
+    return refused(new ApiFailure('request_timeout', `A webhook delivery's body must arrive within ${deadlineMs} ms.`));
   }
   const signature = req.headers[WEBHOOK_SIGNATURE_HEADER];
   if (!signatureMatches(body, signature, environment.webhookSecret)) {
@@ -151,12 +164,16 @@ async function receive(
     return;
   }
   taken('accepted');
-  // After the answer: the service waits for nobody's page.
-  setImmediate(() => void deps.hub.publish(live).catch((error: unknown) => logUnexpected(res, error)));
-  const facts = queueFactsOf(delivery, live.status);
-  if (deps.queueIndex && facts) {
-    void deps.queueIndex.learn(env, facts).catch((error: unknown) => logUnexpected(res, error));
-  }
+  // After the answer (the service waits for nobody's page), and only once the service's own record
+  // confirms it: a delivery is a hint, never a fact (delivery-confirm.ts).
+  const confirming = { hub: deps.hub, check: deps.checkStatus?.(env), ...(deps.queueIndex ? { queueIndex: deps.queueIndex } : {}) };
+  setImmediate(
+    () =>
+      void confirmDelivery(confirming, delivery, live).then(
+        (result) => deps.metrics.webhookChecks.inc({ result }),
+        (error: unknown) => logUnexpected(res, error),
+      ),
+  );
 }
 
 /** A refused delivery: counted (audit-refusals.ts), never written one by one, then answered with its code. */

@@ -5,9 +5,10 @@ import {
   type ApplicantsQuery,
   checkApplicantsQuery,
   DOCUMENTED_FILTERS,
-  toApplicant,
+  type Skipped,
   upstreamApplicantsEnvelopeSchema,
 } from '../../kyc/contract/applicants.ts';
+import { joinSkipped, readListRecord, withSkipped } from '../../kyc/contract/list-record.ts';
 import { auditTrail, auditWritable, listLine, refuse } from '../audit/audit-trail.ts';
 import { ApiFailure } from '../http/api-failure.ts';
 import { sendFailure, sendJson } from '../http/http-reply.ts';
@@ -21,8 +22,8 @@ import { type ApplicantsQueue, type FetchOnce, type Fetched, queuePage } from '.
  * `GET /api/applicants?status=&skip=&limit=&counts=`: one page of the service's list, for both roles (with
  * `counts=1`, every tab's count too: the whole view of the queue in one request). The query
  * is checked, a rate-limit token taken, the service asked (with the status-level key when there is
- * one), its records checked against the contract and reduced to the listed fields, and one audit line
- * written before anything is answered.
+ * one), its records read one by one (list-record.ts: what cannot be read is left out and counted, never
+ * the page's failure) and reduced to the listed fields, and one audit line written before anything is answered.
  */
 /** The queue is per environment, with the lookups' audit log, limits and bounds. */
 export type ApplicantsDeps = Pick<
@@ -126,17 +127,23 @@ function refusedFilter(query: ApplicantsQuery, upstreamStatus: number | null): A
 /** One page as asked; a service that serves fewer records than asked is asked again for the rest. */
 async function fetchPage(fetchOnce: FetchOnce, query: ApplicantsQuery): Promise<Fetched> {
   const records: Applicant[] = [];
+  let skipped: Skipped | undefined;
   let total = 0;
   let upstreamStatus = 0;
+  // What the service served, read or not: the next ask starts after it.
+  let served = 0;
   for (let asks = 0; asks < MAX_UPSTREAM_CALLS; asks++) {
-    const part = await fetchOnce({ ...query, skip: query.skip + records.length, limit: query.limit - records.length });
+    const part = await fetchOnce({ ...query, skip: query.skip + served, limit: query.limit - served });
     if (!part.ok) return part;
     records.push(...part.page.records);
+    skipped = joinSkipped(skipped, part.page.skipped);
+    const count = part.page.records.length + (part.page.skipped?.count ?? 0);
+    served += count;
     ({ total, upstreamStatus } = part.page);
-    const complete = records.length >= query.limit || query.skip + records.length >= total;
-    if (complete || part.page.records.length === 0) break;
+    const complete = served >= query.limit || query.skip + served >= total;
+    if (complete || count === 0) break;
   }
-  return { ok: true, page: { records: records.slice(0, query.limit), total, upstreamStatus } };
+  return { ok: true, page: { records: records.slice(0, query.limit), total, upstreamStatus, ...(skipped ? { skipped } : {}) } };
 }
 
 async function fetchOnce(deps: ApplicantsDeps, call: SignedInCall, query: ApplicantsQuery, dropped?: AbortSignal): Promise<Fetched> {
@@ -166,9 +173,22 @@ async function fetchOnce(deps: ApplicantsDeps, call: SignedInCall, query: Applic
       const message = `The applicants list of the KYC service does not have the expected shape: ${z.prettifyError(parsed.error)}`;
       return { ok: false, failure: new ApiFailure('upstream_error', message), upstreamStatus };
     }
-    return { ok: true, page: { records: parsed.data.data.records.map(toApplicant), total: parsed.data.data.total, upstreamStatus } };
+    const { records, skipped } = readRecords(parsed.data.data.records, call.identity.role === 'compliance');
+    return { ok: true, page: { records, total: parsed.data.data.total, upstreamStatus, ...(skipped ? { skipped } : {}) } };
   } finally {
     if (dropped) dropped.removeEventListener('abort', abort);
     else call.res.off('close', abort);
   }
+}
+
+/** Each record read on its own: those that cannot be read are left out, counted and said why, never the page's failure. */
+function readRecords(values: readonly unknown[], names: boolean): { records: Applicant[]; skipped: Skipped | undefined } {
+  const records: Applicant[] = [];
+  const reasons: string[] = [];
+  for (const value of values) {
+    const read = readListRecord(value, { names });
+    if (read.ok) records.push(read.applicant);
+    else reasons.push(read.reason);
+  }
+  return { records, skipped: withSkipped(undefined, reasons) };
 }

@@ -1,6 +1,6 @@
 import type { Counter } from '../state/store.ts';
 import type { QueueFacts } from '../state/queue-index-store.ts';
-import type { QueueIndex } from '../state/queue-index.ts';
+import type { QueueIndex, QueueKey } from '../state/queue-index.ts';
 import type { QueueLookup } from './queue-lookup.ts';
 
 /**
@@ -11,8 +11,8 @@ import type { QueueLookup } from './queue-lookup.ts';
  * up first).
  */
 export interface QueueFiller {
-  /** Ids whose date the index lacks; looked up at the next rounds. */
-  want(ids: readonly string[]): void;
+  /** The keys (`recordId:<id>` or `refId:<id>`) of candidates whose date the index lacks; looked up at the next rounds. */
+  want(ids: readonly QueueKey[]): void;
   /** One round: as many lookups as the rate allows now; how many were made. */
   drain(): Promise<number>;
   pending(): number;
@@ -38,9 +38,9 @@ export interface QueueFillerOptions {
 }
 
 export function createQueueFiller(options: QueueFillerOptions): QueueFiller {
-  const wanted = new Set<string>();
+  const wanted = new Set<QueueKey>();
   // Asked of the service now: a list shown meanwhile still lacks their dates, and must not ask again.
-  const asking = new Set<string>();
+  const asking = new Set<QueueKey>();
   let timer: ReturnType<typeof setInterval> | undefined;
   let running: Promise<number> | undefined;
   const stop = () => {
@@ -56,7 +56,7 @@ export function createQueueFiller(options: QueueFillerOptions): QueueFiller {
       wanted.delete(id);
       asking.add(id);
     }
-    const found = new Map<string, QueueFacts>();
+    const found = new Map<QueueKey, QueueFacts>();
     let asked = 0;
     try {
       for (const id of ids) {
@@ -100,8 +100,8 @@ export function createQueueFiller(options: QueueFillerOptions): QueueFiller {
 }
 
 /** The ids this round may look up: one point of the environment's counter each, taken before any lookup. */
-async function takeTurns(options: QueueFillerOptions, ids: string[]): Promise<string[]> {
-  const turns: string[] = [];
+async function takeTurns(options: QueueFillerOptions, ids: QueueKey[]): Promise<QueueKey[]> {
+  const turns: QueueKey[] = [];
   if (!options.counter) return turns;
   for (const id of ids) {
     const state = await options.counter.add(options.environment);

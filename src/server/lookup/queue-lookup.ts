@@ -1,3 +1,6 @@
+import type { ApiErrorCode } from '../../kyc/contract/api.ts';
+import type { LookupKind } from '../../kyc/contract/lookup.ts';
+import type { CandidateRecord } from '../../kyc/contract/schema.ts';
 import { auditWritable, written } from '../audit/audit-trail.ts';
 import type { AuditEntry } from '../audit/audit.ts';
 import type { ApiFailure } from '../http/api-failure.ts';
@@ -5,33 +8,42 @@ import type { Logger } from '../log/log.ts';
 import { reduceToStatusLevel } from '../answer/status-level.ts';
 import type { QueueFacts } from '../state/queue-index-store.ts';
 import { admit, archivingGate, checkedId, type LookupDeps, levelOf, sendRequest } from './lookup-steps.ts';
-import { factsOfRecord } from '../state/queue-index.ts';
+import { factsOfRecord, parseQueueKey } from '../state/queue-index.ts';
 
 /** Who the queue index's lookups are audited and slotted under: this server, in a form no username takes. */
 export const QUEUE_INDEX_USER = '(queue-index)';
+/** Who checks a webhook delivery against the service before anyone is told of it (issue 31). */
+export const WEBHOOK_CHECK_USER = '(webhook-check)';
 
-export type QueueLookup = (recordId: string) => Promise<QueueFacts | undefined>;
+/** A lookup by a queue index key (`recordId:<id>` or `refId:<id>`: a row of the current documentation's list has no recordId). */
+export type QueueLookup = (key: string) => Promise<QueueFacts | undefined>;
+
+/** What the service says of a candidate at status level: its record, or the code of why not (`not_found`: it has none). */
+export type StatusChecked = { ok: true; record: CandidateRecord } | { ok: false; code: ApiErrorCode | 'not_asked' };
+export type StatusLookup = (kind: LookupKind, id: string) => Promise<StatusChecked>;
 
 /**
- * One status-level lookup for the queue index, through the lookup's own steps (lookup-steps.ts): the id
- * rule, audit writable, the archiving gate (without a status key the full key is used, and a key that
- * archives after extract is never asked), a slot of its own, the request, the status-level reduction,
- * and its audit line (`queueIndex: true`) before the facts are used. Never rejects: a failure is no facts.
+ * One status-level lookup made by this server for itself (`user`: the queue index, a webhook's check),
+ * through the lookup's own steps (lookup-steps.ts): the id rule, audit writable, the archiving gate
+ * (without a status key the full key is used, and a key that archives after extract is never asked), a
+ * slot of its own, the request, the status-level reduction, and its audit line (`queueIndex: true`)
+ * before the record is used. Never rejects: a failure is its code (`not_asked` when nothing was sent).
  */
-export function queueLookup(deps: LookupDeps, log: Logger): QueueLookup {
+export function serverStatusLookup(deps: LookupDeps, log: Logger, user: string): StatusLookup {
   const level = levelOf('support', deps.hasStatusKey);
-  return async (recordId) => {
-    const asked = checkedId(recordId);
-    if (!asked.ok || auditWritable(deps)) return undefined;
+  const notAsked: StatusChecked = { ok: false, code: 'not_asked' };
+  return async (kind, id) => {
+    const asked = checkedId(id);
+    if (!asked.ok || auditWritable(deps)) return notAsked;
     const started = performance.now();
     const audited = async (failure: ApiFailure | undefined, upstreamStatus: number | null) => {
       const entry: AuditEntry = {
         time: new Date().toISOString(),
-        user: QUEUE_INDEX_USER,
+        user,
         role: 'support',
         env: deps.environment,
-        kind: 'recordId',
-        id: recordId,
+        kind,
+        id,
         status: failure?.status ?? 200,
         code: failure?.code ?? null,
         upstreamStatus,
@@ -42,23 +54,33 @@ export function queueLookup(deps: LookupDeps, log: Logger): QueueLookup {
       deps.metrics.queueIndexLookups.inc({ code: failure?.code ?? 'ok' });
       return written(deps, entry);
     };
-    if (await archivingGate(deps, level, log)) return undefined;
-    const release = await deps.upstreamSlots.acquire(QUEUE_INDEX_USER, deps.timeoutMs);
-    if (!release) return undefined;
+    if (await archivingGate(deps, level, log)) return notAsked;
+    const release = await deps.upstreamSlots.acquire(user, deps.timeoutMs);
+    if (!release) return notAsked;
     try {
       const admission = await admit(deps, level, new AbortController().signal, log);
-      if (!admission.ok) return undefined;
-      const fetched = await sendRequest(deps, { kind: 'recordId', id: asked.id, scope: 'status', browserHeaders: {} }, admission.pass)
-        .answer;
+      if (!admission.ok) return notAsked;
+      const fetched = await sendRequest(deps, { kind, id: asked.id, scope: 'status', browserHeaders: {} }, admission.pass).answer;
       if (!fetched.ok) {
         await audited(fetched.failure, fetched.upstreamStatus);
-        return undefined;
+        return { ok: false, code: fetched.failure.code };
       }
       const reduced = await reduceToStatusLevel(fetched.upstreamRes, deps.maxResponseBytes, deps.upstream.keys);
-      if (!(await audited(reduced.ok ? undefined : reduced.failure, fetched.upstreamStatus)) || !reduced.ok) return undefined;
-      return factsOfRecord(reduced.record);
+      if (!(await audited(reduced.ok ? undefined : reduced.failure, fetched.upstreamStatus))) return notAsked;
+      return reduced.ok ? { ok: true, record: reduced.record } : { ok: false, code: reduced.failure.code };
     } finally {
       release();
     }
+  };
+}
+
+/** The queue index's lookup by a key (`recordId:<id>` or `refId:<id>`: a row of the current documentation's list has no recordId): the record's facts, or none. */
+export function queueLookup(deps: LookupDeps, log: Logger): QueueLookup {
+  const lookup = serverStatusLookup(deps, log, QUEUE_INDEX_USER);
+  return async (key) => {
+    const wanted = parseQueueKey(key);
+    if (!wanted) return undefined;
+    const checked = await lookup(wanted.kind, wanted.id);
+    return checked.ok ? factsOfRecord(checked.record) : undefined;
   };
 }

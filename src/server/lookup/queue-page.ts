@@ -4,11 +4,14 @@ import {
   type Applicant,
   type ApplicantsQuery,
   type QueueOrder,
+  type Skipped,
 } from '../../kyc/contract/applicants.ts';
+import { joinSkipped } from '../../kyc/contract/list-record.ts';
 import type { ApiFailure } from '../http/api-failure.ts';
 import type { QueueFiller } from './queue-filler.ts';
 import type { QueueIndex } from '../state/queue-index.ts';
-import { orderByAge, overSlaCount, withSince } from './queue-order.ts';
+import { distinct, orderByAge, overSlaCount, withSince } from './queue-order.ts';
+import { queueKeysOf } from '../state/queue-index.ts';
 
 /** A page of the list as the route answers it, with how it is ordered and the SLA. */
 export type Page = {
@@ -20,6 +23,8 @@ export type Page = {
   overSla?: number;
   /** `overSla` counts only the dates known: the true count may be higher. */
   overSlaPartial?: true;
+  /** The service's records that could not be read (list-record.ts), left out of `records`. */
+  skipped?: Skipped;
 };
 export type Fetched = { ok: true; page: Page } | { ok: false; failure: ApiFailure; upstreamStatus: number | null };
 /** One request to the service's list, as asked. */
@@ -39,8 +44,9 @@ export interface ApplicantsQueue {
 /**
  * A page of the queue: for a status reviewers work through (waiting, in review, review requested) with at
  * most `indexMax` candidates, the whole list is fetched, ordered by age with the index's dates, and the
- * page cut from that one order; otherwise the service's page, with the dates the index knows. Either
- * way, the ids without a known date are handed to the filler.
+ * page cut from that one order; otherwise the service's page, with the dates the index knows. A record's
+ * own date (a whole record's `<status>Date`) comes first. Either way, the rows without a known date are
+ * handed to the filler.
  */
 export async function queuePage(
   environment: string,
@@ -68,7 +74,8 @@ export async function queuePage(
   }
   const whole = await wholeList(first.page, query, queue.indexMax, fetchOnce);
   if (!whole.ok) return whole;
-  const records = orderByAge(await dated(environment, queue, whole.page.records));
+  // Read over several asks, a list that moved may show a candidate twice: once is enough to order and count.
+  const records = orderByAge(await dated(environment, queue, distinct(whole.page.records)));
   const known = records.filter((record) => record.since !== undefined).length;
   const page: Page = {
     records: records.slice(query.skip, query.skip + query.limit),
@@ -77,6 +84,7 @@ export async function queuePage(
     order: { by: 'age', known, of: records.length },
     ...sla,
     ...overSla(queue, records, Math.max(records.length, whole.page.total)),
+    ...(whole.page.skipped ? { skipped: whole.page.skipped } : {}),
   };
   return { ok: true, page };
 }
@@ -89,32 +97,34 @@ function overSla(queue: ApplicantsQueue, records: readonly Applicant[], total: n
   return known < total ? { overSla: count, overSlaPartial: true } : { overSla: count };
 }
 
-/** Each candidate once (a page read twice, or a list that moved between two reads). */
-function distinct(records: readonly Applicant[]): Applicant[] {
-  const seen = new Set<string>();
-  return records.filter((record) => !record.recordId || (!seen.has(record.recordId) && Boolean(seen.add(record.recordId))));
-}
-
 /** The rest of the list after its first page, a page of the service's largest at a time. */
 async function wholeList(first: Page, query: ApplicantsQuery, indexMax: number, fetchOnce: FetchOnce): Promise<Fetched> {
   const records = [...first.records];
-  let { total, upstreamStatus } = first;
+  let { total, upstreamStatus, skipped } = first;
+  // The records the service served, those left out unread too: the next ask starts after them.
+  let served = records.length + (skipped?.count ?? 0);
   // The list may grow while it is read: never more asks than the index's bound needs, and a few more.
   const maxAsks = Math.ceil(indexMax / APPLICANTS_MAX_LIMIT) + 2;
-  for (let asks = 1; records.length < total && asks < maxAsks; asks++) {
-    const part = await fetchOnce({ status: query.status, skip: records.length, limit: APPLICANTS_MAX_LIMIT });
+  for (let asks = 1; served < total && asks < maxAsks; asks++) {
+    const part = await fetchOnce({ status: query.status, skip: served, limit: APPLICANTS_MAX_LIMIT });
     if (!part.ok) return part;
-    if (part.page.records.length === 0) break;
+    const count = part.page.records.length + (part.page.skipped?.count ?? 0);
+    if (count === 0) break;
     records.push(...part.page.records);
+    skipped = joinSkipped(skipped, part.page.skipped);
+    served += count;
     ({ total, upstreamStatus } = part.page);
   }
-  return { ok: true, page: { records, total, upstreamStatus } };
+  return { ok: true, page: { records, total, upstreamStatus, ...(skipped ? { skipped } : {}) } };
 }
 
-/** The records with the index's dates; those without one go to the filler. The index unreachable: no dates. */
+/**
+ * The records with their dates: their own, else the index's; those without one go to the filler, by
+ * their key. The index unreachable: only their own dates.
+ */
 async function dated(environment: string, queue: ApplicantsQueue, records: Applicant[]): Promise<Applicant[]> {
   const since = await queue.index.learnList(environment, records).catch(() => new Map<string, string>());
   const result = withSince(records, since);
-  queue.filler.want(result.flatMap((record) => (record.since === undefined && record.recordId ? [record.recordId] : [])));
+  queue.filler.want(result.flatMap((record) => (record.since === undefined ? queueKeysOf(record).slice(0, 1) : [])));
   return result;
 }

@@ -30,10 +30,16 @@ export interface Metrics {
   oidcSignInRefusals: client.Counter<'reason'>;
   /** Live update streams (`GET /api/events`) open now. */
   eventStreams: client.Gauge;
+  /** Connections on which nobody has signed in yet, open now (connection-guard.ts). */
+  anonymousConnections: client.Gauge;
+  /** Connections closed by the caps: `per_address` at once, `evicted` (the oldest) to make room for a new one. */
+  connectionsRefused: client.Counter<'reason'>;
   /** Webhook deliveries (issue 22) by event (a documented one, `other` or `unknown`) and result (accepted, duplicate, ping or the error code). */
   webhookDeliveries: client.Counter<'event' | 'result'>;
-  /** The queue index's status-level lookups (list work, this server's own), by outcome: `ok` or the error code. */
+  /** This server's own status-level lookups (the queue's dates, webhook checks), by outcome: `ok` or the error code. */
   queueIndexLookups: client.Counter<'code'>;
+  /** Accepted webhook deliveries checked against the service: published, stale (the record says otherwise) or unconfirmed. */
+  webhookChecks: client.Counter<'result'>;
 }
 
 /**
@@ -64,6 +70,12 @@ export function createMetrics(options: { processMetrics?: boolean } = {}): Metri
     ...refusalMetrics(registers),
     ...liveMetrics(registers),
     webhookDeliveries,
+    webhookChecks: new client.Counter({
+      name: 'candidate_lookup_webhook_checks_total',
+      help: "Accepted webhook deliveries checked against the service's record before anyone is told, by result: published (confirmed), stale (the record says otherwise: a replay, or overtaken) or unconfirmed (the service could not be asked).",
+      labelNames: ['result'],
+      registers,
+    }),
     queueIndexLookups: new client.Counter({
       name: 'candidate_lookup_queue_index_lookups_total',
       help: "Status-level lookups that learn the queue's dates (list work, bounded by queueIndexLookupsPerSecond), by outcome: ok or the error code.",
@@ -73,12 +85,23 @@ export function createMetrics(options: { processMetrics?: boolean } = {}): Metri
   };
 }
 
-/** Live updates (issue 22): the event streams open. */
-function liveMetrics(registers: client.Registry[]): Pick<Metrics, 'eventStreams'> {
+/** Live updates (issue 22): the event streams open; connections before sign-in (issue 31). */
+function liveMetrics(registers: client.Registry[]): Pick<Metrics, 'eventStreams' | 'anonymousConnections' | 'connectionsRefused'> {
   return {
     eventStreams: new client.Gauge({
       name: 'candidate_lookup_event_streams_open',
       help: 'Live update streams (GET /api/events, Server-Sent Events) open now on this instance.',
+      registers,
+    }),
+    anonymousConnections: new client.Gauge({
+      name: 'candidate_lookup_anonymous_connections',
+      help: 'Connections open now on which no request has been signed in yet (webhooks, sign-in, static files, probes, slow clients).',
+      registers,
+    }),
+    connectionsRefused: new client.Counter({
+      name: 'candidate_lookup_connections_refused_total',
+      help: 'Connections closed by the caps on connections not signed in: per_address (closed at once), evicted (the oldest, to make room).',
+      labelNames: ['reason'],
       registers,
     }),
   };

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { type CandidateRecord, readCandidateRecord } from '../../kyc/contract/record-reading.ts';
 import { statusInfo } from '../../kyc/contract/status.ts';
 import { ConfigError } from '../config/config.ts';
+import { parseJsonText } from '../config/json-text.ts';
 import type { SandboxCandidate } from './candidates.ts';
 
 /**
@@ -47,13 +48,10 @@ export function loadSandboxData(file: string): SandboxCandidate[] {
   } catch (error) {
     throw new ConfigError(`sandbox.data: cannot read ${file}: ${(error as Error).message}`);
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new ConfigError(`sandbox.data: ${file} is not valid JSON: ${(error as Error).message}`);
-  }
-  const parsed = dataFileSchema.safeParse(json);
+  // Line and column only: Node's own message would quote the text there.
+  const json = parseJsonText(text);
+  if (!json.ok) throw new ConfigError(`sandbox.data: ${file} ${json.problem}`);
+  const parsed = dataFileSchema.safeParse(json.value);
   if (!parsed.success) {
     throw new ConfigError(`sandbox.data: ${file} is not a list of candidate records:\n${z.prettifyError(parsed.error)}`);
   }

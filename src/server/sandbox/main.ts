@@ -16,6 +16,8 @@ async function main(): Promise<void> {
     console.log("  --test-controls: POST /_test/status changes a candidate's status, POST /_test/reset undoes it all (tests only)");
   }
   console.log(`Sandbox KYC Connect upstream at ${sandbox.url}`);
+  if (args.listShape && args.listShape !== 'older')
+    console.log(`  --list-shape ${args.listShape}: the list operation answers in that published shape`);
   if (!isLoopbackHost(args.host)) {
     console.log(`  --host ${args.host}: reachable from other machines, and its keys below are public.`);
   } else if (process.env.HOST && !isLoopbackHost(process.env.HOST)) {

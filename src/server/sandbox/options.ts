@@ -19,8 +19,12 @@ export async function loadSandboxCandidates(sandbox: SandboxSettings, now = new 
   return [...candidates, await loadHostileCandidate()];
 }
 
-/** The sandbox's options as configured: its candidates, and the archive-after-extract demonstration. */
+/** The sandbox's options as configured: its candidates, the archive-after-extract demonstration, the list's shape. */
 export async function sandboxOptions(sandbox: SandboxSettings, now = new Date()) {
   const { archiveDemoCandidates } = await import('./queue-candidates.ts');
-  return { candidates: await loadSandboxCandidates(sandbox, now), archiveKeyCandidates: archiveDemoCandidates(now) };
+  return {
+    candidates: await loadSandboxCandidates(sandbox, now),
+    archiveKeyCandidates: archiveDemoCandidates(now),
+    ...(sandbox.listShape ? { listShape: sandbox.listShape } : {}),
+  };
 }

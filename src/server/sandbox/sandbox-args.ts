@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, type SandboxSettings } from '../config/config.ts';
 import { removedVariablesIn } from '../config/removed-variables.ts';
+import { isListShape, LIST_SHAPES } from './list-shapes.ts';
 
 export interface SandboxArgs extends SandboxSettings {
   /** Loopback unless --host says otherwise: never HOST, since the sandbox's keys are documented. */
@@ -9,7 +10,7 @@ export interface SandboxArgs extends SandboxSettings {
 }
 
 const USAGE =
-  'usage: npm run sandbox -- [--port 4010] [--host 127.0.0.1] [--data candidates.json] [--large-images] [--hostile] [--test-controls]';
+  'usage: npm run sandbox -- [--port 4010] [--host 127.0.0.1] [--data candidates.json] [--large-images] [--hostile] [--test-controls] [--list-shape older|early|current]';
 
 /**
  * `npm run sandbox`'s flags: its switches are a command's, not the production server's configuration.
@@ -27,6 +28,9 @@ export function parseSandboxArgs(argv: string[], env: Record<string, string | un
   const port = values.port === undefined ? 4010 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new ConfigError(`--port must be a whole number from 0 to 65535.\n${USAGE}`);
+  const listShape = values['list-shape'];
+  if (listShape !== undefined && !isListShape(listShape))
+    throw new ConfigError(`--list-shape must be one of ${LIST_SHAPES.join(', ')}.\n${USAGE}`);
   return {
     host: values.host ?? '127.0.0.1',
     port,
@@ -34,6 +38,7 @@ export function parseSandboxArgs(argv: string[], env: Record<string, string | un
     largeImages: values['large-images'] ?? false,
     hostile: values.hostile ?? false,
     testControls: values['test-controls'] ?? false,
+    ...(listShape ? { listShape } : {}),
   };
 }
 
@@ -48,6 +53,7 @@ function parse(argv: string[]) {
       'large-images': { type: 'boolean' },
       hostile: { type: 'boolean' },
       'test-controls': { type: 'boolean' },
+      'list-shape': { type: 'string' },
     },
   });
 }

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { statusLevelOf, type CandidateRecord, type UpstreamError } from '../../kyc/contract/schema.ts';
 import { isLookupKind, type LookupKind } from '../../kyc/contract/lookup.ts';
 import { listApplicants } from './applicants.ts';
+import type { ListShape } from './list-shapes.ts';
 import type { SandboxCandidate } from './candidates.ts';
 import { dateFieldOf, handleTestControl, handleTestReset, type SetStatus, TEST_RESET_PATH, TEST_STATUS_PATH } from './test-controls.ts';
 import { handleTestOutage, TEST_OUTAGE_PATH, testOutage } from './test-controls.ts';
@@ -60,6 +61,8 @@ export interface SandboxOptions {
   keys?: Record<KeyScope, string>;
   /** Hears of each change to a record (a status set, an archiving): the webhooks' source. */
   onChange?: (record: CandidateRecord) => void;
+  /** The shape the list operation answers in (list-shapes.ts; default `older`). */
+  listShape?: ListShape;
 }
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
@@ -148,7 +151,8 @@ export function createSandboxHandler(options: SandboxOptions): Handler & { setSt
     if (safeDecode(client) !== clientId) return sendError(res, 404, 'Client not Found');
 
     if (isList) {
-      const answer = listApplicants(index.records, rawId || undefined, new URLSearchParams(query));
+      const form = { shape: options.listShape ?? 'older', whole: (record: CandidateRecord) => recordForScope(record, grant.scope) };
+      const answer = listApplicants(index.records, rawId || undefined, new URLSearchParams(query), form);
       if (!answer.ok) return sendError(res, answer.code, answer.message);
       return sendBody(req, res, Buffer.from(JSON.stringify(answer.body)));
     }

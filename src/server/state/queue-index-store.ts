@@ -11,9 +11,9 @@ export interface QueueFacts {
 }
 
 /**
- * The queue index's store: per environment, recordId -> facts. In memory for one process, in a Redis
- * hash per environment with REDIS_URL, so that every instance orders the queue alike and a date one
- * instance looked up is known to all.
+ * The queue index's store: per environment, a candidate's key (`recordId:<id>` or `refId:<id>`,
+ * queue-index.ts) -> facts. In memory for one process, in a Redis hash per environment with REDIS_URL, so
+ * that every instance orders the queue alike and a date one instance looked up is known to all.
  */
 export interface QueueIndexStore {
   readonly kind: 'memory' | 'redis';
@@ -66,8 +66,10 @@ export function createMemoryQueueIndexStore(maxEntries = MEMORY_MAX_ENTRIES): Qu
 const REDIS_TTL_SECONDS = 30 * 24 * 60 * 60;
 
 /**
- * The index in Redis: one hash per environment (`<prefix>queue-index:<environment>`), a field per recordId
- * holding the facts as JSON. Its own connection, failing fast like the shared store's.
+ * The index in Redis: one hash per environment (`<prefix>queue-index:v2:<environment>`), a field per key
+ * holding the facts as JSON. Its own connection, failing fast like the shared store's. `v2`: the hash of
+ * before (`queue-index:<environment>`, fields by bare recordId) is never read again, and expires a month
+ * after its last write; its dates are learnt anew.
  */
 export function createRedisQueueIndexStore(url: string, keyPrefix = 'candidate-lookup:'): QueueIndexStore {
   const redis = new Redis(url, {
@@ -79,7 +81,7 @@ export function createRedisQueueIndexStore(url: string, keyPrefix = 'candidate-l
   });
   // ioredis reports every failed attempt; the shared store's watch says when Redis is down.
   redis.on('error', () => {});
-  const key = (environment: string) => `${keyPrefix}queue-index:${environment}`;
+  const key = (environment: string) => `${keyPrefix}queue-index:v2:${environment}`;
   const unavailable = (error: unknown): never => {
     throw new StoreUnavailableError(error);
   };

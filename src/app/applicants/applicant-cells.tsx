@@ -1,0 +1,93 @@
+import { AGE_ORDERED_FILTERS, type Applicant, type Skipped, statusDateField } from '../../kyc/contract/applicants.ts';
+import { formatAge, formatDateTime, type ZoneMode } from '../../kyc/view/time.ts';
+
+/**
+ * The parts of a queue row that depend on what the service's record held: a list record may lack any
+ * field but its status and one id (docs/api.md), and one of the wrong type is named on its field. Absent
+ * is said in words, never left blank, and never mistaken for "No".
+ */
+
+/** A field the service sent but that could not be read: what was expected (the value is never passed on). */
+export function Unreadable({ field, expected }: { field: string; expected: string }) {
+  return (
+    <span className="text-amber-800 italic" data-unreadable={field} title={`${field}: ${expected}`}>
+      not readable ({expected})
+    </span>
+  );
+}
+
+/** The archive flag: yes, no, not given (early list records have none), or not readable. */
+export function ArchivedCell({ applicant }: { applicant: Applicant }) {
+  const problem = applicant.unreadable?.isArchived;
+  if (problem) return <Unreadable field="isArchived" expected={problem} />;
+  if (applicant.isArchived === undefined) return <span className="text-slate-500 italic">not given</span>;
+  return <>{applicant.isArchived ? 'Yes' : 'No'}</>;
+}
+
+/** Whether a row has waited longer than the SLA: only statuses a reviewer works through, with a known date. */
+export function isOverSla(applicant: Applicant, now: number, slaHours: number | undefined): boolean {
+  if (slaHours === undefined || !applicant.since || !AGE_ORDERED_FILTERS.some((status) => status === applicant.status)) return false;
+  return now - Date.parse(applicant.since) > slaHours * 3_600_000;
+}
+
+/** Since when the row has its status (its own date, or the queue index's), with the age and the SLA flag. */
+export function SinceCell({
+  applicant,
+  now,
+  zone,
+  slaHours,
+}: {
+  applicant: Applicant;
+  now: number;
+  zone: ZoneMode;
+  slaHours: number | undefined;
+}) {
+  if (!applicant.since) {
+    const field = statusDateField(applicant.status);
+    const problem = applicant.unreadable?.[field];
+    if (problem) return <Unreadable field={field} expected={problem} />;
+    return <span className="text-slate-500 italic">not known yet</span>;
+  }
+  const date = new Date(applicant.since);
+  return (
+    <div className="space-y-0.5">
+      <time dateTime={date.toISOString()} className="block text-slate-800">
+        {formatDateTime(date, { zone })}
+      </time>
+      <div className="flex flex-wrap items-center gap-2">
+        <span className="font-medium text-slate-900 tabular-nums" data-age>
+          {formatAge(now - date.getTime())}
+        </span>
+        {isOverSla(applicant, now, slaHours) && (
+          <span className="rounded bg-red-50 px-1.5 py-0.5 text-xs font-semibold text-red-800 ring-1 ring-red-200" data-over-sla>
+            <span aria-hidden="true">⚠ </span>
+            Over SLA
+          </span>
+        )}
+      </div>
+    </div>
+  );
+}
+
+/** The fields the row's columns show (or stand for): any other one that could not be read is named under the status. */
+export function otherUnreadable(applicant: Applicant, names: boolean): Array<[string, string]> {
+  const shown = new Set(['isArchived', 'recordId', '_id', 'refId', statusDateField(applicant.status)]);
+  return Object.entries(applicant.unreadable ?? {}).filter(([field]) => !shown.has(field) && (names || !field.startsWith('identities')));
+}
+
+/** The name column: the candidate's name where the service listed a whole record, for compliance users. */
+export function NameCell({ applicant }: { applicant: Applicant }) {
+  if (applicant.name) return <span className="font-medium text-slate-900">{applicant.name}</span>;
+  return <span className="text-slate-500 italic">not in the list</span>;
+}
+
+/** The service's records left out of the list: how many, and why, so that a short page is not a mystery. */
+export function SkippedNote({ skipped }: { skipped: Skipped | undefined }) {
+  if (!skipped) return null;
+  const records = skipped.count === 1 ? '1 record' : `${skipped.count.toLocaleString()} records`;
+  return (
+    <p role="note" className="text-sm text-amber-900" data-testid="skipped-records">
+      {records} of this list could not be read and {skipped.count === 1 ? 'is' : 'are'} not shown: {skipped.reasons.join('; ')}.
+    </p>
+  );
+}

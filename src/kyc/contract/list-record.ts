@@ -1,0 +1,131 @@
+import { type Applicant, type Skipped, statusDateField } from './applicants.ts';
+import { candidateName } from './candidate-name.ts';
+import { checkId, MAX_ID_LENGTH } from './lookup.ts';
+import { type IdentityAttribute, identityAttributeSchema, isoTimestampSchema } from './schema.ts';
+
+/**
+ * One record of the service's list, read for what it carries. Published list records differ: the older
+ * notes have `{status, isArchived, _id, blockPassID, refId}`, early ones no `isArchived`, the current
+ * documentation whole records without `_id` (some integrations read a `recordId`). Only `status` and
+ * one id can be relied on, so only they are required: every other field is optional, and one of the
+ * wrong type is named on that field (`unreadable`) rather than refusing the record, let alone the page.
+ */
+
+export type ListRecordRead = { ok: true; applicant: Applicant } | { ok: false; reason: string };
+
+export interface ListReading {
+  /** The reader may see names (compliance): a whole record's name is passed on. Otherwise identities are not read at all. */
+  names: boolean;
+}
+
+/** The ids a list record may carry, the recordId first under either name. */
+const ID_FIELDS = ['recordId', '_id', 'refId'] as const;
+
+export function readListRecord(value: unknown, reading: ListReading): ListRecordRead {
+  if (!isObject(value)) return { ok: false, reason: 'not an object' };
+  const status = value.status;
+  if (status === undefined || status === null || status === '') return { ok: false, reason: 'no status' };
+  if (typeof status !== 'string') return { ok: false, reason: 'a status that is not text' };
+  const unreadable: Record<string, string> = {};
+  const ids = readIds(value, unreadable);
+  if (typeof ids === 'string') return { ok: false, reason: ids };
+  const recordId = ids.recordId ?? ids._id;
+  if (recordId === undefined && ids.refId === undefined) return { ok: false, reason: 'no refId, recordId or _id' };
+  const isArchived = optional(value, 'isArchived', unreadable, 'expected true or false', (v) => typeof v === 'boolean');
+  const blockPassID = optional(value, 'blockPassID', unreadable, `expected a string of at most ${MAX_ID_LENGTH} characters`, isShortText);
+  const dateField = statusDateField(status);
+  const since = optional(value, dateField, unreadable, 'expected an ISO 8601 timestamp', isTimestamp);
+  const name = reading.names ? nameOf(value.identities, unreadable) : undefined;
+  const applicant: Applicant = {
+    status,
+    ...(typeof isArchived === 'boolean' ? { isArchived } : {}),
+    ...(recordId === undefined ? {} : { recordId }),
+    ...(ids.refId === undefined ? {} : { refId: ids.refId }),
+    ...(typeof blockPassID === 'string' ? { blockPassID } : {}),
+    ...(typeof since === 'string' ? { since } : {}),
+    ...(name === undefined ? {} : { name }),
+    ...(Object.keys(unreadable).length > 0 ? { unreadable } : {}),
+  };
+  return { ok: true, applicant };
+}
+
+/**
+ * The ids as strings, or why the record is refused: an id the lookup would refuse (longer than 256
+ * characters, a control character...) names a candidate the app could neither open nor index. An id of
+ * the wrong type is named, and read as absent.
+ */
+function readIds(
+  value: Record<string, unknown>,
+  unreadable: Record<string, string>,
+): Partial<Record<(typeof ID_FIELDS)[number], string>> | string {
+  const ids: Partial<Record<(typeof ID_FIELDS)[number], string>> = {};
+  for (const field of ID_FIELDS) {
+    const id = value[field];
+    if (id === undefined || id === null || id === '') continue;
+    if (typeof id !== 'string') {
+      unreadable[field] = 'expected a string';
+      continue;
+    }
+    const checked = checkId(id);
+    // The lookup's message names "the id"; here it names the field, and never repeats the value.
+    if (!checked.ok) return `${field} ${checked.message.startsWith('The id ') ? checked.message.slice(7, -1) : 'is not a valid id'}`;
+    ids[field] = id;
+  }
+  return ids;
+}
+
+/** A field's value when present and of its type; present but not: named in `unreadable`, and undefined. */
+function optional(
+  value: Record<string, unknown>,
+  field: string,
+  unreadable: Record<string, string>,
+  expected: string,
+  fits: (field: unknown) => boolean,
+): unknown {
+  const found = Object.hasOwn(value, field) ? value[field] : undefined;
+  if (found === undefined || found === null) return undefined;
+  if (fits(found)) return found;
+  unreadable[field] = expected;
+  return undefined;
+}
+
+const isShortText = (value: unknown) => typeof value === 'string' && value !== '' && [...value].length <= MAX_ID_LENGTH;
+const isTimestamp = (value: unknown) => typeof value === 'string' && isoTimestampSchema.safeParse(value).success;
+
+/** The attributes naming a candidate: the two parts of the name, and where they come from (the order of the parts). */
+const NAME_ATTRIBUTES = ['given_name', 'family_name', 'address', 'phone'] as const;
+
+/** The name a whole record holds, as the candidate page writes it; a part of the wrong shape is named, and left out. */
+function nameOf(identities: unknown, unreadable: Record<string, string>): string | undefined {
+  if (identities === undefined || identities === null) return undefined;
+  if (!isObject(identities)) {
+    unreadable.identities = 'expected an object';
+    return undefined;
+  }
+  const read: Record<string, IdentityAttribute> = {};
+  for (const attribute of NAME_ATTRIBUTES) {
+    const found = Object.hasOwn(identities, attribute) ? identities[attribute] : undefined;
+    if (found === undefined || found === null) continue;
+    const parsed = identityAttributeSchema.safeParse(found);
+    if (parsed.success) read[attribute] = parsed.data;
+    else if (attribute === 'given_name' || attribute === 'family_name') unreadable[`identities.${attribute}`] = 'expected {type, value}';
+  }
+  return candidateName({ identities: read });
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The records of several answers left out, together: counted, each reason once, in the order first met. */
+export function withSkipped(total: Skipped | undefined, reasons: readonly string[]): Skipped | undefined {
+  if (reasons.length === 0) return total;
+  const count = (total?.count ?? 0) + reasons.length;
+  return { count, reasons: [...new Set([...(total?.reasons ?? []), ...reasons])] };
+}
+
+/** Two tallies of records left out as one. */
+export function joinSkipped(a: Skipped | undefined, b: Skipped | undefined): Skipped | undefined {
+  if (!a || !b) return a ?? b;
+  return { count: a.count + b.count, reasons: [...new Set([...a.reasons, ...b.reasons])] };
+}

@@ -1,0 +1,32 @@
+import type { LookupKind } from '../../kyc/contract/lookup.ts';
+import type { StatusChecked, StatusLookup } from '../lookup/queue-lookup.ts';
+
+/**
+ * A webhook delivery is a hint, never a fact (issue 31): a signed body can be replayed (after a restart
+ * the receiver has forgotten it; Redis forgets after 24 h), so before the queue index learns anything or
+ * a page is told, the server asks the service itself for the candidate's status level, once for
+ * everyone. Checks are coalesced per candidate: while one is under way, the deliveries of that candidate
+ * that arrive share one more check after it (never the one already sent, which may have been answered
+ * before their change), so a burst of deliveries costs the service two lookups, not one each.
+ */
+export function coalescedChecks(lookup: StatusLookup): StatusLookup {
+  const slots = new Map<string, { running?: Promise<StatusChecked>; queued?: Promise<StatusChecked> }>();
+  const check: StatusLookup = (kind: LookupKind, id: string) => {
+    const key = JSON.stringify([kind, id]);
+    const slot = slots.get(key) ?? {};
+    slots.set(key, slot);
+    if (!slot.running) {
+      slot.running = lookup(kind, id).finally(() => {
+        slot.running = undefined;
+        if (!slot.queued) slots.delete(key);
+      });
+      return slot.running;
+    }
+    slot.queued ??= slot.running.then(() => {
+      slot.queued = undefined;
+      return check(kind, id);
+    });
+    return slot.queued;
+  };
+  return check;
+}

@@ -1,0 +1,328 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { APPLICANT_FILTERS, applicantsPageSchema, type ApplicantsPage } from '../../src/kyc/contract/applicants.ts';
+import type { ApiEnvironment } from '../../src/server/api-environments.ts';
+import { createAccessControl } from '../../src/server/auth/access.ts';
+import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
+import { queueCandidates } from '../../src/server/sandbox/queue-candidates.ts';
+import { SANDBOX_KEYS, startSandbox } from '../../src/server/sandbox/sandbox.ts';
+import { createQueueIndex } from '../../src/server/state/queue-index.ts';
+import { createMemoryQueueIndexStore, type QueueIndexStore } from '../../src/server/state/queue-index-store.ts';
+import { createMemoryStore } from '../../src/server/state/store.ts';
+import { type RawResponse, startTestApp, testEnvironment } from './http.ts';
+import { startListUpstream } from './list-upstream.ts';
+import { memoryAuditLog } from './memory-audit.ts';
+
+/** The dates the filler learns in the background: waited for, on a machine that may be busy. */
+const POLL = { timeout: 30_000, interval: 50 };
+const HOUR_MS = 3_600_000;
+const gateway = () => createAccessControl({ mode: 'proxy', userHeader: 'x-user', roleHeader: 'x-role', trusted: ['127.0.0.1/32'] });
+const SUPPORT = { 'x-user': 'sam', 'x-role': 'support' };
+const COMPLIANCE = { 'x-user': 'ana', 'x-role': 'compliance' };
+const ago = (hours: number) => new Date(Date.now() - hours * HOUR_MS).toISOString();
+const pageOf = (res: RawResponse): ApplicantsPage => {
+  expect(res.status, res.body).toBe(200);
+  return applicantsPageSchema.parse(JSON.parse(res.body)).data;
+};
+
+const closing: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const close of closing.splice(0)) await close();
+});
+
+/**
+ * The app on a fake service listing `records` as they are, with the full key only (the list is then
+ * asked with it, as a whole record's scope allows). No lookups fill the index unless `perSecond` says:
+ * a date can then only come from the record itself.
+ */
+async function listApp(
+  records: unknown[],
+  options: {
+    environment?: Partial<ApiEnvironment>;
+    perSecond?: number;
+    store?: QueueIndexStore;
+    lookup?: (kind: string, id: string) => unknown;
+  } = {},
+) {
+  const upstream = await startListUpstream(records, options.lookup);
+  const audit = memoryAuditLog();
+  const app = await startTestApp({
+    environments: [{ ...testEnvironment({ baseUrl: upstream.url, clientId: 'client', apiKey: 'full-key' }), ...options.environment }],
+    access: gateway(),
+    audit,
+    queueIndex: options.store ?? createMemoryQueueIndexStore(),
+    queueLookups: options.perSecond ? createMemoryStore().counter({ name: 'q', limit: options.perSecond, windowSeconds: 1 }) : null,
+    queueFillIntervalMs: 20,
+  });
+  closing.push(async () => {
+    await app.close();
+    await upstream.close();
+  });
+  return { app, upstream, audit };
+}
+
+/** A whole tab, page by page, as the browser asks it. */
+async function wholeTab(app: Awaited<ReturnType<typeof listApp>>['app'], status: string, size: number, who = SUPPORT) {
+  const first = pageOf(await app.get(`/api/applicants?status=${status}&skip=0&limit=${size}`, who));
+  const rows = [...first.records];
+  for (let skip = size; skip < first.total; skip += size) {
+    rows.push(...pageOf(await app.get(`/api/applicants?status=${status}&skip=${skip}&limit=${size}`, who)).records);
+  }
+  return { first, rows };
+}
+
+/** A whole record as the current documentation lists it: no `_id`, no recordId, its dates and (full scope) its identities. */
+function currentDocsRecord(n: number, status: string, hours: number, name = [`Given${n}`, `Family${n}`]) {
+  return {
+    status,
+    refId: `ref-${n}`,
+    submitCount: 1,
+    blockPassID: `bp-${n}`,
+    isArchived: false,
+    waitingDate: ago(hours),
+    ...(status === 'waiting' ? {} : { [`${status}Date`]: ago(hours / 2) }),
+    customFields: { riskLevel: 'low' },
+    identities: {
+      given_name: { type: 'string', value: name[0] },
+      family_name: { type: 'string', value: name[1] },
+      email: { type: 'string', value: `person${n}@example.org` },
+    },
+    certs: { 'onfido-service-cert': '{"@context":[]}' },
+  };
+}
+
+/** Waiting for 5 h, 80 h, 1 h, 30 h, 50 h, 200 h, 12 h and 49.5 h: five of them over an SLA of 24 hours. */
+const WAITED = [5, 80, 1, 30, 50, 200, 12, 49.5];
+const CURRENT_DOCS = [
+  ...WAITED.map((hours, n) => currentDocsRecord(n, 'waiting', hours)),
+  currentDocsRecord(100, 'approved', 300),
+  currentDocsRecord(101, 'inreview', 20),
+];
+
+describe("the current documentation's list", () => {
+  it("the current documentation's list: records without _id, whole, are ordered oldest first by their own waitingDate, counted against the SLA, each row known by its refId", async () => {
+    const { app } = await listApp(CURRENT_DOCS, { environment: { queueSlaHours: 24 } });
+    const { first, rows } = await wholeTab(app, 'waiting', 3);
+    // Every date is the record's own: none had to be looked up.
+    expect(first.order).toEqual({ by: 'age', known: WAITED.length, of: WAITED.length });
+    const oldestFirst = WAITED.map((hours, n) => ({ hours, n }))
+      .sort((a, b) => b.hours - a.hours)
+      .map(({ n }) => `ref-${n}`);
+    expect(rows.map((row) => row.refId)).toEqual(oldestFirst);
+    for (const row of rows) {
+      expect(row.recordId).toBeUndefined();
+      expect(row.since).toBe(CURRENT_DOCS.find((record) => record.refId === row.refId)!.waitingDate);
+    }
+    expect(first).toMatchObject({ slaHours: 24, overSla: WAITED.filter((hours) => hours > 24).length });
+    expect(first.overSlaPartial).toBeUndefined();
+    const view = pageOf(await app.get('/api/applicants?status=waiting&counts=1', SUPPORT));
+    expect(view.overSlaByTab?.waiting).toBe(5);
+    // On All, each row's own status date.
+    const all = pageOf(await app.get('/api/applicants', SUPPORT));
+    expect(all.records.find((row) => row.refId === 'ref-101')?.since).toBe((CURRENT_DOCS.at(-1) as Record<string, unknown>).inreviewDate);
+  });
+
+  it("the current documentation's list gives compliance users the name a whole record holds, support users never; the name is kept nowhere", async () => {
+    const store = createMemoryQueueIndexStore();
+    const records = [currentDocsRecord(1, 'waiting', 3, ['Zoë', 'Ångström']), currentDocsRecord(2, 'waiting', 4, ['秀英', '王'])];
+    const { app, audit } = await listApp(records, { store });
+    const compliance = pageOf(await app.get('/api/applicants?status=waiting', COMPLIANCE));
+    expect(compliance.records.map((row) => row.name)).toEqual(['王秀英', 'Zoë Ångström']);
+    const support = await app.get('/api/applicants?status=waiting', SUPPORT);
+    expect(pageOf(support).records.every((row) => row.name === undefined)).toBe(true);
+    for (const text of ['Zoë', 'Ångström', '秀英', 'person1@example.org', 'riskLevel', 'onfido']) expect(support.body).not.toContain(text);
+    // The index holds the ids, statuses and dates; the logs and the audit log no name.
+    const kept = await store.read('default', ['refId:ref-1', 'refId:ref-2']);
+    expect([...kept.values()]).toEqual([
+      { status: 'waiting', dates: { waitingDate: records[0]!.waitingDate } },
+      { status: 'waiting', dates: { waitingDate: records[1]!.waitingDate } },
+    ]);
+    const everything = JSON.stringify([app.logs, audit.lines]);
+    for (const text of ['Zoë', 'Ångström', '秀英', '王']) expect(everything).not.toContain(text);
+  });
+});
+
+describe("the sandbox's current-documentation list, through the app", () => {
+  it('orders the tabs by the records’ own dates at once, and says which record it could not read (one without a refId has no id left)', async () => {
+    const now = new Date();
+    const candidates = [...sampleCandidates({ now }), ...queueCandidates(now)];
+    const sandbox = await startSandbox({ candidates, listShape: 'current' });
+    const app = await startTestApp({
+      upstream: { baseUrl: sandbox.url, clientId: sandbox.clientId, apiKey: SANDBOX_KEYS.full, statusApiKey: SANDBOX_KEYS.status },
+      access: gateway(),
+      queueLookups: null,
+    });
+    closing.push(async () => {
+      await app.close();
+      await sandbox.close();
+    });
+    const records = candidates.map((c) => c.record);
+    const waiting = records.filter((r) => r.status === 'waiting');
+    const { first, rows } = await wholeTab(app, 'waiting', 50, COMPLIANCE);
+    expect(first.order).toEqual({ by: 'age', known: waiting.length, of: waiting.length });
+    const oldest = [...waiting].sort((a, b) => Date.parse(String(a.waitingDate)) - Date.parse(String(b.waitingDate)));
+    expect(rows.map((row) => row.refId)).toEqual(oldest.map((r) => r.refId));
+    const over = waiting.filter((r) => Date.now() - Date.parse(String(r.waitingDate)) > 48 * HOUR_MS).length;
+    expect(over).toBeGreaterThan(0);
+    expect(first).toMatchObject({ slaHours: 48, overSla: over });
+    // The list is asked with the status-level key: no names, even for compliance.
+    expect(rows.every((row) => row.name === undefined && row.recordId === undefined)).toBe(true);
+    const inreview = pageOf(await app.get('/api/applicants?status=inreview', SUPPORT));
+    expect(inreview.skipped).toEqual({ count: 1, reasons: ['no refId, recordId or _id'] });
+    expect(inreview.records).toHaveLength(records.filter((r) => r.status === 'inreview').length - 1);
+  });
+});
+
+describe('list records the app could not read before', () => {
+  it('a list without isArchived: every tab counted, no "count unavailable", its records shown without the flag', async () => {
+    const early = APPLICANT_FILTERS.flatMap((status, n) => [
+      { status, _id: `rec-${n}`, blockPassID: `bp-${n}`, refId: `ref-${n}` },
+      { status, _id: `rec-${n}b`, blockPassID: `bp-${n}b` },
+    ]);
+    const { app } = await listApp(early);
+    const view = pageOf(await app.get('/api/applicants?counts=1', SUPPORT));
+    expect(view.counts).toEqual(Object.fromEntries([['all', early.length], ...APPLICANT_FILTERS.map((filter) => [filter, 2])]));
+    expect(view.records).toHaveLength(early.length);
+    expect(view.records[0]).toEqual({ status: 'waiting', recordId: 'rec-0', refId: 'ref-0', blockPassID: 'bp-0' });
+    expect(view.skipped).toBeUndefined();
+  });
+
+  it('a record without status or any id is left out and counted, the rest of the page shown', async () => {
+    const { app } = await listApp([
+      { status: 'waiting', _id: 'rec-1' },
+      { refId: 'no-status', isArchived: false },
+      { status: 'waiting', isArchived: false, blockPassID: 'bp-no-id' },
+      'not a record',
+      { status: 42, refId: 'numeric-status' },
+      { status: 'approved', refId: 'ref-2' },
+    ]);
+    const page = pageOf(await app.get('/api/applicants', SUPPORT));
+    expect(page.records).toEqual([
+      { status: 'waiting', recordId: 'rec-1' },
+      { status: 'approved', refId: 'ref-2' },
+    ]);
+    expect(page.total).toBe(6);
+    expect(page.skipped).toEqual({
+      count: 4,
+      reasons: ['no status', 'no refId, recordId or _id', 'not an object', 'a status that is not text'],
+    });
+  });
+
+  it('attack: an id longer than the lookup’s 256 characters in a list record refuses that record (left out and counted), as the lookup refuses it', async () => {
+    const long = `x${'y'.repeat(256)}`;
+    const store = createMemoryQueueIndexStore();
+    const { app } = await listApp(
+      [
+        { status: 'waiting', refId: long, isArchived: false },
+        { status: 'waiting', _id: long, refId: 'fine', isArchived: false },
+        { status: 'waiting', recordId: 'r\nwith a line break', isArchived: false },
+        { status: 'waiting', refId: 'y'.repeat(256), isArchived: false },
+      ],
+      { store },
+    );
+    const res = await app.get('/api/applicants?status=waiting', SUPPORT);
+    const page = pageOf(res);
+    expect(page.records.map((row) => row.refId)).toEqual(['y'.repeat(256)]);
+    expect(page.skipped).toEqual({
+      count: 3,
+      reasons: [
+        'refId is too long (at most 256 characters)',
+        '_id is too long (at most 256 characters)',
+        'recordId contains a control character (such as a line break or tab)',
+      ],
+    });
+    expect(res.body).not.toContain(long);
+    // Nothing of them in the index either.
+    expect((await store.read('default', [`refId:${long}`, `recordId:${long}`, 'refId:fine'])).size).toBe(0);
+  });
+
+  it('a field of the wrong type in one record is named on that field; the record and the page are shown', async () => {
+    const { app } = await listApp([
+      { status: 'waiting', _id: 'rec-1', refId: 7, isArchived: 'no', blockPassID: { id: 'x' }, waitingDate: 'yesterday' },
+      { status: 'waiting', _id: 'rec-2', isArchived: true, identities: 'none' },
+      {
+        status: 'waiting',
+        _id: 'rec-3',
+        identities: { given_name: { type: 'string', value: 9 }, family_name: { type: 'string', value: 'Doe' } },
+      },
+    ]);
+    const page = pageOf(await app.get('/api/applicants?status=waiting', COMPLIANCE));
+    expect(page.records).toEqual([
+      {
+        status: 'waiting',
+        recordId: 'rec-1',
+        unreadable: {
+          refId: 'expected a string',
+          isArchived: 'expected true or false',
+          blockPassID: 'expected a string of at most 256 characters',
+          waitingDate: 'expected an ISO 8601 timestamp',
+        },
+      },
+      { status: 'waiting', recordId: 'rec-2', isArchived: true, unreadable: { identities: 'expected an object' } },
+      { status: 'waiting', recordId: 'rec-3', name: 'Doe', unreadable: { 'identities.given_name': 'expected {type, value}' } },
+    ]);
+    // A support user's records are not read for names: nothing about identities is said to them.
+    const support = pageOf(await app.get('/api/applicants?status=waiting', SUPPORT));
+    expect(support.records.map((row) => row.unreadable && Object.keys(row.unreadable).filter((f) => f.startsWith('identities')))).toEqual([
+      [],
+      undefined,
+      undefined,
+    ]);
+  });
+});
+
+describe('the queue index keyed by recordId or refId', () => {
+  it('a candidate listed with its recordId and refId on one read and with its refId only on the next is one row, counted once', async () => {
+    // 150 waiting: the tab is read in two asks of 100; the list moved between them, and the second gives the candidate without `_id`.
+    const records: Array<Record<string, unknown>> = Array.from({ length: 150 }, (_, n) => ({
+      status: 'waiting',
+      _id: `rec-${n}`,
+      refId: `ref-${n}`,
+      isArchived: false,
+      waitingDate: ago(1 + n / 100),
+    }));
+    records[0] = { status: 'waiting', _id: 'rec-moved', refId: 'ref-moved', isArchived: false, waitingDate: ago(100) };
+    records[120] = { status: 'waiting', refId: 'ref-moved', isArchived: false, waitingDate: ago(100) };
+    const { app } = await listApp(records, { environment: { queueSlaHours: 24 } });
+    const { first, rows } = await wholeTab(app, 'waiting', 50);
+    expect(rows.filter((row) => row.refId === 'ref-moved')).toEqual([
+      { status: 'waiting', recordId: 'rec-moved', refId: 'ref-moved', isArchived: false, since: records[0]!.waitingDate },
+    ]);
+    expect(first.order).toEqual({ by: 'age', known: 149, of: 149 });
+    expect(first.overSla).toBe(1);
+  });
+
+  it('rows known by refId only, without a date, have their date looked up by refId', async () => {
+    const dates = new Map(Array.from({ length: 6 }, (_, n) => [`ref-${n}`, ago(10 + ((n * 7) % 6))]));
+    const records = [...dates.keys()].map((refId) => ({ status: 'waiting', refId, isArchived: false }));
+    const { app, audit } = await listApp(records, {
+      perSecond: 1000,
+      lookup: (kind, id) =>
+        kind === 'refId' && dates.has(id)
+          ? { status: 'waiting', refId: id, isArchived: false, blockPassID: 'bp', waitingDate: dates.get(id) }
+          : undefined,
+    });
+    await wholeTab(app, 'waiting', 50);
+    await expect.poll(async () => (await wholeTab(app, 'waiting', 50)).first.order, POLL).toEqual({ by: 'age', known: 6, of: 6 });
+    const { rows } = await wholeTab(app, 'waiting', 50);
+    expect(rows.map((row) => row.refId)).toEqual([...dates].sort((a, b) => Date.parse(a[1]) - Date.parse(b[1])).map(([id]) => id));
+    const lookups = audit.lines.filter((line) => 'queueIndex' in line && line.queueIndex);
+    expect(lookups.map((line) => ('kind' in line ? line.kind : undefined))).toEqual(Array(6).fill('refId'));
+  });
+
+  it('a date learnt under a recordId is found by a later list that gives only the refId', async () => {
+    const index = createQueueIndex(createMemoryQueueIndexStore());
+    const both = { status: 'waiting', recordId: 'rec-1', refId: 'ref-1' };
+    await index.learnList('env', [both]);
+    // A status-level lookup (or a delivery) by recordId.
+    await index.record('env', new Map([['recordId:rec-1', { status: 'waiting', dates: { waitingDate: '2026-01-01T00:00:00.000Z' } }]]));
+    // The next list with both ids carries the date over to the refId...
+    expect(await index.learnList('env', [both])).toEqual(new Map([['recordId:rec-1', '2026-01-01T00:00:00.000Z']]));
+    // ...so that one without `_id` finds it.
+    expect(await index.learnList('env', [{ status: 'waiting', refId: 'ref-1' }])).toEqual(
+      new Map([['refId:ref-1', '2026-01-01T00:00:00.000Z']]),
+    );
+    // A record's own date wins over the index's, and is learnt.
+    const own = { status: 'waiting', refId: 'ref-1', since: '2026-02-01T00:00:00.000Z' };
+    expect(await index.learnList('env', [own])).toEqual(new Map([['refId:ref-1', '2026-02-01T00:00:00.000Z']]));
+  });
+});
