@@ -41,6 +41,18 @@ export function lookupNoteOf(state: unknown): LookupNote {
   };
 }
 
+/**
+ * What the queue hands a candidate page it opens, and each neighbour opened from there (Previous, Next):
+ * the tab, the page and the row's place on it. Never an id: the ids stay in memory (the queue's query
+ * cache), the history entry (which the browser may write to disk) holds only where to find them.
+ */
+export interface QueueHandOver {
+  queue: { filter: string | null; page: number; index: number };
+}
+
+/** The keys of the reviewer's loop: the next and previous row (queue) or candidate (candidate page), and back to the queue. */
+export const QUEUE_KEYS = { next: 'j', previous: 'k', back: 'u' } as const;
+
 /** `/candidates/<kind>/<id>`: the id percent-encoded as one segment, so back, reload and shared links work. */
 export function candidatePath(kind: LookupKind, id: string): string {
   return `${CANDIDATES_PREFIX}${kind}/${encodeURIComponent(id)}`;

@@ -33,6 +33,8 @@ import { DEFAULT_MAX_IN_FLIGHT_PER_USER } from './upstream/upstream-slots.ts';
 import { DEFAULT_PREVIEW_LOOKUPS } from './answer/picture-preview.ts';
 import { createLiveHub } from './live/create-live-hub.ts';
 import { createEventStreams, type EventStreamOptions } from './live/event-stream.ts';
+import { createPresence, type PresenceOptions } from './live/presence.ts';
+import { localPresenceChannel } from './live/presence-message.ts';
 
 /**
  * The key-holding proxy: one connect-style handler for `/api/*`, mounted by the Vite plugin in
@@ -92,6 +94,8 @@ export interface ApiHandlerOptions {
   hub?: LiveHub;
   /** The event streams' heartbeat, per-user cap and send buffer (default: event-stream.ts's). */
   eventStreams?: EventStreamOptions;
+  /** Presence's clock and expiry (default: presence.ts's). */
+  presence?: PresenceOptions;
   /** Webhook deliveries accepted, by guid, for 24 h (default: in this handler). */
   deliveryIds?: DeliveryIds;
   /** Webhook deliveries per sending address (default: no limit). */
@@ -168,14 +172,24 @@ export function createApiHandler(options: ApiHandlerOptions): Middleware {
   const table = environmentTable(settings);
   const { refusals } = wiring;
   const hub = options.hub ?? createLiveHub();
-  const events = createEventStreams(hub, access, metrics, options.eventStreams);
+  const names = options.environments.map((environment) => environment.info.name);
+  const presence = createPresence(hub.presence ?? localPresenceChannel(), names, options.presence);
+  const events = createEventStreams(hub, access, metrics, options.eventStreams, presence);
   const revoke = revocationsTo(hub, options.logger);
   const stopWatching = access.onUsersChanged?.((users) => revoke({ kind: 'users', users: [...users] }));
-  options.eventStreams?.stop?.addEventListener('abort', () => stopWatching?.(), { once: true });
+  options.eventStreams?.stop?.addEventListener(
+    'abort',
+    () => {
+      stopWatching?.();
+      presence.close();
+    },
+    { once: true },
+  );
   const simulate = options.environments.find((environment) => environment.simulate)?.simulate;
   const routes = [
     ...openRoutes({ access, metrics, onSignOut: () => revoke({ kind: 'sign-out' }) }),
     events.route,
+    presence.route,
     ...sandboxRoutes(simulate),
     ...environmentRoutes(served, table),
     ...lastRoutes(),

@@ -164,10 +164,10 @@ describe('hand-off', { timeout: 20_000 }, () => {
       meta: { ...meta, environment: { ...meta.environment, dashboardUrl: 'https://console.example.org/kyc/{recordId}?x={refId}' } },
     });
     await screen.findByRole('heading', { level: 1 });
-    expect(screen.getByRole('link', { name: 'Open in dashboard' })).toHaveAttribute(
-      'href',
-      `https://console.example.org/kyc/${blocked.recordId}?x=user-7781`,
-    );
+    const link = screen.getByRole('link', { name: "Open in the KYC service's dashboard (opens in a new tab)" });
+    expect(link).toHaveAttribute('href', `https://console.example.org/kyc/${blocked.recordId}?x=user-7781`);
+    expect(link).toHaveAttribute('target', '_blank');
+    expect(link).toHaveAttribute('rel', 'noreferrer');
   });
 });
 
@@ -206,7 +206,7 @@ describe('where and when', { timeout: 20_000 }, () => {
     const { requests } = show(waiting);
     await screen.findByRole('heading', { level: 1 });
     const fetched = screen.getByTestId('fetched-at');
-    expect(fetched).toHaveTextContent(/^Fetched .+\((now|\d+ seconds? ago)\)$/);
+    expect(fetched).toHaveTextContent(/^Fetched .+\((just now|\d+ seconds? ago)\)$/);
     const time = within(fetched).getByRole('time');
     expect(time).toHaveTextContent(/\d\d:\d\d\s[AP]M UTC$/);
     expect(time).not.toHaveAttribute('tabindex');

@@ -30,6 +30,11 @@ export const E2E_PORTS = {
   environments: PORT_BASE + 12,
   /** The app on its embedded sandbox for live updates: its candidates' statuses change, so it is apart from `sandbox`. */
   live: PORT_BASE + 13,
+  /**
+   * Two environments of Blockpass's own service (kyc.blockpass.org), for their dashboard links: the
+   * specs that use it never let a lookup leave the browser, so nothing reaches the service.
+   */
+  blockpass: PORT_BASE + 14,
 } as const;
 
 /** Test-only accounts of test/fixtures/e2e-users.json (never use these anywhere else). */
@@ -129,6 +134,11 @@ const SERVERS: Record<ServerName, ServerSpec> = {
   // The app on its embedded sandbox again, wired to its own webhook receiver as `npm start` is: the simulated
   // decisions of test/e2e/live.spec.ts change statuses that other specs read from `sandbox`.
   live: { entry: 'app', port: E2E_PORTS.live },
+  blockpass: {
+    entry: 'app',
+    port: E2E_PORTS.blockpass,
+    env: { CONFIG_FILE: configFile('blockpass'), E2E_BLOCKPASS_KEY: 'e2e-not-a-key-never-sent-anywhere' },
+  },
   environments: {
     entry: 'app',
     port: E2E_PORTS.environments,

@@ -29,7 +29,12 @@ beforeAll(async () => {
   [sandbox, redis] = await Promise.all([startSandbox({ candidates: sampleCandidates({ now: new Date() }) }), startRedis()]);
   writeFileSync(
     usersFile,
-    JSON.stringify({ users: [{ username: 'ana', passwordHash: await testPasswordHash('ana has a long password'), role: 'compliance' }] }),
+    JSON.stringify({
+      users: [
+        { username: 'ana', passwordHash: await testPasswordHash('ana has a long password'), role: 'compliance' },
+        { username: 'sam', passwordHash: await testPasswordHash('sam has a long password'), role: 'support' },
+      ],
+    }),
   );
 });
 afterEach(async () => {
@@ -90,6 +95,58 @@ describe.skipIf(!hasRedisServer)(`live updates on Redis${hasRedisServer ? '' : `
       expect(stream.events().map((e) => e.event.refId)).toEqual(['from-one', 'from-two', 'last']);
       const ids = stream.events().map((e) => BigInt(e.id));
       expect(ids[0]! < ids[1]! && ids[1]! < ids[2]!).toBe(true);
+    }
+  });
+
+  it("shows a candidate opened through one instance to a user whose stream is on the other, until the page's stream ends", async () => {
+    const [one, two] = [await instance(), await instance()];
+    const signIn = async (at: Instance, username: string) => {
+      const res = await at.request('/api/session', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username, password: `${username} has a long password` }),
+      });
+      return cookieFrom(res, 'cl_session')!;
+    };
+    const [ana, sam] = [await signIn(one, 'ana'), await signIn(two, 'sam')];
+    const [anaStream, samStream] = [await streamOn(one, ana), await streamOn(two, sam)];
+    await Promise.all([one.hub.ready?.(), two.hub.ready?.()]);
+    await anaStream.until(() => anaStream.streamId() !== undefined);
+    // Ana's stream is on instance one; her page's announcement reaches instance two (a load balancer's choice).
+    const announced = await two.request('/api/presence', {
+      method: 'POST',
+      headers: { cookie: ana, 'content-type': 'application/json' },
+      body: JSON.stringify({ stream: anaStream.streamId(), environment: 'default', candidate: { refId: 'ref-1', recordId: null } }),
+    });
+    expect(announced.status).toBe(204);
+    await samStream.until(() => samStream.viewers()?.length === 1);
+    expect(samStream.viewers()).toEqual([{ user: 'ana', environment: 'default', refId: 'ref-1', recordId: null }]);
+    // The tab closes: instance one says so, and instance two's stream loses her.
+    anaStream.close();
+    await samStream.until(() => samStream.viewers()?.length === 0);
+  });
+
+  it('ignores, and reports, a message on the presence channel that is not one', async () => {
+    const problems: string[] = [];
+    const hub = createLiveHub({ redisUrl: redis.url, onBadMessage: (detail) => problems.push(detail) });
+    const other = new Redis(redis.url);
+    try {
+      await hub.ready?.();
+      const heard = new Promise((resolve) => {
+        const stop = hub.presence!.subscribe((message) => {
+          stop();
+          resolve(message);
+        });
+      });
+      for (const junk of ['not json', '{"type":"here"}', '{"type":"gone","user":1,"stream":"s"}']) {
+        await other.publish('candidate-lookup:presence', junk);
+      }
+      await hub.presence!.publish({ type: 'gone', user: 'ana', stream: 'abc' });
+      expect(await heard).toEqual({ type: 'gone', user: 'ana', stream: 'abc' });
+      expect(problems).toHaveLength(3);
+    } finally {
+      other.disconnect();
+      await hub.close();
     }
   });
 

@@ -3,6 +3,7 @@ import { useEffect } from 'react';
 import { useLocation, navigate } from '../navigation.tsx';
 import { archivesOnExtract } from '../../kyc/contract/archiving.ts';
 import { type LookupKind, triesAsRecordId } from '../../kyc/contract/lookup.ts';
+import type { CandidateRecord } from '../../kyc/contract/schema.ts';
 import { splitSummaryFields } from '../../kyc/view/summary-fields.ts';
 import { ApiError, asApiError } from '../api/api-error.ts';
 import { useEnvironment } from '../environment/use-environment.ts';
@@ -21,8 +22,10 @@ import { CandidateView } from './candidate-view.tsx';
 import { useDownloadProgress } from './download-progress.ts';
 import { Freshness, StatusChangeBanner, useStatusChange } from './freshness.tsx';
 import { serverClockOf } from '../api/server-clock.ts';
-import { LiveStatusLine, useLiveStatus, useShownRecord } from './live-status.tsx';
+import { type LiveUpdate, LiveStatusLine, useLiveStatus, useShownRecord } from './live-status.tsx';
+import { ReviewBar } from './review-bar.tsx';
 import { SimulateControls } from './simulate-controls.tsx';
+import { StatusChangeToast } from './status-toast.tsx';
 
 /** `/candidates/<kind>/<id>`: reads the route, looks the candidate up, shows the record or what went wrong. */
 export function CandidatePage() {
@@ -85,24 +88,52 @@ function useCandidateLookup(kind: LookupKind, id: string) {
 }
 
 function CandidateLookup({ kind, id }: { kind: LookupKind; id: string }) {
-  const { environment, info, meta, note, session, query, progress, accepted, archiveWarning, status, changedTo, retryAsRecordId } =
-    useCandidateLookup(kind, id);
-  const live = useLiveStatus(info?.name, environment, kind, id, query.data);
+  const lookup = useCandidateLookup(kind, id);
+  const { environment, info, query, progress, retryAsRecordId } = lookup;
+  const live = useLiveStatus(info?.name, environment, kind, id, query.data, query.dataUpdatedAt);
   const { shown, update } = useShownRecord(query.data, query.dataUpdatedAt, live);
-  if (query.isPending || retryAsRecordId) return <CandidateSkeleton progress={progress} />;
+  const record = shown ?? query.data;
+  return (
+    <div className="space-y-4">
+      <ReviewBar kind={kind} id={id} environment={environment} info={info} ids={record} />
+      {query.isPending || retryAsRecordId ? (
+        <CandidateSkeleton progress={progress} />
+      ) : (
+        <CandidateResult lookup={lookup} kind={kind} id={id} shown={shown} update={update} />
+      )}
+      <StatusChangeToast update={update} />
+    </div>
+  );
+}
+
+/** The lookup's answer: what went wrong, or the record with what the page says about it and the hand-off. */
+function CandidateResult({
+  lookup,
+  kind,
+  id,
+  shown,
+  update,
+}: {
+  lookup: ReturnType<typeof useCandidateLookup>;
+  kind: LookupKind;
+  id: string;
+  shown: CandidateRecord | undefined;
+  update: LiveUpdate | undefined;
+}) {
+  const { environment, info, meta, note, session, query, accepted, archiveWarning, status, changedTo } = lookup;
   const notes = <LookupNotes note={note} kind={kind} id={id} />;
-  if (query.isError) {
+  if (query.isError || !query.data) {
     const error = asApiError(query.error, 'The response could not be read.');
     return (
-      <div className="space-y-4">
+      <>
         {notes}
         {archiveWarning && <ArchiveWarning {...archiveWarning} accepted={accepted} />}
         <CandidateError error={error} kind={kind} id={id} onRetry={() => void query.refetch()} retrying={query.isFetching} />
-      </div>
+      </>
     );
   }
   return (
-    <div className="space-y-4">
+    <>
       {info && <PrintHeader user={session?.user} info={info} />}
       {archiveWarning && <ArchiveWarning {...archiveWarning} accepted={accepted} />}
       {notes}
@@ -127,9 +158,9 @@ function CandidateLookup({ kind, id }: { kind: LookupKind; id: string }) {
         )}
         <Freshness fetchedAt={query.dataUpdatedAt} refreshing={query.isFetching} onRefresh={() => void query.refetch()} />
       </div>
-      {info?.upstream === 'sandbox' && <SimulateControls kind={kind} id={id} />}
       <CandidateView record={shown ?? query.data} />
-    </div>
+      {info?.upstream === 'sandbox' && <SimulateControls kind={kind} id={id} />}
+    </>
   );
 }
 

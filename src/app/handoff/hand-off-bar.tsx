@@ -29,17 +29,7 @@ export interface HandOffProps {
   decisionFields: ReadonlyArray<readonly [string, CustomFieldValue]>;
 }
 
-/** The service's console for this candidate, when configured and the record has the id it needs. */
-export function dashboardLink(template: string | undefined, record: CandidateRecord): string | undefined {
-  if (!template) return undefined;
-  if (template.includes('{recordId}') && !record.recordId) return undefined;
-  if (template.includes('{refId}') && !record.refId) return undefined;
-  return template
-    .replaceAll('{recordId}', encodeURIComponent(record.recordId ?? ''))
-    .replaceAll('{refId}', encodeURIComponent(record.refId ?? ''));
-}
-
-/** Carrying the answer into a ticket or a case file: summary, reply, print, the service's console. */
+/** Carrying the answer into a ticket or a case file: summary, reply, print (the service's console: dashboard-link.tsx). */
 export function HandOffBar(props: HandOffProps) {
   const { record, kind, id, environment, info, role } = props;
   const zone = useZoneMode();
@@ -53,7 +43,6 @@ export function HandOffBar(props: HandOffProps) {
     // A support user's answer holds the environment's support fields only (none for a compliance user's reply, who has none).
     ...(role === 'support' && record.customFields ? { fields: record.customFields } : {}),
   });
-  const dashboard = dashboardLink(info.dashboardUrl, record);
   // A print's line is sent as the dialog opens, and must arrive even if the page is closed or left from it.
   usePrintAudit(() => exported('print', { keepalive: true }));
 
@@ -81,16 +70,6 @@ export function HandOffBar(props: HandOffProps) {
         <Button variant="secondary" onClick={() => window.print()}>
           Print
         </Button>
-        {dashboard && (
-          <a
-            href={dashboard}
-            target="_blank"
-            rel="noreferrer"
-            className="text-sm font-medium text-blue-700 underline underline-offset-2 focus-ring"
-          >
-            Open in dashboard
-          </a>
-        )}
       </div>
       {role === 'support' && (reply.reply === null || reply.note) && (
         <p data-testid="reply-note" className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950">

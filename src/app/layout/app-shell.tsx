@@ -50,8 +50,9 @@ export function AppShell({ children }: { children: ReactNode }) {
     if (user !== undefined) keepRecentLookupsFor(user);
   }, [user]);
   const maskDefault = useMaskDefault(environment.environment, signedIn);
-  // One stream per tab, while someone is signed in and one of their environments has live updates.
-  useLiveStream(signedIn && meta?.environments.some((info) => info.live !== false) === true);
+  // One stream per tab while someone is signed in: the service's events where an environment has live
+  // updates, and everywhere who else has a candidate open (presence, issue 33).
+  useLiveStream(signedIn);
   return (
     <TimeZoneProvider>
       <PrivacyMaskProvider defaultOn={maskDefault}>

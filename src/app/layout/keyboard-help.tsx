@@ -3,7 +3,7 @@ import { isTypingTarget, SEARCH_SHORTCUTS } from '../lookup/use-search-shortcut.
 import { useLocation } from '../navigation.tsx';
 import { MASK_SHORTCUT } from '../preferences/privacy-mask.tsx';
 import { UTC_SHORTCUT } from '../preferences/time-zone.tsx';
-import { parseCandidatePath, QUEUE_PATH, splitEnvironmentPath } from '../routes.ts';
+import { parseCandidatePath, QUEUE_KEYS, QUEUE_PATH, splitEnvironmentPath } from '../routes.ts';
 import { ModalDialog } from '../ui/modal-dialog.tsx';
 import { VIEWER_SHORTCUTS } from '../viewer/viewer-shortcuts.ts';
 
@@ -15,10 +15,18 @@ export interface Shortcut {
 
 const HELP_KEY = '?';
 
-/** The status tabs of the applicants queue (applicants-tabs.tsx), as a tab list moves. */
+/** The status tabs of the applicants queue (applicants-tabs.tsx), as a tab list moves, and its rows (queue-focus.ts). */
 const QUEUE_TABS: readonly Shortcut[] = [
   { keys: ['←', '→'], does: 'Previous or next status tab (with focus on the tabs)' },
   { keys: ['Home', 'End'], does: 'First or last status tab' },
+  { keys: [QUEUE_KEYS.next, QUEUE_KEYS.previous], does: 'Next or previous row (Enter opens it)' },
+];
+
+/** A candidate opened from the queue (candidate/review-bar.tsx). */
+const QUEUE_LOOP: readonly Shortcut[] = [
+  { keys: [QUEUE_KEYS.next], does: 'Next candidate of the queue' },
+  { keys: [QUEUE_KEYS.previous], does: 'Previous candidate of the queue' },
+  { keys: [QUEUE_KEYS.back], does: 'Back to the queue, to the row of this candidate' },
 ];
 
 /** The shortcuts of the page at `pathname`, in groups; `signedIn`: the header's search box and switches are there. */
@@ -35,7 +43,10 @@ export function shortcutsFor(pathname: string, signedIn: boolean): Array<{ title
   const groups: Array<{ title: string; shortcuts: readonly Shortcut[] }> = [{ title: 'On every page', shortcuts: everywhere }];
   // The page's own path, in whichever environment (`/e/<name>/…`).
   const { path } = splitEnvironmentPath(pathname);
-  if (signedIn && parseCandidatePath(path)?.id !== undefined) groups.push({ title: 'In the picture viewer', shortcuts: VIEWER_SHORTCUTS });
+  if (signedIn && parseCandidatePath(path)?.id !== undefined) {
+    groups.push({ title: 'A candidate opened from the queue', shortcuts: QUEUE_LOOP });
+    groups.push({ title: 'In the picture viewer', shortcuts: VIEWER_SHORTCUTS });
+  }
   if (signedIn && path === QUEUE_PATH) groups.push({ title: 'In the applicants queue', shortcuts: QUEUE_TABS });
   return groups;
 }

@@ -34,6 +34,8 @@ export {
   apiBase,
   candidateApiPath,
   decodeEnvironmentName,
+  SANDBOX_DASHBOARD_PATH,
+  SANDBOX_DASHBOARD_URL,
   SIGN_IN_REFUSALS,
   SIGN_IN_REFUSED_PATH,
   type SignInRefusal,
@@ -86,7 +88,10 @@ export const environmentInfoSchema = z.object({
   /** The client id of a real service (none for the embedded sandbox). */
   clientId: z.optional(z.string()),
   upstream: z.enum(['sandbox', 'remote']),
-  /** The service's console for a candidate, with `{recordId}` or `{refId}`. */
+  /**
+   * The service's console for a candidate, with `{recordId}` or `{refId}`: the environment's own, else a
+   * Blockpass service's console; in sandbox mode the app's own page about it (SANDBOX_DASHBOARD_URL, a path).
+   */
   dashboardUrl: z.optional(z.string()),
   /** The environment has a webhook receiver, so its pages update live (false: "live updates off"). */
   live: z.optional(z.boolean()),

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { type LiveEvent, liveEventSchema } from '../../kyc/contract/live-events.ts';
 import type { LiveHub, SequencedEvent } from './live-hub.ts';
+import { localPresenceChannel, type PresenceChannel, readPresenceMessage } from './presence-message.ts';
 import { createReplayBuffer, type ReplayBounds } from './replay-buffer.ts';
 import { readRevocation, revocationListeners, revocationMessage, type RevocationListeners } from './revocations.ts';
 
@@ -39,6 +40,7 @@ export function createLiveHub(options: LiveHubOptions = {}): LiveHub {
       onRevocation: revocations.add,
       ready: async () => {},
       async close() {},
+      presence: localPresenceChannel(),
     };
   }
   return redisHub(options.redisUrl, options, fanOut, revocations);
@@ -112,9 +114,12 @@ function redisHub(url: string, options: LiveHubOptions, fanOut: FanOut, revocati
   const commands = new Redis(url, connection);
   // SUBSCRIBE takes its connection for itself; ioredis subscribes again after a reconnect.
   const subscriber = new Redis(url, { ...connection, enableOfflineQueue: true });
-  const subscribed = subscriber.subscribe(channel, revocationChannel);
+  const presenceChannel = `${prefix}presence`;
+  const subscribed = subscriber.subscribe(channel, revocationChannel, presenceChannel);
   subscribed.catch(() => undefined);
+  const presence = redisPresence(commands, presenceChannel, subscribed, options);
   subscriber.on('message', (from: string, message: string) => {
+    if (from === presenceChannel) return presence.heard(message);
     if (from === revocationChannel) return heardRevocation(message);
     if (from !== channel) return;
     const event = readMessage(message);
@@ -146,6 +151,27 @@ function redisHub(url: string, options: LiveHubOptions, fanOut: FanOut, revocati
     async close() {
       commands.disconnect();
       subscriber.disconnect();
+    },
+    presence: presence.channel,
+  };
+}
+
+/** Presence over Redis: a plain PUBLISH on its own channel, heard back by every instance (this one too). */
+function redisPresence(commands: Redis, name: string, subscribed: Promise<unknown>, options: LiveHubOptions) {
+  const local = localPresenceChannel();
+  const channel: PresenceChannel = {
+    async publish(message) {
+      await withinConnectTime(Promise.all([ready(commands), subscribed]));
+      await commands.publish(name, JSON.stringify(message));
+    },
+    subscribe: local.subscribe,
+  };
+  return {
+    channel,
+    heard(text: string) {
+      const message = readPresenceMessage(text);
+      if (message) void local.publish(message);
+      else options.onBadMessage?.('a message on the presence channel is not one');
     },
   };
 }

@@ -1,5 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import type http from 'node:http';
 import { LIVE_EVENT_NAME, LIVE_EVENTS_PATH } from '../../kyc/contract/live-events.ts';
+import { STREAM_HELLO_EVENT_NAME } from '../../kyc/contract/presence.ts';
 import { mayUse } from '../api-environments.ts';
 import type { AccessControl } from '../auth/access-control.ts';
 import { ApiFailure } from '../http/api-failure.ts';
@@ -7,6 +9,7 @@ import type { Identity } from '../http/identity.ts';
 import { get, type Route, type SignedInCall } from '../http/routes.ts';
 import type { Metrics } from '../ops/metrics.ts';
 import type { LiveHub, SequencedEvent } from './live-hub.ts';
+import type { Presence } from './presence.ts';
 
 export interface EventStreamOptions {
   /** A comment line this often keeps proxies from closing a quiet stream, and re-checks the session (default 15 s). */
@@ -46,7 +49,13 @@ interface Stream {
  * closed at once when its user is removed or given another password, role or environments (revocations
  * of every instance, through the hub).
  */
-export function createEventStreams(hub: LiveHub, access: AccessControl, metrics: Metrics, options: EventStreamOptions = {}): EventStreams {
+export function createEventStreams(
+  hub: LiveHub,
+  access: AccessControl,
+  metrics: Metrics,
+  options: EventStreamOptions = {},
+  presence?: Pick<Presence, 'attach'>,
+): EventStreams {
   const { stop, ...given } = options;
   const settings = { ...DEFAULTS, ...given };
   const streams = new Set<Stream>();
@@ -64,7 +73,7 @@ export function createEventStreams(hub: LiveHub, access: AccessControl, metrics:
     }
     perUser.set(key, held + 1);
     metrics.eventStreams.inc();
-    const stream = startStream(call, hub, access, settings, () => {
+    const stream = startStream(call, { hub, access, presence }, settings, () => {
       streams.delete(stream);
       const left = (perUser.get(key) ?? 1) - 1;
       if (left > 0) perUser.set(key, left);
@@ -104,8 +113,7 @@ export function createEventStreams(hub: LiveHub, access: AccessControl, metrics:
 
 function startStream(
   { req, res, identity: first }: SignedInCall,
-  hub: LiveHub,
-  access: AccessControl,
+  { hub, access, presence }: { hub: LiveHub; access: AccessControl; presence: Pick<Presence, 'attach'> | undefined },
   settings: typeof DEFAULTS,
   onClosed: () => void,
 ): Stream {
@@ -118,7 +126,9 @@ function startStream(
     'x-accel-buffering': 'no',
     connection: 'keep-alive',
   });
-  res.write(`retry: ${RETRY_MS}\n\n`);
+  // The stream's name, which the page's presence announcements give (presence.ts): a new one on each reconnection.
+  const id = randomBytes(16).toString('base64url');
+  res.write(`retry: ${RETRY_MS}\n\nevent: ${STREAM_HELLO_EVENT_NAME}\ndata: ${JSON.stringify({ stream: id })}\n\n`);
   // What a burst of events adds in one turn of the event loop goes out in one write, not one per event.
   let queued: string[] = [];
   const flush = () => {
@@ -138,6 +148,7 @@ function startStream(
     closed = true;
     clearInterval(heartbeat);
     unsubscribe();
+    leave?.();
     if (cut) res.destroy();
     else res.end();
     onClosed();
@@ -161,6 +172,7 @@ function startStream(
   const unsubscribe = hub.subscribe((sequenced) => {
     if (mayUse(identity, sequenced.event.environment)) send(frame(sequenced));
   }, lastEventId(req));
+  const leave = presence?.attach({ id, identity: () => identity, send });
   req.on('close', () => close());
   res.on('error', () => close(true));
   return { user: () => identity.user, recheck, close };

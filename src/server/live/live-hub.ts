@@ -1,4 +1,5 @@
 import type { LiveEvent } from '../../kyc/contract/live-events.ts';
+import type { PresenceChannel } from './presence-message.ts';
 
 /** An event as the stream sends it: its id (for `Last-Event-ID`) beside what happened. */
 export interface SequencedEvent {
@@ -46,4 +47,9 @@ export interface LiveHub {
   ready?(): Promise<void>;
   /** Stops listening to Redis, if it does. */
   close(): Promise<void>;
+  /**
+   * Who has which candidate open, shared as the events are (issue 33), on a channel of its own: never
+   * buffered, numbered or replayed. A hub without it (a test's) shares presence in its process only.
+   */
+  presence?: PresenceChannel;
 }
