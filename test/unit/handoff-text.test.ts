@@ -146,17 +146,19 @@ describe('candidate summary', () => {
 });
 
 describe('reply templates', () => {
-  it('has a neutral reply for every known status, and none but a note for blocked', () => {
+  it('has a neutral reply for every known status, and for blocked a note beside a neutral reply that is not its own', () => {
     for (const status of ['incomplete', 'waiting', 'inreview', 'review_requested', 'approved', 'rejected']) {
       expect(replyFor(DEFAULT_REPLIES, status, {}).reply).toMatch(/\w/);
     }
     expect(replyFor(DEFAULT_REPLIES, 'blocked', {})).toEqual({
       template: 'blocked',
+      name: 'Standard',
       reply: null,
       note: 'Do not disclose the reason; escalate to compliance.',
     });
     expect(replyFor(DEFAULT_REPLIES, 'mystery', { refId: 'r1' })).toEqual({
       template: '*',
+      name: 'Standard',
       reply: DEFAULT_REPLIES['*']!.reply!.replace('{refId}', 'r1'),
     });
   });
@@ -173,6 +175,7 @@ describe('reply templates', () => {
     expect(replyFor(templates, 'waiting', {}).reply).toBeNull();
     expect(replyFor(templates, 'inreview', { refId: 'r1', since: '3 Nov' })).toEqual({
       template: 'inreview',
+      name: 'Standard',
       reply: DEFAULT_REPLIES.inreview!.reply!.replace('{refId}', 'r1').replace('{since}', '3 Nov'),
     });
   });
