@@ -233,7 +233,10 @@ describe('the search box', { timeout: 20_000 }, () => {
     expect(offer).toHaveTextContent('You pasted a list of 3 ids (1 repeated).');
     await user.click(within(offer).getByRole('button', { name: 'Look up all 3 in a batch' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/batch'));
-    expect(await screen.findByRole('textbox', { name: 'refIds to look up' }, LAZY_PAGE)).toHaveValue('crm-55102\nuser-7781\ncust_000482');
+    // Each id on the line it was pasted on, the repeat too: the batch numbers its rows as the pasted lines.
+    expect(await screen.findByRole('textbox', { name: 'refIds to look up' }, LAZY_PAGE)).toHaveValue(
+      'crm-55102\nuser-7781\ncust_000482\ncrm-55102',
+    );
   });
 
   it('suggests recent lookups of the same kind', async () => {

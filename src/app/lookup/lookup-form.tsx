@@ -1,7 +1,7 @@
 import { useId, useRef } from 'react';
 import { navigate } from '../navigation.tsx';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
-import type { IdList } from '../../kyc/view/id-input.ts';
+import { entriesText, type IdList } from '../../kyc/view/id-input.ts';
 import { useRecentLookups } from '../recent/recent-lookups.ts';
 import { BATCH_PATH, type BatchHandOver, environmentPath } from '../routes.ts';
 import { Button } from '../ui/button.tsx';
@@ -151,7 +151,7 @@ function BatchOffer({
   onDismiss: () => void;
   onUseOne: (id: string) => void;
 }) {
-  const handOver: BatchHandOver = { batch: { kind, ids: list.ids } };
+  const handOver: BatchHandOver = { batch: { kind, ids: list.ids, text: entriesText(list.entries) } };
   return (
     <div
       role="status"
