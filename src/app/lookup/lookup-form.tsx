@@ -54,7 +54,9 @@ export function LookupForm({ compact = false, autoFocus = false, current }: Look
           </p>
         )}
       </form>
-      {list && <BatchOffer list={list} kind={kind} environment={form.environment} onDismiss={form.dismissList} onUseOne={form.useOne} />}
+      {list && (
+        <BatchOffer list={list} kind={form.listKind} environment={form.environment} onDismiss={form.dismissList} onUseOne={form.useOne} />
+      )}
     </search>
   );
 }
