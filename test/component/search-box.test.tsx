@@ -198,6 +198,17 @@ describe('the search box', { timeout: 20_000 }, () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/e/staging/candidates/recordId/65f1c2a9e4b0d3a1f0c9b810'));
   });
 
+  it('reads a typed link of this app as its kind and id, not as an id with its leading "/" dropped', async () => {
+    const user = userEvent.setup();
+    stubApi({ candidates: found(['refId', xiuying]) });
+    const { router } = renderWithProviders('/');
+    await findSearchBox();
+    await user.type(searchBox(), '/candidates/refId/cust_000482{Enter}');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/candidates/refId/cust_000482'));
+    await screen.findByRole('heading', { level: 1, name: /王/ });
+    expect(screen.queryByText(/Dropped/)).not.toBeInTheDocument();
+  });
+
   it('tries a 24-hex refId that is not found as a recordId, once, and says so', async () => {
     const user = userEvent.setup();
     const { requests } = stubApi({ candidates: found(['recordId', kwame]) });
