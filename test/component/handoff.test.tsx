@@ -124,13 +124,31 @@ describe('hand-off', { timeout: 20_000 }, () => {
     expect(exportsOf(fetchMock)).toEqual([{ what: 'reply', kind: 'refId', id: waiting.refId, template: 'waiting' }]);
   });
 
-  it('gives no reply for a blocked candidate, only the internal note, and no reply button to compliance users', async () => {
-    show(blocked, { session: SUPPORT });
+  it('gives a blocked candidate only the neutral reply, with the internal note, and audits it as blocked:neutral', async () => {
+    const user = userEvent.setup();
+    const { fetchMock } = show(blocked, { session: SUPPORT });
+    await screen.findByRole('heading', { level: 1 });
+    expect(screen.getByTestId('reply-note')).toHaveTextContent('Internal note: Do not disclose the reason; escalate to compliance.');
+    expect(screen.getByTestId('reply-note')).not.toHaveTextContent('No customer reply');
+    await user.click(screen.getByRole('button', { name: 'Copy reply' }));
+    const editor = within(screen.getByTestId('reply-editor'));
+    // The status's own template has no reply: the neutral one is the only choice, and says nothing of the reason.
+    expect(editor.queryByRole('radio')).not.toBeInTheDocument();
+    expect(editor.getByRole('textbox', { name: 'Reply' })).toHaveValue(
+      `Thank you for getting in touch. We have your identity verification, and we are not able to share more about it at the moment. Our team will contact you if anything more is needed.\n\nYour reference: ${blocked.refId}`,
+    );
+    expect(editor.getByText(/Internal note \(not copied\)/)).toHaveTextContent('Do not disclose the reason; escalate to compliance.');
+    await user.click(editor.getByRole('button', { name: 'Copy' }));
+    expect(await screen.findByText('Reply copied')).toBeInTheDocument();
+    expect(exportsOf(fetchMock)).toEqual([{ what: 'reply', kind: 'refId', id: blocked.refId, template: 'blocked:neutral' }]);
+  });
+
+  it("gives no reply at all when the file takes the blocked status's templates away", async () => {
+    const replyTemplates = mergeReplyTemplates({ blocked: { reply: null, note: 'Call compliance.' } });
+    show(blocked, { session: SUPPORT, meta: testMeta({ replyTemplates }) });
     await screen.findByRole('heading', { level: 1 });
     expect(screen.queryByRole('button', { name: 'Copy reply' })).not.toBeInTheDocument();
-    expect(screen.getByTestId('reply-note')).toHaveTextContent(
-      'No customer reply for this status. Internal note: Do not disclose the reason; escalate to compliance.',
-    );
+    expect(screen.getByTestId('reply-note')).toHaveTextContent('No customer reply for this status. Internal note: Call compliance.');
   });
 
   it('offers no reply to compliance users', async () => {

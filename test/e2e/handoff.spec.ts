@@ -57,16 +57,19 @@ test.describe('the search box', () => {
     await expect(page.getByText('Removed from the pasted id: 1 zero-width space.')).toBeVisible();
   });
 
-  test('a recordId typed as a refId finds the candidate, both lookups audited', async ({ page }) => {
+  test('a recordId looked up as a refId (the switch says so) finds the candidate, both lookups audited', async ({ page }) => {
     await page.goto('/');
     await searchBox(page).fill(KWAME_RECORD_ID);
-    await page.keyboard.press('Enter');
+    // Read as a recordId by its form; the switch overrides that.
+    await expect(page.getByRole('radio', { name: 'recordId' })).toBeChecked();
+    await page.getByRole('radio', { name: 'refId' }).check({ force: true });
+    await searchBox(page).press('Enter');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Kwame Mensah');
     await expect(page).toHaveURL(new RegExp(`/candidates/recordId/${KWAME_RECORD_ID}$`));
     await expect(
       page.getByText(`No candidate has the refId ${KWAME_RECORD_ID}; it looks like a recordId, so it was looked up as one.`),
     ).toBeVisible();
-    // The switch stays on the kind chosen: the next id typed is a refId again.
+    // The switch stays on the kind chosen for this id.
     await expect(page.getByRole('radio', { name: 'refId' })).toBeChecked();
     const lines = auditLines((l) => l.id === KWAME_RECORD_ID && l.user === 'local');
     expect(lines.some((l) => l.kind === 'refId' && l.code === 'not_found')).toBe(true);
@@ -134,13 +137,13 @@ test.describe('batch lookup', () => {
     const csv = readFileSync((await download.path())!, 'utf8')
       .replace(/^\ufeff/, '')
       .split('\r\n');
-    expect(csv[0]).toBe('id,status,statusDate,submitCount,refId,recordId,error,message');
+    expect(csv[0]).toBe('line,id,status,statusText,statusDate,statusDateLocal,submitCount,refId,recordId,repeatOf,error,message');
     expect(csv.slice(1, -1)).toHaveLength(50);
     for (const [index, id] of ids.entries()) {
       const cells = csv[index + 1]!.split(',');
       const sample = known.find((k) => k.id === id);
-      if (sample) expect(cells.slice(0, 2)).toEqual([id, sample.status]);
-      else expect(cells[6]).toBe(invalid.includes(id) ? 'invalid_id' : 'not_found');
+      if (sample) expect(cells.slice(0, 3)).toEqual([String(index + 1), id, sample.status]);
+      else expect(cells[10]).toBe(invalid.includes(id) ? 'invalid_id' : 'not_found');
     }
     const batchLines = auditLines((l) => l.batch === true && typeof l.id === 'string' && (l.id as string).startsWith('nobody-'));
     expect(batchLines.length).toBeGreaterThanOrEqual(unknown.length);

@@ -76,6 +76,42 @@ describe('export audit line', () => {
   });
 });
 
+describe('a masked print and another template of a status (issue 33)', () => {
+  const headers = { 'x-user': 'sam', 'x-role': 'support' };
+
+  it('writes "masked": true on the line of a print made with the privacy mask on, and on no other export', async () => {
+    const upstream = await startFakeUpstream();
+    const audit = memoryAuditLog();
+    const app = await startTestApp({ upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' }, audit, access: proxyAccess() });
+    cleanups.push(app.close, upstream.close);
+    const send = (body: Record<string, unknown>) => requestWithBody(app.port, '/api/export', JSON.stringify(body), { headers });
+    expect((await send({ what: 'print', kind: 'refId', id: 'user-7781', masked: true })).status).toBe(200);
+    expect((await send({ what: 'print', kind: 'refId', id: 'user-7781', masked: false })).status).toBe(200);
+    expect((await send({ what: 'summary', kind: 'refId', id: 'user-7781', masked: true })).status).toBe(200);
+    expect((await send({ what: 'print', kind: 'refId', id: 'user-7781', masked: 'yes' })).status).toBe(400);
+    const exports = audit.lines.filter((line) => line.kind === 'export' && !('status' in line));
+    expect(exports.map((line) => [(line as { what?: string }).what, (line as { masked?: boolean }).masked])).toEqual([
+      ['print', true],
+      ['print', undefined],
+      ['summary', undefined],
+    ]);
+  });
+
+  it("names a status's other template (blocked:neutral) in a reply's line, and refuses a key of another form", async () => {
+    const upstream = await startFakeUpstream();
+    const audit = memoryAuditLog();
+    const app = await startTestApp({ upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' }, audit, access: proxyAccess() });
+    cleanups.push(app.close, upstream.close);
+    const send = (template: string) =>
+      requestWithBody(app.port, '/api/export', JSON.stringify({ what: 'reply', kind: 'refId', id: 'user-7781', template }), { headers });
+    expect((await send('blocked:neutral')).status).toBe(200);
+    for (const odd of ['blocked:', 'blocked:Neutral', 'blocked:neutral:2', ':neutral']) expect((await send(odd)).status, odd).toBe(400);
+    expect(audit.lines.filter((line) => line.kind === 'export' && !('status' in line))).toEqual([
+      expect.objectContaining({ what: 'reply', template: 'blocked:neutral' }),
+    ]);
+  });
+});
+
 describe('an export through the lookup steps', () => {
   const headers = { 'x-user': 'sam', 'x-role': 'support' };
 

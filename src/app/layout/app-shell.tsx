@@ -8,7 +8,7 @@ import { EnvironmentControl, environmentEdgeClass, toneOf } from '../environment
 import { useEnvironment } from '../environment/use-environment.ts';
 import { LookupForm } from '../lookup/lookup-form.tsx';
 import { OPEN_SEARCH_EVENT } from '../lookup/use-search-shortcut.ts';
-import { KeyboardHelp } from './keyboard-help.tsx';
+import { KeyboardHelp } from './keyboard-help-key.tsx';
 import { metaQueries } from '../meta/meta-query.ts';
 import { PrivacyMaskProvider, PrivacyMaskToggle } from '../preferences/privacy-mask.tsx';
 import { TimeZoneProvider, TimeZoneToggle } from '../preferences/time-zone.tsx';
@@ -16,6 +16,7 @@ import { keepRecentLookupsFor } from '../recent/recent-lookups.ts';
 import { BATCH_PATH, lookupNoteOf, parseCandidatePath, QUEUE_PATH, signInRefusalOf } from '../routes.ts';
 import { SessionBadge } from '../session/session-badge.tsx';
 import { sessionQueries } from '../session/session-query.ts';
+import { usePageHeld, useSessionWatch } from '../session/session-end.ts';
 import { Card } from '../ui/card.tsx';
 import { cn } from '../ui/cn.ts';
 import { lazyNamed } from '../ui/lazy-named.ts';
@@ -34,8 +35,14 @@ const PAGES = [
   [BATCH_PATH, 'Batch lookup'],
 ] as const;
 
+/**
+ * The header and the page share one width: 90rem (1440 px) at most, so that at 1440 px the header keeps
+ * to one row (issue 33) and the candidate page's pictures and certificates get the room.
+ */
+const PAGE_WIDTH = 'max-w-[90rem]';
+
 const toggleClass =
-  'inline-flex items-center gap-1.5 rounded-md border border-slate-300 bg-white px-2.5 py-1 text-sm font-medium text-slate-700 hover:bg-slate-50 aria-pressed:border-blue-700 aria-pressed:bg-blue-50 aria-pressed:text-blue-900 focus-ring-offset';
+  'inline-flex items-center gap-1.5 rounded-md border border-slate-300 bg-white px-2 py-1 text-sm font-medium text-slate-700 hover:bg-slate-50 aria-pressed:border-blue-700 aria-pressed:bg-blue-50 aria-pressed:text-blue-900 focus-ring-offset';
 
 /** Every page: the header, then the page or what stands before it (sign-in, a refusal, a paused store). */
 export function AppShell({ children }: { children: ReactNode }) {
@@ -46,6 +53,8 @@ export function AppShell({ children }: { children: ReactNode }) {
   const { pathname } = useLocation();
   useAllowedEnvironment(meta, path);
   const user = signedIn ? (session.data?.user ?? 'local') : undefined;
+  useSessionWatch(session.data);
+  const held = usePageHeld();
   useEffect(() => {
     if (user !== undefined) keepRecentLookupsFor(user);
   }, [user]);
@@ -65,9 +74,9 @@ export function AppShell({ children }: { children: ReactNode }) {
           </a>
           <AppHeader session={session.data} signedIn={signedIn} environment={environment} />
           <KeyboardHelp signedIn={signedIn} />
-          <main id="main" className="mx-auto max-w-7xl px-4 py-6 sm:px-6 print:max-w-none print:p-0">
+          <main id="main" className={`mx-auto ${PAGE_WIDTH} px-4 py-6 sm:px-6 print:max-w-none print:p-0`}>
             <Suspense fallback={null}>
-              <MainContent session={session} meta={meta} refusal={signInRefusalOf(path)} returnTo={pathname}>
+              <MainContent session={session} meta={meta} refusal={signInRefusalOf(path)} returnTo={pathname} held={held}>
                 {children}
               </MainContent>
             </Suspense>
@@ -117,10 +126,11 @@ function AppHeader({
       data-environment-tone={meta ? toneOf(meta.environment) : undefined}
       className={cn('border-b border-slate-200 bg-white print:hidden', environmentEdgeClass(meta?.environment))}
     >
-      <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-6 gap-y-2 px-4 py-2 sm:gap-y-3 sm:px-6 sm:py-3">
+      <div className={`mx-auto flex ${PAGE_WIDTH} flex-wrap items-center gap-x-4 gap-y-2 px-4 py-2 sm:gap-y-3 sm:px-6 sm:py-3`}>
         <Link to={to('/')} className="flex items-center gap-2 rounded font-semibold text-slate-900 focus-ring">
           <img src="/favicon.svg" alt="" className="size-6" />
-          Candidate Lookup
+          {/* Below 2xl the mark alone (the name is its link's, and the tab's title's): the search keeps room for an id. */}
+          <span className="max-2xl:sr-only">Candidate Lookup</span>
         </Link>
         {meta && <EnvironmentControl meta={meta} path={path} />}
         {session && (
@@ -151,7 +161,7 @@ function AppHeader({
           </nav>
         )}
         {searchable && (
-          <div id={SEARCH_PANEL} className={`${panel === 'search' ? '' : 'max-sm:hidden'} min-w-0 flex-1 basis-96`}>
+          <div id={SEARCH_PANEL} className={`${panel === 'search' ? '' : 'max-sm:hidden'} min-w-0 flex-1 basis-[26rem]`}>
             {/* A new form for each page shown: the box and the toggle follow it (after "Try as recordId", after Back). */}
             <LookupForm key={current ? `${current.kind}:${current.id}` : path} compact current={current} />
           </div>
@@ -214,12 +224,15 @@ function MainContent({
   meta,
   refusal,
   returnTo,
+  held,
   children,
 }: {
   session: UseQueryResult<SessionInfo>;
   meta: ApiMeta | undefined;
   refusal: ReturnType<typeof signInRefusalOf>;
   returnTo: string;
+  /** Work in progress holds the page when the session ends: it says so itself and offers a new sign-in (session-end.ts). */
+  held: boolean;
   children: ReactNode;
 }) {
   if (refusal) return <SignInRefusedPage reason={refusal} provider={session.data?.provider} />;
@@ -237,6 +250,7 @@ function MainContent({
     );
   }
   if (!isSignedIn(session.data)) {
+    if (held) return children;
     if (session.data.mode === 'users') return <SignInPage />;
     if (session.data.mode === 'oidc') return <OidcSignInPage provider={session.data.provider ?? 'your organisation'} returnTo={returnTo} />;
     return <Problem>The sign-in gateway in front of Candidate Lookup did not identify you. Sign in through it, then reload.</Problem>;

@@ -1,5 +1,4 @@
-import { useEffect, useState } from 'react';
-import { isTypingTarget, SEARCH_SHORTCUTS } from '../lookup/use-search-shortcut.ts';
+import { SEARCH_SHORTCUTS } from '../lookup/use-search-shortcut.ts';
 import { useLocation } from '../navigation.tsx';
 import { MASK_SHORTCUT } from '../preferences/privacy-mask.tsx';
 import { UTC_SHORTCUT } from '../preferences/time-zone.tsx';
@@ -51,23 +50,14 @@ export function shortcutsFor(pathname: string, signedIn: boolean): Array<{ title
   return groups;
 }
 
-/** `?` (when not typing) opens the list of the shortcuts of the page it is on; Escape or Close closes it. */
-export function KeyboardHelp({ signedIn }: { signedIn: boolean }) {
-  const [open, setOpen] = useState(false);
+/**
+ * The list of the shortcuts of the page it is on, in a dialog; Escape or Close closes it. Fetched the
+ * first time `?` asks for it (keyboard-help-key.tsx): it is not part of the first load.
+ */
+export function KeyboardHelpDialog({ signedIn, onClose }: { signedIn: boolean; onClose: () => void }) {
   const { pathname } = useLocation();
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key !== HELP_KEY || event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
-      if (isTypingTarget(document.activeElement)) return;
-      event.preventDefault();
-      setOpen(true);
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, []);
-  if (!open) return null;
   return (
-    <ModalDialog title="Keyboard shortcuts" onClose={() => setOpen(false)} testId="keyboard-help">
+    <ModalDialog title="Keyboard shortcuts" onClose={onClose} testId="keyboard-help">
       {shortcutsFor(pathname, signedIn).map((group) => (
         <section key={group.title} className="mb-4">
           <h3 className="mb-1 text-sm font-semibold text-slate-700">{group.title}</h3>

@@ -1,6 +1,6 @@
 import { z } from './zod.ts';
 import { LOOKUP_KINDS } from './lookup.ts';
-import { replyTemplatesSchema } from './replies.ts';
+import { replyTemplatesSchema, TEMPLATE_KEY } from './replies.ts';
 import { API_ERROR_CODES } from './api-errors.ts';
 
 /** The contract between the browser and this project's proxy (`/api/*`). */
@@ -147,7 +147,9 @@ export const exportRequestSchema = z.object({
   what: z.enum(EXPORT_KINDS),
   kind: z.enum(LOOKUP_KINDS),
   id: z.string().check(z.minLength(1), z.maxLength(1024)),
-  /** A reply's template: the status it is for, or `*` (the fallback). Never the reply's text. */
-  template: z.optional(z.string().check(z.regex(/^(\*|[a-z_]{1,40})$/))),
+  /** A reply's template: the status it is for (`blocked`, or another of its templates: `blocked:neutral`), or `*` (the fallback). Never the reply's text. */
+  template: z.optional(z.string().check(z.regex(TEMPLATE_KEY))),
+  /** A print made with the privacy mask on: the paper says so, and so does the audit line. */
+  masked: z.optional(z.boolean()),
 });
 export type ExportRequest = z.infer<typeof exportRequestSchema>;

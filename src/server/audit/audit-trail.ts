@@ -194,10 +194,10 @@ export function exportLine(
   what: ExportAuditEntry['what'],
   lookupKind: LookupKind,
   id: string,
-  template?: string,
+  extra: Pick<ExportAuditEntry, 'template' | 'masked'> = {},
 ): ExportAuditEntry {
   // The id is cut to 256 characters in the line (audit-line.ts), as a lookup's.
-  return { ...lineStart(env, call), kind: 'export', what, ...(template ? { template } : {}), lookupKind, id };
+  return { ...lineStart(env, call), kind: 'export', what, ...extra, lookupKind, id };
 }
 
 /**

@@ -48,8 +48,10 @@ export interface ExportAuditEntry {
   env: string;
   kind: 'export';
   what: 'summary' | 'reply' | 'print';
-  /** A reply's template (the status it is for, or `*`), never its text. */
+  /** A reply's template (the status it is for, another of its templates such as `blocked:neutral`, or `*`), never its text. */
   template?: string;
+  /** A print made with the privacy mask on: the paper held no masked value. */
+  masked?: true;
   /** How the candidate shown was looked up. */
   lookupKind: LookupKind;
   id: string;
