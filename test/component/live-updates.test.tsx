@@ -336,7 +336,8 @@ describe('the header', { timeout: 20_000 }, () => {
     }
     await user.click(screen.getByRole('button', { name: /Notifications/ }));
     const list = screen.getByRole('region', { name: 'Notifications' });
-    const items = within(list).getAllByRole('listitem');
+    // The list is fetched the first time the menu opens.
+    const items = await within(list).findAllByRole('listitem');
     expect(items).toHaveLength(MAX_NOTIFICATIONS);
     expect(items[0]).toHaveTextContent(`live-ref-${MAX_NOTIFICATIONS + 5}`);
     // The five oldest went.
@@ -359,7 +360,7 @@ describe('the header', { timeout: 20_000 }, () => {
       const source = await stream();
       source.send(event({ event: 'user.readyToReview', status: 'waiting', refId: 'ready-1', recordId: null }));
       fireEvent.click(screen.getByRole('button', { name: /Notifications/ }));
-      const item = within(screen.getByRole('region', { name: 'Notifications' })).getByRole('listitem');
+      const item = await within(screen.getByRole('region', { name: 'Notifications' })).findByRole('listitem');
       if (session.role === 'compliance') expect(item).toHaveTextContent(/^Needs review: Ready to review/);
       else expect(item).not.toHaveTextContent('Needs review');
       unmount();
@@ -386,7 +387,7 @@ describe('the header', { timeout: 20_000 }, () => {
     expect(requestPermission).not.toHaveBeenCalled();
     expect(shown).toHaveLength(0);
     await user.click(screen.getByRole('button', { name: /Notifications/ }));
-    await user.click(screen.getByRole('button', { name: 'Browser notifications' }));
+    await user.click(await screen.findByRole('button', { name: 'Browser notifications' }));
     expect(requestPermission).toHaveBeenCalledTimes(1);
     FakeNotification.permission = 'granted';
     await waitFor(() => expect(screen.getByRole('button', { name: 'Browser notifications' })).toHaveAttribute('aria-pressed', 'true'));
@@ -402,6 +403,7 @@ describe('the header', { timeout: 20_000 }, () => {
     const source = await stream();
     source.send(event({ event: 'user.readyToReview', status: 'waiting', refId: 'ready-2', recordId: null }));
     await user.click(screen.getByRole('button', { name: /Notifications/ }));
+    await within(screen.getByRole('region', { name: 'Notifications' })).findByRole('listitem');
     const results = await axe.run(document.querySelector('header')!, { rules: { 'color-contrast': { enabled: false } } });
     const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
     expect(serious).toEqual([]);

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { fileExtensionOf, type SniffedType } from '../../kyc/contract/picture-type.ts';
-import { formatBytes } from '../../kyc/view/image.ts';
+import { formatBytes } from '../../kyc/view/bytes.ts';
 import { Button } from '../ui/button.tsx';
 import { saveBlob } from '../ui/save-blob.ts';
 

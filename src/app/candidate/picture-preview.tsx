@@ -1,6 +1,7 @@
 import { type ReactNode, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { attributeLabel } from '../../kyc/view/attributes.ts';
-import { base64ByteLength, base64Head, base64ToBytes, cleanBase64, formatBytes } from '../../kyc/view/image.ts';
+import { formatBytes } from '../../kyc/view/bytes.ts';
+import { base64ByteLength, base64Head, base64ToBytes, cleanBase64 } from '../../kyc/view/image.ts';
 import { type SniffedType, sniffImageType } from '../../kyc/contract/picture-type.ts';
 import { useMaskedItem } from '../preferences/privacy-mask.tsx';
 import { Notice } from '../ui/section.tsx';
