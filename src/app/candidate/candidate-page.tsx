@@ -3,6 +3,7 @@ import { useEffect } from 'react';
 import { useLocation, navigate } from '../navigation.tsx';
 import { archivesOnExtract } from '../../kyc/contract/archiving.ts';
 import { type LookupKind, triesAsRecordId } from '../../kyc/contract/lookup.ts';
+import { readsFullRecord } from '../../kyc/contract/roles.ts';
 import { splitSummaryFields } from '../../kyc/view/summary-fields.ts';
 import { ApiError, asApiError } from '../api/api-error.ts';
 import { useEnvironment } from '../environment/use-environment.ts';
@@ -122,7 +123,7 @@ function CandidateLookup({ kind, id }: { kind: LookupKind; id: string }) {
             role={session?.role}
             replyTemplates={meta.replyTemplates}
             // The same fields as the decision summary strip; a support user's copy never holds them.
-            decisionFields={session?.role === 'compliance' ? splitSummaryFields(query.data.customFields, meta.summaryFields).summary : []}
+            decisionFields={readsFullRecord(session?.role) ? splitSummaryFields(query.data.customFields, meta.summaryFields).summary : []}
           />
         )}
         <Freshness fetchedAt={query.dataUpdatedAt} refreshing={query.isFetching} onRefresh={() => void query.refetch()} />

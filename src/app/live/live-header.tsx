@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import type { EnvironmentInfo, Role } from '../../kyc/contract/api.ts';
+import { readsFullRecord } from '../../kyc/contract/roles.ts';
 import { Link } from '../navigation.tsx';
 import { Button } from '../ui/button.tsx';
 import { cn } from '../ui/cn.ts';
@@ -104,7 +105,7 @@ function NotificationItem({
   const href = liveEventHref(event, defaultName);
   const target = liveEventId(event);
   // For compliance, "ready to review" is work waiting: set apart by weight, border and its own words.
-  const stands = role === 'compliance' && event.event === 'user.readyToReview';
+  const stands = readsFullRecord(role) && event.event === 'user.readyToReview';
   return (
     <li
       data-ready-to-review={stands || undefined}
