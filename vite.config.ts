@@ -15,6 +15,7 @@ const serverBuild: BuildEnvironmentOptions = {
       sandbox: 'src/server/sandbox/main.ts',
       'user-add': 'src/server/user-add.ts',
       'audit-verify': 'src/server/audit-verify-cli.ts',
+      'audit-import': 'src/server/audit-import-cli.ts',
     },
   },
 };

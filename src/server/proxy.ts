@@ -30,6 +30,8 @@ import { DEFAULT_MAX_IN_FLIGHT_PER_USER } from './upstream/upstream-slots.ts';
 import { DEFAULT_PREVIEW_LOOKUPS } from './answer/picture-preview.ts';
 import { createLiveHub } from './live/create-live-hub.ts';
 import { createEventStreams, type EventStreamOptions } from './live/event-stream.ts';
+import { auditRoutes } from './trail/audit-routes.ts';
+import type { AuditStore } from './trail/audit-store.ts';
 
 /**
  * The key-holding proxy: one connect-style handler for `/api/*`, mounted by the Vite plugin in
@@ -99,6 +101,8 @@ export interface ApiHandlerOptions {
   queueLookups?: Counter | null;
   /** How often the queue index's filler runs while dates are wanted (default 1000 ms). */
   queueFillIntervalMs?: number;
+  /** The audit trail as the app reads it: the audit page and a candidate's Activity (default: neither route). */
+  trail?: AuditStore;
 }
 
 export type Middleware = (req: http.IncomingMessage, res: http.ServerResponse, next?: () => void) => void;
@@ -150,6 +154,7 @@ function tableOptions(options: ApiHandlerOptions, access: AccessControl): Parame
     },
     replyTemplates: options.replyTemplates ?? DEFAULT_REPLIES,
     display: options.display,
+    ...(options.trail ? { trail: options.trail } : {}),
   };
 }
 
@@ -169,6 +174,7 @@ export function createApiHandler(options: ApiHandlerOptions): Middleware {
     ...openRoutes({ access, metrics, onSignOut: events.recheckAll }),
     events.route,
     ...sandboxRoutes(simulate),
+    ...(options.trail ? auditRoutes({ store: options.trail, audit: options.audit }) : []),
     ...environmentRoutes(served, table),
     ...lastRoutes(),
   ];
