@@ -16,6 +16,7 @@ const SHARED = ['environment', 'handoff', 'live', 'meta', 'preferences', 'recent
 /** Each feature, and the files of it another feature may import. */
 const FEATURES = {
   applicants: [],
+  audit: [],
   batch: [],
   // The search box starts a lookup with the candidate page's module, loaded when the browser is idle.
   candidate: ['page-load.ts'],

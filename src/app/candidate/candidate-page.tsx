@@ -13,6 +13,7 @@ import { rememberLookup } from '../recent/recent-lookups.ts';
 import { candidatePath, type LookupNote, lookupNoteOf, parseCandidatePath } from '../routes.ts';
 import { sessionQueries } from '../session/session-query.ts';
 import { ArchiveWarning } from './archive-warning.tsx';
+import { CandidateActivity } from './candidate-activity.tsx';
 import { candidateQueries, progressKeyOf } from './candidate-queries.ts';
 
 export { startLookup } from './candidate-queries.ts';
@@ -128,6 +129,14 @@ function CandidateLookup({ kind, id }: { kind: LookupKind; id: string }) {
         )}
         <Freshness fetchedAt={query.dataUpdatedAt} refreshing={query.isFetching} onRefresh={() => void query.refetch()} />
       </div>
+      <CandidateActivity
+        environment={environment}
+        refId={(shown ?? query.data).refId ?? (kind === 'refId' ? id : undefined)}
+        recordId={(shown ?? query.data).recordId ?? (kind === 'recordId' ? id : undefined)}
+        user={session?.user}
+        role={session?.role}
+        fetchedAt={query.dataUpdatedAt}
+      />
       {info?.upstream === 'sandbox' && <SimulateControls kind={kind} id={id} />}
       <CandidateView record={shown ?? query.data} />
     </div>

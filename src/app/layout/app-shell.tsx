@@ -13,7 +13,8 @@ import { metaQueries } from '../meta/meta-query.ts';
 import { PrivacyMaskProvider, PrivacyMaskToggle } from '../preferences/privacy-mask.tsx';
 import { TimeZoneProvider, TimeZoneToggle } from '../preferences/time-zone.tsx';
 import { keepRecentLookupsFor } from '../recent/recent-lookups.ts';
-import { BATCH_PATH, lookupNoteOf, parseCandidatePath, QUEUE_PATH, signInRefusalOf } from '../routes.ts';
+import { AUDIT_PATH, BATCH_PATH, lookupNoteOf, parseCandidatePath, QUEUE_PATH, signInRefusalOf } from '../routes.ts';
+import { readsAuditTrail } from '../../kyc/contract/roles.ts';
 import { SessionBadge } from '../session/session-badge.tsx';
 import { sessionQueries } from '../session/session-query.ts';
 import { Card } from '../ui/card.tsx';
@@ -28,11 +29,12 @@ const OidcSignInPage = lazyNamed(() => import('../session/oidc-sign-in.tsx'), 'O
 const SignInRefusedPage = lazyNamed(() => import('../session/oidc-sign-in.tsx'), 'SignInRefusedPage');
 const StoreUnavailable = lazyNamed(() => import('../session/store-unavailable.tsx'), 'StoreUnavailable');
 
-/** The header's page links, in the environment of the page shown. */
+/** The header's page links, in the environment of the page shown; the audit page for leads only. */
 const PAGES = [
   [QUEUE_PATH, 'Applicants'],
   [BATCH_PATH, 'Batch lookup'],
 ] as const;
+const LEAD_PAGES = [...PAGES, [AUDIT_PATH, 'Audit']] as const;
 
 const toggleClass =
   'inline-flex items-center gap-1.5 rounded-md border border-slate-300 bg-white px-2.5 py-1 text-sm font-medium text-slate-700 hover:bg-slate-50 aria-pressed:border-blue-700 aria-pressed:bg-blue-50 aria-pressed:text-blue-900 focus-ring-offset';
@@ -136,7 +138,7 @@ function AppHeader({
         )}
         {signedIn && (
           <nav aria-label="Main" className="flex items-center gap-4">
-            {PAGES.map(([page, label]) => (
+            {(readsAuditTrail(session?.role) ? LEAD_PAGES : PAGES).map(([page, label]) => (
               <Link
                 key={page}
                 to={to(page)}
