@@ -59,6 +59,14 @@ describe('the audit page, for leads only', () => {
     expect(found.rows[0]!.client).toBe('127.0.0.1');
   });
 
+  it('a lead reads the full record, as a compliance user does (the lead role, issue 34)', async () => {
+    const app = await instance();
+    const res = await lookUp(app, amelie.refId!, LEAD);
+    expect(res.status).toBe(200);
+    expect(fileLines(app.auditLog).at(-1)).toMatchObject({ user: 'lena', role: 'lead', level: 'full' });
+    expect(JSON.parse((await app.request('/api/session', { headers: LEAD })).body)).toEqual({ mode: 'proxy', user: 'lena', role: 'lead' });
+  });
+
   it('a support user sees no Activity: 403, and a compliance user the lookups of this candidate by either id', async () => {
     const app = await instance();
     expect((await lookUp(app, amelie.refId!, SAM)).status).toBe(200);

@@ -155,9 +155,17 @@ function detailOf(line: Line, action: AuditAction): string | null {
       break;
     default:
       add(typeof line.batchSize === 'number' && `a batch of ${line.batchSize} ids refused whole`);
-      add(Array.isArray(line.fields) && `support fields ${line.fields.join(', ')}`);
+      add(
+        Array.isArray(line.fields) &&
+          (line.fields.length > 0 ? `support fields ${line.fields.join(', ')}` : 'no support field in the answer'),
+      );
       add(line.fieldsWithheld === 'archiving_key' && 'support fields withheld: the key archives after extract');
-      add(typeof line.upstreamStatus === 'number' && `the service answered ${line.upstreamStatus}`);
+      // A success says nothing the outcome does not; another answer of the service is worth a word.
+      add(
+        typeof line.upstreamStatus === 'number' &&
+          (line.upstreamStatus < 200 || line.upstreamStatus > 299) &&
+          `the service answered ${line.upstreamStatus}`,
+      );
   }
   return parts.length > 0 ? parts.join('; ') : null;
 }

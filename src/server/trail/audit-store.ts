@@ -93,12 +93,14 @@ function databaseStore(
     before: ready,
   });
   const stopReports = reportNowAndThen(options, db, ready, chains, indexer);
+  // What the other instances last reported changes every 30 s: read at most every 5 s, not per search.
+  const othersReports = remembered(() => reportsOf(db), 5_000);
   return {
     instance,
     database: describeDatabaseUrl(options.databaseUrl!),
     async search(filter, page) {
       await indexer.caughtUp(CATCH_UP_MS);
-      const behind = await lagsOf(db, indexer, instance);
+      const behind = await lagsOf(othersReports, indexer, instance);
       const problem = indexer.problem();
       if (!problem) {
         try {
@@ -156,6 +158,20 @@ async function* pagesOf(
   } while (cursor && given < max);
 }
 
+/** The last answer of `read` for `ms`, asked again after that (a failure is not kept). */
+function remembered<T>(read: () => Promise<T>, ms: number): () => Promise<T> {
+  let kept: { at: number; value: Promise<T> } | undefined;
+  return () => {
+    if (kept && Date.now() - kept.at < ms) return kept.value;
+    const value = read();
+    kept = { at: Date.now(), value };
+    value.catch(() => {
+      kept = undefined;
+    });
+    return value;
+  };
+}
+
 /** A step done once; after a failure, tried again at the next call (the schema, while the database is away). */
 function once(step: () => Promise<void>): () => Promise<void> {
   let done: Promise<void> | undefined;
@@ -208,9 +224,9 @@ function reportNowAndThen(options: AuditStoreOptions, db: Database, ready: () =>
 }
 
 /** This instance's lag (zero lines: left out), and the other instances' as they last reported it. */
-async function lagsOf(db: Database, indexer: AuditIndexer, instance: string): Promise<IndexLag[]> {
+async function lagsOf(reports: () => Promise<InstanceState[]>, indexer: AuditIndexer, instance: string): Promise<IndexLag[]> {
   const own = await indexer.lag();
-  const others = indexer.problem() ? [] : await reportsOf(db).catch(() => [] as InstanceState[]);
+  const others = indexer.problem() ? [] : await reports().catch(() => [] as InstanceState[]);
   return [own, ...others.filter((state) => state.instance !== instance).flatMap((state) => (state.behind ? [state.behind] : []))].filter(
     (lag) => lag.lines > 0 || lag.problem,
   );
