@@ -464,7 +464,7 @@ if (!hostile.alive || hostile.parts + hostile.busy !== hostile.concurrent) {
   throw new Error(`hostile answers in parts: ${hostile.parts} in parts, ${hostile.busy} 503, server up: ${hostile.alive}`);
 }
 
-// --- 7. Issue 34's audit page: a search by user and by candidate over PostgreSQL and over the files.
+// --- 11. Issue 34's audit page: a search by user and by candidate over PostgreSQL and over the files.
 // Its own servers, the others stopped first: the machine is shared.
 for (const server of servers) server.stop();
 const audit = await runAuditBench({ serverJs: path.join(out, 'dist/server/main.js'), quick, log });

@@ -77,8 +77,8 @@ function startOf(files: AuditFile[], text: string | undefined): { index: number;
 }
 
 /** A line's time without parsing it: the writer puts it near the start (`{"prev":…,"time":"…"`). */
-function timeOfText(line: string): string | undefined {
-  const match = /"time":"([0-9T:.+\-Z]{10,40})"/.exec(line.slice(0, 120));
+function timeOfLine(line: Buffer): string | undefined {
+  const match = /"time":"([0-9T:.+\-Z]{10,40})"/.exec(line.toString('latin1', 0, 120));
   return match && !Number.isNaN(Date.parse(match[1]!)) ? match[1] : undefined;
 }
 
@@ -86,9 +86,10 @@ class Scan {
   readonly rows: AuditRow[] = [];
   private lines = 0;
   private readonly started = performance.now();
-  private readonly needed: string[];
+  private readonly needed: Buffer[];
   private readonly fromMs: number | undefined;
-  private reachedBack: string | undefined;
+  /** The oldest line read: how far back the search got. */
+  private oldest: Buffer | undefined;
   private next: Cursor | undefined;
 
   constructor(
@@ -97,7 +98,7 @@ class Scan {
     private readonly bounds: FileBounds,
     private readonly instance: string,
   ) {
-    this.needed = neededText(filter);
+    this.needed = neededText(filter).map((text) => Buffer.from(text, 'latin1'));
     this.fromMs = filter.from === undefined ? undefined : Date.parse(filter.from) - TIME_ORDER_SLACK_MS;
   }
 
@@ -114,13 +115,13 @@ class Scan {
           return stop;
         }
         this.lines += 1;
-        const text = line.bytes.toString('latin1');
-        const time = timeOfText(text);
-        if (time !== undefined) {
-          this.reachedBack = time;
-          if (this.fromMs !== undefined && Date.parse(time) < this.fromMs) return 'older';
+        this.oldest = line.bytes;
+        if (this.fromMs !== undefined) {
+          const time = timeOfLine(line.bytes);
+          if (time !== undefined && Date.parse(time) < this.fromMs) return 'older';
         }
-        if (!this.needed.every((needed) => text.includes(needed))) continue;
+        // Searched in the bytes: no string is made of a line passed over.
+        if (!this.needed.every((needed) => line.bytes.includes(needed))) continue;
         const row = rowOfLine(line.bytes, this.instance);
         if (!matches(row, this.filter)) continue;
         if (this.rows.length === this.limit) return 'full';
@@ -148,13 +149,14 @@ class Scan {
     const bound = stopped === 'lines' || stopped === 'time' ? stopped : undefined;
     // A full page, or a bound reached: more may follow, from where this one ended.
     const more = stopped === 'full' || bound !== undefined;
+    const reachedBack = this.oldest && timeOfLine(this.oldest);
     return {
       rows: this.rows,
       ...(more && this.next ? { next: fileCursor(this.next) } : {}),
       searched: {
         lines: this.lines,
         complete: bound === undefined,
-        ...(this.reachedBack ? { reachedBack: this.reachedBack } : {}),
+        ...(reachedBack ? { reachedBack } : {}),
         ...(bound ? { stoppedBy: bound } : {}),
       },
     };
