@@ -28,6 +28,11 @@ test('a compliance user sees who else looked at the candidate today; a support u
   await activity.getByText('Activity', { exact: true }).click();
   await expect(activity.getByRole('table')).toContainText('Copied the summary');
   await expect(activity.getByRole('table')).toContainText('you');
+  expect(await seriousViolations(page)).toEqual([]);
+  // Opened and closed from the keyboard, as any disclosure.
+  await activity.locator('summary').focus();
+  await page.keyboard.press('Enter');
+  await expect(activity.getByRole('table')).toBeHidden();
   await expect(page.getByRole('link', { name: 'Audit' })).toHaveCount(0);
   await ana.close();
 
