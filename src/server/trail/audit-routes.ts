@@ -14,7 +14,7 @@ import { readsAuditTrail, seesActivity } from '../../kyc/contract/roles.ts';
 import { auditReadLine, writeLine } from '../audit/audit-trail.ts';
 import type { AuditLog } from '../audit/audit.ts';
 import { ApiFailure } from '../http/api-failure.ts';
-import { methodNotAllowed, readBody, sendJson } from '../http/http-reply.ts';
+import { countBytes, methodNotAllowed, readBody, sendJson } from '../http/http-reply.ts';
 import type { Identity } from '../http/identity.ts';
 import { any, get, type Route, type SignedInCall } from '../http/routes.ts';
 import { csvFileName, csvHeader, csvRow } from './audit-csv.ts';
@@ -85,6 +85,7 @@ async function exportRoute(deps: TrailDeps, call: SignedInCall): Promise<void> {
 
 /** Writes, waiting for the socket when its buffer is full: a slow download holds a page of rows, not the whole export. */
 function send(res: http.ServerResponse, text: string): Promise<void> {
+  countBytes(res, Buffer.byteLength(text));
   if (res.write(text)) return Promise.resolve();
   return new Promise((resolve, reject) => {
     res.once('drain', resolve);
