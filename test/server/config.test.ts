@@ -214,6 +214,27 @@ describe('configuration', () => {
     expect(errorOf({ REDIS_URL: 'redis.internal:6379' })).toMatch(/REDIS_URL must be/);
   });
 
+  it('reads the audit table: DATABASE_URL (or its file), AUDIT_INSTANCE and audit.retentionDays, refusing what cannot be one (issue 34)', () => {
+    const none = parseConfig({});
+    expect(none.databaseUrl).toBeUndefined();
+    expect(none.auditRetentionDays).toBe(365);
+    expect(none.auditInstance).toMatch(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/);
+    const url = 'postgres://audit:pw@db.internal:5432/audit';
+    const set = parseConfig({ DATABASE_URL: url, AUDIT_INSTANCE: 'app1' }, { audit: { retentionDays: 30 } });
+    expect(set).toMatchObject({ databaseUrl: url, auditInstance: 'app1', auditRetentionDays: 30 });
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'cl-db-url-'));
+    writeFileSync(path.join(dir, 'url'), `${url}\n`);
+    expect(parseConfig({ DATABASE_URL_FILE: path.join(dir, 'url') }).databaseUrl).toBe(url);
+    expect(errorOf({ DATABASE_URL: 'mysql://db/audit' })).toMatch(/DATABASE_URL must be a postgres:\/\/ or postgresql:\/\/ URL/);
+    expect(errorOf({ DATABASE_URL: url, DATABASE_URL_FILE: path.join(dir, 'url') })).toMatch(
+      /DATABASE_URL and DATABASE_URL_FILE are both set/,
+    );
+    expect(errorOf({ AUDIT_INSTANCE: 'app 1' })).toMatch(/AUDIT_INSTANCE must be 1 to 64 letters/);
+    expect(errorOf({}, { audit: { retentionDays: 0 } })).toMatch(/audit\.retentionDays: must be at least 1/);
+    // The password is never repeated in a message.
+    expect(errorOf({ DATABASE_URL: 'mysql://u:secret-pw@db/audit' })).not.toContain('secret-pw');
+  });
+
   it('reads TRUSTED_PROXIES (with the identity-aware proxy in proxy mode), and refuses it with no sign-in', () => {
     expect(parseConfig({}).trustedProxies).toEqual([]);
     const users = signIn({ mode: 'users', usersFile: 'u.json' });
