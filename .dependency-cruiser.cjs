@@ -17,6 +17,7 @@ const SHARED = ['environment', 'handoff', 'live', 'meta', 'preferences', 'recent
 const FEATURES = {
   // The candidate page finds its place in the queue it was opened from (Previous, Next, Back to queue).
   applicants: ['queue-place.ts'],
+  audit: [],
   batch: [],
   // The search box starts a lookup with the candidate page's module, loaded when the browser is idle.
   candidate: ['page-load.ts'],

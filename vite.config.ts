@@ -17,6 +17,7 @@ const serverBuild: BuildEnvironmentOptions = {
       'audit-verify': 'src/server/audit-verify-cli.ts',
       // Not an entry one runs: the preview processes' program (answer/preview-pool.ts starts them).
       'preview-child': 'src/server/answer/preview-child.mjs',
+      'audit-import': 'src/server/audit-import-cli.ts',
     },
   },
 };

@@ -6,7 +6,7 @@ import { loadCandidatePage, loadedCandidatePage } from './candidate/page-load.ts
 import { AppShell } from './layout/app-shell.tsx';
 import { HomePage } from './lookup/home-page.tsx';
 import { SANDBOX_DASHBOARD_PATH } from '../kyc/contract/api-paths.ts';
-import { BATCH_PATH, CANDIDATES_PREFIX, HOME_PATH, QUEUE_PATH, splitEnvironmentPath } from './routes.ts';
+import { AUDIT_PATH, BATCH_PATH, CANDIDATES_PREFIX, HOME_PATH, QUEUE_PATH, splitEnvironmentPath } from './routes.ts';
 import { lazyNamed } from './ui/lazy-named.ts';
 import { PageErrorBoundary } from './ui/page-error-boundary.tsx';
 
@@ -42,6 +42,11 @@ const ROUTES: readonly PageRoute[] = [
     match: (path) => path === BATCH_PATH,
     Page: lazyNamed(() => import('./batch/batch-page.tsx'), 'BatchPage'),
     fallback: loading('batch page'),
+  },
+  {
+    match: (path) => path === AUDIT_PATH,
+    Page: lazyNamed(() => import('./audit/audit-page.tsx'), 'AuditPage'),
+    fallback: loading('audit trail'),
   },
   { match: (path) => path.startsWith(CANDIDATES_PREFIX), Page: CandidateEntry, fallback: <CandidateSkeleton /> },
   {

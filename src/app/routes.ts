@@ -5,6 +5,8 @@ import { decodeIdSegment, isLookupKind, type LookupKind } from '../kyc/contract/
 export const HOME_PATH = '/';
 export const QUEUE_PATH = '/applicants';
 export const BATCH_PATH = '/batch';
+/** The audit page (issue 34): leads only, the same in every environment. */
+export const AUDIT_PATH = '/audit';
 export const CANDIDATES_PREFIX = '/candidates/';
 
 /** What the search box hands the batch page, in the history entry, when a list was pasted into it. */

@@ -35,6 +35,8 @@ import { createLiveHub } from './live/create-live-hub.ts';
 import { createEventStreams, type EventStreamOptions } from './live/event-stream.ts';
 import { createPresence, type PresenceOptions } from './live/presence.ts';
 import { localPresenceChannel } from './live/presence-message.ts';
+import { auditRoutes } from './trail/audit-routes.ts';
+import type { AuditStore } from './trail/audit-store.ts';
 
 /**
  * The key-holding proxy: one connect-style handler for `/api/*`, mounted by the Vite plugin in
@@ -108,6 +110,8 @@ export interface ApiHandlerOptions {
   queueLookups?: Counter | null;
   /** How often the queue index's filler runs while dates are wanted (default 1000 ms). */
   queueFillIntervalMs?: number;
+  /** The audit trail as the app reads it: the audit page and a candidate's Activity (default: neither route). */
+  trail?: AuditStore;
 }
 
 export type Middleware = (req: http.IncomingMessage, res: http.ServerResponse, next?: () => void) => void;
@@ -159,6 +163,7 @@ function tableOptions(options: ApiHandlerOptions, access: AccessControl): Parame
     },
     replyTemplates: options.replyTemplates ?? DEFAULT_REPLIES,
     display: options.display,
+    ...(options.trail ? { trail: options.trail } : {}),
   };
 }
 
@@ -191,6 +196,7 @@ export function createApiHandler(options: ApiHandlerOptions): Middleware {
     events.route,
     presence.route,
     ...sandboxRoutes(simulate),
+    ...(options.trail ? auditRoutes({ store: options.trail, audit: options.audit }) : []),
     ...environmentRoutes(served, table),
     ...lastRoutes(),
   ];

@@ -44,6 +44,7 @@ describe('export audit line', () => {
         requestId: expect.stringMatching(/^[0-9a-f-]{36}$/),
         user: 'sam',
         role: 'support',
+        client: '127.0.0.1',
         env: 'default',
         kind: 'export',
         what,

@@ -4,6 +4,7 @@ import { useLocation, navigate } from '../navigation.tsx';
 import { archivesOnExtract } from '../../kyc/contract/archiving.ts';
 import { type LookupKind, triesAsRecordId, triesAsRefId } from '../../kyc/contract/lookup.ts';
 import type { CandidateRecord } from '../../kyc/contract/schema.ts';
+import { readsFullRecord } from '../../kyc/contract/roles.ts';
 import { splitSummaryFields } from '../../kyc/view/summary-fields.ts';
 import { ApiError, asApiError } from '../api/api-error.ts';
 import { useEnvironment } from '../environment/use-environment.ts';
@@ -13,6 +14,7 @@ import { rememberLookup } from '../recent/recent-lookups.ts';
 import { candidatePath, type LookupNote, lookupNoteOf, parseCandidatePath } from '../routes.ts';
 import { usePageSession } from '../session/session-end.ts';
 import { ArchiveWarning } from './archive-warning.tsx';
+import { CandidateActivity } from './candidate-activity.tsx';
 import { candidateQueries, progressKeyOf } from './candidate-queries.ts';
 
 export { startLookup } from './candidate-queries.ts';
@@ -162,7 +164,7 @@ function CandidateResult({
           role={session?.role}
           replyTemplates={meta.replyTemplates}
           // The same fields as the decision summary strip; a support user's copy never holds them.
-          decisionFields={session?.role === 'compliance' ? splitSummaryFields(query.data.customFields, meta.summaryFields).summary : []}
+          decisionFields={readsFullRecord(session?.role) ? splitSummaryFields(query.data.customFields, meta.summaryFields).summary : []}
         />
       )}
       <Freshness fetchedAt={query.dataUpdatedAt} refreshing={query.isFetching} onRefresh={() => void query.refetch()} />
@@ -178,6 +180,14 @@ function CandidateResult({
         <StatusChangeBanner from={status} to={changedTo} onReload={() => void query.refetch()} />
       )}
       {!answerFirst && actions}
+      <CandidateActivity
+        environment={environment}
+        refId={(shown ?? query.data).refId ?? (kind === 'refId' ? id : undefined)}
+        recordId={(shown ?? query.data).recordId ?? (kind === 'recordId' ? id : undefined)}
+        user={session?.user}
+        role={session?.role}
+        fetchedAt={query.dataUpdatedAt}
+      />
       <CandidateView record={shown ?? query.data} answer={answerFirst ? actions : undefined} />
       {info?.upstream === 'sandbox' && <SimulateControls kind={kind} id={id} />}
     </>

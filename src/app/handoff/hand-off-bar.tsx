@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { EnvironmentInfo, Role } from '../../kyc/contract/api.ts';
+import { readsFullRecord } from '../../kyc/contract/roles.ts';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import { type ReplyTemplate, repliesFor } from '../../kyc/contract/replies.ts';
 import type { CandidateRecord } from '../../kyc/contract/schema.ts';
@@ -66,7 +67,7 @@ export function HandOffBar(props: HandOffProps) {
               record,
               environment: environmentBadgeText(info),
               role,
-              decisionFields: role === 'compliance' ? props.decisionFields : [],
+              decisionFields: readsFullRecord(role) ? props.decisionFields : [],
               now: new Date(),
               zone,
             })

@@ -13,7 +13,8 @@ import { metaQueries } from '../meta/meta-query.ts';
 import { PrivacyMaskProvider, PrivacyMaskToggle } from '../preferences/privacy-mask.tsx';
 import { TimeZoneProvider, TimeZoneToggle } from '../preferences/time-zone.tsx';
 import { keepRecentLookupsFor } from '../recent/recent-lookups.ts';
-import { BATCH_PATH, lookupNoteOf, parseCandidatePath, QUEUE_PATH, signInRefusalOf } from '../routes.ts';
+import { AUDIT_PATH, BATCH_PATH, lookupNoteOf, parseCandidatePath, QUEUE_PATH, signInRefusalOf } from '../routes.ts';
+import { readsAuditTrail } from '../../kyc/contract/roles.ts';
 import { SessionBadge } from '../session/session-badge.tsx';
 import { sessionQueries } from '../session/session-query.ts';
 import { usePageHeld, useSessionWatch } from '../session/session-end.ts';
@@ -29,11 +30,12 @@ const OidcSignInPage = lazyNamed(() => import('../session/oidc-sign-in.tsx'), 'O
 const SignInRefusedPage = lazyNamed(() => import('../session/oidc-sign-in.tsx'), 'SignInRefusedPage');
 const StoreUnavailable = lazyNamed(() => import('../session/store-unavailable.tsx'), 'StoreUnavailable');
 
-/** The header's page links, in the environment of the page shown. */
+/** The header's page links, in the environment of the page shown; the audit page for leads only. */
 const PAGES = [
   [QUEUE_PATH, 'Applicants'],
   [BATCH_PATH, 'Batch lookup'],
 ] as const;
+const LEAD_PAGES = [...PAGES, [AUDIT_PATH, 'Audit']] as const;
 
 /**
  * The header and the page share one width: 90rem (1440 px) at most, so that at 1440 px the header keeps
@@ -147,7 +149,7 @@ function AppHeader({
         )}
         {signedIn && (
           <nav aria-label="Main" className="flex items-center gap-4">
-            {PAGES.map(([page, label]) => (
+            {(readsAuditTrail(session?.role) ? LEAD_PAGES : PAGES).map(([page, label]) => (
               <Link
                 key={page}
                 to={to(page)}

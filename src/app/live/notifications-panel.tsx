@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { Role } from '../../kyc/contract/api.ts';
+import { readsFullRecord } from '../../kyc/contract/roles.ts';
 import { Link } from '../navigation.tsx';
 import { Button } from '../ui/button.tsx';
 import { cn } from '../ui/cn.ts';
@@ -55,7 +56,7 @@ function NotificationItem({
   const href = liveEventHref(event, defaultName);
   const target = liveEventId(event);
   // For compliance, "ready to review" is work waiting: set apart by weight, border and its own words.
-  const stands = role === 'compliance' && event.event === 'user.readyToReview';
+  const stands = readsFullRecord(role) && event.event === 'user.readyToReview';
   return (
     <li
       data-ready-to-review={stands || undefined}

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Suspense, useEffect } from 'react';
+import { readsFullRecord } from '../../kyc/contract/roles.ts';
 import { useEnvironment } from '../environment/use-environment.ts';
 import { useLocation } from '../navigation.tsx';
 import { metaQueries } from '../meta/meta-query.ts';
@@ -21,7 +22,7 @@ export function HomePage() {
   // Fresh enough to show a key found to archive after extract since this page was last opened.
   const meta = useQuery({ ...metaQueries.current(environment), staleTime: 60_000 });
   const role = useQuery(sessionQueries.current()).data?.role;
-  const archivingKey = role === 'compliance' ? meta.data?.archivingKey : undefined;
+  const archivingKey = readsFullRecord(role) ? meta.data?.archivingKey : undefined;
   useEffect(() => {
     document.title = 'Candidate Lookup';
   }, []);

@@ -7,7 +7,7 @@ import { Button } from '../ui/button.tsx';
 import { clearLiveNotifications } from '../live/live-stream.ts';
 import { sessionQueries, signOut } from './session-query.ts';
 
-const ROLE_LABELS = { support: 'Support', compliance: 'Compliance' } as const;
+const ROLE_LABELS = { support: 'Support', compliance: 'Compliance', lead: 'Compliance lead' } as const;
 
 /** Who is signed in, with which role; in local mode, that no sign-in is in force. */
 export function SessionBadge({ session }: { session: SessionInfo }) {

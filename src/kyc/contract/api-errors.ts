@@ -40,6 +40,8 @@ export const API_ERRORS = {
   no_such_route: { status: 404, title: 'No such API route' },
   no_such_environment: { status: 404, title: 'This environment does not exist here' },
   environment_forbidden: { status: 403, title: 'Your account may not use this environment' },
+  /** A route for another role: the audit page is for leads, a candidate's Activity for compliance users and leads (issue 34). */
+  role_forbidden: { status: 403, title: 'Your role may not open this' },
   /** This server's API key archives identity data after each full lookup: refused to keep data intact. */
   archiving_key: { status: 409, title: 'Full lookups are refused: this API key deletes identity data' },
   /** The KYC service does not offer the applicants list (404 on its path). */

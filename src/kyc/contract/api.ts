@@ -2,12 +2,12 @@ import { z } from './zod.ts';
 import { LOOKUP_KINDS } from './lookup.ts';
 import { replyTemplatesSchema, TEMPLATE_KEY } from './replies.ts';
 import { API_ERROR_CODES } from './api-errors.ts';
+import { ROLES } from './roles.ts';
 
 /** The contract between the browser and this project's proxy (`/api/*`). */
 
-/** Who may see what: support users get status level only, compliance users the full record. */
-export const ROLES = ['support', 'compliance'] as const;
-export type Role = (typeof ROLES)[number];
+/** Who may see what (roles.ts): support users the status level, compliance users the full record, leads that and the audit page. */
+export { ROLES, type Role, readsAuditTrail, readsFullRecord } from './roles.ts';
 
 export const AUTH_MODES = ['local', 'users', 'proxy', 'oidc'] as const;
 export type AuthMode = (typeof AUTH_MODES)[number];

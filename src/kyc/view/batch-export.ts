@@ -2,6 +2,7 @@ import type { LookupKind } from '../contract/lookup.ts';
 import type { BatchRow } from '../contract/batch.ts';
 import { statusInfo } from '../contract/status.ts';
 import { formatDateTime, type ZoneOptions } from './time.ts';
+import { CSV_BOM, csvCell, spreadsheetSafe } from '../contract/csv.ts';
 
 /**
  * One line of a batch's result as it is exported: the pasted line it came from, the id asked for and its
@@ -65,23 +66,10 @@ function cells(line: BatchLine, kind: LookupKind, zone: ZoneOptions): string[] {
   ];
 }
 
-/**
- * A spreadsheet opens a cell that starts with = + - @ or a tab as a formula (CSV injection): such
- * cells get a leading apostrophe, which spreadsheets show as text.
- */
-function spreadsheetSafe(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-}
-
-function csvCell(value: string): string {
-  const safe = spreadsheetSafe(value);
-  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
-}
-
 /** RFC 4180 CSV with CRLF line ends, and a byte order mark so that spreadsheets read UTF-8. */
 export function batchCsv(lines: BatchLine[], kind: LookupKind, zone: ZoneOptions = {}): string {
   const rows = [BATCH_COLUMNS.join(','), ...lines.map((line) => cells(line, kind, zone).map(csvCell).join(','))];
-  return `\ufeff${rows.join('\r\n')}\r\n`;
+  return `${CSV_BOM}${rows.join('\r\n')}\r\n`;
 }
 
 /** Tab-separated, for pasting into a spreadsheet or a ticket: tabs and line breaks inside cells become spaces. */

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { parseEnv } from 'node:util';
 import { DEFAULT_SUMMARY_FIELDS } from '../../kyc/contract/api.ts';
@@ -78,6 +79,12 @@ export interface Config {
   metrics?: { host: string; port: number };
   /** Sessions, sign-in locks and rate limits in Redis, shared by every instance; in memory without it. */
   redisUrl?: string;
+  /** The audit trail's table in PostgreSQL, shared by every instance; the audit page reads the files without it. */
+  databaseUrl?: string;
+  /** This instance's name in the audit table (AUDIT_INSTANCE, else the host name). */
+  auditInstance: string;
+  /** Days the audit table keeps a line (audit.retentionDays). */
+  auditRetentionDays: number;
   /** The candidate page: decision custom fields in its summary, and whether it opens masked (an environment may say otherwise). */
   display: { summaryFields: string[]; privacyMaskDefault: boolean };
 }
@@ -93,6 +100,20 @@ export interface SandboxSettings {
   testControls: boolean;
   /** The shape the list operation answers in (sandbox/list-shapes.ts); the older notes' unless told. */
   listShape?: ListShape;
+}
+
+/** A year: the table is for questions about the recent past; the files are the record and are kept as long as the operator keeps them. */
+export const DEFAULT_AUDIT_RETENTION_DAYS = 365;
+
+/** The machine's host name as an instance name: what AUDIT_INSTANCE allows of it. */
+function defaultInstanceName(): string {
+  return (
+    os
+      .hostname()
+      .replace(/[^A-Za-z0-9._-]/g, '-')
+      .replace(/^[^A-Za-z0-9]+/, '')
+      .slice(0, 64) || 'instance'
+  );
 }
 
 export class ConfigError extends Error {
@@ -175,6 +196,9 @@ function configOf(vars: EnvVars, file: ConfigFile, env: Environment): Config {
     auditMinFreeBytes: vars.AUDIT_MIN_FREE_MB * 1024 * 1024,
     ...(vars.METRICS_PORT !== undefined ? { metrics: { host: vars.METRICS_HOST ?? vars.HOST, port: vars.METRICS_PORT } } : {}),
     ...(vars.REDIS_URL ? { redisUrl: vars.REDIS_URL } : {}),
+    ...(vars.DATABASE_URL ? { databaseUrl: vars.DATABASE_URL } : {}),
+    auditInstance: vars.AUDIT_INSTANCE ?? defaultInstanceName(),
+    auditRetentionDays: file.audit?.retentionDays ?? DEFAULT_AUDIT_RETENTION_DAYS,
     display: {
       summaryFields: file.display?.summaryFields ?? [...DEFAULT_SUMMARY_FIELDS],
       privacyMaskDefault: file.display?.privacyMask === 'on',

@@ -135,6 +135,7 @@ export const signInSchema = z.discriminatedUnion(
         .optional(),
       complianceValues: values.optional(),
       supportValues: values.optional(),
+      leadValues: values.optional().meta({ description: 'Values that make a user a lead: compliance and the audit page.' }),
       scopes: z.array(visible('scope')).optional().meta({ description: 'Default ["openid", "email", "profile"].' }),
       providerName: z.string().max(60, 'must be at most 60 characters').optional(),
       ...sessions,
@@ -199,6 +200,13 @@ export const configFileSchema = strict({
       path: ['requestTimeoutMs'],
     })
     .optional(),
+  audit: strict({
+    retentionDays: whole(1, 36_500)
+      .optional()
+      .meta({ description: 'Days the audit table (DATABASE_URL) keeps a line; the audit files are kept by the operator (365).' }),
+  })
+    .optional()
+    .meta({ description: 'The audit trail as the app reads it (issue 34).' }),
   sandbox: strict({
     data: filePath.optional().meta({ description: 'A JSON file of your own sandbox candidates.' }),
     largeImages: z.boolean().optional().meta({ description: 'Phone-camera sized pictures and more candidates, for benchmarks.' }),
