@@ -20,8 +20,7 @@ import { setSecurityHeaders } from './http/security-headers.ts';
 import { deliveryIdsInMemory, type DeliveryIds } from './live/delivery-ids.ts';
 import type { LiveHub, Revocation } from './live/live-hub.ts';
 import { createWebhookReceiver, isWebhookPath } from './live/webhook-receiver.ts';
-import { coalescedChecks } from './live/delivery-check.ts';
-import { serverStatusLookup, type StatusLookup, WEBHOOK_CHECK_USER } from './lookup/queue-lookup.ts';
+import { webhookChecks } from './live/delivery-check.ts';
 import { createLogger, type Logger, noteUser, requestIdOf, setRoute, startRequestLog } from './log/log.ts';
 import { createQueueIndex } from './state/queue-index.ts';
 import { createMemoryQueueIndexStore, type QueueIndexStore } from './state/queue-index-store.ts';
@@ -292,12 +291,4 @@ function settle(res: http.ServerResponse, handle: () => void | Promise<void>): v
   } catch (error) {
     sendThrown(res, error);
   }
-}
-
-/** Each environment's check of a webhook delivery's candidate: a status-level lookup of this server's own, coalesced per candidate. */
-function webhookChecks(served: readonly ServedEnvironment[], logger: Logger): (environment: string) => StatusLookup | undefined {
-  const checks = new Map(
-    served.map(({ environment, deps }) => [environment.info.name, coalescedChecks(serverStatusLookup(deps, logger, WEBHOOK_CHECK_USER))]),
-  );
-  return (environment) => checks.get(environment);
 }

@@ -349,6 +349,8 @@ describe('where and when', { timeout: 20_000 }, () => {
     );
     const { rememberLookup } = await import('../../src/app/recent/recent-lookups.ts');
     rememberLookup({ kind: 'refId', id: 'cust_000482', status: 'inreview', environment: 'default', at: new Date().toISOString() });
+    // The list is loaded apart from the first load: in already, so that its absence below is its own doing.
+    await import('../../src/app/recent/recent-list.tsx');
     stubApi({ session: { mode: 'users', user: 'sam', role: 'support' } });
     renderWithProviders('/');
     await screen.findByRole('heading', { level: 1, name: 'Look up a candidate' });

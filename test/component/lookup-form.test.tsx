@@ -134,7 +134,7 @@ describe('home page', () => {
     const { router } = renderWithProviders('/');
     await screen.findByRole('textbox');
     expect(await screen.findByTestId('environment-badge')).toHaveTextContent('Sandbox');
-    const samples = screen.getByRole('region', { name: 'Sample candidates' });
+    const samples = await screen.findByRole('region', { name: 'Sample candidates' });
     const links = within(samples).getAllByRole('link');
     expect(links).toHaveLength(2);
     expect(links[1]).toHaveTextContent('mystery');

@@ -4,16 +4,17 @@ import { readsFullRecord } from '../../kyc/contract/roles.ts';
 import { useEnvironment } from '../environment/use-environment.ts';
 import { useLocation } from '../navigation.tsx';
 import { metaQueries } from '../meta/meta-query.ts';
-import { RecentLookups } from '../recent/recent-list.tsx';
 import { lookupDraftOf } from '../routes.ts';
 import { sessionQueries } from '../session/session-query.ts';
 import { Card } from '../ui/card.tsx';
 import { lazyNamed } from '../ui/lazy-named.ts';
 import { LookupForm } from './lookup-form.tsx';
-import { SampleList } from './sample-list.tsx';
 
 /** Shown only where the key archives after extract: fetched then, not part of the first load (bundle-size.test.ts). */
 const ArchivingKeyBanner = lazyNamed(() => import('./archiving-key-banner.tsx'), 'ArchivingKeyBanner');
+/** Below the form, fetched with the page's first paint rather than in the first load (bundle-size.test.ts). */
+const RecentLookups = lazyNamed(() => import('../recent/recent-list.tsx'), 'RecentLookups');
+const SampleList = lazyNamed(() => import('./sample-list.tsx'), 'SampleList');
 
 export function HomePage() {
   const { environment, info } = useEnvironment();
@@ -46,9 +47,15 @@ export function HomePage() {
           </p>
         )}
         <LookupForm autoFocus current={draft} key={draft ? `${draft.kind}:${draft.id}` : 'empty'} />
-        <RecentLookups />
+        <Suspense fallback={null}>
+          <RecentLookups />
+        </Suspense>
       </Card>
-      {meta.data?.samples && meta.data.samples.length > 0 && <SampleList samples={meta.data.samples} namesHidden={role === 'support'} />}
+      {meta.data?.samples && meta.data.samples.length > 0 && (
+        <Suspense fallback={null}>
+          <SampleList samples={meta.data.samples} namesHidden={role === 'support'} />
+        </Suspense>
+      )}
     </div>
   );
 }
