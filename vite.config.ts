@@ -50,8 +50,6 @@ export default defineConfig(({ isSsrBuild }) => ({
     // rather than the CPU, so two run side by side. Forks, each server file isolated (the
     // default): a file's module state (vi.mock, a sandbox's memo, a server's metrics) never reaches another.
     maxWorkers: 2,
-    globalSetup: ['test/support/pictures-setup.ts'],
-    setupFiles: ['test/support/pictures.ts'],
     projects: [
       {
         extends: true,

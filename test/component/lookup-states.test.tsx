@@ -8,7 +8,7 @@ import { NOT_A_RECORD } from '../../src/server/http/http-reply.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { apiError, envelope, json, renderWithProviders, stubApi, testMeta } from './render.tsx';
 
-const record = sampleCandidates({ now: new Date() })[1]!.record; // cust_000482
+const record = (await sampleCandidates({ now: new Date() }))[1]!.record; // cust_000482
 const PATH = '/api/candidates/refId/abc';
 
 function showWith(reply: Response | (() => Response | Promise<Response>)) {

@@ -11,7 +11,7 @@ import { hostileCandidate, PAYLOADS } from '../fixtures/hostile-candidate.mjs';
 import { inTimeZone } from './in-time-zone.ts';
 import { envelope, json, renderWithProviders, stubApi, testMeta } from './render.tsx';
 
-const samples = sampleCandidates({ now: new Date() }).map((c) => c.record);
+const samples = (await sampleCandidates({ now: new Date() })).map((c) => c.record);
 const byRef = (refId: string) => samples.find((r) => r.refId === refId)!;
 const blocked = byRef('user-7781');
 const amelie = byRef('c0a8f3e2-6b1d-4f7e-9a52-3d1e8b7c4a10');

@@ -16,7 +16,7 @@ import { getBytes, partsOf, recordPartOf } from './parts.ts';
 import { ndjson, type RawResponse, requestWithBody, startTestApp, type TestApp, testEnvironment } from './http.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'cl-archiving-'));
-const record: CandidateRecord = sampleCandidates({ now: new Date() })[0]!.record;
+const record: CandidateRecord = (await sampleCandidates({ now: new Date() }))[0]!.record;
 const COMPLIANCE = { 'x-user': 'ana', 'x-role': 'compliance' };
 const SUPPORT = { 'x-user': 'sam', 'x-role': 'support' };
 const gateway = () => createAccessControl({ mode: 'proxy', userHeader: 'x-user', roleHeader: 'x-role', trusted: ['127.0.0.1/32'] });
@@ -256,8 +256,8 @@ describe('full lookups at once, before the key is known', () => {
 describe('the sandbox key that archives after extract, through the proxy', () => {
   it('the first lookup of its demonstration candidate is answered and detected, the second refused', async () => {
     const sandbox = await startSandbox({
-      candidates: sampleCandidates({ now: new Date() }),
-      archiveKeyCandidates: archiveDemoCandidates(new Date()),
+      candidates: await sampleCandidates({ now: new Date() }),
+      archiveKeyCandidates: await archiveDemoCandidates(new Date()),
     });
     const app = await startTestApp({
       upstream: { baseUrl: sandbox.url, clientId: sandbox.clientId, apiKey: SANDBOX_ARCHIVE_KEY, statusApiKey: SANDBOX_KEYS.status },
@@ -285,7 +285,7 @@ describe('the sandbox key that archives after extract, through the proxy', () =>
 describe('per environment', () => {
   it("one environment's archiving key leaves the others' full lookups alone", async () => {
     const { upstream: archiving } = await archivingService();
-    const plain = await startSandbox({ candidates: sampleCandidates({ now: new Date() }) });
+    const plain = await startSandbox({ candidates: await sampleCandidates({ now: new Date() }) });
     const app = await startTestApp({
       environments: [
         testEnvironment(

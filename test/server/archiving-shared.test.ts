@@ -18,7 +18,7 @@ import { hasRedisServer, NO_REDIS_MESSAGE, type RunningRedis, startRedis } from 
  * in a file beside the audit log without Redis, so that neither a second instance nor a restart costs
  * another candidate's identity data. The finding is bound to a fingerprint of the key: a new key starts clean.
  */
-const record = sampleCandidates({ now: new Date() })[0]!.record;
+const record = (await sampleCandidates({ now: new Date() }))[0]!.record;
 const ARCHIVE_KEY = 'archive-after-extract-key-of-test';
 const OTHER_KEY = 'a-new-key-after-the-old-one-was-replaced';
 const COMPLIANCE = { 'x-user': 'ana', 'x-role': 'compliance' };

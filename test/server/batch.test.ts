@@ -13,7 +13,7 @@ import { virtualClock } from './clock.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
 import { APP_HEADERS, ndjson, requestWithBody, startTestApp, type TestApp } from './http.ts';
 
-const candidates = sampleCandidates({ now: new Date() });
+const candidates = await sampleCandidates({ now: new Date() });
 const known = candidates.filter((c) => c.record.refId).map((c) => c.record.refId!);
 const dir = mkdtempSync(path.join(os.tmpdir(), 'cl-batch-'));
 let n = 0;

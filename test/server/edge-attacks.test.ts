@@ -185,7 +185,7 @@ describe("a support user reading the sandbox candidates' names from /api/meta", 
     const dataFile = path.join(dir, 'team-candidates.json');
     const teamMember = { status: 'waiting', refId: 'team-1', recordId: 'r-team-1', isArchived: false, blockPassID: 'b', submitCount: 1 };
     writeFileSync(dataFile, JSON.stringify([{ ...teamMember, identities: { given_name: { type: 'string', value: 'Zebulon' } } }]));
-    const candidates = [...sampleCandidates({ now: new Date(), pictures: false }), ...loadSandboxData(dataFile)];
+    const candidates = [...(await sampleCandidates({ now: new Date(), pictures: false })), ...loadSandboxData(dataFile)];
     const samples = samplesOf(candidates);
     const names = samples.flatMap((sample) => (sample.name ? [sample.name] : []));
     expect(names).toContain('Zebulon');

@@ -107,7 +107,7 @@ describe('an export through the lookup steps', () => {
 
 describe('the sandbox test switch', () => {
   it("changes a candidate's status only when enabled", async () => {
-    const candidates = sampleCandidates({ now: new Date() });
+    const candidates = await sampleCandidates({ now: new Date() });
     const on = await startSandbox({ candidates, testControls: true });
     const off = await startSandbox({ candidates });
     cleanups.push(on.close, off.close);

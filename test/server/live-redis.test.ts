@@ -26,7 +26,7 @@ const streams: TestStream[] = [];
 
 beforeAll(async () => {
   if (!hasRedisServer) return;
-  [sandbox, redis] = await Promise.all([startSandbox({ candidates: sampleCandidates({ now: new Date() }) }), startRedis()]);
+  [sandbox, redis] = await Promise.all([startSandbox({ candidates: await sampleCandidates({ now: new Date() }) }), startRedis()]);
   writeFileSync(
     usersFile,
     JSON.stringify({ users: [{ username: 'ana', passwordHash: await testPasswordHash('ana has a long password'), role: 'compliance' }] }),

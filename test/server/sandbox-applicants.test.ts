@@ -20,7 +20,7 @@ import { parseConfig } from '../../src/server/config/config.ts';
 import { rawRequest } from './http.ts';
 
 const now = new Date('2026-11-20T12:00:00.000Z');
-const candidates = sampleCandidates({ now });
+const candidates = await sampleCandidates({ now });
 const demo: SandboxCandidate = {
   record: { status: 'waiting', refId: 'archive-demo', recordId: 'archive-demo-record', isArchived: false, blockPassID: 'bp-demo' },
   summary: 'demo',
@@ -138,7 +138,7 @@ describe('the sandbox key that archives after extract', () => {
   });
 
   it('deletes the demonstration candidate once the deadline has passed, for every key, until the test reset', async () => {
-    const [ada] = archiveDemoCandidates(now);
+    const [ada] = await archiveDemoCandidates(now);
     const own = await startSandbox({ candidates, archiveKeyCandidates: [ada!], archiveAfterMs: 300, testControls: true });
     try {
       const at = (path: string, key: string) =>
@@ -173,9 +173,9 @@ describe('the sandbox key that archives after extract', () => {
   });
 });
 
-describe('the candidates that exist for the queue', () => {
-  const queue = queueCandidates(now);
+const queue = await queueCandidates(now);
 
+describe('the candidates that exist for the queue', () => {
   it('give large-image mode more than two pages of 50, more than 50 of them waiting', () => {
     expect(queue).toHaveLength(QUEUE_CANDIDATE_COUNT);
     const largeModeTotal = records.length + BENCH_CANDIDATE_COUNT + queue.length;
@@ -196,8 +196,8 @@ describe('the candidates that exist for the queue', () => {
     }
   });
 
-  it('pass the shared schema, carry no pictures, and are not offered as samples', () => {
-    for (const { record } of [...queue, ...archiveDemoCandidates(now)]) {
+  it('pass the shared schema, carry no pictures, and are not offered as samples', async () => {
+    for (const { record } of [...queue, ...(await archiveDemoCandidates(now))]) {
       expect(() => candidateEnvelopeSchema.parse({ status: 'success', data: record })).not.toThrow();
     }
     expect(queue.every((c) => Object.values(c.record.identities ?? {}).every((a) => a.type !== 'base64'))).toBe(true);
@@ -205,8 +205,8 @@ describe('the candidates that exist for the queue', () => {
     expect(samples).toHaveLength(candidates.length);
   });
 
-  it('ids are unique across every candidate of large-image mode', () => {
-    const ids = [...records, ...queue.map((c) => c.record), ...archiveDemoCandidates(now).map((c) => c.record)];
+  it('ids are unique across every candidate of large-image mode', async () => {
+    const ids = [...records, ...queue.map((c) => c.record), ...(await archiveDemoCandidates(now)).map((c) => c.record)];
     for (const kind of ['refId', 'recordId'] as const) {
       const values = ids.map((r) => r[kind]).filter(Boolean);
       expect(new Set(values).size).toBe(values.length);
