@@ -60,6 +60,9 @@ export default defineConfig(({ isSsrBuild }) => ({
           isolate: false,
           include: ['test/unit/**/*.test.ts'],
           exclude: [...configDefaults.exclude],
+          // Thousands of generated cases in a test take seconds once two busy processes share the cores
+          // (`.ci/run` runs these files so once more): Vitest's 5 s is for a quiet machine.
+          testTimeout: 20_000,
         },
       },
       {

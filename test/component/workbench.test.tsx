@@ -311,7 +311,7 @@ describe('privacy mask', () => {
     const { queryClient } = renderWithProviders(`/candidates/refId/${record.refId}`);
     await screen.findByTestId('archive-warning');
     // Asked again, and retried once (a second later): both failed, and the page has seen the failure.
-    await waitFor(() => expect(metaAsked).toBe(3), { timeout: 4000 });
+    await waitFor(() => expect(metaAsked).toBe(3), { timeout: 15_000 });
     await waitFor(() => expect(queryClient.getQueryState(metaQueries.current(undefined).queryKey)?.status).toBe('error'));
     expect(screen.getByRole('button', { name: 'Privacy mask' })).toHaveAttribute('aria-pressed', 'true');
     expect(document.body.textContent).not.toContain(blocked.identities!.email!.value);

@@ -311,7 +311,7 @@ describe('a user removed or given a new password', () => {
     } finally {
       await watched.close();
     }
-  }, 10_000);
+  });
 });
 
 describe('a stream that stops reading', () => {

@@ -17,6 +17,7 @@ import {
 import type { ListShape, OlderListRecord } from '../../src/server/sandbox/list-shapes.ts';
 import { parseSandboxArgs } from '../../src/server/sandbox/sandbox-args.ts';
 import { parseConfig } from '../../src/server/config/config.ts';
+import { withClockAhead } from './clock.ts';
 import { rawRequest } from './http.ts';
 
 const now = new Date('2026-11-20T12:00:00.000Z');
@@ -113,8 +114,8 @@ describe('the sandbox key that archives after extract', () => {
     expect(at).toBeGreaterThanOrEqual(before + SANDBOX_ARCHIVE_AFTER_SECONDS * 1000);
     expect(at).toBeLessThanOrEqual(after + SANDBOX_ARCHIVE_AFTER_SECONDS * 1000);
     expect(first.identities).toBeDefined();
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    const second = parse((await lookup('refId', approved.refId!, SANDBOX_ARCHIVE_KEY)).body);
+    // A lookup a minute later, on a clock moved ahead rather than waited for.
+    const second = await withClockAhead(60_000, async () => parse((await lookup('refId', approved.refId!, SANDBOX_ARCHIVE_KEY)).body));
     expect(Date.parse(second.willArchiveAtDate!)).toBeGreaterThan(at);
   });
 
@@ -150,12 +151,14 @@ describe('the sandbox key that archives after extract', () => {
       // Other candidates are only told a date: the sandbox's samples stay whole for everyone else.
       const approved = records.find((r) => r.status === 'approved' && !r.isArchived)!;
       expect(parse((await at(`refId/${approved.refId}`, SANDBOX_ARCHIVE_KEY)).body).willArchiveAtDate).toBeDefined();
-      await new Promise((resolve) => setTimeout(resolve, 400));
-      for (const key of [SANDBOX_KEYS.status, SANDBOX_KEYS.full, SANDBOX_ARCHIVE_KEY]) {
-        const archived = parse((await at(demoPath, key)).body);
-        expect(archived.isArchived).toBe(true);
-        expect(archived.identities).toBeUndefined();
-      }
+      // Past the deadline (300 ms), on a clock moved ahead rather than waited for: once archived, it stays so.
+      await withClockAhead(300, async () => {
+        for (const key of [SANDBOX_KEYS.status, SANDBOX_KEYS.full, SANDBOX_ARCHIVE_KEY]) {
+          const archived = parse((await at(demoPath, key)).body);
+          expect(archived.isArchived).toBe(true);
+          expect(archived.identities).toBeUndefined();
+        }
+      });
       // Nothing left to delete: the date it was deleted at, not a new one.
       expect(parse((await at(demoPath, SANDBOX_ARCHIVE_KEY)).body).willArchiveAtDate).toBe(first.willArchiveAtDate);
       expect(parse((await at(`refId/${approved.refId}`, SANDBOX_KEYS.full)).body).identities).toBeDefined();
