@@ -6,7 +6,7 @@ import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { recordForScope } from '../../src/server/sandbox/sandbox.ts';
 import { envelope, renderWithProviders, stubApi } from './render.tsx';
 
-const samples = sampleCandidates({ now: new Date() }).map((c) => c.record);
+const samples = (await sampleCandidates({ now: new Date() })).map((c) => c.record);
 const byRef = (refId: string) => samples.find((r) => r.refId === refId)!;
 const amelie = byRef('c0a8f3e2-6b1d-4f7e-9a52-3d1e8b7c4a10');
 

@@ -6,7 +6,7 @@ import type { CandidateRecord } from '../../src/kyc/contract/schema.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { envelope, pageStatus, renderWithProviders, stubApi, testMeta } from './render.tsx';
 
-const samples = sampleCandidates({ now: new Date() }).map((c) => c.record);
+const samples = (await sampleCandidates({ now: new Date() })).map((c) => c.record);
 const kwame = samples.find((r) => !r.refId)!;
 const RECORD = kwame.recordId!;
 const production: EnvironmentInfo = { name: 'default', label: 'Production', clientId: 'acme_kyc', upstream: 'remote', tone: 'danger' };

@@ -9,7 +9,7 @@ import { recordForScope } from '../../src/server/sandbox/sandbox.ts';
 import { inTimeZone } from './in-time-zone.ts';
 import { apiError, envelope, json, renderWithProviders, stubApi, testMeta } from './render.tsx';
 
-const samples = sampleCandidates({ now: new Date() }).map((c) => c.record);
+const samples = (await sampleCandidates({ now: new Date() })).map((c) => c.record);
 const byRef = (refId: string) => samples.find((r) => r.refId === refId)!;
 const blocked = byRef('user-7781');
 const waiting = byRef('8f14e45f-ceea-467f-a0e6-1c9e5a2b7d33');

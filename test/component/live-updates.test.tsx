@@ -54,7 +54,7 @@ class FakeEventSource extends EventTarget {
   }
 }
 
-const samples = sampleCandidates({ now: new Date() }).map((c) => c.record);
+const samples = (await sampleCandidates({ now: new Date() })).map((c) => c.record);
 const waiting = samples.find((r) => r.refId === '8f14e45f-ceea-467f-a0e6-1c9e5a2b7d33')!;
 const other = samples.find((r) => r.refId === 'user-7781')!;
 const COMPLIANCE: SessionInfo = { mode: 'proxy', user: 'ana', role: 'compliance' };

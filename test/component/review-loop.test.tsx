@@ -35,7 +35,7 @@ class FakeEventSource extends EventTarget {
   }
 }
 
-const samples = sampleCandidates({ now: new Date() }).map((c) => c.record);
+const samples = (await sampleCandidates({ now: new Date() })).map((c) => c.record);
 const withRecordId = samples.filter((record) => record.recordId && record.refId && !record.isArchived);
 const [first, second, third, fourth] = withRecordId as [CandidateRecord, CandidateRecord, CandidateRecord, CandidateRecord];
 const asApplicant = (record: CandidateRecord, status = 'waiting'): Applicant => ({

@@ -5,7 +5,7 @@ import type { CandidateRecord } from '../../src/kyc/contract/schema.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { envelope, pageStatus, renderWithProviders, stubApi } from './render.tsx';
 
-const samples = sampleCandidates({ now: new Date() }).map((c) => c.record);
+const samples = (await sampleCandidates({ now: new Date() })).map((c) => c.record);
 const xiuying = samples.find((r) => r.refId === 'cust_000482')!;
 const kwame = samples.find((r) => !r.refId)!;
 const apiPath = (kind: string, id: string) => `/api/candidates/${kind}/${encodeURIComponent(id)}`;

@@ -15,7 +15,7 @@ import { apiError, envelope, json, renderWithProviders, stubApi, testMeta } from
  * title, the sign-in page's cursor and a masked print.
  */
 
-const samples = sampleCandidates({ now: new Date(), pictures: false }).map((c) => c.record);
+const samples = (await sampleCandidates({ now: new Date(), pictures: false })).map((c) => c.record);
 const byRef = (refId: string) => samples.find((r) => r.refId === refId)!;
 const FIELDS = ['rejectionReason', 'reviewReason', 'resubmitHint'];
 const SAM: SessionInfo = { mode: 'users', user: 'sam', role: 'support' };

@@ -7,7 +7,7 @@ import { E2E_PORTS } from './servers.ts';
 
 needsServers('sandbox', 'upstreamDown');
 
-const records = sampleCandidates({ now: new Date() }).map((c) => c.record);
+const records = (await sampleCandidates({ now: new Date(), pictures: false })).map((c) => c.record);
 const withBoth = records.filter((r) => r.refId && r.recordId);
 const kwame = records.find((r) => !r.refId && r.recordId)!;
 

@@ -114,7 +114,8 @@ test('hostile content never runs, never renders as markup, never overflows', asy
   for (let left = await less.count(); left > 0; left--) await less.first().click();
   await expect(less).toHaveCount(0);
 
-  await page.waitForTimeout(300);
+  // Every part has been read by now (each "picture" is described above, which its part must be whole for):
+  // none of them made an object URL.
   expect(await page.evaluate(() => (window as unknown as { __objectUrls: string[] }).__objectUrls)).toEqual([]);
   expect(await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned)).toBeUndefined();
   expect(dialogs).toEqual([]);

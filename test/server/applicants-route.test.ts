@@ -14,7 +14,7 @@ import { startFakeUpstream } from './fake-upstream.ts';
 import { startTestApp, testEnvironment, type RawResponse } from './http.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'cl-applicants-'));
-const candidates = sampleCandidates({ now: new Date() });
+const candidates = await sampleCandidates({ now: new Date() });
 const records = candidates.map((c) => c.record);
 let sandbox: RunningSandbox;
 beforeAll(async () => {

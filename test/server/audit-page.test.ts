@@ -11,7 +11,7 @@ import type { Instance } from './instance.ts';
  * The audit page without a database (issue 34): this instance's files, read from their end. Who may read
  * the trail, that reading it is audited, a candidate's Activity, the chain's state.
  */
-const candidates = sampleCandidates({ now: new Date(), pictures: false });
+const candidates = await sampleCandidates({ now: new Date(), pictures: false });
 const amelie = candidates[0]!.record;
 const ANA = as('ana', 'compliance');
 const SAM = as('sam', 'support');

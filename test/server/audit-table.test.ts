@@ -13,7 +13,7 @@ import { hasPostgres, NO_POSTGRES_MESSAGE, queryOf, type RunningPostgres, startP
  * database that goes away refuses no lookup and the table catches up when it is back, the importer
  * rebuilds or catches up idempotently, and the table takes no UPDATE or early DELETE.
  */
-const candidates = sampleCandidates({ now: new Date(), pictures: false });
+const candidates = await sampleCandidates({ now: new Date(), pictures: false });
 const [amelie, bruno] = [candidates[0]!.record, candidates[1]!.record];
 const ANA = as('ana', 'compliance');
 const BEN = as('ben', 'compliance');

@@ -128,12 +128,14 @@ describe('slow clients nobody signed in as', () => {
     expect(lookup.status).toBe(200);
     expect(hanging).toBeGreaterThan(0);
 
-    // Those still held are answered 408 at the headers' deadline and closed; the others were closed for the newer ones.
+    // Those still held are answered 408 at the headers' deadline and closed; the others were closed for the
+    // newer ones, with no answer. (How many reach their deadline depends on how fast the clients came: on a
+    // loaded machine the first ones are answered 408 before the last ones are even connected.)
     await Promise.all(clients.map((client) => client.closed));
     const timedOut = clients.filter((client) => client.answer().startsWith('HTTP/1.1 408')).length;
     const cut = clients.filter((client) => client.answer() === '').length;
     expect(timedOut).toBeGreaterThanOrEqual(hanging);
-    expect(timedOut).toBeLessThanOrEqual(cap);
+    expect(cut).toBeGreaterThan(0);
     expect(timedOut + cut).toBe(count);
   }, 60_000);
 

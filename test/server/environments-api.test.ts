@@ -14,7 +14,7 @@ import { resolveUpstream } from '../../src/server/resolve-upstream.ts';
 import { ndjson, rawRequest, requestWithBody, startTestApp, testEnvironment, type TestApp } from './http.ts';
 
 /** Two environments, each a sandbox with its own client id and keys: "prod" holds every sample, "staging" two. */
-const candidates = sampleCandidates({ now: new Date() });
+const candidates = await sampleCandidates({ now: new Date() });
 const onlyInProd = candidates[5]!.record.refId!;
 const inBoth = candidates[0]!.record.refId!;
 const KEYS = {

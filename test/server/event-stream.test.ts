@@ -19,7 +19,7 @@ import { testPasswordHash } from './passwords.ts';
  * `GET /api/events` over real HTTP: two environments "a" and "b" (one sandbox behind both), built-in
  * users (tess may use "a" only), a short injected heartbeat, at most three streams per user.
  */
-const candidates = sampleCandidates({ now: new Date() });
+const candidates = await sampleCandidates({ now: new Date() });
 const LOOKUP = `/api/status/refId/${candidates[0]!.record.refId}`;
 const dir = mkdtempSync(path.join(os.tmpdir(), 'cl-events-'));
 const usersFile = path.join(dir, 'users.json');
@@ -311,7 +311,7 @@ describe('a user removed or given a new password', () => {
     } finally {
       await watched.close();
     }
-  }, 10_000);
+  });
 });
 
 describe('a stream that stops reading', () => {

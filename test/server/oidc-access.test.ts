@@ -10,7 +10,7 @@ import { hasRedisServer, NO_REDIS_MESSAGE, startRedis, type RunningRedis } from 
 import { withClockAhead } from './clock.ts';
 
 /** OpenID Connect sign-in end to end over HTTP: the app as `npm start` builds it, a real provider, real redirects. */
-const candidates = sampleCandidates({ now: new Date() });
+const candidates = await sampleCandidates({ now: new Date() });
 const amelie = candidates[0]!.record;
 const LOOKUP = `/api/candidates/refId/${amelie.refId}`;
 

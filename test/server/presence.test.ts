@@ -25,7 +25,7 @@ let app: TestApp;
 const streams: TestStream[] = [];
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ candidates: sampleCandidates({ now: new Date() }) });
+  sandbox = await startSandbox({ candidates: await sampleCandidates({ now: new Date() }) });
   const hash = (name: string) => testPasswordHash(`${name}-pass`);
   writeFileSync(
     usersFile,

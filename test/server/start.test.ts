@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import type http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -72,22 +73,20 @@ describe('npm start', () => {
 
   it('lets an in-flight lookup finish on SIGTERM, then exits', async () => {
     const upstream = await startFakeUpstream();
-    let arrived = () => {};
-    const reachedUpstream = new Promise<void>((resolve) => {
+    let arrived = (_answer: http.ServerResponse) => {};
+    const reachedUpstream = new Promise<http.ServerResponse>((resolve) => {
       arrived = resolve;
     });
-    upstream.behave = (_req, res) => {
-      arrived();
-      setTimeout(() => {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end('{"status":"success","data":{"late":true}}');
-      }, 700);
-    };
+    upstream.behave = (_req, res) => arrived(res);
     const server = start({ KYC_BASE_URL: upstream.url, KYC_CLIENT_ID: 'c', KYC_API_KEY: 'key-never-logged' });
     const url = new URL(await server.url);
     const inFlight = rawRequest(Number(url.port), '/api/candidates/refId/slow');
-    await reachedUpstream; // the lookup is in flight: the service has it and has not answered
+    const held = await reachedUpstream; // the lookup is in flight: the service has it and has not answered
     server.child.kill('SIGTERM');
+    // The service answers once the server has begun to stop, not before.
+    await printed(server, 'SIGTERM received');
+    held.writeHead(200, { 'content-type': 'application/json' });
+    held.end('{"status":"success","data":{"late":true}}');
     const res = await inFlight;
     expect(res.status).toBe(200);
     expect(res.body).toContain('"late":true');

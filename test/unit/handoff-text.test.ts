@@ -7,7 +7,7 @@ import { candidateSummary } from '../../src/kyc/view/summary.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 
 const NOW = new Date('2026-11-22T14:03:00Z');
-const samples = sampleCandidates({ now: NOW });
+const samples = await sampleCandidates({ now: NOW });
 const byRef = (refId: string) => samples.find((s) => s.record.refId === refId)!.record;
 
 describe('current status date', () => {

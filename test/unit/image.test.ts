@@ -9,9 +9,9 @@ import { drawPicture } from '../../src/server/sandbox/images.ts';
 const b64 = (bytes: Uint8Array | string) => Buffer.from(bytes).toString('base64');
 
 describe('sniffImageType', () => {
-  it('recognises real JPEG and PNG pictures', () => {
-    const jpeg = drawPicture({ kind: 'passport', lines: ['x'], format: 'jpeg', width: 600, height: 400 });
-    const png = drawPicture({ kind: 'selfie', lines: ['x'], format: 'png', width: 600, height: 400 });
+  it('recognises real JPEG and PNG pictures', async () => {
+    const jpeg = await drawPicture({ kind: 'passport', lines: ['x'], format: 'jpeg', width: 600, height: 400 });
+    const png = await drawPicture({ kind: 'selfie', lines: ['x'], format: 'png', width: 600, height: 400 });
     expect(sniffImageType(base64Head(b64(jpeg))!)).toEqual({ label: 'JPEG', mime: 'image/jpeg', raster: true });
     expect(sniffImageType(base64Head(b64(png))!)).toEqual({ label: 'PNG', mime: 'image/png', raster: true });
   });
