@@ -15,7 +15,9 @@ const SHARED = ['environment', 'handoff', 'live', 'meta', 'preferences', 'recent
 
 /** Each feature, and the files of it another feature may import. */
 const FEATURES = {
-  applicants: [],
+  // The candidate page finds its place in the queue it was opened from (Previous, Next, Back to queue).
+  applicants: ['queue-place.ts'],
+  audit: [],
   batch: [],
   // The search box starts a lookup with the candidate page's module, loaded when the browser is idle.
   candidate: ['page-load.ts'],

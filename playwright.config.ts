@@ -25,6 +25,9 @@ export default defineConfig({
     browserName: 'chromium',
     launchOptions: chromiumLaunchOptions,
     screenshot: 'only-on-failure',
-    trace: 'off',
+    // A failed test keeps its trace (test-results/e2e/<test>/trace.zip: every step, the page's DOM, its
+    // console and network), so that a failure in CI comes with what happened: `npx playwright show-trace <file>`.
+    // Passing tests' traces are thrown away.
+    trace: 'retain-on-failure',
   },
 });

@@ -15,6 +15,9 @@ const serverBuild: BuildEnvironmentOptions = {
       sandbox: 'src/server/sandbox/main.ts',
       'user-add': 'src/server/user-add.ts',
       'audit-verify': 'src/server/audit-verify-cli.ts',
+      // Not an entry one runs: the preview processes' program (answer/preview-pool.ts starts them).
+      'preview-child': 'src/server/answer/preview-child.mjs',
+      'audit-import': 'src/server/audit-import-cli.ts',
     },
   },
 };
@@ -50,8 +53,6 @@ export default defineConfig(({ isSsrBuild }) => ({
     // rather than the CPU, so two run side by side. Forks, each server file isolated (the
     // default): a file's module state (vi.mock, a sandbox's memo, a server's metrics) never reaches another.
     maxWorkers: 2,
-    globalSetup: ['test/support/pictures-setup.ts'],
-    setupFiles: ['test/support/pictures.ts'],
     projects: [
       {
         extends: true,
@@ -62,6 +63,9 @@ export default defineConfig(({ isSsrBuild }) => ({
           isolate: false,
           include: ['test/unit/**/*.test.ts'],
           exclude: [...configDefaults.exclude],
+          // Thousands of generated cases in a test take seconds once two busy processes share the cores
+          // (`.ci/run` runs these files so once more): Vitest's 5 s is for a quiet machine.
+          testTimeout: 20_000,
         },
       },
       {

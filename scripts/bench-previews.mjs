@@ -4,7 +4,7 @@
 // an upstream in this process that keeps the body it made. Measured from pressing Enter: the status
 // header and timeline, every card showing a picture (its preview), every card showing its full picture;
 // the bytes that crossed the link against the service's answer; the server's CPU per lookup in parts
-// (previews included: sharp's threads are the server's); and /healthz's p99 while four such lookups are
+// (previews included: its preview processes' CPU is counted with it); and /healthz's p99 while four such lookups are
 // reduced at once. `--before <main.js>` runs an earlier build (with its dist/client beside it) against the
 // same upstream, alternating with this one: today's figures, measured in the same run.
 import { randomBytes } from 'node:crypto';
@@ -86,11 +86,29 @@ function startUpstream(body) {
   );
 }
 
-/** @param {number} pid the process's user and system CPU so far, in ms (clock ticks of 10 ms) */
+/** @param {string} file */
+const readOrEmpty = (file) => {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+};
+
+/**
+ * @param {number} pid the server's user and system CPU so far, in ms (clock ticks of 10 ms), with its
+ * preview processes' (issue 31: sharp runs there): those that ended, and those still running
+ */
 function cpuMs(pid) {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
+  /** @param {number} of @param {boolean} withEnded */
+  const ticks = (of, withEnded) => {
+    const stat = readOrEmpty(`/proc/${of}/stat`);
+    if (!stat) return 0;
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[11]) + Number(fields[12]) + (withEnded ? Number(fields[13]) + Number(fields[14]) : 0);
+  };
+  const children = readOrEmpty(`/proc/${pid}/task/${pid}/children`).split(' ').filter(Boolean).map(Number);
+  return (ticks(pid, true) + children.reduce((sum, child) => sum + ticks(child, false), 0)) * 10;
 }
 
 /** @param {number[]} values @param {number} q */

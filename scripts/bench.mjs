@@ -23,6 +23,7 @@ import { chromiumLaunchOptions } from './chromium.mjs';
 import { measurePartsMemory } from './loadtest-parts.mjs';
 import { PROXY_SIGN_IN, writeConfigFile } from './config-file.mjs';
 import { spawnServer } from './spawn-server.mjs';
+import { auditRows, runAuditBench } from './bench-audit.mjs';
 
 /** @import { SpawnedServer } from './spawn-server.mjs' */
 /** What the probe in every page records (performance.now() times), read back through `window.__bench`. */
@@ -35,6 +36,8 @@ const quick = process.argv.includes('--quick');
 const slowLinkOnly = process.argv.includes('--slow-link');
 // `--queue`: issue 32's queue at scale alone (bench-queue.mjs), which every run ends with too.
 const queueOnly = process.argv.includes('--queue');
+// `--audit`: issue 34's audit page alone (bench-audit.mjs): its p99 over PostgreSQL and over the files.
+const auditOnly = process.argv.includes('--audit');
 // The machine is shared: its load when the run began and ended goes with the figures.
 const loadAtStart = os.loadavg()[0] ?? 0;
 // `--before <main.js>`: the server of a build before issue 20, run beside this one for its engine's figures.
@@ -71,9 +74,19 @@ function build(args, env = {}) {
   if (result.status !== 0) throw new Error(`vite build ${args.join(' ')} failed`);
 }
 log('Building…');
-if (!slowLinkOnly && !queueOnly) build(['--outDir', path.join(out, 'dist-app/client'), '--emptyOutDir']);
-build(['--outDir', path.join(out, 'dist/client'), '--emptyOutDir'], { BENCH_BASELINE: '1' });
+if (!slowLinkOnly && !auditOnly && !queueOnly) build(['--outDir', path.join(out, 'dist-app/client'), '--emptyOutDir']);
+if (!auditOnly) build(['--outDir', path.join(out, 'dist/client'), '--emptyOutDir'], { BENCH_BASELINE: '1' });
 build(['--ssr', '--outDir', path.join(out, 'dist/server'), '--emptyOutDir']);
+if (auditOnly) {
+  // The server serves a client folder: an empty one will do, the audit page's API is what is measured.
+  mkdirSync(path.join(out, 'dist/client'), { recursive: true });
+  const audit = await runAuditBench({ serverJs: path.join(out, 'dist/server/main.js'), quick, log });
+  console.log(`Candidate Lookup benchmark: the audit page${quick ? ' (quick: far fewer lines, no targets judged)' : ''}`);
+  const rows = auditRows(audit, (ok) => (ok ? 'met' : 'MISSED'));
+  for (const text of tableLines(['figure', 'value', 'target', ''], quick ? rows.map((row) => [...row.slice(0, 3), '']) : rows))
+    console.log(text);
+  process.exit(0);
+}
 if (slowLinkOnly) {
   const { runPreviewsScenario } = await import('./bench-previews.mjs');
   await runPreviewsScenario({ serverJs: path.join(out, 'dist/server/main.js'), beforeJs: beforeEntry, out, quick, log });
@@ -474,7 +487,11 @@ if (!hostile.alive || hostile.parts + hostile.busy !== hostile.concurrent) {
   throw new Error(`hostile answers in parts: ${hostile.parts} in parts, ${hostile.busy} 503, server up: ${hostile.alive}`);
 }
 
-// --- 10. Issue 32's queue at scale (bench-queue.mjs): its own servers, one then two on a redis-server.
+// --- 11. Issue 34's audit page: a search by user and by candidate over PostgreSQL and over the files.
+// Its own servers, the others stopped first: the machine is shared.
+for (const server of servers) server.stop();
+const audit = await runAuditBench({ serverJs: path.join(out, 'dist/server/main.js'), quick, log });
+// --- 10. Issue 32's queue at scale (bench-queue.mjs): its own servers, one then two on a redis-server (the others stopped above).
 const queue = await runQueueScenario({ serverJs: path.join(out, 'dist/server/main.js'), quick, log });
 
 // --- 4. Bundle, as shipped.
@@ -556,6 +573,7 @@ const figures = {
     hostile,
   },
   queue,
+  audit,
 };
 mkdirSync(out, { recursive: true });
 writeFileSync(path.join(out, 'latest.json'), `${JSON.stringify(figures, null, 2)}\n`);
@@ -633,6 +651,7 @@ const rows = [
     ),
   ],
   ...slowLinkRows(figures.slowLink, figures.serverMemory, figures.plainFresh, verdict),
+  ...auditRows(audit, verdict),
 ];
 console.log(
   `Candidate Lookup benchmark${quick ? ' (quick: 1 run, no targets judged)' : ''}, ${figures.machine.cores} cores, Node ${figures.machine.node}, medians of ${figures.lookupToPaint.runs} runs, load average ${figures.machine.load.start.toFixed(1)} at the start, ${figures.machine.load.end.toFixed(1)} at the end`,

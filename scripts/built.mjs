@@ -1,7 +1,7 @@
 // @ts-check
 // Builds the app when dist/ is missing or older than its sources, then runs one of the built entries.
 // Used by `npm start` (server), `npm run sandbox` (sandbox), `npm run user:add` (user-add) and
-// `npm run audit:verify` (audit-verify).
+// `npm run audit:verify` (audit-verify) and `npm run audit:import` (audit-import).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -13,6 +13,7 @@ const entries = {
   sandbox: 'dist/server/sandbox.js',
   'user-add': 'dist/server/user-add.js',
   'audit-verify': 'dist/server/audit-verify.js',
+  'audit-import': 'dist/server/audit-import.js',
 };
 const name = process.argv[2] ?? '';
 const entry = entries[name];

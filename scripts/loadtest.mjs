@@ -7,7 +7,9 @@
 // and a colleague's lookups (shorter only when LOADTEST_SECONDS is under 20, as in CI's short form), and 60
 // support lookups at once of a 15 MB record without a status key (LOADTEST_SUPPORT_LOOKUPS, 0 skips it).
 // Then the live updates (loadtest-events.mjs): 200 event streams while 500 events a second are published
-// for 10 s, through the hub of a harness (the webhook receiver is not in it).
+// for 10 s, through the hub of a harness (the webhook receiver is not in it). Then the slow connections
+// (loadtest-slow.mjs): 3000 clients nobody signed in as, holding slow headers and webhook bodies from
+// 127.0.0.2 and up, while /healthz and a signed-in lookup are asked from 127.0.0.1 (issue 31).
 // Exits 1 if any request that should have succeeded failed, or any target was missed (a short run does
 // not judge the colleague's p99: a few samples on a busy machine say nothing of it).
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -17,6 +19,7 @@ import autocannon from 'autocannon';
 import { FLOOD_SECONDS, floodPhase, supportMemoryPhase } from './loadtest-hostile.mjs';
 import { partsMemoryPhase } from './loadtest-parts.mjs';
 import { eventsPhase } from './loadtest-events.mjs';
+import { slowConnectionsPhase } from './loadtest-slow.mjs';
 import { asManyUsers } from './load-users.mjs';
 import { PROXY_SIGN_IN, writeConfigFile } from './config-file.mjs';
 import { spawnServer } from './spawn-server.mjs';
@@ -113,6 +116,7 @@ const supportLookups = Number(process.env.LOADTEST_SUPPORT_LOOKUPS ?? 60);
 if (supportLookups > 0) hostile.push(await supportMemoryPhase(supportLookups));
 hostile.push(await partsMemoryPhase());
 hostile.push(await eventsPhase());
+hostile.push(await slowConnectionsPhase(seconds));
 for (const phase of hostile) for (const line of phase.lines) console.log(line);
 const totalErrors = rows.reduce((sum, row) => sum + row.errors, 0) + hostile.reduce((sum, phase) => sum + phase.errors, 0);
 const missed = hostile.flatMap((phase) => phase.missed);

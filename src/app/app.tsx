@@ -5,7 +5,8 @@ import { CandidateSkeleton } from './candidate/candidate-skeleton.tsx';
 import { loadCandidatePage, loadedCandidatePage } from './candidate/page-load.ts';
 import { AppShell } from './layout/app-shell.tsx';
 import { HomePage } from './lookup/home-page.tsx';
-import { BATCH_PATH, CANDIDATES_PREFIX, HOME_PATH, QUEUE_PATH, splitEnvironmentPath } from './routes.ts';
+import { SANDBOX_DASHBOARD_PATH } from '../kyc/contract/api-paths.ts';
+import { AUDIT_PATH, BATCH_PATH, CANDIDATES_PREFIX, HOME_PATH, QUEUE_PATH, splitEnvironmentPath } from './routes.ts';
 import { lazyNamed } from './ui/lazy-named.ts';
 import { PageErrorBoundary } from './ui/page-error-boundary.tsx';
 
@@ -42,7 +43,17 @@ const ROUTES: readonly PageRoute[] = [
     Page: lazyNamed(() => import('./batch/batch-page.tsx'), 'BatchPage'),
     fallback: loading('batch page'),
   },
+  {
+    match: (path) => path === AUDIT_PATH,
+    Page: lazyNamed(() => import('./audit/audit-page.tsx'), 'AuditPage'),
+    fallback: loading('audit trail'),
+  },
   { match: (path) => path.startsWith(CANDIDATES_PREFIX), Page: CandidateEntry, fallback: <CandidateSkeleton /> },
+  {
+    match: (path) => path.startsWith(SANDBOX_DASHBOARD_PATH),
+    Page: lazyNamed(() => import('./candidate/sandbox-dashboard-page.tsx'), 'SandboxDashboardPage'),
+    fallback: null,
+  },
 ];
 
 const NOT_FOUND: PageRoute = {

@@ -5,11 +5,14 @@ import { decodeIdSegment, isLookupKind, type LookupKind } from '../kyc/contract/
 export const HOME_PATH = '/';
 export const QUEUE_PATH = '/applicants';
 export const BATCH_PATH = '/batch';
+/** The audit page (issue 34): leads only, the same in every environment. */
+export const AUDIT_PATH = '/audit';
 export const CANDIDATES_PREFIX = '/candidates/';
 
 /** What the search box hands the batch page, in the history entry, when a list was pasted into it. */
 export interface BatchHandOver {
-  batch: { kind: LookupKind; ids: string[] };
+  /** `text`: the list as the batch's box shows it, each id on the line it was pasted on (else the ids, one a line). */
+  batch: { kind: LookupKind; ids: string[]; text?: string };
 }
 
 /** What switching environment on a candidate page hands the other environment's home page: the id for its box. */
@@ -28,6 +31,12 @@ export interface LookupNote {
   cleaned?: string;
   /** This recordId was tried because no candidate has it as refId. */
   triedAsRefId?: boolean;
+  /** The search box read the kind from the id's form (no switch, no link): a recordId it guessed may be tried as a refId. */
+  guessed?: boolean;
+  /** This refId was tried because no candidate has it as the recordId the search box took it for. */
+  triedAsRecordId?: boolean;
+  /** What the search box dropped around a typed id: 'the leading "/" and the quotes around it'. */
+  dropped?: string;
   /** The id was read from a link of the service's dashboard: what the search box said about it. */
   dashboard?: string;
 }
@@ -37,9 +46,24 @@ export function lookupNoteOf(state: unknown): LookupNote {
   return {
     cleaned: typeof note.cleaned === 'string' ? note.cleaned : undefined,
     triedAsRefId: note.triedAsRefId === true,
+    guessed: note.guessed === true,
+    triedAsRecordId: note.triedAsRecordId === true,
+    dropped: typeof note.dropped === 'string' ? note.dropped : undefined,
     dashboard: typeof note.dashboard === 'string' ? note.dashboard : undefined,
   };
 }
+
+/**
+ * What the queue hands a candidate page it opens, and each neighbour opened from there (Previous, Next):
+ * the tab, the page and the row's place on it. Never an id: the ids stay in memory (the queue's query
+ * cache), the history entry (which the browser may write to disk) holds only where to find them.
+ */
+export interface QueueHandOver {
+  queue: { filter: string | null; page: number; index: number };
+}
+
+/** The keys of the reviewer's loop: the next and previous row (queue) or candidate (candidate page), and back to the queue. */
+export const QUEUE_KEYS = { next: 'j', previous: 'k', back: 'u' } as const;
 
 /** `/candidates/<kind>/<id>`: the id percent-encoded as one segment, so back, reload and shared links work. */
 export function candidatePath(kind: LookupKind, id: string): string {

@@ -1,7 +1,7 @@
 import { API_PREFIX, type ApiMeta } from '../kyc/contract/api.ts';
 import { LOOKUP_KINDS, type LookupKind } from '../kyc/contract/lookup.ts';
 import type { ReplyTemplate } from '../kyc/contract/replies.ts';
-import { type EnvironmentRoute, environmentPatterns, metaFor, type RefusedAs } from './api-environments.ts';
+import { type EnvironmentRoute, environmentPatterns, mayUse, metaFor, type RefusedAs } from './api-environments.ts';
 import { listLine, lookupLine, requestLine } from './audit/audit-trail.ts';
 import type { AccessControl } from './auth/access-control.ts';
 import { ApiFailure } from './http/api-failure.ts';
@@ -13,6 +13,8 @@ import { exportRoute } from './lookup/export-route.ts';
 import { lookup } from './lookup/lookup.ts';
 import { readId } from './lookup/lookup-steps.ts';
 import type { Metrics } from './ops/metrics.ts';
+import { activityRoute } from './trail/audit-routes.ts';
+import type { AuditStore } from './trail/audit-store.ts';
 
 /**
  * The API's route table: which routes exist, with their methods and what answers them. The routes of
@@ -25,6 +27,8 @@ export interface RouteSettings {
   batch: BatchDeps;
   replyTemplates: Record<string, ReplyTemplate>;
   display: Pick<ApiMeta, 'summaryFields' | 'privacyMaskDefault'> | undefined;
+  /** The audit trail as the app reads it (issue 34): without it, no Activity route. */
+  trail?: AuditStore;
 }
 
 /** The routes outside any environment: the session's, and the sign-in mode's own (OpenID Connect). */
@@ -44,7 +48,8 @@ const REFUSED_AS: Record<'applicants' | 'batch' | 'export', RefusedAs> = {
 };
 
 /** The routes of every environment, in the order they are matched. */
-export function environmentTable(settings: Pick<RouteSettings, 'batch' | 'replyTemplates' | 'display'>): EnvironmentRoute[] {
+export function environmentTable(settings: Pick<RouteSettings, 'batch' | 'replyTemplates' | 'display' | 'trail'>): EnvironmentRoute[] {
+  const { trail } = settings;
   return [
     {
       pattern: '/meta',
@@ -61,7 +66,25 @@ export function environmentTable(settings: Pick<RouteSettings, 'batch' | 'replyT
     },
     { pattern: '/batch', method: 'any', refusedAs: REFUSED_AS.batch, handle: (env, call) => batchRoute(env.deps, settings.batch, call) },
     { pattern: '/export', method: 'any', refusedAs: REFUSED_AS.export, handle: (env, call) => exportRoute(env.deps, call) },
+    ...(trail ? [activityEntry(trail)] : []),
   ];
+}
+
+/**
+ * A candidate's Activity in the request's environment. Not audited (reading it is part of the candidate
+ * page, whose lookup has its line), so an environment this user may not use is refused here, unaudited.
+ */
+function activityEntry(trail: AuditStore): EnvironmentRoute {
+  return {
+    pattern: '/activity',
+    method: 'any',
+    handle: (env, call) => {
+      const { name } = env.environment.info;
+      if (!mayUse(call.identity, name))
+        throw new ApiFailure('environment_forbidden', `Your account may not use the environment "${name}".`);
+      return activityRoute(trail, name, call);
+    },
+  };
 }
 
 /** After every route: a lookup of another kind, in any environment, is no route at all. */

@@ -21,6 +21,8 @@ import { createRedisQueueIndexStore } from './state/queue-index-redis.ts';
 import { createMemoryStore, type SharedStore } from './state/store.ts';
 import type { ResolvedUpstream } from './resolve-upstream.ts';
 import { createLiveHub } from './live/create-live-hub.ts';
+import { createAuditStore, notifyingAuditLog } from './trail/audit-store.ts';
+import { describeDatabaseUrl } from './state/postgres.ts';
 import type { EventStreamOptions } from './live/event-stream.ts';
 
 export interface ConfiguredApi {
@@ -73,11 +75,12 @@ export function createApiFromConfig(
     .catch((error: Error) =>
       logger.warn(`Sign-in: the OpenID provider could not be asked yet (${error.message}); each sign-in tries again.`),
     );
-  const audit = observeAuditLog(createAuditLog(config.auditLog), metrics);
+  const trail = trailFromConfig(config, logger);
+  const audit = notifyingAuditLog(observeAuditLog(createAuditLog(config.auditLog), metrics), trail);
   // Counted refusals are written when their minute ends, and at the latest when the server stops.
   const refusals = createRefusalLog(audit);
   const hub = options.hub ?? createHubFromConfig(config, logger);
-  const queue = queueFromConfig(config, store);
+  const queue = { ...queueFromConfig(config, store), ...(options.queueCrawl && { queueCrawl: options.queueCrawl }) };
   const streamsStop = new AbortController();
   const handler = createApiHandler({
     environments: upstream.environments,
@@ -97,8 +100,9 @@ export function createApiFromConfig(
     eventStreams: { ...options.eventStreams, stop: streamsStop.signal },
     deliveryIds: deliveryIdsFor(store),
     webhookRateLimiter: createRateLimiter(store, 'webhooks', config.rateLimitWebhooksPerMinute),
+    webhookBodyTimeoutMs: config.webhookBodyTimeoutMs,
     ...queue,
-    ...(options.queueCrawl ? { queueCrawl: options.queueCrawl } : {}),
+    trail,
   });
   const volume = auditVolume(audit);
   const checks = [
@@ -121,9 +125,15 @@ export function createApiFromConfig(
       await handler.close();
       await refusals.flush();
       await audit.close();
-      await Promise.all([store.close(), queue.queueIndex.close(), hub.close()]);
+      await Promise.all([store.close(), queue.queueIndex.close(), hub.close(), trail.close()]);
     },
   };
+}
+
+/** The audit trail as the app reads it: the table follows each line written (with DATABASE_URL), or the files are read. */
+function trailFromConfig(config: Config, logger: Logger) {
+  const { auditLog: file, auditInstance: instance, databaseUrl, auditRetentionDays: retentionDays } = config;
+  return createAuditStore({ file, instance, databaseUrl, retentionDays, logger });
 }
 
 /** How answers are made, as configured: limits on the service's answer and on parts, replies, display. */
@@ -198,9 +208,12 @@ export function describeSharedState(config: Config): string {
 export function describeState(config: Config): string {
   const audit = path.resolve(config.auditLog);
   const findings = config.redisUrl ? '' : ', archive-after-extract findings beside it';
+  const table = config.databaseUrl
+    ? ` Audit table: PostgreSQL at ${describeDatabaseUrl(config.databaseUrl)}, this instance as "${config.auditInstance}", ${config.auditRetentionDays} days.`
+    : '';
   return config.defaultStateDir
-    ? `State: audit log ${audit}${findings} (AUDIT_LOG not set: the default directory ${path.resolve(config.defaultStateDir)}, made if missing).`
-    : `State: audit log ${audit}${findings}.`;
+    ? `State: audit log ${audit}${findings} (AUDIT_LOG not set: the default directory ${path.resolve(config.defaultStateDir)}, made if missing).${table}`
+    : `State: audit log ${audit}${findings}.${table}`;
 }
 
 export function describeAccess(config: Config): string {

@@ -1,10 +1,12 @@
 import http from 'node:http';
 import sirv from 'sirv';
 import { createClientResolver, noteClient } from './http/client.ts';
+import { type ConnectionLimits, DEFAULT_CONNECTION_LIMITS, deadlineOptions, guardConnections } from './http/connection-guard.ts';
 import { bytesSent } from './http/http-reply.ts';
 import type { Middleware } from './proxy.ts';
 import { type Logger, logUnexpected, setRoute, startRequestLog } from './log/log.ts';
 import { setSecurityHeaders } from './http/security-headers.ts';
+import type { Metrics } from './ops/metrics.ts';
 
 export interface AppServerOptions {
   api: Middleware;
@@ -19,6 +21,13 @@ export interface AppServerOptions {
    * HSTS like every other answer. Without it, the API handler settles it for everything but health.
    */
   trustedProxies?: readonly string[];
+  /**
+   * Deadlines for a request's headers and whole body, and the caps on connections nobody has signed in
+   * on (connection-guard.ts; default: its defaults, the cap of all addresses from the open-file limit).
+   */
+  connections?: ConnectionLimits;
+  /** Counts the connections not signed in, and those the caps closed. */
+  metrics?: Metrics;
 }
 
 /**
@@ -51,7 +60,8 @@ export function createAppServer(options: AppServerOptions): http.Server {
     });
   };
   const resolveClient = options.trustedProxies && createClientResolver(options.trustedProxies);
-  return http.createServer((req, res) => {
+  const limits = options.connections ?? DEFAULT_CONNECTION_LIMITS;
+  const server = http.createServer(deadlineOptions(limits), (req, res) => {
     if (resolveClient) noteClient(req, resolveClient);
     if (options.logger) startRequestLog(req, res, options.logger, () => bytesSent(res) || Number(res.getHeader('content-length') ?? 0));
     try {
@@ -67,6 +77,8 @@ export function createAppServer(options: AppServerOptions): http.Server {
       }
     }
   });
+  guardConnections(server, limits, { trustedProxies: options.trustedProxies, metrics: options.metrics });
+  return server;
 }
 
 /**

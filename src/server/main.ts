@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { orExit } from './config/config.ts';
 import { syncStdout } from './log/server-output.ts';
-import { ListenError, startServer } from './start-server.ts';
+import { ListenError, STOP_DEADLINE_MS, startServer } from './start-server.ts';
 
 /**
  * `npm start`: the built SPA and the proxy on HOST:PORT; metrics on METRICS_PORT when set. Logs are text
@@ -21,7 +21,16 @@ async function main(): Promise<void> {
       throw error;
     }),
   );
-  const stop = (signal: string) => void server.stop(signal).then(() => process.exit(0));
+  const stop = (signal: string) => {
+    // Past the deadline the process ends whatever holds it. Not by process.exit: that waits for every
+    // thread of libuv's pool, and one held by a hung file (an audit log on a dead network mount) would
+    // hold it for ever. The exit status is then SIGKILL's.
+    setTimeout(() => {
+      server.logger.error(`${signal}: not stopped after ${STOP_DEADLINE_MS / 1000} s; ending the process now.`);
+      process.kill(process.pid, 'SIGKILL');
+    }, STOP_DEADLINE_MS);
+    void server.stop(signal).then(() => process.exit(0));
+  };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
 }

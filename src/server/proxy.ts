@@ -11,33 +11,35 @@ import { createAccessControl } from './auth/access.ts';
 import type { AccessControl } from './auth/access-control.ts';
 import { ApiFailure } from './http/api-failure.ts';
 import { createClientResolver, noteClient } from './http/client.ts';
+import { noteSignedIn } from './http/connection-guard.ts';
 import { bytesSent, rawPathOf, sendFailure, sendThrown } from './http/http-reply.ts';
 import { refusalOf } from './http/request-guard.ts';
 import type { BatchClock } from './lookup/batch-runner.ts';
 import { type ApiCall, findRoute, type Route, routeLabel } from './http/routes.ts';
 import { setSecurityHeaders } from './http/security-headers.ts';
 import { deliveryIdsInMemory, type DeliveryIds } from './live/delivery-ids.ts';
-import type { LiveHub } from './live/live-hub.ts';
+import type { LiveHub, Revocation } from './live/live-hub.ts';
 import { createWebhookReceiver, isWebhookPath } from './live/webhook-receiver.ts';
-import { coalescedChecks } from './live/delivery-check.ts';
-import { serverStatusLookup, type StatusLookup, WEBHOOK_CHECK_USER } from './lookup/queue-lookup.ts';
+import { webhookChecks } from './live/delivery-check.ts';
 import { createLogger, type Logger, noteUser, requestIdOf, setRoute, startRequestLog } from './log/log.ts';
-import { createMemoryQueueIndexStore, type QueueIndexStore } from './state/queue-index-store.ts';
-import { indexWatch } from './ops/queue-index-metrics.ts';
-import { createQueueIndex, indexBound } from './state/queue-index.ts';
+import { type Crawling, type QueueHandlerOptions, queueWiring, withCrawlers } from './api-queue.ts';
 import { createMetrics, type Metrics } from './ops/metrics.ts';
 import { NO_RATE_LIMIT, type RateLimiter } from './ops/rate-limit.ts';
-import { type QueueWiring, serveEnvironments } from './serve-environments.ts';
+import { serveEnvironments } from './serve-environments.ts';
 import { DEFAULT_MAX_IN_FLIGHT_PER_USER } from './upstream/upstream-slots.ts';
 import { DEFAULT_PREVIEW_LOOKUPS } from './answer/picture-preview.ts';
 import { createLiveHub } from './live/create-live-hub.ts';
 import { createEventStreams, type EventStreamOptions } from './live/event-stream.ts';
+import { createPresence, type PresenceOptions } from './live/presence.ts';
+import { localPresenceChannel } from './live/presence-message.ts';
+import { auditRoutes } from './trail/audit-routes.ts';
+import type { AuditStore } from './trail/audit-store.ts';
 
 /**
  * The key-holding proxy: one connect-style handler for `/api/*`, mounted by the Vite plugin in
  * development and by the production server. Setup happens once here; each route is a line of the table.
  */
-export interface ApiHandlerOptions {
+export interface ApiHandlerOptions extends QueueHandlerOptions {
   /** Where lookups go; the first is the default, the others are reached under `/api/e/<name>/…`. */
   environments: ApiEnvironment[];
   timeoutMs: number;
@@ -91,34 +93,22 @@ export interface ApiHandlerOptions {
   hub?: LiveHub;
   /** The event streams' heartbeat, per-user cap and send buffer (default: event-stream.ts's). */
   eventStreams?: EventStreamOptions;
+  /** Presence's clock and expiry (default: presence.ts's). */
+  presence?: PresenceOptions;
   /** Webhook deliveries accepted, by guid, for 24 h (default: in this handler). */
   deliveryIds?: DeliveryIds;
   /** Webhook deliveries per sending address (default: no limit). */
   webhookRateLimiter?: RateLimiter;
-  /** The queue index's store (default: in this handler's memory). */
-  queueIndex?: QueueIndexStore;
-  /** Requests a second of each environment's crawler, list pages and lookups together (default 5; 0: no crawler). */
-  queueRate?: number;
-  /**
-   * The crawlers: started with the handler (default) or not (`start: false`: tests that do not read the
-   * queue, or read it after `crawlNow`), their pace, lease and clock.
-   */
-  queueCrawl?: NonNullable<QueueWiring['crawl']> & { start?: boolean };
-  /** Each user's queue views, a bucket of their own (default: no limit). */
-  queueViews?: RateLimiter;
+  /** A webhook delivery's body is read within this (default 5 s). */
+  webhookBodyTimeoutMs?: number;
+  /** The audit trail as the app reads it: the audit page and a candidate's Activity (default: neither route). */
+  trail?: AuditStore;
 }
 
 export type Middleware = (req: http.IncomingMessage, res: http.ServerResponse, next?: () => void) => void;
 
-/** The handler, and what it started that must stop with it: the queue's crawlers. */
-export type ApiHandler = Middleware & {
-  /** Reads every environment's queue once now, and waits for the lookups it started (tests, the bench). */
-  crawlNow(): Promise<void>;
-  close(): Promise<void>;
-};
-
-/** The crawler's pace where the handler is given none: 5 requests a second per environment. */
-const DEFAULT_QUEUE_RATE = 5;
+/** The handler, and what it started that must stop with it: the queue's crawlers (api-queue.ts). */
+export type ApiHandler = Middleware & Crawling;
 
 /** Enough to keep a batch of 500 well under 10 s, and gentle on the service. */
 const BATCH_CONCURRENCY = 8;
@@ -146,23 +136,6 @@ function wiringOf(
   };
 }
 
-/** The queue index every environment shares (bounded per environment), its crawlers' pace, the users' views. */
-function queueWiring(options: ApiHandlerOptions, metrics: Metrics): QueueWiring {
-  const logger = options.logger ?? createLogger(undefined, 'warn');
-  const bounds = new Map(options.environments.map((environment) => [environment.info.name, indexBound(environment.queueIndexMax)]));
-  const { start: _start, ...crawl } = options.queueCrawl ?? {};
-  return {
-    index: createQueueIndex(options.queueIndex ?? createMemoryQueueIndexStore(), {
-      bound: (environment) => bounds.get(environment) ?? indexBound(undefined),
-      watch: indexWatch(metrics, logger),
-    }),
-    perSecond: options.queueRate ?? DEFAULT_QUEUE_RATE,
-    views: options.queueViews ?? NO_RATE_LIMIT,
-    logger,
-    crawl,
-  };
-}
-
 /** What every environment's routes share: the batch's budget and pace, the reply texts, the display defaults. */
 function tableOptions(options: ApiHandlerOptions, access: AccessControl): Parameters<typeof environmentTable>[0] {
   return {
@@ -174,6 +147,7 @@ function tableOptions(options: ApiHandlerOptions, access: AccessControl): Parame
     },
     replyTemplates: options.replyTemplates ?? DEFAULT_REPLIES,
     display: options.display,
+    ...(options.trail ? { trail: options.trail } : {}),
   };
 }
 
@@ -185,31 +159,33 @@ export function createApiHandler(options: ApiHandlerOptions): ApiHandler {
   const wiring = wiringOf(options, { access, metrics });
   const served = serveEnvironments(options.environments, wiring);
   const table = environmentTable(settings);
-  const { refusals } = wiring;
   const hub = options.hub ?? createLiveHub();
-  const events = createEventStreams(hub, access, metrics, options.eventStreams);
+  const names = options.environments.map((environment) => environment.info.name);
+  const presence = createPresence(hub.presence ?? localPresenceChannel(), names, options.presence);
+  const events = createEventStreams(hub, access, metrics, options.eventStreams, presence);
+  const revoke = revocationsTo(hub, options.logger);
+  const stopWatching = access.onUsersChanged?.((users) => revoke({ kind: 'users', users: [...users] }));
+  options.eventStreams?.stop?.addEventListener(
+    'abort',
+    () => {
+      stopWatching?.();
+      presence.close();
+    },
+    { once: true },
+  );
   const simulate = options.environments.find((environment) => environment.simulate)?.simulate;
   const routes = [
-    ...openRoutes({ access, metrics, onSignOut: events.recheckAll }),
+    ...openRoutes({ access, metrics, onSignOut: () => revoke({ kind: 'sign-out' }) }),
     events.route,
+    presence.route,
     ...sandboxRoutes(simulate),
+    ...(options.trail ? auditRoutes({ store: options.trail, audit: options.audit }) : []),
     ...environmentRoutes(served, table),
     ...lastRoutes(),
   ];
   const refuseProxied = options.refuseProxied ?? options.access === undefined;
   const resolveClient = createClientResolver(options.trustedProxies ?? []);
-  const receiveWebhook = createWebhookReceiver({
-    environments: options.environments,
-    hub,
-    deliveryIds: options.deliveryIds ?? deliveryIdsInMemory(),
-    rateLimiter: options.webhookRateLimiter ?? NO_RATE_LIMIT,
-    audit: options.audit,
-    refusals,
-    metrics,
-    queueIndex: wiring.queue.index,
-    checkStatus: webhookChecks(served, options.logger ?? createLogger(undefined, 'warn')),
-    ...(options.logger ? { logger: options.logger } : {}),
-  });
+  const receiveWebhook = webhookReceiverOf(options, { hub, refusals: wiring.refusals, metrics, queue: wiring.queue, served });
 
   const handler: Middleware = (req, res, next) => {
     // Before anything else, also for the static files served after this handler: who is asking, and how.
@@ -242,24 +218,52 @@ export function createApiHandler(options: ApiHandlerOptions): ApiHandler {
   async function signedIn(route: Route | undefined, call: ApiCall): Promise<void> {
     const identity = await access.identify(call.req);
     if (!identity) throw new ApiFailure('unauthenticated', 'Sign in to look candidates up.');
+    // Someone known: this connection no longer counts against the caps on anonymous ones.
+    noteSignedIn(call.req);
     noteUser(call.res, identity.user);
     if (!route) throw new ApiFailure('no_such_route', `There is no API route ${API_PREFIX}/… of that name.`);
     if (route.signedIn) await route.handle({ ...call, identity });
   }
 }
 
-/** The handler with its environments' queue crawlers, started unless told not to, and stopped with it. */
-function withCrawlers(handler: Middleware, served: readonly ServedEnvironment[], start: boolean): ApiHandler {
-  const crawlers = served.map(({ queue }) => queue.crawler);
-  if (start) for (const crawler of crawlers) crawler.start();
-  return Object.assign(handler, {
-    crawlNow: async () => {
-      for (const crawler of crawlers) await crawler.crawlNow();
-    },
-    close: async () => {
-      await Promise.all(crawlers.map((crawler) => crawler.close()));
-    },
+/** The webhook receiver (issue 22), beside the API: the service's deliveries, each passed on to the hub. */
+function webhookReceiverOf(
+  options: ApiHandlerOptions,
+  shared: {
+    hub: LiveHub;
+    refusals: RefusalLog;
+    metrics: Metrics;
+    queue: ReturnType<typeof wiringOf>['queue'];
+    served: readonly ServedEnvironment[];
+  },
+): ReturnType<typeof createWebhookReceiver> {
+  return createWebhookReceiver({
+    environments: options.environments,
+    hub: shared.hub,
+    deliveryIds: options.deliveryIds ?? deliveryIdsInMemory(),
+    rateLimiter: options.webhookRateLimiter ?? NO_RATE_LIMIT,
+    ...(options.webhookBodyTimeoutMs === undefined ? {} : { bodyTimeoutMs: options.webhookBodyTimeoutMs }),
+    audit: options.audit,
+    refusals: shared.refusals,
+    metrics: shared.metrics,
+    queueIndex: shared.queue.index,
+    checkStatus: webhookChecks(shared.served, options.logger ?? createLogger(undefined, 'warn')),
+    ...(options.logger ? { logger: options.logger } : {}),
   });
+}
+
+/**
+ * Sessions that ended, told to the event streams of every instance (live-hub.ts). This instance's
+ * close at once, whatever Redis does; when Redis cannot be reached, the others find out by themselves.
+ */
+function revocationsTo(hub: LiveHub, logger: Logger | undefined): (revocation: Revocation) => void {
+  return (revocation) =>
+    void hub.revoke(revocation).catch(() => {
+      const what = revocation.kind === 'users' ? 'users changed in the users file' : 'a sign-out';
+      logger?.warn(
+        `Live updates: the other instances could not be told of ${what} (Redis unreachable); they close those streams at their own next look.`,
+      );
+    });
 }
 
 /**
@@ -272,12 +276,4 @@ function settle(res: http.ServerResponse, handle: () => void | Promise<void>): v
   } catch (error) {
     sendThrown(res, error);
   }
-}
-
-/** Each environment's check of a webhook delivery's candidate: a status-level lookup of this server's own, coalesced per candidate. */
-function webhookChecks(served: readonly ServedEnvironment[], logger: Logger): (environment: string) => StatusLookup | undefined {
-  const checks = new Map(
-    served.map(({ environment, deps }) => [environment.info.name, coalescedChecks(serverStatusLookup(deps, logger, WEBHOOK_CHECK_USER))]),
-  );
-  return (environment) => checks.get(environment);
 }

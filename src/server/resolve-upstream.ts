@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import type { SampleCandidate } from '../kyc/contract/api.ts';
+import { SANDBOX_DASHBOARD_URL, type SampleCandidate } from '../kyc/contract/api.ts';
 import { WEBHOOK_PATH } from '../kyc/contract/live-events.ts';
 import type { ApiEnvironment } from './api-environments.ts';
 import { candidateName } from '../kyc/contract/candidate-name.ts';
 import type { Config, EnvironmentConfig, RemoteUpstream } from './config/config.ts';
+import { defaultDashboardUrl } from './config/config-fields.ts';
 import type { SandboxCandidate } from './sandbox/candidates.ts';
 import { sandboxOptions } from './sandbox/options.ts';
 
@@ -50,7 +51,7 @@ export async function resolveUpstream(config: Config): Promise<ResolvedUpstream>
             ...(environment.tone ? { tone: environment.tone } : {}),
             clientId: target.clientId,
             upstream: 'remote',
-            ...(environment.dashboardUrl ? { dashboardUrl: environment.dashboardUrl } : {}),
+            ...dashboardOf(environment.dashboardUrl ?? defaultDashboardUrl(target.baseUrl, target.clientId)),
           },
           ...settingsOf(environment),
         };
@@ -76,7 +77,14 @@ export async function resolveUpstream(config: Config): Promise<ResolvedUpstream>
     environments: [
       {
         target: { baseUrl: sandbox.url, clientId: sandbox.clientId, apiKey: sandbox.keys.full, statusApiKey: sandbox.keys.status },
-        info: { name: environment.name, label: environment.label, clientId: sandbox.clientId, upstream: 'sandbox' },
+        // The sandbox has no console: its link opens the app's page that says where a real service's is.
+        info: {
+          name: environment.name,
+          label: environment.label,
+          clientId: sandbox.clientId,
+          upstream: 'sandbox',
+          dashboardUrl: SANDBOX_DASHBOARD_URL,
+        },
         samples: samplesOf(sandbox.candidates),
         simulate: sandbox.setStatus,
         webhookSecret,
@@ -90,6 +98,8 @@ export async function resolveUpstream(config: Config): Promise<ResolvedUpstream>
     close: () => sandbox.close(),
   };
 }
+
+const dashboardOf = (url: string | undefined) => (url ? { dashboardUrl: url } : {});
 
 /** What an environment of CONFIG_FILE says for itself, over the server's display defaults. */
 function settingsOf(

@@ -28,11 +28,21 @@ export interface RunningServer {
   url: string;
   /**
    * Stops as on a signal: in-flight requests may finish, idle keep-alive connections are closed now, the
-   * rest after 10 s. Resolves once the server, the upstream and the API's stores are closed; a second
+   * rest after DRAIN_MS. Resolves once the server, the upstream and the API's stores are closed; a second
    * call gives the same promise.
    */
   stop(signal: string): Promise<void>;
+  /** The server's log, for what the process says about itself (main.ts: a stop that overran). */
+  logger: Logger;
 }
+
+/** Time in-flight requests are given to finish once a stop begins; then their connections are closed. */
+export const DRAIN_MS = 10_000;
+/**
+ * Time a stop may take in all, from the signal: the drain, then closing the upstream and the stores (the
+ * audit log's last lines among them). main.ts ends the process past it, whatever still holds it.
+ */
+export const STOP_DEADLINE_MS = DRAIN_MS + 2_000;
 
 /** Said (logged) already: the process ends with a failure and nothing more to print. */
 export class ListenError extends Error {
@@ -61,6 +71,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     health: createHealthRoutes(api.checks),
     logger,
     trustedProxies: config.trustedProxies,
+    connections: config.connections,
+    metrics,
   });
   const freeSpace = watchAuditFreeSpace(config.auditLog, config.auditMinFreeBytes, logger, {
     onFree: (bytes) => metrics.auditFreeBytes.set(bytes),
@@ -82,7 +94,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       metricsServer?.close();
       // Open event streams never end by themselves: ended now, so they do not hold the stop for 10 s.
       api.endStreams();
-      const force = setTimeout(() => server.closeAllConnections(), 10_000);
+      const force = setTimeout(() => server.closeAllConnections(), DRAIN_MS);
       force.unref();
       server.close(() => {
         clearTimeout(force);
@@ -92,7 +104,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     });
     return stopped;
   };
-  return { url, stop };
+  return { url, stop, logger };
 }
 
 /** A step after others started something: when it fails, that is closed (main.ts ends the process; a test's goes on). */

@@ -9,7 +9,7 @@ import { upsertUser, USERNAME_PATTERN } from './auth/users-file.ts';
 import { type Ask, askNewPassword, PasswordRefused } from './auth/new-password.ts';
 
 /**
- * `npm run user:add -- <name> --role <support|compliance> [--file users.json]`: asks for the password
+ * `npm run user:add -- <name> --role <support|compliance|lead> [--file users.json]`: asks for the password
  * (twice, hidden) and writes the user with a scrypt hash to the users file (signIn.usersFile).
  * Without a terminal, the password is read from the first line of standard input.
  */
@@ -50,7 +50,7 @@ async function main(): Promise<void> {
   const username = positionals[0];
   if (!username || positionals.length > 1) fail(usage);
   if (!USERNAME_PATTERN.test(username)) fail('The username must be 1 to 64 letters, digits or . _ @ -');
-  if (!values.role || !(ROLES as readonly string[]).includes(values.role)) fail(`--role must be support or compliance.\n${usage}`);
+  if (!values.role || !(ROLES as readonly string[]).includes(values.role)) fail(`--role must be support, compliance or lead.\n${usage}`);
   const configured = configuredUsersFile();
   const file = values.file ?? configured ?? 'users.json';
 

@@ -63,8 +63,8 @@ describe('the applicants queue', () => {
     const first = within(rows()[0]!)
       .getAllByRole('cell')
       .map((cell) => cell.textContent);
-    // Status, since (no date known in this list), refId, recordId, archived.
-    expect(first).toEqual(['◔Waiting', 'not known yet', 'ref-001', 'rec-001', 'No']);
+    // Status, since (no date known in this list), refId, recordId, archived, and no dashboard configured.
+    expect(first).toEqual(['◔Waiting', 'not known yet', 'ref-001', 'rec-001', 'No', '']);
     expect(within(rows()[6]!).getAllByRole('cell')[4]).toHaveTextContent('Yes');
     // One request for the whole view: the page with every tab's count.
     expect(listRequests()).toEqual(['/api/applicants?skip=0&limit=50&counts=1']);
@@ -189,11 +189,16 @@ describe('the applicants queue', () => {
     const before = listRequests().length;
     const fetchedAt = () => screen.getByTestId('fetched-at').querySelector('time')!.getAttribute('datetime');
     const firstFetch = fetchedAt();
-    await new Promise((resolve) => setTimeout(resolve, 5));
     state.applicants = [...state.applicants, ...makeApplicants(5).map((a) => ({ ...a, status: 'waiting', recordId: `new-${a.recordId}` }))];
-    await user.click(screen.getByRole('button', { name: 'Refresh' }));
-    await waitFor(() => expect(tab(/^Waiting/)).toHaveTextContent('Waiting8'));
-    await waitFor(() => expect(tab(/^All/)).toHaveTextContent('All17'));
+    // The refresh a minute later, on a clock moved ahead rather than waited for (only Date: the timers run).
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 60_000 });
+    try {
+      await user.click(screen.getByRole('button', { name: 'Refresh' }));
+      await waitFor(() => expect(tab(/^Waiting/)).toHaveTextContent('Waiting8'));
+      await waitFor(() => expect(tab(/^All/)).toHaveTextContent('All17'));
+    } finally {
+      vi.useRealTimers();
+    }
     expect(rows()).toHaveLength(17);
     // The whole view again, in one request.
     expect(listRequests().length).toBe(before + 1);

@@ -67,7 +67,7 @@ describe('the archive-after-extract warning', () => {
     // The record is still shown: the damage is done, the reviewer may as well see it.
     expect(screen.getByRole('heading', { level: 1, name: 'Ada Lovelace' })).toBeInTheDocument();
     // It counts down.
-    await waitFor(() => expect(countdown()).toBeLessThan(first), { timeout: 3000 });
+    await waitFor(() => expect(countdown()).toBeLessThan(first), { timeout: 15_000 });
     // And /api/meta is asked again, so that the home page learns of it.
     await waitFor(() => expect(requests.filter((url) => url === '/api/meta').length).toBeGreaterThanOrEqual(2));
   });

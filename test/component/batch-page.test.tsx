@@ -2,6 +2,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { BatchEvent } from '../../src/kyc/contract/batch.ts';
+import { formatDateTime } from '../../src/kyc/view/time.ts';
+import { inTimeZone } from './in-time-zone.ts';
 import { apiError, renderWithProviders, stubApi } from './render.tsx';
 
 /** The batch page is its own chunk, fetched when first opened: slower to appear on a busy machine. */
@@ -115,10 +117,11 @@ describe('batch page', { timeout: 20_000 }, () => {
     // A byte order mark first, so that spreadsheets read the file as UTF-8.
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const csv = new TextDecoder().decode(bytes);
+    const local = formatDateTime(new Date('2026-11-20T10:00:00.000Z'));
     expect(csv.split('\r\n')).toEqual([
-      'id,status,statusDate,submitCount,refId,recordId,error,message',
-      'a,approved,2026-11-20T10:00:00.000Z,1,a,65f1c2a9e4b0d3a1f0c9b800,,',
-      'b,,,,,,invalid_id,bad',
+      'line,id,status,statusText,statusDate,statusDateLocal,submitCount,refId,recordId,repeatOf,error,message',
+      `1,a,approved,Approved,2026-11-20T10:00:00.000Z,"${local}",1,a,65f1c2a9e4b0d3a1f0c9b800,,,`,
+      '2,b,,,,,,,,,invalid_id,bad',
       '',
     ]);
 
@@ -133,7 +136,7 @@ describe('batch page', { timeout: 20_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'Copy as table' }));
     expect(await screen.findByText('Table copied')).toBeInTheDocument();
     const item = (write.mock.calls[0] as unknown as [[{ items: Record<string, Blob> }]])[0][0];
-    expect(await item.items['text/plain']!.text()).toContain('a\tapproved\t2026-11-20T10:00:00.000Z');
+    expect(await item.items['text/plain']!.text()).toContain('1\ta\tapproved\tApproved\t2026-11-20T10:00:00.000Z');
     expect(await item.items['text/html']!.text()).toMatch(/^<table>/);
   });
 
@@ -157,7 +160,10 @@ describe('batch page', { timeout: 20_000 }, () => {
     await user.clear(box);
     await user.type(box, 'x y z');
     await user.click(screen.getByRole('button', { name: 'Look up all' }));
-    expect(await screen.findByText('Your batch budget is used up for now: 3 ids can start in 12 s.')).toBeInTheDocument();
+    expect(await screen.findByText(/^Your batch budget is used up/)).toHaveTextContent(
+      'Your batch budget is used up for now: 3 ids can start in 12 s. 3 ids left: 3 were not looked up. Retry looks them up again.',
+    );
+    expect(screen.getByRole('button', { name: 'Retry the 3 left' })).toBeInTheDocument();
   });
 
   it('reads a paste with line breaks as one id per line, spaces kept; splits only a single line; the hint says which', async () => {
@@ -228,7 +234,7 @@ describe('batch page', { timeout: 20_000 }, () => {
     first.send({ type: 'done', found: 2, failed: 5 });
     first.end();
     expect(await screen.findByText(/^Stopped after/)).toHaveTextContent(
-      'Stopped after 5 lookups in a row failed: The KYC service could not be reached (connection refused). 3 ids were not looked up; Retry goes on from there.',
+      'Stopped after 5 lookups in a row failed: The KYC service could not be reached (connection refused). 8 ids left: 5 could not reach the KYC service and 3 were not looked up. Retry looks them up again.',
     );
     expect(screen.getAllByText('Not looked up')).toHaveLength(3);
 
@@ -245,6 +251,68 @@ describe('batch page', { timeout: 20_000 }, () => {
     second.end();
     expect(await screen.findByText('Done: 10 found, 0 not found or failed.')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /^Retry/ })).not.toBeInTheDocument();
+  });
+
+  it('never contradicts itself when the service is down: the ids left and the Retry button give one count', async () => {
+    const batch = controllableBatch();
+    stubApi({ candidates: { '/api/batch': batch.response } });
+    renderWithProviders('/batch');
+    await startBatch(Array.from({ length: 5 }, (_, i) => `id${i}`).join('\n'));
+    const message = 'The KYC service could not be reached (connection refused).';
+    batch.send(...[0, 1, 2, 3, 4].map((index): BatchEvent => ({ type: 'row', index, ok: false, code: 'upstream_unreachable', message })));
+    // Every id was started, so the server says none was left unasked.
+    batch.send(
+      { type: 'stopped', code: 'upstream_unreachable', message, inARow: 5, notLookedUp: 0 },
+      { type: 'done', found: 0, failed: 5 },
+    );
+    batch.end();
+    const outcome = await screen.findByText(/^Stopped after/);
+    expect(outcome).toHaveTextContent(`Stopped after 5 lookups in a row failed: ${message} 5 ids left: 5 could not reach the KYC service.`);
+    expect(outcome).not.toHaveTextContent(/\b0 ids?\b/);
+    expect(screen.getByRole('button', { name: 'Retry the 5 left' })).toBeInTheDocument();
+  });
+
+  describe('rows as the pasted lines', () => {
+    inTimeZone('Asia/Singapore');
+
+    it('numbers the rows as the pasted lines and marks a repeat, looked up once, with its result, in the table and the CSV', async () => {
+      const batch = controllableBatch();
+      const { fetchMock } = stubApi({ candidates: { '/api/batch': batch.response } });
+      renderWithProviders('/batch');
+      const user = await startBatch('a\n\nb\na\n');
+      const [, init] = fetchMock.mock.calls.find(([input]) => input === '/api/batch')!;
+      expect(JSON.parse(String((init as RequestInit).body)).ids).toEqual(['a', 'b']);
+      expect(screen.getByTestId('batch-hint')).toHaveTextContent('1 repeat looked up once');
+      batch.send(found(0, 'a', 'inreview'), { type: 'row', index: 1, ok: false, code: 'not_found', message: 'No candidate.' });
+      batch.send({ type: 'done', found: 1, failed: 1 });
+      batch.end();
+      await screen.findByText(/^Done:/);
+      const rows = within(screen.getByRole('table')).getAllByRole('row').slice(1);
+      expect(rows.map((row) => (row as HTMLTableRowElement).cells[0]!.textContent)).toEqual(['1', '3', '4']);
+      expect(rows.map((row) => [row.dataset.rowState, row.dataset.repeatOf])).toEqual([
+        ['found', undefined],
+        ['failed', undefined],
+        ['found', '1'],
+      ]);
+      expect(rows[2]).toHaveTextContent(/a.*repeat of line 1.*In review/);
+
+      let blob: Blob | undefined;
+      vi.mocked(URL.createObjectURL).mockImplementation((object) => {
+        blob = object as Blob;
+        return 'blob:test/csv';
+      });
+      vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+      await user.click(screen.getByRole('button', { name: 'Download CSV' }));
+      const csv = (await blob!.text()).replace(/^\ufeff/, '').split('\r\n');
+      // In the zone the page shows, with the zone's name: Singapore is 8 hours ahead of UTC.
+      const local = formatDateTime(new Date('2026-11-20T10:00:00.000Z'));
+      expect(local).toMatch(/06:00\sPM UTC\+8/);
+      expect(csv.slice(1, 4)).toEqual([
+        `1,a,inreview,In review,2026-11-20T10:00:00.000Z,"${local}",1,a,65f1c2a9e4b0d3a1f0c9b800,,,`,
+        '3,b,,,,,,,,,not_found,No candidate.',
+        `4,a,inreview,In review,2026-11-20T10:00:00.000Z,"${local}",1,a,65f1c2a9e4b0d3a1f0c9b800,1,,`,
+      ]);
+    });
   });
 
   it('looks up recordIds when chosen, in the environment of the URL', async () => {

@@ -6,7 +6,7 @@ import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { recordForScope } from '../../src/server/sandbox/sandbox.ts';
 import { envelope, renderWithProviders, stubApi } from './render.tsx';
 
-const samples = sampleCandidates({ now: new Date() }).map((c) => c.record);
+const samples = (await sampleCandidates({ now: new Date() })).map((c) => c.record);
 const byRef = (refId: string) => samples.find((r) => r.refId === refId)!;
 const amelie = byRef('c0a8f3e2-6b1d-4f7e-9a52-3d1e8b7c4a10');
 
@@ -177,8 +177,9 @@ describe('pictures', () => {
     ['SVG', '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"></svg>'],
     ['HTML', '<html><script>alert(1)</script></html>'],
     ['PDF', '%PDF-1.7 fake'],
+    ['TIFF', 'II*\u0000\u0008\u0000\u0000\u0000'],
     ['an unknown type', '\u0000\u0001garbage bytes'],
-  ])('never renders %s inline: a notice gives the type and size', async (label, content) => {
+  ])('never renders %s inline: a card gives the type and size', async (label, content) => {
     show({
       status: 'waiting',
       refId: 'hostile-picture',
@@ -186,12 +187,55 @@ describe('pictures', () => {
       blockPassID: 'bp',
       identities: { passport: { type: 'base64', value: Buffer.from(content).toString('base64') } },
     });
-    expect(
-      await screen.findByText(
-        new RegExp(`Not shown: this attribute holds ${label === 'an unknown type' ? 'data of an unknown type' : `${label} data`}`),
-      ),
-    ).toBeInTheDocument();
+    const kind = label === 'an unknown type' ? label : `type ${label}`;
+    expect(await screen.findByText(`A file of ${kind} (not shown) · ${content.length} B`)).toBeInTheDocument();
     expect(screen.queryByRole('img', { name: /Passport/ })).not.toBeInTheDocument();
+  });
+
+  it('attack: an SVG picture is never put in an <img>; its card names the type, and Download saves its own bytes as octets', async () => {
+    const user = userEvent.setup();
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg"><filter id="f"><feTurbulence numOctaves="10"/></filter>${'<rect filter="url(#f)"/>'.repeat(50)}</svg>`;
+    show({
+      status: 'waiting',
+      refId: 'heavy-svg',
+      isArchived: false,
+      blockPassID: 'bp',
+      identities: { national_id: { type: 'base64', value: Buffer.from(svg).toString('base64') } },
+    });
+    const card = (await screen.findByText(/^A file of type SVG \(not shown\)/)).closest('figure')!;
+    expect(card.querySelector('img')).toBeNull();
+    expect(vi.mocked(URL.createObjectURL)).not.toHaveBeenCalledWith(expect.objectContaining({ type: 'image/svg+xml' }));
+    const created = vi.mocked(URL.createObjectURL).mock.calls.length;
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+    try {
+      await user.click(within(card).getByRole('button', { name: 'Download the national id (SVG)' }));
+      const link = click.mock.contexts[0] as HTMLAnchorElement;
+      expect(link.download).toBe('national_id.svg');
+      expect(link.href).toMatch(/^blob:/);
+      const saved = vi.mocked(URL.createObjectURL).mock.calls[created]![0] as Blob;
+      expect(saved.type).toBe('application/octet-stream');
+      expect(Buffer.from(await saved.arrayBuffer()).toString()).toBe(svg);
+    } finally {
+      click.mockRestore();
+    }
+  });
+
+  it('saves a page of HTML found in a picture attribute as .bin, which nothing opens by itself', async () => {
+    const user = userEvent.setup();
+    show({
+      status: 'waiting',
+      refId: 'html-picture',
+      isArchived: false,
+      blockPassID: 'bp',
+      identities: { '../selfie<x>': { type: 'base64', value: Buffer.from('<!doctype html><script>alert(1)</script>').toString('base64') } },
+    });
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+    try {
+      await user.click(await screen.findByRole('button', { name: /^Download the .* \(HTML\)$/ }));
+      expect((click.mock.contexts[0] as HTMLAnchorElement).download).toBe('_selfie_x_.bin');
+    } finally {
+      click.mockRestore();
+    }
   });
 });
 

@@ -6,7 +6,7 @@ import type { CandidateRecord } from '../../src/kyc/contract/schema.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { envelope, pageStatus, renderWithProviders, stubApi, testMeta } from './render.tsx';
 
-const samples = sampleCandidates({ now: new Date() }).map((c) => c.record);
+const samples = (await sampleCandidates({ now: new Date() })).map((c) => c.record);
 const kwame = samples.find((r) => !r.refId)!;
 const RECORD = kwame.recordId!;
 const production: EnvironmentInfo = { name: 'default', label: 'Production', clientId: 'acme_kyc', upstream: 'remote', tone: 'danger' };
@@ -113,7 +113,7 @@ describe('a dashboard link in the search box', { timeout: 20_000 }, () => {
 });
 
 describe('the refId/recordId switch', { timeout: 20_000 }, () => {
-  it('goes back to refId, the kind chosen, after the automatic recordId fallback: the next id typed is a refId', async () => {
+  it('reads each id typed by its form: a 24-hex id as a recordId, and after its page the next refId as a refId', async () => {
     const xiuying = samples.find((r) => r.refId === 'cust_000482')!;
     stubApi({ meta, candidates: { ...answers(kwame), [apiPath('refId', 'cust_000482')]: envelope(xiuying) } });
     const { router } = renderWithProviders('/');
@@ -121,10 +121,13 @@ describe('the refId/recordId switch', { timeout: 20_000 }, () => {
     await user.type(await screen.findByLabelText(BOX_NAME), `${RECORD}{Enter}`);
     await screen.findByRole('heading', { level: 1, name: 'Kwame Mensah' });
     expect(router.state.location.pathname).toBe(`/candidates/recordId/${RECORD}`);
+    expect(screen.getByRole('radio', { name: 'recordId' })).toBeChecked();
+    expect(searchBox()).toHaveAccessibleName('recordId to look up');
+    await user.clear(searchBox());
+    await user.type(searchBox(), 'cust_000482');
     expect(screen.getByRole('radio', { name: 'refId' })).toBeChecked();
     expect(searchBox()).toHaveAccessibleName('refId to look up');
-    await user.clear(searchBox());
-    await user.type(searchBox(), 'cust_000482{Enter}');
+    await user.keyboard('{Enter}');
     await waitFor(() => expect(router.state.location.pathname).toBe('/candidates/refId/cust_000482'));
   });
 });

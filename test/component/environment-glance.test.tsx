@@ -35,7 +35,7 @@ describe('environments at a glance', { timeout: 20_000 }, () => {
   });
 
   it("switching environment on a candidate page opens the other environment's home with the id in the box, and looks up only on Enter", async () => {
-    const record = sampleCandidates({ now: new Date() }).find((c) => c.record.refId === 'cust_000482')!.record;
+    const record = (await sampleCandidates({ now: new Date() })).find((c) => c.record.refId === 'cust_000482')!.record;
     const { requests } = stubApi({
       meta: metaOf,
       candidates: {

@@ -15,7 +15,7 @@ import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
  * Property-based: generated and mutated response bodies go through the parser and the candidate page.
  * Never an uncaught exception; every invalid body gives a readable error that names the field.
  */
-const seeds = sampleCandidates({ now: new Date('2026-11-20T00:00:00.000Z') }).map(({ record }) => {
+const seeds = (await sampleCandidates({ now: new Date('2026-11-20T00:00:00.000Z') })).map(({ record }) => {
   // Small pictures keep a thousand renders fast; their content does not matter to these properties.
   const identities =
     record.identities &&

@@ -9,7 +9,7 @@ import { recordForScope } from '../../src/server/sandbox/sandbox.ts';
 import { inTimeZone } from './in-time-zone.ts';
 import { apiError, envelope, json, renderWithProviders, stubApi, testMeta } from './render.tsx';
 
-const samples = sampleCandidates({ now: new Date() }).map((c) => c.record);
+const samples = (await sampleCandidates({ now: new Date() })).map((c) => c.record);
 const byRef = (refId: string) => samples.find((r) => r.refId === refId)!;
 const blocked = byRef('user-7781');
 const waiting = byRef('8f14e45f-ceea-467f-a0e6-1c9e5a2b7d33');
@@ -124,13 +124,31 @@ describe('hand-off', { timeout: 20_000 }, () => {
     expect(exportsOf(fetchMock)).toEqual([{ what: 'reply', kind: 'refId', id: waiting.refId, template: 'waiting' }]);
   });
 
-  it('gives no reply for a blocked candidate, only the internal note, and no reply button to compliance users', async () => {
-    show(blocked, { session: SUPPORT });
+  it('gives a blocked candidate only the neutral reply, with the internal note, and audits it as blocked:neutral', async () => {
+    const user = userEvent.setup();
+    const { fetchMock } = show(blocked, { session: SUPPORT });
+    await screen.findByRole('heading', { level: 1 });
+    expect(screen.getByTestId('reply-note')).toHaveTextContent('Internal note: Do not disclose the reason; escalate to compliance.');
+    expect(screen.getByTestId('reply-note')).not.toHaveTextContent('No customer reply');
+    await user.click(screen.getByRole('button', { name: 'Copy reply' }));
+    const editor = within(screen.getByTestId('reply-editor'));
+    // The status's own template has no reply: the neutral one is the only choice, and says nothing of the reason.
+    expect(editor.queryByRole('radio')).not.toBeInTheDocument();
+    expect(editor.getByRole('textbox', { name: 'Reply' })).toHaveValue(
+      `Thank you for getting in touch. We have your identity verification, and we are not able to share more about it at the moment. Our team will contact you if anything more is needed.\n\nYour reference: ${blocked.refId}`,
+    );
+    expect(editor.getByText(/Internal note \(not copied\)/)).toHaveTextContent('Do not disclose the reason; escalate to compliance.');
+    await user.click(editor.getByRole('button', { name: 'Copy' }));
+    expect(await screen.findByText('Reply copied')).toBeInTheDocument();
+    expect(exportsOf(fetchMock)).toEqual([{ what: 'reply', kind: 'refId', id: blocked.refId, template: 'blocked:neutral' }]);
+  });
+
+  it("gives no reply at all when the file takes the blocked status's templates away", async () => {
+    const replyTemplates = mergeReplyTemplates({ blocked: { reply: null, note: 'Call compliance.' } });
+    show(blocked, { session: SUPPORT, meta: testMeta({ replyTemplates }) });
     await screen.findByRole('heading', { level: 1 });
     expect(screen.queryByRole('button', { name: 'Copy reply' })).not.toBeInTheDocument();
-    expect(screen.getByTestId('reply-note')).toHaveTextContent(
-      'No customer reply for this status. Internal note: Do not disclose the reason; escalate to compliance.',
-    );
+    expect(screen.getByTestId('reply-note')).toHaveTextContent('No customer reply for this status. Internal note: Call compliance.');
   });
 
   it('offers no reply to compliance users', async () => {
@@ -164,10 +182,10 @@ describe('hand-off', { timeout: 20_000 }, () => {
       meta: { ...meta, environment: { ...meta.environment, dashboardUrl: 'https://console.example.org/kyc/{recordId}?x={refId}' } },
     });
     await screen.findByRole('heading', { level: 1 });
-    expect(screen.getByRole('link', { name: 'Open in dashboard' })).toHaveAttribute(
-      'href',
-      `https://console.example.org/kyc/${blocked.recordId}?x=user-7781`,
-    );
+    const link = screen.getByRole('link', { name: "Open in the KYC service's dashboard (opens in a new tab)" });
+    expect(link).toHaveAttribute('href', `https://console.example.org/kyc/${blocked.recordId}?x=user-7781`);
+    expect(link).toHaveAttribute('target', '_blank');
+    expect(link).toHaveAttribute('rel', 'noreferrer');
   });
 });
 
@@ -206,7 +224,7 @@ describe('where and when', { timeout: 20_000 }, () => {
     const { requests } = show(waiting);
     await screen.findByRole('heading', { level: 1 });
     const fetched = screen.getByTestId('fetched-at');
-    expect(fetched).toHaveTextContent(/^Fetched .+\((now|\d+ seconds? ago)\)$/);
+    expect(fetched).toHaveTextContent(/^Fetched .+\((just now|\d+ seconds? ago)\)$/);
     const time = within(fetched).getByRole('time');
     expect(time).toHaveTextContent(/\d\d:\d\d\s[AP]M UTC$/);
     expect(time).not.toHaveAttribute('tabindex');
@@ -331,6 +349,8 @@ describe('where and when', { timeout: 20_000 }, () => {
     );
     const { rememberLookup } = await import('../../src/app/recent/recent-lookups.ts');
     rememberLookup({ kind: 'refId', id: 'cust_000482', status: 'inreview', environment: 'default', at: new Date().toISOString() });
+    // The list is loaded apart from the first load: in already, so that its absence below is its own doing.
+    await import('../../src/app/recent/recent-list.tsx');
     stubApi({ session: { mode: 'users', user: 'sam', role: 'support' } });
     renderWithProviders('/');
     await screen.findByRole('heading', { level: 1, name: 'Look up a candidate' });

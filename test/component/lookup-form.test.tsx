@@ -49,7 +49,7 @@ describe('lookup form', () => {
     ['/e/staging', '/api/e/staging/candidates/refId/cust_000482'],
   ])('from %s, sends the lookup from the search box before the candidate page is on screen, and only once', async (from, api) => {
     const user = userEvent.setup();
-    const record = sampleCandidates({ now: new Date() })[1]!.record;
+    const record = (await sampleCandidates({ now: new Date() }))[1]!.record;
     // Whether the candidate page (its skeleton, while the lookup runs) was on screen when the request left.
     const pageShownAtRequest: boolean[] = [];
     const { requests } = stubApi({
@@ -71,7 +71,7 @@ describe('lookup form', () => {
 
   it('keeps only the latest lookup on the performance timeline, however many a tab makes', async () => {
     const user = userEvent.setup();
-    const [first, second] = sampleCandidates({ now: new Date() }).map((candidate) => candidate.record);
+    const [first, second] = (await sampleCandidates({ now: new Date() })).map((candidate) => candidate.record);
     stubApi({
       candidates: {
         [`/api/candidates/refId/${first!.refId}`]: envelope(first!),
@@ -134,7 +134,7 @@ describe('home page', () => {
     const { router } = renderWithProviders('/');
     await screen.findByRole('textbox');
     expect(await screen.findByTestId('environment-badge')).toHaveTextContent('Sandbox');
-    const samples = screen.getByRole('region', { name: 'Sample candidates' });
+    const samples = await screen.findByRole('region', { name: 'Sample candidates' });
     const links = within(samples).getAllByRole('link');
     expect(links).toHaveLength(2);
     expect(links[1]).toHaveTextContent('mystery');

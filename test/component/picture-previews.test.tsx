@@ -12,7 +12,7 @@ import { renderWithProviders, stubApi } from './render.tsx';
  * one until its picture is in, and the viewer waits for the full picture before it zooms.
  */
 
-const record = sampleCandidates({ now: new Date() })[1]!.record; // cust_000482: selfie and selfie with national ID
+const record = (await sampleCandidates({ now: new Date() }))[1]!.record; // cust_000482: selfie and selfie with national ID
 const PATH = '/api/candidates/refId/abc';
 const BOUNDARY = 'fedcba9876543210fedcba9876543210';
 const encoder = new TextEncoder();
@@ -137,5 +137,53 @@ describe('an answer in parts with a status part and previews', () => {
     const fullUrl = made.mock.results[2]!.value as string;
     expect(dialog.querySelector('img')!.getAttribute('src')).toBe(fullUrl);
     expect(fullUrl).not.toBe(previewUrl);
+  });
+
+  it('attack: a picture whose bytes are an SVG is never shown, not even as the preview an older server made of it; Download saves its bytes', async () => {
+    const { status, recordPart, previews, pictures, end } = answer();
+    // The record says what the server sniffed: the selfie (the first picture) is an SVG, whose part follows.
+    const svg = encoder.encode(`<svg xmlns="http://www.w3.org/2000/svg">${' '.repeat(4940)}</svg>`);
+    const svgRecord = new TextDecoder()
+      .decode(recordPart[1])
+      .replace('"type":"image/jpeg","size":5000', `"type":"image/svg+xml","size":${svg.length}`);
+    const recordHead = new TextDecoder().decode(recordPart[0]).replace(/Content-Length: \d+/, `Content-Length: ${svgRecord.length}`);
+    const svgPart = part(partName(0, BOUNDARY), 'application/octet-stream', svg);
+    const { response } = streamed([
+      ...status,
+      encoder.encode(recordHead),
+      encoder.encode(svgRecord),
+      ...previews,
+      ...svgPart,
+      ...pictures.slice(2),
+      end,
+    ]);
+    stubApi({ candidates: { [PATH]: () => response } });
+    const made = vi.mocked(URL.createObjectURL);
+    made.mockClear();
+    const user = userEvent.setup();
+    renderWithProviders('/candidates/refId/abc');
+
+    await waitFor(() => expect(figure('selfie')).not.toBeNull());
+    const notShown = await within(figure('selfie')).findByText(/^A file of type SVG \(not shown\)/);
+    expect(await within(figure('selfie_national_id')).findByRole('button', { name: /Open a larger view/ })).toBeInTheDocument();
+    await waitFor(() => expect(document.querySelectorAll('[data-preview-note]')).toHaveLength(0));
+    expect(figure('selfie').querySelector('img')).toBeNull();
+    // Only the other picture's JPEGs were given object URLs: neither the SVG nor the preview made of it (marked 0x70).
+    const shown = made.mock.calls.map(([blob]) => blob as Blob);
+    expect(shown.length).toBeGreaterThan(0);
+    for (const blob of shown) {
+      expect(blob.type).toBe('image/jpeg');
+      expect(new Uint8Array(await blob.arrayBuffer())[10]).not.toBe(0x70);
+    }
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+    try {
+      await user.click(within(notShown.closest('figure')!).getByRole('button', { name: 'Download the selfie (SVG)' }));
+      expect((click.mock.contexts[0] as HTMLAnchorElement).download).toBe('selfie.svg');
+      const saved = made.mock.calls.at(-1)![0] as Blob;
+      expect(saved.type).toBe('application/octet-stream');
+      expect(Buffer.from(await saved.arrayBuffer()).equals(Buffer.from(svg))).toBe(true);
+    } finally {
+      click.mockRestore();
+    }
   });
 });

@@ -49,6 +49,13 @@ describe('a candidate page read liberally (issue 30)', () => {
     expect(within(card).getByRole('heading', { level: 1 })).toHaveTextContent('Ada Lovelace');
   });
 
+  it('the published archive example (archived, no blockPassID, nothing but status): says archived, never "status only"', async () => {
+    show({ status: 'approved', refId: 'ref-1', recordId: 'rec-1', isArchived: true, approvedDate: '2019-02-02T09:00:00.000Z' });
+    expect(await screen.findByText(/Identity data was archived on the service/)).toBeInTheDocument();
+    expect(screen.queryByText(/returns status only/)).not.toBeInTheDocument();
+    expect(within(await header()).getByText('blockPassID').nextElementSibling).toHaveTextContent('not in this response');
+  });
+
   it('an answer that cannot be shown (no status) still shows the deletion warning its lookup started', async () => {
     show({ refId: 'ref-1', willArchiveAtDate: new Date(Date.now() + 10_000).toISOString() });
     expect(await screen.findByTestId('archive-warning')).toHaveTextContent('This lookup started the deletion');

@@ -51,7 +51,7 @@ describe('the queue columns', () => {
     const headings = within(screen.getByRole('table'))
       .getAllByRole('columnheader')
       .map((cell) => cell.textContent);
-    expect(headings).toEqual(['Status', 'Waiting since', 'refId', 'recordId', 'Archived']);
+    expect(headings).toEqual(['Status', 'Waiting since', 'refId', 'recordId', 'Archived', 'KYC service']);
     const [status, since, refId, recordId, archived] = cells(rows()[0]!);
     expect(status).toHaveTextContent('Waiting');
     expect(status!.querySelector('[data-status="waiting"]')).not.toBeNull();

@@ -66,7 +66,7 @@ async function copiedStatusLine(): Promise<string | undefined> {
 describe('relative times on the candidate page agree', { timeout: 20_000 }, () => {
   it('says "yesterday" everywhere for a moment before midnight, seen after it, and the same count in UTC', async () => {
     await showAt(record('2026-11-24T15:53:00.000Z')); // 23:53 on 24 Nov in Singapore
-    expect([strip(), timeline(), freshness()]).toEqual(['2 minutes ago', '2 minutes ago', 'now']);
+    expect([strip(), timeline(), freshness()]).toEqual(['2 minutes ago', '2 minutes ago', 'just now']);
 
     clockTo(AFTER_MIDNIGHT);
     expect(strip()).toBe('yesterday');

@@ -7,6 +7,7 @@ import { APP_REQUEST_HEADER, type ApiMeta, type SessionInfo } from '../../src/ky
 import { APPLICANT_FILTERS, type Applicant, type ApplicantsPage } from '../../src/kyc/contract/applicants.ts';
 import type { CandidateRecord } from '../../src/kyc/contract/schema.ts';
 import { DEFAULT_REPLIES } from '../../src/kyc/contract/replies.ts';
+import type { ActivityAnswer } from '../../src/kyc/contract/audit-search.ts';
 
 type LocationHolder = { location?: AppLocation };
 
@@ -59,6 +60,7 @@ export function stubApi(
     session?: SessionInfo | (() => Response);
     candidates?: Record<string, Reply>;
     applicants?: Applicant[];
+    activity?: ActivityAnswer | (() => Response);
   } = {},
 ) {
   const requests: string[] = [];
@@ -77,12 +79,21 @@ export function stubApi(
       return json(typeof options.meta === 'function' ? options.meta(url) : (options.meta ?? testMeta()));
     }
     if (options.applicants && url.startsWith('/api/applicants')) return applicantsAnswer(new URL(url, 'http://test'), options.applicants);
+    // A candidate's Activity (issue 34): nobody else has looked, unless the test says otherwise.
+    if (/^\/api(\/e\/[^/]+)?\/activity$/.test(url)) {
+      return typeof options.activity === 'function' ? options.activity() : json(options.activity ?? emptyActivity());
+    }
     const reply = options.candidates?.[url];
     if (!reply) return json({ status: 'error', error: { code: 'not_found', message: `No candidate (${url}).` } }, 404);
     return typeof reply === 'function' ? reply() : reply.clone();
   });
   vi.stubGlobal('fetch', fetchMock);
   return { requests, fetchMock };
+}
+
+/** A candidate's Activity with nothing in it, read from the files. */
+export function emptyActivity(): ActivityAnswer {
+  return { rows: [], since: new Date(Date.now() - 90 * 86_400_000).toISOString(), more: false, source: { kind: 'files' } };
 }
 
 /** What /api/meta says about one environment: a remote service unless told otherwise. */

@@ -5,7 +5,7 @@ import type { CandidateRecord } from '../../src/kyc/contract/schema.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { envelope, pageStatus, renderWithProviders, stubApi } from './render.tsx';
 
-const samples = sampleCandidates({ now: new Date() }).map((c) => c.record);
+const samples = (await sampleCandidates({ now: new Date() })).map((c) => c.record);
 const xiuying = samples.find((r) => r.refId === 'cust_000482')!;
 const kwame = samples.find((r) => !r.refId)!;
 const apiPath = (kind: string, id: string) => `/api/candidates/${kind}/${encodeURIComponent(id)}`;
@@ -79,15 +79,18 @@ describe('the search box', { timeout: 20_000 }, () => {
     const { router } = renderWithProviders('/');
     await findSearchBox();
     await user.type(searchBox(), `${kwame.recordId}{Enter}`);
-    // Not found as a refId… but a 24-hex id is tried as a recordId by itself; the switch stays on the kind chosen.
+    // A 24-hex id is read as a recordId by its form; the switch follows the page shown.
     await screen.findByRole('heading', { level: 1, name: 'Kwame Mensah' });
     expect(router.state.location.pathname).toBe(`/candidates/recordId/${kwame.recordId}`);
-    expect(screen.getByRole('radio', { name: 'refId' })).toBeChecked();
+    expect(screen.getByRole('radio', { name: 'recordId' })).toBeChecked();
     expect(searchBox()).toHaveValue(kwame.recordId);
 
-    await user.click(screen.getByRole('radio', { name: 'recordId' }));
     await user.clear(searchBox());
-    await user.type(searchBox(), 'nobody{Enter}');
+    await user.type(searchBox(), 'nobody');
+    // Read as a refId by its form; the switch says recordId instead.
+    await user.click(screen.getByRole('radio', { name: 'recordId' }));
+    await user.click(searchBox());
+    await user.keyboard('{Enter}');
     await screen.findByRole('heading', { name: /No candidate with recordId "nobody"/ });
     await user.click(screen.getByRole('link', { name: 'Try as refId' }));
     await screen.findByRole('heading', { name: /No candidate with refId "nobody"/ });
@@ -101,7 +104,7 @@ describe('the search box', { timeout: 20_000 }, () => {
     expect(searchBox()).toHaveValue('nobody');
   });
 
-  it('follows "Try as recordId": the toggle turns to recordId, the box keeps the id, and the next lookup is by recordId', async () => {
+  it('follows "Try as recordId": the toggle turns to recordId, the box keeps the id, and the next id typed is read by its form', async () => {
     const user = userEvent.setup();
     // An id that is not 24 hex characters, so nothing retries by itself: only the button does.
     stubApi({ candidates: { [apiPath('recordId', 'rec-42')]: envelope({ ...kwame, recordId: 'rec-42' }) } });
@@ -119,9 +122,19 @@ describe('the search box', { timeout: 20_000 }, () => {
     expect(searchBox()).toHaveValue('rec-42');
     expect(searchBox()).toHaveAccessibleName('recordId to look up');
 
+    // Not 24 hex characters: a refId, whatever kind the page was looked up by; the switch says so as it is typed.
     await user.clear(searchBox());
-    await user.type(searchBox(), 'rec-43{Enter}');
-    await waitFor(() => expect(router.state.location.pathname).toBe('/candidates/recordId/rec-43'));
+    await user.type(searchBox(), 'rec-43');
+    expect(screen.getByRole('radio', { name: 'refId' })).toBeChecked();
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/candidates/refId/rec-43'));
+    // The switch overrides the guess.
+    await user.clear(searchBox());
+    await user.type(searchBox(), 'rec-44');
+    await user.click(screen.getByRole('radio', { name: 'recordId' }));
+    await user.click(searchBox());
+    await user.keyboard('{End}{Enter}');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/candidates/recordId/rec-44'));
   });
 
   it('has a clear button that empties the box and gives it focus', async () => {
@@ -185,12 +198,27 @@ describe('the search box', { timeout: 20_000 }, () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/e/staging/candidates/recordId/65f1c2a9e4b0d3a1f0c9b810'));
   });
 
+  it('reads a typed link of this app as its kind and id, not as an id with its leading "/" dropped', async () => {
+    const user = userEvent.setup();
+    stubApi({ candidates: found(['refId', xiuying]) });
+    const { router } = renderWithProviders('/');
+    await findSearchBox();
+    await user.type(searchBox(), '/candidates/refId/cust_000482{Enter}');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/candidates/refId/cust_000482'));
+    await screen.findByRole('heading', { level: 1, name: /王/ });
+    expect(screen.queryByText(/Dropped/)).not.toBeInTheDocument();
+  });
+
   it('tries a 24-hex refId that is not found as a recordId, once, and says so', async () => {
     const user = userEvent.setup();
     const { requests } = stubApi({ candidates: found(['recordId', kwame]) });
     const { router } = renderWithProviders('/');
     await findSearchBox();
-    await user.type(searchBox(), `${kwame.recordId}{Enter}`);
+    await user.type(searchBox(), kwame.recordId!);
+    // The switch says refId over the form's guess.
+    await user.click(screen.getByRole('radio', { name: 'refId' }));
+    await user.click(searchBox());
+    await user.keyboard('{Enter}');
     expect(await screen.findByRole('heading', { level: 1, name: 'Kwame Mensah' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe(`/candidates/recordId/${kwame.recordId}`);
     expect(screen.getByText(/No candidate has the refId/)).toHaveTextContent(
@@ -203,7 +231,7 @@ describe('the search box', { timeout: 20_000 }, () => {
     ]);
   });
 
-  it('does not retry an id that does not look like a recordId, nor a 24-hex id that is not found either way', async () => {
+  it('does not retry an id that does not look like a recordId, and tries a 24-hex id it read as a recordId once as a refId, no further', async () => {
     const user = userEvent.setup();
     const { requests } = stubApi();
     renderWithProviders('/');
@@ -213,11 +241,14 @@ describe('the search box', { timeout: 20_000 }, () => {
     const hex = 'aaaaaaaaaaaaaaaaaaaaaaaa';
     await user.clear(searchBox());
     await user.type(searchBox(), `${hex}{Enter}`);
-    await screen.findByRole('heading', { name: new RegExp(`No candidate with recordId "${hex}"`) });
+    await screen.findByRole('heading', { name: new RegExp(`No candidate with refId "${hex}"`) });
+    expect(screen.getByText(/No candidate has the recordId/)).toHaveTextContent(
+      `No candidate has the recordId ${hex}; a refId can have that form too, so it was looked up as a refId.`,
+    );
     expect(requests.filter((url) => url.startsWith('/api/candidates/'))).toEqual([
       apiPath('refId', 'nobody'),
-      apiPath('refId', hex),
       apiPath('recordId', hex),
+      apiPath('refId', hex),
     ]);
   });
 
@@ -233,7 +264,10 @@ describe('the search box', { timeout: 20_000 }, () => {
     expect(offer).toHaveTextContent('You pasted a list of 3 ids (1 repeated).');
     await user.click(within(offer).getByRole('button', { name: 'Look up all 3 in a batch' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/batch'));
-    expect(await screen.findByRole('textbox', { name: 'refIds to look up' }, LAZY_PAGE)).toHaveValue('crm-55102\nuser-7781\ncust_000482');
+    // Each id on the line it was pasted on, the repeat too: the batch numbers its rows as the pasted lines.
+    expect(await screen.findByRole('textbox', { name: 'refIds to look up' }, LAZY_PAGE)).toHaveValue(
+      'crm-55102\nuser-7781\ncust_000482\ncrm-55102',
+    );
   });
 
   it('suggests recent lookups of the same kind', async () => {

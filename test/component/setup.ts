@@ -28,8 +28,10 @@ beforeAll(() => Promise.all([loadCandidatePage(), import('../../src/app/viewer/d
 
 afterEach(() => {
   cleanup();
-  // Recent lookups live in the module and sessionStorage, like in a tab: each test starts a new tab.
+  // Recent lookups live in the module and sessionStorage, like in a tab: each test starts a new tab, and a
+  // new browser profile (the UTC choice and a support agent's greeting and sign-off are kept in localStorage).
   clearRecentLookups();
   sessionStorage.clear();
+  localStorage.clear();
   vi.unstubAllGlobals();
 });

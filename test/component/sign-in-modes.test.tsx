@@ -98,7 +98,9 @@ describe('the shared session store down', () => {
     });
     renderWithProviders('/');
     // The session is asked once more after a second before the page gives up.
-    expect(await screen.findByRole('heading', { level: 1, name: 'Sign-in and lookups are paused' }, { timeout: 5000 })).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Sign-in and lookups are paused' }, { timeout: 15_000 }),
+    ).toBeInTheDocument();
     expect(screen.getByRole('alert')).toHaveTextContent('resumes by itself');
     down = false;
     await userEvent.click(screen.getByRole('button', { name: 'Try again' }));

@@ -182,7 +182,8 @@ describe('keyboard help', { timeout: 20_000 }, () => {
     show(supportRecord('waiting'));
     await screen.findByRole('heading', { level: 1 });
     await user.keyboard('?');
-    const help = screen.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    // Fetched the first time it is asked for (not part of the first load).
+    const help = await screen.findByRole('dialog', { name: 'Keyboard shortcuts' });
     for (const key of ['?', '/', 'Ctrl+K', 'Alt+Shift+M', 'Alt+Shift+U', '+', '0', '1', 'R', 'Esc']) {
       expect(within(help).getAllByText(key, { selector: 'kbd' }).length, key).toBeGreaterThan(0);
     }
@@ -200,7 +201,7 @@ describe('keyboard help', { timeout: 20_000 }, () => {
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     box.blur();
     await user.keyboard('?');
-    const help = screen.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    const help = await screen.findByRole('dialog', { name: 'Keyboard shortcuts' });
     expect(within(help).getByRole('heading', { name: 'In the applicants queue' })).toBeInTheDocument();
     expect(within(help).queryByRole('heading', { name: 'In the picture viewer' })).not.toBeInTheDocument();
     await user.click(within(help).getByRole('button', { name: 'Close' }));

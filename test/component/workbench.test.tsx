@@ -11,7 +11,7 @@ import { hostileCandidate, PAYLOADS } from '../fixtures/hostile-candidate.mjs';
 import { inTimeZone } from './in-time-zone.ts';
 import { envelope, json, renderWithProviders, stubApi, testMeta } from './render.tsx';
 
-const samples = sampleCandidates({ now: new Date() }).map((c) => c.record);
+const samples = (await sampleCandidates({ now: new Date() })).map((c) => c.record);
 const byRef = (refId: string) => samples.find((r) => r.refId === refId)!;
 const blocked = byRef('user-7781');
 const amelie = byRef('c0a8f3e2-6b1d-4f7e-9a52-3d1e8b7c4a10');
@@ -311,7 +311,7 @@ describe('privacy mask', () => {
     const { queryClient } = renderWithProviders(`/candidates/refId/${record.refId}`);
     await screen.findByTestId('archive-warning');
     // Asked again, and retried once (a second later): both failed, and the page has seen the failure.
-    await waitFor(() => expect(metaAsked).toBe(3), { timeout: 4000 });
+    await waitFor(() => expect(metaAsked).toBe(3), { timeout: 15_000 });
     await waitFor(() => expect(queryClient.getQueryState(metaQueries.current(undefined).queryKey)?.status).toBe('error'));
     expect(screen.getByRole('button', { name: 'Privacy mask' })).toHaveAttribute('aria-pressed', 'true');
     expect(document.body.textContent).not.toContain(blocked.identities!.email!.value);

@@ -57,16 +57,19 @@ test.describe('the search box', () => {
     await expect(page.getByText('Removed from the pasted id: 1 zero-width space.')).toBeVisible();
   });
 
-  test('a recordId typed as a refId finds the candidate, both lookups audited', async ({ page }) => {
+  test('a recordId looked up as a refId (the switch says so) finds the candidate, both lookups audited', async ({ page }) => {
     await page.goto('/');
     await searchBox(page).fill(KWAME_RECORD_ID);
-    await page.keyboard.press('Enter');
+    // Read as a recordId by its form; the switch overrides that.
+    await expect(page.getByRole('radio', { name: 'recordId' })).toBeChecked();
+    await page.getByRole('radio', { name: 'refId' }).check({ force: true });
+    await searchBox(page).press('Enter');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Kwame Mensah');
     await expect(page).toHaveURL(new RegExp(`/candidates/recordId/${KWAME_RECORD_ID}$`));
     await expect(
       page.getByText(`No candidate has the refId ${KWAME_RECORD_ID}; it looks like a recordId, so it was looked up as one.`),
     ).toBeVisible();
-    // The switch stays on the kind chosen: the next id typed is a refId again.
+    // The switch stays on the kind chosen for this id.
     await expect(page.getByRole('radio', { name: 'refId' })).toBeChecked();
     const lines = auditLines((l) => l.id === KWAME_RECORD_ID && l.user === 'local');
     expect(lines.some((l) => l.kind === 'refId' && l.code === 'not_found')).toBe(true);
@@ -134,13 +137,13 @@ test.describe('batch lookup', () => {
     const csv = readFileSync((await download.path())!, 'utf8')
       .replace(/^\ufeff/, '')
       .split('\r\n');
-    expect(csv[0]).toBe('id,status,statusDate,submitCount,refId,recordId,error,message');
+    expect(csv[0]).toBe('line,id,status,statusText,statusDate,statusDateLocal,submitCount,refId,recordId,repeatOf,error,message');
     expect(csv.slice(1, -1)).toHaveLength(50);
     for (const [index, id] of ids.entries()) {
       const cells = csv[index + 1]!.split(',');
       const sample = known.find((k) => k.id === id);
-      if (sample) expect(cells.slice(0, 2)).toEqual([id, sample.status]);
-      else expect(cells[6]).toBe(invalid.includes(id) ? 'invalid_id' : 'not_found');
+      if (sample) expect(cells.slice(0, 3)).toEqual([String(index + 1), id, sample.status]);
+      else expect(cells[10]).toBe(invalid.includes(id) ? 'invalid_id' : 'not_found');
     }
     const batchLines = auditLines((l) => l.batch === true && typeof l.id === 'string' && (l.id as string).startsWith('nobody-'));
     expect(batchLines.length).toBeGreaterThanOrEqual(unknown.length);
@@ -246,7 +249,7 @@ test.describe('where and when', () => {
     await page.goto(`${environmentsUrl}/candidates/refId/crm-55102`);
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     await expect(page.getByTestId('environment-badge')).toHaveText('Sandbox A · candidate_lookup_sandbox');
-    await expect(page.getByRole('link', { name: 'Open in dashboard' })).toHaveAttribute(
+    await expect(page.getByRole('link', { name: "Open in the KYC service's dashboard (opens in a new tab)" })).toHaveAttribute(
       'href',
       /^https:\/\/dashboard\.example\.com\/kyc\/[0-9a-f]{24}$/,
     );
@@ -261,7 +264,8 @@ test.describe('where and when', () => {
     await page.getByLabel('refId to look up').press('Enter');
     await expect(page).toHaveURL(`${environmentsUrl}/e/b/candidates/refId/crm-55102`);
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-    await expect(page.getByRole('link', { name: 'Open in dashboard' })).toHaveCount(0);
+    // Sandbox B names no console and is no Blockpass service: no link.
+    await expect(page.getByRole('link', { name: /^Open in the KYC service's dashboard/ })).toHaveCount(0);
     await screenshot(page, 'environment-b');
     const lines = auditLines((l) => l.id === 'crm-55102' && (l.env === 'a' || l.env === 'b'));
     expect(new Set(lines.map((l) => l.env))).toEqual(new Set(['a', 'b']));
@@ -272,7 +276,7 @@ test.describe('where and when', () => {
     await page.goto(`${environmentsUrl}/candidates/refId/support-ticket-4410`);
     const header = page.getByRole('heading', { level: 1 });
     await expect(header).toBeVisible();
-    await expect(page.getByTestId('fetched-at')).toHaveText(/^Fetched .+\((now|\d+ seconds? ago)\)$/);
+    await expect(page.getByTestId('fetched-at')).toHaveText(/^Fetched .+\((just now|\d+ seconds? ago)\)$/);
     const before = (
       await (await page.request.get(`${environmentsUrl}/api/status/refId/support-ticket-4410`, { headers: APP_HEADERS })).json()
     ).data.status;
@@ -290,7 +294,7 @@ test.describe('where and when', () => {
     await expect(page.getByTestId('fetched-at')).toHaveText(/^Fetched .+\(1 minute ago\)$/);
     await banner.getByRole('button', { name: 'Reload' }).click();
     await expect(banner).toHaveCount(0);
-    await expect(page.getByTestId('fetched-at')).toHaveText(/^Fetched .+\((now|\d+ seconds? ago)\)$/);
+    await expect(page.getByTestId('fetched-at')).toHaveText(/^Fetched .+\((just now|\d+ seconds? ago)\)$/);
   });
 
   test('recent lookups appear under the home page form, and vanish at sign-out', async ({ page }) => {

@@ -39,7 +39,7 @@ test('a decision simulated in the sandbox updates the open candidate page and th
     if (/\/api\/(candidates|status)\//.test(request.url())) lookups.push(new URL(request.url()).pathname);
   });
 
-  const simulate = candidate.getByRole('group', { name: 'Simulate (sandbox only)' });
+  const simulate = candidate.getByRole('group', { name: 'Sandbox tool: simulate a decision' });
   await simulate.getByRole('button', { name: 'Approve' }).click();
   await expect(simulate.getByRole('status')).toHaveText('The sandbox approved this candidate and sent its webhook.');
 
@@ -65,7 +65,7 @@ test('a decision simulated in the sandbox updates the open candidate page and th
 test('the simulate buttons are offered in sandbox mode only', async ({ page }) => {
   await page.goto(`http://127.0.0.1:${E2E_PORTS.statusOnly}/candidates/refId/${WAITING}`);
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-  await expect(page.getByRole('group', { name: 'Simulate (sandbox only)' })).toHaveCount(0);
+  await expect(page.getByRole('group', { name: 'Sandbox tool: simulate a decision' })).toHaveCount(0);
   // Without a webhook secret, the page says its updates are not live.
   await expect(indicator(page)).toHaveAccessibleName('Live updates off');
 });

@@ -1,6 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { chainLines } from '../../src/server/audit/audit-chain.ts';
+import { auditLineBody } from '../../src/server/audit/audit-line.ts';
 import { REMOVED_VARIABLES } from '../../src/server/config/removed-variables.ts';
 import { SANDBOX_ARCHIVE_KEY, SANDBOX_CLIENT_ID, SANDBOX_KEYS } from '../../src/server/sandbox/sandbox.ts';
 
@@ -30,6 +32,13 @@ export const E2E_PORTS = {
   environments: PORT_BASE + 12,
   /** The app on its embedded sandbox for live updates: its candidates' statuses change, so it is apart from `sandbox`. */
   live: PORT_BASE + 13,
+  /**
+   * Two environments of Blockpass's own service (kyc.blockpass.org), for their dashboard links: the
+   * specs that use it never let a lookup leave the browser, so nothing reaches the service.
+   */
+  blockpass: PORT_BASE + 14,
+  /** The app behind the gateway with an audit file of its own, seeded: the audit page (issue 34). */
+  audit: PORT_BASE + 15,
 } as const;
 
 /** Test-only accounts of test/fixtures/e2e-users.json (never use these anywhere else). */
@@ -46,6 +55,8 @@ const E2E_ENVIRONMENTS_CONFIG_FILE = 'test-results/e2e-environments-config.json'
  * refuse this one's first lookup.
  */
 export const E2E_ARCHIVING_DIR = 'test-results/e2e-archiving';
+/** The audit page's server writes its audit log here, seeded at the start of a run with other reviewers' lines. */
+export const E2E_AUDIT_DIR = 'test-results/e2e-audit-page';
 /** Each started server's process id and output, and the lock that says a worker is starting it. */
 const SERVERS_DIR = 'test-results/e2e-servers';
 /** Nothing listens here: the server pointed at it finds its upstream down. */
@@ -129,6 +140,17 @@ const SERVERS: Record<ServerName, ServerSpec> = {
   // The app on its embedded sandbox again, wired to its own webhook receiver as `npm start` is: the simulated
   // decisions of test/e2e/live.spec.ts change statuses that other specs read from `sandbox`.
   live: { entry: 'app', port: E2E_PORTS.live },
+  blockpass: {
+    entry: 'app',
+    port: E2E_PORTS.blockpass,
+    env: { CONFIG_FILE: configFile('blockpass'), E2E_BLOCKPASS_KEY: 'e2e-not-a-key-never-sent-anywhere' },
+  },
+  // Behind the gateway (a lead, a compliance user and a support user by their headers), with its own audit file.
+  audit: {
+    entry: 'app',
+    port: E2E_PORTS.audit,
+    env: { CONFIG_FILE: configFile('gateway'), AUDIT_LOG: `${E2E_AUDIT_DIR}/audit.jsonl`, AUDIT_INSTANCE: 'app1' },
+  },
   environments: {
     entry: 'app',
     port: E2E_PORTS.environments,
@@ -146,6 +168,7 @@ export function prepareRun(): void {
   stopServers();
   rmSync(E2E_ARCHIVING_DIR, { recursive: true, force: true });
   mkdirSync(E2E_ARCHIVING_DIR, { recursive: true });
+  seedAuditTrail();
   mkdirSync(SERVERS_DIR, { recursive: true });
   writeFileSync(
     E2E_ENVIRONMENTS_CONFIG_FILE,
@@ -188,6 +211,58 @@ export function prepareRun(): void {
       limits: { lookupsPerMinute: 0 },
     }),
   );
+}
+
+/** A candidate of the sandbox others looked at before the run: the audit page's spec finds their lines. */
+export const E2E_AUDITED_REFID = 'cust_000482';
+
+/**
+ * The audit page's file, chained as the server writes it: other reviewers' lookups and hand-offs of the
+ * last days (one of them today), a support user's, and a user name a spreadsheet would take for a formula.
+ */
+function seedAuditTrail(): void {
+  rmSync(E2E_AUDIT_DIR, { recursive: true, force: true });
+  mkdirSync(E2E_AUDIT_DIR, { recursive: true });
+  // Today's lines stay on today's date, even a minute after midnight: the spec asks who looked today.
+  const today = new Date().setHours(0, 0, 1, 0);
+  const hoursAgo = (hours: number) =>
+    new Date(hours < 1 ? Math.max(today, Date.now() - hours * 3_600_000) : Date.now() - hours * 3_600_000).toISOString();
+  const lookup = (hours: number, user: string, role: string, id: string, level: string) => ({
+    time: hoursAgo(hours),
+    requestId: `seed-${hours}`,
+    user,
+    role,
+    client: '10.20.0.7',
+    env: 'sandbox',
+    kind: 'refId',
+    id,
+    status: 200,
+    code: null,
+    upstreamStatus: 200,
+    level,
+    durationMs: 180,
+  });
+  const handOff = (hours: number, user: string, what: string, id: string) => ({
+    time: hoursAgo(hours),
+    user,
+    role: 'compliance',
+    client: '10.20.0.7',
+    env: 'sandbox',
+    kind: 'export',
+    what,
+    lookupKind: 'refId',
+    id,
+  });
+  const lines = [
+    lookup(75, 'cleo@example.org', 'compliance', 'user-7781', 'full'),
+    handOff(74.9, 'cleo@example.org', 'print', 'user-7781'),
+    lookup(50, 'sam@example.org', 'support', E2E_AUDITED_REFID, 'status'),
+    lookup(27, '=HYPERLINK("x")', 'compliance', 'crm-55102', 'full'),
+    lookup(0.05, 'ben@example.org', 'compliance', E2E_AUDITED_REFID, 'full'),
+    handOff(0.04, 'ben@example.org', 'summary', E2E_AUDITED_REFID),
+  ];
+  const chained = chainLines(lines.map(auditLineBody), undefined).lines;
+  writeFileSync(`${E2E_AUDIT_DIR}/audit.jsonl`, chained.map((line) => `${line}\n`).join(''), { mode: 0o600 });
 }
 
 /** Stops every server this run started (globalTeardown), each with its process group. */

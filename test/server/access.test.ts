@@ -14,7 +14,7 @@ import { startFakeUpstream } from './fake-upstream.ts';
 import { cookieOf, rawRequest, signIn as signInAt, startTestApp, type RawResponse, type TestApp } from './http.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'cl-access-'));
-const candidates = sampleCandidates({ now: new Date() });
+const candidates = await sampleCandidates({ now: new Date() });
 const amelie = candidates[0]!.record;
 const PERSONAL = [amelie.identities!.email!.value, amelie.identities!.family_name!.value, amelie.customFields!.accountId as string];
 let sandbox: RunningSandbox;

@@ -15,7 +15,7 @@ import { startTestApp, testEnvironment, type RawResponse } from './http.ts';
 import { startListUpstream } from './list-upstream.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'cl-applicants-'));
-const candidates = sampleCandidates({ now: new Date() });
+const candidates = await sampleCandidates({ now: new Date() });
 const records = candidates.map((c) => c.record);
 let sandbox: RunningSandbox;
 beforeAll(async () => {

@@ -18,7 +18,7 @@ import { hasRedisServer, NO_REDIS_MESSAGE, type RunningRedis, startRedis } from 
  * in a file beside the audit log without Redis, so that neither a second instance nor a restart costs
  * another candidate's identity data. The finding is bound to a fingerprint of the key: a new key starts clean.
  */
-const record = sampleCandidates({ now: new Date() })[0]!.record;
+const record = (await sampleCandidates({ now: new Date() }))[0]!.record;
 const ARCHIVE_KEY = 'archive-after-extract-key-of-test';
 const OTHER_KEY = 'a-new-key-after-the-old-one-was-replaced';
 const COMPLIANCE = { 'x-user': 'ana', 'x-role': 'compliance' };
@@ -185,7 +185,7 @@ describe('the finding without Redis', () => {
       // The operator's reset (after replacing the key, or to test again): the file goes, the next lookup is asked.
       rmSync(path.join(dir, files[0]!));
       // Seen within a second: a finding read from its file is believed that long (archiving-findings.ts).
-      await vi.waitFor(async () => expect((await lookup(restarted)).status).toBe(200), { timeout: 5000, interval: 200 });
+      await vi.waitFor(async () => expect((await lookup(restarted)).status).toBe(200), { timeout: 15_000, interval: 200 });
       // Found again in that answer, whose last bytes (the field) may reach the browser before it is written.
       await vi.waitFor(() => expect(existsSync(path.join(dir, files[0]!))).toBe(true));
       expect((await lookup(restarted)).status).toBe(409);

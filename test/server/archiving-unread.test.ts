@@ -15,7 +15,7 @@ import { APP_HEADERS, type RawResponse, startTestApp, type TestApp } from './htt
  * browser has left, or the answer was refused. The sandbox and the real service put the field last,
  * after the pictures.
  */
-const record: CandidateRecord = sampleCandidates({ now: new Date() })[0]!.record;
+const record: CandidateRecord = (await sampleCandidates({ now: new Date() }))[0]!.record;
 const COMPLIANCE = { 'x-user': 'ana', 'x-role': 'compliance' };
 const SUPPORT = { 'x-user': 'sam', 'x-role': 'support' };
 const LOOKUP = `/api/candidates/refId/${encodeURIComponent(record.refId!)}`;

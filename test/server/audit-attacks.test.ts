@@ -223,9 +223,9 @@ describe('counted refusals', () => {
     });
     for (let i = 0; i < 4; i++) await refusals.refused(refusal('eve'));
     await refusals.refused(refusal('sam'));
-    await expect.poll(() => linesOf(file).length, { timeout: 5000 }).toBe(3);
+    await expect.poll(() => linesOf(file).length, { timeout: 15_000 }).toBe(3);
     await refusals.refused(refusal('eve'));
-    await expect.poll(() => linesOf(file).length, { timeout: 5000 }).toBe(4);
+    await expect.poll(() => linesOf(file).length, { timeout: 15_000 }).toBe(4);
     expect(linesOf(file).map((line) => [JSON.parse(line).user, JSON.parse(line).kind, JSON.parse(line).count])).toEqual([
       ['eve', 'refId', undefined],
       ['sam', 'refId', undefined],
@@ -274,8 +274,8 @@ describe('attack: an audit destination that blocks (a FIFO with no reader)', () 
 
     // Someone reads the pipe: the hung write ends, a note says its lines came late, lookups work again.
     let drained = fifo.drain();
-    await expect.poll(() => audit.available(), { timeout: 5000 }).toBe(true);
-    await expect.poll(async () => (await app.get('/api/candidates/refId/after', as('ana'))).status, { timeout: 5000 }).toBe(200);
+    await expect.poll(() => audit.available(), { timeout: 15_000 }).toBe(true);
+    await expect.poll(async () => (await app.get('/api/candidates/refId/after', as('ana'))).status, { timeout: 15_000 }).toBe(200);
     drained += fifo.drain();
     const lines = drained.split('\n').filter((line) => line.startsWith('{'));
     expect(lines.map((line) => JSON.parse(line).id ?? JSON.parse(line).kind)).toEqual(['first', 'note', 'after']);

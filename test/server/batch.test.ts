@@ -11,9 +11,10 @@ import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { type RunningSandbox, SANDBOX_KEYS, startSandbox } from '../../src/server/sandbox/sandbox.ts';
 import { virtualClock } from './clock.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
+import { memoryAuditLog } from './memory-audit.ts';
 import { APP_HEADERS, ndjson, requestWithBody, startTestApp, type TestApp } from './http.ts';
 
-const candidates = sampleCandidates({ now: new Date() });
+const candidates = await sampleCandidates({ now: new Date() });
 const known = candidates.filter((c) => c.record.refId).map((c) => c.record.refId!);
 const dir = mkdtempSync(path.join(os.tmpdir(), 'cl-batch-'));
 let n = 0;
@@ -215,43 +216,46 @@ describe('batch status lookup', () => {
   it('stops starting lookups when the browser goes away', async () => {
     const upstream = await startFakeUpstream();
     cleanups.push(upstream.close);
-    upstream.behave = (req, res) => {
-      const id = decodeURIComponent(req.url!.split('/').pop()!);
-      setTimeout(() => {
-        const body = JSON.stringify({ status: 'success', data: { status: 'approved', refId: id, isArchived: false, blockPassID: 'b' } });
-        res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-        res.end(body);
-      }, 50);
-    };
-    const app = await startTestApp({ upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' }, batchConcurrency: 2 });
+    // The service holds every lookup: those under way when the browser goes are the batch's first two (its
+    // concurrency; at status level with a status key, so that no first full answer is awaited before the rest).
+    upstream.behave = () => {};
+    const audit = memoryAuditLog();
+    const app = await startTestApp({
+      upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k', statusApiKey: 'sk' },
+      batchConcurrency: 2,
+      audit,
+      timeoutMs: 60_000,
+    });
     cleanups.push(app.close);
     const body = JSON.stringify({ kind: 'refId', ids: Array.from({ length: 100 }, (_, i) => `id${i}`) });
-    await new Promise<void>((resolve, reject) => {
-      const req = http.request(
-        {
-          host: '127.0.0.1',
-          port: app.port,
-          path: '/api/batch',
-          method: 'POST',
-          headers: { ...APP_HEADERS, 'content-type': 'application/json' },
-        },
-        (res) => {
-          res.once('data', () => {
-            req.destroy();
-            resolve();
-          });
-        },
-      );
-      req.on('error', () => {});
-      req.on('close', resolve);
-      req.once('error', reject);
-      req.end(body);
+    const req = http.request({
+      host: '127.0.0.1',
+      port: app.port,
+      path: '/api/batch',
+      method: 'POST',
+      headers: { ...APP_HEADERS, 'content-type': 'application/json' },
     });
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const asked = upstream.seen.length;
-    expect(asked).toBeLessThan(10);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(upstream.seen.length).toBe(asked);
+    req.on('error', () => {});
+    req.end(body);
+    await expect.poll(() => upstream.seen.length, { timeout: 10_000 }).toBe(2);
+    req.destroy();
+    // Both are cancelled with the browser's request, each with its audit line: a batch that went on would start the next one then.
+    await expect
+      .poll(() => audit.lines.flatMap((line) => ('batch' in line && line.batch === true && 'id' in line ? [line.id] : [])).sort(), {
+        timeout: 10_000,
+      })
+      .toEqual(['id0', 'id1']);
+    // A lookup after that, through the same server to the same service: by its answer, the batch has had every turn to start another.
+    upstream.behave = (_req, res) => {
+      const answer = JSON.stringify({
+        status: 'success',
+        data: { status: 'approved', refId: 'after', isArchived: false, blockPassID: 'b' },
+      });
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(answer) });
+      res.end(answer);
+    };
+    expect((await app.get('/api/candidates/refId/after')).status).toBe(200);
+    expect(upstream.seen.map((seen) => seen.path.split('/').pop())).toEqual(['id0', 'id1', 'after']);
   });
 
   it.each([

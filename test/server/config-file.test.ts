@@ -128,6 +128,25 @@ describe('CONFIG_FILE', () => {
     );
   });
 
+  it('reads the deadlines and connection caps of limits, with their defaults, and refuses a request deadline shorter than the headers’', () => {
+    expect(parseConfig({}, {}).connections).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, perAddress: 256 });
+    expect(parseConfig({}, {}).webhookBodyTimeoutMs).toBe(5000);
+    const limits = {
+      headersTimeoutMs: 2000,
+      requestTimeoutMs: 4000,
+      connectionsPerAddress: 0,
+      anonymousConnections: 900,
+      webhookBodyTimeoutMs: 800,
+    };
+    const config = parseConfig({}, { limits });
+    expect(config.connections).toEqual({ headersTimeoutMs: 2000, requestTimeoutMs: 4000, perAddress: 0, anonymous: 900 });
+    expect(config.webhookBodyTimeoutMs).toBe(800);
+    expect(errorOf({}, { limits: { headersTimeoutMs: 40_000 } })).toContain(
+      'limits.requestTimeoutMs: requestTimeoutMs must be at least headersTimeoutMs: the headers are part of the request',
+    );
+    expect(errorOf({}, { limits: { connectionsPerAddress: -1 } })).toContain('limits.connectionsPerAddress: must be at least 0');
+  });
+
   it('stops at start on a variable it no longer reads, naming its place in the file', () => {
     expect(errorOf({ SUMMARY_FIELDS: 'riskLevel' })).toContain(
       'SUMMARY_FIELDS is no longer read: put it in CONFIG_FILE at environments[].summaryFields (or display.summaryFields for every environment)',

@@ -152,6 +152,7 @@ describe('configuration', () => {
         roleClaim: 'groups',
         complianceValues: ['kyc-compliance', 'kyc-leads'],
         supportValues: [],
+        leadValues: [],
         scopes: 'openid email profile',
         providerName: 'login.example.org',
       },
@@ -180,7 +181,7 @@ describe('configuration', () => {
     );
     const { complianceValues: __, ...noRoles } = oidc;
     expect(errorOf(oidcEnv, signIn(noRoles))).toMatch(
-      /CONFIG_FILE: signIn: complianceValues or supportValues must say which groups values give a role/,
+      /CONFIG_FILE: signIn: complianceValues, supportValues or leadValues must say which groups values give a role/,
     );
     expect(errorOf(oidcEnv, signIn({ ...oidc, issuer: 'login.example.org' }))).toMatch(
       /CONFIG_FILE: signIn\.issuer: must be an https:\/\/ URL/,
@@ -211,6 +212,27 @@ describe('configuration', () => {
     expect(parseConfig({ REDIS_URL: 'rediss://:pw@redis.internal:6380/1' }).redisUrl).toBe('rediss://:pw@redis.internal:6380/1');
     expect(errorOf({ REDIS_URL: 'http://redis.internal' })).toMatch(/REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/);
     expect(errorOf({ REDIS_URL: 'redis.internal:6379' })).toMatch(/REDIS_URL must be/);
+  });
+
+  it('reads the audit table: DATABASE_URL (or its file), AUDIT_INSTANCE and audit.retentionDays, refusing what cannot be one (issue 34)', () => {
+    const none = parseConfig({});
+    expect(none.databaseUrl).toBeUndefined();
+    expect(none.auditRetentionDays).toBe(365);
+    expect(none.auditInstance).toMatch(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/);
+    const url = 'postgres://audit:pw@db.internal:5432/audit';
+    const set = parseConfig({ DATABASE_URL: url, AUDIT_INSTANCE: 'app1' }, { audit: { retentionDays: 30 } });
+    expect(set).toMatchObject({ databaseUrl: url, auditInstance: 'app1', auditRetentionDays: 30 });
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'cl-db-url-'));
+    writeFileSync(path.join(dir, 'url'), `${url}\n`);
+    expect(parseConfig({ DATABASE_URL_FILE: path.join(dir, 'url') }).databaseUrl).toBe(url);
+    expect(errorOf({ DATABASE_URL: 'mysql://db/audit' })).toMatch(/DATABASE_URL must be a postgres:\/\/ or postgresql:\/\/ URL/);
+    expect(errorOf({ DATABASE_URL: url, DATABASE_URL_FILE: path.join(dir, 'url') })).toMatch(
+      /DATABASE_URL and DATABASE_URL_FILE are both set/,
+    );
+    expect(errorOf({ AUDIT_INSTANCE: 'app 1' })).toMatch(/AUDIT_INSTANCE must be 1 to 64 letters/);
+    expect(errorOf({}, { audit: { retentionDays: 0 } })).toMatch(/audit\.retentionDays: must be at least 1/);
+    // The password is never repeated in a message.
+    expect(errorOf({ DATABASE_URL: 'mysql://u:secret-pw@db/audit' })).not.toContain('secret-pw');
   });
 
   it('reads TRUSTED_PROXIES (with the identity-aware proxy in proxy mode), and refuses it with no sign-in', () => {
@@ -296,10 +318,11 @@ describe('configuration', () => {
     const lines = new Set([...example.matchAll(/^#? ?([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1]!));
     // The secrets' _FILE forms are said in one sentence under the table, not a row each.
     expect(checked.filter((name) => !rows.has(name) && !reference.includes(`\`${name}\``))).toEqual([]);
+    // The quick start's six: KYC_BASE_URL, KYC_CLIENT_ID, KYC_API_KEY, KYC_API_KEY_STATUS, KYC_WEBHOOK_SECRET, SUPPORT_FIELDS.
     expect(
       Object.keys(envSchema.shape).length,
       'at most 15 variables for how the instance runs, besides the quick start',
-    ).toBeLessThanOrEqual(15 + 4);
+    ).toBeLessThanOrEqual(15 + 6);
     expect(Object.keys(envSchema.shape).filter((name) => !lines.has(name))).toEqual([]);
     // .env.example lists only the variables the server reads: none it would refuse as removed.
     expect([...lines].filter((name) => !checked.includes(name))).toEqual([]);

@@ -185,7 +185,7 @@ describe("a support user reading the sandbox candidates' names from /api/meta", 
     const dataFile = path.join(dir, 'team-candidates.json');
     const teamMember = { status: 'waiting', refId: 'team-1', recordId: 'r-team-1', isArchived: false, blockPassID: 'b', submitCount: 1 };
     writeFileSync(dataFile, JSON.stringify([{ ...teamMember, identities: { given_name: { type: 'string', value: 'Zebulon' } } }]));
-    const candidates = [...sampleCandidates({ now: new Date(), pictures: false }), ...loadSandboxData(dataFile)];
+    const candidates = [...(await sampleCandidates({ now: new Date(), pictures: false })), ...loadSandboxData(dataFile)];
     const samples = samplesOf(candidates);
     const names = samples.flatMap((sample) => (sample.name ? [sample.name] : []));
     expect(names).toContain('Zebulon');
@@ -334,7 +334,7 @@ describe('a session that outlives a password change (npm run user:add for an exi
 
     // What `npm run user:add -- ana --role compliance` writes when given a new password.
     upsertUser(usersFile, await user('ana', 'ana new password'));
-    await expect.poll(() => who(ana), { timeout: 5000, interval: 100 }).toBeUndefined();
+    await expect.poll(() => who(ana), { timeout: 15_000, interval: 100 }).toBeUndefined();
     expect((await app.get('/api/candidates/refId/cust_000482', { cookie: ana })).status).toBe(401);
     expect(await who(sam)).toBe('sam');
     expect((await signIn(app.port, 'ana', 'ana old password')).status).toBe(401);
@@ -364,11 +364,16 @@ describe('jamming sign-in without an account', () => {
     const access = createAccessControl({ mode: 'users', usersFile, sessionMaxAgeMinutes: 60, sessionIdleMinutes: 10 });
     const { app } = await upstreamAndApp({ access });
     let jamming = true;
+    const refused = new Map<string, number>();
     const attacker = async (from: string) => {
-      while (jamming) await signInFrom(app.port, from, 'a wrong guess');
+      while (jamming) {
+        await signInFrom(app.port, from, 'a wrong guess');
+        refused.set(from, (refused.get(from) ?? 0) + 1);
+      }
     };
     const attackers = ['127.0.0.2', '127.0.0.3'].flatMap((from) => [attacker(from), attacker(from)]);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The colleague comes once each address has had a guess refused: the username's waits are under way.
+    await expect.poll(() => Math.min(refused.get('127.0.0.2') ?? 0, refused.get('127.0.0.3') ?? 0), { timeout: 15_000 }).toBeGreaterThan(0);
     const colleague = await signInFrom(app.port, '127.0.0.4', 'ana password ok');
     jamming = false;
     await Promise.all(attackers);

@@ -14,7 +14,7 @@ import { resolveUpstream } from '../../src/server/resolve-upstream.ts';
 import { ndjson, rawRequest, requestWithBody, startTestApp, testEnvironment, type TestApp } from './http.ts';
 
 /** Two environments, each a sandbox with its own client id and keys: "prod" holds every sample, "staging" two. */
-const candidates = sampleCandidates({ now: new Date() });
+const candidates = await sampleCandidates({ now: new Date() });
 const onlyInProd = candidates[5]!.record.refId!;
 const inBoth = candidates[0]!.record.refId!;
 const KEYS = {
@@ -175,6 +175,33 @@ describe('an environment the user may not use', () => {
 });
 
 describe('environments from the configuration', () => {
+  it("links a Blockpass service's candidates to its console by default; an environment's dashboardUrl wins, the sandbox gets its page", async () => {
+    const environments = [
+      { name: 'prod', label: 'Production', baseUrl: 'https://kyc.blockpass.org', clientId: 'acme_kyc', apiKeyEnv: 'KEY' },
+      {
+        name: 'own',
+        label: 'Own console',
+        baseUrl: 'https://kyc.blockpass.org',
+        clientId: 'acme_kyc',
+        apiKeyEnv: 'KEY',
+        dashboardUrl: 'https://console.example.org/kyc/{recordId}',
+      },
+      { name: 'other', label: 'Other', baseUrl: 'https://kyc.example.com', clientId: 'acme_kyc', apiKeyEnv: 'KEY' },
+    ];
+    const remote = await resolveUpstream(parseConfig({ KEY: 'k', AUDIT_LOG: path.join(dir, 'bp-audit.jsonl') }, { environments }));
+    expect(remote.environments.map((e) => e.info.dashboardUrl)).toEqual([
+      'https://kyc.blockpass.org/kyc/dashboard/#/acme_kyc/kyc_detail/{recordId}',
+      'https://console.example.org/kyc/{recordId}',
+      undefined,
+    ]);
+    const sandbox = await resolveUpstream(parseConfig({ AUDIT_LOG: path.join(dir, 'sandbox-audit.jsonl') }));
+    try {
+      expect(sandbox.environments[0]!.info.dashboardUrl).toBe('/sandbox-dashboard/{recordId}');
+    } finally {
+      await sandbox.close();
+    }
+  });
+
   it("serves every environment of CONFIG_FILE's file, and names at start a user limited to one that does not exist", async () => {
     const file = path.join(dir, 'environments.json');
     const environments = [

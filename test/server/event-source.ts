@@ -1,5 +1,6 @@
 import http from 'node:http';
 import { type LiveEvent, liveEventSchema } from '../../src/kyc/contract/live-events.ts';
+import { type PresenceViewer, presenceSnapshotSchema, streamHelloSchema } from '../../src/kyc/contract/presence.ts';
 
 /** One message of a Server-Sent Events stream as a browser's EventSource reads it. */
 export interface StreamMessage {
@@ -22,6 +23,10 @@ export interface TestStream {
   messages: StreamMessage[];
   /** The `kyc` events received so far, with their ids. */
   events(): { id: string; event: LiveEvent }[];
+  /** The stream's id, from its hello event (presence announcements name it). */
+  streamId(): string | undefined;
+  /** The last presence snapshot received: who else has which candidate open (undefined: none received yet). */
+  viewers(): PresenceViewer[] | undefined;
   /** Resolves once `test` holds of the messages received (checked on each new one). */
   until(test: (messages: StreamMessage[]) => boolean): Promise<void>;
   /** Resolves when the server ends the stream. */
@@ -76,6 +81,14 @@ export function openStream(port: number, headers: Record<string, string | undefi
           messages
             .filter((m) => m.event === 'kyc')
             .map((m) => ({ id: m.id ?? '', event: liveEventSchema.parse(JSON.parse(m.data ?? '')) })),
+        streamId: () => {
+          const hello = messages.find((m) => m.event === 'hello');
+          return hello ? streamHelloSchema.parse(JSON.parse(hello.data ?? '')).stream : undefined;
+        },
+        viewers: () => {
+          const last = messages.findLast((m) => m.event === 'presence');
+          return last ? presenceSnapshotSchema.parse(JSON.parse(last.data ?? '')).viewers : undefined;
+        },
         until: (test) =>
           new Promise<void>((done, fail) => {
             const check = () => {

@@ -19,7 +19,7 @@ import { testPasswordHash } from './passwords.ts';
  * `GET /api/events` over real HTTP: two environments "a" and "b" (one sandbox behind both), built-in
  * users (tess may use "a" only), a short injected heartbeat, at most three streams per user.
  */
-const candidates = sampleCandidates({ now: new Date() });
+const candidates = await sampleCandidates({ now: new Date() });
 const LOOKUP = `/api/status/refId/${candidates[0]!.record.refId}`;
 const dir = mkdtempSync(path.join(os.tmpdir(), 'cl-events-'));
 const usersFile = path.join(dir, 'users.json');
@@ -159,7 +159,7 @@ describe('GET /api/events', () => {
     staying.close();
   });
 
-  it('closes the stream of a user removed from the users file at a heartbeat', async () => {
+  it('closes the stream of a user removed from the users file', async () => {
     const rita = await stream(await signIn('rita'));
     await writeUsers(['ana', 'tess']);
     try {
@@ -262,6 +262,54 @@ describe('an unattended session', () => {
       expect(ended).toBe(true);
     } finally {
       await idle.close();
+    }
+  });
+});
+
+describe('a user removed or given a new password', () => {
+  it('attack: a removed user’s open live stream is closed within a second', async () => {
+    const own = createLiveHub();
+    const target = { baseUrl: sandbox.url, clientId: sandbox.clientId, apiKey: SANDBOX_KEYS.full };
+    // A heartbeat of a minute: only the users file's watch can end these streams within the test.
+    const watched = await startTestApp({
+      environments: [testEnvironment(target, { name: 'a' })],
+      access: createAccessControl({ mode: 'users', usersFile, sessionMaxAgeMinutes: 60, sessionIdleMinutes: 60 }, { signInDelayMs: 1 }),
+      hub: own,
+      eventStreams: { heartbeatMs: 60_000 },
+    });
+    try {
+      const cookies = { rita: await signIn('rita', watched.port), tess: await signIn('tess', watched.port) };
+      const open = async (cookie: string) => {
+        const opened = await openStream(watched.port, { cookie });
+        streams.push(opened);
+        return opened;
+      };
+      const [rita, tess, ana] = [await open(cookies.rita), await open(cookies.tess), await open(await signIn('ana', watched.port))];
+      await own.publish(liveEvent('a', 'before'));
+      await rita.until(() => refIds(rita).includes('before'));
+
+      // Rita removed, and tess given a new password, in one write; nobody asks anything as tess.
+      const tessRenewed = { ...users[1]!, passwordHash: await testPasswordHash('tess-new-pass') };
+      writeFileSync(usersFile, JSON.stringify({ users: [users[0], tessRenewed] }));
+      try {
+        // Rita asks until refused: from then on, no event may reach her stream.
+        let status = 200;
+        while (status !== 401) {
+          status = (await rawRequest(watched.port, '/api/meta', { headers: { cookie: cookies.rita } })).status;
+          if (status !== 401) await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        await own.publish(liveEvent('a', 'after-refusal'));
+        await rita.ended;
+        await tess.ended;
+        expect(refIds(rita)).toEqual(['before']);
+        expect(refIds(tess)).not.toContain('after-refusal');
+        // The others' streams stand.
+        await ana.until(() => refIds(ana).includes('after-refusal'));
+      } finally {
+        await writeUsers(['ana', 'tess', 'rita']);
+      }
+    } finally {
+      await watched.close();
     }
   });
 });

@@ -143,13 +143,13 @@ describe('/readyz on a hung audit destination (issue 9, item 5)', () => {
       expect(JSON.parse(lookup.body).error.code).toBe('audit_unavailable');
       expect(audit.available()).toBe(false);
 
-      // Polled for longer than the results are reused: every answer is 503 stuck, and no access() or
-      // statfs() went to the thread pool for the audit log's volume.
-      for (let poll = 0; poll < 10; poll++) {
-        const ready = await app.get('/readyz');
+      // Polled for longer than the results are reused (a second by performance.now(), moved ahead rather than
+      // waited for): every answer is 503 stuck, and no access() or statfs() went to the thread pool for the
+      // audit log's volume.
+      for (const ahead of [0, 1100, 2200, 3300]) {
+        const ready = await withClockAhead(ahead, () => app.get('/readyz'), ['performance']);
         expect(ready.status).toBe(503);
         expect(json(ready.body).checks?.auditLog).toEqual({ ok: false, problem: 'stuck' });
-        await new Promise((resolve) => setTimeout(resolve, 150));
       }
       expect(callsUnder(fifoDir)).toEqual([]);
       expect((await app.get('/favicon.svg')).status).toBe(200);
@@ -158,11 +158,11 @@ describe('/readyz on a hung audit destination (issue 9, item 5)', () => {
       // Someone reads the pipe: the log recovers, a lookup's line is written, and the check asks the
       // filesystem again.
       fifo.drain();
-      await expect.poll(() => audit.available(), { timeout: 5000 }).toBe(true);
+      await expect.poll(() => audit.available(), { timeout: 15_000 }).toBe(true);
       const written = app.get('/api/candidates/refId/y', { 'x-user': 'ana', 'x-role': 'compliance' });
-      await expect.poll(() => fifo.drain().includes('"id":"y"'), { timeout: 5000 }).toBe(true);
+      await expect.poll(() => fifo.drain().includes('"id":"y"'), { timeout: 15_000 }).toBe(true);
       expect((await written).status).not.toBe(503);
-      await expect.poll(async () => (await app.get('/readyz')).status, { timeout: 5000 }).toBe(200);
+      await expect.poll(async () => (await app.get('/readyz')).status, { timeout: 15_000 }).toBe(200);
       expect(callsUnder(fifoDir).length).toBeGreaterThan(0);
     } finally {
       await app.close();
@@ -229,9 +229,9 @@ describe.skipIf(!hasRedisServer)(`readiness with Redis${hasRedisServer ? '' : ` 
     const store = createRedisStore(redis.url);
     const check = sharedStoreCheck(store);
     try {
-      await expect.poll(() => check.run(), { timeout: 5000 }).toEqual({ ok: true });
+      await expect.poll(() => check.run(), { timeout: 15_000 }).toEqual({ ok: true });
       await redis.kill();
-      await expect.poll(() => check.run(), { timeout: 5000 }).toEqual({ ok: false, problem: 'not reachable' });
+      await expect.poll(() => check.run(), { timeout: 15_000 }).toEqual({ ok: false, problem: 'not reachable' });
       await redis.restart();
       await expect.poll(() => check.run(), { timeout: 10_000 }).toEqual({ ok: true });
     } finally {

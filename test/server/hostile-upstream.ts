@@ -1,4 +1,5 @@
 import type http from 'node:http';
+import { greyTiff, heavySvg, paddedPdf } from '../fixtures/hostile-pictures.mjs';
 import { type Behaviour, startFakeUpstream } from './fake-upstream.ts';
 
 /**
@@ -68,6 +69,27 @@ export function base64KeyBody(key: string, lead = 0): Buffer {
   const value = Buffer.concat([Buffer.alloc(lead, 7), Buffer.from(key), Buffer.alloc(5, 7)]).toString('base64');
   return Buffer.from(envelope(`"identities":{"selfie":{"type":"base64","value":"${value}"}}`));
 }
+
+/** A record whose identity pictures are these bytes, each as the base64 value of its attribute. */
+export function picturesBody(pictures: Record<string, Buffer>): Buffer {
+  const identities = Object.fromEntries(
+    Object.entries(pictures).map(([name, bytes]) => [name, { type: 'base64', value: bytes.toString('base64') }]),
+  );
+  return Buffer.from(envelope(`"identities":${JSON.stringify(identities)}`));
+}
+
+/**
+ * Issue 31's record: four pictures over 300 kB each (so each would get a preview), each an SVG of two
+ * hundred shapes through turbulence, blur and dilation filters. Once, each took a libuv thread for minutes.
+ */
+export const heavySvgPictures = (): Record<string, Buffer> =>
+  Object.fromEntries(['passport', 'selfie', 'national_id', 'driving_license'].map((name) => [name, heavySvg()]));
+
+/** Document formats that are never decoded, each over 300 kB: a real TIFF and a PDF. */
+export const documentPictures = (): Record<string, Buffer> => ({
+  residence_permit: greyTiff(640, 500),
+  proof_of_address: paddedPdf(400_000),
+});
 
 /** Sends `body` with its length, in chunks of `chunkBytes`, `pauseMs` apart (0: as fast as the socket takes them). */
 export function sendInChunks(res: http.ServerResponse, body: Buffer, chunkBytes = 16 * 1024, pauseMs = 0): void {

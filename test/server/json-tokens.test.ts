@@ -57,7 +57,9 @@ class TextPieces extends QuietReader {
 const cuts = fc.array(fc.nat(), { maxLength: 8 });
 const json = fc.jsonValue({ maxDepth: 4, stringUnit: anyCodePoint });
 
-describe('the tokenizer of answers in parts', () => {
+// Generated cases by the thousand, all CPU: seconds on a quiet machine, up to a minute beside two busy
+// processes (the run under load in .ci/run) or other work. Nothing here waits on a timer.
+describe('the tokenizer of answers in parts', { timeout: 120_000 }, () => {
   it('reads any JSON value as JSON.parse does, however its bytes are cut into chunks', () => {
     fc.assert(
       fc.property(json, cuts, fc.constantFrom(undefined, 1, '\t', '\r\n'), fc.boolean(), (value, at, space, bom) => {

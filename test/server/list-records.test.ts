@@ -132,7 +132,7 @@ describe("the current documentation's list", () => {
 describe("the sandbox's current-documentation list, through the app", () => {
   it('orders the tabs by the records’ own dates at once, and says which record it could not read (one without a refId has no id left)', async () => {
     const now = new Date();
-    const candidates = [...sampleCandidates({ now }), ...queueCandidates(now)];
+    const candidates = [...(await sampleCandidates({ now })), ...(await queueCandidates(now))];
     const sandbox = await startSandbox({ candidates, listShape: 'current' });
     const app = await startTestApp({
       upstream: { baseUrl: sandbox.url, clientId: sandbox.clientId, apiKey: SANDBOX_KEYS.full, statusApiKey: SANDBOX_KEYS.status },

@@ -26,10 +26,15 @@ const streams: TestStream[] = [];
 
 beforeAll(async () => {
   if (!hasRedisServer) return;
-  [sandbox, redis] = await Promise.all([startSandbox({ candidates: sampleCandidates({ now: new Date() }) }), startRedis()]);
+  [sandbox, redis] = await Promise.all([startSandbox({ candidates: await sampleCandidates({ now: new Date() }) }), startRedis()]);
   writeFileSync(
     usersFile,
-    JSON.stringify({ users: [{ username: 'ana', passwordHash: await testPasswordHash('ana has a long password'), role: 'compliance' }] }),
+    JSON.stringify({
+      users: [
+        { username: 'ana', passwordHash: await testPasswordHash('ana has a long password'), role: 'compliance' },
+        { username: 'sam', passwordHash: await testPasswordHash('sam has a long password'), role: 'support' },
+      ],
+    }),
   );
 });
 afterEach(async () => {
@@ -41,10 +46,13 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-async function instance(): Promise<Instance> {
+async function instance(options: { usersFile?: string; heartbeatMs?: number } = {}): Promise<Instance> {
   const started = await startInstance(
     { KYC_BASE_URL: sandbox.url, KYC_CLIENT_ID: sandbox.clientId, KYC_API_KEY: SANDBOX_KEYS.full, REDIS_URL: redis.url },
-    { file: { signIn: { mode: 'users', usersFile } } },
+    {
+      file: { signIn: { mode: 'users', usersFile: options.usersFile ?? usersFile } },
+      ...(options.heartbeatMs ? { eventStreams: { heartbeatMs: options.heartbeatMs } } : {}),
+    },
   );
   instances.push(started);
   return started;
@@ -88,6 +96,91 @@ describe.skipIf(!hasRedisServer)(`live updates on Redis${hasRedisServer ? '' : `
       const ids = stream.events().map((e) => BigInt(e.id));
       expect(ids[0]! < ids[1]! && ids[1]! < ids[2]!).toBe(true);
     }
+  });
+
+  it("shows a candidate opened through one instance to a user whose stream is on the other, until the page's stream ends", async () => {
+    const [one, two] = [await instance(), await instance()];
+    const signIn = async (at: Instance, username: string) => {
+      const res = await at.request('/api/session', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username, password: `${username} has a long password` }),
+      });
+      return cookieFrom(res, 'cl_session')!;
+    };
+    const [ana, sam] = [await signIn(one, 'ana'), await signIn(two, 'sam')];
+    const [anaStream, samStream] = [await streamOn(one, ana), await streamOn(two, sam)];
+    await Promise.all([one.hub.ready?.(), two.hub.ready?.()]);
+    await anaStream.until(() => anaStream.streamId() !== undefined);
+    // Ana's stream is on instance one; her page's announcement reaches instance two (a load balancer's choice).
+    const announced = await two.request('/api/presence', {
+      method: 'POST',
+      headers: { cookie: ana, 'content-type': 'application/json' },
+      body: JSON.stringify({ stream: anaStream.streamId(), environment: 'default', candidate: { refId: 'ref-1', recordId: null } }),
+    });
+    expect(announced.status).toBe(204);
+    await samStream.until(() => samStream.viewers()?.length === 1);
+    expect(samStream.viewers()).toEqual([{ user: 'ana', environment: 'default', refId: 'ref-1', recordId: null }]);
+    // The tab closes: instance one says so, and instance two's stream loses her.
+    anaStream.close();
+    await samStream.until(() => samStream.viewers()?.length === 0);
+  });
+
+  it('ignores, and reports, a message on the presence channel that is not one', async () => {
+    const problems: string[] = [];
+    const hub = createLiveHub({ redisUrl: redis.url, onBadMessage: (detail) => problems.push(detail) });
+    const other = new Redis(redis.url);
+    try {
+      await hub.ready?.();
+      const heard = new Promise((resolve) => {
+        const stop = hub.presence!.subscribe((message) => {
+          stop();
+          resolve(message);
+        });
+      });
+      for (const junk of ['not json', '{"type":"here"}', '{"type":"gone","user":1,"stream":"s"}']) {
+        await other.publish('candidate-lookup:presence', junk);
+      }
+      await hub.presence!.publish({ type: 'gone', user: 'ana', stream: 'abc' });
+      expect(await heard).toEqual({ type: 'gone', user: 'ana', stream: 'abc' });
+      expect(problems).toHaveLength(3);
+    } finally {
+      other.disconnect();
+      await hub.close();
+    }
+  });
+
+  it('attack: a removed user’s open live stream is closed within a second, on the other instance too', async () => {
+    // Each instance its own copy of the users file, and a heartbeat of a minute: only a revocation
+    // through Redis can end, within the test, the stream the other instance serves.
+    const [fileOne, fileTwo] = [path.join(dir, 'users-one.json'), path.join(dir, 'users-two.json')];
+    const ana = { username: 'ana', passwordHash: await testPasswordHash('ana has a long password'), role: 'compliance' };
+    for (const file of [fileOne, fileTwo]) writeFileSync(file, JSON.stringify({ users: [ana] }));
+    const [one, two] = [
+      await instance({ usersFile: fileOne, heartbeatMs: 60_000 }),
+      await instance({ usersFile: fileTwo, heartbeatMs: 60_000 }),
+    ];
+    const signedIn = await one.request('/api/session', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'ana', password: 'ana has a long password' }),
+    });
+    const cookie = cookieFrom(signedIn, 'cl_session')!;
+    const onTwo = await streamOn(two, cookie);
+    await Promise.all([one.hub.ready?.(), two.hub.ready?.()]);
+    await one.hub.publish(liveEvent('default', 'before'));
+    await onTwo.until(() => onTwo.events().some((e) => e.event.refId === 'before'));
+
+    // Removed on the first instance: ana asks there until refused, and from then on nothing reaches her stream.
+    writeFileSync(fileOne, JSON.stringify({ users: [] }));
+    let status = 200;
+    while (status !== 401) {
+      status = (await one.request('/api/meta', { headers: { cookie } })).status;
+      if (status !== 401) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await one.hub.publish(liveEvent('default', 'after-refusal'));
+    await onTwo.ended;
+    expect(onTwo.events().map((e) => e.event.refId)).toEqual(['before']);
   });
 
   it('replays on one instance what was published on the other, after Last-Event-ID', async () => {

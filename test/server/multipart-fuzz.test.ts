@@ -69,7 +69,9 @@ const body = fc
   // The envelope's opening is checked before parts are made; a body the guard refuses is not this test's matter.
   .filter((text) => text.startsWith('{"status":"success"') || text.startsWith('{"data":{') || /^\{\s+"(status|data)"/.test(text));
 
-describe('answers in parts, fuzzed', () => {
+// Generated cases by the thousand, all CPU: seconds on a quiet machine, up to a minute beside two busy
+// processes (the run under load in .ci/run) or other work. Nothing here waits on a timer.
+describe('answers in parts, fuzzed', { timeout: 120_000 }, () => {
   it('give back every generated record exactly, pictures byte for byte', async () => {
     let parts = 0;
     await fc.assert(

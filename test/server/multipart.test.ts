@@ -13,7 +13,7 @@ import { startFakeUpstream } from './fake-upstream.ts';
 import { startTestApp, type TestApp } from './http.ts';
 import { getBytes, partsOf, reassemble, type PartsResponse } from './parts.ts';
 
-const candidates = [...sampleCandidates({ now: new Date() }), await loadHostileCandidate()];
+const candidates = [...(await sampleCandidates({ now: new Date() })), await loadHostileCandidate()];
 let sandbox: RunningSandbox;
 let app: TestApp;
 
@@ -103,7 +103,7 @@ describe('answers in parts against the sandbox', () => {
 describe('answers in parts of a large-image candidate (SANDBOX_LARGE_IMAGES)', () => {
   it('put back together, equal the plain answer, its four pictures of about 3 MB each byte for byte', async () => {
     // One candidate: drawing the large pictures is the slow part.
-    const [large] = buildCandidates(benchPeople().slice(0, 1), { now: new Date(), largeImages: true });
+    const [large] = await buildCandidates(benchPeople().slice(0, 1), { now: new Date(), largeImages: true });
     const largeSandbox = await startSandbox({ candidates: [large!] });
     const largeApp = await startTestApp({
       upstream: { baseUrl: largeSandbox.url, clientId: largeSandbox.clientId, apiKey: SANDBOX_KEYS.full },

@@ -10,7 +10,7 @@ import { hasRedisServer, NO_REDIS_MESSAGE, startRedis, type RunningRedis } from 
 import { withClockAhead } from './clock.ts';
 
 /** OpenID Connect sign-in end to end over HTTP: the app as `npm start` builds it, a real provider, real redirects. */
-const candidates = sampleCandidates({ now: new Date() });
+const candidates = await sampleCandidates({ now: new Date() });
 const amelie = candidates[0]!.record;
 const LOOKUP = `/api/candidates/refId/${amelie.refId}`;
 
@@ -20,7 +20,7 @@ let shortCodes: TestProvider;
 let app: Instance;
 let expiring: Instance;
 let redis: RunningRedis | undefined;
-const ports = { app: 0, expiring: 0, one: 0, two: 0, byEmail: 0 };
+const ports = { app: 0, expiring: 0, one: 0, two: 0, byEmail: 0, leads: 0 };
 
 /** The app signing in at `issuer`, on `port`; `extra` adds variables, or changes the file's signIn. */
 const oidcInstance = (issuer: string, port: number, extra: { env?: Record<string, string>; signIn?: Record<string, unknown> } = {}) =>
@@ -178,7 +178,7 @@ describe('OpenID Connect sign-in', () => {
     const lines = refusalLines(app, from);
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatchObject({ level: 'warn', reason: 'no_role', user: 'nora@example.org', subject: 'nora' });
-    expect(lines[0]!.detail).toContain('The groups claim matches neither signIn.complianceValues nor signIn.supportValues');
+    expect(lines[0]!.detail).toContain('The groups claim matches none of signIn.leadValues, complianceValues and supportValues');
     expect(lines[0]!.msg).toContain('OpenID Connect sign-in refused (no_role) for nora@example.org');
     // The pending sign-in was already used by nora's: the forged state is refused as one nobody waits for.
     expect(lines[1]).toMatchObject({ level: 'warn', reason: 'stale' });
@@ -301,6 +301,22 @@ describe('an email address the provider has not verified', () => {
     // una@example.org is unverified: the subject names her instead (the provider sends no username).
     expect(json(await app.request('/api/session', { headers: { cookie } }))).toMatchObject({ user: 'una', role: 'support' });
     expect(json(await app.request('/api/session', { headers: { cookie } }))).not.toHaveProperty('user', 'una@example.org');
+  });
+
+  it('a user in a group of signIn.leadValues is a lead, above compliance; the others keep their roles (issue 34)', async () => {
+    const leads = await oidcInstance(provider.issuer, ports.leads, { signIn: { leadValues: ['staff'], supportValues: ['kyc-support'] } });
+    try {
+      // ana is in staff and kyc-compliance; sam in staff and kyc-support: staff makes both leads.
+      for (const name of ['ana', 'sam'] as const) {
+        const cookie = cookieFrom(await signInAs(name, { at: leads }), 'cl_session')!;
+        expect(json(await leads.request('/api/session', { headers: { cookie } }))).toMatchObject({ role: 'lead' });
+        expect((await leads.request('/api/audit/status', { headers: { cookie } })).status).toBe(200);
+      }
+      const compliance = cookieFrom(await signInAs('ana'), 'cl_session')!;
+      expect((await app.request('/api/audit/status', { headers: { cookie: compliance } })).status).toBe(403);
+    } finally {
+      await leads.close();
+    }
   });
 
   it('gives no role when the email claim is the role claim (signIn.roleClaim "email"); a verified one does', async () => {

@@ -27,6 +27,7 @@ const configFor = (issuer: string, overrides: Partial<OidcConfig> = {}): OidcCon
   roleClaim: 'groups',
   complianceValues: ['kyc-compliance'],
   supportValues: ['kyc-support'],
+  leadValues: [],
   scopes: 'openid email profile groups',
   providerName: 'Test IdP',
   ...overrides,
@@ -156,6 +157,14 @@ describe('OpenID Connect helpers', () => {
     expect(roleOf(['x'], config)).toBeUndefined();
     expect(roleOf(undefined, config)).toBeUndefined();
     expect(roleOf({ c: true }, config)).toBeUndefined();
+  });
+
+  it('a lead value gives the lead role, whatever else the user has (issue 34)', () => {
+    const config = { complianceValues: ['c'], supportValues: ['s'], leadValues: ['leads'] };
+    expect(roleOf(['s', 'c', 'leads'], config)).toBe('lead');
+    expect(roleOf('leads', config)).toBe('lead');
+    expect(roleOf(['c'], config)).toBe('compliance');
+    expect(roleOf(['leads'], { complianceValues: ['c'], supportValues: [] })).toBeUndefined();
   });
 
   it('finds a claim by its exact name or a dotted path', () => {

@@ -5,7 +5,9 @@ import sharp from 'sharp';
 import { statusLevelOf } from '../../src/kyc/contract/schema.ts';
 import { createPartsBudget } from '../../src/server/answer/parts-budget.ts';
 import { LookupPreviews } from '../../src/server/answer/parts-writer.ts';
-import { makePreview, PREVIEW_LIMITS, PreviewSlots } from '../../src/server/answer/picture-preview.ts';
+import { makePreview, PREVIEW_LIMITS } from '../../src/server/answer/picture-preview.ts';
+import { PreviewPool } from '../../src/server/answer/preview-pool.ts';
+import { PreviewSlots } from '../../src/server/answer/preview-slots.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
 import { APP_HEADERS, startTestApp, type TestApp } from './http.ts';
 import { PARTS_ACCEPT } from '../../src/kyc/contract/picture-parts.ts';
@@ -243,7 +245,7 @@ describe('makePreview', () => {
     expect(made).toMatchObject({ ok: false, problem: expect.stringMatching(/pixel limit/i) });
   });
 
-  it('answers at its time limit, never later', async () => {
+  it('past its time limit, answers that it ran out of time', async () => {
     const made = await makePreview(await noiseJpeg(1600, 1000), { ...PREVIEW_LIMITS, timeLimitMs: 0 });
     expect(made).toEqual({ ok: false, problem: 'time limit' });
   });
@@ -280,7 +282,7 @@ describe("a lookup's previews", () => {
     const budget = createPartsBudget(100 * 1024 * 1024);
     const holding = budget.hold();
     const slots = new PreviewSlots(1);
-    const previews = new LookupPreviews(holding, { limits: PREVIEW_LIMITS, slots, jobs: new PreviewSlots(2) });
+    const previews = new LookupPreviews(holding, { limits: PREVIEW_LIMITS, slots, pool: new PreviewPool(2) });
     // The slot is busy: the preview waits for it, and the answer is given up meanwhile.
     const busy = await slots.take();
     const bytes = await noiseJpeg(1600, 1000);

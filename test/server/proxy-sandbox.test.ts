@@ -15,7 +15,7 @@ import { listen, rawRequest, startTestApp, testEnvironment, type RawResponse, ty
 
 let sandbox: RunningSandbox;
 let app: TestApp;
-const candidates = sampleCandidates({ now: new Date() });
+const candidates = await sampleCandidates({ now: new Date() });
 const full = candidates.find((c) => c.record.identities?.passport)!.record;
 
 beforeAll(async () => {

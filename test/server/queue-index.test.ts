@@ -25,7 +25,7 @@ import { deliver, deliveryBody, WEBHOOK_SECRET } from './webhook-fixture.ts';
 const HOUR_MS = 3_600_000;
 const dir = mkdtempSync(path.join(os.tmpdir(), 'cl-queue-index-'));
 const now = new Date();
-const candidates = [...sampleCandidates({ now }), ...queueCandidates(now)];
+const candidates = [...(await sampleCandidates({ now })), ...(await queueCandidates(now))];
 const records = candidates.map((c) => c.record);
 const waiting = records.filter((r) => r.status === 'waiting');
 let sandbox: RunningSandbox;
@@ -62,8 +62,8 @@ const readAudit = (file: string) =>
     .map((line) => JSON.parse(line) as AuditEntry | ListAuditEntry);
 
 describe("the sandbox's queue candidates", () => {
-  it('wait distinct, realistic times spread over days, some beyond the default SLA of 48 hours', () => {
-    const queue = queueCandidates(now).map((c) => c.record);
+  it('wait distinct, realistic times spread over days, some beyond the default SLA of 48 hours', async () => {
+    const queue = (await queueCandidates(now)).map((c) => c.record);
     const waited = queue.map((r) => (now.getTime() - Date.parse(String(r.waitingDate))) / HOUR_MS);
     expect(new Set(waited).size).toBe(queue.length);
     expect(Math.min(...waited)).toBeLessThan(2);

@@ -11,12 +11,13 @@ import { COMPLIANCE, gateway, pageOf, SUPPORT } from './queue-fixture.ts';
  * decision summary reads it, and whether it has pictures; and the queue filters on them.
  */
 
-const candidates = sampleCandidates({ now: new Date() });
+let candidates: Awaited<ReturnType<typeof sampleCandidates>>;
 const byRef = (refId: string) => candidates.find((c) => c.record.refId === refId)!.record;
 let sandbox: RunningSandbox;
 let app: TestApp;
 const store = createMemoryQueueIndexStore();
 beforeAll(async () => {
+  candidates = await sampleCandidates({ now: new Date() });
   sandbox = await startSandbox({ candidates });
   app = await startTestApp({
     upstream: { baseUrl: sandbox.url, clientId: sandbox.clientId, apiKey: SANDBOX_KEYS.full, statusApiKey: SANDBOX_KEYS.status },

@@ -17,10 +17,10 @@ import { startListUpstream } from './list-upstream.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'cl-queue-view-'));
 const now = new Date();
-const records = [...sampleCandidates({ now }), ...queueCandidates(now)].map((c) => c.record);
+const records = [...(await sampleCandidates({ now })), ...(await queueCandidates(now))].map((c) => c.record);
 let sandbox: RunningSandbox;
 beforeAll(async () => {
-  sandbox = await startSandbox({ candidates: [...sampleCandidates({ now }), ...queueCandidates(now)] });
+  sandbox = await startSandbox({ candidates: [...(await sampleCandidates({ now })), ...(await queueCandidates(now))] });
 });
 afterAll(() => sandbox.close());
 

@@ -17,10 +17,11 @@ import {
 import type { ListShape, OlderListRecord } from '../../src/server/sandbox/list-shapes.ts';
 import { parseSandboxArgs } from '../../src/server/sandbox/sandbox-args.ts';
 import { parseConfig } from '../../src/server/config/config.ts';
+import { withClockAhead } from './clock.ts';
 import { rawRequest } from './http.ts';
 
 const now = new Date('2026-11-20T12:00:00.000Z');
-const candidates = sampleCandidates({ now });
+const candidates = await sampleCandidates({ now });
 const demo: SandboxCandidate = {
   record: { status: 'waiting', refId: 'archive-demo', recordId: 'archive-demo-record', isArchived: false, blockPassID: 'bp-demo' },
   summary: 'demo',
@@ -113,8 +114,8 @@ describe('the sandbox key that archives after extract', () => {
     expect(at).toBeGreaterThanOrEqual(before + SANDBOX_ARCHIVE_AFTER_SECONDS * 1000);
     expect(at).toBeLessThanOrEqual(after + SANDBOX_ARCHIVE_AFTER_SECONDS * 1000);
     expect(first.identities).toBeDefined();
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    const second = parse((await lookup('refId', approved.refId!, SANDBOX_ARCHIVE_KEY)).body);
+    // A lookup a minute later, on a clock moved ahead rather than waited for.
+    const second = await withClockAhead(60_000, async () => parse((await lookup('refId', approved.refId!, SANDBOX_ARCHIVE_KEY)).body));
     expect(Date.parse(second.willArchiveAtDate!)).toBeGreaterThan(at);
   });
 
@@ -138,7 +139,7 @@ describe('the sandbox key that archives after extract', () => {
   });
 
   it('deletes the demonstration candidate once the deadline has passed, for every key, until the test reset', async () => {
-    const [ada] = archiveDemoCandidates(now);
+    const [ada] = await archiveDemoCandidates(now);
     const own = await startSandbox({ candidates, archiveKeyCandidates: [ada!], archiveAfterMs: 300, testControls: true });
     try {
       const at = (path: string, key: string) =>
@@ -150,12 +151,14 @@ describe('the sandbox key that archives after extract', () => {
       // Other candidates are only told a date: the sandbox's samples stay whole for everyone else.
       const approved = records.find((r) => r.status === 'approved' && !r.isArchived)!;
       expect(parse((await at(`refId/${approved.refId}`, SANDBOX_ARCHIVE_KEY)).body).willArchiveAtDate).toBeDefined();
-      await new Promise((resolve) => setTimeout(resolve, 400));
-      for (const key of [SANDBOX_KEYS.status, SANDBOX_KEYS.full, SANDBOX_ARCHIVE_KEY]) {
-        const archived = parse((await at(demoPath, key)).body);
-        expect(archived.isArchived).toBe(true);
-        expect(archived.identities).toBeUndefined();
-      }
+      // Past the deadline (300 ms), on a clock moved ahead rather than waited for: once archived, it stays so.
+      await withClockAhead(300, async () => {
+        for (const key of [SANDBOX_KEYS.status, SANDBOX_KEYS.full, SANDBOX_ARCHIVE_KEY]) {
+          const archived = parse((await at(demoPath, key)).body);
+          expect(archived.isArchived).toBe(true);
+          expect(archived.identities).toBeUndefined();
+        }
+      });
       // Nothing left to delete: the date it was deleted at, not a new one.
       expect(parse((await at(demoPath, SANDBOX_ARCHIVE_KEY)).body).willArchiveAtDate).toBe(first.willArchiveAtDate);
       expect(parse((await at(`refId/${approved.refId}`, SANDBOX_KEYS.full)).body).identities).toBeDefined();
@@ -173,9 +176,9 @@ describe('the sandbox key that archives after extract', () => {
   });
 });
 
-describe('the candidates that exist for the queue', () => {
-  const queue = queueCandidates(now);
+const queue = await queueCandidates(now);
 
+describe('the candidates that exist for the queue', () => {
   it('give large-image mode more than two pages of 50, more than 50 of them waiting', () => {
     expect(queue).toHaveLength(QUEUE_CANDIDATE_COUNT);
     const largeModeTotal = records.length + BENCH_CANDIDATE_COUNT + queue.length;
@@ -196,8 +199,8 @@ describe('the candidates that exist for the queue', () => {
     }
   });
 
-  it('pass the shared schema, carry no pictures, and are not offered as samples', () => {
-    for (const { record } of [...queue, ...archiveDemoCandidates(now)]) {
+  it('pass the shared schema, carry no pictures, and are not offered as samples', async () => {
+    for (const { record } of [...queue, ...(await archiveDemoCandidates(now))]) {
       expect(() => candidateEnvelopeSchema.parse({ status: 'success', data: record })).not.toThrow();
     }
     expect(queue.every((c) => Object.values(c.record.identities ?? {}).every((a) => a.type !== 'base64'))).toBe(true);
@@ -205,8 +208,8 @@ describe('the candidates that exist for the queue', () => {
     expect(samples).toHaveLength(candidates.length);
   });
 
-  it('ids are unique across every candidate of large-image mode', () => {
-    const ids = [...records, ...queue.map((c) => c.record), ...archiveDemoCandidates(now).map((c) => c.record)];
+  it('ids are unique across every candidate of large-image mode', async () => {
+    const ids = [...records, ...queue.map((c) => c.record), ...(await archiveDemoCandidates(now)).map((c) => c.record)];
     for (const kind of ['refId', 'recordId'] as const) {
       const values = ids.map((r) => r[kind]).filter(Boolean);
       expect(new Set(values).size).toBe(values.length);

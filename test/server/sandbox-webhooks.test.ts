@@ -69,7 +69,10 @@ afterEach(async () => {
 
 async function sandboxWithReceiver(): Promise<{ sandbox: RunningSandbox; hook: Awaited<ReturnType<typeof receiver>> }> {
   const hook = await receiver();
-  const sandbox = await startSandbox({ candidates: sampleCandidates({ now: new Date() }), webhook: { url: hook.url, secret: SECRET } });
+  const sandbox = await startSandbox({
+    candidates: await sampleCandidates({ now: new Date() }),
+    webhook: { url: hook.url, secret: SECRET },
+  });
   running.push(sandbox, hook);
   return { sandbox, hook };
 }
@@ -119,7 +122,7 @@ describe("the sandbox's webhooks", () => {
   it('sends nothing for a candidate it does not have, and nothing without a receiver', async () => {
     const { sandbox, hook } = await sandboxWithReceiver();
     expect(sandbox.setStatus('refId', 'nobody-here', 'approved')).toBe(false);
-    const quiet = await startSandbox({ candidates: sampleCandidates({ now: new Date() }) });
+    const quiet = await startSandbox({ candidates: await sampleCandidates({ now: new Date() }) });
     running.push(quiet);
     expect(quiet.setStatus('refId', 'crm-55102', 'approved')).toBe(true);
     sandbox.setStatus('refId', 'crm-55102', 'blocked');

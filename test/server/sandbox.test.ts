@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import jpeg from 'jpeg-js';
-import { PNG } from 'pngjs';
+import sharp from 'sharp';
 import { candidateEnvelopeSchema, type CandidateRecord } from '../../src/kyc/contract/schema.ts';
 import { unreadFieldsOf } from '../../src/kyc/contract/record-reading.ts';
 import { KNOWN_STATUSES } from '../../src/kyc/contract/status.ts';
@@ -11,7 +10,7 @@ import { rawRequest } from './http.ts';
 
 let sandbox: RunningSandbox;
 let port: number;
-const candidates = sampleCandidates({ now: new Date('2026-11-20T12:00:00.000Z') });
+const candidates = await sampleCandidates({ now: new Date('2026-11-20T12:00:00.000Z') });
 const find = (predicate: (record: CandidateRecord) => boolean) => candidates.find((c) => predicate(c.record))!.record;
 
 beforeAll(async () => {
@@ -80,7 +79,7 @@ describe('sample candidates', () => {
     expect(certs.length - parsed.length).toBeGreaterThanOrEqual(1);
   });
 
-  it('carry real, decodable JPEG and PNG pictures of at least 600x400 (either way up)', () => {
+  it('carry real, decodable JPEG and PNG pictures of at least 600x400 (either way up)', async () => {
     const pictures = candidates.flatMap((c) =>
       Object.values(c.record.identities ?? {})
         .filter((a) => a.type === 'base64')
@@ -90,15 +89,12 @@ describe('sample candidates', () => {
     const pngs = pictures.filter((bytes) => bytes.subarray(1, 4).toString() === 'PNG');
     expect(jpegs.length).toBeGreaterThan(5);
     expect(pngs.length).toBeGreaterThanOrEqual(1);
-    for (const bytes of jpegs) {
-      const image = jpeg.decode(bytes);
-      expect(Math.max(image.width, image.height)).toBeGreaterThanOrEqual(600);
-      expect(Math.min(image.width, image.height)).toBeGreaterThanOrEqual(400);
-    }
-    for (const bytes of pngs) {
-      const image = PNG.sync.read(bytes);
-      expect(image.width).toBeGreaterThanOrEqual(600);
-      expect(image.height).toBeGreaterThanOrEqual(400);
+    for (const bytes of [...jpegs, ...pngs]) {
+      // Decoded to the last pixel: a truncated or corrupt file fails here (failOn), not only its header.
+      const { info } = await sharp(bytes, { failOn: 'warning' }).raw().toBuffer({ resolveWithObject: true });
+      expect(info.format).toBe('raw');
+      expect(Math.max(info.width, info.height)).toBeGreaterThanOrEqual(600);
+      expect(Math.min(info.width, info.height)).toBeGreaterThanOrEqual(400);
     }
   });
 
@@ -107,8 +103,8 @@ describe('sample candidates', () => {
     expect(candidates.some((c) => c.record.identities && !c.record.identities.phone)).toBe(true);
   });
 
-  it('in large-image mode carry four phone-camera sized JPEGs (about 3 MB each)', () => {
-    const large = sampleCandidates({ now: new Date(), largeImages: true });
+  it('in large-image mode carry four phone-camera sized JPEGs (about 3 MB each)', async () => {
+    const large = await sampleCandidates({ now: new Date(), largeImages: true });
     // Dozens of different large candidates, for a reviewer-like benchmark.
     expect(large.filter((c) => c.record.refId?.startsWith('bench-'))).toHaveLength(32);
     const withPictures = large.find((c) => c.record.identities?.selfie)!;

@@ -196,7 +196,7 @@ describe("the service's wait on a lookup", () => {
   );
 
   it("the sandbox's rate-limited-demo answers the published 429 (its wait in the body, no Retry-After), and the lookup after the wait finds it", async () => {
-    const sandbox = await startSandbox({ candidates: sampleCandidates({ now: new Date(), pictures: false }) });
+    const sandbox = await startSandbox({ candidates: await sampleCandidates({ now: new Date(), pictures: false }) });
     const app = await startTestApp({ upstream: { baseUrl: sandbox.url, clientId: sandbox.clientId, apiKey: SANDBOX_KEYS.full } });
     cleanups.push(app.close, sandbox.close);
     const limited = await app.get('/api/candidates/refId/rate-limited-demo');

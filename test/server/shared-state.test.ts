@@ -15,7 +15,7 @@ import { hasRedisServer, NO_REDIS_MESSAGE, startRedis, type RunningRedis } from 
  * Several instances of the server on one real redis-server, as behind a load balancer: sessions, sign-in
  * locks and rate limits are shared, survive a restart, and Redis going away fails closed and recovers.
  */
-const candidates = sampleCandidates({ now: new Date() });
+const candidates = await sampleCandidates({ now: new Date() });
 const amelie = candidates[0]!.record;
 const LOOKUP = `/api/candidates/refId/${amelie.refId}`;
 const PASSWORDS = { ana: 'ana has a long password', sam: 'sam has a long password too' };

@@ -121,7 +121,7 @@ describe('npm start, in-process', () => {
 
     expect((await rawRequest(port, '/healthz')).status).toBe(200);
     const ready = await rawRequest(port, '/readyz');
-    expect(ready.status).toBe(200);
+    expect(ready.status, ready.body).toBe(200);
     expect(JSON.parse(ready.body).checks).toEqual({ auditLog: { ok: true }, upstreamHost: { ok: true } });
     const lookup = await rawRequest(port, '/api/candidates/refId/cust_000482');
     expect(lookup.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);

@@ -1,13 +1,19 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import type http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type SpawnedServer, spawnServer } from '../../scripts/spawn-server.mjs';
+import { STOP_DEADLINE_MS } from '../../src/server/start-server.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
+import { heavySvgPictures, picturesBody } from './hostile-upstream.ts';
 import { rawRequest } from './http.ts';
 import { startInProcess } from './in-process.ts';
+import { getBytes } from './parts.ts';
+import { noisePng } from './preview-pictures.ts';
+import { isRunning, previewProcesses } from './preview-processes.ts';
 
 /**
  * `npm start` and `npm run sandbox` as a user runs them: builds if needed, prints the URL, stops cleanly on a
@@ -67,22 +73,20 @@ describe('npm start', () => {
 
   it('lets an in-flight lookup finish on SIGTERM, then exits', async () => {
     const upstream = await startFakeUpstream();
-    let arrived = () => {};
-    const reachedUpstream = new Promise<void>((resolve) => {
+    let arrived = (_answer: http.ServerResponse) => {};
+    const reachedUpstream = new Promise<http.ServerResponse>((resolve) => {
       arrived = resolve;
     });
-    upstream.behave = (_req, res) => {
-      arrived();
-      setTimeout(() => {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end('{"status":"success","data":{"late":true}}');
-      }, 700);
-    };
+    upstream.behave = (_req, res) => arrived(res);
     const server = start({ KYC_BASE_URL: upstream.url, KYC_CLIENT_ID: 'c', KYC_API_KEY: 'key-never-logged' });
     const url = new URL(await server.url);
     const inFlight = rawRequest(Number(url.port), '/api/candidates/refId/slow');
-    await reachedUpstream; // the lookup is in flight: the service has it and has not answered
+    const held = await reachedUpstream; // the lookup is in flight: the service has it and has not answered
     server.child.kill('SIGTERM');
+    // The service answers once the server has begun to stop, not before.
+    await printed(server, 'SIGTERM received');
+    held.writeHead(200, { 'content-type': 'application/json' });
+    held.end('{"status":"success","data":{"late":true}}');
     const res = await inFlight;
     expect(res.status).toBe(200);
     expect(res.body).toContain('"late":true');
@@ -98,6 +102,41 @@ describe('npm start', () => {
     expect(server.output()).not.toContain('slow');
     await upstream.close();
   }, 60_000);
+
+  it('SIGTERM exits within the grace period while a preview runs, a record of heavy SVGs is open and its service never ends it', async () => {
+    // Two SVGs that would each take a thread for minutes if decoded, and a large PNG that is (in a preview process).
+    const { passport, selfie } = heavySvgPictures();
+    const body = picturesBody({ national_id: await noisePng(1800, 1800), passport: passport!, selfie: selfie! });
+    const upstream = await startFakeUpstream();
+    upstream.behave = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });
+      // Everything but the record's last bytes: the lookup stays in flight.
+      res.write(body.subarray(0, -16));
+    };
+    const server = start({ KYC_BASE_URL: upstream.url, KYC_CLIENT_ID: 'c', KYC_API_KEY: 'key-never-logged' });
+    const url = new URL(await server.url);
+    const inFlight = getBytes(Number(url.port), '/api/candidates/refId/heavy');
+    const seen = new Set<number>();
+    await expect
+      .poll(
+        () => {
+          for (const pid of previewProcesses(server.child.pid)) seen.add(pid);
+          return seen.size;
+        },
+        { timeout: 30_000, interval: 10 },
+      )
+      .toBeGreaterThan(0);
+    const signalled = performance.now();
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+    console.log(
+      `SIGTERM with a preview running: exited after ${Math.round(performance.now() - signalled)} ms (deadline ${STOP_DEADLINE_MS} ms)`,
+    );
+    // The lookup the service never finished was cut at the end of the drain, and no preview process outlived the server.
+    expect((await inFlight).cut).toBe(true);
+    expect([...seen].filter(isRunning)).toEqual([]);
+    await upstream.close();
+  }, 90_000);
 
   it('writes a chained audit log that `npm run audit:verify` finds intact, and catches an edit', async () => {
     const auditLog = path.join(mkdtempSync(path.join(os.tmpdir(), 'cl-start-')), 'audit.jsonl');

@@ -30,7 +30,7 @@ import { requestWithBody, startTestApp, testEnvironment } from './http.ts';
 
 const FIELDS = ['rejectionReason', 'resubmitHint'] as const;
 const SECRET = 'SECRET-never-leaves';
-const rejected = sampleCandidates({ now: new Date() }).find((c) => c.record.status === 'rejected')!.record;
+const rejected = (await sampleCandidates({ now: new Date() })).find((c) => c.record.status === 'rejected')!.record;
 const record: CandidateRecord = {
   ...rejected,
   customFields: { riskLevel: SECRET, rejectionReason: 'The passport photo is blurred.', accountId: SECRET },

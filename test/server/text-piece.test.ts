@@ -118,7 +118,9 @@ const value = fc.oneof(
   fc.dictionary(longText, fc.oneof(longText, fc.array(longText, { maxLength: 4 })), { maxKeys: 4 }),
 );
 
-describe('a piece of a string as the tokenizer hands it on', () => {
+// Generated cases by the thousand, all CPU: seconds on a quiet machine, up to a minute beside two busy
+// processes (the run under load in .ci/run) or other work. Nothing here waits on a timer.
+describe('a piece of a string as the tokenizer hands it on', { timeout: 120_000 }, () => {
   it('reads as JSON.parse yields each string, and its head, tail, length and characters are its text’s, however the bytes are cut', () => {
     fc.assert(
       fc.property(value, fc.nat({ max: 6 }), fc.array(fc.nat(), { maxLength: 10 }), (doc, every, cuts) => {

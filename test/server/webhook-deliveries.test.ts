@@ -1,20 +1,19 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { apiMetaSchema } from '../../src/kyc/contract/api.ts';
-import type { ApiEnvironment } from '../../src/server/api-environments.ts';
 import { signatureOf } from '../../src/server/http/webhook-signature.ts';
-import { startTestApp, type TestApp, testEnvironment } from './http.ts';
+import type { TestApp } from './http.ts';
 import { type Instance, startInstance } from './instance.ts';
-import { memoryAuditLog } from './memory-audit.ts';
+import type { memoryAuditLog } from './memory-audit.ts';
 import { hasRedisServer, NO_REDIS_MESSAGE, type RunningRedis, startRedis } from './redis-fixture.ts';
 import {
-  type AgreeingService,
-  agreeingService,
   CLIENT_ID,
   codeOf,
   deliver,
   deliveryBody,
-  recordingHub,
+  type recordingHub,
+  startWebhookApp,
   WEBHOOK_SECRET,
+  webhookEnvironment,
 } from './webhook-fixture.ts';
 
 /**
@@ -48,27 +47,15 @@ describe('webhook deliveries in memory', () => {
   let app: TestApp;
   let hub: ReturnType<typeof recordingHub>;
   let audit: ReturnType<typeof memoryAuditLog>;
-  const withSecret = (environment: ApiEnvironment, webhookSecret: string): ApiEnvironment => ({ ...environment, webhookSecret });
-  let service: AgreeingService;
-  const target = (clientId: string) => service.target(clientId);
+  let close: () => Promise<void>;
 
   beforeEach(async () => {
-    service = await agreeingService();
-    hub = recordingHub();
-    audit = memoryAuditLog();
-    app = await startTestApp({
-      environments: [
-        withSecret(testEnvironment(target(CLIENT_ID)), WEBHOOK_SECRET),
-        withSecret(testEnvironment(target('acme_staging'), { name: 'staging' }), 'staging-secret-0123'),
-      ],
-      hub,
-      audit,
-    });
+    ({ app, hub, audit, close } = await startWebhookApp((made) => [
+      webhookEnvironment(made, CLIENT_ID, WEBHOOK_SECRET),
+      webhookEnvironment(made, 'acme_staging', 'staging-secret-0123', 'staging'),
+    ]));
   });
-  afterEach(async () => {
-    await app.close();
-    await service.close();
-  });
+  afterEach(() => close());
 
   const webhookLines = () => audit.lines.filter((line) => line.kind === 'webhook');
 

@@ -2,8 +2,10 @@ import type { LiveEvent } from '../../src/kyc/contract/live-events.ts';
 import { APP_REQUEST_HEADER } from '../../src/kyc/contract/api.ts';
 import type { LiveHub } from '../../src/server/live/live-hub.ts';
 import { signatureOf } from '../../src/server/http/webhook-signature.ts';
+import type { ApiEnvironment } from '../../src/server/api-environments.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
-import { type RawResponse, rawRequest } from './http.ts';
+import { type RawResponse, rawRequest, startTestApp, testEnvironment } from './http.ts';
+import { memoryAuditLog } from './memory-audit.ts';
 
 export const WEBHOOK_SECRET = 'whsec-test-0123456789';
 export const CLIENT_ID = 'acme_kyc';
@@ -21,6 +23,8 @@ export function recordingHub(): LiveHub & { events: LiveEvent[]; next(): Promise
     },
     next: () => new Promise((resolve) => waiting.push(resolve)),
     subscribe: () => () => {},
+    revoke: async () => {},
+    onRevocation: () => () => {},
     close: async () => {},
   };
 }
@@ -163,4 +167,29 @@ export async function agreeingService(options: { delayMs?: number } = {}) {
   };
   current = service;
   return service;
+}
+
+/** An environment of the agreeing service with a webhook secret (none: no receiver). */
+export function webhookEnvironment(service: AgreeingService, clientId: string, secret?: string, name?: string): ApiEnvironment {
+  const environment = testEnvironment(service.target(clientId), name ? { name } : {});
+  return secret ? { ...environment, webhookSecret: secret } : environment;
+}
+
+/**
+ * The app as the webhook tests start it: its environments (made of the agreeing service, which the
+ * receiver checks each delivery with), a recording hub and an audit log in memory; `close` ends both.
+ */
+export async function startWebhookApp(
+  environments: (service: AgreeingService) => ApiEnvironment[],
+  options: Omit<Parameters<typeof startTestApp>[0], 'environments' | 'hub' | 'audit'> & { audit?: ReturnType<typeof memoryAuditLog> } = {},
+) {
+  const service = await agreeingService();
+  const hub = recordingHub();
+  const audit = options.audit ?? memoryAuditLog();
+  const app = await startTestApp({ ...options, environments: environments(service), hub, audit });
+  const close = async () => {
+    await app.close();
+    await service.close();
+  };
+  return { app, hub, audit, service, close };
 }

@@ -11,13 +11,14 @@ import { startTestApp, type TestApp, testEnvironment } from './http.ts';
 import { memoryAuditLog } from './memory-audit.ts';
 import {
   type AgreeingService,
-  agreeingService,
   CLIENT_ID,
   codeOf,
   deliver,
   deliveryBody,
-  recordingHub,
+  type recordingHub,
+  startWebhookApp,
   WEBHOOK_SECRET,
+  webhookEnvironment,
 } from './webhook-fixture.ts';
 
 const withSecret = (environment: ApiEnvironment, webhookSecret: string): ApiEnvironment => ({ ...environment, webhookSecret });
@@ -27,33 +28,25 @@ let hub: ReturnType<typeof recordingHub>;
 let audit: ReturnType<typeof memoryAuditLog>;
 let refusals: RefusalLog;
 let metrics: Metrics;
-
 /** The service the receiver checks each delivery with: its records agree with what was delivered (issue 31). */
 let service: AgreeingService;
+let close: () => Promise<void>;
 const target = (clientId: string) => service.target(clientId);
 
 beforeEach(async () => {
-  service = await agreeingService();
-  hub = recordingHub();
+  metrics = createMetrics();
   audit = memoryAuditLog();
   refusals = createRefusalLog(audit);
-  metrics = createMetrics();
-  app = await startTestApp({
-    environments: [
-      withSecret(testEnvironment(target(CLIENT_ID)), WEBHOOK_SECRET),
-      withSecret(testEnvironment(target('acme_staging'), { name: 'staging' }), 'staging-secret'),
-      testEnvironment(target('acme_quiet'), { name: 'quiet' }),
+  ({ app, hub, service, close } = await startWebhookApp(
+    (made) => [
+      webhookEnvironment(made, CLIENT_ID, WEBHOOK_SECRET),
+      webhookEnvironment(made, 'acme_staging', 'staging-secret', 'staging'),
+      webhookEnvironment(made, 'acme_quiet', undefined, 'quiet'),
     ],
-    hub,
-    audit,
-    refusals,
-    metrics,
-  });
+    { audit, refusals, metrics },
+  ));
 });
-afterEach(async () => {
-  await app.close();
-  await service.close();
-});
+afterEach(() => close());
 
 const webhookLines = () => audit.lines.filter((line) => line.kind === 'webhook');
 const counted = async (event: string, result: string) =>

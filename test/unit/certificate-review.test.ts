@@ -4,7 +4,7 @@ import { parseCertificate } from '../../src/kyc/view/certificate.ts';
 import { certificateOutcome, MAX_ROWS, NOT_RECOGNISED, reviewOf } from '../../src/kyc/view/certificate-review.ts';
 import { HOSTILE_ISSUE_DATE, HOSTILE_REVIEW_BODY, PAYLOADS } from '../fixtures/hostile-candidate.mjs';
 
-const samples = sampleCandidates({ now: new Date('2026-11-22T00:00:00.000Z') }).map((c) => c.record);
+const samples = (await sampleCandidates({ now: new Date('2026-11-22T00:00:00.000Z') })).map((c) => c.record);
 const certOf = (refId: string, slug: string) => {
   const parsed = parseCertificate(samples.find((r) => r.refId === refId)!.certs![slug]!);
   if (!parsed.ok) throw new Error(parsed.problem);

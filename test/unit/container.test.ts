@@ -156,6 +156,16 @@ describe('compose.yaml', () => {
     const files = apps.map(([, service]) => service.environment?.AUDIT_LOG);
     expect(new Set(files).size).toBe(apps.length);
   });
+
+  it('writes every instance to one audit table, each under a name of its own that stays across restarts (issue 34)', () => {
+    const postgres = Object.entries(compose.services).find(([, service]) => service.image?.startsWith('postgres'));
+    expect(postgres).toBeDefined();
+    const urls = apps.map(([, service]) => service.environment?.DATABASE_URL);
+    expect(new Set(urls).size).toBe(1);
+    expect(urls[0]).toMatch(new RegExp(`^postgres://[^@]+@${postgres![0]}:5432/`));
+    const names = apps.map(([, service]) => service.environment?.AUDIT_INSTANCE);
+    expect(names.every(Boolean) && new Set(names).size === apps.length).toBe(true);
+  });
 });
 
 describe('the production server bundle', () => {

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkId } from '../../src/kyc/contract/lookup.ts';
-import { parseDashboardLink } from '../../src/kyc/view/dashboard-link.ts';
+import { dashboardHref, parseDashboardLink } from '../../src/kyc/view/dashboard-link.ts';
+import { defaultDashboardUrl } from '../../src/server/config/config-fields.ts';
 import { anyString } from '../support/any-code-point.ts';
 
 const RECORD = '65f1c2a9e4b0d3a1f0c9b801';
@@ -105,6 +106,51 @@ describe('dashboard links', () => {
         expect(parseDashboardLink(link)).toEqual({ ok: true, clientId: client, recordId: record });
       }),
       { numRuns: 2000, seed: 20261126 },
+    );
+  });
+
+  it("a Blockpass service's console is its default: <baseUrl>/kyc/dashboard/#/<clientId>/kyc_detail/{recordId}", () => {
+    expect(defaultDashboardUrl('https://kyc.blockpass.org', 'acme_kyc')).toBe(
+      'https://kyc.blockpass.org/kyc/dashboard/#/acme_kyc/kyc_detail/{recordId}',
+    );
+    expect(defaultDashboardUrl('https://kyc.blockpass.org/', 'acme kyc')).toBe(
+      'https://kyc.blockpass.org/kyc/dashboard/#/acme%20kyc/kyc_detail/{recordId}',
+    );
+    expect(defaultDashboardUrl('https://KYC.Blockpass.org', 'acme_kyc')).toMatch(/^https:\/\/KYC\.Blockpass\.org\/kyc\/dashboard\//);
+  });
+
+  it.each([
+    ['another service', 'https://kyc.example.com'],
+    ['a host that only ends like it', 'https://notblockpass.org'],
+    ['a host that only starts like it', 'https://kyc.blockpass.org.example.com'],
+    ['the sandbox on this machine', 'http://127.0.0.1:4010'],
+    ['no URL at all', 'not a url'],
+  ])('attack: %s gets no default console, so no link sends a reviewer to a host that only looks like it', (_, baseUrl) => {
+    expect(defaultDashboardUrl(baseUrl, 'acme_kyc')).toBeUndefined();
+  });
+
+  it('links a candidate only when it has the id the template needs, each id percent-encoded in its place', () => {
+    const template = 'https://console.example.org/kyc/{recordId}?ref={refId}';
+    expect(dashboardHref(template, { recordId: 'a/b', refId: 'x&y=z' })).toBe('https://console.example.org/kyc/a%2Fb?ref=x%26y%3Dz');
+    expect(dashboardHref(template, { recordId: 'a', refId: null })).toBeUndefined();
+    expect(dashboardHref(undefined, { recordId: 'a' })).toBeUndefined();
+  });
+
+  it('the console link made for any valid recordId reads back as that recordId and client id (property)', () => {
+    const template = defaultDashboardUrl('https://kyc.blockpass.org', 'acme_kyc')!;
+    const recordId = fc.oneof(
+      fc.stringMatching(/^[0-9a-f]{24}$/),
+      anyString(40).filter((id) => id !== '' && checkId(id).ok),
+    );
+    fc.assert(
+      fc.property(recordId, (record) => {
+        expect(parseDashboardLink(dashboardHref(template, { recordId: record })!)).toEqual({
+          ok: true,
+          clientId: 'acme_kyc',
+          recordId: record,
+        });
+      }),
+      { numRuns: 1000, seed: 20261128 },
     );
   });
 });

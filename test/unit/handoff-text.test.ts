@@ -7,7 +7,7 @@ import { candidateSummary } from '../../src/kyc/view/summary.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 
 const NOW = new Date('2026-11-22T14:03:00Z');
-const samples = sampleCandidates({ now: NOW });
+const samples = await sampleCandidates({ now: NOW });
 const byRef = (refId: string) => samples.find((s) => s.record.refId === refId)!.record;
 
 describe('current status date', () => {
@@ -34,6 +34,7 @@ describe('current status date', () => {
 
 const LINES: BatchLine[] = [
   {
+    line: 1,
     id: 'cust_000482',
     row: {
       type: 'row',
@@ -46,33 +47,43 @@ const LINES: BatchLine[] = [
       recordId: '65f1c2a9e4b0d3a1f0c9b802',
     },
   },
-  { id: 'nobody', row: { type: 'row', index: 1, ok: false, code: 'not_found', message: 'No candidate with refId "nobody".' } },
-  { id: '=HYPERLINK("http://x","y")', row: { type: 'row', index: 2, ok: false, code: 'not_found', message: 'No, "quoted"\nline' } },
-  { id: 'later' },
+  { line: 2, id: 'nobody', row: { type: 'row', index: 1, ok: false, code: 'not_found', message: 'No candidate with refId "nobody".' } },
+  {
+    line: 4,
+    id: '=HYPERLINK("http://x","y")',
+    row: { type: 'row', index: 2, ok: false, code: 'not_found', message: 'No, "quoted"\nline' },
+  },
+  { line: 5, id: 'later' },
 ];
 
 describe('batch export', () => {
   it('writes CSV with a header, quoting, CRLF and a byte order mark', () => {
-    const csv = batchCsv(LINES, 'refId');
-    expect(csv.startsWith('\ufeffid,status,statusDate,submitCount,refId,recordId,error,message\r\n')).toBe(true);
+    const csv = batchCsv(LINES, 'refId', { zone: 'utc', locale: 'en-GB' });
+    expect(
+      csv.startsWith('\ufeffline,id,status,statusText,statusDate,statusDateLocal,submitCount,refId,recordId,repeatOf,error,message\r\n'),
+    ).toBe(true);
     const rows = csv.slice(1).split('\r\n');
-    expect(rows[1]).toBe('cust_000482,inreview,2026-11-20T10:00:00.000Z,2,cust_000482,65f1c2a9e4b0d3a1f0c9b802,,');
-    expect(rows[2]).toBe('nobody,,,,,,not_found,"No candidate with refId ""nobody""."');
+    expect(rows[1]).toBe(
+      '1,cust_000482,inreview,In review,2026-11-20T10:00:00.000Z,"20 Nov 2026, 10:00 UTC",2,cust_000482,65f1c2a9e4b0d3a1f0c9b802,,,',
+    );
+    expect(rows[2]).toBe('2,nobody,,,,,,,,,not_found,"No candidate with refId ""nobody""."');
     // A formula is defused, then quoted because of its quotes and comma.
-    expect(rows[3]).toBe(`"'=HYPERLINK(""http://x"",""y"")",,,,,,not_found,"No, ""quoted""\nline"`);
-    expect(rows[4]).toBe('later,,,,later,,pending,Not looked up');
+    expect(rows[3]).toBe(`4,"'=HYPERLINK(""http://x"",""y"")",,,,,,,,,not_found,"No, ""quoted""\nline"`);
+    expect(rows[4]).toBe('5,later,,,,,,later,,,pending,Not looked up');
     expect(rows).toHaveLength(6);
   });
 
   it('writes a tab-separated table without breaks inside cells', () => {
     const tsv = batchTsv(LINES, 'refId').split('\n');
-    expect(tsv[0]).toBe('id\tstatus\tstatusDate\tsubmitCount\trefId\trecordId\terror\tmessage');
-    expect(tsv[3]!.split('\t')).toHaveLength(8);
+    expect(tsv[0]).toBe(
+      'line\tid\tstatus\tstatusText\tstatusDate\tstatusDateLocal\tsubmitCount\trefId\trecordId\trepeatOf\terror\tmessage',
+    );
+    expect(tsv[3]!.split('\t')).toHaveLength(12);
     expect(tsv[3]).toContain('No, "quoted" line');
   });
 
   it('escapes every cell of the HTML table', () => {
-    const html = batchHtml([{ id: '<img src=x onerror=alert(1)>' }], 'recordId');
+    const html = batchHtml([{ line: 1, id: '<img src=x onerror=alert(1)>' }], 'recordId');
     expect(html).not.toContain('<img');
     expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');
   });
@@ -146,17 +157,19 @@ describe('candidate summary', () => {
 });
 
 describe('reply templates', () => {
-  it('has a neutral reply for every known status, and none but a note for blocked', () => {
+  it('has a neutral reply for every known status, and for blocked a note beside a neutral reply that is not its own', () => {
     for (const status of ['incomplete', 'waiting', 'inreview', 'review_requested', 'approved', 'rejected']) {
       expect(replyFor(DEFAULT_REPLIES, status, {}).reply).toMatch(/\w/);
     }
     expect(replyFor(DEFAULT_REPLIES, 'blocked', {})).toEqual({
       template: 'blocked',
+      name: 'Standard',
       reply: null,
       note: 'Do not disclose the reason; escalate to compliance.',
     });
     expect(replyFor(DEFAULT_REPLIES, 'mystery', { refId: 'r1' })).toEqual({
       template: '*',
+      name: 'Standard',
       reply: DEFAULT_REPLIES['*']!.reply!.replace('{refId}', 'r1'),
     });
   });
@@ -173,6 +186,7 @@ describe('reply templates', () => {
     expect(replyFor(templates, 'waiting', {}).reply).toBeNull();
     expect(replyFor(templates, 'inreview', { refId: 'r1', since: '3 Nov' })).toEqual({
       template: 'inreview',
+      name: 'Standard',
       reply: DEFAULT_REPLIES.inreview!.reply!.replace('{refId}', 'r1').replace('{since}', '3 Nov'),
     });
   });

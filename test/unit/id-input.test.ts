@@ -1,6 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { looksLikeRecordId } from '../../src/kyc/contract/lookup.ts';
-import { cleanId, describeRemoved, isIdList, splitIdList } from '../../src/kyc/view/id-input.ts';
+import { guessKind, looksLikeRecordId } from '../../src/kyc/contract/lookup.ts';
+import { cleanId, describeRemoved, entriesText, isIdList, splitIdList, unwrapId } from '../../src/kyc/view/id-input.ts';
 import { parseAppLink, splitEnvironmentPath, environmentPath } from '../../src/app/routes.ts';
 
 describe('cleanId', () => {
@@ -40,6 +41,31 @@ describe('looksLikeRecordId', () => {
   ])('%j -> %s', (id, expected) => expect(looksLikeRecordId(id)).toBe(expected));
 });
 
+describe('unwrapId', () => {
+  it.each([
+    ['/cust_000482', 'cust_000482', 'the leading "/"'],
+    ['"cust_000482"', 'cust_000482', 'the quotes around it'],
+    ["'cust_000482'", 'cust_000482', 'the quotes around it'],
+    ['\u201ccust_000482\u201d', 'cust_000482', 'the quotes around it'],
+    ['`65f1c2a9e4b0d3a1f0c9b810`', '65f1c2a9e4b0d3a1f0c9b810', 'the quotes around it'],
+    ['/"cust_000482"', 'cust_000482', 'the leading "/" and the quotes around it'],
+    ['cust_000482', 'cust_000482', undefined],
+    ['/', '/', undefined],
+    ['"a', '"a', undefined],
+    ["it's", "it's", undefined],
+    ['""', '""', undefined],
+  ])('%j -> %j (%s)', (typed, id, dropped) => expect(unwrapId(typed)).toEqual({ id, dropped }));
+});
+
+describe('guessKind', () => {
+  it('reads 24 hexadecimal characters as a recordId and anything else as a refId', () => {
+    expect(guessKind('65f1c2a9e4b0d3a1f0c9b810')).toBe('recordId');
+    expect(guessKind('65F1C2A9E4B0D3A1F0C9B810')).toBe('recordId');
+    for (const id of ['cust_000482', '65f1c2a9e4b0d3a1f0c9b81', '65f1c2a9e4b0d3a1f0c9b8100', 'g5f1c2a9e4b0d3a1f0c9b810', ''])
+      expect(guessKind(id), id).toBe('refId');
+  });
+});
+
 describe('splitIdList', () => {
   it.each([
     ['a\nb\nc', ['a', 'b', 'c']],
@@ -67,7 +93,33 @@ describe('splitIdList', () => {
   });
 
   it('keeps the first of repeated ids, in input order, and counts the repeats', () => {
-    expect(splitIdList('b\na\nb\nc\na')).toEqual({ ids: ['b', 'a', 'c'], duplicates: 2, links: 0, removed: [], rule: 'lines' });
+    expect(splitIdList('b\na\nb\nc\na')).toMatchObject({ ids: ['b', 'a', 'c'], duplicates: 2, links: 0, removed: [], rule: 'lines' });
+  });
+
+  it('numbers every entry as the pasted lines, blank lines counted, and marks a repeat with the line it repeats', () => {
+    expect(splitIdList('b\n\na\nb\n \nc\na\n').entries).toEqual([
+      { line: 1, id: 'b' },
+      { line: 3, id: 'a' },
+      { line: 4, id: 'b', repeatOf: 1 },
+      { line: 6, id: 'c' },
+      { line: 7, id: 'a', repeatOf: 3 },
+    ]);
+    // A single line split at separators: each entry's place among the entries.
+    expect(splitIdList('x,,y x').entries).toEqual([
+      { line: 1, id: 'x' },
+      { line: 2, id: 'y' },
+      { line: 3, id: 'x', repeatOf: 1 },
+    ]);
+  });
+
+  it('gives the entries back as text with each id on its own line, so that a batch of it numbers them the same', () => {
+    const line = fc.oneof(fc.constantFrom('a', 'b', 'c', ' ', ''), fc.stringMatching(/^[a-z0-9_-]{1,6}$/));
+    fc.assert(
+      fc.property(fc.array(line, { minLength: 2, maxLength: 12 }), (lines) => {
+        const list = splitIdList(lines.join('\n'));
+        expect(splitIdList(entriesText(list.entries)).entries).toEqual(list.entries);
+      }),
+    );
   });
 
   it('reports invisible characters removed from the ids', () => {

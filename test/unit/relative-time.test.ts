@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { calendarDaysBetween, formatRelative, type ZoneOptions } from '../../src/kyc/view/time.ts';
+import { CLOCK_SKEW_MS, calendarDaysBetween, formatRelative, type ZoneOptions } from '../../src/kyc/view/time.ts';
 
 const at = (iso: string) => new Date(iso);
 const inZone = (timeZone: string): ZoneOptions => ({ timeZone, locale: 'en' });
@@ -17,16 +17,29 @@ describe('relative times count calendar days in the zone the page shows', () => 
     expect(formatRelative(at('2026-11-19T23:59:59Z'), at('2026-11-21T00:00:00Z'), UTC)).toBe('2 days ago');
   });
 
-  it('under a day and on the same date: hours, minutes, seconds, rounded down; "now" under a second', () => {
+  it('under a day and on the same date: hours, minutes, seconds, rounded down; "just now" under a second', () => {
     const now = at('2026-11-21T12:00:00Z');
     const msAgo = (ms: number) => new Date(now.getTime() - ms);
-    expect(formatRelative(msAgo(999), now, UTC)).toBe('now');
+    expect(formatRelative(msAgo(999), now, UTC)).toBe('just now');
     expect(formatRelative(msAgo(1000), now, UTC)).toBe('1 second ago');
     expect(formatRelative(msAgo(59_999), now, UTC)).toBe('59 seconds ago');
     expect(formatRelative(msAgo(60_000), now, UTC)).toBe('1 minute ago');
     expect(formatRelative(msAgo(3_599_999), now, UTC)).toBe('59 minutes ago');
     expect(formatRelative(msAgo(2 * 3_600_000 + 59 * 60_000), now, UTC)).toBe('2 hours ago');
     expect(formatRelative(new Date(now.getTime() + 90 * 60_000), now, UTC)).toBe('in 1 hour');
+  });
+
+  it('a status reached 4 seconds "from now" by a clock that runs ahead reads "just now", not "in 4 seconds"', () => {
+    const now = at('2026-11-21T12:00:00Z');
+    const ahead = (ms: number) => new Date(now.getTime() + ms);
+    expect(formatRelative(ahead(4000), now, UTC)).toBe('just now');
+    expect(formatRelative(ahead(CLOCK_SKEW_MS), now, UTC)).toBe('just now');
+    // Across midnight too: 23:59:58 and a date 4 s later, "tomorrow" by the calendar.
+    expect(formatRelative(at('2026-11-22T00:00:02Z'), at('2026-11-21T23:59:58Z'), UTC)).toBe('just now');
+    // Beyond the skew a date ahead is one: "in 6 minutes".
+    expect(formatRelative(ahead(CLOCK_SKEW_MS + 60_000), now, UTC)).toBe('in 6 minutes');
+    // A deadline (the archive date) is never taken for skew.
+    expect(formatRelative(ahead(4000), now, { ...UTC, future: true })).toBe('in 4 seconds');
   });
 
   it('gives the same instants different counts in Singapore, Los Angeles and UTC, as their calendars do', () => {
@@ -94,6 +107,16 @@ describe('relative times count calendar days in the zone the page shows', () => 
         if (days === otherDays && days !== 0) expect(formatRelative(other, now, options)).toBe(formatRelative(date, now, options));
         // Never more than a day off what the clock says.
         expect(Math.abs(days - (now.getTime() - date.getTime()) / 86_400_000)).toBeLessThan(1 + 1 / 24);
+      }),
+    );
+  });
+
+  it('property: a moment in the past or within the clock skew ahead never reads as one to come', () => {
+    fc.assert(
+      fc.property(moment, fc.integer({ min: -400 * 86_400_000, max: CLOCK_SKEW_MS }), zone, (now, offset, options) => {
+        const text = formatRelative(new Date(now.getTime() + offset), now, options);
+        expect(text).not.toMatch(/^in |tomorrow/);
+        if (offset > -1000) expect(text).toBe('just now');
       }),
     );
   });

@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_REPLIES, fillTemplate, replyFor, replyTemplatesFileSchema } from '../../src/kyc/contract/replies.ts';
+import {
+  DEFAULT_REPLIES,
+  fillTemplate,
+  mergeReplyTemplates,
+  type ReplyTemplate,
+  repliesFor,
+  replyFor,
+  replyTemplatesFileSchema,
+} from '../../src/kyc/contract/replies.ts';
 import { KNOWN_STATUSES, statusInfo } from '../../src/kyc/contract/status.ts';
 
 /**
@@ -107,5 +115,88 @@ describe('the built-in replies', () => {
       fields: { rejectionReason: 'The passport photo is blurred.', resubmitHint: 'Take a new photo in daylight.' },
     }).reply!;
     expect(reply).toContain('The reason: The passport photo is blurred.\nWhat to do: Take a new photo in daylight.\n');
+  });
+});
+
+describe('replies say what the record says (issue 33)', () => {
+  it('gives the review-requested candidate the recorded review reason and what to do, when the environment shows them', () => {
+    const reply = replyFor(DEFAULT_REPLIES, 'review_requested', {
+      ...ALL,
+      fields: { reviewReason: 'Address changed', resubmitHint: 'Upload a proof of address from the last three months.' },
+    }).reply!;
+    expect(reply).toContain('The reason: Address changed\nWhat to do: Upload a proof of address from the last three months.\n');
+    expect(reply).toMatch(/reviewed again/);
+  });
+
+  it('lets every status use the recorded reason and hint, and leaves them out where the record has none', () => {
+    const fields = { reviewReason: 'Address changed', resubmitHint: 'Upload a proof of address.', rejectionReason: 'Blurred photo.' };
+    const file = replyTemplatesFileSchema.parse({
+      waiting: 'We are checking. Reason: {field:reviewReason}\nHint: {field:resubmitHint}',
+      approved: { reply: 'Approved.\nEarlier: {field:rejectionReason}' },
+    });
+    const templates = mergeReplyTemplates(file);
+    expect(replyFor(templates, 'waiting', { fields }).reply).toBe(
+      'We are checking. Reason: Address changed\nHint: Upload a proof of address.',
+    );
+    expect(replyFor(templates, 'approved', { fields }).reply).toBe('Approved.\nEarlier: Blurred photo.');
+    expect(replyFor(templates, 'waiting', {}).reply).toBe('We are checking.');
+  });
+
+  it("offers a status's own template first, then its others by name; blocked's neutral reply says nothing of the reason", () => {
+    const blocked = repliesFor(DEFAULT_REPLIES, 'blocked', ALL);
+    expect(blocked.map((reply) => [reply.template, reply.name, reply.reply === null])).toEqual([
+      ['blocked', 'Standard', true],
+      ['blocked:neutral', 'Neutral', false],
+    ]);
+    expect(blocked[1]!.reply).toContain(ALL.refId);
+    expect(blocked[1]!.reply).not.toMatch(/reason|blocked|suspend|fraud|sanction/i);
+    expect(blocked[1]!.note).toBe('Do not disclose the reason; escalate to compliance.');
+  });
+
+  it('replaces every built-in template of a status the file names, and adds another template beside the built-in ones', () => {
+    const file = replyTemplatesFileSchema.parse({
+      blocked: null,
+      'rejected:short': { name: 'Short', reply: 'Please submit again. {refId}' },
+      '*:later': 'We will get back to you.',
+    });
+    const templates = mergeReplyTemplates(file);
+    expect(repliesFor(templates, 'blocked', {}).map((reply) => reply.template)).toEqual(['blocked']);
+    expect(
+      repliesFor(templates, 'rejected', { refId: 'r1' }).map((reply) => [reply.template, reply.name, reply.reply?.slice(0, 20)]),
+    ).toEqual([
+      ['rejected', 'Standard', 'We could not complet'],
+      ['rejected:short', 'Short', 'Please submit again.'],
+    ]);
+    expect(repliesFor(templates, 'mystery', {}).map((reply) => [reply.template, reply.name])).toEqual([
+      ['*', 'Standard'],
+      ['*:later', 'Later'],
+    ]);
+  });
+
+  it('refuses a template key that is neither a status nor another template of one', () => {
+    for (const key of ['blocked:', 'blocked:Neutral', 'a:b:c', ':x', 'Blocked']) {
+      expect(replyTemplatesFileSchema.safeParse({ [key]: 'x' }).success, key).toBe(false);
+    }
+    expect(replyTemplatesFileSchema.safeParse({ 'blocked:neutral-2': 'x' }).success).toBe(true);
+  });
+
+  it("always offers at least one template, the status's own first when it has one, and only the fallback's when it has none", () => {
+    const status = fc.constantFrom('waiting', 'blocked', 'approved', 'mystery', '*');
+    const key = fc
+      .tuple(status, fc.option(fc.constantFrom('a', 'b', 'neutral'), { nil: undefined }))
+      .map(([s, v]) => (v ? `${s}:${v}` : s));
+    const template: fc.Arbitrary<ReplyTemplate> = fc.record({ reply: fc.option(fc.constantFrom('Hi {refId}.', 'Ok.'), { nil: null }) });
+    fc.assert(
+      fc.property(fc.dictionary(key, template), status, (templates, asked) => {
+        const offered = repliesFor(templates, asked, { refId: 'r' });
+        expect(offered.length).toBeGreaterThan(0);
+        const owners = new Set(offered.map((reply) => reply.template.split(':')[0]));
+        const own = Object.keys(templates).some((k) => k.split(':')[0] === asked);
+        expect([...owners]).toEqual([own ? asked : '*']);
+        if (Object.hasOwn(templates, asked)) expect(offered[0]!.template).toBe(asked);
+        expect(new Set(offered.map((reply) => reply.template)).size).toBe(offered.length);
+      }),
+      { numRuns: 500 },
+    );
   });
 });

@@ -9,7 +9,7 @@ import { PEOPLE } from '../../src/server/sandbox/people.ts';
  */
 const now = new Date('2026-11-20T12:00:00.000Z');
 const certificates = sandboxCertificates(now);
-const candidates = sampleCandidates({ now, pictures: false });
+const candidates = await sampleCandidates({ now, pictures: false });
 const records = candidates.map((c) => c.record);
 
 type Doc = { Claim: { reviewBody?: unknown; _customFields?: Record<string, unknown> } } & Record<string, unknown>;

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { type CandidateRecord, isStatusLevel, statusLevelOf } from '../../src/kyc/contract/schema.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 
-describe('the status level (one allowlist for the sandbox, the proxy and the page)', () => {
-  const full = sampleCandidates({ now: new Date() })[0]!.record;
+const full = (await sampleCandidates({ now: new Date() }))[0]!.record;
 
+describe('the status level (one allowlist for the sandbox, the proxy and the page)', () => {
   it('keeps the status, ids, archive flag, submission count and every date, and nothing else', () => {
     const record: CandidateRecord = { ...full, futureField: 'not listed yet', willArchiveAtDate: '2026-01-01T00:00:00.000Z' };
     const reduced = statusLevelOf(record);

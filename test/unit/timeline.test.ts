@@ -90,7 +90,7 @@ describe('time formatting', () => {
     const utc = { zone: 'utc', locale: 'en' } as const;
     expect(formatRelative(new Date('2026-11-18T12:00:00.000Z'), now, utc)).toBe('3 days ago');
     expect(formatRelative(new Date('2026-12-11T12:00:00.000Z'), now, utc)).toBe('in 20 days');
-    expect(formatRelative(now, now, utc)).toBe('now');
+    expect(formatRelative(now, now, utc)).toBe('just now');
   });
 
   it('words two events on the same calendar day alike, in days, never "last month" or "1 year ago"', () => {

@@ -1,6 +1,7 @@
 import { APP_REQUEST_HEADER } from '../../kyc/contract/api-paths.ts';
 import type { z } from '../../kyc/contract/zod.ts';
 import { ApiError, apiErrorOf } from './api-error.ts';
+import { sessionRefused } from './session-signal.ts';
 
 /**
  * The contract's schema of an answer, or how to load it. The calls of the first load (the session, the
@@ -32,7 +33,11 @@ export async function apiResponse(path: string, init: RequestInit = {}): Promise
     if (init.signal?.aborted) throw error;
     throw new ApiError('server_unreachable', 'The Candidate Lookup server could not be reached. Check your connection.');
   }
-  if (!response.ok) throw await apiErrorOf(response);
+  if (!response.ok) {
+    const error = await apiErrorOf(response);
+    if (error.code === 'unauthenticated' && response.status === 401) sessionRefused(path);
+    throw error;
+  }
   return response;
 }
 

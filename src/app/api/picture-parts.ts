@@ -11,8 +11,11 @@ import { type SniffedType, sniffedTypeOfMime } from '../../kyc/contract/picture-
 export type PictureState =
   /** `preview`: the server's downscaled copy (a raster JPEG, sniffed here too), shown until the picture is in. */
   | { state: 'loading'; received: number; size: number; type: SniffedType; preview?: Blob }
-  /** `blob` only for a raster image (sniffed again here from the bytes): anything else is never rendered. */
-  | { state: 'ready'; size: number; type: SniffedType; blob?: Blob }
+  /**
+   * `blob` only for a raster image (sniffed again here from the bytes): anything else is never rendered,
+   * and its bytes are `file` instead, inert octets that are only ever saved as a file (the card's Download).
+   */
+  | { state: 'ready'; size: number; type: SniffedType; blob?: Blob; file?: Blob }
   | { state: 'failed'; size: number; type: SniffedType; problem: string };
 
 export class PictureParts {

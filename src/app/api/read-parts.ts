@@ -152,11 +152,14 @@ async function readPictures(reader: PartReader, parts: PictureParts): Promise<vo
   }
 }
 
-/** A preview, shown until its picture is in; like the picture, only ever as a Blob when it is a raster image. */
+/**
+ * A preview, shown until its picture is in; like the picture, only ever as a Blob when it is a raster
+ * image, and only for a picture that is one: a file of another type is never shown, not even reduced.
+ */
 function showPreview(parts: PictureParts, name: string, part: RawPart): void {
   const state = parts.get(name)!;
   const type = sniffImageType(headOf(part, SNIFF_BYTES));
-  if (state.state !== 'loading' || !type.raster) return;
+  if (state.state !== 'loading' || !type.raster || !state.type.raster) return;
   parts.update(name, { ...state, preview: new Blob(part.chunks as BlobPart[], { type: type.mime }) });
 }
 
@@ -167,8 +170,11 @@ function complete(parts: PictureParts, name: string, part: RawPart): void {
     parts.update(name, { state: 'failed', size: state.size, type: state.type, problem: 'This picture arrived incomplete.' });
     return;
   }
-  // The type is sniffed again from the bytes themselves: only a raster image is ever given a Blob to show.
+  // The type is sniffed again from the bytes themselves: only a raster image is ever given a Blob to show;
+  // anything else is kept as octets, to be saved as a file and opened elsewhere if the reviewer wants to.
   const type = sniffImageType(headOf(part, SNIFF_BYTES));
-  const blob = type.raster ? { blob: new Blob(part.chunks as BlobPart[], { type: type.mime }) } : {};
-  parts.update(name, { state: 'ready', size: state.size, type, ...blob });
+  const bytes = type.raster
+    ? { blob: new Blob(part.chunks as BlobPart[], { type: type.mime }) }
+    : { file: new Blob(part.chunks as BlobPart[], { type: 'application/octet-stream' }) };
+  parts.update(name, { state: 'ready', size: state.size, type, ...bytes });
 }

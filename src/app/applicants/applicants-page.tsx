@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import { Link, navigate, useLocation } from '../navigation.tsx';
 import { APPLICANTS_PAGE_SIZE, type ApplicantFilter } from '../../kyc/contract/applicants.ts';
 import { environmentPath, splitEnvironmentPath } from '../routes.ts';
@@ -18,6 +18,8 @@ import { QueueError, QueueFreshness, QueueNotOffered, QueueOrderNote, QueueSkele
 import { statusInfo } from '../../kyc/contract/status.ts';
 import { useQueue } from './use-queue.ts';
 import { useLiveQueue } from './live-queue.ts';
+import { useQueueReturn, useRowKeys } from './queue-focus.ts';
+import { useEnvironment } from '../environment/use-environment.ts';
 
 const EMPTY: Record<string, string> = {
   all: 'The KYC service lists no candidates.',
@@ -42,6 +44,9 @@ export function ApplicantsPage() {
   const names = useQuery(sessionQueries.current()).data?.role === 'compliance';
   const { error } = queue;
   const queryClient = useQueryClient();
+  const rows = useRef<HTMLDivElement>(null);
+  useQueueReturn(hrefOf({ filter, page }), queue.current?.records, rows);
+  useRowKeys(rows);
 
   useEffect(() => {
     document.title = 'Applicants · Candidate Lookup';
@@ -79,7 +84,7 @@ export function ApplicantsPage() {
         />
         <RefusedFiltersNote refused={queue.refused} />
         <QueueFreshness index={queue.current?.index} fetchedAt={queue.list.dataUpdatedAt} />
-        <div role="tabpanel" id={panelId} aria-labelledby={`${idPrefix}-${tabKey(filter)}`} className="space-y-3">
+        <div ref={rows} role="tabpanel" id={panelId} aria-labelledby={`${idPrefix}-${tabKey(filter)}`} className="space-y-3">
           <QueuePanel queue={queue} filter={filter} page={page} environment={environment} hrefOf={hrefOf} changed={changed} names={names} />
         </div>
       </div>
@@ -106,6 +111,7 @@ function QueuePanel({
   changed: ReadonlySet<string>;
 }) {
   const { list, error } = queue;
+  const { info } = useEnvironment();
   // Only a filter the service refused reaches here with this code (the page says so for the list as a whole).
   if (error?.code === 'applicants_unavailable') {
     return (
@@ -129,6 +135,8 @@ function QueuePanel({
       <ApplicantsTable
         names={names}
         environment={environment}
+        info={info}
+        page={page}
         records={list.data.records}
         changed={changed}
         filter={filter}

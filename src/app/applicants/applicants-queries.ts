@@ -1,5 +1,12 @@
 import { queryOptions } from '@tanstack/react-query';
-import { applicantsApiPath, applicantsPageSchema, type ApplicantsPage, type ApplicantsQuery } from '../../kyc/contract/applicants.ts';
+import {
+  APPLICANTS_PAGE_SIZE,
+  type ApplicantFilter,
+  applicantsApiPath,
+  applicantsPageSchema,
+  type ApplicantsPage,
+  type ApplicantsQuery,
+} from '../../kyc/contract/applicants.ts';
 import { ApiError } from '../api/api-error.ts';
 import { apiRequest } from '../api/api-request.ts';
 
@@ -28,3 +35,15 @@ export const applicantsQueries = {
       retry: (failureCount, error) => error instanceof ApiError && error.transient && failureCount < 1,
     }),
 };
+
+/**
+ * A page of a tab as the queue shows it (with every tab's count): the queue page and the candidate page's
+ * Previous and Next read the same entry of the cache, so a candidate opened from the queue finds its
+ * neighbours without asking again.
+ */
+export function queuePageQuery(filter: ApplicantFilter | undefined, page: number, environment: string | undefined) {
+  return applicantsQueries.page(
+    { status: filter, skip: (page - 1) * APPLICANTS_PAGE_SIZE, limit: APPLICANTS_PAGE_SIZE, counts: true },
+    environment,
+  );
+}

@@ -1,5 +1,11 @@
-import { environmentPath, QUEUE_PATH } from '../routes.ts';
-import { APPLICANTS_MAX_SKIP, APPLICANTS_PAGE_SIZE, isApplicantFilter, type ApplicantFilter } from '../../kyc/contract/applicants.ts';
+import { candidatePath, environmentPath, QUEUE_PATH } from '../routes.ts';
+import {
+  APPLICANTS_MAX_SKIP,
+  APPLICANTS_PAGE_SIZE,
+  type Applicant,
+  isApplicantFilter,
+  type ApplicantFilter,
+} from '../../kyc/contract/applicants.ts';
 
 /** The queue's state in the address: `?status=&page=` (a filter and a page number, never an id). */
 export interface QueueLocation {
@@ -26,4 +32,11 @@ export function queueHref({ filter, page }: QueueLocation, environment?: string)
   const search = params.toString();
   const path = environmentPath(environment, QUEUE_PATH);
   return search ? `${path}?${search}` : path;
+}
+
+/** Where a row leads: by recordId, or by refId when the service gave no recordId. */
+export function applicantLink(applicant: Applicant, environment?: string): string | undefined {
+  if (applicant.recordId) return environmentPath(environment, candidatePath('recordId', applicant.recordId));
+  if (applicant.refId) return environmentPath(environment, candidatePath('refId', applicant.refId));
+  return undefined;
 }

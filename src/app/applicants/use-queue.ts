@@ -1,7 +1,7 @@
 import { keepPreviousData, type QueryClient, useIsFetching, useQuery, useQueryClient } from '@tanstack/react-query';
-import { APPLICANTS_PAGE_SIZE, type ApplicantFilter, type ApplicantsPage, DOCUMENTED_FILTERS } from '../../kyc/contract/applicants.ts';
+import { type ApplicantFilter, type ApplicantsPage, DOCUMENTED_FILTERS } from '../../kyc/contract/applicants.ts';
 import { ApiError, asApiError } from '../api/api-error.ts';
-import { applicantsQueries } from './applicants-queries.ts';
+import { applicantsQueries, queuePageQuery } from './applicants-queries.ts';
 import { type OverSla, QUEUE_TABS, type QueueTab, tabKey, type TabCount } from './applicants-tabs.tsx';
 
 /** A filter the service does not document, which it refused: its tab is not offered. */
@@ -32,10 +32,7 @@ function latestView(queryClient: QueryClient, environment: string | undefined): 
 export function useQueue(filter: ApplicantFilter | undefined, page: number, environment: string | undefined) {
   const queryClient = useQueryClient();
   const list = useQuery({
-    ...applicantsQueries.page(
-      { status: filter, skip: (page - 1) * APPLICANTS_PAGE_SIZE, limit: APPLICANTS_PAGE_SIZE, counts: true },
-      environment,
-    ),
+    ...queuePageQuery(filter, page, environment),
     // Moving between pages of one tab keeps the rows in place until the next page arrives.
     placeholderData: (previous, previousQuery) => (previousQuery?.queryKey[1] === tabKey(filter) ? keepPreviousData(previous) : undefined),
   });

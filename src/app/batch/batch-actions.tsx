@@ -2,6 +2,8 @@ import { useState } from 'react';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import { batchCsv, batchFileName, batchHtml, batchTsv, type BatchLine } from '../../kyc/view/batch-export.ts';
 import { Button } from '../ui/button.tsx';
+import { saveBlob } from '../ui/save-blob.ts';
+import { useZoneMode } from '../ui/zone-mode.ts';
 
 /**
  * Download as CSV and copy as a table. The CSV is made here in the browser and handed over as a blob:
@@ -9,28 +11,21 @@ import { Button } from '../ui/button.tsx';
  */
 export function BatchActions({ lines, kind }: { lines: BatchLine[]; kind: LookupKind }) {
   const [copied, setCopied] = useState<'idle' | 'copied' | 'failed'>('idle');
+  // Dates a person reads beside the ISO ones, in the zone the page shows (yours, or UTC with UTC times on).
+  const zone = { zone: useZoneMode() };
 
-  const download = () => {
-    const url = URL.createObjectURL(new Blob([batchCsv(lines, kind)], { type: 'text/csv;charset=utf-8' }));
-    const link = document.createElement('a');
-    link.href = url;
-    link.download = batchFileName(kind, new Date());
-    document.body.append(link);
-    link.click();
-    link.remove();
-    // The download has its own copy once it started; a little later the object URL can go.
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
-  };
+  const download = () =>
+    saveBlob(new Blob([batchCsv(lines, kind, zone)], { type: 'text/csv;charset=utf-8' }), batchFileName(kind, new Date()));
 
   const copy = async () => {
     try {
-      const tsv = batchTsv(lines, kind);
+      const tsv = batchTsv(lines, kind, zone);
       // Rich editors (tickets, mail) paste the HTML table; spreadsheets and plain fields the tab-separated text.
       if (typeof ClipboardItem !== 'undefined' && navigator.clipboard.write) {
         await navigator.clipboard.write([
           new ClipboardItem({
             'text/plain': new Blob([tsv], { type: 'text/plain' }),
-            'text/html': new Blob([batchHtml(lines, kind)], { type: 'text/html' }),
+            'text/html': new Blob([batchHtml(lines, kind, zone)], { type: 'text/html' }),
           }),
         ]);
       } else {

@@ -8,11 +8,12 @@ import type { BatchHandOver } from '../routes.ts';
 import { KindPicker } from '../ui/kind-picker.tsx';
 import { Button } from '../ui/button.tsx';
 import { Card } from '../ui/card.tsx';
+import { useWorkSession } from '../session/session-end.ts';
+import { SessionEndedNotice } from '../session/session-ended-notice.tsx';
 import { BatchActions } from './batch-actions.tsx';
+import { BatchProgress } from './batch-progress.tsx';
 import { BatchTable } from './batch-table.tsx';
-import { TimeStamp } from '../ui/time-stamp.tsx';
-import { useNow } from '../ui/use-now.ts';
-import { type BatchPause, type BatchState, rowsToRetry, useBatch } from './use-batch.ts';
+import { batchLines, type BatchState, useBatch } from './use-batch.ts';
 
 function handOverOf(state: unknown): BatchHandOver['batch'] | undefined {
   const batch = (state as Partial<BatchHandOver> | null)?.batch;
@@ -25,10 +26,16 @@ export function BatchPage() {
   const location = useLocation();
   const handedOver = handOverOf(location.state);
   const [kind, setKind] = useState<LookupKind>(handedOver?.kind ?? 'refId');
-  const [text, setText] = useState(handedOver ? handedOver.ids.join('\n') : '');
+  const [text, setText] = useState(handedOver ? (typeof handedOver.text === 'string' ? handedOver.text : handedOver.ids.join('\n')) : '');
   const [problem, setProblem] = useState<string>();
-  const { state, start, cancel, retry } = useBatch(environment);
+  const { state, start, cancel, retry, reset } = useBatch(environment);
   const list = useMemo(() => splitIdList(text), [text]);
+  const session = useBatchSession(state, text, retry);
+  useEffect(() => {
+    if (session.state !== 'other') return;
+    reset();
+    setText('');
+  }, [session.state, reset]);
   const textId = useId();
   const hintId = useId();
 
@@ -41,11 +48,11 @@ export function BatchPage() {
     if (list.ids.length === 0) return setProblem('Paste at least one id.');
     if (list.ids.length > MAX_BATCH_IDS) return setProblem(`A batch holds at most ${MAX_BATCH_IDS} ids; this list has ${list.ids.length}.`);
     setProblem(undefined);
-    start(kind, list.ids);
+    start(kind, list.ids, list.entries);
   };
 
   const running = state.phase === 'running';
-  const lines = state.ids.map((id, index) => ({ id, row: state.rows[index] }));
+  const lines = batchLines(state);
   return (
     <div className="space-y-5">
       <Card as="section" padding="lg" aria-labelledby="batch-heading">
@@ -90,6 +97,12 @@ export function BatchPage() {
           </div>
         </form>
       </Card>
+      {session.state === 'ended' && (
+        <SessionEndedNotice
+          user={session.user}
+          kept="The list and the rows already found stay here; once you have signed in again, the batch goes on with the ones left."
+        />
+      )}
       {state.phase !== 'idle' && <BatchProgress state={state} onRetry={retry} />}
       {state.ids.length > 0 && (
         <>
@@ -117,68 +130,28 @@ function ListHint({ id, list }: { id: string; list: IdList }) {
       {rule}
       {list.links > 0 &&
         `, ${list.links} dashboard ${list.links === 1 ? 'link' : 'links'} read as ${list.links === 1 ? 'its recordId' : 'their recordIds'}`}
-      {list.duplicates > 0 && `, ${list.duplicates} repeated ${list.duplicates === 1 ? 'one' : 'ones'} left out`}
+      {list.duplicates > 0 &&
+        `, ${list.duplicates} ${list.duplicates === 1 ? 'repeat' : 'repeats'} looked up once (${list.duplicates === 1 ? 'its row says' : 'their rows say'} which line ${list.duplicates === 1 ? 'it repeats' : 'they repeat'})`}
       {removed && `; removed ${removed}`}
       {count > MAX_BATCH_IDS && ` (at most ${MAX_BATCH_IDS})`}
     </p>
   );
 }
 
-function BatchProgress({ state, onRetry }: { state: BatchState; onRetry: () => void }) {
-  const total = state.ids.length;
-  const found = state.rows.filter((row) => row?.ok).length;
-  const failed = state.done - found;
-  const retryable = (state.phase === 'stopped' || state.phase === 'failed') && rowsToRetry(state).length;
-  return (
-    <div className="space-y-2">
-      <div className="flex flex-wrap items-center gap-3">
-        <progress value={state.done} max={total} aria-label="Batch progress" className="h-2 w-64 max-w-full" />
-        <span data-testid="batch-progress" className="text-sm font-medium text-slate-800 tabular-nums">
-          {state.done} of {total}
-        </span>
-        <span className="text-sm text-slate-600">
-          {found} found, {failed} not found or failed
-        </span>
-      </div>
-      {state.pause && state.phase === 'running' && <BatchWait pause={state.pause} />}
-      <div className="flex flex-wrap items-center gap-3">
-        <p role="status" className="text-sm text-slate-700">
-          {outcomeText(state, found, failed)}
-        </p>
-        {retryable ? (
-          <Button variant="secondary" onClick={onRetry}>
-            Retry the {retryable} left
-          </Button>
-        ) : null}
-      </div>
-    </div>
-  );
-}
-
-/** The batch waits for the service (its 429): how long, until when, and a count of the seconds left that is not read out each second. */
-function BatchWait({ pause }: { pause: BatchPause }) {
-  const now = useNow(1000);
-  const left = Math.ceil((pause.until.getTime() - now.getTime()) / 1000);
-  if (left <= 0) return null;
-  return (
-    <p role="status" data-testid="batch-wait" className="text-sm text-amber-900">
-      The KYC service is limiting requests (HTTP 429): the batch waits {pause.seconds} s and resumes at{' '}
-      <TimeStamp date={pause.until} seconds />
-      <span aria-hidden="true"> (in {left} s)</span>.
-    </p>
-  );
-}
-
-/** What the batch came to, once it is no longer running. */
-function outcomeText(state: BatchState, found: number, failed: number): string {
-  const total = state.ids.length;
-  if (state.phase === 'finished') return `Done: ${found} found, ${failed} not found or failed.`;
-  if (state.phase === 'cancelled') return `Cancelled after ${state.done} of ${total}: the rest were not looked up.`;
-  if (state.phase === 'failed') return state.problem ?? 'The batch failed.';
-  if (state.phase === 'stopped' && state.stop) {
-    const { inARow, notLookedUp, message } = state.stop;
-    const ids = notLookedUp === 1 ? '1 id was' : `${notLookedUp} ids were`;
-    return `Stopped after ${inARow} lookups in a row failed: ${message} ${ids} not looked up; Retry goes on from there.`;
-  }
-  return '';
+/**
+ * A batch's list and rows are work: an ended session keeps them on the page, and once the same user has
+ * signed in again a batch the ended session stopped goes on with the ids left; when someone else signs in,
+ * the page forgets them (BatchPage).
+ */
+function useBatchSession(state: BatchState, text: string, retry: () => void) {
+  const session = useWorkSession(text.trim() !== '' || state.ids.length > 0);
+  const stoppedBySession = state.phase === 'failed' && state.problemCode === 'unauthenticated';
+  const [waiting, setWaiting] = useState(false);
+  if (session.state === 'ended' && stoppedBySession && !waiting) setWaiting(true);
+  useEffect(() => {
+    if (!waiting || session.state !== 'on') return;
+    setWaiting(false);
+    if (stoppedBySession) retry();
+  }, [waiting, session.state, stoppedBySession, retry]);
+  return session;
 }

@@ -16,7 +16,10 @@ interface TableProps {
   to: (path: string) => string;
 }
 
-/** One row per id, in the order they were pasted; a row fills in when its lookup finishes. */
+/**
+ * One row per pasted entry, in the order they were pasted and numbered as the pasted lines were; a row
+ * fills in when its lookup finishes, and a repeat shows the one lookup of its id, marked as a repeat.
+ */
 export function BatchTable({ lines, kind, pending, to }: TableProps) {
   return (
     <Card padding="none" className="overflow-x-auto">
@@ -24,7 +27,7 @@ export function BatchTable({ lines, kind, pending, to }: TableProps) {
         <caption className="sr-only">Batch results, in the order of the ids</caption>
         <thead className="border-b border-slate-200 bg-slate-50 text-xs font-semibold text-slate-600 uppercase">
           <tr>
-            <th scope="col" className="px-3 py-2">
+            <th scope="col" className="px-3 py-2" title="The pasted line">
               #
             </th>
             <th scope="col" className="px-3 py-2">
@@ -45,8 +48,8 @@ export function BatchTable({ lines, kind, pending, to }: TableProps) {
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">
-          {lines.map((line, index) => (
-            <BatchTableRow key={line.id} line={line} index={index} kind={kind} pending={pending} to={to} />
+          {lines.map((line) => (
+            <BatchTableRow key={line.line} line={line} kind={kind} pending={pending} to={to} />
           ))}
         </tbody>
       </table>
@@ -54,17 +57,29 @@ export function BatchTable({ lines, kind, pending, to }: TableProps) {
   );
 }
 
-function BatchTableRow({ line, index, kind, pending, to }: Omit<TableProps, 'lines'> & { line: BatchLine; index: number }) {
+/** "repeat of line 2": a repeated id is looked up once, and its other lines say so. */
+function RepeatMark({ line }: { line: BatchLine }) {
+  if (line.repeatOf === undefined) return null;
+  return <span className="block font-sans text-slate-600">repeat of line {line.repeatOf}</span>;
+}
+
+function BatchTableRow({ line, kind, pending, to }: Omit<TableProps, 'lines'> & { line: BatchLine }) {
   const { row } = line;
-  const idCell = <td className="max-w-72 px-3 py-2 font-mono text-xs break-all text-slate-900">{line.id}</td>;
+  const repeat = line.repeatOf === undefined ? {} : { 'data-repeat-of': line.repeatOf };
+  const idCell = (
+    <td className="max-w-72 px-3 py-2 font-mono text-xs break-all text-slate-900">
+      {line.id}
+      <RepeatMark line={line} />
+    </td>
+  );
   const number = (
     <td className="px-3 py-2 text-slate-500 tabular-nums" data-stack-hide>
-      {index + 1}
+      {line.line}
     </td>
   );
   if (!row) {
     return (
-      <tr data-row-state="pending">
+      <tr data-row-state="pending" {...repeat}>
         {number}
         {idCell}
         <td colSpan={4} className="px-3 py-2 text-slate-500 italic">
@@ -75,7 +90,7 @@ function BatchTableRow({ line, index, kind, pending, to }: Omit<TableProps, 'lin
   }
   if (!row.ok) {
     return (
-      <tr data-row-state="failed" data-code={row.code}>
+      <tr data-row-state="failed" data-code={row.code} {...repeat}>
         {number}
         {idCell}
         <td colSpan={4} className="px-3 py-2 text-red-800">
@@ -92,7 +107,7 @@ function BatchTableRow({ line, index, kind, pending, to }: Omit<TableProps, 'lin
   // Found by the kind it was found by: the link looks it up the way that worked.
   const foundBy = row.foundBy ?? kind;
   return (
-    <tr data-row-state="found">
+    <tr data-row-state="found" {...repeat}>
       {number}
       <td className="max-w-72 px-3 py-2 font-mono text-xs break-all">
         <Link
@@ -102,6 +117,7 @@ function BatchTableRow({ line, index, kind, pending, to }: Omit<TableProps, 'lin
           {line.id}
         </Link>
         {foundBy !== kind && <span className="block font-sans text-slate-600">found by {foundBy}</span>}
+        <RepeatMark line={line} />
       </td>
       <td className="px-3 py-2">
         <StatusBadge status={row.status} size="sm" />

@@ -1,12 +1,17 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { type BatchEvent, type BatchRow, UNREACHABLE_CODES } from '../../kyc/contract/batch.ts';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
+import type { BatchLine } from '../../kyc/view/batch-export.ts';
+import type { IdEntry } from '../../kyc/view/id-input.ts';
 import { ApiError } from '../api/api-error.ts';
 import { streamBatch } from './stream-batch.ts';
 
 export interface BatchState {
   kind: LookupKind;
+  /** Each id once: what is looked up. */
   ids: string[];
+  /** The pasted entries, repeats included, numbered as the pasted lines: what the table and the files show. */
+  entries: IdEntry[];
   /** In input order; undefined while that id's row has not arrived. */
   rows: Array<BatchRow | undefined>;
   done: number;
@@ -14,6 +19,8 @@ export interface BatchState {
   /** The service asked to wait (or the batch backs off): this many seconds, until then (this browser's clock). */
   pause?: BatchPause;
   problem?: string;
+  /** The failure's code: `unauthenticated` when the session ended (the page offers to sign in again, then goes on). */
+  problemCode?: string;
   /** The server stopped the batch: this many lookups in a row found the service unreachable. */
   stop?: Omit<Extract<BatchEvent, { type: 'stopped' }>, 'type'>;
 }
@@ -23,7 +30,25 @@ export interface BatchPause {
   until: Date;
 }
 
-const IDLE: BatchState = { kind: 'refId', ids: [], rows: [], done: 0, phase: 'idle' };
+const IDLE: BatchState = { kind: 'refId', ids: [], entries: [], rows: [], done: 0, phase: 'idle' };
+
+/** Each pasted entry with its row: a repeat shows the row of the id's one lookup. */
+export function batchLines(state: BatchState): BatchLine[] {
+  const place = new Map(state.ids.map((id, index) => [id, index]));
+  return state.entries.map(({ line, id, repeatOf }) => ({
+    line,
+    id,
+    row: state.rows[place.get(id) ?? -1],
+    ...(repeatOf === undefined ? {} : { repeatOf }),
+  }));
+}
+
+/** The rows left to look up: those not looked up yet, and those that failed because the service could not be reached. */
+export function leftCounts(state: BatchState): { left: number; notLookedUp: number; unreachable: number } {
+  const left = rowsToRetry(state);
+  const notLookedUp = left.filter((index) => !state.rows[index]).length;
+  return { left: left.length, notLookedUp, unreachable: left.length - notLookedUp };
+}
 
 /** The rows Retry looks up again: those not looked up, and those that failed because the service could not be reached. */
 export function rowsToRetry(state: BatchState): number[] {
@@ -70,15 +95,16 @@ export function useBatch(environment: string | undefined) {
       streamBatch(environment, { kind, ids: places.map((place) => ids[place]!) }, onEvent, current.signal).catch((error: unknown) => {
         if (current.signal.aborted) return;
         const problem = error instanceof ApiError ? error.message : 'The batch failed.';
-        setState((s) => ({ ...s, phase: 'failed', problem, pause: undefined }));
+        const problemCode = error instanceof ApiError ? error.code : undefined;
+        setState((s) => ({ ...s, phase: 'failed', problem, problemCode, pause: undefined }));
       });
     },
     [environment],
   );
 
   const start = useCallback(
-    (kind: LookupKind, ids: string[]) => {
-      setState({ kind, ids, rows: new Array(ids.length).fill(undefined), done: 0, phase: 'running' });
+    (kind: LookupKind, ids: string[], entries: IdEntry[]) => {
+      setState({ kind, ids, entries, rows: new Array(ids.length).fill(undefined), done: 0, phase: 'running' });
       run(
         kind,
         ids,
@@ -100,6 +126,8 @@ export function useBatch(environment: string | undefined) {
       phase: 'running',
       stop: undefined,
       pause: undefined,
+      problem: undefined,
+      problemCode: undefined,
     });
     run(state.kind, state.ids, places);
   }, [state, run]);
@@ -109,5 +137,11 @@ export function useBatch(environment: string | undefined) {
     setState((s) => (s.phase === 'running' ? { ...s, phase: 'cancelled', pause: undefined } : s));
   }, []);
 
-  return { state, start, cancel, retry };
+  /** Forgets the batch (someone else signed in: its rows are not theirs to see). */
+  const reset = useCallback(() => {
+    controller.current?.abort();
+    setState(IDLE);
+  }, []);
+
+  return { state, start, cancel, retry, reset };
 }

@@ -13,10 +13,13 @@ const IDENTIFIERS = [
   ['blockPassID', 'blockPassID'],
 ] as const;
 
-/** Who this is and where they stand: name (or refId), status, archive flag, identifiers. */
-export function CandidateHeader({ record }: { record: CandidateRecord }) {
+/**
+ * Who this is and where they stand: name (or refId), status, archive flag, identifiers. With
+ * `idsApart` the identifiers are left to a card of their own (CandidateIds) further down: a support
+ * user's page puts the answer (what the service recorded, Copy reply) above them.
+ */
+export function CandidateHeader({ record, idsApart = false }: { record: CandidateRecord; idsApart?: boolean }) {
   const name = candidatePersonName(record);
-  const unread = unreadFieldsOf(record);
   // A record is read only with a refId or a recordId (record-reading.ts).
   const title = name?.full ?? record.refId ?? record.recordId ?? '';
   return (
@@ -39,43 +42,58 @@ export function CandidateHeader({ record }: { record: CandidateRecord }) {
         {record.isArchived && <ArchivedBadge />}
       </div>
       <p className="mt-1 text-sm text-slate-600">{statusInfo(record.status).description}</p>
-      <dl className="mt-4 grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[max-content_1fr]">
-        {IDENTIFIERS.map(([field, label]) => {
-          const value = record[field];
-          return (
-            <div key={field} className="contents">
-              <dt className="font-medium text-slate-500">{label}</dt>
-              <dd className="flex min-w-0 items-center gap-2">
-                {value ? (
-                  <>
-                    <code className="min-w-0 font-mono break-all text-slate-900">
-                      <LongText text={value} limit={120} />
-                    </code>
-                    <CopyButton value={value} label={label} />
-                  </>
-                ) : (
-                  <span className="text-slate-500 italic">
-                    {absentText(field, unread, field === 'refId' ? 'none assigned' : undefined)}
-                  </span>
-                )}
-              </dd>
-            </div>
-          );
-        })}
-        {record.isArchived === undefined && (
-          // Archived or not is said by the badge; an answer without the flag leaves it open, and says so.
-          <div className="contents">
-            <dt className="font-medium text-slate-500">Archived</dt>
-            <dd className="text-slate-500 italic">{absentText('isArchived', unread)}</dd>
-          </div>
-        )}
-        {record.submitCount !== undefined && (
-          <div className="contents">
-            <dt className="font-medium text-slate-500">Submissions</dt>
-            <dd className="text-slate-900">{record.submitCount}</dd>
-          </div>
-        )}
-      </dl>
+      {!idsApart && <IdentifierList record={record} className="mt-4" />}
     </Card>
+  );
+}
+
+/** The identifiers in a card of their own, below a support user's answer. */
+export function CandidateIds({ record }: { record: CandidateRecord }) {
+  return (
+    <Card as="section" aria-label="Identifiers" className="min-w-0">
+      <IdentifierList record={record} />
+    </Card>
+  );
+}
+
+/** refId, recordId, blockPassID (each with a copy button, or why it is absent), archived when not said, submissions. */
+function IdentifierList({ record, className = '' }: { record: CandidateRecord; className?: string }) {
+  const unread = unreadFieldsOf(record);
+  return (
+    <dl className={`grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[max-content_1fr] ${className}`}>
+      {IDENTIFIERS.map(([field, label]) => {
+        const value = record[field];
+        return (
+          <div key={field} className="contents">
+            <dt className="font-medium text-slate-500">{label}</dt>
+            <dd className="flex min-w-0 items-center gap-2">
+              {value ? (
+                <>
+                  <code className="min-w-0 font-mono break-all text-slate-900">
+                    <LongText text={value} limit={120} />
+                  </code>
+                  <CopyButton value={value} label={label} />
+                </>
+              ) : (
+                <span className="text-slate-500 italic">{absentText(field, unread, field === 'refId' ? 'none assigned' : undefined)}</span>
+              )}
+            </dd>
+          </div>
+        );
+      })}
+      {record.isArchived === undefined && (
+        // Archived or not is said by the badge; an answer without the flag leaves it open, and says so.
+        <div className="contents">
+          <dt className="font-medium text-slate-500">Archived</dt>
+          <dd className="text-slate-500 italic">{absentText('isArchived', unread)}</dd>
+        </div>
+      )}
+      {record.submitCount !== undefined && (
+        <div className="contents">
+          <dt className="font-medium text-slate-500">Submissions</dt>
+          <dd className="text-slate-900">{record.submitCount}</dd>
+        </div>
+      )}
+    </dl>
   );
 }

@@ -2,7 +2,9 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useLocation, navigate } from '../navigation.tsx';
 import { archivesOnExtract } from '../../kyc/contract/archiving.ts';
-import { type LookupKind, triesAsRecordId } from '../../kyc/contract/lookup.ts';
+import { type LookupKind, triesAsRecordId, triesAsRefId } from '../../kyc/contract/lookup.ts';
+import type { CandidateRecord } from '../../kyc/contract/schema.ts';
+import { readsFullRecord } from '../../kyc/contract/roles.ts';
 import { splitSummaryFields } from '../../kyc/view/summary-fields.ts';
 import { ApiError, asApiError } from '../api/api-error.ts';
 import { useEnvironment } from '../environment/use-environment.ts';
@@ -10,8 +12,9 @@ import { metaQueries } from '../meta/meta-query.ts';
 import { HandOffBar, PrintHeader } from '../handoff/hand-off-bar.tsx';
 import { rememberLookup } from '../recent/recent-lookups.ts';
 import { candidatePath, type LookupNote, lookupNoteOf, parseCandidatePath } from '../routes.ts';
-import { sessionQueries } from '../session/session-query.ts';
+import { usePageSession } from '../session/session-end.ts';
 import { ArchiveWarning } from './archive-warning.tsx';
+import { CandidateActivity } from './candidate-activity.tsx';
 import { candidateQueries, progressKeyOf } from './candidate-queries.ts';
 
 export { startLookup } from './candidate-queries.ts';
@@ -21,8 +24,11 @@ import { CandidateView } from './candidate-view.tsx';
 import { useDownloadProgress } from './download-progress.ts';
 import { Freshness, StatusChangeBanner, useStatusChange } from './freshness.tsx';
 import { serverClockOf } from '../api/server-clock.ts';
-import { LiveStatusLine, useLiveStatus, useShownRecord } from './live-status.tsx';
+import { type LiveUpdate, LiveStatusLine, useLiveStatus, useShownRecord } from './live-status.tsx';
+import { useCandidateTitle } from './page-title.ts';
+import { ReviewBar } from './review-bar.tsx';
 import { SimulateControls } from './simulate-controls.tsx';
+import { StatusChangeToast } from './status-toast.tsx';
 
 /** `/candidates/<kind>/<id>`: reads the route, looks the candidate up, shows the record or what went wrong. */
 export function CandidatePage() {
@@ -42,7 +48,7 @@ function useCandidateLookup(kind: LookupKind, id: string) {
   const { environment, info, meta, to } = useEnvironment();
   const location = useLocation();
   const note = lookupNoteOf(location.state);
-  const session = useQuery(sessionQueries.current()).data;
+  const session = usePageSession();
   const query = useQuery(candidateQueries.lookup(kind, id, environment));
   const progress = useDownloadProgress(progressKeyOf(kind, id, environment));
   const queryClient = useQueryClient();
@@ -58,17 +64,29 @@ function useCandidateLookup(kind: LookupKind, id: string) {
   const refused = query.error instanceof ApiError && query.error.code === 'archiving_key';
   const status = query.data?.status;
   const changedTo = useStatusChange(environment, kind, id, status ?? '');
-  // A 24-hex id typed as a refId is most likely a recordId: tried once as one, automatically (the batch's rule too).
-  const retryAsRecordId = query.error instanceof ApiError && triesAsRecordId(kind, id, query.error.code) && !note.triedAsRefId;
+  // A 24-hex id typed as a refId is most likely a recordId: tried once as one, automatically (the batch's rule too);
+  // and a recordId the search box guessed from that form may be a refId: tried once as one. Never back again.
+  const code = query.error instanceof ApiError ? query.error.code : undefined;
+  const tried = note.triedAsRefId || note.triedAsRecordId;
+  const retryAs =
+    code && !tried
+      ? triesAsRecordId(kind, id, code)
+        ? 'recordId'
+        : triesAsRefId(kind, code, note.guessed === true)
+          ? 'refId'
+          : undefined
+      : undefined;
+  const retryAsRecordId = retryAs !== undefined;
 
   useEffect(() => {
-    // No name or id in the title: titles end up in browser history and window lists.
-    document.title = `Candidate (${kind}) · Candidate Lookup`;
-  }, [kind]);
-  useEffect(() => {
-    if (retryAsRecordId)
-      navigate(to(candidatePath('recordId', id)), { replace: true, state: { cleaned: note.cleaned, triedAsRefId: true } });
-  }, [retryAsRecordId, to, id, note.cleaned]);
+    if (!retryAs) return;
+    const state = {
+      cleaned: note.cleaned,
+      dropped: note.dropped,
+      ...(retryAs === 'recordId' ? { triedAsRefId: true } : { triedAsRecordId: true }),
+    };
+    navigate(to(candidatePath(retryAs, id)), { replace: true, state });
+  }, [retryAs, to, id, note.cleaned, note.dropped]);
   useEffect(() => {
     if (status === undefined) return;
     rememberLookup({ kind, id, status, environment: info?.name ?? environment ?? '', at: new Date().toISOString() });
@@ -85,24 +103,75 @@ function useCandidateLookup(kind: LookupKind, id: string) {
 }
 
 function CandidateLookup({ kind, id }: { kind: LookupKind; id: string }) {
-  const { environment, info, meta, note, session, query, progress, accepted, archiveWarning, status, changedTo, retryAsRecordId } =
-    useCandidateLookup(kind, id);
-  const live = useLiveStatus(info?.name, environment, kind, id, query.data);
+  const lookup = useCandidateLookup(kind, id);
+  const { environment, info, session, query, progress, retryAsRecordId } = lookup;
+  const live = useLiveStatus(info?.name, environment, kind, id, query.data, query.dataUpdatedAt);
   const { shown, update } = useShownRecord(query.data, query.dataUpdatedAt, live);
-  if (query.isPending || retryAsRecordId) return <CandidateSkeleton progress={progress} />;
+  const record = shown ?? query.data;
+  useCandidateTitle(record, session?.role, kind);
+  return (
+    <div className="space-y-4">
+      <ReviewBar kind={kind} id={id} environment={environment} info={info} ids={record} />
+      {query.isPending || retryAsRecordId ? (
+        <CandidateSkeleton progress={progress} />
+      ) : (
+        <CandidateResult lookup={lookup} kind={kind} id={id} shown={shown} update={update} />
+      )}
+      <StatusChangeToast update={update} />
+    </div>
+  );
+}
+
+/** The lookup's answer: what went wrong, or the record with what the page says about it and the hand-off. */
+function CandidateResult({
+  lookup,
+  kind,
+  id,
+  shown,
+  update,
+}: {
+  lookup: ReturnType<typeof useCandidateLookup>;
+  kind: LookupKind;
+  id: string;
+  shown: CandidateRecord | undefined;
+  update: LiveUpdate | undefined;
+}) {
+  const { environment, info, meta, note, session, query, accepted, archiveWarning, status, changedTo } = lookup;
   const notes = <LookupNotes note={note} kind={kind} id={id} />;
-  if (query.isError) {
+  if (query.isError || !query.data) {
     const error = asApiError(query.error, 'The response could not be read.');
     return (
-      <div className="space-y-4">
+      <>
         {notes}
         {archiveWarning && <ArchiveWarning {...archiveWarning} accepted={accepted} />}
         <CandidateError error={error} kind={kind} id={id} onRetry={() => void query.refetch()} retrying={query.isFetching} />
-      </div>
+      </>
     );
   }
+  // A support user's answer first (issue 33): on a phone the status, the recorded reason and hint and Copy
+  // reply fit the first screen, above the ids; the hand-off goes under what the service recorded.
+  const answerFirst = session?.role === 'support';
+  const actions = (
+    <div className="flex flex-wrap items-start justify-between gap-3 print:hidden">
+      {info && meta && (
+        <HandOffBar
+          record={shown ?? query.data}
+          kind={kind}
+          id={id}
+          environment={environment}
+          info={info}
+          user={session?.user}
+          role={session?.role}
+          replyTemplates={meta.replyTemplates}
+          // The same fields as the decision summary strip; a support user's copy never holds them.
+          decisionFields={readsFullRecord(session?.role) ? splitSummaryFields(query.data.customFields, meta.summaryFields).summary : []}
+        />
+      )}
+      <Freshness fetchedAt={query.dataUpdatedAt} refreshing={query.isFetching} onRefresh={() => void query.refetch()} />
+    </div>
+  );
   return (
-    <div className="space-y-4">
+    <>
       {info && <PrintHeader user={session?.user} info={info} />}
       {archiveWarning && <ArchiveWarning {...archiveWarning} accepted={accepted} />}
       {notes}
@@ -110,39 +179,38 @@ function CandidateLookup({ kind, id }: { kind: LookupKind; id: string }) {
       {changedTo && status && changedTo !== shown?.status && (
         <StatusChangeBanner from={status} to={changedTo} onReload={() => void query.refetch()} />
       )}
-      <div className="flex flex-wrap items-start justify-between gap-3 print:hidden">
-        {info && meta && (
-          <HandOffBar
-            record={shown ?? query.data}
-            kind={kind}
-            id={id}
-            environment={environment}
-            info={info}
-            user={session?.user}
-            role={session?.role}
-            replyTemplates={meta.replyTemplates}
-            // The same fields as the decision summary strip; a support user's copy never holds them.
-            decisionFields={session?.role === 'compliance' ? splitSummaryFields(query.data.customFields, meta.summaryFields).summary : []}
-          />
-        )}
-        <Freshness fetchedAt={query.dataUpdatedAt} refreshing={query.isFetching} onRefresh={() => void query.refetch()} />
-      </div>
+      {!answerFirst && actions}
+      <CandidateActivity
+        environment={environment}
+        refId={(shown ?? query.data).refId ?? (kind === 'refId' ? id : undefined)}
+        recordId={(shown ?? query.data).recordId ?? (kind === 'recordId' ? id : undefined)}
+        user={session?.user}
+        role={session?.role}
+        fetchedAt={query.dataUpdatedAt}
+      />
+      <CandidateView record={shown ?? query.data} answer={answerFirst ? actions : undefined} />
       {info?.upstream === 'sandbox' && <SimulateControls kind={kind} id={id} />}
-      <CandidateView record={shown ?? query.data} />
-    </div>
+    </>
   );
 }
 
-/** What happened to the id on its way here: read from a dashboard link, cleaned of invisible characters, or tried as a recordId. */
+/** What happened to the id on its way here: read from a dashboard link, cleaned of invisible characters, or tried as the other kind. */
 function LookupNotes({ note, kind, id }: { note: LookupNote; kind: LookupKind; id: string }) {
-  if (!note.cleaned && !note.triedAsRefId && !note.dashboard) return null;
+  if (!note.cleaned && !note.triedAsRefId && !note.triedAsRecordId && !note.dashboard && !note.dropped) return null;
   return (
     <div role="status" className="space-y-1 rounded-md border border-slate-300 bg-white px-4 py-2 text-sm text-slate-700 print:hidden">
       {note.dashboard && <p>{note.dashboard}</p>}
       {note.cleaned && <p>Removed from the pasted id: {note.cleaned}.</p>}
+      {note.dropped && <p>Dropped {note.dropped} before looking the id up.</p>}
       {note.triedAsRefId && kind === 'recordId' && (
         <p>
           No candidate has the refId <code className="font-mono">{id}</code>; it looks like a recordId, so it was looked up as one.
+        </p>
+      )}
+      {note.triedAsRecordId && kind === 'refId' && (
+        <p>
+          No candidate has the recordId <code className="font-mono">{id}</code>; a refId can have that form too, so it was looked up as a
+          refId.
         </p>
       )}
     </div>

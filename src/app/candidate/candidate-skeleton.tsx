@@ -1,4 +1,4 @@
-import { formatBytes } from '../../kyc/view/image.ts';
+import { formatBytes } from '../../kyc/view/bytes.ts';
 import { Card } from '../ui/card.tsx';
 import type { DownloadProgress } from '../api/fetch-candidate.ts';
 

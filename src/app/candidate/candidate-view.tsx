@@ -1,16 +1,16 @@
 import { candidatePersonName } from '../../kyc/contract/candidate-name.ts';
 import { sortAttributes } from '../../kyc/view/attributes.ts';
 import { splitSummaryFields } from '../../kyc/view/summary-fields.ts';
-import { useQuery } from '@tanstack/react-query';
 import { isStatusLevel, isStatusLevelField, type CandidateRecord, unreadFieldsOf } from '../../kyc/contract/schema.ts';
 import { useEnvironment } from '../environment/use-environment.ts';
 import { RevealScope } from '../preferences/privacy-mask.tsx';
-import { sessionQueries } from '../session/session-query.ts';
+import { usePageSession } from '../session/session-end.ts';
 import { Card } from '../ui/card.tsx';
 import { Notice } from '../ui/section.tsx';
 import { useNow } from '../ui/use-now.ts';
+import type { ReactNode } from 'react';
 import { AddressCard } from './address-card.tsx';
-import { CandidateHeader } from './candidate-header.tsx';
+import { CandidateHeader, CandidateIds } from './candidate-header.tsx';
 import { Certificates } from './certificates.tsx';
 import { CustomFields } from './custom-fields.tsx';
 import { DecisionSummary } from './decision-summary.tsx';
@@ -24,16 +24,23 @@ import { StatusTimeline } from './status-timeline.tsx';
 import { SupportFieldsCard } from './support-fields-card.tsx';
 import { UnreadFieldsNotice } from './unread-fields.tsx';
 
-/** The candidate page's sections, from the parsed record and nothing else. */
-export function CandidateView({ record }: { record: CandidateRecord }) {
+/**
+ * The candidate page's sections, from the parsed record and nothing else. `answer` (a support user's
+ * hand-off: Copy reply and the rest) comes right under what the service recorded, and the identifiers
+ * after it: on a phone a support user's first screen holds the status, the recorded reason and hint,
+ * and Copy reply.
+ */
+export function CandidateView({ record, answer }: { record: CandidateRecord; answer?: ReactNode }) {
   const now = useNow();
-  const role = useQuery(sessionQueries.current()).data?.role;
+  const role = usePageSession()?.role;
   const pending = usePendingRecord(record);
   // A support user's answer is the status level, with the environment's support fields at most (never in parts).
   const support = role === 'support';
   const unread = unreadFieldsOf(record);
   // A record whose identity data or certificates could not be read is not a status-level one: the notice below names them.
   const statusOnly = support || (isStatusLevel(record) && !pending && unread.every((entry) => isStatusLevelField(entry.field)));
+  // Archived, the record has no identity data whatever the key: that, not the key, is what the page says (a compliance user's).
+  const archived = !support && !pending && record.isArchived === true && !record.identities;
   const identities = record.identities;
   const sorted = identities ? sortAttributes(identities) : undefined;
   const name = candidatePersonName(record);
@@ -43,17 +50,31 @@ export function CandidateView({ record }: { record: CandidateRecord }) {
   const summaryFields = meta?.summaryFields;
   const supportFields = support ? meta?.supportFields : undefined;
   const otherFields = splitSummaryFields(record.customFields, summaryFields).rest;
+  const wide = Boolean(identities || record.certs);
+  // The wide sections in page order (pictures, other attributes, certificates): the first sits beside the
+  // status history when there is no identity row there, every other one spans the three columns.
+  const present = [sorted !== undefined && sorted.pictures.length > 0, sorted !== undefined && sorted.others.length > 0, !!record.certs];
+  const besideHistory = identities ? -1 : present.indexOf(true);
+  const spanOf = (section: number) => (section === besideHistory ? 'lg:col-span-2' : 'lg:col-span-3');
 
   return (
     <RevealScope>
       <div className="space-y-5">
-        <CandidateHeader record={record} />
+        <CandidateHeader record={record} idsApart={answer !== undefined} />
         <UnreadFieldsNotice unread={unread} />
         <DecisionSummary record={record} now={now} summaryFields={support ? [] : summaryFields} />
         {supportFields && supportFields.length > 0 && (
           <SupportFieldsCard record={record} fields={supportFields} archivingKey={meta?.archivingKey} />
         )}
-        {statusOnly ? (
+        {answer !== undefined && (
+          <>
+            {answer}
+            <CandidateIds record={record} />
+          </>
+        )}
+        {archived ? (
+          <Notice>Identity data was archived on the service. The status history and certificates remain.</Notice>
+        ) : statusOnly ? (
           <Notice>
             {!support
               ? 'This API key returns status only: identity data, custom fields and certificates are not included.'
@@ -63,43 +84,55 @@ export function CandidateView({ record }: { record: CandidateRecord }) {
           </Notice>
         ) : pending ? (
           <RestOfRecord state={pending} />
-        ) : record.isArchived && !identities ? (
-          <Notice>Identity data was archived on the service. The status history and certificates remain.</Notice>
         ) : null}
-        <div className={`grid gap-5 ${identities || record.certs ? 'lg:grid-cols-3' : 'max-w-2xl'}`}>
+        {/*
+          Three columns on a wide screen: the status history (and the other custom fields) beside identity,
+          address and phone; below them the pictures and certificates take the whole width, so the column
+          under the status history is not left empty while they are squeezed into two thirds. A record with no
+          identity data puts its first wide section beside the history instead.
+        */}
+        <div className={`grid gap-5 ${wide ? 'lg:grid-cols-3' : 'max-w-2xl'}`}>
           <div className="min-w-0 space-y-5">
             <StatusTimeline record={record} now={now} />
             {record.customFields && !support && (otherFields.length > 0 || Object.keys(record.customFields).length === 0) && (
               <CustomFields fields={Object.fromEntries(otherFields)} />
             )}
           </div>
+          {identities && (
+            <div className="grid min-w-0 gap-5 md:grid-cols-2 lg:col-span-2 lg:self-start">
+              <IdentityCard identities={identities} now={now} familyFirst={name?.familyFirst} />
+              <div className="min-w-0 space-y-5">
+                {identities.address?.type === 'string' && <AddressCard raw={identities.address.value} />}
+                {identities.phone?.type === 'string' && <PhoneCard raw={identities.phone.value} />}
+                {!identities.address && !identities.phone && (
+                  <Card as="p" tone="dashed" className="text-sm">
+                    No address or phone number was provided.
+                  </Card>
+                )}
+              </div>
+            </div>
+          )}
           {/* On paper the pictures come after every fact (print:order-last), each at most half a page. */}
-          <div className="flex min-w-0 flex-col gap-5 lg:col-span-2">
-            {identities && (
-              <div className="grid gap-5 md:grid-cols-2">
-                <IdentityCard identities={identities} now={now} familyFirst={name?.familyFirst} />
-                <div className="min-w-0 space-y-5">
-                  {identities.address?.type === 'string' && <AddressCard raw={identities.address.value} />}
-                  {identities.phone?.type === 'string' && <PhoneCard raw={identities.phone.value} />}
-                  {!identities.address && !identities.phone && (
-                    <Card as="p" tone="dashed" className="text-sm">
-                      No address or phone number was provided.
-                    </Card>
-                  )}
-                </div>
-              </div>
-            )}
-            {sorted && sorted.pictures.length > 0 && (
-              <div className="min-w-0 print:order-last">
-                <PictureGallery pictures={sorted.pictures} owner={owner} parts={picturePartsOf(record)} />
-              </div>
-            )}
-            {identities && sorted?.pictures.length === 0 && (
+          {sorted && sorted.pictures.length > 0 && (
+            <div className={`min-w-0 print:order-last ${spanOf(0)}`}>
+              <PictureGallery pictures={sorted.pictures} owner={owner} parts={picturePartsOf(record)} />
+            </div>
+          )}
+          {identities && sorted?.pictures.length === 0 && (
+            <div className="min-w-0 lg:col-span-3">
               <Notice>No pictures in this response: the candidate has none, or the API key excludes them.</Notice>
-            )}
-            {sorted && sorted.others.length > 0 && <OtherAttributes attributes={sorted.others} />}
-            {record.certs && <Certificates certs={record.certs} />}
-          </div>
+            </div>
+          )}
+          {sorted && sorted.others.length > 0 && (
+            <div className={`min-w-0 ${spanOf(1)}`}>
+              <OtherAttributes attributes={sorted.others} />
+            </div>
+          )}
+          {record.certs && (
+            <div className={`min-w-0 ${spanOf(2)}`}>
+              <Certificates certs={record.certs} />
+            </div>
+          )}
         </div>
       </div>
     </RevealScope>

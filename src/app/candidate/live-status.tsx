@@ -19,7 +19,15 @@ import { checkStatus } from './freshness.tsx';
  * was reached, if the delivery said so and the re-check found that same status.
  */
 export type LiveUpdate =
-  | { kind: 'status'; checked: CandidateRecord; at: string; statusDate?: string; receivedAt: number }
+  | {
+      kind: 'status';
+      checked: CandidateRecord;
+      /** The status the page showed when the event came: "In review → Rejected". */
+      from: string | undefined;
+      at: string;
+      statusDate?: string;
+      receivedAt: number;
+    }
   | { kind: 'gone'; event: LiveEvent; receivedAt: number };
 
 /**
@@ -33,6 +41,8 @@ export function useLiveStatus(
   kind: LookupKind,
   id: string,
   record: CandidateRecord | undefined,
+  /** When the record was fetched: an update older than that is no longer on the page. */
+  fetchedAt: number,
 ): LiveUpdate | undefined {
   const [update, setUpdate] = useState<LiveUpdate>();
   const pending = useRef<AbortController | undefined>(undefined);
@@ -50,7 +60,11 @@ export function useLiveStatus(
       (checked) => {
         // The event's date is of the event's status: shown only beside that status, not a later one the re-check found.
         const statusDate = event.statusDate && event.status === checked.status ? { statusDate: event.statusDate } : {};
-        setUpdate({ kind: 'status', checked, at: event.at, ...statusDate, receivedAt: Date.now() });
+        // What the page showed: the last update's status while it is newer than the record, else the record's.
+        setUpdate((previous) => {
+          const from = previous?.kind === 'status' && previous.receivedAt > fetchedAt ? previous.checked.status : record.status;
+          return { kind: 'status', checked, from, at: event.at, ...statusDate, receivedAt: Date.now() };
+        });
       },
       // A failed re-check leaves the page as it was: Refresh, or the next event, tries again.
       () => {},

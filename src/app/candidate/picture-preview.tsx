@@ -1,11 +1,13 @@
 import { type ReactNode, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { attributeLabel } from '../../kyc/view/attributes.ts';
-import { base64ByteLength, base64Head, base64ToBytes, cleanBase64, formatBytes } from '../../kyc/view/image.ts';
+import { formatBytes } from '../../kyc/view/bytes.ts';
+import { base64ByteLength, base64Head, base64ToBytes, cleanBase64 } from '../../kyc/view/image.ts';
 import { type SniffedType, sniffImageType } from '../../kyc/contract/picture-type.ts';
 import { useMaskedItem } from '../preferences/privacy-mask.tsx';
 import { Notice } from '../ui/section.tsx';
 import type { ViewerPicture } from '../viewer/viewer-picture.ts';
 import type { PictureParts, PictureState } from '../api/picture-parts.ts';
+import { NotShownFile } from './not-shown-file.tsx';
 
 const NONE = () => () => {};
 
@@ -65,6 +67,12 @@ function usePictureSource(name: string, value: string, parts: PictureParts | und
     return () => new Blob([base64ToBytes(base64) as Uint8Array<ArrayBuffer>], { type: sniffed.mime });
   }, [inParts, blob, head, sniffed, base64]);
   const [decoded, setDecoded] = useObjectUrl(source);
+  // A file that is not shown may be saved: the part's octets, or the record's base64 decoded when asked.
+  const file = useMemo(() => {
+    if (inParts) return part.state === 'ready' && part.file ? () => part.file! : undefined;
+    if (!head || sniffed.raster) return undefined;
+    return () => new Blob([base64ToBytes(base64) as Uint8Array<ArrayBuffer>], { type: 'application/octet-stream' });
+  }, [inParts, part, head, sniffed, base64]);
   const size = inParts ? part.size : base64ByteLength(base64);
   let view: View = decoded;
   if (part?.state === 'loading' && !part.preview) view = { state: 'downloading', received: part.received };
@@ -72,7 +80,7 @@ function usePictureSource(name: string, value: string, parts: PictureParts | und
   else if (part?.state === 'failed') view = { state: 'failed', problem: part.problem };
   else if (!inParts && !head) view = { state: 'invalid' };
   else if (!type.raster) view = { state: 'not_raster' };
-  return { type, size, view, setDecoded };
+  return { type, size, view, setDecoded, file };
 }
 
 type PictureEvents = {
@@ -92,7 +100,7 @@ type PreviewProps = { name: string; value: string; owner: string; parts?: Pictur
  */
 export function PicturePreview({ name, value, owner, parts, ...events }: PreviewProps) {
   const label = attributeLabel(name);
-  const { type, size, view, setDecoded } = usePictureSource(name, value, parts);
+  const { type, size, view, setDecoded, file } = usePictureSource(name, value, parts);
   const [dimensions, setDimensions] = useState<Dimensions>();
 
   const alt = `${label} of ${owner}`;
@@ -126,7 +134,7 @@ export function PicturePreview({ name, value, owner, parts, ...events }: Preview
           note={preview && <PreviewNote label={label} received={preview.received} size={size} />}
         />
       ) : (
-        <PictureStatus view={view} label={label} type={type} size={size} />
+        <PictureStatus view={view} name={name} label={label} type={type} size={size} file={file} />
       )}
     </figure>
   );
@@ -152,24 +160,21 @@ function PreviewNote({ label, received, size }: { label: string; received: numbe
 /** Everything but the picture itself: its download, or why it is not shown. */
 function PictureStatus({
   view,
+  name,
   label,
   type,
   size,
+  file,
 }: {
   view: Exclude<View, { state: 'ready' }>;
+  name: string;
   label: string;
   type: SniffedType;
   size: number;
+  file: (() => Blob) | undefined;
 }) {
   if (view.state === 'invalid') return <Notice tone="warning">Not shown: the picture data is not valid base64.</Notice>;
-  if (view.state === 'not_raster') {
-    return (
-      <Notice tone="warning">
-        Not shown: this attribute holds {type.label === 'unknown' ? 'data of an unknown type' : `${type.label} data`} ({formatBytes(size)}),
-        not a picture. Only JPEG, PNG, WebP and GIF pictures are displayed.
-      </Notice>
-    );
-  }
+  if (view.state === 'not_raster') return <NotShownFile name={name} label={label} type={type} size={size} file={file} />;
   if (view.state === 'failed') return <Notice tone="warning">{view.problem}</Notice>;
   if (view.state === 'downloading') {
     const text = `${label}: ${formatBytes(view.received)} of ${formatBytes(size)}`;

@@ -15,6 +15,8 @@ const BUTTONS: Array<[SimulateAction, string, string]> = [
 /**
  * Sandbox mode only: takes a reviewer's decision in the embedded sandbox, which sends its webhook, so a
  * newcomer sees the page update live. Never shown with a real service (the server has no such route then).
+ * A tool, not a fact of the candidate: the page puts it after every section, out of the way of the
+ * heading and the reading order.
  */
 export function SimulateControls({ kind, id }: { kind: LookupKind; id: string }) {
   const [said, setSaid] = useState<string>();
@@ -35,16 +37,21 @@ export function SimulateControls({ kind, id }: { kind: LookupKind; id: string })
     }
   };
   return (
-    <fieldset className="flex flex-wrap items-center gap-2 rounded-xl border border-dashed border-slate-400 px-4 py-2 text-sm print:hidden">
-      <legend className="px-1 font-medium text-slate-700">Simulate (sandbox only)</legend>
-      {BUTTONS.map(([action, label, done]) => (
-        <Button key={action} variant="secondary" size="sm" disabled={busy} onClick={() => void simulate(action, done)}>
-          {label}
-        </Button>
-      ))}
-      <span role="status" className="text-slate-700">
-        {said}
-      </span>
+    <fieldset className="space-y-2 rounded-xl border border-dashed border-slate-400 bg-white px-4 py-3 text-sm print:hidden">
+      <legend className="px-1 font-medium text-slate-700">Sandbox tool: simulate a decision</legend>
+      <p className="text-slate-600">
+        A real service takes decisions in its own dashboard; the sandbox takes one here and sends its webhook, as the service would.
+      </p>
+      <div className="flex flex-wrap items-center gap-2">
+        {BUTTONS.map(([action, label, done]) => (
+          <Button key={action} variant="secondary" size="sm" disabled={busy} onClick={() => void simulate(action, done)}>
+            {label}
+          </Button>
+        ))}
+        <span role="status" className="text-slate-700">
+          {said}
+        </span>
+      </div>
     </fieldset>
   );
 }

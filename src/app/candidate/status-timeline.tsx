@@ -61,11 +61,11 @@ export function StatusTimeline({ record, now }: { record: CandidateRecord; now: 
               {timeline.willArchiveAt > now ? 'Identity data will be archived' : 'Identity data due for archiving'}
             </span>
             <div>
-              <TimeStamp date={timeline.willArchiveAt} now={now} />
+              <TimeStamp date={timeline.willArchiveAt} now={now} future />
             </div>
             <p className="text-xs text-slate-500">
               {timeline.willArchiveAt > now
-                ? `Upcoming, ${formatRelative(timeline.willArchiveAt, now, { zone })}: the API key archives records after extraction.`
+                ? `Upcoming, ${formatRelative(timeline.willArchiveAt, now, { zone, future: true })}: the API key archives records after extraction.`
                 : 'The date has passed: the next lookup may return the record archived.'}
             </p>
           </li>

@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import type { EnvironmentInfo, Role } from '../../kyc/contract/api.ts';
+import { readsFullRecord } from '../../kyc/contract/roles.ts';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
-import { type ReplyTemplate, replyFor } from '../../kyc/contract/replies.ts';
+import { type ReplyTemplate, repliesFor } from '../../kyc/contract/replies.ts';
 import type { CandidateRecord } from '../../kyc/contract/schema.ts';
 import { candidateSummary } from '../../kyc/view/summary.ts';
 import type { CustomFieldValue } from '../../kyc/view/summary-fields.ts';
@@ -9,6 +10,7 @@ import { statusInfo } from '../../kyc/contract/status.ts';
 import { formatDateTime, type ZoneMode } from '../../kyc/view/time.ts';
 import { buildTimeline } from '../../kyc/view/timeline.ts';
 import { environmentBadgeText } from '../environment/use-environment.ts';
+import { usePrivacyMask } from '../preferences/privacy-mask.tsx';
 import { useZoneMode } from '../ui/zone-mode.ts';
 import { Button } from '../ui/button.tsx';
 import { CopyAction } from './copy-action.tsx';
@@ -29,23 +31,17 @@ export interface HandOffProps {
   decisionFields: ReadonlyArray<readonly [string, CustomFieldValue]>;
 }
 
-/** The service's console for this candidate, when configured and the record has the id it needs. */
-export function dashboardLink(template: string | undefined, record: CandidateRecord): string | undefined {
-  if (!template) return undefined;
-  if (template.includes('{recordId}') && !record.recordId) return undefined;
-  if (template.includes('{refId}') && !record.refId) return undefined;
-  return template
-    .replaceAll('{recordId}', encodeURIComponent(record.recordId ?? ''))
-    .replaceAll('{refId}', encodeURIComponent(record.refId ?? ''));
-}
-
-/** Carrying the answer into a ticket or a case file: summary, reply, print, the service's console. */
+/** Carrying the answer into a ticket or a case file: summary, reply, print (the service's console: dashboard-link.tsx). */
 export function HandOffBar(props: HandOffProps) {
   const { record, kind, id, environment, info, role } = props;
   const zone = useZoneMode();
-  const exported = (what: 'summary' | 'reply' | 'print', options?: { keepalive: boolean }, template?: string) =>
-    recordExport(environment, { what, kind, id, ...(template ? { template } : {}) }, options);
-  const reply = replyFor(props.replyTemplates, record.status, {
+  const { masked } = usePrivacyMask();
+  const exported = (
+    what: 'summary' | 'reply' | 'print',
+    extra: { template?: string; masked?: boolean } = {},
+    options?: { keepalive: boolean },
+  ) => recordExport(environment, { what, kind, id, ...extra }, options);
+  const replies = repliesFor(props.replyTemplates, record.status, {
     refId: record.refId,
     recordId: record.recordId,
     status: statusInfo(record.status).label,
@@ -53,9 +49,11 @@ export function HandOffBar(props: HandOffProps) {
     // A support user's answer holds the environment's support fields only (none for a compliance user's reply, who has none).
     ...(role === 'support' && record.customFields ? { fields: record.customFields } : {}),
   });
-  const dashboard = dashboardLink(info.dashboardUrl, record);
+  const reply = replies[0]!;
+  const withText = replies.filter((each) => each.reply !== null);
   // A print's line is sent as the dialog opens, and must arrive even if the page is closed or left from it.
-  usePrintAudit(() => exported('print', { keepalive: true }));
+  // A masked print says so on paper (PrintHeader) and in its line.
+  usePrintAudit(() => exported('print', masked ? { masked: true } : {}, { keepalive: true }));
 
   return (
     <div className="space-y-2 print:hidden">
@@ -69,32 +67,27 @@ export function HandOffBar(props: HandOffProps) {
               record,
               environment: environmentBadgeText(info),
               role,
-              decisionFields: role === 'compliance' ? props.decisionFields : [],
+              decisionFields: readsFullRecord(role) ? props.decisionFields : [],
               now: new Date(),
               zone,
             })
           }
         />
-        {role === 'support' && reply.reply !== null && (
-          <ReplyAction reply={reply} record={(template) => exported('reply', undefined, template)} />
+        {role === 'support' && withText.length > 0 && (
+          <ReplyAction
+            replies={withText}
+            record={(template) => exported('reply', { template })}
+            user={props.user}
+            ids={[record.refId, record.recordId, record.blockPassID]}
+          />
         )}
         <Button variant="secondary" onClick={() => window.print()}>
           Print
         </Button>
-        {dashboard && (
-          <a
-            href={dashboard}
-            target="_blank"
-            rel="noreferrer"
-            className="text-sm font-medium text-blue-700 underline underline-offset-2 focus-ring"
-          >
-            Open in dashboard
-          </a>
-        )}
       </div>
-      {role === 'support' && (reply.reply === null || reply.note) && (
+      {role === 'support' && (withText.length === 0 || reply.note) && (
         <p data-testid="reply-note" className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950">
-          {reply.reply === null && <strong className="font-semibold">No customer reply for this status. </strong>}
+          {withText.length === 0 && <strong className="font-semibold">No customer reply for this status. </strong>}
           {reply.note && <>Internal note: {reply.note}</>}
         </p>
       )}
@@ -128,9 +121,10 @@ function usePrintAudit(record: () => Promise<void>) {
   }, []);
 }
 
-/** Only on paper: who printed, when (with the zone), the environment and the client id. */
+/** Only on paper: who printed, when (with the zone), the environment and the client id; and whether the mask was on. */
 export function PrintHeader({ user, info }: { user: string | undefined; info: EnvironmentInfo }) {
   const zone = useZoneMode();
+  const { masked } = usePrivacyMask();
   const [printedAt, setPrintedAt] = useState(() => new Date());
   useEffect(() => {
     const onPrint = () => setPrintedAt(new Date());
@@ -141,6 +135,12 @@ export function PrintHeader({ user, info }: { user: string | undefined; info: En
     <p data-testid="print-header" className="hidden text-sm text-slate-900 print:block">
       Printed by {user ?? 'an unnamed user'} on {formatDateTime(printedAt, { zone })} · {info.label} environment · client id{' '}
       {info.clientId ?? 'unknown'}
+      {masked && (
+        <span data-testid="print-masked" className="mt-1 block font-semibold">
+          Printed with the privacy mask on: what reads "masked" (a date of birth, an address, a phone number, an e-mail address, a picture)
+          was left out of this printout.
+        </span>
+      )}
     </p>
   );
 }

@@ -1,8 +1,24 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { FilledReply } from '../../kyc/contract/replies.ts';
 import { statusInfo } from '../../kyc/contract/status.ts';
+import { ApiError } from '../api/api-error.ts';
+import { useHoldPage, useSessionEnd } from '../session/session-end.ts';
+import { SessionEndedNotice } from '../session/session-ended-notice.tsx';
 import { Button } from '../ui/button.tsx';
 import { ModalDialog } from '../ui/modal-dialog.tsx';
+import { framed, loadReplyFrame, type ReplyFrame, reframed } from './reply-frame.ts';
+import { ReplyFrameFields } from './reply-frame-fields.tsx';
+
+export interface ReplyEditorProps {
+  /** The status's templates that have a reply, in their order (its own first). */
+  replies: FilledReply[];
+  /** Writes the hand-off's audit line, naming the template; rejects when it could not be written. */
+  record: (template: string) => Promise<void>;
+  /** Who is signed in: their greeting and sign-off, and whose session a copy waits for. */
+  user: string | undefined;
+  /** The candidate's ids: a greeting or sign-off to keep must not hold them. */
+  ids: ReadonlyArray<string | null | undefined>;
+}
 
 /**
  * Copy reply: a small editor with the reply filled in from the status's template, which the agent reads
@@ -10,7 +26,7 @@ import { ModalDialog } from '../ui/modal-dialog.tsx';
  * template, never the text: `record`), then puts the edited text on the clipboard; Cancel copies
  * nothing. What came of it is said beside the button (for screen readers too).
  */
-export function ReplyAction({ reply, record }: { reply: FilledReply; record: (template: string) => Promise<void> }) {
+export function ReplyAction(props: ReplyEditorProps) {
   const [open, setOpen] = useState(false);
   const [copied, setCopied] = useState(false);
   useEffect(() => {
@@ -28,8 +44,7 @@ export function ReplyAction({ reply, record }: { reply: FilledReply; record: (te
       </span>
       {open && (
         <ReplyEditor
-          reply={reply}
-          record={record}
+          {...props}
           onDone={(done) => {
             setOpen(false);
             // A close after the copy (the dialog's own close event) must not take "copied" back.
@@ -41,28 +56,28 @@ export function ReplyAction({ reply, record }: { reply: FilledReply; record: (te
   );
 }
 
-function ReplyEditor({
-  reply,
-  record,
-  onDone,
-}: {
-  reply: FilledReply;
-  record: (template: string) => Promise<void>;
-  onDone: (copied: boolean) => void;
-}) {
-  const [text, setText] = useState(reply.reply ?? '');
+/**
+ * The copy, and what stands in its way: a session that ended keeps the draft here (the page stays
+ * behind the dialog), and the copy is finished once the same user has signed in again; if someone
+ * else signs in, the draft is not theirs to see, and the editor closes.
+ */
+function useCopy({ record, user }: Pick<ReplyEditorProps, 'record' | 'user'>, onDone: (copied: boolean) => void) {
   const [problem, setProblem] = useState<string>();
   const [busy, setBusy] = useState(false);
-  const textId = useId();
-  const from = reply.template === '*' ? 'the general reply' : `the reply for ${statusInfo(reply.template).label}`;
+  const [waiting, setWaiting] = useState<{ template: string; text: string }>();
+  const session = useSessionEnd(user);
+  const ended = useRef(false);
+  if (session === 'ended') ended.current = true;
+  useHoldPage(true);
 
-  const copy = async () => {
+  const copy = async (template: string, text: string) => {
     setBusy(true);
     setProblem(undefined);
     try {
-      await record(reply.template);
+      await record(template);
     } catch (error) {
       setBusy(false);
+      if (error instanceof ApiError && error.code === 'unauthenticated') setWaiting({ template, text });
       return setProblem((error as Error).message);
     }
     try {
@@ -73,12 +88,51 @@ function ReplyEditor({
       setProblem('The browser refused access to the clipboard.');
     }
   };
+  const latest = useRef(copy);
+  latest.current = copy;
+  useEffect(() => {
+    if (session === 'other') onDone(false);
+    if (session !== 'on' || !waiting || !ended.current) return;
+    ended.current = false;
+    setWaiting(undefined);
+    void latest.current(waiting.template, waiting.text);
+  }, [session, waiting, onDone]);
+  return { copy, problem, busy, ended: session === 'ended', waiting: waiting !== undefined };
+}
+
+function ReplyEditor({ onDone, ...props }: ReplyEditorProps & { onDone: (copied: boolean) => void }) {
+  const { replies, user, ids } = props;
+  const [frame, setFrame] = useState<ReplyFrame>(() => loadReplyFrame(user));
+  const [chosen, setChosen] = useState(0);
+  const [drafts, setDrafts] = useState<Record<string, string>>({});
+  const { copy, problem, busy, ended, waiting } = useCopy(props, onDone);
+  const textId = useId();
+  const reply = replies[chosen] ?? replies[0]!;
+  const text = drafts[reply.template] ?? framed(reply.reply ?? '', frame);
+  const setText = (next: string) => setDrafts((all) => ({ ...all, [reply.template]: next }));
+  const from = reply.template === '*' ? 'the general reply' : `the reply for ${statusInfo(reply.template.split(':')[0]!).label}`;
+  const saveFrame = (next: ReplyFrame) => {
+    setDrafts((all) => Object.fromEntries(Object.entries(all).map(([key, draft]) => [key, reframed(draft, frame, next)])));
+    setFrame(next);
+  };
 
   return (
     <ModalDialog title="Reply to the customer" onClose={() => onDone(false)} testId="reply-editor">
+      {ended && (
+        <SessionEndedNotice
+          user={user}
+          kept={
+            waiting
+              ? 'Your reply is kept here, and is copied as soon as you have signed in again.'
+              : 'Your reply is kept here: sign in again to copy it.'
+          }
+        />
+      )}
       <p className="mb-3 text-sm text-slate-600">
-        Filled in from {from}. Read it, change what you need, then copy it: nothing is copied until you do.
+        Filled in from {from}
+        {replies.length > 1 ? ` (${reply.name})` : ''}. Read it, change what you need, then copy it: nothing is copied until you do.
       </p>
+      {replies.length > 1 && <TemplateChoice replies={replies} chosen={chosen} onChoose={setChosen} />}
       {reply.note && (
         <p className="mb-3 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950">
           Internal note (not copied): {reply.note}
@@ -94,7 +148,8 @@ function ReplyEditor({
         rows={9}
         className="w-full rounded-md border border-slate-300 px-3 py-2 font-sans text-sm text-slate-900 focus-ring"
       />
-      {problem && (
+      {user !== undefined && <ReplyFrameFields user={user} frame={frame} ids={ids} onSaved={saveFrame} />}
+      {problem && !ended && (
         <p role="alert" className="mt-2 text-sm text-red-700">
           {problem}
         </p>
@@ -103,10 +158,26 @@ function ReplyEditor({
         <Button variant="secondary" onClick={() => onDone(false)}>
           Cancel
         </Button>
-        <Button onClick={copy} disabled={busy || text.trim() === ''}>
+        <Button onClick={() => void copy(reply.template, text)} disabled={busy || waiting || text.trim() === ''}>
           Copy
         </Button>
       </div>
     </ModalDialog>
+  );
+}
+
+/** The status's templates by name ("Standard", "Neutral"): each keeps its own edits while another is shown. */
+function TemplateChoice({ replies, chosen, onChoose }: { replies: FilledReply[]; chosen: number; onChoose: (index: number) => void }) {
+  const name = useId();
+  return (
+    <fieldset className="mb-3 flex flex-wrap items-center gap-x-4 gap-y-1 text-sm">
+      <legend className="mb-1 font-medium text-slate-700">Template</legend>
+      {replies.map((reply, index) => (
+        <label key={reply.template} className="inline-flex items-center gap-1.5">
+          <input type="radio" name={name} checked={index === chosen} onChange={() => onChoose(index)} className="focus-ring" />
+          {reply.name}
+        </label>
+      ))}
+    </fieldset>
   );
 }

@@ -8,14 +8,16 @@ import { EnvironmentControl, environmentEdgeClass, toneOf } from '../environment
 import { useEnvironment } from '../environment/use-environment.ts';
 import { LookupForm } from '../lookup/lookup-form.tsx';
 import { OPEN_SEARCH_EVENT } from '../lookup/use-search-shortcut.ts';
-import { KeyboardHelp } from './keyboard-help.tsx';
+import { KeyboardHelp } from './keyboard-help-key.tsx';
 import { metaQueries } from '../meta/meta-query.ts';
 import { PrivacyMaskProvider, PrivacyMaskToggle } from '../preferences/privacy-mask.tsx';
 import { TimeZoneProvider, TimeZoneToggle } from '../preferences/time-zone.tsx';
 import { keepRecentLookupsFor } from '../recent/recent-lookups.ts';
-import { BATCH_PATH, lookupNoteOf, parseCandidatePath, QUEUE_PATH, signInRefusalOf } from '../routes.ts';
+import { AUDIT_PATH, BATCH_PATH, lookupNoteOf, parseCandidatePath, QUEUE_PATH, signInRefusalOf } from '../routes.ts';
+import { readsAuditTrail } from '../../kyc/contract/roles.ts';
 import { SessionBadge } from '../session/session-badge.tsx';
 import { sessionQueries } from '../session/session-query.ts';
+import { usePageHeld, useSessionWatch } from '../session/session-end.ts';
 import { Card } from '../ui/card.tsx';
 import { cn } from '../ui/cn.ts';
 import { lazyNamed } from '../ui/lazy-named.ts';
@@ -28,14 +30,21 @@ const OidcSignInPage = lazyNamed(() => import('../session/oidc-sign-in.tsx'), 'O
 const SignInRefusedPage = lazyNamed(() => import('../session/oidc-sign-in.tsx'), 'SignInRefusedPage');
 const StoreUnavailable = lazyNamed(() => import('../session/store-unavailable.tsx'), 'StoreUnavailable');
 
-/** The header's page links, in the environment of the page shown. */
+/** The header's page links, in the environment of the page shown; the audit page for leads only. */
 const PAGES = [
   [QUEUE_PATH, 'Applicants'],
   [BATCH_PATH, 'Batch lookup'],
 ] as const;
+const LEAD_PAGES = [...PAGES, [AUDIT_PATH, 'Audit']] as const;
+
+/**
+ * The header and the page share one width: 90rem (1440 px) at most, so that at 1440 px the header keeps
+ * to one row (issue 33) and the candidate page's pictures and certificates get the room.
+ */
+const PAGE_WIDTH = 'max-w-[90rem]';
 
 const toggleClass =
-  'inline-flex items-center gap-1.5 rounded-md border border-slate-300 bg-white px-2.5 py-1 text-sm font-medium text-slate-700 hover:bg-slate-50 aria-pressed:border-blue-700 aria-pressed:bg-blue-50 aria-pressed:text-blue-900 focus-ring-offset';
+  'inline-flex items-center gap-1.5 rounded-md border border-slate-300 bg-white px-2 py-1 text-sm font-medium text-slate-700 hover:bg-slate-50 aria-pressed:border-blue-700 aria-pressed:bg-blue-50 aria-pressed:text-blue-900 focus-ring-offset';
 
 /** Every page: the header, then the page or what stands before it (sign-in, a refusal, a paused store). */
 export function AppShell({ children }: { children: ReactNode }) {
@@ -46,12 +55,15 @@ export function AppShell({ children }: { children: ReactNode }) {
   const { pathname } = useLocation();
   useAllowedEnvironment(meta, path);
   const user = signedIn ? (session.data?.user ?? 'local') : undefined;
+  useSessionWatch(session.data);
+  const held = usePageHeld();
   useEffect(() => {
     if (user !== undefined) keepRecentLookupsFor(user);
   }, [user]);
   const maskDefault = useMaskDefault(environment.environment, signedIn);
-  // One stream per tab, while someone is signed in and one of their environments has live updates.
-  useLiveStream(signedIn && meta?.environments.some((info) => info.live !== false) === true);
+  // One stream per tab while someone is signed in: the service's events where an environment has live
+  // updates, and everywhere who else has a candidate open (presence, issue 33).
+  useLiveStream(signedIn);
   return (
     <TimeZoneProvider>
       <PrivacyMaskProvider defaultOn={maskDefault}>
@@ -64,9 +76,9 @@ export function AppShell({ children }: { children: ReactNode }) {
           </a>
           <AppHeader session={session.data} signedIn={signedIn} environment={environment} />
           <KeyboardHelp signedIn={signedIn} />
-          <main id="main" className="mx-auto max-w-7xl px-4 py-6 sm:px-6 print:max-w-none print:p-0">
+          <main id="main" className={`mx-auto ${PAGE_WIDTH} px-4 py-6 sm:px-6 print:max-w-none print:p-0`}>
             <Suspense fallback={null}>
-              <MainContent session={session} meta={meta} refusal={signInRefusalOf(path)} returnTo={pathname}>
+              <MainContent session={session} meta={meta} refusal={signInRefusalOf(path)} returnTo={pathname} held={held}>
                 {children}
               </MainContent>
             </Suspense>
@@ -116,10 +128,11 @@ function AppHeader({
       data-environment-tone={meta ? toneOf(meta.environment) : undefined}
       className={cn('border-b border-slate-200 bg-white print:hidden', environmentEdgeClass(meta?.environment))}
     >
-      <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-6 gap-y-2 px-4 py-2 sm:gap-y-3 sm:px-6 sm:py-3">
+      <div className={`mx-auto flex ${PAGE_WIDTH} flex-wrap items-center gap-x-4 gap-y-2 px-4 py-2 sm:gap-y-3 sm:px-6 sm:py-3`}>
         <Link to={to('/')} className="flex items-center gap-2 rounded font-semibold text-slate-900 focus-ring">
           <img src="/favicon.svg" alt="" className="size-6" />
-          Candidate Lookup
+          {/* Below 2xl the mark alone (the name is its link's, and the tab's title's): the search keeps room for an id. */}
+          <span className="max-2xl:sr-only">Candidate Lookup</span>
         </Link>
         {meta && <EnvironmentControl meta={meta} path={path} />}
         {session && (
@@ -136,7 +149,7 @@ function AppHeader({
         )}
         {signedIn && (
           <nav aria-label="Main" className="flex items-center gap-4">
-            {PAGES.map(([page, label]) => (
+            {(readsAuditTrail(session?.role) ? LEAD_PAGES : PAGES).map(([page, label]) => (
               <Link
                 key={page}
                 to={to(page)}
@@ -150,7 +163,7 @@ function AppHeader({
           </nav>
         )}
         {searchable && (
-          <div id={SEARCH_PANEL} className={`${panel === 'search' ? '' : 'max-sm:hidden'} min-w-0 flex-1 basis-96`}>
+          <div id={SEARCH_PANEL} className={`${panel === 'search' ? '' : 'max-sm:hidden'} min-w-0 flex-1 basis-[26rem]`}>
             {/* A new form for each page shown: the box and the toggle follow it (after "Try as recordId", after Back). */}
             <LookupForm key={current ? `${current.kind}:${current.id}` : path} compact current={current} />
           </div>
@@ -213,12 +226,15 @@ function MainContent({
   meta,
   refusal,
   returnTo,
+  held,
   children,
 }: {
   session: UseQueryResult<SessionInfo>;
   meta: ApiMeta | undefined;
   refusal: ReturnType<typeof signInRefusalOf>;
   returnTo: string;
+  /** Work in progress holds the page when the session ends: it says so itself and offers a new sign-in (session-end.ts). */
+  held: boolean;
   children: ReactNode;
 }) {
   if (refusal) return <SignInRefusedPage reason={refusal} provider={session.data?.provider} />;
@@ -236,6 +252,7 @@ function MainContent({
     );
   }
   if (!isSignedIn(session.data)) {
+    if (held) return children;
     if (session.data.mode === 'users') return <SignInPage />;
     if (session.data.mode === 'oidc') return <OidcSignInPage provider={session.data.provider ?? 'your organisation'} returnTo={returnTo} />;
     return <Problem>The sign-in gateway in front of Candidate Lookup did not identify you. Sign in through it, then reload.</Problem>;

@@ -1,9 +1,8 @@
-import { useEffect, useState } from 'react';
-import { isTypingTarget, SEARCH_SHORTCUTS } from '../lookup/use-search-shortcut.ts';
+import { SEARCH_SHORTCUTS } from '../lookup/use-search-shortcut.ts';
 import { useLocation } from '../navigation.tsx';
 import { MASK_SHORTCUT } from '../preferences/privacy-mask.tsx';
 import { UTC_SHORTCUT } from '../preferences/time-zone.tsx';
-import { parseCandidatePath, QUEUE_PATH, splitEnvironmentPath } from '../routes.ts';
+import { parseCandidatePath, QUEUE_KEYS, QUEUE_PATH, splitEnvironmentPath } from '../routes.ts';
 import { ModalDialog } from '../ui/modal-dialog.tsx';
 import { VIEWER_SHORTCUTS } from '../viewer/viewer-shortcuts.ts';
 
@@ -15,10 +14,18 @@ export interface Shortcut {
 
 const HELP_KEY = '?';
 
-/** The status tabs of the applicants queue (applicants-tabs.tsx), as a tab list moves. */
+/** The status tabs of the applicants queue (applicants-tabs.tsx), as a tab list moves, and its rows (queue-focus.ts). */
 const QUEUE_TABS: readonly Shortcut[] = [
   { keys: ['←', '→'], does: 'Previous or next status tab (with focus on the tabs)' },
   { keys: ['Home', 'End'], does: 'First or last status tab' },
+  { keys: [QUEUE_KEYS.next, QUEUE_KEYS.previous], does: 'Next or previous row (Enter opens it)' },
+];
+
+/** A candidate opened from the queue (candidate/review-bar.tsx). */
+const QUEUE_LOOP: readonly Shortcut[] = [
+  { keys: [QUEUE_KEYS.next], does: 'Next candidate of the queue' },
+  { keys: [QUEUE_KEYS.previous], does: 'Previous candidate of the queue' },
+  { keys: [QUEUE_KEYS.back], does: 'Back to the queue, to the row of this candidate' },
 ];
 
 /** The shortcuts of the page at `pathname`, in groups; `signedIn`: the header's search box and switches are there. */
@@ -35,28 +42,22 @@ export function shortcutsFor(pathname: string, signedIn: boolean): Array<{ title
   const groups: Array<{ title: string; shortcuts: readonly Shortcut[] }> = [{ title: 'On every page', shortcuts: everywhere }];
   // The page's own path, in whichever environment (`/e/<name>/…`).
   const { path } = splitEnvironmentPath(pathname);
-  if (signedIn && parseCandidatePath(path)?.id !== undefined) groups.push({ title: 'In the picture viewer', shortcuts: VIEWER_SHORTCUTS });
+  if (signedIn && parseCandidatePath(path)?.id !== undefined) {
+    groups.push({ title: 'A candidate opened from the queue', shortcuts: QUEUE_LOOP });
+    groups.push({ title: 'In the picture viewer', shortcuts: VIEWER_SHORTCUTS });
+  }
   if (signedIn && path === QUEUE_PATH) groups.push({ title: 'In the applicants queue', shortcuts: QUEUE_TABS });
   return groups;
 }
 
-/** `?` (when not typing) opens the list of the shortcuts of the page it is on; Escape or Close closes it. */
-export function KeyboardHelp({ signedIn }: { signedIn: boolean }) {
-  const [open, setOpen] = useState(false);
+/**
+ * The list of the shortcuts of the page it is on, in a dialog; Escape or Close closes it. Fetched the
+ * first time `?` asks for it (keyboard-help-key.tsx): it is not part of the first load.
+ */
+export function KeyboardHelpDialog({ signedIn, onClose }: { signedIn: boolean; onClose: () => void }) {
   const { pathname } = useLocation();
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key !== HELP_KEY || event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
-      if (isTypingTarget(document.activeElement)) return;
-      event.preventDefault();
-      setOpen(true);
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, []);
-  if (!open) return null;
   return (
-    <ModalDialog title="Keyboard shortcuts" onClose={() => setOpen(false)} testId="keyboard-help">
+    <ModalDialog title="Keyboard shortcuts" onClose={onClose} testId="keyboard-help">
       {shortcutsFor(pathname, signedIn).map((group) => (
         <section key={group.title} className="mb-4">
           <h3 className="mb-1 text-sm font-semibold text-slate-700">{group.title}</h3>

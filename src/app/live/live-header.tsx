@@ -1,17 +1,11 @@
-import { useId, useState } from 'react';
+import { Suspense, useId, useState } from 'react';
 import type { EnvironmentInfo, Role } from '../../kyc/contract/api.ts';
-import { Link } from '../navigation.tsx';
-import { Button } from '../ui/button.tsx';
 import { cn } from '../ui/cn.ts';
-import { TimeStamp } from '../ui/time-stamp.tsx';
-import {
-  browserNotificationsOn,
-  browserNotificationsSupported,
-  disableBrowserNotifications,
-  enableBrowserNotifications,
-} from './browser-notifications.ts';
-import { liveEventHref, liveEventId, liveEventLabel } from './live-event-text.ts';
-import { type LiveNotification, type LiveState, useLiveNotifications, useLiveState } from './live-stream.ts';
+import { lazyNamed } from '../ui/lazy-named.ts';
+import { type LiveState, useLiveNotifications, useLiveState } from './live-stream.ts';
+
+/** The list is fetched the first time the menu opens: it is not part of the first load (bundle-size.test.ts). */
+const NotificationsPanel = lazyNamed(() => import('./notifications-panel.tsx'), 'NotificationsPanel');
 
 const INDICATOR: Record<LiveState, { text: string; dot: string }> = {
   on: { text: 'Live', dot: 'bg-emerald-600' },
@@ -69,81 +63,12 @@ export function NotificationsMenu({
         aria-label="Notifications"
         className="absolute right-0 z-30 mt-2 w-96 max-w-[90vw] rounded-lg border border-slate-200 bg-white p-3 shadow-lg"
       >
-        {notifications.length === 0 ? (
-          <p className="text-sm text-slate-600">No live updates yet in this tab.</p>
-        ) : (
-          <ul className="max-h-96 space-y-1 overflow-y-auto">
-            {notifications.map((notification) => (
-              <NotificationItem
-                key={notification.key}
-                notification={notification}
-                role={role}
-                defaultName={defaultName}
-                onOpen={() => setOpen(false)}
-              />
-            ))}
-          </ul>
+        {open && (
+          <Suspense fallback={<p className="text-sm text-slate-600">Loading…</p>}>
+            <NotificationsPanel notifications={notifications} role={role} defaultName={defaultName} onOpen={() => setOpen(false)} />
+          </Suspense>
         )}
-        <BrowserNotificationsSwitch />
       </section>
-    </div>
-  );
-}
-
-function NotificationItem({
-  notification: { event },
-  role,
-  defaultName,
-  onOpen,
-}: {
-  notification: LiveNotification;
-  role: Role | undefined;
-  defaultName: string | undefined;
-  onOpen: () => void;
-}) {
-  const href = liveEventHref(event, defaultName);
-  const target = liveEventId(event);
-  // For compliance, "ready to review" is work waiting: set apart by weight, border and its own words.
-  const stands = role === 'compliance' && event.event === 'user.readyToReview';
-  return (
-    <li
-      data-ready-to-review={stands || undefined}
-      className={cn('rounded px-2 py-1 text-sm', stands && 'border-l-4 border-amber-500 bg-amber-50 font-semibold')}
-    >
-      {stands && <span className="text-amber-900">Needs review: </span>}
-      {href && target ? (
-        <Link to={href} onClick={onOpen} className="rounded text-blue-800 underline underline-offset-2 focus-ring">
-          {liveEventLabel(event)}: <code className="font-mono break-all">{target.id}</code>
-        </Link>
-      ) : (
-        liveEventLabel(event)
-      )}{' '}
-      <span className="text-xs text-slate-600">({event.environment})</span> <TimeStamp date={new Date(event.at)} />
-    </li>
-  );
-}
-
-/** Browser notifications: off until the user turns them on here; only then is permission asked. */
-function BrowserNotificationsSwitch() {
-  const [on, setOn] = useState(browserNotificationsOn);
-  const [problem, setProblem] = useState<string>();
-  if (!browserNotificationsSupported()) return null;
-  const toggle = async () => {
-    if (on) {
-      disableBrowserNotifications();
-      setOn(false);
-      return;
-    }
-    const choice = await enableBrowserNotifications();
-    setOn(choice === 'on');
-    setProblem(choice === 'denied' ? 'The browser did not allow notifications for this site.' : undefined);
-  };
-  return (
-    <div className="mt-3 border-t border-slate-200 pt-3 text-sm">
-      <Button variant="secondary" size="sm" aria-pressed={on} onClick={() => void toggle()}>
-        Browser notifications
-      </Button>
-      {problem && <p className="mt-1 text-slate-700">{problem}</p>}
     </div>
   );
 }

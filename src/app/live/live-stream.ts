@@ -57,8 +57,10 @@ export function startLiveStream(): () => void {
   const mine = ++generation;
   let stream: ReturnType<typeof openEventStream> | undefined;
   setState('connecting');
-  import('../../kyc/contract/live-events.ts').then(
-    ({ LIVE_EVENT_NAME, LIVE_EVENTS_PATH, liveEventSchema }) => {
+  // Presence, too, loads with the stream: the first load carries neither (nor zod).
+  const presence = Promise.all([import('../../kyc/contract/presence.ts'), import('./presence.ts')]);
+  Promise.all([import('../../kyc/contract/live-events.ts'), presence]).then(
+    ([{ LIVE_EVENT_NAME, LIVE_EVENTS_PATH, liveEventSchema }, [contract, tab]]) => {
       if (mine !== generation) return;
       let opened: ReturnType<typeof openEventStream>;
       try {
@@ -83,15 +85,44 @@ export function startLiveStream(): () => void {
         const parsed = liveEventSchema.safeParse(data);
         if (parsed.success) deliverLiveEvent(parsed.data);
       });
+      listenForPresence(opened, contract, tab);
     },
     () => setState('off'),
   );
   return () => {
     if (mine === generation) generation++;
     stream?.close();
+    void presence.then(
+      ([, tab]) => tab.setPresenceStream(undefined),
+      () => {},
+    );
     setState('off');
     setNotifications([]);
   };
+}
+
+/** The stream's name for this tab's presence announcements, and who else has which candidate open. */
+function listenForPresence(
+  opened: ReturnType<typeof openEventStream>,
+  contract: typeof import('../../kyc/contract/presence.ts'),
+  tab: typeof import('./presence.ts'),
+): void {
+  const read = <T>(message: Event, schema: { safeParse(data: unknown): { success: true; data: T } | { success: false } }) => {
+    try {
+      const parsed = schema.safeParse(JSON.parse(String((message as MessageEvent).data)));
+      return parsed.success ? parsed.data : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  opened.addEventListener(contract.STREAM_HELLO_EVENT_NAME, (message) => {
+    const hello = read(message, contract.streamHelloSchema);
+    if (hello) tab.setPresenceStream(hello.stream);
+  });
+  opened.addEventListener(contract.PRESENCE_EVENT_NAME, (message) => {
+    const snapshot = read(message, contract.presenceSnapshotSchema);
+    if (snapshot) tab.setPresenceViewers(snapshot.viewers);
+  });
 }
 
 /** Keeps the stream open while `enabled` (a signed-in user with an environment that has live updates). */

@@ -1,15 +1,20 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
+import { readsFullRecord } from '../../kyc/contract/roles.ts';
 import { useEnvironment } from '../environment/use-environment.ts';
 import { useLocation } from '../navigation.tsx';
 import { metaQueries } from '../meta/meta-query.ts';
-import { RecentLookups } from '../recent/recent-list.tsx';
 import { lookupDraftOf } from '../routes.ts';
 import { sessionQueries } from '../session/session-query.ts';
 import { Card } from '../ui/card.tsx';
-import { ArchivingKeyBanner } from './archiving-key-banner.tsx';
+import { lazyNamed } from '../ui/lazy-named.ts';
 import { LookupForm } from './lookup-form.tsx';
-import { SampleList } from './sample-list.tsx';
+
+/** Shown only where the key archives after extract: fetched then, not part of the first load (bundle-size.test.ts). */
+const ArchivingKeyBanner = lazyNamed(() => import('./archiving-key-banner.tsx'), 'ArchivingKeyBanner');
+/** Below the form, fetched with the page's first paint rather than in the first load (bundle-size.test.ts). */
+const RecentLookups = lazyNamed(() => import('../recent/recent-list.tsx'), 'RecentLookups');
+const SampleList = lazyNamed(() => import('./sample-list.tsx'), 'SampleList');
 
 export function HomePage() {
   const { environment, info } = useEnvironment();
@@ -18,13 +23,17 @@ export function HomePage() {
   // Fresh enough to show a key found to archive after extract since this page was last opened.
   const meta = useQuery({ ...metaQueries.current(environment), staleTime: 60_000 });
   const role = useQuery(sessionQueries.current()).data?.role;
-  const archivingKey = role === 'compliance' ? meta.data?.archivingKey : undefined;
+  const archivingKey = readsFullRecord(role) ? meta.data?.archivingKey : undefined;
   useEffect(() => {
     document.title = 'Candidate Lookup';
   }, []);
   return (
     <div className="space-y-8">
-      {archivingKey && <ArchivingKeyBanner archivingKey={archivingKey} />}
+      {archivingKey && (
+        <Suspense fallback={null}>
+          <ArchivingKeyBanner archivingKey={archivingKey} />
+        </Suspense>
+      )}
       <Card as="section" padding="lg">
         <h1 className="text-2xl font-semibold text-slate-900">Look up a candidate</h1>
         <p className="mt-1 mb-4 text-sm text-slate-600">
@@ -38,9 +47,15 @@ export function HomePage() {
           </p>
         )}
         <LookupForm autoFocus current={draft} key={draft ? `${draft.kind}:${draft.id}` : 'empty'} />
-        <RecentLookups />
+        <Suspense fallback={null}>
+          <RecentLookups />
+        </Suspense>
       </Card>
-      {meta.data?.samples && meta.data.samples.length > 0 && <SampleList samples={meta.data.samples} namesHidden={role === 'support'} />}
+      {meta.data?.samples && meta.data.samples.length > 0 && (
+        <Suspense fallback={null}>
+          <SampleList samples={meta.data.samples} namesHidden={role === 'support'} />
+        </Suspense>
+      )}
     </div>
   );
 }

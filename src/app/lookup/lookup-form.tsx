@@ -1,7 +1,7 @@
 import { useId, useRef } from 'react';
 import { navigate } from '../navigation.tsx';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
-import type { IdList } from '../../kyc/view/id-input.ts';
+import { entriesText, type IdList } from '../../kyc/view/id-input.ts';
 import { useRecentLookups } from '../recent/recent-lookups.ts';
 import { BATCH_PATH, type BatchHandOver, environmentPath } from '../routes.ts';
 import { Button } from '../ui/button.tsx';
@@ -54,7 +54,9 @@ export function LookupForm({ compact = false, autoFocus = false, current }: Look
           </p>
         )}
       </form>
-      {list && <BatchOffer list={list} kind={kind} environment={form.environment} onDismiss={form.dismissList} onUseOne={form.useOne} />}
+      {list && (
+        <BatchOffer list={list} kind={form.listKind} environment={form.environment} onDismiss={form.dismissList} onUseOne={form.useOne} />
+      )}
     </search>
   );
 }
@@ -151,7 +153,7 @@ function BatchOffer({
   onDismiss: () => void;
   onUseOne: (id: string) => void;
 }) {
-  const handOver: BatchHandOver = { batch: { kind, ids: list.ids } };
+  const handOver: BatchHandOver = { batch: { kind, ids: list.ids, text: entriesText(list.entries) } };
   return (
     <div
       role="status"

@@ -1,12 +1,12 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { type ClipboardEvent, type FormEvent, useRef, useState } from 'react';
 import { navigate } from '../navigation.tsx';
-import { checkId, type LookupKind } from '../../kyc/contract/lookup.ts';
+import { checkId, guessKind, type LookupKind, looksLikeRecordId } from '../../kyc/contract/lookup.ts';
 import { parseDashboardLink } from '../../kyc/view/dashboard-link.ts';
-import { cleanId, describeRemoved, type IdList } from '../../kyc/view/id-input.ts';
+import { cleanId, describeRemoved, type IdList, unwrapId } from '../../kyc/view/id-input.ts';
 import { type CandidatePageModule, loadCandidatePage, loadedCandidatePage } from '../candidate/page-load.ts';
 import { useEnvironment } from '../environment/use-environment.ts';
-import { candidatePath, environmentPath, type LookupNote } from '../routes.ts';
+import { candidatePath, environmentPath, type LookupNote, parseAppLink } from '../routes.ts';
 import { type DashboardLookup, dashboardLookup } from './dashboard-lookup.ts';
 import { interpretPaste } from './paste.ts';
 
@@ -15,15 +15,33 @@ type Here = ReturnType<typeof useEnvironment>;
 /** The page's environment as a dashboard link is matched against it. */
 const matchedIn = (here: Here) => ({ environment: here.environment, info: here.info, environments: here.meta?.environments ?? [] });
 
+type Current = { kind: LookupKind; id: string } | undefined;
+
 /**
- * The search box's state and rules: what is typed or pasted (cleaned, and said so), a pasted link's
- * kind and environment (a link of this app, or of the service's dashboard), a pasted list held for a
- * batch, and the lookup it leads to.
+ * The kind the box looks up by: the switch's (or a pasted link's) when one was chosen; the page's for
+ * the page's own id; else the one the id's form says (24 hex characters: a recordId; anything else: a
+ * refId), so that after a queue row opened by recordId the next refId typed is looked up as one.
  */
-export function useLookupForm(current: { kind: LookupKind; id: string } | undefined) {
+export function kindOf(chosen: LookupKind | undefined, value: string, current: Current): { kind: LookupKind; guessed: boolean } {
+  if (chosen) return { kind: chosen, guessed: false };
+  if (current && value === current.id) return { kind: current.kind, guessed: false };
+  const id = unwrapId(cleanId(value).id).id;
+  if (id === '') return { kind: current?.kind ?? 'refId', guessed: false };
+  return { kind: guessKind(id), guessed: true };
+}
+
+/**
+ * The search box's state and rules: what is typed or pasted (cleaned, and said so), the kind read from
+ * the id's form unless the switch says otherwise, a pasted link's kind and environment (a link of this
+ * app, or of the service's dashboard), a pasted list held for a batch, and the lookup it leads to.
+ */
+export function useLookupForm(current: Current) {
   const here = useEnvironment();
-  const [kind, setKind] = useState<LookupKind>(current?.kind ?? 'refId');
+  // The switch's choice holds while typing; a pasted link's kind holds for that link only.
+  const [chosen, setKind] = useState<LookupKind>();
+  const [linked, setLinkedKind] = useState<LookupKind>();
   const [value, setValue] = useState(current?.id ?? '');
+  const { kind, guessed } = kindOf(chosen ?? linked, value, current);
   const [problem, setProblem] = useState<string>();
   const [cleaned, setCleaned] = useState<string>();
   const [linkEnvironment, setLinkEnvironment] = useState<string>();
@@ -32,12 +50,21 @@ export function useLookupForm(current: { kind: LookupKind; id: string } | undefi
   const input = useRef<HTMLInputElement>(null);
   const environment = dashboard ? dashboard.environment : (linkEnvironment ?? here.environment);
 
-  const submit = useSubmit({ kind, value, cleaned, environment, dashboard, here }, setProblem);
+  const submit = useSubmit({ kind, guessed, value, cleaned, environment, dashboard, here }, setProblem);
 
-  const onPaste = pasteHandler(value, here, { setProblem, setDashboard, setList, setKind, setValue, setLinkEnvironment, setCleaned });
+  const onPaste = pasteHandler(value, here, {
+    setProblem,
+    setDashboard,
+    setList,
+    setKind: setLinkedKind,
+    setValue,
+    setLinkEnvironment,
+    setCleaned,
+  });
 
   const type = (text: string) => {
     setValue(text);
+    setLinkedKind(undefined);
     setCleaned(undefined);
     setDashboard(undefined);
   };
@@ -55,13 +82,17 @@ export function useLookupForm(current: { kind: LookupKind; id: string } | undefi
     dismissList();
     setValue(id);
   };
-  const choose = (chosen: LookupKind) => {
-    setKind(chosen);
+  const choose = (picked: LookupKind) => {
+    setKind(picked);
+    setLinkedKind(undefined);
     setDashboard(undefined);
   };
   const notice = dashboard?.note;
+  // A pasted list is looked up as the switch says, else as recordIds when every id has their form (the batch tries the others).
+  const listKind = chosen ?? (list?.ids.every(looksLikeRecordId) ? 'recordId' : 'refId');
   return {
     kind,
+    listKind,
     setKind: choose,
     value,
     problem,
@@ -133,6 +164,8 @@ function pastedOver(box: HTMLInputElement, value: string, id: string): { next: s
 
 interface SubmitInput {
   kind: LookupKind;
+  /** The kind was read from the id's form: a recordId not found is tried once as a refId (the candidate page). */
+  guessed: boolean;
   value: string;
   cleaned: string | undefined;
   environment: string | undefined;
@@ -140,20 +173,33 @@ interface SubmitInput {
   here: Here;
 }
 
+/** The id to look up, and how: a dashboard link's or this app's link's, else the box's text cleaned and unwrapped. */
+function readBox(input: SubmitInput) {
+  const typedLink = parseDashboardLink(input.value);
+  if (typedLink && !typedLink.ok) return { problem: typedLink.problem };
+  if (typedLink) {
+    const read = dashboardLookup(typedLink, matchedIn(input.here));
+    return { kind: 'recordId' as const, id: read.id, environment: read.environment, read, removed: [], guessed: false };
+  }
+  const appLink = parseAppLink(input.value.trim());
+  if (appLink) return { kind: appLink.kind, id: appLink.id, environment: appLink.environment, removed: [], guessed: false };
+  const { id: cleaned, removed } = cleanId(input.value);
+  const { id, dropped } = unwrapId(cleaned);
+  return { kind: input.kind, id, environment: input.environment, read: input.dashboard, removed, dropped, guessed: input.guessed };
+}
+
 /**
- * A lookup of the id as cleaned, or what is wrong with it; the notes of what was cleaned or read go
- * with it. A dashboard link that reached the box without a paste (typed, dropped) is read here.
+ * A lookup of the id as cleaned, or what is wrong with it; the notes of what was cleaned, dropped or read
+ * go with it. A dashboard link (or a link of this app) that reached the box without a paste (typed,
+ * dropped) is read here.
  */
 function useSubmit(input: SubmitInput, setProblem: (problem: string | undefined) => void) {
   const queryClient = useQueryClient();
   return (event: FormEvent) => {
     event.preventDefault();
-    const typedLink = parseDashboardLink(input.value);
-    if (typedLink && !typedLink.ok) return setProblem(typedLink.problem);
-    const read = typedLink?.ok ? dashboardLookup(typedLink, matchedIn(input.here)) : input.dashboard;
-    const kind = typedLink ? 'recordId' : input.kind;
-    const environment = typedLink ? read!.environment : input.environment;
-    const { id, removed } = typedLink ? { id: read!.id, removed: [] } : cleanId(input.value);
+    const box = readBox(input);
+    if ('problem' in box) return setProblem(box.problem);
+    const { kind, id, environment, read, removed } = box;
     const check = checkId(id);
     if (!check.ok) return setProblem(id === '' ? `Enter a ${kind} to look up.` : check.message);
     setProblem(undefined);
@@ -163,7 +209,12 @@ function useSubmit(input: SubmitInput, setProblem: (problem: string | undefined)
     if (page) start(page);
     else void loadCandidatePage().then(start, () => {});
     const cleanedNote = [input.cleaned, describeRemoved(removed)].filter(Boolean).join(', ') || undefined;
-    const note: LookupNote = { ...(cleanedNote ? { cleaned: cleanedNote } : {}), ...(read ? { dashboard: read.note } : {}) };
+    const note: LookupNote = {
+      ...(cleanedNote ? { cleaned: cleanedNote } : {}),
+      ...(read ? { dashboard: read.note } : {}),
+      ...(box.dropped ? { dropped: box.dropped } : {}),
+      ...(box.guessed && kind === 'recordId' ? { guessed: true } : {}),
+    };
     navigate(environmentPath(environment, candidatePath(kind, id)), { state: Object.keys(note).length > 0 ? note : null });
   };
 }

@@ -46,12 +46,15 @@ export function PrivacyMaskToggle({ className = '' }: { className?: string }) {
     <button
       type="button"
       aria-pressed={masked}
+      aria-label="Privacy mask"
       aria-keyshortcuts={MASK_SHORTCUT}
       onClick={() => setMasked(!masked)}
       title={`${masked ? 'Pictures and contact details are masked.' : 'Mask pictures and contact details before sharing your screen.'} Shortcut: ${MASK_SHORTCUT}.`}
       className={className}
     >
-      <span aria-hidden="true">{masked ? '◉' : '○'}</span> Privacy mask
+      {/* Below 2xl the header's one row needs the room: it says "Mask", and its name the whole. */}
+      <span aria-hidden="true">{masked ? '◉' : '○'}</span> <span className="max-2xl:hidden">Privacy mask</span>
+      <span className="2xl:hidden">Mask</span>
     </button>
   );
 }

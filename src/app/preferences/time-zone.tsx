@@ -49,6 +49,7 @@ export function TimeZoneToggle({ className = '' }: { className?: string }) {
     <button
       type="button"
       aria-pressed={zone === 'utc'}
+      aria-label="UTC times"
       aria-keyshortcuts={UTC_SHORTCUT}
       onClick={() => setZone(zone === 'utc' ? 'local' : 'utc')}
       title={
@@ -58,7 +59,8 @@ export function TimeZoneToggle({ className = '' }: { className?: string }) {
       }
       className={className}
     >
-      <span aria-hidden="true">◷</span> UTC times
+      {/* Below 2xl the header's one row needs the room: it says "UTC", and its name the whole. */}
+      <span aria-hidden="true">◷</span> UTC<span className="max-2xl:hidden"> times</span>
     </button>
   );
 }

@@ -1,5 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import { isLookupKind, type LookupKind } from '../../kyc/contract/lookup.ts';
+import { clearVisited } from './visited.ts';
 
 /**
  * The last lookups of this tab: kind, id, status, environment and when. Never a name or identity data.
@@ -81,8 +82,10 @@ export function rememberLookup(lookup: RecentLookup): void {
   publish([{ kind, id, status, environment, at }, ...others].slice(0, MAX_RECENT));
 }
 
+/** Forgets the list, and with it the candidates this tab opened (the queue's "Opened" marks). */
 export function clearRecentLookups(): void {
   publish([]);
+  clearVisited();
 }
 
 const OWNER_KEY = 'candidate-lookup:recent-owner';

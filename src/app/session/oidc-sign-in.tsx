@@ -40,7 +40,7 @@ const REFUSALS: Record<SignInRefusal, { title: string; body: string; retry?: str
   no_role: {
     title: 'Your account has no access to Candidate Lookup',
     body:
-      'You signed in, but your account is in none of the groups that Candidate Lookup gives a role to (compliance or ' +
+      'You signed in, but your account is in none of the groups that Candidate Lookup gives a role to (lead, compliance or ' +
       'support), so you were not signed in here. If you need access, ask whoever runs Candidate Lookup to add you to one.',
   },
   stale: {

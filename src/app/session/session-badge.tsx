@@ -7,7 +7,7 @@ import { Button } from '../ui/button.tsx';
 import { clearLiveNotifications } from '../live/live-stream.ts';
 import { sessionQueries, signOut } from './session-query.ts';
 
-const ROLE_LABELS = { support: 'Support', compliance: 'Compliance' } as const;
+const ROLE_LABELS = { support: 'Support', compliance: 'Compliance', lead: 'Compliance lead' } as const;
 
 /** Who is signed in, with which role; in local mode, that no sign-in is in force. */
 export function SessionBadge({ session }: { session: SessionInfo }) {
@@ -42,11 +42,21 @@ export function SessionBadge({ session }: { session: SessionInfo }) {
       </span>
     );
   }
-  if (!session.user || !session.role) return null;
+  // Nobody signed in (the sign-in page, or a session that ended under work that holds the page: session-end.ts).
+  if (!session.user || !session.role) {
+    return (
+      <span data-testid="session" className="text-sm font-medium text-slate-700">
+        Not signed in
+      </span>
+    );
+  }
   return (
     <span data-testid="session" className="flex items-center gap-2 text-sm text-slate-700">
       <span>
-        <span className="font-medium break-all">{session.user}</span>{' '}
+        {/* A long name is cut on screen (whole in its tooltip), so that the header keeps to one row. */}
+        <span className="inline-block max-w-48 truncate align-bottom font-medium" title={session.user}>
+          {session.user}
+        </span>{' '}
         <span className="rounded bg-slate-100 px-1.5 py-0.5 text-xs font-medium text-slate-800">{ROLE_LABELS[session.role]}</span>
       </span>
       {(session.mode === 'users' || session.mode === 'oidc') && (

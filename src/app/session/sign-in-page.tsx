@@ -44,7 +44,16 @@ export function SignInPage() {
           <label htmlFor={userId} className="text-sm font-medium text-slate-700">
             Username
           </label>
-          <input id={userId} name="username" autoComplete="username" className={FIELD} required />
+          <input
+            id={userId}
+            name="username"
+            autoComplete="username"
+            className={FIELD}
+            required
+            // The page's one job is signing in: the cursor starts where the first thing is typed.
+            // biome-ignore lint/a11y/noAutofocus: the sign-in page has no other purpose
+            autoFocus
+          />
         </div>
         <div>
           <label htmlFor={passwordId} className="text-sm font-medium text-slate-700">

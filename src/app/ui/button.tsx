@@ -6,7 +6,8 @@ export type ButtonSize = 'sm' | 'md' | 'lg' | 'block';
 
 const VARIANTS: Record<ButtonVariant, string> = {
   primary: 'rounded-md bg-blue-700 font-medium text-white hover:bg-blue-800 focus-ring-offset disabled:opacity-70',
-  secondary: 'rounded-md border border-slate-300 bg-white font-medium text-slate-700 hover:bg-slate-50 focus-ring-offset',
+  secondary:
+    'rounded-md border border-slate-300 bg-white font-medium text-slate-700 hover:bg-slate-50 focus-ring-offset disabled:cursor-not-allowed disabled:opacity-50',
   // Reads as a link inside text: no box, no padding.
   quiet: 'rounded font-medium text-blue-700 underline underline-offset-2 focus-ring',
 };

@@ -8,7 +8,18 @@ import { useZoneMode } from './zone-mode.ts';
  * shown, as every relative time: `formatRelative`). No Tab stop of its own: a page holds dozens, and
  * keyboard users get the other zone for every time at once from the header's UTC switch (Alt+Shift+U).
  */
-export function TimeStamp({ date, now, seconds = false }: { date: Date; now?: Date; seconds?: boolean }) {
+export function TimeStamp({
+  date,
+  now,
+  seconds = false,
+  future = false,
+}: {
+  date: Date;
+  now?: Date;
+  seconds?: boolean;
+  /** A deadline: a moment just ahead reads "in 3 minutes", not "just now" (formatRelative's clock skew). */
+  future?: boolean;
+}) {
   const zone = useZoneMode();
   const id = useId();
   const other = zone === 'utc' ? 'local' : 'utc';
@@ -35,7 +46,7 @@ export function TimeStamp({ date, now, seconds = false }: { date: Date; now?: Da
       {now && (
         <>
           {' '}
-          <span className="text-slate-600">({formatRelative(date, now, { zone })})</span>
+          <span className="text-slate-600">({formatRelative(date, now, { zone, future })})</span>
         </>
       )}
     </span>

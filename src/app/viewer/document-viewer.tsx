@@ -1,6 +1,8 @@
 import { type KeyboardEvent, type ReactNode, type RefObject, useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import { comparePair } from '../../kyc/view/attributes.ts';
 import { usePinnedReveal } from '../preferences/privacy-mask.tsx';
+import { useWorkSession } from '../session/session-end.ts';
+import { SessionEndedNotice } from '../session/session-ended-notice.tsx';
 import type { ViewerPicture } from './viewer-picture.ts';
 import { ViewerToolbar } from './viewer-toolbar.tsx';
 import { ZoomPane, type PaneControls } from './zoom-pane.tsx';
@@ -147,6 +149,11 @@ export function DocumentViewer({
   const right = useRef<PaneControls>(null);
   const { isHidden, reveal } = usePinnedReveal();
   useViewerFocus(dialog, shown.name, pair);
+  // An ended session leaves the pictures open (the page stays behind); someone else's sign-in closes them.
+  const session = useWorkSession(true);
+  useEffect(() => {
+    if (session.state === 'other') dialog.current?.close();
+  }, [session.state]);
   const pane = () => (pair && active === 1 ? right.current : left.current);
 
   const paneFor = (picture: ViewerPicture, side: 0 | 1, position?: string) => (
@@ -180,6 +187,9 @@ export function DocumentViewer({
         pane={pane}
         close={() => dialog.current?.close()}
       />
+      {session.state === 'ended' && (
+        <SessionEndedNotice user={session.user} kept="The pictures stay open here; sign in again before you look anything else up." />
+      )}
       {pair ? (
         <ComparePanes pictures={pictures} pair={pair} choose={view.choose} paneFor={paneFor} />
       ) : (

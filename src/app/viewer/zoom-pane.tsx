@@ -1,4 +1,4 @@
-import { formatBytes } from '../../kyc/view/image.ts';
+import { formatBytes } from '../../kyc/view/bytes.ts';
 import {
   type Dispatch,
   type Ref,

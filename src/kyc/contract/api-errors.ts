@@ -24,6 +24,8 @@ export const API_ERRORS = {
   bad_request: { status: 400, title: 'The request is not valid' },
   /** A request body over its route's limit (a batch of more than 500 ids). */
   body_too_large: { status: 413, title: 'The request is too large' },
+  /** A request body that did not arrive within its route's deadline (a webhook delivery within 5 s): its connection is closed. */
+  request_timeout: { status: 408, title: 'The request did not arrive in time' },
   /** A body that must be JSON was sent as something else (a form, text). */
   unsupported_media_type: { status: 415, title: 'The request must be JSON' },
   invalid_id: { status: 400, title: 'This id cannot be looked up' },
@@ -38,6 +40,8 @@ export const API_ERRORS = {
   no_such_route: { status: 404, title: 'No such API route' },
   no_such_environment: { status: 404, title: 'This environment does not exist here' },
   environment_forbidden: { status: 403, title: 'Your account may not use this environment' },
+  /** A route for another role: the audit page is for leads, a candidate's Activity for compliance users and leads (issue 34). */
+  role_forbidden: { status: 403, title: 'Your role may not open this' },
   /** This server's API key archives identity data after each full lookup: refused to keep data intact. */
   archiving_key: { status: 409, title: 'Full lookups are refused: this API key deletes identity data' },
   /** The KYC service does not offer the applicants list (404 on its path). */

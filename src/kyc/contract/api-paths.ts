@@ -17,6 +17,13 @@ export const SIGN_IN_REFUSED_PATH = '/sign-in-refused/';
 export const API_PREFIX = '/api';
 
 /**
+ * The embedded sandbox has no operator console: its environment's dashboard link opens this page of the
+ * app, which says where a real service's decision is taken (`/sandbox-dashboard/<recordId>`).
+ */
+export const SANDBOX_DASHBOARD_PATH = '/sandbox-dashboard/';
+export const SANDBOX_DASHBOARD_URL = `${SANDBOX_DASHBOARD_PATH}{recordId}`;
+
+/**
  * Sent by the app on every `/api` call, and required by the server: a page on another site cannot send a
  * custom header without a CORS preflight, which the server refuses, so it cannot make lookups in a
  * signed-in user's name.

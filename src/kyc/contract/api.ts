@@ -1,13 +1,13 @@
 import { z } from './zod.ts';
 import { LOOKUP_KINDS } from './lookup.ts';
-import { replyTemplatesSchema } from './replies.ts';
+import { replyTemplatesSchema, TEMPLATE_KEY } from './replies.ts';
 import { API_ERROR_CODES } from './api-errors.ts';
+import { ROLES } from './roles.ts';
 
 /** The contract between the browser and this project's proxy (`/api/*`). */
 
-/** Who may see what: support users get status level only, compliance users the full record. */
-export const ROLES = ['support', 'compliance'] as const;
-export type Role = (typeof ROLES)[number];
+/** Who may see what (roles.ts): support users the status level, compliance users the full record, leads that and the audit page. */
+export { ROLES, type Role, readsAuditTrail, readsFullRecord } from './roles.ts';
 
 export const AUTH_MODES = ['local', 'users', 'proxy', 'oidc'] as const;
 export type AuthMode = (typeof AUTH_MODES)[number];
@@ -34,6 +34,8 @@ export {
   apiBase,
   candidateApiPath,
   decodeEnvironmentName,
+  SANDBOX_DASHBOARD_PATH,
+  SANDBOX_DASHBOARD_URL,
   SIGN_IN_REFUSALS,
   SIGN_IN_REFUSED_PATH,
   type SignInRefusal,
@@ -86,7 +88,10 @@ export const environmentInfoSchema = z.object({
   /** The client id of a real service (none for the embedded sandbox). */
   clientId: z.optional(z.string()),
   upstream: z.enum(['sandbox', 'remote']),
-  /** The service's console for a candidate, with `{recordId}` or `{refId}`. */
+  /**
+   * The service's console for a candidate, with `{recordId}` or `{refId}`: the environment's own, else a
+   * Blockpass service's console; in sandbox mode the app's own page about it (SANDBOX_DASHBOARD_URL, a path).
+   */
   dashboardUrl: z.optional(z.string()),
   /** The environment has a webhook receiver, so its pages update live (false: "live updates off"). */
   live: z.optional(z.boolean()),
@@ -142,7 +147,9 @@ export const exportRequestSchema = z.object({
   what: z.enum(EXPORT_KINDS),
   kind: z.enum(LOOKUP_KINDS),
   id: z.string().check(z.minLength(1), z.maxLength(1024)),
-  /** A reply's template: the status it is for, or `*` (the fallback). Never the reply's text. */
-  template: z.optional(z.string().check(z.regex(/^(\*|[a-z_]{1,40})$/))),
+  /** A reply's template: the status it is for (`blocked`, or another of its templates: `blocked:neutral`), or `*` (the fallback). Never the reply's text. */
+  template: z.optional(z.string().check(z.regex(TEMPLATE_KEY))),
+  /** A print made with the privacy mask on: the paper says so, and so does the audit line. */
+  masked: z.optional(z.boolean()),
 });
 export type ExportRequest = z.infer<typeof exportRequestSchema>;

@@ -26,6 +26,20 @@ export function triesAsRecordId(kind: LookupKind, id: string, code: string): boo
   return code === 'not_found' && kind === 'refId' && looksLikeRecordId(id);
 }
 
+/** The kind an id's form says it is: 24 hexadecimal characters are a recordId, anything else a refId. */
+export function guessKind(id: string): LookupKind {
+  return looksLikeRecordId(id) ? 'recordId' : 'refId';
+}
+
+/**
+ * The other way round, for the search box's guess only: a recordId it read from the id's form (not one
+ * the switch chose, nor a link's) that the service does not know is tried once as a refId, since a
+ * refId may have any form, that of a recordId too.
+ */
+export function triesAsRefId(kind: LookupKind, code: string, guessed: boolean): boolean {
+  return code === 'not_found' && kind === 'recordId' && guessed;
+}
+
 export type IdCheck = { ok: true; id: string } | { ok: false; message: string };
 
 /**

@@ -3,12 +3,15 @@ import { z } from './zod.ts';
 /**
  * Customer-facing replies per status, for support users' "Copy reply". Built-in defaults;
  * `replyTemplates` in CONFIG_FILE replaces them per status. A reply of `null` means "do not reply": only the
- * internal note is shown.
+ * internal note is shown. A status may have several templates: its own (key `rejected`) and others beside
+ * it (`rejected:short`), offered in that order, the agent choosing one in the reply editor.
  */
 export interface ReplyTemplate {
   reply: string | null;
   /** For the agent, never for the customer. */
   note?: string;
+  /** What the reply editor calls it among the status's templates (else "Standard", or the key's part after `:`). */
+  name?: string;
 }
 
 /**
@@ -20,11 +23,16 @@ export const REPLY_PLACEHOLDERS = ['refId', 'recordId', 'status', 'since'] as co
 /** `*` answers every status without its own template. */
 export const FALLBACK_STATUS = '*';
 
+/** A template's key: a status (or `*`), and after `:` the name of one of its other templates. */
+export const TEMPLATE_KEY = /^(\*|[a-z_]{1,40})(:[a-z0-9_-]{1,40})?$/;
+
 /**
  * The built-in replies, each saying what the candidate page says of that status (status.ts's
  * descriptions): `incomplete` is checks still running, not a form to finish; `rejected` is a new
- * submission, with the operator's reason and hint when the environment shows them to support users.
- * Each sentence with a placeholder stands alone, so that one without a value drops out cleanly.
+ * submission and `review_requested` a new review, each with the operator's reason and hint when the
+ * environment shows them to support users (`{field:…}`: what the record says, not "we will let you know"
+ * alone). Each sentence with a placeholder stands alone, so that one without a value drops out cleanly.
+ * `blocked` has no reply of its own, only the note, and a neutral one that says nothing of the reason.
  */
 export const DEFAULT_REPLIES: Record<string, ReplyTemplate> = {
   incomplete: {
@@ -41,7 +49,7 @@ export const DEFAULT_REPLIES: Record<string, ReplyTemplate> = {
   },
   review_requested: {
     reply:
-      'Your identity verification is being reviewed again. The new review was requested on {since}. We will let you know as soon as the review is done.\n\nYour reference: {refId}',
+      'Your identity verification is being reviewed again. The new review was requested on {since}.\nThe reason: {field:reviewReason}\nWhat to do: {field:resubmitHint}\nWe will let you know as soon as the review is done.\n\nYour reference: {refId}',
   },
   approved: {
     reply:
@@ -52,6 +60,12 @@ export const DEFAULT_REPLIES: Record<string, ReplyTemplate> = {
       'We could not complete your identity verification with the information provided, so it needs to be submitted again. It was declined on {since}.\nThe reason: {field:rejectionReason}\nWhat to do: {field:resubmitHint}\nPlease submit your verification again once that is done.\n\nYour reference: {refId}',
   },
   blocked: { reply: null, note: 'Do not disclose the reason; escalate to compliance.' },
+  'blocked:neutral': {
+    name: 'Neutral',
+    reply:
+      'Thank you for getting in touch. We have your identity verification, and we are not able to share more about it at the moment. Our team will contact you if anything more is needed.\n\nYour reference: {refId}',
+    note: 'Do not disclose the reason; escalate to compliance.',
+  },
   [FALLBACK_STATUS]: {
     reply:
       'Thank you for getting in touch. We are looking into the status of your identity verification and will get back to you.\n\nYour reference: {refId}',
@@ -72,19 +86,38 @@ const templateText = z.string().check(
   ),
 );
 
-/** The file: `{ "<status>": "reply" | null | { "reply": "…" | null, "note"?: "…" } }`. */
+/** The file: `{ "<status>[:<name>]": "reply" | null | { "reply": "…" | null, "note"?: "…", "name"?: "…" } }`. */
 export const replyTemplatesFileSchema = z.record(
-  z.string().check(z.regex(/^(\*|[a-z_]{1,40})$/, 'must be a status such as "approved", or "*"')),
-  z.union([z.nullable(templateText), z.object({ reply: z.nullable(templateText), note: z.optional(templateText) })]),
+  z.string().check(z.regex(TEMPLATE_KEY, 'must be a status such as "approved", "*", or another template of one such as "blocked:neutral"')),
+  z.union([
+    z.nullable(templateText),
+    z.object({
+      reply: z.nullable(templateText),
+      note: z.optional(templateText),
+      name: z.optional(
+        z.string().check(z.regex(/^[\p{L}\p{N}][\p{L}\p{N} _.-]{0,39}$/u, 'must be a short name (letters, digits, spaces)')),
+      ),
+    }),
+  ]),
 );
 
-export const replyTemplatesSchema = z.record(z.string(), z.object({ reply: z.nullable(z.string()), note: z.optional(z.string()) }));
+export const replyTemplatesSchema = z.record(
+  z.string(),
+  z.object({ reply: z.nullable(z.string()), note: z.optional(z.string()), name: z.optional(z.string()) }),
+);
 
-/** The file's templates over the defaults. */
+const statusOfKey = (key: string) => key.split(':')[0]!;
+
+/**
+ * The file's templates over the defaults. A status's own entry in the file (`blocked`) replaces every
+ * built-in template of that status, its others included (`blocked: null` leaves no neutral reply behind);
+ * another template of a status (`rejected:short`) is added beside the built-in ones.
+ */
 export function mergeReplyTemplates(file: z.infer<typeof replyTemplatesFileSchema>): Record<string, ReplyTemplate> {
-  const merged = { ...DEFAULT_REPLIES };
-  for (const [status, value] of Object.entries(file)) {
-    merged[status] = value === null || typeof value === 'string' ? { reply: value } : value;
+  const replaced = new Set(Object.keys(file).filter((key) => !key.includes(':')));
+  const merged = Object.fromEntries(Object.entries(DEFAULT_REPLIES).filter(([key]) => !replaced.has(statusOfKey(key))));
+  for (const [key, value] of Object.entries(file)) {
+    merged[key] = value === null || typeof value === 'string' ? { reply: value } : value;
   }
   return merged;
 }
@@ -100,17 +133,39 @@ export interface ReplyValues {
   fields?: Readonly<Record<string, string | number | boolean | null>>;
 }
 
-/** The reply for a status, filled in, with the template it came from (its status, or `*`): the audit line names it. */
+/**
+ * A reply for a status, filled in, with the key of the template it came from (`rejected`, `blocked:neutral`,
+ * or `*`): the audit line names it, never the text.
+ */
 export interface FilledReply extends ReplyTemplate {
   template: string;
+  /** What the editor calls it: the template's name, else "Standard" for a status's own, else the part after `:`. */
+  name: string;
 }
 
-/** The template for a status (or the fallback's), its placeholders filled as fillTemplate says. */
+/**
+ * Every template for a status, in the order of the templates (its own first), each filled in as
+ * fillTemplate says; the fallback's (`*`, `*:…`) when the status has none.
+ */
+export function repliesFor(templates: Record<string, ReplyTemplate>, status: string, values: ReplyValues): FilledReply[] {
+  const keysOf = (of: string) => Object.keys(templates).filter((key) => statusOfKey(key) === of);
+  const own = keysOf(status).sort((a, b) => Number(a.includes(':')) - Number(b.includes(':')));
+  const keys = own.length > 0 ? own : keysOf(FALLBACK_STATUS).sort((a, b) => Number(a.includes(':')) - Number(b.includes(':')));
+  if (keys.length === 0) return [filled(FALLBACK_STATUS, DEFAULT_REPLIES[FALLBACK_STATUS]!, values)];
+  return keys.map((key) => filled(key, templates[key]!, values));
+}
+
+/** The status's first template (its own, else its first other, else the fallback's). */
 export function replyFor(templates: Record<string, ReplyTemplate>, status: string, values: ReplyValues): FilledReply {
-  const own = Object.hasOwn(templates, status);
-  const template = (own ? templates[status] : templates[FALLBACK_STATUS]) ?? DEFAULT_REPLIES[FALLBACK_STATUS]!;
+  return repliesFor(templates, status, values)[0]!;
+}
+
+function filled(key: string, template: ReplyTemplate, values: ReplyValues): FilledReply {
+  const variant = key.split(':')[1];
+  const name = template.name ?? (variant ? variant.charAt(0).toUpperCase() + variant.slice(1).replace(/[_-]+/g, ' ') : 'Standard');
   return {
-    template: own ? status : FALLBACK_STATUS,
+    template: key,
+    name,
     reply: template.reply === null ? null : fillTemplate(template.reply, values),
     ...(template.note ? { note: fillTemplate(template.note, values) } : {}),
   };

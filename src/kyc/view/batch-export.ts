@@ -1,65 +1,93 @@
 import type { LookupKind } from '../contract/lookup.ts';
 import type { BatchRow } from '../contract/batch.ts';
+import { statusInfo } from '../contract/status.ts';
+import { formatDateTime, type ZoneOptions } from './time.ts';
+import { CSV_BOM, csvCell, spreadsheetSafe } from '../contract/csv.ts';
 
-/** One line of a batch's result as it is exported: the id asked for and its row (none yet: pending). */
+/**
+ * One line of a batch's result as it is exported: the pasted line it came from, the id asked for and its
+ * row (none yet: pending). A repeated id is looked up once: its line carries the first one's row, and
+ * the line it repeats.
+ */
 export interface BatchLine {
+  line: number;
   id: string;
   row?: BatchRow;
+  repeatOf?: number;
 }
 
-export const BATCH_COLUMNS = ['id', 'status', 'statusDate', 'submitCount', 'refId', 'recordId', 'error', 'message'] as const;
+/**
+ * `line` is the pasted line's number (the table's #), so the file sits beside the pasted column; beside
+ * each code its words (`statusText`), beside each ISO date the same moment as a person reads it in the
+ * zone the page shows (`statusDateLocal`, with the zone's name).
+ */
+export const BATCH_COLUMNS = [
+  'line',
+  'id',
+  'status',
+  'statusText',
+  'statusDate',
+  'statusDateLocal',
+  'submitCount',
+  'refId',
+  'recordId',
+  'repeatOf',
+  'error',
+  'message',
+] as const;
 
-function cells(line: BatchLine, kind: LookupKind): string[] {
+function localDate(iso: string | undefined, zone: ZoneOptions): string {
+  if (!iso) return '';
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? '' : formatDateTime(date, zone);
+}
+
+function cells(line: BatchLine, kind: LookupKind, zone: ZoneOptions): string[] {
   const row = line.row;
-  if (!row) return [line.id, '', '', '', kind === 'refId' ? line.id : '', kind === 'recordId' ? line.id : '', 'pending', 'Not looked up'];
-  if (!row.ok) return [line.id, '', '', '', '', '', row.code, row.message];
+  const start = [String(line.line), line.id];
+  const repeat = line.repeatOf === undefined ? '' : String(line.repeatOf);
+  if (!row) {
+    const [refId, recordId] = kind === 'refId' ? [line.id, ''] : ['', line.id];
+    return [...start, '', '', '', '', '', refId, recordId, repeat, 'pending', 'Not looked up'];
+  }
+  if (!row.ok) return [...start, '', '', '', '', '', '', '', repeat, row.code, row.message];
   return [
-    line.id,
+    ...start,
     row.status,
+    statusInfo(row.status).label,
     row.statusDate ?? '',
+    localDate(row.statusDate, zone),
     row.submitCount === undefined ? '' : String(row.submitCount),
     row.refId ?? '',
     row.recordId ?? '',
+    repeat,
     '',
     '',
   ];
 }
 
-/**
- * A spreadsheet opens a cell that starts with = + - @ or a tab as a formula (CSV injection): such
- * cells get a leading apostrophe, which spreadsheets show as text.
- */
-function spreadsheetSafe(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-}
-
-function csvCell(value: string): string {
-  const safe = spreadsheetSafe(value);
-  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
-}
-
 /** RFC 4180 CSV with CRLF line ends, and a byte order mark so that spreadsheets read UTF-8. */
-export function batchCsv(lines: BatchLine[], kind: LookupKind): string {
-  const rows = [BATCH_COLUMNS.join(','), ...lines.map((line) => cells(line, kind).map(csvCell).join(','))];
-  return `\ufeff${rows.join('\r\n')}\r\n`;
+export function batchCsv(lines: BatchLine[], kind: LookupKind, zone: ZoneOptions = {}): string {
+  const rows = [BATCH_COLUMNS.join(','), ...lines.map((line) => cells(line, kind, zone).map(csvCell).join(','))];
+  return `${CSV_BOM}${rows.join('\r\n')}\r\n`;
 }
 
 /** Tab-separated, for pasting into a spreadsheet or a ticket: tabs and line breaks inside cells become spaces. */
-export function batchTsv(lines: BatchLine[], kind: LookupKind): string {
+export function batchTsv(lines: BatchLine[], kind: LookupKind, zone: ZoneOptions = {}): string {
   const clean = (value: string) => spreadsheetSafe(value.replace(/[\t\r\n]+/g, ' '));
-  return `${[BATCH_COLUMNS.join('\t'), ...lines.map((line) => cells(line, kind).map(clean).join('\t'))].join('\n')}\n`;
+  return `${[BATCH_COLUMNS.join('\t'), ...lines.map((line) => cells(line, kind, zone).map(clean).join('\t'))].join('\n')}\n`;
 }
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
 
 /** The same table as HTML, for editors that paste rich text (ticket systems, mail). Every cell is escaped. */
-export function batchHtml(lines: BatchLine[], kind: LookupKind): string {
+export function batchHtml(lines: BatchLine[], kind: LookupKind, zone: ZoneOptions = {}): string {
   const head = `<tr>${BATCH_COLUMNS.map((c) => `<th>${c}</th>`).join('')}</tr>`;
   const body = lines
     .map(
       (line) =>
-        `<tr>${cells(line, kind)
+        `<tr>${cells(line, kind, zone)
           .map((c) => `<td>${escapeHtml(c)}</td>`)
           .join('')}</tr>`,
     )

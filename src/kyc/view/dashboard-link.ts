@@ -38,3 +38,19 @@ export function parseDashboardLink(text: string): DashboardLink | undefined {
   if (!check.ok) return { ok: false, problem: `${PROBLEM}: its recordId is not valid. ${check.message}` };
   return { ok: true, clientId: clientId.id, recordId: recordId.id };
 }
+
+/**
+ * The console's page of a candidate, from the environment's template (`{recordId}`, `{refId}`, each
+ * percent-encoded in place); none when the template needs an id the candidate has not got.
+ */
+export function dashboardHref(
+  template: string | undefined,
+  ids: { recordId?: string | null | undefined; refId?: string | null | undefined },
+): string | undefined {
+  if (!template) return undefined;
+  if (template.includes('{recordId}') && !ids.recordId) return undefined;
+  if (template.includes('{refId}') && !ids.refId) return undefined;
+  return template
+    .replaceAll('{recordId}', encodeURIComponent(ids.recordId ?? ''))
+    .replaceAll('{refId}', encodeURIComponent(ids.refId ?? ''));
+}

@@ -41,6 +41,37 @@ export function cleanId(raw: string): CleanedId {
   return { id: trimmed, removed };
 }
 
+/** Quotes an id is often typed or copied inside: straight, curly, angle and back quotes, as pairs. */
+const QUOTES: ReadonlyArray<readonly [string, string]> = [
+  ['"', '"'],
+  ["'", "'"],
+  ['`', '`'],
+  ['\u201c', '\u201d'],
+  ['\u201e', '\u201c'],
+  ['\u2018', '\u2019'],
+  ['\u00ab', '\u00bb'],
+  ['\u2039', '\u203a'],
+];
+
+/**
+ * What the search box drops around a typed id: a leading `/` (the search shortcut typed into the box
+ * that already had focus) and the quotes around it; `dropped` says which, for the page to say so.
+ */
+export function unwrapId(id: string): { id: string; dropped: string | undefined } {
+  let rest = id;
+  const dropped: string[] = [];
+  if (rest.startsWith('/') && rest.length > 1 && !rest.startsWith('//')) {
+    rest = rest.slice(1).trim();
+    dropped.push('the leading "/"');
+  }
+  const pair = QUOTES.find(([open, close]) => rest.length > 2 && rest.startsWith(open) && rest.endsWith(close));
+  if (pair) {
+    rest = rest.slice(pair[0].length, -pair[1].length).trim();
+    dropped.push('the quotes around it');
+  }
+  return { id: rest, dropped: dropped.length > 0 ? dropped.join(' and ') : undefined };
+}
+
 /** "1 zero-width space and 2 spaces at the start or end", or undefined when nothing was removed. */
 export function describeRemoved(removed: Removed[]): string | undefined {
   if (removed.length === 0) return undefined;
@@ -51,8 +82,19 @@ export function describeRemoved(removed: Removed[]): string | undefined {
   return parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
 }
 
+/** One pasted entry: its line (or, in a single line split at separators, its place), its id, and the line it repeats. */
+export interface IdEntry {
+  line: number;
+  id: string;
+  /** The line where the same id came first: a repeat is looked up once, and its row says so. */
+  repeatOf?: number;
+}
+
 export interface IdList {
+  /** Each id once, in the order it first came. */
   ids: string[];
+  /** Every entry as pasted, repeats included, numbered as the pasted lines are. */
+  entries: IdEntry[];
   /** Ids that appeared more than once (kept once, at their first place). */
   duplicates: number;
   /** Links of the service's dashboard, each read as the recordId it opens (dashboard-link.ts). */
@@ -69,16 +111,20 @@ const SEPARATORS = /[\s,;\u00a0\u202f\u2007]+/;
 /**
  * A pasted list. Text with line breaks (a spreadsheet column, a ticket's list) is one id per line, and
  * spaces inside a line belong to its id; only a single line (a CSV row, ids in a sentence) is split at
- * commas, semicolons, tabs and spaces. Each id is cleaned; empty entries and repeats are dropped.
+ * commas, semicolons, tabs and spaces. Each id is cleaned; empty entries are dropped, and a repeat is
+ * looked up once but kept among the entries, numbered, with the line it repeats.
  */
 export function splitIdList(text: string): IdList {
   const rule = LINE_BREAK.test(text) ? 'lines' : 'separators';
   const totals = new Map<string, number>();
-  const seen = new Set<string>();
+  const seen = new Map<string, number>();
   const ids: string[] = [];
+  const entries: IdEntry[] = [];
   let duplicates = 0;
   let links = 0;
-  for (const part of text.split(rule === 'lines' ? LINE_BREAK : SEPARATORS)) {
+  // Lines are counted as pasted, blank ones included, so that row 7 is the 7th line of the spreadsheet's column.
+  const parts = text.split(rule === 'lines' ? LINE_BREAK : SEPARATORS);
+  for (const [index, part] of parts.entries()) {
     const cleaned = cleanId(part);
     for (const { label, count } of cleaned.removed) totals.set(label, (totals.get(label) ?? 0) + count);
     // A dashboard link is the recordId it opens, as in the search box (a refId batch finds it by recordId).
@@ -86,15 +132,27 @@ export function splitIdList(text: string): IdList {
     if (link?.ok) links += 1;
     const id = link?.ok ? link.recordId : cleaned.id;
     if (id === '') continue;
-    if (seen.has(id)) {
+    // A single line's places are counted among its non-empty entries ("a,,b" is two entries).
+    const line = rule === 'lines' ? index + 1 : entries.length + 1;
+    const first = seen.get(id);
+    if (first !== undefined) {
       duplicates += 1;
+      entries.push({ line, id, repeatOf: first });
       continue;
     }
-    seen.add(id);
+    seen.set(id, line);
     ids.push(id);
+    entries.push({ line, id });
   }
   const removed = [...totals].map(([label, count]) => ({ label, count })).filter((r) => !r.label.startsWith('space'));
-  return { ids, duplicates, links, removed, rule };
+  return { ids, entries, duplicates, links, removed, rule };
+}
+
+/** The entries back as text, one a line, each on its own line's number (blank lines between), so that a batch numbers them as they were pasted. */
+export function entriesText(entries: readonly IdEntry[]): string {
+  const lines: string[] = [];
+  for (const { line, id } of entries) lines[line - 1] = id;
+  return Array.from(lines, (id) => id ?? '').join('\n');
 }
 
 /** Whether pasted text is a list of ids rather than one id: two or more entries. */

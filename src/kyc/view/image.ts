@@ -48,9 +48,3 @@ export function base64Head(base64: string, bytes = SNIFF_BYTES): Uint8Array | un
     return undefined;
   }
 }
-
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(bytes < 10 * 1024 ? 1 : 0)} kB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-}

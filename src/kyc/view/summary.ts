@@ -1,4 +1,5 @@
 import type { Role } from '../contract/api.ts';
+import { readsFullRecord } from '../contract/roles.ts';
 import { currentStatusDate } from '../contract/batch.ts';
 import type { CandidateRecord } from '../contract/schema.ts';
 import { statusInfo } from '../contract/status.ts';
@@ -43,7 +44,7 @@ export function candidateSummary(input: SummaryInput): string {
   if (record.isArchived) lines.push('Archived: identity data was archived on the service');
   else if (record.isArchived === undefined) lines.push('Archived: not in this response');
   if (record.submitCount !== undefined) lines.push(`Submissions: ${record.submitCount}`);
-  if (input.role === 'compliance') {
+  if (readsFullRecord(input.role)) {
     if (record.certs) {
       const outcomes = Object.entries(record.certs).map(([slug, raw]) => `  ${certificateLine(certificateOutcome(slug, raw))}`);
       if (outcomes.length > 0) lines.push('Certificates:', ...outcomes);

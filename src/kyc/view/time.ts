@@ -140,18 +140,31 @@ export function calendarDaysBetween(date: Date, now: Date, options: ZoneOptions 
 }
 
 /**
+ * A date at most this far ahead of the reader's clock is taken for a clock that runs ahead (the server's,
+ * or the KYC service's whose dates a webhook carries), not for a moment to come: a status reached a
+ * moment ago reads "just now", never "in 4 seconds".
+ */
+export const CLOCK_SKEW_MS = 5 * MINUTE;
+
+export interface RelativeOptions extends ZoneOptions {
+  /** The date is meant to lie ahead (a deadline, such as the archive date): no clock skew is assumed, "in 3 minutes" stays. */
+  future?: boolean;
+}
+
+/**
  * How long ago (or how far ahead) a date is, the one rule of every page: on another calendar day (in the
  * zone the page shows) it is a count of calendar days, whatever the span ("yesterday", "3 days ago", "399
  * days ago", "tomorrow", "in 20 days"), so that a date reads alike on the summary strip, the timeline, the
  * freshness line, Copy summary and paper; on the same day, hours, then minutes, then seconds, rounded
- * down ("2 hours ago", "now").
+ * down ("2 hours ago"). Under a second ago, and up to CLOCK_SKEW_MS ahead unless the date is a deadline
+ * (`future`), it is "just now".
  */
-export function formatRelative(date: Date, now: Date, options: ZoneOptions = {}): string {
+export function formatRelative(date: Date, now: Date, options: RelativeOptions = {}): string {
+  const diff = date.getTime() - now.getTime();
+  if (diff > -SECOND && (diff < SECOND || (diff <= CLOCK_SKEW_MS && !options.future))) return 'just now';
   const days = calendarDaysBetween(date, now, options);
   if (days !== 0) return relativeFormat(options.locale, 'auto').format(-days, 'day');
-  const diff = date.getTime() - now.getTime();
   const abs = Math.abs(diff);
-  if (abs < SECOND) return relativeFormat(options.locale, 'auto').format(0, 'second');
   const [unit, size]: [Intl.RelativeTimeFormatUnit, number] =
     abs < MINUTE ? ['second', SECOND] : abs < HOUR ? ['minute', MINUTE] : ['hour', HOUR];
   return relativeFormat(options.locale, 'always').format(Math.sign(diff) * Math.floor(abs / size), unit);

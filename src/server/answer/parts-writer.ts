@@ -3,7 +3,9 @@ import { PART_NAME_HEADER, PARTS_MEDIA_TYPE, previewPartName, recordPartName, st
 import { countBytes } from '../http/http-reply.ts';
 import { drained, gzipAccepted, type PartsTarget } from './multipart-answer.ts';
 import type { PartsHolding } from './parts-budget.ts';
-import { makePreview, PREVIEW_LIMITS, type PreviewLimits, PreviewSlots, previewJobs } from './picture-preview.ts';
+import { isDecoded, makePreview, PREVIEW_LIMITS, type PreviewLimits, previewPool } from './picture-preview.ts';
+import type { PreviewPool } from './preview-pool.ts';
+import { PreviewSlots } from './preview-slots.ts';
 import type { PicturePart, SplitRecord } from './record-parts.ts';
 
 /**
@@ -20,13 +22,13 @@ export interface PreviewMaking {
   limits: PreviewLimits;
   /** Lookups making previews at once. */
   slots: PreviewSlots;
-  /** Pictures decoded at once, over every lookup. */
-  jobs: PreviewSlots;
+  /** The preview processes, shared by every lookup: the pictures decoded at once. */
+  pool: PreviewPool;
 }
 
 /** This process's preview making with `lookupsAtOnce` lookups' previews at once; undefined (no previews) for 0. */
 export function instancePreviews(lookupsAtOnce: number): PreviewMaking | undefined {
-  return lookupsAtOnce > 0 ? { limits: PREVIEW_LIMITS, slots: new PreviewSlots(lookupsAtOnce), jobs: previewJobs } : undefined;
+  return lookupsAtOnce > 0 ? { limits: PREVIEW_LIMITS, slots: new PreviewSlots(lookupsAtOnce), pool: previewPool } : undefined;
 }
 
 function gzipAll(chunks: readonly Buffer[]): Promise<Buffer[]> {
@@ -74,6 +76,8 @@ export class LookupPreviews {
   add = (picture: PicturePart): void => {
     const making = this.making;
     if (!making || this.closed || picture.reference.size <= making.limits.thresholdBytes) return;
+    // Sniffed from its first bytes (record-parts.ts): an SVG, a TIFF, a PDF… is never decoded, nor waits for a slot.
+    if (!isDecoded(picture.reference.type)) return;
     this.slot ??= making.slots.take();
     this.inProgress++;
     const preview = this.slot.then(() => this.make(picture, making));
@@ -108,13 +112,8 @@ export class LookupPreviews {
     if (this.abandoned || !this.holding.take(picture.reference.size)) return undefined;
     const whole = picture.chunks.length === 1 ? picture.chunks[0]! : Buffer.concat(picture.chunks);
     picture.chunks = [whole];
-    const job = await making.jobs.take();
-    try {
-      const preview = await makePreview(whole, making.limits);
-      return preview.ok ? preview.bytes : undefined;
-    } finally {
-      job();
-    }
+    const preview = await makePreview(whole, making.limits, making.pool);
+    return preview.ok ? preview.bytes : undefined;
   }
 
   private releaseWhenDone(): void {

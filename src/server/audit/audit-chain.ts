@@ -86,42 +86,65 @@ export interface ChainOptions {
  * rotated file's last hash, e.g. after a restart).
  */
 export function verifyChain(files: readonly ChainFile[], options: ChainOptions = {}): ChainReport {
-  const notes: string[] = [];
-  let head: string | undefined;
-  let previousName: string | undefined;
-  let checked = 0;
+  const checker = new ChainChecker(options);
   for (const file of files) {
-    const content = Buffer.from(file.content);
-    const lines = splitLines(content);
-    for (const [index, line] of lines.entries()) {
-      const number = index + 1;
-      const broken = (reason: string) =>
-        ({ ok: false, lines: checked, file: file.name, line: number, reason, text: line.bytes.toString('utf8') }) as const;
-      if (!line.complete) return broken('the line is incomplete (no line end): a write failed or the file was cut');
-      const prev = prevOf(line.bytes);
-      if (prev === undefined) return broken('not an audit line with "prev" (a JSON object whose "prev" is a hash or "start")');
-      if (prev === CHAIN_START) {
-        if (index > 0) return broken('starts a new chain in the middle of a file: the lines before it were cut off or it was inserted');
-        if (previousName !== undefined)
-          notes.push(`${file.name} starts a new chain (the last hash of ${previousName} was not known to the writer)`);
-      } else if (head === undefined) {
-        if (!options.continuesEarlierFile) return broken(CUT_START);
-        notes.push(
-          `${file.name}:${number} continues an earlier file that was not given (${CONTINUES_FLAG}): lines cut from its start cannot be seen`,
-        );
-      } else if (prev !== head) {
-        return broken(
-          index > 0
-            ? `"prev" is not the hash of line ${number - 1}: line ${number - 1} was edited, or lines were deleted or inserted here`
-            : `"prev" is not the hash of the last line of ${previousName}: a line was edited, deleted or inserted at the end of that file, or a file is missing or out of order`,
-        );
+    checker.startFile(file.name);
+    for (const [index, line] of splitLines(Buffer.from(file.content)).entries()) {
+      const reason = checker.line(line.bytes, line.complete, index);
+      if (reason) {
+        return { ok: false, lines: checker.checked, file: file.name, line: index + 1, reason, text: line.bytes.toString('utf8') };
       }
-      head = lineHash(line.bytes);
-      checked += 1;
     }
-    if (lines.length > 0) previousName = file.name;
   }
-  return { ok: true, lines: checked, notes };
+  return { ok: true, lines: checker.checked, notes: checker.notes };
+}
+
+/**
+ * The chain's rule one line at a time, for files read whole (verifyChain) or in pieces (the audit page's
+ * chain state). `line` says why a line breaks the chain, or nothing when it links.
+ */
+export class ChainChecker {
+  /** The hash of the last line checked; undefined before the first. */
+  head: string | undefined;
+  checked = 0;
+  readonly notes: string[] = [];
+  private fileName = '';
+  private previousName: string | undefined;
+  private linesInFile = 0;
+
+  constructor(private readonly options: ChainOptions = {}) {}
+
+  startFile(name: string): void {
+    if (this.linesInFile > 0) this.previousName = this.fileName;
+    this.fileName = name;
+    this.linesInFile = 0;
+  }
+
+  /** The line at `index` (0-based) of the current file. */
+  line(bytes: Buffer, complete: boolean, index: number): string | undefined {
+    const number = index + 1;
+    if (!complete) return 'the line is incomplete (no line end): a write failed or the file was cut';
+    const prev = prevOf(bytes);
+    if (prev === undefined) return 'not an audit line with "prev" (a JSON object whose "prev" is a hash or "start")';
+    if (prev === CHAIN_START) {
+      if (index > 0) return 'starts a new chain in the middle of a file: the lines before it were cut off or it was inserted';
+      if (this.previousName !== undefined)
+        this.notes.push(`${this.fileName} starts a new chain (the last hash of ${this.previousName} was not known to the writer)`);
+    } else if (this.head === undefined) {
+      if (!this.options.continuesEarlierFile) return CUT_START;
+      this.notes.push(
+        `${this.fileName}:${number} continues an earlier file that was not given (${CONTINUES_FLAG}): lines cut from its start cannot be seen`,
+      );
+    } else if (prev !== this.head) {
+      return index > 0
+        ? `"prev" is not the hash of line ${number - 1}: line ${number - 1} was edited, or lines were deleted or inserted here`
+        : `"prev" is not the hash of the last line of ${this.previousName}: a line was edited, deleted or inserted at the end of that file, or a file is missing or out of order`;
+    }
+    this.head = lineHash(bytes);
+    this.checked += 1;
+    this.linesInFile += 1;
+    return undefined;
+  }
 }
 
 /** How the operator says that the first file continues a rotated one that is gone (`npm run audit:verify`). */

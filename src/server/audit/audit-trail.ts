@@ -4,6 +4,7 @@ import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import type {
   AuditEntry,
   AuditLine,
+  AuditReadEntry,
   AuditLog,
   ExportAuditEntry,
   ListAuditEntry,
@@ -13,8 +14,10 @@ import type {
 import type { RefusalLog, RefusedEntry } from './audit-refusals.ts';
 import type { Identity } from '../http/identity.ts';
 import { ApiFailure } from '../http/api-failure.ts';
+import { clientOf } from '../http/client.ts';
 import { sendFailure } from '../http/http-reply.ts';
 import { requestIdOf } from '../log/log.ts';
+import { cutText, MAX_LOGGED_ID } from './audit-line.ts';
 
 /**
  * Audit, then answer: each request's line, written (or, for a refusal that repeats, counted) before
@@ -133,9 +136,17 @@ export async function refuse(
   if (await audit(failure.status, failure.code, upstreamStatus, reached, counted)) sendFailure(res, failure);
 }
 
-/** What every line starts with: when, which request, who, and in which environment. */
+/** What every line starts with: when, which request, who, from where, and in which environment. */
 function lineStart(env: string, call: AuditedCall) {
-  return { time: new Date().toISOString(), requestId: requestIdOf(call.res), user: call.identity.user, role: call.identity.role, env };
+  const { user, role } = call.identity;
+  return { time: new Date().toISOString(), requestId: requestIdOf(call.res), user, role, ...clientOfCall(call), env };
+}
+
+/** The address the request came from (http/client.ts, which believes only TRUSTED_PROXIES' forwarding), when known. */
+export function clientOfCall(call: Pick<AuditedCall, 'res'>): { client?: string } {
+  const req = call.res.req as http.IncomingMessage | undefined;
+  const address = req ? clientOf(req).address : '';
+  return address ? { client: address } : {};
 }
 
 function elapsed(call: AuditedCall): number {
@@ -194,10 +205,10 @@ export function exportLine(
   what: ExportAuditEntry['what'],
   lookupKind: LookupKind,
   id: string,
-  template?: string,
+  extra: Pick<ExportAuditEntry, 'template' | 'masked'> = {},
 ): ExportAuditEntry {
   // The id is cut to 256 characters in the line (audit-line.ts), as a lookup's.
-  return { ...lineStart(env, call), kind: 'export', what, ...(template ? { template } : {}), lookupKind, id };
+  return { ...lineStart(env, call), kind: 'export', what, ...extra, lookupKind, id };
 }
 
 /**
@@ -246,4 +257,21 @@ export function requestLine(env: string, call: AuditedCall, kind: RefusedRequest
 export function invalidIdsLine(env: string, call: AuditedCall, count: number): RefusalsAuditEntry {
   const start = lineStart(env, call);
   return { ...start, kind: 'refusals', batch: true, count, codes: { invalid_id: count }, from: start.time, to: start.time };
+}
+
+/**
+ * The audit trail read by a lead (issue 34): a search (a page of it) or an export, with the filter as
+ * asked, its texts cut as a lookup's line cuts an id, and for a search how many rows it answered.
+ */
+export function auditReadLine(
+  call: Omit<AuditedCall, 'started'>,
+  what: AuditReadEntry['what'],
+  filter: AuditReadEntry['filter'],
+  extra: Pick<AuditReadEntry, 'page' | 'rows'> = {},
+): AuditReadEntry {
+  const { env: _env, ...start } = lineStart('', { ...call, started: 0 });
+  const cut = Object.fromEntries(
+    Object.entries(filter).map(([name, value]) => [name, typeof value === 'string' ? cutText(value, MAX_LOGGED_ID) : value]),
+  );
+  return { ...start, kind: 'audit', what, filter: cut, ...extra };
 }

@@ -35,6 +35,13 @@ export interface AccessControl {
   rateLimitKey(req: http.IncomingMessage, identity: Identity): string;
   /** Routes of the mode's own, open to everyone (OpenID Connect: the start of a sign-in and the callback). */
   routes?: readonly Route[];
+  /**
+   * Built-in users: calls `listener` with the (lower-case) names of the users removed from the users file
+   * or given another password, role or environments, as soon as this instance reads the change (a request
+   * may read it first; else a look twice a second while anyone listens). Their sessions have ended, and so
+   * must their live update streams. Returns the function that stops listening.
+   */
+  onUsersChanged?(listener: (users: ReadonlySet<string>) => void): () => void;
   /** Checks at start what can be checked early (the OpenID provider's metadata); rejects with the problem. */
   warmUp?(): Promise<void>;
 }

@@ -107,7 +107,7 @@ export function createOidcSignIn(config: OidcConfig, store: SharedStore) {
           ...(typeof subject === 'string' ? { subject } : {}),
           detail: unverified
             ? 'The email claim gives the role, and the provider does not say it is verified (email_verified is not true).'
-            : `The ${config.roleClaim} claim matches neither signIn.complianceValues nor signIn.supportValues.`,
+            : `The ${config.roleClaim} claim matches none of signIn.leadValues, complianceValues and supportValues.`,
         };
       }
       return { ok: true, user, role, returnTo: pending.pending.returnTo };
@@ -198,9 +198,16 @@ export function claimValue(claims: Record<string, unknown>, name: string): unkno
   return value;
 }
 
-/** Compliance when any value is a compliance value, else support when any is a support value. */
-export function roleOf(value: unknown, config: Pick<OidcConfig, 'complianceValues' | 'supportValues'>): Role | undefined {
+/**
+ * The most a user's values give: lead when any is a lead value, else compliance when any is a compliance
+ * value, else support when any is a support value (a lead is in the compliance group too, as a rule).
+ */
+export function roleOf(
+  value: unknown,
+  config: Pick<OidcConfig, 'complianceValues' | 'supportValues'> & Partial<Pick<OidcConfig, 'leadValues'>>,
+): Role | undefined {
   const values = (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === 'string');
+  if (values.some((v) => config.leadValues?.includes(v))) return 'lead';
   if (values.some((v) => config.complianceValues.includes(v))) return 'compliance';
   if (values.some((v) => config.supportValues.includes(v))) return 'support';
   return undefined;

@@ -32,7 +32,12 @@ export function usersAccess(config: UsersConfig, store: SharedStore, options: Ac
     now,
   });
   const guard = new SignInGuard({ failures: createSignInFailures(store), baseDelayMs: options.signInDelayMs ?? 250 });
-  const currentUsers = followUsersFile(config.usersFile, now);
+  const changes = new Set<(users: ReadonlySet<string>) => void>();
+  const follower = followUsersFile(config.usersFile, now, (users) => {
+    for (const listener of changes) listener(users);
+  });
+  const currentUsers = follower.current;
+  let watch: NodeJS.Timeout | undefined;
 
   const identify = async (req: http.IncomingMessage, options?: IdentifyOptions): Promise<Identity | undefined> => {
     const token = readSessionCookie(req);
@@ -85,8 +90,22 @@ export function usersAccess(config: UsersConfig, store: SharedStore, options: Ac
       fail(methodNotAllowed('GET, POST, DELETE', 'Use GET, POST or DELETE.'));
     },
     rateLimitKey: (_req, identity) => `user:${identity.user}`,
+    onUsersChanged(listener) {
+      changes.add(listener);
+      // Not only when a request asks: an open stream makes none, and must still end within a second.
+      watch ??= setInterval(follower.refresh, WATCH_MS).unref();
+      return () => {
+        changes.delete(listener);
+        if (changes.size > 0) return;
+        clearInterval(watch);
+        watch = undefined;
+      };
+    },
   };
 }
+
+/** How often the users file is looked at while anyone listens for its changes: a removed user's streams end within a second. */
+const WATCH_MS = 500;
 
 /** The sign-in body, from this site and as JSON; undefined (with the refusal sent) otherwise. */
 async function readSignIn(req: http.IncomingMessage, fail: Fail): Promise<z.infer<typeof signInSchema> | undefined> {

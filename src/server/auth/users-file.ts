@@ -63,35 +63,76 @@ export function upsertUser(file: string, user: StoredUser): 'added' | 'updated' 
   return index >= 0 ? 'updated' : 'added';
 }
 
-/** How often the file's modification time is looked at, at most. */
+/** How often the file's modification time is looked at, at most, when a request asks. */
 const RECHECK_MS = 1000;
+
+export interface UsersFollower {
+  /** The users by lower-case name, the file looked at again when the last look is older than a second. */
+  current(): Map<string, StoredUser>;
+  /** Looks at the file now, however recent the last look (the watch of open live update streams). */
+  refresh(): void;
+}
 
 /**
  * The users file, read again when it changes, so that a removed user's sessions end and a new role
- * applies at once. Returns the users by lower-case name. A missing file means no users; a file that
- * cannot be read (being rewritten) keeps what was known.
+ * applies at once. A missing file means no users; a file that cannot be read (being rewritten) keeps
+ * what was known, and is read again at the next look. `onChange` hears, at the look that reads the
+ * change, the (lower-case) names whose entry was removed or changed: their sessions no longer stand.
  */
-export function followUsersFile(file: string, now: () => number): () => Map<string, StoredUser> {
-  let known: { mtimeMs: number; checkedAt: number; byName: Map<string, StoredUser> } | undefined;
-  return () => {
-    const at = now();
-    if (known && at - known.checkedAt < RECHECK_MS) return known.byName;
-    let mtimeMs = -1;
+export function followUsersFile(file: string, now: () => number, onChange?: (users: ReadonlySet<string>) => void): UsersFollower {
+  let known: { version: string; checkedAt: number; byName: Map<string, StoredUser> } | undefined;
+  const look = (at: number) => {
+    const version = versionOf(file);
+    if (known && known.version === version) {
+      known.checkedAt = at;
+      return known.byName;
+    }
+    let list: StoredUser[];
     try {
-      mtimeMs = statSync(file).mtimeMs;
+      list = version === MISSING ? [] : readUsersFile(file).users;
     } catch {
-      // A missing file means no users.
+      // Half written: what was known stands, and the next look reads it again (its time is not taken as read).
+      if (known) known.checkedAt = at;
+      return known?.byName ?? new Map<string, StoredUser>();
     }
-    if (!known || known.mtimeMs !== mtimeMs) {
-      let list: StoredUser[] = [];
-      try {
-        list = mtimeMs === -1 ? [] : readUsersFile(file).users;
-      } catch {
-        list = known ? [...known.byName.values()] : [];
-      }
-      known = { mtimeMs, checkedAt: at, byName: new Map(list.map((u) => [u.username.toLowerCase(), u])) };
-    }
-    known.checkedAt = at;
+    const before = known?.byName;
+    known = { version, checkedAt: at, byName: new Map(list.map((u) => [u.username.toLowerCase(), u])) };
+    const changed = before ? changedUsers(before, known.byName) : new Set<string>();
+    if (changed.size > 0) onChange?.(changed);
     return known.byName;
   };
+  return {
+    current: () => {
+      const at = now();
+      return known && at - known.checkedAt < RECHECK_MS ? known.byName : look(at);
+    },
+    refresh: () => void look(now()),
+  };
+}
+
+const MISSING = 'missing';
+
+/**
+ * What tells a new file from the one read: its time, and its size and inode too, since two writes within
+ * the kernel's clock tick (a few milliseconds) leave the same time. A missing file means no users.
+ */
+function versionOf(file: string): string {
+  try {
+    const stats = statSync(file);
+    return `${stats.mtimeMs}:${stats.size}:${stats.ino}`;
+  } catch {
+    return MISSING;
+  }
+}
+
+/** Who was removed, or given another password, role or environments: each session of theirs has ended. */
+function changedUsers(before: Map<string, StoredUser>, after: Map<string, StoredUser>): Set<string> {
+  const changed = new Set<string>();
+  for (const [name, was] of before) {
+    const is = after.get(name);
+    if (!is || is.passwordHash !== was.passwordHash || is.role !== was.role || String(is.environments) !== String(was.environments)) {
+      changed.add(name);
+    }
+  }
+  return changed;
 }

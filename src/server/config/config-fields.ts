@@ -53,6 +53,19 @@ export const dashboardUrl = z
     return URL.canParse(sample) && /^https?:$/.test(new URL(sample).protocol);
   }, 'must be an http:// or https:// URL, such as https://dashboard.example.com/kyc/{recordId}');
 
+/** The hosts of Blockpass's KYC Connect: its operator console is at the same address, under `/kyc/dashboard`. */
+const BLOCKPASS_HOST = /(^|\.)blockpass\.org$/i;
+
+/**
+ * The console's candidate page where an environment names none: for a Blockpass service (its `baseUrl`
+ * on blockpass.org), `<baseUrl>/kyc/dashboard/#/<clientId>/kyc_detail/{recordId}`, the address its
+ * operators open a record at (upstream-api-facts.md); for any other service none, as its console is not known.
+ */
+export function defaultDashboardUrl(baseUrl: string, clientId: string): string | undefined {
+  if (!URL.canParse(baseUrl) || !BLOCKPASS_HOST.test(new URL(baseUrl).hostname)) return undefined;
+  return `${baseUrl.replace(/\/+$/, '')}/kyc/dashboard/#/${encodeURIComponent(clientId)}/kyc_detail/{recordId}`;
+}
+
 /** `a, b,,c` as `['a', 'b', 'c']`: each part of a comma-separated value trimmed, empty parts dropped. */
 export function commaList(text: string): string[] {
   return text

@@ -23,6 +23,19 @@ export const envSchema = z.object({
   REDIS_URL: optional(z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL, such as redis://redis.internal:6379' })),
   // Unset: DEFAULT_AUDIT_LOG, in the server's own directory (config.ts).
   AUDIT_LOG: optional(z.string()),
+  // The audit trail's table (issue 34): PostgreSQL 14 or later, shared by every instance.
+  DATABASE_URL: optional(
+    z.url({
+      protocol: /^postgres(ql)?$/,
+      error: 'must be a postgres:// or postgresql:// URL, such as postgres://audit@db.internal:5432/audit',
+    }),
+  ),
+  // This instance's name in that table (unset: the machine's host name).
+  AUDIT_INSTANCE: optional(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'must be 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit'),
+  ),
   AUDIT_MIN_FREE_MB: optional(integer(0, 1_000_000)).default(100),
   LOG_LEVEL: optional(z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` })).default('info'),
   // Unset: text when stdout is a terminal, JSON lines otherwise (server-output.ts).
@@ -35,4 +48,4 @@ export const envSchema = z.object({
 export type EnvVars = z.infer<typeof envSchema>;
 
 /** Secrets: each also given as NAME_FILE, the path of a file holding it (a Docker or Kubernetes secret). */
-export const SECRET_VARIABLES = ['KYC_API_KEY', 'KYC_API_KEY_STATUS', 'KYC_WEBHOOK_SECRET', 'REDIS_URL'] as const;
+export const SECRET_VARIABLES = ['KYC_API_KEY', 'KYC_API_KEY_STATUS', 'KYC_WEBHOOK_SECRET', 'REDIS_URL', 'DATABASE_URL'] as const;

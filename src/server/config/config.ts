@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { parseEnv } from 'node:util';
 import { DEFAULT_SUMMARY_FIELDS } from '../../kyc/contract/api.ts';
@@ -12,6 +13,7 @@ import { withSecretFiles } from './secrets.ts';
 import { type AuthConfig, authOf, checkLocalMode } from './sign-in.ts';
 import type { LogFormat, LogLevel } from '../log/log.ts';
 import type { ListShape } from '../sandbox/list-shapes.ts';
+import { type ConnectionLimits, DEFAULT_CONNECTION_LIMITS, DEFAULT_WEBHOOK_BODY_TIMEOUT_MS } from '../http/connection-guard.ts';
 
 export type { EnvironmentConfig, RemoteUpstream } from './environments.ts';
 export type { Environment } from './removed-variables.ts';
@@ -67,6 +69,10 @@ export interface Config {
   queueViewsPerMinute: number;
   /** Each user's requests to the KYC service under way at once; 0 turns the bound off. */
   maxInFlightPerUser: number;
+  /** Deadlines for a request's headers and whole body, and caps on connections nobody has signed in on (connection-guard.ts). */
+  connections: ConnectionLimits;
+  /** A webhook delivery's body is read within this, else refused 408 and its connection closed. */
+  webhookBodyTimeoutMs: number;
   /** Support users' "Copy reply" texts per status: the defaults, replaced per status by display.replyTemplates. */
   replyTemplates: Record<string, ReplyTemplate>;
   /** Under this many free bytes where the audit log is written, a warning is logged and /readyz says so. */
@@ -75,6 +81,12 @@ export interface Config {
   metrics?: { host: string; port: number };
   /** Sessions, sign-in locks and rate limits in Redis, shared by every instance; in memory without it. */
   redisUrl?: string;
+  /** The audit trail's table in PostgreSQL, shared by every instance; the audit page reads the files without it. */
+  databaseUrl?: string;
+  /** This instance's name in the audit table (AUDIT_INSTANCE, else the host name). */
+  auditInstance: string;
+  /** Days the audit table keeps a line (audit.retentionDays). */
+  auditRetentionDays: number;
   /** The candidate page: decision custom fields in its summary, and whether it opens masked (an environment may say otherwise). */
   display: { summaryFields: string[]; privacyMaskDefault: boolean };
 }
@@ -90,6 +102,20 @@ export interface SandboxSettings {
   testControls: boolean;
   /** The shape the list operation answers in (sandbox/list-shapes.ts); the older notes' unless told. */
   listShape?: ListShape;
+}
+
+/** A year: the table is for questions about the recent past; the files are the record and are kept as long as the operator keeps them. */
+export const DEFAULT_AUDIT_RETENTION_DAYS = 365;
+
+/** The machine's host name as an instance name: what AUDIT_INSTANCE allows of it. */
+function defaultInstanceName(): string {
+  return (
+    os
+      .hostname()
+      .replace(/[^A-Za-z0-9._-]/g, '-')
+      .replace(/^[^A-Za-z0-9]+/, '')
+      .slice(0, 64) || 'instance'
+  );
 }
 
 export class ConfigError extends Error {
@@ -164,10 +190,20 @@ function configOf(vars: EnvVars, file: ConfigFile, env: Environment): Config {
     queueIndexLookupsPerSecond:
       limits.queueIndexLookupsPerSecond ?? (environments.every((environment) => environment.upstream.kind === 'sandbox') ? 100 : 5),
     queueViewsPerMinute: limits.queueViewsPerMinute ?? 300,
+    connections: {
+      headersTimeoutMs: limits.headersTimeoutMs ?? DEFAULT_CONNECTION_LIMITS.headersTimeoutMs,
+      requestTimeoutMs: limits.requestTimeoutMs ?? DEFAULT_CONNECTION_LIMITS.requestTimeoutMs,
+      perAddress: limits.connectionsPerAddress ?? DEFAULT_CONNECTION_LIMITS.perAddress,
+      ...(limits.anonymousConnections === undefined ? {} : { anonymous: limits.anonymousConnections }),
+    },
+    webhookBodyTimeoutMs: limits.webhookBodyTimeoutMs ?? DEFAULT_WEBHOOK_BODY_TIMEOUT_MS,
     replyTemplates: file.display?.replyTemplates ? mergeReplyTemplates(file.display.replyTemplates) : DEFAULT_REPLIES,
     auditMinFreeBytes: vars.AUDIT_MIN_FREE_MB * 1024 * 1024,
     ...(vars.METRICS_PORT !== undefined ? { metrics: { host: vars.METRICS_HOST ?? vars.HOST, port: vars.METRICS_PORT } } : {}),
     ...(vars.REDIS_URL ? { redisUrl: vars.REDIS_URL } : {}),
+    ...(vars.DATABASE_URL ? { databaseUrl: vars.DATABASE_URL } : {}),
+    auditInstance: vars.AUDIT_INSTANCE ?? defaultInstanceName(),
+    auditRetentionDays: file.audit?.retentionDays ?? DEFAULT_AUDIT_RETENTION_DAYS,
     display: {
       summaryFields: file.display?.summaryFields ?? [...DEFAULT_SUMMARY_FIELDS],
       privacyMaskDefault: file.display?.privacyMask === 'on',

@@ -138,6 +138,7 @@ export const signInSchema = z.discriminatedUnion(
         .optional(),
       complianceValues: values.optional(),
       supportValues: values.optional(),
+      leadValues: values.optional().meta({ description: 'Values that make a user a lead: compliance and the audit page.' }),
       scopes: z.array(visible('scope')).optional().meta({ description: 'Default ["openid", "email", "profile"].' }),
       providerName: z.string().max(60, 'must be at most 60 characters').optional(),
       ...sessions,
@@ -186,7 +187,36 @@ export const configFileSchema = strict({
     maxResponseBytes: whole(1024, 2 ** 31)
       .optional()
       .meta({ description: 'Largest answer accepted from the service (64 MiB).' }),
-  }).optional(),
+    headersTimeoutMs: whole(100, 600_000)
+      .optional()
+      .meta({ description: "A request's headers must all arrive within this; else 408 and the connection is closed (10000)." }),
+    requestTimeoutMs: whole(100, 3_600_000)
+      .optional()
+      .meta({ description: 'A whole request, its body included, must arrive within this; at least headersTimeoutMs (30000).' }),
+    webhookBodyTimeoutMs: whole(100, 600_000)
+      .optional()
+      .meta({ description: "A webhook delivery's body must arrive within this; else 408 and the connection is closed (5000)." }),
+    connectionsPerAddress: count(
+      1_000_000,
+      'Connections on which nobody has signed in yet, per client address (an IPv6 /64); more are closed at once; 0 turns it off (256).',
+    ),
+    anonymousConnections: count(
+      1_000_000,
+      "Connections on which nobody has signed in yet, from all addresses; past it the oldest is closed for the new one; 0 turns it off (half the process's open-file limit, at most 10000).",
+    ),
+  })
+    .refine((limits) => (limits.requestTimeoutMs ?? 30_000) >= (limits.headersTimeoutMs ?? 10_000), {
+      error: 'requestTimeoutMs must be at least headersTimeoutMs: the headers are part of the request',
+      path: ['requestTimeoutMs'],
+    })
+    .optional(),
+  audit: strict({
+    retentionDays: whole(1, 36_500)
+      .optional()
+      .meta({ description: 'Days the audit table (DATABASE_URL) keeps a line; the audit files are kept by the operator (365).' }),
+  })
+    .optional()
+    .meta({ description: 'The audit trail as the app reads it (issue 34).' }),
   sandbox: strict({
     data: filePath.optional().meta({ description: 'A JSON file of your own sandbox candidates.' }),
     largeImages: z.boolean().optional().meta({ description: 'Phone-camera sized pictures and more candidates, for benchmarks.' }),

@@ -13,6 +13,8 @@ export interface OidcConfig {
   roleClaim: string;
   complianceValues: string[];
   supportValues: string[];
+  /** Values that make a user a lead: compliance, and the audit page (issue 34). */
+  leadValues: string[];
   scopes: string;
   /** Shown on the sign-in button: "Sign in with <providerName>". */
   providerName: string;
@@ -28,9 +30,9 @@ type OidcEntry = Extract<SignInEntry, { mode: 'oidc' }>;
  * its JSON path.
  */
 export function oidcOf(entry: OidcEntry, env: Environment): OidcConfig | { problem: string } {
-  if (!entry.complianceValues && !entry.supportValues) {
+  if (!entry.complianceValues && !entry.supportValues && !entry.leadValues) {
     const claim = entry.roleClaim ?? 'groups';
-    return { problem: `signIn: complianceValues or supportValues must say which ${claim} values give a role` };
+    return { problem: `signIn: complianceValues, supportValues or leadValues must say which ${claim} values give a role` };
   }
   const secret = resolveSecret({ env: entry.clientSecretEnv, file: entry.clientSecretFile }, 'signIn.clientSecret', env, true);
   if (secret.problem) return { problem: secret.problem.replace('the key', 'the client secret') };
@@ -62,6 +64,7 @@ export function oidcOf(entry: OidcEntry, env: Environment): OidcConfig | { probl
     roleClaim: entry.roleClaim ?? 'groups',
     complianceValues: entry.complianceValues ?? [],
     supportValues: entry.supportValues ?? [],
+    leadValues: entry.leadValues ?? [],
     scopes: scopes.join(' '),
     providerName: entry.providerName?.trim() || issuer.hostname,
   };

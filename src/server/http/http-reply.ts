@@ -111,19 +111,51 @@ export function readBody(req: http.IncomingMessage, limit: number): Promise<stri
   return readBodyBytes(req, limit).then((bytes) => bytes.toString('utf8'));
 }
 
-/** The request body's raw bytes (a webhook's signature is over them), read as `readBody` reads it. */
-export function readBodyBytes(req: http.IncomingMessage, limit: number): Promise<Buffer> {
+/** The body did not arrive within its route's deadline. */
+export class BodyTimeoutError extends Error {
+  override name = 'BodyTimeoutError';
+}
+
+/**
+ * The request body's raw bytes (a webhook's signature is over them), read as `readBody` reads it. With
+ * `deadlineMs`, a body still arriving then rejects with a BodyTimeoutError (the route answers, and says
+ * `Connection: close`), and one still being drained past its limit then is cut.
+ */
+export function readBodyBytes(req: http.IncomingMessage, limit: number, deadlineMs?: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    let refused = false;
+    const deadline =
+      deadlineMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            if (refused) return void req.destroy();
+            refused = true;
+            chunks.length = 0;
+            reject(new BodyTimeoutError(`The body did not arrive within ${deadlineMs} ms.`));
+          }, deadlineMs);
+    const done = () => clearTimeout(deadline);
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
+      if (refused) {
+        if (size > limit * DRAIN_FACTOR) req.destroy();
+        return;
+      }
       if (size <= limit) return void chunks.push(chunk);
+      refused = true;
       chunks.length = 0;
       reject(new Error('body too large'));
       if (size > limit * DRAIN_FACTOR) req.destroy();
     });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
+    req.on('end', () => {
+      done();
+      resolve(Buffer.concat(chunks));
+    });
+    req.on('error', (error) => {
+      done();
+      reject(error);
+    });
+    req.on('close', done);
   });
 }

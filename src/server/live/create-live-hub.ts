@@ -1,7 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { type LiveEvent, liveEventSchema } from '../../kyc/contract/live-events.ts';
 import type { LiveHub, SequencedEvent } from './live-hub.ts';
+import { localPresenceChannel, type PresenceChannel, readPresenceMessage } from './presence-message.ts';
 import { createReplayBuffer, type ReplayBounds } from './replay-buffer.ts';
+import { readRevocation, revocationListeners, revocationMessage, type RevocationListeners } from './revocations.ts';
 
 export interface LiveHubOptions {
   /** REDIS_URL: every instance on it shares the events and their ids (default: this process only). */
@@ -22,6 +25,7 @@ type Listener = (event: SequencedEvent) => void;
  */
 export function createLiveHub(options: LiveHubOptions = {}): LiveHub {
   const fanOut = createFanOut(options.replay);
+  const revocations = revocationListeners();
   if (!options.redisUrl) {
     let last = 0;
     return {
@@ -30,11 +34,16 @@ export function createLiveHub(options: LiveHubOptions = {}): LiveHub {
         fanOut.deliver({ id: String(last), event });
       },
       subscribe: fanOut.subscribe,
+      async revoke(revocation) {
+        revocations.tell(revocation);
+      },
+      onRevocation: revocations.add,
       ready: async () => {},
       async close() {},
+      presence: localPresenceChannel(),
     };
   }
-  return redisHub(options.redisUrl, options, fanOut);
+  return redisHub(options.redisUrl, options, fanOut, revocations);
 }
 
 interface FanOut {
@@ -89,9 +98,11 @@ redis.call('SET', KEYS[1], text)
 redis.call('PUBLISH', ARGV[1], text .. ' ' .. ARGV[2])
 return text`;
 
-function redisHub(url: string, options: LiveHubOptions, fanOut: FanOut): LiveHub {
+function redisHub(url: string, options: LiveHubOptions, fanOut: FanOut, revocations: RevocationListeners): LiveHub {
   const prefix = options.keyPrefix ?? 'candidate-lookup:';
   const channel = `${prefix}live-events`;
+  const revocationChannel = `${prefix}revocations`;
+  const origin = randomUUID();
   const counterKey = `${prefix}live-events:id`;
   const connection = {
     enableOfflineQueue: false,
@@ -103,14 +114,23 @@ function redisHub(url: string, options: LiveHubOptions, fanOut: FanOut): LiveHub
   const commands = new Redis(url, connection);
   // SUBSCRIBE takes its connection for itself; ioredis subscribes again after a reconnect.
   const subscriber = new Redis(url, { ...connection, enableOfflineQueue: true });
-  const subscribed = subscriber.subscribe(channel);
+  const presenceChannel = `${prefix}presence`;
+  const subscribed = subscriber.subscribe(channel, revocationChannel, presenceChannel);
   subscribed.catch(() => undefined);
+  const presence = redisPresence(commands, presenceChannel, subscribed, options);
   subscriber.on('message', (from: string, message: string) => {
+    if (from === presenceChannel) return presence.heard(message);
+    if (from === revocationChannel) return heardRevocation(message);
     if (from !== channel) return;
     const event = readMessage(message);
     if (event) fanOut.deliver(event);
     else options.onBadMessage?.('a message on the live events channel is not an event');
   });
+  const heardRevocation = (message: string) => {
+    const read = readRevocation(message);
+    if (!read) options.onBadMessage?.('a message on the revocations channel is not a revocation');
+    else if (read.origin !== origin) revocations.tell(read.revocation);
+  };
   commands.on('error', () => undefined);
   subscriber.on('error', () => undefined);
   return {
@@ -119,10 +139,39 @@ function redisHub(url: string, options: LiveHubOptions, fanOut: FanOut): LiveHub
       await commands.eval(PUBLISH_SCRIPT, 1, counterKey, channel, JSON.stringify(event));
     },
     subscribe: fanOut.subscribe,
+    async revoke(revocation) {
+      revocations.tell(revocation);
+      // Sent at once when connected, on the connection events are published on: Redis passes the two on
+      // in the order sent, so no instance hears an event published after a revocation before it.
+      if (commands.status !== 'ready') await withinConnectTime(ready(commands));
+      await commands.publish(revocationChannel, revocationMessage(origin, revocation));
+    },
+    onRevocation: revocations.add,
     ready: () => withinConnectTime(subscribed),
     async close() {
       commands.disconnect();
       subscriber.disconnect();
+    },
+    presence: presence.channel,
+  };
+}
+
+/** Presence over Redis: a plain PUBLISH on its own channel, heard back by every instance (this one too). */
+function redisPresence(commands: Redis, name: string, subscribed: Promise<unknown>, options: LiveHubOptions) {
+  const local = localPresenceChannel();
+  const channel: PresenceChannel = {
+    async publish(message) {
+      await withinConnectTime(Promise.all([ready(commands), subscribed]));
+      await commands.publish(name, JSON.stringify(message));
+    },
+    subscribe: local.subscribe,
+  };
+  return {
+    channel,
+    heard(text: string) {
+      const message = readPresenceMessage(text);
+      if (message) void local.publish(message);
+      else options.onBadMessage?.('a message on the presence channel is not one');
     },
   };
 }

@@ -1,5 +1,7 @@
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
-import type { StatusChecked, StatusLookup } from '../lookup/queue-lookup.ts';
+import type { ServedEnvironment } from '../api-environments.ts';
+import type { Logger } from '../log/log.ts';
+import { serverStatusLookup, type StatusChecked, type StatusLookup, WEBHOOK_CHECK_USER } from '../lookup/queue-lookup.ts';
 
 /**
  * A webhook delivery is a hint, never a fact (issue 31): a signed body can be replayed (after a restart
@@ -29,4 +31,12 @@ export function coalescedChecks(lookup: StatusLookup): StatusLookup {
     return slot.queued;
   };
   return check;
+}
+
+/** Each environment's check of a webhook delivery's candidate: a status-level lookup of this server's own, coalesced per candidate. */
+export function webhookChecks(served: readonly ServedEnvironment[], logger: Logger): (environment: string) => StatusLookup | undefined {
+  const checks = new Map(
+    served.map(({ environment, deps }) => [environment.info.name, coalescedChecks(serverStatusLookup(deps, logger, WEBHOOK_CHECK_USER))]),
+  );
+  return (environment) => checks.get(environment);
 }

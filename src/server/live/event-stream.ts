@@ -1,5 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import type http from 'node:http';
 import { LIVE_EVENT_NAME, LIVE_EVENTS_PATH } from '../../kyc/contract/live-events.ts';
+import { STREAM_HELLO_EVENT_NAME } from '../../kyc/contract/presence.ts';
 import { mayUse } from '../api-environments.ts';
 import type { AccessControl } from '../auth/access-control.ts';
 import { ApiFailure } from '../http/api-failure.ts';
@@ -7,6 +9,7 @@ import type { Identity } from '../http/identity.ts';
 import { get, type Route, type SignedInCall } from '../http/routes.ts';
 import type { Metrics } from '../ops/metrics.ts';
 import type { LiveHub, SequencedEvent } from './live-hub.ts';
+import type { Presence } from './presence.ts';
 
 export interface EventStreamOptions {
   /** A comment line this often keeps proxies from closing a quiet stream, and re-checks the session (default 15 s). */
@@ -21,8 +24,6 @@ export interface EventStreamOptions {
 
 export interface EventStreams {
   route: Route;
-  /** A session may have ended (a sign-out): every stream asks again whether its session still stands. */
-  recheckAll(): void;
   /** Ends every stream (the server stops). */
   closeAll(): void;
   /** Streams open now. */
@@ -34,6 +35,8 @@ const DEFAULTS = { heartbeatMs: 15_000, maxPerUser: 5, maxBufferedBytes: 1024 * 
 const RETRY_MS = 2000;
 
 interface Stream {
+  /** Whose stream it is: the user's name as signed in. */
+  user(): string;
   recheck(): void;
   close(): void;
 }
@@ -42,9 +45,17 @@ interface Stream {
  * `GET /api/events`: Server-Sent Events of the live hub, for a signed-in user, filtered to the
  * environments that user may use. Each stream writes to its socket and never waits: one whose unsent
  * bytes pass the bound is closed (the browser reconnects with `Last-Event-ID`), so a slow reader costs
- * nobody else. It ends when its session does: re-checked on each heartbeat, and at once after a sign-out.
+ * nobody else. It ends when its session does: re-checked on each heartbeat and after a sign-out, and
+ * closed at once when its user is removed or given another password, role or environments (revocations
+ * of every instance, through the hub).
  */
-export function createEventStreams(hub: LiveHub, access: AccessControl, metrics: Metrics, options: EventStreamOptions = {}): EventStreams {
+export function createEventStreams(
+  hub: LiveHub,
+  access: AccessControl,
+  metrics: Metrics,
+  options: EventStreamOptions = {},
+  presence?: Pick<Presence, 'attach'>,
+): EventStreams {
   const { stop, ...given } = options;
   const settings = { ...DEFAULTS, ...given };
   const streams = new Set<Stream>();
@@ -62,7 +73,7 @@ export function createEventStreams(hub: LiveHub, access: AccessControl, metrics:
     }
     perUser.set(key, held + 1);
     metrics.eventStreams.inc();
-    const stream = startStream(call, hub, access, settings, () => {
+    const stream = startStream(call, { hub, access, presence }, settings, () => {
       streams.delete(stream);
       const left = (perUser.get(key) ?? 1) - 1;
       if (left > 0) perUser.set(key, left);
@@ -75,13 +86,26 @@ export function createEventStreams(hub: LiveHub, access: AccessControl, metrics:
   const closeAll = () => {
     for (const stream of [...streams]) stream.close();
   };
-  stop?.addEventListener('abort', closeAll, { once: true });
+  // Closed in the very turn the revocation is heard: no event published after it reaches them.
+  const stopRevocations = hub.onRevocation((revocation) => {
+    if (revocation.kind === 'sign-out') {
+      for (const stream of streams) stream.recheck();
+      return;
+    }
+    const users = new Set(revocation.users.map((user) => user.toLowerCase()));
+    for (const stream of [...streams]) if (users.has(stream.user().toLowerCase())) stream.close();
+  });
+  stop?.addEventListener(
+    'abort',
+    () => {
+      stopRevocations();
+      closeAll();
+    },
+    { once: true },
+  );
 
   return {
     route: { ...get(LIVE_EVENTS_PATH, open), eventStream: true },
-    recheckAll: () => {
-      for (const stream of streams) stream.recheck();
-    },
     closeAll,
     count: () => streams.size,
   };
@@ -89,8 +113,7 @@ export function createEventStreams(hub: LiveHub, access: AccessControl, metrics:
 
 function startStream(
   { req, res, identity: first }: SignedInCall,
-  hub: LiveHub,
-  access: AccessControl,
+  { hub, access, presence }: { hub: LiveHub; access: AccessControl; presence: Pick<Presence, 'attach'> | undefined },
   settings: typeof DEFAULTS,
   onClosed: () => void,
 ): Stream {
@@ -103,7 +126,9 @@ function startStream(
     'x-accel-buffering': 'no',
     connection: 'keep-alive',
   });
-  res.write(`retry: ${RETRY_MS}\n\n`);
+  // The stream's name, which the page's presence announcements give (presence.ts): a new one on each reconnection.
+  const id = randomBytes(16).toString('base64url');
+  res.write(`retry: ${RETRY_MS}\n\nevent: ${STREAM_HELLO_EVENT_NAME}\ndata: ${JSON.stringify({ stream: id })}\n\n`);
   // What a burst of events adds in one turn of the event loop goes out in one write, not one per event.
   let queued: string[] = [];
   const flush = () => {
@@ -123,6 +148,7 @@ function startStream(
     closed = true;
     clearInterval(heartbeat);
     unsubscribe();
+    leave?.();
     if (cut) res.destroy();
     else res.end();
     onClosed();
@@ -146,9 +172,10 @@ function startStream(
   const unsubscribe = hub.subscribe((sequenced) => {
     if (mayUse(identity, sequenced.event.environment)) send(frame(sequenced));
   }, lastEventId(req));
+  const leave = presence?.attach({ id, identity: () => identity, send });
   req.on('close', () => close());
   res.on('error', () => close(true));
-  return { recheck, close };
+  return { user: () => identity.user, recheck, close };
 }
 
 const frames = new WeakMap<SequencedEvent, string>();

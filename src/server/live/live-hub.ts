@@ -1,4 +1,5 @@
 import type { LiveEvent } from '../../kyc/contract/live-events.ts';
+import type { PresenceChannel } from './presence-message.ts';
 
 /** An event as the stream sends it: its id (for `Last-Event-ID`) beside what happened. */
 export interface SequencedEvent {
@@ -6,6 +7,16 @@ export interface SequencedEvent {
   id: string;
   event: LiveEvent;
 }
+
+/**
+ * Sessions that ended, told to the event streams of every instance, so that none goes on sending to
+ * someone who may no longer read.
+ */
+export type Revocation =
+  /** These users (lower-case names) were removed or given another password, role or environments: their streams close at once. */
+  | { kind: 'users'; users: string[] }
+  /** A session was signed out: every stream asks again whether its own still stands. */
+  | { kind: 'sign-out' };
 
 /**
  * Where accepted webhook deliveries meet the open event streams (issue 22). The receiver publishes; each
@@ -22,10 +33,23 @@ export interface LiveHub {
    */
   subscribe(listener: (event: SequencedEvent) => void, since?: string): () => void;
   /**
+   * Tells this instance's listeners at once (before it returns), then every other instance's (with
+   * Redis: through its channel). Rejects when Redis cannot be reached: the others then learn it by
+   * themselves (each watches the users file, and re-checks its streams at every heartbeat).
+   */
+  revoke(revocation: Revocation): Promise<void>;
+  /** Calls `listener` with each revocation, this instance's and the others'. Returns the function that stops it. */
+  onRevocation(listener: (revocation: Revocation) => void): () => void;
+  /**
    * Resolves once this hub hears what is published (with Redis: its subscription is made; before, an
    * event published by another instance passes it by). Tests and the load test wait for it.
    */
   ready?(): Promise<void>;
   /** Stops listening to Redis, if it does. */
   close(): Promise<void>;
+  /**
+   * Who has which candidate open, shared as the events are (issue 33), on a channel of its own: never
+   * buffered, numbered or replayed. A hub without it (a test's) shares presence in its process only.
+   */
+  presence?: PresenceChannel;
 }

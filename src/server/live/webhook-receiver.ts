@@ -7,7 +7,8 @@ import type { RefusalLog } from '../audit/audit-refusals.ts';
 import { countLine, writeLine } from '../audit/audit-trail.ts';
 import { ApiFailure } from '../http/api-failure.ts';
 import { clientOf } from '../http/client.ts';
-import { bytesSent, methodNotAllowed, readBodyBytes, sendFailure, sendJson, sendThrown } from '../http/http-reply.ts';
+import { DEFAULT_WEBHOOK_BODY_TIMEOUT_MS } from '../http/connection-guard.ts';
+import { BodyTimeoutError, bytesSent, methodNotAllowed, readBodyBytes, sendFailure, sendJson, sendThrown } from '../http/http-reply.ts';
 import { setSecurityHeaders } from '../http/security-headers.ts';
 import { type Logger, logUnexpected, requestIdOf, requestLog, setRoute, startRequestLog } from '../log/log.ts';
 import type { Metrics } from '../ops/metrics.ts';
@@ -42,6 +43,8 @@ export interface WebhookDeps {
   queueIndex?: QueueIndex;
   /** The environment's status-level check of a delivery's candidate (delivery-check.ts); none: nothing is published. */
   checkStatus?: (environment: string) => StatusLookup | undefined;
+  /** A delivery's body is read within this, else refused 408 and its connection closed (default 5 s). */
+  bodyTimeoutMs?: number;
 }
 
 export function isWebhookPath(path: string): boolean {
@@ -124,10 +127,16 @@ async function receive(
     return refused(new ApiFailure('webhook_rate_limited', message, { retryAfterSeconds: limit.retryAfterSeconds }));
   }
   let body: Buffer;
+  const deadlineMs = deps.bodyTimeoutMs ?? DEFAULT_WEBHOOK_BODY_TIMEOUT_MS;
   try {
-    body = await readBodyBytes(req, WEBHOOK_MAX_BODY_BYTES);
-  } catch {
-    return refused(new ApiFailure('body_too_large', `A webhook delivery is at most ${WEBHOOK_MAX_BODY_BYTES} bytes.`));
+    body = await readBodyBytes(req, WEBHOOK_MAX_BODY_BYTES, deadlineMs);
+  } catch (error) {
+    if (!(error instanceof BodyTimeoutError)) {
+      return refused(new ApiFailure('body_too_large', `A webhook delivery is at most ${WEBHOOK_MAX_BODY_BYTES} bytes.`));
+    }
+    // A body trickled in must not hold its connection: answered, then closed (Node reads no further).
+    res.setHeader('connection', 'close');
+    return refused(new ApiFailure('request_timeout', `A webhook delivery's body must arrive within ${deadlineMs} ms.`));
   }
   const signature = req.headers[WEBHOOK_SIGNATURE_HEADER];
   if (!signatureMatches(body, signature, environment.webhookSecret)) {

@@ -27,7 +27,7 @@ export async function exportRoute(deps: LookupDeps, call: SignedInCall): Promise
   if (limited) return refuse(res, audit, limited, null, false, true);
   const stuck = auditWritable(deps);
   if (stuck) return sendFailure(res, stuck);
-  const { what, kind, id, template } = await readExport(req);
+  const { what, kind, id, template, masked } = await readExport(req);
   // The id of a candidate shown, so one the lookup's rule would have refused is no candidate's.
   const asked = checkedId(id);
   if (!asked.ok) return refuse(res, audit, asked.failure);
@@ -35,7 +35,11 @@ export async function exportRoute(deps: LookupDeps, call: SignedInCall): Promise
     deps,
     res,
     'export',
-    exportLine(deps.environment, call, what, kind, asked.id, what === 'reply' ? template : undefined),
+    exportLine(deps.environment, call, what, kind, asked.id, {
+      ...(what === 'reply' && template ? { template } : {}),
+      // Only a print can be masked: the line says the paper showed no masked value.
+      ...(what === 'print' && masked ? { masked: true } : {}),
+    }),
   );
   if (written) sendJson(res, 200, '{"status":"success"}');
 }

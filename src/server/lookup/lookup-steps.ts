@@ -2,6 +2,7 @@ import type http from 'node:http';
 import { checkId, decodeIdSegment } from '../../kyc/contract/lookup.ts';
 import type { CandidateRecord } from '../../kyc/contract/schema.ts';
 import type { RecordTriage } from '../answer/record-triage.ts';
+import { readsFullRecord } from '../../kyc/contract/roles.ts';
 import type { ArchivingGuard, Pass } from '../archiving/archiving-guard.ts';
 import type { AuditEntry, AuditLog } from '../audit/audit.ts';
 import type { RefusalLog } from '../audit/audit-refusals.ts';
@@ -68,7 +69,7 @@ export type Level = NonNullable<AuditEntry['level']>;
 
 /** Compliance users get the full record; support users the status level, by the status key or stripped here. */
 export function levelOf(role: Identity['role'], hasStatusKey: boolean): Level {
-  if (role === 'compliance') return 'full';
+  if (readsFullRecord(role)) return 'full';
   return hasStatusKey ? 'status' : 'stripped';
 }
 

@@ -30,6 +30,10 @@ export interface Metrics {
   oidcSignInRefusals: client.Counter<'reason'>;
   /** Live update streams (`GET /api/events`) open now. */
   eventStreams: client.Gauge;
+  /** Connections on which nobody has signed in yet, open now (connection-guard.ts). */
+  anonymousConnections: client.Gauge;
+  /** Connections closed by the caps: `per_address` at once, `evicted` (the oldest) to make room for a new one. */
+  connectionsRefused: client.Counter<'reason'>;
   /** Webhook deliveries (issue 22) by event (a documented one, `other` or `unknown`) and result (accepted, duplicate, ping or the error code). */
   webhookDeliveries: client.Counter<'event' | 'result'>;
   /** This server's own status-level lookups (the queue's dates, webhook checks), by outcome: `ok` or the error code. */
@@ -110,12 +114,23 @@ function queueIndexMetrics(registers: client.Registry[]): Pick<Metrics, 'queueIn
   };
 }
 
-/** Live updates (issue 22): the event streams open. */
-function liveMetrics(registers: client.Registry[]): Pick<Metrics, 'eventStreams'> {
+/** Live updates (issue 22): the event streams open; connections before sign-in (issue 31). */
+function liveMetrics(registers: client.Registry[]): Pick<Metrics, 'eventStreams' | 'anonymousConnections' | 'connectionsRefused'> {
   return {
     eventStreams: new client.Gauge({
       name: 'candidate_lookup_event_streams_open',
       help: 'Live update streams (GET /api/events, Server-Sent Events) open now on this instance.',
+      registers,
+    }),
+    anonymousConnections: new client.Gauge({
+      name: 'candidate_lookup_anonymous_connections',
+      help: 'Connections open now on which no request has been signed in yet (webhooks, sign-in, static files, probes, slow clients).',
+      registers,
+    }),
+    connectionsRefused: new client.Counter({
+      name: 'candidate_lookup_connections_refused_total',
+      help: 'Connections closed by the caps on connections not signed in: per_address (closed at once), evicted (the oldest, to make room).',
+      labelNames: ['reason'],
       registers,
     }),
   };

@@ -19,37 +19,41 @@ export interface SampleOptions {
   now: Date;
   /** Phone-camera sized pictures (about 3 MB each, four per candidate) for benchmarks, and 32 more candidates. */
   largeImages?: boolean;
-  /** false: identities without their pictures, for callers that need no JPEGs (drawing them takes seconds). */
+  /** false: identities without their pictures, for callers that need no JPEGs. */
   pictures?: boolean;
 }
 
 const LARGE_PICTURES: PictureKind[] = ['selfie', 'passport', 'proof_of_address', 'selfie_national_id'];
 
-export function sampleCandidates(options: SampleOptions): SandboxCandidate[] {
+export function sampleCandidates(options: SampleOptions): Promise<SandboxCandidate[]> {
   return buildCandidates(options.largeImages ? [...PEOPLE, ...benchPeople()] : PEOPLE, options);
 }
 
 /** Records from people: dates relative to `options.now`, pictures drawn, certificates made. */
-export function buildCandidates(people: Person[], options: SampleOptions): SandboxCandidate[] {
+export async function buildCandidates(people: Person[], options: SampleOptions): Promise<SandboxCandidate[]> {
+  const pictures = await Promise.all(people.map((person) => picturesOf(person, options)));
+  return people.map((person, index) => candidateOf(person, options, pictures[index]!));
+}
+
+/** One person's record, with the pictures already drawn (none for an archived one, whose identities are gone). */
+function candidateOf(person: Person, options: SampleOptions, pictures: Record<string, IdentityAttribute>): SandboxCandidate {
   const nowMs = options.now.getTime();
   const at = (secondsBefore: number) => new Date(nowMs - secondsBefore * 1000).toISOString();
-  return people.map((person) => {
-    const omitted = new Set(person.omit);
-    const record: CandidateRecord = {
-      status: person.status,
-      ...(person.refId !== undefined ? { refId: person.refId } : {}),
-      recordId: person.recordId,
-      ...(omitted.has('isArchived') ? {} : { isArchived: person.isArchived ?? false }),
-      ...(omitted.has('blockPassID') ? {} : { blockPassID: person.blockPassID }),
-    };
-    for (const [field, secondsBefore] of Object.entries(person.dates)) record[field] = at(secondsBefore);
-    if (person.submitCount !== undefined) record.submitCount = person.submitCount;
-    if (person.archivesIn !== undefined) record.willArchiveAtDate = at(-person.archivesIn);
-    if (person.customFields) record.customFields = person.customFields;
-    if (!person.isArchived) record.identities = identitiesOf(person, options);
-    if (person.certs) record.certs = certificatesOf(person, at(Math.min(...Object.values(person.dates)) - 60));
-    return { record, summary: person.summary };
-  });
+  const omitted = new Set(person.omit);
+  const record: CandidateRecord = {
+    status: person.status,
+    ...(person.refId !== undefined ? { refId: person.refId } : {}),
+    recordId: person.recordId,
+    ...(omitted.has('isArchived') ? {} : { isArchived: person.isArchived ?? false }),
+    ...(omitted.has('blockPassID') ? {} : { blockPassID: person.blockPassID }),
+  };
+  for (const [field, secondsBefore] of Object.entries(person.dates)) record[field] = at(secondsBefore);
+  if (person.submitCount !== undefined) record.submitCount = person.submitCount;
+  if (person.archivesIn !== undefined) record.willArchiveAtDate = at(-person.archivesIn);
+  if (person.customFields) record.customFields = person.customFields;
+  if (!person.isArchived) record.identities = { ...textIdentitiesOf(person), ...pictures };
+  if (person.certs) record.certs = certificatesOf(person, at(Math.min(...Object.values(person.dates)) - 60));
+  return { record, summary: person.summary };
 }
 
 /** One sandbox certificate as the service sends it: its slug and its text (JSON-LD, or not even JSON). */
@@ -62,7 +66,7 @@ export interface SandboxCertificate {
 
 /** Every certificate of the sample candidates, built without drawing a picture: for tests over all of them. */
 export function sandboxCertificates(now = new Date()): SandboxCertificate[] {
-  return sampleCandidates({ now, pictures: false }).flatMap(({ record }) =>
+  return PEOPLE.map((person) => candidateOf(person, { now }, {})).flatMap(({ record }) =>
     Object.entries(record.certs ?? {}).map(([slug, raw]) => ({ candidate: (record.refId ?? record.recordId)!, slug, raw })),
   );
 }
@@ -78,26 +82,21 @@ function certificatesOf(person: Person, issuedAt: string): Record<string, string
 
 /**
  * Pictures are drawn once per process and shared, as base64: the same spec always gives the same bytes,
- * and drawing takes seconds (every sandbox a test suite starts would redraw them). A test run draws them
- * once for all its processes: `drawnPictures` in one, `rememberPictures` in the others.
+ * and every sandbox a test file starts would draw them again (the large ones take a second each).
  */
-const drawn = new Map<string, string>();
-export const drawnPictures = (): Array<[string, string]> => [...drawn];
-export function rememberPictures(pictures: Array<[string, string]>): void {
-  for (const [key, value] of pictures) drawn.set(key, value);
-}
+const drawn = new Map<string, Promise<string>>();
 
-function pictureBase64(spec: PictureSpec): string {
+function pictureBase64(spec: PictureSpec): Promise<string> {
   const key = JSON.stringify(spec);
   let value = drawn.get(key);
   if (value === undefined) {
-    value = drawPicture(spec).toString('base64');
+    value = drawPicture(spec).then((bytes) => bytes.toString('base64'));
     drawn.set(key, value);
   }
   return value;
 }
 
-function identitiesOf(person: Person, options: SampleOptions): Record<string, IdentityAttribute> {
+function textIdentitiesOf(person: Person): Record<string, IdentityAttribute> {
   const identities: Record<string, IdentityAttribute> = {};
   const text = (value: string | undefined) => (value === undefined ? undefined : { type: 'string', value });
   const entries: Array<[string, IdentityAttribute | undefined]> = [
@@ -109,23 +108,22 @@ function identitiesOf(person: Person, options: SampleOptions): Record<string, Id
     ['phone', text(person.phone && JSON.stringify(person.phone))],
   ];
   for (const [name, attribute] of entries) if (attribute) identities[name] = attribute;
-
-  if (options.pictures === false) return identities;
-
-  const lines = [person.latinName, ...(person.dob ? [`DOB ${person.dob}`] : []), `REF ${person.recordId.slice(-6)}`];
-  const hasPictures = Object.keys(person.pictures).length > 0;
-  if (options.largeImages && hasPictures) {
-    for (const kind of LARGE_PICTURES) {
-      const value = pictureBase64({ kind, lines: ['Benchmark candidate'], format: 'jpeg', ...LARGE_SIZE, cameraNoise: true });
-      identities[kind] = { type: 'base64', value };
-    }
-    return identities;
-  }
-  for (const [kind, how] of Object.entries(person.pictures) as Array<[PictureKind, NonNullable<Person['pictures'][PictureKind]>]>) {
-    const value = pictureBase64({ kind, lines, ...(typeof how === 'string' ? { format: how } : how), ...SAMPLE_SIZE });
-    identities[kind] = { type: 'base64', value };
-  }
   return identities;
+}
+
+/** A person's pictures, drawn at once (sharp encodes them on libvips' threads, side by side). */
+async function picturesOf(person: Person, options: SampleOptions): Promise<Record<string, IdentityAttribute>> {
+  if (options.pictures === false || person.isArchived) return {};
+  const lines = [person.latinName, ...(person.dob ? [`DOB ${person.dob}`] : []), `REF ${person.recordId.slice(-6)}`];
+  const specs: Array<[string, PictureSpec]> =
+    options.largeImages && Object.keys(person.pictures).length > 0
+      ? LARGE_PICTURES.map((kind) => [kind, { kind, lines: ['Benchmark candidate'], format: 'jpeg', ...LARGE_SIZE, cameraNoise: true }])
+      : (Object.entries(person.pictures) as Array<[PictureKind, NonNullable<Person['pictures'][PictureKind]>]>).map(([kind, how]) => [
+          kind,
+          { kind, lines, ...(typeof how === 'string' ? { format: how } : how), ...SAMPLE_SIZE },
+        ]);
+  const values = await Promise.all(specs.map(([, spec]) => pictureBase64(spec)));
+  return Object.fromEntries(specs.map(([kind], index) => [kind, { type: 'base64', value: values[index]! }]));
 }
 
 function certificateSpec(person: Person, cert: NonNullable<Person['certs']>[number], issuedAt: string): CertificateSpec {

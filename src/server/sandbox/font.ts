@@ -54,17 +54,17 @@ export function toDrawableText(text: string): string {
   return [...text.normalize('NFD').replace(/\p{M}/gu, '').toUpperCase()].map((char) => (GLYPHS[char] ? char : '?')).join('');
 }
 
-/** Calls `plot(x, y)` for every lit pixel of `text` drawn at (x, y) with square pixels of `scale`. */
-export function rasterizeText(text: string, x: number, y: number, scale: number, plot: (px: number, py: number) => void): void {
+/**
+ * Calls `dot(x, y)` for every lit dot of `text` drawn at (x, y): a square of `scale` pixels whose top-left
+ * corner is (x, y), so that a large title costs a call per dot rather than one per pixel.
+ */
+export function rasterizeText(text: string, x: number, y: number, scale: number, dot: (px: number, py: number) => void): void {
   let cursor = x;
   for (const char of toDrawableText(text)) {
     const rows = GLYPHS[char]!;
     rows.forEach((bits, row) => {
       for (let col = 0; col < GLYPH_WIDTH; col++) {
-        if (!(bits & (1 << (GLYPH_WIDTH - 1 - col)))) continue;
-        for (let dy = 0; dy < scale; dy++) {
-          for (let dx = 0; dx < scale; dx++) plot(cursor + col * scale + dx, y + row * scale + dy);
-        }
+        if (bits & (1 << (GLYPH_WIDTH - 1 - col))) dot(cursor + col * scale, y + row * scale);
       }
     });
     cursor += (GLYPH_WIDTH + 1) * scale;

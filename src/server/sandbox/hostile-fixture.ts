@@ -7,7 +7,8 @@ import { ConfigError } from '../config/config.ts';
 import type { SandboxCandidate } from './candidates.ts';
 
 /**
- * sandbox.hostile: the browser suite's candidate made of attack strings. It is a test fixture of the
+ * sandbox.hostile: the browser suite's candidate made of attack strings and attacking "pictures" (an SVG
+ * that would take minutes to render, a TIFF, a PDF: test/fixtures/hostile-pictures.mjs). It is a test fixture of the
  * source checkout, imported from there at run time (never bundled), so a production build carries none
  * of its strings and a deployment without the test folder cannot serve it.
  */

@@ -10,9 +10,9 @@ export async function loadSandboxCandidates(sandbox: SandboxSettings, now = new 
   const candidates = sandbox.dataFile
     ? (await import('./data-file.ts')).loadSandboxData(sandbox.dataFile)
     : [
-        ...(await import('./candidates.ts')).sampleCandidates({ now, largeImages: sandbox.largeImages }),
+        ...(await (await import('./candidates.ts')).sampleCandidates({ now, largeImages: sandbox.largeImages })),
         // Enough candidates for the applicants list to have pages.
-        ...(sandbox.largeImages ? queueCandidates(now) : []),
+        ...(sandbox.largeImages ? await queueCandidates(now) : []),
       ];
   if (!sandbox.hostile) return candidates;
   const { loadHostileCandidate } = await import('./hostile-fixture.ts');
@@ -24,7 +24,7 @@ export async function sandboxOptions(sandbox: SandboxSettings, now = new Date())
   const { archiveDemoCandidates } = await import('./queue-candidates.ts');
   return {
     candidates: await loadSandboxCandidates(sandbox, now),
-    archiveKeyCandidates: archiveDemoCandidates(now),
+    archiveKeyCandidates: await archiveDemoCandidates(now),
     ...(sandbox.listShape ? { listShape: sandbox.listShape } : {}),
   };
 }

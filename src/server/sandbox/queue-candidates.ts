@@ -86,14 +86,14 @@ function queuePeople(): Person[] {
   });
 }
 
-export function queueCandidates(now: Date): SandboxCandidate[] {
-  return buildCandidates(queuePeople(), { now }).map((candidate) => ({ ...candidate, listOnly: true }));
+export async function queueCandidates(now: Date): Promise<SandboxCandidate[]> {
+  return (await buildCandidates(queuePeople(), { now })).map((candidate) => ({ ...candidate, listOnly: true }));
 }
 
 /** Found and listed with every key; a full lookup with the key that archives after extract deletes its identity data 10 s later. */
 export const ARCHIVE_DEMO_REF_ID = 'archive-after-extract-demo';
 
-export function archiveDemoCandidates(now: Date): SandboxCandidate[] {
+export function archiveDemoCandidates(now: Date): Promise<SandboxCandidate[]> {
   const person: Person = {
     refId: ARCHIVE_DEMO_REF_ID,
     recordId: '65f1c2a9e4b0d3a1f0c9b899',

@@ -1,0 +1,152 @@
+import type { ReactNode } from 'react';
+import type { EnvironmentInfo } from '../../kyc/contract/api.ts';
+import type { Applicant, ApplicantFilter } from '../../kyc/contract/applicants.ts';
+import { DashboardLink } from '../handoff/dashboard-link.tsx';
+import { ViewerInitials } from '../live/presence-badges.tsx';
+import { Link } from '../navigation.tsx';
+import type { QueueHandOver } from '../routes.ts';
+import { cn } from '../ui/cn.ts';
+import { LongText } from '../ui/long-text.tsx';
+import { StatusBadge } from '../ui/status-badge.tsx';
+import { ArchivedCell, NameCell, otherUnreadable, TriageNote, Unreadable } from './applicant-cells.tsx';
+import { rememberQueueScroll } from './queue-memory.ts';
+import { applicantLink, queueHref } from './queue-location.ts';
+
+const ID_LIMIT = 64;
+
+/** The row's link, stretched over the whole row (the row is its containing block): a click anywhere opens it. */
+const OPEN_LINK_CLASS =
+  "rounded text-blue-800 underline decoration-blue-300 underline-offset-2 after:absolute after:inset-0 after:content-[''] hover:decoration-blue-700 focus-ring-offset";
+
+/** "Opened": this tab opened the candidate already; in words, not a colour alone. */
+function OpenedMark() {
+  return (
+    <span className="rounded bg-slate-100 px-1.5 py-0.5 text-xs font-medium text-slate-700 ring-1 ring-slate-300" data-visited>
+      <span aria-hidden="true">✓ </span>Opened
+    </span>
+  );
+}
+
+export function ApplicantRow({
+  applicant,
+  environment,
+  info,
+  place,
+  names,
+  nameColumn,
+  highlighted,
+  visited,
+  viewers,
+  since,
+  sinceLabel,
+}: {
+  applicant: Applicant;
+  environment: string | undefined;
+  info: EnvironmentInfo | undefined;
+  /** Where the row is, handed to the candidate page it opens. */
+  place: QueueHandOver['queue'];
+  names: boolean;
+  nameColumn: boolean;
+  highlighted: boolean;
+  /** Opened in this tab already. */
+  visited: boolean;
+  /** The users who have it open now. */
+  viewers: readonly string[];
+  since: ReactNode;
+  /** The since column's name, which a stacked row (on a phone) shows beside its value. */
+  sinceLabel: string;
+}) {
+  const href = applicantLink(applicant, environment);
+  // The row opens by its recordId, else its refId (queue-location.ts).
+  const linkOn = applicant.recordId ? 'recordId' : 'refId';
+  const cell = (field: 'refId' | 'recordId') => {
+    const value = applicant[field];
+    if (!value) {
+      // The service sent an id of the wrong type: it is said so, not "none assigned" (the row is opened by its other id).
+      const problem = field === 'refId' ? applicant.unreadable?.refId : (applicant.unreadable?.recordId ?? applicant.unreadable?._id);
+      if (problem) return <Unreadable field={field} expected={problem} />;
+      return <span className="text-slate-500 italic">{field === 'refId' ? 'none assigned' : 'not given'}</span>;
+    }
+    const linked = href && field === linkOn;
+    const wrap = (content: ReactNode) =>
+      linked ? (
+        <Link
+          to={href}
+          state={{ queue: place } satisfies QueueHandOver}
+          className={OPEN_LINK_CLASS}
+          data-open={field}
+          // Back to queue returns to this scroll position, with this row focused.
+          onClick={() =>
+            rememberQueueScroll(
+              queueHref({ filter: (place.filter as ApplicantFilter | null) ?? undefined, page: place.page }, environment),
+              window.scrollY,
+            )
+          }
+        >
+          {content}
+        </Link>
+      ) : (
+        content
+      );
+    // A long id's "Show all" sits outside the link and above the row's overlay, so that it can be pressed.
+    return (
+      <code className={cn('font-mono break-all', !linked && 'text-slate-800')}>
+        <LongText text={value} limit={ID_LIMIT} wrap={wrap} toggleClassName="relative z-10 font-sans" />
+      </code>
+    );
+  };
+  return (
+    <tr
+      data-changed={highlighted || undefined}
+      data-visited={visited || undefined}
+      // Fades back as the highlight ends; with reduced motion it simply goes.
+      className={cn(
+        'relative align-top transition-colors duration-1000 motion-reduce:transition-none',
+        highlighted ? 'bg-amber-100' : 'hover:bg-slate-50',
+      )}
+    >
+      <td className="px-4 py-2">
+        <div className="flex flex-wrap items-center gap-1.5">
+          <StatusBadge status={applicant.status} size="sm" />
+          {highlighted && <span className="sr-only"> (just updated)</span>}
+          {visited && <OpenedMark />}
+          <ViewerInitials users={viewers} />
+        </div>
+        {names && <TriageNote applicant={applicant} />}
+        {otherUnreadable(applicant, names).map(([field, expected]) => (
+          <div key={field} className="mt-1 text-xs">
+            <code>{field}</code> <Unreadable field={field} expected={expected} />
+          </div>
+        ))}
+      </td>
+      {nameColumn && (
+        <td className="max-w-72 px-4 py-2 break-words" data-label="Name">
+          <NameCell applicant={applicant} />
+        </td>
+      )}
+      <td className="px-4 py-2" data-label={sinceLabel}>
+        {since}
+      </td>
+      <td className="max-w-72 px-4 py-2" data-label="refId">
+        {cell('refId')}
+      </td>
+      <td className="max-w-72 px-4 py-2" data-label="recordId">
+        {cell('recordId')}
+      </td>
+      <td className="px-4 py-2" data-label="Archived">
+        <ArchivedCell applicant={applicant} />
+      </td>
+      <td className="px-4 py-2" data-label="KYC service">
+        {/* Above the row's overlay, so that it opens the dashboard and not the candidate. */}
+        <DashboardLink
+          info={info}
+          ids={applicant}
+          className="relative z-10 text-sm whitespace-nowrap"
+          name={`for ${applicant.recordId ?? applicant.refId ?? 'this candidate'}`}
+        >
+          Dashboard
+        </DashboardLink>
+      </td>
+    </tr>
+  );
+}

@@ -1,0 +1,138 @@
+import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { type Applicant, type ApplicantFilter, isApplicantFilter } from '../../kyc/contract/applicants.ts';
+import type { LookupKind } from '../../kyc/contract/lookup.ts';
+import type { QueueHandOver } from '../routes.ts';
+import { queuePageQuery } from './applicants-queries.ts';
+import { QUEUE_TABS } from './applicants-tabs.tsx';
+import { rememberOpened } from './queue-memory.ts';
+import { applicantLink, queueHref } from './queue-location.ts';
+
+/**
+ * The candidate page's place in the queue it was opened from (the applicants feature's entry for the
+ * candidate page): "3 of 21 · Waiting, oldest first", its neighbours and the way back.
+ */
+
+/** What the history entry says of the queue a candidate page was opened from, if it is what the queue put there. */
+export function queueHandOverOf(state: unknown): QueueHandOver['queue'] | undefined {
+  const queue = (state as Partial<QueueHandOver> | null)?.queue;
+  if (!queue || typeof queue !== 'object') return undefined;
+  const { filter, page, index } = queue;
+  const counted = (n: unknown, min: number) => typeof n === 'number' && Number.isInteger(n) && n >= min && n < 1e6;
+  if ((filter !== null && typeof filter !== 'string') || !counted(page, 1) || !counted(index, 0)) return undefined;
+  return { filter, page, index };
+}
+
+/** A neighbour: its candidate page, and what to hand it so that it knows its own place. */
+export interface QueueStep {
+  href: string;
+  state: QueueHandOver;
+}
+
+export interface QueuePlace {
+  /** The tab and its order: "Waiting, oldest first". */
+  label: string;
+  /** From 1, of `total`; undefined while the page loads, or when the candidate has left the list (decided since). */
+  position: number | undefined;
+  total: number | undefined;
+  previous: QueueStep | undefined;
+  next: QueueStep | undefined;
+  /** The queue page the candidate is on (tab and page): Back to queue. */
+  back: string;
+  /** The list, or the neighbouring page Previous or Next needs, is still being fetched. */
+  pending: boolean;
+}
+
+/** The candidate shown: as the route names it, and its other ids once the record is in. */
+export interface ShownCandidate {
+  kind: LookupKind;
+  id: string;
+  refId?: string | null | undefined;
+  recordId?: string | null | undefined;
+}
+
+function isShown(applicant: Applicant, shown: ShownCandidate): boolean {
+  return (
+    applicant[shown.kind] === shown.id ||
+    (Boolean(shown.recordId) && applicant.recordId === shown.recordId) ||
+    (Boolean(shown.refId) && applicant.refId === shown.refId)
+  );
+}
+
+/**
+ * Reads the place from the queue's page in the query cache (fetched again if it left memory): the row
+ * whose ids are the candidate's. A candidate no longer listed there (it was decided) keeps the place it
+ * was opened at: Next opens the row that moved into it. At a page's end the neighbouring page is fetched,
+ * so that Next and Previous go on across pages.
+ */
+export function useQueuePlace(
+  handOver: QueueHandOver['queue'] | undefined,
+  environment: string | undefined,
+  shown: ShownCandidate,
+): QueuePlace | undefined {
+  const filter = handOver?.filter != null && isApplicantFilter(handOver.filter) ? handOver.filter : undefined;
+  const valid = handOver !== undefined && (handOver.filter === null || filter !== undefined);
+  const page = handOver?.page ?? 1;
+  const list = useQuery({ ...queuePageQuery(filter, page, environment), enabled: valid });
+  const records = list.data?.records ?? [];
+  const at = records.findIndex((applicant) => isShown(applicant, shown));
+  const index = at >= 0 ? at : (handOver?.index ?? 0);
+  const moreAfter = list.data !== undefined && list.data.skip + records.length < list.data.total;
+  const needsNext = moreAfter && nextOnPage(records, at >= 0 ? index + 1 : index, environment) === undefined;
+  const needsPrevious = list.data !== undefined && page > 1 && previousOnPage(records, index - 1, environment) === undefined;
+  const after = useQuery({ ...queuePageQuery(filter, page + 1, environment), enabled: valid && needsNext });
+  const before = useQuery({ ...queuePageQuery(filter, page - 1, environment), enabled: valid && needsPrevious });
+  const back = queueHref({ filter, page }, environment);
+
+  useEffect(() => {
+    if (valid) rememberOpened(back, [shown.id, shown.refId, shown.recordId], index);
+  }, [valid, back, shown.id, shown.refId, shown.recordId, index]);
+
+  if (!valid) return undefined;
+  const step = (onPage: number, found: { index: number; applicant: Applicant } | undefined): QueueStep | undefined =>
+    found && {
+      href: applicantLink(found.applicant, environment)!,
+      state: { queue: { filter: filter ?? null, page: onPage, index: found.index } },
+    };
+  const afterRecords = after.data?.records ?? [];
+  const beforeRecords = before.data?.records ?? [];
+  const next = needsNext
+    ? step(page + 1, nextOnPage(afterRecords, 0, environment))
+    : step(page, nextOnPage(records, at >= 0 ? index + 1 : index, environment));
+  const previous = needsPrevious
+    ? step(page - 1, previousOnPage(beforeRecords, beforeRecords.length - 1, environment))
+    : step(page, previousOnPage(records, index - 1, environment));
+  return {
+    label: placeLabel(filter, list.data?.order?.by === 'age'),
+    position: at >= 0 && list.data ? list.data.skip + at + 1 : undefined,
+    total: list.data?.total,
+    previous,
+    next,
+    back,
+    pending: list.isPending || (needsNext && after.isPending) || (needsPrevious && before.isPending),
+  };
+}
+
+/** "Waiting, oldest first"; "All" in the service's order. */
+function placeLabel(filter: ApplicantFilter | undefined, byAge: boolean): string {
+  const tab = QUEUE_TABS.find((candidate) => candidate.filter === filter)?.label ?? 'All';
+  return byAge ? `${tab}, oldest first` : tab;
+}
+
+/** The first row from `from` on that opens a candidate (a row with neither id opens nothing, and is passed over). */
+function nextOnPage(records: Applicant[], from: number, environment: string | undefined) {
+  for (let index = Math.max(0, from); index < records.length; index++) {
+    const applicant = records[index]!;
+    if (applicantLink(applicant, environment)) return { index, applicant };
+  }
+  return undefined;
+}
+
+/** The last row from `from` back that opens a candidate. */
+function previousOnPage(records: Applicant[], from: number, environment: string | undefined) {
+  for (let index = Math.min(from, records.length - 1); index >= 0; index--) {
+    const applicant = records[index]!;
+    if (applicantLink(applicant, environment)) return { index, applicant };
+  }
+  return undefined;
+}

@@ -1,0 +1,125 @@
+import { type UseQueryResult, useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import type { AuditFilter, AuditSearchAnswer } from '../../kyc/contract/audit-search.ts';
+import { readsAuditTrail } from '../../kyc/contract/roles.ts';
+import { asApiError } from '../api/api-error.ts';
+import { useEnvironment } from '../environment/use-environment.ts';
+import { sessionQueries } from '../session/session-query.ts';
+import { Button } from '../ui/button.tsx';
+import { Card } from '../ui/card.tsx';
+import { cn } from '../ui/cn.ts';
+import { AuditFilters } from './audit-filters.tsx';
+import { auditQueries, downloadAuditCsv } from './audit-queries.ts';
+import { ChainState, SourceNote } from './audit-status.tsx';
+import { AuditTable } from './audit-table.tsx';
+
+/**
+ * `/audit` (issue 34), for compliance leads: who looked at whom. The trail filtered and paged newest
+ * first, each row linked to its candidate, exported as CSV, and whether each instance's audit file is
+ * whole. Every search and export is itself written to the audit log by the server.
+ */
+export function AuditPage() {
+  const role = useQuery(sessionQueries.current()).data?.role;
+  useEffect(() => {
+    document.title = 'Audit · Candidate Lookup';
+  }, []);
+  if (!readsAuditTrail(role)) {
+    return (
+      <Card tone="warning" className="space-y-1">
+        <h1 className="text-lg font-semibold">The audit page is for compliance leads</h1>
+        <p className="text-sm">Ask whoever runs Candidate Lookup for the lead role if you need to read the audit trail.</p>
+      </Card>
+    );
+  }
+  return <AuditTrail />;
+}
+
+function AuditTrail() {
+  const { meta } = useEnvironment();
+  const [filter, setFilter] = useState<AuditFilter>({});
+  // The cursors of the pages shown before this one: "Newer" goes back one.
+  const [cursors, setCursors] = useState<string[]>([]);
+  const cursor = cursors.at(-1);
+  const search = useQuery(auditQueries.search(filter, cursor));
+  const status = useQuery(auditQueries.status());
+  const [exporting, setExporting] = useState(false);
+  const [exportProblem, setExportProblem] = useState<string>();
+  const exportCsv = (wanted: AuditFilter) => {
+    setExporting(true);
+    setExportProblem(undefined);
+    downloadAuditCsv(wanted)
+      .catch((error: unknown) => setExportProblem(asApiError(error, 'The export could not be read.').message))
+      .finally(() => setExporting(false));
+  };
+  return (
+    <div className="space-y-5">
+      <Card>
+        <h1 className="text-2xl font-semibold text-slate-900">Audit trail</h1>
+        <p className="mt-1 text-sm text-slate-600">
+          Who looked up which candidate, at what level, when, from where, and what they did with it. Newest first. Your searches are in the
+          trail too.
+        </p>
+      </Card>
+      <AuditFilters
+        environments={meta?.environments.map((environment) => environment.name) ?? []}
+        onSearch={(next) => {
+          setFilter(next);
+          setCursors([]);
+        }}
+        onExport={exportCsv}
+        exporting={exporting}
+      />
+      <p role="status" className="text-sm text-red-800 empty:hidden">
+        {exportProblem}
+      </p>
+      <section aria-labelledby="audit-results-title" className="space-y-3">
+        <h2 id="audit-results-title" className="sr-only">
+          Results
+        </h2>
+        <Results search={search} page={cursors.length + 1} />
+        <div className="flex items-center gap-2">
+          <Button variant="secondary" disabled={cursors.length === 0} onClick={() => setCursors(cursors.slice(0, -1))}>
+            Newer
+          </Button>
+          <Button
+            variant="secondary"
+            disabled={!search.data?.next}
+            onClick={() => search.data?.next && setCursors([...cursors, search.data.next])}
+          >
+            Older
+          </Button>
+          <span className="text-sm text-slate-600">Page {cursors.length + 1}</span>
+        </div>
+      </section>
+      {status.data && <ChainState status={status.data} />}
+      {status.error && (
+        <Card tone="danger" className="text-sm">
+          The audit files' state could not be read: {asApiError(status.error, 'The answer could not be read.').message}
+        </Card>
+      )}
+    </div>
+  );
+}
+
+function Results({ search, page }: { search: UseQueryResult<AuditSearchAnswer>; page: number }) {
+  if (search.error) {
+    return (
+      <Card tone="danger" className="text-sm" role="alert">
+        {asApiError(search.error, 'The answer could not be read.').message}
+      </Card>
+    );
+  }
+  if (!search.data) return <p className="text-sm text-slate-600">Searching…</p>;
+  return (
+    <div className={cn('space-y-3', search.isFetching && 'opacity-60')} aria-busy={search.isFetching}>
+      <SourceNote answer={search.data} />
+      {search.data.rows.length === 0 ? (
+        <Card as="p" tone="dashed" className="text-sm">
+          No line of the trail matches these filters{page > 1 ? ' on this page' : ''}.
+        </Card>
+      ) : (
+        <AuditTable rows={search.data.rows} caption={`Audit trail, page ${page}, newest first`} />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,63 @@
+import { queryOptions } from '@tanstack/react-query';
+import {
+  AUDIT_PATHS,
+  type AuditFilter,
+  type AuditSearchAnswer,
+  auditSearchAnswerSchema,
+  type AuditStatus,
+  auditStatusSchema,
+} from '../../kyc/contract/audit-search.ts';
+import { ApiError } from '../api/api-error.ts';
+import { apiRequest, apiResponse } from '../api/api-request.ts';
+
+/**
+ * The audit page's calls (issue 34). A search is POSTed: the filter (a user, a candidate's id) stays out
+ * of the URL, and so out of proxies' logs and the browser's history. Every search is audited on the
+ * server, so nothing here asks again by itself: no refetch on focus, no retry, a page kept as long as it
+ * is shown.
+ */
+
+const json = (body: unknown): RequestInit => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(body),
+  cache: 'no-store',
+});
+
+export const auditQueries = {
+  all: () => ['audit'] as const,
+  search: (filter: AuditFilter, cursor: string | undefined) =>
+    queryOptions({
+      queryKey: [...auditQueries.all(), 'search', filter, cursor ?? ''] as const,
+      queryFn: ({ signal }): Promise<AuditSearchAnswer> =>
+        apiRequest(AUDIT_PATHS.search, auditSearchAnswerSchema, { ...json({ ...filter, ...(cursor ? { cursor } : {}) }), signal }),
+      staleTime: Number.POSITIVE_INFINITY,
+      gcTime: 5 * 60_000,
+      retry: false,
+      refetchOnWindowFocus: false,
+    }),
+  /** Each instance's files and chains: asked again every 30 s while the page is open (not audited: no candidate in it). */
+  status: () =>
+    queryOptions({
+      queryKey: [...auditQueries.all(), 'status'] as const,
+      queryFn: ({ signal }): Promise<AuditStatus> => apiRequest(AUDIT_PATHS.status, auditStatusSchema, { signal, cache: 'no-store' }),
+      refetchInterval: 30_000,
+      retry: (failureCount, error) => error instanceof ApiError && error.transient && failureCount < 1,
+    }),
+};
+
+/** The filtered rows as CSV, handed to the browser as a download; its name is the server's. */
+export async function downloadAuditCsv(filter: AuditFilter): Promise<void> {
+  const response = await apiResponse(AUDIT_PATHS.export, json(filter));
+  const blob = await response.blob();
+  const name = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'audit.csv';
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // The download has its own copy once it started; a little later the object URL can go.
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}

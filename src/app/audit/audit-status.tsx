@@ -1,0 +1,91 @@
+import type { AuditSearchAnswer, AuditStatus, InstanceState } from '../../kyc/contract/audit-search.ts';
+import { chainText, lagText } from '../../kyc/view/audit-labels.ts';
+import { formatRelative } from '../../kyc/view/time.ts';
+import { Card } from '../ui/card.tsx';
+import { Notice } from '../ui/section.tsx';
+import { useNow } from '../ui/use-now.ts';
+import { useZoneMode } from '../ui/zone-mode.ts';
+
+/**
+ * Whether the trail is whole: each instance's audit files, each file's hash chain as last checked ("intact
+ * to line 1,204,331, last line 2 seconds ago", or where it breaks), and how far the table is behind the
+ * files. This server's files are checked as the page asks; the others' as they last reported.
+ */
+export function ChainState({ status }: { status: AuditStatus }) {
+  return (
+    <Card as="section" aria-labelledby="audit-files-title" className="space-y-3">
+      <h2 id="audit-files-title" className="text-base font-semibold text-slate-900">
+        Audit files and their hash chains
+      </h2>
+      <p className="text-sm text-slate-600">
+        {status.source.kind === 'database'
+          ? `Every instance's lines are in the audit table (kept ${status.retentionDays ?? '?'} days); the files are the record.`
+          : status.source.fallback
+            ? `The audit table cannot be read (${status.source.fallback}): this server's files are shown.`
+            : status.fileBounds
+              ? `No audit table: this server's files are searched, at most ${status.fileBounds.maxLines.toLocaleString('en')} lines or ${status.fileBounds.maxMs / 1000} s a search.`
+              : "This server's files are searched."}
+      </p>
+      <ul className="space-y-3">
+        {status.instances.map((instance) => (
+          <InstanceFiles key={instance.instance} instance={instance} />
+        ))}
+      </ul>
+    </Card>
+  );
+}
+
+function InstanceFiles({ instance }: { instance: InstanceState }) {
+  const now = useNow(10_000);
+  const zone = useZoneMode();
+  const reported = instance.self ? 'this server' : `reported ${formatRelative(new Date(instance.reportedAt), now, { zone })}`;
+  return (
+    <li data-instance={instance.instance}>
+      <h3 className="text-sm font-semibold text-slate-900">
+        {instance.instance} <span className="font-normal text-slate-600">({reported})</span>
+      </h3>
+      <ul className="mt-1 space-y-1 text-sm">
+        {instance.files.map((file) => (
+          <li key={file.file} data-intact={file.intact} className={file.intact ? 'text-slate-800' : 'font-medium text-red-800'}>
+            <span aria-hidden="true">{file.intact ? '✓ ' : '✗ '}</span>
+            <span className="font-mono">{file.file}</span>: {chainText(file, now, zone)}
+            {file.notes?.map((note) => (
+              <span key={note} className="block text-xs font-normal text-slate-600">
+                {note}
+              </span>
+            ))}
+          </li>
+        ))}
+        {instance.files.length === 0 && <li className="text-slate-600">No audit file yet.</li>}
+        {instance.behind && <li className="text-amber-900">{lagText(instance.behind, now, zone)}</li>}
+      </ul>
+    </li>
+  );
+}
+
+/** Under the results: where they were read, how far the table is behind, how far back the files were searched. */
+export function SourceNote({ answer }: { answer: AuditSearchAnswer }) {
+  const now = useNow(10_000);
+  const zone = useZoneMode();
+  const { source, searched } = answer;
+  const behind = source.behind ?? [];
+  if (!source.fallback && behind.length === 0 && (!searched || searched.complete)) return null;
+  return (
+    <Notice tone="warning">
+      {source.fallback && <>The audit table cannot be read ({source.fallback}): these are this server's files only. </>}
+      {behind.map((lag) => (
+        <span key={lag.instance} className="block">
+          {lagText(lag, now, zone)}.
+        </span>
+      ))}
+      {searched && !searched.complete && (
+        <span className="block">
+          Searched {searched.lines.toLocaleString('en')} lines
+          {searched.reachedBack ? `, back to ${new Date(searched.reachedBack).toISOString().slice(0, 19).replace('T', ' ')} UTC` : ''}, then
+          stopped ({searched.stoppedBy === 'time' ? 'the time one search may take' : 'the lines one search may read'}): "Older" searches on
+          from there.
+        </span>
+      )}
+    </Notice>
+  );
+}

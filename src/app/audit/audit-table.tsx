@@ -1,0 +1,97 @@
+import type { AuditRow } from '../../kyc/contract/audit-search.ts';
+import { ACTION_LABELS, LEVEL_LABELS, outcomeText } from '../../kyc/view/audit-labels.ts';
+import { Link } from '../navigation.tsx';
+import { candidatePath, environmentPath } from '../routes.ts';
+import { Card } from '../ui/card.tsx';
+import { LongText } from '../ui/long-text.tsx';
+import { TimeStamp } from '../ui/time-stamp.tsx';
+
+/** Where a row's candidate is: their page in the line's environment (a link opens it, and that lookup is audited too). */
+export function rowLink(row: Pick<AuditRow, 'kind' | 'id' | 'env'>): string | undefined {
+  if (!row.kind || !row.id || !row.env || row.id.endsWith('…')) return undefined;
+  return environmentPath(row.env, candidatePath(row.kind, row.id));
+}
+
+/**
+ * A page of the trail, newest first: when, who, what, which candidate (a link), at what level, where, with
+ * what outcome, from which address, in which instance's file. Ids and names only: the log holds no
+ * candidate data.
+ */
+export function AuditTable({ rows, caption }: { rows: AuditRow[]; caption: string }) {
+  const heading = (text: string) => (
+    <th scope="col" className="px-3 py-2 whitespace-nowrap">
+      {text}
+    </th>
+  );
+  return (
+    <Card padding="none" className="overflow-x-auto">
+      <table className="w-full text-left text-sm lg:min-w-[64rem]">
+        <caption className="sr-only">{caption}</caption>
+        <thead className="border-b border-slate-200 bg-slate-50 text-xs font-semibold tracking-wide text-slate-600 uppercase">
+          <tr>
+            {heading('Time')}
+            {heading('User')}
+            {heading('Action')}
+            {heading('Candidate')}
+            {heading('Level')}
+            {heading('Environment')}
+            {heading('Outcome')}
+            {heading('From')}
+            {heading('Instance')}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100 align-top">
+          {rows.map((row) => (
+            <AuditTableRow key={row.hash} row={row} />
+          ))}
+        </tbody>
+      </table>
+    </Card>
+  );
+}
+
+function AuditTableRow({ row }: { row: AuditRow }) {
+  const href = rowLink(row);
+  return (
+    <tr data-hash={row.hash}>
+      <td className="px-3 py-2 whitespace-nowrap">
+        <TimeStamp date={new Date(row.time)} seconds />
+      </td>
+      <td className="px-3 py-2">
+        {row.user ? <LongText text={row.user} limit={40} /> : <span className="text-slate-500">—</span>}
+        {row.role && <span className="block text-xs text-slate-600">{row.role}</span>}
+      </td>
+      <td className="px-3 py-2">
+        <span className="font-medium text-slate-900">{ACTION_LABELS[row.action]}</span>
+        {row.detail && <span className="block max-w-72 text-xs break-words text-slate-600">{row.detail}</span>}
+      </td>
+      <td className="px-3 py-2 font-mono text-xs">
+        {row.kind && row.id ? (
+          <>
+            <span className="block font-sans text-slate-600">{row.kind}</span>
+            <LongText
+              text={row.id}
+              limit={48}
+              wrap={(content) =>
+                href ? (
+                  <Link to={href} className="rounded break-all text-blue-800 underline underline-offset-2 focus-ring">
+                    {content}
+                  </Link>
+                ) : (
+                  <span className="break-all">{content}</span>
+                )
+              }
+            />
+          </>
+        ) : (
+          <span className="font-sans text-slate-500">—</span>
+        )}
+      </td>
+      <td className="px-3 py-2">{row.level ? LEVEL_LABELS[row.level] : <span className="text-slate-500">—</span>}</td>
+      <td className="px-3 py-2">{row.env ?? <span className="text-slate-500">—</span>}</td>
+      <td className="px-3 py-2 whitespace-nowrap">{outcomeText(row)}</td>
+      <td className="px-3 py-2 font-mono text-xs">{row.client ?? ''}</td>
+      <td className="px-3 py-2 text-xs text-slate-700">{row.instance}</td>
+    </tr>
+  );
+}

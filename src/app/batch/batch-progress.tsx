@@ -1,0 +1,86 @@
+import { Button } from '../ui/button.tsx';
+import { TimeStamp } from '../ui/time-stamp.tsx';
+import { useNow } from '../ui/use-now.ts';
+import { type BatchPause, type BatchState, leftCounts } from './use-batch.ts';
+
+/**
+ * How far the batch is, and what it came to. Every count on it is read from the same rows, so the
+ * sentence and the Retry button never disagree: "8 left: 5 could not reach the service, 3 not looked
+ * up" beside "Retry the 8 left", not the server's count of the ids it never started beside the button's.
+ */
+export function BatchProgress({ state, onRetry }: { state: BatchState; onRetry: () => void }) {
+  const total = state.ids.length;
+  const found = state.rows.filter((row) => row?.ok).length;
+  const failed = state.done - found;
+  const ended = state.phase === 'stopped' || state.phase === 'failed';
+  const { left } = leftCounts(state);
+  const retryable = ended ? left : 0;
+  return (
+    <div className="space-y-2">
+      <div className="flex flex-wrap items-center gap-3">
+        <progress value={state.done} max={total} aria-label="Batch progress" className="h-2 w-64 max-w-full" />
+        <span data-testid="batch-progress" className="text-sm font-medium text-slate-800 tabular-nums">
+          {state.done} of {total}
+        </span>
+        <span className="text-sm text-slate-600">
+          {found} found, {failed} not found or failed
+        </span>
+      </div>
+      {state.pause && state.phase === 'running' && <BatchWait pause={state.pause} />}
+      <div className="flex flex-wrap items-center gap-3">
+        <p role="status" className="text-sm text-slate-700">
+          {outcomeText(state, found, failed)}
+        </p>
+        {retryable > 0 && (
+          <Button variant="secondary" onClick={onRetry}>
+            Retry the {retryable} left
+          </Button>
+        )}
+      </div>
+    </div>
+  );
+}
+
+/** The batch waits for the service (its 429): how long, until when, and a count of the seconds left that is not read out each second. */
+function BatchWait({ pause }: { pause: BatchPause }) {
+  const now = useNow(1000);
+  const left = Math.ceil((pause.until.getTime() - now.getTime()) / 1000);
+  if (left <= 0) return null;
+  return (
+    <p role="status" data-testid="batch-wait" className="text-sm text-amber-900">
+      The KYC service is limiting requests (HTTP 429): the batch waits {pause.seconds} s and resumes at{' '}
+      <TimeStamp date={pause.until} seconds />
+      <span aria-hidden="true"> (in {left} s)</span>.
+    </p>
+  );
+}
+
+const ids = (count: number) => (count === 1 ? '1 id' : `${count} ids`);
+
+/** "8 ids left: 5 could not reach the service and 3 were not looked up", the parts that are not zero. */
+function leftText(state: BatchState): string {
+  const { left, notLookedUp, unreachable } = leftCounts(state);
+  if (left === 0) return 'Nothing is left to look up.';
+  const parts = [
+    unreachable > 0 && `${unreachable} could not reach the KYC service`,
+    notLookedUp > 0 && `${notLookedUp} ${notLookedUp === 1 ? 'was' : 'were'} not looked up`,
+  ].filter(Boolean);
+  return `${ids(left)} left: ${parts.join(' and ')}. Retry looks ${left === 1 ? 'it' : 'them'} up again.`;
+}
+
+/** What the batch came to, once it is no longer running. */
+function outcomeText(state: BatchState, found: number, failed: number): string {
+  const total = state.ids.length;
+  if (state.phase === 'finished') return `Done: ${found} found, ${failed} not found or failed.`;
+  if (state.phase === 'cancelled') return `Cancelled after ${state.done} of ${total}: the rest were not looked up.`;
+  if (state.phase === 'failed') {
+    const problem =
+      state.problemCode === 'unauthenticated' ? 'The batch stopped: your session ended.' : (state.problem ?? 'The batch failed.');
+    return `${problem} ${leftText(state)}`;
+  }
+  if (state.phase === 'stopped' && state.stop) {
+    const { inARow, message } = state.stop;
+    return `Stopped after ${inARow} lookups in a row failed: ${message} ${leftText(state)}`;
+  }
+  return '';
+}

@@ -1,0 +1,28 @@
+import { queryOptions } from '@tanstack/react-query';
+import { apiBase } from '../../kyc/contract/api-paths.ts';
+import { type ActivityAnswer, activityAnswerSchema } from '../../kyc/contract/audit-search.ts';
+import { apiRequest } from '../api/api-request.ts';
+
+/**
+ * A candidate's Activity (issue 34): who looked them up in this environment, by either of their ids.
+ * POSTed, so that the ids stay out of the URL. Asked once per page shown (and on Refresh), not on focus.
+ */
+export const activityQueries = {
+  /** `fetchedAt`: the record's, so that a new lookup of it (Refresh) reads the Activity again. */
+  of: (environment: string | undefined, ids: { refId?: string; recordId?: string }, fetchedAt: number) =>
+    queryOptions({
+      queryKey: ['activity', environment ?? '', ids.refId ?? '', ids.recordId ?? '', fetchedAt] as const,
+      queryFn: ({ signal }): Promise<ActivityAnswer> =>
+        apiRequest(`${apiBase(environment)}/activity`, activityAnswerSchema, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(ids),
+          cache: 'no-store',
+          signal,
+        }),
+      staleTime: 30_000,
+      gcTime: 0,
+      retry: false,
+      refetchOnWindowFocus: false,
+    }),
+};

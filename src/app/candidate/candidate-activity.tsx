@@ -1,0 +1,123 @@
+import { useQuery } from '@tanstack/react-query';
+import { useId } from 'react';
+import { ACTIVITY_DAYS, type ActivityAnswer } from '../../kyc/contract/audit-search.ts';
+import { readsAuditTrail, type Role, seesActivity } from '../../kyc/contract/roles.ts';
+import { todaysLookers } from '../../kyc/view/activity.ts';
+import { ACTION_LABELS, LEVEL_LABELS } from '../../kyc/view/audit-labels.ts';
+import { formatRelative, type ZoneMode } from '../../kyc/view/time.ts';
+import { asApiError } from '../api/api-error.ts';
+import { Link } from '../navigation.tsx';
+import { AUDIT_PATH } from '../routes.ts';
+import { Card } from '../ui/card.tsx';
+import { TimeStamp } from '../ui/time-stamp.tsx';
+import { useNow } from '../ui/use-now.ts';
+import { useZoneMode } from '../ui/zone-mode.ts';
+import { activityQueries } from './activity-query.ts';
+
+/**
+ * "Activity" (issue 34), for compliance users and leads: who looked this candidate up in this
+ * environment, at what level, when, and what they carried out of the page, the last 90 days, newest
+ * first. Its first line answers "has someone already looked at this today?". Support users never see it
+ * (nor may they ask for it), and it is not printed.
+ */
+export function CandidateActivity(props: {
+  environment: string | undefined;
+  refId: string | undefined;
+  recordId: string | undefined;
+  user: string | undefined;
+  role: Role | undefined;
+  /** When the record was fetched: a Refresh (a new lookup, a new line) reads the Activity again. */
+  fetchedAt: number;
+}) {
+  if (!seesActivity(props.role) || (!props.refId && !props.recordId)) return null;
+  return <ActivityCard {...props} />;
+}
+
+function ActivityCard({ environment, refId, recordId, user, role, fetchedAt }: Parameters<typeof CandidateActivity>[0]) {
+  const id = useId();
+  const activity = useQuery(activityQueries.of(environment, { ...(refId ? { refId } : {}), ...(recordId ? { recordId } : {}) }, fetchedAt));
+  const now = useNow();
+  const zone = useZoneMode();
+  return (
+    <Card as="section" aria-labelledby={id} className="print:hidden" data-testid="activity">
+      <details>
+        <summary className="cursor-pointer rounded focus-ring">
+          <h2 id={id} className="inline text-base font-semibold text-slate-900">
+            Activity
+          </h2>{' '}
+          <span className="text-sm text-slate-700">
+            {activity.data ? todayText(activity.data, user, now, zone) : activity.error ? 'could not be read' : 'reading the audit trail…'}
+          </span>
+        </summary>
+        <div className="mt-3 space-y-2">
+          {activity.error && <p className="text-sm text-red-800">{asApiError(activity.error, 'The answer could not be read.').message}</p>}
+          {activity.data && <ActivityList answer={activity.data} user={user} />}
+          {readsAuditTrail(role) && (
+            <p className="text-sm">
+              <Link to={AUDIT_PATH} className="rounded text-blue-800 underline underline-offset-2 focus-ring">
+                The whole trail, on the audit page
+              </Link>
+            </p>
+          )}
+        </div>
+      </details>
+    </Card>
+  );
+}
+
+/** "Looked at today by ben (2 hours ago), and by you." / "Nobody else has looked at this candidate today." */
+function todayText(answer: ActivityAnswer, user: string | undefined, now: Date, zone: ZoneMode): string {
+  const today = todaysLookers(answer.rows, user, now, zone);
+  if (today.others.length === 0) return 'Nobody else has looked at this candidate today.';
+  const others = today.others.map((other) => `${other.user} (${formatRelative(other.at, now, { zone })})`);
+  return `Looked at today by ${others.join(', ')}${today.you ? ', and by you' : ''}.`;
+}
+
+function ActivityList({ answer, user }: { answer: ActivityAnswer; user: string | undefined }) {
+  if (answer.rows.length === 0)
+    return <p className="text-sm text-slate-600">Nobody has looked at this candidate in the last {ACTIVITY_DAYS} days.</p>;
+  return (
+    <>
+      <table className="w-full text-left text-sm">
+        <caption className="sr-only">Who looked at this candidate, newest first</caption>
+        <thead className="text-xs font-semibold tracking-wide text-slate-600 uppercase">
+          <tr>
+            <th scope="col" className="py-1 pr-3">
+              When
+            </th>
+            <th scope="col" className="py-1 pr-3">
+              Who
+            </th>
+            <th scope="col" className="py-1 pr-3">
+              What
+            </th>
+            <th scope="col" className="py-1">
+              Level
+            </th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {answer.rows.map((row) => (
+            <tr key={row.hash}>
+              <td className="py-1 pr-3 whitespace-nowrap">
+                <TimeStamp date={new Date(row.time)} />
+              </td>
+              <td className="py-1 pr-3">
+                {row.user === user ? 'you' : row.user} <span className="text-xs text-slate-600">{row.role}</span>
+              </td>
+              <td className="py-1 pr-3">
+                {ACTION_LABELS[row.action]}
+                {row.status !== null && row.status >= 400 ? ` (refused: ${row.code ?? row.status})` : ''}
+              </td>
+              <td className="py-1">{row.level ? LEVEL_LABELS[row.level] : ''}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <p className="text-xs text-slate-600">
+        The last {ACTIVITY_DAYS} days{answer.more ? `, the newest ${answer.rows.length} of them` : ''}
+        {answer.source.kind === 'files' ? ", from this server's audit files" : ''}.
+      </p>
+    </>
+  );
+}

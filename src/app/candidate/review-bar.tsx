@@ -1,0 +1,153 @@
+import type { EnvironmentInfo } from '../../kyc/contract/api.ts';
+import type { LookupKind } from '../../kyc/contract/lookup.ts';
+import { type QueuePlace, type QueueStep, queueHandOverOf, useQueuePlace } from '../applicants/queue-place.ts';
+import { DashboardLink } from '../handoff/dashboard-link.tsx';
+import { ViewersLine } from '../live/presence-badges.tsx';
+import { useShowCandidate, useViewers, viewersOf } from '../live/presence.ts';
+import { Link, navigate, useLocation } from '../navigation.tsx';
+import { markVisited } from '../recent/visited.ts';
+import { QUEUE_KEYS } from '../routes.ts';
+import { buttonClass } from '../ui/button.tsx';
+import { usePageKeys } from '../ui/page-keys.ts';
+import { useEffect, useState } from 'react';
+
+interface ReviewBarProps {
+  kind: LookupKind;
+  id: string;
+  /** The environment as the URL names it (undefined: the default), and what the server says of it. */
+  environment: string | undefined;
+  info: EnvironmentInfo | undefined;
+  /** The candidate's ids once the record (or its status level) is in. */
+  ids: { refId?: string | null | undefined; recordId?: string | null | undefined } | undefined;
+}
+
+/**
+ * The reviewer's loop, above the candidate (issue 33): where it is in the queue it was opened from
+ * ("3 of 21 · Waiting, oldest first"), Previous and Next (`k`, `j`) and Back to queue (`u`); who else has
+ * it open; and the KYC service's dashboard, where the decision is taken. Shown while the record loads
+ * too, and when it failed: the queue and the dashboard are the way on.
+ */
+export function ReviewBar({ kind, id, environment, info, ids }: ReviewBarProps) {
+  const handOver = queueHandOverOf(useLocation().state);
+  const shown = { kind, id, refId: ids?.refId, recordId: ids?.recordId };
+  const place = useQueuePlace(handOver, environment, shown);
+  const refId = ids?.refId ?? (kind === 'refId' ? id : undefined);
+  const recordId = ids?.recordId ?? (kind === 'recordId' ? id : undefined);
+  const name = info?.name;
+  useShowCandidate(name, refId, recordId);
+  useEffect(() => {
+    if (name !== undefined) markVisited(name, [refId, recordId]);
+  }, [name, refId, recordId]);
+  const viewers = viewersOf(useViewers(), name, { refId, recordId });
+  useLoopKeys(place);
+  return (
+    <div className="flex flex-wrap items-center justify-between gap-x-4 gap-y-2 rounded-xl border border-slate-200 bg-white px-4 py-2 print:hidden">
+      {place ? <QueueNav place={place} /> : <span />}
+      <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
+        {/* Said when someone comes or goes; a live region (not a "status": the page's own messages are those). */}
+        <div aria-live="polite" className="empty:hidden">
+          {viewers.length > 0 && <ViewersLine users={viewers} />}
+        </div>
+        <DashboardLink info={info} ids={{ refId, recordId }} className="text-sm" />
+      </div>
+    </div>
+  );
+}
+
+const go = (step: QueueStep) => navigate(step.href, { replace: true, state: step.state });
+
+/**
+ * `j`, `k` and `u` while the candidate was opened from the queue. A step asked for while its neighbour
+ * is still being fetched (the next page, at a page's end) is taken as soon as it is known.
+ */
+function useLoopKeys(place: QueuePlace | undefined): void {
+  const [wanted, setWanted] = useState<'next' | 'previous'>();
+  const step = (which: 'next' | 'previous') => {
+    const to = place?.[which];
+    if (to) go(to);
+    else if (place?.pending) setWanted(which);
+  };
+  usePageKeys(
+    place
+      ? {
+          [QUEUE_KEYS.next]: () => step('next'),
+          [QUEUE_KEYS.previous]: () => step('previous'),
+          [QUEUE_KEYS.back]: () => navigate(place.back),
+        }
+      : {},
+  );
+  const ready = wanted ? place?.[wanted] : undefined;
+  useEffect(() => {
+    if (!ready) return;
+    setWanted(undefined);
+    go(ready);
+  }, [ready]);
+  const settled = wanted !== undefined && place !== undefined && !place.pending && !place[wanted];
+  useEffect(() => {
+    // Nothing there after all (the end of the queue): the wish goes.
+    if (settled) setWanted(undefined);
+  }, [settled]);
+}
+
+const disabledClass = 'inline-flex items-center rounded-md border border-slate-200 px-3 py-1.5 text-sm text-slate-500';
+
+/** "← Back to queue · 3 of 21 · Waiting, oldest first · ← Previous · Next →": real links, also opened in a new tab. */
+function QueueNav({ place }: { place: QueuePlace }) {
+  const where =
+    place.position !== undefined && place.total !== undefined
+      ? `${place.position.toLocaleString()} of ${place.total.toLocaleString()}`
+      : place.pending
+        ? 'Finding its place…'
+        : 'No longer listed';
+  const step = (to: QueueStep | undefined, rel: 'prev' | 'next') => {
+    // One inline box: the disabled form is a flex item, whose edge spaces would be trimmed.
+    const label =
+      rel === 'prev' ? (
+        <span>
+          <span aria-hidden="true">← </span>Previous
+        </span>
+      ) : (
+        <span>
+          Next<span aria-hidden="true"> →</span>
+        </span>
+      );
+    const key = rel === 'prev' ? QUEUE_KEYS.previous : QUEUE_KEYS.next;
+    // Each step replaces the history entry: Back (the browser's) leads from any of them to the queue.
+    return to ? (
+      <Link
+        to={to.href}
+        state={to.state}
+        replace
+        className={buttonClass({ variant: 'secondary' })}
+        rel={rel}
+        aria-keyshortcuts={key}
+        data-touch
+      >
+        {label}
+      </Link>
+    ) : (
+      <span className={disabledClass} aria-disabled="true">
+        {label}
+      </span>
+    );
+  };
+  return (
+    <nav aria-label="Queue" className="flex flex-wrap items-center gap-x-3 gap-y-2">
+      <Link
+        to={place.back}
+        aria-keyshortcuts={QUEUE_KEYS.back}
+        data-touch
+        className="rounded text-sm font-medium text-blue-800 underline underline-offset-2 focus-ring-offset"
+      >
+        <span aria-hidden="true">← </span>Back to queue
+      </Link>
+      <p className="text-sm text-slate-700" data-testid="queue-place">
+        <span className="font-semibold text-slate-900 tabular-nums">{where}</span> · {place.label}
+      </p>
+      <span className="flex gap-2">
+        {step(place.previous, 'prev')}
+        {step(place.next, 'next')}
+      </span>
+    </nav>
+  );
+}

@@ -1,0 +1,204 @@
+import { z } from './zod.ts';
+import { LOOKUP_KINDS } from './lookup.ts';
+
+/**
+ * The audit trail in the app (issue 34): the audit page's search, CSV export and chain state
+ * (`/api/audit/…`, leads only), and a candidate's Activity (`/api/activity`, compliance users and leads).
+ * What they show of a line: ids, who, when, at what level, from where; never candidate data (the log
+ * holds none).
+ */
+
+/**
+ * What a line records someone doing, one word per kind of line (the server's audit-row.ts reads it from
+ * the line): a lookup, a batch's id, a page of the applicants list, a summary or reply copied, a page
+ * printed, an export refused before its body was read, refusals counted, the queue index's own lookups,
+ * a webhook delivery, the audit trail searched or exported, a note of the log itself.
+ */
+export const AUDIT_ACTIONS = [
+  'lookup',
+  'batch',
+  'list',
+  'copy_summary',
+  'copy_reply',
+  'print',
+  'export',
+  'refusals',
+  'queue_index',
+  'webhook',
+  'audit_search',
+  'audit_export',
+  'note',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** What a candidate's Activity lists: someone looked at them, or carried their data out of the page. */
+export const ACTIVITY_ACTIONS: readonly AuditAction[] = ['lookup', 'batch', 'copy_summary', 'copy_reply', 'print'];
+
+/** The detail a lookup fetched: the full record, the status level by the status key, or reduced here. */
+export const AUDIT_LEVELS = ['full', 'status', 'stripped'] as const;
+export type AuditLevel = (typeof AUDIT_LEVELS)[number];
+
+/** Rows per page of the audit page; at most this many. */
+export const AUDIT_PAGE_SIZE = 50;
+export const MAX_AUDIT_PAGE_SIZE = 200;
+/** Most rows one CSV export holds: a larger trail is exported in parts, by time range. */
+export const MAX_AUDIT_EXPORT_ROWS = 100_000;
+/** How far back a candidate's Activity looks. */
+export const ACTIVITY_DAYS = 90;
+/** Most rows a candidate's Activity shows. */
+export const MAX_ACTIVITY_ROWS = 100;
+
+/** An ISO 8601 time with its offset, as the lines have them (`2026-11-22T09:00:00.000Z`). */
+const isoTime = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 time, such as 2026-11-22T09:00:00Z' });
+/** An id as an export takes one: the server compares it cut as the lines cut theirs (256 characters, audit-line.ts). */
+const idText = z.string().check(z.minLength(1), z.maxLength(1024));
+
+/** The audit page's filters (every one optional; each narrows), a page of rows at a time, newest first. */
+export const auditQuerySchema = z.object({
+  user: z.optional(z.string().check(z.minLength(1), z.maxLength(1024))),
+  /** The candidate: lines that name this refId, or this recordId (either matches when both are given). */
+  refId: z.optional(idText),
+  recordId: z.optional(idText),
+  action: z.optional(z.enum(AUDIT_ACTIONS)),
+  level: z.optional(z.enum(AUDIT_LEVELS)),
+  /** The environment's name. */
+  env: z.optional(z.string().check(z.minLength(1), z.maxLength(64))),
+  /** From this time on (inclusive), and before this one (exclusive). */
+  from: z.optional(isoTime),
+  to: z.optional(isoTime),
+  /** Where the last page ended (its answer's `next`): the next, older page. */
+  cursor: z.optional(z.string().check(z.maxLength(1024))),
+  limit: z.optional(z.int().check(z.minimum(1), z.maximum(MAX_AUDIT_PAGE_SIZE))),
+});
+export type AuditQuery = z.infer<typeof auditQuerySchema>;
+/** The filters alone: what a search is about, without where its page starts. */
+export type AuditFilter = Omit<AuditQuery, 'cursor' | 'limit'>;
+
+/** One line of the trail as the page shows it and the CSV holds it. */
+export const auditRowSchema = z.object({
+  time: z.string(),
+  /** The instance whose file holds the line (AUDIT_INSTANCE). */
+  instance: z.string(),
+  /** The SHA-256 of the line as written: the next line's `prev`, and how to find it in the file. */
+  hash: z.string(),
+  action: z.enum(AUDIT_ACTIONS),
+  user: z.nullable(z.string()),
+  role: z.nullable(z.string()),
+  env: z.nullable(z.string()),
+  /** The candidate as the line names them (a lookup's id as asked, a hand-off's id, a webhook's refId). */
+  kind: z.nullable(z.enum(LOOKUP_KINDS)),
+  id: z.nullable(z.string()),
+  level: z.nullable(z.enum(AUDIT_LEVELS)),
+  /** What the browser was answered (HTTP), and its error code. */
+  status: z.nullable(z.int()),
+  code: z.nullable(z.string()),
+  /** The address the request came from, as the server could believe it (TRUSTED_PROXIES). */
+  client: z.nullable(z.string()),
+  requestId: z.nullable(z.string()),
+  /** The rest of the line in a few words: a reply's template, a list's filter, counted refusals. */
+  detail: z.nullable(z.string()),
+});
+export type AuditRow = z.infer<typeof auditRowSchema>;
+
+/** How much of this instance's files a search read (without a database): its bounds, and where it stopped. */
+export const searchedSchema = z.object({
+  lines: z.int(),
+  /** Every file was read to its first line (false: a bound stopped it; `next` goes on from there). */
+  complete: z.boolean(),
+  /** The oldest line read. */
+  reachedBack: z.optional(z.string()),
+  /** Why it stopped before the end: the lines or the time one request may read. */
+  stoppedBy: z.optional(z.enum(['lines', 'time'])),
+});
+export type Searched = z.infer<typeof searchedSchema>;
+
+/** Lines written to the file but not yet in the table (the database was away, or is catching up). */
+export const indexLagSchema = z.object({
+  instance: z.string(),
+  lines: z.int(),
+  /** The oldest line not yet in the table. */
+  since: z.optional(z.string()),
+  /** Why, when the table could not be written. */
+  problem: z.optional(z.string()),
+});
+export type IndexLag = z.infer<typeof indexLagSchema>;
+
+/** Where the answer was read: the table (DATABASE_URL), or this instance's files. */
+export const auditSourceSchema = z.object({
+  kind: z.enum(['database', 'files']),
+  /** Files read although a database is configured: why (it is unreachable). */
+  fallback: z.optional(z.string()),
+  /** Lines not in the table yet: this instance's, and others' as they reported them. */
+  behind: z.optional(z.array(indexLagSchema)),
+});
+
+export const auditSearchAnswerSchema = z.object({
+  rows: z.array(auditRowSchema),
+  /** The next, older page; none at the end. */
+  next: z.optional(z.string()),
+  source: auditSourceSchema,
+  searched: z.optional(searchedSchema),
+});
+export type AuditSearchAnswer = z.infer<typeof auditSearchAnswerSchema>;
+
+/** One audit file's hash chain, as last checked. */
+export const fileChainSchema = z.object({
+  file: z.string(),
+  /** Lines checked and found linked, from the first. */
+  lines: z.int(),
+  intact: z.boolean(),
+  /** Where it breaks: the line (1-based) and why. */
+  broken: z.optional(z.object({ line: z.int(), reason: z.string() })),
+  /** Notes that do not break it: a new chain after a restart, a first file that continues one no longer here. */
+  notes: z.optional(z.array(z.string())),
+  /** The time written in its last line. */
+  lastLineAt: z.optional(z.string()),
+  checkedAt: z.string(),
+});
+export type FileChain = z.infer<typeof fileChainSchema>;
+
+export const instanceStateSchema = z.object({
+  instance: z.string(),
+  /** This server (the others are as they last reported to the table). */
+  self: z.boolean(),
+  reportedAt: z.string(),
+  files: z.array(fileChainSchema),
+  behind: z.optional(indexLagSchema),
+});
+export type InstanceState = z.infer<typeof instanceStateSchema>;
+
+/** `GET /api/audit/status`: each instance's files and chains, and where the table stands. */
+export const auditStatusSchema = z.object({
+  source: auditSourceSchema,
+  instances: z.array(instanceStateSchema),
+  /** The table keeps this many days (audit.retentionDays); none without a database. */
+  retentionDays: z.optional(z.int()),
+  /** Without a database: how far one search reads. */
+  fileBounds: z.optional(z.object({ maxLines: z.int(), maxMs: z.int() })),
+});
+export type AuditStatus = z.infer<typeof auditStatusSchema>;
+
+/** `POST /api/activity` (`/api/e/<name>/activity`): a candidate's trail in that environment, by either id. */
+export const activityRequestSchema = z.object({
+  refId: z.optional(idText),
+  recordId: z.optional(idText),
+});
+export type ActivityRequest = z.infer<typeof activityRequestSchema>;
+
+export const activityAnswerSchema = z.object({
+  rows: z.array(auditRowSchema),
+  /** The oldest time looked at (ACTIVITY_DAYS ago). */
+  since: z.string(),
+  /** More rows than MAX_ACTIVITY_ROWS: the oldest are left out. */
+  more: z.boolean(),
+  source: auditSourceSchema,
+  searched: z.optional(searchedSchema),
+});
+export type ActivityAnswer = z.infer<typeof activityAnswerSchema>;
+
+/** The audit page's routes (leads only); `/api/activity` is an environment's route. */
+export const AUDIT_PATHS = {
+  search: '/api/audit/search',
+  export: '/api/audit/export',
+  status: '/api/audit/status',
+} as const;

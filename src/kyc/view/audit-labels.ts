@@ -1,0 +1,49 @@
+import type { AuditAction, AuditLevel, AuditRow, FileChain, IndexLag } from '../contract/audit-search.ts';
+import { formatRelative, type ZoneMode } from './time.ts';
+
+/** The audit trail's words (the audit page, a candidate's Activity): what each line records someone doing. */
+export const ACTION_LABELS: Record<AuditAction, string> = {
+  lookup: 'Looked up',
+  batch: 'Batch lookup',
+  list: 'Listed applicants',
+  copy_summary: 'Copied the summary',
+  copy_reply: 'Copied a reply',
+  print: 'Printed',
+  export: 'Hand-off refused',
+  refusals: 'Refusals, counted',
+  queue_index: 'Queue index lookup',
+  webhook: 'Webhook from the service',
+  audit_search: 'Searched the audit trail',
+  audit_export: 'Exported the audit trail',
+  note: 'Note of the log',
+};
+
+export const LEVEL_LABELS: Record<AuditLevel, string> = {
+  full: 'Full record',
+  status: 'Status level',
+  stripped: 'Status level (reduced here)',
+};
+
+/** What the browser was answered: "OK", or the status and its code. */
+export function outcomeText(row: Pick<AuditRow, 'status' | 'code'>): string {
+  if (row.status === null) return '';
+  if (row.status >= 200 && row.status < 300) return 'OK';
+  return row.code ? `${row.status} ${row.code}` : String(row.status);
+}
+
+/** "intact to line 1,204,331, last line 2 seconds ago", or where it breaks. */
+export function chainText(file: FileChain, now: Date, zone: ZoneMode): string {
+  const lines = file.lines.toLocaleString('en');
+  if (!file.intact)
+    return `broken at line ${(file.broken?.line ?? file.lines + 1).toLocaleString('en')}: ${file.broken?.reason ?? 'unknown'}`;
+  if (file.lines === 0) return 'empty';
+  const last = file.lastLineAt ? `, last line ${formatRelative(new Date(file.lastLineAt), now, { zone })}` : '';
+  return `intact to line ${lines}${last}`;
+}
+
+/** "12 lines not in the table yet, the oldest from 3 minutes ago (connect ECONNREFUSED …)". */
+export function lagText(lag: IndexLag, now: Date, zone: ZoneMode): string {
+  const since = lag.since ? `, the oldest from ${formatRelative(new Date(lag.since), now, { zone })}` : '';
+  const why = lag.problem ? ` (${lag.problem})` : '';
+  return `${lag.lines.toLocaleString('en')} ${lag.lines === 1 ? 'line' : 'lines'} of ${lag.instance} not in the table yet${since}${why}`;
+}

@@ -1,0 +1,156 @@
+import type { Role } from '../../kyc/contract/api.ts';
+import type { AuditFilter } from '../../kyc/contract/audit-search.ts';
+import type { LookupKind } from '../../kyc/contract/lookup.ts';
+import type { RefusedWebhookAuditEntry, WebhookAuditEntry } from './webhook-lines.ts';
+
+/** Every kind of line the audit log holds: what each says, never a key, never candidate data. */
+
+/** One line per lookup: who looked up which id, and what came of it. Never a key, never candidate data. */
+export interface AuditEntry {
+  time: string;
+  /** The request's id, also in its log line and its X-Request-Id header. */
+  requestId?: string;
+  user: string;
+  role: Role;
+  /** The address the request came from, as far as this server may believe it (http/client.ts: TRUSTED_PROXIES). */
+  client?: string;
+  /** The environment (its name) the lookup went to; as asked, cut to 32 characters, when there is none of that name. */
+  env: string;
+  kind: LookupKind;
+  /** The id as asked for, cut to 256 characters (audit-line.ts). */
+  id: string;
+  /** What the browser was answered. */
+  status: number;
+  code: string | null;
+  /** The KYC service's HTTP status; null when it was not asked or did not answer. */
+  upstreamStatus: number | null;
+  /** Which detail was fetched: the full key, the status key, or the full key with identity data removed. */
+  level: 'full' | 'status' | 'stripped' | null;
+  /** A support user's lookup in an environment with support fields: the names of those the answer held (never their values). */
+  fields?: string[];
+  /** Support fields configured but not fetched: the full key archives after extract, so a full read would delete data. */
+  fieldsWithheld?: 'archiving_key';
+  durationMs: number;
+  /** One id of a batch lookup (`POST /api/batch`). */
+  batch?: true;
+  /** A batch refused whole (its budget used up): how many ids it held; `id` is then empty. */
+  batchSize?: number;
+  /** A status-level lookup of the queue index (queue-crawler.ts): list work, asked by this server, not a user. */
+  queueIndex?: true;
+}
+
+/** A candidate's data carried out of the page: a summary or a reply copied, or the page printed. */
+export interface ExportAuditEntry {
+  time: string;
+  /** The request's id, also in its log line and its X-Request-Id header. */
+  requestId?: string;
+  user: string;
+  role: Role;
+  /** The address the request came from, as far as this server may believe it (http/client.ts: TRUSTED_PROXIES). */
+  client?: string;
+  env: string;
+  kind: 'export';
+  what: 'summary' | 'reply' | 'print';
+  /** A reply's template (the status it is for, another of its templates such as `blocked:neutral`, or `*`), never its text. */
+  template?: string;
+  /** A print made with the privacy mask on: the paper held no masked value. */
+  masked?: true;
+  /** How the candidate shown was looked up. */
+  lookupKind: LookupKind;
+  id: string;
+}
+
+/**
+ * A batch or an export refused before its body was read (over the rate limit, the shared store down):
+ * what it held is not known, so the line names the route it came to.
+ */
+export interface RefusedRequestAuditEntry {
+  time: string;
+  /** The request's id, also in its log line and its X-Request-Id header. */
+  requestId?: string;
+  user: string;
+  role: Role;
+  /** The address the request came from, as far as this server may believe it (http/client.ts: TRUSTED_PROXIES). */
+  client?: string;
+  env: string;
+  kind: 'batch' | 'export';
+  status: number;
+  code: string | null;
+  durationMs: number;
+}
+
+/** One line per page of the applicants list: who listed which page. The records' ids are not repeated here. */
+export interface ListAuditEntry extends Omit<AuditEntry, 'kind' | 'id' | 'batch' | 'batchSize'> {
+  kind: 'list';
+  /** The documented filter, or "all"; null when the request was refused before it could be read. */
+  filter: string | null;
+  skip: number | null;
+  limit: number | null;
+  /** The view asked for every tab's count too (`counts=1`): those were read within this request. */
+  counts?: true;
+  /** How many records the page held; null when none was answered. */
+  records: number | null;
+}
+
+/**
+ * Many refusals of one user, counted instead of written one by one (audit-refusals.ts): the first of
+ * an interval has its own line, the rest of that interval are this one line, whichever environments
+ * they asked for (each refused line before them names its own). A batch's invalid ids are counted the
+ * same way: one line for the batch (`batch`, with its request and environment), never their text.
+ */
+export interface RefusalsAuditEntry {
+  time: string;
+  /** The batch's request, when the line counts one batch's invalid ids. */
+  requestId?: string;
+  user: string;
+  /** None for refused webhook deliveries: the service sent them. */
+  role?: Role;
+  /** The batch's environment, when the line counts one batch's invalid ids. */
+  env?: string;
+  kind: 'refusals';
+  batch?: true;
+  /** How many refusals this line stands for, and how many of each code. */
+  count: number;
+  codes: Record<string, number>;
+  /** The first and last of them. */
+  from: string;
+  to: string;
+}
+
+/** Written by the log itself: lines that reached the file after their lookups had been refused. */
+export interface NoteAuditEntry {
+  time: string;
+  kind: 'note';
+  note: string;
+}
+
+/**
+ * The audit trail read (issue 34): a search of the audit page (each page of it) or its CSV export, by a
+ * lead. The filter as asked (an id cut as a lookup's), and for a search how many rows it answered.
+ */
+export interface AuditReadEntry {
+  time: string;
+  requestId?: string;
+  user: string;
+  role: Role;
+  client?: string;
+  kind: 'audit';
+  what: 'search' | 'export';
+  filter: AuditFilter;
+  /** A later page of the same search (its cursor given). */
+  page?: true;
+  /** How many rows the search answered (an export's are counted by nobody: it streams). */
+  rows?: number;
+}
+
+/** Every kind of line the audit log holds. */
+export type AuditLine =
+  | AuditEntry
+  | ExportAuditEntry
+  | RefusedRequestAuditEntry
+  | ListAuditEntry
+  | RefusalsAuditEntry
+  | NoteAuditEntry
+  | WebhookAuditEntry
+  | RefusedWebhookAuditEntry
+  | AuditReadEntry;

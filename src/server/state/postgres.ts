@@ -1,0 +1,137 @@
+import pg from 'pg';
+
+/**
+ * PostgreSQL (DATABASE_URL, issue 34): the audit trail's table, shared by every instance. The client is
+ * `pg` (node-postgres 8.23.1, pure JavaScript: its `engines` says node >= 16; `postgres` 3.4.9, which says
+ * node >= 12, would do too, but `pg` is the one most operators and tools know, its pool reports a
+ * dropped connection as an event rather than a rejected promise nobody awaits, and its parameterised
+ * `query(text, values)` is the only form this project uses: never a value spliced into SQL text).
+ *
+ * The database is never in a lookup's path: the audit files are the record, the table an index of them
+ * (trail/audit-indexer.ts), so a database that is down or slow costs the audit page its speed, never a
+ * lookup. Hence short timeouts: a query that hangs is given up after a few seconds.
+ */
+
+export type Database = pg.Pool;
+
+export interface DatabaseOptions {
+  /** Told when an idle connection fails (the server went away): the pool replaces it at the next query. */
+  onIdleError?: (error: Error) => void;
+}
+
+export function createDatabase(url: string, options: DatabaseOptions = {}): Database {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 4,
+    connectionTimeoutMillis: 3_000,
+    idleTimeoutMillis: 30_000,
+    // Client side (a server that stopped answering) and server side (a query that runs too long).
+    query_timeout: 15_000,
+    statement_timeout: 15_000,
+    application_name: 'candidate-lookup',
+    // A process that has nothing else to do may end although the pool has idle connections.
+    allowExitOnIdle: true,
+  });
+  // Without a listener, a connection lost while idle would end the process.
+  pool.on('error', (error) => options.onIdleError?.(error));
+  return pool;
+}
+
+/** `postgres://user@db.internal:5432/audit`: where, without the password (for the start banner and the logs). */
+export function describeDatabaseUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    const user = parsed.username ? `${decodeURIComponent(parsed.username)}@` : '';
+    return `${parsed.protocol}//${user}${parsed.host}${parsed.pathname}`;
+  } catch {
+    return '(DATABASE_URL)';
+  }
+}
+
+/** A driver's error in a line: the code PostgreSQL gave, or the socket's. Never the URL or a value. */
+export function databaseProblem(error: unknown): string {
+  const { code, message } = error as { code?: string; message?: string };
+  const text = (message ?? String(error)).replace(/postgres(ql)?:\/\/\S+/gi, '(DATABASE_URL)').slice(0, 300);
+  return code && !text.includes(code) ? `${text} (${code})` : text;
+}
+
+/** The schema's migrations, in order: each runs once, under a lock, so that instances starting together do not race. */
+const MIGRATIONS: readonly string[] = [
+  `CREATE TABLE candidate_lookup_audit (
+     seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+     hash text NOT NULL UNIQUE,
+     instance text NOT NULL,
+     time timestamptz NOT NULL,
+     action text NOT NULL,
+     "user" text,
+     role text,
+     env text,
+     kind text,
+     candidate_id text,
+     level text,
+     status integer,
+     code text,
+     client text,
+     request_id text,
+     detail text,
+     line text NOT NULL,
+     indexed_at timestamptz NOT NULL DEFAULT now()
+   );
+   CREATE INDEX candidate_lookup_audit_time ON candidate_lookup_audit (time, seq);
+   CREATE INDEX candidate_lookup_audit_user ON candidate_lookup_audit ("user", time, seq);
+   CREATE INDEX candidate_lookup_audit_candidate ON candidate_lookup_audit (candidate_id, time, seq);
+   CREATE INDEX candidate_lookup_audit_action ON candidate_lookup_audit (action, time, seq);
+   CREATE TABLE candidate_lookup_audit_instances (
+     instance text PRIMARY KEY,
+     indexed_hash text,
+     indexed_inode bigint,
+     indexed_offset bigint,
+     indexed_time timestamptz,
+     reported_at timestamptz,
+     report jsonb
+   );
+   CREATE FUNCTION candidate_lookup_audit_append_only() RETURNS trigger LANGUAGE plpgsql AS $fn$
+   DECLARE keep text := current_setting('candidate_lookup.retention_days', true);
+   BEGIN
+     IF TG_OP = 'DELETE' AND coalesce(keep, '') <> '' AND OLD.time < now() - make_interval(days => keep::int) THEN
+       RETURN OLD;
+     END IF;
+     RAISE EXCEPTION 'candidate_lookup_audit is append-only: % refused (rows leave only when audit.retentionDays has passed)', TG_OP;
+   END
+   $fn$;
+   CREATE TRIGGER candidate_lookup_audit_append_only BEFORE UPDATE OR DELETE ON candidate_lookup_audit
+     FOR EACH ROW EXECUTE FUNCTION candidate_lookup_audit_append_only();
+   CREATE TRIGGER candidate_lookup_audit_no_truncate BEFORE TRUNCATE ON candidate_lookup_audit
+     FOR EACH STATEMENT EXECUTE FUNCTION candidate_lookup_audit_append_only();`,
+];
+
+/** Any number, the same in every instance: the lock under which the schema is migrated. */
+const MIGRATION_LOCK = 340_034;
+
+/** Creates the schema, or brings it up to this version's; what a newer version added is left as it is. */
+export async function migrate(db: Database): Promise<void> {
+  const client = await db.connect();
+  try {
+    const { rows: version } = await client.query<{ n: number }>("SELECT current_setting('server_version_num')::int AS n");
+    const n = version[0]?.n ?? 0;
+    if (n < 140_000) throw new Error(`PostgreSQL 14 or later is needed; this server is ${Math.floor(n / 10_000)}`);
+    await client.query('BEGIN');
+    await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    await client.query(
+      'CREATE TABLE IF NOT EXISTS candidate_lookup_schema (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+    );
+    const { rows } = await client.query<{ version: number }>(
+      'SELECT coalesce(max(version), 0)::int AS version FROM candidate_lookup_schema',
+    );
+    for (let version = rows[0]?.version ?? 0; version < MIGRATIONS.length; version++) {
+      await client.query(MIGRATIONS[version]!);
+      await client.query('INSERT INTO candidate_lookup_schema (version) VALUES ($1)', [version + 1]);
+    }
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}

@@ -1,0 +1,164 @@
+import type { AuditRow, Searched } from '../../kyc/contract/audit-search.ts';
+import { type AuditFile, auditFilesOf, linesBackward, openToRead } from './audit-files.ts';
+import { matches, neededText, type SearchFilter } from './audit-match.ts';
+import { rowOfLine } from './audit-row.ts';
+
+/**
+ * The audit page without a database: this instance's files read from their end, newest line first,
+ * each line passed over unless it holds the filter's text (audit-match.ts), then parsed and matched.
+ * One request reads at most `maxLines` lines and for at most `maxMs`; then it answers what it found,
+ * says how far back it got, and gives a cursor to read on from there.
+ */
+
+export interface FileBounds {
+  /** Lines one request may read (a line passed over by its text counts). */
+  maxLines: number;
+  /** How long one request may read. */
+  maxMs: number;
+}
+
+/** The default bounds (docs/security.md): about a second of reading on a small machine. */
+export const FILE_BOUNDS: FileBounds = { maxLines: 2_000_000, maxMs: 2_000 };
+
+/**
+ * Lines are written in time order, give or take a lookup's length: once lines this much older than the
+ * `from` of a filter are reached, the older ones are not read.
+ */
+const TIME_ORDER_SLACK_MS = 10 * 60_000;
+
+export interface FileSearch {
+  rows: AuditRow[];
+  next?: string;
+  searched: Searched;
+}
+
+interface Cursor {
+  inode: number;
+  offset: number;
+}
+
+/** `limit` rows of `instance`'s files, newest first, from where `cursor` says (the newest line when none). */
+export async function searchFiles(
+  current: string,
+  instance: string,
+  filter: SearchFilter,
+  page: { limit: number; cursor?: string },
+  bounds: FileBounds = FILE_BOUNDS,
+): Promise<FileSearch> {
+  const files = await auditFilesOf(current);
+  const from = startOf(files, page.cursor);
+  const scan = new Scan(filter, page.limit, bounds, instance);
+  for (const [index, file] of files.entries()) {
+    if (index < from.index) continue;
+    const stopped = await scan.file(file, index === from.index ? from.end : file.size);
+    if (stopped) return scan.answer(stopped);
+  }
+  return scan.answer(undefined);
+}
+
+/** A cursor as it travels: opaque to the browser. */
+export function fileCursor(cursor: Cursor): string {
+  return `f.${cursor.inode}.${cursor.offset}`;
+}
+
+function readCursor(text: string | undefined): Cursor | undefined {
+  const match = text === undefined ? null : /^f\.(\d{1,20})\.(\d{1,16})$/.exec(text);
+  return match ? { inode: Number(match[1]), offset: Number(match[2]) } : undefined;
+}
+
+/** Where a page starts: the file the cursor names (followed by its inode, across rotation), or the newest line. */
+function startOf(files: AuditFile[], text: string | undefined): { index: number; end: number } {
+  const cursor = readCursor(text);
+  if (!cursor) return { index: 0, end: files[0]?.size ?? 0 };
+  const index = files.findIndex((file) => file.inode === cursor.inode);
+  // Its file is gone (deleted after rotation): nothing older is left to read.
+  if (index === -1) return { index: files.length, end: 0 };
+  return { index, end: Math.min(cursor.offset, files[index]!.size) };
+}
+
+/** A line's time without parsing it: the writer puts it near the start (`{"prev":…,"time":"…"`). */
+function timeOfLine(line: Buffer): string | undefined {
+  const match = /"time":"([0-9T:.+\-Z]{10,40})"/.exec(line.toString('latin1', 0, 120));
+  return match && !Number.isNaN(Date.parse(match[1]!)) ? match[1] : undefined;
+}
+
+class Scan {
+  readonly rows: AuditRow[] = [];
+  private lines = 0;
+  private readonly started = performance.now();
+  private readonly needed: Buffer[];
+  private readonly fromMs: number | undefined;
+  /** The oldest line read: how far back the search got. */
+  private oldest: Buffer | undefined;
+  private next: Cursor | undefined;
+
+  constructor(
+    private readonly filter: SearchFilter,
+    private readonly limit: number,
+    private readonly bounds: FileBounds,
+    private readonly instance: string,
+  ) {
+    this.needed = neededText(filter).map((text) => Buffer.from(text, 'latin1'));
+    this.fromMs = filter.from === undefined ? undefined : Date.parse(filter.from) - TIME_ORDER_SLACK_MS;
+  }
+
+  /** Reads one file back from `end`; says why it stopped, or undefined when it read the whole file. */
+  async file(file: AuditFile, end: number): Promise<'full' | 'lines' | 'time' | 'older' | undefined> {
+    const handle = await openToRead(file.path);
+    if (!handle) return undefined;
+    try {
+      for await (const line of linesBackward(handle, end)) {
+        const stop = this.bounded();
+        if (stop) {
+          // The lines read since the last row did not match: the next request goes on from this one.
+          this.next = { inode: file.inode, offset: line.end };
+          return stop;
+        }
+        this.lines += 1;
+        this.oldest = line.bytes;
+        if (this.fromMs !== undefined) {
+          const time = timeOfLine(line.bytes);
+          if (time !== undefined && Date.parse(time) < this.fromMs) return 'older';
+        }
+        // Searched in the bytes: no string is made of a line passed over.
+        if (!this.needed.every((needed) => line.bytes.includes(needed))) continue;
+        const row = rowOfLine(line.bytes, this.instance);
+        if (!matches(row, this.filter)) continue;
+        if (this.rows.length === this.limit) return 'full';
+        this.rows.push(row);
+        this.next = { inode: file.inode, offset: line.start };
+      }
+      return undefined;
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /**
+   * A bound reached: checked every 256 lines, the clock being the dearer question. Never before the first
+   * line, so that every request gets further back than the one before it.
+   */
+  private bounded(): 'lines' | 'time' | undefined {
+    if (this.lines === 0) return undefined;
+    if (this.lines >= this.bounds.maxLines) return 'lines';
+    if (this.lines % 256 === 0 && performance.now() - this.started > this.bounds.maxMs) return 'time';
+    return undefined;
+  }
+
+  answer(stopped: 'full' | 'lines' | 'time' | 'older' | undefined): FileSearch {
+    const bound = stopped === 'lines' || stopped === 'time' ? stopped : undefined;
+    // A full page, or a bound reached: more may follow, from where this one ended.
+    const more = stopped === 'full' || bound !== undefined;
+    const reachedBack = this.oldest && timeOfLine(this.oldest);
+    return {
+      rows: this.rows,
+      ...(more && this.next ? { next: fileCursor(this.next) } : {}),
+      searched: {
+        lines: this.lines,
+        complete: bound === undefined,
+        ...(reachedBack ? { reachedBack } : {}),
+        ...(bound ? { stoppedBy: bound } : {}),
+      },
+    };
+  }
+}

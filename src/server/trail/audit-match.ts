@@ -1,0 +1,55 @@
+import type { AuditAction, AuditFilter, AuditRow } from '../../kyc/contract/audit-search.ts';
+import { cutText, escapeToAscii, MAX_LOGGED_ENV, MAX_LOGGED_ID } from '../audit/audit-line.ts';
+
+/**
+ * A search's filter as both readers apply it: the files (audit-file-search.ts) and the table
+ * (audit-db-search.ts) must find exactly the same lines, and a property test holds them to it.
+ */
+export interface SearchFilter extends AuditFilter {
+  /** Any of these actions (a candidate's Activity); `action` narrows further. */
+  actions?: readonly AuditAction[];
+}
+
+/** The filter as the lines are written: an id cut at 256 characters, an environment at 32, as a line cuts theirs (audit-line.ts). */
+export function asLogged(filter: SearchFilter): SearchFilter {
+  return {
+    ...filter,
+    ...(filter.refId !== undefined ? { refId: cutText(filter.refId, MAX_LOGGED_ID) } : {}),
+    ...(filter.recordId !== undefined ? { recordId: cutText(filter.recordId, MAX_LOGGED_ID) } : {}),
+    ...(filter.env !== undefined ? { env: cutText(filter.env, MAX_LOGGED_ENV) } : {}),
+  };
+}
+
+/** Whether a row passes the filter (given asLogged). */
+export function matches(row: AuditRow, filter: SearchFilter): boolean {
+  if (filter.user !== undefined && row.user !== filter.user) return false;
+  if (filter.action !== undefined && row.action !== filter.action) return false;
+  if (filter.actions !== undefined && !filter.actions.includes(row.action)) return false;
+  if (filter.level !== undefined && row.level !== filter.level) return false;
+  if (filter.env !== undefined && row.env !== filter.env) return false;
+  if (filter.refId !== undefined || filter.recordId !== undefined) {
+    const byRef = filter.refId !== undefined && row.kind === 'refId' && row.id === filter.refId;
+    const byRecord = filter.recordId !== undefined && row.kind === 'recordId' && row.id === filter.recordId;
+    if (!byRef && !byRecord) return false;
+  }
+  const time = Date.parse(row.time);
+  if (filter.from !== undefined && time < Date.parse(filter.from)) return false;
+  if (filter.to !== undefined && time >= Date.parse(filter.to)) return false;
+  return true;
+}
+
+/**
+ * Text every matching line must contain, as the log writes it (JSON, escaped to ASCII: audit-line.ts):
+ * a line without it is passed over without being parsed, which makes a search of the files several
+ * times faster. Only ever a necessary condition: the parsed row decides.
+ */
+export function neededText(filter: SearchFilter): string[] {
+  const json = (value: string) => escapeToAscii(JSON.stringify(value));
+  const needed: string[] = [];
+  if (filter.user !== undefined) needed.push(`"user":${json(filter.user)}`);
+  if (filter.env !== undefined) needed.push(`"env":${json(filter.env)}`);
+  // Either id may match: only when one is given is it needed.
+  if ((filter.refId === undefined) !== (filter.recordId === undefined)) needed.push(json((filter.refId ?? filter.recordId)!));
+  if (filter.level !== undefined) needed.push(`"level":${json(filter.level)}`);
+  return needed;
+}

@@ -1,0 +1,147 @@
+import type http from 'node:http';
+import {
+  ACTIVITY_ACTIONS,
+  ACTIVITY_DAYS,
+  type ActivityAnswer,
+  activityRequestSchema,
+  AUDIT_PAGE_SIZE,
+  AUDIT_PATHS,
+  auditQuerySchema,
+  MAX_ACTIVITY_ROWS,
+  MAX_AUDIT_EXPORT_ROWS,
+} from '../../kyc/contract/audit-search.ts';
+import { readsAuditTrail, seesActivity } from '../../kyc/contract/roles.ts';
+import { auditReadLine, writeLine } from '../audit/audit-trail.ts';
+import type { AuditLog } from '../audit/audit.ts';
+import { ApiFailure } from '../http/api-failure.ts';
+import { countBytes, methodNotAllowed, readBody, sendJson } from '../http/http-reply.ts';
+import type { Identity } from '../http/identity.ts';
+import { any, get, type Route, type SignedInCall } from '../http/routes.ts';
+import { csvFileName, csvHeader, csvRow } from './audit-csv.ts';
+import { asLogged } from './audit-match.ts';
+import type { AuditStore } from './audit-store.ts';
+
+/**
+ * The audit trail in the app (issue 34). The audit page's routes, leads only: a search (a page of rows,
+ * newest first), its CSV export and the chain's state; each search and export is itself audited, before
+ * its answer leaves, and refused (503) when that line cannot be written. A candidate's Activity
+ * (`/api/activity`, an environment's route: api-routes.ts) for compliance users and leads. Every answer
+ * is `no-store`, and holds ids, who, when and from where: never candidate data.
+ */
+
+export interface TrailDeps {
+  store: AuditStore;
+  audit: AuditLog;
+}
+
+export function auditRoutes(deps: TrailDeps): Route[] {
+  return [
+    any(AUDIT_PATHS.search, (call) => searchRoute(deps, call)),
+    any(AUDIT_PATHS.export, (call) => exportRoute(deps, call)),
+    get(AUDIT_PATHS.status, async (call) => {
+      leadsOnly(call.identity);
+      sendJson(call.res, 200, JSON.stringify(await deps.store.status()));
+    }),
+  ];
+}
+
+function leadsOnly(identity: Identity): void {
+  if (!readsAuditTrail(identity.role)) {
+    throw new ApiFailure('role_forbidden', 'The audit page is for compliance leads: ask whoever runs Candidate Lookup for the lead role.');
+  }
+}
+
+async function searchRoute(deps: TrailDeps, call: SignedInCall): Promise<void> {
+  leadsOnly(call.identity);
+  const { cursor, limit, ...filter } = await readJson(call.req, auditQuerySchema, 'search');
+  const found = await deps.store.search(asLogged(filter), { limit: limit ?? AUDIT_PAGE_SIZE, ...(cursor ? { cursor } : {}) });
+  const line = auditReadLine(call, 'search', filter, { ...(cursor ? { page: true } : {}), rows: found.rows.length });
+  if (await writeLine(deps, call.res, 'search of the audit trail', line)) sendJson(call.res, 200, JSON.stringify(found));
+}
+
+/** The filtered rows as CSV, streamed as they are read; the export's line is written before the first byte. */
+async function exportRoute(deps: TrailDeps, call: SignedInCall): Promise<void> {
+  leadsOnly(call.identity);
+  const { cursor: _cursor, limit: _limit, ...filter } = await readJson(call.req, auditQuerySchema, 'export');
+  if (!(await writeLine(deps, call.res, 'export of the audit trail', auditReadLine(call, 'export', filter)))) return;
+  const { res } = call;
+  res.writeHead(200, {
+    'content-type': 'text/csv; charset=utf-8',
+    'content-disposition': `attachment; filename="${csvFileName(new Date())}"`,
+    'cache-control': 'no-store',
+  });
+  try {
+    await send(res, csvHeader());
+    for await (const row of deps.store.exportRows(asLogged(filter), MAX_AUDIT_EXPORT_ROWS)) {
+      if (res.destroyed) return;
+      await send(res, csvRow(row));
+    }
+    res.end();
+  } catch {
+    // Half a file must not pass for a whole one: the download fails.
+    res.destroy();
+  }
+}
+
+/** Writes, waiting for the socket when its buffer is full: a slow download holds a page of rows, not the whole export. */
+function send(res: http.ServerResponse, text: string): Promise<void> {
+  countBytes(res, Buffer.byteLength(text));
+  if (res.write(text)) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    res.once('drain', resolve);
+    res.once('close', () => reject(new Error('closed')));
+  });
+}
+
+/**
+ * `POST /api/activity` (`/api/e/<name>/activity`): who looked this candidate up in this environment, at
+ * what level, and what they carried out of the page, in the last 90 days, newest first. By either id, as
+ * a line names the candidate by the id its lookup was asked with. Not audited itself: it is part of the
+ * candidate page, whose lookup has its line.
+ */
+export async function activityRoute(store: AuditStore, environment: string, call: SignedInCall, now = Date.now()): Promise<void> {
+  if (!seesActivity(call.identity.role)) {
+    throw new ApiFailure('role_forbidden', "A candidate's activity is for compliance users and leads.");
+  }
+  const asked = await readJson(call.req, activityRequestSchema, 'activity request');
+  if (asked.refId === undefined && asked.recordId === undefined)
+    throw new ApiFailure('bad_request', 'Name the candidate: refId, recordId or both.');
+  const since = new Date(now - ACTIVITY_DAYS * 86_400_000).toISOString();
+  const filter = asLogged({ ...asked, env: environment, from: since, actions: ACTIVITY_ACTIONS });
+  const found = await store.search(filter, { limit: MAX_ACTIVITY_ROWS });
+  const answer: ActivityAnswer = {
+    rows: found.rows,
+    since,
+    more: found.next !== undefined,
+    source: found.source,
+    ...(found.searched ? { searched: found.searched } : {}),
+  };
+  sendJson(call.res, 200, JSON.stringify(answer));
+}
+
+interface Checker<T> {
+  safeParse(
+    value: unknown,
+  ): { success: true; data: T } | { success: false; error: { issues: Array<{ path: PropertyKey[]; message: string }> } };
+}
+
+/** A POSTed JSON body checked against its schema; every refusal says what was wrong, in a line. */
+async function readJson<T>(req: http.IncomingMessage, schema: Checker<T>, what: string): Promise<T> {
+  if (req.method !== 'POST') throw methodNotAllowed('POST', `Send the ${what} with POST.`);
+  if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) {
+    throw new ApiFailure('unsupported_media_type', `Send the ${what} as JSON.`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(await readBody(req, 16 * 1024));
+  } catch {
+    throw new ApiFailure('bad_request', `The ${what} is not valid JSON (of at most 16 kB).`);
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue?.path.length ? `${issue.path.map(String).join('.')}: ` : '';
+    throw new ApiFailure('bad_request', `The ${what} cannot be read: ${where}${issue?.message ?? 'not of its shape'}.`);
+  }
+  return parsed.data;
+}

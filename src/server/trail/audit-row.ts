@@ -1,0 +1,191 @@
+import { AUDIT_LEVELS, type AuditAction, type AuditLevel, type AuditRow } from '../../kyc/contract/audit-search.ts';
+import { isLookupKind, type LookupKind } from '../../kyc/contract/lookup.ts';
+import { lineHash } from '../audit/audit-chain.ts';
+import { cutText } from '../audit/audit-line.ts';
+
+/**
+ * One line of an audit file as the audit page shows it, the table holds it and the CSV exports it: the
+ * same reading for all three, so that a filter over the files and one over the table agree. Read
+ * liberally: a line of another version, or one that is not JSON at all, is still a row (a `note`
+ * saying so), never skipped, so that the table never misses a line the file has.
+ */
+
+type Line = Record<string, unknown>;
+
+/**
+ * Longest text kept of a field, in characters: longer than any the writer puts there (an id is cut at
+ * 257, a user at 256), so it only ever cuts a line someone else wrote, whose text would not fit the
+ * table's indexes. NUL, which PostgreSQL's text refuses, likewise only comes from such a line.
+ */
+const MAX_FIELD = 300;
+
+const text = (value: unknown, max = MAX_FIELD): string | null =>
+  typeof value === 'string' ? cutText(value, max).replaceAll('\u0000', '\ufffd') : null;
+/** An HTTP status: a webhook's is the candidate's status (text), and a number out of range is no status. */
+const httpStatus = (value: unknown): number | null =>
+  typeof value === 'number' && Number.isInteger(value) && value >= 0 && value < 1000 ? value : null;
+
+/** The row of a line as written (its bytes, without its line end), of `instance`'s file. */
+export function rowOfLine(line: Buffer, instance: string): AuditRow {
+  const hash = lineHash(line);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(line.toString('utf8'));
+  } catch {
+    parsed = undefined;
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return unreadable(hash, instance);
+  return rowOf(parsed as Line, hash, instance);
+}
+
+export function rowOf(line: Line, hash: string, instance: string): AuditRow {
+  const action = actionOf(line);
+  const candidate = candidateOf(line);
+  return {
+    time: timeOf(line.time),
+    instance,
+    hash,
+    action,
+    user: text(line.user),
+    role: text(line.role),
+    env: text(line.env),
+    kind: candidate?.kind ?? null,
+    id: candidate?.id ?? null,
+    level: AUDIT_LEVELS.includes(line.level as AuditLevel) ? (line.level as AuditLevel) : null,
+    // A webhook's `status` is the candidate's, not an HTTP status: it goes to the detail.
+    status: httpStatus(line.status),
+    code: text(line.code),
+    client: text(line.client),
+    requestId: text(line.requestId),
+    detail: text(detailOf(line, action), 1000),
+  };
+}
+
+/** Year 10000: later than any line, and where PostgreSQL's timestamps are still at home. */
+const LATEST = Date.UTC(9999, 11, 31);
+
+/** The time a line gives, as an ISO string; a line without a readable one sorts first of all. */
+function timeOf(value: unknown): string {
+  const ms = typeof value === 'string' ? Date.parse(value) : Number.NaN;
+  return new Date(Number.isNaN(ms) || ms < 0 || ms > LATEST ? 0 : ms).toISOString();
+}
+
+function unreadable(hash: string, instance: string): AuditRow {
+  return {
+    time: new Date(0).toISOString(),
+    instance,
+    hash,
+    action: 'note',
+    user: null,
+    role: null,
+    env: null,
+    kind: null,
+    id: null,
+    level: null,
+    status: null,
+    code: null,
+    client: null,
+    requestId: null,
+    detail: 'not an audit line (not a JSON object): the chain state says where',
+  };
+}
+
+const EXPORTS: Record<string, AuditAction> = { summary: 'copy_summary', reply: 'copy_reply', print: 'print' };
+
+/** What the line records someone doing (AUDIT_ACTIONS); a line of a kind this version does not know is a note. */
+export function actionOf(line: Line): AuditAction {
+  const kind = line.kind;
+  if (typeof kind === 'string' && isLookupKind(kind)) return line.queueIndex ? 'queue_index' : line.batch ? 'batch' : 'lookup';
+  switch (kind) {
+    case 'list':
+    case 'batch':
+    case 'refusals':
+    case 'note':
+      return kind;
+    case 'export':
+      return EXPORTS[String(line.what)] ?? 'export';
+    case 'webhook':
+    case 'webhook_refused':
+      return 'webhook';
+    case 'audit':
+      return line.what === 'export' ? 'audit_export' : 'audit_search';
+    default:
+      return 'note';
+  }
+}
+
+/** The candidate a line names: a lookup's id as asked, a hand-off's, a webhook's refId (else recordId), an audit search's filter. */
+function candidateOf(line: Line): { kind: LookupKind; id: string } | undefined {
+  const named = (kind: LookupKind, id: unknown) => (typeof id === 'string' && id !== '' ? { kind, id } : undefined);
+  const kind = String(line.kind);
+  if (isLookupKind(kind)) return named(kind, line.id);
+  if (kind === 'export' && typeof line.lookupKind === 'string' && isLookupKind(line.lookupKind)) return named(line.lookupKind, line.id);
+  if (kind === 'webhook') return named('refId', line.refId) ?? named('recordId', line.recordId);
+  if (kind === 'audit' && typeof line.filter === 'object' && line.filter !== null) {
+    const filter = line.filter as Line;
+    return named('refId', filter.refId) ?? named('recordId', filter.recordId);
+  }
+  return undefined;
+}
+
+/** The rest of the line in a few words, for the page and the CSV. */
+function detailOf(line: Line, action: AuditAction): string | null {
+  const parts: string[] = [];
+  const add = (part: string | false | null | undefined) => part && parts.push(part);
+  switch (action) {
+    case 'list':
+      add(`filter ${String(line.filter ?? 'unread')}, skip ${String(line.skip ?? '-')}, ${String(line.records ?? 0)} records`);
+      break;
+    case 'copy_reply':
+      add(typeof line.template === 'string' && `template ${line.template}`);
+      break;
+    case 'refusals':
+      add(`${String(line.count)} refused (${countsOf(line.codes)}), ${String(line.from)} to ${String(line.to)}`);
+      break;
+    case 'webhook':
+      add(line.kind === 'webhook' && `${String(line.event)}: ${String(line.status)}${recordIdBeside(line)}`);
+      break;
+    case 'audit_search':
+    case 'audit_export':
+      add(filterText(line.filter));
+      add(typeof line.rows === 'number' && `${line.rows} rows`);
+      break;
+    case 'note':
+      add(typeof line.note === 'string' ? line.note : `a line of kind "${String(line.kind).slice(0, 40)}"`);
+      break;
+    default:
+      add(typeof line.batchSize === 'number' && `a batch of ${line.batchSize} ids refused whole`);
+      add(
+        Array.isArray(line.fields) &&
+          (line.fields.length > 0 ? `support fields ${line.fields.join(', ')}` : 'no support field in the answer'),
+      );
+      add(line.fieldsWithheld === 'archiving_key' && 'support fields withheld: the key archives after extract');
+      // A success says nothing the outcome does not; another answer of the service is worth a word.
+      add(
+        typeof line.upstreamStatus === 'number' &&
+          (line.upstreamStatus < 200 || line.upstreamStatus > 299) &&
+          `the service answered ${line.upstreamStatus}`,
+      );
+  }
+  return parts.length > 0 ? parts.join('; ') : null;
+}
+
+function countsOf(codes: unknown): string {
+  if (typeof codes !== 'object' || codes === null) return '';
+  return Object.entries(codes)
+    .map(([code, count]) => `${code} ${String(count)}`)
+    .join(', ');
+}
+
+function recordIdBeside(line: Line): string {
+  return typeof line.refId === 'string' && typeof line.recordId === 'string' ? `, recordId ${line.recordId}` : '';
+}
+
+/** An audit search's filter in a line of text: `user ana, refId cust_1, from 2026-11-01T00:00:00Z`. */
+export function filterText(filter: unknown): string {
+  if (typeof filter !== 'object' || filter === null) return 'no filter';
+  const parts = Object.entries(filter)
+    .filter(([, value]) => value !== undefined)
+    .map(([name, value]) => `${name} ${Array.isArray(value) ? value.join('|') : String(value)}`);
+  return parts.length > 0 ? parts.join(', ') : 'no filter';
+}

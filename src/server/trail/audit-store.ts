@@ -1,0 +1,255 @@
+import type { AuditRow, AuditSearchAnswer, AuditStatus, IndexLag, InstanceState } from '../../kyc/contract/audit-search.ts';
+import type { AuditLine, ClosableAuditLog } from '../audit/audit.ts';
+import type { Logger } from '../log/log.ts';
+import { createDatabase, databaseProblem, type Database, describeDatabaseUrl, migrate } from '../state/postgres.ts';
+import { FILE_BOUNDS, type FileBounds, searchFiles } from './audit-file-search.ts';
+import { createAuditIndexer, type AuditIndexer } from './audit-indexer.ts';
+import type { SearchFilter } from './audit-match.ts';
+import { applyRetention, reportsOf, saveReport, searchTable } from './audit-table.ts';
+import { type ChainWatch, createChainWatch } from './chain-watch.ts';
+
+/**
+ * Where the audit page reads the trail: with DATABASE_URL the table (fed by the indexer), falling back to
+ * this instance's files while the database cannot answer; without it, the files. Either way the answer
+ * says where it was read, and how far behind the table is.
+ */
+
+export interface AuditStoreOptions {
+  /** The current audit file (AUDIT_LOG). */
+  file: string;
+  /** This instance's name in the table (AUDIT_INSTANCE). */
+  instance: string;
+  databaseUrl?: string;
+  /** Days the table keeps a line (audit.retentionDays). */
+  retentionDays: number;
+  fileBounds?: FileBounds;
+  logger?: Logger;
+  /** A test's clock for the chain state and the retention. */
+  now?: () => number;
+  /** How long a file's chain check stands before it is read whole again (chain-watch.ts). */
+  fullCheckMs?: number;
+}
+
+export interface AuditStore {
+  instance: string;
+  /** The database in use, said at start ("postgres://…/audit"); none without one. */
+  database?: string;
+  search(filter: SearchFilter, page: { limit: number; cursor?: string }): Promise<AuditSearchAnswer>;
+  status(): Promise<AuditStatus>;
+  /**
+   * Every row of the filter, newest first, at most `max`, for a CSV export: read from one source
+   * throughout (a cursor of the table means nothing to the files), so a database that fails half-way
+   * makes the export fail rather than repeat or skip rows.
+   */
+  exportRows(filter: SearchFilter, max: number): AsyncGenerator<AuditRow>;
+  /** Lines were written to the file: the table catches up. */
+  notify(): void;
+  close(): Promise<void>;
+}
+
+/** How long a search waits for this instance's newest lines to reach the table (a page shows the lookup just made). */
+const CATCH_UP_MS = 1_000;
+/** How often an instance tells the table how its files stand, and deletes what is past the retention. */
+const REPORT_EVERY_MS = 30_000;
+const RETAIN_EVERY_MS = 60 * 60_000;
+/** Rows read at a time for an export. */
+const EXPORT_PAGE = 1000;
+
+export function createAuditStore(options: AuditStoreOptions): AuditStore {
+  const bounds = options.fileBounds ?? FILE_BOUNDS;
+  const chains = createChainWatch(options.file, { now: options.now, fullCheckMs: options.fullCheckMs });
+  const files = (filter: SearchFilter, page: { limit: number; cursor?: string }) =>
+    searchFiles(options.file, options.instance, filter, page, bounds);
+  if (!options.databaseUrl) {
+    return {
+      instance: options.instance,
+      search: async (filter, page) => ({ ...(await files(filter, page)), source: { kind: 'files' } }),
+      status: async () => ({
+        source: { kind: 'files' },
+        instances: [await selfState(options.instance, chains)],
+        fileBounds: { maxLines: bounds.maxLines, maxMs: bounds.maxMs },
+      }),
+      exportRows: (filter, max) => pagesOf((page) => files(filter, page), max),
+      notify: () => {},
+      close: async () => {},
+    };
+  }
+  return databaseStore(options, createDatabase(options.databaseUrl, { onIdleError: () => {} }), chains, files);
+}
+
+function databaseStore(
+  options: AuditStoreOptions,
+  db: Database,
+  chains: ChainWatch,
+  files: (filter: SearchFilter, page: { limit: number; cursor?: string }) => ReturnType<typeof searchFiles>,
+): AuditStore {
+  const { instance } = options;
+  const ready = once(() => migrate(db));
+  const indexer = createAuditIndexer(db, {
+    file: options.file,
+    instance,
+    retentionDays: options.retentionDays,
+    now: options.now,
+    before: ready,
+  });
+  const stopReports = reportNowAndThen(options, db, ready, chains, indexer);
+  // What the other instances last reported changes every 30 s: read at most every 5 s, not per search.
+  const othersReports = remembered(() => reportsOf(db), 5_000);
+  return {
+    instance,
+    database: describeDatabaseUrl(options.databaseUrl!),
+    async search(filter, page) {
+      await indexer.caughtUp(CATCH_UP_MS);
+      const behind = await lagsOf(othersReports, indexer, instance);
+      const problem = indexer.problem();
+      if (!problem) {
+        try {
+          await ready();
+          return { ...(await searchTable(db, filter, page)), source: { kind: 'database', ...(behind.length ? { behind } : {}) } };
+        } catch (error) {
+          return { ...(await files(filter, page)), source: { kind: 'files', fallback: databaseProblem(error), behind } };
+        }
+      }
+      return { ...(await files(filter, page)), source: { kind: 'files', fallback: problem, behind } };
+    },
+    async status() {
+      const self = await selfState(instance, chains, indexer);
+      const others = await ready()
+        .then(() => reportsOf(db))
+        .catch(() => [] as InstanceState[]);
+      const problem = indexer.problem();
+      return {
+        source: problem ? { kind: 'files', fallback: problem } : { kind: 'database' },
+        instances: [self, ...others.filter((state) => state.instance !== instance)],
+        retentionDays: options.retentionDays,
+      };
+    },
+    async *exportRows(filter, max) {
+      await indexer.caughtUp(CATCH_UP_MS);
+      const fromTable =
+        !indexer.problem() &&
+        (await ready().then(
+          () => true,
+          () => false,
+        ));
+      yield* pagesOf((page) => (fromTable ? searchTable(db, filter, page) : files(filter, page)), max);
+    },
+    notify: () => indexer.notify(),
+    async close() {
+      stopReports();
+      indexer.close();
+      await db.end().catch(() => {});
+    },
+  };
+}
+
+/** Rows a page at a time, each page going on from the last one's cursor, until there are no more or `max`. */
+async function* pagesOf(
+  read: (page: { limit: number; cursor?: string }) => Promise<{ rows: AuditRow[]; next?: string }>,
+  max: number,
+): AsyncGenerator<AuditRow> {
+  let given = 0;
+  let cursor: string | undefined;
+  do {
+    const page = await read({ limit: Math.min(EXPORT_PAGE, max - given), ...(cursor ? { cursor } : {}) });
+    for (const row of page.rows) yield row;
+    given += page.rows.length;
+    cursor = page.next;
+  } while (cursor && given < max);
+}
+
+/** The last answer of `read` for `ms`, asked again after that (a failure is not kept). */
+function remembered<T>(read: () => Promise<T>, ms: number): () => Promise<T> {
+  let kept: { at: number; value: Promise<T> } | undefined;
+  return () => {
+    if (kept && Date.now() - kept.at < ms) return kept.value;
+    const value = read();
+    kept = { at: Date.now(), value };
+    value.catch(() => {
+      kept = undefined;
+    });
+    return value;
+  };
+}
+
+/** A step done once; after a failure, tried again at the next call (the schema, while the database is away). */
+function once(step: () => Promise<void>): () => Promise<void> {
+  let done: Promise<void> | undefined;
+  return () => {
+    done ??= step().catch((error: unknown) => {
+      done = undefined;
+      throw error;
+    });
+    return done;
+  };
+}
+
+/**
+ * At start and then every 30 s: this instance's files and lag told to the table (the audit page of every
+ * instance shows them), the database's state said in the log when it changes; every hour, the retention.
+ */
+function reportNowAndThen(options: AuditStoreOptions, db: Database, ready: () => Promise<void>, chains: ChainWatch, indexer: AuditIndexer) {
+  let said: string | undefined;
+  const say = (problem: string | undefined) => {
+    if (problem === said) return;
+    said = problem;
+    if (problem) {
+      options.logger?.warn(
+        `Audit table: the database cannot be written (${problem}); the audit files go on, and the table catches up when it is back.`,
+      );
+    } else options.logger?.info('Audit table: the database answers; the table follows the audit files.');
+  };
+  const report = async () => {
+    const state = await selfState(options.instance, chains, indexer);
+    await ready();
+    await saveReport(db, options.instance, { files: state.files, ...(state.behind ? { behind: state.behind } : {}) });
+  };
+  const reportAndSay = () =>
+    void report().then(
+      () => say(indexer.problem()),
+      (error: unknown) => say(databaseProblem(error)),
+    );
+  const retain = () => ready().then(() => applyRetention(db, options.retentionDays));
+  const reporter = setInterval(reportAndSay, REPORT_EVERY_MS);
+  const retainer = setInterval(() => void retain().catch(() => {}), RETAIN_EVERY_MS);
+  reporter.unref();
+  retainer.unref();
+  void retain()
+    .then(() => indexer.syncNow())
+    .then(reportAndSay, (error: unknown) => say(databaseProblem(error)));
+  return () => {
+    clearInterval(reporter);
+    clearInterval(retainer);
+  };
+}
+
+/** This instance's lag (zero lines: left out), and the other instances' as they last reported it. */
+async function lagsOf(reports: () => Promise<InstanceState[]>, indexer: AuditIndexer, instance: string): Promise<IndexLag[]> {
+  const own = await indexer.lag();
+  const others = indexer.problem() ? [] : await reports().catch(() => [] as InstanceState[]);
+  return [own, ...others.filter((state) => state.instance !== instance).flatMap((state) => (state.behind ? [state.behind] : []))].filter(
+    (lag) => lag.lines > 0 || lag.problem,
+  );
+}
+
+async function selfState(instance: string, chains: ChainWatch, indexer?: AuditIndexer): Promise<InstanceState> {
+  const [files, behind] = await Promise.all([chains.check(), indexer?.lag()]);
+  return {
+    instance,
+    self: true,
+    reportedAt: new Date().toISOString(),
+    files,
+    ...(behind && (behind.lines > 0 || behind.problem) ? { behind } : {}),
+  };
+}
+
+/** The audit log, with the store told of every line written, so that the table follows at once. */
+export function notifyingAuditLog<T extends ClosableAuditLog>(audit: T, store: Pick<AuditStore, 'notify'>): T {
+  return {
+    ...audit,
+    async record(entry: AuditLine) {
+      await audit.record(entry);
+      store.notify();
+    },
+  };
+}

@@ -1,0 +1,210 @@
+import type { AuditRow, FileChain, IndexLag, InstanceState } from '../../kyc/contract/audit-search.ts';
+import type { Database } from '../state/postgres.ts';
+import type { SearchFilter } from './audit-match.ts';
+
+/**
+ * The audit table (state/postgres.ts has its schema): lines in, searches out, every value a parameter.
+ * A line's hash is unique in the table, so inserting what is there already does nothing: the indexer
+ * and `npm run audit:import` may both go over the same lines, as often as they like.
+ */
+
+/** A line to index: its row, and its text exactly as in the file. */
+export interface IndexedLine {
+  row: AuditRow;
+  line: string;
+}
+
+/** Where an instance's indexing stands: the last line indexed, in file order, and where it ends. */
+export interface Progress {
+  hash: string;
+  inode: number;
+  offset: number;
+  time: string;
+}
+
+const COLUMNS = [
+  ['hash', 'text'],
+  ['instance', 'text'],
+  ['time', 'timestamptz'],
+  ['action', 'text'],
+  ['"user"', 'text'],
+  ['role', 'text'],
+  ['env', 'text'],
+  ['kind', 'text'],
+  ['candidate_id', 'text'],
+  ['level', 'text'],
+  ['status', 'int'],
+  ['code', 'text'],
+  ['client', 'text'],
+  ['request_id', 'text'],
+  ['detail', 'text'],
+  ['line', 'text'],
+] as const;
+
+const INSERT = `INSERT INTO candidate_lookup_audit (${COLUMNS.map(([name]) => name).join(', ')})
+  SELECT * FROM unnest(${COLUMNS.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')})
+  ON CONFLICT (hash) DO NOTHING`;
+
+const SAVE_PROGRESS = `INSERT INTO candidate_lookup_audit_instances (instance, indexed_hash, indexed_inode, indexed_offset, indexed_time)
+  VALUES ($1, $2, $3, $4, $5)
+  ON CONFLICT (instance) DO UPDATE SET indexed_hash = excluded.indexed_hash, indexed_inode = excluded.indexed_inode,
+    indexed_offset = excluded.indexed_offset, indexed_time = excluded.indexed_time`;
+
+/** Inserts the lines (those there already are left alone) and, in the same transaction, the instance's progress. */
+export async function insertLines(db: Database, instance: string, lines: readonly IndexedLine[], progress?: Progress): Promise<number> {
+  const client = await db.connect();
+  try {
+    await client.query('BEGIN');
+    const columns = COLUMNS.map((): unknown[] => []);
+    for (const { row, line } of lines) {
+      const values: unknown[] = [row.hash, instance, row.time, row.action, row.user, row.role, row.env, row.kind, row.id, row.level];
+      // The line as the file has it; NUL (only in a line someone else wrote) is the one character text refuses.
+      values.push(row.status, row.code, row.client, row.requestId, row.detail, line.replaceAll('\u0000', '\ufffd'));
+      for (const [index, value] of values.entries()) columns[index]!.push(value);
+    }
+    const inserted = lines.length > 0 ? ((await client.query(INSERT, columns)).rowCount ?? 0) : 0;
+    if (progress) await client.query(SAVE_PROGRESS, [instance, progress.hash, progress.inode, progress.offset, progress.time]);
+    await client.query('COMMIT');
+    return inserted;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+export async function progressOf(db: Database, instance: string): Promise<Progress | undefined> {
+  const { rows } = await db.query<{ hash: string; inode: string; offset: string; time: Date }>(
+    'SELECT indexed_hash AS hash, indexed_inode AS inode, indexed_offset AS offset, indexed_time AS time FROM candidate_lookup_audit_instances WHERE instance = $1 AND indexed_hash IS NOT NULL',
+    [instance],
+  );
+  const found = rows[0];
+  return found ? { hash: found.hash, inode: Number(found.inode), offset: Number(found.offset), time: found.time.toISOString() } : undefined;
+}
+
+/** What an instance says of itself (its files' chains, its lag), for the audit page of every instance. */
+export interface InstanceReport {
+  files: FileChain[];
+  behind?: IndexLag;
+}
+
+export async function saveReport(db: Database, instance: string, report: InstanceReport): Promise<void> {
+  await db.query(
+    `INSERT INTO candidate_lookup_audit_instances (instance, reported_at, report) VALUES ($1, now(), $2)
+     ON CONFLICT (instance) DO UPDATE SET reported_at = excluded.reported_at, report = excluded.report`,
+    [instance, JSON.stringify(report)],
+  );
+}
+
+export async function reportsOf(db: Database): Promise<InstanceState[]> {
+  const { rows } = await db.query<{ instance: string; reported_at: Date; report: InstanceReport }>(
+    'SELECT instance, reported_at, report FROM candidate_lookup_audit_instances WHERE reported_at IS NOT NULL ORDER BY instance',
+  );
+  return rows.map((row) => ({
+    instance: row.instance,
+    self: false,
+    reportedAt: row.reported_at.toISOString(),
+    files: Array.isArray(row.report?.files) ? row.report.files : [],
+    ...(row.report?.behind ? { behind: row.report.behind } : {}),
+  }));
+}
+
+/** Rows past the retention, deleted a batch at a time (the table's trigger lets only these go). How many went. */
+export async function applyRetention(db: Database, days: number): Promise<number> {
+  let deleted = 0;
+  for (;;) {
+    const client = await db.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query("SELECT set_config('candidate_lookup.retention_days', $1, true)", [String(days)]);
+      const result = await client.query(
+        `DELETE FROM candidate_lookup_audit WHERE seq IN (
+           SELECT seq FROM candidate_lookup_audit WHERE time < now() - make_interval(days => $1) LIMIT 10000)`,
+        [days],
+      );
+      await client.query('COMMIT');
+      deleted += result.rowCount ?? 0;
+      if ((result.rowCount ?? 0) < 10_000) return deleted;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+}
+
+type Cell = string | number | readonly string[];
+
+/** The filter as SQL conditions and their parameters, numbered from `first`: the same rules as audit-match.ts's `matches`. */
+export function conditionsOf(filter: SearchFilter, first = 1): { where: string[]; params: Cell[] } {
+  const where: string[] = [];
+  const params: Cell[] = [];
+  const param = (value: Cell) => {
+    params.push(value);
+    return `$${first + params.length - 1}`;
+  };
+  if (filter.user !== undefined) where.push(`"user" = ${param(filter.user)}`);
+  if (filter.action !== undefined) where.push(`action = ${param(filter.action)}`);
+  if (filter.actions !== undefined) where.push(`action = ANY(${param(filter.actions)}::text[])`);
+  if (filter.level !== undefined) where.push(`level = ${param(filter.level)}`);
+  if (filter.env !== undefined) where.push(`env = ${param(filter.env)}`);
+  const byCandidate: string[] = [];
+  if (filter.refId !== undefined) byCandidate.push(`(candidate_id = ${param(filter.refId)} AND kind = 'refId')`);
+  if (filter.recordId !== undefined) byCandidate.push(`(candidate_id = ${param(filter.recordId)} AND kind = 'recordId')`);
+  if (byCandidate.length > 0) where.push(`(${byCandidate.join(' OR ')})`);
+  if (filter.from !== undefined) where.push(`time >= ${param(filter.from)}::timestamptz`);
+  if (filter.to !== undefined) where.push(`time < ${param(filter.to)}::timestamptz`);
+  return { where, params };
+}
+
+interface RowRecord {
+  seq: string;
+  time: Date;
+  instance: string;
+  hash: string;
+  action: AuditRow['action'];
+  user: string | null;
+  role: string | null;
+  env: string | null;
+  kind: AuditRow['kind'];
+  candidate_id: string | null;
+  level: AuditRow['level'];
+  status: number | null;
+  code: string | null;
+  client: string | null;
+  request_id: string | null;
+  detail: string | null;
+}
+
+const SELECT = `SELECT seq, time, instance, hash, action, "user", role, env, kind, candidate_id, level, status, code, client, request_id, detail
+  FROM candidate_lookup_audit`;
+
+/** A page of rows, newest first (ties by the order they were indexed), after the cursor `d.<ms>.<seq>`. */
+export async function searchTable(
+  db: Database,
+  filter: SearchFilter,
+  page: { limit: number; cursor?: string },
+): Promise<{ rows: AuditRow[]; next?: string }> {
+  const { where, params } = conditionsOf(filter);
+  const cursor = /^d\.(\d{1,15})\.(\d{1,19})$/.exec(page.cursor ?? '');
+  if (cursor) {
+    params.push(new Date(Number(cursor[1])).toISOString(), cursor[2]!);
+    where.push(`(time, seq) < ($${params.length - 1}::timestamptz, $${params.length}::bigint)`);
+  }
+  params.push(page.limit + 1);
+  const sql = `${SELECT}${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY time DESC, seq DESC LIMIT $${params.length}`;
+  const { rows } = await db.query<RowRecord>(sql, params);
+  const shown = rows.slice(0, page.limit);
+  const last = shown.at(-1);
+  return {
+    rows: shown.map(rowOfRecord),
+    ...(rows.length > page.limit && last ? { next: `d.${last.time.getTime()}.${last.seq}` } : {}),
+  };
+}
+
+function rowOfRecord(record: RowRecord): AuditRow {
+  const { seq: _seq, time, candidate_id, request_id, ...rest } = record;
+  return { ...rest, time: time.toISOString(), id: candidate_id, requestId: request_id };
+}

@@ -1,0 +1,200 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import type { SessionInfo } from '../../src/kyc/contract/api.ts';
+import type { ActivityAnswer, AuditRow, AuditSearchAnswer, AuditStatus } from '../../src/kyc/contract/audit-search.ts';
+import { envelope, json, renderWithProviders, stubApi, testMeta } from './render.tsx';
+
+/**
+ * The audit trail in the app (issue 34): the audit page for leads, and a candidate's Activity for
+ * compliance users and leads, never support users.
+ */
+
+const LEAD: SessionInfo = { mode: 'proxy', user: 'lena', role: 'lead' };
+const ANA: SessionInfo = { mode: 'proxy', user: 'ana', role: 'compliance' };
+const SAM: SessionInfo = { mode: 'proxy', user: 'sam', role: 'support' };
+
+function row(overrides: Partial<AuditRow>): AuditRow {
+  return {
+    time: new Date().toISOString(),
+    instance: 'app1',
+    hash: Math.random().toString(16).slice(2).padEnd(64, '0'),
+    action: 'lookup',
+    user: 'ben',
+    role: 'compliance',
+    env: 'default',
+    kind: 'refId',
+    id: 'cust-204',
+    level: 'full',
+    status: 200,
+    code: null,
+    client: '10.0.0.7',
+    requestId: null,
+    detail: null,
+    ...overrides,
+  };
+}
+
+const STATUS: AuditStatus = {
+  source: { kind: 'files' },
+  instances: [
+    {
+      instance: 'app1',
+      self: true,
+      reportedAt: new Date().toISOString(),
+      files: [
+        { file: 'audit.jsonl', lines: 1204331, intact: true, lastLineAt: new Date().toISOString(), checkedAt: new Date().toISOString() },
+      ],
+    },
+    {
+      instance: 'app2',
+      self: false,
+      reportedAt: new Date().toISOString(),
+      files: [
+        { file: 'audit.jsonl', lines: 41, intact: false, broken: { line: 42, reason: '"prev" is not the hash of line 41' }, checkedAt: '' },
+      ],
+    },
+  ],
+  fileBounds: { maxLines: 2_000_000, maxMs: 2000 },
+};
+
+function showAuditPage(session: SessionInfo, answers: AuditSearchAnswer[] = []) {
+  const searches: unknown[] = [];
+  const api = stubApi({
+    session,
+    candidates: {
+      '/api/audit/status': () => json(STATUS),
+      '/api/audit/search': () => {
+        const answer = answers[Math.min(searches.length, answers.length - 1)] ?? { rows: [], source: { kind: 'files' } };
+        searches.push(answer);
+        return json(answer);
+      },
+    },
+  });
+  renderWithProviders('/audit');
+  return { ...api, searches };
+}
+
+const bodiesOf = (fetchMock: ReturnType<typeof stubApi>['fetchMock'], path: string) =>
+  fetchMock.mock.calls.filter(([input]) => String(input) === path).map(([, init]) => JSON.parse(String(init?.body ?? '{}')) as unknown);
+
+describe('the audit page', () => {
+  it('shows a lead the trail, each row linked to its candidate, and each file’s chain: intact to its line, or where it breaks', async () => {
+    showAuditPage(LEAD, [
+      { rows: [row({ user: '=cmd', id: 'cust-204' }), row({ action: 'print', user: 'ana' })], source: { kind: 'files' } },
+    ]);
+    const table = await screen.findByRole('table', { name: /Audit trail, page 1/ });
+    expect(within(table).getAllByRole('row')).toHaveLength(3);
+    expect(within(table).getAllByRole('link', { name: 'cust-204' })[0]).toHaveAttribute('href', '/e/default/candidates/refId/cust-204');
+    expect(within(table).getByText('Printed')).toBeInTheDocument();
+    expect(await screen.findByText(/intact to line 1,204,331, last line/)).toBeInTheDocument();
+    expect(screen.getByText(/broken at line 42: "prev" is not the hash of line 41/)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Audit' })).toHaveAttribute('aria-current', 'page');
+  });
+
+  it('sends the filters as a POST body (never in a URL), from the form, and pages older with the cursor', async () => {
+    const user = userEvent.setup();
+    const { fetchMock } = showAuditPage(LEAD, [
+      { rows: [row({})], next: 'f.1.2', source: { kind: 'files' } },
+      { rows: [row({ user: 'ana' })], next: 'f.1.1', source: { kind: 'files' } },
+      { rows: [row({ user: 'ana', time: '2026-01-01T00:00:00.000Z' })], source: { kind: 'files' } },
+    ]);
+    await screen.findByRole('table');
+    const filters = within(screen.getByRole('form', { name: 'Filters' }));
+    await user.type(filters.getByLabelText('User'), 'ana');
+    await user.type(filters.getByLabelText('Candidate refId'), 'cust-204');
+    await user.selectOptions(filters.getByLabelText('Action'), 'Printed');
+    await user.click(filters.getByRole('button', { name: 'Search the trail' }));
+    await waitFor(() => expect(bodiesOf(fetchMock, '/api/audit/search')).toHaveLength(2));
+    await user.click(await screen.findByRole('button', { name: 'Older' }));
+    await waitFor(() => expect(bodiesOf(fetchMock, '/api/audit/search')).toHaveLength(3));
+    expect(bodiesOf(fetchMock, '/api/audit/search')).toEqual([
+      {},
+      { user: 'ana', refId: 'cust-204', action: 'print' },
+      { user: 'ana', refId: 'cust-204', action: 'print', cursor: 'f.1.1' },
+    ]);
+    expect(fetchMock.mock.calls.every(([input]) => !String(input).includes('cust-204'))).toBe(true);
+    expect(screen.getByText('Page 2')).toBeInTheDocument();
+  });
+
+  it('refuses a time range that ends before it starts, without asking', async () => {
+    const user = userEvent.setup();
+    const { fetchMock } = showAuditPage(LEAD);
+    await screen.findByText(/No line of the trail matches/);
+    await user.type(screen.getByLabelText(/^From/), '2026-11-22T10:00:00');
+    await user.type(screen.getByLabelText(/^Before/), '2026-11-22T09:00:00');
+    await user.click(screen.getByRole('button', { name: 'Search the trail' }));
+    expect(await screen.findByText('"From" must be before "to".')).toBeInTheDocument();
+    expect(bodiesOf(fetchMock, '/api/audit/search')).toHaveLength(1);
+  });
+
+  it('is not offered to compliance or support users, and says it is for leads to one who opens it', async () => {
+    for (const session of [ANA, SAM]) {
+      const { fetchMock, requests } = showAuditPage(session);
+      expect(await screen.findByText('The audit page is for compliance leads')).toBeInTheDocument();
+      expect(screen.queryByRole('link', { name: 'Audit' })).toBeNull();
+      expect(requests.filter((url) => url.startsWith('/api/audit'))).toEqual([]);
+      fetchMock.mockClear();
+      document.body.innerHTML = '';
+    }
+  });
+});
+
+const RECORD = { status: 'inreview', refId: 'cust-204', recordId: '65f1c2a9e4b0d3a1f0c9b899', isArchived: false, blockPassID: 'bp-1' };
+
+function showCandidate(session: SessionInfo, activity?: ActivityAnswer) {
+  const api = stubApi({
+    session,
+    meta: testMeta(),
+    candidates: { '/api/candidates/refId/cust-204': envelope(RECORD) },
+    ...(activity ? { activity } : {}),
+  });
+  renderWithProviders('/candidates/refId/cust-204');
+  return api;
+}
+
+describe("a candidate's Activity", () => {
+  it('tells a compliance user who else looked today, and lists who did what at which level, asked by both ids', async () => {
+    const user = userEvent.setup();
+    const old = new Date(Date.now() - 3 * 86_400_000).toISOString();
+    const { fetchMock } = showCandidate(ANA, {
+      rows: [
+        row({ user: 'ana' }),
+        row({ user: 'ben', action: 'copy_summary', level: null }),
+        row({ user: 'ben' }),
+        row({ user: 'cleo', time: old }),
+      ],
+      since: old,
+      more: false,
+      source: { kind: 'database' },
+    });
+    const activity = await screen.findByTestId('activity');
+    expect(await within(activity).findByText(/Looked at today by ben \(.+\), and by you\./)).toBeInTheDocument();
+    await user.click(within(activity).getByText('Activity'));
+    const table = within(activity).getByRole('table', { name: /Who looked at this candidate/ });
+    expect(
+      within(table)
+        .getAllByRole('row')
+        .map((tr) => tr.textContent),
+    ).toEqual([
+      'WhenWhoWhatLevel',
+      expect.stringMatching(/you.*Looked up.*Full record/),
+      expect.stringMatching(/ben.*Copied the summary/),
+      expect.stringMatching(/ben.*Looked up.*Full record/),
+      expect.stringMatching(/cleo.*Looked up/),
+    ]);
+    expect(bodiesOf(fetchMock, '/api/activity')).toEqual([{ refId: 'cust-204', recordId: '65f1c2a9e4b0d3a1f0c9b899' }]);
+  });
+
+  it('says nobody else looked today when only the reader did', async () => {
+    showCandidate(ANA, { rows: [row({ user: 'ana' })], since: '', more: false, source: { kind: 'files' } });
+    expect(await screen.findByText('Nobody else has looked at this candidate today.')).toBeInTheDocument();
+  });
+
+  it('is not shown to a support user, who never asks for it', async () => {
+    const { requests } = showCandidate(SAM);
+    await screen.findByRole('heading', { level: 1 });
+    expect(screen.queryByTestId('activity')).toBeNull();
+    expect(requests.filter((url) => url.endsWith('/activity'))).toEqual([]);
+  });
+});

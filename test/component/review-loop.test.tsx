@@ -1,0 +1,248 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ApiMeta, SessionInfo } from '../../src/kyc/contract/api.ts';
+import type { Applicant } from '../../src/kyc/contract/applicants.ts';
+import type { LiveEvent } from '../../src/kyc/contract/live-events.ts';
+import type { PresenceViewer } from '../../src/kyc/contract/presence.ts';
+import type { CandidateRecord } from '../../src/kyc/contract/schema.ts';
+import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
+import { envelope, renderWithProviders, stubApi, testMeta } from './render.tsx';
+
+/**
+ * The reviewer's loop (issue 33) in the app as a whole: the queue hands a candidate page its place,
+ * which opens its neighbours (links, `j`, `k`) and returns to the queue (`u`) with the row focused; the
+ * tab's stream names itself and says who else has which candidate open; a live change is announced in
+ * a notice that stays in view.
+ */
+class FakeEventSource extends EventTarget {
+  static instances: FakeEventSource[] = [];
+  readonly CONNECTING = 0;
+  readonly OPEN = 1;
+  readonly CLOSED = 2;
+  readyState = 0;
+  onopen: ((event: Event) => void) | null = null;
+  onerror: ((event: Event) => void) | null = null;
+  constructor(readonly url: string) {
+    super();
+    FakeEventSource.instances.push(this);
+  }
+  close() {
+    this.readyState = 2;
+  }
+  emit(name: string, data: unknown) {
+    act(() => void this.dispatchEvent(new MessageEvent(name, { data: JSON.stringify(data) })));
+  }
+}
+
+const samples = (await sampleCandidates({ now: new Date() })).map((c) => c.record);
+const withRecordId = samples.filter((record) => record.recordId && record.refId && !record.isArchived);
+const [first, second, third, fourth] = withRecordId as [CandidateRecord, CandidateRecord, CandidateRecord, CandidateRecord];
+const asApplicant = (record: CandidateRecord, status = 'waiting'): Applicant => ({
+  status,
+  isArchived: false,
+  recordId: record.recordId!,
+  refId: record.refId!,
+});
+const candidatePath = (record: CandidateRecord) => `/api/candidates/recordId/${encodeURIComponent(record.recordId!)}`;
+const pageOf = (record: CandidateRecord) => `/candidates/recordId/${encodeURIComponent(record.recordId!)}`;
+const STREAM = 'stream-id-of-this-tab-0001';
+
+function stub(applicants: Applicant[], session?: SessionInfo, meta: ApiMeta = testMeta()) {
+  const candidates = Object.fromEntries(withRecordId.map((record) => [candidatePath(record), () => envelope(record)]));
+  return stubApi({ applicants, candidates, session, meta });
+}
+
+const rows = () => within(screen.getByRole('table')).getAllByRole('row').slice(1);
+const place = () => screen.getByTestId('queue-place');
+const rowLink = (index: number) => rows()[index]!.querySelector<HTMLElement>('a[data-open]')!;
+
+async function openFromQueue(path: string, index: number) {
+  const result = renderWithProviders(path);
+  await waitFor(() => expect(rows().length).toBeGreaterThan(index));
+  await userEvent.setup().click(rowLink(index));
+  await screen.findByRole('heading', { level: 1 });
+  return result;
+}
+
+beforeEach(() => {
+  FakeEventSource.instances = [];
+  vi.stubGlobal('EventSource', FakeEventSource);
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('the reviewer loop', { timeout: 20_000 }, () => {
+  it('a candidate opened from the queue knows its place, and Previous, Next, j and k open its neighbours in place', async () => {
+    stub([first, second, third].map((record) => asApplicant(record)));
+    const { router } = await openFromQueue('/applicants?status=waiting', 1);
+    expect(router.state.location.pathname).toBe(pageOf(second));
+    await waitFor(() => expect(place()).toHaveTextContent('2 of 3 · Waiting'));
+    const nav = screen.getByRole('navigation', { name: 'Queue' });
+    expect(within(nav).getByRole('link', { name: 'Previous' })).toHaveAttribute('href', pageOf(first));
+    expect(within(nav).getByRole('link', { name: 'Next' })).toHaveAttribute('href', pageOf(third));
+    expect(within(nav).getByRole('link', { name: 'Back to queue' })).toHaveAttribute('href', '/applicants?status=waiting');
+    const length = window.history.length;
+
+    await userEvent.setup().keyboard('j');
+    await waitFor(() => expect(router.state.location.pathname).toBe(pageOf(third)));
+    await waitFor(() => expect(place()).toHaveTextContent('3 of 3 · Waiting'));
+    expect(within(screen.getByRole('navigation', { name: 'Queue' })).queryByRole('link', { name: 'Next' })).toBeNull();
+    await userEvent.setup().keyboard('k');
+    await waitFor(() => expect(router.state.location.pathname).toBe(pageOf(second)));
+    // Each step replaced the entry: the browser's Back still leads to the queue.
+    expect(window.history.length).toBe(length);
+    // No id in the history entry: only the tab, the page and the row's place.
+    expect(JSON.stringify(window.history.state)).not.toContain(second.recordId!);
+  });
+
+  it('Back to queue (u) returns to the same tab and page, the row just opened focused and marked "Opened"', async () => {
+    stub([first, second, third].map((record) => asApplicant(record)));
+    const { router } = await openFromQueue('/applicants?status=waiting', 0);
+    await waitFor(() => expect(place()).toHaveTextContent('1 of 3 · Waiting'));
+    await userEvent.setup().keyboard('j');
+    await waitFor(() => expect(router.state.location.pathname).toBe(pageOf(second)));
+    await screen.findByRole('heading', { level: 1 });
+    await userEvent.setup().keyboard('u');
+    await waitFor(() => expect(router.state.location.search).toBe('?status=waiting'));
+    await waitFor(() => expect(rowLink(1)).toHaveFocus());
+    expect(within(rows()[0]!).getByText('Opened')).toBeInTheDocument();
+    expect(within(rows()[1]!).getByText('Opened')).toBeInTheDocument();
+    expect(within(rows()[2]!).queryByText('Opened')).toBeNull();
+    // On the queue, j and k move between rows; Enter opens the one focused.
+    await userEvent.setup().keyboard('j');
+    expect(rowLink(2)).toHaveFocus();
+    await userEvent.setup().keyboard('{Enter}');
+    await waitFor(() => expect(router.state.location.pathname).toBe(pageOf(third)));
+  });
+
+  it('at the end of a page, Next fetches the next page and opens its first candidate', async () => {
+    const many: Applicant[] = Array.from({ length: 50 }, (_, index) => ({
+      status: 'waiting',
+      isArchived: false,
+      recordId: `5f00000000000000000000${String(index).padStart(2, '0')}`,
+      refId: `filler-${index}`,
+    }));
+    const { requests } = stub([...many.slice(0, 49), asApplicant(first), asApplicant(second)]);
+    const { router } = await openFromQueue('/applicants?status=waiting', 49);
+    await waitFor(() => expect(place()).toHaveTextContent('50 of 51 · Waiting'));
+    await waitFor(() =>
+      expect(within(screen.getByRole('navigation', { name: 'Queue' })).getByRole('link', { name: 'Next' })).toHaveAttribute(
+        'href',
+        pageOf(second),
+      ),
+    );
+    expect(requests.filter((url) => url.startsWith('/api/applicants') && url.includes('skip=50'))).toHaveLength(1);
+    await userEvent.setup().keyboard('j');
+    await waitFor(() => expect(router.state.location.pathname).toBe(pageOf(second)));
+    await waitFor(() => expect(place()).toHaveTextContent('51 of 51 · Waiting'));
+    expect(within(screen.getByRole('navigation', { name: 'Queue' })).getByRole('link', { name: 'Back to queue' })).toHaveAttribute(
+      'href',
+      '/applicants?status=waiting&page=2',
+    );
+  });
+
+  it('a candidate decided since it was opened (gone from its tab) keeps its place: Next opens the row that moved into it', async () => {
+    const applicants = [first, second, third, fourth].map((record) => asApplicant(record));
+    stub(applicants);
+    const { queryClient } = await openFromQueue('/applicants?status=waiting', 1);
+    await waitFor(() => expect(place()).toHaveTextContent('2 of 4 · Waiting'));
+    // The queue, fetched again, no longer lists it.
+    applicants.splice(1, 1);
+    await act(() => queryClient.invalidateQueries({ queryKey: ['applicants'] }));
+    await waitFor(() => expect(place()).toHaveTextContent('No longer listed · Waiting'));
+    const nav = screen.getByRole('navigation', { name: 'Queue' });
+    expect(within(nav).getByRole('link', { name: 'Next' })).toHaveAttribute('href', pageOf(third));
+    expect(within(nav).getByRole('link', { name: 'Previous' })).toHaveAttribute('href', pageOf(first));
+  });
+
+  it('a candidate opened otherwise (the search box, a link) has no queue bar, only the dashboard and who else is here', async () => {
+    stub([]);
+    renderWithProviders(pageOf(first));
+    await screen.findByRole('heading', { level: 1 });
+    expect(screen.queryByRole('navigation', { name: 'Queue' })).toBeNull();
+  });
+});
+
+describe('who else is here', { timeout: 20_000 }, () => {
+  const ANA: SessionInfo = { mode: 'users', user: 'ana', role: 'compliance' };
+  const viewer = (user: string, record: CandidateRecord, environment = 'default'): PresenceViewer => ({
+    user,
+    environment,
+    refId: record.refId!,
+    recordId: record.recordId!,
+  });
+
+  it('the page says under its stream which candidate it shows, and the others on it are named on the page and the queue row', async () => {
+    const { fetchMock } = stub(
+      [first, second].map((record) => asApplicant(record)),
+      ANA,
+    );
+    const { router } = renderWithProviders('/applicants?status=waiting');
+    await waitFor(() => expect(FakeEventSource.instances).toHaveLength(1));
+    const source = FakeEventSource.instances[0]!;
+    source.emit('hello', { stream: STREAM });
+    await waitFor(() => expect(rows()).toHaveLength(2));
+    source.emit('presence', { viewers: [viewer('sam.lee', second), viewer('rita', first, 'staging')] });
+    // Sam's initials on his row, his name in words; Rita's candidate is of another environment.
+    const samOn = within(rows()[1]!).getByTitle('sam.lee is viewing');
+    expect(samOn).toHaveTextContent('SL');
+    expect(within(rows()[0]!).queryByTitle(/is viewing/)).toBeNull();
+
+    await userEvent.setup().click(rowLink(1));
+    await screen.findByRole('heading', { level: 1 });
+    expect(screen.getByTestId('viewers')).toHaveTextContent(/sam\.lee is viewing this candidate$/);
+    const said = () =>
+      fetchMock.mock.calls.filter(([url]) => url === '/api/presence').map(([, init]) => JSON.parse(String(init?.body)) as unknown);
+    await waitFor(() =>
+      expect(said()).toContainEqual({
+        stream: STREAM,
+        environment: 'default',
+        candidate: { refId: second.refId, recordId: second.recordId },
+      }),
+    );
+    // Leaving the candidate says so.
+    router.navigate('/applicants?status=waiting');
+    await waitFor(() => expect(said().at(-1)).toEqual({ stream: STREAM, environment: 'default', candidate: null }));
+  });
+});
+
+describe('a live change where the reviewer is', { timeout: 20_000 }, () => {
+  it('shows "Waiting → Approved, just now — from the KYC service" in a notice that stays in view, until dismissed', async () => {
+    let status = 'waiting';
+    const record = { ...first, status: 'waiting' };
+    const statusPath = `/api/status/recordId/${encodeURIComponent(record.recordId!)}`;
+    stubApi({
+      meta: { ...testMeta(), live: true, environment: { ...testMeta().environment, live: true } },
+      candidates: { [candidatePath(record)]: () => envelope(record), [statusPath]: () => envelope({ ...record, status }) },
+    });
+    renderWithProviders(pageOf(record));
+    await screen.findByRole('heading', { level: 1 });
+    await waitFor(() => expect(FakeEventSource.instances).toHaveLength(1));
+    // The live region is there before the news, empty.
+    const region = screen.getByTestId('status-change-announcement');
+    expect(region).toHaveAttribute('aria-live', 'polite');
+    expect(region).toHaveTextContent('');
+    status = 'approved';
+    // A status date a few seconds ahead of this browser's clock (the service's clock runs ahead).
+    const event: LiveEvent = {
+      environment: 'default',
+      event: 'review.approved',
+      refId: record.refId!,
+      recordId: record.recordId!,
+      status: 'approved',
+      isArchived: false,
+      at: new Date().toISOString(),
+      statusDate: new Date(Date.now() + 4000).toISOString(),
+    };
+    FakeEventSource.instances[0]!.emit('kyc', event);
+    const toast = await screen.findByTestId('status-toast');
+    expect(toast).toHaveTextContent(/^Waiting → Approved, just now — from the KYC service/);
+    expect(region).toHaveTextContent('Status changed: Waiting → Approved — from the KYC service.');
+    expect(toast.closest('.fixed')).not.toBeNull();
+    await userEvent.setup().click(within(toast).getByRole('button', { name: 'Dismiss' }));
+    expect(screen.queryByTestId('status-toast')).toBeNull();
+    expect(region).toHaveTextContent('');
+  });
+});

@@ -1,0 +1,160 @@
+import { appendFileSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { AUDIT_PATHS } from '../../src/kyc/contract/audit-search.ts';
+import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
+import { startSandbox, type RunningSandbox } from '../../src/server/sandbox/sandbox.ts';
+import { activity, as, fileLines, gatewayInstance, LEAD, lookUp, postJson, search, status } from './audit-trail-helpers.ts';
+import type { Instance } from './instance.ts';
+
+/**
+ * The audit page without a database (issue 34): this instance's files, read from their end. Who may read
+ * the trail, that reading it is audited, a candidate's Activity, the chain's state.
+ */
+const candidates = await sampleCandidates({ now: new Date(), pictures: false });
+const amelie = candidates[0]!.record;
+const ANA = as('ana', 'compliance');
+const SAM = as('sam', 'support');
+
+let sandbox: RunningSandbox;
+const instances: Instance[] = [];
+beforeAll(async () => {
+  sandbox = await startSandbox({ candidates });
+});
+afterEach(async () => {
+  await Promise.all(instances.splice(0).map((instance) => instance.close()));
+});
+afterAll(() => sandbox.close());
+
+async function instance(): Promise<Instance> {
+  const started = await gatewayInstance(sandbox);
+  instances.push(started);
+  return started;
+}
+
+describe('the audit page, for leads only', () => {
+  it('a support user and a compliance user get 403 role_forbidden on every audit route; a lead gets the trail, no-store', async () => {
+    const app = await instance();
+    for (const headers of [SAM, ANA]) {
+      for (const res of [
+        await postJson(app, AUDIT_PATHS.search, {}, headers),
+        await postJson(app, AUDIT_PATHS.export, {}, headers),
+        await app.request(AUDIT_PATHS.status, { headers }),
+      ]) {
+        expect(res.status).toBe(403);
+        expect(JSON.parse(res.body).error.code).toBe('role_forbidden');
+      }
+    }
+    expect((await lookUp(app, amelie.refId!, ANA)).status).toBe(200);
+    const found = await search(app);
+    expect(found.source).toEqual({ kind: 'files' });
+    expect(found.rows[0]).toMatchObject({
+      action: 'lookup',
+      user: 'ana',
+      role: 'compliance',
+      kind: 'refId',
+      id: amelie.refId,
+      level: 'full',
+    });
+    expect(found.rows[0]!.client).toBe('127.0.0.1');
+  });
+
+  it('a lead reads the full record, as a compliance user does (the lead role, issue 34)', async () => {
+    const app = await instance();
+    const res = await lookUp(app, amelie.refId!, LEAD);
+    expect(res.status).toBe(200);
+    expect(fileLines(app.auditLog).at(-1)).toMatchObject({ user: 'lena', role: 'lead', level: 'full' });
+    expect(JSON.parse((await app.request('/api/session', { headers: LEAD })).body)).toEqual({ mode: 'proxy', user: 'lena', role: 'lead' });
+  });
+
+  it('a support user sees no Activity: 403, and a compliance user the lookups of this candidate by either id', async () => {
+    const app = await instance();
+    expect((await lookUp(app, amelie.refId!, SAM)).status).toBe(200);
+    await app.request(`/api/candidates/recordId/${amelie.recordId}`, { headers: ANA });
+    const refused = await postJson(app, '/api/activity', { refId: amelie.refId }, SAM);
+    expect(refused.status).toBe(403);
+    expect(JSON.parse(refused.body).error.code).toBe('role_forbidden');
+    const seen = await activity(app, { refId: amelie.refId!, recordId: amelie.recordId! }, ANA);
+    expect(seen.rows.map((row) => [row.user, row.kind, row.level])).toEqual([
+      ['ana', 'recordId', 'full'],
+      ['sam', 'refId', 'status'],
+    ]);
+    // Another candidate's lookups, and the other id alone, are not this one's.
+    expect((await activity(app, { refId: amelie.refId! }, ANA)).rows.map((row) => row.user)).toEqual(['sam']);
+  });
+
+  it('reading the trail is audited: each search and export writes its line, with the filter, before it answers', async () => {
+    const app = await instance();
+    await lookUp(app, amelie.refId!, ANA);
+    const found = await search(app, { user: 'ana', refId: amelie.refId });
+    expect(found.rows).toHaveLength(1);
+    const csv = await postJson(app, AUDIT_PATHS.export, { user: 'ana' });
+    expect(csv.status).toBe(200);
+    expect(csv.headers['content-type']).toMatch(/^text\/csv/);
+    expect(csv.headers['cache-control']).toBe('no-store');
+    const lines = fileLines(app.auditLog).filter((line) => line.kind === 'audit');
+    expect(lines).toEqual([
+      expect.objectContaining({ user: 'lena', role: 'lead', what: 'search', filter: { user: 'ana', refId: amelie.refId }, rows: 1 }),
+      expect.objectContaining({ user: 'lena', role: 'lead', what: 'export', filter: { user: 'ana' } }),
+    ]);
+    // The search of the trail is found in the trail, under its own action.
+    expect((await search(app, { action: 'audit_search' })).rows[0]).toMatchObject({ user: 'lena', kind: 'refId', id: amelie.refId });
+  });
+
+  it('a bad filter is refused with what is wrong, and a GET of the search with 405', async () => {
+    const app = await instance();
+    const bad = await postJson(app, AUDIT_PATHS.search, { from: 'yesterday' });
+    expect(bad.status).toBe(400);
+    expect(JSON.parse(bad.body).error.message).toMatch(/from: must be an ISO 8601 time/);
+    expect((await app.request(AUDIT_PATHS.search, { headers: LEAD })).status).toBe(405);
+    const form = await app.request(AUDIT_PATHS.search, { method: 'POST', headers: { ...LEAD, 'content-type': 'text/plain' }, body: '{}' });
+    expect(form.status).toBe(415);
+  });
+});
+
+describe('the chain state on the audit page', () => {
+  it('says each file is intact to its last line, then where an edited line breaks it, and a file cut at its end', async () => {
+    const app = await instance();
+    for (let i = 0; i < 3; i++) await lookUp(app, amelie.refId!, ANA);
+    const intact = (await status(app)).instances[0]!;
+    expect(intact).toMatchObject({ self: true, files: [{ file: 'audit.jsonl', intact: true, lines: 3 }] });
+    expect(intact.files[0]!.lastLineAt).toBeDefined();
+
+    // The second line's user changed: the third line's "prev" no longer matches.
+    const text = readFileSync(app.auditLog, 'utf8').split('\n');
+    text[1] = text[1]!.replace('"user":"ana"', '"user":"bob"');
+    writeFileSync(app.auditLog, text.join('\n'));
+    const edited = (await status(app)).instances[0]!.files[0]!;
+    expect(edited).toMatchObject({ intact: false, lines: 2, broken: { line: 3 } });
+    expect(edited.broken!.reason).toMatch(/line 2 was edited/);
+  });
+
+  it('says a file got shorter than when it was checked: lines cut from its end', async () => {
+    const app = await instance();
+    for (let i = 0; i < 3; i++) await lookUp(app, amelie.refId!, ANA);
+    expect((await status(app)).instances[0]!.files[0]).toMatchObject({ intact: true, lines: 3 });
+    const lines = readFileSync(app.auditLog, 'utf8').split('\n');
+    writeFileSync(app.auditLog, `${lines.slice(0, 2).join('\n')}\n`);
+    const cut = (await status(app)).instances[0]!.files[0]!;
+    expect(cut.intact).toBe(false);
+    expect(cut.broken!.reason).toMatch(/shorter than when it was checked .*: lines were cut from its end/);
+  });
+
+  it('checks a rotated file and the current one as one chain, and reads both when searching', async () => {
+    const app = await instance();
+    await lookUp(app, amelie.refId!, ANA);
+    renameSync(app.auditLog, `${app.auditLog}.1`);
+    // The writer notices the rotation within a second; a line written by hand chains on meanwhile.
+    const last = readFileSync(`${app.auditLog}.1`, 'utf8').trim();
+    const { lineHash } = await import('../../src/server/audit/audit-chain.ts');
+    appendFileSync(app.auditLog, `{"prev":"${lineHash(last)}","time":"${new Date().toISOString()}","kind":"note","note":"rotated"}\n`);
+    const files = (await status(app)).instances[0]!.files;
+    expect(files.map((file) => [file.file, file.intact, file.lines])).toEqual([
+      ['audit.jsonl', true, 1],
+      ['audit.jsonl.1', true, 1],
+    ]);
+    const rows = (await search(app)).rows;
+    expect(rows.map((row) => row.action)).toEqual(['note', 'lookup']);
+    expect(path.basename(app.auditLog)).toBe('audit.jsonl');
+  });
+});

@@ -1,0 +1,172 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
+import { startSandbox, type RunningSandbox } from '../../src/server/sandbox/sandbox.ts';
+import { runAuditImport } from '../../src/server/trail/audit-import.ts';
+import { lineHash } from '../../src/server/audit/audit-chain.ts';
+import { as, fileLines, gatewayInstance, lookUp, search, searchAll, status } from './audit-trail-helpers.ts';
+import type { Instance } from './instance.ts';
+import { hasPostgres, NO_POSTGRES_MESSAGE, queryOf, type RunningPostgres, startPostgres } from './postgres-fixture.ts';
+
+/**
+ * The audit table on a real PostgreSQL server (issue 34): several instances write to one table, a
+ * database that goes away refuses no lookup and the table catches up when it is back, the importer
+ * rebuilds or catches up idempotently, and the table takes no UPDATE or early DELETE.
+ */
+const candidates = await sampleCandidates({ now: new Date(), pictures: false });
+const [amelie, bruno] = [candidates[0]!.record, candidates[1]!.record];
+const ANA = as('ana', 'compliance');
+const BEN = as('ben', 'compliance');
+
+let sandbox: RunningSandbox;
+let postgres: RunningPostgres;
+const instances: Instance[] = [];
+beforeAll(async () => {
+  if (!hasPostgres) return;
+  [sandbox, postgres] = await Promise.all([startSandbox({ candidates }), startPostgres()]);
+}, 60_000);
+afterEach(async () => {
+  await Promise.all(instances.splice(0).map((instance) => instance.close()));
+});
+afterAll(async () => {
+  await postgres?.destroy();
+  await sandbox?.close();
+});
+
+async function instance(databaseUrl: string, name: string): Promise<Instance> {
+  const started = await gatewayInstance(sandbox, { DATABASE_URL: databaseUrl, AUDIT_INSTANCE: name });
+  instances.push(started);
+  return started;
+}
+
+/** The table's rows of an instance, as hashes in insertion order. */
+const hashesOf = async (url: string, name: string) =>
+  (await queryOf<{ hash: string }>(url, 'SELECT hash FROM candidate_lookup_audit WHERE instance = $1 ORDER BY seq', [name])).map(
+    (row) => row.hash,
+  );
+/** The hashes of every line of a file, in order. */
+const fileHashes = (file: string) =>
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => lineHash(line));
+
+describe.skipIf(!hasPostgres)(`the audit table in PostgreSQL${hasPostgres ? '' : ` (${NO_POSTGRES_MESSAGE})`}`, () => {
+  it("two instances write to one table, and the audit page of either shows both instances' lines in one time order", async () => {
+    const url = await postgres.database();
+    const [one, two] = [await instance(url, 'app1'), await instance(url, 'app2')];
+    for (let i = 0; i < 3; i++) {
+      expect((await lookUp(one, amelie.refId!, ANA)).status).toBe(200);
+      expect((await lookUp(two, bruno.refId!, BEN)).status).toBe(200);
+    }
+    // Each instance's newest lines reach the table before a search of its own answers; the other's within its indexer's pass.
+    await expect.poll(async () => (await searchAll(one, { action: 'lookup' })).length, { timeout: 10_000 }).toBe(6);
+    const rows = await searchAll(two, { action: 'lookup' });
+    expect(rows.map((row) => row.instance)).toEqual(['app2', 'app1', 'app2', 'app1', 'app2', 'app1']);
+    expect(rows.map((row) => row.time)).toEqual(
+      rows
+        .map((row) => row.time)
+        .sort()
+        .reverse(),
+    );
+    expect((await search(one, { action: 'lookup' })).source).toEqual({ kind: 'database' });
+    // The page's status names both instances, each with its file's chain.
+    await expect
+      .poll(async () => (await status(one)).instances.map((state) => state.instance).sort(), { timeout: 40_000 })
+      .toEqual(['app1', 'app2']);
+    expect((await status(one)).instances.find((state) => state.self)).toMatchObject({ instance: 'app1', files: [{ intact: true }] });
+    expect(await hashesOf(url, 'app1')).toEqual(fileHashes(one.auditLog));
+  }, 60_000);
+
+  it('a database stopped mid-run refuses no lookup, the page says how far the table is behind, and it catches up when it returns: no line lost, none twice', async () => {
+    const url = await postgres.database();
+    const app = await instance(url, 'app1');
+    expect((await lookUp(app, amelie.refId!, ANA)).status).toBe(200);
+    await expect.poll(() => hashesOf(url, 'app1'), { timeout: 10_000 }).toHaveLength(1);
+    await postgres.stop();
+    try {
+      for (let i = 0; i < 5; i++) expect((await lookUp(app, bruno.refId!, BEN)).status).toBe(200);
+      const found = await search(app, { user: 'ben' });
+      // Read from this instance's files meanwhile, every lookup in it, with how far behind the table is.
+      expect(found.rows).toHaveLength(5);
+      expect(found.source.kind).toBe('files');
+      expect(found.source.fallback).toMatch(/ECONNREFUSED|connect/);
+      expect(found.source.behind?.[0]).toMatchObject({ instance: 'app1' });
+      expect(found.source.behind![0]!.lines).toBeGreaterThanOrEqual(5);
+    } finally {
+      await postgres.start();
+    }
+    // The indexer tries again by itself (1 s, doubling): every line of the file, once.
+    await expect.poll(async () => (await hashesOf(url, 'app1')).length, { timeout: 20_000 }).toBe(fileLines(app.auditLog).length);
+    expect(await hashesOf(url, 'app1')).toEqual(fileHashes(app.auditLog));
+    expect((await search(app, { user: 'ben' })).source.kind).toBe('database');
+  }, 60_000);
+
+  it('npm run audit:import catches the table up with lines written while the database was away, and a second run inserts nothing', async () => {
+    const url = await postgres.database();
+    await postgres.stop();
+    let file: string;
+    try {
+      const app = await instance(url, 'app1');
+      for (let i = 0; i < 4; i++) expect((await lookUp(app, amelie.refId!, ANA)).status).toBe(200);
+      file = app.auditLog;
+      await instances.pop()!.close();
+    } finally {
+      await postgres.start();
+    }
+    const env = { DATABASE_URL: url, AUDIT_LOG: file, AUDIT_INSTANCE: 'app1' };
+    const out: string[] = [];
+    expect(
+      await runAuditImport(
+        [],
+        env,
+        '/nonexistent',
+        (line) => out.push(line),
+        (line) => out.push(line),
+      ),
+    ).toBe(0);
+    expect(out[0]).toBe('4 lines read, 4 new to the table, 0 there already or past the retention');
+    expect(await hashesOf(url, 'app1')).toEqual(fileHashes(file));
+    out.length = 0;
+    expect(
+      await runAuditImport(
+        [],
+        env,
+        '/nonexistent',
+        (line) => out.push(line),
+        (line) => out.push(line),
+      ),
+    ).toBe(0);
+    expect(out[0]).toBe('0 lines read, 0 new to the table, 0 there already or past the retention');
+    expect(
+      await runAuditImport(
+        ['--rebuild'],
+        env,
+        '/nonexistent',
+        (line) => out.push(line),
+        (line) => out.push(line),
+      ),
+    ).toBe(0);
+    expect(out[2]).toBe('4 lines read, 0 new to the table, 4 there already or past the retention');
+    expect(await hashesOf(url, 'app1')).toEqual(fileHashes(file));
+  }, 60_000);
+
+  it('the table is append-only: UPDATE, TRUNCATE and a DELETE within the retention are refused; the retention deletes older rows only', async () => {
+    const url = await postgres.database();
+    const app = await instance(url, 'app1');
+    await lookUp(app, amelie.refId!, ANA);
+    await expect.poll(() => hashesOf(url, 'app1'), { timeout: 10_000 }).toHaveLength(1);
+    await expect(queryOf(url, `UPDATE candidate_lookup_audit SET "user" = 'nobody'`)).rejects.toThrow(/append-only: UPDATE refused/);
+    await expect(queryOf(url, 'DELETE FROM candidate_lookup_audit')).rejects.toThrow(/append-only: DELETE refused/);
+    await expect(queryOf(url, 'TRUNCATE candidate_lookup_audit')).rejects.toThrow(/append-only: TRUNCATE refused/);
+    const { applyRetention } = await import('../../src/server/trail/audit-table.ts');
+    const { createDatabase } = await import('../../src/server/state/postgres.ts');
+    const db = createDatabase(url);
+    try {
+      expect(await applyRetention(db, 1)).toBe(0);
+      expect(await hashesOf(url, 'app1')).toHaveLength(1);
+    } finally {
+      await db.end();
+    }
+  }, 60_000);
+});

@@ -1,0 +1,199 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiErrorBodySchema } from '../../src/kyc/contract/api.ts';
+import { PRESENCE_PATH, type PresenceViewer } from '../../src/kyc/contract/presence.ts';
+import { createAccessControl } from '../../src/server/auth/access.ts';
+import { createLiveHub } from '../../src/server/live/create-live-hub.ts';
+import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
+import { type RunningSandbox, SANDBOX_KEYS, startSandbox } from '../../src/server/sandbox/sandbox.ts';
+import { openStream, type TestStream } from './event-source.ts';
+import { rawRequest, startTestApp, testEnvironment, type TestApp } from './http.ts';
+import { testPasswordHash } from './passwords.ts';
+
+/**
+ * Presence over real HTTP (issue 33): two environments "a" and "b", built-in users (tess may use "a"
+ * only, rita is a support user), the presence clock injected so that an entry's expiry is a step of the
+ * test, not a wait.
+ */
+const dir = mkdtempSync(path.join(os.tmpdir(), 'cl-presence-'));
+const usersFile = path.join(dir, 'users.json');
+let clock = Date.now();
+let sandbox: RunningSandbox;
+let app: TestApp;
+const streams: TestStream[] = [];
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ candidates: await sampleCandidates({ now: new Date() }) });
+  const hash = (name: string) => testPasswordHash(`${name}-pass`);
+  writeFileSync(
+    usersFile,
+    JSON.stringify({
+      users: [
+        { username: 'ana', passwordHash: await hash('ana'), role: 'compliance' },
+        { username: 'tess', passwordHash: await hash('tess'), role: 'compliance', environments: ['a'] },
+        { username: 'rita', passwordHash: await hash('rita'), role: 'support' },
+      ],
+    }),
+  );
+  const target = { baseUrl: sandbox.url, clientId: sandbox.clientId, apiKey: SANDBOX_KEYS.full };
+  app = await startTestApp({
+    environments: [testEnvironment(target, { name: 'a' }), testEnvironment(target, { name: 'b' })],
+    access: createAccessControl({ mode: 'users', usersFile, sessionMaxAgeMinutes: 60, sessionIdleMinutes: 60 }, { signInDelayMs: 1 }),
+    hub: createLiveHub(),
+    presence: { now: () => clock, sweepMs: 20 },
+  });
+});
+afterAll(async () => {
+  for (const stream of streams) stream.close();
+  await app?.close();
+  await sandbox?.close();
+});
+
+async function signIn(username: string): Promise<string> {
+  const res = await rawRequest(app.port, '/api/session', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password: `${username}-pass` }),
+  });
+  expect(res.status).toBe(200);
+  return res.headers['set-cookie']![0]!.split(';')[0]!;
+}
+
+/** A signed-in tab: its stream (opened, its hello read) and its cookie. */
+async function tab(username: string): Promise<{ cookie: string; stream: TestStream; id: string }> {
+  const cookie = await signIn(username);
+  const stream = await openStream(app.port, { cookie });
+  streams.push(stream);
+  expect(stream.status).toBe(200);
+  await stream.until(() => stream.streamId() !== undefined && stream.viewers() !== undefined);
+  return { cookie, stream, id: stream.streamId()! };
+}
+
+function announce(cookie: string, body: unknown, headers: Record<string, string> = {}) {
+  return rawRequest(app.port, PRESENCE_PATH, {
+    method: 'POST',
+    headers: { cookie, 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+}
+
+const CANDIDATE = { refId: 'ref-presence-1', recordId: '5f1a2b3c4d5e6f7a8b9c0d1e' };
+const until = (stream: TestStream, test: (viewers: PresenceViewer[]) => boolean) =>
+  stream.until(() => {
+    const viewers = stream.viewers();
+    return viewers !== undefined && test(viewers);
+  });
+const codeOf = (body: string) => apiErrorBodySchema.parse(JSON.parse(body)).error.code;
+
+describe('presence: who else has a candidate open', { timeout: 20_000 }, () => {
+  it('names each stream in a hello event, and a page that opens a candidate is seen by the others of its environment, never by itself', async () => {
+    const [ana, tess, rita] = [await tab('ana'), await tab('tess'), await tab('rita')];
+    expect(ana.id).toMatch(/^[A-Za-z0-9_-]{16,64}$/);
+    expect(new Set([ana.id, tess.id, rita.id]).size).toBe(3);
+    const answer = await announce(ana.cookie, { stream: ana.id, environment: 'a', candidate: CANDIDATE });
+    expect(answer.status).toBe(204);
+    const ofAna = { user: 'ana', environment: 'a', ...CANDIDATE };
+    await until(tess.stream, (viewers) => viewers.some((viewer) => viewer.user === 'ana'));
+    expect(tess.stream.viewers()).toEqual([ofAna]);
+    // A support user sees a compliance user, and the other way round: both open candidates.
+    await until(rita.stream, (viewers) => viewers.length === 1);
+    expect(rita.stream.viewers()).toEqual([ofAna]);
+    expect(ana.stream.viewers()).toEqual([]);
+
+    // Leaving the candidate (another page): gone for the others at once.
+    expect((await announce(ana.cookie, { stream: ana.id, environment: 'a', candidate: null })).status).toBe(204);
+    await until(tess.stream, (viewers) => viewers.length === 0);
+    for (const stream of [ana, tess, rita]) stream.stream.close();
+  });
+
+  it('attack: a user limited to one environment learns nothing of who views candidates of another', async () => {
+    const [ana, tess, rita] = [await tab('ana'), await tab('tess'), await tab('rita')];
+    await announce(ana.cookie, { stream: ana.id, environment: 'b', candidate: CANDIDATE });
+    await until(rita.stream, (viewers) => viewers.length === 1);
+    expect(rita.stream.viewers()).toEqual([{ user: 'ana', environment: 'b', ...CANDIDATE }]);
+    // Tess's stream was sent nothing new: her view did not change.
+    expect(tess.stream.viewers()).toEqual([]);
+    expect(tess.stream.messages.filter((m) => m.event === 'presence')).toHaveLength(1);
+    // Nor can she say she views one there.
+    const refused = await announce(tess.cookie, { stream: tess.id, environment: 'b', candidate: CANDIDATE });
+    expect(refused.status).toBe(403);
+    expect(codeOf(refused.body)).toBe('environment_forbidden');
+    for (const stream of [ana, tess, rita]) stream.stream.close();
+  });
+
+  it("attack: another user's stream id neither removes nor takes over their presence", async () => {
+    const [ana, tess, rita] = [await tab('ana'), await tab('tess'), await tab('rita')];
+    await announce(ana.cookie, { stream: ana.id, environment: 'a', candidate: CANDIDATE });
+    await until(tess.stream, (viewers) => viewers.length === 1);
+    // Rita names Ana's stream: her own entry under that name, Ana's stays as it was.
+    await announce(rita.cookie, { stream: ana.id, environment: 'a', candidate: null });
+    await announce(rita.cookie, { stream: ana.id, environment: 'a', candidate: { refId: 'other', recordId: null } });
+    await until(tess.stream, (viewers) => viewers.length === 2);
+    expect(tess.stream.viewers()).toEqual([
+      { user: 'ana', environment: 'a', ...CANDIDATE },
+      { user: 'rita', environment: 'a', refId: 'other', recordId: null },
+    ]);
+    // Her entry under that name is hers to remove (it is no stream of hers, so its end would not).
+    await announce(rita.cookie, { stream: ana.id, environment: 'a', candidate: null });
+    await until(tess.stream, (viewers) => viewers.length === 1);
+    for (const stream of [ana, tess, rita]) stream.stream.close();
+  });
+
+  it('a page whose stream ends (the tab closed) is gone for the others at once', async () => {
+    const [ana, tess] = [await tab('ana'), await tab('tess')];
+    await announce(ana.cookie, { stream: ana.id, environment: 'a', candidate: CANDIDATE });
+    await until(tess.stream, (viewers) => viewers.length === 1);
+    ana.stream.close();
+    await until(tess.stream, (viewers) => viewers.length === 0);
+    tess.stream.close();
+  });
+
+  it('an entry no heartbeat renewed expires (its instance stopped without saying so)', async () => {
+    const [ana, tess, rita] = [await tab('ana'), await tab('tess'), await tab('rita')];
+    await announce(ana.cookie, { stream: ana.id, environment: 'a', candidate: CANDIDATE });
+    await until(tess.stream, (viewers) => viewers.length === 1);
+    // A heartbeat renews it: two minutes on, it is still there when the next change goes out.
+    clock += 60_000;
+    await announce(ana.cookie, { stream: ana.id, environment: 'a', candidate: CANDIDATE });
+    clock += 60_000;
+    await announce(rita.cookie, { stream: rita.id, environment: 'a', candidate: { refId: 'other', recordId: null } });
+    await until(tess.stream, (viewers) => viewers.length === 2);
+    // Past its expiry (75 s after the heartbeat), the sweep removes it; Rita's, 20 s old, stays.
+    clock += 20_000;
+    await until(tess.stream, (viewers) => viewers.length === 1);
+    expect(tess.stream.viewers()).toEqual([{ user: 'rita', environment: 'a', refId: 'other', recordId: null }]);
+    for (const stream of [ana, tess, rita]) stream.stream.close();
+  });
+
+  it.each([
+    ['not JSON', '{', 400, 'bad_request'],
+    ['no stream id', { environment: 'a', candidate: null }, 400, 'bad_request'],
+    [
+      'a candidate without ids',
+      { stream: 'x'.repeat(22), environment: 'a', candidate: { refId: null, recordId: null } },
+      400,
+      'bad_request',
+    ],
+    ['an environment that does not exist', { stream: 'x'.repeat(22), environment: 'nope', candidate: null }, 404, 'no_such_environment'],
+    [
+      'a body over 2 kB',
+      { stream: 'x'.repeat(22), environment: 'a', candidate: { refId: 'r'.repeat(4000), recordId: null } },
+      413,
+      'body_too_large',
+    ],
+  ])('refuses %s with a clear answer', async (_, body, status, code) => {
+    const cookie = await signIn('ana');
+    const answer = await announce(cookie, body);
+    expect(answer.status).toBe(status);
+    expect(codeOf(answer.body)).toBe(code);
+  });
+
+  it('takes POST with JSON from a signed-in user only', async () => {
+    const cookie = await signIn('ana');
+    expect(codeOf((await rawRequest(app.port, PRESENCE_PATH, { headers: { cookie } })).body)).toBe('method_not_allowed');
+    expect(codeOf((await announce(cookie, '{}', { 'content-type': 'text/plain' })).body)).toBe('unsupported_media_type');
+    expect(codeOf((await announce('', { stream: 'x'.repeat(22), environment: 'a', candidate: null })).body)).toBe('unauthenticated');
+  });
+});
