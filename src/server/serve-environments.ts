@@ -89,7 +89,7 @@ function crawlerOf(environment: ApiEnvironment, deps: LookupDeps, wiring: QueueW
   return createQueueCrawler({
     environment: environment.info.name,
     index: wiring.index,
-    fetchPage: (filter, skip) => fetchListPage(deps, filter, skip),
+    fetchPage: (filter, skip, signal) => fetchListPage(deps, filter, skip, signal),
     // Never the first full request of a key: one that archives after extract would delete what it looks up.
     lookup: serverStatusLookup(deps, wiring.logger, QUEUE_INDEX_USER, { fullKeyOnceSafe: true }),
     perSecond: wiring.perSecond,

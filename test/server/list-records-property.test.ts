@@ -21,7 +21,11 @@ let upstream: Awaited<ReturnType<typeof startListUpstream>>;
 let app: Awaited<ReturnType<typeof startTestApp>>;
 beforeAll(async () => {
   upstream = await startListUpstream([]);
-  app = await startTestApp({ upstream: { baseUrl: upstream.url, clientId: 'client', apiKey: 'full-key' }, access: gateway() });
+  // The status key lets the crawler check the rows an earlier run listed (404: gone), so each run's list is what the index holds.
+  app = await startTestApp({
+    upstream: { baseUrl: upstream.url, clientId: 'client', apiKey: 'full-key', statusApiKey: 'status-key' },
+    access: gateway(),
+  });
 });
 afterAll(async () => {
   await app.close();

@@ -49,6 +49,13 @@ async function printed(server: SpawnedServer, text: string): Promise<void> {
   while (!server.output().includes(text)) await new Promise((resolve) => server.child.stdout.once('data', resolve));
 }
 
+/** The list operation's answer with no candidates. */
+function emptyList(res: http.ServerResponse): void {
+  const text = JSON.stringify({ status: 'success', data: { records: [], total: 0 } });
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
 describe('npm start', () => {
   it('prints the URL, says it is on the sandbox, and serves a sample candidate', async () => {
     // As at a terminal: the banner as a box of text and the address on a line of its own, no JSON.
@@ -77,7 +84,8 @@ describe('npm start', () => {
     const reachedUpstream = new Promise<http.ServerResponse>((resolve) => {
       arrived = resolve;
     });
-    upstream.behave = (_req, res) => arrived(res);
+    // The queue's crawler reads the service's list from the start (issue 32): an empty one; the lookup is held.
+    upstream.behave = (req, res) => (req.url!.includes('/applicants') ? emptyList(res) : arrived(res));
     const server = start({ KYC_BASE_URL: upstream.url, KYC_CLIENT_ID: 'c', KYC_API_KEY: 'key-never-logged' });
     const url = new URL(await server.url);
     const inFlight = rawRequest(Number(url.port), '/api/candidates/refId/slow');
@@ -108,7 +116,9 @@ describe('npm start', () => {
     const { passport, selfie } = heavySvgPictures();
     const body = picturesBody({ national_id: await noisePng(1800, 1800), passport: passport!, selfie: selfie! });
     const upstream = await startFakeUpstream();
-    upstream.behave = (_req, res) => {
+    upstream.behave = (req, res) => {
+      // The queue's crawler reads the service's list from the start (issue 32): an empty one.
+      if (req.url!.includes('/applicants')) return emptyList(res);
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });
       // Everything but the record's last bytes: the lookup stays in flight.
       res.write(body.subarray(0, -16));

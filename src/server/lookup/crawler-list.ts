@@ -36,7 +36,12 @@ const NOT_A_LIST = new ApiFailure('upstream_error', 'The applicants list of the 
 const NOT_JSON = { notJson: NOT_A_LIST, incomplete: NOT_A_LIST };
 const NO_SLOT = new ApiFailure('upstream_unreachable', "The crawler's requests to the KYC service are all under way.");
 
-export async function fetchListPage(deps: ListDeps, filter: ApplicantFilter | undefined, skip: number): Promise<ListPage> {
+export async function fetchListPage(
+  deps: ListDeps,
+  filter: ApplicantFilter | undefined,
+  skip: number,
+  signal?: AbortSignal,
+): Promise<ListPage> {
   const stuck = auditWritable(deps);
   if (stuck) return { ok: false, failure: stuck, upstreamStatus: null, notAsked: true };
   const waiting = deps.upstream.waiting();
@@ -46,7 +51,7 @@ export async function fetchListPage(deps: ListDeps, filter: ApplicantFilter | un
   const started = performance.now();
   const askedAt = Date.now();
   try {
-    const page = await askPage(deps, filter, skip, askedAt);
+    const page = await askPage(deps, filter, skip, askedAt, signal);
     const status = page.ok ? 200 : page.failure.status;
     const entry: ListAuditEntry = {
       time: new Date().toISOString(),
@@ -75,9 +80,18 @@ export async function fetchListPage(deps: ListDeps, filter: ApplicantFilter | un
 
 const NO_AUDIT = new ApiFailure('audit_unavailable', 'The audit log could not record the list page.');
 
-async function askPage(deps: ListDeps, filter: ApplicantFilter | undefined, skip: number, askedAt: number): Promise<ListPage> {
+async function askPage(
+  deps: ListDeps,
+  filter: ApplicantFilter | undefined,
+  skip: number,
+  askedAt: number,
+  signal: AbortSignal | undefined,
+): Promise<ListPage> {
   const query = { status: filter, skip, limit: APPLICANTS_MAX_LIMIT };
-  const outcome = await deps.upstream.fetchApplicants({ query, scope: deps.hasStatusKey ? 'status' : 'full' }).outcome;
+  const call = deps.upstream.fetchApplicants({ query, scope: deps.hasStatusKey ? 'status' : 'full' });
+  // The crawler stopped (the server stops, or lost its lease): the page is given up at once.
+  signal?.addEventListener('abort', () => call.abort(), { once: true });
+  const outcome = await call.outcome;
   if (!outcome.ok) return outcome;
   const upstreamStatus = outcome.response.statusCode ?? 200;
   const unreadable = unreadableAnswer(outcome.response);

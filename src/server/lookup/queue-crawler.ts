@@ -21,7 +21,8 @@ import { sweepTab } from './queue-sweep.ts';
 export interface CrawlerOptions {
   environment: string;
   index: QueueIndex;
-  fetchPage: (filter: ApplicantFilter | undefined, skip: number) => Promise<ListPage>;
+  /** A page of the service's list, given up when `signal` is aborted. */
+  fetchPage: (filter: ApplicantFilter | undefined, skip: number, signal?: AbortSignal) => Promise<ListPage>;
   /** A status-level lookup of the crawler's own (queue-lookup.ts's serverStatusLookup, audited as `(queue-index)`). */
   lookup: StatusLookup;
   /** Requests a second to the service, pages and lookups together (limits.queueIndexLookupsPerSecond). */
@@ -50,6 +51,8 @@ export const LEASE_MS = 15_000;
 /** A tab whose read failed is tried again this long after. */
 const RETRY_FAILED_MS = 30_000;
 const SLOW_TABS: readonly CrawlTab[] = ['approved', 'rejected', 'blocked', 'all'];
+/** How long a stop waits for the crawl's requests under way. */
+const STOP_WAIT_MS = 1000;
 /** Tries of one page before the tab's read counts as failed. */
 const PAGE_TRIES = 3;
 
@@ -79,7 +82,8 @@ export function createQueueCrawler(options: CrawlerOptions): QueueCrawler {
     const current = crawling;
     crawling = undefined;
     current?.controller.abort();
-    await current?.done;
+    // Its list pages are given up at once; a lookup under way ends by itself (its own timeout): not waited for long.
+    if (current) await Promise.race([current.done, new Promise((resolve) => setTimeout(resolve, STOP_WAIT_MS).unref())]);
   };
   const keepLease = async () => {
     while (!stopped.signal.aborted) {
@@ -256,7 +260,7 @@ async function pageOf(options: ReadOptions, filter: ApplicantFilter | undefined,
   let last: ListPage | undefined;
   for (let tries = 0; tries < PAGE_TRIES; tries++) {
     last = await options.pool.run('page', async () => {
-      const page = await options.fetchPage(filter, skip);
+      const page = await options.fetchPage(filter, skip, options.signal);
       // Not sent (the service's wait, no slot): its turn comes again, after the wait. Told to wait: a try of its own.
       return !page.ok && page.notAsked ? RETRY : page;
     });
