@@ -90,8 +90,21 @@ async function askPage(
   const query = { status: filter, skip, limit: APPLICANTS_MAX_LIMIT };
   const call = deps.upstream.fetchApplicants({ query, scope: deps.hasStatusKey ? 'status' : 'full' });
   // The crawler stopped (the server stops, or lost its lease): the page is given up at once.
-  signal?.addEventListener('abort', () => call.abort(), { once: true });
-  const outcome = await call.outcome;
+  const giveUp = () => call.abort();
+  signal?.addEventListener('abort', giveUp, { once: true });
+  try {
+    return await readPage(deps, await call.outcome, askedAt);
+  } finally {
+    signal?.removeEventListener('abort', giveUp);
+  }
+}
+
+/** The service's answer read as a list: framed, JSON, the envelope's shape, each record on its own. */
+async function readPage(
+  deps: ListDeps,
+  outcome: Awaited<ReturnType<ListDeps['upstream']['fetchApplicants']>['outcome']>,
+  askedAt: number,
+): Promise<ListPage> {
   if (!outcome.ok) return outcome;
   const upstreamStatus = outcome.response.statusCode ?? 200;
   const unreadable = unreadableAnswer(outcome.response);
