@@ -205,7 +205,7 @@ function reportNowAndThen(options: AuditStoreOptions, db: Database, ready: () =>
     } else options.logger?.info('Audit table: the database answers; the table follows the audit files.');
   };
   let saidBehind = false;
-  let reporting: Promise<void> | undefined;
+  let reporting = false;
   const report = async () => {
     const state = await selfState(options.instance, chains, indexer);
     await ready();
@@ -213,13 +213,15 @@ function reportNowAndThen(options: AuditStoreOptions, db: Database, ready: () =>
     saidBehind = state.behind !== undefined;
   };
   const reportAndSay = () => {
-    reporting ??= report()
+    if (reporting) return;
+    reporting = true;
+    void report()
       .then(
         () => say(indexer.problem()),
         (error: unknown) => say(databaseProblem(error)),
       )
       .finally(() => {
-        reporting = undefined;
+        reporting = false;
       });
   };
   const retain = () => ready().then(() => applyRetention(db, options.retentionDays));
