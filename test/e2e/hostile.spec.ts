@@ -40,7 +40,9 @@ test('hostile content never runs, never renders as markup, never overflows', asy
 
   // Open everything that can be opened.
   for (const summary of await page.locator('details summary').all()) await summary.click();
-  await expect(page.locator('details[open]')).toHaveCount(1);
+  // One certificate's raw JSON (the other is not JSON), and the candidate's Activity (issue 34).
+  await expect(page.locator('details[open]')).toHaveCount(2);
+  await expect(page.locator('details[open][data-raw-json]')).toHaveCount(1);
   // The readable certificate's provider results are rows of text; the unreadable one stays raw text.
   await expect(page.getByTestId('review-rows')).toHaveCount(1);
   await expect(page.getByRole('region', { name: 'Decision summary' }).locator('[data-cert-chip]')).toHaveCount(2);

@@ -42,7 +42,8 @@ test.describe('the search box and the title', () => {
     page,
   }) => {
     await page.goto('/applicants');
-    await page.getByRole('table').locator('tbody tr').first().getByRole('link').click();
+    // The row's candidate link (the row also links to the service's dashboard).
+    await page.getByRole('table').locator('tbody tr').first().locator('a[data-open]').click();
     await expect(page).toHaveURL(/\/candidates\/recordId\/[0-9a-f]{24}$/);
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
 

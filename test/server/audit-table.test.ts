@@ -69,7 +69,8 @@ describe.skipIf(!hasPostgres)(`the audit table in PostgreSQL${hasPostgres ? '' :
         .sort()
         .reverse(),
     );
-    expect((await search(one, { action: 'lookup' })).source).toEqual({ kind: 'database' });
+    // From the table, and not behind once the other instance's indexer has passed over its own search line above.
+    await expect.poll(async () => (await search(one, { action: 'lookup' })).source, { timeout: 10_000 }).toEqual({ kind: 'database' });
     // The page's status names both instances, each with its file's chain.
     await expect
       .poll(async () => (await status(one)).instances.map((state) => state.instance).sort(), { timeout: 40_000 })

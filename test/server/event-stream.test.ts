@@ -293,11 +293,12 @@ describe('a user removed or given a new password', () => {
       writeFileSync(usersFile, JSON.stringify({ users: [users[0], tessRenewed] }));
       try {
         // Rita asks until refused: from then on, no event may reach her stream.
-        let status = 200;
-        while (status !== 401) {
-          status = (await rawRequest(watched.port, '/api/meta', { headers: { cookie: cookies.rita } })).status;
-          if (status !== 401) await new Promise((resolve) => setTimeout(resolve, 20));
-        }
+        await expect
+          .poll(async () => (await rawRequest(watched.port, '/api/meta', { headers: { cookie: cookies.rita } })).status, {
+            timeout: 15_000,
+            interval: 20,
+          })
+          .toBe(401);
         await own.publish(liveEvent('a', 'after-refusal'));
         await rita.ended;
         await tess.ended;

@@ -173,11 +173,9 @@ describe.skipIf(!hasRedisServer)(`live updates on Redis${hasRedisServer ? '' : `
 
     // Removed on the first instance: ana asks there until refused, and from then on nothing reaches her stream.
     writeFileSync(fileOne, JSON.stringify({ users: [] }));
-    let status = 200;
-    while (status !== 401) {
-      status = (await one.request('/api/meta', { headers: { cookie } })).status;
-      if (status !== 401) await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await expect
+      .poll(async () => (await one.request('/api/meta', { headers: { cookie } })).status, { timeout: 15_000, interval: 20 })
+      .toBe(401);
     await one.hub.publish(liveEvent('default', 'after-refusal'));
     await onTwo.ended;
     expect(onTwo.events().map((e) => e.event.refId)).toEqual(['before']);

@@ -334,14 +334,11 @@ describe('a browser that stops reading an answer in parts', () => {
     );
     socket.pause(); // never read
     // The server's side: the request's log line, written once its connection is closed.
-    let line: ReturnType<typeof app.requests>[number] | undefined;
-    for (let waited = 0; !line && waited < 20_000; waited += 100) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      line = app.requests().find((record) => record.route.startsWith('/api/candidates/'));
-    }
+    const line = () => app.requests().find((record) => record.route.startsWith('/api/candidates/'));
+    await expect.poll(line, { timeout: 20_000, interval: 100 }).toBeDefined();
     socket.destroy();
-    expect(line).toMatchObject({ status: 200, aborted: true });
-    expect(line!.bytes).toBeLessThan(12_000_000);
+    expect(line()).toMatchObject({ status: 200, aborted: true });
+    expect(line()!.bytes).toBeLessThan(12_000_000);
     const small = '{"status":"success","data":{"status":"approved"}}';
     upstream.behave = (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': small.length });

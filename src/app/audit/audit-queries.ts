@@ -9,6 +9,7 @@ import {
 } from '../../kyc/contract/audit-search.ts';
 import { ApiError } from '../api/api-error.ts';
 import { apiRequest, apiResponse } from '../api/api-request.ts';
+import { saveBlob } from '../ui/save-blob.ts';
 
 /**
  * The audit page's calls (issue 34). A search is POSTed: the filter (a user, a candidate's id) stays out
@@ -51,13 +52,5 @@ export async function downloadAuditCsv(filter: AuditFilter): Promise<void> {
   const response = await apiResponse(AUDIT_PATHS.export, json(filter));
   const blob = await response.blob();
   const name = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'audit.csv';
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // The download has its own copy once it started; a little later the object URL can go.
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  saveBlob(blob, name);
 }

@@ -30,6 +30,8 @@ export interface IndexerOptions {
   fromStart?: boolean;
   /** Told after each batch: lines read, and how many of them were new to the table. */
   onBatch?: (read: number, inserted: number) => void;
+  /** Told after each pass that reached the end of the files without a database error. */
+  onPass?: () => void;
 }
 
 export interface AuditIndexer {
@@ -100,6 +102,7 @@ class Indexer implements AuditIndexer {
         () => {
           this.failure = undefined;
           this.backoff = 0;
+          this.options.onPass?.();
         },
         (error: unknown) => {
           this.failure = databaseProblem(error);

@@ -85,14 +85,17 @@ function databaseStore(
 ): AuditStore {
   const { instance } = options;
   const ready = once(() => migrate(db));
+  let afterPass = () => {};
   const indexer = createAuditIndexer(db, {
     file: options.file,
     instance,
     retentionDays: options.retentionDays,
     now: options.now,
     before: ready,
+    onPass: () => afterPass(),
   });
-  const stopReports = reportNowAndThen(options, db, ready, chains, indexer);
+  const reports = reportNowAndThen(options, db, ready, chains, indexer);
+  afterPass = reports.afterPass;
   // What the other instances last reported changes every 30 s: read at most every 5 s, not per search.
   const othersReports = remembered(() => reportsOf(db), 5_000);
   return {
@@ -136,7 +139,7 @@ function databaseStore(
     },
     notify: () => indexer.notify(),
     async close() {
-      stopReports();
+      reports.stop();
       indexer.close();
       await db.end().catch(() => {});
     },
@@ -187,6 +190,8 @@ function once(step: () => Promise<void>): () => Promise<void> {
 /**
  * At start and then every 30 s: this instance's files and lag told to the table (the audit page of every
  * instance shows them), the database's state said in the log when it changes; every hour, the retention.
+ * A report that said the table was behind is made again as soon as a pass has caught up, so that no other
+ * instance's page goes on saying so for the rest of the 30 s.
  */
 function reportNowAndThen(options: AuditStoreOptions, db: Database, ready: () => Promise<void>, chains: ChainWatch, indexer: AuditIndexer) {
   let said: string | undefined;
@@ -199,16 +204,26 @@ function reportNowAndThen(options: AuditStoreOptions, db: Database, ready: () =>
       );
     } else options.logger?.info('Audit table: the database answers; the table follows the audit files.');
   };
+  let saidBehind = false;
+  let reporting = false;
   const report = async () => {
     const state = await selfState(options.instance, chains, indexer);
     await ready();
     await saveReport(db, options.instance, { files: state.files, ...(state.behind ? { behind: state.behind } : {}) });
+    saidBehind = state.behind !== undefined;
   };
-  const reportAndSay = () =>
-    void report().then(
-      () => say(indexer.problem()),
-      (error: unknown) => say(databaseProblem(error)),
-    );
+  const reportAndSay = () => {
+    if (reporting) return;
+    reporting = true;
+    void report()
+      .then(
+        () => say(indexer.problem()),
+        (error: unknown) => say(databaseProblem(error)),
+      )
+      .finally(() => {
+        reporting = false;
+      });
+  };
   const retain = () => ready().then(() => applyRetention(db, options.retentionDays));
   const reporter = setInterval(reportAndSay, REPORT_EVERY_MS);
   const retainer = setInterval(() => void retain().catch(() => {}), RETAIN_EVERY_MS);
@@ -217,9 +232,14 @@ function reportNowAndThen(options: AuditStoreOptions, db: Database, ready: () =>
   void retain()
     .then(() => indexer.syncNow())
     .then(reportAndSay, (error: unknown) => say(databaseProblem(error)));
-  return () => {
-    clearInterval(reporter);
-    clearInterval(retainer);
+  return {
+    afterPass: () => {
+      if (saidBehind) reportAndSay();
+    },
+    stop: () => {
+      clearInterval(reporter);
+      clearInterval(retainer);
+    },
   };
 }
 
