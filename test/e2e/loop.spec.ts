@@ -51,7 +51,7 @@ test('a reviewer works three queue candidates with j, k and u alone, at most 15 
   const keys = keyboard(page);
   const counts: number[] = [];
   const onCandidate = async (position: number) => {
-    await expect(place(page)).toHaveText(`${position} of ${total} · All`);
+    await expect(place(page)).toHaveText(`${position} of ${total} · All, by status`);
     await expect(heading(page)).toBeVisible();
     counts.push(keys.take());
   };
@@ -71,7 +71,7 @@ test('a reviewer works three queue candidates with j, k and u alone, at most 15 
   await onCandidate(3);
   const third = page.url();
   await keys.press('k');
-  await expect(place(page)).toHaveText(`2 of ${total} · All`);
+  await expect(place(page)).toHaveText(`2 of ${total} · All, by status`);
   await keys.press('j');
   await expect(page).toHaveURL(third);
   keys.take();
@@ -93,10 +93,10 @@ test('Next goes on to the next page of the queue, and Back to queue returns to t
   const keys = keyboard(page);
   // k with no row focused: the last row of the page.
   await keys.press('k', 'Enter');
-  await expect(place(page)).toHaveText(/^50 of \d+ · All$/);
+  await expect(place(page)).toHaveText(/^50 of \d+ · All, by status$/);
   const fiftieth = page.url();
   await keys.press('j');
-  await expect(place(page)).toHaveText(/^51 of \d+ · All$/);
+  await expect(place(page)).toHaveText(/^51 of \d+ · All, by status$/);
   expect(page.url()).not.toBe(fiftieth);
   await keys.press('u');
   await expect(page).toHaveURL(/\/applicants\?page=2$/);
@@ -133,9 +133,9 @@ test('two reviewers see each other on the candidate and its queue row within 2 s
   await sam.keyboard.press('Enter');
   await expect(sam.getByTestId('viewers')).toHaveText(/ana is viewing this candidate$/, { timeout: 2000 });
   await expect(ana.getByTestId('viewers')).toHaveText(/sam is viewing this candidate$/, { timeout: 2000 });
-  await expect(sam.getByTestId('queue-place')).toHaveText(/^\d+ of \d+ · All$/);
+  await expect(sam.getByTestId('queue-place')).toHaveText(/^\d+ of \d+ · All, by status$/);
   expect(await seriousViolations(sam)).toEqual([]);
-  await expect(ana.getByTestId('queue-place')).toHaveText(/^\d+ of \d+ · All$/);
+  await expect(ana.getByTestId('queue-place')).toHaveText(/^\d+ of \d+ · All, by status$/);
   await docScreenshot(ana, 'loop-candidate');
 
   await sam.keyboard.press('u');

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { type Applicant, type ApplicantFilter, isApplicantFilter } from '../../kyc/contract/applicants.ts';
+import { type Applicant, type ApplicantFilter, isApplicantFilter, type QueueOrder } from '../../kyc/contract/applicants.ts';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import type { QueueHandOver } from '../routes.ts';
 import { queuePageQuery } from './applicants-queries.ts';
@@ -103,7 +103,7 @@ export function useQueuePlace(
     ? step(page - 1, previousOnPage(beforeRecords, beforeRecords.length - 1, environment))
     : step(page, previousOnPage(records, index - 1, environment));
   return {
-    label: placeLabel(filter, list.data?.order?.by === 'age'),
+    label: placeLabel(filter, list.data?.order),
     position: at >= 0 && list.data ? list.data.skip + at + 1 : undefined,
     total: list.data?.total,
     previous,
@@ -113,10 +113,12 @@ export function useQueuePlace(
   };
 }
 
-/** "Waiting, oldest first"; "All" in the service's order. */
-function placeLabel(filter: ApplicantFilter | undefined, byAge: boolean): string {
+/** "Waiting, oldest first", "Approved, newest first", "All, by status"; a tab in the service's order by its name alone. */
+function placeLabel(filter: ApplicantFilter | undefined, order: QueueOrder | undefined): string {
   const tab = QUEUE_TABS.find((candidate) => candidate.filter === filter)?.label ?? 'All';
-  return byAge ? `${tab}, oldest first` : tab;
+  if (order?.by !== 'age') return tab;
+  if (order.byStatus) return `${tab}, by status`;
+  return `${tab}, ${order.newestFirst ? 'newest' : 'oldest'} first`;
 }
 
 /** The first row from `from` on that opens a candidate (a row with neither id opens nothing, and is passed over). */
