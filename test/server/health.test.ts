@@ -176,7 +176,8 @@ describe('/readyz on a hung audit destination (issue 9, item 5)', () => {
     fsSpy.hang = { dir: volumeDir };
     const audit = { available: () => true, lastWriteFailed: () => false };
     const volume = auditVolume(audit);
-    const check = auditLogCheck(file, 0, audit, volume);
+    // A question unanswered after 50 ms is taken for a hung mount (1 s in the server).
+    const check = auditLogCheck(file, 0, audit, volume, 50);
     const first = check.run(); // its access() hangs
     for (let i = 0; i < 10; i++) expect(await check.run()).toEqual({ ok: false, problem: 'stuck' });
     const measured: number[] = [];
@@ -194,6 +195,24 @@ describe('/readyz on a hung audit destination (issue 9, item 5)', () => {
     expect(await check.run()).toEqual({ ok: true });
     await watch.check();
     expect(measured).toHaveLength(1);
+  });
+
+  it("is ready, not 'stuck', when /readyz is asked while the free-space watcher's question is still being answered (the start's race)", async () => {
+    const volumeDir = mkdtempSync(path.join(os.tmpdir(), 'cl-health-busy-'));
+    const file = path.join(volumeDir, 'audit.jsonl');
+    const audit = { available: () => true, lastWriteFailed: () => false };
+    const volume = auditVolume(audit);
+    const watch = watchAuditFreeSpace(file, 0, createLogger({ write: () => {} }), { onFree: () => {}, volume });
+    fsSpy.hang = { dir: volumeDir };
+    const watching = watch.check(); // its statfs() is slow: answered below, while /readyz waits
+    const ready = auditLogCheck(file, 0, audit, volume, 10_000).run();
+    await expect.poll(() => callsUnder(volumeDir)).toEqual([expect.stringMatching(/^statfs /)]);
+    const { release } = fsSpy.hang;
+    fsSpy.hang = undefined;
+    release!();
+    await watching;
+    watch.stop();
+    expect(await ready).toEqual({ ok: true });
   });
 });
 

@@ -99,22 +99,39 @@ export interface AuditState {
  */
 export interface AuditVolume {
   ask<T>(question: () => Promise<T>): Promise<{ answered: true; value: T } | { answered: false }>;
+  /** Resolves when the question being asked is answered, or after `ms` (a hung mount never answers). */
+  idle(ms: number): Promise<void>;
 }
 
 export function auditVolume(audit: Pick<AuditState, 'available'> = { available: () => true }): AuditVolume {
-  let asking = false;
+  let asking: Promise<unknown> | undefined;
   return {
     async ask(question) {
       if (asking || !audit.available()) return { answered: false };
-      asking = true;
+      const answer = question();
+      asking = answer;
       try {
-        return { answered: true, value: await question() };
+        return { answered: true, value: await answer };
       } finally {
-        asking = false;
+        asking = undefined;
       }
+    },
+    async idle(ms) {
+      if (!asking) return;
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, ms);
+      });
+      await Promise.race([asking.then(noop, noop), late]);
+      clearTimeout(timer);
     },
   };
 }
+
+const noop = () => {};
+
+/** How long /readyz waits for another question to the audit volume (the free-space watcher's) before calling it stuck. */
+const VOLUME_BUSY_MS = 1000;
 
 /** Why the audit file (or, before the first line, its directory) cannot be written; undefined: it can. */
 function writableProblem(file: string): Promise<string | undefined> {
@@ -135,12 +152,24 @@ function writableProblem(file: string): Promise<string | undefined> {
  * writable, and the last write did not fail. Low free space is reported, but the server stays ready:
  * every instance on that volume would otherwise leave the load balancer at once, while lookups still work.
  */
-export function auditLogCheck(file: string, minFreeBytes: number, audit: AuditState, volume = auditVolume(audit)): ReadinessCheck {
+export function auditLogCheck(
+  file: string,
+  minFreeBytes: number,
+  audit: AuditState,
+  volume = auditVolume(audit),
+  busyMs = VOLUME_BUSY_MS,
+): ReadinessCheck {
   const stuck: CheckResult = { ok: false, problem: 'stuck' };
   return {
     name: 'auditLog',
     async run() {
-      const writable = await volume.ask(() => writableProblem(file));
+      let writable = await volume.ask(() => writableProblem(file));
+      if (!writable.answered && audit.available()) {
+        // Another question is being asked (the free-space watcher's, at start): its answer is waited
+        // for, a moment, rather than taken for a stuck log.
+        await volume.idle(busyMs);
+        writable = await volume.ask(() => writableProblem(file));
+      }
       if (!writable.answered) return stuck;
       if (writable.value) return { ok: false, problem: writable.value };
       if (audit.lastWriteFailed()) return { ok: false, problem: 'the last write failed' };
