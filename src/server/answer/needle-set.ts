@@ -8,9 +8,8 @@
  * bytes read are looked up in a filter of every needle's groups of four (a byte table indexed by a hash),
  * then exactly, and only a match is compared with the needle in place. The positions read are those where
  * a word of the buffer's memory starts, `step` a multiple of four, so that each is one aligned read of a
- * word rather than four of a byte (issue 35: half the time, about 5 ms for a 32 MB answer where there were
- * 11, measured under load). Needles shorter than eight bytes are searched one by one (no key is that
- * short: needle-watch.ts).
+ * word rather than four of a byte (issue 35: about 1.8 times faster on a 32 MB answer, docs/performance.md).
+ * Needles shorter than eight bytes are searched one by one (no key is that short: needle-watch.ts).
  */
 
 const GROUP = 4;
