@@ -7,6 +7,8 @@
 // Prints two tables and writes the figures as JSON to bench-results/.
 // `npm run bench -- --quick` is the short form CI runs so the benchmark cannot rot (no timing asserted).
 // `npm run bench -- --queue`: issue 32's queue at scale alone (bench-queue.mjs; with --quick, 2 000 waiting).
+// `npm run bench -- --plain`: issue 35's 32 MB plain lookup against a bare Node.js proxy alone (bench-plain.mjs);
+// with `--before <main.js>`, a build that reads CONFIG_FILE beside them.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -24,6 +26,7 @@ import { measurePartsMemory } from './loadtest-parts.mjs';
 import { PROXY_SIGN_IN, writeConfigFile } from './config-file.mjs';
 import { spawnServer } from './spawn-server.mjs';
 import { auditRows, runAuditBench } from './bench-audit.mjs';
+import { plainRows, runPlainBench } from './bench-plain.mjs';
 
 /** @import { SpawnedServer } from './spawn-server.mjs' */
 /** What the probe in every page records (performance.now() times), read back through `window.__bench`. */
@@ -38,6 +41,8 @@ const slowLinkOnly = process.argv.includes('--slow-link');
 const queueOnly = process.argv.includes('--queue');
 // `--audit`: issue 34's audit page alone (bench-audit.mjs): its p99 over PostgreSQL and over the files.
 const auditOnly = process.argv.includes('--audit');
+// `--plain`: issue 35's 32 MB plain lookup through the app against a bare Node.js proxy alone (bench-plain.mjs).
+const plainOnly = process.argv.includes('--plain');
 // The machine is shared: its load when the run began and ended goes with the figures.
 const loadAtStart = os.loadavg()[0] ?? 0;
 // `--before <main.js>`: the server of a build before issue 20, run beside this one for its engine's figures.
@@ -74,12 +79,21 @@ function build(args, env = {}) {
   if (result.status !== 0) throw new Error(`vite build ${args.join(' ')} failed`);
 }
 log('Building…');
-if (!slowLinkOnly && !auditOnly && !queueOnly) build(['--outDir', path.join(out, 'dist-app/client'), '--emptyOutDir']);
-if (!auditOnly) build(['--outDir', path.join(out, 'dist/client'), '--emptyOutDir'], { BENCH_BASELINE: '1' });
+if (!slowLinkOnly && !auditOnly && !queueOnly && !plainOnly) build(['--outDir', path.join(out, 'dist-app/client'), '--emptyOutDir']);
+if (!auditOnly && !plainOnly) build(['--outDir', path.join(out, 'dist/client'), '--emptyOutDir'], { BENCH_BASELINE: '1' });
 build(['--ssr', '--outDir', path.join(out, 'dist/server'), '--emptyOutDir']);
-if (auditOnly) {
-  // The server serves a client folder: an empty one will do, the audit page's API is what is measured.
+if (auditOnly || plainOnly) {
+  // The server serves a client folder: an empty one will do, its API is what is measured.
   mkdirSync(path.join(out, 'dist/client'), { recursive: true });
+}
+if (plainOnly) {
+  const plain = await runPlainBench({ serverJs: path.join(out, 'dist/server/main.js'), beforeJs: beforeEntry, quick, log });
+  printPlain(plain);
+  mkdirSync(out, { recursive: true });
+  writeFileSync(path.join(out, 'plain-latest.json'), `${JSON.stringify({ date: new Date().toISOString(), quick, plain }, null, 2)}\n`);
+  process.exit(0);
+}
+if (auditOnly) {
   const audit = await runAuditBench({ serverJs: path.join(out, 'dist/server/main.js'), quick, log });
   console.log(`Candidate Lookup benchmark: the audit page${quick ? ' (quick: far fewer lines, no targets judged)' : ''}`);
   const rows = auditRows(audit, (ok) => (ok ? 'met' : 'MISSED'));
@@ -110,6 +124,19 @@ function printQueue(queue) {
   )) {
     console.log(text);
   }
+}
+
+/** Issue 35's figures, as a table of their own. @param {import('./bench-plain.mjs').PlainFigures} plain */
+function printPlain(plain) {
+  console.log(
+    `Issue 35's plain lookup: medians of ${plain.runs} lookups each, alternating; load average ${loadAtStart.toFixed(1)} at the start, ${(os.loadavg()[0] ?? 0).toFixed(1)} at the end${quick ? ' (quick: no target judged)' : ''}:`,
+  );
+  const judged = plainRows(plain, (ok) => (ok ? 'met' : 'MISSED'));
+  for (const text of tableLines(
+    ['plain lookup (issue 35)', 'value', 'target', ''],
+    quick ? judged.map((row) => [...row.slice(0, 3), '']) : judged,
+  ))
+    console.log(text);
 }
 
 // --- Servers: the sandbox alone (large images), and the production server pointed at it as a remote service.
@@ -493,6 +520,9 @@ for (const server of servers) server.stop();
 const audit = await runAuditBench({ serverJs: path.join(out, 'dist/server/main.js'), quick, log });
 // --- 10. Issue 32's queue at scale (bench-queue.mjs): its own servers, one then two on a redis-server (the others stopped above).
 const queue = await runQueueScenario({ serverJs: path.join(out, 'dist/server/main.js'), quick, log });
+// --- 12. Issue 35's 32 MB plain lookup against a bare Node.js proxy (bench-plain.mjs): its own servers.
+// Without --before's build: that one may be older than CONFIG_FILE; `--plain --before` takes one that reads it.
+const plain = await runPlainBench({ serverJs: path.join(out, 'dist/server/main.js'), quick, log });
 
 // --- 4. Bundle, as shipped.
 const client = path.join(out, 'dist-app/client');
@@ -574,6 +604,7 @@ const figures = {
   },
   queue,
   audit,
+  plain,
 };
 mkdirSync(out, { recursive: true });
 writeFileSync(path.join(out, 'latest.json'), `${JSON.stringify(figures, null, 2)}\n`);
@@ -667,5 +698,6 @@ for (const text of tableLines(
 ))
   console.log(text);
 printQueue(queue);
+printPlain(plain);
 console.log(`Figures written to ${path.relative(root, path.join(out, 'latest.json'))}`);
 process.exit(0);

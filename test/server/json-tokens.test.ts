@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { hasControl } from '../../src/server/answer/json-bytes.ts';
+import { hasControl, isPlainAscii } from '../../src/server/answer/json-bytes.ts';
 import { AnswerScan, QuietReader } from '../../src/server/answer/answer-scan.ts';
 import { JsonSyntaxError, JsonTokenizer, JsonTooDeepError, MAX_DEPTH } from '../../src/server/answer/json-tokens.ts';
 import { RecordSplitter } from '../../src/server/answer/record-parts.ts';
@@ -192,5 +192,36 @@ describe('the tokenizer of answers in parts', { timeout: 120_000 }, () => {
     }
     const others = Buffer.from(Array.from({ length: 256 - 0x20 }, (_, i) => i + 0x20));
     for (let from = 0; from < 4; from++) expect(hasControl(others, from, others.length)).toBe(false);
+  });
+
+  it('tells ASCII without a control byte from the rest as a byte-by-byte check does, for any bytes, range and memory alignment', () => {
+    // Mostly letters, so that long runs pass the word-at-a-time loop and a stray byte stands anywhere in them.
+    const bytes = fc.array(
+      fc.oneof({ weight: 20, arbitrary: fc.integer({ min: 0x20, max: 0x7f }) }, { weight: 1, arbitrary: fc.nat(0xff) }),
+      {
+        maxLength: 300,
+      },
+    );
+    fc.assert(
+      fc.property(bytes, fc.nat(7), fc.nat(), fc.nat(), (values, shift, a, b) => {
+        // Shifted inside a larger buffer: the run starts at any byte of a word of memory.
+        const buf = Buffer.alloc(values.length + shift).subarray(shift);
+        buf.set(values);
+        const from = a % (buf.length + 1);
+        const to = from + (b % (buf.length - from + 1));
+        const plain = [...buf.subarray(from, to)].every((c) => c >= 0x20 && c <= 0x7f);
+        expect(isPlainAscii(buf, from, to)).toBe(plain);
+      }),
+      { numRuns: 3000 },
+    );
+    const letters = Buffer.alloc(200, 0x41);
+    for (const odd of [0x00, 0x1f, 0x80, 0xff]) {
+      for (let at = 0; at < 100; at++) {
+        letters[at] = odd;
+        expect(isPlainAscii(letters, 0, 200)).toBe(false);
+        expect(isPlainAscii(letters, at + 1, 200)).toBe(true);
+        letters[at] = 0x41;
+      }
+    }
   });
 });

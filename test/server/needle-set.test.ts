@@ -31,6 +31,29 @@ describe('the one-pass search of many needles (needle-set.ts)', () => {
     );
   });
 
+  it('answers alike wherever the haystack starts in memory (the samples are read as aligned words)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(letters(8, 40), { minLength: 1, maxLength: 6 }),
+        letters(0, 300),
+        fc.nat(7),
+        fc.nat(),
+        fc.nat(),
+        (needles, hay, shift, which, at) => {
+          const needle = needles[which % needles.length]!;
+          const offset = at % (hay.length + 1);
+          const planted = Buffer.concat([hay.subarray(0, offset), needle, hay.subarray(offset)]);
+          for (const haystack of [hay, planted]) {
+            const shifted = Buffer.alloc(haystack.length + shift).subarray(shift);
+            haystack.copy(shifted);
+            expect(new NeedleSet(needles).in(shifted)).toBe(needles.some((one) => haystack.includes(one)));
+          }
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+
   it('finds a key of any length from eight bytes at every offset of a megabyte of base64, and nothing in one without it', () => {
     const hay = Buffer.from(Buffer.alloc(1 << 20, 0x5a).toString('base64'));
     const clean = new NeedleSet([Buffer.from('sandbox-key-full-access'), Buffer.from('c2FuZGJveC1rZXk')]);

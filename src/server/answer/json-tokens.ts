@@ -1,6 +1,5 @@
-import { isAscii } from 'node:buffer';
 import { StringDecoder } from 'node:string_decoder';
-import { ESCAPES, HEX, hasControl, SCALAR_BYTE, SCALAR_END, scalarKind, type TokenSink, WS } from './json-bytes.ts';
+import { ESCAPES, HEX, hasControl, isPlainAscii, SCALAR_BYTE, SCALAR_END, scalarKind, type TokenSink, WS } from './json-bytes.ts';
 import { PieceBuilder } from './text-piece.ts';
 
 /**
@@ -8,8 +7,8 @@ import { PieceBuilder } from './text-piece.ts';
  * to a TokenSink (answer-scan.ts fans them out to every reader). Keys whole, scalars as their bytes,
  * strings in pieces. A string's bytes are found with Buffer#indexOf and handed on as one piece per network
  * chunk (text-piece.ts: ASCII left as its bytes until a reader asks for its text, then read as Latin-1,
- * without a UTF-8 decode; anything else through a StringDecoder), control characters checked a word at a
- * time; no object is made per token. Memory: the open levels (MAX_DEPTH),
+ * without a UTF-8 decode; anything else through a StringDecoder), ASCII and control characters checked
+ * together, a word at a time; no object is made per token. Memory: the open levels (MAX_DEPTH),
  * a key being read, an escape or number cut by a chunk's end; nothing else is kept. It accepts what the browser's `JSON.parse` of the decoded body accepts (a leading byte
  * order mark too, as the browser's decoder drops it; bytes that are not UTF-8 read as U+FFFD, as it reads
  * them) and refuses the rest, with one limit of its own: nesting deeper than MAX_DEPTH, since each open
@@ -227,12 +226,13 @@ export class JsonTokenizer {
 
   /** String bytes [from, to), none of them `"` or `\`, added to the piece. */
   private run(buf: Buffer, from: number, to: number): void {
-    if (hasControl(buf, from, to)) throw new JsonSyntaxError('a control character in a string');
+    // One pass for nearly every run; a run it refuses holds a control byte or, if not, a byte over 0x7f.
+    const ascii = isPlainAscii(buf, from, to);
+    if (!ascii && hasControl(buf, from, to)) throw new JsonSyntaxError('a control character in a string');
     const s = this.str!;
-    const run = buf.subarray(from, to);
-    const ascii = isAscii(run);
     // ASCII with no character pending in the decoder: Latin-1 reads the same text, without a UTF-8 decode.
     if (ascii && !s.pending) return void this.piece.addRun(buf, from, to);
+    const run = buf.subarray(from, to);
     s.decoded = true;
     s.decoder ??= new StringDecoder('utf8');
     s.pending = !ascii && buf[to - 1]! >= 0x80;

@@ -1,0 +1,145 @@
+// @ts-check
+// Issue 35's plain lookup (`npm run bench -- --plain` alone; every full run ends with it too): a 32 MB
+// record asked as plain JSON (as curl asks it, no parts) through the built server, against the same bytes
+// through a bare Node.js proxy (bare-proxy.mjs: forward and pipe, nothing else), from one upstream of
+// their own (plain-upstream.mjs), alternating which goes first. The time of each (median), their ratio
+// (target at most 1.1: what the answer's checks add to what any Node.js proxy costs), and each process's
+// CPU per lookup, read from /proc/<pid>/stat around each. With `--before <main.js>` (a build that reads
+// CONFIG_FILE), that build's server is asked beside them, alternating, for its figures of the same run.
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { cpuMs, firstByteGet } from './bench-engine.mjs';
+import { PROXY_SIGN_IN, writeConfigFile } from './config-file.mjs';
+import { spawnServer } from './spawn-server.mjs';
+
+const root = path.resolve(import.meta.dirname, '..');
+/** The record's size, and the target: the app at most this many times the bare proxy's time. */
+export const PLAIN_MB = 32;
+export const PLAIN_TARGET = 1.1;
+const KEY = 'bench-plain-key-35c1e8';
+const CLIENT_ID = 'bench-plain';
+
+/** @param {number[]} values */
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+};
+
+/**
+ * @typedef {object} PlainFigures
+ * @property {number} bytes the answer's length
+ * @property {number} runs lookups of each
+ * @property {number} appMs median time of a lookup through the app
+ * @property {number} bareMs the same through the bare proxy
+ * @property {number} ratio appMs / bareMs
+ * @property {number} pairedRatio the median of each round's app / bare (the two asked one after the other)
+ * @property {number} appCpuMs the app's CPU per lookup
+ * @property {number} bareCpuMs the bare proxy's
+ * @property {{ ms: number; ratio: number; cpuMs: number } | undefined} before the `--before` build's, when given
+ */
+
+/**
+ * @param {{ serverJs: string; beforeJs?: string; quick: boolean; log: (...args: unknown[]) => void; runs?: number }} options
+ * @returns {Promise<PlainFigures>}
+ */
+export async function runPlainBench({ serverJs, beforeJs, quick, log, runs = quick ? 3 : 21 }) {
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'cl-bench-plain-'));
+  /** @type {import('./spawn-server.mjs').SpawnedServer[]} */
+  const servers = [];
+  /** @param {string[]} args @param {NodeJS.ProcessEnv} [env] */
+  const start = async (args, env = {}) => {
+    const server = spawnServer(args, { cwd: tmp, env: { HOST: '127.0.0.1', ...env }, echoStderr: true });
+    servers.push(server);
+    return { url: await server.url, pid: server.child.pid ?? 0 };
+  };
+  try {
+    log(`Measuring a ${PLAIN_MB} MB plain lookup through the app and through a bare Node.js proxy…`);
+    const upstream = await start([path.join(root, 'scripts/plain-upstream.mjs'), String(PLAIN_MB), KEY]);
+    const CONFIG_FILE = writeConfigFile(tmp, { signIn: PROXY_SIGN_IN, limits: { lookupsPerMinute: 0, batchIdsPerMinute: 0 } });
+    /** @param {string} entry @param {string} name */
+    const appAt = (entry, name) =>
+      start([entry], {
+        PORT: '0',
+        KYC_BASE_URL: upstream.url,
+        KYC_CLIENT_ID: CLIENT_ID,
+        KYC_API_KEY: KEY,
+        CONFIG_FILE,
+        AUDIT_LOG: path.join(tmp, `audit-${name}.jsonl`),
+      });
+    const appHeaders = {
+      'x-candidate-lookup': '1',
+      'x-forwarded-user': 'bench',
+      'x-forwarded-role': 'compliance',
+      accept: 'application/json',
+    };
+    /** @param {{ url: string; pid: number }} server @param {Record<string, string>} headers */
+    const side = (server, headers) => ({ server, headers, times: /** @type {number[]} */ ([]), cpu: 0, bytes: 0 });
+    const sides = [
+      side(await appAt(serverJs, 'now'), appHeaders),
+      side(await start([path.join(root, 'scripts/bare-proxy.mjs'), upstream.url]), { authorization: KEY }),
+    ];
+    if (beforeJs) sides.push(side(await appAt(beforeJs, 'before'), appHeaders));
+    const lookup = '/api/candidates/refId/plain-1';
+    // Two of each first: the JIT warmed, the upstream's body paged in.
+    for (let i = 0; i < 2; i++) for (const side of sides) await firstByteGet(`${side.server.url}${lookup}`, side.headers);
+    for (let i = 0; i < runs; i++) {
+      for (const side of i % 2 ? [...sides].reverse() : sides) {
+        const before = cpuMs(side.server.pid);
+        const answer = await firstByteGet(`${side.server.url}${lookup}`, side.headers);
+        side.cpu += cpuMs(side.server.pid) - before;
+        side.times.push(answer.ms);
+        side.bytes = answer.bytes;
+      }
+    }
+    const [through, reference, earlier] = /** @type {[typeof sides[0], typeof sides[0], typeof sides[0] | undefined]} */ (sides);
+    if (through.bytes !== reference.bytes) throw new Error(`the app answered ${through.bytes} bytes, the bare proxy ${reference.bytes}`);
+    const appMs = median(through.times);
+    const bareMs = median(reference.times);
+    return {
+      bytes: through.bytes,
+      runs,
+      appMs,
+      bareMs,
+      ratio: appMs / bareMs,
+      pairedRatio: median(through.times.map((ms, i) => ms / (reference.times[i] ?? Number.NaN))),
+      appCpuMs: through.cpu / runs,
+      bareCpuMs: reference.cpu / runs,
+      before: earlier && { ms: median(earlier.times), ratio: median(earlier.times) / bareMs, cpuMs: earlier.cpu / runs },
+    };
+  } finally {
+    for (const server of servers) server.stop();
+  }
+}
+
+/**
+ * The table's rows: figure, value, target, verdict.
+ * @param {PlainFigures} plain
+ * @param {(ok: boolean) => string} verdict
+ * @returns {string[][]}
+ */
+export function plainRows(plain, verdict) {
+  const mb = (plain.bytes / 1024 / 1024).toFixed(1);
+  return [
+    [
+      `12 plain ${mb} MB lookup: app / bare Node proxy (${plain.appMs.toFixed(0)} / ${plain.bareMs.toFixed(0)} ms)`,
+      plain.ratio.toFixed(2),
+      `<= ${PLAIN_TARGET}`,
+      verdict(plain.ratio <= PLAIN_TARGET),
+    ],
+    ['12 the same, median of each round’s ratio', plain.pairedRatio.toFixed(2), '', ''],
+    [
+      '12 server CPU per lookup: app / bare Node proxy',
+      `${(plain.appCpuMs / plain.bareCpuMs).toFixed(2)} (${plain.appCpuMs.toFixed(0)} / ${plain.bareCpuMs.toFixed(0)} ms)`,
+      '',
+      '',
+    ],
+    ...(plain.before
+      ? [
+          [`12 the --before build / bare Node proxy (${plain.before.ms.toFixed(0)} ms)`, plain.before.ratio.toFixed(2), '', ''],
+          ['12 the --before build: server CPU per lookup', `${plain.before.cpuMs.toFixed(0)} ms`, '', ''],
+        ]
+      : []),
+  ];
+}
