@@ -1,7 +1,7 @@
-import type { ApiSettings } from '../config/settings.ts';
 import type http from 'node:http';
 import { type AnswerGuard, AnswerGuardError, firstOutput } from '../answer/answer-guard.ts';
 import { ApiFailure } from '../http/api-failure.ts';
+import type { ApiSettings } from '../config/settings.ts';
 import { MAX_DEPTH } from '../answer/json-tokens.ts';
 import { countBytes, NOT_A_RECORD, sendFailure } from '../http/http-reply.ts';
 import { requestLog } from '../log/log.ts';
