@@ -12,9 +12,20 @@ import { createAuditLog } from '../src/server/audit/audit.ts';
 import { createAccessControl } from '../src/server/auth/access.ts';
 import { createLiveHub } from '../src/server/live/create-live-hub.ts';
 import { createApiHandler } from '../src/server/proxy.ts';
+import { parseConfig } from '../src/server/config/config.ts';
+import { settingsOf } from '../src/server/config/settings.ts';
 
 const hub = createLiveHub({ redisUrl: process.env.REDIS_URL || undefined });
-const api = createApiHandler({
+// Built as the server builds them from a configuration: these limits (no crawler: nothing is ever listed
+// here), the schema's defaults for the rest, and the identity-aware proxy's sign-in.
+const config = parseConfig(
+  {},
+  {
+    signIn: { mode: 'proxy', userHeader: 'x-forwarded-user', roleHeader: 'x-forwarded-role', trustedProxies: ['127.0.0.1/32'] },
+    limits: { upstreamTimeoutMs: 2000, maxResponseBytes: 1024 * 1024, queueIndexLookupsPerSecond: 0 },
+  },
+);
+const api = createApiHandler(settingsOf(config), {
   environments: [
     {
       info: { name: 'default', label: 'default', clientId: 'loadtest', upstream: 'remote' },
@@ -22,13 +33,9 @@ const api = createApiHandler({
       target: { baseUrl: 'http://127.0.0.1:9', clientId: 'loadtest', apiKey: 'loadtest-key' },
     },
   ],
-  timeoutMs: 2000,
-  maxResponseBytes: 1024 * 1024,
   audit: createAuditLog(path.join(mkdtempSync(path.join(os.tmpdir(), 'cl-loadtest-events-')), 'audit.jsonl')),
-  access: createAccessControl({ mode: 'proxy', userHeader: 'x-forwarded-user', roleHeader: 'x-forwarded-role', trusted: ['127.0.0.1/32'] }),
+  access: createAccessControl(config.auth),
   hub,
-  // Nothing is ever listed here: no crawler.
-  queueRate: 0,
 });
 
 /**

@@ -2,26 +2,24 @@ import type { ApiEnvironment, ServedEnvironment } from './api-environments.ts';
 import { createLogger, type Logger } from './log/log.ts';
 import type { Metrics } from './ops/metrics.ts';
 import { indexWatch } from './ops/queue-index-metrics.ts';
-import { NO_RATE_LIMIT, type RateLimiter } from './ops/rate-limit.ts';
+import { createRateLimiter } from './ops/rate-limit.ts';
+import type { ApiSettings } from './config/settings.ts';
 import type { QueueWiring } from './serve-environments.ts';
 import { createQueueIndex, indexBound } from './state/queue-index.ts';
 import { createMemoryQueueIndexStore, type QueueIndexStore } from './state/queue-index-store.ts';
+import type { SharedStore } from './state/store.ts';
 
-/** The queue's options of the API handler (issue 32): its index's store, its crawlers' pace, the users' views. */
-export interface QueueHandlerOptions {
+/** The queue's part of the API handler's runtime (issue 32): its index's store and its crawlers. */
+export interface QueueRuntime {
   environments: ApiEnvironment[];
   logger?: Logger;
   /** The queue index's store (default: in this handler's memory). */
   queueIndex?: QueueIndexStore;
-  /** Requests a second of each environment's crawler, list pages and lookups together (default 5; 0: no crawler). */
-  queueRate?: number;
   /**
    * The crawlers: started with the handler (default) or not (`start: false`: tests that do not read the
    * queue, or read it after `crawlNow`), their pace, lease and clock.
    */
   queueCrawl?: NonNullable<QueueWiring['crawl']> & { start?: boolean };
-  /** Each user's queue views, a bucket of their own (default: no limit). */
-  queueViews?: RateLimiter;
 }
 
 /** What the handler started that must stop with it: the queue's crawlers. */
@@ -31,11 +29,16 @@ export interface Crawling {
   close(): Promise<void>;
 }
 
-/** The crawler's pace where the handler is given none: 5 requests a second per environment. */
-const DEFAULT_QUEUE_RATE = 5;
-
-/** The queue index every environment shares (bounded per environment), its crawlers' pace, the users' views. */
-export function queueWiring(options: QueueHandlerOptions, metrics: Metrics): QueueWiring {
+/**
+ * The queue index every environment shares (bounded per environment), its crawlers' pace
+ * (limits.queueIndexLookupsPerSecond) and each user's queue views (limits.queueViewsPerMinute, a bucket
+ * of their own in the shared store).
+ */
+export function queueWiring(
+  options: QueueRuntime,
+  settings: ApiSettings,
+  { metrics, store }: { metrics: Metrics; store: SharedStore },
+): QueueWiring {
   const logger = options.logger ?? createLogger(undefined, 'warn');
   const bounds = new Map(options.environments.map((environment) => [environment.info.name, indexBound(environment.queueIndexMax)]));
   const { start: _start, ...crawl } = options.queueCrawl ?? {};
@@ -44,8 +47,8 @@ export function queueWiring(options: QueueHandlerOptions, metrics: Metrics): Que
       bound: (environment) => bounds.get(environment) ?? indexBound(undefined),
       watch: indexWatch(metrics, logger),
     }),
-    perSecond: options.queueRate ?? DEFAULT_QUEUE_RATE,
-    views: options.queueViews ?? NO_RATE_LIMIT,
+    perSecond: settings.limits.queueIndexLookupsPerSecond,
+    views: createRateLimiter(store, 'queue-views', settings.limits.queueViewsPerMinute),
     logger,
     crawl,
   };

@@ -11,10 +11,10 @@ import { type AuditVolume, auditLogCheck, auditVolume, type ReadinessCheck, shar
 import { createLogger, type Logger } from './log/log.ts';
 import type { SignInRefusalEvent } from './auth/access-control.ts';
 import { createMetrics, type Metrics, observeAuditLog } from './ops/metrics.ts';
-import { type ApiHandlerOptions, createApiHandler, type Middleware } from './proxy.ts';
+import { type ApiRuntime, createApiHandler, type Middleware } from './proxy.ts';
+import { settingsOf } from './config/settings.ts';
 import { deliveryIdsFor } from './live/delivery-ids.ts';
 import type { LiveHub } from './live/live-hub.ts';
-import { createRateLimiter } from './ops/rate-limit.ts';
 import { createRedisStore, describeRedisUrl } from './state/redis-store.ts';
 import { createMemoryQueueIndexStore } from './state/queue-index-store.ts';
 import { createRedisQueueIndexStore } from './state/queue-index-redis.ts';
@@ -59,7 +59,7 @@ export function createApiFromConfig(
     hub?: LiveHub;
     eventStreams?: EventStreamOptions;
     /** The queue's crawlers (default: started; tests of something else keep them off). */
-    queueCrawl?: ApiHandlerOptions['queueCrawl'];
+    queueCrawl?: ApiRuntime['queueCrawl'];
   } = {},
 ): ConfiguredApi {
   checkUserEnvironments(config);
@@ -80,27 +80,20 @@ export function createApiFromConfig(
   // Counted refusals are written when their minute ends, and at the latest when the server stops.
   const refusals = createRefusalLog(audit);
   const hub = options.hub ?? createHubFromConfig(config, logger);
-  const queue = { ...queueFromConfig(config, store), ...(options.queueCrawl && { queueCrawl: options.queueCrawl }) };
+  const queue = { ...queueFromConfig(config), ...(options.queueCrawl && { queueCrawl: options.queueCrawl }) };
   const streamsStop = new AbortController();
-  const handler = createApiHandler({
+  const handler = createApiHandler(settingsOf(config), {
     environments: upstream.environments,
-    ...answerSettingsOf(config),
     access,
     audit,
     refusals,
-    rateLimiter: createRateLimiter(store, 'lookups', config.rateLimitPerMinute),
-    batchBudget: createRateLimiter(store, 'batch-ids', config.rateLimitBatchPerMinute),
-    maxInFlightPerUser: config.maxInFlightPerUser,
+    store,
     archivingFindings: archivingFindingsOf(config, store),
-    refuseProxied: config.auth.mode === 'local' && !config.auth.allowUnauthenticated,
     metrics,
     logger,
-    trustedProxies: config.trustedProxies,
     hub,
     eventStreams: { ...options.eventStreams, stop: streamsStop.signal },
     deliveryIds: deliveryIdsFor(store),
-    webhookRateLimiter: createRateLimiter(store, 'webhooks', config.rateLimitWebhooksPerMinute),
-    webhookBodyTimeoutMs: config.webhookBodyTimeoutMs,
     ...queue,
     trail,
   });
@@ -136,26 +129,12 @@ function trailFromConfig(config: Config, logger: Logger) {
   return createAuditStore({ file, instance, databaseUrl, retentionDays, logger });
 }
 
-/** How answers are made, as configured: limits on the service's answer and on parts, replies, display. */
-function answerSettingsOf(config: Config) {
-  const { timeoutMs, maxResponseBytes, partsMemoryBytes, previewLookupsAtOnce, replyTemplates, display } = config;
-  return { timeoutMs, maxResponseBytes, partsMemoryBytes, previewLookupsAtOnce, replyTemplates, display };
-}
-
 /**
- * The queue index (in Redis with REDIS_URL, shared by the instances, or in memory), its crawlers' pace
- * (limits.queueIndexLookupsPerSecond, list pages and lookups together) and each user's queue views
- * (limits.queueViewsPerMinute, a bucket of their own in the shared store).
+ * The queue index: in Redis with REDIS_URL, shared by the instances, or in memory. Its crawlers' pace
+ * and each user's queue views are settings (limits.queueIndexLookupsPerSecond, limits.queueViewsPerMinute).
  */
-export function queueFromConfig(
-  config: Pick<Config, 'redisUrl' | 'queueIndexLookupsPerSecond' | 'queueViewsPerMinute'>,
-  store: SharedStore,
-) {
-  return {
-    queueIndex: config.redisUrl ? createRedisQueueIndexStore(config.redisUrl) : createMemoryQueueIndexStore(),
-    queueRate: config.queueIndexLookupsPerSecond,
-    queueViews: createRateLimiter(store, 'queue-views', config.queueViewsPerMinute),
-  };
+export function queueFromConfig(config: Pick<Config, 'redisUrl'>) {
+  return { queueIndex: config.redisUrl ? createRedisQueueIndexStore(config.redisUrl) : createMemoryQueueIndexStore() };
 }
 
 /** A refused OpenID Connect sign-in: counted, and one warning with why and who (never a token or a code). */

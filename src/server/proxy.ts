@@ -1,6 +1,5 @@
 import type http from 'node:http';
-import { API_PREFIX, type ApiMeta } from '../kyc/contract/api.ts';
-import { DEFAULT_REPLIES, type ReplyTemplate } from '../kyc/contract/replies.ts';
+import { API_PREFIX } from '../kyc/contract/api.ts';
 import { type ApiEnvironment, environmentRoutes, type ServedEnvironment } from './api-environments.ts';
 import { environmentTable, lastRoutes, openRoutes } from './api-routes.ts';
 import { sandboxRoutes } from './sandbox/simulate-route.ts';
@@ -22,12 +21,12 @@ import type { LiveHub, Revocation } from './live/live-hub.ts';
 import { createWebhookReceiver, isWebhookPath } from './live/webhook-receiver.ts';
 import { webhookChecks } from './live/delivery-check.ts';
 import { createLogger, type Logger, noteUser, requestIdOf, setRoute, startRequestLog } from './log/log.ts';
-import { type Crawling, type QueueHandlerOptions, queueWiring, withCrawlers } from './api-queue.ts';
+import { type Crawling, type QueueRuntime, queueWiring, withCrawlers } from './api-queue.ts';
 import { createMetrics, type Metrics } from './ops/metrics.ts';
-import { NO_RATE_LIMIT, type RateLimiter } from './ops/rate-limit.ts';
-import { serveEnvironments } from './serve-environments.ts';
-import { DEFAULT_MAX_IN_FLIGHT_PER_USER } from './upstream/upstream-slots.ts';
-import { DEFAULT_PREVIEW_LOOKUPS } from './answer/picture-preview.ts';
+import { createRateLimiter } from './ops/rate-limit.ts';
+import { type EnvironmentWiring, serveEnvironments } from './serve-environments.ts';
+import type { ApiSettings } from './config/settings.ts';
+import { createMemoryStore, type SharedStore } from './state/store.ts';
 import { createLiveHub } from './live/create-live-hub.ts';
 import { createEventStreams, type EventStreamOptions } from './live/event-stream.ts';
 import { createPresence, type PresenceOptions } from './live/presence.ts';
@@ -38,44 +37,26 @@ import type { AuditStore } from './trail/audit-store.ts';
 /**
  * The key-holding proxy: one connect-style handler for `/api/*`, mounted by the Vite plugin in
  * development and by the production server. Setup happens once here; each route is a line of the table.
+ * It is set with its settings (config/settings.ts: data, every field resolved) and given its runtime:
+ * the services it uses, each built by the caller or, where a test has no use for one, in this handler.
  */
-export interface ApiHandlerOptions extends QueueHandlerOptions {
+export interface ApiRuntime extends QueueRuntime {
   /** Where lookups go; the first is the default, the others are reached under `/api/e/<name>/…`. */
   environments: ApiEnvironment[];
-  timeoutMs: number;
-  /** A browser that reads nothing of an answer in parts is cut off after this (default `timeoutMs`; tests make it short). */
-  browserStallMs?: number;
-  maxResponseBytes: number;
-  /** The bytes all answers in parts being built may hold at once (default PARTS_MEMORY_BYTES, parts-budget.ts). */
-  partsMemoryBytes?: number;
-  /** Lookups whose pictures are reduced to previews at once (default 4; 0: no previews). */
-  previewLookupsAtOnce?: number;
-  /** Support users' reply texts (default: the built-in ones). */
-  replyTemplates?: Record<string, ReplyTemplate>;
-  /** The candidate page's decision fields and privacy-mask default, passed on in /api/meta. */
-  display?: Pick<ApiMeta, 'summaryFields' | 'privacyMaskDefault'>;
-  /** Who may look (default: local mode, everyone is a compliance user). */
-  access?: AccessControl;
   /** Every lookup is recorded here before anything is answered: required, there is no lookup without its line. */
   audit: AuditLog;
-  /** Each user's requests to the service under way at once (default 4; 0: no bound). */
-  maxInFlightPerUser?: number;
+  /** Who may look (default: local mode, everyone is a compliance user). */
+  access?: AccessControl;
+  /** The rate limits' counters, each limit a bucket of its own (default: in this handler's memory). */
+  store?: SharedStore;
   /** Refusals over the rate limit, counted per user and interval (default: over `audit`, a minute). */
   refusals?: RefusalLog;
-  /** Lookups per minute per user (default: no limit). */
-  rateLimiter?: RateLimiter;
-  /** Ids per minute per user in batches, a budget of their own (default: no limit). */
-  batchBudget?: RateLimiter;
-  /** Lookups of one batch under way at once (default 8). */
-  batchConcurrency?: number;
   /**
    * The clock of the waits the service asks for (its 429): each environment's upstream client keeps the
    * wait on it, and batches and the queue's filler wait by it (default: real time; tests give one that does not wait).
    */
   pauseClock?: BatchClock;
-  /** Once an environment's key is seen to archive after extract: refuse its full lookups (default), or accept. */
-  keyArchivesOnExtract?: 'refuse' | 'accept';
-  /** Where that finding is kept, for every instance and the next start (default: in this handler only). */
+  /** Where an archive-after-extract finding is kept, for every instance and the next start (default: in this handler only). */
   archivingFindings?: ArchivingFindings;
   /**
    * The server's log, where no app server started one for the request (the Vite plugin): a line per API
@@ -83,12 +64,8 @@ export interface ApiHandlerOptions extends QueueHandlerOptions {
    * requestLog). Never an id, a key or candidate data (default: none).
    */
   logger?: Logger;
-  /** Refuse requests that came through a proxy: local mode without sign-in (default: when `access` is not given). */
-  refuseProxied?: boolean;
   /** Counted here (default: a registry of its own that nobody reads). */
   metrics?: Metrics;
-  /** Reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed (default: none). */
-  trustedProxies?: readonly string[];
   /** Where accepted webhook deliveries meet the event streams (default: one of this handler's own, in memory). */
   hub?: LiveHub;
   /** The event streams' heartbeat, per-user cap and send buffer (default: event-stream.ts's). */
@@ -97,10 +74,6 @@ export interface ApiHandlerOptions extends QueueHandlerOptions {
   presence?: PresenceOptions;
   /** Webhook deliveries accepted, by guid, for 24 h (default: in this handler). */
   deliveryIds?: DeliveryIds;
-  /** Webhook deliveries per sending address (default: no limit). */
-  webhookRateLimiter?: RateLimiter;
-  /** A webhook delivery's body is read within this (default 5 s). */
-  webhookBodyTimeoutMs?: number;
   /** The audit trail as the app reads it: the audit page and a candidate's Activity (default: neither route). */
   trail?: AuditStore;
 }
@@ -110,62 +83,72 @@ export type Middleware = (req: http.IncomingMessage, res: http.ServerResponse, n
 /** The handler, and what it started that must stop with it: the queue's crawlers (api-queue.ts). */
 export type ApiHandler = Middleware & Crawling;
 
-/** Enough to keep a batch of 500 well under 10 s, and gentle on the service. */
-const BATCH_CONCURRENCY = 8;
+/** What the handler's parts share: who may look, the counters, the rate limits' store. */
+interface Shared {
+  access: AccessControl;
+  metrics: Metrics;
+  store: SharedStore;
+}
 
-/** What each environment's lookups are wired with: the handler's limits and its shared parts. */
-function wiringOf(
-  options: ApiHandlerOptions,
-  shared: Pick<Parameters<typeof serveEnvironments>[1], 'access' | 'metrics'>,
-): Parameters<typeof serveEnvironments>[1] {
+/** What each environment's lookups are wired with: the handler's services and its shared parts. */
+function wiringOf(settings: ApiSettings, runtime: ApiRuntime, shared: Shared): EnvironmentWiring {
   return {
-    refusals: options.refusals ?? createRefusalLog(options.audit),
-    timeoutMs: options.timeoutMs,
-    browserStallMs: options.browserStallMs,
-    maxResponseBytes: options.maxResponseBytes,
-    partsMemoryBytes: options.partsMemoryBytes,
-    previewLookupsAtOnce: options.previewLookupsAtOnce ?? DEFAULT_PREVIEW_LOOKUPS,
-    maxInFlightPerUser: options.maxInFlightPerUser ?? DEFAULT_MAX_IN_FLIGHT_PER_USER,
-    keyArchivesOnExtract: options.keyArchivesOnExtract,
-    archivingFindings: options.archivingFindings,
-    rateLimiter: options.rateLimiter ?? NO_RATE_LIMIT,
-    audit: options.audit,
-    ...(options.pauseClock ? { now: options.pauseClock.now } : {}),
-    queue: queueWiring(options, shared.metrics),
-    ...shared,
+    access: shared.access,
+    metrics: shared.metrics,
+    refusals: runtime.refusals ?? createRefusalLog(runtime.audit),
+    archivingFindings: runtime.archivingFindings,
+    rateLimiter: createRateLimiter(shared.store, 'lookups', settings.limits.lookupsPerMinute),
+    audit: runtime.audit,
+    ...(runtime.pauseClock ? { now: runtime.pauseClock.now } : {}),
+    queue: queueWiring(runtime, settings, shared),
   };
 }
 
 /** What every environment's routes share: the batch's budget and pace, the reply texts, the display defaults. */
-function tableOptions(options: ApiHandlerOptions, access: AccessControl): Parameters<typeof environmentTable>[0] {
+function tableOptions(settings: ApiSettings, runtime: ApiRuntime, shared: Shared): Parameters<typeof environmentTable>[0] {
   return {
     batch: {
-      budget: options.batchBudget ?? NO_RATE_LIMIT,
-      access,
-      concurrency: options.batchConcurrency ?? BATCH_CONCURRENCY,
-      ...(options.pauseClock ? { clock: options.pauseClock } : {}),
+      budget: createRateLimiter(shared.store, 'batch-ids', settings.limits.batchIdsPerMinute),
+      access: shared.access,
+      concurrency: settings.batchConcurrency,
+      ...(runtime.pauseClock ? { clock: runtime.pauseClock } : {}),
     },
-    replyTemplates: options.replyTemplates ?? DEFAULT_REPLIES,
-    display: options.display,
-    ...(options.trail ? { trail: options.trail } : {}),
+    replyTemplates: settings.replyTemplates,
+    display: settings.display,
+    ...(runtime.trail ? { trail: runtime.trail } : {}),
   };
 }
 
-export function createApiHandler(options: ApiHandlerOptions): ApiHandler {
-  const access = options.access ?? createAccessControl({ mode: 'local', allowUnauthenticated: false });
-  const metrics = options.metrics ?? createMetrics();
-  // What the environments are wired with, read from the options at once, before anything is built of them.
-  const settings = tableOptions(options, access);
-  const wiring = wiringOf(options, { access, metrics });
-  const served = serveEnvironments(options.environments, wiring);
-  const table = environmentTable(settings);
-  const hub = options.hub ?? createLiveHub();
-  const names = options.environments.map((environment) => environment.info.name);
-  const presence = createPresence(hub.presence ?? localPresenceChannel(), names, options.presence);
-  const events = createEventStreams(hub, access, metrics, options.eventStreams, presence);
-  const revoke = revocationsTo(hub, options.logger);
+/** The shared parts, each the runtime's or, where it gives none, this handler's own. */
+function sharedOf(runtime: ApiRuntime): Shared {
+  return {
+    access: runtime.access ?? createAccessControl({ mode: 'local', allowUnauthenticated: false }),
+    metrics: runtime.metrics ?? createMetrics(),
+    store: runtime.store ?? createMemoryStore(),
+  };
+}
+
+/**
+ * Each environment served, with its lookups' dependencies, and what they were wired with: built once, at
+ * start. The settings go to every environment's LookupDeps whole, never copied field by field.
+ */
+export function wireEnvironments(settings: ApiSettings, runtime: ApiRuntime, shared: Shared = sharedOf(runtime)) {
+  const wiring = wiringOf(settings, runtime, shared);
+  return { wiring, served: serveEnvironments(runtime.environments, settings, wiring) };
+}
+
+export function createApiHandler(settings: ApiSettings, runtime: ApiRuntime): ApiHandler {
+  const shared = sharedOf(runtime);
+  const { access, metrics } = shared;
+  const { wiring, served } = wireEnvironments(settings, runtime, shared);
+  const table = environmentTable(tableOptions(settings, runtime, shared));
+  const hub = runtime.hub ?? createLiveHub();
+  const names = runtime.environments.map((environment) => environment.info.name);
+  const presence = createPresence(hub.presence ?? localPresenceChannel(), names, runtime.presence);
+  const events = createEventStreams(hub, access, metrics, runtime.eventStreams, presence);
+  const revoke = revocationsTo(hub, runtime.logger);
   const stopWatching = access.onUsersChanged?.((users) => revoke({ kind: 'users', users: [...users] }));
-  options.eventStreams?.stop?.addEventListener(
+  runtime.eventStreams?.stop?.addEventListener(
     'abort',
     () => {
       stopWatching?.();
@@ -173,19 +156,19 @@ export function createApiHandler(options: ApiHandlerOptions): ApiHandler {
     },
     { once: true },
   );
-  const simulate = options.environments.find((environment) => environment.simulate)?.simulate;
+  const simulate = runtime.environments.find((environment) => environment.simulate)?.simulate;
   const routes = [
     ...openRoutes({ access, metrics, onSignOut: () => revoke({ kind: 'sign-out' }) }),
     events.route,
     presence.route,
     ...sandboxRoutes(simulate),
-    ...(options.trail ? auditRoutes({ store: options.trail, audit: options.audit }) : []),
+    ...(runtime.trail ? auditRoutes({ store: runtime.trail, audit: runtime.audit }) : []),
     ...environmentRoutes(served, table),
     ...lastRoutes(),
   ];
-  const refuseProxied = options.refuseProxied ?? options.access === undefined;
-  const resolveClient = createClientResolver(options.trustedProxies ?? []);
-  const receiveWebhook = webhookReceiverOf(options, { hub, refusals: wiring.refusals, metrics, queue: wiring.queue, served });
+  const { refuseProxied } = settings;
+  const resolveClient = createClientResolver(settings.trustedProxies);
+  const receiveWebhook = webhookReceiverOf(settings, runtime, { ...shared, hub, refusals: wiring.refusals, queue: wiring.queue, served });
 
   const handler: Middleware = (req, res, next) => {
     // Before anything else, also for the static files served after this handler: who is asking, and how.
@@ -201,7 +184,7 @@ export function createApiHandler(options: ApiHandlerOptions): ApiHandler {
     const started = performance.now();
     const found = findRoute(routes, path);
     setRoute(res, found ? routeLabel(found.route) : 'unknown');
-    if (options.logger) startRequestLog(req, res, options.logger, () => bytesSent(res));
+    if (runtime.logger) startRequestLog(req, res, runtime.logger, () => bytesSent(res));
     const route = found?.route;
     const refused = refusalOf(req, {
       refuseProxied,
@@ -212,7 +195,7 @@ export function createApiHandler(options: ApiHandlerOptions): ApiHandler {
     const call: ApiCall = { req, res, params: found?.params ?? {}, started };
     settle(res, () => (route && !route.signedIn ? route.handle(call) : signedIn(route, call)));
   };
-  return withCrawlers(handler, served, options.queueCrawl?.start !== false);
+  return withCrawlers(handler, served, runtime.queueCrawl?.start !== false);
 
   /** Everything else needs a known user, and nothing reaches the upstream without one. */
   async function signedIn(route: Route | undefined, call: ApiCall): Promise<void> {
@@ -228,27 +211,27 @@ export function createApiHandler(options: ApiHandlerOptions): ApiHandler {
 
 /** The webhook receiver (issue 22), beside the API: the service's deliveries, each passed on to the hub. */
 function webhookReceiverOf(
-  options: ApiHandlerOptions,
-  shared: {
+  settings: ApiSettings,
+  runtime: ApiRuntime,
+  shared: Shared & {
     hub: LiveHub;
     refusals: RefusalLog;
-    metrics: Metrics;
-    queue: ReturnType<typeof wiringOf>['queue'];
+    queue: EnvironmentWiring['queue'];
     served: readonly ServedEnvironment[];
   },
 ): ReturnType<typeof createWebhookReceiver> {
   return createWebhookReceiver({
-    environments: options.environments,
+    environments: runtime.environments,
     hub: shared.hub,
-    deliveryIds: options.deliveryIds ?? deliveryIdsInMemory(),
-    rateLimiter: options.webhookRateLimiter ?? NO_RATE_LIMIT,
-    ...(options.webhookBodyTimeoutMs === undefined ? {} : { bodyTimeoutMs: options.webhookBodyTimeoutMs }),
-    audit: options.audit,
+    deliveryIds: runtime.deliveryIds ?? deliveryIdsInMemory(),
+    rateLimiter: createRateLimiter(shared.store, 'webhooks', settings.limits.webhookDeliveriesPerMinute),
+    bodyTimeoutMs: settings.limits.webhookBodyTimeoutMs,
+    audit: runtime.audit,
     refusals: shared.refusals,
     metrics: shared.metrics,
     queueIndex: shared.queue.index,
-    checkStatus: webhookChecks(shared.served, options.logger ?? createLogger(undefined, 'warn')),
-    ...(options.logger ? { logger: options.logger } : {}),
+    checkStatus: webhookChecks(shared.served, runtime.logger ?? createLogger(undefined, 'warn')),
+    ...(runtime.logger ? { logger: runtime.logger } : {}),
   });
 }
 

@@ -2,6 +2,7 @@ import type { ApiEnvironment, ServedEnvironment } from './api-environments.ts';
 import { createPartsBudget } from './answer/parts-budget.ts';
 import { instancePreviews } from './answer/parts-writer.ts';
 import type { ArchivingFindings } from './archiving/archiving-findings.ts';
+import type { ApiSettings } from './config/settings.ts';
 import { createArchivingGuard } from './archiving/archiving-guard.ts';
 import type { AuditLog } from './audit/audit.ts';
 import type { RefusalLog } from './audit/audit-refusals.ts';
@@ -22,20 +23,11 @@ import { factsOfRecord, type QueueIndex } from './state/queue-index.ts';
 /**
  * Each environment's lookup dependencies, wired once at start: its own upstream client (keep-alive
  * agent, keys) and archiving guard (each key may or may not archive after extract), and what every
- * environment shares: the user's slots, the parts budget, the limit, the audit log.
+ * environment shares: the user's slots, the parts budget, the limit, the audit log. The settings are
+ * passed apart, whole (config/settings.ts): every lookup step reads them as `deps.settings`.
  */
 export interface EnvironmentWiring {
-  timeoutMs: number;
-  /** A browser that reads nothing of an answer in parts is cut off after this (default `timeoutMs`). */
-  browserStallMs?: number;
-  maxResponseBytes: number;
-  /** The bytes all answers in parts being built may hold at once (parts-budget.ts). */
-  partsMemoryBytes: number | undefined;
-  /** Lookups whose pictures are reduced to previews at once (0: no previews). */
-  previewLookupsAtOnce: number;
-  /** Each user's requests to the service under way at once (0: no bound). */
-  maxInFlightPerUser: number;
-  keyArchivesOnExtract: 'refuse' | 'accept' | undefined;
+  /** Where an archive-after-extract finding is kept (default: in memory). */
   archivingFindings: ArchivingFindings | undefined;
   access: AccessControl;
   rateLimiter: RateLimiter;
@@ -63,14 +55,18 @@ export interface QueueWiring {
 /** The default SLA of an environment's queue (issue 23). */
 export const QUEUE_SLA_HOURS = 48;
 
-export function serveEnvironments(environments: readonly ApiEnvironment[], wiring: EnvironmentWiring): ServedEnvironment[] {
+export function serveEnvironments(
+  environments: readonly ApiEnvironment[],
+  settings: ApiSettings,
+  wiring: EnvironmentWiring,
+): ServedEnvironment[] {
   // One bound per user across every environment: they share this server's connections.
-  const upstreamSlots = createUpstreamSlots(wiring.maxInFlightPerUser);
+  const upstreamSlots = createUpstreamSlots(settings.limits.upstreamInFlightPerUser);
   // One bound for the whole process: every environment's answers share its memory.
-  const partsBudget = createPartsBudget(wiring.partsMemoryBytes);
-  const previews = instancePreviews(wiring.previewLookupsAtOnce);
+  const partsBudget = createPartsBudget(settings.partsMemoryBytes);
+  const previews = instancePreviews(settings.limits.previewLookupsAtOnce);
   return environments.map((environment) => {
-    const deps = environmentDeps(environment, wiring, upstreamSlots, { partsBudget, previews });
+    const deps = environmentDeps(environment, settings, wiring, { upstreamSlots, partsBudget, previews });
     return { environment, deps, queue: queueOf(environment, deps, wiring.queue) };
   });
 }
@@ -102,12 +98,13 @@ function crawlerOf(environment: ApiEnvironment, deps: LookupDeps, wiring: QueueW
 
 function environmentDeps(
   environment: ApiEnvironment,
+  settings: ApiSettings,
   wiring: EnvironmentWiring,
-  upstreamSlots: LookupDeps['upstreamSlots'],
-  { partsBudget, previews }: Pick<LookupDeps, 'partsBudget' | 'previews'>,
+  { upstreamSlots, partsBudget, previews }: Pick<LookupDeps, 'upstreamSlots' | 'partsBudget' | 'previews'>,
 ): LookupDeps {
-  const { timeoutMs, maxResponseBytes } = wiring;
+  const { upstreamTimeoutMs: timeoutMs, maxResponseBytes } = settings.limits;
   return {
+    settings,
     environment: environment.info.name,
     upstream: createUpstreamClient(environment.target, { timeoutMs, maxResponseBytes }, wiring.now),
     hasStatusKey: Boolean(environment.target.statusApiKey),
@@ -117,14 +114,11 @@ function environmentDeps(
     audit: wiring.audit,
     refusals: wiring.refusals,
     upstreamSlots,
-    timeoutMs,
-    ...(wiring.browserStallMs === undefined ? {} : { browserStallMs: wiring.browserStallMs }),
-    maxResponseBytes,
     partsBudget,
     previews,
     // Per environment: each has its own key, which may or may not archive after extract.
     archiving: createArchivingGuard({
-      accept: (environment.archiveOnExtract ?? wiring.keyArchivesOnExtract) === 'accept',
+      accept: (environment.archiveOnExtract ?? settings.keyArchivesOnExtract) === 'accept',
       environment: environment.info,
       apiKey: environment.target.apiKey,
       findings: wiring.archivingFindings,

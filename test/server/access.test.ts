@@ -233,7 +233,11 @@ describe('support user without a status key: what cannot be checked is never pas
     const app = await startTestApp({
       upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'full-key' },
       access: createAccessControl({ mode: 'proxy', userHeader: 'x-user', roleHeader: 'x-role', trusted: ['127.0.0.1'] }),
-      maxResponseBytes: 10_000,
+      settings: {
+        limits: {
+          maxResponseBytes: 10_000,
+        },
+      },
     });
     const res = await app.get('/api/candidates/refId/a', { 'x-user': 'sam', 'x-role': 'support' });
     expect(res.status).toBe(502);
@@ -361,7 +365,11 @@ describe('audit log and rate limits', () => {
     const app = await startTestApp({
       upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' },
       access: createAccessControl({ mode: 'proxy', userHeader: 'x-user', roleHeader: 'x-role', trusted: ['127.0.0.1'] }),
-      rateLimiter: createRateLimiter(createMemoryStore(), 'lookups', 2),
+      settings: {
+        limits: {
+          lookupsPerMinute: 2,
+        },
+      },
     });
     const as = (user: string) => ({ 'x-user': user, 'x-role': 'compliance' });
     expect((await app.get('/api/candidates/refId/a', as('ana'))).status).toBe(200);

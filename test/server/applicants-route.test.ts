@@ -6,8 +6,6 @@ import { apiErrorBodySchema } from '../../src/kyc/contract/api.ts';
 import { applicantsPageSchema } from '../../src/kyc/contract/applicants.ts';
 import { createAccessControl } from '../../src/server/auth/access.ts';
 import { createAuditLog, type ListAuditEntry } from '../../src/server/audit/audit.ts';
-import { createRateLimiter } from '../../src/server/ops/rate-limit.ts';
-import { createMemoryStore } from '../../src/server/state/store.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { SANDBOX_KEYS, startSandbox, type RunningSandbox } from '../../src/server/sandbox/sandbox.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
@@ -44,8 +42,7 @@ async function sandboxApp(options: { statusKey?: boolean; auditFile?: string; pe
     },
     access: gateway(),
     ...(options.auditFile ? { audit: createAuditLog(options.auditFile) } : {}),
-    ...(options.perMinute ? { rateLimiter: createRateLimiter(createMemoryStore(), 'lookups', options.perMinute) } : {}),
-    ...(options.views ? { queueViews: createRateLimiter(createMemoryStore(), 'queue-views', options.views) } : {}),
+    settings: { limits: { lookupsPerMinute: options.perMinute ?? 0, queueViewsPerMinute: options.views ?? 0 } },
   });
   await app.crawl();
   return app;

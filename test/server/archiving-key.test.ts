@@ -59,9 +59,13 @@ async function archivingService(options: { archivesInMs?: number; statusKey?: bo
     upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'full-key', ...(options.statusKey ? { statusApiKey: 'status-key' } : {}) },
     access: gateway(),
     audit: createAuditLog(auditFile),
-    keyArchivesOnExtract: options.accept ? 'accept' : 'refuse',
-    // No test here is about the service's timeout: a loaded machine must not turn a held answer into a 504.
-    timeoutMs: 30_000,
+    settings: {
+      limits: {
+        // No test here is about the service's timeout: a loaded machine must not turn a held answer into a 504.
+        upstreamTimeoutMs: 30_000,
+      },
+      keyArchivesOnExtract: options.accept ? 'accept' : 'refuse',
+    },
   });
   cleanups.push(async () => {
     await app.close();

@@ -9,8 +9,8 @@ import { createRefusalLog } from '../../src/server/audit/audit-refusals.ts';
 import { createAuditLog } from '../../src/server/audit/audit.ts';
 import { createAccessControl } from '../../src/server/auth/access.ts';
 import { ConfigError, parseConfig } from '../../src/server/config/config.ts';
-import { createRateLimiter, type RateLimiter } from '../../src/server/ops/rate-limit.ts';
-import { createMemoryStore, StoreUnavailableError } from '../../src/server/state/store.ts';
+import { createRateLimiter } from '../../src/server/ops/rate-limit.ts';
+import { createMemoryStore, type SharedStore, StoreUnavailableError } from '../../src/server/state/store.ts';
 import { resolveUpstream } from '../../src/server/resolve-upstream.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
 import { blockedFifo } from './fifo.ts';
@@ -21,7 +21,7 @@ const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-const limiter = (perMinute: number) => createRateLimiter(createMemoryStore(), 'lookups', perMinute);
+const _limiter = (perMinute: number) => createRateLimiter(createMemoryStore(), 'lookups', perMinute);
 const tempDir = () => mkdtempSync(path.join(os.tmpdir(), 'cl-audit-attack-'));
 const linesOf = (file: string) => readFileSync(file, 'utf8').split('\n').slice(0, -1);
 const parsedLines = (file: string) => linesOf(file).map((line) => JSON.parse(line) as Record<string, unknown>);
@@ -54,7 +54,15 @@ describe('attack: one user floods the audit log with long invalid ids', () => {
     const file = path.join(tempDir(), 'audit.jsonl');
     const audit = createAuditLog(file);
     const refusals = createRefusalLog(audit, 60_000);
-    const { upstream, app } = await appWith({ audit, rateLimiter: limiter(5), refusals });
+    const { upstream, app } = await appWith({
+      audit,
+      refusals,
+      settings: {
+        limits: {
+          lookupsPerMinute: 5,
+        },
+      },
+    });
     const nulls = `/api/candidates/refId/${'%00'.repeat(512)}`;
     const answers = await Promise.all(Array.from({ length: 40 }, () => app.get(nulls, as('eve'))));
     expect(answers.filter((res) => res.status === 400)).toHaveLength(5);
@@ -79,7 +87,15 @@ describe('attack: one user floods the audit log with long invalid ids', () => {
   it('charges a refused environment to the user as well', async () => {
     const file = path.join(tempDir(), 'audit.jsonl');
     const audit = createAuditLog(file);
-    const { app } = await appWith({ audit, rateLimiter: limiter(2), refusals: createRefusalLog(audit, 60_000) });
+    const { app } = await appWith({
+      audit,
+      refusals: createRefusalLog(audit, 60_000),
+      settings: {
+        limits: {
+          lookupsPerMinute: 2,
+        },
+      },
+    });
     const codes = [];
     for (let i = 0; i < 4; i++) codes.push((await app.get('/api/e/nowhere/candidates/refId/a', as('eve'))).status);
     expect(codes).toEqual([404, 404, 429, 429]);
@@ -89,7 +105,15 @@ describe('attack: one user floods the audit log with long invalid ids', () => {
   it('charges a malformed applicants query to the user as well (in their queue views, a bucket of its own)', async () => {
     const file = path.join(tempDir(), 'audit.jsonl');
     const audit = createAuditLog(file);
-    const { app } = await appWith({ audit, queueViews: limiter(2), refusals: createRefusalLog(audit, 60_000) });
+    const { app } = await appWith({
+      audit,
+      refusals: createRefusalLog(audit, 60_000),
+      settings: {
+        limits: {
+          queueViewsPerMinute: 2,
+        },
+      },
+    });
     const codes = [];
     for (let i = 0; i < 4; i++) codes.push((await app.get('/api/applicants?skip=minus-one', as('eve'))).status);
     expect(codes).toEqual([400, 400, 429, 429]);
@@ -100,7 +124,15 @@ describe('attack: one user floods the audit log with long invalid ids', () => {
 describe('attack: rotating unknown environment names to dodge the counted refusals', () => {
   it("counts a user's refusals in one line whatever the environment, and cuts the unknown names", async () => {
     const { file, audit, refusals } = countedAudit();
-    const { upstream, app } = await appWith({ audit, rateLimiter: limiter(2), refusals });
+    const { upstream, app } = await appWith({
+      audit,
+      refusals,
+      settings: {
+        limits: {
+          lookupsPerMinute: 2,
+        },
+      },
+    });
     // A new name for each request, each longer than any environment's name can be.
     const names = Array.from({ length: 40 }, (_, i) => `${String(i).padStart(2, '0')}${'x'.repeat(300)}`);
     const answers = await Promise.all(names.map((name) => app.get(`/api/e/${name}/candidates/refId/a`, as('eve'))));
@@ -121,11 +153,15 @@ describe('attack: rotating unknown environment names to dodge the counted refusa
 describe('attack: a flood while the shared store is down', () => {
   it('counts the 503 store_unavailable refusals of lookups, pages and environments like those over the limit', async () => {
     const { file, audit, refusals } = countedAudit();
-    const storeDown: RateLimiter = {
-      capacity: 10,
-      take: () => Promise.reject(new StoreUnavailableError(new Error('connection refused'))),
-    };
-    const { upstream, app } = await appWith({ audit, rateLimiter: storeDown, queueViews: storeDown, refusals });
+    // The rate limits' counters are where the shared store fails first: every request asks them.
+    const down = () => Promise.reject(new StoreUnavailableError(new Error('connection refused')));
+    const storeDown: SharedStore = { ...createMemoryStore(), counter: () => ({ add: down, peek: down, subtract: down, reset: down }) };
+    const { upstream, app } = await appWith({
+      audit,
+      store: storeDown,
+      refusals,
+      settings: { limits: { lookupsPerMinute: 10, queueViewsPerMinute: 10 } },
+    });
     const paths = [
       ...Array.from({ length: 20 }, (_, i) => `/api/candidates/refId/${i % 2 ? 'a' : '%00'.repeat(300)}${i}`),
       ...Array.from({ length: 10 }, (_, i) => `/api/applicants?skip=${i}`),
@@ -149,7 +185,15 @@ describe('attack: a flood while the shared store is down', () => {
 describe('attack: flooding the audit log through /api/export', () => {
   it("charges each export to the user's limit before reading it, counts the refusals over it, and writes no id the lookup rule refuses", async () => {
     const { file, audit, refusals } = countedAudit();
-    const { app } = await appWith({ audit, rateLimiter: limiter(3), refusals });
+    const { app } = await appWith({
+      audit,
+      refusals,
+      settings: {
+        limits: {
+          lookupsPerMinute: 3,
+        },
+      },
+    });
     const body = JSON.stringify({ what: 'summary', kind: 'refId', id: '\u0000'.repeat(1000) });
     const answers = await Promise.all(
       Array.from({ length: 40 }, () => requestWithBody(app.port, '/api/export', body, { headers: as('eve') })),
@@ -178,7 +222,15 @@ describe('attack: flooding the audit log through /api/export', () => {
 describe('attack: batches, exports and list pages for environments that do not exist, unaudited and unlimited', () => {
   it('audits each refusal as what it was, charges it to the user, and counts those over the limit', async () => {
     const { file, audit, refusals } = countedAudit();
-    const { upstream, app } = await appWith({ audit, rateLimiter: limiter(3), refusals });
+    const { upstream, app } = await appWith({
+      audit,
+      refusals,
+      settings: {
+        limits: {
+          lookupsPerMinute: 3,
+        },
+      },
+    });
     const batch = JSON.stringify({ kind: 'refId', ids: ['a'] });
     const exported = JSON.stringify({ what: 'summary', kind: 'refId', id: 'a' });
     const statuses = [];

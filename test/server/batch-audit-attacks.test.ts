@@ -122,7 +122,12 @@ describe('attack: a batch while the audit log hangs', () => {
     const fifo = blockedFifo(tempDir());
     cleanups.push(() => fifo.close());
     const audit = createAuditLog(fifo.file, { writeTimeoutMs: 300 });
-    const { upstream, batch } = await appWith({ audit, batchConcurrency: 4 });
+    const { upstream, batch } = await appWith({
+      audit,
+      settings: {
+        batchConcurrency: 4,
+      },
+    });
 
     const res = await batch(
       'ana',

@@ -5,8 +5,6 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createAccessControl } from '../../src/server/auth/access.ts';
 import { createAuditLog } from '../../src/server/audit/audit.ts';
-import { createRateLimiter } from '../../src/server/ops/rate-limit.ts';
-import { createMemoryStore } from '../../src/server/state/store.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { type RunningSandbox, SANDBOX_KEYS, startSandbox } from '../../src/server/sandbox/sandbox.ts';
 import { virtualClock } from './clock.ts';
@@ -147,7 +145,12 @@ describe('batch status lookup', () => {
         Number(id.slice(2)) % 2 === 0 ? 30 : 5,
       );
     };
-    const app = await startTestApp({ upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' }, batchConcurrency: 4 });
+    const app = await startTestApp({
+      upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' },
+      settings: {
+        batchConcurrency: 4,
+      },
+    });
     cleanups.push(app.close);
     const ids = Array.from({ length: 24 }, (_, i) => `id${i}`);
     const res = await post(app, { kind: 'refId', ids });
@@ -179,8 +182,10 @@ describe('batch status lookup', () => {
     const app = await startTestApp({
       upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' },
       audit: createAuditLog(file),
-      batchConcurrency: 2,
       pauseClock: clock,
+      settings: {
+        batchConcurrency: 2,
+      },
     });
     cleanups.push(app.close);
     const ids = Array.from({ length: 8 }, (_, i) => `id${i}`);
@@ -222,9 +227,13 @@ describe('batch status lookup', () => {
     const audit = memoryAuditLog();
     const app = await startTestApp({
       upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k', statusApiKey: 'sk' },
-      batchConcurrency: 2,
       audit,
-      timeoutMs: 60_000,
+      settings: {
+        limits: {
+          upstreamTimeoutMs: 60_000,
+        },
+        batchConcurrency: 2,
+      },
     });
     cleanups.push(app.close);
     const body = JSON.stringify({ kind: 'refId', ids: Array.from({ length: 100 }, (_, i) => `id${i}`) });
@@ -310,8 +319,12 @@ describe('batch status lookup', () => {
       upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' },
       access: proxyAccess(),
       audit: createAuditLog(file),
-      rateLimiter: createRateLimiter(createMemoryStore(), 'lookups', 1),
-      batchBudget: createRateLimiter(createMemoryStore(), 'batch-ids', 10),
+      settings: {
+        limits: {
+          lookupsPerMinute: 1,
+          batchIdsPerMinute: 10,
+        },
+      },
     });
     cleanups.push(app.close, upstream.close);
     const ids = (count: number) => Array.from({ length: count }, (_, i) => `id${i}`);
@@ -375,7 +388,9 @@ describe('batch status lookup', () => {
     const app = await startTestApp({
       upstream: { baseUrl: down.url, clientId: down.clientId, apiKey: SANDBOX_KEYS.full, statusApiKey: SANDBOX_KEYS.status },
       audit: createAuditLog(file),
-      batchConcurrency: 2,
+      settings: {
+        batchConcurrency: 2,
+      },
     });
     cleanups.push(app.close);
     // Three answers, then the service is gone.

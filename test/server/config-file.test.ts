@@ -130,7 +130,7 @@ describe('CONFIG_FILE', () => {
 
   it('reads the deadlines and connection caps of limits, with their defaults, and refuses a request deadline shorter than the headers’', () => {
     expect(parseConfig({}, {}).connections).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, perAddress: 256 });
-    expect(parseConfig({}, {}).webhookBodyTimeoutMs).toBe(5000);
+    expect(parseConfig({}, {}).limits.webhookBodyTimeoutMs).toBe(5000);
     const limits = {
       headersTimeoutMs: 2000,
       requestTimeoutMs: 4000,
@@ -140,7 +140,7 @@ describe('CONFIG_FILE', () => {
     };
     const config = parseConfig({}, { limits });
     expect(config.connections).toEqual({ headersTimeoutMs: 2000, requestTimeoutMs: 4000, perAddress: 0, anonymous: 900 });
-    expect(config.webhookBodyTimeoutMs).toBe(800);
+    expect(config.limits.webhookBodyTimeoutMs).toBe(800);
     expect(errorOf({}, { limits: { headersTimeoutMs: 40_000 } })).toContain(
       'limits.requestTimeoutMs: requestTimeoutMs must be at least headersTimeoutMs: the headers are part of the request',
     );

@@ -24,10 +24,14 @@ describe('configuration', () => {
   it('defaults to the embedded sandbox on loopback', () => {
     const config = parseConfig({});
     expect(config.environments[0]!.upstream).toEqual({ kind: 'sandbox' });
-    expect(config).toMatchObject({ host: '127.0.0.1', port: 8080, timeoutMs: 15000, maxResponseBytes: 64 * 1024 * 1024 });
+    expect(config).toMatchObject({
+      host: '127.0.0.1',
+      port: 8080,
+      limits: { upstreamTimeoutMs: 15000, maxResponseBytes: 64 * 1024 * 1024 },
+    });
     expect(config.sandbox).toEqual({ largeImages: false, hostile: false, testControls: false });
     expect(config.auth).toEqual({ mode: 'local', allowUnauthenticated: false });
-    expect(config).toMatchObject({ auditLog: '.candidate-lookup/audit.jsonl', rateLimitPerMinute: 60, rateLimitBatchPerMinute: 600 });
+    expect(config).toMatchObject({ auditLog: '.candidate-lookup/audit.jsonl', limits: { lookupsPerMinute: 60, batchIdsPerMinute: 600 } });
     expect(config).toMatchObject({ defaultStateDir: '.candidate-lookup', logLevel: 'info' });
     expect(config.environments).toEqual([
       {
@@ -57,7 +61,7 @@ describe('configuration', () => {
       clientId: 'acme',
       apiKey: 'k-123',
     });
-    expect(config).toMatchObject({ host: '0.0.0.0', port: 9000, timeoutMs: 5000, maxResponseBytes: 2048 });
+    expect(config).toMatchObject({ host: '0.0.0.0', port: 9000, limits: { upstreamTimeoutMs: 5000, maxResponseBytes: 2048 } });
   });
 
   it('treats empty values as unset (a copied .env.example)', () => {
@@ -266,7 +270,7 @@ describe('configuration', () => {
       { limits: { lookupsPerMinute: 0 } },
     );
     expect(config.environments[0]!.upstream).toMatchObject({ statusApiKey: 's-1' });
-    expect(config).toMatchObject({ auditLog: '/var/log/cl.jsonl', rateLimitPerMinute: 0 });
+    expect(config).toMatchObject({ auditLog: '/var/log/cl.jsonl', limits: { lookupsPerMinute: 0 } });
   });
 
   it('reads what to do with a key that archives after extract, per environment: refuse unless told to accept', () => {

@@ -221,7 +221,12 @@ describe('https claimed by anyone, and a session cookie planted from a sibling o
       { mode: 'users', usersFile, sessionMaxAgeMinutes: 60, sessionIdleMinutes: 10 },
       { signInDelayMs: 1 },
     );
-    const { app } = await upstreamAndApp({ access, trustedProxies });
+    const { app } = await upstreamAndApp({
+      access,
+      settings: {
+        trustedProxies,
+      },
+    });
     return app;
   }
 
@@ -243,13 +248,21 @@ describe('https claimed by anyone, and a session cookie planted from a sibling o
   });
 
   it('/healthz and /readyz lack HSTS behind a trusted TLS proxy: now they carry it like every answer', async () => {
-    const { app } = await upstreamAndApp({ trustedProxies: ['127.0.0.1/32', '::1/128'] });
+    const { app } = await upstreamAndApp({
+      settings: {
+        trustedProxies: ['127.0.0.1/32', '::1/128'],
+      },
+    });
     for (const route of ['/healthz', '/readyz']) {
       const res = await app.get(route, { 'x-forwarded-proto': 'https' });
       expect([route, res.status, res.headers['strict-transport-security']]).toEqual([route, 200, 'max-age=31536000']);
       expect((await app.get(route)).headers['strict-transport-security']).toBeUndefined();
     }
-    const { app: untrusting } = await upstreamAndApp({ trustedProxies: ['10.0.0.0/8'] });
+    const { app: untrusting } = await upstreamAndApp({
+      settings: {
+        trustedProxies: ['10.0.0.0/8'],
+      },
+    });
     expect((await untrusting.get('/healthz', { 'x-forwarded-proto': 'https' })).headers['strict-transport-security']).toBeUndefined();
   });
 
@@ -387,7 +400,12 @@ describe('jamming sign-in without an account', () => {
       { mode: 'users', usersFile, sessionMaxAgeMinutes: 60, sessionIdleMinutes: 10 },
       { signInDelayMs: 1 },
     );
-    const { app } = await upstreamAndApp({ access, trustedProxies: ['127.0.0.1/32'] });
+    const { app } = await upstreamAndApp({
+      access,
+      settings: {
+        trustedProxies: ['127.0.0.1/32'],
+      },
+    });
     const guesser = { 'x-forwarded-for': '203.0.113.9' };
     // Ten failures lock a username at the client's address (fifty from one address lock it, the same way).
     for (let i = 0; i < 10; i++) expect((await signIn(app.port, 'ana', `guess ${i}`, guesser)).status).toBe(401);

@@ -138,7 +138,7 @@ describe("CONFIG_FILE's environments", () => {
 
 describe('batch budget, reply templates and the sandbox test switch', () => {
   it('reads limits.batchIdsPerMinute', () => {
-    expect(parseConfig({}, { limits: { batchIdsPerMinute: 120 } }).rateLimitBatchPerMinute).toBe(120);
+    expect(parseConfig({}, { limits: { batchIdsPerMinute: 120 } }).limits.batchIdsPerMinute).toBe(120);
     expect(errorOf({}, { limits: { batchIdsPerMinute: 'lots' } })).toMatch(
       /CONFIG_FILE: limits\.batchIdsPerMinute: must be a whole number/,
     );

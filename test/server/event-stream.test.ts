@@ -6,10 +6,8 @@ import { APP_REQUEST_HEADER, apiErrorBodySchema } from '../../src/kyc/contract/a
 import { createAccessControl } from '../../src/server/auth/access.ts';
 import { createLiveHub } from '../../src/server/live/create-live-hub.ts';
 import { createMetrics } from '../../src/server/ops/metrics.ts';
-import { createRateLimiter } from '../../src/server/ops/rate-limit.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { type RunningSandbox, SANDBOX_KEYS, startSandbox } from '../../src/server/sandbox/sandbox.ts';
-import { createMemoryStore } from '../../src/server/state/store.ts';
 import { liveEvent, openStream, type TestStream } from './event-source.ts';
 import { rawRequest, startTestApp, testEnvironment, type TestApp } from './http.ts';
 import { startInstance } from './instance.ts';
@@ -51,10 +49,14 @@ beforeAll(async () => {
   app = await startTestApp({
     environments: [testEnvironment(target, { name: 'a' }), testEnvironment(target, { name: 'b' })],
     access: createAccessControl({ mode: 'users', usersFile, sessionMaxAgeMinutes: 60, sessionIdleMinutes: 60 }, { signInDelayMs: 1 }),
-    rateLimiter: createRateLimiter(createMemoryStore(), 'lookups', 2),
     hub,
     metrics,
     eventStreams: { heartbeatMs: 40, maxPerUser: 3 },
+    settings: {
+      limits: {
+        lookupsPerMinute: 2,
+      },
+    },
   });
 });
 afterAll(async () => {

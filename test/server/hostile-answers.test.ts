@@ -29,9 +29,11 @@ async function hostile(body: () => Buffer, options: { chunkBytes?: number; parts
   const app = await startTestApp({
     upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: KEY },
     access: gateway(),
-    ...(options.partsMemoryBytes ? { partsMemoryBytes: options.partsMemoryBytes } : {}),
-    // Accepted, full lookups do not wait one at a time for the first to show the key does not archive.
-    ...(options.acceptArchiving ? { keyArchivesOnExtract: 'accept' as const } : {}),
+    settings: {
+      ...(options.partsMemoryBytes ? { partsMemoryBytes: options.partsMemoryBytes } : {}),
+      // Accepted, full lookups do not wait one at a time for the first to show the key does not archive.
+      ...(options.acceptArchiving ? { keyArchivesOnExtract: 'accept' as const } : {}),
+    },
   });
   cleanups.push(app.close, upstream.close);
   return { upstream, app };

@@ -3,13 +3,14 @@ import type { AddressInfo } from 'node:net';
 import { APP_REQUEST_HEADER, type SampleCandidate } from '../../src/kyc/contract/api.ts';
 import type { ApiEnvironment } from '../../src/server/api-environments.ts';
 import type { ClosableAuditLog } from '../../src/server/audit/audit.ts';
-import { createApiHandler, type ApiHandlerOptions } from '../../src/server/proxy.ts';
+import { createApiHandler, type ApiRuntime } from '../../src/server/proxy.ts';
 import type { UpstreamTarget } from '../../src/server/upstream/upstream-client.ts';
 import { createAppServer } from '../../src/server/app-server.ts';
 import { createHealthRoutes, type ReadinessCheck } from '../../src/server/ops/health.ts';
 import { createLogger, type RequestRecord } from '../../src/server/log/log.ts';
 import { errorAnswerProblem } from './error-answer.ts';
 import { memoryAuditLog } from './memory-audit.ts';
+import { type SettingsOverrides, testSettings } from './settings.ts';
 
 export interface RawResponse {
   status: number;
@@ -125,10 +126,11 @@ export function testEnvironment(
   };
 }
 
-type TestAppOptions = Omit<ApiHandlerOptions, 'logger' | 'timeoutMs' | 'maxResponseBytes' | 'environments' | 'audit'> &
-  Partial<
-    Pick<ApiHandlerOptions, 'timeoutMs' | 'maxResponseBytes' | 'audit'>
-  > /** One upstream (a test environment named "default"), or a list of environments. */ & {
+type TestAppOptions = Omit<ApiRuntime, 'logger' | 'environments' | 'audit'> &
+  Partial<Pick<ApiRuntime, 'audit'>> & {
+    /** The settings this test changes (testSettings, settings.ts); the others are the configuration's defaults. */
+    settings?: SettingsOverrides;
+    /** One upstream (a test environment named "default"), or a list of environments. */
     upstream?: UpstreamTarget;
     samples?: SampleCandidate[];
     environments?: ApiEnvironment[];
@@ -140,15 +142,14 @@ type TestAppOptions = Omit<ApiHandlerOptions, 'logger' | 'timeoutMs' | 'maxRespo
 export async function startTestApp(options: TestAppOptions, staticDir = 'public'): Promise<TestApp> {
   const logs: string[] = [];
   const logger = createLogger({ write: (text: string) => void logs.push(text.trimEnd()) });
-  const { upstream, samples, environments, checks = [], ...rest } = options;
+  const { upstream, samples, environments, checks = [], settings: overrides, ...rest } = options;
   if (!upstream && !environments) throw new Error('startTestApp needs an upstream or environments');
-  const api = createApiHandler({
-    timeoutMs: 2000,
-    maxResponseBytes: 64 * 1024 * 1024,
+  // As production derives it from the sign-in configured: local mode (no access given) refuses proxied requests.
+  const settings = testSettings({ refuseProxied: rest.access === undefined, ...overrides });
+  const api = createApiHandler(settings, {
     // The queue's crawler reads the service only when a test says so (`crawl()`, or queueCrawl given):
     // a test of something else sees no request it did not make, and no audit line it did not cause.
     queueCrawl: { start: false },
-    queueRate: 1000,
     ...rest,
     // A test that does not read the audit log gets one in memory: the API takes none without a log.
     audit: rest.audit ?? memoryAuditLog(),
@@ -160,7 +161,7 @@ export async function startTestApp(options: TestAppOptions, staticDir = 'public'
     staticDir,
     health: createHealthRoutes(checks),
     logger,
-    ...(rest.trustedProxies ? { trustedProxies: rest.trustedProxies } : {}),
+    ...(settings.trustedProxies.length > 0 ? { trustedProxies: settings.trustedProxies } : {}),
   });
   const { port, close } = await listen(server);
   const requests = () => logs.map((line) => JSON.parse(line) as RequestRecord & { msg: string }).filter((line) => line.msg === 'request');

@@ -8,8 +8,6 @@ import { testPasswordHash } from './passwords.ts';
 import { createAuditLog } from '../../src/server/audit/audit.ts';
 import { parseConfig } from '../../src/server/config/config.ts';
 import { createMetrics, createMetricsServer, type Metrics, observeAuditLog } from '../../src/server/ops/metrics.ts';
-import { createRateLimiter } from '../../src/server/ops/rate-limit.ts';
-import { createMemoryStore } from '../../src/server/state/store.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
 import { APP_HEADERS, listen, rawRequest, requestWithBody, startTestApp, type TestApp } from './http.ts';
 
@@ -51,8 +49,12 @@ async function proxyApp(options: { audit?: string; perMinute?: number; statusKey
     upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'full-key', ...(options.statusKey ? { statusApiKey: 'status-key' } : {}) },
     access: createAccessControl({ mode: 'proxy', userHeader: 'x-user', roleHeader: 'x-role', trusted: ['127.0.0.1/32'] }),
     audit: observeAuditLog(createAuditLog(options.audit ?? path.join(dir, 'audit.jsonl')), metrics),
-    rateLimiter: createRateLimiter(createMemoryStore(), 'lookups', options.perMinute ?? 0),
     metrics,
+    settings: {
+      limits: {
+        lookupsPerMinute: options.perMinute ?? 0,
+      },
+    },
   });
   apps.push(app);
   return app;
@@ -160,17 +162,25 @@ describe('/metrics', () => {
     const limited = await startTestApp({
       upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' },
       access: gateway(),
-      rateLimiter: createRateLimiter(createMemoryStore(), 'lookups', 1),
-      batchBudget: createRateLimiter(createMemoryStore(), 'batch', 1),
-      queueViews: createRateLimiter(createMemoryStore(), 'queue-views', 1),
       metrics,
+      settings: {
+        limits: {
+          lookupsPerMinute: 1,
+          batchIdsPerMinute: 1,
+          queueViewsPerMinute: 1,
+        },
+      },
     });
     const bounded = await startTestApp({
       upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' },
       access: gateway(),
-      maxInFlightPerUser: 1,
-      timeoutMs: 300,
       metrics,
+      settings: {
+        limits: {
+          upstreamInFlightPerUser: 1,
+          upstreamTimeoutMs: 300,
+        },
+      },
     });
     apps.push(limited, bounded);
     upstream.behave = (req, res) => {

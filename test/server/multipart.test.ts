@@ -169,10 +169,14 @@ describe('faults of the service, answered in parts', () => {
     // timeout's own test has a server of its own, with a short one.
     faults = await startTestApp({
       upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'parts-test-key-9b2e' },
-      timeoutMs: 5000,
-      maxResponseBytes: 20_000,
       audit: createAuditLog(auditFile),
-      refuseProxied: false,
+      settings: {
+        limits: {
+          upstreamTimeoutMs: 5000,
+          maxResponseBytes: 20_000,
+        },
+        refuseProxied: false,
+      },
     });
   });
   afterAll(async () => {
@@ -201,8 +205,12 @@ describe('faults of the service, answered in parts', () => {
     };
     const stalls = await startTestApp({
       upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'parts-test-key-9b2e' },
-      timeoutMs: 400,
-      refuseProxied: false,
+      settings: {
+        limits: {
+          upstreamTimeoutMs: 400,
+        },
+        refuseProxied: false,
+      },
     });
     const res = await getBytes(stalls.port, '/api/candidates/refId/abc').finally(() => stalls.close());
     expect(res.status).toBe(502);
@@ -318,8 +326,12 @@ describe('a browser that stops reading an answer in parts', () => {
     // answer in time (a 504 is not what is tested here); the browser's own, short: it is what must pass.
     const app = await startTestApp({
       upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'stall-test-key-5e1c' },
-      timeoutMs: 30_000,
-      browserStallMs: 300,
+      settings: {
+        limits: {
+          upstreamTimeoutMs: 30_000,
+        },
+        browserStallMs: 300,
+      },
     });
     // Several times what loopback's socket buffers take in (a few MB), so that the writes must wait for
     // the reader; small enough to be read within the deadline on a loaded machine.

@@ -58,7 +58,11 @@ beforeAll(async () => {
     access: createAccessControl({ mode: 'users', usersFile, sessionMaxAgeMinutes: 60, sessionIdleMinutes: 10 }, { signInDelayMs: 1 }),
     // A real file: each line is written through libuv's thread pool, as in production.
     audit: createAuditLog(path.join(dir, 'audit.jsonl')),
-    timeoutMs: 120_000,
+    settings: {
+      limits: {
+        upstreamTimeoutMs: 120_000,
+      },
+    },
   });
 });
 afterAll(async () => {

@@ -19,7 +19,14 @@ let app: TestApp;
 
 beforeAll(async () => {
   upstream = await startFakeUpstream();
-  app = await startTestApp({ upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'preview-test-key-41d7' }, timeoutMs: 20_000 });
+  app = await startTestApp({
+    upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'preview-test-key-41d7' },
+    settings: {
+      limits: {
+        upstreamTimeoutMs: 20_000,
+      },
+    },
+  });
 });
 afterAll(async () => {
   await app.close();
@@ -163,8 +170,12 @@ describe('an instance configured with no previews (limits.previewLookupsAtOnce: 
   it('sends the status level, the record and every full picture, and no preview', async () => {
     const quiet = await startTestApp({
       upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'preview-test-key-41d7' },
-      timeoutMs: 20_000,
-      previewLookupsAtOnce: 0,
+      settings: {
+        limits: {
+          upstreamTimeoutMs: 20_000,
+          previewLookupsAtOnce: 0,
+        },
+      },
     });
     try {
       const passport = await noiseJpeg(1600, 1000);

@@ -17,10 +17,14 @@ beforeAll(async () => {
   app = await startTestApp({
     upstream: { baseUrl: upstream.url, clientId: CLIENT, apiKey: KEY },
     pauseClock: clock,
-    timeoutMs: 400,
-    maxResponseBytes: 10_000,
-    // As behind a proxy with sign-in elsewhere (signIn.allowUnauthenticated): forwarding headers reach the handler.
-    refuseProxied: false,
+    settings: {
+      limits: {
+        upstreamTimeoutMs: 400,
+        maxResponseBytes: 10_000,
+      },
+      // As behind a proxy with sign-in elsewhere (signIn.allowUnauthenticated): forwarding headers reach the handler.
+      refuseProxied: false,
+    },
   });
 });
 afterAll(async () => {
@@ -260,7 +264,14 @@ describe('proxy against a faulty upstream', () => {
 
   it('passes on a body that trickles in steadily, however slowly overall', async () => {
     // Its own server with a 1 s timeout: 25 pieces 100 ms apart take 2.5 s in all, never idle for long.
-    const patient = await startTestApp({ upstream: { baseUrl: upstream.url, clientId: CLIENT, apiKey: KEY }, timeoutMs: 1000 });
+    const patient = await startTestApp({
+      upstream: { baseUrl: upstream.url, clientId: CLIENT, apiKey: KEY },
+      settings: {
+        limits: {
+          upstreamTimeoutMs: 1000,
+        },
+      },
+    });
     const body = JSON.stringify({ status: 'success', data: { status: 'approved', filler: 'x'.repeat(2400) } });
     const pieces = 25;
     const size = Math.ceil(body.length / pieces);
@@ -311,7 +322,14 @@ describe('proxy against a faulty upstream', () => {
       res.end('{"status":"success","data":{}}');
     };
     // Its own server with a 5 s timeout, so the hanging lookup surely outlasts the others.
-    const patient = await startTestApp({ upstream: { baseUrl: upstream.url, clientId: CLIENT, apiKey: KEY }, timeoutMs: 5000 });
+    const patient = await startTestApp({
+      upstream: { baseUrl: upstream.url, clientId: CLIENT, apiKey: KEY },
+      settings: {
+        limits: {
+          upstreamTimeoutMs: 5000,
+        },
+      },
+    });
     // Until a first full answer shows the key does not archive after extract, full lookups go one at a time.
     expect((await patient.get('/api/candidates/refId/first')).status).toBe(200);
     let hangingDone = false;

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queueFromConfig } from '../../src/server/api.ts';
 import { parseConfig } from '../../src/server/config/config.ts';
+import { settingsOf } from '../../src/server/config/settings.ts';
 import { createQueueIndex, indexBound } from '../../src/server/state/queue-index.ts';
-import { createMemoryStore } from '../../src/server/state/store.ts';
 import { resolveUpstream } from '../../src/server/resolve-upstream.ts';
 import { configErrorOf } from './config-error.ts';
 import { hasRedisServer, NO_REDIS_MESSAGE, type RunningRedis, startRedis } from './redis-fixture.ts';
@@ -19,7 +19,7 @@ describe("the queue's settings in CONFIG_FILE", () => {
         limits: { queueIndexLookupsPerSecond: 12, queueViewsPerMinute: 90 },
       },
     );
-    expect(config).toMatchObject({ queueIndexLookupsPerSecond: 12, queueViewsPerMinute: 90 });
+    expect(config.limits).toMatchObject({ queueIndexLookupsPerSecond: 12, queueViewsPerMinute: 90 });
     const { environments } = await resolveUpstream(config);
     expect(environments[0]).toMatchObject({ queueIndexMax: 200_000, queueSlaHours: 24.5 });
     // Unset: the defaults (600 000 and 48 hours) are the server's, applied where the queue is served.
@@ -30,11 +30,11 @@ describe("the queue's settings in CONFIG_FILE", () => {
   });
 
   it('defaults to 5 requests a second (100 for the embedded sandbox) and 300 views a minute', () => {
-    expect(parseConfig({ PROD_KEY: 'k' }, { environments: [PRODUCTION] })).toMatchObject({
+    expect(parseConfig({ PROD_KEY: 'k' }, { environments: [PRODUCTION] }).limits).toMatchObject({
       queueIndexLookupsPerSecond: 5,
       queueViewsPerMinute: 300,
     });
-    expect(parseConfig({}, {}).queueIndexLookupsPerSecond).toBe(100);
+    expect(parseConfig({}, {}).limits.queueIndexLookupsPerSecond).toBe(100);
   });
 
   it('refuses values that are not counts or hours, naming the field', () => {
@@ -58,18 +58,14 @@ describe("the queue's settings in CONFIG_FILE", () => {
 });
 
 describe('the queue index as the API starts it (queueFromConfig)', () => {
-  it('keeps the index in memory without REDIS_URL, with the crawler’s rate and a views limit of its own', async () => {
+  it('keeps the index in memory without REDIS_URL; the crawler’s rate and the views limit are the handler’s settings', async () => {
     const config = parseConfig(
       { PROD_KEY: 'k' },
       { environments: [PRODUCTION], limits: { queueIndexLookupsPerSecond: 3, queueViewsPerMinute: 2 } },
     );
-    const queue = queueFromConfig(config, createMemoryStore());
+    const queue = queueFromConfig(config);
     expect(queue.queueIndex.kind).toBe('memory');
-    expect(queue.queueRate).toBe(3);
-    expect(queue.queueViews.capacity).toBe(2);
-    expect(await queue.queueViews.take('sam')).toEqual({ ok: true });
-    expect(await queue.queueViews.take('sam')).toEqual({ ok: true });
-    expect((await queue.queueViews.take('sam')).ok).toBe(false);
+    expect(settingsOf(config).limits).toMatchObject({ queueIndexLookupsPerSecond: 3, queueViewsPerMinute: 2 });
     await queue.queueIndex.close();
   });
 
@@ -82,7 +78,7 @@ describe('the queue index as the API starts it (queueFromConfig)', () => {
 
     it('keeps the index in Redis: what one instance writes, another instance started alike reads', async () => {
       const config = parseConfig({ PROD_KEY: 'k', REDIS_URL: redis.url }, { environments: [PRODUCTION] });
-      const [one, two] = [queueFromConfig(config, createMemoryStore()), queueFromConfig(config, createMemoryStore())];
+      const [one, two] = [queueFromConfig(config), queueFromConfig(config)];
       expect(one.queueIndex.kind).toBe('redis');
       await createQueueIndex(one.queueIndex).learnRecord('production', {
         recordId: 'rec-shared',

@@ -65,9 +65,13 @@ describe.skipIf(!hasRedisServer)(hasRedisServer ? 'the crawler across instances 
           upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k', statusApiKey: 's' },
           access: gateway(),
           queueIndex: store,
-          queueRate: 500,
           // Started with the server, as in production; one whole read in this test.
           queueCrawl: { intervalMs: 3_600_000, leaseMs: 1500 },
+          settings: {
+            limits: {
+              queueIndexLookupsPerSecond: 500,
+            },
+          },
         }),
       );
     }
@@ -98,8 +102,12 @@ describe.skipIf(!hasRedisServer)(hasRedisServer ? 'the crawler across instances 
         upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k', statusApiKey: 's' },
         access: gateway(),
         queueIndex: store,
-        queueRate: 500,
         queueCrawl: { intervalMs: 300, leaseMs: 900 },
+        settings: {
+          limits: {
+            queueIndexLookupsPerSecond: 500,
+          },
+        },
       });
     const first = await start(stores[0]!);
     await expect.poll(async () => pageOf(await first.get('/api/applicants?status=waiting', SUPPORT)).total, { timeout: 30_000 }).toBe(30);

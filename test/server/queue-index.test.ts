@@ -50,7 +50,7 @@ function queueApp(options: {
     environments: [sandboxEnvironment(options.environment)],
     access: gateway(),
     queueIndex: options.store ?? createMemoryQueueIndexStore(),
-    ...(options.rate === undefined ? {} : { queueRate: options.rate }),
+    ...(options.rate === undefined ? {} : { settings: { limits: { queueIndexLookupsPerSecond: options.rate } } }),
     ...(options.metrics ? { metrics: options.metrics } : {}),
     ...(options.auditFile ? { audit: createAuditLog(options.auditFile) } : {}),
   });
@@ -169,7 +169,15 @@ describe('the crawler (the older list: no dates)', () => {
 
   it('asks nothing when the operator sets 0 requests a second: no crawler', async () => {
     const upstream = await startFakeUpstream();
-    const app = await startTestApp({ upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' }, access: gateway(), queueRate: 0 });
+    const app = await startTestApp({
+      upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' },
+      access: gateway(),
+      settings: {
+        limits: {
+          queueIndexLookupsPerSecond: 0,
+        },
+      },
+    });
     await app.crawl();
     expect(pageOf(await app.get('/api/applicants?status=waiting', SUPPORT)).index).toMatchObject({ crawling: true });
     expect(upstream.seen).toEqual([]);

@@ -5,11 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiErrorBodySchema } from '../../src/kyc/contract/api.ts';
 import { APPLICANT_FILTERS } from '../../src/kyc/contract/applicants.ts';
 import { createAuditLog, type ListAuditEntry } from '../../src/server/audit/audit.ts';
-import { createRateLimiter } from '../../src/server/ops/rate-limit.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { queueCandidates } from '../../src/server/sandbox/queue-candidates.ts';
 import { SANDBOX_KEYS, startSandbox, type RunningSandbox } from '../../src/server/sandbox/sandbox.ts';
-import { createMemoryStore } from '../../src/server/state/store.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
 import { startTestApp } from './http.ts';
 import { gateway, pageOf, SUPPORT } from './queue-fixture.ts';
@@ -65,8 +63,12 @@ describe('a queue view is read from the index (issue 32)', () => {
     const app = await startTestApp({
       upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' },
       access: gateway(),
-      rateLimiter: createRateLimiter(createMemoryStore(), 'lookups', 1),
-      queueViews: createRateLimiter(createMemoryStore(), 'queue-views', 12),
+      settings: {
+        limits: {
+          lookupsPerMinute: 1,
+          queueViewsPerMinute: 12,
+        },
+      },
     });
     await app.crawl();
     const asked = upstream.seen.length;

@@ -12,6 +12,7 @@ import { createApiHandler } from '../../src/server/proxy.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
 import { cookieOf, listen, rawRequest, signIn as signInAt, startTestApp, testEnvironment, type RawResponse, type TestApp } from './http.ts';
 import { memoryAuditLog } from './memory-audit.ts';
+import { testSettings } from './settings.ts';
 
 /** Ways a server like this one fails in practice: each must give a clear answer and leave it serving. */
 const cleanups: Array<() => Promise<void>> = [];
@@ -125,10 +126,8 @@ describe('robustness', () => {
 
   it('sets the security headers on API answers wherever the handler is mounted (Vite too)', async () => {
     const upstream = await startFakeUpstream();
-    const api = createApiHandler({
+    const api = createApiHandler(testSettings({ limits: { upstreamTimeoutMs: 1000, maxResponseBytes: 1e6 } }), {
       environments: [testEnvironment({ baseUrl: upstream.url, clientId: 'c', apiKey: 'k' })],
-      timeoutMs: 1000,
-      maxResponseBytes: 1e6,
       audit: memoryAuditLog(),
       queueCrawl: { start: false },
     });

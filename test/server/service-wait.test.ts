@@ -47,7 +47,7 @@ async function serviceAndApp(options: { batchConcurrency?: number } = {}) {
     upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k', statusApiKey: 's' },
     pauseClock: clock,
     audit,
-    ...options,
+    settings: options,
   });
   cleanups.push(app.close, upstream.close);
   return {

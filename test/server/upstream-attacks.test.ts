@@ -38,7 +38,11 @@ describe("attack: one user's many slow lookups starving everyone else of the ups
     const app = await startTestApp({
       upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' },
       access: createAccessControl({ mode: 'proxy', userHeader: 'x-user', roleHeader: 'x-role', trusted: ['127.0.0.1/32'] }),
-      timeoutMs: 60_000,
+      settings: {
+        limits: {
+          upstreamTimeoutMs: 60_000,
+        },
+      },
     });
     cleanups.push(upstream.close, app.close);
     // Until a first full answer shows the key does not archive after extract, full lookups go one at a time.
@@ -86,9 +90,13 @@ describe('attack: many large support lookups without a status key, each held who
     const upstream = await startFakeUpstream();
     upstream.behave = (_req, res) => send(res);
     const app = await startTestApp({
-      timeoutMs,
       upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'full-key-0a9b8c7d' },
       access: createAccessControl({ mode: 'proxy', userHeader: 'x-user', roleHeader: 'x-role', trusted: ['127.0.0.1/32'] }),
+      settings: {
+        limits: {
+          upstreamTimeoutMs: timeoutMs,
+        },
+      },
     });
     cleanups.push(upstream.close, app.close);
     return app;

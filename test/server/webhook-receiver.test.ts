@@ -5,8 +5,6 @@ import type { ApiEnvironment } from '../../src/server/api-environments.ts';
 import { createRefusalLog, type RefusalLog } from '../../src/server/audit/audit-refusals.ts';
 import { signatureOf } from '../../src/server/http/webhook-signature.ts';
 import { createMetrics, type Metrics } from '../../src/server/ops/metrics.ts';
-import { createRateLimiter } from '../../src/server/ops/rate-limit.ts';
-import { createMemoryStore } from '../../src/server/state/store.ts';
 import { startTestApp, type TestApp, testEnvironment } from './http.ts';
 import { memoryAuditLog } from './memory-audit.ts';
 import {
@@ -274,8 +272,12 @@ describe('the webhook receiver: its own rate limit', () => {
   it("refuses deliveries from one address over the receiver's limit with 429 and Retry-After, apart from users' limits", async () => {
     const limited = await startTestApp({
       environments: [withSecret(testEnvironment(target(CLIENT_ID)), WEBHOOK_SECRET)],
-      webhookRateLimiter: createRateLimiter(createMemoryStore(), 'webhooks', 2),
-      rateLimiter: createRateLimiter(createMemoryStore(), 'lookups', 1),
+      settings: {
+        limits: {
+          webhookDeliveriesPerMinute: 2,
+          lookupsPerMinute: 1,
+        },
+      },
     });
     try {
       const answers = [];

@@ -7,9 +7,6 @@ import { ApiFailure } from '../http/api-failure.ts';
  * is refused with 503 and Retry-After rather than let a few large records take the process down.
  */
 
-/** The bytes all answers in parts being built may hold at once (PARTS_MEMORY_BYTES): 256 MiB. */
-export const PARTS_MEMORY_BYTES = 256 * 1024 * 1024;
-
 /** How long a browser is told to wait before asking again once the bound is reached. */
 const RETRY_AFTER_SECONDS = 5;
 
@@ -37,7 +34,8 @@ export interface PartsBudget {
   held(): number;
 }
 
-export function createPartsBudget(maxBytes = PARTS_MEMORY_BYTES): PartsBudget {
+/** `maxBytes`: PARTS_MEMORY_BYTES, whose default the configuration's schema holds (config-schema.ts). */
+export function createPartsBudget(maxBytes: number): PartsBudget {
   let total = 0;
   return {
     held: () => total,

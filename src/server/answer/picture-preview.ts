@@ -58,6 +58,3 @@ export async function makePreview(
     return { ok: false, problem: `not decoded: a file of ${type.label === 'unknown' ? 'an unknown type' : `type ${type.label}`}` };
   return pool.run({ bytes, longSide: limits.longSide, maxInputPixels: limits.maxInputPixels, timeLimitMs: limits.timeLimitMs });
 }
-
-/** Lookups making previews at once in a process, unless configured (limits.previewLookupsAtOnce). */
-export const DEFAULT_PREVIEW_LOOKUPS = 4;

@@ -6,14 +6,14 @@ import { DEFAULT_SUMMARY_FIELDS } from '../../kyc/contract/api.ts';
 import { DEFAULT_REPLIES, mergeReplyTemplates, type ReplyTemplate } from '../../kyc/contract/replies.ts';
 import { type EnvVars, envSchema } from './config-schema.ts';
 import type { EnvironmentConfig } from './environments.ts';
-import type { ConfigFile } from './file-schema.ts';
+import type { CheckedConfigFile, Limits } from './file-schema.ts';
 import { environmentsOf, inConfigFile, readConfigFile } from './read-config.ts';
 import { type Environment, removedVariablesIn } from './removed-variables.ts';
 import { withSecretFiles } from './secrets.ts';
 import { type AuthConfig, authOf, checkLocalMode } from './sign-in.ts';
 import type { LogFormat, LogLevel } from '../log/log.ts';
 import type { ListShape } from '../sandbox/list-shapes.ts';
-import { type ConnectionLimits, DEFAULT_CONNECTION_LIMITS, DEFAULT_WEBHOOK_BODY_TIMEOUT_MS } from '../http/connection-guard.ts';
+import type { ConnectionLimits } from '../http/connection-guard.ts';
 
 export type { EnvironmentConfig, RemoteUpstream } from './environments.ts';
 export type { Environment } from './removed-variables.ts';
@@ -33,12 +33,13 @@ export const DEFAULT_AUDIT_LOG = `${DEFAULT_STATE_DIR}/audit.jsonl`;
 export interface Config {
   host: string;
   port: number;
-  timeoutMs: number;
-  maxResponseBytes: number;
-  /** The bytes all answers in parts being built may hold at once (parts-budget.ts). */
+  /**
+   * CONFIG_FILE's limits as its schema resolves them (file-schema.ts, where each default is written), with
+   * the queue crawler's pace resolved here: its default depends on the environments.
+   */
+  limits: ResolvedLimits;
+  /** The bytes all answers in parts being built may hold at once (PARTS_MEMORY_BYTES; parts-budget.ts). */
   partsMemoryBytes: number;
-  /** Lookups whose pictures are reduced to previews at once (0: no previews; parts-writer.ts). */
-  previewLookupsAtOnce: number | undefined;
   /** Where lookups go; the first is the default. The quick-start KYC_* variables make a list of one. */
   environments: EnvironmentConfig[];
   /** The embedded sandbox (CONFIG_FILE's `sandbox`; sandbox/options.ts). */
@@ -57,22 +58,8 @@ export interface Config {
   logLevel: LogLevel;
   /** Text for a person or JSON lines (LOG_FORMAT); undefined: text when stdout is a terminal. */
   logFormat?: LogFormat;
-  /** Lookups per minute per user (per client address in local mode); 0 turns the limit off. */
-  rateLimitPerMinute: number;
-  /** Ids per minute per user in batch lookups, a budget of their own; 0 turns it off. */
-  rateLimitBatchPerMinute: number;
-  /** Webhook deliveries per minute per sending address, a limit of the receiver's own; 0 turns it off. */
-  rateLimitWebhooksPerMinute: number;
-  /** Requests per second of each environment's queue crawler, list pages and status-level lookups together (0: no crawler). */
-  queueIndexLookupsPerSecond: number;
-  /** Queue views per minute per user, a bucket of their own (0 turns it off). */
-  queueViewsPerMinute: number;
-  /** Each user's requests to the KYC service under way at once; 0 turns the bound off. */
-  maxInFlightPerUser: number;
   /** Deadlines for a request's headers and whole body, and caps on connections nobody has signed in on (connection-guard.ts). */
   connections: ConnectionLimits;
-  /** A webhook delivery's body is read within this, else refused 408 and its connection closed. */
-  webhookBodyTimeoutMs: number;
   /** Support users' "Copy reply" texts per status: the defaults, replaced per status by display.replyTemplates. */
   replyTemplates: Record<string, ReplyTemplate>;
   /** Under this many free bytes where the audit log is written, a warning is logged and /readyz says so. */
@@ -118,6 +105,9 @@ function defaultInstanceName(): string {
   );
 }
 
+/** The limits, every one resolved: the queue crawler's pace too. */
+export type ResolvedLimits = Limits & { queueIndexLookupsPerSecond: number };
+
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }
@@ -146,7 +136,7 @@ export function parseConfig(env: Environment, file?: unknown): Config {
   return configOf(parsed.data, read.file, secrets.env);
 }
 
-function configOf(vars: EnvVars, file: ConfigFile, env: Environment): Config {
+function configOf(vars: EnvVars, file: CheckedConfigFile, env: Environment): Config {
   const auth = authOf(file.signIn, env);
   if ('problem' in auth) throw invalid([inConfigFile(vars.CONFIG_FILE, auth.problem)]);
   const local = checkLocalMode(auth, vars);
@@ -166,14 +156,17 @@ function configOf(vars: EnvVars, file: ConfigFile, env: Environment): Config {
   if (sandbox.testControls && environments.some((environment) => environment.upstream.kind !== 'sandbox')) {
     throw invalid(['sandbox.testControls is for browser tests on the sandbox only: it is not allowed with a real KYC service.']);
   }
-  const limits = file.limits ?? {};
+  const { limits } = file;
   return {
     host: vars.HOST,
     port: vars.PORT,
-    timeoutMs: limits.upstreamTimeoutMs ?? 15_000,
-    maxResponseBytes: limits.maxResponseBytes ?? 64 * 1024 * 1024,
+    limits: {
+      ...limits,
+      // The embedded sandbox is this process, no service to spare: its small queue is read in a second or two.
+      queueIndexLookupsPerSecond:
+        limits.queueIndexLookupsPerSecond ?? (environments.every((environment) => environment.upstream.kind === 'sandbox') ? 100 : 5),
+    },
     partsMemoryBytes: vars.PARTS_MEMORY_BYTES,
-    previewLookupsAtOnce: limits.previewLookupsAtOnce,
     environments,
     sandbox,
     auth,
@@ -182,21 +175,12 @@ function configOf(vars: EnvVars, file: ConfigFile, env: Environment): Config {
     ...(vars.AUDIT_LOG === undefined ? { defaultStateDir: DEFAULT_STATE_DIR } : {}),
     logLevel: vars.LOG_LEVEL,
     ...(vars.LOG_FORMAT ? { logFormat: vars.LOG_FORMAT } : {}),
-    rateLimitPerMinute: limits.lookupsPerMinute ?? 60,
-    rateLimitBatchPerMinute: limits.batchIdsPerMinute ?? 600,
-    maxInFlightPerUser: limits.upstreamInFlightPerUser ?? 4,
-    rateLimitWebhooksPerMinute: limits.webhookDeliveriesPerMinute ?? 6000,
-    // The embedded sandbox is this process, no service to spare: its small queue is read in a second or two.
-    queueIndexLookupsPerSecond:
-      limits.queueIndexLookupsPerSecond ?? (environments.every((environment) => environment.upstream.kind === 'sandbox') ? 100 : 5),
-    queueViewsPerMinute: limits.queueViewsPerMinute ?? 300,
     connections: {
-      headersTimeoutMs: limits.headersTimeoutMs ?? DEFAULT_CONNECTION_LIMITS.headersTimeoutMs,
-      requestTimeoutMs: limits.requestTimeoutMs ?? DEFAULT_CONNECTION_LIMITS.requestTimeoutMs,
-      perAddress: limits.connectionsPerAddress ?? DEFAULT_CONNECTION_LIMITS.perAddress,
+      headersTimeoutMs: limits.headersTimeoutMs,
+      requestTimeoutMs: limits.requestTimeoutMs,
+      perAddress: limits.connectionsPerAddress,
       ...(limits.anonymousConnections === undefined ? {} : { anonymous: limits.anonymousConnections }),
     },
-    webhookBodyTimeoutMs: limits.webhookBodyTimeoutMs ?? DEFAULT_WEBHOOK_BODY_TIMEOUT_MS,
     replyTemplates: file.display?.replyTemplates ? mergeReplyTemplates(file.display.replyTemplates) : DEFAULT_REPLIES,
     auditMinFreeBytes: vars.AUDIT_MIN_FREE_MB * 1024 * 1024,
     ...(vars.METRICS_PORT !== undefined ? { metrics: { host: vars.METRICS_HOST ?? vars.HOST, port: vars.METRICS_PORT } } : {}),

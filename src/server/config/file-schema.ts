@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { replyTemplatesFileSchema } from '../../kyc/contract/replies.ts';
 import { ENVIRONMENT_TONES } from '../../kyc/contract/api.ts';
+import { DEFAULT_CONNECTION_LIMITS, DEFAULT_WEBHOOK_BODY_TIMEOUT_MS } from '../http/connection-guard.ts';
 import { baseUrl, dashboardUrl, environmentLabel, environmentName, headerSafe, supportFieldList } from './config-fields.ts';
 
 /**
@@ -148,7 +149,62 @@ export const signInSchema = z.discriminatedUnion(
 );
 export type SignInEntry = z.infer<typeof signInSchema>;
 
+/** A limit of its own default: the one place that default is written (the server and the docs' JSON Schema read it here). */
+const limit = (max: number, fallback: number, description: string) => whole(0, max).default(fallback).meta({ description });
 const count = (max: number, description: string) => whole(0, max).optional().meta({ description });
+
+/**
+ * CONFIG_FILE's limits, each with its default: what the API handler is set with (settings.ts) is this
+ * object as parsed, so a limit added here reaches every lookup step with no other change. The two
+ * without a default of their own depend on something else (the environments; the open-file limit).
+ */
+export const limitsSchema = strict({
+  lookupsPerMinute: limit(1_000_000, 60, 'Lookups per minute per user; 0 turns the limit off (60).'),
+  batchIdsPerMinute: limit(1_000_000, 600, 'Ids per minute per user in batch lookups; 0 turns it off (600).'),
+  upstreamInFlightPerUser: limit(1000, 4, "Each user's requests to the service under way at once; 0 turns it off (4)."),
+  upstreamTimeoutMs: whole(100, 600_000).default(15_000).meta({ description: 'How long to wait for the service (15000).' }),
+  webhookDeliveriesPerMinute: limit(1_000_000, 6000, 'Webhook deliveries per minute per sending address; 0 turns it off (6000).'),
+  queueIndexLookupsPerSecond: count(
+    1000,
+    "Requests per second of each environment's queue crawler to the service, list pages and status-level lookups together; 0: no crawler (5; 100 for the embedded sandbox).",
+  ),
+  queueViewsPerMinute: limit(
+    1_000_000,
+    300,
+    'Queue views per minute per user, read from the index, a limit of their own; 0 turns it off (300).',
+  ),
+  previewLookupsAtOnce: limit(
+    64,
+    4,
+    'Lookups whose large pictures are being reduced to previews at once; more wait their turn; 0: no previews (4).',
+  ),
+  maxResponseBytes: whole(1024, 2 ** 31)
+    .default(64 * 1024 * 1024)
+    .meta({ description: 'Largest answer accepted from the service (64 MiB).' }),
+  headersTimeoutMs: whole(100, 600_000)
+    .default(DEFAULT_CONNECTION_LIMITS.headersTimeoutMs)
+    .meta({ description: "A request's headers must all arrive within this; else 408 and the connection is closed (10000)." }),
+  requestTimeoutMs: whole(100, 3_600_000)
+    .default(DEFAULT_CONNECTION_LIMITS.requestTimeoutMs)
+    .meta({ description: 'A whole request, its body included, must arrive within this; at least headersTimeoutMs (30000).' }),
+  webhookBodyTimeoutMs: whole(100, 600_000)
+    .default(DEFAULT_WEBHOOK_BODY_TIMEOUT_MS)
+    .meta({ description: "A webhook delivery's body must arrive within this; else 408 and the connection is closed (5000)." }),
+  connectionsPerAddress: limit(
+    1_000_000,
+    DEFAULT_CONNECTION_LIMITS.perAddress,
+    'Connections on which nobody has signed in yet, per client address (an IPv6 /64); more are closed at once; 0 turns it off (256).',
+  ),
+  anonymousConnections: count(
+    1_000_000,
+    "Connections on which nobody has signed in yet, from all addresses; past it the oldest is closed for the new one; 0 turns it off (half the process's open-file limit, at most 10000).",
+  ),
+}).refine((limits) => limits.requestTimeoutMs >= limits.headersTimeoutMs, {
+  error: 'requestTimeoutMs must be at least headersTimeoutMs: the headers are part of the request',
+  path: ['requestTimeoutMs'],
+});
+/** The limits as parsed: every one with a default resolved. */
+export type Limits = z.output<typeof limitsSchema>;
 
 export const configFileSchema = strict({
   $schema: z.string().optional(),
@@ -166,50 +222,8 @@ export const configFileSchema = strict({
     summaryFields: summaryFields.optional(),
     replyTemplates: z.optional(replyTemplates),
   }).optional(),
-  limits: strict({
-    lookupsPerMinute: count(1_000_000, 'Lookups per minute per user; 0 turns the limit off (60).'),
-    batchIdsPerMinute: count(1_000_000, 'Ids per minute per user in batch lookups; 0 turns it off (600).'),
-    upstreamInFlightPerUser: count(1000, "Each user's requests to the service under way at once; 0 turns it off (4)."),
-    upstreamTimeoutMs: whole(100, 600_000).optional().meta({ description: 'How long to wait for the service (15000).' }),
-    webhookDeliveriesPerMinute: count(1_000_000, 'Webhook deliveries per minute per sending address; 0 turns it off (6000).'),
-    queueIndexLookupsPerSecond: count(
-      1000,
-      "Requests per second of each environment's queue crawler to the service, list pages and status-level lookups together; 0: no crawler (5; 100 for the embedded sandbox).",
-    ),
-    queueViewsPerMinute: count(
-      1_000_000,
-      'Queue views per minute per user, read from the index, a limit of their own; 0 turns it off (300).',
-    ),
-    previewLookupsAtOnce: count(
-      64,
-      'Lookups whose large pictures are being reduced to previews at once; more wait their turn; 0: no previews (4).',
-    ),
-    maxResponseBytes: whole(1024, 2 ** 31)
-      .optional()
-      .meta({ description: 'Largest answer accepted from the service (64 MiB).' }),
-    headersTimeoutMs: whole(100, 600_000)
-      .optional()
-      .meta({ description: "A request's headers must all arrive within this; else 408 and the connection is closed (10000)." }),
-    requestTimeoutMs: whole(100, 3_600_000)
-      .optional()
-      .meta({ description: 'A whole request, its body included, must arrive within this; at least headersTimeoutMs (30000).' }),
-    webhookBodyTimeoutMs: whole(100, 600_000)
-      .optional()
-      .meta({ description: "A webhook delivery's body must arrive within this; else 408 and the connection is closed (5000)." }),
-    connectionsPerAddress: count(
-      1_000_000,
-      'Connections on which nobody has signed in yet, per client address (an IPv6 /64); more are closed at once; 0 turns it off (256).',
-    ),
-    anonymousConnections: count(
-      1_000_000,
-      "Connections on which nobody has signed in yet, from all addresses; past it the oldest is closed for the new one; 0 turns it off (half the process's open-file limit, at most 10000).",
-    ),
-  })
-    .refine((limits) => (limits.requestTimeoutMs ?? 30_000) >= (limits.headersTimeoutMs ?? 10_000), {
-      error: 'requestTimeoutMs must be at least headersTimeoutMs: the headers are part of the request',
-      path: ['requestTimeoutMs'],
-    })
-    .optional(),
+  // Unset: every limit's default (prefault: the empty object is parsed, so that each default is applied).
+  limits: limitsSchema.prefault({}),
   audit: strict({
     retentionDays: whole(1, 36_500)
       .optional()
@@ -230,4 +244,7 @@ export const configFileSchema = strict({
     .optional()
     .meta({ description: 'The embedded sandbox, when no environment is configured.' }),
 });
-export type ConfigFile = z.infer<typeof configFileSchema>;
+/** CONFIG_FILE as a person writes it (tests build these). */
+export type ConfigFile = z.input<typeof configFileSchema>;
+/** CONFIG_FILE as checked: every default applied. */
+export type CheckedConfigFile = z.output<typeof configFileSchema>;

@@ -3,7 +3,7 @@ import type { EnvVars } from './config-schema.ts';
 import { isPlainHttpToRemote } from './config-fields.ts';
 import { type EnvironmentConfig, SANDBOX_ENVIRONMENT } from './environments.ts';
 import { environmentsFromFile, referencedVariables } from './file-environments.ts';
-import { type ConfigFile, configFileSchema } from './file-schema.ts';
+import { type CheckedConfigFile, configFileSchema } from './file-schema.ts';
 import { parseJsonText } from './json-text.ts';
 import type { Environment } from './removed-variables.ts';
 import { type FileBound, readBoundedFile } from './secrets.ts';
@@ -27,7 +27,7 @@ export function inConfigFile(file: string | undefined, problem: string): string 
 const CONFIG_FILE_BOUND: FileBound = { bytes: 1024 * 1024, tooLarge: 'larger than 1 MiB, far more than any configuration' };
 
 export interface ReadConfig {
-  file?: ConfigFile;
+  file?: CheckedConfigFile;
   problems: string[];
   /** The variables the file names as holding secrets. */
   referenced: Set<string>;
@@ -61,7 +61,7 @@ const QUICK_START = ['KYC_BASE_URL', 'KYC_CLIENT_ID', 'KYC_API_KEY', 'KYC_API_KE
  * Where lookups go: CONFIG_FILE's environments, the quick start's one service named "default", or the
  * embedded sandbox. Both of the first two is a mistake.
  */
-export function environmentsOf(vars: EnvVars, file: ConfigFile, env: Environment): EnvironmentConfig[] | { problems: string[] } {
+export function environmentsOf(vars: EnvVars, file: CheckedConfigFile, env: Environment): EnvironmentConfig[] | { problems: string[] } {
   const quick = QUICK_START.filter((name) => vars[name] !== undefined);
   if (file.environments && quick.length > 0) {
     const set = `${quick.join(', ')} ${quick.length > 1 ? 'are' : 'is'} set`;

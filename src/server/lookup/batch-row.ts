@@ -79,7 +79,7 @@ export async function lookupRow(deps: LookupDeps, call: SignedInCall, row: Batch
     try {
       const fetched = await sent.answer;
       if (!fetched.ok) return settle(fetched.failure, fetched.upstreamStatus, fetched.upstreamStatus !== null);
-      const reduced = await reduceToStatusLevel(fetched.upstreamRes, deps.maxResponseBytes, deps.upstream.keys);
+      const reduced = await reduceToStatusLevel(fetched.upstreamRes, deps.settings.limits.maxResponseBytes, deps.upstream.keys);
       if (!reduced.ok) return settle(reduced.failure, fetched.upstreamStatus, true);
       return settle(undefined, fetched.upstreamStatus, true, batchRowOf(row.index, reduced.record));
     } finally {

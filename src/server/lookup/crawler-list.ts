@@ -27,10 +27,7 @@ export type ListPage =
   | { ok: true; records: Applicant[]; skipped?: Skipped; total: number; served: number; askedAt: number }
   | { ok: false; failure: ApiFailure; upstreamStatus: number | null; notAsked?: true };
 
-export type ListDeps = Pick<
-  LookupDeps,
-  'environment' | 'upstream' | 'hasStatusKey' | 'audit' | 'upstreamSlots' | 'timeoutMs' | 'maxResponseBytes' | 'metrics'
->;
+export type ListDeps = Pick<LookupDeps, 'environment' | 'upstream' | 'hasStatusKey' | 'audit' | 'upstreamSlots' | 'settings' | 'metrics'>;
 
 const NOT_A_LIST = new ApiFailure('upstream_error', 'The applicants list of the KYC service is not JSON.');
 const NOT_JSON = { notJson: NOT_A_LIST, incomplete: NOT_A_LIST };
@@ -46,7 +43,7 @@ export async function fetchListPage(
   if (stuck) return { ok: false, failure: stuck, upstreamStatus: null, notAsked: true };
   const waiting = deps.upstream.waiting();
   if (waiting) return { ok: false, failure: waiting, upstreamStatus: null, notAsked: true };
-  const release = await deps.upstreamSlots.acquire(QUEUE_INDEX_USER, deps.timeoutMs);
+  const release = await deps.upstreamSlots.acquire(QUEUE_INDEX_USER, deps.settings.limits.upstreamTimeoutMs);
   if (!release) return { ok: false, failure: NO_SLOT, upstreamStatus: null, notAsked: true };
   const started = performance.now();
   const askedAt = Date.now();
@@ -112,7 +109,7 @@ async function readPage(
     outcome.response.destroy();
     return { ok: false, failure: unreadable, upstreamStatus };
   }
-  const limits = { maxResponseBytes: deps.maxResponseBytes, keys: deps.upstream.keys };
+  const limits = { maxResponseBytes: deps.settings.limits.maxResponseBytes, keys: deps.upstream.keys };
   const read = await readValue(outcome.response, limits, (path) => new WholeValue(path), NOT_JSON);
   if (!read.ok) return { ...read, upstreamStatus };
   const parsed = upstreamApplicantsEnvelopeSchema.safeParse(read.value);

@@ -1,6 +1,7 @@
 import type http from 'node:http';
 import { type AnswerGuard, AnswerGuardError, firstOutput } from '../answer/answer-guard.ts';
 import { ApiFailure } from '../http/api-failure.ts';
+import type { ApiSettings } from '../config/settings.ts';
 import { MAX_DEPTH } from '../answer/json-tokens.ts';
 import { countBytes, NOT_A_RECORD, sendFailure } from '../http/http-reply.ts';
 import { requestLog } from '../log/log.ts';
@@ -35,9 +36,7 @@ export async function answerFull(
   res: http.ServerResponse,
   answer: FullAnswer,
   deps: {
-    maxResponseBytes: number;
-    timeoutMs: number;
-    browserStallMs?: number;
+    settings: Pick<ApiSettings, 'limits' | 'browserStallMs'>;
     partsBudget: PartsBudget;
     previews: PreviewMaking | undefined;
   },
@@ -57,9 +56,9 @@ export async function answerFull(
   let received = 0;
   upstreamRes.on('data', (chunk: Buffer) => {
     received += chunk.length;
-    if (received > deps.maxResponseBytes) upstreamRes.destroy(new Error('response too large'));
+    if (received > deps.settings.limits.maxResponseBytes) upstreamRes.destroy(new Error('response too large'));
   });
-  const tooLarge = () => received > deps.maxResponseBytes;
+  const tooLarge = () => received > deps.settings.limits.maxResponseBytes;
   guard.on('error', (error) => {
     if (error instanceof AnswerGuardError && error.problem === 'key_reflected') requestLog(res).warn(KEY_REFLECTED_WARNING);
     upstreamRes.destroy();
@@ -75,7 +74,7 @@ export async function answerFull(
       return await answerInParts(res, answer, {
         req: answer.inParts,
         tooLarge,
-        stallMs: deps.browserStallMs ?? deps.timeoutMs,
+        stallMs: deps.settings.browserStallMs,
         holding,
         previews,
       });

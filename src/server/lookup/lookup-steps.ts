@@ -7,6 +7,7 @@ import type { ArchivingGuard, Pass } from '../archiving/archiving-guard.ts';
 import type { AuditEntry, AuditLog } from '../audit/audit.ts';
 import type { RefusalLog } from '../audit/audit-refusals.ts';
 import type { AccessControl } from '../auth/access-control.ts';
+import type { ApiSettings } from '../config/settings.ts';
 import type { Identity } from '../http/identity.ts';
 import { ApiFailure } from '../http/api-failure.ts';
 import { STORE_UNAVAILABLE } from '../http/http-reply.ts';
@@ -29,6 +30,12 @@ import type { UpstreamSlots } from '../upstream/upstream-slots.ts';
  */
 
 export interface LookupDeps {
+  /**
+   * The handler's settings, whole and as resolved (config/settings.ts): the service's timeout and the
+   * largest answer accepted (`settings.limits`), how long a browser that reads nothing of an answer in
+   * parts is waited for (`browserStallMs`). A step reads what it needs here; nothing between copies them.
+   */
+  settings: ApiSettings;
   /** The environment's name, for the audit line. */
   environment: string;
   upstream: UpstreamClient;
@@ -44,16 +51,12 @@ export interface LookupDeps {
   audit: AuditLog;
   /** Refusals over the rate limit, counted per user rather than written one by one. */
   refusals: RefusalLog;
-  maxResponseBytes: number;
   /** What answers in parts being built may hold at once (parts-budget.ts). */
   partsBudget: PartsBudget;
   /** How pictures are reduced to previews in answers in parts; undefined: no previews (parts-writer.ts). */
   previews: PreviewMaking | undefined;
-  /** Each user's requests to the service under way at once, bounded; a wait longer than `timeoutMs` is refused. */
+  /** Each user's requests to the service under way at once, bounded; a wait longer than the service's timeout is refused. */
   upstreamSlots: UpstreamSlots;
-  timeoutMs: number;
-  /** How long a browser that reads nothing of an answer in parts is waited for (default `timeoutMs`). */
-  browserStallMs?: number;
   /** Refuses full-level lookups once the key is seen to archive after extract; sees every full answer. */
   archiving: ArchivingGuard;
   metrics: Metrics;
@@ -165,12 +168,12 @@ export async function archivingGate(deps: Pick<LookupDeps, 'archiving'>, level: 
  * its release, `gone` when the browser left while waiting, or the refusal when the wait was too long.
  */
 export async function takeSlot(
-  deps: Pick<LookupDeps, 'upstreamSlots' | 'timeoutMs' | 'access' | 'metrics'>,
+  deps: Pick<LookupDeps, 'upstreamSlots' | 'settings' | 'access' | 'metrics'>,
   req: http.IncomingMessage,
   identity: Identity,
   gone: AbortSignal,
 ): Promise<(() => void) | 'gone' | ApiFailure> {
-  const release = await deps.upstreamSlots.acquire(deps.access.rateLimitKey(req, identity), deps.timeoutMs, gone);
+  const release = await deps.upstreamSlots.acquire(deps.access.rateLimitKey(req, identity), deps.settings.limits.upstreamTimeoutMs, gone);
   if (release) return release;
   if (gone.aborted) return 'gone';
   deps.metrics.rateLimited.inc({ limit: 'in_flight' });
@@ -186,13 +189,13 @@ export type Admission = { ok: true; pass: Pass | undefined } | { ok: false; fail
  * request at a time until the key is known not to archive (archiving-guard.ts).
  */
 export async function admit(
-  deps: Pick<LookupDeps, 'archiving' | 'timeoutMs' | 'metrics'>,
+  deps: Pick<LookupDeps, 'archiving' | 'settings' | 'metrics'>,
   level: Level,
   gone: AbortSignal,
   log: Logger,
 ): Promise<Admission> {
   if (level === 'status') return { ok: true, pass: undefined };
-  const pass = await deps.archiving.admit(deps.timeoutMs, log, gone);
+  const pass = await deps.archiving.admit(deps.settings.limits.upstreamTimeoutMs, log, gone);
   if (pass.ok) return { ok: true, pass };
   if (pass.failure?.code === 'rate_limited') deps.metrics.rateLimited.inc({ limit: 'archiving_check' });
   return { ok: false, failure: pass.failure };

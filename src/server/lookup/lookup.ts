@@ -119,7 +119,7 @@ async function fetchAndAnswer(
     const full: FullAnswer = { upstreamRes, guard, audit, upstreamStatus, inParts };
     return answerFull(call.res, full, deps);
   }
-  const reduced = await reduceToStatusLevel(upstreamRes, deps.maxResponseBytes, deps.upstream.keys, plan.fields);
+  const reduced = await reduceToStatusLevel(upstreamRes, deps.settings.limits.maxResponseBytes, deps.upstream.keys, plan.fields);
   // The audit line names the support fields the answer holds.
   if (reduced.ok && plan.fields) shown.fields = Object.keys(reduced.record.customFields ?? {});
   if (reduced.ok) deps.learn?.(reduced.record);

@@ -52,7 +52,7 @@ export function serverStatusLookup(deps: LookupDeps, log: Logger, user: string, 
       return written(deps, entry);
     };
     if (await archivingGate(deps, level, log)) return notAsked;
-    const release = await deps.upstreamSlots.acquire(user, deps.timeoutMs);
+    const release = await deps.upstreamSlots.acquire(user, deps.settings.limits.upstreamTimeoutMs);
     if (!release) return notAsked;
     try {
       const admission = await admit(deps, level, new AbortController().signal, log);
@@ -62,7 +62,7 @@ export function serverStatusLookup(deps: LookupDeps, log: Logger, user: string, 
         await audited(fetched.failure, fetched.upstreamStatus);
         return { ok: false, code: fetched.failure.code };
       }
-      const reduced = await reduceToStatusLevel(fetched.upstreamRes, deps.maxResponseBytes, deps.upstream.keys);
+      const reduced = await reduceToStatusLevel(fetched.upstreamRes, deps.settings.limits.maxResponseBytes, deps.upstream.keys);
       if (!(await audited(reduced.ok ? undefined : reduced.failure, fetched.upstreamStatus))) return notAsked;
       return reduced.ok ? { ok: true, record: reduced.record } : { ok: false, code: reduced.failure.code };
     } finally {

@@ -12,9 +12,6 @@ export interface UpstreamSlots {
   acquire(key: string, maxWaitMs: number, signal?: AbortSignal): Promise<(() => void) | undefined>;
 }
 
-/** The default bound: a person looks up one candidate at a time; a batch runs a few. */
-export const DEFAULT_MAX_IN_FLIGHT_PER_USER = 4;
-
 interface UserSlots {
   busy: number;
   waiting: Array<() => void>;
