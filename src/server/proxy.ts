@@ -21,6 +21,8 @@ import { deliveryIdsInMemory, type DeliveryIds } from './live/delivery-ids.ts';
 import type { LiveHub, Revocation } from './live/live-hub.ts';
 import { createWebhookReceiver, isWebhookPath } from './live/webhook-receiver.ts';
 import { webhookChecks } from './live/delivery-check.ts';
+import { closingIntake, createMemoryIntake, type DeliveryIntake } from './live/delivery-intake.ts';
+import { deliveryProcessor, type ProcessingDeps, reportDropped } from './live/delivery-processing.ts';
 import { createLogger, type Logger, noteUser, requestIdOf, setRoute, startRequestLog } from './log/log.ts';
 import { type Crawling, type QueueHandlerOptions, queueWiring, withCrawlers } from './api-queue.ts';
 import { createMetrics, type Metrics } from './ops/metrics.ts';
@@ -97,6 +99,10 @@ export interface ApiHandlerOptions extends QueueHandlerOptions {
   presence?: PresenceOptions;
   /** Webhook deliveries accepted, by guid, for 24 h (default: in this handler). */
   deliveryIds?: DeliveryIds;
+  /** Where accepted deliveries wait to be processed (default: a queue in this handler); closed with it. */
+  webhookIntake?: DeliveryIntake;
+  /** The waits before each new try of a delivery's check that failed for a passing reason (default: delivery-processing.ts's). */
+  webhookRetryDelaysMs?: ProcessingDeps['retryDelaysMs'];
   /** Webhook deliveries per sending address (default: no limit). */
   webhookRateLimiter?: RateLimiter;
   /** A webhook delivery's body is read within this (default 5 s). */
@@ -185,13 +191,12 @@ export function createApiHandler(options: ApiHandlerOptions): ApiHandler {
   ];
   const refuseProxied = options.refuseProxied ?? options.access === undefined;
   const resolveClient = createClientResolver(options.trustedProxies ?? []);
-  const receiveWebhook = webhookReceiverOf(options, { hub, refusals: wiring.refusals, metrics, queue: wiring.queue, served });
-
+  const webhook = webhookReceiverOf(options, { hub, refusals: wiring.refusals, metrics, queue: wiring.queue, served });
   const handler: Middleware = (req, res, next) => {
     // Before anything else, also for the static files served after this handler: who is asking, and how.
     noteClient(req, resolveClient);
     const path = rawPathOf(req);
-    if (isWebhookPath(path)) return receiveWebhook(req, res, path);
+    if (isWebhookPath(path)) return webhook.receive(req, res, path);
     if (path !== API_PREFIX && !path.startsWith(`${API_PREFIX}/`)) {
       if (next) return next();
       return sendFailure(res, new ApiFailure('no_such_route', 'Not found.'));
@@ -212,7 +217,7 @@ export function createApiHandler(options: ApiHandlerOptions): ApiHandler {
     const call: ApiCall = { req, res, params: found?.params ?? {}, started };
     settle(res, () => (route && !route.signedIn ? route.handle(call) : signedIn(route, call)));
   };
-  return withCrawlers(handler, served, options.queueCrawl?.start !== false);
+  return closingIntake(withCrawlers(handler, served, options.queueCrawl?.start !== false), webhook.intake);
 
   /** Everything else needs a known user, and nothing reaches the upstream without one. */
   async function signedIn(route: Route | undefined, call: ApiCall): Promise<void> {
@@ -226,7 +231,10 @@ export function createApiHandler(options: ApiHandlerOptions): ApiHandler {
   }
 }
 
-/** The webhook receiver (issue 22), beside the API: the service's deliveries, each passed on to the hub. */
+/**
+ * The webhook receiver (issue 22), beside the API: the service's deliveries, each queued (issue 32),
+ * then confirmed and passed on to the hub by the queue's consumer, which starts here.
+ */
 function webhookReceiverOf(
   options: ApiHandlerOptions,
   shared: {
@@ -236,20 +244,30 @@ function webhookReceiverOf(
     queue: ReturnType<typeof wiringOf>['queue'];
     served: readonly ServedEnvironment[];
   },
-): ReturnType<typeof createWebhookReceiver> {
-  return createWebhookReceiver({
-    environments: options.environments,
+): { receive: ReturnType<typeof createWebhookReceiver>; intake: DeliveryIntake } {
+  const intake = options.webhookIntake ?? createMemoryIntake();
+  const logger = options.logger ?? createLogger(undefined, 'warn');
+  const processing: ProcessingDeps = {
     hub: shared.hub,
+    queueIndex: shared.queue.index,
+    checkStatus: webhookChecks(shared.served, logger),
+    metrics: shared.metrics,
+    logger,
+    ...(options.webhookRetryDelaysMs ? { retryDelaysMs: options.webhookRetryDelaysMs } : {}),
+  };
+  intake.start(deliveryProcessor(processing), reportDropped(shared.metrics, logger));
+  const receive = createWebhookReceiver({
+    environments: options.environments,
+    intake,
     deliveryIds: options.deliveryIds ?? deliveryIdsInMemory(),
     rateLimiter: options.webhookRateLimiter ?? NO_RATE_LIMIT,
     ...(options.webhookBodyTimeoutMs === undefined ? {} : { bodyTimeoutMs: options.webhookBodyTimeoutMs }),
     audit: options.audit,
     refusals: shared.refusals,
     metrics: shared.metrics,
-    queueIndex: shared.queue.index,
-    checkStatus: webhookChecks(shared.served, options.logger ?? createLogger(undefined, 'warn')),
     ...(options.logger ? { logger: options.logger } : {}),
   });
+  return { receive, intake };
 }
 
 /**
