@@ -2,6 +2,7 @@ import http from 'node:http';
 import client from 'prom-client';
 import { SIGN_IN_REFUSALS } from '../../kyc/contract/api.ts';
 import type { ClosableAuditLog } from '../audit/audit.ts';
+import { intakeMetrics } from './intake-metrics.ts';
 
 /**
  * The server's Prometheus metrics, in a registry of their own (not prom-client's global one), so that
@@ -44,9 +45,8 @@ export interface Metrics {
   queueIndexEvictions: client.Counter<'environment'>;
   /** Accepted webhook deliveries checked against the service: published, stale (the record says otherwise) or unconfirmed. */
   webhookChecks: client.Counter<'result'>;
-  /** Accepted deliveries waiting to be processed (issue 32), and each try again: `unconfirmed` (the service could not be asked) or `failed` (Redis). */
+  /** The queue of accepted deliveries (issue 32, intake-metrics.ts): tries again, and deliveries given up, by reason. */
   webhookIntakeRetries: client.Counter<'reason'>;
-  /** Accepted deliveries given up: `unconfirmed` after every retry, `failed` after 10 tries, `unreadable`, or `trimmed` past the stream's bound. */
   webhookIntakeDropped: client.Counter<'reason'>;
 }
 
@@ -92,24 +92,6 @@ export function createMetrics(options: { processMetrics?: boolean } = {}): Metri
     }),
     ...queueIndexMetrics(registers),
     ...intakeMetrics(registers),
-  };
-}
-
-/** The queue of accepted webhook deliveries (issue 32): what was tried again, and what was given up. */
-function intakeMetrics(registers: client.Registry[]): Pick<Metrics, 'webhookIntakeRetries' | 'webhookIntakeDropped'> {
-  return {
-    webhookIntakeRetries: new client.Counter({
-      name: 'candidate_lookup_webhook_intake_retries_total',
-      help: "Accepted webhook deliveries tried again, by reason: unconfirmed (the service's check failed for a passing reason) or failed (publishing or Redis failed: the delivery stays queued).",
-      labelNames: ['reason'],
-      registers,
-    }),
-    webhookIntakeDropped: new client.Counter({
-      name: 'candidate_lookup_webhook_intake_dropped_total',
-      help: 'Accepted webhook deliveries given up without reaching the pages, by reason: unconfirmed (the check failed on every retry), failed (every try failed), unreadable (a queued entry that is not a delivery), trimmed (past the queue stream bound before it was processed).',
-      labelNames: ['reason'],
-      registers,
-    }),
   };
 }
 
