@@ -21,6 +21,8 @@ import { createRedisQueueIndexStore } from './state/queue-index-redis.ts';
 import { createMemoryStore, type SharedStore } from './state/store.ts';
 import type { ResolvedUpstream } from './resolve-upstream.ts';
 import { createLiveHub } from './live/create-live-hub.ts';
+import { createMemoryIntake } from './live/delivery-intake.ts';
+import { createRedisIntake, type RedisIntakeOptions } from './live/delivery-intake-redis.ts';
 import { createAuditStore, notifyingAuditLog } from './trail/audit-store.ts';
 import { describeDatabaseUrl } from './state/postgres.ts';
 import type { EventStreamOptions } from './live/event-stream.ts';
@@ -60,6 +62,9 @@ export function createApiFromConfig(
     eventStreams?: EventStreamOptions;
     /** The queue's crawlers (default: started; tests of something else keep them off). */
     queueCrawl?: ApiRuntime['queueCrawl'];
+    /** Tests' timings: the webhook queue's in Redis (a dead instance's deliveries taken sooner), the live hub's clock (its replay's age). */
+    webhookIntake?: RedisIntakeOptions;
+    liveNow?: () => number;
   } = {},
 ): ConfiguredApi {
   checkUserEnvironments(config);
@@ -79,7 +84,7 @@ export function createApiFromConfig(
   const audit = notifyingAuditLog(observeAuditLog(createAuditLog(config.auditLog), metrics), trail);
   // Counted refusals are written when their minute ends, and at the latest when the server stops.
   const refusals = createRefusalLog(audit);
-  const hub = options.hub ?? createHubFromConfig(config, logger);
+  const hub = options.hub ?? createHubFromConfig(config, logger, options.liveNow);
   const queue = { ...queueFromConfig(config), ...(options.queueCrawl && { queueCrawl: options.queueCrawl }) };
   const streamsStop = new AbortController();
   const handler = createApiHandler(settingsOf(config), {
@@ -93,7 +98,7 @@ export function createApiFromConfig(
     logger,
     hub,
     eventStreams: { ...options.eventStreams, stop: streamsStop.signal },
-    deliveryIds: deliveryIdsFor(store),
+    ...webhooksFromConfig(config, store, options.webhookIntake),
     ...queue,
     trail,
   });
@@ -147,10 +152,25 @@ function reportSignInRefusal(metrics: Metrics, logger: Logger) {
   };
 }
 
-/** Live updates through Redis pub/sub with REDIS_URL, so that a delivery to one instance reaches the pages of all. */
-function createHubFromConfig(config: Config, logger: Logger): LiveHub {
+/**
+ * The webhook deliveries already taken (delivery-ids.ts), and the queue of those accepted: with Redis it
+ * outlives this process, and every instance takes from it (delivery-intake-redis.ts).
+ */
+function webhooksFromConfig(config: Config, store: SharedStore, options: RedisIntakeOptions | undefined) {
+  return {
+    deliveryIds: deliveryIdsFor(store),
+    webhookIntake: config.redisUrl ? createRedisIntake(config.redisUrl, options) : createMemoryIntake(),
+  };
+}
+
+/**
+ * Live updates through Redis pub/sub with REDIS_URL, so that a delivery to one instance reaches the pages
+ * of all, and the replay for reconnecting pages is in Redis, shared by all.
+ */
+function createHubFromConfig(config: Config, logger: Logger, now?: () => number): LiveHub {
   return createLiveHub({
     redisUrl: config.redisUrl,
+    ...(now ? { now } : {}),
     onBadMessage: (detail) => logger.warn(`Live updates: ${detail}; it was ignored.`),
   });
 }

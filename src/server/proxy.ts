@@ -20,6 +20,8 @@ import { deliveryIdsInMemory, type DeliveryIds } from './live/delivery-ids.ts';
 import type { LiveHub, Revocation } from './live/live-hub.ts';
 import { createWebhookReceiver, isWebhookPath } from './live/webhook-receiver.ts';
 import { webhookChecks } from './live/delivery-check.ts';
+import { closingIntake, createMemoryIntake, type DeliveryIntake } from './live/delivery-intake.ts';
+import { deliveryProcessor, type ProcessingDeps, reportDropped } from './live/delivery-processing.ts';
 import { createLogger, type Logger, noteUser, requestIdOf, setRoute, startRequestLog } from './log/log.ts';
 import { type Crawling, type QueueRuntime, queueWiring, withCrawlers } from './api-queue.ts';
 import { createMetrics, type Metrics } from './ops/metrics.ts';
@@ -74,6 +76,10 @@ export interface ApiRuntime extends QueueRuntime {
   presence?: PresenceOptions;
   /** Webhook deliveries accepted, by guid, for 24 h (default: in this handler). */
   deliveryIds?: DeliveryIds;
+  /** Where accepted deliveries wait to be processed (default: a queue in this handler); closed with it. */
+  webhookIntake?: DeliveryIntake;
+  /** The waits before each new try of a delivery's check that failed for a passing reason (default: delivery-processing.ts's). */
+  webhookRetryDelaysMs?: ProcessingDeps['retryDelaysMs'];
   /** The audit trail as the app reads it: the audit page and a candidate's Activity (default: neither route). */
   trail?: AuditStore;
 }
@@ -168,13 +174,13 @@ export function createApiHandler(settings: ApiSettings, runtime: ApiRuntime): Ap
   ];
   const { refuseProxied } = settings;
   const resolveClient = createClientResolver(settings.trustedProxies);
-  const receiveWebhook = webhookReceiverOf(settings, runtime, { ...shared, hub, refusals: wiring.refusals, queue: wiring.queue, served });
+  const webhook = webhookReceiverOf(settings, runtime, { ...shared, hub, refusals: wiring.refusals, queue: wiring.queue, served });
 
   const handler: Middleware = (req, res, next) => {
     // Before anything else, also for the static files served after this handler: who is asking, and how.
     noteClient(req, resolveClient);
     const path = rawPathOf(req);
-    if (isWebhookPath(path)) return receiveWebhook(req, res, path);
+    if (isWebhookPath(path)) return webhook.receive(req, res, path);
     if (path !== API_PREFIX && !path.startsWith(`${API_PREFIX}/`)) {
       if (next) return next();
       return sendFailure(res, new ApiFailure('no_such_route', 'Not found.'));
@@ -195,7 +201,7 @@ export function createApiHandler(settings: ApiSettings, runtime: ApiRuntime): Ap
     const call: ApiCall = { req, res, params: found?.params ?? {}, started };
     settle(res, () => (route && !route.signedIn ? route.handle(call) : signedIn(route, call)));
   };
-  return withCrawlers(handler, served, runtime.queueCrawl?.start !== false);
+  return closingIntake(withCrawlers(handler, served, runtime.queueCrawl?.start !== false), webhook.intake);
 
   /** Everything else needs a known user, and nothing reaches the upstream without one. */
   async function signedIn(route: Route | undefined, call: ApiCall): Promise<void> {
@@ -209,7 +215,10 @@ export function createApiHandler(settings: ApiSettings, runtime: ApiRuntime): Ap
   }
 }
 
-/** The webhook receiver (issue 22), beside the API: the service's deliveries, each passed on to the hub. */
+/**
+ * The webhook receiver (issue 22), beside the API: the service's deliveries, each queued (issue 32),
+ * then confirmed and passed on to the hub by the queue's consumer, which starts here.
+ */
 function webhookReceiverOf(
   settings: ApiSettings,
   runtime: ApiRuntime,
@@ -219,20 +228,30 @@ function webhookReceiverOf(
     queue: EnvironmentWiring['queue'];
     served: readonly ServedEnvironment[];
   },
-): ReturnType<typeof createWebhookReceiver> {
-  return createWebhookReceiver({
-    environments: runtime.environments,
+): { receive: ReturnType<typeof createWebhookReceiver>; intake: DeliveryIntake } {
+  const intake = runtime.webhookIntake ?? createMemoryIntake();
+  const logger = runtime.logger ?? createLogger(undefined, 'warn');
+  const processing: ProcessingDeps = {
     hub: shared.hub,
+    queueIndex: shared.queue.index,
+    checkStatus: webhookChecks(shared.served, logger),
+    metrics: shared.metrics,
+    logger,
+    ...(runtime.webhookRetryDelaysMs ? { retryDelaysMs: runtime.webhookRetryDelaysMs } : {}),
+  };
+  intake.start(deliveryProcessor(processing), reportDropped(shared.metrics, logger));
+  const receive = createWebhookReceiver({
+    environments: runtime.environments,
+    intake,
     deliveryIds: runtime.deliveryIds ?? deliveryIdsInMemory(),
     rateLimiter: createRateLimiter(shared.store, 'webhooks', settings.limits.webhookDeliveriesPerMinute),
     bodyTimeoutMs: settings.limits.webhookBodyTimeoutMs,
     audit: runtime.audit,
     refusals: shared.refusals,
     metrics: shared.metrics,
-    queueIndex: shared.queue.index,
-    checkStatus: webhookChecks(shared.served, runtime.logger ?? createLogger(undefined, 'warn')),
     ...(runtime.logger ? { logger: runtime.logger } : {}),
   });
+  return { receive, intake };
 }
 
 /**

@@ -150,6 +150,8 @@ export async function startTestApp(options: TestAppOptions, staticDir = 'public'
     // The queue's crawler reads the service only when a test says so (`crawl()`, or queueCrawl given):
     // a test of something else sees no request it did not make, and no audit line it did not cause.
     queueCrawl: { start: false },
+    // A delivery's check that failed for a passing reason is tried again at once, not after seconds.
+    webhookRetryDelaysMs: [0, 0, 0],
     ...rest,
     // A test that does not read the audit log gets one in memory: the API takes none without a log.
     audit: rest.audit ?? memoryAuditLog(),

@@ -14,6 +14,7 @@ import type { Middleware } from '../../src/server/proxy.ts';
 import { resolveUpstream } from '../../src/server/resolve-upstream.ts';
 import type { EventStreamOptions } from '../../src/server/live/event-stream.ts';
 import type { LiveHub } from '../../src/server/live/live-hub.ts';
+import type { RedisIntakeOptions } from '../../src/server/live/delivery-intake-redis.ts';
 import { listen, type RawResponse, rawRequest } from './http.ts';
 
 export interface Instance {
@@ -45,6 +46,10 @@ export async function startInstance(
     file?: ConfigFile | ((port: number) => ConfigFile);
     eventStreams?: EventStreamOptions;
     crawl?: boolean;
+    /** The webhook queue's timings in Redis (a dead instance's deliveries taken sooner than 60 s). */
+    webhookIntake?: RedisIntakeOptions;
+    /** The live hub's clock, by which its replay's age is measured. */
+    liveNow?: () => number;
   } = {},
 ): Promise<Instance> {
   let api: Middleware = (_req, res) => {
@@ -69,6 +74,8 @@ export async function startInstance(
     eventStreams: options.eventStreams,
     // The queue's crawler reads the service only in the tests that ask (`crawl`).
     queueCrawl: { start: options.crawl === true },
+    ...(options.webhookIntake ? { webhookIntake: options.webhookIntake } : {}),
+    ...(options.liveNow ? { liveNow: options.liveNow } : {}),
   });
   api = configured.handler;
   health = createHealthRoutes(configured.checks);

@@ -196,9 +196,13 @@ describe.skipIf(!hasRedisServer)(`live updates on Redis${hasRedisServer ? '' : `
       });
       for (const ref of ['r1', 'r2', 'r3']) await hubs[0]!.publish(liveEvent('default', ref));
       await heardAll;
+      // Read from Redis after subscribe returns (replay-redis.ts); then one more event, heard once, after them.
       const replayed: SequencedEvent[] = [];
-      hubs[1]!.subscribe((event) => replayed.push(event), heard[0]!.id)();
-      expect(replayed.map((e) => e.event.refId)).toEqual(['r2', 'r3']);
+      const stop = hubs[1]!.subscribe((event) => replayed.push(event), heard[0]!.id);
+      await expect.poll(() => replayed.length).toBe(2);
+      await hubs[0]!.publish(liveEvent('default', 'r4'));
+      await expect.poll(() => replayed.map((e) => e.event.refId)).toEqual(['r2', 'r3', 'r4']);
+      stop();
     } finally {
       await Promise.all(hubs.map((hub) => hub.close()));
     }

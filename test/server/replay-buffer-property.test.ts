@@ -1,16 +1,18 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { SequencedEvent } from '../../src/server/live/live-hub.ts';
-import { createReplayBuffer } from '../../src/server/live/replay-buffer.ts';
+import { createReplayBuffer, eventBytes } from '../../src/server/live/replay-buffer.ts';
 import { liveEvent } from './event-source.ts';
 
 /** Events as the hub hears them: ids increasing (not always by one: other instances take some), at non-decreasing times. */
 const arrivals = fc.array(fc.record({ idStep: fc.integer({ min: 1, max: 3 }), pause: fc.integer({ min: 0, max: 40 }) }), {
   maxLength: 80,
 });
-const bounds = fc
-  .record({ minCount: fc.integer({ min: 1, max: 12 }), extra: fc.integer({ min: 0, max: 20 }), maxAgeMs: fc.integer({ min: 1, max: 400 }) })
-  .map(({ minCount, extra, maxAgeMs }) => ({ minCount, hardCap: minCount + extra, maxAgeMs }));
+const bounds = fc.record({
+  maxEvents: fc.integer({ min: 1, max: 40 }),
+  maxBytes: fc.integer({ min: 150, max: 6000 }),
+  maxAgeMs: fc.integer({ min: 1, max: 400 }),
+});
 
 describe('the replay buffer', () => {
   it('replays exactly the kept events after any since-id, in order, within its bounds', () => {
@@ -32,12 +34,18 @@ describe('the replay buffer', () => {
         const k = kept.length;
         // What is kept is the newest k, in order, and nothing made up.
         expect(kept).toEqual(added.slice(added.length - k).map((a) => a.event));
-        // Within the bounds: never above the hard cap, never below the last minCount.
-        expect(k).toBeLessThanOrEqual(bound.hardCap);
-        expect(k).toBeGreaterThanOrEqual(Math.min(added.length, bound.minCount));
-        // An event was dropped only past the hard cap, or older than maxAgeMs; beyond minCount only young ones stay.
-        if (k < Math.min(added.length, bound.hardCap)) expect(now - added[added.length - k - 1]!.at).toBeGreaterThan(bound.maxAgeMs);
-        if (k > bound.minCount) expect(now - added[added.length - k]!.at).toBeLessThanOrEqual(bound.maxAgeMs);
+        // Within the bounds: never above the caps, never an event older than maxAgeMs.
+        const bytes = kept.reduce((sum, e) => sum + eventBytes(e.event), 0);
+        expect(k).toBeLessThanOrEqual(bound.maxEvents);
+        expect(bytes).toBeLessThanOrEqual(bound.maxBytes);
+        expect(buffer.bytes()).toBe(bytes);
+        if (k > 0) expect(now - added[added.length - k]!.at).toBeLessThanOrEqual(bound.maxAgeMs);
+        // An event was dropped only when it was too old, or one more would have passed a cap: by time, up to the caps.
+        if (k < added.length) {
+          const next = added[added.length - k - 1]!;
+          const tooOld = now - next.at > bound.maxAgeMs;
+          expect(tooOld || k + 1 > bound.maxEvents || bytes + eventBytes(next.event.event) > bound.maxBytes).toBe(true);
+        }
         // Any since-id: exactly the kept events after it, in order.
         const replay = buffer.after(String(Math.max(0, since)), now);
         expect(replay).toEqual(kept.filter((e) => BigInt(e.id) > BigInt(Math.max(0, since))));
@@ -48,7 +56,7 @@ describe('the replay buffer', () => {
   });
 
   it('puts an event that arrives after a later one in its place by id, once', () => {
-    const buffer = createReplayBuffer({ minCount: 10, hardCap: 10, maxAgeMs: 1000 });
+    const buffer = createReplayBuffer({ maxEvents: 10, maxBytes: 1_000_000, maxAgeMs: 1000 });
     for (const id of ['1', '3', '2', '3', '4']) buffer.add({ id, event: liveEvent('a', `ref-${id}`) }, 0);
     expect(buffer.after('1', 0).map((e) => e.id)).toEqual(['2', '3', '4']);
   });

@@ -68,6 +68,8 @@ export const API_ERRORS = {
   webhook_wrong_client: { status: 400, title: 'The webhook delivery is for another client' },
   /** Webhook deliveries from one address over the receiver's own limit. */
   webhook_rate_limited: { status: 429, title: 'Too many webhook deliveries' },
+  /** A webhook delivery that could not be queued for processing (Redis unreachable, or the queue full): the service delivers it again later. */
+  webhook_queue_unavailable: { status: 503, title: 'The webhook delivery could not be queued', retryAfterSeconds: 30 },
   /** Something in this server failed that no rule foresaw: the log has it under the request's id. */
   internal_error: { status: 500, title: 'Candidate Lookup failed unexpectedly' },
 } as const satisfies Record<string, ApiErrorInfo>;

@@ -3,7 +3,8 @@ import { Redis } from 'ioredis';
 import { type LiveEvent, liveEventSchema } from '../../kyc/contract/live-events.ts';
 import type { LiveHub, SequencedEvent } from './live-hub.ts';
 import { localPresenceChannel, type PresenceChannel, readPresenceMessage } from './presence-message.ts';
-import { createReplayBuffer, type ReplayBounds } from './replay-buffer.ts';
+import { createReplayBuffer, REPLAY_BOUNDS, type ReplayBounds, type ReplayBuffer } from './replay-buffer.ts';
+import { PUBLISH_SCRIPT, publishArguments, replayKeys, replayPages, subscribeWithReplay } from './replay-redis.ts';
 import { readRevocation, revocationListeners, revocationMessage, type RevocationListeners } from './revocations.ts';
 
 export interface LiveHubOptions {
@@ -11,9 +12,12 @@ export interface LiveHubOptions {
   redisUrl?: string;
   /** Put before the counter's key and the channel's name (default `candidate-lookup:`, as the shared store's). */
   keyPrefix?: string;
+  /** What is kept for reconnecting pages (default REPLAY_BOUNDS): in this process, or in Redis for every instance. */
   replay?: ReplayBounds;
   /** Told when a message on the channel could not be read (another program's, or a newer version's). */
   onBadMessage?: (detail: string) => void;
+  /** The clock the replay's age is measured by (default Date.now; tests move it). */
+  now?: () => number;
 }
 
 type Listener = (event: SequencedEvent) => void;
@@ -24,9 +28,10 @@ type Listener = (event: SequencedEvent) => void;
  * one path for all, so each subscriber gets each event exactly once.
  */
 export function createLiveHub(options: LiveHubOptions = {}): LiveHub {
-  const fanOut = createFanOut(options.replay);
   const revocations = revocationListeners();
   if (!options.redisUrl) {
+    const now = options.now ?? Date.now;
+    const fanOut = createFanOut(createReplayBuffer(options.replay), now);
     let last = 0;
     return {
       async publish(event) {
@@ -43,7 +48,8 @@ export function createLiveHub(options: LiveHubOptions = {}): LiveHub {
       presence: localPresenceChannel(),
     };
   }
-  return redisHub(options.redisUrl, options, fanOut, revocations);
+  // With Redis, the replay is Redis's (replay-redis.ts): this process keeps none of its own.
+  return redisHub(options.redisUrl, options, createFanOut(undefined, Date.now), revocations);
 }
 
 interface FanOut {
@@ -54,13 +60,13 @@ interface FanOut {
 /**
  * Each listener is called in turn, and a listener's throw costs that listener only. Listeners must not
  * block: the event stream writes to its socket and closes a stream that falls behind (event-stream.ts).
+ * With a buffer, it keeps what it delivers and replays it to a listener that gives a `since`.
  */
-function createFanOut(bounds?: ReplayBounds): FanOut {
+function createFanOut(buffer: ReplayBuffer | undefined, now: () => number): FanOut {
   const listeners = new Set<Listener>();
-  const buffer = createReplayBuffer(bounds);
   return {
     deliver(event) {
-      buffer.add(event);
+      buffer?.add(event, now());
       for (const listener of listeners) {
         try {
           listener(event);
@@ -70,7 +76,7 @@ function createFanOut(bounds?: ReplayBounds): FanOut {
       }
     },
     subscribe(listener, since) {
-      if (since !== undefined) for (const event of buffer.after(since)) listener(event);
+      if (since !== undefined && buffer) for (const event of buffer.after(since, now())) listener(event);
       listeners.add(listener);
       return () => void listeners.delete(listener);
     },
@@ -86,24 +92,14 @@ function nextId(last: number, nowMicros: number): number {
   return Math.max(last + 1, nowMicros);
 }
 
-/**
- * The id and the publish in one script: Redis runs it atomically, so the channel carries the events in
- * the order of their ids, whichever instance accepted each (nextId's rule, on Redis's clock).
- */
-const PUBLISH_SCRIPT = `local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000000 + tonumber(time[2])
-local id = math.max(tonumber(redis.call('GET', KEYS[1]) or '0') + 1, now)
-local text = string.format('%.0f', id)
-redis.call('SET', KEYS[1], text)
-redis.call('PUBLISH', ARGV[1], text .. ' ' .. ARGV[2])
-return text`;
-
 function redisHub(url: string, options: LiveHubOptions, fanOut: FanOut, revocations: RevocationListeners): LiveHub {
   const prefix = options.keyPrefix ?? 'candidate-lookup:';
   const channel = `${prefix}live-events`;
   const revocationChannel = `${prefix}revocations`;
   const origin = randomUUID();
-  const counterKey = `${prefix}live-events:id`;
+  const keys = replayKeys(prefix);
+  const bounds = options.replay ?? REPLAY_BOUNDS;
+  const now = options.now ?? Date.now;
   const connection = {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
@@ -136,9 +132,22 @@ function redisHub(url: string, options: LiveHubOptions, fanOut: FanOut, revocati
   return {
     async publish(event: LiveEvent) {
       await withinConnectTime(Promise.all([ready(commands), subscribed]));
-      await commands.eval(PUBLISH_SCRIPT, 1, counterKey, channel, JSON.stringify(event));
+      const args = publishArguments(channel, JSON.stringify(event), bounds, now());
+      await commands.eval(PUBLISH_SCRIPT, 3, keys.counter, keys.stream, keys.bytes, ...args);
     },
-    subscribe: fanOut.subscribe,
+    subscribe: (listener, since) => {
+      if (since === undefined) return fanOut.subscribe(listener);
+      const oldest = Math.floor((now() - bounds.maxAgeMs) * 1000);
+      const read = async function* (after: bigint) {
+        await withinConnectTime(ready(commands));
+        yield* replayPages(commands, keys.stream, after, oldest, () =>
+          options.onBadMessage?.('an entry of the replay stream is not an event'),
+        );
+      };
+      return subscribeWithReplay(fanOut.subscribe, listener, since, read, () =>
+        options.onBadMessage?.('the replay could not be read from Redis: a reconnecting page gets the events from now on only'),
+      );
+    },
     async revoke(revocation) {
       revocations.tell(revocation);
       // Sent at once when connected, on the connection events are published on: Redis passes the two on

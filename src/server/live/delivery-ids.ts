@@ -8,13 +8,21 @@ import type { SharedStore } from '../state/store.ts';
  * In Redis with REDIS_URL (one SET NX for every instance), in a bounded map otherwise.
  */
 export interface DeliveryIds {
-  /** True when this key of `environment` is new: it is remembered from now on. */
-  claim(environment: string, key: string): Promise<boolean>;
+  /** True when this key of `environment` is new: it is remembered from now on, for `ttlMs` (default 24 h). */
+  claim(environment: string, key: string, ttlMs?: number): Promise<boolean>;
+  /** Remembers a claimed key for 24 h from now (its delivery was queued). */
+  keep(environment: string, key: string): Promise<void>;
   /** Forgets a claim whose delivery was refused after all (its audit line could not be written), so that a retry is taken. */
   release(environment: string, key: string): Promise<void>;
 }
 
 export const DELIVERY_ID_TTL_MS = 24 * 60 * 60 * 1000;
+/**
+ * How long the receiver's claim holds before its delivery is queued (issue 32): then it is kept 24 h.
+ * When the queue cannot take the delivery the claim is released; if Redis cannot even be told that, the
+ * claim still ends this soon, and the service's retry after it is taken, not called a duplicate.
+ */
+export const PENDING_CLAIM_MS = 30_000;
 /** At most this many keys in memory (a day of 1 a second, with room): past it, the oldest go first. */
 export const MAX_DELIVERY_IDS = 100_000;
 
@@ -40,14 +48,16 @@ const keyOf = (environment: string, key: string) => `webhook-delivery:${environm
 /** In the shared store: with Redis, one delivery is accepted once across every instance. */
 export function deliveryIdsIn(store: SharedStore): DeliveryIds {
   return {
-    claim: (environment, key) => store.claim(keyOf(environment, key), '1', DELIVERY_ID_TTL_MS),
+    claim: (environment, key, ttlMs = DELIVERY_ID_TTL_MS) => store.claim(keyOf(environment, key), '1', ttlMs),
+    keep: (environment, key) => store.put(keyOf(environment, key), '1', DELIVERY_ID_TTL_MS),
     release: (environment, key) => store.delete(keyOf(environment, key)),
   };
 }
 
 /**
- * In this process, at most `max` keys: every key lives as long, so the map's insertion order is the
- * order they expire in, and the oldest is the first to go.
+ * In this process, at most `max` keys. A key is claimed for a moment and kept (24 h) once its delivery is
+ * queued, or released: in this process neither can fail, so the kept keys all live as long, the map's
+ * insertion order is the order they expire in, and the oldest is the first to go.
  */
 export function deliveryIdsInMemory(options: { now?: () => number; max?: number } = {}): DeliveryIds {
   const now = options.now ?? Date.now;
@@ -60,13 +70,20 @@ export function deliveryIdsInMemory(options: { now?: () => number; max?: number 
     }
   };
   return {
-    async claim(environment, key) {
+    async claim(environment, key, ttlMs = DELIVERY_ID_TTL_MS) {
       const stored = keyOf(environment, key);
       forgetExpired();
-      if (expiries.has(stored)) return false;
-      expiries.set(stored, now() + DELIVERY_ID_TTL_MS);
+      const expiresAt = expiries.get(stored);
+      if (expiresAt !== undefined && expiresAt > now()) return false;
+      expiries.delete(stored);
+      expiries.set(stored, now() + ttlMs);
       if (expiries.size > max) forgetExpired();
       return true;
+    },
+    async keep(environment, key) {
+      const stored = keyOf(environment, key);
+      expiries.delete(stored);
+      expiries.set(stored, now() + DELIVERY_ID_TTL_MS);
     },
     async release(environment, key) {
       expiries.delete(keyOf(environment, key));

@@ -21,15 +21,16 @@ export type Revocation =
 /**
  * Where accepted webhook deliveries meet the open event streams (issue 22). The receiver publishes; each
  * `GET /api/events` subscribes. With Redis, a delivery accepted by one instance reaches the streams of
- * every instance (pub/sub); a bounded buffer (at least 1000 events or 10 minutes) replays what a
- * reconnecting page missed.
+ * every instance (pub/sub); the events of the last 10 minutes, capped in count and bytes (replay-buffer.ts),
+ * are kept to replay what a reconnecting page missed: in this process, or in Redis for every instance.
  */
 export interface LiveHub {
   /** Passes an accepted delivery on to every subscriber (of every instance); resolves once it is sent on. */
   publish(event: LiveEvent): Promise<void>;
   /**
    * Calls `listener` with each event from now on; with `since` (a `Last-Event-ID`), first with the
-   * buffered events after it, in order. Returns the unsubscribe function.
+   * kept events after it, in order (with Redis, read from Redis after this returns: the live events
+   * wait behind them, each id once). Returns the unsubscribe function.
    */
   subscribe(listener: (event: SequencedEvent) => void, since?: string): () => void;
   /**

@@ -10,27 +10,26 @@ import { clientOf } from '../http/client.ts';
 import { DEFAULT_WEBHOOK_BODY_TIMEOUT_MS } from '../http/connection-guard.ts';
 import { BodyTimeoutError, bytesSent, methodNotAllowed, readBodyBytes, sendFailure, sendJson, sendThrown } from '../http/http-reply.ts';
 import { setSecurityHeaders } from '../http/security-headers.ts';
-import { type Logger, logUnexpected, requestIdOf, requestLog, setRoute, startRequestLog } from '../log/log.ts';
+import { type Logger, requestIdOf, requestLog, setRoute, startRequestLog } from '../log/log.ts';
 import type { Metrics } from '../ops/metrics.ts';
 import type { RateLimiter } from '../ops/rate-limit.ts';
-import { type DeliveryIds, deliveryKeyOf } from './delivery-ids.ts';
-import type { LiveHub } from './live-hub.ts';
+import { type DeliveryIds, deliveryKeyOf, PENDING_CLAIM_MS } from './delivery-ids.ts';
+import type { DeliveryIntake } from './delivery-intake.ts';
 import { eventLabel, liveEventOf, readDelivery, webhookLine } from './webhook-delivery.ts';
-import { confirmDelivery } from './delivery-confirm.ts';
-import type { StatusLookup } from '../lookup/queue-lookup.ts';
-import type { QueueIndex } from '../state/queue-index.ts';
 import { signatureMatches } from '../http/webhook-signature.ts';
 
 /**
  * The receiver of the KYC service's webhooks (issue 22): `POST /webhooks/kyc` for the default
  * environment, `/webhooks/kyc/<name>` for each. Outside `/api/`: the service calls it, not a signed-in
  * browser, so no session, no app header. Checked in order (size, signature, shape, client id), each
- * refusal with its own code and nothing of the body repeated; accepted, it is audited, answered, and
- * only then passed on to the open pages.
+ * refusal with its own code and nothing of the body repeated; accepted, it is audited, queued (issue 32:
+ * the 200 waits for the queue, which with Redis outlives this process), and only then answered; the
+ * queue's consumer confirms it and passes it on to the open pages (delivery-processing.ts).
  */
 export interface WebhookDeps {
   environments: readonly ApiEnvironment[];
-  hub: LiveHub;
+  /** Where accepted deliveries wait to be confirmed and published (delivery-intake.ts). */
+  intake: DeliveryIntake;
   deliveryIds: DeliveryIds;
   /** Deliveries per sending address, a limit of the receiver's own (never a user's). */
   rateLimiter: RateLimiter;
@@ -39,10 +38,6 @@ export interface WebhookDeps {
   metrics: Metrics;
   /** A line per delivery, where no app server writes them (the Vite plugin). */
   logger?: Logger;
-  /** Learns the status and dates of a delivery's candidate, as the service's record confirms them (the queue's order). */
-  queueIndex?: QueueIndex;
-  /** The environment's status-level check of a delivery's candidate (delivery-check.ts); none: nothing is published. */
-  checkStatus?: (environment: string) => StatusLookup | undefined;
   /** A delivery's body is read within this, else refused 408 and its connection closed (default 5 s). */
   bodyTimeoutMs?: number;
 }
@@ -157,23 +152,34 @@ async function receive(
   }
   if (delivery.isPing) return taken('ping');
   const key = deliveryKeyOf(delivery, req.headers[WEBHOOK_DELIVERY_HEADER]);
-  if (!(await deps.deliveryIds.claim(env, key))) return taken('duplicate');
+  // Claimed for a moment only, until the delivery is queued (delivery-ids.ts's PENDING_CLAIM_MS).
+  if (!(await deps.deliveryIds.claim(env, key, PENDING_CLAIM_MS))) return taken('duplicate');
   const live = liveEventOf(env, delivery, new Date().toISOString());
   if (!(await writeLine(deps, res, 'webhook delivery', webhookLine(live, requestIdOf(res))))) {
     await deps.deliveryIds.release(env, key);
     return;
   }
-  taken('accepted');
-  // After the answer (the service waits for nobody's page), and only once the service's own record
-  // confirms it: a delivery is a hint, never a fact (delivery-confirm.ts).
-  const confirming = { hub: deps.hub, check: deps.checkStatus?.(env), ...(deps.queueIndex ? { queueIndex: deps.queueIndex } : {}) };
-  setImmediate(
-    () =>
-      void confirmDelivery(confirming, delivery, live).then(
-        (result) => deps.metrics.webhookChecks.inc({ result }),
-        (error: unknown) => logUnexpected(res, error),
+  try {
+    // The 200 waits for this: once queued, the delivery is processed (confirmed with the service, then
+    // published), by this instance or, with Redis, by another if this one dies first.
+    await deps.intake.add({ environment: env, delivery, live });
+  } catch {
+    // Not queued: nothing of it happens, and the claim goes, so that the service's retry is taken.
+    await deps.deliveryIds.release(env, key).catch(() => undefined);
+    const message =
+      'The delivery could not be queued for processing (Redis is unreachable, or too many deliveries are waiting): nothing of it was kept; deliver it again later.';
+    return refused(new ApiFailure('webhook_queue_unavailable', message), event);
+  }
+  // Kept 24 h from now; should Redis fail just now, the claim ends by itself (the delivery is queued all the same).
+  await deps.deliveryIds
+    .keep(env, key)
+    .catch(() =>
+      requestLog(res).warn(
+        { env },
+        'A queued webhook delivery could not be remembered for 24 h (Redis): a copy of it within a day would be taken again.',
       ),
-  );
+    );
+  taken('accepted');
 }
 
 /** A refused delivery: counted (audit-refusals.ts), never written one by one, then answered with its code. */

@@ -2,6 +2,7 @@ import http from 'node:http';
 import client from 'prom-client';
 import { SIGN_IN_REFUSALS } from '../../kyc/contract/api.ts';
 import type { ClosableAuditLog } from '../audit/audit.ts';
+import { intakeMetrics } from './intake-metrics.ts';
 
 /**
  * The server's Prometheus metrics, in a registry of their own (not prom-client's global one), so that
@@ -44,6 +45,9 @@ export interface Metrics {
   queueIndexEvictions: client.Counter<'environment'>;
   /** Accepted webhook deliveries checked against the service: published, stale (the record says otherwise) or unconfirmed. */
   webhookChecks: client.Counter<'result'>;
+  /** The queue of accepted deliveries (issue 32, intake-metrics.ts): tries again, and deliveries given up, by reason. */
+  webhookIntakeRetries: client.Counter<'reason'>;
+  webhookIntakeDropped: client.Counter<'reason'>;
 }
 
 /**
@@ -87,6 +91,7 @@ export function createMetrics(options: { processMetrics?: boolean } = {}): Metri
       registers,
     }),
     ...queueIndexMetrics(registers),
+    ...intakeMetrics(registers),
   };
 }
 

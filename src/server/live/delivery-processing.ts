@@ -1,0 +1,101 @@
+import type { Logger } from '../log/log.ts';
+import type { StatusChecked, StatusLookup } from '../lookup/queue-lookup.ts';
+import type { Metrics } from '../ops/metrics.ts';
+import type { QueueIndex } from '../state/queue-index.ts';
+import { type Confirmation, confirmDelivery } from './delivery-confirm.ts';
+import type { OnDropped, ProcessDelivery } from './delivery-intake.ts';
+import type { LiveHub } from './live-hub.ts';
+import { eventLabel } from './webhook-delivery.ts';
+
+/**
+ * A check that failed for a passing reason (the service slow, busy or away, this server's own slots or
+ * audit log busy): worth asking again. Any other answer (not found, a key refused) would say the same.
+ */
+const PASSING: ReadonlySet<string> = new Set([
+  'not_asked',
+  'upstream_rate_limited',
+  'upstream_error',
+  'upstream_unreachable',
+  'upstream_timeout',
+  'server_busy',
+  'audit_unavailable',
+  'store_unavailable',
+]);
+
+/** The waits before each new try of a check that failed for a passing reason: three more tries, then the delivery is given up. */
+export const CONFIRM_RETRY_DELAYS_MS: readonly number[] = [1000, 4000, 10_000];
+
+export interface ProcessingDeps {
+  hub: LiveHub;
+  queueIndex?: QueueIndex;
+  /** The environment's status-level check of a delivery's candidate (delivery-check.ts); none: nothing is published. */
+  checkStatus?: (environment: string) => StatusLookup | undefined;
+  metrics: Metrics;
+  logger: Logger;
+  retryDelaysMs?: readonly number[];
+  sleep?: (ms: number) => Promise<void>;
+}
+
+const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+
+/**
+ * What the intake's consumer does with each queued delivery (issue 32): confirm it with the service and
+ * publish it (delivery-confirm.ts, which also teaches the queue index), then say it is done, so that the
+ * intake acknowledges it. A check that failed for a passing reason is tried again after each of
+ * `retryDelaysMs`, then the delivery is given up with a warning and the metric. A throw (the hub or the
+ * index could not be written: Redis away) leaves the delivery queued, to be tried again later.
+ */
+export function deliveryProcessor(deps: ProcessingDeps): ProcessDelivery {
+  const delays = deps.retryDelaysMs ?? CONFIRM_RETRY_DELAYS_MS;
+  const sleep = deps.sleep ?? realSleep;
+  return async ({ environment, delivery, live }) => {
+    const check = deps.checkStatus?.(environment);
+    // The check's last answer, to tell a passing failure from an answer that would say the same again.
+    const seen: { last?: StatusChecked } = {};
+    const noted: StatusLookup | undefined = check && (async (kind, id) => (seen.last = await check(kind, id)));
+    const confirming = { hub: deps.hub, check: noted, ...(deps.queueIndex ? { queueIndex: deps.queueIndex } : {}) };
+    for (let attempt = 0; ; attempt++) {
+      seen.last = undefined;
+      let result: Confirmation;
+      try {
+        result = await confirmDelivery(confirming, delivery, live);
+      } catch (error) {
+        deps.metrics.webhookIntakeRetries.inc({ reason: 'failed' });
+        // The error's kind, never its message: a message may repeat what it was given.
+        const detail = (error as { code?: unknown })?.code ?? (error instanceof Error ? error.name : 'unknown error');
+        deps.logger.warn(
+          { env: environment },
+          `Webhook delivery not published yet (${String(detail)}): it stays queued and is tried again.`,
+        );
+        return 'retry';
+      }
+      // Set by the check while confirmDelivery ran (TypeScript cannot see it through the closure).
+      const last = seen.last as StatusChecked | undefined;
+      const passing = result === 'unconfirmed' && last !== undefined && !last.ok && PASSING.has(last.code);
+      if (!passing || attempt >= delays.length) {
+        deps.metrics.webhookChecks.inc({ result });
+        if (passing) dropUnconfirmed(deps, environment, eventLabel(delivery.event), last, attempt + 1);
+        return 'done';
+      }
+      deps.metrics.webhookIntakeRetries.inc({ reason: 'unconfirmed' });
+      await sleep(delays[attempt]!);
+    }
+  };
+}
+
+function dropUnconfirmed(deps: ProcessingDeps, env: string, event: string, last: StatusChecked | undefined, tries: number): void {
+  deps.metrics.webhookIntakeDropped.inc({ reason: 'unconfirmed' });
+  const code = last && !last.ok ? last.code : 'unknown';
+  deps.logger.warn(
+    { env, event, code, tries },
+    `Webhook delivery dropped: the service could not confirm it in ${tries} tries (last: ${code}). The pages were not told; their Refresh, or the next delivery, shows the truth.`,
+  );
+}
+
+/** The intake's report of a delivery given up: counted, and one warning (never an id of the candidate). */
+export function reportDropped(metrics: Metrics, logger: Logger): OnDropped {
+  return (reason, detail) => {
+    metrics.webhookIntakeDropped.inc({ reason });
+    logger.warn({ reason }, `Webhook delivery dropped (${reason}: ${detail}): the pages were not told of it.`);
+  };
+}

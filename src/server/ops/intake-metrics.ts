@@ -1,0 +1,20 @@
+import client from 'prom-client';
+import type { Metrics } from './metrics.ts';
+
+/** The queue of accepted webhook deliveries (issue 32): what was tried again, and what was given up. */
+export function intakeMetrics(registers: client.Registry[]): Pick<Metrics, 'webhookIntakeRetries' | 'webhookIntakeDropped'> {
+  return {
+    webhookIntakeRetries: new client.Counter({
+      name: 'candidate_lookup_webhook_intake_retries_total',
+      help: "Accepted webhook deliveries tried again, by reason: unconfirmed (the service's check failed for a passing reason) or failed (publishing or Redis failed: the delivery stays queued).",
+      labelNames: ['reason'],
+      registers,
+    }),
+    webhookIntakeDropped: new client.Counter({
+      name: 'candidate_lookup_webhook_intake_dropped_total',
+      help: 'Accepted webhook deliveries given up without reaching the pages, by reason: unconfirmed (the check failed on every retry), failed (every try failed), unreadable (a queued entry that is not a delivery), trimmed (past the queue stream bound before it was processed).',
+      labelNames: ['reason'],
+      registers,
+    }),
+  };
+}
