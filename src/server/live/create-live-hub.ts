@@ -185,8 +185,21 @@ function redisPresence(commands: Redis, name: string, subscribed: Promise<unknow
   };
 }
 
+/** Resolves once the connection is ready; one listener per connection however many wait (a publish while Redis is away). */
+const readyWaits = new WeakMap<Redis, Promise<void>>();
 function ready(redis: Redis): Promise<void> {
-  return redis.status === 'ready' ? Promise.resolve() : new Promise<void>((resolve) => redis.once('ready', () => resolve()));
+  if (redis.status === 'ready') return Promise.resolve();
+  let waiting = readyWaits.get(redis);
+  if (!waiting) {
+    waiting = new Promise<void>((resolve) =>
+      redis.once('ready', () => {
+        readyWaits.delete(redis);
+        resolve();
+      }),
+    );
+    readyWaits.set(redis, waiting);
+  }
+  return waiting;
 }
 
 /** While Redis is away a publish fails at once rather than waiting for it: the caller counts it as not sent. */

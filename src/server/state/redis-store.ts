@@ -101,14 +101,16 @@ function watchState(redis: Redis, onStateChange: RedisStoreOptions['onStateChang
  * known to be down, they fail at once.
  */
 function readiness(redis: Redis, knownDown: () => boolean): () => Promise<void> {
-  return () => {
-    if (redis.status === 'ready') return Promise.resolve();
-    if (knownDown() || redis.status === 'end') return Promise.reject(new StoreUnavailableError());
-    return new Promise((resolve, reject) => {
+  // One wait for the connection, shared by every command asked meanwhile: a burst of requests at start
+  // adds two listeners in all, not two each.
+  let waiting: Promise<void> | undefined;
+  const wait = () =>
+    new Promise<void>((resolve, reject) => {
       const settle = (error?: unknown) => {
         clearTimeout(timer);
         redis.off('ready', onReady);
         redis.off('error', settle);
+        waiting = undefined;
         if (error) reject(new StoreUnavailableError(error));
         else resolve();
       };
@@ -117,6 +119,11 @@ function readiness(redis: Redis, knownDown: () => boolean): () => Promise<void> 
       redis.once('ready', onReady);
       redis.once('error', settle);
     });
+  return () => {
+    if (redis.status === 'ready') return Promise.resolve();
+    if (knownDown() || redis.status === 'end') return Promise.reject(new StoreUnavailableError());
+    waiting ??= wait();
+    return waiting;
   };
 }
 
