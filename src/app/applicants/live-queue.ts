@@ -11,6 +11,8 @@ import { applyMove, isCandidate, type Move, moveOf } from './queue-move.ts';
 export const HIGHLIGHT_MS = 4000;
 /** Events the page cannot apply within this long of the first are one refetch of the view: a burst is one request. */
 export const LIVE_REFETCH_MS = 1000;
+/** The events remembered, so that one received twice is applied once. */
+const MAX_REMEMBERED = 1000;
 
 /**
  * Keeps the queue live without asking for it again (issue 32): an event of its environment says where
@@ -37,8 +39,14 @@ export function useLiveQueue(environment: string | undefined): ReadonlySet<strin
       clearTimeout(refetch.current);
     };
   }, []);
+  const applied = useRef(new Set<string>());
   useLiveEvents((event) => {
     if (name === undefined || event.environment !== name) return;
+    // A move is applied once: the same event again (a delivery the server processed twice) moves nothing more.
+    const key = JSON.stringify(event);
+    if (applied.current.has(key)) return;
+    applied.current.add(key);
+    if (applied.current.size > MAX_REMEMBERED) applied.current.delete(applied.current.values().next().value!);
     const queryKey = applicantsQueries.environment(shown.current);
     const queries = queryClient.getQueryCache().findAll({ queryKey });
     const move = moveOf(event, seenRow(queries, event));
