@@ -236,23 +236,101 @@ async function liveQueue() {
   return { applicants, source, views, before: views().length };
 }
 
+const HOUR = 3_600_000;
+const hoursAgo = (hours: number) => new Date(Date.now() - hours * HOUR).toISOString();
+
+/** A queue in the index's order: the waiting oldest first, the approved newest first; an SLA of 24 h. */
+function datedApplicants(): Applicant[] {
+  const row = (id: string, status: string, hours: number): Applicant => ({
+    status,
+    isArchived: false,
+    recordId: `rec-${id}`,
+    refId: `ref-${id}`,
+    since: hoursAgo(hours),
+  });
+  return [row('w1', 'waiting', 50), row('w2', 'waiting', 30), row('w3', 'waiting', 10), row('a1', 'approved', 1), row('a2', 'approved', 5)];
+}
+
+/** Two browser tabs of the same user, each with its own page of the queue open (its own cache and stream). */
+async function twoQueuePages() {
+  const applicants = datedApplicants();
+  const { requests } = stubApi({
+    session: COMPLIANCE,
+    meta: liveMeta(),
+    applicants,
+    queueExtras: { waiting: { slaHours: 24, overSla: 2 }, approved: { slaHours: 24 } },
+  });
+  const waitingTab = renderWithProviders('/applicants?status=waiting');
+  const waitingTable = await within(waitingTab.container).findByRole('table');
+  window.history.replaceState(null, '', '/applicants?status=approved');
+  const approvedTab = renderWithProviders('/applicants?status=approved');
+  const approvedTable = await within(approvedTab.container).findByRole('table');
+  await waitFor(() => expect(FakeEventSource.instances).toHaveLength(2));
+  for (const source of FakeEventSource.instances) source.open();
+  const views = () => requests.filter((r) => r.startsWith('/api/applicants'));
+  return { waitingTab, approvedTab, waitingTable, approvedTable, views };
+}
+
+const rowIds = (table: HTMLElement) =>
+  within(table)
+    .getAllByRole('row')
+    .slice(1)
+    .map((row) => within(row).queryByText(/^ref-/)?.textContent);
+const tabCount = (container: HTMLElement, tab: string) =>
+  container.querySelector(`[data-tab="${tab}"] [data-count]`)?.getAttribute('data-count');
+const overSla = (container: HTMLElement, tab: string) =>
+  container.querySelector(`[data-tab="${tab}"] [data-over-sla]`)?.getAttribute('data-over-sla');
+
 describe('live updates of the queue', { timeout: 20_000 }, () => {
-  it('refetches its pages and counts on an event of its environment, and highlights the row that changed', async () => {
-    const { applicants, source, views, before } = await liveQueue();
-    applicants[0]!.status = 'approved';
-    source.send(event({ refId: 'ref-0', recordId: 'rec-0' }));
-    // The refetch waits for the burst the event may start (LIVE_REFETCH_MS).
-    await waitFor(() => expect(views().length).toBeGreaterThan(before), { timeout: LIVE_REFETCH_MS * 4 });
-    const row = await screen.findByText('ref-0');
-    await waitFor(() => expect(row.closest('tr')).toHaveAttribute('data-changed', 'true'));
-    expect(row.closest('tr')).toHaveTextContent('(just updated)');
-    expect(row.closest('tr')!.className).toMatch(/motion-reduce:transition-none/);
-    await waitFor(() => expect(within(row.closest('tr')!).getByText('Approved')).toBeInTheDocument());
+  it('a webhook delivery moves its row on every open queue page, and the counts, without asking for the view again', async () => {
+    const { waitingTab, approvedTab, waitingTable, approvedTable, views } = await twoQueuePages();
+    expect(rowIds(waitingTable)).toEqual(['ref-w1', 'ref-w2', 'ref-w3']);
+    expect(rowIds(approvedTable)).toEqual(['ref-a1', 'ref-a2']);
+    expect(tabCount(waitingTab.container, 'waiting')).toBe('3');
+    expect(overSla(waitingTab.container, 'waiting')).toBe('2');
+    const before = views().length;
+    // Fake timers that still run with the clock: the test steps past any coalescing window, waiting for nothing.
+    vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      // What the server publishes once its re-check confirmed the approval: where its index had w1, and has it now.
+      const approval = event({
+        refId: 'ref-w1',
+        recordId: 'rec-w1',
+        status: 'approved',
+        statusDate: hoursAgo(0),
+        since: hoursAgo(0),
+        previousStatus: 'waiting',
+        previousSince: hoursAgo(50),
+        at: new Date().toISOString(),
+      });
+      // The stream's listeners are the module's (one browser tab's): in this one document, one send reaches both pages.
+      FakeEventSource.instances[0]!.send(approval);
+      // The waiting page loses it (its count and its over-SLA count drop); the approved page has it first, newest first.
+      await waitFor(() => expect(rowIds(waitingTable)).toEqual(['ref-w2', 'ref-w3']));
+      await waitFor(() => expect(rowIds(approvedTable)).toEqual(['ref-w1', 'ref-a1', 'ref-a2']));
+      for (const { container } of [waitingTab, approvedTab]) {
+        expect(tabCount(container, 'waiting')).toBe('2');
+        expect(tabCount(container, 'approved')).toBe('3');
+        expect(tabCount(container, 'all')).toBe('5');
+        expect(overSla(container, 'waiting')).toBe('1');
+      }
+      const moved = within(approvedTable).getByText('ref-w1').closest('tr')!;
+      expect(moved).toHaveAttribute('data-changed', 'true');
+      expect(within(moved).getByText('Approved')).toBeInTheDocument();
+      // No view was asked again, then or after any coalescing window.
+      await act(() => vi.advanceTimersByTimeAsync(LIVE_REFETCH_MS * 5));
+      expect(views()).toHaveLength(before);
+    } finally {
+      vi.useRealTimers();
+    }
+    // The pages are stale: the next navigation reads them fresh.
+    const cached = approvedTab.queryClient.getQueryCache().findAll({ queryKey: ['applicants', ''] });
+    expect(cached.length).toBeGreaterThan(0);
+    expect(cached.every((query) => query.isStale())).toBe(true);
   });
 
-  it('a burst of events is one refetch of the view, the page with every count, not one per event', async () => {
+  it('an event the page cannot apply (no place: an older server) is one refetch of the view for a burst, not one per event', async () => {
     const { source, views, before } = await liveQueue();
-    // Fake timers that still run with the clock: the test steps over the coalescing window, waiting for nothing.
     vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['setTimeout', 'clearTimeout'] });
     try {
       for (let n = 0; n < 12; n++) source.send(event({ refId: `ref-${n % 3}`, recordId: `rec-${n % 3}` }), String(n + 2));
@@ -260,6 +338,7 @@ describe('live updates of the queue', { timeout: 20_000 }, () => {
       await waitFor(() => expect(views()).toHaveLength(before + 1));
       // Every row of the burst stands out all the same.
       for (const id of ['ref-0', 'ref-1', 'ref-2']) expect(screen.getByText(id).closest('tr')).toHaveAttribute('data-changed', 'true');
+      expect(screen.getByText('ref-0').closest('tr')).toHaveTextContent('(just updated)');
       await act(() => vi.advanceTimersByTimeAsync(LIVE_REFETCH_MS * 5));
       expect(views().slice(before)).toEqual(['/api/applicants?skip=0&limit=50&counts=1']);
     } finally {

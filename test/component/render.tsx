@@ -60,6 +60,8 @@ export function stubApi(
     session?: SessionInfo | (() => Response);
     candidates?: Record<string, Reply>;
     applicants?: Applicant[];
+    /** Each tab's extras in the applicants' answers (its SLA, over-SLA count…). */
+    queueExtras?: QueueExtras;
     activity?: ActivityAnswer | (() => Response);
   } = {},
 ) {
@@ -78,7 +80,8 @@ export function stubApi(
     if (url === '/api/meta' || /^\/api\/e\/[^/]+\/meta$/.test(url)) {
       return json(typeof options.meta === 'function' ? options.meta(url) : (options.meta ?? testMeta()));
     }
-    if (options.applicants && url.startsWith('/api/applicants')) return applicantsAnswer(new URL(url, 'http://test'), options.applicants);
+    if (options.applicants && url.startsWith('/api/applicants'))
+      return applicantsAnswer(new URL(url, 'http://test'), options.applicants, { extra: options.queueExtras });
     // A candidate's Activity (issue 34): nobody else has looked, unless the test says otherwise.
     if (/^\/api(\/e\/[^/]+)?\/activity$/.test(url)) {
       return typeof options.activity === 'function' ? options.activity() : json(options.activity ?? emptyActivity());

@@ -5,6 +5,7 @@ import { chainLines } from '../../src/server/audit/audit-chain.ts';
 import { auditLineBody } from '../../src/server/audit/audit-line.ts';
 import { REMOVED_VARIABLES } from '../../src/server/config/removed-variables.ts';
 import { SANDBOX_ARCHIVE_KEY, SANDBOX_CLIENT_ID, SANDBOX_KEYS } from '../../src/server/sandbox/sandbox.ts';
+import { SCALE_CLIENT_ID, SCALE_WEBHOOK_SECRET } from './scale-upstream.ts';
 
 /**
  * The servers of the browser suite: the built production server (`npm run build` first) in each
@@ -39,6 +40,9 @@ export const E2E_PORTS = {
   blockpass: PORT_BASE + 14,
   /** The app behind the gateway with an audit file of its own, seeded: the audit page (issue 34). */
   audit: PORT_BASE + 15,
+  /** A service holding 10 000 waiting candidates, which test/e2e/queue-scale.spec.ts starts in the test process, and the app on it. */
+  scaleUpstream: PORT_BASE + 16,
+  scale: PORT_BASE + 17,
 } as const;
 
 /** Test-only accounts of test/fixtures/e2e-users.json (never use these anywhere else). */
@@ -82,7 +86,7 @@ const SANDBOX_ENV = {
 };
 
 /** A server by its port's name: each has a port of its own (the OpenID provider is started by its spec). */
-export type ServerName = Exclude<keyof typeof E2E_PORTS, 'oidcProvider'>;
+export type ServerName = Exclude<keyof typeof E2E_PORTS, 'oidcProvider' | 'scaleUpstream'>;
 
 interface ServerSpec {
   /** `app`: dist/server/main.js on PORT; `sandbox`: the sandbox alone (dist/server/sandbox.js --port). */
@@ -150,6 +154,19 @@ const SERVERS: Record<ServerName, ServerSpec> = {
     entry: 'app',
     port: E2E_PORTS.audit,
     env: { CONFIG_FILE: configFile('gateway'), AUDIT_LOG: `${E2E_AUDIT_DIR}/audit.jsonl`, AUDIT_INSTANCE: 'app1' },
+  },
+  // The queue at scale (issue 32): the app on the spec's own service of 10 000 waiting candidates, its crawler
+  // at 100 requests a second, taking the service's signed webhook deliveries.
+  scale: {
+    entry: 'app',
+    port: E2E_PORTS.scale,
+    env: {
+      KYC_BASE_URL: `http://127.0.0.1:${E2E_PORTS.scaleUpstream}`,
+      KYC_CLIENT_ID: SCALE_CLIENT_ID,
+      KYC_API_KEY: 'e2e-scale-key-not-a-real-one',
+      KYC_WEBHOOK_SECRET: SCALE_WEBHOOK_SECRET,
+      CONFIG_FILE: configFile('scale'),
+    },
   },
   environments: {
     entry: 'app',

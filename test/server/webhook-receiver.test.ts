@@ -64,6 +64,8 @@ describe('the webhook receiver: signatures', () => {
       recordId: 'rec-42',
       status: 'approved',
       isArchived: false,
+      // Where the queue index had the candidate before (issue 32): nowhere, it was not listed yet.
+      previousStatus: null,
       at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
     });
   });

@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef } from 'react';
 import { Link, navigate, useLocation } from '../navigation.tsx';
-import { APPLICANTS_PAGE_SIZE, type ApplicantFilter } from '../../kyc/contract/applicants.ts';
+import { AGE_ORDERED_FILTERS, APPLICANTS_PAGE_SIZE, type ApplicantFilter } from '../../kyc/contract/applicants.ts';
 import { environmentPath, splitEnvironmentPath } from '../routes.ts';
 import { Button } from '../ui/button.tsx';
 import { Card } from '../ui/card.tsx';
@@ -20,6 +20,11 @@ import { useQueue } from './use-queue.ts';
 import { useLiveQueue } from './live-queue.ts';
 import { useQueueReturn, useRowKeys } from './queue-focus.ts';
 import { useEnvironment } from '../environment/use-environment.ts';
+import type { QueueFilters } from './applicants-queries.ts';
+import { filtersText, QueueFilterToggles } from './queue-filters.tsx';
+
+/** Whether the environment has an SLA, as the last view of any tab said (the toggle stays while another tab loads). */
+const latestSla = (queue: ReturnType<typeof useQueue>) => (Object.values(queue.overSla).some((over) => over !== undefined) ? 1 : undefined);
 
 const EMPTY: Record<string, string> = {
   all: 'The KYC service lists no candidates.',
@@ -36,12 +41,18 @@ type HrefOf = (location: QueueLocation) => string;
 export function ApplicantsPage() {
   const { pathname, search } = useLocation();
   const idPrefix = useId();
-  const { filter, page } = readQueueLocation(new URLSearchParams(search));
+  const location = readQueueLocation(new URLSearchParams(search));
+  const { filter, page } = location;
   const environment = splitEnvironmentPath(pathname).environment;
-  const hrefOf: HrefOf = (location) => queueHref(location, environment);
-  const queue = useQueue(filter, page, environment);
-  const changed = useLiveQueue(environment);
   const names = useQuery(sessionQueries.current()).data?.role === 'compliance';
+  // Attention is for compliance users: a support user's link that asks for it shows the tab whole.
+  const filters: QueueFilters = {
+    ...(location.overSla ? { overSla: true } : {}),
+    ...(location.attention && names ? { attention: true } : {}),
+  };
+  const hrefOf: HrefOf = (to) => queueHref({ ...filters, ...to }, environment);
+  const queue = useQueue(filter, page, environment, filters);
+  const changed = useLiveQueue(environment);
   const { error } = queue;
   const queryClient = useQueryClient();
   const rows = useRef<HTMLDivElement>(null);
@@ -80,12 +91,32 @@ export function ApplicantsPage() {
           overSla={{ ...queue.overSla, [tabKey(filter)]: overSlaOf(queue.current) }}
           panelId={panelId}
           idPrefix={idPrefix}
-          onSelect={(next) => navigate(hrefOf({ filter: next, page: 1 }))}
+          onSelect={(next) =>
+            navigate(
+              hrefOf({ filter: next, page: 1, overSla: filters.overSla && next !== undefined && AGE_ORDERED_FILTERS.includes(next) }),
+            )
+          }
+        />
+        <QueueFilterToggles
+          filter={filter}
+          filters={filters}
+          slaOffered={(queue.list.data?.slaHours ?? latestSla(queue)) !== undefined}
+          compliance={names}
+          onChange={(next) => navigate(queueHref({ filter, page: 1, ...next }, environment))}
         />
         <RefusedFiltersNote refused={queue.refused} />
         <QueueFreshness index={queue.current?.index} fetchedAt={queue.list.dataUpdatedAt} />
         <div ref={rows} role="tabpanel" id={panelId} aria-labelledby={`${idPrefix}-${tabKey(filter)}`} className="space-y-3">
-          <QueuePanel queue={queue} filter={filter} page={page} environment={environment} hrefOf={hrefOf} changed={changed} names={names} />
+          <QueuePanel
+            queue={queue}
+            filter={filter}
+            page={page}
+            environment={environment}
+            hrefOf={hrefOf}
+            changed={changed}
+            names={names}
+            filtered={filtersText(filters)}
+          />
         </div>
       </div>
     </div>
@@ -101,9 +132,12 @@ function QueuePanel({
   hrefOf,
   changed,
   names,
+  filtered,
 }: {
   queue: ReturnType<typeof useQueue>;
   names: boolean;
+  /** What the toggles leave out, in words (none: the tab whole). */
+  filtered: string | undefined;
   filter: ApplicantFilter | undefined;
   page: number;
   environment: string | undefined;
@@ -126,7 +160,16 @@ function QueuePanel({
   // A page whose records could not be read at all says so, rather than that there is no such page.
   if (list.data.records.length === 0 && list.data.skipped) return <SkippedNote skipped={list.data.skipped} />;
   if (list.data.records.length === 0) {
-    return <EmptyPage total={list.data.total} filter={filter} page={page} hrefOf={hrefOf} crawling={list.data.index?.crawling === true} />;
+    return (
+      <EmptyPage
+        total={list.data.total}
+        filter={filter}
+        page={page}
+        hrefOf={hrefOf}
+        crawling={list.data.index?.crawling === true}
+        filtered={filtered}
+      />
+    );
   }
   return (
     <div className={cn('space-y-3', list.isPlaceholderData && 'opacity-60')} aria-busy={list.isPlaceholderData}>
@@ -193,8 +236,10 @@ function EmptyPage({
   page,
   hrefOf,
   crawling,
+  filtered,
 }: {
   total: number;
+  filtered: string | undefined;
   filter: ApplicantFilter | undefined;
   page: number;
   hrefOf: HrefOf;
@@ -204,7 +249,7 @@ function EmptyPage({
   if (total === 0) {
     return (
       <Card as="p" tone="dashed" className="text-sm" data-testid={crawling ? 'queue-still-reading' : undefined}>
-        {crawling ? 'None read yet: the KYC service’s list is still being read. Refresh in a moment.' : emptyText(filter)}
+        {crawling ? 'None read yet: the KYC service’s list is still being read. Refresh in a moment.' : (filtered ?? emptyText(filter))}
       </Card>
     );
   }

@@ -1,19 +1,27 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { type Query, type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
+import type { ApplicantsPage } from '../../kyc/contract/applicants.ts';
+import type { LiveEvent } from '../../kyc/contract/live-events.ts';
 import { useEnvironment } from '../environment/use-environment.ts';
 import { useLiveEvents } from '../live/live-stream.ts';
-import { applicantsQueries } from './applicants-queries.ts';
+import { applicantsQueries, pageListOf } from './applicants-queries.ts';
+import { applyMove, isCandidate, type Move, moveOf } from './queue-move.ts';
 
 /** How long a row that changed stays highlighted. */
 export const HIGHLIGHT_MS = 4000;
-/** Events within this long of the first are one refetch of the view: a burst of deliveries is one request. */
+/** Events the page cannot apply within this long of the first are one refetch of the view: a burst is one request. */
 export const LIVE_REFETCH_MS = 1000;
+/** The events remembered, so that one received twice is applied once. */
+const MAX_REMEMBERED = 1000;
 
 /**
- * Keeps the queue live: any event of its environment refetches its view, the page with every tab's count
- * (the event does not say which tab a candidate leaves or joins, the service's answer does), once for
- * all the events of a second; and answers the ids of the candidates that changed lately, for their rows
- * to stand out a moment.
+ * Keeps the queue live without asking for it again (issue 32): an event of its environment says where
+ * the index had the candidate and where it has it now, and every cached page of the environment moves
+ * the row and its counts in the query cache (queue-move.ts). The pages are marked stale without a fetch,
+ * so that the next navigation reads them fresh. An event that says too little to move a row (no status,
+ * no place: a deletion, an older server) is one refetch of the view for all of a second's such events,
+ * never cancelling a fetch in flight. Answers the ids of the candidates that changed lately, for their
+ * rows to stand out a moment.
  */
 export function useLiveQueue(environment: string | undefined): ReadonlySet<string> {
   const queryClient = useQueryClient();
@@ -23,23 +31,39 @@ export function useLiveQueue(environment: string | undefined): ReadonlySet<strin
   const refetch = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const shown = useRef(environment);
   shown.current = environment;
+  const pending = usePendingMoves(queryClient);
   useEffect(() => {
-    const pending = timers.current;
+    const running = timers.current;
     return () => {
-      for (const timer of pending) clearTimeout(timer);
+      for (const timer of running) clearTimeout(timer);
       clearTimeout(refetch.current);
     };
   }, []);
+  const applied = useRef(new Set<string>());
   useLiveEvents((event) => {
     if (name === undefined || event.environment !== name) return;
-    refetch.current ??= setTimeout(() => {
-      refetch.current = undefined;
-      // The queue's key ends with its environment as the URL names it ('' for the default one).
-      void queryClient.invalidateQueries({
-        queryKey: applicantsQueries.all(),
-        predicate: (query) => query.queryKey[4] === (shown.current ?? ''),
-      });
-    }, LIVE_REFETCH_MS);
+    // A move is applied once: the same event again (a delivery the server processed twice) moves nothing more.
+    const key = JSON.stringify(event);
+    if (applied.current.has(key)) return;
+    applied.current.add(key);
+    if (applied.current.size > MAX_REMEMBERED) applied.current.delete(applied.current.values().next().value!);
+    const queryKey = applicantsQueries.environment(shown.current);
+    const queries = queryClient.getQueryCache().findAll({ queryKey });
+    const move = moveOf(event, seenRow(queries, event));
+    if (move) {
+      for (const query of queries) {
+        // A page being fetched may come back from before the change: the move waits for it (usePendingMoves).
+        if (query.state.fetchStatus === 'fetching')
+          pending.current.set(query.queryHash, [...(pending.current.get(query.queryHash) ?? []), { move, event }]);
+        movePage(queryClient, query, move, event);
+      }
+      void queryClient.invalidateQueries({ queryKey, refetchType: 'none' });
+    } else {
+      refetch.current ??= setTimeout(() => {
+        refetch.current = undefined;
+        void queryClient.invalidateQueries({ queryKey }, { cancelRefetch: false });
+      }, LIVE_REFETCH_MS);
+    }
     const ids = [event.refId, event.recordId].filter((id): id is string => Boolean(id));
     setChanged((previous) => new Set([...previous, ...ids]));
     const timer = setTimeout(() => {
@@ -49,4 +73,63 @@ export function useLiveQueue(environment: string | undefined): ReadonlySet<strin
     timers.current.add(timer);
   });
   return changed;
+}
+
+interface PendingMove {
+  move: Move;
+  event: LiveEvent;
+}
+
+/**
+ * The moves of events that came while a page was being fetched: applied to what the fetch brings, if
+ * the server read it before the change was accepted (otherwise the answer has the change already).
+ */
+function usePendingMoves(queryClient: QueryClient) {
+  const pending = useRef(new Map<string, PendingMove[]>());
+  useEffect(
+    () =>
+      queryClient.getQueryCache().subscribe((cacheEvent) => {
+        if (cacheEvent.type !== 'updated') return;
+        const { query, action } = cacheEvent;
+        if (action.type !== 'success' && action.type !== 'error') return;
+        if (action.type === 'success' && action.manual) return;
+        const moves = pending.current.get(query.queryHash);
+        if (!moves) return;
+        pending.current.delete(query.queryHash);
+        for (const { move, event } of moves) movePage(queryClient, query, move, event);
+      }),
+    [queryClient],
+  );
+  return pending;
+}
+
+/** Where each cached page's first row is in its list, once a move has shifted it (null: not known any more). */
+const starts = new WeakMap<ApplicantsPage, number | null>();
+
+/** The page moved, unless the server read it after the event (its view has the change already). */
+function movePage(queryClient: QueryClient, query: Query, move: Move, event: LiveEvent): void {
+  const data = query.state.data as ApplicantsPage | undefined;
+  const list = pageListOf(query.queryKey);
+  if (!data || !list || !readBefore(data, event)) return;
+  const { page, start } = applyMove(data, list, move, { start: starts.get(data), now: Date.now() });
+  starts.set(page, start);
+  // When it was fetched stays what it was: "Fetched 2 minutes ago" is still true of the rest of the page.
+  queryClient.setQueryData(query.queryKey, page, { updatedAt: query.state.dataUpdatedAt });
+}
+
+/** Whether a page was read before the server accepted the event's delivery (a page without the index's time: yes). */
+function readBefore(page: ApplicantsPage, event: LiveEvent): boolean {
+  const read = Date.parse(page.index?.at ?? '');
+  const accepted = Date.parse(event.at);
+  return !Number.isFinite(read) || !Number.isFinite(accepted) || read < accepted;
+}
+
+/** The candidate's row as a cached page shows it (its certificate, for compliance users), if one does. */
+function seenRow(queries: readonly Query[], event: LiveEvent) {
+  const ids = { ...(event.recordId ? { recordId: event.recordId } : {}), ...(event.refId ? { refId: event.refId } : {}) };
+  for (const query of queries) {
+    const row = (query.state.data as ApplicantsPage | undefined)?.records.find((one) => isCandidate(one, ids));
+    if (row) return row;
+  }
+  return undefined;
 }

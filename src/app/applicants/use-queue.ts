@@ -1,7 +1,7 @@
 import { keepPreviousData, type QueryClient, useIsFetching, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ApplicantFilter, type ApplicantsPage, DOCUMENTED_FILTERS } from '../../kyc/contract/applicants.ts';
 import { ApiError, asApiError } from '../api/api-error.ts';
-import { applicantsQueries, queuePageQuery } from './applicants-queries.ts';
+import { applicantsQueries, type QueueFilters, queuePageQuery } from './applicants-queries.ts';
 import { type OverSla, QUEUE_TABS, type QueueTab, tabKey, type TabCount } from './applicants-tabs.tsx';
 
 /** A filter the service does not document, which it refused: its tab is not offered. */
@@ -18,10 +18,17 @@ function isRefusedFilter(filter: ApplicantFilter | undefined, error: unknown): b
 function latestView(queryClient: QueryClient, environment: string | undefined): ApplicantsPage | undefined {
   const views = queryClient
     .getQueryCache()
-    .findAll({ queryKey: applicantsQueries.all(), predicate: (query) => query.queryKey[4] === (environment ?? '') })
+    .findAll({ queryKey: applicantsQueries.environment(environment) })
     .filter((query) => (query.state.data as ApplicantsPage | undefined)?.counts !== undefined)
     .sort((a, b) => b.state.dataUpdatedAt - a.state.dataUpdatedAt);
   return views[0]?.state.data as ApplicantsPage | undefined;
+}
+
+/** Two pages of the same list (environment, tab and filters), which may differ in their page only. */
+function samePaging(a: readonly unknown[] | undefined, b: ReturnType<typeof queuePageQuery>['queryKey']): boolean {
+  if (!a) return false;
+  const [, environment, tab, options] = a as typeof b;
+  return environment === b[1] && tab === b[2] && options?.overSla === b[3].overSla && options?.attention === b[3].attention;
 }
 
 /**
@@ -29,12 +36,14 @@ function latestView(queryClient: QueryClient, environment: string | undefined): 
  * request (`counts=1`: one rate-limit token, one audit line per view); the tabs offered, whether anything
  * is being fetched, and a refresh of it.
  */
-export function useQueue(filter: ApplicantFilter | undefined, page: number, environment: string | undefined) {
+export function useQueue(filter: ApplicantFilter | undefined, page: number, environment: string | undefined, filters: QueueFilters = {}) {
   const queryClient = useQueryClient();
+  const options = queuePageQuery(filter, page, environment, filters);
   const list = useQuery({
-    ...queuePageQuery(filter, page, environment),
-    // Moving between pages of one tab keeps the rows in place until the next page arrives.
-    placeholderData: (previous, previousQuery) => (previousQuery?.queryKey[1] === tabKey(filter) ? keepPreviousData(previous) : undefined),
+    ...options,
+    // Moving between pages of one tab (same environment, same filters) keeps the rows in place until the next page arrives.
+    placeholderData: (previous, previousQuery) =>
+      samePaging(previousQuery?.queryKey, options.queryKey) ? keepPreviousData(previous) : undefined,
   });
   const fetching = useIsFetching({ queryKey: applicantsQueries.all() }) > 0;
   const current = list.data && !list.isPlaceholderData ? list.data : undefined;

@@ -59,8 +59,8 @@ export type WebhookDelivery = z.infer<typeof webhookDeliverySchema>;
 
 /**
  * One event on `GET /api/events` (Server-Sent Events, `event: kyc`, `id:` the event's sequence number for
- * `Last-Event-ID`): which candidate changed, in which environment, to what. No personal data: ids and
- * status only, as the audit line has them.
+ * `Last-Event-ID`): which candidate changed, in which environment, to what, and where the queue had it
+ * before. No personal data: ids, statuses and dates only, as the audit line has them.
  */
 export const liveEventSchema = z.object({
   environment: z.string(),
@@ -73,6 +73,16 @@ export const liveEventSchema = z.object({
   at: z.string(),
   /** When the service says the status was reached: the delivery's own date of it (`approvedDate` for `approved`, ISO 8601), when it carries one. */
   statusDate: z.optional(z.string()),
+  /**
+   * What the queue index held of the candidate just before this change (issue 32: the queue page moves
+   * the row without asking for its view again): its status, or null when the index did not know the
+   * candidate; absent when the server did not say (no index, or an event that is not a status's).
+   */
+  previousStatus: z.optional(z.nullable(z.string())),
+  /** The date the index had for that previous status (ISO 8601), when it had one: its over-SLA count drops with it. */
+  previousSince: z.optional(z.string()),
+  /** The date the index holds now for `status` (ISO 8601): where the row goes in its new tab; absent, not dated yet. */
+  since: z.optional(z.string()),
 });
 export type LiveEvent = z.infer<typeof liveEventSchema>;
 

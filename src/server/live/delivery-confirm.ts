@@ -2,7 +2,8 @@ import { statusDateField } from '../../kyc/contract/applicants.ts';
 import type { LiveEvent, WebhookDelivery } from '../../kyc/contract/live-events.ts';
 import type { CandidateRecord } from '../../kyc/contract/schema.ts';
 import type { StatusLookup } from '../lookup/queue-lookup.ts';
-import { factsOfRecord, type QueueIndex } from '../state/queue-index.ts';
+import type { StoredEntry } from '../state/queue-index-store.ts';
+import { factsOfRecord, type QueueIndex, queueKeysOf } from '../state/queue-index.ts';
 import type { LiveHub } from './live-hub.ts';
 
 /**
@@ -34,11 +35,43 @@ export async function confirmDelivery(deps: ConfirmDeps, delivery: WebhookDelive
   }
   const record = checked.record;
   // Under every id the record has: a row of the list known by its refId alone learns it too.
-  if (deps.queueIndex) await deps.queueIndex.learnRecord(live.environment, factsOfRecord(record));
+  const placed = deps.queueIndex ? await learnPlace(deps.queueIndex, live.environment, record) : {};
   const confirmed = confirmedEvent(live, record);
   if (!confirmed) return 'stale';
-  await deps.hub.publish(confirmed);
+  await deps.hub.publish(live.event === 'user.deleted' ? confirmed : { ...confirmed, ...placed });
   return 'published';
+}
+
+type Place = Pick<LiveEvent, 'previousStatus' | 'previousSince' | 'since'>;
+
+/**
+ * Teaches the index the record, and says where the candidate was in it just before and where it is now
+ * (issue 32): the queue pages move its row with that, instead of asking for their view again. Read
+ * around the write: a change another source made in between is the page's to learn at its next view.
+ */
+export async function learnPlace(index: QueueIndex, environment: string, record: CandidateRecord): Promise<Place> {
+  const keys = queueKeysOf(record);
+  const before = newest(await index.store.find(environment, keys));
+  await index.learnRecord(environment, factsOfRecord(record));
+  const after = newest(await index.store.find(environment, keys));
+  // The index kept what it knew (a newer status than the record's): where the row goes is not this event's to say.
+  if (after?.status !== record.status) return {};
+  const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
+  const previousSince = iso(before?.since);
+  const since = iso(after.since);
+  return {
+    previousStatus: before?.status ?? null,
+    ...(previousSince ? { previousSince } : {}),
+    ...(since ? { since } : {}),
+  };
+}
+
+/** The entry the keys find; when they found two (not yet merged), the newer, as the index's write takes it. */
+function newest(found: ReadonlyMap<string, StoredEntry>): StoredEntry['entry'] | undefined {
+  return [...found.values()].reduce<StoredEntry | undefined>(
+    (best, one) => (!best || (one.entry.since ?? -1) > (best.entry.since ?? -1) ? one : best),
+    undefined,
+  )?.entry;
 }
 
 /**
@@ -50,7 +83,9 @@ export function confirmedEvent(live: LiveEvent, record: CandidateRecord): LiveEv
   const archived = record.isArchived === true;
   if (live.isArchived && !archived) return undefined;
   if (live.status !== null && live.status !== record.status && !(live.event === 'user.deleted' && archived)) return undefined;
-  const { statusDate: _said, ...rest } = live;
+  const { statusDate: _said, ...said } = live;
+  // The record's ids fill those the delivery left out: the page finds the row by either.
+  const rest = { ...said, refId: said.refId || record.refId || null, recordId: said.recordId || record.recordId || null };
   // A deletion names no status of its own (the data is gone); any other event the record's.
   if (live.event === 'user.deleted') return { ...rest, isArchived: true };
   const date = record[statusDateField(record.status)];

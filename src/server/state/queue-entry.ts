@@ -1,6 +1,8 @@
-import { APPLICANT_FILTERS, type ApplicantFilter } from '../../kyc/contract/applicants.ts';
 import { needsAttention } from '../../kyc/contract/certificate-triage.ts';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
+import { groupOf, type QueueGroup } from '../../kyc/contract/queue-order.ts';
+
+export { groupOf, NEWEST_FIRST_GROUPS, QUEUE_GROUPS, type QueueGroup } from '../../kyc/contract/queue-order.ts';
 
 /**
  * One candidate as the queue index holds it (issue 32): its ids, its status and the date it entered
@@ -48,25 +50,6 @@ export function parseQueueKey(key: string): { kind: LookupKind; id: string } | u
   if (colon < 1 || (kind !== 'recordId' && kind !== 'refId')) return undefined;
   return { kind, id: key.slice(colon + 1) };
 }
-
-/** Statuses the index keeps a group of their own for (a tab each); any other status is in `other`. */
-export type QueueGroup = ApplicantFilter | 'other';
-/** The groups in the order the All tab lists them: the work first, then the decisions, then the rest. */
-export const QUEUE_GROUPS: readonly QueueGroup[] = [
-  'waiting',
-  'inreview',
-  'review_requested',
-  'incomplete',
-  'approved',
-  'rejected',
-  'blocked',
-  'other',
-];
-/** Tabs of decisions: the newest first (the latest decisions are what a reviewer looks for); every other oldest first. */
-export const NEWEST_FIRST_GROUPS: readonly QueueGroup[] = ['approved', 'rejected', 'blocked'];
-
-export const groupOf = (status: string): QueueGroup =>
-  (APPLICANT_FILTERS as readonly string[]).includes(status) ? (status as ApplicantFilter) : 'other';
 
 /** A status longer than this is not a status any service sends: such a record is not indexed. */
 export const MAX_STATUS_LENGTH = 64;
