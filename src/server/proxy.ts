@@ -26,6 +26,7 @@ import { type Crawling, type QueueHandlerOptions, queueWiring, withCrawlers } fr
 import { createMetrics, type Metrics } from './ops/metrics.ts';
 import { NO_RATE_LIMIT, type RateLimiter } from './ops/rate-limit.ts';
 import { serveEnvironments } from './serve-environments.ts';
+import type { SharedWaits } from './upstream/service-wait.ts';
 import { DEFAULT_MAX_IN_FLIGHT_PER_USER } from './upstream/upstream-slots.ts';
 import { DEFAULT_PREVIEW_LOOKUPS } from './answer/picture-preview.ts';
 import { createLiveHub } from './live/create-live-hub.ts';
@@ -73,6 +74,8 @@ export interface ApiHandlerOptions extends QueueHandlerOptions {
    * wait on it, and batches and the queue's filler wait by it (default: real time; tests give one that does not wait).
    */
   pauseClock?: BatchClock;
+  /** Each environment's wait shared by every instance (Redis, with REDIS_URL; default: this handler's alone). */
+  sharedWaits?: SharedWaits;
   /** Once an environment's key is seen to archive after extract: refuse its full lookups (default), or accept. */
   keyArchivesOnExtract?: 'refuse' | 'accept';
   /** Where that finding is kept, for every instance and the next start (default: in this handler only). */
@@ -131,6 +134,7 @@ function wiringOf(
     rateLimiter: options.rateLimiter ?? NO_RATE_LIMIT,
     audit: options.audit,
     ...(options.pauseClock ? { now: options.pauseClock.now } : {}),
+    ...(options.sharedWaits ? { sharedWaits: options.sharedWaits } : {}),
     queue: queueWiring(options, shared.metrics),
     ...shared,
   };
