@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { type ArchivingFindings, findingsInDirectory, findingsInStore } from './archiving/archiving-findings.ts';
 import { createAccessControl } from './auth/access.ts';
-import type { AccessOptions } from './auth/access-control.ts';
+import type { AccessControl, AccessOptions } from './auth/access-control.ts';
 import { auditFileProblem, createAuditLog } from './audit/audit.ts';
 import { createRefusalLog } from './audit/audit-refusals.ts';
 import { type Config, ConfigError } from './config/config.ts';
@@ -16,6 +16,7 @@ import { settingsOf } from './config/settings.ts';
 import { deliveryIdsFor } from './live/delivery-ids.ts';
 import type { LiveHub } from './live/live-hub.ts';
 import { createRedisStore, describeRedisUrl } from './state/redis-store.ts';
+import { createRedisWaits } from './upstream/service-wait-redis.ts';
 import { createMemoryQueueIndexStore } from './state/queue-index-store.ts';
 import { createRedisQueueIndexStore } from './state/queue-index-redis.ts';
 import { createMemoryStore, type SharedStore } from './state/store.ts';
@@ -75,11 +76,7 @@ export function createApiFromConfig(
   const metrics = options.metrics ?? createMetrics();
   const onSignInRefused = reportSignInRefusal(metrics, logger);
   const access = createAccessControl(config.auth, { ...options.access, store, onSignInRefused });
-  access
-    .warmUp?.()
-    .catch((error: Error) =>
-      logger.warn(`Sign-in: the OpenID provider could not be asked yet (${error.message}); each sign-in tries again.`),
-    );
+  warmUpSignIn(access, logger);
   const trail = trailFromConfig(config, logger);
   const audit = notifyingAuditLog(observeAuditLog(createAuditLog(config.auditLog), metrics), trail);
   // Counted refusals are written when their minute ends, and at the latest when the server stops.
@@ -87,6 +84,7 @@ export function createApiFromConfig(
   const hub = options.hub ?? createHubFromConfig(config, logger, options.liveNow);
   const queue = { ...queueFromConfig(config), ...(options.queueCrawl && { queueCrawl: options.queueCrawl }) };
   const streamsStop = new AbortController();
+  const sharedWaits = sharedWaitsFromConfig(config, logger);
   const handler = createApiHandler(settingsOf(config), {
     environments: upstream.environments,
     access,
@@ -101,6 +99,7 @@ export function createApiFromConfig(
     ...webhooksFromConfig(config, store, options.webhookIntake),
     ...queue,
     trail,
+    ...(sharedWaits && { sharedWaits }),
   });
   const volume = auditVolume(audit);
   const checks = [
@@ -123,9 +122,18 @@ export function createApiFromConfig(
       await handler.close();
       await refusals.flush();
       await audit.close();
-      await Promise.all([store.close(), queue.queueIndex.close(), hub.close(), trail.close()]);
+      await Promise.all([store.close(), queue.queueIndex.close(), hub.close(), trail.close(), sharedWaits?.close()]);
     },
   };
+}
+
+/** What sign-in can check early (the OpenID provider's metadata) is checked at start; a failure is said, and each sign-in tries again. */
+function warmUpSignIn(access: AccessControl, logger: Logger): void {
+  access
+    .warmUp?.()
+    .catch((error: Error) =>
+      logger.warn(`Sign-in: the OpenID provider could not be asked yet (${error.message}); each sign-in tries again.`),
+    );
 }
 
 /** The audit trail as the app reads it: the table follows each line written (with DATABASE_URL), or the files are read. */
@@ -173,6 +181,12 @@ function createHubFromConfig(config: Config, logger: Logger, now?: () => number)
     ...(now ? { now } : {}),
     onBadMessage: (detail) => logger.warn(`Live updates: ${detail}; it was ignored.`),
   });
+}
+
+/** With REDIS_URL, the service's wait (its 429) told to one instance holds on every instance (upstream/service-wait-redis.ts). */
+function sharedWaitsFromConfig(config: Config, logger: Logger) {
+  if (!config.redisUrl) return undefined;
+  return createRedisWaits(config.redisUrl, { onBadMessage: (detail) => logger.warn(`The KYC service's wait: ${detail}; it was ignored.`) });
 }
 
 function createStoreFromConfig(config: Config, logger: Logger): SharedStore {

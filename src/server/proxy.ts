@@ -29,6 +29,7 @@ import { createRateLimiter } from './ops/rate-limit.ts';
 import { type EnvironmentWiring, serveEnvironments } from './serve-environments.ts';
 import type { ApiSettings } from './config/settings.ts';
 import { createMemoryStore, type SharedStore } from './state/store.ts';
+import type { SharedWaits } from './upstream/service-wait.ts';
 import { createLiveHub } from './live/create-live-hub.ts';
 import { createEventStreams, type EventStreamOptions } from './live/event-stream.ts';
 import { createPresence, type PresenceOptions } from './live/presence.ts';
@@ -58,6 +59,8 @@ export interface ApiRuntime extends QueueRuntime {
    * wait on it, and batches and the queue's filler wait by it (default: real time; tests give one that does not wait).
    */
   pauseClock?: BatchClock;
+  /** Each environment's wait shared by every instance (Redis, with REDIS_URL; default: this handler's alone). */
+  sharedWaits?: SharedWaits;
   /** Where an archive-after-extract finding is kept, for every instance and the next start (default: in this handler only). */
   archivingFindings?: ArchivingFindings;
   /**
@@ -107,6 +110,7 @@ function wiringOf(settings: ApiSettings, runtime: ApiRuntime, shared: Shared): E
     audit: runtime.audit,
     ...(runtime.pauseClock ? { now: runtime.pauseClock.now } : {}),
     queue: queueWiring(runtime, settings, shared),
+    ...(runtime.sharedWaits ? { sharedWaits: runtime.sharedWaits } : {}),
   };
 }
 

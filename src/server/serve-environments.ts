@@ -9,6 +9,7 @@ import type { RefusalLog } from './audit/audit-refusals.ts';
 import type { AccessControl } from './auth/access-control.ts';
 import type { Metrics } from './ops/metrics.ts';
 import type { RateLimiter } from './ops/rate-limit.ts';
+import type { SharedWaits } from './upstream/service-wait.ts';
 import { createUpstreamClient } from './upstream/upstream-client.ts';
 import { createUpstreamSlots } from './upstream/upstream-slots.ts';
 import type { Logger } from './log/log.ts';
@@ -38,6 +39,8 @@ export interface EnvironmentWiring {
   queue: QueueWiring;
   /** The clock of the service's waits, kept by each upstream client (default Date.now; tests give a virtual one). */
   now?: () => number;
+  /** Each environment's wait shared with the other instances (with REDIS_URL; default: this process's alone). */
+  sharedWaits?: SharedWaits;
 }
 
 export interface QueueWiring {
@@ -106,7 +109,12 @@ function environmentDeps(
   return {
     settings,
     environment: environment.info.name,
-    upstream: createUpstreamClient(environment.target, { timeoutMs, maxResponseBytes }, wiring.now),
+    upstream: createUpstreamClient(
+      environment.target,
+      { timeoutMs, maxResponseBytes },
+      wiring.now,
+      wiring.sharedWaits?.of(environment.info.name),
+    ),
     hasStatusKey: Boolean(environment.target.statusApiKey),
     ...(environment.supportFields ? { supportFields: environment.supportFields } : {}),
     access: wiring.access,

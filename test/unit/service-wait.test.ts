@@ -79,3 +79,48 @@ describe("the client's memory of the wait", () => {
     expect(wait.waiting()).toBeUndefined();
   });
 });
+
+describe('the wait shared with the other instances (with REDIS_URL)', () => {
+  const step = fc.oneof(
+    fc.record({ kind: fc.constant('asked' as const), seconds: fc.integer({ min: 0, max: MAX_SERVICE_WAIT_SECONDS }) }),
+    // What another instance says, as read from Redis: checked there, but this side does not rely on it.
+    fc.record({
+      kind: fc.constant('learned' as const),
+      ms: fc.oneof(fc.integer({ min: -1000, max: 10_000_000 }), fc.constantFrom(Number.NaN, Number.POSITIVE_INFINITY, -0)),
+    }),
+    fc.record({ kind: fc.constant('time' as const), ms: fc.integer({ min: 0, max: 400_000 }) }),
+  );
+
+  it('never shortens a wait, whoever told it and in whatever order: it ends at the latest end asked or learned (at most 300 s each), and every wait asked here is told on', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { maxLength: 30 }), async (steps) => {
+        let now = 1_000_000;
+        const told: number[] = [];
+        let learn: (ms: number) => void = () => {};
+        const wait = serviceWaitState(() => now, {
+          tell: async (ms) => void told.push(ms),
+          watch: (learned) => {
+            learn = learned;
+          },
+        });
+        let latestEnd = 0;
+        const asked: number[] = [];
+        for (const s of steps) {
+          if (s.kind === 'time') now += s.ms;
+          else if (s.kind === 'asked') {
+            await wait.asked(s.seconds);
+            asked.push(s.seconds * 1000);
+            latestEnd = Math.max(latestEnd, now + s.seconds * 1000);
+          } else {
+            learn(s.ms);
+            if (s.ms > 0) latestEnd = Math.max(latestEnd, now + Math.min(s.ms, MAX_SERVICE_WAIT_SECONDS * 1000));
+          }
+          expect(wait.pausedUntil()).toBe(latestEnd);
+          const left = latestEnd - now;
+          expect(wait.waiting()?.retryAfterSeconds).toBe(left > 0 ? Math.ceil(left / 1000) : undefined);
+        }
+        expect(told).toEqual(asked);
+      }),
+    );
+  });
+});

@@ -80,15 +80,46 @@ export function stillWaiting(seconds: number): ApiFailure {
 }
 
 /**
- * The service's wait as the client remembers it, per environment: until when no request should reach
- * it. `now` is the clock of the waits (tests give one that does not wait).
+ * The wait as every instance of an environment shares it, with REDIS_URL (service-wait-redis.ts).
+ * Without a shared store there is none, and the wait is this process's alone.
  */
-export function serviceWaitState(now: () => number) {
+export interface SharedWait {
+  /** Tells the other instances that the service asked to wait `ms` from now; settles once told or not (never rejects). */
+  tell(ms: number): Promise<void>;
+  /**
+   * `learned(ms)` is called with each wait another instance was told, in ms left from now, and with the
+   * one standing when this instance connects (or connects again).
+   */
+  watch(learned: (ms: number) => void): void;
+}
+
+/** Every environment's shared wait, by its name: the same name on every instance is the same wait. */
+export interface SharedWaits {
+  of(environment: string): SharedWait;
+  close(): Promise<void>;
+}
+
+/**
+ * The service's wait as the client remembers it, per environment: until when no request should reach
+ * it. `now` is the clock of the waits (tests give one that does not wait). With `shared`, the waits the
+ * other instances were told end it too: `until` is kept here, so that asking whether to wait stays a
+ * comparison, never a question to Redis.
+ */
+export function serviceWaitState(now: () => number, shared?: SharedWait) {
   let until = 0;
+  // Only ever later: no answer, this instance's or another's, shortens a wait (a later 429 that asks less).
+  const waitFor = (ms: number) => {
+    until = Math.max(until, now() + ms);
+  };
+  // What another instance says is capped as the service's own word is: a wait there stops this instance too.
+  shared?.watch((ms) => {
+    if (ms > 0) waitFor(Math.min(ms, MAX_SERVICE_WAIT_SECONDS * 1000));
+  });
   return {
-    /** The service asked to wait this long (a later 429 that asks less does not shorten it). */
-    asked(seconds: number): void {
-      until = Math.max(until, now() + seconds * 1000);
+    /** The service asked to wait this long: remembered here at once, then told to the other instances (settles when told, or not). */
+    asked(seconds: number): Promise<void> {
+      waitFor(seconds * 1000);
+      return shared ? shared.tell(seconds * 1000) : Promise.resolve();
     },
     /** When the wait ends, on the `now` clock; 0 or a past time when there is none. */
     pausedUntil: () => until,

@@ -7,7 +7,7 @@ import { type AnswerGuard, createAnswerGuard } from '../answer/answer-guard.ts';
 import type { ScannedBody } from '../answer/answer-scan.ts';
 import { type KeySearch, keySearch } from '../answer/key-watch.ts';
 import { ApiFailure } from '../http/api-failure.ts';
-import { readWaitBody, serviceWaitSeconds, serviceWaitState } from './service-wait.ts';
+import { readWaitBody, type SharedWait, serviceWaitSeconds, serviceWaitState } from './service-wait.ts';
 
 /** The KYC service this server asks, with its keys: the configured one, or the embedded sandbox. */
 export type UpstreamTarget = Omit<RemoteUpstream, 'kind'>;
@@ -73,9 +73,15 @@ const FORWARDED_REQUEST_HEADERS = ['accept'] as const;
 
 /**
  * One keep-alive agent and one base path for every lookup; the keys stay in here. One client per
- * environment, so it is also where the service's wait is remembered: `now` is that wait's clock.
+ * environment, so it is also where the service's wait is remembered: `now` is that wait's clock, and
+ * `sharedWait` (with REDIS_URL) the same wait on every instance of the environment.
  */
-export function createUpstreamClient(target: UpstreamTarget, limits: UpstreamLimits, now = () => Date.now()): UpstreamClient {
+export function createUpstreamClient(
+  target: UpstreamTarget,
+  limits: UpstreamLimits,
+  now = () => Date.now(),
+  sharedWait?: SharedWait,
+): UpstreamClient {
   const base = new URL(target.baseUrl);
   const transport = base.protocol === 'https:' ? https : http;
   const agent = new transport.Agent({ keepAlive: true, maxSockets: 256, timeout: IDLE_SOCKET_MS });
@@ -91,13 +97,16 @@ export function createUpstreamClient(target: UpstreamTarget, limits: UpstreamLim
   });
   const keyFor = (scope: 'full' | 'status') => (scope === 'status' && target.statusApiKey ? target.statusApiKey : target.apiKey);
   const fullKey = keySearch([target.apiKey]);
-  const wait = serviceWaitState(now);
-  // Every 429 that says how long to wait is remembered, whichever request (and user) got it.
+  const wait = serviceWaitState(now, sharedWait);
+  // Every 429 that says how long to wait is remembered, whichever request (and user) got it. With a
+  // shared wait, the 429 is answered once the other instances have been told (or could not be: Redis
+  // away fails at once, a frozen one within its 2 s command timeout), so that an answer "wait 30 s" is
+  // never followed by another instance still asking. Only a 429 pays this: no other answer waits on Redis.
   const remembered = (call: UpstreamCall): UpstreamCall => ({
     abort: call.abort,
-    outcome: call.outcome.then((outcome) => {
+    outcome: call.outcome.then(async (outcome) => {
       const seconds = outcome.ok ? undefined : outcome.failure.retryAfterSeconds;
-      if (!outcome.ok && outcome.upstreamStatus === 429 && seconds !== undefined) wait.asked(seconds);
+      if (!outcome.ok && outcome.upstreamStatus === 429 && seconds !== undefined) await wait.asked(seconds);
       return outcome;
     }),
   });
