@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type http from 'node:http';
 import { LIVE_EVENT_NAME, LIVE_EVENTS_PATH } from '../../kyc/contract/live-events.ts';
 import { STREAM_HELLO_EVENT_NAME } from '../../kyc/contract/presence.ts';
-import { mayUse } from '../api-environments.ts';
+import { mayUse } from '../composition/api-environments.ts';
 import type { AccessControl } from '../auth/access-control.ts';
 import { ApiFailure } from '../http/api-failure.ts';
 import type { Identity } from '../http/identity.ts';

@@ -1,15 +1,15 @@
-import { API_PREFIX, type ApiMeta, decodeEnvironmentName, type EnvironmentInfo, type SampleCandidate } from '../kyc/contract/api.ts';
-import type { LookupKind } from '../kyc/contract/lookup.ts';
-import type { ReplyTemplate } from '../kyc/contract/replies.ts';
-import type { RefusedEntry } from './audit/audit-refusals.ts';
-import { auditTrail, type Outcome, refuse } from './audit/audit-trail.ts';
-import type { Identity } from './http/identity.ts';
-import { ApiFailure } from './http/api-failure.ts';
-import { type LookupDeps, takeToken } from './lookup/lookup-steps.ts';
-import type { ApplicantsQueue } from './lookup/applicants.ts';
-import type { Limit } from './ops/metrics.ts';
-import { any, get, type Route, type SignedInCall } from './http/routes.ts';
-import type { UpstreamTarget } from './upstream/upstream-client.ts';
+import { API_PREFIX, type ApiMeta, decodeEnvironmentName, type EnvironmentInfo, type SampleCandidate } from '../../kyc/contract/api.ts';
+import type { LookupKind } from '../../kyc/contract/lookup.ts';
+import type { ReplyTemplate } from '../../kyc/contract/replies.ts';
+import type { RefusedEntry } from '../audit/audit-refusals.ts';
+import { auditTrail, type Outcome, refuse } from '../audit/audit-trail.ts';
+import type { Identity } from '../http/identity.ts';
+import { ApiFailure } from '../http/api-failure.ts';
+import { type LookupDeps, takeToken } from '../lookup/lookup-steps.ts';
+import type { ApplicantsQueue } from '../lookup/applicants.ts';
+import type { Limit } from '../ops/metrics.ts';
+import { any, get, type Route, type SignedInCall } from '../http/routes.ts';
+import type { UpstreamTarget } from '../upstream/upstream-client.ts';
 
 /** An environment as the API handler serves it: what the browser may know, and where lookups go. */
 export interface ApiEnvironment {

@@ -1,20 +1,20 @@
-import { API_PREFIX, type ApiMeta } from '../kyc/contract/api.ts';
-import { LOOKUP_KINDS, type LookupKind } from '../kyc/contract/lookup.ts';
-import type { ReplyTemplate } from '../kyc/contract/replies.ts';
+import { API_PREFIX, type ApiMeta } from '../../kyc/contract/api.ts';
+import { LOOKUP_KINDS, type LookupKind } from '../../kyc/contract/lookup.ts';
+import type { ReplyTemplate } from '../../kyc/contract/replies.ts';
 import { type EnvironmentRoute, environmentPatterns, mayUse, metaFor, type RefusedAs } from './api-environments.ts';
-import { listLine, lookupLine, requestLine } from './audit/audit-trail.ts';
-import type { AccessControl } from './auth/access-control.ts';
-import { ApiFailure } from './http/api-failure.ts';
-import { sendFailure, sendJson } from './http/http-reply.ts';
-import { any, type ApiCall, open, type Route } from './http/routes.ts';
-import { listApplicants } from './lookup/applicants.ts';
-import { type BatchDeps, batchRoute } from './lookup/batch.ts';
-import { exportRoute } from './lookup/export-route.ts';
-import { lookup } from './lookup/lookup.ts';
-import { readId } from './lookup/lookup-steps.ts';
-import type { Metrics } from './ops/metrics.ts';
-import { activityRoute } from './trail/audit-routes.ts';
-import type { AuditStore } from './trail/audit-store.ts';
+import { listLine, lookupLine, requestLine } from '../audit/audit-trail.ts';
+import type { AccessControl } from '../auth/access-control.ts';
+import { ApiFailure } from '../http/api-failure.ts';
+import { sendFailure, sendJson } from '../http/http-reply.ts';
+import { any, type ApiCall, open, type Route } from '../http/routes.ts';
+import { listApplicants } from '../lookup/applicants.ts';
+import { type BatchDeps, batchRoute } from '../lookup/batch.ts';
+import { exportRoute } from '../lookup/export-route.ts';
+import { lookup } from '../lookup/lookup.ts';
+import { readId } from '../lookup/lookup-steps.ts';
+import type { Metrics } from '../ops/metrics.ts';
+import { activityRoute } from '../trail/audit-routes.ts';
+import type { AuditStore } from '../trail/audit-store.ts';
 
 /**
  * The API's route table: which routes exist, with their methods and what answers them. The routes of
