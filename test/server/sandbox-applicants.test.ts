@@ -14,7 +14,8 @@ import {
   startSandbox,
   type RunningSandbox,
 } from '../../src/server/sandbox/sandbox.ts';
-import type { ListShape, OlderListRecord } from '../../src/server/sandbox/list-shapes.ts';
+import type { ListShape } from '../../src/server/config/file-schema.ts';
+import type { OlderListRecord } from '../../src/server/sandbox/list-shapes.ts';
 import { parseSandboxArgs } from '../../src/server/sandbox/sandbox-args.ts';
 import { parseConfig } from '../../src/server/config/config.ts';
 import { withClockAhead } from './clock.ts';
