@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { APP_REQUEST_HEADER, type SampleCandidate } from '../../src/kyc/contract/api.ts';
-import type { ApiEnvironment } from '../../src/server/composition/api-environments.ts';
+import type { ApiEnvironment } from '../../src/server/lookup/served-environment.ts';
 import type { ClosableAuditLog } from '../../src/server/audit/audit.ts';
 import { createApiHandler, type ApiRuntime } from '../../src/server/composition/api-handler.ts';
 import type { UpstreamTarget } from '../../src/server/upstream/upstream-client.ts';

@@ -1,44 +1,13 @@
-import { API_PREFIX, type ApiMeta, decodeEnvironmentName, type EnvironmentInfo, type SampleCandidate } from '../../kyc/contract/api.ts';
-import type { LookupKind } from '../../kyc/contract/lookup.ts';
-import type { ReplyTemplate } from '../../kyc/contract/replies.ts';
+import { API_PREFIX, decodeEnvironmentName } from '../../kyc/contract/api.ts';
 import type { RefusedEntry } from '../audit/audit-refusals.ts';
 import { auditTrail, type Outcome, refuse } from '../audit/audit-trail.ts';
+import { mayUse } from '../auth/access-control.ts';
 import type { Identity } from '../http/identity.ts';
 import { ApiFailure } from '../http/api-failure.ts';
-import { type LookupDeps, takeToken } from '../lookup/lookup-steps.ts';
-import type { ApplicantsQueue } from '../lookup/applicants.ts';
+import { takeToken } from '../lookup/lookup-steps.ts';
+import type { ServedEnvironment } from '../lookup/served-environment.ts';
 import type { Limit } from '../ops/metrics.ts';
 import { any, get, type Route, type SignedInCall } from '../http/routes.ts';
-import type { UpstreamTarget } from '../upstream/upstream-client.ts';
-
-/** An environment as the API handler serves it: what the browser may know, and where lookups go. */
-export interface ApiEnvironment {
-  info: EnvironmentInfo;
-  target: UpstreamTarget;
-  /** The sandbox's sample candidates, offered as examples. */
-  samples?: SampleCandidate[];
-  /** Its own decision fields, reply texts and archive-after-extract policy (unset: the handler's). */
-  summaryFields?: string[];
-  replyTemplates?: Record<string, ReplyTemplate>;
-  archiveOnExtract?: 'refuse' | 'accept';
-  /** The custom fields its support users may see beside the status (none: status level only). */
-  supportFields?: readonly string[];
-  /** The embedded sandbox's decision, for the simulate buttons (sandbox mode only). */
-  simulate?: (kind: LookupKind, id: string, status: string) => boolean;
-  /** Its queue: the index's room in candidates (its bound in bytes follows), and its SLA in hours (unset: the defaults). */
-  queueIndexMax?: number;
-  queueSlaHours?: number;
-  /** The shared secret the service signs its webhooks with (issue 22); without it, no receiver. Server memory only. */
-  webhookSecret?: string;
-}
-
-/** An environment ready to serve: its lookups' dependencies built once. */
-export interface ServedEnvironment {
-  environment: ApiEnvironment;
-  deps: LookupDeps;
-  /** Its queue: the index, its crawler and settings. */
-  queue: ApplicantsQueue;
-}
 
 type Resolved = { ok: true; served: ServedEnvironment } | { ok: false; failure: ApiFailure; name: string };
 
@@ -120,11 +89,6 @@ function inEnvironment(served: readonly ServedEnvironment[], route: EnvironmentR
   };
 }
 
-/** Whether this user may use the environment `name`: every one when their account names none. */
-export function mayUse(identity: Identity, name: string): boolean {
-  return identity.environments === undefined || identity.environments.includes(name);
-}
-
 function allow(served: ServedEnvironment, identity: Identity): Resolved {
   const { name } = served.environment.info;
   if (mayUse(identity, name)) return { ok: true, served };
@@ -134,46 +98,4 @@ function allow(served: ServedEnvironment, identity: Identity): Resolved {
     name,
     failure: new ApiFailure('environment_forbidden', `Your account may not use the environment "${name}".`),
   };
-}
-
-/**
- * `/api/meta`: the environment asked for, whether this user may use it, and the ones they may. Of an
- * environment this user may not use, only its name (in the URL already): not its label, client id,
- * dashboard or key state.
- */
-export async function metaFor(
-  served: readonly ServedEnvironment[],
-  current: ServedEnvironment,
-  identity: Identity,
-  replyTemplates: Record<string, ReplyTemplate>,
-  display?: Pick<ApiMeta, 'summaryFields' | 'privacyMaskDefault'>,
-): Promise<ApiMeta> {
-  const allowed = mayUse(identity, current.environment.info.name);
-  const { info, samples } = current.environment;
-  const archivingKey = allowed ? await current.deps.archiving.state() : undefined;
-  return {
-    upstream: info.upstream,
-    ...(allowed && samples ? { samples: identity.role === 'support' ? samples.map(withoutName) : samples } : {}),
-    environment: allowed ? withLive(current.environment) : { name: info.name, label: info.name, upstream: info.upstream, live: false },
-    allowed,
-    environments: served.filter((s) => mayUse(identity, s.environment.info.name)).map((s) => withLive(s.environment)),
-    replyTemplates: current.environment.replyTemplates ?? replyTemplates,
-    ...(archivingKey
-      ? { archivingKey: { ...archivingKey, ...(current.deps.hasStatusKey ? {} : { supportUsesFullKey: true as const }) } }
-      : {}),
-    ...display,
-    ...(current.environment.summaryFields ? { summaryFields: current.environment.summaryFields } : {}),
-    ...(allowed && current.environment.supportFields ? { supportFields: [...current.environment.supportFields] } : {}),
-    live: allowed && Boolean(current.environment.webhookSecret),
-  };
-}
-
-/** An environment as the browser knows it, with whether its pages update live (it has a webhook receiver). */
-function withLive(environment: ApiEnvironment): EnvironmentInfo {
-  return { ...environment.info, live: Boolean(environment.webhookSecret) };
-}
-
-/** Support users see status level only, so not a sample candidate's name either. */
-function withoutName({ name: _name, ...sample }: SampleCandidate): SampleCandidate {
-  return sample;
 }

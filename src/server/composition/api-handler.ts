@@ -1,6 +1,7 @@
 import type http from 'node:http';
 import { API_PREFIX } from '../../kyc/contract/api.ts';
-import { type ApiEnvironment, environmentRoutes, type ServedEnvironment } from './api-environments.ts';
+import { environmentRoutes } from './api-environments.ts';
+import type { ApiEnvironment, ServedEnvironment } from '../lookup/served-environment.ts';
 import { environmentTable, lastRoutes, openRoutes } from './api-routes.ts';
 import { sandboxRoutes } from '../sandbox/simulate-route.ts';
 import type { ArchivingFindings } from '../archiving/archiving-findings.ts';

@@ -1,4 +1,4 @@
-import type { ApiEnvironment, ServedEnvironment } from './api-environments.ts';
+import type { ApiEnvironment, ServedEnvironment } from '../lookup/served-environment.ts';
 import { createLogger, type Logger } from '../log/log.ts';
 import type { Metrics } from '../ops/metrics.ts';
 import { indexWatch } from '../ops/queue-index-metrics.ts';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { SANDBOX_DASHBOARD_URL, type SampleCandidate } from '../../kyc/contract/api.ts';
 import { WEBHOOK_PATH } from '../../kyc/contract/live-events.ts';
-import type { ApiEnvironment } from './api-environments.ts';
+import type { ApiEnvironment } from '../lookup/served-environment.ts';
 import { candidateName } from '../../kyc/contract/candidate-name.ts';
 import type { Config, EnvironmentConfig, RemoteUpstream } from '../config/config.ts';
 import { defaultDashboardUrl } from '../config/config-fields.ts';

@@ -1,4 +1,4 @@
-import type { ApiEnvironment, ServedEnvironment } from './api-environments.ts';
+import type { ApiEnvironment, ServedEnvironment } from '../lookup/served-environment.ts';
 import { createPartsBudget } from '../answer/parts-budget.ts';
 import { instancePreviews } from '../answer/parts-writer.ts';
 import type { ArchivingFindings } from '../archiving/archiving-findings.ts';
