@@ -1,6 +1,6 @@
 /**
- * The browser app's import rules (docs/architecture.md), checked by `npm test` (`depcruise src`).
- * The rules between src/app, src/server and src/kyc are test/unit/architecture.test.ts's.
+ * The import rules of the browser app and of the server (docs/architecture.md), checked by `npm test`
+ * (`depcruise src`). The rules between src/app, src/server and src/kyc are test/unit/architecture.test.ts's.
  *
  * Folders of src/app, by what they may import:
  * - `api/`: the app's calls to /api (src/kyc only);
@@ -29,6 +29,35 @@ const any = (names) => `(${names.join('|')})`;
 const entries = Object.entries(FEATURES).flatMap(([feature, files]) =>
   files.map((file) => `src/app/${feature}/${file.replace('.', '[.]')}$`),
 );
+
+/**
+ * The server's folders, top to bottom. A folder imports its own files and the folders of the layers below
+ * its own, never a folder above it nor another folder of its layer. Above them all, and imported by none,
+ * src/server/main.ts: what `npm start` runs.
+ */
+const SERVER_LAYERS = [
+  ['composition', 'cli'], //                 the composition root: the API handler, its routes and environments, the servers; the command-line tools
+  ['live'], //                               the webhook receiver, the live hub, event streams, presence
+  ['lookup', 'trail'], //                    lookups, the queue, batch, export; the audit trail as the app reads it
+  ['archiving'], //                          the archive-after-extract gate and its findings
+  ['upstream', 'auth', 'ops', 'sandbox'], // the request to the KYC service; sign-in; health, metrics, rate limits; the sandbox
+  ['answer', 'audit', 'config'], //          the one read of an answer; the hash-chained audit log; the configuration
+  ['http'], //                               routes, guards, replies, the one error type, client addresses
+  ['state', 'log'], //                       Redis or memory, PostgreSQL; the one logger
+];
+const SERVER_FOLDERS = SERVER_LAYERS.flat();
+
+/** One rule per layer: its folders import only their own files and the layers below. */
+const serverLayerRules = SERVER_LAYERS.map((folders, i) => {
+  const below = SERVER_LAYERS.slice(i + 1).flat();
+  return {
+    name: `server-layer-${folders.join('-')}`,
+    severity: 'error',
+    comment: `src/server/${folders.join('/, ')}/ import only ${below.length ? `${below.join('/, ')}/` : 'their own files'} (SERVER_LAYERS).`,
+    from: { path: `^src/server/${any(folders)}/` },
+    to: { path: '^src/server/', pathNot: ['^src/server/$1/', ...(below.length ? [`^src/server/${any(below)}/`] : [])] },
+  };
+});
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -78,10 +107,17 @@ module.exports = {
       from: { path: '^src/app/' },
       to: { path: '^src/app/[^/]+/', pathNot: `^src/app/${any(['api', 'ui', 'layout', ...SHARED, ...FEATURE_NAMES])}/` },
     },
+    ...serverLayerRules,
+    {
+      name: 'every-server-folder-has-a-layer',
+      severity: 'error',
+      comment: 'A new folder of src/server takes its place in SERVER_LAYERS (and docs/architecture.md draws it there).',
+      from: { path: '^src/server/' },
+      to: { path: '^src/server/[^/]+/', pathNot: `^src/server/${any(SERVER_FOLDERS)}/` },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '^src/server/' },
     tsPreCompilationDeps: true,
     combinedDependencies: false,
     enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js', '.mjs'] },

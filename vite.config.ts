@@ -2,7 +2,7 @@ import type { BuildEnvironmentOptions, Plugin } from 'vite';
 import { configDefaults, defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
-import { candidateLookupApi } from './src/server/vite-plugin.ts';
+import { candidateLookupApi } from './src/server/composition/vite-plugin.ts';
 
 const serverBuild: BuildEnvironmentOptions = {
   outDir: 'dist/server',
@@ -13,11 +13,11 @@ const serverBuild: BuildEnvironmentOptions = {
     input: {
       main: 'src/server/main.ts',
       sandbox: 'src/server/sandbox/main.ts',
-      'user-add': 'src/server/user-add.ts',
-      'audit-verify': 'src/server/audit-verify-cli.ts',
+      'user-add': 'src/server/cli/user-add.ts',
+      'audit-verify': 'src/server/cli/audit-verify-cli.ts',
       // Not an entry one runs: the preview processes' program (answer/preview-pool.ts starts them).
       'preview-child': 'src/server/answer/preview-child.mjs',
-      'audit-import': 'src/server/audit-import-cli.ts',
+      'audit-import': 'src/server/cli/audit-import-cli.ts',
     },
   },
 };

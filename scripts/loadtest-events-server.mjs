@@ -11,7 +11,7 @@ import { mkdtempSync } from 'node:fs';
 import { createAuditLog } from '../src/server/audit/audit.ts';
 import { createAccessControl } from '../src/server/auth/access.ts';
 import { createLiveHub } from '../src/server/live/create-live-hub.ts';
-import { createApiHandler } from '../src/server/proxy.ts';
+import { createApiHandler } from '../src/server/composition/api-handler.ts';
 import { parseConfig } from '../src/server/config/config.ts';
 import { settingsOf } from '../src/server/config/settings.ts';
 

@@ -1,12 +1,12 @@
 import path from 'node:path';
 import { orExit } from './config/config.ts';
 import { syncStdout } from './log/server-output.ts';
-import { ListenError, STOP_DEADLINE_MS, startServer } from './start-server.ts';
+import { ListenError, STOP_DEADLINE_MS, startServer } from './composition/start-server.ts';
 
 /**
  * `npm start`: the built SPA and the proxy on HOST:PORT; metrics on METRICS_PORT when set. Logs are text
  * at a terminal and JSON lines elsewhere (LOG_FORMAT chooses). The process's part: its environment, its
- * stdout, its signals and its exit code (start-server.ts does the rest, and tests run it in-process).
+ * stdout, its signals and its exit code (composition/start-server.ts does the rest, and tests run it in-process).
  */
 async function main(): Promise<void> {
   const server = await orExit(() =>

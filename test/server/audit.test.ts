@@ -2,8 +2,8 @@ import { mkdtempSync, readdirSync, readFileSync, readlinkSync, renameSync } from
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createApiFromConfig } from '../../src/server/api.ts';
-import { createAppServer } from '../../src/server/app-server.ts';
+import { createApiFromConfig } from '../../src/server/composition/api.ts';
+import { createAppServer } from '../../src/server/composition/app-server.ts';
 import { type AuditEntry, createAuditLog as openAuditLog } from '../../src/server/audit/audit.ts';
 import { parseConfig } from '../../src/server/config/config.ts';
 import { listen, rawRequest, testEnvironment } from './http.ts';

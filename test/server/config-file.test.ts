@@ -7,7 +7,7 @@ import { parseConfig } from '../../src/server/config/config.ts';
 import { CONFIG_SCHEMA_PATH, configJsonSchema } from '../../src/server/config/json-schema.ts';
 import { configErrorOf } from './config-error.ts';
 import { REMOVED_VARIABLES } from '../../src/server/config/removed-variables.ts';
-import { resolveUpstream } from '../../src/server/resolve-upstream.ts';
+import { resolveUpstream } from '../../src/server/composition/resolve-upstream.ts';
 import { parseSandboxArgs } from '../../src/server/sandbox/sandbox-args.ts';
 
 const root = path.join(import.meta.dirname, '../..');

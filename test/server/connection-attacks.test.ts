@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { APP_REQUEST_HEADER, apiErrorBodySchema, apiMetaSchema } from '../../src/kyc/contract/api.ts';
 import { signatureOf } from '../../src/server/http/webhook-signature.ts';
-import type { RunningServer } from '../../src/server/start-server.ts';
+import type { RunningServer } from '../../src/server/composition/start-server.ts';
 import { cookieOf, rawRequest, signIn } from './http.ts';
 import { scratchDir, startInProcess } from './in-process.ts';
 import { testPasswordHash } from './passwords.ts';

@@ -3,14 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiMetaSchema } from '../../src/kyc/contract/api.ts';
-import { createApiFromConfig } from '../../src/server/api.ts';
+import { createApiFromConfig } from '../../src/server/composition/api.ts';
 import { createAccessControl } from '../../src/server/auth/access.ts';
 import { testPasswordHash } from './passwords.ts';
 import { createAuditLog } from '../../src/server/audit/audit.ts';
 import { parseConfig } from '../../src/server/config/config.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { type RunningSandbox, startSandbox } from '../../src/server/sandbox/sandbox.ts';
-import { resolveUpstream } from '../../src/server/resolve-upstream.ts';
+import { resolveUpstream } from '../../src/server/composition/resolve-upstream.ts';
 import { ndjson, rawRequest, requestWithBody, startTestApp, testEnvironment, type TestApp } from './http.ts';
 
 /** Two environments, each a sandbox with its own client id and keys: "prod" holds every sample, "staging" two. */

@@ -83,7 +83,7 @@ describe('every error leaves through one wrapper', () => {
 
   it('writes a 4xx or 5xx head by hand only for what is not the API: static files and the metrics port, in plain text', () => {
     const writers = apiSources.filter(({ text }) => /writeHead\(\s*[45]\d\d/.test(text)).map(({ file }) => file);
-    expect(writers.sort()).toEqual(['src/server/app-server.ts', 'src/server/ops/metrics.ts']);
+    expect(writers.sort()).toEqual(['src/server/composition/app-server.ts', 'src/server/ops/metrics.ts']);
   });
 
   it('sends the error body in one place, http-reply.ts', () => {

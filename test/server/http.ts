@@ -1,11 +1,11 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { APP_REQUEST_HEADER, type SampleCandidate } from '../../src/kyc/contract/api.ts';
-import type { ApiEnvironment } from '../../src/server/api-environments.ts';
+import type { ApiEnvironment } from '../../src/server/lookup/served-environment.ts';
 import type { ClosableAuditLog } from '../../src/server/audit/audit.ts';
-import { createApiHandler, type ApiRuntime } from '../../src/server/proxy.ts';
+import { createApiHandler, type ApiRuntime } from '../../src/server/composition/api-handler.ts';
 import type { UpstreamTarget } from '../../src/server/upstream/upstream-client.ts';
-import { createAppServer } from '../../src/server/app-server.ts';
+import { createAppServer } from '../../src/server/composition/app-server.ts';
 import { createHealthRoutes, type ReadinessCheck } from '../../src/server/ops/health.ts';
 import { createLogger, type RequestRecord } from '../../src/server/log/log.ts';
 import { errorAnswerProblem } from './error-answer.ts';

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Environment } from '../../src/server/config/config.ts';
-import { type RunningServer, type StartOptions, startServer } from '../../src/server/start-server.ts';
+import { type RunningServer, type StartOptions, startServer } from '../../src/server/composition/start-server.ts';
 
 /**
  * `npm start` in the test's process: main.ts's start with a given environment (nothing of the test's own),

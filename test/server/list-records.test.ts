@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { APPLICANT_FILTERS } from '../../src/kyc/contract/applicants.ts';
-import type { ApiEnvironment } from '../../src/server/api-environments.ts';
+import type { ApiEnvironment } from '../../src/server/lookup/served-environment.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { queueCandidates } from '../../src/server/sandbox/queue-candidates.ts';
 import { SANDBOX_KEYS, startSandbox } from '../../src/server/sandbox/sandbox.ts';

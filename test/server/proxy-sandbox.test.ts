@@ -4,12 +4,12 @@ import { candidateEnvelopeSchema } from '../../src/kyc/contract/schema.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { SANDBOX_KEYS, startSandbox, type RunningSandbox } from '../../src/server/sandbox/sandbox.ts';
 import { SECURITY_HEADERS } from '../../src/server/http/security-headers.ts';
-import { samplesOf } from '../../src/server/resolve-upstream.ts';
+import { samplesOf } from '../../src/server/composition/resolve-upstream.ts';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createApiFromConfig } from '../../src/server/api.ts';
-import { createAppServer } from '../../src/server/app-server.ts';
+import { createApiFromConfig } from '../../src/server/composition/api.ts';
+import { createAppServer } from '../../src/server/composition/app-server.ts';
 import { parseConfig } from '../../src/server/config/config.ts';
 import { listen, rawRequest, startTestApp, testEnvironment, type RawResponse, type TestApp } from './http.ts';
 

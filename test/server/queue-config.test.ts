@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queueFromConfig } from '../../src/server/api.ts';
+import { queueFromConfig } from '../../src/server/composition/api.ts';
 import { parseConfig } from '../../src/server/config/config.ts';
 import { settingsOf } from '../../src/server/config/settings.ts';
 import { createQueueIndex, indexBound } from '../../src/server/state/queue-index.ts';
-import { resolveUpstream } from '../../src/server/resolve-upstream.ts';
+import { resolveUpstream } from '../../src/server/composition/resolve-upstream.ts';
 import { configErrorOf } from './config-error.ts';
 import { hasRedisServer, NO_REDIS_MESSAGE, type RunningRedis, startRedis } from './redis-fixture.ts';
 

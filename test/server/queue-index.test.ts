@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiErrorBodySchema } from '../../src/kyc/contract/api.ts';
 import { APPLICANT_FILTERS, statusDateField } from '../../src/kyc/contract/applicants.ts';
-import type { ApiEnvironment } from '../../src/server/api-environments.ts';
+import type { ApiEnvironment } from '../../src/server/lookup/served-environment.ts';
 import { type AuditEntry, createAuditLog, type ListAuditEntry } from '../../src/server/audit/audit.ts';
 import { CrawlPool, RETRY } from '../../src/server/lookup/crawler-pool.ts';
 import { QUEUE_INDEX_USER } from '../../src/server/lookup/queue-lookup.ts';

@@ -6,7 +6,7 @@ import { apiErrorBodySchema } from '../../src/kyc/contract/api.ts';
 import { createAccessControl } from '../../src/server/auth/access.ts';
 import { type AuditEntry, createAuditLog } from '../../src/server/audit/audit.ts';
 import type { AccessControl } from '../../src/server/auth/access-control.ts';
-import { createAppServer } from '../../src/server/app-server.ts';
+import { createAppServer } from '../../src/server/composition/app-server.ts';
 import { createLogger } from '../../src/server/log/log.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
 import { listen, type RawResponse, rawRequest, startTestApp, type TestApp } from './http.ts';

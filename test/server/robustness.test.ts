@@ -8,7 +8,7 @@ import { apiErrorBodySchema } from '../../src/kyc/contract/api.ts';
 import { createAccessControl } from '../../src/server/auth/access.ts';
 import { testPasswordHash } from './passwords.ts';
 import type { AuditLog } from '../../src/server/audit/audit.ts';
-import { createApiHandler } from '../../src/server/proxy.ts';
+import { createApiHandler } from '../../src/server/composition/api-handler.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
 import { cookieOf, listen, rawRequest, signIn as signInAt, startTestApp, testEnvironment, type RawResponse, type TestApp } from './http.ts';
 import { memoryAuditLog } from './memory-audit.ts';

@@ -4,7 +4,7 @@ import { candidateEnvelopeSchema, type CandidateRecord, statusLevelOf } from '..
 import { BENCH_CANDIDATE_COUNT } from '../../src/server/sandbox/bench-people.ts';
 import { sampleCandidates, type SandboxCandidate } from '../../src/server/sandbox/candidates.ts';
 import { archiveDemoCandidates, QUEUE_CANDIDATE_COUNT, queueCandidates } from '../../src/server/sandbox/queue-candidates.ts';
-import { samplesOf } from '../../src/server/resolve-upstream.ts';
+import { samplesOf } from '../../src/server/composition/resolve-upstream.ts';
 import { SANDBOX_SUPPORT_FIELDS } from '../../src/server/config/environments.ts';
 import {
   SANDBOX_ARCHIVE_AFTER_SECONDS,
@@ -14,7 +14,8 @@ import {
   startSandbox,
   type RunningSandbox,
 } from '../../src/server/sandbox/sandbox.ts';
-import type { ListShape, OlderListRecord } from '../../src/server/sandbox/list-shapes.ts';
+import type { ListShape } from '../../src/server/config/file-schema.ts';
+import type { OlderListRecord } from '../../src/server/sandbox/list-shapes.ts';
 import { parseSandboxArgs } from '../../src/server/sandbox/sandbox-args.ts';
 import { parseConfig } from '../../src/server/config/config.ts';
 import { withClockAhead } from './clock.ts';

@@ -9,10 +9,10 @@ import { webhookEventOf } from '../../src/server/sandbox/webhook-sender.ts';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createApiFromConfig } from '../../src/server/api.ts';
-import { createAppServer } from '../../src/server/app-server.ts';
+import { createApiFromConfig } from '../../src/server/composition/api.ts';
+import { createAppServer } from '../../src/server/composition/app-server.ts';
 import { parseConfig } from '../../src/server/config/config.ts';
-import { resolveUpstream, samplesOf } from '../../src/server/resolve-upstream.ts';
+import { resolveUpstream, samplesOf } from '../../src/server/composition/resolve-upstream.ts';
 import { listen, rawRequest, requestWithBody, startTestApp, testEnvironment } from './http.ts';
 import { recordingHub } from './webhook-fixture.ts';
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createServerOutput, prettyLine, wrapped } from '../../src/server/log/server-output.ts';
-import { sandboxBanner } from '../../src/server/resolve-upstream.ts';
+import { sandboxBanner } from '../../src/server/composition/resolve-upstream.ts';
 
 /** A stand-in for stdout: a terminal or a pipe, keeping what is written. */
 function fakeStdout(isTTY: boolean) {

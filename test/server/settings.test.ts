@@ -5,7 +5,7 @@ import type { ResolvedLimits } from '../../src/server/config/config.ts';
 import { type Limits, limitsSchema } from '../../src/server/config/file-schema.ts';
 import type { ApiSettings } from '../../src/server/config/settings.ts';
 import type { LookupDeps } from '../../src/server/lookup/lookup-steps.ts';
-import { wireEnvironments } from '../../src/server/proxy.ts';
+import { wireEnvironments } from '../../src/server/composition/api-handler.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
 import { startTestApp, testEnvironment } from './http.ts';
 import { memoryAuditLog } from './memory-audit.ts';

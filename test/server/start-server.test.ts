@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { applicantsPageSchema } from '../../src/kyc/contract/applicants.ts';
 import { ConfigError, type Environment } from '../../src/server/config/config.ts';
-import { type RunningServer, startServer } from '../../src/server/start-server.ts';
+import { type RunningServer, startServer } from '../../src/server/composition/start-server.ts';
 import { rawRequest } from './http.ts';
 import { type StartedInProcess, scratchDir, startInProcess, startOptions } from './in-process.ts';
 

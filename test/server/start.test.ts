@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type SpawnedServer, spawnServer } from '../../scripts/spawn-server.mjs';
-import { STOP_DEADLINE_MS } from '../../src/server/start-server.ts';
+import { STOP_DEADLINE_MS } from '../../src/server/composition/start-server.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
 import { heavySvgPictures, picturesBody } from './hostile-upstream.ts';
 import { rawRequest } from './http.ts';

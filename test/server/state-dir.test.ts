@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync 
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createApiFromConfig, describeState } from '../../src/server/api.ts';
+import { createApiFromConfig, describeState } from '../../src/server/composition/api.ts';
 import { parseConfig } from '../../src/server/config/config.ts';
 
 /**

@@ -6,7 +6,7 @@ import type { Connect, Logger as ViteLogger, ViteDevServer } from 'vite';
 import { afterEach, describe, expect, it } from 'vitest';
 import { apiErrorBodySchema, apiMetaSchema } from '../../src/kyc/contract/api.ts';
 import { signatureOf } from '../../src/server/http/webhook-signature.ts';
-import { candidateLookupApi, throughVite } from '../../src/server/vite-plugin.ts';
+import { candidateLookupApi, throughVite } from '../../src/server/composition/vite-plugin.ts';
 import { listen, rawRequest } from './http.ts';
 import { deliver, deliveryBody } from './webhook-fixture.ts';
 

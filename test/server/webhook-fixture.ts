@@ -2,7 +2,7 @@ import type { LiveEvent } from '../../src/kyc/contract/live-events.ts';
 import { APP_REQUEST_HEADER } from '../../src/kyc/contract/api.ts';
 import type { LiveHub } from '../../src/server/live/live-hub.ts';
 import { signatureOf } from '../../src/server/http/webhook-signature.ts';
-import type { ApiEnvironment } from '../../src/server/api-environments.ts';
+import type { ApiEnvironment } from '../../src/server/lookup/served-environment.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
 import { type RawResponse, rawRequest, startTestApp, testEnvironment } from './http.ts';
 import { memoryAuditLog } from './memory-audit.ts';

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { apiMetaSchema } from '../../src/kyc/contract/api.ts';
 import { WEBHOOK_MAX_BODY_BYTES } from '../../src/kyc/contract/live-events.ts';
-import type { ApiEnvironment } from '../../src/server/api-environments.ts';
+import type { ApiEnvironment } from '../../src/server/lookup/served-environment.ts';
 import { createRefusalLog, type RefusalLog } from '../../src/server/audit/audit-refusals.ts';
 import { signatureOf } from '../../src/server/http/webhook-signature.ts';
 import { createMetrics, type Metrics } from '../../src/server/ops/metrics.ts';

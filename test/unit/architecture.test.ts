@@ -72,6 +72,11 @@ describe('import direction', () => {
     }
   });
 
+  it("src/server's top level holds its folders and one file, the entry point (the folders' order is .dependency-cruiser.cjs's)", () => {
+    const files = readdirSync(path.join(src, 'server'), { withFileTypes: true }).filter((entry) => !entry.isDirectory());
+    expect(files.map((entry) => entry.name)).toEqual(['main.ts']);
+  });
+
   it('no barrel index files', () => {
     expect(filesOf(src).filter((file) => /\/index\.tsx?$/.test(file))).toEqual([]);
   });

@@ -195,7 +195,7 @@ describe('the production server bundle', () => {
   }
 
   it('imports production dependencies only', () => {
-    expect(entries).toEqual(expect.arrayContaining(['src/server/main.ts', 'src/server/sandbox/main.ts', 'src/server/user-add.ts']));
+    expect(entries).toEqual(expect.arrayContaining(['src/server/main.ts', 'src/server/sandbox/main.ts', 'src/server/cli/user-add.ts']));
     const used = new Set(entries.flatMap((entry) => [...runtimeImports(path.join(root, entry))]));
     expect([...used].filter((name) => !(name in pkg.dependencies))).toEqual([]);
     expect(used).toContain('sirv'); // the walk reaches the packages the server really uses

@@ -65,3 +65,8 @@ export interface SignInRefusalEvent {
   user?: string;
   subject?: string;
 }
+
+/** Whether this user may use the environment `name`: every one when their account names none. */
+export function mayUse(identity: Identity, name: string): boolean {
+  return identity.environments === undefined || identity.environments.includes(name);
+}

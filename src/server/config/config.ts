@@ -12,7 +12,7 @@ import { type Environment, removedVariablesIn } from './removed-variables.ts';
 import { withSecretFiles } from './secrets.ts';
 import { type AuthConfig, authOf, checkLocalMode } from './sign-in.ts';
 import type { LogFormat, LogLevel } from '../log/log.ts';
-import type { ListShape } from '../sandbox/list-shapes.ts';
+import type { ListShape } from './file-schema.ts';
 import type { ConnectionLimits } from '../http/connection-guard.ts';
 
 export type { EnvironmentConfig, RemoteUpstream } from './environments.ts';

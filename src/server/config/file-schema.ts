@@ -206,6 +206,14 @@ export const limitsSchema = strict({
 /** The limits as parsed: every one with a default resolved. */
 export type Limits = z.output<typeof limitsSchema>;
 
+/** The shapes of the list operation's records the sandbox can answer in (sandbox/list-shapes.ts says what each is). */
+export const LIST_SHAPES = ['older', 'early', 'current'] as const;
+export type ListShape = (typeof LIST_SHAPES)[number];
+
+export function isListShape(value: string): value is ListShape {
+  return (LIST_SHAPES as readonly string[]).includes(value);
+}
+
 export const configFileSchema = strict({
   $schema: z.string().optional(),
   environments: z
@@ -236,7 +244,7 @@ export const configFileSchema = strict({
     largeImages: z.boolean().optional().meta({ description: 'Phone-camera sized pictures and more candidates, for benchmarks.' }),
     hostile: z.boolean().optional().meta({ description: 'Tests only: a candidate made of hostile content.' }),
     testControls: z.boolean().optional().meta({ description: 'Tests only: POST /_test/status and /_test/reset.' }),
-    listShape: z.enum(['older', 'early', 'current']).optional().meta({
+    listShape: z.enum(LIST_SHAPES).optional().meta({
       description:
         "The shape of the list operation's records: the older notes', early (no isArchived) or the current documentation's (older).",
     }),

@@ -7,7 +7,7 @@ import type { Config } from './config.ts';
  * (`deps.settings`), so a limit added to CONFIG_FILE's schema (file-schema.ts's `limitsSchema`, with its
  * default) reaches every step as `deps.settings.limits.<name>` without a change to the wiring between.
  * The services the handler uses (the audit log, the stores, clocks, the logger) are not settings: they
- * are its runtime (proxy.ts's ApiRuntime).
+ * are its runtime (composition/api-handler.ts's ApiRuntime).
  */
 export type ApiSettings = Pick<Config, 'limits' | 'partsMemoryBytes' | 'replyTemplates' | 'display' | 'trustedProxies'> & {
   /** Refuse requests that came through a proxy: local mode without sign-in (signIn.allowUnauthenticated unset). */

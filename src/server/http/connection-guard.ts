@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type http from 'node:http';
 import net from 'node:net';
-import type { Metrics } from '../ops/metrics.ts';
 import { addressMatcher } from './cidr.ts';
 
 /**
@@ -96,11 +95,20 @@ export function noteSignedIn(req: http.IncomingMessage): void {
   releases.get(req.socket)?.();
 }
 
+/**
+ * The two metrics the caps feed (ops/metrics.ts's gauge and counter of the same names), by their shape:
+ * http/ sits below ops/, which answers its probes with http/'s replies.
+ */
+export interface ConnectionMetrics {
+  anonymousConnections: { set(value: number): void };
+  connectionsRefused: { inc(labels: { reason: Refusal }): void };
+}
+
 /** Puts the caps on `server`'s connections (the deadlines are deadlineOptions', given when it is made). */
 export function guardConnections(
   server: http.Server,
   limits: ConnectionLimits,
-  options: { trustedProxies?: readonly string[]; metrics?: Metrics } = {},
+  options: { trustedProxies?: readonly string[]; metrics?: ConnectionMetrics } = {},
 ): void {
   const anonymousCap = limits.anonymous ?? defaultAnonymousConnections();
   const trusted = addressMatcher([...(options.trustedProxies ?? [])]);

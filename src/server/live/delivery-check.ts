@@ -1,5 +1,5 @@
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
-import type { ServedEnvironment } from '../api-environments.ts';
+import type { ServedEnvironment } from '../lookup/served-environment.ts';
 import type { Logger } from '../log/log.ts';
 import { serverStatusLookup, type StatusChecked, type StatusLookup, WEBHOOK_CHECK_USER } from '../lookup/queue-lookup.ts';
 

@@ -7,7 +7,7 @@ import {
   type PresenceViewer,
   presenceAnnouncementSchema,
 } from '../../kyc/contract/presence.ts';
-import { mayUse } from '../api-environments.ts';
+import { mayUse } from '../auth/access-control.ts';
 import { ApiFailure } from '../http/api-failure.ts';
 import { methodNotAllowed, readBody } from '../http/http-reply.ts';
 import type { Identity } from '../http/identity.ts';

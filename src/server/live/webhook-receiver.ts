@@ -1,6 +1,6 @@
 import type http from 'node:http';
 import { WEBHOOK_DELIVERY_HEADER, WEBHOOK_MAX_BODY_BYTES, WEBHOOK_PATH, WEBHOOK_SIGNATURE_HEADER } from '../../kyc/contract/live-events.ts';
-import type { ApiEnvironment } from '../api-environments.ts';
+import type { ApiEnvironment } from '../lookup/served-environment.ts';
 import type { AuditLog } from '../audit/audit.ts';
 import { type RefusedWebhookAuditEntry, WEBHOOK_SENDER } from '../audit/webhook-lines.ts';
 import type { RefusalLog } from '../audit/audit-refusals.ts';

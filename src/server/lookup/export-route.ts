@@ -10,7 +10,7 @@ import { checkedId, type LookupDeps, takeToken } from './lookup-steps.ts';
  * `POST /api/export` (`/api/e/<name>/export`): the browser says a summary or reply was copied, or the
  * page printed, and the audit log gets a line `kind: "export"`. The copy waits for this answer: an
  * export that cannot be recorded does not happen (503), as a lookup would not. It goes through the
- * lookup's steps that apply to it (lookup-steps.ts): the request's environment (api-environments.ts),
+ * lookup's steps that apply to it (lookup-steps.ts): the request's environment (composition/api-environments.ts),
  * the limit, the audit log writable, the id; then its line, and the answer. Nothing is asked of the
  * service, so the archiving gate, the upstream slot, the fetch and the read have nothing to do.
  */

@@ -1,6 +1,7 @@
 import { APPLICANTS_MAX_LIMIT, isApplicantFilter } from '../../kyc/contract/applicants.ts';
 import type { CandidateRecord } from '../../kyc/contract/schema.ts';
-import { type ListShape, listRecordOf } from './list-shapes.ts';
+import type { ListShape } from '../config/file-schema.ts';
+import { listRecordOf } from './list-shapes.ts';
 
 /** The service's default page when no limit is given (not documented; 20 is a common choice). */
 const DEFAULT_LIMIT = 20;

@@ -1,19 +1,15 @@
 import type { CandidateRecord } from '../../kyc/contract/schema.ts';
+import type { ListShape } from '../config/file-schema.ts';
 
 /**
  * The shapes in which the list operation's records have been published, each of which the sandbox can
- * answer (`sandbox.listShape`, `npm run sandbox -- --list-shape <shape>`):
+ * answer (`sandbox.listShape`, `npm run sandbox -- --list-shape <shape>`; their names are the
+ * configuration's, config/file-schema.ts):
  * - `older`: the older notes, `{status, isArchived, _id, blockPassID, refId}`, `_id` being the recordId;
  * - `early`: the same without `isArchived`, as the early published list records have it;
  * - `current`: the current documentation, each record whole as the key's scope allows (a status-only
  *   key gets the status level) and without `_id` or `recordId`: a candidate is known by its refId only.
  */
-export const LIST_SHAPES = ['older', 'early', 'current'] as const;
-export type ListShape = (typeof LIST_SHAPES)[number];
-
-export function isListShape(value: string): value is ListShape {
-  return (LIST_SHAPES as readonly string[]).includes(value);
-}
 
 /** A record of the older notes' list. */
 export interface OlderListRecord {

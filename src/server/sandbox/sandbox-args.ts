@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, type SandboxSettings } from '../config/config.ts';
 import { removedVariablesIn } from '../config/removed-variables.ts';
-import { isListShape, LIST_SHAPES } from './list-shapes.ts';
+import { isListShape, LIST_SHAPES } from '../config/file-schema.ts';
 
 export interface SandboxArgs extends SandboxSettings {
   /** Loopback unless --host says otherwise: never HOST, since the sandbox's keys are documented. */

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { statusLevelOf, type CandidateRecord, type UpstreamError } from '../../kyc/contract/schema.ts';
 import { isLookupKind, type LookupKind } from '../../kyc/contract/lookup.ts';
 import { listApplicants } from './applicants.ts';
-import type { ListShape } from './list-shapes.ts';
+import type { ListShape } from '../config/file-schema.ts';
 import type { SandboxCandidate } from './candidates.ts';
 import { dateFieldOf, handleTestControl, handleTestReset, type SetStatus, TEST_RESET_PATH, TEST_STATUS_PATH } from './test-controls.ts';
 import { handleTestOutage, TEST_OUTAGE_PATH, testOutage } from './test-controls.ts';

@@ -25,7 +25,7 @@ import type { AuditStore } from './audit-store.ts';
  * The audit trail in the app (issue 34). The audit page's routes, leads only: a search (a page of rows,
  * newest first), its CSV export and the chain's state; each search and export is itself audited, before
  * its answer leaves, and refused (503) when that line cannot be written. A candidate's Activity
- * (`/api/activity`, an environment's route: api-routes.ts) for compliance users and leads. Every answer
+ * (`/api/activity`, an environment's route: composition/api-routes.ts) for compliance users and leads. Every answer
  * is `no-store`, and holds ids, who, when and from where: never candidate data.
  */
 

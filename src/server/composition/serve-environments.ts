@@ -1,25 +1,25 @@
-import type { ApiEnvironment, ServedEnvironment } from './api-environments.ts';
-import { createPartsBudget } from './answer/parts-budget.ts';
-import { instancePreviews } from './answer/parts-writer.ts';
-import type { ArchivingFindings } from './archiving/archiving-findings.ts';
-import type { ApiSettings } from './config/settings.ts';
-import { createArchivingGuard } from './archiving/archiving-guard.ts';
-import type { AuditLog } from './audit/audit.ts';
-import type { RefusalLog } from './audit/audit-refusals.ts';
-import type { AccessControl } from './auth/access-control.ts';
-import type { Metrics } from './ops/metrics.ts';
-import type { RateLimiter } from './ops/rate-limit.ts';
-import type { SharedWaits } from './upstream/service-wait.ts';
-import { createUpstreamClient } from './upstream/upstream-client.ts';
-import { createUpstreamSlots } from './upstream/upstream-slots.ts';
-import type { Logger } from './log/log.ts';
-import type { LookupDeps } from './lookup/lookup-steps.ts';
-import type { ApplicantsQueue } from './lookup/applicants.ts';
-import { fetchListPage } from './lookup/crawler-list.ts';
-import type { CrawlClock } from './lookup/crawler-pool.ts';
-import { createQueueCrawler, type QueueCrawler } from './lookup/queue-crawler.ts';
-import { QUEUE_INDEX_USER, serverStatusLookup } from './lookup/queue-lookup.ts';
-import { factsOfRecord, type QueueIndex } from './state/queue-index.ts';
+import type { ApiEnvironment, ServedEnvironment } from '../lookup/served-environment.ts';
+import { createPartsBudget } from '../answer/parts-budget.ts';
+import { instancePreviews } from '../answer/parts-writer.ts';
+import type { ArchivingFindings } from '../archiving/archiving-findings.ts';
+import type { ApiSettings } from '../config/settings.ts';
+import { createArchivingGuard } from '../archiving/archiving-guard.ts';
+import type { AuditLog } from '../audit/audit.ts';
+import type { RefusalLog } from '../audit/audit-refusals.ts';
+import type { AccessControl } from '../auth/access-control.ts';
+import type { Metrics } from '../ops/metrics.ts';
+import type { RateLimiter } from '../ops/rate-limit.ts';
+import { createUpstreamClient } from '../upstream/upstream-client.ts';
+import { createUpstreamSlots } from '../upstream/upstream-slots.ts';
+import type { Logger } from '../log/log.ts';
+import type { LookupDeps } from '../lookup/lookup-steps.ts';
+import type { ApplicantsQueue } from '../lookup/applicants.ts';
+import { fetchListPage } from '../lookup/crawler-list.ts';
+import type { CrawlClock } from '../lookup/crawler-pool.ts';
+import { createQueueCrawler, type QueueCrawler } from '../lookup/queue-crawler.ts';
+import { QUEUE_INDEX_USER, serverStatusLookup } from '../lookup/queue-lookup.ts';
+import { factsOfRecord, type QueueIndex } from '../state/queue-index.ts';
+import type { SharedWaits } from '../upstream/service-wait.ts';
 
 /**
  * Each environment's lookup dependencies, wired once at start: its own upstream client (keep-alive

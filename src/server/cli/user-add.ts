@@ -1,12 +1,12 @@
 import { parseArgs } from 'node:util';
 import readline from 'node:readline';
-import { ROLES, type Role } from '../kyc/contract/api.ts';
-import { environmentWithDotenv } from './config/config.ts';
-import { readConfigFile } from './config/read-config.ts';
-import { commaList } from './config/config-fields.ts';
-import { hashPassword } from './auth/passwords.ts';
-import { upsertUser, USERNAME_PATTERN } from './auth/users-file.ts';
-import { type Ask, askNewPassword, PasswordRefused } from './auth/new-password.ts';
+import { ROLES, type Role } from '../../kyc/contract/api.ts';
+import { environmentWithDotenv } from '../config/config.ts';
+import { readConfigFile } from '../config/read-config.ts';
+import { commaList } from '../config/config-fields.ts';
+import { hashPassword } from '../auth/passwords.ts';
+import { upsertUser, USERNAME_PATTERN } from '../auth/users-file.ts';
+import { type Ask, askNewPassword, PasswordRefused } from '../auth/new-password.ts';
 
 /**
  * `npm run user:add -- <name> --role <support|compliance|lead> [--file users.json]`: asks for the password

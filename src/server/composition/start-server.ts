@@ -2,12 +2,12 @@ import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApiFromConfig, describeAccess, describeSharedState, describeState } from './api.ts';
 import { createAppServer } from './app-server.ts';
-import { type Config, type Environment, loadConfig } from './config/config.ts';
-import { createHealthRoutes, watchAuditFreeSpace } from './ops/health.ts';
-import type { Logger } from './log/log.ts';
-import { isLoopbackHost } from './http/loopback.ts';
-import { createMetrics, createMetricsServer, type Metrics } from './ops/metrics.ts';
-import { createServerOutput, type Stdout } from './log/server-output.ts';
+import { type Config, type Environment, loadConfig } from '../config/config.ts';
+import { createHealthRoutes, watchAuditFreeSpace } from '../ops/health.ts';
+import type { Logger } from '../log/log.ts';
+import { isLoopbackHost } from '../http/loopback.ts';
+import { createMetrics, createMetricsServer, type Metrics } from '../ops/metrics.ts';
+import { createServerOutput, type Stdout } from '../log/server-output.ts';
 import { resolveUpstream } from './resolve-upstream.ts';
 
 export interface StartOptions {

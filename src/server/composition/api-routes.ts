@@ -1,20 +1,22 @@
-import { API_PREFIX, type ApiMeta } from '../kyc/contract/api.ts';
-import { LOOKUP_KINDS, type LookupKind } from '../kyc/contract/lookup.ts';
-import type { ReplyTemplate } from '../kyc/contract/replies.ts';
-import { type EnvironmentRoute, environmentPatterns, mayUse, metaFor, type RefusedAs } from './api-environments.ts';
-import { listLine, lookupLine, requestLine } from './audit/audit-trail.ts';
-import type { AccessControl } from './auth/access-control.ts';
-import { ApiFailure } from './http/api-failure.ts';
-import { sendFailure, sendJson } from './http/http-reply.ts';
-import { any, type ApiCall, open, type Route } from './http/routes.ts';
-import { listApplicants } from './lookup/applicants.ts';
-import { type BatchDeps, batchRoute } from './lookup/batch.ts';
-import { exportRoute } from './lookup/export-route.ts';
-import { lookup } from './lookup/lookup.ts';
-import { readId } from './lookup/lookup-steps.ts';
-import type { Metrics } from './ops/metrics.ts';
-import { activityRoute } from './trail/audit-routes.ts';
-import type { AuditStore } from './trail/audit-store.ts';
+import { API_PREFIX, type ApiMeta, type EnvironmentInfo, type SampleCandidate } from '../../kyc/contract/api.ts';
+import { LOOKUP_KINDS, type LookupKind } from '../../kyc/contract/lookup.ts';
+import type { ReplyTemplate } from '../../kyc/contract/replies.ts';
+import { type EnvironmentRoute, environmentPatterns, type RefusedAs } from './api-environments.ts';
+import { listLine, lookupLine, requestLine } from '../audit/audit-trail.ts';
+import { type AccessControl, mayUse } from '../auth/access-control.ts';
+import { ApiFailure } from '../http/api-failure.ts';
+import type { Identity } from '../http/identity.ts';
+import { sendFailure, sendJson } from '../http/http-reply.ts';
+import { any, type ApiCall, open, type Route } from '../http/routes.ts';
+import { listApplicants } from '../lookup/applicants.ts';
+import { type BatchDeps, batchRoute } from '../lookup/batch.ts';
+import { exportRoute } from '../lookup/export-route.ts';
+import { lookup } from '../lookup/lookup.ts';
+import { readId } from '../lookup/lookup-steps.ts';
+import type { ApiEnvironment, ServedEnvironment } from '../lookup/served-environment.ts';
+import type { Metrics } from '../ops/metrics.ts';
+import { activityRoute } from '../trail/audit-routes.ts';
+import type { AuditStore } from '../trail/audit-store.ts';
 
 /**
  * The API's route table: which routes exist, with their methods and what answers them. The routes of
@@ -121,4 +123,46 @@ function sessionRoute(access: AccessControl, metrics: Metrics, { req, res }: Api
       sendFailure(res, failure);
     },
   );
+}
+
+/**
+ * `/api/meta`: the environment asked for, whether this user may use it, and the ones they may. Of an
+ * environment this user may not use, only its name (in the URL already): not its label, client id,
+ * dashboard or key state.
+ */
+export async function metaFor(
+  served: readonly ServedEnvironment[],
+  current: ServedEnvironment,
+  identity: Identity,
+  replyTemplates: Record<string, ReplyTemplate>,
+  display?: Pick<ApiMeta, 'summaryFields' | 'privacyMaskDefault'>,
+): Promise<ApiMeta> {
+  const allowed = mayUse(identity, current.environment.info.name);
+  const { info, samples } = current.environment;
+  const archivingKey = allowed ? await current.deps.archiving.state() : undefined;
+  return {
+    upstream: info.upstream,
+    ...(allowed && samples ? { samples: identity.role === 'support' ? samples.map(withoutName) : samples } : {}),
+    environment: allowed ? withLive(current.environment) : { name: info.name, label: info.name, upstream: info.upstream, live: false },
+    allowed,
+    environments: served.filter((s) => mayUse(identity, s.environment.info.name)).map((s) => withLive(s.environment)),
+    replyTemplates: current.environment.replyTemplates ?? replyTemplates,
+    ...(archivingKey
+      ? { archivingKey: { ...archivingKey, ...(current.deps.hasStatusKey ? {} : { supportUsesFullKey: true as const }) } }
+      : {}),
+    ...display,
+    ...(current.environment.summaryFields ? { summaryFields: current.environment.summaryFields } : {}),
+    ...(allowed && current.environment.supportFields ? { supportFields: [...current.environment.supportFields] } : {}),
+    live: allowed && Boolean(current.environment.webhookSecret),
+  };
+}
+
+/** An environment as the browser knows it, with whether its pages update live (it has a webhook receiver). */
+function withLive(environment: ApiEnvironment): EnvironmentInfo {
+  return { ...environment.info, live: Boolean(environment.webhookSecret) };
+}
+
+/** Support users see status level only, so not a sample candidate's name either. */
+function withoutName({ name: _name, ...sample }: SampleCandidate): SampleCandidate {
+  return sample;
 }

@@ -1,13 +1,13 @@
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Connect, Logger as ViteLogger, Plugin } from 'vite';
-import { WEBHOOK_PATH } from '../kyc/contract/live-events.ts';
-import { type Config, loadConfig } from './config/config.ts';
+import { WEBHOOK_PATH } from '../../kyc/contract/live-events.ts';
+import { type Config, loadConfig } from '../config/config.ts';
 import { createApiFromConfig, describeAccess, describeSharedState, describeState } from './api.ts';
-import { ApiFailure } from './http/api-failure.ts';
-import { sendFailure } from './http/http-reply.ts';
-import type { Middleware } from './proxy.ts';
-import { createLogger, formatLine, type Logger } from './log/log.ts';
+import { ApiFailure } from '../http/api-failure.ts';
+import { sendFailure } from '../http/http-reply.ts';
+import type { Middleware } from './api-handler.ts';
+import { createLogger, formatLine, type Logger } from '../log/log.ts';
 import { resolveUpstream, type ResolvedUpstream } from './resolve-upstream.ts';
 
 /** Not the KYC service's fault: this server's own API never started (the reason is in the dev server's output). */

@@ -1,4 +1,4 @@
-import { runAuditImport } from './trail/audit-import.ts';
+import { runAuditImport } from '../trail/audit-import.ts';
 
 /** The entry of `npm run audit:import` (dist/server/audit-import.js in a container). */
 process.exitCode = await runAuditImport(

@@ -1,4 +1,4 @@
-import { runAuditVerify } from './audit/audit-verify.ts';
+import { runAuditVerify } from '../audit/audit-verify.ts';
 
 /** The entry of `npm run audit:verify` (dist/server/audit-verify.js in a container). */
 process.exitCode = runAuditVerify(

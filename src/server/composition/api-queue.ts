@@ -1,13 +1,13 @@
-import type { ApiEnvironment, ServedEnvironment } from './api-environments.ts';
-import { createLogger, type Logger } from './log/log.ts';
-import type { Metrics } from './ops/metrics.ts';
-import { indexWatch } from './ops/queue-index-metrics.ts';
-import { createRateLimiter } from './ops/rate-limit.ts';
-import type { ApiSettings } from './config/settings.ts';
+import type { ApiEnvironment, ServedEnvironment } from '../lookup/served-environment.ts';
+import { createLogger, type Logger } from '../log/log.ts';
+import type { Metrics } from '../ops/metrics.ts';
+import { indexWatch } from '../ops/queue-index-metrics.ts';
+import { createRateLimiter } from '../ops/rate-limit.ts';
+import type { ApiSettings } from '../config/settings.ts';
 import type { QueueWiring } from './serve-environments.ts';
-import { createQueueIndex, indexBound } from './state/queue-index.ts';
-import { createMemoryQueueIndexStore, type QueueIndexStore } from './state/queue-index-store.ts';
-import type { SharedStore } from './state/store.ts';
+import { createQueueIndex, indexBound } from '../state/queue-index.ts';
+import { createMemoryQueueIndexStore, type QueueIndexStore } from '../state/queue-index-store.ts';
+import type { SharedStore } from '../state/store.ts';
 
 /** The queue's part of the API handler's runtime (issue 32): its index's store and its crawlers. */
 export interface QueueRuntime {

@@ -1,12 +1,12 @@
 import http from 'node:http';
 import sirv from 'sirv';
-import { createClientResolver, noteClient } from './http/client.ts';
-import { type ConnectionLimits, DEFAULT_CONNECTION_LIMITS, deadlineOptions, guardConnections } from './http/connection-guard.ts';
-import { bytesSent } from './http/http-reply.ts';
-import type { Middleware } from './proxy.ts';
-import { type Logger, logUnexpected, setRoute, startRequestLog } from './log/log.ts';
-import { setSecurityHeaders } from './http/security-headers.ts';
-import type { Metrics } from './ops/metrics.ts';
+import { createClientResolver, noteClient } from '../http/client.ts';
+import { type ConnectionLimits, DEFAULT_CONNECTION_LIMITS, deadlineOptions, guardConnections } from '../http/connection-guard.ts';
+import { bytesSent } from '../http/http-reply.ts';
+import type { Middleware } from './api-handler.ts';
+import { type Logger, logUnexpected, setRoute, startRequestLog } from '../log/log.ts';
+import { setSecurityHeaders } from '../http/security-headers.ts';
+import type { Metrics } from '../ops/metrics.ts';
 
 export interface AppServerOptions {
   api: Middleware;

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { SANDBOX_DASHBOARD_URL, type SampleCandidate } from '../kyc/contract/api.ts';
-import { WEBHOOK_PATH } from '../kyc/contract/live-events.ts';
-import type { ApiEnvironment } from './api-environments.ts';
-import { candidateName } from '../kyc/contract/candidate-name.ts';
-import type { Config, EnvironmentConfig, RemoteUpstream } from './config/config.ts';
-import { defaultDashboardUrl } from './config/config-fields.ts';
-import type { SandboxCandidate } from './sandbox/candidates.ts';
-import { sandboxOptions } from './sandbox/options.ts';
+import { SANDBOX_DASHBOARD_URL, type SampleCandidate } from '../../kyc/contract/api.ts';
+import { WEBHOOK_PATH } from '../../kyc/contract/live-events.ts';
+import type { ApiEnvironment } from '../lookup/served-environment.ts';
+import { candidateName } from '../../kyc/contract/candidate-name.ts';
+import type { Config, EnvironmentConfig, RemoteUpstream } from '../config/config.ts';
+import { defaultDashboardUrl } from '../config/config-fields.ts';
+import type { SandboxCandidate } from '../sandbox/candidates.ts';
+import { sandboxOptions } from '../sandbox/options.ts';
 
 /** Where lookups go: each configured service, or the embedded sandbox started in this process. */
 export interface ResolvedUpstream {
@@ -67,7 +67,7 @@ export async function resolveUpstream(config: Config): Promise<ResolvedUpstream>
   // The sandbox signs with the configured secret, or one made for this start: it is its own service.
   const webhookSecret = environment.webhookSecret ?? randomBytes(32).toString('hex');
   let receiver: string | undefined;
-  const { startSandbox } = await import('./sandbox/sandbox.ts');
+  const { startSandbox } = await import('../sandbox/sandbox.ts');
   const sandbox = await startSandbox({
     ...(await sandboxOptions(config.sandbox)),
     testControls: config.sandbox.testControls,
