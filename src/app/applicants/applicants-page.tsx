@@ -97,16 +97,16 @@ export function ApplicantsPage() {
             )
           }
         />
-        <QueueFilterToggles
-          filter={filter}
-          filters={filters}
-          slaOffered={(queue.list.data?.slaHours ?? latestSla(queue)) !== undefined}
-          compliance={names}
-          onChange={(next) => navigate(queueHref({ filter, page: 1, ...next }, environment))}
-        />
         <RefusedFiltersNote refused={queue.refused} />
         <QueueFreshness index={queue.current?.index} fetchedAt={queue.list.dataUpdatedAt} />
         <div ref={rows} role="tabpanel" id={panelId} aria-labelledby={`${idPrefix}-${tabKey(filter)}`} className="space-y-3">
+          <QueueFilterToggles
+            filter={filter}
+            filters={filters}
+            slaOffered={(queue.list.data?.slaHours ?? latestSla(queue)) !== undefined}
+            compliance={names}
+            onChange={(next) => navigate(queueHref({ filter, page: 1, ...next }, environment))}
+          />
           <QueuePanel
             queue={queue}
             filter={filter}
