@@ -1,4 +1,4 @@
-import { apiBase } from './api.ts';
+import { applicantsApiBase } from './api-paths.ts';
 import { z } from './zod.ts';
 
 /**
@@ -253,7 +253,7 @@ export function applicantsApiPath(query: ApplicantsQuery, environment?: string):
   if (query.counts) params.set('counts', '1');
   if (query.overSla) params.set('overSla', '1');
   if (query.attention) params.set('attention', '1');
-  return `${apiBase(environment)}/applicants?${params}`;
+  return `${applicantsApiBase(environment)}?${params}`;
 }
 
 /** The service's path, below `<base>/kyc/1.0/connect/<client_id>/`. */

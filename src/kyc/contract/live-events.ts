@@ -76,6 +76,5 @@ export const liveEventSchema = z.object({
 });
 export type LiveEvent = z.infer<typeof liveEventSchema>;
 
-/** The stream's event name for a candidate's change, and the path of the stream. */
+/** The stream's event name for a candidate's change (its path: `EVENTS_API_PATH`, api-paths.ts). */
 export const LIVE_EVENT_NAME = 'kyc';
-export const LIVE_EVENTS_PATH = '/api/events';
