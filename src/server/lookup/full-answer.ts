@@ -1,6 +1,6 @@
 import type http from 'node:http';
 import { type AnswerGuard, AnswerGuardError, firstOutput } from '../answer/answer-guard.ts';
-import { ApiFailure } from '../http/api-failure.ts';
+import { ApiFailure, BROKE_OFF_MESSAGE } from '../http/api-failure.ts';
 import { MAX_DEPTH } from '../answer/json-tokens.ts';
 import { countBytes, NOT_A_RECORD, sendFailure } from '../http/http-reply.ts';
 import { requestLog } from '../log/log.ts';
@@ -47,7 +47,7 @@ export async function answerFull(
   let broken = false;
   const breakOff = () => {
     broken = true;
-    guard.destroy(new Error('the response of the KYC service broke off'));
+    guard.destroy(new Error(BROKE_OFF_MESSAGE));
   };
   upstreamRes.once('error', breakOff);
   upstreamRes.once('aborted', breakOff);
@@ -87,7 +87,7 @@ export async function answerFull(
   const first = await firstOutput(guard);
   if (!first.ok) return refuse(res, audit, guardFailure(first.error), upstreamStatus, true);
   if (!(await audit(200, null, upstreamStatus, true))) return void upstreamRes.destroy();
-  if (broken || guard.destroyed) return sendFailure(res, new ApiFailure('upstream_error', 'The response of the KYC service broke off.'));
+  if (broken || guard.destroyed) return sendFailure(res, new ApiFailure('upstream_error', BROKE_OFF_MESSAGE));
   streamBody(res, upstreamRes, guard);
 }
 
@@ -154,7 +154,7 @@ const KEY_REFLECTED_WARNING =
   "The KYC service's answer contained this server's API key, so it was refused. Something between this server and the service, or a wrong KYC_BASE_URL, reflects the Authorization header.";
 
 function guardFailure(error: Error): ApiFailure {
-  if (!(error instanceof AnswerGuardError)) return new ApiFailure('upstream_error', 'The response of the KYC service broke off.');
+  if (!(error instanceof AnswerGuardError)) return new ApiFailure('upstream_error', BROKE_OFF_MESSAGE);
   if (error.problem === 'key_reflected') return KEY_IN_ANSWER;
   // Not a candidate envelope from its first bytes: not a readable record (perhaps encrypted).
   if (error.problem === 'not_an_envelope') return NOT_A_RECORD;
