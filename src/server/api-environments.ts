@@ -116,7 +116,7 @@ function inEnvironment(served: readonly ServedEnvironment[], route: EnvironmentR
     const deps = served[0]!.deps;
     const limited = await takeToken(deps, call.req, call.identity, refusedAs.limit);
     const audit = auditTrail(deps, call.res, refusedAs.what, refusedAs.line(resolved.name, call));
-    await refuse(call.res, audit, limited ?? resolved.failure, null, false, limited !== undefined);
+    await refuse(call.res, audit, limited ?? resolved.failure, { counted: limited !== undefined });
   };
 }
 

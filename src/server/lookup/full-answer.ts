@@ -85,8 +85,8 @@ export async function answerFull(
     }
   }
   const first = await firstOutput(guard);
-  if (!first.ok) return refuse(res, audit, guardFailure(first.error), upstreamStatus, true);
-  if (!(await audit(200, null, upstreamStatus, true))) return void upstreamRes.destroy();
+  if (!first.ok) return refuse(res, audit, guardFailure(first.error), { upstreamStatus, reached: true });
+  if (!(await audit(200, null, { upstreamStatus, reached: true }))) return void upstreamRes.destroy();
   if (broken || guard.destroyed) return sendFailure(res, new ApiFailure('upstream_error', BROKE_OFF_MESSAGE));
   streamBody(res, upstreamRes, guard);
 }
@@ -103,7 +103,7 @@ async function answerInParts(res: http.ServerResponse, answer: FullAnswer, optio
   const { audit, upstreamStatus, guard } = answer;
   // The record will hold about its declared length: admitted whole, or refused before a byte is read.
   if (!options.holding.reserve(Number(answer.upstreamRes.headers['content-length']) || 0)) {
-    return refuse(res, audit, PARTS_BUSY, upstreamStatus, true);
+    return refuse(res, audit, PARTS_BUSY, { upstreamStatus, reached: true });
   }
   const boundary = newBoundary();
   const status = new StatusPart(guard.scan);
@@ -113,7 +113,7 @@ async function answerInParts(res: http.ServerResponse, answer: FullAnswer, optio
   const writer = new PartsWriter({ req: options.req, res, stallMs: options.stallMs }, boundary);
   // The raw bytes' search (the guard's) and the decoded text's (the scan's) have both seen what was read.
   if ('early' in first && !guard.keyWatch.found && !guard.scan.failure && !guard.destroyed) {
-    if (!(await audit(200, null, upstreamStatus, true))) {
+    if (!(await audit(200, null, { upstreamStatus, reached: true }))) {
       answer.upstreamRes.destroy();
       return void (await splitting);
     }
@@ -127,9 +127,9 @@ async function answerInParts(res: http.ServerResponse, answer: FullAnswer, optio
   const read = await splitting;
   if (!read.ok) {
     const failure = 'failure' in read ? read.failure : options.tooLarge() ? TOO_LARGE : guardFailure(read.error);
-    return refuse(res, audit, failure, upstreamStatus, true);
+    return refuse(res, audit, failure, { upstreamStatus, reached: true });
   }
-  if (!(await audit(200, null, upstreamStatus, true))) return;
+  if (!(await audit(200, null, { upstreamStatus, reached: true }))) return;
   const body = await writer.recordBody(read.split);
   if (!body) return sendFailure(res, new ApiFailure('upstream_error', "The KYC service's answer could not be sent in parts. Try again."));
   await writer.open(status.partBytes());
