@@ -84,7 +84,8 @@ export interface EnvironmentRoute {
    * environment, even one the user may not use (`/api/meta`, which says which ones they may).
    */
   refusedAs?: RefusedAs;
-  handle(env: ServedEnvironment, call: SignedInCall, served: readonly ServedEnvironment[]): void | Promise<void>;
+  /** `current`: the request's environment as served (its name, in an audit line, is `env`); `served`: all of them. */
+  handle(current: ServedEnvironment, call: SignedInCall, served: readonly ServedEnvironment[]): void | Promise<void>;
 }
 
 /** The two paths of a route of every environment: the default one's, and any one's by name. */

@@ -54,23 +54,28 @@ export function environmentTable(settings: Pick<RouteSettings, 'batch' | 'replyT
     {
       pattern: ENVIRONMENT_ROUTES.meta,
       method: 'GET',
-      handle: async (env, call, served) =>
-        sendJson(call.res, 200, JSON.stringify(await metaFor(served, env, call.identity, settings.replyTemplates, settings.display))),
+      handle: async (current, call, served) =>
+        sendJson(call.res, 200, JSON.stringify(await metaFor(served, current, call.identity, settings.replyTemplates, settings.display))),
     },
     ...LOOKUP_KINDS.flatMap((kind) => [lookupRoute(kind, false), lookupRoute(kind, true)]),
     {
       pattern: ENVIRONMENT_ROUTES.applicants,
       method: 'GET',
       refusedAs: REFUSED_AS.applicants,
-      handle: (env, call) => listApplicants({ ...env.deps, queue: env.queue }, call),
+      handle: (current, call) => listApplicants({ ...current.deps, queue: current.queue }, call),
     },
     {
       pattern: ENVIRONMENT_ROUTES.batch,
       method: 'any',
       refusedAs: REFUSED_AS.batch,
-      handle: (env, call) => batchRoute(env.deps, settings.batch, call),
+      handle: (current, call) => batchRoute(current.deps, settings.batch, call),
     },
-    { pattern: ENVIRONMENT_ROUTES.export, method: 'any', refusedAs: REFUSED_AS.export, handle: (env, call) => exportRoute(env.deps, call) },
+    {
+      pattern: ENVIRONMENT_ROUTES.export,
+      method: 'any',
+      refusedAs: REFUSED_AS.export,
+      handle: (current, call) => exportRoute(current.deps, call),
+    },
     ...(trail ? [activityEntry(trail)] : []),
   ];
 }
@@ -83,8 +88,8 @@ function activityEntry(trail: AuditStore): EnvironmentRoute {
   return {
     pattern: ENVIRONMENT_ROUTES.activity,
     method: 'any',
-    handle: (env, call) => {
-      const { name } = env.environment.info;
+    handle: (current, call) => {
+      const { name } = current.environment.info;
       if (!mayUse(call.identity, name))
         throw new ApiFailure('environment_forbidden', `Your account may not use the environment "${name}".`);
       return activityRoute(trail, name, call);
@@ -108,7 +113,7 @@ function lookupRoute(kind: LookupKind, statusOnly: boolean): EnvironmentRoute {
     pattern: `${statusOnly ? ENVIRONMENT_ROUTES.status : ENVIRONMENT_ROUTES.candidates}/${kind}/:id*`,
     method: 'GET',
     refusedAs: { what: 'lookup', limit: 'lookup', line: (env, call) => lookupLine(env, call, kind, readId(call.params.id!).auditId) },
-    handle: (env, call) => lookup(env.deps, { ...call, kind, encodedId: call.params.id!, statusOnly }),
+    handle: (current, call) => lookup(current.deps, { ...call, kind, encodedId: call.params.id!, statusOnly }),
   };
 }
 
