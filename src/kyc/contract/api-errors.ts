@@ -75,8 +75,3 @@ export const API_ERRORS = {
 export type ApiErrorCode = keyof typeof API_ERRORS;
 
 export const API_ERROR_CODES = Object.keys(API_ERRORS) as [ApiErrorCode, ...ApiErrorCode[]];
-
-/** The one status a code goes out with. */
-export function statusOf(code: ApiErrorCode): number {
-  return API_ERRORS[code].status;
-}

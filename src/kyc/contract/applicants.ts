@@ -130,12 +130,6 @@ const queueCountsShape = {
   /** The filters the service refused (400 or 404 to an undocumented one): their tabs are not offered. */
   refused: z.optional(z.array(z.enum(APPLICANT_FILTERS))),
 };
-export type QueueCounts = {
-  counts: Partial<Record<QueueTabKey, number | 'unavailable'>>;
-  overSlaByTab: Partial<Record<QueueTabKey, number>>;
-  overSlaPartialTabs: QueueTabKey[];
-  refused: ApplicantFilter[];
-};
 
 /**
  * How current the queue index is for the tab (issue 32: a view is read from the index, never from the

@@ -18,7 +18,6 @@ export const WEBHOOK_EVENTS = [
   'user.blocked',
   'user.deleted',
 ] as const;
-export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 /** The header holding the signature: the bare hex digest, or `sha256=<hex>`; sent only when a secret is set in the service's console. */
 export const WEBHOOK_SIGNATURE_HEADER = 'x-hub-signature';
