@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  activityApiPath,
-  batchApiPath,
-  candidateApiPath,
-  exportApiPath,
-  metaApiPath,
-  statusApiPath,
-} from '../../src/kyc/contract/api-paths.ts';
+import { candidateApiPath, metaApiPath } from '../../src/kyc/contract/api-paths.ts';
+import { activityApiPath, batchApiPath, exportApiPath, statusApiPath } from '../../src/kyc/contract/environment-paths.ts';
 import { applicantsApiPath } from '../../src/kyc/contract/applicants.ts';
 import { LOOKUP_KINDS } from '../../src/kyc/contract/lookup.ts';
 import { environmentTable, lastRoutes } from '../../src/server/api-routes.ts';

@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { activityApiPath } from '../../kyc/contract/api-paths.ts';
+import { activityApiPath } from '../../kyc/contract/environment-paths.ts';
 import { type ActivityAnswer, activityAnswerSchema } from '../../kyc/contract/audit-search.ts';
 import { apiRequest } from '../api/api-request.ts';
 

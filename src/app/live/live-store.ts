@@ -27,7 +27,7 @@ export interface LiveSnapshot {
 
 /**
  * Everything that changes it. `started` and `stopped` begin and end an opening; `opened`, `failed` and
- * `unavailable` are what the browser's EventSource said; `received` and `cleared` are the list.
+ * `unavailable` are what the browser said of the stream; `received` and `cleared` are the list.
  */
 export type LiveAction =
   | { type: 'started' }

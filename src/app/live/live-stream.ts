@@ -1,5 +1,4 @@
 import { useEffect, useRef, useSyncExternalStore } from 'react';
-import { EVENTS_API_PATH } from '../../kyc/contract/api-paths.ts';
 import type { LiveEvent } from '../../kyc/contract/live-events.ts';
 import { openEventStream } from '../api/api-request.ts';
 import { notifyBrowser } from './browser-notifications.ts';
@@ -37,11 +36,11 @@ export function startLiveStream(): () => void {
   // Presence, too, loads with the stream: the first load carries neither (nor zod).
   const presence = Promise.all([import('../../kyc/contract/presence.ts'), import('./presence.ts')]);
   Promise.all([import('../../kyc/contract/live-events.ts'), presence]).then(
-    ([{ LIVE_EVENT_NAME, liveEventSchema }, [contract, tab]]) => {
+    ([{ LIVE_EVENT_NAME, LIVE_EVENTS_PATH, liveEventSchema }, [contract, tab]]) => {
       if (!current()) return;
       let opened: ReturnType<typeof openEventStream>;
       try {
-        opened = openEventStream(EVENTS_API_PATH);
+        opened = openEventStream(LIVE_EVENTS_PATH);
       } catch {
         // A browser without server-sent events: the pages work as before, without live updates.
         live.dispatch({ type: 'unavailable' });

@@ -48,54 +48,23 @@ export function decodeEnvironmentName(segment: string): string {
 }
 
 /**
- * The routes of every environment, each below its base (`apiBase`): the server's route table answers
- * these (api-routes.ts, under `/api` and `/api/e/:env`), and the app calls them through the builders
- * below, so that neither side types a path the other could spell differently.
+ * Two routes of every environment the first load calls (the others, and the table of all of them the
+ * server answers: environment-paths.ts).
  */
-export const ENVIRONMENT_ROUTES = {
-  meta: '/meta',
-  candidates: '/candidates',
-  status: '/status',
-  applicants: '/applicants',
-  batch: '/batch',
-  export: '/export',
-  activity: '/activity',
-} as const;
+export const META_ROUTE = '/meta';
+export const CANDIDATES_ROUTE = '/candidates';
 
 /** The routes outside any environment. */
 export const SESSION_API_PATH = `${API_PREFIX}/session`;
-export const EVENTS_API_PATH = `${API_PREFIX}/events`;
 export const OIDC_API_PREFIX = `${API_PREFIX}/oidc`;
 export const OIDC_START_API_PATH = `${OIDC_API_PREFIX}/start`;
 export const OIDC_CALLBACK_API_PATH = `${OIDC_API_PREFIX}/callback`;
 
 /** A full lookup: `/api/candidates/<kind>/<id>`, the id already encoded as one path segment. */
 export function candidateApiPath(kind: LookupKind, encodedId: string, environment?: string): string {
-  return `${apiBase(environment)}${ENVIRONMENT_ROUTES.candidates}/${kind}/${encodedId}`;
-}
-
-/** A lookup at status level: `/api/status/<kind>/<id>`, the id already encoded as one path segment. */
-export function statusApiPath(kind: LookupKind, encodedId: string, environment?: string): string {
-  return `${apiBase(environment)}${ENVIRONMENT_ROUTES.status}/${kind}/${encodedId}`;
+  return `${apiBase(environment)}${CANDIDATES_ROUTE}/${kind}/${encodedId}`;
 }
 
 export function metaApiPath(environment?: string): string {
-  return `${apiBase(environment)}${ENVIRONMENT_ROUTES.meta}`;
-}
-
-/** The applicants list without its query (applicants.ts adds it: `applicantsApiPath`). */
-export function applicantsApiBase(environment?: string): string {
-  return `${apiBase(environment)}${ENVIRONMENT_ROUTES.applicants}`;
-}
-
-export function batchApiPath(environment?: string): string {
-  return `${apiBase(environment)}${ENVIRONMENT_ROUTES.batch}`;
-}
-
-export function exportApiPath(environment?: string): string {
-  return `${apiBase(environment)}${ENVIRONMENT_ROUTES.export}`;
-}
-
-export function activityApiPath(environment?: string): string {
-  return `${apiBase(environment)}${ENVIRONMENT_ROUTES.activity}`;
+  return `${apiBase(environment)}${META_ROUTE}`;
 }

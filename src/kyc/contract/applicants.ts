@@ -1,4 +1,4 @@
-import { applicantsApiBase } from './api-paths.ts';
+import { applicantsApiBase } from './environment-paths.ts';
 import { z } from './zod.ts';
 
 /**

@@ -1,3 +1,4 @@
+import { API_PREFIX } from './api-paths.ts';
 import { z } from './zod.ts';
 
 /**
@@ -75,5 +76,9 @@ export const liveEventSchema = z.object({
 });
 export type LiveEvent = z.infer<typeof liveEventSchema>;
 
-/** The stream's event name for a candidate's change (its path: `EVENTS_API_PATH`, api-paths.ts). */
+/**
+ * The stream's event name for a candidate's change, and the path of the stream: here rather than in
+ * api-paths.ts, as the tab opens the stream once this file has loaded (the first load carries neither).
+ */
 export const LIVE_EVENT_NAME = 'kyc';
+export const LIVE_EVENTS_PATH = `${API_PREFIX}/events`;

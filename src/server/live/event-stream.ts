@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type http from 'node:http';
-import { EVENTS_API_PATH } from '../../kyc/contract/api.ts';
-import { LIVE_EVENT_NAME } from '../../kyc/contract/live-events.ts';
+import { LIVE_EVENT_NAME, LIVE_EVENTS_PATH } from '../../kyc/contract/live-events.ts';
 import { STREAM_HELLO_EVENT_NAME } from '../../kyc/contract/presence.ts';
 import { mayUse } from '../api-environments.ts';
 import type { AccessControl } from '../auth/access-control.ts';
@@ -106,7 +105,7 @@ export function createEventStreams(
   );
 
   return {
-    route: { ...get(EVENTS_API_PATH, open), eventStream: true },
+    route: { ...get(LIVE_EVENTS_PATH, open), eventStream: true },
     closeAll,
     count: () => streams.size,
   };
