@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { guessKind, looksLikeRecordId } from '../../src/kyc/contract/lookup.ts';
-import { cleanId, describeRemoved, entriesText, isIdList, splitIdList, unwrapId } from '../../src/kyc/view/id-input.ts';
+import { interpretPaste } from '../../src/app/lookup/paste.ts';
+import { cleanId, describeRemoved, entriesText, splitIdList, unwrapId } from '../../src/kyc/view/id-input.ts';
 import { parseAppLink, splitEnvironmentPath, environmentPath } from '../../src/app/routes.ts';
 
 describe('cleanId', () => {
@@ -138,11 +139,11 @@ describe('splitIdList', () => {
     expect(splitIdList(`a\n${broken}`)).toMatchObject({ ids: ['a', broken], links: 0 });
   });
 
-  it('is a list from two ids on', () => {
-    expect(isIdList('one')).toBe(false);
-    expect(isIdList(' one \n')).toBe(false);
-    expect(isIdList('one\ntwo')).toBe(true);
-    expect(isIdList('one,two')).toBe(true);
+  it('a paste is a list from two ids on', () => {
+    expect(interpretPaste('one').type).toBe('id');
+    expect(interpretPaste(' one \n').type).toBe('id');
+    expect(interpretPaste('one\ntwo').type).toBe('list');
+    expect(interpretPaste('one,two').type).toBe('list');
   });
 });
 

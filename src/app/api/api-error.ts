@@ -8,6 +8,12 @@ import { parseRetryAfter } from '../../kyc/contract/retry-after.ts';
 export type ClientErrorCode = 'server_unreachable' | 'interrupted' | 'not_json' | 'malformed';
 
 /**
+ * The browser's words for an answer whose connection broke while it was being read: every reader of a
+ * body (a lookup, its parts, any other answer) says the same.
+ */
+export const INTERRUPTED_MESSAGE = 'The connection broke while the response was downloading. Try again.';
+
+/**
  * The proxy's codes keep their names in the browser, so a name means one thing end to end: `rate_limited`
  * is this server's per-user limit, `upstream_rate_limited` the KYC service's.
  */

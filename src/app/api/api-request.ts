@@ -1,6 +1,6 @@
 import { APP_REQUEST_HEADER } from '../../kyc/contract/api-paths.ts';
 import type { z } from '../../kyc/contract/zod.ts';
-import { ApiError, apiErrorOf } from './api-error.ts';
+import { ApiError, apiErrorOf, INTERRUPTED_MESSAGE } from './api-error.ts';
 import { sessionRefused } from './session-signal.ts';
 
 /**
@@ -63,7 +63,7 @@ export async function apiRequest<T>(path: string, schema: SchemaSource<T> | null
     text = await response.text();
   } catch (error) {
     if (init.signal?.aborted) throw error;
-    throw new ApiError('interrupted', 'The connection broke while the answer was downloading. Try again.', { status: response.status });
+    throw new ApiError('interrupted', INTERRUPTED_MESSAGE, { status: response.status });
   }
   return (await checker)(text, response.status);
 }

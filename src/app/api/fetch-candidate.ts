@@ -4,7 +4,7 @@ import { checkId, encodeIdSegment, type LookupKind } from '../../kyc/contract/lo
 import { willArchiveAtDateOf } from '../../kyc/contract/archiving.ts';
 import { candidateEnvelopeSchema, type CandidateRecord } from '../../kyc/contract/schema.ts';
 import { PARTS_ACCEPT, PARTS_MEDIA_TYPE } from '../../kyc/contract/picture-parts.ts';
-import { ApiError } from './api-error.ts';
+import { ApiError, INTERRUPTED_MESSAGE } from './api-error.ts';
 import { apiResponse } from './api-request.ts';
 import { attachPictureParts, PictureParts } from './picture-parts.ts';
 import { type PartsStart, readFirstPart, takeReferences } from './read-parts.ts';
@@ -108,17 +108,13 @@ async function readInParts(response: Response, options: FetchOptions, cancel: ()
       .then((envelope) => options.onRecord?.(withPictures(start, envelope, cancel)))
       .catch((error: unknown) => {
         cancel();
-        pending.fail(
-          error instanceof ApiError
-            ? error
-            : new ApiError('interrupted', 'The connection broke while the response was downloading. Try again.'),
-        );
+        pending.fail(error instanceof ApiError ? error : new ApiError('interrupted', INTERRUPTED_MESSAGE));
       });
     return status;
   } catch (error) {
     cancel();
     if (error instanceof ApiError || options.signal?.aborted) throw error;
-    throw new ApiError('interrupted', 'The connection broke while the response was downloading. Try again.');
+    throw new ApiError('interrupted', INTERRUPTED_MESSAGE);
   }
 }
 
@@ -179,6 +175,6 @@ async function readBody(response: Response, options: FetchOptions): Promise<stri
     return parts.join('');
   } catch (error) {
     if (options.signal?.aborted) throw error;
-    throw new ApiError('interrupted', 'The connection broke while the response was downloading. Try again.');
+    throw new ApiError('interrupted', INTERRUPTED_MESSAGE);
   }
 }

@@ -8,7 +8,7 @@ import {
   statusPartName,
 } from '../../kyc/contract/picture-parts.ts';
 import { SNIFF_BYTES, sniffImageType } from '../../kyc/contract/picture-type.ts';
-import { ApiError } from './api-error.ts';
+import { ApiError, INTERRUPTED_MESSAGE } from './api-error.ts';
 import { headOf, PartReader, PartsCutShort, type RawPart } from './part-reader.ts';
 import type { PictureParts } from './picture-parts.ts';
 
@@ -80,8 +80,7 @@ export async function readFirstPart(response: Response, onBytes: OnBytes): Promi
 const unreadable = (what: string) => new ApiError('not_json', `The server's answer in parts could not be read (${what}).`);
 
 function partsErrorOf(error: unknown): ApiError {
-  if (error instanceof PartsCutShort)
-    return new ApiError('interrupted', 'The connection broke while the response was downloading. Try again.');
+  if (error instanceof PartsCutShort) return new ApiError('interrupted', INTERRUPTED_MESSAGE);
   return unreadable(error instanceof Error ? error.message : 'its framing is wrong');
 }
 

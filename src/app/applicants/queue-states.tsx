@@ -3,24 +3,19 @@ import { Button, buttonClass } from '../ui/button.tsx';
 import { Card } from '../ui/card.tsx';
 import { ScrollRegion } from '../ui/scroll-region.tsx';
 import type { ApiError, ErrorCode } from '../api/api-error.ts';
+import { errorTitle } from '../api/error-titles.ts';
 import type { QueueIndexState, QueueOrder } from '../../kyc/contract/applicants.ts';
 import { formatAge } from '../../kyc/view/time.ts';
 import { useNow } from '../ui/use-now.ts';
 import type { QueueTab } from './applicants-tabs.tsx';
 
-const TITLES: Partial<Record<ErrorCode, string>> = {
-  unauthenticated: 'Your session has ended',
+/**
+ * Where the list needs other words than a lookup's (error-titles.ts): it is a list, not a response, and
+ * a request, not a lookup. Every other code is titled as the contract and the browser title it.
+ */
+const LIST_TITLES: Partial<Record<ErrorCode, string>> = {
   rate_limited: 'Too many requests',
   audit_unavailable: 'This request could not be recorded',
-  store_unavailable: 'Sign-in and lookups are paused',
-  upstream_unauthorized: "The KYC service rejected this server's API key",
-  upstream_rate_limited: 'The KYC service is limiting requests',
-  server_busy: 'This server is busy',
-  internal_error: 'Candidate Lookup failed unexpectedly',
-  upstream_unreachable: 'The KYC service cannot be reached',
-  upstream_timeout: 'The KYC service did not answer in time',
-  server_unreachable: 'The Candidate Lookup server cannot be reached',
-  upstream_error: 'The KYC service answered with an error',
   response_too_large: 'The list is too large',
   not_json: 'The list is not readable',
   not_a_record: 'The list is not readable',
@@ -43,7 +38,7 @@ export function QueueSkeleton() {
 export function QueueError({ error, onRetry, retrying }: { error: ApiError; onRetry: () => void; retrying: boolean }) {
   return (
     <Card role="alert" tone="danger" className="space-y-3" data-error-kind={error.code}>
-      <h2 className="text-lg font-semibold">{TITLES[error.code] ?? 'The applicants list could not be fetched'}</h2>
+      <h2 className="text-lg font-semibold">{LIST_TITLES[error.code] ?? errorTitle(error.code)}</h2>
       <p className="text-sm break-words">{error.message}</p>
       {error.detail && (
         <ScrollRegion label="What was wrong" className="max-h-48 rounded bg-white/70 p-2 text-xs">

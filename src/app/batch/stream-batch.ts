@@ -1,12 +1,7 @@
-import { apiBase } from '../../kyc/contract/api.ts';
+import { batchApiPath } from '../../kyc/contract/api.ts';
 import { batchEventSchema, type BatchEvent, type BatchRequest } from '../../kyc/contract/batch.ts';
 import { ApiError } from '../api/api-error.ts';
 import { apiResponse } from '../api/api-request.ts';
-
-/** `/api/batch`, or `/api/e/<name>/batch` for an environment other than the default. */
-export function batchApiPath(environment: string | undefined): string {
-  return `${apiBase(environment)}/batch`;
-}
 
 /**
  * Posts the ids once and reads the answer line by line as the server writes it: each event reaches

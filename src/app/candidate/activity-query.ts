@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { apiBase } from '../../kyc/contract/api-paths.ts';
+import { activityApiPath } from '../../kyc/contract/environment-paths.ts';
 import { type ActivityAnswer, activityAnswerSchema } from '../../kyc/contract/audit-search.ts';
 import { apiRequest } from '../api/api-request.ts';
 
@@ -13,7 +13,7 @@ export const activityQueries = {
     queryOptions({
       queryKey: ['activity', environment ?? '', ids.refId ?? '', ids.recordId ?? '', fetchedAt] as const,
       queryFn: ({ signal }): Promise<ActivityAnswer> =>
-        apiRequest(`${apiBase(environment)}/activity`, activityAnswerSchema, {
+        apiRequest(activityApiPath(environment), activityAnswerSchema, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
           body: JSON.stringify(ids),

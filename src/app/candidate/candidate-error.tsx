@@ -1,9 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link } from '../navigation.tsx';
-import { API_ERRORS } from '../../kyc/contract/api-errors.ts';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import { type ApiError, codeOfStatus, type ErrorCode } from '../api/api-error.ts';
+import { errorTitle } from '../api/error-titles.ts';
 import { useEnvironmentPath } from '../environment/use-environment.ts';
 import { candidatePath } from '../routes.ts';
 import { STORE_UNAVAILABLE_TEXT } from '../session/store-unavailable.tsx';
@@ -18,6 +18,8 @@ import { useNow } from '../ui/use-now.ts';
 const OTHER_KIND: Record<LookupKind, LookupKind> = { refId: 'recordId', recordId: 'refId' };
 
 type ErrorScreen = { title: string; body: ReactNode; action?: ReactNode };
+/** A screen's title is its code's (error-titles.ts) unless it says otherwise. */
+type ScreenParts = Omit<ErrorScreen, 'title'> & { title?: string };
 
 /** Failures of the page's environment itself: "New lookup" cannot stay in it. */
 const LEAVE_ENVIRONMENT: ReadonlySet<ErrorCode> = new Set(['no_such_environment', 'environment_forbidden']);
@@ -52,14 +54,17 @@ function RetryCountdown({ seconds, retryAt }: { seconds: number; retryAt: Date |
   );
 }
 
-type ScreenOf = (error: ApiError, context: { kind: LookupKind; id: string; actions: Actions }) => ErrorScreen;
+type ScreenOf = (error: ApiError, context: { kind: LookupKind; id: string; actions: Actions }) => ScreenParts;
 
-const invalidId: ScreenOf = ({ message }) => ({ title: 'This id cannot be looked up', body: message });
+const invalidId: ScreenOf = ({ message }) => ({ title: errorTitle('invalid_id'), body: message });
 const unauthenticated: ScreenOf = (_, { actions }) => ({
-  title: 'Your session has ended',
   body: 'Sign in again to look this candidate up.',
   action: actions.signInAgain,
 });
+
+/** The server's message under its code's title, with a retry when trying again can help, or without. */
+const retryable: ScreenOf = ({ message }, { actions }) => ({ body: message, action: actions.retry });
+const plain: ScreenOf = ({ message }) => ({ body: message });
 
 /**
  * A screen for each way a lookup fails. A code without one (a code of the contract that no lookup
@@ -73,66 +78,39 @@ const SCREENS: Partial<Record<ErrorCode, ScreenOf>> = {
     action: actions.tryOtherKind,
   }),
   invalid_id: invalidId,
-  // The request's shape, which for a lookup is its id.
+  // The request's shape, which for a lookup is its id: titled as an invalid id.
   bad_request: invalidId,
   unauthenticated,
   rate_limited: ({ message }, { actions }) => ({
-    title: 'Too many lookups',
     body: `${message} The limit protects the KYC service and keeps lookups accountable.`,
     action: actions.retry,
   }),
-  audit_unavailable: ({ message }, { actions }) => ({ title: 'This lookup could not be recorded', body: message, action: actions.retry }),
-  store_unavailable: (_, { actions }) => ({ title: 'Sign-in and lookups are paused', body: STORE_UNAVAILABLE_TEXT, action: actions.retry }),
-  archiving_check_unavailable: ({ message }, { actions }) => ({
-    title: 'Full lookups are held back: the API key check cannot be read',
-    body: message,
-    action: actions.retry,
-  }),
+  audit_unavailable: retryable,
+  store_unavailable: (_, { actions }) => ({ body: STORE_UNAVAILABLE_TEXT, action: actions.retry }),
+  archiving_check_unavailable: retryable,
   upstream_unauthorized: ({ message }) => ({
-    title: "The KYC service rejected this server's API key",
     body: `${message} Nothing is wrong with the id you entered; ask whoever runs Candidate Lookup.`,
   }),
-  upstream_rate_limited: (error, { actions }) => ({
-    title: 'The KYC service is limiting requests',
-    body: retryText(error),
-    action: actions.retry,
-  }),
-  upstream_unreachable: ({ message }, { actions }) => ({
-    title: 'The KYC service cannot be reached',
-    body: message,
-    action: actions.retry,
-  }),
-  upstream_timeout: ({ message }, { actions }) => ({
-    title: 'The KYC service did not answer in time',
-    body: message,
-    action: actions.retry,
-  }),
-  server_unreachable: ({ message }, { actions }) => ({
-    title: 'The Candidate Lookup server cannot be reached',
-    body: message,
-    action: actions.retry,
-  }),
-  interrupted: ({ message }, { actions }) => ({ title: 'The download broke off', body: message, action: actions.retry }),
-  server_busy: ({ message }, { actions }) => ({ title: API_ERRORS.server_busy.title, body: message, action: actions.retry }),
-  internal_error: ({ message }, { actions }) => ({ title: API_ERRORS.internal_error.title, body: message, action: actions.retry }),
-  response_too_large: ({ message }) => ({ title: 'The response is too large', body: message }),
-  upstream_error: ({ message }, { actions }) => ({ title: 'The KYC service answered with an error', body: message, action: actions.retry }),
-  not_json: ({ message }) => ({ title: 'The response is not readable', body: message }),
-  not_a_record: ({ message }) => ({ title: 'The answer is not a readable record', body: message }),
-  malformed: ({ message, detail }) => ({
-    title: 'The response has an unexpected shape',
-    body: <WhatWasWrong message={message} detail={detail} />,
-  }),
-  archiving_key: ({ message }) => ({ title: 'Full lookups are refused: this API key deletes identity data', body: message }),
+  upstream_rate_limited: (error, { actions }) => ({ body: retryText(error), action: actions.retry }),
+  upstream_unreachable: retryable,
+  upstream_timeout: retryable,
+  server_unreachable: retryable,
+  interrupted: retryable,
+  server_busy: retryable,
+  internal_error: retryable,
+  upstream_error: retryable,
+  response_too_large: plain,
+  not_json: plain,
+  not_a_record: plain,
+  malformed: ({ message, detail }) => ({ body: <WhatWasWrong message={message} detail={detail} /> }),
+  archiving_key: plain,
   // The applicants list's answer, which a lookup never gets; said plainly all the same.
-  applicants_unavailable: ({ message }) => ({ title: 'The KYC service does not offer this', body: message }),
+  applicants_unavailable: plain,
   // A link from another configuration, or someone else's: nothing is known of the candidate here.
   no_such_environment: ({ message }) => ({
-    title: 'This environment does not exist here',
     body: `${message} The link may come from an older configuration of this server; nothing was looked up.`,
   }),
   environment_forbidden: ({ message }) => ({
-    title: 'Your account may not use this environment',
     body: `${message} Nothing was looked up. Ask an administrator for access, or look the candidate up in an environment you may use.`,
   }),
 };
@@ -146,7 +124,10 @@ export function screenCodeOf(error: ApiError): ErrorCode | undefined {
 
 function errorScreen(error: ApiError, kind: LookupKind, id: string, actions: Actions): ErrorScreen {
   const code = screenCodeOf(error);
-  if (code) return SCREENS[code]!(error, { kind, id, actions });
+  if (code) {
+    const screen = SCREENS[code]!(error, { kind, id, actions });
+    return { ...screen, title: screen.title ?? errorTitle(code) };
+  }
   // A failure nobody foresaw: what the server said, and a retry when the server, not the request, failed.
   const retry = error.status === undefined || error.status >= 500 || error.status === 429;
   return { title: 'The lookup failed', body: error.message, action: retry ? actions.retry : undefined };

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { apiBase } from '../../kyc/contract/api.ts';
+import { statusApiPath } from '../../kyc/contract/api.ts';
 import { encodeIdSegment, type LookupKind } from '../../kyc/contract/lookup.ts';
 import { type CandidateRecord, candidateEnvelopeSchema } from '../../kyc/contract/schema.ts';
 import { statusInfo } from '../../kyc/contract/status.ts';
@@ -31,7 +31,7 @@ export async function checkStatus(
   id: string,
   signal: AbortSignal,
 ): Promise<CandidateRecord> {
-  const path = `${apiBase(environment)}/status/${kind}/${encodeIdSegment(id)}`;
+  const path = statusApiPath(kind, encodeIdSegment(id), environment);
   const { data } = await apiRequest(path, candidateEnvelopeSchema, { signal, cache: 'no-store' });
   return data;
 }

@@ -1,4 +1,4 @@
-import { apiBase, type ExportRequest } from '../../kyc/contract/api.ts';
+import { type ExportRequest, exportApiPath } from '../../kyc/contract/api.ts';
 import { ApiError } from '../api/api-error.ts';
 import { apiRequest } from '../api/api-request.ts';
 
@@ -7,7 +7,7 @@ import { apiRequest } from '../api/api-request.ts';
  * message when the line could not be written: the copy is then not made.
  */
 export async function recordExport(environment: string | undefined, request: ExportRequest, options: { keepalive?: boolean } = {}) {
-  await apiRequest(`${apiBase(environment)}/export`, null, {
+  await apiRequest(exportApiPath(environment), null, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(request),

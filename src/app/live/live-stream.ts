@@ -2,6 +2,7 @@ import { useEffect, useRef, useSyncExternalStore } from 'react';
 import type { LiveEvent } from '../../kyc/contract/live-events.ts';
 import { openEventStream } from '../api/api-request.ts';
 import { notifyBrowser } from './browser-notifications.ts';
+import { createLiveStore, type LiveNotification, type LiveState } from './live-store.ts';
 
 /**
  * The tab's one live stream (issue 22): opened after sign-in, closed at sign-out. Each `kyc` event is
@@ -9,71 +10,45 @@ import { notifyBrowser } from './browser-notifications.ts';
  * the notifications list and handed to the pages that listen.
  */
 
-/** `connecting` until the first answer; `off` when the server refused or ended the stream for good. */
-export type LiveState = 'connecting' | 'on' | 'reconnecting' | 'off';
+export { type LiveNotification, type LiveState, MAX_NOTIFICATIONS } from './live-store.ts';
 
-/** A received event with a key of its own for lists. */
-export interface LiveNotification {
-  key: number;
-  event: LiveEvent;
-}
-
-/** The notifications list holds this many, newest first; memory only, never storage. */
-export const MAX_NOTIFICATIONS = 50;
-
-let state: LiveState = 'off';
-let notifications: readonly LiveNotification[] = [];
-let nextKey = 0;
-let generation = 0;
-const stateListeners = new Set<() => void>();
-const noteListeners = new Set<() => void>();
-const eventListeners = new Set<(event: LiveEvent) => void>();
-
-function setState(next: LiveState): void {
-  if (state === next) return;
-  state = next;
-  for (const listener of stateListeners) listener();
-}
-
-function setNotifications(next: readonly LiveNotification[]): void {
-  notifications = next;
-  for (const listener of noteListeners) listener();
-}
+/** The tab's one store of its stream's state, its notifications and the pages listening (live-store.ts). */
+const live = createLiveStore();
 
 /** An event that arrived: listed, handed to every page listening, and shown by the browser if asked for. */
 export function deliverLiveEvent(event: LiveEvent): void {
-  setNotifications([{ key: ++nextKey, event }, ...notifications].slice(0, MAX_NOTIFICATIONS));
-  for (const listener of eventListeners) listener(event);
+  live.dispatch({ type: 'received', event });
+  live.publish(event);
   notifyBrowser(event);
 }
 
 /** Forgets the tab's notifications: at sign-out, as soon as it is asked, as the recent lookups are. */
 export function clearLiveNotifications(): void {
-  setNotifications([]);
+  live.dispatch({ type: 'cleared' });
 }
 
 /** Opens the stream; the returned function closes it and forgets the session's notifications. */
 export function startLiveStream(): () => void {
-  const mine = ++generation;
+  live.dispatch({ type: 'started' });
+  const mine = live.get().opening;
+  const current = () => live.get().opening === mine;
   let stream: ReturnType<typeof openEventStream> | undefined;
-  setState('connecting');
   // Presence, too, loads with the stream: the first load carries neither (nor zod).
   const presence = Promise.all([import('../../kyc/contract/presence.ts'), import('./presence.ts')]);
   Promise.all([import('../../kyc/contract/live-events.ts'), presence]).then(
     ([{ LIVE_EVENT_NAME, LIVE_EVENTS_PATH, liveEventSchema }, [contract, tab]]) => {
-      if (mine !== generation) return;
+      if (!current()) return;
       let opened: ReturnType<typeof openEventStream>;
       try {
         opened = openEventStream(LIVE_EVENTS_PATH);
       } catch {
         // A browser without server-sent events: the pages work as before, without live updates.
-        setState('off');
+        live.dispatch({ type: 'unavailable' });
         return;
       }
       stream = opened;
-      opened.onopen = () => setState('on');
-      // The browser retries by itself while the state is CONNECTING; CLOSED means it gave up (a refusal).
-      opened.onerror = () => setState(opened.readyState === opened.CLOSED ? 'off' : 'reconnecting');
+      opened.onopen = () => live.dispatch({ type: 'opened' });
+      opened.onerror = () => live.dispatch({ type: 'failed', gaveUp: opened.readyState === opened.CLOSED });
       opened.addEventListener(LIVE_EVENT_NAME, (message) => {
         let data: unknown;
         try {
@@ -87,17 +62,17 @@ export function startLiveStream(): () => void {
       });
       listenForPresence(opened, contract, tab);
     },
-    () => setState('off'),
+    () => {
+      if (current()) live.dispatch({ type: 'unavailable' });
+    },
   );
   return () => {
-    if (mine === generation) generation++;
     stream?.close();
     void presence.then(
       ([, tab]) => tab.setPresenceStream(undefined),
       () => {},
     );
-    setState('off');
-    setNotifications([]);
+    if (current()) live.dispatch({ type: 'stopped' });
   };
 }
 
@@ -131,23 +106,11 @@ export function useLiveStream(enabled: boolean): void {
 }
 
 export function useLiveState(): LiveState {
-  return useSyncExternalStore(
-    (listener) => {
-      stateListeners.add(listener);
-      return () => stateListeners.delete(listener);
-    },
-    () => state,
-  );
+  return useSyncExternalStore(live.subscribe, () => live.get().state);
 }
 
 export function useLiveNotifications(): readonly LiveNotification[] {
-  return useSyncExternalStore(
-    (listener) => {
-      noteListeners.add(listener);
-      return () => noteListeners.delete(listener);
-    },
-    () => notifications,
-  );
+  return useSyncExternalStore(live.subscribe, () => live.get().notifications);
 }
 
 /** Calls `listener` with every event while the component is shown (the latest `listener`, not the first). */
@@ -155,10 +118,9 @@ export function useLiveEvents(listener: (event: LiveEvent) => void): void {
   const latest = useRef(listener);
   latest.current = listener;
   useEffect(() => {
-    const forward = (event: LiveEvent) => latest.current(event);
-    eventListeners.add(forward);
+    const stop = live.onEvent((event) => latest.current(event));
     return () => {
-      eventListeners.delete(forward);
+      stop();
     };
   }, []);
 }

@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { ApiMeta } from '../../kyc/contract/api.ts';
-import { apiBase } from '../../kyc/contract/api-paths.ts';
+import { metaApiPath } from '../../kyc/contract/api-paths.ts';
 import { apiRequest, contractSchema } from '../api/api-request.ts';
 
 const apiMetaSchema = contractSchema('apiMetaSchema');
@@ -11,7 +11,7 @@ export const metaQueries = {
   current: (environment?: string) =>
     queryOptions({
       queryKey: [...metaQueries.all(), environment ?? null] as const,
-      queryFn: ({ signal }): Promise<ApiMeta> => apiRequest(`${apiBase(environment)}/meta`, apiMetaSchema, { signal }),
+      queryFn: ({ signal }): Promise<ApiMeta> => apiRequest(metaApiPath(environment), apiMetaSchema, { signal }),
       staleTime: Infinity,
       retry: 1,
     }),

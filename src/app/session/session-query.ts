@@ -1,5 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { SessionInfo } from '../../kyc/contract/api.ts';
+import { OIDC_START_API_PATH, SESSION_API_PATH } from '../../kyc/contract/api-paths.ts';
 import { ApiError } from '../api/api-error.ts';
 import { apiRequest, contractSchema } from '../api/api-request.ts';
 
@@ -12,7 +13,7 @@ export const sessionQueries = {
       queryKey: sessionQueries.all(),
       queryFn: async ({ signal }): Promise<SessionInfo> => {
         try {
-          return await apiRequest('/api/session', sessionInfoSchema, { signal });
+          return await apiRequest(SESSION_API_PATH, sessionInfoSchema, { signal });
         } catch (error) {
           // Behind an identity-aware proxy that did not identify us: a session with nobody in it.
           if (error instanceof ApiError && error.status === 401) return { mode: 'proxy' };
@@ -26,7 +27,7 @@ export const sessionQueries = {
 
 /** Signs in with the built-in users; throws an ApiError whose message says why not. */
 export async function signIn({ username, password }: { username: string; password: string }): Promise<SessionInfo> {
-  return apiRequest('/api/session', sessionInfoSchema, {
+  return apiRequest(SESSION_API_PATH, sessionInfoSchema, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ username, password }),
@@ -39,7 +40,7 @@ export async function signIn({ username, password }: { username: string; passwor
 
 /** Ends the session on the server; throws, saying why, when the server did not confirm it. */
 export async function signOut(): Promise<void> {
-  await apiRequest('/api/session', null, { method: 'DELETE' }).catch((error: unknown) => {
+  await apiRequest(SESSION_API_PATH, null, { method: 'DELETE' }).catch((error: unknown) => {
     if (!(error instanceof ApiError)) throw error;
     const why = error.code === 'server_unreachable' ? 'the server could not be reached' : `the server answered HTTP ${error.status}`;
     throw error.reworded(`Not signed out: ${why}. Try again before you leave this computer.`);
@@ -52,7 +53,7 @@ export async function signOut(): Promise<void> {
  * says why not.
  */
 export async function startOidcSignIn(returnTo: string): Promise<string> {
-  const started = await apiRequest('/api/oidc/start', contractSchema('oidcStartSchema'), {
+  const started = await apiRequest(OIDC_START_API_PATH, contractSchema('oidcStartSchema'), {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ returnTo }),

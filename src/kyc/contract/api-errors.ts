@@ -1,7 +1,7 @@
 /**
  * Every error the proxy answers, once: its code, the one HTTP status that code goes out with, and a title
  * a reviewer can read (what went wrong, in a line). The server takes the status from here and never
- * passes one by hand (src/server/api-failure.ts); docs/api.md's table of errors is checked against it.
+ * passes one by hand (src/server/http/api-failure.ts); docs/api.md's table of errors is checked against it.
  * A code whose wait is always the same carries it: the answer then says so (`Retry-After` and
  * `retryAfterSeconds`) without each place that refuses having to remember.
  */
@@ -77,8 +77,3 @@ export const API_ERRORS = {
 export type ApiErrorCode = keyof typeof API_ERRORS;
 
 export const API_ERROR_CODES = Object.keys(API_ERRORS) as [ApiErrorCode, ...ApiErrorCode[]];
-
-/** The one status a code goes out with. */
-export function statusOf(code: ApiErrorCode): number {
-  return API_ERRORS[code].status;
-}

@@ -47,6 +47,24 @@ export function decodeEnvironmentName(segment: string): string {
   }
 }
 
+/**
+ * Two routes of every environment the first load calls (the others, and the table of all of them the
+ * server answers: environment-paths.ts).
+ */
+export const META_ROUTE = '/meta';
+export const CANDIDATES_ROUTE = '/candidates';
+
+/** The routes outside any environment. */
+export const SESSION_API_PATH = `${API_PREFIX}/session`;
+export const OIDC_API_PREFIX = `${API_PREFIX}/oidc`;
+export const OIDC_START_API_PATH = `${OIDC_API_PREFIX}/start`;
+export const OIDC_CALLBACK_API_PATH = `${OIDC_API_PREFIX}/callback`;
+
+/** A full lookup: `/api/candidates/<kind>/<id>`, the id already encoded as one path segment. */
 export function candidateApiPath(kind: LookupKind, encodedId: string, environment?: string): string {
-  return `${apiBase(environment)}/candidates/${kind}/${encodedId}`;
+  return `${apiBase(environment)}${CANDIDATES_ROUTE}/${kind}/${encodedId}`;
+}
+
+export function metaApiPath(environment?: string): string {
+  return `${apiBase(environment)}${META_ROUTE}`;
 }

@@ -34,12 +34,25 @@ export {
   apiBase,
   candidateApiPath,
   decodeEnvironmentName,
+  metaApiPath,
+  OIDC_API_PREFIX,
+  OIDC_CALLBACK_API_PATH,
+  OIDC_START_API_PATH,
+  SESSION_API_PATH,
   SANDBOX_DASHBOARD_PATH,
   SANDBOX_DASHBOARD_URL,
   SIGN_IN_REFUSALS,
   SIGN_IN_REFUSED_PATH,
   type SignInRefusal,
 } from './api-paths.ts';
+export {
+  activityApiPath,
+  applicantsApiBase,
+  batchApiPath,
+  ENVIRONMENT_ROUTES,
+  exportApiPath,
+  statusApiPath,
+} from './environment-paths.ts';
 
 export const apiErrorBodySchema = z.object({
   status: z.literal('error'),

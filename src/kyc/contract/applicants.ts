@@ -1,4 +1,4 @@
-import { apiBase } from './api.ts';
+import { applicantsApiBase } from './environment-paths.ts';
 import { z } from './zod.ts';
 
 /**
@@ -130,12 +130,6 @@ const queueCountsShape = {
   /** The filters the service refused (400 or 404 to an undocumented one): their tabs are not offered. */
   refused: z.optional(z.array(z.enum(APPLICANT_FILTERS))),
 };
-export type QueueCounts = {
-  counts: Partial<Record<QueueTabKey, number | 'unavailable'>>;
-  overSlaByTab: Partial<Record<QueueTabKey, number>>;
-  overSlaPartialTabs: QueueTabKey[];
-  refused: ApplicantFilter[];
-};
 
 /**
  * How current the queue index is for the tab (issue 32: a view is read from the index, never from the
@@ -253,7 +247,7 @@ export function applicantsApiPath(query: ApplicantsQuery, environment?: string):
   if (query.counts) params.set('counts', '1');
   if (query.overSla) params.set('overSla', '1');
   if (query.attention) params.set('attention', '1');
-  return `${apiBase(environment)}/applicants?${params}`;
+  return `${applicantsApiBase(environment)}?${params}`;
 }
 
 /** The service's path, below `<base>/kyc/1.0/connect/<client_id>/`. */

@@ -183,7 +183,6 @@ export const activityRequestSchema = z.object({
   refId: z.optional(idText),
   recordId: z.optional(idText),
 });
-export type ActivityRequest = z.infer<typeof activityRequestSchema>;
 
 export const activityAnswerSchema = z.object({
   rows: z.array(auditRowSchema),

@@ -1,3 +1,4 @@
+import { API_PREFIX } from './api-paths.ts';
 import { z } from './zod.ts';
 
 /**
@@ -18,7 +19,6 @@ export const WEBHOOK_EVENTS = [
   'user.blocked',
   'user.deleted',
 ] as const;
-export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 /** The header holding the signature: the bare hex digest, or `sha256=<hex>`; sent only when a secret is set in the service's console. */
 export const WEBHOOK_SIGNATURE_HEADER = 'x-hub-signature';
@@ -86,6 +86,9 @@ export const liveEventSchema = z.object({
 });
 export type LiveEvent = z.infer<typeof liveEventSchema>;
 
-/** The stream's event name for a candidate's change, and the path of the stream. */
+/**
+ * The stream's event name for a candidate's change, and the path of the stream: here rather than in
+ * api-paths.ts, as the tab opens the stream once this file has loaded (the first load carries neither).
+ */
 export const LIVE_EVENT_NAME = 'kyc';
-export const LIVE_EVENTS_PATH = '/api/events';
+export const LIVE_EVENTS_PATH = `${API_PREFIX}/events`;

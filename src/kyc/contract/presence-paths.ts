@@ -1,8 +1,10 @@
+import { API_PREFIX } from './api-paths.ts';
+
 /**
  * Presence's path, event names and timing, apart from its schemas (presence.ts): the tab's live stream
  * and its announcements are part of the app's first load, which carries no zod.
  */
-export const PRESENCE_PATH = '/api/presence';
+export const PRESENCE_PATH = `${API_PREFIX}/presence`;
 export const PRESENCE_EVENT_NAME = 'presence';
 export const STREAM_HELLO_EVENT_NAME = 'hello';
 /** A page says again what it shows this often... */

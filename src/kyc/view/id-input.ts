@@ -154,8 +154,3 @@ export function entriesText(entries: readonly IdEntry[]): string {
   for (const { line, id } of entries) lines[line - 1] = id;
   return Array.from(lines, (id) => id ?? '').join('\n');
 }
-
-/** Whether pasted text is a list of ids rather than one id: two or more entries. */
-export function isIdList(text: string): boolean {
-  return splitIdList(text).ids.length >= 2;
-}

@@ -1,5 +1,5 @@
 import { type JsonPath, QuietReader, type ScannedBody, scanOf } from './answer-scan.ts';
-import { ApiFailure } from '../http/api-failure.ts';
+import { ApiFailure, BROKE_OFF_MESSAGE } from '../http/api-failure.ts';
 import { JsonIncompleteError } from './json-tokens.ts';
 import type { ScalarKind } from './json-bytes.ts';
 import { type KeySearch, KeyWatch } from './key-watch.ts';
@@ -136,7 +136,7 @@ const TOO_LARGE = new ApiFailure(
   'response_too_large',
   "The KYC service's response is larger than this server accepts (limits.maxResponseBytes).",
 );
-const BROKE_OFF = new ApiFailure('upstream_error', 'The response of the KYC service broke off.');
+const BROKE_OFF = new ApiFailure('upstream_error', BROKE_OFF_MESSAGE);
 
 /** The body read to its end through its scan (fed here unless it is fed where it is received), built as it comes. */
 export function readValue(

@@ -1,6 +1,7 @@
 import type http from 'node:http';
 import { PassThrough } from 'node:stream';
 import zlib from 'node:zlib';
+import { BROKE_OFF_MESSAGE } from '../http/api-failure.ts';
 import { AnswerScan, type JsonPath, QuietReader, type ScannedBody } from './answer-scan.ts';
 import type { TextPiece } from './text-piece.ts';
 
@@ -131,7 +132,7 @@ export function readToTheEnd(
     copy.end();
   });
   source.once('close', () => {
-    if (!copy.complete) copy.destroy(new Error('the response of the KYC service broke off'));
+    if (!copy.complete) copy.destroy(new Error(BROKE_OFF_MESSAGE));
   });
   // Nobody reads the copy any more: the body is read on (and dropped) until the field is known.
   copy.once('close', () => {

@@ -52,21 +52,22 @@ export interface Outcome {
 
 type Level = NonNullable<AuditEntry['level']>;
 
-/**
- * Writes this request's audit line (or, `counted`, adds it to the user's counted refusals); false, with
- * a 503 already sent, when it could not be written.
- */
-export type Audit = (
-  status: number,
-  code: Outcome['code'],
-  upstreamStatus: number | null,
-  reached: boolean,
-  counted?: boolean,
-) => Promise<boolean>;
+/** How far a request got, for its line: each left out when not so. */
+export interface LineOptions {
+  /** The KYC service's HTTP status, when it answered. */
+  upstreamStatus?: number | null;
+  /** The service was asked (the line names the level fetched). */
+  reached?: boolean;
+  /** A refusal over the user's limit: added to their counted refusals (audit-refusals.ts) instead of written. */
+  counted?: boolean;
+}
+
+/** Writes this request's audit line, or counts it; false, with a 503 already sent, when it could not be written. */
+export type Audit = (status: number, code: Outcome['code'], options?: LineOptions) => Promise<boolean>;
 
 /** The audit of one request: `line` says what it was, `what` names it in the 503 ("lookup", "request"). */
 export function auditTrail(deps: AuditDeps, res: http.ServerResponse, what: string, line: (outcome: Outcome) => RefusedEntry): Audit {
-  return (status, code, upstreamStatus, reached, counted = false) => {
+  return (status, code, { upstreamStatus = null, reached = false, counted = false } = {}) => {
     const entry = line({ status, code, upstreamStatus, reached });
     return counted ? countLine(deps, res, what, entry) : writeLine(deps, res, what, entry);
   };
@@ -125,15 +126,8 @@ export async function written(deps: Pick<AuditDeps, 'audit'>, entry: AuditLine):
 }
 
 /** The refusal, once its line is written. */
-export async function refuse(
-  res: http.ServerResponse,
-  audit: Audit,
-  failure: ApiFailure,
-  upstreamStatus: number | null = null,
-  reached = false,
-  counted = false,
-) {
-  if (await audit(failure.status, failure.code, upstreamStatus, reached, counted)) sendFailure(res, failure);
+export async function refuse(res: http.ServerResponse, audit: Audit, failure: ApiFailure, options: LineOptions = {}) {
+  if (await audit(failure.status, failure.code, options)) sendFailure(res, failure);
 }
 
 /** What every line starts with: when, which request, who, from where, and in which environment. */

@@ -1,6 +1,12 @@
 import type http from 'node:http';
 import { z } from 'zod';
-import { API_PREFIX, SIGN_IN_REFUSED_PATH, type SessionInfo } from '../../kyc/contract/api.ts';
+import {
+  OIDC_API_PREFIX,
+  OIDC_CALLBACK_API_PATH,
+  OIDC_START_API_PATH,
+  SIGN_IN_REFUSED_PATH,
+  type SessionInfo,
+} from '../../kyc/contract/api.ts';
 import type { AuthConfig } from '../config/sign-in.ts';
 import { ApiFailure } from '../http/api-failure.ts';
 import { isHttps, methodNotAllowed, readBody, readCookie, sendJson } from '../http/http-reply.ts';
@@ -9,7 +15,6 @@ import { StoreUnavailableError, type SharedStore } from '../state/store.ts';
 import type { AccessControl, AccessOptions, IdentifyOptions, SignInRefusalEvent } from './access-control.ts';
 import type { Identity } from '../http/identity.ts';
 import { createOidcSignIn, type OidcSignIn, PENDING_TTL_MS } from './oidc.ts';
-import { OIDC_CALLBACK_PATH } from '../config/oidc-config.ts';
 import { readSessionCookie, SessionStore, sessionCookie } from './session-store.ts';
 
 /** Names the sign-in this browser started (the rest is in the shared store), from start to callback. */
@@ -23,7 +28,6 @@ export const PENDING_COOKIE = 'cl_oidc';
 export const SECURE_PENDING_COOKIE = `__Host-${PENDING_COOKIE}`;
 
 const pendingCookieName = (req: http.IncomingMessage) => (isHttps(req) ? SECURE_PENDING_COOKIE : PENDING_COOKIE);
-const START_PATH = `${API_PREFIX}/oidc/start`;
 
 type OidcAuthConfig = Extract<AuthConfig, { mode: 'oidc' }>;
 
@@ -49,8 +53,8 @@ export function oidcAccess(config: OidcAuthConfig, store: SharedStore, options: 
   };
 
   const routes: Route[] = [
-    open(START_PATH, ({ req, res }) => start(oidc, req, res)),
-    navigation(OIDC_CALLBACK_PATH, ({ req, res }) =>
+    open(OIDC_START_API_PATH, ({ req, res }) => start(oidc, req, res)),
+    navigation(OIDC_CALLBACK_API_PATH, ({ req, res }) =>
       callback({ oidc, sessions, config, onSignInRefused: options.onSignInRefused }, req, res),
     ),
   ];
@@ -66,7 +70,7 @@ export function oidcAccess(config: OidcAuthConfig, store: SharedStore, options: 
         await sessions.delete(readSessionCookie(req));
         return reply(200, { mode: 'oidc', provider } satisfies SessionInfo, { 'Set-Cookie': sessionCookie(req, '', 0) });
       }
-      fail(methodNotAllowed('GET, DELETE', `Sign in through ${provider}: POST ${START_PATH}.`));
+      fail(methodNotAllowed('GET, DELETE', `Sign in through ${provider}: POST ${OIDC_START_API_PATH}.`));
     },
     rateLimitKey: (_req, identity) => `user:${identity.user}`,
   };
@@ -141,7 +145,7 @@ function pendingCookie(req: http.IncomingMessage, id: string, maxAgeSeconds: num
   const https = isHttps(req);
   return [
     `${pendingCookieName(req)}=${id}`,
-    `Path=${https ? '/' : `${API_PREFIX}/oidc`}`,
+    `Path=${https ? '/' : OIDC_API_PREFIX}`,
     'HttpOnly',
     'SameSite=Lax',
     `Max-Age=${maxAgeSeconds}`,

@@ -53,7 +53,8 @@ export interface EnvironmentRoute {
    * environment, even one the user may not use (`/api/meta`, which says which ones they may).
    */
   refusedAs?: RefusedAs;
-  handle(env: ServedEnvironment, call: SignedInCall, served: readonly ServedEnvironment[]): void | Promise<void>;
+  /** `current`: the request's environment as served (its name, in an audit line, is `env`); `served`: all of them. */
+  handle(current: ServedEnvironment, call: SignedInCall, served: readonly ServedEnvironment[]): void | Promise<void>;
 }
 
 /** The two paths of a route of every environment: the default one's, and any one's by name. */
@@ -85,7 +86,7 @@ function inEnvironment(served: readonly ServedEnvironment[], route: EnvironmentR
     const deps = served[0]!.deps;
     const limited = await takeToken(deps, call.req, call.identity, refusedAs.limit);
     const audit = auditTrail(deps, call.res, refusedAs.what, refusedAs.line(resolved.name, call));
-    await refuse(call.res, audit, limited ?? resolved.failure, null, false, limited !== undefined);
+    await refuse(call.res, audit, limited ?? resolved.failure, { counted: limited !== undefined });
   };
 }
 

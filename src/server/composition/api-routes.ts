@@ -1,4 +1,11 @@
-import { API_PREFIX, type ApiMeta, type EnvironmentInfo, type SampleCandidate } from '../../kyc/contract/api.ts';
+import {
+  type ApiMeta,
+  candidateApiPath,
+  ENVIRONMENT_ROUTES,
+  type EnvironmentInfo,
+  type SampleCandidate,
+  SESSION_API_PATH,
+} from '../../kyc/contract/api.ts';
 import { LOOKUP_KINDS, type LookupKind } from '../../kyc/contract/lookup.ts';
 import type { ReplyTemplate } from '../../kyc/contract/replies.ts';
 import { type EnvironmentRoute, environmentPatterns, type RefusedAs } from './api-environments.ts';
@@ -39,7 +46,7 @@ export function openRoutes({
   metrics,
   onSignOut,
 }: Pick<RouteSettings, 'access' | 'metrics'> & { onSignOut?: () => void }): Route[] {
-  return [open(`${API_PREFIX}/session`, (call) => sessionRoute(access, metrics, call, onSignOut)), ...(access.routes ?? [])];
+  return [open(SESSION_API_PATH, (call) => sessionRoute(access, metrics, call, onSignOut)), ...(access.routes ?? [])];
 }
 
 /** A page of the applicants list, a batch or an export refused for its environment: audited as what it was. */
@@ -54,20 +61,30 @@ export function environmentTable(settings: Pick<RouteSettings, 'batch' | 'replyT
   const { trail } = settings;
   return [
     {
-      pattern: '/meta',
+      pattern: ENVIRONMENT_ROUTES.meta,
       method: 'GET',
-      handle: async (env, call, served) =>
-        sendJson(call.res, 200, JSON.stringify(await metaFor(served, env, call.identity, settings.replyTemplates, settings.display))),
+      handle: async (current, call, served) =>
+        sendJson(call.res, 200, JSON.stringify(await metaFor(served, current, call.identity, settings.replyTemplates, settings.display))),
     },
     ...LOOKUP_KINDS.flatMap((kind) => [lookupRoute(kind, false), lookupRoute(kind, true)]),
     {
-      pattern: '/applicants',
+      pattern: ENVIRONMENT_ROUTES.applicants,
       method: 'GET',
       refusedAs: REFUSED_AS.applicants,
-      handle: (env, call) => listApplicants({ ...env.deps, queue: env.queue }, call),
+      handle: (current, call) => listApplicants({ ...current.deps, queue: current.queue }, call),
     },
-    { pattern: '/batch', method: 'any', refusedAs: REFUSED_AS.batch, handle: (env, call) => batchRoute(env.deps, settings.batch, call) },
-    { pattern: '/export', method: 'any', refusedAs: REFUSED_AS.export, handle: (env, call) => exportRoute(env.deps, call) },
+    {
+      pattern: ENVIRONMENT_ROUTES.batch,
+      method: 'any',
+      refusedAs: REFUSED_AS.batch,
+      handle: (current, call) => batchRoute(current.deps, settings.batch, call),
+    },
+    {
+      pattern: ENVIRONMENT_ROUTES.export,
+      method: 'any',
+      refusedAs: REFUSED_AS.export,
+      handle: (current, call) => exportRoute(current.deps, call),
+    },
     ...(trail ? [activityEntry(trail)] : []),
   ];
 }
@@ -78,10 +95,10 @@ export function environmentTable(settings: Pick<RouteSettings, 'batch' | 'replyT
  */
 function activityEntry(trail: AuditStore): EnvironmentRoute {
   return {
-    pattern: '/activity',
+    pattern: ENVIRONMENT_ROUTES.activity,
     method: 'any',
-    handle: (env, call) => {
-      const { name } = env.environment.info;
+    handle: (current, call) => {
+      const { name } = current.environment.info;
       if (!mayUse(call.identity, name))
         throw new ApiFailure('environment_forbidden', `Your account may not use the environment "${name}".`);
       return activityRoute(trail, name, call);
@@ -91,9 +108,10 @@ function activityEntry(trail: AuditStore): EnvironmentRoute {
 
 /** After every route: a lookup of another kind, in any environment, is no route at all. */
 export function lastRoutes(): Route[] {
-  return environmentPatterns('/candidates/:rest*').map((pattern) =>
+  return environmentPatterns(`${ENVIRONMENT_ROUTES.candidates}/:rest*`).map((pattern) =>
     any(pattern, () => {
-      throw new ApiFailure('no_such_route', 'Look candidates up at /api/candidates/refId/<id> or /api/candidates/recordId/<id>.');
+      const [refId, recordId] = LOOKUP_KINDS.map((kind) => candidateApiPath(kind, '<id>'));
+      throw new ApiFailure('no_such_route', `Look candidates up at ${refId} or ${recordId}.`);
     }),
   );
 }
@@ -101,10 +119,10 @@ export function lastRoutes(): Route[] {
 /** One lookup in the request's environment; refused for its environment, it is audited as the lookup it was. */
 function lookupRoute(kind: LookupKind, statusOnly: boolean): EnvironmentRoute {
   return {
-    pattern: `/${statusOnly ? 'status' : 'candidates'}/${kind}/:id*`,
+    pattern: `${statusOnly ? ENVIRONMENT_ROUTES.status : ENVIRONMENT_ROUTES.candidates}/${kind}/:id*`,
     method: 'GET',
     refusedAs: { what: 'lookup', limit: 'lookup', line: (env, call) => lookupLine(env, call, kind, readId(call.params.id!).auditId) },
-    handle: (env, call) => lookup(env.deps, { ...call, kind, encodedId: call.params.id!, statusOnly }),
+    handle: (current, call) => lookup(current.deps, { ...call, kind, encodedId: call.params.id!, statusOnly }),
   };
 }
 

@@ -1,6 +1,7 @@
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Connect, Logger as ViteLogger, Plugin } from 'vite';
+import { API_PREFIX } from '../../kyc/contract/api.ts';
 import { WEBHOOK_PATH } from '../../kyc/contract/live-events.ts';
 import { type Config, loadConfig } from '../config/config.ts';
 import { createApiFromConfig, describeAccess, describeSharedState, describeState } from './api.ts';
@@ -62,7 +63,7 @@ export function candidateLookupApi(): Plugin {
     );
 
     middlewares.use((req, res, next) => {
-      if (!req.url?.startsWith('/api') && !req.url?.startsWith(WEBHOOK_PATH)) return next();
+      if (!req.url?.startsWith(API_PREFIX) && !req.url?.startsWith(WEBHOOK_PATH)) return next();
       ready.then(
         ({ api }) => api(req, res, next),
         () => sendFailure(res, new ApiFailure('api_not_started', API_NOT_STARTED)),

@@ -1,3 +1,4 @@
+import { OIDC_CALLBACK_API_PATH } from '../../kyc/contract/api.ts';
 import { isLoopbackHost } from '../http/loopback.ts';
 import type { Environment } from './removed-variables.ts';
 import { resolveSecret } from './file-environments.ts';
@@ -19,9 +20,6 @@ export interface OidcConfig {
   /** Shown on the sign-in button: "Sign in with <providerName>". */
   providerName: string;
 }
-
-/** Where the provider sends the browser back: signIn.redirectUrl must end in this path. */
-export const OIDC_CALLBACK_PATH = '/api/oidc/callback';
 
 type OidcEntry = Extract<SignInEntry, { mode: 'oidc' }>;
 
@@ -49,9 +47,10 @@ export function oidcOf(entry: OidcEntry, env: Environment): OidcConfig | { probl
     }
     if (url.hash) return { problem: `${name}: must not contain a fragment (#…)` };
   }
-  if (redirect.pathname !== OIDC_CALLBACK_PATH || redirect.search) {
+  // Where the provider sends the browser back: signIn.redirectUrl must end in this path.
+  if (redirect.pathname !== OIDC_CALLBACK_API_PATH || redirect.search) {
     return {
-      problem: `signIn.redirectUrl: must be this server's address followed by ${OIDC_CALLBACK_PATH}, such as https://lookup.example.org${OIDC_CALLBACK_PATH}`,
+      problem: `signIn.redirectUrl: must be this server's address followed by ${OIDC_CALLBACK_API_PATH}, such as https://lookup.example.org${OIDC_CALLBACK_API_PATH}`,
     };
   }
   const scopes = entry.scopes ?? ['openid', 'email', 'profile'];

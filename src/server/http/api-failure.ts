@@ -62,3 +62,9 @@ export class ApiFailure extends Error {
 /** For anything thrown that no rule foresaw: what went wrong stays in the log, under the request's id. */
 export const INTERNAL_ERROR_MESSAGE =
   'Candidate Lookup failed unexpectedly while answering. Nothing about it is shown here: an administrator can find it in the server log by the X-Request-Id of this answer.';
+
+/**
+ * The KYC service's answer ended before it was whole (its connection failed or closed early): the
+ * message of the `upstream_error` it is answered with, wherever the reading noticed.
+ */
+export const BROKE_OFF_MESSAGE = 'The response of the KYC service broke off.';

@@ -48,7 +48,7 @@ export async function listApplicants(deps: ApplicantsDeps, call: SignedInCall): 
   // The limit first, as for lookups: a malformed query costs a view too, and refusals over the limit
   // (or while the shared store is down) are counted rather than written one by one.
   const limited = await takeView(deps, call);
-  if (limited) return refuse(call.res, audit, limited, null, false, true);
+  if (limited) return refuse(call.res, audit, limited, { counted: true });
   const stuck = auditWritable(deps);
   if (stuck) return sendFailure(call.res, stuck);
   if (!checked.ok) return refuse(call.res, audit, new ApiFailure('bad_request', checked.message));
@@ -71,7 +71,7 @@ export async function listApplicants(deps: ApplicantsDeps, call: SignedInCall): 
   if (!view.ok) return refuse(call.res, audit, view.failure);
   // The view's own line, now that its records are known.
   const answered = auditTrail(deps, call.res, 'request', listLine(deps.environment, call, query, null, view.data.records.length));
-  if (!(await answered(200, null, null, false))) return;
+  if (!(await answered(200, null))) return;
   sendJson(call.res, 200, JSON.stringify({ status: 'success', data: view.data }));
 }
 

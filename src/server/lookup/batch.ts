@@ -46,7 +46,7 @@ export async function batchRoute(deps: LookupDeps, batch: BatchDeps, call: Signe
   if (refused?.code === 'rate_limited') deps.metrics.rateLimited.inc({ limit: 'batch' });
   if (refused) {
     const audit = auditTrail(deps, res, 'batch', refusedBatchLine(deps.environment, call, kind, ids.length));
-    return refuse(res, audit, refused, null, false, true);
+    return refuse(res, audit, refused, { counted: true });
   }
   // Nothing reaches the service while the audit log could not record it (each row asks again).
   const stuck = auditWritable(deps);

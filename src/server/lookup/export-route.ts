@@ -24,7 +24,7 @@ export async function exportRoute(deps: LookupDeps, call: SignedInCall): Promise
   // Each export writes a line, so it costs a token of the user's limit as a lookup does, before its
   // body is read; refused over the limit, it is counted, not written.
   const limited = await takeToken(deps, req, identity, 'export');
-  if (limited) return refuse(res, audit, limited, null, false, true);
+  if (limited) return refuse(res, audit, limited, { counted: true });
   const stuck = auditWritable(deps);
   if (stuck) return sendFailure(res, stuck);
   const { what, kind, id, template, masked } = await readExport(req);

@@ -1,6 +1,6 @@
 import type http from 'node:http';
 import { type AnswerGuard, AnswerGuardError, firstOutput } from '../answer/answer-guard.ts';
-import { ApiFailure } from '../http/api-failure.ts';
+import { ApiFailure, BROKE_OFF_MESSAGE } from '../http/api-failure.ts';
 import type { ApiSettings } from '../config/settings.ts';
 import { MAX_DEPTH } from '../answer/json-tokens.ts';
 import { countBytes, NOT_A_RECORD, sendFailure } from '../http/http-reply.ts';
@@ -46,7 +46,7 @@ export async function answerFull(
   let broken = false;
   const breakOff = () => {
     broken = true;
-    guard.destroy(new Error('the response of the KYC service broke off'));
+    guard.destroy(new Error(BROKE_OFF_MESSAGE));
   };
   upstreamRes.once('error', breakOff);
   upstreamRes.once('aborted', breakOff);
@@ -84,9 +84,9 @@ export async function answerFull(
     }
   }
   const first = await firstOutput(guard);
-  if (!first.ok) return refuse(res, audit, guardFailure(first.error), upstreamStatus, true);
-  if (!(await audit(200, null, upstreamStatus, true))) return void upstreamRes.destroy();
-  if (broken || guard.destroyed) return sendFailure(res, new ApiFailure('upstream_error', 'The response of the KYC service broke off.'));
+  if (!first.ok) return refuse(res, audit, guardFailure(first.error), { upstreamStatus, reached: true });
+  if (!(await audit(200, null, { upstreamStatus, reached: true }))) return void upstreamRes.destroy();
+  if (broken || guard.destroyed) return sendFailure(res, new ApiFailure('upstream_error', BROKE_OFF_MESSAGE));
   streamBody(res, upstreamRes, guard);
 }
 
@@ -102,7 +102,7 @@ async function answerInParts(res: http.ServerResponse, answer: FullAnswer, optio
   const { audit, upstreamStatus, guard } = answer;
   // The record will hold about its declared length: admitted whole, or refused before a byte is read.
   if (!options.holding.reserve(Number(answer.upstreamRes.headers['content-length']) || 0)) {
-    return refuse(res, audit, PARTS_BUSY, upstreamStatus, true);
+    return refuse(res, audit, PARTS_BUSY, { upstreamStatus, reached: true });
   }
   const boundary = newBoundary();
   const status = new StatusPart(guard.scan);
@@ -112,7 +112,7 @@ async function answerInParts(res: http.ServerResponse, answer: FullAnswer, optio
   const writer = new PartsWriter({ req: options.req, res, stallMs: options.stallMs }, boundary);
   // The raw bytes' search (the guard's) and the decoded text's (the scan's) have both seen what was read.
   if ('early' in first && !guard.keyWatch.found && !guard.scan.failure && !guard.destroyed) {
-    if (!(await audit(200, null, upstreamStatus, true))) {
+    if (!(await audit(200, null, { upstreamStatus, reached: true }))) {
       answer.upstreamRes.destroy();
       return void (await splitting);
     }
@@ -126,9 +126,9 @@ async function answerInParts(res: http.ServerResponse, answer: FullAnswer, optio
   const read = await splitting;
   if (!read.ok) {
     const failure = 'failure' in read ? read.failure : options.tooLarge() ? TOO_LARGE : guardFailure(read.error);
-    return refuse(res, audit, failure, upstreamStatus, true);
+    return refuse(res, audit, failure, { upstreamStatus, reached: true });
   }
-  if (!(await audit(200, null, upstreamStatus, true))) return;
+  if (!(await audit(200, null, { upstreamStatus, reached: true }))) return;
   const body = await writer.recordBody(read.split);
   if (!body) return sendFailure(res, new ApiFailure('upstream_error', "The KYC service's answer could not be sent in parts. Try again."));
   await writer.open(status.partBytes());
@@ -153,7 +153,7 @@ const KEY_REFLECTED_WARNING =
   "The KYC service's answer contained this server's API key, so it was refused. Something between this server and the service, or a wrong KYC_BASE_URL, reflects the Authorization header.";
 
 function guardFailure(error: Error): ApiFailure {
-  if (!(error instanceof AnswerGuardError)) return new ApiFailure('upstream_error', 'The response of the KYC service broke off.');
+  if (!(error instanceof AnswerGuardError)) return new ApiFailure('upstream_error', BROKE_OFF_MESSAGE);
   if (error.problem === 'key_reflected') return KEY_IN_ANSWER;
   // Not a candidate envelope from its first bytes: not a readable record (perhaps encrypted).
   if (error.problem === 'not_an_envelope') return NOT_A_RECORD;

@@ -61,7 +61,7 @@ export async function lookup(deps: LookupDeps, call: LookupCall): Promise<void> 
   // once over the limit (or while the shared store is down) the refusals are counted rather than
   // written one by one.
   const limited = await takeToken(deps, call.req, call.identity, 'lookup');
-  if (limited) return refuse(call.res, audit, limited, null, false, true);
+  if (limited) return refuse(call.res, audit, limited, { counted: true });
   const stuck = auditWritable(deps);
   if (stuck) return void sendFailure(call.res, stuck);
   if (!asked.ok) return refuse(call.res, audit, asked.failure);
@@ -73,7 +73,7 @@ export async function lookup(deps: LookupDeps, call: LookupCall): Promise<void> 
   if (archiving) return refuse(call.res, audit, archiving);
   // The service asked to wait (its 429): until then nothing is sent, whoever asks; repeated asks are counted as the limit's are.
   const waiting = deps.upstream.waiting();
-  if (waiting) return refuse(call.res, audit, waiting, null, false, true);
+  if (waiting) return refuse(call.res, audit, waiting, { counted: true });
 
   return fetchAndAnswer(deps, call, { audit, plan, shown, id: asked.id, log });
 }
@@ -110,7 +110,8 @@ async function fetchAndAnswer(
   );
   left.addEventListener('abort', sent.abort, { once: true });
   const fetched = await sent.answer;
-  if (!fetched.ok) return refuse(call.res, audit, fetched.failure, fetched.upstreamStatus, fetched.upstreamStatus !== null);
+  if (!fetched.ok)
+    return refuse(call.res, audit, fetched.failure, { upstreamStatus: fetched.upstreamStatus, reached: fetched.upstreamStatus !== null });
   const { upstreamRes, upstreamStatus } = fetched;
   if (level === 'full') {
     const guard = deps.upstream.answerGuard(upstreamRes);
@@ -141,6 +142,6 @@ function countLookup(metrics: Metrics, call: LookupCall, levelNow: () => Level):
 
 /** Support users: the status-level record only, checked here whichever key fetched it. */
 async function answerStatusLevel(res: http.ServerResponse, reduced: Reduced, audit: Audit, upstreamStatus: number) {
-  if (!reduced.ok) return refuse(res, audit, reduced.failure, upstreamStatus, true);
-  if (await audit(200, null, upstreamStatus, true)) sendJson(res, 200, reduced.body);
+  if (!reduced.ok) return refuse(res, audit, reduced.failure, { upstreamStatus, reached: true });
+  if (await audit(200, null, { upstreamStatus, reached: true })) sendJson(res, 200, reduced.body);
 }

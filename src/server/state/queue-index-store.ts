@@ -124,19 +124,19 @@ export function createMemoryQueueIndexStore(options: { now?: () => number } = {}
     size: async (environment) => sizeOf(of(environment)),
     readMeta: async (environment) => Object.fromEntries(of(environment).meta),
     async writeMeta(environment, fields) {
-      const env = of(environment);
-      for (const [field, value] of Object.entries(fields)) env.meta.set(field, value);
+      const bucket = of(environment);
+      for (const [field, value] of Object.entries(fields)) bucket.meta.set(field, value);
     },
     async lease(environment, holder, ttlMs) {
-      const env = of(environment);
+      const bucket = of(environment);
       const at = now();
-      if (env.lease && env.lease.until > at && env.lease.holder !== holder) return false;
-      env.lease = { holder, until: at + ttlMs };
+      if (bucket.lease && bucket.lease.until > at && bucket.lease.holder !== holder) return false;
+      bucket.lease = { holder, until: at + ttlMs };
       return true;
     },
     async release(environment, holder) {
-      const env = of(environment);
-      if (env.lease?.holder === holder) env.lease = undefined;
+      const bucket = of(environment);
+      if (bucket.lease?.holder === holder) bucket.lease = undefined;
     },
     async close() {
       environments.clear();
@@ -144,71 +144,71 @@ export function createMemoryQueueIndexStore(options: { now?: () => number } = {}
   };
 }
 
-const sizeOf = (env: MemoryEnvironment): IndexSize => ({ entries: env.entries.size, bytes: env.bytes });
+const sizeOf = (bucket: MemoryEnvironment): IndexSize => ({ entries: bucket.entries.size, bytes: bucket.bytes });
 
 const storedOf = (member: string, json: string | undefined): StoredEntry | undefined => {
   const entry = json === undefined ? undefined : decodeEntry(json);
   return entry && json !== undefined ? { member, json, entry } : undefined;
 };
 
-function setOf(env: MemoryEnvironment, name: SetName): SortedSet {
-  const found = env.sets.get(name) ?? new SortedSet();
-  env.sets.set(name, found);
+function setOf(bucket: MemoryEnvironment, name: SetName): SortedSet {
+  const found = bucket.sets.get(name) ?? new SortedSet();
+  bucket.sets.set(name, found);
   return found;
 }
 
 /** The writes, each compared and set, its sets, aliases and bytes with it, as the Redis script does them. */
-function applyInMemory(env: MemoryEnvironment, writes: readonly EntryWrite[]) {
+function applyInMemory(bucket: MemoryEnvironment, writes: readonly EntryWrite[]) {
   const conflicts: string[] = [];
   for (const write of writes) {
-    const current = env.entries.get(write.member) ?? '';
+    const current = bucket.entries.get(write.member) ?? '';
     if (current !== write.expected) {
       conflicts.push(write.member);
       continue;
     }
     const steps = writeSteps(write.member, current ? decodeEntry(current) : undefined, write.next);
-    for (const name of steps.remove) setOf(env, name).delete(write.member);
-    for (const alias of steps.aliasesGone) if (env.aliases.get(alias) === write.member) env.aliases.delete(alias);
-    if (write.next) env.entries.set(write.member, encodeEntry(write.next));
-    else env.entries.delete(write.member);
-    for (const [name, score] of steps.add) setOf(env, name).add(write.member, Number(score));
-    for (const alias of steps.aliasesSet) env.aliases.set(alias, write.member);
-    env.bytes += steps.bytes;
+    for (const name of steps.remove) setOf(bucket, name).delete(write.member);
+    for (const alias of steps.aliasesGone) if (bucket.aliases.get(alias) === write.member) bucket.aliases.delete(alias);
+    if (write.next) bucket.entries.set(write.member, encodeEntry(write.next));
+    else bucket.entries.delete(write.member);
+    for (const [name, score] of steps.add) setOf(bucket, name).add(write.member, Number(score));
+    for (const alias of steps.aliasesSet) bucket.aliases.set(alias, write.member);
+    bucket.bytes += steps.bytes;
   }
-  return { conflicts, size: sizeOf(env) };
+  return { conflicts, size: sizeOf(bucket) };
 }
 
 function memoryReads(of: (environment: string) => MemoryEnvironment): Pick<QueueIndexStore, 'find' | 'count' | 'range' | 'entries'> {
   return {
     async find(environment, keys) {
-      const env = of(environment);
+      const bucket = of(environment);
       const found = new Map<string, StoredEntry>();
       for (const key of keys) {
-        const member = env.entries.has(key) ? key : env.aliases.get(key);
-        const entry = member === undefined ? undefined : storedOf(member, env.entries.get(member));
+        const member = bucket.entries.has(key) ? key : bucket.aliases.get(key);
+        const entry = member === undefined ? undefined : storedOf(member, bucket.entries.get(member));
         if (entry) found.set(key, entry);
       }
       return found;
     },
     async count(environment, queries) {
-      const env = of(environment);
+      const bucket = of(environment);
       return queries.map(({ set, below }) => {
-        const found = env.sets.get(set);
+        const found = bucket.sets.get(set);
         if (!found) return 0;
         return below === undefined ? found.size : found.countBelow(below);
       });
     },
     async range(environment, queries) {
-      const env = of(environment);
+      const bucket = of(environment);
       return queries.map(({ set, offset, count, reverse, below }) => {
-        const found = env.sets.get(set);
+        const found = bucket.sets.get(set);
         if (!found) return [];
         return below === undefined ? found.range(offset, count, reverse) : found.rangeBelow(below, offset, count, reverse);
       });
     },
     async entries(environment, members) {
-      const env = of(environment);
-      return members.map((member) => storedOf(member, env.entries.get(member)));
+      const bucket = of(environment);
+      return members.map((member) => storedOf(member, bucket.entries.get(member)));
     },
   };
 }
