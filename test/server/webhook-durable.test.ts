@@ -119,6 +119,74 @@ describe.skipIf(!hasRedisServer)(`durable webhook intake on Redis${hasRedisServe
     expect(heard.filter((e) => e.event.refId === 'ref-crash')[0]!.event).toMatchObject({ status: 'approved', recordId: 'rec-crash' });
   });
 
+  it('instances that start and stop leave no consumer behind in the group; one that stops holding a delivery stays until it is taken', async () => {
+    const prefix = `consumers-${Date.now()}:`;
+    const stream = `${prefix}webhook-intake`;
+    const ask = new Redis(redis.url);
+    closing.push(async () => ask.disconnect());
+    const consumers = async () => ((await ask.xinfo('CONSUMERS', stream, 'processors').catch(() => [])) as unknown[]).length;
+    const queued = (n: number) => ({
+      environment: 'default',
+      delivery: { guid: `g-${n}`, event: 'review.approved', clientId: CLIENT_ID, refId: `ref-${n}` },
+      live: {
+        environment: 'default',
+        event: 'review.approved',
+        refId: `ref-${n}`,
+        recordId: null,
+        status: 'approved',
+        isArchived: false,
+        at: new Date().toISOString(),
+      },
+    });
+    // Each instance becomes a consumer of the group by processing a delivery, then stops.
+    for (let i = 0; i < 3; i++) {
+      const intake = createRedisIntake(redis.url, { keyPrefix: prefix, blockMs: 50 });
+      let processed = 0;
+      intake.start(
+        async () => {
+          processed++;
+          return 'done';
+        },
+        () => {},
+      );
+      // Queued once the intake's connection is up (before, it refuses at once, as the receiver's 503 says).
+      await expect
+        .poll(() =>
+          intake.add(queued(i)).then(
+            () => true,
+            () => false,
+          ),
+        )
+        .toBe(true);
+      await expect.poll(() => processed).toBe(1);
+      expect(await consumers()).toBe(1);
+      await intake.close();
+      expect(await consumers()).toBe(0);
+    }
+    // One that dies with a delivery under way keeps it pending, for another instance to claim.
+    const held = createRedisIntake(redis.url, { keyPrefix: prefix, blockMs: 50 });
+    let taken = 0;
+    held.start(
+      () => {
+        taken++;
+        return new Promise(() => {});
+      },
+      () => {},
+    );
+    await expect
+      .poll(() =>
+        held.add(queued(9)).then(
+          () => true,
+          () => false,
+        ),
+      )
+      .toBe(true);
+    await expect.poll(() => taken).toBe(1);
+    await held.close();
+    expect(await consumers()).toBe(1);
+    expect(((await ask.xpending(stream, 'processors')) as unknown[])[0]).toBe(1);
+  });
+
   it("Redis down at delivery: 503, and the service's retry is taken, not called a duplicate", async () => {
     await startService();
     const audit = heldAudit();

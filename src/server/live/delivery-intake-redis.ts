@@ -26,6 +26,29 @@ const GROUP = 'processors';
 type Entry = [id: string, fields: string[]];
 
 /**
+ * Forgets consumers of the group that hold nothing pending: this instance's own when it closes, and
+ * those idle for over ARGV[1] ms (instances that died; a living one is made again by its next read).
+ * One script, so that no delivery is handed to a consumer between the check and the deletion (a
+ * deleted consumer's pending deliveries could never be claimed again).
+ */
+const FORGET = `
+local forgotten = 0
+for _, c in ipairs(redis.call('XINFO', 'CONSUMERS', KEYS[1], ARGV[3])) do
+  local name, pending, idle = c[2], c[4], c[6]
+  if pending == 0 and (name == ARGV[2] or idle > tonumber(ARGV[1])) then
+    redis.call('XGROUP', 'DELCONSUMER', KEYS[1], ARGV[3], name)
+    forgotten = forgotten + 1
+  end
+end
+return forgotten
+`;
+/** A consumer idle this long with nothing pending is forgotten (its instance died), looked for this often. */
+const FORGET_IDLE_MS = 60 * 60_000;
+const FORGET_EVERY_MS = 10 * 60_000;
+
+type Forgetting = Redis & { forgetConsumers(stream: string, idleMs: number, name: string, group: string): Promise<number> };
+
+/**
  * The queue of accepted deliveries in a Redis Stream (issue 32), which every instance consumes.
  *
  * The receiver's XADD (bounded by MAXLEN ~ `maxEntries`) is what its 200 waits for. Each instance reads
@@ -53,6 +76,10 @@ export function createRedisIntake(url: string, options: RedisIntakeOptions = {})
     closed: () => state.closed,
   };
   const { commands, reader } = consumer;
+  commands.defineCommand('forgetConsumers', { numberOfKeys: 1, lua: FORGET });
+  const forget = (name: string) => (commands as Forgetting).forgetConsumers(consumer.stream, FORGET_IDLE_MS, name, GROUP).catch(() => 0);
+  const sweeper = setInterval(() => void forget(''), FORGET_EVERY_MS);
+  sweeper.unref();
   commands.on('error', () => undefined);
   reader.on('error', () => undefined);
   let started = false;
@@ -67,10 +94,14 @@ export function createRedisIntake(url: string, options: RedisIntakeOptions = {})
       void consume(consumer, process, onDropped);
     },
     // Not waiting for the deliveries under way: what is not acknowledged stays pending, for another instance.
+    // The reader goes first, so that nothing more is handed to this consumer; then it is forgotten if
+    // it holds nothing pending (one consumer per start would otherwise pile up in the group).
     async close() {
       state.closed = true;
-      commands.disconnect();
+      clearInterval(sweeper);
       reader.disconnect();
+      if (commands.status === 'ready') await forget(consumer.name);
+      commands.disconnect();
     },
   };
 }
