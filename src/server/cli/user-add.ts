@@ -42,11 +42,19 @@ async function answers(): Promise<Ask> {
 }
 
 async function main(): Promise<void> {
-  const { values, positionals } = parseArgs({
-    allowPositionals: true,
-    options: { role: { type: 'string' }, file: { type: 'string' }, environments: { type: 'string' } },
-  });
-  const usage = 'usage: npm run user:add -- <username> --role <support|compliance> [--environments prod,staging] [--file users.json]';
+  const usage = 'usage: npm run user:add -- <username> --role <support|compliance|lead> [--environments prod,staging] [--file users.json]';
+  let parsed: ReturnType<typeof readArguments>;
+  try {
+    parsed = readArguments();
+  } catch (error) {
+    // An unknown option or a missing value: said in one line with the usage, not as a stack trace.
+    fail(`${(error as Error).message}\n${usage}`);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    console.log(usage);
+    return;
+  }
   const username = positionals[0];
   if (!username || positionals.length > 1) fail(usage);
   if (!USERNAME_PATTERN.test(username)) fail('The username must be 1 to 64 letters, digits or . _ @ -');
@@ -68,6 +76,18 @@ async function main(): Promise<void> {
   });
   console.log(`${result === 'added' ? 'Added' : 'Updated'} ${username} (${values.role}) in ${file}.`);
   if (!configured) console.log(`Set "signIn": { "mode": "users", "usersFile": "${file}" } in CONFIG_FILE to require sign-in.`);
+}
+
+function readArguments() {
+  return parseArgs({
+    allowPositionals: true,
+    options: {
+      role: { type: 'string' },
+      file: { type: 'string' },
+      environments: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
 }
 
 /** CONFIG_FILE's users file, when sign-in is by built-in users. */
