@@ -1,5 +1,3 @@
-import { formatDateTime, formatRelative } from '../../kyc/view/time.ts';
-
 /**
  * The candidate page's module. It is not part of the first load: it is fetched as soon as the browser is
  * idle (app.tsx), and once loaded the page renders without suspending (a suspended and revealed boundary
@@ -11,9 +9,9 @@ let loaded: CandidatePageModule | undefined;
 let loading: Promise<CandidatePageModule> | undefined;
 
 export const loadCandidatePage = () =>
-  (loading ??= import('./candidate-page.tsx').then((module) => {
+  (loading ??= Promise.all([import('./candidate-page.tsx'), import('../../kyc/view/time.ts')]).then(([module, time]) => {
     loaded = module;
-    warmDates();
+    warmDates(time);
     return module;
   }));
 
@@ -23,7 +21,7 @@ export const loadCandidatePage = () =>
  * candidate, measured in a fresh browser context). Formatted once here, while the browser is idle, that
  * is not spent after the reviewer pressed Enter.
  */
-function warmDates(): void {
+function warmDates({ formatDateTime, formatRelative }: typeof import('../../kyc/view/time.ts')): void {
   const now = new Date();
   for (const zone of ['local', 'utc'] as const) {
     formatDateTime(now, { zone });

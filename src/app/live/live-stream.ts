@@ -1,13 +1,13 @@
 import { useEffect, useRef, useSyncExternalStore } from 'react';
 import type { LiveEvent } from '../../kyc/contract/live-events.ts';
 import { openEventStream } from '../api/api-request.ts';
-import { notifyBrowser } from './browser-notifications.ts';
 import { createLiveStore, type LiveNotification, type LiveState } from './live-store.ts';
 
 /**
  * The tab's one live stream (issue 22): opened after sign-in, closed at sign-out. Each `kyc` event is
  * checked with the contract's schema (loaded with the stream, so zod stays off the first load), kept in
- * the notifications list and handed to the pages that listen.
+ * the notifications list, handed to the pages that listen and shown by the browser if asked for (that
+ * code, and the words of each event it needs, load with the stream too).
  */
 
 export { type LiveNotification, type LiveState, MAX_NOTIFICATIONS } from './live-store.ts';
@@ -16,7 +16,7 @@ export { type LiveNotification, type LiveState, MAX_NOTIFICATIONS } from './live
 const live = createLiveStore();
 
 /** An event that arrived: listed, handed to every page listening, and shown by the browser if asked for. */
-export function deliverLiveEvent(event: LiveEvent): void {
+function deliverLiveEvent(event: LiveEvent, notifyBrowser: (event: LiveEvent) => void): void {
   live.dispatch({ type: 'received', event });
   live.publish(event);
   notifyBrowser(event);
@@ -35,8 +35,9 @@ export function startLiveStream(): () => void {
   let stream: ReturnType<typeof openEventStream> | undefined;
   // Presence, too, loads with the stream: the first load carries neither (nor zod).
   const presence = Promise.all([import('../../kyc/contract/presence.ts'), import('./presence.ts')]);
-  Promise.all([import('../../kyc/contract/live-events.ts'), presence]).then(
-    ([{ LIVE_EVENT_NAME, LIVE_EVENTS_PATH, liveEventSchema }, [contract, tab]]) => {
+  const events = Promise.all([import('../../kyc/contract/live-events.ts'), import('./browser-notifications.ts')]);
+  Promise.all([events, presence]).then(
+    ([[{ LIVE_EVENT_NAME, LIVE_EVENTS_PATH, liveEventSchema }, { notifyBrowser }], [contract, tab]]) => {
       if (!current()) return;
       let opened: ReturnType<typeof openEventStream>;
       try {
@@ -58,7 +59,7 @@ export function startLiveStream(): () => void {
         }
         // An event this page cannot read is skipped: the next one, or a Refresh, still tells the truth.
         const parsed = liveEventSchema.safeParse(data);
-        if (parsed.success) deliverLiveEvent(parsed.data);
+        if (parsed.success) deliverLiveEvent(parsed.data, notifyBrowser);
       });
       listenForPresence(opened, contract, tab);
     },

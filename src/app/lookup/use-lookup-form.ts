@@ -1,13 +1,14 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { type ClipboardEvent, type FormEvent, useRef, useState } from 'react';
+import { type ClipboardEvent, type Dispatch, type FormEvent, useReducer, useRef } from 'react';
 import { navigate } from '../navigation.tsx';
 import { checkId, guessKind, type LookupKind, looksLikeRecordId } from '../../kyc/contract/lookup.ts';
 import { parseDashboardLink } from '../../kyc/view/dashboard-link.ts';
-import { cleanId, describeRemoved, type IdList, unwrapId } from '../../kyc/view/id-input.ts';
+import { cleanId, describeRemoved, unwrapId } from '../../kyc/view/id-input.ts';
 import { type CandidatePageModule, loadCandidatePage, loadedCandidatePage } from '../candidate/page-load.ts';
 import { useEnvironment } from '../environment/use-environment.ts';
 import { candidatePath, environmentPath, type LookupNote, parseAppLink } from '../routes.ts';
 import { type DashboardLookup, dashboardLookup } from './dashboard-lookup.ts';
+import { initialLookupForm, type LookupFormAction, lookupFormReducer } from './lookup-form-state.ts';
 import { interpretPaste } from './paste.ts';
 
 type Here = ReturnType<typeof useEnvironment>;
@@ -37,56 +38,22 @@ export function kindOf(chosen: LookupKind | undefined, value: string, current: C
  */
 export function useLookupForm(current: Current) {
   const here = useEnvironment();
-  // The switch's choice holds while typing; a pasted link's kind holds for that link only.
-  const [chosen, setKind] = useState<LookupKind>();
-  const [linked, setLinkedKind] = useState<LookupKind>();
-  const [value, setValue] = useState(current?.id ?? '');
+  const [state, dispatch] = useReducer(lookupFormReducer, current?.id ?? '', initialLookupForm);
+  const { chosen, linked, value, problem, cleaned, linkEnvironment, dashboard, list } = state;
   const { kind, guessed } = kindOf(chosen ?? linked, value, current);
-  const [problem, setProblem] = useState<string>();
-  const [cleaned, setCleaned] = useState<string>();
-  const [linkEnvironment, setLinkEnvironment] = useState<string>();
-  const [dashboard, setDashboard] = useState<DashboardLookup>();
-  const [list, setList] = useState<IdList>();
   const input = useRef<HTMLInputElement>(null);
   const environment = dashboard ? dashboard.environment : (linkEnvironment ?? here.environment);
 
-  const submit = useSubmit({ kind, guessed, value, cleaned, environment, dashboard, here }, setProblem);
-
-  const onPaste = pasteHandler(value, here, {
-    setProblem,
-    setDashboard,
-    setList,
-    setKind: setLinkedKind,
-    setValue,
-    setLinkEnvironment,
-    setCleaned,
-  });
-
-  const type = (text: string) => {
-    setValue(text);
-    setLinkedKind(undefined);
-    setCleaned(undefined);
-    setDashboard(undefined);
-  };
-
+  const submit = useSubmit({ kind, guessed, value, cleaned, environment, dashboard, here }, dispatch);
+  const onPaste = pasteHandler(value, here, dispatch);
+  const type = (text: string) => dispatch({ type: 'typed', text });
   const clear = () => {
-    type('');
-    setLinkEnvironment(undefined);
-    setProblem(undefined);
-    setList(undefined);
+    dispatch({ type: 'cleared' });
     input.current?.focus();
   };
-
-  const dismissList = () => setList(undefined);
-  const useOne = (id: string) => {
-    dismissList();
-    setValue(id);
-  };
-  const choose = (picked: LookupKind) => {
-    setKind(picked);
-    setLinkedKind(undefined);
-    setDashboard(undefined);
-  };
+  const dismissList = () => dispatch({ type: 'listDismissed' });
+  const useOne = (id: string) => dispatch({ type: 'listIdUsed', id });
+  const choose = (picked: LookupKind) => dispatch({ type: 'kindChosen', kind: picked });
   const notice = dashboard?.note;
   // A pasted list is looked up as the switch says, else as recordIds when every id has their form (the batch tries the others).
   const listKind = chosen ?? (list?.ids.every(looksLikeRecordId) ? 'recordId' : 'refId');
@@ -111,46 +78,25 @@ export function useLookupForm(current: Current) {
   };
 }
 
-interface PasteSetters {
-  setProblem(problem: string | undefined): void;
-  setDashboard(read: DashboardLookup | undefined): void;
-  setList(list: IdList | undefined): void;
-  setKind(kind: LookupKind): void;
-  setValue(value: string): void;
-  setLinkEnvironment(environment: string | undefined): void;
-  setCleaned(cleaned: string | undefined): void;
-}
-
 /** A paste into the box: a dashboard link or a link of this app gives its id, a list is held for a batch, an id is cleaned. */
-function pasteHandler(value: string, here: Here, set: PasteSetters) {
+function pasteHandler(value: string, here: Here, dispatch: Dispatch<LookupFormAction>) {
   return (event: ClipboardEvent<HTMLInputElement>) => {
     const text = event.clipboardData.getData('text/plain');
     if (!text) return;
     event.preventDefault();
-    set.setProblem(undefined);
-    set.setDashboard(undefined);
     const pasted = interpretPaste(text);
-    if (pasted.type === 'list') return set.setList(pasted.list);
-    set.setList(undefined);
-    set.setCleaned(undefined);
+    if (pasted.type === 'list') return dispatch({ type: 'pastedList', list: pasted.list });
     if (pasted.type === 'dashboard') {
-      if (!pasted.link.ok) return set.setProblem(pasted.link.problem);
-      const read = dashboardLookup(pasted.link, matchedIn(here));
-      set.setKind('recordId');
-      set.setValue(read.id);
-      set.setDashboard(read);
-      return;
+      if (!pasted.link.ok) return dispatch({ type: 'pastedBadLink', problem: pasted.link.problem });
+      return dispatch({ type: 'pastedDashboard', read: dashboardLookup(pasted.link, matchedIn(here)) });
     }
     if (pasted.type === 'link') {
-      set.setKind(pasted.link.kind);
-      set.setValue(pasted.link.id);
-      set.setLinkEnvironment(pasted.link.environment);
-      return;
+      const { kind, id, environment } = pasted.link;
+      return dispatch({ type: 'pastedAppLink', kind, id, environment });
     }
     const box = event.currentTarget;
     const { next, caret } = pastedOver(box, value, pasted.id);
-    set.setValue(next);
-    set.setCleaned(pasted.removed);
+    dispatch({ type: 'pastedId', value: next, removed: pasted.removed });
     requestAnimationFrame(() => box.setSelectionRange(caret, caret));
   };
 }
@@ -193,16 +139,16 @@ function readBox(input: SubmitInput) {
  * go with it. A dashboard link (or a link of this app) that reached the box without a paste (typed,
  * dropped) is read here.
  */
-function useSubmit(input: SubmitInput, setProblem: (problem: string | undefined) => void) {
+function useSubmit(input: SubmitInput, dispatch: Dispatch<LookupFormAction>) {
   const queryClient = useQueryClient();
   return (event: FormEvent) => {
     event.preventDefault();
     const box = readBox(input);
-    if ('problem' in box) return setProblem(box.problem);
+    if (box.problem !== undefined) return dispatch({ type: 'refused', problem: box.problem });
     const { kind, id, environment, read, removed } = box;
     const check = checkId(id);
-    if (!check.ok) return setProblem(id === '' ? `Enter a ${kind} to look up.` : check.message);
-    setProblem(undefined);
+    if (!check.ok) return dispatch({ type: 'refused', problem: id === '' ? `Enter a ${kind} to look up.` : check.message });
+    dispatch({ type: 'submitted' });
     // The lookup's request leaves now, rather than once the page it leads to has rendered.
     const start = (page: CandidatePageModule) => page.startLookup(queryClient, kind, id, environment);
     const page = loadedCandidatePage();

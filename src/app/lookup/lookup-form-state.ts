@@ -1,0 +1,78 @@
+import type { LookupKind } from '../../kyc/contract/lookup.ts';
+import type { IdList } from '../../kyc/view/id-input.ts';
+import type { DashboardLookup } from './dashboard-lookup.ts';
+
+/**
+ * What the search box holds between keystrokes (use-lookup-form.ts reads its rules from it). All but the
+ * text are optional: a field left out is one not set, so that a fresh box is `{ value }` alone (this file
+ * is part of the first load, bundle-size.test.ts).
+ */
+export interface LookupFormState {
+  value: string;
+  /** The switch's choice of kind: it holds while typing. */
+  chosen?: LookupKind | undefined;
+  /** A pasted link's kind: it holds for that link only. */
+  linked?: LookupKind | undefined;
+  /** What is wrong with the id, shown under the box. */
+  problem?: string | undefined;
+  /** What a paste removed from the id, said under the box and in the lookup's note. */
+  cleaned?: string | undefined;
+  /** A pasted link's environment, when it names one. */
+  linkEnvironment?: string | undefined;
+  /** A pasted dashboard link, as read against the environments served. */
+  dashboard?: DashboardLookup | undefined;
+  /** A pasted list of ids, offered for a batch. */
+  list?: IdList | undefined;
+}
+
+/** Everything that changes the box: the reviewer's own doings, each kind of paste, and a lookup asked for. */
+export type LookupFormAction =
+  | { type: 'typed'; text: string }
+  | { type: 'cleared' }
+  | { type: 'kindChosen'; kind: LookupKind }
+  | { type: 'listDismissed' }
+  | { type: 'listIdUsed'; id: string }
+  | { type: 'pastedList'; list: IdList }
+  | { type: 'pastedBadLink'; problem: string }
+  | { type: 'pastedDashboard'; read: DashboardLookup }
+  | { type: 'pastedAppLink'; kind: LookupKind; id: string; environment: string | undefined }
+  | { type: 'pastedId'; value: string; removed: string | undefined }
+  | { type: 'refused'; problem: string }
+  | { type: 'submitted' };
+
+export const initialLookupForm = (value: string): LookupFormState => ({ value });
+
+/** A paste other than a list starts over: no problem, no dashboard link, no list, nothing cleaned. */
+const PASTED = { problem: undefined, dashboard: undefined, list: undefined, cleaned: undefined };
+
+export function lookupFormReducer(state: LookupFormState, action: LookupFormAction): LookupFormState {
+  switch (action.type) {
+    // Typing drops what a paste read: its link's kind, what it cleaned, its dashboard link.
+    case 'typed':
+      return { ...state, value: action.text, linked: undefined, cleaned: undefined, dashboard: undefined };
+    // Only the switch's choice stays.
+    case 'cleared':
+      return { value: '', chosen: state.chosen };
+    case 'kindChosen':
+      return { ...state, chosen: action.kind, linked: undefined, dashboard: undefined };
+    case 'listDismissed':
+      return { ...state, list: undefined };
+    case 'listIdUsed':
+      return { ...state, list: undefined, value: action.id };
+    // The box keeps its text: the list is offered beside it.
+    case 'pastedList':
+      return { ...state, problem: undefined, dashboard: undefined, list: action.list };
+    case 'pastedBadLink':
+      return { ...state, ...PASTED, problem: action.problem };
+    case 'pastedDashboard':
+      return { ...state, ...PASTED, linked: 'recordId', value: action.read.id, dashboard: action.read };
+    case 'pastedAppLink':
+      return { ...state, ...PASTED, linked: action.kind, value: action.id, linkEnvironment: action.environment };
+    case 'pastedId':
+      return { ...state, ...PASTED, value: action.value, cleaned: action.removed };
+    case 'refused':
+      return { ...state, problem: action.problem };
+    case 'submitted':
+      return { ...state, problem: undefined };
+  }
+}

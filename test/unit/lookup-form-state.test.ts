@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { initialLookupForm, type LookupFormState, lookupFormReducer } from '../../src/app/lookup/lookup-form-state.ts';
+
+const read = { id: '0123456789abcdef01234567', environment: 'staging', note: 'Read a dashboard link' };
+const list = { ids: ['a', 'b'], removed: [] } as never;
+
+/** A box after a dashboard link was pasted, with a problem and a list left from before. */
+const busy: LookupFormState = {
+  ...initialLookupForm('old'),
+  chosen: 'refId',
+  linked: 'recordId',
+  problem: 'Enter a refId to look up.',
+  cleaned: '1 space',
+  linkEnvironment: 'prod',
+  dashboard: read,
+  list,
+};
+
+describe("the search box's reducer", () => {
+  it('starts with the page’s id and nothing else', () => {
+    expect(initialLookupForm('cust_1')).toStrictEqual({ value: 'cust_1' });
+  });
+
+  it('typed keeps the switch and the problem, and drops what a paste read', () => {
+    expect(lookupFormReducer(busy, { type: 'typed', text: 'x' })).toEqual({
+      ...busy,
+      value: 'x',
+      linked: undefined,
+      cleaned: undefined,
+      dashboard: undefined,
+    });
+  });
+
+  it('cleared empties the box, its link, problem and list, and keeps the switch', () => {
+    expect(lookupFormReducer(busy, { type: 'cleared' })).toStrictEqual({ value: '', chosen: 'refId' });
+  });
+
+  it('kindChosen sets the switch and drops a link’s kind and a dashboard link', () => {
+    expect(lookupFormReducer(busy, { type: 'kindChosen', kind: 'recordId' })).toEqual({
+      ...busy,
+      chosen: 'recordId',
+      linked: undefined,
+      dashboard: undefined,
+    });
+  });
+
+  it('listDismissed and listIdUsed put the list away, listIdUsed with its id in the box', () => {
+    expect(lookupFormReducer(busy, { type: 'listDismissed' })).toEqual({ ...busy, list: undefined });
+    expect(lookupFormReducer(busy, { type: 'listIdUsed', id: 'b' })).toEqual({ ...busy, list: undefined, value: 'b' });
+  });
+
+  it('a pasted list is held beside the box’s text; the other pastes start over', () => {
+    expect(lookupFormReducer(busy, { type: 'pastedList', list })).toEqual({ ...busy, problem: undefined, dashboard: undefined });
+    const fresh = { ...busy, problem: undefined, dashboard: undefined, list: undefined, cleaned: undefined };
+    expect(lookupFormReducer(busy, { type: 'pastedBadLink', problem: 'no' })).toEqual({ ...fresh, problem: 'no' });
+    expect(lookupFormReducer(busy, { type: 'pastedDashboard', read })).toEqual({
+      ...fresh,
+      linked: 'recordId',
+      value: read.id,
+      dashboard: read,
+    });
+    expect(lookupFormReducer(busy, { type: 'pastedAppLink', kind: 'refId', id: 'r', environment: undefined })).toEqual({
+      ...fresh,
+      linked: 'refId',
+      value: 'r',
+      linkEnvironment: undefined,
+    });
+    expect(lookupFormReducer(busy, { type: 'pastedId', value: 'cust_2', removed: '2 spaces' })).toEqual({
+      ...fresh,
+      value: 'cust_2',
+      cleaned: '2 spaces',
+    });
+  });
+
+  it('refused shows the problem; submitted clears it', () => {
+    expect(lookupFormReducer(initialLookupForm(''), { type: 'refused', problem: 'bad' }).problem).toBe('bad');
+    expect(lookupFormReducer(busy, { type: 'submitted' })).toEqual({ ...busy, problem: undefined });
+  });
+});
