@@ -295,7 +295,7 @@ describe('the progress line', () => {
     });
     renderWithProviders('/applicants?status=waiting');
     expect(await screen.findByTestId('queue-freshness')).toHaveTextContent(
-      'Queue as of 5 min ago, kept current by live updates since; 1,204 of 1,210 dated.',
+      'List read from the KYC service 5 min ago, kept current since by live updates; 1,204 of 1,210 dated.',
     );
   });
 

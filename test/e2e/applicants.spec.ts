@@ -31,7 +31,7 @@ test.describe('the applicants queue', () => {
     // The server reads the sandbox's list into its index as it starts (issue 32): Refresh until it has read it whole.
     await expect(async () => {
       await page.getByRole('button', { name: 'Refresh' }).click();
-      await expect(page.getByTestId('queue-freshness')).toContainText('Queue as of', { timeout: 1000 });
+      await expect(page.getByTestId('queue-freshness')).toContainText('List read from the KYC service', { timeout: 1000 });
     }).toPass({ timeout: 30_000 });
     // The default sandbox: every candidate on one page, status by status.
     await expect(rows(page)).toHaveCount(count());

@@ -39,7 +39,7 @@ test('10 000 waiting: the first page is the 50 oldest, the over-SLA count exact,
     await page.getByRole('button', { name: 'Refresh' }).click();
     await expect(page.getByTestId('queue-order')).toHaveText('Ordered by age: oldest first.', { timeout: 2000 });
     await expect(page.getByTestId('queue-freshness')).toHaveText(
-      /^Queue as of .+ ago, kept current by live updates since; 10,000 of 10,000 dated\.$/,
+      /^List read from the KYC service .+ ago, kept current since by live updates; 10,000 of 10,000 dated\.$/,
       {
         timeout: 2000,
       },

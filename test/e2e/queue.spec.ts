@@ -24,7 +24,7 @@ test.describe('the queue, oldest first', () => {
     }).toPass({ timeout: 60_000 });
     // Read from the server's index of the service's list (issue 32), which says how current it is.
     await expect(page.getByTestId('queue-freshness')).toHaveText(
-      /^Queue as of .+ ago, kept current by live updates since; (\d+) of \1 dated\.$/,
+      /^List read from the KYC service .+ ago, kept current since by live updates; (\d+) of \1 dated\.$/,
     );
     const waiting = Number(
       await page

@@ -112,7 +112,7 @@ export function QueueFreshness({ index, fetchedAt }: { index: QueueIndexState | 
     text = `Still reading this list from the KYC service${read}: what is known so far is shown, ${dated}; the order is not final yet.`;
   } else {
     const age = Date.parse(index.at) - Date.parse(index.asOf ?? index.at) + Math.max(0, now.getTime() - fetchedAt);
-    text = `Queue as of ${formatAge(age)} ago, kept current by live updates since; ${dated}.`;
+    text = `List read from the KYC service ${formatAge(age)} ago, kept current since by live updates; ${dated}.`;
   }
   return (
     <p className="text-xs text-slate-600" data-testid="queue-freshness" data-crawling={index.crawling ? 'true' : undefined}>
