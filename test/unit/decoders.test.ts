@@ -1,12 +1,19 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { addressLines, decodeAddress } from '../../src/kyc/view/address.ts';
+import { addressParts, decodeAddress } from '../../src/kyc/view/address.ts';
 import { candidateName } from '../../src/kyc/contract/candidate-name.ts';
 import { attributeLabel, sortAttributes } from '../../src/kyc/view/attributes.ts';
 import { certificateTitle, parseCertificate } from '../../src/kyc/view/certificate.ts';
 import { certificateOutcome, NOT_RECOGNISED } from '../../src/kyc/view/certificate-review.ts';
 import { countryName } from '../../src/kyc/view/countries.ts';
-import { ageOn, formatDob, parseDob, readDob } from '../../src/kyc/view/dob.ts';
+import { ageOn, formatDob, readDob } from '../../src/kyc/view/dob.ts';
+
+/** A date of birth read, or undefined where the page says why it cannot. */
+const parseDob = (raw: string) => {
+  const reading = readDob(raw);
+  return reading.ok ? reading.dob : undefined;
+};
+const addressLines = (address: Parameters<typeof addressParts>[0]) => addressParts(address).map((line) => line.text);
 import { decodePhone } from '../../src/kyc/view/phone.ts';
 
 describe('decodeAddress', () => {

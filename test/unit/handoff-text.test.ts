@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { batchRowOf, currentStatusDate } from '../../src/kyc/contract/batch.ts';
-import { DEFAULT_REPLIES, mergeReplyTemplates, replyFor, replyTemplatesFileSchema } from '../../src/kyc/contract/replies.ts';
+import { DEFAULT_REPLIES, mergeReplyTemplates, repliesFor, replyTemplatesFileSchema } from '../../src/kyc/contract/replies.ts';
+
+/** The status's first template, as the page offers it first. */
+const replyFor = (...args: Parameters<typeof repliesFor>) => repliesFor(...args)[0]!;
 import type { CandidateRecord } from '../../src/kyc/contract/schema.ts';
 import { batchCsv, batchFileName, batchHtml, batchTsv, type BatchLine } from '../../src/kyc/view/batch-export.ts';
 import { candidateSummary } from '../../src/kyc/view/summary.ts';

@@ -169,11 +169,6 @@ export function attachUnreadFields(record: CandidateRecord, unread: readonly Unr
   else unreadByRecord.delete(record);
 }
 
-/** What the page says of one: "isArchived: true or false expected, text found". */
-export function describeUnread(field: UnreadField): string {
-  return `${field.field}: ${field.expected} expected, ${field.found} found`;
-}
-
 /** The unread list as the server passes it on with a status-level record (bounded, as read). */
 export const unreadFieldsSchema = z
   .array(

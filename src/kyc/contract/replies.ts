@@ -155,11 +155,6 @@ export function repliesFor(templates: Record<string, ReplyTemplate>, status: str
   return keys.map((key) => filled(key, templates[key]!, values));
 }
 
-/** The status's first template (its own, else its first other, else the fallback's). */
-export function replyFor(templates: Record<string, ReplyTemplate>, status: string, values: ReplyValues): FilledReply {
-  return repliesFor(templates, status, values)[0]!;
-}
-
 function filled(key: string, template: ReplyTemplate, values: ReplyValues): FilledReply {
   const variant = key.split(':')[1];
   const name = template.name ?? (variant ? variant.charAt(0).toUpperCase() + variant.slice(1).replace(/[_-]+/g, ' ') : 'Standard');

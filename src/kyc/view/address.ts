@@ -17,7 +17,3 @@ export function addressParts(address: PostalAddress): Array<{ part: 'street' | '
   ] as const;
   return parts.filter((line) => line.text !== '');
 }
-
-export function addressLines(address: PostalAddress): string[] {
-  return addressParts(address).map((line) => line.text);
-}

@@ -31,11 +31,6 @@ export function readDob(raw: string): DobReading {
   return { ok: true, dob: { year, month, day } };
 }
 
-export function parseDob(raw: string): DateOfBirth | undefined {
-  const reading = readDob(raw);
-  return reading.ok ? reading.dob : undefined;
-}
-
 /** Age in whole years on `today` (local calendar date). */
 export function ageOn(dob: DateOfBirth, today: Date): number {
   const hadBirthday = today.getMonth() + 1 > dob.month || (today.getMonth() + 1 === dob.month && today.getDate() >= dob.day);

@@ -112,12 +112,6 @@ export function formatDateTime(date: Date, options: ZoneOptions & { seconds?: bo
     .join('');
 }
 
-/** The zone label alone, as formatDateTime shows it for this moment. */
-export function zoneLabel(date: Date, options: ZoneOptions = {}): string {
-  const part = dateTimeParts(date, options, false).find((p) => p.type === 'timeZoneName');
-  return zoneText(part?.value ?? 'UTC');
-}
-
 function zoneOf(options: ZoneOptions): string | undefined {
   return options.zone === 'utc' ? 'UTC' : options.timeZone;
 }
