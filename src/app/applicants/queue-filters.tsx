@@ -23,33 +23,35 @@ export function QueueFilterToggles({
 }) {
   const overSla = slaOffered && filter !== undefined && AGE_ORDERED_FILTERS.includes(filter);
   if (!overSla && !compliance) return null;
-  const box = 'h-4 w-4 rounded border-slate-400 text-blue-700 focus-ring';
   return (
     <fieldset className="flex flex-wrap items-center gap-x-5 gap-y-2 text-sm text-slate-800" data-testid="queue-filters">
       <legend className="float-left mr-3 font-medium text-slate-700">Show only</legend>
       {overSla && (
-        <label className="inline-flex items-center gap-2">
-          <input
-            type="checkbox"
-            className={box}
-            checked={filters.overSla === true}
-            onChange={(event) => onChange({ ...filters, overSla: event.target.checked })}
-          />
+        <Toggle checked={filters.overSla === true} onChange={(checked) => onChange({ ...filters, overSla: checked })}>
           Over SLA only
-        </label>
+        </Toggle>
       )}
       {compliance && (
-        <label className="inline-flex items-center gap-2">
-          <input
-            type="checkbox"
-            className={box}
-            checked={filters.attention === true}
-            onChange={(event) => onChange({ ...filters, attention: event.target.checked })}
-          />
+        <Toggle checked={filters.attention === true} onChange={(checked) => onChange({ ...filters, attention: checked })}>
           Certificate needs attention
-        </label>
+        </Toggle>
       )}
     </fieldset>
+  );
+}
+
+/** A real checkbox with its label: the label's text is its name. */
+function Toggle({ checked, onChange, children }: { checked: boolean; onChange: (checked: boolean) => void; children: string }) {
+  return (
+    <label className="inline-flex items-center gap-2">
+      <input
+        type="checkbox"
+        className="h-4 w-4 rounded border-slate-400 text-blue-700 focus-ring"
+        checked={checked}
+        onChange={(event) => onChange(event.target.checked)}
+      />
+      {children}
+    </label>
   );
 }
 
