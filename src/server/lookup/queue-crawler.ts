@@ -103,8 +103,10 @@ export function createQueueCrawler(options: CrawlerOptions): QueueCrawler {
     async crawlNow() {
       if (!(await store.lease(environment, holder, leaseMs))) throw new Error(`another instance holds the crawler lease of ${environment}`);
       const controller = new AbortController();
-      stopped.signal.addEventListener('abort', () => controller.abort(), { once: true });
-      await run(controller.signal, true);
+      const stop = () => controller.abort();
+      stopped.signal.addEventListener('abort', stop, { once: true });
+      // Taken off after the run: a listener per crawl piled up on the crawler's signal.
+      await run(controller.signal, true).finally(() => stopped.signal.removeEventListener('abort', stop));
     },
     async close() {
       stopped.abort();
