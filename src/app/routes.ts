@@ -55,11 +55,12 @@ export function lookupNoteOf(state: unknown): LookupNote {
 
 /**
  * What the queue hands a candidate page it opens, and each neighbour opened from there (Previous, Next):
- * the tab, the page and the row's place on it. Never an id: the ids stay in memory (the queue's query
- * cache), the history entry (which the browser may write to disk) holds only where to find them.
+ * the tab, its toggles, the page and the row's place on it. Never an id: the ids stay in memory (the
+ * queue's query cache), the history entry (which the browser may write to disk) holds only where to find them.
  */
 export interface QueueHandOver {
-  queue: { filter: string | null; page: number; index: number };
+  /** `overSla`, `attention`: the queue's toggles (`?overSla=1&attention=1`); absent (an older entry) is the tab whole. */
+  queue: { filter: string | null; page: number; index: number; overSla?: boolean; attention?: boolean };
 }
 
 /** The keys of the reviewer's loop: the next and previous row (queue) or candidate (candidate page), and back to the queue. */

@@ -7,7 +7,7 @@ import type { LiveEvent } from '../../src/kyc/contract/live-events.ts';
 import type { PresenceViewer } from '../../src/kyc/contract/presence.ts';
 import type { CandidateRecord } from '../../src/kyc/contract/schema.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
-import { envelope, renderWithProviders, stubApi, testMeta } from './render.tsx';
+import { applicantsAnswer, envelope, renderWithProviders, stubApi, testMeta } from './render.tsx';
 
 /**
  * The reviewer's loop (issue 33) in the app as a whole: the queue hands a candidate page its place,
@@ -155,6 +155,33 @@ describe('the reviewer loop', { timeout: 20_000 }, () => {
     const nav = screen.getByRole('navigation', { name: 'Queue' });
     expect(within(nav).getByRole('link', { name: 'Next' })).toHaveAttribute('href', pageOf(third));
     expect(within(nav).getByRole('link', { name: 'Previous' })).toHaveAttribute('href', pageOf(first));
+  });
+
+  it('from a queue filtered to Over SLA only, the place, Next and Back to queue are of the filtered list', async () => {
+    const { fetchMock } = stub([first, second, third, fourth].map((record) => asApplicant(record)));
+    // Over SLA, the tab lists only the first and the third: asked without overSla=1, it would list all four.
+    const over = [first, third].map((record) => asApplicant(record));
+    const whole = fetchMock.getMockImplementation()!;
+    fetchMock.mockImplementation(async (input, init) => {
+      const answer = await whole(input, init);
+      const url = new URL(String(input), 'http://test');
+      const filtered = url.pathname === '/api/applicants' && url.searchParams.get('overSla') === '1';
+      return filtered && answer.ok ? applicantsAnswer(url, over) : answer;
+    });
+    const { router } = await openFromQueue('/applicants?status=waiting&overSla=1', 0);
+    expect(router.state.location.pathname).toBe(pageOf(first));
+    await waitFor(() => expect(place()).toHaveTextContent('1 of 2 · Waiting · over SLA only'));
+    const nav = screen.getByRole('navigation', { name: 'Queue' });
+    expect(within(nav).getByRole('link', { name: 'Next' })).toHaveAttribute('href', pageOf(third));
+    expect(within(nav).getByRole('link', { name: 'Back to queue' })).toHaveAttribute('href', '/applicants?status=waiting&overSla=1');
+
+    await userEvent.setup().keyboard('j');
+    await waitFor(() => expect(router.state.location.pathname).toBe(pageOf(third)));
+    await waitFor(() => expect(place()).toHaveTextContent('2 of 2 · Waiting · over SLA only'));
+    expect(within(screen.getByRole('navigation', { name: 'Queue' })).queryByRole('link', { name: 'Next' })).toBeNull();
+    await userEvent.setup().keyboard('u');
+    await waitFor(() => expect(router.state.location.search).toBe('?status=waiting&overSla=1'));
+    await waitFor(() => expect(rowLink(1)).toHaveFocus());
   });
 
   it('a candidate opened otherwise (the search box, a link) has no queue bar, only the dashboard and who else is here', async () => {

@@ -78,7 +78,15 @@ export function ApplicantRow({
           // Back to queue returns to this scroll position, with this row focused.
           onClick={() =>
             rememberQueueScroll(
-              queueHref({ filter: (place.filter as ApplicantFilter | null) ?? undefined, page: place.page }, environment),
+              queueHref(
+                {
+                  filter: (place.filter as ApplicantFilter | null) ?? undefined,
+                  page: place.page,
+                  overSla: place.overSla,
+                  attention: place.attention,
+                },
+                environment,
+              ),
               window.scrollY,
             )
           }

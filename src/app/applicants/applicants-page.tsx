@@ -115,6 +115,7 @@ export function ApplicantsPage() {
             hrefOf={hrefOf}
             changed={changed}
             names={names}
+            filters={filters}
             filtered={filtersText(filters)}
           />
         </div>
@@ -132,10 +133,13 @@ function QueuePanel({
   hrefOf,
   changed,
   names,
+  filters,
   filtered,
 }: {
   queue: ReturnType<typeof useQueue>;
   names: boolean;
+  /** The toggles the tab is filtered by, handed with each row to the candidate page it opens. */
+  filters: QueueFilters;
   /** What the toggles leave out, in words (none: the tab whole). */
   filtered: string | undefined;
   filter: ApplicantFilter | undefined;
@@ -183,6 +187,7 @@ function QueuePanel({
         records={list.data.records}
         changed={changed}
         filter={filter}
+        filters={filters}
         slaHours={list.data.slaHours}
         caption={`${label} candidates, page ${page}`}
       />

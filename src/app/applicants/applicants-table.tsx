@@ -10,6 +10,7 @@ import { useNow } from '../ui/use-now.ts';
 import { useZoneMode } from '../ui/zone-mode.ts';
 import { SinceCell } from './applicant-cells.tsx';
 import { ApplicantRow } from './applicant-row.tsx';
+import type { QueueFilters } from './applicants-queries.ts';
 
 /** The "since" column's heading: the date that matches the tab, or each row's own on All. */
 export function sinceHeading(filter: ApplicantFilter | undefined): string {
@@ -30,6 +31,7 @@ export function ApplicantsTable({
   info,
   changed,
   filter,
+  filters,
   page,
   slaHours,
   names,
@@ -44,6 +46,8 @@ export function ApplicantsTable({
   environment: string | undefined;
   info: EnvironmentInfo | undefined;
   filter: ApplicantFilter | undefined;
+  /** The toggles the page is filtered by: the candidate page's Previous and Next walk the same list. */
+  filters: QueueFilters;
   page: number;
   /** Rows of a queue status waiting longer are flagged. */
   slaHours?: number | undefined;
@@ -84,7 +88,13 @@ export function ApplicantsTable({
                 applicant={applicant}
                 environment={environment}
                 info={info}
-                place={{ filter: filter ?? null, page, index }}
+                place={{
+                  filter: filter ?? null,
+                  page,
+                  index,
+                  ...(filters.overSla ? { overSla: true } : {}),
+                  ...(filters.attention ? { attention: true } : {}),
+                }}
                 names={names}
                 nameColumn={nameColumn}
                 highlighted={Boolean(changed && ids.some((id) => id && changed.has(id)))}

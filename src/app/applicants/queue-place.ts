@@ -3,7 +3,7 @@ import { useEffect } from 'react';
 import { type Applicant, type ApplicantFilter, isApplicantFilter, type QueueOrder } from '../../kyc/contract/applicants.ts';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import type { QueueHandOver } from '../routes.ts';
-import { queuePageQuery } from './applicants-queries.ts';
+import { type QueueFilters, queuePageQuery } from './applicants-queries.ts';
 import { QUEUE_TABS } from './applicants-tabs.tsx';
 import { rememberOpened } from './queue-memory.ts';
 import { applicantLink, queueHref } from './queue-location.ts';
@@ -17,10 +17,11 @@ import { applicantLink, queueHref } from './queue-location.ts';
 export function queueHandOverOf(state: unknown): QueueHandOver['queue'] | undefined {
   const queue = (state as Partial<QueueHandOver> | null)?.queue;
   if (!queue || typeof queue !== 'object') return undefined;
-  const { filter, page, index } = queue;
+  const { filter, page, index, overSla, attention } = queue;
   const counted = (n: unknown, min: number) => typeof n === 'number' && Number.isInteger(n) && n >= min && n < 1e6;
   if ((filter !== null && typeof filter !== 'string') || !counted(page, 1) || !counted(index, 0)) return undefined;
-  return { filter, page, index };
+  // An entry written before the toggles (or without them) is the tab whole.
+  return { filter, page, index, ...(overSla === true ? { overSla } : {}), ...(attention === true ? { attention } : {}) };
 }
 
 /** A neighbour: its candidate page, and what to hand it so that it knows its own place. */
@@ -30,14 +31,14 @@ export interface QueueStep {
 }
 
 export interface QueuePlace {
-  /** The tab and its order: "Waiting, oldest first". */
+  /** The tab, its order and its toggles: "Waiting, oldest first · over SLA only". */
   label: string;
   /** From 1, of `total`; undefined while the page loads, or when the candidate has left the list (decided since). */
   position: number | undefined;
   total: number | undefined;
   previous: QueueStep | undefined;
   next: QueueStep | undefined;
-  /** The queue page the candidate is on (tab and page): Back to queue. */
+  /** The queue page the candidate is on (tab, toggles and page): Back to queue. */
   back: string;
   /** The list, or the neighbouring page Previous or Next needs, is still being fetched. */
   pending: boolean;
@@ -73,16 +74,21 @@ export function useQueuePlace(
   const filter = handOver?.filter != null && isApplicantFilter(handOver.filter) ? handOver.filter : undefined;
   const valid = handOver !== undefined && (handOver.filter === null || filter !== undefined);
   const page = handOver?.page ?? 1;
-  const list = useQuery({ ...queuePageQuery(filter, page, environment), enabled: valid });
+  // The list the row was on: the tab as its toggles left it, so that the place and the neighbours are of that list.
+  const filters: QueueFilters = {
+    ...(handOver?.overSla ? { overSla: true } : {}),
+    ...(handOver?.attention ? { attention: true } : {}),
+  };
+  const list = useQuery({ ...queuePageQuery(filter, page, environment, filters), enabled: valid });
   const records = list.data?.records ?? [];
   const at = records.findIndex((applicant) => isShown(applicant, shown));
   const index = at >= 0 ? at : (handOver?.index ?? 0);
   const moreAfter = list.data !== undefined && list.data.skip + records.length < list.data.total;
   const needsNext = moreAfter && nextOnPage(records, at >= 0 ? index + 1 : index, environment) === undefined;
   const needsPrevious = list.data !== undefined && page > 1 && previousOnPage(records, index - 1, environment) === undefined;
-  const after = useQuery({ ...queuePageQuery(filter, page + 1, environment), enabled: valid && needsNext });
-  const before = useQuery({ ...queuePageQuery(filter, page - 1, environment), enabled: valid && needsPrevious });
-  const back = queueHref({ filter, page }, environment);
+  const after = useQuery({ ...queuePageQuery(filter, page + 1, environment, filters), enabled: valid && needsNext });
+  const before = useQuery({ ...queuePageQuery(filter, page - 1, environment, filters), enabled: valid && needsPrevious });
+  const back = queueHref({ filter, page, ...filters }, environment);
 
   useEffect(() => {
     if (valid) rememberOpened(back, [shown.id, shown.refId, shown.recordId], index);
@@ -92,7 +98,7 @@ export function useQueuePlace(
   const step = (onPage: number, found: { index: number; applicant: Applicant } | undefined): QueueStep | undefined =>
     found && {
       href: applicantLink(found.applicant, environment)!,
-      state: { queue: { filter: filter ?? null, page: onPage, index: found.index } },
+      state: { queue: { filter: filter ?? null, page: onPage, index: found.index, ...filters } },
     };
   const afterRecords = after.data?.records ?? [];
   const beforeRecords = before.data?.records ?? [];
@@ -103,7 +109,7 @@ export function useQueuePlace(
     ? step(page - 1, previousOnPage(beforeRecords, beforeRecords.length - 1, environment))
     : step(page, previousOnPage(records, index - 1, environment));
   return {
-    label: placeLabel(filter, list.data?.order),
+    label: placeLabel(filter, list.data?.order, filters),
     position: at >= 0 && list.data ? list.data.skip + at + 1 : undefined,
     total: list.data?.total,
     previous,
@@ -113,12 +119,16 @@ export function useQueuePlace(
   };
 }
 
-/** "Waiting, oldest first", "Approved, newest first", "All, by status"; a tab in the service's order by its name alone. */
-function placeLabel(filter: ApplicantFilter | undefined, order: QueueOrder | undefined): string {
+/**
+ * "Waiting, oldest first", "Approved, newest first", "All, by status"; a tab in the service's order by its
+ * name alone; then its toggles, as the queue names them: "Waiting, oldest first · over SLA only".
+ */
+function placeLabel(filter: ApplicantFilter | undefined, order: QueueOrder | undefined, filters: QueueFilters): string {
   const tab = QUEUE_TABS.find((candidate) => candidate.filter === filter)?.label ?? 'All';
-  if (order?.by !== 'age') return tab;
-  if (order.byStatus) return `${tab}, by status`;
-  return `${tab}, ${order.newestFirst ? 'newest' : 'oldest'} first`;
+  const ordered =
+    order?.by !== 'age' ? tab : order.byStatus ? `${tab}, by status` : `${tab}, ${order.newestFirst ? 'newest' : 'oldest'} first`;
+  const toggles = [...(filters.overSla ? ['over SLA only'] : []), ...(filters.attention ? ['certificate needs attention'] : [])];
+  return [ordered, ...toggles].join(' · ');
 }
 
 /** The first row from `from` on that opens a candidate (a row with neither id opens nothing, and is passed over). */
