@@ -155,6 +155,15 @@ describe('attack: a JSON syntax error beside an inline key prints no part of the
   });
 });
 
+describe('attack: apiKeyEnv naming what every object inherits (toString, constructor, __proto__)', () => {
+  it('attack: apiKeyEnv naming what every object inherits is "not set", a ConfigError, never a TypeError', () => {
+    for (const name of ['toString', 'constructor', '__proto__', 'hasOwnProperty', 'valueOf']) {
+      const file = fileWith(JSON.stringify({ environments: [{ ...ENTRY, apiKeyEnv: name }] }));
+      expect(configErrorOf({ CONFIG_FILE: file })).toMatch(/apiKeyEnv: the variable it names is not set/);
+    }
+  });
+});
+
 describe('attack: apiKeyFile: /dev/zero is refused at start, naming the setting (issue 31, finding 7)', () => {
   const fifo = path.join(dir, 'secret.fifo');
   execFileSync('mkfifo', [fifo]);

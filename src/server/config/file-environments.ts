@@ -2,7 +2,7 @@ import { mergeReplyTemplates } from '../../kyc/contract/replies.ts';
 import { apiKey, isPlainHttpToRemote } from './config-fields.ts';
 import type { EnvironmentConfig } from './environments.ts';
 import type { EnvironmentEntry } from './file-schema.ts';
-import type { Environment } from './removed-variables.ts';
+import { type Environment, variableOf } from './removed-variables.ts';
 import { readSecretFile } from './secrets.ts';
 
 /** A secret named by the file: the variable (`…Env`) or the file (`…File`) that holds it. */
@@ -19,7 +19,7 @@ export interface SecretRef {
 export function resolveSecret(ref: SecretRef, at: string, env: Environment, required: boolean): { value?: string; problem?: string } {
   if (ref.env !== undefined && ref.file !== undefined) return { problem: `${at}Env, ${at}File: give one of them, not both` };
   if (ref.env !== undefined) {
-    const value = env[ref.env]?.trim() ? env[ref.env] : undefined;
+    const value = variableOf(env, ref.env);
     return value === undefined ? { problem: `${at}Env: the variable it names is not set` } : checked(value, `${at}Env (${ref.env})`);
   }
   if (ref.file !== undefined) {
