@@ -93,7 +93,9 @@ function startServer(entry, upstreamUrl) {
           },
         ],
         signIn: PROXY_SIGN_IN,
-        limits: { lookupsPerMinute: 0, maxResponseBytes: 96 * 1024 * 1024, upstreamTimeoutMs: 120_000 },
+        // No queue crawler: this service answers every path with the record under test, its list too
+        // (a crawler reading 60 MB "list pages" five times a second is not what this phase measures).
+        limits: { lookupsPerMinute: 0, maxResponseBytes: 96 * 1024 * 1024, upstreamTimeoutMs: 120_000, queueIndexLookupsPerSecond: 0 },
       }),
       AUDIT_LOG: path.join(tmp, 'audit.jsonl'),
     },
