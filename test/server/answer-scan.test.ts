@@ -3,7 +3,6 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { STATUS_LEVEL_FIELDS } from '../../src/kyc/contract/schema.ts';
 import { AnswerScan } from '../../src/server/answer/answer-scan.ts';
-import { WholeValue } from '../../src/server/answer/answer-value.ts';
 import { watchWillArchiveAt } from '../../src/server/answer/archive-watch.ts';
 import { KeyWatch, keySearch } from '../../src/server/answer/key-watch.ts';
 import { StatusLevelReader, statusLevelValue } from '../../src/server/answer/status-level-stream.ts';
@@ -55,23 +54,6 @@ describe('the status level read from the scan', () => {
     const reduced = statusLevelOfBytes([bytes]) as { status: unknown; data: Record<string, unknown> };
     expect(reduced).toEqual({ status: 'success', data: { refId: 'b' } });
     expect(Object.getPrototypeOf(reduced.data)).toBe(Object.prototype);
-  });
-});
-
-describe('a whole value read from the scan (a page of the applicants list)', () => {
-  it('equals JSON.parse, for any JSON value, however its bytes are cut', () => {
-    fc.assert(
-      fc.property(envelope, cuts, fc.constantFrom(undefined, 1), (value, at, space) => {
-        const bytes = Buffer.from(JSON.stringify(value, null, space));
-        const scan = new AnswerScan();
-        const reader = new WholeValue(scan.path);
-        scan.add(reader);
-        for (const chunk of cutAt(bytes, at)) scan.write(chunk);
-        expect(scan.end()).toBe(true);
-        expect(JSON.stringify(reader.value())).toBe(JSON.stringify(JSON.parse(bytes.toString())));
-      }),
-      { numRuns: 2000 },
-    );
   });
 });
 

@@ -4,6 +4,7 @@ import { createMemoryQueueIndexStore } from '../../src/server/state/queue-index-
 import { virtualClock } from './clock.ts';
 import { startTestApp, type TestApp, testEnvironment } from './http.ts';
 import { startListUpstream } from './list-upstream.ts';
+import { memoryAuditLog } from './memory-audit.ts';
 import { COMPLIANCE, gateway, pageOf, SUPPORT, wholeTab } from './queue-fixture.ts';
 import { hasRedisServer, NO_REDIS_MESSAGE, type RunningRedis, startRedis } from './redis-fixture.ts';
 
@@ -157,6 +158,29 @@ describe('the crawler, in one instance', () => {
     expect(after.length).toBeGreaterThan(0);
     for (const at of after) expect(at).toBeGreaterThanOrEqual(limited! + 30_000);
     expect(pageOf(await app.get('/api/applicants?status=waiting', SUPPORT)).index?.dated).toBe(6);
+    await app.close();
+    await upstream.close();
+  });
+
+  it('attack: a list page of two million empty records is refused as too large, not held (each was an object of the heap, four pages in flight)', async () => {
+    const upstream = await startListUpstream([]);
+    const hostile = Buffer.from(`{"status":"success","data":{"total":2000001,"records":[${'{},'.repeat(2_000_000)}{}]}}`);
+    upstream.behave = (req, res) => {
+      if (!req.url?.includes('/applicants')) return upstream.behaveList(req, res);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(hostile);
+    };
+    const audit = memoryAuditLog();
+    const app = await startTestApp({
+      upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k', statusApiKey: 's' },
+      access: gateway(),
+      audit,
+    });
+    await app.crawl();
+    const pages = audit.lines.filter((line) => line.kind === 'list');
+    expect(pages.length).toBeGreaterThan(0);
+    for (const page of pages) expect(page).toMatchObject({ status: 502, code: 'upstream_error', records: null });
+    expect(app.logs.join('\n')).toContain('holds more in the fields the queue reads than 1 MiB');
     await app.close();
     await upstream.close();
   });

@@ -16,6 +16,13 @@ import { KEY_IN_ANSWER } from './upstream-body.ts';
 
 type Container = unknown[] | Record<string, unknown>;
 
+/**
+ * What a kept container counts against a builder's bound, as if it were this many characters: an empty
+ * `{}` or `[]` is two bytes of the answer but an object of the heap, so a value of millions of them
+ * (a hostile status-level field, a hostile list page) is refused by the bound instead of kept.
+ */
+export const CONTAINER_COST = 32;
+
 /** JSON.parse's way of setting a member: an own property, `__proto__` included. */
 export function setMember(object: Record<string, unknown>, key: string, value: unknown): void {
   Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
@@ -54,6 +61,7 @@ export abstract class ValueBuilder extends QuietReader {
     const target = this.target();
     if (!target) return;
     const container: Container = bracket === '{' ? {} : [];
+    this.count(CONTAINER_COST);
     target(container);
     this.building.push({ container });
   }
@@ -100,26 +108,9 @@ export abstract class ValueBuilder extends QuietReader {
     return Array.isArray(container) ? (value) => container.push(value) : (value) => setMember(container, top.key!, value);
   }
 
-  private count(size: number): void {
+  protected count(size: number): void {
     this.kept += size;
     if (this.kept > this.maxKept) this.tooLarge = true;
-  }
-}
-
-/** The whole value, as JSON.parse builds it: bounded by the body's own bound (limits.maxResponseBytes). */
-export class WholeValue extends ValueBuilder {
-  private root: unknown;
-
-  constructor(path: JsonPath) {
-    super(path, Number.POSITIVE_INFINITY);
-  }
-
-  value(): unknown {
-    return this.root;
-  }
-
-  protected outside(): ((value: unknown) => void) | undefined {
-    return this.path.depth === 0 ? (value) => (this.root = value) : undefined;
   }
 }
 

@@ -10,7 +10,8 @@ import { readListRecord, withSkipped } from '../../kyc/contract/list-record.ts';
 import { auditWritable, written } from '../audit/audit-trail.ts';
 import type { ListAuditEntry } from '../audit/audit.ts';
 import { ApiFailure } from '../http/api-failure.ts';
-import { readValue, WholeValue } from '../answer/answer-value.ts';
+import { readValue } from '../answer/answer-value.ts';
+import { ListPageReader, MAX_LIST_PAGE_KEPT } from '../answer/list-page-reader.ts';
 import { type LookupDeps, unreadableAnswer } from './lookup-steps.ts';
 import { QUEUE_INDEX_USER } from './queue-lookup.ts';
 
@@ -19,8 +20,10 @@ import { QUEUE_INDEX_USER } from './queue-lookup.ts';
  * list is asked (issue 32). It goes through the lookup's guards: nothing while the audit log hangs or the
  * service's wait lasts, a slot of the crawler's own (`(queue-index)`), the status-level key when there is
  * one, the same framing check and scan as a lookup's answer (the size limit, the key never passed on),
- * each record read on its own (list-record.ts: what cannot be read is left out and counted), and one
- * audit line per page (`"kind":"list"`, user `(queue-index)`). No names are read: the index holds none.
+ * only what the index takes of each record kept (list-page-reader.ts: a page of whole records, pictures
+ * and all, costs its ids and dates), each record read on its own (list-record.ts: what cannot be read is
+ * left out and counted), and one audit line per page (`"kind":"list"`, user `(queue-index)`). No names are
+ * read: the index holds none.
  */
 
 export type ListPage =
@@ -30,7 +33,14 @@ export type ListPage =
 export type ListDeps = Pick<LookupDeps, 'environment' | 'upstream' | 'hasStatusKey' | 'audit' | 'upstreamSlots' | 'settings' | 'metrics'>;
 
 const NOT_A_LIST = new ApiFailure('upstream_error', 'The applicants list of the KYC service is not JSON.');
-const NOT_JSON = { notJson: NOT_A_LIST, incomplete: NOT_A_LIST };
+const LIST_FAILURES = {
+  notJson: NOT_A_LIST,
+  incomplete: NOT_A_LIST,
+  tooLarge: new ApiFailure(
+    'upstream_error',
+    `A page of the applicants list of the KYC service holds more in the fields the queue reads than ${MAX_LIST_PAGE_KEPT / 1024 / 1024} MiB, so it was refused.`,
+  ),
+};
 const NO_SLOT = new ApiFailure('upstream_unreachable', "The crawler's requests to the KYC service are all under way.");
 
 export async function fetchListPage(
@@ -110,7 +120,7 @@ async function readPage(
     return { ok: false, failure: unreadable, upstreamStatus };
   }
   const limits = { maxResponseBytes: deps.settings.limits.maxResponseBytes, keys: deps.upstream.keys };
-  const read = await readValue(outcome.response, limits, (path) => new WholeValue(path), NOT_JSON);
+  const read = await readValue(outcome.response, limits, (path) => new ListPageReader(path), LIST_FAILURES);
   if (!read.ok) return { ...read, upstreamStatus };
   const parsed = upstreamApplicantsEnvelopeSchema.safeParse(read.value);
   if (!parsed.success) {
