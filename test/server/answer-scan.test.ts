@@ -49,6 +49,15 @@ describe('the status level read from the scan', () => {
     );
   });
 
+  it('attack: a status-level field of two million empty lists is refused by the bound, not kept (each an object of the heap, two bytes of the answer)', () => {
+    const scan = new AnswerScan();
+    const reader = new StatusLevelReader(scan.path);
+    scan.add(reader);
+    scan.write(Buffer.from(`{"status":"success","data":{"refId":[${'[],'.repeat(2_000_000)}[]]}}`));
+    expect(scan.end()).toBe(true);
+    expect(reader.tooLarge).toBe(true);
+  });
+
   it('keeps the last of duplicate members, as JSON.parse does, and never sets a prototype', () => {
     const bytes = Buffer.from('{"status":1,"data":{"refId":"a","__proto__":{"x":1},"refId":"b"},"status":"success"}');
     const reduced = statusLevelOfBytes([bytes]) as { status: unknown; data: Record<string, unknown> };
