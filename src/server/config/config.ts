@@ -8,7 +8,8 @@ import { type EnvVars, envSchema } from './config-schema.ts';
 import type { EnvironmentConfig } from './environments.ts';
 import type { CheckedConfigFile, Limits } from './file-schema.ts';
 import { environmentsOf, inConfigFile, readConfigFile } from './read-config.ts';
-import { type Environment, removedVariablesIn } from './removed-variables.ts';
+import type { Environment } from './environment-variables.ts';
+import { removedVariablesIn } from './removed-variables.ts';
 import { withSecretFiles } from './secrets.ts';
 import { type AuthConfig, authOf, checkLocalMode } from './sign-in.ts';
 import type { LogFormat, LogLevel } from '../log/log.ts';
@@ -16,7 +17,7 @@ import type { ListShape } from './file-schema.ts';
 import type { ConnectionLimits } from '../http/connection-guard.ts';
 
 export type { EnvironmentConfig, RemoteUpstream } from './environments.ts';
-export type { Environment } from './removed-variables.ts';
+export type { Environment } from './environment-variables.ts';
 
 /**
  * Where the server keeps its state when AUDIT_LOG is not set, relative to the working directory: one

@@ -2,7 +2,7 @@ import { mergeReplyTemplates } from '../../kyc/contract/replies.ts';
 import { apiKey, isPlainHttpToRemote } from './config-fields.ts';
 import type { EnvironmentConfig } from './environments.ts';
 import type { EnvironmentEntry } from './file-schema.ts';
-import { type Environment, variableOf } from './removed-variables.ts';
+import { type Environment, variableOf } from './environment-variables.ts';
 import { readSecretFile } from './secrets.ts';
 
 /** A secret named by the file: the variable (`…Env`) or the file (`…File`) that holds it. */

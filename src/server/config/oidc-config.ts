@@ -1,6 +1,6 @@
 import { OIDC_CALLBACK_API_PATH } from '../../kyc/contract/api.ts';
 import { isLoopbackHost } from '../http/loopback.ts';
-import type { Environment } from './removed-variables.ts';
+import type { Environment } from './environment-variables.ts';
 import { resolveSecret } from './file-environments.ts';
 import type { SignInEntry } from './file-schema.ts';
 

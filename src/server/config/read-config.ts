@@ -5,7 +5,7 @@ import { type EnvironmentConfig, SANDBOX_ENVIRONMENT } from './environments.ts';
 import { environmentsFromFile, referencedVariables } from './file-environments.ts';
 import { type CheckedConfigFile, configFileSchema } from './file-schema.ts';
 import { parseJsonText } from './json-text.ts';
-import type { Environment } from './removed-variables.ts';
+import type { Environment } from './environment-variables.ts';
 import { type FileBound, readBoundedFile } from './secrets.ts';
 
 /** `["environments", 1, "baseUrl"]` as `environments[1].baseUrl`: where in the file, as an editor shows it. */

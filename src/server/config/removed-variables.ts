@@ -1,13 +1,4 @@
-export type Environment = Record<string, string | undefined>;
-
-/**
- * A variable's value, set and not blank; undefined otherwise. Only the environment's own entries: a name
- * the configuration gives (`apiKeyEnv: "toString"`) must never reach what every object inherits.
- */
-export function variableOf(env: Environment, name: string): string | undefined {
-  const value = Object.hasOwn(env, name) ? env[name] : undefined;
-  return typeof value === 'string' && value.trim() ? value : undefined;
-}
+import type { Environment } from './environment-variables.ts';
 
 const inFile = (where: string) => `put it in CONFIG_FILE at ${where}`;
 const SANDBOX_FLAG = (flag: string, key: string) => `${inFile(`sandbox.${key}`)} (or npm run sandbox -- --${flag})`;

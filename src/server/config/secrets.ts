@@ -1,6 +1,6 @@
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats, statSync } from 'node:fs';
 import { SECRET_VARIABLES } from './config-schema.ts';
-import type { Environment } from './removed-variables.ts';
+import type { Environment } from './environment-variables.ts';
 
 /** A secret file holds one secret (a key, a password, a URL): anything larger is the wrong file. */
 export const SECRET_FILE_MAX_BYTES = 64 * 1024;

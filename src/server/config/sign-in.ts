@@ -3,7 +3,7 @@ import { isLoopbackHost } from '../http/loopback.ts';
 import type { EnvVars } from './config-schema.ts';
 import type { SignInEntry } from './file-schema.ts';
 import { type OidcConfig, oidcOf } from './oidc-config.ts';
-import type { Environment } from './removed-variables.ts';
+import type { Environment } from './environment-variables.ts';
 
 /** How users sign in, as the server uses it. */
 export type AuthConfig =
