@@ -1,3 +1,4 @@
+import { ColumnHeads } from '../ui/column-heads.tsx';
 import { Link } from '../navigation.tsx';
 import type { EnvironmentInfo } from '../../kyc/contract/api.ts';
 import type { Applicant, ApplicantFilter } from '../../kyc/contract/applicants.ts';
@@ -59,26 +60,14 @@ export function ApplicantsTable({
   const visited = useVisited();
   const viewers = useViewers();
   const name = info?.name;
-  const heading = (text: string) => (
-    <th scope="col" className="px-4 py-2">
-      {text}
-    </th>
-  );
   return (
     <Card padding="none" className="overflow-x-auto">
       <table data-stack className="w-full text-left text-sm sm:min-w-[44rem]">
         <caption className="sr-only">{caption}</caption>
-        <thead className="border-b border-slate-200 bg-slate-50 text-xs font-semibold tracking-wide text-slate-600 uppercase">
-          <tr>
-            {heading('Status')}
-            {nameColumn && heading('Name')}
-            {heading(sinceHeading(filter))}
-            {heading('refId')}
-            {heading('recordId')}
-            {heading('Archived')}
-            {heading('KYC service')}
-          </tr>
-        </thead>
+        <ColumnHeads
+          cell="px-4 py-2"
+          columns={['Status', nameColumn && 'Name', sinceHeading(filter), 'refId', 'recordId', 'Archived', 'KYC service']}
+        />
         <tbody className="divide-y divide-slate-100">
           {rowKeys(records).map(([key, applicant], index) => {
             const ids = [applicant.refId, applicant.recordId];

@@ -1,3 +1,4 @@
+import { ColumnHeads } from '../ui/column-heads.tsx';
 import type { AuditRow } from '../../kyc/contract/audit-search.ts';
 import { ACTION_LABELS, LEVEL_LABELS, outcomeText } from '../../kyc/view/audit-labels.ts';
 import { Link } from '../navigation.tsx';
@@ -18,28 +19,14 @@ export function rowLink(row: Pick<AuditRow, 'kind' | 'id' | 'env'>): string | un
  * candidate data.
  */
 export function AuditTable({ rows, caption }: { rows: AuditRow[]; caption: string }) {
-  const heading = (text: string) => (
-    <th scope="col" className="px-3 py-2 whitespace-nowrap">
-      {text}
-    </th>
-  );
   return (
     <Card padding="none" className="overflow-x-auto">
       <table className="w-full text-left text-sm lg:min-w-[64rem]">
         <caption className="sr-only">{caption}</caption>
-        <thead className="border-b border-slate-200 bg-slate-50 text-xs font-semibold tracking-wide text-slate-600 uppercase">
-          <tr>
-            {heading('Time')}
-            {heading('User')}
-            {heading('Action')}
-            {heading('Candidate')}
-            {heading('Level')}
-            {heading('Environment')}
-            {heading('Outcome')}
-            {heading('From')}
-            {heading('Instance')}
-          </tr>
-        </thead>
+        <ColumnHeads
+          cell="px-3 py-2 whitespace-nowrap"
+          columns={['Time', 'User', 'Action', 'Candidate', 'Level', 'Environment', 'Outcome', 'From', 'Instance']}
+        />
         <tbody className="divide-y divide-slate-100 align-top">
           {rows.map((row) => (
             <AuditTableRow key={row.hash} row={row} />

@@ -1,3 +1,4 @@
+import { ColumnHeads } from '../ui/column-heads.tsx';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import type { BatchLine } from '../../kyc/view/batch-export.ts';
 import { Link } from '../navigation.tsx';
@@ -25,28 +26,10 @@ export function BatchTable({ lines, kind, pending, to }: TableProps) {
     <Card padding="none" className="overflow-x-auto">
       <table data-stack className="w-full text-left text-sm">
         <caption className="sr-only">Batch results, in the order of the ids</caption>
-        <thead className="border-b border-slate-200 bg-slate-50 text-xs font-semibold text-slate-600 uppercase">
-          <tr>
-            <th scope="col" className="px-3 py-2" title="The pasted line">
-              #
-            </th>
-            <th scope="col" className="px-3 py-2">
-              {kind}
-            </th>
-            <th scope="col" className="px-3 py-2">
-              Status
-            </th>
-            <th scope="col" className="px-3 py-2">
-              Since
-            </th>
-            <th scope="col" className="px-3 py-2">
-              Submissions
-            </th>
-            <th scope="col" className="px-3 py-2">
-              {OTHER[kind]}
-            </th>
-          </tr>
-        </thead>
+        <ColumnHeads
+          cell="px-3 py-2"
+          columns={[{ label: '#', title: 'The pasted line' }, kind, 'Status', 'Since', 'Submissions', OTHER[kind]]}
+        />
         <tbody className="divide-y divide-slate-100">
           {lines.map((line) => (
             <BatchTableRow key={line.line} line={line} kind={kind} pending={pending} to={to} />

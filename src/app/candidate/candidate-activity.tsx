@@ -1,3 +1,4 @@
+import { ColumnHeads } from '../ui/column-heads.tsx';
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { ACTIVITY_DAYS, type ActivityAnswer } from '../../kyc/contract/audit-search.ts';
@@ -80,22 +81,7 @@ function ActivityList({ answer, user }: { answer: ActivityAnswer; user: string |
     <>
       <table className="w-full text-left text-sm">
         <caption className="sr-only">Who looked at this candidate, newest first</caption>
-        <thead className="text-xs font-semibold tracking-wide text-slate-600 uppercase">
-          <tr>
-            <th scope="col" className="py-1 pr-3">
-              When
-            </th>
-            <th scope="col" className="py-1 pr-3">
-              Who
-            </th>
-            <th scope="col" className="py-1 pr-3">
-              What
-            </th>
-            <th scope="col" className="py-1">
-              Level
-            </th>
-          </tr>
-        </thead>
+        <ColumnHeads look="plain" cell="py-1 pr-3" columns={['When', 'Who', 'What', 'Level']} />
         <tbody className="divide-y divide-slate-100">
           {answer.rows.map((row) => (
             <tr key={row.hash}>
