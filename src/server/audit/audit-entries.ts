@@ -5,8 +5,8 @@ import type { RefusedWebhookAuditEntry, WebhookAuditEntry } from './webhook-line
 
 /** Every kind of line the audit log holds: what each says, never a key, never candidate data. */
 
-/** One line per lookup: who looked up which id, and what came of it. Never a key, never candidate data. */
-export interface AuditEntry {
+/** What every line of a user's request says first: when, which request, who, in which role, from where. */
+export interface RequestAuditFields {
   time: string;
   /** The request's id, also in its log line and its X-Request-Id header. */
   requestId?: string;
@@ -14,6 +14,10 @@ export interface AuditEntry {
   role: Role;
   /** The address the request came from, as far as this server may believe it (http/client.ts: TRUSTED_PROXIES). */
   client?: string;
+}
+
+/** One line per lookup: who looked up which id, and what came of it. Never a key, never candidate data. */
+export interface AuditEntry extends RequestAuditFields {
   /** The environment (its name) the lookup went to; as asked, cut to 32 characters, when there is none of that name. */
   env: string;
   kind: LookupKind;
@@ -40,14 +44,7 @@ export interface AuditEntry {
 }
 
 /** A candidate's data carried out of the page: a summary or a reply copied, or the page printed. */
-export interface ExportAuditEntry {
-  time: string;
-  /** The request's id, also in its log line and its X-Request-Id header. */
-  requestId?: string;
-  user: string;
-  role: Role;
-  /** The address the request came from, as far as this server may believe it (http/client.ts: TRUSTED_PROXIES). */
-  client?: string;
+export interface ExportAuditEntry extends RequestAuditFields {
   env: string;
   kind: 'export';
   what: 'summary' | 'reply' | 'print';
@@ -64,14 +61,7 @@ export interface ExportAuditEntry {
  * A batch or an export refused before its body was read (over the rate limit, the shared store down):
  * what it held is not known, so the line names the route it came to.
  */
-export interface RefusedRequestAuditEntry {
-  time: string;
-  /** The request's id, also in its log line and its X-Request-Id header. */
-  requestId?: string;
-  user: string;
-  role: Role;
-  /** The address the request came from, as far as this server may believe it (http/client.ts: TRUSTED_PROXIES). */
-  client?: string;
+export interface RefusedRequestAuditEntry extends RequestAuditFields {
   env: string;
   kind: 'batch' | 'export';
   status: number;
@@ -128,12 +118,7 @@ export interface NoteAuditEntry {
  * The audit trail read (issue 34): a search of the audit page (each page of it) or its CSV export, by a
  * lead. The filter as asked (an id cut as a lookup's), and for a search how many rows it answered.
  */
-export interface AuditReadEntry {
-  time: string;
-  requestId?: string;
-  user: string;
-  role: Role;
-  client?: string;
+export interface AuditReadEntry extends RequestAuditFields {
   kind: 'audit';
   what: 'search' | 'export';
   filter: AuditFilter;
