@@ -8,6 +8,7 @@ import { mergeReplyTemplates } from '../../src/kyc/contract/replies.ts';
 import { type CandidateRecord, statusLevelOf } from '../../src/kyc/contract/schema.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { apiError, envelope, json, renderWithProviders, stubApi, testMeta } from './render.tsx';
+import { exportsOf, openEditor, showForReply } from './reply-fixture.ts';
 
 /**
  * The support agent's loop (issue 33): replies that say what the record says, several templates per
@@ -29,27 +30,8 @@ const forSupport = (record: CandidateRecord): CandidateRecord => ({
 
 function show(record: CandidateRecord, options: { session?: SessionInfo; meta?: ReturnType<typeof testMeta> } = {}) {
   const session = options.session ?? SAM;
-  const api = stubApi({
-    session,
-    meta: options.meta ?? testMeta({ supportFields: FIELDS }),
-    candidates: {
-      [`/api/candidates/refId/${record.refId}`]: envelope(session.role === 'support' ? forSupport(record) : record),
-      '/api/export': () => json({ status: 'success' }),
-    },
-  });
-  renderWithProviders(`/candidates/refId/${record.refId}`);
-  return api;
-}
-
-const exportsOf = (fetchMock: ReturnType<typeof stubApi>['fetchMock']) =>
-  fetchMock.mock.calls
-    .filter(([input]) => String(input).endsWith('/export'))
-    .map(([, init]) => JSON.parse(String((init as RequestInit).body)));
-
-async function openEditor(user: ReturnType<typeof userEvent.setup>) {
-  await user.click(await screen.findByRole('button', { name: 'Copy reply' }));
-  const editor = screen.getByRole('dialog', { name: 'Reply to the customer' });
-  return { editor, text: () => within(editor).getByRole('textbox', { name: 'Reply' }) as HTMLTextAreaElement };
+  const meta = options.meta ?? testMeta({ supportFields: FIELDS });
+  return showForReply(record, { session, meta, answer: session.role === 'support' ? forSupport(record) : record });
 }
 
 afterEach(() => {

@@ -7,7 +7,8 @@ import { DEFAULT_REPLIES } from '../../src/kyc/contract/replies.ts';
 import { type CandidateRecord, statusLevelOf } from '../../src/kyc/contract/schema.ts';
 import { KNOWN_STATUSES } from '../../src/kyc/contract/status.ts';
 import { inTimeZone } from './in-time-zone.ts';
-import { envelope, json, renderWithProviders, stubApi, testMeta } from './render.tsx';
+import { envelope, renderWithProviders, stubApi, testMeta } from './render.tsx';
+import { exportsOf, openEditor, showForReply } from './reply-fixture.ts';
 
 /**
  * The support view (issue 24): the "What the service recorded" card, the reply editor Copy reply
@@ -43,27 +44,7 @@ function supportRecord(
 }
 
 function show(record: CandidateRecord, options: { session?: SessionInfo; meta?: ReturnType<typeof testMeta> } = {}) {
-  const api = stubApi({
-    session: options.session ?? SUPPORT,
-    meta: options.meta ?? testMeta({ supportFields: FIELDS }),
-    candidates: {
-      [`/api/candidates/refId/${record.refId}`]: envelope(record),
-      '/api/export': () => json({ status: 'success' }),
-    },
-  });
-  renderWithProviders(`/candidates/refId/${record.refId}`);
-  return api;
-}
-
-const exportsOf = (fetchMock: ReturnType<typeof stubApi>['fetchMock']) =>
-  fetchMock.mock.calls
-    .filter(([input]) => String(input).endsWith('/export'))
-    .map(([, init]) => JSON.parse(String((init as RequestInit).body)));
-
-async function openEditor(user: ReturnType<typeof userEvent.setup>) {
-  await user.click(await screen.findByRole('button', { name: 'Copy reply' }));
-  const editor = screen.getByRole('dialog', { name: 'Reply to the customer' });
-  return { editor, text: within(editor).getByRole('textbox', { name: 'Reply' }) as HTMLTextAreaElement };
+  return showForReply(record, { session: options.session ?? SUPPORT, meta: options.meta ?? testMeta({ supportFields: FIELDS }) });
 }
 
 afterEach(() => {
@@ -103,13 +84,13 @@ describe('the reply editor', { timeout: 30_000 }, () => {
       const user = userEvent.setup();
       show(supportRecord(status, { rejectionReason: REASON, resubmitHint: HINT }));
       const { editor, text } = await openEditor(user);
-      expect(text.value).toContain('Your reference: cust-204');
-      expect(text.value).toMatch(/(March 1|March 2), 2026/);
-      expect(text.value).not.toMatch(/[{}]|undefined/);
-      if (status === 'rejected') expect(text.value).toContain(`The reason: ${REASON}\nWhat to do: ${HINT}`);
-      else expect(text.value).not.toContain(REASON);
+      expect(text().value).toContain('Your reference: cust-204');
+      expect(text().value).toMatch(/(March 1|March 2), 2026/);
+      expect(text().value).not.toMatch(/[{}]|undefined/);
+      if (status === 'rejected') expect(text().value).toContain(`The reason: ${REASON}\nWhat to do: ${HINT}`);
+      else expect(text().value).not.toContain(REASON);
       // The status's own template, its first sentence as written.
-      expect(text.value.startsWith(DEFAULT_REPLIES[status]!.reply!.split('. ')[0]!)).toBe(true);
+      expect(text().value.startsWith(DEFAULT_REPLIES[status]!.reply!.split('. ')[0]!)).toBe(true);
       expect(editor).toHaveTextContent('Filled in from the reply for');
     },
   );
@@ -124,7 +105,7 @@ describe('the reply editor', { timeout: 30_000 }, () => {
     });
     renderWithProviders('/candidates/recordId/r-1');
     const { text } = await openEditor(user);
-    expect(text.value).toBe(
+    expect(text().value).toBe(
       'We could not complete your identity verification with the information provided, so it needs to be submitted again.\nPlease submit your verification again once that is done.',
     );
   });
@@ -134,8 +115,8 @@ describe('the reply editor', { timeout: 30_000 }, () => {
     const { fetchMock } = show(supportRecord('rejected', { rejectionReason: REASON }));
     const writeText = vi.spyOn(navigator.clipboard, 'writeText');
     const { editor, text } = await openEditor(user);
-    await user.clear(text);
-    await user.type(text, 'Hello, please send a sharper photo.');
+    await user.clear(text());
+    await user.type(text(), 'Hello, please send a sharper photo.');
     await user.click(within(editor).getByRole('button', { name: 'Copy' }));
     expect(await screen.findByText('Reply copied')).toBeInTheDocument();
     expect(writeText).toHaveBeenCalledWith('Hello, please send a sharper photo.');
@@ -165,12 +146,12 @@ describe('the reply editor', { timeout: 30_000 }, () => {
       const user = userEvent.setup();
       show(supportRecord('inreview'));
       let { text } = await openEditor(user);
-      expect(text.value).toContain('The review started on March 2, 2026.');
+      expect(text().value).toContain('The review started on March 2, 2026.');
       expect(within(screen.getByTestId('summary-status')).getByRole('time')).toHaveTextContent(/Mar 2, 2026/);
       await user.keyboard('{Escape}');
       await user.click(screen.getByRole('button', { name: 'UTC times' }));
       ({ text } = await openEditor(user));
-      expect(text.value).toContain('The review started on March 1, 2026.');
+      expect(text().value).toContain('The review started on March 1, 2026.');
       expect(within(screen.getByTestId('summary-status')).getByRole('time')).toHaveTextContent(/Mar 1, 2026/);
     });
   });
