@@ -50,7 +50,9 @@ const outside = (w: number) => (w - 0x20202020) | w;
 
 /**
  * Whether bytes [from, to) are all ASCII with no control byte: a string's bytes as they stand in nearly
- * every answer (a picture's letters), which need neither a UTF-8 decode nor a control check. One pass
+ * every answer (a picture's letters), which need neither a UTF-8 decode nor a control check. Since issue
+ * 35 such a run is found by WebAssembly (string-runs.ts, byte-scan.ts): this is for a run it did not
+ * find plain, and where WebAssembly SIMD is missing. One pass
  * where `hasControl` and `isAscii` took two (about a third less time on a plain answer's megabytes); only
  * a run it refuses is looked at again, for which of the two it is. Eight words (32 bytes) a step, one
  * branch for the eight.

@@ -1,14 +1,15 @@
 import { StringDecoder } from 'node:string_decoder';
 import { ESCAPES, HEX, hasControl, isPlainAscii, SCALAR_BYTE, SCALAR_END, scalarKind, type TokenSink, WS } from './json-bytes.ts';
+import { PLAIN_NO_SPACE_OR_EQ, StringRuns, UNCHECKED } from './string-runs.ts';
 import { PieceBuilder } from './text-piece.ts';
 
 /**
  * A streaming JSON tokenizer over the bytes of an answer: the one read of each answer, handing its tokens
  * to a TokenSink (answer-scan.ts fans them out to every reader). Keys whole, scalars as their bytes,
- * strings in pieces. A string's bytes are found with Buffer#indexOf and handed on as one piece per network
- * chunk (text-piece.ts: ASCII left as its bytes until a reader asks for its text, then read as Latin-1,
- * without a UTF-8 decode; anything else through a StringDecoder), ASCII and control characters checked
- * together, a word at a time; no object is made per token. Memory: the open levels (MAX_DEPTH),
+ * strings in pieces. A string's runs of bytes are found and checked in one pass (string-runs.ts) and handed
+ * on as one piece per network chunk (text-piece.ts: ASCII left as its bytes until a reader asks for its
+ * text, then read as Latin-1, without a UTF-8 decode; anything else through a StringDecoder); no object
+ * is made per token. Memory: the open levels (MAX_DEPTH),
  * a key being read, an escape or number cut by a chunk's end; nothing else is kept. It accepts what the browser's `JSON.parse` of the decoded body accepts (a leading byte
  * order mark too, as the browser's decoder drops it; bytes that are not UTF-8 read as U+FFFD, as it reads
  * them) and refuses the rest, with one limit of its own: nesting deeper than MAX_DEPTH, since each open
@@ -33,7 +34,6 @@ export class JsonTooDeepError extends JsonSyntaxError {
 export const MAX_DEPTH = 1000;
 
 const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
 /** What the tokenizer expects next, outside a string or a scalar. */
@@ -61,9 +61,8 @@ export class JsonTokenizer {
   private carry: Buffer | undefined;
   /** The body's first bytes, until it is known whether they are a byte order mark. */
   private start: Buffer | undefined = Buffer.alloc(0);
-  /** The next `"` and `\` in the current chunk at or after where they were looked for (its length: none). */
-  private quoteAt = -1;
-  private slashAt = -1;
+  /** Where each run of a string's bytes ends. */
+  private readonly runs = new StringRuns();
   /** The one piece handed on for every piece of every string. */
   private readonly piece = new PieceBuilder();
 
@@ -77,7 +76,7 @@ export class JsonTokenizer {
       buf = Buffer.concat([this.carry, buf]);
       this.carry = undefined;
     }
-    this.quoteAt = this.slashAt = -1;
+    this.runs.chunk();
     for (let i = 0; i >= 0 && i < buf.length; ) {
       if (this.str) i = this.stringBytes(buf, i);
       else if (this.scalarText !== undefined) i = this.scalarBytes(buf, i);
@@ -203,10 +202,9 @@ export class JsonTokenizer {
     const piece = this.piece;
     piece.clear();
     for (let at = i; ; ) {
-      if (this.quoteAt < at) this.quoteAt = indexOr(buf, QUOTE, at);
-      if (this.slashAt < at) this.slashAt = indexOr(buf, BACKSLASH, at);
-      const end = Math.min(this.quoteAt, this.slashAt);
-      if (end > at) this.run(buf, at, end);
+      const found = this.runs.find(buf, at);
+      const end = Math.floor(found / 4);
+      if (end > at) this.run(buf, at, end, found % 4);
       if (end === buf.length) return this.handOn(end);
       if (buf[end] === QUOTE) {
         piece.addText(this.flush());
@@ -224,14 +222,14 @@ export class JsonTokenizer {
     }
   }
 
-  /** String bytes [from, to), none of them `"` or `\`, added to the piece. */
-  private run(buf: Buffer, from: number, to: number): void {
-    // One pass for nearly every run; a run it refuses holds a control byte or, if not, a byte over 0x7f.
-    const ascii = isPlainAscii(buf, from, to);
+  /** String bytes [from, to), none of them `"` or `\`, added to the piece; `known`: what string-runs.ts found of them. */
+  private run(buf: Buffer, from: number, to: number, known: number): void {
+    // One pass for a run not known plain; a run it refuses holds a control byte or, if not, a byte over 0x7f.
+    const ascii = known !== UNCHECKED || isPlainAscii(buf, from, to);
     if (!ascii && hasControl(buf, from, to)) throw new JsonSyntaxError('a control character in a string');
     const s = this.str!;
     // ASCII with no character pending in the decoder: Latin-1 reads the same text, without a UTF-8 decode.
-    if (ascii && !s.pending) return void this.piece.addRun(buf, from, to);
+    if (ascii && !s.pending) return void this.piece.addRun(buf, from, to, known === PLAIN_NO_SPACE_OR_EQ);
     const run = buf.subarray(from, to);
     s.decoded = true;
     s.decoder ??= new StringDecoder('utf8');
@@ -291,9 +289,4 @@ export class JsonTokenizer {
       this.valueDone();
     }
   }
-}
-
-function indexOr(buf: Buffer, byte: number, from: number): number {
-  const at = buf.indexOf(byte, from);
-  return at < 0 ? buf.length : at;
 }

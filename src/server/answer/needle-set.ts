@@ -12,13 +12,16 @@
  * Needles shorter than eight bytes are searched one by one (no key is that short: needle-watch.ts).
  */
 
+import { HASH, sampleSearch } from './byte-scan.ts';
+
 const GROUP = 4;
+/** From this length a buffer is searched in WebAssembly (byte-scan.ts): below it, copying it in costs more than it saves. */
+export const WASM_FROM = 512;
 const FILTER_BITS = 16;
 const SAMPLED_FROM = 8;
 
 /** The four bytes at `at` as one number: the same as `readInt32LE`, without its bounds check. */
 const groupAt = (buf: Uint8Array, at: number) => buf[at]! | (buf[at + 1]! << 8) | (buf[at + 2]! << 16) | (buf[at + 3]! << 24);
-const HASH = 0x9e3779b1;
 const slot = (group: number) => Math.imul(group, HASH) >>> (32 - FILTER_BITS);
 
 export class NeedleSet {
@@ -26,10 +29,13 @@ export class NeedleSet {
   readonly longest: number;
   readonly size: number;
   private readonly step: number;
+  private readonly longestStep: number;
   private readonly filter = new Uint8Array(1 << FILTER_BITS);
   /** Every needle's groups of four: where each starts in which needle. */
   readonly groups = new Map<number, { needle: Buffer; at: number }[]>();
   private readonly short: Buffer[];
+  /** The same loop in WebAssembly (byte-scan.ts), made at the first long buffer; null where it is not supported. */
+  private wasm: ReturnType<typeof sampleSearch> | null | undefined;
 
   constructor(needles: readonly Buffer[]) {
     const unique = [...new Map(needles.filter((needle) => needle.length > 0).map((needle) => [needle.toString('hex'), needle])).values()];
@@ -38,7 +44,8 @@ export class NeedleSet {
     this.short = unique.filter((needle) => needle.length < SAMPLED_FROM);
     const sampled = unique.filter((needle) => needle.length >= SAMPLED_FROM);
     // The most whole words that fit in the positions each needle covers: at least one, as L - 3 >= 5.
-    this.step = Math.min(...sampled.map((needle) => needle.length - GROUP + 1)) & ~(GROUP - 1);
+    this.longestStep = Math.min(...sampled.map((needle) => needle.length - GROUP + 1));
+    this.step = this.longestStep & ~(GROUP - 1);
     for (const needle of sampled) {
       for (let at = 0; at + GROUP <= needle.length; at++) {
         const group = groupAt(needle, at);
@@ -53,7 +60,12 @@ export class NeedleSet {
   /** Whether a needle occurs in `buf`. */
   in(buf: Buffer): boolean {
     if (this.short.length > 0 && this.short.some((needle) => buf.includes(needle))) return true;
-    return this.groups.size > 0 && sampled(buf, this.step, this.filter, this.groups);
+    if (this.groups.size === 0) return false;
+    if (buf.length < WASM_FROM) return sampled(buf, this.step, this.filter, this.groups);
+    // Unaligned reads cost WebAssembly nothing: its step is the most positions each needle covers, L - 3.
+    this.wasm ??= sampleSearch(this.filter, this.longestStep) ?? null;
+    if (!this.wasm) return sampled(buf, this.step, this.filter, this.groups);
+    return this.wasm(buf, (p) => groupMatches(buf, this.groups.get(groupAt(buf, p)), p));
   }
 }
 

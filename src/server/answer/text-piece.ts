@@ -41,6 +41,8 @@ export class PieceBuilder implements TextPiece {
   to = 0;
   private readonly parts: string[] = [];
   private made: string | undefined;
+  /** The run's scan (byte-scan.ts) saw no space and no `=` in it: `has` of either needs no search. */
+  private noSpaceOrEq = false;
 
   /** Empties it for the next piece. */
   clear(): void {
@@ -49,12 +51,13 @@ export class PieceBuilder implements TextPiece {
     this.from = this.to = 0;
   }
 
-  /** Bytes [from, to) of `buf`, ASCII, read as they are. */
-  addRun(buf: Buffer, from: number, to: number): void {
+  /** Bytes [from, to) of `buf`, ASCII, read as they are; `noSpaceOrEq`: known to hold neither a space nor `=`. */
+  addRun(buf: Buffer, from: number, to: number, noSpaceOrEq = false): void {
     if (this.buffer === undefined && this.parts.length === 0) {
       this.buffer = buf;
       this.from = from;
       this.to = to;
+      this.noSpaceOrEq = noSpaceOrEq;
     } else this.addText(buf.toString('latin1', from, to));
   }
 
@@ -100,6 +103,7 @@ export class PieceBuilder implements TextPiece {
 
   has(char: string): boolean {
     if (this.made !== undefined) return this.made.includes(char);
+    if (this.noSpaceOrEq && (char === ' ' || char === '=')) return false;
     const buf = this.buffer!;
     const code = char.charCodeAt(0);
     if (this.to - this.from >= NATIVE_SEARCH) return buf.subarray(this.from, this.to).includes(code);

@@ -1,0 +1,199 @@
+import { type Code, I32, op, V128, type WasmFunction, wasmModule } from './wasm-module.ts';
+
+/**
+ * The answer's two scans of every byte, in WebAssembly with 128-bit SIMD (issue 35: in JavaScript, the
+ * plain lookup's checks took about as much CPU as Node's own copying of the answer; docs/performance.md):
+ * the end of a string's plain run (string-runs.ts) and the samples of the key search (needle-set.ts).
+ * Each reads its bytes from its instance's memory, into which the caller copies them a window at a time
+ * (`WINDOW`): WebAssembly reads no memory but its own. The instructions are written out below, a step a
+ * line with what it does; the module's bytes are made from them at start-up (wasm-module.ts). Both are
+ * held to a byte-by-byte reference by property tests (test/server/byte-scan.test.ts).
+ */
+
+/** The bytes copied into a module's memory at once: a network chunk's usual size. */
+const WINDOW = 65536;
+
+// runEnd(from, to): the first byte in [from, to) that ends a string's plain run: `"`, `\`, under 0x20 or
+// over 0x7f; `to` when none. Sixty-four bytes a step (four loads of sixteen), one branch for the 64; the
+// step holding such a byte, and the last bytes, one at a time. Also whether a space or `=` stands before
+// it (a picture's letters then need a closer look: picture-key-search.ts): the result is that index
+// times two, plus one for a space or `=`.
+// A byte under 0x20 or over 0x7f is one under 0x20 when read as signed; and with its bit 1 flipped
+// (xor 0x02), `"` (0x22) becomes 0x20 and no other byte does, while a byte under 0x20 stays under it and
+// one over 0x7f stays negative: so one signed "under 0x21" of v ^ 0x02 finds all three.
+const FROM = 0;
+const TO = 1;
+const C = 2;
+const FLAG = 3;
+/** The four vectors of a step, and the or of their spaces and `=`s so far. */
+const V = [4, 5, 6, 7] as const;
+const ACC = 8;
+/** Sixteen copies of each byte used, in locals set before the loop (a constant in the loop is made anew each step). */
+const SPLATS: Array<[byte: number, local: number]> = [
+  [0x02, 9],
+  [0x21, 10],
+  [0x5c, 11],
+  [0x20, 12],
+  [0x3d, 13],
+];
+const splat = (byte: number) => op.localGet(SPLATS.find(([b]) => b === byte)![1]);
+const STEP_BYTES = 64;
+/** For each vector of the step, `mask` of it; the four masks or'ed into one. */
+const each = (mask: (v: number) => Code[]): Code[] => V.flatMap((v, i) => [...mask(v), ...(i > 0 ? [op.v128Or] : [])]);
+const equals = (byte: number) => (v: number) => [op.localGet(v), splat(byte), op.i8x16Eq];
+const ends = (v: number) => [op.localGet(v), splat(0x02), op.v128Xor, splat(0x21), op.i8x16LtS]; // under 0x20, over 0x7f, or `"`
+// biome-ignore format: the instructions, a step a line
+const runEnd: WasmFunction = {
+  name: 'runEnd',
+  params: [I32, I32],
+  results: [I32],
+  locals: [I32, I32, V128, V128, V128, V128, V128, V128, V128, V128, V128, V128],
+  body: [
+    ...SPLATS.flatMap(([byte, local]) => [op.v128Splat(byte), op.localSet(local)]), // the constants, once
+    op.block, //                                                  $bytes: the bytes one at a time
+    op.loop, //                                                     $steps: 64 bytes a step
+    op.localGet(FROM), op.i32Const(STEP_BYTES), op.i32Add, op.localGet(TO), op.i32GtU, op.brIf(1), // fewer than 64 left: $bytes
+    ...V.flatMap((v, i) => [op.localGet(FROM), op.v128LoadAt(16 * i), op.localSet(v)]), // the vectors at from, +16, +32, +48
+    ...each(ends), ...each(equals(0x5c)), op.v128Or, //             each byte under 0x20, over 0x7f, `"` or `\`
+    op.v128AnyTrue, op.brIf(1), //                                  one of them: $bytes, to find which
+    op.localGet(ACC), ...each(equals(0x20)), op.v128Or, ...each(equals(0x3d)), op.v128Or, op.localSet(ACC), // acc |= spaces, `=`s
+    op.localGet(FROM), op.i32Const(STEP_BYTES), op.i32Add, op.localSet(FROM), // from += 64
+    op.br(0), //                                                    next step
+    op.end,
+    op.end,
+    op.block, //                                                  $done
+    op.loop, //                                                     $byte
+    op.localGet(FROM), op.localGet(TO), op.i32GeU, op.brIf(1), //   at `to`: $done
+    op.localGet(FROM), op.i32Load8U, op.localTee(C), //             c = the byte at `from`
+    op.i32Const(0x20), op.i32Sub, op.i32Const(0x5f), op.i32GtU, //  c - 0x20, unsigned, over 0x5f: under 0x20 or over 0x7f
+    op.localGet(C), op.i32Const(0x22), op.i32Eq, op.i32Or, //       or `"`
+    op.localGet(C), op.i32Const(0x5c), op.i32Eq, op.i32Or, //       or `\`
+    op.brIf(1), //                                                  the run's end: $done
+    op.localGet(FLAG), //                                           flag |= c is a space or `=`
+    op.localGet(C), op.i32Const(0x20), op.i32Eq, op.i32Or,
+    op.localGet(C), op.i32Const(0x3d), op.i32Eq, op.i32Or,
+    op.localSet(FLAG),
+    op.localGet(FROM), op.i32Const(1), op.i32Add, op.localSet(FROM), // from += 1
+    op.br(0), //                                                    next byte
+    op.end,
+    op.end,
+    op.localGet(FROM), op.i32Const(1), op.i32Shl, //              from * 2
+    op.localGet(FLAG), op.localGet(ACC), op.v128AnyTrue, op.i32Or, op.i32Or, // + (a space or `=` before it)
+  ],
+};
+
+// sample(from, to, step): the first position p = from, from + step, … with p + 4 <= to whose four bytes, as
+// a little-endian word w, have filter[(w * HASH) >>> 16] set (the filter: the memory's first 64 KiB);
+// -1 when none. needle-set.ts's loop: a load, a multiply, a shift and a load a sample, four samples a
+// step with one branch for the four; a step with a set slot, and the last samples, one at a time.
+export const HASH = 0x9e3779b1;
+const P = 0;
+const END = 1;
+const STRIDE = 2;
+/** filter[(the word at p + k * step) * HASH >>> 16]. */
+// biome-ignore format: the instructions, a step a line
+const slotAt = (k: number): Code[] => [
+  op.localGet(P), ...(k > 0 ? [op.localGet(STRIDE), op.i32Const(k), op.i32Mul, op.i32Add] : []), op.i32Load, // w: the word at p + k * step
+  op.i32Const(HASH), op.i32Mul, op.i32Const(16), op.i32ShrU, op.i32Load8U, //  filter[(w * HASH) >>> 16]
+];
+// biome-ignore format: the instructions, a step a line
+const sample: WasmFunction = {
+  name: 'sample',
+  params: [I32, I32, I32],
+  results: [I32],
+  locals: [],
+  body: [
+    op.block, //                                                  $one: a sample at a time
+    op.loop, //                                                     $steps: four samples a step
+    op.localGet(P), op.localGet(STRIDE), op.i32Const(3), op.i32Mul, op.i32Add, op.i32Const(4), op.i32Add, // p + 3 * step + 4
+    op.localGet(END), op.i32GtU, op.brIf(1), //                     past `to`: $one
+    ...slotAt(0), ...slotAt(1), op.i32Or, ...slotAt(2), op.i32Or, ...slotAt(3), op.i32Or, // any of the four slots set
+    op.brIf(1), //                                                  $one, to find which
+    op.localGet(P), op.localGet(STRIDE), op.i32Const(4), op.i32Mul, op.i32Add, op.localSet(P), // p += 4 * step
+    op.br(0), //                                                    next step
+    op.end,
+    op.end,
+    op.block, //                                                  $none
+    op.loop, //                                                     $samples
+    op.localGet(P), op.i32Const(4), op.i32Add, op.localGet(END), op.i32GtU, op.brIf(1), // p + 4 > to: $none
+    ...slotAt(0), op.if, op.localGet(P), op.return, op.end, //      set: a candidate at p
+    op.localGet(P), op.localGet(STRIDE), op.i32Add, op.localSet(P), // p += step
+    op.br(0), //                                                    next sample
+    op.end,
+    op.end,
+    op.i32Const(-1),
+  ],
+};
+
+interface Scans {
+  memory: WebAssembly.Memory;
+  runEnd: (from: number, to: number) => number;
+  sample: (from: number, to: number, step: number) => number;
+}
+
+/** The module's bytes: two pages, the first the key search's filter, the second the window. */
+const MODULE = wasmModule(2, [runEnd, sample]);
+const compiled = WebAssembly.validate(MODULE) ? new WebAssembly.Module(MODULE) : undefined;
+
+/** Where the window starts in the memory: past the filter. */
+const WINDOW_AT = 65536;
+
+/** A new instance, with a memory of its own; undefined where WebAssembly SIMD is not supported (the JavaScript loops then). */
+function scanInstance(): { scans: Scans; memory: Uint8Array } | undefined {
+  if (!compiled) return undefined;
+  const scans = new WebAssembly.Instance(compiled).exports as unknown as Scans;
+  return { scans, memory: new Uint8Array(scans.memory.buffer) };
+}
+
+/**
+ * The tokenizer's run scan: one instance for every answer, as they are all read on this thread, one call
+ * at a time. The window of the buffer last copied in is used again by the next string of the same chunk
+ * while its owner (one `write` of one tokenizer: any other read copies its own) is the same.
+ */
+const runs = scanInstance();
+let loaded: { owner: object; buf: Buffer; from: number; to: number } | undefined;
+
+/**
+ * Where the plain run of a string's bytes that starts at `at` ends: the first `"`, `\`, control byte or
+ * byte over 0x7f at or after `at`, or the buffer's length; times two, plus one when a space or `=`
+ * stands before it. `owner`: the tokenizer's one read of this buffer. Undefined without WebAssembly.
+ */
+export function plainRunEnd(owner: object, buf: Buffer, at: number): number | undefined {
+  if (!runs) return undefined;
+  let flag = 0;
+  for (let from = at; from < buf.length; ) {
+    let window = loaded;
+    if (!window || window.owner !== owner || window.buf !== buf || from < window.from || from >= window.to) {
+      window = loaded = { owner, buf, from, to: Math.min(buf.length, from + WINDOW) };
+      runs.memory.set(buf.subarray(window.from, window.to), WINDOW_AT);
+    }
+    const found = runs.scans.runEnd(WINDOW_AT + from - window.from, WINDOW_AT + window.to - window.from);
+    flag |= found & 1;
+    const end = window.from + (found >>> 1) - WINDOW_AT;
+    if (end < window.to) return end * 2 + flag;
+    from = end;
+  }
+  return buf.length * 2 + flag;
+}
+
+/** A key search's samples (needle-set.ts) in WebAssembly: a filter of the memory's first 64 KiB; undefined without it. */
+export function sampleSearch(filter: Uint8Array, step: number): ((buf: Buffer, candidate: (at: number) => boolean) => boolean) | undefined {
+  const instance = scanInstance();
+  if (!instance) return undefined;
+  const { scans, memory } = instance;
+  memory.set(filter, 0);
+  // Every sample p = 0, step, 2 * step, … with p + 4 <= buf.length; a window at a time, each starting at a sample.
+  return (buf, candidate) => {
+    for (let from = 0; from + 4 <= buf.length; ) {
+      const length = Math.min(WINDOW, buf.length - from);
+      memory.set(buf.subarray(from, from + length), WINDOW_AT);
+      for (let p = WINDOW_AT; ; p += step) {
+        p = scans.sample(p, WINDOW_AT + length, step);
+        if (p < 0) break;
+        if (candidate(from + p - WINDOW_AT)) return true;
+      }
+      from += (Math.floor((length - 4) / step) + 1) * step;
+    }
+    return false;
+  };
+}
