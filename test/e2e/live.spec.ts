@@ -44,7 +44,9 @@ test('a decision simulated in the sandbox updates the open candidate page and th
   await expect(simulate.getByRole('status')).toHaveText('The sandbox approved this candidate and sent its webhook.');
 
   // The page that asked: the chip and the line saying where the news came from (the sandbox's delivery carries approvedDate).
-  await expect(candidate.getByText(/^Approved at .* — from the KYC service, received just now$/)).toBeVisible();
+  // The server confirms a delivery with the service before any page is told, and asks again after 1 and
+  // 4 s when the service could not be asked at once (delivery-processing.ts): the wait allows for that.
+  await expect(candidate.getByText(/^Approved at .* — from the KYC service, received just now$/)).toBeVisible({ timeout: 15_000 });
   await expect(chipOf(candidate)).toHaveAttribute('data-status', 'approved');
   await expect(candidate.getByRole('list', { name: 'Status changes, oldest first' })).toContainText('Approved');
   // A status-level re-check, never the pictures again.

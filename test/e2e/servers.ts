@@ -183,6 +183,8 @@ const SERVERS: Record<ServerName, ServerSpec> = {
 /** The files a run starts from (globalSetup): no server of an earlier run left, the configuration files whose ports move, an empty archiving folder. */
 export function prepareRun(): void {
   stopServers();
+  // The last run's server logs: each server of this run writes its own.
+  rmSync(SERVERS_DIR, { recursive: true, force: true });
   rmSync(E2E_ARCHIVING_DIR, { recursive: true, force: true });
   mkdirSync(E2E_ARCHIVING_DIR, { recursive: true });
   seedAuditTrail();
@@ -282,14 +284,19 @@ function seedAuditTrail(): void {
   writeFileSync(`${E2E_AUDIT_DIR}/audit.jsonl`, chained.map((line) => `${line}\n`).join(''), { mode: 0o600 });
 }
 
-/** Stops every server this run started (globalTeardown), each with its process group. */
+/**
+ * Stops every server this run started (globalTeardown), each with its process group. Their logs stay in
+ * SERVERS_DIR until the next run starts each server again, for a failed test's server side (.ci/run
+ * prints them when the suite fails); the sandbox's made-up candidates are all they can hold.
+ */
 export function stopServers(): void {
   if (!existsSync(SERVERS_DIR)) return;
   for (const name of readdirSync(SERVERS_DIR).filter((file) => file.endsWith('.pid'))) {
-    const pid = Number(readFileSync(path.join(SERVERS_DIR, name), 'utf8'));
+    const pidFile = path.join(SERVERS_DIR, name);
+    const pid = Number(readFileSync(pidFile, 'utf8'));
     if (pid > 0) signal(-pid, 'SIGKILL');
+    rmSync(pidFile, { force: true });
   }
-  rmSync(SERVERS_DIR, { recursive: true, force: true });
 }
 
 function signal(pid: number, name: NodeJS.Signals | 0): boolean {
