@@ -1,11 +1,9 @@
 import type { BrowserContext, Page } from '@playwright/test';
 import { expect, test, needsServers } from './fixtures.ts';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
-import { E2E_PORTS, E2E_USERS } from './servers.ts';
+import { auditLinesOf, E2E_PORTS, E2E_USERS } from './servers.ts';
 import { APP_HEADERS } from './helpers.ts';
 
 needsServers('sandbox', 'gateway', 'users');
@@ -19,7 +17,6 @@ needsServers('sandbox', 'gateway', 'users');
  * The attacker serves from another port of 127.0.0.1 (same site as the app: cookies, even SameSite=Strict,
  * go along) and from `localhost` (another site).
  */
-const AUDIT_LOG = path.resolve('test-results/e2e-audit.jsonl');
 
 function closeable(server: http.Server): Promise<number> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
@@ -67,13 +64,13 @@ test.afterAll(async () => {
   }
 });
 
+/** The lines naming `id` in the audit files of every server the attacks aim at. */
 function auditLinesFor(id: string): Array<{ user: string; id: string; status: number }> {
-  if (!existsSync(AUDIT_LOG)) return [];
-  return readFileSync(AUDIT_LOG, 'utf8')
-    .split('\n')
-    .filter((line) => line.includes(id))
-    .map((line) => JSON.parse(line))
-    .filter((entry) => entry.id === id);
+  return auditLinesOf('sandbox', 'gateway', 'users').filter((entry) => entry.id === id) as Array<{
+    user: string;
+    id: string;
+    status: number;
+  }>;
 }
 
 /** Every way a page can make the browser send a request to `target`, from the attacker's page. */

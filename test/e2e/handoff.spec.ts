@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { expect, test, needsServers } from './fixtures.ts';
-import { E2E_PORTS, E2E_USERS } from './servers.ts';
+import { auditLinesOf, E2E_PORTS, E2E_USERS } from './servers.ts';
 import { APP_HEADERS, screenshot } from './helpers.ts';
 
 needsServers('sandbox', 'environments', 'users');
@@ -11,13 +11,9 @@ const KWAME_RECORD_ID = '65f1c2a9e4b0d3a1f0c9b810';
 const searchBox = (page: Page) => page.getByLabel(/^(refId|recordId) to look up$/);
 const environmentsUrl = `http://127.0.0.1:${E2E_PORTS.environments}`;
 
-/** Audit lines of the shared e2e audit log that match. */
+/** Audit lines of this spec's servers that match. */
 function auditLines(match: (line: Record<string, unknown>) => boolean): Array<Record<string, unknown>> {
-  return readFileSync('test-results/e2e-audit.jsonl', 'utf8')
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line) as Record<string, unknown>)
-    .filter(match);
+  return auditLinesOf('sandbox', 'environments', 'users').filter(match);
 }
 
 test.describe('the search box', () => {

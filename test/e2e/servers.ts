@@ -80,13 +80,31 @@ const SANDBOX_ENV = {
   KYC_API_KEY: '',
   KYC_API_KEY_STATUS: '',
   REDIS_URL: '',
-  AUDIT_LOG: 'test-results/e2e-audit.jsonl',
   CONFIG_FILE: configFile('sandbox'),
   HOST: '127.0.0.1',
 };
 
 /** A server by its port's name: each has a port of its own (the OpenID provider is started by its spec). */
 export type ServerName = Exclude<keyof typeof E2E_PORTS, 'oidcProvider' | 'scaleUpstream'>;
+
+/**
+ * Each server's audit file, unless it names its own: one writer per file, as in production (each instance
+ * chains its own lines), and a run's lines only (prepareRun empties the folder).
+ */
+const E2E_AUDIT_FILES_DIR = 'test-results/e2e-audit';
+const auditFileOf = (name: ServerName) => path.join(E2E_AUDIT_FILES_DIR, `${name}.jsonl`);
+
+/** The audit lines these servers have written in this run, parsed, file after file. */
+export function auditLinesOf(...names: ServerName[]): Array<Record<string, unknown>> {
+  return names.flatMap((name) => {
+    const file = auditFileOf(name);
+    if (!existsSync(file)) return [];
+    return readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+  });
+}
 
 interface ServerSpec {
   /** `app`: dist/server/main.js on PORT; `sandbox`: the sandbox alone (dist/server/sandbox.js --port). */
@@ -183,8 +201,9 @@ const SERVERS: Record<ServerName, ServerSpec> = {
 /** The files a run starts from (globalSetup): no server of an earlier run left, the configuration files whose ports move, an empty archiving folder. */
 export function prepareRun(): void {
   stopServers();
-  // The last run's server logs: each server of this run writes its own.
+  // The last run's server logs and audit files: each server of this run writes its own.
   rmSync(SERVERS_DIR, { recursive: true, force: true });
+  rmSync(E2E_AUDIT_FILES_DIR, { recursive: true, force: true });
   rmSync(E2E_ARCHIVING_DIR, { recursive: true, force: true });
   mkdirSync(E2E_ARCHIVING_DIR, { recursive: true });
   seedAuditTrail();
@@ -326,7 +345,13 @@ async function startServer(name: ServerName): Promise<void> {
     const port = String(server.port);
     const args = server.entry === 'app' ? ['dist/server/main.js'] : ['dist/server/sandbox.js', '--port', port, ...(server.flags ?? [])];
     child = spawn(process.execPath, args, {
-      env: { PATH: process.env.PATH, ...SANDBOX_ENV, ...server.env, ...(server.entry === 'app' ? { PORT: port } : {}) },
+      env: {
+        PATH: process.env.PATH,
+        ...SANDBOX_ENV,
+        AUDIT_LOG: auditFileOf(name),
+        ...server.env,
+        ...(server.entry === 'app' ? { PORT: port } : {}),
+      },
       // Its own process group, outliving the worker that started it: the run's teardown stops it.
       detached: true,
       stdio: ['ignore', log, log],

@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { seriousViolations } from './axe.ts';
 import { expect, needsServers, test } from './fixtures.ts';
 import { docScreenshot } from './helpers.ts';
-import { E2E_PORTS } from './servers.ts';
+import { auditLinesOf, E2E_PORTS } from './servers.ts';
 
 needsServers('gateway');
 
@@ -54,11 +53,7 @@ test('a support user sees the recorded reason of a rejected candidate, then edit
   expect(copied.endsWith(`Your reference: ${REJECTED}\nKind regards, Sam`)).toBe(true);
 
   // Audited as a reply from the rejected template, never its text; the lookup named the fields shown.
-  const lines = readFileSync('test-results/e2e-audit.jsonl', 'utf8')
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line) as Record<string, unknown>)
-    .filter((line) => line.user === 'sam@example.org' && line.id === REJECTED);
+  const lines = auditLinesOf('gateway').filter((line) => line.user === 'sam@example.org' && line.id === REJECTED);
   expect(lines.some((line) => line.kind === 'export' && line.what === 'reply' && line.template === 'rejected')).toBe(true);
   expect(
     lines.some((line) => line.kind === 'refId' && line.level === 'stripped' && String(line.fields) === 'rejectionReason,resubmitHint'),
