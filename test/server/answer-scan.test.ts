@@ -7,16 +7,12 @@ import { watchWillArchiveAt } from '../../src/server/answer/archive-watch.ts';
 import { KeyWatch, keySearch } from '../../src/server/answer/key-watch.ts';
 import { StatusLevelReader, statusLevelValue } from '../../src/server/answer/status-level-stream.ts';
 import { anyCodePoint } from '../support/any-code-point.ts';
+import { cutAt } from '../support/cut-at.ts';
 
 /**
  * The readers of the one scan of an answer (answer-scan.ts), against what the browser or JSON.parse
  * makes of the same bytes, however they are cut into chunks.
  */
-
-function cutAt(bytes: Buffer, cuts: number[]): Buffer[] {
-  const at = [...new Set(cuts.map((cut) => cut % (bytes.length + 1)))].sort((a, b) => a - b);
-  return [0, ...at].map((from, i) => bytes.subarray(from, at[i] ?? bytes.length));
-}
 
 const cuts = fc.array(fc.nat(), { maxLength: 8 });
 const json = fc.jsonValue({ maxDepth: 3, stringUnit: anyCodePoint });

@@ -6,6 +6,7 @@ import { JsonSyntaxError, JsonTokenizer, JsonTooDeepError, MAX_DEPTH } from '../
 import { RecordSplitter } from '../../src/server/answer/record-parts.ts';
 import type { TextPiece } from '../../src/server/answer/text-piece.ts';
 import { anyCodePoint } from '../support/any-code-point.ts';
+import { cutAt } from '../support/cut-at.ts';
 
 /**
  * The tokenizer of answers in parts, against what the browser does with the plain answer: decode the
@@ -13,11 +14,6 @@ import { anyCodePoint } from '../support/any-code-point.ts';
  * them. Whatever that accepts comes out of RecordSplitter as the same value, however the bytes are cut
  * into chunks; whatever it refuses is refused.
  */
-
-function cutAt(bytes: Buffer, cuts: number[]): Buffer[] {
-  const at = [...new Set(cuts.map((cut) => cut % (bytes.length + 1)))].sort((a, b) => a - b);
-  return [0, ...at].map((from, i) => bytes.subarray(from, at[i] ?? bytes.length));
-}
 
 /** The record as RecordSplitter writes it from the tokens, parsed; throws where the tokenizer refuses. */
 function viaTokens(chunks: Buffer[]): unknown {

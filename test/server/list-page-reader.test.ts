@@ -5,17 +5,13 @@ import { readListRecord } from '../../src/kyc/contract/list-record.ts';
 import { AnswerScan } from '../../src/server/answer/answer-scan.ts';
 import { ListPageReader } from '../../src/server/answer/list-page-reader.ts';
 import { anyCodePoint } from '../support/any-code-point.ts';
+import { cutAt } from '../support/cut-at.ts';
 
 /**
  * A page of the applicants list read for the queue index (list-page-reader.ts): what the crawler reads of
  * it is what it read when the page was built whole by JSON.parse, and a page's pictures, certificates and
  * custom fields are never kept, so no page can make the crawler hold what the service sends.
  */
-
-function cutAt(bytes: Buffer, cuts: number[]): Buffer[] {
-  const at = [...new Set(cuts.map((cut) => cut % (bytes.length + 1)))].sort((a, b) => a - b);
-  return [0, ...at].map((from, i) => bytes.subarray(from, at[i] ?? bytes.length));
-}
 
 /** The reader fed these chunks: its value, or 'too large' when it kept more than a page may. */
 function pageOf(chunks: Buffer[]): unknown {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { AnswerScan, QuietReader } from '../../src/server/answer/answer-scan.ts';
 import type { TextPiece } from '../../src/server/answer/text-piece.ts';
 import { anyCodePoint } from '../support/any-code-point.ts';
+import { cutAt } from '../support/cut-at.ts';
 
 /**
  * The tokenizer hands each piece of a string on as one reused TextPiece whose text is made only when a
@@ -96,11 +97,6 @@ function withEscapes(json: string, every: number): string {
 /** Each UTF-16 code unit of a character as a \u escape (JSON.parse joins a pair again). */
 const unitEscapes = (char: string) =>
   Array.from({ length: char.length }, (_, k) => `\\u${char.charCodeAt(k).toString(16).padStart(4, '0')}`);
-
-function cutAt(bytes: Buffer, cuts: number[]): Buffer[] {
-  const at = [...new Set(cuts.map((cut) => cut % (bytes.length + 1)))].sort((a, b) => a - b);
-  return [0, ...at].map((from, i) => bytes.subarray(from, at[i] ?? bytes.length));
-}
 
 /** Long text: as a picture's letters (long runs of ASCII), or with escapes and characters over 0x7f among them. */
 const longText = fc.oneof(
