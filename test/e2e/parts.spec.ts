@@ -78,9 +78,14 @@ test('on a throttled link the status shows before the first picture, and picture
   // two whose parts come after the first (the first part, a few kB, may arrive with the header itself on a
   // loaded machine, in one commit: seen in CI).
   expect(frames.slice(firstHeader, firstPicture).some((frame) => frame.progress >= 2)).toBe(true);
-  // One at a time: the page showed one picture, then two, then three, never jumping from none to all.
+  // One by one: the count of pictures shown only rose, from none to all three through at least one count
+  // between, never from none to all at once. (On a loaded machine two may be painted in one frame: CI saw
+  // [0, 2, 3].)
   const counts = [...new Set(frames.map((frame) => frame.shown))];
-  expect(counts).toEqual([0, 1, 2, 3]);
+  expect(counts[0]).toBe(0);
+  expect(counts.at(-1)).toBe(3);
+  expect(counts).toEqual([...counts].sort((a, b) => a - b));
+  expect(counts.some((count) => count > 0 && count < 3)).toBe(true);
   // Each as its own part completes: a picture was on screen while another card still showed its download.
   expect(frames.some((frame) => frame.shown >= 1 && frame.progress >= 1)).toBe(true);
   await expect(page.getByText(/of \d/)).toHaveCount(0);
