@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { type LiveEvent, liveEventSchema } from '../../kyc/contract/live-events.ts';
-import { redisReadiness } from '../state/redis-ready.ts';
 import type { LiveHub, SequencedEvent } from './live-hub.ts';
 import { localPresenceChannel, type PresenceChannel, readPresenceMessage } from './presence-message.ts';
 import { createReplayBuffer, REPLAY_BOUNDS, type ReplayBounds, type ReplayBuffer } from './replay-buffer.ts';
@@ -101,11 +100,20 @@ function redisHub(url: string, options: LiveHubOptions, fanOut: FanOut, revocati
   const keys = replayKeys(prefix);
   const bounds = options.replay ?? REPLAY_BOUNDS;
   const now = options.now ?? Date.now;
-  const { commands, subscriber, ready } = connections(url);
+  const connection = {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: 2000,
+    connectTimeout: 2000,
+    retryStrategy: (times: number) => Math.min(times * 100, 2000),
+  };
+  const commands = new Redis(url, connection);
+  // SUBSCRIBE takes its connection for itself; ioredis subscribes again after a reconnect.
+  const subscriber = new Redis(url, { ...connection, enableOfflineQueue: true });
   const presenceChannel = `${prefix}presence`;
   const subscribed = subscriber.subscribe(channel, revocationChannel, presenceChannel);
   subscribed.catch(() => undefined);
-  const presence = redisPresence(commands, ready, presenceChannel, subscribed, options);
+  const presence = redisPresence(commands, presenceChannel, subscribed, options);
   subscriber.on('message', (from: string, message: string) => {
     if (from === presenceChannel) return presence.heard(message);
     if (from === revocationChannel) return heardRevocation(message);
@@ -123,7 +131,7 @@ function redisHub(url: string, options: LiveHubOptions, fanOut: FanOut, revocati
   subscriber.on('error', () => undefined);
   return {
     async publish(event: LiveEvent) {
-      await withinConnectTime(Promise.all([ready(), subscribed]));
+      await withinConnectTime(Promise.all([ready(commands), subscribed]));
       const args = publishArguments(channel, JSON.stringify(event), bounds, now());
       await commands.eval(PUBLISH_SCRIPT, 3, keys.counter, keys.stream, keys.bytes, ...args);
     },
@@ -131,7 +139,7 @@ function redisHub(url: string, options: LiveHubOptions, fanOut: FanOut, revocati
       if (since === undefined) return fanOut.subscribe(listener);
       const oldest = Math.floor((now() - bounds.maxAgeMs) * 1000);
       const read = async function* (after: bigint) {
-        await ready();
+        await withinConnectTime(ready(commands));
         yield* replayPages(commands, keys.stream, after, oldest, () =>
           options.onBadMessage?.('an entry of the replay stream is not an event'),
         );
@@ -144,7 +152,7 @@ function redisHub(url: string, options: LiveHubOptions, fanOut: FanOut, revocati
       revocations.tell(revocation);
       // Sent at once when connected, on the connection events are published on: Redis passes the two on
       // in the order sent, so no instance hears an event published after a revocation before it.
-      await ready();
+      if (commands.status !== 'ready') await withinConnectTime(ready(commands));
       await commands.publish(revocationChannel, revocationMessage(origin, revocation));
     },
     onRevocation: revocations.add,
@@ -157,34 +165,12 @@ function redisHub(url: string, options: LiveHubOptions, fanOut: FanOut, revocati
   };
 }
 
-/**
- * The hub's two connections: commands (publish, replay) and the subscription, which SUBSCRIBE takes for
- * itself (ioredis subscribes again after a reconnect). A command waits for its connection, made again
- * after a drop, at most the connect time.
- */
-function connections(url: string) {
-  const connection = {
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
-    commandTimeout: 2000,
-    connectTimeout: 2000,
-    retryStrategy: (times: number) => Math.min(times * 100, 2000),
-  };
-  const commands = new Redis(url, connection);
-  const subscriber = new Redis(url, { ...connection, enableOfflineQueue: true });
-  const up = redisReadiness(commands, { timeoutMs: connection.connectTimeout, waitWhileDown: true });
-  const ready = async () => {
-    if (!(await up())) throw NOT_REACHABLE();
-  };
-  return { commands, subscriber, ready };
-}
-
 /** Presence over Redis: a plain PUBLISH on its own channel, heard back by every instance (this one too). */
-function redisPresence(commands: Redis, ready: () => Promise<void>, name: string, subscribed: Promise<unknown>, options: LiveHubOptions) {
+function redisPresence(commands: Redis, name: string, subscribed: Promise<unknown>, options: LiveHubOptions) {
   const local = localPresenceChannel();
   const channel: PresenceChannel = {
     async publish(message) {
-      await withinConnectTime(Promise.all([ready(), subscribed]));
+      await withinConnectTime(Promise.all([ready(commands), subscribed]));
       await commands.publish(name, JSON.stringify(message));
     },
     subscribe: local.subscribe,
@@ -199,13 +185,28 @@ function redisPresence(commands: Redis, ready: () => Promise<void>, name: string
   };
 }
 
-const NOT_REACHABLE = () => new Error('Redis is not reachable: the live event was not published.');
+/** Resolves once the connection is ready; one listener per connection however many wait (a publish while Redis is away). */
+const readyWaits = new WeakMap<Redis, Promise<void>>();
+function ready(redis: Redis): Promise<void> {
+  if (redis.status === 'ready') return Promise.resolve();
+  let waiting = readyWaits.get(redis);
+  if (!waiting) {
+    waiting = new Promise<void>((resolve) =>
+      redis.once('ready', () => {
+        readyWaits.delete(redis);
+        resolve();
+      }),
+    );
+    readyWaits.set(redis, waiting);
+  }
+  return waiting;
+}
 
 /** While Redis is away a publish fails at once rather than waiting for it: the caller counts it as not sent. */
 function withinConnectTime(waiting: Promise<unknown>): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(NOT_REACHABLE()), 2000);
+    timer = setTimeout(() => reject(new Error('Redis is not reachable: the live event was not published.')), 2000);
   });
   return Promise.race([waiting.then(() => undefined), late]).finally(() => clearTimeout(timer));
 }

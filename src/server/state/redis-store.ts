@@ -1,6 +1,5 @@
 import { Redis } from 'ioredis';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
-import { redisReadiness } from './redis-ready.ts';
 import { limiterOptions, StoreUnavailableError, wrapLimiter, type SharedStore } from './store.ts';
 
 export interface RedisStoreOptions {
@@ -31,13 +30,7 @@ export function createRedisStore(url: string, options: RedisStoreOptions = {}): 
     // Reconnect for ever, at most every 2 s.
     retryStrategy: (times) => Math.min(times * 100, 2000),
   });
-  watchState(redis, options.onStateChange);
-  // Commands are never queued, so the first ones wait for the first connection; once Redis is known to
-  // be down, they fail at once.
-  const up = redisReadiness(redis, { timeoutMs: CONNECT_TIMEOUT_MS });
-  const ready = async () => {
-    if (!(await up())) throw new StoreUnavailableError(new Error('Redis is not reachable'));
-  };
+  const ready = readiness(redis, watchState(redis, options.onStateChange));
   const call = async <T>(command: () => Promise<T>): Promise<T> => {
     await ready();
     try {
@@ -84,8 +77,11 @@ export function createRedisStore(url: string, options: RedisStoreOptions = {}): 
   };
 }
 
-/** Tells `onStateChange` when Redis goes away and when it is back (once per change, not per retry). */
-function watchState(redis: Redis, onStateChange: RedisStoreOptions['onStateChange']): void {
+/**
+ * Tells `onStateChange` when Redis goes away and when it is back (once per change, not per retry);
+ * the answer says whether it is known to be down now.
+ */
+function watchState(redis: Redis, onStateChange: RedisStoreOptions['onStateChange']): () => boolean {
   let up: boolean | undefined;
   const report = (now: boolean, detail: string) => {
     if (up === now) return;
@@ -97,6 +93,38 @@ function watchState(redis: Redis, onStateChange: RedisStoreOptions['onStateChang
   // ioredis reports every failed attempt; without a listener it would print each one itself.
   redis.on('error', (error: NodeJS.ErrnoException) => report(false, error.code ?? error.message));
   redis.on('close', () => report(false, 'connection closed'));
+  return () => up === false;
+}
+
+/**
+ * Commands are never queued, so the first ones must wait for the first connection; once Redis is
+ * known to be down, they fail at once.
+ */
+function readiness(redis: Redis, knownDown: () => boolean): () => Promise<void> {
+  // One wait for the connection, shared by every command asked meanwhile: a burst of requests at start
+  // adds two listeners in all, not two each.
+  let waiting: Promise<void> | undefined;
+  const wait = () =>
+    new Promise<void>((resolve, reject) => {
+      const settle = (error?: unknown) => {
+        clearTimeout(timer);
+        redis.off('ready', onReady);
+        redis.off('error', settle);
+        waiting = undefined;
+        if (error) reject(new StoreUnavailableError(error));
+        else resolve();
+      };
+      const onReady = () => settle();
+      const timer = setTimeout(() => settle(new Error('no connection yet')), CONNECT_TIMEOUT_MS);
+      redis.once('ready', onReady);
+      redis.once('error', settle);
+    });
+  return () => {
+    if (redis.status === 'ready') return Promise.resolve();
+    if (knownDown() || redis.status === 'end') return Promise.reject(new StoreUnavailableError());
+    waiting ??= wait();
+    return waiting;
+  };
 }
 
 /** `redis://user:secret@host:6379/0` as `redis://host:6379/0`: the password never reaches a log line. */

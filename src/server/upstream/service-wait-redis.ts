@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { redisReadiness } from '../state/redis-ready.ts';
 import { MAX_SERVICE_WAIT_SECONDS, type SharedWaits } from './service-wait.ts';
 
 export interface RedisWaitsOptions {
@@ -101,8 +100,38 @@ function connections(url: string) {
   // Redis going away is said once by the shared store (api.ts); without listeners ioredis would print each retry.
   commands.on('error', () => undefined);
   subscriber.on('error', () => undefined);
-  // Telling fails at once while Redis is away (the wait then stays this instance's).
-  return { commands, subscriber, commandsUp: redisReadiness(commands, { timeoutMs: CONNECT_TIMEOUT_MS }) };
+  return { commands, subscriber, commandsUp: readiness(commands) };
+}
+
+/**
+ * Whether the commands' connection can take a command now: at once when it is up or known to be down
+ * (telling then fails at once, and the wait stays this instance's); only before the first connection has
+ * been made or refused does it wait for it, at most the connect timeout.
+ */
+function readiness(redis: Redis): () => Promise<boolean> {
+  let down = false;
+  redis.on('ready', () => (down = false));
+  redis.on('error', () => (down = true));
+  redis.on('close', () => (down = true));
+  return () => {
+    if (redis.status === 'ready') return Promise.resolve(true);
+    if (down || redis.status === 'end') return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const settle = (up: boolean) => {
+        clearTimeout(timer);
+        redis.off('ready', onReady);
+        redis.off('error', onFailed);
+        redis.off('end', onFailed);
+        resolve(up);
+      };
+      const onReady = () => settle(true);
+      const onFailed = () => settle(false);
+      const timer = setTimeout(onFailed, CONNECT_TIMEOUT_MS);
+      redis.once('ready', onReady);
+      redis.once('error', onFailed);
+      redis.once('end', onFailed);
+    });
+  };
 }
 
 /**
