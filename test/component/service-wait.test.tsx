@@ -22,6 +22,8 @@ const seconds = (n: number) =>
   act(() => {
     vi.advanceTimersByTime(n * 1000);
   });
+/** The page's effects run (its one-second tick starts in one): a busy machine may not have run them when the text shows. */
+const effectsRun = () => act(async () => {});
 
 describe("the service's wait on the pages", { timeout: 20_000 }, () => {
   it('a 429 with only extra.retryAfter: 30: the candidate page names 30 s, counts it down, then says the wait is over', async () => {
@@ -39,6 +41,7 @@ describe("the service's wait on the pages", { timeout: 20_000 }, () => {
     expect(await screen.findByRole('heading', { name: 'The KYC service is limiting requests' })).toBeInTheDocument();
     const body = screen.getByText(/Try again in 30 s \(at /);
     expect(within(body).getByRole('time')).toHaveAttribute('dateTime', '2026-11-24T14:02:31.000Z');
+    await effectsRun();
     seconds(12);
     expect(screen.getByText(/Try again in 18 s \(at /)).toBeInTheDocument();
     seconds(18);
@@ -69,6 +72,7 @@ describe("the service's wait on the pages", { timeout: 20_000 }, () => {
       /^The KYC service is limiting requests \(HTTP 429\): the batch waits 30 s and resumes at .+ \(in 30 s\)\.$/,
     );
     expect(within(wait).getByRole('time')).toHaveAttribute('dateTime', '2026-11-24T14:02:31.000Z');
+    await effectsRun();
     // A row that was under way when the service asked to wait does not end the wait.
     seconds(10);
     send({ type: 'row', index: 0, ok: true, status: 'approved', refId: 'a', recordId: null });

@@ -82,14 +82,26 @@ async function instance(upstreamUrl: string, redisUrl = redis.url): Promise<Inst
   return started;
 }
 
-/** The API handler on the fake service, its waits on `clock`, sharing them through its own connections to Redis. */
+/**
+ * The API handler on the fake service, its waits on `clock`, sharing them through its own connections to
+ * Redis; `learned()` settles once it has heard a wait from Redis (after the handler's own watcher has: it
+ * was added first). Real time carries the message while the virtual clock stands still: a test that moves
+ * the clock waits for it first, or the wait would be heard as starting after the move.
+ */
 async function appOnClock(upstreamUrl: string, clock: ReturnType<typeof virtualClock>, redisUrl = redis.url) {
   const sharedWaits = createRedisWaits(redisUrl);
   cleanups.push(() => sharedWaits.close());
   const app = await startTestApp({ upstream: { baseUrl: upstreamUrl, clientId: 'c', apiKey: 'k' }, pauseClock: clock, sharedWaits });
   cleanups.push(app.close);
+  let heard = false;
+  let onHeard = () => {};
+  const learned = new Promise<void>((resolve) => (onHeard = resolve));
+  sharedWaits.of('default').watch(() => {
+    heard = true;
+    onHeard();
+  });
   await sharedWaits.ready();
-  return app;
+  return Object.assign(app, { learned: () => (heard ? Promise.resolve() : learned) });
 }
 
 describe.skipIf(!hasRedisServer)(`the service's wait shared on Redis${hasRedisServer ? '' : ` (${NO_REDIS_MESSAGE})`}`, () => {
@@ -126,6 +138,7 @@ describe.skipIf(!hasRedisServer)(`the service's wait shared on Redis${hasRedisSe
     const [one, two] = [await appOnClock(upstream.url, clock), await appOnClock(upstream.url, clock)];
     const start = clock.now();
     expect(errorOf(await one.get('/api/candidates/refId/abc')).retryAfterSeconds).toBe(30);
+    await two.learned();
     await clock.sleep(12_000);
     const during = await two.get('/api/candidates/refId/other');
     expect([during.status, during.headers['retry-after']]).toEqual([429, '18']);
