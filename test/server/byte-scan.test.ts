@@ -150,6 +150,53 @@ describe('the key search in WebAssembly (needle-set.ts over byte-scan.ts)', () =
   });
 });
 
+describe('one copy of a chunk for both scans (byte-scan.ts, one read)', () => {
+  it('the key searches of two sets and the run scan, in any order over one read or fresh ones, each answer as its reference', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.uint8Array({ minLength: 8, maxLength: 30 }), { minLength: 1, maxLength: 3 }),
+        fc.array(fc.uint8Array({ minLength: 8, maxLength: 30 }), { minLength: 1, maxLength: 3 }),
+        fc.integer({ min: WASM_FROM, max: 2 * WINDOW + 300 }),
+        fc.array(fc.tuple(fc.nat(), fc.nat(), fc.boolean()), { maxLength: 3 }),
+        fc.array(fc.tuple(fc.constantFrom('a', 'b', 'run'), fc.nat(), fc.boolean()), { minLength: 1, maxLength: 8 }),
+        (needlesA, needlesB, length, plants, steps) => {
+          const bytes = letters(length, 11);
+          const all = [...needlesA, ...needlesB];
+          for (const [which, at, stop] of plants) {
+            if (stop) bytes[at % length] = 0x22;
+            else bytes.set(all[which % all.length]!.subarray(0, length - (at % length)), at % length);
+          }
+          const sets = { a: new NeedleSet(needlesA.map((n) => Buffer.from(n))), b: new NeedleSet(needlesB.map((n) => Buffer.from(n))) };
+          const one = {};
+          for (const [scan, at, sameRead] of steps) {
+            const read = sameRead ? one : {};
+            if (scan === 'run') expect(plainRunEnd(read, bytes, at % (length + 1))).toBe(reference(bytes, at % (length + 1)));
+            else {
+              const needles = (scan === 'a' ? needlesA : needlesB).map((n) => Buffer.from(n));
+              expect(sets[scan].in(bytes, read)).toBe(includesAny(bytes, needles));
+            }
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('attack: a buffer whose bytes change between two reads is copied again, a quote or a key planted after the first read found', () => {
+    const key = Buffer.from('window-reuse-key-9d2f');
+    const set = new NeedleSet([key]);
+    const buf = letters(WINDOW, 13);
+    const first = {};
+    expect(set.in(buf, first)).toBe(false);
+    expect(plainRunEnd(first, buf, 0)).toBe(WINDOW * 2);
+    buf[4000] = 0x22;
+    key.copy(buf, 9000);
+    const second = {};
+    expect(set.in(buf, second)).toBe(true);
+    expect(plainRunEnd(second, buf, 0)).toBe(4000 * 2);
+  });
+});
+
 /** The decoded text of a JSON body's string values, through the one scan. */
 function textsOf(chunks: Buffer[]): { ok: boolean; text: string } {
   const scan = new AnswerScan();

@@ -2,7 +2,6 @@ import { Transform, type TransformCallback } from 'node:stream';
 import { scanOf, type AnswerScan, type ScannedBody } from './answer-scan.ts';
 import { JsonIncompleteError, JsonTooDeepError } from './json-tokens.ts';
 import { type KeySearch, KeyWatch } from './key-watch.ts';
-import { NeedleWatch } from './needle-watch.ts';
 
 /**
  * Checks on a successful answer of the service before its bytes reach the browser, apart from how the
@@ -101,18 +100,34 @@ export type AnswerGuard = Transform & { scan: AnswerScan; keyWatch: KeyWatch };
 
 /**
  * A transform for a successful answer's body: passes nothing on until the body is seen to start as a
- * candidate envelope, never a byte of a key (NeedleWatch holds back what could be the start of one), and
- * nothing past the first byte that is not JSON; the last bytes only once the whole body was read as JSON
- * and the key was not in any decoded string or picture (key-watch.ts): a browser never parses a body cut
- * short, so what only a parse would reveal never reaches it. Fails with AnswerGuardError otherwise. Its
- * first output (see `firstOutput`) means every check passed on what has arrived so far. The body is
- * tokenized once: by the scan fed where it is received (archive-watch.ts), or here.
+ * candidate envelope, never a byte of a key, and nothing past the first byte that is not JSON; the last
+ * bytes only once the whole body was read as JSON and the key was not in any decoded string or picture
+ * (key-watch.ts): a browser never parses a body cut short, so what only a parse would reveal never
+ * reaches it. Fails with AnswerGuardError otherwise. Its first output (see `firstOutput`) means every
+ * check passed on what has arrived so far. The body is tokenized once: by the scan fed where it is
+ * received (archive-watch.ts), or here; the key is searched for in that scan too, raw bytes and decoded
+ * text alike. What the search has cleared is passed on at once; the last bytes it has read (one less than
+ * the longest needle: the bytes after them could end a key they start) only with the next chunk, or at
+ * the end.
  */
 export function createAnswerGuard(body: ScannedBody, keys: KeySearch): AnswerGuard {
   const { scan, fed } = scanOf(body);
-  const keyWatch = new KeyWatch(keys, scan.path, { raw: false });
+  const keyWatch = new KeyWatch(keys, scan.path, { raw: true });
   scan.add(keyWatch);
-  const watch = new NeedleWatch(keys.needles);
+  /** Bytes not yet passed on, in order, and how many were passed on before them. */
+  const held: Buffer[] = [];
+  let passed = 0;
+  /** Passes on the held bytes that the key search has cleared (key-watch.ts, `clearThrough`) or, at the end, all. */
+  const release = (guard: Transform, through: number) => {
+    while (held.length > 0 && passed < through) {
+      const chunk = held[0]!;
+      const part = chunk.subarray(0, through - passed);
+      if (part.length === chunk.length) held.shift();
+      else held[0] = chunk.subarray(part.length);
+      passed += part.length;
+      guard.push(part);
+    }
+  };
   let start: Buffer | undefined = Buffer.alloc(0);
   const problem = (): AnswerGuardError | undefined => {
     if (keyWatch.found) return new AnswerGuardError('key_reflected');
@@ -122,9 +137,8 @@ export function createAnswerGuard(body: ScannedBody, keys: KeySearch): AnswerGua
   };
   const turn = turns();
   const pass = (guard: Transform, chunk: Buffer, done: TransformCallback) => {
-    const safe = watch.push(chunk);
-    if (safe === 'found') return done(new AnswerGuardError('key_reflected'));
-    for (const part of safe) guard.push(part);
+    held.push(chunk);
+    release(guard, keyWatch.clearThrough);
     turn(done);
   };
   const guard = new Transform({
@@ -148,8 +162,7 @@ export function createAnswerGuard(body: ScannedBody, keys: KeySearch): AnswerGua
       if (!fed) scan.end();
       const found = problem() ?? (scan.ended ? undefined : new AnswerGuardError('incomplete'));
       if (found) return done(found);
-      const rest = watch.end();
-      if (rest.length > 0) this.push(rest);
+      release(this, Number.POSITIVE_INFINITY);
       done();
     },
   });

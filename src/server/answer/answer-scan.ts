@@ -11,9 +11,12 @@ import type { UpstreamBody } from './upstream-body.ts';
  * tokenizer's (the open levels, bounded by MAX_DEPTH) and the path below.
  */
 
-/** One reader of the answer's tokens. `bytes` sees each chunk before its tokens; `end` follows the last. */
+/**
+ * One reader of the answer's tokens. `bytes` sees each chunk before its tokens, with the chunk's one read
+ * (a scan of it in WebAssembly shares the tokenizer's copy: byte-scan.ts); `end` follows the last.
+ */
 export interface AnswerReader extends TokenSink {
-  bytes?(chunk: Buffer): void;
+  bytes?(chunk: Buffer, read: object): void;
   end?(): void;
 }
 
@@ -61,8 +64,9 @@ export class AnswerScan implements TokenSink {
   write(chunk: Buffer): boolean {
     this.started = true;
     if (this.failure) return false;
-    for (const reader of this.readers) reader.bytes?.(chunk);
-    return this.guarded(() => this.tokenizer.write(chunk));
+    const read = {};
+    for (const reader of this.readers) reader.bytes?.(chunk, read);
+    return this.guarded(() => this.tokenizer.write(chunk, read));
   }
 
   /** At the body's end; false when it was not one whole JSON value. */
@@ -121,7 +125,7 @@ export class AnswerScan implements TokenSink {
 
 /** A reader that ignores every token: readers extend it and keep what they need. */
 export class QuietReader implements AnswerReader {
-  bytes(_chunk: Buffer): void {}
+  bytes(_chunk: Buffer, _read: object): void {}
   end(): void {}
   open(_bracket: '{' | '['): void {}
   close(_bracket: '}' | ']'): void {}

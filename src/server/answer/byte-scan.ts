@@ -4,8 +4,8 @@ import { type Code, I32, op, V128, type WasmFunction, wasmModule } from './wasm-
  * The answer's two scans of every byte, in WebAssembly with 128-bit SIMD (issue 35: in JavaScript, the
  * plain lookup's checks took about as much CPU as Node's own copying of the answer; docs/performance.md):
  * the end of a string's plain run (string-runs.ts) and the samples of the key search (needle-set.ts).
- * Each reads its bytes from its instance's memory, into which the caller copies them a window at a time
- * (`WINDOW`): WebAssembly reads no memory but its own. The instructions are written out below, a step a
+ * Both read their bytes from one instance's memory, into which a chunk is copied a window at a time
+ * (`WINDOW`), once for both scans of the same read: WebAssembly reads no memory but its own. The instructions are written out below, a step a
  * line with what it does; the module's bytes are made from them at start-up (wasm-module.ts). Both are
  * held to a byte-by-byte reference by property tests (test/server/byte-scan.test.ts).
  */
@@ -146,28 +146,39 @@ function scanInstance(): { scans: Scans; memory: Uint8Array } | undefined {
 }
 
 /**
- * The tokenizer's run scan: one instance for every answer, as they are all read on this thread, one call
- * at a time. The window of the buffer last copied in is used again by the next string of the same chunk
- * while its owner (one `write` of one tokenizer: any other read copies its own) is the same.
+ * One instance for both scans, as every answer is read on this thread, one call at a time: the key
+ * search's filter in the memory's first 64 KiB (the filter of the set searched last), and the window of
+ * the buffer copied in last. A window is used again while its read (`read`: one read of one buffer, which
+ * the scan of an answer gives both the key search and the tokenizer: answer-scan.ts) and buffer are the
+ * same, so a chunk is copied in once for both scans; any other read copies its own.
  */
-const runs = scanInstance();
-let loaded: { owner: object; buf: Buffer; from: number; to: number } | undefined;
+const shared = scanInstance();
+let loaded: { read: object; buf: Buffer; from: number; to: number } | undefined;
+let loadedFilter: Uint8Array | undefined;
+
+/** The window of `buf` that holds its bytes from `from` (at least `need` of them, or up to its end), copied in unless it is there already. */
+function windowAt(memory: Uint8Array, read: object, buf: Buffer, from: number, need: number) {
+  const window = loaded;
+  if (window && window.read === read && window.buf === buf && window.from <= from && Math.min(buf.length, from + need) <= window.to) {
+    return window;
+  }
+  const fresh = { read, buf, from, to: Math.min(buf.length, from + WINDOW) };
+  memory.set(buf.subarray(fresh.from, fresh.to), WINDOW_AT);
+  loaded = fresh;
+  return fresh;
+}
 
 /**
  * Where the plain run of a string's bytes that starts at `at` ends: the first `"`, `\`, control byte or
  * byte over 0x7f at or after `at`, or the buffer's length; times two, plus one when a space or `=`
- * stands before it. `owner`: the tokenizer's one read of this buffer. Undefined without WebAssembly.
+ * stands before it. `read`: the tokenizer's one read of this buffer. Undefined without WebAssembly.
  */
-export function plainRunEnd(owner: object, buf: Buffer, at: number): number | undefined {
-  if (!runs) return undefined;
+export function plainRunEnd(read: object, buf: Buffer, at: number): number | undefined {
+  if (!shared) return undefined;
   let flag = 0;
   for (let from = at; from < buf.length; ) {
-    let window = loaded;
-    if (!window || window.owner !== owner || window.buf !== buf || from < window.from || from >= window.to) {
-      window = loaded = { owner, buf, from, to: Math.min(buf.length, from + WINDOW) };
-      runs.memory.set(buf.subarray(window.from, window.to), WINDOW_AT);
-    }
-    const found = runs.scans.runEnd(WINDOW_AT + from - window.from, WINDOW_AT + window.to - window.from);
+    const window = windowAt(shared.memory, read, buf, from, 1);
+    const found = shared.scans.runEnd(WINDOW_AT + from - window.from, WINDOW_AT + window.to - window.from);
     flag |= found & 1;
     const end = window.from + (found >>> 1) - WINDOW_AT;
     if (end < window.to) return end * 2 + flag;
@@ -176,23 +187,33 @@ export function plainRunEnd(owner: object, buf: Buffer, at: number): number | un
   return buf.length * 2 + flag;
 }
 
-/** A key search's samples (needle-set.ts) in WebAssembly: a filter of the memory's first 64 KiB; undefined without it. */
-export function sampleSearch(filter: Uint8Array, step: number): ((buf: Buffer, candidate: (at: number) => boolean) => boolean) | undefined {
-  const instance = scanInstance();
-  if (!instance) return undefined;
-  const { scans, memory } = instance;
-  memory.set(filter, 0);
-  // Every sample p = 0, step, 2 * step, … with p + 4 <= buf.length; a window at a time, each starting at a sample.
-  return (buf, candidate) => {
+/**
+ * A key search's samples (needle-set.ts) in WebAssembly, with its filter (copied into the memory's first
+ * 64 KiB when another set's is there); undefined without it. `read`: this read of the buffer, whose
+ * window the tokenizer then uses too.
+ */
+export function sampleSearch(
+  filter: Uint8Array,
+  step: number,
+): ((buf: Buffer, candidate: (at: number) => boolean, read?: object) => boolean) | undefined {
+  if (!shared) return undefined;
+  const { scans, memory } = shared;
+  // Every sample p = 0, step, 2 * step, … with p + 4 <= buf.length; a window at a time.
+  return (buf, candidate, read = {}) => {
+    if (loadedFilter !== filter) {
+      memory.set(filter, 0);
+      loadedFilter = filter;
+    }
     for (let from = 0; from + 4 <= buf.length; ) {
-      const length = Math.min(WINDOW, buf.length - from);
-      memory.set(buf.subarray(from, from + length), WINDOW_AT);
-      for (let p = WINDOW_AT; ; p += step) {
-        p = scans.sample(p, WINDOW_AT + length, step);
+      const window = windowAt(memory, read, buf, from, 4);
+      const base = WINDOW_AT - window.from;
+      for (let p = from + base; ; p += step) {
+        p = scans.sample(p, window.to + base, step);
         if (p < 0) break;
-        if (candidate(from + p - WINDOW_AT)) return true;
+        if (candidate(p - base)) return true;
       }
-      from += (Math.floor((length - 4) / step) + 1) * step;
+      // Past the last sample whose four bytes lie in the window.
+      from += (Math.floor((window.to - 4 - from) / step) + 1) * step;
     }
     return false;
   };

@@ -68,15 +68,18 @@ export class JsonTokenizer {
 
   constructor(private readonly sink: TokenSink) {}
 
-  /** Reads a chunk, emitting its tokens; throws JsonSyntaxError at the first byte that is not JSON. */
-  write(chunk: Buffer): void {
+  /**
+   * Reads a chunk, emitting its tokens; throws JsonSyntaxError at the first byte that is not JSON. `read`:
+   * this read of the chunk, when another scan of the same bytes shares its window (byte-scan.ts).
+   */
+  write(chunk: Buffer, read: object = {}): void {
     let buf = this.start ? this.skipBom(chunk) : chunk;
     if (!buf) return;
     if (this.carry) {
       buf = Buffer.concat([this.carry, buf]);
       this.carry = undefined;
     }
-    this.runs.chunk();
+    this.runs.chunk(buf === chunk ? read : {});
     for (let i = 0; i >= 0 && i < buf.length; ) {
       if (this.str) i = this.stringBytes(buf, i);
       else if (this.scalarText !== undefined) i = this.scalarBytes(buf, i);

@@ -6,7 +6,7 @@ import type { TextPiece } from './text-piece.ts';
 
 /**
  * The key-reflection check as a reader of the one scan (answer-scan.ts). The raw bytes are searched as
- * they come (answer-guard.ts's NeedleWatch), but a browser reads more than the bytes: `JSON.parse` turns
+ * they come (`raw`: the guard holds each chunk until `clearThrough` passes it), but a browser reads more than the bytes: `JSON.parse` turns
  * `\u006c\u0069…` into the key, and the viewer decodes an identity value from base64 (as the parts do).
  * So the decoded text of every string and key is searched too, piece by piece with an overlap of one key
  * length less one, and every identity value is searched as the browser would decode it (whitespace
@@ -48,6 +48,9 @@ export class KeyWatch extends QuietReader {
    */
   decodesPictures = true;
   private readonly raw: NeedleWatch | undefined;
+  /** The raw bytes searched so far, and how many at their end may still start a needle. */
+  private searched = 0;
+  private readonly keep: number;
   private readonly longest: number;
   private textTail = '';
   private picture: PictureKeySearch | undefined;
@@ -60,11 +63,22 @@ export class KeyWatch extends QuietReader {
   ) {
     super();
     this.raw = options.raw && keys.needles.size > 0 ? new NeedleWatch(keys.needles) : undefined;
+    this.keep = Math.max(0, keys.needles.longest - 1);
     this.longest = Math.max(0, ...keys.texts.map((text) => text.length));
   }
 
-  override bytes(chunk: Buffer): void {
-    if (this.raw && this.raw.push(chunk) === 'found') this.found = true;
+  override bytes(chunk: Buffer, read: object): void {
+    this.searched += chunk.length;
+    if (this.raw && this.raw.push(chunk, read) === 'found') this.found = true;
+  }
+
+  /**
+   * How many of the raw bytes, from the first, are known to hold no part of a key: all but the last
+   * (longest needle - 1) searched, which may start one that the next chunk ends. Every byte without a
+   * raw search, which a reader that passes bytes on then does itself.
+   */
+  get clearThrough(): number {
+    return this.raw ? this.searched - this.keep : Number.POSITIVE_INFINITY;
   }
 
   override startString(): void {

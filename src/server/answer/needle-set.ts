@@ -57,15 +57,15 @@ export class NeedleSet {
     }
   }
 
-  /** Whether a needle occurs in `buf`. */
-  in(buf: Buffer): boolean {
+  /** Whether a needle occurs in `buf`. `read`: this read of it, when another scan shares its copy (byte-scan.ts). */
+  in(buf: Buffer, read?: object): boolean {
     if (this.short.length > 0 && this.short.some((needle) => buf.includes(needle))) return true;
     if (this.groups.size === 0) return false;
     if (buf.length < WASM_FROM) return sampled(buf, this.step, this.filter, this.groups);
     // Unaligned reads cost WebAssembly nothing: its step is the most positions each needle covers, L - 3.
     this.wasm ??= sampleSearch(this.filter, this.longestStep) ?? null;
     if (!this.wasm) return sampled(buf, this.step, this.filter, this.groups);
-    return this.wasm(buf, (p) => groupMatches(buf, this.groups.get(groupAt(buf, p)), p));
+    return this.wasm(buf, (p) => groupMatches(buf, this.groups.get(groupAt(buf, p)), p), read);
   }
 }
 

@@ -33,8 +33,11 @@ export class NeedleWatch {
     this.keep = Math.max(0, needles.longest - 1);
   }
 
-  /** The bytes now safe to pass on, in order, or `found` when a needle was seen (nothing more may be passed on). */
-  push(chunk: Buffer): Buffer[] | 'found' {
+  /**
+   * The bytes now safe to pass on, in order, or `found` when a needle was seen (nothing more may be passed
+   * on). `read`: this read of the chunk, whose copy into WebAssembly another scan may share (byte-scan.ts).
+   */
+  push(chunk: Buffer, read?: object): Buffer[] | 'found' {
     if (this.needles.size === 0) return [chunk];
     if (chunk.length < this.keep) {
       const window = Buffer.concat([this.held, chunk]);
@@ -45,7 +48,7 @@ export class NeedleWatch {
     }
     // Across the seam (what was held and the start of this chunk), then the chunk itself: no copy of it.
     const seam = Buffer.concat([this.held, chunk.subarray(0, this.keep)]);
-    if (this.needles.in(seam) || this.needles.in(chunk)) return 'found';
+    if (this.needles.in(seam) || this.needles.in(chunk, read)) return 'found';
     const out = [this.held, chunk.subarray(0, chunk.length - this.keep)].filter((part) => part.length > 0);
     this.held = Buffer.from(chunk.subarray(chunk.length - this.keep));
     return out;

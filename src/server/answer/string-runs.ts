@@ -22,17 +22,17 @@ export class StringRuns {
   private quoteAt = -1;
   private slashAt = -1;
   /** This read of this chunk, for the run scan's window (byte-scan.ts). */
-  private owner = {};
+  private read: object = {};
 
-  /** At each chunk's start (which may be a buffer read before, with other bytes in it). */
-  chunk(): void {
+  /** At each chunk's start (which may be a buffer read before, with other bytes in it), with its read. */
+  chunk(read: object): void {
     this.quoteAt = this.slashAt = -1;
-    this.owner = {};
+    this.read = read;
   }
 
   /** The end of the run that starts at `at`, times four, plus what is known of it (UNCHECKED, PLAIN, PLAIN_NO_SPACE_OR_EQ). */
   find(buf: Buffer, at: number): number {
-    const found = plainRunEnd(this.owner, buf, at);
+    const found = plainRunEnd(this.read, buf, at);
     if (found !== undefined) {
       const stop = Math.floor(found / 2);
       if (stop === buf.length || buf[stop] === QUOTE || buf[stop] === BACKSLASH)
