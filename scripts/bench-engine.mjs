@@ -40,6 +40,15 @@ export function cpuMs(pid) {
 }
 
 /**
+ * The whole machine's idle CPU time so far, every core's (idle and iowait of /proc/stat's first line), in
+ * ms: read around a lookup, how much of the cores' time nothing used while it ran.
+ */
+export function machineIdleMs() {
+  const fields = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]?.trim().split(/\s+/) ?? [];
+  return ((Number(fields[4]) + Number(fields[5])) * 1000) / CLK_TCK;
+}
+
+/**
  * A GET read to its end (and dropped): the time to its first body byte and to its end.
  * @param {string} url
  * @param {http.OutgoingHttpHeaders} headers

@@ -4,12 +4,14 @@
 // through a bare Node.js proxy (bare-proxy.mjs: forward and pipe, nothing else), from one upstream of
 // their own (plain-upstream.mjs), alternating which goes first. The time of each (median), their ratio
 // (target at most 1.1: what the answer's checks add to what any Node.js proxy costs), and each process's
-// CPU per lookup, read from /proc/<pid>/stat around each. With `--before <main.js>` (a build that reads
+// CPU per lookup, read from /proc/<pid>/stat around each, and the machine's idle CPU during each (from
+// /proc/stat: how much room the cores left, where the bench's upstream and client share them with the
+// proxy; docs/performance.md). With `--before <main.js>` (a build that reads
 // CONFIG_FILE), that build's server is asked beside them, alternating, for its figures of the same run.
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { cpuMs, firstByteGet } from './bench-engine.mjs';
+import { cpuMs, firstByteGet, machineIdleMs } from './bench-engine.mjs';
 import { PROXY_SIGN_IN, writeConfigFile } from './config-file.mjs';
 import { spawnServer } from './spawn-server.mjs';
 
@@ -37,6 +39,9 @@ const median = (values) => {
  * @property {number} pairedRatio the median of each round's app / bare (the two asked one after the other)
  * @property {number} appCpuMs the app's CPU per lookup
  * @property {number} bareCpuMs the bare proxy's
+ * @property {number} appIdleMs the machine's idle CPU time (every core's) during a lookup through the app
+ * @property {number} bareIdleMs the same during a lookup through the bare proxy
+ * @property {number} cores the machine's cores, whose time the idle figures are of
  * @property {{ ms: number; ratio: number; cpuMs: number } | undefined} before the `--before` build's, when given
  */
 
@@ -75,7 +80,7 @@ export async function runPlainBench({ serverJs, beforeJs, quick, log, runs = qui
       accept: 'application/json',
     };
     /** @param {{ url: string; pid: number }} server @param {Record<string, string>} headers */
-    const side = (server, headers) => ({ server, headers, times: /** @type {number[]} */ ([]), cpu: 0, bytes: 0 });
+    const side = (server, headers) => ({ server, headers, times: /** @type {number[]} */ ([]), cpu: 0, idle: 0, bytes: 0 });
     const sides = [
       side(await appAt(serverJs, 'now'), appHeaders),
       side(await start([path.join(root, 'scripts/bare-proxy.mjs'), upstream.url]), { authorization: KEY }),
@@ -87,7 +92,9 @@ export async function runPlainBench({ serverJs, beforeJs, quick, log, runs = qui
     for (let i = 0; i < runs; i++) {
       for (const side of i % 2 ? [...sides].reverse() : sides) {
         const before = cpuMs(side.server.pid);
+        const idleBefore = machineIdleMs();
         const answer = await firstByteGet(`${side.server.url}${lookup}`, side.headers);
+        side.idle += machineIdleMs() - idleBefore;
         side.cpu += cpuMs(side.server.pid) - before;
         side.times.push(answer.ms);
         side.bytes = answer.bytes;
@@ -106,6 +113,9 @@ export async function runPlainBench({ serverJs, beforeJs, quick, log, runs = qui
       pairedRatio: median(through.times.map((ms, i) => ms / (reference.times[i] ?? Number.NaN))),
       appCpuMs: through.cpu / runs,
       bareCpuMs: reference.cpu / runs,
+      appIdleMs: through.idle / runs,
+      bareIdleMs: reference.idle / runs,
+      cores: os.availableParallelism(),
       before: earlier && { ms: median(earlier.times), ratio: median(earlier.times) / bareMs, cpuMs: earlier.cpu / runs },
     };
   } finally {
@@ -132,6 +142,12 @@ export function plainRows(plain, verdict) {
     [
       '12 server CPU per lookup: app / bare Node proxy',
       `${(plain.appCpuMs / plain.bareCpuMs).toFixed(2)} (${plain.appCpuMs.toFixed(0)} / ${plain.bareCpuMs.toFixed(0)} ms)`,
+      '',
+      '',
+    ],
+    [
+      `12 the machine's idle CPU per lookup (${plain.cores} cores): app / bare Node proxy`,
+      `${plain.appIdleMs.toFixed(0)} / ${plain.bareIdleMs.toFixed(0)} ms`,
       '',
       '',
     ],
