@@ -92,6 +92,32 @@ describe('the run scan (byte-scan.ts)', () => {
     }
   });
 
+  it('every byte value at each place of three 64-byte steps, and a stray byte of the letters-only loop before a space, `=` or quote: as the reference', () => {
+    for (let place = 0; place < 192; place++) {
+      for (let byte = 0; byte < 256; byte++) {
+        const bytes = letters(256);
+        bytes[place] = byte;
+        expect(plainRunEnd({}, bytes, 0)).toBe(reference(bytes, 0));
+      }
+    }
+    // The letters-only loop stops at any byte under 0x2b; the run goes on, tested in full, from that step.
+    for (const stray of [0x21, 0x23, 0x27, 0x2a]) {
+      for (const [first, second] of [
+        [10, 20],
+        [60, 70],
+        [63, 64],
+        [100, 250],
+      ]) {
+        for (const next of [0x20, 0x3d, 0x22, 0x41]) {
+          const bytes = letters(320);
+          bytes[first!] = stray;
+          bytes[second!] = next;
+          expect(plainRunEnd({}, bytes, 0)).toBe(reference(bytes, 0));
+        }
+      }
+    }
+  });
+
   it('reads the bytes of the buffer it is given when another read or other bytes came between', () => {
     const buf = letters(1000);
     const owner = {};
