@@ -1,6 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { EnvironmentInfo } from '../../src/kyc/contract/api.ts';
 import type { CandidateRecord } from '../../src/kyc/contract/schema.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
@@ -68,6 +68,28 @@ describe('a dashboard link in the search box', { timeout: 20_000 }, () => {
     );
     await user.keyboard('{Enter}');
     await waitFor(() => expect(router.state.location.pathname).toBe(`/candidates/recordId/${RECORD}`));
+  });
+
+  it('pasted before the server said which environments it serves, it is read again once it has: the note and the lookup follow', async () => {
+    stubApi({ meta, candidates: answers(kwame) });
+    // /api/meta answers only when the test lets it: the reviewer pastes as the page opens (seen in CI).
+    let answerMeta = () => {};
+    const metaAnswered = new Promise<void>((resolve) => (answerMeta = resolve));
+    const stubbed = globalThis.fetch;
+    vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+      if (String(input) === '/api/meta') await metaAnswered;
+      return stubbed(input, init);
+    });
+    const { router } = renderWithProviders('/');
+    const user = await paste(`https://kyc.blockpass.org/kyc/dashboard/index.html#/acme_staging/kyc_detail/${RECORD}`);
+    expect(pageStatus()).toHaveTextContent('Which environment of this server has that client id is not known yet');
+    expect(pageStatus()).not.toHaveTextContent('No environment of this server has that client id');
+    answerMeta();
+    await waitFor(() =>
+      expect(pageStatus()).toHaveTextContent(`Read a dashboard link (client id acme_staging): recordId ${RECORD}, in the Staging environment.`),
+    );
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/e/staging/candidates/recordId/${RECORD}`));
   });
 
   it('is read too when it reaches the box without a paste (typed or dropped), on Enter', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { initialLookupForm, type LookupFormState, lookupFormReducer } from '../../src/app/lookup/lookup-form-state.ts';
 
-const read = { id: '0123456789abcdef01234567', environment: 'staging', note: 'Read a dashboard link' };
+const link = { clientId: 'acme_staging', recordId: '0123456789abcdef01234567' };
 const list = { ids: ['a', 'b'], removed: [] } as never;
 
 /** A box after a dashboard link was pasted, with a problem and a list left from before. */
@@ -12,7 +12,7 @@ const busy: LookupFormState = {
   problem: 'Enter a refId to look up.',
   cleaned: '1 space',
   linkEnvironment: 'prod',
-  dashboard: read,
+  dashboard: link,
   list,
 };
 
@@ -53,11 +53,11 @@ describe("the search box's reducer", () => {
     expect(lookupFormReducer(busy, { type: 'pastedList', list })).toEqual({ ...busy, problem: undefined, dashboard: undefined });
     const fresh = { ...busy, problem: undefined, dashboard: undefined, list: undefined, cleaned: undefined };
     expect(lookupFormReducer(busy, { type: 'pastedBadLink', problem: 'no' })).toEqual({ ...fresh, problem: 'no' });
-    expect(lookupFormReducer(busy, { type: 'pastedDashboard', read })).toEqual({
+    expect(lookupFormReducer(busy, { type: 'pastedDashboard', link })).toEqual({
       ...fresh,
       linked: 'recordId',
-      value: read.id,
-      dashboard: read,
+      value: link.recordId,
+      dashboard: link,
     });
     expect(lookupFormReducer(busy, { type: 'pastedAppLink', kind: 'refId', id: 'r', environment: undefined })).toEqual({
       ...fresh,

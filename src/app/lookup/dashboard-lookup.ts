@@ -8,13 +8,21 @@ export interface DashboardLookup {
   note: string;
 }
 
+/** A dashboard link as read from the box: kept as it is, and matched against the environments whenever they are known. */
+export interface DashboardLinkRead {
+  clientId: string;
+  recordId: string;
+}
+
 /**
  * Where a dashboard link's recordId is looked up: in the environment whose client id is the link's
  * (the page's own first, should several share it), else in the page's own, and the page says which.
+ * `known`: whether the server has said which environments it serves (until then none matches, and the
+ * page says that it does not know yet rather than that none has the client id).
  */
 export function dashboardLookup(
-  link: { clientId: string; recordId: string },
-  here: { environment: string | undefined; info: EnvironmentInfo | undefined; environments: readonly EnvironmentInfo[] },
+  link: DashboardLinkRead,
+  here: { environment: string | undefined; info: EnvironmentInfo | undefined; environments: readonly EnvironmentInfo[]; known: boolean },
 ): DashboardLookup {
   const read = `Read a dashboard link (client id ${link.clientId}): recordId ${link.recordId}`;
   const match =
@@ -25,6 +33,8 @@ export function dashboardLookup(
   const label = here.info ? `the ${here.info.label} environment` : 'this environment';
   const note = match
     ? `${read}, in ${label}.`
-    : `${read}. No environment of this server has that client id, so it is looked up in ${label}.`;
+    : here.known
+      ? `${read}. No environment of this server has that client id, so it is looked up in ${label}.`
+      : `${read}. Which environment of this server has that client id is not known yet, so it is looked up in ${label}.`;
   return { id: link.recordId, environment: here.environment, note };
 }

@@ -1,6 +1,6 @@
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import type { IdList } from '../../kyc/view/id-input.ts';
-import type { DashboardLookup } from './dashboard-lookup.ts';
+import type { DashboardLinkRead } from './dashboard-lookup.ts';
 
 /**
  * What the search box holds between keystrokes (use-lookup-form.ts reads its rules from it). All but the
@@ -19,8 +19,8 @@ export interface LookupFormState {
   cleaned?: string | undefined;
   /** A pasted link's environment, when it names one. */
   linkEnvironment?: string | undefined;
-  /** A pasted dashboard link, as read against the environments served. */
-  dashboard?: DashboardLookup | undefined;
+  /** A pasted dashboard link (matched against the environments served as they are known: use-lookup-form.ts). */
+  dashboard?: DashboardLinkRead | undefined;
   /** A pasted list of ids, offered for a batch. */
   list?: IdList | undefined;
 }
@@ -34,7 +34,7 @@ export type LookupFormAction =
   | { type: 'listIdUsed'; id: string }
   | { type: 'pastedList'; list: IdList }
   | { type: 'pastedBadLink'; problem: string }
-  | { type: 'pastedDashboard'; read: DashboardLookup }
+  | { type: 'pastedDashboard'; link: DashboardLinkRead }
   | { type: 'pastedAppLink'; kind: LookupKind; id: string; environment: string | undefined }
   | { type: 'pastedId'; value: string; removed: string | undefined }
   | { type: 'refused'; problem: string }
@@ -65,7 +65,7 @@ export function lookupFormReducer(state: LookupFormState, action: LookupFormActi
     case 'pastedBadLink':
       return { ...state, ...PASTED, problem: action.problem };
     case 'pastedDashboard':
-      return { ...state, ...PASTED, linked: 'recordId', value: action.read.id, dashboard: action.read };
+      return { ...state, ...PASTED, linked: 'recordId', value: action.link.recordId, dashboard: action.link };
     case 'pastedAppLink':
       return { ...state, ...PASTED, linked: action.kind, value: action.id, linkEnvironment: action.environment };
     case 'pastedId':

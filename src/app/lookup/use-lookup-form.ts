@@ -14,7 +14,12 @@ import { interpretPaste } from './paste.ts';
 type Here = ReturnType<typeof useEnvironment>;
 
 /** The page's environment as a dashboard link is matched against it. */
-const matchedIn = (here: Here) => ({ environment: here.environment, info: here.info, environments: here.meta?.environments ?? [] });
+const matchedIn = (here: Here) => ({
+  environment: here.environment,
+  info: here.info,
+  environments: here.meta?.environments ?? [],
+  known: here.meta !== undefined,
+});
 
 type Current = { kind: LookupKind; id: string } | undefined;
 
@@ -39,13 +44,15 @@ export function kindOf(chosen: LookupKind | undefined, value: string, current: C
 export function useLookupForm(current: Current) {
   const here = useEnvironment();
   const [state, dispatch] = useReducer(lookupFormReducer, current?.id ?? '', initialLookupForm);
-  const { chosen, linked, value, problem, cleaned, linkEnvironment, dashboard, list } = state;
+  const { chosen, linked, value, problem, cleaned, linkEnvironment, list } = state;
+  // Read against the environments as they are now: a link pasted before the server said which it serves is read again once it has.
+  const dashboard = state.dashboard && dashboardLookup(state.dashboard, matchedIn(here));
   const { kind, guessed } = kindOf(chosen ?? linked, value, current);
   const input = useRef<HTMLInputElement>(null);
   const environment = dashboard ? dashboard.environment : (linkEnvironment ?? here.environment);
 
   const submit = useSubmit({ kind, guessed, value, cleaned, environment, dashboard, here }, dispatch);
-  const onPaste = pasteHandler(value, here, dispatch);
+  const onPaste = pasteHandler(value, dispatch);
   const type = (text: string) => dispatch({ type: 'typed', text });
   const clear = () => {
     dispatch({ type: 'cleared' });
@@ -79,7 +86,7 @@ export function useLookupForm(current: Current) {
 }
 
 /** A paste into the box: a dashboard link or a link of this app gives its id, a list is held for a batch, an id is cleaned. */
-function pasteHandler(value: string, here: Here, dispatch: Dispatch<LookupFormAction>) {
+function pasteHandler(value: string, dispatch: Dispatch<LookupFormAction>) {
   return (event: ClipboardEvent<HTMLInputElement>) => {
     const text = event.clipboardData.getData('text/plain');
     if (!text) return;
@@ -88,7 +95,7 @@ function pasteHandler(value: string, here: Here, dispatch: Dispatch<LookupFormAc
     if (pasted.type === 'list') return dispatch({ type: 'pastedList', list: pasted.list });
     if (pasted.type === 'dashboard') {
       if (!pasted.link.ok) return dispatch({ type: 'pastedBadLink', problem: pasted.link.problem });
-      return dispatch({ type: 'pastedDashboard', read: dashboardLookup(pasted.link, matchedIn(here)) });
+      return dispatch({ type: 'pastedDashboard', link: { clientId: pasted.link.clientId, recordId: pasted.link.recordId } });
     }
     if (pasted.type === 'link') {
       const { kind, id, environment } = pasted.link;
