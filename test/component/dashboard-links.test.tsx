@@ -86,7 +86,9 @@ describe('a dashboard link in the search box', { timeout: 20_000 }, () => {
     expect(pageStatus()).not.toHaveTextContent('No environment of this server has that client id');
     answerMeta();
     await waitFor(() =>
-      expect(pageStatus()).toHaveTextContent(`Read a dashboard link (client id acme_staging): recordId ${RECORD}, in the Staging environment.`),
+      expect(pageStatus()).toHaveTextContent(
+        `Read a dashboard link (client id acme_staging): recordId ${RECORD}, in the Staging environment.`,
+      ),
     );
     await user.keyboard('{Enter}');
     await waitFor(() => expect(router.state.location.pathname).toBe(`/e/staging/candidates/recordId/${RECORD}`));
