@@ -66,10 +66,10 @@ function slowClient(port, localAddress, first) {
   });
 }
 
-/** @typedef {{ status: number; ms: number; at: number }} Answer */
+/** @typedef {{ status: number; ms: number; at: number; error?: string }} Answer */
 
 /**
- * A GET on a new connection: its status (0 when it failed), how long it took, and when it was asked.
+ * A GET on a new connection: its status (0 when it failed, with why), how long it took, and when it was asked.
  * @param {string} url @param {http.OutgoingHttpHeaders} headers @returns {Promise<Answer>}
  */
 function probe(url, headers = {}) {
@@ -79,8 +79,10 @@ function probe(url, headers = {}) {
       res.resume();
       res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - at, at }));
     });
-    req.on('timeout', () => req.destroy());
-    req.on('error', () => resolve({ status: 0, ms: performance.now() - at, at }));
+    req.on('timeout', () => req.destroy(new Error('no answer in 10 s')));
+    req.on('error', (/** @type {NodeJS.ErrnoException} */ error) =>
+      resolve({ status: 0, ms: performance.now() - at, at, error: error.code ?? error.message }),
+    );
   });
 }
 
@@ -205,7 +207,8 @@ function report(figures) {
       return `${some.length} asked, p50 ${quantile(ms, 0.5).toFixed(0)} ms, p99 ${quantile(ms, 0.99).toFixed(0)} ms`;
     };
     const [connecting, held] = [answers.filter((a) => a.at < opened), answers.filter((a) => a.at >= opened)];
-    const failed = answers.filter((a) => a.status !== 200).length;
+    const failures = answers.filter((a) => a.status !== 200);
+    const failed = failures.length;
     const p99 = quantile(
       held.map((a) => a.ms),
       0.99,
@@ -216,6 +219,11 @@ function report(figures) {
       lines: [
         `  ${name}, each on a new connection: ${failed} of ${answers.length} failed (target 0: ${judged(`${name} failures`, failed === 0)})`,
         `    while they connect: ${during(connecting)}; while held: ${during(held)} (target p99 < ${target} ms: ${p99Verdict})`,
+        // What a failure was, to tell the server's refusal from a connection it closed (one evicted to make room, say).
+        ...failures.map(
+          (a) =>
+            `    failed: ${a.status === 0 ? `no answer (${a.error})` : `HTTP ${a.status}`} after ${a.ms.toFixed(0)} ms, ${a.at < opened ? 'while they connect' : 'while held'}`,
+        ),
       ],
     };
   };
