@@ -264,8 +264,10 @@ describe('the queue index keyed by recordId or refId', () => {
       isArchived: false,
       waitingDate: ago(1 + n / 100),
     }));
-    records[0] = { status: 'waiting', _id: 'rec-moved', refId: 'ref-moved', isArchived: false, waitingDate: ago(100) };
-    records[120] = { status: 'waiting', refId: 'ref-moved', isArchived: false, waitingDate: ago(100) };
+    // One date for both reads of the candidate, as the service gives (two calls of `ago` a millisecond apart differed under load).
+    const movedSince = ago(100);
+    records[0] = { status: 'waiting', _id: 'rec-moved', refId: 'ref-moved', isArchived: false, waitingDate: movedSince };
+    records[120] = { status: 'waiting', refId: 'ref-moved', isArchived: false, waitingDate: movedSince };
     const { app } = await listApp(records, { environment: { queueSlaHours: 24 } });
     const { first, rows } = await wholeTab(app, 'waiting', 50);
     expect(rows.filter((row) => row.refId === 'ref-moved')).toEqual([
