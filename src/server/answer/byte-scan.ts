@@ -5,8 +5,8 @@ import { type Code, I32, op, V128, type WasmFunction, wasmModule } from './wasm-
  * plain lookup's checks took about as much CPU as Node's own copying of the answer; docs/performance.md):
  * the end of a string's plain run (string-runs.ts) and the samples of the key search (needle-set.ts).
  * Both read their bytes from one instance's memory, into which a chunk is copied a window at a time
- * (`WINDOW`), once for both scans of the same read: WebAssembly reads no memory but its own. The instructions are written out below, a step a
- * line with what it does; the module's bytes are made from them at start-up (wasm-module.ts). Both are
+ * (`WINDOW`), once for both scans of the same read: WebAssembly reads no memory but its own. The
+ * instructions are written out below, a step a line with what it does; the module's bytes are made from them at start-up (wasm-module.ts). Both are
  * held to a byte-by-byte reference by property tests (test/server/byte-scan.test.ts).
  */
 

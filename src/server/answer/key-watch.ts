@@ -5,14 +5,15 @@ import { base64Runs, PictureKeySearch } from './picture-key-search.ts';
 import type { TextPiece } from './text-piece.ts';
 
 /**
- * The key-reflection check as a reader of the one scan (answer-scan.ts). The raw bytes are searched as
- * they come (`raw`: the guard holds each chunk until `clearThrough` passes it), but a browser reads more than the bytes: `JSON.parse` turns
- * `\u006c\u0069…` into the key, and the viewer decodes an identity value from base64 (as the parts do).
- * So the decoded text of every string and key is searched too, piece by piece with an overlap of one key
- * length less one, and every identity value is searched as the browser would decode it (whitespace
- * skipped, a `data:` prefix dropped): while it is plain letters, by the raw bytes' search, whose needles
- * include the key's base64 forms; by its decoded bytes otherwise (picture-key-search.ts). Memory: the
- * overlaps and a few dozen letters per value, whatever the answer's size.
+ * The key-reflection check as a reader of the one scan (answer-scan.ts). The raw bytes are searched as they
+ * come (`raw`: the guard passes on what `clearThrough` has cleared), but a browser reads more than the
+ * bytes: `JSON.parse` turns `\u006c\u0069…` into the key, and the viewer decodes an identity value from
+ * base64 (as the parts do). So the decoded text of every string and key is searched too, piece by piece
+ * with an overlap of one key length less one, and every identity value is searched as the browser would
+ * decode it (whitespace skipped, a `data:` prefix dropped): while it is plain letters, by the raw bytes'
+ * search, whose needles include the key's base64 forms; by its decoded bytes otherwise
+ * (picture-key-search.ts). Memory: the overlaps and a few dozen letters per value, whatever the answer's
+ * size.
  */
 
 /** A set of keys in the forms they are searched in. */
@@ -69,7 +70,7 @@ export class KeyWatch extends QuietReader {
 
   override bytes(chunk: Buffer, read: object): void {
     this.searched += chunk.length;
-    if (this.raw && this.raw.push(chunk, read) === 'found') this.found = true;
+    if (this.raw?.push(chunk, read)) this.found = true;
   }
 
   /**

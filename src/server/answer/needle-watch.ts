@@ -21,11 +21,13 @@ export function keyNeedles(keys: readonly (string | undefined)[]): Buffer[] {
 }
 
 /**
- * Finds any needle in a stream of chunks, also one split across chunks. `push` returns the bytes that
- * are safe to pass on: it holds back the last (longest needle - 1) bytes until the next chunk shows
- * they do not start a needle, so not even part of a key is passed on ahead of the check.
+ * Finds any needle in a stream of chunks, also one split across chunks: each chunk is searched with the
+ * last (longest needle - 1) bytes before it. What may be passed on is its reader's to tell: every byte but
+ * those last ones of what was searched (key-watch.ts, `clearThrough`), so that not even part of a key is
+ * passed on ahead of the check.
  */
 export class NeedleWatch {
+  /** The last bytes searched, as many as a needle that the next chunk ends may have started in. */
   private held: Buffer = Buffer.alloc(0);
   private readonly keep: number;
 
@@ -34,30 +36,19 @@ export class NeedleWatch {
   }
 
   /**
-   * The bytes now safe to pass on, in order, or `found` when a needle was seen (nothing more may be passed
-   * on). `read`: this read of the chunk, whose copy into WebAssembly another scan may share (byte-scan.ts).
+   * Whether a needle stands in what has been pushed so far, seen with this chunk. `read`: this read of the
+   * chunk, whose copy into WebAssembly another scan may share (byte-scan.ts).
    */
-  push(chunk: Buffer, read?: object): Buffer[] | 'found' {
-    if (this.needles.size === 0) return [chunk];
+  push(chunk: Buffer, read?: object): boolean {
+    if (this.needles.size === 0) return false;
     if (chunk.length < this.keep) {
       const window = Buffer.concat([this.held, chunk]);
-      if (this.needles.in(window)) return 'found';
-      const safe = Math.max(0, window.length - this.keep);
-      this.held = window.subarray(safe);
-      return safe > 0 ? [window.subarray(0, safe)] : [];
+      this.held = window.subarray(Math.max(0, window.length - this.keep));
+      return this.needles.in(window);
     }
     // Across the seam (what was held and the start of this chunk), then the chunk itself: no copy of it.
     const seam = Buffer.concat([this.held, chunk.subarray(0, this.keep)]);
-    if (this.needles.in(seam) || this.needles.in(chunk, read)) return 'found';
-    const out = [this.held, chunk.subarray(0, chunk.length - this.keep)].filter((part) => part.length > 0);
     this.held = Buffer.from(chunk.subarray(chunk.length - this.keep));
-    return out;
-  }
-
-  /** At the end of the body: what was held back. */
-  end(): Buffer {
-    const rest = this.held;
-    this.held = Buffer.alloc(0);
-    return rest;
+    return this.needles.in(seam) || this.needles.in(chunk, read);
   }
 }
