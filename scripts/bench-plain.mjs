@@ -8,6 +8,9 @@
 // /proc/stat: how much room the cores left, where the bench's upstream and client share them with the
 // proxy; docs/performance.md). With `--before <main.js>` (a build that reads
 // CONFIG_FILE), that build's server is asked beside them, alternating, for its figures of the same run.
+// Beside them too, the bare proxy that hands each chunk to a worker thread and back before writing it
+// (bare-proxy.mjs `worker`: no check at all): what moving the checks off the server's thread would cost
+// before any check is made (docs/performance.md).
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -21,6 +24,9 @@ export const PLAIN_MB = 32;
 export const PLAIN_TARGET = 1.1;
 const KEY = 'bench-plain-key-35c1e8';
 const CLIENT_ID = 'bench-plain';
+
+/** The value below which `share` of them lie (nearest rank). @param {number[]} values @param {number} share */
+const quantile = (values, share) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(share * values.length))] ?? 0;
 
 /** @param {number[]} values */
 const median = (values) => {
@@ -37,12 +43,14 @@ const median = (values) => {
  * @property {number} bareMs the same through the bare proxy
  * @property {number} ratio appMs / bareMs
  * @property {number} pairedRatio the median of each round's app / bare (the two asked one after the other)
+ * @property {[number, number]} pairedSpread the first and third quartiles of those rounds' ratios
  * @property {number} appCpuMs the app's CPU per lookup
  * @property {number} bareCpuMs the bare proxy's
  * @property {number} appIdleMs the machine's idle CPU time (every core's) during a lookup through the app
  * @property {number} bareIdleMs the same during a lookup through the bare proxy
  * @property {number} cores the machine's cores, whose time the idle figures are of
  * @property {{ ms: number; ratio: number; cpuMs: number } | undefined} before the `--before` build's, when given
+ * @property {{ ms: number; ratio: number; cpuMs: number }} offload the bare proxy through a worker thread's
  */
 
 /**
@@ -81,9 +89,11 @@ export async function runPlainBench({ serverJs, beforeJs, quick, log, runs = qui
     };
     /** @param {{ url: string; pid: number }} server @param {Record<string, string>} headers */
     const side = (server, headers) => ({ server, headers, times: /** @type {number[]} */ ([]), cpu: 0, idle: 0, bytes: 0 });
+    const bareProxy = path.join(root, 'scripts/bare-proxy.mjs');
     const sides = [
       side(await appAt(serverJs, 'now'), appHeaders),
-      side(await start([path.join(root, 'scripts/bare-proxy.mjs'), upstream.url]), { authorization: KEY }),
+      side(await start([bareProxy, upstream.url]), { authorization: KEY }),
+      side(await start([bareProxy, upstream.url, 'worker']), { authorization: KEY }),
     ];
     if (beforeJs) sides.push(side(await appAt(beforeJs, 'before'), appHeaders));
     const lookup = '/api/candidates/refId/plain-1';
@@ -100,27 +110,44 @@ export async function runPlainBench({ serverJs, beforeJs, quick, log, runs = qui
         side.bytes = answer.bytes;
       }
     }
-    const [through, reference, earlier] = /** @type {[typeof sides[0], typeof sides[0], typeof sides[0] | undefined]} */ (sides);
-    if (through.bytes !== reference.bytes) throw new Error(`the app answered ${through.bytes} bytes, the bare proxy ${reference.bytes}`);
-    const appMs = median(through.times);
-    const bareMs = median(reference.times);
-    return {
-      bytes: through.bytes,
-      runs,
-      appMs,
-      bareMs,
-      ratio: appMs / bareMs,
-      pairedRatio: median(through.times.map((ms, i) => ms / (reference.times[i] ?? Number.NaN))),
-      appCpuMs: through.cpu / runs,
-      bareCpuMs: reference.cpu / runs,
-      appIdleMs: through.idle / runs,
-      bareIdleMs: reference.idle / runs,
-      cores: os.availableParallelism(),
-      before: earlier && { ms: median(earlier.times), ratio: median(earlier.times) / bareMs, cpuMs: earlier.cpu / runs },
-    };
+    return figuresOf(sides, runs);
   } finally {
     for (const server of servers) server.stop();
   }
+}
+
+/**
+ * @typedef {{ times: number[]; cpu: number; idle: number; bytes: number }} Side
+ * @param {Side[]} sides the app, the bare proxy, the bare proxy through a worker thread, and the `--before` build when given
+ * @param {number} runs
+ * @returns {PlainFigures}
+ */
+function figuresOf(sides, runs) {
+  const [through, reference, offload, earlier] = /** @type {[Side, Side, Side, Side | undefined]} */ (sides);
+  for (const other of [through, offload]) {
+    if (other.bytes !== reference.bytes) throw new Error(`a proxy answered ${other.bytes} bytes, the bare proxy ${reference.bytes}`);
+  }
+  const appMs = median(through.times);
+  const bareMs = median(reference.times);
+  const paired = through.times.map((ms, i) => ms / (reference.times[i] ?? Number.NaN));
+  /** @param {Side} other */
+  const against = (other) => ({ ms: median(other.times), ratio: median(other.times) / bareMs, cpuMs: other.cpu / runs });
+  return {
+    bytes: through.bytes,
+    runs,
+    appMs,
+    bareMs,
+    ratio: appMs / bareMs,
+    pairedRatio: median(paired),
+    pairedSpread: [quantile(paired, 0.25), quantile(paired, 0.75)],
+    appCpuMs: through.cpu / runs,
+    bareCpuMs: reference.cpu / runs,
+    appIdleMs: through.idle / runs,
+    bareIdleMs: reference.idle / runs,
+    cores: os.availableParallelism(),
+    before: earlier && against(earlier),
+    offload: against(offload),
+  };
 }
 
 /**
@@ -138,7 +165,12 @@ export function plainRows(plain, verdict) {
       `<= ${PLAIN_TARGET}`,
       verdict(plain.ratio <= PLAIN_TARGET),
     ],
-    ['12 the same, median of each round’s ratio', plain.pairedRatio.toFixed(2), '', ''],
+    [
+      '12 the same, median of each round’s ratio (quartiles)',
+      `${plain.pairedRatio.toFixed(2)} (${plain.pairedSpread.map((ratio) => ratio.toFixed(2)).join(' to ')})`,
+      '',
+      '',
+    ],
     [
       '12 server CPU per lookup: app / bare Node proxy',
       `${(plain.appCpuMs / plain.bareCpuMs).toFixed(2)} (${plain.appCpuMs.toFixed(0)} / ${plain.bareCpuMs.toFixed(0)} ms)`,
@@ -148,6 +180,12 @@ export function plainRows(plain, verdict) {
     [
       `12 the machine's idle CPU per lookup (${plain.cores} cores): app / bare Node proxy`,
       `${plain.appIdleMs.toFixed(0)} / ${plain.bareIdleMs.toFixed(0)} ms`,
+      '',
+      '',
+    ],
+    [
+      `12 the bare proxy, each chunk to a worker thread and back, no check (${plain.offload.ms.toFixed(0)} ms)`,
+      `${plain.offload.ratio.toFixed(2)} (CPU ${plain.offload.cpuMs.toFixed(0)} ms)`,
       '',
       '',
     ],
