@@ -150,6 +150,30 @@ describe('slow clients nobody signed in as', () => {
     expect((await rawRequest(port, '/healthz')).status).toBe(200);
   }, 30_000);
 
+  it('attack: a flood from a few addresses at the cap of all does not close a user’s new connection before its request is read', async () => {
+    const port = await start({ headersTimeoutMs: 30_000, requestTimeoutMs: 60_000, connectionsPerAddress: 40, anonymousConnections: 20 });
+    // The user's connection is made, its request not yet sent (a slow link, or a server busy reading).
+    const user = net.connect({ host: '127.0.0.1', port, localAddress: '127.0.0.1' });
+    sockets.push(user);
+    let answer = '';
+    user.on('data', (chunk) => (answer += chunk.toString('latin1')));
+    user.on('error', () => undefined);
+    let userOpen = true;
+    const userClosed = new Promise<void>((resolve) =>
+      user.once('close', () => {
+        userOpen = false;
+        resolve();
+      }),
+    );
+    await new Promise((resolve) => user.once('connect', resolve));
+    // Then sixty slow clients from two addresses, three times the cap of all: forty make room for newer ones.
+    const flood = await slowClients(port, 60, 30, SLOW_HEADERS);
+    await untilClosed(flood, () => flood.filter((client) => client.open()).length + (userOpen ? 1 : 0) <= 20);
+    user.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
+    await userClosed;
+    expect(answer.slice(0, 12)).toBe('HTTP/1.1 200');
+  }, 30_000);
+
   it('a connection someone signed in on leaves the caps: a user behind a flooded address keeps theirs', async () => {
     const port = await start({ headersTimeoutMs: 30_000, requestTimeoutMs: 60_000, connectionsPerAddress: 3 });
     const cookie = cookieOf(await signIn(port, 'ana', 'ana-pass'));

@@ -84,60 +84,118 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   ...(['request', 'answered', 'signIn', 'leave'] as const).map((kind) => fc.record({ kind: fc.constant(kind), socket: fc.nat(200) })),
 );
 
+/**
+ * The guard on a server of events (no sockets): each step as the server would see it, and what the test
+ * needs to judge it: which connections are open and nobody signed in on them, which have a request under
+ * way, and the order each last began to wait (connected, or its request answered) or became busy.
+ */
+class Harness {
+  readonly server = new EventEmitter();
+  readonly sockets: FakeSocket[] = [];
+  readonly signedIn = new Set<FakeSocket>();
+  readonly responses = new Map<FakeSocket, EventEmitter>();
+  /** When each began to wait, or its request began: a counter. */
+  readonly since = new Map<FakeSocket, number>();
+  private readonly later: Array<() => void> = [];
+  private clock = 0;
+
+  constructor(perAddress: number, anonymous: number) {
+    guardConnections(this.server as unknown as http.Server, { headersTimeoutMs: 1000, requestTimeoutMs: 1000, perAddress, anonymous });
+  }
+
+  anonymousOpen(): FakeSocket[] {
+    return this.sockets.filter((s) => !s.destroyed && !this.signedIn.has(s));
+  }
+
+  /** Applies a step; a new connection is returned. */
+  apply(next: Step): FakeSocket | undefined {
+    const socket = 'socket' in next ? this.sockets[next.socket % Math.max(1, this.sockets.length)] : undefined;
+    let added: FakeSocket | undefined;
+    if (next.kind === 'connect') {
+      added = new FakeSocket(`203.0.113.${next.address}`, this.later);
+      this.sockets.push(added);
+      this.since.set(added, this.clock++);
+      this.server.emit('connection', added);
+    } else if (socket && !socket.destroyed) {
+      const req = { socket } as unknown as http.IncomingMessage;
+      if (next.kind === 'request' && !this.responses.has(socket)) {
+        const res = new EventEmitter();
+        this.responses.set(socket, res);
+        this.since.set(socket, this.clock++);
+        this.server.emit('request', req, res);
+      } else if (next.kind === 'answered' && this.responses.has(socket)) {
+        this.responses.get(socket)?.emit('close');
+        this.responses.delete(socket);
+        this.since.set(socket, this.clock++);
+      } else if (next.kind === 'signIn') {
+        noteSignedIn(req);
+        this.signedIn.add(socket);
+      } else if (next.kind === 'leave') {
+        socket.destroy();
+      }
+    }
+    for (const run of this.later.splice(0)) run();
+    return added;
+  }
+}
+
+/** A cap per address, a cap of all, and the steps. */
+const sequences = fc.tuple(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 12 }), fc.array(step, { maxLength: 120 }));
+
 describe('the caps on connections nobody signed in on', () => {
   it('never hold more than either cap, never close a signed-in connection, and always let a new one in under its address cap', () => {
     fc.assert(
-      fc.property(
-        fc.integer({ min: 1, max: 6 }),
-        fc.integer({ min: 1, max: 12 }),
-        fc.array(step, { maxLength: 120 }),
-        (perAddress, anonymous, steps) => {
-          const server = new EventEmitter();
-          guardConnections(server as unknown as http.Server, { headersTimeoutMs: 1000, requestTimeoutMs: 1000, perAddress, anonymous });
-          const later: Array<() => void> = [];
-          const sockets: FakeSocket[] = [];
-          const signedIn = new Set<FakeSocket>();
-          const left = new Set<FakeSocket>();
-          const responses = new Map<FakeSocket, EventEmitter>();
-          const anonymousOpen = () => sockets.filter((s) => !s.destroyed && !signedIn.has(s));
-          for (const next of steps) {
-            const socket = 'socket' in next ? sockets[next.socket % Math.max(1, sockets.length)] : undefined;
-            if (next.kind === 'connect') {
-              const address = `203.0.113.${next.address}`;
-              const before = anonymousOpen().filter((s) => s.remoteAddress === address).length;
-              const added = new FakeSocket(address, later);
-              sockets.push(added);
-              server.emit('connection', added);
-              // Under its address's cap, a new connection always gets in (the oldest makes room if need be).
-              expect(added.destroyed).toBe(before >= perAddress);
-            } else if (socket && !socket.destroyed) {
-              const req = { socket } as unknown as http.IncomingMessage;
-              if (next.kind === 'request' && !responses.has(socket)) {
-                const res = new EventEmitter();
-                responses.set(socket, res);
-                server.emit('request', req, res);
-              } else if (next.kind === 'answered') {
-                responses.get(socket)?.emit('close');
-                responses.delete(socket);
-              } else if (next.kind === 'signIn') {
-                noteSignedIn(req);
-                signedIn.add(socket);
-              } else if (next.kind === 'leave') {
-                left.add(socket);
-                socket.destroy();
-              }
-            }
-            for (const run of later.splice(0)) run();
-            const open = anonymousOpen();
-            expect(open.length).toBeLessThanOrEqual(anonymous);
-            for (let a = 0; a < 4; a++)
-              expect(open.filter((s) => s.remoteAddress === `203.0.113.${a}`).length).toBeLessThanOrEqual(perAddress);
-          }
-          // Only the guard or the client closed anything, and the guard never a signed-in connection.
-          for (const socket of signedIn) expect(socket.destroyed && !steps.some((s) => s.kind === 'leave')).toBe(false);
-        },
-      ),
+      fc.property(sequences, ([perAddress, anonymous, steps]) => {
+        const guard = new Harness(perAddress, anonymous);
+        for (const next of steps) {
+          const address = next.kind === 'connect' ? `203.0.113.${next.address}` : undefined;
+          const before = guard.anonymousOpen().filter((s) => s.remoteAddress === address).length;
+          const added = guard.apply(next);
+          // Under its address's cap, a new connection always gets in (another makes room if need be).
+          if (added) expect(added.destroyed).toBe(before >= perAddress);
+          const open = guard.anonymousOpen();
+          expect(open.length).toBeLessThanOrEqual(anonymous);
+          for (let a = 0; a < 4; a++)
+            expect(open.filter((s) => s.remoteAddress === `203.0.113.${a}`).length).toBeLessThanOrEqual(perAddress);
+        }
+        // Only the guard or the client closed anything, and the guard never a signed-in connection.
+        for (const socket of guard.signedIn) expect(socket.destroyed && !steps.some((s) => s.kind === 'leave')).toBe(false);
+      }),
       { numRuns: 300 },
+    );
+  });
+
+  it('make room from the address holding the most while any holds more than one, its longest waiting first; else the longest waiting of all', () => {
+    fc.assert(
+      fc.property(sequences, ([perAddress, anonymous, steps]) => {
+        const guard = new Harness(perAddress, anonymous);
+        for (const next of steps) {
+          const open = guard.anonymousOpen();
+          const added = guard.apply(next);
+          const closed = open.filter(
+            (s) => s.destroyed && !(next.kind === 'leave' && guard.sockets[next.socket % guard.sockets.length] === s),
+          );
+          if (!added || added.destroyed) {
+            expect(closed).toEqual([]);
+            continue;
+          }
+          if (open.length < anonymous) {
+            expect(closed).toEqual([]);
+            continue;
+          }
+          // At the cap: exactly one made room, the one the rule names.
+          expect(closed).toHaveLength(1);
+          const count = (s: FakeSocket) => open.filter((o) => o.remoteAddress === s.remoteAddress).length;
+          const most = Math.max(...open.map(count));
+          const candidates = most > 1 ? open.filter((s) => count(s) === most && s.remoteAddress === closed[0]!.remoteAddress) : open;
+          const waiting = candidates.filter((s) => !guard.responses.has(s));
+          const pool = waiting.length > 0 ? waiting : candidates;
+          const oldest = Math.min(...pool.map((s) => guard.since.get(s)!));
+          expect(most > 1 ? count(closed[0]!) : most).toBe(most);
+          expect(guard.since.get(closed[0]!)).toBe(oldest);
+        }
+      }),
+      { numRuns: 500 },
     );
   });
 });

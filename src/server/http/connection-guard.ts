@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type http from 'node:http';
 import net from 'node:net';
 import { addressMatcher } from './cidr.ts';
+import { ConnectionTable } from './connection-table.ts';
 
 /**
  * What one client, or many, may hold of the server before anyone is signed in (issue 31). Node's own
@@ -9,9 +10,10 @@ import { addressMatcher } from './cidr.ts';
  * 300 s). A connection on which nobody has signed in yet (a webhook, the sign-in form, a static file,
  * a probe, or an attacker's slow request) counts against two caps: one per client address, above which
  * a new connection is closed at once, and one for every address together, kept well below the process's
- * open-file limit, above which the oldest such connection makes room for the new one. So a flood from
- * one address, or from many, can never take every file descriptor, and a new connection (the health
- * checker's, a user's) always gets in. A connection leaves both caps once a request on it is signed in:
+ * open-file limit, above which a connection makes room for the new one: the oldest of the address that
+ * holds the most (connection-table.ts). So a flood from one address, or from many, can never take every
+ * file descriptor, a new connection (the health checker's, a user's) always gets in, and it is not closed
+ * before its request is read while any address holds more connections than it. A connection leaves both caps once a request on it is signed in:
  * a user's long lookups and live update streams are bounded by their own per-user limits.
  *
  * The address is the connection's. A reverse proxy in TRUSTED_PROXIES carries many browsers on its
@@ -81,12 +83,6 @@ export function addressKey(address: string): string {
 
 type Refusal = 'per_address' | 'evicted';
 
-interface Tracked {
-  key: string;
-  /** Counted in the cap of its address (not a trusted proxy). */
-  capped: boolean;
-}
-
 /** Sockets the guard counts, and how it lets one go once signed in. */
 const releases = new WeakMap<net.Socket, () => void>();
 
@@ -112,34 +108,22 @@ export function guardConnections(
 ): void {
   const anonymousCap = limits.anonymous ?? defaultAnonymousConnections();
   const trusted = addressMatcher([...(options.trustedProxies ?? [])]);
-  // Oldest first: those waiting for a request (new or idle) are the first to make room, then the others.
-  const waiting = new Set<net.Socket>();
-  const busy = new Set<net.Socket>();
-  const perAddress = new Map<string, number>();
-  const tracked = new Map<net.Socket, Tracked>();
-  const gauge = () => options.metrics?.anonymousConnections.set(tracked.size);
+  const table = new ConnectionTable<net.Socket>();
+  const gauge = () => options.metrics?.anonymousConnections.set(table.size);
   const refused = (reason: Refusal) => options.metrics?.connectionsRefused.inc({ reason });
 
   const release = (socket: net.Socket) => {
-    const entry = tracked.get(socket);
-    if (!entry) return;
-    tracked.delete(socket);
-    waiting.delete(socket);
-    busy.delete(socket);
     releases.delete(socket);
-    if (entry.capped) {
-      const left = (perAddress.get(entry.key) ?? 1) - 1;
-      if (left > 0) perAddress.set(entry.key, left);
-      else perAddress.delete(entry.key);
-    }
+    table.remove(socket);
     gauge();
   };
+  // The oldest connection of the address holding the most, waiting ones first (connection-table.ts).
   const makeRoom = () => {
-    const oldest = waiting.values().next().value ?? busy.values().next().value;
-    if (!oldest) return;
-    release(oldest);
+    const victim = table.victim();
+    if (!victim) return;
+    release(victim);
     refused('evicted');
-    oldest.destroy();
+    victim.destroy();
   };
 
   server.on('connection', (socket: net.Socket) => {
@@ -147,14 +131,12 @@ export function guardConnections(
     if (address === undefined) return;
     const key = addressKey(address);
     const capped = !trusted(address);
-    if (capped && limits.perAddress > 0 && (perAddress.get(key) ?? 0) >= limits.perAddress) {
+    if (capped && limits.perAddress > 0 && table.count(key) >= limits.perAddress) {
       refused('per_address');
       return void socket.destroy();
     }
-    if (anonymousCap > 0 && tracked.size >= anonymousCap) makeRoom();
-    tracked.set(socket, { key, capped });
-    if (capped) perAddress.set(key, (perAddress.get(key) ?? 0) + 1);
-    waiting.add(socket);
+    if (anonymousCap > 0 && table.size >= anonymousCap) makeRoom();
+    table.add(socket, capped ? key : undefined);
     releases.set(socket, () => release(socket));
     socket.once('close', () => release(socket));
     gauge();
@@ -162,10 +144,7 @@ export function guardConnections(
   // A request under way makes room only after those waiting; once answered, the connection waits again, the newest.
   server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
     const socket = req.socket;
-    if (!waiting.delete(socket)) return;
-    busy.add(socket);
-    res.once('close', () => {
-      if (busy.delete(socket)) waiting.add(socket);
-    });
+    table.busy(socket);
+    res.once('close', () => table.idle(socket));
   });
 }
