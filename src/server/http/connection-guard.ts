@@ -13,8 +13,9 @@ import { ConnectionTable } from './connection-table.ts';
  * open-file limit, above which a connection makes room for the new one: the oldest of the address that
  * holds the most (connection-table.ts). So a flood from one address, or from many, can never take every
  * file descriptor, a new connection (the health checker's, a user's) always gets in, and it is not closed
- * before its request is read while any address holds more connections than it. A connection leaves both caps once a request on it is signed in:
- * a user's long lookups and live update streams are bounded by their own per-user limits.
+ * before its request is read while any address holds more connections than it. A connection leaves both
+ * caps once a request on it is signed in: a user's long lookups and live update streams are bounded by
+ * their own per-user limits.
  *
  * The address is the connection's. A reverse proxy in TRUSTED_PROXIES carries many browsers on its
  * connections: it is not capped per address (its own limits apply there, e.g. nginx's limit_conn), only
