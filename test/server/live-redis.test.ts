@@ -68,6 +68,17 @@ function nextEvent(hub: LiveHub): Promise<SequencedEvent> {
   });
 }
 
+/** Resolves when `hub` hears an event of `refId` (events of others before it are passed over). */
+function eventOn(hub: LiveHub, refId: string): Promise<SequencedEvent> {
+  return new Promise((resolve) => {
+    const stop = hub.subscribe((event) => {
+      if (event.event.refId !== refId) return;
+      stop();
+      resolve(event);
+    });
+  });
+}
+
 async function streamOn(at: Instance, cookie: string): Promise<TestStream> {
   const stream = await openStream(at.port, { cookie });
   expect(stream.status).toBe(200);
@@ -224,6 +235,37 @@ describe.skipIf(!hasRedisServer)(`live updates on Redis${hasRedisServer ? '' : `
     } finally {
       other.disconnect();
       await hub.close();
+    }
+  });
+
+  it('a hub started while Redis was down publishes, and hears what another publishes, once Redis is up', async () => {
+    await redis.kill();
+    const late = createLiveHub({ redisUrl: redis.url });
+    try {
+      // Its first SUBSCRIBE is refused, as its first connection fails (before, it never subscribed again).
+      await expect(late.ready?.()).rejects.toThrow();
+      await redis.restart();
+      const other = createLiveHub({ redisUrl: redis.url });
+      try {
+        await other.ready?.();
+        let ready = false;
+        for (let tries = 0; tries < 100 && !ready; tries++) {
+          ready = await late.ready!().then(
+            () => true,
+            () => new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 50)),
+          );
+        }
+        const heard = eventOn(late, 'from-other');
+        await other.publish(liveEvent('default', 'from-other'));
+        await heard;
+        const heardThere = eventOn(other, 'from-late');
+        await late.publish(liveEvent('default', 'from-late'));
+        await heardThere;
+      } finally {
+        await other.close();
+      }
+    } finally {
+      await late.close();
     }
   });
 

@@ -249,6 +249,25 @@ describe.skipIf(!hasRedisServer)(`the service's wait shared on Redis${hasRedisSe
     await redis.restart();
   });
 
+  it('an instance started while Redis was down subscribes once Redis is up, and hears the next wait', async () => {
+    await redis.kill();
+    const upstream = await service();
+    const clock = virtualClock();
+    // Its first SUBSCRIBE is refused (no connection could take it), as its first connection fails.
+    const late = await appOnClock(upstream.url, clock);
+    await redis.restart();
+    await listeners(1);
+    const one = await appOnClock(upstream.url, clock);
+    const told = await one.get('/api/candidates/refId/abc');
+    expect([told.status, errorOf(told).retryAfterSeconds]).toEqual([429, 30]);
+    // Heard within a second, or not at all (before, the late instance never subscribed).
+    await Promise.race([late.learned(), new Promise((resolve) => setTimeout(resolve, 1000))]);
+    upstream.behave = found;
+    const other = await late.get('/api/candidates/refId/other');
+    expect([other.status, errorOf(other).retryAfterSeconds]).toEqual([429, 30]);
+    expect(upstream.seen).toHaveLength(1);
+  });
+
   it('Redis frozen: the 429 is still answered (within the 2 s command timeout), and the wait holds on the told instance', async () => {
     await redis.restart();
     const upstream = await service();

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { subscriberConnection } from '../state/redis-subscriber.ts';
 import { type LiveEvent, liveEventSchema } from '../../kyc/contract/live-events.ts';
 import type { LiveHub, SequencedEvent } from './live-hub.ts';
 import { localPresenceChannel, type PresenceChannel, readPresenceMessage } from './presence-message.ts';
@@ -108,11 +109,9 @@ function redisHub(url: string, options: LiveHubOptions, fanOut: FanOut, revocati
     retryStrategy: (times: number) => Math.min(times * 100, 2000),
   };
   const commands = new Redis(url, connection);
-  // SUBSCRIBE takes its connection for itself; ioredis subscribes again after a reconnect.
-  const subscriber = new Redis(url, { ...connection, enableOfflineQueue: true });
   const presenceChannel = `${prefix}presence`;
-  const subscribed = subscriber.subscribe(channel, revocationChannel, presenceChannel);
-  subscribed.catch(() => undefined);
+  // Subscribed again on each connection (redis-subscriber.ts); `subscribed()` is the latest connection's subscription.
+  const { subscriber, subscribed } = subscriberConnection(url, connection, [channel, revocationChannel, presenceChannel]);
   const presence = redisPresence(commands, presenceChannel, subscribed, options);
   subscriber.on('message', (from: string, message: string) => {
     if (from === presenceChannel) return presence.heard(message);
@@ -131,7 +130,7 @@ function redisHub(url: string, options: LiveHubOptions, fanOut: FanOut, revocati
   subscriber.on('error', () => undefined);
   return {
     async publish(event: LiveEvent) {
-      await withinConnectTime(Promise.all([ready(commands), subscribed]));
+      await withinConnectTime(Promise.all([ready(commands), subscribed()]));
       const args = publishArguments(channel, JSON.stringify(event), bounds, now());
       await commands.eval(PUBLISH_SCRIPT, 3, keys.counter, keys.stream, keys.bytes, ...args);
     },
@@ -156,7 +155,7 @@ function redisHub(url: string, options: LiveHubOptions, fanOut: FanOut, revocati
       await commands.publish(revocationChannel, revocationMessage(origin, revocation));
     },
     onRevocation: revocations.add,
-    ready: () => withinConnectTime(subscribed),
+    ready: () => withinConnectTime(subscribed()),
     async close() {
       commands.disconnect();
       subscriber.disconnect();
@@ -166,11 +165,11 @@ function redisHub(url: string, options: LiveHubOptions, fanOut: FanOut, revocati
 }
 
 /** Presence over Redis: a plain PUBLISH on its own channel, heard back by every instance (this one too). */
-function redisPresence(commands: Redis, name: string, subscribed: Promise<unknown>, options: LiveHubOptions) {
+function redisPresence(commands: Redis, name: string, subscribed: () => Promise<unknown>, options: LiveHubOptions) {
   const local = localPresenceChannel();
   const channel: PresenceChannel = {
     async publish(message) {
-      await withinConnectTime(Promise.all([ready(commands), subscribed]));
+      await withinConnectTime(Promise.all([ready(commands), subscribed()]));
       await commands.publish(name, JSON.stringify(message));
     },
     subscribe: local.subscribe,

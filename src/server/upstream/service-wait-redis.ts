@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { subscriberConnection } from '../state/redis-subscriber.ts';
 import { MAX_SERVICE_WAIT_SECONDS, type SharedWaits } from './service-wait.ts';
 
 export interface RedisWaitsOptions {
@@ -37,7 +38,7 @@ export function createRedisWaits(url: string, options: RedisWaitsOptions = {}): 
   const keyOf = (environment: string) => `${prefix}service-wait:${environment}`;
   // This instance's own messages come back on its subscription; its wait is already kept.
   const origin = randomUUID();
-  const { commands, subscriber, commandsUp } = connections(url);
+  const { commands, subscriber, commandsUp } = connections(url, channel);
   const watchers = new Map<string, Array<(ms: number) => void>>();
   const learned = (environment: string, ms: number) => {
     for (const watcher of watchers.get(environment) ?? []) watcher(ms);
@@ -52,7 +53,6 @@ export function createRedisWaits(url: string, options: RedisWaitsOptions = {}): 
     );
   };
   const firstRead = readOnEachConnection(commands, subscriber, () => readStanding(watchers.keys()));
-  subscriber.subscribe(channel).catch(() => undefined);
   subscriber.on('message', (from: string, text: string) => {
     if (from !== channel) return;
     const message = readMessage(text);
@@ -86,7 +86,7 @@ export function createRedisWaits(url: string, options: RedisWaitsOptions = {}): 
 const CONNECT_TIMEOUT_MS = 2000;
 
 /** As the shared store's: fail at once rather than queue, reconnect for ever, at most every 2 s. */
-function connections(url: string) {
+function connections(url: string, channel: string) {
   const options = {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
@@ -95,8 +95,8 @@ function connections(url: string) {
     retryStrategy: (times: number) => Math.min(times * 100, 2000),
   };
   const commands = new Redis(url, options);
-  // SUBSCRIBE takes its connection for itself; ioredis subscribes again after a reconnect.
-  const subscriber = new Redis(url, { ...options, enableOfflineQueue: true });
+  // Subscribed on each connection before readOnEachConnection's read: its PING follows the SUBSCRIBE.
+  const { subscriber } = subscriberConnection(url, options, [channel]);
   // Redis going away is said once by the shared store (api.ts); without listeners ioredis would print each retry.
   commands.on('error', () => undefined);
   subscriber.on('error', () => undefined);
