@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import http from 'node:http';
 import { apiErrorBodySchema } from '../../src/kyc/contract/api.ts';
+import { PARTS_ACCEPT } from '../../src/kyc/contract/picture-parts.ts';
 import { virtualClock } from './clock.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
 import { listen, startTestApp, type RawResponse, type TestApp } from './http.ts';
@@ -50,7 +51,7 @@ async function expectStillServing() {
 }
 
 describe('proxy request to the upstream', () => {
-  it('asks for the exact lookup path with the key and no-cache, uncompressed, and forwards only Accept', async () => {
+  it('asks for the exact lookup path with the key and no-cache, uncompressed, and passes on none of the browser headers', async () => {
     await app.get('/api/candidates/recordId/65f1c2a9', {
       accept: 'application/json',
       'accept-encoding': 'gzip',
@@ -70,6 +71,27 @@ describe('proxy request to the upstream', () => {
     // Uncompressed whatever the browser accepts: each byte passed on is checked for the key (answer-guard.ts).
     expect(seen.headers['accept-encoding']).toBe('identity');
     for (const name of ['cookie', 'x-forwarded-for', 'referer', 'user-agent']) expect(seen.headers[name]).toBeUndefined();
+  });
+
+  it('asks for JSON alone whatever the browser accepts: parts, HTML, or a support user with the parts Accept', async () => {
+    const support = await startTestApp({
+      upstream: { baseUrl: upstream.url, clientId: CLIENT, apiKey: KEY, statusApiKey: 'fault-test-status-key-1b2c' },
+      access: {
+        mode: 'proxy',
+        identify: async () => ({ user: 'agent', role: 'support' as const }),
+        rateLimitKey: () => 'agent',
+        handleSession: () => {},
+      } as unknown as NonNullable<Parameters<typeof startTestApp>[0]['access']>,
+    });
+    try {
+      await support.get('/api/candidates/refId/abc-123', { accept: PARTS_ACCEPT });
+      await app.get('/api/candidates/refId/abc-123', { accept: PARTS_ACCEPT });
+      await app.get('/api/candidates/refId/abc-123', { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' });
+      await app.get('/api/candidates/refId/abc-123', {});
+    } finally {
+      await support.close();
+    }
+    expect(upstream.seen.map((seen) => seen.headers.accept)).toEqual(Array(4).fill('application/json'));
   });
 
   it('keeps a path prefix of KYC_BASE_URL', async () => {

@@ -74,7 +74,7 @@ export async function lookupRow(deps: LookupDeps, call: SignedInCall, row: Batch
       admission.pass?.watch({ ok: false, failure: waiting, upstreamStatus: null }, Date.now());
       return settle(waiting, null, false);
     }
-    const sent = sendRequest(deps, { kind: row.kind, id: asked.id, scope: 'status', browserHeaders: {} }, admission.pass);
+    const sent = sendRequest(deps, { kind: row.kind, id: asked.id, scope: 'status' }, admission.pass);
     gone.addEventListener('abort', sent.abort, { once: true });
     try {
       const fetched = await sent.answer;

@@ -96,15 +96,10 @@ async function fetchAndAnswer(
 
   // Support users never get picture parts: their answer is the status level, plain JSON.
   const inParts = level === 'full' && partsAccepted(call.req) ? call.req : undefined;
-  // The service is asked for JSON, also when the browser asked for parts.
+  // The service is asked for JSON, also when the browser asked for parts (upstream-client.ts).
   const sent = sendRequest(
     deps,
-    {
-      kind: call.kind,
-      id: lookup.id,
-      scope: level === 'status' ? 'status' : 'full',
-      browserHeaders: inParts ? { ...call.req.headers, accept: 'application/json' } : call.req.headers,
-    },
+    { kind: call.kind, id: lookup.id, scope: level === 'status' ? 'status' : 'full' },
     admission.pass,
     call.res,
   );

@@ -57,7 +57,7 @@ export function serverStatusLookup(deps: LookupDeps, log: Logger, user: string, 
     try {
       const admission = await admit(deps, level, new AbortController().signal, log);
       if (!admission.ok) return notAsked;
-      const fetched = await sendRequest(deps, { kind, id: asked.id, scope: 'status', browserHeaders: {} }, admission.pass).answer;
+      const fetched = await sendRequest(deps, { kind, id: asked.id, scope: 'status' }, admission.pass).answer;
       if (!fetched.ok) {
         await audited(fetched.failure, fetched.upstreamStatus);
         return { ok: false, code: fetched.failure.code };

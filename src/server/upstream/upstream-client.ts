@@ -27,8 +27,6 @@ export interface CandidateRequest {
   id: string;
   /** Which key asks: the full one, or the status-level one (only when configured). */
   scope: 'full' | 'status';
-  /** The browser's request headers: the few in FORWARDED_REQUEST_HEADERS are passed on. */
-  browserHeaders: http.IncomingHttpHeaders;
 }
 
 export interface UpstreamCall {
@@ -65,11 +63,11 @@ export interface UpstreamClient {
 }
 
 /**
- * Request headers of the browser that reach the upstream; all others are dropped. Accept-Encoding is
- * not among them: every answer is asked for uncompressed, so that each byte passed on can be checked
- * for the key (answer-guard.ts).
+ * What the service is asked with, whoever asks and whatever the browser accepts (none of the browser's
+ * headers reach the service): JSON, the one form the service speaks and this server reads, and
+ * uncompressed, so that each byte passed on can be checked for the key (answer-guard.ts).
  */
-const FORWARDED_REQUEST_HEADERS = ['accept'] as const;
+const ASKED_FORM = { 'cache-control': 'no-cache', accept: 'application/json', 'accept-encoding': 'identity' } as const;
 
 /**
  * One keep-alive agent and one base path for every lookup; the keys stay in here. One client per
@@ -116,25 +114,12 @@ export function createUpstreamClient(
     pausedUntil: wait.pausedUntil,
     waiting: wait.waiting,
     fetchCandidate(request) {
-      const headers: http.OutgoingHttpHeaders = {
-        authorization: keyFor(request.scope),
-        'cache-control': 'no-cache',
-        accept: 'application/json',
-      };
-      for (const name of FORWARDED_REQUEST_HEADERS) {
-        if (request.browserHeaders[name] !== undefined) headers[name] = request.browserHeaders[name];
-      }
-      headers['accept-encoding'] = 'identity';
+      const headers = { authorization: keyFor(request.scope), ...ASKED_FORM };
       const options = requestOptions(`${request.kind}/${encodeIdSegment(request.id)}`, headers);
       return remembered(send(transport, options, (status, waitSeconds) => failureOfStatus(status, request, waitSeconds), limits));
     },
     fetchApplicants(request) {
-      const headers = {
-        authorization: keyFor(request.scope),
-        'cache-control': 'no-cache',
-        accept: 'application/json',
-        'accept-encoding': 'identity',
-      };
+      const headers = { authorization: keyFor(request.scope), ...ASKED_FORM };
       const options = requestOptions(upstreamApplicantsPath(request.query), headers);
       return remembered(send(transport, options, failureOfListStatus, limits));
     },
