@@ -121,6 +121,24 @@ describe('the webhook receiver: size, shape and client', () => {
     expect(hub.events).toEqual([]);
   });
 
+  it('accepts a delivery whose optional fields hold what the service does not document, each read as missing', async () => {
+    const published = hub.next();
+    const body = deliveryBody({ guid: 'g-odd', status: 7, submitCount: '2', isArchived: 'false', approvedDate: 1718000000000 });
+    const res = await deliver(app.port, body);
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body)).toEqual({ status: 'success', result: 'accepted' });
+    // The status the event implies, confirmed by the service; no date, as the delivery's was not one.
+    const event = await published;
+    expect(event).toMatchObject({
+      event: 'review.approved',
+      refId: 'ref-0001',
+      recordId: 'rec-0001',
+      status: 'approved',
+      isArchived: false,
+    });
+    expect(event).not.toHaveProperty('statusDate');
+  });
+
   it('accepts a delivery with an empty or missing refId when it has a recordId, and passes the refId on as null', async () => {
     const published = hub.next();
     expect((await deliver(app.port, deliveryBody({ refId: '', recordId: 'rec-only' }))).status).toBe(200);

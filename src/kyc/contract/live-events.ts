@@ -32,9 +32,16 @@ export const WEBHOOK_MAX_BODY_BYTES = 64 * 1024;
 export const WEBHOOK_PATH = '/webhooks/kyc';
 
 const id = z.string().check(z.minLength(1), z.maxLength(256));
+/**
+ * A field the delivery may leave out: read when it holds what the service documents, and read as missing
+ * when it holds anything else (a count sent as `"2"`, a date as a number, a status too long to be one),
+ * never the reason a delivery is refused: the receiver asks the service for the record anyway.
+ */
+const optional = <T extends z.core.SomeType>(schema: T) => z.catch(z.optional(z.nullable(schema)), undefined);
+const text = (max: number) => z.string().check(z.maxLength(max));
 /** recordId or refId: either may be missing, null or empty (a candidate without a refId); the refinement below wants one of them. */
-const optionalId = z.optional(z.nullable(z.string().check(z.maxLength(256))));
-const date = z.optional(z.nullable(z.string().check(z.maxLength(64))));
+const optionalId = optional(text(256));
+const date = optional(text(64));
 
 /** A delivery's body: the fields that can be relied on, and the optional ones that are read if present. */
 export const webhookDeliverySchema = z
@@ -44,10 +51,10 @@ export const webhookDeliverySchema = z
     clientId: id,
     recordId: optionalId,
     refId: optionalId,
-    status: z.optional(z.nullable(z.string().check(z.maxLength(64)))),
-    isArchived: z.optional(z.nullable(z.boolean())),
-    isPing: z.optional(z.nullable(z.boolean())),
-    submitCount: z.optional(z.nullable(z.number())),
+    status: optional(text(64)),
+    isArchived: optional(z.boolean()),
+    isPing: optional(z.boolean()),
+    submitCount: optional(z.number()),
     waitingDate: date,
     inreviewDate: date,
     approvedDate: date,
