@@ -72,14 +72,20 @@ export function useLocation(): AppLocation {
   return location;
 }
 
-type LinkProps = Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'href'> & NavigateOptions & { to: string; ref?: Ref<HTMLAnchorElement> };
+type LinkProps = Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'href'> &
+  NavigateOptions & {
+    to: string;
+    ref?: Ref<HTMLAnchorElement>;
+    /** Called when a click navigates in the app, just before it does (not when the browser opens the link elsewhere). */
+    onNavigate?: () => void;
+  };
 
 /**
  * A real `<a href>`: keyboard reachable, and opened by the browser itself in a new tab or window (a
  * modifier key, the middle button, a target). A plain click navigates in the app; to the address shown,
  * it replaces the entry, as a browser does for a link to the page it is on.
  */
-export function Link({ to, replace, state, onClick, ...props }: LinkProps) {
+export function Link({ to, replace, state, onClick, onNavigate, ...props }: LinkProps) {
   const { pathname, search, hash } = useLocation();
   return (
     <a
@@ -93,6 +99,7 @@ export function Link({ to, replace, state, onClick, ...props }: LinkProps) {
         event.preventDefault();
         const target = new URL(to, window.location.href);
         const same = target.pathname + target.search + target.hash === pathname + search + hash;
+        onNavigate?.();
         navigate(to, { replace: replace ?? same, state });
       }}
     />

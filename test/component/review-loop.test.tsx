@@ -117,6 +117,18 @@ describe('the reviewer loop', { timeout: 20_000 }, () => {
     await waitFor(() => expect(router.state.location.pathname).toBe(pageOf(third)));
   });
 
+  it('j then u before the next candidate has shown: back on the queue, the row stepped to has focus, not the one stepped from', async () => {
+    stub([first, second, third].map((record) => asApplicant(record)));
+    const { router } = await openFromQueue('/applicants?status=waiting', 0);
+    await waitFor(() => expect(place()).toHaveTextContent('1 of 3 · Waiting'));
+    // Both keys in one task, as a fast typist's may come: `u` lands before React has shown the next
+    // candidate's page (its render is a transition), while the first one's page is still the one shown.
+    // Not through user-event, whose act() renders after each key.
+    for (const key of ['j', 'u']) window.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true }));
+    await waitFor(() => expect(router.state.location.search).toBe('?status=waiting'));
+    await waitFor(() => expect(rowLink(1)).toHaveFocus());
+  });
+
   it('at the end of a page, Next fetches the next page and opens its first candidate', async () => {
     const many: Applicant[] = Array.from({ length: 50 }, (_, index) => ({
       status: 'waiting',

@@ -24,10 +24,21 @@ export function queueHandOverOf(state: unknown): QueueHandOver['queue'] | undefi
   return { filter, page, index, ...(overSla === true ? { overSla } : {}), ...(attention === true ? { attention } : {}) };
 }
 
-/** A neighbour: its candidate page, and what to hand it so that it knows its own place. */
+/** A neighbour: its candidate page, what to hand it so that it knows its own place, and its row for Back to queue. */
 export interface QueueStep {
   href: string;
   state: QueueHandOver;
+  /** The queue page it is on, its ids and its place there (queue-memory.ts). */
+  row: { back: string; ids: ReadonlyArray<string | null | undefined>; index: number };
+}
+
+/**
+ * A step is being taken: its row is the one Back to queue focuses from now on, before its page has
+ * rendered (a render React may still drop for a newer one: `j` then `u` at once would otherwise return
+ * to the row stepped from). The candidate page remembers its row again once shown (`useQueuePlace`).
+ */
+export function rememberStep(step: QueueStep): void {
+  rememberOpened(step.row.back, step.row.ids, step.row.index);
 }
 
 export interface QueuePlace {
@@ -99,6 +110,11 @@ export function useQueuePlace(
     found && {
       href: applicantLink(found.applicant, environment)!,
       state: { queue: { filter: filter ?? null, page: onPage, index: found.index, ...filters } },
+      row: {
+        back: queueHref({ filter, page: onPage, ...filters }, environment),
+        ids: [found.applicant.refId, found.applicant.recordId],
+        index: found.index,
+      },
     };
   const afterRecords = after.data?.records ?? [];
   const beforeRecords = before.data?.records ?? [];

@@ -1,6 +1,6 @@
 import type { EnvironmentInfo } from '../../kyc/contract/api.ts';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
-import { type QueuePlace, type QueueStep, queueHandOverOf, useQueuePlace } from '../applicants/queue-place.ts';
+import { type QueuePlace, type QueueStep, queueHandOverOf, rememberStep, useQueuePlace } from '../applicants/queue-place.ts';
 import { DashboardLink } from '../handoff/dashboard-link.tsx';
 import { ViewersLine } from '../live/presence-badges.tsx';
 import { useShowCandidate, useViewers, viewersOf } from '../live/presence.ts';
@@ -54,7 +54,10 @@ export function ReviewBar({ kind, id, environment, info, ids }: ReviewBarProps) 
   );
 }
 
-const go = (step: QueueStep) => navigate(step.href, { replace: true, state: step.state });
+const go = (step: QueueStep) => {
+  rememberStep(step);
+  navigate(step.href, { replace: true, state: step.state });
+};
 
 /**
  * `j`, `k` and `u` while the candidate was opened from the queue. A step asked for while its neighbour
@@ -118,6 +121,7 @@ function QueueNav({ place }: { place: QueuePlace }) {
         to={to.href}
         state={to.state}
         replace
+        onNavigate={() => rememberStep(to)}
         className={buttonClass({ variant: 'secondary' })}
         rel={rel}
         aria-keyshortcuts={key}
