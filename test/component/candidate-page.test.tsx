@@ -115,6 +115,33 @@ describe('identity sections', () => {
   });
 });
 
+describe('address and phone with a part of another kind', () => {
+  it('show every part that could be read, and name the one that could not, not its value', async () => {
+    show({
+      status: 'waiting',
+      refId: 'odd-parts',
+      isArchived: false,
+      blockPassID: 'bp',
+      identities: {
+        address: {
+          type: 'string',
+          value: '{"address":"Invalidenstr. 117","postalCode":10115,"city":"Berlin","state":["secret-x"],"country":"DEU"}',
+        },
+        phone: { type: 'string', value: '{"countryCode":"DEU","phoneNumber":"+4915112345678","number":{"n":"secret-y"}}' },
+      },
+    });
+    const address = (await screen.findByRole('heading', { name: 'Address' })).closest('section')!;
+    expect(address).toHaveTextContent('Invalidenstr. 117');
+    expect(address).toHaveTextContent('10115 Berlin');
+    expect(address).toHaveTextContent('Germany (DEU)');
+    expect(within(address).getByTestId('unread-parts')).toHaveTextContent('state (text expected, a list found)');
+    const phone = screen.getByRole('heading', { name: 'Phone' }).closest('section')!;
+    expect(within(phone).getByTestId('phone-number').textContent?.replace(/\D/g, '')).toBe('4915112345678');
+    expect(within(phone).getByTestId('unread-parts')).toHaveTextContent('number (text expected, an object found)');
+    expect(document.body).not.toHaveTextContent('secret');
+  });
+});
+
 describe('date of birth', () => {
   const withDob = (value: string): CandidateRecord => ({
     status: 'waiting',

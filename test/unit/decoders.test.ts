@@ -30,8 +30,8 @@ describe('decodeAddress', () => {
 
   it.each([
     ['not JSON', '12 Main St, Springfield', /not valid JSON/],
-    ['JSON with a wrong-typed field', '{"city": 12}', /expected fields \(city\)/],
     ['a JSON array', '[1,2]', /expected fields/],
+    ['a JSON string', '"18 rue des Martyrs"', /expected fields/],
     ['truncated JSON', '{"city":"Par', /not valid JSON/],
   ])('keeps the raw text of %s and says why', (_name, raw, problem) => {
     const decoded = decodeAddress(raw);
@@ -43,12 +43,71 @@ describe('decodeAddress', () => {
   });
 });
 
+describe('decodeAddress and decodePhone, liberally', () => {
+  it('read a part sent as a number as its digits, and a null part as absent', () => {
+    const decoded = decodeAddress('{"address":"Invalidenstr. 117","postalCode":10115,"city":"Berlin","state":null,"country":"DEU"}');
+    expect(decoded.ok && addressLines(decoded.value)).toEqual(['Invalidenstr. 117', '10115 Berlin']);
+    expect(decoded.ok && decoded.unread).toEqual([]);
+    const phone = decodePhone('{"countryCode":"DEU","countryCode2":null,"phoneNumber":"+4915112345678","number":15112345678}');
+    expect(phone).toEqual({ ok: true, value: { countryCode: 'DEU', phoneNumber: '+4915112345678', number: '15112345678' }, unread: [] });
+  });
+
+  it('an odd part costs that part alone: the rest is decoded, the part named by its kind, never its value', () => {
+    const decoded = decodeAddress('{"address":"18 rue des Martyrs","postalCode":["secret-75009"],"city":"Paris","state":{"x":1}}');
+    expect(decoded.ok && addressLines(decoded.value)).toEqual(['18 rue des Martyrs', 'Paris']);
+    expect(decoded.ok && decoded.unread).toEqual([
+      { field: 'postalCode', expected: 'text', found: 'a list' },
+      { field: 'state', expected: 'text', found: 'an object' },
+    ]);
+    expect(JSON.stringify(decoded)).not.toContain('secret');
+  });
+
+  const PARTS = ['address', 'extraInfo', 'city', 'state', 'postalCode', 'country'] as const;
+  const anyValue = fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constant(null));
+  it('an address object decodes whatever its parts hold: text and numbers shown, null absent, anything else named', () => {
+    fc.assert(
+      fc.property(fc.dictionary(fc.constantFrom(...PARTS, 'other', '__proto__'), anyValue), (fields) => {
+        const decoded = decodeAddress(JSON.stringify(fields));
+        expect(decoded.ok).toBe(true);
+        if (!decoded.ok) return;
+        for (const part of PARTS) {
+          const sent = Object.hasOwn(fields, part) ? fields[part] : undefined;
+          const readable = typeof sent === 'string' || typeof sent === 'number';
+          expect(decoded.value[part], part).toBe(readable ? String(sent) : undefined);
+          const named = sent !== undefined && sent !== null && !readable;
+          expect(
+            decoded.unread.some((entry) => entry.field === part),
+            part,
+          ).toBe(named);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('a phone object decodes whenever its phoneNumber is text, whatever its other parts hold', () => {
+    fc.assert(
+      fc.property(
+        fc.dictionary(fc.constantFrom('countryCode', 'countryCode2', 'number', 'other'), anyValue),
+        fc.string(),
+        (fields, phoneNumber) => {
+          const decoded = decodePhone(JSON.stringify({ ...fields, phoneNumber }));
+          expect(decoded.ok && decoded.value.phoneNumber).toBe(phoneNumber);
+          expect(decodePhone(JSON.stringify(fields)).ok).toBe(false);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
+
 describe('decodePhone', () => {
   it('decodes the documented JSON', () => {
     const decoded = decodePhone('{"countryCode":"SWE","countryCode2":"se","phoneNumber":"+46701234567","number":"701234567"}');
     expect(decoded).toEqual({
       ok: true,
       value: { countryCode: 'SWE', countryCode2: 'se', phoneNumber: '+46701234567', number: '701234567' },
+      unread: [],
     });
   });
 

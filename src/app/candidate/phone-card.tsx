@@ -5,6 +5,7 @@ import { Masked } from '../preferences/privacy-mask.tsx';
 import { RawValue } from '../ui/raw-value.tsx';
 import { Section } from '../ui/section.tsx';
 import { phoneQueries } from './phone-queries.ts';
+import { UnreadPartsNotice } from './unread-fields.tsx';
 
 /** The decoded phone as an international number with its country and a tel: link. */
 export function PhoneCard({ raw }: { raw: string }) {
@@ -41,6 +42,7 @@ export function PhoneCard({ raw }: { raw: string }) {
             {country} <span className="text-slate-500">({phone.countryCode ?? phone.countryCode2?.toUpperCase()})</span>
           </p>
         )}
+        <UnreadPartsNotice unread={decoded.unread} />
       </Masked>
     </Section>
   );

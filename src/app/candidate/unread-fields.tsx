@@ -1,5 +1,6 @@
 import type { UnreadField } from '../../kyc/contract/schema.ts';
 import { LongText } from '../ui/long-text.tsx';
+import { Notice } from '../ui/section.tsx';
 
 /**
  * The fields the service's answer held but that could not be read (record-reading.ts): each named with
@@ -27,6 +28,17 @@ export function UnreadFieldsNotice({ unread }: { unread: readonly UnreadField[] 
           </li>
         ))}
       </ul>
+    </div>
+  );
+}
+
+/** The parts of an address or phone that could not be read (json-attribute.ts), under the rest of its card. */
+export function UnreadPartsNotice({ unread }: { unread: readonly UnreadField[] }) {
+  if (unread.length === 0) return null;
+  const parts = unread.map((part) => `${part.field} (${part.expected} expected, ${part.found} found)`).join('; ');
+  return (
+    <div className="mt-2" data-testid="unread-parts">
+      <Notice tone="warning">Not shown, as it could not be read: {parts}. The rest is shown as received.</Notice>
     </div>
   );
 }
