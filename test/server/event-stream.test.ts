@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APP_REQUEST_HEADER, apiErrorBodySchema } from '../../src/kyc/contract/api.ts';
+import { STREAM_HELLO_EVENT_NAME } from '../../src/kyc/contract/presence.ts';
 import { createAccessControl } from '../../src/server/auth/access.ts';
 import { createLiveHub } from '../../src/server/live/create-live-hub.ts';
 import { createMetrics } from '../../src/server/ops/metrics.ts';
@@ -126,6 +127,22 @@ describe('GET /api/events', () => {
     expect(refIds(again)).toEqual(['r2', 'r3']);
     const ids = again.events().map((e) => BigInt(e.id));
     expect(ids[0]! > BigInt(first!.id) && ids[1]! > ids[0]!).toBe(true);
+    again.close();
+  });
+
+  it('gives a new stream the point to go on from before any event, so that a page reconnecting before its first event misses none', async () => {
+    const cookie = await signIn('ana');
+    await hub.publish(liveEvent('a', 'before-the-page'));
+    const first = await stream(cookie);
+    await first.until(() => first.streamId() !== undefined);
+    // The hello event carries the id a browser's EventSource sends back as Last-Event-ID when it reconnects.
+    const mark = first.messages.find((message) => message.event === STREAM_HELLO_EVENT_NAME)?.id;
+    expect(mark).toMatch(/^\d+$/);
+    first.close();
+    await hub.publish(liveEvent('a', 'while-away'));
+    const again = await stream(cookie, { 'last-event-id': mark });
+    await again.until(() => again.events().length === 1);
+    expect(refIds(again)).toEqual(['while-away']);
     again.close();
   });
 

@@ -219,6 +219,25 @@ describe.skipIf(!hasRedisServer)(`live updates on Redis${hasRedisServer ? '' : `
     }
   });
 
+  it('marks where a new subscriber starts: the events after the mark are replayed, none before it, whichever instance published them', async () => {
+    const hubs = [createLiveHub({ redisUrl: redis.url }), createLiveHub({ redisUrl: redis.url })];
+    try {
+      await Promise.all(hubs.map((hub) => hub.ready?.()));
+      const heard = eventOn(hubs[1]!, 'seen');
+      await hubs[0]!.publish(liveEvent('default', 'seen'));
+      await heard;
+      const mark = hubs[1]!.mark();
+      expect(mark).toMatch(/^\d+$/);
+      await hubs[0]!.publish(liveEvent('default', 'after-mark'));
+      const replayed: SequencedEvent[] = [];
+      const stop = hubs[1]!.subscribe((event) => replayed.push(event), mark);
+      await expect.poll(() => replayed.map((e) => e.event.refId)).toEqual(['after-mark']);
+      stop();
+    } finally {
+      await Promise.all(hubs.map((hub) => hub.close()));
+    }
+  });
+
   it('ignores, and reports, a message on its channel that is not an event (another program sharing Redis)', async () => {
     const problems: string[] = [];
     const hub = createLiveHub({ redisUrl: redis.url, onBadMessage: (detail) => problems.push(detail) });

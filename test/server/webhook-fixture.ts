@@ -23,6 +23,7 @@ export function recordingHub(): LiveHub & { events: LiveEvent[]; next(): Promise
     },
     next: () => new Promise((resolve) => waiting.push(resolve)),
     subscribe: () => () => {},
+    mark: () => undefined,
     revoke: async () => {},
     onRevocation: () => () => {},
     close: async () => {},

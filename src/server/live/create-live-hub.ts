@@ -40,6 +40,7 @@ export function createLiveHub(options: LiveHubOptions = {}): LiveHub {
         fanOut.deliver({ id: String(last), event });
       },
       subscribe: fanOut.subscribe,
+      mark: () => String(last),
       async revoke(revocation) {
         revocations.tell(revocation);
       },
@@ -56,6 +57,8 @@ export function createLiveHub(options: LiveHubOptions = {}): LiveHub {
 interface FanOut {
   deliver(event: SequencedEvent): void;
   subscribe: LiveHub['subscribe'];
+  /** The id of the last event delivered, if any. */
+  last(): string | undefined;
 }
 
 /**
@@ -65,8 +68,10 @@ interface FanOut {
  */
 function createFanOut(buffer: ReplayBuffer | undefined, now: () => number): FanOut {
   const listeners = new Set<Listener>();
+  let last: string | undefined;
   return {
     deliver(event) {
+      last = event.id;
       buffer?.add(event, now());
       for (const listener of listeners) {
         try {
@@ -81,6 +86,7 @@ function createFanOut(buffer: ReplayBuffer | undefined, now: () => number): FanO
       listeners.add(listener);
       return () => void listeners.delete(listener);
     },
+    last: () => last,
   };
 }
 
@@ -147,6 +153,8 @@ function redisHub(url: string, options: LiveHubOptions, fanOut: FanOut, revocati
         options.onBadMessage?.('the replay could not be read from Redis: a reconnecting page gets the events from now on only'),
       );
     },
+    // Events reach every instance in the order Redis numbered them (one channel), so each heard later comes after it.
+    mark: fanOut.last,
     async revoke(revocation) {
       revocations.tell(revocation);
       // Sent at once when connected, on the connection events are published on: Redis passes the two on

@@ -125,9 +125,13 @@ function startStream(
     'x-accel-buffering': 'no',
     connection: 'keep-alive',
   });
-  // The stream's name, which the page's presence announcements give (presence.ts): a new one on each reconnection.
+  // The stream's name, which the page's presence announcements give (presence.ts): a new one on each
+  // reconnection. With it, the hub's mark as the message's id: a page reconnecting before its first event
+  // sends it back as Last-Event-ID and is replayed what it missed (live-hub.ts `mark`).
   const id = randomBytes(16).toString('base64url');
-  res.write(`retry: ${RETRY_MS}\n\nevent: ${STREAM_HELLO_EVENT_NAME}\ndata: ${JSON.stringify({ stream: id })}\n\n`);
+  const mark = hub.mark();
+  const hello = `${mark === undefined ? '' : `id: ${mark}\n`}event: ${STREAM_HELLO_EVENT_NAME}\ndata: ${JSON.stringify({ stream: id })}\n\n`;
+  res.write(`retry: ${RETRY_MS}\n\n${hello}`);
   // What a burst of events adds in one turn of the event loop goes out in one write, not one per event.
   let queued: string[] = [];
   const flush = () => {

@@ -34,6 +34,13 @@ export interface LiveHub {
    */
   subscribe(listener: (event: SequencedEvent) => void, since?: string): () => void;
   /**
+   * Where a subscriber made now starts: an id such that every event it will hear comes after it (the last
+   * this instance has passed on), for the stream's first message, so that a page that reconnects before
+   * its first event still names what it has seen (`Last-Event-ID`) and misses nothing published meanwhile.
+   * Undefined while this instance has heard no event (with Redis, since it started).
+   */
+  mark(): string | undefined;
+  /**
    * Tells this instance's listeners at once (before it returns), then every other instance's (with
    * Redis: through its channel). Rejects when Redis cannot be reached: the others then learn it by
    * themselves (each watches the users file, and re-checks its streams at every heartbeat).
