@@ -329,6 +329,43 @@ describe('live updates of the queue', { timeout: 20_000 }, () => {
     expect(cached.every((query) => query.isStale())).toBe(true);
   });
 
+  it('a page read after the delivery was accepted, perhaps before the index learned it, is asked again rather than left without the change', async () => {
+    const applicants = datedApplicants();
+    // The page is read now; the delivery was accepted a second before, and the index learned it since.
+    const read = new Date();
+    const { requests } = stubApi({
+      session: COMPLIANCE,
+      meta: liveMeta(),
+      applicants,
+      queueExtras: { waiting: { index: { at: read.toISOString(), asOf: read.toISOString(), dated: 3, of: 3 } } },
+    });
+    const { container } = renderWithProviders('/applicants?status=waiting');
+    const table = await within(container).findByRole('table');
+    await stream();
+    const views = () => requests.filter((r) => r.startsWith('/api/applicants'));
+    const before = views().length;
+    expect(rowIds(table)).toEqual(['ref-w1', 'ref-w2', 'ref-w3']);
+    vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      applicants[0]!.status = 'approved';
+      const approval = event({
+        refId: 'ref-w1',
+        recordId: 'rec-w1',
+        status: 'approved',
+        since: hoursAgo(0),
+        previousStatus: 'waiting',
+        previousSince: hoursAgo(50),
+        at: new Date(read.getTime() - 1000).toISOString(),
+      });
+      FakeEventSource.instances[0]!.send(approval);
+      await act(() => vi.advanceTimersByTimeAsync(LIVE_REFETCH_MS));
+      await waitFor(() => expect(views().length).toBeGreaterThan(before));
+      await waitFor(() => expect(rowIds(table)).toEqual(['ref-w2', 'ref-w3']));
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('an event the page cannot apply (no place: an older server) is one refetch of the view for a burst, not one per event', async () => {
     const { source, views, before } = await liveQueue();
     vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['setTimeout', 'clearTimeout'] });

@@ -19,9 +19,10 @@ const MAX_REMEMBERED = 1000;
  * the index had the candidate and where it has it now, and every cached page of the environment moves
  * the row and its counts in the query cache (queue-move.ts). The pages are marked stale without a fetch,
  * so that the next navigation reads them fresh. An event that says too little to move a row (no status,
- * no place: a deletion, an older server) is one refetch of the view for all of a second's such events,
- * never cancelling a fetch in flight. Answers the ids of the candidates that changed lately, for their
- * rows to stand out a moment.
+ * no place: a deletion, an older server), or that a page cannot tell it has (read after the delivery was
+ * accepted, perhaps before the index learned it), is one refetch of the view for all of a second's such
+ * events, never cancelling a fetch in flight. Answers the ids of the candidates that changed lately, for
+ * their rows to stand out a moment.
  */
 export function useLiveQueue(environment: string | undefined): ReadonlySet<string> {
   const queryClient = useQueryClient();
@@ -31,7 +32,14 @@ export function useLiveQueue(environment: string | undefined): ReadonlySet<strin
   const refetch = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const shown = useRef(environment);
   shown.current = environment;
-  const pending = usePendingMoves(queryClient);
+  /** One refetch of the view for all of a second's events that cannot be applied. */
+  const askAgain = useRef(() => {
+    refetch.current ??= setTimeout(() => {
+      refetch.current = undefined;
+      void queryClient.invalidateQueries({ queryKey: applicantsQueries.environment(shown.current) }, { cancelRefetch: false });
+    }, LIVE_REFETCH_MS);
+  }).current;
+  const pending = usePendingMoves(queryClient, askAgain);
   useEffect(() => {
     const running = timers.current;
     return () => {
@@ -55,14 +63,11 @@ export function useLiveQueue(environment: string | undefined): ReadonlySet<strin
         // A page being fetched may come back from before the change: the move waits for it (usePendingMoves).
         if (query.state.fetchStatus === 'fetching')
           pending.current.set(query.queryHash, [...(pending.current.get(query.queryHash) ?? []), { move, event }]);
-        movePage(queryClient, query, move, event);
+        movePage(queryClient, query, move, event, askAgain);
       }
       void queryClient.invalidateQueries({ queryKey, refetchType: 'none' });
     } else {
-      refetch.current ??= setTimeout(() => {
-        refetch.current = undefined;
-        void queryClient.invalidateQueries({ queryKey }, { cancelRefetch: false });
-      }, LIVE_REFETCH_MS);
+      askAgain();
     }
     const ids = [event.refId, event.recordId].filter((id): id is string => Boolean(id));
     setChanged((previous) => new Set([...previous, ...ids]));
@@ -84,7 +89,7 @@ interface PendingMove {
  * The moves of events that came while a page was being fetched: applied to what the fetch brings, if
  * the server read it before the change was accepted (otherwise the answer has the change already).
  */
-function usePendingMoves(queryClient: QueryClient) {
+function usePendingMoves(queryClient: QueryClient, askAgain: () => void) {
   const pending = useRef(new Map<string, PendingMove[]>());
   useEffect(
     () =>
@@ -96,9 +101,9 @@ function usePendingMoves(queryClient: QueryClient) {
         const moves = pending.current.get(query.queryHash);
         if (!moves) return;
         pending.current.delete(query.queryHash);
-        for (const { move, event } of moves) movePage(queryClient, query, move, event);
+        for (const { move, event } of moves) movePage(queryClient, query, move, event, askAgain);
       }),
-    [queryClient],
+    [queryClient, askAgain],
   );
   return pending;
 }
@@ -106,11 +111,20 @@ function usePendingMoves(queryClient: QueryClient) {
 /** Where each cached page's first row is in its list, once a move has shifted it (null: not known any more). */
 const starts = new WeakMap<ApplicantsPage, number | null>();
 
-/** The page moved, unless the server read it after the event (its view has the change already). */
-function movePage(queryClient: QueryClient, query: Query, move: Move, event: LiveEvent): void {
+/**
+ * The page moved, if the server read it before the event's delivery was accepted. One read since may or
+ * may not have the change (the index learns it after its check with the service, seconds later at worst):
+ * that page is asked again (`askAgain`), which the index answers with the change, as the event is
+ * published only once the index has it.
+ */
+function movePage(queryClient: QueryClient, query: Query, move: Move, event: LiveEvent, askAgain: () => void): void {
   const data = query.state.data as ApplicantsPage | undefined;
   const list = pageListOf(query.queryKey);
-  if (!data || !list || !readBefore(data, event)) return;
+  if (!data || !list) return;
+  if (!readBefore(data, event)) {
+    askAgain();
+    return;
+  }
   const { page, start } = applyMove(data, list, move, { start: starts.get(data), now: Date.now() });
   starts.set(page, start);
   // When it was fetched stays what it was: "Fetched 2 minutes ago" is still true of the rest of the page.
