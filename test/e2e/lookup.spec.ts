@@ -55,6 +55,16 @@ test.describe('lookup', () => {
     await expect(page.getByRole('radio', { name: 'recordId' })).toBeChecked();
   });
 
+  test('an encrypted answer (the sandbox plays one): says what it is, shows none of it, and the next lookup works', async ({ page }) => {
+    await page.goto('/candidates/refId/encrypted-demo');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('The answer is not a readable record');
+    await expect(page.getByText(/It may be encrypted/)).toBeVisible();
+    await expect(page.locator('body')).not.toContainText('eyJhbGci');
+    await page.getByRole('textbox', { name: 'refId to look up' }).fill('cust_000482');
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('王秀英');
+  });
+
   test('an empty lookup is refused with a message', async ({ page }) => {
     await page.goto('/');
     await page.getByRole('button', { name: 'Look up' }).click();

@@ -36,6 +36,19 @@ const expectNoKey = (res: RawResponse) => {
 };
 
 describe('proxy against the sandbox', () => {
+  it("answers the sandbox's encrypted-demo as not a readable record that may be encrypted, and goes on serving", async () => {
+    for (const accept of ['application/json', 'multipart/mixed, application/json;q=0.9']) {
+      const res = await app.get('/api/candidates/refId/encrypted-demo', { accept });
+      expect(res.status).toBe(502);
+      expect(apiErrorBodySchema.parse(JSON.parse(res.body)).error).toMatchObject({
+        code: 'not_a_record',
+        message: expect.stringContaining('It may be encrypted'),
+      });
+      expect(res.body).not.toContain('eyJhbGci');
+    }
+    expect((await app.get(`/api/candidates/recordId/${full.recordId}`)).status).toBe(200);
+  });
+
   it('returns the sample record by refId and by recordId, byte for byte', async () => {
     const byRef = await app.get(`/api/candidates/refId/${encodeURIComponent(full.refId!)}`);
     const byRecord = await app.get(`/api/candidates/recordId/${full.recordId}`);

@@ -179,6 +179,18 @@ describe('sandbox HTTP contract', () => {
     expect(JSON.parse(res.body)).toMatchObject({ status: 'error', code: 404 });
   });
 
+  it('answers encrypted-demo as an encrypted answer: 200, labelled JSON, a body that is not JSON (a JWE), for every key', async () => {
+    for (const key of Object.values(SANDBOX_KEYS)) {
+      const res = await lookup('refId', 'encrypted-demo', key);
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      expect(() => JSON.parse(res.body)).toThrow();
+      expect(res.body.split('.')).toHaveLength(5);
+    }
+    // Not a candidate of the list, nor a recordId.
+    expect((await lookup('recordId', 'encrypted-demo')).status).toBe(404);
+  });
+
   it('answers the documented 404 body for an unknown candidate', async () => {
     const res = await lookup('refId', 'nobody-has-this-id');
     expect(res.status).toBe(404);

@@ -9,6 +9,7 @@ import { dateFieldOf, handleTestControl, handleTestReset, type SetStatus, TEST_R
 import { handleTestOutage, TEST_OUTAGE_PATH, testOutage } from './test-controls.ts';
 import credentials from './credentials.json' with { type: 'json' };
 import { createWebhookSender, type WebhookTarget } from './webhook-sender.ts';
+import { answerEncrypted, ENCRYPTED_DEMO_REF_ID } from './encrypted-demo.ts';
 import { createRateLimitDemo, RATE_LIMIT_DEMO_REF_ID } from './rate-limit-demo.ts';
 
 /**
@@ -158,6 +159,7 @@ export function createSandboxHandler(options: SandboxOptions): Handler & { setSt
     }
     const id = safeDecode(rawId!);
     if (kind === 'refId' && id === RATE_LIMIT_DEMO_REF_ID) return rateLimitDemo.answer(req, res);
+    if (kind === 'refId' && id === ENCRYPTED_DEMO_REF_ID) return answerEncrypted(req, res);
     const record = id === undefined ? undefined : index.byKind[kind as LookupKind].get(id);
     if (!record) return sendError(res, 404, 'Resource not Found');
     if (!grant.archives) return sendBody(req, res, bodies.of(record, grant));
