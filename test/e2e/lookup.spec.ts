@@ -60,6 +60,8 @@ test.describe('lookup', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('The answer is not a readable record');
     await expect(page.getByText(/It may be encrypted/)).toBeVisible();
     await expect(page.locator('body')).not.toContainText('eyJhbGci');
+    // Above it no empty bar: no queue, nobody else, no dashboard address for a refId the service did not answer for.
+    expect(await page.getByTestId('review-bar').boundingBox()).toBeNull();
     await page.getByRole('textbox', { name: 'refId to look up' }).fill('cust_000482');
     await page.keyboard.press('Enter');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('王秀英');

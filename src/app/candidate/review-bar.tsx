@@ -1,6 +1,7 @@
 import type { EnvironmentInfo } from '../../kyc/contract/api.ts';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import { type QueuePlace, type QueueStep, queueHandOverOf, rememberStep, useQueuePlace } from '../applicants/queue-place.ts';
+import { dashboardHref } from '../../kyc/view/dashboard-link.ts';
 import { DashboardLink } from '../handoff/dashboard-link.tsx';
 import { ViewersLine } from '../live/presence-badges.tsx';
 import { useShowCandidate, useViewers, viewersOf } from '../live/presence.ts';
@@ -40,10 +41,21 @@ export function ReviewBar({ kind, id, environment, info, ids }: ReviewBarProps) 
   }, [name, refId, recordId]);
   const viewers = viewersOf(useViewers(), name, { refId, recordId });
   useLoopKeys(place);
+  // Nothing to show (no queue, nobody else, no dashboard address: a refId the service did not answer for):
+  // no empty box. The bar's elements stay, without boxes of their own, so that its live region is there
+  // before someone comes, as a live region must be to be heard.
+  const empty = !place && viewers.length === 0 && !dashboardHref(info?.dashboardUrl, { refId, recordId });
   return (
-    <div className="flex flex-wrap items-center justify-between gap-x-4 gap-y-2 rounded-xl border border-slate-200 bg-white px-4 py-2 print:hidden">
-      {place ? <QueueNav place={place} /> : <span />}
-      <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
+    <div
+      data-testid="review-bar"
+      className={
+        empty
+          ? 'contents'
+          : 'flex flex-wrap items-center justify-between gap-x-4 gap-y-2 rounded-xl border border-slate-200 bg-white px-4 py-2 print:hidden'
+      }
+    >
+      {place ? <QueueNav place={place} /> : !empty && <span />}
+      <div className={empty ? 'contents' : 'flex flex-wrap items-center gap-x-4 gap-y-2'}>
         {/* Said when someone comes or goes; a live region (not a "status": the page's own messages are those). */}
         <div aria-live="polite" className="empty:hidden">
           {viewers.length > 0 && <ViewersLine users={viewers} />}
