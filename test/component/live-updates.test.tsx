@@ -366,6 +366,44 @@ describe('live updates of the queue', { timeout: 20_000 }, () => {
     }
   });
 
+  it('an event whose row the page shows elsewhere than the index had it (the index learned the change first) is asked again, counts and all', async () => {
+    const applicants = datedApplicants();
+    const { requests } = stubApi({
+      session: COMPLIANCE,
+      meta: liveMeta(),
+      applicants,
+      queueExtras: { waiting: { slaHours: 24, overSla: 2 } },
+    });
+    const { container } = renderWithProviders('/applicants?status=waiting');
+    const table = await within(container).findByRole('table');
+    await stream();
+    const views = () => requests.filter((r) => r.startsWith('/api/applicants'));
+    const before = views().length;
+    expect(tabCount(container, 'waiting')).toBe('3');
+    vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      // A lookup taught the index the approval before the delivery's check did: the event says approved → approved.
+      applicants[0]!.status = 'approved';
+      const approval = event({
+        refId: 'ref-w1',
+        recordId: 'rec-w1',
+        status: 'approved',
+        since: hoursAgo(0),
+        previousStatus: 'approved',
+        previousSince: hoursAgo(0),
+        at: new Date().toISOString(),
+      });
+      FakeEventSource.instances[0]!.send(approval);
+      await act(() => vi.advanceTimersByTimeAsync(LIVE_REFETCH_MS));
+      await waitFor(() => expect(views().length).toBeGreaterThan(before));
+      await waitFor(() => expect(rowIds(table)).toEqual(['ref-w2', 'ref-w3']));
+      await waitFor(() => expect(tabCount(container, 'waiting')).toBe('2'));
+      expect(tabCount(container, 'approved')).toBe('3');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('an event the page cannot apply (no place: an older server) is one refetch of the view for a burst, not one per event', async () => {
     const { source, views, before } = await liveQueue();
     vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['setTimeout', 'clearTimeout'] });

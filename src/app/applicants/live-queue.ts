@@ -19,9 +19,9 @@ const MAX_REMEMBERED = 1000;
  * the index had the candidate and where it has it now, and every cached page of the environment moves
  * the row and its counts in the query cache (queue-move.ts). The pages are marked stale without a fetch,
  * so that the next navigation reads them fresh. An event that says too little to move a row (no status,
- * no place: a deletion, an older server), or that a page cannot tell it has (read after the delivery was
- * accepted, perhaps before the index learned it), is one refetch of the view for all of a second's such
- * events, never cancelling a fetch in flight. Answers the ids of the candidates that changed lately, for
+ * no place: a deletion, an older server), that a page cannot tell it has (read after the delivery was
+ * accepted, perhaps before the index learned it), or whose row the page shows elsewhere than the index
+ * had it, is one refetch of the view for all of a second's such events, never cancelling a fetch in flight. Answers the ids of the candidates that changed lately, for
  * their rows to stand out a moment.
  */
 export function useLiveQueue(environment: string | undefined): ReadonlySet<string> {
@@ -57,8 +57,13 @@ export function useLiveQueue(environment: string | undefined): ReadonlySet<strin
     if (applied.current.size > MAX_REMEMBERED) applied.current.delete(applied.current.values().next().value!);
     const queryKey = applicantsQueries.environment(shown.current);
     const queries = queryClient.getQueryCache().findAll({ queryKey });
-    const move = moveOf(event, seenRow(queries, event));
-    if (move) {
+    const seen = seenRow(queries, event);
+    const move = moveOf(event, seen);
+    // The page shows the row elsewhere than the index had it just before (the index learned this change,
+    // or another, from a lookup or its crawl first): a move from there would leave the row and the counts
+    // wrong, so the page asks again.
+    const misplaced = move !== undefined && seen !== undefined && seen.status !== move.from?.status;
+    if (move && !misplaced) {
       for (const query of queries) {
         // A page being fetched may come back from before the change: the move waits for it (usePendingMoves).
         if (query.state.fetchStatus === 'fetching')
