@@ -12,7 +12,7 @@ import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { recordForScope } from '../../src/server/sandbox/sandbox.ts';
 import { liveEventOf } from '../../src/server/live/webhook-delivery.ts';
 import { inTimeZone } from './in-time-zone.ts';
-import { envelope, renderWithProviders, stubApi, testMeta } from './render.tsx';
+import { envelope, renderWithProviders, stubApi, testMeta, type QueueExtras } from './render.tsx';
 
 inTimeZone('UTC');
 
@@ -271,6 +271,33 @@ async function twoQueuePages() {
   return { waitingTab, approvedTab, waitingTable, approvedTable, views };
 }
 
+/**
+ * The waiting page (with `extras`), then w1's approval in the index and its event (`said` of it): a move
+ * the page cannot apply as it is, so it asks for its view again (once the events' refetch window has
+ * passed) and shows what the index has. Resolves once it has asked.
+ */
+async function approvalAfterTheFact(extras: NonNullable<QueueExtras[string]>, said: Partial<LiveEvent>) {
+  const applicants = datedApplicants();
+  const { requests } = stubApi({ session: COMPLIANCE, meta: liveMeta(), applicants, queueExtras: { waiting: extras } });
+  const { container } = renderWithProviders('/applicants?status=waiting');
+  const table = await within(container).findByRole('table');
+  await stream();
+  const views = () => requests.filter((r) => r.startsWith('/api/applicants'));
+  const before = views().length;
+  expect(rowIds(table)).toEqual(['ref-w1', 'ref-w2', 'ref-w3']);
+  vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['setTimeout', 'clearTimeout'] });
+  try {
+    applicants[0]!.status = 'approved';
+    FakeEventSource.instances[0]!.send(event({ refId: 'ref-w1', recordId: 'rec-w1', status: 'approved', since: hoursAgo(0), ...said }));
+    await act(() => vi.advanceTimersByTimeAsync(LIVE_REFETCH_MS));
+    await waitFor(() => expect(views().length).toBeGreaterThan(before));
+    await waitFor(() => expect(rowIds(table)).toEqual(['ref-w2', 'ref-w3']));
+  } finally {
+    vi.useRealTimers();
+  }
+  return { table, container };
+}
+
 const rowIds = (table: HTMLElement) =>
   within(table)
     .getAllByRole('row')
@@ -330,78 +357,24 @@ describe('live updates of the queue', { timeout: 20_000 }, () => {
   });
 
   it('a page read after the delivery was accepted, perhaps before the index learned it, is asked again rather than left without the change', async () => {
-    const applicants = datedApplicants();
     // The page is read now; the delivery was accepted a second before, and the index learned it since.
     const read = new Date();
-    const { requests } = stubApi({
-      session: COMPLIANCE,
-      meta: liveMeta(),
-      applicants,
-      queueExtras: { waiting: { index: { at: read.toISOString(), asOf: read.toISOString(), dated: 3, of: 3 } } },
-    });
-    const { container } = renderWithProviders('/applicants?status=waiting');
-    const table = await within(container).findByRole('table');
-    await stream();
-    const views = () => requests.filter((r) => r.startsWith('/api/applicants'));
-    const before = views().length;
-    expect(rowIds(table)).toEqual(['ref-w1', 'ref-w2', 'ref-w3']);
-    vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['setTimeout', 'clearTimeout'] });
-    try {
-      applicants[0]!.status = 'approved';
-      const approval = event({
-        refId: 'ref-w1',
-        recordId: 'rec-w1',
-        status: 'approved',
-        since: hoursAgo(0),
-        previousStatus: 'waiting',
-        previousSince: hoursAgo(50),
-        at: new Date(read.getTime() - 1000).toISOString(),
-      });
-      FakeEventSource.instances[0]!.send(approval);
-      await act(() => vi.advanceTimersByTimeAsync(LIVE_REFETCH_MS));
-      await waitFor(() => expect(views().length).toBeGreaterThan(before));
-      await waitFor(() => expect(rowIds(table)).toEqual(['ref-w2', 'ref-w3']));
-    } finally {
-      vi.useRealTimers();
-    }
+    const { table } = await approvalAfterTheFact(
+      { index: { at: read.toISOString(), asOf: read.toISOString(), dated: 3, of: 3 } },
+      { previousStatus: 'waiting', previousSince: hoursAgo(50), at: new Date(read.getTime() - 1000).toISOString() },
+    );
+    expect(rowIds(table)).toEqual(['ref-w2', 'ref-w3']);
   });
 
   it('an event whose row the page shows elsewhere than the index had it (the index learned the change first) is asked again, counts and all', async () => {
-    const applicants = datedApplicants();
-    const { requests } = stubApi({
-      session: COMPLIANCE,
-      meta: liveMeta(),
-      applicants,
-      queueExtras: { waiting: { slaHours: 24, overSla: 2 } },
-    });
-    const { container } = renderWithProviders('/applicants?status=waiting');
-    const table = await within(container).findByRole('table');
-    await stream();
-    const views = () => requests.filter((r) => r.startsWith('/api/applicants'));
-    const before = views().length;
-    expect(tabCount(container, 'waiting')).toBe('3');
-    vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['setTimeout', 'clearTimeout'] });
-    try {
-      // A lookup taught the index the approval before the delivery's check did: the event says approved → approved.
-      applicants[0]!.status = 'approved';
-      const approval = event({
-        refId: 'ref-w1',
-        recordId: 'rec-w1',
-        status: 'approved',
-        since: hoursAgo(0),
-        previousStatus: 'approved',
-        previousSince: hoursAgo(0),
-        at: new Date().toISOString(),
-      });
-      FakeEventSource.instances[0]!.send(approval);
-      await act(() => vi.advanceTimersByTimeAsync(LIVE_REFETCH_MS));
-      await waitFor(() => expect(views().length).toBeGreaterThan(before));
-      await waitFor(() => expect(rowIds(table)).toEqual(['ref-w2', 'ref-w3']));
-      await waitFor(() => expect(tabCount(container, 'waiting')).toBe('2'));
-      expect(tabCount(container, 'approved')).toBe('3');
-    } finally {
-      vi.useRealTimers();
-    }
+    // A lookup taught the index the approval before the delivery's check did: the event says approved → approved.
+    const { table, container } = await approvalAfterTheFact(
+      { slaHours: 24, overSla: 2 },
+      { previousStatus: 'approved', previousSince: hoursAgo(0), at: new Date().toISOString() },
+    );
+    expect(rowIds(table)).toEqual(['ref-w2', 'ref-w3']);
+    await waitFor(() => expect(tabCount(container, 'waiting')).toBe('2'));
+    expect(tabCount(container, 'approved')).toBe('3');
   });
 
   it('an event the page cannot apply (no place: an older server) is one refetch of the view for a burst, not one per event', async () => {
