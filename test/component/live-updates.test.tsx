@@ -12,7 +12,7 @@ import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { recordForScope } from '../../src/server/sandbox/sandbox.ts';
 import { liveEventOf } from '../../src/server/live/webhook-delivery.ts';
 import { inTimeZone } from './in-time-zone.ts';
-import { envelope, renderWithProviders, stubApi, testMeta, type QueueExtras } from './render.tsx';
+import { apiError, envelope, renderWithProviders, stubApi, testMeta, type QueueExtras } from './render.tsx';
 
 inTimeZone('UTC');
 
@@ -98,7 +98,7 @@ afterEach(() => {
 
 /** The candidate page of `waiting`, whose status the service later says is `current.status`. */
 function showCandidate(session: SessionInfo = COMPLIANCE) {
-  const current = { status: 'waiting' };
+  const current: { status: string; refused?: boolean } = { status: 'waiting' };
   const refPath = `/api/candidates/refId/${encodeURIComponent(waiting.refId!)}`;
   const statusPath = `/api/status/refId/${encodeURIComponent(waiting.refId!)}`;
   const api = stubApi({
@@ -107,11 +107,13 @@ function showCandidate(session: SessionInfo = COMPLIANCE) {
     candidates: {
       [refPath]: () => envelope(waiting),
       [statusPath]: () =>
-        envelope({
-          ...recordForScope(waiting, 'status'),
-          status: current.status,
-          ...(current.status === 'approved' ? { approvedDate: AT } : {}),
-        }),
+        current.refused
+          ? apiError(502, 'upstream_unreachable', 'The KYC service cannot be reached (connection reset).')
+          : envelope({
+              ...recordForScope(waiting, 'status'),
+              status: current.status,
+              ...(current.status === 'approved' ? { approvedDate: AT } : {}),
+            }),
     },
   });
   const utils = renderWithProviders(`/candidates/refId/${encodeURIComponent(waiting.refId!)}`);
@@ -137,6 +139,26 @@ describe('live updates on the candidate page', { timeout: 20_000 }, () => {
     expect(within(header).queryByText('Waiting')).not.toBeInTheDocument();
     // The timeline now has the approval.
     expect(screen.getByRole('heading', { name: /timeline|history/i }).closest('section')).toHaveTextContent('Approved');
+  });
+
+  it('says a reported change could not be checked, rather than nothing, and Refresh shows the candidate as it is now', async () => {
+    const page = showCandidate();
+    await screen.findByRole('heading', { level: 1 });
+    const source = await stream();
+    page.current.refused = true;
+    source.send(event({ at: new Date().toISOString() }));
+    const line = await screen.findByTestId('live-status');
+    expect(line).toHaveTextContent(
+      /^The KYC service reported a change to this candidate \(Approved\), received just now, but this page could not check it: The KYC service cannot be reached \(connection reset\)\. The page still shows the candidate as it was\.Refresh$/,
+    );
+    // The page says what it has: still waiting, as looked up.
+    const header = screen.getByRole('heading', { level: 1 }).closest('header')!;
+    expect(within(header).getByText('Waiting')).toBeInTheDocument();
+    page.current.refused = false;
+    page.current.status = 'approved';
+    await userEvent.setup().click(within(line).getByRole('button', { name: 'Refresh' }));
+    await waitFor(() => expect(page.lookups()).toBe(2));
+    await waitFor(() => expect(screen.queryByTestId('live-status')).toBeNull());
   });
 
   it("the banner's date: a delivery carrying approvedDate shows that date, and when it was received", async () => {

@@ -175,7 +175,7 @@ function CandidateResult({
       {info && <PrintHeader user={session?.user} info={info} />}
       {archiveWarning && <ArchiveWarning {...archiveWarning} accepted={accepted} />}
       {notes}
-      {update && <LiveStatusLine update={update} />}
+      {update && <LiveStatusLine update={update} onRefresh={() => void query.refetch()} />}
       {changedTo && status && changedTo !== shown?.status && (
         <StatusChangeBanner from={status} to={changedTo} onReload={() => void query.refetch()} />
       )}

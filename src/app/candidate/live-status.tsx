@@ -5,18 +5,21 @@ import { attachUnreadFields } from '../../kyc/contract/record-reading.ts';
 import { type CandidateRecord, isStatusLevelField, statusLevelOf, unreadFieldsOf } from '../../kyc/contract/schema.ts';
 import { statusInfo } from '../../kyc/contract/status.ts';
 import { formatDateTime, formatRelative } from '../../kyc/view/time.ts';
+import { asApiError } from '../api/api-error.ts';
 import { attachPictureParts, picturePartsOf } from '../api/picture-parts.ts';
 import { liveEventMatches, liveEventRemovesData } from '../live/live-event-text.ts';
 import { useLiveEvents } from '../live/live-stream.ts';
+import { Button } from '../ui/button.tsx';
 import { TimeStamp } from '../ui/time-stamp.tsx';
 import { useNow } from '../ui/use-now.ts';
 import { useZoneMode } from '../ui/zone-mode.ts';
 import { checkStatus } from './freshness.tsx';
 
 /**
- * What a live event told this page: a new status (from a status-level re-check), or that the data is
- * gone. `at` is when the server received the delivery; `statusDate` when the service says the status
- * was reached, if the delivery said so and the re-check found that same status.
+ * What a live event told this page: a new status (from a status-level re-check), that the data is gone,
+ * or that a change was reported but its re-check failed (`unchecked`: what failed, in the server's words).
+ * `at` is when the server received the delivery; `statusDate` when the service says the status was
+ * reached, if the delivery said so and the re-check found that same status.
  */
 export type LiveUpdate =
   | {
@@ -28,7 +31,8 @@ export type LiveUpdate =
       statusDate?: string;
       receivedAt: number;
     }
-  | { kind: 'gone'; event: LiveEvent; receivedAt: number };
+  | { kind: 'gone'; event: LiveEvent; receivedAt: number }
+  | { kind: 'unchecked'; event: LiveEvent; problem: string; receivedAt: number };
 
 /**
  * Listens for the service's events about this candidate (same environment, same refId or recordId). A
@@ -66,8 +70,13 @@ export function useLiveStatus(
           return { kind: 'status', checked, from, at: event.at, ...statusDate, receivedAt: Date.now() };
         });
       },
-      // A failed re-check leaves the page as it was: Refresh, or the next event, tries again.
-      () => {},
+      // A failed re-check leaves the record as it was, and says so: the reviewer is not left believing
+      // nothing changed. Refresh, or the next event, tries again.
+      (error: unknown) => {
+        if (controller.signal.aborted) return;
+        const problem = asApiError(error, 'The status could not be read.').message;
+        setUpdate({ kind: 'unchecked', event, problem, receivedAt: Date.now() });
+      },
     );
   });
   return update;
@@ -97,10 +106,28 @@ export function useShownRecord(record: CandidateRecord | undefined, fetchedAt: n
 
 /**
  * "Approved at 14 Jan 2021, 11:00 UTC — from the KYC service, received just now" when the delivery gave
- * the status's date, else "Approved at <when it was received> — from the KYC service"; or that the
- * service deleted or archived the data.
+ * the status's date, else "Approved at <when it was received> — from the KYC service"; that the service
+ * deleted or archived the data; or that a change was reported and could not be checked, with Refresh.
  */
-export function LiveStatusLine({ update }: { update: LiveUpdate }) {
+export function LiveStatusLine({ update, onRefresh }: { update: LiveUpdate; onRefresh: () => void }) {
+  if (update.kind === 'unchecked') {
+    const to = update.event.status ? ` (${statusInfo(update.event.status).label})` : '';
+    return (
+      <div
+        role="status"
+        className="flex flex-wrap items-center gap-3 rounded-xl border border-amber-300 bg-amber-50 px-4 py-2 text-amber-950 print:hidden"
+        data-testid="live-status"
+      >
+        <p className="min-w-0 flex-1">
+          The KYC service reported a change to this candidate{to}, received <Received at={new Date(update.event.at)} />, but this page could
+          not check it: {update.problem} The page still shows the candidate as it was.
+        </p>
+        <Button variant="secondary" size="md" onClick={onRefresh}>
+          Refresh
+        </Button>
+      </div>
+    );
+  }
   if (update.kind === 'gone') {
     const deleted = update.event.event === 'user.deleted';
     return (
