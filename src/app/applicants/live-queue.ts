@@ -21,8 +21,8 @@ const MAX_REMEMBERED = 1000;
  * so that the next navigation reads them fresh. An event that says too little to move a row (no status,
  * no place: a deletion, an older server), that a page cannot tell it has (read after the delivery was
  * accepted, perhaps before the index learned it), or whose row the page shows elsewhere than the index
- * had it, is one refetch of the view for all of a second's such events, never cancelling a fetch in flight. Answers the ids of the candidates that changed lately, for
- * their rows to stand out a moment.
+ * had it, is one refetch of the view for all of a second's such events, never cancelling a fetch in
+ * flight. Answers the ids of the candidates that changed lately, for their rows to stand out a moment.
  */
 export function useLiveQueue(environment: string | undefined): ReadonlySet<string> {
   const queryClient = useQueryClient();
