@@ -1,4 +1,4 @@
-import { kindOf, type UnreadField } from '../contract/record-reading.ts';
+import { isPlainObject, kindOf, type UnreadField } from '../contract/record-reading.ts';
 import type { z } from '../contract/zod.ts';
 
 /**
@@ -35,8 +35,4 @@ export function decodeJsonAttribute<T>(raw: string, schema: z.ZodMiniType<T>, wh
   const first = parsed.error.issues[0];
   const where = first && first.path.length > 0 ? ` (${first.path.join('.')})` : '';
   return { ok: false, raw, problem: `The ${what} does not have the expected fields${where}.` };
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
