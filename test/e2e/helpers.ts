@@ -5,6 +5,23 @@ import { APP_REQUEST_HEADER } from '../../src/kyc/contract/api.ts';
 /** What the app sends with every API call; a test calling the API directly sends it too. */
 export const APP_HEADERS = { [APP_REQUEST_HEADER.name]: APP_REQUEST_HEADER.value };
 
+/**
+ * Follows the page's requests from now on; `settled()` resolves once none is in flight but its live
+ * event stream, which stays open. A link throttled by DevTools stalls the requests already under way
+ * (a CI run's home page never got its chunks and session after the throttle came in the middle of them):
+ * a test throttles once the page has settled.
+ */
+export function followRequests(page: Page): { settled(): Promise<void> } {
+  const pending = new Set<object>();
+  const done = (request: object) => void pending.delete(request);
+  page.on('request', (request) => {
+    if (!request.url().includes('/api/events')) pending.add(request);
+  });
+  page.on('requestfinished', done);
+  page.on('requestfailed', done);
+  return { settled: () => expect.poll(() => pending.size, { timeout: 15_000 }).toBe(0) };
+}
+
 /** Screenshots for people to look at: test output, git-ignored. */
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync('test-results/screenshots', { recursive: true });

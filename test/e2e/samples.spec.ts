@@ -10,7 +10,7 @@ import { statusInfo } from '../../src/kyc/contract/status.ts';
 import { buildTimeline } from '../../src/kyc/view/timeline.ts';
 import { reviewOf } from '../../src/kyc/view/certificate-review.ts';
 import { parseCertificate } from '../../src/kyc/view/certificate.ts';
-import { APP_HEADERS, expectAllPicturesDecoded, screenshot } from './helpers.ts';
+import { APP_HEADERS, expectAllPicturesDecoded, followRequests, screenshot } from './helpers.ts';
 
 needsServers('sandbox');
 
@@ -124,7 +124,11 @@ test('at 768 px wide nothing overflows its card', async ({ page }) => {
 
 test('on a slow link, the record shows at once and each picture its bytes received', async ({ page, context }) => {
   const cdp = await context.newCDPSession(page);
+  const requests = followRequests(page);
   await page.goto('/');
+  // The home page whole (its chunks, session and samples) before the link is slowed: only the lookup is.
+  await expect(page.getByRole('region', { name: 'Sample candidates' })).toBeVisible();
+  await requests.settled();
   await cdp.send('Network.emulateNetworkConditions', {
     offline: false,
     latency: 50,
