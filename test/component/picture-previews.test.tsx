@@ -133,10 +133,14 @@ describe('an answer in parts with a status part and previews', () => {
     expect(dialog.querySelector('img')!.getAttribute('src')).toBe(previewUrl);
 
     next();
-    await waitFor(() => expect(within(dialog).queryByRole('status')).toBeNull());
-    const fullUrl = made.mock.results[2]!.value as string;
-    expect(dialog.querySelector('img')!.getAttribute('src')).toBe(fullUrl);
-    expect(fullUrl).not.toBe(previewUrl);
+    // The dialog as it is now, asked again each time (not the element found first, which a re-render may
+    // have replaced: CI once found the waiting gone from it while it still held the preview's address).
+    await waitFor(() => {
+      const shown = screen.getByRole('dialog');
+      expect(within(shown).queryByRole('status')).toBeNull();
+      expect(shown.querySelector('img')!.getAttribute('src')).toBe(made.mock.results[2]?.value);
+    });
+    expect(made.mock.results[2]!.value).not.toBe(previewUrl);
   });
 
   it('attack: a picture whose bytes are an SVG is never shown, not even as the preview an older server made of it; Download saves its bytes', async () => {
