@@ -133,8 +133,9 @@ describe('an answer in parts with a status part and previews', () => {
     expect(dialog.querySelector('img')!.getAttribute('src')).toBe(previewUrl);
 
     next();
-    // The dialog as it is now, asked again each time (not the element found first, which a re-render may
-    // have replaced: CI once found the waiting gone from it while it still held the preview's address).
+    // The status and the address together, in the dialog as it is now: for one render after the full part
+    // comes, the picture still has the preview's address, no longer marked as one (picture-preview.tsx's
+    // object URL is made in an effect; CI once looked in that render). The full address follows.
     await waitFor(() => {
       const shown = screen.getByRole('dialog');
       expect(within(shown).queryByRole('status')).toBeNull();
