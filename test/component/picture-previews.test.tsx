@@ -133,9 +133,9 @@ describe('an answer in parts with a status part and previews', () => {
     expect(dialog.querySelector('img')!.getAttribute('src')).toBe(previewUrl);
 
     next();
-    // The status and the address together, in the dialog as it is now: for one render after the full part
-    // comes, the picture still has the preview's address, no longer marked as one (picture-preview.tsx's
-    // object URL is made in an effect; CI once looked in that render). The full address follows.
+    // The status and the address together, in the dialog as it is now: the full picture's object URL is
+    // made in an effect, a render after its part comes, and the preview stays shown, and marked, until then
+    // (picture-card.test.tsx holds every render to that).
     await waitFor(() => {
       const shown = screen.getByRole('dialog');
       expect(within(shown).queryByRole('status')).toBeNull();

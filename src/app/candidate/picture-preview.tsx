@@ -1,4 +1,4 @@
-import { type ReactNode, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { type ReactNode, useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { attributeLabel } from '../../kyc/view/attributes.ts';
 import { formatBytes } from '../../kyc/view/bytes.ts';
 import { base64ByteLength, base64Head, base64ToBytes, cleanBase64 } from '../../kyc/view/image.ts';
@@ -30,23 +30,33 @@ type View =
   | { state: 'not_raster' }
   | { state: 'downloading'; received: number };
 
-/** The picture as a Blob's object URL, revoked when the picture goes; never a multi-MB data: URL. */
-function useObjectUrl(source: (() => Blob) | undefined): [Decoded, (decoded: Decoded) => void] {
-  const [decoded, setDecoded] = useState<Decoded>({ state: 'decoding' });
+type Source = (() => Blob) | undefined;
+type Made = { source: Source; preview: boolean; decoded: Decoded };
+
+/**
+ * The picture as a Blob's object URL, revoked when the picture goes; never a multi-MB data: URL. The URL is
+ * made in an effect, after the render that brought its source: in that render the last URL made is still
+ * the one returned. A preview's stays marked as one (`preview`) until the picture's own URL is made, so
+ * that no render hands the viewer a preview as the picture (its pane is keyed preview or full).
+ */
+function useObjectUrl(source: Source, preview: boolean): { decoded: Decoded; preview: boolean; setDecoded: (decoded: Decoded) => void } {
+  const [made, setMade] = useState<Made>({ source: undefined, preview: false, decoded: { state: 'decoding' } });
   useEffect(() => {
     if (!source) return;
     let url: string | undefined;
     try {
       url = URL.createObjectURL(source());
-      setDecoded({ state: 'ready', url });
+      setMade({ source, preview, decoded: { state: 'ready', url } });
     } catch {
-      setDecoded({ state: 'failed', problem: 'The picture data is not valid base64.' });
+      setMade({ source, preview, decoded: { state: 'failed', problem: 'The picture data is not valid base64.' } });
     }
     return () => {
       if (url) URL.revokeObjectURL(url);
     };
-  }, [source]);
-  return [decoded, setDecoded];
+  }, [source, preview]);
+  const setDecoded = useCallback((decoded: Decoded) => setMade({ source, preview, decoded }), [source, preview]);
+  const previewStill = made.source !== source && made.preview && made.decoded.state === 'ready';
+  return { decoded: made.decoded, preview: preview || previewStill, setDecoded };
 }
 
 /**
@@ -66,7 +76,8 @@ function usePictureSource(name: string, value: string, parts: PictureParts | und
     if (!head || !sniffed.raster) return undefined;
     return () => new Blob([base64ToBytes(base64) as Uint8Array<ArrayBuffer>], { type: sniffed.mime });
   }, [inParts, blob, head, sniffed, base64]);
-  const [decoded, setDecoded] = useObjectUrl(source);
+  const shown = useObjectUrl(source, part?.state === 'loading');
+  const { decoded, setDecoded } = shown;
   // A file that is not shown may be saved: the part's octets, or the record's base64 decoded when asked.
   const file = useMemo(() => {
     if (inParts) return part.state === 'ready' && part.file ? () => part.file! : undefined;
@@ -76,10 +87,13 @@ function usePictureSource(name: string, value: string, parts: PictureParts | und
   const size = inParts ? part.size : base64ByteLength(base64);
   let view: View = decoded;
   if (part?.state === 'loading' && !part.preview) view = { state: 'downloading', received: part.received };
-  else if (part?.state === 'loading') view = decoded.state === 'ready' ? { ...decoded, preview: { received: part.received } } : decoded;
   else if (part?.state === 'failed') view = { state: 'failed', problem: part.problem };
   else if (!inParts && !head) view = { state: 'invalid' };
   else if (!type.raster) view = { state: 'not_raster' };
+  else if (shown.preview && decoded.state === 'ready') {
+    // The preview, until the picture's own URL is made (one render after its part is in: all of it received).
+    view = { ...decoded, preview: { received: part?.state === 'loading' ? part.received : size } };
+  }
   return { type, size, view, setDecoded, file };
 }
 
