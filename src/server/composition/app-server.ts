@@ -1,10 +1,11 @@
 import http from 'node:http';
+import path from 'node:path';
 import sirv from 'sirv';
 import { createClientResolver, noteClient } from '../http/client.ts';
 import { type ConnectionLimits, DEFAULT_CONNECTION_LIMITS, deadlineOptions, guardConnections } from '../http/connection-guard.ts';
 import { bytesSent } from '../http/http-reply.ts';
 import type { Middleware } from './api-handler.ts';
-import { type Logger, logUnexpected, setRoute, startRequestLog } from '../log/log.ts';
+import { type Logger, logUnexpected, requestLog, setRoute, startRequestLog } from '../log/log.ts';
 import { setSecurityHeaders } from '../http/security-headers.ts';
 import type { Metrics } from '../ops/metrics.ts';
 
@@ -35,7 +36,8 @@ export interface AppServerOptions {
  * deep link such as /candidates/refId/abc reloads into the app.
  */
 export function createAppServer(options: AppServerOptions): http.Server {
-  const assets = sirv(options.staticDir, {
+  const staticDir = path.resolve(options.staticDir);
+  const assets = sirv(staticDir, {
     single: true,
     etag: true,
     gzip: false,
@@ -54,6 +56,15 @@ export function createAppServer(options: AppServerOptions): http.Server {
     }
     // sirv trusts the Range header and throws on a reversed range; nothing here needs ranges.
     delete req.headers.range;
+    // sirv reads the file with a stream that has no error listener, from the index it made at start: a
+    // file gone since (a build in place, a replaced folder) would end the process. It costs this response.
+    res.once('pipe', (source: NodeJS.ReadableStream) => {
+      source.once('error', (error: NodeJS.ErrnoException) => {
+        const file = path.relative(staticDir, error.path ?? '');
+        requestLog(res).error({ code: error.code, file }, 'a file of the built app could not be read: restart the server after each build');
+        res.destroy();
+      });
+    });
     assets(req, res, () => {
       res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' });
       res.end('Not found');
