@@ -35,6 +35,8 @@ export interface LookupNote {
   guessed?: boolean;
   /** This refId was tried because no candidate has it as the recordId the search box took it for. */
   triedAsRecordId?: boolean;
+  /** "Try as …" was pressed: no candidate has this id as the other kind, which is not tried again by itself. */
+  triedOtherKind?: boolean;
   /** What the search box dropped around a typed id: 'the leading "/" and the quotes around it'. */
   dropped?: string;
   /** The id was read from a link of the service's dashboard: what the search box said about it. */
@@ -48,6 +50,7 @@ export function lookupNoteOf(state: unknown): LookupNote {
     triedAsRefId: note.triedAsRefId === true,
     guessed: note.guessed === true,
     triedAsRecordId: note.triedAsRecordId === true,
+    triedOtherKind: note.triedOtherKind === true,
     dropped: typeof note.dropped === 'string' ? note.dropped : undefined,
     dashboard: typeof note.dashboard === 'string' ? note.dashboard : undefined,
   };

@@ -93,7 +93,7 @@ describe('the search box', { timeout: 20_000 }, () => {
     await user.keyboard('{Enter}');
     await screen.findByRole('heading', { name: /No candidate with recordId "nobody"/ });
     await user.click(screen.getByRole('link', { name: 'Try as refId' }));
-    await screen.findByRole('heading', { name: /No candidate with refId "nobody"/ });
+    await screen.findByRole('heading', { name: 'No candidate with refId or recordId "nobody"' });
     expect(screen.getByRole('radio', { name: 'refId' })).toBeChecked();
     expect(searchBox()).toHaveValue('nobody');
 
@@ -241,7 +241,9 @@ describe('the search box', { timeout: 20_000 }, () => {
     const hex = 'aaaaaaaaaaaaaaaaaaaaaaaa';
     await user.clear(searchBox());
     await user.type(searchBox(), `${hex}{Enter}`);
-    await screen.findByRole('heading', { name: new RegExp(`No candidate with refId "${hex}"`) });
+    // Looked up both ways: said as one answer, with nothing more to try.
+    await screen.findByRole('heading', { name: `No candidate with refId or recordId "${hex}"` });
+    expect(screen.queryByRole('link', { name: /Try as/ })).not.toBeInTheDocument();
     expect(screen.getByText(/No candidate has the recordId/)).toHaveTextContent(
       `No candidate has the recordId ${hex}; a refId can have that form too, so it was looked up as a refId.`,
     );
@@ -250,6 +252,29 @@ describe('the search box', { timeout: 20_000 }, () => {
       apiPath('recordId', hex),
       apiPath('refId', hex),
     ]);
+  });
+
+  it('never goes round in a circle: a 24-hex refId tried as a recordId, or an id tried both ways by the button, ends with nothing more to try', async () => {
+    const user = userEvent.setup();
+    const { requests } = stubApi();
+    const hex = 'aaaaaaaaaaaaaaaaaaaaaaaa';
+    const { router } = renderWithProviders(`/candidates/refId/${hex}`);
+    // Tried as a recordId by itself: not found either way, and no "Try as refId" that would start it again.
+    await screen.findByRole('heading', { name: `No candidate with refId or recordId "${hex}"` });
+    expect(router.state.location.pathname).toBe(`/candidates/recordId/${hex}`);
+    expect(screen.queryByRole('link', { name: /Try as/ })).not.toBeInTheDocument();
+    expect(requests.filter((url) => url.startsWith('/api/candidates/'))).toEqual([apiPath('refId', hex), apiPath('recordId', hex)]);
+
+    // A recordId asked for as such, then the button: the refId is looked up once, not tried as a recordId again.
+    requests.length = 0;
+    const other = 'bbbbbbbbbbbbbbbbbbbbbbbb';
+    await router.navigate(`/candidates/recordId/${other}`);
+    await screen.findByRole('heading', { name: `No candidate with recordId "${other}"` });
+    await user.click(screen.getByRole('link', { name: 'Try as refId' }));
+    await screen.findByRole('heading', { name: `No candidate with refId or recordId "${other}"` });
+    expect(router.state.location.pathname).toBe(`/candidates/refId/${other}`);
+    expect(screen.queryByRole('link', { name: /Try as/ })).not.toBeInTheDocument();
+    expect(requests.filter((url) => url.startsWith('/api/candidates/'))).toEqual([apiPath('recordId', other), apiPath('refId', other)]);
   });
 
   it('offers a batch lookup for a pasted list instead of pasting it as one id', async () => {

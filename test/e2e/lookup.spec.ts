@@ -51,7 +51,9 @@ test.describe('lookup', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('No candidate with refId "crm-00000"');
     await screenshot(page, 'not-found');
     await page.getByRole('link', { name: 'Try as recordId' }).click();
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('No candidate with recordId "crm-00000"');
+    // Looked up both ways: said so, with nothing more to try.
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('No candidate with refId or recordId "crm-00000"');
+    await expect(page.getByRole('link', { name: /Try as/ })).toHaveCount(0);
     await expect(page.getByRole('radio', { name: 'recordId' })).toBeChecked();
   });
 

@@ -54,7 +54,8 @@ function RetryCountdown({ seconds, retryAt }: { seconds: number; retryAt: Date |
   );
 }
 
-type ScreenOf = (error: ApiError, context: { kind: LookupKind; id: string; actions: Actions }) => ScreenParts;
+/** `bothKinds`: the id was looked up as the other kind too, just before (the automatic retry, or "Try as"). */
+type ScreenOf = (error: ApiError, context: { kind: LookupKind; id: string; bothKinds: boolean; actions: Actions }) => ScreenParts;
 
 const invalidId: ScreenOf = ({ message }) => ({ title: errorTitle('invalid_id'), body: message });
 const unauthenticated: ScreenOf = (_, { actions }) => ({
@@ -72,11 +73,18 @@ const plain: ScreenOf = ({ message }) => ({ body: message });
  * that with a plain one that says what the server said.
  */
 const SCREENS: Partial<Record<ErrorCode, ScreenOf>> = {
-  not_found: (_, { kind, id, actions }) => ({
-    title: `No candidate with ${kind} "${id}"`,
-    body: `The KYC service has no candidate with this ${kind}. Check the id, or look it up as a ${OTHER_KIND[kind]}.`,
-    action: actions.tryOtherKind,
-  }),
+  not_found: (_, { kind, id, bothKinds, actions }) =>
+    // Tried both ways: nothing more to try here, and no button that would start the round again.
+    bothKinds
+      ? {
+          title: `No candidate with refId or recordId "${id}"`,
+          body: 'The KYC service has no candidate with this id, as a refId or as a recordId. Check the id.',
+        }
+      : {
+          title: `No candidate with ${kind} "${id}"`,
+          body: `The KYC service has no candidate with this ${kind}. Check the id, or look it up as a ${OTHER_KIND[kind]}.`,
+          action: actions.tryOtherKind,
+        },
   invalid_id: invalidId,
   // The request's shape, which for a lookup is its id: titled as an invalid id.
   bad_request: invalidId,
@@ -122,10 +130,10 @@ export function screenCodeOf(error: ApiError): ErrorCode | undefined {
   return byStatus && SCREENS[byStatus] ? byStatus : undefined;
 }
 
-function errorScreen(error: ApiError, kind: LookupKind, id: string, actions: Actions): ErrorScreen {
+function errorScreen(error: ApiError, kind: LookupKind, id: string, bothKinds: boolean, actions: Actions): ErrorScreen {
   const code = screenCodeOf(error);
   if (code) {
-    const screen = SCREENS[code]!(error, { kind, id, actions });
+    const screen = SCREENS[code]!(error, { kind, id, bothKinds, actions });
     return { ...screen, title: screen.title ?? errorTitle(code) };
   }
   // A failure nobody foresaw: what the server said, and a retry when the server, not the request, failed.
@@ -151,19 +159,22 @@ export function CandidateError({
   id,
   onRetry,
   retrying,
+  bothKinds = false,
 }: {
   error: ApiError;
   kind: LookupKind;
   id: string;
   onRetry: () => void;
   retrying: boolean;
+  /** The id was looked up as the other kind just before this one (the history entry says so). */
+  bothKinds?: boolean;
 }) {
   const queryClient = useQueryClient();
   // Both links stay in the environment of the page: another one may be another company's service. One
   // that cannot be used here is left for the home page of the default one.
   const environment = useEnvironmentPath();
   const to = LEAVE_ENVIRONMENT.has(error.code) ? (page: string) => page : environment.to;
-  const screen = errorScreen(error, kind, id, {
+  const screen = errorScreen(error, kind, id, bothKinds, {
     retry: (
       <Button onClick={onRetry} disabled={retrying} className="inline-flex items-center">
         {retrying ? 'Retrying…' : 'Try again'}
@@ -175,7 +186,12 @@ export function CandidateError({
       </Button>
     ),
     tryOtherKind: (
-      <Link className={cn(buttonClass(), 'inline-flex items-center')} to={to(candidatePath(OTHER_KIND[kind], id))}>
+      <Link
+        className={cn(buttonClass(), 'inline-flex items-center')}
+        to={to(candidatePath(OTHER_KIND[kind], id))}
+        // This kind was tried: the other is looked up once, and never retried as this one by itself.
+        state={{ triedOtherKind: true }}
+      >
         Try as {OTHER_KIND[kind]}
       </Link>
     ),

@@ -67,7 +67,7 @@ function useCandidateLookup(kind: LookupKind, id: string) {
   // A 24-hex id typed as a refId is most likely a recordId: tried once as one, automatically (the batch's rule too);
   // and a recordId the search box guessed from that form may be a refId: tried once as one. Never back again.
   const code = query.error instanceof ApiError ? query.error.code : undefined;
-  const tried = note.triedAsRefId || note.triedAsRecordId;
+  const tried = note.triedAsRefId || note.triedAsRecordId || note.triedOtherKind;
   const retryAs =
     code && !tried
       ? triesAsRecordId(kind, id, code)
@@ -144,7 +144,14 @@ function CandidateResult({
       <>
         {notes}
         {archiveWarning && <ArchiveWarning {...archiveWarning} accepted={accepted} />}
-        <CandidateError error={error} kind={kind} id={id} onRetry={() => void query.refetch()} retrying={query.isFetching} />
+        <CandidateError
+          error={error}
+          kind={kind}
+          id={id}
+          onRetry={() => void query.refetch()}
+          retrying={query.isFetching}
+          bothKinds={(kind === 'recordId' ? note.triedAsRefId : note.triedAsRecordId) || note.triedOtherKind}
+        />
       </>
     );
   }
