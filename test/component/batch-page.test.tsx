@@ -179,6 +179,9 @@ describe('batch page', { timeout: 20_000 }, () => {
     await user.paste('a b,c\td');
     expect(screen.getByTestId('batch-hint')).toHaveTextContent('4 ids, split at commas, spaces and tabs');
     await user.clear(box);
+    await user.paste('"crm-55102","cust_000482"');
+    expect(screen.getByTestId('batch-hint')).toHaveTextContent('2 ids, split at commas, spaces and tabs, the quotes around 2 ids dropped');
+    await user.clear(box);
     await user.paste('Wang Xiuying\ncust 000482, x\n');
     await user.click(screen.getByRole('button', { name: 'Look up all' }));
     const [, init] = fetchMock.mock.calls.find(([input]) => input === '/api/batch')!;
@@ -202,7 +205,8 @@ describe('batch page', { timeout: 20_000 }, () => {
     const rows = within(screen.getByRole('table')).getAllByRole('row').slice(1);
     expect(within(rows[0]!).getByRole('link', { name: 'cust_1' })).toHaveAttribute('href', '/e/staging/candidates/refId/cust_1');
     expect(within(rows[1]!).getByRole('link', { name: hex })).toHaveAttribute('href', `/e/staging/candidates/recordId/${hex}`);
-    expect(rows[1]).toHaveTextContent('found by recordId');
+    // The candidate's refId, which the row would not show otherwise: its recordId column holds the id pasted.
+    expect(rows[1]).toHaveTextContent('found by recordId; its refId cust_2');
     expect(rows[0]).not.toHaveTextContent('found by');
     expect(within(rows[2]!).queryByRole('link')).not.toBeInTheDocument();
     await userEvent.setup().click(within(rows[1]!).getByRole('link', { name: hex }));

@@ -374,9 +374,34 @@ describe('batch status lookup', () => {
         ['refId', 'nobody-here', 'not_found'],
       ].sort(),
     );
-    // In recordId mode nothing is tried the other way.
+    // In recordId mode a recordId's form is not tried the other way.
     const byRecord = ndjson((await post(app, { kind: 'recordId', ids: [unknownHex] }, as('sam', 'support'))).body);
     expect(byRecord[0]).toMatchObject({ ok: false, code: 'not_found', message: `No candidate with recordId "${unknownHex}".` });
+  });
+
+  it('in recordId mode, tries an id without the form of a recordId as a refId: a pasted list mixes both', async () => {
+    const file = auditFile();
+    const app = await startTestApp({ upstream: sandboxTarget(), audit: createAuditLog(file), access: proxyAccess() });
+    cleanups.push(app.close);
+    const withRecordId = candidates.find((c) => c.record.refId && c.record.recordId)!.record;
+    const ids = [known[0]!, withRecordId.recordId!, 'nobody-here'];
+    const events = ndjson((await post(app, { kind: 'recordId', ids }, as('sam', 'support'))).body);
+    const byIndex = new Map(events.filter((e) => e.type === 'row').map((r) => [r.index as number, r]));
+    expect(byIndex.get(0)).toMatchObject({ ok: true, refId: known[0], foundBy: 'refId' });
+    expect(byIndex.get(1)).toMatchObject({ ok: true, recordId: withRecordId.recordId });
+    expect(byIndex.get(1)).not.toHaveProperty('foundBy');
+    expect(byIndex.get(2)).toMatchObject({ ok: false, code: 'not_found', message: 'No candidate with refId or recordId "nobody-here".' });
+    expect(events.at(-1)).toEqual({ type: 'done', found: 2, failed: 1 });
+    const lines = readAudit(file).map((l) => [l.kind, l.id, l.code]);
+    expect(lines.sort()).toEqual(
+      [
+        ['recordId', known[0], 'not_found'],
+        ['refId', known[0], null],
+        ['recordId', withRecordId.recordId, null],
+        ['recordId', 'nobody-here', 'not_found'],
+        ['refId', 'nobody-here', 'not_found'],
+      ].sort(),
+    );
   });
 
   it('stops after 5 lookups in a row found the service unreachable, says how many were not looked up, and the rest can be retried', async () => {

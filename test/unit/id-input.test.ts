@@ -139,6 +139,16 @@ describe('splitIdList', () => {
     expect(splitIdList(`a\n${broken}`)).toMatchObject({ ids: ['a', broken], links: 0 });
   });
 
+  it('drops the quotes around an id in a list, as the search box does, and counts them: a CSV row, a quoted column', () => {
+    expect(splitIdList('"crm-55102","cust_000482",user-7781')).toMatchObject({
+      ids: ['crm-55102', 'cust_000482', 'user-7781'],
+      unquoted: 2,
+    });
+    expect(splitIdList('“crm-55102”\n«cust_000482»\n"a"b')).toMatchObject({ ids: ['crm-55102', 'cust_000482', '"a"b'], unquoted: 2 });
+    // Quotes are dropped before a repeat is counted: the same id, looked up once.
+    expect(splitIdList('"crm-55102"\ncrm-55102')).toMatchObject({ ids: ['crm-55102'], duplicates: 1, unquoted: 1 });
+  });
+
   it('a paste is a list from two ids on', () => {
     expect(interpretPaste('one').type).toBe('id');
     expect(interpretPaste(' one \n').type).toBe('id');

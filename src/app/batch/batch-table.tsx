@@ -40,6 +40,25 @@ export function BatchTable({ lines, kind, pending, to }: TableProps) {
   );
 }
 
+/**
+ * "found by recordId; its refId hu-2026-0117": the id pasted is of the other kind (its column says it
+ * again), so the candidate's id of the batch's kind is said here, or that it has none.
+ */
+function FoundBy({ foundBy, kind, own }: { foundBy: LookupKind; kind: LookupKind; own: string | null | undefined }) {
+  return (
+    <span className="block font-sans text-slate-600">
+      found by {foundBy};{' '}
+      {own ? (
+        <>
+          its {kind} <span className="font-mono break-all text-slate-900">{own}</span>
+        </>
+      ) : (
+        `no ${kind}`
+      )}
+    </span>
+  );
+}
+
 /** "repeat of line 2": a repeated id is looked up once, and its other lines say so. */
 function RepeatMark({ line }: { line: BatchLine }) {
   if (line.repeatOf === undefined) return null;
@@ -99,7 +118,7 @@ function BatchTableRow({ line, kind, pending, to }: Omit<TableProps, 'lines'> & 
         >
           {line.id}
         </Link>
-        {foundBy !== kind && <span className="block font-sans text-slate-600">found by {foundBy}</span>}
+        {foundBy !== kind && <FoundBy foundBy={foundBy} kind={kind} own={kind === 'refId' ? row.refId : row.recordId} />}
         <RepeatMark line={line} />
       </td>
       <td className="px-3 py-2">

@@ -30,7 +30,7 @@ export const batchFoundSchema = z.object({
   submitCount: z.optional(z.int()),
   refId: z.nullish(z.string()),
   recordId: z.nullish(z.string()),
-  /** Found as the other kind: a refId not known as one, tried as the recordId it looks like (triesAsRecordId). */
+  /** Found as the other kind: an id not known as the batch's kind, tried once as the other its form allows (batchTriesAs). */
   foundBy: z.optional(z.enum(LOOKUP_KINDS)),
 });
 

@@ -26,6 +26,16 @@ export function triesAsRecordId(kind: LookupKind, id: string, code: string): boo
   return code === 'not_found' && kind === 'refId' && looksLikeRecordId(id);
 }
 
+/**
+ * A batch's rule: its kind is chosen once for a whole pasted list, and lists mix both. A miss is tried
+ * once as the other kind where its form allows: a refId with the form of a recordId (triesAsRecordId),
+ * and a recordId without that form, which can only be a refId.
+ */
+export function batchTriesAs(kind: LookupKind, id: string, code: string): LookupKind | undefined {
+  if (triesAsRecordId(kind, id, code)) return 'recordId';
+  return code === 'not_found' && kind === 'recordId' && !looksLikeRecordId(id) ? 'refId' : undefined;
+}
+
 /** The kind an id's form says it is: 24 hexadecimal characters are a recordId, anything else a refId. */
 export function guessKind(id: string): LookupKind {
   return looksLikeRecordId(id) ? 'recordId' : 'refId';

@@ -64,12 +64,18 @@ export function unwrapId(id: string): { id: string; dropped: string | undefined 
     rest = rest.slice(1).trim();
     dropped.push('the leading "/"');
   }
-  const pair = QUOTES.find(([open, close]) => rest.length > 2 && rest.startsWith(open) && rest.endsWith(close));
-  if (pair) {
-    rest = rest.slice(pair[0].length, -pair[1].length).trim();
+  const unquoted = unquote(rest);
+  if (unquoted !== rest) {
+    rest = unquoted;
     dropped.push('the quotes around it');
   }
   return { id: rest, dropped: dropped.length > 0 ? dropped.join(' and ') : undefined };
+}
+
+/** The id without the pair of quotes around it (QUOTES), or as it is. */
+function unquote(id: string): string {
+  const pair = QUOTES.find(([open, close]) => id.length > 2 && id.startsWith(open) && id.endsWith(close));
+  return pair ? id.slice(pair[0].length, -pair[1].length).trim() : id;
 }
 
 /** "1 zero-width space and 2 spaces at the start or end", or undefined when nothing was removed. */
@@ -99,6 +105,8 @@ export interface IdList {
   duplicates: number;
   /** Links of the service's dashboard, each read as the recordId it opens (dashboard-link.ts). */
   links: number;
+  /** Entries that came in quotes (a CSV row's `"crm-55102"`), dropped as the search box drops them. */
+  unquoted: number;
   removed: Removed[];
   /** How the text was split: one id per line, or (a single line) at commas, semicolons, tabs and spaces. */
   rule: 'lines' | 'separators';
@@ -122,15 +130,18 @@ export function splitIdList(text: string): IdList {
   const entries: IdEntry[] = [];
   let duplicates = 0;
   let links = 0;
+  let unquoted = 0;
   // Lines are counted as pasted, blank ones included, so that row 7 is the 7th line of the spreadsheet's column.
   const parts = text.split(rule === 'lines' ? LINE_BREAK : SEPARATORS);
   for (const [index, part] of parts.entries()) {
     const cleaned = cleanId(part);
     for (const { label, count } of cleaned.removed) totals.set(label, (totals.get(label) ?? 0) + count);
+    const bare = unquote(cleaned.id);
+    if (bare !== cleaned.id) unquoted += 1;
     // A dashboard link is the recordId it opens, as in the search box (a refId batch finds it by recordId).
-    const link = parseDashboardLink(cleaned.id);
+    const link = parseDashboardLink(bare);
     if (link?.ok) links += 1;
-    const id = link?.ok ? link.recordId : cleaned.id;
+    const id = link?.ok ? link.recordId : bare;
     if (id === '') continue;
     // A single line's places are counted among its non-empty entries ("a,,b" is two entries).
     const line = rule === 'lines' ? index + 1 : entries.length + 1;
@@ -145,7 +156,7 @@ export function splitIdList(text: string): IdList {
     entries.push({ line, id });
   }
   const removed = [...totals].map(([label, count]) => ({ label, count })).filter((r) => !r.label.startsWith('space'));
-  return { ids, entries, duplicates, links, removed, rule };
+  return { ids, entries, duplicates, links, unquoted, removed, rule };
 }
 
 /** The entries back as text, one a line, each on its own line's number (blank lines between), so that a batch numbers them as they were pasted. */

@@ -1,5 +1,5 @@
 import { batchRowOf } from '../../kyc/contract/batch.ts';
-import { type LookupKind, triesAsRecordId } from '../../kyc/contract/lookup.ts';
+import { batchTriesAs, type LookupKind } from '../../kyc/contract/lookup.ts';
 import { auditWritable, batchRowLine, written } from '../audit/audit-trail.ts';
 import type { OneResult } from './batch-runner.ts';
 import { ApiFailure } from '../http/api-failure.ts';
@@ -26,8 +26,9 @@ const CANCELLED = new ApiFailure('rate_limited', 'The batch was cancelled.');
 
 /**
  * A row as the search box would find it: a refId the service does not know that has the form of a
- * recordId is tried once as one (the one rule, triesAsRecordId), and the row says it was found that
- * way. Both lookups are audited, each under its own kind, as the search box's two are.
+ * recordId is tried once as one (the one rule, triesAsRecordId), and in recordId mode an id without that
+ * form once as a refId (batchTriesAs); the row says how it was found. Both lookups are audited, each
+ * under its own kind, as the search box's two are.
  */
 export async function lookupRowAsSearched(
   deps: LookupDeps,
@@ -36,9 +37,11 @@ export async function lookupRowAsSearched(
   gone: AbortSignal,
 ): Promise<OneResult<FoundRow>> {
   const first = await lookupRow(deps, call, row, gone);
-  if (first.ok || !triesAsRecordId(row.kind, row.id, first.code) || gone.aborted) return first;
-  const second = await lookupRow(deps, call, { ...row, kind: 'recordId' }, gone);
-  if (second.ok) return { ok: true, row: { ...second.row, foundBy: 'recordId' } };
+  if (first.ok || gone.aborted) return first;
+  const other = batchTriesAs(row.kind, row.id, first.code);
+  if (!other) return first;
+  const second = await lookupRow(deps, call, { ...row, kind: other }, gone);
+  if (second.ok) return { ok: true, row: { ...second.row, foundBy: other } };
   if (second.code !== 'not_found') return second;
   return { ...first, message: `No candidate with refId or recordId "${row.id}".` };
 }
