@@ -167,6 +167,20 @@ describe('the search box', { timeout: 20_000 }, () => {
     expect(searchBox().className).toMatch(/(^| )w-full( |$)/);
   });
 
+  it("on a phone, the header's Search button opens the folded form with focus in its box, ready to type; pressed again it folds it", async () => {
+    const user = userEvent.setup();
+    stubApi({ candidates: found(['refId', xiuying]) });
+    renderWithProviders('/candidates/refId/cust_000482');
+    await screen.findByRole('heading', { level: 1, name: /王/ });
+    const button = screen.getByRole('button', { name: 'Search' });
+    expect(button).toHaveAttribute('aria-expanded', 'false');
+    await user.click(button);
+    expect(button).toHaveAttribute('aria-expanded', 'true');
+    expect(searchBox()).toHaveFocus();
+    await user.click(button);
+    expect(button).toHaveAttribute('aria-expanded', 'false');
+  });
+
   it('cleans a pasted id of invisible characters and says what was removed, on the form and on the candidate page', async () => {
     const user = userEvent.setup();
     stubApi({ candidates: found(['refId', xiuying]) });

@@ -186,6 +186,12 @@ test.describe('on a phone, the header folds', () => {
     await expect(page.getByRole('heading', { level: 1 })).toContainText('王');
     // A new page folds the header again.
     await expect(box).toBeHidden();
+    // The Search button opens it with the box focused: an id typed goes in, Enter looks it up.
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect(box).toBeFocused();
+    await page.keyboard.type('user-7781');
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(/\/candidates\/refId\/user-7781$/);
   });
 });
 

@@ -123,6 +123,12 @@ function AppHeader({
   const [panel, setPanel] = useHeaderPanel(path);
   const searchable = signedIn && path !== '/';
   const toggle = (which: Exclude<HeaderPanel, undefined>) => setPanel(panel === which ? undefined : which);
+  // The search panel opens with focus in its box, as "/" does: the button is pressed to type an id.
+  const openSearch = (open: boolean) => {
+    if (open) return setPanel(undefined);
+    flushSync(() => setPanel('search'));
+    document.getElementById(SEARCH_PANEL)?.querySelector<HTMLInputElement>('input[name="id"]')?.focus();
+  };
   return (
     <header
       data-environment-tone={meta ? toneOf(meta.environment) : undefined}
@@ -138,7 +144,7 @@ function AppHeader({
         {session && (
           <div className="ml-auto flex items-center gap-2 sm:hidden">
             {searchable && (
-              <PanelButton open={panel === 'search'} controls={SEARCH_PANEL} onClick={() => toggle('search')}>
+              <PanelButton open={panel === 'search'} controls={SEARCH_PANEL} onClick={() => openSearch(panel === 'search')}>
                 Search
               </PanelButton>
             )}
