@@ -81,10 +81,17 @@ const bodiesOf = (fetchMock: ReturnType<typeof stubApi>['fetchMock'], path: stri
 describe('the audit page', () => {
   it('shows a lead the trail, each row linked to its candidate, and each file’s chain: intact to its line, or where it breaks', async () => {
     showAuditPage(LEAD, [
-      { rows: [row({ user: '=cmd', id: 'cust-204' }), row({ action: 'print', user: 'ana' })], source: { kind: 'files' } },
+      {
+        rows: [row({ user: '=cmd', id: 'cust-204' }), row({ action: 'print', user: 'ana' }), row({ action: 'copy_summary', status: null })],
+        source: { kind: 'files' },
+      },
     ]);
     const table = await screen.findByRole('table', { name: /Audit trail, page 1/ });
-    expect(within(table).getAllByRole('row')).toHaveLength(3);
+    const rows = within(table).getAllByRole('row');
+    expect(rows).toHaveLength(4);
+    // An action done in the browser has no answer: its outcome says so with a dash, as every empty cell does.
+    expect(within(rows[1]!).getAllByRole('cell')[6]).toHaveTextContent(/^OK$/);
+    expect(within(rows[3]!).getAllByRole('cell')[6]).toHaveTextContent(/^—$/);
     expect(within(table).getAllByRole('link', { name: 'cust-204' })[0]).toHaveAttribute('href', '/e/default/candidates/refId/cust-204');
     expect(within(table).getByText('Printed')).toBeInTheDocument();
     expect(await screen.findByText(/intact to line 1,204,331, last line/)).toBeInTheDocument();
@@ -124,7 +131,9 @@ describe('the audit page', () => {
     await user.type(screen.getByLabelText(/^From/), '2026-11-22T10:00:00');
     await user.type(screen.getByLabelText(/^Before/), '2026-11-22T09:00:00');
     await user.click(screen.getByRole('button', { name: 'Search the trail' }));
-    expect(await screen.findByText('"From" must be before "to".')).toBeInTheDocument();
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      '"From" must be earlier than "Before". Not searched: the table below is still the last search.',
+    );
     expect(bodiesOf(fetchMock, '/api/audit/search')).toHaveLength(1);
   });
 

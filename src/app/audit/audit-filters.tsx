@@ -35,7 +35,10 @@ export function filterOf(draft: FilterDraft, zone: ZoneMode): { filter: AuditFil
   const text = (value: string) => value.trim() || undefined;
   const from = instantOf(draft.from, zone);
   const to = instantOf(draft.to, zone);
-  if (from && to && from >= to) return { problem: '"From" must be before "to".' };
+  if (from && to && from >= to) {
+    // Named as the form names them; and nothing was asked, so what the table shows is the last search's.
+    return { problem: '"From" must be earlier than "Before". Not searched: the table below is still the last search.' };
+  }
   const filter: AuditFilter = {
     user: text(draft.user),
     refId: text(draft.refId),

@@ -76,7 +76,7 @@ function AuditTableRow({ row }: { row: AuditRow }) {
       </td>
       <td className="px-3 py-2">{row.level ? LEVEL_LABELS[row.level] : <span className="text-slate-500">—</span>}</td>
       <td className="px-3 py-2">{row.env ?? <span className="text-slate-500">—</span>}</td>
-      <td className="px-3 py-2 whitespace-nowrap">{outcomeText(row)}</td>
+      <td className="px-3 py-2 whitespace-nowrap">{outcomeText(row) || <span className="text-slate-500">—</span>}</td>
       <td className="px-3 py-2 font-mono text-xs">{row.client ?? ''}</td>
       <td className="px-3 py-2 text-xs text-slate-700">{row.instance}</td>
     </tr>
