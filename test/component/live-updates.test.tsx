@@ -139,6 +139,11 @@ describe('live updates on the candidate page', { timeout: 20_000 }, () => {
     expect(within(header).queryByText('Waiting')).not.toBeInTheDocument();
     // The timeline now has the approval.
     expect(screen.getByRole('heading', { name: /timeline|history/i }).closest('section')).toHaveTextContent('Approved');
+    // And the tab's recent lookups say the status the page shows, not the one it was looked up with.
+    await page.router.navigate('/');
+    const recent = await screen.findByRole('region', { name: /Recent/ });
+    expect(within(recent).getByRole('link', { name: new RegExp(waiting.refId!) })).toHaveTextContent('Approved');
+    expect(recent).not.toHaveTextContent('Waiting');
   });
 
   it('says a reported change could not be checked, rather than nothing, and Refresh shows the candidate as it is now', async () => {

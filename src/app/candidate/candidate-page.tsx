@@ -10,7 +10,7 @@ import { ApiError, asApiError } from '../api/api-error.ts';
 import { useEnvironment } from '../environment/use-environment.ts';
 import { metaQueries } from '../meta/meta-query.ts';
 import { HandOffBar, PrintHeader } from '../handoff/hand-off-bar.tsx';
-import { rememberLookup } from '../recent/recent-lookups.ts';
+import { noteRecentStatus, rememberLookup } from '../recent/recent-lookups.ts';
 import { candidatePath, type LookupNote, lookupNoteOf, parseCandidatePath } from '../routes.ts';
 import { usePageSession } from '../session/session-end.ts';
 import { ArchiveWarning } from './archive-warning.tsx';
@@ -108,6 +108,11 @@ function CandidateLookup({ kind, id }: { kind: LookupKind; id: string }) {
   const live = useLiveStatus(info?.name, environment, kind, id, query.data, query.dataUpdatedAt);
   const { shown, update } = useShownRecord(query.data, query.dataUpdatedAt, live);
   const record = shown ?? query.data;
+  const shownStatus = shown?.status;
+  const recentEnvironment = info?.name ?? environment ?? '';
+  useEffect(() => {
+    if (shownStatus !== undefined) noteRecentStatus({ kind, id, status: shownStatus, environment: recentEnvironment });
+  }, [kind, id, shownStatus, recentEnvironment]);
   useCandidateTitle(record, session?.role, kind);
   return (
     <div className="space-y-4">

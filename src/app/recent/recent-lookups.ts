@@ -82,6 +82,18 @@ export function rememberLookup(lookup: RecentLookup): void {
   publish([{ kind, id, status, environment, at }, ...others].slice(0, MAX_RECENT));
 }
 
+/**
+ * The status a page now shows of a candidate in the list (a live update changed it): its entry says it,
+ * in its place and with the time it was looked up, since no new lookup was made.
+ */
+export function noteRecentStatus(lookup: Omit<RecentLookup, 'at'>): void {
+  const { kind, id, status, environment } = lookup;
+  const index = entries.findIndex((e) => e.kind === kind && e.id === id && e.environment === environment);
+  const entry = entries[index];
+  if (!entry || entry.status === status) return;
+  publish(entries.with(index, { ...entry, status }));
+}
+
 /** Forgets the list, and with it the candidates this tab opened (the queue's "Opened" marks). */
 export function clearRecentLookups(): void {
   publish([]);
