@@ -72,4 +72,17 @@ describe('the queue’s toggles', () => {
     expect(within(screen.getByTestId('queue-filters')).getByRole('checkbox', { name: 'Over SLA only' })).toBeChecked();
     expect(api.requests).toContain('/api/applicants?status=waiting&skip=0&limit=50&counts=1&overSla=1');
   });
+
+  it('says the certificates are known only for candidates opened in the app, on the toggle and on an empty page', async () => {
+    stubApi({ session: COMPLIANCE, applicants: [], queueExtras: { waiting: { slaHours: 24, overSla: 0 } } });
+    renderWithProviders('/applicants?status=waiting&overSla=1&attention=1');
+    const empty = await screen.findByText(/^No candidates of this tab/);
+    expect(empty).toHaveTextContent(
+      'No candidates of this tab are over the SLA and have a certificate that needs attention, of those opened in this app.',
+    );
+    const toggle = screen.getByRole('checkbox', { name: 'Certificate needs attention' });
+    expect(toggle).toHaveAccessibleDescription(
+      'Known for candidates opened in this app: the queue does not read certificates from the list.',
+    );
+  });
 });

@@ -1,3 +1,4 @@
+import { useId } from 'react';
 import { AGE_ORDERED_FILTERS, type ApplicantFilter } from '../../kyc/contract/applicants.ts';
 import type { QueueFilters } from './applicants-queries.ts';
 
@@ -32,7 +33,11 @@ export function QueueFilterToggles({
         </Toggle>
       )}
       {compliance && (
-        <Toggle checked={filters.attention === true} onChange={(checked) => onChange({ ...filters, attention: checked })}>
+        <Toggle
+          checked={filters.attention === true}
+          onChange={(checked) => onChange({ ...filters, attention: checked })}
+          note={ATTENTION_KNOWN}
+        >
           Certificate needs attention
         </Toggle>
       )}
@@ -40,23 +45,53 @@ export function QueueFilterToggles({
   );
 }
 
-/** A real checkbox with its label: the label's text is its name. */
-function Toggle({ checked, onChange, children }: { checked: boolean; onChange: (checked: boolean) => void; children: string }) {
+/**
+ * A certificate's outcome is learnt from a lookup's answer (record-triage.ts), never from the service's
+ * list, which the queue reads for the status and dates alone: a candidate nobody opened here is not known
+ * to need attention, whatever its certificates say.
+ */
+const ATTENTION_KNOWN = 'Known for candidates opened in this app: the queue does not read certificates from the list.';
+
+/** A real checkbox with its label: the label's text is its name, and `note` (beside it) its description. */
+function Toggle({
+  checked,
+  onChange,
+  note,
+  children,
+}: {
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  note?: string;
+  children: string;
+}) {
+  const noteId = useId();
   return (
-    <label className="inline-flex items-center gap-2">
-      <input
-        type="checkbox"
-        className="h-4 w-4 rounded border-slate-400 text-blue-700 focus-ring"
-        checked={checked}
-        onChange={(event) => onChange(event.target.checked)}
-      />
-      {children}
-    </label>
+    <span className="inline-flex flex-wrap items-center gap-x-2">
+      <label className="inline-flex items-center gap-2">
+        <input
+          type="checkbox"
+          className="h-4 w-4 rounded border-slate-400 text-blue-700 focus-ring"
+          checked={checked}
+          onChange={(event) => onChange(event.target.checked)}
+          aria-describedby={note ? noteId : undefined}
+        />
+        {children}
+      </label>
+      {note && (
+        <span id={noteId} className="text-xs text-slate-600">
+          {note}
+        </span>
+      )}
+    </span>
   );
 }
 
 /** What the toggles leave of a tab, in words: the empty page says it, rather than that the tab is empty. */
 export function filtersText(filters: QueueFilters): string | undefined {
-  const names = [...(filters.overSla ? ['over the SLA'] : []), ...(filters.attention ? ['with a certificate that needs attention'] : [])];
-  return names.length === 0 ? undefined : `No candidates of this tab are ${names.join(' and ')}.`;
+  const names = [
+    ...(filters.overSla ? ['are over the SLA'] : []),
+    ...(filters.attention ? ['have a certificate that needs attention'] : []),
+  ];
+  if (names.length === 0) return undefined;
+  return `No candidates of this tab ${names.join(' and ')}${filters.attention ? ', of those opened in this app' : ''}.`;
 }
