@@ -187,6 +187,28 @@ describe('hand-off', { timeout: 20_000 }, () => {
     expect(link).toHaveAttribute('target', '_blank');
     expect(link).toHaveAttribute('rel', 'noreferrer');
   });
+
+  it('offers no dashboard for a recordId the service said it does not have, and does for one it could not answer for', async () => {
+    const meta = testMeta();
+    const hex = '65f1c2a9e4b0d3a1f0c9b8ff';
+    stubApi({
+      meta: { ...meta, environment: { ...meta.environment, dashboardUrl: 'https://console.example.org/kyc/{recordId}' } },
+      candidates: {
+        [`/api/candidates/recordId/${hex}`]: () => apiError(404, 'not_found', `No candidate with recordId "${hex}".`),
+        [`/api/candidates/recordId/${hex.replace('ff', 'ee')}`]: () =>
+          apiError(502, 'upstream_unreachable', 'The KYC service could not be reached (connection refused).'),
+      },
+    });
+    const { router } = renderWithProviders(`/candidates/recordId/${hex}`);
+    await screen.findByRole('heading', { name: `No candidate with recordId "${hex}"` });
+    expect(screen.queryByRole('link', { name: /dashboard/ })).not.toBeInTheDocument();
+    // The service away: its dashboard is the way on, as before.
+    await router.navigate(`/candidates/recordId/${hex.replace('ff', 'ee')}`);
+    expect(await screen.findByRole('link', { name: /dashboard/ })).toHaveAttribute(
+      'href',
+      `https://console.example.org/kyc/${hex.replace('ff', 'ee')}`,
+    );
+  });
 });
 
 describe('times that leave the page', { timeout: 20_000 }, () => {

@@ -116,7 +116,14 @@ function CandidateLookup({ kind, id }: { kind: LookupKind; id: string }) {
   useCandidateTitle(record, session?.role, kind);
   return (
     <div className="space-y-4">
-      <ReviewBar kind={kind} id={id} environment={environment} info={info} ids={record} />
+      <ReviewBar
+        kind={kind}
+        id={id}
+        environment={environment}
+        info={info}
+        ids={record}
+        notFound={query.error instanceof ApiError && query.error.code === 'not_found'}
+      />
       {query.isPending || retryAsRecordId ? (
         <CandidateSkeleton progress={progress} />
       ) : (

@@ -20,15 +20,18 @@ interface ReviewBarProps {
   info: EnvironmentInfo | undefined;
   /** The candidate's ids once the record (or its status level) is in. */
   ids: { refId?: string | null | undefined; recordId?: string | null | undefined } | undefined;
+  /** The service said it has no such candidate: no dashboard address for it. */
+  notFound?: boolean;
 }
 
 /**
  * The reviewer's loop, above the candidate (issue 33): where it is in the queue it was opened from
  * ("3 of 21 · Waiting, oldest first"), Previous and Next (`k`, `j`) and Back to queue (`u`); who else has
  * it open; and the KYC service's dashboard, where the decision is taken. Shown while the record loads
- * too, and when it failed: the queue and the dashboard are the way on.
+ * too, and when it failed: the queue and the dashboard are the way on (not the dashboard of a candidate
+ * the service said it does not have).
  */
-export function ReviewBar({ kind, id, environment, info, ids }: ReviewBarProps) {
+export function ReviewBar({ kind, id, environment, info, ids, notFound = false }: ReviewBarProps) {
   const handOver = queueHandOverOf(useLocation().state);
   const shown = { kind, id, refId: ids?.refId, recordId: ids?.recordId };
   const place = useQueuePlace(handOver, environment, shown);
@@ -44,7 +47,8 @@ export function ReviewBar({ kind, id, environment, info, ids }: ReviewBarProps) 
   // Nothing to show (no queue, nobody else, no dashboard address: a refId the service did not answer for):
   // no empty box. The bar's elements stay, without boxes of their own, so that its live region is there
   // before someone comes, as a live region must be to be heard.
-  const empty = !place && viewers.length === 0 && !dashboardHref(info?.dashboardUrl, { refId, recordId });
+  const dashboardIds = notFound ? {} : { refId, recordId };
+  const empty = !place && viewers.length === 0 && !dashboardHref(info?.dashboardUrl, dashboardIds);
   return (
     <div
       data-testid="review-bar"
@@ -60,7 +64,7 @@ export function ReviewBar({ kind, id, environment, info, ids }: ReviewBarProps) 
         <div aria-live="polite" className="empty:hidden">
           {viewers.length > 0 && <ViewersLine users={viewers} />}
         </div>
-        <DashboardLink info={info} ids={{ refId, recordId }} className="text-sm" />
+        <DashboardLink info={info} ids={dashboardIds} className="text-sm" />
       </div>
     </div>
   );
