@@ -195,7 +195,7 @@ describe('the search box', { timeout: 20_000 }, () => {
     await user.keyboard('{Enter}');
     await waitFor(() => expect(router.state.location.pathname).toBe('/candidates/refId/cust_000482'));
     await screen.findByRole('heading', { level: 1, name: /王/ });
-    expect(screen.getByText(/Removed from the pasted id: 1 zero-width space/)).toBeInTheDocument();
+    expect(screen.getByText(/Removed from the id: 1 zero-width space/)).toBeInTheDocument();
   });
 
   it('takes the kind, id and environment from a pasted link of this app', async () => {
@@ -289,6 +289,20 @@ describe('the search box', { timeout: 20_000 }, () => {
     expect(router.state.location.pathname).toBe(`/candidates/refId/${other}`);
     expect(screen.queryByRole('link', { name: /Try as/ })).not.toBeInTheDocument();
     expect(requests.filter((url) => url.startsWith('/api/candidates/'))).toEqual([apiPath('recordId', other), apiPath('refId', other)]);
+  });
+
+  it("says what a link's id holds that cannot be seen when it is not found, and offers the id without it", async () => {
+    const user = userEvent.setup();
+    stubApi({ candidates: found(['refId', xiuying]) });
+    const { router } = renderWithProviders('/candidates/refId/%E2%80%8Bcust_000482');
+    await screen.findByRole('heading', { name: 'No candidate with refId "\u200bcust_000482"' });
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      'The refId holds 1 zero-width space, which cannot be seen: the id without it is likely the one meant.',
+    );
+    await user.click(screen.getByRole('link', { name: 'Look up refId cust_000482' }));
+    await screen.findByRole('heading', { level: 1, name: /王/ });
+    expect(router.state.location.pathname).toBe('/candidates/refId/cust_000482');
+    expect(screen.getByText('Removed from the id: 1 zero-width space.')).toBeInTheDocument();
   });
 
   it('offers a batch lookup for a pasted list instead of pasting it as one id', async () => {

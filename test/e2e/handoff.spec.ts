@@ -50,7 +50,7 @@ test.describe('the search box', () => {
     await expect(page.getByText('Removed from the pasted id: 1 zero-width space.')).toBeVisible();
     await page.keyboard.press('Enter');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('王秀英');
-    await expect(page.getByText('Removed from the pasted id: 1 zero-width space.')).toBeVisible();
+    await expect(page.getByText('Removed from the id: 1 zero-width space.')).toBeVisible();
   });
 
   test('a recordId looked up as a refId (the switch says so) finds the candidate, both lookups audited', async ({ page }) => {

@@ -1,3 +1,4 @@
+import { cleanId, describeRemoved } from '../../kyc/view/id-input.ts';
 import { useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link } from '../navigation.tsx';
@@ -24,8 +25,17 @@ type ScreenParts = Omit<ErrorScreen, 'title'> & { title?: string };
 /** Failures of the page's environment itself: "New lookup" cannot stay in it. */
 const LEAVE_ENVIRONMENT: ReadonlySet<ErrorCode> = new Set(['no_such_environment', 'environment_forbidden']);
 
+/**
+ * "1 zero-width space": what an id from a link holds that nobody can see (a typed or pasted one is
+ * cleaned before it is looked up, id-input.ts); undefined when nothing, or nothing else, is there.
+ */
+function invisibleIn(id: string): string | undefined {
+  const cleaned = cleanId(id);
+  return cleaned.id === '' ? undefined : describeRemoved(cleaned.removed);
+}
+
 /** What the reviewer can do about a failure, built once and offered where it helps. */
-type Actions = { retry: ReactNode; signInAgain: ReactNode; tryOtherKind: ReactNode };
+type Actions = { retry: ReactNode; signInAgain: ReactNode; tryOtherKind: ReactNode; withoutInvisible: ReactNode };
 
 function retryText(error: ApiError): ReactNode {
   if (error.retryAfterSeconds === undefined) return 'Too many lookups in a short time. Wait a minute, then try again.';
@@ -74,17 +84,23 @@ const plain: ScreenOf = ({ message }) => ({ body: message });
  */
 const SCREENS: Partial<Record<ErrorCode, ScreenOf>> = {
   not_found: (_, { kind, id, bothKinds, actions }) =>
-    // Tried both ways: nothing more to try here, and no button that would start the round again.
-    bothKinds
+    invisibleIn(id)
       ? {
-          title: `No candidate with refId or recordId "${id}"`,
-          body: 'The KYC service has no candidate with this id, as a refId or as a recordId. Check the id.',
-        }
-      : {
           title: `No candidate with ${kind} "${id}"`,
-          body: `The KYC service has no candidate with this ${kind}. Check the id, or look it up as a ${OTHER_KIND[kind]}.`,
-          action: actions.tryOtherKind,
-        },
+          body: `The ${kind} holds ${invisibleIn(id)}, which cannot be seen: the id without it is likely the one meant.`,
+          action: actions.withoutInvisible,
+        }
+      : // Tried both ways: nothing more to try here, and no button that would start the round again.
+        bothKinds
+        ? {
+            title: `No candidate with refId or recordId "${id}"`,
+            body: 'The KYC service has no candidate with this id, as a refId or as a recordId. Check the id.',
+          }
+        : {
+            title: `No candidate with ${kind} "${id}"`,
+            body: `The KYC service has no candidate with this ${kind}. Check the id, or look it up as a ${OTHER_KIND[kind]}.`,
+            action: actions.tryOtherKind,
+          },
   invalid_id: invalidId,
   // The request's shape, which for a lookup is its id: titled as an invalid id.
   bad_request: invalidId,
@@ -184,6 +200,15 @@ export function CandidateError({
       <Button onClick={() => void queryClient.invalidateQueries({ queryKey: sessionQueries.all() })} className="inline-flex items-center">
         Sign in again
       </Button>
+    ),
+    withoutInvisible: (
+      <Link
+        className={cn(buttonClass(), 'inline-flex items-center')}
+        to={to(candidatePath(kind, cleanId(id).id))}
+        state={{ cleaned: invisibleIn(id) }}
+      >
+        Look up {kind} {cleanId(id).id}
+      </Link>
     ),
     tryOtherKind: (
       <Link

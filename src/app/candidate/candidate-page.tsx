@@ -219,7 +219,7 @@ function LookupNotes({ note, kind, id }: { note: LookupNote; kind: LookupKind; i
   return (
     <div role="status" className="space-y-1 rounded-md border border-slate-300 bg-white px-4 py-2 text-sm text-slate-700 print:hidden">
       {note.dashboard && <p>{note.dashboard}</p>}
-      {note.cleaned && <p>Removed from the pasted id: {note.cleaned}.</p>}
+      {note.cleaned && <p>Removed from the id: {note.cleaned}.</p>}
       {note.dropped && <p>Dropped {note.dropped} before looking the id up.</p>}
       {note.triedAsRefId && kind === 'recordId' && (
         <p>
