@@ -193,6 +193,16 @@ test.describe('on a phone, the header folds', () => {
     await page.keyboard.press('Enter');
     await expect(page).toHaveURL(/\/candidates\/refId\/user-7781$/);
   });
+
+  test("a certificate's values are under their labels, the card's width theirs, not squeezed beside them", async ({ page }) => {
+    await page.goto(AMELIE);
+    const rows = page.getByTestId('review-rows').first();
+    await expect(rows).toBeVisible({ timeout: 15_000 });
+    const card = await rows.boundingBox();
+    const value = await rows.locator('dd').first().boundingBox();
+    // Beside a label of up to 14rem a value had about 70 px of 390: "clear" broke into "clea" and "r".
+    expect(value!.width).toBeGreaterThan(card!.width * 0.9);
+  });
 });
 
 /** A4 pages in a PDF Chromium made. */

@@ -106,11 +106,12 @@ function CertificatePanel({ slug, raw }: { slug: string; raw: string }) {
       </div>
       {parsed.ok && review ? (
         <>
-          <dl className="grid grid-cols-[max-content_minmax(0,1fr)] gap-x-4 gap-y-1.5 text-sm" data-testid="review-rows">
+          {/* Label beside value from `sm` up; on a phone each value under its label, the width its own. */}
+          <dl className="grid grid-cols-1 gap-x-4 gap-y-1.5 text-sm sm:grid-cols-[max-content_minmax(0,1fr)]" data-testid="review-rows">
             {review.rows.map((row, index) => (
               // biome-ignore lint/suspicious/noArrayIndexKey: two keys can make one label (`checkType`, `check_type`); the rows never move.
               <div key={index} className="contents">
-                <dt className="max-w-56 font-medium break-words text-slate-600">
+                <dt className="font-medium break-words text-slate-600 max-sm:mt-1 sm:max-w-56">
                   <LongText text={row.label} limit={80} />
                 </dt>
                 <dd className="min-w-0 break-words text-slate-900">
