@@ -57,11 +57,20 @@ describe('What the service recorded', { timeout: 20_000 }, () => {
     show(supportRecord('rejected', { rejectionReason: REASON }));
     const card = await screen.findByRole('region', { name: 'What the service recorded' });
     expect(within(card).getByText('Rejection reason').closest('[data-field]')).toHaveTextContent(REASON);
-    expect(within(card).getByText('Resubmit hint').closest('[data-field]')).toHaveTextContent('Not recorded');
+    // The fields not recorded, named in one line after those that are: not a row each of "Not recorded".
+    expect(within(card).getByTestId('support-fields-not-recorded')).toHaveTextContent(/^Not recorded: .*Resubmit hint.*\.$/);
+    expect(within(card).getByTestId('support-fields-not-recorded')).not.toHaveTextContent('Rejection reason');
+    expect(card.querySelector('[data-field="resubmitHint"]')).toBeNull();
     // Not a second time as custom fields or in the decision summary.
     expect(screen.queryByRole('heading', { name: 'Custom fields' })).not.toBeInTheDocument();
     expect(screen.getByLabelText('Decision summary')).not.toHaveTextContent(REASON);
     expect(screen.getByRole('note')).toHaveTextContent(/^Support users see status only, and the service's notes above/);
+  });
+
+  it('names in one line the fields a candidate has none of, so that a waiting one does not read as rejected', async () => {
+    show(supportRecord('waiting', {}));
+    const card = await screen.findByRole('region', { name: 'What the service recorded' });
+    expect(card).toHaveTextContent(/^What the service recordedNothing recorded: Rejection reason, Resubmit hint\.$/);
   });
 
   it('says why they are missing when the key archives after extract, and is not there for compliance users', async () => {

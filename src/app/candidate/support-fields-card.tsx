@@ -6,9 +6,10 @@ import { Section } from '../ui/section.tsx';
 
 /**
  * For support users in an environment with support fields: what the operator recorded that they may
- * see (a rejection reason, a hint for resubmitting), next to the status. Each configured field is
- * listed, "Not recorded" when the record holds none; when the answer holds none of them at all, they
- * were not fetched, and the card says why.
+ * see (a rejection reason, a hint for resubmitting), next to the status. The fields recorded are listed,
+ * and those not recorded named in one line after them (a waiting candidate has no rejection reason: three
+ * rows of "Not recorded" read as if it had been rejected); when the answer holds no custom fields at all,
+ * they were not fetched, and the card says why.
  */
 export function SupportFieldsCard({
   record,
@@ -29,26 +30,43 @@ export function SupportFieldsCard({
             : 'Not in this answer: the service was asked at status level only.'}
         </p>
       ) : (
-        <dl className="grid gap-x-4 gap-y-2 text-sm sm:grid-cols-[max-content_1fr]">
-          {fields.map((field) => {
-            const value = Object.hasOwn(recorded, field) ? recorded[field] : undefined;
+        <RecordedFields recorded={recorded} fields={fields} />
+      )}
+    </Section>
+  );
+}
+
+const isRecorded = (value: unknown) => value !== undefined && value !== null && value !== '';
+
+function RecordedFields({ recorded, fields }: { recorded: NonNullable<CandidateRecord['customFields']>; fields: readonly string[] }) {
+  const fieldValue = (field: string) => (Object.hasOwn(recorded, field) ? recorded[field] : undefined);
+  const shown = fields.filter((field) => isRecorded(fieldValue(field)));
+  const missing = fields.filter((field) => !isRecorded(fieldValue(field)));
+  return (
+    <div className="space-y-2 text-sm">
+      {shown.length > 0 && (
+        <dl className="grid gap-x-4 gap-y-2 sm:grid-cols-[max-content_1fr]">
+          {shown.map((field) => {
+            const value = fieldValue(field);
             return (
               <div key={field} className="contents" data-field={field}>
                 <dt className="font-medium text-slate-600" title={field}>
                   {labelOf(field)}
                 </dt>
                 <dd className="min-w-0 break-words whitespace-pre-wrap text-slate-900">
-                  {value === undefined || value === null || value === '' ? (
-                    <span className="text-slate-500 italic">Not recorded</span>
-                  ) : (
-                    <LongText text={typeof value === 'boolean' ? (value ? 'Yes' : 'No') : String(value)} />
-                  )}
+                  <LongText text={typeof value === 'boolean' ? (value ? 'Yes' : 'No') : String(value)} />
                 </dd>
               </div>
             );
           })}
         </dl>
       )}
-    </Section>
+      {missing.length > 0 && (
+        <p className="text-slate-600" data-testid="support-fields-not-recorded">
+          {shown.length === 0 ? 'Nothing recorded: ' : 'Not recorded: '}
+          {missing.map(labelOf).join(', ')}.
+        </p>
+      )}
+    </div>
   );
 }
