@@ -61,7 +61,8 @@ export function BatchPage() {
         </h1>
         <p className="mt-1 mb-4 text-sm text-slate-600">
           Up to {MAX_BATCH_IDS} ids, one per line (a single line is split at commas, spaces or tabs). Every id is looked up at status level:
-          status, since when, submissions and the other id. A refId that is not found and looks like a recordId is tried as one.
+          status, since when, submissions and the other id. A refId that is not found and looks like a recordId is tried as one; in recordId
+          mode, an id that does not is tried as a refId.
         </p>
         <form onSubmit={submit} noValidate className="space-y-3">
           <KindPicker kind={kind} onChange={setKind} name="batch-kind" />
