@@ -165,6 +165,24 @@ test('the privacy mask hides the date of birth and blurs the pictures, and a rev
   for (const picture of await pictures.all()) expect(await picture.evaluate((el) => getComputedStyle(el).filter)).toBe('none');
 });
 
+test('Rotate pressed while a zoom still eases: the turned picture is fitted for good, and an arrow goes to the next picture', async ({
+  page,
+}) => {
+  await page.goto(BLOCKED);
+  await page.getByRole('button', { name: 'Open a larger view of the passport' }).click();
+  const dialog = page.getByRole('dialog', { name: `Passport of ${OWNER}` });
+  const img = dialog.locator('img');
+  await expect.poll(() => width(img)).toBeGreaterThan(100);
+  // Within the zoom's 150 ms: the zoom's next frames must not put its scale back after the fit.
+  await page.keyboard.press('+');
+  await page.keyboard.press('r');
+  await expect.poll(() => rotation(img)).toBe(90);
+  await page.waitForTimeout(300);
+  await expect(dialog.getByRole('group')).toHaveAccessibleName(/^Passport, \d+ %, turned 90°$/);
+  await page.keyboard.press('ArrowLeft');
+  await expect(page.getByRole('dialog', { name: `Selfie of ${OWNER}` })).toBeVisible();
+});
+
 test('a keyboard-only run through the viewer', async ({ page }) => {
   await page.goto(BLOCKED);
   await expect(page.getByRole('heading', { name: 'Pictures' })).toBeVisible();

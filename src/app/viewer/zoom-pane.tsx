@@ -183,8 +183,24 @@ function usePaneControls(
   // A layout effect: fitted in the same task as the new size is committed, so that a key pressed right
   // after Rotate (an arrow: next picture when not zoomed) never meets the old scale in the new box.
   useLayoutEffect(() => {
-    if (boxWidth && boxHeight) api.current?.fitToView({ animationTime: 0 });
+    const controls = api.current;
+    if (!boxWidth || !boxHeight || !controls) return;
+    stopEasing(controls.instance);
+    controls.fitToView({ animationTime: 0 });
   }, [api, boxWidth, boxHeight]);
+}
+
+/**
+ * Ends a zoom still easing ("+", "0" pressed just before). The library's instant transform leaves it
+ * running, and its next frames would put the old target back over the fit: a picture turned right after
+ * "+" stayed zoomed, and an arrow moved it instead of going to the next picture. A frame already queued
+ * returns once `animation` is not its own (react-zoom-pan-pinch's handleSetupAnimation).
+ */
+function stopEasing(instance: ReactZoomPanPinchContentRef['instance']): void {
+  if (instance.animationFrame !== null) cancelAnimationFrame(instance.animationFrame);
+  instance.animationFrame = null;
+  instance.animation = null;
+  instance.isAnimating = false;
 }
 
 /** Over a preview: that the full picture is on its way, and how far. */
