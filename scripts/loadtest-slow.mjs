@@ -21,7 +21,15 @@ import { PROXY_SIGN_IN, writeConfigFile } from './config-file.mjs';
 import { spawnServer } from './spawn-server.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
-const LIMITS = { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, webhookBodyTimeoutMs: 5000, anonymousConnections: 1000 };
+// The per-user lookup limit off (as in the other phases): the probe asks every 100 ms, and its 61st lookup in
+// a minute was refused 429 by the limit (CI's run of dd744cb), which measures the limit, not the slow clients.
+const LIMITS = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  webhookBodyTimeoutMs: 5000,
+  anonymousConnections: 1000,
+  lookupsPerMinute: 0,
+};
 const SHORT_LIMITS = { ...LIMITS, headersTimeoutMs: 2000, requestTimeoutMs: 10_000, webhookBodyTimeoutMs: 1500 };
 const PER_ADDRESS_CAP = 256;
 const ONE_ADDRESS = 400;
