@@ -1,8 +1,8 @@
-import { cleanId, describeRemoved } from '../../kyc/view/id-input.ts';
 import { useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link } from '../navigation.tsx';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
+import { cleanId, describeRemoved } from '../../kyc/view/id-input.ts';
 import { type ApiError, codeOfStatus, type ErrorCode } from '../api/api-error.ts';
 import { errorTitle } from '../api/error-titles.ts';
 import { useEnvironmentPath } from '../environment/use-environment.ts';
@@ -78,29 +78,38 @@ const retryable: ScreenOf = ({ message }, { actions }) => ({ body: message, acti
 const plain: ScreenOf = ({ message }) => ({ body: message });
 
 /**
+ * Not found: what an id from a link holds that cannot be seen, when it holds some; that neither kind has
+ * it once both were tried (no button that would start the round again); else the other kind to try.
+ */
+function notFoundScreen({ kind, id, bothKinds, actions }: Parameters<ScreenOf>[1]): ScreenParts {
+  const invisible = invisibleIn(id);
+  if (invisible) {
+    return {
+      title: `No candidate with ${kind} "${id}"`,
+      body: `The ${kind} holds ${invisible}, which cannot be seen: the id without it is likely the one meant.`,
+      action: actions.withoutInvisible,
+    };
+  }
+  if (bothKinds) {
+    return {
+      title: `No candidate with refId or recordId "${id}"`,
+      body: 'The KYC service has no candidate with this id, as a refId or as a recordId. Check the id.',
+    };
+  }
+  return {
+    title: `No candidate with ${kind} "${id}"`,
+    body: `The KYC service has no candidate with this ${kind}. Check the id, or look it up as a ${OTHER_KIND[kind]}.`,
+    action: actions.tryOtherKind,
+  };
+}
+
+/**
  * A screen for each way a lookup fails. A code without one (a code of the contract that no lookup
  * answers with, or one added later) is shown with the screen of its HTTP status (screenOf), and failing
  * that with a plain one that says what the server said.
  */
 const SCREENS: Partial<Record<ErrorCode, ScreenOf>> = {
-  not_found: (_, { kind, id, bothKinds, actions }) =>
-    invisibleIn(id)
-      ? {
-          title: `No candidate with ${kind} "${id}"`,
-          body: `The ${kind} holds ${invisibleIn(id)}, which cannot be seen: the id without it is likely the one meant.`,
-          action: actions.withoutInvisible,
-        }
-      : // Tried both ways: nothing more to try here, and no button that would start the round again.
-        bothKinds
-        ? {
-            title: `No candidate with refId or recordId "${id}"`,
-            body: 'The KYC service has no candidate with this id, as a refId or as a recordId. Check the id.',
-          }
-        : {
-            title: `No candidate with ${kind} "${id}"`,
-            body: `The KYC service has no candidate with this ${kind}. Check the id, or look it up as a ${OTHER_KIND[kind]}.`,
-            action: actions.tryOtherKind,
-          },
+  not_found: (_, context) => notFoundScreen(context),
   invalid_id: invalidId,
   // The request's shape, which for a lookup is its id: titled as an invalid id.
   bad_request: invalidId,
