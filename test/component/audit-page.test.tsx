@@ -116,12 +116,44 @@ describe('the audit page', () => {
     await user.click(await screen.findByRole('button', { name: 'Older' }));
     await waitFor(() => expect(bodiesOf(fetchMock, '/api/audit/search')).toHaveLength(3));
     expect(bodiesOf(fetchMock, '/api/audit/search')).toEqual([
-      {},
-      { user: 'ana', refId: 'cust-204', action: 'print' },
-      { user: 'ana', refId: 'cust-204', action: 'print', cursor: 'f.1.1' },
+      { who: 'people' },
+      { who: 'people', user: 'ana', refId: 'cust-204', action: 'print' },
+      { who: 'people', user: 'ana', refId: 'cust-204', action: 'print', cursor: 'f.1.1' },
     ]);
     expect(fetchMock.mock.calls.every(([input]) => !String(input).includes('cust-204'))).toBe(true);
     expect(screen.getByText('Page 2')).toBeInTheDocument();
+  });
+
+  it("shows people's lines first, and this server's own work or everyone's when asked, or when a field names it", async () => {
+    const user = userEvent.setup();
+    const { fetchMock } = showAuditPage(LEAD);
+    await screen.findByText(/No line of the trail matches/);
+    const filters = within(screen.getByRole('form', { name: 'Filters' }));
+    const who = filters.getByLabelText('Lines by');
+    expect(who).toHaveValue('people');
+    expect(who).toHaveAccessibleDescription(/not the queue crawler's reads/);
+    expect(screen.getByText(/No line of the trail matches/)).toHaveTextContent(/Only people’s lines were searched: “Lines by” finds/);
+    const search = async () => {
+      const before = bodiesOf(fetchMock, '/api/audit/search').length;
+      await user.click(filters.getByRole('button', { name: 'Search the trail' }));
+      await waitFor(() => expect(bodiesOf(fetchMock, '/api/audit/search')).toHaveLength(before + 1));
+      return bodiesOf(fetchMock, '/api/audit/search').at(-1);
+    };
+    await user.selectOptions(who, "This server's own work");
+    expect(await search()).toEqual({ who: 'server' });
+    await user.selectOptions(who, 'Everyone');
+    expect(await search()).toEqual({});
+    // "People" with a field that names the server's own work would find nothing: the field wins.
+    await user.selectOptions(who, 'People');
+    await user.type(filters.getByLabelText('User'), '(queue-index)');
+    expect(await search()).toEqual({ user: '(queue-index)' });
+    await user.clear(filters.getByLabelText('User'));
+    await user.selectOptions(filters.getByLabelText('Action'), 'Webhook from the service');
+    expect(await search()).toEqual({ action: 'webhook' });
+    // Clear goes back to the first search (its answer still in memory, so not asked again).
+    await user.click(filters.getByRole('button', { name: 'Clear' }));
+    expect(who).toHaveValue('people');
+    expect(filters.getByLabelText('Action')).toHaveValue('');
   });
 
   it('refuses a time range that ends before it starts, without asking', async () => {

@@ -3,7 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUDIT_ACTIONS, AUDIT_LEVELS, AUDIT_PATHS, type AuditQuery, type AuditRow } from '../../src/kyc/contract/audit-search.ts';
+import {
+  AUDIT_ACTIONS,
+  AUDIT_LEVELS,
+  AUDIT_PATHS,
+  AUDIT_WHO,
+  type AuditQuery,
+  type AuditRow,
+} from '../../src/kyc/contract/audit-search.ts';
 import { spreadsheetSafe } from '../../src/kyc/contract/csv.ts';
 import { lineHash } from '../../src/server/audit/audit-chain.ts';
 import { type AuditLine, createAuditLog } from '../../src/server/audit/audit.ts';
@@ -22,7 +29,9 @@ import { hasPostgres, NO_POSTGRES_MESSAGE, queryOf, type RunningPostgres, startP
  * with ids that include a spreadsheet's formula characters; the reference below reads the file itself.
  */
 
-const USERS = ['ana', 'ben', '=HYPERLINK("x")', '(webhook)'];
+const USERS = ['ana', 'ben', '=HYPERLINK("x")', '(webhook)', '(queue-index)', '(webhook-check)', '(someone)'];
+/** This server's own names, written out: the reference does not read the code's list. */
+const SERVER = ['(queue-index)', '(webhook-check)', '(webhook)'];
 const IDS = ['cust_1', 'cust_2', '+31 6 1234', '@sum', 'a,b"c'];
 const ENVS = ['default', 'prod'];
 const ROLES = ['compliance', 'support', 'lead'] as const;
@@ -80,6 +89,7 @@ const FILTERS = {
   action: pick(AUDIT_ACTIONS),
   level: pick(AUDIT_LEVELS),
   env: pick(ENVS),
+  who: pick(AUDIT_WHO),
   from: fc.integer({ min: 0, max: 400 }).map((n) => new Date(START + n * 1000).toISOString()),
   to: fc.integer({ min: 0, max: 400 }).map((n) => new Date(START + n * 1000).toISOString()),
 };
@@ -114,6 +124,7 @@ function expected(lines: Parsed[], q: AuditQuery): string[] {
       const time = Date.parse(line.time as string);
       return (
         (q.user === undefined || line.user === q.user) &&
+        (q.who === undefined || (q.who === 'server') === (line.user === undefined || SERVER.includes(line.user as string))) &&
         (q.action === undefined || actionOf(line) === q.action) &&
         (q.level === undefined || line.level === q.level) &&
         (q.env === undefined || line.env === q.env) &&

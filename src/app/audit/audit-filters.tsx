@@ -1,5 +1,13 @@
 import { type FormEvent, type ReactNode, useId, useState } from 'react';
-import { AUDIT_ACTIONS, AUDIT_LEVELS, type AuditAction, type AuditFilter, type AuditLevel } from '../../kyc/contract/audit-search.ts';
+import {
+  AUDIT_ACTIONS,
+  AUDIT_LEVELS,
+  type AuditAction,
+  type AuditFilter,
+  type AuditLevel,
+  type AuditWho,
+  isServerWork,
+} from '../../kyc/contract/audit-search.ts';
 import { ACTION_LABELS, LEVEL_LABELS } from '../../kyc/view/audit-labels.ts';
 import type { ZoneMode } from '../../kyc/view/time.ts';
 import { Button } from '../ui/button.tsx';
@@ -8,6 +16,8 @@ import { useZoneMode } from '../ui/zone-mode.ts';
 
 /** The form's fields as typed: text, and the times as a `datetime-local` input holds them. */
 export interface FilterDraft {
+  /** People (the default), this server's own work, or everyone (''). */
+  who: '' | AuditWho;
   user: string;
   refId: string;
   recordId: string;
@@ -18,7 +28,20 @@ export interface FilterDraft {
   to: string;
 }
 
-export const EMPTY_DRAFT: FilterDraft = { user: '', refId: '', recordId: '', action: '', level: '', env: '', from: '', to: '' };
+export const EMPTY_DRAFT: FilterDraft = {
+  who: 'people',
+  user: '',
+  refId: '',
+  recordId: '',
+  action: '',
+  level: '',
+  env: '',
+  from: '',
+  to: '',
+};
+
+/** What the empty form asks for: people's lines, every other filter open. The page's first search. */
+export const DEFAULT_FILTER: AuditFilter = { who: 'people' };
 
 /**
  * A `datetime-local` value as an instant: in the reader's time zone, or in UTC while the page shows UTC
@@ -40,6 +63,7 @@ export function filterOf(draft: FilterDraft, zone: ZoneMode): { filter: AuditFil
     return { problem: '"From" must be earlier than "Before". Not searched: the table below is still the last search.' };
   }
   const filter: AuditFilter = {
+    who: whoOf(draft),
     user: text(draft.user),
     refId: text(draft.refId),
     recordId: text(draft.recordId),
@@ -51,6 +75,27 @@ export function filterOf(draft: FilterDraft, zone: ZoneMode): { filter: AuditFil
   };
   return { filter: Object.fromEntries(Object.entries(filter).filter(([, value]) => value !== undefined)) as AuditFilter };
 }
+
+/** The actions only this server's own work has: the queue index's lookups, the service's webhooks. */
+const SERVER_ACTIONS: readonly string[] = ['queue_index', 'webhook'] satisfies AuditAction[];
+
+/**
+ * Whose lines: as chosen, except that "People" gives way when another field asks for this server's own
+ * work by name (its user, a queue index lookup, a webhook), which would otherwise find nothing.
+ */
+function whoOf(draft: FilterDraft): AuditWho | undefined {
+  if (draft.who !== 'people') return draft.who || undefined;
+  const user = draft.user.trim();
+  const asksForServer = (user !== '' && isServerWork(user)) || SERVER_ACTIONS.includes(draft.action);
+  return asksForServer ? undefined : 'people';
+}
+
+/** Who the lines are by, as the select names it. */
+const WHO_LABELS: Record<'' | AuditWho, string> = {
+  people: 'People',
+  server: "This server's own work",
+  '': 'Everyone',
+};
 
 /** The audit page's filters: who, which candidate, what, at what level, where, when. */
 export function AuditFilters({
@@ -85,6 +130,18 @@ export function AuditFilters({
         Filters
       </h2>
       <form onSubmit={submit} aria-labelledby={`${id}-title`} className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+        <Field label="Lines by" htmlFor={`${id}-who`}>
+          <select id={`${id}-who`} className={INPUT} value={draft.who} onChange={set('who')} aria-describedby={`${id}-who-note`}>
+            {(['people', 'server', ''] as const).map((who) => (
+              <option key={who} value={who}>
+                {WHO_LABELS[who]}
+              </option>
+            ))}
+          </select>
+          <span id={`${id}-who-note`} className="mt-1 block text-xs text-slate-600">
+            {WHO_NOTES[draft.who]}
+          </span>
+        </Field>
         <Field label="User" htmlFor={`${id}-user`}>
           <input id={`${id}-user`} className={INPUT} value={draft.user} onChange={set('user')} autoComplete="off" spellCheck={false} />
         </Field>
@@ -147,7 +204,7 @@ export function AuditFilters({
             onClick={() => {
               setDraft(EMPTY_DRAFT);
               setProblem(undefined);
-              onSearch({});
+              onSearch(DEFAULT_FILTER);
             }}
           >
             Clear
@@ -160,6 +217,12 @@ export function AuditFilters({
     </Card>
   );
 }
+
+const WHO_NOTES: Record<'' | AuditWho, string> = {
+  people: "Users of the app; not the queue crawler's reads, webhooks or the log's notes.",
+  server: 'The queue crawler, webhook deliveries and their checks, notes of the log.',
+  '': 'Every line of the trail.',
+};
 
 const INPUT =
   'mt-1 block w-full rounded-md border border-slate-300 bg-white px-2.5 py-1.5 text-sm text-slate-900 focus:border-blue-700 focus-ring';

@@ -8,7 +8,7 @@ import { sessionQueries } from '../session/session-query.ts';
 import { Button } from '../ui/button.tsx';
 import { Card } from '../ui/card.tsx';
 import { cn } from '../ui/cn.ts';
-import { AuditFilters } from './audit-filters.tsx';
+import { AuditFilters, DEFAULT_FILTER } from './audit-filters.tsx';
 import { auditQueries, downloadAuditCsv } from './audit-queries.ts';
 import { ChainState, SourceNote } from './audit-status.tsx';
 import { AuditTable } from './audit-table.tsx';
@@ -36,7 +36,7 @@ export function AuditPage() {
 
 function AuditTrail() {
   const { meta } = useEnvironment();
-  const [filter, setFilter] = useState<AuditFilter>({});
+  const [filter, setFilter] = useState<AuditFilter>(DEFAULT_FILTER);
   // The cursors of the pages shown before this one: "Newer" goes back one.
   const [cursors, setCursors] = useState<string[]>([]);
   const cursor = cursors.at(-1);
@@ -76,7 +76,7 @@ function AuditTrail() {
         <h2 id="audit-results-title" className="sr-only">
           Results
         </h2>
-        <Results search={search} page={cursors.length + 1} />
+        <Results search={search} page={cursors.length + 1} peopleOnly={filter.who === 'people'} />
         <div className="flex items-center gap-2">
           <Button variant="secondary" disabled={cursors.length === 0} onClick={() => setCursors(cursors.slice(0, -1))}>
             Newer
@@ -101,7 +101,7 @@ function AuditTrail() {
   );
 }
 
-function Results({ search, page }: { search: UseQueryResult<AuditSearchAnswer>; page: number }) {
+function Results({ search, page, peopleOnly }: { search: UseQueryResult<AuditSearchAnswer>; page: number; peopleOnly: boolean }) {
   if (search.error) {
     return (
       <Card tone="danger" className="text-sm" role="alert">
@@ -116,6 +116,7 @@ function Results({ search, page }: { search: UseQueryResult<AuditSearchAnswer>; 
       {search.data.rows.length === 0 ? (
         <Card as="p" tone="dashed" className="text-sm">
           No line of the trail matches these filters{page > 1 ? ' on this page' : ''}.
+          {peopleOnly && ' Only people’s lines were searched: “Lines by” finds this server’s own work too.'}
         </Card>
       ) : (
         <AuditTable rows={search.data.rows} caption={`Audit trail, page ${page}, newest first`} />

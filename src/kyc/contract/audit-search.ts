@@ -34,6 +34,25 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 /** What a candidate's Activity lists: someone looked at them, or carried their data out of the page. */
 export const ACTIVITY_ACTIONS: readonly AuditAction[] = ['lookup', 'batch', 'copy_summary', 'copy_reply', 'print'];
 
+/**
+ * The names this server writes its own work under, in a form no username takes: the queue index's
+ * crawler, the check of a webhook delivery with the service, and the service's deliveries themselves.
+ */
+export const SERVER_USERS = { queueIndex: '(queue-index)', webhookCheck: '(webhook-check)', webhook: '(webhook)' } as const;
+const SERVER_USER_NAMES: readonly (string | null)[] = Object.values(SERVER_USERS);
+
+/**
+ * Whose lines a search wants: `people` (users signed in to the app), `server` (this server's own work,
+ * and the log's notes, which name no user); neither: every line.
+ */
+export const AUDIT_WHO = ['people', 'server'] as const;
+export type AuditWho = (typeof AUDIT_WHO)[number];
+
+/** Whether a line's user is this server at its own work (or no user at all: a note of the log). */
+export function isServerWork(user: string | null): boolean {
+  return user === null || SERVER_USER_NAMES.includes(user);
+}
+
 /** The detail a lookup fetched: the full record, the status level by the status key, or reduced here. */
 export const AUDIT_LEVELS = ['full', 'status', 'stripped'] as const;
 export type AuditLevel = (typeof AUDIT_LEVELS)[number];
@@ -56,6 +75,8 @@ const idText = z.string().check(z.minLength(1), z.maxLength(1024));
 /** The audit page's filters (every one optional; each narrows), a page of rows at a time, newest first. */
 export const auditQuerySchema = z.object({
   user: z.optional(z.string().check(z.minLength(1), z.maxLength(1024))),
+  /** People's lines, or this server's own (SERVER_USERS, and lines of no user); by default both. */
+  who: z.optional(z.enum(AUDIT_WHO)),
   /** The candidate: lines that name this refId, or this recordId (either matches when both are given). */
   refId: z.optional(idText),
   recordId: z.optional(idText),

@@ -1,3 +1,5 @@
+import { SERVER_USERS } from '../../kyc/contract/audit-search.ts';
+
 /** The audit log's lines about the KYC service's webhooks (issue 22): the service, not a user, sent them. */
 
 /**
@@ -19,7 +21,7 @@ export interface WebhookAuditEntry {
 }
 
 /** Who refused webhook deliveries are counted under (audit-refusals.ts): the service, in a form no username takes. */
-export const WEBHOOK_SENDER = '(webhook)';
+export const WEBHOOK_SENDER = SERVER_USERS.webhook;
 
 /** A webhook delivery refused: the first of its interval written, the rest counted (audit-refusals.ts). Nothing of its body. */
 export interface RefusedWebhookAuditEntry {

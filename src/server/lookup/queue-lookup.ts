@@ -1,4 +1,5 @@
 import type { ApiErrorCode } from '../../kyc/contract/api.ts';
+import { SERVER_USERS } from '../../kyc/contract/audit-search.ts';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import type { CandidateRecord } from '../../kyc/contract/schema.ts';
 import { auditWritable, written } from '../audit/audit-trail.ts';
@@ -9,9 +10,9 @@ import { reduceToStatusLevel } from '../answer/status-level.ts';
 import { admit, archivingGate, checkedId, type LookupDeps, levelOf, sendRequest } from './lookup-steps.ts';
 
 /** Who the queue index's lookups are audited and slotted under: this server, in a form no username takes. */
-export const QUEUE_INDEX_USER = '(queue-index)';
+export const QUEUE_INDEX_USER = SERVER_USERS.queueIndex;
 /** Who checks a webhook delivery against the service before anyone is told of it (issue 31). */
-export const WEBHOOK_CHECK_USER = '(webhook-check)';
+export const WEBHOOK_CHECK_USER = SERVER_USERS.webhookCheck;
 
 /** What the service says of a candidate at status level: its record, or the code of why not (`not_found`: it has none). */
 export type StatusChecked = { ok: true; record: CandidateRecord } | { ok: false; code: ApiErrorCode | 'not_asked' };

@@ -1,4 +1,4 @@
-import type { AuditAction, AuditFilter, AuditRow } from '../../kyc/contract/audit-search.ts';
+import { type AuditAction, type AuditFilter, type AuditRow, isServerWork, SERVER_USERS } from '../../kyc/contract/audit-search.ts';
 import { cutText, escapeToAscii, MAX_LOGGED_ENV, MAX_LOGGED_ID } from '../audit/audit-line.ts';
 
 /**
@@ -20,9 +20,13 @@ export function asLogged(filter: SearchFilter): SearchFilter {
   };
 }
 
+/** This server's own names (SERVER_USERS), as the table's condition lists them. */
+export const SERVER_USER_LIST: readonly string[] = Object.values(SERVER_USERS);
+
 /** Whether a row passes the filter (given asLogged). */
 export function matches(row: AuditRow, filter: SearchFilter): boolean {
   if (filter.user !== undefined && row.user !== filter.user) return false;
+  if (filter.who !== undefined && isServerWork(row.user) !== (filter.who === 'server')) return false;
   if (filter.action !== undefined && row.action !== filter.action) return false;
   if (filter.actions !== undefined && !filter.actions.includes(row.action)) return false;
   if (filter.level !== undefined && row.level !== filter.level) return false;

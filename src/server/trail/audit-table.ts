@@ -1,6 +1,6 @@
 import type { AuditRow, FileChain, IndexLag, InstanceState } from '../../kyc/contract/audit-search.ts';
 import type { Database } from '../state/postgres.ts';
-import type { SearchFilter } from './audit-match.ts';
+import { type SearchFilter, SERVER_USER_LIST } from './audit-match.ts';
 
 /**
  * The audit table (state/postgres.ts has its schema): lines in, searches out, every value a parameter.
@@ -146,6 +146,9 @@ export function conditionsOf(filter: SearchFilter, first = 1): { where: string[]
     return `$${first + params.length - 1}`;
   };
   if (filter.user !== undefined) where.push(`"user" = ${param(filter.user)}`);
+  // A line of no user (a note of the log) is the server's own: isServerWork.
+  if (filter.who === 'people') where.push(`("user" IS NOT NULL AND "user" <> ALL(${param(SERVER_USER_LIST)}::text[]))`);
+  if (filter.who === 'server') where.push(`("user" IS NULL OR "user" = ANY(${param(SERVER_USER_LIST)}::text[]))`);
   if (filter.action !== undefined) where.push(`action = ${param(filter.action)}`);
   if (filter.actions !== undefined) where.push(`action = ANY(${param(filter.actions)}::text[])`);
   if (filter.level !== undefined) where.push(`level = ${param(filter.level)}`);
