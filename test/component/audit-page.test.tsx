@@ -132,6 +132,7 @@ describe('the audit page', () => {
     const who = filters.getByLabelText('Lines by');
     expect(who).toHaveValue('people');
     expect(who).toHaveAccessibleDescription(/not the queue crawler's reads/);
+    expect(filters.getByLabelText('User')).toHaveAccessibleDescription('The whole name, as signed in; capitals ignored.');
     expect(screen.getByText(/No line of the trail matches/)).toHaveTextContent(/Only people’s lines were searched: “Lines by” finds/);
     const search = async () => {
       const before = bodiesOf(fetchMock, '/api/audit/search').length;

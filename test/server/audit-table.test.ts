@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { startSandbox, type RunningSandbox } from '../../src/server/sandbox/sandbox.ts';
@@ -150,6 +151,39 @@ describe.skipIf(!hasPostgres)(`the audit table in PostgreSQL${hasPostgres ? '' :
     ).toBe(0);
     expect(out[2]).toBe('4 lines read, 0 new to the table, 4 there already or past the retention');
     expect(await hashesOf(url, 'app1')).toEqual(fileHashes(file));
+  }, 60_000);
+
+  it('a search by user ignores capitals A to Z, in the table as in the files, read from the index that folds them (schema version 2)', async () => {
+    const url = await postgres.database();
+    const app = await instance(url, 'app1');
+    await lookUp(app, amelie.refId!, as('Ana.Smith@Example.org', 'compliance'));
+    await lookUp(app, bruno.refId!, as('ana.smith@example.org.evil', 'compliance'));
+    await expect.poll(() => hashesOf(url, 'app1'), { timeout: 10_000 }).toHaveLength(2);
+    const found = await search(app, { user: 'ANA.SMITH@example.ORG' });
+    expect(found.source.kind).toBe('database');
+    expect(found.rows.map((row) => [row.user, row.id])).toEqual([['Ana.Smith@Example.org', amelie.refId]]);
+    expect(await queryOf<{ version: number }>(url, 'SELECT max(version)::int AS version FROM candidate_lookup_schema')).toEqual([
+      { version: 2 },
+    ]);
+    // The planner's choice on a table this small is a scan: with scans off, the search's condition has its index.
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query('SET enable_seqscan = off');
+      const plan = await client.query<{ 'QUERY PLAN': string }>(
+        `EXPLAIN SELECT seq FROM candidate_lookup_audit WHERE lower("user" COLLATE "C") = $1 ORDER BY time DESC, seq DESC LIMIT 51`,
+        ['ana.smith@example.org'],
+      );
+      expect(plan.rows.map((row) => row['QUERY PLAN']).join('\n')).toContain('candidate_lookup_audit_user_folded');
+    } finally {
+      await client.end();
+    }
+    // The same answer from the files alone.
+    const files = await instance('', 'app2');
+    await lookUp(files, amelie.refId!, as('Ana.Smith@Example.org', 'compliance'));
+    const read = await search(files, { user: 'ana.smith@EXAMPLE.org' });
+    expect(read.source.kind).toBe('files');
+    expect(read.rows.map((row) => row.user)).toEqual(['Ana.Smith@Example.org']);
   }, 60_000);
 
   it('the table is append-only: UPDATE, TRUNCATE and a DELETE within the retention are refused; the retention deletes older rows only', async () => {

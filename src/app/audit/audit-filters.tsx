@@ -143,7 +143,18 @@ export function AuditFilters({
           </span>
         </Field>
         <Field label="User" htmlFor={`${id}-user`}>
-          <input id={`${id}-user`} className={INPUT} value={draft.user} onChange={set('user')} autoComplete="off" spellCheck={false} />
+          <input
+            id={`${id}-user`}
+            className={INPUT}
+            value={draft.user}
+            onChange={set('user')}
+            autoComplete="off"
+            spellCheck={false}
+            aria-describedby={`${id}-user-note`}
+          />
+          <span id={`${id}-user-note`} className="mt-1 block text-xs text-slate-600">
+            The whole name, as signed in; capitals ignored.
+          </span>
         </Field>
         <Field label="Candidate refId" htmlFor={`${id}-ref`}>
           <input id={`${id}-ref`} className={INPUT} value={draft.refId} onChange={set('refId')} autoComplete="off" spellCheck={false} />

@@ -103,6 +103,9 @@ const MIGRATIONS: readonly string[] = [
      FOR EACH ROW EXECUTE FUNCTION candidate_lookup_audit_append_only();
    CREATE TRIGGER candidate_lookup_audit_no_truncate BEFORE TRUNCATE ON candidate_lookup_audit
      FOR EACH STATEMENT EXECUTE FUNCTION candidate_lookup_audit_append_only();`,
+  // A search by user ignores capitals A to Z (audit-match.ts's foldCase): its index holds the name so folded.
+  `CREATE INDEX candidate_lookup_audit_user_folded ON candidate_lookup_audit (lower("user" COLLATE "C"), time, seq);
+   DROP INDEX candidate_lookup_audit_user;`,
 ];
 
 /** Any number, the same in every instance: the lock under which the schema is migrated. */

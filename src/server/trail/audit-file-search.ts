@@ -1,6 +1,6 @@
 import type { AuditRow, Searched } from '../../kyc/contract/audit-search.ts';
 import { type AuditFile, auditFilesOf, linesBackward, openToRead } from './audit-files.ts';
-import { matches, neededText, type SearchFilter } from './audit-match.ts';
+import { includesFolded, matches, neededText, type SearchFilter, userNeedle } from './audit-match.ts';
 import { rowOfLine } from './audit-row.ts';
 
 /**
@@ -87,6 +87,7 @@ class Scan {
   private lines = 0;
   private readonly started = performance.now();
   private readonly needed: Buffer[];
+  private readonly user: Buffer | undefined;
   private readonly fromMs: number | undefined;
   /** The oldest line read: how far back the search got. */
   private oldest: Buffer | undefined;
@@ -99,6 +100,7 @@ class Scan {
     private readonly instance: string,
   ) {
     this.needed = neededText(filter).map((text) => Buffer.from(text, 'latin1'));
+    this.user = userNeedle(filter);
     this.fromMs = filter.from === undefined ? undefined : Date.parse(filter.from) - TIME_ORDER_SLACK_MS;
   }
 
@@ -122,6 +124,7 @@ class Scan {
         }
         // Searched in the bytes: no string is made of a line passed over.
         if (!this.needed.every((needed) => line.bytes.includes(needed))) continue;
+        if (this.user && !includesFolded(line.bytes, this.user)) continue;
         const row = rowOfLine(line.bytes, this.instance);
         if (!matches(row, this.filter)) continue;
         if (this.rows.length === this.limit) return 'full';

@@ -25,7 +25,7 @@ export const SERVER_USER_LIST: readonly string[] = Object.values(SERVER_USERS);
 
 /** Whether a row passes the filter (given asLogged). */
 export function matches(row: AuditRow, filter: SearchFilter): boolean {
-  if (filter.user !== undefined && row.user !== filter.user) return false;
+  if (filter.user !== undefined && (row.user === null || foldCase(row.user) !== foldCase(filter.user))) return false;
   if (filter.who !== undefined && isServerWork(row.user) !== (filter.who === 'server')) return false;
   if (filter.action !== undefined && row.action !== filter.action) return false;
   if (filter.actions !== undefined && !filter.actions.includes(row.action)) return false;
@@ -43,6 +43,43 @@ export function matches(row: AuditRow, filter: SearchFilter): boolean {
 }
 
 /**
+ * A user's name as the filter compares it: capitals A to Z as small letters, every other character as it
+ * is (as PostgreSQL's `lower(… COLLATE "C")`, which the table's index holds), so that
+ * `Ana.Smith@Example.org` finds the lines of `ana.smith@example.org`, as a provider may spell either.
+ */
+export function foldCase(text: string): string {
+  return text.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
+}
+
+/** The user's field as a matching line writes it, capitals folded (`"user":"ana"`): for `includesFolded`. */
+export function userNeedle(filter: SearchFilter): Buffer | undefined {
+  if (filter.user === undefined) return undefined;
+  return Buffer.from(foldCase(`${USER_KEY}${escapeToAscii(JSON.stringify(filter.user))}`), 'latin1');
+}
+
+const USER_KEY = '"user":';
+const USER_KEY_BYTES = Buffer.from(USER_KEY, 'latin1');
+
+/**
+ * Whether `line` holds `needle` (from userNeedle) with its capitals A to Z read as small letters: each
+ * `"user":` found natively, the rest of the needle compared a byte at a time (a name is short). Only ever
+ * a necessary condition, like neededText.
+ */
+export function includesFolded(line: Buffer, needle: Buffer): boolean {
+  for (let at = line.indexOf(USER_KEY_BYTES); at !== -1; at = line.indexOf(USER_KEY_BYTES, at + 1)) {
+    if (at + needle.length > line.length) return false;
+    let i = USER_KEY_BYTES.length;
+    while (i < needle.length) {
+      const byte = line[at + i]!;
+      if ((byte >= 0x41 && byte <= 0x5a ? byte + 0x20 : byte) !== needle[i]) break;
+      i++;
+    }
+    if (i === needle.length) return true;
+  }
+  return false;
+}
+
+/**
  * Text every matching line must contain, as the log writes it (JSON, escaped to ASCII: audit-line.ts):
  * a line without it is passed over without being parsed, which makes a search of the files several
  * times faster. Only ever a necessary condition: the parsed row decides.
@@ -50,7 +87,6 @@ export function matches(row: AuditRow, filter: SearchFilter): boolean {
 export function neededText(filter: SearchFilter): string[] {
   const json = (value: string) => escapeToAscii(JSON.stringify(value));
   const needed: string[] = [];
-  if (filter.user !== undefined) needed.push(`"user":${json(filter.user)}`);
   if (filter.env !== undefined) needed.push(`"env":${json(filter.env)}`);
   // Either id may match: only when one is given is it needed.
   if ((filter.refId === undefined) !== (filter.recordId === undefined)) needed.push(json((filter.refId ?? filter.recordId)!));

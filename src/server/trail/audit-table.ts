@@ -1,6 +1,6 @@
 import type { AuditRow, FileChain, IndexLag, InstanceState } from '../../kyc/contract/audit-search.ts';
 import type { Database } from '../state/postgres.ts';
-import { type SearchFilter, SERVER_USER_LIST } from './audit-match.ts';
+import { foldCase, type SearchFilter, SERVER_USER_LIST } from './audit-match.ts';
 
 /**
  * The audit table (state/postgres.ts has its schema): lines in, searches out, every value a parameter.
@@ -145,7 +145,8 @@ export function conditionsOf(filter: SearchFilter, first = 1): { where: string[]
     params.push(value);
     return `$${first + params.length - 1}`;
   };
-  if (filter.user !== undefined) where.push(`"user" = ${param(filter.user)}`);
+  // Capitals A to Z folded, as the index (state/postgres.ts) and foldCase fold them.
+  if (filter.user !== undefined) where.push(`lower("user" COLLATE "C") = ${param(foldCase(filter.user))}`);
   // A line of no user (a note of the log) is the server's own: isServerWork.
   if (filter.who === 'people') where.push(`("user" IS NOT NULL AND "user" <> ALL(${param(SERVER_USER_LIST)}::text[]))`);
   if (filter.who === 'server') where.push(`("user" IS NULL OR "user" = ANY(${param(SERVER_USER_LIST)}::text[]))`);
