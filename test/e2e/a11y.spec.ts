@@ -139,3 +139,30 @@ test('every control is reachable by keyboard with a visible focus', async ({ pag
     expect([...reached]).toContain(label);
   }
 });
+
+test('after a navigation that took the focused element away, focus is on the new page’s heading, and Tab goes on from there', async ({
+  page,
+}) => {
+  await page.goto('/');
+  // A sample card, clicked: the card is gone with the home page.
+  await page.getByRole('region', { name: 'Sample candidates' }).getByRole('link').first().click();
+  const heading = page.getByRole('heading', { level: 1 });
+  await expect(heading).not.toHaveText('Look up a candidate', { timeout: FIRST_ANSWER_MS });
+  await expect(heading).toBeFocused();
+  await page.keyboard.press('Tab');
+  const next = await page.evaluate(() => ({
+    inMain: document.getElementById('main')?.contains(document.activeElement) ?? false,
+    text: document.activeElement?.textContent?.trim().slice(0, 40),
+  }));
+  expect(next.inMain, `Tab after the heading reached "${next.text}"`).toBe(true);
+
+  // The header's search box, made anew for each page: Enter in it leaves focus on the next candidate's heading.
+  await page.keyboard.press('/');
+  const box = page.getByRole('banner').locator('input[name="id"]');
+  await expect(box).toBeFocused();
+  await box.fill('user-7781');
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/candidates\/refId\/user-7781$/);
+  await expect(heading).toBeFocused({ timeout: FIRST_ANSWER_MS });
+  expect(await seriousViolations(page)).toEqual([]);
+});

@@ -8,6 +8,7 @@ import { EnvironmentControl, environmentEdgeClass, toneOf } from '../environment
 import { useEnvironment } from '../environment/use-environment.ts';
 import { LookupForm } from '../lookup/lookup-form.tsx';
 import { OPEN_SEARCH_EVENT } from '../lookup/use-search-shortcut.ts';
+import { useFocusRescue } from './focus-rescue.ts';
 import { KeyboardHelp } from './keyboard-help-key.tsx';
 import { metaQueries } from '../meta/meta-query.ts';
 import { PrivacyMaskProvider, PrivacyMaskToggle } from '../preferences/privacy-mask.tsx';
@@ -64,6 +65,7 @@ export function AppShell({ children }: { children: ReactNode }) {
   // One stream per tab while someone is signed in: the service's events where an environment has live
   // updates, and everywhere who else has a candidate open (presence, issue 33).
   useLiveStream(signedIn);
+  useFocusRescue();
   return (
     <TimeZoneProvider>
       <PrivacyMaskProvider defaultOn={maskDefault}>
