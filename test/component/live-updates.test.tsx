@@ -507,6 +507,27 @@ describe('the header', { timeout: 20_000 }, () => {
     expect(router.state.location.pathname).toBe(`/candidates/refId/live-ref-${MAX_NOTIFICATIONS + 5}`);
   });
 
+  it('closes the notifications panel on Escape, focus back on its button, and on a press outside it', async () => {
+    const user = userEvent.setup();
+    showCandidate();
+    await screen.findByRole('heading', { level: 1 });
+    const button = screen.getByRole('button', { name: /Notifications/ });
+    await user.click(button);
+    const panel = screen.getByRole('region', { name: 'Notifications' });
+    expect(button).toHaveAttribute('aria-expanded', 'true');
+    expect(panel).toBeVisible();
+    await user.keyboard('{Escape}');
+    expect(button).toHaveAttribute('aria-expanded', 'false');
+    expect(panel).not.toBeVisible();
+    expect(button).toHaveFocus();
+    await user.click(button);
+    // A press inside the panel leaves it open.
+    await user.click(panel);
+    expect(button).toHaveAttribute('aria-expanded', 'true');
+    await user.click(screen.getByRole('heading', { level: 1 }));
+    expect(button).toHaveAttribute('aria-expanded', 'false');
+  });
+
   it('sets "ready to review" events apart for compliance users, and not for support users', async () => {
     for (const session of [COMPLIANCE, SUPPORT]) {
       const { unmount } = showCandidate(session);

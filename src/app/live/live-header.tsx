@@ -1,7 +1,8 @@
-import { Suspense, useId, useState } from 'react';
+import { Suspense, useCallback, useId, useRef, useState } from 'react';
 import type { EnvironmentInfo, Role } from '../../kyc/contract/api.ts';
 import { cn } from '../ui/cn.ts';
 import { lazyNamed } from '../ui/lazy-named.ts';
+import { useDismiss } from '../ui/use-dismiss.ts';
 import { type LiveState, useLiveNotifications, useLiveState } from './live-stream.ts';
 
 /** The list is fetched the first time the menu opens: it is not part of the first load (bundle-size.test.ts). */
@@ -48,9 +49,13 @@ export function NotificationsMenu({
   const notifications = useLiveNotifications();
   const [open, setOpen] = useState(false);
   const panelId = useId();
+  const button = useRef<HTMLButtonElement>(null);
+  const panel = useRef<HTMLElement>(null);
+  const close = useCallback(() => setOpen(false), []);
+  useDismiss(open, close, panel, button);
   return (
     <div className="relative">
-      <button type="button" className={className} aria-expanded={open} aria-controls={panelId} onClick={() => setOpen(!open)}>
+      <button ref={button} type="button" className={className} aria-expanded={open} aria-controls={panelId} onClick={() => setOpen(!open)}>
         Notifications
         <span className="rounded-full bg-slate-200 px-1.5 text-xs text-slate-800">
           {notifications.length}
@@ -58,6 +63,7 @@ export function NotificationsMenu({
         </span>
       </button>
       <section
+        ref={panel}
         id={panelId}
         hidden={!open}
         aria-label="Notifications"

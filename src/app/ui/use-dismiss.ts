@@ -1,0 +1,34 @@
+import { type RefObject, useEffect } from 'react';
+
+/**
+ * A panel that opens over the page from a button (not a modal dialog) closes as one does: on Escape,
+ * focus back on its button (when focus was in the panel or on the button), and on a press outside both,
+ * focus left where that press put it. Listens only while open.
+ */
+export function useDismiss(
+  open: boolean,
+  close: () => void,
+  panel: RefObject<HTMLElement | null>,
+  button: RefObject<HTMLElement | null>,
+): void {
+  useEffect(() => {
+    if (!open) return;
+    const inside = (node: EventTarget | null) =>
+      node instanceof Node && (panel.current?.contains(node) === true || button.current?.contains(node) === true);
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape' || event.defaultPrevented) return;
+      const hadFocus = inside(document.activeElement);
+      close();
+      if (hadFocus) button.current?.focus();
+    };
+    const onPress = (event: PointerEvent) => {
+      if (!inside(event.target)) close();
+    };
+    document.addEventListener('keydown', onKey);
+    document.addEventListener('pointerdown', onPress);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      document.removeEventListener('pointerdown', onPress);
+    };
+  }, [open, close, panel, button]);
+}
