@@ -3,7 +3,8 @@ import userEvent from '@testing-library/user-event';
 import axe from 'axe-core';
 import { describe, expect, it, vi } from 'vitest';
 import type { Applicant } from '../../src/kyc/contract/applicants.ts';
-import { applicantsAnswer, json, type QueueExtras, renderWithProviders } from './render.tsx';
+import type { ApiMeta } from '../../src/kyc/contract/api.ts';
+import { applicantsAnswer, json, type QueueExtras, renderWithProviders, testMeta } from './render.tsx';
 
 const HOUR = 3_600_000;
 const ago = (hours: number) => new Date(Date.now() - hours * HOUR).toISOString();
@@ -16,14 +17,20 @@ type Extra = QueueExtras[string];
  */
 function stubList(
   applicants: Applicant[],
-  options: { extra?: Record<string, Extra>; refused?: string[]; unavailable?: string[]; role?: 'support' | 'compliance' } = {},
+  options: {
+    extra?: Record<string, Extra>;
+    refused?: string[];
+    unavailable?: string[];
+    role?: 'support' | 'compliance';
+    meta?: ApiMeta;
+  } = {},
 ) {
   vi.stubGlobal(
     'fetch',
     vi.fn(async (input: RequestInfo | URL) => {
       const url = new URL(String(input), 'http://test');
       if (url.pathname === '/api/session') return json({ mode: 'local', user: 'local', role: options.role ?? 'compliance' });
-      if (url.pathname === '/api/meta') return json({ upstream: 'remote' });
+      if (url.pathname === '/api/meta') return json(options.meta ?? { upstream: 'remote' });
       return applicantsAnswer(url, applicants, options);
     }),
   );
@@ -296,6 +303,19 @@ describe('the progress line', () => {
     renderWithProviders('/applicants?status=waiting');
     expect(await screen.findByTestId('queue-freshness')).toHaveTextContent(
       'List read from the KYC service 5 min ago, kept current since by live updates; 1,204 of 1,210 dated.',
+    );
+  });
+
+  it('says what keeps the list current where live updates are off: the next read, every minute, and lookups made here', async () => {
+    const at = new Date();
+    const meta = testMeta();
+    stubList(QUEUE, {
+      extra: { waiting: { ...WAITING_EXTRA, index: { at: at.toISOString(), asOf: at.toISOString(), dated: 3, of: 3 } } },
+      meta: { ...meta, environment: { ...meta.environment, live: false } },
+    });
+    renderWithProviders('/applicants?status=waiting');
+    expect(await screen.findByTestId('queue-freshness')).toHaveTextContent(
+      'List read from the KYC service under 1 min ago, read again every 1 min (live updates are off: a change at the service shows at the next read, or when its candidate is looked up here); 3 of 3 dated.',
     );
   });
 

@@ -53,6 +53,8 @@ export function ApplicantsPage() {
   const hrefOf: HrefOf = (to) => queueHref({ ...filters, ...to }, environment);
   const queue = useQueue(filter, page, environment, filters);
   const changed = useLiveQueue(environment);
+  // As the header's indicator reads it (live-header.tsx): off only where the server says so.
+  const live = useEnvironment().info?.live !== false;
   const { error } = queue;
   const queryClient = useQueryClient();
   const rows = useRef<HTMLDivElement>(null);
@@ -98,7 +100,7 @@ export function ApplicantsPage() {
           }
         />
         <RefusedFiltersNote refused={queue.refused} />
-        <QueueFreshness index={queue.current?.index} fetchedAt={queue.list.dataUpdatedAt} />
+        <QueueFreshness index={queue.current?.index} fetchedAt={queue.list.dataUpdatedAt} live={live} />
         <div ref={rows} role="tabpanel" id={panelId} aria-labelledby={`${idPrefix}-${tabKey(filter)}`} className="space-y-3">
           <QueueFilterToggles
             filter={filter}

@@ -4,7 +4,7 @@ import { Card } from '../ui/card.tsx';
 import { ScrollRegion } from '../ui/scroll-region.tsx';
 import type { ApiError, ErrorCode } from '../api/api-error.ts';
 import { errorTitle } from '../api/error-titles.ts';
-import type { QueueIndexState, QueueOrder } from '../../kyc/contract/applicants.ts';
+import { QUEUE_REREAD_MS, type QueueIndexState, type QueueOrder } from '../../kyc/contract/applicants.ts';
 import { formatAge } from '../../kyc/view/time.ts';
 import { useNow } from '../ui/use-now.ts';
 import type { QueueTab } from './applicants-tabs.tsx';
@@ -97,11 +97,11 @@ export function QueueOrderNote({ order }: { order: QueueOrder | undefined }) {
 
 /**
  * How current the queue is (issue 32): it is read from this server's index of the service's list, not
- * from the service at each view. "As of 40 s ago" (the last whole read of the list; webhooks and lookups
- * keep it current between), how many rows are dated; while the list was never read whole, that it is
+ * from the service at each view. "As of 40 s ago" (the last whole read of the list; webhooks, where the
+ * environment has them (`live`), and lookups keep it current between, and the list is read again every minute), how many rows are dated; while the list was never read whole, that it is
  * still being read and what is shown is what is known so far; the last read's failure, if any.
  */
-export function QueueFreshness({ index, fetchedAt }: { index: QueueIndexState | undefined; fetchedAt: number }) {
+export function QueueFreshness({ index, fetchedAt, live }: { index: QueueIndexState | undefined; fetchedAt: number; live: boolean }) {
   const now = useNow();
   if (!index) return null;
   const dated = `${index.dated.toLocaleString()} of ${index.of.toLocaleString()} dated`;
@@ -112,7 +112,11 @@ export function QueueFreshness({ index, fetchedAt }: { index: QueueIndexState | 
     text = `Still reading this list from the KYC service${read}: what is known so far is shown, ${dated}; the order is not final yet.`;
   } else {
     const age = Date.parse(index.at) - Date.parse(index.asOf ?? index.at) + Math.max(0, now.getTime() - fetchedAt);
-    text = `List read from the KYC service ${formatAge(age)} ago, kept current since by live updates; ${dated}.`;
+    // Without webhooks nothing tells the index of a change at the service but the next read and lookups made here.
+    const since = live
+      ? 'kept current since by live updates'
+      : `read again every ${formatAge(QUEUE_REREAD_MS)} (live updates are off: a change at the service shows at the next read, or when its candidate is looked up here)`;
+    text = `List read from the KYC service ${formatAge(age)} ago, ${since}; ${dated}.`;
   }
   return (
     <p className="text-xs text-slate-600" data-testid="queue-freshness" data-crawling={index.crawling ? 'true' : undefined}>

@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { APPLICANT_FILTERS, type ApplicantFilter, APPLICANTS_MAX_LIMIT, DOCUMENTED_FILTERS } from '../../kyc/contract/applicants.ts';
+import {
+  APPLICANT_FILTERS,
+  type ApplicantFilter,
+  APPLICANTS_MAX_LIMIT,
+  DOCUMENTED_FILTERS,
+  QUEUE_REREAD_MS,
+} from '../../kyc/contract/applicants.ts';
 import type { Logger } from '../log/log.ts';
 import { factsOfRecord, parseQueueKey, type QueueIndex } from '../state/queue-index.ts';
 import { CrawlPool, type CrawlClock, RETRY, realClock } from './crawler-pool.ts';
@@ -46,7 +52,7 @@ export interface QueueCrawler {
   close(): Promise<void>;
 }
 
-export const CRAWL_INTERVAL_MS = 60_000;
+export const CRAWL_INTERVAL_MS = QUEUE_REREAD_MS;
 export const LEASE_MS = 15_000;
 /** A tab whose read failed is tried again this long after. */
 const RETRY_FAILED_MS = 30_000;
