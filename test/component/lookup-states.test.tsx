@@ -154,7 +154,9 @@ describe('lookup states', () => {
     showWith(apiError(429, 'upstream_rate_limited', 'limited', { retryAfterSeconds: 30 }, { 'retry-after': '30' }));
     expect(await screen.findByRole('heading', { name: 'The KYC service is limiting requests' })).toBeInTheDocument();
     const body = screen.getByText(/Try again in 30 s \(at /);
-    expect(body).toHaveTextContent(/ \(at .+\)\.$/);
+    expect(body).toHaveTextContent(
+      /^The KYC service asked this app to wait before asking again: its limit counts every lookup made here, not only yours\. Try again in 30 s \(at .+\)\.$/,
+    );
     // The moment to retry is a time like any other: with its zone, and the other zone as its description (no Tab stop of its own).
     const time = within(body).getByRole('time');
     expect(time).not.toHaveAttribute('tabindex');
@@ -165,7 +167,12 @@ describe('lookup states', () => {
   it('rate limited by the service without a word on when: asks to wait a minute', async () => {
     showWith(apiError(429, 'upstream_rate_limited', 'The KYC service is limiting requests (HTTP 429). Wait a minute, then try again.'));
     expect(await screen.findByRole('heading', { name: 'The KYC service is limiting requests' })).toBeInTheDocument();
-    expect(screen.getByText('Too many lookups in a short time. Wait a minute, then try again.')).toBeInTheDocument();
+    // The service's limit is everyone's, not the reviewer's: not said as "too many lookups".
+    expect(
+      screen.getByText(
+        'The KYC service asked this app to wait before asking again: its limit counts every lookup made here, not only yours. It did not say how long: wait a minute, then try again.',
+      ),
+    ).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
   });
 

@@ -37,8 +37,14 @@ function invisibleIn(id: string): string | undefined {
 /** What the reviewer can do about a failure, built once and offered where it helps. */
 type Actions = { retry: ReactNode; signInAgain: ReactNode; tryOtherKind: ReactNode; withoutInvisible: ReactNode };
 
+/**
+ * The service's own limit (a 429 of its own): on everyone this app sends, not on this reviewer's
+ * lookups (those are `rate_limited`, this server's limit), so it is not said as "too many lookups".
+ */
+const SERVICE_WAIT = 'The KYC service asked this app to wait before asking again: its limit counts every lookup made here, not only yours.';
+
 function retryText(error: ApiError): ReactNode {
-  if (error.retryAfterSeconds === undefined) return 'Too many lookups in a short time. Wait a minute, then try again.';
+  if (error.retryAfterSeconds === undefined) return `${SERVICE_WAIT} It did not say how long: wait a minute, then try again.`;
   return <RetryCountdown seconds={error.retryAfterSeconds} retryAt={error.retryAt} />;
 }
 
@@ -52,7 +58,7 @@ function RetryCountdown({ seconds, retryAt }: { seconds: number; retryAt: Date |
   if (retryAt && left <= 0) return 'The wait the KYC service asked for is over: try again.';
   return (
     <span aria-live="off">
-      Too many lookups in a short time. Try again in {left} s
+      {SERVICE_WAIT} Try again in {left} s
       {retryAt && (
         <>
           {' '}
