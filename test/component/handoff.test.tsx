@@ -284,7 +284,7 @@ describe('where and when', { timeout: 20_000 }, () => {
     const banner = await screen.findByRole('alert');
     expect(requests.filter((path) => path === statusPath)).toHaveLength(1);
     expect(banner).toHaveTextContent('The status changed from Waiting to Approved since this page was loaded.');
-    await user.click(within(banner).getByRole('button', { name: 'Reload' }));
+    await user.click(within(banner).getByRole('button', { name: 'Refresh now' }));
     await waitFor(() => expect(screen.queryByRole('alert')).not.toBeInTheDocument());
     expect(screen.getAllByText('Approved')[0]).toBeInTheDocument();
   });

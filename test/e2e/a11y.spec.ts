@@ -102,7 +102,7 @@ test('the status-change banner has no serious or critical accessibility violatio
   await page.clock.fastForward('01:05');
   await page.evaluate(() => window.dispatchEvent(new Event('focus')));
   const banner = page.getByRole('alert').filter({ hasText: 'The status changed' });
-  await expect(banner.getByRole('button', { name: 'Reload' })).toBeVisible();
+  await expect(banner.getByRole('button', { name: 'Refresh now' })).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);
 });
 

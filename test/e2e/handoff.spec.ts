@@ -289,7 +289,7 @@ test.describe('where and when', () => {
     const banner = page.getByRole('alert').filter({ hasText: 'The status changed' });
     await expect(banner).toContainText(`to ${after === 'approved' ? 'Approved' : 'Rejected'} since this page was loaded`);
     await expect(page.getByTestId('fetched-at')).toHaveText(/^Fetched .+\(1 minute ago\)$/);
-    await banner.getByRole('button', { name: 'Reload' }).click();
+    await banner.getByRole('button', { name: 'Refresh now' }).click();
     await expect(banner).toHaveCount(0);
     await expect(page.getByTestId('fetched-at')).toHaveText(/^Fetched .+\((just now|\d+ seconds? ago)\)$/);
   });

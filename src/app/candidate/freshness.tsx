@@ -90,7 +90,7 @@ export function StatusChangeBanner({ from, to, onReload }: { from: string; to: s
         The status changed from <strong>{statusInfo(from).label}</strong> to <strong>{statusInfo(to).label}</strong> since this page was
         loaded.
       </span>
-      <Button onClick={onReload}>Reload</Button>
+      <Button onClick={onReload}>Refresh now</Button>
     </div>
   );
 }
