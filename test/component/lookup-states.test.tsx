@@ -189,12 +189,12 @@ describe('lookup states', () => {
     expect(screen.getByText(/It may be encrypted/)).toBeInTheDocument();
   });
 
-  it('a body that is not JSON (perhaps encrypted), refused by the server: not "The KYC service answered with an error"', async () => {
+  it('a body that is not JSON (perhaps encrypted), refused by the server: not titled as an answer that could not be used', async () => {
     showWith(apiError(NOT_A_RECORD.status, NOT_A_RECORD.code, NOT_A_RECORD.message));
     expect(await alert()).toHaveAttribute('data-error-kind', 'not_a_record');
     expect(screen.getByRole('heading', { name: 'The answer is not a readable record' })).toBeInTheDocument();
     expect(screen.getByText(/It may be encrypted/)).toBeInTheDocument();
-    expect(screen.queryByRole('heading', { name: 'The KYC service answered with an error' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: "The KYC service's answer could not be used" })).not.toBeInTheDocument();
   });
 
   it('the archive-after-extract check that cannot be read: full lookups held back, not "sign-in is paused"', async () => {
@@ -238,8 +238,12 @@ describe('lookup states', () => {
 
   it('an upstream error, a response too large: specific messages', async () => {
     showWith(apiError(502, 'upstream_error', 'The KYC service answered with an error (HTTP 500).', { upstreamStatus: 500 }));
-    expect(await screen.findByRole('heading', { name: 'The KYC service answered with an error' })).toBeInTheDocument();
-    expect(screen.getByText(/HTTP 500/)).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: "The KYC service's answer could not be used" })).toBeInTheDocument();
+    // What was wrong, then what to do: try again, and whom to tell.
+    expect(screen.getByText(/HTTP 500/)).toHaveTextContent(
+      'The KYC service answered with an error (HTTP 500). Nothing of it is shown. This usually passes: try again in a moment. If it keeps happening, tell whoever runs Candidate Lookup.',
+    );
+    expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
   });
 
   it('a code without a screen of its own: the screen its HTTP status means, not a crash or a blank', async () => {

@@ -1,3 +1,4 @@
+import { BROKE_OFF_MESSAGE } from '../../src/server/http/api-failure.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import net from 'node:net';
@@ -195,7 +196,7 @@ describe('faults of the service, answered in parts', () => {
     };
     const res = await lookup();
     expect(res.status).toBe(502);
-    expect(errorOf(res)).toMatchObject({ code: 'upstream_error', message: 'The response of the KYC service broke off.' });
+    expect(errorOf(res)).toMatchObject({ code: 'upstream_error', message: BROKE_OFF_MESSAGE });
   });
 
   it('a body that stalls in the middle of a picture: upstream_error once the idle timeout passes', async () => {

@@ -79,6 +79,10 @@ const unauthenticated: ScreenOf = (_, { actions }) => ({
   action: actions.signInAgain,
 });
 
+/** What to do about an answer of the service's that could not be used: its message says what was wrong with it. */
+const UPSTREAM_ERROR_NEXT =
+  'Nothing of it is shown. This usually passes: try again in a moment. If it keeps happening, tell whoever runs Candidate Lookup.';
+
 /** The server's message under its code's title, with a retry when trying again can help, or without. */
 const retryable: ScreenOf = ({ message }, { actions }) => ({ body: message, action: actions.retry });
 const plain: ScreenOf = ({ message }) => ({ body: message });
@@ -137,7 +141,8 @@ const SCREENS: Partial<Record<ErrorCode, ScreenOf>> = {
   interrupted: retryable,
   server_busy: retryable,
   internal_error: retryable,
-  upstream_error: retryable,
+  // An error of the service's, or an answer that broke off or stopped being JSON: mostly passing, and nothing of it is shown.
+  upstream_error: ({ message }, { actions }) => ({ body: `${message} ${UPSTREAM_ERROR_NEXT}`, action: actions.retry }),
   response_too_large: plain,
   not_json: plain,
   not_a_record: plain,

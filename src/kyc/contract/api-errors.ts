@@ -32,7 +32,7 @@ export const API_ERRORS = {
   not_found: { status: 404, title: 'No such candidate' },
   upstream_unauthorized: { status: 502, title: "The KYC service rejected this server's API key" },
   upstream_rate_limited: { status: 429, title: 'The KYC service is limiting requests' },
-  upstream_error: { status: 502, title: 'The KYC service answered with an error' },
+  upstream_error: { status: 502, title: "The KYC service's answer could not be used" },
   upstream_unreachable: { status: 502, title: 'The KYC service cannot be reached' },
   upstream_timeout: { status: 504, title: 'The KYC service did not answer in time' },
   response_too_large: { status: 502, title: 'The response is too large' },

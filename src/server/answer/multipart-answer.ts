@@ -70,7 +70,7 @@ export function splitRecord(
   });
 }
 
-const INCOMPLETE = new ApiFailure('upstream_error', "The KYC service's answer is incomplete JSON.");
+const INCOMPLETE = new ApiFailure('upstream_error', "The KYC service's answer ended before the record was complete.");
 
 /** The browser's request and response; a browser that takes nothing for `stallMs` is cut off. */
 export interface PartsTarget {

@@ -132,7 +132,7 @@ export class StatusLevelReader extends ValueBuilder {
 const broken = (message: string) => new ApiFailure('upstream_error', message);
 const FAILURES = {
   notJson: NOT_A_RECORD,
-  incomplete: broken('The response of the KYC service is incomplete JSON.'),
+  incomplete: broken("The KYC service's answer ended before the record was complete."),
   tooLarge: broken('The response of the KYC service holds more in its status-level fields than a record does, so it was refused.'),
 };
 

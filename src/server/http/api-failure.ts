@@ -67,4 +67,4 @@ export const INTERNAL_ERROR_MESSAGE =
  * The KYC service's answer ended before it was whole (its connection failed or closed early): the
  * message of the `upstream_error` it is answered with, wherever the reading noticed.
  */
-export const BROKE_OFF_MESSAGE = 'The response of the KYC service broke off.';
+export const BROKE_OFF_MESSAGE = "The KYC service's answer broke off before it was complete.";

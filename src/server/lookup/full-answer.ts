@@ -162,7 +162,7 @@ function guardFailure(error: Error): ApiFailure {
 
 const NOT_JSON: Record<'not_json' | 'incomplete' | 'too_deep', string> = {
   not_json: "The KYC service's answer stops being JSON after its record began, so it could not be sent.",
-  incomplete: "The KYC service's answer is incomplete JSON.",
+  incomplete: "The KYC service's answer ended before the record was complete.",
   too_deep: `The KYC service's answer is nested deeper than ${MAX_DEPTH} levels, so it could not be sent.`,
 };
 
