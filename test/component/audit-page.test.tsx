@@ -228,6 +228,15 @@ describe("a candidate's Activity", () => {
     expect(bodiesOf(fetchMock, '/api/activity')).toEqual([{ refId: 'cust-204', recordId: '65f1c2a9e4b0d3a1f0c9b899' }]);
   });
 
+  it("stands under the candidate's name: the page's headings start with its h1, none skipped", async () => {
+    showCandidate(ANA, { rows: [row({ user: 'ben' })], since: '', more: false, source: { kind: 'files' } });
+    await screen.findByTestId('activity');
+    const levels = screen.getAllByRole('heading').map((heading) => Number(heading.tagName.slice(1)));
+    expect(levels[0]).toBe(1);
+    // Each heading at most one level below the one before it.
+    expect(levels.every((level, i) => i === 0 || level <= levels[i - 1]! + 1)).toBe(true);
+  });
+
   it('says nobody else looked today when only the reader did', async () => {
     showCandidate(ANA, { rows: [row({ user: 'ana' })], since: '', more: false, source: { kind: 'files' } });
     expect(await screen.findByText('Nobody else has looked at this candidate today.')).toBeInTheDocument();

@@ -199,15 +199,20 @@ function CandidateResult({
         <StatusChangeBanner from={status} to={changedTo} onReload={() => void query.refetch()} />
       )}
       {!answerFirst && actions}
-      <CandidateActivity
-        environment={environment}
-        refId={(shown ?? query.data).refId ?? (kind === 'refId' ? id : undefined)}
-        recordId={(shown ?? query.data).recordId ?? (kind === 'recordId' ? id : undefined)}
-        user={session?.user}
-        role={session?.role}
-        fetchedAt={query.dataUpdatedAt}
+      <CandidateView
+        record={shown ?? query.data}
+        answer={answerFirst ? actions : undefined}
+        activity={
+          <CandidateActivity
+            environment={environment}
+            refId={(shown ?? query.data).refId ?? (kind === 'refId' ? id : undefined)}
+            recordId={(shown ?? query.data).recordId ?? (kind === 'recordId' ? id : undefined)}
+            user={session?.user}
+            role={session?.role}
+            fetchedAt={query.dataUpdatedAt}
+          />
+        }
       />
-      <CandidateView record={shown ?? query.data} answer={answerFirst ? actions : undefined} />
       {info?.upstream === 'sandbox' && <SimulateControls kind={kind} id={id} />}
     </>
   );

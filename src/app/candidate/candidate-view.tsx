@@ -28,9 +28,10 @@ import { UnreadFieldsNotice } from './unread-fields.tsx';
  * The candidate page's sections, from the parsed record and nothing else. `answer` (a support user's
  * hand-off: Copy reply and the rest) comes right under what the service recorded, and the identifiers
  * after it: on a phone a support user's first screen holds the status, the recorded reason and hint,
- * and Copy reply.
+ * and Copy reply. `activity` (who else looked) comes right under the name, so that the page's headings
+ * start with it.
  */
-export function CandidateView({ record, answer }: { record: CandidateRecord; answer?: ReactNode }) {
+export function CandidateView({ record, answer, activity }: { record: CandidateRecord; answer?: ReactNode; activity?: ReactNode }) {
   const now = useNow();
   const role = usePageSession()?.role;
   const pending = usePendingRecord(record);
@@ -61,6 +62,7 @@ export function CandidateView({ record, answer }: { record: CandidateRecord; ans
     <RevealScope>
       <div className="space-y-5">
         <CandidateHeader record={record} idsApart={answer !== undefined} />
+        {activity}
         <UnreadFieldsNotice unread={unread} />
         <DecisionSummary record={record} now={now} summaryFields={support ? [] : summaryFields} />
         {supportFields && supportFields.length > 0 && (
