@@ -71,8 +71,8 @@ function showAuditPage(session: SessionInfo, answers: AuditSearchAnswer[] = []) 
       },
     },
   });
-  renderWithProviders('/audit');
-  return { ...api, searches };
+  const { router } = renderWithProviders('/audit');
+  return { ...api, searches, router };
 }
 
 const bodiesOf = (fetchMock: ReturnType<typeof stubApi>['fetchMock'], path: string) =>
@@ -155,6 +155,29 @@ describe('the audit page', () => {
     await user.click(filters.getByRole('button', { name: 'Clear' }));
     expect(who).toHaveValue('people');
     expect(filters.getByLabelText('Action')).toHaveValue('');
+  });
+
+  it("keeps the search while the lead opens a row's candidate: Back shows the same filters, page and rows, asked again from memory only", async () => {
+    const user = userEvent.setup();
+    const { fetchMock, router } = showAuditPage(LEAD, [
+      { rows: [row({})], source: { kind: 'files' } },
+      { rows: [row({ user: 'ben', id: 'cust-204' })], next: 'f.1.2', source: { kind: 'files' } },
+      { rows: [row({ user: 'ben', id: 'cust-205' })], source: { kind: 'files' } },
+    ]);
+    await screen.findByRole('table');
+    const filters = () => within(screen.getByRole('form', { name: 'Filters' }));
+    await user.type(filters().getByLabelText('User'), 'ben');
+    await user.click(filters().getByRole('button', { name: 'Search the trail' }));
+    await user.click(await screen.findByRole('button', { name: 'Older' }));
+    const link = await within(await screen.findByRole('table', { name: /page 2/ })).findByRole('link', { name: 'cust-205' });
+    await user.click(link);
+    expect(router.state.location.pathname).toBe('/e/default/candidates/refId/cust-205');
+    await router.navigate(-1);
+    expect(await screen.findByRole('table', { name: /Audit trail, page 2/ })).toHaveTextContent('cust-205');
+    expect(filters().getByLabelText('User')).toHaveValue('ben');
+    expect(screen.getByText('Page 2')).toBeInTheDocument();
+    expect(bodiesOf(fetchMock, '/api/audit/search').at(-1)).toEqual({ who: 'people', user: 'ben', cursor: 'f.1.2' });
+    expect(JSON.stringify({ ...sessionStorage, ...localStorage })).not.toContain('ben');
   });
 
   it('refuses a time range that ends before it starts, without asking', async () => {

@@ -8,7 +8,9 @@ import { sessionQueries } from '../session/session-query.ts';
 import { Button } from '../ui/button.tsx';
 import { Card } from '../ui/card.tsx';
 import { cn } from '../ui/cn.ts';
-import { AuditFilters, DEFAULT_FILTER } from './audit-filters.tsx';
+import { DEFAULT_FILTER } from './audit-draft.ts';
+import { AuditFilters } from './audit-filters.tsx';
+import { recallAudit, rememberAudit } from './audit-memory.ts';
 import { auditQueries, downloadAuditCsv } from './audit-queries.ts';
 import { ChainState, SourceNote } from './audit-status.tsx';
 import { AuditTable } from './audit-table.tsx';
@@ -36,9 +38,11 @@ export function AuditPage() {
 
 function AuditTrail() {
   const { meta } = useEnvironment();
-  const [filter, setFilter] = useState<AuditFilter>(DEFAULT_FILTER);
+  // Back from a row's candidate finds the search it left (audit-memory.ts).
+  const [filter, setFilter] = useState<AuditFilter>(() => recallAudit().filter ?? DEFAULT_FILTER);
   // The cursors of the pages shown before this one: "Newer" goes back one.
-  const [cursors, setCursors] = useState<string[]>([]);
+  const [cursors, setCursors] = useState<string[]>(() => recallAudit().cursors ?? []);
+  useEffect(() => rememberAudit({ filter, cursors }), [filter, cursors]);
   const cursor = cursors.at(-1);
   const search = useQuery(auditQueries.search(filter, cursor));
   const status = useQuery(auditQueries.status());

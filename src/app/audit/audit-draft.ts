@@ -1,0 +1,80 @@
+import { type AuditAction, type AuditFilter, type AuditLevel, type AuditWho, isServerWork } from '../../kyc/contract/audit-search.ts';
+import type { ZoneMode } from '../../kyc/view/time.ts';
+
+/** The audit page's form as typed, and the filter it asks the server for (audit-filters.tsx draws it). */
+
+/** The form's fields as typed: text, and the times as a `datetime-local` input holds them. */
+export interface FilterDraft {
+  /** People (the default), this server's own work, or everyone (''). */
+  who: '' | AuditWho;
+  user: string;
+  refId: string;
+  recordId: string;
+  action: '' | AuditAction;
+  level: '' | AuditLevel;
+  env: string;
+  from: string;
+  to: string;
+}
+
+export const EMPTY_DRAFT: FilterDraft = {
+  who: 'people',
+  user: '',
+  refId: '',
+  recordId: '',
+  action: '',
+  level: '',
+  env: '',
+  from: '',
+  to: '',
+};
+
+/** What the empty form asks for: people's lines, every other filter open. The page's first search. */
+export const DEFAULT_FILTER: AuditFilter = { who: 'people' };
+
+/**
+ * A `datetime-local` value as an instant: in the reader's time zone, or in UTC while the page shows UTC
+ * times (the header's switch), so that what is typed means what the table shows.
+ */
+export function instantOf(local: string, zone: ZoneMode): string | undefined {
+  if (!local) return undefined;
+  const date = new Date(zone === 'utc' ? `${local}Z` : local);
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+}
+
+/** The filter the draft asks for (empty fields left out), or what is wrong with it. */
+export function filterOf(draft: FilterDraft, zone: ZoneMode): { filter: AuditFilter } | { problem: string } {
+  const text = (value: string) => value.trim() || undefined;
+  const from = instantOf(draft.from, zone);
+  const to = instantOf(draft.to, zone);
+  if (from && to && from >= to) {
+    // Named as the form names them; and nothing was asked, so what the table shows is the last search's.
+    return { problem: '"From" must be earlier than "Before". Not searched: the table below is still the last search.' };
+  }
+  const filter: AuditFilter = {
+    who: whoOf(draft),
+    user: text(draft.user),
+    refId: text(draft.refId),
+    recordId: text(draft.recordId),
+    action: draft.action || undefined,
+    level: draft.level || undefined,
+    env: draft.env || undefined,
+    from,
+    to,
+  };
+  return { filter: Object.fromEntries(Object.entries(filter).filter(([, value]) => value !== undefined)) as AuditFilter };
+}
+
+/** The actions only this server's own work has: the queue index's lookups, the service's webhooks. */
+const SERVER_ACTIONS: readonly string[] = ['queue_index', 'webhook'] satisfies AuditAction[];
+
+/**
+ * Whose lines: as chosen, except that "People" gives way when another field asks for this server's own
+ * work by name (its user, a queue index lookup, a webhook), which would otherwise find nothing.
+ */
+function whoOf(draft: FilterDraft): AuditWho | undefined {
+  if (draft.who !== 'people') return draft.who || undefined;
+  const user = draft.user.trim();
+  const asksForServer = (user !== '' && isServerWork(user)) || SERVER_ACTIONS.includes(draft.action);
+  return asksForServer ? undefined : 'people';
+}
