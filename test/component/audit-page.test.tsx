@@ -180,6 +180,19 @@ describe('the audit page', () => {
     expect(JSON.stringify({ ...sessionStorage, ...localStorage })).not.toContain('ben');
   });
 
+  it("says when the candidate's other id was searched too", async () => {
+    showAuditPage(LEAD, [
+      {
+        rows: [row({ kind: 'recordId', id: '65f1c2a9e4b0d3a1f0c9b803' })],
+        source: { kind: 'files' },
+        alsoSearched: { recordId: '65f1c2a9e4b0d3a1f0c9b803' },
+      },
+    ]);
+    expect(await screen.findByTestId('also-searched')).toHaveTextContent(
+      "Also searched by the same candidate's recordId 65f1c2a9e4b0d3a1f0c9b803, as this server's queue index knows it: each lookup's line names the candidate by the id it was asked with.",
+    );
+  });
+
   it('refuses a time range that ends before it starts, without asking', async () => {
     const user = userEvent.setup();
     const { fetchMock } = showAuditPage(LEAD);

@@ -101,6 +101,37 @@ describe('the audit page, for leads only', () => {
     expect((await search(app, { action: 'audit_search' })).rows[0]).toMatchObject({ user: 'lena', kind: 'refId', id: amelie.refId });
   });
 
+  it("a search by one id also finds the lookups asked by the candidate's other id, as the queue index knows it, and says so", async () => {
+    const app = await instance();
+    // Ana opens the candidate by recordId (from the queue, say): her lookup's line names the recordId alone.
+    expect((await app.request(`/api/candidates/recordId/${amelie.recordId}`, { headers: ANA })).status).toBe(200);
+    expect((await lookUp(app, amelie.refId!, SAM)).status).toBe(200);
+    const lookups = (rows: Array<{ user: string | null; kind: string | null }>) => rows.map((row) => [row.user, row.kind]);
+    await expect
+      .poll(async () => (await search(app, { refId: amelie.refId, action: 'lookup' })).alsoSearched)
+      .toEqual({
+        recordId: amelie.recordId,
+      });
+    const byRef = await search(app, { refId: amelie.refId, action: 'lookup' });
+    expect(lookups(byRef.rows)).toEqual([
+      ['sam', 'refId'],
+      ['ana', 'recordId'],
+    ]);
+    const byRecord = await search(app, { recordId: amelie.recordId, action: 'lookup' });
+    expect(byRecord.alsoSearched).toEqual({ refId: amelie.refId });
+    expect(lookups(byRecord.rows)).toEqual(lookups(byRef.rows));
+    const csv = await postJson(app, AUDIT_PATHS.export, { refId: amelie.refId, action: 'lookup' });
+    expect(csv.body.trim().split('\r\n')).toHaveLength(3);
+    // An environment whose index does not know the id: the search is as asked.
+    const elsewhere = await search(app, { refId: amelie.refId, env: 'elsewhere' });
+    expect(elsewhere.alsoSearched).toBeUndefined();
+    expect(elsewhere.rows).toEqual([]);
+    // The lead's line says what was asked, not what was added.
+    expect(fileLines(app.auditLog).find((line) => line.kind === 'audit')).toMatchObject({
+      filter: { refId: amelie.refId, action: 'lookup' },
+    });
+  });
+
   it('a bad filter is refused with what is wrong, and a GET of the search with 405', async () => {
     const app = await instance();
     const bad = await postJson(app, AUDIT_PATHS.search, { from: 'yesterday' });

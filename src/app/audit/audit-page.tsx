@@ -117,6 +117,7 @@ function Results({ search, page, peopleOnly }: { search: UseQueryResult<AuditSea
   return (
     <div className={cn('space-y-3', search.isFetching && 'opacity-60')} aria-busy={search.isFetching}>
       <SourceNote answer={search.data} />
+      <AlsoSearched also={search.data.alsoSearched} />
       {search.data.rows.length === 0 ? (
         <Card as="p" tone="dashed" className="text-sm">
           No line of the trail matches these filters{page > 1 ? ' on this page' : ''}.
@@ -126,5 +127,17 @@ function Results({ search, page, peopleOnly }: { search: UseQueryResult<AuditSea
         <AuditTable rows={search.data.rows} caption={`Audit trail, page ${page}, newest first`} />
       )}
     </div>
+  );
+}
+
+/** The candidate's other id, searched too: a lookup's line names the candidate by the id it was asked with. */
+function AlsoSearched({ also }: { also: AuditSearchAnswer['alsoSearched'] }) {
+  const [kind, id] = also?.recordId ? ['recordId', also.recordId] : also?.refId ? ['refId', also.refId] : [];
+  if (!kind) return null;
+  return (
+    <p className="text-sm text-slate-700" data-testid="also-searched">
+      Also searched by the same candidate's {kind} <code className="font-mono break-all">{id}</code>, as this server's queue index knows it:
+      each lookup's line names the candidate by the id it was asked with.
+    </p>
   );
 }

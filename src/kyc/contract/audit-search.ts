@@ -159,6 +159,11 @@ export const auditSearchAnswerSchema = z.object({
   next: z.optional(z.string()),
   source: auditSourceSchema,
   searched: z.optional(searchedSchema),
+  /**
+   * The search named the candidate by one id, and this server's queue index knows their other: the lines
+   * asked by that one were searched too (a lookup's line names the id it was asked with).
+   */
+  alsoSearched: z.optional(z.object({ refId: z.optional(z.string()), recordId: z.optional(z.string()) })),
 });
 export type AuditSearchAnswer = z.infer<typeof auditSearchAnswerSchema>;
 

@@ -35,6 +35,7 @@ import { createEventStreams, type EventStreamOptions } from '../live/event-strea
 import { createPresence, type PresenceOptions } from '../live/presence.ts';
 import { localPresenceChannel } from '../live/presence-message.ts';
 import { auditRoutes } from '../trail/audit-routes.ts';
+import { sameCandidateIn } from '../trail/same-candidate.ts';
 import type { AuditStore } from '../trail/audit-store.ts';
 import type { SharedWaits } from '../upstream/service-wait.ts';
 
@@ -130,6 +131,12 @@ function tableOptions(settings: ApiSettings, runtime: ApiRuntime, shared: Shared
   };
 }
 
+/** The audit page's routes, where there is an audit trail to read; a search by one id also asks the queue index for the other. */
+function trailRoutes(runtime: ApiRuntime, wiring: EnvironmentWiring, names: readonly string[]): Route[] {
+  if (!runtime.trail) return [];
+  return auditRoutes({ store: runtime.trail, audit: runtime.audit, sameCandidate: sameCandidateIn(wiring.queue.index.store, names) });
+}
+
 /** The shared parts, each the runtime's or, where it gives none, this handler's own. */
 function sharedOf(runtime: ApiRuntime): Shared {
   return {
@@ -173,7 +180,7 @@ export function createApiHandler(settings: ApiSettings, runtime: ApiRuntime): Ap
     events.route,
     presence.route,
     ...sandboxRoutes(simulate),
-    ...(runtime.trail ? auditRoutes({ store: runtime.trail, audit: runtime.audit }) : []),
+    ...trailRoutes(runtime, wiring, names),
     ...environmentRoutes(served, table),
     ...lastRoutes(),
   ];

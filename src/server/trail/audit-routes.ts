@@ -6,6 +6,8 @@ import {
   activityRequestSchema,
   AUDIT_PAGE_SIZE,
   AUDIT_PATHS,
+  type AuditFilter,
+  type AuditSearchAnswer,
   auditQuerySchema,
   MAX_ACTIVITY_ROWS,
   MAX_AUDIT_EXPORT_ROWS,
@@ -20,6 +22,7 @@ import { any, get, type Route, type SignedInCall } from '../http/routes.ts';
 import { csvFileName, csvHeader, csvRow } from './audit-csv.ts';
 import { asLogged } from './audit-match.ts';
 import type { AuditStore } from './audit-store.ts';
+import type { OtherId, SameCandidate } from './same-candidate.ts';
 
 /**
  * The audit trail in the app (issue 34). The audit page's routes, leads only: a search (a page of rows,
@@ -32,6 +35,8 @@ import type { AuditStore } from './audit-store.ts';
 export interface TrailDeps {
   store: AuditStore;
   audit: AuditLog;
+  /** A search by one id also finds the lines asked by the candidate's other id (same-candidate.ts). */
+  sameCandidate?: SameCandidate;
 }
 
 export function auditRoutes(deps: TrailDeps): Route[] {
@@ -54,9 +59,23 @@ function leadsOnly(identity: Identity): void {
 async function searchRoute(deps: TrailDeps, call: SignedInCall): Promise<void> {
   leadsOnly(call.identity);
   const { cursor, limit, ...filter } = await readJson(call.req, auditQuerySchema, 'search');
-  const found = await deps.store.search(asLogged(filter), { limit: limit ?? AUDIT_PAGE_SIZE, ...(cursor ? { cursor } : {}) });
+  const also = await otherIdOf(deps, filter);
+  const found = await deps.store.search(asLogged({ ...filter, ...also }), {
+    limit: limit ?? AUDIT_PAGE_SIZE,
+    ...(cursor ? { cursor } : {}),
+  });
   const line = auditReadLine(call, 'search', filter, { ...(cursor ? { page: true } : {}), rows: found.rows.length });
-  if (await writeLine(deps, call.res, 'search of the audit trail', line)) sendJson(call.res, 200, JSON.stringify(found));
+  const answer: AuditSearchAnswer = { ...found, ...(also ? { alsoSearched: also } : {}) };
+  if (await writeLine(deps, call.res, 'search of the audit trail', line)) sendJson(call.res, 200, JSON.stringify(answer));
+}
+
+/** The candidate's other id, when the filter names them by one and an index knows the other; never a reason to fail the search. */
+async function otherIdOf(deps: TrailDeps, filter: AuditFilter): Promise<OtherId | undefined> {
+  try {
+    return await deps.sameCandidate?.(filter);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The filtered rows as CSV, streamed as they are read; the export's line is written before the first byte. */
@@ -64,6 +83,7 @@ async function exportRoute(deps: TrailDeps, call: SignedInCall): Promise<void> {
   leadsOnly(call.identity);
   const { cursor: _cursor, limit: _limit, ...filter } = await readJson(call.req, auditQuerySchema, 'export');
   if (!(await writeLine(deps, call.res, 'export of the audit trail', auditReadLine(call, 'export', filter)))) return;
+  const also = await otherIdOf(deps, filter);
   const { res } = call;
   res.writeHead(200, {
     'content-type': 'text/csv; charset=utf-8',
@@ -72,7 +92,7 @@ async function exportRoute(deps: TrailDeps, call: SignedInCall): Promise<void> {
   });
   try {
     await send(res, csvHeader());
-    for await (const row of deps.store.exportRows(asLogged(filter), MAX_AUDIT_EXPORT_ROWS)) {
+    for await (const row of deps.store.exportRows(asLogged({ ...filter, ...also }), MAX_AUDIT_EXPORT_ROWS)) {
       if (res.destroyed) return;
       await send(res, csvRow(row));
     }
