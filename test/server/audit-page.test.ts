@@ -132,6 +132,25 @@ describe('the audit page, for leads only', () => {
     });
   });
 
+  it("a candidate page's own status re-check is in the trail as one, not as a lookup, and not in the candidate's Activity", async () => {
+    const app = await instance();
+    expect((await lookUp(app, amelie.refId!, ANA)).status).toBe(200);
+    // What the page asks after a live update, or when its tab comes back.
+    expect((await app.request(`/api/status/refId/${amelie.refId}`, { headers: ANA })).status).toBe(200);
+    expect(fileLines(app.auditLog).filter((line) => line.kind === 'refId')).toEqual([
+      expect.not.objectContaining({ statusCheck: true }),
+      expect.objectContaining({ user: 'ana', level: 'status', statusCheck: true }),
+    ]);
+    const rows = (await search(app, { refId: amelie.refId })).rows;
+    expect(rows.map((row) => [row.action, row.level])).toEqual([
+      ['status_check', 'status'],
+      ['lookup', 'full'],
+    ]);
+    expect((await search(app, { action: 'lookup' })).rows).toHaveLength(1);
+    const seen = await activity(app, { refId: amelie.refId! }, ANA);
+    expect(seen.rows.map((row) => row.action)).toEqual(['lookup']);
+  });
+
   it('a bad filter is refused with what is wrong, and a GET of the search with 405', async () => {
     const app = await instance();
     const bad = await postJson(app, AUDIT_PATHS.search, { from: 'yesterday' });

@@ -68,6 +68,7 @@ const lineArb: fc.Arbitrary<Omit<AuditLine, 'time'>> = fc.oneof(
     level: pick([...AUDIT_LEVELS, null]),
     durationMs: fc.nat(100),
     batch: fc.option(fc.constant(true as const), { nil: undefined }),
+    statusCheck: fc.option(fc.constant(true as const), { nil: undefined }),
   }),
   fc.record({
     user: pick(USERS),
@@ -126,7 +127,7 @@ function candidateOf(line: Parsed): [string, unknown] | undefined {
 }
 
 function actionOf(line: Parsed): string {
-  if (line.kind === 'refId' || line.kind === 'recordId') return line.batch ? 'batch' : 'lookup';
+  if (line.kind === 'refId' || line.kind === 'recordId') return line.batch ? 'batch' : line.statusCheck ? 'status_check' : 'lookup';
   if (line.kind === 'export') return { summary: 'copy_summary', reply: 'copy_reply', print: 'print' }[line.what as string]!;
   return line.kind as string;
 }

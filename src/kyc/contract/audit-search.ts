@@ -10,12 +10,13 @@ import { LOOKUP_KINDS } from './lookup.ts';
 
 /**
  * What a line records someone doing, one word per kind of line (the server's audit-row.ts reads it from
- * the line): a lookup, a batch's id, a page of the applicants list, a summary or reply copied, a page
+ * the line): a lookup, a candidate page's own re-check of the status, a batch's id, a page of the applicants list, a summary or reply copied, a page
  * printed, an export refused before its body was read, refusals counted, the queue index's own lookups,
  * a webhook delivery, the audit trail searched or exported, a note of the log itself.
  */
 export const AUDIT_ACTIONS = [
   'lookup',
+  'status_check',
   'batch',
   'list',
   'copy_summary',

@@ -4,6 +4,7 @@ import { formatRelative, type ZoneMode } from './time.ts';
 /** The audit trail's words (the audit page, a candidate's Activity): what each line records someone doing. */
 export const ACTION_LABELS: Record<AuditAction, string> = {
   lookup: 'Looked up',
+  status_check: 'Status re-checked by the open page',
   batch: 'Batch lookup',
   list: 'Listed applicants',
   copy_summary: 'Copied the summary',

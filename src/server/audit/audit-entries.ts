@@ -37,6 +37,11 @@ export interface AuditEntry extends RequestAuditFields {
   durationMs: number;
   /** One id of a batch lookup (`POST /api/batch`). */
   batch?: true;
+  /**
+   * A candidate page's own re-check of the status (`/api/status/…`: after a live update, or when its tab
+   * comes back after a while), not a lookup the user asked for: status level, on the page they opened.
+   */
+  statusCheck?: true;
   /** A batch refused whole (its budget used up): how many ids it held; `id` is then empty. */
   batchSize?: number;
   /** A status-level lookup of the queue index (queue-crawler.ts): list work, asked by this server, not a user. */

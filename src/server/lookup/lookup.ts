@@ -1,6 +1,7 @@
 import type http from 'node:http';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
-import { type Audit, auditTrail, auditWritable, type LookupShown, lookupLine, refuse } from '../audit/audit-trail.ts';
+import { type Audit, auditTrail, auditWritable, type LookupShown, lookupLine, type Outcome, refuse } from '../audit/audit-trail.ts';
+import type { AuditEntry } from '../audit/audit-entries.ts';
 import type { Identity } from '../http/identity.ts';
 import { answerFull, type FullAnswer } from './full-answer.ts';
 import { bytesSent, errorCodeSent, sendFailure, sendJson } from '../http/http-reply.ts';
@@ -55,7 +56,10 @@ export async function lookup(deps: LookupDeps, call: LookupCall): Promise<void> 
     deps,
     call.res,
     'lookup',
-    lookupLine(deps.environment, call, call.kind, asked.auditId, null, () => shown),
+    statusCheckLine(
+      call,
+      lookupLine(deps.environment, call, call.kind, asked.auditId, null, () => shown),
+    ),
   );
   // The user's limit comes before anything else: every request costs a token, an invalid id too, and
   // once over the limit (or while the shared store is down) the refusals are counted rather than
@@ -76,6 +80,11 @@ export async function lookup(deps: LookupDeps, call: LookupCall): Promise<void> 
   if (waiting) return refuse(call.res, audit, waiting, { counted: true });
 
   return fetchAndAnswer(deps, call, { audit, plan, shown, id: asked.id, log });
+}
+
+/** The page's own status check is marked as one (audit-entries.ts: `statusCheck`), so that the trail does not show it as a lookup asked for. */
+function statusCheckLine(call: LookupCall, line: (outcome: Outcome) => AuditEntry): (outcome: Outcome) => AuditEntry {
+  return call.statusOnly ? (outcome) => ({ ...line(outcome), statusCheck: true }) : line;
 }
 
 /** Past the gate: an upstream slot, admission, the request, then the answer (the full record, or the status level). */

@@ -95,7 +95,9 @@ const EXPORTS: Record<string, AuditAction> = { summary: 'copy_summary', reply: '
 /** What the line records someone doing (AUDIT_ACTIONS); a line of a kind this version does not know is a note. */
 export function actionOf(line: Line): AuditAction {
   const kind = line.kind;
-  if (typeof kind === 'string' && isLookupKind(kind)) return line.queueIndex ? 'queue_index' : line.batch ? 'batch' : 'lookup';
+  if (typeof kind === 'string' && isLookupKind(kind)) {
+    return line.queueIndex ? 'queue_index' : line.batch ? 'batch' : line.statusCheck ? 'status_check' : 'lookup';
+  }
   switch (kind) {
     case 'list':
     case 'batch':
