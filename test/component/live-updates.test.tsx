@@ -404,6 +404,15 @@ describe('live updates of the queue', { timeout: 20_000 }, () => {
     expect(tabCount(container, 'approved')).toBe('3');
   });
 
+  it('says a change to screen readers as its row moves: the id and what happened', async () => {
+    const { source } = await liveQueue();
+    const said = screen.getByTestId('queue-live-said');
+    expect(said).toHaveAttribute('aria-live', 'polite');
+    expect(said).toBeEmptyDOMElement();
+    source.send(event({ refId: 'ref-1', recordId: 'rec-1', event: 'user.readyToReview', status: 'waiting' }), '2');
+    await waitFor(() => expect(said).toHaveTextContent(/^ref-1: Ready to review\.$/));
+  });
+
   it('an event the page cannot apply (no place: an older server) is one refetch of the view for a burst, not one per event', async () => {
     const { source, views, before } = await liveQueue();
     vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['setTimeout', 'clearTimeout'] });
@@ -414,6 +423,8 @@ describe('live updates of the queue', { timeout: 20_000 }, () => {
       // Every row of the burst stands out all the same.
       for (const id of ['ref-0', 'ref-1', 'ref-2']) expect(screen.getByText(id).closest('tr')).toHaveAttribute('data-changed', 'true');
       expect(screen.getByText('ref-0').closest('tr')).toHaveTextContent('(just updated)');
+      // Said once for the burst (three candidates; the same event again is applied once), not once per event.
+      expect(screen.getByTestId('queue-live-said')).toHaveTextContent(/^3 candidates changed in the queue\.$/);
       await act(() => vi.advanceTimersByTimeAsync(LIVE_REFETCH_MS * 5));
       expect(views().slice(before)).toEqual(['/api/applicants?skip=0&limit=50&counts=1']);
     } finally {

@@ -52,7 +52,7 @@ export function ApplicantsPage() {
   };
   const hrefOf: HrefOf = (to) => queueHref({ ...filters, ...to }, environment);
   const queue = useQueue(filter, page, environment, filters);
-  const changed = useLiveQueue(environment);
+  const { changed, said } = useLiveQueue(environment);
   // As the header's indicator reads it (live-header.tsx): off only where the server says so.
   const live = useEnvironment().info?.live !== false;
   const { error } = queue;
@@ -101,6 +101,10 @@ export function ApplicantsPage() {
         />
         <RefusedFiltersNote refused={queue.refused} />
         <QueueFreshness index={queue.current?.index} fetchedAt={queue.list.dataUpdatedAt} live={live} />
+        {/* Live changes, said to screen readers as the rows move (the highlight is for the eyes). */}
+        <p aria-live="polite" className="sr-only" data-testid="queue-live-said">
+          {said}
+        </p>
         <div ref={rows} role="tabpanel" id={panelId} aria-labelledby={`${idPrefix}-${tabKey(filter)}`} className="space-y-3">
           <QueueFilterToggles
             filter={filter}

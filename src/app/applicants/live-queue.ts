@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { ApplicantsPage } from '../../kyc/contract/applicants.ts';
 import type { LiveEvent } from '../../kyc/contract/live-events.ts';
 import { useEnvironment } from '../environment/use-environment.ts';
+import { liveEventLabel } from '../live/live-event-text.ts';
 import { useLiveEvents } from '../live/live-stream.ts';
 import { applicantsQueries, pageListOf } from './applicants-queries.ts';
 import { applyMove, isCandidate, type Move, moveOf } from './queue-move.ts';
@@ -22,12 +23,15 @@ const MAX_REMEMBERED = 1000;
  * no place: a deletion, an older server), that a page cannot tell it has (read after the delivery was
  * accepted, perhaps before the index learned it), or whose row the page shows elsewhere than the index
  * had it, is one refetch of the view for all of a second's such events, never cancelling a fetch in
- * flight. Answers the ids of the candidates that changed lately, for their rows to stand out a moment.
+ * flight. Answers the ids of the candidates that changed lately, for their rows to stand out a moment,
+ * and a sentence for screen readers (`said`): "cust_000482: Ready to review.", or for a burst within a
+ * second, how many changed.
  */
-export function useLiveQueue(environment: string | undefined): ReadonlySet<string> {
+export function useLiveQueue(environment: string | undefined): { changed: ReadonlySet<string>; said: string } {
   const queryClient = useQueryClient();
   const name = useEnvironment().info?.name;
   const [changed, setChanged] = useState<ReadonlySet<string>>(() => new Set());
+  const [said, setSaid] = useState<Said>({ text: '', count: 0, at: 0 });
   const timers = useRef(new Set<ReturnType<typeof setTimeout>>());
   const refetch = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const shown = useRef(environment);
@@ -76,13 +80,31 @@ export function useLiveQueue(environment: string | undefined): ReadonlySet<strin
     }
     const ids = [event.refId, event.recordId].filter((id): id is string => Boolean(id));
     setChanged((previous) => new Set([...previous, ...ids]));
+    setSaid((previous) => saidOf(previous, event, Date.now()));
     const timer = setTimeout(() => {
       timers.current.delete(timer);
       setChanged((previous) => new Set([...previous].filter((id) => !ids.includes(id))));
     }, HIGHLIGHT_MS);
     timers.current.add(timer);
   });
-  return changed;
+  return { changed, said: said.text };
+}
+
+/** What the queue's live region says, and how many changes it counts since `at`. */
+interface Said {
+  text: string;
+  count: number;
+  at: number;
+}
+
+/** "cust_000482: Ready to review."; a change within a second of the last is counted with it: "3 candidates changed in the queue." */
+function saidOf(previous: Said, event: LiveEvent, now: number): Said {
+  if (previous.count > 0 && now - previous.at < LIVE_REFETCH_MS) {
+    const count = previous.count + 1;
+    return { text: `${count} candidates changed in the queue.`, count, at: previous.at };
+  }
+  const id = event.refId ?? event.recordId ?? 'A candidate';
+  return { text: `${id}: ${liveEventLabel(event)}.`, count: 1, at: now };
 }
 
 interface PendingMove {
