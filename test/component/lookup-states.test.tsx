@@ -1,8 +1,9 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { QueryObserver } from '@tanstack/react-query';
 import { candidateQueries, startLookup } from '../../src/app/candidate/candidate-queries.ts';
+import { SLOW_ANSWER_MS } from '../../src/app/candidate/candidate-skeleton.tsx';
 import { createQueryClient } from '../../src/app/query-client.ts';
 import { NOT_A_RECORD } from '../../src/server/http/http-reply.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
@@ -39,6 +40,27 @@ describe('lookup states', () => {
     showWith(() => new Promise<Response>(() => {}));
     expect(await screen.findByText('Looking the candidate up…')).toBeInTheDocument();
     expect(screen.getByRole('status')).toBeInTheDocument();
+  });
+
+  it('says how long the service has been waited for once nothing has come for a few seconds, not read out each second', async () => {
+    vi.useFakeTimers({ toFake: ['Date', 'setInterval', 'clearInterval'] });
+    try {
+      showWith(() => new Promise<Response>(() => {}));
+      await screen.findByText('Looking the candidate up…');
+      expect(screen.queryByTestId('waited')).toBeNull();
+      await act(async () => {
+        vi.advanceTimersByTime(SLOW_ANSWER_MS + 1000);
+      });
+      const waited = screen.getByTestId('waited');
+      expect(waited).toHaveTextContent(/^Waiting for the KYC service's answer: 4 s\. A slow service is waited for/);
+      expect(waited).toHaveAttribute('aria-live', 'off');
+      await act(async () => {
+        vi.advanceTimersByTime(5000);
+      });
+      expect(waited).toHaveTextContent("Waiting for the KYC service's answer: 9 s.");
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('shows download progress for a large response', async () => {

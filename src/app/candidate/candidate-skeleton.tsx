@@ -1,9 +1,20 @@
+import { useState } from 'react';
 import { formatBytes } from '../../kyc/view/bytes.ts';
 import { Card } from '../ui/card.tsx';
+import { useNow } from '../ui/use-now.ts';
 import type { DownloadProgress } from '../api/fetch-candidate.ts';
 
-/** While a lookup runs: the page's shape, and for a large response how much has arrived. */
+/** After this long with nothing received, the page says how long it has waited: a slow service is not a frozen page. */
+export const SLOW_ANSWER_MS = 3000;
+
+/**
+ * While a lookup runs: the page's shape, for a large response how much has arrived, and while nothing
+ * has after a few seconds, how long the service has been waited for (not read out each second).
+ */
 export function CandidateSkeleton({ progress }: { progress?: DownloadProgress }) {
+  const [started] = useState(Date.now);
+  const waited = useNow(1000).getTime() - started;
+  const received = progress !== undefined && progress.received > 0;
   const percent = progress?.total ? Math.min(100, Math.round((progress.received / progress.total) * 100)) : undefined;
   return (
     <div className="space-y-5" aria-busy="true">
@@ -11,6 +22,12 @@ export function CandidateSkeleton({ progress }: { progress?: DownloadProgress })
         <p role="status" className="font-medium text-slate-900">
           Looking the candidate up…
         </p>
+        {!received && waited >= SLOW_ANSWER_MS && (
+          <p className="mt-1 text-sm text-slate-600" aria-live="off" data-testid="waited">
+            Waiting for the KYC service's answer: {Math.floor(waited / 1000)} s. A slow service is waited for, up to the server's limit,
+            before this page says it did not answer.
+          </p>
+        )}
         {progress && progress.received > 0 && (
           <div className="mt-3">
             <progress

@@ -28,8 +28,8 @@ import { UnreadFieldsNotice } from './unread-fields.tsx';
  * The candidate page's sections, from the parsed record and nothing else. `answer` (a support user's
  * hand-off: Copy reply and the rest) comes right under what the service recorded, and the identifiers
  * after it: on a phone a support user's first screen holds the status, the recorded reason and hint,
- * and Copy reply. `activity` (who else looked) comes right under the name, so that the page's headings
- * start with it.
+ * and Copy reply. `activity` (who else looked) comes under the name and the decision summary, so that the
+ * page's headings start with the name.
  */
 export function CandidateView({ record, answer, activity }: { record: CandidateRecord; answer?: ReactNode; activity?: ReactNode }) {
   const now = useNow();
@@ -62,9 +62,9 @@ export function CandidateView({ record, answer, activity }: { record: CandidateR
     <RevealScope>
       <div className="space-y-5">
         <CandidateHeader record={record} idsApart={answer !== undefined} />
-        {activity}
         <UnreadFieldsNotice unread={unread} />
         <DecisionSummary record={record} now={now} summaryFields={support ? [] : summaryFields} />
+        {activity}
         {supportFields && supportFields.length > 0 && (
           <SupportFieldsCard record={record} fields={supportFields} archivingKey={meta?.archivingKey} />
         )}
