@@ -306,17 +306,24 @@ describe('the progress line', () => {
     );
   });
 
-  it('says what keeps the list current where live updates are off: the next read, every minute, and lookups made here', async () => {
+  it("says what keeps the list current where live updates are off: the next read (a minute, a decisions' tab 15), and lookups made here", async () => {
     const at = new Date();
     const meta = testMeta();
-    stubList(QUEUE, {
-      extra: { waiting: { ...WAITING_EXTRA, index: { at: at.toISOString(), asOf: at.toISOString(), dated: 3, of: 3 } } },
-      meta: { ...meta, environment: { ...meta.environment, live: false } },
-    });
-    renderWithProviders('/applicants?status=waiting');
-    expect(await screen.findByTestId('queue-freshness')).toHaveTextContent(
-      'List read from the KYC service under 1 min ago, read again every 1 min (live updates are off: a change at the service shows at the next read, or when its candidate is looked up here); 3 of 3 dated.',
-    );
+    const index = { at: at.toISOString(), asOf: at.toISOString(), dated: 3, of: 3 };
+    for (const [tab, every] of [
+      ['waiting', '1 min'],
+      ['approved', '15 min'],
+    ] as const) {
+      stubList(QUEUE, {
+        extra: { [tab]: { ...WAITING_EXTRA, index } },
+        meta: { ...meta, environment: { ...meta.environment, live: false } },
+      });
+      const { unmount } = renderWithProviders(`/applicants?status=${tab}`);
+      expect(await screen.findByTestId('queue-freshness')).toHaveTextContent(
+        `List read from the KYC service under 1 min ago, read again every ${every} (live updates are off: a change at the service shows at the next read, or when its candidate is looked up here); 3 of 3 dated.`,
+      );
+      unmount();
+    }
   });
 
   it('while the list is still being read for the first time, says so, shows what is known, and never says the tab is empty', async () => {

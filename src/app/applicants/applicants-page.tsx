@@ -100,7 +100,7 @@ export function ApplicantsPage() {
           }
         />
         <RefusedFiltersNote refused={queue.refused} />
-        <QueueFreshness index={queue.current?.index} fetchedAt={queue.list.dataUpdatedAt} live={live} />
+        <QueueFreshness index={queue.current?.index} fetchedAt={queue.list.dataUpdatedAt} live={live} tab={tabKey(filter)} />
         {/* Live changes, said to screen readers as the rows move (the highlight is for the eyes). */}
         <p aria-live="polite" className="sr-only" data-testid="queue-live-said">
           {said}

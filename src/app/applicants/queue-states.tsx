@@ -4,7 +4,8 @@ import { Card } from '../ui/card.tsx';
 import { ScrollRegion } from '../ui/scroll-region.tsx';
 import type { ApiError, ErrorCode } from '../api/api-error.ts';
 import { errorTitle } from '../api/error-titles.ts';
-import { QUEUE_REREAD_MS, type QueueIndexState, type QueueOrder } from '../../kyc/contract/applicants.ts';
+import type { QueueIndexState, QueueOrder, QueueTabKey } from '../../kyc/contract/applicants.ts';
+import { queueRereadMs } from '../../kyc/contract/queue-reread.ts';
 import { formatAge } from '../../kyc/view/time.ts';
 import { useNow } from '../ui/use-now.ts';
 import type { QueueTab } from './applicants-tabs.tsx';
@@ -101,7 +102,17 @@ export function QueueOrderNote({ order }: { order: QueueOrder | undefined }) {
  * environment has them (`live`), and lookups keep it current between, and the list is read again every minute), how many rows are dated; while the list was never read whole, that it is
  * still being read and what is shown is what is known so far; the last read's failure, if any.
  */
-export function QueueFreshness({ index, fetchedAt, live }: { index: QueueIndexState | undefined; fetchedAt: number; live: boolean }) {
+export function QueueFreshness({
+  index,
+  fetchedAt,
+  live,
+  tab,
+}: {
+  index: QueueIndexState | undefined;
+  fetchedAt: number;
+  live: boolean;
+  tab: QueueTabKey;
+}) {
   const now = useNow();
   if (!index) return null;
   const dated = `${index.dated.toLocaleString()} of ${index.of.toLocaleString()} dated`;
@@ -115,7 +126,7 @@ export function QueueFreshness({ index, fetchedAt, live }: { index: QueueIndexSt
     // Without webhooks nothing tells the index of a change at the service but the next read and lookups made here.
     const since = live
       ? 'kept current since by live updates'
-      : `read again every ${formatAge(QUEUE_REREAD_MS)} (live updates are off: a change at the service shows at the next read, or when its candidate is looked up here)`;
+      : `read again every ${formatAge(queueRereadMs(tab))} (live updates are off: a change at the service shows at the next read, or when its candidate is looked up here)`;
     text = `List read from the KYC service ${formatAge(age)} ago, ${since}; ${dated}.`;
   }
   return (

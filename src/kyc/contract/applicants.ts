@@ -131,9 +131,6 @@ const queueCountsShape = {
   refused: z.optional(z.array(z.enum(APPLICANT_FILTERS))),
 };
 
-/** How often the server's crawler reads each tab of the service's list again, whole (server/lookup/queue-crawler.ts). */
-export const QUEUE_REREAD_MS = 60_000;
-
 /**
  * How current the queue index is for the tab (issue 32: a view is read from the index, never from the
  * service): `at` the answer's time, `asOf` when the crawler last finished reading the tab whole from the

@@ -1,11 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import {
-  APPLICANT_FILTERS,
-  type ApplicantFilter,
-  APPLICANTS_MAX_LIMIT,
-  DOCUMENTED_FILTERS,
-  QUEUE_REREAD_MS,
-} from '../../kyc/contract/applicants.ts';
+import { APPLICANT_FILTERS, type ApplicantFilter, APPLICANTS_MAX_LIMIT, DOCUMENTED_FILTERS } from '../../kyc/contract/applicants.ts';
+import { queueRereadMs } from '../../kyc/contract/queue-reread.ts';
 import type { Logger } from '../log/log.ts';
 import { factsOfRecord, parseQueueKey, type QueueIndex } from '../state/queue-index.ts';
 import { CrawlPool, type CrawlClock, RETRY, realClock } from './crawler-pool.ts';
@@ -52,11 +47,9 @@ export interface QueueCrawler {
   close(): Promise<void>;
 }
 
-export const CRAWL_INTERVAL_MS = QUEUE_REREAD_MS;
 export const LEASE_MS = 15_000;
 /** A tab whose read failed is tried again this long after. */
 const RETRY_FAILED_MS = 30_000;
-const SLOW_TABS: readonly CrawlTab[] = ['approved', 'rejected', 'blocked', 'all'];
 /** How long a stop waits for the crawl's requests under way. */
 const STOP_WAIT_MS = 1000;
 /** Tries of one page before the tab's read counts as failed. */
@@ -132,7 +125,6 @@ type PassOptions = CrawlerOptions & { clock: CrawlClock; pool: CrawlPool; signal
 /** The tabs read, their due times and one read of a tab; the date lookups they start, once each. */
 function createPass(options: PassOptions) {
   const { environment, index, pool, signal, clock } = options;
-  const interval = options.intervalMs ?? CRAWL_INTERVAL_MS;
   const asking = new Map<string, Promise<void>>();
   const state = async () => readCrawlState(await index.store.readMeta(environment));
   const save = (tab: CrawlTab, value: TabCrawl) => index.store.writeMeta(environment, { [crawlField(tab)]: JSON.stringify(value) });
@@ -150,7 +142,7 @@ function createPass(options: PassOptions) {
   // status no filter names, a filter refused, records that cannot be read), which its first page says.
   const tabs: readonly CrawlTab[] = [...APPLICANT_FILTERS, 'all'];
   const dueAt = (tab: CrawlTab, crawl: TabCrawl | undefined): number => {
-    const every = SLOW_TABS.includes(tab) || crawl?.refused ? interval * 15 : interval;
+    const every = crawl?.refused ? queueRereadMs('all', options.intervalMs) : queueRereadMs(tab, options.intervalMs);
     const failedLast = crawl?.error && crawl.error.at >= (crawl.asOf ?? 0);
     return failedLast
       ? crawl.error!.at + Math.min(every, RETRY_FAILED_MS)
