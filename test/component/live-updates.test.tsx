@@ -433,6 +433,26 @@ describe('live updates of the queue', { timeout: 20_000 }, () => {
   });
 });
 
+describe('the sample cards', { timeout: 20_000 }, () => {
+  it("show a sample's status anew when a live update says it changed (a decision taken in another tab)", async () => {
+    let status = 'waiting';
+    const meta = (): ApiMeta => ({
+      ...liveMeta(),
+      samples: [{ kind: 'refId', id: 'crm-55102', status, summary: 'only name and e-mail so far' }],
+    });
+    stubApi({ session: COMPLIANCE, meta });
+    renderWithProviders('/');
+    const card = await screen.findByRole('link', { name: /crm-55102/ });
+    expect(card).toHaveTextContent('Waiting');
+    const source = await stream();
+    status = 'approved';
+    // Another candidate's event changes nothing here; the sample's reads the samples anew.
+    source.send(event({ refId: 'someone-else', recordId: null }), '1');
+    source.send(event({ refId: 'crm-55102', recordId: null }), '2');
+    await waitFor(() => expect(screen.getByRole('link', { name: /crm-55102/ })).toHaveTextContent('Approved'));
+  });
+});
+
 describe('the header', { timeout: 20_000 }, () => {
   it('says Live, Reconnecting… or Live updates off, in words', async () => {
     showCandidate();

@@ -77,6 +77,12 @@ test('a decision simulated in the sandbox updates the open candidate page and th
   const list = candidate.getByRole('region', { name: 'Notifications' });
   await expect(list.getByRole('link', { name: /^Approved: / })).toHaveAttribute('href', /^\/candidates\/(refId|recordId)\//);
   expect(await seriousViolations(candidate)).toEqual([]);
+
+  // Home, within the app: the candidate's sample card shows the decision, not the status the sandbox started with.
+  await candidate.keyboard.press('Escape');
+  await candidate.getByRole('link', { name: 'Candidate Lookup' }).click();
+  const card = candidate.getByRole('region', { name: 'Sample candidates' }).getByRole('link', { name: new RegExp(WAITING) });
+  await expect(card).toContainText('Approved');
 });
 
 test('the simulate buttons are offered in sandbox mode only', async ({ page }) => {

@@ -2,6 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { ApiMeta } from '../../src/kyc/contract/api.ts';
 import { webhookDeliverySchema } from '../../src/kyc/contract/live-events.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { type RunningSandbox, startSandbox } from '../../src/server/sandbox/sandbox.ts';
@@ -12,7 +13,7 @@ import path from 'node:path';
 import { createApiFromConfig } from '../../src/server/composition/api.ts';
 import { createAppServer } from '../../src/server/composition/app-server.ts';
 import { parseConfig } from '../../src/server/config/config.ts';
-import { resolveUpstream, samplesOf } from '../../src/server/composition/resolve-upstream.ts';
+import { resolveUpstream, samplesOf, simulatedSamples } from '../../src/server/composition/resolve-upstream.ts';
 import { listen, rawRequest, requestWithBody, startTestApp, testEnvironment } from './http.ts';
 import { recordingHub } from './webhook-fixture.ts';
 
@@ -145,15 +146,31 @@ describe("the sandbox's webhooks", () => {
 describe('POST /api/sandbox/simulate', () => {
   async function appWith(simulate: boolean) {
     const { sandbox, hook } = await sandboxWithReceiver();
+    const simulated = simulatedSamples(sandbox);
     const environment = testEnvironment(
       { baseUrl: sandbox.url, clientId: sandbox.clientId, apiKey: 'unused' },
-      { samples: samplesOf(sandbox.candidates) },
+      { samples: simulate ? simulated.samples : samplesOf(sandbox.candidates) },
     );
-    const app = await startTestApp({ environments: [simulate ? { ...environment, simulate: sandbox.setStatus } : environment] });
+    const app = await startTestApp({ environments: [simulate ? { ...environment, simulate: simulated.simulate } : environment] });
     running.push(app);
     const post = (body: unknown) => requestWithBody(app.port, '/api/sandbox/simulate', JSON.stringify(body));
-    return { hook, post };
+    return { hook, post, app };
   }
+
+  it("keeps the home page's sample card to the status the decision gave, by refId or by recordId", async () => {
+    const { post, app } = await appWith(true);
+    const statusOf = async (id: string) => {
+      const meta = JSON.parse((await rawRequest(app.port, '/api/meta')).body) as ApiMeta;
+      return meta.samples?.find((sample) => sample.id === id)?.status;
+    };
+    expect(await statusOf('crm-55102')).toBe('incomplete');
+    expect((await post({ kind: 'refId', id: 'crm-55102', action: 'approve' })).status).toBe(200);
+    expect(await statusOf('crm-55102')).toBe('approved');
+    // A sample shown by refId, its decision taken by recordId.
+    const cust = (await sampleCandidates({ now: new Date(), pictures: false })).find((c) => c.record.refId === 'cust_000482')!.record;
+    expect((await post({ kind: 'recordId', id: cust.recordId, action: 'block' })).status).toBe(200);
+    expect(await statusOf('cust_000482')).toBe('blocked');
+  });
 
   it("takes the decision in the sandbox, which sends the candidate's webhook", async () => {
     const { hook, post } = await appWith(true);

@@ -1,8 +1,10 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import { SANDBOX_SIMULATE_PATH, type SimulateAction } from '../../kyc/contract/sandbox-simulate.ts';
 import { asApiError } from '../api/api-error.ts';
 import { apiRequest } from '../api/api-request.ts';
+import { metaQueries } from '../meta/meta-query.ts';
 import { Button } from '../ui/button.tsx';
 
 const BUTTONS: Array<[SimulateAction, string, string]> = [
@@ -21,6 +23,7 @@ const BUTTONS: Array<[SimulateAction, string, string]> = [
 export function SimulateControls({ kind, id }: { kind: LookupKind; id: string }) {
   const [said, setSaid] = useState<string>();
   const [busy, setBusy] = useState(false);
+  const queryClient = useQueryClient();
   const simulate = async (action: SimulateAction, done: string) => {
     setBusy(true);
     try {
@@ -30,6 +33,8 @@ export function SimulateControls({ kind, id }: { kind: LookupKind; id: string })
         body: JSON.stringify({ kind, id, action }),
       });
       setSaid(`The sandbox ${done} this candidate and sent its webhook.`);
+      // The home page's sample cards show each candidate's status: read anew, as the sandbox now has it.
+      void queryClient.invalidateQueries({ queryKey: metaQueries.all() });
     } catch (error) {
       setSaid(`Not simulated: ${asApiError(error, 'the server did not confirm it.').message}`);
     } finally {

@@ -1,7 +1,9 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Suspense, useEffect } from 'react';
+import type { SampleCandidate } from '../../kyc/contract/api.ts';
 import { readsFullRecord } from '../../kyc/contract/roles.ts';
 import { useEnvironment } from '../environment/use-environment.ts';
+import { useLiveEvents } from '../live/live-stream.ts';
 import { useLocation } from '../navigation.tsx';
 import { metaQueries } from '../meta/meta-query.ts';
 import { lookupDraftOf } from '../routes.ts';
@@ -24,6 +26,7 @@ export function HomePage() {
   const meta = useQuery({ ...metaQueries.current(environment), staleTime: 60_000 });
   const role = useQuery(sessionQueries.current()).data?.role;
   const archivingKey = readsFullRecord(role) ? meta.data?.archivingKey : undefined;
+  useSamplesLive(meta.data?.samples, environment);
   useEffect(() => {
     document.title = 'Candidate Lookup';
   }, []);
@@ -58,4 +61,13 @@ export function HomePage() {
       )}
     </div>
   );
+}
+
+/** A live update about a sample candidate (a decision taken in another tab) reads the samples anew: each card shows its status. */
+function useSamplesLive(samples: readonly SampleCandidate[] | undefined, environment: string | undefined): void {
+  const queryClient = useQueryClient();
+  useLiveEvents((event) => {
+    if (!samples?.some((sample) => sample.id === event.refId || sample.id === event.recordId)) return;
+    void queryClient.invalidateQueries({ queryKey: metaQueries.current(environment).queryKey });
+  });
 }

@@ -7,6 +7,8 @@ import type { Config, EnvironmentConfig, RemoteUpstream } from '../config/config
 import { defaultDashboardUrl } from '../config/config-fields.ts';
 import type { SandboxCandidate } from '../sandbox/candidates.ts';
 import { sandboxOptions } from '../sandbox/options.ts';
+import type { RunningSandbox } from '../sandbox/sandbox.ts';
+import type { SetStatus } from '../sandbox/test-controls.ts';
 
 /** Where lookups go: each configured service, or the embedded sandbox started in this process. */
 export interface ResolvedUpstream {
@@ -35,6 +37,25 @@ export function samplesOf(candidates: SandboxCandidate[]): SampleCandidate[] {
         summary,
       };
     });
+}
+
+/**
+ * The samples of a sandbox whose decisions are taken here (Simulate): each card keeps to its candidate's
+ * status as the sandbox now has it, not the status it started with.
+ */
+export function simulatedSamples(sandbox: Pick<RunningSandbox, 'candidates' | 'setStatus'>): {
+  samples: SampleCandidate[];
+  simulate: SetStatus;
+} {
+  const samples = samplesOf(sandbox.candidates);
+  const simulate: SetStatus = (kind, id, status) => {
+    if (!sandbox.setStatus(kind, id, status)) return false;
+    const record = sandbox.candidates.find((candidate) => candidate.record[kind] === id)?.record;
+    const at = record ? samples.findIndex((sample) => sample.id === (record.refId || record.recordId)) : -1;
+    if (at >= 0) samples[at] = { ...samples[at]!, status };
+    return true;
+  };
+  return { samples, simulate };
 }
 
 export async function resolveUpstream(config: Config): Promise<ResolvedUpstream> {
@@ -85,8 +106,7 @@ export async function resolveUpstream(config: Config): Promise<ResolvedUpstream>
           upstream: 'sandbox',
           dashboardUrl: SANDBOX_DASHBOARD_URL,
         },
-        samples: samplesOf(sandbox.candidates),
-        simulate: sandbox.setStatus,
+        ...simulatedSamples(sandbox),
         webhookSecret,
         ...(environment.supportFields ? { supportFields: environment.supportFields } : {}),
       },
