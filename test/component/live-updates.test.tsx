@@ -122,6 +122,27 @@ function showCandidate(session: SessionInfo = COMPLIANCE) {
 }
 
 describe('live updates on the candidate page', { timeout: 20_000 }, () => {
+  it("keeps a support agent's edited reply when the status changes while the editor is open, and offers the new status's reply", async () => {
+    const user = userEvent.setup();
+    const page = showCandidate(SUPPORT);
+    await screen.findByRole('heading', { level: 1 });
+    const source = await stream();
+    await user.click(screen.getByRole('button', { name: 'Copy reply' }));
+    const editor = within(screen.getByTestId('reply-editor'));
+    const box = editor.getByRole('textbox', { name: 'Reply' });
+    await user.type(box, ' MY EDIT');
+    const edited = (box as HTMLTextAreaElement).value;
+    page.current.status = 'approved';
+    source.send(event());
+    expect(
+      await editor.findByText(/The candidate's status changed while this was open\. The text below is still the reply for Waiting/),
+    ).toBeVisible();
+    expect(box).toHaveValue(edited);
+    await user.click(editor.getByRole('button', { name: 'Use the reply for Approved' }));
+    expect(box).not.toHaveValue(edited);
+    expect(editor.getByText(/^Filled in from the reply for Approved/)).toBeInTheDocument();
+  });
+
   it('re-checks the status at status level when an event names the open candidate, and shows it with where it came from', async () => {
     const page = showCandidate();
     await screen.findByRole('heading', { level: 1 });

@@ -101,7 +101,10 @@ function useCopy({ record, user }: Pick<ReplyEditorProps, 'record' | 'user'>, on
 }
 
 function ReplyEditor({ onDone, ...props }: ReplyEditorProps & { onDone: (copied: boolean) => void }) {
-  const { replies, user, ids } = props;
+  const { user, ids } = props;
+  // The replies as the editor opened with them: a live change of status while it is open does not swap
+  // the agent's text for another template's; it is said, and taken only when they choose it.
+  const [replies, setReplies] = useState(props.replies);
   const [frame, setFrame] = useState<ReplyFrame>(() => loadReplyFrame(user));
   const [chosen, setChosen] = useState(0);
   const [drafts, setDrafts] = useState<Record<string, string>>({});
@@ -110,7 +113,7 @@ function ReplyEditor({ onDone, ...props }: ReplyEditorProps & { onDone: (copied:
   const reply = replies[chosen] ?? replies[0]!;
   const text = drafts[reply.template] ?? framed(reply.reply ?? '', frame);
   const setText = (next: string) => setDrafts((all) => ({ ...all, [reply.template]: next }));
-  const from = reply.template === '*' ? 'the general reply' : `the reply for ${statusInfo(reply.template.split(':')[0]!).label}`;
+  const from = replyName(reply);
   const saveFrame = (next: ReplyFrame) => {
     setDrafts((all) => Object.fromEntries(Object.entries(all).map(([key, draft]) => [key, reframed(draft, frame, next)])));
     setFrame(next);
@@ -132,6 +135,14 @@ function ReplyEditor({ onDone, ...props }: ReplyEditorProps & { onDone: (copied:
         Filled in from {from}
         {replies.length > 1 ? ` (${reply.name})` : ''}. Read it, change what you need, then copy it: nothing is copied until you do.
       </p>
+      <StatusChanged
+        shown={replies}
+        now={props.replies}
+        onUse={() => {
+          setReplies(props.replies);
+          setChosen(0);
+        }}
+      />
       {replies.length > 1 && <TemplateChoice replies={replies} chosen={chosen} onChoose={setChosen} />}
       {reply.note && (
         <p className="mb-3 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950">
@@ -179,5 +190,27 @@ function TemplateChoice({ replies, chosen, onChoose }: { replies: FilledReply[];
         </label>
       ))}
     </fieldset>
+  );
+}
+
+/** "the reply for In review", or "the general reply". */
+function replyName(reply: FilledReply): string {
+  return reply.template === '*' ? 'the general reply' : `the reply for ${statusInfo(reply.template.split(':')[0]!).label}`;
+}
+
+/**
+ * The candidate's status changed while the editor was open (a live update): the text stays as the agent
+ * left it, and the reply for the new status is offered, not put in its place.
+ */
+function StatusChanged({ shown, now, onUse }: { shown: FilledReply[]; now: FilledReply[]; onUse: () => void }) {
+  const key = (replies: FilledReply[]) => replies.map((reply) => reply.template).join(' ');
+  if (now.length === 0 || key(shown) === key(now)) return null;
+  return (
+    <div role="status" className="mb-3 space-y-2 rounded-md border border-blue-300 bg-blue-50 px-3 py-2 text-sm text-blue-950">
+      <p>The candidate's status changed while this was open. The text below is still {replyName(shown[0]!)}, as you left it.</p>
+      <Button variant="secondary" size="sm" onClick={onUse}>
+        Use {replyName(now[0]!)}
+      </Button>
+    </div>
   );
 }
