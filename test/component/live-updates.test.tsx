@@ -432,6 +432,9 @@ describe('live updates of the queue', { timeout: 20_000 }, () => {
     expect(said).toBeEmptyDOMElement();
     source.send(event({ refId: 'ref-1', recordId: 'rec-1', event: 'user.readyToReview', status: 'waiting' }), '2');
     await waitFor(() => expect(said).toHaveTextContent(/^ref-1: Ready to review\.$/));
+    // The same candidate again within the second: its latest change, not "2 candidates".
+    source.send(event({ refId: 'ref-1', recordId: 'rec-1', event: 'user.blocked', status: 'blocked' }), '3');
+    await waitFor(() => expect(said).toHaveTextContent(/^ref-1: Blocked\.$/));
   });
 
   it('an event the page cannot apply (no place: an older server) is one refetch of the view for a burst, not one per event', async () => {

@@ -31,7 +31,7 @@ export function useLiveQueue(environment: string | undefined): { changed: Readon
   const queryClient = useQueryClient();
   const name = useEnvironment().info?.name;
   const [changed, setChanged] = useState<ReadonlySet<string>>(() => new Set());
-  const [said, setSaid] = useState<Said>({ text: '', count: 0, at: 0 });
+  const [said, setSaid] = useState<Said>({ text: '', ids: [], at: 0 });
   const timers = useRef(new Set<ReturnType<typeof setTimeout>>());
   const refetch = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const shown = useRef(environment);
@@ -90,21 +90,24 @@ export function useLiveQueue(environment: string | undefined): { changed: Readon
   return { changed, said: said.text };
 }
 
-/** What the queue's live region says, and how many changes it counts since `at`. */
+/** What the queue's live region says, and the candidates it counts since `at` (each by its first id). */
 interface Said {
   text: string;
-  count: number;
+  ids: readonly string[];
   at: number;
 }
 
-/** "cust_000482: Ready to review."; a change within a second of the last is counted with it: "3 candidates changed in the queue." */
+/**
+ * "cust_000482: Ready to review."; changes within a second of the first are said together: the same
+ * candidate's latest ("cust_000482: Blocked."), or how many candidates changed ("3 candidates changed
+ * in the queue.").
+ */
 function saidOf(previous: Said, event: LiveEvent, now: number): Said {
-  if (previous.count > 0 && now - previous.at < LIVE_REFETCH_MS) {
-    const count = previous.count + 1;
-    return { text: `${count} candidates changed in the queue.`, count, at: previous.at };
-  }
   const id = event.refId ?? event.recordId ?? 'A candidate';
-  return { text: `${id}: ${liveEventLabel(event)}.`, count: 1, at: now };
+  const burst = previous.ids.length > 0 && now - previous.at < LIVE_REFETCH_MS;
+  const ids = burst ? [...new Set([...previous.ids, id])] : [id];
+  const text = ids.length > 1 ? `${ids.length} candidates changed in the queue.` : `${id}: ${liveEventLabel(event)}.`;
+  return { text, ids, at: burst ? previous.at : now };
 }
 
 interface PendingMove {

@@ -1,15 +1,19 @@
 import { useEffect, useRef } from 'react';
 import { useLocation } from '../navigation.tsx';
 
-/** How long after a navigation the page may still be coming in (its answer, a lazy module): 5 s. */
-const WATCH_MS = 5000;
+/**
+ * How long after a navigation the page may still be coming in: a lookup's answer may take the server's
+ * whole wait for the service (`limits.upstreamTimeoutMs`, 15 s by default) and then some. A key or a click
+ * of the reader's ends the watch sooner, so a long one takes nothing from anyone.
+ */
+export const FOCUS_WATCH_MS = 30_000;
 
 /**
  * Focus lost to a navigation goes to the new page's heading. The element that had focus is often gone
  * with the page it was on (a queue row's link, a sample card, the header's search box, which is made anew
  * for each page), and the browser then puts focus on the document itself: a screen reader says nothing of
- * the new page, and Tab starts again from the skip link. So, for a few seconds after each navigation
- * (until the page's heading has come, its answer too), focus found on nothing moves to `main`'s `h1`; focus
+ * the new page, and Tab starts again from the skip link. So, for a while after each navigation
+ * (FOCUS_WATCH_MS: until the page's heading has come, however slow its answer), focus found on nothing moves to `main`'s `h1`; focus
  * that is somewhere (the queue's row after Back to queue, the search box after `/`) is left where it is,
  * and a key or a click of the reader's ends the watch. Not at the first page load: the browser's own
  * start is kept.
@@ -19,7 +23,7 @@ export function useFocusRescue(): void {
   const initial = useRef(location);
   useEffect(() => {
     if (location === initial.current) return;
-    const until = performance.now() + WATCH_MS;
+    const until = performance.now() + FOCUS_WATCH_MS;
     let frame = 0;
     const stop = () => {
       cancelAnimationFrame(frame);
