@@ -69,6 +69,8 @@ describe('the applicants queue', () => {
     // One request for the whole view: the page with every tab's count.
     expect(listRequests()).toEqual(['/api/applicants?skip=0&limit=50&counts=1']);
     expect(screen.getByTestId('fetched-at')).toHaveTextContent(/^Fetched .+ago|now/);
+    // Its relative time changes every 30 s: not in a live region, where it would be read out each time.
+    expect(screen.getByTestId('fetched-at').closest('[aria-live]')).toBeNull();
   });
 
   it('is linked from the header, marked as the current page there', async () => {

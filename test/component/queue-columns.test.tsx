@@ -311,8 +311,8 @@ describe('the progress line', () => {
     const meta = testMeta();
     const index = { at: at.toISOString(), asOf: at.toISOString(), dated: 3, of: 3 };
     for (const [tab, every] of [
-      ['waiting', '1 min'],
-      ['approved', '15 min'],
+      ['waiting', 'minute'],
+      ['approved', '15 minutes'],
     ] as const) {
       stubList(QUEUE, {
         extra: { [tab]: { ...WAITING_EXTRA, index } },

@@ -115,7 +115,8 @@ describe('the reply editor', { timeout: 30_000 }, () => {
     renderWithProviders('/candidates/recordId/r-1');
     const { text } = await openEditor(user);
     expect(text().value).toBe(
-      'We could not complete your identity verification with the information provided, so it needs to be submitted again.\nPlease submit your verification again once that is done.',
+      // No "once that is done": what it would refer to (the hint's line) is left out.
+      'We could not complete your identity verification with the information provided, so it needs to be submitted again.\nPlease submit your verification again.',
     );
   });
 

@@ -224,7 +224,8 @@ function QueueHeader({ fetchedAt, fetching, onRefresh }: { fetchedAt?: number; f
       </div>
       {onRefresh && (
         <div className="flex flex-wrap items-center gap-3">
-          <p className="text-sm text-slate-600" aria-live="polite" data-testid="fetched-at">
+          {/* Not a live region: its "(29 seconds ago)" changes every 30 s, and would be read out each time. */}
+          <p className="text-sm text-slate-600" data-testid="fetched-at">
             {fetchedAt !== undefined && (
               <>
                 {/* The clock ticks every 30 s: a page fetched since is "now", never "in 1 second". */}

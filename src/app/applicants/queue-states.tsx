@@ -126,7 +126,7 @@ export function QueueFreshness({
     // Without webhooks nothing tells the index of a change at the service but the next read and lookups made here.
     const since = live
       ? 'kept current since by live updates'
-      : `read again every ${formatAge(queueRereadMs(tab))} (live updates are off: a change at the service shows at the next read, or when its candidate is looked up here)`;
+      : `read again every ${everyText(queueRereadMs(tab))} (live updates are off: a change at the service shows at the next read, or when its candidate is looked up here)`;
     text = `List read from the KYC service ${formatAge(age)} ago, ${since}; ${dated}.`;
   }
   return (
@@ -147,4 +147,10 @@ export function RefusedFiltersNote({ refused }: { refused: readonly QueueTab[] }
       This KYC service does not offer the {list} {names.length === 1 ? 'filter' : 'filters'}: those candidates are listed under All.
     </p>
   );
+}
+
+/** "minute", "15 minutes": how often, in words. */
+function everyText(ms: number): string {
+  const minutes = Math.round(ms / 60_000);
+  return minutes === 1 ? 'minute' : `${minutes} minutes`;
 }

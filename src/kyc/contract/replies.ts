@@ -57,7 +57,7 @@ export const DEFAULT_REPLIES: Record<string, ReplyTemplate> = {
   },
   rejected: {
     reply:
-      'We could not complete your identity verification with the information provided, so it needs to be submitted again. It was declined on {since}.\nThe reason: {field:rejectionReason}\nWhat to do: {field:resubmitHint}\nPlease submit your verification again once that is done.\n\nYour reference: {refId}',
+      'We could not complete your identity verification with the information provided, so it needs to be submitted again. It was declined on {since}.\nThe reason: {field:rejectionReason}\nWhat to do: {field:resubmitHint}\nPlease submit your verification again.\n\nYour reference: {refId}',
   },
   blocked: { reply: null, note: 'Do not disclose the reason; escalate to compliance.' },
   'blocked:neutral': {
