@@ -180,6 +180,27 @@ describe('the audit page', () => {
     expect(JSON.stringify({ ...sessionStorage, ...localStorage })).not.toContain('ben');
   });
 
+  it('keeps the keyboard on the pager when a page disables the button pressed, and says the page', async () => {
+    const user = userEvent.setup();
+    showAuditPage(LEAD, [
+      { rows: [row({ id: 'cust-1' })], next: 'f.1.2', source: { kind: 'files' } },
+      { rows: [row({ id: 'cust-2' })], source: { kind: 'files' } },
+    ]);
+    await screen.findByRole('table', { name: /page 1/ });
+    const older = screen.getByRole('button', { name: 'Older' });
+    const newer = screen.getByRole('button', { name: 'Newer' });
+    older.focus();
+    await user.keyboard('{Enter}');
+    await screen.findByRole('table', { name: /page 2/ });
+    await waitFor(() => expect(older).toBeDisabled());
+    expect(newer).toHaveFocus();
+    expect(screen.getByText('Page 2')).toHaveAttribute('aria-live', 'polite');
+    await user.keyboard('{Enter}');
+    await screen.findByRole('table', { name: /page 1/ });
+    await waitFor(() => expect(newer).toBeDisabled());
+    expect(older).toHaveFocus();
+  });
+
   it("says when the candidate's other id was searched too", async () => {
     showAuditPage(LEAD, [
       {

@@ -194,6 +194,23 @@ test.describe('on a phone, the header folds', () => {
     await expect(page).toHaveURL(/\/candidates\/refId\/user-7781$/);
   });
 
+  test('the notifications panel opens within the screen, and Escape closes it', async ({ page }) => {
+    await page.goto(AMELIE);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible({ timeout: 15_000 });
+    await page.getByRole('button', { name: 'Menu' }).click();
+    const button = page.getByRole('button', { name: /^Notifications/ });
+    await button.click();
+    const panel = page.getByRole('region', { name: 'Notifications' });
+    await expect(panel).toBeVisible();
+    const box = (await panel.boundingBox())!;
+    // Anchored to a button mid-row, it hung off the left edge (x -168 of 390).
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+    await page.keyboard.press('Escape');
+    await expect(panel).toBeHidden();
+    await expect(button).toBeFocused();
+  });
+
   test("a certificate's values are under their labels, the card's width theirs, not squeezed beside them", async ({ page }) => {
     await page.goto(AMELIE);
     const rows = page.getByTestId('review-rows').first();

@@ -1,5 +1,5 @@
 import { type UseQueryResult, useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { AuditFilter, AuditSearchAnswer } from '../../kyc/contract/audit-search.ts';
 import { readsAuditTrail } from '../../kyc/contract/roles.ts';
 import { asApiError } from '../api/api-error.ts';
@@ -81,19 +81,7 @@ function AuditTrail() {
           Results
         </h2>
         <Results search={search} page={cursors.length + 1} peopleOnly={filter.who === 'people'} />
-        <div className="flex items-center gap-2">
-          <Button variant="secondary" disabled={cursors.length === 0} onClick={() => setCursors(cursors.slice(0, -1))}>
-            Newer
-          </Button>
-          <Button
-            variant="secondary"
-            disabled={!search.data?.next}
-            onClick={() => search.data?.next && setCursors([...cursors, search.data.next])}
-          >
-            Older
-          </Button>
-          <span className="text-sm text-slate-600">Page {cursors.length + 1}</span>
-        </div>
+        <Pager page={cursors.length + 1} next={search.data?.next} onPage={setCursors} cursors={cursors} />
       </section>
       {status.data && <ChainState status={status.data} />}
       {status.error && (
@@ -139,5 +127,61 @@ function AlsoSearched({ also }: { also: AuditSearchAnswer['alsoSearched'] }) {
       Also searched by the same candidate's {kind} <code className="font-mono break-all">{id}</code>, as this server's queue index knows it:
       each lookup's line names the candidate by the id it was asked with.
     </p>
+  );
+}
+
+/**
+ * Newer and Older, and the page's number (said when it changes). A button that the new page disables
+ * hands focus to the other one, so that the keyboard is not left on the document (Older on the last
+ * page, Newer back on the first).
+ */
+function Pager({
+  page,
+  next,
+  cursors,
+  onPage,
+}: {
+  page: number;
+  next: string | undefined;
+  cursors: string[];
+  onPage: (cursors: string[]) => void;
+}) {
+  const newer = useRef<HTMLButtonElement>(null);
+  const older = useRef<HTMLButtonElement>(null);
+  const pressed = useRef<'newer' | 'older'>(undefined);
+  const olderOff = next === undefined;
+  const newerOff = cursors.length === 0;
+  useEffect(() => {
+    if (pressed.current === 'older' && olderOff && !newerOff) newer.current?.focus();
+    if (pressed.current === 'newer' && newerOff && !olderOff) older.current?.focus();
+  }, [olderOff, newerOff]);
+  return (
+    <div className="flex items-center gap-2">
+      <Button
+        ref={newer}
+        variant="secondary"
+        disabled={newerOff}
+        onClick={() => {
+          pressed.current = 'newer';
+          onPage(cursors.slice(0, -1));
+        }}
+      >
+        Newer
+      </Button>
+      <Button
+        ref={older}
+        variant="secondary"
+        disabled={olderOff}
+        onClick={() => {
+          pressed.current = 'older';
+          if (next) onPage([...cursors, next]);
+        }}
+      >
+        Older
+      </Button>
+      <span className="text-sm text-slate-600" aria-live="polite">
+        Page {page}
+      </span>
+    </div>
   );
 }

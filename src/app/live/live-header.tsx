@@ -67,7 +67,8 @@ export function NotificationsMenu({
         id={panelId}
         hidden={!open}
         aria-label="Notifications"
-        className="absolute right-0 z-30 mt-2 w-96 max-w-[90vw] rounded-lg border border-slate-200 bg-white p-3 shadow-lg"
+        // On a phone the button sits mid-row in the menu: the panel spans the screen rather than hanging off its left edge.
+        className="absolute right-0 z-30 mt-2 w-96 max-w-[90vw] rounded-lg border border-slate-200 bg-white p-3 shadow-lg max-sm:fixed max-sm:inset-x-2 max-sm:w-auto max-sm:max-w-none"
       >
         {open && (
           <Suspense fallback={<p className="text-sm text-slate-600">Loading…</p>}>

@@ -1,4 +1,4 @@
-import type { ButtonHTMLAttributes } from 'react';
+import type { ButtonHTMLAttributes, Ref } from 'react';
 import { cn } from './cn.ts';
 
 export type ButtonVariant = 'primary' | 'secondary' | 'quiet';
@@ -34,6 +34,6 @@ export function Button({
   // 'button' unless said otherwise: a bare <button> in a form would submit it.
   type = 'button',
   ...props
-}: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: ButtonVariant; size?: ButtonSize }) {
+}: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: ButtonVariant; size?: ButtonSize; ref?: Ref<HTMLButtonElement> }) {
   return <button type={type} className={cn(buttonClass({ variant, size }), className)} {...props} />;
 }
