@@ -111,3 +111,27 @@ test('a lead filters the trail with the keyboard, opens a row’s candidate, dow
   expect(reads.map((line) => line.what)).toEqual(expect.arrayContaining(['search', 'export']));
   expect(reads.find((line) => line.what === 'export')).toMatchObject({ filter: { user: 'ben@example.org', refId: E2E_AUDITED_REFID } });
 });
+
+test('on a phone the trail is stacked rows: every column of a row in view, nothing scrolling sideways', async ({ browser }) => {
+  const context = await browser.newContext({ extraHTTPHeaders: as('lena@example.org', 'lead'), viewport: { width: 390, height: 844 } });
+  const page = await context.newPage();
+  await page.goto(`${url}/audit`);
+  const table = page.getByRole('table', { name: /Audit trail, page 1/ });
+  await expect(table).toContainText('ben@example.org');
+  const fit = await table.evaluate((element) => ({
+    table: element.scrollWidth,
+    box: element.parentElement!.clientWidth,
+    page: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  }));
+  // It was 1099 px wide in a 356 px box: Action, Candidate, Level and Outcome out of sight.
+  expect(fit.table).toBeLessThanOrEqual(fit.box);
+  expect(fit.page).toBeLessThanOrEqual(0);
+  const first = table.locator('tbody tr').first();
+  for (const label of ['Action', 'Candidate', 'Outcome']) {
+    const box = (await first.locator(`td[data-label="${label}"]`).boundingBox())!;
+    expect(box.x, label).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width, label).toBeLessThanOrEqual(390);
+  }
+  expect(await seriousViolations(page)).toEqual([]);
+  await context.close();
+});

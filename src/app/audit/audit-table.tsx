@@ -15,13 +15,14 @@ export function rowLink(row: Pick<AuditRow, 'kind' | 'id' | 'env'>): string | un
 
 /**
  * A page of the trail, newest first: when, who, what, which candidate (a link), at what level, where, with
- * what outcome, from which address, in which instance's file. Ids and names only: the log holds no
+ * what outcome, from which address, in which instance's file. On a phone, stacked rows (styles.css), each
+ * cell under its column's name. Ids and names only: the log holds no
  * candidate data.
  */
 export function AuditTable({ rows, caption }: { rows: AuditRow[]; caption: string }) {
   return (
     <Card padding="none" className="overflow-x-auto">
-      <table className="w-full text-left text-sm lg:min-w-[64rem]">
+      <table data-stack className="w-full text-left text-sm lg:min-w-[64rem]">
         <caption className="sr-only">{caption}</caption>
         <ColumnHeads
           cell="px-3 py-2 whitespace-nowrap"
@@ -41,18 +42,18 @@ function AuditTableRow({ row }: { row: AuditRow }) {
   const href = rowLink(row);
   return (
     <tr data-hash={row.hash}>
-      <td className="px-3 py-2 whitespace-nowrap">
+      <td data-label="Time" className="px-3 py-2 whitespace-nowrap">
         <TimeStamp date={new Date(row.time)} seconds />
       </td>
-      <td className="px-3 py-2">
+      <td data-label="User" className="px-3 py-2">
         {row.user ? <LongText text={row.user} limit={40} /> : <span className="text-slate-500">—</span>}
         {row.role && <span className="block text-xs text-slate-600">{row.role}</span>}
       </td>
-      <td className="px-3 py-2">
+      <td data-label="Action" className="px-3 py-2">
         <span className="font-medium text-slate-900">{ACTION_LABELS[row.action]}</span>
         {row.detail && <span className="block max-w-72 text-xs break-words text-slate-600">{row.detail}</span>}
       </td>
-      <td className="px-3 py-2 font-mono text-xs">
+      <td data-label="Candidate" className="px-3 py-2 font-mono text-xs">
         {row.kind && row.id ? (
           <>
             <span className="block font-sans text-slate-600">{row.kind}</span>
@@ -74,11 +75,21 @@ function AuditTableRow({ row }: { row: AuditRow }) {
           <span className="font-sans text-slate-500">—</span>
         )}
       </td>
-      <td className="px-3 py-2">{row.level ? LEVEL_LABELS[row.level] : <span className="text-slate-500">—</span>}</td>
-      <td className="px-3 py-2">{row.env ?? <span className="text-slate-500">—</span>}</td>
-      <td className="px-3 py-2 whitespace-nowrap">{outcomeText(row) || <span className="text-slate-500">—</span>}</td>
-      <td className="px-3 py-2 font-mono text-xs">{row.client ?? ''}</td>
-      <td className="px-3 py-2 text-xs text-slate-700">{row.instance}</td>
+      <td data-label="Level" className="px-3 py-2">
+        {row.level ? LEVEL_LABELS[row.level] : <span className="text-slate-500">—</span>}
+      </td>
+      <td data-label="Environment" className="px-3 py-2">
+        {row.env ?? <span className="text-slate-500">—</span>}
+      </td>
+      <td data-label="Outcome" className="px-3 py-2 whitespace-nowrap">
+        {outcomeText(row) || <span className="text-slate-500">—</span>}
+      </td>
+      <td data-label="From" className="px-3 py-2 font-mono text-xs">
+        {row.client ?? ''}
+      </td>
+      <td data-label="Instance" className="px-3 py-2 text-xs text-slate-700">
+        {row.instance}
+      </td>
     </tr>
   );
 }

@@ -75,7 +75,8 @@ function BatchTableRow({ line, kind, pending, to }: Omit<TableProps, 'lines'> & 
     </td>
   );
   const number = (
-    <td className="px-3 py-2 text-slate-500 tabular-nums" data-stack-hide>
+    // Shown on a phone too, under its name: "repeat of line 2" refers to it.
+    <td className="px-3 py-2 text-slate-500 tabular-nums" data-label="Line">
       {line.line}
     </td>
   );
