@@ -180,6 +180,26 @@ describe('the audit page', () => {
     expect(JSON.stringify({ ...sessionStorage, ...localStorage })).not.toContain('ben');
   });
 
+  it("shows no role for this server's own lines, and reads the files' state again with each search (each search adds a line)", async () => {
+    const user = userEvent.setup();
+    const { requests } = showAuditPage(LEAD, [
+      {
+        rows: [row({ user: '(queue-index)', role: 'support', action: 'queue_index' }), row({ user: 'ben', role: 'compliance' })],
+        source: { kind: 'files' },
+      },
+    ]);
+    const table = await screen.findByRole('table', { name: /page 1/ });
+    const [server, person] = within(table).getAllByRole('row').slice(1);
+    expect(within(server!).getAllByRole('cell')[1]).toHaveTextContent(/^\(queue-index\)$/);
+    expect(within(person!).getAllByRole('cell')[1]).toHaveTextContent(/^bencompliance$/);
+    const statusReads = () => requests.filter((url) => url === '/api/audit/status').length;
+    await waitFor(() => expect(statusReads()).toBeGreaterThanOrEqual(1));
+    const before = statusReads();
+    await user.type(screen.getByLabelText('User'), 'ben');
+    await user.click(screen.getByRole('button', { name: 'Search the trail' }));
+    await waitFor(() => expect(statusReads()).toBe(before + 1));
+  });
+
   it('keeps the keyboard on the pager when a page disables the button pressed, and says the page', async () => {
     const user = userEvent.setup();
     showAuditPage(LEAD, [

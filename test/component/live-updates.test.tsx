@@ -581,6 +581,11 @@ describe('the header', { timeout: 20_000 }, () => {
     expect(button).toHaveAttribute('aria-expanded', 'true');
     await user.click(screen.getByRole('heading', { level: 1 }));
     expect(button).toHaveAttribute('aria-expanded', 'false');
+    // Focus moving out of it (Tab past its end, `/` to the search box) closes it too.
+    await user.click(button);
+    expect(button).toHaveAttribute('aria-expanded', 'true');
+    act(() => screen.getByRole('button', { name: 'Refresh' }).focus());
+    expect(button).toHaveAttribute('aria-expanded', 'false');
   });
 
   it('sets "ready to review" events apart for compliance users, and not for support users', async () => {

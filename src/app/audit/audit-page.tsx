@@ -46,6 +46,11 @@ function AuditTrail() {
   const cursor = cursors.at(-1);
   const search = useQuery(auditQueries.search(filter, cursor));
   const status = useQuery(auditQueries.status());
+  // Each search is written to the trail: the files' state below is read again with its answer.
+  const refetchStatus = status.refetch;
+  useEffect(() => {
+    if (search.dataUpdatedAt > 0) void refetchStatus();
+  }, [search.dataUpdatedAt, refetchStatus]);
   const [exporting, setExporting] = useState(false);
   const [exportProblem, setExportProblem] = useState<string>();
   const exportCsv = (wanted: AuditFilter) => {

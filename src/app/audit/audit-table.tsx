@@ -1,5 +1,5 @@
 import { ColumnHeads } from '../ui/column-heads.tsx';
-import type { AuditRow } from '../../kyc/contract/audit-search.ts';
+import { type AuditRow, isServerWork } from '../../kyc/contract/audit-search.ts';
 import { ACTION_LABELS, LEVEL_LABELS, outcomeText } from '../../kyc/view/audit-labels.ts';
 import { Link } from '../navigation.tsx';
 import { candidatePath, environmentPath } from '../routes.ts';
@@ -47,7 +47,8 @@ function AuditTableRow({ row }: { row: AuditRow }) {
       </td>
       <td data-label="User" className="px-3 py-2">
         {row.user ? <LongText text={row.user} limit={40} /> : <span className="text-slate-500">—</span>}
-        {row.role && <span className="block text-xs text-slate-600">{row.role}</span>}
+        {/* This server's own lines carry the level they read at as a role ("support"): not a person's role. */}
+        {row.role && !isServerWork(row.user) && <span className="block text-xs text-slate-600">{row.role}</span>}
       </td>
       <td data-label="Action" className="px-3 py-2">
         <span className="font-medium text-slate-900">{ACTION_LABELS[row.action]}</span>

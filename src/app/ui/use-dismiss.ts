@@ -2,8 +2,9 @@ import { type RefObject, useEffect } from 'react';
 
 /**
  * A panel that opens over the page from a button (not a modal dialog) closes as one does: on Escape,
- * focus back on its button (when focus was in the panel or on the button), and on a press outside both,
- * focus left where that press put it. Listens only while open.
+ * focus back on its button (when focus was in the panel or on the button), and on a press outside both
+ * or focus moving outside both (Tab past its end, `/` to the search box), focus left where it went.
+ * Listens only while open.
  */
 export function useDismiss(
   open: boolean,
@@ -24,11 +25,16 @@ export function useDismiss(
     const onPress = (event: PointerEvent) => {
       if (!inside(event.target)) close();
     };
+    const onFocus = (event: FocusEvent) => {
+      if (!inside(event.target)) close();
+    };
     document.addEventListener('keydown', onKey);
     document.addEventListener('pointerdown', onPress);
+    document.addEventListener('focusin', onFocus);
     return () => {
       document.removeEventListener('keydown', onKey);
       document.removeEventListener('pointerdown', onPress);
+      document.removeEventListener('focusin', onFocus);
     };
   }, [open, close, panel, button]);
 }
