@@ -13,10 +13,10 @@ export const FOCUS_WATCH_MS = 30_000;
  * with the page it was on (a queue row's link, a sample card, the header's search box, which is made anew
  * for each page), and the browser then puts focus on the document itself: a screen reader says nothing of
  * the new page, and Tab starts again from the skip link. So, for a while after each navigation
- * (FOCUS_WATCH_MS: until the page's heading has come, however slow its answer), focus found on nothing moves to `main`'s `h1`; focus
- * that is somewhere (the queue's row after Back to queue, the search box after `/`) is left where it is,
- * and a key or a click of the reader's ends the watch. Not at the first page load: the browser's own
- * start is kept.
+ * (FOCUS_WATCH_MS: until the page's heading has come, however slow its answer), focus found on nothing
+ * moves to `main`'s `h1`; focus that is somewhere (the queue's row after Back to queue, the search box
+ * after `/`) is left where it is, and a key or a click of the reader's ends the watch. Not at the first
+ * page load: the browser's own start is kept.
  */
 export function useFocusRescue(): void {
   const location = useLocation();

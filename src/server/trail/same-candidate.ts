@@ -30,8 +30,8 @@ export function sameCandidateIn(store: QueueIndexStore, environments: readonly s
         if (other) others.add(other);
       }
     }
-    if (others.size !== 1) return undefined;
-    const [other] = others as Set<string> & { size: 1 };
-    return filter.refId !== undefined ? { recordId: other! } : { refId: other! };
+    const [other, another] = [...others];
+    if (other === undefined || another !== undefined) return undefined;
+    return filter.refId !== undefined ? { recordId: other } : { refId: other };
   };
 }
