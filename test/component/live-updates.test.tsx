@@ -457,6 +457,22 @@ describe('live updates of the queue', { timeout: 20_000 }, () => {
   });
 });
 
+describe('the recent lookups', { timeout: 20_000 }, () => {
+  it('follow a live update after the reviewer left the candidate page: the home page shows the new status', async () => {
+    const { router } = showCandidate();
+    await screen.findByRole('heading', { level: 1 });
+    const source = await stream();
+    await router.navigate('/');
+    const recent = await screen.findByRole('region', { name: 'Recent lookups' });
+    await waitFor(() => expect(within(recent).getByText(waiting.refId!).closest('li')).toHaveTextContent('Waiting'));
+    source.send(event());
+    await waitFor(() => expect(within(recent).getByText(waiting.refId!).closest('li')).toHaveTextContent('Approved'));
+    // Another environment's candidate of that id is not this one.
+    source.send(event({ environment: 'elsewhere', status: 'blocked', event: 'user.blocked' }), '2');
+    expect(within(recent).getByText(waiting.refId!).closest('li')).toHaveTextContent('Approved');
+  });
+});
+
 describe('the sample cards', { timeout: 20_000 }, () => {
   it("show a sample's status anew when a live update says it changed (a decision taken in another tab)", async () => {
     let status = 'waiting';

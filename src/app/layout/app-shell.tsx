@@ -14,6 +14,7 @@ import { metaQueries } from '../meta/meta-query.ts';
 import { PrivacyMaskProvider, PrivacyMaskToggle } from '../preferences/privacy-mask.tsx';
 import { TimeZoneProvider, TimeZoneToggle } from '../preferences/time-zone.tsx';
 import { keepRecentLookupsFor } from '../recent/recent-lookups.ts';
+import { useRecentFollowsLive } from '../recent/recent-live.ts';
 import { AUDIT_PATH, BATCH_PATH, lookupNoteOf, parseCandidatePath, QUEUE_PATH, signInRefusalOf } from '../routes.ts';
 import { readsAuditTrail } from '../../kyc/contract/roles.ts';
 import { SessionBadge } from '../session/session-badge.tsx';
@@ -65,6 +66,7 @@ export function AppShell({ children }: { children: ReactNode }) {
   // One stream per tab while someone is signed in: the service's events where an environment has live
   // updates, and everywhere who else has a candidate open (presence, issue 33).
   useLiveStream(signedIn);
+  useRecentFollowsLive();
   useFocusRescue();
   return (
     <TimeZoneProvider>
