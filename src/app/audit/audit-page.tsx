@@ -86,7 +86,7 @@ function AuditTrail() {
           Results
         </h2>
         <Results search={search} page={cursors.length + 1} peopleOnly={filter.who === 'people'} />
-        <Pager page={cursors.length + 1} next={search.data?.next} onPage={setCursors} cursors={cursors} />
+        <Pager next={search.data?.next} onPage={setCursors} cursors={cursors} />
       </section>
       {status.data && <ChainState status={status.data} />}
       {status.error && (
@@ -140,17 +140,7 @@ function AlsoSearched({ also }: { also: AuditSearchAnswer['alsoSearched'] }) {
  * hands focus to the other one, so that the keyboard is not left on the document (Older on the last
  * page, Newer back on the first).
  */
-function Pager({
-  page,
-  next,
-  cursors,
-  onPage,
-}: {
-  page: number;
-  next: string | undefined;
-  cursors: string[];
-  onPage: (cursors: string[]) => void;
-}) {
+function Pager({ next, cursors, onPage }: { next: string | undefined; cursors: string[]; onPage: (cursors: string[]) => void }) {
   const newer = useRef<HTMLButtonElement>(null);
   const older = useRef<HTMLButtonElement>(null);
   const pressed = useRef<'newer' | 'older'>(undefined);
@@ -185,7 +175,7 @@ function Pager({
         Older
       </Button>
       <span className="text-sm text-slate-600" aria-live="polite">
-        Page {page}
+        Page {cursors.length + 1}
       </span>
     </div>
   );

@@ -1,7 +1,7 @@
 import type { QueueTabKey } from './applicants.ts';
 
 /** How often the server's crawler reads each tab of the service's list again, whole (server/lookup/queue-crawler.ts). */
-export const QUEUE_REREAD_MS = 60_000;
+const QUEUE_REREAD_MS = 60_000;
 
 /** The tabs of decisions, and All: they change seldom, and are read again 15 times less often. */
 const SLOW_TABS: readonly QueueTabKey[] = ['approved', 'rejected', 'blocked', 'all'];
