@@ -578,6 +578,20 @@ describe('the header', { timeout: 20_000 }, () => {
     expect(router.state.location.pathname).toBe(`/candidates/refId/live-ref-${MAX_NOTIFICATIONS + 5}`);
   });
 
+  it('names a candidate with both ids by its refId, the id people know, and opens it by its recordId', async () => {
+    const user = userEvent.setup();
+    const { router } = showCandidate();
+    await screen.findByRole('heading', { level: 1 });
+    const source = await stream();
+    source.send(event({ refId: 'crm-77001', recordId: '65f1c2a9e4b0d3a1f0c9b999', event: 'review.approved', status: 'approved' }));
+    await user.click(screen.getByRole('button', { name: /Notifications/ }));
+    const item = await within(screen.getByRole('region', { name: 'Notifications' })).findByRole('listitem');
+    expect(within(item).getByRole('link')).toHaveTextContent(/^Approved: crm-77001$/);
+    expect(item).not.toHaveTextContent('65f1c2a9e4b0d3a1f0c9b999');
+    await user.click(within(item).getByRole('link'));
+    expect(router.state.location.pathname).toBe('/candidates/recordId/65f1c2a9e4b0d3a1f0c9b999');
+  });
+
   it('closes the notifications panel on Escape, focus back on its button, and on a press outside it', async () => {
     const user = userEvent.setup();
     showCandidate();

@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { ApplicantsPage } from '../../kyc/contract/applicants.ts';
 import type { LiveEvent } from '../../kyc/contract/live-events.ts';
 import { useEnvironment } from '../environment/use-environment.ts';
-import { liveEventLabel } from '../live/live-event-text.ts';
+import { liveEventLabel, liveEventName } from '../live/live-event-text.ts';
 import { useLiveEvents } from '../live/live-stream.ts';
 import { applicantsQueries, pageListOf } from './applicants-queries.ts';
 import { applyMove, isCandidate, type Move, moveOf } from './queue-move.ts';
@@ -103,7 +103,7 @@ interface Said {
  * in the queue.").
  */
 function saidOf(previous: Said, event: LiveEvent, now: number): Said {
-  const id = event.refId ?? event.recordId ?? 'A candidate';
+  const id = liveEventName(event) ?? 'A candidate';
   const burst = previous.ids.length > 0 && now - previous.at < LIVE_REFETCH_MS;
   const ids = burst ? [...new Set([...previous.ids, id])] : [id];
   const text = ids.length > 1 ? `${ids.length} candidates changed in the queue.` : `${id}: ${liveEventLabel(event)}.`;

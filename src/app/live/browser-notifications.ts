@@ -1,5 +1,5 @@
 import type { LiveEvent } from '../../kyc/contract/live-events.ts';
-import { liveEventLabel } from './live-event-text.ts';
+import { liveEventLabel, liveEventName } from './live-event-text.ts';
 
 /**
  * The browser's own notifications, only once the user turned them on in this tab (permission is asked
@@ -31,6 +31,6 @@ export function browserNotificationsOn(): boolean {
 
 export function notifyBrowser(event: LiveEvent): void {
   if (!enabled || !browserNotificationsSupported() || Notification.permission !== 'granted') return;
-  const id = event.refId ?? event.recordId ?? '';
+  const id = liveEventName(event) ?? '';
   new Notification(`Candidate Lookup: ${liveEventLabel(event)}`, { body: id, tag: `${event.environment}:${id}` });
 }

@@ -30,6 +30,14 @@ export function liveEventId(event: LiveEvent): { kind: LookupKind; id: string } 
   return undefined;
 }
 
+/**
+ * How the candidate is named to a person: its refId when the event has one (the id support agents and the
+ * operator's own systems know), else its recordId. The page is still opened by liveEventId.
+ */
+export function liveEventName(event: LiveEvent): string | undefined {
+  return event.refId || event.recordId || undefined;
+}
+
 /** The candidate's page; the default environment (`defaultName`) by the unprefixed address, as its links are. */
 export function liveEventHref(event: LiveEvent, defaultName: string | undefined): string | undefined {
   const target = liveEventId(event);

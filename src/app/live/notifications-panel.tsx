@@ -11,7 +11,7 @@ import {
   disableBrowserNotifications,
   enableBrowserNotifications,
 } from './browser-notifications.ts';
-import { liveEventHref, liveEventId, liveEventLabel } from './live-event-text.ts';
+import { liveEventHref, liveEventLabel, liveEventName } from './live-event-text.ts';
 import type { LiveNotification } from './live-stream.ts';
 
 /** The open Notifications menu: this tab's live events, newest first, each opening its candidate, and the browser's own notifications. */
@@ -54,7 +54,7 @@ function NotificationItem({
   onOpen: () => void;
 }) {
   const href = liveEventHref(event, defaultName);
-  const target = liveEventId(event);
+  const name = liveEventName(event);
   // For compliance, "ready to review" is work waiting: set apart by weight, border and its own words.
   const stands = readsFullRecord(role) && event.event === 'user.readyToReview';
   return (
@@ -63,9 +63,9 @@ function NotificationItem({
       className={cn('rounded px-2 py-1 text-sm', stands && 'border-l-4 border-amber-500 bg-amber-50 font-semibold')}
     >
       {stands && <span className="text-amber-900">Needs review: </span>}
-      {href && target ? (
+      {href && name ? (
         <Link to={href} onClick={onOpen} className="rounded text-blue-800 underline underline-offset-2 focus-ring">
-          {liveEventLabel(event)}: <code className="font-mono break-all">{target.id}</code>
+          {liveEventLabel(event)}: <code className="font-mono break-all">{name}</code>
         </Link>
       ) : (
         liveEventLabel(event)
