@@ -1,4 +1,5 @@
 import { shortcutsFor } from '../../src/app/layout/keyboard-help.tsx';
+import { searchShortcuts } from '../../src/app/lookup/use-search-shortcut.ts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -178,6 +179,8 @@ describe('keyboard help', { timeout: 20_000 }, () => {
     for (const key of ['?', '/', 'Ctrl+K', 'Alt+Shift+M', 'Alt+Shift+U', '+', '0', '1', 'R', 'Esc']) {
       expect(within(help).getAllByText(key, { selector: 'kbd' }).length, key).toBeGreaterThan(0);
     }
+    // Not Apple's ⌘ on a platform that has no such key (jsdom's is neither).
+    expect(within(help).queryByText('⌘K', { selector: 'kbd' })).not.toBeInTheDocument();
     expect(within(help).getByRole('heading', { name: 'In the picture viewer' })).toBeInTheDocument();
     await user.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
@@ -197,6 +200,15 @@ describe('keyboard help', { timeout: 20_000 }, () => {
     expect(within(help).queryByRole('heading', { name: 'In the picture viewer' })).not.toBeInTheDocument();
     await user.click(within(help).getByRole('button', { name: 'Close' }));
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it('lists the search box key with the modifier of the platform: ⌘ on Apple devices, Ctrl elsewhere', () => {
+    expect(searchShortcuts('MacIntel')).toEqual(['/', '⌘K']);
+    expect(searchShortcuts('macOS')).toEqual(['/', '⌘K']);
+    expect(searchShortcuts('iPad')).toEqual(['/', '⌘K']);
+    expect(searchShortcuts('Linux x86_64')).toEqual(['/', 'Ctrl+K']);
+    expect(searchShortcuts('Win32')).toEqual(['/', 'Ctrl+K']);
+    expect(searchShortcuts('')).toEqual(['/', 'Ctrl+K']);
   });
 
   it("lists the viewer's and the queue's keys in another environment too (/e/<name>/…)", () => {

@@ -1,4 +1,4 @@
-import { SEARCH_SHORTCUTS } from '../lookup/use-search-shortcut.ts';
+import { searchShortcuts } from '../lookup/use-search-shortcut.ts';
 import { useLocation } from '../navigation.tsx';
 import { MASK_SHORTCUT } from '../preferences/privacy-mask.tsx';
 import { UTC_SHORTCUT } from '../preferences/time-zone.tsx';
@@ -33,7 +33,7 @@ export function shortcutsFor(pathname: string, signedIn: boolean): Array<{ title
   const everywhere: Shortcut[] = [{ keys: [HELP_KEY], does: 'This list of shortcuts' }];
   if (signedIn) {
     everywhere.push(
-      { keys: SEARCH_SHORTCUTS, does: 'Go to the search box' },
+      { keys: searchShortcuts(), does: 'Go to the search box' },
       { keys: [MASK_SHORTCUT], does: 'Privacy mask on or off' },
       { keys: [UTC_SHORTCUT], does: 'Times in UTC or in your time zone (what a time shows on hover)' },
     );

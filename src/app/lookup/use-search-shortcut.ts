@@ -1,7 +1,18 @@
 import { type RefObject, useEffect } from 'react';
 
-/** The keys that go to the search box, as the keyboard help lists them. */
-export const SEARCH_SHORTCUTS = ['/', 'Ctrl+K', '⌘K'] as const;
+/**
+ * The keys that go to the search box, as the keyboard help lists them: with the platform's own modifier,
+ * ⌘ on Apple's and Ctrl elsewhere (both work everywhere, but a Linux or Windows keyboard has no ⌘ key).
+ */
+export function searchShortcuts(platform: string = browserPlatform()): readonly string[] {
+  return ['/', /^(mac|iphone|ipad|ipod)/i.test(platform) ? '⌘K' : 'Ctrl+K'];
+}
+
+/** The browser's platform: User-Agent Client Hints where the browser has them (Chromium), else `navigator.platform`. */
+function browserPlatform(): string {
+  const hints = (navigator as Navigator & { userAgentData?: { platform?: string } }).userAgentData;
+  return hints?.platform || navigator.platform || '';
+}
 
 /** Focus is where a key types: a text field, a list box, editable content. */
 export function isTypingTarget(element: Element | null): boolean {
