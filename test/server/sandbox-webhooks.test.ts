@@ -159,13 +159,17 @@ describe('POST /api/sandbox/simulate', () => {
 
   it("keeps the home page's sample card to the status the decision gave, by refId or by recordId", async () => {
     const { post, app } = await appWith(true);
-    const statusOf = async (id: string) => {
+    const sampleOf = async (id: string) => {
       const meta = JSON.parse((await rawRequest(app.port, '/api/meta')).body) as ApiMeta;
-      return meta.samples?.find((sample) => sample.id === id)?.status;
+      return meta.samples?.find((sample) => sample.id === id);
     };
-    expect(await statusOf('crm-55102')).toBe('incomplete');
+    const statusOf = async (id: string) => (await sampleOf(id))?.status;
+    const start = await sampleOf('crm-55102');
+    expect(start?.status).toBe('incomplete');
     expect((await post({ kind: 'refId', id: 'crm-55102', action: 'approve' })).status).toBe(200);
     expect(await statusOf('crm-55102')).toBe('approved');
+    // Its summary described the status it started with ("Incomplete: …"): the card says where the new one came from.
+    expect((await sampleOf('crm-55102'))?.summary).toBe(`Status set here by Simulate. It started as: ${start?.summary}`);
     // A sample shown by refId, its decision taken by recordId.
     const cust = (await sampleCandidates({ now: new Date(), pictures: false })).find((c) => c.record.refId === 'cust_000482')!.record;
     expect((await post({ kind: 'recordId', id: cust.recordId, action: 'block' })).status).toBe(200);

@@ -47,15 +47,22 @@ export function simulatedSamples(sandbox: Pick<RunningSandbox, 'candidates' | 's
   samples: SampleCandidate[];
   simulate: SetStatus;
 } {
-  const samples = samplesOf(sandbox.candidates);
+  const started = samplesOf(sandbox.candidates);
+  const samples = [...started];
   const simulate: SetStatus = (kind, id, status) => {
     if (!sandbox.setStatus(kind, id, status)) return false;
     const record = sandbox.candidates.find((candidate) => candidate.record[kind] === id)?.record;
     const at = record ? samples.findIndex((sample) => sample.id === (record.refId || record.recordId)) : -1;
-    if (at >= 0) samples[at] = { ...samples[at]!, status };
+    if (at >= 0) samples[at] = simulatedSample(started[at]!, status);
     return true;
   };
   return { samples, simulate };
+}
+
+/** A sample's summary describes the status it started with: after a decision here, the card says so. */
+function simulatedSample(start: SampleCandidate, status: string): SampleCandidate {
+  if (status === start.status) return start;
+  return { ...start, status, summary: `Status set here by Simulate. It started as: ${start.summary}` };
 }
 
 export async function resolveUpstream(config: Config): Promise<ResolvedUpstream> {
