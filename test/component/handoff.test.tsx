@@ -124,6 +124,37 @@ describe('hand-off', { timeout: 20_000 }, () => {
     expect(exportsOf(fetchMock)).toEqual([{ what: 'reply', kind: 'refId', id: waiting.refId, template: 'waiting' }]);
   });
 
+  it("keeps the agent's edits when the reply editor is closed by Escape or Cancel, until a reply is copied", async () => {
+    const user = userEvent.setup();
+    const replyTemplates = mergeReplyTemplates({ waiting: 'We have your documents for {refId}.' });
+    show(waiting, { session: SUPPORT, meta: testMeta({ replyTemplates }) });
+    await screen.findByRole('heading', { level: 1 });
+    const template = `We have your documents for ${waiting.refId}.`;
+    const editor = () => within(screen.getByTestId('reply-editor'));
+    const open = async () => {
+      await user.click(screen.getByRole('button', { name: 'Copy reply' }));
+      return editor().getByRole('textbox', { name: 'Reply' });
+    };
+    await user.type(await open(), ' We will write within two days.');
+    await user.keyboard('{Escape}');
+    expect(screen.queryByTestId('reply-editor')).not.toBeInTheDocument();
+    // Reopened: the edits are there, and it says so.
+    expect(await open()).toHaveValue(`${template} We will write within two days.`);
+    expect(editor().getByTestId('reply-kept-edits')).toHaveTextContent('Your edits are kept');
+    await user.click(editor().getByRole('button', { name: 'Cancel' }));
+    expect(await open()).toHaveValue(`${template} We will write within two days.`);
+    // Back to the template on request.
+    await user.click(editor().getByRole('button', { name: 'Start again from the template' }));
+    expect(editor().getByRole('textbox', { name: 'Reply' })).toHaveValue(template);
+    expect(editor().queryByTestId('reply-kept-edits')).not.toBeInTheDocument();
+    // Once copied, the next reply starts from the template.
+    vi.spyOn(navigator.clipboard, 'writeText');
+    await user.type(editor().getByRole('textbox', { name: 'Reply' }), ' Thanks.');
+    await user.click(editor().getByRole('button', { name: 'Copy' }));
+    expect(await screen.findByText('Reply copied')).toBeInTheDocument();
+    expect(await open()).toHaveValue(template);
+  });
+
   it('gives a blocked candidate only the neutral reply, with the internal note, and audits it as blocked:neutral', async () => {
     const user = userEvent.setup();
     const { fetchMock } = show(blocked, { session: SUPPORT });

@@ -29,6 +29,9 @@ export interface ReplyEditorProps {
 export function ReplyAction(props: ReplyEditorProps) {
   const [open, setOpen] = useState(false);
   const [copied, setCopied] = useState(false);
+  // The agent's edits, by template: kept when the editor is closed without copying (Cancel, Escape), so
+  // that reopening it gives back what they wrote; let go once a reply is copied, or the page is left.
+  const [drafts, setDrafts] = useState<Drafts>({});
   useEffect(() => {
     if (!copied) return;
     const timer = setTimeout(() => setCopied(false), 3000);
@@ -45,10 +48,15 @@ export function ReplyAction(props: ReplyEditorProps) {
       {open && (
         <ReplyEditor
           {...props}
+          drafts={drafts}
+          setDrafts={setDrafts}
           onDone={(done) => {
             setOpen(false);
             // A close after the copy (the dialog's own close event) must not take "copied" back.
-            if (done) setCopied(true);
+            if (done) {
+              setCopied(true);
+              setDrafts({});
+            }
           }}
         />
       )}
@@ -100,14 +108,28 @@ function useCopy({ record, user }: Pick<ReplyEditorProps, 'record' | 'user'>, on
   return { copy, problem, busy, ended: session === 'ended', waiting: waiting !== undefined };
 }
 
-function ReplyEditor({ onDone, ...props }: ReplyEditorProps & { onDone: (copied: boolean) => void }) {
+/** The edited text of each template the agent changed, by the template's name. */
+type Drafts = Record<string, string>;
+
+interface EditorState {
+  drafts: Drafts;
+  setDrafts: (update: (drafts: Drafts) => Drafts) => void;
+  onDone: (copied: boolean) => void;
+}
+
+function ReplyEditor({ onDone, drafts, setDrafts, ...props }: ReplyEditorProps & EditorState) {
   const { user, ids } = props;
   // The replies as the editor opened with them: a live change of status while it is open does not swap
   // the agent's text for another template's; it is said, and taken only when they choose it.
   const [replies, setReplies] = useState(props.replies);
   const [frame, setFrame] = useState<ReplyFrame>(() => loadReplyFrame(user));
-  const [chosen, setChosen] = useState(0);
-  const [drafts, setDrafts] = useState<Record<string, string>>({});
+  // Reopened on edits kept from before: the template they were made in.
+  const [chosen, setChosen] = useState(() =>
+    Math.max(
+      0,
+      replies.findIndex((reply) => drafts[reply.template] !== undefined),
+    ),
+  );
   const { copy, problem, busy, ended, waiting } = useCopy(props, onDone);
   const textId = useId();
   const reply = replies[chosen] ?? replies[0]!;
@@ -159,6 +181,9 @@ function ReplyEditor({ onDone, ...props }: ReplyEditorProps & { onDone: (copied:
         rows={9}
         className="w-full rounded-md border border-slate-300 px-3 py-2 font-sans text-sm text-slate-900 focus-ring"
       />
+      {drafts[reply.template] !== undefined && (
+        <KeptEdits onRestart={() => setDrafts(({ [reply.template]: _restarted, ...others }) => others)} />
+      )}
       {user !== undefined && <ReplyFrameFields user={user} frame={frame} ids={ids} onSaved={saveFrame} />}
       {problem && !ended && (
         <p role="alert" className="mt-2 text-sm text-red-700">
@@ -174,6 +199,18 @@ function ReplyEditor({ onDone, ...props }: ReplyEditorProps & { onDone: (copied:
         </Button>
       </div>
     </ModalDialog>
+  );
+}
+
+/** The text below holds the agent's edits (from before, when the editor was closed without copying); the template's text is a press away. */
+function KeptEdits({ onRestart }: { onRestart: () => void }) {
+  return (
+    <p className="mt-2 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-slate-700" data-testid="reply-kept-edits">
+      Your edits are kept until you copy the reply or leave this page.
+      <Button variant="secondary" size="sm" onClick={onRestart}>
+        Start again from the template
+      </Button>
+    </p>
   );
 }
 
