@@ -3,7 +3,7 @@ import type http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { apiErrorBodySchema, apiMetaSchema } from '../../src/kyc/contract/api.ts';
 import { candidateEnvelopeSchema, type CandidateRecord } from '../../src/kyc/contract/schema.ts';
 import { createAccessControl } from '../../src/server/auth/access.ts';
@@ -23,6 +23,7 @@ const gateway = () => createAccessControl({ mode: 'proxy', userHeader: 'x-user',
 const errorOf = (res: RawResponse) => apiErrorBodySchema.parse(JSON.parse(res.body)).error;
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
+  vi.useRealTimers();
   for (const cleanup of cleanups.splice(0)) await cleanup();
 });
 
@@ -30,7 +31,9 @@ afterEach(async () => {
  * A service whose full key archives after extract: every answer to it carries willArchiveAtDate 10 s
  * later (or whatever `archivesIn` says). The status key's answers carry no identity data.
  */
-async function archivingService(options: { archivesInMs?: number; statusKey?: boolean; accept?: boolean; delayMs?: number } = {}) {
+async function archivingService(
+  options: { archivesInMs?: number; archivesAt?: string; statusKey?: boolean; accept?: boolean; delayMs?: number } = {},
+) {
   const upstream = await startFakeUpstream();
   const answer = (req: http.IncomingMessage, res: http.ServerResponse) => {
     if (req.url!.includes('/applicants')) {
@@ -40,7 +43,7 @@ async function archivingService(options: { archivesInMs?: number; statusKey?: bo
     }
     const full = req.headers.authorization === 'full-key';
     const data = full
-      ? { ...record, willArchiveAtDate: new Date(Date.now() + (options.archivesInMs ?? 10_000)).toISOString() }
+      ? { ...record, willArchiveAtDate: options.archivesAt ?? new Date(Date.now() + (options.archivesInMs ?? 10_000)).toISOString() }
       : { status: record.status, refId: record.refId, recordId: record.recordId, isArchived: false, blockPassID: record.blockPassID };
     let body = Buffer.from(JSON.stringify({ status: 'success', data }));
     const headers: http.OutgoingHttpHeaders = { 'content-type': 'application/json' };
@@ -206,12 +209,34 @@ describe('a key that archives after extract', () => {
     expect(upstream.seen.length).toBe(asked);
   });
 
-  it('an ordinary archive date (weeks away) is not mistaken for it', async () => {
-    const { upstream, app } = await archivingService({ archivesInMs: 20 * 24 * 3600_000 });
-    for (let i = 0; i < 3; i++) expect((await app.get(LOOKUP, COMPLIANCE)).status).toBe(200);
+  it('an archive date weeks away that stays put (set by another key) is not mistaken for it, however often it is looked up', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const { upstream, app } = await archivingService({ archivesAt: new Date(Date.now() + 20 * 24 * 3600_000).toISOString() });
+    for (let i = 0; i < 3; i++) {
+      expect((await app.get(LOOKUP, COMPLIANCE)).status).toBe(200);
+      vi.setSystemTime(Date.now() + 10 * 60_000);
+    }
     expect(upstream.seen).toHaveLength(3);
     expect((await meta(app)).archivingKey).toBeUndefined();
     expect(warnings(app)).toEqual([]);
+  });
+
+  it('a key whose delay is days (no date within a day of the lookup) is detected by the next full lookup of the same candidate', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const { upstream, app } = await archivingService({ archivesInMs: 3 * 24 * 3600_000 });
+    // One answer alone cannot tell it from a date another key set; looked up again at once, neither.
+    expect((await app.get(LOOKUP, COMPLIANCE)).status).toBe(200);
+    expect((await app.get(LOOKUP, COMPLIANCE)).status).toBe(200);
+    expect((await meta(app)).archivingKey).toBeUndefined();
+    // Two minutes later, its date has moved two minutes with it: each lookup schedules the deletion anew.
+    vi.setSystemTime(Date.now() + 2 * 60_000);
+    expect((await app.get(LOOKUP, COMPLIANCE)).status).toBe(200);
+    await vi.waitFor(async () => expect((await meta(app)).archivingKey).toMatchObject({ accepted: false }), { timeout: 5000 });
+    expect(warnings(app)).toEqual([expect.stringMatching(/for deletion 3 days after the lookup\. Full lookups are refused from now on/)]);
+    const refused = await app.get(LOOKUP, COMPLIANCE);
+    expect(refused.status).toBe(409);
+    expect(errorOf(refused).message).toMatch(/a set time after it is looked up/);
+    expect(upstream.seen).toHaveLength(3);
   });
 });
 

@@ -26,6 +26,31 @@ export function archivesOnExtract(willArchiveAtDate: unknown, lookupAtMs: number
   return after > -CLOCK_SKEW_MS && after < ARCHIVES_ON_EXTRACT_WITHIN_MS ? new Date(at) : undefined;
 }
 
+/** Two full lookups of one candidate this far apart or more can tell a key whose delay is a day or more (movedWithLookup). */
+export const MOVED_APART_MS = 30_000;
+
+/** How closely the date must follow the lookups: the service dates the deletion from when it read the request, not when it was sent. */
+export const MOVED_TOLERANCE_MS = 10_000;
+
+/** A full answer's deletion date and when its lookup was sent. */
+export interface ArchiveSighting {
+  dateMs: number;
+  lookupAtMs: number;
+}
+
+/**
+ * A key whose "archive after extract" delay is a day or more: one answer cannot tell its date from one
+ * another key's lookup set, but two full lookups of the same candidate can. With such a key the date
+ * moves later by the time between the lookups (each schedules the deletion anew, lookup time + X); a date
+ * another key set stays where it is. At least MOVED_APART_MS apart, so that when each request was read
+ * (MOVED_TOLERANCE_MS) does not decide it.
+ */
+export function movedWithLookup(previous: ArchiveSighting, next: ArchiveSighting): boolean {
+  const apart = next.lookupAtMs - previous.lookupAtMs;
+  const moved = next.dateMs - previous.dateMs;
+  return apart >= MOVED_APART_MS && moved > 0 && Math.abs(moved - apart) <= MOVED_TOLERANCE_MS;
+}
+
 /**
  * `data.willArchiveAtDate` of an answer, when it holds a timestamp, whatever else the answer holds or
  * lacks: an answer that cannot be shown still says that its lookup started a deletion.

@@ -1,6 +1,7 @@
 import type http from 'node:http';
 import type { ArchivingKey, EnvironmentInfo } from '../../kyc/contract/api.ts';
 import { ARCHIVES_ON_EXTRACT_SETTING, archivesOnExtract } from '../../kyc/contract/archiving.ts';
+import { createSightings } from './archive-sightings.ts';
 import { readToTheEnd, type Scan } from '../answer/archive-watch.ts';
 import { type ArchivingFindings, findingName, findingsInStore } from './archiving-findings.ts';
 import { ApiFailure } from '../http/api-failure.ts';
@@ -14,7 +15,8 @@ import { createUpstreamSlots } from '../upstream/upstream-slots.ts';
 /**
  * "Archive after extract" (a key setting of the service): every full-level lookup with such a key makes
  * the service delete the candidate's identity data seconds later. Nothing tells in advance; the first full
- * answer does, by a `willArchiveAtDate` close to the lookup. From then on full lookups are refused (409),
+ * answer does, by a `willArchiveAtDate` close to the lookup; a key whose delay is a day or more, the next full
+ * lookup of a candidate, by its date moving with the lookups (movedWithLookup). From then on full lookups are refused (409),
  * unless the operator accepts it. The finding is kept where every instance and the next start read it
  * (archiving-findings.ts), per environment and key. Its warnings go to the log of the request that
  * brought them about (`log`), so they carry its id, route and user.
@@ -28,8 +30,11 @@ export interface ArchivingGuard {
    * refused): a key that archives is seen once, not by every lookup made before its first answer.
    */
   admit(waitMs: number, log: Logger, gone?: AbortSignal): Promise<Pass | { ok: false; failure?: ApiFailure }>;
-  /** A full-level answer arrived for a lookup made at `lookupAtMs`, carrying this willArchiveAtDate (if any). */
-  observe(willArchiveAtDate: unknown, lookupAtMs: number, log: Logger): Promise<void>;
+  /**
+   * A full-level answer arrived for a lookup made at `lookupAtMs`, carrying this willArchiveAtDate (if any);
+   * `candidate` names whom it was about (`refId:…`), so that a later lookup of them can be compared with it.
+   */
+  observe(willArchiveAtDate: unknown, lookupAtMs: number, log: Logger, candidate?: string): Promise<void>;
   /** For /api/meta: undefined until detected (or while the finding cannot be read). */
   state(): Promise<ArchivingKey | undefined>;
   /**
@@ -48,7 +53,7 @@ export interface Pass {
    * reading it (archive-watch.ts), and the next one let through once it is known. The answer's readers
    * read the copy returned, which ends when `until` (the browser's response) closes.
    */
-  watch(outcome: UpstreamOutcome, lookupAtMs: number, until?: http.ServerResponse): UpstreamBody | undefined;
+  watch(outcome: UpstreamOutcome, lookupAtMs: number, until?: http.ServerResponse, candidate?: string): UpstreamBody | undefined;
 }
 
 export interface ArchivingGuardOptions {
@@ -78,6 +83,7 @@ export function createArchivingGuard(options: ArchivingGuardOptions): ArchivingG
     log.warn(line);
   };
   const gate = createGate();
+  const sightings = createSightings();
   const guard: ArchivingGuard = {
     async refusal(log) {
       let detectedAt: string | undefined;
@@ -103,8 +109,8 @@ export function createArchivingGuard(options: ArchivingGuardOptions): ArchivingG
       if (refused) release(false);
       return refused ? { ok: false, failure: refused } : passOf(guard, release, options.maxResponseBytes ?? Number.POSITIVE_INFINITY, log);
     },
-    async observe(willArchiveAtDate, lookupAtMs, log) {
-      const at = archivesOnExtract(willArchiveAtDate, lookupAtMs);
+    async observe(willArchiveAtDate, lookupAtMs, log, candidate) {
+      const at = archivesOnExtract(willArchiveAtDate, lookupAtMs) ?? sightings.moved(candidate, willArchiveAtDate, lookupAtMs);
       if (!at || finding.pending()) return;
       let stored: boolean;
       try {
@@ -131,11 +137,11 @@ type Release = (opened: boolean) => void;
 function passOf(guard: ArchivingGuard, release: Release, maxBytes: number, log: Logger): Pass {
   return {
     ok: true,
-    watch(outcome, lookupAtMs, until) {
+    watch(outcome, lookupAtMs, until, candidate) {
       if (!outcome.ok) return void release(false);
       const onDone = async (scan: Scan) => {
         try {
-          if (typeof scan === 'string') await guard.observe(scan, lookupAtMs, log);
+          if (typeof scan === 'string') await guard.observe(scan, lookupAtMs, log, candidate);
         } finally {
           // Known not to archive: a body read whole without a close date (an ordinary one is not).
           release(scan === null || (typeof scan === 'string' && !archivesOnExtract(scan, lookupAtMs)));
@@ -219,7 +225,7 @@ const CHECKING = new ApiFailure(
 function refusalOf(): ApiFailure {
   return new ApiFailure(
     'archiving_key',
-    `This server's KYC API key archives identity data after each full lookup ("archive after extract"): the service deletes a candidate's identity data seconds after it is looked up. To keep candidates' data, full lookups are refused. An administrator must configure a key without "archive after extract", or set ${ARCHIVES_ON_EXTRACT_SETTING} for this environment in CONFIG_FILE to look anyway.`,
+    `This server's KYC API key archives identity data after each full lookup ("archive after extract"): the service deletes a candidate's identity data a set time after it is looked up (seconds, as its documentation recommends, or longer). To keep candidates' data, full lookups are refused. An administrator must configure a key without "archive after extract", or set ${ARCHIVES_ON_EXTRACT_SETTING} for this environment in CONFIG_FILE to look anyway.`,
   );
 }
 
@@ -237,14 +243,22 @@ function unreadable(error: unknown): ApiFailure {
 }
 
 function detectedWarning(of: string, at: Date, lookupAtMs: number, accept: boolean): string {
-  const seconds = Math.round((at.getTime() - lookupAtMs) / 1000);
   return (
     `WARNING: the KYC API key${of} archives identity data after each full lookup ("archive after extract"): a full answer ` +
-    `scheduled the candidate's identity data for deletion ${seconds} s after the lookup. ` +
+    `scheduled the candidate's identity data for deletion ${durationText(at.getTime() - lookupAtMs)} after the lookup. ` +
     (accept
       ? `${ARCHIVES_ON_EXTRACT_SETTING} is set: full lookups go on, and each one deletes what it shows.`
       : `Full lookups are refused from now on (409 archiving_key); use a key without "archive after extract", or set ${ARCHIVES_ON_EXTRACT_SETTING} in CONFIG_FILE.`)
   );
+}
+
+/** "10 s", "45 min", "36 h", "3 days": how long after a lookup the deletion was set for. */
+function durationText(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 120) return `${seconds} s`;
+  if (seconds < 2 * 3600) return `${Math.round(seconds / 60)} min`;
+  if (seconds < 2 * 86_400) return `${Math.round(seconds / 3600)} h`;
+  return `${Math.round(seconds / 86_400)} days`;
 }
 
 function recalledWarning(of: string, detectedAt: string, where: string, accept: boolean): string {

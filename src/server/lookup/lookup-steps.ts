@@ -227,7 +227,7 @@ export function sendRequest(
   const call = deps.upstream.fetchCandidate(request);
   const lookupAt = Date.now();
   const answer = timedOutcome(deps.metrics, call.outcome).then((outcome): Fetched => {
-    const watched = pass?.watch(outcome, lookupAt, until);
+    const watched = pass?.watch(outcome, lookupAt, until, `${request.kind}:${request.id}`);
     if (!outcome.ok) return outcome;
     const upstreamRes = watched ?? outcome.response;
     const upstreamStatus = upstreamRes.statusCode ?? 200;
