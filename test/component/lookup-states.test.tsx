@@ -159,6 +159,16 @@ describe('lookup states', () => {
     expect(screen.queryByRole('button', { name: 'Try again' })).not.toBeInTheDocument();
   });
 
+  it('the server\'s client id unknown to the service: not "no such candidate", and not the reviewer\'s fault', async () => {
+    showWith(apiError(502, 'upstream_misconfigured', "The KYC service does not know this server's client id (…): check KYC_CLIENT_ID."));
+    expect(await alert()).toHaveAttribute('data-error-kind', 'upstream_misconfigured');
+    expect(screen.getByRole('heading', { name: 'This server is not set up right for the KYC service' })).toBeInTheDocument();
+    expect(
+      screen.getByText(/KYC_CLIENT_ID\. Nothing is wrong with the id you entered; ask whoever runs Candidate Lookup\./),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: /Try as/ })).not.toBeInTheDocument();
+  });
+
   it.each([
     ['upstream_unreachable', 502, 'The KYC service cannot be reached'],
     ['upstream_timeout', 504, 'The KYC service did not answer in time'],

@@ -310,6 +310,14 @@ describe('GET /api/applicants against what the service may answer', () => {
     await close();
   });
 
+  it('a 404 naming the client (an unknown client id) is said as that, not as a service without the list', async () => {
+    const { app, close } = await fakeApp({ status: 404, body: { status: 'error', code: 404, message: 'Client not Found' } });
+    const res = await app.get('/api/applicants?status=waiting', COMPLIANCE);
+    expect(res.status).toBe(502);
+    expect(errorOf(res)).toMatchObject({ code: 'upstream_misconfigured', message: expect.stringContaining('KYC_CLIENT_ID') });
+    await close();
+  });
+
   it('a rejected key and a rate-limited service are told as for lookups', async () => {
     const unauthorized = await fakeApp({ status: 401, body: { status: 'error', code: 401, message: 'Unauthorized' } });
     expect(errorOf(await unauthorized.app.get('/api/applicants', COMPLIANCE)).code).toBe('upstream_unauthorized');

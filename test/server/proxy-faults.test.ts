@@ -136,6 +136,45 @@ describe('proxy against a faulty upstream', () => {
     await expectStillServing();
   });
 
+  it('maps a 404 that names the client (the client id is unknown) to upstream_misconfigured, not to "no such candidate"', async () => {
+    upstream.behave = (_req, res) => {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end('{"status":"error","code":404,"message":"Client not Found"}');
+    };
+    const res = await lookup();
+    expect(res.status).toBe(502);
+    expect(errorOf(res).code).toBe('upstream_misconfigured');
+    expect(errorOf(res).message).toMatch(/does not know this server's client id .* KYC_CLIENT_ID/);
+    await expectStillServing();
+  });
+
+  it('maps a 404 web page (an address that is not the KYC Connect API) to upstream_misconfigured for a lookup', async () => {
+    upstream.behave = (_req, res) => {
+      res.writeHead(404, { 'content-type': 'text/html; charset=utf-8' });
+      res.end('<!DOCTYPE html><html><body>Cannot GET /kyc/1.0/connect</body></html>');
+    };
+    const res = await lookup();
+    expect(res.status).toBe(502);
+    expect(errorOf(res)).toMatchObject({ code: 'upstream_misconfigured', message: expect.stringMatching(/web page .* KYC_BASE_URL/) });
+    await expectStillServing();
+  });
+
+  it('keeps a 404 with another message, or none, or a body that is not JSON, as no such candidate', async () => {
+    for (const [type, body] of [
+      ['application/json', '{"status":"error","message":"Record not found","code":404}'],
+      ['application/json', ''],
+      ['text/plain', 'Not Found'],
+      ['application/json', '{"message":{"client":"x"}}'],
+    ]) {
+      upstream.behave = (_req, res) => {
+        res.writeHead(404, { 'content-type': type! });
+        res.end(body);
+      };
+      expect(errorOf(await lookup()).code, body).toBe('not_found');
+    }
+    await expectStillServing();
+  });
+
   it.each([401, 403])('maps %i to 502 upstream_unauthorized without echoing the key', async (status) => {
     upstream.behave = (_req, res) => {
       res.writeHead(status, { 'content-type': 'application/json', 'www-authenticate': 'Key' });

@@ -86,6 +86,10 @@ const UPSTREAM_ERROR_NEXT =
 /** The server's message under its code's title, with a retry when trying again can help, or without. */
 const retryable: ScreenOf = ({ message }, { actions }) => ({ body: message, action: actions.retry });
 const plain: ScreenOf = ({ message }) => ({ body: message });
+/** The server's settings for the service are wrong: no id would do. */
+const notTheId: ScreenOf = ({ message }) => ({
+  body: `${message} Nothing is wrong with the id you entered; ask whoever runs Candidate Lookup.`,
+});
 
 /**
  * Not found: what an id from a link holds that cannot be seen, when it holds some; that neither kind has
@@ -131,9 +135,8 @@ const SCREENS: Partial<Record<ErrorCode, ScreenOf>> = {
   audit_unavailable: retryable,
   store_unavailable: (_, { actions }) => ({ body: STORE_UNAVAILABLE_TEXT, action: actions.retry }),
   archiving_check_unavailable: retryable,
-  upstream_unauthorized: ({ message }) => ({
-    body: `${message} Nothing is wrong with the id you entered; ask whoever runs Candidate Lookup.`,
-  }),
+  upstream_unauthorized: notTheId,
+  upstream_misconfigured: notTheId,
   upstream_rate_limited: (error, { actions }) => ({ body: retryText(error), action: actions.retry }),
   upstream_unreachable: retryable,
   upstream_timeout: retryable,

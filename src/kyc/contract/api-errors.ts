@@ -31,6 +31,8 @@ export const API_ERRORS = {
   invalid_id: { status: 400, title: 'This id cannot be looked up' },
   not_found: { status: 404, title: 'No such candidate' },
   upstream_unauthorized: { status: 502, title: "The KYC service rejected this server's API key" },
+  /** The service does not know the client id, or the address is not its API: no id would be found. */
+  upstream_misconfigured: { status: 502, title: 'This server is not set up right for the KYC service' },
   upstream_rate_limited: { status: 429, title: 'The KYC service is limiting requests' },
   upstream_error: { status: 502, title: "The KYC service's answer could not be used" },
   upstream_unreachable: { status: 502, title: 'The KYC service cannot be reached' },

@@ -7,6 +7,7 @@ import { type AnswerGuard, createAnswerGuard } from '../answer/answer-guard.ts';
 import type { ScannedBody } from '../answer/answer-scan.ts';
 import { type KeySearch, keySearch } from '../answer/key-watch.ts';
 import { ApiFailure } from '../http/api-failure.ts';
+import { misconfigured, type NotFoundMeaning, notFoundMeaning } from './not-found.ts';
 import { readWaitBody, type SharedWait, serviceWaitSeconds, serviceWaitState } from './service-wait.ts';
 
 /** The KYC service this server asks, with its keys: the configured one, or the embedded sandbox. */
@@ -116,7 +117,7 @@ export function createUpstreamClient(
     fetchCandidate(request) {
       const headers = { authorization: keyFor(request.scope), ...ASKED_FORM };
       const options = requestOptions(`${request.kind}/${encodeIdSegment(request.id)}`, headers);
-      return remembered(send(transport, options, (status, waitSeconds) => failureOfStatus(status, request, waitSeconds), limits));
+      return remembered(send(transport, options, (status, said) => failureOfStatus(status, request, said), limits));
     },
     fetchApplicants(request) {
       const headers = { authorization: keyFor(request.scope), ...ASKED_FORM };
@@ -126,8 +127,14 @@ export function createUpstreamClient(
   };
 }
 
-/** What an error status means; `waitSeconds` is the wait a 429 asked for (serviceWaitSeconds), if it said. */
-type FailureOfStatus = (status: number, waitSeconds: number | undefined) => ApiFailure;
+/** What an error answer said beyond its status: the wait a 429 asked for (serviceWaitSeconds), what a 404 means (not-found.ts). */
+export interface ServiceSaid {
+  waitSeconds?: number | undefined;
+  notFound?: NotFoundMeaning | undefined;
+}
+
+/** What an error status means, with what its answer said. */
+type FailureOfStatus = (status: number, said: ServiceSaid) => ApiFailure;
 
 /**
  * How long a kept-alive socket may stay idle before this side drops it: under Node's server default of
@@ -166,13 +173,21 @@ function send(
       if (settled) return upstreamRes.destroy();
       const status = upstreamRes.statusCode ?? 502;
       if (status < 200 || status >= 300) {
-        const failWith = (body?: Buffer) => fail(failureOf(status, serviceWaitSeconds(upstreamRes.headers['retry-after'], body)), status);
+        const failWith = (body?: Buffer) =>
+          fail(
+            failureOf(status, {
+              waitSeconds: serviceWaitSeconds(upstreamRes.headers['retry-after'], body),
+              ...(status === 404 ? { notFound: notFoundMeaning(upstreamRes.headers, body) } : {}),
+            }),
+            status,
+          );
         refused = () => failWith();
-        if (status !== 429) {
+        if (status !== 429 && status !== 404) {
           upstreamRes.resume();
           return refused();
         }
-        // The real service gives its wait in the body: a few KiB of it are read, within the request's deadline.
+        // The real service gives its wait in the body, and a 404's says what was not found: a few KiB of
+        // it are read, within the request's deadline.
         return void readWaitBody(upstreamRes).then(failWith);
       }
       if (Number(upstreamRes.headers['content-length']) > limits.maxResponseBytes) {
@@ -225,15 +240,18 @@ function isStaleSocket(req: http.ClientRequest, error: NodeJS.ErrnoException, an
 }
 
 /** What the browser is told when the service answers with an error status. */
-export function failureOfStatus(status: number, request: Pick<CandidateRequest, 'kind' | 'id'>, waitSeconds?: number): ApiFailure {
+export function failureOfStatus(status: number, request: Pick<CandidateRequest, 'kind' | 'id'>, said: ServiceSaid = {}): ApiFailure {
+  if (status === 404 && said.notFound) return misconfigured(said.notFound);
   if (status === 404) return new ApiFailure('not_found', `No candidate with ${request.kind} "${request.id}".`);
-  return failureOfServiceStatus(status, waitSeconds);
+  return failureOfServiceStatus(status, said.waitSeconds);
 }
 
 /** The list operation's errors: a 404 means this service does not offer it (its path holds no id). */
-export function failureOfListStatus(status: number, waitSeconds?: number): ApiFailure {
+export function failureOfListStatus(status: number, said: ServiceSaid = {}): ApiFailure {
+  // A web page is what a service without the list answers too: only the client named tells the two apart.
+  if (status === 404 && said.notFound === 'client') return misconfigured(said.notFound);
   if (status === 404) return new ApiFailure('applicants_unavailable', 'This KYC service does not offer the applicants list.');
-  return failureOfServiceStatus(status, waitSeconds);
+  return failureOfServiceStatus(status, said.waitSeconds);
 }
 
 /** Error statuses that mean the same whatever was asked: the key refused, a rate limit, anything else. */
