@@ -196,7 +196,7 @@ describe('list records the app could not read before', () => {
     });
   });
 
-  it('attack: an id longer than the lookup’s 256 characters in a list record refuses that record (left out and counted), as the lookup refuses it', async () => {
+  it('attack: an id longer than the lookup’s 256 characters, or with a control character, refuses its record only when no other id of it can open it', async () => {
     const long = `x${'y'.repeat(256)}`;
     const store = createMemoryQueueIndexStore();
     const { app } = await listApp(
@@ -205,23 +205,31 @@ describe('list records the app could not read before', () => {
         { status: 'waiting', _id: long, refId: 'fine', isArchived: false },
         { status: 'waiting', recordId: 'r\nwith a line break', isArchived: false },
         { status: 'waiting', refId: 'y'.repeat(256), isArchived: false },
+        // A refId no lookup can take beside an `_id` that can: opened by its recordId, the refId named.
+        { status: 'waiting', _id: '65f1c2a9e4b0d3a1f0c9b811', refId: 'crm\t42', isArchived: false },
       ],
       { store },
     );
     const res = await app.get('/api/applicants?status=waiting', SUPPORT);
     const page = pageOf(res);
-    expect(page.records.map((row) => row.refId)).toEqual(['y'.repeat(256)]);
+    expect(page.records.map((row) => [row.refId, row.recordId])).toEqual([
+      ['fine', undefined],
+      ['y'.repeat(256), undefined],
+      [undefined, '65f1c2a9e4b0d3a1f0c9b811'],
+    ]);
+    expect(page.records[0]!.unreadable).toEqual({ _id: 'is too long (at most 256 characters): not an id a lookup can take' });
+    expect(page.records[2]!.unreadable).toEqual({
+      refId: 'contains a control character (such as a line break or tab): not an id a lookup can take',
+    });
     expect(page.skipped).toEqual({
-      count: 3,
-      reasons: [
-        'refId is too long (at most 256 characters)',
-        '_id is too long (at most 256 characters)',
-        'recordId contains a control character (such as a line break or tab)',
-      ],
+      count: 2,
+      reasons: ['refId is too long (at most 256 characters)', 'recordId contains a control character (such as a line break or tab)'],
     });
     expect(res.body).not.toContain(long);
+    expect(res.body).not.toContain('crm\\t42');
     // Nothing of them in the index either.
-    expect((await store.find('default', [`refId:${long}`, `recordId:${long}`, 'refId:fine'])).size).toBe(0);
+    expect((await store.find('default', [`refId:${long}`, `recordId:${long}`, 'refId:crm\t42'])).size).toBe(0);
+    expect((await store.find('default', ['refId:fine', 'recordId:65f1c2a9e4b0d3a1f0c9b811'])).size).toBe(2);
   });
 
   it('a field of the wrong type in one record is named on that field; the record and the page are shown', async () => {

@@ -50,15 +50,17 @@ export function readListRecord(value: unknown, reading: ListReading): ListRecord
 }
 
 /**
- * The ids as strings, or why the record is refused: an id the lookup would refuse (longer than 256
- * characters, a control character...) names a candidate the app could neither open nor index. An id of
- * the wrong type is named, and read as absent.
+ * The ids as strings, or why the record is refused. An id of the wrong type, or one the lookup would
+ * refuse (longer than 256 characters, a control character...), is named, and read as absent: the record
+ * stays while another of its ids can open it (a refId no lookup can take beside a good `_id`), and is
+ * refused, for the first such id, only when none can.
  */
 function readIds(
   value: Record<string, unknown>,
   unreadable: Record<string, string>,
 ): Partial<Record<(typeof ID_FIELDS)[number], string>> | string {
   const ids: Partial<Record<(typeof ID_FIELDS)[number], string>> = {};
+  let refused: string | undefined;
   for (const field of ID_FIELDS) {
     const id = value[field];
     if (id === undefined || id === null || id === '') continue;
@@ -67,11 +69,16 @@ function readIds(
       continue;
     }
     const checked = checkId(id);
+    if (checked.ok) {
+      ids[field] = id;
+      continue;
+    }
     // The lookup's message names "the id"; here it names the field, and never repeats the value.
-    if (!checked.ok) return `${field} ${checked.message.startsWith('The id ') ? checked.message.slice(7, -1) : 'is not a valid id'}`;
-    ids[field] = id;
+    const why = checked.message.startsWith('The id ') ? checked.message.slice(7, -1) : 'is not a valid id';
+    unreadable[field] = `${why}: not an id a lookup can take`;
+    refused ??= `${field} ${why}`;
   }
-  return ids;
+  return Object.keys(ids).length === 0 && refused ? refused : ids;
 }
 
 /** A field's value when present and of its type; present but not: named in `unreadable`, and undefined. */
