@@ -31,6 +31,7 @@ async function listApp(
     store?: QueueIndexStore;
     lookup?: (kind: string, id: string) => unknown;
     statusKey?: boolean;
+    maxResponseBytes?: number;
   } = {},
 ) {
   const upstream = await startListUpstream(records, options.lookup);
@@ -50,6 +51,7 @@ async function listApp(
     access: gateway(),
     audit,
     queueIndex: options.store ?? createMemoryQueueIndexStore(),
+    ...(options.maxResponseBytes ? { settings: { limits: { maxResponseBytes: options.maxResponseBytes } } } : {}),
   });
   closing.push(async () => {
     await app.close();
@@ -161,6 +163,36 @@ describe("the sandbox's current-documentation list, through the app", () => {
 });
 
 describe('list records the app could not read before', () => {
+  it('whole records too large to take 100 at a time (pictures, a full key) are asked in smaller requests: every one is listed, no error', async () => {
+    const picture = 'A'.repeat(10_000);
+    const records = Array.from({ length: 230 }, (_, i) => ({
+      status: 'waiting',
+      refId: `whole-${i}`,
+      waitingDate: new Date(Date.UTC(2026, 10, 1, 0, i)).toISOString(),
+      identities: { selfie: { type: 'base64', value: picture } },
+    }));
+    // About 1 MB a page of 100; this server takes 300 kB.
+    const { app, upstream, audit } = await listApp(records, { maxResponseBytes: 300_000 });
+    await app.crawl();
+    const { first, rows } = await wholeTab(app, 'waiting', 50, COMPLIANCE);
+    expect(first.total).toBe(records.length);
+    expect(rows.map((row) => row.refId)).toEqual(records.map((record) => record.refId));
+    // Halved twice (100, 50, then 25 a request), and kept at 25 for the pages after the first.
+    const limits = upstream.seen
+      .filter((req) => req.path.includes('/applicants/waiting'))
+      .map((req) => new URL(req.path, 'http://x').searchParams.get('limit'));
+    expect(limits.slice(0, 3)).toEqual(['100', '50', '25']);
+    expect(limits.slice(3).every((limit) => Number(limit) <= 25)).toBe(true);
+    // One audit line per page of 100 (each crawl), whatever it took.
+    const crawled = audit.lines.filter(
+      (line) => line.kind === 'list' && 'queueIndex' in line && line.queueIndex && line.filter === 'waiting',
+    );
+    expect(crawled.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(crawled.map((line) => (line.kind === 'list' ? `${line.skip}:${line.records}` : '')))).toEqual(
+      new Set(['0:100', '100:100', '200:30']),
+    );
+  });
+
   it('a list without isArchived: every tab counted, no "count unavailable", its records shown without the flag', async () => {
     const early = APPLICANT_FILTERS.flatMap((status, n) => [
       { status, _id: `rec-${n}`, blockPassID: `bp-${n}`, refId: `ref-${n}` },

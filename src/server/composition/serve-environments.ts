@@ -1,3 +1,4 @@
+import { APPLICANTS_MAX_LIMIT } from '../../kyc/contract/applicants.ts';
 import type { ApiEnvironment, ServedEnvironment } from '../lookup/served-environment.ts';
 import { createPartsBudget } from '../answer/parts-budget.ts';
 import { instancePreviews } from '../answer/parts-writer.ts';
@@ -14,7 +15,7 @@ import { createUpstreamSlots } from '../upstream/upstream-slots.ts';
 import type { Logger } from '../log/log.ts';
 import type { LookupDeps } from '../lookup/lookup-steps.ts';
 import type { ApplicantsQueue } from '../lookup/applicants.ts';
-import { fetchListPage } from '../lookup/crawler-list.ts';
+import { fetchListPage, type RequestSize } from '../lookup/crawler-list.ts';
 import type { CrawlClock } from '../lookup/crawler-pool.ts';
 import { createQueueCrawler, type QueueCrawler } from '../lookup/queue-crawler.ts';
 import { QUEUE_INDEX_USER, serverStatusLookup } from '../lookup/queue-lookup.ts';
@@ -85,10 +86,12 @@ const NO_CRAWLER: QueueCrawler = { start: () => {}, crawlNow: async () => {}, cl
 
 function crawlerOf(environment: ApiEnvironment, deps: LookupDeps, wiring: QueueWiring): QueueCrawler {
   const { crawl = {} } = wiring;
+  // The records one request of the list asks for, as this environment's answers have shown fits.
+  const size: RequestSize = { limit: APPLICANTS_MAX_LIMIT };
   return createQueueCrawler({
     environment: environment.info.name,
     index: wiring.index,
-    fetchPage: (filter, skip, signal) => fetchListPage(deps, filter, skip, signal),
+    fetchPage: (filter, skip, signal) => fetchListPage(deps, filter, skip, signal, size),
     // Never the first full request of a key: one that archives after extract would delete what it looks up.
     lookup: serverStatusLookup(deps, wiring.logger, QUEUE_INDEX_USER, { fullKeyOnceSafe: true }),
     perSecond: wiring.perSecond,

@@ -6,7 +6,7 @@ import {
   type Skipped,
   upstreamApplicantsEnvelopeSchema,
 } from '../../kyc/contract/applicants.ts';
-import { readListRecord, withSkipped } from '../../kyc/contract/list-record.ts';
+import { joinSkipped, readListRecord, withSkipped } from '../../kyc/contract/list-record.ts';
 import { auditWritable, written } from '../audit/audit-trail.ts';
 import type { ListAuditEntry } from '../audit/audit.ts';
 import { ApiFailure } from '../http/api-failure.ts';
@@ -43,11 +43,21 @@ const LIST_FAILURES = {
 };
 const NO_SLOT = new ApiFailure('upstream_unreachable', "The crawler's requests to the KYC service are all under way.");
 
+/**
+ * How many records one request asks for: the page's 100 at first; halved each time an answer is larger
+ * than limits.maxResponseBytes (whole records with pictures of several MB each, read with a full key),
+ * and kept for the environment's later pages, so that each is not downloaded too large first.
+ */
+export interface RequestSize {
+  limit: number;
+}
+
 export async function fetchListPage(
   deps: ListDeps,
   filter: ApplicantFilter | undefined,
   skip: number,
   signal?: AbortSignal,
+  size: RequestSize = { limit: APPLICANTS_MAX_LIMIT },
 ): Promise<ListPage> {
   const stuck = auditWritable(deps);
   if (stuck) return { ok: false, failure: stuck, upstreamStatus: null, notAsked: true };
@@ -58,7 +68,7 @@ export async function fetchListPage(
   const started = performance.now();
   const askedAt = Date.now();
   try {
-    const page = await askPage(deps, filter, skip, askedAt, signal);
+    const page = await askPage(deps, { filter, skip, askedAt, size }, signal);
     const status = page.ok ? 200 : page.failure.status;
     const entry: ListAuditEntry = {
       time: new Date().toISOString(),
@@ -87,14 +97,58 @@ export async function fetchListPage(
 
 const NO_AUDIT = new ApiFailure('audit_unavailable', 'The audit log could not record the list page.');
 
-async function askPage(
+interface PageAsked {
+  filter: ApplicantFilter | undefined;
+  skip: number;
+  askedAt: number;
+  size: RequestSize;
+}
+
+/**
+ * A page of the crawler's 100 records, in as many requests as their size needs (RequestSize): the same
+ * records, and one audit line, however many requests it took. A service that serves fewer than asked
+ * ends the page there, as the list's end does: the crawler reads on in steps of what was served.
+ */
+async function askPage(deps: ListDeps, asked: PageAsked, signal: AbortSignal | undefined): Promise<ListPage> {
+  const { size } = asked;
+  const end = asked.skip + APPLICANTS_MAX_LIMIT;
+  const parts: Array<Extract<ListPage, { ok: true }>> = [];
+  for (let at = asked.skip; at < end; ) {
+    const limit = Math.min(size.limit, end - at);
+    const part = await askRequest(deps, asked.filter, { skip: at, limit }, asked.askedAt, signal);
+    if (!part.ok && part.failure.code === 'response_too_large' && limit > 1) {
+      size.limit = Math.min(size.limit, Math.ceil(limit / 2));
+      continue;
+    }
+    if (!part.ok) return part;
+    parts.push(part);
+    at += part.served;
+    if (part.served < limit) break;
+  }
+  return joinParts(parts);
+}
+
+/** The parts of one page as the page. */
+function joinParts(parts: Array<Extract<ListPage, { ok: true }>>): ListPage {
+  const skipped = parts.reduce<Skipped | undefined>((all, part) => joinSkipped(all, part.skipped), undefined);
+  return {
+    ok: true,
+    records: parts.flatMap((part) => part.records),
+    ...(skipped ? { skipped } : {}),
+    total: parts.at(-1)!.total,
+    served: parts.reduce((sum, part) => sum + part.served, 0),
+    askedAt: parts[0]!.askedAt,
+  };
+}
+
+async function askRequest(
   deps: ListDeps,
   filter: ApplicantFilter | undefined,
-  skip: number,
+  range: { skip: number; limit: number },
   askedAt: number,
   signal: AbortSignal | undefined,
 ): Promise<ListPage> {
-  const query = { status: filter, skip, limit: APPLICANTS_MAX_LIMIT };
+  const query = { status: filter, ...range };
   const call = deps.upstream.fetchApplicants({ query, scope: deps.hasStatusKey ? 'status' : 'full' });
   // The crawler stopped (the server stops, or lost its lease): the page is given up at once.
   const giveUp = () => call.abort();
