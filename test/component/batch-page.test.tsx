@@ -61,10 +61,11 @@ describe('batch page', { timeout: 20_000 }, () => {
     const rows = () => within(screen.getByRole('table')).getAllByRole('row').slice(1);
     await waitFor(() => expect(rows()).toHaveLength(3));
     expect(rows().map((r) => r.dataset.rowState)).toEqual(['pending', 'pending', 'pending']);
-    batch.send(found(2, 'gamma'));
+    batch.send({ ...found(2, 'gamma'), isArchived: true });
     await waitFor(() => expect(screen.getByTestId('batch-progress')).toHaveTextContent('1 of 3'));
     expect(rows().map((r) => r.dataset.rowState)).toEqual(['pending', 'pending', 'found']);
-    expect(rows()[2]).toHaveTextContent(/gamma.*Approved/);
+    // Archived: its identity data is gone, beside its status.
+    expect(rows()[2]).toHaveTextContent(/gamma.*Approved\s*Archived/);
     batch.send(
       { type: 'row', index: 0, ok: false, code: 'not_found', message: 'No candidate with refId "alpha".' },
       found(1, 'beta', 'waiting'),
@@ -74,6 +75,7 @@ describe('batch page', { timeout: 20_000 }, () => {
     expect(await screen.findByText('Done: 2 found, 1 not found or failed.')).toBeInTheDocument();
     expect(rows().map((r) => r.dataset.rowState)).toEqual(['failed', 'found', 'found']);
     expect(rows()[0]).toHaveTextContent('Not found: No candidate with refId "alpha".');
+    expect(rows()[1]).not.toHaveTextContent('Archived');
   });
 
   it('cancels: the request is aborted and the rest is marked as not looked up', async () => {
@@ -119,9 +121,9 @@ describe('batch page', { timeout: 20_000 }, () => {
     const csv = new TextDecoder().decode(bytes);
     const local = formatDateTime(new Date('2026-11-20T10:00:00.000Z'));
     expect(csv.split('\r\n')).toEqual([
-      'line,id,status,statusText,statusDate,statusDateLocal,submitCount,refId,recordId,repeatOf,error,message',
-      `1,a,approved,Approved,2026-11-20T10:00:00.000Z,"${local}",1,a,65f1c2a9e4b0d3a1f0c9b800,,,`,
-      '2,b,,,,,,,,,invalid_id,bad',
+      'line,id,status,statusText,statusDate,statusDateLocal,submitCount,archived,refId,recordId,repeatOf,error,message',
+      `1,a,approved,Approved,2026-11-20T10:00:00.000Z,"${local}",1,,a,65f1c2a9e4b0d3a1f0c9b800,,,`,
+      '2,b,,,,,,,,,,invalid_id,bad',
       '',
     ]);
 
@@ -312,9 +314,9 @@ describe('batch page', { timeout: 20_000 }, () => {
       const local = formatDateTime(new Date('2026-11-20T10:00:00.000Z'));
       expect(local).toMatch(/06:00\sPM UTC\+8/);
       expect(csv.slice(1, 4)).toEqual([
-        `1,a,inreview,In review,2026-11-20T10:00:00.000Z,"${local}",1,a,65f1c2a9e4b0d3a1f0c9b800,,,`,
-        '3,b,,,,,,,,,not_found,No candidate.',
-        `4,a,inreview,In review,2026-11-20T10:00:00.000Z,"${local}",1,a,65f1c2a9e4b0d3a1f0c9b800,1,,`,
+        `1,a,inreview,In review,2026-11-20T10:00:00.000Z,"${local}",1,,a,65f1c2a9e4b0d3a1f0c9b800,,,`,
+        '3,b,,,,,,,,,,not_found,No candidate.',
+        `4,a,inreview,In review,2026-11-20T10:00:00.000Z,"${local}",1,,a,65f1c2a9e4b0d3a1f0c9b800,1,,`,
       ]);
     });
   });

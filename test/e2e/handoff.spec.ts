@@ -133,7 +133,7 @@ test.describe('batch lookup', () => {
     const csv = readFileSync((await download.path())!, 'utf8')
       .replace(/^\ufeff/, '')
       .split('\r\n');
-    expect(csv[0]).toBe('line,id,status,statusText,statusDate,statusDateLocal,submitCount,refId,recordId,repeatOf,error,message');
+    expect(csv[0]).toBe('line,id,status,statusText,statusDate,statusDateLocal,submitCount,archived,refId,recordId,repeatOf,error,message');
     expect(csv.slice(1, -1)).toHaveLength(50);
     for (const [index, id] of ids.entries()) {
       const cells = csv[index + 1]!.split(',');

@@ -30,8 +30,22 @@ describe('current status date', () => {
 
   it('makes a status-level row with nothing else', () => {
     const row = batchRowOf(3, byRef('user-7781'));
-    expect(Object.keys(row).sort()).toEqual(['index', 'ok', 'recordId', 'refId', 'status', 'statusDate', 'submitCount', 'type']);
-    expect(row).toMatchObject({ index: 3, ok: true, status: 'blocked', refId: 'user-7781' });
+    expect(Object.keys(row).sort()).toEqual([
+      'index',
+      'isArchived',
+      'ok',
+      'recordId',
+      'refId',
+      'status',
+      'statusDate',
+      'submitCount',
+      'type',
+    ]);
+    expect(row).toMatchObject({ index: 3, ok: true, status: 'blocked', refId: 'user-7781', isArchived: false });
+    // An archived candidate says so (its identity data is gone); an answer without the flag, nothing.
+    expect(batchRowOf(0, byRef('legacy-2019-0031'))).toMatchObject({ status: 'approved', isArchived: true });
+    const { isArchived: _flag, ...unflagged } = byRef('user-7781');
+    expect(batchRowOf(0, unflagged)).not.toHaveProperty('isArchived');
   });
 });
 
@@ -46,6 +60,7 @@ const LINES: BatchLine[] = [
       status: 'inreview',
       statusDate: '2026-11-20T10:00:00.000Z',
       submitCount: 2,
+      isArchived: true,
       refId: 'cust_000482',
       recordId: '65f1c2a9e4b0d3a1f0c9b802',
     },
@@ -63,25 +78,27 @@ describe('batch export', () => {
   it('writes CSV with a header, quoting, CRLF and a byte order mark', () => {
     const csv = batchCsv(LINES, 'refId', { zone: 'utc', locale: 'en-GB' });
     expect(
-      csv.startsWith('\ufeffline,id,status,statusText,statusDate,statusDateLocal,submitCount,refId,recordId,repeatOf,error,message\r\n'),
+      csv.startsWith(
+        '\ufeffline,id,status,statusText,statusDate,statusDateLocal,submitCount,archived,refId,recordId,repeatOf,error,message\r\n',
+      ),
     ).toBe(true);
     const rows = csv.slice(1).split('\r\n');
     expect(rows[1]).toBe(
-      '1,cust_000482,inreview,In review,2026-11-20T10:00:00.000Z,"20 Nov 2026, 10:00 UTC",2,cust_000482,65f1c2a9e4b0d3a1f0c9b802,,,',
+      '1,cust_000482,inreview,In review,2026-11-20T10:00:00.000Z,"20 Nov 2026, 10:00 UTC",2,yes,cust_000482,65f1c2a9e4b0d3a1f0c9b802,,,',
     );
-    expect(rows[2]).toBe('2,nobody,,,,,,,,,not_found,"No candidate with refId ""nobody""."');
+    expect(rows[2]).toBe('2,nobody,,,,,,,,,,not_found,"No candidate with refId ""nobody""."');
     // A formula is defused, then quoted because of its quotes and comma.
-    expect(rows[3]).toBe(`4,"'=HYPERLINK(""http://x"",""y"")",,,,,,,,,not_found,"No, ""quoted""\nline"`);
-    expect(rows[4]).toBe('5,later,,,,,,later,,,pending,Not looked up');
+    expect(rows[3]).toBe(`4,"'=HYPERLINK(""http://x"",""y"")",,,,,,,,,,not_found,"No, ""quoted""\nline"`);
+    expect(rows[4]).toBe('5,later,,,,,,,later,,,pending,Not looked up');
     expect(rows).toHaveLength(6);
   });
 
   it('writes a tab-separated table without breaks inside cells', () => {
     const tsv = batchTsv(LINES, 'refId').split('\n');
     expect(tsv[0]).toBe(
-      'line\tid\tstatus\tstatusText\tstatusDate\tstatusDateLocal\tsubmitCount\trefId\trecordId\trepeatOf\terror\tmessage',
+      'line\tid\tstatus\tstatusText\tstatusDate\tstatusDateLocal\tsubmitCount\tarchived\trefId\trecordId\trepeatOf\terror\tmessage',
     );
-    expect(tsv[3]!.split('\t')).toHaveLength(12);
+    expect(tsv[3]!.split('\t')).toHaveLength(13);
     expect(tsv[3]).toContain('No, "quoted" line');
   });
 

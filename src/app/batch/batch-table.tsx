@@ -124,6 +124,14 @@ function BatchTableRow({ line, kind, pending, to }: Omit<TableProps, 'lines'> & 
       </td>
       <td className="px-3 py-2">
         <StatusBadge status={row.status} size="sm" />
+        {row.isArchived && (
+          <span
+            className="ml-1 inline-block rounded border border-slate-400 bg-slate-100 px-1.5 text-xs font-medium text-slate-800"
+            title="The service archived this candidate: its identity data is gone"
+          >
+            Archived
+          </span>
+        )}
       </td>
       <td className="px-3 py-2 whitespace-nowrap text-slate-700" data-label="Since">
         {since && !Number.isNaN(since.getTime()) ? <TimeStamp date={since} /> : '—'}

@@ -28,6 +28,8 @@ export const batchFoundSchema = z.object({
   /** When the current status was reached, if the record says. */
   statusDate: z.optional(z.string()),
   submitCount: z.optional(z.int()),
+  /** The service archived the candidate: its identity data is gone (absent: the answer did not say). */
+  isArchived: z.optional(z.boolean()),
   refId: z.nullish(z.string()),
   recordId: z.nullish(z.string()),
   /** Found as the other kind: an id not known as the batch's kind, tried once as the other its form allows (batchTriesAs). */
@@ -91,6 +93,7 @@ export function batchRowOf(index: number, record: CandidateRecord): z.infer<type
     status: record.status,
     ...(statusDate ? { statusDate } : {}),
     ...(record.submitCount !== undefined ? { submitCount: record.submitCount } : {}),
+    ...(typeof record.isArchived === 'boolean' ? { isArchived: record.isArchived } : {}),
     refId: record.refId ?? null,
     recordId: record.recordId ?? null,
   };

@@ -29,6 +29,7 @@ export const BATCH_COLUMNS = [
   'statusDate',
   'statusDateLocal',
   'submitCount',
+  'archived',
   'refId',
   'recordId',
   'repeatOf',
@@ -48,9 +49,9 @@ function cells(line: BatchLine, kind: LookupKind, zone: ZoneOptions): string[] {
   const repeat = line.repeatOf === undefined ? '' : String(line.repeatOf);
   if (!row) {
     const [refId, recordId] = kind === 'refId' ? [line.id, ''] : ['', line.id];
-    return [...start, '', '', '', '', '', refId, recordId, repeat, 'pending', 'Not looked up'];
+    return [...start, '', '', '', '', '', '', refId, recordId, repeat, 'pending', 'Not looked up'];
   }
-  if (!row.ok) return [...start, '', '', '', '', '', '', '', repeat, row.code, row.message];
+  if (!row.ok) return [...start, '', '', '', '', '', '', '', '', repeat, row.code, row.message];
   return [
     ...start,
     row.status,
@@ -58,6 +59,7 @@ function cells(line: BatchLine, kind: LookupKind, zone: ZoneOptions): string[] {
     row.statusDate ?? '',
     localDate(row.statusDate, zone),
     row.submitCount === undefined ? '' : String(row.submitCount),
+    row.isArchived === undefined ? '' : row.isArchived ? 'yes' : 'no',
     row.refId ?? '',
     row.recordId ?? '',
     repeat,
