@@ -66,9 +66,11 @@ describe('batch status lookup', () => {
       expect(row).toMatchObject({ ok: true, status: record.status, refId, recordId: record.recordId ?? null });
       // The allowlist: nothing but status-level fields, whatever the role.
       for (const key of Object.keys(row)) {
-        expect(['type', 'index', 'ok', 'status', 'statusDate', 'submitCount', 'refId', 'recordId', 'foundBy']).toContain(key);
+        expect(['type', 'index', 'ok', 'status', 'statusDate', 'submitCount', 'isArchived', 'refId', 'recordId', 'foundBy']).toContain(key);
       }
       if (record.submitCount !== undefined) expect(row.submitCount).toBe(record.submitCount);
+      // The archive flag, as the service said it (an archived candidate's identity data is gone).
+      expect(row.isArchived).toBe(record.isArchived);
     }
     expect(byIndex.get(known.length)).toMatchObject({ ok: false, code: 'not_found' });
     expect(byIndex.get(known.length + 1)).toMatchObject({ ok: false, code: 'invalid_id' });
