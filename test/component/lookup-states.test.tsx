@@ -36,6 +36,42 @@ describe('lookup states', () => {
     expect(requests.filter((url) => url.startsWith('/api/candidates/'))).toEqual([PATH]);
   });
 
+  it('keeps the record on screen when a Refresh fails for the service (down, limiting requests), says so, and Try again brings it back', async () => {
+    const user = userEvent.setup();
+    let answer = () => envelope(record);
+    showWith(() => answer());
+    const name = await screen.findByRole('heading', { level: 1 });
+    const text = name.textContent;
+    for (const [status, code, title] of [
+      [502, 'upstream_unreachable', 'The KYC service cannot be reached'],
+      [429, 'upstream_rate_limited', 'The KYC service is limiting requests'],
+    ] as const) {
+      answer = () => apiError(status, code, 'The service said no.');
+      await user.click(screen.getByRole('button', { name: 'Refresh' }));
+      const failed = await screen.findByTestId('refresh-failed');
+      expect(failed).toHaveAttribute('role', 'alert');
+      expect(failed).toHaveTextContent(`Refresh failed: ${title}. The service said no. The page still shows the candidate as fetched`);
+      // The record is still there, as it was.
+      expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent(text!);
+      expect(screen.queryByRole('heading', { name: title })).not.toBeInTheDocument();
+    }
+    answer = () => envelope(record);
+    await user.click(within(screen.getByTestId('refresh-failed')).getByRole('button', { name: 'Try again' }));
+    await waitFor(() => expect(screen.queryByTestId('refresh-failed')).not.toBeInTheDocument());
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent(text!);
+  });
+
+  it('shows the error instead of the record when a Refresh finds the candidate gone from the service', async () => {
+    const user = userEvent.setup();
+    let answer = () => envelope(record);
+    showWith(() => answer());
+    await screen.findByRole('heading', { level: 1 });
+    answer = () => apiError(404, 'not_found', 'No candidate with refId "abc".');
+    await user.click(screen.getByRole('button', { name: 'Refresh' }));
+    expect(await alert()).toHaveAttribute('data-error-kind', 'not_found');
+    expect(screen.queryByTestId('refresh-failed')).not.toBeInTheDocument();
+  });
+
   it('shows a skeleton while loading', async () => {
     showWith(() => new Promise<Response>(() => {}));
     expect(await screen.findByText('Looking the candidate up…')).toBeInTheDocument();

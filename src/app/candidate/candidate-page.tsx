@@ -19,6 +19,7 @@ import { candidateQueries, progressKeyOf } from './candidate-queries.ts';
 
 export { startLookup } from './candidate-queries.ts';
 import { CandidateError } from './candidate-error.tsx';
+import { RefreshFailed, refreshFailure } from './refresh-failed.tsx';
 import { CandidateSkeleton } from './candidate-skeleton.tsx';
 import { CandidateView } from './candidate-view.tsx';
 import { useDownloadProgress } from './download-progress.ts';
@@ -150,7 +151,9 @@ function CandidateResult({
 }) {
   const { environment, info, meta, note, session, query, accepted, archiveWarning, status, changedTo } = lookup;
   const notes = <LookupNotes note={note} kind={kind} id={id} />;
-  if (query.isError || !query.data) {
+  // A refresh that failed leaves the record on screen, unless the failure says it may no longer be shown.
+  const refreshFailed = query.isError ? refreshFailure(query.error, query.data !== undefined) : undefined;
+  if ((query.isError && !refreshFailed) || !query.data) {
     const error = asApiError(query.error, 'The response could not be read.');
     return (
       <>
@@ -194,6 +197,14 @@ function CandidateResult({
       {info && <PrintHeader user={session?.user} info={info} />}
       {archiveWarning && <ArchiveWarning {...archiveWarning} accepted={accepted} />}
       {notes}
+      {refreshFailed && (
+        <RefreshFailed
+          error={refreshFailed}
+          fetchedAt={query.dataUpdatedAt}
+          onRetry={() => void query.refetch()}
+          retrying={query.isFetching}
+        />
+      )}
       {update && <LiveStatusLine update={update} onRefresh={() => void query.refetch()} />}
       {changedTo && status && changedTo !== shown?.status && (
         <StatusChangeBanner from={status} to={changedTo} onReload={() => void query.refetch()} />
