@@ -92,6 +92,61 @@ describe('batch page', { timeout: 20_000 }, () => {
     expect(screen.getAllByText('Not looked up')).toHaveLength(2);
   });
 
+  it('goes on with the ids left after a Cancel: only those are asked for', async () => {
+    const first = controllableBatch();
+    const second = controllableBatch();
+    const answers = [first, second];
+    const { fetchMock } = stubApi({ candidates: { '/api/batch': () => answers.shift()!.response() } });
+    renderWithProviders('/batch');
+    const user = await startBatch('a\nb\nc');
+    first.send(found(0, 'a'));
+    await waitFor(() => expect(screen.getByTestId('batch-progress')).toHaveTextContent('1 of 3'));
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    await user.click(screen.getByRole('button', { name: 'Go on with the 2 left' }));
+    const bodies = fetchMock.mock.calls.filter(([input]) => input === '/api/batch').map(([, init]) => JSON.parse(String(init!.body)));
+    expect(bodies[1]).toEqual({ kind: 'refId', ids: ['b', 'c'] });
+    second.send(found(0, 'b'), found(1, 'c'), { type: 'done', found: 2, failed: 0 });
+    second.end();
+    expect(await screen.findByText('Done: 3 found, 0 not found or failed.')).toBeInTheDocument();
+  });
+
+  it("keeps the list and its rows when a row's candidate is opened and the user comes Back; a batch left running says it stopped", async () => {
+    const batch = controllableBatch();
+    stubApi({ candidates: { '/api/batch': batch.response } });
+    const { router } = renderWithProviders('/batch');
+    const user = await startBatch('a\nb\nc');
+    batch.send(found(0, 'a'), { type: 'row', index: 1, ok: false, code: 'not_found', message: 'No candidate with refId "b".' });
+    await waitFor(() => expect(screen.getByTestId('batch-progress')).toHaveTextContent('2 of 3'));
+    await user.click(within(screen.getByRole('table')).getByRole('link', { name: 'a' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/candidates/refId/a'));
+    await router.navigate(-1);
+    expect(await screen.findByRole('textbox', { name: 'refIds to look up' }, LAZY_PAGE)).toHaveValue('a\nb\nc');
+    const rows = within(screen.getByRole('table')).getAllByRole('row').slice(1);
+    expect(rows.map((r) => r.dataset.rowState)).toEqual(['found', 'failed', 'pending']);
+    expect(screen.getByText('Cancelled after 2 of 3: the rest were not looked up.')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Go on with the 1 left' })).toBeInTheDocument();
+  });
+
+  it('offers again the rows this server held back (its own limit on lookups at once), which are no fault of their ids', async () => {
+    const batch = controllableBatch();
+    stubApi({ candidates: { '/api/batch': batch.response } });
+    renderWithProviders('/batch');
+    await startBatch('a\nb');
+    batch.send(found(0, 'a'), {
+      type: 'row',
+      index: 1,
+      ok: false,
+      code: 'rate_limited',
+      message: 'You have several lookups waiting for the KYC service already. Try again when they are done.',
+    });
+    batch.send({ type: 'done', found: 1, failed: 1 });
+    batch.end();
+    expect(await screen.findByText(/^Done:/)).toHaveTextContent(
+      "Done: 1 found, 1 not found or failed. 1 id left: 1 was held back by this server's limit on lookups at once. Retry looks it up again.",
+    );
+    expect(screen.getByRole('button', { name: 'Retry the 1 left' })).toBeInTheDocument();
+  });
+
   it('downloads the rows as CSV made in the browser, and copies them as a table', async () => {
     const batch = controllableBatch();
     stubApi({ candidates: { '/api/batch': batch.response } });

@@ -13,6 +13,7 @@ import { SessionEndedNotice } from '../session/session-ended-notice.tsx';
 import { BatchActions } from './batch-actions.tsx';
 import { BatchProgress } from './batch-progress.tsx';
 import { BatchTable } from './batch-table.tsx';
+import { forgetBatch, recallBatch, rememberBatch } from './batch-memory.ts';
 import { batchLines, type BatchState, useBatch } from './use-batch.ts';
 
 function handOverOf(state: unknown): BatchHandOver['batch'] | undefined {
@@ -25,10 +26,18 @@ export function BatchPage() {
   const { environment, to } = useEnvironmentPath();
   const location = useLocation();
   const handedOver = handOverOf(location.state);
-  const [kind, setKind] = useState<LookupKind>(handedOver?.kind ?? 'refId');
-  const [text, setText] = useState(handedOver ? (typeof handedOver.text === 'string' ? handedOver.text : handedOver.ids.join('\n')) : '');
+  // A list handed over starts a new batch; otherwise the one this tab left here, if any (Back from a row).
+  const [kept] = useState(() => (handedOver ? undefined : recallBatch(environment)));
+  const [kind, setKind] = useState<LookupKind>(handedOver?.kind ?? kept?.kind ?? 'refId');
+  const [text, setText] = useState(
+    handedOver ? (typeof handedOver.text === 'string' ? handedOver.text : handedOver.ids.join('\n')) : (kept?.text ?? ''),
+  );
   const [problem, setProblem] = useState<string>();
-  const { state, start, cancel, retry, reset } = useBatch(environment);
+  const { state, start, cancel, retry, reset } = useBatch(environment, kept?.state);
+  useEffect(() => {
+    if (text.trim() === '' && state.phase === 'idle') forgetBatch(environment);
+    else rememberBatch(environment, { kind, text, state });
+  }, [environment, kind, text, state]);
   const list = useMemo(() => splitIdList(text), [text]);
   const session = useBatchSession(state, text, retry);
   useEffect(() => {

@@ -12,7 +12,7 @@ export function BatchProgress({ state, onRetry }: { state: BatchState; onRetry: 
   const total = state.ids.length;
   const found = state.rows.filter((row) => row?.ok).length;
   const failed = state.done - found;
-  const ended = state.phase === 'stopped' || state.phase === 'failed';
+  const ended = state.phase === 'stopped' || state.phase === 'failed' || state.phase === 'cancelled' || state.phase === 'finished';
   const { left } = leftCounts(state);
   const retryable = ended ? left : 0;
   return (
@@ -33,7 +33,7 @@ export function BatchProgress({ state, onRetry }: { state: BatchState; onRetry: 
         </p>
         {retryable > 0 && (
           <Button variant="secondary" onClick={onRetry}>
-            Retry the {retryable} left
+            {state.phase === 'cancelled' ? 'Go on with' : 'Retry'} the {retryable} left
           </Button>
         )}
       </div>
@@ -59,10 +59,11 @@ const ids = (count: number) => (count === 1 ? '1 id' : `${count} ids`);
 
 /** "8 ids left: 5 could not reach the service and 3 were not looked up", the parts that are not zero. */
 function leftText(state: BatchState): string {
-  const { left, notLookedUp, unreachable } = leftCounts(state);
+  const { left, notLookedUp, unreachable, heldBack } = leftCounts(state);
   if (left === 0) return 'Nothing is left to look up.';
   const parts = [
     unreachable > 0 && `${unreachable} could not reach the KYC service`,
+    heldBack > 0 && `${heldBack} ${heldBack === 1 ? 'was' : 'were'} held back by this server's limit on lookups at once`,
     notLookedUp > 0 && `${notLookedUp} ${notLookedUp === 1 ? 'was' : 'were'} not looked up`,
   ].filter(Boolean);
   return `${ids(left)} left: ${parts.join(' and ')}. Retry looks ${left === 1 ? 'it' : 'them'} up again.`;
@@ -71,7 +72,10 @@ function leftText(state: BatchState): string {
 /** What the batch came to, once it is no longer running. */
 function outcomeText(state: BatchState, found: number, failed: number): string {
   const total = state.ids.length;
-  if (state.phase === 'finished') return `Done: ${found} found, ${failed} not found or failed.`;
+  if (state.phase === 'finished') {
+    const done = `Done: ${found} found, ${failed} not found or failed.`;
+    return leftCounts(state).left > 0 ? `${done} ${leftText(state)}` : done;
+  }
   if (state.phase === 'cancelled') return `Cancelled after ${state.done} of ${total}: the rest were not looked up.`;
   if (state.phase === 'failed') {
     const problem =

@@ -43,18 +43,28 @@ export function batchLines(state: BatchState): BatchLine[] {
   }));
 }
 
-/** The rows left to look up: those not looked up yet, and those that failed because the service could not be reached. */
-export function leftCounts(state: BatchState): { left: number; notLookedUp: number; unreachable: number } {
+/**
+ * Rows held back by this server's own limits (too many lookups at once or in a minute, as a batch meets
+ * them while the service is slow): nothing is wrong with their ids, and a later try can find them.
+ */
+const HELD_BACK_CODES: ReadonlySet<string> = new Set(['rate_limited']);
+
+/** The rows left to look up: those not looked up yet, those the service could not answer, those this server held back. */
+export function leftCounts(state: BatchState): { left: number; notLookedUp: number; unreachable: number; heldBack: number } {
   const left = rowsToRetry(state);
+  const failedWith = (codes: ReadonlySet<string>) =>
+    left.filter((index) => codeOf(state.rows[index]) && codes.has(codeOf(state.rows[index])!)).length;
   const notLookedUp = left.filter((index) => !state.rows[index]).length;
-  return { left: left.length, notLookedUp, unreachable: left.length - notLookedUp };
+  return { left: left.length, notLookedUp, unreachable: failedWith(UNREACHABLE_CODES), heldBack: failedWith(HELD_BACK_CODES) };
 }
 
-/** The rows Retry looks up again: those not looked up, and those that failed because the service could not be reached. */
+const codeOf = (row: BatchRow | undefined) => (row && !row.ok ? row.code : undefined);
+
+/** The rows Retry looks up again: those not looked up, those the service could not answer, those this server held back. */
 export function rowsToRetry(state: BatchState): number[] {
   return state.ids.flatMap((_, index) => {
-    const row = state.rows[index];
-    return !row || (!row.ok && UNREACHABLE_CODES.has(row.code)) ? [index] : [];
+    const code = codeOf(state.rows[index]);
+    return !state.rows[index] || (code && (UNREACHABLE_CODES.has(code) || HELD_BACK_CODES.has(code))) ? [index] : [];
   });
 }
 
@@ -76,8 +86,8 @@ function applyEvent(s: BatchState, event: BatchEvent, places: number[]): BatchSt
 }
 
 /** One batch at a time: start, follow its rows as they stream in, cancel, retry what the service could not answer. */
-export function useBatch(environment: string | undefined) {
-  const [state, setState] = useState<BatchState>(IDLE);
+export function useBatch(environment: string | undefined, initial?: BatchState) {
+  const [state, setState] = useState<BatchState>(initial ?? IDLE);
   const controller = useRef<AbortController | undefined>(undefined);
 
   // Leaving the page cancels the batch: nothing more is started for a page nobody sees.
