@@ -30,6 +30,11 @@ export const API_ERRORS = {
   unsupported_media_type: { status: 415, title: 'The request must be JSON' },
   invalid_id: { status: 400, title: 'This id cannot be looked up' },
   not_found: { status: 404, title: 'No such candidate' },
+  /**
+   * Only ever in the audit log: the browser left (a page closed, a batch cancelled) before its answer,
+   * so nothing was sent. 499, as proxies write it; a lead reads it as no fault of the service's.
+   */
+  cancelled: { status: 499, title: 'Cancelled: the browser left before the answer' },
   upstream_unauthorized: { status: 502, title: "The KYC service rejected this server's API key" },
   /** The service does not know the client id, or the address is not its API: no id would be found. */
   upstream_misconfigured: { status: 502, title: 'This server is not set up right for the KYC service' },

@@ -127,8 +127,14 @@ export async function written(deps: Pick<AuditDeps, 'audit'>, entry: AuditLine):
 
 /** The refusal, once its line is written. */
 export async function refuse(res: http.ServerResponse, audit: Audit, failure: ApiFailure, options: LineOptions = {}) {
-  if (await audit(failure.status, failure.code, options)) sendFailure(res, failure);
+  // The browser left before any answer (its page closed, its batch cancelled): what broke was its leaving
+  // (the copy of the answer it was to be sent ends with it), not the service; the line says so.
+  const told = res.destroyed && !res.headersSent ? LEFT_BEFORE_ANSWER : failure;
+  if (await audit(told.status, told.code, options)) sendFailure(res, told);
 }
+
+/** The browser left before its answer: only its audit line says so (nobody is there to be told). */
+export const LEFT_BEFORE_ANSWER = new ApiFailure('cancelled', 'The browser left before the answer came.');
 
 /** What every line starts with: when, which request, who, from where, and in which environment. */
 function lineStart(env: string, call: AuditedCall) {

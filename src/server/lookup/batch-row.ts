@@ -22,7 +22,7 @@ export interface BatchRow {
   index: number;
 }
 
-const CANCELLED = new ApiFailure('rate_limited', 'The batch was cancelled.');
+const CANCELLED = new ApiFailure('cancelled', 'The batch was cancelled before this row was answered.');
 
 /**
  * A row as the search box would find it: a refId the service does not know that has the form of a
@@ -52,7 +52,9 @@ export async function lookupRow(deps: LookupDeps, call: SignedInCall, row: Batch
   const asked = checkedId(row.id);
   // Counted with the batch's other invalid ids, in its one line (batch.ts).
   if (!asked.ok) return failedRow(deps, call, level, asked.failure);
-  const settle = rowSettler(deps, call, row, level);
+  const settleRow = rowSettler(deps, call, row, level);
+  // A row that fails once the batch was cancelled failed by the cancel (its request cut), not the service.
+  const settle: typeof settleRow = (failure, ...rest) => settleRow(failure && gone.aborted ? CANCELLED : failure, ...rest);
   // Nothing reaches the service while the audit log could not record it: a log that hangs mid-batch stops the rest.
   const stuck = auditWritable(deps);
   if (stuck) return failedRow(deps, call, level, stuck);
