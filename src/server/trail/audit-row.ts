@@ -142,7 +142,8 @@ function detailOf(line: Line, action: AuditAction): string | null {
       add(typeof line.template === 'string' && `template ${line.template}`);
       break;
     case 'refusals':
-      add(`${String(line.count)} refused (${countsOf(line.codes)}), ${String(line.from)} to ${String(line.to)}`);
+      // Over how long, not two raw timestamps: the row's own time (in the reader's zone) says when.
+      add(`${String(line.count)} refused (${countsOf(line.codes)})${spanOf(line.from, line.to)}`);
       break;
     case 'webhook':
       add(line.kind === 'webhook' && `${String(line.event)}: ${String(line.status)}${recordIdBeside(line)}`);
@@ -170,6 +171,17 @@ function detailOf(line: Line, action: AuditAction): string | null {
       );
   }
   return parts.length > 0 ? parts.join('; ') : null;
+}
+
+/** ", all within a second", ", over 45 s", ", over 3 min", ", over 2 h": from the window's first refusal to its last. */
+function spanOf(from: unknown, to: unknown): string {
+  const ms = typeof from === 'string' && typeof to === 'string' ? Date.parse(to) - Date.parse(from) : Number.NaN;
+  if (!Number.isFinite(ms) || ms < 0) return '';
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 1) return ', all within a second';
+  if (seconds < 120) return `, over ${seconds} s`;
+  if (seconds < 2 * 3600) return `, over ${Math.round(seconds / 60)} min`;
+  return `, over ${Math.round(seconds / 3600)} h`;
 }
 
 function countsOf(codes: unknown): string {

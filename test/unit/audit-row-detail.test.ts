@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { rowOf } from '../../src/server/trail/audit-row.ts';
+
+const refusals = (from: string, to: string) =>
+  rowOf(
+    { time: to, kind: 'refusals', user: 'eve', role: 'compliance', env: 'default', count: 2, codes: { invalid_id: 2 }, from, to },
+    'h',
+    'i',
+  );
+
+describe("the audit page's detail of a line", () => {
+  it("says over how long refusals were counted, never as raw UTC timestamps (the row's own time is shown in the reader's zone)", () => {
+    expect(refusals('2026-11-29T15:22:12.855Z', '2026-11-29T15:22:12.855Z').detail).toBe('2 refused (invalid_id 2), all within a second');
+    expect(refusals('2026-11-29T15:22:12.000Z', '2026-11-29T15:22:57.000Z').detail).toBe('2 refused (invalid_id 2), over 45 s');
+    expect(refusals('2026-11-29T15:20:00.000Z', '2026-11-29T15:29:10.000Z').detail).toBe('2 refused (invalid_id 2), over 9 min');
+    expect(refusals('2026-11-29T12:00:00.000Z', '2026-11-29T15:10:00.000Z').detail).toBe('2 refused (invalid_id 2), over 3 h');
+    // A window it cannot read: the count alone.
+    expect(refusals('yesterday', '2026-11-29T15:10:00.000Z').detail).toBe('2 refused (invalid_id 2)');
+    expect(refusals('2026-11-29T12:00:00.000Z', '2026-11-29T15:10:00.000Z').detail).not.toMatch(/\dT\d/);
+  });
+});
