@@ -74,12 +74,18 @@ function todayText(answer: ActivityAnswer, user: string | undefined, now: Date, 
   return `Looked at today by ${others.join(', ')}${today.you ? ', and by you' : ''}.`;
 }
 
+/** What came of it, when it was not an answer: " (cancelled)" when the browser left first, else " (refused: <code>)". */
+function outcomeOf(row: ActivityAnswer['rows'][number]): string {
+  if (row.status === null || row.status < 400) return '';
+  return row.code === 'cancelled' ? ' (cancelled before the answer)' : ` (refused: ${row.code ?? row.status})`;
+}
+
 function ActivityList({ answer, user }: { answer: ActivityAnswer; user: string | undefined }) {
   if (answer.rows.length === 0)
     return <p className="text-sm text-slate-600">Nobody has looked at this candidate in the last {ACTIVITY_DAYS} days.</p>;
   return (
     <>
-      <table className="w-full text-left text-sm">
+      <table data-stack className="w-full text-left text-sm">
         <caption className="sr-only">Who looked at this candidate, newest first</caption>
         <ColumnHeads look="plain" cell="py-1 pr-3" columns={['When', 'Who', 'What', 'Level']} />
         <tbody className="divide-y divide-slate-100">
@@ -88,14 +94,16 @@ function ActivityList({ answer, user }: { answer: ActivityAnswer; user: string |
               <td className="py-1 pr-3 whitespace-nowrap">
                 <TimeStamp date={new Date(row.time)} />
               </td>
-              <td className="py-1 pr-3">
+              <td className="py-1 pr-3 break-words" data-label="Who">
                 {row.user === user ? 'you' : row.user} <span className="text-xs text-slate-600">{row.role}</span>
               </td>
-              <td className="py-1 pr-3">
+              <td className="py-1 pr-3" data-label="What">
                 {ACTION_LABELS[row.action]}
-                {row.status !== null && row.status >= 400 ? ` (refused: ${row.code ?? row.status})` : ''}
+                {outcomeOf(row)}
               </td>
-              <td className="py-1">{row.level ? LEVEL_LABELS[row.level] : ''}</td>
+              <td className="py-1" data-label="Level">
+                {row.level ? LEVEL_LABELS[row.level] : ''}
+              </td>
             </tr>
           ))}
         </tbody>
