@@ -78,15 +78,35 @@ for (const screen of SCREENS) {
 
     test('the batch results fit: stacked rows on a phone, nothing scrolling sideways, controls in reach', async ({ page }) => {
       await page.goto('/batch');
-      await page.getByRole('textbox', { name: 'refIds to look up' }).fill(['cust_000482', 'crm-55102', 'no-such-id-here'].join('\n'));
+      // An id of 250 characters (the lookup takes 256), not found: its row's message names it whole.
+      const long = `missing-${'x'.repeat(242)}`;
+      await page.getByRole('textbox', { name: 'refIds to look up' }).fill(['cust_000482', 'crm-55102', 'no-such-id-here', long].join('\n'));
       await page.getByRole('button', { name: 'Look up all' }).click();
       await expect(page.getByRole('table').locator('tbody tr[data-row-state="found"]')).toHaveCount(2, { timeout: 15_000 });
-      await expect(page.getByRole('table').locator('tbody tr[data-row-state="failed"]')).toHaveCount(1);
+      await expect(page.getByRole('table').locator('tbody tr[data-row-state="failed"]')).toHaveCount(2);
+      // The refId/recordId switch stays its own size, not a bar across the card.
+      const picker = page.getByRole('region', { name: 'Batch status lookup' }).getByRole('group', { name: 'Look up by' });
+      expect((await picker.boundingBox())!.width).toBeLessThan(200);
       const { overflow, innerScroll } = await layout(page);
       expect(overflow).toBeLessThanOrEqual(0);
       expect(innerScroll).toEqual([]);
       expect(await smallTargets(page)).toEqual([]);
       expect(await seriousViolations(page)).toEqual([]);
+    });
+
+    test("the candidate page's Activity, opened, fits: stacked rows on a phone, nothing scrolling sideways", async ({ page }) => {
+      await page.goto(AMELIE);
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible({ timeout: 15_000 });
+      const activity = page.getByTestId('activity');
+      await activity.locator('summary').click();
+      // This lookup's own line at least.
+      await expect(activity.getByRole('table').locator('tbody tr').first()).toBeVisible({ timeout: 15_000 });
+      const { overflow, innerScroll } = await layout(page);
+      expect(overflow).toBeLessThanOrEqual(0);
+      expect(innerScroll).toEqual([]);
+      const card = (await activity.boundingBox())!;
+      const table = (await activity.getByRole('table').boundingBox())!;
+      expect(table.x + table.width).toBeLessThanOrEqual(card.x + card.width + 0.5);
     });
 
     test('the viewer and compare fit, and zoom, next and close are in reach', async ({ page }) => {

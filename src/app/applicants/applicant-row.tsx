@@ -135,7 +135,7 @@ export function ApplicantRow({
       <td className="px-4 py-2" data-label={sinceLabel}>
         {since}
       </td>
-      <td className="max-w-72 px-4 py-2" data-label="refId">
+      <td className="max-w-96 px-4 py-2" data-label="refId">
         {cell('refId')}
       </td>
       <td className="max-w-72 px-4 py-2" data-label="recordId">

@@ -96,7 +96,7 @@ function BatchTableRow({ line, kind, pending, to }: Omit<TableProps, 'lines'> & 
       <tr data-row-state="failed" data-code={row.code} {...repeat}>
         {number}
         {idCell}
-        <td colSpan={4} className="px-3 py-2 text-red-800">
+        <td colSpan={4} className="px-3 py-2 wrap-anywhere text-red-800">
           <span className="font-medium">
             {row.code === 'not_found' ? 'Not found' : row.code === 'invalid_id' ? 'Invalid id' : 'Failed'}
           </span>

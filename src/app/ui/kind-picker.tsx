@@ -8,7 +8,7 @@ const KIND_HINTS: Record<LookupKind, string> = {
 /** refId or recordId, as a segmented control of two radio buttons. */
 export function KindPicker({ kind, onChange, name = 'kind' }: { kind: LookupKind; onChange: (kind: LookupKind) => void; name?: string }) {
   return (
-    <fieldset className="flex shrink-0 self-start rounded-md border border-slate-300 bg-white p-0.5 sm:self-auto">
+    <fieldset className="flex w-fit shrink-0 self-start rounded-md border border-slate-300 bg-white p-0.5 sm:self-auto">
       <legend className="sr-only">Look up by</legend>
       {LOOKUP_KINDS.map((option) => (
         <label
