@@ -93,6 +93,20 @@ describe('splitIdList', () => {
     expect(splitIdList('a b\n').rule).toBe('lines');
   });
 
+  it("reads a link to this app's candidate page as its id, when told how, and counts it apart from the service's dashboard links", () => {
+    const read = (text: string) => parseAppLink(text)?.id;
+    const text = 'http://127.0.0.1:7601/candidates/refId/hu-2026-0117\ncrm-55102\n/e/staging/candidates/recordId/65f1c2a9e4b0d3a1f0c9b810';
+    expect(splitIdList(text, read)).toMatchObject({
+      ids: ['hu-2026-0117', 'crm-55102', '65f1c2a9e4b0d3a1f0c9b810'],
+      appLinks: 2,
+      links: 0,
+    });
+    // Without the reader (the lower layer knows no routes), a link stays as pasted.
+    expect(splitIdList(text).ids[0]).toBe('http://127.0.0.1:7601/candidates/refId/hu-2026-0117');
+    // Any other address is not a candidate page: kept as pasted, to be refused as an id.
+    expect(splitIdList('https://example.com/x\na', read)).toMatchObject({ ids: ['https://example.com/x', 'a'], appLinks: 0 });
+  });
+
   it('keeps the first of repeated ids, in input order, and counts the repeats', () => {
     expect(splitIdList('b\na\nb\nc\na')).toMatchObject({ ids: ['b', 'a', 'c'], duplicates: 2, links: 0, removed: [], rule: 'lines' });
   });

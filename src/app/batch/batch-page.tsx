@@ -4,7 +4,7 @@ import { MAX_BATCH_IDS } from '../../kyc/contract/batch.ts';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import { describeRemoved, type IdList, splitIdList } from '../../kyc/view/id-input.ts';
 import { useEnvironmentPath } from '../environment/use-environment.ts';
-import type { BatchHandOver } from '../routes.ts';
+import { type BatchHandOver, parseAppLink } from '../routes.ts';
 import { KindPicker } from '../ui/kind-picker.tsx';
 import { Button } from '../ui/button.tsx';
 import { Card } from '../ui/card.tsx';
@@ -38,7 +38,7 @@ export function BatchPage() {
     if (text.trim() === '' && state.phase === 'idle') forgetBatch(environment);
     else rememberBatch(environment, { kind, text, state });
   }, [environment, kind, text, state]);
-  const list = useMemo(() => splitIdList(text), [text]);
+  const list = useMemo(() => splitIdList(text, (line) => parseAppLink(line)?.id), [text]);
   const session = useBatchSession(state, text, retry);
   useEffect(() => {
     if (session.state !== 'other') return;
@@ -140,6 +140,8 @@ function ListHint({ id, list }: { id: string; list: IdList }) {
       {rule}
       {list.links > 0 &&
         `, ${list.links} dashboard ${list.links === 1 ? 'link' : 'links'} read as ${list.links === 1 ? 'its recordId' : 'their recordIds'}`}
+      {list.appLinks > 0 &&
+        `, ${list.appLinks} ${list.appLinks === 1 ? 'link' : 'links'} of Candidate Lookup read as ${list.appLinks === 1 ? 'its id' : 'their ids'}`}
       {list.unquoted > 0 && `, ${list.unquoted === 1 ? 'the quotes around 1 id' : `the quotes around ${list.unquoted} ids`} dropped`}
       {list.duplicates > 0 &&
         `, ${list.duplicates} ${list.duplicates === 1 ? 'repeat' : 'repeats'} looked up once (${list.duplicates === 1 ? 'its row says' : 'their rows say'} which line ${list.duplicates === 1 ? 'it repeats' : 'they repeat'})`}

@@ -105,6 +105,8 @@ export interface IdList {
   duplicates: number;
   /** Links of the service's dashboard, each read as the recordId it opens (dashboard-link.ts). */
   links: number;
+  /** Links of a candidate page of this app (`…/candidates/refId/<id>`), each read as its id (`readAppLink`). */
+  appLinks: number;
   /** Entries that came in quotes (a CSV row's `"crm-55102"`), dropped as the search box drops them. */
   unquoted: number;
   removed: Removed[];
@@ -122,7 +124,7 @@ const SEPARATORS = /[\s,;\u00a0\u202f\u2007]+/;
  * commas, semicolons, tabs and spaces. Each id is cleaned; empty entries are dropped, and a repeat is
  * looked up once but kept among the entries, numbered, with the line it repeats.
  */
-export function splitIdList(text: string): IdList {
+export function splitIdList(text: string, readAppLink?: (text: string) => string | undefined): IdList {
   const rule = LINE_BREAK.test(text) ? 'lines' : 'separators';
   const totals = new Map<string, number>();
   const seen = new Map<string, number>();
@@ -130,6 +132,7 @@ export function splitIdList(text: string): IdList {
   const entries: IdEntry[] = [];
   let duplicates = 0;
   let links = 0;
+  let appLinks = 0;
   let unquoted = 0;
   // Lines are counted as pasted, blank ones included, so that row 7 is the 7th line of the spreadsheet's column.
   const parts = text.split(rule === 'lines' ? LINE_BREAK : SEPARATORS);
@@ -141,7 +144,10 @@ export function splitIdList(text: string): IdList {
     // A dashboard link is the recordId it opens, as in the search box (a refId batch finds it by recordId).
     const link = parseDashboardLink(bare);
     if (link?.ok) links += 1;
-    const id = link?.ok ? link.recordId : bare;
+    // A link to a candidate page of this app (copied from the address bar, or another batch's row) is its id.
+    const appLinkId = link?.ok ? undefined : readAppLink?.(bare);
+    if (appLinkId) appLinks += 1;
+    const id = link?.ok ? link.recordId : (appLinkId ?? bare);
     if (id === '') continue;
     // A single line's places are counted among its non-empty entries ("a,,b" is two entries).
     const line = rule === 'lines' ? index + 1 : entries.length + 1;
@@ -156,7 +162,7 @@ export function splitIdList(text: string): IdList {
     entries.push({ line, id });
   }
   const removed = [...totals].map(([label, count]) => ({ label, count })).filter((r) => !r.label.startsWith('space'));
-  return { ids, entries, duplicates, links, unquoted, removed, rule };
+  return { ids, entries, duplicates, links, appLinks, unquoted, removed, rule };
 }
 
 /** The entries back as text, one a line, each on its own line's number (blank lines between), so that a batch numbers them as they were pasted. */
