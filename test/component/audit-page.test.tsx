@@ -282,6 +282,8 @@ describe("a candidate's Activity", () => {
         row({ user: 'ben', action: 'copy_summary', level: null }),
         row({ user: 'ben' }),
         row({ user: 'cleo', time: old }),
+        row({ user: 'dan', time: old, status: 499, code: 'cancelled' }),
+        row({ user: 'eve', time: old, status: 429, code: 'rate_limited' }),
       ],
       since: old,
       more: false,
@@ -301,6 +303,9 @@ describe("a candidate's Activity", () => {
       expect.stringMatching(/ben.*Copied the summary/),
       expect.stringMatching(/ben.*Looked up.*Full record/),
       expect.stringMatching(/cleo.*Looked up/),
+      // A lookup the browser left is no refusal; one refused says by what.
+      expect.stringMatching(/dan.*Looked up \(cancelled before the answer\)/),
+      expect.stringMatching(/eve.*Looked up \(refused: rate_limited\)/),
     ]);
     expect(bodiesOf(fetchMock, '/api/activity')).toEqual([{ refId: 'cust-204', recordId: '65f1c2a9e4b0d3a1f0c9b899' }]);
   });
