@@ -13,7 +13,9 @@ describe('cleanId', () => {
     ['\u00a0cust_000482\u00a0', 'cust_000482', '2 no-break spaces'],
     ['\ufeffcust_000482', 'cust_000482', '1 byte order mark'],
     ['\u200ecust_000482\u200f\u202a\u2066', 'cust_000482', '4 bidirectional marks'],
-    ['  cust_000482 \t', 'cust_000482', '4 spaces at the start or end'],
+    ['  cust_000482 \t', 'cust_000482', '1 tab and 3 spaces at the start or end'],
+    ['cust_000482\n', 'cust_000482', '1 line break at the start or end'],
+    ['\r\ncust_000482\r\n', 'cust_000482', '2 line breaks at the start or end'],
     ['\u200b cust_000482', 'cust_000482', '1 zero-width space and 1 space at the start or end'],
     ['cu\u00adst', 'cust', '1 soft hyphen'],
   ])('cleans %j', (raw, id, message) => {

@@ -36,10 +36,30 @@ export function cleanId(raw: string): CleanedId {
     }
   }
   const trimmed = id.trim();
-  const outer = [...id].length - [...trimmed].length;
-  if (outer > 0) removed.push({ label: outer === 1 ? 'space at the start or end' : 'spaces at the start or end', count: outer });
+  removed.push(...outerWhitespace(id.slice(0, id.length - id.trimStart().length) + id.slice(id.trimEnd().length)));
   return { id: trimmed, removed };
 }
+
+/** Said after what was removed from around an id: "1 line break at the start or end". */
+const AT_THE_ENDS = 'at the start or end';
+
+/** The whitespace around an id by what a person calls it: line breaks (CRLF is one), tabs, spaces. */
+function outerWhitespace(ends: string): Removed[] {
+  const lineBreaks = ends.match(/\r\n|\r|\n/g)?.length ?? 0;
+  const tabs = ends.match(/\t/g)?.length ?? 0;
+  const spaces = [...ends.replace(/\r\n|\r|\n|\t/g, '')].length;
+  const counted: Array<[string, number]> = [
+    ['line break', lineBreaks],
+    ['tab', tabs],
+    ['space', spaces],
+  ];
+  return counted
+    .filter(([, count]) => count > 0)
+    .map(([noun, count]) => ({ label: `${noun}${count === 1 ? '' : 's'} ${AT_THE_ENDS}`, count }));
+}
+
+/** Whitespace around an entry of a list: what separates its lines, not worth a word. */
+const isAroundTheId = (removed: Removed) => removed.label.endsWith(AT_THE_ENDS);
 
 /** Quotes an id is often typed or copied inside: straight, curly, angle and back quotes, as pairs. */
 const QUOTES: ReadonlyArray<readonly [string, string]> = [
@@ -78,14 +98,18 @@ function unquote(id: string): string {
   return pair ? id.slice(pair[0].length, -pair[1].length).trim() : id;
 }
 
-/** "1 zero-width space and 2 spaces at the start or end", or undefined when nothing was removed. */
+/** "1 zero-width space and 1 tab and 2 spaces at the start or end", or undefined when nothing was removed. */
 export function describeRemoved(removed: Removed[]): string | undefined {
   if (removed.length === 0) return undefined;
-  const parts = removed.map(({ label, count }) => {
-    if (label.startsWith('space')) return `${count} ${label}`;
-    return `${count} ${label}${count === 1 ? '' : 's'}`;
-  });
-  return parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
+  const inside = removed.filter((r) => !isAroundTheId(r)).map(({ label, count }) => `${count} ${label}${count === 1 ? '' : 's'}`);
+  const around = removed.filter(isAroundTheId).map(({ label, count }) => `${count} ${label.slice(0, -AT_THE_ENDS.length - 1)}`);
+  const parts = [...inside, ...(around.length > 0 ? [`${listed(around)} ${AT_THE_ENDS}`] : [])];
+  return listed(parts);
+}
+
+/** "a", "a and b", "a, b and c". */
+function listed(parts: string[]): string {
+  return parts.length === 1 ? parts[0]! : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
 }
 
 /** One pasted entry: its line (or, in a single line split at separators, its place), its id, and the line it repeats. */
@@ -161,7 +185,7 @@ export function splitIdList(text: string, readAppLink?: (text: string) => string
     ids.push(id);
     entries.push({ line, id });
   }
-  const removed = [...totals].map(([label, count]) => ({ label, count })).filter((r) => !r.label.startsWith('space'));
+  const removed = [...totals].map(([label, count]) => ({ label, count })).filter((r) => !isAroundTheId(r));
   return { ids, entries, duplicates, links, appLinks, unquoted, removed, rule };
 }
 
