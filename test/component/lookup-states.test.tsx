@@ -249,6 +249,8 @@ describe('lookup states', () => {
     showWith(json({ status: 'success', data: withoutStatus }));
     expect(await screen.findByRole('heading', { name: 'The response has an unexpected shape' })).toBeInTheDocument();
     expect(screen.getByText(/→ at data\.status/)).toBeInTheDocument();
+    // What answered may have been passing (a gateway's page, a service between deploys).
+    expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
   });
 
   it('a body that is not JSON (an encrypted response): its own clear error', async () => {
@@ -263,6 +265,7 @@ describe('lookup states', () => {
     expect(screen.getByRole('heading', { name: 'The answer is not a readable record' })).toBeInTheDocument();
     expect(screen.getByText(/It may be encrypted/)).toBeInTheDocument();
     expect(screen.queryByRole('heading', { name: "The KYC service's answer could not be used" })).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
   });
 
   it('the archive-after-extract check that cannot be read: full lookups held back, not "sign-in is paused"', async () => {

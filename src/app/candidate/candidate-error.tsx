@@ -147,9 +147,10 @@ const SCREENS: Partial<Record<ErrorCode, ScreenOf>> = {
   // An error of the service's, or an answer that broke off or stopped being JSON: mostly passing, and nothing of it is shown.
   upstream_error: ({ message }, { actions }) => ({ body: `${message} ${UPSTREAM_ERROR_NEXT}`, action: actions.retry }),
   response_too_large: plain,
-  not_json: plain,
-  not_a_record: plain,
-  malformed: ({ message, detail }) => ({ body: <WhatWasWrong message={message} detail={detail} /> }),
+  // What answered may have been a gateway's page or a service between deploys: worth one more try.
+  not_json: retryable,
+  not_a_record: retryable,
+  malformed: ({ message, detail }, { actions }) => ({ body: <WhatWasWrong message={message} detail={detail} />, action: actions.retry }),
   archiving_key: plain,
   // The applicants list's answer, which a lookup never gets; said plainly all the same.
   applicants_unavailable: plain,
