@@ -64,7 +64,11 @@ describe('What the service recorded', { timeout: 20_000 }, () => {
     expect(card.querySelector('[data-field="resubmitHint"]')).toBeNull();
     // Not a second time as custom fields or in the decision summary.
     expect(screen.queryByRole('heading', { name: 'Custom fields' })).not.toBeInTheDocument();
-    expect(screen.getByLabelText('Decision summary')).not.toHaveTextContent(REASON);
+    // A support user's status and its date are said in the header: no decision summary (it would repeat the status).
+    expect(screen.queryByLabelText('Decision summary')).not.toBeInTheDocument();
+    const header = screen.getByRole('heading', { level: 1 }).closest('header')!;
+    expect(within(header).getByTestId('summary-status')).toHaveTextContent(/^since /);
+    expect(header).not.toHaveTextContent(REASON);
     expect(screen.getByRole('note')).toHaveTextContent(/^Support users see status only, and the service's notes above/);
   });
 

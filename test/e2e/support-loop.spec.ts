@@ -168,6 +168,22 @@ test.describe('a support user', () => {
       await docScreenshot(page, 'phone-support');
       await context.close();
     });
+
+    test('sees Copy reply on the first screen for a rejected candidate too, whose reason and hint are longer; the status said once', async ({
+      browser,
+    }) => {
+      const context = await browser.newContext({ extraHTTPHeaders: SUPPORT_HEADERS, viewport: { width: 390, height: 844 } });
+      const page = await context.newPage();
+      await page.goto(`${gatewayUrl}/candidates/refId/a3b6c9d2-1e4f-4a7b-8c0d-9e2f5a8b1c4d`);
+      const card = page.getByRole('region', { name: 'What the service recorded' });
+      await expect(card).toContainText('The passport photo is blurred');
+      const copyReply = (await page.getByRole('button', { name: 'Copy reply' }).boundingBox())!;
+      expect(copyReply.y + copyReply.height).toBeLessThan(844);
+      // The header says the status and since when: no second card repeats the chip.
+      await expect(page.getByRole('region', { name: 'Decision summary' })).toHaveCount(0);
+      await expect(page.getByTestId('summary-status')).toContainText('since');
+      await context.close();
+    });
   });
 });
 

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { candidatePersonName } from '../../kyc/contract/candidate-name.ts';
 import { type CandidateRecord, unreadFieldsOf } from '../../kyc/contract/schema.ts';
 import { statusInfo } from '../../kyc/contract/status.ts';
@@ -18,7 +19,16 @@ const IDENTIFIERS = [
  * `idsApart` the identifiers are left to a card of their own (CandidateIds) further down: a support
  * user's page puts the answer (what the service recorded, Copy reply) above them.
  */
-export function CandidateHeader({ record, idsApart = false }: { record: CandidateRecord; idsApart?: boolean }) {
+export function CandidateHeader({
+  record,
+  idsApart = false,
+  since,
+}: {
+  record: CandidateRecord;
+  idsApart?: boolean;
+  /** Said beside the status chip (StatusSince), where no decision summary follows. */
+  since?: ReactNode;
+}) {
   const name = candidatePersonName(record);
   // A record is read only with a refId or a recordId (record-reading.ts).
   const title = name?.full ?? record.refId ?? record.recordId ?? '';
@@ -39,6 +49,7 @@ export function CandidateHeader({ record, idsApart = false }: { record: Candidat
           </p>
         )}
         <StatusBadge status={record.status} />
+        {since}
         {record.isArchived && <ArchivedBadge />}
       </div>
       <p className="mt-1 text-sm text-slate-600">{statusInfo(record.status).description}</p>

@@ -13,7 +13,7 @@ import { AddressCard } from './address-card.tsx';
 import { CandidateHeader, CandidateIds } from './candidate-header.tsx';
 import { Certificates } from './certificates.tsx';
 import { CustomFields } from './custom-fields.tsx';
-import { DecisionSummary } from './decision-summary.tsx';
+import { DecisionSummary, StatusSince } from './decision-summary.tsx';
 import { IdentityCard } from './identity-card.tsx';
 import { OtherAttributes } from './other-attributes.tsx';
 import { PhoneCard } from './phone-card.tsx';
@@ -61,9 +61,14 @@ export function CandidateView({ record, answer, activity }: { record: CandidateR
   return (
     <RevealScope>
       <div className="space-y-5">
-        <CandidateHeader record={record} idsApart={answer !== undefined} />
+        {/* A support user's summary would hold the status alone (no certificates, no decision fields): said in the header. */}
+        <CandidateHeader
+          record={record}
+          idsApart={answer !== undefined}
+          since={support ? <StatusSince record={record} now={now} /> : undefined}
+        />
         <UnreadFieldsNotice unread={unread} />
-        <DecisionSummary record={record} now={now} summaryFields={support ? [] : summaryFields} />
+        {!support && <DecisionSummary record={record} now={now} summaryFields={summaryFields} />}
         {activity}
         {supportFields && supportFields.length > 0 && (
           <SupportFieldsCard record={record} fields={supportFields} archivingKey={meta?.archivingKey} />

@@ -9,12 +9,30 @@ import { OutcomeChip } from '../ui/outcome-chip.tsx';
 import { StatusBadge } from '../ui/status-badge.tsx';
 import { TimeStamp } from '../ui/time-stamp.tsx';
 
+/** When the record reached its current status, as the timeline has it. */
+const sinceOf = (record: CandidateRecord) => buildTimeline(record).steps.find((step) => step.current)?.at;
+
+/**
+ * "since 21 Nov 2026, 09:55 (8 days ago)": a support user's decision summary, which holds nothing but the
+ * status, said beside the header's status chip rather than in a card that shows the chip a second time
+ * (on a phone, that card put Copy reply below the first screen).
+ */
+export function StatusSince({ record, now }: { record: CandidateRecord; now: Date }) {
+  const since = sinceOf(record);
+  if (!since) return null;
+  return (
+    <p className="text-sm text-slate-800" data-testid="summary-status">
+      since <TimeStamp date={since} now={now} />
+    </p>
+  );
+}
+
 /**
  * The decision at a glance, right under the header: the status and since when (how long ago in the
  * timeline's words), one chip per certificate, and the custom fields that explain the case (summaryFields in CONFIG_FILE).
  */
 export function DecisionSummary({ record, now, summaryFields }: { record: CandidateRecord; now: Date; summaryFields?: readonly string[] }) {
-  const since = buildTimeline(record).steps.find((step) => step.current)?.at;
+  const since = sinceOf(record);
   const certs = Object.entries(record.certs ?? {});
   const { summary } = splitSummaryFields(record.customFields, summaryFields);
   return (
