@@ -195,6 +195,15 @@ describe('lookup states', () => {
     expect(screen.queryByRole('button', { name: 'Try again' })).not.toBeInTheDocument();
   });
 
+  it('a web address looked up as a refId: says it is no id, and offers no other kind to try', async () => {
+    const path = '/api/candidates/refId/https%3A%2F%2Fexample.com%2Fticket%2F42';
+    stubApi({ candidates: { [path]: apiError(404, 'not_found', 'No candidate with refId "https://example.com/ticket/42".') } });
+    renderWithProviders('/candidates/refId/https%3A%2F%2Fexample.com%2Fticket%2F42');
+    expect(await alert()).toHaveAttribute('data-error-kind', 'not_found');
+    expect(screen.getByText(/^This is a web address, not an id\./)).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: /Try as/ })).not.toBeInTheDocument();
+  });
+
   it('the server\'s client id unknown to the service: not "no such candidate", and not the reviewer\'s fault', async () => {
     showWith(apiError(502, 'upstream_misconfigured', "The KYC service does not know this server's client id (…): check KYC_CLIENT_ID."));
     expect(await alert()).toHaveAttribute('data-error-kind', 'upstream_misconfigured');

@@ -104,6 +104,13 @@ function notFoundScreen({ kind, id, bothKinds, actions }: Parameters<ScreenOf>[1
       action: actions.withoutInvisible,
     };
   }
+  // A web address that is neither a dashboard link nor one of this app's (those are read as their ids).
+  if (/^https?:\/\//i.test(id)) {
+    return {
+      title: `No candidate with ${kind} "${id}"`,
+      body: "This is a web address, not an id. Paste the candidate's refId or recordId, a link of the KYC service's dashboard, or a link of a candidate page of Candidate Lookup.",
+    };
+  }
   if (bothKinds) {
     return {
       title: `No candidate with refId or recordId "${id}"`,
