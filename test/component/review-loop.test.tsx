@@ -279,6 +279,11 @@ describe('a live change where the reviewer is', { timeout: 20_000 }, () => {
     const toast = await screen.findByTestId('status-toast');
     expect(toast).toHaveTextContent(/^Waiting → Approved, just now — from the KYC service/);
     expect(region).toHaveTextContent('Status changed: Waiting → Approved — from the KYC service.');
+    // Said once: the line above the record shows the change, and is not a second live region.
+    const line = screen.getByTestId('live-status');
+    expect(line).toHaveTextContent(/^Approved at /);
+    expect(line).not.toHaveAttribute('role');
+    expect(line).not.toHaveAttribute('aria-live');
     expect(toast.closest('.fixed')).not.toBeNull();
     await userEvent.setup().click(within(toast).getByRole('button', { name: 'Dismiss' }));
     expect(screen.queryByTestId('status-toast')).toBeNull();

@@ -138,9 +138,11 @@ export function LiveStatusLine({ update, onRefresh }: { update: LiveUpdate; onRe
       </p>
     );
   }
+  // A change of status is announced once, by the notice in view (status-toast.tsx); the line then only shows it.
+  const changed = update.from !== undefined && update.from !== update.checked.status;
   return (
     <p
-      role="status"
+      role={changed ? undefined : 'status'}
       className="rounded-xl border border-blue-200 bg-blue-50 px-4 py-2 text-blue-950 print:hidden"
       data-testid="live-status"
     >
