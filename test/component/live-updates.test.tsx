@@ -701,6 +701,10 @@ describe('the simulate buttons', { timeout: 20_000 }, () => {
     ).toEqual(['Ready to review', 'Approve', 'Reject', 'Block']);
     await user.click(within(group).getByRole('button', { name: 'Approve' }));
     expect(await within(group).findByRole('status')).toHaveTextContent('The sandbox approved this candidate and sent its webhook.');
+    await user.click(within(group).getByRole('button', { name: 'Ready to review' }));
+    expect(await within(group).findByRole('status')).toHaveTextContent(
+      'The sandbox marked this candidate ready to review and sent its webhook.',
+    );
     const call = fetchMock.mock.calls.find(([url]) => url === '/api/sandbox/simulate')!;
     expect(call[1]?.method).toBe('POST');
     expect(JSON.parse(String(call[1]?.body))).toEqual({ kind: 'refId', id: waiting.refId, action: 'approve' });

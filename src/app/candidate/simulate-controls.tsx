@@ -8,10 +8,10 @@ import { metaQueries } from '../meta/meta-query.ts';
 import { Button } from '../ui/button.tsx';
 
 const BUTTONS: Array<[SimulateAction, string, string]> = [
-  ['ready_to_review', 'Ready to review', 'set ready to review'],
-  ['approve', 'Approve', 'approved'],
-  ['reject', 'Reject', 'rejected'],
-  ['block', 'Block', 'blocked'],
+  ['ready_to_review', 'Ready to review', 'marked this candidate ready to review'],
+  ['approve', 'Approve', 'approved this candidate'],
+  ['reject', 'Reject', 'rejected this candidate'],
+  ['block', 'Block', 'blocked this candidate'],
 ];
 
 /**
@@ -32,7 +32,7 @@ export function SimulateControls({ kind, id }: { kind: LookupKind; id: string })
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ kind, id, action }),
       });
-      setSaid(`The sandbox ${done} this candidate and sent its webhook.`);
+      setSaid(`The sandbox ${done} and sent its webhook.`);
       // The home page's sample cards show each candidate's status: read anew, as the sandbox now has it.
       void queryClient.invalidateQueries({ queryKey: metaQueries.all() });
     } catch (error) {
