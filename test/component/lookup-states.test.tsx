@@ -241,6 +241,22 @@ describe('lookup states', () => {
     expect(time).toHaveAccessibleDescription(/^In UTC: .+:\d\d\s[AP]M UTC$/);
   });
 
+  it('rate limited: Try again waits with the wait the service asked for, then can be pressed', async () => {
+    vi.useFakeTimers({ toFake: ['Date', 'setInterval', 'clearInterval'] });
+    try {
+      showWith(apiError(429, 'upstream_rate_limited', 'limited', { retryAfterSeconds: 3 }, { 'retry-after': '3' }));
+      await screen.findByRole('heading', { name: 'The KYC service is limiting requests' });
+      expect(screen.getByRole('button', { name: 'Try again' })).toBeDisabled();
+      await act(async () => {
+        vi.advanceTimersByTime(4000);
+      });
+      expect(screen.getByRole('button', { name: 'Try again' })).toBeEnabled();
+      expect(screen.getByText('The wait the KYC service asked for is over: try again.')).toBeInTheDocument();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('rate limited by the service without a word on when: asks to wait a minute', async () => {
     showWith(apiError(429, 'upstream_rate_limited', 'The KYC service is limiting requests (HTTP 429). Wait a minute, then try again.'));
     expect(await screen.findByRole('heading', { name: 'The KYC service is limiting requests' })).toBeInTheDocument();

@@ -49,6 +49,20 @@ function retryText(error: ApiError): ReactNode {
 }
 
 /**
+ * Try again; while a wait the answer asked for runs (a 429's), it waits too: pressed before, it would only
+ * be told the same again. Its text stays "Try again": the countdown beside it says when.
+ */
+function RetryButton({ onRetry, retrying, retryAt }: { onRetry: () => void; retrying: boolean; retryAt: Date | undefined }) {
+  const now = useNow(1000);
+  const waiting = retryAt !== undefined && retryAt.getTime() > now.getTime();
+  return (
+    <Button onClick={onRetry} disabled={retrying || waiting} className="inline-flex items-center">
+      {retrying ? 'Retrying…' : 'Try again'}
+    </Button>
+  );
+}
+
+/**
  * The wait the service asked for, counted down each second: "Try again in 30 s (at 14:02:31)", then
  * that it is over. The screen is an alert: the count is not read out again each second (aria-live off).
  */
@@ -222,11 +236,7 @@ export function CandidateError({
   const environment = useEnvironmentPath();
   const to = LEAVE_ENVIRONMENT.has(error.code) ? (page: string) => page : environment.to;
   const screen = errorScreen(error, kind, id, bothKinds, {
-    retry: (
-      <Button onClick={onRetry} disabled={retrying} className="inline-flex items-center">
-        {retrying ? 'Retrying…' : 'Try again'}
-      </Button>
-    ),
+    retry: <RetryButton onRetry={onRetry} retrying={retrying} retryAt={error.retryAt} />,
     signInAgain: (
       <Button onClick={() => void queryClient.invalidateQueries({ queryKey: sessionQueries.all() })} className="inline-flex items-center">
         Sign in again
