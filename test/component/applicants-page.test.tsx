@@ -115,6 +115,9 @@ describe('the applicants queue', () => {
     await user.keyboard('{ArrowRight}');
     expect(tab(/^In review/)).toHaveFocus();
     expect(tab(/^In review/)).toHaveAttribute('aria-selected', 'false');
+    // The tab the arrows reached is the list's one stop in the Tab order: Tab goes on from it into the panel.
+    expect(tab(/^In review/)).toHaveAttribute('tabindex', '0');
+    expect(selected).toHaveAttribute('tabindex', '-1');
     await user.keyboard('{End}');
     expect(tab(/^Incomplete/)).toHaveFocus();
     await user.keyboard('{ArrowRight}');
@@ -123,6 +126,11 @@ describe('the applicants queue', () => {
     expect(tab(/^In review/)).toHaveFocus();
     await waitFor(() => expect(router.state.location.search).toBe('?status=inreview'));
     expect(tab(/^In review/)).toHaveAttribute('aria-selected', 'true');
+    // Arrowed away and left: coming back into the list lands on the selected tab.
+    await user.keyboard('{ArrowRight}');
+    await user.tab();
+    expect(screen.getByRole('tablist').contains(document.activeElement)).toBe(false);
+    expect(tab(/^In review/)).toHaveAttribute('tabindex', '0');
   });
 
   it('pages by 50, with the page number in the address', async () => {

@@ -1,4 +1,4 @@
-import { useRef, type KeyboardEvent } from 'react';
+import { type FocusEvent, type KeyboardEvent, useRef, useState } from 'react';
 import { cn } from '../ui/cn.ts';
 import { APPLICANT_FILTERS, type ApplicantFilter, type ApplicantsPage } from '../../kyc/contract/applicants.ts';
 import { statusInfo } from '../../kyc/contract/status.ts';
@@ -53,6 +53,10 @@ export function QueueTabs({
   onSelect: (filter: ApplicantFilter | undefined) => void;
 }) {
   const buttons = useRef<Array<HTMLButtonElement | null>>([]);
+  // The one tab in the page's Tab order: the one the arrows last moved to, else the selected one; so
+  // that Tab from a tab reached with the arrows goes on into the panel, not to the selected tab after it.
+  const [roving, setRoving] = useState<string>();
+  const inOrder = tabs.some((tab) => tabKey(tab.filter) === roving) ? roving : tabKey(active);
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     const current = buttons.current.indexOf(document.activeElement as HTMLButtonElement);
     if (current === -1) return;
@@ -69,7 +73,16 @@ export function QueueTabs({
     buttons.current[next]?.focus();
   };
   return (
-    <div role="tablist" aria-label="Candidates by status" className="flex flex-wrap gap-1 border-b border-slate-200" onKeyDown={onKeyDown}>
+    <div
+      role="tablist"
+      aria-label="Candidates by status"
+      className="flex flex-wrap gap-1 border-b border-slate-200"
+      onKeyDown={onKeyDown}
+      // Focus coming back into the list lands on the selected tab again.
+      onBlur={(event: FocusEvent<HTMLDivElement>) => {
+        if (!event.currentTarget.contains(event.relatedTarget)) setRoving(undefined);
+      }}
+    >
       {tabs.map((tab, index) => {
         const selected = tab.filter === active;
         const key = tabKey(tab.filter);
@@ -84,8 +97,9 @@ export function QueueTabs({
             id={`${idPrefix}-${key}`}
             aria-selected={selected}
             aria-controls={selected ? panelId : undefined}
-            tabIndex={selected ? 0 : -1}
+            tabIndex={key === inOrder ? 0 : -1}
             data-tab={key}
+            onFocus={() => setRoving(key)}
             onClick={() => onSelect(tab.filter)}
             className={cn(
               '-mb-px inline-flex items-center gap-2 rounded-t-md border-b-2 px-3 py-2 text-sm font-medium focus-ring-offset',
