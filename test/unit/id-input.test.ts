@@ -109,6 +109,17 @@ describe('splitIdList', () => {
     expect(splitIdList('https://example.com/x\na', read)).toMatchObject({ ids: ['https://example.com/x', 'a'], appLinks: 0 });
   });
 
+  it('reads rows copied from a spreadsheet (cells separated by tabs) as their first cells, and counts them', () => {
+    expect(splitIdList('cust_000482\tWang Xiuying\ncrm-55102\tAna\t2026\nuser-7781')).toMatchObject({
+      ids: ['cust_000482', 'crm-55102', 'user-7781'],
+      firstCells: 2,
+    });
+    // A line whose first cell is empty is read as before: the whitespace around its text trimmed.
+    expect(splitIdList('\tcust_000482\na').firstCells).toBe(0);
+    // A single line is split at tabs as at spaces, as before.
+    expect(splitIdList('a\tb')).toMatchObject({ ids: ['a', 'b'], firstCells: 0, rule: 'separators' });
+  });
+
   it('keeps the first of repeated ids, in input order, and counts the repeats', () => {
     expect(splitIdList('b\na\nb\nc\na')).toMatchObject({ ids: ['b', 'a', 'c'], duplicates: 2, links: 0, removed: [], rule: 'lines' });
   });

@@ -133,6 +133,8 @@ export interface IdList {
   appLinks: number;
   /** Entries that came in quotes (a CSV row's `"crm-55102"`), dropped as the search box drops them. */
   unquoted: number;
+  /** Lines of several tab-separated cells (rows copied from a spreadsheet), each read as its first cell. */
+  firstCells: number;
   removed: Removed[];
   /** How the text was split: one id per line, or (a single line) at commas, semicolons, tabs and spaces. */
   rule: 'lines' | 'separators';
@@ -158,9 +160,14 @@ export function splitIdList(text: string, readAppLink?: (text: string) => string
   let links = 0;
   let appLinks = 0;
   let unquoted = 0;
+  let firstCells = 0;
   // Lines are counted as pasted, blank ones included, so that row 7 is the 7th line of the spreadsheet's column.
   const parts = text.split(rule === 'lines' ? LINE_BREAK : SEPARATORS);
-  for (const [index, part] of parts.entries()) {
+  for (const [index, whole] of parts.entries()) {
+    // Rows copied from a spreadsheet: a tab between cells, the id in the first (no id holds a tab).
+    const cells = rule === 'lines' ? whole.split('\t') : [whole];
+    const part = cells.length > 1 && cells[0]!.trim() !== '' ? cells[0]! : whole;
+    if (part !== whole) firstCells += 1;
     const cleaned = cleanId(part);
     for (const { label, count } of cleaned.removed) totals.set(label, (totals.get(label) ?? 0) + count);
     const bare = unquote(cleaned.id);
@@ -186,7 +193,7 @@ export function splitIdList(text: string, readAppLink?: (text: string) => string
     entries.push({ line, id });
   }
   const removed = [...totals].map(([label, count]) => ({ label, count })).filter((r) => !isAroundTheId(r));
-  return { ids, entries, duplicates, links, appLinks, unquoted, removed, rule };
+  return { ids, entries, duplicates, links, appLinks, unquoted, firstCells, removed, rule };
 }
 
 /** The entries back as text, one a line, each on its own line's number (blank lines between), so that a batch numbers them as they were pasted. */
