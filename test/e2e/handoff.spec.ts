@@ -135,11 +135,12 @@ test.describe('batch lookup', () => {
       .split('\r\n');
     expect(csv[0]).toBe('line,id,status,statusText,statusDate,statusDateLocal,submitCount,archived,refId,recordId,repeatOf,error,message');
     expect(csv.slice(1, -1)).toHaveLength(50);
+    const column = (name: string) => csv[0]!.split(',').indexOf(name);
     for (const [index, id] of ids.entries()) {
       const cells = csv[index + 1]!.split(',');
       const sample = known.find((k) => k.id === id);
       if (sample) expect(cells.slice(0, 3)).toEqual([String(index + 1), id, sample.status]);
-      else expect(cells[10]).toBe(invalid.includes(id) ? 'invalid_id' : 'not_found');
+      else expect(cells[column('error')]).toBe(invalid.includes(id) ? 'invalid_id' : 'not_found');
     }
     const batchLines = auditLines((l) => l.batch === true && typeof l.id === 'string' && (l.id as string).startsWith('nobody-'));
     expect(batchLines.length).toBeGreaterThanOrEqual(unknown.length);
