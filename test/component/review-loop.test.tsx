@@ -169,6 +169,31 @@ describe('the reviewer loop', { timeout: 20_000 }, () => {
     expect(within(nav).getByRole('link', { name: 'Previous' })).toHaveAttribute('href', pageOf(first));
   });
 
+  it('a decision taken elsewhere on the candidate opened from the queue (a live update): its place says so, and Back to queue shows the tab as it is', async () => {
+    const applicants = [first, second, third].map((record) => asApplicant(record));
+    stub(applicants, undefined, { ...testMeta(), live: true, environment: { ...testMeta().environment, live: true } });
+    const { router } = await openFromQueue('/applicants?status=waiting', 1);
+    await waitFor(() => expect(place()).toHaveTextContent('2 of 3 · Waiting'));
+    await waitFor(() => expect(FakeEventSource.instances.length).toBeGreaterThan(0));
+    // Approved in another tab: the server's index has it in Approved now, and its event comes.
+    applicants[1] = asApplicant(second, 'approved');
+    const event: LiveEvent = {
+      environment: 'default',
+      event: 'review.approved',
+      refId: second.refId!,
+      recordId: second.recordId!,
+      status: 'approved',
+      isArchived: false,
+      at: new Date().toISOString(),
+    };
+    FakeEventSource.instances.at(-1)!.emit('kyc', event);
+    await waitFor(() => expect(place()).toHaveTextContent('No longer listed · Waiting'), { timeout: 5000 });
+    await userEvent.setup().keyboard('u');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/applicants'));
+    await waitFor(() => expect(rows()).toHaveLength(2));
+    expect(rows().map((row) => row.textContent)).not.toContainEqual(expect.stringContaining(second.refId!));
+  });
+
   it('from a queue filtered to Over SLA only, the place, Next and Back to queue are of the filtered list', async () => {
     const { fetchMock } = stub([first, second, third, fourth].map((record) => asApplicant(record)));
     // Over SLA, the tab lists only the first and the third: asked without overSla=1, it would list all four.
