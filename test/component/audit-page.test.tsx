@@ -180,6 +180,19 @@ describe('the audit page', () => {
     expect(JSON.stringify({ ...sessionStorage, ...localStorage })).not.toContain('ben');
   });
 
+  it("attack: a right-to-left override typed into a search is shown as a marker in that search's row, never obeyed (the row cannot be made to read as another search)", async () => {
+    showAuditPage(LEAD, [
+      {
+        rows: [row({ action: 'audit_search', kind: null, id: null, detail: 'who people, user \u202egro.elpmaxe@ana; 0 rows' })],
+        source: { kind: 'files' },
+      },
+    ]);
+    const table = await screen.findByRole('table', { name: /page 1/ });
+    const action = within(table).getAllByRole('row')[1]!.querySelectorAll('td')[2]!;
+    expect(action).toHaveTextContent('user ⟦U+202E⟧gro.elpmaxe@ana; 0 rows');
+    expect(action.textContent).not.toContain('\u202e');
+  });
+
   it("shows no role for this server's own lines, and reads the files' state again with each search (each search adds a line)", async () => {
     const user = userEvent.setup();
     const { requests } = showAuditPage(LEAD, [

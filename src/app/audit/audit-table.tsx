@@ -52,7 +52,12 @@ function AuditTableRow({ row }: { row: AuditRow }) {
       </td>
       <td data-label="Action" className="px-3 py-2">
         <span className="font-medium text-slate-900">{ACTION_LABELS[row.action]}</span>
-        {row.detail && <span className="block max-w-72 text-xs break-words text-slate-600">{row.detail}</span>}
+        {/* The detail can quote what someone typed (an audit search's filter): its bidirectional controls shown, never obeyed. */}
+        {row.detail && (
+          <span className="block max-w-72 text-xs break-words text-slate-600">
+            <LongText text={row.detail} />
+          </span>
+        )}
       </td>
       <td data-label="Candidate" className="px-3 py-2 font-mono text-xs">
         {row.kind && row.id ? (
