@@ -234,6 +234,25 @@ describe('the audit page', () => {
     expect(older).toHaveFocus();
   });
 
+  it('keeps the keyboard on Older while an older page is read, when there is one older still', async () => {
+    const user = userEvent.setup();
+    showAuditPage(LEAD, [
+      { rows: [row({ id: 'cust-1' })], next: 'f.1.2', source: { kind: 'files' } },
+      { rows: [row({ id: 'cust-2' })], next: 'f.1.3', source: { kind: 'files' } },
+      { rows: [row({ id: 'cust-3' })], source: { kind: 'files' } },
+    ]);
+    await screen.findByRole('table', { name: /page 1/ });
+    const older = screen.getByRole('button', { name: 'Older' });
+    older.focus();
+    await user.keyboard('{Enter}');
+    await screen.findByRole('table', { name: /page 2/ });
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Newer' })).toBeEnabled());
+    expect(older).toHaveFocus();
+    // Enter again goes on to page 3, not back to page 1.
+    await user.keyboard('{Enter}');
+    await screen.findByRole('table', { name: /page 3/ });
+  });
+
   it("says when the candidate's other id was searched too", async () => {
     showAuditPage(LEAD, [
       {

@@ -86,7 +86,7 @@ function AuditTrail() {
           Results
         </h2>
         <Results search={search} page={cursors.length + 1} peopleOnly={filter.who === 'people'} />
-        <Pager next={search.data?.next} onPage={setCursors} cursors={cursors} />
+        <Pager next={search.data?.next} onPage={setCursors} cursors={cursors} loading={search.isFetching} />
       </section>
       {status.data && <ChainState status={status.data} />}
       {status.error && (
@@ -140,16 +140,28 @@ function AlsoSearched({ also }: { also: AuditSearchAnswer['alsoSearched'] }) {
  * hands focus to the other one, so that the keyboard is not left on the document (Older on the last
  * page, Newer back on the first).
  */
-function Pager({ next, cursors, onPage }: { next: string | undefined; cursors: string[]; onPage: (cursors: string[]) => void }) {
+function Pager({
+  next,
+  cursors,
+  onPage,
+  loading,
+}: {
+  next: string | undefined;
+  cursors: string[];
+  onPage: (cursors: string[]) => void;
+  /** A page is being read: whether there is an older one is not known yet, so Older stays where it is (and keeps focus). */
+  loading: boolean;
+}) {
   const newer = useRef<HTMLButtonElement>(null);
   const older = useRef<HTMLButtonElement>(null);
   const pressed = useRef<'newer' | 'older'>(undefined);
-  const olderOff = next === undefined;
+  const olderOff = !loading && next === undefined;
   const newerOff = cursors.length === 0;
   useEffect(() => {
+    if (loading) return;
     if (pressed.current === 'older' && olderOff && !newerOff) newer.current?.focus();
     if (pressed.current === 'newer' && newerOff && !olderOff) older.current?.focus();
-  }, [olderOff, newerOff]);
+  }, [olderOff, newerOff, loading]);
   return (
     <div className="flex items-center gap-2">
       <Button
@@ -167,9 +179,11 @@ function Pager({ next, cursors, onPage }: { next: string | undefined; cursors: s
         ref={older}
         variant="secondary"
         disabled={olderOff}
+        aria-disabled={loading || undefined}
         onClick={() => {
+          if (loading || !next) return;
           pressed.current = 'older';
-          if (next) onPage([...cursors, next]);
+          onPage([...cursors, next]);
         }}
       >
         Older
