@@ -61,6 +61,33 @@ describe('lookup states', () => {
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent(text!);
   });
 
+  it('keeps the keyboard on Refresh while it refreshes and after (a disabled button would drop focus to the page)', async () => {
+    const user = userEvent.setup();
+    let release: (() => void) | undefined;
+    let calls = 0;
+    showWith(() => {
+      calls += 1;
+      if (calls === 1) return envelope(record);
+      return new Promise<Response>((resolve) => {
+        release = () => resolve(envelope(record));
+      });
+    });
+    await screen.findByRole('heading', { level: 1 });
+    const refresh = screen.getByRole('button', { name: 'Refresh' });
+    refresh.focus();
+    await user.keyboard('{Enter}');
+    const busy = await screen.findByRole('button', { name: 'Refreshing…' });
+    expect(busy).toHaveFocus();
+    expect(busy).toHaveAttribute('aria-disabled', 'true');
+    // Pressed again while busy: nothing more is asked.
+    await user.keyboard('{Enter}');
+    expect(calls).toBe(2);
+    act(() => release!());
+    const done = await screen.findByRole('button', { name: 'Refresh' });
+    expect(done).toHaveFocus();
+    expect(done).not.toHaveAttribute('aria-disabled');
+  });
+
   it('shows the error instead of the record when a Refresh finds the candidate gone from the service', async () => {
     const user = userEvent.setup();
     let answer = () => envelope(record);

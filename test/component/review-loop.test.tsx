@@ -312,6 +312,8 @@ describe('a live change where the reviewer is', { timeout: 20_000 }, () => {
     expect(toast.closest('.fixed')).not.toBeNull();
     await userEvent.setup().click(within(toast).getByRole('button', { name: 'Dismiss' }));
     expect(screen.queryByTestId('status-toast')).toBeNull();
+    // The keyboard goes to the page's heading, not to the document with the button.
+    expect(screen.getByRole('heading', { level: 1 })).toHaveFocus();
     expect(region).toHaveTextContent('');
   });
 });

@@ -233,7 +233,7 @@ function QueueHeader({ fetchedAt, fetching, onRefresh }: { fetchedAt?: number; f
               </>
             )}
           </p>
-          <Button variant="secondary" onClick={onRefresh} disabled={fetching} className="disabled:cursor-wait disabled:text-slate-500">
+          <Button variant="secondary" onClick={onRefresh} busy={fetching}>
             {fetching ? 'Refreshing…' : 'Refresh'}
           </Button>
         </div>

@@ -46,7 +46,7 @@ export function QueueError({ error, onRetry, retrying }: { error: ApiError; onRe
           <pre className="break-all whitespace-pre-wrap">{error.detail}</pre>
         </ScrollRegion>
       )}
-      <Button onClick={onRetry} disabled={retrying}>
+      <Button onClick={onRetry} busy={retrying}>
         {retrying ? 'Retrying…' : 'Try again'}
       </Button>
     </Card>

@@ -125,7 +125,7 @@ export function AuditFilters({
         </Field>
         <div className="flex flex-wrap items-center gap-2 sm:col-span-2 lg:col-span-4">
           <Button type="submit">Search the trail</Button>
-          <Button variant="secondary" onClick={() => read(onExport)} disabled={exporting}>
+          <Button variant="secondary" onClick={() => read(onExport)} busy={exporting}>
             {exporting ? 'Exporting…' : 'Download CSV'}
           </Button>
           <Button

@@ -96,7 +96,7 @@ export function BatchPage() {
             </p>
           )}
           <div className="flex flex-wrap gap-2">
-            <Button type="submit" size="lg" disabled={running}>
+            <Button type="submit" size="lg" busy={running}>
               Look up all
             </Button>
             {running && (

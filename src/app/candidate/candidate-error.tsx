@@ -56,7 +56,7 @@ function RetryButton({ onRetry, retrying, retryAt }: { onRetry: () => void; retr
   const now = useNow(1000);
   const waiting = retryAt !== undefined && retryAt.getTime() > now.getTime();
   return (
-    <Button onClick={onRetry} disabled={retrying || waiting} className="inline-flex items-center">
+    <Button onClick={onRetry} disabled={waiting} busy={retrying} className="inline-flex items-center">
       {retrying ? 'Retrying…' : 'Try again'}
     </Button>
   );

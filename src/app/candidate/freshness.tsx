@@ -17,7 +17,7 @@ export function Freshness({ fetchedAt, refreshing, onRefresh }: { fetchedAt: num
         {/* As on the applicants page: the moment with its zone, focusable, and how long ago ("now", never "in 1 second"). */}
         Fetched <TimeStamp date={new Date(fetchedAt)} now={new Date(Math.max(now.getTime(), fetchedAt))} />
       </span>
-      <Button variant="secondary" size="sm" onClick={onRefresh} disabled={refreshing}>
+      <Button variant="secondary" size="sm" onClick={onRefresh} busy={refreshing}>
         {refreshing ? 'Refreshing…' : 'Refresh'}
       </Button>
     </span>

@@ -47,7 +47,7 @@ export function RefreshFailed({
         <span className="font-semibold">Refresh failed: {errorTitle(error.code)}.</span> {error.message} The page still shows the candidate
         as fetched <TimeStamp date={new Date(fetchedAt)} />.
       </p>
-      <Button variant="secondary" size="md" onClick={onRetry} disabled={retrying}>
+      <Button variant="secondary" size="md" onClick={onRetry} busy={retrying}>
         {retrying ? 'Retrying…' : 'Try again'}
       </Button>
     </div>

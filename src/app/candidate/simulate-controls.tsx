@@ -49,7 +49,7 @@ export function SimulateControls({ kind, id }: { kind: LookupKind; id: string })
       </p>
       <div className="flex flex-wrap items-center gap-2">
         {BUTTONS.map(([action, label, done]) => (
-          <Button key={action} variant="secondary" size="sm" disabled={busy} onClick={() => void simulate(action, done)}>
+          <Button key={action} variant="secondary" size="sm" busy={busy} onClick={() => void simulate(action, done)}>
             {label}
           </Button>
         ))}

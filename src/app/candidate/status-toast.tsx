@@ -5,6 +5,7 @@ import { Button } from '../ui/button.tsx';
 import { useNow } from '../ui/use-now.ts';
 import { useZoneMode } from '../ui/zone-mode.ts';
 import type { LiveUpdate } from './live-status.tsx';
+import { focusPageHeading } from '../ui/focus-heading.ts';
 
 /**
  * A live status change where the reviewer is (issue 33): a notice fixed to the bottom of the window,
@@ -37,7 +38,15 @@ export function StatusChangeToast({ update }: { update: LiveUpdate | undefined }
               <strong className="font-semibold">{words}</strong>, <Ago at={new Date(change.statusDate ?? change.at)} /> — from the KYC
               service
             </p>
-            <Button variant="secondary" size="md" onClick={() => setDismissed(change.receivedAt)}>
+            <Button
+              variant="secondary"
+              size="md"
+              onClick={() => {
+                setDismissed(change.receivedAt);
+                // The button goes with the notice: the keyboard goes to the page's heading, not to the document.
+                focusPageHeading();
+              }}
+            >
               Dismiss
             </Button>
           </section>

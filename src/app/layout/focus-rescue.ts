@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { useLocation } from '../navigation.tsx';
+import { focusPageHeading } from '../ui/focus-heading.ts';
 
 /**
  * How long after a navigation the page may still be coming in: a lookup's answer may take the server's
@@ -33,13 +34,7 @@ export function useFocusRescue(): void {
     const watch = () => {
       if (performance.now() > until) return stop();
       const active = document.activeElement;
-      if (!active || active === document.body) {
-        const heading = document.querySelector<HTMLElement>('main h1');
-        if (heading) {
-          heading.tabIndex = -1;
-          heading.focus({ preventScroll: true });
-        }
-      }
+      if (!active || active === document.body) focusPageHeading();
       frame = requestAnimationFrame(watch);
     };
     frame = requestAnimationFrame(watch);
