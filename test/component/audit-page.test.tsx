@@ -96,6 +96,11 @@ describe('the audit page', () => {
     expect(within(table).getByText('Printed')).toBeInTheDocument();
     expect(await screen.findByText(/intact to line 1,204,331, last line/)).toBeInTheDocument();
     expect(screen.getByText(/broken at line 42: "prev" is not the hash of line 41/)).toBeInTheDocument();
+    // Said at the top of the page too, before the results: a lead does not read a trail without knowing it was changed.
+    const alert = screen.getByTestId('chain-broken');
+    expect(alert).toHaveAttribute('role', 'alert');
+    expect(alert).toHaveTextContent(/^The audit trail's hash chain is broken \(app2: audit\.jsonl at line 42\)/);
+    expect(alert.compareDocumentPosition(table) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Audit' })).toHaveAttribute('aria-current', 'page');
   });
 
@@ -273,9 +278,10 @@ describe('the audit page', () => {
     await user.type(screen.getByLabelText(/^From/), '2026-11-22T10:00:00');
     await user.type(screen.getByLabelText(/^Before/), '2026-11-22T09:00:00');
     await user.click(screen.getByRole('button', { name: 'Search the trail' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent(
+    expect(await screen.findByText(/^"From" must be earlier than "Before"/)).toHaveTextContent(
       '"From" must be earlier than "Before". Not searched: the table below is still the last search.',
     );
+    expect(screen.getByText(/^"From" must be earlier/)).toHaveAttribute('role', 'alert');
     expect(bodiesOf(fetchMock, '/api/audit/search')).toHaveLength(1);
   });
 

@@ -12,7 +12,7 @@ import { DEFAULT_FILTER } from './audit-draft.ts';
 import { AuditFilters } from './audit-filters.tsx';
 import { recallAudit, rememberAudit } from './audit-memory.ts';
 import { auditQueries, downloadAuditCsv } from './audit-queries.ts';
-import { ChainState, SourceNote } from './audit-status.tsx';
+import { BrokenChainAlert, ChainState, SourceNote } from './audit-status.tsx';
 import { AuditTable } from './audit-table.tsx';
 
 /**
@@ -69,6 +69,7 @@ function AuditTrail() {
           trail too.
         </p>
       </Card>
+      {status.data && <BrokenChainAlert status={status.data} />}
       <AuditFilters
         environments={meta?.environments.map((environment) => environment.name) ?? []}
         onSearch={(next) => {

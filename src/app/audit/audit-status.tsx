@@ -35,6 +35,29 @@ export function ChainState({ status }: { status: AuditStatus }) {
   );
 }
 
+/**
+ * At the top of the page when a file's hash chain is broken: a lead must not read the trail without
+ * knowing that part of it was changed. The details stay in the card below the results.
+ */
+export function BrokenChainAlert({ status }: { status: AuditStatus }) {
+  const broken = status.instances.flatMap((instance) =>
+    instance.files
+      .filter((file) => !file.intact)
+      .map((file) => `${instance.instance}: ${file.file} at line ${(file.broken?.line ?? file.lines + 1).toLocaleString('en')}`),
+  );
+  if (broken.length === 0) return null;
+  return (
+    <p role="alert" className="rounded-xl border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-900" data-testid="chain-broken">
+      <span className="font-semibold">The audit trail's hash chain is broken</span> ({broken.join('; ')}): lines there may have been changed
+      or removed since they were written. See{' '}
+      <a href="#audit-files-title" className="underline underline-offset-2 focus-ring">
+        Audit files and their hash chains
+      </a>{' '}
+      below, and tell whoever runs Candidate Lookup.
+    </p>
+  );
+}
+
 function InstanceFiles({ instance }: { instance: InstanceState }) {
   const now = useNow(10_000);
   const zone = useZoneMode();
