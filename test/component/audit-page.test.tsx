@@ -92,6 +92,7 @@ describe('the audit page', () => {
     // An action done in the browser has no answer: its outcome says so with a dash, as every empty cell does.
     expect(within(rows[1]!).getAllByRole('cell')[6]).toHaveTextContent(/^OK$/);
     expect(within(rows[3]!).getAllByRole('cell')[6]).toHaveTextContent(/^—$/);
+    expect(within(rows[1]!).getAllByRole('cell')[4]).toHaveTextContent(/^Full record$/);
     expect(within(table).getAllByRole('link', { name: 'cust-204' })[0]).toHaveAttribute('href', '/e/default/candidates/refId/cust-204');
     expect(within(table).getByText('Printed')).toBeInTheDocument();
     expect(await screen.findByText(/intact to line 1,204,331, last line/)).toBeInTheDocument();
@@ -239,6 +240,14 @@ describe('the audit page', () => {
     expect(older).toHaveFocus();
   });
 
+  it('says of a refused or failed lookup the level it was asked at, and that nothing was shown (a rejected key is no one seeing the full record)', async () => {
+    showAuditPage(LEAD, [{ rows: [row({ status: 502, code: 'upstream_unauthorized', level: 'full' })], source: { kind: 'files' } }]);
+    const table = await screen.findByRole('table', { name: /page 1/ });
+    const cells = within(within(table).getAllByRole('row')[1]!).getAllByRole('cell');
+    expect(cells[4]).toHaveTextContent(/^Full record asked, nothing shown$/);
+    expect(cells[6]).toHaveTextContent(/^502 upstream_unauthorized$/);
+  });
+
   it('keeps the keyboard on Older while an older page is read, when there is one older still', async () => {
     const user = userEvent.setup();
     showAuditPage(LEAD, [
@@ -342,7 +351,7 @@ describe("a candidate's Activity", () => {
       expect.stringMatching(/ben.*Looked up.*Full record/),
       expect.stringMatching(/cleo.*Looked up/),
       // A lookup the browser left is no refusal; one refused says by what.
-      expect.stringMatching(/dan.*Looked up \(cancelled before the answer\)/),
+      expect.stringMatching(/dan.*Looked up \(cancelled before the answer\)Full record asked, nothing shown$/),
       expect.stringMatching(/eve.*Looked up \(refused: rate_limited\)/),
     ]);
     expect(bodiesOf(fetchMock, '/api/activity')).toEqual([{ refId: 'cust-204', recordId: '65f1c2a9e4b0d3a1f0c9b899' }]);

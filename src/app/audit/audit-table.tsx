@@ -1,6 +1,6 @@
 import { ColumnHeads } from '../ui/column-heads.tsx';
 import { type AuditRow, isServerWork } from '../../kyc/contract/audit-search.ts';
-import { ACTION_LABELS, LEVEL_LABELS, outcomeText } from '../../kyc/view/audit-labels.ts';
+import { ACTION_LABELS, levelText, outcomeText } from '../../kyc/view/audit-labels.ts';
 import { Link } from '../navigation.tsx';
 import { candidatePath, environmentPath } from '../routes.ts';
 import { Card } from '../ui/card.tsx';
@@ -82,7 +82,7 @@ function AuditTableRow({ row }: { row: AuditRow }) {
         )}
       </td>
       <td data-label="Level" className="px-3 py-2">
-        {row.level ? LEVEL_LABELS[row.level] : <span className="text-slate-500">—</span>}
+        {levelText(row) || <span className="text-slate-500">—</span>}
       </td>
       <td data-label="Environment" className="px-3 py-2">
         {row.env ?? <span className="text-slate-500">—</span>}

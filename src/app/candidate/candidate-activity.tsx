@@ -4,7 +4,7 @@ import { useId } from 'react';
 import { ACTIVITY_DAYS, type ActivityAnswer } from '../../kyc/contract/audit-search.ts';
 import { readsAuditTrail, type Role, seesActivity } from '../../kyc/contract/roles.ts';
 import { todaysLookers } from '../../kyc/view/activity.ts';
-import { ACTION_LABELS, LEVEL_LABELS } from '../../kyc/view/audit-labels.ts';
+import { ACTION_LABELS, levelText } from '../../kyc/view/audit-labels.ts';
 import { formatRelative, type ZoneMode } from '../../kyc/view/time.ts';
 import { asApiError } from '../api/api-error.ts';
 import { Link } from '../navigation.tsx';
@@ -102,7 +102,7 @@ function ActivityList({ answer, user }: { answer: ActivityAnswer; user: string |
                 {outcomeOf(row)}
               </td>
               <td className="py-1" data-label="Level">
-                {row.level ? LEVEL_LABELS[row.level] : ''}
+                {levelText(row)}
               </td>
             </tr>
           ))}

@@ -25,6 +25,17 @@ export const LEVEL_LABELS: Record<AuditLevel, string> = {
   stripped: 'Status level (reduced here)',
 };
 
+/**
+ * The level a line names, as read beside its outcome: "Full record" for what was shown; for a lookup
+ * refused or failed, the level it was asked at, and that nothing was shown ("Full record asked, nothing
+ * shown"), so that a rejected key's 401 does not read as someone having seen the full record.
+ */
+export function levelText(row: Pick<AuditRow, 'level' | 'status'>): string {
+  if (!row.level) return '';
+  const label = LEVEL_LABELS[row.level];
+  return row.status !== null && row.status >= 400 ? `${label} asked, nothing shown` : label;
+}
+
 /** What the browser was answered: "OK", or the status and its code. */
 export function outcomeText(row: Pick<AuditRow, 'status' | 'code'>): string {
   if (row.status === null) return '';
