@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { SessionInfo } from '../../src/kyc/contract/api.ts';
 import type { ActivityAnswer, AuditRow, AuditSearchAnswer, AuditStatus } from '../../src/kyc/contract/audit-search.ts';
+import { inTimeZone } from './in-time-zone.ts';
 import { envelope, json, renderWithProviders, stubApi, testMeta } from './render.tsx';
 
 /**
@@ -318,6 +319,41 @@ function showCandidate(session: SessionInfo, activity?: ActivityAnswer) {
   renderWithProviders('/candidates/refId/cust-204');
   return api;
 }
+
+describe('the audit filters in a time zone', () => {
+  inTimeZone('Asia/Tokyo');
+
+  it('write From and Before anew when the UTC switch turns every time on the page: the same moments are searched', async () => {
+    const user = userEvent.setup();
+    const { fetchMock } = showAuditPage(LEAD);
+    await screen.findByText(/No line of the trail matches/);
+    const from = screen.getByLabelText(/^From/);
+    await user.type(from, '2026-11-30T01:17:00');
+    await user.click(screen.getByRole('button', { name: 'Search the trail' }));
+    await waitFor(() => expect(bodiesOf(fetchMock, '/api/audit/search')).toHaveLength(2));
+    await user.click(screen.getByRole('button', { name: 'UTC times' }));
+    // The same moment, nine hours earlier on the clock (a browser writes zero seconds or leaves them out).
+    expect((screen.getByLabelText('From (UTC)') as HTMLInputElement).value).toMatch(/^2026-11-29T16:17(:00)?$/);
+    // Searched again with one more filter: its From is the same moment as before.
+    await user.type(screen.getByLabelText('User'), 'ben');
+    await user.click(screen.getByRole('button', { name: 'Search the trail' }));
+    await waitFor(() => expect(bodiesOf(fetchMock, '/api/audit/search')).toHaveLength(3));
+    const [, inTokyo, inUtc] = bodiesOf(fetchMock, '/api/audit/search') as Array<{ from?: string }>;
+    expect(inTokyo!.from).toBe('2026-11-29T16:17:00.000Z');
+    expect(inUtc!.from).toBe(inTokyo!.from);
+  });
+
+  it('refuse a user or id longer than any is, in words, without asking', async () => {
+    const user = userEvent.setup();
+    const { fetchMock } = showAuditPage(LEAD);
+    await screen.findByText(/No line of the trail matches/);
+    await user.click(screen.getByLabelText('User'));
+    await user.paste('x'.repeat(1025));
+    await user.click(screen.getByRole('button', { name: 'Search the trail' }));
+    expect(await screen.findByText(/^"User" is longer than 1,024 characters/)).toBeInTheDocument();
+    expect(bodiesOf(fetchMock, '/api/audit/search')).toHaveLength(1);
+  });
+});
 
 describe("a candidate's Activity", () => {
   it('tells a compliance user who else looked today, and lists who did what at which level, asked by both ids', async () => {

@@ -1,4 +1,11 @@
-import { type AuditAction, type AuditFilter, type AuditLevel, type AuditWho, isServerWork } from '../../kyc/contract/audit-search.ts';
+import {
+  AUDIT_TEXT_MAX,
+  type AuditAction,
+  type AuditFilter,
+  type AuditLevel,
+  type AuditWho,
+  isServerWork,
+} from '../../kyc/contract/audit-search.ts';
 import type { ZoneMode } from '../../kyc/view/time.ts';
 
 /** The audit page's form as typed, and the filter it asks the server for (audit-filters.tsx draws it). */
@@ -15,6 +22,8 @@ export interface FilterDraft {
   env: string;
   from: string;
   to: string;
+  /** The zone `from` and `to` were typed in (the header's switch then): turned, they are written anew in the other (rezoned). */
+  zone?: ZoneMode;
 }
 
 export const EMPTY_DRAFT: FilterDraft = {
@@ -42,9 +51,41 @@ export function instantOf(local: string, zone: ZoneMode): string | undefined {
   return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
 }
 
+/** An instant as a `datetime-local` input holds it (to the second), in the reader's zone or in UTC. */
+function localOf(iso: string, zone: ZoneMode): string {
+  const date = new Date(iso);
+  const local = new Date(zone === 'utc' ? date.getTime() : date.getTime() - date.getTimezoneOffset() * 60_000);
+  return local.toISOString().slice(0, 19);
+}
+
+/**
+ * The draft with its times written in `zone`, the same instants: the header's UTC switch turns every time
+ * on the page, and the form's From and Before with them (left as typed, they meant hours later or earlier).
+ */
+export function rezoned(draft: FilterDraft, zone: ZoneMode): FilterDraft {
+  const typed = draft.zone ?? zone;
+  if (typed === zone) return draft.zone === zone ? draft : { ...draft, zone };
+  const move = (local: string) => {
+    const instant = instantOf(local, typed);
+    return instant ? localOf(instant, zone) : local;
+  };
+  return { ...draft, from: move(draft.from), to: move(draft.to), zone };
+}
+
+const FIELD_NAMES = { user: 'User', refId: 'Candidate refId', recordId: 'Candidate recordId' } as const;
+
 /** The filter the draft asks for (empty fields left out), or what is wrong with it. */
 export function filterOf(draft: FilterDraft, zone: ZoneMode): { filter: AuditFilter } | { problem: string } {
   const text = (value: string) => value.trim() || undefined;
+  const tooLong = (Object.keys(FIELD_NAMES) as Array<keyof typeof FIELD_NAMES>).find(
+    (field) => draft[field].trim().length > AUDIT_TEXT_MAX,
+  );
+  if (tooLong) {
+    const limit = AUDIT_TEXT_MAX.toLocaleString('en');
+    return {
+      problem: `"${FIELD_NAMES[tooLong]}" is longer than ${limit} characters, which no name or id is. Not searched: the table below is still the last search.`,
+    };
+  }
   const from = instantOf(draft.from, zone);
   const to = instantOf(draft.to, zone);
   if (from && to && from >= to) {

@@ -4,7 +4,7 @@ import { ACTION_LABELS, LEVEL_LABELS } from '../../kyc/view/audit-labels.ts';
 import { Button } from '../ui/button.tsx';
 import { Card } from '../ui/card.tsx';
 import { useZoneMode } from '../ui/zone-mode.ts';
-import { DEFAULT_FILTER, EMPTY_DRAFT, type FilterDraft, filterOf } from './audit-draft.ts';
+import { DEFAULT_FILTER, EMPTY_DRAFT, type FilterDraft, filterOf, rezoned } from './audit-draft.ts';
 import { recallAudit, rememberAudit } from './audit-memory.ts';
 
 /** Who the lines are by, as the select names it. */
@@ -30,6 +30,8 @@ export function AuditFilters({
   useEffect(() => rememberAudit({ draft }), [draft]);
   const [problem, setProblem] = useState<string>();
   const zone = useZoneMode();
+  // The header's UTC switch: From and Before are written anew in the zone the page now shows.
+  useEffect(() => setDraft((typed) => rezoned(typed, zone)), [zone]);
   const id = useId();
   const set = (name: keyof FilterDraft) => (event: { target: { value: string } }) => setDraft({ ...draft, [name]: event.target.value });
   const read = (then: (filter: AuditFilter) => void) => {

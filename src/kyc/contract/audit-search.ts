@@ -71,11 +71,14 @@ export const MAX_ACTIVITY_ROWS = 100;
 /** An ISO 8601 time with its offset, as the lines have them (`2026-11-22T09:00:00.000Z`). */
 const isoTime = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 time, such as 2026-11-22T09:00:00Z' });
 /** An id as an export takes one: the server compares it cut as the lines cut theirs (256 characters, audit-line.ts). */
-const idText = z.string().check(z.minLength(1), z.maxLength(1024));
+/** The longest user or candidate id a search takes: longer than any name or id (the app's form says so before asking). */
+export const AUDIT_TEXT_MAX = 1024;
+
+const idText = z.string().check(z.minLength(1), z.maxLength(AUDIT_TEXT_MAX));
 
 /** The audit page's filters (every one optional; each narrows), a page of rows at a time, newest first. */
 export const auditQuerySchema = z.object({
-  user: z.optional(z.string().check(z.minLength(1), z.maxLength(1024))),
+  user: z.optional(z.string().check(z.minLength(1), z.maxLength(AUDIT_TEXT_MAX))),
   /** People's lines, or this server's own (SERVER_USERS, and lines of no user); by default both. */
   who: z.optional(z.enum(AUDIT_WHO)),
   /** The candidate: lines that name this refId, or this recordId (either matches when both are given). */
