@@ -305,6 +305,19 @@ describe('the search box', { timeout: 20_000 }, () => {
     expect(screen.getByText('Removed from the id: 1 zero-width space.')).toBeInTheDocument();
   });
 
+  it('says at once when a pasted list holds more than a batch takes, rather than offering to look them all up', async () => {
+    const user = userEvent.setup();
+    stubApi();
+    renderWithProviders('/');
+    await findSearchBox();
+    await user.click(searchBox());
+    await user.paste(Array.from({ length: 600 }, (_, i) => `id-${i}`).join('\n'));
+    const offer = pageStatus();
+    expect(offer).toHaveTextContent('You pasted a list of 600 ids. A batch takes 500 at most: 100 must be left for another.');
+    expect(within(offer).queryByRole('button', { name: /Look up all/ })).not.toBeInTheDocument();
+    expect(within(offer).getByRole('button', { name: 'Open the list in a batch' })).toBeInTheDocument();
+  });
+
   it('offers a batch lookup for a pasted list instead of pasting it as one id', async () => {
     const user = userEvent.setup();
     stubApi();

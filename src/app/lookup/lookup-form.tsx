@@ -1,6 +1,7 @@
 import { useId, useRef } from 'react';
 import { navigate } from '../navigation.tsx';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
+import { MAX_BATCH_IDS } from '../../kyc/contract/batch.ts';
 import { entriesText, type IdList } from '../../kyc/view/id-input.ts';
 import { useRecentLookups } from '../recent/recent-lookups.ts';
 import { BATCH_PATH, type BatchHandOver, environmentPath } from '../routes.ts';
@@ -154,6 +155,8 @@ function BatchOffer({
   onUseOne: (id: string) => void;
 }) {
   const handOver: BatchHandOver = { batch: { kind, ids: list.ids, text: entriesText(list.entries) } };
+  // More than a batch takes: said here, not first on the batch page after a press.
+  const over = list.ids.length - MAX_BATCH_IDS;
   return (
     <div
       role="status"
@@ -161,9 +164,10 @@ function BatchOffer({
     >
       <span>
         You pasted a list of {list.ids.length} ids{list.duplicates > 0 ? ` (${list.duplicates} repeated)` : ''}.
+        {over > 0 && ` A batch takes ${MAX_BATCH_IDS} at most: ${over} must be left for another.`}
       </span>
       <Button size="sm" onClick={() => navigate(environmentPath(environment, BATCH_PATH), { state: handOver })}>
-        Look up all {list.ids.length} in a batch
+        {over > 0 ? 'Open the list in a batch' : `Look up all ${list.ids.length} in a batch`}
       </Button>
       <Button variant="quiet" onClick={() => onUseOne(list.ids[0]!)}>
         Use the first one
