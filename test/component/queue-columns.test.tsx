@@ -58,7 +58,8 @@ describe('the queue columns', () => {
     const headings = within(screen.getByRole('table'))
       .getAllByRole('columnheader')
       .map((cell) => cell.textContent);
-    expect(headings).toEqual(['Status', 'Waiting since', 'refId', 'recordId', 'Archived', 'KYC service']);
+    // No dashboard address for this service: no column of empty cells for it.
+    expect(headings).toEqual(['Status', 'Waiting since', 'refId', 'recordId', 'Archived']);
     const [status, since, refId, recordId, archived] = cells(rows()[0]!);
     expect(status).toHaveTextContent('Waiting');
     expect(status!.querySelector('[data-status="waiting"]')).not.toBeNull();
@@ -73,6 +74,17 @@ describe('the queue columns', () => {
     expect(second[4]).toHaveTextContent('Yes');
     // A date the index does not know yet says so.
     expect(cells(rows()[2]!)[1]).toHaveTextContent('not known yet');
+  });
+
+  it("has the KYC service's dashboard column, a link in each row, where the service has a dashboard", async () => {
+    const meta = testMeta();
+    stubList(QUEUE, {
+      meta: { ...meta, environment: { ...meta.environment, dashboardUrl: 'https://kyc.example.org/#/acme/kyc_detail/{recordId}' } },
+    });
+    renderWithProviders('/applicants?status=waiting');
+    await waitFor(() => expect(rows()).toHaveLength(3));
+    expect(screen.getAllByRole('columnheader').at(-1)).toHaveTextContent('KYC service');
+    expect(within(rows()[0]!).getByRole('link', { name: /Dashboard/ })).toBeInTheDocument();
   });
 
   it.each([

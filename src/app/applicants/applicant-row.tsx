@@ -144,17 +144,19 @@ export function ApplicantRow({
       <td className="px-4 py-2" data-label="Archived">
         <ArchivedCell applicant={applicant} />
       </td>
-      <td className="px-4 py-2" data-label="KYC service">
-        {/* Above the row's overlay, so that it opens the dashboard and not the candidate. */}
-        <DashboardLink
-          info={info}
-          ids={applicant}
-          className="relative z-10 text-sm whitespace-nowrap"
-          name={`for ${applicant.recordId ?? applicant.refId ?? 'this candidate'}`}
-        >
-          Dashboard
-        </DashboardLink>
-      </td>
+      {info?.dashboardUrl && (
+        <td className="px-4 py-2" data-label="KYC service">
+          {/* Above the row's overlay, so that it opens the dashboard and not the candidate. */}
+          <DashboardLink
+            info={info}
+            ids={applicant}
+            className="relative z-10 text-sm whitespace-nowrap"
+            name={`for ${applicant.recordId ?? applicant.refId ?? 'this candidate'}`}
+          >
+            Dashboard
+          </DashboardLink>
+        </td>
+      )}
     </tr>
   );
 }

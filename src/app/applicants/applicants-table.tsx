@@ -66,7 +66,16 @@ export function ApplicantsTable({
         <caption className="sr-only">{caption}</caption>
         <ColumnHeads
           cell="px-4 py-2"
-          columns={['Status', nameColumn && 'Name', sinceHeading(filter), 'refId', 'recordId', 'Archived', 'KYC service']}
+          // Without a dashboard address (a service other than Blockpass's, none configured) no column of empty cells.
+          columns={[
+            'Status',
+            nameColumn && 'Name',
+            sinceHeading(filter),
+            'refId',
+            'recordId',
+            'Archived',
+            info?.dashboardUrl && 'KYC service',
+          ]}
         />
         <tbody className="divide-y divide-slate-100">
           {rowKeys(records).map(([key, applicant], index) => {
