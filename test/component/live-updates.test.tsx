@@ -7,7 +7,7 @@ import type { Applicant } from '../../src/kyc/contract/applicants.ts';
 import { type LiveEvent, webhookDeliverySchema } from '../../src/kyc/contract/live-events.ts';
 import { MAX_NOTIFICATIONS } from '../../src/app/live/live-stream.ts';
 import { formatDateTime } from '../../src/kyc/view/time.ts';
-import { LIVE_REFETCH_MS } from '../../src/app/applicants/live-queue.ts';
+import { LIVE_REFETCH_MS } from '../../src/app/applicants/queue-follows-live.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { recordForScope } from '../../src/server/sandbox/sandbox.ts';
 import { liveEventOf } from '../../src/server/live/webhook-delivery.ts';

@@ -104,7 +104,11 @@ describe('relative times count calendar days in the zone the page shows', () => 
         const other = new Date(date.getTime() + shift);
         const [days, otherDays] = [calendarDaysBetween(date, now, options), calendarDaysBetween(other, now, options)];
         expect(days).toBeGreaterThanOrEqual(otherDays);
-        if (days === otherDays && days !== 0) expect(formatRelative(other, now, options)).toBe(formatRelative(date, now, options));
+        // A moment within the clock skew ahead of now reads "just now" whatever its day: the rule is for the others.
+        const skewed = (moment: Date) => moment.getTime() > now.getTime() && moment.getTime() - now.getTime() <= CLOCK_SKEW_MS;
+        if (days === otherDays && days !== 0 && !skewed(date) && !skewed(other)) {
+          expect(formatRelative(other, now, options)).toBe(formatRelative(date, now, options));
+        }
         // Never more than a day off what the clock says.
         expect(Math.abs(days - (now.getTime() - date.getTime()) / 86_400_000)).toBeLessThan(1 + 1 / 24);
       }),

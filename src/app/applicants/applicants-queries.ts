@@ -1,3 +1,4 @@
+import { APPLICANTS_KEY } from './queue-key.ts';
 import { queryOptions } from '@tanstack/react-query';
 import {
   APPLICANTS_PAGE_SIZE,
@@ -38,7 +39,7 @@ export interface QueueFilters {
  * environment reaches its pages by the key's prefix, and a tab's by a longer one.
  */
 export const applicantsQueries = {
-  all: () => ['applicants'] as const,
+  all: () => APPLICANTS_KEY,
   environment: (environment: string | undefined) => [...applicantsQueries.all(), environment ?? ''] as const,
   tab: (environment: string | undefined, tab: QueueTabKey) => [...applicantsQueries.environment(environment), tab] as const,
   /** The queue is per environment: undefined is the default one. */

@@ -7,36 +7,12 @@ import { liveEventLabel, liveEventName } from '../live/live-event-text.ts';
 import { useLiveEvents } from '../live/live-stream.ts';
 import { applicantsQueries, pageListOf } from './applicants-queries.ts';
 import { applyMove, isCandidate, type Move, moveOf } from './queue-move.ts';
+import { LIVE_REFETCH_MS, useQueuePageOpen } from './queue-follows-live.ts';
 
 /** How long a row that changed stays highlighted. */
 export const HIGHLIGHT_MS = 4000;
-/** Events the page cannot apply within this long of the first are one refetch of the view: a burst is one request. */
-export const LIVE_REFETCH_MS = 1000;
 /** The events remembered, so that one received twice is applied once. */
 const MAX_REMEMBERED = 1000;
-
-/** The queue pages open in this tab: while one is, its useLiveQueue moves its rows in place. */
-let queuePagesOpen = 0;
-
-/**
- * The queue's cached pages follow the service's news wherever the tab is (AppShell). While no queue page
- * is open (a candidate opened from it, its review bar reading its place from those pages), a live event
- * is one refetch of the pages in use for all of a second's events, and marks the others stale: the place
- * then says "No longer listed", and Back to queue shows the tab as it is, not as it was before the
- * decision. An open queue page moves its rows itself (useLiveQueue), without asking again.
- */
-export function useQueueFollowsLive(): void {
-  const queryClient = useQueryClient();
-  const refetch = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  useEffect(() => () => clearTimeout(refetch.current), []);
-  useLiveEvents(() => {
-    if (queuePagesOpen > 0) return;
-    refetch.current ??= setTimeout(() => {
-      refetch.current = undefined;
-      void queryClient.invalidateQueries({ queryKey: applicantsQueries.all() }, { cancelRefetch: false });
-    }, LIVE_REFETCH_MS);
-  });
-}
 
 /**
  * Keeps the queue live without asking for it again (issue 32): an event of its environment says where
@@ -67,12 +43,7 @@ export function useLiveQueue(environment: string | undefined): { changed: Readon
     }, LIVE_REFETCH_MS);
   }).current;
   const pending = usePendingMoves(queryClient, askAgain);
-  useEffect(() => {
-    queuePagesOpen += 1;
-    return () => {
-      queuePagesOpen -= 1;
-    };
-  }, []);
+  useQueuePageOpen();
   useEffect(() => {
     const running = timers.current;
     return () => {

@@ -15,7 +15,7 @@ import { PrivacyMaskProvider, PrivacyMaskToggle } from '../preferences/privacy-m
 import { TimeZoneProvider, TimeZoneToggle } from '../preferences/time-zone.tsx';
 import { keepRecentLookupsFor } from '../recent/recent-lookups.ts';
 import { useRecentFollowsLive } from '../recent/recent-live.ts';
-import { useQueueFollowsLive } from '../applicants/live-queue.ts';
+import { useQueueFollowsLive } from '../applicants/queue-follows-live.ts';
 import { AUDIT_PATH, BATCH_PATH, lookupNoteOf, parseCandidatePath, QUEUE_PATH, signInRefusalOf } from '../routes.ts';
 import { readsAuditTrail } from '../../kyc/contract/roles.ts';
 import { SessionBadge } from '../session/session-badge.tsx';

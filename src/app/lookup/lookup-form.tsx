@@ -1,7 +1,7 @@
 import { useId, useRef } from 'react';
 import { navigate } from '../navigation.tsx';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
-import { MAX_BATCH_IDS } from '../../kyc/contract/batch.ts';
+import { MAX_BATCH_IDS } from '../../kyc/contract/batch-limit.ts';
 import { entriesText, type IdList } from '../../kyc/view/id-input.ts';
 import { useRecentLookups } from '../recent/recent-lookups.ts';
 import { BATCH_PATH, type BatchHandOver, environmentPath } from '../routes.ts';

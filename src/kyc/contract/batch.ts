@@ -9,8 +9,9 @@ import { statusOfDateField } from './status.ts';
  * JSON line per event (NDJSON), a row for each id as soon as its lookup finishes.
  */
 
-/** Most ids one batch may hold. */
-export const MAX_BATCH_IDS = 500;
+import { MAX_BATCH_IDS } from './batch-limit.ts';
+
+export { MAX_BATCH_IDS };
 
 export const batchRequestSchema = z.object({
   kind: z.enum(LOOKUP_KINDS),
