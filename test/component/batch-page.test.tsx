@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { BatchEvent } from '../../src/kyc/contract/batch.ts';
@@ -76,6 +76,23 @@ describe('batch page', { timeout: 20_000 }, () => {
     expect(rows().map((r) => r.dataset.rowState)).toEqual(['failed', 'found', 'found']);
     expect(rows()[0]).toHaveTextContent('Not found: No candidate with refId "alpha".');
     expect(rows()[1]).not.toHaveTextContent('Archived');
+  });
+
+  it('keeps the keyboard on Look up all while the batch runs, and starts nothing more when it is pressed again', async () => {
+    const batch = controllableBatch();
+    const { fetchMock } = stubApi({ candidates: { '/api/batch': batch.response } });
+    renderWithProviders('/batch');
+    const user = await startBatch('a\nb');
+    const button = screen.getByRole('button', { name: 'Look up all' });
+    expect(button).toHaveFocus();
+    expect(button).toHaveAttribute('aria-disabled', 'true');
+    await user.keyboard('{Enter}');
+    // The form submitted otherwise (Enter in one of its fields, as a browser does): nothing more is started either.
+    fireEvent.submit(button.closest('form')!);
+    expect(fetchMock.mock.calls.filter(([input]) => input === '/api/batch')).toHaveLength(1);
+    batch.send(found(0, 'a'), found(1, 'b'), { type: 'done', found: 2, failed: 0 });
+    batch.end();
+    expect(await screen.findByText('Done: 2 found, 0 not found or failed.')).toBeInTheDocument();
   });
 
   it('cancels: the request is aborted and the rest is marked as not looked up', async () => {

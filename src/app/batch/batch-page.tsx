@@ -54,6 +54,8 @@ export function BatchPage() {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    // Look up all is busy, not disabled, while a batch runs: Enter in the form does not start it again.
+    if (state.phase === 'running') return;
     if (list.ids.length === 0) return setProblem('Paste at least one id.');
     if (list.ids.length > MAX_BATCH_IDS) return setProblem(`A batch holds at most ${MAX_BATCH_IDS} ids; this list has ${list.ids.length}.`);
     setProblem(undefined);
