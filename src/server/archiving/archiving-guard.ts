@@ -5,6 +5,7 @@ import { createSightings } from './archive-sightings.ts';
 import { readToTheEnd, type Scan } from '../answer/archive-watch.ts';
 import { type ArchivingFindings, findingName, findingsInStore } from './archiving-findings.ts';
 import { ApiFailure } from '../http/api-failure.ts';
+import { elapsedText } from '../log/elapsed.ts';
 import type { Logger } from '../log/log.ts';
 import { STORE_UNAVAILABLE } from '../http/http-reply.ts';
 import { createMemoryStore, StoreUnavailableError } from '../state/store.ts';
@@ -245,20 +246,11 @@ function unreadable(error: unknown): ApiFailure {
 function detectedWarning(of: string, at: Date, lookupAtMs: number, accept: boolean): string {
   return (
     `WARNING: the KYC API key${of} archives identity data after each full lookup ("archive after extract"): a full answer ` +
-    `scheduled the candidate's identity data for deletion ${durationText(at.getTime() - lookupAtMs)} after the lookup. ` +
+    `scheduled the candidate's identity data for deletion ${elapsedText(at.getTime() - lookupAtMs)} after the lookup. ` +
     (accept
       ? `${ARCHIVES_ON_EXTRACT_SETTING} is set: full lookups go on, and each one deletes what it shows.`
       : `Full lookups are refused from now on (409 archiving_key); use a key without "archive after extract", or set ${ARCHIVES_ON_EXTRACT_SETTING} in CONFIG_FILE.`)
   );
-}
-
-/** "10 s", "45 min", "36 h", "3 days": how long after a lookup the deletion was set for. */
-function durationText(ms: number): string {
-  const seconds = Math.round(ms / 1000);
-  if (seconds < 120) return `${seconds} s`;
-  if (seconds < 2 * 3600) return `${Math.round(seconds / 60)} min`;
-  if (seconds < 2 * 86_400) return `${Math.round(seconds / 3600)} h`;
-  return `${Math.round(seconds / 86_400)} days`;
 }
 
 function recalledWarning(of: string, detectedAt: string, where: string, accept: boolean): string {

@@ -2,6 +2,7 @@ import { AUDIT_LEVELS, type AuditAction, type AuditLevel, type AuditRow } from '
 import { isLookupKind, type LookupKind } from '../../kyc/contract/lookup.ts';
 import { lineHash } from '../audit/audit-chain.ts';
 import { cutText } from '../audit/audit-line.ts';
+import { elapsedText } from '../log/elapsed.ts';
 
 /**
  * One line of an audit file as the audit page shows it, the table holds it and the CSV exports it: the
@@ -177,11 +178,7 @@ function detailOf(line: Line, action: AuditAction): string | null {
 function spanOf(from: unknown, to: unknown): string {
   const ms = typeof from === 'string' && typeof to === 'string' ? Date.parse(to) - Date.parse(from) : Number.NaN;
   if (!Number.isFinite(ms) || ms < 0) return '';
-  const seconds = Math.round(ms / 1000);
-  if (seconds < 1) return ', all within a second';
-  if (seconds < 120) return `, over ${seconds} s`;
-  if (seconds < 2 * 3600) return `, over ${Math.round(seconds / 60)} min`;
-  return `, over ${Math.round(seconds / 3600)} h`;
+  return ms < 500 ? ', all within a second' : `, over ${elapsedText(ms)}`;
 }
 
 function countsOf(codes: unknown): string {
