@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AuditLine } from '../../src/server/audit/audit.ts';
 import { createAccessControl } from '../../src/server/auth/access.ts';
 import { isoTimestampSchema } from '../../src/kyc/contract/schema.ts';
-import { startFakeUpstream } from './fake-upstream.ts';
+import { type Behaviour, startFakeUpstream } from './fake-upstream.ts';
 import { startTestApp } from './http.ts';
 
 /** Issue 9, items 6 and 7: what a successful answer of the service may carry to the browser. */
@@ -159,15 +159,20 @@ describe('a body that is not JSON (perhaps encrypted) titled "The KYC service an
   });
 });
 
+/** The upstream answers each lookup with the record `data()` returns then, as JSON with its length. */
+function answerRecord(upstream: { behave: Behaviour }, data: () => unknown): void {
+  upstream.behave = (_req, res) => {
+    const body = JSON.stringify({ status: 'success', data: data() });
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+    res.end(body);
+  };
+}
+
 describe('attack: a field named like a status date (dobDate) or a timestamp of any length reaching a support user', () => {
   it('keeps only the known status dates, and never passes on a timestamp longer or finer than the contract (named as unread)', async () => {
     const { upstream, app: served } = await app();
     let data: Record<string, unknown> = { ...RECORD, dobDate: '1990-05-17T00:00:00Z', reviewRequestedDate: '2026-02-01T00:00:00Z' };
-    upstream.behave = (_req, res) => {
-      const body = JSON.stringify({ status: 'success', data });
-      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-      res.end(body);
-    };
+    answerRecord(upstream, () => data);
     const res = await served.get('/api/candidates/refId/r', SUPPORT);
     expect(res.status).toBe(200);
     expect(Object.keys(JSON.parse(res.body).data).sort()).toEqual([...Object.keys(RECORD), 'reviewRequestedDate'].sort());
@@ -181,6 +186,26 @@ describe('attack: a field named like a status date (dobDate) or a timestamp of a
       expect(answered.body).not.toContain(approvedDate);
       expect(JSON.parse(answered.body).unread).toEqual([{ field: 'approvedDate', expected: 'an ISO 8601 timestamp', found: 'text' }]);
     }
+  });
+
+  it('keeps the date of a status it does not know (on_hold: onHoldDate), read before the status, and no other such field', async () => {
+    const { upstream, app: served } = await app();
+    // The date before the status, as a service may order them: the reader keeps it until the status is read.
+    let data: Record<string, unknown> = {
+      onHoldDate: '2026-03-01T10:00:00.000Z',
+      dobDate: '1990-05-17T00:00:00Z',
+      ...RECORD,
+      status: 'on_hold',
+    };
+    answerRecord(upstream, () => data);
+    const res = await served.get('/api/candidates/refId/r', SUPPORT);
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body).data).toEqual({ ...RECORD, status: 'on_hold', onHoldDate: '2026-03-01T10:00:00.000Z' });
+    expect(res.body).not.toContain('1990');
+    // Once the status is another, that date is a field like any other: left out.
+    data = { ...data, status: 'approved' };
+    const approved = await served.get('/api/candidates/refId/r', SUPPORT);
+    expect(JSON.parse(approved.body).data).toEqual({ ...RECORD, status: 'approved' });
   });
 
   it('caps a timestamp at millisecond precision and 29 characters, offsets allowed', () => {

@@ -16,10 +16,21 @@ import { cutAt } from '../support/cut-at.ts';
 
 const cuts = fc.array(fc.nat(), { maxLength: 8 });
 const json = fc.jsonValue({ maxDepth: 3, stringUnit: anyCodePoint });
-const fieldNames = fc.constantFrom(...STATUS_LEVEL_FIELDS, 'identities', 'customFields', '__proto__', 'x');
+/** With `…Date` fields that are a status's date only when the record's status is theirs (`on_hold`, `dob`). */
+const fieldNames = fc.constantFrom(
+  ...STATUS_LEVEL_FIELDS,
+  'identities',
+  'customFields',
+  '__proto__',
+  'x',
+  'onHoldDate',
+  'dobDate',
+  'waitingDate',
+);
+const fieldValue = fc.oneof(json, fc.constantFrom('on_hold', 'dob', 'waiting', 'On hold'));
 /** Envelopes as the service sends them, and as a hostile one might: any members, any values. */
 const envelope = fc.oneof(
-  fc.record({ status: json, data: fc.dictionary(fieldNames, json) }, { requiredKeys: [] }),
+  fc.record({ status: json, data: fc.dictionary(fieldNames, fieldValue) }, { requiredKeys: [] }),
   fc.dictionary(fc.constantFrom('status', 'data', 'other'), json),
   json,
 );

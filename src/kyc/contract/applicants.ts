@@ -23,10 +23,7 @@ export const DOCUMENTED_FILTERS: readonly ApplicantFilter[] = ['waiting', 'inrev
 /** The statuses reviewers work through: ordered by age, oldest first (the queue index knows their dates). */
 export const AGE_ORDERED_FILTERS: readonly ApplicantFilter[] = ['waiting', 'inreview', 'review_requested'];
 
-/** The record's date of a status: `review_requested` -> `reviewRequestedDate` (schema.ts's STATUS_DATE_FIELDS rule). */
-export function statusDateField(status: string): string {
-  return `${status.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase())}Date`;
-}
+export { statusDateField } from './status.ts';
 
 /** Rows per page in the viewer. */
 export const APPLICANTS_PAGE_SIZE = 50;

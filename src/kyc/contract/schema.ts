@@ -6,7 +6,7 @@ import {
   unreadFieldsOf,
   unreadFieldsSchema,
 } from './record-reading.ts';
-import { KNOWN_STATUSES } from './status.ts';
+import { KNOWN_STATUSES, statusDateField } from './status.ts';
 import { z } from './zod.ts';
 
 /**
@@ -86,22 +86,37 @@ export const STATUS_LEVEL_FIELDS = [
  * (`review_requested` -> `reviewRequestedDate`). A field that merely ends in `Date`, such as `dobDate`,
  * is not a status date.
  */
-export const STATUS_DATE_FIELDS = KNOWN_STATUSES.map(
-  (status) => `${status.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase())}Date`,
-);
+export const STATUS_DATE_FIELDS = KNOWN_STATUSES.map(statusDateField);
 
 export function isStatusLevelField(field: string): boolean {
   return (STATUS_LEVEL_FIELDS as readonly string[]).includes(field) || STATUS_DATE_FIELDS.includes(field);
 }
 
+/** A status as the service writes one (`on_hold`), the only kind whose date a status level keeps beside the documented ones. */
+const STATUS_WORD = /^[a-z][a-z0-9_]{0,63}$/;
+
+/**
+ * The date of the record's own status, whatever that status (`on_hold` -> `onHoldDate`): the list of
+ * statuses is open, and a status the project does not know still has its date at status level. Only
+ * that one: any other `…Date` field stays out (it could be anything, `dobDate` included).
+ */
+export function ownStatusDateField(status: unknown): string | undefined {
+  return typeof status === 'string' && STATUS_WORD.test(status) ? statusDateField(status) : undefined;
+}
+
+/** A field of this record that its status level keeps: the allowlist's, and its own status's date. */
+export function isStatusLevelFieldOf(record: { status?: unknown }, field: string): boolean {
+  return isStatusLevelField(field) || field === ownStatusDateField(record.status);
+}
+
 /** The record reduced to its status-level fields. */
 export function statusLevelOf(record: CandidateRecord): CandidateRecord {
-  return Object.fromEntries(Object.entries(record).filter(([field]) => isStatusLevelField(field))) as CandidateRecord;
+  return Object.fromEntries(Object.entries(record).filter(([field]) => isStatusLevelFieldOf(record, field))) as CandidateRecord;
 }
 
 /** The status-level fields of the record's answer that could not be read: what a status-level answer names in `unread`. */
 export function statusLevelUnread(record: CandidateRecord): UnreadField[] {
-  return unreadFieldsOf(record).filter((unread) => isStatusLevelField(unread.field));
+  return unreadFieldsOf(record).filter((unread) => isStatusLevelFieldOf(record, unread.field));
 }
 
 /** The status-level answer this server sends: the reduced record, and what of its status level could not be read. */
@@ -112,5 +127,5 @@ export function statusLevelEnvelope(record: CandidateRecord, reduced = statusLev
 
 /** The record holds nothing beyond the status level (so identity data, custom fields and certificates are absent). */
 export function isStatusLevel(record: CandidateRecord): boolean {
-  return Object.keys(record).every(isStatusLevelField);
+  return Object.keys(record).every((field) => isStatusLevelFieldOf(record, field));
 }

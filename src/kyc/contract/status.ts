@@ -30,6 +30,11 @@ const STATUS_INFO: Record<KnownStatus, Omit<StatusInfo, 'status' | 'known'>> = {
   },
 };
 
+/** The record's date of a status: `review_requested` -> `reviewRequestedDate`. */
+export function statusDateField(status: string): string {
+  return `${status.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase())}Date`;
+}
+
 export function isKnownStatus(status: string): status is KnownStatus {
   return Object.hasOwn(STATUS_INFO, status);
 }

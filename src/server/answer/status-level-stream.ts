@@ -1,4 +1,4 @@
-import { isStatusLevelField } from '../../kyc/contract/schema.ts';
+import { isStatusLevelField, ownStatusDateField } from '../../kyc/contract/schema.ts';
 import type { JsonPath, ScannedBody } from './answer-scan.ts';
 import { readValue, setMember, ValueBuilder, type ValueRead } from './answer-value.ts';
 import { ApiFailure } from '../http/api-failure.ts';
@@ -40,9 +40,13 @@ export function statusLevelValue(json: unknown, fields?: readonly string[]): unk
   return out;
 }
 
+/** A field that may be the date of the record's own status, not known until the record is read whole (`status` may come after it). */
+const mayBeOwnDate = (field: string) => field.endsWith('Date') && !isStatusLevelField(field);
+
 function statusLevelData(data: Record<string, unknown>, fields: readonly string[] | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [field, value] of Object.entries(data)) if (isStatusLevelField(field)) setMember(out, field, value);
+  const ownDate = ownStatusDateField(data.status);
+  for (const [field, value] of Object.entries(data)) if (isStatusLevelField(field) || field === ownDate) setMember(out, field, value);
   if (!fields) return out;
   const custom: Record<string, unknown> = {};
   const given = Object.hasOwn(data, 'customFields') ? data.customFields : undefined;
@@ -59,6 +63,8 @@ export class StatusLevelReader extends ValueBuilder {
   private root: Record<string, unknown> | undefined;
   private data: Record<string, unknown> | undefined;
   private custom: Record<string, unknown> | undefined;
+  /** The `…Date` fields of `data` kept until its status is known; all but that status's own date are dropped at the end. */
+  private ownDateCandidates = new Set<string>();
 
   /** `fields`: the environment's support fields, kept from `data.customFields` (undefined: none). */
   constructor(
@@ -70,6 +76,11 @@ export class StatusLevelReader extends ValueBuilder {
 
   /** The reduced envelope once the body was read whole (undefined when it was not an object). */
   value(): unknown {
+    const data = this.data;
+    if (data) {
+      const ownDate = ownStatusDateField(data.status);
+      for (const field of this.ownDateCandidates) if (field !== ownDate) Reflect.deleteProperty(data, field);
+    }
     return this.root;
   }
 
@@ -85,6 +96,7 @@ export class StatusLevelReader extends ValueBuilder {
     if (this.root && this.path.at(['data'])) {
       this.data = bracket === '{' ? {} : undefined;
       this.custom = undefined;
+      this.ownDateCandidates.clear();
       if (this.data) setMember(this.root, 'data', this.data);
       else Reflect.deleteProperty(this.root, 'data');
       if (this.data && this.fields) this.keepCustom('[');
@@ -119,8 +131,10 @@ export class StatusLevelReader extends ValueBuilder {
     if (root && this.path.at(['status'])) return (value) => setMember(root, 'status', value);
     if (root && this.path.at(['data'])) return () => Reflect.deleteProperty(root, 'data');
     const data = this.data;
-    if (data && this.path.at(['data', '*']) && isStatusLevelField(this.path.keys[1]!)) {
-      return (value) => setMember(data, this.path.keys[1]!, value);
+    if (data && this.path.at(['data', '*'])) {
+      const field = this.path.keys[1]!;
+      if (mayBeOwnDate(field)) this.ownDateCandidates.add(field);
+      if (isStatusLevelField(field) || mayBeOwnDate(field)) return (value) => setMember(data, field, value);
     }
     if (data && this.fields && this.path.at(['data', 'customFields'])) return () => this.keepCustom('[');
     const custom = this.custom;
