@@ -109,6 +109,17 @@ describe('the service’s published answers (issue 30)', () => {
     ]);
   });
 
+  it('an answer with other members before status and data ({"code":200,"status":"success",…}) is read, plain, in parts and for support alike', async () => {
+    answer = { code: 200, message: 'OK', status: 'success', data: STATUS_ANSWER_2018.data };
+    const plain = await app.get('/api/candidates/refId/1', { accept: 'application/json', ...COMPLIANCE });
+    expect(plain.status).toBe(200);
+    expect(recordOf(plain.body)).toMatchObject({ status: 'inreview', refId: '1' });
+    const parts = await partsOf(await getBytes(app.port, '/api/candidates/refId/1', COMPLIANCE));
+    expect(recordOf(parts[0]!.body.toString())).toMatchObject({ status: 'inreview', refId: '1' });
+    expect(recordOf((await app.get('/api/candidates/refId/1', SUPPORT)).body)).toEqual(STATUS_ANSWER_2018.data);
+  });
+
+  // Last: the finding it records refuses this app's full lookups from then on.
   it('a record without blockPassID that starts an archive-after-extract deletion is answered, and the finding recorded', async () => {
     answer = archivingWithoutBlockPassId();
     const res = await app.get('/api/candidates/refId/archive-example', { accept: 'application/json', ...COMPLIANCE });

@@ -10,15 +10,29 @@ import { type KeySearch, KeyWatch } from './key-watch.ts';
  * header would otherwise hand it to the browser).
  */
 
-/** The ways a candidate envelope opens, part by part (JSON whitespace may stand between the parts). */
+/** The ways a candidate envelope's members open, part by part (JSON whitespace may stand between the parts). */
 const OPENINGS = [
-  ['{', '"status"', ':', '"success"'],
-  ['{', '"data"', ':', '{'],
+  ['"status"', ':', '"success"'],
+  ['"data"', ':', '{'],
 ];
 
-/** Whether the body's first bytes open a candidate envelope: `{"status":"success"` or `{"data":{`. */
-export function envelopeStart(prefix: Buffer): 'yes' | 'no' | 'more' {
-  const text = prefix.toString('latin1').replace(/^\xef\xbb\xbf/, '');
+const WS = '[ \\t\\r\\n]*';
+/**
+ * A member the service may put before `status` or `data` (`"code":200,`): a plain name other than those
+ * two, and a short scalar (a string without escapes, a number, true, false or null). Anything else
+ * before them (an object, an escape that could spell `status`) is not read as an envelope.
+ */
+const SKIPPED_MEMBER = new RegExp(
+  `^${WS}"(?!(?:status|data)")[A-Za-z0-9_$-]{1,64}"${WS}:${WS}` +
+    `(?:"[^"\\\\\\x00-\\x1f]{0,128}"|-?(?:0|[1-9][0-9]{0,21})(?:\\.[0-9]{1,24})?(?:[eE][+-]?[0-9]{1,3})?|true|false|null)${WS},`,
+);
+/** What completes any start of a skipped member (inside its name, before or after the colon, inside its value, after it). */
+const COMPLETIONS = ['":0,', ':0,', '0,', '1,', '",', ',', 'rue,', 'ue,', 'e,', 'alse,', 'lse,', 'se,', 'ull,', 'll,', 'l,'];
+/** How many members may stand before `status` or `data`. */
+const MAX_SKIPPED_MEMBERS = 4;
+
+/** Whether `rest` (after the envelope's `{` and any members skipped) opens with `"status":"success"` or `"data":{`. */
+function openingAt(text: string): 'yes' | 'no' | 'more' {
   let verdict: 'no' | 'more' = 'no';
   for (const parts of OPENINGS) {
     let rest = text;
@@ -36,6 +50,26 @@ export function envelopeStart(prefix: Buffer): 'yes' | 'no' | 'more' {
     if (opening === 'more') verdict = 'more';
   }
   return verdict;
+}
+
+/**
+ * Whether the body's first bytes open a candidate envelope: `{"status":"success"` or `{"data":{`, after at
+ * most four short scalar members (`{"code":200,"status":"success"`: published answers are not uniform).
+ */
+export function envelopeStart(prefix: Buffer): 'yes' | 'no' | 'more' {
+  const text = prefix
+    .toString('latin1')
+    .replace(/^\xef\xbb\xbf/, '')
+    .replace(/^[ \t\r\n]+/, '');
+  if (!text.startsWith('{')) return text === '' ? 'more' : 'no';
+  let rest = text.slice(1);
+  for (let skipped = 0; ; skipped++) {
+    const verdict = openingAt(rest);
+    if (verdict !== 'no') return verdict;
+    const member = skipped < MAX_SKIPPED_MEMBERS ? SKIPPED_MEMBER.exec(rest) : null;
+    if (!member) return skipped < MAX_SKIPPED_MEMBERS && COMPLETIONS.some((end) => SKIPPED_MEMBER.test(rest + end)) ? 'more' : 'no';
+    rest = rest.slice(member[0].length);
+  }
 }
 
 /** The longest start of a body read to decide that it opens an envelope (whitespace included). */

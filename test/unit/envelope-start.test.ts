@@ -1,0 +1,53 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { envelopeStart } from '../../src/server/answer/answer-guard.ts';
+
+/** The guard's first check (answer-guard.ts): whether a body's first bytes open a candidate envelope. */
+
+const verdictsOfEveryStart = (text: string) => [...text].map((_, end) => envelopeStart(Buffer.from(text.slice(0, end + 1), 'latin1')));
+const name = fc.stringMatching(/^[A-Za-z0-9_$-]{1,12}$/).filter((key) => key !== 'status' && key !== 'data');
+const scalar = fc.oneof(
+  fc.stringMatching(/^[ -!#-[\]-~]{0,20}$/),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+  fc.integer(),
+  fc.boolean(),
+  fc.constant(null),
+);
+const space = fc.constantFrom(undefined, 1, '\t');
+
+describe('the envelope a body opens', () => {
+  it('opens after up to four short scalar members, and no start of it is ever refused', () => {
+    fc.assert(
+      fc.property(fc.dictionary(name, scalar, { maxKeys: 4 }), fc.constantFrom('status', 'data'), space, (members, first, indent) => {
+        const envelope = { ...members, [first]: first === 'status' ? 'success' : { status: 'waiting' } };
+        const text = JSON.stringify(envelope, null, indent).slice(0, 256);
+        const verdicts = verdictsOfEveryStart(text);
+        expect(verdicts).not.toContain('no');
+        expect(verdicts.at(-1)).toBe('yes');
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('attack: an object before status (an echo of the request: headers, the key) is not an envelope, however it continues', () => {
+    const body = '{"echo":{"authorization":"full-key"},"status":"success","data":{}}';
+    expect(verdictsOfEveryStart(body).at(-1)).toBe('no');
+  });
+
+  it('attack: status spelt with an escape, or a status other than success first, is not an envelope', () => {
+    for (const body of [
+      '{"st\\u0061tus":"success","data":{}}',
+      '{"status":"error","data":{}}',
+      '{"code":200,"status":"error","data":{}}',
+      '{"data":[]}',
+    ]) {
+      expect([body, envelopeStart(Buffer.from(body))]).toEqual([body, 'no']);
+    }
+  });
+
+  it('reads no more than four members before status or data', () => {
+    const members = (count: number) => Array.from({ length: count }, (_, i) => `"m${i}":${i},`).join('');
+    expect(envelopeStart(Buffer.from(`{${members(4)}"status":"success"}`))).toBe('yes');
+    expect(envelopeStart(Buffer.from(`{${members(5)}"status":"success"}`))).toBe('no');
+  });
+});
