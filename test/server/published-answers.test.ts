@@ -119,6 +119,21 @@ describe('the service’s published answers (issue 30)', () => {
     expect(recordOf((await app.get('/api/candidates/refId/1', SUPPORT)).body)).toEqual(STATUS_ANSWER_2018.data);
   });
 
+  it('an answer without the envelope\'s status ({"data":{…}}) is read for what it holds, plain, in parts and for support alike', async () => {
+    answer = { data: STATUS_ANSWER_2018.data };
+    const plain = await app.get('/api/candidates/refId/1', { accept: 'application/json', ...COMPLIANCE });
+    expect(plain.status).toBe(200);
+    expect(recordOf(plain.body)).toMatchObject({ status: 'inreview', refId: '1' });
+    const parts = await partsOf(await getBytes(app.port, '/api/candidates/refId/1', COMPLIANCE));
+    expect(recordOf(parts[0]!.body.toString())).toMatchObject({ status: 'inreview', refId: '1' });
+    const support = await app.get('/api/candidates/refId/1', SUPPORT);
+    expect(support.status).toBe(200);
+    expect(recordOf(support.body)).toEqual(STATUS_ANSWER_2018.data);
+    // Another status is not a success, whatever the record says.
+    answer = { status: 'error', data: STATUS_ANSWER_2018.data };
+    expect((await app.get('/api/candidates/refId/1', SUPPORT)).status).toBe(502);
+  });
+
   // Last: the finding it records refuses this app's full lookups from then on.
   it('a record without blockPassID that starts an archive-after-extract deletion is answered, and the finding recorded', async () => {
     answer = archivingWithoutBlockPassId();

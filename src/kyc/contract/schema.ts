@@ -48,7 +48,8 @@ export const candidateRecordSchema = z.pipe(
  */
 export const candidateEnvelopeSchema = z.pipe(
   z.object({
-    status: z.literal('success'),
+    // Absent is read too (`{"data":{…}}`, which the answer guard lets through): only another status is refused.
+    status: z.optional(z.literal('success')),
     data: candidateRecordSchema,
     unread: z.optional(unreadFieldsSchema),
   }),
