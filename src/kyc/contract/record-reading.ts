@@ -49,6 +49,8 @@ export type RecordReading = { ok: true; record: CandidateRecord; unread: UnreadF
 interface FieldCheck {
   expected: string;
   schema: z.ZodMiniType;
+  /** A value of another form that still says the same, turned into the contract's (a certificate given as JSON rather than as its text). */
+  alsoRead?: (value: unknown) => unknown;
 }
 
 const TEXT: FieldCheck = { expected: 'text', schema: z.string() };
@@ -64,10 +66,18 @@ const FIELDS: ReadonlyMap<string, FieldCheck> = new Map([
 ]);
 
 /** The map-valued fields: an object whose every entry is checked on its own. Maps, not objects: a field named `__proto__` is no field of theirs. */
-const MAPS: ReadonlyMap<string, FieldCheck> = new Map([
+const MAPS: ReadonlyMap<string, FieldCheck> = new Map<string, FieldCheck>([
   ['customFields', { expected: 'text, a number, true or false, or empty', schema: customFieldValueSchema }],
   ['identities', { expected: 'an attribute ({type, value})', schema: identityAttributeSchema }],
-  ['certs', { expected: 'a certificate as text', schema: z.string() }],
+  [
+    'certs',
+    {
+      expected: 'a certificate as text',
+      schema: z.string(),
+      // The contract's certificate is a string holding a JSON document; one given as the document itself is the same document.
+      alsoRead: (value) => (typeof value === 'object' && value !== null ? JSON.stringify(value) : undefined),
+    },
+  ],
 ]);
 
 /** At most this many fields are named as unread: a hostile record cannot make the list the page's size. */
@@ -121,7 +131,9 @@ function readEntries(
 ): Record<string, unknown> {
   const read: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(entries)) {
+    const other = check.alsoRead?.(value);
     if (check.schema.safeParse(value).success) define(read, name, value);
+    else if (other !== undefined) define(read, name, other);
     else note(`${field}.${name.length > MAX_ENTRY_NAME ? `${name.slice(0, MAX_ENTRY_NAME)}…` : name}`, check.expected, value);
   }
   return read;
