@@ -1,5 +1,5 @@
 import { type JsonPath, QuietReader, type ScannedBody, scanOf } from './answer-scan.ts';
-import { ApiFailure, BROKE_OFF_MESSAGE } from '../http/api-failure.ts';
+import { ApiFailure, brokenOff } from '../http/api-failure.ts';
 import { JsonIncompleteError } from './json-tokens.ts';
 import type { ScalarKind } from './json-bytes.ts';
 import { type KeySearch, KeyWatch } from './key-watch.ts';
@@ -127,7 +127,6 @@ const TOO_LARGE = new ApiFailure(
   'response_too_large',
   "The KYC service's response is larger than this server accepts (limits.maxResponseBytes).",
 );
-const BROKE_OFF = new ApiFailure('upstream_error', BROKE_OFF_MESSAGE);
 
 /** The body read to its end through its scan (fed here unless it is fed where it is received), built as it comes. */
 export function readValue(
@@ -170,7 +169,8 @@ export function readValue(
       const refused = refusal() ?? (scan.ended ? undefined : failures.incomplete);
       settle(refused ? { ok: false, failure: refused } : { ok: true, value: reader.value() });
     });
-    const breakOff = () => settle({ ok: false, failure: BROKE_OFF });
+    // 'aborted' comes before 'error' and says nothing: what the body was cut with is already its `errored`.
+    const breakOff = (error?: unknown) => settle({ ok: false, failure: brokenOff(error ?? body.errored) });
     body.once('error', breakOff);
     body.once('aborted', breakOff);
     body.once('close', () => {

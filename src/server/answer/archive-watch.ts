@@ -1,7 +1,7 @@
 import type http from 'node:http';
 import { PassThrough } from 'node:stream';
 import zlib from 'node:zlib';
-import { BROKE_OFF_MESSAGE } from '../http/api-failure.ts';
+import { brokenOff } from '../http/api-failure.ts';
 import { AnswerScan, type JsonPath, QuietReader, type ScannedBody } from './answer-scan.ts';
 import type { TextPiece } from './text-piece.ts';
 
@@ -131,8 +131,9 @@ export function readToTheEnd(
     copy.complete = true;
     copy.end();
   });
+  // Why the body ended early, when it says (the whole answer's deadline): the copy's readers answer that.
   source.once('close', () => {
-    if (!copy.complete) copy.destroy(new Error(BROKE_OFF_MESSAGE));
+    if (!copy.complete) copy.destroy(brokenOff(source.errored));
   });
   // Nobody reads the copy any more: the body is read on (and dropped) until the field is known.
   copy.once('close', () => {

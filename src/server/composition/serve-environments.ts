@@ -108,13 +108,13 @@ function environmentDeps(
   wiring: EnvironmentWiring,
   { upstreamSlots, partsBudget, previews }: Pick<LookupDeps, 'upstreamSlots' | 'partsBudget' | 'previews'>,
 ): LookupDeps {
-  const { upstreamTimeoutMs: timeoutMs, maxResponseBytes } = settings.limits;
+  const { upstreamTimeoutMs: timeoutMs, upstreamAnswerTimeoutMs: answerTimeoutMs, maxResponseBytes } = settings.limits;
   return {
     settings,
     environment: environment.info.name,
     upstream: createUpstreamClient(
       environment.target,
-      { timeoutMs, maxResponseBytes },
+      { timeoutMs, answerTimeoutMs, maxResponseBytes },
       wiring.now,
       wiring.sharedWaits?.of(environment.info.name),
     ),

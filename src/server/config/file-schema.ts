@@ -163,6 +163,9 @@ export const limitsSchema = strict({
   batchIdsPerMinute: limit(1_000_000, 600, 'Ids per minute per user in batch lookups; 0 turns it off (600).'),
   upstreamInFlightPerUser: limit(1000, 4, "Each user's requests to the service under way at once; 0 turns it off (4)."),
   upstreamTimeoutMs: whole(100, 600_000).default(15_000).meta({ description: 'How long to wait for the service (15000).' }),
+  upstreamAnswerTimeoutMs: whole(100, 3_600_000)
+    .default(120_000)
+    .meta({ description: "The service's whole answer, its body included, must arrive within this; else it is cut (120000)." }),
   webhookDeliveriesPerMinute: limit(1_000_000, 6000, 'Webhook deliveries per minute per sending address; 0 turns it off (6000).'),
   queueIndexLookupsPerSecond: count(
     1000,

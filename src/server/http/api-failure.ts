@@ -68,3 +68,11 @@ export const INTERNAL_ERROR_MESSAGE =
  * message of the `upstream_error` it is answered with, wherever the reading noticed.
  */
 export const BROKE_OFF_MESSAGE = "The KYC service's answer broke off before it was complete.";
+
+/**
+ * What a reader of the service's body answers when the body ended early: the failure the body was cut
+ * with (the whole answer's deadline, upstream-client.ts), or that it broke off.
+ */
+export function brokenOff(error?: unknown): ApiFailure {
+  return error instanceof ApiFailure ? error : new ApiFailure('upstream_error', BROKE_OFF_MESSAGE);
+}

@@ -1,6 +1,6 @@
 import type http from 'node:http';
 import { type AnswerGuard, AnswerGuardError, firstOutput } from '../answer/answer-guard.ts';
-import { ApiFailure, BROKE_OFF_MESSAGE } from '../http/api-failure.ts';
+import { ApiFailure, brokenOff } from '../http/api-failure.ts';
 import type { ApiSettings } from '../config/settings.ts';
 import { MAX_DEPTH } from '../answer/json-tokens.ts';
 import { countBytes, NOT_A_RECORD, sendFailure } from '../http/http-reply.ts';
@@ -43,10 +43,11 @@ export async function answerFull(
 ) {
   const { upstreamRes, guard, audit, upstreamStatus } = answer;
   // Whatever breaks from now on is noticed: while the start is checked, and while the line is written.
-  let broken = false;
-  const breakOff = () => {
-    broken = true;
-    guard.destroy(new Error(BROKE_OFF_MESSAGE));
+  let broken: ApiFailure | undefined;
+  const breakOff = (error?: unknown) => {
+    // 'aborted' and 'close' come with nothing: what the body was cut with is already its `errored`.
+    broken ??= brokenOff(error ?? upstreamRes.errored);
+    guard.destroy(broken);
   };
   upstreamRes.once('error', breakOff);
   upstreamRes.once('aborted', breakOff);
@@ -86,7 +87,7 @@ export async function answerFull(
   const first = await firstOutput(guard);
   if (!first.ok) return refuse(res, audit, guardFailure(first.error), { upstreamStatus, reached: true });
   if (!(await audit(200, null, { upstreamStatus, reached: true }))) return void upstreamRes.destroy();
-  if (broken || guard.destroyed) return sendFailure(res, new ApiFailure('upstream_error', BROKE_OFF_MESSAGE));
+  if (broken || guard.destroyed) return sendFailure(res, broken ?? brokenOff());
   streamBody(res, upstreamRes, guard);
 }
 
@@ -153,7 +154,7 @@ const KEY_REFLECTED_WARNING =
   "The KYC service's answer contained this server's API key, so it was refused. Something between this server and the service, or a wrong KYC_BASE_URL, reflects the Authorization header.";
 
 function guardFailure(error: Error): ApiFailure {
-  if (!(error instanceof AnswerGuardError)) return new ApiFailure('upstream_error', BROKE_OFF_MESSAGE);
+  if (!(error instanceof AnswerGuardError)) return brokenOff(error);
   if (error.problem === 'key_reflected') return KEY_IN_ANSWER;
   // Not a candidate envelope from its first bytes: not a readable record (perhaps encrypted).
   if (error.problem === 'not_an_envelope') return NOT_A_RECORD;

@@ -7,14 +7,18 @@ import { type AnswerGuard, createAnswerGuard } from '../answer/answer-guard.ts';
 import type { ScannedBody } from '../answer/answer-scan.ts';
 import { type KeySearch, keySearch } from '../answer/key-watch.ts';
 import { ApiFailure } from '../http/api-failure.ts';
-import { misconfigured, type NotFoundMeaning, notFoundMeaning } from './not-found.ts';
+import { notFoundMeaning } from './not-found.ts';
+import { describeNetworkError, type FailureOfStatus, failureOfListStatus, failureOfStatus } from './upstream-failures.ts';
 import { readWaitBody, type SharedWait, serviceWaitSeconds, serviceWaitState } from './service-wait.ts';
 
 /** The KYC service this server asks, with its keys: the configured one, or the embedded sandbox. */
 export type UpstreamTarget = Omit<RemoteUpstream, 'kind'>;
 
 export interface UpstreamLimits {
+  /** For the status line and headers, and for each gap in the body (limits.upstreamTimeoutMs). */
   timeoutMs: number;
+  /** For the whole answer, its body included (limits.upstreamAnswerTimeoutMs): a body trickled a byte at a time ends too. */
+  answerTimeoutMs: number;
   maxResponseBytes: number;
 }
 
@@ -127,15 +131,6 @@ export function createUpstreamClient(
   };
 }
 
-/** What an error answer said beyond its status: the wait a 429 asked for (serviceWaitSeconds), what a 404 means (not-found.ts). */
-export interface ServiceSaid {
-  waitSeconds?: number | undefined;
-  notFound?: NotFoundMeaning | undefined;
-}
-
-/** What an error status means, with what its answer said. */
-type FailureOfStatus = (status: number, said: ServiceSaid) => ApiFailure;
-
 /**
  * How long a kept-alive socket may stay idle before this side drops it: under Node's server default of
  * 5 s (keepAliveTimeout), so that a request is not sent on a socket the service is closing at that very
@@ -162,13 +157,14 @@ function send(
       if (settled) return;
       settled = true;
       clearTimeout(deadline);
+      whole.clear();
       upstreamReq?.destroy();
       settle({ ok: false, failure, upstreamStatus });
     };
-    const timeout = () =>
-      new ApiFailure('upstream_timeout', `The KYC service did not answer within ${Math.round(limits.timeoutMs / 100) / 10} s.`);
+    const timeout = () => new ApiFailure('upstream_timeout', `The KYC service did not answer within ${secondsOf(limits.timeoutMs)} s.`);
     const expire = () => (refused ? refused() : fail(timeout()));
     const deadline = setTimeout(expire, limits.timeoutMs);
+    const whole = wholeAnswerDeadline(limits.answerTimeoutMs, (failure) => (refused ? refused() : fail(failure)));
     const onResponse = (upstreamRes: http.IncomingMessage) => {
       if (settled) return upstreamRes.destroy();
       const status = upstreamRes.statusCode ?? 502;
@@ -197,6 +193,7 @@ function send(
       }
       settled = true;
       clearTimeout(deadline);
+      whole.flowing(upstreamRes);
       settle({ ok: true, response: upstreamRes });
     };
     const attempt = (retried: boolean) => {
@@ -230,6 +227,32 @@ function send(
 }
 
 /**
+ * The whole answer's deadline: past it, a body still coming (however slowly: the gaps' timer restarts at
+ * each byte) is cut, and whoever reads it gets the failure as the body's error (api-failure.ts,
+ * brokenOff); before the body, `beforeBody` has it.
+ */
+function wholeAnswerDeadline(ms: number, beforeBody: (failure: ApiFailure) => void) {
+  let body: http.IncomingMessage | undefined;
+  const timer = setTimeout(() => {
+    const failure = new ApiFailure(
+      'upstream_timeout',
+      `The KYC service did not finish its answer within ${secondsOf(ms)} s (limits.upstreamAnswerTimeoutMs).`,
+    );
+    if (body) body.destroy(failure);
+    else beforeBody(failure);
+  }, ms);
+  return {
+    flowing(response: http.IncomingMessage) {
+      body = response;
+      // The failure reaches the body's readers as its error; a body nobody listens to any more must not throw.
+      response.on('error', () => {});
+      response.once('close', () => clearTimeout(timer));
+    },
+    clear: () => clearTimeout(timer),
+  };
+}
+
+/**
  * A GET sent on a kept-alive socket that the service closed before a byte of its answer came back: the
  * service was closing that idle socket as the request went out (Node documents `reusedSocket` for this).
  * Asking again, once, on another socket is safe. A fresh socket's reset, or one after answer bytes, is
@@ -239,55 +262,4 @@ function isStaleSocket(req: http.ClientRequest, error: NodeJS.ErrnoException, an
   return req.reusedSocket && !answered && req.method === 'GET' && RESET_CODES.has(error.code ?? '');
 }
 
-/** What the browser is told when the service answers with an error status. */
-export function failureOfStatus(status: number, request: Pick<CandidateRequest, 'kind' | 'id'>, said: ServiceSaid = {}): ApiFailure {
-  if (status === 404 && said.notFound) return misconfigured(said.notFound);
-  if (status === 404) return new ApiFailure('not_found', `No candidate with ${request.kind} "${request.id}".`);
-  return failureOfServiceStatus(status, said.waitSeconds);
-}
-
-/** The list operation's errors: a 404 means this service does not offer it (its path holds no id). */
-export function failureOfListStatus(status: number, said: ServiceSaid = {}): ApiFailure {
-  // A web page is what a service without the list answers too: only the client named tells the two apart.
-  if (status === 404 && said.notFound === 'client') return misconfigured(said.notFound);
-  if (status === 404) return new ApiFailure('applicants_unavailable', 'This KYC service does not offer the applicants list.');
-  return failureOfServiceStatus(status, said.waitSeconds);
-}
-
-/** Error statuses that mean the same whatever was asked: the key refused, a rate limit, anything else. */
-function failureOfServiceStatus(status: number, waitSeconds?: number): ApiFailure {
-  if (status === 401 || status === 403) {
-    return new ApiFailure(
-      'upstream_unauthorized',
-      `The KYC service rejected this server's API key (HTTP ${status}). An administrator must check KYC_API_KEY and KYC_CLIENT_ID.`,
-    );
-  }
-  if (status === 429) {
-    // Only the service's own word on when: without it, a batch backs off by itself (1, 2, 4 s…) and the
-    // page asks to wait a minute. A made-up 60 s here held every batch up for a minute.
-    if (waitSeconds === undefined) {
-      return new ApiFailure('upstream_rate_limited', 'The KYC service is limiting requests (HTTP 429). Wait a minute, then try again.');
-    }
-    return new ApiFailure('upstream_rate_limited', `The KYC service is limiting requests (HTTP 429). Try again in ${waitSeconds} s.`, {
-      retryAfterSeconds: waitSeconds,
-    });
-  }
-  return new ApiFailure('upstream_error', `The KYC service answered with an error (HTTP ${status}).`, { upstreamStatus: status });
-}
-
-function describeNetworkError(error: NodeJS.ErrnoException): string {
-  switch (error.code) {
-    case 'ECONNREFUSED':
-      return 'connection refused';
-    case 'ECONNRESET':
-      return 'connection reset';
-    case 'ENOTFOUND':
-    case 'EAI_AGAIN':
-      return 'host name not found';
-    case 'EHOSTUNREACH':
-    case 'ENETUNREACH':
-      return 'network unreachable';
-    default:
-      return error.code ?? 'network error';
-  }
-}
+const secondsOf = (ms: number) => Math.round(ms / 100) / 10;

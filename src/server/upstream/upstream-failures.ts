@@ -1,0 +1,70 @@
+import type { LookupKind } from '../../kyc/contract/lookup.ts';
+import { ApiFailure } from '../http/api-failure.ts';
+import { misconfigured, type NotFoundMeaning } from './not-found.ts';
+
+/**
+ * What the service's error answers and a failed connection mean, in the words the browser gets
+ * (upstream-client.ts asks).
+ */
+
+/** What an error answer said beyond its status: the wait a 429 asked for (serviceWaitSeconds), what a 404 means (not-found.ts). */
+export interface ServiceSaid {
+  waitSeconds?: number | undefined;
+  notFound?: NotFoundMeaning | undefined;
+}
+
+/** What an error status means, with what its answer said. */
+export type FailureOfStatus = (status: number, said: ServiceSaid) => ApiFailure;
+
+/** What the browser is told when the service answers with an error status. */
+export function failureOfStatus(status: number, request: { kind: LookupKind; id: string }, said: ServiceSaid = {}): ApiFailure {
+  if (status === 404 && said.notFound) return misconfigured(said.notFound);
+  if (status === 404) return new ApiFailure('not_found', `No candidate with ${request.kind} "${request.id}".`);
+  return failureOfServiceStatus(status, said.waitSeconds);
+}
+
+/** The list operation's errors: a 404 means this service does not offer it (its path holds no id). */
+export function failureOfListStatus(status: number, said: ServiceSaid = {}): ApiFailure {
+  // A web page is what a service without the list answers too: only the client named tells the two apart.
+  if (status === 404 && said.notFound === 'client') return misconfigured(said.notFound);
+  if (status === 404) return new ApiFailure('applicants_unavailable', 'This KYC service does not offer the applicants list.');
+  return failureOfServiceStatus(status, said.waitSeconds);
+}
+
+/** Error statuses that mean the same whatever was asked: the key refused, a rate limit, anything else. */
+function failureOfServiceStatus(status: number, waitSeconds?: number): ApiFailure {
+  if (status === 401 || status === 403) {
+    return new ApiFailure(
+      'upstream_unauthorized',
+      `The KYC service rejected this server's API key (HTTP ${status}). An administrator must check KYC_API_KEY and KYC_CLIENT_ID.`,
+    );
+  }
+  if (status === 429) {
+    // Only the service's own word on when: without it, a batch backs off by itself (1, 2, 4 s…) and the
+    // page asks to wait a minute. A made-up 60 s here held every batch up for a minute.
+    if (waitSeconds === undefined) {
+      return new ApiFailure('upstream_rate_limited', 'The KYC service is limiting requests (HTTP 429). Wait a minute, then try again.');
+    }
+    return new ApiFailure('upstream_rate_limited', `The KYC service is limiting requests (HTTP 429). Try again in ${waitSeconds} s.`, {
+      retryAfterSeconds: waitSeconds,
+    });
+  }
+  return new ApiFailure('upstream_error', `The KYC service answered with an error (HTTP ${status}).`, { upstreamStatus: status });
+}
+
+export function describeNetworkError(error: NodeJS.ErrnoException): string {
+  switch (error.code) {
+    case 'ECONNREFUSED':
+      return 'connection refused';
+    case 'ECONNRESET':
+      return 'connection reset';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return 'host name not found';
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return 'network unreachable';
+    default:
+      return error.code ?? 'network error';
+  }
+}
