@@ -29,5 +29,8 @@ export default defineConfig({
     // console and network), so that a failure in CI comes with what happened: `npx playwright show-trace <file>`.
     // Passing tests' traces are thrown away.
     trace: 'retain-on-failure',
+    // A step that hangs fails by its name and Playwright's log, not as the whole test's timeout with nothing said.
+    actionTimeout: 20_000,
+    navigationTimeout: 30_000,
   },
 });

@@ -43,7 +43,10 @@ export async function expectAllPicturesDecoded(page: Page, count: number): Promi
   const pictures = page.locator('figure[data-attribute] button img');
   await expect(pictures).toHaveCount(count);
   for (const picture of await pictures.all()) {
-    await picture.scrollIntoViewIfNeeded();
+    // Into view without Playwright's wait for the element to hold still over animation frames:
+    // scrollIntoViewIfNeeded waits on requestAnimationFrame, which a loaded machine decoding 3 MB pictures
+    // may not run for a long while (the likeliest cause of a CI timeout with every picture on the page).
+    await picture.evaluate((img) => img.scrollIntoView({ block: 'nearest' }), undefined, { timeout: 5_000 });
     await expect(picture).toHaveAttribute('src', /^blob:/);
     // The longer side: some sample pictures are turned a quarter.
     await expect

@@ -23,6 +23,18 @@ test('a decision simulated in the sandbox updates the open candidate page and th
 }) => {
   const candidate = await context.newPage();
   const queue = await context.newPage();
+  // The sandbox keeps its statuses while the servers run: a run before this one on the same servers left
+  // the candidate approved. Ready to review puts it back to waiting; once the page shows it (its delivery
+  // processed), the queue opens on counts that change no more before the decision.
+  await candidate.goto(`${liveUrl}/candidates/refId/${WAITING}`);
+  await expect(indicator(candidate)).toHaveAccessibleName('Live');
+  if ((await chipOf(candidate).getAttribute('data-status')) !== 'waiting') {
+    await candidate
+      .getByRole('group', { name: 'Sandbox tool: simulate a decision' })
+      .getByRole('button', { name: 'Ready to review' })
+      .click();
+    await expect(chipOf(candidate)).toHaveAttribute('data-status', 'waiting', { timeout: 15_000 });
+  }
   await queue.goto(`${liveUrl}/applicants`);
   await expect(indicator(queue)).toHaveAccessibleName('Live');
   const approvedTab = queue.getByRole('tab', { name: /^Approved/ });
