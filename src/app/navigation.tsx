@@ -1,4 +1,14 @@
-import { type AnchorHTMLAttributes, createContext, type ReactNode, type Ref, startTransition, use, useLayoutEffect, useState } from 'react';
+import {
+  type AnchorHTMLAttributes,
+  createContext,
+  type ReactNode,
+  type Ref,
+  startTransition,
+  use,
+  useLayoutEffect,
+  useRef,
+  useState,
+} from 'react';
 
 /**
  * The app's history: the address and the state of the entry shown, a navigate and links. Not a router
@@ -37,10 +47,33 @@ function sameEntry(a: AppLocation, b: AppLocation): boolean {
   return a.pathname === b.pathname && a.search === b.search && a.hash === b.hash && a.state === b.state;
 }
 
+/** The last change of entry added one (a page of the app's opened): the next render of it starts at the top. */
+let pushed = false;
+
 /** Shows `to` (a path of this app, with its search) as a new history entry, or in place of this one. */
 export function navigate(to: string, { replace = false, state = null }: NavigateOptions = {}): void {
   window.history[replace ? 'replaceState' : 'pushState'](state, '', to);
+  pushed = !replace;
   for (const listener of listeners) listener();
+}
+
+/**
+ * A page opened by the app (a link, Next, a queue row) starts at its top, as a page the browser loads
+ * does: the scroll of the page before would otherwise stay, and on a phone the next candidate opened
+ * halfway down, its name and its Previous/Next above the screen. An entry replaced (a tab, a filter) keeps
+ * its place, and Back is left to the browser and the pages that restore their own (the queue's row).
+ * Rendered before the page, so that a page's own restore, in the same commit, comes after it.
+ */
+export function ScrollToTopOnOpen(): null {
+  const location = useLocation();
+  const shown = useRef(location);
+  useLayoutEffect(() => {
+    if (location === shown.current) return;
+    shown.current = location;
+    if (pushed && !location.hash) window.scrollTo(0, 0);
+    pushed = false;
+  }, [location]);
+  return null;
 }
 
 /**
@@ -53,14 +86,18 @@ export function BrowserHistory({ children }: { children: ReactNode }) {
     // Every navigation renders anew, to the address shown too (as React Router's did): a sign-out's
     // return home finds the session it cleared gone and asks again.
     const update = () => startTransition(() => setLocation(currentLocation()));
+    const back = () => {
+      pushed = false;
+      update();
+    };
     listeners.add(update);
-    window.addEventListener('popstate', update);
+    window.addEventListener('popstate', back);
     // An entry pushed between the first render and this effect.
     const now = currentLocation();
     setLocation((shown) => (sameEntry(shown, now) ? shown : now));
     return () => {
       listeners.delete(update);
-      window.removeEventListener('popstate', update);
+      window.removeEventListener('popstate', back);
     };
   }, []);
   return <LocationContext value={location}>{children}</LocationContext>;

@@ -1,7 +1,7 @@
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type AppLocation, BrowserHistory, Link, navigate, useLocation } from '../../src/app/navigation.tsx';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { type AppLocation, BrowserHistory, Link, navigate, ScrollToTopOnOpen, useLocation } from '../../src/app/navigation.tsx';
 import { renderWithProviders, stubApi } from './render.tsx';
 
 let shown: AppLocation | undefined;
@@ -90,5 +90,31 @@ describe("the app's history", () => {
     await screen.findByRole('heading', { name: /No candidate with refId "%41"/ });
     expect(router.state.location.pathname).toBe('/candidates/refId/%2541');
     expect(requests).toContain('/api/candidates/refId/%2541');
+  });
+
+  it('starts a page the app opens at its top, keeps the place of an entry replaced, and leaves Back to the browser', async () => {
+    const scrolled = vi.spyOn(window, 'scrollTo').mockImplementation(() => {});
+    try {
+      window.history.replaceState(null, '', '/applicants');
+      render(
+        <BrowserHistory>
+          <ScrollToTopOnOpen />
+          <Probe />
+        </BrowserHistory>,
+      );
+      act(() => navigate('/candidates/refId/a'));
+      await waitFor(() => expect(shown?.pathname).toBe('/candidates/refId/a'));
+      expect(scrolled).toHaveBeenCalledTimes(1);
+      expect(scrolled).toHaveBeenLastCalledWith(0, 0);
+      act(() => navigate('/candidates/refId/a?tab=2', { replace: true }));
+      await waitFor(() => expect(shown?.search).toBe('?tab=2'));
+      act(() => {
+        window.history.back();
+      });
+      await waitFor(() => expect(shown?.pathname).toBe('/applicants'));
+      expect(scrolled).toHaveBeenCalledTimes(1);
+    } finally {
+      scrolled.mockRestore();
+    }
   });
 });

@@ -214,6 +214,20 @@ test.describe('on a phone, the header folds', () => {
     await expect(page).toHaveURL(/\/candidates\/refId\/user-7781$/);
   });
 
+  test('a candidate opened from the queue starts at its top, not where the queue was scrolled', async ({ page }) => {
+    await page.goto('/applicants');
+    const rows = page.locator('tbody a[data-open]');
+    await expect(rows.first()).toBeVisible({ timeout: 15_000 });
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(200);
+    await rows.last().click();
+    const heading = page.getByRole('heading', { level: 1 });
+    await expect(heading).toBeVisible({ timeout: 15_000 });
+    // It opened about 800 px down: the name and Previous/Next above the screen.
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+    await expect(heading).toBeInViewport();
+  });
+
   test('the notifications panel opens within the screen, and Escape closes it', async ({ page }) => {
     await page.goto(AMELIE);
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible({ timeout: 15_000 });

@@ -1,7 +1,7 @@
 import { type UseQueryResult, useQuery } from '@tanstack/react-query';
 import { type ReactNode, Suspense, useEffect, useState } from 'react';
 import { flushSync } from 'react-dom';
-import { Link, useLocation, navigate } from '../navigation.tsx';
+import { Link, navigate, ScrollToTopOnOpen, useLocation } from '../navigation.tsx';
 import type { ApiMeta, SessionInfo } from '../../kyc/contract/api.ts';
 import { ApiError } from '../api/api-error.ts';
 import { EnvironmentControl, environmentEdgeClass, toneOf } from '../environment/environment-badge.tsx';
@@ -80,6 +80,7 @@ export function AppShell({ children }: { children: ReactNode }) {
           >
             Skip to content
           </a>
+          <ScrollToTopOnOpen />
           <AppHeader session={session.data} signedIn={signedIn} environment={environment} />
           <KeyboardHelp signedIn={signedIn} />
           <main id="main" className={`mx-auto ${PAGE_WIDTH} px-4 py-6 sm:px-6 print:max-w-none print:p-0`}>
