@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { vi, describe, expect, it } from 'vitest';
 import type { Applicant } from '../../src/kyc/contract/applicants.ts';
@@ -246,6 +246,34 @@ describe('the applicants queue', () => {
     failing = false;
     await user.click(within(alert).getByRole('button', { name: 'Try again' }));
     await waitFor(() => expect(rows()).toHaveLength(12));
+  });
+
+  it('keeps the keyboard on Try again while it tries again, and after it failed again', async () => {
+    const user = userEvent.setup();
+    let release: (() => void) | undefined;
+    let calls = 0;
+    const failure = () => apiError(502, 'upstream_unreachable', 'The KYC service could not be reached (connection refused).');
+    stubQueue({
+      reply: (url) => {
+        if (url.pathname !== '/api/applicants' || url.searchParams.get('limit') !== '50') return undefined;
+        calls += 1;
+        if (calls === 1) return failure();
+        return new Promise<Response>((resolve) => {
+          release = () => resolve(failure());
+        }) as never;
+      },
+    });
+    renderWithProviders('/applicants');
+    const retry = within(await screen.findByRole('alert')).getByRole('button', { name: 'Try again' });
+    retry.focus();
+    await user.keyboard('{Enter}');
+    // The error stays while it tries: its skeleton in place took the button, and the keyboard, away.
+    await waitFor(() => expect(retry).toHaveAttribute('aria-disabled', 'true'));
+    expect(retry).toHaveFocus();
+    act(() => release!());
+    await waitFor(() => expect(retry).not.toHaveAttribute('aria-disabled'));
+    expect(retry).toHaveFocus();
+    expect(calls).toBe(2);
   });
 
   it('shows a loading state while the first page is on its way', async () => {

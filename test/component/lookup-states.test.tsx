@@ -88,6 +88,28 @@ describe('lookup states', () => {
     expect(done).not.toHaveAttribute('aria-disabled');
   });
 
+  it('keeps the keyboard on Try again of an error screen while it tries, and after it failed again', async () => {
+    const user = userEvent.setup();
+    let release: (() => void) | undefined;
+    let calls = 0;
+    showWith(() => {
+      calls += 1;
+      if (calls === 1) return apiError(502, 'upstream_unreachable', 'connection refused');
+      return new Promise<Response>((resolve) => {
+        release = () => resolve(apiError(502, 'upstream_unreachable', 'connection refused'));
+      });
+    });
+    const retry = await screen.findByRole('button', { name: 'Try again' });
+    retry.focus();
+    await user.keyboard('{Enter}');
+    // The error screen stays while it tries (a skeleton in its place dropped focus to the page).
+    const busy = await screen.findByRole('button', { name: 'Retrying…' });
+    expect(busy).toHaveFocus();
+    act(() => release!());
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Try again' })).toHaveFocus());
+    expect(calls).toBe(2);
+  });
+
   it('shows the error instead of the record when a Refresh finds the candidate gone from the service', async () => {
     const user = userEvent.setup();
     let answer = () => envelope(record);

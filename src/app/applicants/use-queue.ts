@@ -1,6 +1,7 @@
 import { keepPreviousData, type QueryClient, useIsFetching, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ApplicantFilter, type ApplicantsPage, DOCUMENTED_FILTERS } from '../../kyc/contract/applicants.ts';
 import { ApiError, asApiError } from '../api/api-error.ts';
+import { useFailureDuringRetry } from '../api/failure-during-retry.ts';
 import { applicantsQueries, type QueueFilters, queuePageQuery } from './applicants-queries.ts';
 import { type OverSla, QUEUE_TABS, type QueueTab, tabKey, type TabCount } from './applicants-tabs.tsx';
 
@@ -45,6 +46,7 @@ export function useQueue(filter: ApplicantFilter | undefined, page: number, envi
     placeholderData: (previous, previousQuery) =>
       samePaging(previousQuery?.queryKey, options.queryKey) ? keepPreviousData(previous) : undefined,
   });
+  const failedBefore = useFailureDuringRetry(list, JSON.stringify(options.queryKey));
   const fetching = useIsFetching({ queryKey: applicantsQueries.all() }) > 0;
   const current = list.data && !list.isPlaceholderData ? list.data : undefined;
   const view = list.data?.counts ? list.data : latestView(queryClient, environment);
@@ -74,14 +76,15 @@ export function useQueue(filter: ApplicantFilter | undefined, page: number, envi
     tabs: QUEUE_TABS.filter((tab) => tab.filter === filter || !refused.includes(tab)),
     /** The filters the service refused, in the tabs' order. */
     refused,
-    error: list.isError
-      ? asApiError(list.error, 'The list could not be read.')
-      : openedRefused
-        ? new ApiError(
-            'applicants_unavailable',
-            `This KYC service does not offer the "${filter}" filter: its candidates are listed under All.`,
-          )
-        : undefined,
+    error:
+      list.isError || failedBefore
+        ? asApiError(list.error ?? failedBefore, 'The list could not be read.')
+        : openedRefused
+          ? new ApiError(
+              'applicants_unavailable',
+              `This KYC service does not offer the "${filter}" filter: its candidates are listed under All.`,
+            )
+          : undefined,
     fetching,
     refresh: () => void queryClient.invalidateQueries({ queryKey: applicantsQueries.all() }),
   };

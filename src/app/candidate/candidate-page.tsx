@@ -7,6 +7,7 @@ import type { CandidateRecord } from '../../kyc/contract/schema.ts';
 import { readsFullRecord } from '../../kyc/contract/roles.ts';
 import { splitSummaryFields } from '../../kyc/view/summary-fields.ts';
 import { ApiError, asApiError } from '../api/api-error.ts';
+import { useFailureDuringRetry } from '../api/failure-during-retry.ts';
 import { useEnvironment } from '../environment/use-environment.ts';
 import { metaQueries } from '../meta/meta-query.ts';
 import { HandOffBar, PrintHeader } from '../handoff/hand-off-bar.tsx';
@@ -51,6 +52,7 @@ function useCandidateLookup(kind: LookupKind, id: string) {
   const note = lookupNoteOf(location.state);
   const session = usePageSession();
   const query = useQuery(candidateQueries.lookup(kind, id, environment));
+  const failedBefore = useFailureDuringRetry(query, `${environment ?? ''}\n${kind}\n${id}`);
   const progress = useDownloadProgress(progressKeyOf(kind, id, environment));
   const queryClient = useQueryClient();
   const accepted = meta?.archivingKey?.accepted;
@@ -100,12 +102,26 @@ function useCandidateLookup(kind: LookupKind, id: string) {
   }, [detected, queryClient]);
 
   const archiveWarning = archivesAt && { at: archivesAt, clockOffsetMs: clock?.offsetMs ?? 0 };
-  return { environment, info, meta, note, session, query, progress, accepted, archiveWarning, status, changedTo, retryAsRecordId };
+  return {
+    environment,
+    info,
+    meta,
+    note,
+    session,
+    query,
+    failedBefore,
+    progress,
+    accepted,
+    archiveWarning,
+    status,
+    changedTo,
+    retryAsRecordId,
+  };
 }
 
 function CandidateLookup({ kind, id }: { kind: LookupKind; id: string }) {
   const lookup = useCandidateLookup(kind, id);
-  const { environment, info, session, query, progress, retryAsRecordId } = lookup;
+  const { environment, info, session, query, failedBefore, progress, retryAsRecordId } = lookup;
   const live = useLiveStatus(info?.name, environment, kind, id, query.data, query.dataUpdatedAt);
   const { shown, update } = useShownRecord(query.data, query.dataUpdatedAt, live);
   const record = shown ?? query.data;
@@ -125,7 +141,7 @@ function CandidateLookup({ kind, id }: { kind: LookupKind; id: string }) {
         ids={record}
         notFound={query.error instanceof ApiError && query.error.code === 'not_found'}
       />
-      {query.isPending || retryAsRecordId ? (
+      {(query.isPending && !failedBefore) || retryAsRecordId ? (
         <CandidateSkeleton progress={progress} />
       ) : (
         <CandidateResult lookup={lookup} kind={kind} id={id} shown={shown} update={update} />
@@ -149,12 +165,12 @@ function CandidateResult({
   shown: CandidateRecord | undefined;
   update: LiveUpdate | undefined;
 }) {
-  const { environment, info, meta, note, session, query, accepted, archiveWarning, status, changedTo } = lookup;
+  const { environment, info, meta, note, session, query, failedBefore, accepted, archiveWarning, status, changedTo } = lookup;
   const notes = <LookupNotes note={note} kind={kind} id={id} />;
   // A refresh that failed leaves the record on screen, unless the failure says it may no longer be shown.
   const refreshFailed = query.isError ? refreshFailure(query.error, query.data !== undefined) : undefined;
   if ((query.isError && !refreshFailed) || !query.data) {
-    const error = asApiError(query.error, 'The response could not be read.');
+    const error = asApiError(query.error ?? failedBefore, 'The response could not be read.');
     return (
       <>
         {notes}
