@@ -237,6 +237,29 @@ describe('the queue tabs', () => {
   });
 });
 
+describe('ids in the rows', () => {
+  it('keeps a recordId or a UUID on one line, whatever the columns beside, and lets only a longer id wrap', async () => {
+    const long = `ref-${'x'.repeat(60)}`;
+    stubList([
+      {
+        status: 'waiting',
+        recordId: '65f1c2a9e4b0d3a1f0c9b899',
+        refId: '8f14e45f-ceea-467f-a0e6-1c9e5a2b7d33',
+        since: ago(5),
+        certificate: 'potential_match',
+      },
+      { status: 'waiting', recordId: '65f1c2a9e4b0d3a1f0c9b803', refId: long, since: ago(4) },
+    ]);
+    renderWithProviders('/applicants?status=waiting');
+    await waitFor(() => expect(rows()).toHaveLength(2));
+    const idCode = (row: number, column: string) => rows()[row]!.querySelector(`td[data-label="${column}"] code`)!;
+    // A recordId broke before its last character beside a certificate chip at 1280 px ("…b89" / "9").
+    expect(idCode(0, 'recordId')).toHaveClass('whitespace-nowrap');
+    expect(idCode(0, 'refId')).toHaveClass('whitespace-nowrap');
+    expect(idCode(1, 'refId')).toHaveClass('break-all');
+  });
+});
+
 describe('triage on the rows (issue 32)', () => {
   const TRIAGED: Applicant[] = [
     { status: 'waiting', recordId: 'rec-screened', since: ago(50), certificate: 'potential_match', pictures: true },
@@ -250,8 +273,8 @@ describe('triage on the rows (issue 32)', () => {
     await waitFor(() => expect(rows()).toHaveLength(3));
     const chip = rows()[0]!.querySelector('[data-triage] [data-tone]');
     expect(chip).toHaveAttribute('data-tone', 'caution');
-    expect(chip).toHaveTextContent('Certificates');
     expect(chip).toHaveTextContent('potential_match');
+    expect(rows()[0]!.querySelector('[data-triage]')).toHaveTextContent(/^Certificates\W*potential_match/);
     expect(rows()[1]!.querySelector('[data-triage]')).toHaveTextContent('no pictures');
     expect(rows()[2]!.querySelector('[data-triage]')).toBeNull();
   });

@@ -102,7 +102,13 @@ export function TriageNote({ applicant }: { applicant: Applicant }) {
   if (applicant.certificate === undefined && applicant.pictures !== false) return null;
   return (
     <div className="mt-1 flex flex-wrap items-center gap-1 text-xs" data-triage>
-      {applicant.certificate && <OutcomeChip value={applicant.certificate} label="Certificates" />}
+      {/* The word beside the chip, not in it: in the narrow status column the chip cut it to "Certifica…". */}
+      {applicant.certificate && (
+        <span className="inline-flex flex-wrap items-center gap-1">
+          <span className="text-slate-600">Certificates</span>
+          <OutcomeChip value={applicant.certificate} />
+        </span>
+      )}
       {applicant.pictures === false && <span className="text-slate-600 italic">no pictures</span>}
     </div>
   );

@@ -13,6 +13,8 @@ import { rememberQueueScroll } from './queue-memory.ts';
 import { applicantLink, queueHref } from './queue-location.ts';
 
 const ID_LIMIT = 64;
+/** The longest id kept on one line. */
+const UNBROKEN_ID = 40;
 
 /** The row's link, stretched over the whole row (the row is its containing block): a click anywhere opens it. */
 const OPEN_LINK_CLASS =
@@ -98,7 +100,9 @@ export function ApplicantRow({
       );
     // A long id's "Show all" sits outside the link and above the row's overlay, so that it can be pressed.
     return (
-      <code className={cn('font-mono break-all', !linked && 'text-slate-800')}>
+      // An id of an ordinary length (a recordId's 24, a UUID's 36) never breaks: a reviewer compares ids by
+      // their ends, and a lone last character on a line of its own reads as another id. A longer one wraps.
+      <code className={cn('font-mono', value.length <= UNBROKEN_ID ? 'whitespace-nowrap' : 'break-all', !linked && 'text-slate-800')}>
         <LongText text={value} limit={ID_LIMIT} wrap={wrap} toggleClassName="relative z-10 font-sans" />
       </code>
     );
