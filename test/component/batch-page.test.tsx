@@ -311,9 +311,11 @@ describe('batch page', { timeout: 20_000 }, () => {
     });
     first.send({ type: 'done', found: 2, failed: 5 });
     first.end();
-    expect(await screen.findByText(/^Stopped after/)).toHaveTextContent(
-      'Stopped after 5 lookups in a row failed: The KYC service could not be reached (connection refused). 8 ids left: 5 could not reach the KYC service and 3 were not looked up. Retry looks them up again.',
+    expect(await screen.findByText(/^Stopped:/)).toHaveTextContent(
+      'Stopped: The KYC service could not be reached (connection refused). No more lookups were started once 5 in a row had failed. 8 ids left: 5 could not reach the KYC service and 3 were not looked up. Retry looks them up again.',
     );
+    // How far, not how well: the bar is amber once the batch stopped short.
+    expect(screen.getByRole('progressbar', { name: 'Batch progress' })).toHaveAttribute('data-stopped-short', 'true');
     expect(screen.getAllByText('Not looked up')).toHaveLength(3);
 
     await user.click(screen.getByRole('button', { name: 'Retry the 8 left' }));
@@ -344,8 +346,10 @@ describe('batch page', { timeout: 20_000 }, () => {
       { type: 'done', found: 0, failed: 5 },
     );
     batch.end();
-    const outcome = await screen.findByText(/^Stopped after/);
-    expect(outcome).toHaveTextContent(`Stopped after 5 lookups in a row failed: ${message} 5 ids left: 5 could not reach the KYC service.`);
+    const outcome = await screen.findByText(/^Stopped:/);
+    expect(outcome).toHaveTextContent(
+      `Stopped: ${message} No more lookups were started once 5 in a row had failed. 5 ids left: 5 could not reach the KYC service.`,
+    );
     expect(outcome).not.toHaveTextContent(/\b0 ids?\b/);
     expect(screen.getByRole('button', { name: 'Retry the 5 left' })).toBeInTheDocument();
   });

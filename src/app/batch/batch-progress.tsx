@@ -1,4 +1,5 @@
 import { Button } from '../ui/button.tsx';
+import { cn } from '../ui/cn.ts';
 import { TimeStamp } from '../ui/time-stamp.tsx';
 import { useNow } from '../ui/use-now.ts';
 import { type BatchPause, type BatchState, leftCounts } from './use-batch.ts';
@@ -18,7 +19,19 @@ export function BatchProgress({ state, onRetry }: { state: BatchState; onRetry: 
   return (
     <div className="space-y-2">
       <div className="flex flex-wrap items-center gap-3">
-        <progress value={state.done} max={total} aria-label="Batch progress" className="h-2 w-64 max-w-full" />
+        {/* How far it went, not how well: Chromium's own green read as success at "12 of 12" beside "0 found". Amber once it stopped short. */}
+        <progress
+          value={state.done}
+          max={total}
+          aria-label="Batch progress"
+          data-stopped-short={state.phase === 'stopped' || state.phase === 'failed' || undefined}
+          className={cn(
+            'h-2 w-64 max-w-full appearance-none overflow-hidden rounded-full bg-slate-200 [&::-moz-progress-bar]:rounded-full [&::-webkit-progress-bar]:bg-slate-200 [&::-webkit-progress-value]:rounded-full',
+            state.phase === 'stopped' || state.phase === 'failed'
+              ? '[&::-moz-progress-bar]:bg-amber-500 [&::-webkit-progress-value]:bg-amber-500'
+              : '[&::-moz-progress-bar]:bg-blue-600 [&::-webkit-progress-value]:bg-blue-600',
+          )}
+        />
         <span data-testid="batch-progress" className="text-sm font-medium text-slate-800 tabular-nums">
           {state.done} of {total}
         </span>
@@ -84,7 +97,8 @@ function outcomeText(state: BatchState, found: number, failed: number): string {
   }
   if (state.phase === 'stopped' && state.stop) {
     const { inARow, message } = state.stop;
-    return `Stopped after ${inARow} lookups in a row failed: ${message} ${leftText(state)}`;
+    // The rows may show more failures than the rule's count: the lookups already under way when it was reached end too.
+    return `Stopped: ${message} No more lookups were started once ${inARow} in a row had failed. ${leftText(state)}`;
   }
   return '';
 }
