@@ -310,6 +310,8 @@ describe('a live change where the reviewer is', { timeout: 20_000 }, () => {
     expect(line).not.toHaveAttribute('role');
     expect(line).not.toHaveAttribute('aria-live');
     expect(toast.closest('.fixed')).not.toBeNull();
+    // At the top of a phone's screen (at its bottom it hid Copy reply, the end of a support agent's first screen), at the bottom from `sm` up.
+    expect(toast.closest('.fixed')).toHaveClass('top-0', 'sm:top-auto', 'sm:bottom-0');
     await userEvent.setup().click(within(toast).getByRole('button', { name: 'Dismiss' }));
     expect(screen.queryByTestId('status-toast')).toBeNull();
     // The keyboard goes to the page's heading, not to the document with the button.

@@ -8,7 +8,7 @@ import type { LiveUpdate } from './live-status.tsx';
 import { focusPageHeading } from '../ui/focus-heading.ts';
 
 /**
- * A live status change where the reviewer is (issue 33): a notice fixed to the bottom of the window,
+ * A live status change where the reviewer is (issue 33): a notice fixed to the bottom of the window (the top on a phone),
  * "In review → Rejected, 5 seconds ago — from the KYC service", seen however far down the page is
  * scrolled, until dismissed or the next change takes its place. The line at the top of the page keeps
  * the status's own date. Screen readers hear it from a live region that is there before the news, in
@@ -22,8 +22,12 @@ export function StatusChangeToast({ update }: { update: LiveUpdate | undefined }
   return (
     <>
       {/* Room at the page's end, so that the notice never hides its last lines (the Simulate buttons, a certificate). */}
-      {open && <div aria-hidden="true" className="h-28 print:hidden" />}
-      <div className="pointer-events-none fixed inset-x-0 bottom-0 z-40 flex justify-center p-3 sm:justify-end sm:p-4 print:hidden">
+      {open && <div aria-hidden="true" className="hidden h-28 sm:block print:hidden" />}
+      {/*
+        On a phone the notice sits at the top of the screen, over the header's buttons: at the bottom it hid
+        what a support agent's first screen ends with, Copy reply. From `sm` up, at the bottom right.
+      */}
+      <div className="pointer-events-none fixed inset-x-0 top-0 z-40 flex justify-center p-3 sm:top-auto sm:bottom-0 sm:justify-end sm:p-4 print:hidden">
         {/* A live region without the status role: the page's own status messages stay the one "status" there is. */}
         <p aria-live="polite" className="sr-only" data-testid="status-change-announcement">
           {open && `Status changed: ${words} — from the KYC service.`}
