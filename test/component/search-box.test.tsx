@@ -27,6 +27,23 @@ describe('the search box', { timeout: 20_000 }, () => {
     await waitFor(() => expect(searchBox()).toHaveFocus());
   });
 
+  it("Escape drops what was typed and shows the page's id and kind again; pressed again, it leaves the box for the page", async () => {
+    const user = userEvent.setup();
+    stubApi({ candidates: found(['recordId', kwame]) });
+    renderWithProviders(`/candidates/recordId/${kwame.recordId}`);
+    await screen.findByRole('heading', { level: 1 });
+    await user.keyboard('/');
+    await user.keyboard('jku');
+    expect(screen.getByLabelText('refId to look up')).toHaveValue('jku');
+    await user.keyboard('{Escape}');
+    // Before: "refId | jku" stayed in the header over a candidate opened by recordId.
+    const box = screen.getByLabelText('recordId to look up');
+    expect(box).toHaveValue(kwame.recordId);
+    expect(box).toHaveFocus();
+    await user.keyboard('{Escape}');
+    expect(screen.getByRole('heading', { level: 1 })).toHaveFocus();
+  });
+
   it('is focused by "/" from anywhere, but not while typing elsewhere; Ctrl+K and Cmd+K always', async () => {
     const user = userEvent.setup();
     stubApi({ candidates: found(['refId', xiuying]) });

@@ -29,6 +29,8 @@ export interface LookupFormState {
 export type LookupFormAction =
   | { type: 'typed'; text: string }
   | { type: 'cleared' }
+  /** Escape: the box goes back to the id of the page shown, its kind read again (nothing chosen). */
+  | { type: 'restored'; value: string }
   | { type: 'kindChosen'; kind: LookupKind }
   | { type: 'listDismissed' }
   | { type: 'listIdUsed'; id: string }
@@ -53,6 +55,8 @@ export function lookupFormReducer(state: LookupFormState, action: LookupFormActi
     // Only the switch's choice stays.
     case 'cleared':
       return { value: '', chosen: state.chosen };
+    case 'restored':
+      return { value: action.value };
     case 'kindChosen':
       return { ...state, chosen: action.kind, linked: undefined, dashboard: undefined };
     case 'listDismissed':

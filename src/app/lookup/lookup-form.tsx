@@ -98,6 +98,11 @@ function SearchInput({
         autoFocus={autoFocus}
         onChange={(event) => form.type(event.target.value)}
         onPaste={form.onPaste}
+        onKeyDown={(event) => {
+          if (event.key !== 'Escape' || event.defaultPrevented) return;
+          event.preventDefault();
+          form.drop();
+        }}
         onFocus={(event) => {
           event.currentTarget.select();
           selectOnMouseUp.current = true;

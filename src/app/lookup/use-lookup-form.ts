@@ -8,6 +8,7 @@ import { type CandidatePageModule, loadCandidatePage, loadedCandidatePage } from
 import { useEnvironment } from '../environment/use-environment.ts';
 import { candidatePath, environmentPath, type LookupNote, parseAppLink } from '../routes.ts';
 import { type DashboardLookup, dashboardLookup } from './dashboard-lookup.ts';
+import { focusPageHeading } from '../ui/focus-heading.ts';
 import { initialLookupForm, type LookupFormAction, lookupFormReducer } from './lookup-form-state.ts';
 import { interpretPaste } from './paste.ts';
 
@@ -58,6 +59,16 @@ export function useLookupForm(current: Current) {
     dispatch({ type: 'cleared' });
     input.current?.focus();
   };
+  /**
+   * Escape: what was typed is dropped and the box shows the page's id again (as the header promises: it
+   * follows the page shown); pressed again with nothing to drop, it leaves the box for the page.
+   */
+  const drop = () => {
+    const shown = current?.id ?? '';
+    if (value === shown && chosen === undefined && linked === undefined && !problem && !list && !cleaned) return focusPageHeading();
+    dispatch({ type: 'restored', value: shown });
+    requestAnimationFrame(() => input.current?.select());
+  };
   const dismissList = () => dispatch({ type: 'listDismissed' });
   const useOne = (id: string) => dispatch({ type: 'listIdUsed', id });
   const choose = (picked: LookupKind) => dispatch({ type: 'kindChosen', kind: picked });
@@ -80,6 +91,7 @@ export function useLookupForm(current: Current) {
     onPaste,
     type,
     clear,
+    drop,
     useOne,
     dismissList,
   };
