@@ -286,6 +286,12 @@ describe('certificates', () => {
     const panel = await screen.findByRole('article', { name: 'Onfido' });
     expect(within(panel).getByText('not valid JSON')).toBeInTheDocument();
     expect(within(panel).getByText(/This certificate is not valid JSON/)).toBeInTheDocument();
+    // The same chip as the decision summary's for it: one state, one word and one colour.
+    const summary = screen.getByRole('region', { name: 'Decision summary' });
+    const summaryChip = [...summary.querySelectorAll('[data-tone]')].find((chip) => chip.textContent?.includes('Onfido'))!;
+    const panelChip = panel.querySelector('[data-tone]')!;
+    expect(panelChip).toHaveAttribute('data-tone', summaryChip.getAttribute('data-tone')!);
+    expect(panelChip).toHaveAttribute('title', summaryChip.getAttribute('title')!);
     expect(panel.querySelector('pre')!.textContent).toContain(',,');
   });
 });

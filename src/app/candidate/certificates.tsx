@@ -1,6 +1,12 @@
 import { useId, useMemo } from 'react';
 import { isoTimestampSchema } from '../../kyc/contract/schema.ts';
-import { type CertificateReview, certificateLabel, reviewOf, type ReviewRow } from '../../kyc/view/certificate-review.ts';
+import {
+  type CertificateReview,
+  certificateLabel,
+  certificateOutcome,
+  reviewOf,
+  type ReviewRow,
+} from '../../kyc/view/certificate-review.ts';
 import { parseCertificate } from '../../kyc/view/certificate.ts';
 import { CopyButton } from '../ui/copy-button.tsx';
 import { LongText } from '../ui/long-text.tsx';
@@ -93,6 +99,8 @@ function CertificatePanel({ slug, raw }: { slug: string; raw: string }) {
   const headingId = useId();
   const parsed = useMemo(() => parseCertificate(raw), [raw]);
   const review = useMemo(() => (parsed.ok ? reviewOf(parsed.json, slug) : undefined), [parsed, slug]);
+  // One that does not parse gets the decision summary's chip (its outcome read from the text, else "unreadable"), not a word of its own.
+  const unparsed = useMemo(() => (parsed.ok ? undefined : certificateOutcome(slug, raw)), [parsed, slug, raw]);
   const title = certificateLabel(slug, review);
   return (
     <article aria-labelledby={headingId} className="min-w-0 rounded-lg border border-slate-200 p-4" data-cert={slug}>
@@ -102,7 +110,12 @@ function CertificatePanel({ slug, raw }: { slug: string; raw: string }) {
         </h3>
         <code className="text-xs break-all text-slate-600">{slug}</code>
         {review && <OutcomeChip value={review.outcome} foundAt={review.outcomePath} />}
-        {!parsed.ok && <span className="rounded bg-amber-100 px-1.5 py-0.5 text-xs font-medium text-amber-900">not valid JSON</span>}
+        {unparsed && (
+          <>
+            <OutcomeChip value={unparsed.outcome} foundAt={unparsed.path} />
+            <span className="text-xs text-slate-600">not valid JSON</span>
+          </>
+        )}
       </div>
       {parsed.ok && review ? (
         <>
