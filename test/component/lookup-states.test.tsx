@@ -276,6 +276,15 @@ describe('lookup states', () => {
     expect(requests.filter((url) => url === PATH)).toHaveLength(2);
   });
 
+  it('the service away: says the id is not at fault and what to do, not only what the title said', async () => {
+    showWith(apiError(502, 'upstream_unreachable', 'The KYC service could not be reached (connection refused).'));
+    const screenAlert = await alert();
+    expect(within(screenAlert).getByRole('heading')).toHaveTextContent('The KYC service cannot be reached');
+    expect(screenAlert).toHaveTextContent(
+      'The KYC service could not be reached (connection refused). Nothing is wrong with the id you entered: this is between Candidate Lookup and the KYC service, and usually passes within minutes.',
+    );
+  });
+
   it('rate limited: says when to try again', async () => {
     showWith(apiError(429, 'upstream_rate_limited', 'limited', { retryAfterSeconds: 30 }, { 'retry-after': '30' }));
     expect(await screen.findByRole('heading', { name: 'The KYC service is limiting requests' })).toBeInTheDocument();

@@ -35,12 +35,20 @@ export function QueueSkeleton() {
   );
 }
 
+/** The service away or slow: the title says that much, the body what to do. */
+const SERVICE_AWAY = new Set(['upstream_unreachable', 'upstream_timeout']);
+const QUEUE_SERVICE_AWAY_NEXT =
+  'This is between Candidate Lookup and the KYC service, and usually passes within minutes. Try again shortly; if it lasts, tell whoever runs Candidate Lookup.';
+
 /** What went wrong fetching a page, with a way to try again, like the candidate page's errors. */
 export function QueueError({ error, onRetry, retrying }: { error: ApiError; onRetry: () => void; retrying: boolean }) {
   return (
     <Card role="alert" tone="danger" className="space-y-3" data-error-kind={error.code}>
       <h2 className="text-lg font-semibold">{LIST_TITLES[error.code] ?? errorTitle(error.code)}</h2>
-      <p className="text-sm break-words">{error.message}</p>
+      <p className="text-sm break-words">
+        {error.message}
+        {SERVICE_AWAY.has(error.code) && ` ${QUEUE_SERVICE_AWAY_NEXT}`}
+      </p>
       {error.detail && (
         <ScrollRegion label="What was wrong" className="max-h-48 rounded bg-white/70 p-2 text-xs">
           <pre className="break-all whitespace-pre-wrap">{error.detail}</pre>

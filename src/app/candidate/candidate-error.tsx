@@ -97,8 +97,14 @@ const unauthenticated: ScreenOf = (_, { actions }) => ({
 const UPSTREAM_ERROR_NEXT =
   'Nothing of it is shown. This usually passes: try again in a moment. If it keeps happening, tell whoever runs Candidate Lookup.';
 
+/** What to do when the KYC service is away or slow: nothing about the id, usually passing. */
+export const SERVICE_AWAY_NEXT =
+  'Nothing is wrong with the id you entered: this is between Candidate Lookup and the KYC service, and usually passes within minutes. Try again shortly; if it lasts, tell whoever runs Candidate Lookup.';
+
 /** The server's message under its code's title, with a retry when trying again can help, or without. */
 const retryable: ScreenOf = ({ message }, { actions }) => ({ body: message, action: actions.retry });
+/** The service away or slow: the title says that much, so the body says whose it is and what to do. */
+const serviceAway: ScreenOf = ({ message }, { actions }) => ({ body: `${message} ${SERVICE_AWAY_NEXT}`, action: actions.retry });
 const plain: ScreenOf = ({ message }) => ({ body: message });
 /** The server's settings for the service are wrong: no id would do. */
 const notTheId: ScreenOf = ({ message }) => ({
@@ -159,8 +165,8 @@ const SCREENS: Partial<Record<ErrorCode, ScreenOf>> = {
   upstream_unauthorized: notTheId,
   upstream_misconfigured: notTheId,
   upstream_rate_limited: (error, { actions }) => ({ body: retryText(error), action: actions.retry }),
-  upstream_unreachable: retryable,
-  upstream_timeout: retryable,
+  upstream_unreachable: serviceAway,
+  upstream_timeout: serviceAway,
   server_unreachable: retryable,
   interrupted: retryable,
   server_busy: retryable,
