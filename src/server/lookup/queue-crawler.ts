@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { APPLICANT_FILTERS, type ApplicantFilter, APPLICANTS_MAX_LIMIT, DOCUMENTED_FILTERS } from '../../kyc/contract/applicants.ts';
+import { APPLICANT_FILTERS, type ApplicantFilter, DOCUMENTED_FILTERS } from '../../kyc/contract/applicants.ts';
 import { queueRereadMs } from '../../kyc/contract/queue-reread.ts';
 import type { Logger } from '../log/log.ts';
 import { factsOfRecord, parseQueueKey, type QueueIndex } from '../state/queue-index.ts';
 import { CrawlPool, type CrawlClock, RETRY, realClock } from './crawler-pool.ts';
 import type { ListPage } from './crawler-list.ts';
+import { pageOf, restOfTab } from './crawler-pages.ts';
 import { type CrawlTab, crawlField, readCrawlState, type TabCrawl } from './queue-crawl-state.ts';
 import type { StatusLookup } from './queue-lookup.ts';
 import { sweepTab } from './queue-sweep.ts';
@@ -52,8 +53,6 @@ export const LEASE_MS = 15_000;
 const RETRY_FAILED_MS = 30_000;
 /** How long a stop waits for the crawl's requests under way. */
 const STOP_WAIT_MS = 1000;
-/** Tries of one page before the tab's read counts as failed. */
-const PAGE_TRIES = 3;
 
 export function createQueueCrawler(options: CrawlerOptions): QueueCrawler {
   const clock = options.clock ?? realClock;
@@ -219,54 +218,6 @@ async function readWholeTab(options: ReadOptions): Promise<void> {
   const done: TabCrawl = { asOf: clock.now(), listed: progress.listed ?? 0, read: progress.read ?? 0, ...(skipped ? { skipped } : {}) };
   await save(tab, done);
   if (tab !== 'all') await sweepTab({ ...options, filter: tab, seen, read: progress.read ?? 0, listed: progress.listed ?? 0 });
-}
-
-/**
- * The pages after the first, all asked at once (the pool paces them). A service that serves fewer than
- * asked (its largest page is not documented) is read in steps of what it served. The list may grow
- * while it is read: the pages its latest total adds are read too, a few rounds at most. `read` once
- * every page was; undefined when stopped; else the first failure.
- */
-async function restOfTab(
-  options: ReadOptions,
-  filter: ApplicantFilter | undefined,
-  first: Extract<ListPage, { ok: true }>,
-  learn: (page: Extract<ListPage, { ok: true }>, skip: number) => Promise<void>,
-): Promise<'read' | undefined | Extract<ListPage, { ok: false }>> {
-  const step = first.served < Math.min(APPLICANTS_MAX_LIMIT, first.total) ? Math.max(1, first.served) : APPLICANTS_MAX_LIMIT;
-  let covered = first.served;
-  let listed = first.total;
-  for (let round = 0; round < 3 && covered < listed; round++) {
-    const skips: number[] = [];
-    for (let skip = covered; skip < listed; skip += step) skips.push(skip);
-    const pages = await Promise.all(
-      skips.map(async (skip) => {
-        const page = await pageOf(options, filter, skip);
-        if (page?.ok) await learn(page, skip);
-        return page;
-      }),
-    );
-    if (pages.some((page) => page === undefined)) return undefined;
-    const failure = pages.find((page): page is Extract<ListPage, { ok: false }> => page !== undefined && !page.ok);
-    if (failure) return failure;
-    covered = skips.at(-1)! + step;
-    listed = Math.max(...pages.map((page) => (page?.ok ? page.total : 0)));
-  }
-  return 'read';
-}
-
-/** A page, tried again on a failure of the service (not on its refusal of the filter); undefined once stopped. */
-async function pageOf(options: ReadOptions, filter: ApplicantFilter | undefined, skip: number): Promise<ListPage | undefined> {
-  let last: ListPage | undefined;
-  for (let tries = 0; tries < PAGE_TRIES; tries++) {
-    last = await options.pool.run('page', async () => {
-      const page = await options.fetchPage(filter, skip, options.signal);
-      // Not sent (the service's wait, no slot): its turn comes again, after the wait. Told to wait: a try of its own.
-      return !page.ok && page.notAsked ? RETRY : page;
-    });
-    if (!last || last.ok || last.upstreamStatus === 400 || last.upstreamStatus === 404) return last;
-  }
-  return last;
 }
 
 /** A read that failed: the filter refused (an undocumented one, 400 or 404), or the failure kept for the views. */

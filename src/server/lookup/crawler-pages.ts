@@ -1,0 +1,92 @@
+import { type ApplicantFilter, APPLICANTS_MAX_LIMIT, APPLICANTS_MAX_SKIP } from '../../kyc/contract/applicants.ts';
+import { ApiFailure } from '../http/api-failure.ts';
+import { type CrawlPool, RETRY } from './crawler-pool.ts';
+import type { ListPage } from './crawler-list.ts';
+
+/** A tab's pages as the queue's crawler reads them (queue-crawler.ts): each tried again, the rest of the tab after its first. */
+
+/** What reading pages takes: the service's list, and the crawl's pool and stop. */
+export interface PageReading {
+  fetchPage: (filter: ApplicantFilter | undefined, skip: number, signal?: AbortSignal) => Promise<ListPage>;
+  pool: CrawlPool;
+  signal: AbortSignal;
+}
+
+/** Tries of one page before the tab's read counts as failed. */
+const PAGE_TRIES = 3;
+
+/**
+ * The pages after the first, asked a window at a time (the pool paces them). A service that serves fewer
+ * than asked (its largest page is not documented) is read in steps of what it served. The list may grow
+ * while it is read: the pages its latest total adds are read too, a few rounds at most. Its `total` is
+ * the service's word only up to APPLICANTS_MAX_SKIP, a page that comes back empty ends the list whatever
+ * the total said, and a page that repeats the first page's candidates (a service that ignores `skip`)
+ * stops the tab: read as told, such a list had the server build millions of pages and die. `read` once
+ * every page was; undefined when stopped; else the first failure.
+ */
+export async function restOfTab(
+  options: PageReading,
+  filter: ApplicantFilter | undefined,
+  first: Extract<ListPage, { ok: true }>,
+  learn: (page: Extract<ListPage, { ok: true }>, skip: number) => Promise<void>,
+): Promise<'read' | undefined | Extract<ListPage, { ok: false }>> {
+  const step = first.served < Math.min(APPLICANTS_MAX_LIMIT, first.total) ? Math.max(1, first.served) : APPLICANTS_MAX_LIMIT;
+  const firstIds = new Set(first.records.map(idOf));
+  let covered = first.served;
+  let listed = Math.min(first.total, APPLICANTS_MAX_SKIP);
+  for (let round = 0; round < 3 && covered < listed; round++) {
+    let total = 0;
+    while (covered < listed) {
+      const skips: number[] = [];
+      for (let skip = covered; skip < listed && skips.length < PAGES_AT_ONCE; skip += step) skips.push(skip);
+      const pages = await Promise.all(
+        skips.map(async (skip) => {
+          const page = await pageOf(options, filter, skip);
+          if (page?.ok && !repeats(page, firstIds)) await learn(page, skip);
+          return page;
+        }),
+      );
+      if (pages.some((page) => page === undefined)) return undefined;
+      const failure = pages.find((page): page is Extract<ListPage, { ok: false }> => page !== undefined && !page.ok);
+      if (failure) return failure;
+      const read = pages as Array<Extract<ListPage, { ok: true }>>;
+      if (read.some((page) => repeats(page, firstIds))) return { ok: false, failure: SKIP_IGNORED, upstreamStatus: 200 };
+      covered = skips.at(-1)! + step;
+      total = Math.max(total, ...read.map((page) => page.total));
+      // Past its end: the list is shorter than its total said (or shrank while read).
+      if (read.some((page) => page.served === 0)) return 'read';
+    }
+    listed = Math.min(total, APPLICANTS_MAX_SKIP);
+  }
+  return 'read';
+}
+
+/** Pages of a tab asked at once: the pool paces them; the window bounds what waits in it. */
+const PAGES_AT_ONCE = 32;
+
+const SKIP_IGNORED = new ApiFailure(
+  'upstream_error',
+  "The KYC service's applicants list answered another page with the candidates of its first (it does not page by skip): only the first page could be read.",
+);
+
+const idOf = (applicant: { recordId?: string | undefined; refId?: string | undefined }) =>
+  `${applicant.recordId ?? ''}\n${applicant.refId ?? ''}`;
+
+/** A page whose every candidate was on the first page: the service answered the first page again. */
+function repeats(page: Extract<ListPage, { ok: true }>, firstIds: ReadonlySet<string>): boolean {
+  return page.records.length > 0 && page.records.every((record) => firstIds.has(idOf(record)));
+}
+
+/** A page, tried again on a failure of the service (not on its refusal of the filter); undefined once stopped. */
+export async function pageOf(options: PageReading, filter: ApplicantFilter | undefined, skip: number): Promise<ListPage | undefined> {
+  let last: ListPage | undefined;
+  for (let tries = 0; tries < PAGE_TRIES; tries++) {
+    last = await options.pool.run('page', async () => {
+      const page = await options.fetchPage(filter, skip, options.signal);
+      // Not sent (the service's wait, no slot): its turn comes again, after the wait. Told to wait: a try of its own.
+      return !page.ok && page.notAsked ? RETRY : page;
+    });
+    if (!last || last.ok || last.upstreamStatus === 400 || last.upstreamStatus === 404) return last;
+  }
+  return last;
+}

@@ -1,0 +1,60 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { startFakeUpstream } from './fake-upstream.ts';
+import { startTestApp } from './http.ts';
+
+/**
+ * A list whose `total` lies. Read as told, a total of 10^12 had the crawler build a page for every 100
+ * of them at once: the process died of it within three seconds of starting (its crawler starts by
+ * itself, so again at every start), and 10^8 held 1.3 GB and the event loop for seconds.
+ */
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+const record = (i: number) => ({ status: 'waiting', refId: `r-${i}`, recordId: `rec${i}`, waitingDate: '2026-01-01T00:00:00.000Z' });
+
+async function listing(page: (skip: number) => unknown[]) {
+  const upstream = await startFakeUpstream();
+  const asked: number[] = [];
+  upstream.behave = (req, res) => {
+    const url = new URL(req.url!, 'http://x');
+    if (!url.pathname.includes('/applicants/waiting')) {
+      const empty = JSON.stringify({ status: 'success', data: { records: [], total: 0 } });
+      return void res.writeHead(200, { 'content-type': 'application/json' }).end(empty);
+    }
+    const skip = Number(url.searchParams.get('skip') ?? 0);
+    asked.push(skip);
+    const body = JSON.stringify({ status: 'success', data: { records: page(skip), total: 1e12 } });
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+    res.end(body);
+  };
+  const app = await startTestApp({ upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k-12345678', statusApiKey: 's-12345678' } });
+  cleanups.push(app.close, upstream.close);
+  return { app, asked };
+}
+
+const COMPLIANCE = { 'x-user': 'ana', 'x-role': 'compliance' };
+
+describe('attack: a list whose total lies (10^12)', () => {
+  it('and that ignores skip: the tab stops at the first page repeated, says why, and the server goes on', async () => {
+    const { app, asked } = await listing(() => Array.from({ length: 100 }, (_, i) => record(i)));
+    await app.crawl();
+    // A window of pages at most, not 10^10 of them.
+    expect(asked.length).toBeLessThanOrEqual(1 + 32 * 3);
+    const queue = await app.get('/api/applicants?status=waiting', COMPLIANCE);
+    expect(queue.body).toContain('answered another page with the candidates of its first');
+    expect((await app.get('/healthz', {})).status).toBe(200);
+  });
+
+  it('and whose pages end where its records do: the list is read to its last page and no further', async () => {
+    const { app, asked } = await listing((skip) =>
+      skip < 250 ? Array.from({ length: Math.min(100, 250 - skip) }, (_, i) => record(skip + i)) : [],
+    );
+    await app.crawl();
+    expect(Math.max(...asked)).toBeLessThan(100 * 33);
+    const queue = JSON.parse((await app.get('/api/applicants?status=waiting&limit=50', COMPLIANCE)).body);
+    expect(queue.data.total).toBe(250);
+  });
+});
