@@ -8,7 +8,7 @@ import type { ScannedBody } from '../answer/answer-scan.ts';
 import { type KeySearch, keySearch } from '../answer/key-watch.ts';
 import { ApiFailure } from '../http/api-failure.ts';
 import { notFoundMeaning } from './not-found.ts';
-import { describeNetworkError, type FailureOfStatus, failureOfListStatus, failureOfStatus } from './upstream-failures.ts';
+import { describeNetworkError, type FailureOfStatus, failureOfListStatus, failureOfStatus, type ServiceSaid } from './upstream-failures.ts';
 import { readWaitBody, type SharedWait, serviceWaitSeconds, serviceWaitState } from './service-wait.ts';
 
 /** The KYC service this server asks, with its keys: the configured one, or the embedded sandbox. */
@@ -142,6 +142,11 @@ export const IDLE_SOCKET_MS = 4000;
 /** The socket closed under a request that had not been answered yet: sent on a socket the service was closing. */
 const RESET_CODES = new Set(['ECONNRESET', 'EPIPE']);
 
+/**
+ * One request to the service, asked again once on a kept-alive socket it was closing (isStaleSocket),
+ * never after `abort()`: the reset of a request ended by whoever asked (the browser left, a batch
+ * cancelled) is its own doing, and asking again sent every cancelled lookup to the service a second time.
+ */
 function send(
   transport: typeof http | typeof https,
   options: http.RequestOptions,
@@ -149,6 +154,7 @@ function send(
   limits: UpstreamLimits,
 ): UpstreamCall {
   let upstreamReq: http.ClientRequest | undefined;
+  let aborted = false;
   const outcome = new Promise<UpstreamOutcome>((settle) => {
     let settled = false;
     // Once an error status has come: what the request comes to, also when its body then stalls or breaks off.
@@ -169,14 +175,7 @@ function send(
       if (settled) return upstreamRes.destroy();
       const status = upstreamRes.statusCode ?? 502;
       if (status < 200 || status >= 300) {
-        const failWith = (body?: Buffer) =>
-          fail(
-            failureOf(status, {
-              waitSeconds: serviceWaitSeconds(upstreamRes.headers['retry-after'], body),
-              ...(status === 404 ? { notFound: notFoundMeaning(upstreamRes.headers, body) } : {}),
-            }),
-            status,
-          );
+        const failWith = (body?: Buffer) => fail(failureOf(status, saidIn(upstreamRes, status, body)), status);
         refused = () => failWith();
         if (status !== 429 && status !== 404) {
           upstreamRes.resume();
@@ -186,11 +185,8 @@ function send(
         // it are read, within the request's deadline.
         return void readWaitBody(upstreamRes).then(failWith);
       }
-      if (Number(upstreamRes.headers['content-length']) > limits.maxResponseBytes) {
-        const mb = Math.round(limits.maxResponseBytes / 1024 / 1024) || '<1';
-        const message = `The KYC service's response is larger than the ${mb} MB this server accepts (limits.maxResponseBytes).`;
-        return fail(new ApiFailure('response_too_large', message), status);
-      }
+      const tooLarge = declaredTooLarge(upstreamRes, limits.maxResponseBytes);
+      if (tooLarge) return fail(tooLarge, status);
       settled = true;
       clearTimeout(deadline);
       whole.flowing(upstreamRes);
@@ -215,7 +211,7 @@ function send(
       req.on('error', (error: NodeJS.ErrnoException) => {
         if (settled) return;
         if (refused) return refused();
-        if (!retried && isStaleSocket(req, error, answered)) return attempt(true);
+        if (!retried && !aborted && isStaleSocket(req, error, answered)) return attempt(true);
         fail(new ApiFailure('upstream_unreachable', `The KYC service could not be reached (${describeNetworkError(error)}).`));
       });
       req.on('response', onResponse);
@@ -223,7 +219,31 @@ function send(
     };
     attempt(false);
   });
-  return { outcome, abort: () => upstreamReq?.destroy() };
+  return {
+    outcome,
+    abort: () => {
+      aborted = true;
+      upstreamReq?.destroy();
+    },
+  };
+}
+
+/** What an error answer said beyond its status: a 429's wait (its header, or its body), what a 404's body says was not found. */
+function saidIn(upstreamRes: http.IncomingMessage, status: number, body: Buffer | undefined): ServiceSaid {
+  return {
+    waitSeconds: serviceWaitSeconds(upstreamRes.headers['retry-after'], body),
+    ...(status === 404 ? { notFound: notFoundMeaning(upstreamRes.headers, body) } : {}),
+  };
+}
+
+/** An answer whose declared length is over the limit: refused before a byte of it is read. */
+function declaredTooLarge(upstreamRes: http.IncomingMessage, maxResponseBytes: number): ApiFailure | undefined {
+  if (!(Number(upstreamRes.headers['content-length']) > maxResponseBytes)) return undefined;
+  const mb = Math.round(maxResponseBytes / 1024 / 1024) || '<1';
+  return new ApiFailure(
+    'response_too_large',
+    `The KYC service's response is larger than the ${mb} MB this server accepts (limits.maxResponseBytes).`,
+  );
 }
 
 /**
