@@ -143,6 +143,15 @@ describe('live updates on the candidate page', { timeout: 20_000 }, () => {
     expect(editor.getByText(/^Filled in from the reply for Approved/)).toBeInTheDocument();
   });
 
+  it('reads the open candidate again when the stream says it could not send everything missed (resync)', async () => {
+    const page = showCandidate();
+    await screen.findByRole('heading', { level: 1 });
+    const source = await stream();
+    expect(page.lookups()).toBe(1);
+    act(() => void source.dispatchEvent(new MessageEvent('resync', { data: '{}', lastEventId: '9' })));
+    await waitFor(() => expect(page.lookups()).toBe(2));
+  });
+
   it('re-checks the status at status level when an event names the open candidate, and shows it with where it came from', async () => {
     const page = showCandidate();
     await screen.findByRole('heading', { level: 1 });

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APP_REQUEST_HEADER, apiErrorBodySchema } from '../../src/kyc/contract/api.ts';
-import { STREAM_HELLO_EVENT_NAME } from '../../src/kyc/contract/presence.ts';
+import { STREAM_HELLO_EVENT_NAME, STREAM_RESYNC_EVENT_NAME } from '../../src/kyc/contract/presence.ts';
 import { createAccessControl } from '../../src/server/auth/access.ts';
 import { createLiveHub } from '../../src/server/live/create-live-hub.ts';
 import { createMetrics } from '../../src/server/ops/metrics.ts';
@@ -369,6 +369,39 @@ describe('a stream that stops reading', () => {
       reading.close();
     } finally {
       await slowApp.close();
+    }
+  });
+});
+
+describe('attack: a stream that asks for everything missed (Last-Event-ID: 0) and never reads', () => {
+  it('is not sent the whole replay at once: past the bound it gets a resync under the last id, then the events after', async () => {
+    const own = createLiveHub();
+    const target = { baseUrl: sandbox.url, clientId: sandbox.clientId, apiKey: SANDBOX_KEYS.full };
+    const small = await startTestApp({
+      environments: [testEnvironment(target, { name: 'a' })],
+      access: createAccessControl({ mode: 'users', usersFile, sessionMaxAgeMinutes: 60, sessionIdleMinutes: 60 }, { signInDelayMs: 1 }),
+      hub: own,
+      eventStreams: { maxBufferedBytes: 16 * 1024 },
+    });
+    try {
+      const mark = own.mark()!;
+      // About 400 kB of missed events: the replay held them all in one write (120 000 events, 110 MB a stream, before).
+      for (let i = 0; i < 2000; i++) await own.publish(liveEvent('a', `missed-${i}`));
+      const cookie = await signIn('ana', small.port);
+      const behind = await openStream(small.port, { cookie, 'last-event-id': mark });
+      await behind.until((messages) => messages.some((m) => m.event === STREAM_RESYNC_EVENT_NAME));
+      const resync = behind.messages.find((m) => m.event === STREAM_RESYNC_EVENT_NAME)!;
+      await own.publish(liveEvent('a', 'after'));
+      await behind.until(() => behind.events().some((e) => e.event.refId === 'after'));
+      // Fewer than the 2000 missed (those a resync stands for were dropped), every one sent after its resync
+      // newer than it, and the resync's id a missed event's: the point a reconnection goes on from.
+      expect(behind.events().length).toBeLessThan(2000);
+      expect(BigInt(resync.id!)).toBeGreaterThan(BigInt(mark));
+      const after = behind.messages.slice(behind.messages.indexOf(resync) + 1).filter((m) => m.event === 'kyc');
+      expect(after.every((m) => BigInt(m.id!) > BigInt(resync.id!))).toBe(true);
+      behind.close();
+    } finally {
+      await small.close();
     }
   });
 });

@@ -1,4 +1,4 @@
-import { type UseQueryResult, useQuery } from '@tanstack/react-query';
+import { type UseQueryResult, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, Suspense, useEffect, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { Link, navigate, ScrollToTopOnOpen, useLocation } from '../navigation.tsx';
@@ -25,7 +25,7 @@ import { Card } from '../ui/card.tsx';
 import { cn } from '../ui/cn.ts';
 import { lazyNamed } from '../ui/lazy-named.ts';
 import { LiveIndicator, NotificationsMenu } from '../live/live-header.tsx';
-import { useLiveStream } from '../live/live-stream.ts';
+import { useLiveResync, useLiveStream } from '../live/live-stream.ts';
 
 // What stands before the pages is seen once a session, if at all: not part of the first load.
 const SignInPage = lazyNamed(() => import('../session/sign-in-page.tsx'), 'SignInPage');
@@ -67,6 +67,8 @@ export function AppShell({ children }: { children: ReactNode }) {
   // One stream per tab while someone is signed in: the service's events where an environment has live
   // updates, and everywhere who else has a candidate open (presence, issue 33).
   useLiveStream(signedIn);
+  const queryClient = useQueryClient();
+  useLiveResync(() => void queryClient.invalidateQueries());
   useRecentFollowsLive();
   useQueueFollowsLive();
   useFocusRescue();

@@ -95,10 +95,29 @@ function listenForPresence(
     const hello = read(message, contract.streamHelloSchema);
     if (hello) tab.setPresenceStream(hello.stream);
   });
+  // The stream could not send all that was missed: every page reads what it shows again.
+  opened.addEventListener(contract.STREAM_RESYNC_EVENT_NAME, () => {
+    for (const listener of resyncListeners) listener();
+  });
   opened.addEventListener(contract.PRESENCE_EVENT_NAME, (message) => {
     const snapshot = read(message, contract.presenceSnapshotSchema);
     if (snapshot) tab.setPresenceViewers(snapshot.viewers);
   });
+}
+
+const resyncListeners = new Set<() => void>();
+
+/** Calls `listener` when the stream says it could not send everything missed (a `resync`): what is shown must be read again. */
+export function useLiveResync(listener: () => void): void {
+  const latest = useRef(listener);
+  latest.current = listener;
+  useEffect(() => {
+    const call = () => latest.current();
+    resyncListeners.add(call);
+    return () => {
+      resyncListeners.delete(call);
+    };
+  }, []);
 }
 
 /** Keeps the stream open while `enabled` (a signed-in user with an environment that has live updates). */

@@ -14,6 +14,7 @@ export {
   PRESENCE_MAX_BODY_BYTES,
   PRESENCE_PATH,
   STREAM_HELLO_EVENT_NAME,
+  STREAM_RESYNC_EVENT_NAME,
 } from './presence-paths.ts';
 
 /** A stream's name for itself: random, as the server made it. */

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type http from 'node:http';
 import { LIVE_EVENT_NAME, LIVE_EVENTS_PATH } from '../../kyc/contract/live-events.ts';
-import { STREAM_HELLO_EVENT_NAME } from '../../kyc/contract/presence.ts';
+import { STREAM_HELLO_EVENT_NAME, STREAM_RESYNC_EVENT_NAME } from '../../kyc/contract/presence.ts';
 import { type AccessControl, mayUse } from '../auth/access-control.ts';
 import { ApiFailure } from '../http/api-failure.ts';
 import type { Identity } from '../http/identity.ts';
@@ -30,6 +30,8 @@ export interface EventStreams {
 }
 
 const DEFAULTS = { heartbeatMs: 15_000, maxPerUser: 5, maxBufferedBytes: 1024 * 1024 };
+/** What one turn of the event loop may queue for a stream, in `maxBufferedBytes`: a burst passes, a whole replay does not. */
+const QUEUED_PER_TURN = 4;
 /** How soon a browser reconnects after the stream was closed (its `retry:`). */
 const RETRY_MS = 2000;
 
@@ -134,16 +136,34 @@ function startStream(
   res.write(`retry: ${RETRY_MS}\n\n${hello}`);
   // What a burst of events adds in one turn of the event loop goes out in one write, not one per event.
   let queued: string[] = [];
+  let queuedBytes = 0;
   const flush = () => {
     const text = queued.join('');
     queued = [];
+    queuedBytes = 0;
     if (closed) return;
     // Ending would wait behind what is unsent, held in memory: a reader this far behind is cut.
     if (res.writableLength > settings.maxBufferedBytes) return close(true);
     res.write(text);
   };
-  const send = (text: string) => {
+  /**
+   * Queues a frame (`id`: its event's). Never more than four times `maxBufferedBytes` in one turn: a
+   * replay of everything a page missed (up to 64 MiB, all at once for a `Last-Event-ID: 0` that never
+   * reads) was held whole per stream, about 110 MB each. Past the bound what is queued is dropped for a
+   * `resync`, under the id of the last event it stands for, so that the page reads what it shows again
+   * and a reconnection goes on from there.
+   */
+  const send = (text: string, id?: string) => {
     if (closed) return;
+    queuedBytes += text.length;
+    if (queuedBytes > QUEUED_PER_TURN * settings.maxBufferedBytes && id !== undefined) {
+      const resync = `id: ${id}\nevent: ${STREAM_RESYNC_EVENT_NAME}\ndata: {}\n\n`;
+      const first = queued.length === 0;
+      queued = [resync];
+      queuedBytes = resync.length;
+      if (first) setImmediate(flush);
+      return;
+    }
     if (queued.push(text) === 1) setImmediate(flush);
   };
   const close = (cut = false) => {
@@ -173,7 +193,7 @@ function startStream(
   }, settings.heartbeatMs);
   heartbeat.unref();
   const unsubscribe = hub.subscribe((sequenced) => {
-    if (mayUse(identity, sequenced.event.environment)) send(frame(sequenced));
+    if (mayUse(identity, sequenced.event.environment)) send(frame(sequenced), sequenced.id);
   }, lastEventId(req));
   const leave = presence?.attach({ id, identity: () => identity, send });
   req.on('close', () => close());
