@@ -316,3 +316,27 @@ describe('the intake without Redis', () => {
     expect(app.logs.join('\n')).not.toContain('ref-0001');
   });
 });
+
+describe('a burst of deliveries whose checks wait for this server’s own slots', () => {
+  it('keeps each delivery queued until its check could be sent, rather than dropping it as unconfirmed (one in ten was lost)', async () => {
+    // A service that takes 600 ms a check, one check at a time, and 1 s to wait for the slot: most of the burst's checks are not sent at first.
+    service = await agreeingService({ delayMs: 600 });
+    closing.push(() => service.close());
+    const metrics = createMetrics();
+    const app = await startTestApp({
+      environments: [webhookEnvironment(service, CLIENT_ID, WEBHOOK_SECRET)],
+      metrics,
+      settings: { limits: { upstreamInFlightPerUser: 1, upstreamTimeoutMs: 1000 } },
+    });
+    closing.push(() => app.close());
+    const refs = Array.from({ length: 8 }, (_, i) => `ref-burst-${i}`);
+    for (const ref of refs) {
+      const res = await deliver(app.port, deliveryBody({ guid: `g-${ref}`, refId: ref, recordId: `rec-${ref}` }));
+      expect(JSON.parse(res.body).result).toBe('accepted');
+    }
+    const published = async () => (await metrics.webhookChecks.get()).values.find((v) => v.labels.result === 'published')?.value ?? 0;
+    // Every one reaches the pages in the end; before, those whose checks waited too long were dropped.
+    await expect.poll(published, { timeout: 60_000 }).toBe(refs.length);
+    expect(app.logs.join('\n')).not.toContain('Webhook delivery dropped');
+  }, 90_000);
+});

@@ -72,6 +72,13 @@ export function deliveryProcessor(deps: ProcessingDeps): ProcessDelivery {
       // Set by the check while confirmDelivery ran (TypeScript cannot see it through the closure).
       const last = seen.last as StatusChecked | undefined;
       const passing = result === 'unconfirmed' && last !== undefined && !last.ok && PASSING.has(last.code);
+      // Never asked (this server's own slots, audit log or archiving check busy): the service has not said
+      // anything, so the delivery stays queued and is taken again later (the intake's tries), not dropped.
+      // Under a burst, checks waiting for one of their four slots timed out so, and one in ten was lost.
+      if (passing && attempt >= delays.length && last !== undefined && !last.ok && last.code === 'not_asked') {
+        deps.metrics.webhookIntakeRetries.inc({ reason: 'not_asked' });
+        return 'retry';
+      }
       if (!passing || attempt >= delays.length) {
         deps.metrics.webhookChecks.inc({ result });
         if (passing) dropUnconfirmed(deps, environment, eventLabel(delivery.event), last, attempt + 1);

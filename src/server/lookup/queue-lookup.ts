@@ -30,7 +30,9 @@ export function serverStatusLookup(deps: LookupDeps, log: Logger, user: string, 
   const notAsked: StatusChecked = { ok: false, code: 'not_asked' };
   return async (kind, id) => {
     const asked = checkedId(id);
-    if (!asked.ok || auditWritable(deps)) return notAsked;
+    // An id no lookup can take says the same however often it is asked: not a passing failure.
+    if (!asked.ok) return { ok: false, code: 'invalid_id' };
+    if (auditWritable(deps)) return notAsked;
     // The crawler's lookups without a status key wait until a user's full lookup showed the key keeps data.
     if (options.fullKeyOnceSafe && level !== 'status' && !deps.archiving.shownSafe()) return notAsked;
     const started = performance.now();
