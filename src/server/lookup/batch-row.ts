@@ -62,7 +62,7 @@ export async function lookupRow(deps: LookupDeps, call: SignedInCall, row: Batch
   const log = requestLog(call.res);
   const archiving = await archivingGate(deps, level, log);
   if (archiving) return settle(archiving, null, false);
-  const slot = await takeSlot(deps, call.req, call.identity, gone);
+  const slot = await takeSlot(deps, call.req, call.identity, gone, { behind: true });
   if (typeof slot !== 'function') return settle(slot === 'gone' ? CANCELLED : slot, null, false);
   try {
     const admission = await admit(deps, level, gone, log);

@@ -166,14 +166,17 @@ export async function archivingGate(deps: Pick<LookupDeps, 'archiving'>, level: 
 /**
  * The upstream slot step: one of the user's slots for a request to the service (upstream-slots.ts):
  * its release, `gone` when the browser left while waiting, or the refusal when the wait was too long.
+ * A batch's row waits `behind` the user's single lookups.
  */
 export async function takeSlot(
   deps: Pick<LookupDeps, 'upstreamSlots' | 'settings' | 'access' | 'metrics'>,
   req: http.IncomingMessage,
   identity: Identity,
   gone: AbortSignal,
+  options: { behind?: boolean } = {},
 ): Promise<(() => void) | 'gone' | ApiFailure> {
-  const release = await deps.upstreamSlots.acquire(deps.access.rateLimitKey(req, identity), deps.settings.limits.upstreamTimeoutMs, gone);
+  const key = deps.access.rateLimitKey(req, identity);
+  const release = await deps.upstreamSlots.acquire(key, deps.settings.limits.upstreamTimeoutMs, gone, options);
   if (release) return release;
   if (gone.aborted) return 'gone';
   deps.metrics.rateLimited.inc({ limit: 'in_flight' });

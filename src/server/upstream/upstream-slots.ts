@@ -8,13 +8,20 @@ export interface UpstreamSlots {
   /**
    * One of the user's slots: resolves a release function once one is free, or undefined when the wait
    * ended first (`signal`, or `maxWaitMs`). Release exactly once, when the service's answer is done with.
+   * `behind`: a batch's row, which waits behind the user's own single lookups (a lookup the user is
+   * looking at the screen for went after a whole batch's rows, and was refused as waiting too long).
    */
-  acquire(key: string, maxWaitMs: number, signal?: AbortSignal): Promise<(() => void) | undefined>;
+  acquire(key: string, maxWaitMs: number, signal?: AbortSignal, options?: { behind?: boolean }): Promise<(() => void) | undefined>;
+}
+
+interface Waiter {
+  turn: () => void;
+  behind: boolean;
 }
 
 interface UserSlots {
   busy: number;
-  waiting: Array<() => void>;
+  waiting: Waiter[];
 }
 
 /** `perUser` 0 turns the bound off. */
@@ -26,13 +33,13 @@ export function createUpstreamSlots(perUser: number): UpstreamSlots {
       if (released) return;
       released = true;
       const next = slots.waiting.shift();
-      if (next) return next(); // the slot passes on, still busy
+      if (next) return next.turn(); // the slot passes on, still busy
       slots.busy -= 1;
       if (slots.busy === 0) users.delete(key);
     };
   };
   return {
-    acquire(key, maxWaitMs, signal) {
+    acquire(key, maxWaitMs, signal, options = {}) {
       if (perUser <= 0) return Promise.resolve(() => {});
       const slots = users.get(key) ?? { busy: 0, waiting: [] };
       users.set(key, slots);
@@ -50,13 +57,17 @@ export function createUpstreamSlots(perUser: number): UpstreamSlots {
         const giveUp = () => {
           clearTimeout(timer);
           signal?.removeEventListener('abort', giveUp);
-          const index = slots.waiting.indexOf(turn);
+          const index = slots.waiting.indexOf(waiter);
           if (index !== -1) slots.waiting.splice(index, 1);
           resolve(undefined);
         };
         const timer = setTimeout(giveUp, maxWaitMs);
         signal?.addEventListener('abort', giveUp, { once: true });
-        slots.waiting.push(turn);
+        const waiter: Waiter = { turn, behind: options.behind === true };
+        // First come first served, but a single lookup goes before every batch row still waiting.
+        const firstBehind = waiter.behind ? -1 : slots.waiting.findIndex((other) => other.behind);
+        if (firstBehind === -1) slots.waiting.push(waiter);
+        else slots.waiting.splice(firstBehind, 0, waiter);
       });
     },
   };
