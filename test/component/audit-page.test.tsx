@@ -131,6 +131,22 @@ describe('the audit page', () => {
     expect(screen.getByText('Page 2')).toBeInTheDocument();
   });
 
+  it('downloads what the table then shows: filters typed but not searched are searched too, the same ones exported', async () => {
+    const user = userEvent.setup();
+    const { fetchMock } = showAuditPage(LEAD, [
+      { rows: [row({})], source: { kind: 'files' } },
+      { rows: [row({ user: 'bob' })], source: { kind: 'files' } },
+    ]);
+    await screen.findByRole('table');
+    const filters = within(screen.getByRole('form', { name: 'Filters' }));
+    await user.type(filters.getByLabelText('User'), 'bob');
+    await user.click(filters.getByRole('button', { name: 'Download CSV' }));
+    // Before: the file followed the typed filters while the table still showed everyone's lines.
+    await waitFor(() => expect(bodiesOf(fetchMock, '/api/audit/search')).toHaveLength(2));
+    expect(bodiesOf(fetchMock, '/api/audit/search').at(-1)).toEqual({ who: 'people', user: 'bob' });
+    await waitFor(() => expect(bodiesOf(fetchMock, '/api/audit/export')).toEqual([{ who: 'people', user: 'bob' }]));
+  });
+
   it("shows people's lines first, and this server's own work or everyone's when asked, or when a field names it", async () => {
     const user = userEvent.setup();
     const { fetchMock } = showAuditPage(LEAD);

@@ -1,4 +1,4 @@
-import { type FormEvent, type ReactNode, useEffect, useId, useState } from 'react';
+import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { AUDIT_ACTIONS, AUDIT_LEVELS, type AuditFilter, type AuditWho } from '../../kyc/contract/audit-search.ts';
 import { ACTION_LABELS, LEVEL_LABELS } from '../../kyc/view/audit-labels.ts';
 import { Button } from '../ui/button.tsx';
@@ -34,7 +34,11 @@ export function AuditFilters({
   useEffect(() => setDraft((typed) => rezoned(typed, zone)), [zone]);
   const id = useId();
   const set = (name: keyof FilterDraft) => (event: { target: { value: string } }) => setDraft({ ...draft, [name]: event.target.value });
+  const form = useRef<HTMLFormElement>(null);
   const read = (then: (filter: AuditFilter) => void) => {
+    // A date typed without its time is no value to the browser: Search is stopped by the form's own check,
+    // and Download CSV, a plain button, took it as no limit at all. Both are checked alike.
+    if (form.current && !form.current.reportValidity()) return;
     const result = filterOf(draft, zone);
     setProblem('problem' in result ? result.problem : undefined);
     if ('filter' in result) then(result.filter);
@@ -49,7 +53,7 @@ export function AuditFilters({
       <h2 id={`${id}-title`} className="sr-only">
         Filters
       </h2>
-      <form onSubmit={submit} aria-labelledby={`${id}-title`} className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+      <form ref={form} onSubmit={submit} aria-labelledby={`${id}-title`} className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
         <Field label="Lines by" htmlFor={`${id}-who`}>
           <select id={`${id}-who`} className={INPUT} value={draft.who} onChange={set('who')} aria-describedby={`${id}-who-note`}>
             {(['people', 'server', ''] as const).map((who) => (
@@ -127,7 +131,17 @@ export function AuditFilters({
         </Field>
         <div className="flex flex-wrap items-center gap-2 sm:col-span-2 lg:col-span-4">
           <Button type="submit">Search the trail</Button>
-          <Button variant="secondary" onClick={() => read(onExport)} busy={exporting}>
+          {/* The file is what the table then shows: the filters as typed are searched too (the table kept the last search). */}
+          <Button
+            variant="secondary"
+            onClick={() =>
+              read((filter) => {
+                onSearch(filter);
+                onExport(filter);
+              })
+            }
+            busy={exporting}
+          >
             {exporting ? 'Exporting…' : 'Download CSV'}
           </Button>
           <Button
