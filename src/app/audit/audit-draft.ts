@@ -6,7 +6,10 @@ import {
   type AuditWho,
   isServerWork,
 } from '../../kyc/contract/audit-search.ts';
+import { looksLikeRecordId } from '../../kyc/contract/lookup.ts';
+import { cleanId, unwrapId } from '../../kyc/view/id-input.ts';
 import type { ZoneMode } from '../../kyc/view/time.ts';
+import { parseAppLink } from '../routes.ts';
 
 /** The audit page's form as typed, and the filter it asks the server for (audit-filters.tsx draws it). */
 
@@ -95,8 +98,7 @@ export function filterOf(draft: FilterDraft, zone: ZoneMode): { filter: AuditFil
   const filter: AuditFilter = {
     who: whoOf(draft),
     user: text(draft.user),
-    refId: text(draft.refId),
-    recordId: text(draft.recordId),
+    ...candidateOf(draft),
     action: draft.action || undefined,
     level: draft.level || undefined,
     env: draft.env || undefined,
@@ -104,6 +106,29 @@ export function filterOf(draft: FilterDraft, zone: ZoneMode): { filter: AuditFil
     to,
   };
   return { filter: Object.fromEntries(Object.entries(filter).filter(([, value]) => value !== undefined)) as AuditFilter };
+}
+
+/**
+ * The candidate's ids the draft asks for, read as the search box reads an id (a lead pastes the same
+ * things an agent does): a link of a candidate page gives its kind and id; a recordId (24 hexadecimal
+ * characters) in the refId field is searched as both, since a lookup by it is written under its kind;
+ * a recordId is read in lower case, as the service writes it. Before, each of these found no line.
+ */
+function candidateOf(draft: FilterDraft): Pick<AuditFilter, 'refId' | 'recordId'> {
+  const ids: { refId?: string | undefined; recordId?: string | undefined } = {};
+  for (const field of ['refId', 'recordId'] as const) {
+    // Invisible characters dropped; then a link, or the id without the quotes around it.
+    const typed = cleanId(draft[field]).id;
+    const link = parseAppLink(typed);
+    if (link) ids[link.kind] ??= link.id;
+    else ids[field] ??= unwrapId(typed).id || undefined;
+  }
+  const record = ids.recordId && looksLikeRecordId(ids.recordId.toLowerCase()) ? ids.recordId.toLowerCase() : ids.recordId;
+  const refIdIsRecord = ids.refId !== undefined && record === undefined && looksLikeRecordId(ids.refId.toLowerCase());
+  return {
+    ...(ids.refId === undefined ? {} : { refId: ids.refId }),
+    ...(refIdIsRecord ? { recordId: ids.refId!.toLowerCase() } : record === undefined ? {} : { recordId: record }),
+  };
 }
 
 /** The actions only this server's own work has: the queue index's lookups, the service's webhooks. */
