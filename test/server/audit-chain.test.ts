@@ -68,8 +68,10 @@ describe('the audit chain', () => {
     writeLines(file, lines);
     const result = verify(file);
     expect(result.code).toBe(1);
-    expect(result.err).toContain(`${file}:3: chain broken: "prev" is not the hash of line 2: line 2 was edited`);
-    expect(result.err).toContain('"id":"c"'); // the broken line itself is shown
+    // Named at the edited line, the first that cannot be vouched for; the line that noticed is shown.
+    expect(result.err).toContain(`${file}:2: chain broken: line 2 was edited, or lines after it were deleted or inserted`);
+    expect(result.err).toContain('"id":"c"');
+    expect(result.err).toContain('1 line before it is intact.');
   });
 
   it('catches a deleted line', async () => {
@@ -80,7 +82,7 @@ describe('the audit chain', () => {
     writeLines(file, lines);
     const result = verify(file);
     expect(result.code).toBe(1);
-    expect(result.err).toContain(`${file}:3: chain broken`);
+    expect(result.err).toContain(`${file}:2: chain broken`);
     expect(result.err).toContain('"id":"d"');
   });
 
@@ -93,7 +95,7 @@ describe('the audit chain', () => {
     writeLines(file, lines);
     const result = verify(file);
     expect(result.code).toBe(1);
-    expect(result.err).toContain(`${file}:3: chain broken`);
+    expect(result.err).toContain(`${file}:2: chain broken`);
   });
 
   it('catches a line that claims to start a new chain in the middle of a file, and a line without prev', async () => {

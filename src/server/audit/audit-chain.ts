@@ -92,7 +92,10 @@ export function verifyChain(files: readonly ChainFile[], options: ChainOptions =
     for (const [index, line] of splitLines(Buffer.from(file.content)).entries()) {
       const reason = checker.line(line.bytes, line.complete, index);
       if (reason) {
-        return { ok: false, lines: checker.checked, file: file.name, line: index + 1, reason, text: line.bytes.toString('utf8') };
+        // Within a file, the line before the one that noticed is the first that cannot be vouched for.
+        const untrusted = checker.brokenLine(index);
+        const intact = checker.checked - (index + 1 - untrusted);
+        return { ok: false, lines: intact, file: file.name, line: untrusted, reason, text: line.bytes.toString('utf8') };
       }
     }
   }
@@ -107,6 +110,12 @@ export class ChainChecker {
   /** The hash of the last line checked; undefined before the first. */
   head: string | undefined;
   checked = 0;
+  /**
+   * After a line broke the chain: the first line that cannot be vouched for (1-based, in its file). A line
+   * whose `prev` is not the hash of the line before it says that line was edited (or lines after it were
+   * removed or added): that one is where the trail stops being trustworthy, not the line that noticed.
+   */
+  untrusted: { line: number; inPreviousFile: boolean } | undefined;
   readonly notes: string[] = [];
   private fileName = '';
   private previousName: string | undefined;
@@ -114,8 +123,18 @@ export class ChainChecker {
 
   constructor(private readonly options: ChainOptions = {}) {}
 
+  private linesInFilePrevious = 0;
+
+  /** The line of this file to name after the line at `index` broke the chain: the first that cannot be vouched for. */
+  brokenLine(index: number): number {
+    return this.untrusted && !this.untrusted.inPreviousFile ? this.untrusted.line : index + 1;
+  }
+
   startFile(name: string): void {
-    if (this.linesInFile > 0) this.previousName = this.fileName;
+    if (this.linesInFile > 0) {
+      this.previousName = this.fileName;
+      this.linesInFilePrevious = this.linesInFile;
+    }
     this.fileName = name;
     this.linesInFile = 0;
   }
@@ -136,8 +155,9 @@ export class ChainChecker {
         `${this.fileName}:${number} continues an earlier file that was not given (${CONTINUES_FLAG}): lines cut from its start cannot be seen`,
       );
     } else if (prev !== this.head) {
+      this.untrusted = index > 0 ? { line: number - 1, inPreviousFile: false } : { line: this.linesInFilePrevious, inPreviousFile: true };
       return index > 0
-        ? `"prev" is not the hash of line ${number - 1}: line ${number - 1} was edited, or lines were deleted or inserted here`
+        ? `line ${number - 1} was edited, or lines after it were deleted or inserted (the "prev" of line ${number} is not its hash)`
         : `"prev" is not the hash of the last line of ${this.previousName}: a line was edited, deleted or inserted at the end of that file, or a file is missing or out of order`;
     }
     this.head = lineHash(bytes);

@@ -34,7 +34,7 @@ export function runAuditVerify(args: string[], out: (line: string) => void, err:
   if (!report.ok) {
     err(`${report.file}:${report.line}: chain broken: ${report.reason}`);
     err(`  ${report.text.length > 400 ? `${report.text.slice(0, 400)}…` : report.text}`);
-    err(`${report.lines} lines before it are intact.`);
+    err(`${report.lines} ${report.lines === 1 ? 'line' : 'lines'} before it ${report.lines === 1 ? 'is' : 'are'} intact.`);
     return 1;
   }
   for (const note of report.notes) out(`note: ${note}`);

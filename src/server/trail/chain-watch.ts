@@ -86,7 +86,8 @@ export function createChainWatch(current: string, options: ChainWatchOptions = {
       chain: {
         file: file.name,
         ...chain,
-        lines: checker.checked,
+        // Broken: the lines before the first one that cannot be vouched for.
+        lines: chain.broken ? chain.broken.line - 1 : checker.checked,
         ...(notes.length > 0 ? { notes } : {}),
         ...(chain.lastLineAt ? {} : goOn && before.chain.lastLineAt ? { lastLineAt: before.chain.lastLineAt } : {}),
         checkedAt: new Date(now()).toISOString(),
@@ -123,7 +124,7 @@ async function readChain(
       if (lines.length === 0) break;
       for (const line of lines) {
         const reason = checker.line(line.bytes, true, index);
-        if (reason) return { intact: false, broken: { line: index + 1, reason } };
+        if (reason) return { intact: false, broken: { line: checker.brokenLine(index), reason } };
         index += 1;
         last = line.bytes;
       }
