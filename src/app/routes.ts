@@ -1,5 +1,6 @@
 import { decodeEnvironmentName, SIGN_IN_REFUSALS, SIGN_IN_REFUSED_PATH, type SignInRefusal } from '../kyc/contract/api-paths.ts';
 import { decodeIdSegment, isLookupKind, type LookupKind } from '../kyc/contract/lookup.ts';
+import { bareLink } from '../kyc/view/bare-link.ts';
 
 /** The pages' paths (app.tsx's route table); `/candidates/<kind>/<id>` is built by candidatePath. */
 export const HOME_PATH = '/';
@@ -115,7 +116,7 @@ export interface AppLink {
  * id and environment it names. Any host: the app may be reached under several names.
  */
 export function parseAppLink(text: string): AppLink | undefined {
-  const trimmed = text.trim();
+  const trimmed = bareLink(text);
   let pathname: string;
   if (/^https?:\/\//i.test(trimmed)) {
     if (!URL.canParse(trimmed)) return undefined;

@@ -16,6 +16,9 @@ describe('dashboard links', () => {
     [`http://127.0.0.1:8080/base/kyc/dashboard/#!/acme_kyc/kyc_detail/${RECORD}/`],
     [`HTTPS://Dashboard.Example.COM/KYC/Dashboard/Index.html#/acme_kyc/kyc_detail/${RECORD}?tab=docs`],
     [`  https://kyc.blockpass.org/kyc/dashboard/index.html#/acme_kyc/kyc_detail/${RECORD}\n`],
+    // As mail and chat hand links over: in angle brackets, or ending a sentence.
+    [`<https://kyc.blockpass.org/kyc/dashboard/#/acme_kyc/kyc_detail/${RECORD}>`],
+    [`https://kyc.blockpass.org/kyc/dashboard/#/acme_kyc/kyc_detail/${RECORD}.`],
   ])('reads %j as the recordId of its client id', (link) => {
     expect(parseDashboardLink(link)).toEqual({ ok: true, clientId: 'acme_kyc', recordId: RECORD });
   });

@@ -180,6 +180,18 @@ describe('splitIdList', () => {
     expect(interpretPaste('one').type).toBe('id');
     expect(interpretPaste(' one \n').type).toBe('id');
     expect(interpretPaste('one\ntwo').type).toBe('list');
+    // An id after its label, as a customer's mail gives it: one id, not a list of the label's words (offered as a batch before).
+    expect(interpretPaste('Reference ID: cust_000482')).toEqual({ type: 'id', id: 'cust_000482', removed: 'the label "Reference ID:"' });
+    expect(interpretPaste('refId: cust_000482 ')).toMatchObject({ type: 'id', id: 'cust_000482' });
+    expect(interpretPaste('cust_1: cust_2').type).toBe('list');
+    expect(interpretPaste('refId\ncust_000482')).toEqual({ type: 'id', id: 'cust_000482', removed: 'the column\'s heading "refId"' });
+  });
+
+  it('leaves out a column copied with its heading (it was looked up as an id, "Not found"), and only a first line', () => {
+    expect(splitIdList('refId\tname\ncust_1\tAna\ncust_2\tBen')).toMatchObject({ ids: ['cust_1', 'cust_2'], heading: 'refId' });
+    expect(splitIdList('Record ID\n65f1c2a9e4b0d3a1f0c9b801\n65f1c2a9e4b0d3a1f0c9b802')).toMatchObject({ heading: 'Record ID' });
+    expect(splitIdList('cust_1\nrefId').ids).toEqual(['cust_1', 'refId']);
+    expect(splitIdList('refId,cust_1').ids).toEqual(['refId', 'cust_1']);
     expect(interpretPaste('one,two').type).toBe('list');
   });
 });
@@ -194,6 +206,11 @@ describe('links of this app', () => {
     ['/candidates/refId/a%2Fb%20c', { kind: 'refId', id: 'a/b c', environment: undefined }],
     ['https://h/e/prod/candidates/refId/user-7781', { kind: 'refId', id: 'user-7781', environment: 'prod' }],
     [' https://h/candidates/refId/%E5%BC%A0 ', { kind: 'refId', id: '张', environment: undefined }],
+    // As a plain-text mail wraps a link, and one that ends a sentence: the whole text was looked up as a refId before.
+    ['<http://127.0.0.1:7661/candidates/refId/cust_000482>', { kind: 'refId', id: 'cust_000482', environment: undefined }],
+    ['https://h/candidates/refId/cust_000482.', { kind: 'refId', id: 'cust_000482', environment: undefined }],
+    ['(see https://h/candidates/refId/cust_000482),', undefined],
+    ['https://h/candidates/refId/cust_000482),', { kind: 'refId', id: 'cust_000482', environment: undefined }],
   ])('takes the id from %j', (text, link) => expect(parseAppLink(text)).toEqual(link));
 
   it.each([

@@ -146,6 +146,7 @@ function ListHint({ id, list }: { id: string; list: IdList }) {
         `, ${list.appLinks} ${list.appLinks === 1 ? 'link' : 'links'} of Candidate Lookup read as ${list.appLinks === 1 ? 'its id' : 'their ids'}`}
       {list.firstCells > 0 &&
         `, the first cell of ${list.firstCells === 1 ? '1 line' : `${list.firstCells} lines`} of several tab-separated cells read as ${list.firstCells === 1 ? 'its id' : 'their ids'}`}
+      {list.heading !== undefined && `, the first line ("${list.heading}") left out as the column's heading`}
       {list.unquoted > 0 && `, ${list.unquoted === 1 ? 'the quotes around 1 id' : `the quotes around ${list.unquoted} ids`} dropped`}
       {list.duplicates > 0 &&
         `, ${list.duplicates} ${list.duplicates === 1 ? 'repeat' : 'repeats'} looked up once (${list.duplicates === 1 ? 'its row says' : 'their rows say'} which line ${list.duplicates === 1 ? 'it repeats' : 'they repeat'})`}

@@ -13,13 +13,32 @@ export type Pasted =
  * cannot be read), a link of this app (its kind, id and environment), a list of
  * ids (two or more: offer a batch), or one id, cleaned of invisible characters and outer whitespace.
  */
+/**
+ * One id after a label, as a customer's mail or a ticket gives it ("Reference ID: cust_000482",
+ * "refId: cust_000482"): the id, not a list of the label's words and the id. A label is a few words
+ * without digits before a colon; the id, one run of characters after it.
+ */
+const LABELLED = /^([A-Za-z][A-Za-z ._-]{0,30}):\s+(\S+)$/;
+
 export function interpretPaste(text: string): Pasted {
   const cleaned = cleanId(text);
   const dashboard = parseDashboardLink(cleaned.id);
   if (dashboard) return { type: 'dashboard', link: dashboard };
   const link = parseAppLink(cleaned.id);
   if (link) return { type: 'link', link };
+  const labelled = LABELLED.exec(cleaned.id);
+  if (labelled) {
+    const removed = describeRemoved(cleaned.removed);
+    return {
+      type: 'id',
+      id: labelled[2]!,
+      removed: removed ? `${removed} and the label "${labelled[1]}:"` : `the label "${labelled[1]}:"`,
+    };
+  }
   const list = splitIdList(text);
   if (list.ids.length >= 2) return { type: 'list', list };
+  // A column's heading and one id under it: that id.
+  if (list.ids.length === 1 && list.heading !== undefined)
+    return { type: 'id', id: list.ids[0]!, removed: `the column's heading "${list.heading}"` };
   return { type: 'id', id: cleaned.id, removed: describeRemoved(cleaned.removed) };
 }

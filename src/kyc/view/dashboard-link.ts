@@ -1,4 +1,5 @@
 import { checkId, decodeIdSegment } from '../contract/lookup.ts';
+import { bareLink } from './bare-link.ts';
 
 /**
  * A link copied from the KYC service's own operator dashboard, which opens a record at
@@ -19,7 +20,7 @@ const PROBLEM = 'This dashboard link does not open a candidate';
  * not a dashboard link at all (an id, a link of this app, another address).
  */
 export function parseDashboardLink(text: string): DashboardLink | undefined {
-  const trimmed = text.trim();
+  const trimmed = bareLink(text);
   if (!/^https?:\/\//i.test(trimmed) || !URL.canParse(trimmed)) return undefined;
   const url = new URL(trimmed);
   if (!DASHBOARD_PATH.test(url.pathname)) return undefined;

@@ -135,6 +135,8 @@ export interface IdList {
   unquoted: number;
   /** Lines of several tab-separated cells (rows copied from a spreadsheet), each read as its first cell. */
   firstCells: number;
+  /** A first line that is a column's heading (`refId`, `Record ID`…), left out: it is no id. */
+  heading?: string;
   removed: Removed[];
   /** How the text was split: one id per line, or (a single line) at commas, semicolons, tabs and spaces. */
   rule: 'lines' | 'separators';
@@ -161,6 +163,7 @@ export function splitIdList(text: string, readAppLink?: (text: string) => string
   let appLinks = 0;
   let unquoted = 0;
   let firstCells = 0;
+  let heading: string | undefined;
   // Lines are counted as pasted, blank ones included, so that row 7 is the 7th line of the spreadsheet's column.
   const parts = text.split(rule === 'lines' ? LINE_BREAK : SEPARATORS);
   for (const [index, whole] of parts.entries()) {
@@ -180,6 +183,11 @@ export function splitIdList(text: string, readAppLink?: (text: string) => string
     if (appLinkId) appLinks += 1;
     const id = link?.ok ? link.recordId : (appLinkId ?? bare);
     if (id === '') continue;
+    // A column copied with its heading: the first line names the column, it is no id.
+    if (rule === 'lines' && entries.length === 0 && heading === undefined && COLUMN_HEADING.test(id)) {
+      heading = id;
+      continue;
+    }
     // A single line's places are counted among its non-empty entries ("a,,b" is two entries).
     const line = rule === 'lines' ? index + 1 : entries.length + 1;
     const first = seen.get(id);
@@ -193,8 +201,11 @@ export function splitIdList(text: string, readAppLink?: (text: string) => string
     entries.push({ line, id });
   }
   const removed = [...totals].map(([label, count]) => ({ label, count })).filter((r) => !isAroundTheId(r));
-  return { ids, entries, duplicates, links, appLinks, unquoted, firstCells, removed, rule };
+  return { ids, entries, duplicates, links, appLinks, unquoted, firstCells, removed, rule, ...(heading === undefined ? {} : { heading }) };
 }
+
+/** A column's heading as spreadsheets name an id column: refId, ref id, Record ID, recordId, id, reference. */
+const COLUMN_HEADING = /^(ref(erence)?[ _-]?(id)?|record[ _-]?id|id|candidate[ _-]?(ref[ _-]?)?id)$/i;
 
 /** The entries back as text, one a line, each on its own line's number (blank lines between), so that a batch numbers them as they were pasted. */
 export function entriesText(entries: readonly IdEntry[]): string {
