@@ -235,7 +235,7 @@ describe('pictures', () => {
     const created = vi.mocked(URL.createObjectURL).mock.calls.length;
     const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
     try {
-      await user.click(within(card).getByRole('button', { name: 'Download the national id (SVG)' }));
+      await user.click(within(card).getByRole('button', { name: 'Download the national ID (SVG)' }));
       const link = click.mock.contexts[0] as HTMLAnchorElement;
       expect(link.download).toBe('national_id.svg');
       expect(link.href).toMatch(/^blob:/);

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { fileExtensionOf, type SniffedType } from '../../kyc/contract/picture-type.ts';
 import { formatBytes } from '../../kyc/view/bytes.ts';
+import { labelInSentence } from '../../kyc/view/attributes.ts';
 import { Button } from '../ui/button.tsx';
 import { saveBlob } from '../ui/save-blob.ts';
 
@@ -50,7 +51,7 @@ export function NotShownFile({
           size="sm"
           className="mt-2"
           onClick={save}
-          aria-label={`Download the ${label.toLowerCase()} (${type.label === 'unknown' ? 'unknown type' : type.label})`}
+          aria-label={`Download the ${labelInSentence(label)} (${type.label === 'unknown' ? 'unknown type' : type.label})`}
         >
           Download
         </Button>

@@ -1,5 +1,5 @@
 import { type ReactNode, useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
-import { attributeLabel } from '../../kyc/view/attributes.ts';
+import { attributeLabel, labelInSentence } from '../../kyc/view/attributes.ts';
 import { formatBytes } from '../../kyc/view/bytes.ts';
 import { base64ByteLength, base64Head, base64ToBytes, cleanBase64 } from '../../kyc/view/image.ts';
 import { type SniffedType, sniffImageType } from '../../kyc/contract/picture-type.ts';
@@ -156,7 +156,7 @@ export function PicturePreview({ name, value, owner, parts, ...events }: Preview
 
 /** Under a preview: that it is one, and the full picture's download. */
 function PreviewNote({ label, received, size }: { label: string; received: number; size: number }) {
-  const text = `Preview: the full ${label.toLowerCase()}, ${formatBytes(received)} of ${formatBytes(size)}`;
+  const text = `Preview: the full ${labelInSentence(label)}, ${formatBytes(received)} of ${formatBytes(size)}`;
   return (
     <div className="mt-2 flex items-center gap-2 text-xs text-slate-700" data-preview-note>
       <span className="rounded bg-amber-100 px-1.5 py-0.5 font-medium text-amber-900">Preview</span>
@@ -199,7 +199,9 @@ function PictureStatus({
       </div>
     );
   }
-  return <div role="img" className="aspect-[3/2] animate-pulse rounded bg-slate-200" aria-label={`Decoding the ${label.toLowerCase()}`} />;
+  return (
+    <div role="img" className="aspect-[3/2] animate-pulse rounded bg-slate-200" aria-label={`Decoding the ${labelInSentence(label)}`} />
+  );
 }
 
 /** The picture, blurred while masked; a click or Enter opens the document viewer on it. */
@@ -240,7 +242,7 @@ function Thumbnail({
       onPointerEnter={events.onIntent}
       data-masked={mask.hidden ? 'hidden' : undefined}
       className="relative block w-full cursor-zoom-in overflow-hidden rounded focus-ring-offset"
-      aria-label={`Open a larger view of the ${label.toLowerCase()}`}
+      aria-label={`Open a larger view of the ${labelInSentence(label)}`}
     >
       <img
         src={url}

@@ -60,3 +60,8 @@ export function comparePair(names: string[]): [number, number] | undefined {
   if (selfie !== -1 && document !== undefined) return [selfie, document];
   return [0, 1];
 }
+
+/** An attribute's label inside a sentence: its words in lower case, its acronyms kept ("the national ID", not "the national id"). */
+export function labelInSentence(label: string): string {
+  return label.replace(/\b([A-Z])(?=[a-z])/g, (letter) => letter.toLowerCase());
+}
