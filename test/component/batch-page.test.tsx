@@ -72,7 +72,7 @@ describe('batch page', { timeout: 20_000 }, () => {
     );
     batch.send({ type: 'done', found: 2, failed: 1 });
     batch.end();
-    expect(await screen.findByText('Done: 2 found, 1 not found or failed.')).toBeInTheDocument();
+    expect(await screen.findByText('Done: 2 found, 1 not found, 0 failed.')).toBeInTheDocument();
     expect(rows().map((r) => r.dataset.rowState)).toEqual(['failed', 'found', 'found']);
     expect(rows()[0]).toHaveTextContent('Not found: No candidate with refId "alpha".');
     expect(rows()[1]).not.toHaveTextContent('Archived');
@@ -92,7 +92,7 @@ describe('batch page', { timeout: 20_000 }, () => {
     expect(fetchMock.mock.calls.filter(([input]) => input === '/api/batch')).toHaveLength(1);
     batch.send(found(0, 'a'), found(1, 'b'), { type: 'done', found: 2, failed: 0 });
     batch.end();
-    expect(await screen.findByText('Done: 2 found, 0 not found or failed.')).toBeInTheDocument();
+    expect(await screen.findByText('Done: 2 found, 0 not found, 0 failed.')).toBeInTheDocument();
   });
 
   it('cancels: the request is aborted and the rest is marked as not looked up', async () => {
@@ -124,7 +124,7 @@ describe('batch page', { timeout: 20_000 }, () => {
     expect(bodies[1]).toEqual({ kind: 'refId', ids: ['b', 'c'] });
     second.send(found(0, 'b'), found(1, 'c'), { type: 'done', found: 2, failed: 0 });
     second.end();
-    expect(await screen.findByText('Done: 3 found, 0 not found or failed.')).toBeInTheDocument();
+    expect(await screen.findByText('Done: 3 found, 0 not found, 0 failed.')).toBeInTheDocument();
   });
 
   it("keeps the list and its rows when a row's candidate is opened and the user comes Back; a batch left running says it stopped", async () => {
@@ -159,7 +159,7 @@ describe('batch page', { timeout: 20_000 }, () => {
     batch.send({ type: 'done', found: 1, failed: 1 });
     batch.end();
     expect(await screen.findByText(/^Done:/)).toHaveTextContent(
-      "Done: 1 found, 1 not found or failed. 1 id left: 1 was held back by this server's limit on lookups at once. Retry looks it up again.",
+      "Done: 1 found, 0 not found, 1 failed. 1 id left: 1 was held back by this server's limit on lookups at once. Retry looks it up again.",
     );
     expect(screen.getByRole('button', { name: 'Retry the 1 left' })).toBeInTheDocument();
   });
@@ -329,7 +329,7 @@ describe('batch page', { timeout: 20_000 }, () => {
     expect(rows[9]).toHaveTextContent('id9');
     second.send(...[1, 2, 3, 4, 5, 6].map((i) => found(i, `id${i + 2}`)), { type: 'done', found: 8, failed: 0 });
     second.end();
-    expect(await screen.findByText('Done: 10 found, 0 not found or failed.')).toBeInTheDocument();
+    expect(await screen.findByText('Done: 10 found, 0 not found, 0 failed.')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /^Retry/ })).not.toBeInTheDocument();
   });
 

@@ -222,7 +222,7 @@ describe('an ended session during a batch', { timeout: 20_000 }, () => {
     expect(box).toHaveValue('a\nb');
     await user.click(within(notice).getByRole('button', { name: 'Sign in again' }));
     await user.type(within(notice).getByLabelText('Password'), 'pw{Enter}');
-    expect(await screen.findByText('Done: 2 found, 0 not found or failed.')).toBeInTheDocument();
+    expect(await screen.findByText('Done: 2 found, 0 not found, 0 failed.')).toBeInTheDocument();
     expect(batches).toEqual([
       { kind: 'refId', ids: ['a', 'b'] },
       { kind: 'refId', ids: ['a', 'b'] },

@@ -12,7 +12,9 @@ import { type BatchPause, type BatchState, leftCounts } from './use-batch.ts';
 export function BatchProgress({ state, onRetry }: { state: BatchState; onRetry: () => void }) {
   const total = state.ids.length;
   const found = state.rows.filter((row) => row?.ok).length;
-  const failed = state.done - found;
+  // Told apart: with the service down, "8 not found or failed" read as 8 candidates the service does not know.
+  const notFound = state.rows.filter((row) => row !== undefined && !row.ok && row.code === 'not_found').length;
+  const failed = state.done - found - notFound;
   const ended = state.phase === 'stopped' || state.phase === 'failed' || state.phase === 'cancelled' || state.phase === 'finished';
   const { left } = leftCounts(state);
   const retryable = ended ? left : 0;
@@ -35,14 +37,12 @@ export function BatchProgress({ state, onRetry }: { state: BatchState; onRetry: 
         <span data-testid="batch-progress" className="text-sm font-medium text-slate-800 tabular-nums">
           {state.done} of {total}
         </span>
-        <span className="text-sm text-slate-600">
-          {found} found, {failed} not found or failed
-        </span>
+        <span className="text-sm text-slate-600">{countsText(found, notFound, failed)}</span>
       </div>
       {state.pause && state.phase === 'running' && <BatchWait pause={state.pause} />}
       <div className="flex flex-wrap items-center gap-3">
         <p role="status" className="text-sm text-slate-700">
-          {outcomeText(state, found, failed)}
+          {outcomeText(state, countsText(found, notFound, failed))}
         </p>
         {retryable > 0 && (
           <Button variant="secondary" onClick={onRetry}>
@@ -82,11 +82,16 @@ function leftText(state: BatchState): string {
   return `${ids(left)} left: ${parts.join(' and ')}. Retry looks ${left === 1 ? 'it' : 'them'} up again.`;
 }
 
+/** "3 found, 1 not found, 2 failed": the candidates found, those the service does not know, and the lookups that failed. */
+function countsText(found: number, notFound: number, failed: number): string {
+  return `${found} found, ${notFound} not found, ${failed} failed`;
+}
+
 /** What the batch came to, once it is no longer running. */
-function outcomeText(state: BatchState, found: number, failed: number): string {
+function outcomeText(state: BatchState, counts: string): string {
   const total = state.ids.length;
   if (state.phase === 'finished') {
-    const done = `Done: ${found} found, ${failed} not found or failed.`;
+    const done = `Done: ${counts}.`;
     return leftCounts(state).left > 0 ? `${done} ${leftText(state)}` : done;
   }
   if (state.phase === 'cancelled') return `Cancelled after ${state.done} of ${total}: the rest were not looked up.`;
