@@ -18,4 +18,11 @@ describe("the audit page's detail of a line", () => {
     expect(refusals('yesterday', '2026-11-29T15:10:00.000Z').detail).toBe('2 refused (invalid_id 2)');
     expect(refusals('2026-11-29T12:00:00.000Z', '2026-11-29T15:10:00.000Z').detail).not.toMatch(/\dT\d/);
   });
+
+  it("says an audit search's filters in the page's words, and counts its rows in the right number ('who people; 1 rows' before)", () => {
+    const search = (filter: Record<string, unknown>, rows: number) =>
+      rowOf({ time: '2026-11-29T15:00:00.000Z', kind: 'audit', what: 'search', user: 'lena', role: 'lead', filter, rows }, 'h', 'i').detail;
+    expect(search({ who: 'people', user: 'carol@example.org' }, 1)).toBe("people's lines, user carol@example.org; 1 row");
+    expect(search({ who: 'server' }, 2)).toBe("this server's own work; 2 rows");
+  });
 });

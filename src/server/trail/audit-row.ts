@@ -152,7 +152,7 @@ function detailOf(line: Line, action: AuditAction): string | null {
     case 'audit_search':
     case 'audit_export':
       add(filterText(line.filter));
-      add(typeof line.rows === 'number' && `${line.rows} rows`);
+      add(typeof line.rows === 'number' && `${line.rows} ${line.rows === 1 ? 'row' : 'rows'}`);
       break;
     case 'note':
       add(typeof line.note === 'string' ? line.note : `a line of kind "${String(line.kind).slice(0, 40)}"`);
@@ -197,6 +197,12 @@ export function filterText(filter: unknown): string {
   if (typeof filter !== 'object' || filter === null) return 'no filter';
   const parts = Object.entries(filter)
     .filter(([, value]) => value !== undefined)
-    .map(([name, value]) => `${name} ${Array.isArray(value) ? value.join('|') : String(value)}`);
+    .map(
+      ([name, value]) =>
+        (name === 'who' ? WHO_WORDS[String(value)] : undefined) ?? `${name} ${Array.isArray(value) ? value.join('|') : String(value)}`,
+    );
   return parts.length > 0 ? parts.join(', ') : 'no filter';
 }
+
+/** "Lines by", as the page's form says it: "who people" was the filter's own field and value. */
+const WHO_WORDS: Record<string, string> = { people: "people's lines", server: "this server's own work" };
