@@ -181,7 +181,8 @@ describe('an ended session loses nothing', { timeout: 20_000 }, () => {
     await user.click(within(editor).getByRole('button', { name: 'Cancel' }));
     expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeInTheDocument();
     expect(screen.queryByText(HINT)).not.toBeInTheDocument();
-    expect(document.title).toBe('Candidate Lookup');
+    // Set by an effect once the candidate's page has gone: on a loaded machine a moment after the heading.
+    await waitFor(() => expect(document.title).toBe('Candidate Lookup'));
   });
 });
 

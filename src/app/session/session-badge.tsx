@@ -1,4 +1,4 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { navigate } from '../navigation.tsx';
 import type { SessionInfo } from '../../kyc/contract/api.ts';
@@ -13,28 +13,31 @@ const ROLE_LABELS = { support: 'Support', compliance: 'Compliance', lead: 'Compl
 export function SessionBadge({ session }: { session: SessionInfo }) {
   const queryClient = useQueryClient();
   const [failure, setFailure] = useState<string>();
-  const signOutMutation = useMutation({
-    mutationFn: signOut,
+  // A plain handler, not useMutation: the header is on the first load, which useMutation and its observer
+  // (about 3 kB gzip) would push over its 100 kB; the sign-in pages, loaded later, use it.
+  const [signingOut, setSigningOut] = useState(false);
+  const signOutNow = async () => {
+    setSigningOut(true);
     // The ids looked up in this tab go as soon as sign-out is asked, whatever the server answers (or if
     // it never does): the next person at the desk must not find them.
-    onMutate: () => {
-      setFailure(undefined);
-      clearRecentLookups();
-      clearLiveNotifications();
-    },
-    onSuccess: () => {
+    setFailure(undefined);
+    clearRecentLookups();
+    clearLiveNotifications();
+    try {
+      await signOut();
       // Nothing personal stays in memory after sign-out.
       queryClient.clear();
-    },
-    onError: (error) => {
+    } catch (error) {
       // Not signed out: the candidate data leaves all the same, but the session stays as the server has
       // it, so the header (and this message beside the button) stays to try again.
       queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== sessionQueries.all()[0] });
       void queryClient.invalidateQueries({ queryKey: sessionQueries.all() });
-      setFailure(error.message);
-    },
-    onSettled: () => navigate('/'),
-  });
+      setFailure(error instanceof Error ? error.message : 'Signing out failed.');
+    } finally {
+      setSigningOut(false);
+      navigate('/');
+    }
+  };
   if (session.mode === 'local') {
     return (
       <span data-testid="session" className="text-xs text-slate-600" title="Anyone who can open this page can look candidates up.">
@@ -60,7 +63,7 @@ export function SessionBadge({ session }: { session: SessionInfo }) {
         <span className="rounded bg-slate-100 px-1.5 py-0.5 text-xs font-medium text-slate-800">{ROLE_LABELS[session.role]}</span>
       </span>
       {(session.mode === 'users' || session.mode === 'oidc') && (
-        <Button variant="secondary" size="sm" disabled={signOutMutation.isPending} onClick={() => signOutMutation.mutate()}>
+        <Button variant="secondary" size="sm" disabled={signingOut} onClick={() => void signOutNow()}>
           Sign out
         </Button>
       )}
