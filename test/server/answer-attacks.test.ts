@@ -206,6 +206,10 @@ describe('attack: a field named like a status date (dobDate) or a timestamp of a
     data = { ...data, status: 'approved' };
     const approved = await served.get('/api/candidates/refId/r', SUPPORT);
     expect(JSON.parse(approved.body).data).toEqual({ ...RECORD, status: 'approved' });
+    // A status named after a person's date never makes that date a status's.
+    data = { ...data, status: 'dob' };
+    const dob = await served.get('/api/candidates/refId/r', SUPPORT);
+    expect(dob.body).not.toContain('1990');
   });
 
   it('caps a timestamp at millisecond precision and 29 characters, offsets allowed', () => {

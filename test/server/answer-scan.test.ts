@@ -5,6 +5,7 @@ import { STATUS_LEVEL_FIELDS } from '../../src/kyc/contract/schema.ts';
 import { AnswerScan } from '../../src/server/answer/answer-scan.ts';
 import { watchWillArchiveAt } from '../../src/server/answer/archive-watch.ts';
 import { KeyWatch, keySearch } from '../../src/server/answer/key-watch.ts';
+import { StatusPart } from '../../src/server/answer/status-part.ts';
 import { StatusLevelReader, statusLevelValue } from '../../src/server/answer/status-level-stream.ts';
 import { anyCodePoint } from '../support/any-code-point.ts';
 import { cutAt } from '../support/cut-at.ts';
@@ -70,6 +71,22 @@ describe('the status level read from the scan', () => {
     const reduced = statusLevelOfBytes([bytes]) as { status: unknown; data: Record<string, unknown> };
     expect(reduced).toEqual({ status: 'success', data: { refId: 'b' } });
     expect(Object.getPrototypeOf(reduced.data)).toBe(Object.prototype);
+  });
+});
+
+describe('the status part of an answer in parts, asked early and again at the end', () => {
+  it('keeps the date of an unknown status that comes after the identities (the early ask had dropped it for good)', () => {
+    const scan = new AnswerScan();
+    const part = new StatusPart(scan);
+    const data = { onHoldDate: '2026-03-01T10:00:00.000Z', refId: 'r', recordId: 'x', identities: {}, status: 'on_hold' };
+    scan.write(Buffer.from(JSON.stringify({ status: 'success', data })));
+    expect(scan.end()).toBe(true);
+    expect(JSON.parse(part.partBytes()!.toString()).data).toEqual({
+      onHoldDate: '2026-03-01T10:00:00.000Z',
+      refId: 'r',
+      recordId: 'x',
+      status: 'on_hold',
+    });
   });
 });
 

@@ -102,8 +102,22 @@ const STATUS_WORD = /^[a-z][a-z0-9_]{0,63}$/;
  * that one: any other `…Date` field stays out (it could be anything, `dobDate` included).
  */
 export function ownStatusDateField(status: unknown): string | undefined {
-  return typeof status === 'string' && STATUS_WORD.test(status) ? statusDateField(status) : undefined;
+  if (typeof status !== 'string' || !STATUS_WORD.test(status) || PERSONAL_DATES.has(status)) return undefined;
+  return statusDateField(status);
 }
+
+/** Words whose `…Date` is a person's or a document's date, never a status's: a record saying `"status":"dob"` keeps no `dobDate`. */
+const PERSONAL_DATES: ReadonlySet<string> = new Set([
+  'dob',
+  'birth',
+  'birthday',
+  'date_of_birth',
+  'expiry',
+  'expiration',
+  'issue',
+  'issued',
+  'issuance',
+]);
 
 /** A field of this record that its status level keeps: the allowlist's, and its own status's date. */
 export function isStatusLevelFieldOf(record: { status?: unknown }, field: string): boolean {

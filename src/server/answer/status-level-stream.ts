@@ -76,12 +76,16 @@ export class StatusLevelReader extends ValueBuilder {
 
   /** The reduced envelope once the body was read whole (undefined when it was not an object). */
   value(): unknown {
-    const data = this.data;
-    if (data) {
-      const ownDate = ownStatusDateField(data.status);
-      for (const field of this.ownDateCandidates) if (field !== ownDate) Reflect.deleteProperty(data, field);
-    }
-    return this.root;
+    const { root, data } = this;
+    if (!root || !data || this.ownDateCandidates.size === 0) return root;
+    // A copy without the other candidates: the status part asks early (its status may not be read yet), and again at the end.
+    const ownDate = ownStatusDateField(data.status);
+    const kept: Record<string, unknown> = {};
+    for (const [field, value] of Object.entries(data))
+      if (!this.ownDateCandidates.has(field) || field === ownDate) setMember(kept, field, value);
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(root)) setMember(out, key, key === 'data' && value === data ? kept : value);
+    return out;
   }
 
   /**
