@@ -126,4 +126,50 @@ describe('attack: a service that trickles its answer a byte at a time, for ever'
     const queue = await app.get('/api/applicants?status=waiting', { 'x-user': 'ana', 'x-role': 'compliance' });
     expect(queue.body).toContain('did not finish its answer within 1.5 s');
   });
+
+  it("a large answer a slow browser reads for longer than the deadline still arrives whole: only the service's time counts", async () => {
+    const upstream = await startFakeUpstream();
+    // 40 MB (more than the sockets' buffers hold), sent at once by the service: only this server's reading
+    // of it, held back by the browser, takes time.
+    const body = `${record('big')},"customFields":{"note":"${'a'.repeat(40 * 1024 * 1024)}"}}}`;
+    upstream.behave = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+      res.end(body);
+    };
+    const app = await startTestApp({
+      upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'full-key-3f9a-c27e81d0' },
+      settings: { limits: { upstreamTimeoutMs: 5000, upstreamAnswerTimeoutMs: 1000 } },
+    });
+    cleanups.push(app.close, upstream.close);
+    let pauses = 0;
+    const read = await new Promise<{ complete: boolean; bytes: number }>((resolve) => {
+      const req = http.request(
+        {
+          host: '127.0.0.1',
+          port: app.port,
+          path: '/api/candidates/refId/big',
+          headers: { 'x-candidate-lookup': '1', accept: 'application/json' },
+          agent: false,
+        },
+        (res) => {
+          let bytes = 0;
+          // 1 MB, then a pause of 100 ms: about 4 s for the whole answer, past the 1 s deadline.
+          res.on('data', (chunk: Buffer) => {
+            const before = bytes;
+            bytes += chunk.length;
+            if (Math.floor(bytes / 1_048_576) > Math.floor(before / 1_048_576)) {
+              pauses += 1;
+              res.pause();
+              setTimeout(() => res.resume(), 100);
+            }
+          });
+          res.on('close', () => resolve({ complete: res.complete, bytes }));
+        },
+      );
+      req.end();
+    });
+    // Read in more than ten pauses of 100 ms: longer than the deadline. It was cut there before, part-way through.
+    expect(pauses).toBeGreaterThan(10);
+    expect(read).toMatchObject({ complete: true, bytes: Buffer.byteLength(body) });
+  });
 });

@@ -7,6 +7,7 @@ import { type AnswerGuard, createAnswerGuard } from '../answer/answer-guard.ts';
 import type { ScannedBody } from '../answer/answer-scan.ts';
 import { type KeySearch, keySearch } from '../answer/key-watch.ts';
 import { ApiFailure } from '../http/api-failure.ts';
+import { secondsOf, wholeAnswerDeadline } from './answer-deadline.ts';
 import { notFoundMeaning } from './not-found.ts';
 import { describeNetworkError, type FailureOfStatus, failureOfListStatus, failureOfStatus, type ServiceSaid } from './upstream-failures.ts';
 import { readWaitBody, type SharedWait, serviceWaitSeconds, serviceWaitState } from './service-wait.ts';
@@ -247,32 +248,6 @@ function declaredTooLarge(upstreamRes: http.IncomingMessage, maxResponseBytes: n
 }
 
 /**
- * The whole answer's deadline: past it, a body still coming (however slowly: the gaps' timer restarts at
- * each byte) is cut, and whoever reads it gets the failure as the body's error (api-failure.ts,
- * brokenOff); before the body, `beforeBody` has it.
- */
-function wholeAnswerDeadline(ms: number, beforeBody: (failure: ApiFailure) => void) {
-  let body: http.IncomingMessage | undefined;
-  const timer = setTimeout(() => {
-    const failure = new ApiFailure(
-      'upstream_timeout',
-      `The KYC service did not finish its answer within ${secondsOf(ms)} s (limits.upstreamAnswerTimeoutMs).`,
-    );
-    if (body) body.destroy(failure);
-    else beforeBody(failure);
-  }, ms);
-  return {
-    flowing(response: http.IncomingMessage) {
-      body = response;
-      // The failure reaches the body's readers as its error; a body nobody listens to any more must not throw.
-      response.on('error', () => {});
-      response.once('close', () => clearTimeout(timer));
-    },
-    clear: () => clearTimeout(timer),
-  };
-}
-
-/**
  * A GET sent on a kept-alive socket that the service closed before a byte of its answer came back: the
  * service was closing that idle socket as the request went out (Node documents `reusedSocket` for this).
  * Asking again, once, on another socket is safe. A fresh socket's reset, or one after answer bytes, is
@@ -281,5 +256,3 @@ function wholeAnswerDeadline(ms: number, beforeBody: (failure: ApiFailure) => vo
 function isStaleSocket(req: http.ClientRequest, error: NodeJS.ErrnoException, answered: boolean): boolean {
   return req.reusedSocket && !answered && req.method === 'GET' && RESET_CODES.has(error.code ?? '');
 }
-
-const secondsOf = (ms: number) => Math.round(ms / 100) / 10;
