@@ -143,13 +143,16 @@ describe('live updates on the candidate page', { timeout: 20_000 }, () => {
     expect(editor.getByText(/^Filled in from the reply for Approved/)).toBeInTheDocument();
   });
 
-  it('reads the open candidate again when the stream says it could not send everything missed (resync)', async () => {
+  it('re-checks the open candidate at status level when the stream says it could not send everything missed (resync), never the full record', async () => {
     const page = showCandidate();
     await screen.findByRole('heading', { level: 1 });
     const source = await stream();
-    expect(page.lookups()).toBe(1);
+    page.current.status = 'approved';
     act(() => void source.dispatchEvent(new MessageEvent('resync', { data: '{}', lastEventId: '9' })));
-    await waitFor(() => expect(page.lookups()).toBe(2));
+    await waitFor(() => expect(page.statusChecks()).toBe(1));
+    // The change it missed is shown; the full record (an audited full lookup, megabytes) is not asked again.
+    expect(await screen.findByTestId('status-toast')).toHaveTextContent(/^Waiting → Approved/);
+    expect(page.lookups()).toBe(1);
   });
 
   it('re-checks the status at status level when an event names the open candidate, and shows it with where it came from', async () => {

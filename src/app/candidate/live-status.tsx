@@ -8,7 +8,7 @@ import { formatDateTime, formatRelative } from '../../kyc/view/time.ts';
 import { asApiError } from '../api/api-error.ts';
 import { attachPictureParts, picturePartsOf } from '../api/picture-parts.ts';
 import { liveEventMatches, liveEventRemovesData } from '../live/live-event-text.ts';
-import { useLiveEvents } from '../live/live-stream.ts';
+import { useLiveEvents, useLiveResync } from '../live/live-stream.ts';
 import { Button } from '../ui/button.tsx';
 import { TimeStamp } from '../ui/time-stamp.tsx';
 import { useNow } from '../ui/use-now.ts';
@@ -51,8 +51,7 @@ export function useLiveStatus(
   const [update, setUpdate] = useState<LiveUpdate>();
   const pending = useRef<AbortController | undefined>(undefined);
   useEffect(() => () => pending.current?.abort(), []);
-  useLiveEvents((event) => {
-    if (!record || !liveEventMatches(event, environmentName, record)) return;
+  const check = (event: LiveEvent, record: CandidateRecord) => {
     pending.current?.abort();
     if (liveEventRemovesData(event)) {
       setUpdate({ kind: 'gone', event, receivedAt: Date.now() });
@@ -77,6 +76,19 @@ export function useLiveStatus(
         const problem = asApiError(error, 'The status could not be read.').message;
         setUpdate({ kind: 'unchecked', event, problem, receivedAt: Date.now() });
       },
+    );
+  };
+  useLiveEvents((event) => {
+    if (record && liveEventMatches(event, environmentName, record)) check(event, record);
+  });
+  // The stream could not send all it missed: any of it may have named this candidate, so its status is read again.
+  useLiveResync(() => {
+    if (!record) return;
+    const at = new Date().toISOString();
+    const ids = { refId: record.refId ?? null, recordId: record.recordId ?? null };
+    check(
+      { environment: environmentName ?? '', event: 'resync', ...ids, status: null, isArchived: record.isArchived === true, at },
+      record,
     );
   });
   return update;

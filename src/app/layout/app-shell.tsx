@@ -16,6 +16,7 @@ import { TimeZoneProvider, TimeZoneToggle } from '../preferences/time-zone.tsx';
 import { keepRecentLookupsFor } from '../recent/recent-lookups.ts';
 import { useRecentFollowsLive } from '../recent/recent-live.ts';
 import { useQueueFollowsLive } from '../applicants/queue-follows-live.ts';
+import { APPLICANTS_KEY } from '../applicants/queue-key.ts';
 import { AUDIT_PATH, BATCH_PATH, lookupNoteOf, parseCandidatePath, QUEUE_PATH, signInRefusalOf } from '../routes.ts';
 import { readsAuditTrail } from '../../kyc/contract/roles.ts';
 import { SessionBadge } from '../session/session-badge.tsx';
@@ -68,7 +69,9 @@ export function AppShell({ children }: { children: ReactNode }) {
   // updates, and everywhere who else has a candidate open (presence, issue 33).
   useLiveStream(signedIn);
   const queryClient = useQueryClient();
-  useLiveResync(() => void queryClient.invalidateQueries());
+  // The stream missed events: the queue is read again (from the index: no lookup), and each open candidate
+  // page re-checks its status at status level (live-status.tsx), never a full record nor an audit search.
+  useLiveResync(() => void queryClient.invalidateQueries({ queryKey: APPLICANTS_KEY }));
   useRecentFollowsLive();
   useQueueFollowsLive();
   useFocusRescue();

@@ -9,7 +9,8 @@ export const PRESENCE_EVENT_NAME = 'presence';
 export const STREAM_HELLO_EVENT_NAME = 'hello';
 /**
  * The stream could not send everything the page missed (more than a stream holds at once): the page
- * reads what it shows again instead, and the stream goes on from the events after.
+ * reads the queue again and re-checks an open candidate's status instead, and the stream goes on from
+ * the events after.
  */
 export const STREAM_RESYNC_EVENT_NAME = 'resync';
 /** A page says again what it shows this often... */
