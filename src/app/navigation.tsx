@@ -47,21 +47,22 @@ function sameEntry(a: AppLocation, b: AppLocation): boolean {
   return a.pathname === b.pathname && a.search === b.search && a.hash === b.hash && a.state === b.state;
 }
 
-/** The last change of entry added one (a page of the app's opened): the next render of it starts at the top. */
-let pushed = false;
+/** How the last change of entry came: the app's own navigation (added or replaced an entry), or Back and Forward. */
+let lastChange: 'push' | 'replace' | 'pop' = 'pop';
 
 /** Shows `to` (a path of this app, with its search) as a new history entry, or in place of this one. */
 export function navigate(to: string, { replace = false, state = null }: NavigateOptions = {}): void {
   window.history[replace ? 'replaceState' : 'pushState'](state, '', to);
-  pushed = !replace;
+  lastChange = replace ? 'replace' : 'push';
   for (const listener of listeners) listener();
 }
 
 /**
  * A page opened by the app (a link, Next, a queue row) starts at its top, as a page the browser loads
  * does: the scroll of the page before would otherwise stay, and on a phone the next candidate opened
- * halfway down, its name and its Previous/Next above the screen. An entry replaced (a tab, a filter) keeps
- * its place, and Back is left to the browser and the pages that restore their own (the queue's row).
+ * halfway down, its name and its Previous/Next above the screen. Also a page put in place of this one
+ * (Next and Previous replace the entry); an entry replaced with the same page (a tab, a filter) keeps its
+ * place, and Back is left to the browser and the pages that restore their own (the queue's row).
  * Rendered before the page, so that a page's own restore, in the same commit, comes after it.
  */
 export function ScrollToTopOnOpen(): null {
@@ -69,9 +70,12 @@ export function ScrollToTopOnOpen(): null {
   const shown = useRef(location);
   useLayoutEffect(() => {
     if (location === shown.current) return;
+    const before = shown.current;
     shown.current = location;
-    if (pushed && !location.hash) window.scrollTo(0, 0);
-    pushed = false;
+    // Another page: added, or in place of this one (the review bar's Next and Previous replace the entry).
+    const opened = lastChange === 'push' || (lastChange === 'replace' && location.pathname !== before.pathname);
+    if (opened && !location.hash) window.scrollTo(0, 0);
+    lastChange = 'pop';
   }, [location]);
   return null;
 }
@@ -87,7 +91,7 @@ export function BrowserHistory({ children }: { children: ReactNode }) {
     // return home finds the session it cleared gone and asks again.
     const update = () => startTransition(() => setLocation(currentLocation()));
     const back = () => {
-      pushed = false;
+      lastChange = 'pop';
       update();
     };
     listeners.add(update);

@@ -108,11 +108,16 @@ describe("the app's history", () => {
       expect(scrolled).toHaveBeenLastCalledWith(0, 0);
       act(() => navigate('/candidates/refId/a?tab=2', { replace: true }));
       await waitFor(() => expect(shown?.search).toBe('?tab=2'));
+      expect(scrolled).toHaveBeenCalledTimes(1);
+      // Another page in place of this one (the review bar's Next): its top.
+      act(() => navigate('/candidates/refId/b', { replace: true }));
+      await waitFor(() => expect(shown?.pathname).toBe('/candidates/refId/b'));
+      expect(scrolled).toHaveBeenCalledTimes(2);
       act(() => {
         window.history.back();
       });
       await waitFor(() => expect(shown?.pathname).toBe('/applicants'));
-      expect(scrolled).toHaveBeenCalledTimes(1);
+      expect(scrolled).toHaveBeenCalledTimes(2);
     } finally {
       scrolled.mockRestore();
     }

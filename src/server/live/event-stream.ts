@@ -150,8 +150,8 @@ function startStream(
    * Queues a frame (`id`: its event's). Never more than four times `maxBufferedBytes` in one turn: a
    * replay of everything a page missed (up to 64 MiB, all at once for a `Last-Event-ID: 0` that never
    * reads) was held whole per stream, about 110 MB each. Past the bound what is queued is dropped for a
-   * `resync`, under the id of the last event it stands for, so that the page reads what it shows again
-   * and a reconnection goes on from there.
+   * `resync`, under the id of the last event it stands for, so that the page reads the queue again and
+   * re-checks an open candidate's status, and a reconnection goes on from there.
    */
   const send = (text: string, id?: string) => {
     if (closed) return;
