@@ -183,6 +183,8 @@ describe('splitIdList', () => {
     // An id after its label, as a customer's mail gives it: one id, not a list of the label's words (offered as a batch before).
     expect(interpretPaste('Reference ID: cust_000482')).toEqual({ type: 'id', id: 'cust_000482', removed: 'the label "Reference ID:"' });
     expect(interpretPaste('refId: cust_000482 ')).toMatchObject({ type: 'id', id: 'cust_000482' });
+    expect(interpretPaste('Reference ID: cust_000482.')).toMatchObject({ type: 'id', id: 'cust_000482' });
+    expect(interpretPaste('Link: https://h/candidates/refId/cust_000482')).toMatchObject({ type: 'link', link: { id: 'cust_000482' } });
     expect(interpretPaste('cust_1: cust_2').type).toBe('list');
     expect(interpretPaste('refId\ncust_000482')).toEqual({ type: 'id', id: 'cust_000482', removed: 'the column\'s heading "refId"' });
   });
@@ -211,6 +213,10 @@ describe('links of this app', () => {
     ['https://h/candidates/refId/cust_000482.', { kind: 'refId', id: 'cust_000482', environment: undefined }],
     ['(see https://h/candidates/refId/cust_000482),', undefined],
     ['https://h/candidates/refId/cust_000482),', { kind: 'refId', id: 'cust_000482', environment: undefined }],
+    // An id's own last characters stay: a balanced bracket or quote (the app leaves them unencoded in its links).
+    ['https://h/candidates/refId/acme(1)', { kind: 'refId', id: 'acme(1)', environment: undefined }],
+    ["https://h/candidates/refId/o'brien'", { kind: 'refId', id: "o'brien'", environment: undefined }],
+    ['https://h/candidates/refId/acme(1)).', { kind: 'refId', id: 'acme(1)', environment: undefined }],
   ])('takes the id from %j', (text, link) => expect(parseAppLink(text)).toEqual(link));
 
   it.each([

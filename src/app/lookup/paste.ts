@@ -28,12 +28,11 @@ export function interpretPaste(text: string): Pasted {
   if (link) return { type: 'link', link };
   const labelled = LABELLED.exec(cleaned.id);
   if (labelled) {
-    const removed = describeRemoved(cleaned.removed);
-    return {
-      type: 'id',
-      id: labelled[2]!,
-      removed: removed ? `${removed} and the label "${labelled[1]}:"` : `the label "${labelled[1]}:"`,
-    };
+    // What follows the label is read as a paste of its own (a link after "Link:"), the sentence's full stop left out.
+    const inner = interpretPaste(labelled[2]!.replace(/[.,;]+$/, ''));
+    if (inner.type !== 'id') return inner;
+    const removed = [describeRemoved(cleaned.removed), `the label "${labelled[1]}:"`].filter(Boolean).join(' and ');
+    return { type: 'id', id: inner.id, removed };
   }
   const list = splitIdList(text);
   if (list.ids.length >= 2) return { type: 'list', list };
