@@ -57,4 +57,15 @@ describe('attack: a list whose total lies (10^12)', () => {
     const queue = JSON.parse((await app.get('/api/applicants?status=waiting&limit=50', COMPLIANCE)).body);
     expect(queue.data.total).toBe(250);
   });
+
+  it("and a last page that holds only a candidate the first page had (one joined at the list's head meanwhile) ends the read, not as ignored paging", async () => {
+    // Newest first: between the two reads a candidate joined, moving the first page's last one onto the second.
+    const { app, asked } = await listing((skip) =>
+      skip === 0 ? Array.from({ length: 100 }, (_, i) => record(i)) : skip === 100 ? [record(99)] : [],
+    );
+    await app.crawl();
+    expect(asked).toContain(100);
+    const queue = await app.get('/api/applicants?status=waiting', COMPLIANCE);
+    expect(queue.body).not.toContain('answered another page with the candidates of its first');
+  });
 });

@@ -31,7 +31,7 @@ export async function restOfTab(
   learn: (page: Extract<ListPage, { ok: true }>, skip: number) => Promise<void>,
 ): Promise<'read' | undefined | Extract<ListPage, { ok: false }>> {
   const step = first.served < Math.min(APPLICANTS_MAX_LIMIT, first.total) ? Math.max(1, first.served) : APPLICANTS_MAX_LIMIT;
-  const firstIds = new Set(first.records.map(idOf));
+  const firstIds = first.records.map(idOf);
   let covered = first.served;
   let listed = Math.min(first.total, APPLICANTS_MAX_SKIP);
   for (let round = 0; round < 3 && covered < listed; round++) {
@@ -72,9 +72,13 @@ const SKIP_IGNORED = new ApiFailure(
 const idOf = (applicant: { recordId?: string | undefined; refId?: string | undefined }) =>
   `${applicant.recordId ?? ''}\n${applicant.refId ?? ''}`;
 
-/** A page whose every candidate was on the first page: the service answered the first page again. */
-function repeats(page: Extract<ListPage, { ok: true }>, firstIds: ReadonlySet<string>): boolean {
-  return page.records.length > 0 && page.records.every((record) => firstIds.has(idOf(record)));
+/**
+ * A page that is the first page again: its candidates are the first page's first ones, in the same order.
+ * Sharing candidates with the first page is not enough: a list that gained one at its head while it was
+ * read moves the first page's last candidate onto the second.
+ */
+function repeats(page: Extract<ListPage, { ok: true }>, firstIds: readonly string[]): boolean {
+  return page.records.length > 0 && page.records.every((record, index) => firstIds[index] === idOf(record));
 }
 
 /** A page, tried again on a failure of the service (not on its refusal of the filter); undefined once stopped. */
