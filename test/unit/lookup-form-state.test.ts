@@ -76,4 +76,13 @@ describe("the search box's reducer", () => {
     expect(lookupFormReducer(initialLookupForm(''), { type: 'refused', problem: 'bad' }).problem).toBe('bad');
     expect(lookupFormReducer(busy, { type: 'submitted' })).toEqual({ ...busy, problem: undefined });
   });
+
+  it("Escape on the home page keeps the switch's choice, as Clear does; on a page it goes back to the page's kind", () => {
+    const typed = lookupFormReducer(lookupFormReducer(initialLookupForm(''), { type: 'kindChosen', kind: 'recordId' }), {
+      type: 'typed',
+      text: 'x',
+    });
+    expect(lookupFormReducer(typed, { type: 'restored', value: '', keepChoice: true })).toEqual({ value: '', chosen: 'recordId' });
+    expect(lookupFormReducer(typed, { type: 'restored', value: 'cust_1', keepChoice: false })).toEqual({ value: 'cust_1' });
+  });
 });

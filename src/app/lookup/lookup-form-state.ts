@@ -29,8 +29,8 @@ export interface LookupFormState {
 export type LookupFormAction =
   | { type: 'typed'; text: string }
   | { type: 'cleared' }
-  /** Escape: the box goes back to the id of the page shown, its kind read again (nothing chosen). */
-  | { type: 'restored'; value: string }
+  /** Escape: the box goes back to the id of the page shown, its kind read again (nothing chosen); on the home page, empty, as Clear leaves it. */
+  | { type: 'restored'; value: string; keepChoice: boolean }
   | { type: 'kindChosen'; kind: LookupKind }
   | { type: 'listDismissed' }
   | { type: 'listIdUsed'; id: string }
@@ -56,7 +56,7 @@ export function lookupFormReducer(state: LookupFormState, action: LookupFormActi
     case 'cleared':
       return { value: '', chosen: state.chosen };
     case 'restored':
-      return { value: action.value };
+      return action.keepChoice ? { value: action.value, chosen: state.chosen } : { value: action.value };
     case 'kindChosen':
       return { ...state, chosen: action.kind, linked: undefined, dashboard: undefined };
     case 'listDismissed':

@@ -65,8 +65,9 @@ export function useLookupForm(current: Current) {
    */
   const drop = () => {
     const shown = current?.id ?? '';
-    if (value === shown && chosen === undefined && linked === undefined && !problem && !list && !cleaned) return focusPageHeading();
-    dispatch({ type: 'restored', value: shown });
+    const choiceKept = current === undefined || chosen === undefined;
+    if (value === shown && choiceKept && linked === undefined && !problem && !list && !cleaned) return focusPageHeading();
+    dispatch({ type: 'restored', value: shown, keepChoice: current === undefined });
     requestAnimationFrame(() => input.current?.select());
   };
   const dismissList = () => dispatch({ type: 'listDismissed' });
