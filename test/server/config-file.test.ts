@@ -145,6 +145,9 @@ describe('CONFIG_FILE', () => {
       'limits.requestTimeoutMs: requestTimeoutMs must be at least headersTimeoutMs: the headers are part of the request',
     );
     expect(errorOf({}, { limits: { connectionsPerAddress: -1 } })).toContain('limits.connectionsPerAddress: must be at least 0');
+    expect(errorOf({}, { limits: { upstreamAnswerTimeoutMs: 5000 } })).toContain(
+      "limits.upstreamAnswerTimeoutMs: upstreamAnswerTimeoutMs must be at least upstreamTimeoutMs: the service's answer starts with its status line",
+    );
   });
 
   it('stops at start on a variable it no longer reads, naming its place in the file', () => {

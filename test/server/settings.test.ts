@@ -67,7 +67,7 @@ describe('the settings reach the lookup steps whole', () => {
     ];
     fc.assert(
       fc.property(anyLimits, (limits) => {
-        fc.pre(limits.requestTimeoutMs >= limits.headersTimeoutMs);
+        fc.pre(limits.requestTimeoutMs >= limits.headersTimeoutMs && limits.upstreamAnswerTimeoutMs >= limits.upstreamTimeoutMs);
         const settings = testSettings({ limits });
         expect(settings.limits).toEqual(limits);
         const { served } = wireEnvironments(settings, { environments, audit: memoryAuditLog(), queueCrawl: { start: false } });

@@ -54,7 +54,7 @@ async function trickling(options: { everything?: boolean } = {}) {
     ],
     hub,
     access: createAccessControl({ mode: 'proxy', userHeader: 'x-user', roleHeader: 'x-role', trusted: ['127.0.0.1/32'] }),
-    settings: { limits: { upstreamTimeoutMs: 2000, upstreamAnswerTimeoutMs: 1500 } },
+    settings: { limits: { upstreamTimeoutMs: 1000, upstreamAnswerTimeoutMs: 1500 } },
   });
   cleanups.push(app.close, upstream.close);
   return { app, hub, state, open: () => open };
@@ -138,7 +138,7 @@ describe('attack: a service that trickles its answer a byte at a time, for ever'
     };
     const app = await startTestApp({
       upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'full-key-3f9a-c27e81d0' },
-      settings: { limits: { upstreamTimeoutMs: 5000, upstreamAnswerTimeoutMs: 1000 } },
+      settings: { limits: { upstreamTimeoutMs: 1000, upstreamAnswerTimeoutMs: 1000 } },
     });
     cleanups.push(app.close, upstream.close);
     let pauses = 0;

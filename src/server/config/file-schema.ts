@@ -202,10 +202,15 @@ export const limitsSchema = strict({
     1_000_000,
     "Connections on which nobody has signed in yet, from all addresses; past it the oldest is closed for the new one; 0 turns it off (half the process's open-file limit, at most 10000).",
   ),
-}).refine((limits) => limits.requestTimeoutMs >= limits.headersTimeoutMs, {
-  error: 'requestTimeoutMs must be at least headersTimeoutMs: the headers are part of the request',
-  path: ['requestTimeoutMs'],
-});
+})
+  .refine((limits) => limits.requestTimeoutMs >= limits.headersTimeoutMs, {
+    error: 'requestTimeoutMs must be at least headersTimeoutMs: the headers are part of the request',
+    path: ['requestTimeoutMs'],
+  })
+  .refine((limits) => limits.upstreamAnswerTimeoutMs >= limits.upstreamTimeoutMs, {
+    error: "upstreamAnswerTimeoutMs must be at least upstreamTimeoutMs: the service's answer starts with its status line",
+    path: ['upstreamAnswerTimeoutMs'],
+  });
 /** The limits as parsed: every one with a default resolved. */
 export type Limits = z.output<typeof limitsSchema>;
 
