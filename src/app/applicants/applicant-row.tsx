@@ -29,6 +29,15 @@ function OpenedMark() {
   );
 }
 
+/**
+ * From 1280 px, where the table has the room, an id of an ordinary length (a recordId's 24, a UUID's 36)
+ * never breaks: a reviewer compares ids by their ends, and a lone last character on a line of its own
+ * reads as another id. Narrower, and for a longer id, it wraps rather than scroll the table sideways.
+ */
+function idClass(value: string, linked: boolean): string {
+  return cn('font-mono break-all', value.length <= UNBROKEN_ID && 'xl:break-normal xl:whitespace-nowrap', !linked && 'text-slate-800');
+}
+
 export function ApplicantRow({
   applicant,
   environment,
@@ -100,9 +109,7 @@ export function ApplicantRow({
       );
     // A long id's "Show all" sits outside the link and above the row's overlay, so that it can be pressed.
     return (
-      // An id of an ordinary length (a recordId's 24, a UUID's 36) never breaks: a reviewer compares ids by
-      // their ends, and a lone last character on a line of its own reads as another id. A longer one wraps.
-      <code className={cn('font-mono', value.length <= UNBROKEN_ID ? 'whitespace-nowrap' : 'break-all', !linked && 'text-slate-800')}>
+      <code className={idClass(value, Boolean(linked))}>
         <LongText text={value} limit={ID_LIMIT} wrap={wrap} toggleClassName="relative z-10 font-sans" />
       </code>
     );
