@@ -1,14 +1,14 @@
-import { useId, useRef } from 'react';
-import { navigate } from '../navigation.tsx';
+import { Suspense, useId, useRef } from 'react';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
-import { MAX_BATCH_IDS } from '../../kyc/contract/batch-limit.ts';
-import { entriesText, type IdList } from '../../kyc/view/id-input.ts';
 import { useRecentLookups } from '../recent/recent-lookups.ts';
-import { BATCH_PATH, type BatchHandOver, environmentPath } from '../routes.ts';
 import { Button } from '../ui/button.tsx';
+import { lazyNamed } from '../ui/lazy-named.ts';
 import { KindPicker } from '../ui/kind-picker.tsx';
 import { useLookupForm } from './use-lookup-form.ts';
 import { useSearchShortcut } from './use-search-shortcut.ts';
+
+/** Only after a list is pasted: off the first load, which has at most 100 kB. */
+const BatchOffer = lazyNamed(() => import('./batch-offer.tsx'), 'BatchOffer');
 
 export interface LookupFormProps {
   compact?: boolean;
@@ -56,7 +56,9 @@ export function LookupForm({ compact = false, autoFocus = false, current }: Look
         )}
       </form>
       {list && (
-        <BatchOffer list={list} kind={form.listKind} environment={form.environment} onDismiss={form.dismissList} onUseOne={form.useOne} />
+        <Suspense fallback={null}>
+          <BatchOffer list={list} kind={form.listKind} environment={form.environment} onDismiss={form.dismissList} onUseOne={form.useOne} />
+        </Suspense>
       )}
     </search>
   );
@@ -141,45 +143,6 @@ function SearchInput({
           ))}
         </datalist>
       )}
-    </div>
-  );
-}
-
-/** A pasted list: offered as a batch lookup rather than pasted into the box as one id. */
-function BatchOffer({
-  list,
-  kind,
-  environment,
-  onDismiss,
-  onUseOne,
-}: {
-  list: IdList;
-  kind: LookupKind;
-  environment: string | undefined;
-  onDismiss: () => void;
-  onUseOne: (id: string) => void;
-}) {
-  const handOver: BatchHandOver = { batch: { kind, ids: list.ids, text: entriesText(list.entries) } };
-  // More than a batch takes: said here, not first on the batch page after a press.
-  const over = list.ids.length - MAX_BATCH_IDS;
-  return (
-    <div
-      role="status"
-      className="mt-2 flex flex-wrap items-center gap-3 rounded-md border border-blue-300 bg-blue-50 px-3 py-2 text-sm text-blue-950"
-    >
-      <span>
-        You pasted a list of {list.ids.length} ids{list.duplicates > 0 ? ` (${list.duplicates} repeated)` : ''}.
-        {over > 0 && ` A batch takes ${MAX_BATCH_IDS} at most: ${over} must be left for another.`}
-      </span>
-      <Button size="sm" onClick={() => navigate(environmentPath(environment, BATCH_PATH), { state: handOver })}>
-        {over > 0 ? 'Open the list in a batch' : `Look up all ${list.ids.length} in a batch`}
-      </Button>
-      <Button variant="quiet" onClick={() => onUseOne(list.ids[0]!)}>
-        Use the first one
-      </Button>
-      <Button variant="quiet" onClick={onDismiss}>
-        Dismiss
-      </Button>
     </div>
   );
 }

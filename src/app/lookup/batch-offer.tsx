@@ -1,0 +1,45 @@
+import type { LookupKind } from '../../kyc/contract/lookup.ts';
+import { MAX_BATCH_IDS } from '../../kyc/contract/batch-limit.ts';
+import { entriesText, type IdList } from '../../kyc/view/id-input.ts';
+import { navigate } from '../navigation.tsx';
+import { BATCH_PATH, type BatchHandOver, environmentPath } from '../routes.ts';
+import { Button } from '../ui/button.tsx';
+
+/** A pasted list: offered as a batch lookup rather than pasted into the box as one id. */
+export function BatchOffer({
+  list,
+  kind,
+  environment,
+  onDismiss,
+  onUseOne,
+}: {
+  list: IdList;
+  kind: LookupKind;
+  environment: string | undefined;
+  onDismiss: () => void;
+  onUseOne: (id: string) => void;
+}) {
+  const handOver: BatchHandOver = { batch: { kind, ids: list.ids, text: entriesText(list.entries) } };
+  // More than a batch takes: said here, not first on the batch page after a press.
+  const over = list.ids.length - MAX_BATCH_IDS;
+  return (
+    <div
+      role="status"
+      className="mt-2 flex flex-wrap items-center gap-3 rounded-md border border-blue-300 bg-blue-50 px-3 py-2 text-sm text-blue-950"
+    >
+      <span>
+        You pasted a list of {list.ids.length} ids{list.duplicates > 0 ? ` (${list.duplicates} repeated)` : ''}.
+        {over > 0 && ` A batch takes ${MAX_BATCH_IDS} at most: ${over} must be left for another.`}
+      </span>
+      <Button size="sm" onClick={() => navigate(environmentPath(environment, BATCH_PATH), { state: handOver })}>
+        {over > 0 ? 'Open the list in a batch' : `Look up all ${list.ids.length} in a batch`}
+      </Button>
+      <Button variant="quiet" onClick={() => onUseOne(list.ids[0]!)}>
+        Use the first one
+      </Button>
+      <Button variant="quiet" onClick={onDismiss}>
+        Dismiss
+      </Button>
+    </div>
+  );
+}
