@@ -329,6 +329,8 @@ describe('the search box', { timeout: 20_000 }, () => {
     await findSearchBox();
     await user.click(searchBox());
     await user.paste(Array.from({ length: 600 }, (_, i) => `id-${i}`).join('\n'));
+    // The offer loads with the paste that needs it (off the first load).
+    await waitFor(() => expect(pageStatus()).toHaveTextContent(/^You pasted a list/));
     const offer = pageStatus();
     expect(offer).toHaveTextContent('You pasted a list of 600 ids. A batch takes 500 at most: 100 must be left for another.');
     expect(within(offer).queryByRole('button', { name: /Look up all/ })).not.toBeInTheDocument();
