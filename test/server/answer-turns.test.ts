@@ -1,37 +1,74 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { AnswerScan } from '../../src/server/answer/answer-scan.ts';
-import { createAnswerGuard, SLICE_MS } from '../../src/server/answer/answer-guard.ts';
+import { createAnswerGuard } from '../../src/server/answer/answer-guard.ts';
+import { readValue } from '../../src/server/answer/answer-value.ts';
 import { keySearch } from '../../src/server/answer/key-watch.ts';
+import { ListPageReader } from '../../src/server/answer/list-page-reader.ts';
+import { eachInTurns, SLICE_MS } from '../../src/server/answer/turns.ts';
+import { ApiFailure } from '../../src/server/http/api-failure.ts';
 
 /**
  * A large answer that arrives faster than it is read must not keep the event loop to itself: /healthz,
  * other lookups and the audit line an answer in parts waits for are served between its slices.
  */
-describe('an answer read in slices (answer-guard.ts, SLICE_MS)', () => {
+/** Counts the turns of the event loop until the returned function is called, which gives the count. */
+function countTurns(): () => number {
+  let turns = 0;
+  let counting = true;
+  const count = () => {
+    if (!counting) return;
+    turns++;
+    setImmediate(count);
+  };
+  setImmediate(count);
+  return () => {
+    counting = false;
+    return turns;
+  };
+}
+
+/** The body's bytes in 64 KiB chunks, handed on in microtasks (Readable.from): all before any macrotask, unless read in turns. */
+function arrivingAtOnce(body: Buffer): Readable {
+  const chunks: Buffer[] = [];
+  for (let at = 0; at < body.length; at += 64 * 1024) chunks.push(body.subarray(at, at + 64 * 1024));
+  return Readable.from(chunks, { objectMode: false });
+}
+
+describe('an answer read in slices (turns.ts, SLICE_MS)', () => {
+  it('attack: a list page of 20 000 small records arriving all at once leaves the event loop turns while it is read (readValue)', async () => {
+    const records = Array.from({ length: 20_000 }, (_, i) => ({
+      status: 'waiting',
+      refId: `r-${i}`,
+      waitingDate: '2026-01-01T00:00:00.000Z',
+    }));
+    const body = Buffer.from(JSON.stringify({ status: 'success', data: { records, total: records.length } }));
+    const failure = new ApiFailure('upstream_error', 'not read');
+    const turnsTaken = countTurns();
+    const read = await readValue(
+      Object.assign(arrivingAtOnce(body), { complete: true, headers: {}, statusCode: 200 }),
+      { maxResponseBytes: 64 * 1024 * 1024, keys: keySearch(['answer-turns-key-5c1e']) },
+      (path) => new ListPageReader(path),
+      { notJson: failure, incomplete: failure },
+    );
+    const turns = turnsTaken();
+    expect(read.ok && (read.value as { data: { records: unknown[] } }).data.records).toHaveLength(20_000);
+    // Tokenizing 1.2 MB of small tokens takes far longer than a slice: read in one go, the loop got no turn.
+    expect(turns).toBeGreaterThan(2);
+  }, 60_000);
+
   it('attack: a 32 MB answer that arrives all at once leaves the event loop a turn while it is read, and passes on every byte', async () => {
     const picture = Buffer.alloc(24 * 1024 * 1024, 0x41).toString('base64');
     const body = Buffer.from(
       JSON.stringify({ status: 'success', data: { status: 'approved', identities: { passport: { type: 'base64', value: picture } } } }),
     );
-    const chunks: Buffer[] = [];
-    for (let at = 0; at < body.length; at += 64 * 1024) chunks.push(body.subarray(at, at + 64 * 1024));
-    // Readable.from hands its chunks on in microtasks: read without turns, the whole body goes before any macrotask.
-    const source = Readable.from(chunks, { objectMode: false });
     // No scan fed upstream of the guard: it tokenizes the body itself.
     const guard = createAnswerGuard({} as Parameters<typeof createAnswerGuard>[0], keySearch(['answer-turns-key-5c1e']));
-    let turns = 0;
-    let reading = true;
-    const count = () => {
-      if (!reading) return;
-      turns++;
-      setImmediate(count);
-    };
-    setImmediate(count);
-    source.pipe(guard);
+    const turnsTaken = countTurns();
+    arrivingAtOnce(body).pipe(guard);
     let passed = 0;
     for await (const chunk of guard) passed += (chunk as Buffer).length;
-    reading = false;
+    const turns = turnsTaken();
     expect(passed).toBe(body.length);
     expect(turns).toBeGreaterThan(2);
   }, 60_000);
@@ -74,5 +111,22 @@ describe('an answer read in slices (answer-guard.ts, SLICE_MS)', () => {
     };
     expect(await heldUp(true)).toBe(0);
     expect(await heldUp(false)).toBeGreaterThan(2);
+  });
+});
+
+describe('items read in turns (turns.ts, eachInTurns)', () => {
+  it('reads every item in order, and gives the loop turns when the items take longer than a slice', async () => {
+    const read: number[] = [];
+    const turnsTaken = countTurns();
+    await eachInTurns(
+      Array.from({ length: 640 }, (_, i) => i),
+      (item) => {
+        read.push(item);
+        const until = performance.now() + SLICE_MS / 32;
+        while (performance.now() < until);
+      },
+    );
+    expect(turnsTaken()).toBeGreaterThan(2);
+    expect(read).toEqual(Array.from({ length: 640 }, (_, i) => i));
   });
 });

@@ -2,6 +2,7 @@ import { Transform, type TransformCallback } from 'node:stream';
 import { scanOf, type AnswerScan, type ScannedBody } from './answer-scan.ts';
 import { JsonIncompleteError, JsonTooDeepError } from './json-tokens.ts';
 import { type KeySearch, KeyWatch } from './key-watch.ts';
+import { turns } from './turns.ts';
 
 /**
  * Checks on a successful answer of the service before its bytes reach the browser, apart from how the
@@ -95,38 +96,6 @@ export class AnswerGuardError extends Error {
 /** Not JSON before the envelope opened is not a record at all (perhaps encrypted), rather than a broken one. */
 function opens(start: Buffer | undefined, chunk: Buffer): boolean {
   return start === undefined || envelopeStart(Buffer.concat([start, chunk]).subarray(0, MAX_ENVELOPE_PREFIX)) === 'yes';
-}
-
-/**
- * How long one answer may keep the event loop before it lets others have a turn. A large answer from a
- * near service arrives faster than it is read: libuv reads up to 32 chunks of a socket in one go, about
- * 30 ms of tokenizing and decoding, during which /healthz, other lookups and the audit log's writes (the
- * status part waits for its line) wait. So once an answer has worked this long in one turn of the loop, its
- * next chunk is taken after a turn of the loop (setImmediate), and the stream's backpressure pauses the
- * service's socket meanwhile (docs/performance.md, "Turns").
- */
-export const SLICE_MS = 4;
-
-/**
- * Calls `done` now, or after a turn of the event loop when this answer has worked `SLICE_MS` in the
- * loop's current turn. A turn starts at the answer's first chunk after the loop's last check phase (a
- * `setImmediate` marks its end), so an answer whose chunks come a socket read at a time, with the loop
- * turning between them, is never held up.
- */
-function turns(): (done: () => void) => void {
-  let turnStart: number | undefined;
-  const turned = () => {
-    turnStart = undefined;
-  };
-  return (done) => {
-    const now = performance.now();
-    if (turnStart === undefined) {
-      turnStart = now;
-      setImmediate(turned);
-    }
-    if (now - turnStart < SLICE_MS) return done();
-    setImmediate(done);
-  };
 }
 
 /** A guard, and the answer's one scan (answer-scan.ts): a reader of the answer in parts adds itself to it. */

@@ -1,4 +1,5 @@
 import { type JsonPath, QuietReader, type ScannedBody, scanOf } from './answer-scan.ts';
+import { turns } from './turns.ts';
 import { ApiFailure, brokenOff } from '../http/api-failure.ts';
 import { JsonIncompleteError } from './json-tokens.ts';
 import type { ScalarKind } from './json-bytes.ts';
@@ -157,12 +158,25 @@ export function readValue(
       return reader.tooLarge ? failures.tooLarge : undefined;
     };
     let received = 0;
+    // A page of small tokens costs ten times a picture's bytes: the loop gets its turns (turns.ts).
+    const turn = turns();
+    const resume = () => {
+      if (!settled) body.resume();
+    };
     body.on('data', (chunk: Buffer) => {
       received += chunk.length;
       if (received > limits.maxResponseBytes) return settle({ ok: false, failure: TOO_LARGE });
       if (!fed) scan.write(chunk);
       const refused = refusal();
-      if (refused) settle({ ok: false, failure: refused });
+      if (refused) return settle({ ok: false, failure: refused });
+      let now = true;
+      let ran = false;
+      turn(() => {
+        ran = true;
+        if (!now) resume();
+      });
+      now = false;
+      if (!ran) body.pause();
     });
     body.once('end', () => {
       if (!fed) scan.end();

@@ -12,6 +12,7 @@ import type { ListAuditEntry } from '../audit/audit.ts';
 import { ApiFailure } from '../http/api-failure.ts';
 import { readValue } from '../answer/answer-value.ts';
 import { ListPageReader, MAX_LIST_PAGE_KEPT } from '../answer/list-page-reader.ts';
+import { eachInTurns } from '../answer/turns.ts';
 import { type LookupDeps, unreadableAnswer } from './lookup-steps.ts';
 import { QUEUE_INDEX_USER } from './queue-lookup.ts';
 
@@ -184,11 +185,11 @@ async function readPage(
   }
   const records: Applicant[] = [];
   const reasons: string[] = [];
-  for (const value of parsed.data.data.records) {
+  await eachInTurns(parsed.data.data.records, (value) => {
     const one = readListRecord(value, { names: false });
     if (one.ok) records.push(one.applicant);
     else reasons.push(one.reason);
-  }
+  });
   const skipped = withSkipped(undefined, reasons);
   const served = parsed.data.data.records.length;
   return { ok: true, records, ...(skipped ? { skipped } : {}), total: parsed.data.data.total, served, askedAt };
