@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { certificateOutcome } from '../../src/kyc/view/certificate-review.ts';
+import { certificatesOutcome, needsAttention } from '../../src/kyc/contract/certificate-triage.ts';
 import { KNOWN_OUTCOMES, knownOutcome } from '../../src/kyc/contract/outcome.ts';
 import { sandboxCertificates } from '../../src/server/sandbox/candidates.ts';
 
@@ -157,6 +158,28 @@ describe('a known outcome word under a result-like key never reads as "no result
         const doc = { Claim: { reviewBody: { [key]: asMap ? { face: value } : [value] } } };
         expect(certificateOutcome('acme-cert', JSON.stringify(doc))).toMatchObject({ outcome: value, recognition: 'known' });
       }),
+    );
+  });
+
+  it('also as the reviewBody itself, or any wrapper of results, parsed or in a certificate that does not parse', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom('reviewBody', 'review_body', 'ReviewBody', 'data', 'report', 'payload'),
+        word,
+        fc.dictionary(fc.constantFrom('issueDate', '_customFields', 'x'), fc.jsonValue({ maxDepth: 2 })),
+        fc.boolean(),
+        (key, value, noise, broken) => {
+          const text = JSON.stringify({ Claim: { ...noise, [key]: value } });
+          // `,,` as in the published examples: read from the text.
+          const raw = broken ? `${text.slice(0, -2)},,}}` : text;
+          expect(certificateOutcome('acme-cert', raw).recognition).toBe(broken ? 'unreadable' : 'known');
+          expect(knownOutcome(certificateOutcome('acme-cert', raw).outcome)!.severity).toBeGreaterThanOrEqual(
+            knownOutcome(value)!.severity,
+          );
+          // The queue's triage reads it too: a potential match is never left out of "needs attention".
+          if (knownOutcome(value)!.tone !== 'positive') expect(needsAttention(certificatesOutcome([raw]))).toBe(true);
+        },
+      ),
     );
   });
 

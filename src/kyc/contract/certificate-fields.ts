@@ -61,6 +61,15 @@ export function isResultKey(key: string): boolean {
   );
 }
 
+/**
+ * Whether a plain value under this key states a result: under a result-like key, or a known outcome word
+ * standing alone under a key that only wraps results (`"reviewBody": "potential_match"`: the facts name
+ * the Claim's reviewBody and these labels, not how they are nested).
+ */
+export function holdsResult(key: string, value: string): boolean {
+  return isResultKey(key) || (WRAPPERS.has(normalise(key)) && knownOutcome(value) !== undefined);
+}
+
 function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -135,7 +144,7 @@ class FieldCollector {
     const text = scalar(value);
     if (steps.length > MAX_DEPTH) this.add(steps, '(nested too deeply to show: see the raw JSON)', false, false);
     else if (inner !== undefined) this.visit(inner, steps, checkEntry);
-    else if (text !== undefined) this.add(steps, text, false, checkEntry || isResultKey(steps.at(-1)?.key ?? ''));
+    else if (text !== undefined) this.add(steps, text, false, checkEntry || holdsResult(steps.at(-1)?.key ?? '', text));
     else if (Array.isArray(value)) this.visitArray(value, steps, CHECK_LISTS.has(normalise(steps.at(-1)?.key ?? '')));
     else if (isObject(value)) this.visitObject(value, steps);
   }

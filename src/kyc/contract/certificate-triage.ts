@@ -1,4 +1,4 @@
-import { certificateFields, isResultKey } from './certificate-fields.ts';
+import { certificateFields, holdsResult } from './certificate-fields.ts';
 import { knownOutcome, outcomeKey, worstOutcome } from './outcome.ts';
 
 /**
@@ -12,11 +12,11 @@ import { knownOutcome, outcomeKey, worstOutcome } from './outcome.ts';
 /** `"key": "value"` pairs in text that is not JSON (a truncated certificate still states its results). */
 const QUOTED_PAIR = /"([^"\\]{1,64})"\s*:\s*"([^"\\]{1,64})"/g;
 
-/** Known outcome words under result-like keys in a certificate that does not parse: the worst of them. */
+/** Known outcome words under result-like keys (or alone under a wrapper) in a certificate that does not parse: the worst of them. */
 export function outcomeInText(raw: string): { outcome: string; path: string } | undefined {
   const found: Array<{ outcome: string; path: string }> = [];
   for (const [, key, value] of raw.matchAll(QUOTED_PAIR))
-    if (isResultKey(key!) && knownOutcome(value!)) found.push({ outcome: value!, path: key! });
+    if (holdsResult(key!, value!) && knownOutcome(value!)) found.push({ outcome: value!, path: key! });
   const worst = worstOutcome(found.map((item) => item.outcome));
   return found.find((item) => item.outcome === worst);
 }
