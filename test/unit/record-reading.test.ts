@@ -105,6 +105,20 @@ describe('a record read liberally (issue 30)', () => {
     );
   });
 
+  it('property: a count or a flag written as text is read as the value it spells, and other text in them stays unread', () => {
+    fc.assert(
+      fc.property(fc.nat({ max: 999_999_999 }), fc.boolean(), fc.string({ maxLength: 12 }), (count, archived, other) => {
+        const record = parseData({ status: 'waiting', refId: 'r', submitCount: String(count), isArchived: String(archived) });
+        expect(record).toMatchObject({ submitCount: count, isArchived: archived });
+        expect(unreadFieldsOf(record)).toEqual([]);
+        fc.pre(!/^\d{1,9}$/.test(other) && other !== 'true' && other !== 'false');
+        const wrong = parseData({ status: 'waiting', refId: 'r', submitCount: other, isArchived: other });
+        expect(Object.hasOwn(wrong, 'submitCount') || Object.hasOwn(wrong, 'isArchived')).toBe(false);
+        expect(unreadFieldsOf(wrong).map((entry) => entry.field)).toEqual(['submitCount', 'isArchived']);
+      }),
+    );
+  });
+
   it('property: what is said of a field that could not be read never holds its value', () => {
     fc.assert(
       fc.property(

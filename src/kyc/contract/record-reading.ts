@@ -61,8 +61,24 @@ const FIELDS: ReadonlyMap<string, FieldCheck> = new Map([
   ['refId', TEXT],
   ['recordId', TEXT],
   ['blockPassID', TEXT],
-  ['isArchived', { expected: 'true or false', schema: z.boolean() }],
-  ['submitCount', { expected: 'a whole number', schema: z.int().check(z.nonnegative()) }],
+  [
+    'isArchived',
+    // `"false"`, as a service that writes every value as text sends it, says the same as `false`.
+    {
+      expected: 'true or false',
+      schema: z.boolean(),
+      alsoRead: (value) => (value === 'true' ? true : value === 'false' ? false : undefined),
+    },
+  ],
+  [
+    'submitCount',
+    // `"2"`, as the list's counts may come (list-record.ts), is the number 2; nothing else given as text is.
+    {
+      expected: 'a whole number',
+      schema: z.int().check(z.nonnegative()),
+      alsoRead: (value) => (typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : undefined),
+    },
+  ],
 ]);
 
 /** The map-valued fields: an object whose every entry is checked on its own. Maps, not objects: a field named `__proto__` is no field of theirs. */
@@ -108,7 +124,9 @@ export function readCandidateRecord(input: unknown): RecordReading {
     const map = MAPS.get(field);
     if ((check || map) && value === null) continue; // null: not given, as absent.
     if (check) {
+      const other = check.alsoRead?.(value);
       if (check.schema.safeParse(value).success) define(record, field, value);
+      else if (other !== undefined) define(record, field, other);
       else note(field, check.expected, value);
     } else if (map) {
       if (isPlainObject(value)) define(record, field, readEntries(field, value, map, note));
