@@ -15,7 +15,10 @@ afterEach(async () => {
 
 const record = (i: number) => ({ status: 'waiting', refId: `r-${i}`, recordId: `rec${i}`, waitingDate: '2026-01-01T00:00:00.000Z' });
 
-async function listing(page: (skip: number) => unknown[]) {
+type Envelope = (records: unknown[]) => unknown;
+const LYING: Envelope = (records) => ({ status: 'success', data: { records, total: 1e12 } });
+
+async function listing(page: (skip: number) => unknown[], envelope = LYING) {
   const upstream = await startFakeUpstream();
   const asked: number[] = [];
   upstream.behave = (req, res) => {
@@ -26,7 +29,7 @@ async function listing(page: (skip: number) => unknown[]) {
     }
     const skip = Number(url.searchParams.get('skip') ?? 0);
     asked.push(skip);
-    const body = JSON.stringify({ status: 'success', data: { records: page(skip), total: 1e12 } });
+    const body = JSON.stringify(envelope(page(skip)));
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
     res.end(body);
   };
@@ -67,5 +70,30 @@ describe('attack: a list whose total lies (10^12)', () => {
     expect(asked).toContain(100);
     const queue = await app.get('/api/applicants?status=waiting', COMPLIANCE);
     expect(queue.body).not.toContain('answered another page with the candidates of its first');
+  });
+});
+
+describe('a list that gives no total, or no envelope status (read liberally, as a candidate envelope is)', () => {
+  const upTo250 = (skip: number) => (skip < 250 ? Array.from({ length: Math.min(100, 250 - skip) }, (_, i) => record(skip + i)) : []);
+
+  it.each([
+    ['no total', (records: unknown[]) => ({ status: 'success', data: { records } })],
+    ['no status', (records: unknown[]) => ({ data: { records, total: 250 } })],
+    ['neither', (records: unknown[]) => ({ data: { records } })],
+  ])('%s: the tab is read to its end, every candidate listed, and the count is what was read', async (_name, envelope) => {
+    const { app, asked } = await listing(upTo250, envelope);
+    await app.crawl();
+    const queue = JSON.parse((await app.get('/api/applicants?status=waiting&limit=50', COMPLIANCE)).body);
+    expect(queue.status).toBe('success');
+    expect(queue.data.total).toBe(250);
+    // Without a total, pages are asked a few at a time past the end, not a window of 32.
+    expect(Math.max(...asked)).toBeLessThanOrEqual(300);
+  });
+
+  it('an envelope that says error is still refused, naming it', async () => {
+    const { app } = await listing(upTo250, () => ({ status: 'error', message: 'Not allowed', code: 403 }));
+    await app.crawl();
+    const queue = await app.get('/api/applicants?status=waiting', COMPLIANCE);
+    expect(queue.body).toContain('does not have the expected shape');
   });
 });

@@ -48,12 +48,14 @@ const count = z.union([
 /**
  * The service's list. Its records are read one by one (list-record.ts: `readListRecord`), tolerantly:
  * published list records differ in shape, and one record the app cannot read must not cost the page.
+ * An envelope without `status` is read as a candidate's is; one without `total` is read to the page that
+ * comes back empty (crawler-pages.ts). `"status": "error"` is refused.
  */
 export const upstreamApplicantsEnvelopeSchema = z.object({
-  status: z.literal('success'),
+  status: z.optional(z.literal('success')),
   data: z.looseObject({
     records: z.array(z.unknown()),
-    total: count,
+    total: z.optional(count),
     skip: z.optional(count),
     limit: z.optional(count),
   }),

@@ -28,7 +28,8 @@ import { QUEUE_INDEX_USER } from './queue-lookup.ts';
  */
 
 export type ListPage =
-  | { ok: true; records: Applicant[]; skipped?: Skipped; total: number; served: number; askedAt: number }
+  /** `total`: the service's count of the list, when its answer gives one. */
+  | { ok: true; records: Applicant[]; skipped?: Skipped; total?: number; served: number; askedAt: number }
   | { ok: false; failure: ApiFailure; upstreamStatus: number | null; notAsked?: true };
 
 export type ListDeps = Pick<LookupDeps, 'environment' | 'upstream' | 'hasStatusKey' | 'audit' | 'upstreamSlots' | 'settings' | 'metrics'>;
@@ -132,11 +133,12 @@ async function askPage(deps: ListDeps, asked: PageAsked, signal: AbortSignal | u
 /** The parts of one page as the page. */
 function joinParts(parts: Array<Extract<ListPage, { ok: true }>>): ListPage {
   const skipped = parts.reduce<Skipped | undefined>((all, part) => joinSkipped(all, part.skipped), undefined);
+  const { total } = parts.at(-1)!;
   return {
     ok: true,
     records: parts.flatMap((part) => part.records),
     ...(skipped ? { skipped } : {}),
-    total: parts.at(-1)!.total,
+    ...(total === undefined ? {} : { total }),
     served: parts.reduce((sum, part) => sum + part.served, 0),
     askedAt: parts[0]!.askedAt,
   };
@@ -192,5 +194,6 @@ async function readPage(
   });
   const skipped = withSkipped(undefined, reasons);
   const served = parsed.data.data.records.length;
-  return { ok: true, records, ...(skipped ? { skipped } : {}), total: parsed.data.data.total, served, askedAt };
+  const { total } = parsed.data.data;
+  return { ok: true, records, ...(skipped ? { skipped } : {}), ...(total === undefined ? {} : { total }), served, askedAt };
 }

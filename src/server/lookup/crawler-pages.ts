@@ -21,8 +21,10 @@ const PAGE_TRIES = 3;
  * while it is read: the pages its latest total adds are read too, a few rounds at most. Its `total` is
  * the service's word only up to APPLICANTS_MAX_SKIP, a page that comes back empty ends the list whatever
  * the total said, and a page that repeats the first page's candidates (a service that ignores `skip`)
- * stops the tab: read as told, such a list had the server build millions of pages and die. `read` once
- * every page was; undefined when stopped; else the first failure.
+ * stops the tab: read as told, such a list had the server build millions of pages and die. A list that
+ * gives no total is read until a page comes back empty, its windows growing from one page (1, 2, 4… 32),
+ * so that a short list costs a request or two past its end, not a window. `read` once every page was;
+ * undefined when stopped; else the first failure.
  */
 export async function restOfTab(
   options: PageReading,
@@ -30,15 +32,19 @@ export async function restOfTab(
   first: Extract<ListPage, { ok: true }>,
   learn: (page: Extract<ListPage, { ok: true }>, skip: number) => Promise<void>,
 ): Promise<'read' | undefined | Extract<ListPage, { ok: false }>> {
-  const step = first.served < Math.min(APPLICANTS_MAX_LIMIT, first.total) ? Math.max(1, first.served) : APPLICANTS_MAX_LIMIT;
+  if (first.served === 0) return 'read';
+  const said = first.total ?? APPLICANTS_MAX_SKIP;
+  const step = first.served < Math.min(APPLICANTS_MAX_LIMIT, said) ? first.served : APPLICANTS_MAX_LIMIT;
   const firstIds = first.records.map(idOf);
   let covered = first.served;
-  let listed = Math.min(first.total, APPLICANTS_MAX_SKIP);
+  let listed = Math.min(said, APPLICANTS_MAX_SKIP);
+  let window = first.total === undefined ? 1 : PAGES_AT_ONCE;
   for (let round = 0; round < 3 && covered < listed; round++) {
     let total = 0;
     while (covered < listed) {
       const skips: number[] = [];
-      for (let skip = covered; skip < listed && skips.length < PAGES_AT_ONCE; skip += step) skips.push(skip);
+      for (let skip = covered; skip < listed && skips.length < window; skip += step) skips.push(skip);
+      window = Math.min(PAGES_AT_ONCE, window * 2);
       const pages = await Promise.all(
         skips.map(async (skip) => {
           const page = await pageOf(options, filter, skip);
@@ -52,7 +58,7 @@ export async function restOfTab(
       const read = pages as Array<Extract<ListPage, { ok: true }>>;
       if (read.some((page) => repeats(page, firstIds))) return { ok: false, failure: SKIP_IGNORED, upstreamStatus: 200 };
       covered = skips.at(-1)! + step;
-      total = Math.max(total, ...read.map((page) => page.total));
+      total = Math.max(total, ...read.map((page) => page.total ?? 0));
       // Past its end: the list is shorter than its total said (or shrank while read).
       if (read.some((page) => page.served === 0)) return 'read';
     }

@@ -199,13 +199,13 @@ async function readWholeTab(options: ReadOptions): Promise<void> {
     const reasons = [...(skipped?.reasons ?? []), ...(page.skipped?.reasons ?? [])];
     if (page.skipped) skipped = { count: (skipped?.count ?? 0) + page.skipped.count, reasons: [...new Set(reasons)] };
     progress.read = (progress.read ?? 0) + page.served;
-    progress.listed = Math.max(progress.listed ?? 0, page.total);
+    if (page.total !== undefined) progress.listed = Math.max(progress.listed ?? 0, page.total);
   };
   const first = await pageOf(options, filter, 0);
   if (!first) return;
   if (!first.ok) return failed(options, first, progress);
   await learn(first, 0);
-  if (tab === 'all' && first.total <= options.inFilters) {
+  if (tab === 'all' && first.total !== undefined && first.total <= options.inFilters) {
     // No more than the filters hold: nothing the filters' reads did not see (beyond this first page, learnt).
     return save(tab, { asOf: clock.now(), listed: first.total, read: first.served, ...(skipped ? { skipped } : {}) });
   }
@@ -215,9 +215,11 @@ async function readWholeTab(options: ReadOptions): Promise<void> {
     await save(tab, progress);
   });
   if (ended !== 'read') return ended && failed(options, ended, progress);
-  const done: TabCrawl = { asOf: clock.now(), listed: progress.listed ?? 0, read: progress.read ?? 0, ...(skipped ? { skipped } : {}) };
+  // A list that gives no total had as many as were read.
+  const listed = first.total === undefined ? (progress.read ?? 0) : (progress.listed ?? 0);
+  const done: TabCrawl = { asOf: clock.now(), listed, read: progress.read ?? 0, ...(skipped ? { skipped } : {}) };
   await save(tab, done);
-  if (tab !== 'all') await sweepTab({ ...options, filter: tab, seen, read: progress.read ?? 0, listed: progress.listed ?? 0 });
+  if (tab !== 'all') await sweepTab({ ...options, filter: tab, seen, read: progress.read ?? 0, listed });
 }
 
 /** A read that failed: the filter refused (an undocumented one, 400 or 404), or the failure kept for the views. */
