@@ -84,8 +84,10 @@ export function confirmedEvent(live: LiveEvent, record: CandidateRecord): LiveEv
   if (live.isArchived && !archived) return undefined;
   if (live.status !== null && live.status !== record.status && !(live.event === 'user.deleted' && archived)) return undefined;
   const { statusDate: _said, ...said } = live;
-  // The record's ids fill those the delivery left out: the page finds the row by either.
-  const rest = { ...said, refId: said.refId || record.refId || null, recordId: said.recordId || record.recordId || null };
+  // The record's ids, as the service writes them (a delivery's recordId may come in capitals where the
+  // record's and the list's are lower case): a page finds its candidate, and the queue its row, by the
+  // ids they were read with. The delivery's fill only those the record leaves out.
+  const rest = { ...said, refId: record.refId || said.refId || null, recordId: record.recordId || said.recordId || null };
   // A deletion names no status of its own (the data is gone); any other event the record's.
   if (live.event === 'user.deleted') return { ...rest, isArchived: true };
   const date = record[statusDateField(record.status)];
