@@ -1,6 +1,6 @@
 import { addressParts, decodeAddress } from '../../kyc/view/address.ts';
 import { countryName } from '../../kyc/view/countries.ts';
-import { Masked } from '../preferences/privacy-mask.tsx';
+import { Masked } from '../preferences/privacy-reveal.tsx';
 import { LongText } from '../ui/long-text.tsx';
 import { RawValue } from '../ui/raw-value.tsx';
 import { Section } from '../ui/section.tsx';

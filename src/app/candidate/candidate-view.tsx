@@ -3,7 +3,7 @@ import { sortAttributes } from '../../kyc/view/attributes.ts';
 import { splitSummaryFields } from '../../kyc/view/summary-fields.ts';
 import { isStatusLevel, isStatusLevelField, type CandidateRecord, unreadFieldsOf } from '../../kyc/contract/schema.ts';
 import { useEnvironment } from '../environment/use-environment.ts';
-import { RevealScope } from '../preferences/privacy-mask.tsx';
+import { RevealScope } from '../preferences/privacy-reveal.tsx';
 import { usePageSession } from '../session/session-end.ts';
 import { Card } from '../ui/card.tsx';
 import { Notice } from '../ui/section.tsx';

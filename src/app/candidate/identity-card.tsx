@@ -1,6 +1,6 @@
 import { ageOn, formatDob, readDob } from '../../kyc/view/dob.ts';
 import type { IdentityAttribute } from '../../kyc/contract/schema.ts';
-import { Masked } from '../preferences/privacy-mask.tsx';
+import { Masked } from '../preferences/privacy-reveal.tsx';
 import { LongText } from '../ui/long-text.tsx';
 import { Section } from '../ui/section.tsx';
 

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { countryName } from '../../kyc/view/countries.ts';
 import { decodePhone } from '../../kyc/view/phone.ts';
-import { Masked } from '../preferences/privacy-mask.tsx';
+import { Masked } from '../preferences/privacy-reveal.tsx';
 import { RawValue } from '../ui/raw-value.tsx';
 import { Section } from '../ui/section.tsx';
 import { phoneQueries } from './phone-queries.ts';

@@ -3,7 +3,7 @@ import { attributeLabel, labelInSentence } from '../../kyc/view/attributes.ts';
 import { formatBytes } from '../../kyc/view/bytes.ts';
 import { base64ByteLength, base64Head, base64ToBytes, cleanBase64 } from '../../kyc/view/image.ts';
 import { type SniffedType, sniffImageType } from '../../kyc/contract/picture-type.ts';
-import { useMaskedItem } from '../preferences/privacy-mask.tsx';
+import { useMaskedItem } from '../preferences/privacy-reveal.tsx';
 import { Notice } from '../ui/section.tsx';
 import type { ViewerPicture } from '../viewer/viewer-picture.ts';
 import type { PictureParts, PictureState } from '../api/picture-parts.ts';

@@ -1,6 +1,6 @@
 import { type KeyboardEvent, type ReactNode, type RefObject, useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import { comparePair } from '../../kyc/view/attributes.ts';
-import { usePinnedReveal } from '../preferences/privacy-mask.tsx';
+import { usePinnedReveal } from '../preferences/privacy-reveal.tsx';
 import { useWorkSession } from '../session/session-end.ts';
 import { SessionEndedNotice } from '../session/session-ended-notice.tsx';
 import type { ViewerPicture } from './viewer-picture.ts';
