@@ -199,6 +199,24 @@ describe('lookup states', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/candidates/recordId/abc'));
   });
 
+  it("not found with a sentence's marks around the id (copied from a ticket): offers the id without them, first", async () => {
+    const user = userEvent.setup();
+    stubApi({
+      candidates: {
+        '/api/candidates/refId/support-ticket-4410%2C': apiError(404, 'not_found', 'No candidate with refId "support-ticket-4410,".'),
+        '/api/candidates/refId/support-ticket-4410': envelope({ ...record, refId: 'support-ticket-4410' }),
+      },
+    });
+    const { router } = renderWithProviders('/candidates/refId/support-ticket-4410%2C');
+    expect(await screen.findByRole('heading', { name: 'No candidate with refId "support-ticket-4410,"' })).toBeInTheDocument();
+    expect(screen.getByText(/has "," after it, likely from the sentence it was copied from/)).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: /Try as/ })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('link', { name: 'Look up refId support-ticket-4410' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/candidates/refId/support-ticket-4410'));
+    await screen.findByText(/Removed from the id/);
+    expect(screen.getByText('Removed from the id: "," after it.')).toBeInTheDocument();
+  });
+
   it('not found in an environment: "Try as recordId" and "New lookup" stay in it', async () => {
     const user = userEvent.setup();
     stubApi({ candidates: { '/api/e/staging/candidates/refId/abc': apiError(404, 'not_found', 'No candidate with refId "abc".') } });

@@ -236,3 +236,52 @@ describe('links of this app', () => {
     expect(environmentPath(undefined, '/batch')).toBe('/batch');
   });
 });
+
+describe('a paste from a ticket: ids in sentences', () => {
+  it.each([
+    ['My reference is support-ticket-4410, please help', 'support-ticket-4410'],
+    ['Customer ref: cust_000482 (submitted yesterday)', 'cust_000482'],
+    ['Hi,\nmy account is cust_000482.\nThanks, Ana', 'cust_000482'],
+    ['Please check #user-7781 again', 'user-7781'],
+    ['The record 65f1c2a9e4b0d3a1f0c9b802 is stuck', '65f1c2a9e4b0d3a1f0c9b802'],
+  ])('%j is the one id in it', (text, id) => {
+    expect(interpretPaste(text)).toEqual({ type: 'id', id, removed: 'the words around it' });
+  });
+
+  it('a sentence with several ids offers those ids, and no word of it, as a batch', () => {
+    const pasted = interpretPaste('Both cust_000482 and user-7781 are waiting, please look');
+    expect(pasted.type === 'list' && pasted.list.ids).toEqual(['cust_000482', 'user-7781']);
+  });
+
+  it('a link in a sentence is read as the link', () => {
+    expect(interpretPaste('See https://h/candidates/refId/cust_000482 for the case')).toMatchObject({
+      type: 'link',
+      link: { id: 'cust_000482' },
+    });
+  });
+
+  it('lists stay lists: ids on a line, a column, all-letter refIds', () => {
+    expect(interpretPaste('cust_1 cust_2 cust_3').type).toBe('list');
+    expect(interpretPaste('cust_1, cust_2 and cust_3').type).toBe('list');
+    expect(interpretPaste('alice\nbob\ncust_3').type).toBe('list');
+    const letters = interpretPaste('alice bob carol');
+    expect(letters.type === 'list' && letters.list.ids).toEqual(['alice', 'bob', 'carol']);
+  });
+
+  it('property: in any sentence of plain words around one id, that id is what the box gets', () => {
+    const word = fc.stringMatching(/^[A-Za-z]{1,10}$/);
+    const id = fc.stringMatching(/^[a-z]{1,6}[-_][0-9]{1,8}$/);
+    fc.assert(
+      fc.property(
+        fc.array(word, { minLength: 1, maxLength: 6 }),
+        id,
+        fc.array(word, { minLength: 1, maxLength: 6 }),
+        fc.constantFrom('', '.', ',', '!', '?'),
+        (before, one, after, end) => {
+          const text = `${before.join(' ')} ${one}${end} ${after.join(' ')}`;
+          expect(interpretPaste(text)).toMatchObject({ type: 'id', id: one });
+        },
+      ),
+    );
+  });
+});

@@ -2,7 +2,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link } from '../navigation.tsx';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
-import { cleanId, describeRemoved } from '../../kyc/view/id-input.ts';
+import { cleanId } from '../../kyc/view/id-input.ts';
+import { invisibleIn, withoutMarks } from './id-marks.ts';
 import { type ApiError, codeOfStatus, type ErrorCode } from '../api/api-error.ts';
 import { errorTitle } from '../api/error-titles.ts';
 import { useEnvironmentPath } from '../environment/use-environment.ts';
@@ -25,17 +26,8 @@ type ScreenParts = Omit<ErrorScreen, 'title'> & { title?: string };
 /** Failures of the page's environment itself: "New lookup" cannot stay in it. */
 const LEAVE_ENVIRONMENT: ReadonlySet<ErrorCode> = new Set(['no_such_environment', 'environment_forbidden']);
 
-/**
- * "1 zero-width space": what an id from a link holds that nobody can see (a typed or pasted one is
- * cleaned before it is looked up, id-input.ts); undefined when nothing, or nothing else, is there.
- */
-function invisibleIn(id: string): string | undefined {
-  const cleaned = cleanId(id);
-  return cleaned.id === '' ? undefined : describeRemoved(cleaned.removed);
-}
-
 /** What the reviewer can do about a failure, built once and offered where it helps. */
-type Actions = { retry: ReactNode; signInAgain: ReactNode; tryOtherKind: ReactNode; withoutInvisible: ReactNode };
+type Actions = { retry: ReactNode; signInAgain: ReactNode; tryOtherKind: ReactNode; withoutInvisible: ReactNode; withoutMarks: ReactNode };
 
 /**
  * The service's own limit (a 429 of its own): on everyone this app sends, not on this reviewer's
@@ -129,6 +121,14 @@ function notFoundScreen({ kind, id, bothKinds, actions }: Parameters<ScreenOf>[1
     return {
       title: `No candidate with ${kind} "${id}"`,
       body: "This is a web address, not an id. Paste the candidate's refId or recordId, a link of the KYC service's dashboard, or a link of a candidate page of Candidate Lookup.",
+    };
+  }
+  const marked = withoutMarks(id);
+  if (marked) {
+    return {
+      title: `No candidate with ${kind} "${id}"`,
+      body: `The ${kind} has ${marked.marks}, likely from the sentence it was copied from: the id without them is likely the one meant.`,
+      action: actions.withoutMarks,
     };
   }
   if (bothKinds) {
@@ -241,6 +241,7 @@ export function CandidateError({
   // that cannot be used here is left for the home page of the default one.
   const environment = useEnvironmentPath();
   const to = LEAVE_ENVIRONMENT.has(error.code) ? (page: string) => page : environment.to;
+  const marked = withoutMarks(id);
   const screen = errorScreen(error, kind, id, bothKinds, {
     retry: <RetryButton onRetry={onRetry} retrying={retrying} retryAt={error.retryAt} />,
     signInAgain: (
@@ -255,6 +256,15 @@ export function CandidateError({
         state={{ cleaned: invisibleIn(id) }}
       >
         Look up {kind} {cleanId(id).id}
+      </Link>
+    ),
+    withoutMarks: marked && (
+      <Link
+        className={cn(buttonClass(), 'inline-flex items-center')}
+        to={to(candidatePath(kind, marked.id))}
+        state={{ cleaned: marked.marks }}
+      >
+        Look up {kind} {marked.id}
       </Link>
     ),
     tryOtherKind: (

@@ -20,6 +20,24 @@ export type Pasted =
  */
 const LABELLED = /^([A-Za-z][A-Za-z ._-]{0,30}):\s+(\S+)$/;
 
+/** Around an id in a sentence: brackets, quotes or `#` before it; a bracket, quote or the sentence's punctuation after it. */
+const AROUND = /^[("'#<[]+|[)"'>\].,;:!?]+$/g;
+const WORD = /^\p{L}+$/u;
+
+/**
+ * The ids of a ticket's sentences ("My reference is support-ticket-4410, please help"): each run that is
+ * not a plain word (a digit, `-`, `_`, `@`… in it), the sentence's punctuation left out. Undefined unless
+ * the text reads as prose: a line of three runs or more, at least two plain words, no more ids than words.
+ * A list of ids never does ("cust_1 cust_2", a column), and a list of all-letter refIds names no id in it.
+ */
+function idsInProse(text: string): string[] | undefined {
+  if (!text.split(/\r?\n|\r/).some((line) => line.trim().split(/\s+/).length >= 3)) return undefined;
+  const runs = text.split(/\s+/).map((run) => run.replace(AROUND, ''));
+  const words = runs.filter((run) => WORD.test(run)).length;
+  const ids = [...new Set(runs.filter((run) => run !== '' && !WORD.test(run)))];
+  return words >= 2 && ids.length > 0 && ids.length <= words ? ids : undefined;
+}
+
 export function interpretPaste(text: string): Pasted {
   const cleaned = cleanId(text);
   const dashboard = parseDashboardLink(cleaned.id);
@@ -34,7 +52,12 @@ export function interpretPaste(text: string): Pasted {
     const removed = [describeRemoved(cleaned.removed), `the label "${labelled[1]}:"`].filter(Boolean).join(' and ');
     return { type: 'id', id: inner.id, removed };
   }
-  const list = splitIdList(text);
+  const prose = idsInProse(cleaned.id);
+  if (prose?.length === 1) {
+    const inner = interpretPaste(prose[0]!);
+    return inner.type === 'id' ? { ...inner, removed: 'the words around it' } : inner;
+  }
+  const list = splitIdList(prose ? prose.join('\n') : text);
   if (list.ids.length >= 2) return { type: 'list', list };
   // A column's heading and one id under it: that id.
   if (list.ids.length === 1 && list.heading !== undefined)

@@ -1,0 +1,24 @@
+import { cleanId, describeRemoved } from '../../kyc/view/id-input.ts';
+
+/** What an id looked up holds that is not its own, for the not-found screen to offer the id meant (candidate-error.tsx). */
+
+/**
+ * "1 zero-width space": what an id from a link holds that nobody can see (a typed or pasted one is
+ * cleaned before it is looked up, id-input.ts); undefined when nothing, or nothing else, is there.
+ */
+export function invisibleIn(id: string): string | undefined {
+  const cleaned = cleanId(id);
+  return cleaned.id === '' ? undefined : describeRemoved(cleaned.removed);
+}
+
+/**
+ * The id meant when the one looked up stands in a sentence's marks, as a ticket gives it
+ * (`support-ticket-4410,`, `#user-7781`, `(cust_1)`): the id without them, and the marks in words.
+ */
+export function withoutMarks(id: string): { id: string; marks: string } | undefined {
+  const lead = /^[#("'<[]+/.exec(id)?.[0] ?? '';
+  const tail = /[)"'>\].,;:!?]+$/.exec(id)?.[0] ?? '';
+  const bare = id.slice(lead.length, id.length - tail.length);
+  if (bare === '' || bare === id) return undefined;
+  return { id: bare, marks: [lead && `"${lead}" before it`, tail && `"${tail}" after it`].filter(Boolean).join(' and ') };
+}
