@@ -12,8 +12,11 @@ export const CANDIDATES_PREFIX = '/candidates/';
 
 /** What the search box hands the batch page, in the history entry, when a list was pasted into it. */
 export interface BatchHandOver {
-  /** `text`: the list as the batch's box shows it, each id on the line it was pasted on (else the ids, one a line). */
-  batch: { kind: LookupKind; ids: string[]; text?: string };
+  /**
+   * `text`: the list as the batch's box shows it, each id on the line it was pasted on (else the ids, one
+   * a line). `start`: look them up at once (the offer's "Look up all").
+   */
+  batch: { kind: LookupKind; ids: string[]; text?: string; start?: boolean };
 }
 
 /** What switching environment on a candidate page hands the other environment's home page: the id for its box. */

@@ -337,22 +337,48 @@ describe('the search box', { timeout: 20_000 }, () => {
     expect(within(offer).getByRole('button', { name: 'Open the list in a batch' })).toBeInTheDocument();
   });
 
-  it('offers a batch lookup for a pasted list instead of pasting it as one id', async () => {
+  it('offers a batch lookup for a pasted list instead of pasting it as one id, and "Look up all" looks them up', async () => {
     const user = userEvent.setup();
-    stubApi();
+    const rows = [
+      { type: 'row', index: 0, ok: true, status: 'approved', refId: 'crm-55102', recordId: null },
+      { type: 'row', index: 1, ok: true, status: 'waiting', refId: 'user-7781', recordId: null },
+      { type: 'row', index: 2, ok: false, code: 'not_found', message: 'No candidate with refId "cust_000482".' },
+      { type: 'done', found: 2, failed: 1 },
+    ];
+    const ndjson = () =>
+      new Response(rows.map((row) => `${JSON.stringify(row)}\n`).join(''), { headers: { 'content-type': 'application/x-ndjson' } });
+    const { fetchMock } = stubApi({ candidates: { '/api/batch': ndjson } });
     const { router } = renderWithProviders('/');
     await findSearchBox();
     await user.click(searchBox());
-    await user.paste('crm-55102\nuser-7781\n cust_000482\ncrm-55102');
+    await user.paste('refId\ncrm-55102\nuser-7781\n cust_000482\ncrm-55102');
     expect(searchBox()).toHaveValue('');
+    await waitFor(() => expect(pageStatus()).toHaveTextContent(/^You pasted a list/));
     const offer = pageStatus();
     expect(offer).toHaveTextContent('You pasted a list of 3 ids (1 repeated).');
     await user.click(within(offer).getByRole('button', { name: 'Look up all 3 in a batch' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/batch'));
-    // Each id on the line it was pasted on, the repeat too: the batch numbers its rows as the pasted lines.
+    // Each id on the line it was pasted on, the repeat and the heading too: the batch numbers its rows as the pasted lines, and says what it left out.
     expect(await screen.findByRole('textbox', { name: 'refIds to look up' }, LAZY_PAGE)).toHaveValue(
-      'crm-55102\nuser-7781\ncust_000482\ncrm-55102',
+      'refId\ncrm-55102\nuser-7781\ncust_000482\ncrm-55102',
     );
+    expect(screen.getByTestId('batch-hint')).toHaveTextContent('the first line ("refId") left out as the column\'s heading');
+    // Looked up as the offer said, once.
+    expect(await screen.findByText(/^Done:/)).toBeInTheDocument();
+    expect(fetchMock.mock.calls.filter(([input]) => input === '/api/batch')).toHaveLength(1);
+    // Back from a row's candidate: the rows found, not the list handed over again without them.
+    await user.click(within(screen.getByRole('table')).getByRole('link', { name: 'user-7781' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/candidates/refId/user-7781'));
+    await router.navigate(-1);
+    await screen.findByRole('textbox', { name: 'refIds to look up' }, LAZY_PAGE);
+    expect(await screen.findByText(/^Done:/)).toBeInTheDocument();
+    expect(
+      within(screen.getByRole('table'))
+        .getAllByRole('row')
+        .slice(1)
+        .map((row) => row.dataset.rowState),
+    ).toEqual(['found', 'found', 'failed', expect.any(String)]);
+    expect(fetchMock.mock.calls.filter(([input]) => input === '/api/batch')).toHaveLength(1);
   });
 
   it('suggests recent lookups of the same kind', async () => {

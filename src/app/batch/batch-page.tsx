@@ -1,5 +1,5 @@
-import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
-import { useLocation } from '../navigation.tsx';
+import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
+import { navigate, useLocation } from '../navigation.tsx';
 import { MAX_BATCH_IDS } from '../../kyc/contract/batch.ts';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import { describeRemoved, type IdList, splitIdList } from '../../kyc/view/id-input.ts';
@@ -34,6 +34,10 @@ export function BatchPage() {
   );
   const [problem, setProblem] = useState<string>();
   const { state, start, cancel, retry, reset } = useBatch(environment, kept?.state);
+  useHandOver(handedOver, () => {
+    const ids = splitIdList(text, (line) => parseAppLink(line)?.id);
+    if (ids.ids.length > 0 && ids.ids.length <= MAX_BATCH_IDS) start(kind, ids.ids, ids.entries);
+  });
   useEffect(() => {
     if (text.trim() === '' && state.phase === 'idle') forgetBatch(environment);
     else rememberBatch(environment, { kind, text, state });
@@ -124,6 +128,21 @@ export function BatchPage() {
       )}
     </div>
   );
+}
+
+/**
+ * A list handed over by the search box's offer is taken once: started when the offer said "Look up all",
+ * and dropped from the history entry, so that Back from a row's candidate shows the batch this tab kept
+ * (its rows), not the list handed over again, empty of rows.
+ */
+function useHandOver(handedOver: BatchHandOver['batch'] | undefined, begin: () => void) {
+  const taken = useRef(false);
+  useEffect(() => {
+    if (!handedOver || taken.current) return;
+    taken.current = true;
+    navigate(window.location.pathname + window.location.search, { replace: true, state: null });
+    if (handedOver.start) begin();
+  });
 }
 
 /** How many ids the box holds, and by which rule the text was split: the user sees at once whether a line with spaces stayed whole. */

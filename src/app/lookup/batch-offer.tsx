@@ -19,9 +19,10 @@ export function BatchOffer({
   onDismiss: () => void;
   onUseOne: (id: string) => void;
 }) {
-  const handOver: BatchHandOver = { batch: { kind, ids: list.ids, text: entriesText(list.entries) } };
   // More than a batch takes: said here, not first on the batch page after a press.
   const over = list.ids.length - MAX_BATCH_IDS;
+  // "Look up all": the batch starts as it opens; a list too long for one is opened to be cut.
+  const handOver: BatchHandOver = { batch: { kind, ids: list.ids, text: entriesText(list.entries, list), start: over <= 0 } };
   return (
     <div
       role="status"

@@ -137,6 +137,8 @@ export interface IdList {
   firstCells: number;
   /** A first line that is a column's heading (`refId`, `Record ID`…), left out: it is no id. */
   heading?: string;
+  /** The heading's line, as pasted. */
+  headingLine?: number;
   removed: Removed[];
   /** How the text was split: one id per line, or (a single line) at commas, semicolons, tabs and spaces. */
   rule: 'lines' | 'separators';
@@ -164,6 +166,7 @@ export function splitIdList(text: string, readAppLink?: (text: string) => string
   let unquoted = 0;
   let firstCells = 0;
   let heading: string | undefined;
+  let headingLine = 0;
   // Lines are counted as pasted, blank ones included, so that row 7 is the 7th line of the spreadsheet's column.
   const parts = text.split(rule === 'lines' ? LINE_BREAK : SEPARATORS);
   for (const [index, whole] of parts.entries()) {
@@ -186,6 +189,7 @@ export function splitIdList(text: string, readAppLink?: (text: string) => string
     // A column copied with its heading: the first line names the column, it is no id.
     if (rule === 'lines' && entries.length === 0 && heading === undefined && COLUMN_HEADING.test(id)) {
       heading = id;
+      headingLine = index + 1;
       continue;
     }
     // A single line's places are counted among its non-empty entries ("a,,b" is two entries).
@@ -201,15 +205,20 @@ export function splitIdList(text: string, readAppLink?: (text: string) => string
     entries.push({ line, id });
   }
   const removed = [...totals].map(([label, count]) => ({ label, count })).filter((r) => !isAroundTheId(r));
-  return { ids, entries, duplicates, links, appLinks, unquoted, firstCells, removed, rule, ...(heading === undefined ? {} : { heading }) };
+  const named = heading === undefined ? {} : { heading, headingLine };
+  return { ids, entries, duplicates, links, appLinks, unquoted, firstCells, removed, rule, ...named };
 }
 
 /** A column's heading as spreadsheets name an id column: refId, ref id, Record ID, recordId, id, reference. */
 const COLUMN_HEADING = /^(ref(erence)?[ _-]?(id)?|record[ _-]?id|id|candidate[ _-]?(ref[ _-]?)?id)$/i;
 
-/** The entries back as text, one a line, each on its own line's number (blank lines between), so that a batch numbers them as they were pasted. */
-export function entriesText(entries: readonly IdEntry[]): string {
+/**
+ * The entries back as text, one a line, each on its own line's number (blank lines between), so that a
+ * batch numbers them as they were pasted; a column's heading on its line, for the batch to leave out and say so.
+ */
+export function entriesText(entries: readonly IdEntry[], list?: Pick<IdList, 'heading' | 'headingLine'>): string {
   const lines: string[] = [];
+  if (list?.heading !== undefined && list.headingLine) lines[list.headingLine - 1] = list.heading;
   for (const { line, id } of entries) lines[line - 1] = id;
   return Array.from(lines, (id) => id ?? '').join('\n');
 }
