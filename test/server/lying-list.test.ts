@@ -97,3 +97,17 @@ describe('a list that gives no total, or no envelope status (read liberally, as 
     expect(queue.body).toContain('does not have the expected shape');
   });
 });
+
+describe('attack: a list that ignores limit (5 000 a page where 100 were asked)', () => {
+  it('is read in steps of what it serves: each candidate once, not fifty times', async () => {
+    const { app, asked } = await listing(
+      (skip) => (skip < 2000 ? Array.from({ length: Math.min(500, 2000 - skip) }, (_, i) => record(skip + i)) : []),
+      (records) => ({ status: 'success', data: { records, total: 2000 } }),
+    );
+    await app.crawl();
+    // Before: asked at 0, 100, 200… 1900, each page learning its 500 (4 times over the list).
+    expect([...new Set(asked)].sort((a, b) => a - b)).toEqual([0, 500, 1000, 1500]);
+    const queue = JSON.parse((await app.get('/api/applicants?status=waiting&limit=50', COMPLIANCE)).body);
+    expect(queue.data.total).toBe(2000);
+  });
+});
