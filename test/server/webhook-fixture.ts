@@ -98,6 +98,8 @@ export async function agreeingService(options: { delayMs?: number } = {}) {
   const upstream = await startFakeUpstream();
   const records = new Map<string, Record<string, unknown>>();
   let holding = false;
+  /** While set, every lookup is answered 429 with this wait (seconds), as the service's own limit. */
+  let limitedFor: number | undefined;
   let gate: Promise<void> | undefined;
   let open = () => {};
   const keys = (record: Record<string, unknown>) =>
@@ -112,6 +114,11 @@ export async function agreeingService(options: { delayMs?: number } = {}) {
       ? JSON.stringify({ status: 'success', data: record })
       : '{"status":"error","message":"Resource not Found","code":404}';
     const answer = () => {
+      if (limitedFor !== undefined) {
+        const limited = JSON.stringify({ status: 'error', message: 'Too many requests', extra: { retryAfter: limitedFor } });
+        res.writeHead(429, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(limited) });
+        return void res.end(limited);
+      }
       res.writeHead(record ? 200 : 404, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
       res.end(body);
     };
@@ -126,6 +133,10 @@ export async function agreeingService(options: { delayMs?: number } = {}) {
     set,
     hold() {
       holding = true;
+    },
+    /** Answers every lookup 429, asking to wait `seconds` (its body's extra.retryAfter), until `limit(undefined)`. */
+    limit(seconds: number | undefined) {
+      limitedFor = seconds;
     },
     /** Holds every answer (what it says is read when asked) until `release()`. */
     pause() {

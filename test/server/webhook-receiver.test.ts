@@ -217,6 +217,22 @@ describe('the webhook receiver: what a delivery changes', () => {
     }
   });
 
+  it("sends no delivery's check while the service's 429 wait lasts: one 429, then nothing asked, and the deliveries are not dropped", async () => {
+    service.limit(60);
+    expect((await deliver(app.port, deliveryBody({ guid: 'g-limited-1', refId: 'ref-0001', recordId: 'rec-0001' }))).status).toBe(200);
+    await expect.poll(() => service.lookups().length).toBe(1);
+    const retries = async () =>
+      (await metrics.webhookIntakeRetries.get()).values
+        .filter((v) => v.labels.reason === 'unconfirmed')
+        .reduce((sum, v) => sum + v.value, 0);
+    expect((await deliver(app.port, deliveryBody({ guid: 'g-limited-2', refId: 'ref-0002', recordId: 'rec-0002' }))).status).toBe(200);
+    // The first delivery's check tried again after its first wait, and the second's once: neither was sent.
+    await expect.poll(retries, { timeout: 10_000 }).toBeGreaterThanOrEqual(3);
+    expect(service.lookups()).toHaveLength(1);
+    expect(audit.lines.filter((line) => 'user' in line && line.user === '(webhook-check)')).toHaveLength(1);
+    expect(await counted('review.approved', 'dropped')).toBe(0);
+  }, 20_000);
+
   it("writes one audit line per accepted delivery: kind webhook, environment, event, ids and status, nothing of the body's other fields", async () => {
     const body = deliveryBody({
       guid: 'g-audit',

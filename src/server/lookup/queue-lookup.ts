@@ -20,7 +20,7 @@ export type StatusLookup = (kind: LookupKind, id: string) => Promise<StatusCheck
 
 /**
  * One status-level lookup made by this server for itself (`user`: the queue index, a webhook's check),
- * through the lookup's own steps (lookup-steps.ts): the id rule, audit writable, the archiving gate
+ * through the lookup's own steps (lookup-steps.ts): the id rule, audit writable, the service's wait, the archiving gate
  * (without a status key the full key is used, and a key that archives after extract is never asked), a
  * slot of its own, the request, the status-level reduction, and its audit line (`queueIndex: true`)
  * before the record is used. Never rejects: a failure is its code (`not_asked` when nothing was sent).
@@ -54,12 +54,16 @@ export function serverStatusLookup(deps: LookupDeps, log: Logger, user: string, 
       deps.metrics.queueIndexLookups.inc({ code: failure?.code ?? 'ok' });
       return written(deps, entry);
     };
+    // The service asked to wait (its 429, to anyone here): nothing is sent, as no user's lookup is. Sent,
+    // each check was refused again and pushed the wait on, for every user, for as long as deliveries came.
+    if (deps.upstream.waiting()) return notAsked;
     if (await archivingGate(deps, level, log)) return notAsked;
     const release = await deps.upstreamSlots.acquire(user, deps.settings.limits.upstreamTimeoutMs);
     if (!release) return notAsked;
     try {
       const admission = await admit(deps, level, new AbortController().signal, log);
-      if (!admission.ok) return notAsked;
+      // Asked again: the wait may have begun while this check waited for its slot.
+      if (!admission.ok || deps.upstream.waiting()) return notAsked;
       const fetched = await sendRequest(deps, { kind, id: asked.id, scope: 'status' }, admission.pass).answer;
       if (!fetched.ok) {
         await audited(fetched.failure, fetched.upstreamStatus);
