@@ -11,9 +11,24 @@ describe('parseRetryAfter', () => {
     for (const value of [undefined, null, '', '  ', 'soon', []]) expect(parseRetryAfter(value)).toBeUndefined();
   });
 
-  it('counts an HTTP date from now, and never below zero', () => {
+  it('counts an HTTP date from now; a date past is no wait said', () => {
     vi.useFakeTimers({ now: Date.parse('2026-03-01T12:00:00Z') });
     expect(parseRetryAfter('Sun, 01 Mar 2026 12:01:30 GMT')).toBe(90);
-    expect(parseRetryAfter('Sun, 01 Mar 2026 11:00:00 GMT')).toBe(0);
+    expect(parseRetryAfter('Sunday, 01-Mar-26 12:01:30 GMT')).toBe(90);
+    expect(parseRetryAfter('Sun, 01 Mar 2026 11:00:00 GMT')).toBeUndefined();
+  });
+
+  it('attack: values V8 reads as dates of 2001 ("1.5", "-5", "120, 5") are not a wait of 0, which had a batch ask again at once', () => {
+    vi.useFakeTimers({ now: Date.parse('2026-03-01T12:00:00Z') });
+    expect(parseRetryAfter('1.5')).toBe(2);
+    expect(parseRetryAfter('2.5')).toBe(3);
+    expect(parseRetryAfter('120, 5')).toBe(120);
+    expect(parseRetryAfter('30.0')).toBe(30);
+    for (const value of ['-5', '0', '0.0', '1 2', '5 minutes', '2001']) {
+      const read = parseRetryAfter(value);
+      expect(read === undefined || read > 0, value).toBe(true);
+    }
+    expect(parseRetryAfter('-5')).toBeUndefined();
+    expect(parseRetryAfter('0')).toBeUndefined();
   });
 });

@@ -28,7 +28,9 @@ export function serviceWaitSeconds(retryAfterHeader: string | string[] | undefin
   const fromHeader = parseRetryAfter(retryAfterHeader);
   const fromBody = body === undefined ? undefined : bodyRetryAfter(body);
   if (fromHeader === undefined && fromBody === undefined) return undefined;
-  return Math.min(MAX_SERVICE_WAIT_SECONDS, Math.max(fromHeader ?? 0, fromBody ?? 0));
+  // 0 says no wait at all: read as not said (parseRetryAfter), so that no one asks again at once.
+  const seconds = Math.min(MAX_SERVICE_WAIT_SECONDS, Math.max(fromHeader ?? 0, fromBody ?? 0));
+  return seconds > 0 ? seconds : undefined;
 }
 
 /** `extra.retryAfter` of a JSON body: a number of seconds (a fraction rounded up), or a string of digits. */
