@@ -9,7 +9,8 @@ import { NOT_A_RECORD } from '../../src/server/http/http-reply.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { apiError, envelope, json, renderWithProviders, stubApi, testMeta } from './render.tsx';
 
-const record = (await sampleCandidates({ now: new Date() }))[1]!.record; // cust_000482
+// cust_000482, under the refId the tests ask for (another id is another candidate: other-candidate.tsx).
+const record = { ...(await sampleCandidates({ now: new Date() }))[1]!.record, refId: 'abc' };
 const PATH = '/api/candidates/refId/abc';
 
 function showWith(reply: Response | (() => Response | Promise<Response>)) {
@@ -215,6 +216,31 @@ describe('lookup states', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/candidates/refId/support-ticket-4410'));
     await screen.findByText(/Removed from the id/);
     expect(screen.getByText('Removed from the id: "," after it.')).toBeInTheDocument();
+  });
+
+  it("attack: an answer holding another candidate's record (a cache in front of the service) is not shown as the one asked for", async () => {
+    const user = userEvent.setup();
+    stubApi({
+      candidates: {
+        [PATH]: envelope({ ...record, refId: 'someone-else' }),
+        '/api/candidates/refId/someone-else': envelope({ ...record, refId: 'someone-else' }),
+      },
+    });
+    const { router } = renderWithProviders('/candidates/refId/abc');
+    expect(await screen.findByRole('heading', { level: 1, name: 'The KYC service answered with another candidate' })).toBeInTheDocument();
+    expect(screen.getByRole('alert')).toHaveTextContent('Asked for refId abc, it sent the record of refId someone-else.');
+    // Nothing of the record: not its name, not in the tab's title.
+    expect(screen.queryByText('王秀英')).not.toBeInTheDocument();
+    expect(document.title).not.toContain('王秀英');
+    await user.click(screen.getByRole('link', { name: 'Look up refId someone-else' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/candidates/refId/someone-else'));
+    expect(await screen.findByRole('heading', { level: 1, name: '王秀英' })).toBeInTheDocument();
+  });
+
+  it('an answer whose id differs only in case or outer spaces is the candidate asked for', async () => {
+    stubApi({ candidates: { [PATH]: envelope({ ...record, refId: ' ABC ' }) } });
+    renderWithProviders('/candidates/refId/abc');
+    expect(await screen.findByRole('heading', { level: 1, name: '王秀英' })).toBeInTheDocument();
   });
 
   it('not found in an environment: "Try as recordId" and "New lookup" stay in it', async () => {

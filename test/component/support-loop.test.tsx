@@ -250,7 +250,7 @@ describe("the tab's title", { timeout: 20_000 }, () => {
   });
 
   it('leaves out characters that would turn the title around', async () => {
-    const record = { ...byRef('cust_000482'), refId: 'evil\u202eexe.txt\u0007' };
+    const record = { ...byRef('cust_000482'), recordId: '65f1c2a9e4b0d3a1f0c9b801', refId: 'evil\u202eexe.txt\u0007' };
     stubApi({
       session: SAM,
       meta: testMeta({ supportFields: FIELDS }),
