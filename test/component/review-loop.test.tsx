@@ -3,11 +3,12 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ApiMeta, SessionInfo } from '../../src/kyc/contract/api.ts';
 import type { Applicant } from '../../src/kyc/contract/applicants.ts';
+import type { ActivityAnswer, AuditRow } from '../../src/kyc/contract/audit-search.ts';
 import type { LiveEvent } from '../../src/kyc/contract/live-events.ts';
 import type { PresenceViewer } from '../../src/kyc/contract/presence.ts';
 import type { CandidateRecord } from '../../src/kyc/contract/schema.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
-import { applicantsAnswer, envelope, renderWithProviders, stubApi, testMeta } from './render.tsx';
+import { applicantsAnswer, envelope, json, renderWithProviders, stubApi, testMeta } from './render.tsx';
 
 /**
  * The reviewer's loop (issue 33) in the app as a whole: the queue hands a candidate page its place,
@@ -269,6 +270,43 @@ describe('who else is here', { timeout: 20_000 }, () => {
     // Leaving the candidate says so.
     router.navigate('/applicants?status=waiting');
     await waitFor(() => expect(said().at(-1)).toEqual({ stream: STREAM, environment: 'default', candidate: null }));
+  });
+});
+
+describe('who looked, as colleagues come', { timeout: 20_000 }, () => {
+  it("reads the Activity again when a colleague opens the page: their lookup is no longer missing from 'today'", async () => {
+    const ANA: SessionInfo = { mode: 'users', user: 'ana', role: 'compliance' };
+    let lines: ActivityAnswer['rows'] = [];
+    const line = (user: string): AuditRow => ({
+      time: new Date().toISOString(),
+      instance: 'app1',
+      hash: '0'.repeat(64),
+      action: 'lookup',
+      user,
+      role: 'compliance',
+      env: 'default',
+      kind: 'refId',
+      id: second.refId!,
+      level: 'full',
+      status: 200,
+      code: null,
+      client: '10.0.0.7',
+      requestId: null,
+      detail: null,
+    });
+    lines = [line('ana')];
+    const candidates = { [candidatePath(second)]: () => envelope(second) };
+    const answer = () => json({ rows: lines, since: '', more: false, source: { kind: 'files' } });
+    stubApi({ candidates, session: ANA, activity: answer });
+    renderWithProviders(pageOf(second));
+    expect(await screen.findByText('Nobody else has looked at this candidate today.')).toBeInTheDocument();
+    await waitFor(() => expect(FakeEventSource.instances).toHaveLength(1));
+    const source = FakeEventSource.instances[0]!;
+    source.emit('hello', { stream: STREAM });
+    // Carl looks the candidate up, and his page says it is here.
+    lines = [line('carl'), line('ana')];
+    source.emit('presence', { viewers: [{ user: 'carl', environment: 'default', refId: second.refId!, recordId: second.recordId! }] });
+    expect(await screen.findByText(/^Looked at today by carl \(.*\), and by you\.$/)).toBeInTheDocument();
   });
 });
 

@@ -5,13 +5,17 @@ import { apiRequest } from '../api/api-request.ts';
 
 /**
  * A candidate's Activity (issue 34): who looked them up in this environment, by either of their ids.
- * POSTed, so that the ids stay out of the URL. Asked once per page shown (and on Refresh), not on focus.
+ * POSTed, so that the ids stay out of the URL. Asked once per page shown, on Refresh, when another viewer
+ * comes, and when the reviewer opens it; not on focus.
  */
 export const activityQueries = {
-  /** `fetchedAt`: the record's, so that a new lookup of it (Refresh) reads the Activity again. */
-  of: (environment: string | undefined, ids: { refId?: string; recordId?: string }, fetchedAt: number) =>
+  /**
+   * `fetchedAt`: the record's, so that a new lookup of it (Refresh) reads the Activity again; `viewers`:
+   * who else has the page open (presence), so that one who comes, whose lookup is a new line, is read too.
+   */
+  of: (environment: string | undefined, ids: { refId?: string; recordId?: string }, fetchedAt: number, viewers = '') =>
     queryOptions({
-      queryKey: ['activity', environment ?? '', ids.refId ?? '', ids.recordId ?? '', fetchedAt] as const,
+      queryKey: ['activity', environment ?? '', ids.refId ?? '', ids.recordId ?? '', fetchedAt, viewers] as const,
       queryFn: ({ signal }): Promise<ActivityAnswer> =>
         apiRequest(activityApiPath(environment), activityAnswerSchema, {
           method: 'POST',
