@@ -11,6 +11,11 @@ export const AUDIT_PATH = '/audit';
 export const CANDIDATES_PREFIX = '/candidates/';
 
 /** What the search box hands the batch page, in the history entry, when a list was pasted into it. */
+/** What a candidate's Activity hands the audit page, in the history entry: its whole trail is searched (never in the URL). */
+export interface AuditHandOver {
+  audit: { refId?: string; recordId?: string; env?: string };
+}
+
 export interface BatchHandOver {
   /**
    * `text`: the list as the batch's box shows it, each id on the line it was pasted on (else the ids, one

@@ -423,6 +423,23 @@ describe("a candidate's Activity", () => {
     expect(await screen.findByText('Nobody else has looked at this candidate today.')).toBeInTheDocument();
   });
 
+  it("takes a lead to the candidate's whole trail, searched at once by both ids, the form holding them", async () => {
+    const user = userEvent.setup();
+    const { fetchMock } = showCandidate(LEAD, { rows: [row({ user: 'ben' })], since: '', more: false, source: { kind: 'files' } });
+    const activity = await screen.findByTestId('activity');
+    await user.click(within(activity).getByText('Activity'));
+    await user.click(within(activity).getByRole('link', { name: 'The whole trail, on the audit page' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Audit trail' }, { timeout: 10_000 })).toBeInTheDocument();
+    await waitFor(() =>
+      expect(bodiesOf(fetchMock, '/api/audit/search')).toEqual([
+        expect.objectContaining({ who: 'people', refId: 'cust-204', recordId: '65f1c2a9e4b0d3a1f0c9b899', env: 'default' }),
+      ]),
+    );
+    expect(screen.getByLabelText('Candidate refId')).toHaveValue('cust-204');
+    // Nothing of the candidate in the address.
+    expect(window.location.href).not.toContain('cust-204');
+  });
+
   it('is not shown to a support user, who never asks for it', async () => {
     const { requests } = showCandidate(SAM);
     await screen.findByRole('heading', { level: 1 });

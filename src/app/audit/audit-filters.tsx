@@ -3,6 +3,7 @@ import { AUDIT_ACTIONS, AUDIT_LEVELS, type AuditFilter, type AuditWho } from '..
 import { ACTION_LABELS, LEVEL_LABELS } from '../../kyc/view/audit-labels.ts';
 import { Button } from '../ui/button.tsx';
 import { Card } from '../ui/card.tsx';
+import type { AuditHandOver } from '../routes.ts';
 import { useZoneMode } from '../ui/zone-mode.ts';
 import { DEFAULT_FILTER, EMPTY_DRAFT, type FilterDraft, filterOf, rezoned } from './audit-draft.ts';
 import { recallAudit, rememberAudit } from './audit-memory.ts';
@@ -20,13 +21,18 @@ export function AuditFilters({
   onSearch,
   onExport,
   exporting,
+  candidate,
 }: {
   environments: readonly string[];
   onSearch: (filter: AuditFilter) => void;
   onExport: (filter: AuditFilter) => void;
   exporting: boolean;
+  /** A candidate handed over by its Activity: the form starts with its ids (the page searched them). */
+  candidate?: AuditHandOver['audit'] | undefined;
 }) {
-  const [draft, setDraft] = useState<FilterDraft>(() => recallAudit().draft ?? EMPTY_DRAFT);
+  const [draft, setDraft] = useState<FilterDraft>(() =>
+    candidate ? { ...EMPTY_DRAFT, ...candidate } : (recallAudit().draft ?? EMPTY_DRAFT),
+  );
   useEffect(() => rememberAudit({ draft }), [draft]);
   const [problem, setProblem] = useState<string>();
   const zone = useZoneMode();

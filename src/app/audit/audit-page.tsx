@@ -8,6 +8,8 @@ import { sessionQueries } from '../session/session-query.ts';
 import { Button } from '../ui/button.tsx';
 import { Card } from '../ui/card.tsx';
 import { cn } from '../ui/cn.ts';
+import { navigate } from '../navigation.tsx';
+import type { AuditHandOver } from '../routes.ts';
 import { DEFAULT_FILTER } from './audit-draft.ts';
 import { AuditFilters } from './audit-filters.tsx';
 import { recallAudit, rememberAudit } from './audit-memory.ts';
@@ -36,12 +38,28 @@ export function AuditPage() {
   return <AuditTrail />;
 }
 
+/** The candidate an Activity handed over, if this history entry holds one. */
+function auditHandOverOf(state: unknown): AuditHandOver['audit'] | undefined {
+  const audit = (state as Partial<AuditHandOver> | null)?.audit;
+  const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
+  if (!audit || (!text(audit.refId) && !text(audit.recordId))) return undefined;
+  const { refId, recordId, env } = { refId: text(audit.refId), recordId: text(audit.recordId), env: text(audit.env) };
+  return { ...(refId ? { refId } : {}), ...(recordId ? { recordId } : {}), ...(env ? { env } : {}) };
+}
+
 function AuditTrail() {
   const { meta } = useEnvironment();
-  // Back from a row's candidate finds the search it left (audit-memory.ts).
-  const [filter, setFilter] = useState<AuditFilter>(() => recallAudit().filter ?? DEFAULT_FILTER);
+  // A candidate's "whole trail" (its Activity) is searched at once, and taken once: Back from a row's
+  // candidate finds the search it left (audit-memory.ts), whatever the history entry held.
+  const [handedOver] = useState(() => auditHandOverOf(window.history.state));
+  useEffect(() => {
+    if (handedOver) navigate(window.location.pathname + window.location.search, { replace: true, state: null });
+  }, [handedOver]);
+  const [filter, setFilter] = useState<AuditFilter>(() =>
+    handedOver ? { ...DEFAULT_FILTER, ...handedOver } : (recallAudit().filter ?? DEFAULT_FILTER),
+  );
   // The cursors of the pages shown before this one: "Newer" goes back one.
-  const [cursors, setCursors] = useState<string[]>(() => recallAudit().cursors ?? []);
+  const [cursors, setCursors] = useState<string[]>(() => (handedOver ? [] : (recallAudit().cursors ?? [])));
   useEffect(() => rememberAudit({ filter, cursors }), [filter, cursors]);
   const cursor = cursors.at(-1);
   const search = useQuery(auditQueries.search(filter, cursor));
@@ -79,6 +97,7 @@ function AuditTrail() {
         }}
         onExport={exportCsv}
         exporting={exporting}
+        candidate={handedOver}
       />
       <p role="status" className="text-sm text-red-800 empty:hidden">
         {exportProblem}

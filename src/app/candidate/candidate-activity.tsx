@@ -1,5 +1,5 @@
 import { ColumnHeads } from '../ui/column-heads.tsx';
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { ACTIVITY_DAYS, type ActivityAnswer } from '../../kyc/contract/audit-search.ts';
 import { readsAuditTrail, type Role, seesActivity } from '../../kyc/contract/roles.ts';
@@ -8,7 +8,9 @@ import { ACTION_LABELS, levelText } from '../../kyc/view/audit-labels.ts';
 import { formatRelative, type ZoneMode } from '../../kyc/view/time.ts';
 import { asApiError } from '../api/api-error.ts';
 import { Link } from '../navigation.tsx';
-import { AUDIT_PATH } from '../routes.ts';
+import { useEnvironment } from '../environment/use-environment.ts';
+import { useViewers, viewersOf } from '../live/presence.ts';
+import { AUDIT_PATH, type AuditHandOver } from '../routes.ts';
 import { Card } from '../ui/card.tsx';
 import { TimeStamp } from '../ui/time-stamp.tsx';
 import { useNow } from '../ui/use-now.ts';
@@ -36,12 +38,21 @@ export function CandidateActivity(props: {
 
 function ActivityCard({ environment, refId, recordId, user, role, fetchedAt }: Parameters<typeof CandidateActivity>[0]) {
   const id = useId();
-  const activity = useQuery(activityQueries.of(environment, { ...(refId ? { refId } : {}), ...(recordId ? { recordId } : {}) }, fetchedAt));
+  const { info } = useEnvironment();
+  // A colleague who opens the page has looked the candidate up: their line is read as they come.
+  const viewers = viewersOf(useViewers(), info?.name, { refId, recordId }).join('\n');
+  const ids = { ...(refId ? { refId } : {}), ...(recordId ? { recordId } : {}) };
+  const activity = useQuery({ ...activityQueries.of(environment, ids, fetchedAt, viewers), placeholderData: keepPreviousData });
   const now = useNow();
   const zone = useZoneMode();
   return (
     <Card as="section" aria-labelledby={id} className="print:hidden" data-testid="activity">
-      <details>
+      <details
+        onToggle={(event) => {
+          // Opened: read again, so that what it lists is the trail as it is now.
+          if (event.currentTarget.open) void activity.refetch();
+        }}
+      >
         <summary className="cursor-pointer rounded focus-ring">
           <h2 id={id} className="inline text-base font-semibold text-slate-900">
             Activity
@@ -55,7 +66,11 @@ function ActivityCard({ environment, refId, recordId, user, role, fetchedAt }: P
           {activity.data && <ActivityList answer={activity.data} user={user} />}
           {readsAuditTrail(role) && (
             <p className="text-sm">
-              <Link to={AUDIT_PATH} className="rounded text-blue-800 underline underline-offset-2 focus-ring">
+              <Link
+                to={AUDIT_PATH}
+                state={{ audit: { ...ids, ...(info?.name ? { env: info.name } : {}) } } satisfies AuditHandOver}
+                className="rounded text-blue-800 underline underline-offset-2 focus-ring"
+              >
                 The whole trail, on the audit page
               </Link>
             </p>
