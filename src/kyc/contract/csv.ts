@@ -3,12 +3,25 @@
  * formula injection for both.
  */
 
+/** Control characters but tab and line breaks, and the direction overrides: none is written to a cell as it is. */
+const UNSEEN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g;
+
+/** A control character as its picture (NUL as ␀, ESC as ␛, DEL as ␡); a direction override as its code point. */
+const shown = (char: string) => {
+  const code = char.charCodeAt(0);
+  if (code < 0x20) return String.fromCharCode(0x2400 + code);
+  return code === 0x7f ? '\u2421' : `<U+${code.toString(16).toUpperCase()}>`;
+};
+
 /**
  * A spreadsheet opens a cell that starts with = + - @ or a tab as a formula (CSV injection): such
- * cells get a leading apostrophe, which spreadsheets show as text.
+ * cells get a leading apostrophe, which spreadsheets show as text. A control character (a NUL ends the
+ * cell for some readers) or a direction override (RLO turns the rest of the row around) is written as
+ * what it is, never as itself: an id that holds one is seen to.
  */
 export function spreadsheetSafe(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  const seen = value.replace(UNSEEN, shown);
+  return /^[=+\-@\t\r]/.test(seen) ? `'${seen}` : seen;
 }
 
 /** One RFC 4180 cell: made spreadsheet-safe, then quoted when it holds a quote, a comma or a line break. */
