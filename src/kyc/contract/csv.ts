@@ -3,14 +3,16 @@
  * formula injection for both.
  */
 
-/** Control characters but tab and line breaks, and the direction overrides: none is written to a cell as it is. */
-const UNSEEN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g;
+/** Control characters (but tab and line breaks, which a cell may hold) and the direction overrides: none is written to a cell as it is. */
+const UNSEEN = /[\p{Cc}\u202a-\u202e\u2066-\u2069]/gu;
 
 /** A control character as its picture (NUL as ␀, ESC as ␛, DEL as ␡); a direction override as its code point. */
 const shown = (char: string) => {
   const code = char.charCodeAt(0);
+  if (char === '\t' || char === '\r' || char === '\n') return char;
   if (code < 0x20) return String.fromCharCode(0x2400 + code);
-  return code === 0x7f ? '\u2421' : `<U+${code.toString(16).toUpperCase()}>`;
+  if (code === 0x7f) return '\u2421';
+  return code < 0xa0 ? `<U+${code.toString(16).toUpperCase().padStart(4, '0')}>` : `<U+${code.toString(16).toUpperCase()}>`;
 };
 
 /**
