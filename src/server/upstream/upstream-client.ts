@@ -9,7 +9,14 @@ import { type KeySearch, keySearch } from '../answer/key-watch.ts';
 import { ApiFailure } from '../http/api-failure.ts';
 import { secondsOf, wholeAnswerDeadline } from './answer-deadline.ts';
 import { notFoundMeaning } from './not-found.ts';
-import { describeNetworkError, type FailureOfStatus, failureOfListStatus, failureOfStatus, type ServiceSaid } from './upstream-failures.ts';
+import {
+  describeNetworkError,
+  type FailureOfStatus,
+  malformedAnswer,
+  failureOfListStatus,
+  failureOfStatus,
+  type ServiceSaid,
+} from './upstream-failures.ts';
 import { readWaitBody, type SharedWait, serviceWaitSeconds, serviceWaitState } from './service-wait.ts';
 
 /** The KYC service this server asks, with its keys: the configured one, or the embedded sandbox. */
@@ -212,6 +219,9 @@ function send(
       req.on('error', (error: NodeJS.ErrnoException) => {
         if (settled) return;
         if (refused) return refused();
+        // Node's HTTP parser refused the answer: the service was reached, and answered what is no HTTP answer.
+        const malformed = malformedAnswer(error);
+        if (malformed) return fail(malformed);
         if (!retried && !aborted && isStaleSocket(req, error, answered)) return attempt(true);
         fail(new ApiFailure('upstream_unreachable', `The KYC service could not be reached (${describeNetworkError(error)}).`));
       });

@@ -52,6 +52,25 @@ function failureOfServiceStatus(status: number, waitSeconds?: number): ApiFailur
   return new ApiFailure('upstream_error', `The KYC service answered with an error (HTTP ${status}).`, { upstreamStatus: status });
 }
 
+/**
+ * An answer Node's HTTP parser refused (`HPE_…`): headers over its 16 KiB, a length given twice or
+ * beside chunks, a status line that is none. The service was reached, so it is not said to be away (the
+ * batch would stop, and a reviewer would wait for it to come back): what it sent cannot be read.
+ */
+export function malformedAnswer(error: NodeJS.ErrnoException): ApiFailure | undefined {
+  if (typeof error.code !== 'string' || !error.code.startsWith('HPE_')) return undefined;
+  const what = MALFORMED[error.code] ?? `it is not a readable HTTP answer (${error.code})`;
+  return new ApiFailure(
+    'upstream_error',
+    `The KYC service answered, but its answer could not be read: ${what}. An administrator must check what stands in front of it.`,
+  );
+}
+
+const MALFORMED: Record<string, string> = {
+  HPE_HEADER_OVERFLOW: 'its headers are larger than this server reads (16 KiB)',
+  HPE_UNEXPECTED_CONTENT_LENGTH: 'it gives its length twice, or a length beside chunks',
+};
+
 export function describeNetworkError(error: NodeJS.ErrnoException): string {
   switch (error.code) {
     case 'ECONNREFUSED':
