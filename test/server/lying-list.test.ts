@@ -111,3 +111,17 @@ describe('attack: a list that ignores limit (5 000 a page where 100 were asked)'
     expect(queue.data.total).toBe(2000);
   });
 });
+
+describe('a list page nested deeper than any record is', () => {
+  it('is refused saying so, not as "not JSON"', async () => {
+    const deep = `${'['.repeat(1001)}${']'.repeat(1001)}`;
+    const { app } = await listing(
+      () => [record(0)],
+      (records) => JSON.parse(`{"status":"success","data":{"records":${JSON.stringify(records).slice(0, -1)},${deep}],"total":1}}`),
+    );
+    await app.crawl();
+    const queue = await app.get('/api/applicants?status=waiting', COMPLIANCE);
+    expect(queue.body).toContain('nested deeper than 1000 levels');
+    expect(queue.body).not.toContain('is not JSON');
+  });
+});

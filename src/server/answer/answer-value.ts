@@ -1,7 +1,7 @@
 import { type JsonPath, QuietReader, type ScannedBody, scanOf } from './answer-scan.ts';
 import { turns } from './turns.ts';
 import { ApiFailure, brokenOff } from '../http/api-failure.ts';
-import { JsonIncompleteError } from './json-tokens.ts';
+import { JsonIncompleteError, JsonTooDeepError } from './json-tokens.ts';
 import type { ScalarKind } from './json-bytes.ts';
 import { type KeySearch, KeyWatch } from './key-watch.ts';
 import type { TextPiece } from './text-piece.ts';
@@ -122,6 +122,8 @@ export interface ValueFailures {
   notJson: ApiFailure;
   incomplete: ApiFailure;
   tooLarge?: ApiFailure;
+  /** JSON nested deeper than MAX_DEPTH (json-tokens.ts): said as such, not as "not JSON". */
+  tooDeep?: ApiFailure;
 }
 
 const TOO_LARGE = new ApiFailure(
@@ -154,6 +156,7 @@ export function readValue(
     /** What the scan has shown so far refuses the answer. */
     const refusal = (): ApiFailure | undefined => {
       if (keyWatch.found) return KEY_IN_ANSWER;
+      if (scan.failure instanceof JsonTooDeepError) return failures.tooDeep ?? failures.notJson;
       if (scan.failure) return scan.failure instanceof JsonIncompleteError ? failures.incomplete : failures.notJson;
       return reader.tooLarge ? failures.tooLarge : undefined;
     };

@@ -11,6 +11,7 @@ import { auditWritable, written } from '../audit/audit-trail.ts';
 import type { ListAuditEntry } from '../audit/audit.ts';
 import { ApiFailure } from '../http/api-failure.ts';
 import { readValue } from '../answer/answer-value.ts';
+import { MAX_DEPTH } from '../answer/json-tokens.ts';
 import { ListPageReader, MAX_LIST_PAGE_KEPT } from '../answer/list-page-reader.ts';
 import { eachInTurns } from '../answer/turns.ts';
 import { type LookupDeps, unreadableAnswer } from './lookup-steps.ts';
@@ -38,6 +39,10 @@ const NOT_A_LIST = new ApiFailure('upstream_error', 'The applicants list of the 
 const LIST_FAILURES = {
   notJson: NOT_A_LIST,
   incomplete: NOT_A_LIST,
+  tooDeep: new ApiFailure(
+    'upstream_error',
+    `A page of the applicants list of the KYC service is nested deeper than ${MAX_DEPTH} levels, so it was refused.`,
+  ),
   tooLarge: new ApiFailure(
     'upstream_error',
     `A page of the applicants list of the KYC service holds more in the fields the queue reads than ${MAX_LIST_PAGE_KEPT / 1024 / 1024} MiB, so it was refused.`,
