@@ -136,7 +136,9 @@ test.describe('batch lookup', () => {
     const csv = readFileSync((await download.path())!, 'utf8')
       .replace(/^\ufeff/, '')
       .split('\r\n');
-    expect(csv[0]).toBe('line,id,status,statusText,statusDate,statusDateLocal,submitCount,archived,refId,recordId,repeatOf,error,message');
+    expect(csv[0]).toBe(
+      'line,id,status,statusText,statusDate,statusDateLocal,submitCount,archived,refId,recordId,repeatOf,error,message,unreadable',
+    );
     expect(csv.slice(1, -1)).toHaveLength(50);
     const column = (name: string) => csv[0]!.split(',').indexOf(name);
     for (const [index, id] of ids.entries()) {

@@ -127,6 +127,26 @@ describe('batch status lookup', () => {
     }
   });
 
+  it('names in a row the fields the answer held but could not be read (never their values), not blank as if not sent', async () => {
+    const upstream = await startFakeUpstream();
+    cleanups.push(upstream.close);
+    upstream.behave = (_req, res) => {
+      const data = { status: 'approved', refId: 'r1', isArchived: 'SECRET-MAYBE', approvedDate: '2026-01-03 00:00:00', submitCount: 2 };
+      const body = JSON.stringify({ status: 'success', data });
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+      res.end(body);
+    };
+    const app = await startTestApp({
+      upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'full-key', statusApiKey: 'status-key' },
+      access: proxyAccess(),
+    });
+    cleanups.push(app.close);
+    const res = await post(app, { kind: 'refId', ids: ['r1'] }, as('ana', 'compliance'));
+    const [row] = ndjson(res.body).filter((e) => e.type === 'row');
+    expect(row).toMatchObject({ ok: true, status: 'approved', submitCount: 2, unread: ['isArchived', 'approvedDate'] });
+    expect(res.body).not.toContain('SECRET');
+  });
+
   it('streams rows as they finish, with bounded concurrency', async () => {
     const upstream = await startFakeUpstream();
     cleanups.push(upstream.close);

@@ -124,6 +124,7 @@ function BatchTableRow({ line, kind, pending, to }: Omit<TableProps, 'lines'> & 
       </td>
       <td className="px-3 py-2">
         <StatusBadge status={row.status} size="sm" />
+        {row.unread && <span className="mt-1 block text-xs text-amber-900">Not readable: {row.unread.join(', ')}</span>}
         {row.isArchived && (
           <span
             className="ml-1 inline-block rounded border border-slate-400 bg-slate-100 px-1.5 text-xs font-medium text-slate-800"

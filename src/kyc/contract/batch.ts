@@ -1,7 +1,7 @@
 import { z } from './zod.ts';
 import { API_ERROR_CODES } from './api.ts';
 import { LOOKUP_KINDS } from './lookup.ts';
-import { type CandidateRecord, isStatusDateField } from './schema.ts';
+import { type CandidateRecord, isStatusDateField, statusLevelUnread } from './schema.ts';
 import { statusOfDateField } from './status.ts';
 
 /**
@@ -35,6 +35,8 @@ export const batchFoundSchema = z.object({
   recordId: z.nullish(z.string()),
   /** Found as the other kind: an id not known as the batch's kind, tried once as the other its form allows (batchTriesAs). */
   foundBy: z.optional(z.enum(LOOKUP_KINDS)),
+  /** The status-level fields the answer held but that could not be read (`isArchived`, `approvedDate`): named, not left blank as if absent. */
+  unread: z.optional(z.array(z.string())),
 });
 
 export const batchFailedSchema = z.object({
@@ -87,6 +89,7 @@ export function currentStatusDate(record: CandidateRecord): string | undefined {
 /** The status-level row of a found candidate. */
 export function batchRowOf(index: number, record: CandidateRecord): z.infer<typeof batchFoundSchema> {
   const statusDate = currentStatusDate(record);
+  const unread = statusLevelUnread(record).map(({ field }) => field);
   return {
     type: 'row',
     index,
@@ -97,5 +100,6 @@ export function batchRowOf(index: number, record: CandidateRecord): z.infer<type
     ...(typeof record.isArchived === 'boolean' ? { isArchived: record.isArchived } : {}),
     refId: record.refId ?? null,
     recordId: record.recordId ?? null,
+    ...(unread.length > 0 ? { unread } : {}),
   };
 }

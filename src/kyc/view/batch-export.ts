@@ -35,6 +35,7 @@ export const BATCH_COLUMNS = [
   'repeatOf',
   'error',
   'message',
+  'unreadable',
 ] as const;
 
 function localDate(iso: string | undefined, zone: ZoneOptions): string {
@@ -49,9 +50,9 @@ function cells(line: BatchLine, kind: LookupKind, zone: ZoneOptions): string[] {
   const repeat = line.repeatOf === undefined ? '' : String(line.repeatOf);
   if (!row) {
     const [refId, recordId] = kind === 'refId' ? [line.id, ''] : ['', line.id];
-    return [...start, '', '', '', '', '', '', refId, recordId, repeat, 'pending', 'Not looked up'];
+    return [...start, '', '', '', '', '', '', refId, recordId, repeat, 'pending', 'Not looked up', ''];
   }
-  if (!row.ok) return [...start, '', '', '', '', '', '', '', '', repeat, row.code, row.message];
+  if (!row.ok) return [...start, '', '', '', '', '', '', '', '', repeat, row.code, row.message, ''];
   return [
     ...start,
     row.status,
@@ -65,6 +66,8 @@ function cells(line: BatchLine, kind: LookupKind, zone: ZoneOptions): string[] {
     repeat,
     '',
     '',
+    // The fields the service sent that could not be read: not blank as if it had not sent them.
+    (row.unread ?? []).join(' '),
   ];
 }
 

@@ -5,7 +5,9 @@ import {
   candidateEnvelopeSchema,
   statusLevelEnvelope,
   statusLevelOf,
+  statusLevelUnread,
 } from '../../kyc/contract/schema.ts';
+import { attachUnreadFields } from '../../kyc/contract/record-reading.ts';
 import { ApiFailure } from '../http/api-failure.ts';
 import { readStatusLevelStreamed } from './status-level-stream.ts';
 import type { KeySearch } from './key-watch.ts';
@@ -46,6 +48,8 @@ function reduceValue(json: unknown, fields: readonly string[] | undefined): Redu
     };
   }
   const record = statusLevelOf(parsed.data.data);
+  // What could not be read goes with the reduced record too: a batch row names it (batchRowOf).
+  attachUnreadFields(record, statusLevelUnread(parsed.data.data));
   // Present (if empty) whenever they were fetched: the page tells "none recorded" from "not fetched".
   if (fields) record.customFields = supportFieldsOf(parsed.data.data, fields);
   return { ok: true, record, body: statusLevelEnvelope(parsed.data.data, record) };
