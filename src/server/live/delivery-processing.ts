@@ -1,4 +1,5 @@
 import type { Logger } from '../log/log.ts';
+import { MAX_SERVICE_WAIT_SECONDS } from '../upstream/service-wait.ts';
 import type { StatusChecked, StatusLookup } from '../lookup/queue-lookup.ts';
 import type { Metrics } from '../ops/metrics.ts';
 import type { QueueIndex } from '../state/queue-index.ts';
@@ -24,6 +25,16 @@ const PASSING: ReadonlySet<string> = new Set([
 
 /** The waits before each new try of a check that failed for a passing reason: three more tries, then the delivery is given up. */
 export const CONFIRM_RETRY_DELAYS_MS: readonly number[] = [1000, 4000, 10_000];
+
+/**
+ * The service's 429 waits one delivery sits out before its tries count again: each is up to
+ * MAX_SERVICE_WAIT_SECONDS (300 s), longer than the intake's tries last (about 200 s), and a check sent
+ * during one would be refused and push it on. A wait renewed more often than this is the service still
+ * limiting: the tries then count as any failure does.
+ */
+const SERVICE_WAITS_SAT_OUT = 3;
+/** Past the wait's end, so that the check after it is not the one refused at its last millisecond. */
+const AFTER_WAIT_MS = 250;
 
 export interface ProcessingDeps {
   hub: LiveHub;
@@ -54,6 +65,7 @@ export function deliveryProcessor(deps: ProcessingDeps): ProcessDelivery {
     const seen: { last?: StatusChecked } = {};
     const noted: StatusLookup | undefined = check && (async (kind, id) => (seen.last = await check(kind, id)));
     const confirming = { hub: deps.hub, check: noted, ...(deps.queueIndex ? { queueIndex: deps.queueIndex } : {}) };
+    let waitsSatOut = 0;
     for (let attempt = 0; ; attempt++) {
       seen.last = undefined;
       let result: Confirmation;
@@ -72,6 +84,15 @@ export function deliveryProcessor(deps: ProcessingDeps): ProcessDelivery {
       // Set by the check while confirmDelivery ran (TypeScript cannot see it through the closure).
       const last = seen.last as StatusChecked | undefined;
       const passing = result === 'unconfirmed' && last !== undefined && !last.ok && PASSING.has(last.code);
+      // Not asked for the service's 429 wait: sat out whole, no try of the delivery's spent on it.
+      const until = passing && last !== undefined && !last.ok ? last.until : undefined;
+      if (until !== undefined && waitsSatOut < SERVICE_WAITS_SAT_OUT) {
+        waitsSatOut += 1;
+        deps.metrics.webhookIntakeRetries.inc({ reason: 'service_wait' });
+        await sleep(Math.min(Math.max(0, until - Date.now()), MAX_SERVICE_WAIT_SECONDS * 1000) + AFTER_WAIT_MS);
+        attempt -= 1;
+        continue;
+      }
       // Never asked (this server's own slots, audit log or archiving check busy): the service has not said
       // anything, so the delivery stays queued and is taken again later (the intake's tries), not dropped.
       // Under a burst, checks waiting for one of their four slots timed out so, and one in ten was lost.

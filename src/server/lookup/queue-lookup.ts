@@ -14,8 +14,11 @@ export const QUEUE_INDEX_USER = SERVER_USERS.queueIndex;
 /** Who checks a webhook delivery against the service before anyone is told of it (issue 31). */
 export const WEBHOOK_CHECK_USER = SERVER_USERS.webhookCheck;
 
-/** What the service says of a candidate at status level: its record, or the code of why not (`not_found`: it has none). */
-export type StatusChecked = { ok: true; record: CandidateRecord } | { ok: false; code: ApiErrorCode | 'not_asked' };
+/**
+ * What the service says of a candidate at status level: its record, or the code of why not (`not_found`:
+ * it has none). `not_asked` with `until`: the service's 429 wait holds until then (epoch ms).
+ */
+export type StatusChecked = { ok: true; record: CandidateRecord } | { ok: false; code: ApiErrorCode | 'not_asked'; until?: number };
 export type StatusLookup = (kind: LookupKind, id: string) => Promise<StatusChecked>;
 
 /**
@@ -56,14 +59,17 @@ export function serverStatusLookup(deps: LookupDeps, log: Logger, user: string, 
     };
     // The service asked to wait (its 429, to anyone here): nothing is sent, as no user's lookup is. Sent,
     // each check was refused again and pushed the wait on, for every user, for as long as deliveries came.
-    if (deps.upstream.waiting()) return notAsked;
+    const waiting = waitUntil(deps);
+    if (waiting) return waiting;
     if (await archivingGate(deps, level, log)) return notAsked;
     const release = await deps.upstreamSlots.acquire(user, deps.settings.limits.upstreamTimeoutMs);
     if (!release) return notAsked;
     try {
       const admission = await admit(deps, level, new AbortController().signal, log);
       // Asked again: the wait may have begun while this check waited for its slot.
-      if (!admission.ok || deps.upstream.waiting()) return notAsked;
+      if (!admission.ok) return notAsked;
+      const waitingNow = waitUntil(deps);
+      if (waitingNow) return waitingNow;
       const fetched = await sendRequest(deps, { kind, id: asked.id, scope: 'status' }, admission.pass).answer;
       if (!fetched.ok) {
         await audited(fetched.failure, fetched.upstreamStatus);
@@ -76,4 +82,11 @@ export function serverStatusLookup(deps: LookupDeps, log: Logger, user: string, 
       release();
     }
   };
+}
+
+/** Not asked, while the service's 429 wait holds: until when, for a caller that can wait for it (a webhook's check). */
+function waitUntil(deps: Pick<LookupDeps, 'upstream'>): StatusChecked | undefined {
+  const waiting = deps.upstream.waiting();
+  if (!waiting) return undefined;
+  return { ok: false, code: 'not_asked', until: Date.now() + (waiting.retryAfterSeconds ?? 1) * 1000 };
 }

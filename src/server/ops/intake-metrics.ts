@@ -12,7 +12,7 @@ export function intakeMetrics(registers: client.Registry[]): {
   return {
     webhookIntakeRetries: new client.Counter({
       name: 'candidate_lookup_webhook_intake_retries_total',
-      help: "Accepted webhook deliveries tried again, by reason: unconfirmed (the service's check failed for a passing reason), not_asked (its check could not be sent: this server's slots busy; the delivery stays queued) or failed (publishing or Redis failed: the delivery stays queued).",
+      help: "Accepted webhook deliveries tried again, by reason: unconfirmed (the service's check failed for a passing reason), not_asked (its check could not be sent: this server's slots busy; the delivery stays queued), service_wait (its check waited for the service's 429 wait to end, no try spent) or failed (publishing or Redis failed: the delivery stays queued).",
       labelNames: ['reason'],
       registers,
     }),
