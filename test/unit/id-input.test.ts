@@ -244,6 +244,14 @@ describe('a paste from a ticket: ids in sentences', () => {
     ['Hi,\nmy account is cust_000482.\nThanks, Ana', 'cust_000482'],
     ['Please check #user-7781 again', 'user-7781'],
     ['The record 65f1c2a9e4b0d3a1f0c9b802 is stuck', '65f1c2a9e4b0d3a1f0c9b802'],
+    ["Hi, I can't log in, my reference is support-ticket-4410", 'support-ticket-4410'],
+    ['I’m stuck, ref support-ticket-4410', 'support-ticket-4410'],
+    ['Customer cust_000482’s documents are blurry', 'cust_000482'],
+    ['the customer paid 50 EUR, ref cust_000482', 'cust_000482'],
+    ['legacy-2019-0031 was archived in 2019', 'legacy-2019-0031'],
+    ['cust_000482 — please check', 'cust_000482'],
+    ['Opened on 2024-01-02 about cust_000482 at 10:30', 'cust_000482'],
+    ['My customer number is 12345', '12345'],
   ])('%j is the one id in it', (text, id) => {
     expect(interpretPaste(text)).toEqual({ type: 'id', id, removed: 'the words around it' });
   });
@@ -258,6 +266,13 @@ describe('a paste from a ticket: ids in sentences', () => {
       type: 'link',
       link: { id: 'cust_000482' },
     });
+  });
+
+  it('rows copied from a spreadsheet are read by their first cells, as before: their names and dates are no ids', () => {
+    const rows = interpretPaste('refId\tname\tstatus\ncust_000482\tJohn Smith\t2024-01-02\ncrm-55102\tJane Doe\t2024-01-03');
+    expect(rows.type === 'list' && rows.list.ids).toEqual(['cust_000482', 'crm-55102']);
+    expect(rows.type === 'list' && rows.list.entries.map((entry) => entry.line)).toEqual([2, 3]);
+    expect(rows.type === 'list' && rows.list.heading).toBe('refId');
   });
 
   it('lists stay lists: ids on a line, a column, all-letter refIds', () => {

@@ -22,19 +22,28 @@ const LABELLED = /^([A-Za-z][A-Za-z ._-]{0,30}):\s+(\S+)$/;
 
 /** Around an id in a sentence: brackets, quotes or `#` before it; a bracket, quote or the sentence's punctuation after it. */
 const AROUND = /^[("'#<[]+|[)"'>\].,;:!?]+$/g;
-const WORD = /^\p{L}+$/u;
+/** A plain word, contractions too (`can't`, `I’m`). */
+const WORD = /^\p{L}+(?:['’]\p{L}+)*$/u;
+/** A number, a date or a time (`50`, `2019`, `2024-01-02`, `10:30`): an id only where the sentence names no other. */
+const NUMBER_OR_DATE = /^\d+(?:[-./:,]\d+)*$/;
+/** Dashes and other marks standing alone. */
+const NO_LETTER_OR_DIGIT = /^[^\p{L}\p{N}]*$/u;
 
 /**
  * The ids of a ticket's sentences ("My reference is support-ticket-4410, please help"): each run that is
- * not a plain word (a digit, `-`, `_`, `@`… in it), the sentence's punctuation left out. Undefined unless
- * the text reads as prose: a line of three runs or more, at least two plain words, no more ids than words.
- * A list of ids never does ("cust_1 cust_2", a column), and a list of all-letter refIds names no id in it.
+ * not a plain word (a digit, `-`, `_`, `@`… in it), the sentence's punctuation and a possessive `'s` left
+ * out, numbers and dates only when no other run is an id. Undefined unless the text reads as prose: no
+ * tab (rows copied from a spreadsheet are read by their first cells), a line of three runs or more, at
+ * least two plain words, no more ids than words. A list of ids never does ("cust_1 cust_2", a column),
+ * and a list of all-letter refIds names no id in it.
  */
 function idsInProse(text: string): string[] | undefined {
-  if (!text.split(/\r?\n|\r/).some((line) => line.trim().split(/\s+/).length >= 3)) return undefined;
-  const runs = text.split(/\s+/).map((run) => run.replace(AROUND, ''));
+  if (text.includes('\t') || !text.split(/\r?\n|\r/).some((line) => line.trim().split(/\s+/).length >= 3)) return undefined;
+  const runs = text.split(/\s+/).map((run) => run.replace(AROUND, '').replace(/['’]s$/u, ''));
   const words = runs.filter((run) => WORD.test(run)).length;
-  const ids = [...new Set(runs.filter((run) => run !== '' && !WORD.test(run)))];
+  const named = runs.filter((run) => !WORD.test(run) && !NO_LETTER_OR_DIGIT.test(run));
+  const strong = named.filter((run) => !NUMBER_OR_DATE.test(run));
+  const ids = [...new Set(strong.length > 0 ? strong : named)];
   return words >= 2 && ids.length > 0 && ids.length <= words ? ids : undefined;
 }
 
