@@ -90,6 +90,25 @@ describe('a list that gives no total, or no envelope status (read liberally, as 
     expect(Math.max(...asked)).toBeLessThanOrEqual(300);
   });
 
+  it.each([
+    ['its last page (250 candidates, a short last page)', 250],
+    ['its last page (300 candidates, every page full)', 300],
+  ])('attack: no total, and a service that answers %s for any skip past it: read to its end, not for ever', async (_name, size) => {
+    const { app, asked } = await listing(
+      (skip) => {
+        // Any skip past the last page's start is read as that start.
+        const from = Math.min(skip, Math.floor((size - 1) / 100) * 100);
+        return Array.from({ length: Math.min(100, size - from) }, (_, i) => record(from + i));
+      },
+      (records) => ({ status: 'success', data: { records } }),
+    );
+    await app.crawl();
+    // Before: 3 917 pages asked in 8 s, and on toward 10 000 000.
+    expect(asked.length).toBeLessThanOrEqual(6);
+    const queue = JSON.parse((await app.get('/api/applicants?status=waiting&limit=50', COMPLIANCE)).body);
+    expect(queue.data.total).toBe(size);
+  });
+
   it('an envelope that says error is still refused, naming it', async () => {
     const { app } = await listing(upTo250, () => ({ status: 'error', message: 'Not allowed', code: 403 }));
     await app.crawl();

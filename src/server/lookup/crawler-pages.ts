@@ -23,9 +23,10 @@ const PAGE_TRIES = 3;
  * the service's word only up to APPLICANTS_MAX_SKIP, a page that comes back empty ends the list whatever
  * the total said, and a page that repeats the first page's candidates (a service that ignores `skip`)
  * stops the tab: read as told, such a list had the server build millions of pages and die. A list that
- * gives no total is read until a page comes back empty, its windows growing from one page (1, 2, 4… 32),
- * so that a short list costs a request or two past its end, not a window. `read` once every page was;
- * undefined when stopped; else the first failure.
+ * gives no total is read until a page comes back empty, shorter than the others, or the same as the page
+ * before it, its windows growing from one page (1, 2, 4… 32), so that a short list costs a request or two
+ * past its end, not a window. Each window's pages are learnt in order, up to its end. `read` once every
+ * page was; undefined when stopped; else the first failure.
  */
 export async function restOfTab(
   options: PageReading,
@@ -43,32 +44,44 @@ export async function restOfTab(
   let covered = first.served;
   let listed = Math.min(said, APPLICANTS_MAX_SKIP);
   let window = first.total === undefined ? 1 : PAGES_AT_ONCE;
+  let previous = first;
   for (let round = 0; round < 3 && covered < listed; round++) {
     let total = 0;
     while (covered < listed) {
       const skips: number[] = [];
       for (let skip = covered; skip < listed && skips.length < window; skip += step) skips.push(skip);
       window = Math.min(PAGES_AT_ONCE, window * 2);
-      const pages = await Promise.all(
-        skips.map(async (skip) => {
-          const page = await pageOf(options, filter, skip);
-          if (page?.ok && !repeats(page, firstIds)) await learn(page, skip);
-          return page;
-        }),
-      );
+      const pages = await Promise.all(skips.map((skip) => pageOf(options, filter, skip)));
       if (pages.some((page) => page === undefined)) return undefined;
       const failure = pages.find((page): page is Extract<ListPage, { ok: false }> => page !== undefined && !page.ok);
       if (failure) return failure;
       const read = pages as Array<Extract<ListPage, { ok: true }>>;
-      if (read.some((page) => repeats(page, firstIds))) return { ok: false, failure: SKIP_IGNORED, upstreamStatus: 200 };
+      if (first.total !== undefined && read.some((page) => repeats(page, firstIds)))
+        return { ok: false, failure: SKIP_IGNORED, upstreamStatus: 200 };
+      for (const [index, page] of read.entries()) {
+        if (pastTheEnd(page, previous, first.total === undefined)) return 'read';
+        await learn(page, skips[index]!);
+        previous = page;
+        // Without a total, a page shorter than the others is the last.
+        if (first.total === undefined && page.served < step) return 'read';
+      }
       covered = skips.at(-1)! + step;
       total = Math.max(total, ...read.map((page) => page.total ?? 0));
-      // Past its end: the list is shorter than its total said (or shrank while read).
-      if (read.some((page) => page.served === 0)) return 'read';
     }
     listed = Math.min(total, APPLICANTS_MAX_SKIP);
   }
   return 'read';
+}
+
+/**
+ * Past the list's end: a page that came back empty (the list shorter than its total said, or shrunk while
+ * read); without a total, also the page before it again (a service that answers its last page for any
+ * skip past it, which was read for ever: 100 000 requests a tab).
+ */
+function pastTheEnd(page: Extract<ListPage, { ok: true }>, previous: Extract<ListPage, { ok: true }>, noTotal: boolean): boolean {
+  if (page.served === 0) return true;
+  if (!noTotal || page.records.length !== previous.records.length) return false;
+  return page.records.every((record, index) => idOf(record) === idOf(previous.records[index]!));
 }
 
 /** Pages of a tab asked at once: the pool paces them; the window bounds what waits in it. */
