@@ -381,6 +381,30 @@ describe('the search box', { timeout: 20_000 }, () => {
     expect(fetchMock.mock.calls.filter(([input]) => input === '/api/batch')).toHaveLength(1);
   });
 
+  it('"Look up all" from the header\'s box while the batch page is shown looks the new list up there, not on a reload later', async () => {
+    const user = userEvent.setup();
+    const rows = [
+      { type: 'row', index: 0, ok: true, status: 'approved', refId: 'user-7781', recordId: null },
+      { type: 'row', index: 1, ok: true, status: 'waiting', refId: 'acct-30291', recordId: null },
+      { type: 'done', found: 2, failed: 0 },
+    ];
+    const ndjson = () =>
+      new Response(rows.map((row) => `${JSON.stringify(row)}\n`).join(''), { headers: { 'content-type': 'application/x-ndjson' } });
+    const { fetchMock } = stubApi({ candidates: { '/api/batch': ndjson } });
+    const { router } = renderWithProviders('/batch');
+    expect(await screen.findByRole('textbox', { name: 'refIds to look up' }, LAZY_PAGE)).toHaveValue('');
+    await user.click(searchBox());
+    await user.paste('user-7781\nacct-30291');
+    await waitFor(() => expect(pageStatus()).toHaveTextContent(/^You pasted a list/));
+    await user.click(within(pageStatus()).getByRole('button', { name: 'Look up all 2 in a batch' }));
+    await waitFor(() => expect(screen.getByRole('textbox', { name: 'refIds to look up' })).toHaveValue('user-7781\nacct-30291'));
+    expect(await screen.findByText(/^Done:/)).toBeInTheDocument();
+    expect(fetchMock.mock.calls.filter(([input]) => input === '/api/batch')).toHaveLength(1);
+    // Taken: nothing of it is left in the history entry for a reload to start again.
+    expect(router.state.location.pathname).toBe('/batch');
+    expect(window.history.state).toBeNull();
+  });
+
   it('suggests recent lookups of the same kind', async () => {
     const user = userEvent.setup();
     stubApi({ candidates: found(['refId', xiuying]) });

@@ -34,10 +34,7 @@ export function BatchPage() {
   );
   const [problem, setProblem] = useState<string>();
   const { state, start, cancel, retry, reset } = useBatch(environment, kept?.state);
-  useHandOver(handedOver, () => {
-    const ids = splitIdList(text, (line) => parseAppLink(line)?.id);
-    if (ids.ids.length > 0 && ids.ids.length <= MAX_BATCH_IDS) start(kind, ids.ids, ids.entries);
-  });
+  useHandOver(handedOver, { setKind, setText, start });
   useEffect(() => {
     if (text.trim() === '' && state.phase === 'idle') forgetBatch(environment);
     else rememberBatch(environment, { kind, text, state });
@@ -131,17 +128,25 @@ export function BatchPage() {
 }
 
 /**
- * A list handed over by the search box's offer is taken once: started when the offer said "Look up all",
- * and dropped from the history entry, so that Back from a row's candidate shows the batch this tab kept
- * (its rows), not the list handed over again, empty of rows.
+ * Each list handed over by the search box's offer is taken once, also one handed over while this page
+ * is shown (the header's box on /batch): put in the box, started when the offer said "Look up all", and
+ * dropped from the history entry, so that Back from a row's candidate shows the batch this tab kept (its
+ * rows), not the list handed over again, empty of rows, and a reload starts nothing unseen.
  */
-function useHandOver(handedOver: BatchHandOver['batch'] | undefined, begin: () => void) {
-  const taken = useRef(false);
+function useHandOver(
+  handedOver: BatchHandOver['batch'] | undefined,
+  page: { setKind: (kind: LookupKind) => void; setText: (text: string) => void; start: ReturnType<typeof useBatch>['start'] },
+) {
+  const taken = useRef<BatchHandOver['batch']>(undefined);
   useEffect(() => {
-    if (!handedOver || taken.current) return;
-    taken.current = true;
+    if (!handedOver || taken.current === handedOver) return;
+    taken.current = handedOver;
     navigate(window.location.pathname + window.location.search, { replace: true, state: null });
-    if (handedOver.start) begin();
+    const given = typeof handedOver.text === 'string' ? handedOver.text : handedOver.ids.join('\n');
+    page.setKind(handedOver.kind);
+    page.setText(given);
+    const list = splitIdList(given, (line) => parseAppLink(line)?.id);
+    if (handedOver.start && list.ids.length > 0 && list.ids.length <= MAX_BATCH_IDS) page.start(handedOver.kind, list.ids, list.entries);
   });
 }
 
