@@ -4,6 +4,7 @@ import { Link } from '../navigation.tsx';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import { cleanId } from '../../kyc/view/id-input.ts';
 import { invisibleIn, withoutMarks } from './id-marks.ts';
+import { ProblemCard } from './problem-card.tsx';
 import { type ApiError, codeOfStatus, type ErrorCode } from '../api/api-error.ts';
 import { errorTitle } from '../api/error-titles.ts';
 import { useEnvironmentPath } from '../environment/use-environment.ts';
@@ -11,7 +12,6 @@ import { candidatePath } from '../routes.ts';
 import { STORE_UNAVAILABLE_TEXT } from '../session/store-unavailable.tsx';
 import { sessionQueries } from '../session/session-query.ts';
 import { Button, buttonClass } from '../ui/button.tsx';
-import { Card } from '../ui/card.tsx';
 import { cn } from '../ui/cn.ts';
 import { ScrollRegion } from '../ui/scroll-region.tsx';
 import { TimeStamp } from '../ui/time-stamp.tsx';
@@ -279,19 +279,5 @@ export function CandidateError({
     ),
   });
 
-  return (
-    <Card role="alert" tone="danger" className="space-y-3" data-error-kind={screenCodeOf(error) ?? error.code}>
-      <h1 className="text-xl font-semibold break-words">{screen.title}</h1>
-      <div className="text-sm break-words">{screen.body}</div>
-      <div className="flex flex-wrap gap-3">
-        {screen.action}
-        <Link
-          to={to('/')}
-          className="inline-flex items-center rounded-md border border-red-300 bg-white px-3 py-1.5 text-sm font-medium text-red-900 hover:bg-red-100 focus-ring"
-        >
-          New lookup
-        </Link>
-      </div>
-    </Card>
-  );
+  return <ProblemCard {...screen} home={to('/')} kind={screenCodeOf(error) ?? error.code} />;
 }

@@ -4,8 +4,8 @@ import { useEnvironmentPath } from '../environment/use-environment.ts';
 import { Link } from '../navigation.tsx';
 import { candidatePath } from '../routes.ts';
 import { buttonClass } from '../ui/button.tsx';
-import { Card } from '../ui/card.tsx';
 import { cn } from '../ui/cn.ts';
+import { ProblemCard } from './problem-card.tsx';
 
 /**
  * The id the answer's record gives for the kind asked, when it is another candidate's: a cache or a
@@ -27,24 +27,23 @@ export function otherCandidateIn(record: CandidateRecord, kind: LookupKind, id: 
 export function OtherCandidate({ kind, id, answered }: { kind: LookupKind; id: string; answered: string }) {
   const { to } = useEnvironmentPath();
   return (
-    <Card role="alert" tone="danger" className="space-y-3" data-error-kind="other_candidate">
-      <h1 className="text-xl font-semibold break-words">The KYC service answered with another candidate</h1>
-      <p className="text-sm break-words">
-        Asked for {kind} <code className="font-mono">{id}</code>, it sent the record of {kind} <code className="font-mono">{answered}</code>
-        . It is not shown here: it is not the candidate you looked up, and taken for them it would mislead. Something in front of the
-        service (a cache, a gateway) may be answering wrongly: tell whoever runs Candidate Lookup.
-      </p>
-      <div className="flex flex-wrap gap-3">
+    <ProblemCard
+      kind="other_candidate"
+      home={to('/')}
+      title="The KYC service answered with another candidate"
+      body={
+        <p>
+          Asked for {kind} <code className="font-mono">{id}</code>, it sent the record of {kind}{' '}
+          <code className="font-mono">{answered}</code>. It is not shown here: it is not the candidate you looked up, and taken for them it
+          would mislead. Something in front of the service (a cache, a gateway) may be answering wrongly: tell whoever runs Candidate
+          Lookup.
+        </p>
+      }
+      action={
         <Link className={cn(buttonClass(), 'inline-flex items-center')} to={to(candidatePath(kind, answered))}>
           Look up {kind} {answered}
         </Link>
-        <Link
-          to={to('/')}
-          className="inline-flex items-center rounded-md border border-red-300 bg-white px-3 py-1.5 text-sm font-medium text-red-900 hover:bg-red-100 focus-ring"
-        >
-          New lookup
-        </Link>
-      </div>
-    </Card>
+      }
+    />
   );
 }
