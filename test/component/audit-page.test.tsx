@@ -2,7 +2,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { SessionInfo } from '../../src/kyc/contract/api.ts';
-import type { ActivityAnswer, AuditRow, AuditSearchAnswer, AuditStatus } from '../../src/kyc/contract/audit-search.ts';
+import type { ActivityAnswer, AuditSearchAnswer, AuditStatus } from '../../src/kyc/contract/audit-search.ts';
+import { auditRow } from './audit-row.ts';
 import { inTimeZone } from './in-time-zone.ts';
 import { envelope, json, renderWithProviders, stubApi, testMeta } from './render.tsx';
 
@@ -15,26 +16,7 @@ const LEAD: SessionInfo = { mode: 'proxy', user: 'lena', role: 'lead' };
 const ANA: SessionInfo = { mode: 'proxy', user: 'ana', role: 'compliance' };
 const SAM: SessionInfo = { mode: 'proxy', user: 'sam', role: 'support' };
 
-function row(overrides: Partial<AuditRow>): AuditRow {
-  return {
-    time: new Date().toISOString(),
-    instance: 'app1',
-    hash: Math.random().toString(16).slice(2).padEnd(64, '0'),
-    action: 'lookup',
-    user: 'ben',
-    role: 'compliance',
-    env: 'default',
-    kind: 'refId',
-    id: 'cust-204',
-    level: 'full',
-    status: 200,
-    code: null,
-    client: '10.0.0.7',
-    requestId: null,
-    detail: null,
-    ...overrides,
-  };
-}
+const row = auditRow;
 
 const STATUS: AuditStatus = {
   source: { kind: 'files' },

@@ -3,11 +3,12 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ApiMeta, SessionInfo } from '../../src/kyc/contract/api.ts';
 import type { Applicant } from '../../src/kyc/contract/applicants.ts';
-import type { ActivityAnswer, AuditRow } from '../../src/kyc/contract/audit-search.ts';
+import type { ActivityAnswer } from '../../src/kyc/contract/audit-search.ts';
 import type { LiveEvent } from '../../src/kyc/contract/live-events.ts';
 import type { PresenceViewer } from '../../src/kyc/contract/presence.ts';
 import type { CandidateRecord } from '../../src/kyc/contract/schema.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
+import { auditRow } from './audit-row.ts';
 import { applicantsAnswer, envelope, json, renderWithProviders, stubApi, testMeta } from './render.tsx';
 
 /**
@@ -277,23 +278,7 @@ describe('who looked, as colleagues come', { timeout: 20_000 }, () => {
   it("reads the Activity again when a colleague opens the page: their lookup is no longer missing from 'today'", async () => {
     const ANA: SessionInfo = { mode: 'users', user: 'ana', role: 'compliance' };
     let lines: ActivityAnswer['rows'] = [];
-    const line = (user: string): AuditRow => ({
-      time: new Date().toISOString(),
-      instance: 'app1',
-      hash: '0'.repeat(64),
-      action: 'lookup',
-      user,
-      role: 'compliance',
-      env: 'default',
-      kind: 'refId',
-      id: second.refId!,
-      level: 'full',
-      status: 200,
-      code: null,
-      client: '10.0.0.7',
-      requestId: null,
-      detail: null,
-    });
+    const line = (user: string) => auditRow({ user, id: second.refId! });
     lines = [line('ana')];
     const candidates = { [candidatePath(second)]: () => envelope(second) };
     const answer = () => json({ rows: lines, since: '', more: false, source: { kind: 'files' } });
