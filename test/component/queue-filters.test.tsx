@@ -33,6 +33,8 @@ describe('the queue’s toggles', () => {
     const { router, views } = showQueue(COMPLIANCE, '/applicants?status=waiting');
     const over = await screen.findByRole('checkbox', { name: 'Over SLA only' });
     expect(screen.getByRole('group', { name: 'Show only' })).toContainElement(over);
+    // What the SLA is, said where it is offered (the view's slaHours).
+    expect(over).toHaveAccessibleDescription('In this status for more than 24 hours.');
     expect(over).not.toBeChecked();
     await user.click(over);
     await waitFor(() => expect(router.state.location.search).toBe('?status=waiting&overSla=1'));

@@ -60,7 +60,11 @@ export function SinceCell({
           {formatAge(now - date.getTime())}
         </span>
         {isOverSla(applicant, now, slaHours) && (
-          <span className="rounded bg-red-50 px-1.5 py-0.5 text-xs font-semibold text-red-800 ring-1 ring-red-200" data-over-sla>
+          <span
+            className="rounded bg-red-50 px-1.5 py-0.5 text-xs font-semibold text-red-800 ring-1 ring-red-200"
+            title={`In this status for more than ${slaHours} hours`}
+            data-over-sla
+          >
             <span aria-hidden="true">⚠ </span>
             Over SLA
           </span>

@@ -109,7 +109,7 @@ export function ApplicantsPage() {
           <QueueFilterToggles
             filter={filter}
             filters={filters}
-            slaOffered={(queue.list.data?.slaHours ?? latestSla(queue)) !== undefined}
+            slaHours={queue.list.data?.slaHours ?? latestSla(queue)}
             compliance={names}
             onChange={(next) => navigate(queueHref({ filter, page: 1, ...next }, environment))}
           />

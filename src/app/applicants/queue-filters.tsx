@@ -11,24 +11,28 @@ import type { QueueFilters } from './applicants-queries.ts';
 export function QueueFilterToggles({
   filter,
   filters,
-  slaOffered,
+  slaHours,
   compliance,
   onChange,
 }: {
   filter: ApplicantFilter | undefined;
   filters: QueueFilters;
-  /** The environment has an SLA (the last view said its hours). */
-  slaOffered: boolean;
+  /** The environment's SLA in hours (the last view said it); undefined: none. */
+  slaHours: number | undefined;
   compliance: boolean;
   onChange: (next: QueueFilters) => void;
 }) {
-  const overSla = slaOffered && filter !== undefined && AGE_ORDERED_FILTERS.includes(filter);
+  const overSla = slaHours !== undefined && filter !== undefined && AGE_ORDERED_FILTERS.includes(filter);
   if (!overSla && !compliance) return null;
   return (
     <fieldset className="flex flex-wrap items-center gap-x-5 gap-y-2 text-sm text-slate-800" data-testid="queue-filters">
       <legend className="float-left mr-3 font-medium text-slate-700">Show only</legend>
       {overSla && (
-        <Toggle checked={filters.overSla === true} onChange={(checked) => onChange({ ...filters, overSla: checked })}>
+        <Toggle
+          checked={filters.overSla === true}
+          onChange={(checked) => onChange({ ...filters, overSla: checked })}
+          note={`In this status for more than ${slaHours} hours.`}
+        >
           Over SLA only
         </Toggle>
       )}
