@@ -133,6 +133,8 @@ describe('certificate shapes', () => {
     ]);
     // No tick that suggests a check this app does not make.
     expect(signed.textContent).not.toMatch(/✓|verified(?! by)/);
+    // A signature's date in the line's own small size, not the larger size of a stamp standing alone.
+    for (const time of signed.querySelectorAll('time')) expect(time.closest('.text-sm')).toBeNull();
   });
 
   it('reads the worst result stated in a certificate that is not valid JSON', async () => {

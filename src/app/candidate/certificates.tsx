@@ -81,7 +81,7 @@ function Signatures({ review }: { review: CertificateReview }) {
                 <>
                   {', created '}
                   {isoTimestampSchema.safeParse(signature.created).success ? (
-                    <TimeStamp date={new Date(signature.created)} />
+                    <TimeStamp date={new Date(signature.created)} inline />
                   ) : (
                     <LongText text={signature.created} limit={60} />
                   )}

@@ -13,10 +13,13 @@ export function TimeStamp({
   now,
   seconds = false,
   future = false,
+  inline = false,
 }: {
   date: Date;
   now?: Date;
   seconds?: boolean;
+  /** In a line of text: the text's own size, not the stamp's (a certificate's signature line is smaller). */
+  inline?: boolean;
   /** A deadline: a moment just ahead reads "in 3 minutes", not "just now" (formatRelative's clock skew). */
   future?: boolean;
 }) {
@@ -24,7 +27,7 @@ export function TimeStamp({
   const id = useId();
   const other = zone === 'utc' ? 'local' : 'utc';
   return (
-    <span className="text-sm text-slate-700">
+    <span className={inline ? 'text-slate-700' : 'text-sm text-slate-700'}>
       <span className="group relative inline-block">
         <time
           dateTime={date.toISOString()}
