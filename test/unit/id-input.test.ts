@@ -2,8 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { guessKind, looksLikeRecordId } from '../../src/kyc/contract/lookup.ts';
 import { interpretPaste } from '../../src/app/lookup/paste.ts';
-import { cleanId, describeRemoved, entriesText, splitIdList, unwrapId } from '../../src/kyc/view/id-input.ts';
+import { cleanId, describeRemoved, entriesText, splitIdList, splitMarks, unwrapId } from '../../src/kyc/view/id-input.ts';
 import { parseAppLink, splitEnvironmentPath, environmentPath } from '../../src/app/routes.ts';
+import { withoutMarks } from '../../src/app/candidate/id-marks.ts';
 
 describe('cleanId', () => {
   it.each([
@@ -298,5 +299,38 @@ describe('a paste from a ticket: ids in sentences', () => {
         },
       ),
     );
+  });
+});
+
+describe("a sentence's marks around an id: one rule for the paste and the not-found offer", () => {
+  const LEAD = ['(', '"', "'", '#', '<', '['];
+  const TAIL = [')', '"', "'", '>', ']', '.', ',', ';', ':', '!', '?'];
+  // An id as tickets carry one: letters, a separator, digits (a plain word is never a sentence's id).
+  const id = fc.stringMatching(/^[A-Za-z]{1,8}[_@-][A-Za-z0-9_-]{0,6}[0-9]$/);
+  const marks = (from: string[]) => fc.array(fc.constantFrom(...from), { maxLength: 3 }).map((m) => m.join(''));
+
+  it('gives back the id inside any marks, and the marks as they stood, in the paste and on the not-found screen alike', () => {
+    fc.assert(
+      fc.property(marks(LEAD), id, marks(TAIL), (lead, bare, tail) => {
+        expect(splitMarks(lead + bare + tail)).toEqual({ lead, bare, tail });
+        const offered = withoutMarks(lead + bare + tail);
+        expect(offered?.id).toBe(lead || tail ? bare : undefined);
+        if (lead || tail) {
+          const pasted = interpretPaste(`My reference is ${lead}${bare}${tail} please help`);
+          expect(pasted).toEqual({ type: 'id', id: bare, removed: 'the words around it' });
+        }
+      }),
+    );
+  });
+
+  it('never loses or adds a character, and marks alone leave no id', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 12 }), (text) => {
+        const { lead, bare, tail } = splitMarks(text);
+        expect(lead + bare + tail).toBe(text);
+      }),
+    );
+    expect(splitMarks('"...",')).toEqual({ lead: '"', bare: '', tail: '...",' });
+    expect(withoutMarks('"...",')).toBeUndefined();
   });
 });

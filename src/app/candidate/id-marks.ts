@@ -1,4 +1,4 @@
-import { cleanId, describeRemoved } from '../../kyc/view/id-input.ts';
+import { cleanId, describeRemoved, splitMarks } from '../../kyc/view/id-input.ts';
 
 /** What an id looked up holds that is not its own, for the not-found screen to offer the id meant (candidate-error.tsx). */
 
@@ -16,9 +16,7 @@ export function invisibleIn(id: string): string | undefined {
  * (`support-ticket-4410,`, `#user-7781`, `(cust_1)`): the id without them, and the marks in words.
  */
 export function withoutMarks(id: string): { id: string; marks: string } | undefined {
-  const lead = /^[#("'<[]+/.exec(id)?.[0] ?? '';
-  const tail = /[)"'>\].,;:!?]+$/.exec(id)?.[0] ?? '';
-  const bare = id.slice(lead.length, id.length - tail.length);
+  const { lead, bare, tail } = splitMarks(id);
   if (bare === '' || bare === id) return undefined;
   return { id: bare, marks: [lead && `"${lead}" before it`, tail && `"${tail}" after it`].filter(Boolean).join(' and ') };
 }

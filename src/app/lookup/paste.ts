@@ -1,5 +1,5 @@
 import { type DashboardLink, parseDashboardLink } from '../../kyc/view/dashboard-link.ts';
-import { cleanId, describeRemoved, type IdList, splitIdList } from '../../kyc/view/id-input.ts';
+import { cleanId, describeRemoved, type IdList, splitIdList, splitMarks } from '../../kyc/view/id-input.ts';
 import { type AppLink, parseAppLink } from '../routes.ts';
 
 export type Pasted =
@@ -20,8 +20,6 @@ export type Pasted =
  */
 const LABELLED = /^([A-Za-z][A-Za-z ._-]{0,30}):\s+(\S+)$/;
 
-/** Around an id in a sentence: brackets, quotes or `#` before it; a bracket, quote or the sentence's punctuation after it. */
-const AROUND = /^[("'#<[]+|[)"'>\].,;:!?]+$/g;
 /** A plain word, contractions too (`can't`, `I’m`). */
 const WORD = /^\p{L}+(?:['’]\p{L}+)*$/u;
 /** A number, a date or a time (`50`, `2019`, `2024-01-02`, `10:30`): an id only where the sentence names no other. */
@@ -39,7 +37,7 @@ const NO_LETTER_OR_DIGIT = /^[^\p{L}\p{N}]*$/u;
  */
 function idsInProse(text: string): string[] | undefined {
   if (text.includes('\t') || !text.split(/\r?\n|\r/).some((line) => line.trim().split(/\s+/).length >= 3)) return undefined;
-  const runs = text.split(/\s+/).map((run) => run.replace(AROUND, '').replace(/['’]s$/u, ''));
+  const runs = text.split(/\s+/).map((run) => splitMarks(run).bare.replace(/['’]s$/u, ''));
   const words = runs.filter((run) => WORD.test(run)).length;
   const named = runs.filter((run) => !WORD.test(run) && !NO_LETTER_OR_DIGIT.test(run));
   const strong = named.filter((run) => !NUMBER_OR_DATE.test(run));

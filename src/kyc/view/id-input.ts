@@ -92,6 +92,17 @@ export function unwrapId(id: string): { id: string; dropped: string | undefined 
   return { id: rest, dropped: dropped.length > 0 ? dropped.join(' and ') : undefined };
 }
 
+/**
+ * An id as a sentence gives it (`support-ticket-4410,`, `#user-7781`, `(cust_1)`): brackets, quotes or
+ * `#` before it; a bracket, quote or the sentence's punctuation after it. One rule for the paste's
+ * sentences (paste.ts) and the not-found screen's offer (id-marks.ts).
+ */
+export function splitMarks(text: string): { lead: string; bare: string; tail: string } {
+  const lead = /^[("'#<[]+/.exec(text)?.[0] ?? '';
+  const tail = /[)"'>\].,;:!?]+$/.exec(text.slice(lead.length))?.[0] ?? '';
+  return { lead, bare: text.slice(lead.length, text.length - tail.length), tail };
+}
+
 /** The id without the pair of quotes around it (QUOTES), or as it is. */
 function unquote(id: string): string {
   const pair = QUOTES.find(([open, close]) => id.length > 2 && id.startsWith(open) && id.endsWith(close));
