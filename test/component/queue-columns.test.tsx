@@ -373,6 +373,26 @@ describe('the progress line', () => {
     expect(screen.queryByText('No candidates have the status “Blocked”.')).not.toBeInTheDocument();
   });
 
+  it('a list the crawler does not read, to keep identity data, is never said to be still being read (facts review, 29 November)', async () => {
+    const message =
+      'The applicants list is read once a lookup here has shown that the API key keeps identity data: without a status-level key it is read with the full key.';
+    const index = {
+      at: new Date().toISOString(),
+      crawling: true as const,
+      dated: 0,
+      of: 0,
+      error: { message, at: new Date().toISOString(), withheld: true as const },
+    };
+    stubList(QUEUE, { extra: { blocked: { order: { by: 'age', known: 0, of: 0 }, index } } });
+    renderWithProviders('/applicants?status=blocked');
+    const freshness = await screen.findByTestId('queue-freshness');
+    expect(freshness).toHaveTextContent(
+      `Not read from the KYC service: what lookups made here told the queue is shown, 0 of 0 dated. ${message}`,
+    );
+    expect(freshness).not.toHaveTextContent(/Still reading|last read of the list failed/);
+    expect(screen.getByTestId('queue-still-reading')).toHaveTextContent(/^None known: the KYC service’s list is not read/);
+  });
+
   it('has no serious axe violations with the new columns, flags and notes', async () => {
     stubList(QUEUE, { extra: { waiting: WAITING_EXTRA }, refused: ['blocked'] });
     renderWithProviders('/applicants?status=waiting');

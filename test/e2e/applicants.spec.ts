@@ -159,8 +159,14 @@ test.describe('a key that archives after extract', () => {
     const meta = await (await page.request.get(`${archivingUrl}/api/meta`, { headers: APP_HEADERS })).json();
     expect(meta.archivingKey).toMatchObject({ accepted: false });
 
-    // The queue is status-level: unaffected.
+    // Without a status-level key the list would be read with this key, its records whole: the crawler
+    // does not read it (crawler-list.ts), and the queue says why and what to configure.
     await page.goto(`${archivingUrl}/applicants`);
-    await expect(rows(page).first()).toBeVisible();
+    await expect(
+      page
+        .getByText(/without a status-level key it is read with the full key|without a status-level key the list would be read with it/)
+        .first(),
+    ).toBeVisible({ timeout: 15_000 });
+    await screenshot(page, 'archive-queue-not-read');
   });
 });

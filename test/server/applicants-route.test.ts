@@ -38,7 +38,7 @@ async function sandboxApp(options: { statusKey?: boolean; auditFile?: string; pe
       baseUrl: sandbox.url,
       clientId: sandbox.clientId,
       apiKey: SANDBOX_KEYS.full,
-      ...(options.statusKey ? { statusApiKey: SANDBOX_KEYS.status } : {}),
+      ...(options.statusKey === false ? {} : { statusApiKey: SANDBOX_KEYS.status }),
     },
     access: gateway(),
     ...(options.auditFile ? { audit: createAuditLog(options.auditFile) } : {}),
@@ -61,7 +61,8 @@ async function fakeApp(answer: { status?: number; body: unknown }, extra: { stat
       baseUrl: upstream.url,
       clientId: 'client one',
       apiKey: 'full-key',
-      ...(extra.statusKey ? { statusApiKey: extra.statusKey } : {}),
+      // Without a status-level key, the crawler reads no list before a full lookup showed the key keeps data (crawler-full-key.test.ts).
+      statusApiKey: extra.statusKey ?? 'status-key',
     },
     access: gateway(),
   });
@@ -282,7 +283,10 @@ describe('GET /api/applicants against what the service may answer', () => {
   it('a list without framing, or compressed although none was asked for, is refused as a lookup would be', async () => {
     const upstream = await startFakeUpstream();
     const text = JSON.stringify({ status: 'success', data: { records: [], total: 0 } });
-    const app = await startTestApp({ upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'full-key' }, access: gateway() });
+    const app = await startTestApp({
+      upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'full-key', statusApiKey: 'status-key' },
+      access: gateway(),
+    });
     upstream.behave = (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': Buffer.byteLength(text) });
       res.end(text);
@@ -334,7 +338,10 @@ describe('GET /api/applicants against what the service may answer', () => {
     const all = Array.from({ length: 130 }, (_, i) => ({ status: 'waiting', isArchived: false, _id: `rec-${i}`, blockPassID: `bp-${i}` }));
     const upstream = await startListUpstream(all);
     upstream.pageSize = 20;
-    const app = await startTestApp({ upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' }, access: gateway() });
+    const app = await startTestApp({
+      upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k', statusApiKey: 's' },
+      access: gateway(),
+    });
     await app.crawl();
     upstream.seen.length = 0;
     // Undated (the lookups find nothing): in the order the service listed them.
@@ -362,8 +369,14 @@ describe('GET /api/applicants per environment', () => {
     };
     const app = await startTestApp({
       environments: [
-        testEnvironment({ baseUrl: sandbox.url, clientId: sandbox.clientId, apiKey: SANDBOX_KEYS.full }, { name: 'production' }),
-        testEnvironment({ baseUrl: staging.url, clientId: 'staging_client', apiKey: 'staging-key' }, { name: 'staging' }),
+        testEnvironment(
+          { baseUrl: sandbox.url, clientId: sandbox.clientId, apiKey: SANDBOX_KEYS.full, statusApiKey: SANDBOX_KEYS.status },
+          { name: 'production' },
+        ),
+        testEnvironment(
+          { baseUrl: staging.url, clientId: 'staging_client', apiKey: 'staging-key', statusApiKey: 'staging-status-key' },
+          { name: 'staging' },
+        ),
       ],
       access: gateway(),
       audit: createAuditLog(auditFile),
@@ -375,7 +388,7 @@ describe('GET /api/applicants per environment', () => {
     // The crawler read each environment's own list, with its own key.
     expect(staging.seen.map((r) => [r.path, r.headers.authorization])).toContainEqual([
       '/kyc/1.0/connect/staging_client/applicants/waiting?skip=0&limit=100',
-      'staging-key',
+      'staging-status-key',
     ]);
     expect((await app.get('/api/e/nowhere/applicants', COMPLIANCE)).status).toBe(404);
     // Refused for its environment, and audited as a page of the list all the same.

@@ -263,9 +263,9 @@ describe('the crawler and a key that archives after extract', () => {
     const app = await startTestApp({ upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'full-key' }, access: gateway() });
     await app.crawl();
     const lookups = () => upstream.seen.filter((request) => request.path.includes('/recordId/'));
-    // The list is read (its records are listed, not looked up); no candidate is.
-    expect(pageOf(await app.get('/api/applicants?status=waiting', SUPPORT)).total).toBe(5);
-    expect(lookups()).toEqual([]);
+    // Neither a candidate nor the list (whole records, with that key: crawler-full-key.test.ts) is asked.
+    expect(upstream.seen).toEqual([]);
+    expect((await app.get('/api/applicants?status=waiting', SUPPORT)).status).toBe(503);
     // A user's full lookup shows the key keeps data (no willArchiveAtDate): the crawler may then use it.
     expect((await app.get(`/api/candidates/recordId/${candidates[0]!.record.recordId}`, COMPLIANCE)).status).toBe(200);
     await app.crawl();

@@ -40,7 +40,9 @@ async function attack(store: QueueIndexStore) {
   const metrics = createMetrics();
   const maxEntries = 100;
   const app = await startTestApp({
-    environments: [{ ...testEnvironment({ baseUrl: upstream.url, clientId: 'c', apiKey: 'k' }), queueIndexMax: maxEntries }],
+    environments: [
+      { ...testEnvironment({ baseUrl: upstream.url, clientId: 'c', apiKey: 'k', statusApiKey: 's' }), queueIndexMax: maxEntries },
+    ],
     access: gateway(),
     queueIndex: store,
     metrics,

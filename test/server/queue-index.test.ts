@@ -293,7 +293,10 @@ describe('the queue tabs: SLA, refused filters', () => {
       res.writeHead(refuse || 200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
       res.end(text);
     };
-    const app = await startTestApp({ upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'full-key' }, access: gateway() });
+    const app = await startTestApp({
+      upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'full-key', statusApiKey: 's' },
+      access: gateway(),
+    });
     await app.crawl();
     for (const filter of ['review_requested', 'incomplete']) {
       const res = await app.get(`/api/applicants?status=${filter}`, SUPPORT);
@@ -311,7 +314,10 @@ describe('the queue tabs: SLA, refused filters', () => {
       res.writeHead(404, { 'content-type': 'application/json', 'content-length': 2 });
       res.end('{}');
     };
-    const none = await startTestApp({ upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'full-key' }, access: gateway() });
+    const none = await startTestApp({
+      upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'full-key', statusApiKey: 's' },
+      access: gateway(),
+    });
     await none.crawl();
     for (const filter of ['approved', 'rejected', 'blocked', '']) {
       const documented = apiErrorBodySchema.parse(JSON.parse((await none.get(`/api/applicants?status=${filter}`, SUPPORT)).body)).error;

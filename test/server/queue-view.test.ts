@@ -46,7 +46,10 @@ async function fakeService(answers: Record<string, number | { total: number }>) 
     res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
     res.end(text);
   };
-  const app = await startTestApp({ upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'full-key' }, access: gateway() });
+  const app = await startTestApp({
+    upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'full-key', statusApiKey: 's' },
+    access: gateway(),
+  });
   const close = async () => {
     await app.close();
     await upstream.close();
@@ -61,7 +64,7 @@ describe('a queue view is read from the index (issue 32)', () => {
       () => undefined,
     );
     const app = await startTestApp({
-      upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' },
+      upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k', statusApiKey: 's' },
       access: gateway(),
       settings: {
         limits: {

@@ -177,6 +177,7 @@ function QueuePanel({
         page={page}
         hrefOf={hrefOf}
         crawling={list.data.index?.crawling === true}
+        withheld={list.data.index?.error?.withheld === true}
         filtered={filtered}
       />
     );
@@ -248,6 +249,7 @@ function EmptyPage({
   page,
   hrefOf,
   crawling,
+  withheld,
   filtered,
 }: {
   total: number;
@@ -257,11 +259,17 @@ function EmptyPage({
   hrefOf: HrefOf;
   /** The list was never read whole yet: none known is not none there. */
   crawling: boolean;
+  /** Nor is it read, to keep identity data (QueueFreshness says why). */
+  withheld: boolean;
 }) {
   if (total === 0) {
     return (
       <Card as="p" tone="dashed" className="text-sm" data-testid={crawling ? 'queue-still-reading' : undefined}>
-        {crawling ? 'None read yet: the KYC service’s list is still being read. Refresh in a moment.' : (filtered ?? emptyText(filter))}
+        {crawling && withheld
+          ? 'None known: the KYC service’s list is not read (above, why), and no candidate of this tab was looked up here.'
+          : crawling
+            ? 'None read yet: the KYC service’s list is still being read. Refresh in a moment.'
+            : (filtered ?? emptyText(filter))}
       </Card>
     );
   }

@@ -21,6 +21,9 @@ const LIST_TITLES: Partial<Record<ErrorCode, string>> = {
   not_json: 'The list is not readable',
   not_a_record: 'The list is not readable',
   malformed: 'The list has an unexpected shape',
+  // The crawler's, without a status-level key: the list would be read with the full key (crawler-list.ts).
+  archiving_key: 'The list is not read: this API key deletes identity data',
+  archiving_check_unavailable: 'The list is held back until the API key is known to keep identity data',
 };
 
 /** While the first page loads. */
@@ -125,7 +128,9 @@ export function QueueFreshness({
   if (!index) return null;
   const dated = `${index.dated.toLocaleString()} of ${index.of.toLocaleString()} dated`;
   let text: string;
-  if (index.crawling) {
+  if (index.crawling && index.error?.withheld) {
+    text = `Not read from the KYC service: what lookups made here told the queue is shown, ${dated}.`;
+  } else if (index.crawling) {
     const read =
       index.read !== undefined && index.listed ? ` (${index.read.toLocaleString()} of ${index.listed.toLocaleString()} read)` : '';
     text = `Still reading this list from the KYC service${read}: what is known so far is shown, ${dated}; the order is not final yet.`;
@@ -140,7 +145,12 @@ export function QueueFreshness({
   return (
     <p className="text-xs text-slate-600" data-testid="queue-freshness" data-crawling={index.crawling ? 'true' : undefined}>
       {text}
-      {index.error && <span className="text-amber-900"> The last read of the list failed: {index.error.message}</span>}
+      {index.error && (
+        <span className="text-amber-900">
+          {index.error.withheld ? ' ' : ' The last read of the list failed: '}
+          {index.error.message}
+        </span>
+      )}
     </p>
   );
 }

@@ -135,7 +135,7 @@ const queueCountsShape = {
  * service): `at` the answer's time, `asOf` when the crawler last finished reading the tab whole from the
  * service (webhooks and lookups keep it current between); `crawling` while it has never been read whole
  * (what is known is shown, `read` of `listed` rows read so far); `error` what the service answered the
- * crawler's last try, when it failed.
+ * crawler's last try, when it failed (or was not made: `withheld`).
  */
 export const queueIndexStateSchema = z.object({
   at: z.string(),
@@ -145,7 +145,8 @@ export const queueIndexStateSchema = z.object({
   listed: z.optional(z.int().check(z.nonnegative())),
   dated: z.int().check(z.nonnegative()),
   of: z.int().check(z.nonnegative()),
-  error: z.optional(z.object({ message: z.string(), at: z.string() })),
+  /** `withheld`: nothing was asked, to keep identity data (the list would be read with a key that may delete it). */
+  error: z.optional(z.object({ message: z.string(), at: z.string(), withheld: z.optional(z.literal(true)) })),
 });
 export type QueueIndexState = z.infer<typeof queueIndexStateSchema>;
 

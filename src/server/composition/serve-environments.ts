@@ -88,10 +88,11 @@ function crawlerOf(environment: ApiEnvironment, deps: LookupDeps, wiring: QueueW
   const { crawl = {} } = wiring;
   // The records one request of the list asks for, as this environment's answers have shown fits.
   const size: RequestSize = { limit: APPLICANTS_MAX_LIMIT };
+  const listDeps = { ...deps, log: wiring.logger };
   return createQueueCrawler({
     environment: environment.info.name,
     index: wiring.index,
-    fetchPage: (filter, skip, signal) => fetchListPage(deps, filter, skip, signal, size),
+    fetchPage: (filter, skip, signal) => fetchListPage(listDeps, filter, skip, signal, size),
     // Never the first full request of a key: one that archives after extract would delete what it looks up.
     lookup: serverStatusLookup(deps, wiring.logger, QUEUE_INDEX_USER, { fullKeyOnceSafe: true }),
     perSecond: wiring.perSecond,

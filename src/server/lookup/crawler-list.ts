@@ -14,6 +14,7 @@ import { readValue } from '../answer/answer-value.ts';
 import { MAX_DEPTH } from '../answer/json-tokens.ts';
 import { ListPageReader, MAX_LIST_PAGE_KEPT } from '../answer/list-page-reader.ts';
 import { eachInTurns } from '../answer/turns.ts';
+import type { Logger } from '../log/log.ts';
 import { type LookupDeps, unreadableAnswer } from './lookup-steps.ts';
 import { QUEUE_INDEX_USER } from './queue-lookup.ts';
 
@@ -33,7 +34,13 @@ export type ListPage =
   | { ok: true; records: Applicant[]; skipped?: Skipped; total?: number; served: number; askedAt: number }
   | { ok: false; failure: ApiFailure; upstreamStatus: number | null; notAsked?: true };
 
-export type ListDeps = Pick<LookupDeps, 'environment' | 'upstream' | 'hasStatusKey' | 'audit' | 'upstreamSlots' | 'settings' | 'metrics'>;
+export type ListDeps = Pick<
+  LookupDeps,
+  'environment' | 'upstream' | 'hasStatusKey' | 'audit' | 'upstreamSlots' | 'settings' | 'metrics' | 'archiving'
+> & {
+  /** Where the archiving guard's warnings go (the crawler's log). */
+  log: Logger;
+};
 
 const NOT_A_LIST = new ApiFailure('upstream_error', 'The applicants list of the KYC service is not JSON.');
 const LIST_FAILURES = {
@@ -70,6 +77,8 @@ export async function fetchListPage(
   if (stuck) return { ok: false, failure: stuck, upstreamStatus: null, notAsked: true };
   const waiting = deps.upstream.waiting();
   if (waiting) return { ok: false, failure: waiting, upstreamStatus: null, notAsked: true };
+  const withheld = await fullKeyWithheld(deps);
+  if (withheld) return { ok: false, failure: withheld, upstreamStatus: null };
   const release = await deps.upstreamSlots.acquire(QUEUE_INDEX_USER, deps.settings.limits.upstreamTimeoutMs);
   if (!release) return { ok: false, failure: NO_SLOT, upstreamStatus: null, notAsked: true };
   const started = performance.now();
@@ -103,6 +112,49 @@ export async function fetchListPage(
 }
 
 const NO_AUDIT = new ApiFailure('audit_unavailable', 'The audit log could not record the list page.');
+
+/**
+ * Without a status-level key the list is read with the full key, and the current documentation's list
+ * records are whole: with a key that archives after extract, one page read would start the deletion of
+ * every candidate on it, none of them opened by anyone. So, as the crawler's lookups (queue-lookup.ts),
+ * a page is asked with the full key only once a user's full lookup has shown that the key keeps data, and
+ * never once it is known to archive, even where the operator accepts that ("accept" lets reviewers' lookups
+ * delete what they open, not every candidate of a list), or while that cannot be read. Nothing is sent,
+ * so nothing is audited; the tab says why, and is tried again as any failed read is.
+ */
+async function fullKeyWithheld(deps: ListDeps): Promise<ApiFailure | undefined> {
+  if (deps.hasStatusKey) return undefined;
+  const refused = await deps.archiving.refusal(deps.log);
+  if (refused?.code === 'archiving_check_unavailable') return refused;
+  if (refused || (await deps.archiving.state())) return LIST_WOULD_ARCHIVE;
+  return deps.archiving.shownSafe() ? undefined : LIST_NOT_SHOWN_SAFE;
+}
+
+const STATUS_KEY_ADVICE = 'An administrator can configure a status-level key (statusApiKeyEnv, or KYC_API_KEY_STATUS) for the list.';
+const LIST_WOULD_ARCHIVE = new ApiFailure(
+  'archiving_key',
+  `The applicants list is not read: this environment's API key deletes identity data after extract, and without a status-level key the list would be read with it, every candidate on it deleted. ${STATUS_KEY_ADVICE}`,
+);
+const LIST_NOT_SHOWN_SAFE = new ApiFailure(
+  'archiving_check_unavailable',
+  `The applicants list is read once a lookup here has shown that the API key keeps identity data: without a status-level key it is read with the full key, and a key that archives after extract would delete every candidate on it. Open any candidate as a compliance user, or ${STATUS_KEY_ADVICE.replace('An administrator can', 'ask an administrator to')}`,
+);
+
+/**
+ * A page read with the full key tells, as a lookup's answer does, whether the key archives after extract:
+ * each record's `willArchiveAtDate` (list-page-reader.ts keeps every `…Date`) is shown to the archiving
+ * guard, under the candidate's id, so that a date moving with the crawler's reads is noticed too.
+ */
+async function watchArchiving(deps: ListDeps, records: readonly unknown[], askedAt: number): Promise<void> {
+  if (deps.hasStatusKey) return;
+  for (const record of records) {
+    const { willArchiveAtDate, refId, recordId, _id } = (record ?? {}) as Record<string, unknown>;
+    if (typeof willArchiveAtDate !== 'string') continue;
+    const id = [refId, recordId, _id].find((value) => typeof value === 'string');
+    const kind = id === refId ? 'refId' : 'recordId';
+    await deps.archiving.observe(willArchiveAtDate, askedAt, deps.log, id === undefined ? undefined : `${kind}:${id}`);
+  }
+}
 
 interface PageAsked {
   filter: ApplicantFilter | undefined;
@@ -190,6 +242,7 @@ async function readPage(
     const message = `The applicants list of the KYC service does not have the expected shape: ${z.prettifyError(parsed.error)}`;
     return { ok: false, failure: new ApiFailure('upstream_error', message), upstreamStatus };
   }
+  await watchArchiving(deps, parsed.data.data.records, askedAt);
   const records: Applicant[] = [];
   const reasons: string[] = [];
   await eachInTurns(parsed.data.data.records, (value) => {

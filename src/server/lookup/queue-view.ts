@@ -232,8 +232,14 @@ function indexState(now: number, state: TabCrawl, counts: Counts, tab: Applicant
     ...(state.asOf === undefined && state.listed !== undefined ? { listed: state.listed } : {}),
     dated,
     of,
-    ...(state.error ? { error: { message: state.error.message, at: new Date(state.error.at).toISOString() } } : {}),
+    ...(state.error ? { error: errorState(state.error) } : {}),
   };
+}
+
+/** The crawler's last failure as the page is told it: withheld when the list was not asked, to keep identity data (crawler-list.ts). */
+function errorState(error: NonNullable<TabCrawl['error']>): NonNullable<QueueIndexState['error']> {
+  const withheld = error.code === 'archiving_key' || error.code === 'archiving_check_unavailable';
+  return { message: error.message, at: new Date(error.at).toISOString(), ...(withheld ? { withheld: true as const } : {}) };
 }
 
 /** An undocumented filter the service refused (400 or 404): its tab is not offered. */
