@@ -1,7 +1,7 @@
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { type ComponentType, type ReactNode, Suspense, use, useEffect } from 'react';
 import { BrowserHistory, useLocation } from './navigation.tsx';
-import { CandidateSkeleton } from './candidate/candidate-skeleton.tsx';
+import { LookupPlaceholder } from './candidate/lookup-placeholder.tsx';
 import { loadCandidatePage, loadedCandidatePage } from './candidate/page-load.ts';
 import { AppShell } from './layout/app-shell.tsx';
 import { HomePage } from './lookup/home-page.tsx';
@@ -48,7 +48,7 @@ const ROUTES: readonly PageRoute[] = [
     Page: lazyNamed(() => import('./audit/audit-page.tsx'), 'AuditPage'),
     fallback: loading('audit trail'),
   },
-  { match: (path) => path.startsWith(CANDIDATES_PREFIX), Page: CandidateEntry, fallback: <CandidateSkeleton /> },
+  { match: (path) => path.startsWith(CANDIDATES_PREFIX), Page: CandidateEntry, fallback: <LookupPlaceholder /> },
   {
     match: (path) => path.startsWith(SANDBOX_DASHBOARD_PATH),
     Page: lazyNamed(() => import('./candidate/sandbox-dashboard-page.tsx'), 'SandboxDashboardPage'),

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { formatBytes } from '../../kyc/view/bytes.ts';
-import { Card } from '../ui/card.tsx';
+import { LookupPlaceholder } from './lookup-placeholder.tsx';
 import { useNow } from '../ui/use-now.ts';
 import type { DownloadProgress } from '../api/fetch-candidate.ts';
 
@@ -17,36 +17,27 @@ export function CandidateSkeleton({ progress }: { progress?: DownloadProgress })
   const received = progress !== undefined && progress.received > 0;
   const percent = progress?.total ? Math.min(100, Math.round((progress.received / progress.total) * 100)) : undefined;
   return (
-    <div className="space-y-5" aria-busy="true">
-      <Card>
-        <p role="status" className="font-medium text-slate-900">
-          Looking the candidate up…
+    <LookupPlaceholder>
+      {!received && waited >= SLOW_ANSWER_MS && (
+        <p className="mt-1 text-sm text-slate-600" aria-live="off" data-testid="waited">
+          Waiting for the KYC service's answer: {Math.floor(waited / 1000)} s. A slow service is waited for, up to the server's limit,
+          before this page says it did not answer.
         </p>
-        {!received && waited >= SLOW_ANSWER_MS && (
-          <p className="mt-1 text-sm text-slate-600" aria-live="off" data-testid="waited">
-            Waiting for the KYC service's answer: {Math.floor(waited / 1000)} s. A slow service is waited for, up to the server's limit,
-            before this page says it did not answer.
+      )}
+      {progress && progress.received > 0 && (
+        <div className="mt-3">
+          <progress
+            className="h-2 w-full overflow-hidden rounded [&::-webkit-progress-bar]:bg-slate-200 [&::-webkit-progress-value]:bg-blue-600"
+            max={progress.total ?? undefined}
+            value={progress.total ? progress.received : undefined}
+            aria-label="Download progress"
+          />
+          <p className="mt-1 text-sm text-slate-600">
+            {formatBytes(progress.received)}
+            {progress.total ? ` of ${formatBytes(progress.total)} (${percent} %)` : ''} received
           </p>
-        )}
-        {progress && progress.received > 0 && (
-          <div className="mt-3">
-            <progress
-              className="h-2 w-full overflow-hidden rounded [&::-webkit-progress-bar]:bg-slate-200 [&::-webkit-progress-value]:bg-blue-600"
-              max={progress.total ?? undefined}
-              value={progress.total ? progress.received : undefined}
-              aria-label="Download progress"
-            />
-            <p className="mt-1 text-sm text-slate-600">
-              {formatBytes(progress.received)}
-              {progress.total ? ` of ${formatBytes(progress.total)} (${percent} %)` : ''} received
-            </p>
-          </div>
-        )}
-      </Card>
-      <div className="grid animate-pulse gap-5 lg:grid-cols-3" aria-hidden="true">
-        <div className="h-64 rounded-xl bg-slate-200" />
-        <div className="h-64 rounded-xl bg-slate-200 lg:col-span-2" />
-      </div>
-    </div>
+        </div>
+      )}
+    </LookupPlaceholder>
   );
 }

@@ -1,0 +1,24 @@
+import type { ReactNode } from 'react';
+import { Card } from '../ui/card.tsx';
+
+/**
+ * The candidate page's shape while a lookup runs: the first load's fallback while the page's code loads
+ * (app.tsx), and the frame of the skeleton that then says how long the service has been waited for and
+ * how much has arrived (candidate-skeleton.tsx), which stays out of the first load.
+ */
+export function LookupPlaceholder({ children }: { children?: ReactNode }) {
+  return (
+    <div className="space-y-5" aria-busy="true">
+      <Card>
+        <p role="status" className="font-medium text-slate-900">
+          Looking the candidate up…
+        </p>
+        {children}
+      </Card>
+      <div className="grid animate-pulse gap-5 lg:grid-cols-3" aria-hidden="true">
+        <div className="h-64 rounded-xl bg-slate-200" />
+        <div className="h-64 rounded-xl bg-slate-200 lg:col-span-2" />
+      </div>
+    </div>
+  );
+}
