@@ -215,6 +215,44 @@ describe('the search box', { timeout: 20_000 }, () => {
     expect(screen.getByText(/Removed from the id: 1 zero-width space/)).toBeInTheDocument();
   });
 
+  it("a list pasted over the page's id empties the box: Enter no longer looks that candidate up again as if it were the list's (UX review, 29 November)", async () => {
+    const user = userEvent.setup();
+    stubApi({ candidates: found(['refId', xiuying]) });
+    const { router } = renderWithProviders('/candidates/refId/cust_000482');
+    await screen.findByRole('heading', { level: 1, name: /王/ });
+    await user.click(searchBox());
+    await user.paste('support-ticket-4410 crm-55102');
+    await waitFor(() => expect(pageStatus()).toHaveTextContent(/^You pasted a list of 2 ids/));
+    expect(searchBox()).toHaveValue('');
+    await user.keyboard('{Enter}');
+    expect(await screen.findByText('Enter a refId to look up.')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/candidates/refId/cust_000482');
+  });
+
+  it('a link pasted, then an id pasted over it: the id is looked up by its own kind, here (code review, 29 November)', async () => {
+    const user = userEvent.setup();
+    stubApi();
+    const { router } = renderWithProviders('/');
+    await findSearchBox();
+    await user.click(searchBox());
+    await user.paste('https://lookup.example.com/e/staging/candidates/recordId/65f1c2a9e4b0d3a1f0c9b810');
+    await user.tripleClick(searchBox());
+    await user.paste('cust_000482');
+    expect(screen.queryByText(/Taken from a link to the staging environment/)).not.toBeInTheDocument();
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/candidates/refId/cust_000482'));
+  });
+
+  it('slashes alone are not looked up', async () => {
+    const user = userEvent.setup();
+    stubApi();
+    const { router } = renderWithProviders('/');
+    await findSearchBox();
+    await user.type(searchBox(), '//{Enter}');
+    expect(await screen.findByText('Enter a refId to look up.')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/');
+  });
+
   it('takes the kind, id and environment from a pasted link of this app', async () => {
     const user = userEvent.setup();
     stubApi();

@@ -303,8 +303,8 @@ describe('a paste from a ticket: ids in sentences', () => {
 });
 
 describe("a sentence's marks around an id: one rule for the paste and the not-found offer", () => {
-  const LEAD = ['(', '"', "'", '#', '<', '['];
-  const TAIL = [')', '"', "'", '>', ']', '.', ',', ';', ':', '!', '?'];
+  const LEAD = ['(', '"', "'", '#', '<', '[', '{', '\u201c', '\u201e', '\u2018', '\u00ab', '\u2039'];
+  const TAIL = [')', '"', "'", '>', ']', '}', '.', ',', ';', ':', '!', '?', '\u201d', '\u2019', '\u00bb', '\u203a'];
   // An id as tickets carry one: letters, a separator, digits (a plain word is never a sentence's id).
   const id = fc.stringMatching(/^[A-Za-z]{1,8}[_@-][A-Za-z0-9_-]{0,6}[0-9]$/);
   const marks = (from: string[]) => fc.array(fc.constantFrom(...from), { maxLength: 3 }).map((m) => m.join(''));
@@ -332,5 +332,33 @@ describe("a sentence's marks around an id: one rule for the paste and the not-fo
     );
     expect(splitMarks('"...",')).toEqual({ lead: '"', bare: '', tail: '...",' });
     expect(withoutMarks('"...",')).toBeUndefined();
+  });
+
+  it('reads curly quotes as mail writes them, and keeps a closing bracket the id opened (code review, 29 November)', () => {
+    expect(interpretPaste('My reference is \u201csupport-ticket-4410\u201d, please help')).toMatchObject({
+      type: 'id',
+      id: 'support-ticket-4410',
+    });
+    expect(interpretPaste('The id is \u2018cust_000482\u2019 thanks')).toMatchObject({ type: 'id', id: 'cust_000482' });
+    expect(withoutMarks('\u201ccust_000482\u201d')).toEqual({ id: 'cust_000482', marks: '"\u201c" before it and "\u201d" after it' });
+    expect(withoutMarks('{cust_1}')?.id).toBe('cust_1');
+    expect(withoutMarks('acme(1)')).toBeUndefined();
+    expect(withoutMarks('(acme(1)),')).toEqual({ id: 'acme(1)', marks: '"(" before it and "),"' + ' after it' });
+  });
+});
+
+describe("a spreadsheet's row pasted alone into the box (UX review, 29 November)", () => {
+  it('is its first cell when another cell holds words: not a batch of the words, and said so', () => {
+    expect(interpretPaste('support-ticket-4410\tReview requested')).toEqual({
+      type: 'id',
+      id: 'support-ticket-4410',
+      removed: "the row's other cells",
+    });
+    expect(interpretPaste('\u200bcust_000482\tWang Xiuying\tapproved\n')).toMatchObject({ type: 'id', id: 'cust_000482' });
+  });
+
+  it('a row of ids alone is still a list, and rows of a column still their first cells', () => {
+    expect(interpretPaste('cust_1\tcust_2')).toMatchObject({ type: 'list', list: { ids: ['cust_1', 'cust_2'] } });
+    expect(interpretPaste('cust_1\tWang Xiuying\ncust_2\tAnna Berg')).toMatchObject({ type: 'list', list: { ids: ['cust_1', 'cust_2'] } });
   });
 });

@@ -16,16 +16,27 @@ const busy: LookupFormState = {
   list,
 };
 
+/** What a paste leaves unset. */
+const blank = {
+  problem: undefined,
+  linked: undefined,
+  linkEnvironment: undefined,
+  dashboard: undefined,
+  list: undefined,
+  cleaned: undefined,
+};
+
 describe("the search box's reducer", () => {
   it('starts with the page’s id and nothing else', () => {
     expect(initialLookupForm('cust_1')).toStrictEqual({ value: 'cust_1' });
   });
 
-  it('typed keeps the switch and the problem, and drops what a paste read', () => {
+  it('typed keeps the switch and the problem, and drops what a paste read, its link’s environment too', () => {
     expect(lookupFormReducer(busy, { type: 'typed', text: 'x' })).toEqual({
       ...busy,
       value: 'x',
       linked: undefined,
+      linkEnvironment: undefined,
       cleaned: undefined,
       dashboard: undefined,
     });
@@ -49,9 +60,17 @@ describe("the search box's reducer", () => {
     expect(lookupFormReducer(busy, { type: 'listIdUsed', id: 'b' })).toEqual({ ...busy, list: undefined, value: 'b' });
   });
 
-  it('a pasted list is held beside the box’s text; the other pastes start over', () => {
-    expect(lookupFormReducer(busy, { type: 'pastedList', list })).toEqual({ ...busy, problem: undefined, dashboard: undefined });
-    const fresh = { ...busy, problem: undefined, dashboard: undefined, list: undefined, cleaned: undefined };
+  it('a pasted list empties the box and is held under it; every paste starts over, a link’s kind and environment dropped', () => {
+    const fresh = {
+      ...busy,
+      problem: undefined,
+      linked: undefined,
+      linkEnvironment: undefined,
+      dashboard: undefined,
+      list: undefined,
+      cleaned: undefined,
+    };
+    expect(lookupFormReducer(busy, { type: 'pastedList', list })).toEqual({ ...fresh, value: '', list });
     expect(lookupFormReducer(busy, { type: 'pastedBadLink', problem: 'no' })).toEqual({ ...fresh, problem: 'no' });
     expect(lookupFormReducer(busy, { type: 'pastedDashboard', link })).toEqual({
       ...fresh,
@@ -84,5 +103,22 @@ describe("the search box's reducer", () => {
     });
     expect(lookupFormReducer(typed, { type: 'restored', value: '', keepChoice: true })).toEqual({ value: '', chosen: 'recordId' });
     expect(lookupFormReducer(typed, { type: 'restored', value: 'cust_1', keepChoice: false })).toEqual({ value: 'cust_1' });
+  });
+
+  it('a link pasted, then an id pasted over it: the id is looked up by its own kind, in the page’s environment (code review, 29 November)', () => {
+    const linked = lookupFormReducer(initialLookupForm(''), {
+      type: 'pastedAppLink',
+      kind: 'recordId',
+      id: '65f1c2a9e4b0d3a1f0c9b802',
+      environment: 'staging',
+    });
+    expect(linked).toMatchObject({ linked: 'recordId', linkEnvironment: 'staging' });
+    const pasted = lookupFormReducer(linked, { type: 'pastedId', value: 'cust_000482', removed: undefined });
+    // Before: {"linked":"recordId","linkEnvironment":"staging"} stayed, and cust_000482 was asked as a recordId of staging.
+    expect(pasted).toStrictEqual({ ...initialLookupForm('cust_000482'), ...blank });
+    expect(lookupFormReducer(linked, { type: 'typed', text: 'cust_000482' })).toMatchObject({
+      linked: undefined,
+      linkEnvironment: undefined,
+    });
   });
 });

@@ -44,14 +44,25 @@ export type LookupFormAction =
 
 export const initialLookupForm = (value: string): LookupFormState => ({ value });
 
-/** A paste other than a list starts over: no problem, no dashboard link, no list, nothing cleaned. */
-const PASTED = { problem: undefined, dashboard: undefined, list: undefined, cleaned: undefined };
+/**
+ * A paste other than a list starts over: no problem, no link's kind or environment, no dashboard link, no
+ * list, nothing cleaned. (A link's kind and environment kept past the next paste looked `cust_000482` up
+ * as a recordId in the link's environment.)
+ */
+const PASTED = {
+  problem: undefined,
+  linked: undefined,
+  linkEnvironment: undefined,
+  dashboard: undefined,
+  list: undefined,
+  cleaned: undefined,
+};
 
 export function lookupFormReducer(state: LookupFormState, action: LookupFormAction): LookupFormState {
   switch (action.type) {
-    // Typing drops what a paste read: its link's kind, what it cleaned, its dashboard link.
+    // Typing drops what a paste read: its link's kind and environment, what it cleaned, its dashboard link.
     case 'typed':
-      return { ...state, value: action.text, linked: undefined, cleaned: undefined, dashboard: undefined };
+      return { ...state, value: action.text, linked: undefined, linkEnvironment: undefined, cleaned: undefined, dashboard: undefined };
     // Only the switch's choice stays.
     case 'cleared':
       return { value: '', chosen: state.chosen };
@@ -63,9 +74,10 @@ export function lookupFormReducer(state: LookupFormState, action: LookupFormActi
       return { ...state, list: undefined };
     case 'listIdUsed':
       return { ...state, list: undefined, value: action.id };
-    // The box keeps its text: the list is offered beside it.
+    // The list is offered under the box, which the paste empties, as it would have replaced its text: left
+    // holding the page's id, Enter looked that candidate up again, as if it were the pasted row's.
     case 'pastedList':
-      return { ...state, problem: undefined, dashboard: undefined, list: action.list };
+      return { ...state, ...PASTED, value: '', list: action.list };
     case 'pastedBadLink':
       return { ...state, ...PASTED, problem: action.problem };
     case 'pastedDashboard':

@@ -45,6 +45,17 @@ function idsInProse(text: string): string[] | undefined {
   return words >= 2 && ids.length > 0 && ids.length <= words ? ids : undefined;
 }
 
+/**
+ * A spreadsheet's row copied alone (`support-ticket-4410⇥Review requested`): its first cell, as the batch
+ * reads each row of a column, when another cell holds words; cells of single ids are a list. Before, its
+ * words were offered as ids of a batch.
+ */
+function firstCellOfRow(text: string): string | undefined {
+  const cells = text.split('\t');
+  if (cells.length < 2 || /[\r\n]/.test(text) || !cells.some((cell) => /\S\s+\S/.test(cell))) return undefined;
+  return cells[0]!.trim() || undefined;
+}
+
 export function interpretPaste(text: string): Pasted {
   const cleaned = cleanId(text);
   const dashboard = parseDashboardLink(cleaned.id);
@@ -58,6 +69,11 @@ export function interpretPaste(text: string): Pasted {
     if (inner.type !== 'id') return inner;
     const removed = [describeRemoved(cleaned.removed), `the label "${labelled[1]}:"`].filter(Boolean).join(' and ');
     return { type: 'id', id: inner.id, removed };
+  }
+  const row = firstCellOfRow(cleaned.id);
+  if (row) {
+    const inner = interpretPaste(row);
+    return inner.type === 'id' ? { ...inner, removed: "the row's other cells" } : inner;
   }
   const prose = idsInProse(cleaned.id);
   if (prose?.length === 1) {

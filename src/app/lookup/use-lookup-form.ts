@@ -167,7 +167,9 @@ function useSubmit(input: SubmitInput, dispatch: Dispatch<LookupFormAction>) {
     if (box.problem !== undefined) return dispatch({ type: 'refused', problem: box.problem });
     const { kind, id, environment, read, removed } = box;
     const check = checkId(id);
-    if (!check.ok) return dispatch({ type: 'refused', problem: id === '' ? `Enter a ${kind} to look up.` : check.message });
+    // Slashes alone are what the search shortcut typed into the box leaves, never an id.
+    if (id === '' || /^\/+$/.test(id)) return dispatch({ type: 'refused', problem: `Enter a ${kind} to look up.` });
+    if (!check.ok) return dispatch({ type: 'refused', problem: check.message });
     dispatch({ type: 'submitted' });
     // The lookup's request leaves now, rather than once the page it leads to has rendered.
     const start = (page: CandidatePageModule) => page.startLookup(queryClient, kind, id, environment);

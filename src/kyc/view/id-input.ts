@@ -93,14 +93,26 @@ export function unwrapId(id: string): { id: string; dropped: string | undefined 
 }
 
 /**
- * An id as a sentence gives it (`support-ticket-4410,`, `#user-7781`, `(cust_1)`): brackets, quotes or
- * `#` before it; a bracket, quote or the sentence's punctuation after it. One rule for the paste's
- * sentences (paste.ts) and the not-found screen's offer (id-marks.ts).
+ * An id as a sentence gives it (`support-ticket-4410,`, `#user-7781`, `(cust_1)`, `“cust_1”`): brackets,
+ * quotes (curly ones too, as mail writes them) or `#` before it; a bracket, quote or the sentence's
+ * punctuation after it, but a closing bracket the id itself opened stays (`acme(1)`), as in a link
+ * (bare-link.ts). One rule for the paste's sentences (paste.ts) and the not-found screen's offer (id-marks.ts).
  */
 export function splitMarks(text: string): { lead: string; bare: string; tail: string } {
-  const lead = /^[("'#<[]+/.exec(text)?.[0] ?? '';
-  const tail = /[)"'>\].,;:!?]+$/.exec(text.slice(lead.length))?.[0] ?? '';
-  return { lead, bare: text.slice(lead.length, text.length - tail.length), tail };
+  const lead = /^[("'#<[{\u201c\u201e\u2018\u00ab\u2039]+/.exec(text)?.[0] ?? '';
+  let tail = /[)"'>\].,;:!?}\u201d\u2019\u00bb\u203a]+$/.exec(text.slice(lead.length))?.[0] ?? '';
+  let bare = text.slice(lead.length, text.length - tail.length);
+  while (tail !== '' && opened(bare, tail[0]!)) {
+    bare += tail[0];
+    tail = tail.slice(1);
+  }
+  return { lead, bare, tail };
+}
+
+/** Whether `text` opened the bracket that `close` would close. */
+function opened(text: string, close: string): boolean {
+  const open = { ')': '(', ']': '[', '}': '{' }[close];
+  return open !== undefined && text.split(open).length > text.split(close).length;
 }
 
 /** The id without the pair of quotes around it (QUOTES), or as it is. */
