@@ -61,15 +61,7 @@ describe("the search box's reducer", () => {
   });
 
   it('a pasted list empties the box and is held under it; every paste starts over, a link’s kind and environment dropped', () => {
-    const fresh = {
-      ...busy,
-      problem: undefined,
-      linked: undefined,
-      linkEnvironment: undefined,
-      dashboard: undefined,
-      list: undefined,
-      cleaned: undefined,
-    };
+    const fresh = { ...busy, ...blank };
     expect(lookupFormReducer(busy, { type: 'pastedList', list })).toEqual({ ...fresh, value: '', list });
     expect(lookupFormReducer(busy, { type: 'pastedBadLink', problem: 'no' })).toEqual({ ...fresh, problem: 'no' });
     expect(lookupFormReducer(busy, { type: 'pastedDashboard', link })).toEqual({
