@@ -42,7 +42,7 @@ beforeAll(async () => {
     environments: [testEnvironment(target, { name: 'a' }), testEnvironment(target, { name: 'b' })],
     access: createAccessControl({ mode: 'users', usersFile, sessionMaxAgeMinutes: 60, sessionIdleMinutes: 60 }, { signInDelayMs: 1 }),
     hub: createLiveHub(),
-    presence: { now: () => clock, sweepMs: 20 },
+    presence: { now: () => clock, sweepMs: 20, gapMs: 20 },
   });
 });
 afterAll(async () => {

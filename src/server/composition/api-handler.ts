@@ -15,7 +15,7 @@ import { noteSignedIn } from '../http/connection-guard.ts';
 import { bytesSent, rawPathOf, sendFailure, sendThrown } from '../http/http-reply.ts';
 import { refusalOf } from '../http/request-guard.ts';
 import type { BatchClock } from '../lookup/batch-runner.ts';
-import { type ApiCall, findRoute, type Route, routeLabel } from '../http/routes.ts';
+import { type ApiCall, findRoute, type Route, routeLabel, type SignedInCall } from '../http/routes.ts';
 import { setSecurityHeaders } from '../http/security-headers.ts';
 import { deliveryIdsInMemory, type DeliveryIds } from '../live/delivery-ids.ts';
 import type { LiveHub, Revocation } from '../live/live-hub.ts';
@@ -32,7 +32,7 @@ import type { ApiSettings } from '../config/settings.ts';
 import { createMemoryStore, type SharedStore } from '../state/store.ts';
 import { createLiveHub } from '../live/create-live-hub.ts';
 import { createEventStreams, type EventStreamOptions } from '../live/event-stream.ts';
-import { createPresence, type PresenceOptions } from '../live/presence.ts';
+import { createPresence, PRESENCE_ANNOUNCEMENTS_PER_MINUTE, type PresenceOptions } from '../live/presence.ts';
 import { localPresenceChannel } from '../live/presence-message.ts';
 import { auditRoutes } from '../trail/audit-routes.ts';
 import { sameCandidateIn } from '../trail/same-candidate.ts';
@@ -77,7 +77,7 @@ export interface ApiRuntime extends QueueRuntime {
   hub?: LiveHub;
   /** The event streams' heartbeat, per-user cap and send buffer (default: event-stream.ts's). */
   eventStreams?: EventStreamOptions;
-  /** Presence's clock and expiry (default: presence.ts's). */
+  /** Presence's clock, expiry, rounds and announcement limit (default: presence.ts's). */
   presence?: PresenceOptions;
   /** Webhook deliveries accepted, by guid, for 24 h (default: in this handler). */
   deliveryIds?: DeliveryIds;
@@ -155,6 +155,13 @@ export function wireEnvironments(settings: ApiSettings, runtime: ApiRuntime, sha
   return { wiring, served: serveEnvironments(runtime.environments, settings, wiring) };
 }
 
+/** Presence, shared through the hub; each user's announcements limited in the shared store. */
+function presenceOf(hub: LiveHub, names: readonly string[], runtime: ApiRuntime, { access, metrics, store }: Shared) {
+  const limiter = createRateLimiter(store, 'presence', runtime.presence?.announcementsPerMinute ?? PRESENCE_ANNOUNCEMENTS_PER_MINUTE);
+  const keyOf = (call: SignedInCall) => access.rateLimitKey(call.req, call.identity);
+  return createPresence(hub.presence ?? localPresenceChannel(), names, runtime.presence, { limiter, keyOf, metrics });
+}
+
 export function createApiHandler(settings: ApiSettings, runtime: ApiRuntime): ApiHandler {
   const shared = sharedOf(runtime);
   const { access, metrics } = shared;
@@ -162,7 +169,7 @@ export function createApiHandler(settings: ApiSettings, runtime: ApiRuntime): Ap
   const table = environmentTable(tableOptions(settings, runtime, shared));
   const hub = runtime.hub ?? createLiveHub();
   const names = runtime.environments.map((environment) => environment.info.name);
-  const presence = createPresence(hub.presence ?? localPresenceChannel(), names, runtime.presence);
+  const presence = presenceOf(hub, names, runtime, shared);
   const events = createEventStreams(hub, access, metrics, runtime.eventStreams, presence);
   const revoke = revocationsTo(hub, runtime.logger);
   const stopWatching = access.onUsersChanged?.((users) => revoke({ kind: 'users', users: [...users] }));

@@ -1,25 +1,29 @@
 import {
-  PRESENCE_EVENT_NAME,
   PRESENCE_EXPIRY_MS,
   PRESENCE_MAX_BODY_BYTES,
   PRESENCE_PATH,
   type PresenceAnnouncement,
-  type PresenceViewer,
   presenceAnnouncementSchema,
 } from '../../kyc/contract/presence.ts';
 import { mayUse } from '../auth/access-control.ts';
 import { ApiFailure } from '../http/api-failure.ts';
-import { methodNotAllowed, readBody } from '../http/http-reply.ts';
-import type { Identity } from '../http/identity.ts';
+import { methodNotAllowed, readBody, STORE_UNAVAILABLE } from '../http/http-reply.ts';
 import { any, type Route, type SignedInCall } from '../http/routes.ts';
+import type { Metrics } from '../ops/metrics.ts';
+import type { RateLimiter, Take } from '../ops/rate-limit.ts';
+import { StoreUnavailableError } from '../state/store.ts';
 import type { PresenceChannel, PresenceMessage } from './presence-message.ts';
+import { createSnapshots, type Entry, type PresenceStream, type SnapshotOptions } from './presence-snapshots.ts';
+
+export type { PresenceStream } from './presence-snapshots.ts';
 
 /**
  * Who has which candidate open (issue 33), in this instance's memory only: each entry is a tab's live
  * update stream showing a candidate. The table is the same on every instance: what any instance is told
  * (an announcement, a stream's end) goes through the hub's presence channel, and each applies it. Each
- * stream of this instance is sent what changed for its user: the others' open candidates, in the
- * environments that user may use.
+ * stream of this instance is sent its user's view when it changed, at most once a second
+ * (presence-snapshots.ts): the others' open candidates, in the environments that user may use. Each user's
+ * announcements are limited (PRESENCE_ANNOUNCEMENTS_PER_MINUTE).
  */
 export interface Presence {
   /** `POST /api/presence`: a tab says which candidate it shows, or none. */
@@ -30,53 +34,44 @@ export interface Presence {
   close(): void;
 }
 
-export interface PresenceStream {
-  /** The id its hello event gave the page, which the page's announcements name. */
-  id: string;
-  /** Whose stream it is, as last checked (the stream re-checks its session on each heartbeat). */
-  identity(): Identity;
-  send(text: string): void;
-}
-
-export interface PresenceOptions {
+export interface PresenceOptions extends SnapshotOptions {
   now?: () => number;
   /** How long an entry lives without a heartbeat (default PRESENCE_EXPIRY_MS). */
   expiryMs?: number;
   /** How often expired entries are looked for (default 5 s). */
   sweepMs?: number;
+  /** Announcements one user may make in a minute (default PRESENCE_ANNOUNCEMENTS_PER_MINUTE; 0: no limit). */
+  announcementsPerMinute?: number;
 }
 
-interface Entry {
-  user: string;
-  environment: string;
-  refId: string | null;
-  recordId: string | null;
-  expiresAt: number;
+/** Each user's announcements, counted across instances, and where a refusal is counted. */
+export interface PresenceLimit {
+  limiter: RateLimiter;
+  keyOf(call: SignedInCall): string;
+  metrics?: Pick<Metrics, 'rateLimited'>;
 }
+
+/**
+ * A tab announces on each change of candidate and every PRESENCE_HEARTBEAT_MS (2 a minute): 300 a minute
+ * leaves a reviewer with 5 tabs paging through candidates every second far inside it, and stops one
+ * announcing in a loop (5 418 in 10 s, each sent to every stream, before the limit).
+ */
+export const PRESENCE_ANNOUNCEMENTS_PER_MINUTE = 300;
 
 /** Entries one user may hold at once: a tab each, and a few more; past it the oldest goes, so memory stays bounded. */
 export const MAX_ENTRIES_PER_USER = 10;
 
-export function createPresence(channel: PresenceChannel, environments: readonly string[], options: PresenceOptions = {}): Presence {
+export function createPresence(
+  channel: PresenceChannel,
+  environments: readonly string[],
+  options: PresenceOptions = {},
+  limit?: PresenceLimit,
+): Presence {
   const now = options.now ?? Date.now;
   const expiryMs = options.expiryMs ?? PRESENCE_EXPIRY_MS;
   const entries = new Map<string, Entry>();
-  const streams = new Map<PresenceStream, string>();
-  let pending: NodeJS.Immediate | undefined;
-
-  // Changes of one turn of the event loop go out together: each stream is sent its view once, if it changed.
-  const changed = () => {
-    pending ??= setImmediate(() => {
-      pending = undefined;
-      for (const [stream, last] of streams) {
-        const text = viewText(entries, stream.identity());
-        if (text !== last) {
-          streams.set(stream, text);
-          stream.send(text);
-        }
-      }
-    });
-  };
+  const snapshots = createSnapshots(() => entries.values(), options);
+  const changed = () => snapshots.changed();
   const expire = () => {
     const time = now();
     let removed = false;
@@ -93,20 +88,18 @@ export function createPresence(channel: PresenceChannel, environments: readonly 
   sweep.unref();
 
   return {
-    route: any(PRESENCE_PATH, (call) => announce(channel, environments, call)),
+    route: any(PRESENCE_PATH, (call) => announce(channel, environments, limit, call)),
     attach(stream) {
-      const text = viewText(entries, stream.identity());
-      streams.set(stream, text);
-      stream.send(text);
+      const remove = snapshots.add(stream);
       return () => {
-        streams.delete(stream);
+        remove();
         // Every instance forgets the entry; on failure (Redis away) it expires there.
         channel.publish({ type: 'gone', user: stream.identity().user, stream: stream.id }).catch(() => undefined);
       };
     },
     close() {
       clearInterval(sweep);
-      if (pending) clearImmediate(pending);
+      snapshots.close();
       unsubscribe();
     },
   };
@@ -132,23 +125,16 @@ function dropOldest(entries: Map<string, Entry>, user: string): void {
   for (const [key] of own.slice(0, Math.max(0, own.length - MAX_ENTRIES_PER_USER))) entries.delete(key);
 }
 
-/** What a user sees: everyone else's open candidates in the environments they may use, each once, in a stable order. */
-export function viewersFor(entries: Iterable<Entry>, identity: Identity): PresenceViewer[] {
-  const seen = new Map<string, PresenceViewer>();
-  for (const { user, environment, refId, recordId } of entries) {
-    if (user === identity.user || !mayUse(identity, environment)) continue;
-    seen.set(JSON.stringify([user, environment, refId, recordId]), { user, environment, refId, recordId });
-  }
-  return [...seen].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, viewer]) => viewer);
-}
-
-function viewText(entries: Map<string, Entry>, identity: Identity): string {
-  return `event: ${PRESENCE_EVENT_NAME}\ndata: ${JSON.stringify({ viewers: viewersFor(entries.values(), identity) })}\n\n`;
-}
-
 /** `POST /api/presence`: checked, then passed to every instance; the answer says nothing (204). */
-async function announce(channel: PresenceChannel, environments: readonly string[], { req, res, identity }: SignedInCall): Promise<void> {
+async function announce(
+  channel: PresenceChannel,
+  environments: readonly string[],
+  limit: PresenceLimit | undefined,
+  call: SignedInCall,
+): Promise<void> {
+  const { req, res, identity } = call;
   if (req.method !== 'POST') throw methodNotAllowed('POST', 'Use POST to say which candidate this page shows.');
+  if (limit) await takeAnnouncement(limit, call);
   if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) throw new ApiFailure('unsupported_media_type', 'Send JSON.');
   const announcement = readAnnouncement(await readText(req));
   const { environment, candidate, stream } = announcement;
@@ -165,6 +151,25 @@ async function announce(channel: PresenceChannel, environments: readonly string[
   }
   res.writeHead(204, { 'cache-control': 'no-store' });
   res.end();
+}
+
+/** One of the user's announcements of the minute, or a refusal saying how long to wait. */
+async function takeAnnouncement({ limiter, keyOf, metrics }: PresenceLimit, call: SignedInCall): Promise<void> {
+  let taken: Take;
+  try {
+    taken = await limiter.take(keyOf(call));
+  } catch (error) {
+    if (error instanceof StoreUnavailableError) throw STORE_UNAVAILABLE;
+    throw error;
+  }
+  if (taken.ok) return;
+  metrics?.rateLimited.inc({ limit: 'presence' });
+  const { retryAfterSeconds } = taken;
+  throw new ApiFailure(
+    'rate_limited',
+    `This page said which candidate it shows many times in a short time. Try again in ${retryAfterSeconds} s.`,
+    { retryAfterSeconds },
+  );
 }
 
 async function readText(req: SignedInCall['req']): Promise<string> {

@@ -222,7 +222,7 @@ function refusalMetrics(
       name: 'candidate_lookup_rate_limited_total',
       help:
         "Requests refused 429 rate_limited by this server's own limits, by limit: lookup, applicants, export (the per-user " +
-        'limit each takes from), batch (the batch budget), in_flight (a wait for a slot at the KYC service that took too long), archiving_check (a full lookup held ' +
+        'limit each takes from), presence (announcements per user), batch (the batch budget), in_flight (a wait for a slot at the KYC service that took too long), archiving_check (a full lookup held ' +
         'back as long while the first shows whether the key archives after extract).',
       labelNames: ['limit'],
       registers,
