@@ -29,8 +29,11 @@ export interface AccessControl {
    * ends when its user is idle, however long a page stays open (default: a request is activity).
    */
   identify(req: http.IncomingMessage, options?: IdentifyOptions): Promise<Identity | undefined>;
-  /** `/api/session`: GET who am I, POST sign in (built-in users), DELETE sign out. */
-  handleSession(req: http.IncomingMessage, reply: Reply, fail: Fail): void | Promise<void>;
+  /**
+   * `/api/session`: GET who am I, POST sign in (built-in users), DELETE sign out. `res` is the answer's, for
+   * reading a sign-in's body (a body over its limit closes the connection after its refusal); `reply` and `fail` answer.
+   */
+  handleSession(req: http.IncomingMessage, reply: Reply, fail: Fail, res: http.ServerResponse): void | Promise<void>;
   /** The key for per-user rate limits: the user, or the client address in local mode. */
   rateLimitKey(req: http.IncomingMessage, identity: Identity): string;
   /** Routes of the mode's own, open to everyone (OpenID Connect: the start of a sign-in and the callback). */

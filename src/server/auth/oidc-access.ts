@@ -9,7 +9,8 @@ import {
 } from '../../kyc/contract/api.ts';
 import type { AuthConfig } from '../config/sign-in.ts';
 import { ApiFailure } from '../http/api-failure.ts';
-import { isHttps, methodNotAllowed, readBody, readCookie, sendJson } from '../http/http-reply.ts';
+import { isHttps, methodNotAllowed, readCookie, sendJson } from '../http/http-reply.ts';
+import { readJsonBody } from '../http/request-body.ts';
 import { navigation, open, type Route } from '../http/routes.ts';
 import { StoreUnavailableError, type SharedStore } from '../state/store.ts';
 import type { AccessControl, AccessOptions, IdentifyOptions, SignInRefusalEvent } from './access-control.ts';
@@ -82,13 +83,11 @@ async function start(oidc: OidcSignIn, req: http.IncomingMessage, res: http.Serv
   if (req.headers['sec-fetch-site'] && !['same-origin', 'none'].includes(String(req.headers['sec-fetch-site']))) {
     throw new ApiFailure('not_from_app', 'Sign-in from another site is not allowed.');
   }
-  let body: z.infer<typeof startSchema>;
-  try {
-    const text = await readBody(req, 4096);
-    body = startSchema.parse(text ? JSON.parse(text) : {});
-  } catch {
-    throw new ApiFailure('bad_request', 'The sign-in request is not valid.');
-  }
+  // The body may be left out: a sign-in that names no page to come back to returns to the start page.
+  const body = await readJsonBody({ req, res }, 4096, startSchema, 'sign-in request', {
+    empty: {},
+    shape: 'The sign-in request is not valid.',
+  });
   let started: Awaited<ReturnType<typeof oidc.start>>;
   try {
     started = await oidc.start(body.returnTo ?? '/');

@@ -5,7 +5,8 @@ import type { SessionInfo } from '../../kyc/contract/api.ts';
 import type { AuthConfig } from '../config/sign-in.ts';
 import { clientOf } from '../http/client.ts';
 import { ApiFailure } from '../http/api-failure.ts';
-import { methodNotAllowed, readBody } from '../http/http-reply.ts';
+import { methodNotAllowed } from '../http/http-reply.ts';
+import { type BodyCall, ClientGoneError, readJsonBody } from '../http/request-body.ts';
 import { StoreUnavailableError, type SharedStore } from '../state/store.ts';
 import type { AccessControl, AccessOptions, Fail, IdentifyOptions, Reply } from './access-control.ts';
 import type { Identity } from '../http/identity.ts';
@@ -52,8 +53,9 @@ export function usersAccess(config: UsersConfig, store: SharedStore, options: Ac
     return { user: user.username, role: user.role, ...(user.environments ? { environments: user.environments } : {}) };
   };
 
-  async function signIn(req: http.IncomingMessage, reply: Reply, fail: Fail): Promise<void> {
-    const body = await readSignIn(req, fail);
+  async function signIn(call: BodyCall, reply: Reply, fail: Fail): Promise<void> {
+    const { req } = call;
+    const body = await readSignIn(call, fail);
     if (!body) return;
     const username = body.username.trim();
     const attempt = await guard.attempt(username, clientOf(req).address, async () => {
@@ -75,15 +77,15 @@ export function usersAccess(config: UsersConfig, store: SharedStore, options: Ac
   return {
     mode: 'users',
     identify,
-    async handleSession(req, reply, fail) {
+    async handleSession(req, reply, fail, res) {
       if (req.method === 'GET') return reply(200, { mode: 'users', ...(await identify(req)) } satisfies SessionInfo);
       if (req.method === 'DELETE') {
         await sessions.delete(readSessionCookie(req));
         return reply(200, { mode: 'users' } satisfies SessionInfo, { 'Set-Cookie': sessionCookie(req, '', 0) });
       }
       if (req.method === 'POST') {
-        return signIn(req, reply, fail).catch((error: unknown) => {
-          if (error instanceof StoreUnavailableError) throw error;
+        return signIn({ req, res }, reply, fail).catch((error: unknown) => {
+          if (error instanceof StoreUnavailableError || error instanceof ClientGoneError) throw error;
           fail(new ApiFailure('bad_request', 'The sign-in could not be processed.'));
         });
       }
@@ -108,7 +110,8 @@ export function usersAccess(config: UsersConfig, store: SharedStore, options: Ac
 const WATCH_MS = 500;
 
 /** The sign-in body, from this site and as JSON; undefined (with the refusal sent) otherwise. */
-async function readSignIn(req: http.IncomingMessage, fail: Fail): Promise<z.infer<typeof signInSchema> | undefined> {
+async function readSignIn(call: BodyCall, fail: Fail): Promise<z.infer<typeof signInSchema> | undefined> {
+  const { req } = call;
   if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) {
     fail(new ApiFailure('unsupported_media_type', 'Send the sign-in as JSON.'));
     return undefined;
@@ -118,9 +121,10 @@ async function readSignIn(req: http.IncomingMessage, fail: Fail): Promise<z.infe
     return undefined;
   }
   try {
-    return signInSchema.parse(JSON.parse(await readBody(req, 16 * 1024)));
-  } catch {
-    fail(new ApiFailure('bad_request', 'The sign-in request is not valid.'));
+    return await readJsonBody(call, 16 * 1024, signInSchema, 'sign-in', { shape: 'The sign-in request is not valid.' });
+  } catch (error) {
+    if (!(error instanceof ApiFailure)) throw error;
+    fail(error);
     return undefined;
   }
 }

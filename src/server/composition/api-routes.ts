@@ -140,6 +140,7 @@ function sessionRoute(access: AccessControl, metrics: Metrics, { req, res }: Api
       if (failure.code === 'too_many_sign_in_attempts') metrics.signInLocked.inc();
       sendFailure(res, failure);
     },
+    res,
   );
 }
 

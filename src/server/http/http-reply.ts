@@ -4,6 +4,7 @@ import type { ApiErrorCode } from '../../kyc/contract/api.ts';
 import { ApiFailure, INTERNAL_ERROR_MESSAGE } from './api-failure.ts';
 import { logUnexpected } from '../log/log.ts';
 import { StoreUnavailableError } from '../state/store.ts';
+import { ClientGoneError } from './request-body.ts';
 
 /** Answers of the API, and the few things it reads from a request. Every API answer is JSON and `no-store`. */
 
@@ -67,9 +68,12 @@ export function sendFailure(res: http.ServerResponse, failure: ApiFailure): void
  * What a route threw, answered: an ApiFailure as itself, the shared store being down as 503 (expected:
  * sessions and limits cannot be checked, so the request fails closed and the next one tries again), and
  * anything else, unexpected, logged once (logUnexpected: where, never what it said) and answered 500.
- * Once an answer has started, cutting the connection is the only honest signal left.
+ * Once an answer has started, cutting the connection is the only honest signal left. A client that left
+ * before its body arrived (ClientGoneError) gets nothing.
  */
 export function sendThrown(res: http.ServerResponse, error: unknown): void {
+  // The client left before its request was whole: nobody is there to answer, and nothing went wrong here.
+  if (error instanceof ClientGoneError) return void res.destroy();
   const failure = error instanceof ApiFailure ? error : error instanceof StoreUnavailableError ? STORE_UNAVAILABLE : undefined;
   if (!failure) logUnexpected(res, error);
   if (res.headersSent) return void res.destroy();
@@ -97,65 +101,4 @@ export function readCookie(req: http.IncomingMessage, name: string): string | un
     if (key === name) return value.join('=') || undefined;
   }
   return undefined;
-}
-
-/** Past its limit, a body is read on and dropped up to this many times the limit, then its connection cut. */
-const DRAIN_FACTOR = 4;
-
-/**
- * The request body as text; rejects past `limit` bytes, and keeps nothing more. The rest is read and
- * dropped for a while, so that the refusal reaches the browser: cutting the connection at once lost it
- * (the browser saw it reset while still sending). A body that goes on far past the limit is cut.
- */
-export function readBody(req: http.IncomingMessage, limit: number): Promise<string> {
-  return readBodyBytes(req, limit).then((bytes) => bytes.toString('utf8'));
-}
-
-/** The body did not arrive within its route's deadline. */
-export class BodyTimeoutError extends Error {
-  override name = 'BodyTimeoutError';
-}
-
-/**
- * The request body's raw bytes (a webhook's signature is over them), read as `readBody` reads it. With
- * `deadlineMs`, a body still arriving then rejects with a BodyTimeoutError (the route answers, and says
- * `Connection: close`), and one still being drained past its limit then is cut.
- */
-export function readBodyBytes(req: http.IncomingMessage, limit: number, deadlineMs?: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let refused = false;
-    const deadline =
-      deadlineMs === undefined
-        ? undefined
-        : setTimeout(() => {
-            if (refused) return void req.destroy();
-            refused = true;
-            chunks.length = 0;
-            reject(new BodyTimeoutError(`The body did not arrive within ${deadlineMs} ms.`));
-          }, deadlineMs);
-    const done = () => clearTimeout(deadline);
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (refused) {
-        if (size > limit * DRAIN_FACTOR) req.destroy();
-        return;
-      }
-      if (size <= limit) return void chunks.push(chunk);
-      refused = true;
-      chunks.length = 0;
-      reject(new Error('body too large'));
-      if (size > limit * DRAIN_FACTOR) req.destroy();
-    });
-    req.on('end', () => {
-      done();
-      resolve(Buffer.concat(chunks));
-    });
-    req.on('error', (error) => {
-      done();
-      reject(error);
-    });
-    req.on('close', done);
-  });
 }

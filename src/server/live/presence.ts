@@ -1,13 +1,8 @@
-import {
-  PRESENCE_EXPIRY_MS,
-  PRESENCE_MAX_BODY_BYTES,
-  PRESENCE_PATH,
-  type PresenceAnnouncement,
-  presenceAnnouncementSchema,
-} from '../../kyc/contract/presence.ts';
+import { PRESENCE_EXPIRY_MS, PRESENCE_MAX_BODY_BYTES, PRESENCE_PATH, presenceAnnouncementSchema } from '../../kyc/contract/presence.ts';
 import { mayUse } from '../auth/access-control.ts';
 import { ApiFailure } from '../http/api-failure.ts';
-import { methodNotAllowed, readBody, STORE_UNAVAILABLE } from '../http/http-reply.ts';
+import { methodNotAllowed, STORE_UNAVAILABLE } from '../http/http-reply.ts';
+import { readJsonBody } from '../http/request-body.ts';
 import { any, type Route, type SignedInCall } from '../http/routes.ts';
 import type { Metrics } from '../ops/metrics.ts';
 import type { RateLimiter, Take } from '../ops/rate-limit.ts';
@@ -136,7 +131,9 @@ async function announce(
   if (req.method !== 'POST') throw methodNotAllowed('POST', 'Use POST to say which candidate this page shows.');
   if (limit) await takeAnnouncement(limit, call);
   if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) throw new ApiFailure('unsupported_media_type', 'Send JSON.');
-  const announcement = readAnnouncement(await readText(req));
+  const announcement = await readJsonBody(call, PRESENCE_MAX_BODY_BYTES, presenceAnnouncementSchema, 'presence announcement', {
+    shape: 'Say the stream (from its hello event), the environment and the candidate ({refId, recordId}) or null.',
+  });
   const { environment, candidate, stream } = announcement;
   if (!environments.includes(environment)) throw new ApiFailure('no_such_environment', `There is no environment "${environment}" here.`);
   if (!mayUse(identity, environment))
@@ -170,30 +167,4 @@ async function takeAnnouncement({ limiter, keyOf, metrics }: PresenceLimit, call
     `This page said which candidate it shows many times in a short time. Try again in ${retryAfterSeconds} s.`,
     { retryAfterSeconds },
   );
-}
-
-async function readText(req: SignedInCall['req']): Promise<string> {
-  try {
-    return await readBody(req, PRESENCE_MAX_BODY_BYTES);
-  } catch (error) {
-    if ((error as Error).message !== 'body too large') throw error;
-    throw new ApiFailure('body_too_large', `A presence announcement is at most ${PRESENCE_MAX_BODY_BYTES} bytes.`);
-  }
-}
-
-function readAnnouncement(text: string): PresenceAnnouncement {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw new ApiFailure('bad_request', 'The presence announcement is not valid JSON.');
-  }
-  const parsed = presenceAnnouncementSchema.safeParse(json);
-  if (!parsed.success) {
-    throw new ApiFailure(
-      'bad_request',
-      'Say the stream (from its hello event), the environment and the candidate ({refId, recordId}) or null.',
-    );
-  }
-  return parsed.data;
 }

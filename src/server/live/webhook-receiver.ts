@@ -8,7 +8,8 @@ import { countLine, writeLine } from '../audit/audit-trail.ts';
 import { ApiFailure } from '../http/api-failure.ts';
 import { clientOf } from '../http/client.ts';
 import { DEFAULT_WEBHOOK_BODY_TIMEOUT_MS } from '../http/connection-guard.ts';
-import { BodyTimeoutError, bytesSent, methodNotAllowed, readBodyBytes, sendFailure, sendJson, sendThrown } from '../http/http-reply.ts';
+import { bytesSent, methodNotAllowed, sendFailure, sendJson, sendThrown } from '../http/http-reply.ts';
+import { BodyTimeoutError, BodyTooLargeError, readBodyBytes } from '../http/request-body.ts';
 import { setSecurityHeaders } from '../http/security-headers.ts';
 import { type Logger, requestIdOf, requestLog, setRoute, startRequestLog } from '../log/log.ts';
 import type { Metrics } from '../ops/metrics.ts';
@@ -124,11 +125,14 @@ async function receive(
   let body: Buffer;
   const deadlineMs = deps.bodyTimeoutMs ?? DEFAULT_WEBHOOK_BODY_TIMEOUT_MS;
   try {
-    body = await readBodyBytes(req, WEBHOOK_MAX_BODY_BYTES, deadlineMs);
+    body = await readBodyBytes({ req, res }, WEBHOOK_MAX_BODY_BYTES, deadlineMs);
   } catch (error) {
-    if (!(error instanceof BodyTimeoutError)) {
+    // Answered, then the connection closed (request-body.ts): the rest of the body is never read.
+    if (error instanceof BodyTooLargeError) {
       return refused(new ApiFailure('body_too_large', `A webhook delivery is at most ${WEBHOOK_MAX_BODY_BYTES} bytes.`));
     }
+    // A client that left is answered nothing (sendThrown).
+    if (!(error instanceof BodyTimeoutError)) throw error;
     // A body trickled in must not hold its connection: answered, then closed (Node reads no further).
     res.setHeader('connection', 'close');
     return refused(new ApiFailure('request_timeout', `A webhook delivery's body must arrive within ${deadlineMs} ms.`));

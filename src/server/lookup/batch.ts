@@ -1,7 +1,6 @@
 import type http from 'node:http';
-import { type BatchEvent, type BatchRequest, batchRequestSchema } from '../../kyc/contract/batch.ts';
+import { type BatchEvent, batchRequestSchema } from '../../kyc/contract/batch.ts';
 import { checkId } from '../../kyc/contract/lookup.ts';
-import { z } from '../../kyc/contract/zod.ts';
 import { auditTrail, auditWritable, countLine, invalidIdsLine, refuse, refusedBatchLine } from '../audit/audit-trail.ts';
 import type { AccessControl } from '../auth/access-control.ts';
 import type { Identity } from '../http/identity.ts';
@@ -9,7 +8,8 @@ import { type FoundRow, lookupRowAsSearched } from './batch-row.ts';
 import type { LookupDeps } from './lookup-steps.ts';
 import { type BatchClock, runBatch } from './batch-runner.ts';
 import { ApiFailure } from '../http/api-failure.ts';
-import { methodNotAllowed, readBody, STORE_UNAVAILABLE, sendFailure } from '../http/http-reply.ts';
+import { methodNotAllowed, STORE_UNAVAILABLE, sendFailure } from '../http/http-reply.ts';
+import { readJsonBody } from '../http/request-body.ts';
 import type { RateLimiter, Take } from '../ops/rate-limit.ts';
 import type { SignedInCall } from '../http/routes.ts';
 import { StoreUnavailableError } from '../state/store.ts';
@@ -40,7 +40,10 @@ export async function batchRoute(deps: LookupDeps, batch: BatchDeps, call: Signe
   if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) {
     throw new ApiFailure('unsupported_media_type', 'Send the batch as JSON: {"kind":"refId","ids":[…]}.');
   }
-  const { kind, ids } = await readRequest(req);
+  // Nothing is audited before the request is known.
+  const { kind, ids } = await readJsonBody(call, MAX_BODY_BYTES, batchRequestSchema, 'batch', {
+    tooLarge: 'The batch is too large: at most 500 ids of at most 256 characters.',
+  });
 
   const refused = await reserveBudget(batch, req, identity, ids.length);
   if (refused?.code === 'rate_limited') deps.metrics.rateLimited.inc({ limit: 'batch' });
@@ -89,25 +92,6 @@ export async function batchRoute(deps: LookupDeps, batch: BatchDeps, call: Signe
   if (stop) write({ ...stop, notLookedUp: ids.length - answered });
   write({ type: 'done', found, failed: answered - found });
   res.end();
-}
-
-/** The batch asked for; throws its refusal (nothing is audited before the request is known). */
-async function readRequest(req: http.IncomingMessage): Promise<BatchRequest> {
-  let text: string;
-  try {
-    text = await readBody(req, MAX_BODY_BYTES);
-  } catch {
-    throw new ApiFailure('body_too_large', 'The batch is too large: at most 500 ids of at most 256 characters.');
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw new ApiFailure('bad_request', 'The batch is not valid JSON.');
-  }
-  const parsed = batchRequestSchema.safeParse(json);
-  if (!parsed.success) throw new ApiFailure('bad_request', `The batch is not valid: ${z.prettifyError(parsed.error).replace(/\n/g, ' ')}`);
-  return parsed.data;
 }
 
 async function reserveBudget(

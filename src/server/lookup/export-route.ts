@@ -1,8 +1,8 @@
-import type http from 'node:http';
-import { type ExportRequest, exportRequestSchema } from '../../kyc/contract/api.ts';
+import { exportRequestSchema } from '../../kyc/contract/api.ts';
 import { auditTrail, auditWritable, exportLine, refuse, requestLine, writeLine } from '../audit/audit-trail.ts';
 import { ApiFailure } from '../http/api-failure.ts';
-import { methodNotAllowed, readBody, sendFailure, sendJson } from '../http/http-reply.ts';
+import { methodNotAllowed, sendFailure, sendJson } from '../http/http-reply.ts';
+import { readJsonBody } from '../http/request-body.ts';
 import type { SignedInCall } from '../http/routes.ts';
 import { checkedId, type LookupDeps, takeToken } from './lookup-steps.ts';
 
@@ -27,7 +27,10 @@ export async function exportRoute(deps: LookupDeps, call: SignedInCall): Promise
   if (limited) return refuse(res, audit, limited, { counted: true });
   const stuck = auditWritable(deps);
   if (stuck) return sendFailure(res, stuck);
-  const { what, kind, id, template, masked } = await readExport(req);
+  // A body that is not an export is refused unaudited, as a batch's is.
+  const { what, kind, id, template, masked } = await readJsonBody(call, 8 * 1024, exportRequestSchema, 'export', {
+    shape: "The export must say what (summary, reply or print), kind and id, and a reply's template a status.",
+  });
   // The id of a candidate shown, so one the lookup's rule would have refused is no candidate's.
   const asked = checkedId(id);
   if (!asked.ok) return refuse(res, audit, asked.failure);
@@ -42,22 +45,4 @@ export async function exportRoute(deps: LookupDeps, call: SignedInCall): Promise
     }),
   );
   if (written) sendJson(res, 200, '{"status":"success"}');
-}
-
-/** The export told; throws its refusal (a body that is not one is not audited, as a batch's is not). */
-async function readExport(req: http.IncomingMessage): Promise<ExportRequest> {
-  let json: unknown;
-  try {
-    json = JSON.parse(await readBody(req, 8 * 1024));
-  } catch {
-    throw new ApiFailure('bad_request', 'The export is not valid JSON.');
-  }
-  const parsed = exportRequestSchema.safeParse(json);
-  if (!parsed.success) {
-    throw new ApiFailure(
-      'bad_request',
-      "The export must say what (summary, reply or print), kind and id, and a reply's template a status.",
-    );
-  }
-  return parsed.data;
 }

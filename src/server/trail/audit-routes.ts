@@ -16,7 +16,8 @@ import { readsAuditTrail, seesActivity } from '../../kyc/contract/roles.ts';
 import { auditReadLine, writeLine } from '../audit/audit-trail.ts';
 import type { AuditLog } from '../audit/audit.ts';
 import { ApiFailure } from '../http/api-failure.ts';
-import { countBytes, methodNotAllowed, readBody, sendJson } from '../http/http-reply.ts';
+import { countBytes, methodNotAllowed, sendJson } from '../http/http-reply.ts';
+import { type BodySchema, readJsonBody } from '../http/request-body.ts';
 import type { Identity } from '../http/identity.ts';
 import { any, get, type Route, type SignedInCall } from '../http/routes.ts';
 import { csvFileName, csvHeader, csvRow } from './audit-csv.ts';
@@ -58,7 +59,7 @@ function leadsOnly(identity: Identity): void {
 
 async function searchRoute(deps: TrailDeps, call: SignedInCall): Promise<void> {
   leadsOnly(call.identity);
-  const { cursor, limit, ...filter } = await readJson(call.req, auditQuerySchema, 'search');
+  const { cursor, limit, ...filter } = await readJson(call, auditQuerySchema, 'search');
   const also = await otherIdOf(deps, filter);
   const found = await deps.store.search(asLogged({ ...filter, ...also }), {
     limit: limit ?? AUDIT_PAGE_SIZE,
@@ -81,7 +82,7 @@ async function otherIdOf(deps: TrailDeps, filter: AuditFilter): Promise<OtherId 
 /** The filtered rows as CSV, streamed as they are read; the export's line is written before the first byte. */
 async function exportRoute(deps: TrailDeps, call: SignedInCall): Promise<void> {
   leadsOnly(call.identity);
-  const { cursor: _cursor, limit: _limit, ...filter } = await readJson(call.req, auditQuerySchema, 'export');
+  const { cursor: _cursor, limit: _limit, ...filter } = await readJson(call, auditQuerySchema, 'export');
   if (!(await writeLine(deps, call.res, 'export of the audit trail', auditReadLine(call, 'export', filter)))) return;
   const also = await otherIdOf(deps, filter);
   const { res } = call;
@@ -123,7 +124,7 @@ export async function activityRoute(store: AuditStore, environment: string, call
   if (!seesActivity(call.identity.role)) {
     throw new ApiFailure('role_forbidden', "A candidate's activity is for compliance users and leads.");
   }
-  const asked = await readJson(call.req, activityRequestSchema, 'activity request');
+  const asked = await readJson(call, activityRequestSchema, 'activity request');
   if (asked.refId === undefined && asked.recordId === undefined)
     throw new ApiFailure('bad_request', 'Name the candidate: refId, recordId or both.');
   const since = new Date(now - ACTIVITY_DAYS * 86_400_000).toISOString();
@@ -139,29 +140,12 @@ export async function activityRoute(store: AuditStore, environment: string, call
   sendJson(call.res, 200, JSON.stringify(answer));
 }
 
-interface Checker<T> {
-  safeParse(
-    value: unknown,
-  ): { success: true; data: T } | { success: false; error: { issues: Array<{ path: PropertyKey[]; message: string }> } };
-}
-
-/** A POSTed JSON body checked against its schema; every refusal says what was wrong, in a line. */
-async function readJson<T>(req: http.IncomingMessage, schema: Checker<T>, what: string): Promise<T> {
+/** A POSTed JSON body of at most 16 kB checked against its schema; every refusal says what was wrong, in a line. */
+function readJson<T>(call: SignedInCall, schema: BodySchema<T>, what: string): Promise<T> {
+  const { req } = call;
   if (req.method !== 'POST') throw methodNotAllowed('POST', `Send the ${what} with POST.`);
   if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) {
     throw new ApiFailure('unsupported_media_type', `Send the ${what} as JSON.`);
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(await readBody(req, 16 * 1024));
-  } catch {
-    throw new ApiFailure('bad_request', `The ${what} is not valid JSON (of at most 16 kB).`);
-  }
-  const parsed = schema.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue?.path.length ? `${issue.path.map(String).join('.')}: ` : '';
-    throw new ApiFailure('bad_request', `The ${what} cannot be read: ${where}${issue?.message ?? 'not of its shape'}.`);
-  }
-  return parsed.data;
+  return readJsonBody(call, 16 * 1024, schema, what);
 }
