@@ -77,6 +77,17 @@ describe('the webhook receiver: signatures', () => {
     expect(webhookLines()).toHaveLength(1);
   });
 
+  it('accepts the prefix and the digits in either case: SHA256=<HEX>, Sha256=<hex>', async () => {
+    const digest = (body: string) => signatureOf(body, WEBHOOK_SECRET);
+    const forms = [(body: string) => `SHA256=${digest(body)}`, (body: string) => `Sha256=${digest(body).toUpperCase()}`];
+    for (const [index, form] of forms.entries()) {
+      const body = deliveryBody({ guid: `g-case-${index}`, refId: `ref-case-${index}` });
+      const res = await deliver(app.port, body, { signature: form(body) });
+      expect(res.status, res.body).toBe(200);
+    }
+    expect(webhookLines()).toHaveLength(2);
+  });
+
   it('refuses a missing signature, a wrong one, one made with another secret and a body changed after signing: 401, nothing kept', async () => {
     const body = deliveryBody({ refId: 'ref-secret-looking' });
     const changed = body.replace('"approved"', '"rejected"');
@@ -191,6 +202,34 @@ describe('the webhook receiver: what a delivery changes', () => {
     await marker;
     expect(hub.events.map((event) => event.refId)).toEqual(['ref-after-ping']);
     expect(webhookLines().map((line) => ('refId' in line ? line.refId : undefined))).toEqual(['ref-after-ping']);
+  });
+
+  it('answers the console\'s test delivery 200 ping: signed, naming no candidate (no refId, no recordId), isPing true or "true"', async () => {
+    // Exactly what the service's console sends to test a webhook: refused, the console would call the webhook broken.
+    const consoles = [true, 'true'].map((isPing) =>
+      JSON.stringify({ guid: 'p1', clientId: CLIENT_ID, event: 'user.created', isPing, env: 'prod' }),
+    );
+    for (const body of consoles) {
+      const res = await deliver(app.port, body);
+      expect(res.status, res.body).toBe(200);
+      expect(JSON.parse(res.body)).toEqual({ status: 'success', result: 'ping' });
+    }
+    // A ping with ids, isPing a string: a ping still, never a change of the candidate it names.
+    const named = await deliver(app.port, deliveryBody({ isPing: 'true', guid: 'g-ping-text', refId: 'ref-ping-text' }));
+    expect(JSON.parse(named.body)).toEqual({ status: 'success', result: 'ping' });
+    const marker = hub.next();
+    await deliver(app.port, deliveryBody({ refId: 'ref-after-pings' }));
+    await marker;
+    expect(hub.events.map((event) => event.refId)).toEqual(['ref-after-pings']);
+    expect(webhookLines().map((line) => ('refId' in line ? line.refId : undefined))).toEqual(['ref-after-pings']);
+    expect(await counted('user.created', 'ping')).toBe(2);
+  });
+
+  it('refuses a ping unsigned, or for another client: a ping is checked as any delivery is', async () => {
+    const body = JSON.stringify({ guid: 'p2', clientId: CLIENT_ID, event: 'user.created', isPing: true });
+    expect(codeOf(await deliver(app.port, body, { signature: null }))).toBe('webhook_signature_invalid');
+    const other = JSON.stringify({ guid: 'p3', clientId: 'someone_else', event: 'user.created', isPing: true });
+    expect(codeOf(await deliver(app.port, other))).toBe('webhook_wrong_client');
   });
 
   it('accepts and publishes an event it does not know, with the status the service’s record gives', async () => {

@@ -65,6 +65,17 @@ export const webhookDeliverySchema = z
 export type WebhookDelivery = z.infer<typeof webhookDeliverySchema>;
 
 /**
+ * A test delivery, as the service's console sends it: `isPing` true (or the string "true"), and no
+ * candidate named (no refId, no recordId). It is answered and nothing else; it must not be refused, or
+ * the console reports the webhook broken.
+ */
+export const webhookPingSchema = z.looseObject({
+  clientId: id,
+  isPing: z.union([z.literal(true), z.literal('true')]),
+  event: z.catch(z.string(), ''),
+});
+
+/**
  * One event on `GET /api/events` (Server-Sent Events, `event: kyc`, `id:` the event's sequence number for
  * `Last-Event-ID`): which candidate changed, in which environment, to what, and where the queue had it
  * before. No personal data: ids, statuses and dates only, as the audit line has them.

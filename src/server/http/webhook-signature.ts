@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-/** The digest as the service sends it: 64 hex digits, bare or after `sha256=`. */
-const SIGNATURE = /^(?:sha256=)?([0-9a-fA-F]{64})$/;
+/** The digest as the service sends it: 64 hex digits, bare or after `sha256=` (`SHA256=` too: neither the prefix's case nor the digits' matters). */
+const SIGNATURE = /^(?:sha256=)?([0-9a-f]{64})$/i;
 
 /** The HMAC-SHA256 of `body` with `secret`, in hex: what the service puts in `X-Hub-Signature`. */
 export function signatureOf(body: Buffer | string, secret: string): string {

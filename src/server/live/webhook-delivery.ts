@@ -1,17 +1,34 @@
 import { statusDateField } from '../../kyc/contract/applicants.ts';
-import { type LiveEvent, WEBHOOK_EVENTS, type WebhookDelivery, webhookDeliverySchema } from '../../kyc/contract/live-events.ts';
+import {
+  type LiveEvent,
+  WEBHOOK_EVENTS,
+  type WebhookDelivery,
+  webhookDeliverySchema,
+  webhookPingSchema,
+} from '../../kyc/contract/live-events.ts';
 import type { WebhookAuditEntry } from '../audit/webhook-lines.ts';
 
-/** A signed body read as a delivery; undefined when it is not JSON of a delivery's shape (what it held is never repeated). */
-export function readDelivery(body: Buffer): WebhookDelivery | undefined {
+/** What a signed body says: a test delivery (a ping, which names no candidate) or a delivery of an event. */
+export type ReadDelivery =
+  | { kind: 'ping'; clientId: string; event: string }
+  | { kind: 'delivery'; clientId: string; event: string; delivery: WebhookDelivery };
+
+/**
+ * A signed body read; undefined when it is not JSON of a ping's or a delivery's shape (what it held is
+ * never repeated). A ping is read first: it needs no refId or recordId, and its `isPing` may come as "true".
+ */
+export function readDelivery(body: Buffer): ReadDelivery | undefined {
   let json: unknown;
   try {
     json = JSON.parse(body.toString('utf8'));
   } catch {
     return undefined;
   }
+  const ping = webhookPingSchema.safeParse(json);
+  if (ping.success) return { kind: 'ping', clientId: ping.data.clientId, event: ping.data.event };
   const parsed = webhookDeliverySchema.safeParse(json);
-  return parsed.success ? parsed.data : undefined;
+  if (!parsed.success) return undefined;
+  return { kind: 'delivery', clientId: parsed.data.clientId, event: parsed.data.event, delivery: parsed.data };
 }
 
 /**

@@ -143,18 +143,20 @@ async function receive(
     hintSignature(hinted, res, env, cause);
     return refused(new ApiFailure('webhook_signature_invalid', SIGNATURE_CAUSES[cause].answer));
   }
-  const delivery = readDelivery(body);
-  if (!delivery) return refused(new ApiFailure('webhook_delivery_invalid', 'The body is not a webhook delivery this server reads.'));
-  const event = eventLabel(delivery.event);
+  const read = readDelivery(body);
+  if (!read) return refused(new ApiFailure('webhook_delivery_invalid', 'The body is not a webhook delivery this server reads.'));
+  const event = eventLabel(read.event);
   /** A delivery taken (or known already, or a ping): counted, and 200 with what became of it. */
   const taken = (result: 'accepted' | 'duplicate' | 'ping') => {
     deps.metrics.webhookDeliveries.inc({ event, result });
     sendJson(res, 200, JSON.stringify({ status: 'success', result }));
   };
-  if (delivery.clientId !== environment.target.clientId) {
+  if (read.clientId !== environment.target.clientId) {
     return refused(new ApiFailure('webhook_wrong_client', 'This delivery is for another client id than this environment’s.'), event);
   }
-  if (delivery.isPing) return taken('ping');
+  // The console's test delivery: answered, nothing else (it names no candidate, and nothing happened).
+  if (read.kind === 'ping') return taken('ping');
+  const { delivery } = read;
   const key = deliveryKeyOf(delivery, req.headers[WEBHOOK_DELIVERY_HEADER]);
   // Claimed for a moment only, until the delivery is queued (delivery-ids.ts's PENDING_CLAIM_MS).
   if (!(await deps.deliveryIds.claim(env, key, PENDING_CLAIM_MS))) return taken('duplicate');
