@@ -3,7 +3,7 @@ import { batchTriesAs, type LookupKind } from '../../kyc/contract/lookup.ts';
 import { auditWritable, batchRowLine, written } from '../audit/audit-trail.ts';
 import type { OneResult } from './batch-runner.ts';
 import { ApiFailure } from '../http/api-failure.ts';
-import { admit, archivingGate, checkedId, type Level, type LookupDeps, levelOf, sendRequest, takeSlot } from './lookup-steps.ts';
+import { admit, archivingGate, checkedId, type Level, type LookupDeps, levelOf, type Sent, sendRequest, takeSlot } from './lookup-steps.ts';
 import type { SignedInCall } from '../http/routes.ts';
 import { requestLog } from '../log/log.ts';
 import { reduceToStatusLevel } from '../answer/status-level.ts';
@@ -64,6 +64,7 @@ export async function lookupRow(deps: LookupDeps, call: SignedInCall, row: Batch
   if (archiving) return settle(archiving, null, false);
   const slot = await takeSlot(deps, call.req, call.identity, gone, { behind: true });
   if (typeof slot !== 'function') return settle(slot === 'gone' ? CANCELLED : slot, null, false);
+  let sent: Sent | undefined;
   try {
     const admission = await admit(deps, level, gone, log);
     if (!admission.ok) return settle(admission.failure ?? CANCELLED, null, false);
@@ -79,7 +80,7 @@ export async function lookupRow(deps: LookupDeps, call: SignedInCall, row: Batch
       admission.pass?.watch({ ok: false, failure: waiting, upstreamStatus: null }, Date.now());
       return settle(waiting, null, false);
     }
-    const sent = sendRequest(deps, { kind: row.kind, id: asked.id, scope: 'status' }, admission.pass);
+    sent = sendRequest(deps, { kind: row.kind, id: asked.id, scope: 'status' }, admission.pass);
     gone.addEventListener('abort', sent.abort, { once: true });
     try {
       const fetched = await sent.answer;
@@ -91,7 +92,9 @@ export async function lookupRow(deps: LookupDeps, call: SignedInCall, row: Batch
       gone.removeEventListener('abort', sent.abort);
     }
   } finally {
-    slot();
+    // Freed once the request no longer holds a connection to the service: a cancelled row's answer
+    // with the full key is read on to its end (archive-watch.ts), and counts against its user meanwhile.
+    void (sent?.over ?? Promise.resolve()).then(slot);
   }
 }
 

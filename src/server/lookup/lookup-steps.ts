@@ -213,6 +213,8 @@ export interface Sent {
   answer: Promise<Fetched>;
   /** Ends it (the browser left); a full-level request, once sent, is read to its end for willArchiveAtDate. */
   abort(): void;
+  /** It no longer holds a connection to the service (upstream-client.ts): its slot may go to the next. */
+  over: Promise<void>;
 }
 
 /**
@@ -239,7 +241,7 @@ export function sendRequest(
     upstreamRes.destroy();
     return { ok: false, failure: unreadable, upstreamStatus };
   });
-  return { answer, abort: () => (pass ? undefined : call.abort()) };
+  return { answer, abort: () => (pass ? undefined : call.abort()), over: call.over };
 }
 
 /** The read step's first check: why an answer cannot be checked (no framing, or compressed although none was asked for). */

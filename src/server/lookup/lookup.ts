@@ -2,6 +2,7 @@ import type http from 'node:http';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import { type Audit, auditTrail, auditWritable, type LookupShown, lookupLine, type Outcome, refuse } from '../audit/audit-trail.ts';
 import type { AuditEntry } from '../audit/audit-entries.ts';
+import type { ApiFailure } from '../http/api-failure.ts';
 import type { Identity } from '../http/identity.ts';
 import { answerFull, type FullAnswer } from './full-answer.ts';
 import { bytesSent, errorCodeSent, sendFailure, sendJson } from '../http/http-reply.ts';
@@ -15,6 +16,7 @@ import {
   type Plan,
   planOf,
   readId,
+  type Sent,
   sendRequest,
   takeSlot,
   takeToken,
@@ -99,20 +101,13 @@ async function fetchAndAnswer(
   const slot = await takeSlot(deps, call.req, call.identity, left);
   if (slot === 'gone') return;
   if (typeof slot !== 'function') return refuse(call.res, audit, slot);
-  call.res.once('close', slot);
-  const admission = await admit(deps, level, left, lookup.log);
-  if (!admission.ok) return admission.failure && refuse(call.res, audit, admission.failure);
-
   // Support users never get picture parts: their answer is the status level, plain JSON.
   const inParts = level === 'full' && partsAccepted(call.req) ? call.req : undefined;
-  // The service is asked for JSON, also when the browser asked for parts (upstream-client.ts).
-  const sent = sendRequest(
-    deps,
-    { kind: call.kind, id: lookup.id, scope: level === 'status' ? 'status' : 'full' },
-    admission.pass,
-    call.res,
-  );
-  left.addEventListener('abort', sent.abort, { once: true });
+  const sent = await admitAndSend(deps, call, { level, id: lookup.id, log: lookup.log, left }, slot);
+  if (!('answer' in sent)) return sent.failure && refuse(call.res, audit, sent.failure);
+  // Left while it was admitted: its abort event has passed.
+  if (left.aborted) sent.abort();
+  else left.addEventListener('abort', sent.abort, { once: true });
   const fetched = await sent.answer;
   if (!fetched.ok)
     return refuse(call.res, audit, fetched.failure, { upstreamStatus: fetched.upstreamStatus, reached: fetched.upstreamStatus !== null });
@@ -129,6 +124,35 @@ async function fetchAndAnswer(
   if (reduced.ok && plan.fields) shown.fields = Object.keys(reduced.record.customFields ?? {});
   if (reduced.ok) deps.learn?.(reduced.record);
   return answerStatusLevel(call.res, reduced, audit, upstreamStatus);
+}
+
+/**
+ * Admission, then the request: its failure (none: the browser left), or the request sent. The user's
+ * slot is freed once the browser's answer is done and the request no longer holds a connection to the
+ * service. A full answer is read to its end after the browser left (archive-watch.ts), and while it is,
+ * it counts against its user: freed at the browser's leaving, one user who opened and left lookups one
+ * after another had hundreds at the service at once, and everyone else waited for a connection.
+ */
+async function admitAndSend(
+  deps: LookupDeps,
+  call: LookupCall,
+  request: { level: Level; id: string; log: Logger; left: AbortSignal },
+  slot: () => void,
+): Promise<Sent | { failure: ApiFailure | undefined }> {
+  let sent: Sent | undefined;
+  let decided: () => void = () => {};
+  const sending = new Promise<void>((resolve) => (decided = resolve));
+  call.res.once('close', () => void sending.then(() => sent?.over).then(slot));
+  try {
+    const admission = await admit(deps, request.level, request.left, request.log);
+    if (!admission.ok) return { failure: admission.failure };
+    // The service is asked for JSON, also when the browser asked for parts (upstream-client.ts).
+    const scope = request.level === 'status' ? 'status' : 'full';
+    sent = sendRequest(deps, { kind: call.kind, id: request.id, scope }, admission.pass, call.res);
+    return sent;
+  } finally {
+    decided();
+  }
 }
 
 /** Counts the lookup while it is answered, and its outcome, time and bytes once its connection is done. */

@@ -44,6 +44,11 @@ export interface CandidateRequest {
 
 export interface UpstreamCall {
   outcome: Promise<UpstreamOutcome>;
+  /**
+   * Settles once the request no longer holds a connection to the service: it failed, or its response
+   * closed (read to its end, cut or ended by its deadlines). Never rejects.
+   */
+  over: Promise<void>;
   /** Ends the request to the service, and its response if one is flowing (the browser went away). */
   abort(): void;
 }
@@ -115,6 +120,7 @@ export function createUpstreamClient(
   // never followed by another instance still asking. Only a 429 pays this: no other answer waits on Redis.
   const remembered = (call: UpstreamCall): UpstreamCall => ({
     abort: call.abort,
+    over: call.over,
     outcome: call.outcome.then(async (outcome) => {
       const seconds = outcome.ok ? undefined : outcome.failure.retryAfterSeconds;
       if (!outcome.ok && outcome.upstreamStatus === 429 && seconds !== undefined) await wait.asked(seconds);
@@ -232,11 +238,17 @@ function send(
   });
   return {
     outcome,
+    over: outcome.then((settled) => (settled.ok ? closeOf(settled.response) : undefined)),
     abort: () => {
       aborted = true;
       upstreamReq?.destroy();
     },
   };
+}
+
+/** Resolves once the response has closed. */
+function closeOf(response: http.IncomingMessage): Promise<void> {
+  return response.closed ? Promise.resolve() : new Promise((resolve) => response.once('close', () => resolve()));
 }
 
 /** What an error answer said beyond its status: a 429's wait (its header, or its body), what a 404's body says was not found. */
