@@ -5,9 +5,9 @@ import { startFakeUpstream } from './fake-upstream.ts';
 import { startTestApp } from './http.ts';
 
 /**
- * What lookups a browser left cost everyone else (a resilience review): a full answer is read to its
- * end after the browser leaves (archive-watch.ts), and every request to the service shares one agent of
- * 256 connections.
+ * What lookups a browser left, or could not send, cost everyone else (a resilience review): a full
+ * answer is read to its end after the browser leaves (archive-watch.ts), and every request to the
+ * service shares one agent of 256 connections.
  */
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -142,4 +142,40 @@ describe('attack: a batch of candidates whose slow answers are refused (the key 
     expect(service.trickling.size).toBe(4);
     expect(await lookupLater(app.port, '/api/candidates/refId/other', as('sam'))).toBe(200);
   }, 30_000);
+});
+
+describe('attack: every connection to the service held by slow answers', () => {
+  it('tells a lookup that could not get one that this server is busy (503 server_busy), not that the service did not answer', async () => {
+    const service = await slowService();
+    const app = await startTestApp({
+      upstream: { baseUrl: service.url, clientId: 'c', apiKey: 'k', statusApiKey: 's' },
+      access: proxyAccess(),
+      settings: { limits: { upstreamTimeoutMs: 1000 } },
+    });
+    cleanups.unshift(app.close);
+    // 64 users, each at their cap of 4 status-level lookups: the agent's 256 connections, all answering slowly.
+    // Their browsers wait on, and are answered when the app closes.
+    const slow = Array.from({ length: 256 }, (_, i) =>
+      lookupLater(app.port, `/api/status/refId/slow-${i}`, as(`user-${Math.floor(i / 4)}`, 'support')),
+    );
+    await expect.poll(() => service.trickling.size, { timeout: 20_000 }).toBe(256);
+
+    const answer = await new Promise<{ status: number; body: string; retryAfter?: string }>((resolve) => {
+      http.get(
+        { host: '127.0.0.1', port: app.port, path: '/api/status/refId/late', headers: as('sam', 'support'), agent: false },
+        (res) => {
+          let body = '';
+          res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body, retryAfter: res.headers['retry-after'] }));
+        },
+      );
+    });
+    expect(answer.status).toBe(503);
+    expect(JSON.parse(answer.body).error).toMatchObject({ code: 'server_busy', message: expect.stringMatching(/^This server has/) });
+    expect(answer.retryAfter).toBe('5');
+    expect(service.seen('/late')).toBe(0);
+    // The slow ones were not cut for it.
+    expect(service.trickling.size).toBe(256);
+    cleanups.push(async () => void (await Promise.all(slow)));
+  }, 60_000);
 });

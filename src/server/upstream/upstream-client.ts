@@ -181,8 +181,7 @@ function send(
       upstreamReq?.destroy();
       settle({ ok: false, failure, upstreamStatus });
     };
-    const timeout = () => new ApiFailure('upstream_timeout', `The KYC service did not answer within ${secondsOf(limits.timeoutMs)} s.`);
-    const expire = () => (refused ? refused() : fail(timeout()));
+    const expire = () => (refused ? refused() : fail(lateFailure(upstreamReq, limits.timeoutMs)));
     const deadline = setTimeout(expire, limits.timeoutMs);
     const whole = wholeAnswerDeadline(limits.answerTimeoutMs, (failure) => (refused ? refused() : fail(failure)));
     const onResponse = (upstreamRes: http.IncomingMessage) => {
@@ -250,6 +249,21 @@ function send(
 function closeOf(response: http.IncomingMessage): Promise<void> {
   return response.closed ? Promise.resolve() : new Promise((resolve) => response.once('close', () => resolve()));
 }
+
+/**
+ * No status line in time: the service's delay, or, for a request still waiting for one of the agent's
+ * connections (all 256 busy, with webhook checks and the queue's crawler too), this server's own: the
+ * service was never asked, and a 504 "did not answer" would blame it.
+ */
+function lateFailure(req: http.ClientRequest | undefined, timeoutMs: number): ApiFailure {
+  if (req && !req.socket) return NO_CONNECTION;
+  return new ApiFailure('upstream_timeout', `The KYC service did not answer within ${secondsOf(timeoutMs)} s.`);
+}
+
+const NO_CONNECTION = new ApiFailure(
+  'server_busy',
+  'This server has as many requests to the KYC service under way as it can make at once, so this one was not sent. Try again in a moment.',
+);
 
 /** What an error answer said beyond its status: a 429's wait (its header, or its body), what a 404's body says was not found. */
 function saidIn(upstreamRes: http.IncomingMessage, status: number, body: Buffer | undefined): ServiceSaid {
