@@ -162,6 +162,24 @@ describe('date of birth', () => {
     expect(row).not.toHaveTextContent('shown as received');
   });
 
+  it('a date that reads both ways is read month first, and the day-first date is named beside it (facts review, 29 November)', async () => {
+    show(withDob('03/04/1987'));
+    const row = await dobRow();
+    expect(row).toHaveTextContent(/^(March 4, 1987|4 March 1987) \(age \d+\)/);
+    expect(within(row as HTMLElement).getByTestId('dob-both-ways')).toHaveTextContent(
+      /^Sent as 03\/04\/1987: read month first, as documented; day first it would be (April 3, 1987|3 April 1987)\.$/,
+    );
+  });
+
+  it('a date that only reads day first is shown as received, with the day-first date: never "a date that does not exist"', async () => {
+    show(withDob('25/06/1987'));
+    const row = await dobRow();
+    expect(row).toHaveTextContent(
+      /^25\/06\/1987 \(shown as received: not a date read month first \(MM\/DD\/YYYY\); day first \(DD\/MM\/YYYY\) it is (June 25, 1987|25 June 1987), age \d+\)$/,
+    );
+    expect(row).not.toHaveTextContent('exists');
+  });
+
   it('shows a date that does not exist as received, and says so', async () => {
     show(withDob('1990-02-30'));
     const row = await dobRow();

@@ -174,7 +174,26 @@ describe('date of birth', () => {
     }
   });
 
-  it.each(['1990-02-30', '1990-13-01', '1990-00-10', '1990-04-31T00:00:00Z', '02/30/2000', '13/01/1990', '1900-02-29'])(
+  it('a slash date that reads both ways is read month first, as documented, with the day-first date beside it (facts review, 29 November)', () => {
+    expect(readDob('03/04/1987')).toEqual({ ok: true, dob: { year: 1987, month: 3, day: 4 }, dayFirst: { year: 1987, month: 4, day: 3 } });
+    // One that reads one way only, or the same both ways, has nothing beside it.
+    expect(readDob('07/14/1988')).toEqual({ ok: true, dob: { year: 1988, month: 7, day: 14 } });
+    expect(readDob('05/05/1990')).toEqual({ ok: true, dob: { year: 1990, month: 5, day: 5 } });
+    // ISO dates are never read day first.
+    expect(readDob('1987-03-04')).toEqual({ ok: true, dob: { year: 1987, month: 3, day: 4 } });
+  });
+
+  it('a slash date that only reads day first is not called a date that does not exist: it says the day-first date', () => {
+    expect(readDob('25/06/1987')).toEqual({
+      ok: false,
+      problem: 'not a date read month first (MM/DD/YYYY)',
+      dayFirst: { year: 1987, month: 6, day: 25 },
+    });
+    expect(readDob('13/01/1990')).toMatchObject({ ok: false, dayFirst: { year: 1990, month: 1, day: 13 } });
+    expect(readDob('31/02/1990')).toEqual({ ok: false, problem: 'not a date that exists' });
+  });
+
+  it.each(['1990-02-30', '1990-13-01', '1990-00-10', '1990-04-31T00:00:00Z', '02/30/2000', '1900-02-29'])(
     'flags %j as a date that does not exist',
     (raw) => {
       expect(parseDob(raw)).toBeUndefined();

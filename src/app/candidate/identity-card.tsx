@@ -44,13 +44,21 @@ export function IdentityCard({
         <>
           {formatDob(dob)}{' '}
           <span className={age! < 0 ? 'text-amber-800' : 'text-slate-500'}>{age! < 0 ? '(a date in the future)' : `(age ${age})`}</span>
+          {reading?.dayFirst && (
+            <span className="block text-xs text-amber-800" data-testid="dob-both-ways">
+              Sent as {dobRaw.trim()}: read month first, as documented; day first it would be {formatDob(reading.dayFirst)}.
+            </span>
+          )}
         </>
       ) : (
         <>
           <span className="font-mono">
             <LongText text={dobRaw} limit={40} />
           </span>{' '}
-          <span className="text-xs text-amber-800">(shown as received: {reading && !reading.ok && reading.problem})</span>
+          <span className="text-xs text-amber-800">
+            (shown as received: {reading && !reading.ok && reading.problem}
+            {reading?.dayFirst && `; day first (DD/MM/YYYY) it is ${formatDob(reading.dayFirst)}, age ${ageOn(reading.dayFirst, now)}`})
+          </span>
         </>
       ),
     ],

@@ -16,19 +16,32 @@ const US_DATE = /^(?<month>\d{1,2})\/(?<day>\d{1,2})\/(?<year>\d{4})$/;
  */
 const ISO_DATE = /^(?<year>\d{4})-(?<month>\d{2})-(?<day>\d{2})(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/i;
 
-export type DobReading = { ok: true; dob: DateOfBirth } | { ok: false; problem: string };
+/**
+ * A reading: the date, and for a slash date that reads both ways (`03/04/1987`) the date read day first
+ * too, since the format is not formally stated; or why it cannot be read, with the day-first date when a
+ * slash date only reads that way (`25/06/1987`: not a date read month first, but one day first).
+ */
+export type DobReading = { ok: true; dob: DateOfBirth; dayFirst?: DateOfBirth } | { ok: false; problem: string; dayFirst?: DateOfBirth };
 
 /** Reads a date of birth, or says why it cannot: a form it does not read, or a date that does not exist. */
 export function readDob(raw: string): DobReading {
   const text = raw.trim();
-  const groups = (US_DATE.exec(text) ?? ISO_DATE.exec(text))?.groups;
+  const slash = US_DATE.exec(text)?.groups;
+  const groups = slash ?? ISO_DATE.exec(text)?.groups;
   if (!groups) return { ok: false, problem: 'not in a form this page reads (MM/DD/YYYY or YYYY-MM-DD)' };
   const [year, month, day] = [Number(groups.year), Number(groups.month), Number(groups.day)];
+  const dob = dateOf(year, month, day);
+  const swapped = slash && month !== day ? dateOf(year, day, month) : undefined;
+  const dayFirst = swapped ? { dayFirst: swapped } : {};
+  if (dob) return { ok: true, dob, ...dayFirst };
+  return { ok: false, problem: swapped ? 'not a date read month first (MM/DD/YYYY)' : 'not a date that exists', ...dayFirst };
+}
+
+/** The date, when it exists. */
+function dateOf(year: number, month: number, day: number): DateOfBirth | undefined {
   const date = new Date(Date.UTC(year, month - 1, day));
-  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) {
-    return { ok: false, problem: 'not a date that exists' };
-  }
-  return { ok: true, dob: { year, month, day } };
+  const exists = date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+  return exists ? { year, month, day } : undefined;
 }
 
 /** Age in whole years on `today` (local calendar date). */
