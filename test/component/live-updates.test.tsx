@@ -143,6 +143,34 @@ describe('live updates on the candidate page', { timeout: 20_000 }, () => {
     expect(editor.getByText(/^Filled in from the reply for Approved/)).toBeInTheDocument();
   });
 
+  it('keeps an edited reply within reach when the status changes while the editor is closed, or while open and it is then closed (UX review, 29 November)', async () => {
+    const user = userEvent.setup();
+    const page = showCandidate(SUPPORT);
+    await screen.findByRole('heading', { level: 1 });
+    const source = await stream();
+    await user.click(screen.getByRole('button', { name: 'Copy reply' }));
+    const box = () => within(screen.getByTestId('reply-editor')).getByRole('textbox', { name: 'Reply' });
+    await user.type(box(), ' MY EDIT');
+    const edited = (box() as HTMLTextAreaElement).value;
+    await user.click(within(screen.getByTestId('reply-editor')).getByRole('button', { name: 'Cancel' }));
+    page.current.status = 'approved';
+    source.send(event());
+    expect(await screen.findByTestId('status-toast')).toHaveTextContent(/^Waiting → Approved/);
+    // Before: reopened on the Approved reply alone, the edits gone without a word.
+    await user.click(screen.getByRole('button', { name: 'Copy reply' }));
+    const editor = within(screen.getByTestId('reply-editor'));
+    expect(box()).toHaveValue(edited);
+    expect(
+      editor.getByText(/The candidate's status changed while this was open\. The text below is still the reply for Waiting/),
+    ).toBeVisible();
+    // Closed again, still there; the new reply is a press away.
+    await user.keyboard('{Escape}');
+    await user.click(screen.getByRole('button', { name: 'Copy reply' }));
+    expect(box()).toHaveValue(edited);
+    await user.click(within(screen.getByTestId('reply-editor')).getByRole('button', { name: 'Use the reply for Approved' }));
+    expect(box()).not.toHaveValue(edited);
+  });
+
   it('re-checks the open candidate at status level when the stream says it could not send everything missed (resync), never the full record', async () => {
     const page = showCandidate();
     await screen.findByRole('heading', { level: 1 });

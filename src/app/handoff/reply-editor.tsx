@@ -32,6 +32,10 @@ export function ReplyAction(props: ReplyEditorProps) {
   // The agent's edits, by template: kept when the editor is closed without copying (Cancel, Escape), so
   // that reopening it gives back what they wrote; let go once a reply is copied, or the page is left.
   const [drafts, setDrafts] = useState<Drafts>({});
+  // The replies the editor showed when it was closed on edits: a status that changed live since (or while
+  // it was open) must not leave those edits out of reach, as it did when the editor reopened on the new
+  // status's templates alone. Reopened on them, it says the status changed and offers the new reply.
+  const [shownWith, setShownWith] = useState<FilledReply[]>();
   useEffect(() => {
     if (!copied) return;
     const timer = setTimeout(() => setCopied(false), 3000);
@@ -48,14 +52,18 @@ export function ReplyAction(props: ReplyEditorProps) {
       {open && (
         <ReplyEditor
           {...props}
+          opened={shownWith ?? props.replies}
           drafts={drafts}
           setDrafts={setDrafts}
-          onDone={(done) => {
+          onDone={(done, shown) => {
             setOpen(false);
             // A close after the copy (the dialog's own close event) must not take "copied" back.
             if (done) {
               setCopied(true);
               setDrafts({});
+              setShownWith(undefined);
+            } else if (shown) {
+              setShownWith(shown.some((reply) => drafts[reply.template] !== undefined) ? shown : undefined);
             }
           }}
         />
@@ -112,16 +120,19 @@ function useCopy({ record, user }: Pick<ReplyEditorProps, 'record' | 'user'>, on
 type Drafts = Record<string, string>;
 
 interface EditorState {
+  /** The replies to open on: the status's, or those the agent's kept edits were made in. */
+  opened: FilledReply[];
   drafts: Drafts;
   setDrafts: (update: (drafts: Drafts) => Drafts) => void;
-  onDone: (copied: boolean) => void;
+  /** Copied, or closed without (with the replies it showed, to reopen on them when they hold edits). */
+  onDone: (copied: boolean, shown?: FilledReply[]) => void;
 }
 
-function ReplyEditor({ onDone, drafts, setDrafts, ...props }: ReplyEditorProps & EditorState) {
+function ReplyEditor({ onDone, opened, drafts, setDrafts, ...props }: ReplyEditorProps & EditorState) {
   const { user, ids } = props;
   // The replies as the editor opened with them: a live change of status while it is open does not swap
   // the agent's text for another template's; it is said, and taken only when they choose it.
-  const [replies, setReplies] = useState(props.replies);
+  const [replies, setReplies] = useState(opened);
   const [frame, setFrame] = useState<ReplyFrame>(() => loadReplyFrame(user));
   // Reopened on edits kept from before: the template they were made in.
   const [chosen, setChosen] = useState(() =>
@@ -142,7 +153,7 @@ function ReplyEditor({ onDone, drafts, setDrafts, ...props }: ReplyEditorProps &
   };
 
   return (
-    <ModalDialog title="Reply to the customer" onClose={() => onDone(false)} testId="reply-editor">
+    <ModalDialog title="Reply to the customer" onClose={() => onDone(false, replies)} testId="reply-editor">
       {ended && (
         <SessionEndedNotice
           user={user}
@@ -191,7 +202,7 @@ function ReplyEditor({ onDone, drafts, setDrafts, ...props }: ReplyEditorProps &
         </p>
       )}
       <div className="mt-4 flex flex-wrap justify-end gap-2">
-        <Button variant="secondary" onClick={() => onDone(false)}>
+        <Button variant="secondary" onClick={() => onDone(false, replies)}>
           Cancel
         </Button>
         <Button onClick={() => void copy(reply.template, text)} disabled={busy || waiting || text.trim() === ''}>
