@@ -138,16 +138,19 @@ describe('attack: a service that trickles its answer a byte at a time, for ever'
 
   it("a large answer a slow browser reads for longer than the deadline still arrives whole: only the service's time counts", async () => {
     const upstream = await startFakeUpstream();
-    // 40 MB (more than the sockets' buffers hold), sent at once by the service: only this server's reading
+    // 16 MB (more than the sockets' buffers hold), sent at once by the service: only this server's reading
     // of it, held back by the browser, takes time.
-    const body = `${record('big')},"customFields":{"note":"${'a'.repeat(40 * 1024 * 1024)}"}}}`;
+    const body = `${record('big')},"customFields":{"note":"${'a'.repeat(16 * 1024 * 1024)}"}}}`;
     upstream.behave = (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
       res.end(body);
     };
     const app = await startTestApp({
       upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'full-key-3f9a-c27e81d0' },
-      settings: { limits: { upstreamTimeoutMs: 1000, upstreamAnswerTimeoutMs: 1000 } },
+      // The deadline counts the time the answer flows (answer-deadline.ts): on a loaded machine this server's
+      // own reading of 16 MB can take a second of that (1 s cut 40 MB at 10 MB there), so 3 s, and the
+      // browser's pauses add 4.8 s.
+      settings: { limits: { upstreamTimeoutMs: 3000, upstreamAnswerTimeoutMs: 3000 } },
     });
     cleanups.push(app.close, upstream.close);
     let pauses = 0;
@@ -162,14 +165,14 @@ describe('attack: a service that trickles its answer a byte at a time, for ever'
         },
         (res) => {
           let bytes = 0;
-          // 1 MB, then a pause of 100 ms: about 4 s for the whole answer, past the 1 s deadline.
+          // 1 MB, then a pause of 300 ms: about 4.8 s for the whole answer, past the 3 s deadline.
           res.on('data', (chunk: Buffer) => {
             const before = bytes;
             bytes += chunk.length;
             if (Math.floor(bytes / 1_048_576) > Math.floor(before / 1_048_576)) {
               pauses += 1;
               res.pause();
-              setTimeout(() => res.resume(), 100);
+              setTimeout(() => res.resume(), 300);
             }
           });
           res.on('close', () => resolve({ complete: res.complete, bytes }));
@@ -177,7 +180,7 @@ describe('attack: a service that trickles its answer a byte at a time, for ever'
       );
       req.end();
     });
-    // Read in more than ten pauses of 100 ms: longer than the deadline. It was cut there before, part-way through.
+    // Read in more than ten pauses of 300 ms: longer than the deadline. It was cut there before, part-way through.
     expect(pauses).toBeGreaterThan(10);
     expect(read).toMatchObject({ complete: true, bytes: Buffer.byteLength(body) });
   });
