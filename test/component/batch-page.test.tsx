@@ -1,3 +1,4 @@
+import type { ApiErrorCode } from '../../src/kyc/contract/api.ts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -144,25 +145,26 @@ describe('batch page', { timeout: 20_000 }, () => {
     expect(screen.getByRole('button', { name: 'Go on with the 1 left' })).toBeInTheDocument();
   });
 
-  it('offers again the rows this server held back (its own limit on lookups at once), which are no fault of their ids', async () => {
-    const batch = controllableBatch();
-    stubApi({ candidates: { '/api/batch': batch.response } });
-    renderWithProviders('/batch');
-    await startBatch('a\nb');
-    batch.send(found(0, 'a'), {
-      type: 'row',
-      index: 1,
-      ok: false,
-      code: 'rate_limited',
-      message: 'You have several lookups waiting for the KYC service already. Try again when they are done.',
-    });
-    batch.send({ type: 'done', found: 1, failed: 1 });
-    batch.end();
-    expect(await screen.findByText(/^Done:/)).toHaveTextContent(
-      "Done: 1 found, 0 not found, 1 failed. 1 id left: 1 was held back by this server's limit on lookups at once. Retry looks it up again.",
-    );
-    expect(screen.getByRole('button', { name: 'Retry the 1 left' })).toBeInTheDocument();
-  });
+  it.each<[ApiErrorCode, string]>([
+    ['rate_limited', 'You have several lookups waiting for the KYC service already. Try again when they are done.'],
+    // All of this server's connections to the service held (resilience review, 29 November): busy, not the id's fault.
+    ['server_busy', 'This server has as many requests to the KYC service under way as it can make at once, so this one was not sent.'],
+  ])(
+    'offers again the rows this server held back (%s: its own limit on lookups at once), which are no fault of their ids',
+    async (code, message) => {
+      const batch = controllableBatch();
+      stubApi({ candidates: { '/api/batch': batch.response } });
+      renderWithProviders('/batch');
+      await startBatch('a\nb');
+      batch.send(found(0, 'a'), { type: 'row', index: 1, ok: false, code, message });
+      batch.send({ type: 'done', found: 1, failed: 1 });
+      batch.end();
+      expect(await screen.findByText(/^Done:/)).toHaveTextContent(
+        "Done: 1 found, 0 not found, 1 failed. 1 id left: 1 was held back by this server's limit on lookups at once. Retry looks it up again.",
+      );
+      expect(screen.getByRole('button', { name: 'Retry the 1 left' })).toBeInTheDocument();
+    },
+  );
 
   it('downloads the rows as CSV made in the browser, and copies them as a table', async () => {
     const batch = controllableBatch();
