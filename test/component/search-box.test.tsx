@@ -455,4 +455,24 @@ describe('the search box', { timeout: 20_000 }, () => {
     fireEvent.click(screen.getByRole('radio', { name: 'recordId' }));
     expect(searchBox()).not.toHaveAttribute('list');
   });
+
+  it('keeps one recent lookup when /api/meta answers after the record (code review, 29 November: it was kept twice, under "" and its name)', async () => {
+    const { fetchMock } = stubApi({ candidates: found(['refId', xiuying]) });
+    const answer = fetchMock.getMockImplementation()!;
+    let releaseMeta!: () => void;
+    const metaHeld = new Promise<void>((resolve) => {
+      releaseMeta = resolve;
+    });
+    fetchMock.mockImplementation(async (input, init) => {
+      if (String(input) === '/api/meta') await metaHeld;
+      return answer(input, init);
+    });
+    renderWithProviders('/candidates/refId/cust_000482');
+    await screen.findByRole('heading', { level: 1, name: /王/ });
+    releaseMeta();
+    // The header names the environment once /api/meta has answered: the page has rendered with it.
+    await screen.findByTestId('environment-badge');
+    const kept = () => JSON.parse(sessionStorage.getItem('candidate-lookup:recent') ?? '[]') as Array<{ id: string; environment: string }>;
+    await waitFor(() => expect(kept().map((entry) => [entry.id, entry.environment])).toEqual([['cust_000482', 'default']]));
+  });
 });

@@ -92,10 +92,13 @@ function useCandidateLookup(kind: LookupKind, id: string) {
     };
     navigate(to(candidatePath(retryAs, id)), { replace: true, state });
   }, [retryAs, to, id, note.cleaned, note.dropped]);
+  // Under the environment's name once the server has said it: remembered before /api/meta answered, the
+  // same lookup was kept twice, under "" and then under its name (code review, 29 November).
+  const named = info?.name;
   useEffect(() => {
-    if (status === undefined) return;
-    rememberLookup({ kind, id, status, environment: info?.name ?? environment ?? '', at: new Date().toISOString() });
-  }, [kind, id, status, environment, info?.name]);
+    if (status === undefined || named === undefined) return;
+    rememberLookup({ kind, id, status, environment: named, at: new Date().toISOString() });
+  }, [kind, id, status, named]);
 
   const detected = archivesAt !== undefined || refused;
   useEffect(() => {
@@ -129,9 +132,10 @@ function CandidateLookup({ kind, id }: { kind: LookupKind; id: string }) {
   // Another candidate's record (other-candidate.tsx) names nobody in the tab's title.
   const record = query.data && otherCandidateIn(query.data, kind, id) !== undefined ? undefined : (shown ?? query.data);
   const shownStatus = shown?.status;
-  const recentEnvironment = info?.name ?? environment ?? '';
+  const recentEnvironment = info?.name;
   useEffect(() => {
-    if (shownStatus !== undefined) noteRecentStatus({ kind, id, status: shownStatus, environment: recentEnvironment });
+    if (shownStatus !== undefined && recentEnvironment !== undefined)
+      noteRecentStatus({ kind, id, status: shownStatus, environment: recentEnvironment });
   }, [kind, id, shownStatus, recentEnvironment]);
   useCandidateTitle(record, session?.role, kind);
   return (
