@@ -218,6 +218,22 @@ describe('lookup states', () => {
     expect(screen.getByText('Removed from the id: "," after it.')).toBeInTheDocument();
   });
 
+  it('not found: a recordId in capitals offers the id in lower case, as the service writes it (UX review, 29 November)', async () => {
+    const user = userEvent.setup();
+    const upper = '65F1C2A9E4B0D3A1F0C9B802';
+    stubApi({
+      candidates: {
+        [`/api/candidates/recordId/${upper}`]: apiError(404, 'not_found', `No candidate with recordId "${upper}".`),
+        [`/api/candidates/recordId/${upper.toLowerCase()}`]: envelope({ ...record, recordId: upper.toLowerCase() }),
+      },
+    });
+    const { router } = renderWithProviders(`/candidates/recordId/${upper}`);
+    expect(await screen.findByRole('heading', { name: `No candidate with recordId "${upper}"` })).toBeInTheDocument();
+    expect(screen.getByText(/writes recordIds in lower case, and this one has capitals/)).toBeInTheDocument();
+    await user.click(screen.getByRole('link', { name: `Look up recordId ${upper.toLowerCase()}` }));
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/candidates/recordId/${upper.toLowerCase()}`));
+  });
+
   it("attack: an answer holding another candidate's record (a cache in front of the service) is not shown as the one asked for", async () => {
     const user = userEvent.setup();
     stubApi({

@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { Link } from '../navigation.tsx';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import { cleanId } from '../../kyc/view/id-input.ts';
-import { invisibleIn, withoutMarks } from './id-marks.ts';
+import { invisibleIn, lowerCaseRecordId, withoutMarks } from './id-marks.ts';
 import { ProblemCard } from './problem-card.tsx';
 import { type ApiError, codeOfStatus, type ErrorCode } from '../api/api-error.ts';
 import { errorTitle } from '../api/error-titles.ts';
@@ -27,7 +27,14 @@ type ScreenParts = Omit<ErrorScreen, 'title'> & { title?: string };
 const LEAVE_ENVIRONMENT: ReadonlySet<ErrorCode> = new Set(['no_such_environment', 'environment_forbidden']);
 
 /** What the reviewer can do about a failure, built once and offered where it helps. */
-type Actions = { retry: ReactNode; signInAgain: ReactNode; tryOtherKind: ReactNode; withoutInvisible: ReactNode; withoutMarks: ReactNode };
+type Actions = {
+  retry: ReactNode;
+  signInAgain: ReactNode;
+  tryOtherKind: ReactNode;
+  withoutInvisible: ReactNode;
+  withoutMarks: ReactNode;
+  inLowerCase: ReactNode;
+};
 
 /**
  * The service's own limit (a 429 of its own): on everyone this app sends, not on this reviewer's
@@ -129,6 +136,13 @@ function notFoundScreen({ kind, id, bothKinds, actions }: Parameters<ScreenOf>[1
       title: `No candidate with ${kind} "${id}"`,
       body: `The ${kind} has ${marked.marks}, likely from the sentence it was copied from: the id without them is likely the one meant.`,
       action: actions.withoutMarks,
+    };
+  }
+  if (lowerCaseRecordId(id) && (kind === 'recordId' || bothKinds)) {
+    return {
+      title: `No candidate with recordId "${id}"`,
+      body: 'The KYC service writes recordIds in lower case, and this one has capitals (mail and spreadsheets sometimes change them): the id in lower case is likely the one meant.',
+      action: actions.inLowerCase,
     };
   }
   if (bothKinds) {
@@ -265,6 +279,11 @@ export function CandidateError({
         state={{ cleaned: marked.marks }}
       >
         Look up {kind} {marked.id}
+      </Link>
+    ),
+    inLowerCase: (
+      <Link className={cn(buttonClass(), 'inline-flex items-center')} to={to(candidatePath('recordId', id.toLowerCase()))}>
+        Look up recordId {id.toLowerCase()}
       </Link>
     ),
     tryOtherKind: (

@@ -20,3 +20,11 @@ export function withoutMarks(id: string): { id: string; marks: string } | undefi
   if (bare === '' || bare === id) return undefined;
   return { id: bare, marks: [lead && `"${lead}" before it`, tail && `"${tail}" after it`].filter(Boolean).join(' and ') };
 }
+
+/**
+ * A recordId in capitals (`65F1C2A9E4B0D3A1F0C9B802`, as some mail and spreadsheets change it): the
+ * service writes its recordIds in lower case, so not found this way it is likely found in lower case.
+ */
+export function lowerCaseRecordId(id: string): string | undefined {
+  return /^[0-9a-f]{24}$/i.test(id) && id !== id.toLowerCase() ? id.toLowerCase() : undefined;
+}
