@@ -97,15 +97,16 @@ afterEach(() => {
 });
 
 /** The candidate page of `waiting`, whose status the service later says is `current.status`. */
-function showCandidate(session: SessionInfo = COMPLIANCE) {
+function showCandidate(session: SessionInfo = COMPLIANCE, options: { meta?: ApiMeta; record?: typeof waiting } = {}) {
+  const shown = options.record ?? waiting;
   const current: { status: string; refused?: boolean } = { status: 'waiting' };
   const refPath = `/api/candidates/refId/${encodeURIComponent(waiting.refId!)}`;
   const statusPath = `/api/status/refId/${encodeURIComponent(waiting.refId!)}`;
   const api = stubApi({
     session,
-    meta: liveMeta(),
+    meta: options.meta ?? liveMeta(),
     candidates: {
-      [refPath]: () => envelope(waiting),
+      [refPath]: () => envelope(shown),
       [statusPath]: () =>
         current.refused
           ? apiError(502, 'upstream_unreachable', 'The KYC service cannot be reached (connection reset).')
@@ -169,6 +170,21 @@ describe('live updates on the candidate page', { timeout: 20_000 }, () => {
     expect(box()).toHaveValue(edited);
     await user.click(within(screen.getByTestId('reply-editor')).getByRole('button', { name: 'Use the reply for Approved' }));
     expect(box()).not.toHaveValue(edited);
+  });
+
+  it("says a support user's recorded fields were read before a live change of status, not as the new status's (UX review, 29 November)", async () => {
+    const meta = { ...liveMeta(), supportFields: ['rejectionReason', 'reviewReason'] };
+    const page = showCandidate(SUPPORT, { meta, record: { ...waiting, customFields: { reviewReason: 'Address changed' } } });
+    const card = await screen.findByRole('region', { name: 'What the service recorded' });
+    expect(within(card).getByTestId('support-fields-not-recorded')).toHaveTextContent('Not recorded: Rejection reason.');
+    expect(within(card).queryByTestId('support-fields-before-change')).not.toBeInTheDocument();
+    const source = await stream();
+    page.current.status = 'approved';
+    source.send(event());
+    // Before: "Not recorded: Rejection reason." under Approved, as if the service had recorded nothing with it.
+    expect(await within(card).findByTestId('support-fields-before-change')).toHaveTextContent(
+      'Read when the status was Waiting: what the service recorded with Approved shows once the page is refreshed (Refresh, above).',
+    );
   });
 
   it('re-checks the open candidate at status level when the stream says it could not send everything missed (resync), never the full record', async () => {

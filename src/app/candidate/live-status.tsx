@@ -98,6 +98,15 @@ export function useLiveStatus(
  * The record as the page shows it: the looked-up one with the status level of the latest re-check laid
  * over it (status, dates, archive flag), unless the record was fetched again since. Its pictures stay.
  */
+/** The status a record's other fields (custom fields, identities) were read with, where a live check changed it since. */
+const fetchedWithStatus = new WeakMap<CandidateRecord, string>();
+
+/** The status the record's fields beyond the status level were read with, when a live update changed the status since; else undefined. */
+export function statusFieldsWereReadWith(record: CandidateRecord): string | undefined {
+  const status = fetchedWithStatus.get(record);
+  return status !== undefined && status !== record.status ? status : undefined;
+}
+
 export function useShownRecord(record: CandidateRecord | undefined, fetchedAt: number, update: LiveUpdate | undefined) {
   const current = update && update.receivedAt > fetchedAt ? update : undefined;
   const checked = current?.kind === 'status' ? current.checked : undefined;
@@ -111,6 +120,7 @@ export function useShownRecord(record: CandidateRecord | undefined, fetchedAt: n
       ...unreadFieldsOf(record).filter((entry) => !isStatusLevelField(entry.field)),
       ...unreadFieldsOf(checked).filter((entry) => isStatusLevelField(entry.field)),
     ]);
+    fetchedWithStatus.set(merged, fetchedWithStatus.get(record) ?? record.status);
     return merged;
   }, [record, checked]);
   return { shown, update: current };

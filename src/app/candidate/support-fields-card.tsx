@@ -1,6 +1,8 @@
 import type { ArchivingKey } from '../../kyc/contract/api.ts';
 import type { CandidateRecord } from '../../kyc/contract/schema.ts';
 import { labelOf } from '../../kyc/contract/certificate-fields.ts';
+import { statusInfo } from '../../kyc/contract/status.ts';
+import { statusFieldsWereReadWith } from './live-status.tsx';
 import { LongText } from '../ui/long-text.tsx';
 import { Section } from '../ui/section.tsx';
 
@@ -21,8 +23,15 @@ export function SupportFieldsCard({
   archivingKey: ArchivingKey | undefined;
 }) {
   const recorded = record.customFields;
+  const readWith = statusFieldsWereReadWith(record);
   return (
     <Section title="What the service recorded">
+      {readWith !== undefined && recorded !== undefined && (
+        <p className="mb-2 text-sm text-amber-900" data-testid="support-fields-before-change">
+          Read when the status was {statusInfo(readWith).label}: what the service recorded with {statusInfo(record.status).label} shows once
+          the page is refreshed (Refresh, above).
+        </p>
+      )}
       {recorded === undefined ? (
         <p className="text-sm text-slate-700" data-testid="support-fields-missing">
           {archivingKey
