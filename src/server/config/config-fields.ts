@@ -108,10 +108,3 @@ export const integer = (min: number, max: number) =>
     .int('must be a whole number')
     .min(min, `must be at least ${min}`)
     .max(max, `must be at most ${max}`);
-
-export const flag = z.enum(['0', '1', 'true', 'false'], { error: 'must be 1 or 0' }).transform((v) => v === '1' || v === 'true');
-
-export const headerName = z
-  .string()
-  .regex(/^[A-Za-z0-9-]+$/, 'must be an HTTP header name, such as X-Forwarded-User')
-  .transform((name) => name.toLowerCase());
