@@ -76,9 +76,9 @@ describe('identity sections', () => {
   it('shows custom fields, identity with age, the decoded address and the formatted phone', async () => {
     show(amelie);
     const fields = await screen.findByRole('table');
-    expect(within(fields).getByRole('rowheader', { name: 'customerTier' }).nextElementSibling).toHaveTextContent('gold');
+    expect(within(fields).getByRole('rowheader', { name: 'Customer tier' }).nextElementSibling).toHaveTextContent('gold');
     // Decision fields are in the summary instead.
-    expect(within(fields).queryByRole('rowheader', { name: 'riskLevel' })).not.toBeInTheDocument();
+    expect(within(fields).queryByRole('rowheader', { name: 'Risk level' })).not.toBeInTheDocument();
     expect(screen.getByText('Dubois-Léger')).toBeInTheDocument();
     expect(screen.getByText(/July 14, 1988|14 July 1988/)).toBeInTheDocument();
     expect(screen.getByText(/\(age \d+\)/)).toBeInTheDocument();

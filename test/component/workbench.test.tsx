@@ -93,8 +93,10 @@ describe('decision summary', () => {
     const strip = await summary();
     expect(strip.querySelector('[data-field="customerTier"]')).toHaveTextContent('Customer tiergold');
     const card = screen.getByRole('heading', { name: 'Custom fields' }).closest('section')!;
-    expect(card).toHaveTextContent('riskLevel');
-    expect(card).not.toHaveTextContent('customerTier');
+    // Named in words as everywhere else on the page (UX review, 29 November), the key on hover.
+    expect(card.querySelector('th[data-field="riskLevel"]')).toHaveTextContent('Risk level');
+    expect(card.querySelector('th[data-field="riskLevel"]')).toHaveAttribute('title', 'riskLevel');
+    expect(card).not.toHaveTextContent(/customerTier|Customer tier/);
   });
 
   it('shows the status alone when there are no certificates and no decision fields', async () => {
