@@ -66,6 +66,33 @@ describe('the status level read from the scan', () => {
     expect(reader.tooLarge).toBe(true);
   });
 
+  it('attack: once too large, a kept value grows no more (two million numbers in a status-level field)', () => {
+    const scan = new AnswerScan();
+    const reader = new StatusLevelReader(scan.path);
+    scan.add(reader);
+    scan.write(Buffer.from(`{"status":"success","data":{"refId":[${'1,'.repeat(2_000_000)}1]}}`));
+    expect(scan.end()).toBe(true);
+    expect(reader.tooLarge).toBe(true);
+    const kept = (reader.value() as { data: { refId: unknown[] } }).data.refId;
+    // Each number counts one character against the 64 KiB the reader may keep.
+    expect(kept.length).toBeLessThanOrEqual(64 * 1024 + 1);
+  });
+
+  it('attack: once too large, a string being kept is dropped, not held to its end (a 4 MB status-level field)', () => {
+    const scan = new AnswerScan();
+    const reader = new StatusLevelReader(scan.path);
+    scan.add(reader);
+    const text = 'x'.repeat(4 * 1024 * 1024);
+    for (let at = 0; at < text.length; at += 64 * 1024)
+      scan.write(
+        Buffer.from(at === 0 ? `{"status":"success","data":{"refId":"${text.slice(0, 64 * 1024)}` : text.slice(at, at + 64 * 1024)),
+      );
+    scan.write(Buffer.from('"}}'));
+    expect(scan.end()).toBe(true);
+    expect(reader.tooLarge).toBe(true);
+    expect((reader.value() as { data: Record<string, unknown> }).data).toEqual({});
+  });
+
   it('keeps the last of duplicate members, as JSON.parse does, and never sets a prototype', () => {
     const bytes = Buffer.from('{"status":1,"data":{"refId":"a","__proto__":{"x":1},"refId":"b"},"status":"success"}');
     const reduced = statusLevelOfBytes([bytes]) as { status: unknown; data: Record<string, unknown> };

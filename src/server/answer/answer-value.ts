@@ -30,13 +30,20 @@ export function setMember(object: Record<string, unknown>, key: string, value: u
 }
 
 export abstract class ValueBuilder extends QuietReader {
-  /** The kept value being built, innermost container last, with the key each object is at. */
-  private readonly building: Array<{ container: Container; key?: string }> = [];
+  /**
+   * The kept value being built, innermost container last, with the key each object is at; a container
+   * opened inside it once it is too large stands as undefined, passed over but still closed in turn.
+   */
+  private readonly building: Array<{ container: Container | undefined; key?: string }> = [];
   private pieces: string[] | undefined;
   /** Where a kept value starting here goes; undefined where it is not kept. */
   private place: ((value: unknown) => void) | undefined;
   private kept = 0;
-  /** It kept more than `maxKept` characters of text and scalars. */
+  /**
+   * It kept more than `maxKept` characters of text and scalars: from then on it keeps nothing more, as
+   * its value is refused (a reader left on a scan to its end, as the status part's, would else keep on
+   * building what no one reads).
+   */
   tooLarge = false;
 
   constructor(
@@ -60,7 +67,10 @@ export abstract class ValueBuilder extends QuietReader {
   override open(bracket: '{' | '['): void {
     if (this.building.length === 0 && this.openOutside(bracket)) return;
     const target = this.target();
-    if (!target) return;
+    if (!target) {
+      if (this.building.length > 0) this.building.push({ container: undefined });
+      return;
+    }
     const container: Container = bracket === '{' ? {} : [];
     this.count(CONTAINER_COST);
     target(container);
@@ -84,8 +94,10 @@ export abstract class ValueBuilder extends QuietReader {
 
   override text(piece: TextPiece, inKey: boolean): void {
     if (inKey || !this.pieces) return;
-    this.pieces.push(piece.text);
     this.count(piece.length);
+    // Once too large, the string being kept is dropped, not held to its end.
+    if (this.tooLarge) this.pieces = this.place = undefined;
+    else this.pieces.push(piece.text);
   }
 
   override endString(): void {
@@ -103,9 +115,11 @@ export abstract class ValueBuilder extends QuietReader {
 
   /** Where a value starting here goes: inside a kept value, or where the subclass keeps it. */
   private target(): ((value: unknown) => void) | undefined {
+    if (this.tooLarge) return undefined;
     const top = this.building.at(-1);
     if (!top) return this.outside();
     const { container } = top;
+    if (!container) return undefined;
     return Array.isArray(container) ? (value) => container.push(value) : (value) => setMember(container, top.key!, value);
   }
 
