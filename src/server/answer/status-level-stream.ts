@@ -13,8 +13,8 @@ import type { KeySearch } from './key-watch.ts';
  * record costs a few kilobytes here, however many are read at once. A support field is kept only when
  * it holds text, a number, true/false or null: one that holds an object or a list is passed over unread
  * (refused, not shown as JSON text: it could hold anything, identity data included). The whole body is
- * still read as JSON: a body that is not JSON is refused. The value equals
- * `statusLevelValue(JSON.parse(body), fields)`.
+ * still read as JSON: a body that is not JSON is refused. The value, unless refused as too large (which a
+ * record never is: see MAX_DATE_CANDIDATES), equals `statusLevelValue(JSON.parse(body), fields)`.
  */
 
 /** What a status-level record may hold in kept text and values at most: it is a few hundred bytes. */
@@ -59,12 +59,28 @@ function statusLevelData(data: Record<string, unknown>, fields: readonly string[
   return out;
 }
 
+/**
+ * The most `…Date` fields of `data` kept while its status is not read yet, one of which may be that
+ * status's date: a record has a handful (its status dates), and each kept one costs a member of the
+ * object however short its value. One more refuses the status level as more than a record holds (it
+ * cannot be told which of them the status will name).
+ */
+export const MAX_DATE_CANDIDATES = 64;
+
 export class StatusLevelReader extends ValueBuilder {
   private root: Record<string, unknown> | undefined;
   private data: Record<string, unknown> | undefined;
   private custom: Record<string, unknown> | undefined;
-  /** The `…Date` fields of `data` kept until its status is known; all but that status's own date are dropped at the end. */
+  /**
+   * The `…Date` fields of `data` kept beside the status-level ones, which may be the date of its status:
+   * before the status is read, up to MAX_DATE_CANDIDATES of them; once it is, only that status's own.
+   */
   private ownDateCandidates = new Set<string>();
+  /** `data.status` was read: a `…Date` field after it is kept only when it is that status's date (`ownDate`). */
+  private statusRead = false;
+  private ownDate: string | undefined;
+  /** `…Date` fields of `data` not kept as not the date of the status read before them. */
+  private datesPassedOver = 0;
 
   /** `fields`: the environment's support fields, kept from `data.customFields` (undefined: none). */
   constructor(
@@ -74,15 +90,21 @@ export class StatusLevelReader extends ValueBuilder {
     super(path, MAX_KEPT);
   }
 
+  /** How many `…Date` fields beyond the status-level ones are kept now, and how many were passed over. */
+  get dates(): { kept: number; passedOver: number } {
+    return { kept: this.ownDateCandidates.size, passedOver: this.datesPassedOver };
+  }
+
   /** The reduced envelope once the body was read whole (undefined when it was not an object). */
   value(): unknown {
     const { root, data } = this;
-    if (!root || !data || this.ownDateCandidates.size === 0) return root;
-    // A copy without the other candidates: the status part asks early (its status may not be read yet), and again at the end.
+    if (!root || !data) return root;
     const ownDate = ownStatusDateField(data.status);
+    const others = [...this.ownDateCandidates].filter((field) => field !== ownDate);
+    if (others.length === 0) return root;
+    // A copy without the other candidates (at most MAX_DATE_CANDIDATES): the status part asks early, its status may not be read yet.
     const kept: Record<string, unknown> = {};
-    for (const [field, value] of Object.entries(data))
-      if (!this.ownDateCandidates.has(field) || field === ownDate) setMember(kept, field, value);
+    for (const [field, value] of Object.entries(data)) if (!others.includes(field)) setMember(kept, field, value);
     const out: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(root)) setMember(out, key, key === 'data' && value === data ? kept : value);
     return out;
@@ -101,6 +123,9 @@ export class StatusLevelReader extends ValueBuilder {
       this.data = bracket === '{' ? {} : undefined;
       this.custom = undefined;
       this.ownDateCandidates.clear();
+      this.statusRead = false;
+      this.ownDate = undefined;
+      this.datesPassedOver = 0;
       if (this.data) setMember(this.root, 'data', this.data);
       else Reflect.deleteProperty(this.root, 'data');
       if (this.data && this.fields) this.keepCustom('[');
@@ -135,15 +160,58 @@ export class StatusLevelReader extends ValueBuilder {
     if (root && this.path.at(['status'])) return (value) => setMember(root, 'status', value);
     if (root && this.path.at(['data'])) return () => Reflect.deleteProperty(root, 'data');
     const data = this.data;
-    if (data && this.path.at(['data', '*'])) {
-      const field = this.path.keys[1]!;
-      if (mayBeOwnDate(field)) this.ownDateCandidates.add(field);
-      if (isStatusLevelField(field) || mayBeOwnDate(field)) return (value) => setMember(data, field, value);
-    }
+    const kept = data && this.path.at(['data', '*']) ? this.dataField(data, this.path.keys[1]!) : undefined;
+    if (kept) return kept;
     if (data && this.fields && this.path.at(['data', 'customFields'])) return () => this.keepCustom('[');
     const custom = this.custom;
     if (custom && this.isSupportField()) return (value) => setMember(custom, this.path.keys[2]!, value);
     return undefined;
+  }
+
+  /** Where a field of `data` goes: a status-level field, or a `…Date` field that may be its status's date. */
+  private dataField(data: Record<string, unknown>, field: string): ((value: unknown) => void) | undefined {
+    if (field === 'status') {
+      return (value) => {
+        setMember(data, field, value);
+        this.statusKnown(data);
+      };
+    }
+    if (isStatusLevelField(field)) return (value) => setMember(data, field, value);
+    if (!mayBeOwnDate(field)) return undefined;
+    const candidates = this.ownDateCandidates;
+    if (this.statusRead && field !== this.ownDate) {
+      this.datesPassedOver++;
+      return undefined;
+    }
+    if (!candidates.has(field)) {
+      if (candidates.size >= MAX_DATE_CANDIDATES) {
+        this.tooLarge = true;
+        return undefined;
+      }
+      candidates.add(field);
+      // Its name too: a kept member's name is held as its value is.
+      this.count(field.length);
+    }
+    return (value) => setMember(data, field, value);
+  }
+
+  /**
+   * `data.status` read: of the `…Date` fields kept so far, only its own date stays. A second status naming
+   * another date after some were passed over is refused: the one it names may have been among them.
+   */
+  private statusKnown(data: Record<string, unknown>): void {
+    const ownDate = ownStatusDateField(data.status);
+    if (this.statusRead && this.datesPassedOver > 0 && ownDate && mayBeOwnDate(ownDate) && !this.ownDateCandidates.has(ownDate)) {
+      this.tooLarge = true;
+    }
+    this.statusRead = true;
+    this.ownDate = ownDate;
+    for (const field of this.ownDateCandidates) {
+      if (field === ownDate) continue;
+      Reflect.deleteProperty(data, field);
+      this.ownDateCandidates.delete(field);
+      this.datesPassedOver++;
+    }
   }
 }
 
