@@ -414,7 +414,7 @@ describe('lookup states', () => {
   it('the archive-after-extract check that cannot be read: full lookups held back, not "sign-in is paused"', async () => {
     showWith(apiError(503, 'archiving_check_unavailable', 'Candidate Lookup cannot read its record…, so full lookups are held back.'));
     expect(await alert()).toHaveAttribute('data-error-kind', 'archiving_check_unavailable');
-    expect(screen.getByRole('heading', { name: 'Full lookups are held back: the API key check cannot be read' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Full lookups are held back until the API key is checked' })).toBeInTheDocument();
     expect(screen.getByText(/full lookups are held back/)).toBeInTheDocument();
     expect(screen.queryByText(/paused/)).not.toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument();

@@ -16,7 +16,7 @@ beforeAll(async () => {
 });
 afterAll(() => close());
 
-async function scanned(pieces: Buffer[], encoding?: string, cut = false): Promise<Scan> {
+async function scanned(pieces: Buffer[], encoding?: string, cut = false, said: string[] = []): Promise<Scan> {
   serve = (res) => {
     res.writeHead(200, encoding ? { 'content-encoding': encoding } : {});
     let index = 0;
@@ -29,7 +29,12 @@ async function scanned(pieces: Buffer[], encoding?: string, cut = false): Promis
       .get({ host: '127.0.0.1', port, path: '/', agent: false }, (res) => {
         res.on('error', () => {});
         // Once: the value as soon as it is seen, null at the end of a body without it, undefined for one cut short.
-        watchWillArchiveAt(res, resolve);
+        // `said`: the record's end without it ('absent'), before the body's ('done').
+        const done = (scan: Scan) => {
+          said.push('done');
+          resolve(scan);
+        };
+        watchWillArchiveAt(res, done, undefined, () => said.push('absent'));
         res.resume();
       })
       .on('error', reject);
@@ -61,6 +66,26 @@ describe('watching a streamed record for willArchiveAtDate', () => {
     expect(await scanned([zlib.gzipSync(body())], 'gzip')).toBeNull();
     // Inside a string value (escaped quotes, as in a certificate's JSON text) it is not the field.
     expect(await scanned([body(`,"certs":{"c":"{\\"willArchiveAtDate\\":\\"${AT}\\"}"}`)])).toBeNull();
+  });
+
+  it('says the record ended without it before the body ends, and still finds it in a second `data`', async () => {
+    const said: string[] = [];
+    expect(
+      await scanned([Buffer.from('{"data":{"x":{"data":{}},"status":"approved"},"note":"'), Buffer.from('rest"}')], undefined, false, said),
+    ).toBeNull();
+    expect(said).toEqual(['absent', 'done']);
+    const inflated: string[] = [];
+    expect(await scanned([zlib.gzipSync(body(',"z":1'))], 'gzip', false, inflated)).toBeNull();
+    expect(inflated).toEqual(['absent', 'done']);
+    const twice: string[] = [];
+    expect(await scanned([Buffer.from(`{"data":{"a":1},"data":{"willArchiveAtDate":"${AT}"}}`)], undefined, false, twice)).toBe(AT);
+    expect(twice).toEqual(['absent', 'done']);
+    // Found in the record, or a record that is not an object: never said absent.
+    const found: string[] = [];
+    expect(await scanned([body(`,"willArchiveAtDate":"${AT}"`)], undefined, false, found)).toBe(AT);
+    const notRecord: string[] = [];
+    expect(await scanned([Buffer.from('{"data":[{"a":1}],"note":"x"}')], undefined, false, notRecord)).toBeNull();
+    expect([found, notRecord]).toEqual([['done'], ['done']]);
   });
 
   it('says a body cut short, or in an encoding it cannot read, is not known to lack it', async () => {

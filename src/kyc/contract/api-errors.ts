@@ -57,10 +57,13 @@ export const API_ERRORS = {
   proxied_request: { status: 403, title: 'Came through a proxy, and no sign-in is configured' },
   /** The API of a development server (the Vite plugin) did not start: nothing to do with the KYC service. */
   api_not_started: { status: 503, title: "The development server's API did not start" },
-  /** Whether this server's key deletes identity data could not be read (its file): full lookups are held back. */
+  /**
+   * Whether this server's key deletes identity data is not known yet (another full lookup's answer is
+   * showing it, and this one waited its turn) or could not be read (its file): full lookups are held back.
+   */
   archiving_check_unavailable: {
     status: 503,
-    title: 'Full lookups are held back: the API key check cannot be read',
+    title: 'Full lookups are held back until the API key is checked',
     retryAfterSeconds: 5,
   },
   /** The KYC service's successful answer is not a readable candidate record (not JSON, or not one; perhaps encrypted). */

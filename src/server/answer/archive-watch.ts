@@ -19,16 +19,30 @@ const MAX_VALUE = 64;
 /**
  * `data.willArchiveAtDate` at exactly that path, as the one scan reads it: a custom field of that name,
  * an escaped one inside a string, or whitespace around the colon neither hides the field nor stands in for it.
+ * The field is one of the record's own: once the record (`data`, an object) has ended without it, it is
+ * known absent from the record (`onAbsent`), however much of the body is still to come.
  */
 class ArchiveField extends QuietReader {
   private value: string | undefined;
   private seen = false;
+  private left = false;
 
   constructor(
     private readonly path: JsonPath,
     private readonly onFound: (value: string) => void,
+    private readonly onAbsent: () => void,
   ) {
     super();
+  }
+
+  override close(bracket: '}' | ']'): void {
+    // The scan has left the record: the envelope's object is the one level still open, at its key `data`.
+    const recordEnded = bracket === '}' && this.path.depth === 1 && this.path.kinds[0] === '{' && this.path.keys[0] === 'data';
+    // Said once; a field found after it (a second `data`) is still reported.
+    if (recordEnded && !this.seen && !this.left) {
+      this.left = true;
+      this.onAbsent();
+    }
   }
 
   override startString(): void {
@@ -52,9 +66,16 @@ class ArchiveField extends QuietReader {
  * Watches a streamed full record for `data.willArchiveAtDate` as it passes, through the answer's one scan
  * (`scan`, fed here from the body's bytes), without holding the body (a full record weighs megabytes);
  * `onDone` is called once: as soon as it is seen, or when the body ends, breaks off or is seen not to be
- * JSON without it. A compressed body is inflated alongside and scanned apart (its readers refuse it).
+ * JSON without it. `onAbsent`, before it, once the record has ended without the field, the body not
+ * yet (what may follow the record is read on all the same: `null` says the body was whole).
+ * A compressed body is inflated alongside and scanned apart (its readers refuse it).
  */
-export function watchWillArchiveAt(upstreamRes: http.IncomingMessage, onDone: (scan: Scan) => void, shared?: AnswerScan): void {
+export function watchWillArchiveAt(
+  upstreamRes: http.IncomingMessage,
+  onDone: (scan: Scan) => void,
+  shared?: AnswerScan,
+  onAbsent: () => void = () => {},
+): void {
   let done = false;
   const finish = (scan: Scan) => {
     if (done) return;
@@ -64,7 +85,7 @@ export function watchWillArchiveAt(upstreamRes: http.IncomingMessage, onDone: (s
   const decoder = decoderFor(upstreamRes.headers['content-encoding']);
   if (decoder === null) return void finish(undefined);
   const scan = decoder || !shared ? new AnswerScan() : shared;
-  scan.add(new ArchiveField(scan.path, finish));
+  scan.add(new ArchiveField(scan.path, finish, () => (done ? undefined : onAbsent())));
   const read = (chunk: Buffer) => {
     if (!scan.write(chunk)) finish(undefined);
   };
@@ -97,11 +118,11 @@ export function watchWillArchiveAt(upstreamRes: http.IncomingMessage, onDone: (s
  * service scheduled the deletion when it answered, read or not. The answer's readers get a copy (returned)
  * that they may destroy (a refused answer), and that ends when the browser leaves (`until`); the service's
  * body is then read on and dropped until the field is seen or the body ends, never past `maxBytes`, and
- * no longer than the service's idle timeout allows (upstream-client.ts). `onDone` as watchWillArchiveAt's.
+ * no longer than the service's idle timeout allows (upstream-client.ts). `onDone` and `onAbsent` as watchWillArchiveAt's.
  */
 export function readToTheEnd(
   source: http.IncomingMessage,
-  options: { maxBytes: number; until?: http.ServerResponse; onDone: (scan: Scan) => void },
+  options: { maxBytes: number; until?: http.ServerResponse; onDone: (scan: Scan) => void; onAbsent?: () => void },
 ): ScannedBody {
   // The one scan of the body, fed here before the copy gets each chunk: the copy's readers add theirs to it.
   // A compressed body is scanned inflated, apart: its readers refuse it.
@@ -119,6 +140,7 @@ export function readToTheEnd(
       options.onDone(seen);
     },
     scan,
+    options.onAbsent,
   );
   source.on('data', (chunk: Buffer) => {
     received += chunk.length;

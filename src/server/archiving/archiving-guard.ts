@@ -30,7 +30,7 @@ export interface ArchivingGuard {
    * has been read, one such request at a time (the others wait up to `waitMs`, or until `gone`, then are
    * refused): a key that archives is seen once, not by every lookup made before its first answer.
    */
-  admit(waitMs: number, log: Logger, gone?: AbortSignal): Promise<Pass | { ok: false; failure?: ApiFailure }>;
+  admit(waitMs: number, log: Logger, gone?: AbortSignal): Promise<Pass | { ok: false; failure?: ApiFailure; waited?: true }>;
   /**
    * A full-level answer arrived for a lookup made at `lookupAtMs`, carrying this willArchiveAtDate (if any);
    * `candidate` names whom it was about (`refId:…`), so that a later lookup of them can be compared with it.
@@ -105,7 +105,7 @@ export function createArchivingGuard(options: ArchivingGuardOptions): ArchivingG
       // Accepted, there is nothing to hold back: each lookup deletes what it shows, as the operator chose.
       const release: Release | 'late' | 'gone' = options.accept ? () => {} : await gate.enter(waitMs, gone);
       if (release === 'gone') return { ok: false };
-      if (release === 'late') return { ok: false, failure: CHECKING };
+      if (release === 'late') return { ok: false, failure: CHECKING, waited: true };
       const refused = await guard.refusal(log);
       if (refused) release(false);
       return refused ? { ok: false, failure: refused } : passOf(guard, release, options.maxResponseBytes ?? Number.POSITIVE_INFINITY, log);
@@ -132,7 +132,10 @@ export function createArchivingGuard(options: ArchivingGuardOptions): ArchivingG
   return guard;
 }
 
-/** Lets the next full-level request through once this one's answer is known (true: it did not archive). */
+/**
+ * Lets the next full-level request through once this one's answer is known (true: it did not archive,
+ * open for good). Called again later (the record ended without the field, then the body whole), it only opens.
+ */
 type Release = (opened: boolean) => void;
 
 function passOf(guard: ArchivingGuard, release: Release, maxBytes: number, log: Logger): Pass {
@@ -140,6 +143,8 @@ function passOf(guard: ArchivingGuard, release: Release, maxBytes: number, log: 
     ok: true,
     watch(outcome, lookupAtMs, until, candidate) {
       if (!outcome.ok) return void release(false);
+      // The record ended without the field: the next one may go, while the body is read on (whole, it opens the gate).
+      const onAbsent = () => release(false);
       const onDone = async (scan: Scan) => {
         try {
           if (typeof scan === 'string') await guard.observe(scan, lookupAtMs, log, candidate);
@@ -148,7 +153,7 @@ function passOf(guard: ArchivingGuard, release: Release, maxBytes: number, log: 
           release(scan === null || (typeof scan === 'string' && !archivesOnExtract(scan, lookupAtMs)));
         }
       };
-      return readToTheEnd(outcome.response, { maxBytes, until, onDone });
+      return readToTheEnd(outcome.response, { maxBytes, until, onDone, onAbsent });
     },
   };
 }
@@ -216,11 +221,13 @@ function createGate() {
   };
 }
 
-/** A full lookup waited too long for the first one to show whether the key archives. */
+/**
+ * A full lookup waited too long for the first one to show whether the key archives. Not `rate_limited`:
+ * the user did nothing too often; the server is checking its key (Retry-After: the code's 5 s).
+ */
 const CHECKING = new ApiFailure(
-  'rate_limited',
-  'Another full lookup is showing whether this server\'s API key deletes identity data ("archive after extract"); until it has, full lookups go one at a time. Try again in a moment.',
-  { retryAfterSeconds: 1 },
+  'archiving_check_unavailable',
+  'Candidate Lookup is still checking, with another full lookup, whether this server\'s API key deletes identity data ("archive after extract"); until that answer shows it, full lookups go one at a time and this one waited its turn. Nothing was asked of the KYC service. Try again in a moment.',
 );
 
 function refusalOf(): ApiFailure {

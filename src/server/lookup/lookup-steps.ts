@@ -200,7 +200,7 @@ export async function admit(
   if (level === 'status') return { ok: true, pass: undefined };
   const pass = await deps.archiving.admit(deps.settings.limits.upstreamTimeoutMs, log, gone);
   if (pass.ok) return { ok: true, pass };
-  if (pass.failure?.code === 'rate_limited') deps.metrics.rateLimited.inc({ limit: 'archiving_check' });
+  if (pass.waited) deps.metrics.rateLimited.inc({ limit: 'archiving_check' });
   return { ok: false, failure: pass.failure };
 }
 

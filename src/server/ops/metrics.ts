@@ -223,7 +223,7 @@ function refusalMetrics(
       help:
         "Requests refused 429 rate_limited by this server's own limits, by limit: lookup, applicants, export (the per-user " +
         'limit each takes from), presence (announcements per user), batch (the batch budget), in_flight (a wait for a slot at the KYC service that took too long), archiving_check (a full lookup held ' +
-        'back as long while the first shows whether the key archives after extract).',
+        'back as long while the first shows whether the key archives after extract: refused 503 archiving_check_unavailable).',
       labelNames: ['limit'],
       registers,
     }),
