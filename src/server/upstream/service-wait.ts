@@ -18,8 +18,9 @@ import { ApiFailure } from '../http/api-failure.ts';
 export const MAX_SERVICE_WAIT_SECONDS = 300;
 
 /**
- * The most of a 429's body read for its wait: the service's error envelope is well under 200 bytes. A
- * longer body is not an error envelope (a gateway's HTML page); it is dropped unread, never buffered.
+ * The most of an error answer's body read for its wait and its message: the service's error envelope is
+ * well under 200 bytes. A longer body is not an error envelope (a gateway's HTML page); it is dropped
+ * unread, never buffered.
  */
 export const WAIT_BODY_MAX_BYTES = 4 * 1024;
 
@@ -49,7 +50,7 @@ function bodyRetryAfter(body: Buffer): number | undefined {
 }
 
 /**
- * A 429's body, at most `maxBytes` of it: resolves with the bytes once it ends, or undefined when it is
+ * An error answer's body, at most `maxBytes` of it: resolves with the bytes once it ends, or undefined when it is
  * longer (declared or sent), breaks off or fails. Never rejects; the caller's deadline bounds the time.
  */
 export function readWaitBody(res: http.IncomingMessage, maxBytes = WAIT_BODY_MAX_BYTES): Promise<Buffer | undefined> {

@@ -8,16 +8,9 @@ import type { ScannedBody } from '../answer/answer-scan.ts';
 import { type KeySearch, keySearch } from '../answer/key-watch.ts';
 import { ApiFailure } from '../http/api-failure.ts';
 import { secondsOf, wholeAnswerDeadline } from './answer-deadline.ts';
-import { notFoundMeaning } from './not-found.ts';
-import {
-  describeNetworkError,
-  type FailureOfStatus,
-  malformedAnswer,
-  failureOfListStatus,
-  failureOfStatus,
-  type ServiceSaid,
-} from './upstream-failures.ts';
-import { readWaitBody, type SharedWait, serviceWaitSeconds, serviceWaitState } from './service-wait.ts';
+import { saidIn } from './service-message.ts';
+import { describeNetworkError, type FailureOfStatus, malformedAnswer, failureOfListStatus, failureOfStatus } from './upstream-failures.ts';
+import { readWaitBody, type SharedWait, serviceWaitState } from './service-wait.ts';
 
 /** The KYC service this server asks, with its keys: the configured one, or the embedded sandbox. */
 export type UpstreamTarget = Omit<RemoteUpstream, 'kind'>;
@@ -127,20 +120,21 @@ export function createUpstreamClient(
       return outcome;
     }),
   });
+  const keys = keySearch([target.apiKey, target.statusApiKey]);
   return {
-    keys: keySearch([target.apiKey, target.statusApiKey]),
+    keys,
     answerGuard: (body) => createAnswerGuard(body, fullKey),
     pausedUntil: wait.pausedUntil,
     waiting: wait.waiting,
     fetchCandidate(request) {
       const headers = { authorization: keyFor(request.scope), ...ASKED_FORM };
       const options = requestOptions(`${request.kind}/${encodeIdSegment(request.id)}`, headers);
-      return remembered(send(transport, options, (status, said) => failureOfStatus(status, request, said), limits));
+      return remembered(send(transport, options, (status, said) => failureOfStatus(status, request, said), limits, keys));
     },
     fetchApplicants(request) {
       const headers = { authorization: keyFor(request.scope), ...ASKED_FORM };
       const options = requestOptions(upstreamApplicantsPath(request.query), headers);
-      return remembered(send(transport, options, failureOfListStatus, limits));
+      return remembered(send(transport, options, failureOfListStatus, limits, keys));
     },
   };
 }
@@ -160,12 +154,14 @@ const RESET_CODES = new Set(['ECONNRESET', 'EPIPE']);
  * One request to the service, asked again once on a kept-alive socket it was closing (isStaleSocket),
  * never after `abort()`: the reset of a request ended by whoever asked (the browser left, a batch
  * cancelled) is its own doing, and asking again sent every cancelled lookup to the service a second time.
+ * `keys`: what an error's message must not hold to be shown (service-message.ts).
  */
 function send(
   transport: typeof http | typeof https,
   options: http.RequestOptions,
   failureOf: FailureOfStatus,
   limits: UpstreamLimits,
+  keys: KeySearch,
 ): UpstreamCall {
   let upstreamReq: http.ClientRequest | undefined;
   let aborted = false;
@@ -188,14 +184,10 @@ function send(
       if (settled) return upstreamRes.destroy();
       const status = upstreamRes.statusCode ?? 502;
       if (status < 200 || status >= 300) {
-        const failWith = (body?: Buffer) => fail(failureOf(status, saidIn(upstreamRes, status, body)), status);
+        const failWith = (body?: Buffer) => fail(failureOf(status, saidIn(upstreamRes, status, body, keys)), status);
         refused = () => failWith();
-        if (status !== 429 && status !== 404) {
-          upstreamRes.resume();
-          return refused();
-        }
-        // The real service gives its wait in the body, and a 404's says what was not found: a few KiB of
-        // it are read, within the request's deadline.
+        // The real service gives its wait in the body, a 404's says what was not found, and every error's
+        // its reason (`message`): a few KiB of it are read, within the request's deadline.
         return void readWaitBody(upstreamRes).then(failWith);
       }
       const tooLarge = declaredTooLarge(upstreamRes, limits.maxResponseBytes);
@@ -264,14 +256,6 @@ const NO_CONNECTION = new ApiFailure(
   'server_busy',
   'This server has as many requests to the KYC service under way as it can make at once, so this one was not sent. Try again in a moment.',
 );
-
-/** What an error answer said beyond its status: a 429's wait (its header, or its body), what a 404's body says was not found. */
-function saidIn(upstreamRes: http.IncomingMessage, status: number, body: Buffer | undefined): ServiceSaid {
-  return {
-    waitSeconds: serviceWaitSeconds(upstreamRes.headers['retry-after'], body),
-    ...(status === 404 ? { notFound: notFoundMeaning(upstreamRes.headers, body) } : {}),
-  };
-}
 
 /** An answer whose declared length is over the limit: refused before a byte of it is read. */
 function declaredTooLarge(upstreamRes: http.IncomingMessage, maxResponseBytes: number): ApiFailure | undefined {

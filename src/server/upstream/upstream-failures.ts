@@ -1,17 +1,12 @@
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import { ApiFailure } from '../http/api-failure.ts';
-import { misconfigured, type NotFoundMeaning } from './not-found.ts';
+import { misconfigured } from './not-found.ts';
+import { quoted, type ServiceSaid } from './service-message.ts';
 
 /**
  * What the service's error answers and a failed connection mean, in the words the browser gets
  * (upstream-client.ts asks).
  */
-
-/** What an error answer said beyond its status: the wait a 429 asked for (serviceWaitSeconds), what a 404 means (not-found.ts). */
-export interface ServiceSaid {
-  waitSeconds?: number | undefined;
-  notFound?: NotFoundMeaning | undefined;
-}
 
 /** What an error status means, with what its answer said. */
 export type FailureOfStatus = (status: number, said: ServiceSaid) => ApiFailure;
@@ -20,7 +15,7 @@ export type FailureOfStatus = (status: number, said: ServiceSaid) => ApiFailure;
 export function failureOfStatus(status: number, request: { kind: LookupKind; id: string }, said: ServiceSaid = {}): ApiFailure {
   if (status === 404 && said.notFound) return misconfigured(said.notFound);
   if (status === 404) return new ApiFailure('not_found', `No candidate with ${request.kind} "${request.id}".`);
-  return failureOfServiceStatus(status, said.waitSeconds);
+  return failureOfServiceStatus(status, said);
 }
 
 /** The list operation's errors: a 404 means this service does not offer it (its path holds no id). */
@@ -28,15 +23,26 @@ export function failureOfListStatus(status: number, said: ServiceSaid = {}): Api
   // A web page is what a service without the list answers too: only the client named tells the two apart.
   if (status === 404 && said.notFound === 'client') return misconfigured(said.notFound);
   if (status === 404) return new ApiFailure('applicants_unavailable', 'This KYC service does not offer the applicants list.');
-  return failureOfServiceStatus(status, said.waitSeconds);
+  return failureOfServiceStatus(status, said);
 }
 
-/** Error statuses that mean the same whatever was asked: the key refused, a rate limit, anything else. */
-function failureOfServiceStatus(status: number, waitSeconds?: number): ApiFailure {
+/**
+ * Gateway statuses: the service, or what stands before it, is down or overloaded for now. A wait they
+ * give is passed on, for the page to say when to try again; it is not the service's 429 wait, which
+ * holds every request of the environment back (service-wait.ts).
+ */
+const AWAY_STATUSES = new Set([502, 503, 504]);
+
+/**
+ * Error statuses that mean the same whatever was asked: the key refused, a rate limit, anything else.
+ * The service's own message, when it gave one, is quoted (service-message.ts).
+ */
+function failureOfServiceStatus(status: number, said: ServiceSaid): ApiFailure {
+  const { waitSeconds } = said;
   if (status === 401 || status === 403) {
     return new ApiFailure(
       'upstream_unauthorized',
-      `The KYC service rejected this server's API key (HTTP ${status}). An administrator must check KYC_API_KEY and KYC_CLIENT_ID.`,
+      `The KYC service rejected this server's API key (HTTP ${status})${quoted(said.message)}. An administrator must check KYC_API_KEY and KYC_CLIENT_ID.`,
     );
   }
   if (status === 429) {
@@ -49,7 +55,14 @@ function failureOfServiceStatus(status: number, waitSeconds?: number): ApiFailur
       retryAfterSeconds: waitSeconds,
     });
   }
-  return new ApiFailure('upstream_error', `The KYC service answered with an error (HTTP ${status}).`, { upstreamStatus: status });
+  const answered = `The KYC service answered with an error (HTTP ${status})${quoted(said.message)}.`;
+  if (AWAY_STATUSES.has(status) && waitSeconds !== undefined) {
+    return new ApiFailure('upstream_error', `${answered} It asked to be tried again in ${waitSeconds} s.`, {
+      upstreamStatus: status,
+      retryAfterSeconds: waitSeconds,
+    });
+  }
+  return new ApiFailure('upstream_error', answered, { upstreamStatus: status });
 }
 
 /**

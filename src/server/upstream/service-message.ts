@@ -1,0 +1,82 @@
+import type http from 'node:http';
+import type { KeySearch } from '../answer/key-watch.ts';
+import { type NotFoundMeaning, notFoundMeaning } from './not-found.ts';
+import { serviceWaitSeconds } from './service-wait.ts';
+
+/**
+ * The service's own reason in an error answer, for the page. Its error envelope is
+ * `{"status":"error","message":"Invalid refId","code":400}` (upstream-api-facts.md): that message is the
+ * one thing that tells a reviewer why a request was refused, so it is passed on, quoted. Nothing else of
+ * an error body is: it is whatever answered (the service, a gateway, a proxy), so its words are cut to
+ * MAX_SERVICE_MESSAGE characters, cleaned of what can hide or reorder text (controls, direction
+ * overrides, zero-width characters), and withheld whole when they hold either of this server's API keys
+ * (a proxy that echoes the request's headers): a key must never reach a page.
+ */
+
+/** The most of the service's message shown: its own are a few words ("Invalid refId", "Resource not Found"). */
+export const MAX_SERVICE_MESSAGE = 200;
+
+/** What the service's message comes to: its cleaned words, or that it was withheld for holding a key. */
+export type ServiceMessage = { text: string } | { withheld: true };
+
+/**
+ * Controls (line breaks included), format characters (direction overrides and isolates, zero-width
+ * characters, the BOM), line and paragraph separators, lone surrogates, private-use characters.
+ */
+const UNSEEN = /[\p{C}\p{Zl}\p{Zp}]/gu;
+
+/** The message of a value that is the service's error envelope; undefined for any other value. */
+export function serviceMessage(value: unknown, keys: KeySearch): ServiceMessage | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { status, message } = value as { status?: unknown; message?: unknown };
+  if (status !== 'error' || typeof message !== 'string') return undefined;
+  // The key is looked for as sent and with every hidden or spacing character taken out, which could split it.
+  const squeezed = message.replace(UNSEEN, '').replace(/\s+/g, '');
+  if (keys.texts.some((key) => message.includes(key) || squeezed.includes(key))) return { withheld: true };
+  const clean = message.replace(UNSEEN, ' ').replace(/\s+/g, ' ').trim();
+  if (!clean) return undefined;
+  const characters = Array.from(clean);
+  if (characters.length <= MAX_SERVICE_MESSAGE) return { text: clean };
+  const cut = characters
+    .slice(0, MAX_SERVICE_MESSAGE - 1)
+    .join('')
+    .trimEnd();
+  return { text: `${cut}…` };
+}
+
+/** The message of an error body read (at most a few KiB, readWaitBody), searched for the keys in every form first. */
+export function serviceMessageIn(body: Buffer | undefined, keys: KeySearch): ServiceMessage | undefined {
+  if (!body || body.length === 0) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(body.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  const message = serviceMessage(value, keys);
+  // Its raw bytes too: a key in base64, or escaped in a way the decoded text would not show.
+  return message && 'text' in message && keys.needles.in(body) ? { withheld: true } : message;
+}
+
+/** The service's words in a sentence of ours: `: "Invalid refId"`, or why they are not shown, or nothing. */
+export function quoted(message: ServiceMessage | undefined): string {
+  if (!message) return '';
+  if ('withheld' in message) return " (its message is not shown: it holds this server's API key)";
+  return `: "${message.text}"`;
+}
+
+/** What an error answer said beyond its status: the wait it asked for (serviceWaitSeconds), what a 404 means (not-found.ts), its message. */
+export interface ServiceSaid {
+  waitSeconds?: number | undefined;
+  notFound?: NotFoundMeaning | undefined;
+  message?: ServiceMessage | undefined;
+}
+
+/** ServiceSaid of an error answer, from its headers and the body read (undefined when it was not). */
+export function saidIn(upstreamRes: http.IncomingMessage, status: number, body: Buffer | undefined, keys: KeySearch): ServiceSaid {
+  return {
+    waitSeconds: serviceWaitSeconds(upstreamRes.headers['retry-after'], body),
+    message: serviceMessageIn(body, keys),
+    ...(status === 404 ? { notFound: notFoundMeaning(upstreamRes.headers, body) } : {}),
+  };
+}

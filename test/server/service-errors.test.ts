@@ -1,0 +1,137 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type http from 'node:http';
+import { apiErrorBodySchema } from '../../src/kyc/contract/api.ts';
+import { startFakeUpstream } from './fake-upstream.ts';
+import { startTestApp, type RawResponse, type TestApp } from './http.ts';
+
+/**
+ * The service's error answers as the page gets them (upstream-api-facts.md, "Errors and limits"): its
+ * own reason (`{"status":"error","message":…}`) quoted, cut and cleaned, never with a key in it; a
+ * gateway's wait passed on without pausing the environment as the service's 429 does.
+ */
+
+const KEY = 'errs-full-key-5b8e1d7c';
+const STATUS_KEY = 'errs-status-key-9c2f4a61';
+let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
+let app: TestApp;
+
+beforeAll(async () => {
+  upstream = await startFakeUpstream();
+  app = await startTestApp({
+    upstream: { baseUrl: upstream.url, clientId: 'client_errs', apiKey: KEY, statusApiKey: STATUS_KEY },
+    settings: { limits: { upstreamTimeoutMs: 2000 } },
+  });
+});
+afterAll(async () => {
+  await app.close();
+  await upstream.close();
+});
+beforeEach(() => {
+  upstream.seen.length = 0;
+});
+
+const errorOf = (res: RawResponse) => apiErrorBodySchema.parse(JSON.parse(res.body)).error;
+const lookup = () => app.get('/api/candidates/refId/abc-123', { accept: 'application/json' });
+
+function answer(status: number, body: string, headers: http.OutgoingHttpHeaders = {}) {
+  upstream.behave = (_req, res) => {
+    res.writeHead(status, { 'content-type': 'application/json', ...headers });
+    res.end(body);
+  };
+}
+
+/** What the service said, as the page's message quotes it: the text between the quotes. */
+const quotedIn = (message: string) => /: "(.*)"\.$/s.exec(message)?.[1];
+
+describe("the service's own reason for an error", () => {
+  it('a 400 with the error envelope: its message is quoted in the failure, with the status', async () => {
+    answer(400, '{"status":"error","message":"Invalid refId","code":400}');
+    const res = await lookup();
+    expect(res.status).toBe(502);
+    const error = errorOf(res);
+    expect(error).toMatchObject({ code: 'upstream_error', upstreamStatus: 400 });
+    expect(error.message).toBe('The KYC service answered with an error (HTTP 400): "Invalid refId".');
+  });
+
+  it('a 500 and a 401 with the envelope say its reason too; a body that is not the envelope adds nothing', async () => {
+    answer(500, '{"status":"error","message":"Database unavailable","code":500}');
+    expect(errorOf(await lookup()).message).toBe('The KYC service answered with an error (HTTP 500): "Database unavailable".');
+    answer(401, '{"status":"error","message":"Unauthorized","code":401}');
+    expect(errorOf(await lookup())).toMatchObject({
+      code: 'upstream_unauthorized',
+      message: expect.stringContaining('(HTTP 401): "Unauthorized". An administrator must check KYC_API_KEY'),
+    });
+    answer(500, '{"error":"Database unavailable"}');
+    expect(errorOf(await lookup()).message).toBe('The KYC service answered with an error (HTTP 500).');
+    answer(500, '<html><body>Internal error</body></html>', { 'content-type': 'text/html' });
+    expect(errorOf(await lookup()).message).toBe('The KYC service answered with an error (HTTP 500).');
+  });
+});
+
+describe('a gateway status with a wait (502, 503, 504)', () => {
+  it('a 503 with Retry-After and an empty body: the wait is passed on, and the next lookup is still sent at once', async () => {
+    answer(503, '', { 'retry-after': '20' });
+    const res = await lookup();
+    expect(res.status).toBe(502);
+    expect(res.headers['retry-after']).toBe('20');
+    const error = errorOf(res);
+    expect(error).toMatchObject({ code: 'upstream_error', upstreamStatus: 503, retryAfterSeconds: 20 });
+    expect(error.message).toContain('It asked to be tried again in 20 s.');
+    // Not the service's 429 wait: that one holds every request of the environment back without asking.
+    answer(200, '{"status":"success","data":{"ok":true}}');
+    expect((await lookup()).status).toBe(200);
+    expect(upstream.seen).toHaveLength(2);
+  });
+
+  it("a 504 whose body gives the wait (extra.retryAfter) passes it on too; a 500's wait is not", async () => {
+    answer(504, '{"status":"error","message":"Upstream timed out","code":504,"extra":{"retryAfter":15}}');
+    expect(errorOf(await lookup())).toMatchObject({
+      retryAfterSeconds: 15,
+      message: 'The KYC service answered with an error (HTTP 504): "Upstream timed out". It asked to be tried again in 15 s.',
+    });
+    answer(500, '', { 'retry-after': '20' });
+    expect(errorOf(await lookup()).retryAfterSeconds).toBeUndefined();
+  });
+});
+
+describe("attack: an error message that holds this server's API key (a proxy that echoes the request's headers)", () => {
+  it.each([
+    ['the full key as sent', JSON.stringify({ status: 'error', message: `Bad header Authorization: ${KEY}`, code: 400 })],
+    ['the status-level key', JSON.stringify({ status: 'error', message: `key=${STATUS_KEY}`, code: 400 })],
+    [
+      'the key JSON-escaped',
+      `{"status":"error","message":"key ${[...KEY].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')}","code":400}`,
+    ],
+    [
+      'the key split by zero-width and bidi characters',
+      JSON.stringify({ status: 'error', message: `k ${KEY.slice(0, 6)}\u200b${KEY.slice(6, 12)}\u202e${KEY.slice(12)}`, code: 400 }),
+    ],
+    ['the key split by a line break', JSON.stringify({ status: 'error', message: `k ${KEY.slice(0, 9)}\n${KEY.slice(9)}`, code: 400 })],
+    ['the key in base64', JSON.stringify({ status: 'error', message: `k ${Buffer.from(`x:${KEY}`).toString('base64')}`, code: 400 })],
+  ])('%s: the message is withheld, and no part of the key reaches the browser', async (_name, body) => {
+    answer(400, body);
+    const res = await lookup();
+    expect(errorOf(res)).toMatchObject({ code: 'upstream_error', upstreamStatus: 400 });
+    expect(errorOf(res).message).toBe(
+      "The KYC service answered with an error (HTTP 400) (its message is not shown: it holds this server's API key).",
+    );
+    for (const key of [KEY, STATUS_KEY]) expect(res.body).not.toContain(key.slice(0, 12));
+  });
+
+  it('a message of 3 000 characters with a direction override and controls: cut to 200, nothing hidden or reordering left', async () => {
+    const message = `\u202eRefused\u0007\u2066 ${'x'.repeat(3000)}`;
+    answer(400, JSON.stringify({ status: 'error', message, code: 400 }));
+    const said = quotedIn(errorOf(await lookup()).message);
+    expect(said).toBeDefined();
+    expect(Array.from(said!).length).toBeLessThanOrEqual(200);
+    expect(said).toMatch(/^Refused x+…$/);
+    expect(said).not.toMatch(/[\p{C}]/u);
+  });
+
+  it('a message of 10 000 characters: the body is over what an error answer is read for, so nothing of it is shown', async () => {
+    answer(400, JSON.stringify({ status: 'error', message: `\u202e${'y'.repeat(10_000)}`, code: 400 }));
+    const res = await lookup();
+    expect(errorOf(res).message).toBe('The KYC service answered with an error (HTTP 400).');
+    expect(res.body).not.toContain('yyyy');
+  });
+});
