@@ -258,7 +258,7 @@ describe('GET /api/applicants against what the service may answer', () => {
 
   it.each([
     ['records that are not a list', { status: 'success', data: { records: { status: 'waiting' }, total: 1 } }, /data\.records/],
-    ['an error envelope with 200', { status: 'error', message: 'x' }, /does not have the expected shape/],
+    ['an error envelope with 200', { status: 'error', message: 'x' }, /refused the applicants list: "x"/],
     ['a body that is not JSON', '<html>oops</html>', /is not JSON/],
   ])('%s is a 502 that names the problem', async (_name, body, message) => {
     const { app, close } = await fakeApp({ body });

@@ -109,11 +109,11 @@ describe('a list that gives no total, or no envelope status (read liberally, as 
     expect(queue.data.total).toBe(size);
   });
 
-  it('an envelope that says error is still refused, naming it', async () => {
+  it("an envelope that says error is still refused, with the service's reason", async () => {
     const { app } = await listing(upTo250, () => ({ status: 'error', message: 'Not allowed', code: 403 }));
     await app.crawl();
     const queue = await app.get('/api/applicants?status=waiting', COMPLIANCE);
-    expect(queue.body).toContain('does not have the expected shape');
+    expect(queue.body).toContain('The KYC service refused the applicants list: \\"Not allowed\\".');
   });
 });
 

@@ -135,3 +135,65 @@ describe("attack: an error message that holds this server's API key (a proxy tha
     expect(res.body).not.toContain('yyyy');
   });
 });
+
+describe("the service's refusal of a page of its applicants list (the queue's crawler)", () => {
+  const cleanups: Array<() => Promise<void>> = [];
+  afterAll(async () => {
+    for (const cleanup of cleanups.splice(0)) await cleanup();
+  });
+
+  /** The applicants page after one read of the list, every page answered so. */
+  async function queueAfter(status: number, body: string): Promise<string> {
+    const list = await startFakeUpstream();
+    list.behave = (_req, res) => {
+      res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+      res.end(body);
+    };
+    const listApp = await startTestApp({ upstream: { baseUrl: list.url, clientId: 'c', apiKey: KEY, statusApiKey: STATUS_KEY } });
+    cleanups.push(listApp.close, list.close);
+    await listApp.crawl();
+    return (await listApp.get('/api/applicants?status=waiting', {})).body;
+  }
+
+  it('the error envelope answered with a success status: its reason is quoted, not a schema report', async () => {
+    const page = await queueAfter(200, '{"status":"error","message":"Invalid refId","code":400}');
+    expect(page).toContain('The KYC service refused the applicants list: \\"Invalid refId\\".');
+    expect(page).not.toContain('✖');
+    expect(page).not.toContain('expected shape');
+  });
+
+  it('the error envelope with an error status: the status and the reason', async () => {
+    const page = await queueAfter(403, '{"status":"error","message":"List not enabled for this client","code":403}');
+    expect(page).toContain('(HTTP 403): \\"List not enabled for this client\\"');
+  });
+
+  it.each([
+    ['no data', '{"status":"success"}', 'it has no data.'],
+    ['records that are not a list', '{"status":"success","data":{"records":{}}}', 'its data.records is not a list.'],
+    ['another status', '{"status":"ok","data":{"records":[]}}', 'its status is not what a list holds there.'],
+    ['not an object', '[1,2]', 'it is not a JSON object.'],
+  ])('a page of another shape (%s): one sentence naming the field at fault', async (_name, body, fault) => {
+    const page = await queueAfter(200, body);
+    expect(page).toContain(`The applicants list of the KYC service does not have the expected shape: ${fault}`);
+    expect(page).not.toContain('✖');
+  });
+
+  it('attack: a refusal of 10 000 characters behind a direction override: cut to 200, cleaned', async () => {
+    const page = await queueAfter(
+      200,
+      JSON.stringify({ status: 'error', message: `\u202eNo\u2067 list\u0000 ${'z'.repeat(10_000)}`, code: 400 }),
+    );
+    // A tab never read whole: the page is the failure of its first read.
+    const { message } = errorOf({ body: page } as RawResponse);
+    const said = quotedIn(message);
+    expect(said).toMatch(/^No list z+…$/);
+    expect(Array.from(said!).length).toBeLessThanOrEqual(200);
+    expect(message).not.toMatch(/[\p{C}]/u);
+  });
+
+  it('attack: a refusal that holds the API key: the key never reaches the page', async () => {
+    const page = await queueAfter(200, JSON.stringify({ status: 'error', message: `Rejected key ${STATUS_KEY}`, code: 401 }));
+    expect(page).not.toContain(STATUS_KEY.slice(0, 12));
+    expect(page).not.toContain(KEY.slice(0, 12));
+  });
+});

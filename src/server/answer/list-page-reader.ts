@@ -3,7 +3,8 @@ import { CONTAINER_COST, setMember, ValueBuilder } from './answer-value.ts';
 
 /**
  * A page of the service's applicants list read for what the queue index takes from it (crawler-list.ts,
- * list-record.ts with `names: false`), from the answer's one scan: the envelope's `status`, `data`'s
+ * list-record.ts with `names: false`), from the answer's one scan: the envelope's `status` and `message`
+ * (an error envelope's reason, which crawler-list.ts shows cut and cleaned), `data`'s
  * `total`, `skip` and `limit`, and of each record only its status, ids, archive flag and dates. Everything
  * else (the identities with their pictures, certificates, custom fields: the current documentation's list
  * carries whole records) is passed over as it arrives. Before, a page was built whole, as JSON.parse would
@@ -79,7 +80,10 @@ export class ListPageReader extends ValueBuilder {
   /** Where a value starting outside every kept one goes; undefined when it is passed over. */
   protected outside(): ((value: unknown) => void) | undefined {
     const { root, data, records, record, path } = this;
-    if (root && path.at(['status'])) return (value) => setMember(root, 'status', value);
+    if (root && (path.at(['status']) || path.at(['message']))) {
+      const key = path.keys[0]!;
+      return (value) => setMember(root, key, value);
+    }
     if (root && path.at(['data'])) return (value) => setMember(root, 'data', value);
     if (data && path.at(['data', '*']) && KEPT_DATA.has(path.keys[1]!)) {
       const key = path.keys[1]!;

@@ -1,4 +1,3 @@
-import { z } from '../../kyc/contract/zod.ts';
 import {
   type Applicant,
   type ApplicantFilter,
@@ -15,6 +14,7 @@ import { MAX_DEPTH } from '../answer/json-tokens.ts';
 import { ListPageReader, MAX_LIST_PAGE_KEPT } from '../answer/list-page-reader.ts';
 import { eachInTurns } from '../answer/turns.ts';
 import type { Logger } from '../log/log.ts';
+import { listShapeFailure } from './list-shape.ts';
 import { type LookupDeps, unreadableAnswer } from './lookup-steps.ts';
 import { QUEUE_INDEX_USER } from './queue-lookup.ts';
 
@@ -238,9 +238,7 @@ async function readPage(
   if (!read.ok) return { ...read, upstreamStatus };
   const parsed = upstreamApplicantsEnvelopeSchema.safeParse(read.value);
   if (!parsed.success) {
-    // The issues name fields and expected types, never the values.
-    const message = `The applicants list of the KYC service does not have the expected shape: ${z.prettifyError(parsed.error)}`;
-    return { ok: false, failure: new ApiFailure('upstream_error', message), upstreamStatus };
+    return { ok: false, failure: listShapeFailure(read.value, parsed.error.issues, deps.upstream.keys), upstreamStatus };
   }
   await watchArchiving(deps, parsed.data.data.records, askedAt);
   const records: Applicant[] = [];
