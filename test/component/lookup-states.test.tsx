@@ -455,9 +455,47 @@ describe('lookup states', () => {
     expect(await screen.findByRole('heading', { name: "The KYC service's answer could not be used" })).toBeInTheDocument();
     // What was wrong, then what to do: try again, and whom to tell.
     expect(screen.getByText(/HTTP 500/)).toHaveTextContent(
-      'The KYC service answered with an error (HTTP 500). Nothing of it is shown. This usually passes: try again in a moment. If it keeps happening, tell whoever runs Candidate Lookup.',
+      'The KYC service answered with an error (HTTP 500). This usually passes: try again in a moment. If it keeps happening, tell whoever runs Candidate Lookup.',
     );
     expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
+  });
+
+  it("an answer of the service's that broke off: nothing of it is shown, and it usually passes", async () => {
+    showWith(apiError(502, 'upstream_error', "The KYC service's answer broke off before it was complete."));
+    expect(await screen.findByText(/broke off/)).toHaveTextContent(
+      "The KYC service's answer broke off before it was complete. Nothing of it is shown. This usually passes: try again in a moment.",
+    );
+  });
+
+  it("the service's 400: its reason, and what to check, not that it usually passes (asked again, it answers the same)", async () => {
+    const message = 'The KYC service answered with an error (HTTP 400): "Invalid refId".';
+    showWith(apiError(502, 'upstream_error', message, { upstreamStatus: 400 }));
+    const body = await screen.findByText(/HTTP 400/);
+    expect(body).toHaveTextContent(
+      `${message} Trying again will not change this answer: the KYC service refused the request itself. Check the id; if it is right, tell whoever runs Candidate Lookup what the service said.`,
+    );
+    expect(body).not.toHaveTextContent(/usually passes|try again in a moment/);
+    expect(screen.queryByRole('button', { name: 'Try again' })).not.toBeInTheDocument();
+  });
+
+  it("the service's 503 with a wait: when to try again, counted down, and Try again waits for it", async () => {
+    vi.useFakeTimers({ toFake: ['Date', 'setInterval', 'clearInterval'] });
+    try {
+      const message = 'The KYC service answered with an error (HTTP 503). It asked to be tried again in 20 s.';
+      showWith(apiError(502, 'upstream_error', message, { upstreamStatus: 503, retryAfterSeconds: 20 }, { 'retry-after': '20' }));
+      const body = await screen.findByText(/HTTP 503/);
+      expect(body).toHaveTextContent(
+        /^The KYC service answered with an error \(HTTP 503\)\. It asked to be tried again in 20 s\. Try again in 20 s \(at .+\)\. If it keeps happening/,
+      );
+      expect(body).not.toHaveTextContent('try again in a moment');
+      expect(screen.getByRole('button', { name: 'Try again' })).toBeDisabled();
+      await act(async () => {
+        vi.advanceTimersByTime(21_000);
+      });
+      expect(screen.getByRole('button', { name: 'Try again' })).toBeEnabled();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('a code without a screen of its own: the screen its HTTP status means, not a crash or a blank', async () => {

@@ -23,6 +23,8 @@ export interface ApiErrorDetails {
   /** The HTTP status of the answer; none when there was no answer. */
   status?: number;
   retryAfterSeconds?: number;
+  /** The KYC service's own HTTP status, for upstream_error: whether trying again can help. */
+  upstreamStatus?: number;
   /** What exactly was wrong with an answer that could not be used (a schema's complaint, the start of a body). */
   detail?: string;
   /**
@@ -39,6 +41,7 @@ export class ApiError extends Error {
   readonly retryAfterSeconds: number | undefined;
   /** When the wait asked for ends, on this browser's clock. */
   readonly retryAt: Date | undefined;
+  readonly upstreamStatus: number | undefined;
   readonly detail: string | undefined;
   readonly willArchiveAtDate: string | undefined;
 
@@ -51,6 +54,7 @@ export class ApiError extends Error {
     this.status = details.status;
     this.retryAfterSeconds = details.retryAfterSeconds;
     this.retryAt = details.retryAfterSeconds === undefined ? undefined : new Date(Date.now() + details.retryAfterSeconds * 1000);
+    this.upstreamStatus = details.upstreamStatus;
     this.detail = details.detail;
     this.willArchiveAtDate = details.willArchiveAtDate;
   }
@@ -62,8 +66,8 @@ export class ApiError extends Error {
 
   /** The same failure, said in the words of what the caller was doing. */
   reworded(message: string): ApiError {
-    const { status, retryAfterSeconds, detail, willArchiveAtDate } = this;
-    return new ApiError(this.code, message, { status, retryAfterSeconds, detail, willArchiveAtDate });
+    const { status, retryAfterSeconds, upstreamStatus, detail, willArchiveAtDate } = this;
+    return new ApiError(this.code, message, { status, retryAfterSeconds, upstreamStatus, detail, willArchiveAtDate });
   }
 }
 
@@ -92,6 +96,6 @@ export async function apiErrorOf(response: Response): Promise<ApiError> {
   const body = parsed?.success ? parsed.data.error : undefined;
   const status = response.status;
   const retryAfterSeconds = body?.retryAfterSeconds ?? parseRetryAfter(response.headers.get('retry-after'));
-  if (body) return new ApiError(body.code, body.message, { status, retryAfterSeconds });
+  if (body) return new ApiError(body.code, body.message, { status, retryAfterSeconds, upstreamStatus: body.upstreamStatus });
   return new ApiError(codeOfStatus(status), `The server answered HTTP ${status} without an explanation.`, { status, retryAfterSeconds });
 }

@@ -5,6 +5,7 @@ import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import { cleanId } from '../../kyc/view/id-input.ts';
 import { invisibleIn, lowerCaseRecordId, withoutMarks } from './id-marks.ts';
 import { ProblemCard } from './problem-card.tsx';
+import { RetryButton, RetryCountdown, retryText } from './retry-wait.tsx';
 import { type ApiError, codeOfStatus, type ErrorCode } from '../api/api-error.ts';
 import { errorTitle } from '../api/error-titles.ts';
 import { useEnvironmentPath } from '../environment/use-environment.ts';
@@ -14,8 +15,6 @@ import { sessionQueries } from '../session/session-query.ts';
 import { Button, buttonClass } from '../ui/button.tsx';
 import { cn } from '../ui/cn.ts';
 import { ScrollRegion } from '../ui/scroll-region.tsx';
-import { TimeStamp } from '../ui/time-stamp.tsx';
-import { useNow } from '../ui/use-now.ts';
 
 const OTHER_KIND: Record<LookupKind, LookupKind> = { refId: 'recordId', recordId: 'refId' };
 
@@ -36,53 +35,6 @@ type Actions = {
   inLowerCase: ReactNode;
 };
 
-/**
- * The service's own limit (a 429 of its own): on everyone this app sends, not on this reviewer's
- * lookups (those are `rate_limited`, this server's limit), so it is not said as "too many lookups".
- */
-const SERVICE_WAIT = 'The KYC service asked this app to wait before asking again: its limit counts every lookup made here, not only yours.';
-
-function retryText(error: ApiError): ReactNode {
-  if (error.retryAfterSeconds === undefined) return `${SERVICE_WAIT} It did not say how long: wait a minute, then try again.`;
-  return <RetryCountdown seconds={error.retryAfterSeconds} retryAt={error.retryAt} />;
-}
-
-/**
- * Try again; while a wait the answer asked for runs (a 429's), it waits too: pressed before, it would only
- * be told the same again. Its text stays "Try again": the countdown beside it says when.
- */
-function RetryButton({ onRetry, retrying, retryAt }: { onRetry: () => void; retrying: boolean; retryAt: Date | undefined }) {
-  const now = useNow(1000);
-  const waiting = retryAt !== undefined && retryAt.getTime() > now.getTime();
-  return (
-    <Button onClick={onRetry} disabled={waiting} busy={retrying} className="inline-flex items-center">
-      {retrying ? 'Retrying…' : 'Try again'}
-    </Button>
-  );
-}
-
-/**
- * The wait the service asked for, counted down each second: "Try again in 30 s (at 14:02:31)", then
- * that it is over. The screen is an alert: the count is not read out again each second (aria-live off).
- */
-function RetryCountdown({ seconds, retryAt }: { seconds: number; retryAt: Date | undefined }) {
-  const now = useNow(1000);
-  const left = retryAt ? Math.ceil((retryAt.getTime() - now.getTime()) / 1000) : seconds;
-  if (retryAt && left <= 0) return 'The wait the KYC service asked for is over: try again.';
-  return (
-    <span aria-live="off">
-      {SERVICE_WAIT} Try again in {left} s
-      {retryAt && (
-        <>
-          {' '}
-          (at <TimeStamp date={retryAt} seconds />)
-        </>
-      )}
-      .
-    </span>
-  );
-}
-
 /** `bothKinds`: the id was looked up as the other kind too, just before (the automatic retry, or "Try as"). */
 type ScreenOf = (error: ApiError, context: { kind: LookupKind; id: string; bothKinds: boolean; actions: Actions }) => ScreenParts;
 
@@ -95,6 +47,33 @@ const unauthenticated: ScreenOf = (_, { actions }) => ({
 /** What to do about an answer of the service's that could not be used: its message says what was wrong with it. */
 const UPSTREAM_ERROR_NEXT =
   'Nothing of it is shown. This usually passes: try again in a moment. If it keeps happening, tell whoever runs Candidate Lookup.';
+const IF_IT_KEEPS = 'If it keeps happening, tell whoever runs Candidate Lookup.';
+
+/**
+ * An error status of the service's (`upstreamStatus`), whose reason the message quotes when it gave one.
+ * A 4xx is its refusal of the request as asked: asking the same again gets the same answer, so the page
+ * says what to check instead of "try again". A 502, 503 or 504 that said when to try again: when.
+ */
+function upstreamError(error: ApiError, { actions }: { actions: Actions }): ScreenParts {
+  const { message, upstreamStatus, retryAfterSeconds, retryAt } = error;
+  if (upstreamStatus === undefined) return { body: `${message} ${UPSTREAM_ERROR_NEXT}`, action: actions.retry };
+  if (upstreamStatus >= 400 && upstreamStatus < 500) {
+    return {
+      body: `${message} Trying again will not change this answer: the KYC service refused the request itself. Check the id; if it is right, tell whoever runs Candidate Lookup what the service said.`,
+    };
+  }
+  if (retryAfterSeconds === undefined)
+    return { body: `${message} This usually passes: try again in a moment. ${IF_IT_KEEPS}`, action: actions.retry };
+  const countdown = <RetryCountdown seconds={retryAfterSeconds} retryAt={retryAt} lead="" />;
+  return {
+    body: (
+      <>
+        {message} {countdown} {IF_IT_KEEPS}
+      </>
+    ),
+    action: actions.retry,
+  };
+}
 
 /** What to do when the KYC service is away or slow: nothing about the id, usually passing. */
 export const SERVICE_AWAY_NEXT =
@@ -185,8 +164,8 @@ const SCREENS: Partial<Record<ErrorCode, ScreenOf>> = {
   interrupted: retryable,
   server_busy: retryable,
   internal_error: retryable,
-  // An error of the service's, or an answer that broke off or stopped being JSON: mostly passing, and nothing of it is shown.
-  upstream_error: ({ message }, { actions }) => ({ body: `${message} ${UPSTREAM_ERROR_NEXT}`, action: actions.retry }),
+  // An error of the service's, or an answer that broke off or stopped being JSON.
+  upstream_error: upstreamError,
   response_too_large: plain,
   // What answered may have been a gateway's page or a service between deploys: worth one more try.
   not_json: retryable,
