@@ -28,8 +28,7 @@ export interface ArchivingGuard {
   /**
    * Right before a full-level request is sent: refusal() again, and until one of this key's full answers
    * has been read, one such request at a time (the others wait up to `waitMs`, or until `gone`, then are
-   * refused): a key that archives is seen once, not by every lookup made before its first answer. One
-   * whose answer has not shown it after `waitMs` lets the next go (and says so in `log`).
+   * refused): a key that archives is seen once, not by every lookup made before its first answer.
    */
   admit(waitMs: number, log: Logger, gone?: AbortSignal): Promise<Pass | { ok: false; failure?: ApiFailure; waited?: true }>;
   /**
@@ -104,8 +103,7 @@ export function createArchivingGuard(options: ArchivingGuardOptions): ArchivingG
     },
     async admit(waitMs, log, gone) {
       // Accepted, there is nothing to hold back: each lookup deletes what it shows, as the operator chose.
-      const handedOn = () => log.warn(handedOnWarning(of, waitMs));
-      const release: Release | 'late' | 'gone' = options.accept ? () => {} : await gate.enter(waitMs, gone, handedOn);
+      const release: Release | 'late' | 'gone' = options.accept ? () => {} : await gate.enter(waitMs, gone);
       if (release === 'gone') return { ok: false };
       if (release === 'late') return { ok: false, failure: CHECKING, waited: true };
       const refused = await guard.refusal(log);
@@ -199,16 +197,14 @@ function keptFinding(findings: ArchivingFindings, name: string) {
  * One full-level request at a time, in this process, until one of them shows the key does not archive
  * (a single upstream slot, first come first served): `enter` gives a release to call once the answer is
  * known (true: it did not archive, open for good), or `late` after `waitMs`, or `gone` when the browser
- * left while waiting. One that has not shown it `waitMs` after it went in (the time the service has to
- * start answering) hands the turn on all the same (`handedOn`): a first answer that trickles, or a large
- * one over a slow link (the field comes last), does not hold every other full lookup for its whole deadline.
+ * left while waiting.
  */
 function createGate() {
   let open = false;
   const slot = createUpstreamSlots(1);
   return {
     isOpen: () => open,
-    async enter(waitMs: number, gone: AbortSignal | undefined, handedOn: () => void): Promise<Release | 'late' | 'gone'> {
+    async enter(waitMs: number, gone?: AbortSignal): Promise<Release | 'late' | 'gone'> {
       if (open) return () => {};
       const release = await slot.acquire('first full answer', waitMs, gone);
       if (!release) return gone?.aborted ? 'gone' : 'late';
@@ -217,13 +213,7 @@ function createGate() {
         release();
         return () => {};
       }
-      const late = setTimeout(() => {
-        handedOn();
-        release();
-      }, waitMs);
-      late.unref();
       return (opened) => {
-        clearTimeout(late);
         open ||= opened;
         release();
       };
@@ -277,13 +267,6 @@ function recalledWarning(of: string, detectedAt: string, where: string, accept: 
     (accept
       ? `${ARCHIVES_ON_EXTRACT_SETTING} is set: full lookups go on, and each one deletes what it shows.`
       : `Full lookups are refused (409 archiving_key); replace the key with one without "archive after extract" (a new key starts clean), or set ${ARCHIVES_ON_EXTRACT_SETTING} in CONFIG_FILE.`)
-  );
-}
-
-function handedOnWarning(of: string, waitMs: number): string {
-  return (
-    `A full answer has not shown within ${elapsedText(waitMs)} whether the KYC API key${of} archives identity data after extract ` +
-    "(it is read on): the next full lookup goes meanwhile, one at a time until one shows it. If the key archives, that one deletes its candidate's data too."
   );
 }
 
