@@ -48,4 +48,29 @@ describe('a batch cancelled while the service is slow', () => {
     expect((await app.get('/api/candidates/refId/after', {})).status).toBe(200);
     expect(arrived.filter((id) => id.startsWith('slow')).sort()).toEqual(['slow-1', 'slow-2', 'slow-3', 'slow-4']);
   });
+
+  it('a lookup the browser left before any answer is logged 499 aborted, not a 200 that never happened (resilience review)', async () => {
+    const upstream = await startFakeUpstream();
+    let arrivedAt: () => void = () => {};
+    const atService = new Promise<void>((resolve) => (arrivedAt = resolve));
+    upstream.behave = () => arrivedAt();
+    const app = await startTestApp({
+      upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k-12345678', statusApiKey: 's-12345678' },
+    });
+    cleanups.push(app.close, upstream.close);
+    const lookup = http.request({
+      host: '127.0.0.1',
+      port: app.port,
+      path: '/api/candidates/refId/left',
+      headers: APP_HEADERS,
+      agent: false,
+    });
+    lookup.on('error', () => {});
+    lookup.end();
+    await atService;
+    lookup.destroy();
+    await expect
+      .poll(() => app.requests().find((line) => line.route === '/api/candidates/refId/:id'))
+      .toMatchObject({ status: 499, aborted: true });
+  });
 });

@@ -100,7 +100,9 @@ export function startRequestLog(req: http.IncomingMessage, res: http.ServerRespo
   res.once('close', () => {
     const line = {
       method: req.method ?? '?',
-      status: res.statusCode,
+      // Nothing answered: the browser left first (499, as proxies and the audit log write it), not the
+      // 200 Node's response holds until a status is set (resilience review: 200s that never happened).
+      status: res.headersSent ? res.statusCode : 499,
       ms: Math.round(performance.now() - started),
       bytes: bytes(),
       ...(res.writableFinished ? {} : { aborted: true as const }),
