@@ -62,6 +62,29 @@ describe('status timeline', () => {
     expect(steps[0]).toHaveTextContent('(60 days ago)');
   });
 
+  it('shows the whole history when the dates come in other ISO 8601 forms, and the date of on_hold written on_holdDate as its current step', async () => {
+    show({
+      status: 'on_hold',
+      refId: 'ref-forms',
+      waitingDate: '2024-03-01T10:00:00.000+0000',
+      inreviewDate: '2024-03-01T12:00Z',
+      approvedDate: '2024-03-01 11:00:00.000Z',
+      rejectedDate: '2024-03-01T13:00:00.123456z',
+      on_holdDate: '2024-03-01T19:30:00.000+0530',
+    });
+    const list = await screen.findByRole('list', { name: 'Status changes, oldest first' });
+    const steps = within(list).getAllByRole('listitem');
+    expect(steps.map((li) => [li.getAttribute('data-status'), li.querySelector('time')?.getAttribute('dateTime')])).toEqual([
+      ['waiting', '2024-03-01T10:00:00.000Z'],
+      ['approved', '2024-03-01T11:00:00.000Z'],
+      ['inreview', '2024-03-01T12:00:00.000Z'],
+      ['rejected', '2024-03-01T13:00:00.123Z'],
+      ['on_hold', '2024-03-01T14:00:00.000Z'],
+    ]);
+    expect(steps[4]).toHaveAttribute('aria-current', 'step');
+    expect(screen.queryByText(/ISO 8601 timestamp expected/)).not.toBeInTheDocument();
+  });
+
   it('shows willArchiveAtDate as an upcoming event', async () => {
     show(byRef('f47ac10b-58cc-4372-a567-0e02b2c3d479'));
     const list = await screen.findByRole('list', { name: 'Status changes, oldest first' });

@@ -4,7 +4,8 @@ import { RECORD } from './hostile-upstream.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AuditLine } from '../../src/server/audit/audit.ts';
 import { createAccessControl } from '../../src/server/auth/access.ts';
-import { isoTimestampSchema } from '../../src/kyc/contract/schema.ts';
+import { candidateEnvelopeSchema, isoTimestampSchema, readTimestamp, unreadFieldsOf } from '../../src/kyc/contract/schema.ts';
+import { buildTimeline } from '../../src/kyc/view/timeline.ts';
 import { type Behaviour, startFakeUpstream } from './fake-upstream.ts';
 import { startTestApp } from './http.ts';
 
@@ -178,7 +179,8 @@ describe('attack: a field named like a status date (dobDate) or a timestamp of a
     expect(Object.keys(JSON.parse(res.body).data).sort()).toEqual([...Object.keys(RECORD), 'reviewRequestedDate'].sort());
     expect(res.body).not.toContain('1990');
 
-    for (const approvedDate of ['2026-01-01T00:00:00.0000000000000000000000000000001Z', '2026-01-01T00:00:00.1234Z']) {
+    // Past the length cap, and a time without a zone (a local time: which instant it is depends on where it was written).
+    for (const approvedDate of ['2026-01-01T00:00:00.0000000000000000000000000000001Z', '2026-01-01T00:00:00.1234']) {
       data = { ...RECORD, approvedDate };
       // Issue 30: the one field is left out and named, the rest of the record answered; its text never passes.
       const answered = await served.get('/api/candidates/refId/r', SUPPORT);
@@ -212,12 +214,58 @@ describe('attack: a field named like a status date (dobDate) or a timestamp of a
     expect(dob.body).not.toContain('1990');
   });
 
-  it('caps a timestamp at millisecond precision and 29 characters, offsets allowed', () => {
+  it('keeps a timestamp at millisecond precision and 29 characters at most, any other form of it read into that one', () => {
     for (const ok of ['2026-01-01T00:00:00Z', '2026-01-01T00:00:00.1Z', '2026-01-01T00:00:00.123Z', '2026-01-01T00:00:00.123+05:30']) {
-      expect([ok, isoTimestampSchema.safeParse(ok).success]).toEqual([ok, true]);
+      expect([ok, isoTimestampSchema.safeParse(ok).success, readTimestamp(ok)]).toEqual([ok, true, ok]);
     }
-    for (const bad of ['2026-01-01T00:00:00.1234Z', `2026-01-01T00:00:00.${'0'.repeat(500)}Z`, '1990-05-17']) {
-      expect([bad, isoTimestampSchema.safeParse(bad).success]).toEqual([bad, false]);
+    for (const [other, kept] of [
+      ['2026-01-01T00:00:00.1234Z', '2026-01-01T00:00:00.123Z'],
+      ['2026-01-01T00:00:00.123456789+0530', '2026-01-01T00:00:00.123+05:30'],
+    ]) {
+      expect([other, isoTimestampSchema.safeParse(other).success, readTimestamp(other)]).toEqual([other, false, kept]);
     }
+    for (const bad of [`2026-01-01T00:00:00.${'0'.repeat(500)}Z`, '1990-05-17', '2026-01-01T00:00:00']) {
+      expect([bad, isoTimestampSchema.safeParse(bad).success, readTimestamp(bad)]).toEqual([bad, false, undefined]);
+    }
+  });
+
+  it('passes on a status date written in another ISO 8601 form in the contract form, the whole status history kept', async () => {
+    const { upstream, app: served } = await app();
+    const data = {
+      ...RECORD,
+      status: 'on_hold',
+      waitingDate: '2024-03-01T10:00:00.000+0000',
+      inreviewDate: '2024-03-01T12:00Z',
+      approvedDate: '2024-03-01 11:00:00.000z',
+      rejectedDate: '2024-03-01T13:00:00.123456Z',
+      onHoldDate: '2024-03-01t14:00:00.000Z',
+    };
+    answerRecord(upstream, () => data);
+    for (const headers of [SUPPORT, COMPLIANCE]) {
+      const res = await served.get('/api/candidates/refId/r', headers);
+      expect(res.status).toBe(200);
+      // As the page reads it: every date kept, in time order, none named as unread.
+      const read = candidateEnvelopeSchema.parse(JSON.parse(res.body));
+      expect(unreadFieldsOf(read.data)).toEqual([]);
+      const steps = buildTimeline(read.data).steps;
+      expect(steps.map((step) => [step.field, step.at.toISOString(), step.current])).toEqual([
+        ['waitingDate', '2024-03-01T10:00:00.000Z', false],
+        ['approvedDate', '2024-03-01T11:00:00.000Z', false],
+        ['inreviewDate', '2024-03-01T12:00:00.000Z', false],
+        ['rejectedDate', '2024-03-01T13:00:00.123Z', false],
+        ['onHoldDate', '2024-03-01T14:00:00.000Z', true],
+      ]);
+    }
+    const support = JSON.parse((await served.get('/api/candidates/refId/r', SUPPORT)).body);
+    expect(support.data).toEqual({
+      ...RECORD,
+      status: 'on_hold',
+      waitingDate: '2024-03-01T10:00:00.000+00:00',
+      inreviewDate: '2024-03-01T12:00:00Z',
+      approvedDate: '2024-03-01T11:00:00.000Z',
+      rejectedDate: '2024-03-01T13:00:00.123Z',
+      onHoldDate: '2024-03-01T14:00:00.000Z',
+    });
+    expect(support.unread).toBeUndefined();
   });
 });

@@ -297,6 +297,33 @@ describe('list records the app could not read before', () => {
   });
 });
 
+describe('dates in another ISO 8601 form', () => {
+  it('orders the queue by dates written +0000, without seconds, with a space, in lower case, to the microsecond or at -0530', async () => {
+    const iso = (ms: number) => new Date(ms).toISOString();
+    // 60 h to 10 h ago, each in one form (Node's Date.parse reads each as the instant it says: what the rows must say).
+    const forms: Array<[number, (ms: number) => string]> = [
+      [60, (ms) => iso(ms).replace('Z', '+0000')],
+      [50, (ms) => `${iso(ms).slice(0, 16)}Z`],
+      [40, (ms) => iso(ms).replace('T', ' ')],
+      [30, (ms) => iso(ms).replace('T', 't').replace('Z', 'z')],
+      [20, (ms) => iso(ms).replace('Z', '456Z')],
+      [10, (ms) => iso(ms - 330 * 60_000).replace('Z', '-0530')],
+    ];
+    const records = forms.map(([hours, form], n) => ({
+      status: 'waiting',
+      refId: `ref-${n}`,
+      waitingDate: form(Date.now() - hours * HOUR_MS),
+    }));
+    const { app } = await listApp(records, { environment: { queueSlaHours: 24 } });
+    const { first, rows } = await wholeTab(app, 'waiting');
+    // Every date read: none named, none looked up; the oldest first, and those over 24 h counted.
+    expect(first.order).toEqual({ by: 'age', known: records.length, of: records.length });
+    expect(rows.map((row) => [row.refId, row.unreadable])).toEqual(records.map((record) => [record.refId, undefined]));
+    for (const row of rows) expect(Date.parse(row.since!)).toBe(Date.parse(records.find((r) => r.refId === row.refId)!.waitingDate));
+    expect(first.overSla).toBe(4);
+  });
+});
+
 describe('the queue index keyed by recordId or refId', () => {
   it('a candidate listed with its recordId and refId on one read and with its refId only on the next is one row, counted once', async () => {
     // 150 waiting: the tab is read in two asks of 100; the list moved between them, and the second gives the candidate without `_id`.

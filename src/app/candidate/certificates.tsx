@@ -1,5 +1,5 @@
 import { useId, useMemo } from 'react';
-import { isoTimestampSchema } from '../../kyc/contract/schema.ts';
+import { readTimestamp } from '../../kyc/contract/schema.ts';
 import {
   type CertificateReview,
   certificateLabel,
@@ -39,9 +39,14 @@ export function Certificates({ certs }: { certs: Record<string, string> }) {
 
 function RowValue({ row }: { row: ReviewRow }) {
   if (row.kind === 'outcome') return <OutcomeChip value={row.value} foundAt={row.path} />;
-  // Only a full ISO timestamp is shown with its zone; anything else as written.
-  if (row.kind === 'date' && isoTimestampSchema.safeParse(row.value).success) return <TimeStamp date={new Date(row.value)} />;
+  if (row.kind === 'date') return <DateOrText text={row.value} limit={200} />;
   return <LongText text={row.value} limit={200} />;
+}
+
+/** Only a full ISO timestamp (in any of its forms: readTimestamp) is shown with its zone; anything else as written. */
+function DateOrText({ text, limit, inline = false }: { text: string; limit: number; inline?: boolean }) {
+  const date = readTimestamp(text);
+  return date ? <TimeStamp date={new Date(date)} inline={inline} /> : <LongText text={text} limit={limit} />;
 }
 
 /** Where a value was read, so that a reviewer can find it in the raw JSON. */
@@ -80,11 +85,7 @@ function Signatures({ review }: { review: CertificateReview }) {
               {signature.created && (
                 <>
                   {', created '}
-                  {isoTimestampSchema.safeParse(signature.created).success ? (
-                    <TimeStamp date={new Date(signature.created)} inline />
-                  ) : (
-                    <LongText text={signature.created} limit={60} />
-                  )}
+                  <DateOrText text={signature.created} limit={60} inline />
                 </>
               )}
             </li>

@@ -1,4 +1,4 @@
-import { isoTimestampSchema } from './record-fields.ts';
+import { readTimestamp } from './record-fields.ts';
 
 /**
  * "Archive after extract": a key setting of the service that deletes a candidate's identity data a set
@@ -52,13 +52,14 @@ export function movedWithLookup(previous: ArchiveSighting, next: ArchiveSighting
 }
 
 /**
- * `data.willArchiveAtDate` of an answer, when it holds a timestamp, whatever else the answer holds or
- * lacks: an answer that cannot be shown still says that its lookup started a deletion.
+ * `data.willArchiveAtDate` of an answer, when it holds a timestamp (in the contract's form: readTimestamp),
+ * whatever else the answer holds or lacks: an answer that cannot be shown still says that its lookup
+ * started a deletion.
  */
 export function willArchiveAtDateOf(answer: unknown): string | undefined {
   const data = isObject(answer) && Object.hasOwn(answer, 'data') ? answer.data : undefined;
   const date = isObject(data) && Object.hasOwn(data, 'willArchiveAtDate') ? data.willArchiveAtDate : undefined;
-  return isoTimestampSchema.safeParse(date).success ? (date as string) : undefined;
+  return readTimestamp(date);
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -1,7 +1,7 @@
 import { type Applicant, type Skipped, statusDateField } from './applicants.ts';
 import { candidateName } from './candidate-name.ts';
 import { checkId, MAX_ID_LENGTH } from './lookup.ts';
-import { type IdentityAttribute, identityAttributeSchema, isoTimestampSchema } from './schema.ts';
+import { type IdentityAttribute, identityAttributeSchema, readTimestamp } from './schema.ts';
 
 /**
  * One record of the service's list, read for what it carries. Published list records differ: the older
@@ -33,8 +33,15 @@ export function readListRecord(value: unknown, reading: ListReading): ListRecord
   if (recordId === undefined && ids.refId === undefined) return { ok: false, reason: 'no refId, recordId or _id' };
   const isArchived = optional(value, 'isArchived', unreadable, 'expected true or false', (v) => typeof v === 'boolean');
   const blockPassID = optional(value, 'blockPassID', unreadable, `expected a string of at most ${MAX_ID_LENGTH} characters`, isShortText);
-  const dateField = statusDateField(status);
-  const since = optional(value, dateField, unreadable, 'expected an ISO 8601 timestamp', isTimestamp);
+  const found = optional(
+    value,
+    statusDateField(status),
+    unreadable,
+    'expected an ISO 8601 timestamp',
+    (date) => readTimestamp(date) !== undefined,
+  );
+  // In the contract's form (readTimestamp): what the queue's order and SLA parse.
+  const since = readTimestamp(found);
   const name = reading.names ? nameOf(value.identities, unreadable) : undefined;
   const applicant: Applicant = {
     status,
@@ -42,7 +49,7 @@ export function readListRecord(value: unknown, reading: ListReading): ListRecord
     ...(recordId === undefined ? {} : { recordId }),
     ...(ids.refId === undefined ? {} : { refId: ids.refId }),
     ...(typeof blockPassID === 'string' ? { blockPassID } : {}),
-    ...(typeof since === 'string' ? { since } : {}),
+    ...(since === undefined ? {} : { since }),
     ...(name === undefined ? {} : { name }),
     ...(Object.keys(unreadable).length > 0 ? { unreadable } : {}),
   };
@@ -97,7 +104,6 @@ function optional(
 }
 
 const isShortText = (value: unknown) => typeof value === 'string' && value !== '' && [...value].length <= MAX_ID_LENGTH;
-const isTimestamp = (value: unknown) => typeof value === 'string' && isoTimestampSchema.safeParse(value).success;
 
 /** The attributes naming a candidate: the two parts of the name, and where they come from (the order of the parts). */
 const NAME_ATTRIBUTES = ['given_name', 'family_name', 'address', 'phone'] as const;

@@ -5,6 +5,7 @@ import {
   identityAttributeSchema,
   isDateField,
   isoTimestampSchema,
+  readTimestamp,
 } from './record-fields.ts';
 import { z } from './zod.ts';
 
@@ -54,7 +55,8 @@ interface FieldCheck {
 }
 
 const TEXT: FieldCheck = { expected: 'text', schema: z.string() };
-const DATE: FieldCheck = { expected: 'an ISO 8601 timestamp', schema: isoTimestampSchema };
+/** A timestamp in another of its forms (`+0000`, no seconds, microseconds…) is kept in the contract's (readTimestamp). */
+const DATE: FieldCheck = { expected: 'an ISO 8601 timestamp', schema: isoTimestampSchema, alsoRead: readTimestamp };
 
 /** The single-valued fields of the contract. Every `…Date` field is a timestamp (DATE). */
 const FIELDS: ReadonlyMap<string, FieldCheck> = new Map([

@@ -23,6 +23,7 @@ export {
   isoTimestampSchema,
   isStatusDateField,
   MAX_TIMESTAMP_LENGTH,
+  readTimestamp,
 } from './record-fields.ts';
 export type { CandidateRecord, UnreadField } from './record-reading.ts';
 export { unreadFieldsOf } from './record-reading.ts';

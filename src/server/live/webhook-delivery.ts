@@ -6,6 +6,7 @@ import {
   webhookDeliverySchema,
   webhookPingSchema,
 } from '../../kyc/contract/live-events.ts';
+import { readTimestamp } from '../../kyc/contract/record-fields.ts';
 import type { WebhookAuditEntry } from '../audit/webhook-lines.ts';
 
 /** What a signed body says: a test delivery (a ping, which names no candidate) or a delivery of an event. */
@@ -63,11 +64,14 @@ export function liveEventOf(environment: string, delivery: WebhookDelivery, at: 
   };
 }
 
-/** A delivery's date field as ISO 8601, or undefined when it is missing or not a date (never refused for it). */
+/**
+ * A delivery's date field as ISO 8601 UTC, or undefined when it is missing or not a timestamp (never
+ * refused for it). Read as a record's dates are (readTimestamp): `+0000` or no seconds are read, a time
+ * without a zone is not (it would be read in this server's zone).
+ */
 function dateOf(value: unknown): string | undefined {
-  if (typeof value !== 'string') return undefined;
-  const time = Date.parse(value);
-  return Number.isFinite(time) ? new Date(time).toISOString() : undefined;
+  const timestamp = readTimestamp(value);
+  return timestamp === undefined ? undefined : new Date(timestamp).toISOString();
 }
 
 /** The audit line of an accepted delivery: the event's fields, nothing else of the body (the status's date is not a change of state). */
