@@ -190,7 +190,7 @@ describe('attack: a field named like a status date (dobDate) or a timestamp of a
     }
   });
 
-  it('keeps the date of a status it does not know (on_hold: onHoldDate), read before the status, and no other such field', async () => {
+  it('keeps the date of a status it does not know (on_hold: onHoldDate or on_holdDate), read before the status, and no other such field', async () => {
     const { upstream, app: served } = await app();
     // The date before the status, as a service may order them: the reader keeps it until the status is read.
     let data: Record<string, unknown> = {
@@ -204,6 +204,11 @@ describe('attack: a field named like a status date (dobDate) or a timestamp of a
     expect(res.status).toBe(200);
     expect(JSON.parse(res.body).data).toEqual({ ...RECORD, status: 'on_hold', onHoldDate: '2026-03-01T10:00:00.000Z' });
     expect(res.body).not.toContain('1990');
+    // Written as the status is (on_holdDate), as the timeline reads it for a compliance user: kept too.
+    const { onHoldDate: _camel, ...underscored } = data;
+    data = { ...underscored, on_holdDate: '2026-03-01T10:00:00.000Z' };
+    const written = await served.get('/api/candidates/refId/r', SUPPORT);
+    expect(JSON.parse(written.body).data).toEqual({ ...RECORD, status: 'on_hold', on_holdDate: '2026-03-01T10:00:00.000Z' });
     // Once the status is another, that date is a field like any other: left out.
     data = { ...data, status: 'approved' };
     const approved = await served.get('/api/candidates/refId/r', SUPPORT);
@@ -238,7 +243,7 @@ describe('attack: a field named like a status date (dobDate) or a timestamp of a
       inreviewDate: '2024-03-01T12:00Z',
       approvedDate: '2024-03-01 11:00:00.000z',
       rejectedDate: '2024-03-01T13:00:00.123456Z',
-      onHoldDate: '2024-03-01t14:00:00.000Z',
+      on_holdDate: '2024-03-01t14:00:00.000Z',
     };
     answerRecord(upstream, () => data);
     for (const headers of [SUPPORT, COMPLIANCE]) {
@@ -253,7 +258,7 @@ describe('attack: a field named like a status date (dobDate) or a timestamp of a
         ['approvedDate', '2024-03-01T11:00:00.000Z', false],
         ['inreviewDate', '2024-03-01T12:00:00.000Z', false],
         ['rejectedDate', '2024-03-01T13:00:00.123Z', false],
-        ['onHoldDate', '2024-03-01T14:00:00.000Z', true],
+        ['on_holdDate', '2024-03-01T14:00:00.000Z', true],
       ]);
     }
     const support = JSON.parse((await served.get('/api/candidates/refId/r', SUPPORT)).body);
@@ -264,7 +269,7 @@ describe('attack: a field named like a status date (dobDate) or a timestamp of a
       inreviewDate: '2024-03-01T12:00:00Z',
       approvedDate: '2024-03-01T11:00:00.000Z',
       rejectedDate: '2024-03-01T13:00:00.123Z',
-      onHoldDate: '2024-03-01T14:00:00.000Z',
+      on_holdDate: '2024-03-01T14:00:00.000Z',
     });
     expect(support.unread).toBeUndefined();
   });

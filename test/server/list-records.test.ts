@@ -298,7 +298,7 @@ describe('list records the app could not read before', () => {
 });
 
 describe('dates in another ISO 8601 form', () => {
-  it('orders the queue by dates written +0000, without seconds, with a space, in lower case, to the microsecond or at -0530', async () => {
+  it("orders the queue by dates written +0000, without seconds, with a space, in lower case, to the microsecond or at -0530, and reads on_hold's date under either name", async () => {
     const iso = (ms: number) => new Date(ms).toISOString();
     // 60 h to 10 h ago, each in one form (Node's Date.parse reads each as the instant it says: what the rows must say).
     const forms: Array<[number, (ms: number) => string]> = [
@@ -314,13 +314,21 @@ describe('dates in another ISO 8601 form', () => {
       refId: `ref-${n}`,
       waitingDate: form(Date.now() - hours * HOUR_MS),
     }));
-    const { app } = await listApp(records, { environment: { queueSlaHours: 24 } });
+    const held = ago(5).replace('T', ' ');
+    const onHold = [
+      { status: 'on_hold', refId: 'held-1', on_holdDate: held },
+      { status: 'on_hold', refId: 'held-2', onHoldDate: ago(6) },
+    ];
+    const { app } = await listApp([...records, ...onHold], { environment: { queueSlaHours: 24 } });
     const { first, rows } = await wholeTab(app, 'waiting');
     // Every date read: none named, none looked up; the oldest first, and those over 24 h counted.
     expect(first.order).toEqual({ by: 'age', known: records.length, of: records.length });
     expect(rows.map((row) => [row.refId, row.unreadable])).toEqual(records.map((record) => [record.refId, undefined]));
     for (const row of rows) expect(Date.parse(row.since!)).toBe(Date.parse(records.find((r) => r.refId === row.refId)!.waitingDate));
     expect(first.overSla).toBe(4);
+    const all = pageOf(await app.get('/api/applicants', SUPPORT)).records;
+    expect(all.find((row) => row.refId === 'held-1')?.since).toBe(iso(Date.parse(held)));
+    expect(all.find((row) => row.refId === 'held-2')?.since).toBe(onHold[1]!.onHoldDate);
   });
 });
 

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { readListRecord } from '../../src/kyc/contract/list-record.ts';
 import { MAX_TIMESTAMP_INPUT_LENGTH } from '../../src/kyc/contract/record-fields.ts';
 import {
   candidateEnvelopeSchema,
@@ -143,5 +144,21 @@ describe('what is not a timestamp, or not one instant', () => {
     const parsed = candidateEnvelopeSchema.parse({ status: 'success', data: { status: 'approved', refId: 'r', approvedDate: huge } });
     expect(parsed.data.approvedDate).toBeUndefined();
     expect(unreadFieldsOf(parsed.data)).toEqual([{ field: 'approvedDate', expected: 'an ISO 8601 timestamp', found: 'text' }]);
+  });
+});
+
+describe("the queue's date of a listed record", () => {
+  it("reads the status's date in any form, under either of its names (onHoldDate, on_holdDate), in the contract form", () => {
+    fc.assert(
+      fc.property(written(instant), fc.constantFrom('onHoldDate', 'on_holdDate'), ({ text, ms }, field) => {
+        const listed = readListRecord({ status: 'on_hold', refId: 'r', [field]: text }, { names: false });
+        expect(listed.ok && listed.applicant.since !== undefined && Date.parse(listed.applicant.since)).toBe(ms);
+      }),
+    );
+    const unreadable = readListRecord({ status: 'on_hold', refId: 'r', on_holdDate: '2024-03-01T10:00:00' }, { names: false });
+    expect(unreadable).toEqual({
+      ok: true,
+      applicant: { status: 'on_hold', refId: 'r', unreadable: { on_holdDate: 'expected an ISO 8601 timestamp' } },
+    });
   });
 });

@@ -1,4 +1,4 @@
-import { AGE_ORDERED_FILTERS, type Applicant, type Skipped, statusDateField } from '../../kyc/contract/applicants.ts';
+import { AGE_ORDERED_FILTERS, type Applicant, type Skipped, statusDateFields } from '../../kyc/contract/applicants.ts';
 import { formatAge, formatDateTime, type ZoneMode } from '../../kyc/view/time.ts';
 import { OutcomeChip } from '../ui/outcome-chip.tsx';
 
@@ -44,9 +44,8 @@ export function SinceCell({
   slaHours: number | undefined;
 }) {
   if (!applicant.since) {
-    const field = statusDateField(applicant.status);
-    const problem = applicant.unreadable?.[field];
-    if (problem) return <Unreadable field={field} expected={problem} />;
+    const field = statusDateFields(applicant.status).find((name) => applicant.unreadable?.[name]);
+    if (field) return <Unreadable field={field} expected={applicant.unreadable![field]!} />;
     return <span className="text-slate-500 italic">not known yet</span>;
   }
   const date = new Date(applicant.since);
@@ -76,7 +75,7 @@ export function SinceCell({
 
 /** The fields the row's columns show (or stand for): any other one that could not be read is named under the status. */
 export function otherUnreadable(applicant: Applicant, names: boolean): Array<[string, string]> {
-  const shown = new Set(['isArchived', 'recordId', '_id', 'refId', statusDateField(applicant.status)]);
+  const shown = new Set(['isArchived', 'recordId', '_id', 'refId', ...statusDateFields(applicant.status)]);
   return Object.entries(applicant.unreadable ?? {}).filter(([field]) => !shown.has(field) && (names || !field.startsWith('identities')));
 }
 

@@ -23,7 +23,7 @@ export const DOCUMENTED_FILTERS: readonly ApplicantFilter[] = ['waiting', 'inrev
 /** The statuses reviewers work through: ordered by age, oldest first (the queue index knows their dates). */
 export const AGE_ORDERED_FILTERS: readonly ApplicantFilter[] = ['waiting', 'inreview', 'review_requested'];
 
-export { statusDateField } from './status.ts';
+export { statusDateField, statusDateFields } from './status.ts';
 
 /** Rows per page in the viewer. */
 export const APPLICANTS_PAGE_SIZE = 50;

@@ -2,7 +2,7 @@ import { z } from './zod.ts';
 import { API_ERROR_CODES } from './api.ts';
 import { LOOKUP_KINDS } from './lookup.ts';
 import { type CandidateRecord, isStatusDateField, statusLevelUnread } from './schema.ts';
-import { statusOfDateField } from './status.ts';
+import { statusDateFields } from './status.ts';
 
 /**
  * Batch status lookup (`POST /api/batch`): the browser sends the ids once, the server answers with one
@@ -76,11 +76,12 @@ export const batchEventSchema = z.union([batchFoundSchema, batchFailedSchema, ba
 export type BatchEvent = z.infer<typeof batchEventSchema>;
 export type BatchRow = z.infer<typeof batchFoundSchema> | z.infer<typeof batchFailedSchema>;
 
-/** The date of the record's current status: the latest `<status>Date` of that status. */
+/** The date of the record's current status: the latest of its dates under either name (statusDateFields: `onHoldDate`, `on_holdDate`). */
 export function currentStatusDate(record: CandidateRecord): string | undefined {
   let latest: string | undefined;
-  for (const [field, value] of Object.entries(record)) {
-    if (!isStatusDateField(field) || typeof value !== 'string' || statusOfDateField(field) !== record.status) continue;
+  for (const field of statusDateFields(record.status)) {
+    const value = Object.hasOwn(record, field) ? record[field] : undefined;
+    if (!isStatusDateField(field) || typeof value !== 'string') continue;
     if (latest === undefined || Date.parse(value) > Date.parse(latest)) latest = value;
   }
   return latest;

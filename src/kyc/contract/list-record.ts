@@ -1,4 +1,4 @@
-import { type Applicant, type Skipped, statusDateField } from './applicants.ts';
+import { type Applicant, type Skipped, statusDateFields } from './applicants.ts';
 import { candidateName } from './candidate-name.ts';
 import { checkId, MAX_ID_LENGTH } from './lookup.ts';
 import { type IdentityAttribute, identityAttributeSchema, readTimestamp } from './schema.ts';
@@ -33,15 +33,7 @@ export function readListRecord(value: unknown, reading: ListReading): ListRecord
   if (recordId === undefined && ids.refId === undefined) return { ok: false, reason: 'no refId, recordId or _id' };
   const isArchived = optional(value, 'isArchived', unreadable, 'expected true or false', (v) => typeof v === 'boolean');
   const blockPassID = optional(value, 'blockPassID', unreadable, `expected a string of at most ${MAX_ID_LENGTH} characters`, isShortText);
-  const found = optional(
-    value,
-    statusDateField(status),
-    unreadable,
-    'expected an ISO 8601 timestamp',
-    (date) => readTimestamp(date) !== undefined,
-  );
-  // In the contract's form (readTimestamp): what the queue's order and SLA parse.
-  const since = readTimestamp(found);
+  const since = sinceOf(value, status, unreadable);
   const name = reading.names ? nameOf(value.identities, unreadable) : undefined;
   const applicant: Applicant = {
     status,
@@ -104,6 +96,20 @@ function optional(
 }
 
 const isShortText = (value: unknown) => typeof value === 'string' && value !== '' && [...value].length <= MAX_ID_LENGTH;
+
+/**
+ * The date the record entered its status, in the contract's form (readTimestamp), under either of its
+ * names (`onHoldDate`, `on_holdDate`): the latest when both are there. One that is not a timestamp is named.
+ */
+function sinceOf(value: Record<string, unknown>, status: string, unreadable: Record<string, string>): string | undefined {
+  let since: string | undefined;
+  for (const field of statusDateFields(status)) {
+    const found = optional(value, field, unreadable, 'expected an ISO 8601 timestamp', (date) => readTimestamp(date) !== undefined);
+    const date = readTimestamp(found);
+    if (date !== undefined && (since === undefined || Date.parse(date) > Date.parse(since))) since = date;
+  }
+  return since;
+}
 
 /** The attributes naming a candidate: the two parts of the name, and where they come from (the order of the parts). */
 const NAME_ATTRIBUTES = ['given_name', 'family_name', 'address', 'phone'] as const;

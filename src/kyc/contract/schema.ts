@@ -6,7 +6,7 @@ import {
   unreadFieldsOf,
   unreadFieldsSchema,
 } from './record-reading.ts';
-import { KNOWN_STATUSES, statusDateField } from './status.ts';
+import { KNOWN_STATUSES, statusDateField, statusDateFields } from './status.ts';
 import { z } from './zod.ts';
 
 /**
@@ -98,13 +98,14 @@ export function isStatusLevelField(field: string): boolean {
 const STATUS_WORD = /^[a-z][a-z0-9_]{0,63}$/;
 
 /**
- * The date of the record's own status, whatever that status (`on_hold` -> `onHoldDate`): the list of
- * statuses is open, and a status the project does not know still has its date at status level. Only
- * that one: any other `…Date` field stays out (it could be anything, `dobDate` included).
+ * The date of the record's own status, whatever that status (`on_hold` -> `onHoldDate`, or `on_holdDate`
+ * as the status is written: statusDateFields): the list of statuses is open, and a status the project
+ * does not know still has its date at status level. Only that one: any other `…Date` field stays out (it
+ * could be anything, `dobDate` included). None for a status that is no word or a person's date.
  */
-export function ownStatusDateField(status: unknown): string | undefined {
-  if (typeof status !== 'string' || !STATUS_WORD.test(status) || PERSONAL_DATES.has(status)) return undefined;
-  return statusDateField(status);
+export function ownStatusDateFields(status: unknown): readonly string[] {
+  if (typeof status !== 'string' || !STATUS_WORD.test(status) || PERSONAL_DATES.has(status)) return [];
+  return statusDateFields(status);
 }
 
 /** Words whose `…Date` is a person's or a document's date, never a status's: a record saying `"status":"dob"` keeps no `dobDate`. */
@@ -122,7 +123,7 @@ const PERSONAL_DATES: ReadonlySet<string> = new Set([
 
 /** A field of this record that its status level keeps: the allowlist's, and its own status's date. */
 export function isStatusLevelFieldOf(record: { status?: unknown }, field: string): boolean {
-  return isStatusLevelField(field) || field === ownStatusDateField(record.status);
+  return isStatusLevelField(field) || ownStatusDateFields(record.status).includes(field);
 }
 
 /** The record reduced to its status-level fields. */

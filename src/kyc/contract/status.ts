@@ -35,6 +35,17 @@ export function statusDateField(status: string): string {
   return `${status.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase())}Date`;
 }
 
+/**
+ * The names a status's date is read under: `onHoldDate`, as the documented dates are written, and
+ * `on_holdDate`, the status as written. The timeline reads both as `on_hold`'s (statusOfDateField), so
+ * the status level and the queue read both too.
+ */
+export function statusDateFields(status: string): readonly string[] {
+  const documented = statusDateField(status);
+  const asWritten = `${status}Date`;
+  return documented === asWritten ? [documented] : [documented, asWritten];
+}
+
 export function isKnownStatus(status: string): status is KnownStatus {
   return Object.hasOwn(STATUS_INFO, status);
 }

@@ -1,4 +1,4 @@
-import { isStatusLevelField, ownStatusDateField } from '../../kyc/contract/schema.ts';
+import { isStatusLevelField, ownStatusDateFields } from '../../kyc/contract/schema.ts';
 import type { JsonPath, ScannedBody } from './answer-scan.ts';
 import { readValue, setMember, ValueBuilder, type ValueRead } from './answer-value.ts';
 import { ApiFailure } from '../http/api-failure.ts';
@@ -45,8 +45,9 @@ const mayBeOwnDate = (field: string) => field.endsWith('Date') && !isStatusLevel
 
 function statusLevelData(data: Record<string, unknown>, fields: readonly string[] | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  const ownDate = ownStatusDateField(data.status);
-  for (const [field, value] of Object.entries(data)) if (isStatusLevelField(field) || field === ownDate) setMember(out, field, value);
+  const ownDates = ownStatusDateFields(data.status);
+  for (const [field, value] of Object.entries(data))
+    if (isStatusLevelField(field) || ownDates.includes(field)) setMember(out, field, value);
   if (!fields) return out;
   const custom: Record<string, unknown> = {};
   const given = Object.hasOwn(data, 'customFields') ? data.customFields : undefined;
@@ -76,9 +77,9 @@ export class StatusLevelReader extends ValueBuilder {
    * before the status is read, up to MAX_DATE_CANDIDATES of them; once it is, only that status's own.
    */
   private ownDateCandidates = new Set<string>();
-  /** `data.status` was read: a `…Date` field after it is kept only when it is that status's date (`ownDate`). */
+  /** `data.status` was read: a `…Date` field after it is kept only when it is that status's date (`ownDates`: either spelling). */
   private statusRead = false;
-  private ownDate: string | undefined;
+  private ownDates: readonly string[] = [];
   /** `…Date` fields of `data` not kept as not the date of the status read before them. */
   private datesPassedOver = 0;
 
@@ -99,8 +100,8 @@ export class StatusLevelReader extends ValueBuilder {
   value(): unknown {
     const { root, data } = this;
     if (!root || !data) return root;
-    const ownDate = ownStatusDateField(data.status);
-    const others = [...this.ownDateCandidates].filter((field) => field !== ownDate);
+    const ownDates = ownStatusDateFields(data.status);
+    const others = [...this.ownDateCandidates].filter((field) => !ownDates.includes(field));
     if (others.length === 0) return root;
     // A copy without the other candidates (at most MAX_DATE_CANDIDATES): the status part asks early, its status may not be read yet.
     const kept: Record<string, unknown> = {};
@@ -124,7 +125,7 @@ export class StatusLevelReader extends ValueBuilder {
       this.custom = undefined;
       this.ownDateCandidates.clear();
       this.statusRead = false;
-      this.ownDate = undefined;
+      this.ownDates = [];
       this.datesPassedOver = 0;
       if (this.data) setMember(this.root, 'data', this.data);
       else Reflect.deleteProperty(this.root, 'data');
@@ -179,7 +180,7 @@ export class StatusLevelReader extends ValueBuilder {
     if (isStatusLevelField(field)) return (value) => setMember(data, field, value);
     if (!mayBeOwnDate(field)) return undefined;
     const candidates = this.ownDateCandidates;
-    if (this.statusRead && field !== this.ownDate) {
+    if (this.statusRead && !this.ownDates.includes(field)) {
       this.datesPassedOver++;
       return undefined;
     }
@@ -200,14 +201,13 @@ export class StatusLevelReader extends ValueBuilder {
    * another date after some were passed over is refused: the one it names may have been among them.
    */
   private statusKnown(data: Record<string, unknown>): void {
-    const ownDate = ownStatusDateField(data.status);
-    if (this.statusRead && this.datesPassedOver > 0 && ownDate && mayBeOwnDate(ownDate) && !this.ownDateCandidates.has(ownDate)) {
-      this.tooLarge = true;
-    }
+    const ownDates = ownStatusDateFields(data.status);
+    const mayHavePassed = ownDates.some((field) => mayBeOwnDate(field) && !this.ownDateCandidates.has(field));
+    if (this.statusRead && this.datesPassedOver > 0 && mayHavePassed) this.tooLarge = true;
     this.statusRead = true;
-    this.ownDate = ownDate;
+    this.ownDates = ownDates;
     for (const field of this.ownDateCandidates) {
-      if (field === ownDate) continue;
+      if (ownDates.includes(field)) continue;
       Reflect.deleteProperty(data, field);
       this.ownDateCandidates.delete(field);
       this.datesPassedOver++;

@@ -1,4 +1,4 @@
-import { statusDateField } from '../../kyc/contract/applicants.ts';
+import { currentStatusDate } from '../../kyc/contract/batch.ts';
 import type { LiveEvent, WebhookDelivery } from '../../kyc/contract/live-events.ts';
 import type { CandidateRecord } from '../../kyc/contract/schema.ts';
 import type { StatusLookup } from '../lookup/queue-lookup.ts';
@@ -90,7 +90,7 @@ export function confirmedEvent(live: LiveEvent, record: CandidateRecord): LiveEv
   const rest = { ...said, refId: record.refId || said.refId || null, recordId: record.recordId || said.recordId || null };
   // A deletion names no status of its own (the data is gone); any other event the record's.
   if (live.event === 'user.deleted') return { ...rest, isArchived: true };
-  const date = record[statusDateField(record.status)];
+  const date = currentStatusDate(record);
   const statusDate = typeof date === 'string' && Number.isFinite(Date.parse(date)) ? new Date(date).toISOString() : undefined;
   return { ...rest, status: record.status, isArchived: archived, ...(statusDate ? { statusDate } : {}) };
 }

@@ -1,4 +1,4 @@
-import { statusDateField } from '../../kyc/contract/applicants.ts';
+import { statusDateFields } from '../../kyc/contract/applicants.ts';
 import {
   type LiveEvent,
   WEBHOOK_EVENTS,
@@ -51,7 +51,11 @@ const STATUS_OF_EVENT: Readonly<Record<string, string>> = {
  */
 export function liveEventOf(environment: string, delivery: WebhookDelivery, at: string): LiveEvent {
   const status = delivery.status || (Object.hasOwn(STATUS_OF_EVENT, delivery.event) ? STATUS_OF_EVENT[delivery.event]! : null);
-  const statusDate = status ? dateOf(delivery[statusDateField(status)]) : undefined;
+  const statusDate = status
+    ? statusDateFields(status)
+        .map((field) => dateOf(delivery[field]))
+        .find(Boolean)
+    : undefined;
   return {
     environment,
     event: delivery.event,

@@ -1,4 +1,5 @@
-import { type Applicant, statusDateField } from '../../kyc/contract/applicants.ts';
+import type { Applicant } from '../../kyc/contract/applicants.ts';
+import { currentStatusDate } from '../../kyc/contract/batch.ts';
 import type { CandidateRecord } from '../../kyc/contract/schema.ts';
 import { type IndexEntry, MAX_STATUS_LENGTH, queueKeysOf, type SetName } from './queue-entry.ts';
 import type { EntryWrite, IndexBound, IndexSize, QueueIndexStore, StoredEntry } from './queue-index-store.ts';
@@ -32,8 +33,8 @@ export interface RecordFacts {
 
 /** A status-level record's facts: its ids, status, the date it entered it, archive flag and blockPassID. */
 export function factsOfRecord(record: CandidateRecord): RecordFacts {
-  const date = record[statusDateField(record.status)];
-  const since = typeof date === 'string' ? Date.parse(date) : Number.NaN;
+  const date = currentStatusDate(record);
+  const since = date === undefined ? Number.NaN : Date.parse(date);
   return {
     status: record.status,
     ...(record.recordId ? { recordId: record.recordId } : {}),
