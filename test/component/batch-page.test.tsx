@@ -149,6 +149,8 @@ describe('batch page', { timeout: 20_000 }, () => {
     ['rate_limited', 'You have several lookups waiting for the KYC service already. Try again when they are done.'],
     // All of this server's connections to the service held (resilience review, 29 November): busy, not the id's fault.
     ['server_busy', 'This server has as many requests to the KYC service under way as it can make at once, so this one was not sent.'],
+    // Waiting while another lookup shows whether the key deletes identity data (the diff review, 29 November: left out of Retry).
+    ['archiving_check_unavailable', 'This server is still checking, with another lookup, whether its API key deletes identity data.'],
   ])(
     'offers again the rows this server held back (%s: its own limit on lookups at once), which are no fault of their ids',
     async (code, message) => {
@@ -160,7 +162,7 @@ describe('batch page', { timeout: 20_000 }, () => {
       batch.send({ type: 'done', found: 1, failed: 1 });
       batch.end();
       expect(await screen.findByText(/^Done:/)).toHaveTextContent(
-        "Done: 1 found, 0 not found, 1 failed. 1 id left: 1 was held back by this server's limit on lookups at once. Retry looks it up again.",
+        'Done: 1 found, 0 not found, 1 failed. 1 id left: 1 was held back by this server, no fault of the id. Retry looks it up again.',
       );
       expect(screen.getByRole('button', { name: 'Retry the 1 left' })).toBeInTheDocument();
     },

@@ -76,7 +76,8 @@ function leftText(state: BatchState): string {
   if (left === 0) return 'Nothing is left to look up.';
   const parts = [
     unreachable > 0 && `${unreachable} could not reach the KYC service`,
-    heldBack > 0 && `${heldBack} ${heldBack === 1 ? 'was' : 'were'} held back by this server's limit on lookups at once`,
+    heldBack > 0 &&
+      `${heldBack} ${heldBack === 1 ? 'was' : 'were'} held back by this server, no fault of the ${heldBack === 1 ? 'id' : 'ids'}`,
     notLookedUp > 0 && `${notLookedUp} ${notLookedUp === 1 ? 'was' : 'were'} not looked up`,
   ].filter(Boolean);
   return `${ids(left)} left: ${parts.join(' and ')}. Retry looks ${left === 1 ? 'it' : 'them'} up again.`;

@@ -45,10 +45,11 @@ export function batchLines(state: BatchState): BatchLine[] {
 
 /**
  * Rows held back by this server's own limits (too many lookups at once or in a minute, as a batch meets
- * them while the service is slow; every connection to the service in use): nothing is wrong with their
- * ids, and a later try can find them.
+ * them while the service is slow; every connection to the service in use; full lookups held while the
+ * server checks whether its key deletes identity data): nothing is wrong with their ids, and a later try
+ * can find them.
  */
-const HELD_BACK_CODES: ReadonlySet<string> = new Set(['rate_limited', 'server_busy']);
+const HELD_BACK_CODES: ReadonlySet<string> = new Set(['rate_limited', 'server_busy', 'archiving_check_unavailable']);
 
 /** The rows left to look up: those not looked up yet, those the service could not answer, those this server held back. */
 export function leftCounts(state: BatchState): { left: number; notLookedUp: number; unreachable: number; heldBack: number } {

@@ -46,8 +46,12 @@ export const environmentEntry = strict({
   clientId: headerSafe.min(1, 'must not be empty'),
   apiKeyEnv: variableName.optional().meta({ description: 'The environment variable holding the full API key.' }),
   apiKeyFile: filePath.optional().meta({ description: 'A file holding the full API key (a Docker or Kubernetes secret).' }),
-  statusApiKeyEnv: variableName.optional().meta({ description: 'The variable holding a status-level key for support users.' }),
-  statusApiKeyFile: filePath.optional().meta({ description: 'A file holding a status-level key for support users.' }),
+  statusApiKeyEnv: variableName
+    .optional()
+    .meta({ description: 'The variable holding a status-level key for support users and the applicants queue.' }),
+  statusApiKeyFile: filePath
+    .optional()
+    .meta({ description: 'A file holding a status-level key for support users and the applicants queue.' }),
   webhookSecretEnv: variableName
     .optional()
     .meta({ description: "The variable holding the secret the service's webhooks are signed with." }),
