@@ -182,6 +182,9 @@ const SERVERS: Record<ServerName, ServerSpec> = {
       KYC_BASE_URL: `http://127.0.0.1:${E2E_PORTS.scaleUpstream}`,
       KYC_CLIENT_ID: SCALE_CLIENT_ID,
       KYC_API_KEY: 'e2e-scale-key-not-a-real-one',
+      // The list read at status level: without a status-level key the crawler reads it only once a full
+      // lookup has shown the key keeps identity data (crawler-list.ts), which this spec is not about.
+      KYC_API_KEY_STATUS: 'e2e-scale-status-key-not-a-real-one',
       KYC_WEBHOOK_SECRET: SCALE_WEBHOOK_SECRET,
       CONFIG_FILE: configFile('scale'),
     },
