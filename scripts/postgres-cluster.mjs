@@ -5,9 +5,9 @@
 // `postgres` user, and every binary runs as it through `runuser`. Tuned for speed, not durability.
 import { spawnSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from './free-port.mjs';
 
 /** Debian's binaries: PG_BIN, else the newest /usr/lib/postgresql/<version>/bin. */
 export const PG_BIN = process.env.PG_BIN ?? newestDebianBin();
@@ -123,17 +123,4 @@ function pgCtl(data, args) {
   } catch {
     // Stopped already.
   }
-}
-
-/** @returns {Promise<number>} */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }

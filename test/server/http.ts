@@ -83,7 +83,14 @@ export function cookieOf(res: RawResponse): string {
 }
 
 export async function listen(server: http.Server, wanted = 0): Promise<{ port: number; close: () => Promise<void> }> {
-  await new Promise<void>((resolve) => server.listen(wanted, '127.0.0.1', resolve));
+  // A port taken meanwhile fails the caller's setup at once (EADDRINUSE), not as a hook that times out.
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(wanted, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
   const { port } = server.address() as AddressInfo;
   return {
     port,

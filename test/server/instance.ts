@@ -1,6 +1,5 @@
 import { mkdtempSync } from 'node:fs';
 import type http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createApiFromConfig } from '../../src/server/composition/api.ts';
@@ -16,6 +15,8 @@ import type { EventStreamOptions } from '../../src/server/live/event-stream.ts';
 import type { LiveHub } from '../../src/server/live/live-hub.ts';
 import type { RedisIntakeOptions } from '../../src/server/live/delivery-intake-redis.ts';
 import { listen, type RawResponse, rawRequest } from './http.ts';
+
+export { freePort } from '../../scripts/free-port.mjs';
 
 export interface Instance {
   port: number;
@@ -99,16 +100,4 @@ export async function startInstance(
 export function cookieFrom(res: RawResponse, name: string): string | undefined {
   const header = res.headers['set-cookie']?.find((line) => line.startsWith(`${name}=`));
   return header?.split(';')[0];
-}
-
-/** A port nothing listens on now, for a server whose address must be known before it starts. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import net from 'node:net';
+import { freePort } from '../../scripts/free-port.mjs';
 
 /** Debian's redis-server (`.ci/run` installs it); REDIS_SERVER_PATH points elsewhere. */
 export const REDIS_SERVER_PATH = process.env.REDIS_SERVER_PATH ?? '/usr/bin/redis-server';
@@ -101,17 +102,6 @@ function answersPing(port: number): Promise<boolean> {
     socket.once('timeout', () => {
       socket.destroy();
       resolve(false);
-    });
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
     });
   });
 }
