@@ -1,10 +1,14 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { startSandbox, type RunningSandbox } from '../../src/server/sandbox/sandbox.ts';
 import { runAuditImport } from '../../src/server/trail/audit-import.ts';
 import { lineHash } from '../../src/server/audit/audit-chain.ts';
+import { createLogger } from '../../src/server/log/log.ts';
+import { createAuditStore } from '../../src/server/trail/audit-store.ts';
 import { as, fileLines, gatewayInstance, lookUp, search, searchAll, status } from './audit-trail-helpers.ts';
 import type { Instance } from './instance.ts';
 import { hasPostgres, NO_POSTGRES_MESSAGE, queryOf, type RunningPostgres, startPostgres } from './postgres-fixture.ts';
@@ -202,6 +206,47 @@ describe.skipIf(!hasPostgres)(`the audit table in PostgreSQL${hasPostgres ? '' :
       expect(await hashesOf(url, 'app1')).toHaveLength(1);
     } finally {
       await db.end();
+    }
+  }, 60_000);
+
+  it('a retention that fails is said in the log once, not kept silent, and said again when it works', async () => {
+    const url = await postgres.database();
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'cl-retention-'));
+    const logs: string[] = [];
+    const logger = createLogger({ write: (text: string) => void logs.push(text) });
+    const warnings = () => logs.filter((line) => line.includes('could not be deleted'));
+    // A statement trigger stands for whatever makes the DELETE fail (a lock, a permission, a full disk).
+    const store = createAuditStore({
+      file: path.join(dir, 'audit.jsonl'),
+      instance: 'app1',
+      databaseUrl: url,
+      retentionDays: 30,
+      logger,
+      retainEveryMs: 50,
+    });
+    try {
+      // The store has made its table (and reported to it) before the DELETE is made to fail.
+      await expect.poll(() => queryOf(url, 'SELECT instance FROM candidate_lookup_audit_instances'), { timeout: 10_000 }).toHaveLength(1);
+      await queryOf(
+        url,
+        `CREATE SEQUENCE retention_attempts;
+         CREATE FUNCTION refuse_retention() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM nextval('retention_attempts'); RAISE EXCEPTION 'retention refused by the test'; END $$;
+         CREATE TRIGGER refuse_retention BEFORE DELETE ON candidate_lookup_audit FOR EACH STATEMENT EXECUTE FUNCTION refuse_retention();`,
+      );
+      await expect.poll(() => warnings().length, { timeout: 10_000 }).toBe(1);
+      expect(warnings()[0]).toContain('lines older than 30 days could not be deleted (retention refused by the test');
+      // Three failed passes later (a sequence counts them: nextval outlives the rollback), still one warning.
+      await expect
+        .poll(async () => Number((await queryOf<{ n: string }>(url, 'SELECT last_value AS n FROM retention_attempts'))[0]!.n), {
+          timeout: 10_000,
+        })
+        .toBeGreaterThanOrEqual(3);
+      expect(warnings()).toHaveLength(1);
+      await queryOf(url, 'DROP TRIGGER refuse_retention ON candidate_lookup_audit');
+      await expect.poll(() => logs.some((line) => line.includes('the retention deletes lines again')), { timeout: 10_000 }).toBe(true);
+      expect(warnings()).toHaveLength(1);
+    } finally {
+      await store.close();
     }
   }, 60_000);
 });

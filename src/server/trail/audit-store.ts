@@ -1,6 +1,7 @@
 import type { AuditRow, AuditSearchAnswer, AuditStatus, IndexLag, InstanceState } from '../../kyc/contract/audit-search.ts';
 import type { AuditLine, ClosableAuditLog } from '../audit/audit.ts';
 import type { Logger } from '../log/log.ts';
+import { retentionSayer } from './retention-log.ts';
 import { createDatabase, databaseProblem, type Database, describeDatabaseUrl, migrate } from '../state/postgres.ts';
 import { FILE_BOUNDS, type FileBounds, searchFiles } from './audit-file-search.ts';
 import { createAuditIndexer, type AuditIndexer } from './audit-indexer.ts';
@@ -28,6 +29,8 @@ export interface AuditStoreOptions {
   now?: () => number;
   /** How long a file's chain check stands before it is read whole again (chain-watch.ts). */
   fullCheckMs?: number;
+  /** How often the retention runs (an hour; a test's shorter). */
+  retainEveryMs?: number;
 }
 
 export interface AuditStore {
@@ -225,8 +228,9 @@ function reportNowAndThen(options: AuditStoreOptions, db: Database, ready: () =>
       });
   };
   const retain = () => ready().then(() => applyRetention(db, options.retentionDays));
+  const sayRetained = retentionSayer(options);
   const reporter = setInterval(reportAndSay, REPORT_EVERY_MS);
-  const retainer = setInterval(() => void retain().catch(() => {}), RETAIN_EVERY_MS);
+  const retainer = setInterval(() => void retain().then(sayRetained.deleted, sayRetained.failed), options.retainEveryMs ?? RETAIN_EVERY_MS);
   reporter.unref();
   retainer.unref();
   void retain()
