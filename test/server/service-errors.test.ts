@@ -53,13 +53,18 @@ describe("the service's own reason for an error", () => {
     expect(error.message).toBe('The KYC service answered with an error (HTTP 400): "Invalid refId".');
   });
 
-  it('a 500 and a 401 with the envelope say its reason too; a body that is not the envelope adds nothing', async () => {
+  it('a 500, a 401 and a 429 with the envelope say its reason too; a body that is not the envelope adds nothing', async () => {
     answer(500, '{"status":"error","message":"Database unavailable","code":500}');
     expect(errorOf(await lookup()).message).toBe('The KYC service answered with an error (HTTP 500): "Database unavailable".');
     answer(401, '{"status":"error","message":"Unauthorized","code":401}');
     expect(errorOf(await lookup())).toMatchObject({
       code: 'upstream_unauthorized',
       message: expect.stringContaining('(HTTP 401): "Unauthorized". An administrator must check KYC_API_KEY'),
+    });
+    answer(429, '{"status":"error","message":"Daily quota exceeded","code":429}');
+    expect(errorOf(await lookup())).toMatchObject({
+      code: 'upstream_rate_limited',
+      message: 'The KYC service is limiting requests (HTTP 429): "Daily quota exceeded". Wait a minute, then try again.',
     });
     answer(500, '{"error":"Database unavailable"}');
     expect(errorOf(await lookup()).message).toBe('The KYC service answered with an error (HTTP 500).');

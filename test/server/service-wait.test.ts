@@ -101,7 +101,7 @@ describe("the service's wait on a lookup", () => {
     expect(res.headers['retry-after']).toBe('30');
     expect(errorOf(res)).toEqual({
       code: 'upstream_rate_limited',
-      message: 'The KYC service is limiting requests (HTTP 429). Try again in 30 s.',
+      message: 'The KYC service is limiting requests (HTTP 429): "Too many requests". Try again in 30 s.',
       retryAfterSeconds: 30,
     });
   });

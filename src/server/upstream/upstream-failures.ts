@@ -48,10 +48,9 @@ function failureOfServiceStatus(status: number, said: ServiceSaid): ApiFailure {
   if (status === 429) {
     // Only the service's own word on when: without it, a batch backs off by itself (1, 2, 4 s…) and the
     // page asks to wait a minute. A made-up 60 s here held every batch up for a minute.
-    if (waitSeconds === undefined) {
-      return new ApiFailure('upstream_rate_limited', 'The KYC service is limiting requests (HTTP 429). Wait a minute, then try again.');
-    }
-    return new ApiFailure('upstream_rate_limited', `The KYC service is limiting requests (HTTP 429). Try again in ${waitSeconds} s.`, {
+    const limiting = `The KYC service is limiting requests (HTTP 429)${quoted(said.message)}.`;
+    if (waitSeconds === undefined) return new ApiFailure('upstream_rate_limited', `${limiting} Wait a minute, then try again.`);
+    return new ApiFailure('upstream_rate_limited', `${limiting} Try again in ${waitSeconds} s.`, {
       retryAfterSeconds: waitSeconds,
     });
   }
