@@ -166,4 +166,18 @@ describe('the sandbox test switch', () => {
     expect(Date.parse(changed.approvedDate)).toBeLessThanOrEqual(after);
     expect(JSON.parse((await lookup(off.url)).body).data.status).toBe('inreview');
   });
+
+  it('attack: a body of megabytes to a test control is refused with 413 as soon as its length says so, not kept in memory', async () => {
+    const candidates = await sampleCandidates({ now: new Date(), pictures: false });
+    const on = await startSandbox({ candidates, testControls: true });
+    cleanups.push(on.close);
+    const port = Number(new URL(on.url).port);
+    const huge = `{"kind":"refId","id":"cust_000482","status":"approved","pad":"${'x'.repeat(8 * 1024 * 1024)}"}`;
+    const res = await requestWithBody(port, TEST_STATUS_PATH, huge);
+    expect(res.status).toBe(413);
+    expect(res.body).toContain('The body is over 4096 bytes.');
+    // Nothing of it was applied, and the control still answers.
+    const change = JSON.stringify({ kind: 'refId', id: 'cust_000482', status: 'approved' });
+    expect((await requestWithBody(port, TEST_STATUS_PATH, change)).status).toBe(200);
+  });
 });

@@ -1,6 +1,7 @@
 import type http from 'node:http';
 import { z } from 'zod';
 import { LOOKUP_KINDS, type LookupKind } from '../../kyc/contract/lookup.ts';
+import { BodyTooLargeError, readBodyBytes } from '../http/request-body.ts';
 
 /**
  * Browser tests only (SANDBOX_TEST_CONTROLS=1, refused with a real service): `POST /_test/status` with
@@ -78,20 +79,25 @@ function readControl<T>(
     answer(405, 'POST only');
     return;
   }
-  const chunks: Buffer[] = [];
-  req.on('data', (chunk: Buffer) => {
-    chunks.push(chunk);
-  });
-  req.on('end', () => {
-    let body: T;
-    try {
-      body = schema.parse(JSON.parse(Buffer.concat(chunks).toString('utf8')));
-    } catch {
-      return answer(400, usage);
-    }
-    answer(...apply(body));
-  });
+  // Read as every route reads a body: a control's is a few words, and one of megabytes is refused, not kept.
+  readBodyBytes({ req, res }, CONTROL_BODY_LIMIT).then(
+    (bytes) => {
+      let body: T;
+      try {
+        body = schema.parse(JSON.parse(bytes.toString('utf8')));
+      } catch {
+        return answer(400, usage);
+      }
+      answer(...apply(body));
+    },
+    (error: unknown) => {
+      if (error instanceof BodyTooLargeError) answer(413, `The body is over ${CONTROL_BODY_LIMIT} bytes. ${usage}`);
+    },
+  );
 }
+
+/** The most a control's body may be: `{"kind","id","status"}` with an id of 256 characters fits many times. */
+const CONTROL_BODY_LIMIT = 4096;
 
 /** `review_requested` -> `reviewRequestedDate`. */
 export function dateFieldOf(status: string): string {
