@@ -97,6 +97,11 @@ describe('the reviewer loop', { timeout: 20_000 }, () => {
     expect(window.history.length).toBe(length);
     // No id in the history entry: only the tab, the page and the row's place.
     expect(JSON.stringify(window.history.state)).not.toContain(second.recordId!);
+    // The keyboard help lists the loop's keys here, where they work.
+    await userEvent.setup().keyboard('?');
+    const help = await screen.findByRole('dialog', { name: 'Keyboard shortcuts' });
+    expect(within(help).getByRole('heading', { name: 'A candidate opened from the queue' })).toBeInTheDocument();
+    expect(within(help).getByText('u', { selector: 'kbd' })).toBeInTheDocument();
   });
 
   it('Back to queue (u) returns to the same tab and page, the row just opened focused and marked "Opened"', async () => {

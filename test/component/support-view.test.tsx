@@ -186,6 +186,9 @@ describe('keyboard help', { timeout: 20_000 }, () => {
     // Not Apple's ⌘ on a platform that has no such key (jsdom's is neither).
     expect(within(help).queryByText('⌘K', { selector: 'kbd' })).not.toBeInTheDocument();
     expect(within(help).getByRole('heading', { name: 'In the picture viewer' })).toBeInTheDocument();
+    // Looked up, not opened from the queue: j, k and u do nothing here, and are not listed.
+    expect(within(help).queryByRole('heading', { name: 'A candidate opened from the queue' })).not.toBeInTheDocument();
+    expect(within(help).queryByText('u', { selector: 'kbd' })).not.toBeInTheDocument();
     await user.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
   });
@@ -221,6 +224,10 @@ describe('keyboard help', { timeout: 20_000 }, () => {
     expect(titles('/e/staging/applicants')).toContain('In the applicants queue');
     expect(titles('/e/applicants/batch')).toEqual(['On every page']);
     expect(titles('/candidates/refId/x')).toContain('In the picture viewer');
+    expect(titles('/candidates/refId/x')).not.toContain('A candidate opened from the queue');
+    expect(shortcutsFor('/e/staging/candidates/refId/x', true, true).map((group) => group.title)).toContain(
+      'A candidate opened from the queue',
+    );
   });
 
   it('switches every time to UTC with Alt+Shift+U, as the header switch does', async () => {

@@ -1,3 +1,4 @@
+import { queueHandOverOf } from '../applicants/queue-place.ts';
 import { searchShortcuts } from '../lookup/use-search-shortcut.ts';
 import { useLocation } from '../navigation.tsx';
 import { MASK_SHORTCUT } from '../preferences/privacy-mask.tsx';
@@ -28,8 +29,15 @@ const QUEUE_LOOP: readonly Shortcut[] = [
   { keys: [QUEUE_KEYS.back], does: 'Back to the queue, to the row of this candidate' },
 ];
 
-/** The shortcuts of the page at `pathname`, in groups; `signedIn`: the header's search box and switches are there. */
-export function shortcutsFor(pathname: string, signedIn: boolean): Array<{ title: string; shortcuts: readonly Shortcut[] }> {
+/**
+ * The shortcuts of the page at `pathname`, in groups; `signedIn`: the header's search box and switches
+ * are there; `fromQueue`: the candidate was opened from the queue, the only way `j`, `k` and `u` do anything.
+ */
+export function shortcutsFor(
+  pathname: string,
+  signedIn: boolean,
+  fromQueue = false,
+): Array<{ title: string; shortcuts: readonly Shortcut[] }> {
   const everywhere: Shortcut[] = [{ keys: [HELP_KEY], does: 'This list of shortcuts' }];
   if (signedIn) {
     everywhere.push(
@@ -43,7 +51,7 @@ export function shortcutsFor(pathname: string, signedIn: boolean): Array<{ title
   // The page's own path, in whichever environment (`/e/<name>/…`).
   const { path } = splitEnvironmentPath(pathname);
   if (signedIn && parseCandidatePath(path)?.id !== undefined) {
-    groups.push({ title: 'A candidate opened from the queue', shortcuts: QUEUE_LOOP });
+    if (fromQueue) groups.push({ title: 'A candidate opened from the queue', shortcuts: QUEUE_LOOP });
     groups.push({ title: 'In the picture viewer', shortcuts: VIEWER_SHORTCUTS });
   }
   if (signedIn && path === QUEUE_PATH) groups.push({ title: 'In the applicants queue', shortcuts: QUEUE_TABS });
@@ -55,10 +63,12 @@ export function shortcutsFor(pathname: string, signedIn: boolean): Array<{ title
  * first time `?` asks for it (keyboard-help-key.tsx): it is not part of the first load.
  */
 export function KeyboardHelpDialog({ signedIn, onClose }: { signedIn: boolean; onClose: () => void }) {
-  const { pathname } = useLocation();
+  const { pathname, state } = useLocation();
+  // As the review bar reads it (review-bar.tsx): the queue's hand-over in the page's history entry.
+  const fromQueue = queueHandOverOf(state) !== undefined;
   return (
     <ModalDialog title="Keyboard shortcuts" onClose={onClose} testId="keyboard-help">
-      {shortcutsFor(pathname, signedIn).map((group) => (
+      {shortcutsFor(pathname, signedIn, fromQueue).map((group) => (
         <section key={group.title} className="mb-4">
           <h3 className="mb-1 text-sm font-semibold text-slate-700">{group.title}</h3>
           <dl className="grid grid-cols-[minmax(7rem,max-content)_1fr] gap-x-4 gap-y-1 text-sm">
