@@ -25,6 +25,8 @@ import { createUpstreamSlots } from '../upstream/upstream-slots.ts';
 export interface ArchivingGuard {
   /** A full-level lookup may go ahead: undefined; or why not (the finding, or a finding that cannot be read). */
   refusal(log: Logger): Promise<ApiFailure | undefined>;
+  /** The finding read once, with refusal()'s warnings: refusal()'s answer, and whether one stands (accepted or not). */
+  finding(log: Logger): Promise<FindingRead>;
   /**
    * Right before a full-level request is sent: refusal() again, and until one of this key's full answers
    * has been read, one such request at a time (the others wait up to `waitMs`, or until `gone`, then are
@@ -44,6 +46,12 @@ export interface ArchivingGuard {
    * be the one to find out, on a candidate nobody opened (and, with "accept", on every candidate).
    */
   shownSafe(): boolean;
+}
+
+/** `found`: false too when the finding cannot be read (`refusal` says so). */
+export interface FindingRead {
+  refusal?: ApiFailure;
+  found: boolean;
 }
 
 /** The right to send one full-level request. */
@@ -86,7 +94,8 @@ export function createArchivingGuard(options: ArchivingGuardOptions): ArchivingG
   const gate = createGate();
   const sightings = createSightings();
   const guard: ArchivingGuard = {
-    async refusal(log) {
+    refusal: async (log) => (await guard.finding(log)).refusal,
+    async finding(log) {
       let detectedAt: string | undefined;
       try {
         detectedAt = await finding.read();
@@ -94,12 +103,12 @@ export function createArchivingGuard(options: ArchivingGuardOptions): ArchivingG
         // Said once each time it starts failing, not at every refused lookup.
         if (!unreadableTold && !(error instanceof StoreUnavailableError)) log.warn(unreadableWarning(findings.describe(name), error));
         unreadableTold = true;
-        return unreadable(error);
+        return { refusal: unreadable(error), found: false };
       }
       unreadableTold = false;
-      if (detectedAt === undefined) return undefined;
+      if (detectedAt === undefined) return { found: false };
       if (!told) tell(log, recalledWarning(of, detectedAt, findings.describe(name), options.accept));
-      return options.accept ? undefined : refusalOf();
+      return options.accept ? { found: true } : { refusal: refusalOf(), found: true };
     },
     async admit(waitMs, log, gone) {
       // Accepted, there is nothing to hold back: each lookup deletes what it shows, as the operator chose.
