@@ -1,8 +1,13 @@
 import type http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { apiErrorBodySchema, apiMetaSchema } from '../../src/kyc/contract/api.ts';
+import type { ArchivingFindings } from '../../src/server/archiving/archiving-findings.ts';
+import { createArchivingGuard } from '../../src/server/archiving/archiving-guard.ts';
+import { createLogger } from '../../src/server/log/log.ts';
+import { crawlerFullKeyWithheld } from '../../src/server/lookup/crawler-full-key.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
 import { startTestApp } from './http.ts';
+import { startListUpstream } from './list-upstream.ts';
 import { memoryAuditLog } from './memory-audit.ts';
 import { COMPLIANCE, gateway, pageOf, SUPPORT } from './queue-fixture.ts';
 
@@ -157,5 +162,90 @@ describe('the crawler without a status-level key: the list is never the read tha
     expect((await app.get('/api/candidates/refId/whole-1', COMPLIANCE)).status).toBe(409);
     await app.crawl();
     expect(listRequests(upstream).length).toBe(read);
+  });
+});
+
+/** `n` waiting candidates as the older notes list them: no date, so the crawler looks each one up. */
+const undated = (n: number) => ({ status: 'waiting', _id: `rec-${n}`, refId: `ref-${n}` });
+const recordOf = (id: string) => ({
+  status: 'waiting',
+  recordId: id,
+  refId: `ref-${id.slice(4)}`,
+  isArchived: false,
+  waitingDate: '2026-11-01T10:00:00.000Z',
+});
+
+describe("the crawler's list pages and its lookups take one rule of the full key (crawler-full-key.ts)", () => {
+  it('neither is sent before a full lookup showed the key keeps data; both after; neither once the key is found to archive', async () => {
+    const upstream = await startListUpstream([0, 1, 2].map(undated), (kind, id) => (kind === 'recordId' ? recordOf(id) : undefined));
+    const { app } = await appOn(upstream);
+    const pages = () => upstream.seen.filter((r) => r.path.includes('/applicants'));
+    const lookups = () => upstream.seen.filter((r) => r.path.includes('/recordId/'));
+
+    // Not yet shown safe: no list page, and so no lookup either.
+    await app.crawl();
+    expect(upstream.seen).toEqual([]);
+
+    // A reviewer's full lookup without willArchiveAtDate: both go, with the full key.
+    expect((await app.get('/api/candidates/recordId/rec-0', COMPLIANCE)).status).toBe(200);
+    await app.crawl();
+    const crawlerLookups = lookups().slice(1);
+    expect(pages().length).toBeGreaterThan(0);
+    expect(crawlerLookups.map((r) => r.path.split('/').pop()).sort()).toEqual(['rec-1', 'rec-2']);
+    expect(new Set([...pages(), ...crawlerLookups].map((r) => r.headers.authorization))).toEqual(new Set(['full-key']));
+
+    // The next page shows a close willArchiveAtDate (the finding) beside two new rows without a date: the
+    // crawler's lookups of them are withheld as its next list page is, by the same finding.
+    upstream.state.records.push({ ...waiting(9), willArchiveAtDate: soon() }, undated(3), undated(4));
+    const sent = upstream.seen.length;
+    await app.crawl();
+    expect(apiMetaSchema.parse(JSON.parse((await app.get('/api/meta', SUPPORT)).body)).archivingKey).toMatchObject({ accepted: false });
+    expect(lookups().map((r) => r.path.split('/').pop())).not.toContain('rec-3');
+    expect(lookups().map((r) => r.path.split('/').pop())).not.toContain('rec-4');
+    const afterFinding = upstream.seen.length;
+    expect(afterFinding).toBeGreaterThan(sent);
+    await app.crawl();
+    expect(upstream.seen.length).toBe(afterFinding);
+  });
+});
+
+describe("the crawler's rule of the full key, each time it is asked", () => {
+  const log = createLogger({ write: () => {} }, 'warn');
+  /** Findings kept in memory (`stored`, or unreadable with `broken`), counting their reads. */
+  const counted = (stored: string | undefined, broken = false) => {
+    const findings: ArchivingFindings & { reads: number } = {
+      reads: 0,
+      describe: () => 'the test',
+      read() {
+        findings.reads++;
+        return broken ? Promise.reject(Object.assign(new Error('denied'), { code: 'EACCES' })) : Promise.resolve(stored);
+      },
+      record: async () => true,
+    };
+    return findings;
+  };
+  const FOUND = '2026-11-22T14:02:10.000Z';
+
+  it('reads the finding once, and says why not as the tab does: unknown, archives (accepted too), cannot be read', async () => {
+    const cases = [
+      { findings: counted(undefined), accept: false, code: 'archiving_check_unavailable', says: /read once a lookup here has shown/ },
+      { findings: counted(FOUND), accept: false, code: 'archiving_key', says: /deletes identity data after extract/ },
+      // Before: refusal() read it, found nothing to refuse, and state() read it again for the tab's words.
+      { findings: counted(FOUND), accept: true, code: 'archiving_key', says: /deletes identity data after extract/ },
+      { findings: counted(undefined, true), accept: false, code: 'archiving_check_unavailable', says: /cannot read its record/ },
+    ];
+    for (const { findings, accept, code, says } of cases) {
+      const archiving = createArchivingGuard({ accept, findings });
+      const withheld = await crawlerFullKeyWithheld({ hasStatusKey: false, archiving }, log);
+      expect(withheld, `${code}, accept ${accept}`).toMatchObject({ code, message: expect.stringMatching(says) });
+      expect(findings.reads, `${code}, accept ${accept}`).toBe(1);
+    }
+  });
+
+  it('with a status-level key, neither asks nor withholds anything', async () => {
+    const findings = counted(FOUND);
+    const archiving = createArchivingGuard({ accept: false, findings });
+    expect(await crawlerFullKeyWithheld({ hasStatusKey: true, archiving }, log)).toBeUndefined();
+    expect(findings.reads).toBe(0);
   });
 });

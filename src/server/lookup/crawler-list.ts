@@ -14,6 +14,7 @@ import { MAX_DEPTH } from '../answer/json-tokens.ts';
 import { ListPageReader, MAX_LIST_PAGE_KEPT } from '../answer/list-page-reader.ts';
 import { eachInTurns } from '../answer/turns.ts';
 import type { Logger } from '../log/log.ts';
+import { crawlerFullKeyWithheld } from './crawler-full-key.ts';
 import { listShapeFailure } from './list-shape.ts';
 import { type LookupDeps, unreadableAnswer } from './lookup-steps.ts';
 import { QUEUE_INDEX_USER } from './queue-lookup.ts';
@@ -77,7 +78,8 @@ export async function fetchListPage(
   if (stuck) return { ok: false, failure: stuck, upstreamStatus: null, notAsked: true };
   const waiting = deps.upstream.waiting();
   if (waiting) return { ok: false, failure: waiting, upstreamStatus: null, notAsked: true };
-  const withheld = await fullKeyWithheld(deps);
+  // The crawler's one rule of the full key (crawler-full-key.ts): nothing is sent, so nothing is audited.
+  const withheld = await crawlerFullKeyWithheld(deps, deps.log);
   if (withheld) return { ok: false, failure: withheld, upstreamStatus: null };
   const release = await deps.upstreamSlots.acquire(QUEUE_INDEX_USER, deps.settings.limits.upstreamTimeoutMs);
   if (!release) return { ok: false, failure: NO_SLOT, upstreamStatus: null, notAsked: true };
@@ -112,33 +114,6 @@ export async function fetchListPage(
 }
 
 const NO_AUDIT = new ApiFailure('audit_unavailable', 'The audit log could not record the list page.');
-
-/**
- * Without a status-level key the list is read with the full key, and the current documentation's list
- * records are whole: with a key that archives after extract, one page read would start the deletion of
- * every candidate on it, none of them opened by anyone. So, as the crawler's lookups (queue-lookup.ts),
- * a page is asked with the full key only once a user's full lookup has shown that the key keeps data, and
- * never once it is known to archive, even where the operator accepts that ("accept" lets reviewers' lookups
- * delete what they open, not every candidate of a list), or while that cannot be read. Nothing is sent,
- * so nothing is audited; the tab says why, and is tried again as any failed read is.
- */
-async function fullKeyWithheld(deps: ListDeps): Promise<ApiFailure | undefined> {
-  if (deps.hasStatusKey) return undefined;
-  const refused = await deps.archiving.refusal(deps.log);
-  if (refused?.code === 'archiving_check_unavailable') return refused;
-  if (refused || (await deps.archiving.state())) return LIST_WOULD_ARCHIVE;
-  return deps.archiving.shownSafe() ? undefined : LIST_NOT_SHOWN_SAFE;
-}
-
-const STATUS_KEY_ADVICE = 'An administrator can configure a status-level key (statusApiKeyEnv, or KYC_API_KEY_STATUS) for the list.';
-const LIST_WOULD_ARCHIVE = new ApiFailure(
-  'archiving_key',
-  `The applicants list is not read: this environment's API key deletes identity data after extract, and without a status-level key the list would be read with it, every candidate on it deleted. ${STATUS_KEY_ADVICE}`,
-);
-const LIST_NOT_SHOWN_SAFE = new ApiFailure(
-  'archiving_check_unavailable',
-  `The applicants list is read once a lookup here has shown that the API key keeps identity data: without a status-level key it is read with the full key, and a key that archives after extract would delete every candidate on it. Open any candidate as a compliance user, or ${STATUS_KEY_ADVICE.replace('An administrator can', 'ask an administrator to')}`,
-);
 
 /**
  * A page read with the full key tells, as a lookup's answer does, whether the key archives after extract:

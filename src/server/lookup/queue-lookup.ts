@@ -7,6 +7,7 @@ import type { AuditEntry } from '../audit/audit.ts';
 import type { ApiFailure } from '../http/api-failure.ts';
 import type { Logger } from '../log/log.ts';
 import { reduceToStatusLevel } from '../answer/status-level.ts';
+import { crawlerFullKeyWithheld } from './crawler-full-key.ts';
 import { admit, archivingGate, checkedId, type LookupDeps, levelOf, sendRequest } from './lookup-steps.ts';
 
 /** Who the queue index's lookups are audited and slotted under: this server, in a form no username takes. */
@@ -27,6 +28,8 @@ export type StatusLookup = (kind: LookupKind, id: string) => Promise<StatusCheck
  * (without a status key the full key is used, and a key that archives after extract is never asked), a
  * slot of its own, the request, the status-level reduction, and its audit line (`queueIndex: true`)
  * before the record is used. Never rejects: a failure is its code (`not_asked` when nothing was sent).
+ * `fullKeyOnceSafe` (the crawler's): the archiving gate is the crawler's rule of the full key instead, the
+ * one its list pages take too (crawler-full-key.ts).
  */
 export function serverStatusLookup(deps: LookupDeps, log: Logger, user: string, options: { fullKeyOnceSafe?: boolean } = {}): StatusLookup {
   const level = levelOf('support', deps.hasStatusKey);
@@ -36,8 +39,8 @@ export function serverStatusLookup(deps: LookupDeps, log: Logger, user: string, 
     // An id no lookup can take says the same however often it is asked: not a passing failure.
     if (!asked.ok) return { ok: false, code: 'invalid_id' };
     if (auditWritable(deps)) return notAsked;
-    // The crawler's lookups without a status key wait until a user's full lookup showed the key keeps data.
-    if (options.fullKeyOnceSafe && level !== 'status' && !deps.archiving.shownSafe()) return notAsked;
+    // The crawler's lookups take the crawler's one rule of the full key (crawler-full-key.ts), the finding read with it.
+    if (options.fullKeyOnceSafe && (await crawlerFullKeyWithheld(deps, log))) return notAsked;
     const started = performance.now();
     const audited = async (failure: ApiFailure | undefined, upstreamStatus: number | null) => {
       const entry: AuditEntry = {
@@ -61,7 +64,7 @@ export function serverStatusLookup(deps: LookupDeps, log: Logger, user: string, 
     // each check was refused again and pushed the wait on, for every user, for as long as deliveries came.
     const waiting = waitUntil(deps);
     if (waiting) return waiting;
-    if (await archivingGate(deps, level, log)) return notAsked;
+    if (!options.fullKeyOnceSafe && (await archivingGate(deps, level, log))) return notAsked;
     const release = await deps.upstreamSlots.acquire(user, deps.settings.limits.upstreamTimeoutMs);
     if (!release) return notAsked;
     try {

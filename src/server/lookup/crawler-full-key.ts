@@ -1,0 +1,37 @@
+import type { ArchivingGuard } from '../archiving/archiving-guard.ts';
+import { ApiFailure } from '../http/api-failure.ts';
+import type { Logger } from '../log/log.ts';
+
+/**
+ * The queue's crawler and the full key: the one rule of both its requests, a list page (crawler-list.ts)
+ * and a lookup of a date the list lacks (queue-lookup.ts). Without a status-level key they go with the full
+ * key, and the current documentation's list records are whole: with a key that archives after extract, one
+ * page read would start the deletion of every candidate on it, one lookup that of a candidate nobody opened.
+ * So the full key is used only once a user's full lookup in this process has shown that it keeps data
+ * (`shownSafe`), and never while the finding that it archives stands, even where the operator accepts that
+ * ("accept" lets reviewers' lookups delete what they open, not every candidate of a list), nor while that
+ * finding cannot be read. The finding is read once per request, its warnings going to `log`.
+ *
+ * Undefined: the crawler may send it; else why not, as the queue's tab says it (nothing is sent, so
+ * nothing is audited; the tab is read again as any failed read is).
+ */
+export async function crawlerFullKeyWithheld(
+  deps: { hasStatusKey: boolean; archiving: ArchivingGuard },
+  log: Logger,
+): Promise<ApiFailure | undefined> {
+  if (deps.hasStatusKey) return undefined;
+  const { refusal, found } = await deps.archiving.finding(log);
+  if (refusal?.code === 'archiving_check_unavailable') return refusal;
+  if (refusal || found) return LIST_WOULD_ARCHIVE;
+  return deps.archiving.shownSafe() ? undefined : LIST_NOT_SHOWN_SAFE;
+}
+
+const STATUS_KEY_ADVICE = 'An administrator can configure a status-level key (statusApiKeyEnv, or KYC_API_KEY_STATUS) for the list.';
+const LIST_WOULD_ARCHIVE = new ApiFailure(
+  'archiving_key',
+  `The applicants list is not read: this environment's API key deletes identity data after extract, and without a status-level key the list would be read with it, every candidate on it deleted. ${STATUS_KEY_ADVICE}`,
+);
+const LIST_NOT_SHOWN_SAFE = new ApiFailure(
+  'archiving_check_unavailable',
+  `The applicants list is read once a lookup here has shown that the API key keeps identity data: without a status-level key it is read with the full key, and a key that archives after extract would delete every candidate on it. Open any candidate as a compliance user, or ${STATUS_KEY_ADVICE.replace('An administrator can', 'ask an administrator to')}`,
+);
