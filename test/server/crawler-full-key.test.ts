@@ -5,6 +5,7 @@ import type { ArchivingFindings } from '../../src/server/archiving/archiving-fin
 import { createArchivingGuard } from '../../src/server/archiving/archiving-guard.ts';
 import { createLogger } from '../../src/server/log/log.ts';
 import { crawlerFullKeyWithheld } from '../../src/server/lookup/crawler-full-key.ts';
+import { StoreUnavailableError } from '../../src/server/state/store.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
 import { startTestApp } from './http.ts';
 import { startListUpstream } from './list-upstream.ts';
@@ -212,12 +213,13 @@ describe("the crawler's list pages and its lookups take one rule of the full key
 describe("the crawler's rule of the full key, each time it is asked", () => {
   const log = createLogger({ write: () => {} }, 'warn');
   /** Findings kept in memory (`stored`, or unreadable with `broken`), counting their reads. */
-  const counted = (stored: string | undefined, broken = false) => {
+  const counted = (stored: string | undefined, broken: false | true | 'redis' = false) => {
     const findings: ArchivingFindings & { reads: number } = {
       reads: 0,
       describe: () => 'the test',
       read() {
         findings.reads++;
+        if (broken === 'redis') return Promise.reject(new StoreUnavailableError('Redis cannot be reached'));
         return broken ? Promise.reject(Object.assign(new Error('denied'), { code: 'EACCES' })) : Promise.resolve(stored);
       },
       record: async () => true,
@@ -233,6 +235,8 @@ describe("the crawler's rule of the full key, each time it is asked", () => {
       // Before: refusal() read it, found nothing to refuse, and state() read it again for the tab's words.
       { findings: counted(FOUND), accept: true, code: 'archiving_key', says: /deletes identity data after extract/ },
       { findings: counted(undefined, true), accept: false, code: 'archiving_check_unavailable', says: /cannot read its record/ },
+      // Redis away is said as it is, not as a key that deletes identity data (it said so before).
+      { findings: counted(undefined, 'redis'), accept: false, code: 'store_unavailable', says: /cannot reach its session store/ },
     ];
     for (const { findings, accept, code, says } of cases) {
       const archiving = createArchivingGuard({ accept, findings });

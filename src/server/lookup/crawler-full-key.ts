@@ -21,7 +21,8 @@ export async function crawlerFullKeyWithheld(
 ): Promise<ApiFailure | undefined> {
   if (deps.hasStatusKey) return undefined;
   const { refusal, found } = await deps.archiving.finding(log);
-  if (refusal?.code === 'archiving_check_unavailable') return refusal;
+  // The finding cannot be read (its file, or Redis away): said as it is, not as a key that archives.
+  if (refusal && refusal.code !== 'archiving_key') return refusal;
   if (refusal || found) return LIST_WOULD_ARCHIVE;
   return deps.archiving.shownSafe() ? undefined : LIST_NOT_SHOWN_SAFE;
 }
