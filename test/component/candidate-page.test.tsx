@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import type { CandidateRecord } from '../../src/kyc/contract/schema.ts';
@@ -162,6 +162,53 @@ describe('address and phone with a part of another kind', () => {
     expect(within(phone).getByTestId('phone-number').textContent?.replace(/\D/g, '')).toBe('4915112345678');
     expect(within(phone).getByTestId('unread-parts')).toHaveTextContent('number (text expected, an object found)');
     expect(document.body).not.toHaveTextContent('secret');
+  });
+});
+
+describe('address and phone, one of them missing (UX review: "show what is there and name what is missing")', () => {
+  const withContact = (identities: CandidateRecord['identities']): CandidateRecord => ({
+    status: 'waiting',
+    refId: 'one-of-two',
+    isArchived: false,
+    blockPassID: 'bp',
+    identities: { given_name: { type: 'string', value: 'Ines' }, ...identities },
+  });
+  const address = amelie.identities!.address!;
+  const phone = amelie.identities!.phone!;
+
+  it('a phone without an address: the phone card, and a line that names the address as not provided', async () => {
+    show(withContact({ phone }));
+    expect(await screen.findByText('+33 6 12 34 56 78')).toBeInTheDocument();
+    expect(screen.getByTestId('contact-not-provided')).toHaveTextContent(/^No address was provided\.$/);
+    expect(screen.queryByRole('heading', { name: 'Address' })).not.toBeInTheDocument();
+  });
+
+  it('an address without a phone: the address card, and a line that names the phone number as not provided', async () => {
+    show(withContact({ address }));
+    const card = (await screen.findByRole('heading', { name: 'Address' })).closest('section')!;
+    expect(card).toHaveTextContent('18 rue des Martyrs');
+    expect(screen.getByTestId('contact-not-provided')).toHaveTextContent(/^No phone number was provided\.$/);
+    expect(screen.queryByRole('heading', { name: 'Phone' })).not.toBeInTheDocument();
+  });
+
+  it('neither: one line names both; both there: no line', async () => {
+    show(withContact({}));
+    expect(await screen.findByTestId('contact-not-provided')).toHaveTextContent(/^No address or phone number was provided\.$/);
+    cleanup();
+    show(amelie);
+    expect(await screen.findByText('+33 6 12 34 56 78')).toBeInTheDocument();
+    expect(screen.queryByTestId('contact-not-provided')).not.toBeInTheDocument();
+  });
+
+  it('a status-level answer, or an archived record, names nothing missing: identity data is not expected there', async () => {
+    show(recordForScope(amelie, 'status'));
+    expect(await screen.findByText(/This API key returns status only/)).toBeInTheDocument();
+    expect(screen.queryByTestId('contact-not-provided')).not.toBeInTheDocument();
+    expect(document.body).not.toHaveTextContent(/was provided/);
+    cleanup();
+    show(byRef('legacy-2019-0031'));
+    expect(await screen.findByText(/Identity data was archived on the service/)).toBeInTheDocument();
+    expect(document.body).not.toHaveTextContent(/was provided/);
   });
 });
 

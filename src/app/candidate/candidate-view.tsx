@@ -111,11 +111,7 @@ export function CandidateView({ record, answer, activity }: { record: CandidateR
               <div className="min-w-0 space-y-5">
                 {identities.address?.type === 'string' && <AddressCard raw={identities.address.value} />}
                 {identities.phone?.type === 'string' && <PhoneCard raw={identities.phone.value} />}
-                {!identities.address && !identities.phone && (
-                  <Card as="p" tone="dashed" className="text-sm">
-                    No address or phone number was provided.
-                  </Card>
-                )}
+                <NotProvided address={!identities.address} phone={!identities.phone} />
               </div>
             </div>
           )}
@@ -143,5 +139,20 @@ export function CandidateView({ record, answer, activity }: { record: CandidateR
         </div>
       </div>
     </RevealScope>
+  );
+}
+
+/**
+ * The address or phone number the identity data has none of, named beside the card of the one it has:
+ * with a card alone, nothing said the other was missing (UX review). Only under identity data that came:
+ * a status-level answer has none to miss, and says so once, above.
+ */
+function NotProvided({ address, phone }: { address: boolean; phone: boolean }) {
+  if (!address && !phone) return null;
+  const what = address && phone ? 'address or phone number' : address ? 'address' : 'phone number';
+  return (
+    <Card as="p" tone="dashed" className="text-sm" data-testid="contact-not-provided">
+      No {what} was provided.
+    </Card>
   );
 }
