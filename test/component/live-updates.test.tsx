@@ -136,7 +136,9 @@ describe('live updates on the candidate page', { timeout: 20_000 }, () => {
     page.current.status = 'approved';
     source.send(event());
     expect(
-      await editor.findByText(/The candidate's status changed while this was open\. The text below is still the reply for Waiting/),
+      await editor.findByText(
+        /The candidate's status changed since this reply was filled in\. The text below is still the reply for Waiting/,
+      ),
     ).toBeVisible();
     expect(box).toHaveValue(edited);
     await user.click(editor.getByRole('button', { name: 'Use the reply for Approved' }));
@@ -162,7 +164,7 @@ describe('live updates on the candidate page', { timeout: 20_000 }, () => {
     const editor = within(screen.getByTestId('reply-editor'));
     expect(box()).toHaveValue(edited);
     expect(
-      editor.getByText(/The candidate's status changed while this was open\. The text below is still the reply for Waiting/),
+      editor.getByText(/The candidate's status changed since this reply was filled in\. The text below is still the reply for Waiting/),
     ).toBeVisible();
     // Closed again, still there; the new reply is a press away.
     await user.keyboard('{Escape}');

@@ -28,7 +28,8 @@ beforeAll(() => Promise.all([loadCandidatePage(), import('../../src/app/viewer/d
 
 afterEach(() => {
   cleanup();
-  // Recent lookups live in the module and sessionStorage, like in a tab: each test starts a new tab, and a
+  // Recent lookups live in the module and sessionStorage, like in a tab (and with them go the tab's other
+  // memory of candidates: reply drafts, the queue's and audit page's places): each test starts a new tab, and a
   // new browser profile (the UTC choice and a support agent's greeting and sign-off are kept in localStorage).
   clearRecentLookups();
   sessionStorage.clear();

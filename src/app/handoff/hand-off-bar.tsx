@@ -16,6 +16,7 @@ import { Button } from '../ui/button.tsx';
 import { CopyAction } from './copy-action.tsx';
 import { ReplyAction } from './reply-editor.tsx';
 import { recordExport } from './record-export.ts';
+import { draftsKey } from './reply-drafts.ts';
 
 export interface HandOffProps {
   record: CandidateRecord;
@@ -79,6 +80,8 @@ export function HandOffBar(props: HandOffProps) {
             record={(template) => exported('reply', { template })}
             user={props.user}
             ids={[record.refId, record.recordId, record.blockPassID]}
+            // The same candidate opened by its refId or its recordId finds the same drafts.
+            draftsKey={draftsKey(info.name, props.user, record.recordId ? `recordId:${record.recordId}` : `${kind}:${id}`)}
           />
         )}
         <Button variant="secondary" onClick={() => window.print()}>

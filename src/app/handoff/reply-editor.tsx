@@ -6,6 +6,7 @@ import { useHoldPage, useSessionEnd } from '../session/session-end.ts';
 import { SessionEndedNotice } from '../session/session-ended-notice.tsx';
 import { Button } from '../ui/button.tsx';
 import { ModalDialog } from '../ui/modal-dialog.tsx';
+import { type Drafts, forgetDrafts, type KeptDrafts, keepDrafts, recallDrafts } from './reply-drafts.ts';
 import { framed, loadReplyFrame, type ReplyFrame, reframed } from './reply-frame.ts';
 import { ReplyFrameFields } from './reply-frame-fields.tsx';
 
@@ -18,6 +19,8 @@ export interface ReplyEditorProps {
   user: string | undefined;
   /** The candidate's ids: a greeting or sign-off to keep must not hold them. */
   ids: ReadonlyArray<string | null | undefined>;
+  /** Whose drafts these are (reply-drafts.ts: environment, user, candidate), kept for the tab's life. */
+  draftsKey: string;
 }
 
 /**
@@ -29,13 +32,25 @@ export interface ReplyEditorProps {
 export function ReplyAction(props: ReplyEditorProps) {
   const [open, setOpen] = useState(false);
   const [copied, setCopied] = useState(false);
-  // The agent's edits, by template: kept when the editor is closed without copying (Cancel, Escape), so
-  // that reopening it gives back what they wrote; let go once a reply is copied, or the page is left.
-  const [drafts, setDrafts] = useState<Drafts>({});
+  const { draftsKey } = props;
+  // The agent's edits, by template: kept when the editor is closed without copying (Cancel, Escape), and
+  // while this tab is open when they leave the page (reply-drafts.ts), so that reopening it gives back what
+  // they wrote; let go once a reply is copied.
+  const [drafts, setDraftsNow] = useState<Drafts>(() => recallDrafts(draftsKey)?.drafts ?? {});
   // The replies the editor showed when it was closed on edits: a status that changed live since (or while
-  // it was open) must not leave those edits out of reach, as it did when the editor reopened on the new
-  // status's templates alone. Reopened on them, it says the status changed and offers the new reply.
-  const [shownWith, setShownWith] = useState<FilledReply[]>();
+  // it was open, or while the agent was elsewhere) must not leave those edits out of reach, as it did when
+  // the editor reopened on the new status's templates alone. Reopened on them, it says the status changed
+  // and offers the new reply.
+  const [shownWith, setShownWith] = useState(() => reopenOn(recallDrafts(draftsKey), props.replies));
+  const latest = useRef(drafts);
+  latest.current = drafts;
+  // Kept as each edit is made: a page left with the editor open (Back) closes it without a word.
+  const setDrafts = (update: (drafts: Drafts) => Drafts, shown: FilledReply[]) => {
+    const next = update(latest.current);
+    latest.current = next;
+    setDraftsNow(next);
+    keepDrafts(draftsKey, next, shown);
+  };
   useEffect(() => {
     if (!copied) return;
     const timer = setTimeout(() => setCopied(false), 3000);
@@ -60,10 +75,12 @@ export function ReplyAction(props: ReplyEditorProps) {
             // A close after the copy (the dialog's own close event) must not take "copied" back.
             if (done) {
               setCopied(true);
-              setDrafts({});
+              setDraftsNow({});
               setShownWith(undefined);
+              forgetDrafts(draftsKey);
             } else if (shown) {
               setShownWith(shown.some((reply) => drafts[reply.template] !== undefined) ? shown : undefined);
+              keepDrafts(draftsKey, latest.current, shown);
             }
           }}
         />
@@ -116,14 +133,23 @@ function useCopy({ record, user }: Pick<ReplyEditorProps, 'record' | 'user'>, on
   return { copy, problem, busy, ended: session === 'ended', waiting: waiting !== undefined };
 }
 
-/** The edited text of each template the agent changed, by the template's name. */
-type Drafts = Record<string, string>;
+/**
+ * The replies to reopen on, from drafts kept while the agent was elsewhere: those they were made in when
+ * the status has changed since (the editor says so), else the status's own, filled in as the page is now.
+ */
+function reopenOn(kept: KeptDrafts | undefined, replies: FilledReply[]): FilledReply[] | undefined {
+  if (!kept) return undefined;
+  const templates = (shown: FilledReply[]) => shown.map((reply) => reply.template).join(' ');
+  const edited = kept.madeFor.some((reply) => kept.drafts[reply.template] !== undefined);
+  return edited && templates(kept.madeFor) !== templates(replies) ? kept.madeFor : undefined;
+}
 
 interface EditorState {
   /** The replies to open on: the status's, or those the agent's kept edits were made in. */
   opened: FilledReply[];
   drafts: Drafts;
-  setDrafts: (update: (drafts: Drafts) => Drafts) => void;
+  /** Changes the drafts, made in the replies `shown`. */
+  setDrafts: (update: (drafts: Drafts) => Drafts, shown: FilledReply[]) => void;
   /** Copied, or closed without (with the replies it showed, to reopen on them when they hold edits). */
   onDone: (copied: boolean, shown?: FilledReply[]) => void;
 }
@@ -145,10 +171,10 @@ function ReplyEditor({ onDone, opened, drafts, setDrafts, ...props }: ReplyEdito
   const textId = useId();
   const reply = replies[chosen] ?? replies[0]!;
   const text = drafts[reply.template] ?? framed(reply.reply ?? '', frame);
-  const setText = (next: string) => setDrafts((all) => ({ ...all, [reply.template]: next }));
+  const setText = (next: string) => setDrafts((all) => ({ ...all, [reply.template]: next }), replies);
   const from = replyName(reply);
   const saveFrame = (next: ReplyFrame) => {
-    setDrafts((all) => Object.fromEntries(Object.entries(all).map(([key, draft]) => [key, reframed(draft, frame, next)])));
+    setDrafts((all) => Object.fromEntries(Object.entries(all).map(([key, draft]) => [key, reframed(draft, frame, next)])), replies);
     setFrame(next);
   };
 
@@ -193,7 +219,7 @@ function ReplyEditor({ onDone, opened, drafts, setDrafts, ...props }: ReplyEdito
         className="w-full rounded-md border border-slate-300 px-3 py-2 font-sans text-sm text-slate-900 focus-ring"
       />
       {drafts[reply.template] !== undefined && (
-        <KeptEdits onRestart={() => setDrafts(({ [reply.template]: _restarted, ...others }) => others)} />
+        <KeptEdits onRestart={() => setDrafts(({ [reply.template]: _restarted, ...others }) => others, replies)} />
       )}
       {user !== undefined && <ReplyFrameFields user={user} frame={frame} ids={ids} onSaved={saveFrame} />}
       {problem && !ended && (
@@ -217,7 +243,7 @@ function ReplyEditor({ onDone, opened, drafts, setDrafts, ...props }: ReplyEdito
 function KeptEdits({ onRestart }: { onRestart: () => void }) {
   return (
     <p className="mt-2 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-slate-700" data-testid="reply-kept-edits">
-      Your edits are kept until you copy the reply or leave this page.
+      Your edits are kept while this tab is open, until you copy the reply or sign out.
       <Button variant="secondary" size="sm" onClick={onRestart}>
         Start again from the template
       </Button>
@@ -247,15 +273,16 @@ function replyName(reply: FilledReply): string {
 }
 
 /**
- * The candidate's status changed while the editor was open (a live update): the text stays as the agent
- * left it, and the reply for the new status is offered, not put in its place.
+ * The candidate's status changed since the reply was filled in (a live update, while the editor was open
+ * or closed, or while the agent was on another page): the text stays as the agent left it, and the reply
+ * for the new status is offered, not put in its place.
  */
 function StatusChanged({ shown, now, onUse }: { shown: FilledReply[]; now: FilledReply[]; onUse: () => void }) {
   const key = (replies: FilledReply[]) => replies.map((reply) => reply.template).join(' ');
   if (now.length === 0 || key(shown) === key(now)) return null;
   return (
     <div role="status" className="mb-3 space-y-2 rounded-md border border-blue-300 bg-blue-50 px-3 py-2 text-sm text-blue-950">
-      <p>The candidate's status changed while this was open. The text below is still {replyName(shown[0]!)}, as you left it.</p>
+      <p>The candidate's status changed since this reply was filled in. The text below is still {replyName(shown[0]!)}, as you left it.</p>
       <Button variant="secondary" size="sm" onClick={onUse}>
         Use {replyName(now[0]!)}
       </Button>

@@ -1,0 +1,157 @@
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { SessionInfo } from '../../src/kyc/contract/api.ts';
+import { mergeReplyTemplates } from '../../src/kyc/contract/replies.ts';
+import type { CandidateRecord } from '../../src/kyc/contract/schema.ts';
+import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
+import { recordForScope } from '../../src/server/sandbox/sandbox.ts';
+import { envelope, json, renderWithProviders, stubApi, testMeta } from './render.tsx';
+import { openEditor } from './reply-fixture.ts';
+
+const samples = (await sampleCandidates({ now: new Date() })).map((c) => c.record);
+const waiting = recordForScope(samples.find((r) => r.refId === '8f14e45f-ceea-467f-a0e6-1c9e5a2b7d33')!, 'status');
+// Another candidate with the same status, so the same template: only whose draft it is tells them apart.
+const neighbour: CandidateRecord = { ...waiting, refId: 'neighbour-0042', recordId: '0123456789abcdef01234567', blockPassID: 'bp-n' };
+const SUPPORT: SessionInfo = { mode: 'users', user: 'sam', role: 'support' };
+const replyTemplates = mergeReplyTemplates({
+  waiting: 'We have your documents for {refId}.',
+  approved: 'You are approved, {refId}.',
+});
+const EDIT = ' We will write within two days.';
+const pathOf = (record: CandidateRecord) => `/candidates/refId/${encodeURIComponent(record.refId!)}`;
+
+/** A support agent on `waiting`'s page; `status` is what the service says of it at each lookup. */
+function showWaiting(options: { signedIn?: () => boolean } = {}) {
+  const state = { status: 'waiting' };
+  const signedIn = options.signedIn ?? (() => true);
+  const api = stubApi({
+    session: () => json(signedIn() ? SUPPORT : { mode: 'users' }),
+    meta: testMeta({ replyTemplates }),
+    candidates: {
+      [`/api${pathOf(waiting)}`]: () => envelope({ ...waiting, status: state.status }),
+      [`/api${pathOf(neighbour)}`]: () => envelope(neighbour),
+      '/api/export': () => json({ status: 'success' }),
+    },
+  });
+  return { ...api, ...renderWithProviders(pathOf(waiting)), state };
+}
+
+const heading = (record: CandidateRecord) => screen.findByRole('heading', { level: 1, name: record.refId! });
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe("a support agent's reply draft, kept while the tab is open (UX review)", { timeout: 30_000 }, () => {
+  it('is there after Back and forward again, with the editor left open, and after another candidate and back', async () => {
+    const user = userEvent.setup();
+    const { router } = showWaiting();
+    await heading(waiting);
+    const template = `We have your documents for ${waiting.refId}.`;
+    await user.type((await openEditor(user)).text(), EDIT);
+    // Left with the editor open: the browser's Back closes it without Cancel.
+    await router.navigate('/');
+    await screen.findByRole('heading', { level: 1, name: 'Look up a candidate' });
+    await router.navigate(-1);
+    await heading(waiting);
+    let editor = await openEditor(user);
+    expect(editor.text()).toHaveValue(`${template}${EDIT}`);
+    expect(within(editor.editor).getByTestId('reply-kept-edits')).toHaveTextContent(
+      'Your edits are kept while this tab is open, until you copy the reply or sign out.',
+    );
+    await user.click(within(editor.editor).getByRole('button', { name: 'Cancel' }));
+
+    // Another candidate, with the same template: theirs starts from it.
+    await router.navigate(pathOf(neighbour));
+    await heading(neighbour);
+    editor = await openEditor(user);
+    expect(editor.text()).toHaveValue(`We have your documents for ${neighbour.refId}.`);
+    expect(within(editor.editor).queryByTestId('reply-kept-edits')).not.toBeInTheDocument();
+    await user.click(within(editor.editor).getByRole('button', { name: 'Cancel' }));
+    await router.navigate(-1);
+    await heading(waiting);
+    expect((await openEditor(user)).text()).toHaveValue(`${template}${EDIT}`);
+  });
+
+  it('lives in memory only: nothing of it reaches localStorage, sessionStorage, the address or the history entry', async () => {
+    const user = userEvent.setup();
+    const setItem = vi.spyOn(Storage.prototype, 'setItem');
+    const { router } = showWaiting();
+    await heading(waiting);
+    await user.type((await openEditor(user)).text(), EDIT);
+    await user.keyboard('{Escape}');
+    await router.navigate('/');
+    await screen.findByRole('heading', { level: 1, name: 'Look up a candidate' });
+    await router.navigate(-1);
+    await heading(waiting);
+    expect((await openEditor(user)).text()).toHaveValue(`We have your documents for ${waiting.refId}.${EDIT}`);
+    const written = setItem.mock.calls.map(([key, value]) => `${key}=${value}`);
+    expect(written.filter((entry) => entry.includes('within two days'))).toEqual([]);
+    for (const storage of [localStorage, sessionStorage]) {
+      for (let i = 0; i < storage.length; i++) expect(storage.getItem(storage.key(i)!)).not.toContain('within two days');
+    }
+    expect(window.location.href).not.toContain('within');
+    expect(JSON.stringify(window.history.state ?? null)).not.toContain('within two days');
+  });
+
+  it('made for one status, comes back after the status changed while the agent was away: the editor says so and offers the new reply', async () => {
+    const user = userEvent.setup();
+    const { router, state } = showWaiting();
+    await heading(waiting);
+    await user.type((await openEditor(user)).text(), EDIT);
+    await user.keyboard('{Escape}');
+    await router.navigate('/');
+    await screen.findByRole('heading', { level: 1, name: 'Look up a candidate' });
+    state.status = 'approved';
+    await router.navigate(-1);
+    await heading(waiting);
+    const editor = await openEditor(user);
+    expect(editor.text()).toHaveValue(`We have your documents for ${waiting.refId}.${EDIT}`);
+    expect(
+      within(editor.editor).getByText(
+        /The candidate's status changed since this reply was filled in\. The text below is still the reply for Waiting/,
+      ),
+    ).toBeVisible();
+    await user.click(within(editor.editor).getByRole('button', { name: 'Use the reply for Approved' }));
+    expect(editor.text()).toHaveValue(`You are approved, ${waiting.refId}.`);
+  });
+
+  it('is forgotten once the reply is copied, and at sign-out', async () => {
+    const user = userEvent.setup();
+    let signedIn = true;
+    const { router } = showWaiting({ signedIn: () => signedIn });
+    await heading(waiting);
+    const template = `We have your documents for ${waiting.refId}.`;
+    vi.spyOn(navigator.clipboard, 'writeText');
+    let editor = await openEditor(user);
+    await user.type(editor.text(), EDIT);
+    await user.click(within(editor.editor).getByRole('button', { name: 'Copy' }));
+    expect(await screen.findByText('Reply copied')).toBeInTheDocument();
+    await router.navigate('/');
+    await router.navigate(-1);
+    await heading(waiting);
+    editor = await openEditor(user);
+    expect(editor.text()).toHaveValue(template);
+
+    await user.type(editor.text(), EDIT);
+    await user.keyboard('{Escape}');
+    // The app started again in the same tab (its memory kept): the draft is there…
+    cleanup();
+    showWaiting({ signedIn: () => signedIn });
+    await heading(waiting);
+    expect((await openEditor(user)).text()).toHaveValue(`${template}${EDIT}`);
+    await user.keyboard('{Escape}');
+    // …until the agent signs out.
+    signedIn = false;
+    await user.click(screen.getByRole('button', { name: 'Sign out' }));
+    await screen.findByRole('heading', { name: 'Sign in' });
+    signedIn = true;
+    cleanup();
+    showWaiting({ signedIn: () => signedIn });
+    await heading(waiting);
+    editor = await openEditor(user);
+    await waitFor(() => expect(editor.text()).toHaveValue(template));
+    expect(within(editor.editor).queryByTestId('reply-kept-edits')).not.toBeInTheDocument();
+  });
+});
