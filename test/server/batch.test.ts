@@ -127,6 +127,52 @@ describe('batch status lookup', () => {
     }
   });
 
+  it('looks up an id sent more than once once: one request to the service, one audit line, one id of the budget, a row for each place', async () => {
+    const upstream = await startFakeUpstream();
+    cleanups.push(upstream.close);
+    upstream.behave = (req, res) => {
+      const id = decodeURIComponent(req.url!.split('/').pop()!);
+      const found = id !== 'nobody';
+      const body = JSON.stringify(
+        found
+          ? { status: 'success', data: { status: 'approved', refId: id, isArchived: false } }
+          : { status: 'error', message: 'not found' },
+      );
+      res.writeHead(found ? 200 : 404, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+      res.end(body);
+    };
+    const file = auditFile();
+    // A budget of 3 ids a minute: 6 places of 3 ids fit in it.
+    const app = await startTestApp({
+      upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k', statusApiKey: 's' },
+      audit: createAuditLog(file),
+      access: proxyAccess(),
+      settings: { limits: { batchIdsPerMinute: 3 } },
+    });
+    cleanups.push(app.close);
+    const ids = ['r1', 'r2', 'r1', 'nobody', 'r1', 'nobody'];
+    const res = await post(app, { kind: 'refId', ids }, as('ana', 'compliance'));
+    expect(res.status).toBe(200);
+    const events = ndjson(res.body);
+    const rows = events.filter((e) => e.type === 'row').sort((a, b) => Number(a.index) - Number(b.index));
+    // Every place of the request has its row, as docs/api.md says: the answer's shape is unchanged.
+    expect(rows.map((r) => [r.index, r.ok, r.refId ?? r.code])).toEqual([
+      [0, true, 'r1'],
+      [1, true, 'r2'],
+      [2, true, 'r1'],
+      [3, false, 'not_found'],
+      [4, true, 'r1'],
+      [5, false, 'not_found'],
+    ]);
+    expect(events.at(-1)).toEqual({ type: 'done', found: 4, failed: 2 });
+    expect(upstream.seen.map((s) => s.path.split('/').pop()).sort()).toEqual(['nobody', 'r1', 'r2']);
+    expect(
+      readAudit(file)
+        .map((l) => l.id)
+        .sort(),
+    ).toEqual(['nobody', 'r1', 'r2']);
+  });
+
   it('names in a row the fields the answer held but could not be read (never their values), not blank as if not sent', async () => {
     const upstream = await startFakeUpstream();
     cleanups.push(upstream.close);
@@ -442,7 +488,9 @@ describe('batch status lookup', () => {
     cleanups.push(app.close);
     // Three answers, then the service is gone.
     await control('/_test/outage', { after: 3 });
-    const ids = Array.from({ length: 40 }, (_, i) => known[i % known.length]!);
+    // Each id once: a repeated id is looked up once, and its rows would count as many lookups.
+    const ids = [...known];
+    expect(ids.length).toBeGreaterThan(10);
     const events = ndjson((await post(app, { kind: 'refId', ids })).body);
     const rows = events.filter((e) => e.type === 'row');
     const failed = rows.filter((r) => r.ok === false);
@@ -457,7 +505,7 @@ describe('batch status lookup', () => {
       code: 'upstream_unreachable',
       message: expect.stringMatching(/could not be reached/),
       inARow: 5,
-      notLookedUp: 40 - rows.length,
+      notLookedUp: ids.length - rows.length,
     });
     expect(events.at(-1)).toEqual({ type: 'done', found: 3, failed: failed.length });
     expect(readAudit(file)).toHaveLength(rows.length);

@@ -19,7 +19,9 @@ import { StoreUnavailableError } from '../state/store.ts';
  * arrive once, in the body; the answer is NDJSON, one line per row as each lookup finishes, then a
  * `done` line. Batches have their own budget (ids per minute per user), reserved whole before the first
  * lookup, and run a few lookups at a time (batch-row.ts: the single lookup's steps). Every valid id gets
- * its own audit line, marked `batch`; the invalid ones are counted in one line for the batch.
+ * its own audit line, marked `batch`; the invalid ones are counted in one line for the batch. An id sent
+ * more than once is looked up once, and its one result answers each of its places: the app sends each
+ * id once, and another client's repeats cost no second request to the service, budget or audit line.
  */
 export interface BatchDeps {
   budget: RateLimiter;
@@ -45,7 +47,9 @@ export async function batchRoute(deps: LookupDeps, batch: BatchDeps, call: Signe
     tooLarge: 'The batch is too large: at most 500 ids of at most 256 characters.',
   });
 
-  const refused = await reserveBudget(batch, req, identity, ids.length);
+  const places = placesOf(ids);
+  const distinct = [...places.keys()];
+  const refused = await reserveBudget(batch, req, identity, distinct.length);
   if (refused?.code === 'rate_limited') deps.metrics.rateLimited.inc({ limit: 'batch' });
   if (refused) {
     const audit = auditTrail(deps, res, 'batch', refusedBatchLine(deps.environment, call, kind, ids.length));
@@ -70,15 +74,17 @@ export async function batchRoute(deps: LookupDeps, batch: BatchDeps, call: Signe
   let answered = 0;
   let stop: Omit<Extract<BatchEvent, { type: 'stopped' }>, 'notLookedUp'> | undefined;
   await runBatch<FoundRow>({
-    count: ids.length,
+    count: distinct.length,
     concurrency: batch.concurrency,
     ...batch.clock,
     signal: gone.signal,
-    lookup: (index) => lookupRowAsSearched(deps, call, { kind, id: ids[index]!, index }, gone.signal),
-    onResult(index, result) {
-      answered++;
-      if (result.ok) found++;
-      write(result.ok ? result.row : { type: 'row', index, ok: false, code: result.code, message: result.message });
+    lookup: (n) => lookupRowAsSearched(deps, call, { kind, id: distinct[n]!, index: places.get(distinct[n]!)![0]! }, gone.signal),
+    onResult(n, result) {
+      for (const index of places.get(distinct[n]!)!) {
+        answered++;
+        if (result.ok) found++;
+        write(result.ok ? { ...result.row, index } : { type: 'row', index, ok: false, code: result.code, message: result.message });
+      }
     },
     onWait: (seconds) => write({ type: 'wait', seconds }),
     // An empty line, which NDJSON readers skip: a long pause sends something, so that no proxy drops the answer as idle.
@@ -92,6 +98,17 @@ export async function batchRoute(deps: LookupDeps, batch: BatchDeps, call: Signe
   if (stop) write({ ...stop, notLookedUp: ids.length - answered });
   write({ type: 'done', found, failed: answered - found });
   res.end();
+}
+
+/** Each id once, in the order it first came, with every place of the request it holds. */
+function placesOf(ids: readonly string[]): Map<string, number[]> {
+  const places = new Map<string, number[]>();
+  for (const [index, id] of ids.entries()) {
+    const held = places.get(id);
+    if (held) held.push(index);
+    else places.set(id, [index]);
+  }
+  return places;
 }
 
 async function reserveBudget(
