@@ -358,6 +358,39 @@ describe('batch page', { timeout: 20_000 }, () => {
     expect(screen.getByRole('button', { name: 'Retry the 5 left' })).toBeInTheDocument();
   });
 
+  it('skips a column\'s heading ("Customer ref" over ids), says which line it skipped, and looks it up when asked to', async () => {
+    const batch = controllableBatch();
+    const answers = [batch, controllableBatch()];
+    const { fetchMock } = stubApi({ candidates: { '/api/batch': () => answers.shift()!.response() } });
+    renderWithProviders('/batch');
+    const user = await startBatch('Customer ref\ncust_000482\ncust_000483');
+    const bodies = () => fetchMock.mock.calls.filter(([input]) => input === '/api/batch').map(([, init]) => JSON.parse(String(init!.body)));
+    expect(bodies()).toEqual([{ kind: 'refId', ids: ['cust_000482', 'cust_000483'] }]);
+    const said = screen.getByTestId('batch-heading');
+    expect(said).toHaveTextContent('Skipped the heading "Customer ref" (line 1): it is not looked up.');
+    expect(screen.getByTestId('batch-hint')).toHaveTextContent(/^2 ids, one per line/);
+    // The box's description says it too, for a screen reader in the box.
+    const box = screen.getByRole('textbox', { name: 'refIds to look up' });
+    expect(box).toHaveAccessibleDescription(expect.stringContaining('Skipped the heading "Customer ref" (line 1)'));
+    batch.send(found(0, 'cust_000482'), found(1, 'cust_000483'), { type: 'done', found: 2, failed: 0 });
+    batch.end();
+    await screen.findByText(/^Done:/);
+    // Each row keeps its line of the pasted column: the heading's line 1 is not a row.
+    const rows = within(screen.getByRole('table')).getAllByRole('row').slice(1);
+    expect(rows.map((row) => (row as HTMLTableRowElement).cells[0]!.textContent)).toEqual(['2', '3']);
+
+    // An id may hold spaces: the reviewer can have the first line looked up all the same, and undo that.
+    await user.click(within(said).getByRole('button', { name: 'Look it up too' }));
+    expect(screen.getByTestId('batch-heading')).toHaveTextContent('Line 1, "Customer ref", is looked up as an id.');
+    expect(screen.getByTestId('batch-hint')).toHaveTextContent(/^3 ids/);
+    await user.click(screen.getByRole('button', { name: 'Skip it as a heading' }));
+    expect(screen.getByTestId('batch-hint')).toHaveTextContent(/^2 ids/);
+    await user.click(screen.getByRole('button', { name: 'Look it up too' }));
+    await user.click(screen.getByRole('button', { name: 'Look up all' }));
+    await waitFor(() => expect(bodies()).toHaveLength(2));
+    expect(bodies()[1]).toEqual({ kind: 'refId', ids: ['Customer ref', 'cust_000482', 'cust_000483'] });
+  });
+
   describe('rows as the pasted lines', () => {
     inTimeZone('Asia/Singapore');
 

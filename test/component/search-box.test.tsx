@@ -400,7 +400,7 @@ describe('the search box', { timeout: 20_000 }, () => {
     expect(await screen.findByRole('textbox', { name: 'refIds to look up' }, LAZY_PAGE)).toHaveValue(
       'refId\ncrm-55102\nuser-7781\ncust_000482\ncrm-55102',
     );
-    expect(screen.getByTestId('batch-hint')).toHaveTextContent('the first line ("refId") left out as the column\'s heading');
+    expect(screen.getByTestId('batch-heading')).toHaveTextContent('Skipped the heading "refId" (line 1): it is not looked up.');
     // Looked up as the offer said, once.
     expect(await screen.findByText(/^Done:/)).toBeInTheDocument();
     expect(fetchMock.mock.calls.filter(([input]) => input === '/api/batch')).toHaveLength(1);

@@ -197,6 +197,38 @@ describe('splitIdList', () => {
     expect(splitIdList('refId,cust_1').ids).toEqual(['refId', 'cust_1']);
     expect(interpretPaste('one,two').type).toBe('list');
   });
+
+  it('leaves out a first line of words over ids without spaces, a heading of any name (it was looked up as an id: UX review)', () => {
+    expect(splitIdList('Customer ref\ncust_000482\ncust_000483')).toMatchObject({
+      ids: ['cust_000482', 'cust_000483'],
+      entries: [
+        { line: 2, id: 'cust_000482' },
+        { line: 3, id: 'cust_000483' },
+      ],
+      heading: 'Customer ref',
+      headingLine: 1,
+    });
+    expect(splitIdList('\nTicket reference (CRM)\tStatus\ncrm-55102\tApproved\nuser-7781\tWaiting')).toMatchObject({
+      ids: ['crm-55102', 'user-7781'],
+      heading: 'Ticket reference (CRM)',
+      headingLine: 2,
+    });
+    const pasted = interpretPaste('Customer ref\ncust_000482\ncust_000483');
+    expect(pasted.type === 'list' && pasted.list).toMatchObject({ ids: ['cust_000482', 'cust_000483'], heading: 'Customer ref' });
+    // Known names without a space too, whatever the case.
+    for (const name of ['CustomerRef', 'customer_id', 'Client ID', 'reference', 'REFID', 'candidateId'])
+      expect(splitIdList(`${name}\ncust_1\ncust_2`).heading, name).toBe(name);
+    // An id may hold spaces: a first line like the lines under it, or with a digit, or alone, is an id.
+    expect(splitIdList('Wang Xiuying\nLi Na\ncust_3').heading).toBeUndefined();
+    expect(splitIdList('spaced id\nsecond').ids).toEqual(['spaced id', 'second']);
+    expect(splitIdList('order 2024\ncust_1').heading).toBeUndefined();
+    expect(splitIdList('Wang Xiuying\n\n').heading).toBeUndefined();
+    expect(splitIdList('Customer ref cust_1').heading).toBeUndefined();
+    // Asked to keep it (the batch page's "Look it up too"), the first line is an id as any other.
+    const kept = splitIdList('Customer ref\ncust_1\ncust_2', undefined, true);
+    expect([kept.ids, kept.heading]).toEqual([['Customer ref', 'cust_1', 'cust_2'], undefined]);
+    expect(splitIdList('refId\ncust_1', undefined, true).ids).toEqual(['refId', 'cust_1']);
+  });
 });
 
 describe('links of this app', () => {

@@ -12,6 +12,8 @@ export interface BatchPlace {
   kind: LookupKind;
   text: string;
   state: BatchState;
+  /** The first line, taken for the column's heading, that the user chose to look up as an id. */
+  headingAsId?: string;
 }
 
 const remembered = new Map<string, BatchPlace>();

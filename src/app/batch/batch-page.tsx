@@ -21,6 +21,8 @@ function handOverOf(state: unknown): BatchHandOver['batch'] | undefined {
   return batch && Array.isArray(batch.ids) && (batch.kind === 'refId' || batch.kind === 'recordId') ? batch : undefined;
 }
 
+const appLinkId = (line: string) => parseAppLink(line)?.id;
+
 /** `/batch`: up to 500 ids at status level, for every role; rows stream in as they finish. */
 export function BatchPage() {
   const { environment, to } = useEnvironmentPath();
@@ -32,14 +34,14 @@ export function BatchPage() {
   const [text, setText] = useState(
     handedOver ? (typeof handedOver.text === 'string' ? handedOver.text : handedOver.ids.join('\n')) : (kept?.text ?? ''),
   );
+  const { skipped, list, headingAsId, setHeadingAsId } = usePastedList(text, kept?.headingAsId);
   const [problem, setProblem] = useState<string>();
   const { state, start, cancel, retry, reset } = useBatch(environment, kept?.state);
-  useHandOver(handedOver, { setKind, setText, start });
+  useHandOver(handedOver, { setKind, setText, setHeadingAsId, start });
   useEffect(() => {
     if (text.trim() === '' && state.phase === 'idle') forgetBatch(environment);
-    else rememberBatch(environment, { kind, text, state });
-  }, [environment, kind, text, state]);
-  const list = useMemo(() => splitIdList(text, (line) => parseAppLink(line)?.id), [text]);
+    else rememberBatch(environment, { kind, text, state, headingAsId });
+  }, [environment, kind, text, state, headingAsId]);
   const session = useBatchSession(state, text, retry);
   useEffect(() => {
     if (session.state !== 'other') return;
@@ -48,6 +50,7 @@ export function BatchPage() {
   }, [session.state, reset]);
   const textId = useId();
   const hintId = useId();
+  const headingId = useId();
 
   useEffect(() => {
     document.title = 'Batch lookup · Candidate Lookup';
@@ -88,11 +91,12 @@ export function BatchPage() {
             rows={8}
             spellCheck={false}
             autoComplete="off"
-            aria-describedby={hintId}
+            aria-describedby={skipped.heading === undefined ? hintId : `${hintId} ${headingId}`}
             aria-invalid={problem ? true : undefined}
             className="block w-full rounded-md border border-slate-300 bg-white px-3 py-2 font-mono text-sm text-slate-900 focus-visible:border-blue-600 focus-ring"
           />
           <ListHint id={hintId} list={list} />
+          <HeadingChoice id={headingId} list={skipped} asId={list !== skipped} onChange={setHeadingAsId} />
           {problem && (
             <p role="alert" className="text-sm font-medium text-red-700">
               {problem}
@@ -128,6 +132,21 @@ export function BatchPage() {
 }
 
 /**
+ * The pasted list as the batch takes it: a first line taken for the column's heading is left out
+ * (`skipped` names it), unless the user chose to look it up as an id (`headingAsId`, kept while it is
+ * still the first line's).
+ */
+function usePastedList(text: string, initialHeadingAsId: string | undefined) {
+  const [headingAsId, setHeadingAsId] = useState(initialHeadingAsId);
+  const skipped = useMemo(() => splitIdList(text, appLinkId), [text]);
+  const list = useMemo(
+    () => (skipped.heading !== undefined && skipped.heading === headingAsId ? splitIdList(text, appLinkId, true) : skipped),
+    [skipped, text, headingAsId],
+  );
+  return { skipped, list, headingAsId, setHeadingAsId };
+}
+
+/**
  * Each list handed over by the search box's offer is taken once, also one handed over while this page
  * is shown (the header's box on /batch): put in the box, started when the offer said "Look up all", and
  * dropped from the history entry, so that Back from a row's candidate shows the batch this tab kept (its
@@ -135,7 +154,12 @@ export function BatchPage() {
  */
 function useHandOver(
   handedOver: BatchHandOver['batch'] | undefined,
-  page: { setKind: (kind: LookupKind) => void; setText: (text: string) => void; start: ReturnType<typeof useBatch>['start'] },
+  page: {
+    setKind: (kind: LookupKind) => void;
+    setText: (text: string) => void;
+    setHeadingAsId: (heading: string | undefined) => void;
+    start: ReturnType<typeof useBatch>['start'];
+  },
 ) {
   const taken = useRef<BatchHandOver['batch']>(undefined);
   useEffect(() => {
@@ -145,7 +169,8 @@ function useHandOver(
     const given = typeof handedOver.text === 'string' ? handedOver.text : handedOver.ids.join('\n');
     page.setKind(handedOver.kind);
     page.setText(given);
-    const list = splitIdList(given, (line) => parseAppLink(line)?.id);
+    page.setHeadingAsId(undefined);
+    const list = splitIdList(given, appLinkId);
     if (handedOver.start && list.ids.length > 0 && list.ids.length <= MAX_BATCH_IDS) page.start(handedOver.kind, list.ids, list.entries);
   });
 }
@@ -170,12 +195,41 @@ function ListHint({ id, list }: { id: string; list: IdList }) {
         `, ${list.appLinks} ${list.appLinks === 1 ? 'link' : 'links'} of Candidate Lookup read as ${list.appLinks === 1 ? 'its id' : 'their ids'}`}
       {list.firstCells > 0 &&
         `, the first cell of ${list.firstCells === 1 ? '1 line' : `${list.firstCells} lines`} of several tab-separated cells read as ${list.firstCells === 1 ? 'its id' : 'their ids'}`}
-      {list.heading !== undefined && `, the first line ("${list.heading}") left out as the column's heading`}
       {list.unquoted > 0 && `, ${list.unquoted === 1 ? 'the quotes around 1 id' : `the quotes around ${list.unquoted} ids`} dropped`}
       {list.duplicates > 0 &&
         `, ${list.duplicates} ${list.duplicates === 1 ? 'repeat' : 'repeats'} looked up once (${list.duplicates === 1 ? 'its row says' : 'their rows say'} which line ${list.duplicates === 1 ? 'it repeats' : 'they repeat'})`}
       {removed && `; removed ${removed}`}
       {count > MAX_BATCH_IDS && ` (at most ${MAX_BATCH_IDS})`}
+    </p>
+  );
+}
+
+/**
+ * A first line taken for the column's heading (`Customer ref` over ids without spaces) is not looked up,
+ * and the page says which: a heading looked up cost a request to the service, an audit line naming no
+ * candidate and a "Not found" row. The choice can be undone either way, as an id may hold spaces.
+ */
+function HeadingChoice({
+  id,
+  list,
+  asId,
+  onChange,
+}: {
+  id: string;
+  list: IdList;
+  asId: boolean;
+  onChange: (headingAsId: string | undefined) => void;
+}) {
+  if (list.heading === undefined) return null;
+  const said = asId
+    ? `Line ${list.headingLine}, "${list.heading}", is looked up as an id.`
+    : `Skipped the heading "${list.heading}" (line ${list.headingLine}): it is not looked up.`;
+  return (
+    <p data-testid="batch-heading" className="text-sm text-slate-700">
+      <span id={id}>{said}</span>{' '}
+      <Button variant="quiet" onClick={() => onChange(asId ? undefined : list.heading)}>
+        {asId ? 'Skip it as a heading' : 'Look it up too'}
+      </Button>
     </p>
   );
 }

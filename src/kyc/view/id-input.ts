@@ -177,7 +177,7 @@ const SEPARATORS = /[\s,;\u00a0\u202f\u2007]+/;
  * commas, semicolons, tabs and spaces. Each id is cleaned; empty entries are dropped, and a repeat is
  * looked up once but kept among the entries, numbered, with the line it repeats.
  */
-export function splitIdList(text: string, readAppLink?: (text: string) => string | undefined): IdList {
+export function splitIdList(text: string, readAppLink?: (text: string) => string | undefined, keepHeading = false): IdList {
   const rule = LINE_BREAK.test(text) ? 'lines' : 'separators';
   const totals = new Map<string, number>();
   const seen = new Map<string, number>();
@@ -210,7 +210,7 @@ export function splitIdList(text: string, readAppLink?: (text: string) => string
     const id = link?.ok ? link.recordId : (appLinkId ?? bare);
     if (id === '') continue;
     // A column copied with its heading: the first line names the column, it is no id.
-    if (rule === 'lines' && entries.length === 0 && heading === undefined && COLUMN_HEADING.test(id)) {
+    if (!keepHeading && rule === 'lines' && entries.length === 0 && heading === undefined && COLUMN_HEADING.test(id)) {
       heading = id;
       headingLine = index + 1;
       continue;
@@ -227,13 +227,36 @@ export function splitIdList(text: string, readAppLink?: (text: string) => string
     ids.push(id);
     entries.push({ line, id });
   }
+  if (!keepHeading && rule === 'lines' && heading === undefined && isWordsHeading(entries)) {
+    const first = entries.shift()!;
+    ids.shift();
+    heading = first.id;
+    headingLine = first.line;
+  }
   const removed = [...totals].map(([label, count]) => ({ label, count })).filter((r) => !isAroundTheId(r));
   const named = heading === undefined ? {} : { heading, headingLine };
   return { ids, entries, duplicates, links, appLinks, unquoted, firstCells, removed, rule, ...named };
 }
 
-/** A column's heading as spreadsheets name an id column: refId, ref id, Record ID, recordId, id, reference. */
-const COLUMN_HEADING = /^(ref(erence)?[ _-]?(id)?|record[ _-]?id|id|candidate[ _-]?(ref[ _-]?)?id)$/i;
+/**
+ * A column's heading as spreadsheets name an id column: refId, ref id, Record ID, recordId, id,
+ * reference, Customer ref, Customer ID, Candidate ref id…
+ */
+const COLUMN_HEADING = /^((customer|candidate|client)[ _-]?)?(ref(erence)?[ _-]?(id)?|record[ _-]?id|id)$/i;
+
+/** Words with a space between, no digit: how a column is named ("Customer ref", "Ticket reference (CRM)"). */
+const WORDS = /^\p{L}[\p{L}.#()/_-]*(?: [\p{L}.#()/_-]+)+$/u;
+
+/**
+ * A first line of words over ids that hold no space: a column's heading of any name. An id may hold
+ * spaces (`Wang Xiuying`), so the first line alone does not say it; the lines under it do, when none of
+ * them has one, and there are two or more (words over one id are as likely two ids). The batch page says
+ * which line it left out and can look it up all the same.
+ */
+function isWordsHeading(entries: readonly IdEntry[]): boolean {
+  const [first, ...rest] = entries;
+  return first !== undefined && rest.length > 1 && WORDS.test(first.id) && rest.every(({ id }) => !/\s/.test(id));
+}
 
 /**
  * The entries back as text, one a line, each on its own line's number (blank lines between), so that a
