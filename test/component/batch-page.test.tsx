@@ -139,6 +139,8 @@ describe('batch page', { timeout: 20_000 }, () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/candidates/refId/a'));
     await router.navigate(-1);
     expect(await screen.findByRole('textbox', { name: 'refIds to look up' }, LAZY_PAGE)).toHaveValue('a\nb\nc');
+    // Back to rows to read: the box does not take focus from them.
+    expect(screen.getByRole('textbox', { name: 'refIds to look up' })).not.toHaveFocus();
     const rows = within(screen.getByRole('table')).getAllByRole('row').slice(1);
     expect(rows.map((r) => r.dataset.rowState)).toEqual(['found', 'failed', 'pending']);
     expect(screen.getByText('Cancelled after 2 of 3: the rest were not looked up.')).toBeInTheDocument();
@@ -356,6 +358,17 @@ describe('batch page', { timeout: 20_000 }, () => {
     );
     expect(outcome).not.toHaveTextContent(/\b0 ids?\b/);
     expect(screen.getByRole('button', { name: 'Retry the 5 left' })).toBeInTheDocument();
+  });
+
+  it('puts focus in the box when the page opens, so a reviewer who came to paste can paste at once', async () => {
+    const batch = controllableBatch();
+    const { fetchMock } = stubApi({ candidates: { '/api/batch': batch.response } });
+    renderWithProviders('/batch');
+    const box = await screen.findByRole('textbox', { name: 'refIds to look up' }, LAZY_PAGE);
+    await waitFor(() => expect(box).toHaveFocus());
+    await userEvent.setup().paste('a\nb');
+    expect(box).toHaveValue('a\nb');
+    expect(fetchMock.mock.calls.some(([input]) => input === '/api/batch')).toBe(false);
   });
 
   it('skips a column\'s heading ("Customer ref" over ids), says which line it skipped, and looks it up when asked to', async () => {

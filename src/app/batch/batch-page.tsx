@@ -89,6 +89,8 @@ export function BatchPage() {
             value={text}
             onChange={(event) => setText(event.target.value)}
             rows={8}
+            // biome-ignore lint/a11y/noAutofocus: opened to paste a list, as the home page to type an id; not with rows to read (Back from a row, a batch starting)
+            autoFocus={!handedOver?.start && !kept?.state.ids.length}
             spellCheck={false}
             autoComplete="off"
             aria-describedby={skipped.heading === undefined ? hintId : `${hintId} ${headingId}`}
