@@ -173,6 +173,29 @@ describe('batch status lookup', () => {
     ).toEqual(['nobody', 'r1', 'r2']);
   });
 
+  it('attack: 500 copies of one id in a batch cost one request to the service and one audit line, not 500', async () => {
+    const upstream = await startFakeUpstream();
+    cleanups.push(upstream.close);
+    upstream.behave = (_req, res) => {
+      const body = JSON.stringify({ status: 'success', data: { status: 'waiting', refId: 'r1', isArchived: false } });
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+      res.end(body);
+    };
+    const file = auditFile();
+    const app = await startTestApp({
+      upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k', statusApiKey: 's' },
+      audit: createAuditLog(file),
+      access: proxyAccess(),
+    });
+    cleanups.push(app.close);
+    const res = await post(app, { kind: 'refId', ids: Array(500).fill('r1') }, as('eve', 'support'));
+    const events = ndjson(res.body);
+    expect(events.filter((e) => e.type === 'row' && e.ok === true)).toHaveLength(500);
+    expect(events.at(-1)).toEqual({ type: 'done', found: 500, failed: 0 });
+    expect(upstream.seen).toHaveLength(1);
+    expect(readAudit(file)).toHaveLength(1);
+  });
+
   it('names in a row the fields the answer held but could not be read (never their values), not blank as if not sent', async () => {
     const upstream = await startFakeUpstream();
     cleanups.push(upstream.close);
