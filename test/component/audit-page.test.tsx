@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { SessionInfo } from '../../src/kyc/contract/api.ts';
 import type { ActivityAnswer, AuditSearchAnswer, AuditStatus } from '../../src/kyc/contract/audit-search.ts';
 import { auditRow } from './audit-row.ts';
@@ -339,6 +339,30 @@ describe('the audit filters in a time zone', () => {
     const [, inTokyo, inUtc] = bodiesOf(fetchMock, '/api/audit/search') as Array<{ from?: string }>;
     expect(inTokyo!.from).toBe('2026-11-29T16:17:00.000Z');
     expect(inUtc!.from).toBe(inTokyo!.from);
+  });
+
+  it("name the export by the reviewer's clock and its offset, as the batch page names its CSV, not by the server's UTC name", async () => {
+    const user = userEvent.setup();
+    const { fetchMock } = stubApi({
+      session: LEAD,
+      candidates: {
+        '/api/audit/status': () => json(STATUS),
+        '/api/audit/search': () => json({ rows: [row({})], source: { kind: 'files' } }),
+        '/api/audit/export': () =>
+          new Response('time\r\n', {
+            headers: { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="audit-2026-11-29-1617.csv"' },
+          }),
+      },
+    });
+    renderWithProviders('/audit');
+    await screen.findByRole('table');
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+    await user.click(screen.getByRole('button', { name: 'Download CSV' }));
+    await waitFor(() => expect(click).toHaveBeenCalled());
+    expect(bodiesOf(fetchMock, '/api/audit/export')).toHaveLength(1);
+    // Tokyo is nine hours ahead of UTC all year.
+    expect((click.mock.contexts[0] as HTMLAnchorElement).download).toMatch(/^audit-\d{4}-\d{2}-\d{2}-\d{4}\+0900\.csv$/);
+    click.mockRestore();
   });
 
   it('refuse a user or id longer than any is, in words, without asking', async () => {

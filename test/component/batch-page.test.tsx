@@ -192,7 +192,7 @@ describe('batch page', { timeout: 20_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'Download CSV' }));
     expect(click).toHaveBeenCalled();
     const link = click.mock.contexts[0] as HTMLAnchorElement;
-    expect(link.download).toMatch(/^candidates-refId-\d{4}-\d{2}-\d{2}-\d{4}\.csv$/);
+    expect(link.download).toMatch(/^candidates-refId-\d{4}-\d{2}-\d{2}-\d{4}[+-]\d{4}\.csv$/);
     const bytes = new Uint8Array(await blob!.arrayBuffer());
     // A byte order mark first, so that spreadsheets read the file as UTF-8.
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);

@@ -108,8 +108,11 @@ describe('batch export', () => {
     expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');
   });
 
-  it('names the file without any id', () => {
-    expect(batchFileName('refId', new Date(2026, 10, 22, 14, 3))).toBe('candidates-refId-2026-11-22-1403.csv');
+  it('names the file without any id, by the local clock and its offset from UTC', () => {
+    const made = new Date(2026, 10, 22, 14, 3);
+    const ahead = -made.getTimezoneOffset();
+    const offset = `${ahead < 0 ? '-' : '+'}${String(Math.floor(Math.abs(ahead) / 60)).padStart(2, '0')}${String(Math.abs(ahead) % 60).padStart(2, '0')}`;
+    expect(batchFileName('refId', made)).toBe(`candidates-refId-2026-11-22-1403${offset}.csv`);
   });
 });
 

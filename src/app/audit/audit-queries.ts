@@ -7,6 +7,7 @@ import {
   type AuditStatus,
   auditStatusSchema,
 } from '../../kyc/contract/audit-search.ts';
+import { downloadName } from '../../kyc/view/time.ts';
 import { ApiError } from '../api/api-error.ts';
 import { apiRequest, apiResponse } from '../api/api-request.ts';
 import { saveBlob } from '../ui/save-blob.ts';
@@ -47,10 +48,12 @@ export const auditQueries = {
     }),
 };
 
-/** The filtered rows as CSV, handed to the browser as a download; its name is the server's. */
+/**
+ * The filtered rows as CSV, handed to the browser as a download, named by the reviewer's clock as the
+ * batch page names its CSV (downloadName, time.ts): the server's name says the server's time.
+ */
 export async function downloadAuditCsv(filter: AuditFilter): Promise<void> {
   const response = await apiResponse(AUDIT_PATHS.export, json(filter));
   const blob = await response.blob();
-  const name = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'audit.csv';
-  saveBlob(blob, name);
+  saveBlob(blob, downloadName('audit', new Date()));
 }

@@ -1,7 +1,7 @@
 import type { LookupKind } from '../contract/lookup.ts';
 import type { BatchRow } from '../contract/batch.ts';
 import { statusInfo } from '../contract/status.ts';
-import { formatDateTime, type ZoneOptions } from './time.ts';
+import { downloadName, formatDateTime, type ZoneOptions } from './time.ts';
 import { CSV_BOM, csvCell, spreadsheetSafe } from '../contract/csv.ts';
 
 /**
@@ -100,8 +100,7 @@ export function batchHtml(lines: BatchLine[], kind: LookupKind, zone: ZoneOption
   return `<table><thead>${head}</thead><tbody>${body}</tbody></table>`;
 }
 
-/** `candidates-refId-2026-11-22-1403.csv`: no id in the name, it ends up in download lists. */
+/** `candidates-refId-2026-11-22-1403+0100.csv` (downloadName, time.ts): no id in the name, it ends up in download lists. */
 export function batchFileName(kind: LookupKind, now: Date): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `candidates-${kind}-${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}-${pad(now.getHours())}${pad(now.getMinutes())}.csv`;
+  return downloadName(`candidates-${kind}`, now);
 }

@@ -36,8 +36,3 @@ export function csvRow(row: AuditRow): string {
       .map(cell),
   );
 }
-
-/** `audit-2026-11-22-1403.csv` (UTC): no filter in the name, it ends up in download lists. */
-export function csvFileName(now: Date): string {
-  return `audit-${now.toISOString().slice(0, 16).replace('T', '-').replace(':', '')}.csv`;
-}

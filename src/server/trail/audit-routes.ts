@@ -13,6 +13,7 @@ import {
   MAX_AUDIT_EXPORT_ROWS,
 } from '../../kyc/contract/audit-search.ts';
 import { readsAuditTrail, seesActivity } from '../../kyc/contract/roles.ts';
+import { downloadName } from '../../kyc/view/time.ts';
 import { auditReadLine, writeLine } from '../audit/audit-trail.ts';
 import type { AuditLog } from '../audit/audit.ts';
 import { ApiFailure } from '../http/api-failure.ts';
@@ -20,7 +21,7 @@ import { countBytes, methodNotAllowed, sendJson } from '../http/http-reply.ts';
 import { type BodySchema, readJsonBody } from '../http/request-body.ts';
 import type { Identity } from '../http/identity.ts';
 import { any, get, type Route, type SignedInCall } from '../http/routes.ts';
-import { csvFileName, csvHeader, csvRow } from './audit-csv.ts';
+import { csvHeader, csvRow } from './audit-csv.ts';
 import { asLogged } from './audit-match.ts';
 import type { AuditStore } from './audit-store.ts';
 import type { OtherId, SameCandidate } from './same-candidate.ts';
@@ -88,7 +89,8 @@ async function exportRoute(deps: TrailDeps, call: SignedInCall): Promise<void> {
   const { res } = call;
   res.writeHead(200, {
     'content-type': 'text/csv; charset=utf-8',
-    'content-disposition': `attachment; filename="${csvFileName(new Date())}"`,
+    // The server's own clock and offset: the audit page names the file by the reviewer's (downloadName, time.ts).
+    'content-disposition': `attachment; filename="${downloadName('audit', new Date())}"`,
     'cache-control': 'no-store',
   });
   try {
