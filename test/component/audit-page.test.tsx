@@ -88,6 +88,51 @@ describe('the audit page', () => {
     expect(screen.getByRole('link', { name: 'Audit' })).toHaveAttribute('aria-current', 'page');
   });
 
+  it('marks in words each row written after a break in its instance’s chain, and only those', async () => {
+    const vouchedUntil = '2026-11-29T10:00:00.000Z';
+    const broken: AuditStatus = {
+      source: { kind: 'database' },
+      instances: [
+        {
+          instance: 'app1',
+          self: true,
+          reportedAt: new Date().toISOString(),
+          files: [
+            {
+              file: 'audit.jsonl',
+              lines: 2,
+              intact: false,
+              broken: { line: 3, reason: 'line 3 was edited', lastVouched: { time: vouchedUntil, hash: 'b'.repeat(64) } },
+              checkedAt: new Date().toISOString(),
+            },
+          ],
+        },
+        { instance: 'app3', self: false, reportedAt: new Date().toISOString(), files: STATUS.instances[0]!.files },
+      ],
+    };
+    const rows = [
+      row({ hash: 'd'.repeat(64), time: '2026-11-29T11:00:00.000Z', user: 'after' }),
+      row({ hash: 'c'.repeat(64), time: vouchedUntil, user: 'same-time' }),
+      row({ hash: 'e'.repeat(64), time: '2026-11-29T12:00:00.000Z', user: 'other-instance', instance: 'app3' }),
+      row({ hash: 'b'.repeat(64), time: vouchedUntil, user: 'vouched' }),
+      row({ hash: 'a'.repeat(64), time: '2026-11-29T09:00:00.000Z', user: 'before' }),
+    ];
+    stubApi({
+      session: LEAD,
+      candidates: {
+        '/api/audit/status': () => json(broken),
+        '/api/audit/search': () => json({ rows, source: { kind: 'database' } }),
+      },
+    });
+    renderWithProviders('/audit');
+    const table = await screen.findByRole('table');
+    await waitFor(() => expect(within(table).getAllByText('Not vouched for by the chain')).toHaveLength(2));
+    const marked = (user: string) =>
+      within(within(table).getByText(user).closest('tr')!).queryByText('Not vouched for by the chain') !== null;
+    expect(['after', 'same-time', 'other-instance', 'vouched', 'before'].map(marked)).toEqual([true, true, false, false, false]);
+    expect(screen.getByTestId('chain-broken')).toHaveTextContent(/the rows after the break are marked "Not vouched for by the chain"/);
+  });
+
   it('sends the filters as a POST body (never in a URL), from the form, and pages older with the cursor', async () => {
     const user = userEvent.setup();
     const { fetchMock } = showAuditPage(LEAD, [

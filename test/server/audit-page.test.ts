@@ -180,6 +180,36 @@ describe('the chain state on the audit page', () => {
     expect(edited.broken!.reason).toMatch(/line 2 was edited/);
   });
 
+  it('names the last line the chain vouches for before a break, its time and hash, so the page can mark the rows after it', async () => {
+    const { lineHash } = await import('../../src/server/audit/audit-chain.ts');
+    const app = await instance();
+    for (let i = 0; i < 4; i++) await lookUp(app, amelie.refId!, ANA);
+    const text = readFileSync(app.auditLog, 'utf8').split('\n');
+    // The third line edited: the second is the last one vouched for.
+    text[2] = text[2]!.replace('"user":"ana"', '"user":"bob"');
+    writeFileSync(app.auditLog, text.join('\n'));
+    const edited = (await status(app)).instances[0]!.files[0]!;
+    expect(edited.broken).toMatchObject({
+      line: 3,
+      lastVouched: { time: JSON.parse(text[1]!).time, hash: lineHash(Buffer.from(text[1]!)) },
+    });
+    // The rows after it are the ones the page marks: their times are later.
+    const rows = (await search(app)).rows;
+    const after = rows.filter((row) => row.time > edited.broken!.lastVouched!.time);
+    expect(after.map((row) => row.hash)).not.toContain(edited.broken!.lastVouched!.hash);
+    expect(rows.map((row) => row.hash)).toContain(edited.broken!.lastVouched!.hash);
+  });
+
+  it('says of a file cut at its end that its last line left is the last one vouched for', async () => {
+    const app = await instance();
+    for (let i = 0; i < 3; i++) await lookUp(app, amelie.refId!, ANA);
+    expect((await status(app)).instances[0]!.files[0]).toMatchObject({ intact: true, lines: 3 });
+    const lines = readFileSync(app.auditLog, 'utf8').split('\n');
+    writeFileSync(app.auditLog, `${lines.slice(0, 2).join('\n')}\n`);
+    const cut = (await status(app)).instances[0]!.files[0]!;
+    expect(cut.broken!.lastVouched?.time).toBe(JSON.parse(lines[1]!).time);
+  });
+
   it('says a file got shorter than when it was checked: lines cut from its end', async () => {
     const app = await instance();
     for (let i = 0; i < 3; i++) await lookUp(app, amelie.refId!, ANA);

@@ -1,6 +1,6 @@
 import { type UseQueryResult, useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import type { AuditFilter, AuditSearchAnswer } from '../../kyc/contract/audit-search.ts';
+import type { AuditFilter, AuditSearchAnswer, AuditStatus } from '../../kyc/contract/audit-search.ts';
 import { readsAuditTrail } from '../../kyc/contract/roles.ts';
 import { asApiError } from '../api/api-error.ts';
 import { useEnvironment } from '../environment/use-environment.ts';
@@ -16,6 +16,7 @@ import { recallAudit, rememberAudit } from './audit-memory.ts';
 import { auditQueries, downloadAuditCsv } from './audit-queries.ts';
 import { BrokenChainAlert, ChainState, SourceNote } from './audit-status.tsx';
 import { AuditTable } from './audit-table.tsx';
+import { unvouchedRows } from './audit-vouched.ts';
 
 /**
  * `/audit` (issue 34), for compliance leads: who looked at whom. The trail filtered and paged newest
@@ -106,7 +107,7 @@ function AuditTrail() {
         <h2 id="audit-results-title" className="sr-only">
           Results
         </h2>
-        <Results search={search} page={cursors.length + 1} peopleOnly={filter.who === 'people'} />
+        <Results search={search} page={cursors.length + 1} peopleOnly={filter.who === 'people'} status={status.data} />
         <Pager next={search.data?.next} onPage={setCursors} cursors={cursors} loading={search.isFetching} />
       </section>
       {status.data && <ChainState status={status.data} />}
@@ -119,7 +120,17 @@ function AuditTrail() {
   );
 }
 
-function Results({ search, page, peopleOnly }: { search: UseQueryResult<AuditSearchAnswer>; page: number; peopleOnly: boolean }) {
+function Results({
+  search,
+  page,
+  peopleOnly,
+  status,
+}: {
+  search: UseQueryResult<AuditSearchAnswer>;
+  page: number;
+  peopleOnly: boolean;
+  status: AuditStatus | undefined;
+}) {
   if (search.error) {
     return (
       <Card tone="danger" className="text-sm" role="alert">
@@ -138,7 +149,7 @@ function Results({ search, page, peopleOnly }: { search: UseQueryResult<AuditSea
           {peopleOnly && ' Only people’s lines were searched: “Lines by” finds this server’s own work too.'}
         </Card>
       ) : (
-        <AuditTable rows={search.data.rows} caption={`Audit trail, page ${page}, newest first`} />
+        <AuditTable rows={search.data.rows} caption={`Audit trail, page ${page}, newest first`} unvouched={unvouchedRows(status)} />
       )}
     </div>
   );

@@ -19,7 +19,16 @@ export function rowLink(row: Pick<AuditRow, 'kind' | 'id' | 'env'>): string | un
  * cell under its column's name. Ids and names only: the log holds no
  * candidate data.
  */
-export function AuditTable({ rows, caption }: { rows: AuditRow[]; caption: string }) {
+export function AuditTable({
+  rows,
+  caption,
+  unvouched = () => false,
+}: {
+  rows: AuditRow[];
+  caption: string;
+  /** Rows after a break in their instance's hash chain (audit-vouched.ts): marked, in words. */
+  unvouched?: (row: AuditRow) => boolean;
+}) {
   return (
     <Card padding="none" className="overflow-x-auto">
       <table data-stack className="w-full text-left text-sm lg:min-w-[64rem]">
@@ -30,7 +39,7 @@ export function AuditTable({ rows, caption }: { rows: AuditRow[]; caption: strin
         />
         <tbody className="divide-y divide-slate-100 align-top">
           {rows.map((row) => (
-            <AuditTableRow key={row.hash} row={row} />
+            <AuditTableRow key={row.hash} row={row} unvouched={unvouched(row)} />
           ))}
         </tbody>
       </table>
@@ -38,12 +47,18 @@ export function AuditTable({ rows, caption }: { rows: AuditRow[]; caption: strin
   );
 }
 
-function AuditTableRow({ row }: { row: AuditRow }) {
+function AuditTableRow({ row, unvouched }: { row: AuditRow; unvouched: boolean }) {
   const href = rowLink(row);
   return (
-    <tr data-hash={row.hash}>
+    <tr data-hash={row.hash} data-unvouched={unvouched || undefined} className={unvouched ? 'bg-red-50' : undefined}>
       <td data-label="Time" className="px-3 py-2 whitespace-nowrap">
         <TimeStamp date={new Date(row.time)} seconds />
+        {/* In words, not only the colour: the chain's break (the alert above) may have changed or added this line. */}
+        {unvouched && (
+          <span className="mt-1 block w-fit rounded border border-red-300 bg-white px-1.5 text-xs font-medium whitespace-normal text-red-900">
+            Not vouched for by the chain
+          </span>
+        )}
       </td>
       <td data-label="User" className="px-3 py-2">
         {row.user ? <LongText text={row.user} limit={40} /> : <span className="text-slate-500">—</span>}

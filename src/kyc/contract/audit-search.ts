@@ -177,8 +177,14 @@ export const fileChainSchema = z.object({
   /** Lines checked and found linked, from the first. */
   lines: z.int(),
   intact: z.boolean(),
-  /** Where it breaks: the line (1-based) and why. */
-  broken: z.optional(z.object({ line: z.int(), reason: z.string() })),
+  /**
+   * Where it breaks: the line (1-based) and why; `lastVouched`, the time and hash of the last line before
+   * it that the chain vouches for (none when no line of the file before the break is known to be): the
+   * audit page marks the instance's rows after it.
+   */
+  broken: z.optional(
+    z.object({ line: z.int(), reason: z.string(), lastVouched: z.optional(z.object({ time: z.string(), hash: z.string() })) }),
+  ),
   /** Notes that do not break it: a new chain after a restart, a first file that continues one no longer here. */
   notes: z.optional(z.array(z.string())),
   /** The time written in its last line. */

@@ -60,7 +60,11 @@ export function createChainWatch(current: string, options: ChainWatchOptions = {
       checked.set(file.inode, result);
       head = result.headOut;
       const shortened = cut.get(file.inode);
-      out.push(shortened ? { ...result.chain, intact: false, broken: { line: result.lines + 1, reason: shortened } } : result.chain);
+      out.push(
+        shortened
+          ? { ...result.chain, intact: false, broken: { line: result.lines + 1, reason: shortened, ...cutAfter(result) } }
+          : result.chain,
+      );
     }
     for (const inode of checked.keys()) if (!files.some((file) => file.inode === inode)) checked.delete(inode);
     return out.reverse();
@@ -74,7 +78,7 @@ export function createChainWatch(current: string, options: ChainWatchOptions = {
     checker.head = goOn ? before.headOut : headIn;
     checker.checked = goOn ? before.lines : 0;
     checker.startFile(file.name);
-    const chain = await readChain(file, checker, goOn ? before.size : 0);
+    const chain = await readChain(file, checker, goOn ? before.size : 0, goOn ? lastLineOf(before) : undefined);
     const notes = [...(goOn ? (before.chain.notes ?? []) : []), ...checker.notes];
     return {
       inode: file.inode,
@@ -107,35 +111,67 @@ export function createChainWatch(current: string, options: ChainWatchOptions = {
   };
 }
 
-/** Reads the file from `start`, line by line through the checker: where it breaks, and its last line's time. */
+/** The last line the chain vouches for before a break: rows after it are marked on the page. */
+type Vouched = { time: string; hash: string };
+
+function vouched(bytes: Buffer | undefined): Vouched | undefined {
+  const time = bytes && timeOf(bytes).lastLineAt;
+  return bytes && time ? { time, hash: lineHash(bytes) } : undefined;
+}
+
+/** The last line of a file as last checked, when it was intact: a check that goes on from there may break right after it. */
+function lastLineOf(before: Checked): Vouched | undefined {
+  return before.chain.intact && before.chain.lastLineAt && before.headOut
+    ? { time: before.chain.lastLineAt, hash: before.headOut }
+    : undefined;
+}
+
+/** A file cut at its end: what is left is vouched for up to its last line (or as far as its own break says). */
+function cutAfter(result: Checked): { lastVouched?: Vouched } {
+  const lastVouched = result.chain.intact ? lastLineOf(result) : result.chain.broken?.lastVouched;
+  return lastVouched ? { lastVouched } : {};
+}
+
+/**
+ * Reads the file from `start`, line by line through the checker: where it breaks (and the last line
+ * before it that the chain vouches for: `known` is the line before `start`), and its last line's time.
+ */
 async function readChain(
   file: AuditFile,
   checker: ChainChecker,
   start: number,
+  known: Vouched | undefined,
 ): Promise<Pick<FileChain, 'intact' | 'broken' | 'lastLineAt'>> {
   const handle = await openToRead(file.path);
   if (!handle) return { intact: true };
+  const first = checker.checked;
+  let index = first;
+  let last: Buffer | undefined;
+  let beforeLast: Buffer | undefined;
+  // The 0-based line `at`, when it is one of the last two read (or the one before `start`).
+  const lineAt = (at: number) =>
+    vouched(at === index - 1 ? last : at === index - 2 ? beforeLast : undefined) ?? (at === first - 1 ? known : undefined);
+  const broken = (line: number, reason: string) => {
+    const lastVouched = lineAt(line - 2);
+    return { intact: false, broken: { line, reason, ...(lastVouched ? { lastVouched } : {}) } };
+  };
   try {
     let position = start;
-    let index = checker.checked;
-    let last: Buffer | undefined;
     while (position < file.size) {
       const lines = await readLinesForward(handle, position, file.size, READ_BYTES);
       if (lines.length === 0) break;
       for (const line of lines) {
         const reason = checker.line(line.bytes, true, index);
-        if (reason) return { intact: false, broken: { line: checker.brokenLine(index), reason } };
+        if (reason) return broken(checker.brokenLine(index), reason);
         index += 1;
+        beforeLast = last;
         last = line.bytes;
       }
       position = lines.at(-1)!.end;
     }
     // A last line without its line end: a write under way in the current file, a cut one in a rotated file.
     if (position < file.size && !file.current) {
-      return {
-        intact: false,
-        broken: { line: index + 1, reason: 'the line is incomplete (no line end): a write failed or the file was cut' },
-      };
+      return broken(index + 1, 'the line is incomplete (no line end): a write failed or the file was cut');
     }
     return { intact: true, ...(last ? timeOf(last) : {}) };
   } finally {
