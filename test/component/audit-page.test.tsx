@@ -133,6 +133,33 @@ describe('the audit page', () => {
     expect(screen.getByTestId('chain-broken')).toHaveTextContent(/the rows after the break are marked "Not vouched for by the chain"/);
   });
 
+  it('offers the names that contain a typed part of one, and a click searches the whole name, the form saying it', async () => {
+    const user = userEvent.setup();
+    const { fetchMock } = showAuditPage(LEAD, [
+      { rows: [], source: { kind: 'files' } },
+      { rows: [], source: { kind: 'files' }, similarUsers: ['carla@example.org', 'Carla.Ruiz'] },
+      { rows: [row({ user: 'carla@example.org' })], source: { kind: 'files' } },
+    ]);
+    await screen.findByText(/No line of the trail matches/);
+    expect(screen.queryByTestId('similar-users')).not.toBeInTheDocument();
+    const filters = within(screen.getByRole('form', { name: 'Filters' }));
+    await user.type(filters.getByLabelText('User'), 'carla');
+    await user.click(filters.getByRole('button', { name: 'Search the trail' }));
+    const offered = await screen.findByTestId('similar-users');
+    expect(offered).toHaveTextContent(/^No user is named exactly “carla”\. Names in the trail that contain it:/);
+    expect(
+      within(offered)
+        .getAllByRole('button')
+        .map((button) => button.textContent),
+    ).toEqual(['carla@example.org', 'Carla.Ruiz']);
+    await user.click(within(offered).getByRole('button', { name: 'Search the trail for user carla@example.org' }));
+    await waitFor(() => expect(bodiesOf(fetchMock, '/api/audit/search')).toHaveLength(3));
+    expect(bodiesOf(fetchMock, '/api/audit/search').at(-1)).toEqual({ who: 'people', user: 'carla@example.org' });
+    expect(filters.getByLabelText('User')).toHaveValue('carla@example.org');
+    expect(await screen.findByRole('table')).toBeInTheDocument();
+    expect(screen.queryByTestId('similar-users')).not.toBeInTheDocument();
+  });
+
   it('sends the filters as a POST body (never in a URL), from the form, and pages older with the cursor', async () => {
     const user = userEvent.setup();
     const { fetchMock } = showAuditPage(LEAD, [

@@ -239,3 +239,51 @@ describe('the chain state on the audit page', () => {
     expect(path.basename(app.auditLog)).toBe('audit.jsonl');
   });
 });
+
+describe('a search by part of a user’s name', () => {
+  it('finds no line, and offers the names in the trail that contain it, capitals ignored; none for a whole name', async () => {
+    const app = await instance();
+    for (const user of ['carla@example.org', 'Carlos', 'ana'])
+      expect((await lookUp(app, amelie.refId!, as(user, 'compliance'))).status).toBe(200);
+    const carla = await search(app, { who: 'people', user: 'CARLA' });
+    expect(carla.rows).toEqual([]);
+    expect(carla.similarUsers).toEqual(['carla@example.org']);
+    expect((await search(app, { user: 'carl' })).similarUsers).toEqual(['Carlos', 'carla@example.org']);
+    // The whole name found nothing under another filter: it is not offered to itself.
+    expect((await search(app, { user: 'ana', action: 'print' })).similarUsers).toBeUndefined();
+    // A search that found lines offers nothing.
+    expect((await search(app, { user: 'ana' })).similarUsers).toBeUndefined();
+  });
+
+  it('offers at most five names', async () => {
+    const app = await instance();
+    for (let i = 1; i <= 7; i++) await lookUp(app, amelie.refId!, as(`reviewer${i}`, 'compliance'));
+    const found = await search(app, { user: 'review' });
+    expect(found.similarUsers).toHaveLength(5);
+    expect(found.similarUsers!.every((name) => /^reviewer\d$/.test(name))).toBe(true);
+  });
+
+  it("attack: a candidate's id, a searched filter and this server's own names are never offered, only a line's own user", async () => {
+    const app = await instance();
+    // An id that holds the text, and a search whose filter quotes it: both are written to the trail.
+    await lookUp(app, 'carla-candidate-77', as('ana', 'compliance'));
+    await search(app, { user: 'secret-carla-quoted' });
+    // This server's own work, as the queue index's crawler writes it (appended here: this instance crawls nothing).
+    const crawler = {
+      prev: 'start',
+      time: new Date().toISOString(),
+      kind: 'lookup',
+      user: '(queue-index)',
+      role: 'support',
+      env: 'default',
+    };
+    appendFileSync(app.auditLog, `${JSON.stringify(crawler)}\n`);
+    expect((await search(app, { who: 'server' })).rows.map((row) => row.user)).toContain('(queue-index)');
+    await lookUp(app, amelie.refId!, as('carla.m', 'compliance'));
+    // Only the name of someone who did something: not the id, nor the quoted filter, that hold "carla" too.
+    expect((await search(app, { user: 'carla' })).similarUsers).toEqual(['carla.m']);
+    expect((await search(app, { user: 'candidate-77' })).similarUsers).toBeUndefined();
+    expect((await search(app, { user: 'quoted' })).similarUsers).toBeUndefined();
+    expect((await search(app, { user: 'queue' })).similarUsers).toBeUndefined();
+  });
+});

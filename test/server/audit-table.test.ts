@@ -190,6 +190,24 @@ describe.skipIf(!hasPostgres)(`the audit table in PostgreSQL${hasPostgres ? '' :
     expect(read.rows.map((row) => row.user)).toEqual(['Ana.Smith@Example.org']);
   }, 60_000);
 
+  it("a search by part of a user's name offers the table's names that contain it, whichever instance wrote them, at most five", async () => {
+    const url = await postgres.database();
+    const [one, two] = [await instance(url, 'app1'), await instance(url, 'app2')];
+    await lookUp(one, amelie.refId!, as('carla@example.org', 'compliance'));
+    await lookUp(two, amelie.refId!, as('Carlos', 'compliance'));
+    await lookUp(two, 'carla-candidate-77', ANA);
+    for (let i = 1; i <= 7; i++) await lookUp(one, amelie.refId!, as(`reviewer${i}`, 'compliance'));
+    // The other instance's lines reach the table within its indexer's pass.
+    await expect
+      .poll(async () => (await search(one, { user: 'carl' })).similarUsers, { timeout: 10_000 })
+      .toEqual(['Carlos', 'carla@example.org']);
+    const carla = await search(one, { user: 'CARLA' });
+    expect(carla.source.kind).toBe('database');
+    expect(carla.similarUsers).toEqual(['carla@example.org']);
+    expect((await search(one, { user: 'review' })).similarUsers).toEqual(['reviewer1', 'reviewer2', 'reviewer3', 'reviewer4', 'reviewer5']);
+    expect((await search(one, { user: 'candidate-77' })).similarUsers).toBeUndefined();
+  }, 60_000);
+
   it('the table is append-only: UPDATE, TRUNCATE and a DELETE within the retention are refused; the retention deletes older rows only', async () => {
     const url = await postgres.database();
     const app = await instance(url, 'app1');

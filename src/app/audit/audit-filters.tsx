@@ -22,6 +22,7 @@ export function AuditFilters({
   onExport,
   exporting,
   candidate,
+  picked,
 }: {
   environments: readonly string[];
   onSearch: (filter: AuditFilter) => void;
@@ -29,11 +30,16 @@ export function AuditFilters({
   exporting: boolean;
   /** A candidate handed over by its Activity: the form starts with its ids (the page searched them). */
   candidate?: AuditHandOver['audit'] | undefined;
+  /** A user's name offered under the results and searched: the User field says it too, as Download CSV reads the form. */
+  picked?: { user: string } | undefined;
 }) {
   const [draft, setDraft] = useState<FilterDraft>(() =>
     candidate ? { ...EMPTY_DRAFT, ...candidate } : (recallAudit().draft ?? EMPTY_DRAFT),
   );
   useEffect(() => rememberAudit({ draft }), [draft]);
+  useEffect(() => {
+    if (picked) setDraft((typed) => ({ ...typed, user: picked.user }));
+  }, [picked]);
   const [problem, setProblem] = useState<string>();
   const zone = useZoneMode();
   // The header's UTC switch: From and Before are written anew in the zone the page now shows.

@@ -15,6 +15,7 @@ import { AuditFilters } from './audit-filters.tsx';
 import { recallAudit, rememberAudit } from './audit-memory.ts';
 import { auditQueries, downloadAuditCsv } from './audit-queries.ts';
 import { BrokenChainAlert, ChainState, SourceNote } from './audit-status.tsx';
+import { SimilarUsers } from './audit-similar.tsx';
 import { AuditTable } from './audit-table.tsx';
 import { unvouchedRows } from './audit-vouched.ts';
 
@@ -70,6 +71,13 @@ function AuditTrail() {
   useEffect(() => {
     if (search.dataUpdatedAt > 0) void refetchStatus();
   }, [search.dataUpdatedAt, refetchStatus]);
+  // A name offered for a user who found nothing: searched, and written into the form's User field.
+  const [picked, setPicked] = useState<{ user: string }>();
+  const pickUser = (user: string) => {
+    setFilter({ ...filter, user });
+    setCursors([]);
+    setPicked({ user });
+  };
   const [exporting, setExporting] = useState(false);
   const [exportProblem, setExportProblem] = useState<string>();
   const exportCsv = (wanted: AuditFilter) => {
@@ -99,6 +107,7 @@ function AuditTrail() {
         onExport={exportCsv}
         exporting={exporting}
         candidate={handedOver}
+        picked={picked}
       />
       <p role="status" className="text-sm text-red-800 empty:hidden">
         {exportProblem}
@@ -107,7 +116,14 @@ function AuditTrail() {
         <h2 id="audit-results-title" className="sr-only">
           Results
         </h2>
-        <Results search={search} page={cursors.length + 1} peopleOnly={filter.who === 'people'} status={status.data} />
+        <Results
+          search={search}
+          page={cursors.length + 1}
+          peopleOnly={filter.who === 'people'}
+          status={status.data}
+          user={filter.user}
+          onPickUser={pickUser}
+        />
         <Pager next={search.data?.next} onPage={setCursors} cursors={cursors} loading={search.isFetching} />
       </section>
       {status.data && <ChainState status={status.data} />}
@@ -125,11 +141,16 @@ function Results({
   page,
   peopleOnly,
   status,
+  user,
+  onPickUser,
 }: {
   search: UseQueryResult<AuditSearchAnswer>;
   page: number;
   peopleOnly: boolean;
   status: AuditStatus | undefined;
+  /** The user searched, and what to do with a name offered for it. */
+  user: string | undefined;
+  onPickUser: (user: string) => void;
 }) {
   if (search.error) {
     return (
@@ -144,9 +165,12 @@ function Results({
       <SourceNote answer={search.data} />
       <AlsoSearched also={search.data.alsoSearched} />
       {search.data.rows.length === 0 ? (
-        <Card as="p" tone="dashed" className="text-sm">
-          No line of the trail matches these filters{page > 1 ? ' on this page' : ''}.
-          {peopleOnly && ' Only people’s lines were searched: “Lines by” finds this server’s own work too.'}
+        <Card tone="dashed" className="space-y-2 text-sm">
+          <p>
+            No line of the trail matches these filters{page > 1 ? ' on this page' : ''}.
+            {peopleOnly && ' Only people’s lines were searched: “Lines by” finds this server’s own work too.'}
+          </p>
+          {user !== undefined && <SimilarUsers typed={user} names={search.data.similarUsers ?? []} onPick={onPickUser} />}
         </Card>
       ) : (
         <AuditTable rows={search.data.rows} caption={`Audit trail, page ${page}, newest first`} unvouched={unvouchedRows(status)} />

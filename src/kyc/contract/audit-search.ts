@@ -168,6 +168,11 @@ export const auditSearchAnswerSchema = z.object({
    * asked by that one were searched too (a lookup's line names the id it was asked with).
    */
   alsoSearched: z.optional(z.object({ refId: z.optional(z.string()), recordId: z.optional(z.string()) })),
+  /**
+   * The search by `user` found no line (its first page): people's names in the trail that contain the
+   * typed text, capitals A to Z ignored, at most 5, in alphabetical order; none when no name does.
+   */
+  similarUsers: z.optional(z.array(z.string()).check(z.maxLength(5))),
 });
 export type AuditSearchAnswer = z.infer<typeof auditSearchAnswerSchema>;
 

@@ -67,7 +67,13 @@ async function searchRoute(deps: TrailDeps, call: SignedInCall): Promise<void> {
     ...(cursor ? { cursor } : {}),
   });
   const line = auditReadLine(call, 'search', filter, { ...(cursor ? { page: true } : {}), rows: found.rows.length });
-  const answer: AuditSearchAnswer = { ...found, ...(also ? { alsoSearched: also } : {}) };
+  // Part of a name finds no one (the search wants the whole name): the names that contain it are offered.
+  const similar = filter.user !== undefined && !cursor && found.rows.length === 0 ? await similarUsersOf(deps, filter.user) : [];
+  const answer: AuditSearchAnswer = {
+    ...found,
+    ...(also ? { alsoSearched: also } : {}),
+    ...(similar.length ? { similarUsers: similar } : {}),
+  };
   if (await writeLine(deps, call.res, 'search of the audit trail', line)) sendJson(call.res, 200, JSON.stringify(answer));
 }
 
@@ -77,6 +83,15 @@ async function otherIdOf(deps: TrailDeps, filter: AuditFilter): Promise<OtherId 
     return await deps.sameCandidate?.(filter);
   } catch {
     return undefined;
+  }
+}
+
+/** Names offered for a user who found nothing; never a reason to fail the search. */
+async function similarUsersOf(deps: TrailDeps, typed: string): Promise<string[]> {
+  try {
+    return await deps.store.similarUsers(typed);
+  } catch {
+    return [];
   }
 }
 

@@ -7,6 +7,7 @@ import { FILE_BOUNDS, type FileBounds, searchFiles } from './audit-file-search.t
 import { createAuditIndexer, type AuditIndexer } from './audit-indexer.ts';
 import type { SearchFilter } from './audit-match.ts';
 import { applyRetention, reportsOf, saveReport, searchTable } from './audit-table.ts';
+import { similarUsersInFiles, similarUsersInTable } from './audit-users.ts';
 import { type ChainWatch, createChainWatch } from './chain-watch.ts';
 
 /**
@@ -45,6 +46,8 @@ export interface AuditStore {
    * makes the export fail rather than repeat or skip rows.
    */
   exportRows(filter: SearchFilter, max: number): AsyncGenerator<AuditRow>;
+  /** People's names in the trail that contain `typed`, capitals ignored, at most 5 (audit-users.ts). */
+  similarUsers(typed: string): Promise<string[]>;
   /** Lines were written to the file: the table catches up. */
   notify(): void;
   close(): Promise<void>;
@@ -73,11 +76,12 @@ export function createAuditStore(options: AuditStoreOptions): AuditStore {
         fileBounds: { maxLines: bounds.maxLines, maxMs: bounds.maxMs },
       }),
       exportRows: (filter, max) => pagesOf((page) => files(filter, page), max),
+      similarUsers: (typed) => similarUsersInFiles(options.file, typed, bounds),
       notify: () => {},
       close: async () => {},
     };
   }
-  return databaseStore(options, createDatabase(options.databaseUrl, { onIdleError: () => {} }), chains, files);
+  return databaseStore(options, createDatabase(options.databaseUrl, { onIdleError: () => {} }), chains, files, bounds);
 }
 
 function databaseStore(
@@ -85,6 +89,7 @@ function databaseStore(
   db: Database,
   chains: ChainWatch,
   files: (filter: SearchFilter, page: { limit: number; cursor?: string }) => ReturnType<typeof searchFiles>,
+  bounds: FileBounds,
 ): AuditStore {
   const { instance } = options;
   const ready = once(() => migrate(db));
@@ -139,6 +144,17 @@ function databaseStore(
           () => false,
         ));
       yield* pagesOf((page) => (fromTable ? searchTable(db, filter, page) : files(filter, page)), max);
+    },
+    async similarUsers(typed) {
+      if (!indexer.problem()) {
+        try {
+          await ready();
+          return await similarUsersInTable(db, typed);
+        } catch {
+          // As a search does: the files while the table cannot answer.
+        }
+      }
+      return similarUsersInFiles(options.file, typed, bounds);
     },
     notify: () => indexer.notify(),
     async close() {

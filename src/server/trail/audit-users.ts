@@ -1,0 +1,94 @@
+import { isServerWork } from '../../kyc/contract/audit-search.ts';
+import { escapeToAscii } from '../audit/audit-line.ts';
+import type { Database } from '../state/postgres.ts';
+import type { FileBounds } from './audit-file-search.ts';
+import { auditFilesOf, linesBackward, openToRead } from './audit-files.ts';
+import { foldCase, SERVER_USER_LIST } from './audit-match.ts';
+import { rowOfLine } from './audit-row.ts';
+
+/**
+ * A search by user that found nothing: the names of people in the trail that contain what was typed,
+ * capitals A to Z ignored as the search ignores them (`carla` finds `Carla@example.org`), so that a lead
+ * who typed part of a name is offered the whole one. Only a line's own user, never what a line quotes (an
+ * audit search's filter), nor this server's own names (SERVER_USERS): users' names, no candidate data.
+ */
+
+/** Most names offered. */
+export const MAX_SIMILAR_USERS = 5;
+
+/** Whether `name` is one to offer for `typed`: contains it, and is not it (that one was searched). */
+function offers(name: string | null, typed: string): name is string {
+  if (name === null || isServerWork(name)) return false;
+  const folded = foldCase(name);
+  return folded !== typed && folded.includes(typed);
+}
+
+/**
+ * This instance's files, newest line first, within the search's bounds: the first names found, in
+ * alphabetical order. A line is parsed only when it holds the typed text somewhere (as the log writes it).
+ */
+export async function similarUsersInFiles(current: string, typed: string, bounds: FileBounds): Promise<string[]> {
+  const wanted = foldCase(typed);
+  const needle = Buffer.from(foldCase(escapeToAscii(JSON.stringify(typed)).slice(1, -1)), 'latin1');
+  const found = new Set<string>();
+  const started = performance.now();
+  let lines = 0;
+  for (const file of await auditFilesOf(current)) {
+    const handle = await openToRead(file.path);
+    if (!handle) continue;
+    try {
+      for await (const line of linesBackward(handle, file.size)) {
+        lines += 1;
+        if (lines > bounds.maxLines || (lines % 256 === 0 && performance.now() - started > bounds.maxMs)) return sorted(found);
+        if (!holdsFolded(line.bytes, needle)) continue;
+        const { user } = rowOfLine(line.bytes, '');
+        if (offers(user, wanted)) found.add(user);
+        if (found.size === MAX_SIMILAR_USERS) return sorted(found);
+      }
+    } finally {
+      await handle.close();
+    }
+  }
+  return sorted(found);
+}
+
+/**
+ * The table: its distinct users walked along the user index, one step each (a loose index scan, not a
+ * read of every row), the first names that contain the typed text in alphabetical order.
+ */
+export async function similarUsersInTable(db: Database, typed: string): Promise<string[]> {
+  const { rows } = await db.query<{ user: string }>(
+    `WITH RECURSIVE users AS (
+       (SELECT "user" FROM candidate_lookup_audit WHERE "user" IS NOT NULL ORDER BY "user" LIMIT 1)
+       UNION ALL
+       SELECT (SELECT a."user" FROM candidate_lookup_audit a WHERE a."user" > users."user" ORDER BY a."user" LIMIT 1)
+       FROM users WHERE users."user" IS NOT NULL
+     )
+     SELECT "user" FROM users
+     WHERE "user" IS NOT NULL AND strpos(lower("user" COLLATE "C"), $1) > 0
+       AND lower("user" COLLATE "C") <> $1 AND "user" <> ALL($2::text[])
+     LIMIT $3`,
+    [foldCase(typed), SERVER_USER_LIST, MAX_SIMILAR_USERS],
+  );
+  return sorted(new Set(rows.map((row) => row.user)));
+}
+
+function sorted(names: Set<string>): string[] {
+  return [...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** Whether `line` holds `needle` (folded) anywhere, its capitals A to Z read as small letters. */
+function holdsFolded(line: Buffer, needle: Buffer): boolean {
+  if (needle.length === 0) return true;
+  const last = line.length - needle.length;
+  for (let at = 0; at <= last; at++) {
+    let i = 0;
+    while (i < needle.length) {
+      const byte = line[at + i]!;
+      if ((byte >= 0x41 && byte <= 0x5a ? byte + 0x20 : byte) !== needle[i]) break;
+      i++;
+    }
+    if (i === needle.length) return true;
+  }
+  return false;
+}
