@@ -1,7 +1,7 @@
-import { useState } from 'react';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import { batchCsv, batchFileName, batchHtml, batchTsv, type BatchLine } from '../../kyc/view/batch-export.ts';
 import { Button } from '../ui/button.tsx';
+import { useFlash } from '../ui/use-flash.ts';
 import { saveBlob } from '../ui/save-blob.ts';
 import { useZoneMode } from '../ui/zone-mode.ts';
 
@@ -10,7 +10,8 @@ import { useZoneMode } from '../ui/zone-mode.ts';
  * the server never stores it.
  */
 export function BatchActions({ lines, kind }: { lines: BatchLine[]; kind: LookupKind }) {
-  const [copied, setCopied] = useState<'idle' | 'copied' | 'failed'>('idle');
+  // "Table copied" goes after a while; a failure stays until the next try (it was gone in 2 s).
+  const [copied, setCopied] = useFlash<'idle' | 'copied' | 'failed'>('idle', 2000);
   // Dates a person reads beside the ISO ones, in the zone the page shows (yours, or UTC with UTC times on).
   const zone = { zone: useZoneMode() };
 
@@ -33,9 +34,8 @@ export function BatchActions({ lines, kind }: { lines: BatchLine[]; kind: Lookup
       }
       setCopied('copied');
     } catch {
-      setCopied('failed');
+      setCopied('failed', { stays: true });
     }
-    setTimeout(() => setCopied('idle'), 2000);
   };
 
   return (

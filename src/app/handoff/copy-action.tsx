@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'react';
 import { Button } from '../ui/button.tsx';
+import { useFlash } from '../ui/use-flash.ts';
 
 type State = { kind: 'idle' } | { kind: 'done' } | { kind: 'failed'; message: string };
 
@@ -18,24 +18,20 @@ export function CopyAction({
   record: () => Promise<void>;
   text: () => string;
 }) {
-  const [state, setState] = useState<State>({ kind: 'idle' });
-  useEffect(() => {
-    if (state.kind !== 'done') return;
-    const timer = setTimeout(() => setState({ kind: 'idle' }), 3000);
-    return () => clearTimeout(timer);
-  }, [state]);
+  // "Copied" goes after a while; a failure stays until the next try.
+  const [state, setState] = useFlash<State>({ kind: 'idle' }, 3000);
 
   const run = async () => {
     try {
       await record();
     } catch (error) {
-      return setState({ kind: 'failed', message: (error as Error).message });
+      return setState({ kind: 'failed', message: (error as Error).message }, { stays: true });
     }
     try {
       await navigator.clipboard.writeText(text());
       setState({ kind: 'done' });
     } catch {
-      setState({ kind: 'failed', message: 'The browser refused access to the clipboard.' });
+      setState({ kind: 'failed', message: 'The browser refused access to the clipboard.' }, { stays: true });
     }
   };
   return (

@@ -6,6 +6,7 @@ import { useHoldPage, useSessionEnd } from '../session/session-end.ts';
 import { SessionEndedNotice } from '../session/session-ended-notice.tsx';
 import { Button } from '../ui/button.tsx';
 import { ModalDialog } from '../ui/modal-dialog.tsx';
+import { useFlash } from '../ui/use-flash.ts';
 import { type Drafts, forgetDrafts, type KeptDrafts, keepDrafts, recallDrafts } from './reply-drafts.ts';
 import { framed, loadReplyFrame, type ReplyFrame, reframed } from './reply-frame.ts';
 import { ReplyFrameFields } from './reply-frame-fields.tsx';
@@ -31,7 +32,7 @@ export interface ReplyEditorProps {
  */
 export function ReplyAction(props: ReplyEditorProps) {
   const [open, setOpen] = useState(false);
-  const [copied, setCopied] = useState(false);
+  const [copied, setCopied] = useFlash(false, 3000);
   const { draftsKey } = props;
   // The agent's edits, by template: kept when the editor is closed without copying (Cancel, Escape), and
   // while this tab is open when they leave the page (reply-drafts.ts), so that reopening it gives back what
@@ -51,11 +52,6 @@ export function ReplyAction(props: ReplyEditorProps) {
     setDraftsNow(next);
     keepDrafts(draftsKey, next, shown);
   };
-  useEffect(() => {
-    if (!copied) return;
-    const timer = setTimeout(() => setCopied(false), 3000);
-    return () => clearTimeout(timer);
-  }, [copied]);
   return (
     <span className="inline-flex items-center gap-2">
       <Button variant="secondary" aria-haspopup="dialog" onClick={() => setOpen(true)}>

@@ -1,14 +1,9 @@
-import { useEffect, useState } from 'react';
 import { Button } from './button.tsx';
+import { useFlash } from './use-flash.ts';
 
 /** Copies a value to the clipboard and says so (for screen readers too). */
 export function CopyButton({ value, label }: { value: string; label: string }) {
-  const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
-  useEffect(() => {
-    if (state === 'idle') return;
-    const timer = setTimeout(() => setState('idle'), 2000);
-    return () => clearTimeout(timer);
-  }, [state]);
+  const [state, setState] = useFlash<'idle' | 'copied' | 'failed'>('idle', 2000);
 
   const copy = async () => {
     try {
