@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { batchFileName } from '../../src/kyc/view/batch-export.ts';
-import { downloadName } from '../../src/kyc/view/time.ts';
+import { downloadName } from '../../src/kyc/contract/download-name.ts';
 
 /** The one name rule of the app's downloads: the batch page's CSV and the audit page's export alike. */
 describe('a download’s name', () => {

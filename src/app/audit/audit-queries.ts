@@ -7,7 +7,7 @@ import {
   type AuditStatus,
   auditStatusSchema,
 } from '../../kyc/contract/audit-search.ts';
-import { downloadName } from '../../kyc/view/time.ts';
+import { downloadName } from '../../kyc/contract/download-name.ts';
 import { ApiError } from '../api/api-error.ts';
 import { apiRequest, apiResponse } from '../api/api-request.ts';
 import { saveBlob } from '../ui/save-blob.ts';
@@ -50,7 +50,7 @@ export const auditQueries = {
 
 /**
  * The filtered rows as CSV, handed to the browser as a download, named by the reviewer's clock as the
- * batch page names its CSV (downloadName, time.ts): the server's name says the server's time.
+ * batch page names its CSV (downloadName, kyc/contract/download-name.ts): the server's name says the server's time.
  */
 export async function downloadAuditCsv(filter: AuditFilter): Promise<void> {
   const response = await apiResponse(AUDIT_PATHS.export, json(filter));

@@ -1,7 +1,8 @@
 import type { LookupKind } from '../contract/lookup.ts';
 import type { BatchRow } from '../contract/batch.ts';
 import { statusInfo } from '../contract/status.ts';
-import { downloadName, formatDateTime, type ZoneOptions } from './time.ts';
+import { downloadName } from '../contract/download-name.ts';
+import { formatDateTime, type ZoneOptions } from './time.ts';
 import { CSV_BOM, csvCell, spreadsheetSafe } from '../contract/csv.ts';
 
 /**
@@ -100,7 +101,7 @@ export function batchHtml(lines: BatchLine[], kind: LookupKind, zone: ZoneOption
   return `<table><thead>${head}</thead><tbody>${body}</tbody></table>`;
 }
 
-/** `candidates-refId-2026-11-22-1403+0100.csv` (downloadName, time.ts): no id in the name, it ends up in download lists. */
+/** `candidates-refId-2026-11-22-1403+0100.csv` (downloadName, download-name.ts): no id in the name, it ends up in download lists. */
 export function batchFileName(kind: LookupKind, now: Date): string {
   return downloadName(`candidates-${kind}`, now);
 }

@@ -13,7 +13,7 @@ import {
   MAX_AUDIT_EXPORT_ROWS,
 } from '../../kyc/contract/audit-search.ts';
 import { readsAuditTrail, seesActivity } from '../../kyc/contract/roles.ts';
-import { downloadName } from '../../kyc/view/time.ts';
+import { downloadName } from '../../kyc/contract/download-name.ts';
 import { auditReadLine, writeLine } from '../audit/audit-trail.ts';
 import type { AuditLog } from '../audit/audit.ts';
 import { ApiFailure } from '../http/api-failure.ts';
@@ -104,7 +104,7 @@ async function exportRoute(deps: TrailDeps, call: SignedInCall): Promise<void> {
   const { res } = call;
   res.writeHead(200, {
     'content-type': 'text/csv; charset=utf-8',
-    // The server's own clock and offset: the audit page names the file by the reviewer's (downloadName, time.ts).
+    // The server's own clock and offset: the audit page names the file by the reviewer's (downloadName, kyc/contract/download-name.ts).
     'content-disposition': `attachment; filename="${downloadName('audit', new Date())}"`,
     'cache-control': 'no-store',
   });
