@@ -1,5 +1,6 @@
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { freePort } from '../../scripts/free-port.mjs';
 import { subscriberConnection } from '../../src/server/state/redis-subscriber.ts';
 
 /**
@@ -63,7 +64,14 @@ async function fakeRedis(port = 0) {
       }
     });
   });
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  // A port taken meanwhile fails the test at once (EADDRINUSE), rather than as an error event nobody hears.
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
   const listening = (server.address() as net.AddressInfo).port;
   return {
     url: `redis://127.0.0.1:${listening}`,
@@ -118,9 +126,9 @@ describe('a subscriber connection', () => {
   });
 
   it('subscribes on the first connection made, after a first SUBSCRIBE that no connection could take', async () => {
-    const redis = await fakeRedis();
-    const port = redis.port;
-    await redis.close();
+    // A port below the kernel's ephemeral range (free-port.mjs): one a server of ours had with listen(0) and
+    // closed could be handed to another test file's listen(0) before this test listens on it again.
+    const port = await freePort();
     // Nothing listens yet: the queued SUBSCRIBE is refused when the first connection fails.
     const { subscriber, subscribed } = subscriberConnection(`redis://127.0.0.1:${port}`, OPTIONS, ['events']);
     subscriber.on('error', () => undefined);
