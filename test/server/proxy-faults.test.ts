@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import http from 'node:http';
+import { freePort } from '../../scripts/free-port.mjs';
 import { apiErrorBodySchema } from '../../src/kyc/contract/api.ts';
 import { PARTS_ACCEPT } from '../../src/kyc/contract/picture-parts.ts';
 import { virtualClock } from './clock.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
-import { listen, startTestApp, type RawResponse, type TestApp } from './http.ts';
+import { startTestApp, type RawResponse, type TestApp } from './http.ts';
 
 const KEY = 'fault-test-key-7f3a9c';
 const CLIENT = 'client_for_faults';
@@ -254,9 +254,9 @@ describe('proxy against a faulty upstream', () => {
   });
 
   it('answers upstream_unreachable when nothing listens', async () => {
-    const closed = http.createServer();
-    const { port, close } = await listen(closed);
-    await close();
+    // Free, and below the kernel's ephemeral range: a port our own listen(0) had and closed could be handed
+    // to another test file's server meanwhile, which would answer.
+    const port = await freePort();
     const down = await startTestApp({ upstream: { baseUrl: `http://127.0.0.1:${port}`, clientId: CLIENT, apiKey: KEY } });
     const res = await down.get('/api/candidates/refId/abc');
     await down.close();
