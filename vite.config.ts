@@ -76,6 +76,9 @@ export default defineConfig(({ isSsrBuild }) => ({
           include: ['test/server/**/*.test.ts'],
           exclude: [...configDefaults.exclude],
           testTimeout: 20_000,
+          // A file's beforeAll starts its servers (OpenID providers with their RSA keys, instances, redis-server):
+          // seconds of CPU once the cores are shared, and Vitest's 10 s for a hook is for a quiet machine.
+          hookTimeout: 20_000,
         },
       },
       {
