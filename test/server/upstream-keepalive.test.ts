@@ -114,10 +114,30 @@ describe('idle kept-alive sockets are dropped before the service drops them', ()
     expect(await upstream.firstClosed).toEqual({ byClient: true });
   });
 
-  it('honours the service\'s "Keep-Alive: timeout=N" (dropped a second before N)', async () => {
-    const { upstream, app } = await appFor({ first: 'answer', later: 'answer', keepAliveHeader: 'Keep-Alive: timeout=2\r\n' });
-    expect((await lookup(app)).status).toBe(200);
-    // With timeout=2 it goes after 1 s, well before the 4 s of its own (the test's 5 s limit would catch that).
-    expect(await upstream.firstClosed).toEqual({ byClient: true });
+  it('honours the service\'s "Keep-Alive: timeout=N" (dropped a second before N): sooner than its own idle timeout', async () => {
+    // Side by side, each answered once: one service says timeout=2, the other says nothing (4 s of its own).
+    const told = await rawUpstream({ first: 'answer', later: 'answer', keepAliveHeader: 'Keep-Alive: timeout=2\r\n' });
+    const silent = await rawUpstream({ first: 'answer', later: 'answer' });
+    const apps = await Promise.all(
+      [told, silent].map((service) =>
+        startTestApp({ upstream: { baseUrl: service.url, clientId: 'client', apiKey: 'keep-alive-test-key' } }),
+      ),
+    );
+    try {
+      const closed: string[] = [];
+      const watch = (service: RawUpstream, name: string) =>
+        service.firstClosed.then((how) => {
+          closed.push(name);
+          return how;
+        });
+      expect((await Promise.all(apps.map(lookup))).map((res) => res.status)).toEqual([200, 200]);
+      const [toldClose, silentClose] = await Promise.all([watch(told, 'told'), watch(silent, 'silent')]);
+      expect([toldClose, silentClose]).toEqual([{ byClient: true }, { byClient: true }]);
+      // Both answered at once, so the one dropped after 1 s goes first: its header was read.
+      expect(closed).toEqual(['told', 'silent']);
+    } finally {
+      await Promise.all(apps.map((one) => one.close()));
+      await Promise.all([told.close(), silent.close()]);
+    }
   });
 });
