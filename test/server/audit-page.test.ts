@@ -6,6 +6,7 @@ import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { startSandbox, type RunningSandbox } from '../../src/server/sandbox/sandbox.ts';
 import { activity, as, fileLines, gatewayInstance, LEAD, lookUp, postJson, search, status } from './audit-trail-helpers.ts';
 import type { Instance } from './instance.ts';
+import { similarUsersInFiles } from '../../src/server/trail/audit-users.ts';
 
 /**
  * The audit page without a database (issue 34): this instance's files, read from their end. Who may read
@@ -285,5 +286,19 @@ describe('a search by part of a user’s name', () => {
     expect((await search(app, { user: 'candidate-77' })).similarUsers).toBeUndefined();
     expect((await search(app, { user: 'quoted' })).similarUsers).toBeUndefined();
     expect((await search(app, { user: 'queue' })).similarUsers).toBeUndefined();
+  });
+
+  it("attack: the names offered keep to what is left of the search's time, not a bound of their own, and a typed text longer than any name offers none", async () => {
+    const app = await instance();
+    await lookUp(app, amelie.refId!, as('carla.m', 'compliance'));
+    const bounds = { maxLines: 1000, maxMs: 2000 };
+    expect(await similarUsersInFiles(app.auditLog, 'carla', bounds, performance.now())).toEqual(['carla.m']);
+    // The search that found nothing took its whole time: nothing is left for the names (they took another 2 s).
+    expect(await similarUsersInFiles(app.auditLog, 'carla', bounds, performance.now() - bounds.maxMs - 1)).toEqual([]);
+    // A part of a name as long as a whole one can be is no search through the files.
+    // The longest name a sign-in gives (256 characters) is found by a part of it in capitals.
+    const long = `${'a'.repeat(244)}@example.org`;
+    expect((await lookUp(app, amelie.refId!, as(long, 'compliance'))).status).toBe(200);
+    expect(await similarUsersInFiles(app.auditLog, 'A'.repeat(244), bounds, performance.now())).toEqual([long]);
   });
 });

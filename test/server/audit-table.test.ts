@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -265,6 +265,37 @@ describe.skipIf(!hasPostgres)(`the audit table in PostgreSQL${hasPostgres ? '' :
       expect(warnings()).toHaveLength(1);
     } finally {
       await store.close();
+    }
+  }, 60_000);
+
+  it('the retention at start says in the log how many lines it deleted (after a restart with a shorter retention, the most)', async () => {
+    const url = await postgres.database();
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'cl-retention-')), 'audit.jsonl');
+    const old = Date.now() - 60 * 86_400_000;
+    const line = (i: number) =>
+      JSON.stringify({
+        prev: 'start',
+        time: new Date(old + i * 1000).toISOString(),
+        user: 'ana',
+        role: 'compliance',
+        env: 'default',
+        kind: 'refId',
+        id: `r${i}`,
+        status: 200,
+      });
+    writeFileSync(file, `${Array.from({ length: 20 }, (_, i) => line(i)).join('\n')}\n`);
+    const count = async () => Number((await queryOf<{ n: string }>(url, 'SELECT count(*) AS n FROM candidate_lookup_audit'))[0]!.n);
+    const first = createAuditStore({ file, instance: 'app1', databaseUrl: url, retentionDays: 3650 });
+    await expect.poll(count, { timeout: 15_000 }).toBe(20);
+    await first.close();
+    const logs: string[] = [];
+    const logger = createLogger({ write: (text: string) => void logs.push(text) });
+    const second = createAuditStore({ file, instance: 'app1', databaseUrl: url, retentionDays: 30, logger });
+    try {
+      await expect.poll(() => logs.some((text) => text.includes('20 lines older than 30 days deleted')), { timeout: 15_000 }).toBe(true);
+      expect(await count()).toBe(0);
+    } finally {
+      await second.close();
     }
   }, 60_000);
 });

@@ -61,6 +61,8 @@ function leadsOnly(identity: Identity): void {
 async function searchRoute(deps: TrailDeps, call: SignedInCall): Promise<void> {
   leadsOnly(call.identity);
   const { cursor, limit, ...filter } = await readJson(call, auditQuerySchema, 'search');
+  // The names offered after a search that found nothing share the search's time bound, not a new one.
+  const started = performance.now();
   const also = await otherIdOf(deps, filter);
   const found = await deps.store.search(asLogged({ ...filter, ...also }), {
     limit: limit ?? AUDIT_PAGE_SIZE,
@@ -68,7 +70,7 @@ async function searchRoute(deps: TrailDeps, call: SignedInCall): Promise<void> {
   });
   const line = auditReadLine(call, 'search', filter, { ...(cursor ? { page: true } : {}), rows: found.rows.length });
   // Part of a name finds no one (the search wants the whole name): the names that contain it are offered.
-  const similar = filter.user !== undefined && !cursor && found.rows.length === 0 ? await similarUsersOf(deps, filter.user) : [];
+  const similar = filter.user !== undefined && !cursor && found.rows.length === 0 ? await similarUsersOf(deps, filter.user, started) : [];
   const answer: AuditSearchAnswer = {
     ...found,
     ...(also ? { alsoSearched: also } : {}),
@@ -87,9 +89,9 @@ async function otherIdOf(deps: TrailDeps, filter: AuditFilter): Promise<OtherId 
 }
 
 /** Names offered for a user who found nothing; never a reason to fail the search. */
-async function similarUsersOf(deps: TrailDeps, typed: string): Promise<string[]> {
+async function similarUsersOf(deps: TrailDeps, typed: string, started: number): Promise<string[]> {
   try {
-    return await deps.store.similarUsers(typed);
+    return await deps.store.similarUsers(typed, started);
   } catch {
     return [];
   }

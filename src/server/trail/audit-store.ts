@@ -46,8 +46,11 @@ export interface AuditStore {
    * makes the export fail rather than repeat or skip rows.
    */
   exportRows(filter: SearchFilter, max: number): AsyncGenerator<AuditRow>;
-  /** People's names in the trail that contain `typed`, capitals ignored, at most 5 (audit-users.ts). */
-  similarUsers(typed: string): Promise<string[]>;
+  /**
+   * People's names in the trail that contain `typed`, capitals ignored, at most 5 (audit-users.ts); read
+   * from the files within what is left of the bounds of the search that began at `started` (performance.now()).
+   */
+  similarUsers(typed: string, started: number): Promise<string[]>;
   /** Lines were written to the file: the table catches up. */
   notify(): void;
   close(): Promise<void>;
@@ -76,7 +79,7 @@ export function createAuditStore(options: AuditStoreOptions): AuditStore {
         fileBounds: { maxLines: bounds.maxLines, maxMs: bounds.maxMs },
       }),
       exportRows: (filter, max) => pagesOf((page) => files(filter, page), max),
-      similarUsers: (typed) => similarUsersInFiles(options.file, typed, bounds),
+      similarUsers: (typed, started) => similarUsersInFiles(options.file, typed, bounds, started),
       notify: () => {},
       close: async () => {},
     };
@@ -145,7 +148,7 @@ function databaseStore(
         ));
       yield* pagesOf((page) => (fromTable ? searchTable(db, filter, page) : files(filter, page)), max);
     },
-    async similarUsers(typed) {
+    async similarUsers(typed, started) {
       if (!indexer.problem()) {
         try {
           await ready();
@@ -154,7 +157,7 @@ function databaseStore(
           // As a search does: the files while the table cannot answer.
         }
       }
-      return similarUsersInFiles(options.file, typed, bounds);
+      return similarUsersInFiles(options.file, typed, bounds, started);
     },
     notify: () => indexer.notify(),
     async close() {
@@ -249,7 +252,9 @@ function reportNowAndThen(options: AuditStoreOptions, db: Database, ready: () =>
   const retainer = setInterval(() => void retain().then(sayRetained.deleted, sayRetained.failed), options.retainEveryMs ?? RETAIN_EVERY_MS);
   reporter.unref();
   retainer.unref();
-  void retain()
+  // At start too (where it deletes the most) the retention says what it did; an unreachable database is said as such.
+  void ready()
+    .then(() => applyRetention(db, options.retentionDays).then(sayRetained.deleted, sayRetained.failed))
     .then(() => indexer.syncNow())
     .then(reportAndSay, (error: unknown) => say(databaseProblem(error)));
   return {
