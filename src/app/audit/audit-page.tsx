@@ -77,6 +77,8 @@ function AuditTrail() {
     setFilter({ ...filter, user });
     setCursors([]);
     setPicked({ user });
+    // The button goes with the offer: the keyboard goes on to the results, not back to the top of the page.
+    document.getElementById('audit-results-title')?.focus();
   };
   const [exporting, setExporting] = useState(false);
   const [exportProblem, setExportProblem] = useState<string>();
@@ -113,7 +115,7 @@ function AuditTrail() {
         {exportProblem}
       </p>
       <section aria-labelledby="audit-results-title" className="space-y-3">
-        <h2 id="audit-results-title" className="sr-only">
+        <h2 id="audit-results-title" tabIndex={-1} className="sr-only">
           Results
         </h2>
         <Results
