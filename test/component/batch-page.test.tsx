@@ -220,6 +220,35 @@ describe('batch page', { timeout: 20_000 }, () => {
     expect(await item.items['text/html']!.text()).toMatch(/^<table>/);
   });
 
+  it('says a refused copy until the next try, and not over the next batch it was not about', async () => {
+    const batches = [controllableBatch(), controllableBatch()];
+    let asked = 0;
+    stubApi({ candidates: { '/api/batch': () => batches[asked++]!.response() } });
+    renderWithProviders('/batch');
+    const user = await startBatch('a');
+    batches[0]!.send(found(0, 'a'), { type: 'done', found: 1, failed: 0 });
+    batches[0]!.end();
+    await screen.findByText(/^Done:/);
+    Object.assign(navigator.clipboard, { write: vi.fn(async () => Promise.reject(new DOMException('denied', 'NotAllowedError'))) });
+    vi.stubGlobal(
+      'ClipboardItem',
+      class {
+        constructor(readonly items: Record<string, Blob>) {}
+      },
+    );
+    await user.click(screen.getByRole('button', { name: 'Copy as table' }));
+    const refused = await screen.findByText('Copy failed: the browser refused access to the clipboard.');
+    expect(refused).toHaveClass('text-red-700');
+    const box = screen.getByRole('textbox', { name: 'refIds to look up' });
+    await user.clear(box);
+    await user.type(box, 'b');
+    await user.click(screen.getByRole('button', { name: 'Look up all' }));
+    batches[1]!.send(found(0, 'b'), { type: 'done', found: 1, failed: 0 });
+    batches[1]!.end();
+    await waitFor(() => expect(screen.getAllByRole('row').some((row) => row.textContent?.includes('b'))).toBe(true));
+    expect(screen.queryByText(/Copy failed/)).not.toBeInTheDocument();
+  });
+
   it('refuses more than 500 ids before asking, and says when the budget is used up', async () => {
     const { requests } = stubApi({
       candidates: {

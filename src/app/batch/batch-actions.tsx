@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import { batchCsv, batchFileName, batchHtml, batchTsv, type BatchLine } from '../../kyc/view/batch-export.ts';
 import { Button } from '../ui/button.tsx';
@@ -9,9 +10,12 @@ import { useZoneMode } from '../ui/zone-mode.ts';
  * Download as CSV and copy as a table. The CSV is made here in the browser and handed over as a blob:
  * the server never stores it.
  */
-export function BatchActions({ lines, kind }: { lines: BatchLine[]; kind: LookupKind }) {
+export function BatchActions({ lines, kind, batch }: { lines: BatchLine[]; kind: LookupKind; batch: readonly string[] }) {
   // "Table copied" goes after a while; a failure stays until the next try (it was gone in 2 s).
-  const [copied, setCopied] = useFlash<'idle' | 'copied' | 'failed'>('idle', 2000);
+  const [shown, setCopied] = useFlash<'idle' | 'copied' | 'failed'>('idle', 2000);
+  // What was said is about the batch it was copied from (its ids): not about the next one looked up.
+  const [about, setAbout] = useState<readonly string[]>();
+  const copied = about === batch ? shown : 'idle';
   // Dates a person reads beside the ISO ones, in the zone the page shows (yours, or UTC with UTC times on).
   const zone = { zone: useZoneMode() };
 
@@ -19,6 +23,7 @@ export function BatchActions({ lines, kind }: { lines: BatchLine[]; kind: Lookup
     saveBlob(new Blob([batchCsv(lines, kind, zone)], { type: 'text/csv;charset=utf-8' }), batchFileName(kind, new Date()));
 
   const copy = async () => {
+    setAbout(batch);
     try {
       const tsv = batchTsv(lines, kind, zone);
       // Rich editors (tickets, mail) paste the HTML table; spreadsheets and plain fields the tab-separated text.
@@ -46,8 +51,8 @@ export function BatchActions({ lines, kind }: { lines: BatchLine[]; kind: Lookup
       <Button variant="secondary" onClick={copy}>
         Copy as table
       </Button>
-      <span aria-live="polite" className="text-sm text-slate-600">
-        {copied === 'copied' ? 'Table copied' : copied === 'failed' ? 'Copy failed: the browser refused access to the clipboard' : ''}
+      <span aria-live="polite" className={copied === 'failed' ? 'text-sm text-red-700' : 'text-sm text-slate-600'}>
+        {copied === 'copied' ? 'Table copied' : copied === 'failed' ? 'Copy failed: the browser refused access to the clipboard.' : ''}
       </span>
     </div>
   );

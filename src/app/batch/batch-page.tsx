@@ -125,7 +125,7 @@ export function BatchPage() {
       {state.phase !== 'idle' && <BatchProgress state={state} onRetry={retry} />}
       {state.ids.length > 0 && (
         <>
-          <BatchActions lines={lines} kind={state.kind} />
+          <BatchActions lines={lines} kind={state.kind} batch={state.ids} />
           <BatchTable lines={lines} kind={state.kind} pending={running ? 'Looking up…' : 'Not looked up'} to={to} />
         </>
       )}

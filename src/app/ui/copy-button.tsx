@@ -10,7 +10,7 @@ export function CopyButton({ value, label }: { value: string; label: string }) {
       await navigator.clipboard.writeText(value);
       setState('copied');
     } catch {
-      setState('failed');
+      setState('failed', { stays: true });
     }
   };
   return (
