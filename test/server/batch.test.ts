@@ -45,6 +45,32 @@ const sandboxTarget = (statusKey = true) => ({
   ...(statusKey ? { statusApiKey: SANDBOX_KEYS.status } : {}),
 });
 
+/** A service answering each refId with the record `dataFor` gives it, or 404 for none. */
+async function serviceAnswering(dataFor: (id: string) => Record<string, unknown> | undefined) {
+  const upstream = await startFakeUpstream();
+  cleanups.push(upstream.close);
+  upstream.behave = (req, res) => {
+    const data = dataFor(decodeURIComponent(req.url!.split('/').pop()!));
+    const body = JSON.stringify(data ? { status: 'success', data } : { status: 'error', message: 'not found' });
+    res.writeHead(data ? 200 : 404, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+    res.end(body);
+  };
+  return upstream;
+}
+
+/** The app on `upstream` with a status-level key, writing its audit lines to a file of its own. */
+async function auditedApp(upstream: { url: string }, settings?: Parameters<typeof startTestApp>[0]['settings']) {
+  const file = auditFile();
+  const app = await startTestApp({
+    upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k', statusApiKey: 's' },
+    audit: createAuditLog(file),
+    access: proxyAccess(),
+    ...(settings ? { settings } : {}),
+  });
+  cleanups.push(app.close);
+  return { app, file };
+}
+
 describe('batch status lookup', () => {
   it('answers every id at status level, found, unknown or invalid, with an audit line each marked batch (the invalid ones counted in one)', async () => {
     const file = auditFile();
@@ -128,28 +154,9 @@ describe('batch status lookup', () => {
   });
 
   it('looks up an id sent more than once once: one request to the service, one audit line, one id of the budget, a row for each place', async () => {
-    const upstream = await startFakeUpstream();
-    cleanups.push(upstream.close);
-    upstream.behave = (req, res) => {
-      const id = decodeURIComponent(req.url!.split('/').pop()!);
-      const found = id !== 'nobody';
-      const body = JSON.stringify(
-        found
-          ? { status: 'success', data: { status: 'approved', refId: id, isArchived: false } }
-          : { status: 'error', message: 'not found' },
-      );
-      res.writeHead(found ? 200 : 404, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-      res.end(body);
-    };
-    const file = auditFile();
+    const upstream = await serviceAnswering((id) => (id === 'nobody' ? undefined : { status: 'approved', refId: id, isArchived: false }));
     // A budget of 3 ids a minute: 6 places of 3 ids fit in it.
-    const app = await startTestApp({
-      upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k', statusApiKey: 's' },
-      audit: createAuditLog(file),
-      access: proxyAccess(),
-      settings: { limits: { batchIdsPerMinute: 3 } },
-    });
-    cleanups.push(app.close);
+    const { app, file } = await auditedApp(upstream, { limits: { batchIdsPerMinute: 3 } });
     const ids = ['r1', 'r2', 'r1', 'nobody', 'r1', 'nobody'];
     const res = await post(app, { kind: 'refId', ids }, as('ana', 'compliance'));
     expect(res.status).toBe(200);
@@ -174,20 +181,8 @@ describe('batch status lookup', () => {
   });
 
   it('attack: 500 copies of one id in a batch cost one request to the service and one audit line, not 500', async () => {
-    const upstream = await startFakeUpstream();
-    cleanups.push(upstream.close);
-    upstream.behave = (_req, res) => {
-      const body = JSON.stringify({ status: 'success', data: { status: 'waiting', refId: 'r1', isArchived: false } });
-      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-      res.end(body);
-    };
-    const file = auditFile();
-    const app = await startTestApp({
-      upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k', statusApiKey: 's' },
-      audit: createAuditLog(file),
-      access: proxyAccess(),
-    });
-    cleanups.push(app.close);
+    const upstream = await serviceAnswering((id) => ({ status: 'waiting', refId: id, isArchived: false }));
+    const { app, file } = await auditedApp(upstream);
     const res = await post(app, { kind: 'refId', ids: Array(500).fill('r1') }, as('eve', 'support'));
     const events = ndjson(res.body);
     expect(events.filter((e) => e.type === 'row' && e.ok === true)).toHaveLength(500);
