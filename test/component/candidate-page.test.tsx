@@ -56,6 +56,9 @@ describe('status timeline', () => {
     expect(steps[3]).toHaveAttribute('aria-current', 'step');
     expect(steps[3]).toHaveTextContent('Current status');
     expect(steps[1]).toHaveTextContent('In review 40 s after submission');
+    // Each step says what the one before it marks, not its label ("after in review", "after approved").
+    expect(steps[2]).toHaveTextContent(/^Approved.* after the review began$/);
+    expect(steps[3]).toHaveTextContent(/^Review requested.* after approval$/);
     const time = steps[0]!.querySelector('time')!;
     expect(time.getAttribute('dateTime')).toBe(record.waitingDate);
     expect(steps[0]).toHaveTextContent(/In UTC: .* UTC|In your time zone: /);

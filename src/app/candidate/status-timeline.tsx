@@ -1,4 +1,5 @@
 import type { CandidateRecord } from '../../kyc/contract/schema.ts';
+import { isKnownStatus, type KnownStatus } from '../../kyc/contract/status.ts';
 import { formatDuration, formatRelative } from '../../kyc/view/time.ts';
 import { buildTimeline, type TimelineStep } from '../../kyc/view/timeline.ts';
 import { useZoneMode } from '../ui/zone-mode.ts';
@@ -6,9 +7,21 @@ import { Section } from '../ui/section.tsx';
 import { toneDotClass } from '../ui/status-badge.tsx';
 import { TimeStamp } from '../ui/time-stamp.tsx';
 
+/** What the previous step's date marks, as the end of "Approved 2 h after …" (a status's label reads wrong there: "after in review"). */
+const STEP_EVENTS: Readonly<Record<KnownStatus, string>> = {
+  incomplete: 'it was marked incomplete',
+  waiting: 'submission',
+  inreview: 'the review began',
+  approved: 'approval',
+  rejected: 'rejection',
+  blocked: 'it was blocked',
+  review_requested: 'a review was requested',
+};
+
 function afterText(step: TimelineStep, previous: TimelineStep | undefined): string | undefined {
   if (step.sincePrevious === undefined || !previous) return undefined;
-  const since = previous.status.status === 'waiting' ? 'submission' : previous.status.label.toLowerCase();
+  const status = previous.status.status;
+  const since = isKnownStatus(status) ? STEP_EVENTS[status] : `“${previous.status.label}”`;
   return `${step.status.label} ${formatDuration(step.sincePrevious)} after ${since}`;
 }
 
