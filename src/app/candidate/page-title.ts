@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import type { Role } from '../../kyc/contract/api.ts';
+import { BIDI_CONTROLS } from '../../kyc/contract/bidi.ts';
 import { candidatePersonName } from '../../kyc/contract/candidate-name.ts';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import type { CandidateRecord } from '../../kyc/contract/schema.ts';
@@ -9,7 +10,7 @@ export const APP_TITLE = 'Candidate Lookup';
 const MAX_NAME = 60;
 
 /** Control characters and bidirectional overrides: a record's text must not turn the tab's title around or break it. */
-const UNSAFE = /[\p{Cc}\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069]/gu;
+const UNSAFE = new RegExp(`[\\p{Cc}${BIDI_CONTROLS}]`, 'gu');
 
 /**
  * The tab's title on a candidate page: who, the status, the app ("Ana Silva — In review — Candidate

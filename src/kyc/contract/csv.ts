@@ -1,10 +1,12 @@
+import { BIDI_REORDERING } from './bidi.ts';
+
 /**
  * CSV cells, for the browser's batch export and the server's audit export alike: one rule against
  * formula injection for both.
  */
 
 /** Control characters (but tab and line breaks, which a cell may hold) and the direction overrides: none is written to a cell as it is. */
-const UNSEEN = /[\p{Cc}\u202a-\u202e\u2066-\u2069]/gu;
+const UNSEEN = new RegExp(`[\\p{Cc}${BIDI_REORDERING}]`, 'gu');
 
 /** A control character as its picture (NUL as ␀, ESC as ␛, DEL as ␡); a direction override as its code point. */
 const shown = (char: string) => {

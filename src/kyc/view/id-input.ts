@@ -1,3 +1,4 @@
+import { BIDI_CONTROLS } from '../contract/bidi.ts';
 import { parseDashboardLink } from './dashboard-link.ts';
 /**
  * What people paste into the search box: ids copied from tickets, spreadsheets, chat and e-mails carry
@@ -10,7 +11,7 @@ const INVISIBLE: Array<{ label: string; pattern: RegExp }> = [
   { label: 'zero-width space', pattern: /\u200b|\u200c|\u200d|\u2060|\u180e/g },
   { label: 'no-break space', pattern: /[\u00a0\u202f\u2007]/g },
   { label: 'byte order mark', pattern: /\ufeff/g },
-  { label: 'bidirectional mark', pattern: /[\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069]/g },
+  { label: 'bidirectional mark', pattern: new RegExp(`[${BIDI_CONTROLS}]`, 'g') },
   { label: 'soft hyphen', pattern: /\u00ad/g },
 ];
 

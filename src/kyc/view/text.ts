@@ -1,12 +1,14 @@
+import { BIDI_CONTROLS } from '../contract/bidi.ts';
+
 /**
  * Text from the service is shown as text, never markup; two more things keep it honest on screen:
  * invisible bidirectional controls (which can make "exe.jpg" read as "gpj.exe") are shown as visible
  * markers, and very long values are cut, with the rest one click away.
  */
-const BIDI_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
+const BIDI_CONTROL = new RegExp(`[${BIDI_CONTROLS}]`, 'g');
 
 export function revealBidiControls(text: string): string {
-  return text.replace(BIDI_CONTROLS, (char) => `⟦U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}⟧`);
+  return text.replace(BIDI_CONTROL, (char) => `⟦U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}⟧`);
 }
 
 export const LONG_TEXT_LIMIT = 300;
