@@ -81,7 +81,7 @@ function useCandidateLookup(kind: LookupKind, id: string) {
           ? 'refId'
           : undefined
       : undefined;
-  const retryAsRecordId = retryAs !== undefined;
+  const retryingAsOtherKind = retryAs !== undefined;
 
   useEffect(() => {
     if (!retryAs) return;
@@ -120,13 +120,13 @@ function useCandidateLookup(kind: LookupKind, id: string) {
     archiveWarning,
     status,
     changedTo,
-    retryAsRecordId,
+    retryingAsOtherKind,
   };
 }
 
 function CandidateLookup({ kind, id }: { kind: LookupKind; id: string }) {
   const lookup = useCandidateLookup(kind, id);
-  const { environment, info, session, query, failedBefore, progress, retryAsRecordId } = lookup;
+  const { environment, info, session, query, failedBefore, progress, retryingAsOtherKind } = lookup;
   const live = useLiveStatus(info?.name, environment, kind, id, query.data, query.dataUpdatedAt);
   const { shown, update } = useShownRecord(query.data, query.dataUpdatedAt, live);
   // Another candidate's record (other-candidate.tsx) names nobody in the tab's title.
@@ -148,7 +148,7 @@ function CandidateLookup({ kind, id }: { kind: LookupKind; id: string }) {
         ids={record}
         notFound={query.error instanceof ApiError && query.error.code === 'not_found'}
       />
-      {(query.isPending && !failedBefore) || retryAsRecordId ? (
+      {(query.isPending && !failedBefore) || retryingAsOtherKind ? (
         <CandidateSkeleton progress={progress} />
       ) : (
         <CandidateResult lookup={lookup} kind={kind} id={id} shown={shown} update={update} />

@@ -13,7 +13,7 @@ import { KeyboardHelp } from './keyboard-help-key.tsx';
 import { metaQueries } from '../meta/meta-query.ts';
 import { PrivacyMaskProvider, PrivacyMaskToggle } from '../preferences/privacy-mask.tsx';
 import { TimeZoneProvider, TimeZoneToggle } from '../preferences/time-zone.tsx';
-import { keepRecentLookupsFor } from '../recent/recent-lookups.ts';
+import { giveRecentLookupsTo } from '../recent/recent-lookups.ts';
 import { useRecentFollowsLive } from '../recent/recent-live.ts';
 import { useQueueFollowsLive } from '../applicants/queue-follows-live.ts';
 import { APPLICANTS_KEY } from '../applicants/queue-key.ts';
@@ -62,7 +62,7 @@ export function AppShell({ children }: { children: ReactNode }) {
   useSessionWatch(session.data);
   const held = usePageHeld();
   useEffect(() => {
-    if (user !== undefined) keepRecentLookupsFor(user);
+    if (user !== undefined) giveRecentLookupsTo(user);
   }, [user]);
   const maskDefault = useMaskDefault(environment.environment, signedIn);
   // One stream per tab while someone is signed in: the service's events where an environment has live

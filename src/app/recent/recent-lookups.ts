@@ -106,7 +106,7 @@ const OWNER_KEY = 'candidate-lookup:recent-owner';
  * The list belongs to whoever is signed in. A session can end without a sign-out (it expired, another
  * tab signed out): when someone else is signed in next, the list starts empty.
  */
-export function keepRecentLookupsFor(user: string): void {
+export function giveRecentLookupsTo(user: string): void {
   try {
     const owner = storage()?.getItem(OWNER_KEY);
     if (owner !== null && owner !== undefined && owner !== user) clearRecentLookups();
