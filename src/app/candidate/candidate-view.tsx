@@ -18,6 +18,7 @@ import { IdentityCard } from './identity-card.tsx';
 import { OtherAttributes } from './other-attributes.tsx';
 import { PhoneCard } from './phone-card.tsx';
 import { PictureGallery } from './picture-gallery.tsx';
+import { notedPictures } from './picture-notes.ts';
 import { picturePartsOf } from '../api/picture-parts.ts';
 import { RestOfRecord, usePendingRecord } from './rest-of-record.tsx';
 import { StatusTimeline } from './status-timeline.tsx';
@@ -118,7 +119,12 @@ export function CandidateView({ record, answer, activity }: { record: CandidateR
           {/* On paper the pictures come after every fact (print:order-last), each at most half a page. */}
           {sorted && sorted.pictures.length > 0 && (
             <div className={`min-w-0 print:order-last ${spanOf(0)}`}>
-              <PictureGallery pictures={sorted.pictures} owner={owner} parts={picturePartsOf(record)} />
+              <PictureGallery
+                pictures={sorted.pictures}
+                owner={owner}
+                parts={picturePartsOf(record)}
+                noted={notedPictures(record, meta, sorted.pictures)}
+              />
             </div>
           )}
           {identities && sorted?.pictures.length === 0 && (

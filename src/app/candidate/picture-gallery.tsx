@@ -14,10 +14,12 @@ type GalleryProps = {
   owner: string;
   /** The parts the pictures come in, when the record came in parts. */
   parts?: PictureParts;
+  /** The pictures the candidate's notes name (picture-notes.ts): Compare puts one beside the picture shown first. */
+  noted?: readonly string[];
 };
 
 /** The candidate's pictures as thumbnails; any of them opens the document viewer over all of them. */
-export function PictureGallery({ pictures, owner, parts }: GalleryProps) {
+export function PictureGallery({ pictures, owner, parts, noted }: GalleryProps) {
   // While shown, the pictures' download goes on; once not, it stops (picture-parts.ts).
   useEffect(() => parts?.hold(), [parts]);
   const [ready, setReady] = useState<Record<string, ViewerPicture | undefined>>({});
@@ -55,6 +57,7 @@ export function PictureGallery({ pictures, owner, parts }: GalleryProps) {
           <DocumentViewer
             pictures={viewable}
             startName={open}
+            noted={noted}
             onClose={(shownName) => {
               setOpen(undefined);
               // Back to the thumbnail of the picture last shown, which may not be the one first opened.

@@ -1,5 +1,5 @@
 import { type KeyboardEvent, type ReactNode, type RefObject, useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
-import { comparePair } from '../../kyc/view/attributes.ts';
+import { compareCounterpart } from '../../kyc/view/attributes.ts';
 import { usePinnedReveal } from '../preferences/privacy-reveal.tsx';
 import { useWorkSession } from '../session/session-end.ts';
 import { SessionEndedNotice } from '../session/session-ended-notice.tsx';
@@ -40,9 +40,11 @@ function applyKey(key: string, controls: PaneControls): boolean {
 
 /**
  * Which picture is shown, or which two side by side, and which side the keys act on. Paging wraps
- * round; compare starts on the selfie and the ID document.
+ * round. Compare puts the picture shown beside the one it is best held against (compareCounterpart: a
+ * picture the notes name first), the two in the page's order (the selfie on the left, as its thumbnail
+ * is first), and the keys stay on the picture that was shown.
  */
-function useViewerPictures(pictures: ViewerPicture[], startName: string) {
+function useViewerPictures(pictures: ViewerPicture[], startName: string, noted: readonly string[]) {
   const [index, setIndex] = useState(() =>
     Math.max(
       0,
@@ -51,7 +53,6 @@ function useViewerPictures(pictures: ViewerPicture[], startName: string) {
   );
   const [pair, setPair] = useState<[number, number]>();
   const [active, setActive] = useState<0 | 1>(0);
-  const defaultPair = comparePair(pictures.map((p) => p.name));
   const count = pictures.length;
   const step = (delta: number) => {
     const move = (i: number) => (i + delta + count) % count;
@@ -62,9 +63,15 @@ function useViewerPictures(pictures: ViewerPicture[], startName: string) {
     if (pair) {
       setIndex(pair[active]);
       setPair(undefined);
-    } else if (defaultPair) {
-      setPair(defaultPair);
-      setActive(0);
+    } else {
+      const other = compareCounterpart(
+        pictures.map((p) => p.name),
+        index,
+        noted,
+      );
+      if (other === undefined) return;
+      setPair(index < other ? [index, other] : [other, index]);
+      setActive(index < other ? 0 : 1);
     }
   };
   const choose = (side: 0 | 1, chosen: number) => {
@@ -80,7 +87,7 @@ function useViewerPictures(pictures: ViewerPicture[], startName: string) {
     shown,
     count,
     comparing: Boolean(pair),
-    canCompare: Boolean(defaultPair),
+    canCompare: count > 1,
     step,
     toggleCompare,
     choose,
@@ -130,20 +137,23 @@ function viewerKeys(pane: () => PaneControls | null, step: (delta: number) => vo
 /**
  * The document viewer: one picture (or two side by side) to zoom, pan, fit, show at actual size,
  * rotate and page through, by pointer, touch or keys. Closing hands back the picture last shown, so
- * that focus can return to its thumbnail.
+ * that focus can return to its thumbnail. `noted`: the pictures the candidate's notes name, which
+ * Compare puts beside the picture shown first.
  */
 export function DocumentViewer({
   pictures,
   startName,
+  noted = [],
   onClose,
 }: {
   pictures: ViewerPicture[];
   startName: string;
+  noted?: readonly string[];
   onClose: (shownName: string) => void;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const hintId = useId();
-  const view = useViewerPictures(pictures, startName);
+  const view = useViewerPictures(pictures, startName, noted);
   const { pair, active, shown } = view;
   const left = useRef<PaneControls>(null);
   const right = useRef<PaneControls>(null);

@@ -48,17 +48,56 @@ export function sortAttributes(identities: Record<string, IdentityAttribute>): S
 
 /** Identity documents with a portrait, in the order a reviewer would hold them against the selfie. */
 const ID_DOCUMENTS = ['passport', 'national_id', 'driving_license', 'selfie_national_id'];
+const OTHER_PICTURE = ID_DOCUMENTS.length + 1;
+
+/** How well `name` goes beside the open picture (lower first): the selfie beside a document, a document beside anything else. */
+function counterpartRank(open: string, name: string): number {
+  const document = ID_DOCUMENTS.indexOf(name);
+  if (name === 'selfie') return ID_DOCUMENTS.includes(open) ? -1 : ID_DOCUMENTS.length;
+  return document === -1 ? OTHER_PICTURE : document;
+}
 
 /**
- * The pair to compare side by side, as indexes into `names`: the selfie and the ID document, else
- * the first two pictures. Undefined with fewer than two.
+ * The picture to compare with the one open (`open`, an index into `names`, the pictures in page order):
+ * the selfie beside an identity document; beside the selfie, or beside a document when there is no
+ * selfie, the first identity document (passport, national ID, driving licence, selfie with national ID);
+ * else the first other picture. A picture a note names (`noted`) comes before any it does not.
+ * Undefined with no other picture.
  */
-export function comparePair(names: string[]): [number, number] | undefined {
-  if (names.length < 2) return undefined;
-  const selfie = names.indexOf('selfie');
-  const document = ID_DOCUMENTS.map((name) => names.indexOf(name)).find((index) => index !== -1);
-  if (selfie !== -1 && document !== undefined) return [selfie, document];
-  return [0, 1];
+export function compareCounterpart(names: readonly string[], open: number, noted: readonly string[] = []): number | undefined {
+  const rank = (index: number) => counterpartRank(names[open] ?? '', names[index]!);
+  const others = names.flatMap((_, index) => (index === open ? [] : [index])).sort((a, b) => rank(a) - rank(b) || a - b);
+  return others.find((index) => noted.includes(names[index]!)) ?? others[0];
+}
+
+const REGEXP_SPECIAL = /[.*+?^${}()|[\]\\]/g;
+
+/** How a note may name a picture: its label ("National ID"), its name (`national_id`) and that name in words. */
+function phrasesOf(name: string): string[] {
+  return [...new Set([attributeLabel(name), name, name.replace(/_/g, ' ')].map((phrase) => phrase.toLowerCase()))];
+}
+
+/**
+ * The pictures of `names` that notes name, in the order of `names`: "Document check flagged the national
+ * ID photo" names `national_id`. Longer names are read first and taken out of the text, so that "selfie
+ * with national ID" names `selfie_national_id` alone, not the selfie and the national ID too. A name is
+ * matched as words, never as part of one, and as text: a name holding `(` or `*` is no pattern.
+ */
+export function picturesNamedIn(notes: readonly string[], names: readonly string[]): string[] {
+  const phrases = names
+    .flatMap((name) => phrasesOf(name).map((phrase) => ({ name, phrase })))
+    .sort((a, b) => b.phrase.length - a.phrase.length);
+  const named = new Set<string>();
+  for (const note of notes) {
+    let text = note.toLowerCase();
+    for (const { name, phrase } of phrases) {
+      const words = new RegExp(`(?<![\\p{L}\\p{N}_])${phrase.replace(REGEXP_SPECIAL, '\\$&')}(?![\\p{L}\\p{N}_])`, 'gu');
+      const rest = text.replace(words, ' ');
+      if (rest !== text) named.add(name);
+      text = rest;
+    }
+  }
+  return names.filter((name) => named.has(name));
 }
 
 /** An attribute's label inside a sentence: its words in lower case, its acronyms kept ("the national ID", not "the national id"). */
