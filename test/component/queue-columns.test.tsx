@@ -106,6 +106,19 @@ describe('the queue columns', () => {
     expect(cells(rows()[4]!)[1]).toHaveTextContent('2 d 2 h');
   });
 
+  it('says a status the service never dates has no date, and keeps "not known yet" for a date still to come', async () => {
+    const incomplete: Applicant[] = [
+      { status: 'incomplete', isArchived: false, recordId: 'rec-checks', refId: 'ref-checks' },
+      { status: 'on_hold', isArchived: false, recordId: 'rec-held', refId: 'ref-held' },
+      { status: 'waiting', isArchived: false, recordId: 'rec-unknown', refId: 'ref-unknown' },
+    ];
+    stubList(incomplete);
+    renderWithProviders('/applicants');
+    await waitFor(() => expect(rows()).toHaveLength(3));
+    const since = rows().map((row) => cells(row)[1]!.textContent);
+    expect(since).toEqual(['the service gives no date for this status', 'not known yet', 'not known yet']);
+  });
+
   it('each row is one link to its candidate, by recordId', async () => {
     stubList(QUEUE);
     renderWithProviders('/applicants?status=waiting');

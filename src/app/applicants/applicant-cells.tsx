@@ -1,4 +1,5 @@
 import { AGE_ORDERED_FILTERS, type Applicant, type Skipped, statusDateFields } from '../../kyc/contract/applicants.ts';
+import { UNDATED_STATUSES } from '../../kyc/contract/status.ts';
 import { formatAge, formatDateTime, type ZoneMode } from '../../kyc/view/time.ts';
 import { OutcomeChip } from '../ui/outcome-chip.tsx';
 
@@ -31,7 +32,11 @@ export function isOverSla(applicant: Applicant, now: number, slaHours: number | 
   return now - Date.parse(applicant.since) > slaHours * 3_600_000;
 }
 
-/** Since when the row has its status (its own date, or the queue index's), with the age and the SLA flag. */
+/**
+ * Since when the row has its status (its own date, or the queue index's), with the age and the SLA flag.
+ * Without one: "not known yet" only where a date can still come (the index has not read it yet); a status
+ * the service never dates (`incomplete`) says so, as "not known yet" would wait for ever.
+ */
 export function SinceCell({
   applicant,
   now,
@@ -46,6 +51,13 @@ export function SinceCell({
   if (!applicant.since) {
     const field = statusDateFields(applicant.status).find((name) => applicant.unreadable?.[name]);
     if (field) return <Unreadable field={field} expected={applicant.unreadable![field]!} />;
+    if ((UNDATED_STATUSES as readonly string[]).includes(applicant.status)) {
+      return (
+        <span className="text-slate-500 italic" data-undated-status>
+          the service gives no date for this status
+        </span>
+      );
+    }
     return <span className="text-slate-500 italic">not known yet</span>;
   }
   const date = new Date(applicant.since);

@@ -30,6 +30,14 @@ const STATUS_INFO: Record<KnownStatus, Omit<StatusInfo, 'status' | 'known'>> = {
   },
 };
 
+/**
+ * Statuses the service never dates: no `<status>Date` is documented or seen for them (the documented
+ * dates are `waitingDate`, `inreviewDate` and `approvedDate`; `rejectedDate`, `blockedDate` and
+ * `reviewRequestedDate` appear). A candidate in one has no date of it to wait for; an unknown status
+ * may still have one (`onHoldDate`).
+ */
+export const UNDATED_STATUSES: readonly KnownStatus[] = ['incomplete'];
+
 /** The record's date of a status: `review_requested` -> `reviewRequestedDate`. */
 export function statusDateField(status: string): string {
   return `${status.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase())}Date`;
