@@ -53,9 +53,9 @@ describe('the pair Compare opens on', () => {
     expect(await compareFrom(eszter, 'selfie')).toEqual({ pair: ['Selfie', 'National ID'], active: 'selfie' });
   });
 
-  it("puts the picture the hand-off's note for the status names beside the selfie", async () => {
+  it("does not follow the hand-off's internal note, which only support users (who see no pictures) read", async () => {
     const replyTemplates = { ...DEFAULT_REPLIES, inreview: { reply: 'We are on it.', note: 'Hold the national ID against the selfie.' } };
-    expect(await compareFrom(eszterWith({}), 'selfie', { replyTemplates })).toEqual({ pair: ['Selfie', 'National ID'], active: 'selfie' });
+    expect(await compareFrom(eszterWith({}), 'selfie', { replyTemplates })).toEqual({ pair: ['Selfie', 'Passport'], active: 'selfie' });
   });
 
   it('without a selfie, puts an identity document beside the proof of address shown', async () => {
