@@ -328,6 +328,19 @@ describe('the progress line', () => {
     expect(await screen.findByTestId('queue-order')).toHaveTextContent(/^In the KYC service's order\.$/);
   });
 
+  it('on the tab of a status the service never dates (incomplete), promises no dates: no "known", no "dated"', async () => {
+    const at = new Date().toISOString();
+    stubList([{ status: 'incomplete', isArchived: false, recordId: 'rec-checks', refId: 'ref-checks' }], {
+      extra: { incomplete: { order: { by: 'age', known: 0, of: 0 }, index: { at, asOf: at, dated: 0, of: 0 } } },
+    });
+    renderWithProviders('/applicants?status=incomplete');
+    expect(await screen.findByTestId('queue-order')).toHaveTextContent(
+      "In the KYC service's order: the service gives no date for this status, so there is no age to order by.",
+    );
+    expect(screen.getByTestId('queue-freshness')).toHaveTextContent(/; the service gives no date for this status\.$/);
+    expect(screen.getByTestId('queue-freshness')).not.toHaveTextContent('dated');
+  });
+
   it('orders the decisions’ tabs newest first, and All status by status, and says so', async () => {
     stubList(QUEUE, {
       extra: {

@@ -171,4 +171,30 @@ describe('a queue view is read from the index (issue 32)', () => {
     });
     await close();
   });
+
+  it('a status the service never dates (incomplete) is not counted among the rows whose dates are still to be looked up', async () => {
+    const upstream = await startListUpstream(
+      [
+        { status: 'incomplete', _id: 'a'.repeat(24), refId: 'inc-1' },
+        { status: 'incomplete', _id: 'b'.repeat(24), refId: 'inc-2' },
+        { status: 'waiting', _id: 'c'.repeat(24), refId: 'wait-1', waitingDate: now.toISOString() },
+      ],
+      () => undefined,
+    );
+    const app = await startTestApp({
+      upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k', statusApiKey: 's' },
+      access: gateway(),
+    });
+    await app.crawl();
+    const all = pageOf(await app.get('/api/applicants', SUPPORT));
+    expect(all.total).toBe(3);
+    // Before, "1 of 3 known … while their dates are looked up", for ever: the two incomplete rows have no date to come.
+    expect(all.order).toMatchObject({ by: 'age', known: 1, of: 1 });
+    expect(all.index).toMatchObject({ dated: 1, of: 1 });
+    const incomplete = pageOf(await app.get('/api/applicants?status=incomplete', SUPPORT));
+    expect(incomplete.total).toBe(2);
+    expect(incomplete.order).toMatchObject({ known: 0, of: 0 });
+    await app.close();
+    await upstream.close();
+  });
 });

@@ -1,5 +1,5 @@
 import { AGE_ORDERED_FILTERS, type Applicant, type Skipped, statusDateFields } from '../../kyc/contract/applicants.ts';
-import { UNDATED_STATUSES } from '../../kyc/contract/status.ts';
+import { isUndatedStatus } from '../../kyc/contract/status.ts';
 import { formatAge, formatDateTime, type ZoneMode } from '../../kyc/view/time.ts';
 import { OutcomeChip } from '../ui/outcome-chip.tsx';
 
@@ -51,7 +51,7 @@ export function SinceCell({
   if (!applicant.since) {
     const field = statusDateFields(applicant.status).find((name) => applicant.unreadable?.[name]);
     if (field) return <Unreadable field={field} expected={applicant.unreadable![field]!} />;
-    if ((UNDATED_STATUSES as readonly string[]).includes(applicant.status)) {
+    if (isUndatedStatus(applicant.status)) {
       return (
         <span className="text-slate-500 italic" data-undated-status>
           the service gives no date for this status

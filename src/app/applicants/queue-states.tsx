@@ -4,8 +4,9 @@ import { Card } from '../ui/card.tsx';
 import { ScrollRegion } from '../ui/scroll-region.tsx';
 import type { ApiError, ErrorCode } from '../api/api-error.ts';
 import { errorTitle } from '../api/error-titles.ts';
-import type { QueueIndexState, QueueOrder, QueueTabKey } from '../../kyc/contract/applicants.ts';
+import type { ApplicantFilter, QueueIndexState, QueueOrder, QueueTabKey } from '../../kyc/contract/applicants.ts';
 import { queueRereadMs } from '../../kyc/contract/queue-reread.ts';
+import { isUndatedStatus } from '../../kyc/contract/status.ts';
 import { formatAge } from '../../kyc/view/time.ts';
 import { useNow } from '../ui/use-now.ts';
 import type { QueueTab } from './applicants-tabs.tsx';
@@ -85,10 +86,12 @@ export function QueueNotOffered({ homeHref }: { homeHref: string }) {
  * up (the others follow in the order the service listed them), or the service's order (servers before
  * the queue index, issue 32).
  */
-export function QueueOrderNote({ order }: { order: QueueOrder | undefined }) {
+export function QueueOrderNote({ order, filter }: { order: QueueOrder | undefined; filter: ApplicantFilter | undefined }) {
   if (!order) return null;
   let text: string;
-  if (order.by === 'service') {
+  if (filter && isUndatedStatus(filter)) {
+    text = "In the KYC service's order: the service gives no date for this status, so there is no age to order by.";
+  } else if (order.by === 'service') {
     text = !order.over
       ? "In the KYC service's order."
       : `In the KYC service's order: this tab has more than ${order.over.toLocaleString()} candidates, too many to order by age.`;
@@ -126,7 +129,10 @@ export function QueueFreshness({
 }) {
   const now = useNow();
   if (!index) return null;
-  const dated = `${index.dated.toLocaleString()} of ${index.of.toLocaleString()} dated`;
+  // A tab of a status the service never dates has no date to look up (the count leaves it out of All's too).
+  const dated = isUndatedStatus(tab)
+    ? 'the service gives no date for this status'
+    : `${index.dated.toLocaleString()} of ${index.of.toLocaleString()} dated`;
   let text: string;
   if (index.crawling && index.error?.withheld) {
     text = `Not read from the KYC service: what lookups made here told the queue is shown, ${dated}.`;

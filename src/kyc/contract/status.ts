@@ -38,6 +38,8 @@ const STATUS_INFO: Record<KnownStatus, Omit<StatusInfo, 'status' | 'known'>> = {
  */
 export const UNDATED_STATUSES: readonly KnownStatus[] = ['incomplete'];
 
+export const isUndatedStatus = (status: string): boolean => UNDATED_STATUSES.some((undated) => undated === status);
+
 /** The record's date of a status: `review_requested` -> `reviewRequestedDate`. */
 export function statusDateField(status: string): string {
   return `${status.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase())}Date`;

@@ -12,6 +12,7 @@ import {
   type Skipped,
 } from '../../kyc/contract/applicants.ts';
 import { joinSkipped } from '../../kyc/contract/list-record.ts';
+import { isUndatedStatus } from '../../kyc/contract/status.ts';
 import { ApiFailure } from '../http/api-failure.ts';
 import { type IndexEntry, NEWEST_FIRST_GROUPS, QUEUE_GROUPS, type QueueGroup, type SetName } from '../state/queue-entry.ts';
 import type { CountQuery, QueueIndexStore, RangeQuery } from '../state/queue-index-store.ts';
@@ -86,6 +87,12 @@ export async function readView(store: QueueIndexStore, environment: string, requ
   if (!refusedHere && tabState.error && tabState.asOf === undefined && of === 0) {
     return { ok: false, failure: new ApiFailure(tabState.error.code, tabState.error.message) };
   }
+  // A status the service never dates (incomplete) is no row whose date is still to be looked up.
+  const datable = sum(
+    groupsOf(query.status)
+      .filter((group) => !isUndatedStatus(group))
+      .map((group) => counts.at(`z:${group}`) + counts.at(`u:${group}`)),
+  );
   const sizes = segments.map((segment) => counts.at(segment.set, segment.below));
   const total = refusedHere ? 0 : sum(sizes);
   const members = refusedHere ? [] : (await store.range(environment, slices(segments, sizes, query.skip, query.limit))).flat();
@@ -96,14 +103,14 @@ export async function readView(store: QueueIndexStore, environment: string, requ
     total,
     skip: query.skip,
     limit: query.limit,
-    ...orderOf(query.status, counts, of),
+    ...orderOf(query.status, counts, datable),
     ...slaOf(request, counts, cutoff, query.status, tabState),
     ...(tabState.skipped ? { skipped: tabState.skipped } : {}),
     ...(query.overSla || query.attention
       ? { only: [...(query.overSla ? ['overSla' as const] : []), ...(query.attention ? ['attention' as const] : [])] }
       : {}),
     ...(query.counts ? tabCounts(request, counts, crawl, refused, cutoff) : {}),
-    index: indexState(request.now, tabState, counts, query.status, of),
+    index: indexState(request.now, tabState, counts, query.status, datable),
   };
   return { ok: true, data };
 }
