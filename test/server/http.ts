@@ -133,7 +133,7 @@ export function testEnvironment(
   };
 }
 
-type TestAppOptions = Omit<ApiRuntime, 'logger' | 'environments' | 'audit'> &
+export type TestAppOptions = Omit<ApiRuntime, 'logger' | 'environments' | 'audit'> &
   Partial<Pick<ApiRuntime, 'audit'>> & {
     /** The settings this test changes (testSettings, settings.ts); the others are the configuration's defaults. */
     settings?: SettingsOverrides;

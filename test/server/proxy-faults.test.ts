@@ -1,43 +1,26 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { freePort } from '../../scripts/free-port.mjs';
-import { apiErrorBodySchema } from '../../src/kyc/contract/api.ts';
 import { PARTS_ACCEPT } from '../../src/kyc/contract/picture-parts.ts';
 import { virtualClock } from './clock.ts';
-import { startFakeUpstream } from './fake-upstream.ts';
-import { startTestApp, type RawResponse, type TestApp } from './http.ts';
+import { startTestApp } from './http.ts';
+import { errorOf, serviceAndApp } from './service-app.ts';
 
 const KEY = 'fault-test-key-7f3a9c';
 const CLIENT = 'client_for_faults';
-let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
-let app: TestApp;
 // The service's waits (its 429) pass on this clock: a test moves it past one instead of waiting.
 const clock = virtualClock();
-
-beforeAll(async () => {
-  upstream = await startFakeUpstream();
-  app = await startTestApp({
-    upstream: { baseUrl: upstream.url, clientId: CLIENT, apiKey: KEY },
-    pauseClock: clock,
-    settings: {
-      limits: {
-        upstreamTimeoutMs: 400,
-        maxResponseBytes: 10_000,
-      },
-      // As behind a proxy with sign-in elsewhere (signIn.allowUnauthenticated): forwarding headers reach the handler.
-      refuseProxied: false,
+const { upstream, app, lookup } = await serviceAndApp((baseUrl) => ({
+  upstream: { baseUrl, clientId: CLIENT, apiKey: KEY },
+  pauseClock: clock,
+  settings: {
+    limits: {
+      upstreamTimeoutMs: 400,
+      maxResponseBytes: 10_000,
     },
-  });
-});
-afterAll(async () => {
-  await app.close();
-  await upstream.close();
-});
-beforeEach(() => {
-  upstream.seen.length = 0;
-});
-
-const errorOf = (res: RawResponse) => apiErrorBodySchema.parse(JSON.parse(res.body)).error;
-const lookup = () => app.get('/api/candidates/refId/abc-123', { accept: 'application/json' });
+    // As behind a proxy with sign-in elsewhere (signIn.allowUnauthenticated): forwarding headers reach the handler.
+    refuseProxied: false,
+  },
+}));
 
 /** After every fault, a healthy lookup must still work: the server keeps serving. */
 async function expectStillServing() {

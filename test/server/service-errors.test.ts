@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type http from 'node:http';
-import { apiErrorBodySchema } from '../../src/kyc/contract/api.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
-import { startTestApp, type RawResponse, type TestApp } from './http.ts';
+import { startTestApp, type RawResponse } from './http.ts';
+import { errorOf, serviceAndApp } from './service-app.ts';
 
 /**
  * The service's error answers as the page gets them (upstream-api-facts.md, "Errors and limits"): its
@@ -12,26 +12,10 @@ import { startTestApp, type RawResponse, type TestApp } from './http.ts';
 
 const KEY = 'errs-full-key-5b8e1d7c';
 const STATUS_KEY = 'errs-status-key-9c2f4a61';
-let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
-let app: TestApp;
-
-beforeAll(async () => {
-  upstream = await startFakeUpstream();
-  app = await startTestApp({
-    upstream: { baseUrl: upstream.url, clientId: 'client_errs', apiKey: KEY, statusApiKey: STATUS_KEY },
-    settings: { limits: { upstreamTimeoutMs: 2000 } },
-  });
-});
-afterAll(async () => {
-  await app.close();
-  await upstream.close();
-});
-beforeEach(() => {
-  upstream.seen.length = 0;
-});
-
-const errorOf = (res: RawResponse) => apiErrorBodySchema.parse(JSON.parse(res.body)).error;
-const lookup = () => app.get('/api/candidates/refId/abc-123', { accept: 'application/json' });
+const { upstream, lookup } = await serviceAndApp((baseUrl) => ({
+  upstream: { baseUrl, clientId: 'client_errs', apiKey: KEY, statusApiKey: STATUS_KEY },
+  settings: { limits: { upstreamTimeoutMs: 2000 } },
+}));
 
 function answer(status: number, body: string, headers: http.OutgoingHttpHeaders = {}) {
   upstream.behave = (_req, res) => {
