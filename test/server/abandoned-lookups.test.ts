@@ -1,21 +1,15 @@
 import http from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createAccessControl } from '../../src/server/auth/access.ts';
+import { describe, expect, it } from 'vitest';
 import { startFakeUpstream } from './fake-upstream.ts';
 import { startTestApp } from './http.ts';
+import { as, cleanupsAfterEach, lookupLater, proxyAccess, RECORD } from './user-lookups.ts';
 
 /**
  * What lookups a browser left, or could not send, cost everyone else (a resilience review): a full
  * answer is read to its end after the browser leaves (archive-watch.ts), and every request to the
  * service shares one agent of 256 connections.
  */
-const cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0)) await cleanup();
-});
-const RECORD = { status: 'approved', refId: 'r', recordId: 'x', isArchived: false, blockPassID: 'b' };
-const as = (user: string, role = 'compliance') => ({ 'x-user': user, 'x-role': role, 'x-candidate-lookup': '1' });
-const proxyAccess = () => createAccessControl({ mode: 'proxy', userHeader: 'x-user', roleHeader: 'x-role', trusted: ['127.0.0.1/32'] });
+const cleanups = cleanupsAfterEach();
 
 /** The full key: a `/keyed-` answer holds it, and is refused for it (answer-guard.ts), after which it is read on. */
 const FULL_KEY = 'full-key-3f9a-c27e81d0';
@@ -45,17 +39,6 @@ async function slowService() {
   cleanups.push(() => clearInterval(drip), upstream.close);
   const seen = (part: string) => upstream.seen.filter((request) => request.path.includes(part)).length;
   return { url: upstream.url, seen, trickling };
-}
-
-/** A request that is not waited for here: its answer's status, whenever it comes. */
-function lookupLater(port: number, path: string, headers: http.OutgoingHttpHeaders): Promise<number> {
-  return new Promise((resolve) => {
-    const req = http.get({ host: '127.0.0.1', port, path, headers, agent: false }, (res) => {
-      res.resume();
-      res.on('close', () => resolve(res.statusCode ?? 0));
-    });
-    req.on('error', () => resolve(0));
-  });
 }
 
 /**

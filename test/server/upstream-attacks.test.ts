@@ -1,29 +1,13 @@
-import http from 'node:http';
+import type http from 'node:http';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createAccessControl } from '../../src/server/auth/access.ts';
+import { describe, expect, it } from 'vitest';
 import { startFakeUpstream } from './fake-upstream.ts';
 import { startTestApp } from './http.ts';
+import { as, cleanupsAfterEach, lookupLater, proxyAccess, RECORD } from './user-lookups.ts';
 
 /** Issue 9, items 11 and 12: what one user's lookups could cost everyone else. */
-const cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0)) await cleanup();
-});
-const RECORD = { status: 'approved', refId: 'r', recordId: 'x', isArchived: false, blockPassID: 'b' };
-const as = (user: string, role = 'compliance') => ({ 'x-user': user, 'x-role': role, 'x-candidate-lookup': '1' });
-
-/** A request that is not waited for here: its answer's status, whenever it comes. */
-function lookupLater(port: number, path: string, headers: http.OutgoingHttpHeaders): Promise<number> {
-  return new Promise((resolve) => {
-    const req = http.get({ host: '127.0.0.1', port, path, headers, agent: false }, (res) => {
-      res.resume();
-      res.on('close', () => resolve(res.statusCode ?? 0));
-    });
-    req.on('error', () => resolve(0));
-  });
-}
+const cleanups = cleanupsAfterEach();
 
 describe("attack: one user's many slow lookups starving everyone else of the upstream connections", () => {
   it('holds each user to 4 requests at the service at once; the rest wait, and another user is answered meanwhile', async () => {
@@ -37,7 +21,7 @@ describe("attack: one user's many slow lookups starving everyone else of the ups
     upstream.behave = (req, res) => (req.url!.includes('/slow-') ? held.push(res) : answer(res));
     const app = await startTestApp({
       upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' },
-      access: createAccessControl({ mode: 'proxy', userHeader: 'x-user', roleHeader: 'x-role', trusted: ['127.0.0.1/32'] }),
+      access: proxyAccess(),
       settings: {
         limits: {
           upstreamTimeoutMs: 60_000,
@@ -91,7 +75,7 @@ describe('attack: many large support lookups without a status key, each held who
     upstream.behave = (_req, res) => send(res);
     const app = await startTestApp({
       upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'full-key-0a9b8c7d' },
-      access: createAccessControl({ mode: 'proxy', userHeader: 'x-user', roleHeader: 'x-role', trusted: ['127.0.0.1/32'] }),
+      access: proxyAccess(),
       settings: {
         limits: {
           upstreamTimeoutMs: timeoutMs,
