@@ -1,16 +1,9 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { apiErrorBodySchema } from '../../src/kyc/contract/api.ts';
 import { PRESENCE_PATH } from '../../src/kyc/contract/presence.ts';
-import { createAccessControl } from '../../src/server/auth/access.ts';
-import { createLiveHub } from '../../src/server/live/create-live-hub.ts';
-import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
-import { type RunningSandbox, SANDBOX_KEYS, startSandbox } from '../../src/server/sandbox/sandbox.ts';
-import { openStream, type TestStream } from './event-source.ts';
-import { rawRequest, startTestApp, testEnvironment, type TestApp } from './http.ts';
-import { testPasswordHash } from './passwords.ts';
+import type { TestStream } from './event-source.ts';
+import { rawRequest } from './http.ts';
+import { startPresenceApp } from './presence-app.ts';
 
 /**
  * Presence under a crowd, over real HTTP: a resilience review found every announcement sent the whole
@@ -18,14 +11,9 @@ import { testPasswordHash } from './passwords.ts';
  * announcements in 10 s, 197 MB to 200 streams). The gap between rounds of snapshots is this test's own
  * timer, stepped by the test (passGap), so that what a stream is sent is counted, never timed.
  */
-const dir = mkdtempSync(path.join(os.tmpdir(), 'cl-presence-flood-'));
-const usersFile = path.join(dir, 'users.json');
 const ANNOUNCEMENTS_PER_MINUTE = 20;
 const BYTES_PER_SECOND = 1000;
 const USERS = ['r1', 'r2', 'r3', 'r4', 'w1', 'w2', 'mallory'];
-let sandbox: RunningSandbox;
-let app: TestApp;
-const streams: TestStream[] = [];
 const waits: { ms: number; then: () => void }[] = [];
 const waited: number[] = [];
 
@@ -34,48 +22,24 @@ function passGap(): void {
   for (const due of waits.splice(0)) due.then();
 }
 
-beforeAll(async () => {
-  sandbox = await startSandbox({ candidates: await sampleCandidates({ now: new Date() }) });
-  const users = await Promise.all(
-    USERS.map(async (username) => ({ username, passwordHash: await testPasswordHash(`${username}-pass`), role: 'compliance' })),
-  );
-  writeFileSync(usersFile, JSON.stringify({ users }));
-  const target = { baseUrl: sandbox.url, clientId: sandbox.clientId, apiKey: SANDBOX_KEYS.full };
-  app = await startTestApp({
-    environments: [testEnvironment(target, { name: 'a' })],
-    access: createAccessControl({ mode: 'users', usersFile, sessionMaxAgeMinutes: 60, sessionIdleMinutes: 60 }, { signInDelayMs: 1 }),
-    hub: createLiveHub(),
-    presence: {
-      announcementsPerMinute: ANNOUNCEMENTS_PER_MINUTE,
-      bytesPerSecond: BYTES_PER_SECOND,
-      wait: (ms, then) => {
-        const entry = { ms, then };
-        waits.push(entry);
-        waited.push(ms);
-        return () => void waits.splice(waits.indexOf(entry), 1);
-      },
+const { app, signIn, openTab } = await startPresenceApp(
+  USERS.map((username) => ({ username, role: 'compliance' as const })),
+  ['a'],
+  {
+    announcementsPerMinute: ANNOUNCEMENTS_PER_MINUTE,
+    bytesPerSecond: BYTES_PER_SECOND,
+    wait: (ms, then) => {
+      const entry = { ms, then };
+      waits.push(entry);
+      waited.push(ms);
+      return () => void waits.splice(waits.indexOf(entry), 1);
     },
-  });
-});
-afterAll(async () => {
-  for (const stream of streams) stream.close();
-  await app?.close();
-  await sandbox?.close();
-});
+  },
+);
 // Each test starts with no round due: the last one's gap has passed.
 beforeEach(() => {
   while (waits.length > 0) passGap();
 });
-
-async function signIn(username: string): Promise<string> {
-  const res = await rawRequest(app.port, '/api/session', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username, password: `${username}-pass` }),
-  });
-  expect(res.status).toBe(200);
-  return res.headers['set-cookie']![0]!.split(';')[0]!;
-}
 
 interface Tab {
   user: string;
@@ -85,11 +49,7 @@ interface Tab {
 }
 
 async function tab(user: string, cookie: string): Promise<Tab> {
-  const stream = await openStream(app.port, { cookie });
-  streams.push(stream);
-  expect(stream.status).toBe(200);
-  await stream.until(() => stream.streamId() !== undefined && stream.viewers() !== undefined);
-  return { user, cookie, stream, id: stream.streamId()! };
+  return { user, cookie, ...(await openTab(cookie)) };
 }
 
 const announce = (from: Tab, refId: string) =>

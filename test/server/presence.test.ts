@@ -1,74 +1,30 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { apiErrorBodySchema } from '../../src/kyc/contract/api.ts';
 import { PRESENCE_PATH, type PresenceViewer } from '../../src/kyc/contract/presence.ts';
-import { createAccessControl } from '../../src/server/auth/access.ts';
-import { createLiveHub } from '../../src/server/live/create-live-hub.ts';
-import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
-import { type RunningSandbox, SANDBOX_KEYS, startSandbox } from '../../src/server/sandbox/sandbox.ts';
-import { openStream, type TestStream } from './event-source.ts';
-import { rawRequest, startTestApp, testEnvironment, type TestApp } from './http.ts';
-import { testPasswordHash } from './passwords.ts';
+import type { TestStream } from './event-source.ts';
+import { rawRequest } from './http.ts';
+import { startPresenceApp } from './presence-app.ts';
 
 /**
  * Presence over real HTTP (issue 33): two environments "a" and "b", built-in users (tess may use "a"
  * only, rita is a support user), the presence clock injected so that an entry's expiry is a step of the
  * test, not a wait.
  */
-const dir = mkdtempSync(path.join(os.tmpdir(), 'cl-presence-'));
-const usersFile = path.join(dir, 'users.json');
 let clock = Date.now();
-let sandbox: RunningSandbox;
-let app: TestApp;
-const streams: TestStream[] = [];
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ candidates: await sampleCandidates({ now: new Date() }) });
-  const hash = (name: string) => testPasswordHash(`${name}-pass`);
-  writeFileSync(
-    usersFile,
-    JSON.stringify({
-      users: [
-        { username: 'ana', passwordHash: await hash('ana'), role: 'compliance' },
-        { username: 'tess', passwordHash: await hash('tess'), role: 'compliance', environments: ['a'] },
-        { username: 'rita', passwordHash: await hash('rita'), role: 'support' },
-      ],
-    }),
-  );
-  const target = { baseUrl: sandbox.url, clientId: sandbox.clientId, apiKey: SANDBOX_KEYS.full };
-  app = await startTestApp({
-    environments: [testEnvironment(target, { name: 'a' }), testEnvironment(target, { name: 'b' })],
-    access: createAccessControl({ mode: 'users', usersFile, sessionMaxAgeMinutes: 60, sessionIdleMinutes: 60 }, { signInDelayMs: 1 }),
-    hub: createLiveHub(),
-    presence: { now: () => clock, sweepMs: 20, gapMs: 20 },
-  });
-});
-afterAll(async () => {
-  for (const stream of streams) stream.close();
-  await app?.close();
-  await sandbox?.close();
-});
-
-async function signIn(username: string): Promise<string> {
-  const res = await rawRequest(app.port, '/api/session', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username, password: `${username}-pass` }),
-  });
-  expect(res.status).toBe(200);
-  return res.headers['set-cookie']![0]!.split(';')[0]!;
-}
+const { app, signIn, openTab } = await startPresenceApp(
+  [
+    { username: 'ana', role: 'compliance' },
+    { username: 'tess', role: 'compliance', environments: ['a'] },
+    { username: 'rita', role: 'support' },
+  ],
+  ['a', 'b'],
+  { now: () => clock, sweepMs: 20, gapMs: 20 },
+);
 
 /** A signed-in tab: its stream (opened, its hello read) and its cookie. */
 async function tab(username: string): Promise<{ cookie: string; stream: TestStream; id: string }> {
   const cookie = await signIn(username);
-  const stream = await openStream(app.port, { cookie });
-  streams.push(stream);
-  expect(stream.status).toBe(200);
-  await stream.until(() => stream.streamId() !== undefined && stream.viewers() !== undefined);
-  return { cookie, stream, id: stream.streamId()! };
+  return { cookie, ...(await openTab(cookie)) };
 }
 
 function announce(cookie: string, body: unknown, headers: Record<string, string> = {}) {
