@@ -19,6 +19,20 @@ const BOX_NAME = /^(refId|recordId) to look up$/;
 const searchBox = () => screen.getByLabelText(BOX_NAME);
 const findSearchBox = () => screen.findByLabelText(BOX_NAME);
 
+/** The home page, its search box clicked and `text` pasted into it (the API stubbed first): the user, and the page's router. */
+async function pasteOnHome(text: string) {
+  const user = userEvent.setup();
+  const rendered = renderWithProviders('/');
+  await findSearchBox();
+  await user.click(searchBox());
+  await user.paste(text);
+  return { user, ...rendered };
+}
+
+/** The batch's answer of `rows`, as the server streams it (NDJSON). */
+const batchAnswer = (rows: object[]) => () =>
+  new Response(rows.map((row) => `${JSON.stringify(row)}\n`).join(''), { headers: { 'content-type': 'application/x-ndjson' } });
+
 describe('the search box', { timeout: 20_000 }, () => {
   it('has focus when the home page opens', async () => {
     stubApi();
@@ -199,12 +213,8 @@ describe('the search box', { timeout: 20_000 }, () => {
   });
 
   it('cleans a pasted id of invisible characters and says what was removed, on the form and on the candidate page', async () => {
-    const user = userEvent.setup();
     stubApi({ candidates: found(['refId', xiuying]) });
-    const { router } = renderWithProviders('/');
-    await findSearchBox();
-    await user.click(searchBox());
-    await user.paste('\u00a0cust_\u200b000482\u200e ');
+    const { user, router } = await pasteOnHome('\u00a0cust_\u200b000482\u200e ');
     expect(searchBox()).toHaveValue('cust_000482');
     expect(pageStatus()).toHaveTextContent(
       'Removed from the pasted id: 1 zero-width space, 1 no-break space, 1 bidirectional mark and 1 space at the start or end.',
@@ -230,12 +240,8 @@ describe('the search box', { timeout: 20_000 }, () => {
   });
 
   it('a link pasted, then an id pasted over it: the id is looked up by its own kind, here (code review, 29 November)', async () => {
-    const user = userEvent.setup();
     stubApi();
-    const { router } = renderWithProviders('/');
-    await findSearchBox();
-    await user.click(searchBox());
-    await user.paste('https://lookup.example.com/e/staging/candidates/recordId/65f1c2a9e4b0d3a1f0c9b810');
+    const { user, router } = await pasteOnHome('https://lookup.example.com/e/staging/candidates/recordId/65f1c2a9e4b0d3a1f0c9b810');
     await user.tripleClick(searchBox());
     await user.paste('cust_000482');
     expect(screen.queryByText(/Taken from a link to the staging environment/)).not.toBeInTheDocument();
@@ -254,12 +260,8 @@ describe('the search box', { timeout: 20_000 }, () => {
   });
 
   it('takes the kind, id and environment from a pasted link of this app', async () => {
-    const user = userEvent.setup();
     stubApi();
-    const { router } = renderWithProviders('/');
-    await findSearchBox();
-    await user.click(searchBox());
-    await user.paste('https://lookup.example.com/e/staging/candidates/recordId/65f1c2a9e4b0d3a1f0c9b810');
+    const { user, router } = await pasteOnHome('https://lookup.example.com/e/staging/candidates/recordId/65f1c2a9e4b0d3a1f0c9b810');
     expect(searchBox()).toHaveValue('65f1c2a9e4b0d3a1f0c9b810');
     expect(screen.getByRole('radio', { name: 'recordId' })).toBeChecked();
     expect(pageStatus()).toHaveTextContent('Taken from a link to the staging environment.');
@@ -361,12 +363,8 @@ describe('the search box', { timeout: 20_000 }, () => {
   });
 
   it('says at once when a pasted list holds more than a batch takes, rather than offering to look them all up', async () => {
-    const user = userEvent.setup();
     stubApi();
-    renderWithProviders('/');
-    await findSearchBox();
-    await user.click(searchBox());
-    await user.paste(Array.from({ length: 600 }, (_, i) => `id-${i}`).join('\n'));
+    await pasteOnHome(Array.from({ length: 600 }, (_, i) => `id-${i}`).join('\n'));
     // The offer loads with the paste that needs it (off the first load).
     await waitFor(() => expect(pageStatus()).toHaveTextContent(/^You pasted a list/));
     const offer = pageStatus();
@@ -376,20 +374,14 @@ describe('the search box', { timeout: 20_000 }, () => {
   });
 
   it('offers a batch lookup for a pasted list instead of pasting it as one id, and "Look up all" looks them up', async () => {
-    const user = userEvent.setup();
     const rows = [
       { type: 'row', index: 0, ok: true, status: 'approved', refId: 'crm-55102', recordId: null },
       { type: 'row', index: 1, ok: true, status: 'waiting', refId: 'user-7781', recordId: null },
       { type: 'row', index: 2, ok: false, code: 'not_found', message: 'No candidate with refId "cust_000482".' },
       { type: 'done', found: 2, failed: 1 },
     ];
-    const ndjson = () =>
-      new Response(rows.map((row) => `${JSON.stringify(row)}\n`).join(''), { headers: { 'content-type': 'application/x-ndjson' } });
-    const { fetchMock } = stubApi({ candidates: { '/api/batch': ndjson } });
-    const { router } = renderWithProviders('/');
-    await findSearchBox();
-    await user.click(searchBox());
-    await user.paste('refId\ncrm-55102\nuser-7781\n cust_000482\ncrm-55102');
+    const { fetchMock } = stubApi({ candidates: { '/api/batch': batchAnswer(rows) } });
+    const { user, router } = await pasteOnHome('refId\ncrm-55102\nuser-7781\n cust_000482\ncrm-55102');
     expect(searchBox()).toHaveValue('');
     await waitFor(() => expect(pageStatus()).toHaveTextContent(/^You pasted a list/));
     const offer = pageStatus();
@@ -426,9 +418,7 @@ describe('the search box', { timeout: 20_000 }, () => {
       { type: 'row', index: 1, ok: true, status: 'waiting', refId: 'acct-30291', recordId: null },
       { type: 'done', found: 2, failed: 0 },
     ];
-    const ndjson = () =>
-      new Response(rows.map((row) => `${JSON.stringify(row)}\n`).join(''), { headers: { 'content-type': 'application/x-ndjson' } });
-    const { fetchMock } = stubApi({ candidates: { '/api/batch': ndjson } });
+    const { fetchMock } = stubApi({ candidates: { '/api/batch': batchAnswer(rows) } });
     const { router } = renderWithProviders('/batch');
     expect(await screen.findByRole('textbox', { name: 'refIds to look up' }, LAZY_PAGE)).toHaveValue('');
     await user.click(searchBox());
