@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import axe from 'axe-core';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { ApiMeta, SessionInfo } from '../../src/kyc/contract/api.ts';
 import type { Applicant } from '../../src/kyc/contract/applicants.ts';
 import { type LiveEvent, webhookDeliverySchema } from '../../src/kyc/contract/live-events.ts';
@@ -11,48 +11,13 @@ import { LIVE_REFETCH_MS } from '../../src/app/applicants/queue-follows-live.ts'
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { recordForScope } from '../../src/server/sandbox/sandbox.ts';
 import { liveEventOf } from '../../src/server/live/webhook-delivery.ts';
+import { FakeEventSource, withFakeEventSource } from './fake-event-source.ts';
 import { inTimeZone } from './in-time-zone.ts';
 import { apiError, envelope, renderWithProviders, stubApi, testMeta, type QueueExtras } from './render.tsx';
 
 inTimeZone('UTC');
 
-/**
- * jsdom has no EventSource: this stands in for the browser's, and lets a test play the server's side
- * (open, an event, a dropped connection). The app's own code runs unchanged.
- */
-class FakeEventSource extends EventTarget {
-  static readonly CONNECTING = 0;
-  static readonly OPEN = 1;
-  static readonly CLOSED = 2;
-  static instances: FakeEventSource[] = [];
-  readonly CONNECTING = 0;
-  readonly OPEN = 1;
-  readonly CLOSED = 2;
-  readyState = 0;
-  onopen: ((event: Event) => void) | null = null;
-  onerror: ((event: Event) => void) | null = null;
-  constructor(
-    readonly url: string,
-    readonly init?: EventSourceInit,
-  ) {
-    super();
-    FakeEventSource.instances.push(this);
-  }
-  close() {
-    this.readyState = 2;
-  }
-  open() {
-    this.readyState = 1;
-    act(() => this.onopen?.(new Event('open')));
-  }
-  fail(readyState: 0 | 2) {
-    this.readyState = readyState;
-    act(() => this.onerror?.(new Event('error')));
-  }
-  send(event: LiveEvent, id = '1') {
-    act(() => void this.dispatchEvent(new MessageEvent('kyc', { data: JSON.stringify(event), lastEventId: id })));
-  }
-}
+withFakeEventSource();
 
 const samples = (await sampleCandidates({ now: new Date() })).map((c) => c.record);
 const waiting = samples.find((r) => r.refId === '8f14e45f-ceea-467f-a0e6-1c9e5a2b7d33')!;
@@ -87,15 +52,6 @@ async function stream(): Promise<FakeEventSource> {
   return source;
 }
 
-beforeEach(() => {
-  FakeEventSource.instances = [];
-  vi.stubGlobal('EventSource', FakeEventSource);
-});
-
-afterEach(() => {
-  vi.restoreAllMocks();
-});
-
 /** The candidate page of `waiting`, whose status the service later says is `current.status`. */
 function showCandidate(session: SessionInfo = COMPLIANCE, options: { meta?: ApiMeta; record?: typeof waiting } = {}) {
   const shown = options.record ?? waiting;
@@ -122,12 +78,17 @@ function showCandidate(session: SessionInfo = COMPLIANCE, options: { meta?: ApiM
   return { ...api, ...utils, current, lookups: () => count(refPath), statusChecks: () => count(statusPath) };
 }
 
+/** The candidate page (showCandidate) once its heading is shown, and its live stream, open. */
+async function liveCandidate(...args: Parameters<typeof showCandidate>) {
+  const page = showCandidate(...args);
+  await screen.findByRole('heading', { level: 1 });
+  return { ...page, source: await stream() };
+}
+
 describe('live updates on the candidate page', { timeout: 20_000 }, () => {
   it("keeps a support agent's edited reply when the status changes while the editor is open, and offers the new status's reply", async () => {
     const user = userEvent.setup();
-    const page = showCandidate(SUPPORT);
-    await screen.findByRole('heading', { level: 1 });
-    const source = await stream();
+    const { source, ...page } = await liveCandidate(SUPPORT);
     await user.click(screen.getByRole('button', { name: 'Copy reply' }));
     const editor = within(screen.getByTestId('reply-editor'));
     const box = editor.getByRole('textbox', { name: 'Reply' });
@@ -148,9 +109,7 @@ describe('live updates on the candidate page', { timeout: 20_000 }, () => {
 
   it('keeps an edited reply within reach when the status changes while the editor is closed, or while open and it is then closed (UX review, 29 November)', async () => {
     const user = userEvent.setup();
-    const page = showCandidate(SUPPORT);
-    await screen.findByRole('heading', { level: 1 });
-    const source = await stream();
+    const { source, ...page } = await liveCandidate(SUPPORT);
     await user.click(screen.getByRole('button', { name: 'Copy reply' }));
     const box = () => within(screen.getByTestId('reply-editor')).getByRole('textbox', { name: 'Reply' });
     await user.type(box(), ' MY EDIT');
@@ -190,9 +149,7 @@ describe('live updates on the candidate page', { timeout: 20_000 }, () => {
   });
 
   it('re-checks the open candidate at status level when the stream says it could not send everything missed (resync), never the full record', async () => {
-    const page = showCandidate();
-    await screen.findByRole('heading', { level: 1 });
-    const source = await stream();
+    const { source, ...page } = await liveCandidate();
     page.current.status = 'approved';
     act(() => void source.dispatchEvent(new MessageEvent('resync', { data: '{}', lastEventId: '9' })));
     await waitFor(() => expect(page.statusChecks()).toBe(1));
@@ -202,9 +159,7 @@ describe('live updates on the candidate page', { timeout: 20_000 }, () => {
   });
 
   it('re-checks the status at status level when an event names the open candidate, and shows it with where it came from', async () => {
-    const page = showCandidate();
-    await screen.findByRole('heading', { level: 1 });
-    const source = await stream();
+    const { source, ...page } = await liveCandidate();
     expect(source.url).toBe('/api/events');
     page.current.status = 'approved';
     source.send(event());
@@ -226,9 +181,7 @@ describe('live updates on the candidate page', { timeout: 20_000 }, () => {
   });
 
   it('says a reported change could not be checked, rather than nothing, and Refresh shows the candidate as it is now', async () => {
-    const page = showCandidate();
-    await screen.findByRole('heading', { level: 1 });
-    const source = await stream();
+    const { source, ...page } = await liveCandidate();
     page.current.refused = true;
     source.send(event({ at: new Date().toISOString() }));
     const line = await screen.findByTestId('live-status');
@@ -246,9 +199,7 @@ describe('live updates on the candidate page', { timeout: 20_000 }, () => {
   });
 
   it("the banner's date: a delivery carrying approvedDate shows that date, and when it was received", async () => {
-    const page = showCandidate();
-    await screen.findByRole('heading', { level: 1 });
-    const source = await stream();
+    const { source, ...page } = await liveCandidate();
     page.current.status = 'approved';
     // The delivery as the service sends it, turned into the page's event by the server's own code, received now.
     const delivery = webhookDeliverySchema.parse({
@@ -274,9 +225,7 @@ describe('live updates on the candidate page', { timeout: 20_000 }, () => {
   });
 
   it("keeps today's banner when the delivery gives no date, or a date of another status than the page found", async () => {
-    const page = showCandidate();
-    await screen.findByRole('heading', { level: 1 });
-    const source = await stream();
+    const { source, ...page } = await liveCandidate();
     page.current.status = 'approved';
     // The service said "in review" on 14 Jan; by the re-check the candidate was approved: that date is not the approval's.
     source.send(event({ event: 'user.inReview', status: 'inreview', statusDate: '2021-01-14T11:00:00.000Z' }));
@@ -286,9 +235,7 @@ describe('live updates on the candidate page', { timeout: 20_000 }, () => {
   });
 
   it('changes nothing for an event about another candidate, or of another environment', async () => {
-    const page = showCandidate();
-    await screen.findByRole('heading', { level: 1 });
-    const source = await stream();
+    const { source, ...page } = await liveCandidate();
     page.current.status = 'approved';
     source.send(event({ refId: other.refId ?? null, recordId: other.recordId ?? null }));
     source.send(event({ environment: 'staging' }), '2');
@@ -301,9 +248,7 @@ describe('live updates on the candidate page', { timeout: 20_000 }, () => {
   });
 
   it('says the data is gone when the candidate was deleted, without a re-check that would fail', async () => {
-    const page = showCandidate();
-    await screen.findByRole('heading', { level: 1 });
-    const source = await stream();
+    const { source, ...page } = await liveCandidate();
     source.send(event({ event: 'user.deleted', status: null }));
     expect(await screen.findByTestId('live-status')).toHaveTextContent(
       /The KYC service deleted this candidate at .*10:42.*: the data on this page is gone/,
@@ -312,9 +257,7 @@ describe('live updates on the candidate page', { timeout: 20_000 }, () => {
   });
 
   it('says identity data is gone when an event says the candidate was archived', async () => {
-    const page = showCandidate();
-    await screen.findByRole('heading', { level: 1 });
-    const source = await stream();
+    const { source, ...page } = await liveCandidate();
     source.send(event({ event: 'user.inReview', status: 'inreview', isArchived: true }));
     expect(await screen.findByTestId('live-status')).toHaveTextContent(/archived this candidate's identity data/);
     expect(page.statusChecks()).toBe(0);
@@ -517,9 +460,7 @@ describe('live updates of the queue', { timeout: 20_000 }, () => {
 
 describe('the recent lookups', { timeout: 20_000 }, () => {
   it('follow a live update after the reviewer left the candidate page: the home page shows the new status', async () => {
-    const { router } = showCandidate();
-    await screen.findByRole('heading', { level: 1 });
-    const source = await stream();
+    const { router, source } = await liveCandidate();
     await router.navigate('/');
     const recent = await screen.findByRole('region', { name: 'Recent lookups' });
     await waitFor(() => expect(within(recent).getByText(waiting.refId!).closest('li')).toHaveTextContent('Waiting'));
@@ -578,9 +519,7 @@ describe('the header', { timeout: 20_000 }, () => {
   });
 
   it('closes the stream when the app goes (a sign-out unmounts what was signed in)', async () => {
-    const { unmount } = showCandidate();
-    await screen.findByRole('heading', { level: 1 });
-    const source = await stream();
+    const { unmount, source } = await liveCandidate();
     unmount();
     expect(source.readyState).toBe(2);
   });
@@ -611,9 +550,7 @@ describe('the header', { timeout: 20_000 }, () => {
   it(`keeps the last ${MAX_NOTIFICATIONS} events, newest first, in memory only, each a link to its candidate`, async () => {
     const user = userEvent.setup();
     const setItem = vi.spyOn(Storage.prototype, 'setItem');
-    const { router } = showCandidate();
-    await screen.findByRole('heading', { level: 1 });
-    const source = await stream();
+    const { router, source } = await liveCandidate();
     for (let n = 1; n <= MAX_NOTIFICATIONS + 5; n++) {
       source.send(event({ refId: `live-ref-${n}`, recordId: null, event: 'user.inReview', status: 'inreview' }), String(n));
     }
@@ -638,9 +575,7 @@ describe('the header', { timeout: 20_000 }, () => {
 
   it('names a candidate with both ids by its refId, the id people know, and opens it by its recordId', async () => {
     const user = userEvent.setup();
-    const { router } = showCandidate();
-    await screen.findByRole('heading', { level: 1 });
-    const source = await stream();
+    const { router, source } = await liveCandidate();
     source.send(event({ refId: 'crm-77001', recordId: '65f1c2a9e4b0d3a1f0c9b999', event: 'review.approved', status: 'approved' }));
     await user.click(screen.getByRole('button', { name: /Notifications/ }));
     const item = await within(screen.getByRole('region', { name: 'Notifications' })).findByRole('listitem');
@@ -678,9 +613,7 @@ describe('the header', { timeout: 20_000 }, () => {
 
   it('sets "ready to review" events apart for compliance users, and not for support users', async () => {
     for (const session of [COMPLIANCE, SUPPORT]) {
-      const { unmount } = showCandidate(session);
-      await screen.findByRole('heading', { level: 1 });
-      const source = await stream();
+      const { unmount, source } = await liveCandidate(session);
       source.send(event({ event: 'user.readyToReview', status: 'waiting', refId: 'ready-1', recordId: null }));
       fireEvent.click(screen.getByRole('button', { name: /Notifications/ }));
       const item = await within(screen.getByRole('region', { name: 'Notifications' })).findByRole('listitem');
@@ -703,9 +636,7 @@ describe('the header', { timeout: 20_000 }, () => {
     }
     vi.stubGlobal('Notification', FakeNotification);
     const user = userEvent.setup();
-    showCandidate();
-    await screen.findByRole('heading', { level: 1 });
-    const source = await stream();
+    const { source } = await liveCandidate();
     source.send(event({ refId: 'before-1', recordId: null }));
     expect(requestPermission).not.toHaveBeenCalled();
     expect(shown).toHaveLength(0);
@@ -721,9 +652,7 @@ describe('the header', { timeout: 20_000 }, () => {
 
   it('has no serious axe violations with the indicator and the open notifications list', async () => {
     const user = userEvent.setup();
-    showCandidate();
-    await screen.findByRole('heading', { level: 1 });
-    const source = await stream();
+    const { source } = await liveCandidate();
     source.send(event({ event: 'user.readyToReview', status: 'waiting', refId: 'ready-2', recordId: null }));
     await user.click(screen.getByRole('button', { name: /Notifications/ }));
     await within(screen.getByRole('region', { name: 'Notifications' })).findByRole('listitem');

@@ -1,6 +1,6 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ApiMeta, SessionInfo } from '../../src/kyc/contract/api.ts';
 import type { Applicant } from '../../src/kyc/contract/applicants.ts';
 import type { ActivityAnswer } from '../../src/kyc/contract/audit-search.ts';
@@ -9,6 +9,7 @@ import type { PresenceViewer } from '../../src/kyc/contract/presence.ts';
 import type { CandidateRecord } from '../../src/kyc/contract/schema.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { auditRow } from './audit-row.ts';
+import { FakeEventSource, withFakeEventSource } from './fake-event-source.ts';
 import { applicantsAnswer, envelope, json, renderWithProviders, stubApi, testMeta } from './render.tsx';
 
 /**
@@ -17,26 +18,6 @@ import { applicantsAnswer, envelope, json, renderWithProviders, stubApi, testMet
  * tab's stream names itself and says who else has which candidate open; a live change is announced in
  * a notice that stays in view.
  */
-class FakeEventSource extends EventTarget {
-  static instances: FakeEventSource[] = [];
-  readonly CONNECTING = 0;
-  readonly OPEN = 1;
-  readonly CLOSED = 2;
-  readyState = 0;
-  onopen: ((event: Event) => void) | null = null;
-  onerror: ((event: Event) => void) | null = null;
-  constructor(readonly url: string) {
-    super();
-    FakeEventSource.instances.push(this);
-  }
-  close() {
-    this.readyState = 2;
-  }
-  emit(name: string, data: unknown) {
-    act(() => void this.dispatchEvent(new MessageEvent(name, { data: JSON.stringify(data) })));
-  }
-}
-
 const samples = (await sampleCandidates({ now: new Date() })).map((c) => c.record);
 const withRecordId = samples.filter((record) => record.recordId && record.refId && !record.isArchived);
 const [first, second, third, fourth] = withRecordId as [CandidateRecord, CandidateRecord, CandidateRecord, CandidateRecord];
@@ -67,13 +48,7 @@ async function openFromQueue(path: string, index: number) {
   return result;
 }
 
-beforeEach(() => {
-  FakeEventSource.instances = [];
-  vi.stubGlobal('EventSource', FakeEventSource);
-});
-afterEach(() => {
-  vi.restoreAllMocks();
-});
+withFakeEventSource();
 
 describe('the reviewer loop', { timeout: 20_000 }, () => {
   it('a candidate opened from the queue knows its place, and Previous, Next, j and k open its neighbours in place', async () => {
