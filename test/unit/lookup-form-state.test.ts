@@ -16,15 +16,13 @@ const busy: LookupFormState = {
   list,
 };
 
-/** What a paste leaves unset. */
-const blank = {
-  problem: undefined,
-  linked: undefined,
-  linkEnvironment: undefined,
-  dashboard: undefined,
-  list: undefined,
-  cleaned: undefined,
-};
+/**
+ * What a paste leaves unset, each field named here rather than taken from the reducer's own list: a field
+ * the reducer forgot to reset must fail these tests, not pass them.
+ */
+const blank = Object.fromEntries(
+  ['problem', 'linked', 'linkEnvironment', 'dashboard', 'list', 'cleaned'].map((field) => [field, undefined]),
+);
 
 describe("the search box's reducer", () => {
   it('starts with the page’s id and nothing else', () => {
