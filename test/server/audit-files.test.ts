@@ -5,8 +5,9 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createAuditLog } from '../../src/server/audit/audit.ts';
+import { lineHash } from '../../src/server/audit/audit-chain.ts';
 import { searchFiles } from '../../src/server/trail/audit-file-search.ts';
-import { linesBackward, readLinesForward } from '../../src/server/trail/audit-files.ts';
+import { lineEndsAt, linesBackward, readLinesForward } from '../../src/server/trail/audit-files.ts';
 
 /**
  * Reading this instance's audit files (issue 34): every complete line, from either end, whatever its
@@ -57,6 +58,27 @@ describe('the audit files read from either end', () => {
       }),
       { numRuns: 60 },
     );
+  });
+});
+
+describe('where the indexer and the chain check go on from', () => {
+  it('goes on only where the line read last still ends at its offset, unchanged: not in a file cut, rewritten or gone', async () => {
+    const file = path.join(dir, 'go-on');
+    const two = lineHash(Buffer.from('two'));
+    writeFileSync(file, 'one\ntwo\nthree\n');
+    expect(await lineEndsAt(file, 8, two)).toBe(true);
+    expect(await lineEndsAt(file, 8, lineHash(Buffer.from('one')))).toBe(false);
+    // An offset within a line, or before any: no line ends there.
+    expect(await lineEndsAt(file, 7, two)).toBe(false);
+    expect(await lineEndsAt(file, 0, two)).toBe(false);
+    // Another line before it changes nothing; that line rewritten, or the file cut before its end, does.
+    writeFileSync(file, 'ONE\ntwo\n');
+    expect(await lineEndsAt(file, 8, two)).toBe(true);
+    writeFileSync(file, 'one\nTWO\n');
+    expect(await lineEndsAt(file, 8, two)).toBe(false);
+    writeFileSync(file, 'one\ntw');
+    expect(await lineEndsAt(file, 8, two)).toBe(false);
+    expect(await lineEndsAt(path.join(dir, 'never-written'), 8, two)).toBe(false);
   });
 });
 

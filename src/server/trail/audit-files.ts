@@ -1,5 +1,6 @@
 import { type FileHandle, open, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { lineHash } from '../audit/audit-chain.ts';
 
 /**
  * This instance's audit files: the current one (AUDIT_LOG) and its rotated predecessors beside it, by
@@ -116,4 +117,19 @@ export async function readLinesForward(handle: FileHandle, start: number, size: 
 /** Opens a file to read; undefined when it is gone (rotated away and deleted meanwhile). */
 export async function openToRead(file: string): Promise<FileHandle | undefined> {
   return open(file, 'r').catch(() => undefined);
+}
+
+/**
+ * Whether the complete line that ends at `offset` in `file` is still the one whose hash is `hash`: only
+ * then is the file read on from there (not rotated, cut or rewritten since that line was read).
+ */
+export async function lineEndsAt(file: string, offset: number, hash: string): Promise<boolean> {
+  const handle = await openToRead(file);
+  if (!handle) return false;
+  try {
+    for await (const line of linesBackward(handle, offset)) return line.end === offset && lineHash(line.bytes) === hash;
+    return false;
+  } finally {
+    await handle.close();
+  }
 }

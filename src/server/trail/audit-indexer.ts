@@ -2,7 +2,7 @@ import type { FileHandle } from 'node:fs/promises';
 import type { IndexLag } from '../../kyc/contract/audit-search.ts';
 import { lineHash } from '../audit/audit-chain.ts';
 import { databaseProblem, type Database } from '../state/postgres.ts';
-import { type AuditFile, auditFilesOf, type FileLine, linesBackward, openToRead, readLinesForward } from './audit-files.ts';
+import { type AuditFile, auditFilesOf, type FileLine, lineEndsAt, openToRead, readLinesForward } from './audit-files.ts';
 import { rowOfLine } from './audit-row.ts';
 import { type IndexedLine, insertLines, type Progress, progressOf } from './audit-table.ts';
 
@@ -213,7 +213,7 @@ async function locate(db: Database, instance: string, files: AuditFile[]): Promi
   if (!saved) return offsets;
   let at = files.findIndex((file) => file.inode === saved.inode && saved.offset <= file.size);
   let offset = saved.offset;
-  if (at === -1 || !(await endsWith(files[at]!, saved))) {
+  if (at === -1 || !(await lineEndsAt(files[at]!.path, saved.offset, saved.hash))) {
     const found = await findLine(files, saved.hash);
     if (!found) return offsets;
     [at, offset] = found;
@@ -223,17 +223,6 @@ async function locate(db: Database, instance: string, files: AuditFile[]): Promi
   });
   offsets.set(files[at]!.inode, offset);
   return offsets;
-}
-
-async function endsWith(file: AuditFile, saved: Progress): Promise<boolean> {
-  const handle = await openToRead(file.path);
-  if (!handle) return false;
-  try {
-    for await (const line of linesBackward(handle, saved.offset)) return line.end === saved.offset && lineHash(line.bytes) === saved.hash;
-    return false;
-  } finally {
-    await handle.close();
-  }
 }
 
 /** The file and the offset after the line whose hash is `hash`, newest file first. */

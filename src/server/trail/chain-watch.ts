@@ -1,6 +1,6 @@
 import type { FileChain } from '../../kyc/contract/audit-search.ts';
 import { ChainChecker, lineHash } from '../audit/audit-chain.ts';
-import { type AuditFile, auditFilesOf, linesBackward, openToRead, readLinesForward } from './audit-files.ts';
+import { type AuditFile, auditFilesOf, lineEndsAt, openToRead, readLinesForward } from './audit-files.ts';
 
 /**
  * The audit page's chain state: this instance's files checked as `npm run audit:verify` checks them,
@@ -182,14 +182,7 @@ async function readChain(
 /** Whether the line that ended the last check is still there, unchanged: then the check goes on after it. */
 async function stillEndsWith(file: AuditFile, before: Checked): Promise<boolean> {
   if (before.headOut === undefined) return before.size === 0;
-  const handle = await openToRead(file.path);
-  if (!handle) return false;
-  try {
-    for await (const line of linesBackward(handle, before.size)) return line.end === before.size && lineHash(line.bytes) === before.headOut;
-    return false;
-  } finally {
-    await handle.close();
-  }
+  return lineEndsAt(file.path, before.size, before.headOut);
 }
 
 function timeOf(line: Buffer): { lastLineAt?: string } {
