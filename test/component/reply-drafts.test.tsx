@@ -1,4 +1,5 @@
-import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SessionInfo } from '../../src/kyc/contract/api.ts';
@@ -6,6 +7,8 @@ import { mergeReplyTemplates } from '../../src/kyc/contract/replies.ts';
 import type { CandidateRecord } from '../../src/kyc/contract/schema.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { recordForScope } from '../../src/server/sandbox/sandbox.ts';
+import { HandOffBar } from '../../src/app/handoff/hand-off-bar.tsx';
+import { sessionQueries } from '../../src/app/session/session-query.ts';
 import { envelope, json, renderWithProviders, stubApi, testMeta } from './render.tsx';
 import { openEditor } from './reply-fixture.ts';
 
@@ -153,5 +156,56 @@ describe("a support agent's reply draft, kept while the tab is open (UX review)"
     editor = await openEditor(user);
     await waitFor(() => expect(editor.text()).toHaveValue(template));
     expect(within(editor.editor).queryByTestId('reply-kept-edits')).not.toBeInTheDocument();
+  });
+});
+
+describe('whose reply draft it is', { timeout: 30_000 }, () => {
+  it('attack: another user signed in on the same tab sees no draft of the previous one', async () => {
+    const user = userEvent.setup();
+    const SAM: SessionInfo = { mode: 'proxy', user: 'sam', role: 'support' };
+    const ANA: SessionInfo = { mode: 'proxy', user: 'ana', role: 'support' };
+    // Who the sign-in gateway says is there: sam, then ana (the proxy's user header changed).
+    let signedIn = SAM;
+    stubApi({ session: () => json(signedIn), candidates: { '/api/export': () => json({ status: 'success' }) } });
+    // The candidate page's hand-off bar, told who is signed in as the page is. The page in the app is
+    // shown anew today when the user changes (the shell empties the cache, and the record is fetched
+    // again), but whose drafts they are must not hang on that: the bar is the one that holds them.
+    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    const bar = (session: SessionInfo) => {
+      const page = {
+        record: waiting,
+        kind: 'refId',
+        id: waiting.refId!,
+        info: testMeta().environment,
+        role: 'support',
+        replyTemplates,
+      } as const;
+      return (
+        <QueryClientProvider client={queryClient}>
+          <HandOffBar {...page} environment={undefined} user={session.user} decisionFields={[]} />
+        </QueryClientProvider>
+      );
+    };
+    const { rerender } = render(bar(SAM));
+    const template = `We have your documents for ${waiting.refId}.`;
+    let editor = await openEditor(user);
+    await user.type(editor.text(), EDIT);
+    await user.keyboard('{Escape}');
+    expect((await openEditor(user)).text()).toHaveValue(`${template}${EDIT}`);
+    await user.keyboard('{Escape}');
+
+    // The session asked again (a call refused, the live stream dropped): ana now.
+    signedIn = ANA;
+    await act(() => queryClient.refetchQueries({ queryKey: sessionQueries.all() }));
+    rerender(bar(ANA));
+    // Before: sam's draft in ana's editor, with "Your edits are kept".
+    editor = await openEditor(user);
+    expect(editor.text()).toHaveValue(template);
+    expect(within(editor.editor).queryByTestId('reply-kept-edits')).not.toBeInTheDocument();
+    // Nor does ana's editing bring it back, or keep it under her name.
+    await user.type(editor.text(), ' Ana here.');
+    await user.keyboard('{Escape}');
+    expect((await openEditor(user)).text()).toHaveValue(`${template} Ana here.`);
+    expect(document.body).not.toHaveTextContent('within two days');
   });
 });

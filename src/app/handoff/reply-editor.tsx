@@ -31,6 +31,13 @@ export interface ReplyEditorProps {
  * nothing. What came of it is said beside the button (for screen readers too).
  */
 export function ReplyAction(props: ReplyEditorProps) {
+  // Its state is of one user's drafts of one candidate: another user signed in on the page (or another
+  // candidate) starts it anew, so that what the previous one wrote is never shown to them (code review:
+  // the drafts stayed in this state while its key named the new user).
+  return <DraftsOf key={props.draftsKey} {...props} />;
+}
+
+function DraftsOf(props: ReplyEditorProps) {
   const [open, setOpen] = useState(false);
   const [copied, setCopied] = useFlash(false, 3000);
   const { draftsKey } = props;
