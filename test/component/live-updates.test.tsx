@@ -6,6 +6,7 @@ import type { ApiMeta, SessionInfo } from '../../src/kyc/contract/api.ts';
 import type { Applicant } from '../../src/kyc/contract/applicants.ts';
 import { type LiveEvent, webhookDeliverySchema } from '../../src/kyc/contract/live-events.ts';
 import { MAX_NOTIFICATIONS } from '../../src/app/live/live-stream.ts';
+import { DEFAULT_REPLIES } from '../../src/kyc/contract/replies.ts';
 import { formatDateTime } from '../../src/kyc/view/time.ts';
 import { LIVE_REFETCH_MS } from '../../src/app/applicants/queue-follows-live.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
@@ -105,6 +106,32 @@ describe('live updates on the candidate page', { timeout: 20_000 }, () => {
     await user.click(editor.getByRole('button', { name: 'Use the reply for Approved' }));
     expect(box).not.toHaveValue(edited);
     expect(editor.getByText(/^Filled in from the reply for Approved/)).toBeInTheDocument();
+  });
+
+  it('says a reply written with the general template was for the status before, when the new status is given the same template', async () => {
+    const user = userEvent.setup();
+    // Two statuses this tool does not know: both are given the general reply.
+    const meta = { ...liveMeta(), replyTemplates: { ...DEFAULT_REPLIES, '*': { reply: 'Your verification is {status}.' } } };
+    const page = showCandidate(SUPPORT, { meta, record: { ...waiting, status: 'on_hold' } });
+    page.current.status = 'on_hold';
+    await screen.findByRole('heading', { level: 1 });
+    const source = await stream();
+    await user.click(screen.getByRole('button', { name: 'Copy reply' }));
+    const editor = within(screen.getByTestId('reply-editor'));
+    const box = editor.getByRole('textbox', { name: 'Reply' });
+    await user.type(box, ' MY EDIT');
+    page.current.status = 'escalated';
+    source.send(event({ event: 'review.escalated', status: 'escalated' }));
+    expect(await screen.findByTestId('status-toast')).toHaveTextContent(/^on_hold → escalated/);
+    // Before: nothing said, the text written for on_hold left as escalated's reply.
+    expect(
+      editor.getByText(
+        /The candidate's status changed since this reply was filled in\. The text below is still the general reply for on_hold/,
+      ),
+    ).toBeVisible();
+    expect(box).toHaveValue('Your verification is on_hold. MY EDIT');
+    await user.click(editor.getByRole('button', { name: 'Use the general reply for escalated' }));
+    expect(box).toHaveValue('Your verification is escalated.');
   });
 
   it('keeps an edited reply within reach when the status changes while the editor is closed, or while open and it is then closed (UX review, 29 November)', async () => {

@@ -20,13 +20,15 @@ const SUPPORT: SessionInfo = { mode: 'users', user: 'sam', role: 'support' };
 const replyTemplates = mergeReplyTemplates({
   waiting: 'We have your documents for {refId}.',
   approved: 'You are approved, {refId}.',
+  // The general reply: what a status without its own (one this tool does not know) is given.
+  '*': 'Your verification is {status}: we will write to you about {refId}.',
 });
 const EDIT = ' We will write within two days.';
 const pathOf = (record: CandidateRecord) => `/candidates/refId/${encodeURIComponent(record.refId!)}`;
 
-/** A support agent on `waiting`'s page; `status` is what the service says of it at each lookup. */
-function showWaiting(options: { signedIn?: () => boolean } = {}) {
-  const state = { status: 'waiting' };
+/** A support agent on `waiting`'s page; `status` is what the service says of it at each lookup (`waiting` unless the test says another). */
+function showWaiting(options: { signedIn?: () => boolean; status?: string } = {}) {
+  const state = { status: options.status ?? 'waiting' };
   const signedIn = options.signedIn ?? (() => true);
   const api = stubApi({
     session: () => json(signedIn() ? SUPPORT : { mode: 'users' }),
@@ -118,6 +120,39 @@ describe("a support agent's reply draft, kept while the tab is open (UX review)"
     ).toBeVisible();
     await user.click(within(editor.editor).getByRole('button', { name: 'Use the reply for Approved' }));
     expect(editor.text()).toHaveValue(`You are approved, ${waiting.refId}.`);
+  });
+
+  it('written with the general reply for one status, says so once the candidate is in another, and starts again from the general reply for it', async () => {
+    const user = userEvent.setup();
+    // Two statuses this tool does not know: both are given the general reply, the same template.
+    const { router, state } = showWaiting({ status: 'on_hold' });
+    await heading(waiting);
+    let editor = await openEditor(user);
+    const written = `Your verification is on_hold: we will write to you about ${waiting.refId}.${EDIT}`;
+    await user.type(editor.text(), EDIT);
+    expect(editor.text()).toHaveValue(written);
+    await user.keyboard('{Escape}');
+    await router.navigate('/');
+    await screen.findByRole('heading', { level: 1, name: 'Look up a candidate' });
+    state.status = 'escalated';
+    await router.navigate(-1);
+    await heading(waiting);
+    // Before: the text written for on_hold, under escalated, without a word.
+    editor = await openEditor(user);
+    expect(editor.text()).toHaveValue(written);
+    expect(
+      within(editor.editor).getByText(
+        /The candidate's status changed since this reply was filled in\. The text below is still the general reply for on_hold, as you left it\./,
+      ),
+    ).toBeVisible();
+    await user.click(within(editor.editor).getByRole('button', { name: 'Use the general reply for escalated' }));
+    expect(editor.text()).toHaveValue(`Your verification is escalated: we will write to you about ${waiting.refId}.`);
+    expect(within(editor.editor).queryByTestId('reply-kept-edits')).not.toBeInTheDocument();
+    // The text written for on_hold is not carried into escalated's reply when the editor is opened again either.
+    await user.keyboard('{Escape}');
+    editor = await openEditor(user);
+    expect(editor.text()).toHaveValue(`Your verification is escalated: we will write to you about ${waiting.refId}.`);
+    expect(within(editor.editor).queryByRole('button', { name: /^Use the/ })).not.toBeInTheDocument();
   });
 
   it('is forgotten once the reply is copied, and at sign-out', async () => {

@@ -1,9 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { FilledReply } from '../../src/kyc/contract/replies.ts';
-import { draftsKey, forgetDrafts, keepDrafts, MAX_KEPT_DRAFTS, recallDrafts } from '../../src/app/handoff/reply-drafts.ts';
+import {
+  draftsKey,
+  forgetDrafts,
+  keepDrafts,
+  MAX_KEPT_DRAFTS,
+  recallDrafts,
+  type ShownReplies,
+} from '../../src/app/handoff/reply-drafts.ts';
 import { clearVisited } from '../../src/app/recent/visited.ts';
 
-const madeFor: FilledReply[] = [{ template: 'waiting', name: 'Standard', reply: 'We have your documents.' }];
+const madeFor: ShownReplies = { status: 'waiting', replies: [{ template: 'waiting', name: 'Standard', reply: 'We have your documents.' }] };
 const key = (n: number) => draftsKey('default', 'sam', `refId:cand-${n}`);
 
 // One module graph per worker (vite.config.ts): the tab's memory is emptied as sign-out does.

@@ -77,6 +77,7 @@ export function HandOffBar(props: HandOffProps) {
         {role === 'support' && withText.length > 0 && (
           <ReplyAction
             replies={withText}
+            status={record.status}
             record={(template) => exported('reply', { template })}
             user={props.user}
             ids={[record.refId, record.recordId, record.blockPassID]}

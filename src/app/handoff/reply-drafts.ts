@@ -1,13 +1,39 @@
 import type { FilledReply } from '../../kyc/contract/replies.ts';
 import { onVisitedCleared } from '../recent/visited.ts';
 
-/** The edited text of each template the agent changed, by the template's name. */
+/** The edited text of each template the agent changed, by the status it was written for and the template (draftSlot). */
 export type Drafts = Record<string, string>;
+
+/** The replies the editor shows: a status's templates, filled in for it, and that status. */
+export interface ShownReplies {
+  status: string;
+  replies: FilledReply[];
+}
 
 /** A candidate's reply drafts, and the replies (the status's templates) they were made in. */
 export interface KeptDrafts {
   drafts: Drafts;
-  madeFor: FilledReply[];
+  madeFor: ShownReplies;
+}
+
+/**
+ * Where a template's draft is kept: by the status it was written for too, as the general reply (`*`)
+ * serves every status without its own, and text written for one status must not become another's
+ * reply without a word (code review: it did, when the candidate's status changed between two of them).
+ */
+export function draftSlot(status: string, template: string): string {
+  return JSON.stringify([status, template]);
+}
+
+/** Whether the agent edited any of these replies. */
+export function holdsEdits(drafts: Drafts, shown: ShownReplies): boolean {
+  return shown.replies.some((reply) => drafts[draftSlot(shown.status, reply.template)] !== undefined);
+}
+
+/** The same replies: of the same status, the same templates in the same order. */
+export function sameReplies(a: ShownReplies, b: ShownReplies): boolean {
+  const templates = (shown: ShownReplies) => shown.replies.map((reply) => reply.template).join(' ');
+  return a.status === b.status && templates(a) === templates(b);
 }
 
 /** How many candidates' drafts the tab keeps: the oldest goes first. */
@@ -32,7 +58,7 @@ export function recallDrafts(key: string): KeptDrafts | undefined {
 }
 
 /** Keeps the drafts as they are now (the most recent last), or forgets them when there are none. */
-export function keepDrafts(key: string, drafts: Drafts, madeFor: FilledReply[]): void {
+export function keepDrafts(key: string, drafts: Drafts, madeFor: ShownReplies): void {
   kept.delete(key);
   if (Object.keys(drafts).length === 0) return;
   kept.set(key, { drafts, madeFor });

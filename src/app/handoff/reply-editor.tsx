@@ -1,19 +1,31 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import type { FilledReply } from '../../kyc/contract/replies.ts';
-import { statusInfo } from '../../kyc/contract/status.ts';
 import { ApiError } from '../api/api-error.ts';
 import { useHoldPage, useSessionEnd } from '../session/session-end.ts';
 import { SessionEndedNotice } from '../session/session-ended-notice.tsx';
 import { Button } from '../ui/button.tsx';
 import { ModalDialog } from '../ui/modal-dialog.tsx';
 import { useFlash } from '../ui/use-flash.ts';
-import { type Drafts, forgetDrafts, type KeptDrafts, keepDrafts, recallDrafts } from './reply-drafts.ts';
+import {
+  type Drafts,
+  draftSlot,
+  forgetDrafts,
+  holdsEdits,
+  type KeptDrafts,
+  keepDrafts,
+  recallDrafts,
+  type ShownReplies,
+  sameReplies,
+} from './reply-drafts.ts';
 import { framed, loadReplyFrame, type ReplyFrame, reframed } from './reply-frame.ts';
 import { ReplyFrameFields } from './reply-frame-fields.tsx';
+import { replyName, StatusChanged } from './reply-status-change.tsx';
 
 export interface ReplyEditorProps {
   /** The status's templates that have a reply, in their order (its own first). */
   replies: FilledReply[];
+  /** The candidate's status as the page shows it: the one `replies` were filled in for. */
+  status: string;
   /** Writes the hand-off's audit line, naming the template; rejects when it could not be written. */
   record: (template: string) => Promise<void>;
   /** Who is signed in: their greeting and sign-off, and whose session a copy waits for. */
@@ -41,7 +53,8 @@ function DraftsOf(props: ReplyEditorProps) {
   const [open, setOpen] = useState(false);
   const [copied, setCopied] = useFlash(false, 3000);
   const { draftsKey } = props;
-  // The agent's edits, by template: kept when the editor is closed without copying (Cancel, Escape), and
+  const now: ShownReplies = { status: props.status, replies: props.replies };
+  // The agent's edits, by status and template (draftSlot): kept when the editor is closed without copying (Cancel, Escape), and
   // while this tab is open when they leave the page (reply-drafts.ts), so that reopening it gives back what
   // they wrote; let go once a reply is copied.
   const [drafts, setDraftsNow] = useState<Drafts>(() => recallDrafts(draftsKey)?.drafts ?? {});
@@ -49,11 +62,11 @@ function DraftsOf(props: ReplyEditorProps) {
   // it was open, or while the agent was elsewhere) must not leave those edits out of reach, as it did when
   // the editor reopened on the new status's templates alone. Reopened on them, it says the status changed
   // and offers the new reply.
-  const [shownWith, setShownWith] = useState(() => reopenOn(recallDrafts(draftsKey), props.replies));
+  const [shownWith, setShownWith] = useState(() => reopenOn(recallDrafts(draftsKey), now));
   const latest = useRef(drafts);
   latest.current = drafts;
   // Kept as each edit is made: a page left with the editor open (Back) closes it without a word.
-  const setDrafts = (update: (drafts: Drafts) => Drafts, shown: FilledReply[]) => {
+  const setDrafts = (update: (drafts: Drafts) => Drafts, shown: ShownReplies) => {
     const next = update(latest.current);
     latest.current = next;
     setDraftsNow(next);
@@ -70,7 +83,7 @@ function DraftsOf(props: ReplyEditorProps) {
       {open && (
         <ReplyEditor
           {...props}
-          opened={shownWith ?? props.replies}
+          opened={shownWith ?? now}
           drafts={drafts}
           setDrafts={setDrafts}
           onDone={(done, shown) => {
@@ -82,7 +95,7 @@ function DraftsOf(props: ReplyEditorProps) {
               setShownWith(undefined);
               forgetDrafts(draftsKey);
             } else if (shown) {
-              setShownWith(shown.some((reply) => drafts[reply.template] !== undefined) ? shown : undefined);
+              setShownWith(holdsEdits(latest.current, shown) ? shown : undefined);
               keepDrafts(draftsKey, latest.current, shown);
             }
           }}
@@ -140,49 +153,48 @@ function useCopy({ record, user }: Pick<ReplyEditorProps, 'record' | 'user'>, on
  * The replies to reopen on, from drafts kept while the agent was elsewhere: those they were made in when
  * the status has changed since (the editor says so), else the status's own, filled in as the page is now.
  */
-function reopenOn(kept: KeptDrafts | undefined, replies: FilledReply[]): FilledReply[] | undefined {
+function reopenOn(kept: KeptDrafts | undefined, now: ShownReplies): ShownReplies | undefined {
   if (!kept) return undefined;
-  const templates = (shown: FilledReply[]) => shown.map((reply) => reply.template).join(' ');
-  const edited = kept.madeFor.some((reply) => kept.drafts[reply.template] !== undefined);
-  return edited && templates(kept.madeFor) !== templates(replies) ? kept.madeFor : undefined;
+  return holdsEdits(kept.drafts, kept.madeFor) && !sameReplies(kept.madeFor, now) ? kept.madeFor : undefined;
 }
 
 interface EditorState {
   /** The replies to open on: the status's, or those the agent's kept edits were made in. */
-  opened: FilledReply[];
+  opened: ShownReplies;
   drafts: Drafts;
   /** Changes the drafts, made in the replies `shown`. */
-  setDrafts: (update: (drafts: Drafts) => Drafts, shown: FilledReply[]) => void;
+  setDrafts: (update: (drafts: Drafts) => Drafts, shown: ShownReplies) => void;
   /** Copied, or closed without (with the replies it showed, to reopen on them when they hold edits). */
-  onDone: (copied: boolean, shown?: FilledReply[]) => void;
+  onDone: (copied: boolean, shown?: ShownReplies) => void;
 }
 
 function ReplyEditor({ onDone, opened, drafts, setDrafts, ...props }: ReplyEditorProps & EditorState) {
   const { user, ids } = props;
   // The replies as the editor opened with them: a live change of status while it is open does not swap
   // the agent's text for another template's; it is said, and taken only when they choose it.
-  const [replies, setReplies] = useState(opened);
+  const [shown, setShown] = useState(opened);
+  const { replies } = shown;
   const [frame, setFrame] = useState<ReplyFrame>(() => loadReplyFrame(user));
   // Reopened on edits kept from before: the template they were made in.
   const [chosen, setChosen] = useState(() =>
     Math.max(
       0,
-      replies.findIndex((reply) => drafts[reply.template] !== undefined),
+      replies.findIndex((reply) => drafts[draftSlot(shown.status, reply.template)] !== undefined),
     ),
   );
   const { copy, problem, busy, ended, waiting } = useCopy(props, onDone);
   const textId = useId();
   const reply = replies[chosen] ?? replies[0]!;
-  const text = drafts[reply.template] ?? framed(reply.reply ?? '', frame);
-  const setText = (next: string) => setDrafts((all) => ({ ...all, [reply.template]: next }), replies);
-  const from = replyName(reply);
+  const slot = draftSlot(shown.status, reply.template);
+  const text = drafts[slot] ?? framed(reply.reply ?? '', frame);
+  const setText = (next: string) => setDrafts((all) => ({ ...all, [slot]: next }), shown);
   const saveFrame = (next: ReplyFrame) => {
-    setDrafts((all) => Object.fromEntries(Object.entries(all).map(([key, draft]) => [key, reframed(draft, frame, next)])), replies);
+    setDrafts((all) => Object.fromEntries(Object.entries(all).map(([key, draft]) => [key, reframed(draft, frame, next)])), shown);
     setFrame(next);
   };
 
   return (
-    <ModalDialog title="Reply to the customer" onClose={() => onDone(false, replies)} testId="reply-editor">
+    <ModalDialog title="Reply to the customer" onClose={() => onDone(false, shown)} testId="reply-editor">
       {ended && (
         <SessionEndedNotice
           user={user}
@@ -194,14 +206,14 @@ function ReplyEditor({ onDone, opened, drafts, setDrafts, ...props }: ReplyEdito
         />
       )}
       <p className="mb-3 text-sm text-slate-600">
-        Filled in from {from}
+        Filled in from {replyName(reply, shown.status)}
         {replies.length > 1 ? ` (${reply.name})` : ''}. Read it, change what you need, then copy it: nothing is copied until you do.
       </p>
       <StatusChanged
-        shown={replies}
-        now={props.replies}
+        shown={shown}
+        now={{ status: props.status, replies: props.replies }}
         onUse={() => {
-          setReplies(props.replies);
+          setShown({ status: props.status, replies: props.replies });
           setChosen(0);
         }}
       />
@@ -221,9 +233,7 @@ function ReplyEditor({ onDone, opened, drafts, setDrafts, ...props }: ReplyEdito
         rows={9}
         className="w-full rounded-md border border-slate-300 px-3 py-2 font-sans text-sm text-slate-900 focus-ring"
       />
-      {drafts[reply.template] !== undefined && (
-        <KeptEdits onRestart={() => setDrafts(({ [reply.template]: _restarted, ...others }) => others, replies)} />
-      )}
+      {drafts[slot] !== undefined && <KeptEdits onRestart={() => setDrafts(({ [slot]: _restarted, ...others }) => others, shown)} />}
       {user !== undefined && <ReplyFrameFields user={user} frame={frame} ids={ids} onSaved={saveFrame} />}
       {problem && !ended && (
         <p role="alert" className="mt-2 text-sm text-red-700">
@@ -231,7 +241,7 @@ function ReplyEditor({ onDone, opened, drafts, setDrafts, ...props }: ReplyEdito
         </p>
       )}
       <div className="mt-4 flex flex-wrap justify-end gap-2">
-        <Button variant="secondary" onClick={() => onDone(false, replies)}>
+        <Button variant="secondary" onClick={() => onDone(false, shown)}>
           Cancel
         </Button>
         <Button onClick={() => void copy(reply.template, text)} disabled={busy || waiting || text.trim() === ''}>
@@ -267,28 +277,5 @@ function TemplateChoice({ replies, chosen, onChoose }: { replies: FilledReply[];
         </label>
       ))}
     </fieldset>
-  );
-}
-
-/** "the reply for In review", or "the general reply". */
-function replyName(reply: FilledReply): string {
-  return reply.template === '*' ? 'the general reply' : `the reply for ${statusInfo(reply.template.split(':')[0]!).label}`;
-}
-
-/**
- * The candidate's status changed since the reply was filled in (a live update, while the editor was open
- * or closed, or while the agent was on another page): the text stays as the agent left it, and the reply
- * for the new status is offered, not put in its place.
- */
-function StatusChanged({ shown, now, onUse }: { shown: FilledReply[]; now: FilledReply[]; onUse: () => void }) {
-  const key = (replies: FilledReply[]) => replies.map((reply) => reply.template).join(' ');
-  if (now.length === 0 || key(shown) === key(now)) return null;
-  return (
-    <div role="status" className="mb-3 space-y-2 rounded-md border border-blue-300 bg-blue-50 px-3 py-2 text-sm text-blue-950">
-      <p>The candidate's status changed since this reply was filled in. The text below is still {replyName(shown[0]!)}, as you left it.</p>
-      <Button variant="secondary" size="sm" onClick={onUse}>
-        Use {replyName(now[0]!)}
-      </Button>
-    </div>
   );
 }
