@@ -443,7 +443,7 @@ describe('batch page', { timeout: 20_000 }, () => {
       const user = await startBatch('a\n\nb\na\n');
       const [, init] = fetchMock.mock.calls.find(([input]) => input === '/api/batch')!;
       expect(JSON.parse(String((init as RequestInit).body)).ids).toEqual(['a', 'b']);
-      expect(screen.getByTestId('batch-hint')).toHaveTextContent('1 repeat looked up once');
+      expect(screen.getByTestId('batch-hint')).toHaveTextContent(/^2 ids \(3 given\), one per line .*, 1 repeat looked up once/);
       batch.send(found(0, 'a', 'inreview'), { type: 'row', index: 1, ok: false, code: 'not_found', message: 'No candidate.' });
       batch.send({ type: 'done', found: 1, failed: 1 });
       batch.end();

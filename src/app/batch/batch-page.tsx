@@ -190,6 +190,8 @@ function ListHint({ id, list }: { id: string; list: IdList }) {
   return (
     <p id={id} data-testid="batch-hint" className="text-sm text-slate-600">
       {count} {count === 1 ? 'id' : 'ids'}
+      {/* "2 ids" beside three rows read as a miscount: what was given, then what is looked up. */}
+      {list.duplicates > 0 && ` (${count + list.duplicates} given)`}
       {rule}
       {list.links > 0 &&
         `, ${list.links} dashboard ${list.links === 1 ? 'link' : 'links'} read as ${list.links === 1 ? 'its recordId' : 'their recordIds'}`}
