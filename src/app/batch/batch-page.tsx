@@ -229,8 +229,9 @@ function HeadingChoice({
     ? `Line ${list.headingLine}, "${list.heading}", is looked up as an id.`
     : `Skipped the heading "${list.heading}" (line ${list.headingLine}): it is not looked up.`;
   return (
-    <p data-testid="batch-heading" className="text-sm text-slate-700">
-      <span id={id}>{said}</span>{' '}
+    // The sentence and its button wrap as two pieces: inline, the button's height opened a gap inside the sentence on a phone.
+    <p data-testid="batch-heading" className="flex flex-wrap items-center gap-x-2 text-sm text-slate-700">
+      <span id={id}>{said}</span>
       <Button variant="quiet" onClick={() => onChange(asId ? undefined : list.heading)}>
         {asId ? 'Skip it as a heading' : 'Look it up too'}
       </Button>
