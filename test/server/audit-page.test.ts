@@ -201,6 +201,47 @@ describe('the chain state on the audit page', () => {
     expect(rows.map((row) => row.hash)).toContain(edited.broken!.lastVouched!.hash);
   });
 
+  it('attack: a back-dated edited audit line escapes the mark', async () => {
+    const { lineHash } = await import('../../src/server/audit/audit-chain.ts');
+    const app = await instance();
+    for (let i = 0; i < 4; i++) await lookUp(app, amelie.refId!, ANA);
+    const text = readFileSync(app.auditLog, 'utf8').split('\n');
+    // The third line edited to say it was written an hour before the first: by its date it stands before the break.
+    const anHourBefore = new Date(Date.parse(JSON.parse(text[0]!).time) - 3_600_000).toISOString();
+    text[2] = text[2]!.replace(/"time":"[^"]+"/, `"time":"${anHourBefore}"`);
+    writeFileSync(app.auditLog, text.join('\n'));
+    const rows = (await search(app, { action: 'lookup' })).rows;
+    const marked = (line: string) => rows.find((row) => row.hash === lineHash(line))?.unvouched === true;
+    // Marked by its place in the file: the edited line and the one after it, not the two before.
+    expect(text.slice(0, 4).map(marked)).toEqual([false, false, true, true]);
+    expect(rows.find((row) => row.hash === lineHash(text[2]!))?.time).toBe(anHourBefore);
+  });
+
+  it("marks a rotated file's edited last line and the lines after it, not the whole trail, and names the line before it as vouched for", async () => {
+    const { lineHash } = await import('../../src/server/audit/audit-chain.ts');
+    const app = await instance();
+    for (let i = 0; i < 3; i++) await lookUp(app, amelie.refId!, ANA);
+    renameSync(app.auditLog, `${app.auditLog}.1`);
+    const rotated = readFileSync(`${app.auditLog}.1`, 'utf8').split('\n');
+    appendFileSync(
+      app.auditLog,
+      `{"prev":"${lineHash(rotated[2]!)}","time":"${new Date().toISOString()}","kind":"note","note":"rotated"}\n`,
+    );
+    // The rotated file's last line edited: only the first line of the current file notices.
+    rotated[2] = rotated[2]!.replace('"user":"ana"', '"user":"bob"');
+    writeFileSync(`${app.auditLog}.1`, rotated.join('\n'));
+    const files = (await status(app)).instances[0]!.files;
+    expect(files[0]).toMatchObject({ file: 'audit.jsonl', intact: false, broken: { line: 1 } });
+    expect(files[0]!.broken!.lastVouched).toEqual({ time: JSON.parse(rotated[1]!).time, hash: lineHash(rotated[1]!) });
+    const rows = (await search(app)).rows;
+    expect(rows.map((row) => [row.action, row.user, row.unvouched ?? false])).toEqual([
+      ['note', null, true],
+      ['lookup', 'bob', true],
+      ['lookup', 'ana', false],
+      ['lookup', 'ana', false],
+    ]);
+  });
+
   it('says a file got shorter than when it was checked: lines cut from its end, its last line left the last one vouched for', async () => {
     const app = await instance();
     for (let i = 0; i < 3; i++) await lookUp(app, amelie.refId!, ANA);

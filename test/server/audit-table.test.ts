@@ -11,6 +11,7 @@ import { createLogger } from '../../src/server/log/log.ts';
 import { createAuditStore } from '../../src/server/trail/audit-store.ts';
 import { as, fileLines, gatewayInstance, lookUp, search, searchAll, status } from './audit-trail-helpers.ts';
 import type { Instance } from './instance.ts';
+import type { Environment } from '../../src/server/config/config.ts';
 import { hasPostgres, NO_POSTGRES_MESSAGE, queryOf, type RunningPostgres, startPostgres } from './postgres-fixture.ts';
 
 /**
@@ -38,8 +39,8 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-async function instance(databaseUrl: string, name: string): Promise<Instance> {
-  const started = await gatewayInstance(sandbox, { DATABASE_URL: databaseUrl, AUDIT_INSTANCE: name });
+async function instance(databaseUrl: string, name: string, env: Environment = {}): Promise<Instance> {
+  const started = await gatewayInstance(sandbox, { DATABASE_URL: databaseUrl, AUDIT_INSTANCE: name, ...env });
   instances.push(started);
   return started;
 }
@@ -207,6 +208,26 @@ describe.skipIf(!hasPostgres)(`the audit table in PostgreSQL${hasPostgres ? '' :
     expect((await search(one, { user: 'review' })).similarUsers).toEqual(['reviewer1', 'reviewer2', 'reviewer3', 'reviewer4', 'reviewer5']);
     expect((await search(one, { user: 'candidate-77' })).similarUsers).toBeUndefined();
   }, 60_000);
+
+  it('attack: a back-dated edited audit line escapes the mark', async () => {
+    // Four lookups written to a file with no table yet, then the third line edited to say it is an hour older than the first.
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'cl-backdated-')), 'audit.jsonl');
+    const writer = await gatewayInstance(sandbox, { AUDIT_LOG: file });
+    for (let i = 0; i < 4; i++) expect((await lookUp(writer, amelie.refId!, ANA)).status).toBe(200);
+    await writer.close();
+    const text = readFileSync(file, 'utf8').split('\n');
+    const anHourBefore = new Date(Date.parse(JSON.parse(text[0]!).time) - 3_600_000).toISOString();
+    text[2] = text[2]!.replace(/"time":"[^"]+"/, `"time":"${anHourBefore}"`);
+    writeFileSync(file, text.join('\n'));
+    // The instance that starts on that file indexes every line, the edited one among them, and sorts it last by its date.
+    const url = await postgres.database();
+    const app = await instance(url, 'app1', { AUDIT_LOG: file });
+    const found = await search(app, { action: 'lookup' });
+    expect(found.source.kind).toBe('database');
+    expect(found.rows.map((row) => row.hash)).toEqual([3, 1, 0, 2].map((at) => lineHash(text[at]!)));
+    // Marked by its place in the table's order (the file's), not by its date: the edited line and the one after it.
+    expect(found.rows.map((row) => row.unvouched ?? false)).toEqual([true, false, false, true]);
+  });
 
   it('the table is append-only: UPDATE, TRUNCATE and a DELETE within the retention are refused; the retention deletes older rows only', async () => {
     const url = await postgres.database();

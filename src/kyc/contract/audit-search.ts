@@ -122,6 +122,11 @@ export const auditRowSchema = z.object({
   requestId: z.nullable(z.string()),
   /** The rest of the line in a few words: a reply's template, a list's filter, counted refusals. */
   detail: z.nullable(z.string()),
+  /**
+   * The audit page's search only: the line stands after a break in its instance's hash chain (by its place
+   * in the file, or in the table's order, not by its time), so the chain no longer vouches for it.
+   */
+  unvouched: z.optional(z.literal(true)),
 });
 export type AuditRow = z.infer<typeof auditRowSchema>;
 

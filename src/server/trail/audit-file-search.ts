@@ -2,6 +2,7 @@ import type { AuditRow, Searched } from '../../kyc/contract/audit-search.ts';
 import { type AuditFile, auditFilesOf, linesBackward, openToRead } from './audit-files.ts';
 import { includesFolded, matches, neededText, type SearchFilter, userNeedle } from './audit-match.ts';
 import { rowOfLine } from './audit-row.ts';
+import type { UnvouchedFrom } from './chain-watch.ts';
 
 /**
  * The audit page without a database: this instance's files read from their end, newest line first,
@@ -37,20 +38,26 @@ interface Cursor {
   offset: number;
 }
 
-/** `limit` rows of `instance`'s files, newest first, from where `cursor` says (the newest line when none). */
+/**
+ * `limit` rows of `instance`'s files, newest first, from where `cursor` says (the newest line when none);
+ * with `unvouched` (the chain's break, chain-watch.ts), each row from that line on is marked.
+ */
 export async function searchFiles(
   current: string,
   instance: string,
   filter: SearchFilter,
-  page: { limit: number; cursor?: string },
+  page: { limit: number; cursor?: string; unvouched?: UnvouchedFrom },
   bounds: FileBounds = FILE_BOUNDS,
 ): Promise<FileSearch> {
   const files = await auditFilesOf(current);
   const from = startOf(files, page.cursor);
   const scan = new Scan(filter, page.limit, bounds, instance);
+  const broken = page.unvouched && breakIn(files, page.unvouched);
   for (const [index, file] of files.entries()) {
     if (index < from.index) continue;
-    const stopped = await scan.file(file, index === from.index ? from.end : file.size);
+    // Files newer than the break's are after it whole; the break's own from its line on.
+    const after = broken && (index < broken.index ? 0 : index === broken.index ? broken.offset : undefined);
+    const stopped = await scan.file(file, index === from.index ? from.end : file.size, after);
     if (stopped) return scan.answer(stopped);
   }
   return scan.answer(undefined);
@@ -74,6 +81,12 @@ function startOf(files: AuditFile[], text: string | undefined): { index: number;
   // Its file is gone (deleted after rotation): nothing older is left to read.
   if (index === -1) return { index: files.length, end: 0 };
   return { index, end: Math.min(cursor.offset, files[index]!.size) };
+}
+
+/** The break's file among these (newest first): a file no longer here leaves every file after it, as far as anyone can tell. */
+function breakIn(files: AuditFile[], from: UnvouchedFrom): { index: number; offset: number } {
+  const index = files.findIndex((file) => file.inode === from.inode);
+  return index === -1 ? { index: files.length, offset: 0 } : { index, offset: from.offset };
 }
 
 /** A line's time without parsing it: the writer puts it near the start (`{"prev":…,"time":"…"`). */
@@ -104,8 +117,8 @@ class Scan {
     this.fromMs = filter.from === undefined ? undefined : Date.parse(filter.from) - TIME_ORDER_SLACK_MS;
   }
 
-  /** Reads one file back from `end`; says why it stopped, or undefined when it read the whole file. */
-  async file(file: AuditFile, end: number): Promise<'full' | 'lines' | 'time' | 'older' | undefined> {
+  /** Reads one file back from `end`, marking the rows that start at `unvouchedFrom` or later; says why it stopped, or undefined when it read the whole file. */
+  async file(file: AuditFile, end: number, unvouchedFrom?: number): Promise<'full' | 'lines' | 'time' | 'older' | undefined> {
     const handle = await openToRead(file.path);
     if (!handle) return undefined;
     try {
@@ -128,7 +141,7 @@ class Scan {
         const row = rowOfLine(line.bytes, this.instance);
         if (!matches(row, this.filter)) continue;
         if (this.rows.length === this.limit) return 'full';
-        this.rows.push(row);
+        this.rows.push(unvouchedFrom !== undefined && line.start >= unvouchedFrom ? { ...row, unvouched: true } : row);
         this.next = { inode: file.inode, offset: line.start };
       }
       return undefined;

@@ -9,6 +9,8 @@ import type { SearchFilter } from './audit-match.ts';
 import { applyRetention, reportsOf, saveReport, searchTable } from './audit-table.ts';
 import { similarUsersInFiles, similarUsersInTable } from './audit-users.ts';
 import { type ChainWatch, createChainWatch } from './chain-watch.ts';
+import { once, remembered } from './once.ts';
+import { breaksOf, type SearchPage, searchTableMarked } from './unvouched.ts';
 
 /**
  * Where the audit page reads the trail: with DATABASE_URL the table (fed by the indexer), falling back to
@@ -38,7 +40,8 @@ export interface AuditStore {
   instance: string;
   /** The database in use, said at start ("postgres://…/audit"); none without one. */
   database?: string;
-  search(filter: SearchFilter, page: { limit: number; cursor?: string }): Promise<AuditSearchAnswer>;
+  /** A page of rows; `marked` (the audit page's): those after a break in their instance's chain say so (unvouched.ts). */
+  search(filter: SearchFilter, page: SearchPage): Promise<AuditSearchAnswer>;
   status(): Promise<AuditStatus>;
   /**
    * Every row of the filter, newest first, at most `max`, for a CSV export: read from one source
@@ -67,8 +70,10 @@ const EXPORT_PAGE = 1000;
 export function createAuditStore(options: AuditStoreOptions): AuditStore {
   const bounds = options.fileBounds ?? FILE_BOUNDS;
   const chains = createChainWatch(options.file, { now: options.now, fullCheckMs: options.fullCheckMs });
-  const files = (filter: SearchFilter, page: { limit: number; cursor?: string }) =>
-    searchFiles(options.file, options.instance, filter, page, bounds);
+  const files = async (filter: SearchFilter, { marked, ...page }: SearchPage) => {
+    const unvouched = marked ? await chains.unvouchedFrom() : undefined;
+    return searchFiles(options.file, options.instance, filter, { ...page, ...(unvouched ? { unvouched } : {}) }, bounds);
+  };
   if (!options.databaseUrl) {
     return {
       instance: options.instance,
@@ -91,7 +96,7 @@ function databaseStore(
   options: AuditStoreOptions,
   db: Database,
   chains: ChainWatch,
-  files: (filter: SearchFilter, page: { limit: number; cursor?: string }) => ReturnType<typeof searchFiles>,
+  files: (filter: SearchFilter, page: SearchPage) => ReturnType<typeof searchFiles>,
   bounds: FileBounds,
 ): AuditStore {
   const { instance } = options;
@@ -109,6 +114,10 @@ function databaseStore(
   afterPass = reports.afterPass;
   // What the other instances last reported changes every 30 s: read at most every 5 s, not per search.
   const othersReports = remembered(() => reportsOf(db), 5_000);
+  // This instance's chain as checked now, the others' as they last reported it.
+  const breaks = async () => breaksOf([{ instance, files: await chains.check() }, ...(await othersReports().catch(() => []))]);
+  const table = async (filter: SearchFilter, { marked, ...page }: SearchPage) =>
+    marked ? searchTableMarked(db, filter, page, await breaks(), options.retentionDays) : searchTable(db, filter, page);
   return {
     instance,
     database: describeDatabaseUrl(options.databaseUrl!),
@@ -119,7 +128,7 @@ function databaseStore(
       if (!problem) {
         try {
           await ready();
-          return { ...(await searchTable(db, filter, page)), source: { kind: 'database', ...(behind.length ? { behind } : {}) } };
+          return { ...(await table(filter, page)), source: { kind: 'database', ...(behind.length ? { behind } : {}) } };
         } catch (error) {
           return { ...(await files(filter, page)), source: { kind: 'files', fallback: databaseProblem(error), behind } };
         }
@@ -181,32 +190,6 @@ async function* pagesOf(
     given += page.rows.length;
     cursor = page.next;
   } while (cursor && given < max);
-}
-
-/** The last answer of `read` for `ms`, asked again after that (a failure is not kept). */
-function remembered<T>(read: () => Promise<T>, ms: number): () => Promise<T> {
-  let kept: { at: number; value: Promise<T> } | undefined;
-  return () => {
-    if (kept && Date.now() - kept.at < ms) return kept.value;
-    const value = read();
-    kept = { at: Date.now(), value };
-    value.catch(() => {
-      kept = undefined;
-    });
-    return value;
-  };
-}
-
-/** A step done once; after a failure, tried again at the next call (the schema, while the database is away). */
-function once(step: () => Promise<void>): () => Promise<void> {
-  let done: Promise<void> | undefined;
-  return () => {
-    done ??= step().catch((error: unknown) => {
-      done = undefined;
-      throw error;
-    });
-    return done;
-  };
 }
 
 /**

@@ -191,6 +191,16 @@ export async function searchTable(
   filter: SearchFilter,
   page: { limit: number; cursor?: string },
 ): Promise<{ rows: AuditRow[]; next?: string }> {
+  const { seqs: _seqs, ...found } = await searchTableInOrder(db, filter, page);
+  return found;
+}
+
+/** searchTable's page, with each row's place in the order the table took the lines (`seq`, as text: a bigint). */
+export async function searchTableInOrder(
+  db: Database,
+  filter: SearchFilter,
+  page: { limit: number; cursor?: string },
+): Promise<{ rows: AuditRow[]; seqs: string[]; next?: string }> {
   const { where, params } = conditionsOf(filter);
   const cursor = /^d\.(\d{1,15})\.(\d{1,19})$/.exec(page.cursor ?? '');
   if (cursor) {
@@ -204,6 +214,7 @@ export async function searchTable(
   const last = shown.at(-1);
   return {
     rows: shown.map(rowOfRecord),
+    seqs: shown.map((record) => record.seq),
     ...(rows.length > page.limit && last ? { next: `d.${last.time.getTime()}.${last.seq}` } : {}),
   };
 }
