@@ -65,7 +65,11 @@ describe('the audit page', () => {
   it('shows a lead the trail, each row linked to its candidate, and each file’s chain: intact to its line, or where it breaks', async () => {
     showAuditPage(LEAD, [
       {
-        rows: [row({ user: '=cmd', id: 'cust-204' }), row({ action: 'print', user: 'ana' }), row({ action: 'copy_summary', status: null })],
+        rows: [
+          row({ user: '=cmd', id: 'cust-204' }),
+          row({ action: 'print', user: 'ana', env: 'staging', id: 'cust-9' }),
+          row({ action: 'copy_summary', status: null }),
+        ],
         source: { kind: 'files' },
       },
     ]);
@@ -76,7 +80,9 @@ describe('the audit page', () => {
     expect(within(rows[1]!).getAllByRole('cell')[6]).toHaveTextContent(/^OK$/);
     expect(within(rows[3]!).getAllByRole('cell')[6]).toHaveTextContent(/^—$/);
     expect(within(rows[1]!).getAllByRole('cell')[4]).toHaveTextContent(/^Full record$/);
-    expect(within(table).getAllByRole('link', { name: 'cust-204' })[0]).toHaveAttribute('href', '/e/default/candidates/refId/cust-204');
+    // The default environment by the unprefixed address, as the app's other links; another one under /e/<name>.
+    expect(within(table).getAllByRole('link', { name: 'cust-204' })[0]).toHaveAttribute('href', '/candidates/refId/cust-204');
+    expect(within(table).getByRole('link', { name: 'cust-9' })).toHaveAttribute('href', '/e/staging/candidates/refId/cust-9');
     expect(within(table).getByText('Printed')).toBeInTheDocument();
     expect(await screen.findByText(/intact to line 1,204,331, last line/)).toBeInTheDocument();
     expect(screen.getByText(/broken at line 42: "prev" is not the hash of line 41/)).toBeInTheDocument();
@@ -88,51 +94,76 @@ describe('the audit page', () => {
     expect(screen.getByRole('link', { name: 'Audit' })).toHaveAttribute('aria-current', 'page');
   });
 
-  it('marks in words each row written after a break in its instance’s chain, and only those', async () => {
-    const vouchedUntil = '2026-11-29T10:00:00.000Z';
-    const broken: AuditStatus = {
-      source: { kind: 'database' },
-      instances: [
-        {
-          instance: 'app1',
-          self: true,
-          reportedAt: new Date().toISOString(),
-          files: [
-            {
-              file: 'audit.jsonl',
-              lines: 2,
-              intact: false,
-              broken: { line: 3, reason: 'line 3 was edited', lastVouched: { time: vouchedUntil, hash: 'b'.repeat(64) } },
-              checkedAt: new Date().toISOString(),
-            },
-          ],
-        },
-        { instance: 'app3', self: false, reportedAt: new Date().toISOString(), files: STATUS.instances[0]!.files },
-      ],
-    };
+  it('marks in words each row the server says is after a break in its chain, whatever its date, and only those', async () => {
     const rows = [
-      row({ hash: 'd'.repeat(64), time: '2026-11-29T11:00:00.000Z', user: 'after' }),
-      row({ hash: 'c'.repeat(64), time: vouchedUntil, user: 'same-time' }),
-      row({ hash: 'e'.repeat(64), time: '2026-11-29T12:00:00.000Z', user: 'other-instance', instance: 'app3' }),
-      row({ hash: 'b'.repeat(64), time: vouchedUntil, user: 'vouched' }),
-      row({ hash: 'a'.repeat(64), time: '2026-11-29T09:00:00.000Z', user: 'before' }),
+      row({ time: '2026-11-29T11:00:00.000Z', user: 'after', unvouched: true }),
+      // An edited line back-dated to before the break: marked by its place, as the server found it.
+      row({ time: '2026-11-01T09:00:00.000Z', user: 'back-dated', unvouched: true }),
+      row({ time: '2026-11-29T12:00:00.000Z', user: 'other-instance', instance: 'app3' }),
+      row({ time: '2026-11-29T10:00:00.000Z', user: 'vouched' }),
     ];
-    stubApi({
-      session: LEAD,
-      candidates: {
-        '/api/audit/status': () => json(broken),
-        '/api/audit/search': () => json({ rows, source: { kind: 'database' } }),
-      },
-    });
-    renderWithProviders('/audit');
+    showAuditPage(LEAD, [{ rows, source: { kind: 'database' } }]);
     const table = await screen.findByRole('table');
-    await waitFor(() => expect(within(table).getAllByText('Not vouched for by the chain')).toHaveLength(2));
+    expect(within(table).getAllByText('Not vouched for by the chain')).toHaveLength(2);
     const marked = (user: string) =>
       within(within(table).getByText(user).closest('tr')!).queryByText('Not vouched for by the chain') !== null;
-    expect(['after', 'same-time', 'other-instance', 'vouched', 'before'].map(marked)).toEqual([true, true, false, false, false]);
-    expect(screen.getByTestId('chain-broken')).toHaveTextContent(
-      /Rows dated after the last line the chain vouches for are marked "Not vouched for by the chain"; a changed line may carry any date/,
+    expect(['after', 'back-dated', 'other-instance', 'vouched'].map(marked)).toEqual([true, true, false, false]);
+    expect(await screen.findByTestId('chain-broken')).toHaveTextContent(
+      /Rows after the last line the chain vouches for are marked "Not vouched for by the chain" \(by their place in the file, whatever date they carry\)/,
     );
+  });
+
+  it('explains each level a row names, in its title and in a legend of the levels on the page', async () => {
+    showAuditPage(LEAD, [
+      {
+        rows: [
+          row({ level: 'full' }),
+          row({ level: 'stripped', user: 'sam', role: 'support' }),
+          row({ level: 'full', status: 401, code: 'upstream_error', user: 'refused' }),
+        ],
+        source: { kind: 'files' },
+      },
+    ]);
+    const table = await screen.findByRole('table');
+    const levelCell = (index: number) => within(within(table).getAllByRole('row')[index + 1]!).getAllByRole('cell')[4]!;
+    expect(within(levelCell(0)).getByText('Full record')).toHaveAttribute(
+      'title',
+      expect.stringMatching(/^Full record: the whole record .*document pictures/),
+    );
+    expect(within(levelCell(1)).getByText('Status level (reduced here)')).toHaveAttribute(
+      'title',
+      expect.stringMatching(/no identity data or pictures left the server/),
+    );
+    expect(within(levelCell(2)).getByText('Full record asked, nothing shown')).toHaveAttribute(
+      'title',
+      expect.stringMatching(/^Asked at this level, but refused or failed: nothing was shown\. Full record: /),
+    );
+    // The legend names the levels on the page, not the one no row has.
+    const legend = screen.getByTestId('level-legend');
+    expect(
+      within(legend)
+        .getAllByRole('term')
+        .map((term) => term.textContent),
+    ).toEqual(['Full record', 'Status level (reduced here)']);
+  });
+
+  it('marks the fields a row does not have, which a phone leaves out of the stacked row, and shows a dash for them in the table', async () => {
+    showAuditPage(LEAD, [
+      {
+        rows: [row({ action: 'note', user: null, role: null, env: null, kind: null, id: null, level: null, status: null, client: null })],
+        source: { kind: 'files' },
+      },
+    ]);
+    const table = await screen.findByRole('table');
+    const cells = within(within(table).getAllByRole('row')[1]!).getAllByRole('cell');
+    const empty = cells.filter((cell) => cell.hasAttribute('data-empty')).map((cell) => cell.dataset.label);
+    expect(empty).toEqual(['User', 'Candidate', 'Level', 'Environment', 'Outcome', 'From']);
+    expect(cells.filter((cell) => !cell.hasAttribute('data-empty')).map((cell) => cell.dataset.label)).toEqual([
+      'Time',
+      'Action',
+      'Instance',
+    ]);
+    expect(cells[1]).toHaveTextContent(/^—$/);
   });
 
   it('offers the names that contain a typed part of one, and a click searches the whole name, the form saying it', async () => {
@@ -252,7 +283,7 @@ describe('the audit page', () => {
     await user.click(await screen.findByRole('button', { name: 'Older' }));
     const link = await within(await screen.findByRole('table', { name: /page 2/ })).findByRole('link', { name: 'cust-205' });
     await user.click(link);
-    expect(router.state.location.pathname).toBe('/e/default/candidates/refId/cust-205');
+    expect(router.state.location.pathname).toBe('/candidates/refId/cust-205');
     await router.navigate(-1);
     expect(await screen.findByRole('table', { name: /Audit trail, page 2/ })).toHaveTextContent('cust-205');
     expect(filters().getByLabelText('User')).toHaveValue('ben');

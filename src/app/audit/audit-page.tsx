@@ -1,6 +1,6 @@
 import { type UseQueryResult, useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import type { AuditFilter, AuditSearchAnswer, AuditStatus } from '../../kyc/contract/audit-search.ts';
+import type { AuditFilter, AuditSearchAnswer } from '../../kyc/contract/audit-search.ts';
 import { readsAuditTrail } from '../../kyc/contract/roles.ts';
 import { asApiError } from '../api/api-error.ts';
 import { useEnvironment } from '../environment/use-environment.ts';
@@ -17,7 +17,6 @@ import { auditQueries, downloadAuditCsv } from './audit-queries.ts';
 import { BrokenChainAlert, ChainState, SourceNote } from './audit-status.tsx';
 import { SimilarUsers } from './audit-similar.tsx';
 import { AuditTable } from './audit-table.tsx';
-import { unvouchedRows } from './audit-vouched.ts';
 
 /**
  * `/audit` (issue 34), for compliance leads: who looked at whom. The trail filtered and paged newest
@@ -118,14 +117,7 @@ function AuditTrail() {
         <h2 id="audit-results-title" tabIndex={-1} className="sr-only">
           Results
         </h2>
-        <Results
-          search={search}
-          page={cursors.length + 1}
-          peopleOnly={filter.who === 'people'}
-          status={status.data}
-          user={filter.user}
-          onPickUser={pickUser}
-        />
+        <Results search={search} page={cursors.length + 1} peopleOnly={filter.who === 'people'} user={filter.user} onPickUser={pickUser} />
         <Pager next={search.data?.next} onPage={setCursors} cursors={cursors} loading={search.isFetching} />
       </section>
       {status.data && <ChainState status={status.data} />}
@@ -142,14 +134,12 @@ function Results({
   search,
   page,
   peopleOnly,
-  status,
   user,
   onPickUser,
 }: {
   search: UseQueryResult<AuditSearchAnswer>;
   page: number;
   peopleOnly: boolean;
-  status: AuditStatus | undefined;
   /** The user searched, and what to do with a name offered for it. */
   user: string | undefined;
   onPickUser: (user: string) => void;
@@ -175,7 +165,7 @@ function Results({
           {user !== undefined && <SimilarUsers typed={user} names={search.data.similarUsers ?? []} onPick={onPickUser} />}
         </Card>
       ) : (
-        <AuditTable rows={search.data.rows} caption={`Audit trail, page ${page}, newest first`} unvouched={unvouchedRows(status)} />
+        <AuditTable rows={search.data.rows} caption={`Audit trail, page ${page}, newest first`} />
       )}
     </div>
   );

@@ -49,8 +49,8 @@ export function BrokenChainAlert({ status }: { status: AuditStatus }) {
   return (
     <p role="alert" className="rounded-xl border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-900" data-testid="chain-broken">
       <span className="font-semibold">The audit trail's hash chain is broken</span> ({broken.join('; ')}): lines there may have been changed
-      or removed since they were written. Rows dated after the last line the chain vouches for are marked "Not vouched for by the chain"; a
-      changed line may carry any date, so read the line named here in the file itself. See{' '}
+      or removed since they were written. Rows after the last line the chain vouches for are marked "Not vouched for by the chain" (by their
+      place in the file, whatever date they carry); a removed line shows nowhere, so read the file there too. See{' '}
       <a href="#audit-files-title" className="underline underline-offset-2 focus-ring">
         Audit files and their hash chains
       </a>{' '}

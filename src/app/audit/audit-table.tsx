@@ -1,54 +1,78 @@
+import { useQuery } from '@tanstack/react-query';
 import { ColumnHeads } from '../ui/column-heads.tsx';
-import { type AuditRow, isServerWork } from '../../kyc/contract/audit-search.ts';
-import { ACTION_LABELS, levelText, outcomeText } from '../../kyc/view/audit-labels.ts';
+import { AUDIT_LEVELS, type AuditRow, isServerWork } from '../../kyc/contract/audit-search.ts';
+import { ACTION_LABELS, LEVEL_LABELS, LEVEL_MEANINGS, levelText, levelTitle, outcomeText } from '../../kyc/view/audit-labels.ts';
+import { metaQueries } from '../meta/meta-query.ts';
 import { Link } from '../navigation.tsx';
 import { candidatePath, environmentPath } from '../routes.ts';
 import { Card } from '../ui/card.tsx';
 import { LongText } from '../ui/long-text.tsx';
 import { TimeStamp } from '../ui/time-stamp.tsx';
 
-/** Where a row's candidate is: their page in the line's environment (a link opens it, and that lookup is audited too). */
-export function rowLink(row: Pick<AuditRow, 'kind' | 'id' | 'env'>): string | undefined {
+/**
+ * Where a row's candidate is: their page in the line's environment (a link opens it, and that lookup is
+ * audited too). The server's default environment by the unprefixed address, as the app's other links name it.
+ */
+export function rowLink(row: Pick<AuditRow, 'kind' | 'id' | 'env'>, defaultEnvironment: string | undefined): string | undefined {
   if (!row.kind || !row.id || !row.env || row.id.endsWith('…')) return undefined;
-  return environmentPath(row.env, candidatePath(row.kind, row.id));
+  return environmentPath(row.env === defaultEnvironment ? undefined : row.env, candidatePath(row.kind, row.id));
 }
 
 /**
  * A page of the trail, newest first: when, who, what, which candidate (a link), at what level, where, with
  * what outcome, from which address, in which instance's file. On a phone, stacked rows (styles.css), each
- * cell under its column's name. Ids and names only: the log holds no
+ * cell under its column's name and an empty one left out. A row after a break in its instance's hash chain
+ * (the server says which: `unvouched`) is marked, in words. Ids and names only: the log holds no
  * candidate data.
  */
-export function AuditTable({
-  rows,
-  caption,
-  unvouched = () => false,
-}: {
-  rows: AuditRow[];
-  caption: string;
-  /** Rows after a break in their instance's hash chain (audit-vouched.ts): marked, in words. */
-  unvouched?: (row: AuditRow) => boolean;
-}) {
+export function AuditTable({ rows, caption }: { rows: AuditRow[]; caption: string }) {
+  // The unprefixed address's environment: the server's default (the shell asked for it already).
+  const defaultEnvironment = useQuery(metaQueries.current()).data?.environment.name;
   return (
-    <Card padding="none" className="overflow-x-auto">
-      <table data-stack className="w-full text-left text-sm lg:min-w-[64rem]">
-        <caption className="sr-only">{caption}</caption>
-        <ColumnHeads
-          cell="px-3 py-2 whitespace-nowrap"
-          columns={['Time', 'User', 'Action', 'Candidate', 'Level', 'Environment', 'Outcome', 'From', 'Instance']}
-        />
-        <tbody className="divide-y divide-slate-100 align-top">
-          {rows.map((row) => (
-            <AuditTableRow key={row.hash} row={row} unvouched={unvouched(row)} />
-          ))}
-        </tbody>
-      </table>
-    </Card>
+    <>
+      <Card padding="none" className="overflow-x-auto">
+        <table data-stack className="w-full text-left text-sm lg:min-w-[64rem]">
+          <caption className="sr-only">{caption}</caption>
+          <ColumnHeads
+            cell="px-3 py-2 whitespace-nowrap"
+            columns={['Time', 'User', 'Action', 'Candidate', 'Level', 'Environment', 'Outcome', 'From', 'Instance']}
+          />
+          <tbody className="divide-y divide-slate-100 align-top">
+            {rows.map((row) => (
+              <AuditTableRow key={row.hash} row={row} href={rowLink(row, defaultEnvironment)} />
+            ))}
+          </tbody>
+        </table>
+      </Card>
+      <LevelLegend rows={rows} />
+    </>
   );
 }
 
-function AuditTableRow({ row, unvouched }: { row: AuditRow; unvouched: boolean }) {
-  const href = rowLink(row);
+/** What the levels shown on the page mean, in a line each: a compliance lead need not know the service's words. */
+function LevelLegend({ rows }: { rows: AuditRow[] }) {
+  const shown = AUDIT_LEVELS.filter((level) => rows.some((row) => row.level === level));
+  if (shown.length === 0) return null;
+  return (
+    <dl className="space-y-0.5 text-xs text-slate-600" data-testid="level-legend">
+      {shown.map((level) => (
+        <div key={level}>
+          <dt className="inline font-semibold text-slate-700">{LEVEL_LABELS[level]}</dt>:{' '}
+          <dd className="inline">{LEVEL_MEANINGS[level]}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/** An empty field: a dash in the table; left out of a phone's stacked row (`data-empty`, styles.css). */
+const empty = (value: unknown) => (value ? undefined : true);
+const DASH = <span className="text-slate-500">—</span>;
+
+function AuditTableRow({ row, href }: { row: AuditRow; href: string | undefined }) {
+  const unvouched = row.unvouched === true;
+  const level = levelText(row);
+  const outcome = outcomeText(row);
   return (
     <tr data-hash={row.hash} data-unvouched={unvouched || undefined} className={unvouched ? 'bg-red-50' : undefined}>
       <td data-label="Time" className="px-3 py-2 whitespace-nowrap">
@@ -60,8 +84,8 @@ function AuditTableRow({ row, unvouched }: { row: AuditRow; unvouched: boolean }
           </span>
         )}
       </td>
-      <td data-label="User" className="px-3 py-2">
-        {row.user ? <LongText text={row.user} limit={40} /> : <span className="text-slate-500">—</span>}
+      <td data-label="User" data-empty={empty(row.user)} className="px-3 py-2">
+        {row.user ? <LongText text={row.user} limit={40} /> : DASH}
         {/* This server's own lines carry the level they read at as a role ("support"): not a person's role. */}
         {row.role && !isServerWork(row.user) && <span className="block text-xs text-slate-600">{row.role}</span>}
       </td>
@@ -74,7 +98,7 @@ function AuditTableRow({ row, unvouched }: { row: AuditRow; unvouched: boolean }
           </span>
         )}
       </td>
-      <td data-label="Candidate" className="px-3 py-2 font-mono text-xs">
+      <td data-label="Candidate" data-empty={empty(row.kind && row.id)} className="px-3 py-2 font-mono text-xs">
         {row.kind && row.id ? (
           <>
             <span className="block font-sans text-slate-600">{row.kind}</span>
@@ -96,16 +120,22 @@ function AuditTableRow({ row, unvouched }: { row: AuditRow; unvouched: boolean }
           <span className="font-sans text-slate-500">—</span>
         )}
       </td>
-      <td data-label="Level" className="px-3 py-2">
-        {levelText(row) || <span className="text-slate-500">—</span>}
+      <td data-label="Level" data-empty={empty(level)} className="px-3 py-2">
+        {level ? (
+          <span title={levelTitle(row)} className="cursor-help underline decoration-slate-400 decoration-dotted underline-offset-2">
+            {level}
+          </span>
+        ) : (
+          DASH
+        )}
       </td>
-      <td data-label="Environment" className="px-3 py-2">
-        {row.env ?? <span className="text-slate-500">—</span>}
+      <td data-label="Environment" data-empty={empty(row.env)} className="px-3 py-2">
+        {row.env ?? DASH}
       </td>
-      <td data-label="Outcome" className="px-3 py-2 whitespace-nowrap">
-        {outcomeText(row) || <span className="text-slate-500">—</span>}
+      <td data-label="Outcome" data-empty={empty(outcome)} className="px-3 py-2 whitespace-nowrap">
+        {outcome || DASH}
       </td>
-      <td data-label="From" className="px-3 py-2 font-mono text-xs">
+      <td data-label="From" data-empty={empty(row.client)} className="px-3 py-2 font-mono text-xs">
         {row.client ?? ''}
       </td>
       <td data-label="Instance" className="px-3 py-2 text-xs text-slate-700">

@@ -25,6 +25,21 @@ export const LEVEL_LABELS: Record<AuditLevel, string> = {
   stripped: 'Status level (reduced here)',
 };
 
+/** What each level means, in plain words for a compliance lead: what the person who looked the candidate up could see. */
+export const LEVEL_MEANINGS: Record<AuditLevel, string> = {
+  full: 'the whole record as the KYC service holds it, identity data and document pictures included.',
+  status: "the status, its dates and the candidate's ids only, read with the status-only key: no identity data, no pictures.",
+  stripped:
+    'read with the full key, then cut down by this server to the status, the ids and the fields support staff may see: no identity data or pictures left the server.',
+};
+
+/** A row's level explained (its cell's title): the level's meaning, and for a lookup refused or failed that nothing was shown. */
+export function levelTitle(row: Pick<AuditRow, 'level' | 'status'>): string {
+  if (!row.level) return '';
+  const meaning = `${LEVEL_LABELS[row.level]}: ${LEVEL_MEANINGS[row.level]}`;
+  return row.status !== null && row.status >= 400 ? `Asked at this level, but refused or failed: nothing was shown. ${meaning}` : meaning;
+}
+
 /**
  * The level a line names, as read beside its outcome: "Full record" for what was shown; for a lookup
  * refused or failed, the level it was asked at, and that nothing was shown ("Full record asked, nothing
