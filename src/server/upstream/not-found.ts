@@ -13,15 +13,10 @@ export type NotFoundMeaning = 'client' | 'not_the_api';
 /** At most this much of a 404's message is read for the word "client". */
 const MAX_MESSAGE = 200;
 
-export function notFoundMeaning(headers: http.IncomingHttpHeaders, body: Buffer | undefined): NotFoundMeaning | undefined {
+/** `value`: what the 404's body holds (errorBodyValue), or the envelope a success carried (upstream-failures.ts). */
+export function notFoundMeaning(headers: http.IncomingHttpHeaders, value: unknown): NotFoundMeaning | undefined {
   if (/^\s*text\/html\b/i.test(String(headers['content-type'] ?? ''))) return 'not_the_api';
-  if (!body || body.length === 0) return undefined;
-  let message: unknown;
-  try {
-    message = (JSON.parse(body.toString('utf8')) as { message?: unknown } | null)?.message;
-  } catch {
-    return undefined;
-  }
+  const message = typeof value === 'object' && value !== null ? (value as { message?: unknown }).message : undefined;
   return typeof message === 'string' && /\bclient\b/i.test(message.slice(0, MAX_MESSAGE)) ? 'client' : undefined;
 }
 

@@ -1,7 +1,8 @@
 import type http from 'node:http';
 import type { KeySearch } from '../answer/key-watch.ts';
+import { type ErrorBody, errorBodyValue } from './error-body.ts';
 import { type NotFoundMeaning, notFoundMeaning } from './not-found.ts';
-import { serviceWaitSeconds } from './service-wait.ts';
+import { serviceWaitOf } from './service-wait.ts';
 
 /**
  * The service's own reason in an error answer, for the page. Its error envelope is
@@ -16,8 +17,11 @@ import { serviceWaitSeconds } from './service-wait.ts';
 /** The most of the service's message shown: its own are a few words ("Invalid refId", "Resource not Found"). */
 export const MAX_SERVICE_MESSAGE = 200;
 
-/** What the service's message comes to: its cleaned words, or that it was withheld for holding a key. */
-export type ServiceMessage = { text: string } | { withheld: true };
+/**
+ * What the service's message comes to: its cleaned words, or that it was withheld for holding a key, or
+ * that the body was longer than what is read of it (error-body.ts) and no whole message was in that part.
+ */
+export type ServiceMessage = { text: string } | { withheld: true } | { tooLong: true };
 
 /**
  * Controls (line breaks included), format characters (direction overrides and isolates, zero-width
@@ -44,24 +48,22 @@ export function serviceMessage(value: unknown, keys: KeySearch): ServiceMessage 
   return { text: `${cut}…` };
 }
 
-/** The message of an error body read (at most a few KiB, readWaitBody), searched for the keys in every form first. */
-export function serviceMessageIn(body: Buffer | undefined, keys: KeySearch): ServiceMessage | undefined {
-  if (!body || body.length === 0) return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(body.toString('utf8'));
-  } catch {
-    return undefined;
-  }
-  const message = serviceMessage(value, keys);
+/**
+ * The message of an error body read (at most a few KiB, readErrorBody), searched for the keys in every
+ * form first. A body longer than that shows the message when it was read whole in its first bytes.
+ */
+export function serviceMessageIn(body: ErrorBody | undefined, keys: KeySearch): ServiceMessage | undefined {
+  const message = serviceMessage(errorBodyValue(body), keys);
+  if (!message) return body?.cut ? { tooLong: true } : undefined;
   // Its raw bytes too: a key in base64, or escaped in a way the decoded text would not show.
-  return message && 'text' in message && keys.needles.in(body) ? { withheld: true } : message;
+  return 'text' in message && body && keys.needles.in(body.bytes) ? { withheld: true } : message;
 }
 
 /** The service's words in a sentence of ours: `: "Invalid refId"`, or why they are not shown, or nothing. */
 export function quoted(message: ServiceMessage | undefined): string {
   if (!message) return '';
   if ('withheld' in message) return " (its message is not shown: it holds this server's API key)";
+  if ('tooLong' in message) return ' (its message is too long to show)';
   return `: "${message.text}"`;
 }
 
@@ -73,10 +75,11 @@ export interface ServiceSaid {
 }
 
 /** ServiceSaid of an error answer, from its headers and the body read (undefined when it was not). */
-export function saidIn(upstreamRes: http.IncomingMessage, status: number, body: Buffer | undefined, keys: KeySearch): ServiceSaid {
+export function saidIn(upstreamRes: http.IncomingMessage, status: number, body: ErrorBody | undefined, keys: KeySearch): ServiceSaid {
+  const value = errorBodyValue(body);
   return {
-    waitSeconds: serviceWaitSeconds(upstreamRes.headers['retry-after'], body),
+    waitSeconds: serviceWaitOf(upstreamRes.headers['retry-after'], value),
     message: serviceMessageIn(body, keys),
-    ...(status === 404 ? { notFound: notFoundMeaning(upstreamRes.headers, body) } : {}),
+    ...(status === 404 ? { notFound: notFoundMeaning(upstreamRes.headers, value) } : {}),
   };
 }

@@ -1,4 +1,3 @@
-import type http from 'node:http';
 import { parseRetryAfter } from '../../kyc/contract/retry-after.ts';
 import { ApiFailure } from '../http/api-failure.ts';
 
@@ -17,60 +16,36 @@ import { ApiFailure } from '../http/api-failure.ts';
  */
 export const MAX_SERVICE_WAIT_SECONDS = 300;
 
-/**
- * The most of an error answer's body read for its wait and its message: the service's error envelope is
- * well under 200 bytes. A longer body is not an error envelope (a gateway's HTML page); it is dropped
- * unread, never buffered.
- */
-export const WAIT_BODY_MAX_BYTES = 4 * 1024;
-
 /** The wait in seconds, from the header and the body (either may be missing or unreadable); undefined when neither says. */
 export function serviceWaitSeconds(retryAfterHeader: string | string[] | undefined, body: Buffer | undefined): number | undefined {
+  return serviceWaitOf(retryAfterHeader, body === undefined ? undefined : jsonOf(body));
+}
+
+/** The wait in seconds, from the header and the value the body holds (errorBodyValue: all of it, or what of a long one was read). */
+export function serviceWaitOf(retryAfterHeader: string | string[] | undefined, value: unknown): number | undefined {
   const fromHeader = parseRetryAfter(retryAfterHeader);
-  const fromBody = body === undefined ? undefined : bodyRetryAfter(body);
+  const fromBody = bodyRetryAfter(value);
   if (fromHeader === undefined && fromBody === undefined) return undefined;
   // 0 says no wait at all: read as not said (parseRetryAfter), so that no one asks again at once.
   const seconds = Math.min(MAX_SERVICE_WAIT_SECONDS, Math.max(fromHeader ?? 0, fromBody ?? 0));
   return seconds > 0 ? seconds : undefined;
 }
 
-/** `extra.retryAfter` of a JSON body: a number of seconds (a fraction rounded up), or a string of digits. */
-function bodyRetryAfter(body: Buffer): number | undefined {
-  let json: unknown;
+function jsonOf(body: Buffer): unknown {
   try {
-    json = JSON.parse(body.toString('utf8'));
+    return JSON.parse(body.toString('utf8'));
   } catch {
     return undefined;
   }
+}
+
+/** `extra.retryAfter` of a JSON body: a number of seconds (a fraction rounded up), or a string of digits. */
+function bodyRetryAfter(json: unknown): number | undefined {
   const extra = typeof json === 'object' && json !== null ? (json as { extra?: unknown }).extra : undefined;
   const value = typeof extra === 'object' && extra !== null ? (extra as { retryAfter?: unknown }).retryAfter : undefined;
   if (typeof value === 'number') return Number.isFinite(value) && value >= 0 ? Math.ceil(value) : undefined;
   if (typeof value === 'string' && /^\s*\d{1,9}\s*$/.test(value)) return Number(value);
   return undefined;
-}
-
-/**
- * An error answer's body, at most `maxBytes` of it: resolves with the bytes once it ends, or undefined when it is
- * longer (declared or sent), breaks off or fails. Never rejects; the caller's deadline bounds the time.
- */
-export function readWaitBody(res: http.IncomingMessage, maxBytes = WAIT_BODY_MAX_BYTES): Promise<Buffer | undefined> {
-  return new Promise((resolve) => {
-    if (Number(res.headers['content-length']) > maxBytes) {
-      res.destroy();
-      return resolve(undefined);
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    res.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= maxBytes) return void chunks.push(chunk);
-      res.destroy();
-      resolve(undefined);
-    });
-    res.on('end', () => resolve(Buffer.concat(chunks)));
-    res.on('error', () => resolve(undefined));
-    res.on('close', () => resolve(undefined));
-  });
 }
 
 /** A request not sent because the service's wait has not passed: said as the service's 429 would be, with the seconds left. */

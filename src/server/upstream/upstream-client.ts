@@ -10,7 +10,8 @@ import { ApiFailure } from '../http/api-failure.ts';
 import { secondsOf, wholeAnswerDeadline } from './answer-deadline.ts';
 import { saidIn } from './service-message.ts';
 import { describeNetworkError, type FailureOfStatus, malformedAnswer, failureOfListStatus, failureOfStatus } from './upstream-failures.ts';
-import { readWaitBody, type SharedWait, serviceWaitState } from './service-wait.ts';
+import { type SharedWait, serviceWaitState } from './service-wait.ts';
+import { ERROR_BODY_DEADLINE_MS, type ErrorBody, readErrorBody } from './error-body.ts';
 
 /** The KYC service this server asks, with its keys: the configured one, or the embedded sandbox. */
 export type UpstreamTarget = Omit<RemoteUpstream, 'kind'>;
@@ -169,10 +170,12 @@ function send(
     let settled = false;
     // Once an error status has come: what the request comes to, also when its body then stalls or breaks off.
     let refused: (() => void) | undefined;
+    let bodyDeadline: NodeJS.Timeout | undefined;
     const fail = (failure: ApiFailure, upstreamStatus: number | null = null) => {
       if (settled) return;
       settled = true;
       clearTimeout(deadline);
+      clearTimeout(bodyDeadline);
       whole.clear();
       upstreamReq?.destroy();
       settle({ ok: false, failure, upstreamStatus });
@@ -184,11 +187,12 @@ function send(
       if (settled) return upstreamRes.destroy();
       const status = upstreamRes.statusCode ?? 502;
       if (status < 200 || status >= 300) {
-        const failWith = (body?: Buffer) => fail(failureOf(status, saidIn(upstreamRes, status, body, keys)), status);
+        const failWith = (body?: ErrorBody) => fail(failureOf(status, saidIn(upstreamRes, status, body, keys)), status);
         refused = () => failWith();
         // The real service gives its wait in the body, a 404's says what was not found, and every error's
-        // its reason (`message`): a few KiB of it are read, within the request's deadline.
-        return void readWaitBody(upstreamRes).then(failWith);
+        // its reason (`message`): a few KiB of it are read, within a deadline of their own (error-body.ts).
+        bodyDeadline = setTimeout(refused, ERROR_BODY_DEADLINE_MS);
+        return void readErrorBody(upstreamRes).then(failWith);
       }
       const tooLarge = declaredTooLarge(upstreamRes, limits.maxResponseBytes);
       if (tooLarge) return fail(tooLarge, status);

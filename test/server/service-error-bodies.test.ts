@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type http from 'node:http';
+import { apiErrorBodySchema } from '../../src/kyc/contract/api.ts';
+import { startFakeUpstream } from './fake-upstream.ts';
+import { startTestApp, type RawResponse, type TestApp } from './http.ts';
+
+/**
+ * How the bodies of the service's error answers are read (upstream-api-facts.md, "Errors and limits"):
+ * within a deadline of their own, at most 4 KiB of them and as far as that goes.
+ */
+
+const KEY = 'bodies-full-key-3e7a9c15';
+let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
+let app: TestApp;
+
+beforeAll(async () => {
+  upstream = await startFakeUpstream();
+  app = await startTestApp({
+    upstream: { baseUrl: upstream.url, clientId: 'client_bodies', apiKey: KEY },
+    // The request's own deadlines are long here: the error body's own deadline is what ends a trickle.
+    settings: { limits: { upstreamTimeoutMs: 20_000, upstreamAnswerTimeoutMs: 60_000 } },
+  });
+});
+afterAll(async () => {
+  await app.close();
+  await upstream.close();
+});
+beforeEach(() => {
+  upstream.seen.length = 0;
+});
+
+const errorOf = (res: RawResponse) => apiErrorBodySchema.parse(JSON.parse(res.body)).error;
+const lookup = () => app.get('/api/candidates/refId/abc-123', { accept: 'application/json' });
+
+function answer(status: number, body: string, headers: http.OutgoingHttpHeaders = {}) {
+  upstream.behave = (_req, res) => {
+    res.writeHead(status, { 'content-type': 'application/json', ...headers });
+    res.end(body);
+  };
+}
+
+describe('an error body over 4 KiB', () => {
+  it('its message, read whole in the first 4 KiB, is quoted; the rest is never read', async () => {
+    answer(400, JSON.stringify({ status: 'error', message: 'Invalid refId', code: 400, extra: { trace: 't'.repeat(20_000) } }));
+    const error = errorOf(await lookup());
+    expect(error).toMatchObject({ code: 'upstream_error', upstreamStatus: 400 });
+    expect(error.message).toBe('The KYC service answered with an error (HTTP 400): "Invalid refId".');
+  });
+
+  it("a 429's wait and message, before a long remainder, are honoured", async () => {
+    const body = { status: 'error', code: 429, message: 'Too many requests', extra: { retryAfter: 1 }, trace: 'u'.repeat(20_000) };
+    answer(429, JSON.stringify(body));
+    const error = errorOf(await lookup());
+    expect(error).toMatchObject({ code: 'upstream_rate_limited', retryAfterSeconds: 1 });
+    expect(error.message).toBe('The KYC service is limiting requests (HTTP 429): "Too many requests". Try again in 1 s.');
+    // The wait is the environment's: let it pass before the next test asks.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+  });
+
+  it('a message that does not end within the first 4 KiB, or a long page that is no envelope: said to be too long to show', async () => {
+    answer(500, JSON.stringify({ status: 'error', message: 'v'.repeat(6000), code: 500 }));
+    expect(errorOf(await lookup()).message).toBe('The KYC service answered with an error (HTTP 500) (its message is too long to show).');
+    answer(502, `<html><body>${'Bad gateway '.repeat(1000)}</body></html>`, { 'content-type': 'text/html' });
+    expect(errorOf(await lookup()).message).toBe('The KYC service answered with an error (HTTP 502) (its message is too long to show).');
+  });
+});
+
+describe('attack: a trickling 429 body holds a lookup', () => {
+  /** A 429 whose body, read whole, would ask to wait 30 s: sent a byte every 150 ms, within each gap's deadline. */
+  const BODY = '{"status":"error","code":429,"message":"Too many requests","extra":{"retryAfter":30}}';
+
+  it('the answer is given from the status alone while the service is still trickling, as for an empty body', async () => {
+    answer(429, '');
+    const fromStatus = errorOf(await lookup());
+    expect(fromStatus).toEqual({
+      code: 'upstream_rate_limited',
+      message: 'The KYC service is limiting requests (HTTP 429). Wait a minute, then try again.',
+    });
+    let sent = 0;
+    upstream.behave = (_req, res) => {
+      res.writeHead(429, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(BODY) });
+      const timer = setInterval(() => {
+        if (res.destroyed || sent === BODY.length) return clearInterval(timer);
+        res.write(BODY[sent++]);
+      }, 150);
+      res.once('close', () => clearInterval(timer));
+    };
+    const res = await lookup();
+    const sentWhenAnswered = sent;
+    expect(errorOf(res)).toEqual(fromStatus);
+    expect(sentWhenAnswered).toBeGreaterThan(0);
+    expect(sentWhenAnswered).toBeLessThan(BODY.length);
+  }, 30_000);
+
+  it("a Retry-After header is still honoured when the body's wait is never read", async () => {
+    upstream.behave = (_req, res) => {
+      res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '3' });
+      res.write('{"status":"error",');
+      // The rest never comes: the connection stays open until this server gives up on it.
+    };
+    const res = await lookup();
+    expect(res.headers['retry-after']).toBe('3');
+    expect(errorOf(res)).toMatchObject({ code: 'upstream_rate_limited', retryAfterSeconds: 3 });
+    expect(errorOf(res).message).toBe('The KYC service is limiting requests (HTTP 429). Try again in 3 s.');
+  });
+});
