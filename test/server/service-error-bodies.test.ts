@@ -104,3 +104,22 @@ describe('attack: a trickling 429 body holds a lookup', () => {
     expect(errorOf(res).message).toBe('The KYC service is limiting requests (HTTP 429). Try again in 3 s.');
   });
 });
+
+describe("the words for a 408 and a 409 of the service (the contract's titles: a 4xx upstream_error reads as a refusal that trying again will not change)", () => {
+  it('a 408: the service timed out waiting for the request, answered as a timeout that trying again may get past', async () => {
+    answer(408, '{"status":"error","message":"Request Timeout","code":408}');
+    const res = await lookup();
+    expect(res.status).toBe(504);
+    expect(errorOf(res)).toEqual({
+      code: 'upstream_timeout',
+      message: 'The KYC service timed out waiting for this server\'s request (HTTP 408): "Request Timeout".',
+    });
+  });
+
+  it('a 409: a conflict with the state of what was asked for, not a malformed request', async () => {
+    answer(409, '');
+    const error = errorOf(await lookup());
+    expect(error).toMatchObject({ code: 'upstream_error', upstreamStatus: 409 });
+    expect(error.message).toBe('The KYC service reported a conflict with the current state of what was asked for (HTTP 409).');
+  });
+});

@@ -54,6 +54,8 @@ function failureOfServiceStatus(status: number, said: ServiceSaid): ApiFailure {
       retryAfterSeconds: waitSeconds,
     });
   }
+  const worded = WORDED[status];
+  if (worded) return worded(said);
   const answered = `The KYC service answered with an error (HTTP ${status})${quoted(said.message)}.`;
   if (AWAY_STATUSES.has(status) && waitSeconds !== undefined) {
     return new ApiFailure('upstream_error', `${answered} It asked to be tried again in ${waitSeconds} s.`, {
@@ -63,6 +65,24 @@ function failureOfServiceStatus(status: number, said: ServiceSaid): ApiFailure {
   }
   return new ApiFailure('upstream_error', answered, { upstreamStatus: status });
 }
+
+/**
+ * 4xx statuses that the generic sentence would misdescribe: under the contract's titles (api-errors.ts) a
+ * 4xx upstream_error reads as the service refusing the request itself, which trying again will not change.
+ * A 408 says the service gave up waiting for the request (a kept-alive socket it was closing, a slow
+ * link): a timeout between the two, that trying again usually gets past. A 409 says the request
+ * conflicts with the state of what the service holds, not that it is malformed.
+ */
+const WORDED: Record<number, (said: ServiceSaid) => ApiFailure> = {
+  408: (said) =>
+    new ApiFailure('upstream_timeout', `The KYC service timed out waiting for this server's request (HTTP 408)${quoted(said.message)}.`),
+  409: (said) =>
+    new ApiFailure(
+      'upstream_error',
+      `The KYC service reported a conflict with the current state of what was asked for (HTTP 409)${quoted(said.message)}.`,
+      { upstreamStatus: 409 },
+    ),
+};
 
 /**
  * An answer Node's HTTP parser refused (`HPE_…`): headers over its 16 KiB, a length given twice or
