@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type http from 'node:http';
 import { apiErrorBodySchema } from '../../src/kyc/contract/api.ts';
+import { PARTS_ACCEPT } from '../../src/kyc/contract/picture-parts.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
 import { startTestApp, type RawResponse, type TestApp } from './http.ts';
 
@@ -94,14 +95,16 @@ describe('attack: a trickling 429 body holds a lookup', () => {
 
   it("a Retry-After header is still honoured when the body's wait is never read", async () => {
     upstream.behave = (_req, res) => {
-      res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '3' });
+      res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '1' });
       res.write('{"status":"error",');
       // The rest never comes: the connection stays open until this server gives up on it.
     };
     const res = await lookup();
-    expect(res.headers['retry-after']).toBe('3');
-    expect(errorOf(res)).toMatchObject({ code: 'upstream_rate_limited', retryAfterSeconds: 3 });
-    expect(errorOf(res).message).toBe('The KYC service is limiting requests (HTTP 429). Try again in 3 s.');
+    expect(res.headers['retry-after']).toBe('1');
+    expect(errorOf(res)).toMatchObject({ code: 'upstream_rate_limited', retryAfterSeconds: 1 });
+    expect(errorOf(res).message).toBe('The KYC service is limiting requests (HTTP 429). Try again in 1 s.');
+    // The wait is the environment's: let it pass before the next test asks.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
   });
 });
 
@@ -121,5 +124,80 @@ describe("the words for a 408 and a 409 of the service (the contract's titles: a
     const error = errorOf(await lookup());
     expect(error).toMatchObject({ code: 'upstream_error', upstreamStatus: 409 });
     expect(error.message).toBe('The KYC service reported a conflict with the current state of what was asked for (HTTP 409).');
+  });
+});
+
+describe("the service's error envelope answered with a success status", () => {
+  /** The lookup at each level and form: the full record, in parts, and the status level. */
+  const lookups: Array<[string, () => Promise<RawResponse>]> = [
+    ['full', () => app.get('/api/candidates/refId/abc-123', { accept: 'application/json' })],
+    ['in parts', () => app.get('/api/candidates/refId/abc-123', { accept: PARTS_ACCEPT })],
+    ['status level', () => app.get('/api/status/refId/abc-123', { accept: 'application/json' })],
+  ];
+
+  it.each(lookups)('a 200 carrying the error envelope is read as the error it states (%s)', async (_level, ask) => {
+    answer(200, '{"status":"error","message":"Resource not Found","code":404}');
+    const notFound = await ask();
+    expect(notFound.status).toBe(404);
+    expect(errorOf(notFound)).toEqual({ code: 'not_found', message: 'No candidate with refId "abc-123".' });
+    // As the same 404 answered with its status says it.
+    answer(404, '{"status":"error","message":"Resource not Found","code":404}');
+    expect(errorOf(await ask())).toEqual(errorOf(notFound));
+
+    answer(200, '{"status":"error","message":"Invalid refId","code":400}');
+    const refused = errorOf(await ask());
+    expect(refused).toEqual({
+      code: 'upstream_error',
+      upstreamStatus: 400,
+      message: 'The KYC service answered with an error (HTTP 400): "Invalid refId".',
+    });
+    answer(200, '{"status":"error","message":"Client not Found","code":404}');
+    expect(errorOf(await ask()).code).toBe('upstream_misconfigured');
+    answer(200, '{"status":"error","message":"Unauthorized","code":"401"}');
+    expect(errorOf(await ask()).code).toBe('upstream_unauthorized');
+
+    // Without a usable code: an error naming the service's message, never a record.
+    for (const body of [
+      '{"status":"error","message":"Something went wrong"}',
+      '{"status":"error","message":"Something went wrong","code":200}',
+      '{"code":"E_FAIL","status":"error","message":"Something went wrong"}',
+    ]) {
+      answer(200, body);
+      const res = await ask();
+      expect(res.status).toBe(502);
+      expect(errorOf(res), body).toEqual({
+        code: 'upstream_error',
+        message: 'The KYC service answered with an error: "Something went wrong".',
+      });
+    }
+  });
+
+  it.each(lookups)('one over 4 KiB, or with an extra wait, reads as its non-2xx twin would (%s)', async (_level, ask) => {
+    answer(200, JSON.stringify({ status: 'error', message: 'Invalid refId', code: 400, trace: 'w'.repeat(10_000) }));
+    expect(errorOf(await ask()).message).toBe('The KYC service answered with an error (HTTP 400): "Invalid refId".');
+    // A message that does not end in the first 4 KiB: too long to show, or (the status level reads the
+    // whole body, within its own bound) its first 200 characters.
+    answer(200, JSON.stringify({ status: 'error', code: 500, message: 'z'.repeat(10_000) }));
+    const long = errorOf(await ask());
+    expect(long).toMatchObject({ code: 'upstream_error', upstreamStatus: 500 });
+    expect(long.message).toMatch(
+      /^The KYC service answered with an error \(HTTP 500\)(?: \(its message is too long to show\)|: "z{199}…")\.$/,
+    );
+    answer(200, JSON.stringify({ status: 'error', message: 'Gateway busy', code: 503, extra: { retryAfter: 9 } }));
+    expect(errorOf(await ask())).toEqual({
+      code: 'upstream_error',
+      upstreamStatus: 503,
+      retryAfterSeconds: 9,
+      message: 'The KYC service answered with an error (HTTP 503): "Gateway busy". It asked to be tried again in 9 s.',
+    });
+  });
+
+  it("attack: an error envelope with a success status that holds this server's key: refused for the key, nothing of it shown", async () => {
+    for (const [, ask] of lookups) {
+      answer(200, JSON.stringify({ status: 'error', message: `echo ${KEY}`, code: 400 }));
+      const res = await ask();
+      expect(res.status).toBe(502);
+      expect(res.body).not.toContain(KEY.slice(0, 12));
+    }
   });
 });

@@ -12,6 +12,7 @@ import { keySearch } from '../../src/server/answer/key-watch.ts';
 import { reduceToStatusLevel } from '../../src/server/answer/status-level.ts';
 import { StatusLevelReader, statusLevelValue } from '../../src/server/answer/status-level-stream.ts';
 import { createAuditLog } from '../../src/server/audit/audit.ts';
+import { ApiFailure } from '../../src/server/http/api-failure.ts';
 import { createAccessControl } from '../../src/server/auth/access.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { anyCodePoint } from '../support/any-code-point.ts';
@@ -20,6 +21,9 @@ import { parseConfig } from '../../src/server/config/config.ts';
 import { readAuditFile } from './audit-logs.ts';
 import { configErrorOf } from './config-error.ts';
 import { requestWithBody, startTestApp, testEnvironment } from './http.ts';
+
+/** Never asked here: every body is a record. */
+const STATED = new ApiFailure('upstream_error', 'not a record');
 
 /**
  * Support fields (issue 24): a support user's lookup in an environment with `supportFields` reads the
@@ -83,7 +87,11 @@ describe('the status level with support fields, read from the scan', () => {
         const data = { ...record, ...extra, customFields: { ...{ ['__proto__']: { rejectionReason: SECRET } }, ...custom } };
         const text = JSON.stringify({ status: 'success', data });
         const parsed = JSON.parse(text).data as Record<string, unknown>;
-        const reduced = await reduceToStatusLevel(bodyOf(text), 1 << 20, keySearch([]), FIELDS);
+        const reduced = await reduceToStatusLevel(
+          bodyOf(text),
+          { maxResponseBytes: 1 << 20, keys: keySearch([]), stated: () => STATED },
+          FIELDS,
+        );
         if (!reduced.ok) throw new Error(reduced.failure.message);
         const answered = JSON.parse(reduced.body).data as Record<string, unknown>;
         for (const key of Object.keys(answered)) expect(key === 'customFields' || isStatusLevelField(key), key).toBe(true);

@@ -35,13 +35,15 @@ describe('the envelope a body opens', () => {
   });
 
   it('attack: status spelt with an escape, or a status other than success first, is not an envelope', () => {
-    for (const body of [
-      '{"st\\u0061tus":"success","data":{}}',
-      '{"status":"error","data":{}}',
-      '{"code":200,"status":"error","data":{}}',
-      '{"data":[]}',
+    for (const [body, verdict] of <Array<[string, string]>>[
+      ['{"st\\u0061tus":"success","data":{}}', 'no'],
+      // The service's error envelope: read as the error it states (answer-guard.ts), never as a record.
+      ['{"status":"error","data":{}}', 'error'],
+      ['{"code":200,"status":"error","data":{}}', 'error'],
+      ['{"status":"errors","data":{}}', 'no'],
+      ['{"data":[]}', 'no'],
     ]) {
-      expect([body, envelopeStart(Buffer.from(body))]).toEqual([body, 'no']);
+      expect([body, envelopeStart(Buffer.from(body))]).toEqual([body, verdict]);
     }
   });
 

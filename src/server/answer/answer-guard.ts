@@ -16,6 +16,8 @@ const OPENINGS = [
   ['"status"', ':', '"success"'],
   ['"data"', ':', '{'],
 ];
+/** How the service's error envelope opens: `{"status":"error",…}`, a success status line or not. */
+const ERROR_OPENING = ['"status"', ':', '"error"'];
 
 const WS = '[ \\t\\r\\n]*';
 /**
@@ -32,32 +34,38 @@ const COMPLETIONS = ['":0,', ':0,', '0,', '1,', '",', ',', 'rue,', 'ue,', 'e,', 
 /** How many members may stand before `status` or `data`. */
 const MAX_SKIPPED_MEMBERS = 4;
 
-/** Whether `rest` (after the envelope's `{` and any members skipped) opens with `"status":"success"` or `"data":{`. */
-function openingAt(text: string): 'yes' | 'no' | 'more' {
+/**
+ * Whether `rest` (after the envelope's `{` and any members skipped) opens with `"status":"success"` or
+ * `"data":{` (yes), or with `"status":"error"` (error).
+ */
+function openingAt(text: string): Opening {
   let verdict: 'no' | 'more' = 'no';
-  for (const parts of OPENINGS) {
-    let rest = text;
-    let opening: 'yes' | 'no' | 'more' = 'yes';
-    for (const part of parts) {
-      rest = rest.replace(/^[ \t\r\n]+/, '');
-      if (rest.startsWith(part)) {
-        rest = rest.slice(part.length);
-        continue;
-      }
-      opening = part.startsWith(rest) ? 'more' : 'no';
-      break;
-    }
-    if (opening === 'yes') return 'yes';
+  for (const [parts, found] of [...OPENINGS.map((parts) => [parts, 'yes'] as const), [ERROR_OPENING, 'error'] as const]) {
+    const opening = opensWith(text, parts);
+    if (opening === 'yes') return found;
     if (opening === 'more') verdict = 'more';
   }
   return verdict;
 }
 
+type Opening = 'yes' | 'no' | 'more' | 'error';
+
+function opensWith(text: string, parts: readonly string[]): 'yes' | 'no' | 'more' {
+  let rest = text;
+  for (const part of parts) {
+    rest = rest.replace(/^[ \t\r\n]+/, '');
+    if (!rest.startsWith(part)) return part.startsWith(rest) ? 'more' : 'no';
+    rest = rest.slice(part.length);
+  }
+  return 'yes';
+}
+
 /**
  * Whether the body's first bytes open a candidate envelope: `{"status":"success"` or `{"data":{`, after at
- * most four short scalar members (`{"code":200,"status":"success"`: published answers are not uniform).
+ * most four short scalar members (`{"code":200,"status":"success"`: published answers are not uniform);
+ * `error` when they open the service's error envelope instead, `{"status":"error"`.
  */
-export function envelopeStart(prefix: Buffer): 'yes' | 'no' | 'more' {
+export function envelopeStart(prefix: Buffer): Opening {
   const text = prefix
     .toString('latin1')
     .replace(/^\xef\xbb\xbf/, '')
@@ -76,26 +84,60 @@ export function envelopeStart(prefix: Buffer): 'yes' | 'no' | 'more' {
 /** The longest start of a body read to decide that it opens an envelope (whitespace included). */
 const MAX_ENVELOPE_PREFIX = 256;
 
-export type GuardProblem = 'key_reflected' | 'not_an_envelope' | 'not_json' | 'incomplete' | 'too_deep';
+export type GuardProblem = 'key_reflected' | 'not_an_envelope' | 'error_envelope' | 'not_json' | 'incomplete' | 'too_deep';
 
 const PROBLEMS: Record<GuardProblem, string> = {
   key_reflected: "the answer contains this server's API key",
   not_an_envelope: 'the answer does not start as a candidate envelope',
+  error_envelope: "the answer is the service's error envelope",
   not_json: 'the answer is not JSON',
   incomplete: 'the answer is incomplete JSON',
   too_deep: 'the answer is nested too deep',
 };
 
+/** What was read of an error envelope: at most the guard's bound of it, and whether it went on past that (`cut`). */
+export interface StatedError {
+  bytes: Buffer;
+  cut: boolean;
+}
+
 export class AnswerGuardError extends Error {
   override name = 'AnswerGuardError';
-  constructor(readonly problem: GuardProblem) {
+  constructor(
+    readonly problem: GuardProblem,
+    /** For `error_envelope`: the envelope's bytes, for the error it states to be read from. */
+    readonly stated?: StatedError,
+  ) {
     super(PROBLEMS[problem]);
   }
 }
 
 /** Not JSON before the envelope opened is not a record at all (perhaps encrypted), rather than a broken one. */
 function opens(start: Buffer | undefined, chunk: Buffer): boolean {
-  return start === undefined || envelopeStart(Buffer.concat([start, chunk]).subarray(0, MAX_ENVELOPE_PREFIX)) === 'yes';
+  return start === undefined || opening(start, chunk) === 'yes';
+}
+
+const opening = (start: Buffer, chunk: Buffer) => envelopeStart(Buffer.concat([start, chunk]).subarray(0, MAX_ENVELOPE_PREFIX));
+
+/**
+ * The bytes of an error envelope, at most `max` of them: its error once the body has ended, or at once
+ * when it goes on past `max` (`cut`), the rest never read (the guard's error ends the body).
+ */
+function statedCollector(max: number) {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  return {
+    add(chunk: Buffer): AnswerGuardError | undefined {
+      if (size + chunk.length <= max) {
+        chunks.push(chunk);
+        size += chunk.length;
+        return undefined;
+      }
+      chunks.push(chunk.subarray(0, max - size));
+      return new AnswerGuardError('error_envelope', { bytes: Buffer.concat(chunks), cut: true });
+    },
+    ended: () => new AnswerGuardError('error_envelope', { bytes: Buffer.concat(chunks), cut: false }),
+  };
 }
 
 /** A guard, and the answer's one scan (answer-scan.ts): a reader of the answer in parts adds itself to it. */
@@ -113,7 +155,7 @@ export type AnswerGuard = Transform & { scan: AnswerScan; keyWatch: KeyWatch };
  * the longest needle: the bytes after them could end a key they start) only with the next chunk, or at
  * the end.
  */
-export function createAnswerGuard(body: ScannedBody, keys: KeySearch): AnswerGuard {
+export function createAnswerGuard(body: ScannedBody, keys: KeySearch, maxErrorBytes = 4 * 1024): AnswerGuard {
   const { scan, fed } = scanOf(body);
   const keyWatch = new KeyWatch(keys, scan.path, { raw: true });
   scan.add(keyWatch);
@@ -132,6 +174,7 @@ export function createAnswerGuard(body: ScannedBody, keys: KeySearch): AnswerGua
     }
   };
   let start: Buffer | undefined = Buffer.alloc(0);
+  let stated: ReturnType<typeof statedCollector> | undefined;
   const problem = (): AnswerGuardError | undefined => {
     if (keyWatch.found) return new AnswerGuardError('key_reflected');
     if (!scan.failure) return undefined;
@@ -148,6 +191,13 @@ export function createAnswerGuard(body: ScannedBody, keys: KeySearch): AnswerGua
     transform(chunk: Buffer, _encoding, done) {
       if (!fed) scan.write(chunk);
       const found = problem();
+      if (found?.problem === 'key_reflected') return done(found);
+      if (stated) return done(stated.add(chunk));
+      // The service's error envelope: gathered (its JSON need not hold) for the error it states to be read.
+      if (start !== undefined && opening(start, chunk) === 'error') {
+        stated = statedCollector(maxErrorBytes);
+        return done(stated.add(Buffer.concat([start, chunk])));
+      }
       if (found) return done(found.problem === 'not_json' && !opens(start, chunk) ? new AnswerGuardError('not_an_envelope') : found);
       if (start === undefined) return pass(this, chunk, done);
       start = Buffer.concat([start, chunk]);
@@ -161,6 +211,11 @@ export function createAnswerGuard(body: ScannedBody, keys: KeySearch): AnswerGua
       pass(this, opened, done);
     },
     flush(done) {
+      if (stated) {
+        if (!fed) scan.end();
+        const found = problem();
+        return done(found?.problem === 'key_reflected' ? found : stated.ended());
+      }
       if (start !== undefined) return done(new AnswerGuardError('not_an_envelope'));
       if (!fed) scan.end();
       const found = problem() ?? (scan.ended ? undefined : new AnswerGuardError('incomplete'));

@@ -31,14 +31,24 @@ export function statusLevelValue(json: unknown, fields?: readonly string[]): unk
   if (!isObject(json)) return undefined;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(json)) {
-    if (key === 'status') setMember(out, key, value);
-    else if (key === 'data') {
+    if (key === 'status' || ENVELOPE_ERROR_MEMBERS.includes(key)) setMember(out, key, value);
+    else if (key === 'extra') {
+      if (isObject(value) && Object.hasOwn(value, 'retryAfter')) setMember(out, key, { retryAfter: value.retryAfter });
+      else Reflect.deleteProperty(out, key);
+    } else if (key === 'data') {
       if (isObject(value)) setMember(out, key, statusLevelData(value, fields));
       else Reflect.deleteProperty(out, key);
     }
   }
   return out;
 }
+
+/**
+ * The members of the service's error envelope, `{"status":"error","message":…,"code":404}`, kept beside
+ * `status` (and `extra.retryAfter`, a 429's wait): a successful answer that is one is read as the error it
+ * states (status-level.ts), and a record never shows them.
+ */
+const ENVELOPE_ERROR_MEMBERS: readonly string[] = ['message', 'code'];
 
 /** A field that may be the date of the record's own status, not known until the record is read whole (`status` may come after it). */
 const mayBeOwnDate = (field: string) => field.endsWith('Date') && !isStatusLevelField(field);
@@ -120,6 +130,11 @@ export class StatusLevelReader extends ValueBuilder {
       if (bracket === '{') this.root = {};
       return true;
     }
+    // An `extra` object (a later one replaces it, as JSON.parse keeps the last): only its retryAfter is kept, below.
+    if (this.root && this.path.at(['extra'])) {
+      Reflect.deleteProperty(this.root, 'extra');
+      return true;
+    }
     if (this.root && this.path.at(['data'])) {
       this.data = bracket === '{' ? {} : undefined;
       this.custom = undefined;
@@ -159,6 +174,10 @@ export class StatusLevelReader extends ValueBuilder {
   protected outside(): ((value: unknown) => void) | undefined {
     const root = this.root;
     if (root && this.path.at(['status'])) return (value) => setMember(root, 'status', value);
+    const member = ENVELOPE_ERROR_MEMBERS.find((name) => this.path.at([name]));
+    if (root && member) return (value) => setMember(root, member, value);
+    if (root && this.path.at(['extra'])) return () => Reflect.deleteProperty(root, 'extra');
+    if (root && this.path.at(['extra', 'retryAfter'])) return (value) => setMember(root, 'extra', { retryAfter: value });
     if (root && this.path.at(['data'])) return () => Reflect.deleteProperty(root, 'data');
     const data = this.data;
     const kept = data && this.path.at(['data', '*']) ? this.dataField(data, this.path.keys[1]!) : undefined;

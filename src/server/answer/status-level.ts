@@ -23,15 +23,24 @@ const broken = (message: string) => new ApiFailure('upstream_error', message);
  * (the contract's), and with `fields` (the environment's support fields) to those custom fields. Whatever
  * cannot be checked is refused, never passed on.
  */
-export async function reduceToStatusLevel(
-  upstreamRes: ScannedBody,
-  maxResponseBytes: number,
-  keys: KeySearch,
-  fields?: readonly string[],
-): Promise<Reduced> {
-  const streamed = await readStatusLevelStreamed(upstreamRes, maxResponseBytes, keys, fields);
-  return streamed.ok ? reduceValue(streamed.value, fields) : streamed;
+export async function reduceToStatusLevel(upstreamRes: ScannedBody, reading: StatusReading, fields?: readonly string[]): Promise<Reduced> {
+  const streamed = await readStatusLevelStreamed(upstreamRes, reading.maxResponseBytes, reading.keys, fields);
+  if (!streamed.ok) return streamed;
+  // The service's error envelope with a success status: the error it states, never a record.
+  if (isErrorEnvelope(streamed.value)) return { ok: false, failure: reading.stated(streamed.value) };
+  return reduceValue(streamed.value, fields);
 }
+
+/** How an answer is read to status level: its bound, the keys never passed on, and the error an error envelope states (upstream-failures.ts). */
+export interface StatusReading {
+  maxResponseBytes: number;
+  keys: KeySearch;
+  stated: (envelope: unknown) => ApiFailure;
+}
+
+/** `{"status":"error",…}`: the service's error envelope, whatever status line it came with. */
+const isErrorEnvelope = (value: unknown): boolean =>
+  typeof value === 'object' && value !== null && (value as { status?: unknown }).status === 'error';
 
 /** The support fields a record holds, in the order configured: each kept only as a plain value (text, number, true/false, null). */
 function supportFieldsOf(record: CandidateRecord, fields: readonly string[]): Record<string, CustomFieldValue> {

@@ -7,6 +7,7 @@ import { admit, archivingGate, checkedId, type Level, type LookupDeps, levelOf, 
 import type { SignedInCall } from '../http/routes.ts';
 import { requestLog } from '../log/log.ts';
 import { reduceToStatusLevel } from '../answer/status-level.ts';
+import { statedErrorOf } from '../upstream/upstream-failures.ts';
 
 /**
  * One row of a batch: the single lookup's steps (lookup-steps.ts) for one id, always at status level,
@@ -85,7 +86,10 @@ export async function lookupRow(deps: LookupDeps, call: SignedInCall, row: Batch
     try {
       const fetched = await sent.answer;
       if (!fetched.ok) return settle(fetched.failure, fetched.upstreamStatus, fetched.upstreamStatus !== null);
-      const reduced = await reduceToStatusLevel(fetched.upstreamRes, deps.settings.limits.maxResponseBytes, deps.upstream.keys);
+      const { upstreamRes } = fetched;
+      const stated = statedErrorOf({ kind: row.kind, id: asked.id }, upstreamRes.headers, deps.upstream.keys);
+      const reading = { maxResponseBytes: deps.settings.limits.maxResponseBytes, keys: deps.upstream.keys, stated };
+      const reduced = await reduceToStatusLevel(upstreamRes, reading);
       if (!reduced.ok) return settle(reduced.failure, fetched.upstreamStatus, true);
       return settle(undefined, fetched.upstreamStatus, true, batchRowOf(row.index, reduced.record));
     } finally {

@@ -11,6 +11,7 @@ import { LookupPreviews, PartsWriter, type PreviewMaking } from '../answer/parts
 import { StatusPart } from '../answer/status-part.ts';
 import { PARTS_BUSY, type PartsBudget, type PartsHolding } from '../answer/parts-budget.ts';
 import { KEY_IN_ANSWER, type UpstreamBody } from '../answer/upstream-body.ts';
+import { errorBodyValue } from '../upstream/error-body.ts';
 
 /**
  * A compliance user's answer: the service's body streamed on as it comes, once its start is checked
@@ -27,6 +28,8 @@ export interface FullAnswer {
   guard: AnswerGuard;
   audit: Audit;
   upstreamStatus: number;
+  /** The error a body that is the service's error envelope states (upstream-failures.ts, statedErrorOf). */
+  stated: (value: unknown, cut: boolean) => ApiFailure;
   /** The browser's request when it asked for the answer in parts (multipart-answer.ts). */
   inParts?: http.IncomingMessage;
 }
@@ -85,7 +88,7 @@ export async function answerFull(
     }
   }
   const first = await firstOutput(guard);
-  if (!first.ok) return refuse(res, audit, guardFailure(first.error), { upstreamStatus, reached: true });
+  if (!first.ok) return refuse(res, audit, guardFailure(first.error, answer.stated), { upstreamStatus, reached: true });
   if (!(await audit(200, null, { upstreamStatus, reached: true }))) return void upstreamRes.destroy();
   if (broken || guard.destroyed) return sendFailure(res, broken ?? brokenOff());
   streamBody(res, upstreamRes, guard);
@@ -126,7 +129,7 @@ async function answerInParts(res: http.ServerResponse, answer: FullAnswer, optio
   }
   const read = await splitting;
   if (!read.ok) {
-    const failure = 'failure' in read ? read.failure : options.tooLarge() ? TOO_LARGE : guardFailure(read.error);
+    const failure = 'failure' in read ? read.failure : options.tooLarge() ? TOO_LARGE : guardFailure(read.error, answer.stated);
     return refuse(res, audit, failure, { upstreamStatus, reached: true });
   }
   if (!(await audit(200, null, { upstreamStatus, reached: true }))) return;
@@ -153,9 +156,11 @@ const TOO_LARGE = new ApiFailure(
 const KEY_REFLECTED_WARNING =
   "The KYC service's answer contained this server's API key, so it was refused. Something between this server and the service, or a wrong KYC_BASE_URL, reflects the Authorization header.";
 
-function guardFailure(error: Error): ApiFailure {
+function guardFailure(error: Error, stated: FullAnswer['stated']): ApiFailure {
   if (!(error instanceof AnswerGuardError)) return brokenOff(error);
   if (error.problem === 'key_reflected') return KEY_IN_ANSWER;
+  // The service's error envelope with a success status: the error it states, not an unreadable record.
+  if (error.problem === 'error_envelope') return stated(errorBodyValue(error.stated), error.stated?.cut ?? false);
   // Not a candidate envelope from its first bytes: not a readable record (perhaps encrypted).
   if (error.problem === 'not_an_envelope') return NOT_A_RECORD;
   return new ApiFailure('upstream_error', NOT_JSON[error.problem]);

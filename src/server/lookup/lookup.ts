@@ -26,6 +26,7 @@ import type { Metrics } from '../ops/metrics.ts';
 import { partsAccepted } from '../answer/multipart-answer.ts';
 import { type Reduced, reduceToStatusLevel } from '../answer/status-level.ts';
 import { watchRecord } from '../answer/record-triage.ts';
+import { statedErrorOf } from '../upstream/upstream-failures.ts';
 
 /**
  * One lookup, audit then answer: the steps of lookup-steps.ts (limit, audit writable, id, archiving
@@ -112,14 +113,16 @@ async function fetchAndAnswer(
   if (!fetched.ok)
     return refuse(call.res, audit, fetched.failure, { upstreamStatus: fetched.upstreamStatus, reached: fetched.upstreamStatus !== null });
   const { upstreamRes, upstreamStatus } = fetched;
+  const stated = statedErrorOf({ kind: call.kind, id: lookup.id }, upstreamRes.headers, deps.upstream.keys);
   if (level === 'full') {
     const guard = deps.upstream.answerGuard(upstreamRes);
     // The queue index learns what the record says (issue 32), read from the answer's one scan.
     if (deps.learn) watchRecord(guard.scan, deps.learn, () => !guard.keyWatch.found);
-    const full: FullAnswer = { upstreamRes, guard, audit, upstreamStatus, inParts };
+    const full: FullAnswer = { upstreamRes, guard, audit, upstreamStatus, stated, inParts };
     return answerFull(call.res, full, deps);
   }
-  const reduced = await reduceToStatusLevel(upstreamRes, deps.settings.limits.maxResponseBytes, deps.upstream.keys, plan.fields);
+  const reading = { maxResponseBytes: deps.settings.limits.maxResponseBytes, keys: deps.upstream.keys, stated };
+  const reduced = await reduceToStatusLevel(upstreamRes, reading, plan.fields);
   // The audit line names the support fields the answer holds.
   if (reduced.ok && plan.fields) shown.fields = Object.keys(reduced.record.customFields ?? {});
   if (reduced.ok) deps.learn?.(reduced.record);

@@ -7,6 +7,7 @@ import type { AuditEntry } from '../audit/audit.ts';
 import type { ApiFailure } from '../http/api-failure.ts';
 import type { Logger } from '../log/log.ts';
 import { reduceToStatusLevel } from '../answer/status-level.ts';
+import { statedErrorOf } from '../upstream/upstream-failures.ts';
 import { crawlerFullKeyWithheld } from './crawler-full-key.ts';
 import { admit, archivingGate, checkedId, type LookupDeps, levelOf, sendRequest } from './lookup-steps.ts';
 
@@ -78,7 +79,10 @@ export function serverStatusLookup(deps: LookupDeps, log: Logger, user: string, 
         await audited(fetched.failure, fetched.upstreamStatus);
         return { ok: false, code: fetched.failure.code };
       }
-      const reduced = await reduceToStatusLevel(fetched.upstreamRes, deps.settings.limits.maxResponseBytes, deps.upstream.keys);
+      const { upstreamRes } = fetched;
+      const stated = statedErrorOf({ kind, id: asked.id }, upstreamRes.headers, deps.upstream.keys);
+      const reading = { maxResponseBytes: deps.settings.limits.maxResponseBytes, keys: deps.upstream.keys, stated };
+      const reduced = await reduceToStatusLevel(upstreamRes, reading);
       if (!(await audited(reduced.ok ? undefined : reduced.failure, fetched.upstreamStatus))) return notAsked;
       return reduced.ok ? { ok: true, record: reduced.record } : { ok: false, code: reduced.failure.code };
     } finally {

@@ -83,3 +83,21 @@ export function saidIn(upstreamRes: http.IncomingMessage, status: number, body: 
     ...(status === 404 ? { notFound: notFoundMeaning(upstreamRes.headers, value) } : {}),
   };
 }
+
+/**
+ * ServiceSaid of the error envelope a successful answer carried (upstream-failures.ts), read by the
+ * answer's own readers, which have searched all of it for the keys; `cut`: only its first bytes were read.
+ */
+export function saidInEnvelope(
+  headers: http.IncomingHttpHeaders,
+  status: number | undefined,
+  value: unknown,
+  keys: KeySearch,
+  cut: boolean,
+): ServiceSaid {
+  return {
+    waitSeconds: serviceWaitOf(headers['retry-after'], value),
+    message: serviceMessage(value, keys) ?? (cut ? { tooLong: true } : undefined),
+    ...(status === 404 ? { notFound: notFoundMeaning(headers, value) } : {}),
+  };
+}

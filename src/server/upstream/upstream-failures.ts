@@ -1,7 +1,9 @@
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import { ApiFailure } from '../http/api-failure.ts';
 import { misconfigured } from './not-found.ts';
-import { quoted, type ServiceSaid } from './service-message.ts';
+import type http from 'node:http';
+import type { KeySearch } from '../answer/key-watch.ts';
+import { quoted, saidInEnvelope, type ServiceSaid } from './service-message.ts';
 
 /**
  * What the service's error answers and a failed connection mean, in the words the browser gets
@@ -24,6 +26,30 @@ export function failureOfListStatus(status: number, said: ServiceSaid = {}): Api
   if (status === 404 && said.notFound === 'client') return misconfigured(said.notFound);
   if (status === 404) return new ApiFailure('applicants_unavailable', 'This KYC service does not offer the applicants list.');
   return failureOfServiceStatus(status, said);
+}
+
+/**
+ * A successful answer whose body is the service's error envelope, `{"status":"error","message":"Resource
+ * not Found","code":404}`: the service states an error in it, whatever its status line says, so it is read
+ * as that error, never as a record. Its `code`, when it is an error status (400 to 599), is answered as the
+ * same status would be (a 404: no such candidate); without one, as an error naming the service's message.
+ * `value`: the envelope as the answer's reader built it (its `status`, `message`, `code`, `extra`);
+ * `cut`: only its first bytes were read.
+ */
+export function statedErrorOf(request: { kind: LookupKind; id: string }, headers: http.IncomingHttpHeaders, keys: KeySearch) {
+  return (value: unknown, cut = false): ApiFailure => {
+    const status = statedStatus(value);
+    const said = saidInEnvelope(headers, status, value, keys, cut);
+    if (status !== undefined) return failureOfStatus(status, request, said);
+    return new ApiFailure('upstream_error', `The KYC service answered with an error${quoted(said.message)}.`);
+  };
+}
+
+/** The envelope's `code` as an error status: a whole number (or its digits) from 400 to 599; undefined for any other. */
+function statedStatus(value: unknown): number | undefined {
+  const code = typeof value === 'object' && value !== null ? (value as { code?: unknown }).code : undefined;
+  const status = typeof code === 'number' ? code : typeof code === 'string' && /^\d{3}$/.test(code) ? Number(code) : undefined;
+  return status !== undefined && Number.isInteger(status) && status >= 400 && status <= 599 ? status : undefined;
 }
 
 /**
