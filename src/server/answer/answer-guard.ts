@@ -155,7 +155,14 @@ export type AnswerGuard = Transform & { scan: AnswerScan; keyWatch: KeyWatch };
  * the longest needle: the bytes after them could end a key they start) only with the next chunk, or at
  * the end.
  */
-export function createAnswerGuard(body: ScannedBody, keys: KeySearch, maxErrorBytes = 4 * 1024): AnswerGuard {
+/**
+ * The most of an error answer's body read (upstream/error-body.ts, and an error envelope inside a 200
+ * here): the service's envelope is well under 200 bytes. Of a longer body (a gateway's HTML page, an
+ * envelope carrying a stack trace) only these first bytes are read, and the rest is dropped unread.
+ */
+export const ERROR_BODY_MAX_BYTES = 4 * 1024;
+
+export function createAnswerGuard(body: ScannedBody, keys: KeySearch, maxErrorBytes = ERROR_BODY_MAX_BYTES): AnswerGuard {
   const { scan, fed } = scanOf(body);
   const keyWatch = new KeyWatch(keys, scan.path, { raw: true });
   scan.add(keyWatch);

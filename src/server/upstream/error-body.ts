@@ -1,4 +1,5 @@
 import type http from 'node:http';
+import { ERROR_BODY_MAX_BYTES } from '../answer/answer-guard.ts';
 
 /**
  * The body of an error answer of the service: read bounded in size and in time, and read as far as it
@@ -6,13 +7,6 @@ import type http from 'node:http';
  * is what tells a reviewer why a request was refused and how long a 429 asks to wait: its message and its
  * wait are read from it (service-message.ts, service-wait.ts).
  */
-
-/**
- * The most of an error answer's body read: the service's error envelope is well under 200 bytes. Of a
- * longer body (a gateway's HTML page, an envelope carrying a stack trace) only these first bytes are
- * read, and the rest is dropped unread, never buffered.
- */
-export const ERROR_BODY_MAX_BYTES = 4 * 1024;
 
 /**
  * How long an error answer's body may take to arrive once its status line has: the envelope is one

@@ -11,7 +11,7 @@ import { secondsOf, wholeAnswerDeadline } from './answer-deadline.ts';
 import { saidIn } from './service-message.ts';
 import { describeNetworkError, type FailureOfStatus, malformedAnswer, failureOfListStatus, failureOfStatus } from './upstream-failures.ts';
 import { type SharedWait, serviceWaitState } from './service-wait.ts';
-import { ERROR_BODY_DEADLINE_MS, ERROR_BODY_MAX_BYTES, type ErrorBody, readErrorBody } from './error-body.ts';
+import { ERROR_BODY_DEADLINE_MS, type ErrorBody, readErrorBody } from './error-body.ts';
 
 /** The KYC service this server asks, with its keys: the configured one, or the embedded sandbox. */
 export type UpstreamTarget = Omit<RemoteUpstream, 'kind'>;
@@ -124,7 +124,7 @@ export function createUpstreamClient(
   const keys = keySearch([target.apiKey, target.statusApiKey]);
   return {
     keys,
-    answerGuard: (body) => createAnswerGuard(body, fullKey, ERROR_BODY_MAX_BYTES),
+    answerGuard: (body) => createAnswerGuard(body, fullKey),
     pausedUntil: wait.pausedUntil,
     waiting: wait.waiting,
     fetchCandidate(request) {
