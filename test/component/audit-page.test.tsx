@@ -448,6 +448,24 @@ describe('the audit filters in a time zone', () => {
     expect(inUtc!.from).toBe(inTokyo!.from);
   });
 
+  it("say how far back a stopped search of the files reached on the reviewer's clock (or UTC, as the switch says), not always in UTC", async () => {
+    const user = userEvent.setup();
+    showAuditPage(LEAD, [
+      {
+        rows: [row({})],
+        source: { kind: 'files' },
+        searched: { lines: 2_000_000, complete: false, reachedBack: '2026-11-29T16:17:05.000Z', stoppedBy: 'lines' },
+      },
+    ]);
+    const note = await screen.findByText(/^Searched 2,000,000 lines/);
+    // 16:17:05 UTC is 01:17:05 the next day in Tokyo.
+    expect(note).toHaveTextContent(/back to Nov 30, 2026, 01:17:05 AM UTC\+9, then stopped/);
+    await user.click(screen.getByRole('button', { name: 'UTC times' }));
+    await waitFor(() =>
+      expect(screen.getByText(/^Searched 2,000,000 lines/)).toHaveTextContent(/back to Nov 29, 2026, 04:17:05 PM UTC, then stopped/),
+    );
+  });
+
   it("name the export by the reviewer's clock and its offset, as the batch page names its CSV, not by the server's UTC name", async () => {
     const user = userEvent.setup();
     const { fetchMock } = stubApi({

@@ -1,6 +1,6 @@
 import type { AuditSearchAnswer, AuditStatus, InstanceState } from '../../kyc/contract/audit-search.ts';
 import { chainText, lagText } from '../../kyc/view/audit-labels.ts';
-import { formatRelative } from '../../kyc/view/time.ts';
+import { formatDateTime, formatRelative } from '../../kyc/view/time.ts';
 import { Card } from '../ui/card.tsx';
 import { Notice } from '../ui/section.tsx';
 import { useNow } from '../ui/use-now.ts';
@@ -105,9 +105,9 @@ export function SourceNote({ answer }: { answer: AuditSearchAnswer }) {
       {searched && !searched.complete && (
         <span className="block">
           Searched {searched.lines.toLocaleString('en')} lines
-          {searched.reachedBack ? `, back to ${new Date(searched.reachedBack).toISOString().slice(0, 19).replace('T', ' ')} UTC` : ''}, then
-          stopped ({searched.stoppedBy === 'time' ? 'the time one search may take' : 'the lines one search may read'}): "Older" searches on
-          from there.
+          {searched.reachedBack ? `, back to ${formatDateTime(new Date(searched.reachedBack), { zone, seconds: true })}` : ''}, then stopped
+          ({searched.stoppedBy === 'time' ? 'the time one search may take' : 'the lines one search may read'}): "Older" searches on from
+          there.
         </span>
       )}
     </Notice>
