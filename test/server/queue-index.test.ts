@@ -157,7 +157,10 @@ describe('the crawler (the older list: no dates)', () => {
     // A record without the date of its status stays undated after its lookup too.
     const dated = records.filter((r) => typeof r[statusDateField(r.status)] === 'string').length;
     expect(dated).toBeGreaterThan(records.length - 3);
-    expect(all.first.order).toMatchObject({ by: 'age', byStatus: true, known: dated, of: records.length });
+    // Incomplete, which the service never dates, is not among the rows whose dates are to come (queue-view.ts).
+    const datable = records.filter((r) => r.status !== 'incomplete').length;
+    expect(datable).toBeLessThan(records.length);
+    expect(all.first.order).toMatchObject({ by: 'age', byStatus: true, known: dated, of: datable });
     const statuses = all.rows.map((r) => r.status);
     const firstOf = (status: string) => statuses.indexOf(status);
     expect(firstOf('waiting')).toBe(0);

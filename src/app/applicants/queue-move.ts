@@ -8,6 +8,7 @@ import {
 import { needsAttention } from '../../kyc/contract/certificate-triage.ts';
 import type { LiveEvent } from '../../kyc/contract/live-events.ts';
 import { groupOf, NEWEST_FIRST_GROUPS, QUEUE_GROUPS } from '../../kyc/contract/queue-order.ts';
+import { isUndatedStatus } from '../../kyc/contract/status.ts';
 
 /**
  * A live event applied to a cached page of the queue (issue 32: pages are pushed the change, they do not
@@ -231,8 +232,10 @@ function movedCounts(page: ApplicantsPage, move: Move, cutoff: number | undefine
 /** The tab's own figures: its over-SLA count, and how many of its rows are dated. */
 function movedTab(page: ApplicantsPage, list: PageList, move: Move, cutoff: number | undefined): Partial<ApplicantsPage> {
   const tab = { tab: list.tab };
-  const size = delta(inList(tab, move.from, cutoff, undefined), inList(tab, move.to, cutoff, undefined));
-  const dated = (place: Place | null) => inList(tab, place?.since === undefined ? null : place, cutoff, undefined);
+  // As the server counts them (queue-view.ts): a status the service never dates is neither known nor waited for.
+  const datable = (place: Place | null) => inList(tab, place && isUndatedStatus(place.status) ? null : place, cutoff, undefined);
+  const dated = (place: Place | null) => datable(place?.since === undefined ? null : place);
+  const size = delta(datable(move.from), datable(move.to));
   const datedShift = delta(dated(move.from), dated(move.to));
   const overShift = delta(
     inList({ ...tab, overSla: true }, move.from, cutoff, undefined),

@@ -39,6 +39,11 @@ export type View = { ok: true; data: ApplicantsPage } | { ok: false; failure: Ap
 
 const TABS: readonly (ApplicantFilter | undefined)[] = [undefined, ...APPLICANT_FILTERS];
 const groupsOf = (tab: ApplicantFilter | undefined): readonly QueueGroup[] => (tab ? [tab] : QUEUE_GROUPS);
+/**
+ * The groups whose rows count in "340 of 1,000 known" and "dated": a status the service never dates
+ * (incomplete) has no date to look up, so it is neither known nor waited for, dated or not.
+ */
+const datableGroupsOf = (tab: ApplicantFilter | undefined) => groupsOf(tab).filter((group) => !isUndatedStatus(group));
 const NOT_OFFERED = new ApiFailure('applicants_unavailable', 'This KYC service does not offer the applicants list.');
 
 /** One run of rows of the tab: a set, in its order, with how many it holds. */
@@ -87,12 +92,7 @@ export async function readView(store: QueueIndexStore, environment: string, requ
   if (!refusedHere && tabState.error && tabState.asOf === undefined && of === 0) {
     return { ok: false, failure: new ApiFailure(tabState.error.code, tabState.error.message) };
   }
-  // A status the service never dates (incomplete) is no row whose date is still to be looked up.
-  const datable = sum(
-    groupsOf(query.status)
-      .filter((group) => !isUndatedStatus(group))
-      .map((group) => counts.at(`z:${group}`) + counts.at(`u:${group}`)),
-  );
+  const datable = sum(datableGroupsOf(query.status).map((group) => counts.at(`z:${group}`) + counts.at(`u:${group}`)));
   const sizes = segments.map((segment) => counts.at(segment.set, segment.below));
   const total = refusedHere ? 0 : sum(sizes);
   const members = refusedHere ? [] : (await store.range(environment, slices(segments, sizes, query.skip, query.limit))).flat();
@@ -161,7 +161,7 @@ function applicantOf(entry: IndexEntry, compliance: boolean): Applicant {
 const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0);
 
 function orderOf(tab: ApplicantFilter | undefined, counts: Counts, of: number): Pick<ApplicantsPage, 'order'> {
-  const known = sum(groupsOf(tab).map((group) => counts.at(`z:${group}`)));
+  const known = sum(datableGroupsOf(tab).map((group) => counts.at(`z:${group}`)));
   const newestFirst = tab !== undefined && NEWEST_FIRST_GROUPS.includes(tab);
   return { order: { by: 'age', known, of, ...(newestFirst ? { newestFirst: true } : {}), ...(tab ? {} : { byStatus: true }) } };
 }
@@ -231,7 +231,7 @@ function stateOf(crawl: Partial<Record<CrawlTab, TabCrawl>>, tab: ApplicantFilte
 }
 
 function indexState(now: number, state: TabCrawl, counts: Counts, tab: ApplicantFilter | undefined, of: number): QueueIndexState {
-  const dated = sum(groupsOf(tab).map((group) => counts.at(`z:${group}`)));
+  const dated = sum(datableGroupsOf(tab).map((group) => counts.at(`z:${group}`)));
   return {
     at: new Date(now).toISOString(),
     ...(state.asOf === undefined ? { crawling: true } : { asOf: new Date(state.asOf).toISOString() }),
