@@ -201,3 +201,29 @@ describe("the service's error envelope answered with a success status", () => {
     }
   });
 });
+
+describe('a 429 stated inside a 200', () => {
+  it('holds the environment back as a real 429 does: the next lookup, at either level, is not sent into the wait', async () => {
+    const service = await startFakeUpstream();
+    const held = await startTestApp({ upstream: { baseUrl: service.url, clientId: 'client_stated', apiKey: KEY } });
+    try {
+      service.behave = (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ status: 'error', code: 429, message: 'Too many requests', extra: { retryAfter: 30 } }));
+      };
+      const first = await held.get('/api/candidates/refId/abc-123', { accept: 'application/json' });
+      expect(errorOf(first)).toMatchObject({ code: 'upstream_rate_limited', retryAfterSeconds: 30 });
+      expect(service.seen).toHaveLength(1);
+      // Before, the service was asked again at once, by anyone: only a 429 status line set the wait.
+      for (const path of ['/api/candidates/refId/abc-124', '/api/status/refId/abc-125']) {
+        const next = await held.get(path, { accept: 'application/json' });
+        expect(next.status).toBe(429);
+        expect(errorOf(next)).toMatchObject({ code: 'upstream_rate_limited' });
+      }
+      expect(service.seen).toHaveLength(1);
+    } finally {
+      await held.close();
+      await service.close();
+    }
+  });
+});

@@ -113,7 +113,7 @@ async function fetchAndAnswer(
   if (!fetched.ok)
     return refuse(call.res, audit, fetched.failure, { upstreamStatus: fetched.upstreamStatus, reached: fetched.upstreamStatus !== null });
   const { upstreamRes, upstreamStatus } = fetched;
-  const stated = statedErrorOf({ kind: call.kind, id: lookup.id }, upstreamRes.headers, deps.upstream.keys);
+  const stated = statedErrorOf({ kind: call.kind, id: lookup.id }, upstreamRes.headers, deps.upstream);
   if (level === 'full') {
     const guard = deps.upstream.answerGuard(upstreamRes);
     // The queue index learns what the record says (issue 32), read from the answer's one scan.

@@ -80,7 +80,7 @@ export function serverStatusLookup(deps: LookupDeps, log: Logger, user: string, 
         return { ok: false, code: fetched.failure.code };
       }
       const { upstreamRes } = fetched;
-      const stated = statedErrorOf({ kind, id: asked.id }, upstreamRes.headers, deps.upstream.keys);
+      const stated = statedErrorOf({ kind, id: asked.id }, upstreamRes.headers, deps.upstream);
       const reading = { maxResponseBytes: deps.settings.limits.maxResponseBytes, keys: deps.upstream.keys, stated };
       const reduced = await reduceToStatusLevel(upstreamRes, reading);
       if (!(await audited(reduced.ok ? undefined : reduced.failure, fetched.upstreamStatus))) return notAsked;

@@ -72,6 +72,11 @@ export interface UpstreamClient {
   pausedUntil(): number;
   /** During that wait: the refusal of a request that is then not sent, with the seconds left; else undefined. */
   waiting(): ApiFailure | undefined;
+  /**
+   * A 429 stated inside a 200's error envelope (statedErrorOf) asked for a wait: held as a 429's is, at
+   * once here, and told to the other instances without holding this answer for them.
+   */
+  statedWait(seconds: number): void;
 }
 
 /**
@@ -127,6 +132,7 @@ export function createUpstreamClient(
     answerGuard: (body) => createAnswerGuard(body, fullKey),
     pausedUntil: wait.pausedUntil,
     waiting: wait.waiting,
+    statedWait: (seconds) => void wait.asked(seconds).catch(() => {}),
     fetchCandidate(request) {
       const headers = { authorization: keyFor(request.scope), ...ASKED_FORM };
       const options = requestOptions(`${request.kind}/${encodeIdSegment(request.id)}`, headers);

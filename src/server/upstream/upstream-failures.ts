@@ -36,12 +36,19 @@ export function failureOfListStatus(status: number, said: ServiceSaid = {}): Api
  * `value`: the envelope as the answer's reader built it (its `status`, `message`, `code`, `extra`);
  * `cut`: only its first bytes were read.
  */
-export function statedErrorOf(request: { kind: LookupKind; id: string }, headers: http.IncomingHttpHeaders, keys: KeySearch) {
+export function statedErrorOf(
+  request: { kind: LookupKind; id: string },
+  headers: http.IncomingHttpHeaders,
+  upstream: { keys: KeySearch; statedWait(seconds: number): void },
+) {
   return (value: unknown, cut = false): ApiFailure => {
     const status = statedStatus(value);
-    const said = saidInEnvelope(headers, status, value, keys, cut);
-    if (status !== undefined) return failureOfStatus(status, request, said);
-    return new ApiFailure('upstream_error', `The KYC service answered with an error${quoted(said.message)}.`);
+    const said = saidInEnvelope(headers, status, value, upstream.keys, cut);
+    if (status === undefined) return new ApiFailure('upstream_error', `The KYC service answered with an error${quoted(said.message)}.`);
+    const failure = failureOfStatus(status, request, said);
+    // A stated 429 holds the environment back as a real one does: the next lookup is not sent into it.
+    if (status === 429 && failure.retryAfterSeconds !== undefined) upstream.statedWait(failure.retryAfterSeconds);
+    return failure;
   };
 }
 
