@@ -116,7 +116,7 @@ describe('the queue columns', () => {
     renderWithProviders('/applicants');
     await waitFor(() => expect(rows()).toHaveLength(3));
     const since = rows().map((row) => cells(row)[1]!.textContent);
-    expect(since).toEqual(['the service gives no date for this status', 'not known yet', 'not known yet']);
+    expect(since).toEqual(['not dated by the service', 'not known yet', 'not known yet']);
   });
 
   it('each row is one link to its candidate, by recordId', async () => {
@@ -335,10 +335,24 @@ describe('the progress line', () => {
     });
     renderWithProviders('/applicants?status=incomplete');
     expect(await screen.findByTestId('queue-order')).toHaveTextContent(
-      "In the KYC service's order: the service gives no date for this status, so there is no age to order by.",
+      "In the KYC service's order: the service gives no date for Incomplete, so there is no age to order by.",
     );
-    expect(screen.getByTestId('queue-freshness')).toHaveTextContent(/; the service gives no date for this status\.$/);
-    expect(screen.getByTestId('queue-freshness')).not.toHaveTextContent('dated');
+    // Said once, in the order note: the freshness line promises no count of dates.
+    expect(screen.getByTestId('queue-freshness')).toHaveTextContent(
+      /^List read from the KYC service under 1 min ago, kept current since by live updates\.$/,
+    );
+  });
+
+  it('on All, says how many Incomplete rows stand beside the dated ones, and that they come last: "14 of 14 dated" beside 15 rows read as a miscount', async () => {
+    const at = new Date().toISOString();
+    stubList(QUEUE, {
+      extra: { all: { order: { by: 'age', known: 5, of: 5, byStatus: true }, index: { at, asOf: at, dated: 5, of: 5, undated: 1 } } },
+    });
+    renderWithProviders('/applicants');
+    expect(await screen.findByTestId('queue-order')).toHaveTextContent(
+      "By status, in the tabs' order, each by age: the waits oldest first, the decisions newest first. Incomplete (1 row), which the service does not date, comes last, in its order.",
+    );
+    expect(screen.getByTestId('queue-freshness')).toHaveTextContent(/; 5 of 5 dated; Incomplete \(1 row\) not dated by the service\.$/);
   });
 
   it('orders the decisions’ tabs newest first, and All status by status, and says so', async () => {

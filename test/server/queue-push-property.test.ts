@@ -105,6 +105,7 @@ const figures = (page: ApplicantsPage) => ({
   order: page.order,
   dated: page.index?.dated,
   of: page.index?.of,
+  undated: page.index?.undated,
 });
 
 describe('a live event applied to a cached page of the queue, as a property (issue 32)', () => {

@@ -192,10 +192,13 @@ describe('a queue view is read from the index (issue 32)', () => {
     expect(all.total).toBe(4);
     // Before, "2 of 4 known … while their dates are looked up", for ever: the incomplete rows have no date to come.
     expect(all.order).toMatchObject({ by: 'age', known: 1, of: 2 });
-    expect(all.index).toMatchObject({ dated: 1, of: 2 });
+    // How many stand beside them, for the page to say so ("1 of 2 dated" beside 4 rows read as a miscount).
+    expect(all.index).toMatchObject({ dated: 1, of: 2, undated: 2 });
     const incomplete = pageOf(await app.get('/api/applicants?status=incomplete', SUPPORT));
     expect(incomplete.total).toBe(2);
     expect(incomplete.order).toMatchObject({ known: 0, of: 0 });
+    expect(incomplete.index).toMatchObject({ dated: 0, of: 0, undated: 2 });
+    expect(pageOf(await app.get('/api/applicants?status=waiting', SUPPORT)).index?.undated).toBeUndefined();
     await app.close();
     await upstream.close();
   });

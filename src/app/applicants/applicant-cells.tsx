@@ -54,7 +54,7 @@ export function SinceCell({
     if (isUndatedStatus(applicant.status)) {
       return (
         <span className="text-slate-500 italic" data-undated-status>
-          the service gives no date for this status
+          not dated by the service
         </span>
       );
     }

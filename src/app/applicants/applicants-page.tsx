@@ -184,7 +184,7 @@ function QueuePanel({
   }
   return (
     <div className={cn('space-y-3', list.isPlaceholderData && 'opacity-60')} aria-busy={list.isPlaceholderData}>
-      <QueueOrderNote order={list.data.order} filter={filter} />
+      <QueueOrderNote order={list.data.order} filter={filter} undated={list.data.index?.undated} />
       <SkippedNote skipped={list.data.skipped} />
       <ApplicantsTable
         names={names}

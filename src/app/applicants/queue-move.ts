@@ -3,6 +3,7 @@ import {
   type Applicant,
   type ApplicantFilter,
   type ApplicantsPage,
+  type QueueIndexState,
   type QueueTabKey,
 } from '../../kyc/contract/applicants.ts';
 import { needsAttention } from '../../kyc/contract/certificate-triage.ts';
@@ -229,14 +230,22 @@ function movedCounts(page: ApplicantsPage, move: Move, cutoff: number | undefine
   };
 }
 
+/** The index's figures after a move: `undated` only while there are such rows, as the server says it. */
+function movedIndex(index: QueueIndexState, dated: number, of: number, undated: number): QueueIndexState {
+  const { undated: _before, ...rest } = index;
+  return { ...rest, dated, of, ...(undated > 0 ? { undated } : {}) };
+}
+
 /** The tab's own figures: its over-SLA count, and how many of its rows are dated. */
 function movedTab(page: ApplicantsPage, list: PageList, move: Move, cutoff: number | undefined): Partial<ApplicantsPage> {
   const tab = { tab: list.tab };
   // As the server counts them (queue-view.ts): a status the service never dates is neither known nor waited for.
   const datable = (place: Place | null) => inList(tab, place && isUndatedStatus(place.status) ? null : place, cutoff, undefined);
   const dated = (place: Place | null) => datable(place?.since === undefined ? null : place);
+  const undated = (place: Place | null) => inList(tab, place && isUndatedStatus(place.status) ? place : null, cutoff, undefined);
   const size = delta(datable(move.from), datable(move.to));
   const datedShift = delta(dated(move.from), dated(move.to));
+  const undatedCount = Math.max(0, (page.index?.undated ?? 0) + delta(undated(move.from), undated(move.to)));
   const overShift = delta(
     inList({ ...tab, overSla: true }, move.from, cutoff, undefined),
     inList({ ...tab, overSla: true }, move.to, cutoff, undefined),
@@ -245,7 +254,7 @@ function movedTab(page: ApplicantsPage, list: PageList, move: Move, cutoff: numb
   return {
     ...(page.overSla === undefined ? {} : { overSla: Math.max(0, page.overSla + overShift) }),
     ...(order?.by === 'age' ? { order: { ...order, known: Math.max(0, order.known + datedShift), of: Math.max(0, order.of + size) } } : {}),
-    ...(index ? { index: { ...index, dated: Math.max(0, index.dated + datedShift), of: Math.max(0, index.of + size) } } : {}),
+    ...(index ? { index: movedIndex(index, Math.max(0, index.dated + datedShift), Math.max(0, index.of + size), undatedCount) } : {}),
   };
 }
 

@@ -6,7 +6,7 @@ import type { ApiError, ErrorCode } from '../api/api-error.ts';
 import { errorTitle } from '../api/error-titles.ts';
 import type { ApplicantFilter, QueueIndexState, QueueOrder, QueueTabKey } from '../../kyc/contract/applicants.ts';
 import { queueRereadMs } from '../../kyc/contract/queue-reread.ts';
-import { isUndatedStatus } from '../../kyc/contract/status.ts';
+import { isUndatedStatus, statusInfo, UNDATED_STATUSES } from '../../kyc/contract/status.ts';
 import { formatAge } from '../../kyc/view/time.ts';
 import { useNow } from '../ui/use-now.ts';
 import type { QueueTab } from './applicants-tabs.tsx';
@@ -86,11 +86,20 @@ export function QueueNotOffered({ homeHref }: { homeHref: string }) {
  * up (the others follow in the order the service listed them), or the service's order (servers before
  * the queue index, issue 32).
  */
-export function QueueOrderNote({ order, filter }: { order: QueueOrder | undefined; filter: ApplicantFilter | undefined }) {
+export function QueueOrderNote({
+  order,
+  filter,
+  undated,
+}: {
+  order: QueueOrder | undefined;
+  filter: ApplicantFilter | undefined;
+  /** The rows of a status the service never dates (incomplete) on this tab. */
+  undated: number | undefined;
+}) {
   if (!order) return null;
   let text: string;
   if (filter && isUndatedStatus(filter)) {
-    text = "In the KYC service's order: the service gives no date for this status, so there is no age to order by.";
+    text = `In the KYC service's order: the service gives no date for ${statusInfo(filter).label}, so there is no age to order by.`;
   } else if (order.by === 'service') {
     text = !order.over
       ? "In the KYC service's order."
@@ -102,12 +111,20 @@ export function QueueOrderNote({ order, filter }: { order: QueueOrder | undefine
       order.known >= order.of
         ? `${lead}: ${order.byStatus ? 'the waits oldest first, the decisions newest first' : direction}.`
         : `${lead}: ${order.known.toLocaleString()} of ${order.of.toLocaleString()} known, ${direction}; the others follow in the order the KYC service listed them while their dates are looked up.`;
+    // All: Incomplete rows stand last, undated, and are not among the rows "known" counts.
+    if (order.byStatus && undated) text += ` ${undatedRows(undated)}, which the service does not date, comes last, in its order.`;
   }
   return (
     <p className="text-sm text-slate-700" data-testid="queue-order" data-order={order.by}>
       {text}
     </p>
   );
+}
+
+/** "Incomplete (1 row)": the rows of the statuses the service never dates. */
+function undatedRows(count: number): string {
+  const labels = UNDATED_STATUSES.map((status) => statusInfo(status).label).join(' or ');
+  return `${labels} (${count.toLocaleString()} ${count === 1 ? 'row' : 'rows'})`;
 }
 
 /**
@@ -129,24 +146,24 @@ export function QueueFreshness({
 }) {
   const now = useNow();
   if (!index) return null;
-  // A tab of a status the service never dates has no date to look up (the count leaves it out of All's too).
-  const dated = isUndatedStatus(tab)
-    ? 'the service gives no date for this status'
-    : `${index.dated.toLocaleString()} of ${index.of.toLocaleString()} dated`;
+  // A tab of a status the service never dates has no date to look up (its order note says so); All's count
+  // leaves those rows out, and says how many, so that "14 of 14 dated" beside 15 rows is no miscount.
+  const datedText = `${index.dated.toLocaleString()} of ${index.of.toLocaleString()} dated${index.undated ? `; ${undatedRows(index.undated)} not dated by the service` : ''}`;
+  const dated = isUndatedStatus(tab) ? undefined : datedText;
   let text: string;
   if (index.crawling && index.error?.withheld) {
-    text = `Not read from the KYC service: what lookups made here told the queue is shown, ${dated}.`;
+    text = `Not read from the KYC service: what lookups made here told the queue is shown${dated ? `, ${dated}` : ''}.`;
   } else if (index.crawling) {
     const read =
       index.read !== undefined && index.listed ? ` (${index.read.toLocaleString()} of ${index.listed.toLocaleString()} read)` : '';
-    text = `Still reading this list from the KYC service${read}: what is known so far is shown, ${dated}; the order is not final yet.`;
+    text = `Still reading this list from the KYC service${read}: what is known so far is shown${dated ? `, ${dated}` : ''}; the order is not final yet.`;
   } else {
     const age = Date.parse(index.at) - Date.parse(index.asOf ?? index.at) + Math.max(0, now.getTime() - fetchedAt);
     // Without webhooks nothing tells the index of a change at the service but the next read and lookups made here.
     const since = live
       ? 'kept current since by live updates'
       : `read again every ${everyText(queueRereadMs(tab))} (live updates are off: a change at the service shows at the next read, or when its candidate is looked up here)`;
-    text = `List read from the KYC service ${formatAge(age)} ago, ${since}; ${dated}.`;
+    text = `List read from the KYC service ${formatAge(age)} ago, ${since}${dated ? `; ${dated}` : ''}.`;
   }
   return (
     <p className="text-xs text-slate-600" data-testid="queue-freshness" data-crawling={index.crawling ? 'true' : undefined}>

@@ -144,7 +144,10 @@ export const queueIndexStateSchema = z.object({
   read: z.optional(z.int().check(z.nonnegative())),
   listed: z.optional(z.int().check(z.nonnegative())),
   dated: z.int().check(z.nonnegative()),
+  /** The rows whose date is known or still to come: a status the service never dates (incomplete) is not among them. */
   of: z.int().check(z.nonnegative()),
+  /** The tab's rows of a status the service never dates (incomplete), when there are any. */
+  undated: z.optional(z.int().check(z.positive())),
   /** `withheld`: nothing was asked, to keep identity data (the list would be read with a key that may delete it). */
   error: z.optional(z.object({ message: z.string(), at: z.string(), withheld: z.optional(z.literal(true)) })),
 });

@@ -8,15 +8,15 @@ import { APPLICANT_FILTERS, type ApplicantFilter } from './applicants.ts';
 
 /** Statuses the index keeps a group of their own for (a tab each); any other status is in `other`. */
 export type QueueGroup = ApplicantFilter | 'other';
-/** The groups in the order the All tab lists them: the work first, then the decisions, then the rest. */
+/** The groups in the order the All tab lists them, the tabs' order: the work first, then the decisions, then Incomplete (never dated) and the rest. */
 export const QUEUE_GROUPS: readonly QueueGroup[] = [
   'waiting',
   'inreview',
   'review_requested',
-  'incomplete',
   'approved',
   'rejected',
   'blocked',
+  'incomplete',
   'other',
 ];
 /** Tabs of decisions: the newest first (the latest decisions are what a reviewer looks for); every other oldest first. */

@@ -232,6 +232,11 @@ function stateOf(crawl: Partial<Record<CrawlTab, TabCrawl>>, tab: ApplicantFilte
 
 function indexState(now: number, state: TabCrawl, counts: Counts, tab: ApplicantFilter | undefined, of: number): QueueIndexState {
   const dated = sum(datableGroupsOf(tab).map((group) => counts.at(`z:${group}`)));
+  const undated = sum(
+    groupsOf(tab)
+      .filter((group) => isUndatedStatus(group))
+      .map((group) => counts.at(`z:${group}`) + counts.at(`u:${group}`)),
+  );
   return {
     at: new Date(now).toISOString(),
     ...(state.asOf === undefined ? { crawling: true } : { asOf: new Date(state.asOf).toISOString() }),
@@ -239,6 +244,7 @@ function indexState(now: number, state: TabCrawl, counts: Counts, tab: Applicant
     ...(state.asOf === undefined && state.listed !== undefined ? { listed: state.listed } : {}),
     dated,
     of,
+    ...(undated > 0 ? { undated } : {}),
     ...(state.error ? { error: errorState(state.error) } : {}),
   };
 }
