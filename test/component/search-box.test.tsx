@@ -385,7 +385,7 @@ describe('the search box', { timeout: 20_000 }, () => {
     expect(searchBox()).toHaveValue('');
     await waitFor(() => expect(pageStatus()).toHaveTextContent(/^You pasted a list/));
     const offer = pageStatus();
-    expect(offer).toHaveTextContent('You pasted a list of 3 ids (1 repeated) under the heading "refId", which is not looked up.');
+    expect(offer).toHaveTextContent('You pasted a list of 3 ids (4 given); its heading line, "refId", is left out.');
     await user.click(within(offer).getByRole('button', { name: 'Look up all 3 in a batch' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/batch'));
     // Each id on the line it was pasted on, the repeat and the heading too: the batch numbers its rows as the pasted lines, and says what it left out.

@@ -29,8 +29,9 @@ export function BatchOffer({
       className="mt-2 flex flex-wrap items-center gap-3 rounded-md border border-blue-300 bg-blue-50 px-3 py-2 text-sm text-blue-950"
     >
       <span>
-        You pasted a list of {list.ids.length} ids{list.duplicates > 0 ? ` (${list.duplicates} repeated)` : ''}
-        {list.heading !== undefined && ` under the heading "${list.heading}", which is not looked up`}.
+        {/* Counted as the batch page counts them: "2 ids (3 given)". */}
+        You pasted a list of {list.ids.length} ids{list.duplicates > 0 ? ` (${list.ids.length + list.duplicates} given)` : ''}
+        {list.heading !== undefined && `; its heading line, "${list.heading}", is left out`}.
         {over > 0 && ` A batch takes ${MAX_BATCH_IDS} at most: ${over} must be left for another.`}
       </span>
       <Button size="sm" onClick={() => navigate(environmentPath(environment, BATCH_PATH), { state: handOver })}>
