@@ -136,15 +136,21 @@ describe('the audit page', () => {
     );
     expect(within(levelCell(2)).getByText('Full record asked, nothing shown')).toHaveAttribute(
       'title',
-      expect.stringMatching(/^Asked at this level, but refused or failed: nothing was shown\. Full record: /),
+      expect.stringMatching(
+        /^Asked, nothing shown: the lookup was asked at that level, but refused or failed: nothing was shown\. Full record: /,
+      ),
     );
-    // The legend names the levels on the page, not the one no row has.
+    // The legend names the levels on the page, not the one no row has, and "asked, nothing shown", which
+    // a phone cannot hover for (the UX review).
     const legend = screen.getByTestId('level-legend');
     expect(
       within(legend)
         .getAllByRole('term')
         .map((term) => term.textContent),
-    ).toEqual(['Full record', 'Status level (reduced here)']);
+    ).toEqual(['Full record', 'Status level (reduced here)', '… asked, nothing shown']);
+    expect(legend).toHaveTextContent(
+      '… asked, nothing shown: the lookup was asked at that level, but refused or failed: nothing was shown.',
+    );
   });
 
   it('marks the fields a row does not have, which a phone leaves out of the stacked row, and shows a dash for them in the table', async () => {

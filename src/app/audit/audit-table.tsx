@@ -1,7 +1,16 @@
 import { useQuery } from '@tanstack/react-query';
 import { ColumnHeads } from '../ui/column-heads.tsx';
 import { AUDIT_LEVELS, type AuditRow, isServerWork } from '../../kyc/contract/audit-search.ts';
-import { ACTION_LABELS, LEVEL_LABELS, LEVEL_MEANINGS, levelText, levelTitle, outcomeText } from '../../kyc/view/audit-labels.ts';
+import {
+  ACTION_LABELS,
+  LEVEL_LABELS,
+  LEVEL_MEANINGS,
+  levelText,
+  levelTitle,
+  NOTHING_SHOWN,
+  nothingShown,
+  outcomeText,
+} from '../../kyc/view/audit-labels.ts';
 import { metaQueries } from '../meta/meta-query.ts';
 import { Link } from '../navigation.tsx';
 import { candidatePath, environmentPath } from '../routes.ts';
@@ -53,6 +62,8 @@ export function AuditTable({ rows, caption }: { rows: AuditRow[]; caption: strin
 function LevelLegend({ rows }: { rows: AuditRow[] }) {
   const shown = AUDIT_LEVELS.filter((level) => rows.some((row) => row.level === level));
   if (shown.length === 0) return null;
+  // Explained here too, not only in a title a phone cannot hover.
+  const refused = rows.some(nothingShown);
   return (
     <dl className="space-y-0.5 text-xs text-slate-600" data-testid="level-legend">
       {shown.map((level) => (
@@ -61,6 +72,11 @@ function LevelLegend({ rows }: { rows: AuditRow[] }) {
           <dd className="inline">{LEVEL_MEANINGS[level]}</dd>
         </div>
       ))}
+      {refused && (
+        <div>
+          <dt className="inline font-semibold text-slate-700">… asked, nothing shown</dt>: <dd className="inline">{NOTHING_SHOWN}</dd>
+        </div>
+      )}
     </dl>
   );
 }

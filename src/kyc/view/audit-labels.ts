@@ -33,12 +33,19 @@ export const LEVEL_MEANINGS: Record<AuditLevel, string> = {
     'read with the full key, then cut down by this server to the status, the ids and the fields support staff may see: no identity data or pictures left the server.',
 };
 
+/** "… asked, nothing shown", in a row and in the audit page's legend. */
+export const NOTHING_SHOWN = 'the lookup was asked at that level, but refused or failed: nothing was shown.';
+
 /** A row's level explained (its cell's title): the level's meaning, and for a lookup refused or failed that nothing was shown. */
 export function levelTitle(row: Pick<AuditRow, 'level' | 'status'>): string {
   if (!row.level) return '';
   const meaning = `${LEVEL_LABELS[row.level]}: ${LEVEL_MEANINGS[row.level]}`;
-  return row.status !== null && row.status >= 400 ? `Asked at this level, but refused or failed: nothing was shown. ${meaning}` : meaning;
+  return nothingShown(row) ? `Asked, nothing shown: ${NOTHING_SHOWN} ${meaning}` : meaning;
 }
+
+/** A lookup refused or failed: its line names the level asked, and nothing was shown. */
+export const nothingShown = (row: Pick<AuditRow, 'level' | 'status'>): boolean =>
+  row.level !== null && row.status !== null && row.status >= 400;
 
 /**
  * The level a line names, as read beside its outcome: "Full record" for what was shown; for a lookup
@@ -48,7 +55,7 @@ export function levelTitle(row: Pick<AuditRow, 'level' | 'status'>): string {
 export function levelText(row: Pick<AuditRow, 'level' | 'status'>): string {
   if (!row.level) return '';
   const label = LEVEL_LABELS[row.level];
-  return row.status !== null && row.status >= 400 ? `${label} asked, nothing shown` : label;
+  return nothingShown(row) ? `${label} asked, nothing shown` : label;
 }
 
 /** What the browser was answered: "OK", or the status and its code. */
