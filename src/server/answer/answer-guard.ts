@@ -1,5 +1,6 @@
 import { Transform, type TransformCallback } from 'node:stream';
 import { scanOf, type AnswerScan, type ScannedBody } from './answer-scan.ts';
+import { EnvelopeWatch } from './envelope-members.ts';
 import { JsonIncompleteError, JsonTooDeepError } from './json-tokens.ts';
 import { type KeySearch, KeyWatch } from './key-watch.ts';
 import { turns } from './turns.ts';
@@ -84,11 +85,19 @@ export function envelopeStart(prefix: Buffer): Opening {
 /** The longest start of a body read to decide that it opens an envelope (whitespace included). */
 const MAX_ENVELOPE_PREFIX = 256;
 
-export type GuardProblem = 'key_reflected' | 'not_an_envelope' | 'error_envelope' | 'not_json' | 'incomplete' | 'too_deep';
+export type GuardProblem =
+  | 'key_reflected'
+  | 'not_an_envelope'
+  | 'repeated_member'
+  | 'error_envelope'
+  | 'not_json'
+  | 'incomplete'
+  | 'too_deep';
 
 const PROBLEMS: Record<GuardProblem, string> = {
   key_reflected: "the answer contains this server's API key",
   not_an_envelope: 'the answer does not start as a candidate envelope',
+  repeated_member: "the answer gives its envelope's status or data twice",
   error_envelope: "the answer is the service's error envelope",
   not_json: 'the answer is not JSON',
   incomplete: 'the answer is incomplete JSON',
@@ -105,8 +114,10 @@ export class AnswerGuardError extends Error {
   override name = 'AnswerGuardError';
   constructor(
     readonly problem: GuardProblem,
-    /** For `error_envelope`: the envelope's bytes, for the error it states to be read from. */
+    /** For `error_envelope`: the envelope's bytes, for the error it states to be read from (none when its status came late). */
     readonly stated?: StatedError,
+    /** For `repeated_member`: the member given twice. */
+    readonly member?: string,
   ) {
     super(PROBLEMS[problem]);
   }
@@ -140,6 +151,16 @@ function statedCollector(max: number) {
   };
 }
 
+/** What the answer's readers have seen wrong so far, the worst first. */
+function problemSeen(scan: AnswerScan, keyWatch: KeyWatch, envelope: EnvelopeWatch): AnswerGuardError | undefined {
+  if (keyWatch.found) return new AnswerGuardError('key_reflected');
+  const repeated = envelope.keys.repeated;
+  if (repeated) return new AnswerGuardError('repeated_member', undefined, repeated);
+  if (!scan.failure) return undefined;
+  if (scan.failure instanceof JsonTooDeepError) return new AnswerGuardError('too_deep');
+  return new AnswerGuardError(scan.failure instanceof JsonIncompleteError ? 'incomplete' : 'not_json');
+}
+
 /** A guard, and the answer's one scan (answer-scan.ts): a reader of the answer in parts adds itself to it. */
 export type AnswerGuard = Transform & { scan: AnswerScan; keyWatch: KeyWatch };
 
@@ -166,6 +187,8 @@ export function createAnswerGuard(body: ScannedBody, keys: KeySearch, maxErrorBy
   const { scan, fed } = scanOf(body);
   const keyWatch = new KeyWatch(keys, scan.path, { raw: true });
   scan.add(keyWatch);
+  const envelope = new EnvelopeWatch(scan.path);
+  scan.add(envelope);
   /** Bytes not yet passed on, in order, and how many were passed on before them. */
   const held: Buffer[] = [];
   let passed = 0;
@@ -182,14 +205,17 @@ export function createAnswerGuard(body: ScannedBody, keys: KeySearch, maxErrorBy
   };
   let start: Buffer | undefined = Buffer.alloc(0);
   let stated: ReturnType<typeof statedCollector> | undefined;
-  const problem = (): AnswerGuardError | undefined => {
-    if (keyWatch.found) return new AnswerGuardError('key_reflected');
-    if (!scan.failure) return undefined;
-    if (scan.failure instanceof JsonTooDeepError) return new AnswerGuardError('too_deep');
-    return new AnswerGuardError(scan.failure instanceof JsonIncompleteError ? 'incomplete' : 'not_json');
-  };
+  const problem = () => problemSeen(scan, keyWatch, envelope);
+  /**
+   * An answer that opened as a record whose `status`, read after it, says "error": the error envelope all
+   * the same, not a record. Its bytes are past (only its opening's are gathered): the error is read
+   * without them. After the status line it can only cut the answer short, as any late fault does.
+   */
+  const lateError = () => (envelope.statedError ? new AnswerGuardError('error_envelope') : undefined);
   const turn = turns();
   const pass = (guard: Transform, chunk: Buffer, done: TransformCallback) => {
+    const late = lateError();
+    if (late) return done(late);
     held.push(chunk);
     release(guard, keyWatch.clearThrough);
     turn(done);
@@ -198,7 +224,7 @@ export function createAnswerGuard(body: ScannedBody, keys: KeySearch, maxErrorBy
     transform(chunk: Buffer, _encoding, done) {
       if (!fed) scan.write(chunk);
       const found = problem();
-      if (found?.problem === 'key_reflected') return done(found);
+      if (found?.problem === 'key_reflected' || found?.problem === 'repeated_member') return done(found);
       if (stated) return done(stated.add(chunk));
       // The service's error envelope: gathered (its JSON need not hold) for the error it states to be read.
       if (start !== undefined && opening(start, chunk) === 'error') {
@@ -221,11 +247,11 @@ export function createAnswerGuard(body: ScannedBody, keys: KeySearch, maxErrorBy
       if (stated) {
         if (!fed) scan.end();
         const found = problem();
-        return done(found?.problem === 'key_reflected' ? found : stated.ended());
+        return done(found?.problem === 'key_reflected' || found?.problem === 'repeated_member' ? found : stated.ended());
       }
       if (start !== undefined) return done(new AnswerGuardError('not_an_envelope'));
       if (!fed) scan.end();
-      const found = problem() ?? (scan.ended ? undefined : new AnswerGuardError('incomplete'));
+      const found = problem() ?? lateError() ?? (scan.ended ? undefined : new AnswerGuardError('incomplete'));
       if (found) return done(found);
       release(this, Number.POSITIVE_INFINITY);
       done();

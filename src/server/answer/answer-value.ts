@@ -45,6 +45,8 @@ export abstract class ValueBuilder extends QuietReader {
    * building what no one reads).
    */
   tooLarge = false;
+  /** What the builder itself refuses the answer as, once it has seen why (a repeated envelope member). */
+  refused: ApiFailure | undefined;
 
   constructor(
     protected readonly path: JsonPath,
@@ -172,7 +174,7 @@ export function readValue(
       if (keyWatch.found) return KEY_IN_ANSWER;
       if (scan.failure instanceof JsonTooDeepError) return failures.tooDeep ?? failures.notJson;
       if (scan.failure) return scan.failure instanceof JsonIncompleteError ? failures.incomplete : failures.notJson;
-      return reader.tooLarge ? failures.tooLarge : undefined;
+      return reader.refused ?? (reader.tooLarge ? failures.tooLarge : undefined);
     };
     let received = 0;
     // A page of small tokens costs ten times a picture's bytes: the loop gets its turns (turns.ts).

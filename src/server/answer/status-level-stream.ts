@@ -2,7 +2,8 @@ import { isStatusLevelField, ownStatusDateFields } from '../../kyc/contract/sche
 import type { JsonPath, ScannedBody } from './answer-scan.ts';
 import { readValue, setMember, ValueBuilder, type ValueRead } from './answer-value.ts';
 import { ApiFailure } from '../http/api-failure.ts';
-import { NOT_A_RECORD } from '../http/http-reply.ts';
+import { NOT_A_RECORD, repeatedMember } from '../http/http-reply.ts';
+import { EnvelopeKeys } from './envelope-members.ts';
 import type { KeySearch } from './key-watch.ts';
 
 /**
@@ -13,8 +14,9 @@ import type { KeySearch } from './key-watch.ts';
  * record costs a few kilobytes here, however many are read at once. A support field is kept only when
  * it holds text, a number, true/false or null: one that holds an object or a list is passed over unread
  * (refused, not shown as JSON text: it could hold anything, identity data included). The whole body is
- * still read as JSON: a body that is not JSON is refused. The value, unless refused as too large (which a
- * record never is: see MAX_DATE_CANDIDATES), equals `statusLevelValue(JSON.parse(body), fields)`.
+ * still read as JSON: a body that is not JSON is refused, and so is one that gives the envelope's `status`
+ * or `data` twice (envelope-members.ts). The value, unless refused (as too large, which a record never is:
+ * see MAX_DATE_CANDIDATES), equals `statusLevelValue(JSON.parse(body), fields)`.
  */
 
 /** What a status-level record may hold in kept text and values at most: it is a few hundred bytes. */
@@ -92,6 +94,8 @@ export class StatusLevelReader extends ValueBuilder {
   private ownDates: readonly string[] = [];
   /** `…Date` fields of `data` not kept as not the date of the status read before them. */
   private datesPassedOver = 0;
+  /** The envelope's `status` and `data` as read: one given twice refuses the answer. */
+  private readonly envelopeKeys: EnvelopeKeys;
 
   /** `fields`: the environment's support fields, kept from `data.customFields` (undefined: none). */
   constructor(
@@ -99,6 +103,14 @@ export class StatusLevelReader extends ValueBuilder {
     private readonly fields?: readonly string[],
   ) {
     super(path, MAX_KEPT);
+    this.envelopeKeys = new EnvelopeKeys(path);
+  }
+
+  override key(name: string): void {
+    super.key(name);
+    this.envelopeKeys.key(name);
+    const repeated = this.envelopeKeys.repeated;
+    if (repeated) this.refused ??= repeatedMember(repeated);
   }
 
   /** How many `…Date` fields beyond the status-level ones are kept now, and how many were passed over. */

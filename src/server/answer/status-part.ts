@@ -12,7 +12,8 @@ import { StatusLevelReader } from './status-level-stream.ts';
  * megabytes of the answer) or the end of `data`, when the fields read by then pass the contract. Where
  * the service puts a status field after the identities, the fields before them may not pass (the contract
  * needs the status and an id): then the status part goes with the record, once it is
- * whole.
+ * whole. So it does when the envelope's `status` was not read by then: one after the record may still
+ * make the answer the service's error envelope (envelope-members.ts), which is never shown as a record.
  */
 export class StatusPart {
   private readonly reader: StatusLevelReader;
@@ -32,7 +33,7 @@ export class StatusPart {
 
   /** The part's body, from the fields read so far; undefined when they do not pass the contract. */
   partBytes(): Buffer | undefined {
-    if (this.reader.tooLarge) return undefined;
+    if (this.reader.tooLarge || this.reader.refused) return undefined;
     const parsed = candidateEnvelopeSchema.safeParse(this.reader.value());
     if (!parsed.success) return undefined;
     return Buffer.from(statusLevelEnvelope(parsed.data.data));
@@ -41,6 +42,7 @@ export class StatusPart {
   private reach(): void {
     if (this.reached) return;
     this.reached = true;
+    if ((this.reader.value() as { status?: unknown } | undefined)?.status !== 'success') return;
     const body = this.partBytes();
     if (body) this.resolveEarly(body);
   }

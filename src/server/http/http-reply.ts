@@ -26,6 +26,18 @@ export const NOT_A_RECORD = new ApiFailure(
     'or come from something other than the KYC service: an administrator must check KYC_BASE_URL and the API key.',
 );
 
+/**
+ * A success whose envelope gives `status` or `data` twice (envelope-members.ts): which one holds cannot be
+ * told (JSON.parse keeps the last, a reader of its start the first), so it is read neither as a record nor
+ * as an error, at either level.
+ */
+export const repeatedMember = (member: string) =>
+  new ApiFailure(
+    'not_a_record',
+    `The KYC service's answer gives its envelope's "${member}" more than once, so it cannot be told whether it is a record or an error: it was refused. ` +
+      'If it keeps happening, tell whoever runs Candidate Lookup.',
+  );
+
 const BYTES = Symbol('bytes sent');
 const ERROR_CODE = Symbol('error code sent');
 type Counted = http.ServerResponse & { [BYTES]?: number; [ERROR_CODE]?: ApiErrorCode };

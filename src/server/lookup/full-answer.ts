@@ -3,7 +3,7 @@ import { type AnswerGuard, AnswerGuardError, firstOutput } from '../answer/answe
 import { ApiFailure, brokenOff } from '../http/api-failure.ts';
 import type { ApiSettings } from '../config/settings.ts';
 import { MAX_DEPTH } from '../answer/json-tokens.ts';
-import { countBytes, NOT_A_RECORD, sendFailure } from '../http/http-reply.ts';
+import { countBytes, NOT_A_RECORD, repeatedMember, sendFailure } from '../http/http-reply.ts';
 import { requestLog } from '../log/log.ts';
 import { type Audit, refuse } from '../audit/audit-trail.ts';
 import { newBoundary, splitRecord } from '../answer/multipart-answer.ts';
@@ -159,6 +159,8 @@ const KEY_REFLECTED_WARNING =
 function guardFailure(error: Error, stated: FullAnswer['stated']): ApiFailure {
   if (!(error instanceof AnswerGuardError)) return brokenOff(error);
   if (error.problem === 'key_reflected') return KEY_IN_ANSWER;
+  // `status` or `data` given twice: a record at one level and an error at the other, so neither here.
+  if (error.problem === 'repeated_member') return repeatedMember(error.member ?? 'status');
   // The service's error envelope with a success status: the error it states, not an unreadable record.
   if (error.problem === 'error_envelope') return stated(errorBodyValue(error.stated), error.stated?.cut ?? false);
   // Not a candidate envelope from its first bytes: not a readable record (perhaps encrypted).

@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PARTS_ACCEPT } from '../../src/kyc/contract/picture-parts.ts';
+import { startFakeUpstream } from './fake-upstream.ts';
+import { RECORD } from './hostile-upstream.ts';
+import { startTestApp, type RawResponse, type TestApp } from './http.ts';
+
+/**
+ * The envelope's `status` and `data` read the same at every level (envelope-members.ts): the full answer
+ * used to decide from its opening bytes, the status level from the last `status` (JSON.parse's), so one
+ * answer was a record at one level and an error at the other.
+ */
+
+let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
+let app: TestApp;
+
+beforeAll(async () => {
+  upstream = await startFakeUpstream();
+  app = await startTestApp({ upstream: { baseUrl: upstream.url, clientId: 'client_envelope', apiKey: 'envelope-key-7c2d91e4' } });
+});
+afterAll(async () => {
+  await app.close();
+  await upstream.close();
+});
+
+function answer(body: string) {
+  upstream.behave = (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+    res.end(body);
+  };
+}
+
+type Level = 'full' | 'in parts' | 'status level';
+const ask: Record<Level, () => Promise<RawResponse>> = {
+  full: () => app.get('/api/candidates/refId/r', { accept: 'application/json' }),
+  'in parts': () => app.get('/api/candidates/refId/r', { accept: PARTS_ACCEPT }),
+  'status level': () => app.get('/api/status/refId/r', { accept: 'application/json' }),
+};
+const LEVELS = Object.keys(ask) as Level[];
+
+/** A record with an identity: an answer in parts sends its status part at `identities`, before the rest. */
+const DATA = JSON.stringify({ ...RECORD, identities: { passport: { type: 'base64', value: 'QUJD' } } });
+
+/** What a level answered: a whole 200 (a record), cut after its status line, or the error's code and message. */
+function outcome(res: RawResponse): string {
+  if (res.cut) return 'cut';
+  if (res.status === 200) return 'record';
+  const { code, message } = JSON.parse(res.body).error as { code: string; message: string };
+  return `${res.status} ${code}: ${message}`;
+}
+
+const STATED = '502 upstream_error: The KYC service answered with an error.';
+const repeated = (member: string) =>
+  `502 not_a_record: The KYC service's answer gives its envelope's "${member}" more than once, so it cannot be told whether it is a record or an error: it was refused. If it keeps happening, tell whoever runs Candidate Lookup.`;
+
+describe('the envelope read the same at every level', () => {
+  it('attack: a repeated top-level status reads as a record at one level and an error at the other', async () => {
+    // What comes after the record opened: the error when it arrives before the status line is out (a short
+    // answer read in one piece), else the answer is cut short (the one signal left after the status line).
+    const late = (error: string) => [error, 'cut'];
+    const cases: Array<[string, Record<Level, string[]>]> = [
+      // One status, after the record: the error envelope all the same.
+      [`{"data":${DATA},"status":"error"}`, { full: late(STATED), 'in parts': [STATED], 'status level': [STATED] }],
+      // Given twice, either way round: neither a record nor the error, at any level.
+      [
+        `{"status":"success","data":${DATA},"status":"error"}`,
+        { full: late(repeated('status')), 'in parts': late(repeated('status')), 'status level': [repeated('status')] },
+      ],
+      [
+        `{"status":"error","status":"success","data":${DATA}}`,
+        { full: [repeated('status')], 'in parts': [repeated('status')], 'status level': [repeated('status')] },
+      ],
+      [
+        `{"status":"success","data":${DATA},"data":${DATA}}`,
+        { full: late(repeated('data')), 'in parts': late(repeated('data')), 'status level': [repeated('data')] },
+      ],
+    ];
+    for (const [body, expected] of cases) {
+      answer(body);
+      for (const level of LEVELS) expect(expected[level], `${level}: ${body}`).toContain(outcome(await ask[level]()));
+    }
+  });
+
+  it('a real record whose own status, or a custom field, holds "error" is still a record at every level', async () => {
+    const own = JSON.stringify({ ...RECORD, status: 'error', customFields: { outcome: 'error', status: 'error' } });
+    for (const body of [
+      `{"status":"success","data":${own}}`,
+      `{"data":${DATA},"status":"success"}`,
+      `{"data":${own}}`,
+      `{"status":"success","data":${JSON.stringify({ ...RECORD, customFields: { status: 'error' } })},"note":"error"}`,
+    ]) {
+      answer(body);
+      for (const level of LEVELS) expect(outcome(await ask[level]()), `${level}: ${body}`).toBe('record');
+    }
+  });
+});
