@@ -114,7 +114,8 @@ function AuditTableRow({ row, href }: { row: AuditRow; href: string | undefined 
           </span>
         )}
       </td>
-      <td data-label="Candidate" data-empty={empty(row.kind && row.id)} className="px-3 py-2 font-mono text-xs">
+      {/* Wide enough for a usual id on one line ("support-ticket-4410" broke in two while other columns had room); longer ones break anywhere. */}
+      <td data-label="Candidate" data-empty={empty(row.kind && row.id)} className="min-w-44 px-3 py-2 font-mono text-xs">
         {row.kind && row.id ? (
           <>
             <span className="block font-sans text-slate-600">{row.kind}</span>
