@@ -1,6 +1,7 @@
 import type { FileChain } from '../../kyc/contract/audit-search.ts';
-import { ChainChecker, lineHash } from '../audit/audit-chain.ts';
-import { type AuditFile, auditFilesOf, lineEndsAt, openToRead, readLinesForward } from './audit-files.ts';
+import { ChainChecker } from '../audit/audit-chain.ts';
+import { type AuditFile, auditFilesOf, lineEndsAt } from './audit-files.ts';
+import { type Carried, type ChainRead, readChain, type Vouched } from './chain-read.ts';
 
 /**
  * The audit page's chain state: this instance's files checked as `npm run audit:verify` checks them,
@@ -33,7 +34,8 @@ export interface ChainWatchOptions {
   fullCheckMs?: number;
 }
 
-interface Checked {
+/** A file as last checked; where its lines stand, as the read found them (chain-read.ts). */
+interface Checked extends Pick<ChainRead, 'unvouchedAt' | 'lastStart' | 'beforeLast'> {
   inode: number;
   size: number;
   mtimeMs: number;
@@ -44,14 +46,7 @@ interface Checked {
   lines: number;
   chain: FileChain;
   fullAt: number;
-  /** The first line the chain does not vouch for: where it starts in this file, or the last line of the file before. */
-  unvouchedAt?: number | 'previous';
-  /** Where the last line checked starts, and the line before it: a break in the next file may name them. */
-  lastStart?: number;
-  beforeLast?: Vouched;
 }
-
-const READ_BYTES = 4 * 1024 * 1024;
 
 export function createChainWatch(current: string, options: ChainWatchOptions = {}): ChainWatch {
   const now = options.now ?? Date.now;
@@ -179,14 +174,6 @@ function withLastVouched(result: Checked, done: Checked[]): FileChain {
   return lastVouched ? { ...chain, broken: { ...chain.broken, lastVouched } } : chain;
 }
 
-/** The last line the chain vouches for before a break: rows after it are marked on the page. */
-type Vouched = { time: string; hash: string };
-
-function vouched(bytes: Buffer | undefined): Vouched | undefined {
-  const time = bytes && timeOf(bytes).lastLineAt;
-  return bytes && time ? { time, hash: lineHash(bytes) } : undefined;
-}
-
 /** The last line of a file as last checked, when it was intact: a check that goes on from there may break right after it. */
 function lastLineOf(before: Checked): Vouched | undefined {
   return before.chain.intact && before.chain.lastLineAt && before.headOut
@@ -194,18 +181,9 @@ function lastLineOf(before: Checked): Vouched | undefined {
     : undefined;
 }
 
-/** What a check that goes on after `before`'s last line knows of the lines before `start`. */
-interface Carried {
-  last: Vouched | undefined;
-  lastStart: number | undefined;
-  beforeLast: Vouched | undefined;
-}
-
 function carried(before: Checked): Carried {
   return { last: lastLineOf(before), lastStart: before.lastStart, beforeLast: before.beforeLast };
 }
-
-type ChainRead = Pick<FileChain, 'intact' | 'broken' | 'lastLineAt'> & Pick<Checked, 'unvouchedAt' | 'lastStart' | 'beforeLast'>;
 
 /** A file cut at its end: what is left is vouched for up to its last line (or as far as its own break says). */
 function cutAfter(result: Checked): { lastVouched?: Vouched } {
@@ -213,74 +191,8 @@ function cutAfter(result: Checked): { lastVouched?: Vouched } {
   return lastVouched ? { lastVouched } : {};
 }
 
-/**
- * Reads the file from `start`, line by line through the checker: where it breaks (and the last line
- * before it that the chain vouches for: `known` is what was checked before `start`), its last line's
- * time, and where its lines stand (the first not vouched for, the last line's start and the one before it).
- */
-async function readChain(file: AuditFile, checker: ChainChecker, start: number, known: Carried | undefined): Promise<ChainRead> {
-  const handle = await openToRead(file.path);
-  if (!handle) return { intact: true };
-  const first = checker.checked;
-  let index = first;
-  let last: Buffer | undefined;
-  let beforeLast: Buffer | undefined;
-  let lastStart = known?.lastStart;
-  // The 0-based line `at`, when it is one of the last two read (or one of the two before `start`).
-  const lineAt = (at: number) =>
-    vouched(at === index - 1 ? last : at === index - 2 ? beforeLast : undefined) ??
-    (at === first - 1 ? known?.last : at === first - 2 ? known?.beforeLast : undefined);
-  const broken = (line: number, reason: string, unvouchedAt: number | 'previous' | undefined): ChainRead => {
-    const lastVouched = lineAt(line - 2);
-    return {
-      intact: false,
-      broken: { line, reason, ...(lastVouched ? { lastVouched } : {}) },
-      ...(unvouchedAt === undefined ? {} : { unvouchedAt }),
-    };
-  };
-  try {
-    let position = start;
-    while (position < file.size) {
-      const lines = await readLinesForward(handle, position, file.size, READ_BYTES);
-      if (lines.length === 0) break;
-      for (const line of lines) {
-        const reason = checker.line(line.bytes, true, index);
-        if (reason) {
-          const named = checker.brokenLine(index);
-          // The line named is this one, the one before it (edited), or the last line of the file before.
-          const at = checker.untrusted?.inPreviousFile ? 'previous' : named === index ? lastStart : line.start;
-          return broken(named, reason, at);
-        }
-        index += 1;
-        beforeLast = last;
-        last = line.bytes;
-        lastStart = line.start;
-      }
-      position = lines.at(-1)!.end;
-    }
-    // A last line without its line end: a write under way in the current file, a cut one in a rotated file.
-    if (position < file.size && !file.current) {
-      return broken(index + 1, 'the line is incomplete (no line end): a write failed or the file was cut', position);
-    }
-    const before = lineAt(index - 2);
-    return {
-      intact: true,
-      ...(last ? timeOf(last) : {}),
-      ...(lastStart === undefined ? {} : { lastStart }),
-      ...(before ? { beforeLast: before } : {}),
-    };
-  } finally {
-    await handle.close();
-  }
-}
-
 /** Whether the line that ended the last check is still there, unchanged: then the check goes on after it. */
 async function stillEndsWith(file: AuditFile, before: Checked): Promise<boolean> {
   if (before.headOut === undefined) return before.size === 0;
   return lineEndsAt(file.path, before.size, before.headOut);
-}
-
-function timeOf(line: Buffer): { lastLineAt?: string } {
-  const match = /"time":"([^"]{10,40})"/.exec(line.toString('latin1', 0, 200));
-  return match && !Number.isNaN(Date.parse(match[1]!)) ? { lastLineAt: match[1]! } : {};
 }
