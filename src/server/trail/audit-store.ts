@@ -32,6 +32,8 @@ export interface AuditStoreOptions {
   now?: () => number;
   /** How long a file's chain check stands before it is read whole again (chain-watch.ts). */
   fullCheckMs?: number;
+  /** Told the bytes each chain check hashed (chain-watch.ts's `onHashed`: a test counts what a search costs). */
+  onChainHashed?: (bytes: number) => void;
   /** How often the retention runs (an hour; a test's shorter). */
   retainEveryMs?: number;
 }
@@ -69,7 +71,7 @@ const EXPORT_PAGE = 1000;
 
 export function createAuditStore(options: AuditStoreOptions): AuditStore {
   const bounds = options.fileBounds ?? FILE_BOUNDS;
-  const chains = createChainWatch(options.file, { now: options.now, fullCheckMs: options.fullCheckMs });
+  const chains = createChainWatch(options.file, { now: options.now, fullCheckMs: options.fullCheckMs, onHashed: options.onChainHashed });
   const files = async (filter: SearchFilter, { marked, ...page }: SearchPage) => {
     const unvouched = marked ? await chains.unvouchedFrom() : undefined;
     return searchFiles(options.file, options.instance, filter, { ...page, ...(unvouched ? { unvouched } : {}) }, bounds);

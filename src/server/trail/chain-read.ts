@@ -28,17 +28,27 @@ export interface ChainRead extends Pick<FileChain, 'intact' | 'broken' | 'lastLi
   /** Where the last line checked starts, and the line before it: a break in the next file may name them. */
   lastStart?: number;
   beforeLast?: Vouched;
+  /** Broken: the line that noticed the break, by where it ends and its hash. */
+  noticedBy?: { end: number; hash: string };
 }
 
 /**
  * Reads the file from `start`, line by line through the checker: where it breaks (and the last line
  * before it that the chain vouches for: `known` is what was checked before `start`), its last line's
  * time, and where its lines stand (the first not vouched for, the last line's start and the one before it).
+ * `onHashed` is told how many bytes of lines went through the checker.
  */
-export async function readChain(file: AuditFile, checker: ChainChecker, start: number, known: Carried | undefined): Promise<ChainRead> {
+export async function readChain(
+  file: AuditFile,
+  checker: ChainChecker,
+  start: number,
+  known: Carried | undefined,
+  onHashed: (bytes: number) => void,
+): Promise<ChainRead> {
   const handle = await openToRead(file.path);
   if (!handle) return { intact: true };
   const first = checker.checked;
+  let hashed = 0;
   let index = first;
   let last: Buffer | undefined;
   let beforeLast: Buffer | undefined;
@@ -61,12 +71,13 @@ export async function readChain(file: AuditFile, checker: ChainChecker, start: n
       const lines = await readLinesForward(handle, position, file.size, READ_BYTES);
       if (lines.length === 0) break;
       for (const line of lines) {
+        hashed += line.end - line.start;
         const reason = checker.line(line.bytes, true, index);
         if (reason) {
           const named = checker.brokenLine(index);
           // The line named is this one, the one before it (edited), or the last line of the file before.
           const at = checker.untrusted?.inPreviousFile ? 'previous' : named === index ? lastStart : line.start;
-          return broken(named, reason, at);
+          return { ...broken(named, reason, at), noticedBy: { end: line.end, hash: lineHash(line.bytes) } };
         }
         index += 1;
         beforeLast = last;
@@ -87,6 +98,7 @@ export async function readChain(file: AuditFile, checker: ChainChecker, start: n
       ...(before ? { beforeLast: before } : {}),
     };
   } finally {
+    onHashed(hashed);
     await handle.close();
   }
 }

@@ -8,8 +8,10 @@ import { type Carried, type ChainRead, readChain, type Vouched } from './chain-r
  * oldest first, each line linked to the one before. A file already checked is not read again while it
  * is unchanged; the current file, which grows, is checked on from where the last check ended (after
  * making sure the line there is still the one checked), and read whole again every `fullCheckMs`, so
- * that an edit in the part already checked is found too. A file that got shorter than when it was
- * last checked had lines cut from its end: that is said until the server restarts.
+ * that an edit in the part already checked is found too. A broken file is not read again while the line
+ * that noticed its break is still there: its oldest break cannot move when lines are added after it (read
+ * from the start each time, a file broken near its end cost each search a second of hashing). A file that
+ * got shorter than when it was last checked had lines cut from its end: that is said until the server restarts.
  */
 
 export interface ChainWatch {
@@ -32,10 +34,12 @@ export interface ChainWatchOptions {
   now?: () => number;
   /** How long a check of a file stands before the file is read whole again (default 10 minutes). */
   fullCheckMs?: number;
+  /** Told the bytes of lines each file's check hashed (a test counts what a search costs). */
+  onHashed?: (bytes: number) => void;
 }
 
 /** A file as last checked; where its lines stand, as the read found them (chain-read.ts). */
-interface Checked extends Pick<ChainRead, 'unvouchedAt' | 'lastStart' | 'beforeLast'> {
+interface Checked extends Pick<ChainRead, 'unvouchedAt' | 'lastStart' | 'beforeLast' | 'noticedBy'> {
   inode: number;
   size: number;
   mtimeMs: number;
@@ -51,6 +55,7 @@ interface Checked extends Pick<ChainRead, 'unvouchedAt' | 'lastStart' | 'beforeL
 export function createChainWatch(current: string, options: ChainWatchOptions = {}): ChainWatch {
   const now = options.now ?? Date.now;
   const fullCheckMs = options.fullCheckMs ?? 10 * 60_000;
+  const onHashed = options.onHashed ?? (() => {});
   const checked = new Map<number, Checked>();
   // Files seen to get shorter: by inode, what was said.
   const cut = new Map<number, string>();
@@ -71,7 +76,7 @@ export function createChainWatch(current: string, options: ChainWatchOptions = {
           `the file is ${before.size - file.size} bytes shorter than when it was checked at ${before.chain.checkedAt}: lines were cut from its end`,
         );
       }
-      const result = await checkFile(file, head, before, index === 0 && files.length > 1, { now, fullCheckMs });
+      const result = await checkFile(file, head, before, index === 0 && files.length > 1, { now, fullCheckMs, onHashed });
       checked.set(file.inode, result);
       head = result.headOut;
       const shortened = cut.get(file.inode);
@@ -106,27 +111,31 @@ export function createChainWatch(current: string, options: ChainWatchOptions = {
   };
 }
 
-/** One file's check, or the last one while it stands (`clock`: the watch's `now` and `fullCheckMs`). */
+/** One file's check, or the last one while it stands (`watch`: the watch's `now`, `fullCheckMs` and `onHashed`). */
 async function checkFile(
   file: AuditFile,
   headIn: string | undefined,
   before: Checked | undefined,
   continues: boolean,
-  clock: { now: () => number; fullCheckMs: number },
+  watch: Required<ChainWatchOptions>,
 ): Promise<Checked> {
-  const { now, fullCheckMs } = clock;
+  const { now, fullCheckMs } = watch;
   const fresh = before && before.headIn === headIn && now() - before.fullAt < fullCheckMs;
   if (fresh && before.size === file.size && before.mtimeMs === file.mtimeMs) return before;
+  if (fresh && (await breakStands(file, before))) {
+    return { ...before, size: file.size, mtimeMs: file.mtimeMs, chain: { ...before.chain, checkedAt: new Date(now()).toISOString() } };
+  }
   const goOn = fresh && before.chain.intact && file.size > before.size && (await stillEndsWith(file, before));
   const checker = new ChainChecker({ continuesEarlierFile: continues });
   checker.head = goOn ? before.headOut : headIn;
   checker.checked = goOn ? before.lines : 0;
   checker.startFile(file.name);
-  const { unvouchedAt, lastStart, beforeLast, ...chain } = await readChain(
+  const { unvouchedAt, lastStart, beforeLast, noticedBy, ...chain } = await readChain(
     file,
     checker,
     goOn ? before.size : 0,
     goOn ? carried(before) : undefined,
+    watch.onHashed,
   );
   const notes = [...(goOn ? (before.chain.notes ?? []) : []), ...checker.notes];
   return {
@@ -149,6 +158,7 @@ async function checkFile(
     ...(unvouchedAt === undefined ? {} : { unvouchedAt }),
     ...(lastStart === undefined ? {} : { lastStart }),
     ...(beforeLast ? { beforeLast } : {}),
+    ...(noticedBy ? { noticedBy } : {}),
   };
 }
 
@@ -189,6 +199,17 @@ function carried(before: Checked): Carried {
 function cutAfter(result: Checked): { lastVouched?: Vouched } {
   const lastVouched = result.chain.intact ? lastLineOf(result) : result.chain.broken?.lastVouched;
   return lastVouched ? { lastVouched } : {};
+}
+
+/**
+ * Whether a broken file's last check stands as it is: the line that noticed its break is still there,
+ * unchanged, where it was (the file was not rotated, cut or rewritten up to it). Lines added after it
+ * change nothing: the oldest break is the one that counts, and everything after it is unvouched anyway.
+ */
+async function breakStands(file: AuditFile, before: Checked): Promise<boolean> {
+  const seen = before.noticedBy;
+  if (!seen || file.size < before.size || file.name !== before.chain.file) return false;
+  return lineEndsAt(file.path, seen.end, seen.hash);
 }
 
 /** Whether the line that ended the last check is still there, unchanged: then the check goes on after it. */
