@@ -70,3 +70,84 @@ describe('the pair Compare opens on', () => {
     });
   });
 });
+
+/**
+ * Paging one side of Compare passes over the picture the other side shows: the review saw → on the right
+ * turn "Selfie | National ID" into "Selfie | Selfie", two copies of one picture where two were to be held
+ * against each other.
+ */
+describe('paging one side of Compare', () => {
+  async function comparing(record: CandidateRecord = eszter) {
+    const user = userEvent.setup();
+    stubApi({ meta: testMeta(), candidates: { [`/api/candidates/refId/${record.refId}`]: envelope(record) } });
+    renderWithProviders(`/candidates/refId/${record.refId}`);
+    await user.click(await screen.findByRole('button', { name: 'Open a larger view of the selfie' }));
+    const dialog = await screen.findByRole('dialog', { name: new RegExp(` of ${OWNER}$`) });
+    await user.click(within(dialog).getByRole('button', { name: 'Compare' }));
+    const picker = (name: 'Left' | 'Right') => within(dialog).getByRole('combobox', { name: `${name} picture` }) as HTMLSelectElement;
+    const pair = () => [picker('Left').selectedOptions[0]!.text, picker('Right').selectedOptions[0]!.text].join(' | ');
+    /** The pairs seen after each of `count` presses of `key`, with the focus on `side`'s picture. */
+    const press = async (side: 'Left' | 'Right', key: 'ArrowRight' | 'ArrowLeft', count: number) => {
+      within(dialog)
+        .getByRole('group', { name: new RegExp(`^${side}: `) })
+        .focus();
+      const seen: string[] = [];
+      for (let i = 0; i < count; i++) {
+        await user.keyboard(`{${key}}`);
+        seen.push(pair());
+      }
+      return seen;
+    };
+    return { user, dialog, picker, pair, press };
+  }
+
+  it('→ and ← on the right pass over the selfie on the left', async () => {
+    const { pair, press } = await comparing();
+    expect(pair()).toBe('Selfie | National ID');
+    expect(await press('Right', 'ArrowRight', 3)).toEqual(['Selfie | Passport', 'Selfie | National ID', 'Selfie | Passport']);
+    expect(await press('Right', 'ArrowLeft', 3)).toEqual(['Selfie | National ID', 'Selfie | Passport', 'Selfie | National ID']);
+  });
+
+  it('→ and ← on the left pass over the national ID on the right', async () => {
+    const { press } = await comparing();
+    expect(await press('Left', 'ArrowRight', 3)).toEqual(['Passport | National ID', 'Selfie | National ID', 'Passport | National ID']);
+    expect(await press('Left', 'ArrowLeft', 3)).toEqual(['Selfie | National ID', 'Passport | National ID', 'Selfie | National ID']);
+  });
+
+  it("the toolbar's Next and Previous pass over it too", async () => {
+    const { user, dialog, pair } = await comparing();
+    const seen: string[] = [];
+    for (const name of ['Next picture', 'Next picture', 'Previous picture', 'Previous picture']) {
+      await user.click(within(dialog).getByRole('button', { name }));
+      seen.push(pair());
+    }
+    // The keys act on the left, the side of the picture that was shown.
+    expect(seen).toEqual(['Passport | National ID', 'Selfie | National ID', 'Passport | National ID', 'Selfie | National ID']);
+  });
+
+  it("each list offers the other side's picture only as where it is, not to choose", async () => {
+    const { user, picker, pair } = await comparing();
+    const offered = (name: 'Left' | 'Right') => [...picker(name).options].map((option) => [option.text, option.disabled]);
+    expect(offered('Left')).toEqual([
+      ['Selfie', false],
+      ['Passport', false],
+      ['National ID (right)', true],
+    ]);
+    expect(offered('Right')).toEqual([
+      ['Selfie (left)', true],
+      ['Passport', false],
+      ['National ID', false],
+    ]);
+    await user.selectOptions(picker('Right'), 'Passport');
+    expect(pair()).toBe('Selfie | Passport');
+    expect(offered('Left').map(([, disabled]) => disabled)).toEqual([false, true, false]);
+  });
+
+  it('with two pictures, a side has no other to page to: the buttons are off and the keys leave the pair', async () => {
+    const { dialog, pair, press } = await comparing(eszterWith({ without: 'passport' }));
+    expect(pair()).toBe('Selfie | National ID');
+    for (const name of ['Next picture', 'Previous picture']) expect(within(dialog).getByRole('button', { name })).toBeDisabled();
+    expect(await press('Right', 'ArrowRight', 1)).toEqual(['Selfie | National ID']);
+    expect(await press('Left', 'ArrowLeft', 1)).toEqual(['Selfie | National ID']);
+  });
+});

@@ -39,10 +39,21 @@ function applyKey(key: string, controls: PaneControls): boolean {
 }
 
 /**
+ * The picture `delta` (1 or -1) away from `from`, round the end, passing over `taken`: in Compare, the
+ * picture the other side shows, so that paging one side never shows the same picture twice. With two
+ * pictures there is nowhere else to go, and it stays.
+ */
+function stepFrom(from: number, delta: number, count: number, taken?: number): number {
+  const next = (from + delta + count) % count;
+  return next === taken ? (next + delta + count) % count : next;
+}
+
+/**
  * Which picture is shown, or which two side by side, and which side the keys act on. Paging wraps
- * round. Compare puts the picture shown beside the one it is best held against (compareCounterpart: a
- * picture the notes name first), the two in the page's order (the selfie on the left, as its thumbnail
- * is first), and the keys stay on the picture that was shown.
+ * round, and the two sides of Compare never show the same picture. Compare puts the picture shown
+ * beside the one it is best held against (compareCounterpart: a picture the notes name first), the two
+ * in the page's order (the selfie on the left, as its thumbnail is first), and the keys stay on the
+ * picture that was shown.
  */
 function useViewerPictures(pictures: ViewerPicture[], startName: string, noted: readonly string[]) {
   const [index, setIndex] = useState(() =>
@@ -55,9 +66,9 @@ function useViewerPictures(pictures: ViewerPicture[], startName: string, noted: 
   const [active, setActive] = useState<0 | 1>(0);
   const count = pictures.length;
   const step = (delta: number) => {
-    const move = (i: number) => (i + delta + count) % count;
-    if (pair) setPair(active === 0 ? [move(pair[0]), pair[1]] : [pair[0], move(pair[1])]);
-    else setIndex(move);
+    if (!pair) setIndex((i) => stepFrom(i, delta, count));
+    else if (active === 0) setPair([stepFrom(pair[0], delta, count, pair[1]), pair[1]]);
+    else setPair([pair[0], stepFrom(pair[1], delta, count, pair[0])]);
   };
   const toggleCompare = () => {
     if (pair) {
@@ -75,7 +86,8 @@ function useViewerPictures(pictures: ViewerPicture[], startName: string, noted: 
     }
   };
   const choose = (side: 0 | 1, chosen: number) => {
-    if (pair) setPair(side === 0 ? [chosen, pair[1]] : [pair[0], chosen]);
+    // The other side's picture is not offered in the list (ComparePanes); this holds whatever asks.
+    if (pair && chosen !== pair[side === 0 ? 1 : 0]) setPair(side === 0 ? [chosen, pair[1]] : [pair[0], chosen]);
     setActive(side);
   };
   const shown = pair ? pictures[pair[active]]! : pictures[index]!;
@@ -214,7 +226,10 @@ export function DocumentViewer({
   );
 }
 
-/** Two panes side by side, each with a picker of the picture it shows. */
+/**
+ * Two panes side by side, each with a picker of the picture it shows. The picture the other side shows
+ * is listed but cannot be chosen, and says where it is.
+ */
 function ComparePanes({
   pictures,
   pair,
@@ -228,25 +243,28 @@ function ComparePanes({
 }) {
   return (
     <div className="flex min-h-0 flex-1 flex-col gap-2 md:flex-row" data-testid="compare">
-      {([0, 1] as const).map((side) => (
-        <div key={side} className="flex min-h-0 min-w-0 flex-1 flex-col gap-1">
-          <label className="flex items-center gap-2 text-sm">
-            {SIDES[side]} picture
-            <select
-              value={pair[side]}
-              onChange={(event) => choose(side, Number(event.target.value))}
-              className="rounded border border-slate-600 bg-slate-800 px-2 py-1 text-white focus-ring-dark"
-            >
-              {pictures.map((picture, i) => (
-                <option key={picture.name} value={i}>
-                  {picture.label}
-                </option>
-              ))}
-            </select>
-          </label>
-          {paneFor(pictures[pair[side]]!, side, SIDES[side])}
-        </div>
-      ))}
+      {([0, 1] as const).map((side) => {
+        const other = side === 0 ? 1 : 0;
+        return (
+          <div key={side} className="flex min-h-0 min-w-0 flex-1 flex-col gap-1">
+            <label className="flex items-center gap-2 text-sm">
+              {SIDES[side]} picture
+              <select
+                value={pair[side]}
+                onChange={(event) => choose(side, Number(event.target.value))}
+                className="rounded border border-slate-600 bg-slate-800 px-2 py-1 text-white focus-ring-dark"
+              >
+                {pictures.map((picture, i) => (
+                  <option key={picture.name} value={i} disabled={i === pair[other]}>
+                    {i === pair[other] ? `${picture.label} (${SIDES[other].toLowerCase()})` : picture.label}
+                  </option>
+                ))}
+              </select>
+            </label>
+            {paneFor(pictures[pair[side]]!, side, SIDES[side])}
+          </div>
+        );
+      })}
     </div>
   );
 }

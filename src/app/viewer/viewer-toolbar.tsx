@@ -47,13 +47,15 @@ export function ViewerToolbar({
   pane: () => PaneControls | null;
   close: () => void;
 }) {
+  // In Compare a side pages past the other side's picture: with two pictures, it has none to go to.
+  const canStep = view.count > (view.comparing ? 2 : 1);
   return (
     <div className="flex flex-wrap items-center gap-2" role="toolbar" aria-label="Picture tools">
       <p className="mr-auto min-w-0 truncate text-sm font-medium">{title}</p>
-      <Tool label="Previous picture" keys="ArrowLeft" onClick={() => view.step(-1)} disabled={view.count < 2}>
+      <Tool label="Previous picture" keys="ArrowLeft" onClick={() => view.step(-1)} disabled={!canStep}>
         ‹
       </Tool>
-      <Tool label="Next picture" keys="ArrowRight" onClick={() => view.step(1)} disabled={view.count < 2}>
+      <Tool label="Next picture" keys="ArrowRight" onClick={() => view.step(1)} disabled={!canStep}>
         ›
       </Tool>
       <Tool label="Zoom out" keys="-" onClick={() => pane()?.zoomOut()}>
