@@ -1,6 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, test, needsServers } from './fixtures.ts';
-import { docScreenshot, expectAllPicturesDecoded } from './helpers.ts';
+import { docScreenshot, expectAllPicturesDecoded, screenshot } from './helpers.ts';
 
 needsServers('sandbox');
 
@@ -142,6 +142,36 @@ test('compare shows the selfie and the passport side by side, each zoomable on i
   await expect(dialog.getByRole('img', { name: `Selfie of ${OWNER}` })).toHaveCount(1);
   expect(violations).toEqual([]);
 });
+
+for (const viewport of [
+  { width: 390, height: 844 },
+  { width: 1280, height: 800 },
+]) {
+  test(`at ${viewport.width} px wide, each side's caption sits under its picture, covering none of it`, async ({ page }) => {
+    await page.setViewportSize(viewport);
+    const { dialog } = await openViewer(page, 'selfie');
+    await dialog.getByRole('button', { name: 'Compare' }).click();
+    await expect(dialog).toHaveAccessibleName('Compare pictures');
+    for (const [side, name] of [
+      ['Left', 'selfie'],
+      ['Right', 'passport'],
+    ] as const) {
+      // "Left · Selfie · 49 %"
+      const caption = dialog.locator('p').filter({ hasText: new RegExp(`^${side} · .* · \\d+ %$`) });
+      await expect(caption).toHaveCount(1);
+      const frame = (await dialog.locator(`[data-pane="${name}"]`).boundingBox())!;
+      const img = dialog.locator(`[data-pane="${name}"] img`);
+      await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth)).toBeGreaterThan(0);
+      const picture = (await img.boundingBox())!;
+      const text = (await caption.boundingBox())!;
+      // Under the frame (the picture never leaves it when fitted), and so clear of the picture.
+      expect(text.y).toBeGreaterThanOrEqual(frame.y + frame.height);
+      expect(text.y).toBeGreaterThanOrEqual(picture.y + picture.height);
+      expect(text.y + text.height).toBeLessThanOrEqual(viewport.height);
+    }
+    await screenshot(page, `compare-captions-${viewport.width}`);
+  });
+}
 
 test('the privacy mask hides the date of birth and blurs the pictures, and a reveal shows them', async ({ page }) => {
   await page.goto(BLOCKED);

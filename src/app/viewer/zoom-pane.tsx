@@ -65,65 +65,73 @@ export function ZoomPane({
   usePaneControls(controls, api, box, setRotation, picture.loading !== undefined);
 
   return (
-    // biome-ignore lint/a11y/noStaticElementInteractions: choosing the active side by pointer; by keyboard, focusing the side's group (inside) does it.
-    <div
-      className={`relative min-h-0 min-w-0 flex-1 overflow-hidden rounded-md bg-slate-800 ${active ? 'ring-2 ring-sky-400' : 'ring-1 ring-slate-600'}`}
-      onPointerDown={onActivate}
-      onFocus={onActivate}
-      data-pane={picture.name}
-      data-active={active}
-    >
-      <TransformWrapper
-        ref={api}
-        minScale={MIN_SCALE}
-        maxScale={MAX_SCALE}
-        centerOnInit
-        centerZoomedOut
-        limitToBounds
-        keyboard={{ disabled: true }}
-        // A preview is not zoomed: zoom waits for the full picture.
-        disabled={picture.loading !== undefined}
-        onTransform={(_, state) => setScale(state.scale)}
+    // The caption sits under the frame, not over it: over it, it hid the bottom of the picture, on a phone
+    // where the fitted picture fills the frame's width, and beside a tall picture on a wide screen.
+    <div className="flex min-h-0 min-w-0 flex-1 flex-col gap-1">
+      {/* biome-ignore lint/a11y/noStaticElementInteractions: choosing the active side by pointer; by keyboard, focusing the side's group (inside) does it. */}
+      <div
+        className={`relative min-h-0 min-w-0 flex-1 overflow-hidden rounded-md bg-slate-800 ${active ? 'ring-2 ring-sky-400' : 'ring-1 ring-slate-600'}`}
+        onPointerDown={onActivate}
+        onFocus={onActivate}
+        data-pane={picture.name}
+        data-active={active}
       >
-        <TransformComponent
-          // The library's own stylesheet is not loaded (see vite.config.ts): its rules are here.
-          wrapperClass="overflow-hidden select-none [-webkit-touch-callout:none]"
-          contentClass="origin-top-left"
-          wrapperStyle={{ position: 'absolute', inset: 0, width: '100%', height: '100%' }}
-          wrapperProps={{
-            tabIndex: 0,
-            role: 'group',
-            'aria-label': `${position ? `${position}: ` : ''}${picture.label}, ${Math.round(scale * 100)} %${rotation ? `, turned ${rotation}°` : ''}`,
-            'aria-describedby': describedBy,
-            className: 'focus-ring-dark-inset',
-          }}
-          contentStyle={{ position: 'relative', width: box?.width, height: box?.height }}
+        <TransformWrapper
+          ref={api}
+          minScale={MIN_SCALE}
+          maxScale={MAX_SCALE}
+          centerOnInit
+          centerZoomedOut
+          limitToBounds
+          keyboard={{ disabled: true }}
+          // A preview is not zoomed: zoom waits for the full picture.
+          disabled={picture.loading !== undefined}
+          onTransform={(_, state) => setScale(state.scale)}
         >
-          <img
-            src={picture.url}
-            alt={picture.alt}
-            draggable={false}
-            className="pointer-events-none"
-            data-rotation={rotation}
-            onLoad={(event) => {
-              const img = event.currentTarget;
-              if (!size) setSize({ width: img.naturalWidth, height: img.naturalHeight });
+          <TransformComponent
+            // The library's own stylesheet is not loaded (see vite.config.ts): its rules are here.
+            wrapperClass="overflow-hidden select-none [-webkit-touch-callout:none]"
+            contentClass="origin-top-left"
+            wrapperStyle={{ position: 'absolute', inset: 0, width: '100%', height: '100%' }}
+            wrapperProps={{
+              tabIndex: 0,
+              role: 'group',
+              'aria-label': `${position ? `${position}: ` : ''}${picture.label}, ${Math.round(scale * 100)} %${rotation ? `, turned ${rotation}°` : ''}`,
+              'aria-describedby': describedBy,
+              className: 'focus-ring-dark-inset',
             }}
-            style={{
-              position: 'absolute',
-              left: '50%',
-              top: '50%',
-              width: size?.width,
-              height: size?.height,
-              maxWidth: 'none',
-              transform: `translate(-50%, -50%) rotate(${rotation}deg)`,
-              filter: hidden ? 'blur(28px)' : undefined,
-              visibility: size ? 'visible' : 'hidden',
-            }}
-          />
-        </TransformComponent>
-      </TransformWrapper>
-      <PaneOverlay picture={picture} position={position} scale={scale} rotation={rotation} hidden={hidden} onReveal={onReveal} />
+            contentStyle={{ position: 'relative', width: box?.width, height: box?.height }}
+          >
+            <img
+              src={picture.url}
+              alt={picture.alt}
+              draggable={false}
+              className="pointer-events-none"
+              data-rotation={rotation}
+              onLoad={(event) => {
+                const img = event.currentTarget;
+                if (!size) setSize({ width: img.naturalWidth, height: img.naturalHeight });
+              }}
+              style={{
+                position: 'absolute',
+                left: '50%',
+                top: '50%',
+                width: size?.width,
+                height: size?.height,
+                maxWidth: 'none',
+                transform: `translate(-50%, -50%) rotate(${rotation}deg)`,
+                filter: hidden ? 'blur(28px)' : undefined,
+                visibility: size ? 'visible' : 'hidden',
+              }}
+            />
+          </TransformComponent>
+        </TransformWrapper>
+        <PaneOverlay picture={picture} hidden={hidden} onReveal={onReveal} />
+      </div>
+      <p className="truncate text-xs text-slate-300" aria-hidden="true">
+        {position ? `${position} · ` : ''}
+        {picture.label} · {Math.round(scale * 100)} %{rotation ? ` · ${rotation}°` : ''}
+      </p>
     </div>
   );
 }
@@ -220,22 +228,8 @@ function WaitingForFull({ label, received, size }: { label: string; received: nu
   );
 }
 
-/** Over the picture: the reveal button while masked, and what is shown at which zoom and turn. */
-function PaneOverlay({
-  picture,
-  position,
-  scale,
-  rotation,
-  hidden,
-  onReveal,
-}: {
-  picture: ViewerPicture;
-  position: string | undefined;
-  scale: number;
-  rotation: number;
-  hidden: boolean;
-  onReveal: () => void;
-}) {
+/** Over the picture: that the full picture is on its way, and the reveal button while masked. */
+function PaneOverlay({ picture, hidden, onReveal }: { picture: ViewerPicture; hidden: boolean; onReveal: () => void }) {
   return (
     <>
       {picture.loading && <WaitingForFull label={picture.label} {...picture.loading} />}
@@ -248,13 +242,6 @@ function PaneOverlay({
           Show the {picture.label.toLowerCase()}
         </button>
       )}
-      <p
-        className="pointer-events-none absolute bottom-1.5 left-1.5 rounded bg-slate-900/80 px-1.5 py-0.5 text-xs text-white"
-        aria-hidden="true"
-      >
-        {position ? `${position} · ` : ''}
-        {picture.label} · {Math.round(scale * 100)} %{rotation ? ` · ${rotation}°` : ''}
-      </p>
     </>
   );
 }
