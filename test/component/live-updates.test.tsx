@@ -160,6 +160,19 @@ describe('live updates on the candidate page', { timeout: 20_000 }, () => {
     expect(box()).not.toHaveValue(edited);
   });
 
+  it("takes the keyboard's focus to the new reply's text when the agent chooses it, not to the page behind (UX review)", async () => {
+    const user = userEvent.setup();
+    const { source, ...page } = await liveCandidate(SUPPORT);
+    await user.click(screen.getByRole('button', { name: 'Copy reply' }));
+    const editor = within(screen.getByTestId('reply-editor'));
+    page.current.status = 'approved';
+    source.send(event());
+    await user.click(await editor.findByRole('button', { name: 'Use the reply for Approved' }));
+    // Before: the button went with its notice, and the focus fell to <body>.
+    expect(document.activeElement).toBe(editor.getByRole('textbox', { name: 'Reply' }));
+    expect((document.activeElement as HTMLTextAreaElement).value).toMatch(/^Good news: your identity verification has been approved/);
+  });
+
   it("says a support user's recorded fields were read before a live change of status, not as the new status's (UX review, 29 November)", async () => {
     const meta = { ...liveMeta(), supportFields: ['rejectionReason', 'reviewReason'] };
     const page = showCandidate(SUPPORT, { meta, record: { ...waiting, customFields: { reviewReason: 'Address changed' } } });

@@ -184,6 +184,7 @@ function ReplyEditor({ onDone, opened, drafts, setDrafts, ...props }: ReplyEdito
   );
   const { copy, problem, busy, ended, waiting } = useCopy(props, onDone);
   const textId = useId();
+  const textBox = useRef<HTMLTextAreaElement>(null);
   const reply = replies[chosen] ?? replies[0]!;
   const slot = draftSlot(shown.status, reply.template);
   const text = drafts[slot] ?? framed(reply.reply ?? '', frame);
@@ -215,6 +216,8 @@ function ReplyEditor({ onDone, opened, drafts, setDrafts, ...props }: ReplyEdito
         onUse={() => {
           setShown({ status: props.status, replies: props.replies });
           setChosen(0);
+          // The button goes with its notice: the focus goes to the new text, not to the page behind (UX review).
+          textBox.current?.focus();
         }}
       />
       {replies.length > 1 && <TemplateChoice replies={replies} chosen={chosen} onChoose={setChosen} />}
@@ -228,6 +231,7 @@ function ReplyEditor({ onDone, opened, drafts, setDrafts, ...props }: ReplyEdito
       </label>
       <textarea
         id={textId}
+        ref={textBox}
         value={text}
         onChange={(event) => setText(event.target.value)}
         rows={9}
