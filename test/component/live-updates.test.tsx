@@ -14,7 +14,7 @@ import { recordForScope } from '../../src/server/sandbox/sandbox.ts';
 import { liveEventOf } from '../../src/server/live/webhook-delivery.ts';
 import { FakeEventSource, withFakeEventSource } from './fake-event-source.ts';
 import { inTimeZone } from './in-time-zone.ts';
-import { apiError, envelope, renderWithProviders, stubApi, testMeta, type QueueExtras } from './render.tsx';
+import { apiError, envelope, json, renderWithProviders, stubApi, testMeta, type QueueExtras } from './render.tsx';
 
 inTimeZone('UTC');
 
@@ -64,6 +64,7 @@ function showCandidate(session: SessionInfo = COMPLIANCE, options: { meta?: ApiM
     meta: options.meta ?? liveMeta(),
     candidates: {
       [refPath]: () => envelope(shown),
+      '/api/export': () => json({ status: 'success' }),
       [statusPath]: () =>
         current.refused
           ? apiError(502, 'upstream_unreachable', 'The KYC service cannot be reached (connection reset).')
@@ -158,6 +159,51 @@ describe('live updates on the candidate page', { timeout: 20_000 }, () => {
     expect(box()).toHaveValue(edited);
     await user.click(within(screen.getByTestId('reply-editor')).getByRole('button', { name: 'Use the reply for Approved' }));
     expect(box()).not.toHaveValue(edited);
+  });
+
+  it('attack: a draft written before the candidate was blocked hides the blocked note and copies in one click', async () => {
+    const user = userEvent.setup();
+    const page = showCandidate(SUPPORT, { record: { ...waiting, status: 'inreview' } });
+    page.current.status = 'inreview';
+    await screen.findByRole('heading', { level: 1 });
+    const source = await stream();
+    await user.click(screen.getByRole('button', { name: 'Copy reply' }));
+    const box = () => within(screen.getByTestId('reply-editor')).getByRole('textbox', { name: 'Reply' });
+    await user.type(box(), ' All fine, should be approved soon.');
+    const edited = (box() as HTMLTextAreaElement).value;
+    await user.click(within(screen.getByTestId('reply-editor')).getByRole('button', { name: 'Cancel' }));
+    page.current.status = 'blocked';
+    source.send(event({ event: 'user.blocked', status: 'blocked' }));
+    expect(await screen.findByTestId('status-toast')).toHaveTextContent(/^In review → Blocked/);
+
+    await user.click(screen.getByRole('button', { name: 'Copy reply' }));
+    const editor = within(screen.getByTestId('reply-editor'));
+    expect(box()).toHaveValue(edited);
+    expect(editor.getByText(/The text below is still the reply for In review/)).toBeVisible();
+    // Before: only the In review reply's note (it has none): "Do not disclose" nowhere in the dialog.
+    expect(editor.getByTestId('reply-current-note')).toHaveTextContent(
+      'Internal note for Blocked (not copied): Do not disclose the reason; escalate to compliance.',
+    );
+    // Before: one press put "…should be approved soon" on the clipboard and wrote the audit line.
+    const writeText = vi.spyOn(navigator.clipboard, 'writeText');
+    await user.click(editor.getByRole('button', { name: 'Copy' }));
+    expect(writeText).not.toHaveBeenCalled();
+    expect(page.requests.filter((url) => url.endsWith('/export'))).toEqual([]);
+    const question = editor.getByRole('group', { name: /The candidate is Blocked now, and this text is still the reply for In review/ });
+    expect(question).toHaveTextContent('Internal note for Blocked: Do not disclose the reason; escalate to compliance.');
+    // The safe choice has the focus: a second Enter does not copy either.
+    expect(document.activeElement).toBe(within(question).getByRole('button', { name: 'Keep editing' }));
+    await user.keyboard('{Enter}');
+    expect(writeText).not.toHaveBeenCalled();
+    expect(document.activeElement).toBe(box());
+    expect(box()).toHaveValue(edited);
+
+    // Asked again, and told to: the agent's own text, as written, audited as the In review template.
+    await user.click(editor.getByRole('button', { name: 'Copy' }));
+    await user.click(editor.getByRole('button', { name: 'Copy the In review text anyway' }));
+    await waitFor(() => expect(writeText).toHaveBeenCalledWith(edited));
+    const audited = page.fetchMock.mock.calls.filter(([input]) => String(input).endsWith('/export'));
+    expect(audited.map(([, init]) => JSON.parse(String((init as RequestInit).body)).template)).toEqual(['inreview']);
   });
 
   it("takes the keyboard's focus to the new reply's text when the agent chooses it, not to the page behind (UX review)", async () => {

@@ -77,6 +77,7 @@ export function HandOffBar(props: HandOffProps) {
         {role === 'support' && withText.length > 0 && (
           <ReplyAction
             replies={withText}
+            notes={[...new Set(replies.flatMap((each) => (each.note ? [each.note] : [])))]}
             status={record.status}
             record={(template) => exported('reply', { template })}
             user={props.user}

@@ -19,11 +19,14 @@ import {
 } from './reply-drafts.ts';
 import { framed, loadReplyFrame, type ReplyFrame, reframed } from './reply-frame.ts';
 import { ReplyFrameFields } from './reply-frame-fields.tsx';
+import { CopyButtons } from './reply-copy-buttons.tsx';
 import { replyName, StatusChanged } from './reply-status-change.tsx';
 
 export interface ReplyEditorProps {
   /** The status's templates that have a reply, in their order (its own first). */
   replies: FilledReply[];
+  /** The status's internal notes (of all its templates, one without a reply too): shown when the text was written for another status. */
+  notes: string[];
   /** The candidate's status as the page shows it: the one `replies` were filled in for. */
   status: string;
   /** Writes the hand-off's audit line, naming the template; rejects when it could not be written. */
@@ -183,6 +186,7 @@ function ReplyEditor({ onDone, opened, drafts, setDrafts, ...props }: ReplyEdito
     ),
   );
   const { copy, problem, busy, ended, waiting } = useCopy(props, onDone);
+  const now: ShownReplies = { status: props.status, replies: props.replies };
   const textId = useId();
   const textBox = useRef<HTMLTextAreaElement>(null);
   const reply = replies[chosen] ?? replies[0]!;
@@ -212,9 +216,10 @@ function ReplyEditor({ onDone, opened, drafts, setDrafts, ...props }: ReplyEdito
       </p>
       <StatusChanged
         shown={shown}
-        now={{ status: props.status, replies: props.replies }}
+        now={now}
+        notes={props.notes}
         onUse={() => {
-          setShown({ status: props.status, replies: props.replies });
+          setShown(now);
           setChosen(0);
           // The button goes with its notice: the focus goes to the new text, not to the page behind (UX review).
           textBox.current?.focus();
@@ -244,14 +249,16 @@ function ReplyEditor({ onDone, opened, drafts, setDrafts, ...props }: ReplyEdito
           {problem}
         </p>
       )}
-      <div className="mt-4 flex flex-wrap justify-end gap-2">
-        <Button variant="secondary" onClick={() => onDone(false, shown)}>
-          Cancel
-        </Button>
-        <Button onClick={() => void copy(reply.template, text)} disabled={busy || waiting || text.trim() === ''}>
-          Copy
-        </Button>
-      </div>
+      <CopyButtons
+        key={shown.status}
+        shown={shown}
+        now={now}
+        notes={props.notes}
+        disabled={busy || waiting || text.trim() === ''}
+        onCopy={() => void copy(reply.template, text)}
+        onCancel={() => onDone(false, shown)}
+        onKeepEditing={() => textBox.current?.focus()}
+      />
     </ModalDialog>
   );
 }

@@ -12,22 +12,52 @@ export function replyName(reply: FilledReply, status: string): string {
   return general ? `the general reply for ${statusInfo(status).label}` : `the reply for ${statusInfo(reply.template.split(':')[0]!).label}`;
 }
 
+/** The text in the editor was filled in for a status the candidate is no longer in, and the new status has a reply to offer. */
+export function statusChanged(shown: ShownReplies, now: ShownReplies): boolean {
+  return now.replies.length > 0 && !sameReplies(shown, now);
+}
+
 /**
  * The candidate's status changed since the reply was filled in (a live update, while the editor was open
  * or closed, or while the agent was on another page): the text stays as the agent left it, and the reply
- * for the new status is offered, not put in its place.
+ * for the new status is offered, not put in its place. The new status's internal notes are shown here,
+ * as the editor's own note is the old text's (UX review: a draft for In review reopened after the
+ * candidate was blocked, without "Do not disclose the reason").
  */
-export function StatusChanged({ shown, now, onUse }: { shown: ShownReplies; now: ShownReplies; onUse: () => void }) {
-  if (now.replies.length === 0 || sameReplies(shown, now)) return null;
+export function StatusChanged({
+  shown,
+  now,
+  notes,
+  onUse,
+}: {
+  shown: ShownReplies;
+  now: ShownReplies;
+  notes: string[];
+  onUse: () => void;
+}) {
+  if (!statusChanged(shown, now)) return null;
   return (
     <div role="status" className="mb-3 space-y-2 rounded-md border border-blue-300 bg-blue-50 px-3 py-2 text-sm text-blue-950">
       <p>
         The candidate's status changed since this reply was filled in. The text below is still {replyName(shown.replies[0]!, shown.status)},
         as you left it.
       </p>
+      <CurrentNotes now={now} notes={notes} />
       <Button variant="secondary" size="sm" onClick={onUse}>
         Use {replyName(now.replies[0]!, now.status)}
       </Button>
     </div>
   );
+}
+
+function CurrentNotes({ now, notes }: { now: ShownReplies; notes: string[] }) {
+  return notes.map((note) => (
+    <p
+      key={note}
+      data-testid="reply-current-note"
+      className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 font-medium text-amber-950"
+    >
+      Internal note for {statusInfo(now.status).label} (not copied): {note}
+    </p>
+  ));
 }
