@@ -147,9 +147,9 @@ describe('the audit page', () => {
       within(legend)
         .getAllByRole('term')
         .map((term) => term.textContent),
-    ).toEqual(['Full record', 'Status level (reduced here)', '… asked, nothing shown']);
+    ).toEqual(['Full record:', 'Status level (reduced here):', '… asked, nothing shown:']);
     expect(legend).toHaveTextContent(
-      '… asked, nothing shown: the lookup was asked at that level, but refused or failed: nothing was shown.',
+      '… asked, nothing shown:the lookup was asked at that level, but refused or failed: nothing was shown.',
     );
   });
 

@@ -68,13 +68,15 @@ function LevelLegend({ rows }: { rows: AuditRow[] }) {
     <dl className="space-y-0.5 text-xs text-slate-600" data-testid="level-legend">
       {shown.map((level) => (
         <div key={level}>
-          <dt className="inline font-semibold text-slate-700">{LEVEL_LABELS[level]}</dt>:{' '}
-          <dd className="inline">{LEVEL_MEANINGS[level]}</dd>
+          {/* The colon inside the term: a list's group may hold only its terms and descriptions (axe's definition-list). */}
+          <dt className="inline font-semibold text-slate-700">{LEVEL_LABELS[level]}:</dt>
+          <dd className="ml-1 inline">{LEVEL_MEANINGS[level]}</dd>
         </div>
       ))}
       {refused && (
         <div>
-          <dt className="inline font-semibold text-slate-700">… asked, nothing shown</dt>: <dd className="inline">{NOTHING_SHOWN}</dd>
+          <dt className="inline font-semibold text-slate-700">… asked, nothing shown:</dt>
+          <dd className="ml-1 inline">{NOTHING_SHOWN}</dd>
         </div>
       )}
     </dl>
