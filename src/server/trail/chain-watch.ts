@@ -123,7 +123,8 @@ async function checkFile(
   const fresh = before && before.headIn === headIn && now() - before.fullAt < fullCheckMs;
   if (fresh && before.size === file.size && before.mtimeMs === file.mtimeMs) return before;
   if (fresh && (await breakStands(file, before))) {
-    return { ...before, size: file.size, mtimeMs: file.mtimeMs, chain: { ...before.chain, checkedAt: new Date(now()).toISOString() } };
+    // Nothing was hashed: the chain keeps the time it was last checked.
+    return { ...before, size: file.size, mtimeMs: file.mtimeMs };
   }
   const goOn = fresh && before.chain.intact && file.size > before.size && (await stillEndsWith(file, before));
   const checker = new ChainChecker({ continuesEarlierFile: continues });
@@ -208,7 +209,9 @@ function cutAfter(result: Checked): { lastVouched?: Vouched } {
  */
 async function breakStands(file: AuditFile, before: Checked): Promise<boolean> {
   const seen = before.noticedBy;
-  if (!seen || file.size < before.size || file.name !== before.chain.file) return false;
+  // Only a file that grew, as an intact one goes on only after growing: a file rewritten at the same size
+  // (an edit that kept a line's length) is read again, whatever line noticed the break (the review).
+  if (!seen || file.size <= before.size || file.name !== before.chain.file) return false;
   return lineEndsAt(file.path, seen.end, seen.hash);
 }
 
