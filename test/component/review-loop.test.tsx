@@ -275,6 +275,29 @@ describe('who looked, as colleagues come', { timeout: 20_000 }, () => {
   });
 });
 
+describe('the Activity of a candidate', { timeout: 20_000 }, () => {
+  it('explains each level as the audit page does: its meaning in the title, and that nothing was shown for a refusal', async () => {
+    const ANA: SessionInfo = { mode: 'users', user: 'ana', role: 'compliance' };
+    const rows = [
+      auditRow({ user: 'sam', role: 'support', id: second.refId!, level: 'stripped' }),
+      auditRow({ user: 'ben', id: second.refId!, level: 'full', status: 404, code: 'not_found' }),
+    ];
+    stubApi({
+      candidates: { [candidatePath(second)]: () => envelope(second) },
+      session: ANA,
+      activity: { rows, since: '', more: false, source: { kind: 'files' } },
+    });
+    renderWithProviders(pageOf(second));
+    await userEvent.setup().click(await screen.findByText('Activity'));
+    const stripped = await screen.findByText('Status level (reduced here)');
+    expect(stripped).toHaveAttribute(
+      'title',
+      expect.stringMatching(/cut down by this server .* no identity data or pictures left the server/),
+    );
+    expect(screen.getByText('Full record asked, nothing shown')).toHaveAttribute('title', expect.stringMatching(/^Asked, nothing shown: /));
+  });
+});
+
 describe('a live change where the reviewer is', { timeout: 20_000 }, () => {
   it('shows "Waiting → Approved, just now — from the KYC service" in a notice that stays in view, until dismissed', async () => {
     let status = 'waiting';

@@ -6,7 +6,6 @@ import {
   LEVEL_LABELS,
   LEVEL_MEANINGS,
   levelText,
-  levelTitle,
   NOTHING_SHOWN,
   nothingShown,
   outcomeText,
@@ -14,6 +13,7 @@ import {
 import { metaQueries } from '../meta/meta-query.ts';
 import { Link } from '../navigation.tsx';
 import { candidatePath, environmentPath } from '../routes.ts';
+import { AuditLevel } from '../ui/audit-level.tsx';
 import { Card } from '../ui/card.tsx';
 import { LongText } from '../ui/long-text.tsx';
 import { TimeStamp } from '../ui/time-stamp.tsx';
@@ -140,13 +140,7 @@ function AuditTableRow({ row, href }: { row: AuditRow; href: string | undefined 
         )}
       </td>
       <td data-label="Level" data-empty={empty(level)} className="px-3 py-2">
-        {level ? (
-          <span title={levelTitle(row)} className="cursor-help underline decoration-slate-400 decoration-dotted underline-offset-2">
-            {level}
-          </span>
-        ) : (
-          DASH
-        )}
+        {level ? <AuditLevel row={row} /> : DASH}
       </td>
       <td data-label="Environment" data-empty={empty(row.env)} className="px-3 py-2">
         {row.env ?? DASH}

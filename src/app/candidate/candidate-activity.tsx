@@ -4,13 +4,14 @@ import { useId } from 'react';
 import { ACTIVITY_DAYS, type ActivityAnswer } from '../../kyc/contract/audit-search.ts';
 import { readsAuditTrail, type Role, seesActivity } from '../../kyc/contract/roles.ts';
 import { todaysLookers } from '../../kyc/view/activity.ts';
-import { ACTION_LABELS, levelText } from '../../kyc/view/audit-labels.ts';
+import { ACTION_LABELS } from '../../kyc/view/audit-labels.ts';
 import { formatRelative, type ZoneMode } from '../../kyc/view/time.ts';
 import { asApiError } from '../api/api-error.ts';
 import { Link } from '../navigation.tsx';
 import { useEnvironment } from '../environment/use-environment.ts';
 import { useViewers, viewersOf } from '../live/presence.ts';
 import { AUDIT_PATH, type AuditHandOver } from '../routes.ts';
+import { AuditLevel } from '../ui/audit-level.tsx';
 import { Card } from '../ui/card.tsx';
 import { TimeStamp } from '../ui/time-stamp.tsx';
 import { useNow } from '../ui/use-now.ts';
@@ -117,7 +118,7 @@ function ActivityList({ answer, user }: { answer: ActivityAnswer; user: string |
                 {outcomeOf(row)}
               </td>
               <td className="py-1" data-label="Level">
-                {levelText(row)}
+                <AuditLevel row={row} />
               </td>
             </tr>
           ))}
