@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PARTS_ACCEPT } from '../../src/kyc/contract/picture-parts.ts';
-import { startFakeUpstream } from './fake-upstream.ts';
 import { RECORD } from './hostile-upstream.ts';
-import { startTestApp, type RawResponse, type TestApp } from './http.ts';
+import type { RawResponse } from './http.ts';
+import { serviceAndApp } from './service-app.ts';
 
 /**
  * The envelope's `status` and `data` read the same at every level (envelope-members.ts): the full answer
@@ -10,17 +10,9 @@ import { startTestApp, type RawResponse, type TestApp } from './http.ts';
  * answer was a record at one level and an error at the other.
  */
 
-let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
-let app: TestApp;
-
-beforeAll(async () => {
-  upstream = await startFakeUpstream();
-  app = await startTestApp({ upstream: { baseUrl: upstream.url, clientId: 'client_envelope', apiKey: 'envelope-key-7c2d91e4' } });
-});
-afterAll(async () => {
-  await app.close();
-  await upstream.close();
-});
+const { upstream, app } = await serviceAndApp((baseUrl) => ({
+  upstream: { baseUrl, clientId: 'client_envelope', apiKey: 'envelope-key-7c2d91e4' },
+}));
 
 function answer(body: string) {
   upstream.behave = (_req, res) => {

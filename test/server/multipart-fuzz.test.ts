@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { startFakeUpstream } from './fake-upstream.ts';
-import { startTestApp, type TestApp } from './http.ts';
 import { getBytes, reassemble } from './parts.ts';
+import { serviceAndApp } from './service-app.ts';
 import { anyCodePoint, anyString } from '../support/any-code-point.ts';
 
 /**
@@ -10,16 +9,7 @@ import { anyCodePoint, anyString } from '../support/any-code-point.ts';
  * candidate envelope, the first part with its pictures put back equals the body as JSON.parse reads it.
  */
 
-let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
-let app: TestApp;
-beforeAll(async () => {
-  upstream = await startFakeUpstream();
-  app = await startTestApp({ upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'fuzz-test-key-41d7' } });
-});
-afterAll(async () => {
-  await app.close();
-  await upstream.close();
-});
+const { upstream, app } = await serviceAndApp((baseUrl) => ({ upstream: { baseUrl, clientId: 'c', apiKey: 'fuzz-test-key-41d7' } }));
 
 const bytes = fc.uint8Array({ minLength: 0, maxLength: 3000 });
 const canonical = bytes.map((b) => Buffer.from(b).toString('base64'));
