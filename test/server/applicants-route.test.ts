@@ -2,7 +2,6 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiErrorBodySchema } from '../../src/kyc/contract/api.ts';
 import { applicantsPageSchema } from '../../src/kyc/contract/applicants.ts';
 import { createAccessControl } from '../../src/server/auth/access.ts';
 import { createAuditLog, type ListAuditEntry } from '../../src/server/audit/audit.ts';
@@ -10,6 +9,7 @@ import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { SANDBOX_KEYS, startSandbox, type RunningSandbox } from '../../src/server/sandbox/sandbox.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
 import { startTestApp, testEnvironment, type RawResponse } from './http.ts';
+import { errorOf } from './service-app.ts';
 import { startListUpstream } from './list-upstream.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'cl-applicants-'));
@@ -22,7 +22,6 @@ beforeAll(async () => {
 afterAll(() => sandbox.close());
 
 const page = (res: RawResponse) => applicantsPageSchema.parse(JSON.parse(res.body)).data;
-const errorOf = (res: RawResponse) => apiErrorBodySchema.parse(JSON.parse(res.body)).error;
 const readAudit = (file: string) =>
   readFileSync(file, 'utf8')
     .trim()

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { apiErrorBodySchema, apiMetaSchema } from '../../src/kyc/contract/api.ts';
+import { apiMetaSchema } from '../../src/kyc/contract/api.ts';
 import { candidateEnvelopeSchema, type CandidateRecord } from '../../src/kyc/contract/schema.ts';
 import { createAccessControl } from '../../src/server/auth/access.ts';
 import { createAuditLog, type AuditEntry } from '../../src/server/audit/audit.ts';
@@ -13,14 +13,14 @@ import { ARCHIVE_DEMO_REF_ID, archiveDemoCandidates } from '../../src/server/san
 import { SANDBOX_ARCHIVE_KEY, SANDBOX_KEYS, startSandbox } from '../../src/server/sandbox/sandbox.ts';
 import { type Behaviour, startFakeUpstream } from './fake-upstream.ts';
 import { getBytes, partsOf, recordPartOf } from './parts.ts';
-import { ndjson, type RawResponse, requestWithBody, startTestApp, type TestApp, testEnvironment } from './http.ts';
+import { ndjson, requestWithBody, startTestApp, type TestApp, testEnvironment } from './http.ts';
+import { errorOf } from './service-app.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'cl-archiving-'));
 const record: CandidateRecord = (await sampleCandidates({ now: new Date() }))[0]!.record;
 const COMPLIANCE = { 'x-user': 'ana', 'x-role': 'compliance' };
 const SUPPORT = { 'x-user': 'sam', 'x-role': 'support' };
 const gateway = () => createAccessControl({ mode: 'proxy', userHeader: 'x-user', roleHeader: 'x-role', trusted: ['127.0.0.1/32'] });
-const errorOf = (res: RawResponse) => apiErrorBodySchema.parse(JSON.parse(res.body)).error;
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
   vi.useRealTimers();

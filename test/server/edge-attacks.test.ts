@@ -2,7 +2,6 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { apiErrorBodySchema } from '../../src/kyc/contract/api.ts';
 import { createApiFromConfig } from '../../src/server/composition/api.ts';
 import { createAppServer } from '../../src/server/composition/app-server.ts';
 import { createAccessControl } from '../../src/server/auth/access.ts';
@@ -15,7 +14,8 @@ import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { loadSandboxData } from '../../src/server/sandbox/data-file.ts';
 import { samplesOf } from '../../src/server/composition/resolve-upstream.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
-import { cookieOf, listen, rawRequest, type RawResponse, signIn, startTestApp, testEnvironment } from './http.ts';
+import { cookieOf, listen, rawRequest, signIn, startTestApp, testEnvironment } from './http.ts';
+import { errorOf } from './service-app.ts';
 
 /** Issue 9's attacks on the edge of the server (requests, headers, cookies, start-up), one test each. */
 const cleanups: Array<() => Promise<void>> = [];
@@ -31,8 +31,6 @@ function builtClient(): string {
   writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><title>Candidate Lookup</title>');
   return staticDir;
 }
-
-const errorOf = (res: RawResponse) => apiErrorBodySchema.parse(JSON.parse(res.body)).error;
 
 /** A fake upstream and the app in front of it, with the audit lines kept in memory. */
 async function upstreamAndApp(options: Partial<Parameters<typeof startTestApp>[0]> = {}) {

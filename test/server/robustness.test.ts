@@ -4,13 +4,13 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { apiErrorBodySchema } from '../../src/kyc/contract/api.ts';
 import { createAccessControl } from '../../src/server/auth/access.ts';
 import { testPasswordHash } from './passwords.ts';
 import type { AuditLog } from '../../src/server/audit/audit.ts';
 import { createApiHandler } from '../../src/server/composition/api-handler.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
-import { cookieOf, listen, rawRequest, signIn as signInAt, startTestApp, testEnvironment, type RawResponse, type TestApp } from './http.ts';
+import { cookieOf, listen, rawRequest, signIn as signInAt, startTestApp, testEnvironment, type TestApp } from './http.ts';
+import { errorOf } from './service-app.ts';
 import { memoryAuditLog } from './memory-audit.ts';
 import { testSettings } from './settings.ts';
 
@@ -19,7 +19,6 @@ const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();
 });
-const errorOf = (res: RawResponse) => apiErrorBodySchema.parse(JSON.parse(res.body)).error;
 const STATUS_RECORD = RECORD;
 
 async function upstreamAndApp(options: Partial<Parameters<typeof startTestApp>[0]> = {}) {

@@ -1,11 +1,11 @@
 import type http from 'node:http';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { apiErrorBodySchema } from '../../src/kyc/contract/api.ts';
 import { createRedisWaits } from '../../src/server/upstream/service-wait-redis.ts';
 import { virtualClock } from './clock.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
-import { ndjson, type RawResponse, requestWithBody, startTestApp } from './http.ts';
+import { ndjson, requestWithBody, startTestApp } from './http.ts';
+import { errorOf } from './service-app.ts';
 import { type Instance, startInstance } from './instance.ts';
 import { hasRedisServer, NO_REDIS_MESSAGE, type RunningRedis, startRedis } from './redis-fixture.ts';
 
@@ -18,7 +18,6 @@ import { hasRedisServer, NO_REDIS_MESSAGE, type RunningRedis, startRedis } from 
 
 const PUBLISHED_429 = JSON.stringify({ status: 'error', code: 429, message: 'Too many requests', extra: { retryAfter: 30 } });
 const CHANNEL = 'candidate-lookup:service-wait';
-const errorOf = (res: RawResponse) => apiErrorBodySchema.parse(JSON.parse(res.body)).error;
 const stillWaitingText = (seconds: number) =>
   `The KYC service is limiting requests (HTTP 429) and asked to wait: nothing was sent to it. Try again in ${seconds} s.`;
 

@@ -1,11 +1,11 @@
 import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { apiErrorBodySchema } from '../../src/kyc/contract/api.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { SANDBOX_KEYS, startSandbox } from '../../src/server/sandbox/sandbox.ts';
 import { virtualClock, withClockAhead } from './clock.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
 import { APP_HEADERS, ndjson, type RawResponse, requestWithBody, startTestApp } from './http.ts';
+import { errorOf } from './service-app.ts';
 import { memoryAuditLog } from './memory-audit.ts';
 import { pageOf } from './queue-fixture.ts';
 
@@ -21,7 +21,6 @@ afterEach(async () => {
 });
 
 const PUBLISHED_429 = JSON.stringify({ status: 'error', code: 429, message: 'Too many requests', extra: { retryAfter: 30 } });
-const errorOf = (res: RawResponse) => apiErrorBodySchema.parse(JSON.parse(res.body)).error;
 const idOf = (req: http.IncomingMessage) => decodeURIComponent(req.url!.split('/').pop()!);
 
 function answer(res: http.ServerResponse, status: number, body: string, headers: http.OutgoingHttpHeaders = {}) {
