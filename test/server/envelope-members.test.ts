@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { PARTS_ACCEPT } from '../../src/kyc/contract/picture-parts.ts';
 import { RECORD } from './hostile-upstream.ts';
 import type { RawResponse } from './http.ts';
+import { memoryAuditLog } from './memory-audit.ts';
 import { serviceAndApp } from './service-app.ts';
 
 /**
@@ -10,14 +11,22 @@ import { serviceAndApp } from './service-app.ts';
  * answer was a record at one level and an error at the other.
  */
 
+const audit = memoryAuditLog();
 const { upstream, app } = await serviceAndApp((baseUrl) => ({
   upstream: { baseUrl, clientId: 'client_envelope', apiKey: 'envelope-key-7c2d91e4' },
+  audit,
 }));
 
-function answer(body: string) {
-  upstream.behave = (_req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-    res.end(body);
+/** A 200 with this body; given in pieces, each goes after a pause, so that the app reads them apart. */
+function answer(body: string | string[]) {
+  const pieces = typeof body === 'string' ? [body] : body;
+  upstream.behave = async (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(pieces.join('')) });
+    for (const piece of pieces.slice(0, -1)) {
+      res.write(piece);
+      await new Promise((resolve) => setTimeout(resolve, 30));
+    }
+    res.end(pieces.at(-1));
   };
 }
 
@@ -41,6 +50,15 @@ function outcome(res: RawResponse): string {
 }
 
 const STATED = '502 upstream_error: The KYC service answered with an error.';
+/** The service's error envelope saying "Resource not Found", code 404: as a 404 of the service is answered. */
+const NOT_FOUND = '404 not_found: No candidate with refId "r".';
+const RESOURCE_NOT_FOUND = '"message":"Resource not Found","code":404';
+
+/** What the audit line of the last lookup says came of it: its status, code and level. */
+function audited(): string {
+  const line = audit.lines.at(-1) as { status: number; code: string | null; level: string | null };
+  return `${line.status} ${line.code} ${line.level}`;
+}
 const repeated = (member: string) =>
   `502 not_a_record: The KYC service's answer gives its envelope's "${member}" more than once, so it cannot be told whether it is a record or an error: it was refused. If it keeps happening, tell whoever runs Candidate Lookup.`;
 
@@ -83,5 +101,35 @@ describe('the envelope read the same at every level', () => {
       answer(body);
       for (const level of LEVELS) expect(outcome(await ask[level]()), `${level}: ${body}`).toBe('record');
     }
+  });
+
+  it('attack: an escaped envelope status reads differently at two levels', async () => {
+    // JSON reads "\u0065rror" as "error" and "\u0073uccess" as "success": the full answer read the raw
+    // bytes of its opening and refused both as not a record, while the status level read them decoded.
+    const cases: Array<[string, string]> = [
+      [`{"status":"\\u0065rror",${RESOURCE_NOT_FOUND}}`, NOT_FOUND],
+      [`{"status":"\\u0065\\u0072ror",${RESOURCE_NOT_FOUND},"data":${DATA}}`, NOT_FOUND],
+      [`{"code":200,"status":"\\u0073ucc\\u0065ss","data":${DATA}}`, 'record'],
+      [`{"data":${DATA},"status":"\\u0065rror",${RESOURCE_NOT_FOUND}}`, NOT_FOUND],
+    ];
+    for (const [body, expected] of cases) {
+      answer(body);
+      for (const level of LEVELS) expect(outcome(await ask[level]()), `${level}: ${body}`).toBe(expected);
+    }
+  });
+
+  it('an error stated after the record is answered and audited as that error, with its code, at every level', async () => {
+    const late = `{"data":${DATA},"status":"error",${RESOURCE_NOT_FOUND}}`;
+    answer(late);
+    for (const level of LEVELS) {
+      expect(outcome(await ask[level]()), level).toBe(NOT_FOUND);
+      expect(audited(), level).toBe(`404 not_found ${level === 'status level' ? 'stripped' : 'full'}`);
+    }
+    // Its members come in a piece of their own after a large record: an answer in parts has read the
+    // record whole before its status line, so it can still say the error.
+    const large = JSON.stringify({ ...RECORD, identities: { passport: { type: 'base64', value: 'QUJD'.repeat(50_000) } } });
+    answer([`{"data":${large}`, ',"status":"error",', `${RESOURCE_NOT_FOUND}}`]);
+    expect(outcome(await ask['in parts']())).toBe(NOT_FOUND);
+    expect(audited()).toBe('404 not_found full');
   });
 });

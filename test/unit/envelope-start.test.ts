@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { envelopeStart } from '../../src/server/answer/answer-guard.ts';
+import { envelopeStart } from '../../src/server/answer/envelope-start.ts';
 
 /** The guard's first check (answer-guard.ts): whether a body's first bytes open a candidate envelope. */
 
@@ -41,6 +41,10 @@ describe('the envelope a body opens', () => {
       ['{"status":"error","data":{}}', 'error'],
       ['{"code":200,"status":"error","data":{}}', 'error'],
       ['{"status":"errors","data":{}}', 'no'],
+      // The status's value is read as JSON decodes it: the same string however it is spelt.
+      ['{"status":"\\u0065rror","code":404}', 'error'],
+      ['{"status":"\\u0073ucc\\u0065ss","data":{}}', 'yes'],
+      ['{"status":"\\u0065rrors","data":{}}', 'no'],
       ['{"data":[]}', 'no'],
     ]) {
       expect([body, envelopeStart(Buffer.from(body))]).toEqual([body, verdict]);

@@ -1,6 +1,7 @@
 import { Transform, type TransformCallback } from 'node:stream';
 import { scanOf, type AnswerScan, type ScannedBody } from './answer-scan.ts';
-import { EnvelopeWatch } from './envelope-members.ts';
+import { EnvelopeWatch, ErrorMembers } from './envelope-members.ts';
+import { envelopeStart } from './envelope-start.ts';
 import { JsonIncompleteError, JsonTooDeepError } from './json-tokens.ts';
 import { type KeySearch, KeyWatch } from './key-watch.ts';
 import { turns } from './turns.ts';
@@ -11,76 +12,6 @@ import { turns } from './turns.ts';
  * key (an upstream, or a wrong KYC_BASE_URL such as an echo service, that reflects the Authorization
  * header would otherwise hand it to the browser).
  */
-
-/** The ways a candidate envelope's members open, part by part (JSON whitespace may stand between the parts). */
-const OPENINGS = [
-  ['"status"', ':', '"success"'],
-  ['"data"', ':', '{'],
-];
-/** How the service's error envelope opens: `{"status":"error",…}`, a success status line or not. */
-const ERROR_OPENING = ['"status"', ':', '"error"'];
-
-const WS = '[ \\t\\r\\n]*';
-/**
- * A member the service may put before `status` or `data` (`"code":200,`): a plain name other than those
- * two, and a short scalar (a string without escapes, a number, true, false or null). Anything else
- * before them (an object, an escape that could spell `status`) is not read as an envelope.
- */
-const SKIPPED_MEMBER = new RegExp(
-  `^${WS}"(?!(?:status|data)")[A-Za-z0-9_$-]{1,64}"${WS}:${WS}` +
-    `(?:"[^"\\\\\\x00-\\x1f]{0,128}"|-?(?:0|[1-9][0-9]{0,21})(?:\\.[0-9]{1,24})?(?:[eE][+-]?[0-9]{1,3})?|true|false|null)${WS},`,
-);
-/** What completes any start of a skipped member (inside its name, before or after the colon, inside its value, after it). */
-const COMPLETIONS = ['":0,', ':0,', '0,', '1,', '",', ',', 'rue,', 'ue,', 'e,', 'alse,', 'lse,', 'se,', 'ull,', 'll,', 'l,'];
-/** How many members may stand before `status` or `data`. */
-const MAX_SKIPPED_MEMBERS = 4;
-
-/**
- * Whether `rest` (after the envelope's `{` and any members skipped) opens with `"status":"success"` or
- * `"data":{` (yes), or with `"status":"error"` (error).
- */
-function openingAt(text: string): Opening {
-  let verdict: 'no' | 'more' = 'no';
-  for (const [parts, found] of [...OPENINGS.map((parts) => [parts, 'yes'] as const), [ERROR_OPENING, 'error'] as const]) {
-    const opening = opensWith(text, parts);
-    if (opening === 'yes') return found;
-    if (opening === 'more') verdict = 'more';
-  }
-  return verdict;
-}
-
-type Opening = 'yes' | 'no' | 'more' | 'error';
-
-function opensWith(text: string, parts: readonly string[]): 'yes' | 'no' | 'more' {
-  let rest = text;
-  for (const part of parts) {
-    rest = rest.replace(/^[ \t\r\n]+/, '');
-    if (!rest.startsWith(part)) return part.startsWith(rest) ? 'more' : 'no';
-    rest = rest.slice(part.length);
-  }
-  return 'yes';
-}
-
-/**
- * Whether the body's first bytes open a candidate envelope: `{"status":"success"` or `{"data":{`, after at
- * most four short scalar members (`{"code":200,"status":"success"`: published answers are not uniform);
- * `error` when they open the service's error envelope instead, `{"status":"error"`.
- */
-export function envelopeStart(prefix: Buffer): Opening {
-  const text = prefix
-    .toString('latin1')
-    .replace(/^\xef\xbb\xbf/, '')
-    .replace(/^[ \t\r\n]+/, '');
-  if (!text.startsWith('{')) return text === '' ? 'more' : 'no';
-  let rest = text.slice(1);
-  for (let skipped = 0; ; skipped++) {
-    const verdict = openingAt(rest);
-    if (verdict !== 'no') return verdict;
-    const member = skipped < MAX_SKIPPED_MEMBERS ? SKIPPED_MEMBER.exec(rest) : null;
-    if (!member) return skipped < MAX_SKIPPED_MEMBERS && COMPLETIONS.some((end) => SKIPPED_MEMBER.test(rest + end)) ? 'more' : 'no';
-    rest = rest.slice(member[0].length);
-  }
-}
 
 /** The longest start of a body read to decide that it opens an envelope (whitespace included). */
 const MAX_ENVELOPE_PREFIX = 256;
@@ -104,17 +35,17 @@ const PROBLEMS: Record<GuardProblem, string> = {
   too_deep: 'the answer is nested too deep',
 };
 
-/** What was read of an error envelope: at most the guard's bound of it, and whether it went on past that (`cut`). */
-export interface StatedError {
-  bytes: Buffer;
-  cut: boolean;
-}
+/**
+ * What was read of an error envelope: at most the guard's bound of its bytes, or (its status read after
+ * the record, its bytes gone by) its members as read from the tokens; `cut`: it went on past the bound.
+ */
+export type StatedError = { bytes: Buffer; cut: boolean } | { value: unknown; cut: boolean };
 
 export class AnswerGuardError extends Error {
   override name = 'AnswerGuardError';
   constructor(
     readonly problem: GuardProblem,
-    /** For `error_envelope`: the envelope's bytes, for the error it states to be read from (none when its status came late). */
+    /** For `error_envelope`: the envelope's bytes, or its members read after the record, for the error it states. */
     readonly stated?: StatedError,
     /** For `repeated_member`: the member given twice. */
     readonly member?: string,
@@ -161,6 +92,34 @@ function problemSeen(scan: AnswerScan, keyWatch: KeyWatch, envelope: EnvelopeWat
   return new AnswerGuardError(scan.failure instanceof JsonIncompleteError ? 'incomplete' : 'not_json');
 }
 
+/**
+ * An answer that opened as a record whose `status`, read after it, says "error": the error envelope all
+ * the same, not a record. Its bytes are past (only its opening's are gathered): the error is read from its
+ * members as the tokens gave them (envelope-members.ts), once the body has ended (`error`) or
+ * `maxErrorBytes` more have come (`read`: its members after the status are read as an error body's are),
+ * nothing more passed on meanwhile. After the status line it can only cut the answer short, as any late
+ * fault does.
+ */
+function lateStatus(scan: AnswerScan, maxErrorBytes: number) {
+  const envelope = new EnvelopeWatch(scan.path);
+  scan.add(envelope);
+  const members = new ErrorMembers(scan.path, maxErrorBytes);
+  scan.add(members);
+  /** Bytes read after the chunk in which the status said "error". */
+  let after: number | undefined;
+  const error = (cut = false) =>
+    envelope.statedError ? new AnswerGuardError('error_envelope', { value: members.value(), cut: cut || members.tooLarge }) : undefined;
+  return {
+    envelope,
+    error,
+    /** A chunk read once the status said "error": held back; the error once past the bound. */
+    read(chunk: Buffer): AnswerGuardError | undefined {
+      after = after === undefined ? 0 : after + chunk.length;
+      return after > maxErrorBytes ? error(true) : undefined;
+    },
+  };
+}
+
 /** A guard, and the answer's one scan (answer-scan.ts): a reader of the answer in parts adds itself to it. */
 export type AnswerGuard = Transform & { scan: AnswerScan; keyWatch: KeyWatch };
 
@@ -187,8 +146,8 @@ export function createAnswerGuard(body: ScannedBody, keys: KeySearch, maxErrorBy
   const { scan, fed } = scanOf(body);
   const keyWatch = new KeyWatch(keys, scan.path, { raw: true });
   scan.add(keyWatch);
-  const envelope = new EnvelopeWatch(scan.path);
-  scan.add(envelope);
+  const late = lateStatus(scan, maxErrorBytes);
+  const { envelope } = late;
   /** Bytes not yet passed on, in order, and how many were passed on before them. */
   const held: Buffer[] = [];
   let passed = 0;
@@ -206,16 +165,9 @@ export function createAnswerGuard(body: ScannedBody, keys: KeySearch, maxErrorBy
   let start: Buffer | undefined = Buffer.alloc(0);
   let stated: ReturnType<typeof statedCollector> | undefined;
   const problem = () => problemSeen(scan, keyWatch, envelope);
-  /**
-   * An answer that opened as a record whose `status`, read after it, says "error": the error envelope all
-   * the same, not a record. Its bytes are past (only its opening's are gathered): the error is read
-   * without them. After the status line it can only cut the answer short, as any late fault does.
-   */
-  const lateError = () => (envelope.statedError ? new AnswerGuardError('error_envelope') : undefined);
   const turn = turns();
   const pass = (guard: Transform, chunk: Buffer, done: TransformCallback) => {
-    const late = lateError();
-    if (late) return done(late);
+    if (envelope.statedError) return done(late.read(chunk));
     held.push(chunk);
     release(guard, keyWatch.clearThrough);
     turn(done);
@@ -251,7 +203,7 @@ export function createAnswerGuard(body: ScannedBody, keys: KeySearch, maxErrorBy
       }
       if (start !== undefined) return done(new AnswerGuardError('not_an_envelope'));
       if (!fed) scan.end();
-      const found = problem() ?? lateError() ?? (scan.ended ? undefined : new AnswerGuardError('incomplete'));
+      const found = problem() ?? late.error() ?? (scan.ended ? undefined : new AnswerGuardError('incomplete'));
       if (found) return done(found);
       release(this, Number.POSITIVE_INFINITY);
       done();

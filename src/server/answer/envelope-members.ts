@@ -1,4 +1,5 @@
 import { type JsonPath, QuietReader } from './answer-scan.ts';
+import { setMember, ValueBuilder } from './answer-value.ts';
 import type { TextPiece } from './text-piece.ts';
 
 /**
@@ -68,5 +69,57 @@ export class EnvelopeWatch extends QuietReader {
 
   override scalar(): void {
     if (this.path.at(['status'])) this.statedError = false;
+  }
+}
+
+/**
+ * The members of the service's error envelope, `{"status":"error","message":…,"code":404}`, kept beside
+ * `status` (and `extra.retryAfter`, a 429's wait): a successful answer that is one is read as the error it
+ * states, and a record never shows them.
+ */
+export const ENVELOPE_ERROR_MEMBERS: readonly string[] = ['message', 'code'];
+
+/**
+ * Where a member of the error envelope starting at `path` goes in `root` (the envelope read so far):
+ * `status`, `message`, `code`, `extra.retryAfter`; an `extra` that is no object holds no wait. Undefined
+ * for any other place.
+ */
+export function errorMemberPlace(path: JsonPath, root: Record<string, unknown>): ((value: unknown) => void) | undefined {
+  if (path.at(['status'])) return (value) => setMember(root, 'status', value);
+  const member = ENVELOPE_ERROR_MEMBERS.find((name) => path.at([name]));
+  if (member) return (value) => setMember(root, member, value);
+  if (path.at(['extra'])) return () => Reflect.deleteProperty(root, 'extra');
+  if (path.at(['extra', 'retryAfter'])) return (value) => setMember(root, 'extra', { retryAfter: value });
+  return undefined;
+}
+
+/**
+ * The error envelope's own members read from the answer's tokens, for an error stated after the record
+ * (`{"data":{…},"status":"error","message":"Resource not Found","code":404}`): its bytes have passed by
+ * then, and without these the reviewer was told "answered with an error" and not which. It keeps at most
+ * `maxKept` characters (`tooLarge` past them, as an error body read in part is `cut`); `data` is passed over.
+ */
+export class ErrorMembers extends ValueBuilder {
+  private root: Record<string, unknown> | undefined;
+
+  value(): Record<string, unknown> | undefined {
+    return this.root;
+  }
+
+  protected override openOutside(bracket: '{' | '['): boolean {
+    if (this.path.depth === 0) {
+      if (bracket === '{') this.root = {};
+      return true;
+    }
+    // An `extra` object (a later one replaces it, as JSON.parse keeps the last): only its retryAfter is kept.
+    if (this.root && this.path.at(['extra'])) {
+      Reflect.deleteProperty(this.root, 'extra');
+      return true;
+    }
+    return false;
+  }
+
+  protected outside(): ((value: unknown) => void) | undefined {
+    return this.root && errorMemberPlace(this.path, this.root);
   }
 }

@@ -3,7 +3,7 @@ import type { JsonPath, ScannedBody } from './answer-scan.ts';
 import { readValue, setMember, ValueBuilder, type ValueRead } from './answer-value.ts';
 import { ApiFailure } from '../http/api-failure.ts';
 import { NOT_A_RECORD, repeatedMember } from '../http/http-reply.ts';
-import { EnvelopeKeys } from './envelope-members.ts';
+import { ENVELOPE_ERROR_MEMBERS, EnvelopeKeys, errorMemberPlace } from './envelope-members.ts';
 import type { KeySearch } from './key-watch.ts';
 
 /**
@@ -44,13 +44,6 @@ export function statusLevelValue(json: unknown, fields?: readonly string[]): unk
   }
   return out;
 }
-
-/**
- * The members of the service's error envelope, `{"status":"error","message":…,"code":404}`, kept beside
- * `status` (and `extra.retryAfter`, a 429's wait): a successful answer that is one is read as the error it
- * states (status-level.ts), and a record never shows them.
- */
-const ENVELOPE_ERROR_MEMBERS: readonly string[] = ['message', 'code'];
 
 /** A field that may be the date of the record's own status, not known until the record is read whole (`status` may come after it). */
 const mayBeOwnDate = (field: string) => field.endsWith('Date') && !isStatusLevelField(field);
@@ -185,11 +178,8 @@ export class StatusLevelReader extends ValueBuilder {
   /** Where a value starting outside every kept one goes: `status`, a status-level field of `data`; undefined when it is passed over. */
   protected outside(): ((value: unknown) => void) | undefined {
     const root = this.root;
-    if (root && this.path.at(['status'])) return (value) => setMember(root, 'status', value);
-    const member = ENVELOPE_ERROR_MEMBERS.find((name) => this.path.at([name]));
-    if (root && member) return (value) => setMember(root, member, value);
-    if (root && this.path.at(['extra'])) return () => Reflect.deleteProperty(root, 'extra');
-    if (root && this.path.at(['extra', 'retryAfter'])) return (value) => setMember(root, 'extra', { retryAfter: value });
+    const errorMember = root && errorMemberPlace(this.path, root);
+    if (errorMember) return errorMember;
     if (root && this.path.at(['data'])) return () => Reflect.deleteProperty(root, 'data');
     const data = this.data;
     const kept = data && this.path.at(['data', '*']) ? this.dataField(data, this.path.keys[1]!) : undefined;

@@ -1,5 +1,5 @@
 import type http from 'node:http';
-import { type AnswerGuard, AnswerGuardError, firstOutput } from '../answer/answer-guard.ts';
+import { type AnswerGuard, AnswerGuardError, firstOutput, type StatedError } from '../answer/answer-guard.ts';
 import { ApiFailure, brokenOff } from '../http/api-failure.ts';
 import type { ApiSettings } from '../config/settings.ts';
 import { MAX_DEPTH } from '../answer/json-tokens.ts';
@@ -162,10 +162,16 @@ function guardFailure(error: Error, stated: FullAnswer['stated']): ApiFailure {
   // `status` or `data` given twice: a record at one level and an error at the other, so neither here.
   if (error.problem === 'repeated_member') return repeatedMember(error.member ?? 'status');
   // The service's error envelope with a success status: the error it states, not an unreadable record.
-  if (error.problem === 'error_envelope') return stated(errorBodyValue(error.stated), error.stated?.cut ?? false);
+  if (error.problem === 'error_envelope') return statedFailure(error.stated, stated);
   // Not a candidate envelope from its first bytes: not a readable record (perhaps encrypted).
   if (error.problem === 'not_an_envelope') return NOT_A_RECORD;
   return new ApiFailure('upstream_error', NOT_JSON[error.problem]);
+}
+
+/** The error an error envelope states: read from its bytes, or from its members when it was stated after the record. */
+function statedFailure(read: StatedError | undefined, stated: FullAnswer['stated']): ApiFailure {
+  if (read && 'value' in read) return stated(read.value, read.cut);
+  return stated(errorBodyValue(read), read?.cut ?? false);
 }
 
 const NOT_JSON: Record<'not_json' | 'incomplete' | 'too_deep', string> = {
