@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { guessKind, looksLikeRecordId } from '../../src/kyc/contract/lookup.ts';
 import { interpretPaste } from '../../src/app/lookup/paste.ts';
-import { cleanId, describeRemoved, entriesText, splitIdList, splitMarks, unwrapId } from '../../src/kyc/view/id-input.ts';
+import { cleanId, describeRemoved, splitIdList, splitMarks, unwrapId } from '../../src/kyc/view/id-input.ts';
+import { entriesText } from '../../src/app/lookup/batch-offer.tsx';
 import { parseAppLink, splitEnvironmentPath, environmentPath } from '../../src/app/routes.ts';
 import { withoutMarks } from '../../src/app/candidate/id-marks.ts';
 

@@ -1,6 +1,6 @@
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import { MAX_BATCH_IDS } from '../../kyc/contract/batch-limit.ts';
-import { entriesText, type IdList } from '../../kyc/view/id-input.ts';
+import type { IdEntry, IdList } from '../../kyc/view/id-input.ts';
 import { navigate } from '../navigation.tsx';
 import { BATCH_PATH, type BatchHandOver, environmentPath } from '../routes.ts';
 import { Button } from '../ui/button.tsx';
@@ -45,4 +45,16 @@ export function BatchOffer({
       </Button>
     </div>
   );
+}
+
+/**
+ * The entries back as text, one a line, each on its own line's number (blank lines between), so that a
+ * batch numbers them as they were pasted; a column's heading on its line, for the batch to leave out and say so.
+ * Here, not beside `splitIdList`, as only the offer needs it: it loads with the offer, not with the first page.
+ */
+export function entriesText(entries: readonly IdEntry[], list?: Pick<IdList, 'heading' | 'headingLine'>): string {
+  const lines: string[] = [];
+  if (list?.heading !== undefined && list.headingLine) lines[list.headingLine - 1] = list.heading;
+  for (const { line, id } of entries) lines[line - 1] = id;
+  return Array.from(lines, (id) => id ?? '').join('\n');
 }

@@ -258,14 +258,3 @@ function isWordsHeading(entries: readonly IdEntry[]): boolean {
   const [first, ...rest] = entries;
   return first !== undefined && rest.length > 1 && WORDS.test(first.id) && rest.every(({ id }) => !/\s/.test(id));
 }
-
-/**
- * The entries back as text, one a line, each on its own line's number (blank lines between), so that a
- * batch numbers them as they were pasted; a column's heading on its line, for the batch to leave out and say so.
- */
-export function entriesText(entries: readonly IdEntry[], list?: Pick<IdList, 'heading' | 'headingLine'>): string {
-  const lines: string[] = [];
-  if (list?.heading !== undefined && list.headingLine) lines[list.headingLine - 1] = list.heading;
-  for (const { line, id } of entries) lines[line - 1] = id;
-  return Array.from(lines, (id) => id ?? '').join('\n');
-}
