@@ -433,6 +433,16 @@ describe('batch page', { timeout: 20_000 }, () => {
     expect(bodies()[1]).toEqual({ kind: 'refId', ids: ['Customer ref', 'cust_000482', 'cust_000483'] });
   });
 
+  it('looks up a refId with a space on the first line ("Wang Xiuying" over ids): no heading is skipped (it was left out as one)', async () => {
+    const { fetchMock } = stubApi({ candidates: { '/api/batch': controllableBatch().response } });
+    renderWithProviders('/batch');
+    await startBatch('Wang Xiuying\ncust_000482\ncust_000483');
+    const [, init] = fetchMock.mock.calls.find(([input]) => input === '/api/batch')!;
+    expect(JSON.parse(String(init!.body))).toEqual({ kind: 'refId', ids: ['Wang Xiuying', 'cust_000482', 'cust_000483'] });
+    expect(screen.getByTestId('batch-hint')).toHaveTextContent(/^3 ids, one per line/);
+    expect(screen.queryByTestId('batch-heading')).not.toBeInTheDocument();
+  });
+
   describe('rows as the pasted lines', () => {
     inTimeZone('Asia/Singapore');
 

@@ -199,7 +199,7 @@ describe('splitIdList', () => {
     expect(interpretPaste('one,two').type).toBe('list');
   });
 
-  it('leaves out a first line of words over ids without spaces, a heading of any name (it was looked up as an id: UX review)', () => {
+  it('leaves out a first line of words naming an id column over ids without spaces (it was looked up as an id: UX review)', () => {
     expect(splitIdList('Customer ref\ncust_000482\ncust_000483')).toMatchObject({
       ids: ['cust_000482', 'cust_000483'],
       entries: [
@@ -219,8 +219,9 @@ describe('splitIdList', () => {
     // Known names without a space too, whatever the case.
     for (const name of ['CustomerRef', 'customer_id', 'Client ID', 'reference', 'REFID', 'candidateId'])
       expect(splitIdList(`${name}\ncust_1\ncust_2`).heading, name).toBe(name);
-    // An id may hold spaces: a first line like the lines under it, or with a digit, or alone, is an id.
+    // An id may hold spaces: a first line like the lines under it, or with a digit, or alone, or naming no id column, is an id.
     expect(splitIdList('Wang Xiuying\nLi Na\ncust_3').heading).toBeUndefined();
+    expect(splitIdList('Wang Xiuying\ncust_1\ncust_2').ids).toEqual(['Wang Xiuying', 'cust_1', 'cust_2']);
     expect(splitIdList('spaced id\nsecond').ids).toEqual(['spaced id', 'second']);
     expect(splitIdList('order 2024\ncust_1').heading).toBeUndefined();
     expect(splitIdList('Wang Xiuying\n\n').heading).toBeUndefined();
@@ -229,6 +230,87 @@ describe('splitIdList', () => {
     const kept = splitIdList('Customer ref\ncust_1\ncust_2', undefined, true);
     expect([kept.ids, kept.heading]).toEqual([['Customer ref', 'cust_1', 'cust_2'], undefined]);
     expect(splitIdList('refId\ncust_1', undefined, true).ids).toEqual(['refId', 'cust_1']);
+  });
+});
+
+/**
+ * A refId may hold a space (checkId refuses only control characters), so a first line of words is a
+ * heading only when a word of it names an id column; before, any words over ids without spaces were
+ * one, and a refId such as `Wang Xiuying` on the first line was left out of the batch.
+ */
+describe('a first line with a space: a heading, or an id', () => {
+  /** Ids without spaces, each once, as a column under the first line. */
+  const column = fc.uniqueArray(fc.stringMatching(/^[a-z]{1,6}[-_][0-9]{1,8}$/), { minLength: 2, maxLength: 6 });
+  /** A name's word, Latin, accented or Chinese, holding neither "id" nor "ref", so never the name of an id column. */
+  const nameWord = fc
+    .oneof(fc.stringMatching(/^[A-Za-z\u00e9\u00f8\u00fc\u0142]{1,10}$/), fc.stringMatching(/^[\u738b\u79c0\u82f1\u674e\u5a1c]{1,3}$/))
+    .filter((word) => !/id|ref/i.test(word));
+
+  it('keeps a name with a space as the first id, whatever the lines under it (it was left out as a heading)', () => {
+    expect(splitIdList('Wang Xiuying\ncust_000482\ncust_000483')).toMatchObject({ ids: ['Wang Xiuying', 'cust_000482', 'cust_000483'] });
+    expect(splitIdList('Wang Xiuying\ncust_000482\ncust_000483').heading).toBeUndefined();
+    const pasted = interpretPaste('Wang Xiuying\ncust_000482\ncust_000483');
+    expect(pasted.type === 'list' && [pasted.list.ids, pasted.list.heading]).toEqual([
+      ['Wang Xiuying', 'cust_000482', 'cust_000483'],
+      undefined,
+    ]);
+    // Words that hold "id" or "ref" without being one.
+    for (const name of ['David Reid', 'Idris Elba', 'Sigrid Refsnes', 'Ride Refugio'])
+      expect(splitIdList(`${name}\ncust_1\ncust_2`).ids[0], name).toBe(name);
+    fc.assert(
+      fc.property(fc.array(nameWord, { minLength: 2, maxLength: 3 }), column, (words, ids) => {
+        const name = words.join(' ');
+        const list = splitIdList([name, ...ids].join('\n'));
+        expect([list.ids, list.heading]).toEqual([[name, ...ids], undefined]);
+        // The search box's list too; a line of three words or more is read by another rule first, as a sentence (idsInProse).
+        const pasted = interpretPaste([name, ...ids].join('\n'));
+        if (words.length === 2) expect(pasted.type === 'list' && pasted.list.ids[0]).toBe(name);
+      }),
+    );
+  });
+
+  it('leaves out words naming an id column as the heading, wherever the name stands among them', () => {
+    for (const heading of ['Customer ref', 'Reference ID', 'Candidate refId', 'Client ID', 'Ticket reference (CRM)', 'ref id (old)'])
+      expect(splitIdList(`${heading}\ncust_1\ncust_2`), heading).toMatchObject({ ids: ['cust_1', 'cust_2'], heading, headingLine: 1 });
+    const idName = fc.constantFrom(
+      'ref',
+      'Ref',
+      'REF',
+      'reference',
+      'Reference',
+      'id',
+      'ID',
+      'Id',
+      'refId',
+      'RefID',
+      'recordId',
+      'customer_id',
+      'CustomerRef',
+      'client-id',
+    );
+    const otherWord = fc.stringMatching(/^[A-Za-z\u00e9]{1,10}$/);
+    fc.assert(
+      fc.property(
+        fc.array(otherWord, { minLength: 1, maxLength: 3 }),
+        idName,
+        fc.nat(),
+        fc.constantFrom('', ' (CRM)'),
+        column,
+        (others, named, at, suffix, ids) => {
+          const words = [...others];
+          words.splice(at % (others.length + 1), 0, named);
+          const heading = words.join(' ') + suffix;
+          const text = [heading, ...ids].join('\n');
+          expect(splitIdList(text)).toMatchObject({ ids, heading, headingLine: 1 });
+          // "Look it up too": asked to keep it, the first line is an id as any other.
+          expect(splitIdList(text, undefined, true).ids).toEqual([heading, ...ids]);
+        },
+      ),
+    );
+  });
+
+  it('takes words that name no id column for an id: looked up, not left out, as a refId may be words', () => {
+    expect(splitIdList('Customer number\ncust_1\ncust_2').ids).toEqual(['Customer number', 'cust_1', 'cust_2']);
   });
 });
 

@@ -249,12 +249,19 @@ const COLUMN_HEADING = /^((customer|candidate|client)[ _-]?)?(ref(erence)?[ _-]?
 const WORDS = /^\p{L}[\p{L}.#()/_-]*(?: [\p{L}.#()/_-]+)+$/u;
 
 /**
- * A first line of words over ids that hold no space: a column's heading of any name. An id may hold
- * spaces (`Wang Xiuying`), so the first line alone does not say it; the lines under it do, when none of
- * them has one, and there are two or more (words over one id are as likely two ids). The batch page says
- * which line it left out and can look it up all the same.
+ * A first line of words, one of them a name of an id column (COLUMN_HEADING: `Customer ref`, `Ticket
+ * reference (CRM)`, `Candidate refId`), over two or more ids that hold no space: a column's heading. A
+ * refId may hold spaces (checkId refuses only control characters), and a name used as one (`Wang Xiuying`)
+ * has the form of a heading: words alone, over ids without spaces, left that refId out of the batch. Words
+ * over one id are as likely two ids. The batch page says which line it left out and can look it up all the same.
  */
 function isWordsHeading(entries: readonly IdEntry[]): boolean {
   const [first, ...rest] = entries;
-  return first !== undefined && rest.length > 1 && WORDS.test(first.id) && rest.every(({ id }) => !/\s/.test(id));
+  return (
+    first !== undefined &&
+    rest.length > 1 &&
+    WORDS.test(first.id) &&
+    first.id.split(/[ .#()/]/).some((word) => COLUMN_HEADING.test(word)) &&
+    rest.every(({ id }) => !/\s/.test(id))
+  );
 }
