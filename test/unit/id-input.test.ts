@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { guessKind, looksLikeRecordId } from '../../src/kyc/contract/lookup.ts';
 import { interpretPaste } from '../../src/app/lookup/paste.ts';
-import { cleanId, describeRemoved, splitIdList, splitMarks, unwrapId } from '../../src/kyc/view/id-input.ts';
+import { cleanId, describeRemoved, givenNote, splitIdList, splitMarks, unwrapId } from '../../src/kyc/view/id-input.ts';
 import { entriesText } from '../../src/app/lookup/batch-offer.tsx';
 import { parseAppLink, splitEnvironmentPath, environmentPath } from '../../src/app/routes.ts';
 import { withoutMarks } from '../../src/app/candidate/id-marks.ts';
@@ -311,6 +311,22 @@ describe('a first line with a space: a heading, or an id', () => {
 
   it('takes words that name no id column for an id: looked up, not left out, as a refId may be words', () => {
     expect(splitIdList('Customer number\ncust_1\ncust_2').ids).toEqual(['Customer number', 'cust_1', 'cust_2']);
+  });
+});
+
+describe('givenNote: "(N given)" for the search box\'s offer and the batch page alike', () => {
+  it('counts every pasted entry, repeats included, and says nothing when no id repeats', () => {
+    expect(givenNote(splitIdList('a\nb\na'))).toBe(' (3 given)');
+    expect(givenNote(splitIdList('a,b,a,a'))).toBe(' (4 given)');
+    // A column's heading is no entry: given are the lines under it.
+    expect(givenNote(splitIdList('refId\ncust_1\ncust_2\ncust_1'))).toBe(' (3 given)');
+    expect(givenNote(splitIdList('a\nb'))).toBe('');
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom('a', 'b', 'c', 'd', ''), { maxLength: 12 }), (lines) => {
+        const list = splitIdList(lines.join('\n'));
+        expect(givenNote(list)).toBe(list.duplicates > 0 ? ` (${list.entries.length} given)` : '');
+      }),
+    );
   });
 });
 

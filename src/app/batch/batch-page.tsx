@@ -2,7 +2,7 @@ import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'rea
 import { navigate, useLocation } from '../navigation.tsx';
 import { MAX_BATCH_IDS } from '../../kyc/contract/batch.ts';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
-import { describeRemoved, type IdList, splitIdList } from '../../kyc/view/id-input.ts';
+import { describeRemoved, givenNote, type IdList, splitIdList } from '../../kyc/view/id-input.ts';
 import { useEnvironmentPath } from '../environment/use-environment.ts';
 import { type BatchHandOver, parseAppLink } from '../routes.ts';
 import { KindPicker } from '../ui/kind-picker.tsx';
@@ -191,7 +191,7 @@ function ListHint({ id, list }: { id: string; list: IdList }) {
     <p id={id} data-testid="batch-hint" className="text-sm text-slate-600">
       {count} {count === 1 ? 'id' : 'ids'}
       {/* "2 ids" beside three rows read as a miscount: what was given, then what is looked up. */}
-      {list.duplicates > 0 && ` (${count + list.duplicates} given)`}
+      {givenNote(list)}
       {rule}
       {list.links > 0 &&
         `, ${list.links} dashboard ${list.links === 1 ? 'link' : 'links'} read as ${list.links === 1 ? 'its recordId' : 'their recordIds'}`}

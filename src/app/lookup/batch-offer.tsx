@@ -1,6 +1,6 @@
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import { MAX_BATCH_IDS } from '../../kyc/contract/batch-limit.ts';
-import type { IdEntry, IdList } from '../../kyc/view/id-input.ts';
+import { givenNote, type IdEntry, type IdList } from '../../kyc/view/id-input.ts';
 import { navigate } from '../navigation.tsx';
 import { BATCH_PATH, type BatchHandOver, environmentPath } from '../routes.ts';
 import { Button } from '../ui/button.tsx';
@@ -29,8 +29,7 @@ export function BatchOffer({
       className="mt-2 flex flex-wrap items-center gap-3 rounded-md border border-blue-300 bg-blue-50 px-3 py-2 text-sm text-blue-950"
     >
       <span>
-        {/* Counted as the batch page counts them: "2 ids (3 given)". */}
-        You pasted a list of {list.ids.length} ids{list.duplicates > 0 ? ` (${list.ids.length + list.duplicates} given)` : ''}
+        You pasted a list of {list.ids.length} ids{givenNote(list)}
         {list.heading !== undefined && `; its heading line, "${list.heading}", is left out`}.
         {over > 0 && ` A batch takes ${MAX_BATCH_IDS} at most: ${over} must be left for another.`}
       </span>

@@ -240,6 +240,14 @@ export function splitIdList(text: string, readAppLink?: (text: string) => string
 }
 
 /**
+ * " (3 given)" after "2 ids" when the list repeats an id, else nothing: one count for the search box's
+ * offer and the batch page's line, so that the offer's numbers are the page's.
+ */
+export function givenNote({ ids, duplicates }: Pick<IdList, 'ids' | 'duplicates'>): string {
+  return duplicates > 0 ? ` (${ids.length + duplicates} given)` : '';
+}
+
+/**
  * A column's heading as spreadsheets name an id column: refId, ref id, Record ID, recordId, id,
  * reference, Customer ref, Customer ID, Candidate ref id…
  */
