@@ -262,9 +262,29 @@ describe('a first line with a space: a heading, or an id', () => {
         const name = words.join(' ');
         const list = splitIdList([name, ...ids].join('\n'));
         expect([list.ids, list.heading]).toEqual([[name, ...ids], undefined]);
-        // The search box's list too; a line of three words or more is read by another rule first, as a sentence (idsInProse).
+        // The search box's list too; a line of three words or more is a name there when capitalised (NAME_LINE, paste.ts).
         const pasted = interpretPaste([name, ...ids].join('\n'));
         if (words.length === 2) expect(pasted.type === 'list' && pasted.list.ids[0]).toBe(name);
+      }),
+    );
+  });
+
+  it('keeps a name of three or four words on its own line as an id in the search box (it was read as a sentence and left out, unsaid)', () => {
+    for (const name of ['Maria de Souza', 'Ludwig van Beethoven', 'Ana Lucia da Silva', "Sean O'Brien Jr."]) {
+      const pasted = interpretPaste(`cust_000482\n${name}\ncust_000483`);
+      expect(pasted.type === 'list' && pasted.list.ids, name).toEqual(['cust_000482', name, 'cust_000483']);
+    }
+    // A mail's lines stay sentences: the one id in them is what the box gets.
+    expect(interpretPaste('Hi,\nmy account is cust_000482.\nThanks, Ana')).toMatchObject({ type: 'id', id: 'cust_000482' });
+    expect(interpretPaste('please look at these\ncust_1\ncust_2')).toMatchObject({ type: 'list', list: { ids: ['cust_1', 'cust_2'] } });
+    const capital = fc.stringMatching(/^[A-Z\u00c9\u0141][a-z\u00e9\u00f8\u00fc\u0142]{1,9}$/).filter((word) => !/id|ref/i.test(word));
+    fc.assert(
+      fc.property(fc.array(capital, { minLength: 3, maxLength: 4 }), column, fc.nat(6), (words, ids, at) => {
+        const name = words.join(' ');
+        const lines = [...ids];
+        lines.splice(at % (ids.length + 1), 0, name);
+        const pasted = interpretPaste(lines.join('\n'));
+        expect(pasted.type === 'list' && pasted.list.ids).toEqual(lines);
       }),
     );
   });
