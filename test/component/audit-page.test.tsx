@@ -360,6 +360,35 @@ describe('the audit page', () => {
     expect(cells[6]).toHaveTextContent(/^502 upstream_unauthorized$/);
   });
 
+  it("says plainly that a lookup which answered 404 found no one, and offers looking the id up again as a new lookup, not as the candidate's page", async () => {
+    showAuditPage(LEAD, [
+      {
+        rows: [
+          row({ id: 'cust-missing', status: 404, code: 'not_found', level: 'full' }),
+          row({ id: 'cust-gone', env: 'staging', kind: 'recordId', status: 404, code: 'not_found', level: 'status' }),
+          row({ id: 'cust-204' }),
+        ],
+        source: { kind: 'files' },
+      },
+    ]);
+    const table = await screen.findByRole('table', { name: /page 1/ });
+    const [, missing, gone, found] = within(table).getAllByRole('row');
+    const candidateCell = (tr: HTMLElement) => within(tr).getAllByRole('cell')[3]!;
+    // Nobody was found: the id is not a link to anyone, and the cell says so in words.
+    expect(within(candidateCell(missing!)).queryByRole('link', { name: 'cust-missing' })).not.toBeInTheDocument();
+    expect(candidateCell(missing!)).toHaveTextContent(/^refIdcust-missingNo candidate found\.Look it up again \(a new lookup\)$/);
+    // The one link left says what it does, and is the same lookup in the line's environment.
+    expect(within(candidateCell(missing!)).getByRole('link')).toHaveAccessibleName('Look it up again (a new lookup)');
+    expect(within(candidateCell(missing!)).getByRole('link')).toHaveAttribute('href', '/candidates/refId/cust-missing');
+    expect(within(candidateCell(gone!)).getByRole('link', { name: 'Look it up again (a new lookup)' })).toHaveAttribute(
+      'href',
+      '/e/staging/candidates/recordId/cust-gone',
+    );
+    // A found candidate is linked by their id, as before, and says nothing of the sort.
+    expect(within(candidateCell(found!)).getByRole('link', { name: 'cust-204' })).toHaveAttribute('href', '/candidates/refId/cust-204');
+    expect(found).not.toHaveTextContent(/No candidate found|Look it up again/);
+  });
+
   it('keeps the keyboard on Older while an older page is read, when there is one older still', async () => {
     const user = userEvent.setup();
     showAuditPage(LEAD, [

@@ -3,6 +3,7 @@ import { ColumnHeads } from '../ui/column-heads.tsx';
 import { AUDIT_LEVELS, type AuditRow, isServerWork } from '../../kyc/contract/audit-search.ts';
 import {
   ACTION_LABELS,
+  foundNoCandidate,
   LEVEL_LABELS,
   LEVEL_MEANINGS,
   levelText,
@@ -116,29 +117,7 @@ function AuditTableRow({ row, href }: { row: AuditRow; href: string | undefined 
           </span>
         )}
       </td>
-      {/* Wide enough for a usual id on one line ("support-ticket-4410" broke in two while other columns had room); longer ones break anywhere. */}
-      <td data-label="Candidate" data-empty={empty(row.kind && row.id)} className="min-w-44 px-3 py-2 font-mono text-xs">
-        {row.kind && row.id ? (
-          <>
-            <span className="block font-sans text-slate-600">{row.kind}</span>
-            <LongText
-              text={row.id}
-              limit={48}
-              wrap={(content) =>
-                href ? (
-                  <Link to={href} className="rounded break-all text-blue-800 underline underline-offset-2 focus-ring">
-                    {content}
-                  </Link>
-                ) : (
-                  <span className="break-all">{content}</span>
-                )
-              }
-            />
-          </>
-        ) : (
-          <span className="font-sans text-slate-500">—</span>
-        )}
-      </td>
+      <CandidateCell row={row} href={href} />
       <td data-label="Level" data-empty={empty(level)} className="px-3 py-2">
         {level ? <AuditLevel row={row} /> : DASH}
       </td>
@@ -155,5 +134,54 @@ function AuditTableRow({ row, href }: { row: AuditRow; href: string | undefined 
         {row.instance}
       </td>
     </tr>
+  );
+}
+
+const LINK = 'rounded text-blue-800 underline underline-offset-2 focus-ring';
+
+/**
+ * Which candidate, linked to their page. A lookup that found no one (404) links no candidate: a lead
+ * reading "who looked at whom" is told plainly that nothing was found, and the link offered says what
+ * following it does, a new lookup of the id (audited like any other), not a visit to someone's page.
+ */
+function CandidateCell({ row, href }: { row: AuditRow; href: string | undefined }) {
+  // Wide enough for a usual id on one line ("support-ticket-4410" broke in two while other columns had room); longer ones break anywhere.
+  const cell = 'min-w-44 px-3 py-2 font-mono text-xs';
+  if (!row.kind || !row.id) {
+    return (
+      <td data-label="Candidate" data-empty className={cell}>
+        <span className="font-sans text-slate-500">—</span>
+      </td>
+    );
+  }
+  const missing = foundNoCandidate(row);
+  return (
+    <td data-label="Candidate" className={cell}>
+      <span className="block font-sans text-slate-600">{row.kind}</span>
+      <LongText
+        text={row.id}
+        limit={48}
+        wrap={(content) =>
+          href && !missing ? (
+            <Link to={href} className={`${LINK} break-all`}>
+              {content}
+            </Link>
+          ) : (
+            <span className="break-all">{content}</span>
+          )
+        }
+      />
+      {missing && (
+        <span className="mt-1 block font-sans">
+          <span className="block text-slate-800">No candidate found.</span>
+          {href && (
+            // A link alone on its line: a finger's height on a phone (data-touch, styles.css).
+            <Link to={href} className={LINK} data-touch>
+              Look it up again (a new lookup)
+            </Link>
+          )}
+        </span>
+      )}
+    </td>
   );
 }

@@ -48,6 +48,12 @@ export const nothingShown = (row: Pick<AuditRow, 'level' | 'status'>): boolean =
   row.level !== null && row.status !== null && row.status >= 400;
 
 /**
+ * The service has no candidate by the line's id (its lookup answered 404 `not_found`): the line records
+ * someone asking, not someone seeing a candidate, so the audit page links no candidate for it.
+ */
+export const foundNoCandidate = (row: Pick<AuditRow, 'code'>): boolean => row.code === 'not_found';
+
+/**
  * The level a line names, as read beside its outcome: "Full record" for what was shown; for a lookup
  * refused or failed, the level it was asked at, and that nothing was shown ("Full record asked, nothing
  * shown"), so that a rejected key's 401 does not read as someone having seen the full record.
