@@ -354,6 +354,32 @@ describe('where and when', { timeout: 20_000 }, () => {
     expect(sessionStorage.getItem('candidate-lookup:recent')).toBeNull();
   });
 
+  it('links a recent lookup of the default environment by its plain address, however it was visited, and another under /e/<name>', async () => {
+    const production = testMeta();
+    const staging = { name: 'staging', label: 'Staging', clientId: 'acme_test', upstream: 'remote' as const };
+    const environments = [production.environment, staging];
+    const waitingPath = `/candidates/refId/${encodeURIComponent(waiting.refId!)}`;
+    const blockedPath = `/candidates/refId/${encodeURIComponent(blocked.refId!)}`;
+    stubApi({
+      session: COMPLIANCE,
+      meta: (url) =>
+        url.startsWith('/api/e/staging/') ? testMeta({ environment: staging, environments }) : { ...production, environments },
+      candidates: { [`/api/e/default${waitingPath}`]: envelope(waiting), [`/api/e/staging${blockedPath}`]: envelope(blocked) },
+    });
+    // The default environment reached the way a link of its name spells it, then another environment.
+    const { router } = renderWithProviders(`/e/default${waitingPath}`);
+    await screen.findByRole('heading', { level: 1, name: new RegExp(waiting.identities!.given_name!.value) });
+    await router.navigate(`/e/staging${blockedPath}`);
+    await screen.findByRole('heading', { level: 1, name: new RegExp(blocked.identities!.given_name!.value) });
+    await router.navigate('/');
+    const recent = await screen.findByRole('region', { name: 'Recent lookups' });
+    // The address every other link of the app gives the candidate (the audit page, the notifications).
+    await waitFor(() =>
+      expect(within(recent).getByRole('link', { name: new RegExp(waiting.refId!) })).toHaveAttribute('href', waitingPath),
+    );
+    expect(within(recent).getByRole('link', { name: new RegExp(blocked.refId!) })).toHaveAttribute('href', `/e/staging${blockedPath}`);
+  });
+
   it('forgets recent lookups as soon as sign-out is asked, even when the server never answers it', async () => {
     const user = userEvent.setup();
     const { rememberLookup } = await import('../../src/app/recent/recent-lookups.ts');

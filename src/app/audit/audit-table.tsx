@@ -1,4 +1,3 @@
-import { useQuery } from '@tanstack/react-query';
 import { ColumnHeads } from '../ui/column-heads.tsx';
 import { AUDIT_LEVELS, type AuditRow, isServerWork } from '../../kyc/contract/audit-search.ts';
 import {
@@ -11,9 +10,8 @@ import {
   nothingShown,
   outcomeText,
 } from '../../kyc/view/audit-labels.ts';
-import { metaQueries } from '../meta/meta-query.ts';
+import { candidateLink, useDefaultEnvironment } from '../meta/candidate-link.ts';
 import { Link } from '../navigation.tsx';
-import { candidatePath, environmentPath } from '../routes.ts';
 import { AuditLevel } from '../ui/audit-level.tsx';
 import { Card } from '../ui/card.tsx';
 import { LongText } from '../ui/long-text.tsx';
@@ -25,7 +23,7 @@ import { TimeStamp } from '../ui/time-stamp.tsx';
  */
 export function rowLink(row: Pick<AuditRow, 'kind' | 'id' | 'env'>, defaultEnvironment: string | undefined): string | undefined {
   if (!row.kind || !row.id || !row.env || row.id.endsWith('…')) return undefined;
-  return environmentPath(row.env === defaultEnvironment ? undefined : row.env, candidatePath(row.kind, row.id));
+  return candidateLink(row.kind, row.id, row.env, defaultEnvironment);
 }
 
 /**
@@ -36,8 +34,7 @@ export function rowLink(row: Pick<AuditRow, 'kind' | 'id' | 'env'>, defaultEnvir
  * candidate data.
  */
 export function AuditTable({ rows, caption }: { rows: AuditRow[]; caption: string }) {
-  // The unprefixed address's environment: the server's default (the shell asked for it already).
-  const defaultEnvironment = useQuery(metaQueries.current()).data?.environment.name;
+  const defaultEnvironment = useDefaultEnvironment();
   return (
     <>
       <Card padding="none" className="overflow-x-auto">

@@ -1,7 +1,7 @@
 import type { LiveEvent } from '../../kyc/contract/live-events.ts';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import { statusInfo } from '../../kyc/contract/status.ts';
-import { candidatePath, environmentPath } from '../routes.ts';
+import { candidateLink } from '../meta/candidate-link.ts';
 
 const EVENT_LABELS: Record<string, string> = {
   'user.created': 'New candidate',
@@ -42,8 +42,7 @@ export function liveEventName(event: LiveEvent): string | undefined {
 export function liveEventHref(event: LiveEvent, defaultName: string | undefined): string | undefined {
   const target = liveEventId(event);
   if (!target) return undefined;
-  const environment = event.environment === defaultName ? undefined : event.environment;
-  return environmentPath(environment, candidatePath(target.kind, target.id));
+  return candidateLink(target.kind, target.id, event.environment, defaultName);
 }
 
 /** Whether an event is about this candidate: same environment, and the same refId or recordId. */
