@@ -50,7 +50,10 @@ export const auditQueries = {
 
 /**
  * The filtered rows as CSV, handed to the browser as a download, named by the reviewer's clock as the
- * batch page names its CSV (downloadName, kyc/contract/download-name.ts): the server's name says the server's time.
+ * batch page names its CSV (downloadName, kyc/contract/download-name.ts). This name is the only one a
+ * reviewer sees: the export is reached by this fetch alone (a POST with the app's header, which no link or
+ * form can send), and a Blob keeps none of the answer's headers, so the server's `content-disposition`
+ * (its own clock, for scripts) never names a file in a browser, even one that ignored `download`.
  */
 export async function downloadAuditCsv(filter: AuditFilter): Promise<void> {
   const response = await apiResponse(AUDIT_PATHS.export, json(filter));

@@ -108,7 +108,10 @@ async function exportRoute(deps: TrailDeps, call: SignedInCall): Promise<void> {
   const { res } = call;
   res.writeHead(200, {
     'content-type': 'text/csv; charset=utf-8',
-    // The server's own clock and offset: the audit page names the file by the reviewer's (downloadName, kyc/contract/download-name.ts).
+    // A fallback for scripts (curl -OJ), by the server's clock and offset. No browser user ever gets this name:
+    // the route answers only a POST of JSON with the app's header, which no address typed, link or form can
+    // send (http/request-guard.ts), so only the page's fetch reads it, and the page saves the body as a Blob
+    // (which carries no header) under the reviewer's clock and offset (app/audit/audit-queries.ts).
     'content-disposition': `attachment; filename="${downloadName('audit', new Date())}"`,
     'cache-control': 'no-store',
   });
