@@ -131,6 +131,10 @@ export async function agreeingService(options: { delayMs?: number } = {}) {
     lookups: () => upstream.seen.filter((request) => /\/(refId|recordId)\//.test(request.path)),
     target: (clientId: string) => ({ baseUrl: upstream.url, clientId, apiKey: 'full-key' }),
     set,
+    /** The service has the candidate no more: its lookups are 404. */
+    forget(record: Record<string, unknown>) {
+      for (const key of keys(record)) records.delete(key);
+    },
     hold() {
       holding = true;
     },

@@ -102,6 +102,28 @@ describe('attack: replayed signed deliveries (issue 31)', () => {
     expect(await approved).toMatchObject({ status: 'approved', recordId: 'rec-0002', statusDate: APPROVED.approvedDate });
   });
 
+  it('takes a candidate whose deletion the service confirms out of the queue index, where its row stayed until the next crawl', async () => {
+    const other = { ...APPROVED, recordId: 'rec-0009', refId: 'ref-0009' };
+    service.set(APPROVED);
+    service.set(other);
+    service.hold();
+    const first = hub.next();
+    await deliver(app.port, deliveryBody({ guid: 'g-known' }));
+    await first;
+    const later = hub.next();
+    await deliver(app.port, deliveryBody({ guid: 'g-other', recordId: 'rec-0009', refId: 'ref-0009' }));
+    await later;
+    const keys = [queueKey('recordId', 'rec-0001'), queueKey('refId', 'ref-0001')];
+    expect((await store.find('default', keys)).size).toBe(2);
+    service.forget(APPROVED);
+    const gone = hub.next();
+    await deliver(app.port, deliveryBody({ guid: 'g-deleted-now', event: 'user.deleted', status: undefined }));
+    expect(await gone).toMatchObject({ event: 'user.deleted', recordId: 'rec-0001' });
+    expect((await store.find('default', keys)).size).toBe(0);
+    // Another candidate's row stays.
+    expect((await store.find('default', [queueKey('recordId', 'rec-0009')])).size).toBe(1);
+  });
+
   it('tells nobody when the service cannot be asked (its answer is the only confirmation)', async () => {
     service.set(APPROVED);
     await service.close();

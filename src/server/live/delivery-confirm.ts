@@ -30,6 +30,8 @@ export async function confirmDelivery(deps: ConfirmDeps, delivery: WebhookDelive
     // The service has no such candidate: a deletion is confirmed, anything else was about nobody.
     if (checked.code !== 'not_found') return 'unconfirmed';
     if (delivery.event !== 'user.deleted') return 'stale';
+    // Gone from the service: gone from the queue too, where its row stood until the crawler's next pass.
+    await deps.queueIndex?.forget(live.environment, queueKeysOf({ [kind]: id }));
     await deps.hub.publish(live);
     return 'published';
   }
