@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PARTS_ACCEPT } from '../../src/kyc/contract/picture-parts.ts';
+import { NOT_A_RECORD } from '../../src/server/http/http-reply.ts';
 import { RECORD } from './hostile-upstream.ts';
 import type { RawResponse } from './http.ts';
 import { memoryAuditLog } from './memory-audit.ts';
@@ -116,6 +117,22 @@ describe('the envelope read the same at every level', () => {
       answer(body);
       for (const level of LEVELS) expect(outcome(await ask[level]()), `${level}: ${body}`).toBe(expected);
     }
+  });
+
+  it('a record sent as text (encrypted: "data":"U2FsdGVkX1…") is not a readable record at every level, where the page was sent it and said "unexpected shape"', async () => {
+    const NOT_READABLE = `502 not_a_record: ${NOT_A_RECORD.message}`;
+    const sealed = Buffer.from(DATA).toString('base64');
+    for (const body of [
+      `{"status":"success","data":"U2FsdGVkX1${sealed}"}`,
+      `{"status":"success", "data" : "${sealed}"}`,
+      [`{"status":"success","da`, `ta":"${sealed}"}`],
+    ]) {
+      answer(body);
+      for (const level of LEVELS) expect(outcome(await ask[level]()), `${level}: ${body}`).toBe(NOT_READABLE);
+    }
+    // A record whose data follows other members, or is an object, is still read.
+    answer(`{"status":"success","data":${DATA}}`);
+    for (const level of LEVELS) expect(outcome(await ask[level]()), level).toBe('record');
   });
 
   it('an error stated after the record is answered and audited as that error, with its code, at every level', async () => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { envelopeStart } from '../../src/server/answer/envelope-start.ts';
+import { envelopeStart, MAX_ENVELOPE_PREFIX } from '../../src/server/answer/envelope-start.ts';
 
 /** The guard's first check (answer-guard.ts): whether a body's first bytes open a candidate envelope. */
 
@@ -27,6 +27,16 @@ describe('the envelope a body opens', () => {
       }),
       { numRuns: 500 },
     );
+  });
+
+  it('a record as text after the success status (an encrypted record) is not an envelope; one whose data is past the bound still is', () => {
+    expect(verdictsOfEveryStart('{"status":"success","data":"U2FsdGVkX1+abc"}').at(-1)).toBe('no');
+    expect(verdictsOfEveryStart('{"status":"success" ,\n "data" : 12}').at(-1)).toBe('no');
+    expect(verdictsOfEveryStart('{"status":"success","data":{}}')).not.toContain('no');
+    // What the bound leaves unread is not held against a success status.
+    const padded = `{"status":"success"${' '.repeat(MAX_ENVELOPE_PREFIX)},"data":"text"}`;
+    expect(envelopeStart(Buffer.from(padded).subarray(0, MAX_ENVELOPE_PREFIX))).toBe('yes');
+    expect(envelopeStart(Buffer.from('{"status":"success",'))).toBe('more');
   });
 
   it('attack: an object before status (an echo of the request: headers, the key) is not an envelope, however it continues', () => {

@@ -1,7 +1,7 @@
 import { Transform, type TransformCallback } from 'node:stream';
 import { scanOf, type AnswerScan, type ScannedBody } from './answer-scan.ts';
 import { EnvelopeWatch, ErrorMembers } from './envelope-members.ts';
-import { envelopeStart } from './envelope-start.ts';
+import { envelopeStart, MAX_ENVELOPE_PREFIX } from './envelope-start.ts';
 import { JsonIncompleteError, JsonTooDeepError } from './json-tokens.ts';
 import { type KeySearch, KeyWatch } from './key-watch.ts';
 import { turns } from './turns.ts';
@@ -12,9 +12,6 @@ import { turns } from './turns.ts';
  * key (an upstream, or a wrong KYC_BASE_URL such as an echo service, that reflects the Authorization
  * header would otherwise hand it to the browser).
  */
-
-/** The longest start of a body read to decide that it opens an envelope (whitespace included). */
-const MAX_ENVELOPE_PREFIX = 256;
 
 export type GuardProblem =
   | 'key_reflected'

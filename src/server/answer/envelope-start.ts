@@ -3,8 +3,13 @@
  * envelope, the service's error envelope, or neither. Only the opening bytes are read, never the rest.
  */
 
+/** The longest start of a body read to decide that it opens an envelope (whitespace included). */
+export const MAX_ENVELOPE_PREFIX = 256;
+
+/** The name of the envelope's record member. */
+const DATA_NAME = ['"data"', ':'];
 /** How a record's envelope opens without a status first: `{"data":{`. */
-const DATA_OPENING = ['"data"', ':', '{'];
+const DATA_OPENING = [...DATA_NAME, '{'];
 /** How the envelope's status member opens; its value is read by statusSaid. */
 const STATUS_NAME = ['"status"', ':'];
 
@@ -40,17 +45,31 @@ export type Opening = 'yes' | 'no' | 'more' | 'error';
  * Whether `rest` (after the envelope's `{` and any members skipped) opens with a status of "success" or
  * `"data":{` (yes), or with a status of "error" (error), the status as JSON decodes it.
  */
-function openingAt(text: string): Opening {
+function openingAt(text: string, bounded: boolean): Opening {
   const status = statusSaid(text);
-  if (status === 'success') return 'yes';
-  if (status === 'error') return 'error';
+  if (typeof status === 'object') return status.said === 'error' ? 'error' : dataAfterSuccess(status.rest, bounded);
   const data = after(text, DATA_OPENING);
   if (typeof data === 'object') return 'yes';
   return status === 'more' || data === 'more' ? 'more' : 'no';
 }
 
-/** What `"status":<string>` at the start of `text` says, decoded; `more` while its string is not whole. */
-function statusSaid(text: string): 'success' | 'error' | 'more' | 'no' {
+/**
+ * After `"status":"success"`: a `data` that follows at once must open an object. A text there
+ * (`"data":"U2FsdGVkX1…"`) is a record the service encrypted, or not one: refused from its first bytes
+ * as not a readable record (which names encryption), where the page was sent it and said "unexpected shape".
+ */
+function dataAfterSuccess(rest: string, bounded: boolean): Opening {
+  const name = after(rest, [',', ...DATA_NAME]);
+  // Cut by the bound of what is read: the status said success, as before this check.
+  if (name === 'more') return bounded ? 'yes' : 'more';
+  if (name === 'no') return 'yes';
+  const value = name.rest.replace(/^[ \t\r\n]+/, '');
+  if (value === '') return bounded ? 'yes' : 'more';
+  return value.startsWith('{') ? 'yes' : 'no';
+}
+
+/** What `"status":<string>` at the start of `text` says, decoded, and the text after it; `more` while its string is not whole. */
+function statusSaid(text: string): { said: 'success' | 'error'; rest: string } | 'more' | 'no' {
   const name = after(text, STATUS_NAME);
   if (typeof name !== 'object') return name;
   const value = name.rest.replace(/^[ \t\r\n]+/, '');
@@ -58,7 +77,7 @@ function statusSaid(text: string): 'success' | 'error' | 'more' | 'no' {
   if (!whole) return value === '' || STATUS_TEXT_START.test(value) ? 'more' : 'no';
   // Only this one short string is decoded: at most 7 characters, whatever escapes spell them.
   const said = JSON.parse(whole[0]) as string;
-  return said === 'success' || said === 'error' ? said : 'no';
+  return said === 'success' || said === 'error' ? { said, rest: value.slice(whole[0].length) } : 'no';
 }
 
 /** The text after `parts` (JSON whitespace before each), or whether more of it could still match. */
@@ -85,8 +104,9 @@ export function envelopeStart(prefix: Buffer): Opening {
     .replace(/^[ \t\r\n]+/, '');
   if (!text.startsWith('{')) return text === '' ? 'more' : 'no';
   let rest = text.slice(1);
+  const bounded = prefix.length >= MAX_ENVELOPE_PREFIX;
   for (let skipped = 0; ; skipped++) {
-    const verdict = openingAt(rest);
+    const verdict = openingAt(rest, bounded);
     if (verdict !== 'no') return verdict;
     const member = skipped < MAX_SKIPPED_MEMBERS ? SKIPPED_MEMBER.exec(rest) : null;
     if (!member) return skipped < MAX_SKIPPED_MEMBERS && COMPLETIONS.some((end) => SKIPPED_MEMBER.test(rest + end)) ? 'more' : 'no';

@@ -180,7 +180,9 @@ export class StatusLevelReader extends ValueBuilder {
     const root = this.root;
     const errorMember = root && errorMemberPlace(this.path, root);
     if (errorMember) return errorMember;
-    if (root && this.path.at(['data'])) return () => Reflect.deleteProperty(root, 'data');
+    // A `data` that is text (a record the service encrypted) is kept as an empty text: it is said as one (status-level.ts).
+    if (root && this.path.at(['data']))
+      return (value) => (typeof value === 'string' ? setMember(root, 'data', '') : Reflect.deleteProperty(root, 'data'));
     const data = this.data;
     const kept = data && this.path.at(['data', '*']) ? this.dataField(data, this.path.keys[1]!) : undefined;
     if (kept) return kept;

@@ -9,6 +9,7 @@ import {
 } from '../../kyc/contract/schema.ts';
 import { attachUnreadFields } from '../../kyc/contract/record-reading.ts';
 import { ApiFailure } from '../http/api-failure.ts';
+import { NOT_A_RECORD } from '../http/http-reply.ts';
 import { readStatusLevelStreamed } from './status-level-stream.ts';
 import type { KeySearch } from './key-watch.ts';
 
@@ -48,8 +49,13 @@ function supportFieldsOf(record: CandidateRecord, fields: readonly string[]): Re
   return Object.fromEntries(fields.filter((field) => Object.hasOwn(given, field)).map((field) => [field, given[field]!]));
 }
 
+/** `{"status":"success","data":"U2FsdGVkX1…"}`: a record the service encrypted (or not one), as the full answer says it. */
+const isTextRecord = (value: unknown): boolean =>
+  typeof value === 'object' && value !== null && typeof (value as { data?: unknown }).data === 'string';
+
 function reduceValue(json: unknown, fields: readonly string[] | undefined): Reduced {
   const parsed = candidateEnvelopeSchema.safeParse(json);
+  if (!parsed.success && isTextRecord(json)) return { ok: false, failure: NOT_A_RECORD };
   if (!parsed.success) {
     return {
       ok: false,
