@@ -6,7 +6,7 @@ import type { ApiMeta, SessionInfo } from '../../src/kyc/contract/api.ts';
 import type { Applicant } from '../../src/kyc/contract/applicants.ts';
 import { type LiveEvent, webhookDeliverySchema } from '../../src/kyc/contract/live-events.ts';
 import { MAX_NOTIFICATIONS } from '../../src/app/live/live-stream.ts';
-import { DEFAULT_REPLIES } from '../../src/kyc/contract/replies.ts';
+import { DEFAULT_REPLIES, mergeReplyTemplates } from '../../src/kyc/contract/replies.ts';
 import { formatDateTime } from '../../src/kyc/view/time.ts';
 import { LIVE_REFETCH_MS } from '../../src/app/applicants/queue-follows-live.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
@@ -204,6 +204,31 @@ describe('live updates on the candidate page', { timeout: 20_000 }, () => {
     await waitFor(() => expect(writeText).toHaveBeenCalledWith(edited));
     const audited = page.fetchMock.mock.calls.filter(([input]) => String(input).endsWith('/export'));
     expect(audited.map(([, init]) => JSON.parse(String((init as RequestInit).body)).template)).toEqual(['inreview']);
+  });
+
+  it('keeps the reply editor open, with the text, when the status changes live to one with no reply, and the draft within reach once closed', async () => {
+    const user = userEvent.setup();
+    const meta = { ...liveMeta(), replyTemplates: mergeReplyTemplates({ blocked: { reply: null, note: 'Call compliance.' } }) };
+    const { source, ...page } = await liveCandidate(SUPPORT, { meta });
+    await user.click(screen.getByRole('button', { name: 'Copy reply' }));
+    const box = () => within(screen.getByTestId('reply-editor')).getByRole('textbox', { name: 'Reply' });
+    await user.type(box(), ' MY EDIT');
+    const edited = (box() as HTMLTextAreaElement).value;
+    page.current.status = 'blocked';
+    source.send(event({ event: 'user.blocked', status: 'blocked' }));
+    expect(await screen.findByTestId('status-toast')).toHaveTextContent(/^Waiting → Blocked/);
+    // Before: the editor went with Copy reply, and the agent's text with it.
+    const editor = within(screen.getByTestId('reply-editor'));
+    expect(box()).toHaveValue(edited);
+    expect(box()).toHaveFocus();
+    expect(editor.getByText(/The text below is still the reply for Waiting, as you left it/)).toBeVisible();
+    expect(editor.getByText('Blocked has no customer reply.')).toBeVisible();
+    expect(editor.getByTestId('reply-current-note')).toHaveTextContent('Internal note for Blocked (not copied): Call compliance.');
+    expect(editor.queryByRole('button', { name: /^Use the/ })).not.toBeInTheDocument();
+    await user.keyboard('{Escape}');
+    expect(screen.getByRole('button', { name: 'Copy reply' })).toHaveAccessibleDescription('Your draft of the reply for Waiting is kept.');
+    await user.click(screen.getByRole('button', { name: 'Copy reply' }));
+    expect(box()).toHaveValue(edited);
   });
 
   it("takes the keyboard's focus to the new reply's text when the agent chooses it, not to the page behind (UX review)", async () => {

@@ -10,7 +10,7 @@ import { recordForScope } from '../../src/server/sandbox/sandbox.ts';
 import { HandOffBar } from '../../src/app/handoff/hand-off-bar.tsx';
 import { sessionQueries } from '../../src/app/session/session-query.ts';
 import { envelope, json, renderWithProviders, stubApi, testMeta } from './render.tsx';
-import { openEditor } from './reply-fixture.ts';
+import { exportsOf, openEditor } from './reply-fixture.ts';
 
 const samples = (await sampleCandidates({ now: new Date() })).map((c) => c.record);
 const waiting = recordForScope(samples.find((r) => r.refId === '8f14e45f-ceea-467f-a0e6-1c9e5a2b7d33')!, 'status');
@@ -27,12 +27,12 @@ const EDIT = ' We will write within two days.';
 const pathOf = (record: CandidateRecord) => `/candidates/refId/${encodeURIComponent(record.refId!)}`;
 
 /** A support agent on `waiting`'s page; `status` is what the service says of it at each lookup (`waiting` unless the test says another). */
-function showWaiting(options: { signedIn?: () => boolean; status?: string } = {}) {
+function showWaiting(options: { signedIn?: () => boolean; status?: string; templates?: typeof replyTemplates } = {}) {
   const state = { status: options.status ?? 'waiting' };
   const signedIn = options.signedIn ?? (() => true);
   const api = stubApi({
     session: () => json(signedIn() ? SUPPORT : { mode: 'users' }),
-    meta: testMeta({ replyTemplates }),
+    meta: testMeta({ replyTemplates: options.templates ?? replyTemplates }),
     candidates: {
       [`/api${pathOf(waiting)}`]: () => envelope({ ...waiting, status: state.status }),
       [`/api${pathOf(neighbour)}`]: () => envelope(neighbour),
@@ -242,5 +242,82 @@ describe('whose reply draft it is', { timeout: 30_000 }, () => {
     await user.keyboard('{Escape}');
     expect((await openEditor(user)).text()).toHaveValue(`${template} Ana here.`);
     expect(document.body).not.toHaveTextContent('within two days');
+  });
+});
+
+describe('a reply draft for a status before one with no reply', { timeout: 30_000 }, () => {
+  // The file takes blocked's replies away (its neutral one too): the status has an internal note and no reply.
+  const noBlockedReply = mergeReplyTemplates({
+    waiting: 'We have your documents for {refId}.',
+    blocked: { reply: null, note: 'Call compliance.' },
+  });
+  const written = `We have your documents for ${waiting.refId}.${EDIT}`;
+
+  /** The agent edits waiting's reply and leaves; the candidate is blocked when they come back. */
+  async function draftThenBlocked(user: ReturnType<typeof userEvent.setup>) {
+    const page = showWaiting({ templates: noBlockedReply });
+    await heading(waiting);
+    await user.type((await openEditor(user)).text(), EDIT);
+    await user.keyboard('{Escape}');
+    await page.router.navigate('/');
+    await screen.findByRole('heading', { level: 1, name: 'Look up a candidate' });
+    page.state.status = 'blocked';
+    await page.router.navigate(-1);
+    await heading(waiting);
+    return page;
+  }
+
+  it('is still shown, says it was written for the status before, and is copied only once the agent says so', async () => {
+    const user = userEvent.setup();
+    const page = await draftThenBlocked(user);
+    expect(screen.getByTestId('reply-note')).toHaveTextContent('No customer reply for this status. Internal note: Call compliance.');
+    // Before: no Copy reply at all, and the draft kept in memory out of reach.
+    expect(screen.getByRole('button', { name: 'Copy reply' })).toHaveAccessibleDescription('Your draft of the reply for Waiting is kept.');
+    const editor = await openEditor(user);
+    expect(editor.text()).toHaveValue(written);
+    expect(
+      within(editor.editor).getByText(
+        /The candidate's status changed since this reply was filled in\. The text below is still the reply for Waiting/,
+      ),
+    ).toBeVisible();
+    expect(within(editor.editor).getByText('Blocked has no customer reply.')).toBeVisible();
+    expect(within(editor.editor).getByTestId('reply-current-note')).toHaveTextContent(
+      'Internal note for Blocked (not copied): Call compliance.',
+    );
+    const writeText = vi.spyOn(navigator.clipboard, 'writeText');
+    await user.click(within(editor.editor).getByRole('button', { name: 'Copy' }));
+    const question = within(editor.editor).getByRole('group', {
+      name: /The candidate is Blocked now, and this text is still the reply for Waiting/,
+    });
+    expect(writeText).not.toHaveBeenCalled();
+    expect(document.activeElement).toBe(within(question).getByRole('button', { name: 'Keep editing' }));
+    await user.click(within(question).getByRole('button', { name: 'Copy the Waiting text anyway' }));
+    await waitFor(() => expect(writeText).toHaveBeenCalledWith(written));
+    expect(exportsOf(page.fetchMock)).toEqual([{ what: 'reply', kind: 'refId', id: waiting.refId, template: 'waiting' }]);
+    // Copied, the draft is gone, and with it the button: the focus goes to the status's note, not to the page's <body>.
+    expect(await screen.findByText('Reply copied')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Copy reply' })).not.toBeInTheDocument();
+    await waitFor(() => expect(screen.getByTestId('reply-note')).toHaveFocus());
+  });
+
+  it('can be discarded: nothing copied, nothing audited, and the page as it is without a draft', async () => {
+    const user = userEvent.setup();
+    const page = await draftThenBlocked(user);
+    const writeText = vi.spyOn(navigator.clipboard, 'writeText');
+    const editor = await openEditor(user);
+    await user.click(within(editor.editor).getByRole('button', { name: 'Discard the Waiting text' }));
+    expect(screen.queryByTestId('reply-editor')).not.toBeInTheDocument();
+    expect(await screen.findByText('Draft discarded')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Copy reply' })).not.toBeInTheDocument();
+    await waitFor(() => expect(screen.getByTestId('reply-note')).toHaveFocus());
+    expect(writeText).not.toHaveBeenCalled();
+    expect(exportsOf(page.fetchMock)).toEqual([]);
+    // Gone for good: back again, still no Copy reply.
+    await page.router.navigate('/');
+    await screen.findByRole('heading', { level: 1, name: 'Look up a candidate' });
+    await page.router.navigate(-1);
+    await heading(waiting);
+    expect(screen.getByTestId('reply-note')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Copy reply' })).not.toBeInTheDocument();
   });
 });

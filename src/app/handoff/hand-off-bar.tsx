@@ -14,7 +14,7 @@ import { usePrivacyMask } from '../preferences/privacy-mask.tsx';
 import { useZoneMode } from '../ui/zone-mode.ts';
 import { Button } from '../ui/button.tsx';
 import { CopyAction } from './copy-action.tsx';
-import { ReplyAction } from './reply-editor.tsx';
+import { ReplyAction } from './reply-action.tsx';
 import { recordExport } from './record-export.ts';
 import { draftsKey } from './reply-drafts.ts';
 
@@ -52,6 +52,7 @@ export function HandOffBar(props: HandOffProps) {
   });
   const reply = replies[0]!;
   const withText = replies.filter((each) => each.reply !== null);
+  const note = useRef<HTMLParagraphElement>(null);
   // A print's line is sent as the dialog opens, and must arrive even if the page is closed or left from it.
   // A masked print says so on paper (PrintHeader) and in its line.
   usePrintAudit(() => exported('print', masked ? { masked: true } : {}, { keepalive: true }));
@@ -74,7 +75,8 @@ export function HandOffBar(props: HandOffProps) {
             })
           }
         />
-        {role === 'support' && withText.length > 0 && (
+        {role === 'support' && (
+          // Also for a status with no reply: a draft written for the status before stays within reach there.
           <ReplyAction
             replies={withText}
             notes={[...new Set(replies.flatMap((each) => (each.note ? [each.note] : [])))]}
@@ -84,6 +86,7 @@ export function HandOffBar(props: HandOffProps) {
             ids={[record.refId, record.recordId, record.blockPassID]}
             // The same candidate opened by its refId or its recordId finds the same drafts.
             draftsKey={draftsKey(info.name, props.user, record.recordId ? `recordId:${record.recordId}` : `${kind}:${id}`)}
+            onGone={() => note.current?.focus()}
           />
         )}
         <Button variant="secondary" onClick={() => window.print()}>
@@ -91,7 +94,13 @@ export function HandOffBar(props: HandOffProps) {
         </Button>
       </div>
       {role === 'support' && (withText.length === 0 || reply.note) && (
-        <p data-testid="reply-note" className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950">
+        <p
+          ref={note}
+          // Where the focus goes when Copy reply leaves with the last draft of a status with no reply (reply-action.tsx).
+          tabIndex={-1}
+          data-testid="reply-note"
+          className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950 focus-ring"
+        >
           {withText.length === 0 && <strong className="font-semibold">No customer reply for this status. </strong>}
           {reply.note && <>Internal note: {reply.note}</>}
         </p>

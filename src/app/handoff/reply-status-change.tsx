@@ -12,9 +12,12 @@ export function replyName(reply: FilledReply, status: string): string {
   return general ? `the general reply for ${statusInfo(status).label}` : `the reply for ${statusInfo(reply.template.split(':')[0]!).label}`;
 }
 
-/** The text in the editor was filled in for a status the candidate is no longer in, and the new status has a reply to offer. */
+/**
+ * The text in the editor was filled in for a status the candidate is no longer in: the new status has
+ * a reply to offer instead, or none (then the draft is what the editor still shows, to copy or discard).
+ */
 export function statusChanged(shown: ShownReplies, now: ShownReplies): boolean {
-  return now.replies.length > 0 && !sameReplies(shown, now);
+  return !sameReplies(shown, now);
 }
 
 /**
@@ -22,30 +25,42 @@ export function statusChanged(shown: ShownReplies, now: ShownReplies): boolean {
  * or closed, or while the agent was on another page): the text stays as the agent left it, and the reply
  * for the new status is offered, not put in its place. The new status's internal notes are shown here,
  * as the editor's own note is the old text's (UX review: a draft for In review reopened after the
- * candidate was blocked, without "Do not disclose the reason").
+ * candidate was blocked, without "Do not disclose the reason"). A new status with no reply offers none:
+ * the draft can be discarded instead (it was kept out of reach, Copy reply hidden with the status's reply).
  */
 export function StatusChanged({
   shown,
   now,
   notes,
   onUse,
+  onDiscard,
 }: {
   shown: ShownReplies;
   now: ShownReplies;
   notes: string[];
   onUse: () => void;
+  onDiscard: () => void;
 }) {
   if (!statusChanged(shown, now)) return null;
   return (
     <div role="status" className="mb-3 space-y-2 rounded-md border border-blue-300 bg-blue-50 px-3 py-2 text-sm text-blue-950">
-      <p>
-        The candidate's status changed since this reply was filled in. The text below is still {replyName(shown.replies[0]!, shown.status)},
-        as you left it.
-      </p>
-      <CurrentNotes now={now} notes={notes} />
-      <Button variant="secondary" size="sm" onClick={onUse}>
-        Use {replyName(now.replies[0]!, now.status)}
-      </Button>
+      <div className="space-y-2">
+        <p>
+          The candidate's status changed since this reply was filled in. The text below is still{' '}
+          {replyName(shown.replies[0]!, shown.status)}, as you left it.
+        </p>
+        {now.replies.length === 0 && <p>{statusInfo(now.status).label} has no customer reply.</p>}
+        <CurrentNotes now={now} notes={notes} />
+      </div>
+      {now.replies.length > 0 ? (
+        <Button variant="secondary" size="sm" onClick={onUse}>
+          Use {replyName(now.replies[0]!, now.status)}
+        </Button>
+      ) : (
+        <Button variant="secondary" size="sm" onClick={onDiscard}>
+          Discard the {statusInfo(shown.status).label} text
+        </Button>
+      )}
     </div>
   );
 }
