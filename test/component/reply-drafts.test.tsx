@@ -300,6 +300,24 @@ describe('a reply draft for a status before one with no reply', { timeout: 30_00
     await waitFor(() => expect(screen.getByTestId('reply-note')).toHaveFocus());
   });
 
+  it('opens with the focus in the draft, described by the notice: a second Enter does not discard it', async () => {
+    const user = userEvent.setup();
+    await draftThenBlocked(user);
+    screen.getByRole('button', { name: 'Copy reply' }).focus();
+    await user.keyboard('{Enter}');
+    const editor = screen.getByRole('dialog', { name: 'Reply to the customer' });
+    const text = within(editor).getByRole('textbox', { name: 'Reply' });
+    // Before: the focus on the dialog's first button, "Discard the Waiting text".
+    expect(text).toHaveFocus();
+    expect(text).toHaveAccessibleDescription(
+      /still the reply for Waiting, as you left it\. Blocked has no customer reply\. Internal note for Blocked \(not copied\): Call compliance\.$/,
+    );
+    await user.keyboard('{Enter}');
+    expect(screen.getByRole('dialog', { name: 'Reply to the customer' })).toBeInTheDocument();
+    expect((text as HTMLTextAreaElement).value).toContain(written);
+    expect(screen.queryByText('Draft discarded')).not.toBeInTheDocument();
+  });
+
   it('can be discarded: nothing copied, nothing audited, and the page as it is without a draft', async () => {
     const user = userEvent.setup();
     const page = await draftThenBlocked(user);

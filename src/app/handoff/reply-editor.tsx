@@ -1,4 +1,4 @@
-import { type RefObject, useId, useRef, useState } from 'react';
+import { type RefObject, useId, useLayoutEffect, useRef, useState } from 'react';
 import type { FilledReply } from '../../kyc/contract/replies.ts';
 import { SessionEndedNotice } from '../session/session-ended-notice.tsx';
 import { Button } from '../ui/button.tsx';
@@ -7,7 +7,7 @@ import { type Drafts, draftSlot, type ShownReplies } from './reply-drafts.ts';
 import { framed, loadReplyFrame, type ReplyFrame, reframed } from './reply-frame.ts';
 import { ReplyFrameFields } from './reply-frame-fields.tsx';
 import { CopyButtons } from './reply-copy-buttons.tsx';
-import { replyName, StatusChanged } from './reply-status-change.tsx';
+import { replyName, StatusChanged, statusChanged } from './reply-status-change.tsx';
 import { useCopy } from './use-reply-copy.ts';
 
 export interface ReplyEditorProps {
@@ -60,7 +60,11 @@ export function ReplyEditor({ onDone, onDiscard, opened, drafts, setDrafts, ...p
   );
   const { copy, problem, busy, ended, waiting } = useCopy(props, onDone);
   const now: ShownReplies = { status: props.status, replies: props.replies };
+  const noticeId = useId();
   const textBox = useRef<HTMLTextAreaElement>(null);
+  // The text has the focus at the start, not the first button above it (the dialog's own choice): a stray
+  // Enter on "Discard the Waiting text" threw the draft away. The notice above it is read with it.
+  useLayoutEffect(() => textBox.current?.focus(), []);
   const reply = replies[chosen] ?? replies[0]!;
   const slot = draftSlot(shown.status, reply.template);
   const text = drafts[slot] ?? framed(reply.reply ?? '', frame);
@@ -75,6 +79,7 @@ export function ReplyEditor({ onDone, onDiscard, opened, drafts, setDrafts, ...p
       {ended && <EndedWhileEditing user={user} waiting={waiting} />}
       <FilledFrom reply={reply} status={shown.status} named={replies.length > 1} />
       <StatusChanged
+        id={noticeId}
         shown={shown}
         now={now}
         notes={props.notes}
@@ -88,7 +93,12 @@ export function ReplyEditor({ onDone, onDiscard, opened, drafts, setDrafts, ...p
       />
       {replies.length > 1 && <TemplateChoice replies={replies} chosen={chosen} onChoose={setChosen} />}
       {reply.note && <TemplateNote note={reply.note} />}
-      <ReplyText textBox={textBox} text={text} onChange={(next) => setText(next)} />
+      <ReplyText
+        textBox={textBox}
+        text={text}
+        describedBy={statusChanged(shown, now) ? noticeId : undefined}
+        onChange={(next) => setText(next)}
+      />
       {drafts[slot] !== undefined && <KeptEdits onRestart={() => setDrafts(({ [slot]: _restarted, ...others }) => others, shown)} />}
       {user !== undefined && <ReplyFrameFields user={user} frame={frame} ids={ids} onSaved={saveFrame} />}
       {problem && !ended && (
@@ -110,7 +120,12 @@ export function ReplyEditor({ onDone, onDiscard, opened, drafts, setDrafts, ...p
   );
 }
 
-function ReplyText(props: { textBox: RefObject<HTMLTextAreaElement | null>; text: string; onChange: (text: string) => void }) {
+function ReplyText(props: {
+  textBox: RefObject<HTMLTextAreaElement | null>;
+  text: string;
+  describedBy: string | undefined;
+  onChange: (text: string) => void;
+}) {
   const textId = useId();
   return (
     <>
@@ -120,6 +135,7 @@ function ReplyText(props: { textBox: RefObject<HTMLTextAreaElement | null>; text
       <textarea
         id={textId}
         ref={props.textBox}
+        aria-describedby={props.describedBy}
         value={props.text}
         onChange={(event) => props.onChange(event.target.value)}
         rows={9}

@@ -29,12 +29,15 @@ export function statusChanged(shown: ShownReplies, now: ShownReplies): boolean {
  * the draft can be discarded instead (it was kept out of reach, Copy reply hidden with the status's reply).
  */
 export function StatusChanged({
+  id,
   shown,
   now,
   notes,
   onUse,
   onDiscard,
 }: {
+  /** Of what the notice says (its button left out): the reply's text is described by it. */
+  id: string;
   shown: ShownReplies;
   now: ShownReplies;
   notes: string[];
@@ -44,7 +47,7 @@ export function StatusChanged({
   if (!statusChanged(shown, now)) return null;
   return (
     <div role="status" className="mb-3 space-y-2 rounded-md border border-blue-300 bg-blue-50 px-3 py-2 text-sm text-blue-950">
-      <div className="space-y-2">
+      <div id={id} className="space-y-2">
         <p>
           The candidate's status changed since this reply was filled in. The text below is still{' '}
           {replyName(shown.replies[0]!, shown.status)}, as you left it.
