@@ -18,7 +18,7 @@ const COMPLIANCE: SessionInfo = { mode: 'proxy', user: 'ana', role: 'compliance'
 
 function show(
   record: CandidateRecord,
-  options: { session?: SessionInfo; meta?: ReturnType<typeof testMeta>; exportReply?: () => Response } = {},
+  options: { session?: SessionInfo; meta?: ReturnType<typeof testMeta>; exportReply?: () => Response | Promise<Response> } = {},
 ) {
   const path = `/api/candidates/refId/${encodeURIComponent(record.refId!)}`;
   const api = stubApi({
@@ -239,6 +239,38 @@ describe('hand-off', { timeout: 20_000 }, () => {
       'href',
       `https://console.example.org/kyc/${hex.replace('ff', 'ee')}`,
     );
+  });
+});
+
+describe('Copy reply with the keyboard alone', { timeout: 20_000 }, () => {
+  const replyTemplates = mergeReplyTemplates({ waiting: 'We have your documents for {refId}.' });
+  const editor = () => within(screen.getByTestId('reply-editor'));
+
+  it('keeps the focus on Copy while the audit line is written and after it is refused, and a second Enter sends nothing', async () => {
+    const user = userEvent.setup();
+    let answer!: (response: Response) => void;
+    const { fetchMock } = show(waiting, {
+      session: SUPPORT,
+      meta: testMeta({ replyTemplates }),
+      exportReply: () => new Promise<Response>((resolve) => (answer = resolve)),
+    });
+    await screen.findByRole('heading', { level: 1 });
+    screen.getByRole('button', { name: 'Copy reply' }).focus();
+    await user.keyboard('{Enter}');
+    const copy = editor().getByRole('button', { name: 'Copy' });
+    copy.focus();
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(exportsOf(fetchMock)).toHaveLength(1));
+    // Before: disabled while the line was written, which drops the keyboard's focus to the page's <body>.
+    expect(copy).not.toBeDisabled();
+    expect(copy).toHaveAttribute('aria-disabled', 'true');
+    expect(copy).toHaveFocus();
+    await user.keyboard('{Enter}');
+    expect(exportsOf(fetchMock)).toHaveLength(1);
+    answer(apiError(503, 'audit_unavailable', 'This export could not be recorded in the audit log.'));
+    expect(await editor().findByRole('alert')).toHaveTextContent('This export could not be recorded in the audit log.');
+    expect(copy).toHaveFocus();
+    expect(copy).not.toHaveAttribute('aria-disabled');
   });
 });
 

@@ -13,7 +13,12 @@ export function CopyButtons(props: {
   shown: ShownReplies;
   now: ShownReplies;
   notes: string[];
-  /** Copy cannot be pressed: a copy under way, or waiting for a sign-in, or no text. */
+  /**
+   * A copy under way, or waiting for a sign-in: Copy ignores presses but keeps the keyboard's focus (a
+   * disabled button drops it to the page's <body>, and the agent their place when a problem is said).
+   */
+  busy: boolean;
+  /** Nothing to copy: the text is empty. */
   disabled: boolean;
   onCopy: () => void;
   onCancel: () => void;
@@ -37,7 +42,11 @@ export function CopyButtons(props: {
       <Button variant="secondary" onClick={props.onCancel}>
         Cancel
       </Button>
-      <Button onClick={() => (statusChanged(props.shown, props.now) ? setAsking(true) : props.onCopy())} disabled={props.disabled}>
+      <Button
+        onClick={() => (statusChanged(props.shown, props.now) ? setAsking(true) : props.onCopy())}
+        busy={props.busy}
+        disabled={props.disabled}
+      >
         Copy
       </Button>
     </div>
@@ -55,6 +64,7 @@ function CopyOldReply(props: {
   shown: ShownReplies;
   now: ShownReplies;
   notes: string[];
+  busy: boolean;
   disabled: boolean;
   onCopy: () => void;
   onBack: () => void;
@@ -84,7 +94,7 @@ function CopyOldReply(props: {
         <Button ref={back} onClick={props.onBack}>
           Keep editing
         </Button>
-        <Button variant="secondary" onClick={props.onCopy} disabled={props.disabled}>
+        <Button variant="secondary" onClick={props.onCopy} busy={props.busy} disabled={props.disabled}>
           Copy the {statusInfo(shown.status).label} text anyway
         </Button>
       </div>

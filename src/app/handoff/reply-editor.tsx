@@ -111,7 +111,8 @@ export function ReplyEditor({ onDone, onDiscard, opened, drafts, setDrafts, ...p
         shown={shown}
         now={now}
         notes={props.notes}
-        disabled={busy || waiting || text.trim() === ''}
+        busy={busy || waiting}
+        disabled={text.trim() === ''}
         onCopy={() => void copy(reply.template, text)}
         onCancel={() => onDone(false, shown)}
         onKeepEditing={() => textBox.current?.focus()}
