@@ -272,6 +272,22 @@ describe('Copy reply with the keyboard alone', { timeout: 20_000 }, () => {
     expect(copy).toHaveFocus();
     expect(copy).not.toHaveAttribute('aria-disabled');
   });
+
+  it('takes the focus to the text when the agent starts again from the template, not to the page behind', async () => {
+    const user = userEvent.setup();
+    show(waiting, { session: SUPPORT, meta: testMeta({ replyTemplates }) });
+    await screen.findByRole('heading', { level: 1 });
+    screen.getByRole('button', { name: 'Copy reply' }).focus();
+    await user.keyboard('{Enter}');
+    await user.keyboard(' Thanks.');
+    await user.tab();
+    expect(editor().getByRole('button', { name: 'Start again from the template' })).toHaveFocus();
+    await user.keyboard('{Enter}');
+    const text = editor().getByRole('textbox', { name: 'Reply' });
+    expect(text).toHaveValue(`We have your documents for ${waiting.refId}.`);
+    // Before: the button went with the edits, and the focus fell to <body>.
+    expect(text).toHaveFocus();
+  });
 });
 
 describe('times that leave the page', { timeout: 20_000 }, () => {

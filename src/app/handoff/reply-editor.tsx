@@ -99,7 +99,15 @@ export function ReplyEditor({ onDone, onDiscard, opened, drafts, setDrafts, ...p
         describedBy={statusChanged(shown, now) ? noticeId : undefined}
         onChange={(next) => setText(next)}
       />
-      {drafts[slot] !== undefined && <KeptEdits onRestart={() => setDrafts(({ [slot]: _restarted, ...others }) => others, shown)} />}
+      {drafts[slot] !== undefined && (
+        <KeptEdits
+          onRestart={() => {
+            setDrafts(({ [slot]: _restarted, ...others }) => others, shown);
+            // The button goes with the edits: the focus goes to the template's text, not to the page's <body>.
+            textBox.current?.focus();
+          }}
+        />
+      )}
       {user !== undefined && <ReplyFrameFields user={user} frame={frame} ids={ids} onSaved={saveFrame} />}
       {problem && !ended && (
         <p role="alert" className="mt-2 text-sm text-red-700">
