@@ -102,6 +102,26 @@ describe('the audit page, for leads only', () => {
     expect((await search(app, { action: 'audit_search' })).rows[0]).toMatchObject({ user: 'lena', kind: 'refId', id: amelie.refId });
   });
 
+  it("attack: one lead's searches grow the audit log without a bound (each writes a line quoting its filter)", async () => {
+    const started = await gatewayInstance(sandbox, {}, { limits: { lookupsPerMinute: 0, auditSearchesPerMinute: 3 } });
+    instances.push(started);
+    const filter = { user: 'x'.repeat(1000) };
+    const codes: number[] = [];
+    for (let i = 0; i < 3; i++) codes.push((await postJson(started, AUDIT_PATHS.search, filter)).status);
+    const refused = await postJson(started, AUDIT_PATHS.search, filter);
+    const exported = await postJson(started, AUDIT_PATHS.export, filter);
+    // Another lead has a bucket of their own.
+    const other = await postJson(started, AUDIT_PATHS.search, filter, as('lee', 'lead'));
+    expect([...codes, refused.status, exported.status, other.status]).toEqual([200, 200, 200, 429, 429, 200]);
+    expect(JSON.parse(refused.body).error).toMatchObject({ code: 'rate_limited', retryAfterSeconds: expect.any(Number) });
+    expect(JSON.parse(refused.body).error.message).toMatch(
+      /^You have searched the audit trail many times in a short time\. Try again in \d+ s\.$/,
+    );
+    // Three searches by lena and one by lee quote their filters; the refusals none.
+    const quoting = fileLines(started.auditLog).filter((line) => line.kind === 'audit' && line.filter);
+    expect(quoting.map((line) => line.user)).toEqual(['lena', 'lena', 'lena', 'lee']);
+  });
+
   it("a search by one id also finds the lookups asked by the candidate's other id, as the queue index knows it, and says so", async () => {
     const app = await instance();
     // Ana opens the candidate by recordId (from the queue, say): her lookup's line names the recordId alone.

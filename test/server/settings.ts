@@ -19,6 +19,7 @@ const TEST_LIMITS: TestLimits = {
   batchIdsPerMinute: 0,
   webhookDeliveriesPerMinute: 0,
   queueViewsPerMinute: 0,
+  auditSearchesPerMinute: 0,
   queueIndexLookupsPerSecond: 1000,
 };
 

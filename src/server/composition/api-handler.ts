@@ -132,9 +132,22 @@ function tableOptions(settings: ApiSettings, runtime: ApiRuntime, shared: Shared
 }
 
 /** The audit page's routes, where there is an audit trail to read; a search by one id also asks the queue index for the other. */
-function trailRoutes(runtime: ApiRuntime, wiring: EnvironmentWiring, names: readonly string[]): Route[] {
+function trailRoutes(
+  settings: ApiSettings,
+  runtime: ApiRuntime,
+  shared: Shared,
+  wiring: EnvironmentWiring,
+  names: readonly string[],
+): Route[] {
   if (!runtime.trail) return [];
-  return auditRoutes({ store: runtime.trail, audit: runtime.audit, sameCandidate: sameCandidateIn(wiring.queue.index.store, names) });
+  return auditRoutes({
+    store: runtime.trail,
+    audit: runtime.audit,
+    sameCandidate: sameCandidateIn(wiring.queue.index.store, names),
+    searches: createRateLimiter(shared.store, 'audit-searches', settings.limits.auditSearchesPerMinute),
+    rateLimitKey: shared.access.rateLimitKey,
+    metrics: shared.metrics,
+  });
 }
 
 /** The shared parts, each the runtime's or, where it gives none, this handler's own. */
@@ -187,7 +200,7 @@ export function createApiHandler(settings: ApiSettings, runtime: ApiRuntime): Ap
     events.route,
     presence.route,
     ...sandboxRoutes(simulate),
-    ...trailRoutes(runtime, wiring, names),
+    ...trailRoutes(settings, runtime, shared, wiring, names),
     ...environmentRoutes(served, table),
     ...lastRoutes(),
   ];

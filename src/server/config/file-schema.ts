@@ -180,6 +180,11 @@ export const limitsSchema = strict({
     300,
     'Queue views per minute per user, read from the index, a limit of their own; 0 turns it off (300).',
   ),
+  auditSearchesPerMinute: limit(
+    1_000_000,
+    120,
+    'Audit page searches and exports per minute per lead, a limit of their own (each writes an audit line); 0 turns it off (120).',
+  ),
   previewLookupsAtOnce: limit(
     64,
     4,

@@ -17,7 +17,11 @@ import { downloadName } from '../../kyc/contract/download-name.ts';
 import { auditReadLine, writeLine } from '../audit/audit-trail.ts';
 import type { AuditLog } from '../audit/audit.ts';
 import { ApiFailure } from '../http/api-failure.ts';
-import { countBytes, methodNotAllowed, sendJson } from '../http/http-reply.ts';
+import { countBytes, methodNotAllowed, STORE_UNAVAILABLE, sendJson } from '../http/http-reply.ts';
+import type { AccessControl } from '../auth/access-control.ts';
+import type { Limit, Metrics } from '../ops/metrics.ts';
+import type { RateLimiter, Take } from '../ops/rate-limit.ts';
+import { StoreUnavailableError } from '../state/store.ts';
 import { type BodySchema, readJsonBody } from '../http/request-body.ts';
 import type { Identity } from '../http/identity.ts';
 import { any, get, type Route, type SignedInCall } from '../http/routes.ts';
@@ -39,6 +43,14 @@ export interface TrailDeps {
   audit: AuditLog;
   /** A search by one id also finds the lines asked by the candidate's other id (same-candidate.ts). */
   sameCandidate?: SameCandidate;
+  /**
+   * Each lead's searches and exports (limits.auditSearchesPerMinute), a bucket of their own: each one
+   * writes an audit line quoting its filters and reads the trail, so that unbounded, one lead grew the
+   * log by 2 MB in 10 s.
+   */
+  searches: RateLimiter;
+  rateLimitKey: AccessControl['rateLimitKey'];
+  metrics: Pick<Metrics, 'rateLimited'>;
 }
 
 export function auditRoutes(deps: TrailDeps): Route[] {
@@ -60,6 +72,8 @@ function leadsOnly(identity: Identity): void {
 
 async function searchRoute(deps: TrailDeps, call: SignedInCall): Promise<void> {
   leadsOnly(call.identity);
+  // Taken before the body is read: a malformed search is charged too, as it is audited too.
+  await takeSearch(deps, call, 'searched');
   const { cursor, limit, ...filter } = await readJson(call, auditQuerySchema, 'search');
   // The names offered after a search that found nothing share the search's time bound, not a new one.
   const started = performance.now();
@@ -102,6 +116,7 @@ async function similarUsersOf(deps: TrailDeps, typed: string, started: number): 
 /** The filtered rows as CSV, streamed as they are read; the export's line is written before the first byte. */
 async function exportRoute(deps: TrailDeps, call: SignedInCall): Promise<void> {
   leadsOnly(call.identity);
+  await takeSearch(deps, call, 'exported');
   const { cursor: _cursor, limit: _limit, ...filter } = await readJson(call, auditQuerySchema, 'export');
   if (!(await writeLine(deps, call.res, 'export of the audit trail', auditReadLine(call, 'export', filter)))) return;
   const also = await otherIdOf(deps, filter);
@@ -165,6 +180,27 @@ export async function activityRoute(store: AuditStore, environment: string, call
 }
 
 /** A POSTed JSON body of at most 16 kB checked against its schema; every refusal says what was wrong, in a line. */
+/** One of the lead's searches or exports; refused, it says how long to wait. */
+async function takeSearch(deps: TrailDeps, call: SignedInCall, done: 'searched' | 'exported'): Promise<void> {
+  let taken: Take;
+  try {
+    taken = await deps.searches.take(deps.rateLimitKey(call.req, call.identity));
+  } catch (error) {
+    if (error instanceof StoreUnavailableError) throw STORE_UNAVAILABLE;
+    throw error;
+  }
+  if (taken.ok) return;
+  deps.metrics.rateLimited.inc({ limit: 'audit' satisfies Limit });
+  const { retryAfterSeconds } = taken;
+  throw new ApiFailure(
+    'rate_limited',
+    `You have ${done} the audit trail many times in a short time. Try again in ${retryAfterSeconds} s.`,
+    {
+      retryAfterSeconds,
+    },
+  );
+}
+
 function readJson<T>(call: SignedInCall, schema: BodySchema<T>, what: string): Promise<T> {
   const { req } = call;
   if (req.method !== 'POST') throw methodNotAllowed('POST', `Send the ${what} with POST.`);
