@@ -77,6 +77,8 @@ describe('proxy against the sandbox', () => {
       'date',
       'connection',
       'keep-alive',
+      // The server's own, not the service's: the recordId its queue index paired with the refId (listed-record-id.ts).
+      'x-listed-record-id',
       ...Object.keys(SECURITY_HEADERS).map((name) => name.toLowerCase()),
     ]);
     expect(Object.keys(res.headers).filter((name) => !allowed.has(name))).toEqual([]);

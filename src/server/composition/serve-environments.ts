@@ -19,7 +19,7 @@ import { fetchListPage, type RequestSize } from '../lookup/crawler-list.ts';
 import type { CrawlClock } from '../lookup/crawler-pool.ts';
 import { createQueueCrawler, type QueueCrawler } from '../lookup/queue-crawler.ts';
 import { QUEUE_INDEX_USER, serverStatusLookup } from '../lookup/queue-lookup.ts';
-import { factsOfRecord, type QueueIndex } from '../state/queue-index.ts';
+import { factsOfRecord, type QueueIndex, queueKey } from '../state/queue-index.ts';
 import type { SharedWaits } from '../upstream/service-wait.ts';
 
 /**
@@ -142,6 +142,12 @@ function environmentDeps(
       wiring.queue.index
         .learnRecord(environment.info.name, { ...factsOfRecord(record), ...triage })
         .catch((error: Error) => wiring.queue.logger.warn(`The queue index could not learn a lookup's record: ${error.message}`));
+    },
+    // The index's own pairing of the two ids, from the service's list and records: never a guess.
+    listedRecordId: async (refId) => {
+      const key = queueKey('refId', refId);
+      const entry = (await wiring.queue.index.store.find(environment.info.name, [key])).get(key)?.entry;
+      return entry?.refId === refId ? entry.recordId : undefined;
     },
   };
 }

@@ -12,6 +12,7 @@ import { StatusPart } from '../answer/status-part.ts';
 import { PARTS_BUSY, type PartsBudget, type PartsHolding } from '../answer/parts-budget.ts';
 import { KEY_IN_ANSWER, type UpstreamBody } from '../answer/upstream-body.ts';
 import { errorBodyValue } from '../upstream/error-body.ts';
+import { noteListedRecordId } from './listed-record-id.ts';
 
 /**
  * A compliance user's answer: the service's body streamed on as it comes, once its start is checked
@@ -32,6 +33,8 @@ export interface FullAnswer {
   stated: (value: unknown, cut: boolean) => ApiFailure;
   /** The browser's request when it asked for the answer in parts (multipart-answer.ts). */
   inParts?: http.IncomingMessage;
+  /** The recordId the queue index holds for the refId asked, sent as a header beside the answer (listed-record-id.ts). */
+  listed?: Promise<string | undefined>;
 }
 
 /** Compliance users: the body streamed on as it comes, once its start is checked and its audit line written. */
@@ -70,6 +73,8 @@ export async function answerFull(
     if (res.headersSent) res.destroy();
   });
   upstreamRes.pipe(guard);
+  // Bounded and never rejecting (listed-record-id.ts); set only on an answer that starts, never on a refusal.
+  const listed = await answer.listed;
 
   if (answer.inParts) {
     const holding = deps.partsBudget.hold();
@@ -81,6 +86,7 @@ export async function answerFull(
         stallMs: deps.settings.browserStallMs,
         holding,
         previews,
+        listed,
       });
     } finally {
       previews.abandon();
@@ -91,6 +97,7 @@ export async function answerFull(
   if (!first.ok) return refuse(res, audit, guardFailure(first.error, answer.stated), { upstreamStatus, reached: true });
   if (!(await audit(200, null, { upstreamStatus, reached: true }))) return void upstreamRes.destroy();
   if (broken || guard.destroyed) return sendFailure(res, broken ?? brokenOff());
+  noteListedRecordId(res, listed);
   streamBody(res, upstreamRes, guard);
 }
 
@@ -120,6 +127,7 @@ async function answerInParts(res: http.ServerResponse, answer: FullAnswer, optio
       answer.upstreamRes.destroy();
       return void (await splitting);
     }
+    noteListedRecordId(res, options.listed);
     await writer.open(first.early);
     const read = await splitting;
     const body = read.ok ? await writer.recordBody(read.split) : undefined;
@@ -135,6 +143,7 @@ async function answerInParts(res: http.ServerResponse, answer: FullAnswer, optio
   if (!(await audit(200, null, { upstreamStatus, reached: true }))) return;
   const body = await writer.recordBody(read.split);
   if (!body) return sendFailure(res, new ApiFailure('upstream_error', "The KYC service's answer could not be sent in parts. Try again."));
+  noteListedRecordId(res, options.listed);
   await writer.open(status.partBytes());
   await writer.rest(read.split, body, previews);
 }
@@ -146,6 +155,7 @@ interface PartsOptions {
   holding: PartsHolding;
   /** Made while the record is read (parts-writer.ts). */
   previews: LookupPreviews;
+  listed: string | undefined;
 }
 
 const TOO_LARGE = new ApiFailure(

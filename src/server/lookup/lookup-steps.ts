@@ -66,6 +66,11 @@ export interface LookupDeps {
    * index learns it without a request of its own (issue 32). Never throws, never waits.
    */
   learn?: (record: CandidateRecord, triage?: RecordTriage) => void;
+  /**
+   * The recordId the queue index holds for a refId, when its entry names that very refId (undefined: none
+   * known). A compliance user's lookup by refId sends it beside the answer (listed-record-id.ts).
+   */
+  listedRecordId?: (refId: string) => Promise<string | undefined>;
 }
 
 export type Level = NonNullable<AuditEntry['level']>;

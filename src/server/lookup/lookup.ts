@@ -5,6 +5,7 @@ import type { AuditEntry } from '../audit/audit-entries.ts';
 import type { ApiFailure } from '../http/api-failure.ts';
 import type { Identity } from '../http/identity.ts';
 import { answerFull, type FullAnswer } from './full-answer.ts';
+import { listedRecordIdFor } from './listed-record-id.ts';
 import { bytesSent, errorCodeSent, sendFailure, sendJson } from '../http/http-reply.ts';
 import {
   admit,
@@ -98,6 +99,8 @@ async function fetchAndAnswer(
 ): Promise<void> {
   const { audit, plan, shown } = lookup;
   const { level } = plan;
+  // Asked of the queue index while the service is asked: a full answer by refId may have no recordId.
+  const listed = listedRecordIdFor(deps, { kind: call.kind, id: lookup.id, level });
   const left = leftEarly(call.res);
   const slot = await takeSlot(deps, call.req, call.identity, left);
   if (slot === 'gone') return;
@@ -118,7 +121,7 @@ async function fetchAndAnswer(
     const guard = deps.upstream.answerGuard(upstreamRes);
     // The queue index learns what the record says (issue 32), read from the answer's one scan.
     if (deps.learn) watchRecord(guard.scan, deps.learn, () => !guard.keyWatch.found);
-    const full: FullAnswer = { upstreamRes, guard, audit, upstreamStatus, stated, inParts };
+    const full: FullAnswer = { upstreamRes, guard, audit, upstreamStatus, stated, inParts, listed };
     return answerFull(call.res, full, deps);
   }
   const reading = { maxResponseBytes: deps.settings.limits.maxResponseBytes, keys: deps.upstream.keys, stated };
