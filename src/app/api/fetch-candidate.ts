@@ -10,6 +10,7 @@ import { attachPictureParts, PictureParts } from './picture-parts.ts';
 import { type PartsStart, readFirstPart, takeReferences } from './read-parts.ts';
 import { attachPendingRecord, PendingRecord } from './pending-record.ts';
 import { noteServerClock } from './server-clock.ts';
+import { noteListedRecordId } from './listed-record-id.ts';
 
 /** Bytes received of a response still downloading, for the loading indicator. */
 export interface DownloadProgress {
@@ -56,7 +57,7 @@ export async function fetchCandidate(kind: LookupKind, id: string, options: Fetc
   const receivedAt = Date.now();
 
   if (response.headers.get('content-type')?.startsWith(PARTS_MEDIA_TYPE)) {
-    const clocked = (record: CandidateRecord) => noteServerClock(record, response, receivedAt);
+    const clocked = (record: CandidateRecord) => noteListedRecordId(noteServerClock(record, response, receivedAt), response);
     return clocked(
       await readInParts(response, { ...options, onRecord: (record) => options.onRecord?.(clocked(record)) }, () => download.abort()),
     );
@@ -65,7 +66,7 @@ export async function fetchCandidate(kind: LookupKind, id: string, options: Fetc
   performance.mark('candidate-lookup:body-read');
   const record = parseCandidateBody(text);
   performance.mark('candidate-lookup:parsed');
-  return noteServerClock(record, response, receivedAt);
+  return noteListedRecordId(noteServerClock(record, response, receivedAt), response);
 }
 
 /** The body of a successful lookup: JSON, in the shape of the shared schema, or an ApiError saying why not. */

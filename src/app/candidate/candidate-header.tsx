@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { candidatePersonName } from '../../kyc/contract/candidate-name.ts';
 import { type CandidateRecord, unreadFieldsOf } from '../../kyc/contract/schema.ts';
 import { statusInfo } from '../../kyc/contract/status.ts';
+import { RECORD_ID_SOURCE, type ShownRecordId } from '../../kyc/view/shown-record-id.ts';
 import { Card } from '../ui/card.tsx';
 import { CopyButton } from '../ui/copy-button.tsx';
 import { LongText } from '../ui/long-text.tsx';
@@ -21,10 +22,13 @@ const IDENTIFIERS = [
  */
 export function CandidateHeader({
   record,
+  recordId,
   idsApart = false,
   since,
 }: {
   record: CandidateRecord;
+  /** The recordId shown where the record has none of its own (shown-record-id.ts). */
+  recordId?: ShownRecordId;
   idsApart?: boolean;
   /** Said beside the status chip (StatusSince), where no decision summary follows. */
   since?: ReactNode;
@@ -53,27 +57,36 @@ export function CandidateHeader({
         {record.isArchived && <ArchivedBadge />}
       </div>
       <p className="mt-1 text-sm text-slate-600">{statusInfo(record.status).description}</p>
-      {!idsApart && <IdentifierList record={record} className="mt-4" />}
+      {!idsApart && <IdentifierList record={record} recordId={recordId} className="mt-4" />}
     </Card>
   );
 }
 
 /** The identifiers in a card of their own, below a support user's answer. */
-export function CandidateIds({ record }: { record: CandidateRecord }) {
+export function CandidateIds({ record, recordId }: { record: CandidateRecord; recordId?: ShownRecordId }) {
   return (
     <Card as="section" aria-label="Identifiers" className="min-w-0">
-      <IdentifierList record={record} />
+      <IdentifierList record={record} recordId={recordId} />
     </Card>
   );
 }
 
-/** refId, recordId, blockPassID (each with a copy button, or why it is absent), archived when not said, submissions. */
-function IdentifierList({ record, className = '' }: { record: CandidateRecord; className?: string }) {
+/**
+ * refId, recordId, blockPassID (each with a copy button, or why it is absent), archived when not said,
+ * submissions. A recordId the answer lacks but the page knows (the id looked up, the applicants list's)
+ * is shown and copied, with where it came from beside it.
+ */
+function IdentifierList({ record, recordId, className = '' }: { record: CandidateRecord; recordId?: ShownRecordId; className?: string }) {
   const unread = unreadFieldsOf(record);
+  // Where it came from, and what the answer holds of it ("not in this response", or not readable).
+  const filled =
+    recordId && recordId.from !== 'record'
+      ? { id: recordId.id, note: `${RECORD_ID_SOURCE[recordId.from]}; ${absentText('recordId', unread)}` }
+      : undefined;
   return (
     <dl className={`grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[max-content_1fr] ${className}`}>
       {IDENTIFIERS.map(([field, label]) => {
-        const value = record[field];
+        const value = record[field] || (field === 'recordId' ? filled?.id : undefined);
         return (
           <div key={field} className="contents">
             <dt className="font-medium text-slate-500">{label}</dt>
@@ -84,6 +97,11 @@ function IdentifierList({ record, className = '' }: { record: CandidateRecord; c
                     <LongText text={value} limit={120} />
                   </code>
                   <CopyButton value={value} label={label} />
+                  {field === 'recordId' && !record.recordId && filled && (
+                    <span className="text-slate-500 italic" data-testid="record-id-source">
+                      ({filled.note})
+                    </span>
+                  )}
                 </>
               ) : (
                 <span className="text-slate-500 italic">{absentText(field, unread, field === 'refId' ? 'none assigned' : undefined)}</span>

@@ -6,6 +6,8 @@ import { type LookupKind, triesAsRecordId, triesAsRefId } from '../../kyc/contra
 import type { CandidateRecord } from '../../kyc/contract/schema.ts';
 import { readsFullRecord } from '../../kyc/contract/roles.ts';
 import { splitSummaryFields } from '../../kyc/view/summary-fields.ts';
+import { type ShownRecordId, shownRecordId } from '../../kyc/view/shown-record-id.ts';
+import { listedRecordIdOfRecord } from '../api/listed-record-id.ts';
 import { ApiError, asApiError } from '../api/api-error.ts';
 import { useFailureDuringRetry } from '../api/failure-during-retry.ts';
 import { useEnvironment } from '../environment/use-environment.ts';
@@ -138,6 +140,8 @@ function CandidateLookup({ kind, id }: { kind: LookupKind; id: string }) {
       noteRecentStatus({ kind, id, status: shownStatus, environment: recentEnvironment });
   }, [kind, id, shownStatus, recentEnvironment]);
   useCandidateTitle(record, session?.role, kind);
+  // The answer's own recordId, else the id asked or the applicants list's, said so (shown-record-id.ts).
+  const recordId = record && query.data ? shownRecordId(record, { kind, id }, listedRecordIdOfRecord(query.data)) : undefined;
   return (
     <div className="space-y-4">
       <ReviewBar
@@ -145,13 +149,13 @@ function CandidateLookup({ kind, id }: { kind: LookupKind; id: string }) {
         id={id}
         environment={environment}
         info={info}
-        ids={record}
+        ids={record && { refId: record.refId, recordId: recordId?.id }}
         notFound={query.error instanceof ApiError && query.error.code === 'not_found'}
       />
       {(query.isPending && !failedBefore) || retryingAsOtherKind ? (
         <CandidateSkeleton progress={progress} />
       ) : (
-        <CandidateResult lookup={lookup} kind={kind} id={id} shown={shown} update={update} />
+        <CandidateResult lookup={lookup} kind={kind} id={id} shown={shown} update={update} recordId={recordId} />
       )}
       <StatusChangeToast update={update} />
     </div>
@@ -165,12 +169,14 @@ function CandidateResult({
   id,
   shown,
   update,
+  recordId,
 }: {
   lookup: ReturnType<typeof useCandidateLookup>;
   kind: LookupKind;
   id: string;
   shown: CandidateRecord | undefined;
   update: LiveUpdate | undefined;
+  recordId: ShownRecordId | undefined;
 }) {
   const { environment, info, meta, note, session, query, failedBefore, accepted, archiveWarning, status, changedTo } = lookup;
   const notes = <LookupNotes note={note} kind={kind} id={id} />;
@@ -210,6 +216,7 @@ function CandidateResult({
           user={session?.user}
           role={session?.role}
           replyTemplates={meta.replyTemplates}
+          recordId={recordId}
           // The same fields as the decision summary strip; a support user's copy never holds them.
           decisionFields={readsFullRecord(session?.role) ? splitSummaryFields(query.data.customFields, meta.summaryFields).summary : []}
         />
@@ -237,12 +244,13 @@ function CandidateResult({
       {!answerFirst && actions}
       <CandidateView
         record={shown ?? query.data}
+        recordId={recordId}
         answer={answerFirst ? actions : undefined}
         activity={
           <CandidateActivity
             environment={environment}
             refId={(shown ?? query.data).refId ?? (kind === 'refId' ? id : undefined)}
-            recordId={(shown ?? query.data).recordId ?? (kind === 'recordId' ? id : undefined)}
+            recordId={recordId?.id}
             user={session?.user}
             role={session?.role}
             fetchedAt={query.dataUpdatedAt}

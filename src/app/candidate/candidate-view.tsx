@@ -1,6 +1,7 @@
 import { candidatePersonName } from '../../kyc/contract/candidate-name.ts';
 import { sortAttributes } from '../../kyc/view/attributes.ts';
 import { splitSummaryFields } from '../../kyc/view/summary-fields.ts';
+import type { ShownRecordId } from '../../kyc/view/shown-record-id.ts';
 import { isStatusLevel, isStatusLevelField, type CandidateRecord, unreadFieldsOf } from '../../kyc/contract/schema.ts';
 import { useEnvironment } from '../environment/use-environment.ts';
 import { RevealScope } from '../preferences/privacy-reveal.tsx';
@@ -32,7 +33,18 @@ import { UnreadFieldsNotice } from './unread-fields.tsx';
  * and Copy reply. `activity` (who else looked) comes under the name and the decision summary, so that the
  * page's headings start with the name.
  */
-export function CandidateView({ record, answer, activity }: { record: CandidateRecord; answer?: ReactNode; activity?: ReactNode }) {
+export function CandidateView({
+  record,
+  answer,
+  activity,
+  recordId,
+}: {
+  record: CandidateRecord;
+  answer?: ReactNode;
+  activity?: ReactNode;
+  /** The recordId shown: the record's own, or one filled in and said so (shown-record-id.ts). */
+  recordId?: ShownRecordId;
+}) {
   const now = useNow();
   const role = usePageSession()?.role;
   const pending = usePendingRecord(record);
@@ -65,6 +77,7 @@ export function CandidateView({ record, answer, activity }: { record: CandidateR
         {/* A support user's summary would hold the status alone (no certificates, no decision fields): said in the header. */}
         <CandidateHeader
           record={record}
+          recordId={recordId}
           idsApart={answer !== undefined}
           since={support ? <StatusSince record={record} now={now} /> : undefined}
         />
@@ -77,7 +90,7 @@ export function CandidateView({ record, answer, activity }: { record: CandidateR
         {answer !== undefined && (
           <>
             {answer}
-            <CandidateIds record={record} />
+            <CandidateIds record={record} recordId={recordId} />
           </>
         )}
         {archived ? (

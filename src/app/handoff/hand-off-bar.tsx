@@ -5,6 +5,7 @@ import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import { type ReplyTemplate, repliesFor } from '../../kyc/contract/replies.ts';
 import type { CandidateRecord } from '../../kyc/contract/schema.ts';
 import { candidateSummary } from '../../kyc/view/summary.ts';
+import type { ShownRecordId } from '../../kyc/view/shown-record-id.ts';
 import type { CustomFieldValue } from '../../kyc/view/summary-fields.ts';
 import { statusInfo } from '../../kyc/contract/status.ts';
 import { formatDateTime, type ZoneMode } from '../../kyc/view/time.ts';
@@ -28,6 +29,8 @@ export interface HandOffProps {
   user: string | undefined;
   role: Role | undefined;
   replyTemplates: Record<string, ReplyTemplate>;
+  /** The recordId the page shows, the record's own or filled in (shown-record-id.ts). */
+  recordId?: ShownRecordId;
   /** The decision summary's custom fields (summaryFields in CONFIG_FILE): copied for compliance users, never for support users. */
   decisionFields: ReadonlyArray<readonly [string, CustomFieldValue]>;
 }
@@ -69,6 +72,7 @@ export function HandOffBar(props: HandOffProps) {
               record,
               environment: environmentBadgeText(info),
               role,
+              recordId: props.recordId,
               decisionFields: readsFullRecord(role) ? props.decisionFields : [],
               now: new Date(),
               zone,

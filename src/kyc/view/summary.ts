@@ -5,6 +5,7 @@ import type { CandidateRecord } from '../contract/schema.ts';
 import { statusInfo } from '../contract/status.ts';
 import { type CertificateOutcome, certificateOutcome } from './certificate-review.ts';
 import type { CustomFieldValue } from './summary-fields.ts';
+import { recordIdText, type ShownRecordId } from './shown-record-id.ts';
 import { formatDateTime, formatRelative, type ZoneMode } from './time.ts';
 
 export interface SummaryInput {
@@ -12,6 +13,8 @@ export interface SummaryInput {
   /** The environment as the header badge names it, e.g. "Production · acme_kyc". */
   environment: string;
   role: Role | undefined;
+  /** The recordId the page shows (shown-record-id.ts): the record's own, or one filled in with where it came from. */
+  recordId?: ShownRecordId;
   /** Custom fields that matter for the decision, as the decision summary shows them (compliance users only). */
   decisionFields?: ReadonlyArray<readonly [string, CustomFieldValue]>;
   now: Date;
@@ -35,7 +38,7 @@ export function candidateSummary(input: SummaryInput): string {
   const lines = [
     `Candidate (${input.environment})`,
     `refId: ${record.refId ?? 'none assigned'}`,
-    `recordId: ${record.recordId ?? 'not in this response'}`,
+    `recordId: ${input.recordId ? recordIdText(input.recordId) : (record.recordId ?? 'not in this response')}`,
     `blockPassID: ${record.blockPassID ?? 'not in this response'}`,
     `Status: ${info.label}${
       since && !Number.isNaN(since.getTime()) ? ` since ${zoned(since)} (${formatRelative(since, now, input)})` : ''
