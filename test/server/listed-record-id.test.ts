@@ -2,6 +2,8 @@ import type http from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { LISTED_RECORD_ID_HEADER } from '../../src/kyc/contract/listed-record-id.ts';
 import { candidateEnvelopeSchema } from '../../src/kyc/contract/schema.ts';
+import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
+import { SANDBOX_KEYS, startSandbox } from '../../src/server/sandbox/sandbox.ts';
 import { createMemoryQueueIndexStore, type QueueIndexStore } from '../../src/server/state/queue-index-store.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
 import { startTestApp, type TestApp } from './http.ts';
@@ -156,6 +158,44 @@ describe('a full answer without recordId, looked up by refId', () => {
       expect(crlf.headers['set-cookie']).toBeUndefined();
     } finally {
       candidates.splice(1);
+    }
+  });
+});
+
+describe('the embedded sandbox answers in the published full example’s form', () => {
+  it('published-full-example: no recordId at full level, one at status level and in the list; the app sends the listed one beside the full answer', async () => {
+    const candidatesOfSandbox = await sampleCandidates({ now: new Date(), pictures: false });
+    const sandbox = await startSandbox({ candidates: candidatesOfSandbox });
+    const sandboxApp = await startTestApp({
+      upstream: { baseUrl: sandbox.url, clientId: sandbox.clientId, apiKey: SANDBOX_KEYS.full, statusApiKey: SANDBOX_KEYS.status },
+      access: gateway(),
+      queueIndex: createMemoryQueueIndexStore(),
+    });
+    try {
+      const path = `/kyc/1.0/connect/${sandbox.clientId}/refId/published-full-example`;
+      const asked = async (key: string, at = path) => {
+        const res = await fetch(`${sandbox.url}${at}`, { headers: { authorization: key } });
+        return ((await res.json()) as { data: Record<string, unknown> }).data;
+      };
+      const full = await asked(SANDBOX_KEYS.full);
+      expect(full).toMatchObject({ refId: 'published-full-example', status: 'inreview' });
+      expect(full).not.toHaveProperty('recordId');
+      expect(full.identities).toBeDefined();
+      expect(await asked(SANDBOX_KEYS.identity)).not.toHaveProperty('recordId');
+      const recordId = (await asked(SANDBOX_KEYS.status)).recordId;
+      expect(recordId).toBe('5b2a7c0e9d8f6a4b3c2d1e03');
+      // Found by it too, and the other samples keep theirs.
+      expect(await asked(SANDBOX_KEYS.full, `/kyc/1.0/connect/${sandbox.clientId}/recordId/${recordId}`)).not.toHaveProperty('recordId');
+      expect(await asked(SANDBOX_KEYS.full, `/kyc/1.0/connect/${sandbox.clientId}/refId/cust_000482`)).toHaveProperty('recordId');
+
+      await sandboxApp.crawl();
+      const res = await sandboxApp.get('/api/candidates/refId/published-full-example', PLAIN);
+      expect(res.status).toBe(200);
+      expect(res.headers[LISTED_RECORD_ID_HEADER]).toBe(recordId);
+      expect(candidateEnvelopeSchema.parse(JSON.parse(res.body)).data.recordId).toBeUndefined();
+    } finally {
+      await sandboxApp.close();
+      await sandbox.close();
     }
   });
 });

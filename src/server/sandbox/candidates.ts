@@ -12,6 +12,8 @@ export interface SandboxCandidate {
   summary: string;
   /** In the applicants list only, not offered as a sample on the home page (the queue's many extras). */
   listOnly?: boolean;
+  /** Its full-level answer has no recordId (status level and list have it): the published full example's form. */
+  fullOmitsRecordId?: boolean;
 }
 
 export interface SampleOptions {
@@ -53,7 +55,23 @@ function candidateOf(person: Person, options: SampleOptions, pictures: Record<st
   if (person.customFields) record.customFields = person.customFields;
   if (!person.isArchived) record.identities = { ...textIdentitiesOf(person), ...pictures };
   if (person.certs) record.certs = certificatesOf(person, at(Math.min(...Object.values(person.dates)) - 60));
-  return { record, summary: person.summary };
+  return { record, summary: person.summary, ...(person.fullOmit?.includes('recordId') ? { fullOmitsRecordId: true } : {}) };
+}
+
+/**
+ * The published full example's form (fullOmitsRecordId): the full-level answer, to any key but a
+ * status-only one, without the recordId its status level and the list have. `scoped` is the record as the
+ * key's scope allows.
+ */
+export function fullLevelForm(candidates: readonly SandboxCandidate[]) {
+  const without = new Set(
+    candidates.flatMap(({ record, fullOmitsRecordId }) => (fullOmitsRecordId && record.recordId ? [record.recordId] : [])),
+  );
+  return (scoped: CandidateRecord, scope: 'status' | 'identity' | 'full'): CandidateRecord => {
+    if (scope === 'status' || !scoped.recordId || !without.has(scoped.recordId)) return scoped;
+    const { recordId: _omitted, ...rest } = scoped;
+    return rest;
+  };
 }
 
 /** One sandbox certificate as the service sends it: its slug and its text (JSON-LD, or not even JSON). */

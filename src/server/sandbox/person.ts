@@ -16,6 +16,8 @@ export interface Person {
   isArchived?: boolean;
   /** Fields the record leaves out, as some of the service's published answers do (published-people.ts). */
   omit?: ReadonlyArray<'isArchived' | 'blockPassID'>;
+  /** Fields its full-level answer leaves out while its status level and the list have them, as the published full example does. */
+  fullOmit?: ReadonlyArray<'recordId'>;
   /** willArchiveAtDate as an offset after `now`, in seconds. */
   archivesIn?: number;
   givenName?: string;

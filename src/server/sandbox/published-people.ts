@@ -2,8 +2,9 @@ import { DAY, HOUR, MINUTE, type Person } from './person.ts';
 
 /**
  * Candidates in the forms the real service has published beside its contract (upstream-api-facts.md):
- * its first status answer carries no `isArchived`, its archive examples no `blockPassID`. The app reads
- * them as it reads any record (record-reading.ts): what is there is shown, what is not is named.
+ * its first status answer carries no `isArchived`, its archive examples no `blockPassID`, its full-level
+ * example no `recordId` (its status level and the list have it). The app reads them as it reads any
+ * record (record-reading.ts): what is there is shown, what is not is named.
  */
 export const PUBLISHED_PEOPLE: Person[] = [
   {
@@ -32,5 +33,21 @@ export const PUBLISHED_PEOPLE: Person[] = [
     omit: ['blockPassID'],
     latinName: 'Archived candidate',
     pictures: {},
+  },
+  {
+    refId: 'published-full-example',
+    recordId: '5b2a7c0e9d8f6a4b3c2d1e03',
+    blockPassID: '5b2a7c0e9d8f6a4b3c2d1e92',
+    summary: 'The published full-level example: no recordId (the status level and the list have it)',
+    status: 'inreview',
+    dates: { waitingDate: 6 * HOUR, inreviewDate: 5 * HOUR },
+    submitCount: 1,
+    fullOmit: ['recordId'],
+    givenName: 'Ingrid',
+    familyName: 'Solberg',
+    latinName: 'Ingrid Solberg',
+    email: 'ingrid.solberg@example.no',
+    dob: '09/21/1985',
+    pictures: { selfie: 'jpeg', passport: 'jpeg' },
   },
 ];

@@ -4,7 +4,7 @@ import { statusLevelOf, type CandidateRecord, type UpstreamError } from '../../k
 import { isLookupKind, type LookupKind } from '../../kyc/contract/lookup.ts';
 import { listApplicants } from './applicants.ts';
 import type { ListShape } from '../config/file-schema.ts';
-import type { SandboxCandidate } from './candidates.ts';
+import { fullLevelForm, type SandboxCandidate } from './candidates.ts';
 import { dateFieldOf, handleTestControl, handleTestReset, type SetStatus, TEST_RESET_PATH, TEST_STATUS_PATH } from './test-controls.ts';
 import { handleTestOutage, TEST_OUTAGE_PATH, testOutage } from './test-controls.ts';
 import credentials from './credentials.json' with { type: 'json' };
@@ -105,7 +105,7 @@ export function createSandboxHandler(options: SandboxOptions): Handler & { setSt
   grants.set(SANDBOX_ARCHIVE_KEY, { scope: 'full', archives: true });
   const all = [...options.candidates, ...(options.archiveKeyCandidates ?? [])];
   let index = indexOf(all);
-  const bodies = bodyCache();
+  const bodies = bodyCache(scopedAnswers(all));
   const archiver = createArchiver(options.archiveKeyCandidates ?? [], options.archiveAfterMs ?? SANDBOX_ARCHIVE_AFTER_SECONDS * 1000);
   const change = (record: CandidateRecord, changed: CandidateRecord) => {
     replaceIn(index, record, changed);
@@ -164,7 +164,7 @@ export function createSandboxHandler(options: SandboxOptions): Handler & { setSt
     if (!record) return sendError(res, 404, 'Resource not Found');
     if (!grant.archives) return sendBody(req, res, bodies.of(record, grant));
     // Each full lookup with such a key schedules the deletion anew, from the time of the lookup.
-    const data = { ...recordForScope(record, grant.scope), willArchiveAtDate: archiver.schedule(record) };
+    const data = { ...bodies.answerOf(record, grant.scope), willArchiveAtDate: archiver.schedule(record) };
     sendBody(req, res, Buffer.from(JSON.stringify({ status: 'success', data })));
   };
   return Object.assign(handler, { setStatus });
@@ -211,15 +211,22 @@ function idOf(record: CandidateRecord): string {
   return `${record.recordId ?? ''}\u0000${record.refId ?? ''}`;
 }
 
+/** Each record as a key of `scope` receives it, in the published full example's form where a candidate has it (candidates.ts). */
+function scopedAnswers(candidates: readonly SandboxCandidate[]) {
+  const fullForm = fullLevelForm(candidates);
+  return (record: CandidateRecord, scope: KeyScope) => fullForm(recordForScope(record, scope), scope);
+}
+
 /** Bodies are built once per record and scope: large-image records weigh megabytes. */
-function bodyCache() {
+function bodyCache(answerOf: (record: CandidateRecord, scope: KeyScope) => CandidateRecord) {
   const bodies = new Map<string, Buffer>();
   return {
+    answerOf,
     of(record: CandidateRecord, grant: KeyGrant): Buffer {
       const cacheKey = `${grant.scope}\u0000${record.recordId ?? record.refId}`;
       let body = bodies.get(cacheKey);
       if (!body) {
-        body = Buffer.from(JSON.stringify({ status: 'success', data: recordForScope(record, grant.scope) }));
+        body = Buffer.from(JSON.stringify({ status: 'success', data: answerOf(record, grant.scope) }));
         bodies.set(cacheKey, body);
       }
       return body;
