@@ -1,6 +1,7 @@
 import type http from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { apiMetaSchema } from '../../src/kyc/contract/api.ts';
+import { structuredFieldsOf, wasSentAsObject } from '../../src/kyc/contract/other-forms.ts';
 import { candidateEnvelopeSchema, unreadFieldsOf } from '../../src/kyc/contract/schema.ts';
 import { createAccessControl } from '../../src/server/auth/access.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
@@ -132,6 +133,37 @@ describe('the service’s published answers (issue 30)', () => {
     // Another status is not a success, whatever the record says.
     answer = { status: 'error', data: STATUS_ANSWER_2018.data };
     expect((await app.get('/api/candidates/refId/1', SUPPORT)).status).toBe(502);
+  });
+
+  it('an address and a phone sent as objects, and custom fields holding an object or a list, reach the page as it reads them, plain and in parts', async () => {
+    const address = { address: '1 Rd', city: 'Berlin', country: 'DEU', county: 'Mitte' };
+    const phone = { countryCode: 'GBR', countryCode2: 'gb', number: '7700900123' };
+    // 1×1 PNG: a picture makes the answer one in parts, whose first part is written anew from the answer's tokens.
+    const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+    answer = {
+      status: 'success',
+      data: {
+        ...STATUS_ANSWER_2018.data,
+        customFields: { obj: { a: 1 }, arr: [1, 2], note: 'x' },
+        identities: {
+          address: { type: 'string', value: address },
+          phone: { type: 'string', value: phone },
+          selfie: { type: 'base64', value: png },
+        },
+      },
+    };
+    const plain = recordOf((await app.get('/api/candidates/refId/1', { accept: 'application/json', ...COMPLIANCE })).body);
+    const parts = await partsOf(await getBytes(app.port, '/api/candidates/refId/1', COMPLIANCE));
+    const first = recordOf(parts.find((part) => !part.headers['content-id']?.startsWith('status@'))!.body.toString());
+    for (const record of [plain, first]) {
+      expect(record.identities?.address).toEqual({ type: 'string', value: JSON.stringify(address) });
+      expect(wasSentAsObject(record.identities?.address) && wasSentAsObject(record.identities?.phone)).toBe(true);
+      expect(record.customFields).toEqual({ note: 'x' });
+      expect(structuredFieldsOf(record.customFields).map((field) => field.json)).toEqual(['{"a":1}', '[1,2]']);
+      // The first part holds the picture's reference in its place, which the page puts back (picture-parts.ts).
+      expect(unreadFieldsOf(record).filter((entry) => entry.field !== 'identities.selfie')).toEqual([]);
+    }
+    expect(unreadFieldsOf(plain)).toEqual([]);
   });
 
   // Last: the finding it records refuses this app's full lookups from then on.

@@ -49,7 +49,12 @@ describe('decodeAddress and decodePhone, liberally', () => {
     expect(decoded.ok && addressLines(decoded.value)).toEqual(['Invalidenstr. 117', '10115 Berlin']);
     expect(decoded.ok && decoded.unread).toEqual([]);
     const phone = decodePhone('{"countryCode":"DEU","countryCode2":null,"phoneNumber":"+4915112345678","number":15112345678}');
-    expect(phone).toEqual({ ok: true, value: { countryCode: 'DEU', phoneNumber: '+4915112345678', number: '15112345678' }, unread: [] });
+    expect(phone).toEqual({
+      ok: true,
+      value: { countryCode: 'DEU', phoneNumber: '+4915112345678', number: '15112345678' },
+      unread: [],
+      others: [],
+    });
   });
 
   it('an odd part costs that part alone: the rest is decoded, the part named by its kind, never its value', () => {
@@ -93,11 +98,45 @@ describe('decodeAddress and decodePhone, liberally', () => {
         (fields, phoneNumber) => {
           const decoded = decodePhone(JSON.stringify({ ...fields, phoneNumber }));
           expect(decoded.ok && decoded.value.phoneNumber).toBe(phoneNumber);
-          expect(decodePhone(JSON.stringify(fields)).ok).toBe(false);
+          // Without a phoneNumber, its national number is enough (the card composes the rest); with neither, nothing is.
+          const number = Object.hasOwn(fields, 'number') ? fields.number : undefined;
+          expect(decodePhone(JSON.stringify(fields)).ok).toBe(typeof number === 'string' || typeof number === 'number');
         },
       ),
       { numRuns: 300 },
     );
+  });
+
+  it('property, never hides: every part of an address object the documentation does not name is listed among the other parts, as sent', () => {
+    const name = fc.oneof(fc.constantFrom(...PARTS, 'county', 'addressLine2', '__proto__', 'constructor'), fc.string({ maxLength: 12 }));
+    fc.assert(
+      fc.property(fc.dictionary(name, anyValue, { minKeys: 1 }), (fields) => {
+        const decoded = decodeAddress(JSON.stringify(fields));
+        expect(decoded.ok).toBe(true);
+        if (!decoded.ok) return;
+        for (const [part, sent] of Object.entries(fields)) {
+          const known = (PARTS as readonly string[]).includes(part);
+          const other = decoded.others.find((entry) => entry.name === part);
+          expect(other !== undefined, part).toBe(!known);
+          if (other) expect(other.text).toBe(typeof sent === 'string' ? sent : JSON.stringify(sent));
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('keeps the parts the documentation does not name, in name order, and the documented ones where they were', () => {
+    const address = decodeAddress(
+      JSON.stringify({ address: '1 High St', city: 'Canterbury', country: 'GBR', county: 'Kent', addressLine2: 'Flat 3', floor: 2 }),
+    );
+    expect(address.ok && addressLines(address.value)).toEqual(['1 High St', 'Canterbury']);
+    expect(address.ok && address.others).toEqual([
+      { name: 'addressLine2', text: 'Flat 3' },
+      { name: 'county', text: 'Kent' },
+      { name: 'floor', text: '2' },
+    ]);
+    const phone = decodePhone('{"countryCode":"GBR","phoneNumber":"+447700900123","extension":"42"}');
+    expect(phone.ok && phone.others).toEqual([{ name: 'extension', text: '42' }]);
   });
 });
 
@@ -108,11 +147,20 @@ describe('decodePhone', () => {
       ok: true,
       value: { countryCode: 'SWE', countryCode2: 'se', phoneNumber: '+46701234567', number: '701234567' },
       unread: [],
+      others: [],
     });
   });
 
-  it('refuses JSON without a phoneNumber and text that is not JSON', () => {
-    expect(decodePhone('{"countryCode":"SWE"}').ok).toBe(false);
+  it('decodes a phone with its national number but no phoneNumber (the card composes it), and never invents one', () => {
+    const decoded = decodePhone('{"countryCode":"GBR","countryCode2":"gb","number":"7700900123"}');
+    expect(decoded).toEqual({ ok: true, value: { countryCode: 'GBR', countryCode2: 'gb', number: '7700900123' }, unread: [], others: [] });
+  });
+
+  it('refuses JSON with neither a phoneNumber nor a number, and text that is not JSON', () => {
+    expect(decodePhone('{"countryCode":"SWE"}')).toMatchObject({
+      ok: false,
+      problem: 'The phone number has neither a phoneNumber nor a number.',
+    });
     expect(decodePhone('+46 70 123 45 67').ok).toBe(false);
   });
 });

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { structuredFieldsOf, wasSentAsObject } from '../../src/kyc/contract/other-forms.ts';
 import { readCandidateRecord, unreadFieldsOf } from '../../src/kyc/contract/record-reading.ts';
 import { candidateEnvelopeSchema, type CandidateRecord, statusLevelEnvelope } from '../../src/kyc/contract/schema.ts';
 
@@ -165,5 +166,43 @@ describe('a record read liberally (issue 30)', () => {
     expect(body.unread.map((entry: { field: string }) => entry.field).sort()).toEqual(['isArchived', 'waitingDate']);
     const again = candidateEnvelopeSchema.parse(body).data;
     expect(unreadFieldsOf(again)).toEqual(body.unread);
+  });
+
+  it('reads an address or phone sent as an object (text holding it is documented) as its JSON, and says it came so', () => {
+    const address = { address: '1 Rd', city: 'Berlin', country: 'DEU', county: 'Mitte' };
+    const phone = { countryCode: 'DEU', phoneNumber: '+4930123456' };
+    const record = parseData({
+      status: 'waiting',
+      refId: 'r',
+      identities: {
+        address: { type: 'string', value: address },
+        phone: { type: 'string', value: phone },
+        email: { type: 'string', value: 'a@b.c' },
+        // Only the attributes documented as JSON are read so: a name given as an object is not one.
+        given_name: { type: 'string', value: { first: 'Ada' } },
+      },
+    });
+    expect(record.identities?.address).toEqual({ type: 'string', value: JSON.stringify(address) });
+    expect(record.identities?.phone).toEqual({ type: 'string', value: JSON.stringify(phone) });
+    expect(wasSentAsObject(record.identities?.address)).toBe(true);
+    expect(wasSentAsObject(record.identities?.phone)).toBe(true);
+    expect(wasSentAsObject(record.identities?.email)).toBe(false);
+    expect(unreadFieldsOf(record)).toEqual([
+      { field: 'identities.given_name', expected: 'an attribute ({type, value})', found: 'an object' },
+    ]);
+  });
+
+  it('keeps a custom field holding an object or a list beside the others, as compact JSON, never among the text values', () => {
+    const record = parseData({
+      status: 'waiting',
+      refId: 'r',
+      customFields: { n: 5, b: true, obj: { a: 1 }, arr: [1, 2], nul: null, text: 'x' },
+    });
+    expect(record.customFields).toEqual({ n: 5, b: true, nul: null, text: 'x' });
+    expect(structuredFieldsOf(record.customFields)).toEqual([
+      { name: 'obj', json: '{"a":1}', kind: 'an object' },
+      { name: 'arr', json: '[1,2]', kind: 'a list' },
+    ]);
+    expect(unreadFieldsOf(record)).toEqual([]);
   });
 });

@@ -4,10 +4,15 @@ import { Masked } from '../preferences/privacy-reveal.tsx';
 import { LongText } from '../ui/long-text.tsx';
 import { RawValue } from '../ui/raw-value.tsx';
 import { Section } from '../ui/section.tsx';
+import { OtherParts, SentAsObjectNote } from './other-parts.tsx';
 import { UnreadPartsNotice } from './unread-fields.tsx';
 
-/** The decoded address as a postal address, the country by name; the raw text when it does not decode. */
-export function AddressCard({ raw }: { raw: string }) {
+/**
+ * The decoded address as a postal address, the country by name, and any part the documentation does not
+ * name under its own; the raw text when it does not decode. `sentAsObject`: the service sent an object
+ * where text holding it is documented (other-forms.ts).
+ */
+export function AddressCard({ raw, sentAsObject = false }: { raw: string; sentAsObject?: boolean }) {
   const decoded = decodeAddress(raw);
   return (
     <Section title="Address">
@@ -27,12 +32,14 @@ export function AddressCard({ raw }: { raw: string }) {
                 </div>
               )}
             </address>
+            <OtherParts parts={decoded.others} />
             <UnreadPartsNotice unread={decoded.unread} />
           </>
         ) : (
           <RawValue raw={raw} problem={decoded.problem} />
         )}
       </Masked>
+      {sentAsObject && <SentAsObjectNote what="address" />}
     </Section>
   );
 }

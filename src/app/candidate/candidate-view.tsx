@@ -3,6 +3,7 @@ import { sortAttributes } from '../../kyc/view/attributes.ts';
 import { splitSummaryFields } from '../../kyc/view/summary-fields.ts';
 import type { ShownRecordId } from '../../kyc/view/shown-record-id.ts';
 import { isStatusLevel, isStatusLevelField, type CandidateRecord, unreadFieldsOf } from '../../kyc/contract/schema.ts';
+import { structuredFieldsOf, wasSentAsObject } from '../../kyc/contract/other-forms.ts';
 import { useEnvironment } from '../environment/use-environment.ts';
 import { RevealScope } from '../preferences/privacy-reveal.tsx';
 import { usePageSession } from '../session/session-end.ts';
@@ -64,6 +65,8 @@ export function CandidateView({
   const summaryFields = meta?.summaryFields;
   const supportFields = support ? meta?.supportFields : undefined;
   const otherFields = splitSummaryFields(record.customFields, summaryFields).rest;
+  // Custom fields that came as an object or a list: shown with the others, as JSON marked "not text".
+  const structured = structuredFieldsOf(record.customFields);
   const wide = Boolean(identities || record.certs);
   // The wide sections in page order (pictures, other attributes, certificates): the first sits beside the
   // status history when there is no identity row there, every other one spans the three columns.
@@ -115,17 +118,17 @@ export function CandidateView({
         <div className={`grid gap-5 ${wide ? 'lg:grid-cols-3' : 'max-w-2xl'}`}>
           <div className="min-w-0 space-y-5">
             <StatusTimeline record={record} now={now} />
-            {record.customFields && !support && (otherFields.length > 0 || Object.keys(record.customFields).length === 0) && (
-              <CustomFields fields={Object.fromEntries(otherFields)} />
-            )}
+            {record.customFields &&
+              !support &&
+              (otherFields.length > 0 || structured.length > 0 || Object.keys(record.customFields).length === 0) && (
+                <CustomFields fields={Object.fromEntries(otherFields)} structured={structured} />
+              )}
           </div>
           {identities && (
             <div className="grid min-w-0 gap-5 md:grid-cols-2 lg:col-span-2 lg:self-start">
               <IdentityCard identities={identities} now={now} familyFirst={name?.familyFirst} />
               <div className="min-w-0 space-y-5">
-                {identities.address?.type === 'string' && <AddressCard raw={identities.address.value} />}
-                {identities.phone?.type === 'string' && <PhoneCard raw={identities.phone.value} />}
-                <NotProvided address={!identities.address} phone={!identities.phone} />
+                <ContactCards identities={identities} />
               </div>
             </div>
           )}
@@ -158,6 +161,19 @@ export function CandidateView({
         </div>
       </div>
     </RevealScope>
+  );
+}
+
+/** The address and phone cards (each says when the service sent an object, not text: other-forms.ts), and which of them is missing. */
+function ContactCards({ identities }: { identities: NonNullable<CandidateRecord['identities']> }) {
+  return (
+    <>
+      {identities.address?.type === 'string' && (
+        <AddressCard raw={identities.address.value} sentAsObject={wasSentAsObject(identities.address)} />
+      )}
+      {identities.phone?.type === 'string' && <PhoneCard raw={identities.phone.value} sentAsObject={wasSentAsObject(identities.phone)} />}
+      <NotProvided address={!identities.address} phone={!identities.phone} />
+    </>
   );
 }
 

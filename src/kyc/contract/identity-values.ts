@@ -5,6 +5,9 @@ import { z } from './zod.ts';
  * produces), and what the browser decodes for its address and phone cards.
  */
 
+/** The attributes documented as text holding a JSON object (an object given in its place is read as its JSON: record-reading.ts). */
+export const JSON_TEXT_ATTRIBUTES: ReadonlySet<string> = new Set(['address', 'phone']);
+
 /**
  * A part of an address or a phone: text. Read liberally: a number (a postal code or a national number
  * sent as one) as the text JSON writes it, and null as absent; the contract's form is text alone.
@@ -14,8 +17,11 @@ const part = z.pipe(
   z.transform((value) => (value === null ? undefined : String(value))),
 );
 
-/** The `address` attribute. */
-export const postalAddressSchema = z.object({
+/**
+ * The `address` attribute. Loose: a part the documentation does not name (`county`, `addressLine2`) is
+ * kept, and the card shows it under its name (json-attribute.ts lists them).
+ */
+export const postalAddressSchema = z.looseObject({
   address: z.optional(part),
   extraInfo: z.optional(part),
   city: z.optional(part),
@@ -26,14 +32,17 @@ export const postalAddressSchema = z.object({
 });
 export type PostalAddress = z.infer<typeof postalAddressSchema>;
 
-/** The `phone` attribute. */
-export const phoneSchema = z.object({
+/** The `phone` attribute. Loose, as the address is (an `extension` is kept). */
+export const phoneSchema = z.looseObject({
   /** ISO 3166-1 alpha-3. */
   countryCode: z.optional(part),
   /** ISO 3166-1 alpha-2, lower case. */
   countryCode2: z.optional(part),
-  /** International format with a leading "+": the one part the card cannot do without. */
-  phoneNumber: z.string(),
+  /**
+   * International format with a leading "+". Documented, yet one came without it: the card then shows
+   * `number` with the country's calling code, marked as composed (phone-card.tsx).
+   */
+  phoneNumber: z.optional(part),
   /** National number without prefix. */
   number: z.optional(part),
 });

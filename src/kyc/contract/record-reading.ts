@@ -7,6 +7,8 @@ import {
   isoTimestampSchema,
   readTimestamp,
 } from './record-fields.ts';
+import { JSON_TEXT_ATTRIBUTES } from './identity-values.ts';
+import { attachStructuredFields, markSentAsObject, type StructuredField, structuredField } from './other-forms.ts';
 import { z } from './zod.ts';
 
 /**
@@ -16,7 +18,10 @@ import { z } from './zod.ts';
  * text: an unknown one is shown as such) and a refId or a recordId. Every other field is optional, and
  * one that is there in another form than the contract's (a number where text was due, a list where an
  * object was) costs that field alone: it is left out of the record and named in `unread`, and the rest of
- * the record is read. Inside `customFields`, `identities` and `certs` the same holds per entry.
+ * the record is read. Inside `customFields`, `identities` and `certs` the same holds per entry. A value
+ * in another form that still says the same is read into the contract's (other-forms.ts says which came
+ * so): a certificate or an address given as the JSON document rather than as its text; a custom field
+ * holding an object or a list is kept beside the others as its JSON, shown but never taken for text.
  *
  * What `unread` says of a field is its name and the kinds of value expected and found, never the value:
  * a support user may be told of a status-level field that could not be read, and a value in the wrong
@@ -50,8 +55,10 @@ export type RecordReading = { ok: true; record: CandidateRecord; unread: UnreadF
 interface FieldCheck {
   expected: string;
   schema: z.ZodMiniType;
-  /** A value of another form that still says the same, turned into the contract's (a certificate given as JSON rather than as its text). */
-  alsoRead?: (value: unknown) => unknown;
+  /** A value of another form that still says the same, turned into the contract's (a certificate given as JSON rather than as its text). `name`: the entry's, in a map. */
+  alsoRead?: (value: unknown, name: string) => unknown;
+  /** A map's entry that is none of its values but is still shown, kept beside the map (other-forms.ts). */
+  aside?: (name: string, value: unknown) => StructuredField | undefined;
 }
 
 const TEXT: FieldCheck = { expected: 'text', schema: z.string() };
@@ -85,8 +92,19 @@ const FIELDS: ReadonlyMap<string, FieldCheck> = new Map([
 
 /** The map-valued fields: an object whose every entry is checked on its own. Maps, not objects: a field named `__proto__` is no field of theirs. */
 const MAPS: ReadonlyMap<string, FieldCheck> = new Map<string, FieldCheck>([
-  ['customFields', { expected: 'text, a number, true or false, or empty', schema: customFieldValueSchema }],
-  ['identities', { expected: 'an attribute ({type, value})', schema: identityAttributeSchema }],
+  ['customFields', { expected: 'text, a number, true or false, or empty', schema: customFieldValueSchema, aside: structuredField }],
+  [
+    'identities',
+    {
+      expected: 'an attribute ({type, value})',
+      schema: identityAttributeSchema,
+      // An address or a phone is documented as text holding a JSON object; one given as the object itself says the same.
+      alsoRead: (value, name) =>
+        JSON_TEXT_ATTRIBUTES.has(name) && isPlainObject(value) && typeof value.type === 'string' && isPlainObject(value.value)
+          ? markSentAsObject({ ...value, value: JSON.stringify(value.value) })
+          : undefined,
+    },
+  ],
   [
     'certs',
     {
@@ -126,9 +144,8 @@ export function readCandidateRecord(input: unknown): RecordReading {
     const map = MAPS.get(field);
     if ((check || map) && value === null) continue; // null: not given, as absent.
     if (check) {
-      const other = check.alsoRead?.(value);
-      if (check.schema.safeParse(value).success) define(record, field, value);
-      else if (other !== undefined) define(record, field, other);
+      const other = check.schema.safeParse(value).success ? value : check.alsoRead?.(value, field);
+      if (other !== undefined) define(record, field, other);
       else note(field, check.expected, value);
     } else if (map) {
       if (isPlainObject(value)) define(record, field, readEntries(field, value, map, note));
@@ -150,12 +167,15 @@ function readEntries(
   note: (field: string, expected: string, value: unknown) => void,
 ): Record<string, unknown> {
   const read: Record<string, unknown> = {};
+  const aside: StructuredField[] = [];
   for (const [name, value] of Object.entries(entries)) {
-    const other = check.alsoRead?.(value);
-    if (check.schema.safeParse(value).success) define(read, name, value);
-    else if (other !== undefined) define(read, name, other);
+    const other = check.schema.safeParse(value).success ? value : check.alsoRead?.(value, name);
+    const kept = other === undefined ? check.aside?.(name, value) : undefined;
+    if (other !== undefined) define(read, name, other);
+    else if (kept) aside.push(kept);
     else note(`${field}.${name.length > MAX_ENTRY_NAME ? `${name.slice(0, MAX_ENTRY_NAME)}…` : name}`, check.expected, value);
   }
+  attachStructuredFields(read, aside);
   return read;
 }
 

@@ -1,0 +1,140 @@
+import { cleanup, render, screen, within } from '@testing-library/react';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { AddressCard } from '../../src/app/candidate/address-card.tsx';
+import type { CandidateRecord } from '../../src/kyc/contract/schema.ts';
+import { revealBidiControls } from '../../src/kyc/view/text.ts';
+import { envelope, renderWithProviders, stubApi, testMeta } from './render.tsx';
+
+/**
+ * Identity and custom-field values the real service sent in other forms than documented (the audit's
+ * probe fixtures: an address and phone as objects, parts beyond the documented ones, a phone without its
+ * phoneNumber, custom fields holding an object or a list): each is shown, with what is odd about it named.
+ */
+
+function show(data: Record<string, unknown>) {
+  const record = { status: 'waiting', isArchived: false, blockPassID: 'bp', ...data } as CandidateRecord;
+  const path = `/api/candidates/refId/${encodeURIComponent(record.refId!)}`;
+  stubApi({ meta: testMeta(), candidates: { [path]: envelope(record) } });
+  return renderWithProviders(`/candidates/refId/${encodeURIComponent(record.refId!)}`);
+}
+
+const card = async (title: string) => (await screen.findByRole('heading', { name: title })).closest('section')!;
+
+describe('an address and a phone sent as objects, where text holding JSON is documented', () => {
+  it('shows both cards with a note that the service sent an object, and names nothing as unread or missing', async () => {
+    show({
+      refId: 'addr-obj',
+      identities: {
+        given_name: { type: 'string', value: 'Ada' },
+        address: {
+          type: 'string',
+          value: { address: '1 Rd', city: 'Berlin', country: 'DEU', state: '', postalCode: '10115', extraInfo: '' },
+        },
+        phone: { type: 'string', value: { countryCode: 'DEU', countryCode2: 'de', phoneNumber: '+4930123456', number: '30123456' } },
+      },
+    });
+    const address = await card('Address');
+    expect(address).toHaveTextContent('1 Rd');
+    expect(address).toHaveTextContent('10115 Berlin');
+    expect(within(address).getByTestId('sent-as-object')).toHaveTextContent('sent this address as an object, not as the text');
+    const phone = await card('Phone');
+    expect(await within(phone).findByText('+49 30 123456')).toBeInTheDocument();
+    expect(within(phone).getByTestId('sent-as-object')).toHaveTextContent('sent this phone number as an object');
+    expect(screen.queryByTestId('contact-not-provided')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('unread-fields')).not.toBeInTheDocument();
+  });
+});
+
+describe('parts of an address or phone the documentation does not name', () => {
+  it('lists them on the card under their names, in name order', async () => {
+    show({
+      refId: 'addr-extra',
+      identities: {
+        address: {
+          type: 'string',
+          value: JSON.stringify({ address: '1 High St', city: 'Canterbury', country: 'GBR', county: 'Kent', addressLine2: 'Flat 3' }),
+        },
+        phone: { type: 'string', value: JSON.stringify({ countryCode: 'GBR', phoneNumber: '+447700900123', extension: '42' }) },
+      },
+    });
+    const address = within(await card('Address')).getByTestId('other-parts');
+    expect([...address.querySelectorAll('li')].map((li) => li.textContent)).toEqual(['addressLine2 Flat 3', 'county Kent']);
+    const phone = within(await card('Phone')).getByTestId('other-parts');
+    expect(phone).toHaveTextContent('extension 42');
+  });
+
+  it('attack: markup and bidi controls in a part’s name or value are shown as text, the controls made visible', async () => {
+    show({
+      refId: 'addr-hostile',
+      identities: {
+        address: {
+          type: 'string',
+          value: JSON.stringify({ city: 'Paris', '<img src=x onerror=alert(1)>': 'invoice\u202Egpj.exe', 'note\u2066': '<b>bold</b>' }),
+        },
+      },
+    });
+    const parts = within(await card('Address')).getByTestId('other-parts');
+    expect(parts.querySelector('img, b')).toBeNull();
+    expect(parts).toHaveTextContent('<img src=x onerror=alert(1)> invoice⟦U+202E⟧gpj.exe');
+    expect(parts).toHaveTextContent('note⟦U+2066⟧ <b>bold</b>');
+    expect(parts.textContent).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
+  });
+
+  it('property, never hides: every key of an address object appears on the card', () => {
+    const name = fc.string({ minLength: 1, maxLength: 30 }).filter((key) => key.trim() !== '');
+    fc.assert(
+      fc.property(
+        fc.dictionary(name, fc.oneof(fc.string({ maxLength: 30 }), fc.integer(), fc.boolean()), { minKeys: 1, maxKeys: 6 }),
+        (extra) => {
+          const { container } = render(<AddressCard raw={JSON.stringify({ city: 'Paris', ...extra })} />);
+          const text = container.textContent ?? '';
+          for (const key of Object.keys(extra)) expect(text).toContain(revealBidiControls(key));
+          cleanup();
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+});
+
+describe('a phone without its phoneNumber', () => {
+  it('shows the national number with its country’s calling code, marked as composed, with no call link', async () => {
+    show({
+      refId: 'phone-nophonenum',
+      identities: { phone: { type: 'string', value: JSON.stringify({ countryCode: 'GBR', countryCode2: 'gb', number: '7700900123' }) } },
+    });
+    const phone = await card('Phone');
+    expect(await within(phone).findByText('+44 7700 900123')).toBeInTheDocument();
+    expect(within(phone).getByTestId('phone-composed')).toHaveTextContent(
+      'Composed here from the calling code of United Kingdom (+44) and the number sent, 7700900123: no full number given.',
+    );
+    expect(within(phone).queryByRole('link')).not.toBeInTheDocument();
+    expect(phone).not.toHaveTextContent('"number"');
+  });
+
+  it('without a country, shows the number as sent and says no full number was given', async () => {
+    show({ refId: 'phone-nocountry', identities: { phone: { type: 'string', value: JSON.stringify({ number: '7700900123' }) } } });
+    const phone = await card('Phone');
+    expect(within(phone).getByTestId('phone-number')).toHaveTextContent(/^7700900123$/);
+    expect(within(phone).getByTestId('phone-composed')).toHaveTextContent('no full number given');
+  });
+});
+
+describe('custom fields holding an object or a list', () => {
+  it('shows them in the table as compact JSON marked "not text", not in the unread notice', async () => {
+    show({ refId: 'cf-odd', customFields: { n: 5, b: true, obj: { a: 1 }, arr: [1, 2], nul: null } });
+    const table = await card('Custom fields');
+    const row = (field: string) => table.querySelector(`th[data-field="${field}"]`)!.nextElementSibling!;
+    expect(row('obj')).toHaveTextContent('{"a":1} (not text: an object, as JSON)');
+    expect(row('arr')).toHaveTextContent('[1,2] (not text: a list, as JSON)');
+    expect(row('n')).toHaveTextContent(/^5$/);
+    expect(screen.queryByTestId('unread-fields')).not.toBeInTheDocument();
+  });
+
+  it('cuts a long one as other long values are cut, with the rest a click away', async () => {
+    show({ refId: 'cf-long', customFields: { big: { list: Array.from({ length: 200 }, (_, index) => index) } } });
+    const table = await card('Custom fields');
+    expect(within(table).getByRole('button', { name: /Show all \(\d+ more characters\)/ })).toBeInTheDocument();
+  });
+});
