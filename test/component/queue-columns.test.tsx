@@ -70,7 +70,8 @@ describe('the queue columns', () => {
     expect(archived).toHaveTextContent('No');
     const second = cells(rows()[1]!);
     expect(second[1]).toHaveTextContent('5 h 15 min');
-    expect(second[2]).toHaveTextContent('none assigned');
+    // A row without a refId says it was not given, as a row without a recordId does: not that none was assigned.
+    expect(second[2]).toHaveTextContent(/^not given$/);
     expect(second[4]).toHaveTextContent('Yes');
     // A date the index does not know yet says so.
     expect(cells(rows()[2]!)[1]).toHaveTextContent('not known yet');

@@ -156,6 +156,21 @@ describe('candidate summary', () => {
     expect(text).toContain('Decision fields:\n  screeningCase: CA-2026-00917\n  riskScore: 87\n  reviewNote: (empty)\n');
   });
 
+  it('says an id the answer lacks is "not in this response", as the page does, never "none assigned"; and one it held unreadable, so', () => {
+    const { refId: _, ...withoutRefId } = full;
+    const text = candidateSummary({ record: withoutRefId as CandidateRecord, environment: 'Sandbox', role: 'compliance', now: NOW });
+    expect(text).toContain('refId: not in this response\n');
+    expect(text).not.toContain('none assigned');
+    // The service sent a refId of another kind: the page says "in the response, but not readable", and so does the summary.
+    const unreadable = candidateEnvelopeSchema.parse({
+      status: 'success',
+      data: { ...withoutRefId, refId: 4410, isArchived: 'maybe' },
+    }).data;
+    const said = candidateSummary({ record: unreadable, environment: 'Sandbox', role: 'support', now: NOW });
+    expect(said).toContain('refId: in the response, but not readable\n');
+    expect(said).toContain('Archived: in the response, but not readable\n');
+  });
+
   it('writes times as the page does: "UTC+8" where Intl says "GMT+8", and in UTC when the page is', () => {
     const input = { record: full, environment: 'Sandbox', role: 'support' as const, now: NOW, timeZone: 'Asia/Shanghai', locale: 'en-US' };
     const local = candidateSummary(input);

@@ -73,10 +73,11 @@ export function ApplicantRow({
   const cell = (field: 'refId' | 'recordId') => {
     const value = applicant[field];
     if (!value) {
-      // The service sent an id of the wrong type: it is said so, not "none assigned" (the row is opened by its other id).
+      // The service sent an id of the wrong type: it is said so, not "not given" (the row is opened by its other id).
       const problem = field === 'refId' ? applicant.unreadable?.refId : (applicant.unreadable?.recordId ?? applicant.unreadable?._id);
       if (problem) return <Unreadable field={field} expected={problem} />;
-      return <span className="text-slate-500 italic">{field === 'refId' ? 'none assigned' : 'not given'}</span>;
+      // Either id may be left out of the service's records: a row without a refId does not say the candidate has none.
+      return <span className="text-slate-500 italic">not given</span>;
     }
     const linked = href && field === linkOn;
     const wrap = (content: ReactNode) =>

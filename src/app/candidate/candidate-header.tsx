@@ -74,7 +74,9 @@ export function CandidateIds({ record, recordId }: { record: CandidateRecord; re
 /**
  * refId, recordId, blockPassID (each with a copy button, or why it is absent), archived when not said,
  * submissions. A recordId the answer lacks but the page knows (the id looked up, the applicants list's)
- * is shown and copied, with where it came from beside it.
+ * is shown and copied, with where it came from beside it. An answer without a refId does not say the
+ * candidate has none: any field but the status and one id may be left out of the service's answers
+ * (upstream-api-facts.md).
  */
 function IdentifierList({ record, recordId, className = '' }: { record: CandidateRecord; recordId?: ShownRecordId; className?: string }) {
   const unread = unreadFieldsOf(record);
@@ -104,7 +106,7 @@ function IdentifierList({ record, recordId, className = '' }: { record: Candidat
                   )}
                 </>
               ) : (
-                <span className="text-slate-500 italic">{absentText(field, unread, field === 'refId' ? 'none assigned' : undefined)}</span>
+                <span className="text-slate-500 italic">{absentText(field, unread)}</span>
               )}
             </dd>
           </div>

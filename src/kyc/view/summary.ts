@@ -1,7 +1,7 @@
 import type { Role } from '../contract/api.ts';
 import { readsFullRecord } from '../contract/roles.ts';
 import { currentStatusDate } from '../contract/batch.ts';
-import type { CandidateRecord } from '../contract/schema.ts';
+import { type CandidateRecord, unreadFieldsOf } from '../contract/schema.ts';
 import { statusInfo } from '../contract/status.ts';
 import { type CertificateOutcome, certificateOutcome } from './certificate-review.ts';
 import type { CustomFieldValue } from './summary-fields.ts';
@@ -35,17 +35,21 @@ export function candidateSummary(input: SummaryInput): string {
   const info = statusInfo(record.status);
   const sinceText = currentStatusDate(record);
   const since = sinceText ? new Date(sinceText) : undefined;
+  // As the page says it: a field the answer lacks is "not in this response", never "none" (the service leaves fields out).
+  const unread = unreadFieldsOf(record);
+  const absent = (field: string) =>
+    unread.some((entry) => entry.field === field) ? 'in the response, but not readable' : 'not in this response';
   const lines = [
     `Candidate (${input.environment})`,
-    `refId: ${record.refId ?? 'none assigned'}`,
-    `recordId: ${input.recordId ? recordIdText(input.recordId) : (record.recordId ?? 'not in this response')}`,
-    `blockPassID: ${record.blockPassID ?? 'not in this response'}`,
+    `refId: ${record.refId ?? absent('refId')}`,
+    `recordId: ${input.recordId ? recordIdText(input.recordId) : (record.recordId ?? absent('recordId'))}`,
+    `blockPassID: ${record.blockPassID ?? absent('blockPassID')}`,
     `Status: ${info.label}${
       since && !Number.isNaN(since.getTime()) ? ` since ${zoned(since)} (${formatRelative(since, now, input)})` : ''
     }`,
   ];
   if (record.isArchived) lines.push('Archived: identity data was archived on the service');
-  else if (record.isArchived === undefined) lines.push('Archived: not in this response');
+  else if (record.isArchived === undefined) lines.push(`Archived: ${absent('isArchived')}`);
   if (record.submitCount !== undefined) lines.push(`Submissions: ${record.submitCount}`);
   if (readsFullRecord(input.role)) {
     if (record.certs) {
