@@ -2,15 +2,15 @@ import { candidatePersonName } from '../../kyc/contract/candidate-name.ts';
 import { sortAttributes } from '../../kyc/view/attributes.ts';
 import { splitSummaryFields } from '../../kyc/view/summary-fields.ts';
 import type { ShownRecordId } from '../../kyc/view/shown-record-id.ts';
-import { isStatusLevel, isStatusLevelField, type CandidateRecord, unreadFieldsOf } from '../../kyc/contract/schema.ts';
+import { isStatusLevel, isStatusLevelField, type CandidateRecord, type UnreadField, unreadFieldsOf } from '../../kyc/contract/schema.ts';
 import { structuredFieldsOf, wasSentAsObject } from '../../kyc/contract/other-forms.ts';
 import { useEnvironment } from '../environment/use-environment.ts';
 import { RevealScope } from '../preferences/privacy-reveal.tsx';
 import { usePageSession } from '../session/session-end.ts';
-import { Card } from '../ui/card.tsx';
 import { Notice } from '../ui/section.tsx';
 import { useNow } from '../ui/use-now.ts';
 import type { ReactNode } from 'react';
+import { ContactNotShown } from './absent-sections.tsx';
 import { AddressCard } from './address-card.tsx';
 import { CandidateHeader, CandidateIds } from './candidate-header.tsx';
 import { Certificates } from './certificates.tsx';
@@ -59,7 +59,6 @@ export function CandidateView({
   const identities = record.identities;
   const sorted = identities ? sortAttributes(identities) : undefined;
   const name = candidatePersonName(record);
-  const owner = name?.full ?? 'the candidate';
   // The environment's meta is already loaded by the header: no second request.
   const meta = useEnvironment().meta;
   const summaryFields = meta?.summaryFields;
@@ -126,9 +125,9 @@ export function CandidateView({
           </div>
           {identities && (
             <div className="grid min-w-0 gap-5 md:grid-cols-2 lg:col-span-2 lg:self-start">
-              <IdentityCard identities={identities} now={now} familyFirst={name?.familyFirst} />
+              <IdentityCard identities={identities} now={now} familyFirst={name?.familyFirst} unread={unread} />
               <div className="min-w-0 space-y-5">
-                <ContactCards identities={identities} />
+                <ContactCards identities={identities} unread={unread} />
               </div>
             </div>
           )}
@@ -137,7 +136,7 @@ export function CandidateView({
             <div className={`min-w-0 print:order-last ${spanOf(0)}`}>
               <PictureGallery
                 pictures={sorted.pictures}
-                owner={owner}
+                owner={name?.full ?? 'the candidate'}
                 parts={picturePartsOf(record)}
                 noted={notedPictures(record, meta, sorted.pictures)}
               />
@@ -165,29 +164,14 @@ export function CandidateView({
 }
 
 /** The address and phone cards (each says when the service sent an object, not text: other-forms.ts), and which of them is missing. */
-function ContactCards({ identities }: { identities: NonNullable<CandidateRecord['identities']> }) {
+function ContactCards({ identities, unread }: { identities: NonNullable<CandidateRecord['identities']>; unread: readonly UnreadField[] }) {
   return (
     <>
       {identities.address?.type === 'string' && (
         <AddressCard raw={identities.address.value} sentAsObject={wasSentAsObject(identities.address)} />
       )}
       {identities.phone?.type === 'string' && <PhoneCard raw={identities.phone.value} sentAsObject={wasSentAsObject(identities.phone)} />}
-      <NotProvided address={!identities.address} phone={!identities.phone} />
+      <ContactNotShown identities={identities} unread={unread} />
     </>
-  );
-}
-
-/**
- * The address or phone number the identity data has none of, named beside the card of the one it has:
- * with a card alone, nothing said the other was missing (UX review). Only under identity data that came:
- * a status-level answer has none to miss, and says so once, above.
- */
-function NotProvided({ address, phone }: { address: boolean; phone: boolean }) {
-  if (!address && !phone) return null;
-  const what = address && phone ? 'address or phone number' : address ? 'address' : 'phone number';
-  return (
-    <Card as="p" tone="dashed" className="text-sm" data-testid="contact-not-provided">
-      No {what} was provided.
-    </Card>
   );
 }

@@ -1,8 +1,9 @@
 import { ageOn, formatDob, readDob } from '../../kyc/view/dob.ts';
-import type { IdentityAttribute } from '../../kyc/contract/schema.ts';
+import type { IdentityAttribute, UnreadField } from '../../kyc/contract/schema.ts';
 import { Masked } from '../preferences/privacy-reveal.tsx';
 import { LongText } from '../ui/long-text.tsx';
 import { Section } from '../ui/section.tsx';
+import { isUnread, SENT_UNREAD } from './absent-sections.tsx';
 
 function text(attribute: IdentityAttribute | undefined): string | undefined {
   return attribute?.type === 'string' && attribute.value.trim() !== '' ? attribute.value : undefined;
@@ -11,18 +12,31 @@ function text(attribute: IdentityAttribute | undefined): string | undefined {
 /** Rows hidden by the privacy mask, with their mask keys. */
 const MASKED_ROWS: Record<string, string> = { 'Date of birth': 'dob', 'E-mail': 'email' };
 
+/** The attribute each row shows. */
+const ROW_ATTRIBUTES: Record<string, string> = {
+  'Given name': 'given_name',
+  'Family name': 'family_name',
+  'Date of birth': 'dob',
+  'E-mail': 'email',
+};
+
 /** One plain address, nothing that a mailto: URL would read as more recipients, headers or a body. */
 const PLAIN_EMAIL = /^[^\s@?#,;%&<>"'\\()]+@[^\s@?#,;%&<>"'\\()]+\.[^\s@?#,;%&<>"'\\()]+$/u;
 
-/** Given and family name, date of birth with age, e-mail. Missing attributes say so. */
+/**
+ * Given and family name, date of birth with age, e-mail. Missing attributes say so; one the answer held
+ * but that could not be read (`unread`, named in the notice above the record) says that instead.
+ */
 export function IdentityCard({
   identities,
   now,
   familyFirst = false,
+  unread = [],
 }: {
   identities: Record<string, IdentityAttribute>;
   now: Date;
   familyFirst?: boolean;
+  unread?: readonly UnreadField[];
 }) {
   const dobRaw = text(identities.dob);
   const reading = dobRaw ? readDob(dobRaw) : undefined;
@@ -82,7 +96,9 @@ export function IdentityCard({
             <dt className="font-medium text-slate-500">{label}</dt>
             <dd className="min-w-0 break-words text-slate-900">
               {value === undefined || value === '' ? (
-                <span className="text-slate-500 italic">not provided</span>
+                <span className="text-slate-500 italic">
+                  {isUnread(unread, `identities.${ROW_ATTRIBUTES[label]}`) ? SENT_UNREAD : 'not provided'}
+                </span>
               ) : MASKED_ROWS[label] ? (
                 <Masked maskKey={MASKED_ROWS[label]} label={label}>
                   {value}
