@@ -10,6 +10,8 @@ import { json, renderWithProviders, stubApi } from './render.tsx';
  * field the notice above names as unreadable is never "not provided" beside it.
  */
 
+const SUPPORT: SessionInfo = { mode: 'proxy', user: 'sam', role: 'support' };
+
 const BASE = {
   status: 'inreview',
   refId: 'ref-1',
@@ -31,7 +33,40 @@ function showAnswers(answers: Record<string, unknown>, path: string, session?: S
 const show = (data: unknown, session?: SessionInfo) =>
   showAnswers({ '/api/candidates/refId/ref-1': data }, '/candidates/refId/ref-1', session);
 
+const absent = (section: string) => document.querySelector(`[data-testid="absent-section"][data-section="${section}"]`);
+
 afterEach(() => vi.restoreAllMocks());
+
+describe('an answer with nothing beyond the status level (a compliance user)', () => {
+  it('says what the answer lacks, not that the key returns status only, even right after the same key sent identities', async () => {
+    const { router } = showAnswers(
+      {
+        '/api/candidates/refId/ref-1': { ...BASE, identities: ADA, customFields: { note: 'x' }, certs: {} },
+        '/api/candidates/refId/ref-2': { ...BASE, refId: 'ref-2', recordId: '65f2000000000000000000a2' },
+      },
+      '/candidates/refId/ref-1',
+    );
+    expect(await screen.findByRole('heading', { level: 1, name: 'Ada Lovelace' })).toBeInTheDocument();
+    await router.navigate('/candidates/refId/ref-2');
+    expect(await screen.findByRole('heading', { level: 1, name: 'ref-2' })).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        'This answer has no identity data, custom fields or certificates: the API key may be status-only, or the candidate has none.',
+      ),
+    ).toBeInTheDocument();
+    expect(document.body).not.toHaveTextContent(/returns status only/);
+    // One sentence for the three: no line per section under it.
+    expect(screen.queryByTestId('absent-section')).not.toBeInTheDocument();
+  });
+
+  it("keeps a support user's sentence, which is a fact: the server reduces their answers", async () => {
+    show(BASE, SUPPORT);
+    expect(
+      await screen.findByText('Support users see status only: identity data, custom fields and certificates are not included.'),
+    ).toBeInTheDocument();
+    expect(screen.queryByTestId('absent-section')).not.toBeInTheDocument();
+  });
+});
 
 describe('an answer without a refId', () => {
   it('says "not in this response" in the header, as for a missing recordId, never "none assigned"', async () => {
@@ -40,6 +75,56 @@ describe('an answer without a refId', () => {
     const header = (await screen.findByRole('heading', { level: 1 })).closest('header')!;
     expect(within(header).getByText('refId').nextElementSibling).toHaveTextContent(/^not in this response$/);
     expect(document.body).not.toHaveTextContent(/none assigned/);
+  });
+});
+
+describe('a full record without certificates or custom fields', () => {
+  it('names each missing section in its place, as the pictures are named', async () => {
+    show({ ...BASE, identities: ADA });
+    expect(await screen.findByRole('heading', { name: 'Identity' })).toBeInTheDocument();
+    expect(absent('certs')).toHaveTextContent(/^No certificates in this response: the candidate has none, or the API key excludes them\.$/);
+    expect(absent('customFields')).toHaveTextContent(
+      /^No custom fields in this response: the candidate has none, or the API key excludes them\.$/,
+    );
+    expect(absent('identities')).toBeNull();
+    expect(screen.getByText(/No pictures in this response/)).toBeInTheDocument();
+  });
+
+  it('says nothing of either when both came, empty', async () => {
+    show({ ...BASE, identities: ADA, customFields: {}, certs: {} });
+    expect(await screen.findByText('No certificates.')).toBeInTheDocument();
+    expect(screen.getByText('No custom fields.')).toBeInTheDocument();
+    expect(screen.queryByTestId('absent-section')).not.toBeInTheDocument();
+  });
+
+  it('says "sent, but could not be read" of certificates the notice names, not that there are none', async () => {
+    show({ ...BASE, identities: ADA, customFields: { tier: 'gold' }, certs: 'not-a-map' });
+    expect(await screen.findByTestId('unread-fields')).toHaveTextContent('certs: an object expected, text found');
+    expect(absent('certs')).toHaveTextContent(/^Certificates: sent, but could not be read \(see above\)\.$/);
+    expect(absent('customFields')).toBeNull();
+    expect(screen.getByText('gold')).toBeInTheDocument();
+  });
+
+  it('names missing identity data above when other sections came', async () => {
+    show({ ...BASE, customFields: { tier: 'gold' } });
+    expect(await screen.findByText('gold')).toBeInTheDocument();
+    expect(absent('identities')).toHaveTextContent(
+      /^No identity data in this response: the candidate has none, or the API key excludes it\.$/,
+    );
+    expect(absent('certs')).toHaveTextContent(/^No certificates in this response/);
+  });
+
+  it('an archived record without certificates does not say its certificates remain', async () => {
+    show({ ...BASE, isArchived: true, customFields: { tier: 'gold' } });
+    expect(await screen.findByText('Identity data was archived on the service. The status history remains.')).toBeInTheDocument();
+    expect(absent('certs')).toHaveTextContent(/^No certificates in this response/);
+    expect(absent('identities')).toBeNull();
+  });
+
+  it('names no missing section to a support user, who sees the status level by design', async () => {
+    show({ ...BASE, identities: ADA }, SUPPORT);
+    expect(await screen.findByText(/Support users see status only/)).toBeInTheDocument();
+    expect(screen.queryByTestId('absent-section')).not.toBeInTheDocument();
   });
 });
 

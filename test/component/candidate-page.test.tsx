@@ -205,7 +205,7 @@ describe('address and phone, one of them missing (UX review: "show what is there
 
   it('a status-level answer, or an archived record, names nothing missing: identity data is not expected there', async () => {
     show(recordForScope(amelie, 'status'));
-    expect(await screen.findByText(/This API key returns status only/)).toBeInTheDocument();
+    expect(await screen.findByText(/This answer has no identity data, custom fields or certificates/)).toBeInTheDocument();
     expect(screen.queryByTestId('contact-not-provided')).not.toBeInTheDocument();
     expect(document.body).not.toHaveTextContent(/was provided/);
     cleanup();
@@ -388,10 +388,12 @@ describe('certificates', () => {
 });
 
 describe('levels of detail', () => {
-  it('says once that a status-only key returns no identity data, instead of empty sections', async () => {
+  it('says once that the answer has no identity data, custom fields or certificates, instead of empty sections', async () => {
     show(recordForScope(amelie, 'status'));
     expect(
-      await screen.findByText('This API key returns status only: identity data, custom fields and certificates are not included.'),
+      await screen.findByText(
+        'This answer has no identity data, custom fields or certificates: the API key may be status-only, or the candidate has none.',
+      ),
     ).toBeInTheDocument();
     expect(screen.getByRole('heading', { level: 1, name: amelie.refId! })).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'Status history' })).toBeInTheDocument();

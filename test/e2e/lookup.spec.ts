@@ -82,7 +82,7 @@ test.describe('lookup', () => {
 
 test('the status-only key shows one clear note instead of empty sections', async ({ page }) => {
   await page.goto(`http://127.0.0.1:${E2E_PORTS.statusOnly}/candidates/refId/c0a8f3e2-6b1d-4f7e-9a52-3d1e8b7c4a10`);
-  await expect(page.getByText('This API key returns status only')).toBeVisible();
+  await expect(page.getByText('This answer has no identity data, custom fields or certificates')).toBeVisible();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('c0a8f3e2-6b1d-4f7e-9a52-3d1e8b7c4a10');
   await expect(page.getByRole('heading', { name: 'Status history' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Pictures' })).toHaveCount(0);

@@ -1,10 +1,25 @@
 import type { CandidateRecord, UnreadField } from '../../kyc/contract/schema.ts';
+import type { StructuredField } from '../../kyc/contract/other-forms.ts';
+import type { CustomFieldValue } from '../../kyc/view/summary-fields.ts';
 import { Card } from '../ui/card.tsx';
+import { Notice } from '../ui/section.tsx';
+import { CustomFields } from './custom-fields.tsx';
 
 /**
- * What the page says where a field of a full record is not shown. A field that was sent but could not be
- * read is said to be that, never "not provided": the notice above the record names it.
+ * What the page says where a section of a full record is missing. Only the status and an id can be relied
+ * on in the service's answers (upstream-api-facts.md), so a missing section is said as what is known: not in
+ * this response, for one reason or another; and a section that was sent but could not be read is said to
+ * be that, never "not provided", as the notice above the record names it.
  */
+
+/** The sections a full record may lack, in the page's words. */
+const SECTIONS = {
+  identities: { words: 'identity data', it: 'it', label: 'Identity data' },
+  customFields: { words: 'custom fields', it: 'them', label: 'Custom fields' },
+  certs: { words: 'certificates', it: 'them', label: 'Certificates' },
+} as const;
+
+type SectionField = keyof typeof SECTIONS;
 
 /** The words of a field the notice above names as sent but not readable. */
 export const SENT_UNREAD = 'sent, but could not be read (see above)';
@@ -12,6 +27,61 @@ export const SENT_UNREAD = 'sent, but could not be read (see above)';
 /** The answer held this field (`identities.email`), and it could not be read (unread-fields.tsx names it). */
 export function isUnread(unread: readonly UnreadField[], field: string): boolean {
   return unread.some((entry) => entry.field === field);
+}
+
+/**
+ * The answer held the section, or entries of it, that could not be read. Only for a section: an attribute
+ * is matched whole (isUnread), or one named `email.x` would pass for the e-mail.
+ */
+export function sentUnread(unread: readonly UnreadField[], field: SectionField): boolean {
+  return unread.some((entry) => entry.field === field || entry.field.startsWith(`${field}.`));
+}
+
+/**
+ * The section has something to show: present, and not an empty map whose every entry could not be read
+ * (that one would say "No certificates." of certificates that were sent).
+ */
+export function sectionShown(record: CandidateRecord, field: SectionField, unread: readonly UnreadField[]): boolean {
+  const value = record[field];
+  return value !== undefined && (Object.keys(value).length > 0 || !sentUnread(unread, field));
+}
+
+/** One line in the place of a section the record does not show: why, as far as it is known. */
+export function AbsentSection({ field, unread }: { field: SectionField; unread: readonly UnreadField[] }) {
+  const { words, it, label } = SECTIONS[field];
+  return (
+    <div data-testid="absent-section" data-section={field}>
+      <Notice>
+        {sentUnread(unread, field)
+          ? `${label}: ${SENT_UNREAD}.`
+          : `No ${words} in this response: the candidate has none, or the API key excludes ${it}.`}
+      </Notice>
+    </div>
+  );
+}
+
+/**
+ * The custom fields the decision summary does not show (none there: "No custom fields."), or in a full
+ * record without them, the line that says so.
+ */
+export function CustomFieldsPlace({
+  record,
+  fields,
+  structured,
+  named,
+  unread,
+}: {
+  record: CandidateRecord;
+  fields: ReadonlyArray<readonly [string, CustomFieldValue]>;
+  /** Custom fields that came as an object or a list (other-forms.ts): shown with the others, as JSON marked "not text". */
+  structured: readonly StructuredField[];
+  named: boolean;
+  unread: readonly UnreadField[];
+}) {
+  if (named && !sectionShown(record, 'customFields', unread)) return <AbsentSection field="customFields" unread={unread} />;
+  const shown = fields.length > 0 || structured.length > 0 || Object.keys(record.customFields ?? {}).length === 0;
+  if (!record.customFields || !shown) return null;
+  return <CustomFields fields={Object.fromEntries(fields)} structured={structured} />;
 }
 
 /**

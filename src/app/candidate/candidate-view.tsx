@@ -2,7 +2,7 @@ import { candidatePersonName } from '../../kyc/contract/candidate-name.ts';
 import { sortAttributes } from '../../kyc/view/attributes.ts';
 import { splitSummaryFields } from '../../kyc/view/summary-fields.ts';
 import type { ShownRecordId } from '../../kyc/view/shown-record-id.ts';
-import { isStatusLevel, isStatusLevelField, type CandidateRecord, type UnreadField, unreadFieldsOf } from '../../kyc/contract/schema.ts';
+import { type CandidateRecord, type UnreadField, unreadFieldsOf } from '../../kyc/contract/schema.ts';
 import { structuredFieldsOf, wasSentAsObject } from '../../kyc/contract/other-forms.ts';
 import { useEnvironment } from '../environment/use-environment.ts';
 import { RevealScope } from '../preferences/privacy-reveal.tsx';
@@ -10,11 +10,10 @@ import { usePageSession } from '../session/session-end.ts';
 import { Notice } from '../ui/section.tsx';
 import { useNow } from '../ui/use-now.ts';
 import type { ReactNode } from 'react';
-import { ContactNotShown } from './absent-sections.tsx';
+import { AbsentSection, ContactNotShown, CustomFieldsPlace, sectionShown } from './absent-sections.tsx';
 import { AddressCard } from './address-card.tsx';
 import { CandidateHeader, CandidateIds } from './candidate-header.tsx';
 import { Certificates } from './certificates.tsx';
-import { CustomFields } from './custom-fields.tsx';
 import { DecisionSummary, StatusSince } from './decision-summary.tsx';
 import { IdentityCard } from './identity-card.tsx';
 import { OtherAttributes } from './other-attributes.tsx';
@@ -22,7 +21,8 @@ import { PhoneCard } from './phone-card.tsx';
 import { PictureGallery } from './picture-gallery.tsx';
 import { notedPictures } from './picture-notes.ts';
 import { picturePartsOf } from '../api/picture-parts.ts';
-import { RestOfRecord, usePendingRecord } from './rest-of-record.tsx';
+import { usePendingRecord } from './rest-of-record.tsx';
+import { LevelNotice, recordLevel } from './level-notice.tsx';
 import { StatusTimeline } from './status-timeline.tsx';
 import { SupportFieldsCard } from './support-fields-card.tsx';
 import { UnreadFieldsNotice } from './unread-fields.tsx';
@@ -49,13 +49,9 @@ export function CandidateView({
   const now = useNow();
   const role = usePageSession()?.role;
   const pending = usePendingRecord(record);
-  // A support user's answer is the status level, with the environment's support fields at most (never in parts).
-  const support = role === 'support';
   const unread = unreadFieldsOf(record);
-  // A record whose identity data or certificates could not be read is not a status-level one: the notice below names them.
-  const statusOnly = support || (isStatusLevel(record) && !pending && unread.every((entry) => isStatusLevelField(entry.field)));
-  // Archived, the record has no identity data whatever the key: that, not the key, is what the page says (a compliance user's).
-  const archived = !support && !pending && record.isArchived === true && !record.identities;
+  const level = recordLevel(record, role, pending, unread);
+  const { support, named } = level;
   const identities = record.identities;
   const sorted = identities ? sortAttributes(identities) : undefined;
   const name = candidatePersonName(record);
@@ -66,10 +62,11 @@ export function CandidateView({
   const otherFields = splitSummaryFields(record.customFields, summaryFields).rest;
   // Custom fields that came as an object or a list: shown with the others, as JSON marked "not text".
   const structured = structuredFieldsOf(record.customFields);
-  const wide = Boolean(identities || record.certs);
+  const certsShown = sectionShown(record, 'certs', unread);
+  const wide = Boolean(identities || certsShown);
   // The wide sections in page order (pictures, other attributes, certificates): the first sits beside the
   // status history when there is no identity row there, every other one spans the three columns.
-  const present = [sorted !== undefined && sorted.pictures.length > 0, sorted !== undefined && sorted.others.length > 0, !!record.certs];
+  const present = [sorted !== undefined && sorted.pictures.length > 0, sorted !== undefined && sorted.others.length > 0, certsShown];
   const besideHistory = identities ? -1 : present.indexOf(true);
   const spanOf = (section: number) => (section === besideHistory ? 'lg:col-span-2' : 'lg:col-span-3');
 
@@ -95,19 +92,7 @@ export function CandidateView({
             <CandidateIds record={record} recordId={recordId} />
           </>
         )}
-        {archived ? (
-          <Notice>Identity data was archived on the service. The status history and certificates remain.</Notice>
-        ) : statusOnly ? (
-          <Notice>
-            {!support
-              ? 'This API key returns status only: identity data, custom fields and certificates are not included.'
-              : supportFields?.length
-                ? "Support users see status only, and the service's notes above: identity data, other custom fields and certificates are not included."
-                : 'Support users see status only: identity data, custom fields and certificates are not included.'}
-          </Notice>
-        ) : pending ? (
-          <RestOfRecord state={pending} />
-        ) : null}
+        <LevelNotice record={record} level={level} supportFields={supportFields} unread={unread} />
         {/*
           Three columns on a wide screen: the status history (and the other custom fields) beside identity,
           address and phone; below them the pictures and certificates take the whole width, so the column
@@ -117,11 +102,7 @@ export function CandidateView({
         <div className={`grid gap-5 ${wide ? 'lg:grid-cols-3' : 'max-w-2xl'}`}>
           <div className="min-w-0 space-y-5">
             <StatusTimeline record={record} now={now} />
-            {record.customFields &&
-              !support &&
-              (otherFields.length > 0 || structured.length > 0 || Object.keys(record.customFields).length === 0) && (
-                <CustomFields fields={Object.fromEntries(otherFields)} structured={structured} />
-              )}
+            {!support && <CustomFieldsPlace record={record} fields={otherFields} structured={structured} named={named} unread={unread} />}
           </div>
           {identities && (
             <div className="grid min-w-0 gap-5 md:grid-cols-2 lg:col-span-2 lg:self-start">
@@ -152,10 +133,17 @@ export function CandidateView({
               <OtherAttributes attributes={sorted.others} />
             </div>
           )}
-          {record.certs && (
+          {record.certs && certsShown ? (
             <div className={`min-w-0 ${spanOf(2)}`}>
               <Certificates certs={record.certs} />
             </div>
+          ) : (
+            named && (
+              // Where the certificates would be: across the page under identity data; without it the page is one column.
+              <div className={`min-w-0 ${wide ? 'lg:col-span-3' : ''}`}>
+                <AbsentSection field="certs" unread={unread} />
+              </div>
+            )
           )}
         </div>
       </div>
