@@ -13,13 +13,14 @@ import { cutAt } from '../support/cut-at.ts';
  * custom fields are never kept, so no page can make the crawler hold what the service sends.
  */
 
-/** The reader fed these chunks: its value, or 'too large' when it kept more than a page may. */
+/** The reader fed these chunks: its value, or 'too large' when it kept more than a page may, or why it refused the page. */
 function pageOf(chunks: Buffer[]): unknown {
   const scan = new AnswerScan();
   const reader = new ListPageReader(scan.path);
   scan.add(reader);
   for (const chunk of chunks) scan.write(chunk);
   expect(scan.end()).toBe(true);
+  if (reader.refused) return reader.refused.message;
   return reader.tooLarge ? 'too large' : reader.value();
 }
 
@@ -116,10 +117,80 @@ describe('a page of the applicants list read for the queue index', () => {
     expect(pageOf([bytes])).toBe('too large');
   });
 
-  it('attack: a record whose refId is 2 MB of text is refused with its page, not kept', () => {
-    const bytes = Buffer.from(
-      JSON.stringify({ status: 'success', data: { total: 1, records: [{ status: 'waiting', refId: 'r'.repeat(2 * 1024 * 1024) }] } }),
+  it('still refuses a page whose kept fields come to more than 1 MiB, each within its own bound', () => {
+    const dates = Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`s${i}Date`, 'd'.repeat(64)]));
+    const records = Array.from({ length: 100 }, (_, i) => ({ status: 'waiting', refId: `r-${i}`, ...dates }));
+    expect(pageOf([Buffer.from(JSON.stringify({ status: 'success', data: { records } }))])).toBe('too large');
+  });
+
+  const MB2 = 2 * 1024 * 1024;
+  /** One record's fields, beside status `waiting`, refId `bad` and a date (or the record itself), and how many of the page's six records read. */
+  const hostile: Array<[string, Record<string, unknown> | string, number]> = [
+    ['refId', { refId: 'r'.repeat(MB2) }, 5],
+    ['_id, beside a good refId,', { _id: 'r'.repeat(MB2), refId: 'fine' }, 6],
+    ['status', { status: 's'.repeat(MB2) }, 5],
+    ['waitingDate', { waitingDate: '2'.repeat(MB2) }, 6],
+    ['willArchiveAtDate', { willArchiveAtDate: '2'.repeat(MB2) }, 6],
+    ['blockPassID', { blockPassID: 'b'.repeat(MB2) }, 6],
+    ['isArchived', { isArchived: 'n'.repeat(MB2) }, 6],
+    ['refId, a list of text,', { refId: ['r'.repeat(MB2)] }, 5],
+    ['whole record, text,', 'x'.repeat(MB2), 5],
+  ];
+  it.each(hostile)(
+    'attack: a record whose %s is 2 MB keeps at most its field’s bound, and reads as JSON.parse’s',
+    (_, fields, readable) => {
+      const bad =
+        typeof fields === 'string' ? fields : { status: 'waiting', refId: 'bad', waitingDate: '2026-11-01T10:00:00.000Z', ...fields };
+      const good = Array.from({ length: 5 }, (_, i) => ({
+        status: 'waiting',
+        refId: `good-${i}`,
+        waitingDate: '2026-11-01T10:00:00.000Z',
+      }));
+      const bytes = Buffer.from(
+        JSON.stringify({ status: 'success', data: { records: [...good.slice(0, 2), bad, ...good.slice(2)], total: 6 } }),
+      );
+      const kept = pageOf(cutAt(bytes, [100, 65_536, 1_000_000]));
+      expect(JSON.stringify(kept).length).toBeLessThan(2000);
+      const reading = crawlerReading(kept);
+      expect(reading).toEqual(crawlerReading(JSON.parse(bytes.toString())));
+      expect(reading.records?.filter((one) => one.ok)).toHaveLength(readable);
+    },
+  );
+
+  it('attack: a record whose refId is a number of 2 MB of digits is counted as its bound, kept as the number', () => {
+    const body = `{"status":"success","data":{"records":[{"status":"waiting","refId":${'9'.repeat(2 * 1024 * 1024)}},{"status":"waiting","refId":"fine"}]}}`;
+    const kept = pageOf(cutAt(Buffer.from(body), [100, 65_536]));
+    expect(crawlerReading(kept)).toEqual(crawlerReading(JSON.parse(body)));
+    expect(kept).toEqual({
+      status: 'success',
+      data: {
+        records: [
+          { status: 'waiting', refId: Number.POSITIVE_INFINITY },
+          { status: 'waiting', refId: 'fine' },
+        ],
+      },
+    });
+  });
+
+  it('reads any record whose fields are near or past their bounds as JSON.parse does', () => {
+    // One character repeated: a string of spaces longer than its bound and then text would read "is empty", not "is too long".
+    const long = fc
+      .tuple(
+        fc.constantFrom('x', ' ', 'é', '😀', '\n', '2'),
+        fc.constantFrom(0, 1, 35, 36, 64, 65, 66, 128, 256, 257, 512, 513, 514, 600, 5000),
+      )
+      .map(([char, n]) => char.repeat(n));
+    const value = fc.oneof(long, fc.array(long, { maxLength: 2 }), fc.integer());
+    const record = fc.dictionary(
+      fc.constantFrom('status', 'refId', 'recordId', '_id', 'isArchived', 'blockPassID', 'waitingDate', 'willArchiveAtDate'),
+      value,
     );
-    expect(pageOf([bytes])).toBe('too large');
+    fc.assert(
+      fc.property(fc.array(fc.oneof(record, long), { maxLength: 4 }), fc.array(fc.nat(), { maxLength: 4 }), (records, cuts) => {
+        const bytes = Buffer.from(JSON.stringify({ status: 'success', data: { records, total: records.length } }));
+        expect(crawlerReading(pageOf(cutAt(bytes, cuts)))).toEqual(crawlerReading(JSON.parse(bytes.toString())));
+      }),
+      { numRuns: 500 },
+    );
   });
 });

@@ -297,6 +297,47 @@ describe('list records the app could not read before', () => {
   });
 });
 
+describe('one list record with a field of megabytes (red team)', () => {
+  const big = 'q'.repeat(2 * 1024 * 1024);
+  const good = Array.from({ length: 5 }, (_, i) => ({ status: 'waiting', refId: `list-${i}`, isArchived: false, waitingDate: ago(i + 1) }));
+  const pageWith = (hostile: Record<string, unknown>) => [
+    ...good.slice(0, 2),
+    { status: 'waiting', refId: 'hostile', isArchived: false, waitingDate: ago(10), ...hostile },
+    ...good.slice(2),
+  ];
+  const goodIds = good.map((record) => record.refId);
+
+  it.each([
+    ['refId', { refId: big }, 'refId is too long (at most 256 characters)'],
+    ['status', { status: big }, 'a status longer than 64 characters'],
+  ])(
+    'attack: one list record with a 2 MB %s takes the whole queue down: now the 5 good rows are listed and it is counted',
+    async (_, hostile, reason) => {
+      const store = createMemoryQueueIndexStore();
+      const { app, audit } = await listApp(pageWith(hostile), { store });
+      const res = await app.get('/api/applicants', SUPPORT);
+      const page = pageOf(res);
+      expect(page.records.map((row) => row.refId).sort()).toEqual(goodIds);
+      expect(page.skipped).toEqual({ count: 1, reasons: [reason] });
+      expect(res.body).not.toContain('qqqq');
+      // Every page of the crawl was read: none refused.
+      expect(audit.lines.filter((line) => line.kind === 'list').every((line) => line.status === 200)).toBe(true);
+      expect((await store.find('default', ['refId:hostile'])).size).toBe(0);
+    },
+  );
+
+  it('attack: one list record with a 2 MB date takes the whole queue down: now every row is listed, that date named unreadable', async () => {
+    const { app, audit } = await listApp(pageWith({ waitingDate: big }));
+    const res = await app.get('/api/applicants', SUPPORT);
+    const page = pageOf(res);
+    expect(page.records.map((row) => row.refId).sort()).toEqual([...goodIds, 'hostile'].sort());
+    expect(page.records.find((row) => row.refId === 'hostile')?.unreadable).toEqual({ waitingDate: 'expected an ISO 8601 timestamp' });
+    expect(page.skipped).toBeUndefined();
+    expect(res.body).not.toContain('qqqq');
+    expect(audit.lines.filter((line) => line.kind === 'list').every((line) => line.status === 200)).toBe(true);
+  });
+});
+
 describe('dates in another ISO 8601 form', () => {
   it("orders the queue by dates written +0000, without seconds, with a space, in lower case, to the microsecond or at -0530, and reads on_hold's date under either name", async () => {
     const iso = (ms: number) => new Date(ms).toISOString();

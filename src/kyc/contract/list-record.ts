@@ -2,6 +2,7 @@ import { type Applicant, type Skipped, statusDateFields } from './applicants.ts'
 import { candidateName } from './candidate-name.ts';
 import { checkId, MAX_ID_LENGTH } from './lookup.ts';
 import { type IdentityAttribute, identityAttributeSchema, readTimestamp } from './schema.ts';
+import { MAX_STATUS_LENGTH } from './status.ts';
 
 /**
  * One record of the service's list, read for what it carries. Published list records differ: the older
@@ -26,6 +27,8 @@ export function readListRecord(value: unknown, reading: ListReading): ListRecord
   const status = value.status;
   if (status === undefined || status === null || status === '') return { ok: false, reason: 'no status' };
   if (typeof status !== 'string') return { ok: false, reason: 'a status that is not text' };
+  // No service sends one: the queue index would not keep it, so it is counted here rather than lost there.
+  if (status.length > MAX_STATUS_LENGTH) return { ok: false, reason: `a status longer than ${MAX_STATUS_LENGTH} characters` };
   const unreadable: Record<string, string> = {};
   const ids = readIds(value, unreadable);
   if (typeof ids === 'string') return { ok: false, reason: ids };

@@ -5,6 +5,12 @@
 export const KNOWN_STATUSES = ['incomplete', 'waiting', 'inreview', 'approved', 'rejected', 'blocked', 'review_requested'] as const;
 export type KnownStatus = (typeof KNOWN_STATUSES)[number];
 
+/**
+ * A status longer than this (in UTF-16 code units) is not a status any service sends: a list record
+ * holding one is left out and counted (list-record.ts), and the queue index never keeps one.
+ */
+export const MAX_STATUS_LENGTH = 64;
+
 export interface StatusInfo {
   status: string;
   known: boolean;

@@ -36,6 +36,8 @@ export abstract class ValueBuilder extends QuietReader {
    */
   private readonly building: Array<{ container: Container | undefined; key?: string }> = [];
   private pieces: string[] | undefined;
+  /** Characters the string being kept may still take: its own bound (`ownBound`) and one more. */
+  private room = Number.POSITIVE_INFINITY;
   /** Where a kept value starting here goes; undefined where it is not kept. */
   private place: ((value: unknown) => void) | undefined;
   private kept = 0;
@@ -60,6 +62,17 @@ export abstract class ValueBuilder extends QuietReader {
 
   /** Where a value starting outside every kept container goes; undefined: it is passed over. */
   protected abstract outside(): ((value: unknown) => void) | undefined;
+
+  /**
+   * How many characters of a kept value starting here are held, where the subclass bounds it (a list
+   * record's id, status or date): of a longer string only the first bound + 1 are kept, the rest passed
+   * over unheld and uncounted, and a longer number is counted as bound + 1 (it is held as a number), so
+   * one long field costs its bound, not the builder's whole `maxKept`. Only for a value whose reading
+   * refuses any text past the bound whatever follows: what is held then reads as the whole would.
+   */
+  protected ownBound(): number {
+    return Number.POSITIVE_INFINITY;
+  }
 
   /** A container outside every kept one that the subclass opens itself (true), as the status level its root. */
   protected openOutside(_bracket: '{' | '['): boolean {
@@ -91,15 +104,20 @@ export abstract class ValueBuilder extends QuietReader {
 
   override startString(): void {
     this.place = this.target();
-    if (this.place) this.pieces = [];
+    if (!this.place) return;
+    this.pieces = [];
+    this.room = this.ownBound() + 1;
   }
 
   override text(piece: TextPiece, inKey: boolean): void {
-    if (inKey || !this.pieces) return;
-    this.count(piece.length);
+    // Past its own bound, the rest of the string is passed over.
+    if (inKey || !this.pieces || this.room <= 0) return;
+    const text = piece.length <= this.room ? piece.text : piece.head(this.room);
+    this.room -= text.length;
+    this.count(text.length);
     // Once too large, the string being kept is dropped, not held to its end.
     if (this.tooLarge) this.pieces = this.place = undefined;
-    else this.pieces.push(piece.text);
+    else this.pieces.push(text);
   }
 
   override endString(): void {
@@ -110,7 +128,7 @@ export abstract class ValueBuilder extends QuietReader {
   override scalar(kind: ScalarKind, bytes: Buffer, from: number, to: number): void {
     const target = this.target();
     if (!target) return;
-    this.count(to - from);
+    this.count(Math.min(to - from, this.ownBound() + 1));
     if (kind === 'number') target(Number(bytes.toString('latin1', from, to)));
     else target(kind === 'null' ? null : kind === 'true');
   }

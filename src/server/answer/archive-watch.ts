@@ -13,8 +13,8 @@ export type Scan = string | null | undefined;
 
 /** Where the service puts it: the record is the envelope's `data`. */
 const FIELD_PATH = ['data', 'willArchiveAtDate'] as const;
-/** A date is short: a longer value is not one, and is not held. */
-const MAX_VALUE = 64;
+/** A date is short: a longer value is not one, and is not held (nor is a list page's, list-page-reader.ts). */
+export const MAX_ARCHIVE_DATE = 64;
 
 /**
  * `data.willArchiveAtDate` at exactly that path, as the one scan reads it: a custom field of that name,
@@ -50,13 +50,13 @@ class ArchiveField extends QuietReader {
   }
 
   override text(piece: TextPiece, inKey: boolean): void {
-    if (this.value !== undefined && !inKey) this.value = (this.value + piece.head(MAX_VALUE + 1)).slice(0, MAX_VALUE + 1);
+    if (this.value !== undefined && !inKey) this.value = (this.value + piece.head(MAX_ARCHIVE_DATE + 1)).slice(0, MAX_ARCHIVE_DATE + 1);
   }
 
   override endString(): void {
     const value = this.value;
     this.value = undefined;
-    if (value === undefined || value.length === 0 || value.length > MAX_VALUE) return;
+    if (value === undefined || value.length === 0 || value.length > MAX_ARCHIVE_DATE) return;
     this.seen = true;
     this.onFound(value);
   }

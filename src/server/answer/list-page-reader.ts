@@ -1,5 +1,8 @@
+import { MAX_ID_LENGTH } from '../../kyc/contract/lookup.ts';
+import { MAX_STATUS_LENGTH } from '../../kyc/contract/status.ts';
 import type { JsonPath } from './answer-scan.ts';
 import { CONTAINER_COST, setMember, ValueBuilder } from './answer-value.ts';
+import { MAX_ARCHIVE_DATE } from './archive-watch.ts';
 
 /**
  * A page of the service's applicants list read for what the queue index takes from it (crawler-list.ts,
@@ -10,8 +13,10 @@ import { CONTAINER_COST, setMember, ValueBuilder } from './answer-value.ts';
  * carries whole records) is passed over as it arrives. Before, a page was built whole, as JSON.parse would
  * build it, and the crawler has four pages in flight: a service whose pages hold pictures made it hold up
  * to four times limits.maxResponseBytes at once. Now a page costs what its kept fields hold, at most
- * MAX_KEPT, whatever its size in bytes; a page that keeps more (a hostile one: millions of empty records,
- * or an id of megabytes) is refused. For every list answer, `readListRecord` reads the same applicants
+ * MAX_LIST_PAGE_KEPT, whatever its size in bytes; a page that keeps more (a hostile one: millions of
+ * empty records) is refused. Each kept field is held up to its own bound (fieldBound): one record whose id is
+ * megabytes long is left out and counted as any id the lookup refuses, where it used to cost the whole page,
+ * and with it every reviewer's queue. For every list answer, `readListRecord` reads the same applicants
  * from this value as from JSON.parse's (list-page-reader.test.ts, a property test).
  */
 
@@ -20,8 +25,22 @@ export const MAX_LIST_PAGE_KEPT = 1024 * 1024;
 
 /** The record fields the index reads: the status, the ids, the archive flag; and every `…Date`, whichever the status names. */
 const KEPT_FIELDS = new Set(['status', 'recordId', '_id', 'refId', 'isArchived', 'blockPassID']);
-const isKeptField = (key: string) => KEPT_FIELDS.has(key) || key.endsWith('Date');
+/** The longest name a status's date has (statusDateFields): a longer `…Date` is no date the index reads. */
+const MAX_DATE_FIELD = MAX_STATUS_LENGTH + 'Date'.length;
+const isKeptField = (key: string) => KEPT_FIELDS.has(key) || (key.endsWith('Date') && key.length <= MAX_DATE_FIELD);
 const KEPT_DATA = new Set(['records', 'total', 'skip', 'limit']);
+
+/**
+ * How many characters of a record's field are held (ValueBuilder.ownBound): past it, every reading of
+ * the field refuses the value whatever follows, so what is held reads as the whole would. A status longer
+ * than MAX_STATUS_LENGTH leaves its record out (list-record.ts); a date longer than the archive watch's 64
+ * characters is none (a timestamp is at most 35); an id, blockPassID or archive flag of more than 512
+ * code units is more than the lookup's 256 characters (an id is left out, as any the lookup refuses).
+ */
+function fieldBound(key: string): number {
+  if (key === 'status') return MAX_STATUS_LENGTH;
+  return key.endsWith('Date') ? MAX_ARCHIVE_DATE : 2 * MAX_ID_LENGTH;
+}
 
 export class ListPageReader extends ValueBuilder {
   private root: Record<string, unknown> | undefined;
@@ -69,12 +88,33 @@ export class ListPageReader extends ValueBuilder {
       setMember(this.data, 'records', this.records ?? empty());
       return true;
     }
-    if (this.inRecords() !== 1) return false;
+    const where = this.inRecords();
+    if (where === 2 && this.record) {
+      // A field holding an object or a list is kept as an empty one: it is read as "not text" all the same.
+      setMember(this.record, this.field(), empty());
+      this.count(CONTAINER_COST);
+      return true;
+    }
+    if (where !== 1) return false;
     // A record that is a list is kept as an empty one: read as "not an object" all the same.
     this.record = bracket === '{' ? {} : undefined;
     this.records!.push(this.record ?? []);
     this.count(CONTAINER_COST);
     return true;
+  }
+
+  /** A record's field is held to its fieldBound; a record that is text or a number to one character: it reads as "not an object" whatever it holds. */
+  protected override ownBound(): number {
+    const where = this.inRecords();
+    if (where === 1) return 0;
+    return where === 2 ? fieldBound(this.path.keys[3]!) : Number.POSITIVE_INFINITY;
+  }
+
+  /** The key of the record's field starting here, counted: a kept member's name is held as its value is. */
+  private field(): string {
+    const key = this.path.keys[3]!;
+    this.count(key.length);
+    return key;
   }
 
   /** Where a value starting outside every kept one goes; undefined when it is passed over. */
@@ -93,7 +133,7 @@ export class ListPageReader extends ValueBuilder {
     const where = this.inRecords();
     if (where === 1 && records) return (value) => records.push(value);
     if (where === 2 && record) {
-      const key = path.keys[3]!;
+      const key = this.field();
       return (value) => setMember(record, key, value);
     }
     return undefined;

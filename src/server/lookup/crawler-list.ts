@@ -10,6 +10,7 @@ import { auditWritable, written } from '../audit/audit-trail.ts';
 import type { ListAuditEntry } from '../audit/audit.ts';
 import { ApiFailure } from '../http/api-failure.ts';
 import { readValue } from '../answer/answer-value.ts';
+import { MAX_ARCHIVE_DATE } from '../answer/archive-watch.ts';
 import { MAX_DEPTH } from '../answer/json-tokens.ts';
 import { ListPageReader, MAX_LIST_PAGE_KEPT } from '../answer/list-page-reader.ts';
 import { eachInTurns } from '../answer/turns.ts';
@@ -124,7 +125,8 @@ async function watchArchiving(deps: ListDeps, records: readonly unknown[], asked
   if (deps.hasStatusKey) return;
   for (const record of records) {
     const { willArchiveAtDate, refId, recordId, _id } = (record ?? {}) as Record<string, unknown>;
-    if (typeof willArchiveAtDate !== 'string') continue;
+    // As a lookup's watch (archive-watch.ts): a longer value is no date, and only its start was kept.
+    if (typeof willArchiveAtDate !== 'string' || willArchiveAtDate.length > MAX_ARCHIVE_DATE) continue;
     const id = [refId, recordId, _id].find((value) => typeof value === 'string');
     const kind = id === refId ? 'refId' : 'recordId';
     await deps.archiving.observe(willArchiveAtDate, askedAt, deps.log, id === undefined ? undefined : `${kind}:${id}`);

@@ -51,9 +51,6 @@ export function parseQueueKey(key: string): { kind: LookupKind; id: string } | u
   return { kind, id: key.slice(colon + 1) };
 }
 
-/** A status longer than this is not a status any service sends: such a record is not indexed. */
-export const MAX_STATUS_LENGTH = 64;
-
 /** The sorted sets of a group: `z` dated (score: the date), `u` not dated yet (score: the list position), `x` needing attention. */
 export type SetName = `${'z' | 'u' | 'x'}:${QueueGroup}`;
 /** The score of an entry needing attention whose date is not known: after every date. */

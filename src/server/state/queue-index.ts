@@ -1,7 +1,8 @@
 import type { Applicant } from '../../kyc/contract/applicants.ts';
 import { currentStatusDate } from '../../kyc/contract/batch.ts';
 import type { CandidateRecord } from '../../kyc/contract/schema.ts';
-import { type IndexEntry, MAX_STATUS_LENGTH, queueKeysOf, type SetName } from './queue-entry.ts';
+import { MAX_STATUS_LENGTH } from '../../kyc/contract/status.ts';
+import { type IndexEntry, queueKeysOf, type SetName } from './queue-entry.ts';
 import type { EntryWrite, IndexBound, IndexSize, QueueIndexStore, StoredEntry } from './queue-index-store.ts';
 
 export type { IndexBound } from './queue-index-store.ts';
