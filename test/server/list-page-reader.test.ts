@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { upstreamApplicantsEnvelopeSchema } from '../../src/kyc/contract/applicants.ts';
 import { readListRecord } from '../../src/kyc/contract/list-record.ts';
 import { AnswerScan } from '../../src/server/answer/answer-scan.ts';
-import { ListPageReader } from '../../src/server/answer/list-page-reader.ts';
+import { ListPageReader, TOO_MANY_RECORDS } from '../../src/server/answer/list-page-reader.ts';
 import { anyCodePoint } from '../support/any-code-point.ts';
 import { cutAt } from '../support/cut-at.ts';
 
@@ -112,9 +112,14 @@ describe('a page of the applicants list read for the queue index', () => {
     });
   });
 
-  it('attack: a page of two million empty records is refused, not kept (each would be an object of the heap)', () => {
-    const bytes = Buffer.from(`{"status":"success","data":{"total":1,"records":[${'{},'.repeat(2_000_000)}{}]}}`);
-    expect(pageOf([bytes])).toBe('too large');
+  it('attack: a page of 100 000 (300 kB) or two million empty records is refused for its records, not kept (each would be an object of the heap)', () => {
+    for (const count of [100_000, 2_000_000]) {
+      const bytes = Buffer.from(`{"status":"success","data":{"total":1,"records":[${'{},'.repeat(count - 1)}{}]}}`);
+      expect(pageOf([bytes])).toBe(TOO_MANY_RECORDS.message);
+    }
+    expect(TOO_MANY_RECORDS.message).toBe(
+      'A page of the applicants list of the KYC service holds more than 32,768 records (the crawler asks for 100 at a time), so it was refused.',
+    );
   });
 
   it('still refuses a page whose kept fields come to more than 1 MiB, each within its own bound', () => {

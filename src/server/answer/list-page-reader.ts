@@ -1,5 +1,7 @@
+import { APPLICANTS_MAX_LIMIT } from '../../kyc/contract/applicants.ts';
 import { MAX_ID_LENGTH } from '../../kyc/contract/lookup.ts';
 import { MAX_STATUS_LENGTH } from '../../kyc/contract/status.ts';
+import { ApiFailure } from '../http/api-failure.ts';
 import type { JsonPath } from './answer-scan.ts';
 import { CONTAINER_COST, setMember, ValueBuilder } from './answer-value.ts';
 import { MAX_ARCHIVE_DATE } from './archive-watch.ts';
@@ -14,7 +16,7 @@ import { MAX_ARCHIVE_DATE } from './archive-watch.ts';
  * build it, and the crawler has four pages in flight: a service whose pages hold pictures made it hold up
  * to four times limits.maxResponseBytes at once. Now a page costs what its kept fields hold, at most
  * MAX_LIST_PAGE_KEPT, whatever its size in bytes; a page that keeps more (a hostile one: millions of
- * empty records) is refused. Each kept field is held up to its own bound (fieldBound): one record whose id is
+ * records) is refused. Each kept field is held up to its own bound (fieldBound): one record whose id is
  * megabytes long is left out and counted as any id the lookup refuses, where it used to cost the whole page,
  * and with it every reviewer's queue. For every list answer, `readListRecord` reads the same applicants
  * from this value as from JSON.parse's (list-page-reader.test.ts, a property test).
@@ -22,6 +24,19 @@ import { MAX_ARCHIVE_DATE } from './archive-watch.ts';
 
 /** What one page may keep: a hundred records of a few hundred bytes each is about 50 KiB. */
 export const MAX_LIST_PAGE_KEPT = 1024 * 1024;
+
+/**
+ * The most records one page may hold (the crawler asks for APPLICANTS_MAX_LIMIT): as many as the page's
+ * bound holds at CONTAINER_COST each, as each is an object of the heap however empty. A page of more
+ * (a hundred thousand `{}`, 300 kB) is refused for its number of records, and said so: not as 1 MiB
+ * of fields it does not have.
+ */
+export const MAX_LIST_PAGE_RECORDS = MAX_LIST_PAGE_KEPT / CONTAINER_COST;
+
+export const TOO_MANY_RECORDS = new ApiFailure(
+  'upstream_error',
+  `A page of the applicants list of the KYC service holds more than ${MAX_LIST_PAGE_RECORDS.toLocaleString('en')} records (the crawler asks for ${APPLICANTS_MAX_LIMIT} at a time), so it was refused.`,
+);
 
 /** The record fields the index reads: the status, the ids, the archive flag; and every `…Date`, whichever the status names. */
 const KEPT_FIELDS = new Set(['status', 'recordId', '_id', 'refId', 'isArchived', 'blockPassID']);
@@ -96,6 +111,7 @@ export class ListPageReader extends ValueBuilder {
       return true;
     }
     if (where !== 1) return false;
+    if (!this.roomForRecord()) return true;
     // A record that is a list is kept as an empty one: read as "not an object" all the same.
     this.record = bracket === '{' ? {} : undefined;
     this.records!.push(this.record ?? []);
@@ -108,6 +124,14 @@ export class ListPageReader extends ValueBuilder {
     const where = this.inRecords();
     if (where === 1) return 0;
     return where === 2 ? fieldBound(this.path.keys[3]!) : Number.POSITIVE_INFINITY;
+  }
+
+  /** Room for one more record; past MAX_LIST_PAGE_RECORDS the page is refused, and nothing more is kept. */
+  private roomForRecord(): boolean {
+    if (this.records!.length < MAX_LIST_PAGE_RECORDS) return true;
+    this.refused ??= TOO_MANY_RECORDS;
+    this.tooLarge = true;
+    return false;
   }
 
   /** The key of the record's field starting here, counted: a kept member's name is held as its value is. */
@@ -131,7 +155,7 @@ export class ListPageReader extends ValueBuilder {
       return (value) => setMember(data, key, value);
     }
     const where = this.inRecords();
-    if (where === 1 && records) return (value) => records.push(value);
+    if (where === 1 && records) return this.roomForRecord() ? (value) => records.push(value) : undefined;
     if (where === 2 && record) {
       const key = this.field();
       return (value) => setMember(record, key, value);

@@ -54,7 +54,7 @@ const LIST_FAILURES = {
   ),
   tooLarge: new ApiFailure(
     'upstream_error',
-    `A page of the applicants list of the KYC service holds more in the fields the queue reads than ${MAX_LIST_PAGE_KEPT / 1024 / 1024} MiB, so it was refused.`,
+    `What the queue reads of a page of the applicants list of the KYC service, its records with their statuses, ids and dates, comes to more than ${MAX_LIST_PAGE_KEPT / 1024 / 1024} MiB, so the page was refused.`,
   ),
 };
 const NO_SLOT = new ApiFailure('upstream_unreachable', "The crawler's requests to the KYC service are all under way.");
