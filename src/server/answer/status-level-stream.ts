@@ -26,7 +26,7 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 
 /**
  * The envelope reduced as the reader below reduces it: `status`, and the status-level fields of an object
- * `data`; with `fields`, also `data.customFields` holding those of them that are not objects or lists
+ * `data` (a text `data`, an empty text); with `fields`, also `data.customFields` holding those of them that are not objects or lists
  * (empty when the record has none, or its customFields is not an object).
  */
 export function statusLevelValue(json: unknown, fields?: readonly string[]): unknown {
@@ -39,6 +39,8 @@ export function statusLevelValue(json: unknown, fields?: readonly string[]): unk
       else Reflect.deleteProperty(out, key);
     } else if (key === 'data') {
       if (isObject(value)) setMember(out, key, statusLevelData(value, fields));
+      // A text (an encrypted record) kept as an empty one, as the reader keeps it: said as not a record.
+      else if (typeof value === 'string') setMember(out, key, '');
       else Reflect.deleteProperty(out, key);
     }
   }
