@@ -1,5 +1,6 @@
 import type { PictureReference } from '../../kyc/contract/picture-parts.ts';
 import type { CandidateRecord } from '../../kyc/contract/schema.ts';
+import type { PictureSize } from '../../kyc/contract/picture-size.ts';
 import { type SniffedType, sniffedTypeOfMime } from '../../kyc/contract/picture-type.ts';
 
 /**
@@ -14,8 +15,9 @@ export type PictureState =
   /**
    * `blob` only for a raster image (sniffed again here from the bytes): anything else is never rendered,
    * and its bytes are `file` instead, inert octets that are only ever saved as a file (the card's Download).
+   * `pixels`: a raster image's width and height, read from its header (picture-size.ts), when it has them.
    */
-  | { state: 'ready'; size: number; type: SniffedType; blob?: Blob; file?: Blob }
+  | { state: 'ready'; size: number; type: SniffedType; blob?: Blob; file?: Blob; pixels?: PictureSize }
   | { state: 'failed'; size: number; type: SniffedType; problem: string };
 
 export class PictureParts {

@@ -7,6 +7,7 @@ import {
   recordPartName,
   statusPartName,
 } from '../../kyc/contract/picture-parts.ts';
+import { isTooLargeToShow, type PictureSize, pictureSize, SIZE_HEAD_BYTES } from '../../kyc/contract/picture-size.ts';
 import { SNIFF_BYTES, sniffImageType } from '../../kyc/contract/picture-type.ts';
 import { ApiError, INTERRUPTED_MESSAGE } from './api-error.ts';
 import { headOf, PartReader, PartsCutShort, type RawPart } from './part-reader.ts';
@@ -159,6 +160,9 @@ function showPreview(parts: PictureParts, name: string, part: RawPart): void {
   const state = parts.get(name)!;
   const type = sniffImageType(headOf(part, SNIFF_BYTES));
   if (state.state !== 'loading' || !type.raster || !state.type.raster) return;
+  // The server's previews are 640 px; one that says otherwise is not one, and is not decoded either.
+  const pixels = sizeOf(part);
+  if (pixels && isTooLargeToShow(pixels)) return;
   parts.update(name, { ...state, preview: new Blob(part.chunks as BlobPart[], { type: type.mime }) });
 }
 
@@ -173,7 +177,13 @@ function complete(parts: PictureParts, name: string, part: RawPart): void {
   // anything else is kept as octets, to be saved as a file and opened elsewhere if the reviewer wants to.
   const type = sniffImageType(headOf(part, SNIFF_BYTES));
   const bytes = type.raster
-    ? { blob: new Blob(part.chunks as BlobPart[], { type: type.mime }) }
+    ? { blob: new Blob(part.chunks as BlobPart[], { type: type.mime }), pixels: sizeOf(part) }
     : { file: new Blob(part.chunks as BlobPart[], { type: 'application/octet-stream' }) };
   parts.update(name, { state: 'ready', size: state.size, type, ...bytes });
+}
+
+/** The picture's width and height from its header: its first bytes, or all of them for a JPEG whose header is further on. */
+function sizeOf(part: RawPart): PictureSize | undefined {
+  const size = pictureSize(headOf(part, SIZE_HEAD_BYTES));
+  return size ?? (part.size > SIZE_HEAD_BYTES ? pictureSize(headOf(part, part.size)) : undefined);
 }

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import type { PictureSize } from '../../kyc/contract/picture-size.ts';
 import { fileExtensionOf, type SniffedType } from '../../kyc/contract/picture-type.ts';
 import { formatBytes } from '../../kyc/view/bytes.ts';
 import { labelInSentence } from '../../kyc/view/attributes.ts';
@@ -14,6 +15,9 @@ const fileNameOf = (name: string, type: SniffedType) => `${name.replace(/[^\w-]+
  * there runs no script, but may take the tab's CPU for minutes). The reviewer may save it from the bytes
  * already in memory and open it with a program of their own; a page or an unknown type is saved as
  * `.bin`, which nothing opens by itself.
+ *
+ * A JPEG, PNG, WebP or GIF whose header declares more pixels than the page decodes (`tooLarge`:
+ * LARGEST_SHOWN_PIXELS) is shown the same way: a few hundred kB of PNG can decode to gigabytes.
  */
 export function NotShownFile({
   name,
@@ -21,6 +25,7 @@ export function NotShownFile({
   type,
   size,
   file,
+  tooLarge,
 }: {
   name: string;
   label: string;
@@ -28,6 +33,8 @@ export function NotShownFile({
   size: number;
   /** The bytes as inert octets; throws when they cannot be decoded (base64 that breaks off further on). */
   file: (() => Blob) | undefined;
+  /** The picture's width and height, when it is a picture too large to show. */
+  tooLarge?: PictureSize;
 }) {
   const [problem, setProblem] = useState<string>();
   const kind = type.label === 'unknown' ? 'an unknown type' : `type ${type.label}`;
@@ -42,9 +49,13 @@ export function NotShownFile({
   return (
     <div className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950" data-not-shown={type.label}>
       <p className="font-medium">
-        A file of {kind} (not shown) · {formatBytes(size)}
+        {tooLarge ? `A ${type.label} picture` : `A file of ${kind}`} (not shown) · {formatBytes(size)}
       </p>
-      <p className="mt-1">Only JPEG, PNG, WebP and GIF pictures are shown here. Save it to open it with another program if you need to.</p>
+      <p className="mt-1">
+        {tooLarge
+          ? `${tooLarge.width}×${tooLarge.height} px: too large to show safely; download it to open it.`
+          : 'Only JPEG, PNG, WebP and GIF pictures are shown here. Save it to open it with another program if you need to.'}
+      </p>
       {file && (
         <Button
           variant="secondary"

@@ -1,7 +1,8 @@
 import { type ReactNode, useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { attributeLabel, labelInSentence } from '../../kyc/view/attributes.ts';
 import { formatBytes } from '../../kyc/view/bytes.ts';
-import { base64ByteLength, base64Head, base64ToBytes, cleanBase64 } from '../../kyc/view/image.ts';
+import { base64ByteLength, base64Head, base64PictureSize, base64ToBytes, cleanBase64 } from '../../kyc/view/image.ts';
+import { isTooLargeToShow, type PictureSize } from '../../kyc/contract/picture-size.ts';
 import { type SniffedType, sniffImageType } from '../../kyc/contract/picture-type.ts';
 import { useMaskedItem } from '../preferences/privacy-reveal.tsx';
 import { Notice } from '../ui/section.tsx';
@@ -17,7 +18,7 @@ function usePictureState(parts: PictureParts | undefined, name: string): Picture
 }
 
 type Decoded = { state: 'decoding' } | { state: 'ready'; url: string } | { state: 'failed'; problem: string };
-type Dimensions = { width: number; height: number };
+type Dimensions = PictureSize;
 
 /**
  * What a card shows: the picture's object URL once there is one (its preview's, with the picture's own
@@ -28,6 +29,7 @@ type View =
   | { state: 'ready'; url: string; preview: { received: number } }
   | { state: 'invalid' }
   | { state: 'not_raster' }
+  | { state: 'too_large'; pixels: PictureSize }
   | { state: 'downloading'; received: number };
 
 type Source = (() => Blob) | undefined;
@@ -71,25 +73,36 @@ function usePictureSource(name: string, value: string, parts: PictureParts | und
   const sniffed = useMemo(() => sniffImageType(head ?? new Uint8Array()), [head]);
   const type = part?.type ?? sniffed;
   const blob = part?.state === 'ready' ? part.blob : part?.state === 'loading' ? part.preview : undefined;
+  // Read from the header before anything decodes it: a picture too large to show is never put in an <img>.
+  const base64Pixels = useMemo(() => (head && sniffed.raster ? base64PictureSize(base64) : undefined), [head, sniffed, base64]);
+  const pixels = inParts ? (part.state === 'ready' ? part.pixels : undefined) : base64Pixels;
+  const tooLarge = pixels !== undefined && isTooLargeToShow(pixels);
   const source = useMemo(() => {
+    if (tooLarge) return undefined;
     if (inParts) return blob && (() => blob);
     if (!head || !sniffed.raster) return undefined;
     return () => new Blob([base64ToBytes(base64) as Uint8Array<ArrayBuffer>], { type: sniffed.mime });
-  }, [inParts, blob, head, sniffed, base64]);
+  }, [tooLarge, inParts, blob, head, sniffed, base64]);
   const shown = useObjectUrl(source, part?.state === 'loading');
   const { decoded, setDecoded } = shown;
   // A file that is not shown may be saved: the part's octets, or the record's base64 decoded when asked.
   const file = useMemo(() => {
-    if (inParts) return part.state === 'ready' && part.file ? () => part.file! : undefined;
-    if (!head || sniffed.raster) return undefined;
+    if (inParts) {
+      const { file, blob } = part.state === 'ready' ? part : {};
+      if (file) return () => file;
+      // A picture too large to show is saved as its bytes, as octets: the browser does not open it.
+      return tooLarge && blob ? () => new Blob([blob], { type: 'application/octet-stream' }) : undefined;
+    }
+    if (!head || (sniffed.raster && !tooLarge)) return undefined;
     return () => new Blob([base64ToBytes(base64) as Uint8Array<ArrayBuffer>], { type: 'application/octet-stream' });
-  }, [inParts, part, head, sniffed, base64]);
+  }, [inParts, part, head, sniffed, base64, tooLarge]);
   const size = inParts ? part.size : base64ByteLength(base64);
   let view: View = decoded;
   if (part?.state === 'loading' && !part.preview) view = { state: 'downloading', received: part.received };
   else if (part?.state === 'failed') view = { state: 'failed', problem: part.problem };
   else if (!inParts && !head) view = { state: 'invalid' };
   else if (!type.raster) view = { state: 'not_raster' };
+  else if (tooLarge) view = { state: 'too_large', pixels };
   else if (shown.preview && decoded.state === 'ready') {
     // The preview, until the picture's own URL is made (one render after its part is in: all of it received).
     view = { ...decoded, preview: { received: part?.state === 'loading' ? part.received : size } };
@@ -115,7 +128,8 @@ type PreviewProps = { name: string; value: string; owner: string; parts?: Pictur
 export function PicturePreview({ name, value, owner, parts, ...events }: PreviewProps) {
   const label = attributeLabel(name);
   const { type, size, view, setDecoded, file } = usePictureSource(name, value, parts);
-  const [dimensions, setDimensions] = useState<Dimensions>();
+  const [loaded, setDimensions] = useState<Dimensions>();
+  const dimensions = view.state === 'too_large' ? view.pixels : loaded;
 
   const alt = `${label} of ${owner}`;
   const url = view.state === 'ready' ? view.url : undefined;
@@ -189,6 +203,8 @@ function PictureStatus({
 }) {
   if (view.state === 'invalid') return <Notice tone="warning">Not shown: the picture data is not valid base64.</Notice>;
   if (view.state === 'not_raster') return <NotShownFile name={name} label={label} type={type} size={size} file={file} />;
+  if (view.state === 'too_large')
+    return <NotShownFile name={name} label={label} type={type} size={size} file={file} tooLarge={view.pixels} />;
   if (view.state === 'failed') return <Notice tone="warning">{view.problem}</Notice>;
   if (view.state === 'downloading') {
     const text = `${label}: ${formatBytes(view.received)} of ${formatBytes(size)}`;

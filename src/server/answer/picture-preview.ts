@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import { LARGEST_SHOWN_PIXELS } from '../../kyc/contract/picture-size.ts';
 import { SNIFF_BYTES, sniffImageType } from '../../kyc/contract/picture-type.ts';
 import { type Preview, PreviewPool } from './preview-pool.ts';
 
@@ -28,8 +29,9 @@ export interface PreviewLimits {
 export const PREVIEW_LIMITS: PreviewLimits = {
   thresholdBytes: 300 * 1024,
   longSide: 640,
-  // 50 megapixels: above any ID scanner's or phone's main camera (8192 × 6144); a 6 MB JPEG is far below it.
-  maxInputPixels: 50_000_000,
+  // 50 megapixels: above any ID scanner's or phone's main camera (8160 × 6120); a 6 MB JPEG is far below it.
+  // The page shows no picture above it either (picture-size.ts): one past it gets no preview, and no <img>.
+  maxInputPixels: LARGEST_SHOWN_PIXELS,
   timeLimitMs: 5000,
 };
 
