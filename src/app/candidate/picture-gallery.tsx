@@ -1,5 +1,6 @@
-import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { lazy, memo, Profiler, type ProfilerOnRenderCallback, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { IdentityAttribute } from '../../kyc/contract/schema.ts';
+import { Button } from '../ui/button.tsx';
 import { Section } from '../ui/section.tsx';
 import type { ViewerPicture } from '../viewer/viewer-picture.ts';
 import type { PictureParts } from '../api/picture-parts.ts';
@@ -8,6 +9,14 @@ import { PicturePreview } from './picture-preview.tsx';
 // The viewer and its gesture library are loaded when a picture is first opened (or about to be).
 const loadViewer = () => import('../viewer/document-viewer.tsx');
 const DocumentViewer = lazy(() => loadViewer().then((module) => ({ default: module.DocumentViewer })));
+const fetchViewer = () => void loadViewer().catch(() => {});
+
+/**
+ * Cards on the page at first, and added by each "Show more": a record has a handful of pictures, but the
+ * service may send thousands (20 000 in one record kept the tab busy for minutes), and every card decodes
+ * its picture. The viewer pages through the pictures on the page.
+ */
+export const PICTURES_AT_ONCE = 24;
 
 type GalleryProps = {
   pictures: Array<[string, IdentityAttribute]>;
@@ -16,14 +25,34 @@ type GalleryProps = {
   parts?: PictureParts;
   /** The pictures the candidate's notes name (picture-notes.ts): Compare puts one beside the picture shown first. */
   noted?: readonly string[];
+  /** For tests: called each time a picture's card renders (a React Profiler round each card), `id` its name. */
+  onCardRender?: ProfilerOnRenderCallback;
 };
 
-/** The candidate's pictures as thumbnails; any of them opens the document viewer over all of them. */
-export function PictureGallery({ pictures, owner, parts, noted }: GalleryProps) {
+type CardProps = Parameters<typeof PicturePreview>[0] & { onCardRender?: ProfilerOnRenderCallback };
+
+/**
+ * One card, rendered again only when its own props change: a picture that becomes ready changes the
+ * gallery's list for the viewer, not the other cards.
+ */
+const PictureCard = memo(function PictureCard({ onCardRender, ...props }: CardProps) {
+  const card = <PicturePreview {...props} />;
+  return onCardRender ? (
+    <Profiler id={props.name} onRender={onCardRender}>
+      {card}
+    </Profiler>
+  ) : (
+    card
+  );
+});
+
+/** The candidate's pictures as thumbnails; any of them opens the document viewer over those on the page. */
+export function PictureGallery({ pictures, owner, parts, noted, onCardRender }: GalleryProps) {
   // While shown, the pictures' download goes on; once not, it stops (picture-parts.ts).
   useEffect(() => parts?.hold(), [parts]);
   const [ready, setReady] = useState<Record<string, ViewerPicture | undefined>>({});
   const [open, setOpen] = useState<string>();
+  const [count, setCount] = useState(PICTURES_AT_ONCE);
   const thumbnails = useRef(new Map<string, HTMLButtonElement>());
 
   const onReady = useCallback((name: string, picture: ViewerPicture | undefined) => {
@@ -33,13 +62,15 @@ export function PictureGallery({ pictures, owner, parts, noted }: GalleryProps) 
     if (element) thumbnails.current.set(name, element);
     else thumbnails.current.delete(name);
   }, []);
-  const viewable = pictures.flatMap(([name]) => (ready[name] ? [ready[name]] : []));
+  const shown = useMemo(() => pictures.slice(0, count), [pictures, count]);
+  const viewable = shown.flatMap(([name]) => (ready[name] ? [ready[name]] : []));
+  const more = Math.min(PICTURES_AT_ONCE, pictures.length - shown.length);
 
   return (
     <Section title="Pictures">
       <div className="grid gap-4 sm:grid-cols-2">
-        {pictures.map(([name, attribute]) => (
-          <PicturePreview
+        {shown.map(([name, attribute]) => (
+          <PictureCard
             key={name}
             name={name}
             value={attribute.value}
@@ -47,11 +78,24 @@ export function PictureGallery({ pictures, owner, parts, noted }: GalleryProps) 
             parts={parts}
             onReady={onReady}
             onOpen={setOpen}
-            onIntent={() => void loadViewer().catch(() => {})}
+            onIntent={fetchViewer}
             thumbnailRef={thumbnailRef}
+            onCardRender={onCardRender}
           />
         ))}
       </div>
+      {pictures.length > PICTURES_AT_ONCE && (
+        <div className="mt-4 flex flex-wrap items-center gap-3 text-sm text-slate-700">
+          <p role="status">
+            Showing {shown.length.toLocaleString('en')} of {pictures.length.toLocaleString('en')} pictures
+          </p>
+          {more > 0 && (
+            <Button variant="secondary" size="sm" onClick={() => setCount((current) => current + PICTURES_AT_ONCE)}>
+              Show {more.toLocaleString('en')} more
+            </Button>
+          )}
+        </div>
+      )}
       {open && viewable.some((picture) => picture.name === open) && (
         <Suspense fallback={null}>
           <DocumentViewer
