@@ -42,6 +42,12 @@ export function equalsPictureBody(chars: number): Buffer {
   return Buffer.concat([Buffer.from(open), Buffer.alloc(chars, 'A'), Buffer.from(`"}}${tail}`)]);
 }
 
+/** `count` identity attributes of one letter each, `{"type":"string","value":"v"}`: about 40 bytes an attribute. */
+export function smallIdentitiesBody(count: number): Buffer {
+  const attributes = Array.from({ length: count }, (_, i) => `"attr${i}":{"type":"string","value":"v"}`);
+  return Buffer.from(envelope(`"identities":{${attributes.join(',')}}`));
+}
+
 /** `data.willArchiveAtDate`, with what the options put before it. */
 export function archiveBody(
   options: { real?: string; custom?: string; customFirst?: boolean; whitespace?: number; nested?: string } = {},

@@ -132,6 +132,9 @@ export class RecordSplitter extends QuietReader {
       const take = (bytes: number) => {
         if (!this.take(bytes)) this.overBudget = true;
       };
+      // A value followed by another is never the one JSON.parse keeps: it is text, settled now, so that an
+      // attribute of 300 000 values holds one at a time, not a slot and a decoder for each until it ends.
+      for (const earlier of top.attribute.valueSlots.splice(0)) this.settleValue(earlier.slot, earlier.collector, false);
       this.collector = new Base64Collector(take, this.keyWatch?.bytesSearch());
       top.attribute.valueSlots.push({ slot: this.out.slot(), collector: this.collector });
       return;
@@ -186,19 +189,21 @@ export class RecordSplitter extends QuietReader {
    * one JSON.parse keeps) becomes a part when the type is `base64` and the text canonical base64.
    */
   private settleAttribute(attribute: NonNullable<Frame['attribute']>): void {
-    const slots = attribute.valueSlots;
-    slots.forEach(({ slot, collector }, index) => {
-      const collected = collector.end();
-      const last = index === slots.length - 1;
-      if (collected.kind === 'bytes' && last && attribute.type === 'base64' && this.pictures.length < MAX_PICTURES) {
-        slot.chunks.push(Buffer.from(JSON.stringify(this.addPicture(collected.chunks, collected.size)), 'latin1'));
-        return;
-      }
-      const pieces = collected.kind === 'text' ? collected.pieces : [Buffer.concat(collected.chunks).toString('base64')];
-      // Not a part: the browser may still decode it, more forgivingly.
-      if (collected.kind === 'text') this.keyWatch?.textSearch(pieces);
-      slot.chunks.push(Buffer.from('"'), ...pieces.map((piece) => Buffer.from(escaped(piece), 'latin1')), Buffer.from('"'));
-    });
+    // Only the last is left: those before it were settled as text when the next began (startString).
+    for (const { slot, collector } of attribute.valueSlots.splice(0)) this.settleValue(slot, collector, attribute.type === 'base64');
+  }
+
+  /** A value's slot filled: with a part's reference when it may be one and is canonical base64, else with its text. */
+  private settleValue(slot: Slot, collector: Base64Collector, mayBePicture: boolean): void {
+    const collected = collector.end();
+    if (collected.kind === 'bytes' && mayBePicture && this.pictures.length < MAX_PICTURES) {
+      this.out.fill(slot, [Buffer.from(JSON.stringify(this.addPicture(collected.chunks, collected.size)), 'latin1')]);
+      return;
+    }
+    const pieces = collected.kind === 'text' ? collected.pieces : [Buffer.concat(collected.chunks).toString('base64')];
+    // Not a part: the browser may still decode it, more forgivingly.
+    if (collected.kind === 'text') this.keyWatch?.textSearch(pieces);
+    this.out.fill(slot, [Buffer.from('"'), ...pieces.map((piece) => Buffer.from(escaped(piece), 'latin1')), Buffer.from('"')]);
   }
 
   private addPicture(chunks: Buffer[], size: number): PictureReference {
