@@ -45,7 +45,7 @@ const bodyOf = (data: unknown) => JSON.stringify({ status: 'success', data });
 
 let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
 let app: TestApp;
-let failing: 'no' | 'throws' | 'hangs' = 'no';
+let failing: 'no' | 'throws' | 'hangs' | 'slow' = 'no';
 const memory = createMemoryQueueIndexStore();
 // The index's store as given, but for `find`, which a test may make fail or never answer.
 const store: QueueIndexStore = new Proxy(memory, {
@@ -54,6 +54,8 @@ const store: QueueIndexStore = new Proxy(memory, {
     return (...args: Parameters<QueueIndexStore['find']>) => {
       if (failing === 'throws') return Promise.reject(new Error('the store is away'));
       if (failing === 'hangs') return new Promise(() => {});
+      // A store a round trip away (Redis): it answers after the service's first bytes were read.
+      if (failing === 'slow') return new Promise((resolve) => setTimeout(resolve, 30)).then(() => target.find(...args));
       return target.find(...args);
     };
   },
@@ -72,6 +74,7 @@ function answer(req: http.IncomingMessage, res: http.ServerResponse) {
     return send(200, JSON.stringify({ status: 'success', data: { records, total: records.length, skip: 0, limit: 100 } }));
   }
   const asked = decodeURIComponent(id);
+  if (asked === 'gateway-page') return send(200, '<html>gateway</html>');
   const found = candidates.find((c) => (kind === 'refId' ? c.refId : c.recordId) === asked);
   if (!found) return send(404, JSON.stringify({ status: 'error', code: 404, message: 'Resource not Found' }));
   send(200, bodyOf(req.headers.authorization === FULL_KEY ? fullLevel(found) : statusLevel(found)));
@@ -140,6 +143,24 @@ describe('a full answer without recordId, looked up by refId', () => {
       expect(res.headers[LISTED_RECORD_ID_HEADER], how).toBeUndefined();
       expect(res.body, how).toBe(bodyOf(fullLevel(candidates[0]!)));
     }
+  });
+
+  it('an index a round trip away (Redis) neither breaks the answer in parts nor leaves a refused answer without one', async () => {
+    await app.crawl();
+    failing = 'slow';
+    // The readers of the answer were added after its first bytes were read: a 500 in parts.
+    const inParts = await getBytes(app.port, '/api/candidates/refId/split', COMPLIANCE);
+    expect(inParts.status).toBe(200);
+    expect(inParts.headers[LISTED_RECORD_ID_HEADER]).toBe(RECORD_ID);
+    expect(candidateEnvelopeSchema.parse(JSON.parse((await partsOf(inParts))[0]!.body.toString())).data.refId).toBe('split');
+    // The guard's refusal came before anyone listened: the request was never answered.
+    for (const accept of [PLAIN, COMPLIANCE]) {
+      const refused = await app.get('/api/candidates/refId/gateway-page', accept);
+      expect(refused.status).toBe(502);
+      expect(JSON.parse(refused.body).error.code).toBe('not_a_record');
+    }
+    const plain = await app.get('/api/candidates/refId/split', PLAIN);
+    expect([plain.status, plain.headers[LISTED_RECORD_ID_HEADER]]).toEqual([200, RECORD_ID]);
   });
 
   it('attack: a listed recordId with a line break, a header’s syntax or other scripts never splits or adds a header: percent-encoded, or not sent', async () => {

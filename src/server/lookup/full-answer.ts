@@ -73,8 +73,6 @@ export async function answerFull(
     if (res.headersSent) res.destroy();
   });
   upstreamRes.pipe(guard);
-  // Bounded and never rejecting (listed-record-id.ts); set only on an answer that starts, never on a refusal.
-  const listed = await answer.listed;
 
   if (answer.inParts) {
     const holding = deps.partsBudget.hold();
@@ -86,15 +84,17 @@ export async function answerFull(
         stallMs: deps.settings.browserStallMs,
         holding,
         previews,
-        listed,
       });
     } finally {
       previews.abandon();
       holding.release();
     }
   }
+  // Listened to before anything is awaited: the guard may fail at its first chunk.
   const first = await firstOutput(guard);
   if (!first.ok) return refuse(res, audit, guardFailure(first.error, answer.stated), { upstreamStatus, reached: true });
+  // Bounded and never rejecting (listed-record-id.ts); set only on an answer that starts, never on a refusal.
+  const listed = await answer.listed;
   if (!(await audit(200, null, { upstreamStatus, reached: true }))) return void upstreamRes.destroy();
   if (broken || guard.destroyed) return sendFailure(res, broken ?? brokenOff());
   noteListedRecordId(res, listed);
@@ -127,7 +127,7 @@ async function answerInParts(res: http.ServerResponse, answer: FullAnswer, optio
       answer.upstreamRes.destroy();
       return void (await splitting);
     }
-    noteListedRecordId(res, options.listed);
+    noteListedRecordId(res, await answer.listed);
     await writer.open(first.early);
     const read = await splitting;
     const body = read.ok ? await writer.recordBody(read.split) : undefined;
@@ -143,7 +143,7 @@ async function answerInParts(res: http.ServerResponse, answer: FullAnswer, optio
   if (!(await audit(200, null, { upstreamStatus, reached: true }))) return;
   const body = await writer.recordBody(read.split);
   if (!body) return sendFailure(res, new ApiFailure('upstream_error', "The KYC service's answer could not be sent in parts. Try again."));
-  noteListedRecordId(res, options.listed);
+  noteListedRecordId(res, await answer.listed);
   await writer.open(status.partBytes());
   await writer.rest(read.split, body, previews);
 }
@@ -155,7 +155,6 @@ interface PartsOptions {
   holding: PartsHolding;
   /** Made while the record is read (parts-writer.ts). */
   previews: LookupPreviews;
-  listed: string | undefined;
 }
 
 const TOO_LARGE = new ApiFailure(
