@@ -274,8 +274,14 @@ describe('a first line with a space: a heading, or an id', () => {
       const pasted = interpretPaste(`cust_000482\n${name}\ncust_000483`);
       expect(pasted.type === 'list' && pasted.list.ids, name).toEqual(['cust_000482', name, 'cust_000483']);
     }
-    // A mail's lines stay sentences: the one id in them is what the box gets.
+    // A mail's lines stay sentences: the one id in them is what the box gets (a subject in capitals too).
     expect(interpretPaste('Hi,\nmy account is cust_000482.\nThanks, Ana')).toMatchObject({ type: 'id', id: 'cust_000482' });
+    for (const mail of [
+      'Refund For Client\ncust-4410',
+      'Customer Still Waiting\ncust-4410\nThanks',
+      'Account Of Jane Doe\njane.doe@example.com',
+    ])
+      expect(interpretPaste(mail), mail).toMatchObject({ type: 'id' });
     expect(interpretPaste('please look at these\ncust_1\ncust_2')).toMatchObject({ type: 'list', list: { ids: ['cust_1', 'cust_2'] } });
     const capital = fc.stringMatching(/^[A-Z\u00c9\u0141][a-z\u00e9\u00f8\u00fc\u0142]{1,9}$/).filter((word) => !/id|ref/i.test(word));
     fc.assert(
@@ -290,7 +296,15 @@ describe('a first line with a space: a heading, or an id', () => {
   });
 
   it('leaves out words naming an id column as the heading, wherever the name stands among them', () => {
-    for (const heading of ['Customer ref', 'Reference ID', 'Candidate refId', 'Client ID', 'Ticket reference (CRM)', 'ref id (old)'])
+    for (const heading of [
+      'Customer ref',
+      'Customer refs',
+      'Reference ID',
+      'Candidate refId',
+      'Client ID',
+      'Ticket reference (CRM)',
+      'ref id (old)',
+    ])
       expect(splitIdList(`${heading}\ncust_1\ncust_2`), heading).toMatchObject({ ids: ['cust_1', 'cust_2'], heading, headingLine: 1 });
     const idName = fc.constantFrom(
       'ref',

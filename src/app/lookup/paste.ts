@@ -28,9 +28,10 @@ const NUMBER_OR_DATE = /^\d+(?:[-./:,]\d+)*$/;
 const NO_LETTER_OR_DIGIT = /^[^\p{L}\p{N}]*$/u;
 
 /**
- * A name on a line of its own among others (`Maria de Souza`, `Ludwig van Beethoven`): two to four
- * words, capitalised (or of a script without case), short particles between. A refId may be one: in a
- * column of ids it is an id, not a sentence whose words are left out with it (as they were, unsaid).
+ * A name on a line of its own (`Maria de Souza`, `Ludwig van Beethoven`): two to four words, capitalised
+ * (or of a script without case), short particles between. A refId may be one: in a column of two or more
+ * ids it is an id, not a sentence whose words are left out with it (as they were, unsaid). Above one id,
+ * or beside plain words (`Thanks`), it is a ticket's subject, as before.
  */
 const NAME_LINE = /^[\p{Lu}\p{Lo}][\p{L}'’.-]*(?: (?:[\p{Lu}\p{Lo}][\p{L}'’.-]*|\p{Ll}{1,3})){0,2} [\p{Lu}\p{Lo}][\p{L}'’.-]*$/u;
 
@@ -44,7 +45,11 @@ const NAME_LINE = /^[\p{Lu}\p{Lo}][\p{L}'’.-]*(?: (?:[\p{Lu}\p{Lo}][\p{L}'’.
  */
 function idsInProse(text: string): string[] | undefined {
   const lines = text.split(/\r?\n|\r/).filter((line) => line.trim() !== '');
-  const sentence = (line: string) => line.trim().split(/\s+/).length >= 3 && !(lines.length > 1 && NAME_LINE.test(line.trim()));
+  // A name among ids: two or more other lines, each one run that is no plain word (`cust_1`, not `Thanks`).
+  const idLine = (line: string) => /^\S+$/.test(line.trim()) && !WORD.test(splitMarks(line.trim()).bare);
+  const inColumn = (line: string) =>
+    NAME_LINE.test(line.trim()) && lines.length > 2 && lines.every((other) => other === line || idLine(other));
+  const sentence = (line: string) => line.trim().split(/\s+/).length >= 3 && !inColumn(line);
   if (text.includes('\t') || !lines.some(sentence)) return undefined;
   const runs = text.split(/\s+/).map((run) => splitMarks(run).bare.replace(/['’]s$/u, ''));
   const words = runs.filter((run) => WORD.test(run)).length;

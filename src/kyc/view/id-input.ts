@@ -251,7 +251,7 @@ export function givenNote({ ids, duplicates }: Pick<IdList, 'ids' | 'duplicates'
  * A column's heading as spreadsheets name an id column: refId, ref id, Record ID, recordId, id,
  * reference, Customer ref, Customer ID, Candidate ref id…
  */
-const COLUMN_HEADING = /^((customer|candidate|client)[ _-]?)?(ref(erence)?[ _-]?(id)?|record[ _-]?id|id)$/i;
+const COLUMN_HEADING = /^((customer|candidate|client)[ _-]?)?(ref(erence)?[ _-]?(id)?|record[ _-]?id|id)s?$/i;
 
 /** Words with a space between, no digit: how a column is named ("Customer ref", "Ticket reference (CRM)"). */
 const WORDS = /^\p{L}[\p{L}.#()/_-]*(?: [\p{L}.#()/_-]+)+$/u;
