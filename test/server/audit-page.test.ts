@@ -106,6 +106,8 @@ describe('the audit page, for leads only', () => {
     const started = await gatewayInstance(sandbox, {}, { limits: { lookupsPerMinute: 0, auditSearchesPerMinute: 3 } });
     instances.push(started);
     const filter = { user: 'x'.repeat(1000) };
+    // A GET searches nothing: refused 405, and not charged.
+    for (let i = 0; i < 4; i++) expect((await started.request(AUDIT_PATHS.search, { headers: LEAD })).status).toBe(405);
     const codes: number[] = [];
     for (let i = 0; i < 3; i++) codes.push((await postJson(started, AUDIT_PATHS.search, filter)).status);
     const refused = await postJson(started, AUDIT_PATHS.search, filter);

@@ -18,7 +18,8 @@ import type { BatchClock } from '../lookup/batch-runner.ts';
 import { type ApiCall, findRoute, type Route, routeLabel, type SignedInCall } from '../http/routes.ts';
 import { setSecurityHeaders } from '../http/security-headers.ts';
 import { deliveryIdsInMemory, type DeliveryIds } from '../live/delivery-ids.ts';
-import type { LiveHub, Revocation } from '../live/live-hub.ts';
+import type { LiveHub } from '../live/live-hub.ts';
+import { revocationsTo } from '../live/revocations.ts';
 import { createWebhookReceiver, isWebhookPath } from '../live/webhook-receiver.ts';
 import { webhookChecks } from '../live/delivery-check.ts';
 import { closingIntake, createMemoryIntake, type DeliveryIntake } from '../live/delivery-intake.ts';
@@ -284,20 +285,6 @@ function webhookReceiverOf(
     ...(runtime.logger ? { logger: runtime.logger } : {}),
   });
   return { receive, intake };
-}
-
-/**
- * Sessions that ended, told to the event streams of every instance (live-hub.ts). This instance's
- * close at once, whatever Redis does; when Redis cannot be reached, the others find out by themselves.
- */
-function revocationsTo(hub: LiveHub, logger: Logger | undefined): (revocation: Revocation) => void {
-  return (revocation) =>
-    void hub.revoke(revocation).catch(() => {
-      const what = revocation.kind === 'users' ? 'users changed in the users file' : 'a sign-out';
-      logger?.warn(
-        `Live updates: the other instances could not be told of ${what} (Redis unreachable); they close those streams at their own next look.`,
-      );
-    });
 }
 
 /**

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { Revocation } from './live-hub.ts';
+import type { Logger } from '../log/log.ts';
+import type { LiveHub, Revocation } from './live-hub.ts';
 
 /**
  * Revocations on the live hub (live-hub.ts): this instance's listeners, and the message that carries a
@@ -54,4 +55,18 @@ export function readRevocation(message: string): { origin: string; revocation: R
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Sessions that ended, told to the event streams of every instance (live-hub.ts). This instance's
+ * close at once, whatever Redis does; when Redis cannot be reached, the others find out by themselves.
+ */
+export function revocationsTo(hub: LiveHub, logger: Logger | undefined): (revocation: Revocation) => void {
+  return (revocation) =>
+    void hub.revoke(revocation).catch(() => {
+      const what = revocation.kind === 'users' ? 'users changed in the users file' : 'a sign-out';
+      logger?.warn(
+        `Live updates: the other instances could not be told of ${what} (Redis unreachable); they close those streams at their own next look.`,
+      );
+    });
 }

@@ -54,8 +54,7 @@ export interface Metrics {
  * The `limit` label: the per-user limit as a lookup, a page of the applicants list or an export took
  * it (a batch refused for its environment is counted as a batch), the batch budget, or a wait for one
  * of the user's requests to the service that outlasted KYC_TIMEOUT_MS, or a full lookup held back while the
- * first full answer shows whether the key archives after extract (archiving-guard.ts), as long; `audit`: a
- * lead's searches and exports of the audit trail.
+ * first full answer shows whether the key archives after extract (archiving-guard.ts), as long; `audit`: a lead's searches.
  */
 export const LIMITS = ['lookup', 'applicants', 'export', 'batch', 'in_flight', 'archiving_check', 'audit'] as const;
 export type Limit = (typeof LIMITS)[number];

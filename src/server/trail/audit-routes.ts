@@ -72,7 +72,8 @@ function leadsOnly(identity: Identity): void {
 
 async function searchRoute(deps: TrailDeps, call: SignedInCall): Promise<void> {
   leadsOnly(call.identity);
-  // Taken before the body is read: a malformed search is charged too, as it is audited too.
+  // Taken before the body is read, once it is a POST of JSON (a GET searches nothing): a malformed search is charged too.
+  postOnly(call, 'search');
   await takeSearch(deps, call, 'searched');
   const { cursor, limit, ...filter } = await readJson(call, auditQuerySchema, 'search');
   // The names offered after a search that found nothing share the search's time bound, not a new one.
@@ -116,6 +117,7 @@ async function similarUsersOf(deps: TrailDeps, typed: string, started: number): 
 /** The filtered rows as CSV, streamed as they are read; the export's line is written before the first byte. */
 async function exportRoute(deps: TrailDeps, call: SignedInCall): Promise<void> {
   leadsOnly(call.identity);
+  postOnly(call, 'export');
   await takeSearch(deps, call, 'exported');
   const { cursor: _cursor, limit: _limit, ...filter } = await readJson(call, auditQuerySchema, 'export');
   if (!(await writeLine(deps, call.res, 'export of the audit trail', auditReadLine(call, 'export', filter)))) return;
@@ -179,7 +181,6 @@ export async function activityRoute(store: AuditStore, environment: string, call
   sendJson(call.res, 200, JSON.stringify(answer));
 }
 
-/** A POSTed JSON body of at most 16 kB checked against its schema; every refusal says what was wrong, in a line. */
 /** One of the lead's searches or exports; refused, it says how long to wait. */
 async function takeSearch(deps: TrailDeps, call: SignedInCall, done: 'searched' | 'exported'): Promise<void> {
   let taken: Take;
@@ -201,11 +202,16 @@ async function takeSearch(deps: TrailDeps, call: SignedInCall, done: 'searched' 
   );
 }
 
+/** A POSTed JSON body of at most 16 kB checked against its schema; every refusal says what was wrong, in a line. */
 function readJson<T>(call: SignedInCall, schema: BodySchema<T>, what: string): Promise<T> {
-  const { req } = call;
+  postOnly(call, what);
+  return readJsonBody(call, 16 * 1024, schema, what);
+}
+
+/** A POST of JSON, or the refusal that says what to send. */
+function postOnly({ req }: SignedInCall, what: string): void {
   if (req.method !== 'POST') throw methodNotAllowed('POST', `Send the ${what} with POST.`);
   if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) {
     throw new ApiFailure('unsupported_media_type', `Send the ${what} as JSON.`);
   }
-  return readJsonBody(call, 16 * 1024, schema, what);
 }
