@@ -40,7 +40,8 @@ export const PUBLISHED_PEOPLE: Person[] = [
     blockPassID: '5b2a7c0e9d8f6a4b3c2d1e92',
     summary: 'The published full-level example: no recordId (the status level and the list have it)',
     status: 'inreview',
-    dates: { waitingDate: 6 * HOUR, inreviewDate: 5 * HOUR },
+    // Dates of its own: a queue ordered by them is one order, whatever breaks a tie.
+    dates: { waitingDate: 7 * HOUR + 10 * MINUTE, inreviewDate: 6 * HOUR + 25 * MINUTE },
     submitCount: 1,
     fullOmit: ['recordId'],
     givenName: 'Ingrid',
