@@ -143,8 +143,11 @@ describe('hand-off', { timeout: 20_000 }, () => {
     expect(editor().getByTestId('reply-kept-edits')).toHaveTextContent('Your edits are kept');
     await user.click(editor().getByRole('button', { name: 'Cancel' }));
     expect(await open()).toHaveValue(`${template} We will write within two days.`);
-    // Back to the template on request.
+    // Back to the template on request, once the agent has said the edits may go (before: gone in one press).
     await user.click(editor().getByRole('button', { name: 'Start again from the template' }));
+    expect(editor().getByRole('textbox', { name: 'Reply' })).toHaveValue(`${template} We will write within two days.`);
+    expect(editor().getByRole('group', { name: 'Replace your edits with the template? They cannot be brought back.' })).toBeVisible();
+    await user.click(editor().getByRole('button', { name: 'Replace my edits' }));
     expect(editor().getByRole('textbox', { name: 'Reply' })).toHaveValue(template);
     expect(editor().queryByTestId('reply-kept-edits')).not.toBeInTheDocument();
     // Once copied, the next reply starts from the template.
@@ -283,7 +286,19 @@ describe('Copy reply with the keyboard alone', { timeout: 20_000 }, () => {
     await user.tab();
     expect(editor().getByRole('button', { name: 'Start again from the template' })).toHaveFocus();
     await user.keyboard('{Enter}');
-    const text = editor().getByRole('textbox', { name: 'Reply' });
+    const text = editor().getByRole('textbox', { name: 'Reply' }) as HTMLTextAreaElement;
+    const edited = text.value;
+    expect(edited).toContain('Thanks.');
+    // Asked first, the focus on the choice that keeps the edits: a second Enter does not erase them.
+    expect(editor().getByRole('button', { name: 'Keep my edits' })).toHaveFocus();
+    await user.keyboard('{Enter}');
+    expect(text).toHaveValue(edited);
+    expect(text).toHaveFocus();
+    await user.tab();
+    await user.keyboard('{Enter}');
+    await user.tab();
+    expect(editor().getByRole('button', { name: 'Replace my edits' })).toHaveFocus();
+    await user.keyboard('{Enter}');
     expect(text).toHaveValue(`We have your documents for ${waiting.refId}.`);
     // Before: the button went with the edits, and the focus fell to <body>.
     expect(text).toHaveFocus();

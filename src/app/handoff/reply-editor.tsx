@@ -1,11 +1,11 @@
 import { type RefObject, useId, useLayoutEffect, useRef, useState } from 'react';
 import type { FilledReply } from '../../kyc/contract/replies.ts';
 import { SessionEndedNotice } from '../session/session-ended-notice.tsx';
-import { Button } from '../ui/button.tsx';
 import { ModalDialog } from '../ui/modal-dialog.tsx';
 import { type Drafts, draftSlot, type ShownReplies } from './reply-drafts.ts';
 import { framed, loadReplyFrame, type ReplyFrame, reframed } from './reply-frame.ts';
 import { ReplyFrameFields } from './reply-frame-fields.tsx';
+import { KeptEdits } from './reply-kept-edits.tsx';
 import { CopyButtons } from './reply-copy-buttons.tsx';
 import { replyName, StatusChanged, statusChanged } from './reply-status-change.tsx';
 import { useCopy } from './use-reply-copy.ts';
@@ -83,6 +83,7 @@ export function ReplyEditor({ onDone, onDiscard, opened, drafts, setDrafts, ...p
         shown={shown}
         now={now}
         notes={props.notes}
+        edited={drafts[slot] !== undefined}
         onDiscard={onDiscard}
         onUse={() => {
           setShown(now);
@@ -101,11 +102,10 @@ export function ReplyEditor({ onDone, onDiscard, opened, drafts, setDrafts, ...p
       />
       {drafts[slot] !== undefined && (
         <KeptEdits
-          onRestart={() => {
-            setDrafts(({ [slot]: _restarted, ...others }) => others, shown);
-            // The button goes with the edits: the focus goes to the template's text, not to the page's <body>.
-            textBox.current?.focus();
-          }}
+          shown={shown}
+          now={now}
+          onRestart={() => setDrafts(({ [slot]: _restarted, ...others }) => others, shown)}
+          focusText={() => textBox.current?.focus()}
         />
       )}
       {user !== undefined && <ReplyFrameFields user={user} frame={frame} ids={ids} onSaved={saveFrame} />}
@@ -181,18 +181,6 @@ function TemplateNote({ note }: { note: string }) {
   return (
     <p className="mb-3 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950">
       Internal note (not copied): {note}
-    </p>
-  );
-}
-
-/** The text below holds the agent's edits (from before, when the editor was closed without copying); the template's text is a press away. */
-function KeptEdits({ onRestart }: { onRestart: () => void }) {
-  return (
-    <p className="mt-2 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-slate-700" data-testid="reply-kept-edits">
-      Your edits are kept while this tab is open, until you copy the reply or sign out.
-      <Button variant="secondary" size="sm" onClick={onRestart}>
-        Start again from the template
-      </Button>
     </p>
   );
 }

@@ -33,6 +33,7 @@ export function StatusChanged({
   shown,
   now,
   notes,
+  edited,
   onUse,
   onDiscard,
 }: {
@@ -41,6 +42,8 @@ export function StatusChanged({
   shown: ShownReplies;
   now: ShownReplies;
   notes: string[];
+  /** The text holds the agent's edits; else it is the template's, as it was started again from it. */
+  edited: boolean;
   onUse: () => void;
   onDiscard: () => void;
 }) {
@@ -50,7 +53,9 @@ export function StatusChanged({
       <div id={id} className="space-y-2">
         <p>
           The candidate's status changed since this reply was filled in. The text below is still{' '}
-          {replyName(shown.replies[0]!, shown.status)}, as you left it.
+          {replyName(shown.replies[0]!, shown.status)}
+          {/* "As you left it" only while it is: not once the agent has started again from the template (UX review). */}
+          {edited ? ', as you left it.' : ', from its template.'}
         </p>
         {now.replies.length === 0 && <p>{statusInfo(now.status).label} has no customer reply.</p>}
         <CurrentNotes now={now} notes={notes} />
