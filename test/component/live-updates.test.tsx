@@ -226,8 +226,10 @@ describe('live updates on the candidate page', { timeout: 20_000 }, () => {
     expect(editor.getByTestId('reply-current-note')).toHaveTextContent('Internal note for Blocked (not copied): Call compliance.');
     expect(editor.queryByRole('button', { name: /^Use the/ })).not.toBeInTheDocument();
     await user.keyboard('{Escape}');
-    expect(screen.getByRole('button', { name: 'Copy reply' })).toHaveAccessibleDescription('Your draft of the reply for Waiting is kept.');
-    await user.click(screen.getByRole('button', { name: 'Copy reply' }));
+    expect(screen.getByRole('button', { name: 'Open your Waiting draft' })).toHaveAccessibleDescription(
+      'Kept from before the status changed to Blocked.',
+    );
+    await user.click(screen.getByRole('button', { name: 'Open your Waiting draft' }));
     expect(box()).toHaveValue(edited);
   });
 

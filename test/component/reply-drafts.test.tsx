@@ -63,7 +63,8 @@ describe("a support agent's reply draft, kept while the tab is open (UX review)"
     let editor = await openEditor(user);
     expect(editor.text()).toHaveValue(`${template}${EDIT}`);
     expect(within(editor.editor).getByTestId('reply-kept-edits')).toHaveTextContent(
-      'Your edits are kept while this tab is open, until you copy the reply or sign out.',
+      // Before: "while this tab is open", where a reload in the same tab loses them (in memory only).
+      'Your edits are kept until you reload or close this tab, copy the reply or sign out.',
     );
     await user.click(within(editor.editor).getByRole('button', { name: 'Cancel' }));
 
@@ -252,6 +253,10 @@ describe('a reply draft for a status before one with no reply', { timeout: 30_00
     blocked: { reply: null, note: 'Call compliance.' },
   });
   const written = `We have your documents for ${waiting.refId}.${EDIT}`;
+  // The button that opens the editor on the draft, where the status has no reply of its own.
+  const DRAFT = 'Open your Waiting draft';
+  // Either name the button goes by: once the draft is copied or let go, it is gone under both.
+  const OFFERED = /^(Copy reply|Open your)/;
 
   /** The agent edits waiting's reply and leaves; the candidate is blocked when they come back. */
   async function draftThenBlocked(user: ReturnType<typeof userEvent.setup>) {
@@ -271,9 +276,11 @@ describe('a reply draft for a status before one with no reply', { timeout: 30_00
     const user = userEvent.setup();
     const page = await draftThenBlocked(user);
     expect(screen.getByTestId('reply-note')).toHaveTextContent('No customer reply for this status. Internal note: Call compliance.');
-    // Before: no Copy reply at all, and the draft kept in memory out of reach.
-    expect(screen.getByRole('button', { name: 'Copy reply' })).toHaveAccessibleDescription('Your draft of the reply for Waiting is kept.');
-    const editor = await openEditor(user);
+    // Named for what it opens: "Copy reply" beside "No customer reply for this status." read as a contradiction.
+    expect(screen.getByRole('button', { name: 'Open your Waiting draft' })).toHaveAccessibleDescription(
+      'Kept from before the status changed to Blocked.',
+    );
+    const editor = await openEditor(user, DRAFT);
     expect(editor.text()).toHaveValue(written);
     expect(
       within(editor.editor).getByText(
@@ -296,14 +303,14 @@ describe('a reply draft for a status before one with no reply', { timeout: 30_00
     expect(exportsOf(page.fetchMock)).toEqual([{ what: 'reply', kind: 'refId', id: waiting.refId, template: 'waiting' }]);
     // Copied, the draft is gone, and with it the button: the focus goes to the status's note, not to the page's <body>.
     expect(await screen.findByText('Reply copied')).toBeInTheDocument();
-    expect(screen.queryByRole('button', { name: 'Copy reply' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: OFFERED })).not.toBeInTheDocument();
     await waitFor(() => expect(screen.getByTestId('reply-note')).toHaveFocus());
   });
 
   it('opens with the focus in the draft, described by the notice: a second Enter does not discard it', async () => {
     const user = userEvent.setup();
     await draftThenBlocked(user);
-    screen.getByRole('button', { name: 'Copy reply' }).focus();
+    screen.getByRole('button', { name: DRAFT }).focus();
     await user.keyboard('{Enter}');
     const editor = screen.getByRole('dialog', { name: 'Reply to the customer' });
     const text = within(editor).getByRole('textbox', { name: 'Reply' });
@@ -322,11 +329,11 @@ describe('a reply draft for a status before one with no reply', { timeout: 30_00
     const user = userEvent.setup();
     const page = await draftThenBlocked(user);
     const writeText = vi.spyOn(navigator.clipboard, 'writeText');
-    const editor = await openEditor(user);
+    const editor = await openEditor(user, DRAFT);
     await user.click(within(editor.editor).getByRole('button', { name: 'Discard the Waiting text' }));
     expect(screen.queryByTestId('reply-editor')).not.toBeInTheDocument();
     expect(await screen.findByText('Draft discarded')).toBeInTheDocument();
-    expect(screen.queryByRole('button', { name: 'Copy reply' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: OFFERED })).not.toBeInTheDocument();
     await waitFor(() => expect(screen.getByTestId('reply-note')).toHaveFocus());
     expect(writeText).not.toHaveBeenCalled();
     expect(exportsOf(page.fetchMock)).toEqual([]);
@@ -336,6 +343,31 @@ describe('a reply draft for a status before one with no reply', { timeout: 30_00
     await page.router.navigate(-1);
     await heading(waiting);
     expect(screen.getByTestId('reply-note')).toBeInTheDocument();
-    expect(screen.queryByRole('button', { name: 'Copy reply' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: OFFERED })).not.toBeInTheDocument();
+  });
+
+  it("names the template it restores as the status before's, asks before the edits go, and says so after (UX review)", async () => {
+    const user = userEvent.setup();
+    await draftThenBlocked(user);
+    const editor = await openEditor(user, DRAFT);
+    const inEditor = within(editor.editor);
+    // Before: "Start again from the template", which read as Blocked's, refilled Waiting's.
+    expect(inEditor.queryByRole('button', { name: 'Start again from the template' })).not.toBeInTheDocument();
+    await user.click(inEditor.getByRole('button', { name: 'Restore the Waiting template' }));
+    // Before: the edits gone in that one press.
+    expect(editor.text()).toHaveValue(written);
+    const question = inEditor.getByRole('group', { name: 'Replace your edits with the Waiting template? They cannot be brought back.' });
+    expect(within(question).getByRole('button', { name: 'Keep my edits' })).toHaveFocus();
+    await user.keyboard('{Enter}');
+    expect(editor.text()).toHaveValue(written);
+    expect(editor.text()).toHaveFocus();
+
+    await user.click(inEditor.getByRole('button', { name: 'Restore the Waiting template' }));
+    await user.click(inEditor.getByRole('button', { name: 'Replace my edits' }));
+    expect(editor.text()).toHaveValue(`We have your documents for ${waiting.refId}.`);
+    expect(editor.text()).toHaveFocus();
+    // Before: "…still the reply for Waiting, as you left it", of the template's text.
+    expect(inEditor.getByText(/The text below is still the reply for Waiting, from its template\.$/)).toBeVisible();
+    expect(inEditor.queryByText(/as you left it/)).not.toBeInTheDocument();
   });
 });

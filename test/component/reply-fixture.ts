@@ -27,9 +27,9 @@ export const exportsOf = (fetchMock: ReturnType<typeof stubApi>['fetchMock']) =>
     .filter(([input]) => String(input).endsWith('/export'))
     .map(([, init]) => JSON.parse(String((init as RequestInit).body)));
 
-/** Opens the reply editor with Copy reply: the dialog, and its text box as it is now. */
-export async function openEditor(user: ReturnType<typeof userEvent.setup>) {
-  await user.click(await screen.findByRole('button', { name: 'Copy reply' }));
+/** Opens the reply editor with Copy reply (or the button named `button`): the dialog, and its text box as it is now. */
+export async function openEditor(user: ReturnType<typeof userEvent.setup>, button = 'Copy reply') {
+  await user.click(await screen.findByRole('button', { name: button }));
   const editor = screen.getByRole('dialog', { name: 'Reply to the customer' });
   return { editor, text: () => within(editor).getByRole('textbox', { name: 'Reply' }) as HTMLTextAreaElement };
 }

@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
+import { statusInfo } from '../../kyc/contract/status.ts';
 import { Button } from '../ui/button.tsx';
 import { useFlash } from '../ui/use-flash.ts';
 import {
@@ -12,7 +13,6 @@ import {
   sameReplies,
 } from './reply-drafts.ts';
 import { ReplyEditor, type ReplyEditorProps } from './reply-editor.tsx';
-import { replyName } from './reply-status-change.tsx';
 
 export interface ReplyActionProps extends ReplyEditorProps {
   /**
@@ -40,7 +40,9 @@ function DraftsOf(props: ReplyActionProps) {
   const now: ShownReplies = { status: props.status, replies: props.replies };
   const kept = useKeptDrafts(props.draftsKey, now);
   const noReply = props.replies.length === 0;
-  // A status without a reply: what the button still offers is the draft, and it says so.
+  // A status without a reply: what the button still offers is the draft, and it is named for it ("Open
+  // your In review draft"): "Copy reply" beside "No customer reply for this status." read as a
+  // contradiction (UX review).
   const draftOnly = noReply ? kept.shownWith : undefined;
   const offered = !noReply || draftOnly !== undefined || open;
   const handBack = useHandBack(props.onGone);
@@ -57,12 +59,12 @@ function DraftsOf(props: ReplyActionProps) {
     <span className="inline-flex flex-wrap items-center gap-2">
       {offered && (
         <Button variant="secondary" aria-haspopup="dialog" aria-describedby={draftOnly ? hint : undefined} onClick={() => setOpen(true)}>
-          Copy reply
+          {draftOnly ? `Open your ${statusInfo(draftOnly.status).label} draft` : 'Copy reply'}
         </Button>
       )}
       {draftOnly && (
         <span id={hint} className="text-sm text-slate-600">
-          Your draft of {replyName(draftOnly.replies[0]!, draftOnly.status)} is kept.
+          Kept from before the status changed to {statusInfo(props.status).label}.
         </span>
       )}
       <span aria-live="polite" className="text-sm text-slate-600">
@@ -89,7 +91,7 @@ function DraftsOf(props: ReplyActionProps) {
 
 /**
  * The agent's edits, by status and template (draftSlot): kept when the editor is closed without copying
- * (Cancel, Escape), and while this tab is open when they leave the page (reply-drafts.ts), so that
+ * (Cancel, Escape), and in the tab's memory (a reload loses them) when they leave the page (reply-drafts.ts), so that
  * reopening it gives back what they wrote; let go once a reply is copied, or the draft discarded.
  */
 function useKeptDrafts(draftsKey: string, now: ShownReplies) {
