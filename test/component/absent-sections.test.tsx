@@ -144,10 +144,10 @@ describe('a field the notice names as unreadable', () => {
     expect(notice).toHaveTextContent('identities.address');
     const card = screen.getByRole('heading', { name: 'Identity' }).closest('section')!;
     expect(within(card).getByText('E-mail').nextElementSibling).toHaveTextContent(/^sent, but could not be read \(see above\)$/);
-    expect(within(card).getByText('Date of birth').nextElementSibling).toHaveTextContent(/^not provided$/);
+    expect(within(card).getByText('Date of birth').nextElementSibling).toHaveTextContent(/^not in this response$/);
     expect(screen.getByTestId('contact-unread')).toHaveTextContent(/^Address: sent, but could not be read \(see above\)\.$/);
     // The phone was not sent at all: that one is "not provided".
-    expect(screen.getByTestId('contact-not-provided')).toHaveTextContent(/^No phone number was provided\.$/);
+    expect(screen.getByTestId('contact-not-provided')).toHaveTextContent(/^No phone number in this response\.$/);
     expect(document.body).not.toHaveTextContent(/No address/);
   });
 
@@ -156,8 +156,8 @@ describe('a field the notice names as unreadable', () => {
     const notice = await screen.findByTestId('unread-fields');
     expect(notice).toHaveTextContent('identities.email.x');
     const card = screen.getByRole('heading', { name: 'Identity' }).closest('section')!;
-    expect(within(card).getByText('E-mail').nextElementSibling).toHaveTextContent(/^not provided$/);
-    expect(screen.getByTestId('contact-not-provided')).toHaveTextContent(/^No address or phone number was provided\.$/);
+    expect(within(card).getByText('E-mail').nextElementSibling).toHaveTextContent(/^not in this response$/);
+    expect(screen.getByTestId('contact-not-provided')).toHaveTextContent(/^No address or phone number in this response\.$/);
     expect(screen.queryByTestId('contact-unread')).not.toBeInTheDocument();
   });
 });

@@ -182,7 +182,7 @@ describe('address and phone, one of them missing (UX review: "show what is there
   it('a phone without an address: the phone card, and a line that names the address as not provided', async () => {
     show(withContact({ phone }));
     expect(await screen.findByText('+33 6 12 34 56 78')).toBeInTheDocument();
-    expect(screen.getByTestId('contact-not-provided')).toHaveTextContent(/^No address was provided\.$/);
+    expect(screen.getByTestId('contact-not-provided')).toHaveTextContent(/^No address in this response\.$/);
     expect(screen.queryByRole('heading', { name: 'Address' })).not.toBeInTheDocument();
   });
 
@@ -190,13 +190,13 @@ describe('address and phone, one of them missing (UX review: "show what is there
     show(withContact({ address }));
     const card = (await screen.findByRole('heading', { name: 'Address' })).closest('section')!;
     expect(card).toHaveTextContent('18 rue des Martyrs');
-    expect(screen.getByTestId('contact-not-provided')).toHaveTextContent(/^No phone number was provided\.$/);
+    expect(screen.getByTestId('contact-not-provided')).toHaveTextContent(/^No phone number in this response\.$/);
     expect(screen.queryByRole('heading', { name: 'Phone' })).not.toBeInTheDocument();
   });
 
   it('neither: one line names both; both there: no line', async () => {
     show(withContact({}));
-    expect(await screen.findByTestId('contact-not-provided')).toHaveTextContent(/^No address or phone number was provided\.$/);
+    expect(await screen.findByTestId('contact-not-provided')).toHaveTextContent(/^No address or phone number in this response\.$/);
     cleanup();
     show(amelie);
     expect(await screen.findByText('+33 6 12 34 56 78')).toBeInTheDocument();
@@ -207,11 +207,11 @@ describe('address and phone, one of them missing (UX review: "show what is there
     show(recordForScope(amelie, 'status'));
     expect(await screen.findByText(/This answer has no identity data, custom fields or certificates/)).toBeInTheDocument();
     expect(screen.queryByTestId('contact-not-provided')).not.toBeInTheDocument();
-    expect(document.body).not.toHaveTextContent(/was provided/);
+    expect(document.body).not.toHaveTextContent(/No (address|phone)/);
     cleanup();
     show(byRef('legacy-2019-0031'));
     expect(await screen.findByText(/Identity data was archived on the service/)).toBeInTheDocument();
-    expect(document.body).not.toHaveTextContent(/was provided/);
+    expect(document.body).not.toHaveTextContent(/No (address|phone)/);
   });
 });
 

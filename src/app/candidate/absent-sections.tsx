@@ -100,7 +100,7 @@ export function ContactNotShown({ identities, unread }: { identities: CandidateR
     <>
       {absent.length > 0 && (
         <Card as="p" tone="dashed" className="text-sm" data-testid="contact-not-provided">
-          No {absent.map((key) => words[key]).join(' or ')} was provided.
+          No {absent.map((key) => words[key]).join(' or ')} in this response.
         </Card>
       )}
       {sent.map((key) => (

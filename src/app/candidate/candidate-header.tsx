@@ -92,7 +92,7 @@ function IdentifierList({ record, recordId, className = '' }: { record: Candidat
         return (
           <div key={field} className="contents">
             <dt className="font-medium text-slate-500">{label}</dt>
-            <dd className="flex min-w-0 items-center gap-2">
+            <dd className="flex min-w-0 flex-wrap items-center gap-x-2 gap-y-1">
               {value ? (
                 <>
                   <code className="min-w-0 font-mono break-all text-slate-900">
@@ -100,7 +100,8 @@ function IdentifierList({ record, recordId, className = '' }: { record: Candidat
                   </code>
                   <CopyButton value={value} label={label} />
                   {field === 'recordId' && !record.recordId && filled && (
-                    <span className="text-slate-500 italic" data-testid="record-id-source">
+                    // On a line of its own: beside the id, it squeezed the id into three lines on a phone.
+                    <span className="basis-full text-slate-500 italic" data-testid="record-id-source">
                       ({filled.note})
                     </span>
                   )}

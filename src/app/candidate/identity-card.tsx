@@ -97,7 +97,7 @@ export function IdentityCard({
             <dd className="min-w-0 break-words text-slate-900">
               {value === undefined || value === '' ? (
                 <span className="text-slate-500 italic">
-                  {isUnread(unread, `identities.${ROW_ATTRIBUTES[label]}`) ? SENT_UNREAD : 'not provided'}
+                  {isUnread(unread, `identities.${ROW_ATTRIBUTES[label]}`) ? SENT_UNREAD : 'not in this response'}
                 </span>
               ) : MASKED_ROWS[label] ? (
                 <Masked maskKey={MASKED_ROWS[label]} label={label}>
