@@ -74,7 +74,7 @@ async function searchRoute(deps: TrailDeps, call: SignedInCall): Promise<void> {
   leadsOnly(call.identity);
   // Taken before the body is read, once it is a POST of JSON (a GET searches nothing): a malformed search is charged too.
   postOnly(call, 'search');
-  await takeSearch(deps, call, 'searched');
+  await takeSearch(deps, call);
   const { cursor, limit, ...filter } = await readJson(call, auditQuerySchema, 'search');
   // The names offered after a search that found nothing share the search's time bound, not a new one.
   const started = performance.now();
@@ -118,7 +118,7 @@ async function similarUsersOf(deps: TrailDeps, typed: string, started: number): 
 async function exportRoute(deps: TrailDeps, call: SignedInCall): Promise<void> {
   leadsOnly(call.identity);
   postOnly(call, 'export');
-  await takeSearch(deps, call, 'exported');
+  await takeSearch(deps, call);
   const { cursor: _cursor, limit: _limit, ...filter } = await readJson(call, auditQuerySchema, 'export');
   if (!(await writeLine(deps, call.res, 'export of the audit trail', auditReadLine(call, 'export', filter)))) return;
   const also = await otherIdOf(deps, filter);
@@ -181,8 +181,11 @@ export async function activityRoute(store: AuditStore, environment: string, call
   sendJson(call.res, 200, JSON.stringify(answer));
 }
 
-/** One of the lead's searches or exports; refused, it says how long to wait. */
-async function takeSearch(deps: TrailDeps, call: SignedInCall, done: 'searched' | 'exported'): Promise<void> {
+/**
+ * One of the lead's searches or exports; refused, it says how long to wait. Both take from one bucket, so
+ * the refusal names both: a search refused after many exports, or the reverse, is the same wait.
+ */
+async function takeSearch(deps: TrailDeps, call: SignedInCall): Promise<void> {
   let taken: Take;
   try {
     taken = await deps.searches.take(deps.rateLimitKey(call.req, call.identity));
@@ -193,13 +196,8 @@ async function takeSearch(deps: TrailDeps, call: SignedInCall, done: 'searched' 
   if (taken.ok) return;
   deps.metrics.rateLimited.inc({ limit: 'audit' satisfies Limit });
   const { retryAfterSeconds } = taken;
-  throw new ApiFailure(
-    'rate_limited',
-    `You have ${done} the audit trail many times in a short time. Try again in ${retryAfterSeconds} s.`,
-    {
-      retryAfterSeconds,
-    },
-  );
+  const message = `You have searched or exported the audit trail many times in a short time. Try again in ${retryAfterSeconds} s.`;
+  throw new ApiFailure('rate_limited', message, { retryAfterSeconds });
 }
 
 /** A POSTed JSON body of at most 16 kB checked against its schema; every refusal says what was wrong, in a line. */
