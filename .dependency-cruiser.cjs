@@ -19,8 +19,9 @@ const FEATURES = {
   applicants: ['queue-place.ts'],
   audit: [],
   batch: [],
-  // The search box starts a lookup with the candidate page's module, loaded when the browser is idle.
-  candidate: ['page-load.ts'],
+  // The search box starts a lookup with the candidate page's module, loaded when the browser is idle; the
+  // audit page counts a refused search's wait down as the candidate page's error screens do.
+  candidate: ['page-load.ts', 'retry-wait.tsx'],
   lookup: [],
 };
 

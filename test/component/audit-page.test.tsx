@@ -1,11 +1,11 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SessionInfo } from '../../src/kyc/contract/api.ts';
 import type { ActivityAnswer, AuditSearchAnswer, AuditStatus } from '../../src/kyc/contract/audit-search.ts';
 import { auditRow } from './audit-row.ts';
 import { inTimeZone } from './in-time-zone.ts';
-import { envelope, json, renderWithProviders, stubApi, testMeta } from './render.tsx';
+import { apiError, envelope, json, renderWithProviders, stubApi, testMeta } from './render.tsx';
 
 /**
  * The audit trail in the app (issue 34): the audit page for leads, and a candidate's Activity for
@@ -615,5 +615,103 @@ describe("a candidate's Activity", () => {
     await screen.findByRole('heading', { level: 1 });
     expect(screen.queryByTestId('activity')).toBeNull();
     expect(requests.filter((url) => url.endsWith('/activity'))).toEqual([]);
+  });
+});
+
+/**
+ * Past the lead's limit of searches and exports (one bucket: limits.auditSearchesPerMinute), the server
+ * refuses either with the wait. The clock (Date and the page's one-second ticks) is the test's.
+ */
+describe('the audit page past the limit', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  const LIMITED = 'You have searched or exported the audit trail many times in a short time.';
+  const seconds = (n: number) =>
+    act(() => {
+      vi.advanceTimersByTime(n * 1000);
+    });
+
+  /** One search answered (ana's line), then every search and export refused with the wait left in the bucket. */
+  function showLimited(retryAfterSeconds = 46) {
+    vi.useFakeTimers({ toFake: ['Date', 'setInterval', 'clearInterval'] });
+    const refusedAt = Date.now();
+    const refusal = () => {
+      const left = Math.ceil(retryAfterSeconds - (Date.now() - refusedAt) / 1000);
+      return apiError(
+        429,
+        'rate_limited',
+        `${LIMITED} Try again in ${left} s.`,
+        { retryAfterSeconds: left },
+        { 'retry-after': String(left) },
+      );
+    };
+    let searches = 0;
+    const api = stubApi({
+      session: LEAD,
+      candidates: {
+        '/api/audit/status': () => json(STATUS),
+        '/api/audit/search': () => (++searches === 1 ? json({ rows: [row({ user: 'ana' })], source: { kind: 'files' } }) : refusal()),
+        '/api/audit/export': refusal,
+      },
+    });
+    renderWithProviders('/audit');
+    return api;
+  }
+
+  const buttons = () => {
+    const filters = within(screen.getByRole('form', { name: 'Filters' }));
+    return {
+      search: filters.getByRole('button', { name: 'Search the trail' }),
+      csv: filters.getByRole('button', { name: /Download CSV|Exporting/ }),
+    };
+  };
+  const notices = () => screen.queryAllByText(/Try again in \d+ s|The wait is over/);
+
+  it('counts the wait down in one notice, keeps the rows shown, and holds Search and Download CSV (keeping focus) until it ends', async () => {
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    const { fetchMock } = showLimited();
+    expect(await screen.findByText('ana', {}, { timeout: 10_000 })).toBeInTheDocument();
+    await user.type(screen.getByLabelText('User'), 'bob');
+    await user.click(buttons().search);
+    const notice = (await screen.findByText(/Try again in 46 s/)).closest<HTMLElement>('[role="alert"]')!;
+    expect(notice).toHaveTextContent(
+      new RegExp(`^${LIMITED} Try again in 46 s \\(at .+\\)\\. The results below are those of the last search answered\\.$`),
+    );
+    // Before: the rows were replaced by the refusal, whose "46 s" stayed 46 s.
+    expect(within(screen.getByRole('table')).getByText('ana')).toBeInTheDocument();
+    expect(buttons().search).toHaveAttribute('aria-disabled', 'true');
+    expect(buttons().csv).toHaveAttribute('aria-disabled', 'true');
+    expect(buttons().search).toHaveFocus();
+    await seconds(20);
+    expect(notice).toHaveTextContent(/Try again in 26 s/);
+    // Held: pressed, neither asks (each would only be refused again).
+    const asked = fetchMock.mock.calls.length;
+    await user.click(buttons().search);
+    await user.click(buttons().csv);
+    expect(fetchMock.mock.calls.length).toBe(asked);
+    await seconds(27);
+    expect(notice).toHaveTextContent(/^The wait is over: Search and Download CSV can be used again\./);
+    expect(buttons().search).not.toHaveAttribute('aria-disabled');
+    expect(buttons().csv).not.toHaveAttribute('aria-disabled');
+    await user.click(buttons().search);
+    await waitFor(() => expect(bodiesOf(fetchMock, '/api/audit/search')).toHaveLength(3));
+  });
+
+  it('says an export refused beside its search once, with one wait, and keeps the rows', async () => {
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    const { fetchMock } = showLimited(32);
+    expect(await screen.findByText('ana', {}, { timeout: 10_000 })).toBeInTheDocument();
+    await user.type(screen.getByLabelText('User'), 'bob');
+    // Download CSV searches the typed filters too: both are refused.
+    await user.click(buttons().csv);
+    await waitFor(() => expect(bodiesOf(fetchMock, '/api/audit/export')).toHaveLength(1));
+    await waitFor(() => expect(buttons().csv).toHaveTextContent('Download CSV'));
+    // Before: "searched…Try again in 32 s" in the results, and "exported…Try again in 30 s" beside it.
+    expect(notices()).toHaveLength(1);
+    expect(screen.getAllByText(new RegExp(LIMITED.replace(/\./g, '\\.')))).toHaveLength(1);
+    expect(within(screen.getByRole('table')).getByText('ana')).toBeInTheDocument();
+    expect(buttons().csv).toHaveAttribute('aria-disabled', 'true');
   });
 });

@@ -21,6 +21,7 @@ export function AuditFilters({
   onSearch,
   onExport,
   exporting,
+  heldBy,
   candidate,
   picked,
 }: {
@@ -28,6 +29,11 @@ export function AuditFilters({
   onSearch: (filter: AuditFilter) => void;
   onExport: (filter: AuditFilter) => void;
   exporting: boolean;
+  /**
+   * The notice of a wait the server asked for (audit-wait.tsx), while it runs: Search and Download CSV say
+   * they are unavailable and why, and ignore presses, keeping the keyboard's focus (aria-disabled, not disabled).
+   */
+  heldBy?: string | undefined;
   /** A candidate handed over by its Activity: the form starts with its ids (the page searched them). */
   candidate?: AuditHandOver['audit'] | undefined;
   /** A user's name offered under the results and searched: the User field says it too, as Download CSV reads the form. */
@@ -141,37 +147,58 @@ export function AuditFilters({
         <Field label={`Before (${zoneNote})`} htmlFor={`${id}-to`}>
           <input id={`${id}-to`} type="datetime-local" step={1} className={INPUT} value={draft.to} onChange={set('to')} />
         </Field>
-        <div className="flex flex-wrap items-center gap-2 sm:col-span-2 lg:col-span-4">
-          <Button type="submit">Search the trail</Button>
-          {/* The file is what the table then shows: the filters as typed are searched too (the table kept the last search). */}
-          <Button
-            variant="secondary"
-            onClick={() =>
-              read((filter) => {
-                onSearch(filter);
-                onExport(filter);
-              })
-            }
-            busy={exporting}
-          >
-            {exporting ? 'Exporting…' : 'Download CSV'}
-          </Button>
-          <Button
-            variant="secondary"
-            onClick={() => {
-              setDraft(EMPTY_DRAFT);
-              setProblem(undefined);
-              onSearch(DEFAULT_FILTER);
-            }}
-          >
-            Clear
-          </Button>
-          <span role="alert" className="text-sm text-red-800">
-            {problem}
-          </span>
-        </div>
+        <FormActions
+          // The file is what the table then shows: the filters as typed are searched too (the table kept the last search).
+          onExport={() =>
+            read((filter) => {
+              onSearch(filter);
+              onExport(filter);
+            })
+          }
+          onClear={() => {
+            setDraft(EMPTY_DRAFT);
+            setProblem(undefined);
+            onSearch(DEFAULT_FILTER);
+          }}
+          exporting={exporting}
+          heldBy={heldBy}
+          problem={problem}
+        />
       </form>
     </Card>
+  );
+}
+
+/** Search, Download CSV and Clear, held while a wait the server asked for runs (`heldBy`), and what was wrong with the form. */
+function FormActions({
+  onExport,
+  onClear,
+  exporting,
+  heldBy,
+  problem,
+}: {
+  onExport: () => void;
+  onClear: () => void;
+  exporting: boolean;
+  heldBy: string | undefined;
+  problem: string | undefined;
+}) {
+  const held = { busy: heldBy !== undefined, 'aria-describedby': heldBy };
+  return (
+    <div className="flex flex-wrap items-center gap-2 sm:col-span-2 lg:col-span-4">
+      <Button type="submit" {...held}>
+        Search the trail
+      </Button>
+      <Button variant="secondary" onClick={onExport} {...held} busy={exporting || held.busy}>
+        {exporting ? 'Exporting…' : 'Download CSV'}
+      </Button>
+      <Button variant="secondary" onClick={onClear}>
+        Clear
+      </Button>
+      <span role="alert" className="text-sm text-red-800">
+        {problem}
+      </span>
+    </div>
   );
 }
 

@@ -17,6 +17,7 @@ import { auditQueries, downloadAuditCsv } from './audit-queries.ts';
 import { BrokenChainAlert, ChainState, SourceNote } from './audit-status.tsx';
 import { SimilarUsers } from './audit-similar.tsx';
 import { AuditTable } from './audit-table.tsx';
+import { useSearchWait, WaitNotice, waitOf } from './audit-wait.tsx';
 
 /**
  * `/audit` (issue 34), for compliance leads: who looked at whom. The trail filtered and paged newest
@@ -79,13 +80,19 @@ function AuditTrail() {
     // The button goes with the offer: the keyboard goes on to the results, not back to the top of the page.
     document.getElementById('audit-results-title')?.focus();
   };
+  const { wait, setWait, waiting, waitId, searchFor } = useSearchWait(search, { filter, cursors, setFilter, setCursors });
   const [exporting, setExporting] = useState(false);
   const [exportProblem, setExportProblem] = useState<string>();
   const exportCsv = (wanted: AuditFilter) => {
+    if (waiting) return;
     setExporting(true);
     setExportProblem(undefined);
     downloadAuditCsv(wanted)
-      .catch((error: unknown) => setExportProblem(asApiError(error, 'The export could not be read.').message))
+      .catch((error: unknown) => {
+        const refused = waitOf(error);
+        if (refused) setWait(refused);
+        else setExportProblem(asApiError(error, 'The export could not be read.').message);
+      })
       .finally(() => setExporting(false));
   };
   return (
@@ -101,15 +108,14 @@ function AuditTrail() {
       {status.data && <BrokenChainAlert status={status.data} />}
       <AuditFilters
         environments={meta?.environments.map((environment) => environment.name) ?? []}
-        onSearch={(next) => {
-          setFilter(next);
-          setCursors([]);
-        }}
+        onSearch={searchFor}
         onExport={exportCsv}
         exporting={exporting}
+        heldBy={waiting ? waitId : undefined}
         candidate={handedOver}
         picked={picked}
       />
+      {wait && <WaitNotice id={waitId} wait={wait} kept={search.data !== undefined} />}
       <p role="status" className="text-sm text-red-800 empty:hidden">
         {exportProblem}
       </p>
@@ -144,6 +150,8 @@ function Results({
   user: string | undefined;
   onPickUser: (user: string) => void;
 }) {
+  // Refused before any search was answered: the notice above says why and for how long.
+  if (waitOf(search.error)) return <p className="text-sm text-slate-600">Nothing is shown until the wait above ends.</p>;
   if (search.error) {
     return (
       <Card tone="danger" className="text-sm" role="alert">

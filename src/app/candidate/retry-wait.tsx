@@ -34,19 +34,23 @@ export function RetryButton({ onRetry, retrying, retryAt }: { onRetry: () => voi
 /**
  * The wait the service asked for, counted down each second: "Try again in 30 s (at 14:02:31)", then
  * that it is over. The screen is an alert: the count is not read out again each second (aria-live off).
+ * The audit page counts this server's own wait with it, in its own words (`lead`, `over`).
  */
 export function RetryCountdown({
   seconds,
   retryAt,
   lead = `${SERVICE_WAIT} `,
+  over = 'The wait the KYC service asked for is over: try again.',
 }: {
   seconds: number;
   retryAt: Date | undefined;
   lead?: string;
+  /** What is said once the wait has passed. */
+  over?: string;
 }) {
   const now = useNow(1000);
   const left = retryAt ? Math.ceil((retryAt.getTime() - now.getTime()) / 1000) : seconds;
-  if (retryAt && left <= 0) return 'The wait the KYC service asked for is over: try again.';
+  if (retryAt && left <= 0) return over;
   return (
     <span aria-live="off">
       {lead}Try again in {left} s

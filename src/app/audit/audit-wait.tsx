@@ -1,0 +1,90 @@
+import { type UseQueryResult, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useId, useRef, useState } from 'react';
+import type { AuditFilter, AuditSearchAnswer } from '../../kyc/contract/audit-search.ts';
+import { ApiError } from '../api/api-error.ts';
+import { RetryCountdown } from '../candidate/retry-wait.tsx';
+import { Card } from '../ui/card.tsx';
+import { auditQueries } from './audit-queries.ts';
+
+/**
+ * A lead's searches and exports of the trail take from one limit (limits.auditSearchesPerMinute): past
+ * it the server refuses either with how long to wait. The page says so once, whichever was refused,
+ * counting that wait down, and holds Search and Download CSV until it ends: pressed before, they would
+ * only be refused again.
+ */
+
+/** A refusal by this server's limit that says when to ask again; anything else is no wait. */
+export function waitOf(error: unknown): ApiError | undefined {
+  return error instanceof ApiError && error.code === 'rate_limited' && error.retryAt !== undefined ? error : undefined;
+}
+
+/** Whether the moment has not come yet, looked at again each second until it has. */
+export function useWaiting(until: Date | undefined): boolean {
+  const [, tick] = useState(0);
+  const waiting = until !== undefined && until.getTime() > Date.now();
+  useEffect(() => {
+    if (!waiting) return;
+    const timer = setInterval(() => tick((count) => count + 1), 1000);
+    return () => clearInterval(timer);
+  }, [waiting]);
+  return waiting;
+}
+
+/**
+ * The one notice of the wait: the server's sentence, its "Try again in 46 s." replaced by the countdown
+ * (the number it said is true only the moment it was said), and whether the rows below are the last
+ * search answered, kept rather than taken away.
+ */
+export function WaitNotice({ id, wait, kept }: { id: string; wait: ApiError; kept: boolean }) {
+  const said = wait.message.replace(/\s*Try again in \d+ s\.$/, '');
+  return (
+    <Card id={id} tone="warning" role="alert" className="text-sm">
+      <RetryCountdown
+        seconds={wait.retryAfterSeconds ?? 0}
+        retryAt={wait.retryAt}
+        lead={`${said} `}
+        over="The wait is over: Search and Download CSV can be used again."
+      />
+      {kept && ' The results below are those of the last search answered.'}
+    </Card>
+  );
+}
+
+/**
+ * Searches and exports past the lead's limit (above): the wait of the latest refusal, said in one
+ * notice and counted down, and nothing asked while it runs. A refused search goes back to the filter and
+ * page last answered, so that their rows stay shown under the notice instead of being taken away.
+ */
+export function useSearchWait(
+  search: UseQueryResult<AuditSearchAnswer>,
+  shown: { filter: AuditFilter; cursors: string[]; setFilter: (filter: AuditFilter) => void; setCursors: (cursors: string[]) => void },
+) {
+  const queryClient = useQueryClient();
+  const waitId = useId();
+  const [wait, setWait] = useState<ApiError>();
+  const waiting = useWaiting(wait?.retryAt);
+  const { filter, cursors, setFilter, setCursors } = shown;
+  const answered = useRef<{ filter: AuditFilter; cursors: string[] }>(undefined);
+  useEffect(() => {
+    if (search.data) answered.current = { filter, cursors };
+  }, [search.data, filter, cursors]);
+  const refused = waitOf(search.error);
+  useEffect(() => {
+    if (!refused) return;
+    setWait(refused);
+    if (answered.current) {
+      setFilter(answered.current.filter);
+      setCursors(answered.current.cursors);
+    }
+  }, [refused, setFilter, setCursors]);
+  const searchFor = (next: AuditFilter) => {
+    if (waiting) return;
+    setWait(undefined);
+    setFilter(next);
+    setCursors([]);
+    // The same search refused with nothing answered before it is still the page's: asked again, it is fetched again.
+    const key = auditQueries.search(next, undefined).queryKey;
+    void queryClient.refetchQueries({ queryKey: key, exact: true, predicate: (query) => waitOf(query.state.error) !== undefined });
+  };
+  return { wait, setWait, waiting, waitId, searchFor };
+}
