@@ -62,6 +62,30 @@ describe('parts of an address or phone the documentation does not name', () => {
     expect([...address.querySelectorAll('li')].map((li) => li.textContent)).toEqual(['addressLine2 Flat 3', 'county Kent']);
     const phone = within(await card('Phone')).getByTestId('other-parts');
     expect(phone).toHaveTextContent('extension 42');
+    // Text as sent, unmarked.
+    expect(within(address).queryByTestId('not-text')).not.toBeInTheDocument();
+  });
+
+  it('marks a part that is an object or a list as its JSON, not text, as a custom field of that form is (the UX review)', async () => {
+    show({
+      refId: 'addr-geo',
+      identities: {
+        address: {
+          type: 'string',
+          value: JSON.stringify({ city: 'Dover', geo: { lat: 51.2, lng: 1.08 }, lines: ['Flat 3', 'Block B'], floor: 2 }),
+        },
+      },
+    });
+    const parts = [
+      ...within(await card('Address'))
+        .getByTestId('other-parts')
+        .querySelectorAll('li'),
+    ].map((li) => li.textContent);
+    expect(parts).toEqual([
+      'floor 2',
+      'geo {"lat":51.2,"lng":1.08} (not text: an object, as JSON)',
+      'lines ["Flat 3","Block B"] (not text: a list, as JSON)',
+    ]);
   });
 
   it('attack: markup and bidi controls in a part’s name or value are shown as text, the controls made visible', async () => {

@@ -13,12 +13,19 @@ export function OtherParts({ parts }: { parts: readonly OtherPart[] }) {
     <div className="mt-2 text-sm" data-testid="other-parts">
       <p className="text-xs text-slate-500">Other parts, as sent:</p>
       <ul className="break-words text-slate-900">
-        {parts.map(({ name, text }) => (
+        {parts.map(({ name, text, notText }) => (
           <li key={name}>
             <span className="font-mono text-xs text-slate-500">
               <LongText text={name} limit={60} />
             </span>{' '}
             {text === '' ? <span className="text-slate-500 italic">empty</span> : <LongText text={text} limit={200} />}
+            {/* Marked as a custom field of that form is (custom-fields.tsx): its JSON, not the service's text. */}
+            {notText && (
+              <span className="text-xs whitespace-nowrap text-amber-800" data-testid="not-text">
+                {' '}
+                (not text: {notText}, as JSON)
+              </span>
+            )}
           </li>
         ))}
       </ul>

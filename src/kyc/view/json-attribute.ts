@@ -12,6 +12,8 @@ export type Decoded<T> = { ok: true; value: T; unread: UnreadField[]; others: Ot
 export interface OtherPart {
   name: string;
   text: string;
+  /** An object or a list, shown as its JSON and marked so, as a custom field of that form is. */
+  notText?: 'an object' | 'a list';
 }
 
 type ObjectSchema<T> = z.ZodMiniType<T> & { def: { shape: Record<string, unknown> } };
@@ -54,5 +56,9 @@ function othersOf(json: unknown, schema: ObjectSchema<unknown>): OtherPart[] {
   return Object.entries(json)
     .filter(([name]) => !Object.hasOwn(schema.def.shape, name))
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([name, value]) => ({ name, text: typeof value === 'string' ? value : JSON.stringify(value) }));
+    .map(([name, value]) => ({
+      name,
+      text: typeof value === 'string' ? value : JSON.stringify(value),
+      ...(isPlainObject(value) ? { notText: 'an object' as const } : Array.isArray(value) ? { notText: 'a list' as const } : {}),
+    }));
 }
