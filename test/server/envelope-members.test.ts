@@ -126,6 +126,10 @@ describe('the envelope read the same at every level', () => {
       `{"status":"success","data":"U2FsdGVkX1${sealed}"}`,
       `{"status":"success", "data" : "${sealed}"}`,
       [`{"status":"success","da`, `ta":"${sealed}"}`],
+      // No object either (the review: "unexpected shape" at status level, not a record at full level).
+      '{"status":"success","data":null}',
+      '{"status":"success","data":[{"status":"approved","refId":"r"}]}',
+      '{"status":"success","data":42}',
     ]) {
       answer(body);
       for (const level of LEVELS) expect(outcome(await ask[level]()), `${level}: ${body}`).toBe(NOT_READABLE);

@@ -26,7 +26,7 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 
 /**
  * The envelope reduced as the reader below reduces it: `status`, and the status-level fields of an object
- * `data` (a text `data`, an empty text); with `fields`, also `data.customFields` holding those of them that are not objects or lists
+ * `data` (a `data` that is no object, an empty text); with `fields`, also `data.customFields` holding those of them that are not objects or lists
  * (empty when the record has none, or its customFields is not an object).
  */
 export function statusLevelValue(json: unknown, fields?: readonly string[]): unknown {
@@ -39,9 +39,8 @@ export function statusLevelValue(json: unknown, fields?: readonly string[]): unk
       else Reflect.deleteProperty(out, key);
     } else if (key === 'data') {
       if (isObject(value)) setMember(out, key, statusLevelData(value, fields));
-      // A text (an encrypted record) kept as an empty one, as the reader keeps it: said as not a record.
-      else if (typeof value === 'string') setMember(out, key, '');
-      else Reflect.deleteProperty(out, key);
+      // No object (a text, an encrypted record; a list; null): an empty text, as the reader keeps it: said as not a record.
+      else setMember(out, key, '');
     }
   }
   return out;
@@ -149,8 +148,8 @@ export class StatusLevelReader extends ValueBuilder {
       this.statusRead = false;
       this.ownDates = [];
       this.datesPassedOver = 0;
-      if (this.data) setMember(this.root, 'data', this.data);
-      else Reflect.deleteProperty(this.root, 'data');
+      // A list is no record: kept as an empty text, as any `data` that is no object is (below).
+      setMember(this.root, 'data', this.data ?? '');
       if (this.data && this.fields) this.keepCustom('[');
       return true;
     }
@@ -182,9 +181,9 @@ export class StatusLevelReader extends ValueBuilder {
     const root = this.root;
     const errorMember = root && errorMemberPlace(this.path, root);
     if (errorMember) return errorMember;
-    // A `data` that is text (a record the service encrypted) is kept as an empty text: it is said as one (status-level.ts).
-    if (root && this.path.at(['data']))
-      return (value) => (typeof value === 'string' ? setMember(root, 'data', '') : Reflect.deleteProperty(root, 'data'));
+    // A `data` that is no object (a text: a record the service encrypted; null, a number) is kept as an empty text:
+    // it is said to be no record (status-level.ts), as the full answer says it.
+    if (root && this.path.at(['data'])) return () => setMember(root, 'data', '');
     const data = this.data;
     const kept = data && this.path.at(['data', '*']) ? this.dataField(data, this.path.keys[1]!) : undefined;
     if (kept) return kept;

@@ -49,7 +49,10 @@ function supportFieldsOf(record: CandidateRecord, fields: readonly string[]): Re
   return Object.fromEntries(fields.filter((field) => Object.hasOwn(given, field)).map((field) => [field, given[field]!]));
 }
 
-/** `{"status":"success","data":"U2FsdGVkX1…"}`: a record the service encrypted (or not one), as the full answer says it. */
+/**
+ * `{"status":"success","data":"U2FsdGVkX1…"}`, a record the service encrypted, or a `data` of null or a list:
+ * no record, as the full answer says it (the reader keeps a `data` that is no object as an empty text).
+ */
 const isTextRecord = (value: unknown): boolean =>
   typeof value === 'object' && value !== null && typeof (value as { data?: unknown }).data === 'string';
 
