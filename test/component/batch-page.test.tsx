@@ -79,6 +79,27 @@ describe('batch page', { timeout: 20_000 }, () => {
     expect(rows()[1]).not.toHaveTextContent('Archived');
   });
 
+  it('says a row not found that reads like a person’s name is one, where it said only "No candidate with refId" (the UX review)', async () => {
+    const batch = controllableBatch();
+    stubApi({ candidates: { '/api/batch': batch.response } });
+    renderWithProviders('/batch');
+    await startBatch('cust_1\nMaria de Souza\ncust_2\n');
+    const rows = () => within(screen.getByRole('table')).getAllByRole('row').slice(1);
+    await waitFor(() => expect(rows()).toHaveLength(3));
+    batch.send(
+      { type: 'row', index: 0, ok: false, code: 'not_found', message: 'No candidate with refId "cust_1".' },
+      { type: 'row', index: 1, ok: false, code: 'not_found', message: 'No candidate with refId "Maria de Souza".' },
+      found(2, 'cust_2'),
+    );
+    batch.send({ type: 'done', found: 1, failed: 2 });
+    batch.end();
+    await screen.findByText(/^Done:/);
+    expect(within(rows()[1]!).getByTestId('reads-like-a-name')).toHaveTextContent(
+      "It reads like a person's name: the KYC service finds candidates by refId or recordId only.",
+    );
+    expect(within(rows()[0]!).queryByTestId('reads-like-a-name')).not.toBeInTheDocument();
+  });
+
   it('keeps the keyboard on Look up all while the batch runs, and starts nothing more when it is pressed again', async () => {
     const batch = controllableBatch();
     const { fetchMock } = stubApi({ candidates: { '/api/batch': batch.response } });

@@ -1,5 +1,5 @@
 import { type DashboardLink, parseDashboardLink } from '../../kyc/view/dashboard-link.ts';
-import { cleanId, describeRemoved, type IdList, splitIdList, splitMarks } from '../../kyc/view/id-input.ts';
+import { cleanId, describeRemoved, type IdList, NAME_LINE, splitIdList, splitMarks } from '../../kyc/view/id-input.ts';
 import { type AppLink, parseAppLink } from '../routes.ts';
 
 export type Pasted =
@@ -28,20 +28,12 @@ const NUMBER_OR_DATE = /^\d+(?:[-./:,]\d+)*$/;
 const NO_LETTER_OR_DIGIT = /^[^\p{L}\p{N}]*$/u;
 
 /**
- * A name on a line of its own (`Maria de Souza`, `Ludwig van Beethoven`): two to four words, capitalised
- * (or of a script without case), short particles between. A refId may be one: in a column of two or more
- * ids it is an id, not a sentence whose words are left out with it (as they were, unsaid). Above one id,
- * or beside plain words (`Thanks`), it is a ticket's subject, as before.
- */
-const NAME_LINE = /^[\p{Lu}\p{Lo}][\p{L}'’.-]*(?: (?:[\p{Lu}\p{Lo}][\p{L}'’.-]*|\p{Ll}{1,3})){0,2} [\p{Lu}\p{Lo}][\p{L}'’.-]*$/u;
-
-/**
  * The ids of a ticket's sentences ("My reference is support-ticket-4410, please help"): each run that is
  * not a plain word (a digit, `-`, `_`, `@`… in it), the sentence's punctuation and a possessive `'s` left
  * out, numbers and dates only when no other run is an id. Undefined unless the text reads as prose: no
  * tab (rows copied from a spreadsheet are read by their first cells), a line of three runs or more (not
- * a name among other lines, NAME_LINE), at least two plain words, no more ids than words. A list of ids never does ("cust_1 cust_2", a column),
- * and a list of all-letter refIds names no id in it.
+ * a name among other lines, NAME_LINE), at least two plain words, no more ids than words. A list of ids
+ * never does ("cust_1 cust_2", a column), and a list of all-letter refIds names no id in it.
  */
 function idsInProse(text: string): string[] | undefined {
   const lines = text.split(/\r?\n|\r/).filter((line) => line.trim() !== '');

@@ -240,6 +240,15 @@ export function splitIdList(text: string, readAppLink?: (text: string) => string
 }
 
 /**
+ * A name on a line of its own (`Maria de Souza`, `Ludwig van Beethoven`): two to four words, capitalised
+ * (or of a script without case), short particles between. A refId may be one: in a column of two or more
+ * ids it is an id, not a sentence whose words are left out with it (as they were, unsaid). Above one id,
+ * or beside plain words (`Thanks`), it is a ticket's subject, as before (paste.ts). Not found, a batch row
+ * says it reads like a name (batch-table.tsx).
+ */
+export const NAME_LINE = /^[\p{Lu}\p{Lo}][\p{L}'’.-]*(?: (?:[\p{Lu}\p{Lo}][\p{L}'’.-]*|\p{Ll}{1,3})){0,2} [\p{Lu}\p{Lo}][\p{L}'’.-]*$/u;
+
+/**
  * " (3 given)" after "2 ids" when the list repeats an id, else nothing: one count for the search box's
  * offer and the batch page's line, so that the offer's numbers are the page's.
  */
