@@ -1,5 +1,6 @@
 import { isPlainObject, kindOf, type UnreadField } from '../contract/record-reading.ts';
 import type { z } from '../contract/zod.ts';
+import { type StructuredField, structuredField } from '../contract/other-forms.ts';
 
 /**
  * Identity attributes such as address and phone are strings holding JSON: decoded, with the parts that
@@ -13,7 +14,7 @@ export interface OtherPart {
   name: string;
   text: string;
   /** An object or a list, shown as its JSON and marked so, as a custom field of that form is. */
-  notText?: 'an object' | 'a list';
+  notText?: StructuredField['kind'];
 }
 
 type ObjectSchema<T> = z.ZodMiniType<T> & { def: { shape: Record<string, unknown> } };
@@ -56,9 +57,11 @@ function othersOf(json: unknown, schema: ObjectSchema<unknown>): OtherPart[] {
   return Object.entries(json)
     .filter(([name]) => !Object.hasOwn(schema.def.shape, name))
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([name, value]) => ({
-      name,
-      text: typeof value === 'string' ? value : JSON.stringify(value),
-      ...(isPlainObject(value) ? { notText: 'an object' as const } : Array.isArray(value) ? { notText: 'a list' as const } : {}),
-    }));
+    .map(([name, value]) => {
+      // An object or a list, as a custom field of that form is read (other-forms.ts).
+      const structured = structuredField(name, value);
+      return structured
+        ? { name, text: structured.json, notText: structured.kind }
+        : { name, text: typeof value === 'string' ? value : JSON.stringify(value) };
+    });
 }
