@@ -94,6 +94,24 @@ export function errorMemberPlace(path: JsonPath, root: Record<string, unknown>):
 }
 
 /**
+ * A container a reader of the envelope's members opens outside what it keeps: the envelope itself (a new
+ * root when it is an object) and an `extra` object (a later one replaces it, as JSON.parse keeps the last:
+ * only its retryAfter is kept, errorMemberPlace). Undefined at any other place.
+ */
+export function openedEnvelopePlace(
+  path: JsonPath,
+  bracket: '{' | '[',
+  root: Record<string, unknown> | undefined,
+): { root: Record<string, unknown> | undefined } | undefined {
+  if (path.depth === 0) return { root: bracket === '{' ? {} : root };
+  if (root && path.at(['extra'])) {
+    Reflect.deleteProperty(root, 'extra');
+    return { root };
+  }
+  return undefined;
+}
+
+/**
  * The error envelope's own members read from the answer's tokens, for an error stated after the record
  * (`{"data":{…},"status":"error","message":"Resource not Found","code":404}`): its bytes have passed by
  * then, and without these the reviewer was told "answered with an error" and not which. It keeps at most
@@ -107,16 +125,9 @@ export class ErrorMembers extends ValueBuilder {
   }
 
   protected override openOutside(bracket: '{' | '['): boolean {
-    if (this.path.depth === 0) {
-      if (bracket === '{') this.root = {};
-      return true;
-    }
-    // An `extra` object (a later one replaces it, as JSON.parse keeps the last): only its retryAfter is kept.
-    if (this.root && this.path.at(['extra'])) {
-      Reflect.deleteProperty(this.root, 'extra');
-      return true;
-    }
-    return false;
+    const opened = openedEnvelopePlace(this.path, bracket, this.root);
+    if (opened) this.root = opened.root;
+    return opened !== undefined;
   }
 
   protected outside(): ((value: unknown) => void) | undefined {

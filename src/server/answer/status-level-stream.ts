@@ -3,7 +3,7 @@ import type { JsonPath, ScannedBody } from './answer-scan.ts';
 import { readValue, setMember, ValueBuilder, type ValueRead } from './answer-value.ts';
 import { ApiFailure } from '../http/api-failure.ts';
 import { NOT_A_RECORD, repeatedMember } from '../http/http-reply.ts';
-import { ENVELOPE_ERROR_MEMBERS, EnvelopeKeys, errorMemberPlace } from './envelope-members.ts';
+import { ENVELOPE_ERROR_MEMBERS, EnvelopeKeys, errorMemberPlace, openedEnvelopePlace } from './envelope-members.ts';
 import type { KeySearch } from './key-watch.ts';
 
 /**
@@ -132,13 +132,10 @@ export class StatusLevelReader extends ValueBuilder {
    * replaces it). False for any other value at the top, which is opened as any other.
    */
   protected override openOutside(bracket: '{' | '['): boolean {
-    if (this.path.depth === 0) {
-      if (bracket === '{') this.root = {};
-      return true;
-    }
-    // An `extra` object (a later one replaces it, as JSON.parse keeps the last): only its retryAfter is kept, below.
-    if (this.root && this.path.at(['extra'])) {
-      Reflect.deleteProperty(this.root, 'extra');
+    // The envelope itself, and an `extra` object, as the error members' reader opens them.
+    const opened = openedEnvelopePlace(this.path, bracket, this.root);
+    if (opened) {
+      this.root = opened.root;
       return true;
     }
     if (this.root && this.path.at(['data'])) {
