@@ -160,8 +160,13 @@ export async function measurePartsMemory({ entry = path.join(root, 'dist/server/
   };
 }
 
-/** @returns {Promise<{ lines: string[]; errors: number; missed: string[] }>} */
-export async function partsMemoryPhase() {
+/**
+ * @param {number} seconds LOADTEST_SECONDS: under 20 (CI's short form), the "=" picture's time ratio is
+ *   printed but not judged (two timings of one request each on a busy machine; timing is never a pass or
+ *   fail in CI). Its answering in parts (200) is judged either way.
+ * @returns {Promise<{ lines: string[]; errors: number; missed: string[] }>}
+ */
+export async function partsMemoryPhase(seconds) {
   const m = await measurePartsMemory();
   /** @type {string[]} */
   const missed = [];
@@ -171,11 +176,15 @@ export async function partsMemoryPhase() {
   };
   const other = m.concurrent - m.parts - m.busy;
   const ratio = m.partsSeconds / m.plainSeconds;
+  const ratioVerdict =
+    seconds < 20
+      ? `${ratio <= 2 ? 'met' : 'MISSED'}, not judged in a short run; answered in parts: ${judge('"=" picture in parts answered', m.partsStatus === 200)}`
+      : judge('"=" picture in parts', ratio <= 2 && m.partsStatus === 200);
   return {
     lines: [
       `Answers in parts of a ${m.arrayMb} MB number-array record: ${m.concurrent} at once (two users), ${m.seconds.toFixed(1)} s: ${m.parts} in parts, ${m.busy} 503 (server_busy), ${other} other; server up after: ${m.alive} (every request answered: ${judge('parts memory answers', other === 0 && m.alive)})`,
       `  server peak memory (RSS high-water mark) ${m.peakMb.toFixed(0)} MB, ${m.baselineMb.toFixed(0)} MB before them (target < 700 MB: ${judge('parts memory peak', m.peakMb < 700)})`,
-      `A ${m.pictureMb} MB "="-prefixed picture: plain JSON ${m.plainSeconds.toFixed(2)} s (${m.plainStatus}), in parts ${m.partsSeconds.toFixed(2)} s (${m.partsStatus}), ${ratio.toFixed(2)}× (target <= 2×: ${judge('"=" picture in parts', ratio <= 2 && m.partsStatus === 200)})`,
+      `A ${m.pictureMb} MB "="-prefixed picture: plain JSON ${m.plainSeconds.toFixed(2)} s (${m.plainStatus}), in parts ${m.partsSeconds.toFixed(2)} s (${m.partsStatus}), ${ratio.toFixed(2)}× (target <= 2×: ${ratioVerdict})`,
     ],
     errors: other,
     missed,
@@ -183,7 +192,7 @@ export async function partsMemoryPhase() {
 }
 
 if (process.argv[1] === import.meta.filename) {
-  const phase = await partsMemoryPhase();
+  const phase = await partsMemoryPhase(Number(process.env.LOADTEST_SECONDS ?? 20));
   for (const line of phase.lines) console.log(line);
   process.exit(phase.missed.length > 0 ? 1 : 0);
 }
