@@ -88,8 +88,12 @@ function openStream(url, user, total, latencies, received) {
   });
 }
 
-/** @returns {Promise<{ lines: string[]; errors: number; missed: string[] }>} */
-export async function eventsPhase() {
+/**
+ * @param {boolean} [short] CI's short run (LOADTEST_SECONDS under 20): the fan-out p99 is printed, not
+ *   judged (timing is never a pass or fail in CI); memory, losses and repeats are judged in every run.
+ * @returns {Promise<{ lines: string[]; errors: number; missed: string[] }>}
+ */
+export async function eventsPhase(short = false) {
   const server = spawnServer([await bundleHarness()], {
     env: { ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}) },
     echoStderr: true,
@@ -117,13 +121,13 @@ export async function eventsPhase() {
     const duplicates = streams.reduce((sum, s) => sum + s.duplicates, 0);
     const verdict = (/** @type {boolean} */ ok) => (ok ? 'met' : 'MISSED');
     const missed = [];
-    if (!(p(0.99) < TARGET_P99_MS)) missed.push('event fan-out p99');
+    if (!short && !(p(0.99) < TARGET_P99_MS)) missed.push('event fan-out p99');
     if (peakMb >= TARGET_PEAK_MB) missed.push('event streams peak memory');
     if (lost > 0 || duplicates > 0) missed.push('events lost or repeated');
     return {
       lines: [
         `Live events: ${STREAMS} streams, ${RATE} events/s for ${SECONDS} s (${total} events, ${received.n} received; published through the hub by the harness)`,
-        `  fan-out p50 ${p(0.5)} ms, p99 ${p(0.99)} ms, max ${sorted.at(-1)} ms (target p99 < ${TARGET_P99_MS} ms: ${verdict(p(0.99) < TARGET_P99_MS)})`,
+        `  fan-out p50 ${p(0.5)} ms, p99 ${p(0.99)} ms, max ${sorted.at(-1)} ms (target p99 < ${TARGET_P99_MS} ms: ${verdict(p(0.99) < TARGET_P99_MS)}${short ? ', not judged in a short run' : ''})`,
         `  server CPU ${serverCpu.toFixed(1)} s over the ${SECONDS} s; load average ${load?.toFixed(1)} on ${os.cpus().length} cores`,
         `  server peak memory (RSS high-water mark): ${peakMb.toFixed(0)} MB (target < ${TARGET_PEAK_MB} MB: ${verdict(peakMb < TARGET_PEAK_MB)})`,
         `  lost ${lost}, repeated ${duplicates} (target 0: ${verdict(lost === 0 && duplicates === 0)})`,

@@ -11,8 +11,8 @@
 // (loadtest-slow.mjs): 3000 clients nobody signed in as, holding slow headers and webhook bodies from
 // 127.0.0.2 and up, while /healthz and a signed-in lookup are asked from 127.0.0.1 (issue 31).
 // Exits 1 if any request that should have succeeded failed, or any target was missed (a short run does
-// not judge the colleague's p99, the slow connections' p99s nor the "=" picture's time ratio: a few
-// samples on a busy machine say nothing of them).
+// not judge the colleague's p99, the slow connections' p99s, the events' fan-out p99 nor the "=" picture's
+// time ratio: timing is never a pass or fail in CI, whose machine is busy).
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -116,7 +116,7 @@ const hostile = [await floodPhase(Math.min(seconds, FLOOD_SECONDS))];
 const supportLookups = Number(process.env.LOADTEST_SUPPORT_LOOKUPS ?? 60);
 if (supportLookups > 0) hostile.push(await supportMemoryPhase(supportLookups));
 hostile.push(await partsMemoryPhase(seconds));
-hostile.push(await eventsPhase());
+hostile.push(await eventsPhase(seconds < 20));
 hostile.push(await slowConnectionsPhase(seconds));
 for (const phase of hostile) for (const line of phase.lines) console.log(line);
 const totalErrors = rows.reduce((sum, row) => sum + row.errors, 0) + hostile.reduce((sum, phase) => sum + phase.errors, 0);
