@@ -226,7 +226,7 @@ function report(figures) {
       failed,
       lines: [
         `  ${name}, each on a new connection: ${failed} of ${answers.length} failed (target 0: ${judged(`${name} failures`, failed === 0)})`,
-        `    while they connect: ${during(connecting)}; while held: ${during(held)} (target p99 < ${target} ms: ${p99Verdict})`,
+        `    while they connect: ${during(connecting)}; while held: ${during(held)} (target p99 while held < ${target} ms: ${p99Verdict})`,
         // What a failure was, to tell the server's refusal from a connection it closed (one evicted to make room, say).
         ...failures.map(
           (a) =>
