@@ -1,13 +1,19 @@
-import { useEffect, useId, useRef, useState } from 'react';
 import { statusInfo } from '../../kyc/contract/status.ts';
 import { Button } from '../ui/button.tsx';
+import { AskFirst } from './ask-first.tsx';
 import type { ShownReplies } from './reply-drafts.ts';
 import { replyName, statusChanged } from './reply-status-change.tsx';
 
 /**
- * The editor's Cancel and Copy. While the text is of the status before (statusChanged), Copy asks first
- * (CopyOldReply); the editor gives this a new key when the agent takes the new status's reply, so that
- * the question is asked again should the status change once more.
+ * The editor's Cancel and Copy. While the text is of the status before (statusChanged), Copy asks first;
+ * the editor gives this a new key when the agent takes the new status's reply, so that the question is
+ * asked again should the status change once more.
+ *
+ * Copy pressed on text written for the status before: nothing is copied until the agent says it still
+ * holds (UX review: "…should be approved soon" went to the clipboard in one press after the candidate was
+ * blocked). Asked rather than refused, so that their draft stays theirs to send; the focus goes to
+ * "Keep editing", so that a second Enter does not copy it, and the question and the note are read out
+ * with it.
  */
 export function CopyButtons(props: {
   shown: ShownReplies;
@@ -25,79 +31,48 @@ export function CopyButtons(props: {
   /** "Keep editing" was chosen: back to the text. */
   onKeepEditing: () => void;
 }) {
-  const [asking, setAsking] = useState(false);
-  if (asking && statusChanged(props.shown, props.now)) {
-    return (
-      <CopyOldReply
-        {...props}
-        onBack={() => {
-          setAsking(false);
-          props.onKeepEditing();
-        }}
-      />
-    );
-  }
+  const old = statusChanged(props.shown, props.now);
   return (
-    <div className="mt-4 flex flex-wrap justify-end gap-2">
-      <Button variant="secondary" onClick={props.onCancel}>
-        Cancel
-      </Button>
-      <Button
-        onClick={() => (statusChanged(props.shown, props.now) ? setAsking(true) : props.onCopy())}
-        busy={props.busy}
-        disabled={props.disabled}
-      >
-        Copy
-      </Button>
-    </div>
+    <AskFirst
+      place="buttons"
+      testId="reply-copy-old"
+      needed={old}
+      question={<OldReplyQuestion shown={props.shown} now={props.now} notes={props.notes} />}
+      keep="Keep editing"
+      onKeep={props.onKeepEditing}
+      act={
+        <Button variant="secondary" onClick={props.onCopy} busy={props.busy} disabled={props.disabled}>
+          Copy the {statusInfo(props.shown.status).label} text anyway
+        </Button>
+      }
+    >
+      {(ask) => (
+        <div className="mt-4 flex flex-wrap justify-end gap-2">
+          <Button variant="secondary" onClick={props.onCancel}>
+            Cancel
+          </Button>
+          <Button onClick={() => (old ? ask() : props.onCopy())} busy={props.busy} disabled={props.disabled}>
+            Copy
+          </Button>
+        </div>
+      )}
+    </AskFirst>
   );
 }
 
-/**
- * Copy pressed on text written for the status before: nothing is copied until the agent says it still
- * holds (UX review: "…should be approved soon" went to the clipboard in one press after the candidate was
- * blocked). Asked rather than refused, so that their draft stays theirs to send; the focus goes to
- * "Keep editing", so that a second Enter does not copy it, and the question and the note are read out
- * with it.
- */
-function CopyOldReply(props: {
-  shown: ShownReplies;
-  now: ShownReplies;
-  notes: string[];
-  busy: boolean;
-  disabled: boolean;
-  onCopy: () => void;
-  onBack: () => void;
-}) {
-  const { shown, now } = props;
-  const back = useRef<HTMLButtonElement>(null);
-  const question = useId();
-  useEffect(() => back.current?.focus(), []);
+/** A component, not text: the names are worked out only once the question is asked. */
+function OldReplyQuestion({ shown, now, notes }: { shown: ShownReplies; now: ShownReplies; notes: string[] }) {
   return (
-    <fieldset
-      aria-labelledby={question}
-      data-testid="reply-copy-old"
-      className="mt-4 space-y-2 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950"
-    >
-      <div id={question} className="space-y-1">
-        <p className="font-medium">
-          The candidate is {statusInfo(now.status).label} now, and this text is still {replyName(shown.replies[0]!, shown.status)}. Copy it
-          as it is?
+    <>
+      <p className="font-medium">
+        The candidate is {statusInfo(now.status).label} now, and this text is still {replyName(shown.replies[0]!, shown.status)}. Copy it as
+        it is?
+      </p>
+      {notes.map((note) => (
+        <p key={note}>
+          Internal note for {statusInfo(now.status).label}: {note}
         </p>
-        {props.notes.map((note) => (
-          <p key={note}>
-            Internal note for {statusInfo(now.status).label}: {note}
-          </p>
-        ))}
-      </div>
-      <div className="flex flex-wrap justify-end gap-2">
-        <Button ref={back} onClick={props.onBack}>
-          Keep editing
-        </Button>
-        <Button variant="secondary" onClick={props.onCopy} busy={props.busy} disabled={props.disabled}>
-          Copy the {statusInfo(shown.status).label} text anyway
-        </Button>
-      </div>
-    </fieldset>
+      ))}
+    </>
   );
 }

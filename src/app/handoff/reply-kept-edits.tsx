@@ -1,6 +1,6 @@
-import { useEffect, useId, useRef, useState } from 'react';
 import { statusInfo } from '../../kyc/contract/status.ts';
 import { Button } from '../ui/button.tsx';
+import { AskFirst } from './ask-first.tsx';
 import type { ShownReplies } from './reply-drafts.ts';
 import { statusChanged } from './reply-status-change.tsx';
 
@@ -9,6 +9,9 @@ import { statusChanged } from './reply-status-change.tsx';
  * template's text is a press away, once the agent has said the edits may go. The edits live in the tab's
  * memory only (reply-drafts.ts), and the line says how long: a reload loses them (UX review: "while this
  * tab is open" promised more than that).
+ *
+ * Asked before the edits go: they cannot be brought back (UX review: one press erased them without a
+ * word). The focus goes to "Keep my edits", so that a second Enter keeps them.
  */
 export function KeptEdits({
   shown,
@@ -22,62 +25,39 @@ export function KeptEdits({
   onRestart: () => void;
   focusText: () => void;
 }) {
-  const [asking, setAsking] = useState(false);
   // The text is the reply for a status the candidate has left: "the template" would read as the current
   // status's, where it refills the one the text was written for (UX review: an Incomplete template came
   // back under a Blocked candidate, with nothing said).
   const template = statusChanged(shown, now) ? `the ${statusInfo(shown.status).label} template` : 'the template';
-  if (asking) {
-    return (
-      <ReplaceEdits
-        template={template}
-        onReplace={() => {
-          onRestart();
-          // The question goes with the edits: the focus goes to the template's text, not to the page's <body>.
-          focusText();
-        }}
-        onKeep={() => {
-          setAsking(false);
-          focusText();
-        }}
-      />
-    );
-  }
   return (
-    <p className="mt-2 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-slate-700" data-testid="reply-kept-edits">
-      Your edits are kept until you reload or close this tab, copy the reply or sign out.
-      <Button variant="secondary" size="sm" onClick={() => setAsking(true)}>
-        {statusChanged(shown, now) ? `Restore ${template}` : 'Start again from the template'}
-      </Button>
-    </p>
-  );
-}
-
-/**
- * Asked before the edits go: they cannot be brought back (UX review: one press erased them without a
- * word). The focus goes to "Keep my edits", so that a second Enter keeps them.
- */
-function ReplaceEdits({ template, onReplace, onKeep }: { template: string; onReplace: () => void; onKeep: () => void }) {
-  const keep = useRef<HTMLButtonElement>(null);
-  const question = useId();
-  useEffect(() => keep.current?.focus(), []);
-  return (
-    <fieldset
-      aria-labelledby={question}
-      data-testid="reply-replace-edits"
-      className="mt-2 space-y-2 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950"
-    >
-      <p id={question} className="font-medium">
-        Replace your edits with {template}? They cannot be brought back.
-      </p>
-      <div className="flex flex-wrap gap-2">
-        <Button ref={keep} size="sm" onClick={onKeep}>
-          Keep my edits
-        </Button>
-        <Button variant="secondary" size="sm" onClick={onReplace}>
+    <AskFirst
+      place="line"
+      testId="reply-replace-edits"
+      question={<p className="font-medium">Replace your edits with {template}? They cannot be brought back.</p>}
+      keep="Keep my edits"
+      onKeep={focusText}
+      act={
+        <Button
+          variant="secondary"
+          size="sm"
+          onClick={() => {
+            onRestart();
+            // The question goes with the edits: the focus goes to the template's text, not to the page's <body>.
+            focusText();
+          }}
+        >
           Replace my edits
         </Button>
-      </div>
-    </fieldset>
+      }
+    >
+      {(ask) => (
+        <p className="mt-2 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-slate-700" data-testid="reply-kept-edits">
+          Your edits are kept until you reload or close this tab, copy the reply or sign out.
+          <Button variant="secondary" size="sm" onClick={ask}>
+            {statusChanged(shown, now) ? `Restore ${template}` : 'Start again from the template'}
+          </Button>
+        </p>
+      )}
+    </AskFirst>
   );
 }
