@@ -129,14 +129,14 @@ describe('a full record without certificates or custom fields', () => {
 });
 
 describe('a field the notice names as unreadable', () => {
-  it('is "sent, but could not be read" beside it, not "not provided": an e-mail without a value, an address as a list', async () => {
+  it('is "sent, but could not be read" beside it, not "not provided": an e-mail without a value, an address as a number', async () => {
     show({
       ...BASE,
       identities: {
         ...ADA,
         email: { type: 'string' },
-        // An object is read as the JSON text it stands for (other-forms.ts); a list is not.
-        address: { type: 'string', value: ['London', 'GBR'] },
+        // An object is read as the JSON text it stands for, a list shown as its JSON (other-forms.ts); a number is neither.
+        address: { type: 'string', value: 10115 },
       },
     });
     const notice = await screen.findByTestId('unread-fields');

@@ -1,10 +1,14 @@
-import { cleanup, render, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AddressCard } from '../../src/app/candidate/address-card.tsx';
 import type { CandidateRecord } from '../../src/kyc/contract/schema.ts';
 import { revealBidiControls } from '../../src/kyc/view/text.ts';
+import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { envelope, renderWithProviders, stubApi, testMeta } from './render.tsx';
+
+/** A sandbox candidate with identity data, custom fields and pictures, to put values of other forms in. */
+const sandbox = (await sampleCandidates({ now: new Date() })).map((c) => c.record).find((r) => r.refId === 'user-7781')!;
 
 /**
  * Identity and custom-field values the real service sent in other forms than documented (the audit's
@@ -12,10 +16,10 @@ import { envelope, renderWithProviders, stubApi, testMeta } from './render.tsx';
  * phoneNumber, custom fields holding an object or a list): each is shown, with what is odd about it named.
  */
 
-function show(data: Record<string, unknown>) {
+function show(data: Record<string, unknown>, meta = testMeta()) {
   const record = { status: 'waiting', isArchived: false, blockPassID: 'bp', ...data } as CandidateRecord;
   const path = `/api/candidates/refId/${encodeURIComponent(record.refId!)}`;
-  stubApi({ meta: testMeta(), candidates: { [path]: envelope(record) } });
+  stubApi({ meta, candidates: { [path]: envelope(record) } });
   return renderWithProviders(`/candidates/refId/${encodeURIComponent(record.refId!)}`);
 }
 
@@ -160,5 +164,70 @@ describe('custom fields holding an object or a list', () => {
     show({ refId: 'cf-long', customFields: { big: { list: Array.from({ length: 200 }, (_, index) => index) } } });
     const table = await card('Custom fields');
     expect(within(table).getByRole('button', { name: /Show all \(\d+ more characters\)/ })).toBeInTheDocument();
+  });
+});
+
+describe('identity attributes sent as an object or a list', () => {
+  const row = (section: HTMLElement, label: string) => within(section).getByText(label).closest('dt')!.nextElementSibling!;
+
+  it('shows a name on the identity card and an unknown attribute with the others, as JSON marked "not text", with a note, none unread', async () => {
+    show({
+      ...sandbox,
+      refId: 'attr-obj',
+      identities: {
+        ...sandbox.identities,
+        given_name: { type: 'string', value: { first: 'Mehmet', middle: 'Ali' } },
+        tax_id: { type: 'string', value: ['TR', 12345678901] },
+      },
+      customFields: { ...sandbox.customFields, sanctions: { lists: ['OFAC'], hit: false } },
+    });
+    const identity = await card('Identity');
+    expect(row(identity, 'Given name')).toHaveTextContent(/^\{"first":"Mehmet","middle":"Ali"\} \(not text: an object, as JSON\)$/);
+    expect(within(identity).getByTestId('sent-in-other-form')).toHaveTextContent('sent one attribute here in another form');
+    const others = await card('Other identity attributes');
+    expect(row(others, 'Tax ID')).toHaveTextContent('["TR",12345678901] (not text: a list, as JSON)');
+    expect(within(others).getByTestId('sent-in-other-form')).toBeInTheDocument();
+    const custom = await card('Custom fields');
+    expect(custom.querySelector('th[data-field="sanctions"]')!.nextElementSibling).toHaveTextContent(
+      '{"lists":["OFAC"],"hit":false} (not text: an object, as JSON)',
+    );
+    expect(screen.queryByTestId('unread-fields')).not.toBeInTheDocument();
+  });
+
+  it('shows an address sent as a list with the other attributes, hidden by the privacy mask, and never says there is none', async () => {
+    show(
+      {
+        refId: 'addr-list',
+        identities: { given_name: { type: 'string', value: 'Ada' }, address: { type: 'string', value: ['1 Rd', 'Berlin'] } },
+      },
+      testMeta({ privacyMaskDefault: true }),
+    );
+    const others = await card('Other identity attributes');
+    expect(document.body).not.toHaveTextContent('1 Rd');
+    fireEvent.click(within(others).getByRole('button', { name: /^Address: hidden by the privacy mask/ }));
+    expect(row(others, 'Address')).toHaveTextContent('["1 Rd","Berlin"] (not text: a list, as JSON)');
+    expect(screen.getByTestId('contact-not-provided')).toHaveTextContent(/^No phone number in this response\.$/);
+    expect(screen.queryByTestId('unread-fields')).not.toBeInTheDocument();
+  });
+
+  it('attack: a 1 MB object in a name, deep nesting and __proto__ keys are shown cut, as text, and the page stands', async () => {
+    show({
+      refId: 'attr-hostile',
+      identities: {
+        given_name: { type: 'string', value: { first: 'x'.repeat(1_000_000) } },
+        // About as deep as the server lets an answer through (MAX_DEPTH, 1000 levels, in answer/json-tokens.ts).
+        family_name: JSON.parse(`{"type":"string","value":${'['.repeat(998)}${']'.repeat(998)}}`),
+        tax_id: JSON.parse('{"__proto__":{"isAdmin":true},"<img src=x onerror=alert(1)>":"\u202Egpj.exe"}'),
+      },
+    });
+    const identity = await card('Identity');
+    // At most the 10,000 characters kept, of which the card shows 120.
+    const more = within(identity).getByRole('button', { name: /Show all \(([\d,]+) more characters\)/ });
+    expect(Number(/\(([\d,]+)/.exec(more.textContent!)![1]!.replaceAll(',', ''))).toBeLessThanOrEqual(10_001 - 120);
+    expect(row(identity, 'Family name')).toHaveTextContent(`${'['.repeat(32)}…${']'.repeat(32)} (not text: a list, as JSON)`);
+    const others = await card('Other identity attributes');
+    expect(others.querySelector('img')).toBeNull();
+    expect(row(others, 'Tax ID')).toHaveTextContent('{"__proto__":{"isAdmin":true},"<img src=x onerror=alert(1)>":"⟦U+202E⟧gpj.exe"}');
+    expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
   });
 });

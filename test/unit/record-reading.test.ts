@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { structuredFieldsOf, wasSentAsObject } from '../../src/kyc/contract/other-forms.ts';
+import {
+  MAX_STRUCTURED_DEPTH,
+  MAX_STRUCTURED_JSON,
+  structuredField,
+  structuredFieldsOf,
+  wasSentAsObject,
+} from '../../src/kyc/contract/other-forms.ts';
 import { readCandidateRecord, unreadFieldsOf } from '../../src/kyc/contract/record-reading.ts';
 import { candidateEnvelopeSchema, type CandidateRecord, statusLevelEnvelope } from '../../src/kyc/contract/schema.ts';
 
@@ -178,7 +184,7 @@ describe('a record read liberally (issue 30)', () => {
         address: { type: 'string', value: address },
         phone: { type: 'string', value: phone },
         email: { type: 'string', value: 'a@b.c' },
-        // Only the attributes documented as JSON are read so: a name given as an object is not one.
+        // Only the attributes documented as JSON are read so: a name given as an object is kept beside them, as its JSON.
         given_name: { type: 'string', value: { first: 'Ada' } },
       },
     });
@@ -187,9 +193,11 @@ describe('a record read liberally (issue 30)', () => {
     expect(wasSentAsObject(record.identities?.address)).toBe(true);
     expect(wasSentAsObject(record.identities?.phone)).toBe(true);
     expect(wasSentAsObject(record.identities?.email)).toBe(false);
-    expect(unreadFieldsOf(record)).toEqual([
-      { field: 'identities.given_name', expected: 'an attribute ({type, value})', found: 'an object' },
+    expect(record.identities?.given_name).toBeUndefined();
+    expect(structuredFieldsOf(record.identities)).toEqual([
+      { name: 'given_name', json: '{"first":"Ada"}', kind: 'an object', type: 'string' },
     ]);
+    expect(unreadFieldsOf(record)).toEqual([]);
   });
 
   it('keeps a custom field holding an object or a list beside the others, as compact JSON, never among the text values', () => {
@@ -204,5 +212,83 @@ describe('a record read liberally (issue 30)', () => {
       { name: 'arr', json: '[1,2]', kind: 'a list' },
     ]);
     expect(unreadFieldsOf(record)).toEqual([]);
+  });
+
+  it('keeps an identity attribute holding an object or a list beside the others, by the custom fields’ rule, and names the rest unread', () => {
+    const record = parseData({
+      status: 'waiting',
+      refId: 'r',
+      identities: {
+        email: { type: 'string', value: 'a@b.c' },
+        given_name: { value: { first: 'Ada', middle: ['Augusta'] } },
+        family_name: ['Lovelace', 'King'],
+        tax_id: { id: 'X1', country: 'GBR' },
+        nationality: { type: 'string', value: ['GBR', 'IRL'] },
+        // Not an object or a list: still named, never shown.
+        dob: { type: 'string', value: 19151210 },
+        selfie: { type: 'base64' },
+        passport: { type: 7, value: { a: 1 } },
+      },
+    });
+    expect(record.identities).toEqual({ email: { type: 'string', value: 'a@b.c' } });
+    expect(structuredFieldsOf(record.identities)).toEqual([
+      { name: 'given_name', json: '{"first":"Ada","middle":["Augusta"]}', kind: 'an object' },
+      { name: 'family_name', json: '["Lovelace","King"]', kind: 'a list' },
+      { name: 'tax_id', json: '{"id":"X1","country":"GBR"}', kind: 'an object' },
+      { name: 'nationality', json: '["GBR","IRL"]', kind: 'a list', type: 'string' },
+    ]);
+    expect(unreadFieldsOf(record).map((entry) => entry.field)).toEqual(['identities.dob', 'identities.selfie', 'identities.passport']);
+  });
+
+  it('property: the JSON kept of an object or a list is what JSON.stringify writes, for any value of a sane size', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.dictionary(fc.string(), fc.jsonValue()), fc.array(fc.jsonValue())), (value) => {
+        const json = JSON.stringify(value);
+        fc.pre(json.length <= MAX_STRUCTURED_JSON);
+        expect(structuredField('f', value)?.json).toBe(json);
+      }),
+    );
+  });
+});
+
+describe('attack: hostile object values in an identity attribute or a custom field', () => {
+  it('attack: a 1 MB object is kept as its first 10,000 characters, cut with …, in a custom field and an attribute alike', () => {
+    const huge = { notes: 'x'.repeat(1_000_000), after: 1 };
+    const record = parseData({
+      status: 'waiting',
+      refId: 'r',
+      customFields: { risk: huge },
+      identities: { given_name: { type: 'string', value: huge } },
+    });
+    for (const field of [...structuredFieldsOf(record.customFields), ...structuredFieldsOf(record.identities)]) {
+      expect(field.json.length).toBe(MAX_STRUCTURED_JSON + 1);
+      expect(field.json.startsWith('{"notes":"xxx')).toBe(true);
+      expect(field.json.endsWith('x…')).toBe(true);
+    }
+  });
+
+  it('attack: nesting ten thousand levels deep (JSON.stringify overflows the stack) is written to 32 levels, then …', () => {
+    const deep = JSON.parse(`${'['.repeat(10_000)}${']'.repeat(10_000)}`);
+    expect(() => JSON.stringify(deep)).toThrow(RangeError);
+    const record = parseData({
+      status: 'waiting',
+      refId: 'r',
+      customFields: { deep },
+      identities: { tax_id: { type: 'string', value: deep } },
+    });
+    const json = `${'['.repeat(MAX_STRUCTURED_DEPTH)}…${']'.repeat(MAX_STRUCTURED_DEPTH)}`;
+    expect(structuredFieldsOf(record.customFields)).toEqual([{ name: 'deep', json, kind: 'a list' }]);
+    expect(structuredFieldsOf(record.identities)).toEqual([{ name: 'tax_id', json, kind: 'a list', type: 'string' }]);
+  });
+
+  it('attack: __proto__ keys are written as the keys they are, and touch no prototype', () => {
+    const hostile = JSON.parse('{"__proto__":{"polluted":true},"given_name":{"__proto__":{"type":"string","value":"Eve"}}}');
+    const record = parseData({ status: 'waiting', refId: 'r', identities: hostile });
+    expect(structuredFieldsOf(record.identities)).toEqual([
+      { name: '__proto__', json: '{"polluted":true}', kind: 'an object' },
+      { name: 'given_name', json: '{"__proto__":{"type":"string","value":"Eve"}}', kind: 'an object' },
+    ]);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(record.identities?.given_name).toBeUndefined();
   });
 });

@@ -87,11 +87,21 @@ export function CustomFieldsPlace({
 /**
  * The address or phone number the identity data has none of, named beside the card of the one it has:
  * with a card alone, nothing said the other was missing (UX review). One that was sent but could not be
- * read is not "not provided": the notice above names it, and this line says so. Only under identity data
- * that came: a status-level answer has none to miss, and says so once, above.
+ * read is not "not provided": the notice above names it, and this line says so; one sent in a form its
+ * card cannot read (a list, an object with no `type`) is shown as JSON with the other attributes, and is
+ * not named here. Only under identity data that came: a status-level answer has none to miss, and says so once, above.
  */
-export function ContactNotShown({ identities, unread }: { identities: CandidateRecord['identities']; unread: readonly UnreadField[] }) {
-  const missing = (['address', 'phone'] as const).filter((key) => !identities?.[key]);
+export function ContactNotShown({
+  identities,
+  unread,
+  aside = [],
+}: {
+  identities: CandidateRecord['identities'];
+  unread: readonly UnreadField[];
+  /** Attributes sent as an object or a list (other-forms.ts), shown with the other attributes: not missing. */
+  aside?: readonly StructuredField[];
+}) {
+  const missing = (['address', 'phone'] as const).filter((key) => !identities?.[key] && !aside.some((field) => field.name === key));
   const sent = missing.filter((key) => isUnread(unread, `identities.${key}`));
   const absent = missing.filter((key) => !sent.includes(key));
   if (missing.length === 0) return null;

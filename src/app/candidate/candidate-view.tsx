@@ -3,7 +3,7 @@ import { sortAttributes } from '../../kyc/view/attributes.ts';
 import { splitSummaryFields } from '../../kyc/view/summary-fields.ts';
 import type { ShownRecordId } from '../../kyc/view/shown-record-id.ts';
 import { type CandidateRecord, type UnreadField, unreadFieldsOf } from '../../kyc/contract/schema.ts';
-import { structuredFieldsOf, wasSentAsObject } from '../../kyc/contract/other-forms.ts';
+import { type StructuredField, structuredFieldsOf, wasSentAsObject } from '../../kyc/contract/other-forms.ts';
 import { useEnvironment } from '../environment/use-environment.ts';
 import { RevealScope } from '../preferences/privacy-reveal.tsx';
 import { usePageSession } from '../session/session-end.ts';
@@ -15,7 +15,7 @@ import { AddressCard } from './address-card.tsx';
 import { CandidateHeader, CandidateIds } from './candidate-header.tsx';
 import { Certificates } from './certificates.tsx';
 import { DecisionSummary, StatusSince } from './decision-summary.tsx';
-import { IdentityCard } from './identity-card.tsx';
+import { CARD_ATTRIBUTES, IdentityCard } from './identity-card.tsx';
 import { OtherAttributes } from './other-attributes.tsx';
 import { PhoneCard } from './phone-card.tsx';
 import { PictureGallery } from './picture-gallery.tsx';
@@ -54,6 +54,10 @@ export function CandidateView({
   const { support, named } = level;
   const identities = record.identities;
   const sorted = identities ? sortAttributes(identities) : undefined;
+  // Attributes sent as an object or a list: on the identity card if it has their row, else with the other attributes.
+  const attributesAside = structuredFieldsOf(identities);
+  const otherAside = attributesAside.filter((field) => !CARD_ATTRIBUTES.has(field.name));
+  const othersShown = sorted !== undefined && sorted.others.length + otherAside.length > 0;
   const name = candidatePersonName(record);
   // The environment's meta is already loaded by the header: no second request.
   const meta = useEnvironment().meta;
@@ -66,7 +70,7 @@ export function CandidateView({
   const wide = Boolean(identities || certsShown);
   // The wide sections in page order (pictures, other attributes, certificates): the first sits beside the
   // status history when there is no identity row there, every other one spans the three columns.
-  const present = [sorted !== undefined && sorted.pictures.length > 0, sorted !== undefined && sorted.others.length > 0, certsShown];
+  const present = [sorted !== undefined && sorted.pictures.length > 0, othersShown, certsShown];
   const besideHistory = identities ? -1 : present.indexOf(true);
   const spanOf = (section: number) => (section === besideHistory ? 'lg:col-span-2' : 'lg:col-span-3');
 
@@ -106,9 +110,15 @@ export function CandidateView({
           </div>
           {identities && (
             <div className="grid min-w-0 gap-5 md:grid-cols-2 lg:col-span-2 lg:self-start">
-              <IdentityCard identities={identities} now={now} familyFirst={name?.familyFirst} unread={unread} />
+              <IdentityCard
+                identities={identities}
+                now={now}
+                familyFirst={name?.familyFirst}
+                unread={unread}
+                structured={attributesAside}
+              />
               <div className="min-w-0 space-y-5">
-                <ContactCards identities={identities} unread={unread} />
+                <ContactCards identities={identities} unread={unread} aside={otherAside} />
               </div>
             </div>
           )}
@@ -128,9 +138,9 @@ export function CandidateView({
               <Notice>No pictures in this response: the candidate has none, or the API key excludes them.</Notice>
             </div>
           )}
-          {sorted && sorted.others.length > 0 && (
+          {sorted && othersShown && (
             <div className={`min-w-0 ${spanOf(1)}`}>
-              <OtherAttributes attributes={sorted.others} />
+              <OtherAttributes attributes={sorted.others} structured={otherAside} />
             </div>
           )}
           {record.certs && certsShown ? (
@@ -152,14 +162,23 @@ export function CandidateView({
 }
 
 /** The address and phone cards (each says when the service sent an object, not text: other-forms.ts), and which of them is missing. */
-function ContactCards({ identities, unread }: { identities: NonNullable<CandidateRecord['identities']>; unread: readonly UnreadField[] }) {
+function ContactCards({
+  identities,
+  unread,
+  aside,
+}: {
+  identities: NonNullable<CandidateRecord['identities']>;
+  unread: readonly UnreadField[];
+  /** Attributes sent as an object or a list, shown with the other attributes: an address or phone among them is not missing. */
+  aside: readonly StructuredField[];
+}) {
   return (
     <>
       {identities.address?.type === 'string' && (
         <AddressCard raw={identities.address.value} sentAsObject={wasSentAsObject(identities.address)} />
       )}
       {identities.phone?.type === 'string' && <PhoneCard raw={identities.phone.value} sentAsObject={wasSentAsObject(identities.phone)} />}
-      <ContactNotShown identities={identities} unread={unread} />
+      <ContactNotShown identities={identities} unread={unread} aside={aside} />
     </>
   );
 }

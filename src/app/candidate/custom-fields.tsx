@@ -2,6 +2,7 @@ import { labelOf } from '../../kyc/contract/certificate-fields.ts';
 import type { StructuredField } from '../../kyc/contract/other-forms.ts';
 import { LongText } from '../ui/long-text.tsx';
 import { Section } from '../ui/section.tsx';
+import { StructuredValue } from './structured-value.tsx';
 
 type FieldValue = string | number | boolean | null;
 
@@ -33,12 +34,7 @@ export function CustomFields({ fields, structured = [] }: { fields: Record<strin
             ))}
             {structured.map((field) => (
               <FieldRow key={`structured:${field.name}`} name={field.name}>
-                <span className="font-mono text-xs">
-                  <LongText text={field.json} />
-                </span>{' '}
-                <span className="text-xs whitespace-nowrap text-amber-800" data-testid="not-text">
-                  (not text: {field.kind}, as JSON)
-                </span>
+                <StructuredValue field={field} />
               </FieldRow>
             ))}
           </tbody>

@@ -1,9 +1,12 @@
 import { ageOn, formatDob, readDob } from '../../kyc/view/dob.ts';
 import type { IdentityAttribute, UnreadField } from '../../kyc/contract/schema.ts';
+import type { StructuredField } from '../../kyc/contract/other-forms.ts';
 import { Masked } from '../preferences/privacy-reveal.tsx';
 import { LongText } from '../ui/long-text.tsx';
 import { Section } from '../ui/section.tsx';
 import { isUnread, SENT_UNREAD } from './absent-sections.tsx';
+import { SentInOtherFormNote } from './other-parts.tsx';
+import { StructuredValue } from './structured-value.tsx';
 
 function text(attribute: IdentityAttribute | undefined): string | undefined {
   return attribute?.type === 'string' && attribute.value.trim() !== '' ? attribute.value : undefined;
@@ -20,24 +23,35 @@ const ROW_ATTRIBUTES: Record<string, string> = {
   'E-mail': 'email',
 };
 
+/** The attributes the card shows (one sent as an object or a list too); other-attributes.tsx shows the rest. */
+export const CARD_ATTRIBUTES: ReadonlySet<string> = new Set(Object.values(ROW_ATTRIBUTES));
+
 /** One plain address, nothing that a mailto: URL would read as more recipients, headers or a body. */
 const PLAIN_EMAIL = /^[^\s@?#,;%&<>"'\\()]+@[^\s@?#,;%&<>"'\\()]+\.[^\s@?#,;%&<>"'\\()]+$/u;
 
 /**
  * Given and family name, date of birth with age, e-mail. Missing attributes say so; one the answer held
- * but that could not be read (`unread`, named in the notice above the record) says that instead.
+ * but that could not be read (`unread`, named in the notice above the record) says that instead; one sent
+ * as an object or a list (`structured`, other-forms.ts) is shown as its JSON, marked "not text".
  */
 export function IdentityCard({
   identities,
   now,
   familyFirst = false,
   unread = [],
+  structured = [],
 }: {
   identities: Record<string, IdentityAttribute>;
   now: Date;
   familyFirst?: boolean;
   unread?: readonly UnreadField[];
+  structured?: readonly StructuredField[];
 }) {
+  const shown = structured.filter((field) => CARD_ATTRIBUTES.has(field.name));
+  const other = (name: string) => {
+    const field = shown.find((each) => each.name === name);
+    return field && <StructuredValue field={field} limit={120} />;
+  };
   const dobRaw = text(identities.dob);
   const reading = dobRaw ? readDob(dobRaw) : undefined;
   const dob = reading?.ok ? reading.dob : undefined;
@@ -46,15 +60,18 @@ export function IdentityCard({
   const given = text(identities.given_name);
   const family = text(identities.family_name);
   const names: Array<[string, React.ReactNode]> = [
-    ['Given name', given && <LongText text={given} />],
-    ['Family name', family && <LongText text={family} />],
+    // One sent as an object or a list where its text is absent.
+    ['Given name', (given && <LongText text={given} />) || other('given_name')],
+    ['Family name', (family && <LongText text={family} />) || other('family_name')],
   ];
   if (familyFirst) names.reverse();
   const rows: Array<[string, React.ReactNode]> = [
     ...names,
     [
       'Date of birth',
-      dobRaw === undefined ? undefined : dob ? (
+      dobRaw === undefined ? (
+        other('dob')
+      ) : dob ? (
         <>
           {formatDob(dob)}{' '}
           <span className={age! < 0 ? 'text-amber-800' : 'text-slate-500'}>{age! < 0 ? '(a date in the future)' : `(age ${age})`}</span>
@@ -78,14 +95,15 @@ export function IdentityCard({
     ],
     [
       'E-mail',
-      email &&
+      (email &&
         (PLAIN_EMAIL.test(email) && email.length <= 254 ? (
           <a className="text-blue-700 underline underline-offset-2 hover:text-blue-900" href={`mailto:${email}`}>
             {email}
           </a>
         ) : (
           <LongText text={email} limit={120} />
-        )),
+        ))) ||
+        other('email'),
     ],
   ];
   return (
@@ -110,6 +128,7 @@ export function IdentityCard({
           </div>
         ))}
       </dl>
+      <SentInOtherFormNote count={shown.length} />
     </Section>
   );
 }

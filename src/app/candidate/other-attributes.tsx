@@ -1,30 +1,71 @@
 import { attributeLabel } from '../../kyc/view/attributes.ts';
 import type { IdentityAttribute } from '../../kyc/contract/schema.ts';
+import type { StructuredField } from '../../kyc/contract/other-forms.ts';
+import { Masked } from '../preferences/privacy-reveal.tsx';
 import { LongText } from '../ui/long-text.tsx';
 import { ScrollRegion } from '../ui/scroll-region.tsx';
 import { Section } from '../ui/section.tsx';
+import { SentInOtherFormNote } from './other-parts.tsx';
+import { StructuredValue } from './structured-value.tsx';
 
-/** Identity attributes with no dedicated card, shown generically by their type. */
-export function OtherAttributes({ attributes }: { attributes: Array<[string, IdentityAttribute]> }) {
+/** The attributes the privacy mask hides on their own cards: hidden here too when they come as an object or a list. */
+const MASKED_ATTRIBUTES: ReadonlySet<string> = new Set(['address', 'phone']);
+
+/**
+ * Identity attributes with no dedicated card, shown generically by their type; then those sent as an
+ * object or a list (`structured`, other-forms.ts) that no card shows, each as its JSON marked "not text".
+ */
+export function OtherAttributes({
+  attributes,
+  structured = [],
+}: {
+  attributes: Array<[string, IdentityAttribute]>;
+  structured?: readonly StructuredField[];
+}) {
   return (
     <Section title="Other identity attributes">
       <dl className="grid grid-cols-[max-content_minmax(0,1fr)] gap-x-4 gap-y-2 text-sm">
         {attributes.map(([name, attribute]) => (
-          <div key={name} className="contents">
-            <dt className="font-medium text-slate-500">
-              <LongText text={attributeLabel(name)} limit={60} />{' '}
-              <span className="font-mono text-xs font-normal">
-                (<LongText text={attribute.type} limit={20} />)
-              </span>
-            </dt>
-            <dd className="min-w-0 text-slate-900">
-              <ScrollRegion label={`${attributeLabel(name)} value`} className="max-h-40 break-words whitespace-pre-wrap">
-                <LongText text={attribute.value} />
-              </ScrollRegion>
-            </dd>
-          </div>
+          <Attribute key={name} name={name} type={attribute.type}>
+            <LongText text={attribute.value} />
+          </Attribute>
+        ))}
+        {structured.map((field) => (
+          <Attribute key={`structured:${field.name}`} name={field.name} type={field.type}>
+            {MASKED_ATTRIBUTES.has(field.name) ? (
+              <Masked maskKey={field.name} label={attributeLabel(field.name)}>
+                <StructuredValue field={field} />
+              </Masked>
+            ) : (
+              <StructuredValue field={field} />
+            )}
+          </Attribute>
         ))}
       </dl>
+      <SentInOtherFormNote count={structured.length} />
     </Section>
+  );
+}
+
+function Attribute({ name, type, children }: { name: string; type: string | undefined; children: React.ReactNode }) {
+  return (
+    <div className="contents">
+      <dt className="font-medium text-slate-500">
+        <LongText text={attributeLabel(name)} limit={60} />
+        {type !== undefined && (
+          <>
+            {' '}
+            <span className="font-mono text-xs font-normal">
+              (<LongText text={type} limit={20} />)
+            </span>
+          </>
+        )}
+      </dt>
+      <dd className="min-w-0 text-slate-900">
+        <ScrollRegion label={`${attributeLabel(name)} value`} className="max-h-40 break-words whitespace-pre-wrap">
+          {children}
+        </ScrollRegion>
+      </dd>
+    </div>
   );
 }

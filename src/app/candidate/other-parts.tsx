@@ -1,3 +1,4 @@
+import { notTextWords } from '../../kyc/contract/other-forms.ts';
 import type { OtherPart } from '../../kyc/view/json-attribute.ts';
 import { LongText } from '../ui/long-text.tsx';
 import { Notice } from '../ui/section.tsx';
@@ -23,7 +24,7 @@ export function OtherParts({ parts }: { parts: readonly OtherPart[] }) {
             {notText && (
               <span className="text-xs whitespace-nowrap text-amber-800" data-testid="not-text">
                 {' '}
-                (not text: {notText}, as JSON)
+                ({notTextWords({ kind: notText })})
               </span>
             )}
           </li>
@@ -39,6 +40,22 @@ export function SentAsObjectNote({ what }: { what: string }) {
     <div className="mt-2" data-testid="sent-as-object">
       <Notice>
         The KYC service sent this {what} as an object, not as the text its documentation describes: it is shown as read from that object.
+      </Notice>
+    </div>
+  );
+}
+
+/**
+ * Said under identity attributes shown as their JSON (other-forms.ts): the service sent them as an object
+ * or a list, not as the text its documentation describes. Each is marked beside its value; this says why.
+ */
+export function SentInOtherFormNote({ count }: { count: number }) {
+  if (count === 0) return null;
+  return (
+    <div className="mt-3" data-testid="sent-in-other-form">
+      <Notice>
+        The KYC service sent {count === 1 ? 'one attribute here' : `${count} attributes here`} in another form, an object or a list, not as
+        the text its documentation describes: shown as its JSON, marked “not text”, never read as text.
       </Notice>
     </div>
   );

@@ -21,7 +21,8 @@ import { z } from './zod.ts';
  * the record is read. Inside `customFields`, `identities` and `certs` the same holds per entry. A value
  * in another form that still says the same is read into the contract's (other-forms.ts says which came
  * so): a certificate or an address given as the JSON document rather than as its text; a custom field
- * holding an object or a list is kept beside the others as its JSON, shown but never taken for text.
+ * or an identity attribute holding an object or a list is kept beside the others as its JSON, shown but
+ * never taken for text.
  *
  * What `unread` says of a field is its name and the kinds of value expected and found, never the value:
  * a support user may be told of a status-level field that could not be read, and a value in the wrong
@@ -103,6 +104,7 @@ const MAPS: ReadonlyMap<string, FieldCheck> = new Map<string, FieldCheck>([
         JSON_TEXT_ATTRIBUTES.has(name) && isPlainObject(value) && typeof value.type === 'string' && isPlainObject(value.value)
           ? markSentAsObject({ ...value, value: JSON.stringify(value.value) })
           : undefined,
+      aside: structuredAttribute,
     },
   ],
   [
@@ -177,6 +179,21 @@ function readEntries(
   }
   attachStructuredFields(read, aside);
   return read;
+}
+
+/**
+ * An identity attribute whose value is an object or a list (`{"type": "string", "value": {…}}`, or one
+ * with no `type`), or that is itself a list or an object with neither `type` nor `value`
+ * (`"given_name": ["Ada", "Augusta"]`): kept beside the attributes as its JSON, by the custom fields'
+ * rule (structuredField). Any other attribute of another form (no value, a number, a `type` that is no
+ * text) is still named unread.
+ */
+function structuredAttribute(name: string, value: unknown): StructuredField | undefined {
+  if (!isPlainObject(value) || !(Object.hasOwn(value, 'type') || Object.hasOwn(value, 'value'))) return structuredField(name, value);
+  const type = Object.hasOwn(value, 'type') ? value.type : undefined;
+  if (type !== undefined && typeof type !== 'string') return undefined;
+  const kept = Object.hasOwn(value, 'value') ? structuredField(name, value.value) : undefined;
+  return kept && type !== undefined ? { ...kept, type } : kept;
 }
 
 const isId = (value: unknown): boolean => typeof value === 'string' && value !== '';

@@ -1,0 +1,19 @@
+import { notTextWords, type StructuredField } from '../../kyc/contract/other-forms.ts';
+import { LongText } from '../ui/long-text.tsx';
+
+/**
+ * A value the service sent as an object or a list where text was due (other-forms.ts): its compact JSON,
+ * cut as long values are, and marked "not text". One look for a custom field and an identity attribute.
+ */
+export function StructuredValue({ field, limit }: { field: StructuredField; limit?: number }) {
+  return (
+    <>
+      <span className="font-mono text-xs">
+        <LongText text={field.json} limit={limit} />
+      </span>{' '}
+      <span className="text-xs whitespace-nowrap text-amber-800" data-testid="not-text">
+        ({notTextWords(field)})
+      </span>
+    </>
+  );
+}
