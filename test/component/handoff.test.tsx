@@ -87,6 +87,31 @@ describe('hand-off', { timeout: 20_000 }, () => {
     expect(text).not.toContain('riskLevel');
   });
 
+  it('copies a decision field that came as an object or a list as its JSON, marked "not text", after the text ones', async () => {
+    const user = userEvent.setup();
+    const risk = { score: 82, '=cmd': '|calc' };
+    // As the service may send it: the contract's type has text values only.
+    show({
+      ...blocked,
+      customFields: { ...blocked.customFields, riskLevel: risk, otherNotes: ['not', 'a decision field'] },
+    } as unknown as CandidateRecord);
+    await screen.findByRole('heading', { level: 1 });
+    const text = await copySummary(user);
+    expect(text).toContain(
+      'Decision fields:\n  screeningCase: CA-2026-00917\n  riskLevel: {"score":82,"=cmd":"|calc"} (not text: an object, as JSON)\n',
+    );
+    // Only the fields summaryFields names are copied, in any form.
+    expect(text).not.toContain('otherNotes');
+  });
+
+  it('attack: a 1 MB decision field object is copied as its first 10,000 characters, cut with …', async () => {
+    const user = userEvent.setup();
+    show({ ...blocked, customFields: { riskLevel: { notes: 'x'.repeat(1_000_000) } } } as unknown as CandidateRecord);
+    await screen.findByRole('heading', { level: 1 });
+    const line = (await copySummary(user)).split('\n').find((each) => each.startsWith('  riskLevel: '))!;
+    expect(line).toBe(`  riskLevel: {"notes":"${'x'.repeat(10_000 - 10)}… (not text: an object, as JSON)`);
+  });
+
   it('never copies decision fields for a support user, even from a record that holds them', async () => {
     const user = userEvent.setup();
     stubApi({

@@ -5,7 +5,7 @@ import { archivesOnExtract } from '../../kyc/contract/archiving.ts';
 import { type LookupKind, triesAsRecordId, triesAsRefId } from '../../kyc/contract/lookup.ts';
 import type { CandidateRecord } from '../../kyc/contract/schema.ts';
 import { readsFullRecord } from '../../kyc/contract/roles.ts';
-import { splitSummaryFields } from '../../kyc/view/summary-fields.ts';
+import { splitSummaryFields, structuredSummaryFields } from '../../kyc/view/summary-fields.ts';
 import { type ShownRecordId, shownRecordId } from '../../kyc/view/shown-record-id.ts';
 import { listedRecordIdOfRecord } from '../api/listed-record-id.ts';
 import { ApiError, asApiError } from '../api/api-error.ts';
@@ -219,6 +219,7 @@ function CandidateResult({
           recordId={recordId}
           // The same fields as the decision summary strip; a support user's copy never holds them.
           decisionFields={readsFullRecord(session?.role) ? splitSummaryFields(query.data.customFields, meta.summaryFields).summary : []}
+          decisionStructured={readsFullRecord(session?.role) ? structuredSummaryFields(query.data.customFields, meta.summaryFields) : []}
         />
       )}
       <Freshness fetchedAt={query.dataUpdatedAt} refreshing={query.isFetching} onRefresh={() => void query.refetch()} />

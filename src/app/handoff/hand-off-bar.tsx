@@ -7,6 +7,7 @@ import type { CandidateRecord } from '../../kyc/contract/schema.ts';
 import { candidateSummary } from '../../kyc/view/summary.ts';
 import type { ShownRecordId } from '../../kyc/view/shown-record-id.ts';
 import type { CustomFieldValue } from '../../kyc/view/summary-fields.ts';
+import type { StructuredField } from '../../kyc/contract/other-forms.ts';
 import { statusInfo } from '../../kyc/contract/status.ts';
 import { formatDateTime, type ZoneMode } from '../../kyc/view/time.ts';
 import { buildTimeline } from '../../kyc/view/timeline.ts';
@@ -33,6 +34,8 @@ export interface HandOffProps {
   recordId?: ShownRecordId;
   /** The decision summary's custom fields (summaryFields in CONFIG_FILE): copied for compliance users, never for support users. */
   decisionFields: ReadonlyArray<readonly [string, CustomFieldValue]>;
+  /** Those that came as an object or a list (structuredSummaryFields): copied as their JSON, marked "not text". */
+  decisionStructured?: readonly StructuredField[];
 }
 
 /** Carrying the answer into a ticket or a case file: summary, reply, print (the service's console: dashboard-link.tsx). */
@@ -74,6 +77,7 @@ export function HandOffBar(props: HandOffProps) {
               role,
               recordId: props.recordId,
               decisionFields: readsFullRecord(role) ? props.decisionFields : [],
+              decisionStructured: readsFullRecord(role) ? props.decisionStructured : [],
               now: new Date(),
               zone,
             })

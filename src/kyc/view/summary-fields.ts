@@ -1,4 +1,5 @@
 import { DEFAULT_SUMMARY_FIELDS } from '../contract/api.ts';
+import { type StructuredField, structuredFieldsOf } from '../contract/other-forms.ts';
 
 export type CustomFieldValue = string | number | boolean | null;
 
@@ -20,4 +21,19 @@ export function splitSummaryFields(
   const summary = entries.filter(([name]) => rank.has(fieldKey(name))).sort(([a], [b]) => rank.get(fieldKey(a))! - rank.get(fieldKey(b))!);
   const rest = entries.filter(([name]) => !rank.has(fieldKey(name)));
   return { summary, rest };
+}
+
+/**
+ * The decision's custom fields that came as an object or a list (other-forms.ts), in the configured
+ * order: kept beside the custom fields, so splitSummaryFields never sees them; Copy summary writes them
+ * as their JSON, marked "not text".
+ */
+export function structuredSummaryFields(
+  fields: Record<string, CustomFieldValue> | undefined,
+  wanted: readonly string[] = DEFAULT_SUMMARY_FIELDS,
+): StructuredField[] {
+  const rank = new Map(wanted.map((name, index) => [fieldKey(name), index] as const));
+  return structuredFieldsOf(fields)
+    .filter((field) => rank.has(fieldKey(field.name)))
+    .sort((a, b) => rank.get(fieldKey(a.name))! - rank.get(fieldKey(b.name))!);
 }

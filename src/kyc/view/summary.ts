@@ -5,6 +5,7 @@ import { type CandidateRecord, unreadFieldsOf } from '../contract/schema.ts';
 import { statusInfo } from '../contract/status.ts';
 import { type CertificateOutcome, certificateOutcome } from './certificate-review.ts';
 import type { CustomFieldValue } from './summary-fields.ts';
+import { notTextWords, type StructuredField } from '../contract/other-forms.ts';
 import { recordIdText, type ShownRecordId } from './shown-record-id.ts';
 import { formatDateTime, formatRelative, type ZoneMode } from './time.ts';
 
@@ -17,6 +18,8 @@ export interface SummaryInput {
   recordId?: ShownRecordId;
   /** Custom fields that matter for the decision, as the decision summary shows them (compliance users only). */
   decisionFields?: ReadonlyArray<readonly [string, CustomFieldValue]>;
+  /** Those of them that came as an object or a list (structuredSummaryFields): written as their JSON, marked "not text". */
+  decisionStructured?: readonly StructuredField[];
   now: Date;
   /** The page's choice of clock (the header's "UTC times"): the summary says what the page says. */
   zone?: ZoneMode;
@@ -56,9 +59,9 @@ export function candidateSummary(input: SummaryInput): string {
       const outcomes = Object.entries(record.certs).map(([slug, raw]) => `  ${certificateLine(certificateOutcome(slug, raw))}`);
       if (outcomes.length > 0) lines.push('Certificates:', ...outcomes);
     }
-    if (input.decisionFields && input.decisionFields.length > 0) {
-      lines.push('Decision fields:', ...input.decisionFields.map(([name, value]) => `  ${name}: ${value === null ? '(empty)' : value}`));
-    }
+    const plain = (input.decisionFields ?? []).map(([name, value]) => `  ${name}: ${value === null ? '(empty)' : value}`);
+    const structured = (input.decisionStructured ?? []).map((field) => `  ${field.name}: ${field.json} (${notTextWords(field)})`);
+    if (plain.length + structured.length > 0) lines.push('Decision fields:', ...plain, ...structured);
   }
   lines.push(`Looked up: ${zoned(now)}`);
   return `${lines.join('\n')}\n`;
