@@ -170,7 +170,10 @@ const BEFORE_CONFIG = {
   RATE_LIMIT_PER_MINUTE: '0',
   RATE_LIMIT_BATCH_PER_MINUTE: '0',
 };
+let appsStarted = 0;
 /**
+ * Each app its own audit file: several run at once, and a second server on one file refuses to start
+ * (two writers would break its hash chain).
  * @param {string} upstreamUrl
  * @param {boolean} [before] for the build before CONFIG_FILE
  */
@@ -181,7 +184,7 @@ const appEnv = (upstreamUrl, before = false) => ({
   KYC_API_KEY: SANDBOX.full,
   KYC_API_KEY_STATUS: SANDBOX.status,
   ...(before ? BEFORE_CONFIG : { CONFIG_FILE }),
-  AUDIT_LOG: path.join(tmp, 'audit.jsonl'),
+  AUDIT_LOG: path.join(tmp, `audit-${++appsStarted}.jsonl`),
 });
 const app = await start([path.join(out, 'dist/server/main.js')], appEnv(sandbox.url));
 const appEngine = await start([path.join(out, 'dist/server/main.js')], { ...appEnv(sandbox.url), CONFIG_FILE: ENGINE_CONFIG_FILE });
