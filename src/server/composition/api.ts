@@ -1,9 +1,10 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { type ArchivingFindings, findingsInDirectory, findingsInStore } from '../archiving/archiving-findings.ts';
 import { createAccessControl } from '../auth/access.ts';
 import type { AccessControl, AccessOptions } from '../auth/access-control.ts';
 import { auditFileProblem, createAuditLog } from '../audit/audit.ts';
+import { type AuditClaim, claimAuditFile } from '../audit/audit-claim.ts';
 import { createRefusalLog } from '../audit/audit-refusals.ts';
 import { type Config, ConfigError } from '../config/config.ts';
 import { readUsersFile } from '../auth/users-file.ts';
@@ -72,6 +73,7 @@ export function createApiFromConfig(
   if (config.defaultStateDir) mkdirSync(config.defaultStateDir, { recursive: true, mode: 0o700 });
   checkAuditLog(config.auditLog);
   const logger = options.logger ?? createLogger(undefined, 'warn');
+  const claim = claimAuditLog(config.auditLog, logger);
   const store = createStoreFromConfig(config, logger);
   const metrics = options.metrics ?? createMetrics();
   const onSignInRefused = reportSignInRefusal(metrics, logger);
@@ -122,7 +124,7 @@ export function createApiFromConfig(
       await handler.close();
       await refusals.flush();
       await audit.close();
-      await Promise.all([store.close(), queue.queueIndex.close(), hub.close(), trail.close(), sharedWaits?.close()]);
+      await Promise.all([claim?.release(), store.close(), queue.queueIndex.close(), hub.close(), trail.close(), sharedWaits?.close()]);
     },
   };
 }
@@ -252,6 +254,17 @@ function checkAuditLog(file: string): void {
     `AUDIT_LOG=${file} cannot be written (${problem}): every lookup would be refused.\n` +
       '  Point AUDIT_LOG at a file this server may create and append to.',
   );
+}
+
+/**
+ * One writer per audit file (audit-claim.ts): a second instance on the same AUDIT_LOG refuses to start.
+ * A pipe or a terminal has no chain to break, and cannot have a claim file beside it (/dev).
+ */
+function claimAuditLog(file: string, logger: Logger): AuditClaim | undefined {
+  if (!statSync(file).isFile()) return undefined;
+  const claim = claimAuditFile(file, (message) => logger.error(message));
+  if ('refused' in claim) throw new ConfigError(claim.refused);
+  return claim;
 }
 
 /** A user limited to an environment that does not exist is a mistake to name at start, not a silent lockout. */
