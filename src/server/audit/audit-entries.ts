@@ -46,7 +46,21 @@ export interface AuditEntry extends RequestAuditFields {
   batchSize?: number;
   /** A status-level lookup of the queue index (queue-crawler.ts): list work, asked by this server, not a user. */
   queueIndex?: true;
+  /**
+   * A second line of the same request: its full answer had begun (its first line, written before the first
+   * byte, says 200) and was cut short, for this reason; `status` and `code` are what the client would have
+   * been answered had the fault come before the status line (the client left: 499 `cancelled`).
+   */
+  cut?: AnswerCut;
 }
+
+/**
+ * Why a full answer was cut short after its status line had left: the service stated an error after its
+ * record began (`{"data":{…},"status":"error"}`), the service's answer could not be sent whole (it broke
+ * off, stalled, grew too large, stopped being JSON, gave a member twice, held the key, could not be framed
+ * in parts), or the client went away or stopped reading.
+ */
+export type AnswerCut = 'service_error' | 'answer_fault' | 'client_left';
 
 /** A candidate's data carried out of the page: a summary or a reply copied, or the page printed. */
 export interface ExportAuditEntry extends RequestAuditFields {

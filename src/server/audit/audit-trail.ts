@@ -2,6 +2,7 @@ import type http from 'node:http';
 import type { ApplicantsQuery } from '../../kyc/contract/applicants.ts';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import type {
+  AnswerCut,
   AuditEntry,
   AuditLine,
   AuditReadEntry,
@@ -48,6 +49,8 @@ export interface Outcome {
   upstreamStatus: number | null;
   /** The service was asked: the line names the level fetched. */
   reached: boolean;
+  /** A full answer cut short after its status line: the request's second line says why (audit-entries.ts). */
+  cut?: AnswerCut;
 }
 
 type Level = NonNullable<AuditEntry['level']>;
@@ -60,6 +63,8 @@ export interface LineOptions {
   reached?: boolean;
   /** A refusal over the user's limit: added to their counted refusals (audit-refusals.ts) instead of written. */
   counted?: boolean;
+  /** The answer was cut short after its status line, for this reason (lookup/answer-end.ts). */
+  cut?: AnswerCut;
 }
 
 /** Writes this request's audit line, or counts it; false, with a 503 already sent, when it could not be written. */
@@ -67,8 +72,8 @@ export type Audit = (status: number, code: Outcome['code'], options?: LineOption
 
 /** The audit of one request: `line` says what it was, `what` names it in the 503 ("lookup", "request"). */
 export function auditTrail(deps: AuditDeps, res: http.ServerResponse, what: string, line: (outcome: Outcome) => RefusedEntry): Audit {
-  return (status, code, { upstreamStatus = null, reached = false, counted = false } = {}) => {
-    const entry = line({ status, code, upstreamStatus, reached });
+  return (status, code, { upstreamStatus = null, reached = false, counted = false, cut } = {}) => {
+    const entry = line({ status, code, upstreamStatus, reached, ...(cut ? { cut } : {}) });
     return counted ? countLine(deps, res, what, entry) : writeLine(deps, res, what, entry);
   };
 }
@@ -182,6 +187,7 @@ export function lookupLine(
       ...(outcome.reached && read.fields ? { fields: read.fields } : {}),
       ...(read.fieldsWithheld ? { fieldsWithheld: read.fieldsWithheld } : {}),
       durationMs: elapsed(call),
+      ...(outcome.cut ? { cut: outcome.cut } : {}),
     };
   };
 }

@@ -6,6 +6,7 @@ import type { AuditLine, NoteAuditEntry } from './audit-entries.ts';
 
 /** The kinds of line, in a file of their own (audit-entries.ts); named here too, where the log is. */
 export type {
+  AnswerCut,
   AuditEntry,
   AuditLine,
   AuditReadEntry,

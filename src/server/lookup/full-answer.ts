@@ -1,5 +1,6 @@
 import type http from 'node:http';
 import { type AnswerGuard, AnswerGuardError, firstOutput, type StatedError } from '../answer/answer-guard.ts';
+import type { AnswerCut } from '../audit/audit.ts';
 import { ApiFailure, brokenOff } from '../http/api-failure.ts';
 import type { ApiSettings } from '../config/settings.ts';
 import { MAX_DEPTH } from '../answer/json-tokens.ts';
@@ -11,7 +12,9 @@ import { LookupPreviews, PartsWriter, type PreviewMaking } from '../answer/parts
 import { StatusPart } from '../answer/status-part.ts';
 import { PARTS_BUSY, type PartsBudget, type PartsHolding } from '../answer/parts-budget.ts';
 import { KEY_IN_ANSWER, type UpstreamBody } from '../answer/upstream-body.ts';
+import type { Split } from '../answer/multipart-answer.ts';
 import { errorBodyValue } from '../upstream/error-body.ts';
+import { type AnswerEnd, watchAnswerEnd } from './answer-end.ts';
 import { noteListedRecordId } from './listed-record-id.ts';
 
 /**
@@ -66,11 +69,17 @@ export async function answerFull(
     if (received > deps.settings.limits.maxResponseBytes) upstreamRes.destroy(new Error('response too large'));
   });
   const tooLarge = () => received > deps.settings.limits.maxResponseBytes;
+  // Watched from the moment the answer's 200 line is written: a cut from then on is audited (answer-end.ts).
+  let end: AnswerEnd | undefined;
+  const began = () => {
+    end = watchAnswerEnd(res, audit, upstreamStatus);
+    return end;
+  };
   guard.on('error', (error) => {
     if (error instanceof AnswerGuardError && error.problem === 'key_reflected') requestLog(res).warn(KEY_REFLECTED_WARNING);
     upstreamRes.destroy();
     // Before the status line the failure is answered (below); after it, cutting is the only signal left.
-    if (res.headersSent) res.destroy();
+    if (res.headersSent) end ? end.cut(...cutOf({ ok: false, error }, tooLarge, answer.stated)) : res.destroy();
   });
   upstreamRes.pipe(guard);
 
@@ -81,6 +90,7 @@ export async function answerFull(
       return await answerInParts(res, answer, {
         req: answer.inParts,
         tooLarge,
+        began,
         stallMs: deps.settings.browserStallMs,
         holding,
         previews,
@@ -97,6 +107,7 @@ export async function answerFull(
   const listed = await answer.listed;
   if (!(await audit(200, null, { upstreamStatus, reached: true }))) return void upstreamRes.destroy();
   if (broken || guard.destroyed) return sendFailure(res, broken ?? brokenOff());
+  began();
   noteListedRecordId(res, listed);
   streamBody(res, upstreamRes, guard);
 }
@@ -127,22 +138,22 @@ async function answerInParts(res: http.ServerResponse, answer: FullAnswer, optio
       answer.upstreamRes.destroy();
       return void (await splitting);
     }
+    const end = options.began();
     noteListedRecordId(res, await answer.listed);
     await writer.open(first.early);
     const read = await splitting;
-    const body = read.ok ? await writer.recordBody(read.split) : undefined;
     // Too late for an error's code: cut, so that the browser sees an answer that did not end.
-    if (!read.ok || !body) return void res.destroy();
+    if (!read.ok) return end.cut(...cutOf(read, options.tooLarge, answer.stated));
+    const body = await writer.recordBody(read.split);
+    if (!body) return end.cut(UNFRAMED, 'answer_fault');
     return writer.rest(read.split, body, previews);
   }
   const read = await splitting;
-  if (!read.ok) {
-    const failure = 'failure' in read ? read.failure : options.tooLarge() ? TOO_LARGE : guardFailure(read.error, answer.stated);
-    return refuse(res, audit, failure, { upstreamStatus, reached: true });
-  }
+  if (!read.ok) return refuse(res, audit, cutOf(read, options.tooLarge, answer.stated)[0], { upstreamStatus, reached: true });
   if (!(await audit(200, null, { upstreamStatus, reached: true }))) return;
   const body = await writer.recordBody(read.split);
-  if (!body) return sendFailure(res, new ApiFailure('upstream_error', "The KYC service's answer could not be sent in parts. Try again."));
+  if (!body) return sendFailure(res, UNFRAMED);
+  options.began();
   noteListedRecordId(res, await answer.listed);
   await writer.open(status.partBytes());
   await writer.rest(read.split, body, previews);
@@ -151,6 +162,8 @@ async function answerInParts(res: http.ServerResponse, answer: FullAnswer, optio
 interface PartsOptions {
   req: http.IncomingMessage;
   tooLarge: () => boolean;
+  /** Called once the answer's 200 line is written: from then on a cut is audited (answer-end.ts). */
+  began: () => AnswerEnd;
   stallMs: number;
   holding: PartsHolding;
   /** Made while the record is read (parts-writer.ts). */
@@ -161,6 +174,26 @@ const TOO_LARGE = new ApiFailure(
   'response_too_large',
   "The KYC service's response is larger than this server accepts (limits.maxResponseBytes).",
 );
+
+const UNFRAMED = new ApiFailure('upstream_error', "The KYC service's answer could not be sent in parts. Try again.");
+
+/**
+ * The failure a record that could not be read whole stands for, and, for an answer already begun, what
+ * its cut line calls it: the service's error stated after the record began, or an answer not sent whole.
+ */
+function cutOf(
+  read: Split & { ok: false },
+  tooLarge: () => boolean,
+  stated: FullAnswer['stated'],
+): [ApiFailure, Exclude<AnswerCut, 'client_left'>] {
+  if ('failure' in read) return [read.failure, 'answer_fault'];
+  if (tooLarge()) return [TOO_LARGE, 'answer_fault'];
+  const { error } = read;
+  return [
+    guardFailure(error, stated),
+    error instanceof AnswerGuardError && error.problem === 'error_envelope' ? 'service_error' : 'answer_fault',
+  ];
+}
 
 const KEY_REFLECTED_WARNING =
   "The KYC service's answer contained this server's API key, so it was refused. Something between this server and the service, or a wrong KYC_BASE_URL, reflects the Authorization header.";

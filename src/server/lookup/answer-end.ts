@@ -1,0 +1,35 @@
+import type http from 'node:http';
+import type { AnswerCut } from '../audit/audit.ts';
+import { type Audit, LEFT_BEFORE_ANSWER } from '../audit/audit-trail.ts';
+import type { ApiFailure } from '../http/api-failure.ts';
+
+/**
+ * How a full answer ended, once its status line is out. Its audit line was written before the first byte
+ * and says 200 (audit, then answer: a line is never lost to a crash mid-answer, and nothing leaves while
+ * the log cannot take it). The log is hash-chained, so that line is never rewritten: an answer cut short
+ * from then on gets a second line of the same request that says so and why, with the status and code the
+ * client would have been answered had the fault come before the status line. A lead reading who looked
+ * at whom then sees that the answer never arrived whole. An answer that ends whole adds nothing.
+ */
+export interface AnswerEnd {
+  /** Cuts the answer for a fault found after its status line; the line says this reason, not the client's leaving. */
+  cut(failure: ApiFailure, reason: Exclude<AnswerCut, 'client_left'>): void;
+}
+
+/** Watches `res` from the moment its 200 line is written: its close before the answer's end writes the cut line. */
+export function watchAnswerEnd(res: http.ServerResponse, audit: Audit, upstreamStatus: number): AnswerEnd {
+  let why: { failure: Pick<ApiFailure, 'status' | 'code'>; reason: AnswerCut } | undefined;
+  res.once('close', () => {
+    if (res.writableFinished) return;
+    // Closed with no fault named: the client went away, or stopped reading and was cut off (parts-writer.ts).
+    const { failure, reason } = why ?? { failure: LEFT_BEFORE_ANSWER, reason: 'client_left' };
+    // Nobody waits for this line: one the log cannot take (stuck, or closed as the server stops) leaves the 200 line alone.
+    void audit(failure.status, failure.code, { upstreamStatus, reached: true, cut: reason });
+  });
+  return {
+    cut(failure, reason) {
+      why ??= { failure, reason };
+      res.destroy();
+    },
+  };
+}
