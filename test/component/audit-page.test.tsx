@@ -360,6 +360,34 @@ describe('the audit page', () => {
     expect(cells[6]).toHaveTextContent(/^502 upstream_unauthorized$/);
   });
 
+  it('says of a lookup whose answer was cut short after it began that it was, why, and what it would have been answered; not that nothing was shown', async () => {
+    const detail =
+      'the answer began (OK), then the KYC service reported an error after part of the record: the answer was cut short, so it never arrived whole';
+    showAuditPage(LEAD, [
+      {
+        rows: [row({ action: 'cut', status: 404, code: 'not_found', level: 'full', detail }), row({})],
+        source: { kind: 'files' },
+      },
+    ]);
+    const table = await screen.findByRole('table', { name: /page 1/ });
+    const cells = within(within(table).getAllByRole('row')[1]!).getAllByRole('cell');
+    expect(cells[2]).toHaveTextContent(`Answer cut short${detail}`);
+    // The record had begun: its candidate is linked, and no row says "nothing shown" or "no candidate found".
+    expect(within(cells[3]!).getByRole('link', { name: 'cust-204' })).toBeInTheDocument();
+    expect(cells[3]).not.toHaveTextContent(/No candidate found/);
+    expect(cells[4]).toHaveTextContent(/^Full record, cut short$/);
+    expect(within(cells[4]!).getByText('Full record, cut short')).toHaveAttribute(
+      'title',
+      expect.stringMatching(/^Cut short: the answer began, then was cut short/),
+    );
+    expect(cells[6]).toHaveTextContent(/^Cut short: 404 not_found$/);
+    const legend = screen.getByTestId('level-legend');
+    expect(legend).toHaveTextContent(
+      '…, cut short:the answer began, then was cut short: part of it may have reached the client, never all of it.',
+    );
+    expect(legend).not.toHaveTextContent(/nothing shown/);
+  });
+
   it("says plainly that a lookup which answered 404 found no one, and offers looking the id up again as a new lookup, not as the candidate's page", async () => {
     showAuditPage(LEAD, [
       {
@@ -549,6 +577,8 @@ describe("a candidate's Activity", () => {
         row({ user: 'cleo', time: old }),
         row({ user: 'dan', time: old, status: 499, code: 'cancelled' }),
         row({ user: 'eve', time: old, status: 429, code: 'rate_limited' }),
+        row({ user: 'fay', time: old, action: 'cut', status: 404, code: 'not_found' }),
+        row({ user: 'gus', time: old, action: 'cut', status: 499, code: 'cancelled' }),
       ],
       since: old,
       more: false,
@@ -571,6 +601,9 @@ describe("a candidate's Activity", () => {
       // A lookup the browser left is no refusal; one refused says by what.
       expect.stringMatching(/dan.*Looked up \(cancelled before the answer\)Full record asked, nothing shown$/),
       expect.stringMatching(/eve.*Looked up \(refused: rate_limited\)/),
+      // An answer cut short after it began: what it would have been, or that the client left; never "nothing shown".
+      expect.stringMatching(/fay.*Answer cut short \(would have been: not_found\)Full record, cut short$/),
+      expect.stringMatching(/gus.*Answer cut short \(the client left before its end\)Full record, cut short$/),
     ]);
     // Asked as the page showed, and again as it was opened (the trail as it is now): by both ids each time.
     await waitFor(() => expect(bodiesOf(fetchMock, '/api/activity')).toHaveLength(2));

@@ -1,10 +1,14 @@
 import http from 'node:http';
-import { describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { PARTS_ACCEPT } from '../../src/kyc/contract/picture-parts.ts';
+import { AUDIT_PATHS } from '../../src/kyc/contract/audit-search.ts';
 import type { AuditEntry } from '../../src/server/audit/audit.ts';
+import { activity, as, fileLines, LEAD, lookUp, postJson, search } from './audit-trail-helpers.ts';
 import { RECORD } from './hostile-upstream.ts';
 import { APP_HEADERS, type RawResponse } from './http.ts';
+import { type Instance, startInstance } from './instance.ts';
 import { memoryAuditLog } from './memory-audit.ts';
+import { hasPostgres, type RunningPostgres, startPostgres } from './postgres-fixture.ts';
 import { serviceAndApp } from './service-app.ts';
 
 /**
@@ -105,4 +109,69 @@ describe('a full answer cut short after its status line left', () => {
     for (const res of answers) expect(res.cut).toBe(false);
     expect(answers.slice(0, 2).map(outcomes)).toEqual([['200 null full'], ['200 null full']]);
   });
+});
+
+/** The production composition in front of the same service, its audit in files, or in PostgreSQL as well. */
+const instances: Instance[] = [];
+let postgres: RunningPostgres | undefined;
+afterEach(async () => {
+  await Promise.all(instances.splice(0).map((instance) => instance.close()));
+});
+afterAll(() => postgres?.destroy());
+
+async function instanceOf(env: Record<string, string> = {}): Promise<Instance> {
+  const started = await startInstance(
+    { KYC_BASE_URL: upstream.url, KYC_CLIENT_ID: 'client_cut', KYC_API_KEY: 'cut-key-5e81a7c3', ...env },
+    { file: { signIn: { mode: 'proxy', userHeader: 'X-User', roleHeader: 'X-Role', trustedProxies: ['127.0.0.1/32'] } } },
+  );
+  instances.push(started);
+  return started;
+}
+
+const ANA = as('ana', 'compliance');
+
+/** A lookup by ana whose answer the service cuts with an error after its record, then what the trail says of it. */
+async function cutLookupIn(at: Instance) {
+  answerInPieces([`{"data":${LARGE}`, LATE_ERROR]);
+  const res = await lookUp(at, 'r', ANA);
+  expect(res.cut).toBe(true);
+  // Written once the connection closes: read from the file until it is there (a search each time would spend the lead's searches).
+  await expect.poll(() => fileLines(at.auditLog).filter((line) => line.cut).length).toBe(1);
+  const { rows, source } = await search(at, { refId: 'r' });
+  return { rows, source, requestId: res.headers['x-request-id'] };
+}
+
+describe('the cut answer on the audit page', () => {
+  it("a lead reads the lookup and, after it, that its answer was cut short and why, in words; the candidate's Activity lists it", async () => {
+    const at = await instanceOf();
+    const { rows, requestId } = await cutLookupIn(at);
+    expect(rows.map((row) => [row.action, row.status, row.code, row.requestId])).toEqual([
+      ['cut', 404, 'not_found', requestId],
+      ['lookup', 200, null, requestId],
+    ]);
+    expect(rows[0]).toMatchObject({ user: 'ana', kind: 'refId', id: 'r', level: 'full' });
+    expect(rows[0]!.detail).toBe(
+      'the answer began (OK), then the KYC service reported an error after part of the record: the answer was cut short, so it never arrived whole',
+    );
+    const seen = await activity(at, { refId: 'r' }, ANA);
+    expect(seen.rows.map((row) => row.action)).toEqual(['cut', 'lookup']);
+  });
+
+  it.skipIf(!hasPostgres)(
+    'the PostgreSQL table and the CSV export keep the cut line as the files have it',
+    async () => {
+      postgres = await startPostgres();
+      const at = await instanceOf({ DATABASE_URL: await postgres.database() });
+      const { rows, source, requestId } = await cutLookupIn(at);
+      expect(source.kind).toBe('database');
+      expect(rows.map((row) => [row.action, row.status, row.code])).toEqual([
+        ['cut', 404, 'not_found'],
+        ['lookup', 200, null],
+      ]);
+      const csv = await postJson(at, AUDIT_PATHS.export, { action: 'cut' }, LEAD);
+      expect(csv.status).toBe(200);
+      expect(csv.body).toContain(`,cut,default,refId,r,full,404,not_found,127.0.0.1,${requestId},`);
+    },
+    60_000,
+  );
 });

@@ -2,6 +2,7 @@ import { ColumnHeads } from '../ui/column-heads.tsx';
 import { AUDIT_LEVELS, type AuditRow, isServerWork } from '../../kyc/contract/audit-search.ts';
 import {
   ACTION_LABELS,
+  CUT_SHORT,
   foundNoCandidate,
   LEVEL_LABELS,
   LEVEL_MEANINGS,
@@ -62,6 +63,7 @@ function LevelLegend({ rows }: { rows: AuditRow[] }) {
   if (shown.length === 0) return null;
   // Explained here too, not only in a title a phone cannot hover.
   const refused = rows.some(nothingShown);
+  const cut = rows.some((row) => row.action === 'cut' && row.level);
   return (
     <dl className="space-y-0.5 text-xs text-slate-600" data-testid="level-legend">
       {shown.map((level) => (
@@ -75,6 +77,12 @@ function LevelLegend({ rows }: { rows: AuditRow[] }) {
         <div>
           <dt className="inline font-semibold text-slate-700">… asked, nothing shown:</dt>
           <dd className="ml-1 inline">{NOTHING_SHOWN}</dd>
+        </div>
+      )}
+      {cut && (
+        <div>
+          <dt className="inline font-semibold text-slate-700">…, cut short:</dt>
+          <dd className="ml-1 inline">{CUT_SHORT}</dd>
         </div>
       )}
     </dl>

@@ -90,9 +90,14 @@ function todayText(answer: ActivityAnswer, user: string | undefined, now: Date, 
   return `Looked at today by ${others.join(', ')}${today.you ? ', and by you' : ''}.`;
 }
 
-/** What came of it, when it was not an answer: " (cancelled)" when the browser left first, else " (refused: <code>)". */
+/**
+ * What came of it, when it was not an answer: " (cancelled)" when the browser left first, " (refused: <code>)",
+ * or for an answer cut short what it would have been answered.
+ */
 function outcomeOf(row: ActivityAnswer['rows'][number]): string {
   if (row.status === null || row.status < 400) return '';
+  if (row.action === 'cut')
+    return ` (${row.code === 'cancelled' ? 'the client left before its end' : `would have been: ${row.code ?? row.status}`})`;
   return row.code === 'cancelled' ? ' (cancelled before the answer)' : ` (refused: ${row.code ?? row.status})`;
 }
 

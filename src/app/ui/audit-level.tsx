@@ -6,7 +6,7 @@ import { levelText, levelTitle } from '../../kyc/view/audit-labels.ts';
  * shown"), its meaning in plain words as its title: on the audit page and in a candidate's Activity alike.
  * Nothing for a line without a level.
  */
-export function AuditLevel({ row }: { row: Pick<AuditRow, 'level' | 'status'> }) {
+export function AuditLevel({ row }: { row: Pick<AuditRow, 'level' | 'status' | 'action'> }) {
   const text = levelText(row);
   if (!text) return null;
   return (

@@ -10,12 +10,13 @@ import { LOOKUP_KINDS } from './lookup.ts';
 
 /**
  * What a line records someone doing, one word per kind of line (the server's audit-row.ts reads it from
- * the line): a lookup, a candidate page's own re-check of the status, a batch's id, a page of the applicants list, a summary or reply copied, a page
+ * the line): a lookup, a lookup's full answer cut short after it began (a second line of its request), a candidate page's own re-check of the status, a batch's id, a page of the applicants list, a summary or reply copied, a page
  * printed, an export refused before its body was read, refusals counted, the queue index's own lookups,
  * a webhook delivery, the audit trail searched or exported, a note of the log itself.
  */
 export const AUDIT_ACTIONS = [
   'lookup',
+  'cut',
   'status_check',
   'batch',
   'list',
@@ -32,8 +33,11 @@ export const AUDIT_ACTIONS = [
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-/** What a candidate's Activity lists: someone looked at them, or carried their data out of the page. */
-export const ACTIVITY_ACTIONS: readonly AuditAction[] = ['lookup', 'batch', 'copy_summary', 'copy_reply', 'print'];
+/**
+ * What a candidate's Activity lists: someone looked at them (and whether that answer was cut short), or
+ * carried their data out of the page.
+ */
+export const ACTIVITY_ACTIONS: readonly AuditAction[] = ['lookup', 'cut', 'batch', 'copy_summary', 'copy_reply', 'print'];
 
 /**
  * The names this server writes its own work under, in a form no username takes: the queue index's

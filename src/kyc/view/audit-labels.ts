@@ -4,6 +4,7 @@ import { formatRelative, type ZoneMode } from './time.ts';
 /** The audit trail's words (the audit page, a candidate's Activity): what each line records someone doing. */
 export const ACTION_LABELS: Record<AuditAction, string> = {
   lookup: 'Looked up',
+  cut: 'Answer cut short',
   status_check: 'Status re-checked by the open page',
   batch: 'Batch lookup',
   list: 'Listed applicants',
@@ -37,36 +38,53 @@ export const LEVEL_MEANINGS: Record<AuditLevel, string> = {
 export const NOTHING_SHOWN = 'the lookup was asked at that level, but refused or failed: nothing was shown.';
 
 /** A row's level explained (its cell's title): the level's meaning, and for a lookup refused or failed that nothing was shown. */
-export function levelTitle(row: Pick<AuditRow, 'level' | 'status'>): string {
+export function levelTitle(row: LevelRow): string {
   if (!row.level) return '';
   const meaning = `${LEVEL_LABELS[row.level]}: ${LEVEL_MEANINGS[row.level]}`;
+  if (row.action === 'cut') return `Cut short: ${CUT_SHORT} ${meaning}`;
   return nothingShown(row) ? `Asked, nothing shown: ${NOTHING_SHOWN} ${meaning}` : meaning;
 }
 
-/** A lookup refused or failed: its line names the level asked, and nothing was shown. */
-export const nothingShown = (row: Pick<AuditRow, 'level' | 'status'>): boolean =>
-  row.level !== null && row.status !== null && row.status >= 400;
+/**
+ * A lookup refused or failed: its line names the level asked, and nothing was shown. Not an answer cut
+ * short: part of it had been sent.
+ */
+export const nothingShown = (row: Pick<AuditRow, 'level' | 'status'> & { action?: AuditRow['action'] }): boolean =>
+  row.action !== 'cut' && row.level !== null && row.status !== null && row.status >= 400;
+
+/** A lookup's answer cut short after it began: some of it may have reached the client, never all. */
+export const CUT_SHORT = 'the answer began, then was cut short: part of it may have reached the client, never all of it.';
 
 /**
  * The service has no candidate by the line's id (its lookup answered 404 `not_found`): the line records
- * someone asking, not someone seeing a candidate, so the audit page links no candidate for it.
+ * someone asking, not someone seeing a candidate, so the audit page links no candidate for it. Not an
+ * answer cut short by a 404 stated after its record: part of that record had been sent.
  */
-export const foundNoCandidate = (row: Pick<AuditRow, 'code'>): boolean => row.code === 'not_found';
+export const foundNoCandidate = (row: Pick<AuditRow, 'code'> & { action?: AuditRow['action'] }): boolean =>
+  row.action !== 'cut' && row.code === 'not_found';
 
 /**
  * The level a line names, as read beside its outcome: "Full record" for what was shown; for a lookup
  * refused or failed, the level it was asked at, and that nothing was shown ("Full record asked, nothing
  * shown"), so that a rejected key's 401 does not read as someone having seen the full record.
  */
-export function levelText(row: Pick<AuditRow, 'level' | 'status'>): string {
+export function levelText(row: LevelRow): string {
   if (!row.level) return '';
   const label = LEVEL_LABELS[row.level];
+  if (row.action === 'cut') return `${label}, cut short`;
   return nothingShown(row) ? `${label} asked, nothing shown` : label;
 }
 
-/** What the browser was answered: "OK", or the status and its code. */
-export function outcomeText(row: Pick<AuditRow, 'status' | 'code'>): string {
+/** What a level's words read of a row: its action only tells an answer cut short apart. */
+type LevelRow = Pick<AuditRow, 'level' | 'status'> & { action?: AuditRow['action'] };
+
+/**
+ * What the browser was answered: "OK", or the status and its code; for an answer cut short, that it was,
+ * with what it would have been answered had the fault come before the answer began ("Cut short: 404 not_found").
+ */
+export function outcomeText(row: Pick<AuditRow, 'status' | 'code'> & { action?: AuditRow['action'] }): string {
   if (row.status === null) return '';
+  if (row.action === 'cut') return `Cut short: ${row.code ? `${row.status} ${row.code}` : row.status}`;
   if (row.status >= 200 && row.status < 300) return 'OK';
   return row.code ? `${row.status} ${row.code}` : String(row.status);
 }

@@ -97,6 +97,8 @@ const EXPORTS: Record<string, AuditAction> = { summary: 'copy_summary', reply: '
 export function actionOf(line: Line): AuditAction {
   const kind = line.kind;
   if (typeof kind === 'string' && isLookupKind(kind)) {
+    // The second line of a lookup whose answer was cut short after it began (audit-entries.ts, `cut`).
+    if (line.cut !== undefined) return 'cut';
     return line.queueIndex ? 'queue_index' : line.batch ? 'batch' : line.statusCheck ? 'status_check' : 'lookup';
   }
   switch (kind) {
@@ -157,6 +159,9 @@ function detailOf(line: Line, action: AuditAction): string | null {
     case 'note':
       add(typeof line.note === 'string' ? line.note : `a line of kind "${String(line.kind).slice(0, 40)}"`);
       break;
+    case 'cut':
+      add(CUT_WORDS[String(line.cut)] ?? 'the answer was cut short after it began');
+      break;
     default:
       add(typeof line.batchSize === 'number' && `a batch of ${line.batchSize} ids refused whole`);
       add(
@@ -173,6 +178,18 @@ function detailOf(line: Line, action: AuditAction): string | null {
   }
   return parts.length > 0 ? parts.join('; ') : null;
 }
+
+/**
+ * Why a lookup's answer was cut short, in words a compliance lead reads beside its earlier "OK" line: the
+ * status line had left, so the client got an answer that never arrived whole.
+ */
+const CUT_WORDS: Record<string, string> = {
+  service_error:
+    'the answer began (OK), then the KYC service reported an error after part of the record: the answer was cut short, so it never arrived whole',
+  answer_fault:
+    "the answer began (OK), then the KYC service's answer broke off, stalled, grew too large or turned out unusable: the answer was cut short, so it never arrived whole",
+  client_left: 'the answer began (OK), then the client went away or stopped reading before it ended: it never arrived whole',
+};
 
 /** ", all within a second", ", over 45 s", ", over 3 min", ", over 2 h": from the window's first refusal to its last. */
 function spanOf(from: unknown, to: unknown): string {
