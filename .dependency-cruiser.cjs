@@ -20,7 +20,8 @@ const FEATURES = {
   audit: [],
   batch: [],
   // The search box starts a lookup with the candidate page's module, loaded when the browser is idle; the
-  // audit page counts a refused search's wait down as the candidate page's error screens do.
+  // audit page, the applicants list and the batch page count a refusal's wait down (and hold their retry)
+  // as the candidate page's error screens do.
   candidate: ['page-load.ts', 'retry-wait.tsx'],
   lookup: [],
 };

@@ -1,5 +1,7 @@
+import { useId } from 'react';
 import { Link } from '../navigation.tsx';
-import { Button, buttonClass } from '../ui/button.tsx';
+import { RetryButton, ServerWait } from '../candidate/retry-wait.tsx';
+import { buttonClass } from '../ui/button.tsx';
 import { Card } from '../ui/card.tsx';
 import { ScrollRegion } from '../ui/scroll-region.tsx';
 import type { ApiError, ErrorCode } from '../api/api-error.ts';
@@ -44,13 +46,18 @@ const SERVICE_AWAY = new Set(['upstream_unreachable', 'upstream_timeout']);
 const QUEUE_SERVICE_AWAY_NEXT =
   'This is between Candidate Lookup and the KYC service, and usually passes within minutes. Try again shortly; if it lasts, tell whoever runs Candidate Lookup.';
 
-/** What went wrong fetching a page, with a way to try again, like the candidate page's errors. */
+/**
+ * What went wrong fetching a page, with a way to try again, like the candidate page's errors: a refusal
+ * that said when to ask again ("Try again in 46 s.") counts it down and holds Try again until then, as
+ * the candidate page does (retry-wait.tsx).
+ */
 export function QueueError({ error, onRetry, retrying }: { error: ApiError; onRetry: () => void; retrying: boolean }) {
+  const waitId = useId();
   return (
     <Card role="alert" tone="danger" className="space-y-3" data-error-kind={error.code}>
       <h2 className="text-lg font-semibold">{LIST_TITLES[error.code] ?? errorTitle(error.code)}</h2>
       <p className="text-sm break-words">
-        {error.message}
+        <ServerWait error={error} id={waitId} over="The wait is over: Try again reads the list again." />
         {SERVICE_AWAY.has(error.code) && ` ${QUEUE_SERVICE_AWAY_NEXT}`}
       </p>
       {error.detail && (
@@ -58,9 +65,7 @@ export function QueueError({ error, onRetry, retrying }: { error: ApiError; onRe
           <pre className="break-all whitespace-pre-wrap">{error.detail}</pre>
         </ScrollRegion>
       )}
-      <Button onClick={onRetry} busy={retrying}>
-        {retrying ? 'Retrying…' : 'Try again'}
-      </Button>
+      <RetryButton onRetry={onRetry} retrying={retrying} retryAt={error.retryAt} describedBy={waitId} />
     </Card>
   );
 }

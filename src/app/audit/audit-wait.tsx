@@ -2,7 +2,7 @@ import { type UseQueryResult, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import type { AuditFilter, AuditSearchAnswer } from '../../kyc/contract/audit-search.ts';
 import { ApiError } from '../api/api-error.ts';
-import { RetryCountdown } from '../candidate/retry-wait.tsx';
+import { ServerWait, useWaiting } from '../candidate/retry-wait.tsx';
 import { Card } from '../ui/card.tsx';
 import { auditQueries } from './audit-queries.ts';
 
@@ -18,33 +18,14 @@ export function waitOf(error: unknown): ApiError | undefined {
   return error instanceof ApiError && error.code === 'rate_limited' && error.retryAt !== undefined ? error : undefined;
 }
 
-/** Whether the moment has not come yet, looked at again each second until it has. */
-export function useWaiting(until: Date | undefined): boolean {
-  const [, tick] = useState(0);
-  const waiting = until !== undefined && until.getTime() > Date.now();
-  useEffect(() => {
-    if (!waiting) return;
-    const timer = setInterval(() => tick((count) => count + 1), 1000);
-    return () => clearInterval(timer);
-  }, [waiting]);
-  return waiting;
-}
-
 /**
- * The one notice of the wait: the server's sentence, its "Try again in 46 s." replaced by the countdown
- * (the number it said is true only the moment it was said), and whether the rows below are the last
- * search answered, kept rather than taken away.
+ * The one notice of the wait: the server's sentence, its "Try again in 46 s." counted down (ServerWait),
+ * and whether the rows below are the last search answered, kept rather than taken away.
  */
 export function WaitNotice({ id, wait, kept }: { id: string; wait: ApiError; kept: boolean }) {
-  const said = wait.message.replace(/\s*Try again in \d+ s\.$/, '');
   return (
     <Card id={id} tone="warning" role="alert" className="text-sm">
-      <RetryCountdown
-        seconds={wait.retryAfterSeconds ?? 0}
-        retryAt={wait.retryAt}
-        lead={`${said} `}
-        over="The wait is over: Search and Download CSV can be used again."
-      />
+      <ServerWait error={wait} over="The wait is over: Search and Download CSV can be used again." />
       {kept && ' The results below are those of the last search answered.'}
     </Card>
   );

@@ -1,4 +1,5 @@
-import { Button } from '../ui/button.tsx';
+import { useId } from 'react';
+import { RetryButton, ServerWait } from '../candidate/retry-wait.tsx';
 import { cn } from '../ui/cn.ts';
 import { TimeStamp } from '../ui/time-stamp.tsx';
 import { useNow } from '../ui/use-now.ts';
@@ -18,6 +19,9 @@ export function BatchProgress({ state, onRetry }: { state: BatchState; onRetry: 
   const ended = state.phase === 'stopped' || state.phase === 'failed' || state.phase === 'cancelled' || state.phase === 'finished';
   const { left } = leftCounts(state);
   const retryable = ended ? left : 0;
+  const waitId = useId();
+  // Refused with a wait (the batch budget): said with its number counted down, and Retry held until then.
+  const refused = state.phase === 'failed' ? state.refused : undefined;
   return (
     <div className="space-y-2">
       <div className="flex flex-wrap items-center gap-3">
@@ -42,12 +46,18 @@ export function BatchProgress({ state, onRetry }: { state: BatchState; onRetry: 
       {state.pause && state.phase === 'running' && <BatchWait pause={state.pause} />}
       <div className="flex flex-wrap items-center gap-3">
         <p role="status" className="text-sm text-slate-700">
-          {outcomeText(state, countsText(found, notFound, failed))}
+          {refused ? (
+            <>
+              <ServerWait error={refused} id={waitId} over="The wait is over." /> {leftText(state)}
+            </>
+          ) : (
+            outcomeText(state, countsText(found, notFound, failed))
+          )}
         </p>
         {retryable > 0 && (
-          <Button variant="secondary" onClick={onRetry}>
+          <RetryButton variant="secondary" onRetry={onRetry} retrying={false} retryAt={refused?.retryAt} describedBy={waitId}>
             {state.phase === 'cancelled' ? 'Go on with' : 'Retry'} the {retryable} left
-          </Button>
+          </RetryButton>
         )}
       </div>
     </div>

@@ -21,6 +21,8 @@ export interface BatchState {
   problem?: string;
   /** The failure's code: `unauthenticated` when the session ended (the page offers to sign in again, then goes on). */
   problemCode?: string;
+  /** The failure, when it said when to ask again (this server's batch budget): Retry waits until then. */
+  refused?: ApiError;
   /** The server stopped the batch: this many lookups in a row found the service unreachable. */
   stop?: Omit<Extract<BatchEvent, { type: 'stopped' }>, 'type'>;
 }
@@ -108,7 +110,8 @@ export function useBatch(environment: string | undefined, initial?: BatchState) 
         if (current.signal.aborted) return;
         const problem = error instanceof ApiError ? error.message : 'The batch failed.';
         const problemCode = error instanceof ApiError ? error.code : undefined;
-        setState((s) => ({ ...s, phase: 'failed', problem, problemCode, pause: undefined }));
+        const refused = error instanceof ApiError && error.retryAt ? error : undefined;
+        setState((s) => ({ ...s, phase: 'failed', problem, problemCode, refused, pause: undefined }));
       });
     },
     [environment],
@@ -140,6 +143,7 @@ export function useBatch(environment: string | undefined, initial?: BatchState) 
       pause: undefined,
       problem: undefined,
       problemCode: undefined,
+      refused: undefined,
     });
     run(state.kind, state.ids, places);
   }, [state, run]);

@@ -1,11 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import { type ReactNode, useId } from 'react';
 import { Link } from '../navigation.tsx';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import { cleanId } from '../../kyc/view/id-input.ts';
 import { invisibleIn, lowerCaseRecordId, withoutMarks } from './id-marks.ts';
 import { ProblemCard } from './problem-card.tsx';
-import { RetryButton, RetryCountdown, retryText } from './retry-wait.tsx';
+import { RetryButton, RetryCountdown, retryText, ServerWait } from './retry-wait.tsx';
 import { type ApiError, codeOfStatus, type ErrorCode } from '../api/api-error.ts';
 import { errorTitle } from '../api/error-titles.ts';
 import { useEnvironmentPath } from '../environment/use-environment.ts';
@@ -35,8 +35,12 @@ type Actions = {
   inLowerCase: ReactNode;
 };
 
-/** `bothKinds`: the id was looked up as the other kind too, just before (the automatic retry, or "Try as"). */
-type ScreenOf = (error: ApiError, context: { kind: LookupKind; id: string; bothKinds: boolean; actions: Actions }) => ScreenParts;
+/**
+ * `bothKinds`: the id was looked up as the other kind too, just before (the automatic retry, or "Try as").
+ * `waitId`: the countdown's, which describes Try again while the wait holds it.
+ */
+type ScreenContext = { kind: LookupKind; id: string; bothKinds: boolean; actions: Actions; waitId: string };
+type ScreenOf = (error: ApiError, context: ScreenContext) => ScreenParts;
 
 const invalidId: ScreenOf = ({ message }) => ({ title: errorTitle('invalid_id'), body: message });
 const unauthenticated: ScreenOf = (_, { actions }) => ({
@@ -54,7 +58,7 @@ const IF_IT_KEEPS = 'If it keeps happening, tell whoever runs Candidate Lookup.'
  * A 4xx is its refusal of the request as asked: asking the same again gets the same answer, so the page
  * says what to check instead of "try again". A 502, 503 or 504 that said when to try again: when.
  */
-function upstreamError(error: ApiError, { actions }: { actions: Actions }): ScreenParts {
+function upstreamError(error: ApiError, { actions, waitId }: ScreenContext): ScreenParts {
   const { message, upstreamStatus, retryAfterSeconds, retryAt } = error;
   if (upstreamStatus === undefined) return { body: `${message} ${UPSTREAM_ERROR_NEXT}`, action: actions.retry };
   if (upstreamStatus >= 400 && upstreamStatus < 500) {
@@ -64,7 +68,7 @@ function upstreamError(error: ApiError, { actions }: { actions: Actions }): Scre
   }
   if (retryAfterSeconds === undefined)
     return { body: `${message} This usually passes: try again in a moment. ${IF_IT_KEEPS}`, action: actions.retry };
-  const countdown = <RetryCountdown seconds={retryAfterSeconds} retryAt={retryAt} lead="" />;
+  const countdown = <RetryCountdown seconds={retryAfterSeconds} retryAt={retryAt} lead="" id={waitId} />;
   return {
     body: (
       <>
@@ -93,7 +97,7 @@ const notTheId: ScreenOf = ({ message }) => ({
  * Not found: what an id from a link holds that cannot be seen, when it holds some; that neither kind has
  * it once both were tried (no button that would start the round again); else the other kind to try.
  */
-function notFoundScreen({ kind, id, bothKinds, actions }: Parameters<ScreenOf>[1]): ScreenParts {
+function notFoundScreen({ kind, id, bothKinds, actions }: ScreenContext): ScreenParts {
   const invisible = invisibleIn(id);
   if (invisible) {
     return {
@@ -148,8 +152,14 @@ const SCREENS: Partial<Record<ErrorCode, ScreenOf>> = {
   // The request's shape, which for a lookup is its id: titled as an invalid id.
   bad_request: invalidId,
   unauthenticated,
-  rate_limited: ({ message }, { actions }) => ({
-    body: `${message} The limit protects the KYC service and keeps lookups accountable.`,
+  // This server's limit on the reviewer's lookups: its "Try again in 46 s." counted down, Try again held until then.
+  rate_limited: (error, { actions, waitId }) => ({
+    body: (
+      <>
+        <ServerWait error={error} id={waitId} over="The wait is over: Try again looks the candidate up again." /> The limit protects the KYC
+        service and keeps lookups accountable.
+      </>
+    ),
     action: actions.retry,
   }),
   audit_unavailable: retryable,
@@ -157,7 +167,7 @@ const SCREENS: Partial<Record<ErrorCode, ScreenOf>> = {
   archiving_check_unavailable: retryable,
   upstream_unauthorized: notTheId,
   upstream_misconfigured: notTheId,
-  upstream_rate_limited: (error, { actions }) => ({ body: retryText(error), action: actions.retry }),
+  upstream_rate_limited: (error, { actions, waitId }) => ({ body: retryText(error, waitId), action: actions.retry }),
   upstream_unreachable: serviceAway,
   upstream_timeout: serviceAway,
   server_unreachable: retryable,
@@ -190,10 +200,11 @@ export function screenCodeOf(error: ApiError): ErrorCode | undefined {
   return byStatus && SCREENS[byStatus] ? byStatus : undefined;
 }
 
-function errorScreen(error: ApiError, kind: LookupKind, id: string, bothKinds: boolean, actions: Actions): ErrorScreen {
+function errorScreen(error: ApiError, context: ScreenContext): ErrorScreen {
+  const { actions } = context;
   const code = screenCodeOf(error);
   if (code) {
-    const screen = SCREENS[code]!(error, { kind, id, bothKinds, actions });
+    const screen = SCREENS[code]!(error, context);
     return { ...screen, title: screen.title ?? errorTitle(code) };
   }
   // A failure nobody foresaw: what the server said, and a retry when the server, not the request, failed.
@@ -235,8 +246,9 @@ export function CandidateError({
   const environment = useEnvironmentPath();
   const to = LEAVE_ENVIRONMENT.has(error.code) ? (page: string) => page : environment.to;
   const marked = withoutMarks(id);
-  const screen = errorScreen(error, kind, id, bothKinds, {
-    retry: <RetryButton onRetry={onRetry} retrying={retrying} retryAt={error.retryAt} />,
+  const waitId = useId();
+  const actions: Actions = {
+    retry: <RetryButton onRetry={onRetry} retrying={retrying} retryAt={error.retryAt} describedBy={waitId} />,
     signInAgain: (
       <Button onClick={() => void queryClient.invalidateQueries({ queryKey: sessionQueries.all() })} className="inline-flex items-center">
         Sign in again
@@ -275,7 +287,8 @@ export function CandidateError({
         Try as {OTHER_KIND[kind]}
       </Link>
     ),
-  });
+  };
+  const screen = errorScreen(error, { kind, id, bothKinds, actions, waitId });
 
   return <ProblemCard {...screen} home={to('/')} kind={screenCodeOf(error) ?? error.code} />;
 }

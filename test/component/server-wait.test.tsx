@@ -1,0 +1,136 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
+import { apiError, envelope, renderWithProviders, stubApi } from './render.tsx';
+
+/**
+ * This server's own limits (`rate_limited`, with when to ask again) on the pages that show them whole:
+ * the candidate page's screen, the applicants list and a batch refused before it started. Each counts
+ * the server's "in 46 s" down, holds its retry (focus kept, nothing asked) until the wait ends, says the
+ * end politely, and then asks again. The clock (Date and the pages' one-second ticks) is the test's.
+ */
+
+const LAZY_PAGE = { timeout: 10_000 };
+const START = new Date('2026-11-24T14:02:01.000Z');
+const record = { ...(await sampleCandidates({ now: new Date() }))[1]!.record, refId: 'abc' };
+
+afterEach(() => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+});
+
+const seconds = (n: number) =>
+  act(() => {
+    vi.advanceTimersByTime(n * 1000);
+  });
+/** The page's effects run (its one-second tick starts in one). */
+const effectsRun = () => act(async () => {});
+const fakeClock = () => vi.useFakeTimers({ toFake: ['Date', 'setInterval', 'clearInterval'], now: START });
+/** The live region a sentence is said in: its end is read out politely, its count not at all. */
+const liveOf = (element: HTMLElement) => element.closest('[aria-live]')?.getAttribute('aria-live');
+
+describe("this server's wait on the pages", { timeout: 20_000 }, () => {
+  it('the candidate page counts its own limit down, holds Try again with the focus on it, then Try again looks the candidate up', async () => {
+    fakeClock();
+    let asked = 0;
+    const { requests } = stubApi({
+      candidates: {
+        '/api/candidates/refId/abc': () =>
+          ++asked === 1
+            ? apiError(429, 'rate_limited', 'You have made many lookups in a short time. Try again in 46 s.', { retryAfterSeconds: 46 })
+            : envelope(record),
+      },
+    });
+    renderWithProviders('/candidates/refId/abc');
+    const user = userEvent.setup();
+    const lookups = () => requests.filter((url) => url === '/api/candidates/refId/abc').length;
+    expect(await screen.findByRole('heading', { name: 'Too many lookups' }, LAZY_PAGE)).toBeInTheDocument();
+    const body = screen.getByText(/Try again in 46 s/);
+    expect(body.closest('div')).toHaveTextContent(
+      /^You have made many lookups in a short time\. Try again in 46 s \(at .+\)\. The limit protects the KYC service and keeps lookups accountable\.$/,
+    );
+    expect(within(body).getByRole('time')).toHaveAttribute('dateTime', '2026-11-24T14:02:47.000Z');
+    expect(liveOf(body)).toBe('off');
+    const retry = screen.getByRole('button', { name: 'Try again' });
+    // Held, not disabled: a disabled button cannot keep the keyboard's focus.
+    expect(retry).toHaveAttribute('aria-disabled', 'true');
+    expect(retry).toHaveAccessibleDescription(/^You have made many lookups in a short time\. Try again in 46 s/);
+    retry.focus();
+    await effectsRun();
+    seconds(20);
+    expect(screen.getByText(/Try again in 26 s/)).toBeInTheDocument();
+    await user.keyboard('{Enter}');
+    expect(lookups()).toBe(1);
+    seconds(26);
+    const over = screen.getByText('The wait is over: Try again looks the candidate up again.', { exact: false });
+    expect(liveOf(over)).toBe('polite');
+    expect(retry).toHaveFocus();
+    expect(retry).not.toHaveAttribute('aria-disabled');
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(lookups()).toBe(2));
+    await waitFor(() => expect(screen.queryByRole('heading', { name: 'Too many lookups' })).not.toBeInTheDocument());
+  });
+
+  it('the applicants list counts its limit down and holds Try again until it ends, then reads the list again', async () => {
+    fakeClock();
+    const page = '/api/applicants?skip=0&limit=50&counts=1';
+    const { requests } = stubApi({
+      candidates: {
+        [page]: () =>
+          apiError(429, 'rate_limited', 'You have opened the queue many times in a short time. Try again in 30 s.', {
+            retryAfterSeconds: 30,
+          }),
+      },
+    });
+    renderWithProviders('/applicants');
+    const user = userEvent.setup();
+    const reads = () => requests.filter((url) => url === page).length;
+    expect(await screen.findByRole('heading', { name: 'Too many requests' }, LAZY_PAGE)).toBeInTheDocument();
+    expect(screen.getByText(/Try again in 30 s \(at /)).toHaveTextContent(
+      /^You have opened the queue many times in a short time\. Try again in 30 s/,
+    );
+    const retry = screen.getByRole('button', { name: 'Try again' });
+    expect(retry).toHaveAttribute('aria-disabled', 'true');
+    await effectsRun();
+    seconds(10);
+    expect(screen.getByText(/Try again in 20 s/)).toBeInTheDocument();
+    const before = reads();
+    await user.click(retry);
+    expect(reads()).toBe(before);
+    seconds(20);
+    expect(liveOf(screen.getByText('The wait is over: Try again reads the list again.'))).toBe('polite');
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    await waitFor(() => expect(reads()).toBe(before + 1));
+  });
+
+  it('a batch refused by its budget counts the wait down and holds Retry until it ends, then looks the ids up', async () => {
+    const { requests } = stubApi({
+      candidates: {
+        '/api/batch': () =>
+          apiError(429, 'rate_limited', 'Your batch budget is used up for now: 3 ids can start in 12 s.', { retryAfterSeconds: 12 }),
+      },
+    });
+    renderWithProviders('/batch');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('textbox', { name: 'refIds to look up' }, LAZY_PAGE));
+    await user.paste('x\ny\nz');
+    fakeClock();
+    await user.click(screen.getByRole('button', { name: 'Look up all' }));
+    const batches = () => requests.filter((url) => url === '/api/batch').length;
+    const said = await screen.findByText(/3 ids can start in 12 s \(at /);
+    expect(within(said).getByRole('time')).toHaveAttribute('dateTime', '2026-11-24T14:02:13.000Z');
+    const retry = screen.getByRole('button', { name: 'Retry the 3 left' });
+    expect(retry).toHaveAttribute('aria-disabled', 'true');
+    await effectsRun();
+    seconds(5);
+    expect(screen.getByText(/3 ids can start in 7 s/)).toBeInTheDocument();
+    await user.click(retry);
+    expect(batches()).toBe(1);
+    seconds(7);
+    expect(liveOf(screen.getByText('The wait is over.'))).toBe('polite');
+    expect(retry).not.toHaveAttribute('aria-disabled');
+    await user.click(retry);
+    await waitFor(() => expect(batches()).toBe(2));
+  });
+});
