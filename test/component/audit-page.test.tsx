@@ -666,8 +666,8 @@ describe('the audit page past the limit', () => {
       vi.advanceTimersByTime(n * 1000);
     });
 
-  /** One search answered (ana's line), then every search and export refused with the wait left in the bucket. */
-  function showLimited(retryAfterSeconds = 46) {
+  /** One search answered (ana's line, and an older page when `next`), then every search and export refused with the wait left in the bucket. */
+  function showLimited(retryAfterSeconds = 46, next?: string) {
     vi.useFakeTimers({ toFake: ['Date', 'setInterval', 'clearInterval'] });
     const refusedAt = Date.now();
     const refusal = () => {
@@ -685,7 +685,8 @@ describe('the audit page past the limit', () => {
       session: LEAD,
       candidates: {
         '/api/audit/status': () => json(STATUS),
-        '/api/audit/search': () => (++searches === 1 ? json({ rows: [row({ user: 'ana' })], source: { kind: 'files' } }) : refusal()),
+        '/api/audit/search': () =>
+          ++searches === 1 ? json({ rows: [row({ user: 'ana' })], source: { kind: 'files' }, ...(next ? { next } : {}) }) : refusal(),
         '/api/audit/export': refusal,
       },
     });
@@ -725,11 +726,38 @@ describe('the audit page past the limit', () => {
     await user.click(buttons().csv);
     expect(fetchMock.mock.calls.length).toBe(asked);
     await seconds(27);
-    expect(notice).toHaveTextContent(/^The wait is over: Search and Download CSV can be used again\./);
+    expect(notice).toHaveTextContent(/^The wait is over: Search, Download CSV, Newer and Older can be used again\./);
     expect(buttons().search).not.toHaveAttribute('aria-disabled');
     expect(buttons().csv).not.toHaveAttribute('aria-disabled');
     await user.click(buttons().search);
     await waitFor(() => expect(bodiesOf(fetchMock, '/api/audit/search')).toHaveLength(3));
+  });
+
+  it('holds Older (and Newer) during the wait as it holds Search, keeping focus: a page asked then would only be refused again', async () => {
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    const { fetchMock } = showLimited(46, 'cursor-2');
+    expect(await screen.findByText('ana', {}, { timeout: 10_000 })).toBeInTheDocument();
+    const older = screen.getByRole('button', { name: 'Older' });
+    await user.click(older);
+    const notice = (await screen.findByText(/Try again in 46 s/)).closest<HTMLElement>('[role="alert"]')!;
+    // Back on the page last answered, its rows kept under the notice.
+    expect(within(screen.getByRole('table', { name: /page 1/ })).getByText('ana')).toBeInTheDocument();
+    await waitFor(() => expect(older).toHaveAttribute('aria-disabled', 'true'));
+    expect(older).toHaveAccessibleDescription(new RegExp(`^${LIMITED} Try again in 46 s`));
+    expect(older).toHaveFocus();
+    const asked = bodiesOf(fetchMock, '/api/audit/search').length;
+    await seconds(20);
+    // Before: each press asked for the page again, was refused again, and started the notice over.
+    await user.click(older);
+    await user.keyboard('{Enter}');
+    expect(bodiesOf(fetchMock, '/api/audit/search')).toHaveLength(asked);
+    expect(notice).toHaveTextContent(/Try again in 26 s/);
+    await seconds(27);
+    expect(notice).toHaveTextContent(/^The wait is over: Search, Download CSV, Newer and Older can be used again\./);
+    expect(older).not.toHaveAttribute('aria-disabled');
+    expect(older).toHaveFocus();
+    await user.click(older);
+    await waitFor(() => expect(bodiesOf(fetchMock, '/api/audit/search')).toHaveLength(asked + 1));
   });
 
   it('says an export refused beside its search once, with one wait, and keeps the rows', async () => {

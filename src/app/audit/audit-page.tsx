@@ -124,7 +124,15 @@ function AuditTrail() {
           Results
         </h2>
         <Results search={search} page={cursors.length + 1} peopleOnly={filter.who === 'people'} user={filter.user} onPickUser={pickUser} />
-        <Pager next={search.data?.next} onPage={setCursors} cursors={cursors} loading={search.isFetching} />
+        <Pager
+          next={search.data?.next}
+          onPage={setCursors}
+          cursors={cursors}
+          // A page refused for the wait is not an answer: until the page last answered is back (useSearchWait),
+          // Older is not taken for the last page, which handed the focus to Newer and left it on a disabled button.
+          loading={search.isFetching || waitOf(search.error) !== undefined}
+          heldBy={waiting ? waitId : undefined}
+        />
       </section>
       {status.data && <ChainState status={status.data} />}
       {status.error && (
@@ -194,25 +202,30 @@ function AlsoSearched({ also }: { also: AuditSearchAnswer['alsoSearched'] }) {
 /**
  * Newer and Older, and the page's number (said when it changes). A button that the new page disables
  * hands focus to the other one, so that the keyboard is not left on the document (Older on the last
- * page, Newer back on the first).
+ * page, Newer back on the first). A page is a search like any other: while a wait the server asked for
+ * runs (`heldBy`, the notice's id), both are held as Search is, keeping focus, since asked they would
+ * only be refused again.
  */
 function Pager({
   next,
   cursors,
   onPage,
   loading,
+  heldBy,
 }: {
   next: string | undefined;
   cursors: string[];
   onPage: (cursors: string[]) => void;
   /** A page is being read: whether there is an older one is not known yet, so Older stays where it is (and keeps focus). */
   loading: boolean;
+  heldBy: string | undefined;
 }) {
   const newer = useRef<HTMLButtonElement>(null);
   const older = useRef<HTMLButtonElement>(null);
   const pressed = useRef<'newer' | 'older'>(undefined);
   const olderOff = !loading && next === undefined;
   const newerOff = cursors.length === 0;
+  const held = { busy: heldBy !== undefined, 'aria-describedby': heldBy };
   useEffect(() => {
     if (loading) return;
     if (pressed.current === 'older' && olderOff && !newerOff) newer.current?.focus();
@@ -224,6 +237,7 @@ function Pager({
         ref={newer}
         variant="secondary"
         disabled={newerOff}
+        {...held}
         onClick={() => {
           pressed.current = 'newer';
           onPage(cursors.slice(0, -1));
@@ -235,7 +249,8 @@ function Pager({
         ref={older}
         variant="secondary"
         disabled={olderOff}
-        aria-disabled={loading || undefined}
+        {...held}
+        aria-disabled={loading || held.busy || undefined}
         onClick={() => {
           if (loading || !next) return;
           pressed.current = 'older';

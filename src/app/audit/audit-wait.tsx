@@ -9,8 +9,8 @@ import { auditQueries } from './audit-queries.ts';
 /**
  * A lead's searches and exports of the trail take from one limit (limits.auditSearchesPerMinute): past
  * it the server refuses either with how long to wait. The page says so once, whichever was refused,
- * counting that wait down, and holds Search and Download CSV until it ends: pressed before, they would
- * only be refused again.
+ * counting that wait down, and holds Search, Download CSV, Newer and Older until it ends: pressed before,
+ * they would only be refused again.
  */
 
 /** A refusal by this server's limit that says when to ask again; anything else is no wait. */
@@ -25,7 +25,7 @@ export function waitOf(error: unknown): ApiError | undefined {
 export function WaitNotice({ id, wait, kept }: { id: string; wait: ApiError; kept: boolean }) {
   return (
     <Card id={id} tone="warning" role="alert" className="text-sm">
-      <ServerWait error={wait} over="The wait is over: Search and Download CSV can be used again." />
+      <ServerWait error={wait} over="The wait is over: Search, Download CSV, Newer and Older can be used again." />
       {kept && ' The results below are those of the last search answered.'}
     </Card>
   );
