@@ -200,6 +200,19 @@ describe('lookup states', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/candidates/recordId/abc'));
   });
 
+  it("not found: an id that reads like a person's name says so, in the batch row's words; an id that does not, not", async () => {
+    const NAME = "It reads like a person's name: the KYC service finds candidates by refId or recordId only.";
+    stubApi({ candidates: {} });
+    const { unmount } = renderWithProviders('/candidates/refId/Maria%20de%20Souza');
+    const screenOf = async () =>
+      (await screen.findByRole('heading', { name: /^No candidate with/ })).closest<HTMLElement>('[role="alert"]')!;
+    // Before: only "Check the id", while the batch's row for the same name said why it was not found.
+    expect(await screenOf()).toHaveTextContent(`Check the id, or look it up as a recordId. ${NAME}`);
+    unmount();
+    renderWithProviders('/candidates/refId/cust_000999');
+    expect(await screenOf()).not.toHaveTextContent(/reads like a person's name/);
+  });
+
   it("not found with a sentence's marks around the id (copied from a ticket): offers the id without them, first", async () => {
     const user = userEvent.setup();
     stubApi({

@@ -3,6 +3,7 @@ import { type ReactNode, useId } from 'react';
 import { Link } from '../navigation.tsx';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import { cleanId } from '../../kyc/view/id-input.ts';
+import { readsLikeName } from '../../kyc/view/reads-like-name.ts';
 import { invisibleIn, lowerCaseRecordId, withoutMarks } from './id-marks.ts';
 import { ProblemCard } from './problem-card.tsx';
 import { RetryButton, RetryCountdown, retryText, ServerWait } from './retry-wait.tsx';
@@ -128,15 +129,17 @@ function notFoundScreen({ kind, id, bothKinds, actions }: ScreenContext): Screen
       action: actions.inLowerCase,
     };
   }
+  // A name typed or pasted for an id: said as the batch's row says it.
+  const named = readsLikeName(id) ? ` ${readsLikeName(id)}` : '';
   if (bothKinds) {
     return {
       title: `No candidate with refId or recordId "${id}"`,
-      body: 'The KYC service has no candidate with this id, as a refId or as a recordId. Check the id.',
+      body: `The KYC service has no candidate with this id, as a refId or as a recordId. Check the id.${named}`,
     };
   }
   return {
     title: `No candidate with ${kind} "${id}"`,
-    body: `The KYC service has no candidate with this ${kind}. Check the id, or look it up as a ${OTHER_KIND[kind]}.`,
+    body: `The KYC service has no candidate with this ${kind}. Check the id, or look it up as a ${OTHER_KIND[kind]}.${named}`,
     action: actions.tryOtherKind,
   };
 }
