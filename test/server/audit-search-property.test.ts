@@ -97,6 +97,26 @@ const lineArb: fc.Arbitrary<Omit<AuditLine, 'time'>> = fc.oneof(
     isArchived: fc.boolean(),
   }),
   fc.record({ kind: fc.constant('note' as const), note: fc.constant('a note') }),
+  // A queue view; one that showed personal data names its candidates by the ids their rows carried.
+  fc.record({
+    user: pick(USERS),
+    role: pick(ROLES),
+    env: pick(ENVS),
+    kind: fc.constant('list' as const),
+    filter: pick(['blocked', 'all']),
+    skip: fc.constant(0),
+    limit: fc.constant(50),
+    records: fc.nat(3),
+    status: fc.constant(200),
+    code: fc.constant(null),
+    upstreamStatus: fc.constant(null),
+    level: fc.constant(null),
+    durationMs: fc.nat(100),
+    candidates: fc.option(
+      fc.array(fc.record({ refId: pick(IDS), recordId: pick(IDS) }, { requiredKeys: [] }), { minLength: 1, maxLength: 3 }),
+      { nil: undefined },
+    ),
+  }),
 );
 
 const FILTERS = {
@@ -118,12 +138,17 @@ const queryArb: fc.Arbitrary<AuditQuery> = fc
 
 type Parsed = Record<string, unknown> & { hash: string };
 
-/** Which candidate a line names, read from the JSON as it stands (the reference: audit-row.ts is not used). */
-function candidateOf(line: Parsed): [string, unknown] | undefined {
-  if (line.kind === 'refId' || line.kind === 'recordId') return line.id === '' ? undefined : [line.kind, line.id];
-  if (line.kind === 'export') return [line.lookupKind as string, line.id];
-  if (line.kind === 'webhook') return line.refId ? ['refId', line.refId] : line.recordId ? ['recordId', line.recordId] : undefined;
-  return undefined;
+/** Which candidates a line names, read from the JSON as it stands (the reference: audit-row.ts is not used). */
+function candidatesOf(line: Parsed): Array<[string, unknown]> {
+  if (line.kind === 'refId' || line.kind === 'recordId') return line.id === '' ? [] : [[line.kind, line.id]];
+  if (line.kind === 'export') return [[line.lookupKind as string, line.id]];
+  if (line.kind === 'webhook') return line.refId ? [['refId', line.refId]] : line.recordId ? [['recordId', line.recordId]] : [];
+  if (line.kind === 'list' && Array.isArray(line.candidates)) {
+    return (line.candidates as Array<Record<string, string>>).flatMap((ids) =>
+      Object.entries(ids).filter(([kind]) => kind === 'refId' || kind === 'recordId'),
+    );
+  }
+  return [];
 }
 
 function actionOf(line: Parsed): string {
@@ -136,8 +161,8 @@ function actionOf(line: Parsed): string {
 function expected(lines: Parsed[], q: AuditQuery): string[] {
   return lines
     .filter((line) => {
-      const candidate = candidateOf(line);
-      const byId = (kind: string, id: string | undefined) => id !== undefined && candidate?.[0] === kind && candidate[1] === id;
+      const named = candidatesOf(line);
+      const byId = (kind: string, id: string | undefined) => id !== undefined && named.some(([k, v]) => k === kind && v === id);
       const time = Date.parse(line.time as string);
       return (
         (q.user === undefined || (line.user !== undefined && folded(line.user) === folded(q.user))) &&

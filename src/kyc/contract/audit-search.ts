@@ -34,10 +34,11 @@ export const AUDIT_ACTIONS = [
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /**
- * What a candidate's Activity lists: someone looked at them (and whether that answer was cut short), or
- * carried their data out of the page.
+ * What a candidate's Activity lists: someone looked at them (and whether that answer was cut short), saw
+ * them in the queue with personal data (a `list` line names its candidates only then), or carried their
+ * data out of the page.
  */
-export const ACTIVITY_ACTIONS: readonly AuditAction[] = ['lookup', 'cut', 'batch', 'copy_summary', 'copy_reply', 'print'];
+export const ACTIVITY_ACTIONS: readonly AuditAction[] = ['lookup', 'cut', 'batch', 'list', 'copy_summary', 'copy_reply', 'print'];
 
 /**
  * The names this server writes its own work under, in a form no username takes: the queue index's
@@ -126,6 +127,11 @@ export const auditRowSchema = z.object({
   requestId: z.nullable(z.string()),
   /** The rest of the line in a few words: a reply's template, a list's filter, counted refusals. */
   detail: z.nullable(z.string()),
+  /**
+   * A page of the queue whose line names its candidates (it carried personal data: a compliance user's
+   * view): the tab it showed, `all` or a status. A search by a candidate finds such a line by any of them.
+   */
+  queueTab: z.optional(z.string()),
   /**
    * The audit page's search only: the line stands after a break in its instance's hash chain (by its place
    * in the file, or in the table's order, not by its time), so the chain no longer vouches for it.

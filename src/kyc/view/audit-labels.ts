@@ -1,4 +1,5 @@
 import type { AuditAction, AuditLevel, AuditRow, FileChain, IndexLag } from '../contract/audit-search.ts';
+import { statusInfo } from '../contract/status.ts';
 import { formatRelative, type ZoneMode } from './time.ts';
 
 /** The audit trail's words (the audit page, a candidate's Activity): what each line records someone doing. */
@@ -19,6 +20,16 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   audit_export: 'Exported the audit trail',
   note: 'Note of the log',
 };
+
+/**
+ * What a row records someone doing, in the trail's words: a queue view that named its candidates (it
+ * showed personal data) is where each of them was seen, "Saw in the queue (Blocked tab)".
+ */
+export function actionText(row: Pick<AuditRow, 'action' | 'queueTab'>): string {
+  if (row.action !== 'list' || row.queueTab === undefined) return ACTION_LABELS[row.action];
+  const tab = row.queueTab === 'all' ? 'All' : statusInfo(row.queueTab).label;
+  return `Saw in the queue (${tab} tab)`;
+}
 
 export const LEVEL_LABELS: Record<AuditLevel, string> = {
   full: 'Full record',

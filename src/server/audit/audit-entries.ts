@@ -88,7 +88,11 @@ export interface RefusedRequestAuditEntry extends RequestAuditFields {
   durationMs: number;
 }
 
-/** One line per page of the applicants list: who listed which page. The records' ids are not repeated here. */
+/**
+ * One line per page of the applicants list: who listed which page. A view that carried personal data (a
+ * compliance user's rows with a name or a certificate's outcome) names its candidates too, so that a
+ * lead can answer "who saw whom"; a view of status-level fields only does not repeat their ids.
+ */
 export interface ListAuditEntry extends Omit<AuditEntry, 'kind' | 'id' | 'batch' | 'batchSize'> {
   kind: 'list';
   /** The documented filter, or "all"; null when the request was refused before it could be read. */
@@ -99,6 +103,14 @@ export interface ListAuditEntry extends Omit<AuditEntry, 'kind' | 'id' | 'batch'
   counts?: true;
   /** How many records the page held; null when none was answered. */
   records: number | null;
+  /** The candidates a view that carried personal data showed, by the ids their rows carry (each cut to 256 characters). */
+  candidates?: ShownCandidate[];
+}
+
+/** One candidate of a queue view's line: the ids its row carried (at least one). */
+export interface ShownCandidate {
+  refId?: string;
+  recordId?: string;
 }
 
 /**

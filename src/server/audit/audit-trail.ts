@@ -12,6 +12,7 @@ import type {
   RefusalsAuditEntry,
   RefusedRequestAuditEntry,
 } from './audit.ts';
+import type { ShownCandidate } from './audit-entries.ts';
 import type { RefusalLog, RefusedEntry } from './audit-refusals.ts';
 import type { Identity } from '../http/identity.ts';
 import { ApiFailure } from '../http/api-failure.ts';
@@ -219,7 +220,8 @@ export function exportLine(
 
 /**
  * A page of the applicants list: what was asked (null when the query could not be read) and, once
- * answered, how many records it held; never their ids.
+ * answered, how many records it held; and `shown`, the candidates of a view that carried personal data,
+ * their ids cut as a lookup's (a page holds at most 100).
  */
 export function listLine(
   env: string,
@@ -227,7 +229,12 @@ export function listLine(
   query: ApplicantsQuery | undefined,
   level: Level | null = null,
   records: number | null = null,
+  shown: readonly ShownCandidate[] = [],
 ) {
+  const candidates = shown.map(({ refId, recordId }) => ({
+    ...(refId ? { refId: cutText(refId, MAX_LOGGED_ID) } : {}),
+    ...(recordId ? { recordId: cutText(recordId, MAX_LOGGED_ID) } : {}),
+  }));
   return (outcome: Outcome): ListAuditEntry => ({
     ...lineStart(env, call),
     kind: 'list',
@@ -237,6 +244,7 @@ export function listLine(
     // The view's other tabs were counted within this one request (and line).
     ...(query?.counts ? { counts: true } : {}),
     records,
+    ...(candidates.length > 0 ? { candidates } : {}),
     status: outcome.status,
     code: outcome.code,
     upstreamStatus: outcome.upstreamStatus,

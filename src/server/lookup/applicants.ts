@@ -1,4 +1,4 @@
-import { checkApplicantsQuery } from '../../kyc/contract/applicants.ts';
+import { type Applicant, checkApplicantsQuery } from '../../kyc/contract/applicants.ts';
 import { auditTrail, auditWritable, listLine, refuse } from '../audit/audit-trail.ts';
 import { ApiFailure } from '../http/api-failure.ts';
 import { STORE_UNAVAILABLE, sendFailure, sendJson } from '../http/http-reply.ts';
@@ -69,10 +69,21 @@ export async function listApplicants(deps: ApplicantsDeps, call: SignedInCall): 
     return refuse(call.res, audit, STORE_UNAVAILABLE);
   }
   if (!view.ok) return refuse(call.res, audit, view.failure);
-  // The view's own line, now that its records are known.
-  const answered = auditTrail(deps, call.res, 'request', listLine(deps.environment, call, query, null, view.data.records.length));
+  // The view's own line, now that its records are known (and, when they carried personal data, whose they were).
+  const { records } = view.data;
+  const line = listLine(deps.environment, call, query, null, records.length, shownIn(records));
+  const answered = auditTrail(deps, call.res, 'request', line);
   if (!(await answered(200, null))) return;
   sendJson(call.res, 200, JSON.stringify({ status: 'success', data: view.data }));
+}
+
+/**
+ * The candidates a view's line names: every row of a page that carried personal data (a compliance
+ * user's, with a name or a certificate's outcome), so that each candidate's Activity shows who saw them
+ * in the queue; none for a page of status-level fields only, which is what anyone may see of them.
+ */
+function shownIn(records: readonly Applicant[]): readonly Applicant[] {
+  return records.some((record) => record.name !== undefined || record.certificate !== undefined) ? records : [];
 }
 
 /** One of the user's queue views; the refusal says how long to wait. */

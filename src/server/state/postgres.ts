@@ -55,8 +55,12 @@ export function databaseProblem(error: unknown): string {
   return code && !text.includes(code) ? `${text} (${code})` : text;
 }
 
-/** The schema's migrations, in order: each runs once, under a lock, so that instances starting together do not race. */
-const MIGRATIONS: readonly string[] = [
+/**
+ * The schema's migrations, in order: each runs once, under a lock, so that instances starting together do
+ * not race. A migration adds, never rewrites: a table of an older version is brought forward by the next
+ * ones (exported for the test that does so).
+ */
+export const MIGRATIONS: readonly string[] = [
   `CREATE TABLE candidate_lookup_audit (
      seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
      hash text NOT NULL UNIQUE,
@@ -106,6 +110,11 @@ const MIGRATIONS: readonly string[] = [
   // A search by user ignores capitals A to Z (audit-match.ts's foldCase): its index holds the name so folded.
   `CREATE INDEX candidate_lookup_audit_user_folded ON candidate_lookup_audit (lower("user" COLLATE "C"), time, seq);
    DROP INDEX candidate_lookup_audit_user;`,
+  // A queue view that showed personal data names its candidates (`refId:<id>`, `recordId:<id>`: trail/audit-row.ts)
+  // and its tab. Columns without a default are added without rewriting a row; the rows already there are
+  // lines of before, whose views named nobody, and stay null. The index holds only the rows that name someone.
+  `ALTER TABLE candidate_lookup_audit ADD COLUMN queue_tab text, ADD COLUMN shown_ids text[];
+   CREATE INDEX candidate_lookup_audit_shown ON candidate_lookup_audit USING gin (shown_ids) WHERE shown_ids IS NOT NULL;`,
 ];
 
 /** Any number, the same in every instance: the lock under which the schema is migrated. */

@@ -1,7 +1,7 @@
 import type { AuditRow, Searched } from '../../kyc/contract/audit-search.ts';
 import { type AuditFile, auditFilesOf, linesBackward, openToRead } from './audit-files.ts';
 import { includesFolded, matches, neededText, type SearchFilter, userNeedle } from './audit-match.ts';
-import { rowOfLine } from './audit-row.ts';
+import { readLine } from './audit-row.ts';
 import type { UnvouchedFrom } from './chain-watch.ts';
 
 /**
@@ -138,8 +138,8 @@ class Scan {
         // Searched in the bytes: no string is made of a line passed over.
         if (!this.needed.every((needed) => line.bytes.includes(needed))) continue;
         if (this.user && !includesFolded(line.bytes, this.user)) continue;
-        const row = rowOfLine(line.bytes, this.instance);
-        if (!matches(row, this.filter)) continue;
+        const { row, shown } = readLine(line.bytes, this.instance);
+        if (!matches(row, this.filter, shown)) continue;
         if (this.rows.length === this.limit) return 'full';
         this.rows.push(unvouchedFrom !== undefined && line.start >= unvouchedFrom ? { ...row, unvouched: true } : row);
         this.next = { inode: file.inode, offset: line.start };

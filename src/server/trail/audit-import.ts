@@ -2,8 +2,7 @@ import { parseArgs } from 'node:util';
 import { type Config, ConfigError, type Environment, loadConfig } from '../config/config.ts';
 import { createDatabase, databaseProblem, describeDatabaseUrl, migrate } from '../state/postgres.ts';
 import { openToRead, readLinesForward } from './audit-files.ts';
-import { createAuditIndexer } from './audit-indexer.ts';
-import { rowOfLine } from './audit-row.ts';
+import { createAuditIndexer, indexedOf } from './audit-indexer.ts';
 import { insertLines } from './audit-table.ts';
 
 const USAGE = [
@@ -104,7 +103,7 @@ async function importFiles(
       for (let start = 0; start < size; ) {
         const lines = await readLinesForward(handle, start, size, 1024 * 1024);
         if (lines.length === 0) break;
-        const indexed = lines.map((line) => ({ row: rowOfLine(line.bytes, instance), line: line.bytes.toString('utf8') }));
+        const indexed = lines.map((line) => indexedOf(line, instance));
         onBatch(
           lines.length,
           await insertLines(

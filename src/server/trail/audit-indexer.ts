@@ -3,7 +3,7 @@ import type { IndexLag } from '../../kyc/contract/audit-search.ts';
 import { lineHash } from '../audit/audit-chain.ts';
 import { databaseProblem, type Database } from '../state/postgres.ts';
 import { type AuditFile, auditFilesOf, type FileLine, lineEndsAt, openToRead, readLinesForward } from './audit-files.ts';
-import { rowOfLine } from './audit-row.ts';
+import { readLine, rowOfLine } from './audit-row.ts';
 import { type IndexedLine, insertLines, type Progress, progressOf } from './audit-table.ts';
 
 /**
@@ -192,8 +192,8 @@ class Indexer implements AuditIndexer {
   }
 }
 
-function indexedOf(line: FileLine, instance: string): IndexedLine {
-  return { row: rowOfLine(line.bytes, instance), line: line.bytes.toString('utf8') };
+export function indexedOf(line: Pick<FileLine, 'bytes'>, instance: string): IndexedLine {
+  return { ...readLine(line.bytes, instance), line: line.bytes.toString('utf8') };
 }
 
 function isKept(line: IndexedLine, retentionDays: number, now: number): boolean {

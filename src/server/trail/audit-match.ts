@@ -1,5 +1,6 @@
 import { type AuditAction, type AuditFilter, type AuditRow, isServerWork, SERVER_USERS } from '../../kyc/contract/audit-search.ts';
 import { cutText, escapeToAscii, MAX_LOGGED_ENV, MAX_LOGGED_ID } from '../audit/audit-line.ts';
+import { shownKey } from './audit-row.ts';
 
 /**
  * A search's filter as both readers apply it: the files (audit-file-search.ts) and the table
@@ -23,8 +24,8 @@ export function asLogged(filter: SearchFilter): SearchFilter {
 /** This server's own names (SERVER_USERS), as the table's condition lists them. */
 export const SERVER_USER_LIST: readonly string[] = Object.values(SERVER_USERS);
 
-/** Whether a row passes the filter (given asLogged). */
-export function matches(row: AuditRow, filter: SearchFilter): boolean {
+/** Whether a row passes the filter (given asLogged); `shown`, the candidates its queue view names (audit-row.ts's readLine). */
+export function matches(row: AuditRow, filter: SearchFilter, shown: readonly string[] = []): boolean {
   if (filter.user !== undefined && (row.user === null || foldCase(row.user) !== foldCase(filter.user))) return false;
   if (filter.who !== undefined && isServerWork(row.user) !== (filter.who === 'server')) return false;
   if (filter.action !== undefined && row.action !== filter.action) return false;
@@ -32,8 +33,10 @@ export function matches(row: AuditRow, filter: SearchFilter): boolean {
   if (filter.level !== undefined && row.level !== filter.level) return false;
   if (filter.env !== undefined && row.env !== filter.env) return false;
   if (filter.refId !== undefined || filter.recordId !== undefined) {
-    const byRef = filter.refId !== undefined && row.kind === 'refId' && row.id === filter.refId;
-    const byRecord = filter.recordId !== undefined && row.kind === 'recordId' && row.id === filter.recordId;
+    const names = (kind: 'refId' | 'recordId', id: string | undefined) =>
+      id !== undefined && ((row.kind === kind && row.id === id) || shown.includes(shownKey(kind, id)));
+    const byRef = names('refId', filter.refId);
+    const byRecord = names('recordId', filter.recordId);
     if (!byRef && !byRecord) return false;
   }
   const time = Date.parse(row.time);

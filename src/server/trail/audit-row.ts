@@ -26,8 +26,23 @@ const text = (value: unknown, max = MAX_FIELD): string | null =>
 const httpStatus = (value: unknown): number | null =>
   typeof value === 'number' && Number.isInteger(value) && value >= 0 && value < 1000 ? value : null;
 
+/**
+ * A line as the searches read it: its row, and the candidates a queue view's line names beyond the row's
+ * own (`refId:<id>`, `recordId:<id>`), which a search by candidate matches and the table keeps, but no
+ * answer repeats (a page names up to 100).
+ */
+export interface ReadLine {
+  row: AuditRow;
+  shown: string[];
+}
+
 /** The row of a line as written (its bytes, without its line end), of `instance`'s file. */
 export function rowOfLine(line: Buffer, instance: string): AuditRow {
+  return readLine(line, instance).row;
+}
+
+/** The row of a line as written, and the candidates it names beyond the row's own. */
+export function readLine(line: Buffer, instance: string): ReadLine {
   const hash = lineHash(line);
   let parsed: unknown;
   try {
@@ -35,13 +50,36 @@ export function rowOfLine(line: Buffer, instance: string): AuditRow {
   } catch {
     parsed = undefined;
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return unreadable(hash, instance);
-  return rowOf(parsed as Line, hash, instance);
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return { row: unreadable(hash, instance), shown: [] };
+  const shown = shownOf(parsed as Line);
+  return { row: rowOf(parsed as Line, hash, instance, shown), shown };
 }
 
-export function rowOf(line: Line, hash: string, instance: string): AuditRow {
+/** A queue view's candidates as keys a search compares: `refId:<id>`, `recordId:<id>`. */
+export const shownKey = (kind: LookupKind, id: string): string => `${kind}:${id}`;
+
+/** Most candidates read of one line: a page holds at most 100, so only a line someone else wrote has more. */
+const MAX_SHOWN = 100;
+
+/** The candidates a queue view's line names (`candidates`: each row's refId and recordId), as keys. */
+export function shownOf(line: Line): string[] {
+  if (line.kind !== 'list' || !Array.isArray(line.candidates)) return [];
+  const keys: string[] = [];
+  for (const candidate of line.candidates.slice(0, MAX_SHOWN) as unknown[]) {
+    if (typeof candidate !== 'object' || candidate === null) continue;
+    for (const kind of ['refId', 'recordId'] as const) {
+      const id = text((candidate as Line)[kind]);
+      if (id) keys.push(shownKey(kind, id));
+    }
+  }
+  return keys;
+}
+
+export function rowOf(line: Line, hash: string, instance: string, shown = shownOf(line)): AuditRow {
   const action = actionOf(line);
   const candidate = candidateOf(line);
+  // The tab of a queue view that names its candidates: a candidate's Activity says where they were seen.
+  const queueTab = shown.length > 0 ? text(line.filter) : null;
   return {
     time: timeOf(line.time),
     instance,
@@ -59,6 +97,7 @@ export function rowOf(line: Line, hash: string, instance: string): AuditRow {
     client: text(line.client),
     requestId: text(line.requestId),
     detail: text(detailOf(line, action), 1000),
+    ...(queueTab ? { queueTab } : {}),
   };
 }
 
@@ -140,6 +179,7 @@ function detailOf(line: Line, action: AuditAction): string | null {
   switch (action) {
     case 'list':
       add(`filter ${String(line.filter ?? 'unread')}, skip ${String(line.skip ?? '-')}, ${String(line.records ?? 0)} records`);
+      add(Array.isArray(line.candidates) && line.candidates.length > 0 && 'their ids in the line (personal data shown)');
       break;
     case 'copy_reply':
       add(typeof line.template === 'string' && `template ${line.template}`);

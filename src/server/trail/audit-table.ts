@@ -1,6 +1,7 @@
 import type { AuditRow, FileChain, IndexLag, InstanceState } from '../../kyc/contract/audit-search.ts';
 import type { Database } from '../state/postgres.ts';
 import { foldCase, type SearchFilter, SERVER_USER_LIST } from './audit-match.ts';
+import { shownKey } from './audit-row.ts';
 
 /**
  * The audit table (state/postgres.ts has its schema): lines in, searches out, every value a parameter.
@@ -8,9 +9,10 @@ import { foldCase, type SearchFilter, SERVER_USER_LIST } from './audit-match.ts'
  * and `npm run audit:import` may both go over the same lines, as often as they like.
  */
 
-/** A line to index: its row, and its text exactly as in the file. */
+/** A line to index: its row, the candidates its queue view names (audit-row.ts's readLine), and its text exactly as in the file. */
 export interface IndexedLine {
   row: AuditRow;
+  shown: readonly string[];
   line: string;
 }
 
@@ -39,10 +41,17 @@ const COLUMNS = [
   ['request_id', 'text'],
   ['detail', 'text'],
   ['line', 'text'],
+  ['queue_tab', 'text'],
 ] as const;
 
-const INSERT = `INSERT INTO candidate_lookup_audit (${COLUMNS.map(([name]) => name).join(', ')})
-  SELECT * FROM unnest(${COLUMNS.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')})
+const CELLS = COLUMNS.map((_, i) => `c${i}`).join(', ');
+/**
+ * Each column a parameter of one array, the lines' `shown_ids` (arrays of different lengths, which one
+ * PostgreSQL array cannot hold) one JSON array per line, null for none: made an array again here.
+ */
+const INSERT = `INSERT INTO candidate_lookup_audit (${COLUMNS.map(([name]) => name).join(', ')}, shown_ids)
+  SELECT ${CELLS}, (SELECT array_agg(id ORDER BY n) FROM jsonb_array_elements_text(shown::jsonb) WITH ORDINALITY AS ids(id, n))
+  FROM unnest(${COLUMNS.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')}, $${COLUMNS.length + 1}::text[]) AS lines(${CELLS}, shown)
   ON CONFLICT (hash) DO NOTHING`;
 
 const SAVE_PROGRESS = `INSERT INTO candidate_lookup_audit_instances (instance, indexed_hash, indexed_inode, indexed_offset, indexed_time)
@@ -55,11 +64,12 @@ export async function insertLines(db: Database, instance: string, lines: readonl
   const client = await db.connect();
   try {
     await client.query('BEGIN');
-    const columns = COLUMNS.map((): unknown[] => []);
-    for (const { row, line } of lines) {
+    const columns = [...COLUMNS, 'shown_ids'].map((): unknown[] => []);
+    for (const { row, shown, line } of lines) {
       const values: unknown[] = [row.hash, instance, row.time, row.action, row.user, row.role, row.env, row.kind, row.id, row.level];
       // The line as the file has it; NUL (only in a line someone else wrote) is the one character text refuses.
       values.push(row.status, row.code, row.client, row.requestId, row.detail, line.replaceAll('\u0000', '\ufffd'));
+      values.push(row.queueTab ?? null, shown.length > 0 ? JSON.stringify(shown) : null);
       for (const [index, value] of values.entries()) columns[index]!.push(value);
     }
     const inserted = lines.length > 0 ? ((await client.query(INSERT, columns)).rowCount ?? 0) : 0;
@@ -155,8 +165,17 @@ export function conditionsOf(filter: SearchFilter, first = 1): { where: string[]
   if (filter.level !== undefined) where.push(`level = ${param(filter.level)}`);
   if (filter.env !== undefined) where.push(`env = ${param(filter.env)}`);
   const byCandidate: string[] = [];
-  if (filter.refId !== undefined) byCandidate.push(`(candidate_id = ${param(filter.refId)} AND kind = 'refId')`);
-  if (filter.recordId !== undefined) byCandidate.push(`(candidate_id = ${param(filter.recordId)} AND kind = 'recordId')`);
+  const shown: string[] = [];
+  if (filter.refId !== undefined) {
+    byCandidate.push(`(candidate_id = ${param(filter.refId)} AND kind = 'refId')`);
+    shown.push(shownKey('refId', filter.refId));
+  }
+  if (filter.recordId !== undefined) {
+    byCandidate.push(`(candidate_id = ${param(filter.recordId)} AND kind = 'recordId')`);
+    shown.push(shownKey('recordId', filter.recordId));
+  }
+  // A queue view's line names its candidates (audit-row.ts's shownOf): found by any of them, along its own index.
+  if (shown.length > 0) byCandidate.push(`shown_ids && ${param(shown)}::text[]`);
   if (byCandidate.length > 0) where.push(`(${byCandidate.join(' OR ')})`);
   if (filter.from !== undefined) where.push(`time >= ${param(filter.from)}::timestamptz`);
   if (filter.to !== undefined) where.push(`time < ${param(filter.to)}::timestamptz`);
@@ -180,10 +199,11 @@ interface RowRecord {
   client: string | null;
   request_id: string | null;
   detail: string | null;
+  queue_tab: string | null;
 }
 
-const SELECT = `SELECT seq, time, instance, hash, action, "user", role, env, kind, candidate_id, level, status, code, client, request_id, detail
-  FROM candidate_lookup_audit`;
+const SELECT = `SELECT seq, time, instance, hash, action, "user", role, env, kind, candidate_id, level, status, code, client, request_id, detail,
+  queue_tab FROM candidate_lookup_audit`;
 
 /** A page of rows, newest first (ties by the order they were indexed), after the cursor `d.<ms>.<seq>`. */
 export async function searchTable(
@@ -220,6 +240,12 @@ export async function searchTableInOrder(
 }
 
 function rowOfRecord(record: RowRecord): AuditRow {
-  const { seq: _seq, time, candidate_id, request_id, ...rest } = record;
-  return { ...rest, time: time.toISOString(), id: candidate_id, requestId: request_id };
+  const { seq: _seq, time, candidate_id, request_id, queue_tab, ...rest } = record;
+  return {
+    ...rest,
+    time: time.toISOString(),
+    id: candidate_id,
+    requestId: request_id,
+    ...(queue_tab === null ? {} : { queueTab: queue_tab }),
+  };
 }
