@@ -612,6 +612,18 @@ describe("a candidate's Activity", () => {
     );
   });
 
+  it('lists a compliance user\'s view of the queue that showed the candidate as "Saw in the queue", with its tab, not as a look today', async () => {
+    const user = userEvent.setup();
+    const seen = row({ user: 'dave', action: 'list', kind: null, id: null, level: null, queueTab: 'blocked' });
+    showCandidate(ANA, { rows: [seen], since: '', more: false, source: { kind: 'files' } });
+    const activity = await screen.findByTestId('activity');
+    // A glance at the queue is not someone having looked the candidate up.
+    expect(await within(activity).findByText('Nobody else has looked at this candidate today.')).toBeInTheDocument();
+    await user.click(within(activity).getByText('Activity'));
+    const table = within(activity).getByRole('table', { name: /Who looked at this candidate/ });
+    expect(within(table).getAllByRole('row')[1]!.textContent).toMatch(/dave.*Saw in the queue \(Blocked tab\)$/);
+  });
+
   it("stands under the candidate's name: the page's headings start with its h1, none skipped", async () => {
     showCandidate(ANA, { rows: [row({ user: 'ben' })], since: '', more: false, source: { kind: 'files' } });
     await screen.findByTestId('activity');

@@ -1,7 +1,7 @@
 import { ColumnHeads } from '../ui/column-heads.tsx';
 import { AUDIT_LEVELS, type AuditRow, isServerWork } from '../../kyc/contract/audit-search.ts';
 import {
-  ACTION_LABELS,
+  actionText,
   CUT_SHORT,
   foundNoCandidate,
   LEVEL_LABELS,
@@ -114,7 +114,7 @@ function AuditTableRow({ row, href }: { row: AuditRow; href: string | undefined 
         {row.role && !isServerWork(row.user) && <span className="block text-xs text-slate-600">{row.role}</span>}
       </td>
       <td data-label="Action" className="px-3 py-2">
-        <span className="font-medium text-slate-900">{ACTION_LABELS[row.action]}</span>
+        <span className="font-medium text-slate-900">{actionText(row)}</span>
         {/* The detail can quote what someone typed (an audit search's filter): its bidirectional controls shown, never obeyed. */}
         {row.detail && (
           <span className="block max-w-72 text-xs break-words text-slate-600">

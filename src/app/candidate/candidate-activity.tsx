@@ -4,7 +4,7 @@ import { useId } from 'react';
 import { ACTIVITY_DAYS, type ActivityAnswer } from '../../kyc/contract/audit-search.ts';
 import { readsAuditTrail, type Role, seesActivity } from '../../kyc/contract/roles.ts';
 import { todaysLookers } from '../../kyc/view/activity.ts';
-import { ACTION_LABELS } from '../../kyc/view/audit-labels.ts';
+import { actionText } from '../../kyc/view/audit-labels.ts';
 import { formatRelative, type ZoneMode } from '../../kyc/view/time.ts';
 import { asApiError } from '../api/api-error.ts';
 import { Link } from '../navigation.tsx';
@@ -20,8 +20,8 @@ import { activityQueries } from './activity-query.ts';
 
 /**
  * "Activity" (issue 34), for compliance users and leads: who looked this candidate up in this
- * environment, at what level, when, and what they carried out of the page, the last 90 days, newest
- * first. Its first line answers "has someone already looked at this today?". Support users never see it
+ * environment, at what level, when, who saw them in the queue with personal data, and what they carried
+ * out of the page, the last 90 days, newest first. Its first line answers "has someone already looked at this today?". Support users never see it
  * (nor may they ask for it), and it is not printed.
  */
 export function CandidateActivity(props: {
@@ -119,7 +119,7 @@ function ActivityList({ answer, user }: { answer: ActivityAnswer; user: string |
                 {row.user === user ? 'you' : row.user} <span className="text-xs text-slate-600">{row.role}</span>
               </td>
               <td className="py-1 pr-3" data-label="What">
-                {ACTION_LABELS[row.action]}
+                {actionText(row)}
                 {outcomeOf(row)}
               </td>
               <td className="py-1" data-label="Level">
