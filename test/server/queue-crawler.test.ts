@@ -7,6 +7,7 @@ import { startListUpstream } from './list-upstream.ts';
 import { memoryAuditLog } from './memory-audit.ts';
 import { COMPLIANCE, gateway, pageOf, SUPPORT, wholeTab } from './queue-fixture.ts';
 import { hasRedisServer, NO_REDIS_MESSAGE, type RunningRedis, startRedis } from './redis-fixture.ts';
+import { errorOf } from './service-app.ts';
 
 /**
  * Issue 32: one crawler per environment across every instance walks the service's lists and looks up the
@@ -181,7 +182,10 @@ describe('the crawler, in one instance', () => {
     expect(pages.length).toBeGreaterThan(0);
     for (const page of pages) expect(page).toMatchObject({ status: 502, code: 'upstream_error', records: null });
     // Said as what it is: too many records, not "more than 1 MiB in the fields the queue reads" (it has none).
-    expect(app.logs.join('\n')).toContain('holds more than 32,768 records (the crawler asks for 100 at a time)');
+    // The page says it; the log line only the code and status (it never quotes a failure: the service's words may name a candidate).
+    const queue = await app.get('/api/applicants?status=waiting', SUPPORT);
+    expect(errorOf(queue).message).toContain('holds more than 32,768 records (the crawler asks for 100 at a time)');
+    expect(app.logs.join('\n')).toContain('upstream_error (HTTP 200)');
     await app.close();
     await upstream.close();
   });

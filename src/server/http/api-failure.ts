@@ -8,6 +8,11 @@ export interface FailureDetails {
   upstreamStatus?: number;
   /** The methods the route takes, for method_not_allowed (its `Allow` header). */
   allow?: string;
+  /**
+   * The message in this server's words only, when the message quotes the KYC service's own
+   * (upstream-failures.ts): whatever answered wrote those, and they may name a candidate.
+   */
+  ownMessage?: string;
 }
 
 /**
@@ -22,6 +27,8 @@ export class ApiFailure extends Error {
   readonly retryAfterSeconds: number | undefined;
   readonly upstreamStatus: number | undefined;
   readonly allow: string | undefined;
+  /** The message without the service's words (the message itself when it quotes none): for logs and the queue index. */
+  readonly ownMessage: string;
 
   constructor(
     readonly code: ApiErrorCode,
@@ -34,6 +41,7 @@ export class ApiFailure extends Error {
     this.retryAfterSeconds = details.retryAfterSeconds ?? ('retryAfterSeconds' in info ? info.retryAfterSeconds : undefined);
     this.upstreamStatus = details.upstreamStatus;
     this.allow = details.allow;
+    this.ownMessage = details.ownMessage ?? message;
   }
 
   /** The JSON the browser gets (apiErrorBodySchema). */

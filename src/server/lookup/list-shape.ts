@@ -1,19 +1,21 @@
 import type { z } from '../../kyc/contract/zod.ts';
 import type { KeySearch } from '../answer/key-watch.ts';
 import { ApiFailure } from '../http/api-failure.ts';
-import { quoted, serviceMessage } from '../upstream/service-message.ts';
+import { serviceMessage } from '../upstream/service-message.ts';
+import { quotingFailure } from '../upstream/upstream-failures.ts';
 
 /**
  * Why a page of the service's list was not a list, in one sentence for the applicants page (the
  * crawler's last failure is shown there). The service's error envelope, `{"status":"error","message":…}`
  * (also with a success status), is its refusal: its reason is quoted, cut and cleaned
- * (service-message.ts). Anything else names the first field at fault, never a value: zod's own report
- * ("✖ Invalid input: expected "success" → at status") was shown as it was.
+ * (service-message.ts) for whoever may see it, and never kept in the index or a log line (quotingFailure).
+ * Anything else names the first field at fault, never a value: zod's own report ("✖ Invalid input:
+ * expected "success" → at status") was shown as it was.
  */
 export function listShapeFailure(value: unknown, issues: readonly z.core.$ZodIssue[], keys: KeySearch): ApiFailure {
   const refusal = serviceMessage(value, keys);
   if (refusal || (value as { status?: unknown } | undefined)?.status === 'error') {
-    return new ApiFailure('upstream_error', `The KYC service refused the applicants list${quoted(refusal)}.`);
+    return quotingFailure('upstream_error', (quote) => `The KYC service refused the applicants list${quote}.`, refusal);
   }
   return new ApiFailure(
     'upstream_error',

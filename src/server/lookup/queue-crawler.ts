@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { APPLICANT_FILTERS, type ApplicantFilter, DOCUMENTED_FILTERS } from '../../kyc/contract/applicants.ts';
 import { queueRereadMs } from '../../kyc/contract/queue-reread.ts';
-import type { Logger } from '../log/log.ts';
+import { describeUnexpected, type Logger } from '../log/log.ts';
 import { factsOfRecord, parseQueueKey, type QueueIndex } from '../state/queue-index.ts';
 import { CrawlPool, type CrawlClock, RETRY, realClock } from './crawler-pool.ts';
 import type { ListPage } from './crawler-list.ts';
@@ -71,7 +71,12 @@ export function createQueueCrawler(options: CrawlerOptions): QueueCrawler {
       clock,
       pausedUntil: options.pausedUntil,
       signal,
-      onError: (error) => options.logger.warn(`The queue crawler of ${environment} failed a request: ${(error as Error).message}`),
+      // The error's kind, never its message: a message may repeat what the service answered.
+      onError: (error) =>
+        options.logger.warn(
+          { env: environment, error: describeUnexpected(error) },
+          `The queue crawler of ${environment} failed a request.`,
+        ),
     });
     const pass = createPass({ ...options, clock, pool, signal });
     return once ? pass.everyTab() : pass.forever();
@@ -116,7 +121,10 @@ export function createQueueCrawler(options: CrawlerOptions): QueueCrawler {
 }
 
 function report(options: Pick<CrawlerOptions, 'logger' | 'environment'>, error: unknown): void {
-  options.logger.warn(`The queue crawler of ${options.environment} stopped: ${(error as Error).message}; it starts again with the lease.`);
+  options.logger.warn(
+    { env: options.environment, error: describeUnexpected(error) },
+    `The queue crawler of ${options.environment} stopped; it starts again with the lease.`,
+  );
 }
 
 type PassOptions = CrawlerOptions & { clock: CrawlClock; pool: CrawlPool; signal: AbortSignal };
@@ -222,15 +230,26 @@ async function readWholeTab(options: ReadOptions): Promise<void> {
   if (tab !== 'all') await sweepTab({ ...options, filter: tab, seen, read: progress.read ?? 0, listed });
 }
 
-/** A read that failed: the filter refused (an undocumented one, 400 or 404), or the failure kept for the views. */
+/**
+ * A read that failed: the filter refused (an undocumented one, 400 or 404), or the failure kept for the
+ * views. Neither the index (Redis, shown to every user) nor the log line holds the service's own words:
+ * they may name a candidate. The index keeps this server's sentence (ownMessage), the log line its code
+ * and the service's HTTP status.
+ */
 async function failed(options: ReadOptions, page: Extract<ListPage, { ok: false }>, progress: TabCrawl): Promise<void> {
-  const { tab } = options;
+  const { tab, environment } = options;
   const refused = tab !== 'all' && !DOCUMENTED_FILTERS.includes(tab) && (page.upstreamStatus === 400 || page.upstreamStatus === 404);
   if (refused) return options.save(tab, { ...progress, refused: true, asOf: options.clock.now() });
-  const error = { code: page.failure.code, message: page.failure.message, at: options.clock.now(), upstreamStatus: page.upstreamStatus };
+  const { code, ownMessage } = page.failure;
+  const { upstreamStatus } = page;
+  const error = { code, message: ownMessage, at: options.clock.now(), upstreamStatus };
   const { refused: _was, ...rest } = progress;
-  if (options.before?.error?.code !== error.code) {
-    options.logger.warn(`The queue crawler could not read the ${tab} list of ${options.environment}: ${error.message}`);
+  if (options.before?.error?.code !== code) {
+    const status = upstreamStatus === null ? '' : ` (HTTP ${upstreamStatus})`;
+    options.logger.warn(
+      { env: environment, tab, code, upstreamStatus },
+      `The queue crawler could not read the ${tab} list of ${environment}: ${code}${status}; the applicants page says why.`,
+    );
   }
   await options.save(tab, { ...rest, error });
 }

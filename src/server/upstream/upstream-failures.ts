@@ -1,9 +1,10 @@
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
-import { ApiFailure } from '../http/api-failure.ts';
+import type { ApiErrorCode } from '../../kyc/contract/api-errors.ts';
+import { ApiFailure, type FailureDetails } from '../http/api-failure.ts';
 import { misconfigured } from './not-found.ts';
 import type http from 'node:http';
 import type { KeySearch } from '../answer/key-watch.ts';
-import { quoted, saidInEnvelope, type ServiceSaid } from './service-message.ts';
+import { quoted, saidInEnvelope, type ServiceMessage, type ServiceSaid } from './service-message.ts';
 
 /**
  * What the service's error answers and a failed connection mean, in the words the browser gets
@@ -44,7 +45,8 @@ export function statedErrorOf(
   return (value: unknown, cut = false): ApiFailure => {
     const status = statedStatus(value);
     const said = saidInEnvelope(headers, status, value, upstream.keys, cut);
-    if (status === undefined) return new ApiFailure('upstream_error', `The KYC service answered with an error${quoted(said.message)}.`);
+    if (status === undefined)
+      return quotingFailure('upstream_error', (quote) => `The KYC service answered with an error${quote}.`, said.message);
     const failure = failureOfStatus(status, request, said);
     // A stated 429 holds the environment back as a real one does: the next lookup is not sent into it.
     if (status === 429 && failure.retryAfterSeconds !== undefined) upstream.statedWait(failure.retryAfterSeconds);
@@ -68,35 +70,40 @@ const AWAY_STATUSES = new Set([502, 503, 504]);
 
 /**
  * Error statuses that mean the same whatever was asked: the key refused, a rate limit, anything else.
- * The service's own message, when it gave one, is quoted (service-message.ts).
+ * The service's own message, when it gave one, is quoted (service-message.ts), never in the queue index
+ * or a log line (quotingFailure).
  */
 function failureOfServiceStatus(status: number, said: ServiceSaid): ApiFailure {
   const { waitSeconds } = said;
   if (status === 401 || status === 403) {
-    return new ApiFailure(
+    return quotingFailure(
       'upstream_unauthorized',
-      `The KYC service rejected this server's API key (HTTP ${status})${quoted(said.message)}. An administrator must check KYC_API_KEY and KYC_CLIENT_ID.`,
+      (quote) =>
+        `The KYC service rejected this server's API key (HTTP ${status})${quote}. An administrator must check KYC_API_KEY and KYC_CLIENT_ID.`,
+      said.message,
     );
   }
   if (status === 429) {
     // Only the service's own word on when: without it, a batch backs off by itself (1, 2, 4 s…) and the
     // page asks to wait a minute. A made-up 60 s here held every batch up for a minute.
-    const limiting = `The KYC service is limiting requests (HTTP 429)${quoted(said.message)}.`;
-    if (waitSeconds === undefined) return new ApiFailure('upstream_rate_limited', `${limiting} Wait a minute, then try again.`);
-    return new ApiFailure('upstream_rate_limited', `${limiting} Try again in ${waitSeconds} s.`, {
+    const limiting = (quote: string) => `The KYC service is limiting requests (HTTP 429)${quote}.`;
+    if (waitSeconds === undefined) {
+      return quotingFailure('upstream_rate_limited', (quote) => `${limiting(quote)} Wait a minute, then try again.`, said.message);
+    }
+    return quotingFailure('upstream_rate_limited', (quote) => `${limiting(quote)} Try again in ${waitSeconds} s.`, said.message, {
       retryAfterSeconds: waitSeconds,
     });
   }
   const worded = WORDED[status];
   if (worded) return worded(said);
-  const answered = `The KYC service answered with an error (HTTP ${status})${quoted(said.message)}.`;
+  const answered = (quote: string) => `The KYC service answered with an error (HTTP ${status})${quote}.`;
   if (AWAY_STATUSES.has(status) && waitSeconds !== undefined) {
-    return new ApiFailure('upstream_error', `${answered} It asked to be tried again in ${waitSeconds} s.`, {
+    return quotingFailure('upstream_error', (quote) => `${answered(quote)} It asked to be tried again in ${waitSeconds} s.`, said.message, {
       upstreamStatus: status,
       retryAfterSeconds: waitSeconds,
     });
   }
-  return new ApiFailure('upstream_error', answered, { upstreamStatus: status });
+  return quotingFailure('upstream_error', answered, said.message, { upstreamStatus: status });
 }
 
 /**
@@ -108,14 +115,33 @@ function failureOfServiceStatus(status: number, said: ServiceSaid): ApiFailure {
  */
 const WORDED: Record<number, (said: ServiceSaid) => ApiFailure> = {
   408: (said) =>
-    new ApiFailure('upstream_timeout', `The KYC service timed out waiting for this server's request (HTTP 408)${quoted(said.message)}.`),
+    quotingFailure(
+      'upstream_timeout',
+      (quote) => `The KYC service timed out waiting for this server's request (HTTP 408)${quote}.`,
+      said.message,
+    ),
   409: (said) =>
-    new ApiFailure(
+    quotingFailure(
       'upstream_error',
-      `The KYC service reported a conflict with the current state of what was asked for (HTTP 409)${quoted(said.message)}.`,
+      (quote) => `The KYC service reported a conflict with the current state of what was asked for (HTTP 409)${quote}.`,
+      said.message,
       { upstreamStatus: 409 },
     ),
 };
+
+/**
+ * A failure whose sentence quotes the service's message: `worded(quote)` is the sentence with the quote,
+ * and without it the failure's `ownMessage`, all that logs and the queue index get of it
+ * (api-failure.ts): whatever answered wrote the message, and it may name a candidate.
+ */
+export function quotingFailure(
+  code: ApiErrorCode,
+  worded: (quote: string) => string,
+  message: ServiceMessage | undefined,
+  details: FailureDetails = {},
+): ApiFailure {
+  return new ApiFailure(code, worded(quoted(message)), { ...details, ownMessage: worded('') });
+}
 
 /**
  * An answer Node's HTTP parser refused (`HPE_…`): headers over its 16 KiB, a length given twice or
