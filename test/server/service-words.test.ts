@@ -2,7 +2,8 @@ import type http from 'node:http';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisQueueIndexStore } from '../../src/server/state/queue-index-redis.ts';
-import { startTestApp, type TestApp, type TestAppOptions } from './http.ts';
+import { startFakeUpstream } from './fake-upstream.ts';
+import { ndjson, requestWithBody, startTestApp, type TestApp, type TestAppOptions } from './http.ts';
 import { startListUpstream } from './list-upstream.ts';
 import { COMPLIANCE, gateway, pageOf, SUPPORT } from './queue-fixture.ts';
 import { hasRedisServer, NO_REDIS_MESSAGE, type RunningRedis, startRedis } from './redis-fixture.ts';
@@ -12,7 +13,7 @@ import { errorOf } from './service-app.ts';
  * A privacy audit's finding: the KYC service's own error text was copied whole into places that must
  * never hold candidate data: the crawler's warning at the default log level, the queue index (Redis,
  * answered to every user) and support users' lookups and batch rows. Whatever answered wrote that text,
- * and it can name a candidate.
+ * and it can name a candidate. Compliance users still see it on a lookup: "Invalid client id" helps them.
  */
 
 const LEAK = 'List failed near candidate Gertrude Zwiebelmeyer gertrude.zwiebel@leak.test';
@@ -127,3 +128,44 @@ async function everythingIn(url: string): Promise<string> {
     client.disconnect();
   }
 }
+
+describe("a lookup's and a batch row's answer: the service's words to compliance users only", () => {
+  async function leakingService() {
+    const upstream = await startFakeUpstream();
+    cleanups.push(upstream.close);
+    upstream.behave = (_req, res) => answerLeak(res);
+    const app = await startTestApp({
+      upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k', statusApiKey: 's' },
+      access: gateway(),
+    });
+    cleanups.push(app.close);
+    return app;
+  }
+
+  it("attack: a service error naming a candidate is not answered to a support user's lookup; a compliance user's quotes it", async () => {
+    const app = await leakingService();
+    const support = await app.get('/api/candidates/refId/abc-123', { ...SUPPORT, accept: 'application/json' });
+    expect(support.status).toBe(502);
+    expect(support.body).not.toMatch(LEAKED);
+    expect(errorOf(support)).toEqual({ code: 'upstream_error', message: OWN_SENTENCE, upstreamStatus: 500 });
+    // A compliance user still reads the service's words: they help ("Invalid client id").
+    const compliance = await app.get('/api/candidates/refId/abc-123', { ...COMPLIANCE, accept: 'application/json' });
+    expect(errorOf(compliance)).toMatchObject({ code: 'upstream_error', upstreamStatus: 500 });
+    expect(errorOf(compliance).message).toBe(`The KYC service answered with an error (HTTP 500): "${LEAK}".`);
+    expect(app.logs.join('\n')).not.toMatch(LEAKED);
+  });
+
+  it("attack: a service error naming a candidate is not answered in a support user's batch row (so not in its CSV); a compliance user's quotes it", async () => {
+    const app = await leakingService();
+    const batch = (who: Record<string, string>) =>
+      requestWithBody(app.port, '/api/batch', JSON.stringify({ kind: 'refId', ids: ['abc-123'] }), { headers: who });
+    const support = await batch(SUPPORT);
+    expect(support.status).toBe(200);
+    expect(support.body).not.toMatch(LEAKED);
+    const row = ndjson(support.body).find((line) => line.type === 'row');
+    expect(row).toMatchObject({ ok: false, code: 'upstream_error', message: OWN_SENTENCE });
+    const compliance = ndjson((await batch(COMPLIANCE)).body).find((line) => line.type === 'row');
+    expect(compliance).toMatchObject({ ok: false, code: 'upstream_error' });
+    expect(compliance?.message).toContain(LEAK);
+  });
+});

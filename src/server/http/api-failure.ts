@@ -1,5 +1,6 @@
 import type { ApiErrorBody } from '../../kyc/contract/api.ts';
 import { API_ERRORS, type ApiErrorCode } from '../../kyc/contract/api-errors.ts';
+import { readsFullRecord, type Role } from '../../kyc/contract/roles.ts';
 
 export interface FailureDetails {
   /** How long to wait before asking again: the answer's `Retry-After` and `retryAfterSeconds` (default: the code's own, if any). */
@@ -27,7 +28,7 @@ export class ApiFailure extends Error {
   readonly retryAfterSeconds: number | undefined;
   readonly upstreamStatus: number | undefined;
   readonly allow: string | undefined;
-  /** The message without the service's words (the message itself when it quotes none): for logs and the queue index. */
+  /** The message without the service's words (the message itself when it quotes none): for logs, the queue index and support users. */
   readonly ownMessage: string;
 
   constructor(
@@ -42,6 +43,21 @@ export class ApiFailure extends Error {
     this.upstreamStatus = details.upstreamStatus;
     this.allow = details.allow;
     this.ownMessage = details.ownMessage ?? message;
+  }
+
+  /**
+   * The failure as a user of `role` is told it: the service's own words only to whoever may read the full
+   * record (roles.ts), as they help there ("Invalid client id"); a support user sees the status level only,
+   * and the service's words may name a candidate, so they get this server's sentence and the HTTP status.
+   */
+  toldTo(role: Role): ApiFailure {
+    if (readsFullRecord(role) || this.ownMessage === this.message) return this;
+    const { retryAfterSeconds, upstreamStatus, allow } = this;
+    return new ApiFailure(this.code, this.ownMessage, {
+      ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
+      ...(upstreamStatus === undefined ? {} : { upstreamStatus }),
+      ...(allow === undefined ? {} : { allow }),
+    });
   }
 
   /** The JSON the browser gets (apiErrorBodySchema). */

@@ -116,8 +116,13 @@ function rowSettler(deps: LookupDeps, call: SignedInCall, row: BatchRow, level: 
   };
 }
 
-/** A failed row, counted in the metrics; its line is written already, counted with the batch's invalid ids, or cannot be. */
+/**
+ * A failed row, counted in the metrics; its line is written already, counted with the batch's invalid ids,
+ * or cannot be. Its message as the user may be told it: the service's own words to compliance users only
+ * (api-failure.ts, toldTo), in the row and so in the batch's CSV.
+ */
 function failedRow(deps: Pick<LookupDeps, 'metrics'>, call: SignedInCall, level: Level, failure: ApiFailure): OneResult<FoundRow> {
   deps.metrics.lookups.inc({ code: failure.code, role: call.identity.role, level });
-  return { ok: false, code: failure.code, message: failure.message, retryAfterSeconds: failure.retryAfterSeconds };
+  const { message } = failure.toldTo(call.identity.role);
+  return { ok: false, code: failure.code, message, retryAfterSeconds: failure.retryAfterSeconds };
 }

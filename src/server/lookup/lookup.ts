@@ -108,13 +108,18 @@ async function fetchAndAnswer(
   // Support users never get picture parts: their answer is the status level, plain JSON.
   const inParts = level === 'full' && partsAccepted(call.req) ? call.req : undefined;
   const sent = await admitAndSend(deps, call, { level, id: lookup.id, log: lookup.log, left }, slot);
-  if (!('answer' in sent)) return sent.failure && refuse(call.res, audit, sent.failure);
+  // Each failure as the user may be told it: the service's own words to compliance users only (api-failure.ts, toldTo).
+  const role = call.identity.role;
+  if (!('answer' in sent)) return sent.failure && refuse(call.res, audit, sent.failure.toldTo(role));
   // Left while it was admitted: its abort event has passed.
   if (left.aborted) sent.abort();
   else left.addEventListener('abort', sent.abort, { once: true });
   const fetched = await sent.answer;
   if (!fetched.ok)
-    return refuse(call.res, audit, fetched.failure, { upstreamStatus: fetched.upstreamStatus, reached: fetched.upstreamStatus !== null });
+    return refuse(call.res, audit, fetched.failure.toldTo(role), {
+      upstreamStatus: fetched.upstreamStatus,
+      reached: fetched.upstreamStatus !== null,
+    });
   const { upstreamRes, upstreamStatus } = fetched;
   const stated = statedErrorOf({ kind: call.kind, id: lookup.id }, upstreamRes.headers, deps.upstream);
   if (level === 'full') {
@@ -129,7 +134,7 @@ async function fetchAndAnswer(
   // The audit line names the support fields the answer holds.
   if (reduced.ok && plan.fields) shown.fields = Object.keys(reduced.record.customFields ?? {});
   if (reduced.ok) deps.learn?.(reduced.record);
-  return answerStatusLevel(call.res, reduced, audit, upstreamStatus);
+  return answerStatusLevel(call, reduced, audit, upstreamStatus);
 }
 
 /**
@@ -174,8 +179,8 @@ function countLookup(metrics: Metrics, call: LookupCall, levelNow: () => Level):
   });
 }
 
-/** Support users: the status-level record only, checked here whichever key fetched it. */
-async function answerStatusLevel(res: http.ServerResponse, reduced: Reduced, audit: Audit, upstreamStatus: number) {
-  if (!reduced.ok) return refuse(res, audit, reduced.failure, { upstreamStatus, reached: true });
-  if (await audit(200, null, { upstreamStatus, reached: true })) sendJson(res, 200, reduced.body);
+/** Support users (and the page's status check): the status-level record only, checked here whichever key fetched it. */
+async function answerStatusLevel(call: LookupCall, reduced: Reduced, audit: Audit, upstreamStatus: number) {
+  if (!reduced.ok) return refuse(call.res, audit, reduced.failure.toldTo(call.identity.role), { upstreamStatus, reached: true });
+  if (await audit(200, null, { upstreamStatus, reached: true })) sendJson(call.res, 200, reduced.body);
 }

@@ -70,8 +70,8 @@ const AWAY_STATUSES = new Set([502, 503, 504]);
 
 /**
  * Error statuses that mean the same whatever was asked: the key refused, a rate limit, anything else.
- * The service's own message, when it gave one, is quoted (service-message.ts), never in the queue index
- * or a log line (quotingFailure).
+ * The service's own message, when it gave one, is quoted (service-message.ts), for compliance users only
+ * (quotingFailure).
  */
 function failureOfServiceStatus(status: number, said: ServiceSaid): ApiFailure {
   const { waitSeconds } = said;
@@ -131,7 +131,7 @@ const WORDED: Record<number, (said: ServiceSaid) => ApiFailure> = {
 
 /**
  * A failure whose sentence quotes the service's message: `worded(quote)` is the sentence with the quote,
- * and without it the failure's `ownMessage`, all that logs and the queue index get of it
+ * and without it the failure's `ownMessage`, all that logs, the queue index and support users get of it
  * (api-failure.ts): whatever answered wrote the message, and it may name a candidate.
  */
 export function quotingFailure(
