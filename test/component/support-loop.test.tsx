@@ -109,6 +109,62 @@ describe('the greeting and sign-off', { timeout: 20_000 }, () => {
     expect(frame.getByText(/must not hold this candidate's id/)).toBeInTheDocument();
     expect(localStorage.length).toBe(0);
   });
+  it('attack: a greeting that names the customer is not saved to the browser', async () => {
+    const user = userEvent.setup();
+    show(byRef('support-ticket-4410'));
+    const { editor } = await openEditor(user);
+    const frame = within(within(editor).getByTestId('reply-frame'));
+    await user.click(within(editor).getByText('Your greeting and sign-off'));
+    const greeting = frame.getByRole('textbox', { name: 'Greeting' });
+    await user.type(greeting, 'Hello Zoë Ångström, zoe.angstrom@example.se');
+    await user.click(frame.getByRole('button', { name: 'Save for my replies' }));
+    expect(frame.getByText(/must not hold an e-mail address.*"Hello," or "Dear customer,"/)).toBeInTheDocument();
+    expect(localStorage.length).toBe(0);
+    // Nothing lost: the text stays for the agent to change.
+    expect(greeting).toHaveValue('Hello Zoë Ångström, zoe.angstrom@example.se');
+
+    // A phone number in the sign-off likewise; a general greeting is then kept.
+    await user.clear(greeting);
+    await user.type(greeting, 'Dear customer,');
+    await user.type(frame.getByRole('textbox', { name: 'Sign-off' }), 'Call back on +46 70-123 45 67');
+    await user.click(frame.getByRole('button', { name: 'Save for my replies' }));
+    expect(frame.getByText(/must not hold a phone number/)).toBeInTheDocument();
+    expect(localStorage.length).toBe(0);
+    await user.clear(frame.getByRole('textbox', { name: 'Sign-off' }));
+    await user.click(frame.getByRole('button', { name: 'Save for my replies' }));
+    expect({ ...localStorage }).toEqual({ [frameKey('sam')]: JSON.stringify({ greeting: 'Dear customer,', signOff: '' }) });
+  });
+
+  it('lets go of a greeting kept before e-mail addresses were refused, and does not put it around the reply', async () => {
+    const user = userEvent.setup();
+    localStorage.setItem(frameKey('sam'), JSON.stringify({ greeting: 'Hello Zoë, zoe.angstrom@example.se', signOff: 'Sam' }));
+    show(byRef('support-ticket-4410'));
+    const { text } = await openEditor(user);
+    expect(text().value.startsWith('Your identity verification is being reviewed again.')).toBe(true);
+    expect(localStorage.length).toBe(0);
+  });
+
+  it("refuses the candidate's name where the page has it, as a word of its own", async () => {
+    const user = userEvent.setup();
+    const record: CandidateRecord = {
+      ...byRef('support-ticket-4410'),
+      identities: {
+        given_name: { type: 'string', value: 'Zoë' },
+        family_name: { type: 'string', value: 'Ångström' },
+      },
+    };
+    // A page whose record holds identities (a support user's never does: they stay on the server).
+    showForReply(record, { session: SAM, meta: testMeta({ supportFields: FIELDS }) });
+    const { editor } = await openEditor(user);
+    const frame = within(within(editor).getByTestId('reply-frame'));
+    await user.click(within(editor).getByText('Your greeting and sign-off'));
+    const greeting = frame.getByRole('textbox', { name: 'Greeting' });
+    // "ZOË" with a combining diaeresis is the same name.
+    await user.type(greeting, 'Hi ZOE\u0308,');
+    await user.click(frame.getByRole('button', { name: 'Save for my replies' }));
+    expect(frame.getByText(/must not hold this candidate's name or e-mail address/)).toBeInTheDocument();
+    expect(localStorage.length).toBe(0);
+  });
 });
 
 describe('an ended session loses nothing', { timeout: 20_000 }, () => {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { framed, frameKey, frameProblem, reframed } from '../../src/app/handoff/reply-frame.ts';
+import { detailsOf, framed, frameKey, frameProblem, reframed } from '../../src/app/handoff/reply-frame.ts';
+import type { CandidateRecord } from '../../src/kyc/contract/schema.ts';
 
 /** The agent's greeting and sign-off around a reply (issue 33): composed, changed under edits, and what may be kept. */
 describe('the greeting and sign-off', () => {
@@ -33,9 +34,36 @@ describe('the greeting and sign-off', () => {
   });
 
   it("refuses to keep a frame that holds the candidate's id, or one too long", () => {
-    expect(frameProblem({ greeting: 'Hello,', signOff: 'Sam' }, ['cust_000482', null])).toBeUndefined();
-    expect(frameProblem({ greeting: 'Hello cust_000482,', signOff: '' }, ['cust_000482'])).toMatch(/must not hold this candidate's id/);
-    expect(frameProblem({ greeting: 'x'.repeat(301), signOff: '' }, [])).toMatch(/at most 300/);
+    const known = (ids: Array<string | null>) => ({ ids, details: [] });
+    expect(frameProblem({ greeting: 'Hello,', signOff: 'Sam' }, known(['cust_000482', null]))).toBeUndefined();
+    expect(frameProblem({ greeting: 'Hello cust_000482,', signOff: '' }, known(['cust_000482']))).toMatch(
+      /must not hold this candidate's id/,
+    );
+    expect(frameProblem({ greeting: 'x'.repeat(301), signOff: '' }, known([]))).toMatch(/at most 300/);
+  });
+
+  it("refuses any e-mail address or phone number, and the candidate's name and e-mail as words of their own", () => {
+    const record = {
+      status: 'approved',
+      refId: 'r1',
+      identities: {
+        given_name: { type: 'string', value: 'Ana' },
+        family_name: { type: 'string', value: 'Silva' },
+        email: { type: 'string', value: 'ana.silva@example.pt' },
+      },
+    } as unknown as CandidateRecord;
+    const known = { ids: ['r1'], details: detailsOf(record) };
+    expect(known.details).toEqual(['Ana', 'Silva', 'Ana Silva', 'ana.silva@example.pt']);
+    const problem = (greeting: string, signOff = '') => frameProblem({ greeting, signOff }, known);
+    for (const greeting of ['Dear Ana,', 'Hello MS SILVA', 'Olá ana']) expect(problem(greeting), greeting).toMatch(/this candidate's name/);
+    // Their name inside another word is not theirs: the agent Anastasia can sign her replies.
+    expect(problem('Hello,', 'Kind regards, Anastasia from Support')).toBeUndefined();
+    for (const email of ['write to sam@support.example', 'zoe.angstrom＠example.se'])
+      expect(problem('Hi,', email), email).toMatch(/an e-mail address/);
+    for (const phone of ['+46 70-123 45 67', '(020) 7946 0958', '０７０１２３４５６７'])
+      expect(problem('Hi,', phone), phone).toMatch(/a phone number/);
+    // Fewer than 8 digits is a reference or a year, not a phone number.
+    expect(problem('Hello,', 'Support team 2026, desk 4410')).toBeUndefined();
   });
 
   it('keys the storage by a hash of the user, never the name itself', () => {

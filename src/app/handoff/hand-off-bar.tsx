@@ -19,6 +19,7 @@ import { CopyAction } from './copy-action.tsx';
 import { ReplyAction } from './reply-action.tsx';
 import { recordExport } from './record-export.ts';
 import { draftsKey } from './reply-drafts.ts';
+import { detailsOf } from './reply-frame.ts';
 
 export interface HandOffProps {
   record: CandidateRecord;
@@ -91,7 +92,7 @@ export function HandOffBar(props: HandOffProps) {
             status={record.status}
             record={(template) => exported('reply', { template })}
             user={props.user}
-            ids={[record.refId, record.recordId, record.blockPassID]}
+            known={{ ids: [record.refId, record.recordId, record.blockPassID], details: detailsOf(record) }}
             // The same candidate opened by its refId or its recordId finds the same drafts.
             draftsKey={draftsKey(info.name, props.user, record.recordId ? `recordId:${record.recordId}` : `${kind}:${id}`)}
             onGone={() => note.current?.focus()}

@@ -3,7 +3,7 @@ import type { FilledReply } from '../../kyc/contract/replies.ts';
 import { SessionEndedNotice } from '../session/session-ended-notice.tsx';
 import { ModalDialog } from '../ui/modal-dialog.tsx';
 import { type Drafts, draftSlot, type ShownReplies } from './reply-drafts.ts';
-import { framed, loadReplyFrame, type ReplyFrame, reframed } from './reply-frame.ts';
+import { framed, type KnownOfCandidate, loadReplyFrame, type ReplyFrame, reframed } from './reply-frame.ts';
 import { ReplyFrameFields } from './reply-frame-fields.tsx';
 import { KeptEdits } from './reply-kept-edits.tsx';
 import { CopyButtons } from './reply-copy-buttons.tsx';
@@ -21,8 +21,8 @@ export interface ReplyEditorProps {
   record: (template: string) => Promise<void>;
   /** Who is signed in: their greeting and sign-off, and whose session a copy waits for. */
   user: string | undefined;
-  /** The candidate's ids: a greeting or sign-off to keep must not hold them. */
-  ids: ReadonlyArray<string | null | undefined>;
+  /** The candidate's ids, and their name and e-mail where the record has them: a greeting or sign-off to keep must not hold them. */
+  known: KnownOfCandidate;
   /** Whose drafts these are (reply-drafts.ts: environment, user, candidate), kept for the tab's life. */
   draftsKey: string;
 }
@@ -45,7 +45,7 @@ export interface EditorState {
  * the text: `record`), then puts the edited text on the clipboard; Cancel copies nothing.
  */
 export function ReplyEditor({ onDone, onDiscard, opened, drafts, setDrafts, ...props }: ReplyEditorProps & EditorState) {
-  const { user, ids } = props;
+  const { user, known } = props;
   // The replies as the editor opened with them: a live change of status while it is open does not swap
   // the agent's text for another template's; it is said, and taken only when they choose it.
   const [shown, setShown] = useState(opened);
@@ -108,7 +108,7 @@ export function ReplyEditor({ onDone, onDiscard, opened, drafts, setDrafts, ...p
           focusText={() => textBox.current?.focus()}
         />
       )}
-      {user !== undefined && <ReplyFrameFields user={user} frame={frame} ids={ids} onSaved={saveFrame} />}
+      {user !== undefined && <ReplyFrameFields user={user} frame={frame} known={known} onSaved={saveFrame} />}
       {problem && !ended && (
         <p role="alert" className="mt-2 text-sm text-red-700">
           {problem}

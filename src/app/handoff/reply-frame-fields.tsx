@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { Button } from '../ui/button.tsx';
-import { frameProblem, MAX_FRAME_LENGTH, type ReplyFrame, saveReplyFrame } from './reply-frame.ts';
+import { type KnownOfCandidate, MAX_FRAME_LENGTH, type ReplyFrame, saveReplyFrame } from './reply-frame.ts';
 
 const FIELD = 'mt-1 block w-full rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm text-slate-900 focus-ring';
 
@@ -11,12 +11,13 @@ const FIELD = 'mt-1 block w-full rounded-md border border-slate-300 bg-white px-
 export function ReplyFrameFields({
   user,
   frame,
-  ids,
+  known,
   onSaved,
 }: {
   user: string;
   frame: ReplyFrame;
-  ids: ReadonlyArray<string | null | undefined>;
+  /** The candidate shown: a greeting or sign-off that holds their details is not kept. */
+  known: KnownOfCandidate;
   onSaved: (frame: ReplyFrame) => void;
 }) {
   const [greeting, setGreeting] = useState(frame.greeting);
@@ -26,9 +27,9 @@ export function ReplyFrameFields({
   const signOffId = useId();
   const save = () => {
     const next = { greeting: greeting.trim(), signOff: signOff.trim() };
-    const problem = frameProblem(next, ids);
+    // Refused, the fields keep what was typed: the agent changes it rather than typing it again.
+    const problem = saveReplyFrame(user, next, known);
     if (problem) return setSaid({ text: problem, failed: true });
-    if (!saveReplyFrame(user, next)) return setSaid({ text: 'This browser refused to keep it (storage is off or full).', failed: true });
     onSaved(next);
     setSaid({ text: 'Saved in this browser for your replies.', failed: false });
   };

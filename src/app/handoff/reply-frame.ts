@@ -1,8 +1,12 @@
+import { candidatePersonName } from '../../kyc/contract/candidate-name.ts';
+import type { CandidateRecord } from '../../kyc/contract/schema.ts';
+
 /**
  * A support agent's own greeting and sign-off ("Hello,", "Kind regards, Sam"), set once and put around
  * every reply they copy. Kept in this browser's localStorage, per user: it is the agent's own text, never
  * candidate data (the storage key is a hash of the user's name, so storage does not list who used the
- * browser, and a text holding the id of the candidate shown is refused).
+ * browser, and a text holding the candidate's id, name or e-mail, or any e-mail address or phone number,
+ * is refused: frameProblem).
  */
 export interface ReplyFrame {
   greeting: string;
@@ -31,32 +35,30 @@ export function loadReplyFrame(user: string | undefined): ReplyFrame {
     const stored: unknown = JSON.parse(window.localStorage.getItem(frameKey(user)) ?? 'null');
     const frame = stored as Partial<ReplyFrame> | null;
     if (!frame || typeof frame.greeting !== 'string' || typeof frame.signOff !== 'string') return NO_FRAME;
+    // Kept before e-mail addresses and phone numbers were refused: a customer's may be in it, so it goes.
+    if (contactProblem(`${frame.greeting}\n${frame.signOff}`)) {
+      window.localStorage.removeItem(frameKey(user));
+      return NO_FRAME;
+    }
     return { greeting: frame.greeting.slice(0, MAX_FRAME_LENGTH), signOff: frame.signOff.slice(0, MAX_FRAME_LENGTH) };
   } catch {
     return NO_FRAME;
   }
 }
 
-/** What is wrong with a frame to keep, or undefined: too long, or holding an id of the candidate shown. */
-export function frameProblem(frame: ReplyFrame, ids: ReadonlyArray<string | null | undefined>): string | undefined {
-  if (frame.greeting.length > MAX_FRAME_LENGTH || frame.signOff.length > MAX_FRAME_LENGTH) {
-    return `A greeting or sign-off is at most ${MAX_FRAME_LENGTH} characters.`;
-  }
-  const text = `${frame.greeting}\n${frame.signOff}`;
-  if (ids.some((id) => id && id.length >= 3 && text.includes(id))) {
-    return "The greeting and sign-off are kept in this browser for every reply: they must not hold this candidate's id.";
-  }
-  return undefined;
-}
-
-/** Keeps the frame for the user's next replies; false when the browser refused (storage off, full). */
-export function saveReplyFrame(user: string, frame: ReplyFrame): boolean {
+/**
+ * Keeps the frame for the user's next replies, once frameProblem finds nothing in it: undefined when kept,
+ * else why not (what it holds, or the browser refused: storage off, full). Nothing is written then.
+ */
+export function saveReplyFrame(user: string, frame: ReplyFrame, known: KnownOfCandidate): string | undefined {
+  const problem = frameProblem(frame, known);
+  if (problem) return problem;
   try {
     if (frame.greeting.trim() === '' && frame.signOff.trim() === '') window.localStorage.removeItem(frameKey(user));
     else window.localStorage.setItem(frameKey(user), JSON.stringify({ greeting: frame.greeting.trim(), signOff: frame.signOff.trim() }));
-    return true;
+    return undefined;
   } catch {
-    return false;
+    return 'This browser refused to keep it (storage is off or full).';
   }
 }
 
@@ -85,4 +87,81 @@ export function reframed(text: string, from: ReplyFrame, to: ReplyFrame): string
     parts.signOff = to.signOff.trim();
   }
   return [parts.greeting, parts.body, parts.signOff].filter((part) => part !== '').join('\n\n');
+}
+
+/*
+ * What a greeting or sign-off to keep must not hold. It stays in localStorage long after the page has
+ * gone, so it must be the agent's own words and no candidate's data (privacy audit: "Hello Zoë Ångström,
+ * zoe.angstrom@example.se" was kept as typed, as only the candidate's id was refused).
+ */
+
+/** What the page knows of the candidate: their ids, and their name and e-mail address where the record has them. */
+export interface KnownOfCandidate {
+  ids: ReadonlyArray<string | null | undefined>;
+  /** Given name, family name, the full name, the e-mail address. A support user's record has none: identities stay on the server. */
+  details: readonly string[];
+}
+
+/** The candidate's name (each part and whole) and e-mail address, as far as the record shown holds them. */
+export function detailsOf(record: CandidateRecord): string[] {
+  const text = (name: string) => {
+    const attribute = record.identities?.[name];
+    return attribute?.type === 'string' ? attribute.value.trim() : '';
+  };
+  const details = [text('given_name'), text('family_name'), candidatePersonName(record)?.full ?? '', text('email')];
+  return details.filter((detail) => detail !== '');
+}
+
+/** Why a frame was not kept, and what to save instead; the fields keep what was typed, so nothing is lost. */
+const refused = (what: string) =>
+  `Not saved: the greeting and sign-off are kept in this browser for every reply, so they must not hold ${what}. ` +
+  'Save a general one, such as "Hello," or "Dear customer,", and write the customer\'s details in the reply itself. What you typed is still here.';
+
+/** "x@y.z", after NFKC has made a full-width "＠" an "@". */
+const EMAIL = /[^\s@]+@[^\s@]+\.[^\s@.]{2,}/u;
+/** A run of digits joined by spaces, "+", "-", "." or brackets: "+46 70-123 45 67". Counted, not matched whole. */
+const DIGIT_RUN = /[+(]?\p{Nd}(?:[\p{Nd}\s().+-]*\p{Nd})?/gu;
+const PHONE_DIGITS = 8;
+/** Scripts written without spaces between words: a name there is found anywhere in the text. */
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}]/u;
+
+/** The text as it is compared: one form of each character ("e" + "¨" is "ë", full-width is plain), any case. */
+const folded = (text: string) => text.normalize('NFKC').toLowerCase();
+
+const holdsPhoneNumber = (text: string) =>
+  [...text.matchAll(DIGIT_RUN)].some(([run]) => [...run].filter((char) => /\p{Nd}/u.test(char)).length >= PHONE_DIGITS);
+
+/** Whether the (folded) text holds the detail as a word of its own: "Ana" is not in "Anastasia from Support". */
+function holdsDetail(text: string, detail: string): boolean {
+  const needle = folded(detail.trim());
+  if (needle === '') return false;
+  if (UNSPACED.test(needle)) return text.includes(needle);
+  const escaped = needle.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
+  return new RegExp(`(?<![\\p{L}\\p{M}\\p{N}])${escaped}(?![\\p{L}\\p{M}\\p{N}])`, 'u').test(text);
+}
+
+/**
+ * What is wrong with a frame to keep, or undefined: too long, or holding the candidate's id, name or
+ * e-mail address, or any e-mail address or phone number (whose it is cannot be told, so none is kept).
+ */
+export function frameProblem(frame: ReplyFrame, known: KnownOfCandidate): string | undefined {
+  if (frame.greeting.length > MAX_FRAME_LENGTH || frame.signOff.length > MAX_FRAME_LENGTH) {
+    return `A greeting or sign-off is at most ${MAX_FRAME_LENGTH} characters.`;
+  }
+  const text = `${frame.greeting}\n${frame.signOff}`;
+  if (known.ids.some((id) => id && id.length >= 3 && text.includes(id))) return refused("this candidate's id");
+  const comparable = folded(text);
+  if (known.details.some((detail) => holdsDetail(comparable, detail))) {
+    return refused("this candidate's name or e-mail address");
+  }
+  return contactProblem(comparable);
+}
+
+/** An e-mail address or a phone number in the text, anyone's: said, or undefined. */
+export function contactProblem(text: string): string | undefined {
+  const comparable = folded(text);
+  // Whose it is cannot be told, so the agent's own is refused too.
+  if (EMAIL.test(comparable)) return refused('an e-mail address, not even your own');
+  if (holdsPhoneNumber(comparable)) return refused(`a phone number (${PHONE_DIGITS} digits or more), not even your own`);
+  return undefined;
 }
