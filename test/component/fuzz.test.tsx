@@ -111,7 +111,7 @@ function renderRecord(record: CandidateRecord): unknown[] {
     <QueryClientProvider client={queryClient}>
       <BrowserHistory>
         <Boundary onError={(error) => errors.push(error)}>
-          <CandidateView record={record} />
+          <CandidateView record={record} recordCertificateCopy={async () => {}} />
         </Boundary>
       </BrowserHistory>
     </QueryClientProvider>,

@@ -136,6 +136,44 @@ describe('hand-off', { timeout: 20_000 }, () => {
     expect(writeText).not.toHaveBeenCalled();
   });
 
+  it("records a certificate's copy as a hand-off, naming its slug, before the JSON goes to the clipboard", async () => {
+    const user = userEvent.setup();
+    const { fetchMock } = show(blocked);
+    const onfido = await screen.findByRole('article', { name: 'Onfido' });
+    await user.click(within(onfido).getByText('Raw JSON'));
+    const writeText = vi.spyOn(navigator.clipboard, 'writeText');
+    await user.click(within(onfido).getByRole('button', { name: 'Copy Onfido certificate' }));
+    await waitFor(() => expect(writeText).toHaveBeenCalledTimes(1));
+    expect(JSON.parse(writeText.mock.calls[0]![0])).toEqual(JSON.parse(blocked.certs!['onfido-service-cert']!));
+    expect(exportsOf(fetchMock)).toEqual([{ what: 'certificate', kind: 'refId', id: 'user-7781', slug: 'onfido-service-cert' }]);
+    // The line first: the copy waits for it.
+    const exportCall = fetchMock.mock.calls.findIndex(([input]) => String(input).endsWith('/export'));
+    expect(fetchMock.mock.invocationCallOrder[exportCall]!).toBeLessThan(writeText.mock.invocationCallOrder[0]!);
+  });
+
+  it('copies no certificate when its export cannot be recorded, and says why beside the button', async () => {
+    const user = userEvent.setup();
+    show(blocked, { exportReply: () => apiError(503, 'audit_unavailable', 'This export could not be recorded in the audit log.') });
+    const onfido = await screen.findByRole('article', { name: 'Onfido' });
+    await user.click(within(onfido).getByText('Raw JSON'));
+    const writeText = vi.spyOn(navigator.clipboard, 'writeText');
+    await user.click(within(onfido).getByRole('button', { name: 'Copy Onfido certificate' }));
+    expect(await within(onfido).findByText('This export could not be recorded in the audit log.')).toBeInTheDocument();
+    expect(within(onfido).getByRole('button', { name: 'Copy Onfido certificate' })).toHaveTextContent('Copy failed');
+    expect(writeText).not.toHaveBeenCalled();
+  });
+
+  it('attack: a certificate slug the export would refuse is left out of its line, and the copy is still recorded and made', async () => {
+    const user = userEvent.setup();
+    const slug = '<img src=x onerror=alert(1)> '.repeat(3);
+    const { fetchMock } = show({ ...blocked, certs: { [slug]: 'not JSON: result clear' } });
+    const panel = await screen.findByRole('article');
+    const writeText = vi.spyOn(navigator.clipboard, 'writeText');
+    await user.click(within(panel).getByRole('button', { name: /^Copy .* certificate$/ }));
+    await waitFor(() => expect(writeText).toHaveBeenCalledWith('not JSON: result clear'));
+    expect(exportsOf(fetchMock)).toEqual([{ what: 'certificate', kind: 'refId', id: 'user-7781' }]);
+  });
+
   it('gives support users a customer reply for the status, from the templates the server sends', async () => {
     const user = userEvent.setup();
     const replyTemplates = mergeReplyTemplates({ waiting: 'We have your documents for {refId}.' });

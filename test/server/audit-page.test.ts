@@ -177,6 +177,25 @@ describe('the audit page, for leads only', () => {
     expect(seen.rows.map((row) => row.action)).toEqual(['lookup']);
   });
 
+  it("a copied certificate is in the candidate's Activity and on the audit page as one, naming its slug", async () => {
+    const app = await instance();
+    expect((await lookUp(app, amelie.refId!, ANA)).status).toBe(200);
+    const copied = await postJson(
+      app,
+      '/api/export',
+      { what: 'certificate', kind: 'refId', id: amelie.refId, slug: 'onfido-service-cert' },
+      ANA,
+    );
+    expect(copied.status, copied.body).toBe(200);
+    const seen = await activity(app, { refId: amelie.refId! }, LEAD);
+    expect(seen.rows.map((row) => [row.user, row.action])).toEqual([
+      ['ana', 'copy_certificate'],
+      ['ana', 'lookup'],
+    ]);
+    const found = await search(app, { action: 'copy_certificate' });
+    expect(found.rows).toEqual([expect.objectContaining({ user: 'ana', id: amelie.refId, detail: 'certificate onfido-service-cert' })]);
+  });
+
   it('a bad filter is refused with what is wrong, and a GET of the search with 405', async () => {
     const app = await instance();
     const bad = await postJson(app, AUDIT_PATHS.search, { from: 'yesterday' });

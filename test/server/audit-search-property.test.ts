@@ -75,7 +75,7 @@ const lineArb: fc.Arbitrary<Omit<AuditLine, 'time'>> = fc.oneof(
     role: pick(ROLES),
     env: pick(ENVS),
     kind: fc.constant('export' as const),
-    what: pick(['summary', 'reply', 'print'] as const),
+    what: pick(['summary', 'reply', 'print', 'certificate'] as const),
     lookupKind: pick(KINDS),
     id: pick(IDS),
   }),
@@ -153,7 +153,9 @@ function candidatesOf(line: Parsed): Array<[string, unknown]> {
 
 function actionOf(line: Parsed): string {
   if (line.kind === 'refId' || line.kind === 'recordId') return line.batch ? 'batch' : line.statusCheck ? 'status_check' : 'lookup';
-  if (line.kind === 'export') return { summary: 'copy_summary', reply: 'copy_reply', print: 'print' }[line.what as string]!;
+  if (line.kind === 'export') {
+    return { summary: 'copy_summary', reply: 'copy_reply', print: 'print', certificate: 'copy_certificate' }[line.what as string]!;
+  }
   return line.kind as string;
 }
 

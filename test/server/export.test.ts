@@ -113,6 +113,41 @@ describe('a masked print and another template of a status (issue 33)', () => {
   });
 });
 
+describe('a copied certificate', () => {
+  const headers = { 'x-user': 'ana', 'x-role': 'compliance' };
+
+  it('writes a line what "certificate" naming the slug, and a slug on no other line', async () => {
+    const upstream = await startFakeUpstream();
+    const audit = memoryAuditLog();
+    const app = await startTestApp({ upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' }, audit, access: proxyAccess() });
+    cleanups.push(app.close, upstream.close);
+    const send = (body: Record<string, unknown>) => requestWithBody(app.port, '/api/export', JSON.stringify(body), { headers });
+    expect((await send({ what: 'certificate', kind: 'refId', id: 'user-7781', slug: 'onfido-service-cert' })).status).toBe(200);
+    expect((await send({ what: 'certificate', kind: 'refId', id: 'user-7781' })).status).toBe(200);
+    // A slug goes only on a certificate's line.
+    expect((await send({ what: 'summary', kind: 'refId', id: 'user-7781', slug: 'onfido-service-cert' })).status).toBe(200);
+    expect(audit.lines.filter((line) => line.kind === 'export')).toEqual([
+      expect.objectContaining({ user: 'ana', what: 'certificate', slug: 'onfido-service-cert', lookupKind: 'refId', id: 'user-7781' }),
+      expect.not.objectContaining({ slug: expect.anything() }),
+      expect.not.objectContaining({ slug: expect.anything() }),
+    ]);
+  });
+
+  it('attack: a slug of another form (markup, a path, a line break, 65 characters) is refused, and no line names it', async () => {
+    const upstream = await startFakeUpstream();
+    const audit = memoryAuditLog();
+    const app = await startTestApp({ upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' }, audit, access: proxyAccess() });
+    cleanups.push(app.close, upstream.close);
+    const send = (slug: unknown) =>
+      requestWithBody(app.port, '/api/export', JSON.stringify({ what: 'certificate', kind: 'refId', id: 'user-7781', slug }), { headers });
+    expect((await send('a'.repeat(64))).status).toBe(200);
+    for (const slug of ['<script>x</script>', '../../etc/passwd', 'onfido\nforged', 'a'.repeat(65), '', '-leading', 42]) {
+      expect((await send(slug)).status, String(slug)).toBe(400);
+    }
+    expect(audit.lines.filter((line) => line.kind === 'export')).toEqual([expect.objectContaining({ slug: 'a'.repeat(64) })]);
+  });
+});
+
 describe('an export through the lookup steps', () => {
   const headers = { 'x-user': 'sam', 'x-role': 'support' };
 

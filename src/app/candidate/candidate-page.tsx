@@ -13,6 +13,7 @@ import { useFailureDuringRetry } from '../api/failure-during-retry.ts';
 import { useEnvironment } from '../environment/use-environment.ts';
 import { metaQueries } from '../meta/meta-query.ts';
 import { HandOffBar, PrintHeader } from '../handoff/hand-off-bar.tsx';
+import { certificateExport, recordExport } from '../handoff/record-export.ts';
 import { noteRecentStatus, rememberLookup } from '../recent/recent-lookups.ts';
 import { candidatePath, type LookupNote, lookupNoteOf, parseCandidatePath } from '../routes.ts';
 import { usePageSession } from '../session/session-end.ts';
@@ -247,6 +248,7 @@ function CandidateResult({
         record={shown ?? query.data}
         recordId={recordId}
         answer={answerFirst ? actions : undefined}
+        recordCertificateCopy={(slug) => recordExport(environment, certificateExport(kind, id, slug))}
         activity={
           <CandidateActivity
             environment={environment}

@@ -39,10 +39,13 @@ export function CandidateView({
   answer,
   activity,
   recordId,
+  recordCertificateCopy,
 }: {
   record: CandidateRecord;
   answer?: ReactNode;
   activity?: ReactNode;
+  /** Writes the audit line of a certificate copied (by its slug); rejects when it could not be written, and nothing is copied. */
+  recordCertificateCopy: (slug: string) => Promise<void>;
   /** The recordId shown: the record's own, or one filled in and said so (shown-record-id.ts). */
   recordId?: ShownRecordId;
 }) {
@@ -145,7 +148,7 @@ export function CandidateView({
           )}
           {record.certs && certsShown ? (
             <div className={`min-w-0 ${spanOf(2)}`}>
-              <Certificates certs={record.certs} />
+              <Certificates certs={record.certs} recordCopy={recordCertificateCopy} />
             </div>
           ) : (
             named && (

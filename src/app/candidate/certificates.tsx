@@ -19,8 +19,11 @@ const boxClass = 'max-h-96 rounded bg-slate-900 p-3 text-xs text-slate-100 focus
 /** On paper a box cannot scroll: a certificate that is not JSON prints whole, dark on white. */
 const printedBoxClass = `${boxClass} print:max-h-none print:overflow-visible print:bg-white print:p-0 print:text-slate-900`;
 
-/** One panel per certificate: the provider's results as rows, the JSON-LD one click away. */
-export function Certificates({ certs }: { certs: Record<string, string> }) {
+/**
+ * One panel per certificate: the provider's results as rows, the JSON-LD one click away. Its copy is a
+ * hand-off like Copy summary: `recordCopy` writes the audit line (naming the slug) before anything is copied.
+ */
+export function Certificates({ certs, recordCopy }: { certs: Record<string, string>; recordCopy: (slug: string) => Promise<void> }) {
   const entries = Object.entries(certs);
   return (
     <Section title="Certificates">
@@ -29,7 +32,7 @@ export function Certificates({ certs }: { certs: Record<string, string> }) {
       ) : (
         <div className="space-y-4">
           {entries.map(([slug, raw]) => (
-            <CertificatePanel key={slug} slug={slug} raw={raw} />
+            <CertificatePanel key={slug} slug={slug} raw={raw} recordCopy={() => recordCopy(slug)} />
           ))}
         </div>
       )}
@@ -96,7 +99,7 @@ function Signatures({ review }: { review: CertificateReview }) {
   );
 }
 
-function CertificatePanel({ slug, raw }: { slug: string; raw: string }) {
+function CertificatePanel({ slug, raw, recordCopy }: { slug: string; raw: string; recordCopy: () => Promise<void> }) {
   const headingId = useId();
   const parsed = useMemo(() => parseCertificate(raw), [raw]);
   const review = useMemo(() => (parsed.ok ? reviewOf(parsed.json, slug) : undefined), [parsed, slug]);
@@ -148,8 +151,8 @@ function CertificatePanel({ slug, raw }: { slug: string; raw: string }) {
               Raw JSON
             </summary>
             <div className="space-y-2 border-t border-slate-200 p-3">
-              <div className="flex justify-end">
-                <CopyButton value={parsed.pretty} label={`${title} certificate`} />
+              <div className="flex flex-row-reverse flex-wrap items-center gap-2">
+                <CopyButton value={parsed.pretty} label={`${title} certificate`} record={recordCopy} />
               </div>
               <ScrollRegion label={`${title} certificate text`} className={boxClass}>
                 <pre className="break-all whitespace-pre-wrap">{parsed.pretty}</pre>
@@ -160,8 +163,8 @@ function CertificatePanel({ slug, raw }: { slug: string; raw: string }) {
       ) : (
         <div className="space-y-2">
           <Notice tone="warning">{!parsed.ok && parsed.problem} The raw text is shown as received.</Notice>
-          <div className="flex justify-end">
-            <CopyButton value={raw} label={`${title} certificate`} />
+          <div className="flex flex-row-reverse flex-wrap items-center gap-2">
+            <CopyButton value={raw} label={`${title} certificate`} record={recordCopy} />
           </div>
           <ScrollRegion label={`${title} certificate text`} className={printedBoxClass}>
             <pre className="break-all whitespace-pre-wrap">{raw}</pre>

@@ -1,4 +1,5 @@
-import { type ExportRequest, exportApiPath } from '../../kyc/contract/api.ts';
+import { CERTIFICATE_SLUG, type ExportRequest, exportApiPath } from '../../kyc/contract/api.ts';
+import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import { ApiError } from '../api/api-error.ts';
 import { apiRequest } from '../api/api-request.ts';
 
@@ -18,4 +19,12 @@ export async function recordExport(environment: string | undefined, request: Exp
       throw error.reworded('The Candidate Lookup server could not be reached, so this could not be recorded.');
     throw error;
   });
+}
+
+/**
+ * A certificate copied, by its slug: the service chooses slugs, so one the export would refuse is left
+ * out (the line says "certificate" alone) rather than have the audit, and with it the copy, refused.
+ */
+export function certificateExport(kind: LookupKind, id: string, slug: string): ExportRequest {
+  return { what: 'certificate', kind, id, ...(CERTIFICATE_SLUG.test(slug) ? { slug } : {}) };
 }

@@ -1,29 +1,48 @@
 import { Button } from './button.tsx';
 import { useFlash } from './use-flash.ts';
 
-/** Copies a value to the clipboard and says so (for screen readers too). */
-export function CopyButton({ value, label }: { value: string; label: string }) {
-  const [state, setState] = useFlash<'idle' | 'copied' | 'failed'>('idle', 2000);
+type State = { kind: 'idle' } | { kind: 'copied' } | { kind: 'failed'; message?: string };
+
+/**
+ * Copies a value to the clipboard and says so (for screen readers too). With `record` (a hand-off's
+ * audit line), that comes first: when it fails nothing is copied, and its message is said beside the
+ * button until the next try, as Copy summary does.
+ */
+export function CopyButton({ value, label, record }: { value: string; label: string; record?: () => Promise<void> }) {
+  const [state, setState] = useFlash<State>({ kind: 'idle' }, 2000);
 
   const copy = async () => {
     try {
+      await record?.();
+    } catch (error) {
+      return setState({ kind: 'failed', message: (error as Error).message }, { stays: true });
+    }
+    try {
       await navigator.clipboard.writeText(value);
-      setState('copied');
+      setState({ kind: 'copied' });
     } catch {
-      setState('failed', { stays: true });
+      setState({ kind: 'failed' }, { stays: true });
     }
   };
+  const copied = state.kind === 'copied';
   return (
-    <Button variant="secondary" size="sm" onClick={copy} aria-label={`Copy ${label}`} className="inline-flex shrink-0 items-center gap-1">
-      {state === 'copied' ? (
-        <span aria-hidden="true">✓</span>
-      ) : (
-        <svg aria-hidden="true" viewBox="0 0 16 16" className="size-3.5" fill="none" stroke="currentColor" strokeWidth="1.5">
-          <rect x="5" y="5" width="9" height="9" rx="1.5" />
-          <path d="M11 5V3.5A1.5 1.5 0 0 0 9.5 2h-6A1.5 1.5 0 0 0 2 3.5v6A1.5 1.5 0 0 0 3.5 11H5" />
-        </svg>
+    <>
+      <Button variant="secondary" size="sm" onClick={copy} aria-label={`Copy ${label}`} className="inline-flex shrink-0 items-center gap-1">
+        {copied ? (
+          <span aria-hidden="true">✓</span>
+        ) : (
+          <svg aria-hidden="true" viewBox="0 0 16 16" className="size-3.5" fill="none" stroke="currentColor" strokeWidth="1.5">
+            <rect x="5" y="5" width="9" height="9" rx="1.5" />
+            <path d="M11 5V3.5A1.5 1.5 0 0 0 9.5 2h-6A1.5 1.5 0 0 0 2 3.5v6A1.5 1.5 0 0 0 3.5 11H5" />
+          </svg>
+        )}
+        <span aria-live="polite">{copied ? 'Copied' : state.kind === 'failed' ? 'Copy failed' : 'Copy'}</span>
+      </Button>
+      {record && (
+        <span aria-live="polite" className="text-sm text-red-700">
+          {state.kind === 'failed' ? state.message : ''}
+        </span>
       )}
-      <span aria-live="polite">{state === 'copied' ? 'Copied' : state === 'failed' ? 'Copy failed' : 'Copy'}</span>
-    </Button>
+    </>
   );
 }

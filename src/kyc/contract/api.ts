@@ -155,7 +155,12 @@ export const apiMetaSchema = z.object({
 export type ApiMeta = z.infer<typeof apiMetaSchema>;
 
 /** `POST /api/export`: a candidate's data carried out of the page, for the audit log. */
-export const EXPORT_KINDS = ['summary', 'reply', 'print'] as const;
+export const EXPORT_KINDS = ['summary', 'reply', 'print', 'certificate'] as const;
+/**
+ * A certificate's slug as an export line names it (`onfido-service-cert`). The service chooses slugs, so
+ * one of another form is not sent (the line then says only "certificate") rather than written as given.
+ */
+export const CERTIFICATE_SLUG = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 export const exportRequestSchema = z.object({
   what: z.enum(EXPORT_KINDS),
   kind: z.enum(LOOKUP_KINDS),
@@ -164,5 +169,7 @@ export const exportRequestSchema = z.object({
   template: z.optional(z.string().check(z.regex(TEMPLATE_KEY))),
   /** A print made with the privacy mask on: the paper says so, and so does the audit line. */
   masked: z.optional(z.boolean()),
+  /** The certificate copied (`what: "certificate"`): its slug, never its text. */
+  slug: z.optional(z.string().check(z.regex(CERTIFICATE_SLUG))),
 });
 export type ExportRequest = z.infer<typeof exportRequestSchema>;

@@ -10,7 +10,7 @@ import { LOOKUP_KINDS } from './lookup.ts';
 
 /**
  * What a line records someone doing, one word per kind of line (the server's audit-row.ts reads it from
- * the line): a lookup, a lookup's full answer cut short after it began (a second line of its request), a candidate page's own re-check of the status, a batch's id, a page of the applicants list, a summary or reply copied, a page
+ * the line): a lookup, a lookup's full answer cut short after it began (a second line of its request), a candidate page's own re-check of the status, a batch's id, a page of the applicants list, a summary, reply or certificate copied, a page
  * printed, an export refused before its body was read, refusals counted, the queue index's own lookups,
  * a webhook delivery, the audit trail searched or exported, a note of the log itself.
  */
@@ -22,6 +22,7 @@ export const AUDIT_ACTIONS = [
   'list',
   'copy_summary',
   'copy_reply',
+  'copy_certificate',
   'print',
   'export',
   'refusals',
@@ -38,7 +39,7 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
  * them in the queue with personal data (a `list` line names its candidates only then), or carried their
  * data out of the page.
  */
-export const ACTIVITY_ACTIONS: readonly AuditAction[] = ['lookup', 'cut', 'batch', 'list', 'copy_summary', 'copy_reply', 'print'];
+export const ACTIVITY_ACTIONS: readonly AuditAction[] = ['lookup', 'cut', 'batch', 'list', 'copy_summary', 'copy_reply', 'copy_certificate', 'print'];
 
 /**
  * The names this server writes its own work under, in a form no username takes: the queue index's

@@ -11,6 +11,7 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   list: 'Listed applicants',
   copy_summary: 'Copied the summary',
   copy_reply: 'Copied a reply',
+  copy_certificate: 'Copied a certificate',
   print: 'Printed',
   export: 'Hand-off refused',
   refusals: 'Refusals, counted',

@@ -62,15 +62,17 @@ export interface AuditEntry extends RequestAuditFields {
  */
 export type AnswerCut = 'service_error' | 'answer_fault' | 'client_left';
 
-/** A candidate's data carried out of the page: a summary or a reply copied, or the page printed. */
+/** A candidate's data carried out of the page: a summary, a reply or a certificate copied, or the page printed. */
 export interface ExportAuditEntry extends RequestAuditFields {
   env: string;
   kind: 'export';
-  what: 'summary' | 'reply' | 'print';
+  what: 'summary' | 'reply' | 'print' | 'certificate';
   /** A reply's template (the status it is for, another of its templates such as `blocked:neutral`, or `*`), never its text. */
   template?: string;
   /** A print made with the privacy mask on: the paper held no masked value. */
   masked?: true;
+  /** The certificate copied: its slug (CERTIFICATE_SLUG), never its text. */
+  slug?: string;
   /** How the candidate shown was looked up. */
   lookupKind: LookupKind;
   id: string;

@@ -7,8 +7,8 @@ import type { SignedInCall } from '../http/routes.ts';
 import { checkedId, type LookupDeps, takeToken } from './lookup-steps.ts';
 
 /**
- * `POST /api/export` (`/api/e/<name>/export`): the browser says a summary or reply was copied, or the
- * page printed, and the audit log gets a line `kind: "export"`. The copy waits for this answer: an
+ * `POST /api/export` (`/api/e/<name>/export`): the browser says a summary, reply or certificate was
+ * copied, or the page printed, and the audit log gets a line `kind: "export"`. The copy waits for this answer: an
  * export that cannot be recorded does not happen (503), as a lookup would not. It goes through the
  * lookup's steps that apply to it (lookup-steps.ts): the request's environment (composition/api-environments.ts),
  * the limit, the audit log writable, the id; then its line, and the answer. Nothing is asked of the
@@ -28,8 +28,9 @@ export async function exportRoute(deps: LookupDeps, call: SignedInCall): Promise
   const stuck = auditWritable(deps);
   if (stuck) return sendFailure(res, stuck);
   // A body that is not an export is refused unaudited, as a batch's is.
-  const { what, kind, id, template, masked } = await readJsonBody(call, 8 * 1024, exportRequestSchema, 'export', {
-    shape: "The export must say what (summary, reply or print), kind and id, and a reply's template a status.",
+  const { what, kind, id, template, masked, slug } = await readJsonBody(call, 8 * 1024, exportRequestSchema, 'export', {
+    shape:
+      "The export must say what (summary, reply, print or certificate), kind and id; a reply's template a status, a certificate's slug up to 64 letters, digits, '.', '_' or '-'.",
   });
   // The id of a candidate shown, so one the lookup's rule would have refused is no candidate's.
   const asked = checkedId(id);
@@ -42,6 +43,7 @@ export async function exportRoute(deps: LookupDeps, call: SignedInCall): Promise
       ...(what === 'reply' && template ? { template } : {}),
       // Only a print can be masked: the line says the paper showed no masked value.
       ...(what === 'print' && masked ? { masked: true } : {}),
+      ...(what === 'certificate' && slug ? { slug } : {}),
     }),
   );
   if (written) sendJson(res, 200, '{"status":"success"}');

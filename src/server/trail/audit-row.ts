@@ -130,7 +130,12 @@ function unreadable(hash: string, instance: string): AuditRow {
   };
 }
 
-const EXPORTS: Record<string, AuditAction> = { summary: 'copy_summary', reply: 'copy_reply', print: 'print' };
+const EXPORTS: Record<string, AuditAction> = {
+  summary: 'copy_summary',
+  reply: 'copy_reply',
+  print: 'print',
+  certificate: 'copy_certificate',
+};
 
 /** What the line records someone doing (AUDIT_ACTIONS); a line of a kind this version does not know is a note. */
 export function actionOf(line: Line): AuditAction {
@@ -183,6 +188,9 @@ function detailOf(line: Line, action: AuditAction): string | null {
       break;
     case 'copy_reply':
       add(typeof line.template === 'string' && `template ${line.template}`);
+      break;
+    case 'copy_certificate':
+      add(typeof line.slug === 'string' && `certificate ${text(line.slug, 64)}`);
       break;
     case 'refusals':
       // Over how long, not two raw timestamps: the row's own time (in the reader's zone) says when.
