@@ -233,8 +233,8 @@ async function readWholeTab(options: ReadOptions): Promise<void> {
 /**
  * A read that failed: the filter refused (an undocumented one, 400 or 404), or the failure kept for the
  * views. Neither the index (Redis, shown to every user) nor the log line holds the service's own words:
- * they may name a candidate. The index keeps this server's sentence (ownMessage), the log line its code
- * and the service's HTTP status.
+ * they may name a candidate. The index and the log line keep this server's sentence (ownMessage, which
+ * says what was wrong: "holds more than 32,768 records"), the log line its code and HTTP status too.
  */
 async function failed(options: ReadOptions, page: Extract<ListPage, { ok: false }>, progress: TabCrawl): Promise<void> {
   const { tab, environment } = options;
@@ -248,7 +248,7 @@ async function failed(options: ReadOptions, page: Extract<ListPage, { ok: false 
     const status = upstreamStatus === null ? '' : ` (HTTP ${upstreamStatus})`;
     options.logger.warn(
       { env: environment, tab, code, upstreamStatus },
-      `The queue crawler could not read the ${tab} list of ${environment}: ${code}${status}; the applicants page says why.`,
+      `The queue crawler could not read the ${tab} list of ${environment}: ${code}${status}: ${ownMessage}`,
     );
   }
   await options.save(tab, { ...rest, error });
