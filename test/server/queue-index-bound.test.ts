@@ -79,7 +79,7 @@ async function attack(store: QueueIndexStore) {
 describe('the queue index’s bound (issue 31, finding 2)', () => {
   it('attack: list records with ids of 50–500 kB, and new ids of 256 characters on every read, cannot grow the index in memory past its bound in entries or bytes (a metric and a log line when it evicts)', async () => {
     await attack(createMemoryQueueIndexStore());
-  });
+  }, 120_000);
 
   it('evicts the oldest decisions first, then other statuses, and the longest waits last', async () => {
     const store = createMemoryQueueIndexStore();
@@ -121,7 +121,7 @@ describe('the queue index’s bound (issue 31, finding 2)', () => {
       const store = createRedisQueueIndexStore(redis.url, 'attack:');
       await attack(store);
       await store.close();
-    });
+    }, 120_000);
 
     it('a write of 100 000 entries at once, in Redis, goes in bounded chunks: no stack overflow (HSET with every field did), none lost', async () => {
       const store = createRedisQueueIndexStore(redis.url, 'many:');

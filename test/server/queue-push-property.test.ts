@@ -173,5 +173,5 @@ describe('a live event applied to a cached page of the queue, as a property (iss
       ),
       { numRuns: 1000 },
     );
-  });
+  }, 120_000);
 });
