@@ -1,10 +1,10 @@
-import { Suspense, useId, useRef } from 'react';
+import { Suspense, useEffect, useId, useRef } from 'react';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import { useRecentLookups } from '../recent/recent-lookups.ts';
 import { Button } from '../ui/button.tsx';
 import { lazyNamed } from '../ui/lazy-named.ts';
 import { KindPicker } from '../ui/kind-picker.tsx';
-import { useLookupForm } from './use-lookup-form.ts';
+import { loadPaste, useLookupForm } from './use-lookup-form.ts';
 import { useSearchShortcut } from './use-search-shortcut.ts';
 
 /** Only after a list is pasted: off the first load, which has at most 100 kB. */
@@ -28,6 +28,8 @@ export function LookupForm({ compact = false, autoFocus = false, current }: Look
   const { kind, problem, cleaned, linkEnvironment, notice, list } = form;
   const ids = { input: useId(), error: useId(), note: useId() };
   useSearchShortcut(form.input);
+  // Fetched after the first paint, before the reviewer pastes (use-lookup-form.ts).
+  useEffect(() => void loadPaste().catch(() => {}), []);
 
   const describedBy = [problem && ids.error, (cleaned || notice) && ids.note].filter(Boolean).join(' ') || undefined;
   return (

@@ -10,7 +10,7 @@ import { candidatePath, environmentPath, type LookupNote, parseAppLink } from '.
 import { type DashboardLookup, dashboardLookup } from './dashboard-lookup.ts';
 import { focusPageHeading } from '../ui/focus-heading.ts';
 import { initialLookupForm, type LookupFormAction, lookupFormReducer } from './lookup-form-state.ts';
-import { interpretPaste } from './paste.ts';
+import type { Pasted } from './paste.ts';
 
 type Here = ReturnType<typeof useEnvironment>;
 
@@ -98,27 +98,43 @@ export function useLookupForm(current: Current) {
   };
 }
 
+type PasteModule = typeof import('./paste.ts');
+let pasteModule: PasteModule | undefined;
+
+/**
+ * How a paste is read (paste.ts, with the id list's rules) is not part of the first load: fetched once the
+ * form is shown (LookupForm), and read at once from then on. A paste before it is here waits for it; one
+ * it cannot be fetched for is taken as one id, cleaned.
+ */
+export const loadPaste = () => import('./paste.ts').then((module) => (pasteModule = module));
+
 /** A paste into the box: a dashboard link or a link of this app gives its id, a list is held for a batch, an id is cleaned. */
 function pasteHandler(value: string, dispatch: Dispatch<LookupFormAction>) {
   return (event: ClipboardEvent<HTMLInputElement>) => {
     const text = event.clipboardData.getData('text/plain');
     if (!text) return;
     event.preventDefault();
-    const pasted = interpretPaste(text);
-    if (pasted.type === 'list') return dispatch({ type: 'pastedList', list: pasted.list });
-    if (pasted.type === 'dashboard') {
-      if (!pasted.link.ok) return dispatch({ type: 'pastedBadLink', problem: pasted.link.problem });
-      return dispatch({ type: 'pastedDashboard', link: { clientId: pasted.link.clientId, recordId: pasted.link.recordId } });
-    }
-    if (pasted.type === 'link') {
-      const { kind, id, environment } = pasted.link;
-      return dispatch({ type: 'pastedAppLink', kind, id, environment });
-    }
     const box = event.currentTarget;
-    const { next, caret } = pastedOver(box, value, pasted.id);
-    dispatch({ type: 'pastedId', value: next, removed: pasted.removed });
-    requestAnimationFrame(() => box.setSelectionRange(caret, caret));
+    const read = (module: PasteModule) => takePaste(module.interpretPaste(text), box, value, dispatch);
+    if (pasteModule) return read(pasteModule);
+    const { id, removed } = cleanId(text);
+    loadPaste().then(read, () => takePaste({ type: 'id', id, removed: describeRemoved(removed) }, box, value, dispatch));
   };
+}
+
+function takePaste(pasted: Pasted, box: HTMLInputElement, value: string, dispatch: Dispatch<LookupFormAction>) {
+  if (pasted.type === 'list') return dispatch({ type: 'pastedList', list: pasted.list });
+  if (pasted.type === 'dashboard') {
+    if (!pasted.link.ok) return dispatch({ type: 'pastedBadLink', problem: pasted.link.problem });
+    return dispatch({ type: 'pastedDashboard', link: { clientId: pasted.link.clientId, recordId: pasted.link.recordId } });
+  }
+  if (pasted.type === 'link') {
+    const { kind, id, environment } = pasted.link;
+    return dispatch({ type: 'pastedAppLink', kind, id, environment });
+  }
+  const { next, caret } = pastedOver(box, value, pasted.id);
+  dispatch({ type: 'pastedId', value: next, removed: pasted.removed });
+  requestAnimationFrame(() => box.setSelectionRange(caret, caret));
 }
 
 /** The id pasted over the selection, as the browser would have done: the new text, and where the caret goes. */
