@@ -14,6 +14,7 @@ const busy: LookupFormState = {
   linkEnvironment: 'prod',
   dashboard: link,
   list,
+  asked: 'an e-mail address',
 };
 
 /**
@@ -21,7 +22,7 @@ const busy: LookupFormState = {
  * the reducer forgot to reset must fail these tests, not pass them.
  */
 const blank = Object.fromEntries(
-  ['problem', 'linked', 'linkEnvironment', 'dashboard', 'list', 'cleaned'].map((field) => [field, undefined]),
+  ['problem', 'linked', 'linkEnvironment', 'dashboard', 'list', 'cleaned', 'asked'].map((field) => [field, undefined]),
 );
 
 describe("the search box's reducer", () => {
@@ -29,7 +30,7 @@ describe("the search box's reducer", () => {
     expect(initialLookupForm('cust_1')).toStrictEqual({ value: 'cust_1' });
   });
 
-  it('typed keeps the switch and the problem, and drops what a paste read, its link’s environment too', () => {
+  it('typed keeps the switch and the problem, and drops what a paste read, its link’s environment too, and the question asked', () => {
     expect(lookupFormReducer(busy, { type: 'typed', text: 'x' })).toEqual({
       ...busy,
       value: 'x',
@@ -37,6 +38,7 @@ describe("the search box's reducer", () => {
       linkEnvironment: undefined,
       cleaned: undefined,
       dashboard: undefined,
+      asked: undefined,
     });
   });
 
@@ -55,7 +57,7 @@ describe("the search box's reducer", () => {
 
   it('listDismissed and listIdUsed put the list away, listIdUsed with its id in the box', () => {
     expect(lookupFormReducer(busy, { type: 'listDismissed' })).toEqual({ ...busy, list: undefined });
-    expect(lookupFormReducer(busy, { type: 'listIdUsed', id: 'b' })).toEqual({ ...busy, list: undefined, value: 'b' });
+    expect(lookupFormReducer(busy, { type: 'listIdUsed', id: 'b' })).toEqual({ ...busy, list: undefined, value: 'b', asked: undefined });
   });
 
   it('a pasted list empties the box and is held under it; every paste starts over, a link’s kind and environment dropped', () => {
@@ -83,7 +85,18 @@ describe("the search box's reducer", () => {
 
   it('refused shows the problem; submitted clears it', () => {
     expect(lookupFormReducer(initialLookupForm(''), { type: 'refused', problem: 'bad' }).problem).toBe('bad');
-    expect(lookupFormReducer(busy, { type: 'submitted' })).toEqual({ ...busy, problem: undefined });
+    expect(lookupFormReducer(busy, { type: 'submitted' })).toEqual({ ...busy, problem: undefined, asked: undefined });
+  });
+
+  it('asked holds what the text reads like, in place of a problem; a new text, or the lookup, takes the question away', () => {
+    const asked = lookupFormReducer(
+      { ...initialLookupForm('ana@example.com'), problem: 'bad' },
+      { type: 'asked', what: 'an e-mail address' },
+    );
+    expect(asked).toEqual({ value: 'ana@example.com', problem: undefined, asked: 'an e-mail address' });
+    expect(lookupFormReducer(asked, { type: 'typed', text: 'ana@example.co' }).asked).toBeUndefined();
+    expect(lookupFormReducer(asked, { type: 'kindChosen', kind: 'recordId' }).asked).toBe('an e-mail address');
+    expect(lookupFormReducer(asked, { type: 'submitted' }).asked).toBeUndefined();
   });
 
   it("Escape on the home page keeps the switch's choice, as Clear does; on a page it goes back to the page's kind", () => {

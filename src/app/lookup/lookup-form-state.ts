@@ -1,5 +1,6 @@
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import type { IdList } from '../../kyc/view/id-input.ts';
+import type { PersonalData } from '../../kyc/view/personal-data.ts';
 import type { DashboardLinkRead } from './dashboard-lookup.ts';
 
 /**
@@ -23,6 +24,8 @@ export interface LookupFormState {
   dashboard?: DashboardLinkRead | undefined;
   /** A pasted list of ids, offered for a batch. */
   list?: IdList | undefined;
+  /** The text reads like personal data, not an id: what it reads like, asked about under the box before any lookup. */
+  asked?: PersonalData | undefined;
 }
 
 /** Everything that changes the box: the reviewer's own doings, each kind of paste, and a lookup asked for. */
@@ -40,6 +43,7 @@ export type LookupFormAction =
   | { type: 'pastedAppLink'; kind: LookupKind; id: string; environment: string | undefined }
   | { type: 'pastedId'; value: string; removed: string | undefined }
   | { type: 'refused'; problem: string }
+  | { type: 'asked'; what: PersonalData }
   | { type: 'submitted' };
 
 export const initialLookupForm = (value: string): LookupFormState => ({ value });
@@ -56,13 +60,23 @@ const PASTED = {
   dashboard: undefined,
   list: undefined,
   cleaned: undefined,
+  asked: undefined,
 };
 
 export function lookupFormReducer(state: LookupFormState, action: LookupFormAction): LookupFormState {
   switch (action.type) {
-    // Typing drops what a paste read: its link's kind and environment, what it cleaned, its dashboard link.
+    // Typing drops what a paste read: its link's kind and environment, what it cleaned, its dashboard link;
+    // and the question asked about the text before.
     case 'typed':
-      return { ...state, value: action.text, linked: undefined, linkEnvironment: undefined, cleaned: undefined, dashboard: undefined };
+      return {
+        ...state,
+        value: action.text,
+        linked: undefined,
+        linkEnvironment: undefined,
+        cleaned: undefined,
+        dashboard: undefined,
+        asked: undefined,
+      };
     // Only the switch's choice stays.
     case 'cleared':
       return { value: '', chosen: state.chosen };
@@ -73,7 +87,7 @@ export function lookupFormReducer(state: LookupFormState, action: LookupFormActi
     case 'listDismissed':
       return { ...state, list: undefined };
     case 'listIdUsed':
-      return { ...state, list: undefined, value: action.id };
+      return { ...state, list: undefined, value: action.id, asked: undefined };
     // The list is offered under the box, which the paste empties, as it would have replaced its text: left
     // holding the page's id, Enter looked that candidate up again, as if it were the pasted row's.
     case 'pastedList':
@@ -88,7 +102,9 @@ export function lookupFormReducer(state: LookupFormState, action: LookupFormActi
       return { ...state, ...PASTED, value: action.value, cleaned: action.removed };
     case 'refused':
       return { ...state, problem: action.problem };
+    case 'asked':
+      return { ...state, problem: undefined, asked: action.what };
     case 'submitted':
-      return { ...state, problem: undefined };
+      return { ...state, problem: undefined, asked: undefined };
   }
 }

@@ -9,6 +9,8 @@ import { useSearchShortcut } from './use-search-shortcut.ts';
 
 /** Only after a list is pasted: off the first load, which has at most 100 kB. */
 const BatchOffer = lazyNamed(() => import('./batch-offer.tsx'), 'BatchOffer');
+/** Only when the text reads like personal data, likewise. */
+const PersonalDataAsked = lazyNamed(() => import('./personal-data-asked.tsx'), 'PersonalDataAsked');
 
 export interface LookupFormProps {
   compact?: boolean;
@@ -25,13 +27,13 @@ export interface LookupFormProps {
  */
 export function LookupForm({ compact = false, autoFocus = false, current }: LookupFormProps) {
   const form = useLookupForm(current);
-  const { kind, problem, cleaned, linkEnvironment, notice, list } = form;
-  const ids = { input: useId(), error: useId(), note: useId() };
+  const { kind, problem, cleaned, linkEnvironment, notice, list, asked } = form;
+  const ids = { input: useId(), error: useId(), note: useId(), asked: useId() };
   useSearchShortcut(form.input);
   // Fetched after the first paint, before the reviewer pastes (use-lookup-form.ts).
   useEffect(() => void loadPaste().catch(() => {}), []);
 
-  const describedBy = [problem && ids.error, (cleaned || notice) && ids.note].filter(Boolean).join(' ') || undefined;
+  const describedBy = [problem && ids.error, (cleaned || notice) && ids.note, asked && ids.asked].filter(Boolean).join(' ') || undefined;
   return (
     <search aria-label="Look up a candidate" className={compact ? 'block w-full' : 'block space-y-3'}>
       <form onSubmit={form.submit} noValidate>
@@ -55,6 +57,11 @@ export function LookupForm({ compact = false, autoFocus = false, current }: Look
             {cleaned && `Removed from the pasted id: ${cleaned}.`}
             {linkEnvironment && ` Taken from a link to the ${linkEnvironment} environment.`}
           </p>
+        )}
+        {asked && (
+          <Suspense fallback={null}>
+            <PersonalDataAsked id={ids.asked} what={asked} onAnyway={form.lookUpAnyway} />
+          </Suspense>
         )}
       </form>
       {list && (

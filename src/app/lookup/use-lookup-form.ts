@@ -1,9 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { type ClipboardEvent, type Dispatch, type FormEvent, useReducer, useRef } from 'react';
+import { type ClipboardEvent, type Dispatch, type FormEvent, type RefObject, useReducer, useRef } from 'react';
 import { navigate } from '../navigation.tsx';
 import { checkId, guessKind, type LookupKind, looksLikeRecordId } from '../../kyc/contract/lookup.ts';
 import { parseDashboardLink } from '../../kyc/view/dashboard-link.ts';
 import { cleanId, describeRemoved, unwrapId } from '../../kyc/view/id-input.ts';
+import { readsLikePersonalData } from '../../kyc/view/personal-data.ts';
 import { type CandidatePageModule, loadCandidatePage, loadedCandidatePage } from '../candidate/page-load.ts';
 import { useEnvironment } from '../environment/use-environment.ts';
 import { candidatePath, environmentPath, type LookupNote, parseAppLink } from '../routes.ts';
@@ -45,14 +46,14 @@ export function kindOf(chosen: LookupKind | undefined, value: string, current: C
 export function useLookupForm(current: Current) {
   const here = useEnvironment();
   const [state, dispatch] = useReducer(lookupFormReducer, current?.id ?? '', initialLookupForm);
-  const { chosen, linked, value, problem, cleaned, linkEnvironment, list } = state;
+  const { chosen, linked, value, problem, cleaned, linkEnvironment, list, asked } = state;
   // Read against the environments as they are now: a link pasted before the server said which it serves is read again once it has.
   const dashboard = state.dashboard && dashboardLookup(state.dashboard, matchedIn(here));
   const { kind, guessed } = kindOf(chosen ?? linked, value, current);
   const input = useRef<HTMLInputElement>(null);
   const environment = dashboard ? dashboard.environment : (linkEnvironment ?? here.environment);
 
-  const submit = useSubmit({ kind, guessed, value, cleaned, environment, dashboard, here }, dispatch);
+  const submit = useSubmit({ kind, guessed, value, cleaned, environment, dashboard, here, shown: current, field: input }, dispatch);
   const onPaste = pasteHandler(value, dispatch);
   const type = (text: string) => dispatch({ type: 'typed', text });
   const clear = () => {
@@ -66,7 +67,7 @@ export function useLookupForm(current: Current) {
   const drop = () => {
     const shown = current?.id ?? '';
     const choiceKept = current === undefined || chosen === undefined;
-    if (value === shown && choiceKept && linked === undefined && !problem && !list && !cleaned) return focusPageHeading();
+    if (value === shown && choiceKept && linked === undefined && !problem && !list && !cleaned && !asked) return focusPageHeading();
     dispatch({ type: 'restored', value: shown, keepChoice: current === undefined });
     requestAnimationFrame(() => input.current?.select());
   };
@@ -86,9 +87,11 @@ export function useLookupForm(current: Current) {
     linkEnvironment,
     notice,
     list,
+    asked,
     input,
     environment,
     submit,
+    lookUpAnyway: () => submit(undefined, true),
     onPaste,
     type,
     clear,
@@ -153,6 +156,9 @@ interface SubmitInput {
   environment: string | undefined;
   dashboard: DashboardLookup | undefined;
   here: Here;
+  /** The page's candidate: its id was looked up already, and is not asked about again. */
+  shown: Current;
+  field: RefObject<HTMLInputElement | null>;
 }
 
 /** The id to look up, and how: a dashboard link's or this app's link's, else the box's text cleaned and unwrapped. */
@@ -177,8 +183,9 @@ function readBox(input: SubmitInput) {
  */
 function useSubmit(input: SubmitInput, dispatch: Dispatch<LookupFormAction>) {
   const queryClient = useQueryClient();
-  return (event: FormEvent) => {
-    event.preventDefault();
+  // `anyway`: the reviewer answered the question of text that reads like personal data (below) by looking it up.
+  return (event?: FormEvent, anyway = false) => {
+    event?.preventDefault();
     const box = readBox(input);
     if (box.problem !== undefined) return dispatch({ type: 'refused', problem: box.problem });
     const { kind, id, environment, read, removed } = box;
@@ -186,6 +193,14 @@ function useSubmit(input: SubmitInput, dispatch: Dispatch<LookupFormAction>) {
     // Slashes alone are what the search shortcut typed into the box leaves, never an id.
     if (id === '' || /^\/+$/.test(id)) return dispatch({ type: 'refused', problem: `Enter a ${kind} to look up.` });
     if (!check.ok) return dispatch({ type: 'refused', problem: check.message });
+    // A name, an e-mail address, a phone number or a date finds no one by refId, and would stay in the
+    // address, the history and the audit file: asked first, the box's text selected to type the id over it.
+    const what = anyway || id === input.shown?.id ? undefined : readsLikePersonalData(id);
+    if (what) {
+      input.field.current?.focus();
+      input.field.current?.select();
+      return dispatch({ type: 'asked', what });
+    }
     dispatch({ type: 'submitted' });
     // The lookup's request leaves now, rather than once the page it leads to has rendered.
     const start = (page: CandidatePageModule) => page.startLookup(queryClient, kind, id, environment);

@@ -1,0 +1,81 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { renderWithProviders, stubApi } from './render.tsx';
+
+const BOX_NAME = /^(refId|recordId) to look up$/;
+const searchBox = () => screen.getByLabelText<HTMLInputElement>(BOX_NAME);
+const EMAIL = 'amelie.dubois-leger@example.fr';
+const candidateRequests = (requests: string[]) => requests.filter((url) => url.includes('/candidates/'));
+
+/** The home page, the API stubbed, its box ready: the user, the recorded requests and the page's router. */
+async function home() {
+  const user = userEvent.setup();
+  const { requests } = stubApi();
+  const rendered = renderWithProviders('/');
+  await waitFor(() => expect(searchBox()).toHaveFocus());
+  return { user, requests, ...rendered };
+}
+
+// Whole-page tests: slower than 5 s when the machine is busy.
+describe('text that reads like personal data, in the search box', { timeout: 20_000 }, () => {
+  it('attack: a typed e-mail address is not sent to the service, nor put in the address, until "Look it up anyway" is pressed', async () => {
+    const { user, requests, router } = await home();
+    await user.type(searchBox(), `${EMAIL}{Enter}`);
+    const question = await screen.findByRole('alert');
+    expect(question).toHaveTextContent(
+      'This reads like an e-mail address. Candidate Lookup finds candidates by refId or recordId only; look it up anyway?',
+    );
+    expect(candidateRequests(requests)).toEqual([]);
+    expect(router.state.location.pathname).toBe('/');
+    // The focus stays in the box, its text selected: the id the reviewer meant is typed over it.
+    expect(searchBox()).toHaveFocus();
+    expect([searchBox().selectionStart, searchBox().selectionEnd]).toEqual([0, EMAIL.length]);
+    expect(searchBox().getAttribute('aria-describedby')).toContain(question.id);
+    // Enter again asks again, sends nothing.
+    await user.keyboard('{Enter}');
+    expect(candidateRequests(requests)).toEqual([]);
+
+    await user.click(screen.getByRole('button', { name: 'Look it up anyway' }));
+    const path = `/candidates/refId/${encodeURIComponent(EMAIL)}`;
+    await waitFor(() => expect(router.state.location.pathname).toBe(path));
+    await waitFor(() => expect(candidateRequests(requests)).toEqual([`/api${path}`]));
+  });
+
+  it.each([
+    ['Amélie Dubois-Léger', "a person's name"],
+    ['+33 6 12 34 56 78', 'a phone number'],
+    ['07/14/1988', 'a date'],
+    ['1988-07-14', 'a date'],
+  ])('attack: %j typed is asked about as %s, and not sent', async (text, what) => {
+    const { user, requests, router } = await home();
+    await user.type(searchBox(), `${text}{Enter}`);
+    expect(await screen.findByRole('alert')).toHaveTextContent(`This reads like ${what}.`);
+    expect(candidateRequests(requests)).toEqual([]);
+    expect(router.state.location.pathname).toBe('/');
+  });
+
+  it('attack: a pasted e-mail address is asked about too, and the question goes when the text changes', async () => {
+    const { user, requests } = await home();
+    await user.paste(EMAIL);
+    await waitFor(() => expect(searchBox()).toHaveValue(EMAIL));
+    await user.click(screen.getByRole('button', { name: 'Look up' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('This reads like an e-mail address.');
+    // Pressed with the mouse: the focus goes back to the box, for the id to be typed over the address.
+    expect(searchBox()).toHaveFocus();
+    await user.keyboard('cust_000482');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Look it up anyway' })).not.toBeInTheDocument();
+    expect(searchBox()).not.toHaveAttribute('aria-describedby');
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(candidateRequests(requests)).toEqual(['/api/candidates/refId/cust_000482']));
+  });
+
+  it('looks a refId up at once, as before', async () => {
+    const { user, requests, router } = await home();
+    await user.type(searchBox(), 'support-ticket-4410{Enter}');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/candidates/refId/support-ticket-4410'));
+    expect(candidateRequests(requests)).toEqual(['/api/candidates/refId/support-ticket-4410']);
+    expect(screen.queryByTestId('personal-data-question')).not.toBeInTheDocument();
+  });
+});
