@@ -1,12 +1,15 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { renderWithProviders, stubApi } from './render.tsx';
 
 const BOX_NAME = /^(refId|recordId) to look up$/;
 const searchBox = () => screen.getByLabelText<HTMLInputElement>(BOX_NAME);
+/** The batch page is its own chunk, fetched when first opened: slower to appear on a busy machine. */
+const LAZY_PAGE = { timeout: 10_000 };
 const EMAIL = 'amelie.dubois-leger@example.fr';
 const candidateRequests = (requests: string[]) => requests.filter((url) => url.includes('/candidates/'));
+const batchRequests = (requests: string[]) => requests.filter((url) => url === '/api/batch');
 
 /** The home page, the API stubbed, its box ready: the user, the recorded requests and the page's router. */
 async function home() {
@@ -77,5 +80,54 @@ describe('text that reads like personal data, in the search box', { timeout: 20_
     await waitFor(() => expect(router.state.location.pathname).toBe('/candidates/refId/support-ticket-4410'));
     expect(candidateRequests(requests)).toEqual(['/api/candidates/refId/support-ticket-4410']);
     expect(screen.queryByTestId('personal-data-question')).not.toBeInTheDocument();
+  });
+});
+
+describe('a list that reads like personal data, in a batch', { timeout: 20_000 }, () => {
+  async function pasteIntoBatch(text: string) {
+    const user = userEvent.setup();
+    const { requests } = stubApi({ candidates: { '/api/batch': () => new Response('', { status: 500 }) } });
+    renderWithProviders('/batch');
+    await user.click(await screen.findByRole('textbox', { name: 'refIds to look up' }, LAZY_PAGE));
+    await user.paste(text);
+    await user.click(screen.getByRole('button', { name: 'Look up all' }));
+    return { user, requests };
+  }
+
+  it('attack: a list of e-mail addresses and names only is not sent until "Look them up anyway" is pressed', async () => {
+    const { user, requests } = await pasteIntoBatch(`${EMAIL}\nMaria de Souza\n`);
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      "Everything in the list reads like an e-mail address or a person's name, not an id. Candidate Lookup finds candidates by refId or recordId only; look them up anyway?",
+    );
+    expect(batchRequests(requests)).toEqual([]);
+    await user.click(screen.getByRole('button', { name: 'Look them up anyway' }));
+    await waitFor(() => expect(batchRequests(requests)).toHaveLength(1));
+  });
+
+  it('a list mixing ids and a name is looked up as before, without a question', async () => {
+    const { requests } = await pasteIntoBatch('cust_1\nMaria de Souza\ncust_2');
+    await waitFor(() => expect(batchRequests(requests)).toHaveLength(1));
+    expect(screen.queryByTestId('personal-data-question')).not.toBeInTheDocument();
+  });
+
+  it('the question goes when the list changes', async () => {
+    const { user, requests } = await pasteIntoBatch(`${EMAIL}\nana@example.com`);
+    await screen.findByRole('alert');
+    await user.type(screen.getByRole('textbox', { name: 'refIds to look up' }), 'x');
+    expect(screen.queryByTestId('personal-data-question')).not.toBeInTheDocument();
+    expect(batchRequests(requests)).toEqual([]);
+  });
+
+  it('attack: "Look up all" of such a list offered by the search box opens the batch with the question, not started', async () => {
+    const user = userEvent.setup();
+    const { requests } = stubApi({ candidates: { '/api/batch': () => new Response('', { status: 500 }) } });
+    renderWithProviders('/');
+    await waitFor(() => expect(searchBox()).toHaveFocus());
+    await user.paste(`${EMAIL}\nana@example.com`);
+    const offer = await screen.findByText(/^You pasted a list of 2 ids/);
+    await user.click(within(offer.parentElement!).getByRole('button', { name: 'Look up all 2 in a batch' }));
+    expect(await screen.findByRole('textbox', { name: 'refIds to look up' }, LAZY_PAGE)).toHaveValue(`${EMAIL}\nana@example.com`);
+    expect(await screen.findByRole('alert')).toHaveTextContent('Everything in the list reads like an e-mail address, not an id.');
+    expect(batchRequests(requests)).toEqual([]);
   });
 });

@@ -14,6 +14,7 @@ import { BatchActions } from './batch-actions.tsx';
 import { BatchProgress } from './batch-progress.tsx';
 import { BatchTable } from './batch-table.tsx';
 import { forgetBatch, recallBatch, rememberBatch } from './batch-memory.ts';
+import { PersonalListQuestion, personalList, usePersonalList } from './personal-list.tsx';
 import { batchLines, type BatchState, useBatch } from './use-batch.ts';
 
 function handOverOf(state: unknown): BatchHandOver['batch'] | undefined {
@@ -34,10 +35,10 @@ export function BatchPage() {
   const [text, setText] = useState(
     handedOver ? (typeof handedOver.text === 'string' ? handedOver.text : handedOver.ids.join('\n')) : (kept?.text ?? ''),
   );
-  const { skipped, list, headingAsId, setHeadingAsId } = usePastedList(text, kept?.headingAsId);
+  const { skipped, list, headingAsId, setHeadingAsId, personal } = usePastedList(text, kept?.headingAsId);
   const [problem, setProblem] = useState<string>();
   const { state, start, cancel, retry, reset } = useBatch(environment, kept?.state);
-  useHandOver(handedOver, { setKind, setText, setHeadingAsId, start });
+  useHandOver(handedOver, { setKind, setText, setHeadingAsId, start, ask: personal.ask });
   useEffect(() => {
     if (text.trim() === '' && state.phase === 'idle') forgetBatch(environment);
     else rememberBatch(environment, { kind, text, state, headingAsId });
@@ -56,13 +57,14 @@ export function BatchPage() {
     document.title = 'Batch lookup · Candidate Lookup';
   }, []);
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const submit = (event?: FormEvent, anyway = false) => {
+    event?.preventDefault();
     // Look up all is busy, not disabled, while a batch runs: Enter in the form does not start it again.
     if (state.phase === 'running') return;
     if (list.ids.length === 0) return setProblem('Paste at least one id.');
     if (list.ids.length > MAX_BATCH_IDS) return setProblem(`A batch holds at most ${MAX_BATCH_IDS} ids; this list has ${list.ids.length}.`);
     setProblem(undefined);
+    if (personal.stops(anyway)) return;
     start(kind, list.ids, list.entries);
   };
 
@@ -104,6 +106,7 @@ export function BatchPage() {
               {problem}
             </p>
           )}
+          {personal.asked && <PersonalListQuestion kinds={personal.asked} onAnyway={() => submit(undefined, true)} />}
           <div className="flex flex-wrap gap-2">
             <Button type="submit" size="lg" busy={running}>
               Look up all
@@ -136,7 +139,7 @@ export function BatchPage() {
 /**
  * The pasted list as the batch takes it: a first line taken for the column's heading is left out
  * (`skipped` names it), unless the user chose to look it up as an id (`headingAsId`, kept while it is
- * still the first line's).
+ * still the first line's); and the question asked when all of it reads like personal data (`personal`).
  */
 function usePastedList(text: string, initialHeadingAsId: string | undefined) {
   const [headingAsId, setHeadingAsId] = useState(initialHeadingAsId);
@@ -145,7 +148,7 @@ function usePastedList(text: string, initialHeadingAsId: string | undefined) {
     () => (skipped.heading !== undefined && skipped.heading === headingAsId ? splitIdList(text, appLinkId, true) : skipped),
     [skipped, text, headingAsId],
   );
-  return { skipped, list, headingAsId, setHeadingAsId };
+  return { skipped, list, headingAsId, setHeadingAsId, personal: usePersonalList(list.ids, text) };
 }
 
 /**
@@ -161,6 +164,8 @@ function useHandOver(
     setText: (text: string) => void;
     setHeadingAsId: (heading: string | undefined) => void;
     start: ReturnType<typeof useBatch>['start'];
+    /** A list whose lines all read like personal data is not started but asked about, as Look up all asks. */
+    ask: (text: string) => void;
   },
 ) {
   const taken = useRef<BatchHandOver['batch']>(undefined);
@@ -173,7 +178,9 @@ function useHandOver(
     page.setText(given);
     page.setHeadingAsId(undefined);
     const list = splitIdList(given, appLinkId);
-    if (handedOver.start && list.ids.length > 0 && list.ids.length <= MAX_BATCH_IDS) page.start(handedOver.kind, list.ids, list.entries);
+    if (!handedOver.start || list.ids.length === 0 || list.ids.length > MAX_BATCH_IDS) return;
+    if (personalList(list.ids)) page.ask(given);
+    else page.start(handedOver.kind, list.ids, list.entries);
   });
 }
 
