@@ -209,8 +209,14 @@ describe('lookup states', () => {
     // Before: only "Check the id", while the batch's row for the same name said why it was not found.
     expect(await screenOf()).toHaveTextContent(`Check the id, or look it up as a recordId. ${NAME}`);
     unmount();
+    // An e-mail address looked up anyway (the search box asked first) is said to be one, by the same rule.
+    const second = renderWithProviders('/candidates/refId/maria.souza%40example.com');
+    expect(await screenOf()).toHaveTextContent(
+      'It reads like an e-mail address: the KYC service finds candidates by refId or recordId only.',
+    );
+    second.unmount();
     renderWithProviders('/candidates/refId/cust_000999');
-    expect(await screenOf()).not.toHaveTextContent(/reads like a person's name/);
+    expect(await screenOf()).not.toHaveTextContent(/reads like/);
   });
 
   it("not found with a sentence's marks around the id (copied from a ticket): offers the id without them, first", async () => {

@@ -1,7 +1,7 @@
 import { ColumnHeads } from '../ui/column-heads.tsx';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import type { BatchLine } from '../../kyc/view/batch-export.ts';
-import { readsLikeName } from '../../kyc/view/reads-like-name.ts';
+import { readsLikeNoId } from '../../kyc/view/reads-like-no-id.ts';
 import { Link } from '../navigation.tsx';
 import { candidatePath } from '../routes.ts';
 import { Card } from '../ui/card.tsx';
@@ -103,9 +103,9 @@ function BatchTableRow({ line, kind, pending, to }: Omit<TableProps, 'lines'> & 
           </span>
           <span className="text-red-700">: {row.message}</span>
           {/* A name pasted among ids is looked up as one (a refId may hold spaces): not found, it is said why. */}
-          {row.code === 'not_found' && readsLikeName(line.id) && (
+          {row.code === 'not_found' && readsLikeNoId(line.id) && (
             <span className="block text-slate-700" data-testid="reads-like-a-name">
-              {readsLikeName(line.id)}
+              {readsLikeNoId(line.id)}
             </span>
           )}
         </td>

@@ -3,7 +3,7 @@ import { type ReactNode, useId } from 'react';
 import { Link } from '../navigation.tsx';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import { cleanId } from '../../kyc/view/id-input.ts';
-import { readsLikeName } from '../../kyc/view/reads-like-name.ts';
+import { readsLikeNoId } from '../../kyc/view/reads-like-no-id.ts';
 import { invisibleIn, lowerCaseRecordId, withoutMarks } from './id-marks.ts';
 import { ProblemCard } from './problem-card.tsx';
 import { RetryButton, RetryCountdown, retryText, ServerWait } from './retry-wait.tsx';
@@ -130,7 +130,7 @@ function notFoundScreen({ kind, id, bothKinds, actions }: ScreenContext): Screen
     };
   }
   // A name typed or pasted for an id: said as the batch's row says it.
-  const named = readsLikeName(id) ? ` ${readsLikeName(id)}` : '';
+  const named = readsLikeNoId(id) ? ` ${readsLikeNoId(id)}` : '';
   if (bothKinds) {
     return {
       title: `No candidate with refId or recordId "${id}"`,
