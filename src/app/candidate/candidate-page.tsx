@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { type ReactNode, useEffect } from 'react';
 import { useLocation, navigate } from '../navigation.tsx';
 import { archivesOnExtract } from '../../kyc/contract/archiving.ts';
 import { type LookupKind, triesAsRecordId, triesAsRefId } from '../../kyc/contract/lookup.ts';
@@ -15,7 +15,7 @@ import { metaQueries } from '../meta/meta-query.ts';
 import { HandOffBar, PrintHeader } from '../handoff/hand-off-bar.tsx';
 import { certificateExport, recordExport } from '../handoff/record-export.ts';
 import { noteRecentStatus, rememberLookup } from '../recent/recent-lookups.ts';
-import { candidatePath, type LookupNote, lookupNoteOf, parseCandidatePath } from '../routes.ts';
+import { candidatePath, lookupNoteOf, parseCandidatePath } from '../routes.ts';
 import { usePageSession } from '../session/session-end.ts';
 import { ArchiveWarning } from './archive-warning.tsx';
 import { CandidateActivity } from './candidate-activity.tsx';
@@ -23,6 +23,7 @@ import { candidateQueries, progressKeyOf } from './candidate-queries.ts';
 
 export { startLookup } from './candidate-queries.ts';
 import { CandidateError } from './candidate-error.tsx';
+import { LookupNotes } from './lookup-notes.tsx';
 import { RefreshFailed, refreshFailure } from './refresh-failed.tsx';
 import { CandidateSkeleton } from './candidate-skeleton.tsx';
 import { CandidateView } from './candidate-view.tsx';
@@ -179,27 +180,11 @@ function CandidateResult({
   update: LiveUpdate | undefined;
   recordId: ShownRecordId | undefined;
 }) {
-  const { environment, info, meta, note, session, query, failedBefore, accepted, archiveWarning, status, changedTo } = lookup;
+  const { environment, info, meta, note, session, query, accepted, archiveWarning, status, changedTo } = lookup;
   const notes = <LookupNotes note={note} kind={kind} id={id} />;
   // A refresh that failed leaves the record on screen, unless the failure says it may no longer be shown.
   const refreshFailed = query.isError ? refreshFailure(query.error, query.data !== undefined) : undefined;
-  if ((query.isError && !refreshFailed) || !query.data) {
-    const error = asApiError(query.error ?? failedBefore, 'The response could not be read.');
-    return (
-      <>
-        {notes}
-        {archiveWarning && <ArchiveWarning {...archiveWarning} accepted={accepted} />}
-        <CandidateError
-          error={error}
-          kind={kind}
-          id={id}
-          onRetry={() => void query.refetch()}
-          retrying={query.isFetching}
-          bothKinds={(kind === 'recordId' ? note.triedAsRefId : note.triedAsRecordId) || note.triedOtherKind}
-        />
-      </>
-    );
-  }
+  if ((query.isError && !refreshFailed) || !query.data) return <LookupFailed lookup={lookup} kind={kind} id={id} notes={notes} />;
   const answered = otherCandidateIn(query.data, kind, id);
   if (answered !== undefined) return <OtherCandidate kind={kind} id={id} answered={answered} />;
   // A support user's answer first (issue 33): on a phone the status, the recorded reason and hint and Copy
@@ -265,25 +250,31 @@ function CandidateResult({
   );
 }
 
-/** What happened to the id on its way here: read from a dashboard link, cleaned of invisible characters, or tried as the other kind. */
-function LookupNotes({ note, kind, id }: { note: LookupNote; kind: LookupKind; id: string }) {
-  if (!note.cleaned && !note.triedAsRefId && !note.triedAsRecordId && !note.dashboard && !note.dropped) return null;
+/** The lookup failed (and shows no record): why, with the notes on the id and the archive warning above it. */
+function LookupFailed({
+  lookup,
+  kind,
+  id,
+  notes,
+}: {
+  lookup: ReturnType<typeof useCandidateLookup>;
+  kind: LookupKind;
+  id: string;
+  notes: ReactNode;
+}) {
+  const { note, query, failedBefore, accepted, archiveWarning } = lookup;
   return (
-    <div role="status" className="space-y-1 rounded-md border border-slate-300 bg-white px-4 py-2 text-sm text-slate-700 print:hidden">
-      {note.dashboard && <p>{note.dashboard}</p>}
-      {note.cleaned && <p>Removed from the id: {note.cleaned}.</p>}
-      {note.dropped && <p>Dropped {note.dropped} before looking the id up.</p>}
-      {note.triedAsRefId && kind === 'recordId' && (
-        <p>
-          No candidate has the refId <code className="font-mono">{id}</code>; it looks like a recordId, so it was looked up as one.
-        </p>
-      )}
-      {note.triedAsRecordId && kind === 'refId' && (
-        <p>
-          No candidate has the recordId <code className="font-mono">{id}</code>; a refId can have that form too, so it was looked up as a
-          refId.
-        </p>
-      )}
-    </div>
+    <>
+      {notes}
+      {archiveWarning && <ArchiveWarning {...archiveWarning} accepted={accepted} />}
+      <CandidateError
+        error={asApiError(query.error ?? failedBefore, 'The response could not be read.')}
+        kind={kind}
+        id={id}
+        onRetry={() => void query.refetch()}
+        retrying={query.isFetching}
+        bothKinds={(kind === 'recordId' ? note.triedAsRefId : note.triedAsRecordId) || note.triedOtherKind}
+      />
+    </>
   );
 }

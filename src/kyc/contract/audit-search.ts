@@ -39,7 +39,16 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
  * them in the queue with personal data (a `list` line names its candidates only then), or carried their
  * data out of the page.
  */
-export const ACTIVITY_ACTIONS: readonly AuditAction[] = ['lookup', 'cut', 'batch', 'list', 'copy_summary', 'copy_reply', 'copy_certificate', 'print'];
+export const ACTIVITY_ACTIONS: readonly AuditAction[] = [
+  'lookup',
+  'cut',
+  'batch',
+  'list',
+  'copy_summary',
+  'copy_reply',
+  'copy_certificate',
+  'print',
+];
 
 /**
  * The names this server writes its own work under, in a form no username takes: the queue index's
