@@ -135,6 +135,27 @@ describe('the greeting and sign-off', { timeout: 20_000 }, () => {
     expect({ ...localStorage }).toEqual({ [frameKey('sam')]: JSON.stringify({ greeting: 'Dear customer,', signOff: '' }) });
   });
 
+  it("attack: a greeting naming the customer on a support user's page, which holds no name to compare with, is not saved", async () => {
+    const user = userEvent.setup();
+    // The record a support user gets: status level, no identities (the whole-diff review saved this one).
+    show(byRef('support-ticket-4410'));
+    const { editor } = await openEditor(user);
+    const frame = within(within(editor).getByTestId('reply-frame'));
+    await user.click(within(editor).getByText('Your greeting and sign-off'));
+    const greeting = frame.getByRole('textbox', { name: 'Greeting' });
+    await user.type(greeting, 'Hello Mehmet Yılmaz,');
+    await user.click(frame.getByRole('button', { name: 'Save for my replies' }));
+    expect(frame.getByText(/must not hold a person's name/)).toBeInTheDocument();
+    expect(localStorage.length).toBe(0);
+    expect(greeting).toHaveValue('Hello Mehmet Yılmaz,');
+    // Office hours and years in the sign-off are no phone number: kept.
+    await user.clear(greeting);
+    await user.type(greeting, 'Hello,');
+    await user.type(frame.getByRole('textbox', { name: 'Sign-off' }), 'Sam, Support 2025-2026 (Mon-Fri 09.00-17.00)');
+    await user.click(frame.getByRole('button', { name: 'Save for my replies' }));
+    expect(frame.getByText('Saved in this browser for your replies.')).toBeInTheDocument();
+  });
+
   it('lets go of a greeting kept before e-mail addresses were refused, and does not put it around the reply', async () => {
     const user = userEvent.setup();
     localStorage.setItem(frameKey('sam'), JSON.stringify({ greeting: 'Hello Zoë, zoe.angstrom@example.se', signOff: 'Sam' }));
@@ -142,6 +163,10 @@ describe('the greeting and sign-off', { timeout: 20_000 }, () => {
     const { text } = await openEditor(user);
     expect(text().value.startsWith('Your identity verification is being reviewed again.')).toBe(true);
     expect(localStorage.length).toBe(0);
+    // Said, not silent: the fields are open on why, so the agent saves a general one again.
+    expect(
+      screen.getByText(/Your saved greeting and sign-off were removed from this browser\. Not saved: .*an e-mail address/),
+    ).toBeVisible();
   });
 
   it("refuses the candidate's name where the page has it, as a word of its own", async () => {

@@ -62,8 +62,20 @@ describe('the greeting and sign-off', () => {
       expect(problem('Hi,', email), email).toMatch(/an e-mail address/);
     for (const phone of ['+46 70-123 45 67', '(020) 7946 0958', '０７０１２３４５６７'])
       expect(problem('Hi,', phone), phone).toMatch(/a phone number/);
-    // Fewer than 8 digits is a reference or a year, not a phone number.
+    // Fewer than 8 digits is a reference or a year, not a phone number; nor are years, dates or hours
+    // joined by "-" and "." (the whole-diff review: these were refused).
     expect(problem('Hello,', 'Support team 2026, desk 4410')).toBeUndefined();
+    for (const signOff of ['Sam, Support 2025-2026', 'Kind regards, Sam (Support, Mon-Fri 09.00-17.00)', 'Since 2024-11-30'])
+      expect(problem('Hello,', signOff), signOff).toBeUndefined();
+    for (const phone of ['0701234567', '06 12 34 56 78']) expect(problem('Hi,', phone), phone).toMatch(/a phone number/);
+  });
+
+  it("refuses a greeting that names someone, which a support user's page has no name to compare with", () => {
+    const none = { ids: [], details: [] };
+    for (const greeting of ['Hello Mehmet Yılmaz,', 'Dear Ana Silva', 'Maria de Souza,', 'Hi Zoë Ångström!'])
+      expect(frameProblem({ greeting, signOff: '' }, none), greeting).toMatch(/a person's name/);
+    for (const greeting of ['Hello,', 'Dear customer,', 'Hello Team,', 'Hi there,', 'Dear Sir or Madam,'])
+      expect(frameProblem({ greeting, signOff: 'Kind regards, Sam Smith' }, none), greeting).toBeUndefined();
   });
 
   it('keys the storage by a hash of the user, never the name itself', () => {

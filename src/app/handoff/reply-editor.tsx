@@ -3,7 +3,7 @@ import type { FilledReply } from '../../kyc/contract/replies.ts';
 import { SessionEndedNotice } from '../session/session-ended-notice.tsx';
 import { ModalDialog } from '../ui/modal-dialog.tsx';
 import { type Drafts, draftSlot, type ShownReplies } from './reply-drafts.ts';
-import { framed, type KnownOfCandidate, loadReplyFrame, type ReplyFrame, reframed } from './reply-frame.ts';
+import { framed, type KnownOfCandidate, type LoadedReplyFrame, loadReplyFrame, type ReplyFrame, reframed } from './reply-frame.ts';
 import { ReplyFrameFields } from './reply-frame-fields.tsx';
 import { KeptEdits } from './reply-kept-edits.tsx';
 import { CopyButtons } from './reply-copy-buttons.tsx';
@@ -50,7 +50,7 @@ export function ReplyEditor({ onDone, onDiscard, opened, drafts, setDrafts, ...p
   // the agent's text for another template's; it is said, and taken only when they choose it.
   const [shown, setShown] = useState(opened);
   const { replies } = shown;
-  const [frame, setFrame] = useState<ReplyFrame>(() => loadReplyFrame(user));
+  const [frame, setFrame] = useState<LoadedReplyFrame>(() => loadReplyFrame(user));
   // Reopened on edits kept from before: the template they were made in.
   const [chosen, setChosen] = useState(() =>
     Math.max(

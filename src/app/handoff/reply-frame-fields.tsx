@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { Button } from '../ui/button.tsx';
-import { type KnownOfCandidate, MAX_FRAME_LENGTH, type ReplyFrame, saveReplyFrame } from './reply-frame.ts';
+import { type KnownOfCandidate, type LoadedReplyFrame, MAX_FRAME_LENGTH, type ReplyFrame, saveReplyFrame } from './reply-frame.ts';
 
 const FIELD = 'mt-1 block w-full rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm text-slate-900 focus-ring';
 
@@ -15,14 +15,19 @@ export function ReplyFrameFields({
   onSaved,
 }: {
   user: string;
-  frame: ReplyFrame;
+  /** As loaded: one removed for what it held says so here, with the fields open. */
+  frame: LoadedReplyFrame;
   /** The candidate shown: a greeting or sign-off that holds their details is not kept. */
   known: KnownOfCandidate;
   onSaved: (frame: ReplyFrame) => void;
 }) {
   const [greeting, setGreeting] = useState(frame.greeting);
   const [signOff, setSignOff] = useState(frame.signOff);
-  const [said, setSaid] = useState<{ text: string; failed: boolean }>();
+  // Opened once to say a frame was removed; from then on the agent opens and closes it.
+  const [openedForDropped] = useState(frame.dropped !== undefined);
+  const [said, setSaid] = useState<{ text: string; failed: boolean } | undefined>(
+    frame.dropped ? { text: frame.dropped, failed: true } : undefined,
+  );
   const greetingId = useId();
   const signOffId = useId();
   const save = () => {
@@ -34,7 +39,11 @@ export function ReplyFrameFields({
     setSaid({ text: 'Saved in this browser for your replies.', failed: false });
   };
   return (
-    <details className="mt-3 rounded-md border border-slate-200 px-3 py-2 text-sm" data-testid="reply-frame">
+    <details
+      open={openedForDropped || undefined}
+      className="mt-3 rounded-md border border-slate-200 px-3 py-2 text-sm"
+      data-testid="reply-frame"
+    >
       <summary className="cursor-pointer font-medium text-slate-700">Your greeting and sign-off</summary>
       <p className="mt-2 text-slate-600">
         Set once, put around every reply you copy, and kept in this browser only: your own words, never a customer's details.

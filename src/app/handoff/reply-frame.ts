@@ -1,5 +1,6 @@
 import { candidatePersonName } from '../../kyc/contract/candidate-name.ts';
 import type { CandidateRecord } from '../../kyc/contract/schema.ts';
+import { NAME_LINE } from '../../kyc/view/id-input.ts';
 
 /**
  * A support agent's own greeting and sign-off ("Hello,", "Kind regards, Sam"), set once and put around
@@ -11,6 +12,11 @@ import type { CandidateRecord } from '../../kyc/contract/schema.ts';
 export interface ReplyFrame {
   greeting: string;
   signOff: string;
+}
+
+/** A frame as loaded: one kept before a rule refused what it holds is removed, and that is said. */
+export interface LoadedReplyFrame extends ReplyFrame {
+  dropped?: string;
 }
 
 export const NO_FRAME: ReplyFrame = { greeting: '', signOff: '' };
@@ -29,16 +35,18 @@ function hashOf(text: string): string {
 
 export const frameKey = (user: string) => `${KEY_PREFIX}${hashOf(user)}`;
 
-export function loadReplyFrame(user: string | undefined): ReplyFrame {
+export function loadReplyFrame(user: string | undefined): LoadedReplyFrame {
   if (user === undefined) return NO_FRAME;
   try {
     const stored: unknown = JSON.parse(window.localStorage.getItem(frameKey(user)) ?? 'null');
     const frame = stored as Partial<ReplyFrame> | null;
     if (!frame || typeof frame.greeting !== 'string' || typeof frame.signOff !== 'string') return NO_FRAME;
-    // Kept before e-mail addresses and phone numbers were refused: a customer's may be in it, so it goes.
-    if (contactProblem(`${frame.greeting}\n${frame.signOff}`)) {
+    // Kept before e-mail addresses, phone numbers and names were refused: a customer's may be in it, so it
+    // goes, and the editor says so (the agent saves a general one again).
+    const problem = contactProblem(`${frame.greeting}\n${frame.signOff}`) ?? nameProblem(frame.greeting);
+    if (problem) {
       window.localStorage.removeItem(frameKey(user));
-      return NO_FRAME;
+      return { ...NO_FRAME, dropped: `Your saved greeting and sign-off were removed from this browser. ${problem}` };
     }
     return { greeting: frame.greeting.slice(0, MAX_FRAME_LENGTH), signOff: frame.signOff.slice(0, MAX_FRAME_LENGTH) };
   } catch {
@@ -122,6 +130,12 @@ const EMAIL = /[^\s@]+@[^\s@]+\.[^\s@.]{2,}/u;
 /** A run of digits joined by spaces, "+", "-", "." or brackets: "+46 70-123 45 67". Counted, not matched whole. */
 const DIGIT_RUN = /[+(]?\p{Nd}(?:[\p{Nd}\s().+-]*\p{Nd})?/gu;
 const PHONE_DIGITS = 8;
+/**
+ * A run read as a phone number (with PHONE_DIGITS digits or more): digits alone ("0701234567"), or with a
+ * "+" or "(" first, or grouped by spaces ("06 12 34 56 78"), as people write numbers. A run joined by "-"
+ * and "." only is years, dates or hours ("2025-2026", "Mon-Fri 09.00-17.00"), never refused for it.
+ */
+const PHONE_LIKE = /^[+(]|^\p{Nd}+$|\p{Nd}\s+[(\p{Nd}]/u;
 /** Scripts written without spaces between words: a name there is found anywhere in the text. */
 const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}]/u;
 
@@ -129,7 +143,31 @@ const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script
 const folded = (text: string) => text.normalize('NFKC').toLowerCase();
 
 const holdsPhoneNumber = (text: string) =>
-  [...text.matchAll(DIGIT_RUN)].some(([run]) => [...run].filter((char) => /\p{Nd}/u.test(char)).length >= PHONE_DIGITS);
+  [...text.matchAll(DIGIT_RUN)].some(
+    ([run]) => [...run].filter((char) => /\p{Nd}/u.test(char)).length >= PHONE_DIGITS && PHONE_LIKE.test(run),
+  );
+
+/** A greeting's first word that only greets: the words after it are who is greeted. */
+const SALUTATION = /^(?:hello|hi|hey|dear|greetings|good|hallo|bonjour|hola|olá|ciao|hej|hei|moin|salut|merhaba)$/u;
+/** Words that greet no one in particular: "Hello Team,", "Dear Sir or Madam,", "Dear Valued Customer". */
+const NO_ONE =
+  /^(?:sir|madam|team|customer|customers|client|all|there|everyone|friend|friends|user|valued|support|colleague|colleagues|morning|afternoon|evening)$/u;
+
+/**
+ * A greeting that names someone ("Hello Mehmet Yılmaz,", "Dear Ana Silva", "Maria de Souza,"): a support
+ * user's page holds no name to compare with (its record is status level), so who is greeted is read as the
+ * search box reads a name (NAME_LINE: two or more capitalised words), unless a word of it greets no one in
+ * particular. One given name alone ("Hello Ana,") cannot be told from "Hello Team," and is kept.
+ */
+export function nameProblem(greeting: string): string | undefined {
+  const words = greeting
+    .trim()
+    .replace(/[\s,.!:;]+$/u, '')
+    .split(/\s+/u);
+  const greeted = SALUTATION.test(words[0]?.toLowerCase() ?? '') ? words.slice(1) : words;
+  if (greeted.some((word) => NO_ONE.test(word.toLowerCase()))) return undefined;
+  return NAME_LINE.test(greeted.join(' ')) ? refused("a person's name") : undefined;
+}
 
 /** Whether the (folded) text holds the detail as a word of its own: "Ana" is not in "Anastasia from Support". */
 function holdsDetail(text: string, detail: string): boolean {
@@ -154,7 +192,7 @@ export function frameProblem(frame: ReplyFrame, known: KnownOfCandidate): string
   if (known.details.some((detail) => holdsDetail(comparable, detail))) {
     return refused("this candidate's name or e-mail address");
   }
-  return contactProblem(comparable);
+  return contactProblem(comparable) ?? nameProblem(frame.greeting);
 }
 
 /** An e-mail address or a phone number in the text, anyone's: said, or undefined. */
