@@ -137,7 +137,7 @@ describe('a held claim', () => {
   it('is refreshed while its instance runs, so that another host never finds it stale; taken by another, that is said once and theirs is kept', async () => {
     const lost: string[] = [];
     const claim = claimAuditFile(freshAuditLog(), (message) => lost.push(message), 20);
-    if ('refused' in claim) throw new Error(claim.refused);
+    if (!('file' in claim)) throw new Error('not claimed');
     const old = new Date(Date.now() - STALE_MS - 5000);
     utimesSync(claim.file, old, old);
     await until(() => statSync(claim.file).mtimeMs > old.getTime() + STALE_MS);
@@ -150,5 +150,24 @@ describe('a held claim', () => {
     expect(lost[0]).toContain('Give each instance its own AUDIT_LOG');
     await claim.release();
     expect(readFileSync(claim.file, 'utf8')).toBe(theirs);
+  });
+});
+
+describe('an audit file in a directory the server may not write', () => {
+  it('starts without a claim, saying the one-writer check is off, where it died of EACCES before (the whole-diff review)', () => {
+    const auditLog = freshAuditLog();
+    // As a directory owned by another user answers (a test run as root is never refused a write itself).
+    const refusedWrite = () => {
+      throw Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' });
+    };
+    const claim = claimAuditFile(auditLog, () => {}, 20, refusedWrite);
+    expect(claim).toEqual({ unclaimed: expect.stringContaining(`AUDIT_LOG=${auditLog}: the claim file ${claimFileOf(auditLog)}`) });
+    expect('unclaimed' in claim && claim.unclaimed).toContain('Give each instance its own AUDIT_LOG');
+    expect(existsSync(claimFileOf(auditLog))).toBe(false);
+    // Another error is no permission to work around: it stops the start as before.
+    const otherError = () => {
+      throw Object.assign(new Error('EIO: i/o error'), { code: 'EIO' });
+    };
+    expect(() => claimAuditFile(auditLog, () => {}, 20, otherError)).toThrow('EIO');
   });
 });

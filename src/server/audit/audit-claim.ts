@@ -52,23 +52,33 @@ export function claimFileOf(auditFile: string): string {
   return path.join(path.dirname(resolved), `.${path.basename(resolved)}.lock`);
 }
 
+/** Errors that say the claim file cannot be made where the audit file is (a directory the app may not write). */
+const CANNOT_CREATE = new Set(['EACCES', 'EPERM', 'EROFS']);
+
 /**
  * Claims the audit file for this process, or says why it cannot: another process holds it (its pid,
- * host and since when). `onLost` is told once if the claim is found to be someone else's later on.
+ * host and since when), or no claim file can be made beside it (`unclaimed`: a writable audit file in a
+ * directory the app may not write, as a file bind-mounted into a read-only container; the server starts
+ * as it did before claims, and says the check is off). `onLost` is told once if the claim is found to be
+ * someone else's later on. `create` is how the claim file is made (the tests give one that fails as a
+ * directory the app may not write does, which a test run as root cannot otherwise meet).
  */
 export function claimAuditFile(
   auditFile: string,
   onLost: (message: string) => void,
   refreshMs = REFRESH_MS,
-): AuditClaim | { refused: string } {
+  create: typeof writeFileSync = writeFileSync,
+): AuditClaim | { refused: string } | { unclaimed: string } {
   const file = claimFileOf(auditFile);
   const mine = ownClaim();
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      writeFileSync(file, `${JSON.stringify(mine)}\n`, { flag: 'wx', mode: 0o600 });
+      create(file, `${JSON.stringify(mine)}\n`, { flag: 'wx', mode: 0o600 });
       return { file, release: keepClaim(file, mine, onLost, refreshMs) };
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const code = (error as NodeJS.ErrnoException).code ?? '';
+      if (CANNOT_CREATE.has(code)) return { unclaimed: unclaimedMessage(auditFile, file, code) };
+      if (code !== 'EEXIST') throw error;
     }
     const found = readClaim(file);
     if (found === undefined) continue; // removed meanwhile: try again
@@ -77,6 +87,14 @@ export function claimAuditFile(
     if (readClaim(file)?.text === found.text) unlinkSync(file);
   }
   return { refused: refusal(auditFile, file, undefined) };
+}
+
+function unclaimedMessage(auditFile: string, file: string, code: string): string {
+  return (
+    `AUDIT_LOG=${auditFile}: the claim file ${file} cannot be made beside it (${code}: the directory is not ` +
+    'writable for this server), so nothing stops a second instance from writing this audit log too and ' +
+    'breaking its hash chain. Give each instance its own AUDIT_LOG, or let the server write its directory.'
+  );
 }
 
 function ownClaim(): ClaimHolder {

@@ -264,6 +264,10 @@ function claimAuditLog(file: string, logger: Logger): AuditClaim | undefined {
   if (!statSync(file).isFile()) return undefined;
   const claim = claimAuditFile(file, (message) => logger.error(message));
   if ('refused' in claim) throw new ConfigError(claim.refused);
+  if ('unclaimed' in claim) {
+    logger.warn({ event: 'audit_unclaimed' }, claim.unclaimed);
+    return undefined;
+  }
   return claim;
 }
 
