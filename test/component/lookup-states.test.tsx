@@ -192,12 +192,34 @@ describe('lookup states', () => {
     }
   });
 
-  it('not found: names the id and offers to try it as a recordId', async () => {
+  it('not found: names the id, and a recordId offers to try it as a refId (which may have any form)', async () => {
     const user = userEvent.setup();
-    const { router } = showWith(apiError(404, 'not_found', 'No candidate with refId "abc".'));
-    expect(await screen.findByRole('heading', { name: 'No candidate with refId "abc"' })).toBeInTheDocument();
-    await user.click(screen.getByRole('link', { name: 'Try as recordId' }));
-    await waitFor(() => expect(router.state.location.pathname).toBe('/candidates/recordId/abc'));
+    stubApi({ candidates: { '/api/candidates/recordId/abc': apiError(404, 'not_found', 'No candidate with recordId "abc".') } });
+    const { router } = renderWithProviders('/candidates/recordId/abc');
+    expect(await screen.findByRole('heading', { name: 'No candidate with recordId "abc"' })).toBeInTheDocument();
+    expect(screen.getByRole('alert')).toHaveTextContent('Check the id, or look it up as a refId.');
+    await user.click(screen.getByRole('link', { name: 'Try as refId' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/candidates/refId/abc'));
+  });
+
+  it('attack: a name or an e-mail address not found as a refId is offered no "Try as recordId", which would send it to the service again', async () => {
+    // Before: one click sent the personal data again and wrote a second audit line, for an id that has no
+    // recordId's one form (24 hexadecimal characters) and so could find nobody.
+    const { requests } = stubApi({ candidates: {} });
+    for (const [encoded, id] of [
+      ['Maria%20de%20Souza', 'Maria de Souza'],
+      ['maria.souza%40example.com', 'maria.souza@example.com'],
+      ['abc', 'abc'],
+    ]) {
+      requests.length = 0;
+      const { unmount } = renderWithProviders(`/candidates/refId/${encoded}`);
+      const card = (await screen.findByRole('heading', { name: `No candidate with refId "${id}"` })).closest('[role="alert"]')!;
+      expect(card).toHaveTextContent('Check the id (it is no recordId either: those are 24 hexadecimal characters).');
+      expect(card).not.toHaveTextContent(/look it up as a recordId/);
+      expect(screen.queryByRole('link', { name: /Try as/ })).not.toBeInTheDocument();
+      expect(requests.filter((url) => url.startsWith('/api/candidates/'))).toEqual([`/api/candidates/refId/${encoded}`]);
+      unmount();
+    }
   });
 
   it("not found: an id that reads like a person's name says so, in the batch row's words; an id that does not, not", async () => {
@@ -207,7 +229,7 @@ describe('lookup states', () => {
     const screenOf = async () =>
       (await screen.findByRole('heading', { name: /^No candidate with/ })).closest<HTMLElement>('[role="alert"]')!;
     // Before: only "Check the id", while the batch's row for the same name said why it was not found.
-    expect(await screenOf()).toHaveTextContent(`Check the id, or look it up as a recordId. ${NAME}`);
+    expect(await screenOf()).toHaveTextContent(`Check the id (it is no recordId either: those are 24 hexadecimal characters). ${NAME}`);
     unmount();
     // An e-mail address looked up anyway (the search box asked first) is said to be one, by the same rule.
     const second = renderWithProviders('/candidates/refId/maria.souza%40example.com');
@@ -278,14 +300,16 @@ describe('lookup states', () => {
     expect(await screen.findByRole('heading', { level: 1, name: '王秀英' })).toBeInTheDocument();
   });
 
-  it('not found in an environment: "Try as recordId" and "New lookup" stay in it', async () => {
+  it('not found in an environment: "Try as refId" and "New lookup" stay in it', async () => {
     const user = userEvent.setup();
-    stubApi({ candidates: { '/api/e/staging/candidates/refId/abc': apiError(404, 'not_found', 'No candidate with refId "abc".') } });
-    const { router } = renderWithProviders('/e/staging/candidates/refId/abc');
-    expect(await screen.findByRole('heading', { name: 'No candidate with refId "abc"' })).toBeInTheDocument();
+    stubApi({
+      candidates: { '/api/e/staging/candidates/recordId/abc': apiError(404, 'not_found', 'No candidate with recordId "abc".') },
+    });
+    const { router } = renderWithProviders('/e/staging/candidates/recordId/abc');
+    expect(await screen.findByRole('heading', { name: 'No candidate with recordId "abc"' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'New lookup' })).toHaveAttribute('href', '/e/staging/');
-    await user.click(screen.getByRole('link', { name: 'Try as recordId' }));
-    await waitFor(() => expect(router.state.location.pathname).toBe('/e/staging/candidates/recordId/abc'));
+    await user.click(screen.getByRole('link', { name: 'Try as refId' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/e/staging/candidates/refId/abc'));
   });
 
   it('an environment that does not exist (a link from an older configuration): says so, not "no candidate", and "New lookup" leaves it', async () => {

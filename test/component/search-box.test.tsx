@@ -135,23 +135,27 @@ describe('the search box', { timeout: 20_000 }, () => {
     expect(searchBox()).toHaveValue('nobody');
   });
 
-  it('follows "Try as recordId": the toggle turns to recordId, the box keeps the id, and the next id typed is read by its form', async () => {
+  it('follows "Try as refId": the toggle turns to refId, the box keeps the id, and the next id typed is read by its form', async () => {
     const user = userEvent.setup();
-    // An id that is not 24 hex characters, so nothing retries by itself: only the button does.
-    stubApi({ candidates: { [apiPath('recordId', 'rec-42')]: envelope({ ...kwame, recordId: 'rec-42' }) } });
+    // A recordId the switch chose (not guessed), so nothing retries by itself: only the button does. (A refId
+    // without a recordId's form is offered no "Try as recordId": it can be none.)
+    stubApi({ candidates: { [apiPath('refId', 'rec-42')]: envelope({ ...kwame, refId: 'rec-42' }) } });
     const { router } = renderWithProviders('/');
     await findSearchBox();
-    await user.type(searchBox(), 'rec-42{Enter}');
-    await screen.findByRole('heading', { name: 'No candidate with refId "rec-42"' });
-    expect(screen.getByRole('radio', { name: 'refId' })).toBeChecked();
-
-    await user.click(screen.getByRole('link', { name: 'Try as recordId' }));
-    await screen.findByRole('heading', { level: 1, name: 'Kwame Mensah' });
-    expect(router.state.location.pathname).toBe('/candidates/recordId/rec-42');
+    await user.type(searchBox(), 'rec-42');
+    await user.click(screen.getByRole('radio', { name: 'recordId' }));
+    await user.click(searchBox());
+    await user.keyboard('{End}{Enter}');
+    await screen.findByRole('heading', { name: 'No candidate with recordId "rec-42"' });
     expect(screen.getByRole('radio', { name: 'recordId' })).toBeChecked();
-    expect(screen.getByRole('radio', { name: 'refId' })).not.toBeChecked();
+
+    await user.click(screen.getByRole('link', { name: 'Try as refId' }));
+    await screen.findByRole('heading', { level: 1, name: 'Kwame Mensah' });
+    expect(router.state.location.pathname).toBe('/candidates/refId/rec-42');
+    expect(screen.getByRole('radio', { name: 'refId' })).toBeChecked();
+    expect(screen.getByRole('radio', { name: 'recordId' })).not.toBeChecked();
     expect(searchBox()).toHaveValue('rec-42');
-    expect(searchBox()).toHaveAccessibleName('recordId to look up');
+    expect(searchBox()).toHaveAccessibleName('refId to look up');
 
     // Not 24 hex characters: a refId, whatever kind the page was looked up by; the switch says so as it is typed.
     await user.clear(searchBox());

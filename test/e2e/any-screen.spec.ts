@@ -19,7 +19,8 @@ const PAGES: Array<{ name: string; path: string; ready: (page: Page) => ReturnTy
   { name: 'candidate', path: AMELIE, ready: (page) => page.getByRole('button', { name: 'Open a larger view of the passport' }) },
   { name: 'batch', path: '/batch', ready: (page) => page.getByRole('heading', { name: 'Batch status lookup' }) },
   { name: 'applicants', path: '/applicants', ready: (page) => page.getByRole('table') },
-  { name: 'error', path: '/candidates/refId/no-such-candidate-here', ready: (page) => page.getByRole('heading', { name: /No candidate/ }) },
+  // By recordId: its screen offers "Try as refId" beside "New lookup", links that do what buttons do (both were 34 px high).
+  { name: 'error', path: '/candidates/recordId/no-such-candidate-here', ready: (page) => page.getByRole('link', { name: 'Try as refId' }) },
 ];
 
 /** What the page is wider than the screen by (0: no sideways scroll), and the header's share of the height. */
@@ -34,10 +35,17 @@ async function layout(page: Page) {
   }));
 }
 
-/** Every control a finger taps that is shown and under 44 px either way (a link in a sentence excepted). */
+/**
+ * Every control a finger taps that is shown and under 44 px either way (a link in a sentence excepted). A
+ * failure screen's links ([role=alert] a) are its actions, each alone: measured whether marked or not.
+ */
 async function smallTargets(page: Page) {
   return page.evaluate(() =>
-    [...document.querySelectorAll('button, select, input:not([type=checkbox]):not([type=radio]), summary, [role=tab], a[data-touch]')]
+    [
+      ...document.querySelectorAll(
+        'button, select, input:not([type=checkbox]):not([type=radio]), summary, [role=tab], a[data-touch], [role=alert] a',
+      ),
+    ]
       .filter((el) => {
         const box = el.getBoundingClientRect();
         if (box.width === 0 || box.height === 0 || getComputedStyle(el).visibility === 'hidden') return false;

@@ -49,15 +49,21 @@ test.describe('lookup', () => {
     });
   }
 
-  test('an unknown id offers to try it as a recordId', async ({ page }) => {
+  test("an unknown refId without a recordId's form offers no other kind; an unknown recordId offers to try it as a refId", async ({
+    page,
+  }) => {
     await page.goto('/candidates/refId/crm-00000');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('No candidate with refId "crm-00000"');
     await screenshot(page, 'not-found');
-    await page.getByRole('link', { name: 'Try as recordId' }).click();
+    // It can be no recordId (24 hexadecimal characters): trying it as one would only send it again.
+    await expect(page.getByRole('link', { name: /Try as/ })).toHaveCount(0);
+    await page.goto('/candidates/recordId/crm-00000');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('No candidate with recordId "crm-00000"');
+    await page.getByRole('link', { name: 'Try as refId' }).click();
     // Looked up both ways: said so, with nothing more to try.
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('No candidate with refId or recordId "crm-00000"');
     await expect(page.getByRole('link', { name: /Try as/ })).toHaveCount(0);
-    await expect(page.getByRole('radio', { name: 'recordId' })).toBeChecked();
+    await expect(page.getByRole('radio', { name: 'refId' })).toBeChecked();
   });
 
   test('an encrypted answer (the sandbox plays one): says what it is, shows none of it, and the next lookup works', async ({ page }) => {

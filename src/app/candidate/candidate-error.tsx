@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { type ReactNode, useId } from 'react';
+import { type ComponentProps, type ReactNode, useId } from 'react';
 import { Link } from '../navigation.tsx';
-import type { LookupKind } from '../../kyc/contract/lookup.ts';
+import { type LookupKind, looksLikeRecordId } from '../../kyc/contract/lookup.ts';
 import { cleanId } from '../../kyc/view/id-input.ts';
 import { readsLikeNoId } from '../../kyc/view/reads-like-no-id.ts';
 import { invisibleIn, lowerCaseRecordId, withoutMarks } from './id-marks.ts';
@@ -137,6 +137,14 @@ function notFoundScreen({ kind, id, bothKinds, actions }: ScreenContext): Screen
       body: `The KYC service has no candidate with this id, as a refId or as a recordId. Check the id.${named}`,
     };
   }
+  // A refId without a recordId's one form can be no recordId: trying it as one would send the id (a name, an
+  // e-mail address) to the service again and write a second audit line, and could find nobody.
+  if (kind === 'refId' && !looksLikeRecordId(id)) {
+    return {
+      title: `No candidate with refId "${id}"`,
+      body: `The KYC service has no candidate with this refId. Check the id (it is no recordId either: those are 24 hexadecimal characters).${named}`,
+    };
+  }
   return {
     title: `No candidate with ${kind} "${id}"`,
     body: `The KYC service has no candidate with this ${kind}. Check the id, or look it up as a ${OTHER_KIND[kind]}.${named}`,
@@ -215,6 +223,11 @@ function errorScreen(error: ApiError, context: ScreenContext): ErrorScreen {
   return { title: 'The lookup failed', body: error.message, action: retry ? actions.retry : undefined };
 }
 
+/** A link that does what a button would: a button's look, and a finger's height on a phone (data-touch, styles.css). */
+function ActionLink(props: Omit<ComponentProps<typeof Link>, 'className'>) {
+  return <Link {...props} className={cn(buttonClass(), 'inline-flex items-center')} data-touch />;
+}
+
 function WhatWasWrong({ message, detail }: { message: string; detail: string | undefined }) {
   return (
     <>
@@ -258,37 +271,21 @@ export function CandidateError({
       </Button>
     ),
     withoutInvisible: (
-      <Link
-        className={cn(buttonClass(), 'inline-flex items-center')}
-        to={to(candidatePath(kind, cleanId(id).id))}
-        state={{ cleaned: invisibleIn(id) }}
-      >
+      <ActionLink to={to(candidatePath(kind, cleanId(id).id))} state={{ cleaned: invisibleIn(id) }}>
         Look up {kind} {cleanId(id).id}
-      </Link>
+      </ActionLink>
     ),
     withoutMarks: marked && (
-      <Link
-        className={cn(buttonClass(), 'inline-flex items-center')}
-        to={to(candidatePath(kind, marked.id))}
-        state={{ cleaned: marked.marks }}
-      >
+      <ActionLink to={to(candidatePath(kind, marked.id))} state={{ cleaned: marked.marks }}>
         Look up {kind} {marked.id}
-      </Link>
+      </ActionLink>
     ),
-    inLowerCase: (
-      <Link className={cn(buttonClass(), 'inline-flex items-center')} to={to(candidatePath('recordId', id.toLowerCase()))}>
-        Look up recordId {id.toLowerCase()}
-      </Link>
-    ),
+    inLowerCase: <ActionLink to={to(candidatePath('recordId', id.toLowerCase()))}>Look up recordId {id.toLowerCase()}</ActionLink>,
+    // This kind was tried: the other is looked up once, and never retried as this one by itself.
     tryOtherKind: (
-      <Link
-        className={cn(buttonClass(), 'inline-flex items-center')}
-        to={to(candidatePath(OTHER_KIND[kind], id))}
-        // This kind was tried: the other is looked up once, and never retried as this one by itself.
-        state={{ triedOtherKind: true }}
-      >
+      <ActionLink to={to(candidatePath(OTHER_KIND[kind], id))} state={{ triedOtherKind: true }}>
         Try as {OTHER_KIND[kind]}
-      </Link>
+      </ActionLink>
     ),
   };
   const screen = errorScreen(error, { kind, id, bothKinds, actions, waitId });

@@ -24,8 +24,10 @@ export function ProblemCard({
       <div className="text-sm break-words">{body}</div>
       <div className="flex flex-wrap gap-3">
         {action}
+        {/* Alone on its line: a finger's height on a phone, as the buttons beside it (data-touch, styles.css). */}
         <Link
           to={home}
+          data-touch
           className="inline-flex items-center rounded-md border border-red-300 bg-white px-3 py-1.5 text-sm font-medium text-red-900 hover:bg-red-100 focus-ring"
         >
           New lookup
