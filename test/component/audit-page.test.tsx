@@ -617,11 +617,41 @@ describe("a candidate's Activity", () => {
     const seen = row({ user: 'dave', action: 'list', kind: null, id: null, level: null, queueTab: 'blocked' });
     showCandidate(ANA, { rows: [seen], since: '', more: false, source: { kind: 'files' } });
     const activity = await screen.findByTestId('activity');
-    // A glance at the queue is not someone having looked the candidate up.
-    expect(await within(activity).findByText('Nobody else has looked at this candidate today.')).toBeInTheDocument();
+    // A glance at the queue is not someone having opened the candidate; but it is said, as the list below shows it
+    // (before: "Nobody else has looked at this candidate today." above dave's line of today).
+    expect(
+      await within(activity).findByText('Nobody else has opened this candidate today; dave saw them in the queue.'),
+    ).toBeInTheDocument();
     await user.click(within(activity).getByText('Activity'));
     const table = within(activity).getByRole('table', { name: /Who looked at this candidate/ });
     expect(within(table).getAllByRole('row')[1]!.textContent).toMatch(/dave.*Saw in the queue \(Blocked tab\)$/);
+  });
+
+  it('counts who only saw the candidate in the queue today in a clause of its own, the reader and those who looked them up apart', async () => {
+    const seen = (user: string, minutesAgo: number) =>
+      row({
+        user,
+        action: 'list',
+        kind: null,
+        id: null,
+        level: null,
+        queueTab: 'blocked',
+        time: new Date(Date.now() - minutesAgo * 60_000).toISOString(),
+      });
+    const old = new Date(Date.now() - 3 * 86_400_000).toISOString();
+    const rows = [
+      seen('carol', 5),
+      seen('dave', 1),
+      seen('ana', 2),
+      row({ user: 'ben' }),
+      seen('ben', 3),
+      { ...seen('gus', 1), time: old },
+    ];
+    showCandidate(ANA, { rows, since: old, more: false, source: { kind: 'files' } });
+    const activity = await screen.findByTestId('activity');
+    expect(
+      await within(activity).findByText(/^Looked at today by ben \(.+\); 2 saw them in the queue \(dave, carol\)\.$/),
+    ).toBeInTheDocument();
   });
 
   it("stands under the candidate's name: the page's headings start with its h1, none skipped", async () => {

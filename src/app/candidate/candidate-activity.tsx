@@ -82,12 +82,24 @@ function ActivityCard({ environment, refId, recordId, user, role, fetchedAt }: P
   );
 }
 
-/** "Looked at today by ben (2 hours ago), and by you." / "Nobody else has looked at this candidate today." */
+/**
+ * "Looked at today by ben (2 hours ago), and by you." / "Nobody else has looked at this candidate today."; and
+ * who only saw them in the queue, whose lines the list shows: "Nobody else has opened this candidate today;
+ * 2 saw them in the queue (dave, carol)."
+ */
 function todayText(answer: ActivityAnswer, user: string | undefined, now: Date, zone: ZoneMode): string {
   const today = todaysLookers(answer.rows, user, now, zone);
-  if (today.others.length === 0) return 'Nobody else has looked at this candidate today.';
+  const queue = today.inQueue;
+  const inQueue =
+    queue.length === 0
+      ? ''
+      : queue.length === 1
+        ? `; ${queue[0]} saw them in the queue`
+        : `; ${queue.length} saw them in the queue (${queue.join(', ')})`;
+  if (today.others.length === 0)
+    return inQueue ? `Nobody else has opened this candidate today${inQueue}.` : 'Nobody else has looked at this candidate today.';
   const others = today.others.map((other) => `${other.user} (${formatRelative(other.at, now, { zone })})`);
-  return `Looked at today by ${others.join(', ')}${today.you ? ', and by you' : ''}.`;
+  return `Looked at today by ${others.join(', ')}${today.you ? ', and by you' : ''}${inQueue}.`;
 }
 
 /**

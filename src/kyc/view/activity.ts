@@ -8,19 +8,41 @@ export interface TodaysLookers {
   others: Array<{ user: string; at: Date }>;
   /** The reader looked too. */
   you: boolean;
+  /**
+   * Others who only saw them in the queue today (a page of it that showed their certificate's outcome), latest
+   * first: they did not open the candidate, but the list below shows their lines, so the first line counts them.
+   */
+  inQueue: string[];
 }
 
-/** Who looked this candidate up today: lookups and batch lookups, whoever's, the reader apart. */
+/** A line of today's, of someone's, that answered: a refusal or a failure showed nothing. */
+function shownToday(row: AuditRow, now: Date, zone: ZoneMode): boolean {
+  if (!row.user || row.status === null || row.status >= 400) return false;
+  return calendarDaysBetween(new Date(row.time), now, { zone }) === 0;
+}
+
+/** Who looked this candidate up today: lookups and batch lookups, whoever's, the reader apart; and who saw them in the queue. */
 export function todaysLookers(rows: readonly AuditRow[], you: string | undefined, now: Date, zone: ZoneMode): TodaysLookers {
   const latest = new Map<string, Date>();
+  const queue = new Map<string, Date>();
   let mine = false;
   for (const row of rows) {
-    if ((row.action !== 'lookup' && row.action !== 'batch') || !row.user || row.status === null || row.status >= 400) continue;
+    if (!shownToday(row, now, zone)) continue;
+    const lookedUp = row.action === 'lookup' || row.action === 'batch';
+    if (row.user === you) {
+      mine ||= lookedUp;
+      continue;
+    }
+    const map = lookedUp ? latest : row.action === 'list' && row.queueTab !== undefined ? queue : undefined;
     const at = new Date(row.time);
-    if (calendarDaysBetween(at, now, { zone }) !== 0) continue;
-    if (row.user === you) mine = true;
-    else if (!latest.has(row.user) || latest.get(row.user)! < at) latest.set(row.user, at);
+    const before = map?.get(row.user!);
+    if (map && (before === undefined || before < at)) map.set(row.user!, at);
   }
-  const others = [...latest].map(([user, at]) => ({ user, at })).sort((a, b) => b.at.getTime() - a.at.getTime());
-  return { others, you: mine };
+  const newestFirst = (map: Map<string, Date>) =>
+    [...map].map(([user, at]) => ({ user, at })).sort((a, b) => b.at.getTime() - a.at.getTime());
+  const others = newestFirst(latest);
+  const inQueue = newestFirst(queue)
+    .map(({ user }) => user)
+    .filter((user) => !latest.has(user));
+  return { others, you: mine, inQueue };
 }
