@@ -182,10 +182,14 @@ describe('identity attributes sent as an object or a list', () => {
       customFields: { ...sandbox.customFields, sanctions: { lists: ['OFAC'], hit: false } },
     });
     const identity = await card('Identity');
-    expect(row(identity, 'Given name')).toHaveTextContent(/^\{"first":"Mehmet","middle":"Ali"\} \(not text: an object, as JSON\)$/);
+    expect(row(identity, 'Given name')).toHaveTextContent(
+      /^\{"first":"Mehmet","middle":"Ali"\} \(declared string; sent as an object, as JSON\)$/,
+    );
     expect(within(identity).getByTestId('sent-in-other-form')).toHaveTextContent('sent one attribute here in another form');
     const others = await card('Other identity attributes');
-    expect(row(others, 'Tax ID')).toHaveTextContent('["TR",12345678901] (not text: a list, as JSON)');
+    // The type it came with, said beside what came: before, "Tax ID (string)" stood over "not text: a list", a contradiction.
+    expect(within(others).getByText('Tax ID').closest('dt')).toHaveTextContent(/^Tax ID$/);
+    expect(row(others, 'Tax ID')).toHaveTextContent(/^\["TR",12345678901\] \(declared string; sent as a list, as JSON\)$/);
     expect(within(others).getByTestId('sent-in-other-form')).toBeInTheDocument();
     const custom = await card('Custom fields');
     expect(custom.querySelector('th[data-field="sanctions"]')!.nextElementSibling).toHaveTextContent(
@@ -205,7 +209,7 @@ describe('identity attributes sent as an object or a list', () => {
     const others = await card('Other identity attributes');
     expect(document.body).not.toHaveTextContent('1 Rd');
     fireEvent.click(within(others).getByRole('button', { name: /^Address: hidden by the privacy mask/ }));
-    expect(row(others, 'Address')).toHaveTextContent('["1 Rd","Berlin"] (not text: a list, as JSON)');
+    expect(row(others, 'Address')).toHaveTextContent('["1 Rd","Berlin"] (declared string; sent as a list, as JSON)');
     expect(screen.getByTestId('contact-not-provided')).toHaveTextContent(/^No phone number in this response\.$/);
     expect(screen.queryByTestId('unread-fields')).not.toBeInTheDocument();
   });
@@ -224,7 +228,9 @@ describe('identity attributes sent as an object or a list', () => {
     // At most the 10,000 characters kept, of which the card shows 120.
     const more = within(identity).getByRole('button', { name: /Show all \(([\d,]+) more characters\)/ });
     expect(Number(/\(([\d,]+)/.exec(more.textContent!)![1]!.replaceAll(',', ''))).toBeLessThanOrEqual(10_001 - 120);
-    expect(row(identity, 'Family name')).toHaveTextContent(`${'['.repeat(32)}…${']'.repeat(32)} (not text: a list, as JSON)`);
+    expect(row(identity, 'Family name')).toHaveTextContent(
+      `${'['.repeat(32)}…${']'.repeat(32)} (declared string; sent as a list, as JSON)`,
+    );
     const others = await card('Other identity attributes');
     expect(others.querySelector('img')).toBeNull();
     expect(row(others, 'Tax ID')).toHaveTextContent('{"__proto__":{"isAdmin":true},"<img src=x onerror=alert(1)>":"⟦U+202E⟧gpj.exe"}');

@@ -31,7 +31,8 @@ export function OtherAttributes({
           </Attribute>
         ))}
         {structured.map((field) => (
-          <Attribute key={`structured:${field.name}`} name={field.name} type={field.type}>
+          // Its declared type is said beside what came instead (structured-value.tsx).
+          <Attribute key={`structured:${field.name}`} name={field.name} type={undefined}>
             {MASKED_ATTRIBUTES.has(field.name) ? (
               <Masked maskKey={field.name} label={attributeLabel(field.name)}>
                 <StructuredValue field={field} />

@@ -4,6 +4,8 @@ import { LongText } from '../ui/long-text.tsx';
 /**
  * A value the service sent as an object or a list where text was due (other-forms.ts): its compact JSON,
  * cut as long values are, and marked "not text". One look for a custom field and an identity attribute.
+ * An attribute that came with a type says it as declared beside what came: "Nationality (string)" over
+ * "not text: an object" read as a contradiction (UX review).
  */
 export function StructuredValue({ field, limit }: { field: StructuredField; limit?: number }) {
   return (
@@ -12,7 +14,13 @@ export function StructuredValue({ field, limit }: { field: StructuredField; limi
         <LongText text={field.json} limit={limit} />
       </span>{' '}
       <span className="text-xs whitespace-nowrap text-amber-800" data-testid="not-text">
-        ({notTextWords(field)})
+        {field.type === undefined ? (
+          `(${notTextWords(field)})`
+        ) : (
+          <>
+            (declared <LongText text={field.type} limit={20} />; sent as {field.kind}, as JSON)
+          </>
+        )}
       </span>
     </>
   );
