@@ -49,6 +49,17 @@ describe('SANDBOX_DATA', () => {
     ],
     ['no recordId', () => write('norecord.json', [{ ...record, recordId: undefined }]), /recordId/],
     ['a duplicate refId', () => write('dup.json', [record, { ...record, recordId: 'rec-2' }]), /duplicate refId "team-user-1"/],
+    // The page shows such a value as its JSON, kept beside the record: served from the file it was lost (the UX review).
+    [
+      'an identity attribute sent as an object',
+      () => write('object.json', [{ ...record, identities: { given_name: { type: 'string', value: { first: 'Ana' } } } }]),
+      /text expected, an object found\n {2}→ at \[0\]\.identities\.given_name/,
+    ],
+    [
+      'a custom field sent as a list',
+      () => write('list.json', [{ ...record, customFields: { riskTags: ['pep', 'high'] } }]),
+      /text expected, a list found\n {2}→ at \[0\]\.customFields\.riskTags/,
+    ],
   ])('refuses %s with a message naming the problem', (_name, file, message) => {
     expect(() => loadSandboxData(file())).toThrow(message);
   });

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { structuredFieldsOf } from '../../kyc/contract/other-forms.ts';
 import { type CandidateRecord, readCandidateRecord } from '../../kyc/contract/record-reading.ts';
 import { statusInfo } from '../../kyc/contract/status.ts';
 import { ConfigError } from '../config/config.ts';
@@ -24,6 +25,16 @@ const dataFileSchema = z
       }
       for (const { field, expected, found } of reading.unread) {
         ctx.addIssue({ code: 'custom', path: [index, ...field.split('.')], message: `${expected} expected, ${found} found` });
+      }
+      // An object or a list where text belongs is shown by the page as its JSON (other-forms.ts), and kept
+      // beside the record, never in it: served from a data file it would be lost, so the file is refused.
+      for (const [map, within] of [
+        ['identities', reading.record.identities],
+        ['customFields', reading.record.customFields],
+      ] as const) {
+        for (const { name, kind } of structuredFieldsOf(within)) {
+          ctx.addIssue({ code: 'custom', path: [index, map, name], message: `text expected, ${kind} found` });
+        }
       }
       if (!reading.record.recordId) ctx.addIssue({ code: 'custom', path: [index, 'recordId'], message: 'recordId is missing or empty' });
       return [reading.record];
