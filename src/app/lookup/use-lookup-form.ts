@@ -103,13 +103,20 @@ export function useLookupForm(current: Current) {
 
 type PasteModule = typeof import('./paste.ts');
 let pasteModule: PasteModule | undefined;
+let fetchPaste = () => import('./paste.ts');
 
 /**
  * How a paste is read (paste.ts, with the id list's rules) is not part of the first load: fetched once the
  * form is shown (LookupForm), and read at once from then on. A paste before it is here waits for it; one
  * it cannot be fetched for is taken as one id, cleaned.
  */
-export const loadPaste = () => import('./paste.ts').then((module) => (pasteModule = module));
+export const loadPaste = () => fetchPaste().then((module) => (pasteModule = module));
+
+/** The reader fetched by `fetch` from now on, and not here until it has been: a test's, to have it come late. */
+export function fetchPasteBy(fetch: () => Promise<PasteModule>) {
+  pasteModule = undefined;
+  fetchPaste = fetch;
+}
 
 /** A paste into the box: a dashboard link or a link of this app gives its id, a list is held for a batch, an id is cleaned. */
 function pasteHandler(value: string, dispatch: Dispatch<LookupFormAction>) {
