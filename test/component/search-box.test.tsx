@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { CandidateRecord } from '../../src/kyc/contract/schema.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
+import { fetchPasteBy, loadPaste } from '../../src/app/lookup/use-lookup-form.ts';
 import { envelope, pageStatus, renderWithProviders, stubApi } from './render.tsx';
 
 const samples = (await sampleCandidates({ now: new Date() })).map((c) => c.record);
@@ -27,6 +28,29 @@ async function pasteOnHome(text: string) {
   await user.click(searchBox());
   await user.paste(text);
   return { user, ...rendered };
+}
+
+/**
+ * Runs `steps` with the paste reader (paste.ts, fetched after the first paint) not here yet, as on a slow
+ * link: `arrive` lets it come. The reader already fetched is put back after.
+ */
+async function withLateReader(steps: (arrive: () => Promise<void>) => Promise<void>) {
+  const fetch = () => import('../../src/app/lookup/paste.ts');
+  let open = () => {};
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  fetchPasteBy(() => opened.then(fetch));
+  // The reader has come once every paste that waited for it has been read (their readings follow its arrival).
+  const arrive = async () => {
+    open();
+    await loadPaste();
+  };
+  try {
+    await steps(arrive);
+  } finally {
+    open();
+    fetchPasteBy(fetch);
+    await loadPaste();
+  }
 }
 
 /** The batch's answer of `rows`, as the server streams it (NDJSON). */
@@ -241,6 +265,32 @@ describe('the search box', { timeout: 20_000 }, () => {
     await user.keyboard('{Enter}');
     expect(await screen.findByText('Enter a refId to look up.')).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/candidates/refId/cust_000482');
+  });
+
+  it('a paste before the paste reader is here shows at once, and what is typed after it is kept when the reader comes (UX review: the late reading overwrote it)', async () => {
+    stubApi();
+    await withLateReader(async (arrive) => {
+      const { user } = await pasteOnHome('maria@example.com');
+      // Before, the box showed nothing of the paste while the reader was on its way.
+      expect(searchBox()).toHaveValue('maria@example.com');
+      await user.tripleClick(searchBox());
+      await user.keyboard('user-7781');
+      await arrive();
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+      expect(searchBox()).toHaveValue('user-7781');
+    });
+  });
+
+  it('a paste before the paste reader is here, not typed over, is read again when it comes: a list is offered for a batch', async () => {
+    stubApi();
+    await withLateReader(async (arrive) => {
+      await pasteOnHome('support-ticket-4410\ncrm-55102');
+      expect(searchBox()).toHaveValue('support-ticket-4410crm-55102');
+      expect(screen.queryByText(/^You pasted a list/)).not.toBeInTheDocument();
+      await arrive();
+      await waitFor(() => expect(pageStatus()).toHaveTextContent(/^You pasted a list of 2 ids/));
+      expect(searchBox()).toHaveValue('');
+    });
   });
 
   it('a link pasted, then an id pasted over it: the id is looked up by its own kind, here (code review, 29 November)', async () => {

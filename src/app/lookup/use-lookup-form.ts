@@ -107,8 +107,7 @@ let fetchPaste = () => import('./paste.ts');
 
 /**
  * How a paste is read (paste.ts, with the id list's rules) is not part of the first load: fetched once the
- * form is shown (LookupForm), and read at once from then on. A paste before it is here waits for it; one
- * it cannot be fetched for is taken as one id, cleaned.
+ * form is shown (LookupForm), and read at once from then on.
  */
 export const loadPaste = () => fetchPaste().then((module) => (pasteModule = module));
 
@@ -118,21 +117,42 @@ export function fetchPasteBy(fetch: () => Promise<PasteModule>) {
   fetchPaste = fetch;
 }
 
-/** A paste into the box: a dashboard link or a link of this app gives its id, a list is held for a batch, an id is cleaned. */
+/**
+ * A paste into the box: a dashboard link or a link of this app gives its id, a list is held for a batch, an
+ * id is cleaned. Before the reader is here, the text goes in at once as the browser's own paste puts it;
+ * once the reader is here the paste is read, unless the box holds something else by then. (A late reading used to overwrite
+ * what was typed meanwhile, and the box showed nothing of the paste while it waited.)
+ */
 function pasteHandler(value: string, dispatch: Dispatch<LookupFormAction>) {
   return (event: ClipboardEvent<HTMLInputElement>) => {
     const text = event.clipboardData.getData('text/plain');
     if (!text) return;
     event.preventDefault();
     const box = event.currentTarget;
-    const read = (module: PasteModule) => takePaste(module.interpretPaste(text), box, value, dispatch);
-    if (pasteModule) return read(pasteModule);
-    const { id, removed } = cleanId(text);
-    loadPaste().then(read, () => takePaste({ type: 'id', id, removed: describeRemoved(removed) }, box, value, dispatch));
+    const start = box.selectionStart ?? value.length;
+    const end = box.selectionEnd ?? value.length;
+    // The id pasted over the selection, as the browser would have done.
+    const over = (id: string) => value.slice(0, start) + id + value.slice(end);
+    const read = (pasted: Pasted) => takePaste(pasted, box, over, start, dispatch);
+    if (pasteModule) return read(pasteModule.interpretPaste(text));
+    // As the browser's own paste would (a lookup cleans the id all the same: useSubmit).
+    read({ type: 'id', id: text, removed: undefined });
+    // What the box shows now (a text box drops line breaks): read again only while it still does.
+    const held = over(text).replace(/\r\n|\r|\n/g, '');
+    loadPaste().then(
+      () => box.value === held && read(pasteModule!.interpretPaste(text)),
+      () => {},
+    );
   };
 }
 
-function takePaste(pasted: Pasted, box: HTMLInputElement, value: string, dispatch: Dispatch<LookupFormAction>) {
+function takePaste(
+  pasted: Pasted,
+  box: HTMLInputElement,
+  over: (id: string) => string,
+  start: number,
+  dispatch: Dispatch<LookupFormAction>,
+) {
   if (pasted.type === 'list') return dispatch({ type: 'pastedList', list: pasted.list });
   if (pasted.type === 'dashboard') {
     if (!pasted.link.ok) return dispatch({ type: 'pastedBadLink', problem: pasted.link.problem });
@@ -142,16 +162,9 @@ function takePaste(pasted: Pasted, box: HTMLInputElement, value: string, dispatc
     const { kind, id, environment } = pasted.link;
     return dispatch({ type: 'pastedAppLink', kind, id, environment });
   }
-  const { next, caret } = pastedOver(box, value, pasted.id);
-  dispatch({ type: 'pastedId', value: next, removed: pasted.removed });
+  const caret = start + pasted.id.length;
+  dispatch({ type: 'pastedId', value: over(pasted.id), removed: pasted.removed });
   requestAnimationFrame(() => box.setSelectionRange(caret, caret));
-}
-
-/** The id pasted over the selection, as the browser would have done: the new text, and where the caret goes. */
-function pastedOver(box: HTMLInputElement, value: string, id: string): { next: string; caret: number } {
-  const start = box.selectionStart ?? value.length;
-  const end = box.selectionEnd ?? value.length;
-  return { next: value.slice(0, start) + id + value.slice(end), caret: start + id.length };
 }
 
 interface SubmitInput {
