@@ -104,6 +104,14 @@ describe('a list that reads like personal data, in a batch', { timeout: 20_000 }
     await waitFor(() => expect(batchRequests(requests)).toHaveLength(1));
   });
 
+  it('"Look them up anyway" leaves the focus on "Look up all", as a press of it does, not on the page (UX review: it fell to the body)', async () => {
+    const { user, requests } = await pasteIntoBatch(`${EMAIL}\nMaria de Souza\n`);
+    await user.click(await screen.findByRole('button', { name: 'Look them up anyway' }));
+    await waitFor(() => expect(batchRequests(requests)).toHaveLength(1));
+    expect(screen.queryByRole('button', { name: 'Look them up anyway' })).not.toBeInTheDocument();
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Look up all' }));
+  });
+
   it('a list mixing ids and a name is looked up as before, without a question', async () => {
     const { requests } = await pasteIntoBatch('cust_1\nMaria de Souza\ncust_2');
     await waitFor(() => expect(batchRequests(requests)).toHaveLength(1));

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { type MouseEvent, useMemo, useState } from 'react';
 import { type PersonalData, readsLikePersonalData } from '../../kyc/view/personal-data.ts';
 import { PersonalDataQuestion } from '../ui/personal-data-question.tsx';
 
@@ -32,13 +32,21 @@ export function usePersonalList(ids: readonly string[], text: string) {
 /** "a", "a or b", "a, b or c". */
 const either = (kinds: readonly string[]) => (kinds.length === 1 ? kinds[0]! : `${kinds.slice(0, -1).join(', ')} or ${kinds.at(-1)}`);
 
-/** Asked before such a list is sent, in place of the batch starting; it goes when the list changes (BatchPage). */
+/**
+ * Asked before such a list is sent, in place of the batch starting; it goes when the list changes (BatchPage).
+ * Its button goes with it as the batch starts: the focus goes to the form's Look up all, where a press of
+ * that leaves it, rather than falling to the page.
+ */
 export function PersonalListQuestion({ kinds, onAnyway }: { kinds: readonly PersonalData[]; onAnyway: () => void }) {
+  const anyway = (event: MouseEvent<HTMLButtonElement>) => {
+    event.currentTarget.form?.querySelector<HTMLButtonElement>('button[type="submit"]')?.focus();
+    onAnyway();
+  };
   return (
     <PersonalDataQuestion
       question={`Everything in the list reads like ${either(kinds)}, not an id. Candidate Lookup finds candidates by refId or recordId only; look them up anyway?`}
       act="Look them up anyway"
-      onAct={onAnyway}
+      onAct={anyway}
     />
   );
 }

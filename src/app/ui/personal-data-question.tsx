@@ -1,3 +1,4 @@
+import type { MouseEvent } from 'react';
 import { Button } from './button.tsx';
 
 /**
@@ -6,7 +7,17 @@ import { Button } from './button.tsx';
  * An alert, so that it is heard where the focus stays (the box, to type the id over what was there); it
  * goes when the text changes, which is the caller's to know.
  */
-export function PersonalDataQuestion({ id, question, act, onAct }: { id?: string; question: string; act: string; onAct: () => void }) {
+export function PersonalDataQuestion({
+  id,
+  question,
+  act,
+  onAct,
+}: {
+  id?: string;
+  question: string;
+  act: string;
+  onAct: (event: MouseEvent<HTMLButtonElement>) => void;
+}) {
   return (
     <div className="mt-2 flex flex-wrap items-center gap-x-3 gap-y-1 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950">
       <p id={id} role="alert" data-testid="personal-data-question">
