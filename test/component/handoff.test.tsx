@@ -163,6 +163,25 @@ describe('hand-off', { timeout: 20_000 }, () => {
     expect(writeText).not.toHaveBeenCalled();
   });
 
+  it("a certificate's Copy pressed twice while its line is being written writes one line, and copies once (UX review: a double-click wrote two)", async () => {
+    const user = userEvent.setup();
+    let answer: (response: Response) => void = () => {};
+    const { fetchMock } = show(blocked, { exportReply: () => new Promise<Response>((resolve) => (answer = resolve)) });
+    const onfido = await screen.findByRole('article', { name: 'Onfido' });
+    await user.click(within(onfido).getByText('Raw JSON'));
+    const writeText = vi.spyOn(navigator.clipboard, 'writeText');
+    const copy = within(onfido).getByRole('button', { name: 'Copy Onfido certificate' });
+    await user.click(copy);
+    await user.click(copy);
+    // Held as Copy summary's and Copy reply's are: busy, the focus kept on it.
+    expect(copy).toHaveAttribute('aria-disabled', 'true');
+    expect(copy).toHaveFocus();
+    answer(json({ status: 'success' }));
+    await waitFor(() => expect(writeText).toHaveBeenCalledTimes(1));
+    expect(exportsOf(fetchMock)).toHaveLength(1);
+    await waitFor(() => expect(copy).not.toHaveAttribute('aria-disabled'));
+  });
+
   it('attack: a certificate slug the export would refuse is left out of its line, and the copy is still recorded and made', async () => {
     const user = userEvent.setup();
     const slug = '<img src=x onerror=alert(1)> '.repeat(3);

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { Button } from './button.tsx';
 import { useFlash } from './use-flash.ts';
 
@@ -6,10 +7,12 @@ type State = { kind: 'idle' } | { kind: 'copied' } | { kind: 'failed'; message?:
 /**
  * Copies a value to the clipboard and says so (for screen readers too). With `record` (a hand-off's
  * audit line), that comes first: when it fails nothing is copied, and its message is said beside the
- * button until the next try, as Copy summary does.
+ * button until the next try, as Copy summary does. The button is busy until the copy is done: a second
+ * press meanwhile (a double-click) is ignored, where it wrote a second audit line.
  */
 export function CopyButton({ value, label, record }: { value: string; label: string; record?: () => Promise<void> }) {
   const [state, setState] = useFlash<State>({ kind: 'idle' }, 2000);
+  const [busy, setBusy] = useState(false);
 
   const copy = async () => {
     try {
@@ -24,10 +27,21 @@ export function CopyButton({ value, label, record }: { value: string; label: str
       setState({ kind: 'failed' }, { stays: true });
     }
   };
+  const press = () => {
+    setBusy(true);
+    void copy().finally(() => setBusy(false));
+  };
   const copied = state.kind === 'copied';
   return (
     <>
-      <Button variant="secondary" size="sm" onClick={copy} aria-label={`Copy ${label}`} className="inline-flex shrink-0 items-center gap-1">
+      <Button
+        variant="secondary"
+        size="sm"
+        busy={busy}
+        onClick={press}
+        aria-label={`Copy ${label}`}
+        className="inline-flex shrink-0 items-center gap-1"
+      >
         {copied ? (
           <span aria-hidden="true">✓</span>
         ) : (
