@@ -281,6 +281,23 @@ describe('the search box', { timeout: 20_000 }, () => {
     });
   });
 
+  it('attack: an e-mail address looked up before the rule is here (it comes with the paste reader, after the first paint) is still asked about, never sent', async () => {
+    const { requests } = stubApi();
+    await withLateReader(async (arrive) => {
+      const user = userEvent.setup();
+      renderWithProviders('/');
+      await findSearchBox();
+      await user.type(searchBox(), 'maria@example.com{Enter}');
+      await arrive();
+      expect(await screen.findByTestId('personal-data-question')).toHaveTextContent(/This reads like an e-mail address/);
+      expect(requests.filter((url) => url.startsWith('/api/candidates/'))).toEqual([]);
+      // An id is looked up as soon as the rule is here, with no question.
+      await user.clear(searchBox());
+      await user.type(searchBox(), 'cust_000482{Enter}');
+      await waitFor(() => expect(requests).toContain(apiPath('refId', 'cust_000482')));
+    });
+  });
+
   it('a paste before the paste reader is here, not typed over, is read again when it comes: a list is offered for a batch', async () => {
     stubApi();
     await withLateReader(async (arrive) => {

@@ -2,6 +2,10 @@ import { type DashboardLink, parseDashboardLink } from '../../kyc/view/dashboard
 import { cleanId, describeRemoved, type IdList, NAME_LINE, splitIdList, splitMarks } from '../../kyc/view/id-input.ts';
 import { type AppLink, parseAppLink } from '../routes.ts';
 
+// The search box's rule for text that reads like personal data comes with the paste reader, after the
+// first paint (useSubmit waits for it when a lookup is sent before it is here).
+export { readsLikePersonalData } from '../../kyc/view/personal-data.ts';
+
 export type Pasted =
   | { type: 'link'; link: AppLink }
   | { type: 'dashboard'; link: DashboardLink }

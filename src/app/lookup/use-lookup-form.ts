@@ -4,7 +4,6 @@ import { navigate } from '../navigation.tsx';
 import { checkId, guessKind, type LookupKind, looksLikeRecordId } from '../../kyc/contract/lookup.ts';
 import { parseDashboardLink } from '../../kyc/view/dashboard-link.ts';
 import { cleanId, describeRemoved, unwrapId } from '../../kyc/view/id-input.ts';
-import { readsLikePersonalData } from '../../kyc/view/personal-data.ts';
 import { type CandidatePageModule, loadCandidatePage, loadedCandidatePage } from '../candidate/page-load.ts';
 import { useEnvironment } from '../environment/use-environment.ts';
 import { candidatePath, environmentPath, type LookupNote, parseAppLink } from '../routes.ts';
@@ -204,7 +203,7 @@ function readBox(input: SubmitInput) {
 function useSubmit(input: SubmitInput, dispatch: Dispatch<LookupFormAction>) {
   const queryClient = useQueryClient();
   // `anyway`: the reviewer answered the question of text that reads like personal data (below) by looking it up.
-  return (event?: FormEvent, anyway = false) => {
+  const submit = (event?: FormEvent, anyway = false) => {
     event?.preventDefault();
     const box = readBox(input);
     if (box.problem !== undefined) return dispatch({ type: 'refused', problem: box.problem });
@@ -215,7 +214,16 @@ function useSubmit(input: SubmitInput, dispatch: Dispatch<LookupFormAction>) {
     if (!check.ok) return dispatch({ type: 'refused', problem: check.message });
     // A name, an e-mail address, a phone number or a date finds no one by refId, and would stay in the
     // address, the history and the audit file: asked first, the box's text selected to type the id over it.
-    const what = anyway || id === input.shown?.id ? undefined : readsLikePersonalData(id);
+    if (!anyway && id !== input.shown?.id && !pasteModule) {
+      // The rule comes with the paste reader, after the first paint: a lookup sent before it is here waits
+      // for it, and one it cannot be fetched for goes ahead (offline, the lookup says so itself).
+      loadPaste().then(
+        () => submit(undefined, false),
+        () => submit(undefined, true),
+      );
+      return;
+    }
+    const what = anyway || id === input.shown?.id ? undefined : pasteModule?.readsLikePersonalData(id);
     if (what) {
       input.field.current?.focus();
       input.field.current?.select();
@@ -236,4 +244,5 @@ function useSubmit(input: SubmitInput, dispatch: Dispatch<LookupFormAction>) {
     };
     navigate(environmentPath(environment, candidatePath(kind, id)), { state: Object.keys(note).length > 0 ? note : null });
   };
+  return submit;
 }
