@@ -182,6 +182,23 @@ describe('hand-off', { timeout: 20_000 }, () => {
     await waitFor(() => expect(copy).not.toHaveAttribute('aria-disabled'));
   });
 
+  it('Copy summary pressed twice while its line is being written writes one line, and copies once (it had no guard)', async () => {
+    const user = userEvent.setup();
+    let answer: (response: Response) => void = () => {};
+    const { fetchMock } = show(blocked, { exportReply: () => new Promise<Response>((resolve) => (answer = resolve)) });
+    await screen.findByRole('heading', { level: 1 });
+    const writeText = vi.spyOn(navigator.clipboard, 'writeText');
+    const copy = screen.getByRole('button', { name: 'Copy summary' });
+    await user.click(copy);
+    await user.click(copy);
+    expect(copy).toHaveAttribute('aria-disabled', 'true');
+    expect(copy).toHaveFocus();
+    answer(json({ status: 'success' }));
+    await waitFor(() => expect(writeText).toHaveBeenCalledTimes(1));
+    expect(exportsOf(fetchMock)).toHaveLength(1);
+    await waitFor(() => expect(copy).not.toHaveAttribute('aria-disabled'));
+  });
+
   it('attack: a certificate slug the export would refuse is left out of its line, and the copy is still recorded and made', async () => {
     const user = userEvent.setup();
     const slug = '<img src=x onerror=alert(1)> '.repeat(3);

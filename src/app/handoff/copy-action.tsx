@@ -1,11 +1,10 @@
 import { Button } from '../ui/button.tsx';
-import { useFlash } from '../ui/use-flash.ts';
-
-type State = { kind: 'idle' } | { kind: 'done' } | { kind: 'failed'; message: string };
+import { useRecordedCopy } from '../ui/recorded-copy.ts';
 
 /**
  * A button that records the hand-off, then copies text; the result is said next to it (for screen
- * readers too). Nothing is copied when the audit line cannot be written.
+ * readers too). Nothing is copied when the audit line cannot be written; a second press while the first
+ * is under way is ignored (useRecordedCopy).
  */
 export function CopyAction({
   label,
@@ -19,28 +18,18 @@ export function CopyAction({
   text: () => string;
 }) {
   // "Copied" goes after a while; a failure stays until the next try.
-  const [state, setState] = useFlash<State>({ kind: 'idle' }, 3000);
-
-  const run = async () => {
-    try {
-      await record();
-    } catch (error) {
-      return setState({ kind: 'failed', message: (error as Error).message }, { stays: true });
-    }
-    try {
-      await navigator.clipboard.writeText(text());
-      setState({ kind: 'done' });
-    } catch {
-      setState({ kind: 'failed', message: 'The browser refused access to the clipboard.' }, { stays: true });
-    }
-  };
+  const { state, busy, press } = useRecordedCopy(text, record, 3000);
   return (
     <span className="inline-flex items-center gap-2">
-      <Button variant="secondary" onClick={run}>
+      <Button variant="secondary" busy={busy} onClick={press}>
         {label}
       </Button>
       <span aria-live="polite" className={state.kind === 'failed' ? 'text-sm text-red-700' : 'text-sm text-slate-600'}>
-        {state.kind === 'done' ? doneLabel : state.kind === 'failed' ? state.message : ''}
+        {state.kind === 'copied'
+          ? doneLabel
+          : state.kind === 'failed'
+            ? (state.message ?? 'The browser refused access to the clipboard.')
+            : ''}
       </span>
     </span>
   );

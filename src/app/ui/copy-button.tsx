@@ -1,8 +1,5 @@
-import { useState } from 'react';
 import { Button } from './button.tsx';
-import { useFlash } from './use-flash.ts';
-
-type State = { kind: 'idle' } | { kind: 'copied' } | { kind: 'failed'; message?: string };
+import { useRecordedCopy } from './recorded-copy.ts';
 
 /**
  * Copies a value to the clipboard and says so (for screen readers too). With `record` (a hand-off's
@@ -11,26 +8,7 @@ type State = { kind: 'idle' } | { kind: 'copied' } | { kind: 'failed'; message?:
  * press meanwhile (a double-click) is ignored, where it wrote a second audit line.
  */
 export function CopyButton({ value, label, record }: { value: string; label: string; record?: () => Promise<void> }) {
-  const [state, setState] = useFlash<State>({ kind: 'idle' }, 2000);
-  const [busy, setBusy] = useState(false);
-
-  const copy = async () => {
-    try {
-      await record?.();
-    } catch (error) {
-      return setState({ kind: 'failed', message: (error as Error).message }, { stays: true });
-    }
-    try {
-      await navigator.clipboard.writeText(value);
-      setState({ kind: 'copied' });
-    } catch {
-      setState({ kind: 'failed' }, { stays: true });
-    }
-  };
-  const press = () => {
-    setBusy(true);
-    void copy().finally(() => setBusy(false));
-  };
+  const { state, busy, press } = useRecordedCopy(() => value, record, 2000);
   const copied = state.kind === 'copied';
   return (
     <>
