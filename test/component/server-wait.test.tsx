@@ -1,8 +1,9 @@
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { apiError, envelope, renderWithProviders, stubApi } from './render.tsx';
+import { effectsRun, fakeClock, seconds } from './wait-clock.ts';
 
 /**
  * This server's own limits (`rate_limited`, with when to ask again) on the pages that show them whole:
@@ -12,21 +13,8 @@ import { apiError, envelope, renderWithProviders, stubApi } from './render.tsx';
  */
 
 const LAZY_PAGE = { timeout: 10_000 };
-const START = new Date('2026-11-24T14:02:01.000Z');
 const record = { ...(await sampleCandidates({ now: new Date() }))[1]!.record, refId: 'abc' };
 
-afterEach(() => {
-  vi.useRealTimers();
-  vi.restoreAllMocks();
-});
-
-const seconds = (n: number) =>
-  act(() => {
-    vi.advanceTimersByTime(n * 1000);
-  });
-/** The page's effects run (its one-second tick starts in one). */
-const effectsRun = () => act(async () => {});
-const fakeClock = () => vi.useFakeTimers({ toFake: ['Date', 'setInterval', 'clearInterval'], now: START });
 /** The live region a sentence is said in: its end is read out politely, its count not at all. */
 const liveOf = (element: HTMLElement) => element.closest('[aria-live]')?.getAttribute('aria-live');
 

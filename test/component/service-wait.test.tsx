@@ -1,8 +1,9 @@
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { BatchEvent } from '../../src/kyc/contract/batch.ts';
 import { apiError, renderWithProviders, stubApi } from './render.tsx';
+import { effectsRun, fakeClock, seconds } from './wait-clock.ts';
 
 /**
  * The service's wait on the pages (issue 30): the candidate page names it and counts it down, the batch
@@ -11,23 +12,10 @@ import { apiError, renderWithProviders, stubApi } from './render.tsx';
  */
 
 const LAZY_PAGE = { timeout: 10_000 };
-const START = new Date('2026-11-24T14:02:01.000Z');
-
-afterEach(() => {
-  vi.useRealTimers();
-  vi.restoreAllMocks();
-});
-
-const seconds = (n: number) =>
-  act(() => {
-    vi.advanceTimersByTime(n * 1000);
-  });
-/** The page's effects run (its one-second tick starts in one): a busy machine may not have run them when the text shows. */
-const effectsRun = () => act(async () => {});
 
 describe("the service's wait on the pages", { timeout: 20_000 }, () => {
   it('a 429 with only extra.retryAfter: 30: the candidate page names 30 s, counts it down, then says the wait is over', async () => {
-    vi.useFakeTimers({ toFake: ['Date', 'setInterval', 'clearInterval'], now: START });
+    fakeClock();
     // The proxy's answer to the service's published 429 (test/server/service-wait.test.ts).
     const limited = apiError(
       429,
@@ -64,7 +52,7 @@ describe("the service's wait on the pages", { timeout: 20_000 }, () => {
     await user.click(await screen.findByRole('textbox', { name: 'refIds to look up' }, LAZY_PAGE));
     await user.paste('a\nb');
     await user.click(screen.getByRole('button', { name: 'Look up all' }));
-    vi.useFakeTimers({ toFake: ['Date', 'setInterval', 'clearInterval'], now: START });
+    fakeClock();
 
     send({ type: 'wait', seconds: 30 });
     const wait = await screen.findByTestId('batch-wait');
