@@ -33,3 +33,14 @@ export async function openEditor(user: ReturnType<typeof userEvent.setup>, butto
   const editor = screen.getByRole('dialog', { name: 'Reply to the customer' });
   return { editor, text: () => within(editor).getByRole('textbox', { name: 'Reply' }) as HTMLTextAreaElement };
 }
+
+/**
+ * Opens the reply editor and its "Your greeting and sign-off" fields: the dialog, its text box, and the
+ * fields' queries (Greeting, Sign-off, "Save for my replies", what the save said).
+ */
+export async function openFrameFields(user: ReturnType<typeof userEvent.setup>) {
+  const opened = await openEditor(user);
+  const frame = within(within(opened.editor).getByTestId('reply-frame'));
+  await user.click(within(opened.editor).getByText('Your greeting and sign-off'));
+  return { ...opened, frame, greeting: frame.getByRole('textbox', { name: 'Greeting' }) };
+}

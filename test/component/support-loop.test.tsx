@@ -8,7 +8,7 @@ import { mergeReplyTemplates } from '../../src/kyc/contract/replies.ts';
 import { type CandidateRecord, statusLevelOf } from '../../src/kyc/contract/schema.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { apiError, envelope, json, renderWithProviders, stubApi, testMeta } from './render.tsx';
-import { exportsOf, openEditor, showForReply } from './reply-fixture.ts';
+import { exportsOf, openEditor, openFrameFields, showForReply } from './reply-fixture.ts';
 
 /**
  * The support agent's loop (issue 33): replies that say what the record says, several templates per
@@ -78,9 +78,7 @@ describe('the greeting and sign-off', { timeout: 20_000 }, () => {
   it('is set once, kept in this browser for the user (no name, no candidate data), and framed around every reply', async () => {
     const user = userEvent.setup();
     show(byRef('support-ticket-4410'));
-    const { editor, text } = await openEditor(user);
-    const frame = within(within(editor).getByTestId('reply-frame'));
-    await user.click(within(editor).getByText('Your greeting and sign-off'));
+    const { editor, text, frame } = await openFrameFields(user);
     await user.type(frame.getByRole('textbox', { name: 'Greeting' }), 'Hello,');
     await user.type(frame.getByRole('textbox', { name: 'Sign-off' }), 'Kind regards,{Enter}Sam from Support');
     await user.click(frame.getByRole('button', { name: 'Save for my replies' }));
@@ -101,9 +99,7 @@ describe('the greeting and sign-off', { timeout: 20_000 }, () => {
   it("refuses to keep a greeting that holds the candidate's id", async () => {
     const user = userEvent.setup();
     show(byRef('support-ticket-4410'));
-    const { editor } = await openEditor(user);
-    const frame = within(within(editor).getByTestId('reply-frame'));
-    await user.click(within(editor).getByText('Your greeting and sign-off'));
+    const { frame } = await openFrameFields(user);
     await user.type(frame.getByRole('textbox', { name: 'Greeting' }), 'About support-ticket-4410:');
     await user.click(frame.getByRole('button', { name: 'Save for my replies' }));
     expect(frame.getByText(/must not hold this candidate's id/)).toBeInTheDocument();
@@ -112,10 +108,7 @@ describe('the greeting and sign-off', { timeout: 20_000 }, () => {
   it('attack: a greeting that names the customer is not saved to the browser', async () => {
     const user = userEvent.setup();
     show(byRef('support-ticket-4410'));
-    const { editor } = await openEditor(user);
-    const frame = within(within(editor).getByTestId('reply-frame'));
-    await user.click(within(editor).getByText('Your greeting and sign-off'));
-    const greeting = frame.getByRole('textbox', { name: 'Greeting' });
+    const { frame, greeting } = await openFrameFields(user);
     await user.type(greeting, 'Hello Zoë Ångström, zoe.angstrom@example.se');
     await user.click(frame.getByRole('button', { name: 'Save for my replies' }));
     expect(frame.getByText(/must not hold an e-mail address.*"Hello," or "Dear customer,"/)).toBeInTheDocument();
@@ -139,10 +132,7 @@ describe('the greeting and sign-off', { timeout: 20_000 }, () => {
     const user = userEvent.setup();
     // The record a support user gets: status level, no identities (the whole-diff review saved this one).
     show(byRef('support-ticket-4410'));
-    const { editor } = await openEditor(user);
-    const frame = within(within(editor).getByTestId('reply-frame'));
-    await user.click(within(editor).getByText('Your greeting and sign-off'));
-    const greeting = frame.getByRole('textbox', { name: 'Greeting' });
+    const { frame, greeting } = await openFrameFields(user);
     await user.type(greeting, 'Hello Mehmet Yılmaz,');
     await user.click(frame.getByRole('button', { name: 'Save for my replies' }));
     expect(frame.getByText(/must not hold a person's name/)).toBeInTheDocument();
@@ -180,10 +170,7 @@ describe('the greeting and sign-off', { timeout: 20_000 }, () => {
     };
     // A page whose record holds identities (a support user's never does: they stay on the server).
     showForReply(record, { session: SAM, meta: testMeta({ supportFields: FIELDS }) });
-    const { editor } = await openEditor(user);
-    const frame = within(within(editor).getByTestId('reply-frame'));
-    await user.click(within(editor).getByText('Your greeting and sign-off'));
-    const greeting = frame.getByRole('textbox', { name: 'Greeting' });
+    const { frame, greeting } = await openFrameFields(user);
     // "ZOË" with a combining diaeresis is the same name.
     await user.type(greeting, 'Hi ZOE\u0308,');
     await user.click(frame.getByRole('button', { name: 'Save for my replies' }));
