@@ -50,6 +50,10 @@ describe('text that reads like personal data, in the search box', { timeout: 20_
     ['+33 6 12 34 56 78', 'a phone number'],
     ['07/14/1988', 'a date'],
     ['1988-07-14', 'a date'],
+    ['john smith', "a person's name"],
+    ['maría garcía lópez', "a person's name"],
+    ['12 March 1990', 'a date'],
+    ['March 12, 1990', 'a date'],
   ])('attack: %j typed is asked about as %s, and not sent', async (text, what) => {
     const { user, requests, router } = await home();
     await user.type(searchBox(), `${text}{Enter}`);
