@@ -83,7 +83,9 @@ describe('batch page', { timeout: 20_000 }, () => {
     const batch = controllableBatch();
     stubApi({ candidates: { '/api/batch': batch.response } });
     renderWithProviders('/batch');
-    await startBatch('cust_1\nMaria de Souza\ncust_2\n');
+    const user = await startBatch('cust_1\nMaria de Souza\ncust_2\n');
+    // Asked first (personal-data.test.tsx), then looked up as pasted.
+    await user.click(await screen.findByRole('button', { name: 'Look up all anyway' }));
     const rows = () => within(screen.getByRole('table')).getAllByRole('row').slice(1);
     await waitFor(() => expect(rows()).toHaveLength(3));
     batch.send(
@@ -315,6 +317,7 @@ describe('batch page', { timeout: 20_000 }, () => {
     await user.clear(box);
     await user.paste('Wang Xiuying\ncust 000482, x\n');
     await user.click(screen.getByRole('button', { name: 'Look up all' }));
+    await user.click(await screen.findByRole('button', { name: 'Look up all anyway' }));
     const [, init] = fetchMock.mock.calls.find(([input]) => input === '/api/batch')!;
     expect(JSON.parse(String((init as RequestInit).body))).toEqual({ kind: 'refId', ids: ['Wang Xiuying', 'cust 000482, x'] });
   });
@@ -458,7 +461,8 @@ describe('batch page', { timeout: 20_000 }, () => {
   it('looks up a refId with a space on the first line ("Wang Xiuying" over ids): no heading is skipped (it was left out as one)', async () => {
     const { fetchMock } = stubApi({ candidates: { '/api/batch': controllableBatch().response } });
     renderWithProviders('/batch');
-    await startBatch('Wang Xiuying\ncust_000482\ncust_000483');
+    const user = await startBatch('Wang Xiuying\ncust_000482\ncust_000483');
+    await user.click(await screen.findByRole('button', { name: 'Look up all anyway' }));
     const [, init] = fetchMock.mock.calls.find(([input]) => input === '/api/batch')!;
     expect(JSON.parse(String(init!.body))).toEqual({ kind: 'refId', ids: ['Wang Xiuying', 'cust_000482', 'cust_000483'] });
     expect(screen.getByTestId('batch-hint')).toHaveTextContent(/^3 ids, one per line/);

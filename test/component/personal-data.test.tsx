@@ -10,6 +10,23 @@ const LAZY_PAGE = { timeout: 10_000 };
 const EMAIL = 'amelie.dubois-leger@example.fr';
 const candidateRequests = (requests: string[]) => requests.filter((url) => url.includes('/candidates/'));
 const batchRequests = (requests: string[]) => requests.filter((url) => url === '/api/batch');
+/** What each batch request asked for. */
+const bodies = (fetchMock: ReturnType<typeof stubApi>['fetchMock']) =>
+  fetchMock.mock.calls.filter(([input]) => input === '/api/batch').map(([, init]) => JSON.parse(String(init!.body)));
+
+/** A batch's answer that stays open: the page shows its rows as pending until events are sent. */
+function controllableBatch() {
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  const stream = new ReadableStream<Uint8Array>({
+    start(c) {
+      controller = c;
+    },
+  });
+  return {
+    response: () => new Response(stream, { headers: { 'content-type': 'application/x-ndjson' } }),
+    send: (...events: object[]) => controller.enqueue(new TextEncoder().encode(events.map((e) => `${JSON.stringify(e)}\n`).join(''))),
+  };
+}
 
 /** The home page, the API stubbed, its box ready: the user, the recorded requests and the page's router. */
 async function home() {
@@ -116,8 +133,64 @@ describe('a list that reads like personal data, in a batch', { timeout: 20_000 }
     expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Look up all' }));
   });
 
-  it('a list mixing ids and a name is looked up as before, without a question', async () => {
-    const { requests } = await pasteIntoBatch('cust_1\nMaria de Souza\ncust_2');
+  it('attack: a list mixing ids with a name, a date and an e-mail address names their lines (not their text) and is not sent until answered; "Leave them out" sends the ids alone, numbered as pasted', async () => {
+    const batch = controllableBatch();
+    const user = userEvent.setup();
+    const { fetchMock } = stubApi({ candidates: { '/api/batch': batch.response } });
+    renderWithProviders('/batch');
+    await user.click(await screen.findByRole('textbox', { name: 'refIds to look up' }, LAZY_PAGE));
+    await user.paste(`cust_1\njohn smith\n\ncust_2\n12 March 1990\n${EMAIL}\ncust_1`);
+    await user.click(screen.getByRole('button', { name: 'Look up all' }));
+    const question = await screen.findByRole('alert');
+    expect(question).toHaveTextContent(
+      "Lines 2, 5 and 6 read like a person's name, a date or an e-mail address, not an id. Candidate Lookup finds candidates by refId or recordId only; leave them out, or look up all anyway?",
+    );
+    // Only line numbers: the question is read out and copied into tickets, and the text is in the box already.
+    expect(question).not.toHaveTextContent(/john|March|example/);
+    expect(bodies(fetchMock)).toEqual([]);
+
+    await user.click(screen.getByRole('button', { name: 'Leave them out' }));
+    await waitFor(() => expect(bodies(fetchMock)).toEqual([{ kind: 'refId', ids: ['cust_1', 'cust_2'] }]));
+    expect(screen.queryByTestId('personal-data-question')).not.toBeInTheDocument();
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Look up all' }));
+    batch.send({ type: 'row', index: 0, ok: false, code: 'not_found', message: 'No candidate.' });
+    // The rows keep the lines they were pasted on (the repeat of cust_1 too); the lines left out are no rows.
+    const lines = () =>
+      within(screen.getByRole('table'))
+        .getAllByRole('row')
+        .slice(1)
+        .map((row) => (row as HTMLTableRowElement).cells[0]!.textContent);
+    await waitFor(() => expect(lines()).toEqual(['1', '4', '7']));
+  });
+
+  it('a list mixing ids and one name: "Look up all anyway" sends every line, the name too', async () => {
+    const { user, requests } = await pasteIntoBatch('cust_1\nMaria de Souza\ncust_2');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      "Line 2 reads like a person's name, not an id. Candidate Lookup finds candidates by refId or recordId only; leave it out, or look up all anyway?",
+    );
+    expect(screen.getByRole('button', { name: 'Leave it out' })).toBeInTheDocument();
+    expect(batchRequests(requests)).toEqual([]);
+    await user.click(screen.getByRole('button', { name: 'Look up all anyway' }));
+    await waitFor(() => expect(batchRequests(requests)).toHaveLength(1));
+    expect(screen.queryByTestId('personal-data-question')).not.toBeInTheDocument();
+  });
+
+  it('a single line split at commas names its entries by place', async () => {
+    const { requests } = await pasteIntoBatch('cust_1, ana@example.com, cust_2, bo@example.com');
+    expect(await screen.findByRole('alert')).toHaveTextContent(/^Entries 2 and 4 read like an e-mail address, not an id\./);
+    expect(batchRequests(requests)).toEqual([]);
+  });
+
+  it('names ten lines at most, then how many more', async () => {
+    const names = Array.from({ length: 12 }, (_, i) => `name ${'abcdefghijkl'[i]}`);
+    await pasteIntoBatch(['cust_1', ...names].join('\n'));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      /^Lines 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 and 2 more read like a person's name, not an id\./,
+    );
+  });
+
+  it('a list of ids alone is looked up at once, without a question', async () => {
+    const { requests } = await pasteIntoBatch('cust_1\ncrm-55102\n65f1c2a9e4b0d3a1f0c9b810\njohn-smith');
     await waitFor(() => expect(batchRequests(requests)).toHaveLength(1));
     expect(screen.queryByTestId('personal-data-question')).not.toBeInTheDocument();
   });
@@ -127,6 +200,19 @@ describe('a list that reads like personal data, in a batch', { timeout: 20_000 }
     await screen.findByRole('alert');
     await user.type(screen.getByRole('textbox', { name: 'refIds to look up' }), 'x');
     expect(screen.queryByTestId('personal-data-question')).not.toBeInTheDocument();
+    expect(batchRequests(requests)).toEqual([]);
+  });
+
+  it('attack: "Look up all" of a list mixing ids and a name, offered by the search box, opens the batch with the question, not started', async () => {
+    const user = userEvent.setup();
+    const { requests } = stubApi({ candidates: { '/api/batch': () => new Response('', { status: 500 }) } });
+    renderWithProviders('/');
+    await waitFor(() => expect(searchBox()).toHaveFocus());
+    await user.paste('cust_000482\nana silva\ncrm-55102');
+    const offer = await screen.findByText(/^You pasted a list of 3 ids/);
+    await user.click(within(offer.parentElement!).getByRole('button', { name: 'Look up all 3 in a batch' }));
+    await screen.findByRole('textbox', { name: 'refIds to look up' }, LAZY_PAGE);
+    expect(await screen.findByRole('alert')).toHaveTextContent(/^Line 2 reads like a person's name, not an id\./);
     expect(batchRequests(requests)).toEqual([]);
   });
 

@@ -14,7 +14,7 @@ import { BatchActions } from './batch-actions.tsx';
 import { BatchProgress } from './batch-progress.tsx';
 import { BatchTable } from './batch-table.tsx';
 import { forgetBatch, recallBatch, rememberBatch } from './batch-memory.ts';
-import { PersonalListQuestion, personalList, usePersonalList } from './personal-list.tsx';
+import { listToSend, type PersonalAnswer, PersonalListQuestion, personalLines, usePersonalList } from './personal-list.tsx';
 import { batchLines, type BatchState, useBatch } from './use-batch.ts';
 
 function handOverOf(state: unknown): BatchHandOver['batch'] | undefined {
@@ -57,15 +57,15 @@ export function BatchPage() {
     document.title = 'Batch lookup · Candidate Lookup';
   }, []);
 
-  const submit = (event?: FormEvent, anyway = false) => {
+  const submit = (event?: FormEvent, answer?: PersonalAnswer) => {
     event?.preventDefault();
     // Look up all is busy, not disabled, while a batch runs: Enter in the form does not start it again.
     if (state.phase === 'running') return;
     if (list.ids.length === 0) return setProblem('Paste at least one id.');
     if (list.ids.length > MAX_BATCH_IDS) return setProblem(`A batch holds at most ${MAX_BATCH_IDS} ids; this list has ${list.ids.length}.`);
     setProblem(undefined);
-    if (personal.stops(anyway)) return;
-    start(kind, list.ids, list.entries);
+    if (personal.stops(answer !== undefined)) return;
+    start(kind, ...listToSend(list, answer));
   };
 
   const running = state.phase === 'running';
@@ -106,7 +106,7 @@ export function BatchPage() {
               {problem}
             </p>
           )}
-          {personal.asked && <PersonalListQuestion kinds={personal.asked} onAnyway={() => submit(undefined, true)} />}
+          {personal.asked && <PersonalListQuestion found={personal.asked} onAnswer={(answer) => submit(undefined, answer)} />}
           <div className="flex flex-wrap gap-2">
             <Button type="submit" size="lg" busy={running}>
               Look up all
@@ -139,7 +139,7 @@ export function BatchPage() {
 /**
  * The pasted list as the batch takes it: a first line taken for the column's heading is left out
  * (`skipped` names it), unless the user chose to look it up as an id (`headingAsId`, kept while it is
- * still the first line's); and the question asked when all of it reads like personal data (`personal`).
+ * still the first line's); and the question asked when any of it reads like personal data (`personal`).
  */
 function usePastedList(text: string, initialHeadingAsId: string | undefined) {
   const [headingAsId, setHeadingAsId] = useState(initialHeadingAsId);
@@ -148,7 +148,7 @@ function usePastedList(text: string, initialHeadingAsId: string | undefined) {
     () => (skipped.heading !== undefined && skipped.heading === headingAsId ? splitIdList(text, appLinkId, true) : skipped),
     [skipped, text, headingAsId],
   );
-  return { skipped, list, headingAsId, setHeadingAsId, personal: usePersonalList(list.ids, text) };
+  return { skipped, list, headingAsId, setHeadingAsId, personal: usePersonalList(list, text) };
 }
 
 /**
@@ -164,7 +164,7 @@ function useHandOver(
     setText: (text: string) => void;
     setHeadingAsId: (heading: string | undefined) => void;
     start: ReturnType<typeof useBatch>['start'];
-    /** A list whose lines all read like personal data is not started but asked about, as Look up all asks. */
+    /** A list of which any line reads like personal data is not started but asked about, as Look up all asks. */
     ask: (text: string) => void;
   },
 ) {
@@ -179,7 +179,7 @@ function useHandOver(
     page.setHeadingAsId(undefined);
     const list = splitIdList(given, appLinkId);
     if (!handedOver.start || list.ids.length === 0 || list.ids.length > MAX_BATCH_IDS) return;
-    if (personalList(list.ids)) page.ask(given);
+    if (personalLines(list)) page.ask(given);
     else page.start(handedOver.kind, list.ids, list.entries);
   });
 }

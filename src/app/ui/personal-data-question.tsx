@@ -12,11 +12,14 @@ export function PersonalDataQuestion({
   question,
   act,
   onAct,
+  other,
 }: {
   id?: string;
   question: string;
   act: string;
   onAct: (event: MouseEvent<HTMLButtonElement>) => void;
+  /** A second answer, after the first (a batch's "Look up all anyway" beside "Leave them out"). */
+  other?: { act: string; onAct: (event: MouseEvent<HTMLButtonElement>) => void };
 }) {
   return (
     <div className="mt-2 flex flex-wrap items-center gap-x-3 gap-y-1 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950">
@@ -26,6 +29,11 @@ export function PersonalDataQuestion({
       <Button size="sm" onClick={onAct}>
         {act}
       </Button>
+      {other && (
+        <Button size="sm" variant="secondary" onClick={other.onAct}>
+          {other.act}
+        </Button>
+      )}
     </div>
   );
 }
