@@ -1,6 +1,6 @@
 import type http from 'node:http';
 import type { AnswerCut } from '../audit/audit.ts';
-import { type Audit, LEFT_BEFORE_ANSWER } from '../audit/audit-trail.ts';
+import { type Audit, LEFT_BEFORE_ANSWER, refuse } from '../audit/audit-trail.ts';
 import type { ApiFailure } from '../http/api-failure.ts';
 
 /**
@@ -21,7 +21,8 @@ export function watchAnswerEnd(res: http.ServerResponse, audit: Audit, upstreamS
   let why: { failure: Pick<ApiFailure, 'status' | 'code'>; reason: AnswerCut } | undefined;
   res.once('close', () => {
     if (res.writableFinished) return;
-    // Closed with no fault named: the client went away, or stopped reading and was cut off (parts-writer.ts).
+    // Closed with no fault named: the client went away, or stopped reading and was cut off (parts-writer.ts;
+    // a plain answer's by the service's idle timeout, full-answer.ts's stalledByBrowser).
     const { failure, reason } = why ?? { failure: LEFT_BEFORE_ANSWER, reason: 'client_left' };
     // Nobody waits for this line: one the log cannot take (stuck, or closed as the server stops) leaves the 200 line alone.
     void audit(failure.status, failure.code, { upstreamStatus, reached: true, cut: reason });
@@ -32,4 +33,19 @@ export function watchAnswerEnd(res: http.ServerResponse, audit: Audit, upstreamS
       res.destroy();
     },
   };
+}
+
+/**
+ * A fault found after the answer's 200 line was written but before its status line left (the body broke
+ * off while the line was written; an answer that cannot be framed in parts): the client is answered the
+ * failure, nothing of the record sent, and a cut line of the same request says why, so that the 200 line
+ * does not stand alone for an answer that never arrived. A client gone by then left before its end.
+ */
+export function refuseAfterLine(
+  res: http.ServerResponse,
+  audit: Audit,
+  [failure, reason]: [ApiFailure, Exclude<AnswerCut, 'client_left'>],
+  upstreamStatus: number,
+): Promise<void> {
+  return refuse(res, audit, failure, { upstreamStatus, reached: true, cut: res.destroyed ? 'client_left' : reason });
 }

@@ -4,7 +4,7 @@ import type { AnswerCut } from '../audit/audit.ts';
 import { ApiFailure, brokenOff } from '../http/api-failure.ts';
 import type { ApiSettings } from '../config/settings.ts';
 import { MAX_DEPTH } from '../answer/json-tokens.ts';
-import { countBytes, NOT_A_RECORD, repeatedMember, sendFailure } from '../http/http-reply.ts';
+import { countBytes, NOT_A_RECORD, repeatedMember } from '../http/http-reply.ts';
 import { requestLog } from '../log/log.ts';
 import { type Audit, refuse } from '../audit/audit-trail.ts';
 import { newBoundary, splitRecord } from '../answer/multipart-answer.ts';
@@ -14,7 +14,7 @@ import { PARTS_BUSY, type PartsBudget, type PartsHolding } from '../answer/parts
 import { KEY_IN_ANSWER, type UpstreamBody } from '../answer/upstream-body.ts';
 import type { Split } from '../answer/multipart-answer.ts';
 import { errorBodyValue } from '../upstream/error-body.ts';
-import { type AnswerEnd, watchAnswerEnd } from './answer-end.ts';
+import { type AnswerEnd, refuseAfterLine, watchAnswerEnd } from './answer-end.ts';
 import { noteListedRecordId } from './listed-record-id.ts';
 
 /**
@@ -75,11 +75,17 @@ export async function answerFull(
     end = watchAnswerEnd(res, audit, upstreamStatus);
     return end;
   };
+  // What the guard failed with: answered before the status line, or what the cut line says after it.
+  let failed: Error | undefined;
   guard.on('error', (error) => {
+    failed ??= error;
     if (error instanceof AnswerGuardError && error.problem === 'key_reflected') requestLog(res).warn(KEY_REFLECTED_WARNING);
     upstreamRes.destroy();
     // Before the status line the failure is answered (below); after it, cutting is the only signal left.
-    if (res.headersSent) end ? end.cut(...cutOf({ ok: false, error }, tooLarge, answer.stated)) : res.destroy();
+    if (!res.headersSent) return;
+    // Closed with no fault named, the cut line says the client left (answer-end.ts).
+    if (!end || (!answer.inParts && stalledByBrowser(res, error, tooLarge))) return void res.destroy();
+    end.cut(...cutOf({ ok: false, error }, tooLarge, answer.stated));
   });
   upstreamRes.pipe(guard);
 
@@ -106,7 +112,10 @@ export async function answerFull(
   // Bounded and never rejecting (listed-record-id.ts); set only on an answer that starts, never on a refusal.
   const listed = await answer.listed;
   if (!(await audit(200, null, { upstreamStatus, reached: true }))) return void upstreamRes.destroy();
-  if (broken || guard.destroyed) return sendFailure(res, broken ?? brokenOff());
+  if (broken || guard.destroyed) {
+    const error = failed ?? broken ?? brokenOff();
+    return refuseAfterLine(res, audit, cutOf({ ok: false, error }, tooLarge, answer.stated), upstreamStatus);
+  }
   began();
   noteListedRecordId(res, listed);
   streamBody(res, upstreamRes, guard);
@@ -152,7 +161,7 @@ async function answerInParts(res: http.ServerResponse, answer: FullAnswer, optio
   if (!read.ok) return refuse(res, audit, cutOf(read, options.tooLarge, answer.stated)[0], { upstreamStatus, reached: true });
   if (!(await audit(200, null, { upstreamStatus, reached: true }))) return;
   const body = await writer.recordBody(read.split);
-  if (!body) return sendFailure(res, UNFRAMED);
+  if (!body) return refuseAfterLine(res, audit, [UNFRAMED, 'answer_fault'], upstreamStatus);
   options.began();
   noteListedRecordId(res, await answer.listed);
   await writer.open(status.partBytes());
@@ -193,6 +202,16 @@ function cutOf(
     guardFailure(error, stated),
     error instanceof AnswerGuardError && error.problem === 'error_envelope' ? 'service_error' : 'answer_fault',
   ];
+}
+
+/**
+ * A plain answer's body that broke off while the browser had not taken what was already sent: the pipe
+ * had paused the service's body for the browser, and the service's idle timeout, the plain answer's only
+ * limit on a browser that stops reading, cut it. The browser stopped reading; the service did not fail.
+ * A fault of the body's own (its content, its size) is the service's whoever was reading.
+ */
+function stalledByBrowser(res: http.ServerResponse, error: Error, tooLarge: () => boolean): boolean {
+  return res.writableNeedDrain && !(error instanceof AnswerGuardError) && !tooLarge();
 }
 
 const KEY_REFLECTED_WARNING =
