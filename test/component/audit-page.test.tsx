@@ -654,6 +654,39 @@ describe("a candidate's Activity", () => {
     ).toBeInTheDocument();
   });
 
+  it('says apart whose answer was cut short today, never counting it as a look (the 200 line of its request comes before its cut line)', async () => {
+    const cutLookup = (user: string, requestId: string) => [
+      row({ user, action: 'cut', status: 499, code: 'cancelled', requestId }),
+      row({ user, requestId }),
+    ];
+    showCandidate(ANA, {
+      rows: [row({ user: 'ben', requestId: 'b1' }), ...cutLookup('carol', 'c1')],
+      since: '',
+      more: false,
+      source: { kind: 'files' },
+    });
+    const activity = await screen.findByTestId('activity');
+    // Before: "Looked at today by ben (…), carol (…)." as though carol's answer had arrived.
+    expect(await within(activity).findByText(/^Looked at today by ben \(.+\); answer cut short for carol\.$/)).toBeInTheDocument();
+  });
+
+  it('says that no answer to anyone else arrived whole when the only other lookups today were cut short', async () => {
+    const rows = [
+      row({ user: 'dave', action: 'cut', status: 502, code: 'upstream_error', requestId: 'd1' }),
+      row({ user: 'dave', requestId: 'd1' }),
+    ];
+    // Carol's a minute before dave's: the names newest first.
+    const earlier = new Date(Date.now() - 60_000).toISOString();
+    rows.push(
+      row({ user: 'carol', action: 'cut', status: 499, code: 'cancelled', requestId: 'c1', time: earlier }),
+      row({ user: 'carol', requestId: 'c1', time: earlier }),
+    );
+    showCandidate(ANA, { rows, since: '', more: false, source: { kind: 'database' } });
+    expect(
+      await screen.findByText('No answer to anyone else arrived whole today; answers cut short for 2 (dave, carol).'),
+    ).toBeInTheDocument();
+  });
+
   it("stands under the candidate's name: the page's headings start with its h1, none skipped", async () => {
     showCandidate(ANA, { rows: [row({ user: 'ben' })], since: '', more: false, source: { kind: 'files' } });
     await screen.findByTestId('activity');

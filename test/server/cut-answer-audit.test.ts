@@ -3,6 +3,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { PARTS_ACCEPT } from '../../src/kyc/contract/picture-parts.ts';
 import { AUDIT_PATHS } from '../../src/kyc/contract/audit-search.ts';
 import type { AuditEntry } from '../../src/server/audit/audit.ts';
+import { todaysLookers } from '../../src/kyc/view/activity.ts';
 import { activity, as, fileLines, LEAD, lookUp, postJson, search } from './audit-trail-helpers.ts';
 import { RECORD } from './hostile-upstream.ts';
 import { APP_HEADERS, type RawResponse } from './http.ts';
@@ -160,7 +161,7 @@ describe('the cut answer on the audit page', () => {
   it.skipIf(!hasPostgres)(
     'the PostgreSQL table and the CSV export keep the cut line as the files have it',
     async () => {
-      postgres = await startPostgres();
+      postgres ??= await startPostgres();
       const at = await instanceOf({ DATABASE_URL: await postgres.database() });
       const { rows, source, requestId } = await cutLookupIn(at);
       expect(source.kind).toBe('database');
@@ -171,6 +172,48 @@ describe('the cut answer on the audit page', () => {
       const csv = await postJson(at, AUDIT_PATHS.export, { action: 'cut' }, LEAD);
       expect(csv.status).toBe(200);
       expect(csv.body).toContain(`,cut,default,refId,r,full,404,not_found,127.0.0.1,${requestId},`);
+    },
+    60_000,
+  );
+});
+
+/**
+ * "Looked at today": a lookup whose answer was cut short after it began is not counted as a look at the
+ * candidate as though its answer arrived (its 200 line was: "Looked at today by ana"), nor left out: it is
+ * said apart, from the cut line of its request, as either store gives the Activity its rows.
+ */
+async function todayAfterACutAndAWholeLookup(at: Instance) {
+  await cutLookupIn(at);
+  answerInPieces([`{"status":"success","data":${JSON.stringify(RECORD)}`, '}']);
+  const whole = await lookUp(at, 'r', as('ben', 'compliance'));
+  expect([whole.status, whole.cut]).toEqual([200, false]);
+  const seen = await activity(at, { refId: 'r' }, LEAD);
+  expect(seen.rows.map((row) => [row.user, row.action])).toEqual([
+    ['ben', 'lookup'],
+    ['ana', 'cut'],
+    ['ana', 'lookup'],
+  ]);
+  const today = todaysLookers(seen.rows, 'lena', new Date(), 'utc');
+  return { today, source: seen.source.kind };
+}
+
+describe("the Activity's today line", () => {
+  it('attack on the trail: a lookup cut short is said apart, not counted as having looked (files)', async () => {
+    const { today, source } = await todayAfterACutAndAWholeLookup(await instanceOf());
+    expect(source).toBe('files');
+    // Before: others ana and ben, as though ana's answer had arrived.
+    expect(today.others.map((other) => other.user)).toEqual(['ben']);
+    expect(today.cutShort).toEqual(['ana']);
+  });
+
+  it.skipIf(!hasPostgres)(
+    'attack on the trail: a lookup cut short is said apart, not counted as having looked (PostgreSQL)',
+    async () => {
+      postgres ??= await startPostgres();
+      const { today, source } = await todayAfterACutAndAWholeLookup(await instanceOf({ DATABASE_URL: await postgres.database() }));
+      expect(source).toBe('database');
+      expect(today.others.map((other) => other.user)).toEqual(['ben']);
+      expect(today.cutShort).toEqual(['ana']);
     },
     60_000,
   );

@@ -85,10 +85,18 @@ function ActivityCard({ environment, refId, recordId, user, role, fetchedAt }: P
 /**
  * "Looked at today by ben (2 hours ago), and by you." / "Nobody else has looked at this candidate today."; and
  * who only saw them in the queue, whose lines the list shows: "Nobody else has opened this candidate today;
- * 2 saw them in the queue (dave, carol)."
+ * 2 saw them in the queue (dave, carol)."; and whose answers were cut short, never counted as a look:
+ * "No answer to anyone else arrived whole today; answer cut short for carol."
  */
 function todayText(answer: ActivityAnswer, user: string | undefined, now: Date, zone: ZoneMode): string {
   const today = todaysLookers(answer.rows, user, now, zone);
+  const cut = today.cutShort;
+  const cutShort =
+    cut.length === 0
+      ? ''
+      : cut.length === 1
+        ? `; answer cut short for ${cut[0]}`
+        : `; answers cut short for ${cut.length} (${cut.join(', ')})`;
   const queue = today.inQueue;
   const inQueue =
     queue.length === 0
@@ -96,10 +104,12 @@ function todayText(answer: ActivityAnswer, user: string | undefined, now: Date, 
       : queue.length === 1
         ? `; ${queue[0]} saw them in the queue`
         : `; ${queue.length} saw them in the queue (${queue.join(', ')})`;
-  if (today.others.length === 0)
+  if (today.others.length === 0) {
+    if (cutShort) return `No answer to anyone else arrived whole today${cutShort}${inQueue}.`;
     return inQueue ? `Nobody else has opened this candidate today${inQueue}.` : 'Nobody else has looked at this candidate today.';
+  }
   const others = today.others.map((other) => `${other.user} (${formatRelative(other.at, now, { zone })})`);
-  return `Looked at today by ${others.join(', ')}${today.you ? ', and by you' : ''}${inQueue}.`;
+  return `Looked at today by ${others.join(', ')}${today.you ? ', and by you' : ''}${cutShort}${inQueue}.`;
 }
 
 /**

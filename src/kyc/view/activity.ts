@@ -13,6 +13,12 @@ export interface TodaysLookers {
    * first: they did not open the candidate, but the list below shows their lines, so the first line counts them.
    */
   inQueue: string[];
+  /**
+   * Others whose lookups of today were all cut short after they began (a `cut` line of the same request),
+   * latest first: part of the record may have reached them, never all of it, so they are not counted as
+   * having looked, nor left out; said apart ("1 answer cut short").
+   */
+  cutShort: string[];
 }
 
 /** A line of today's, of someone's, that answered: a refusal or a failure showed nothing. */
@@ -21,19 +27,26 @@ function shownToday(row: AuditRow, now: Date, zone: ZoneMode): boolean {
   return calendarDaysBetween(new Date(row.time), now, { zone }) === 0;
 }
 
-/** Who looked this candidate up today: lookups and batch lookups, whoever's, the reader apart; and who saw them in the queue. */
+/**
+ * Who looked this candidate up today: lookups and batch lookups, whoever's, the reader apart; who saw them
+ * in the queue; and whose answers were all cut short. A lookup's line says 200 before its first byte: the
+ * `cut` line its request may have after it (same requestId) says the answer never arrived whole.
+ */
 export function todaysLookers(rows: readonly AuditRow[], you: string | undefined, now: Date, zone: ZoneMode): TodaysLookers {
   const latest = new Map<string, Date>();
   const queue = new Map<string, Date>();
+  const cut = new Map<string, Date>();
+  const cutRequests = new Set(rows.flatMap((row) => (row.action === 'cut' && row.requestId ? [row.requestId] : [])));
   let mine = false;
   for (const row of rows) {
     if (!shownToday(row, now, zone)) continue;
     const lookedUp = row.action === 'lookup' || row.action === 'batch';
+    const cutShort = lookedUp && row.requestId !== null && cutRequests.has(row.requestId);
     if (row.user === you) {
-      mine ||= lookedUp;
+      mine ||= lookedUp && !cutShort;
       continue;
     }
-    const map = lookedUp ? latest : row.action === 'list' && row.queueTab !== undefined ? queue : undefined;
+    const map = cutShort ? cut : lookedUp ? latest : row.action === 'list' && row.queueTab !== undefined ? queue : undefined;
     const at = new Date(row.time);
     const before = map?.get(row.user!);
     if (map && (before === undefined || before < at)) map.set(row.user!, at);
@@ -41,8 +54,10 @@ export function todaysLookers(rows: readonly AuditRow[], you: string | undefined
   const newestFirst = (map: Map<string, Date>) =>
     [...map].map(([user, at]) => ({ user, at })).sort((a, b) => b.at.getTime() - a.at.getTime());
   const others = newestFirst(latest);
-  const inQueue = newestFirst(queue)
-    .map(({ user }) => user)
-    .filter((user) => !latest.has(user));
-  return { others, you: mine, inQueue };
+  const apart = (map: Map<string, Date>) =>
+    newestFirst(map)
+      .map(({ user }) => user)
+      .filter((user) => !latest.has(user));
+  const cutShort = apart(cut);
+  return { others, you: mine, inQueue: apart(queue).filter((user) => !cut.has(user)), cutShort };
 }
