@@ -85,6 +85,30 @@ async function expectDaveInActivity(app: Instance): Promise<void> {
   expect(found.rows[0]!.detail).toBe('filter blocked, skip 0, 1 records; their ids in the line (personal data shown)');
 }
 
+/**
+ * Dave's views filtered to the rows needing attention, and to those over the SLA as well: each line says
+ * which rows the view kept, and the audit page's row says it in the checkboxes' words (a line without the
+ * fields, as every one before, reads as the whole tab, above).
+ */
+async function expectDaveFiltersInTheTrail(app: Instance): Promise<void> {
+  for (const query of ['status=blocked&attention=1', 'status=waiting&overSla=1&attention=1']) {
+    expect((await app.request(`/api/applicants?${query}&skip=0&limit=50`, { headers: DAVE })).status).toBe(200);
+  }
+  const lines = fileLines(app.auditLog).filter((line) => line.kind === 'list' && line.user === 'dave');
+  // Before: nothing in the line told the whole tab from a filtered view.
+  expect(lines.map((line) => [line.filter, line.overSla, line.attention])).toEqual([
+    ['blocked', undefined, undefined],
+    ['blocked', undefined, true],
+    ['waiting', true, true],
+  ]);
+  const found = await search(app, { action: 'list', user: 'dave' });
+  expect(found.rows.map((row) => row.detail?.replace(/, skip.*/, ''))).toEqual([
+    'filter waiting (over SLA only, certificate needs attention)',
+    'filter blocked (certificate needs attention)',
+    'filter blocked',
+  ]);
+}
+
 describe('a queue view that showed personal data, in its candidates’ Activity', () => {
   it("dave's view of the blocked tab (user-7781's potential_match) is in user-7781's Activity as seen in the queue; sam's support view is not", async () => {
     const app = await instance();
@@ -106,6 +130,12 @@ describe('a queue view that showed personal data, in its candidates’ Activity'
       ),
     ).toBe(0);
     expect(out.join('\n')).toMatch(/^\d+ lines, chain intact$/);
+  });
+
+  it('a view filtered to attention=1 or overSla=1 says so in its line and on the audit page (files)', async () => {
+    const app = await instance();
+    await daveAndSamViewTheBlockedTab(app);
+    await expectDaveFiltersInTheTrail(app);
   });
 
   it('attack: a page of 100 candidates with ids as long as ids go (256 characters, each outside the BMP) is named whole and bounded', async () => {
@@ -187,6 +217,13 @@ describe.skipIf(!hasPostgres)(`the same in the audit table${hasPostgres ? '' : `
     } finally {
       await client.end();
     }
+  }, 60_000);
+
+  it('a view filtered to attention=1 or overSla=1 says so in the table as in the files', async () => {
+    const app = await instance({ DATABASE_URL: await postgres!.database(), AUDIT_INSTANCE: 'app1' });
+    await daveAndSamViewTheBlockedTab(app);
+    await expectDaveFiltersInTheTrail(app);
+    expect((await search(app, { action: 'list', user: 'dave' })).source.kind).toBe('database');
   }, 60_000);
 
   it('a table of the version before (schema 2) is brought forward: its rows kept, the new columns added, and the views found', async () => {

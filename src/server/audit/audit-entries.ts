@@ -103,6 +103,10 @@ export interface ListAuditEntry extends Omit<AuditEntry, 'kind' | 'id' | 'batch'
   limit: number | null;
   /** The view asked for every tab's count too (`counts=1`): those were read within this request. */
   counts?: true;
+  /** The view was filtered to the rows over the SLA (`overSla=1`); absent when not (and in lines written before it was recorded). */
+  overSla?: true;
+  /** The view was filtered to the rows whose certificate needs attention (`attention=1`); absent when not. */
+  attention?: true;
   /** How many records the page held; null when none was answered. */
   records: number | null;
   /** The candidates a view that carried personal data showed, by the ids their rows carry (each cut to 256 characters). */

@@ -243,6 +243,9 @@ export function listLine(
     limit: query?.limit ?? null,
     // The view's other tabs were counted within this one request (and line).
     ...(query?.counts ? { counts: true } : {}),
+    // Which rows the view kept: a lead reads "over SLA only" apart from the whole tab.
+    ...(query?.overSla ? { overSla: true } : {}),
+    ...(query?.attention ? { attention: true } : {}),
     records,
     ...(candidates.length > 0 ? { candidates } : {}),
     status: outcome.status,

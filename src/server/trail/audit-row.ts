@@ -183,7 +183,9 @@ function detailOf(line: Line, action: AuditAction): string | null {
   const add = (part: string | false | null | undefined) => part && parts.push(part);
   switch (action) {
     case 'list':
-      add(`filter ${String(line.filter ?? 'unread')}, skip ${String(line.skip ?? '-')}, ${String(line.records ?? 0)} records`);
+      add(
+        `filter ${String(line.filter ?? 'unread')}${onlyOf(line)}, skip ${String(line.skip ?? '-')}, ${String(line.records ?? 0)} records`,
+      );
       add(Array.isArray(line.candidates) && line.candidates.length > 0 && 'their ids in the line (personal data shown)');
       break;
     case 'copy_reply':
@@ -238,6 +240,12 @@ const CUT_WORDS: Record<string, string> = {
     "the answer began (OK), then the KYC service's answer broke off, stalled, grew too large or turned out unusable: the answer was cut short, so it never arrived whole",
   client_left: 'the answer began (OK), then the client went away or stopped reading before it ended: it never arrived whole',
 };
+
+/** A queue view's filters, as the page's checkboxes name them: " (over SLA only, certificate needs attention)"; "" for none (and older lines). */
+function onlyOf(line: Line): string {
+  const only = [line.overSla === true && 'over SLA only', line.attention === true && 'certificate needs attention'].filter(Boolean);
+  return only.length > 0 ? ` (${only.join(', ')})` : '';
+}
 
 /** ", all within a second", ", over 45 s", ", over 3 min", ", over 2 h": from the window's first refusal to its last. */
 function spanOf(from: unknown, to: unknown): string {
