@@ -119,6 +119,23 @@ describe('the envelope read the same at every level', () => {
     }
   });
 
+  it('attack: escaped member name st\\u0061tus', async () => {
+    // JSON reads the member name "st\u0061tus" as "status" and "d\u0061ta" as "data": the full answer
+    // compared the raw bytes of its opening's names and refused such an answer as not a record (or, after
+    // `data`, missed the error it states), while the status level read the names decoded.
+    const cases: Array<[string, string]> = [
+      [`{"st\\u0061tus":"success","data":${DATA}}`, 'record'],
+      [`{"status":"success","d\\u0061ta":${DATA}}`, 'record'],
+      [`{"\\u0073\\u0074atus":"\\u0065rror",${RESOURCE_NOT_FOUND}}`, NOT_FOUND],
+      [`{"c\\u006fde":200,"st\\u0061tus":"success","data":${DATA}}`, 'record'],
+      [`{"st\\u0061tus":"error","status":"success","data":${DATA}}`, repeated('status')],
+    ];
+    for (const [body, expected] of cases) {
+      answer(body);
+      for (const level of LEVELS) expect(outcome(await ask[level]()), `${level}: ${body}`).toBe(expected);
+    }
+  });
+
   it('a record sent as text (encrypted: "data":"U2FsdGVkX1…") is not a readable record at every level, where the page was sent it and said "unexpected shape"', async () => {
     const NOT_READABLE = `502 not_a_record: ${NOT_A_RECORD.message}`;
     const sealed = Buffer.from(DATA).toString('base64');

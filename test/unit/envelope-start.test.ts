@@ -44,9 +44,16 @@ describe('the envelope a body opens', () => {
     expect(verdictsOfEveryStart(body).at(-1)).toBe('no');
   });
 
-  it('attack: status spelt with an escape, or a status other than success first, is not an envelope', () => {
+  it('attack: escaped member name st\\u0061tus is read as JSON reads it; a status other than success first is not an envelope', () => {
     for (const [body, verdict] of <Array<[string, string]>>[
-      ['{"st\\u0061tus":"success","data":{}}', 'no'],
+      // Names are read decoded, as the status level's JSON.parse reads them (envelope-members.test.ts).
+      ['{"st\\u0061tus":"success","data":{}}', 'yes'],
+      ['{"\\u0073tatus":"\\u0065rror","code":404}', 'error'],
+      ['{"d\\u0061ta":{}}', 'yes'],
+      ['{"d\\u0061ta":"U2FsdGVkX1"}', 'no'],
+      ['{"status":"success","d\\u0061ta":"U2FsdGVkX1"}', 'no'],
+      ['{"c\\u006fde":200,"st\\u0061tus":"success"}', 'yes'],
+      ['{"st\\u0061tus":"waiting","data":{}}', 'no'],
       // The service's error envelope: read as the error it states (answer-guard.ts), never as a record.
       ['{"status":"error","data":{}}', 'error'],
       ['{"code":200,"status":"error","data":{}}', 'error'],
@@ -59,6 +66,10 @@ describe('the envelope a body opens', () => {
     ]) {
       expect([body, envelopeStart(Buffer.from(body))]).toEqual([body, verdict]);
     }
+  });
+
+  it('a name cut inside its escape is read further, never refused', () => {
+    expect(verdictsOfEveryStart('{"c\\u006fde":200,"st\\u0061tus":"success","data":{}}')).not.toContain('no');
   });
 
   it('reads no more than four members before status or data', () => {
