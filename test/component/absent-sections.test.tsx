@@ -135,8 +135,9 @@ describe('a field the notice names as unreadable', () => {
       identities: {
         ...ADA,
         email: { type: 'string' },
-        // An object is read as the JSON text it stands for, a list shown as its JSON (other-forms.ts); a number is neither.
-        address: { type: 'string', value: 10115 },
+        // An object is read as the JSON text it stands for, a list or a number value shown as its JSON
+        // (other-forms.ts); an attribute that is itself a number is neither.
+        address: 10115,
       },
     });
     const notice = await screen.findByTestId('unread-fields');

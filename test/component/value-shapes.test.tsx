@@ -237,3 +237,37 @@ describe('identity attributes sent as an object or a list', () => {
     expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
   });
 });
+
+describe('identity attributes whose value is a number, true or false, or null', () => {
+  const row = (section: HTMLElement, label: string) => within(section).getByText(label).closest('dt')!.nextElementSibling!;
+
+  it('shows each as sent, marked with the type declared and what came, never as a date, none unread', async () => {
+    show({
+      refId: 'attr-number',
+      approvedDate: '2026-01-01T00:00:00.000Z',
+      identities: {
+        given_name: { type: 'string', value: 'Ada' },
+        // Read as a Unix time, 19151210 is 8 Aug 1970; read as digits it is what the service sent.
+        dob: { type: 'string', value: 19151210 },
+        email: { type: 'string', value: null },
+        address: { type: 'string', value: 10115 },
+        phone: { type: 'string', value: true },
+        // 12345678901234567890 has more digits than a double holds: the number read is a rounding of it.
+        tax_id: { type: 'string', value: Number('12345678901234567890') },
+      },
+    });
+    const identity = await card('Identity');
+    expect(row(identity, 'Date of birth')).toHaveTextContent(/^19151210 \(declared string; sent as a number\)$/);
+    expect(row(identity, 'E-mail')).toHaveTextContent(/^null \(declared string; sent as null\)$/);
+    expect(identity).not.toHaveTextContent(/1970|age/);
+    const others = await card('Other identity attributes');
+    expect(row(others, 'Address')).toHaveTextContent(/^10115 \(declared string; sent as a number\)$/);
+    expect(row(others, 'Phone')).toHaveTextContent(/^true \(declared string; sent as true or false\)$/);
+    expect(row(others, 'Tax ID')).toHaveTextContent(
+      /^12345678901234567168 \(declared string; sent as a number; too long to read exactly, its last digits may differ from those sent\)$/,
+    );
+    expect(screen.queryByRole('heading', { name: 'Address' })).not.toBeInTheDocument();
+    expect(document.body).not.toHaveTextContent(/No address|No phone/);
+    expect(screen.queryByTestId('unread-fields')).not.toBeInTheDocument();
+  });
+});

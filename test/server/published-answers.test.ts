@@ -50,7 +50,8 @@ let answer: unknown = STATUS_ANSWER_2018;
 beforeAll(async () => {
   upstream = await startFakeUpstream();
   upstream.behave = (_req: http.IncomingMessage, res: http.ServerResponse) => {
-    const body = JSON.stringify(answer);
+    // Text is sent as it is: a number JSON.stringify could not write as sent (12345678901234567890).
+    const body = typeof answer === 'string' ? answer : JSON.stringify(answer);
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
     res.end(body);
   };
@@ -66,6 +67,9 @@ afterAll(async () => {
 beforeEach(() => {
   answer = STATUS_ANSWER_2018;
 });
+
+/** 1×1 PNG: a picture makes the answer one in parts, whose first part is written anew from the answer's tokens. */
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
 const recordOf = (body: string) => candidateEnvelopeSchema.parse(JSON.parse(body)).data;
 
@@ -138,8 +142,6 @@ describe('the service’s published answers (issue 30)', () => {
   it('an address and a phone sent as objects, and custom fields holding an object or a list, reach the page as it reads them, plain and in parts', async () => {
     const address = { address: '1 Rd', city: 'Berlin', country: 'DEU', county: 'Mitte' };
     const phone = { countryCode: 'GBR', countryCode2: 'gb', number: '7700900123' };
-    // 1×1 PNG: a picture makes the answer one in parts, whose first part is written anew from the answer's tokens.
-    const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
     answer = {
       status: 'success',
       data: {
@@ -148,7 +150,7 @@ describe('the service’s published answers (issue 30)', () => {
         identities: {
           address: { type: 'string', value: address },
           phone: { type: 'string', value: phone },
-          selfie: { type: 'base64', value: png },
+          selfie: { type: 'base64', value: PNG },
         },
       },
     };
@@ -164,6 +166,34 @@ describe('the service’s published answers (issue 30)', () => {
       expect(unreadFieldsOf(record).filter((entry) => entry.field !== 'identities.selfie')).toEqual([]);
     }
     expect(unreadFieldsOf(plain)).toEqual([]);
+  });
+
+  it('identity values sent as a number, true or false or null reach the page as sent, plain and in parts, where they were named unreadable', async () => {
+    const identities = [
+      '"dob":{"type":"string","value":19151210}',
+      '"tax_id":{"type":"string","value":12345678901234567890}',
+      '"email":{"type":"string","value":null}',
+      '"phone":{"type":"string","value":true}',
+      `"selfie":{"type":"base64","value":"${PNG}"}`,
+    ];
+    answer = `{"status":"success","data":{"status":"inreview","refId":"1","identities":{${identities.join(',')}}}}`;
+    const plain = (await app.get('/api/candidates/refId/1', { accept: 'application/json', ...COMPLIANCE })).body;
+    const parts = await partsOf(await getBytes(app.port, '/api/candidates/refId/1', COMPLIANCE));
+    const first = parts.find((part) => !part.headers['content-id']?.startsWith('status@'))!.body.toString();
+    for (const body of [plain, first]) {
+      // The digits as the service wrote them, never rewritten on the way (the page may read them rounded, and says so).
+      expect(body).toContain('"value":12345678901234567890');
+      const record = recordOf(body);
+      // The first part holds the picture's reference in its place, which the page puts back (picture-parts.ts).
+      const aside = structuredFieldsOf(record.identities).filter((field) => field.name !== 'selfie');
+      expect(aside.map(({ name, json, kind }) => `${name}: ${json} (${kind})`)).toEqual([
+        'dob: 19151210 (a number)',
+        'tax_id: 12345678901234567168 (a number)',
+        'email: null (null)',
+        'phone: true (true or false)',
+      ]);
+      expect(unreadFieldsOf(record).filter((entry) => entry.field !== 'identities.selfie')).toEqual([]);
+    }
   });
 
   // Last: the finding it records refuses this app's full lookups from then on.

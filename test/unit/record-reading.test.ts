@@ -224,8 +224,9 @@ describe('a record read liberally (issue 30)', () => {
         family_name: ['Lovelace', 'King'],
         tax_id: { id: 'X1', country: 'GBR' },
         nationality: { type: 'string', value: ['GBR', 'IRL'] },
-        // Not an object or a list: still named, never shown.
+        // A number where text was due: shown as its digits, never read as a date (scalarField).
         dob: { type: 'string', value: 19151210 },
+        // No value, or a type that is no text: still named, never shown.
         selfie: { type: 'base64' },
         passport: { type: 7, value: { a: 1 } },
       },
@@ -236,8 +237,9 @@ describe('a record read liberally (issue 30)', () => {
       { name: 'family_name', json: '["Lovelace","King"]', kind: 'a list' },
       { name: 'tax_id', json: '{"id":"X1","country":"GBR"}', kind: 'an object' },
       { name: 'nationality', json: '["GBR","IRL"]', kind: 'a list', type: 'string' },
+      { name: 'dob', json: '19151210', kind: 'a number', type: 'string' },
     ]);
-    expect(unreadFieldsOf(record).map((entry) => entry.field)).toEqual(['identities.dob', 'identities.selfie', 'identities.passport']);
+    expect(unreadFieldsOf(record).map((entry) => entry.field)).toEqual(['identities.selfie', 'identities.passport']);
   });
 
   it('property: the JSON kept of an object or a list is what JSON.stringify writes, for any value of a sane size', () => {
@@ -248,6 +250,38 @@ describe('a record read liberally (issue 30)', () => {
         expect(structuredField('f', value)?.json).toBe(json);
       }),
     );
+  });
+});
+
+describe('an identity attribute whose value is a number, true or false, or null', () => {
+  const read = (value: unknown) =>
+    structuredFieldsOf(parseData({ status: 'waiting', refId: 'r', identities: { dob: { type: 'string', value } } }).identities);
+
+  it('property: any finite number is kept as its digits, which read back as the number; a whole one in digits alone', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.integer(), fc.maxSafeInteger()), (value) => {
+        const [field] = read(value);
+        expect(field).toMatchObject({ name: 'dob', kind: 'a number', type: 'string' });
+        expect(Number(field!.json)).toBe(value === 0 ? 0 : value);
+        if (Number.isInteger(value)) expect(field!.json).toMatch(/^-?\d+$/);
+        if (Number.isSafeInteger(value)) expect(field).toEqual({ name: 'dob', json: String(value), kind: 'a number', type: 'string' });
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('says when a number was read rounded: past 2^53, or past 15 significant digits', () => {
+    expect(read(Number('12345678901234567890'))[0]).toMatchObject({ json: '12345678901234567168', rounded: true });
+    expect(read(1e21)[0]).toMatchObject({ json: '1000000000000000000000', rounded: true });
+    expect(read(0.30000000000000004)[0]).toMatchObject({ json: '0.30000000000000004', rounded: true });
+    expect(read(2 ** 53 - 1)[0]!.rounded).toBeUndefined();
+    expect(read(-19.5)[0]).toEqual({ name: 'dob', json: '-19.5', kind: 'a number', type: 'string' });
+  });
+
+  it('names true, false and null plainly', () => {
+    expect(read(true)[0]).toEqual({ name: 'dob', json: 'true', kind: 'true or false', type: 'string' });
+    expect(read(false)[0]!.json).toBe('false');
+    expect(read(null)[0]).toEqual({ name: 'dob', json: 'null', kind: 'null', type: 'string' });
   });
 });
 

@@ -20,15 +20,20 @@ export function wasSentAsObject(attribute: object | undefined): boolean {
 }
 
 /**
- * A custom field or an identity attribute whose value is an object or a list: its compact JSON, which of
- * the two it was, and for an attribute the `type` it came with (when it came with one).
+ * A custom field or an identity attribute whose value is an object or a list, or for an attribute a
+ * number, true or false, or null where text was due: its JSON (compact; a number's digits: numberText),
+ * which kind it was, and for an attribute the `type` it came with (when it came with one).
  */
 export interface StructuredField {
   name: string;
   json: string;
-  kind: 'an object' | 'a list';
+  kind: 'an object' | 'a list' | ScalarKind;
   type?: string;
+  /** A number read rounded (numberText): its digits may not be those sent. */
+  rounded?: true;
 }
+
+type ScalarKind = 'a number' | 'true or false' | 'null';
 
 const structuredByFields = new WeakMap<object, readonly StructuredField[]>();
 
@@ -48,9 +53,50 @@ export function structuredField(name: string, value: unknown): StructuredField |
   return { name, json: boundedJson(value), kind: Array.isArray(value) ? 'a list' : 'an object' };
 }
 
-/** How the page, the copy and the cards say such a value: "not text: an object, as JSON". */
-export function notTextWords(field: Pick<StructuredField, 'kind'>): string {
-  return `not text: ${field.kind}, as JSON`;
+/** How the page, the copy and the cards say such a value: "not text: an object, as JSON", "not text: a number". */
+export function notTextWords(field: Pick<StructuredField, 'kind' | 'rounded'>): string {
+  return `not text: ${sentWords(field)}`;
+}
+
+/** What came, beside the `type` an attribute declared: "declared string; sent as a number". */
+export function sentAsWords(field: Pick<StructuredField, 'kind' | 'rounded'>): string {
+  return `sent as ${sentWords(field)}`;
+}
+
+function sentWords({ kind, rounded }: Pick<StructuredField, 'kind' | 'rounded'>): string {
+  const structured = kind === 'an object' || kind === 'a list';
+  return `${kind}${structured ? ', as JSON' : ''}${rounded ? `; ${ROUNDED_WORDS}` : ''}`;
+}
+
+/** Said of a number read rounded (numberText). */
+export const ROUNDED_WORDS = 'too long to read exactly, its last digits may differ from those sent';
+
+/**
+ * An attribute's value that is a number, true or false, or null, where text was due: kept as its JSON
+ * (a number's digits, never a date or a time it might be read as), by the rule of an object's. Undefined
+ * for anything else.
+ */
+export function scalarField(name: string, value: unknown): StructuredField | undefined {
+  if (typeof value === 'number') {
+    const { digits, rounded } = numberText(value);
+    return { name, json: digits, kind: 'a number', ...(rounded ? { rounded } : {}) };
+  }
+  if (typeof value === 'boolean') return { name, json: String(value), kind: 'true or false' };
+  return value === null ? { name, json: 'null', kind: 'null' } : undefined;
+}
+
+/**
+ * A number as read, written in digits: a whole number in all its digits (`1e21` is 1000000000000000000000,
+ * never "1e+21"), any other as JavaScript writes it (the shortest text that reads back as that number).
+ * The text sent is not kept by JSON.parse: past 2^53, or past 15 significant digits, the number read may be
+ * a rounding of the one sent, and `rounded` says so.
+ */
+export function numberText(value: number): { digits: string; rounded?: true } {
+  if (Number.isSafeInteger(value)) return { digits: String(value) };
+  if (Number.isInteger(value)) return { digits: BigInt(value).toString(), rounded: true };
+  const digits = String(value);
+  const significant = digits.replace(/e.*$/i, '').replace(/[-.]/g, '').replace(/^0+/, '').length;
+  return significant > 15 ? { digits, rounded: true } : { digits };
 }
 
 /** The longest JSON kept of one value, in characters: the page cuts it further, and a copy holds no more. */

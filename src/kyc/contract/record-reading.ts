@@ -8,7 +8,7 @@ import {
   readTimestamp,
 } from './record-fields.ts';
 import { JSON_TEXT_ATTRIBUTES } from './identity-values.ts';
-import { attachStructuredFields, markSentAsObject, type StructuredField, structuredField } from './other-forms.ts';
+import { attachStructuredFields, markSentAsObject, scalarField, type StructuredField, structuredField } from './other-forms.ts';
 import { z } from './zod.ts';
 
 /**
@@ -185,14 +185,16 @@ function readEntries(
  * An identity attribute whose value is an object or a list (`{"type": "string", "value": {…}}`, or one
  * with no `type`), or that is itself a list or an object with neither `type` nor `value`
  * (`"given_name": ["Ada", "Augusta"]`): kept beside the attributes as its JSON, by the custom fields'
- * rule (structuredField). Any other attribute of another form (no value, a number, a `type` that is no
- * text) is still named unread.
+ * rule (structuredField). So is one whose value is a number, true or false, or null
+ * (`"dob": {"type": "string", "value": 19151210}`: scalarField), shown as sent, never read as a date:
+ * refusing it would hide what the service sent and mislead no less. Any other attribute of another form
+ * (no value, an attribute that is itself a number or text, a `type` that is no text) is still named unread.
  */
 function structuredAttribute(name: string, value: unknown): StructuredField | undefined {
   if (!isPlainObject(value) || !(Object.hasOwn(value, 'type') || Object.hasOwn(value, 'value'))) return structuredField(name, value);
   const type = Object.hasOwn(value, 'type') ? value.type : undefined;
   if (type !== undefined && typeof type !== 'string') return undefined;
-  const kept = Object.hasOwn(value, 'value') ? structuredField(name, value.value) : undefined;
+  const kept = Object.hasOwn(value, 'value') ? (structuredField(name, value.value) ?? scalarField(name, value.value)) : undefined;
   return kept && type !== undefined ? { ...kept, type } : kept;
 }
 
