@@ -104,6 +104,34 @@ describe('hand-off', { timeout: 20_000 }, () => {
     expect(text).not.toContain('otherNotes');
   });
 
+  it('shows a decision field that came as an object or a list in the decision strip too, bounded, in the order Copy summary writes it', async () => {
+    const user = userEvent.setup();
+    const long = { reasons: Array.from({ length: 40 }, (_, index) => `reason ${index}`) };
+    show({
+      ...blocked,
+      customFields: { ...blocked.customFields, riskLevel: { score: 82, '=cmd': '|calc' }, riskScore: long, otherNotes: ['x'] },
+    } as unknown as CandidateRecord);
+    const strip = await screen.findByRole('region', { name: 'Decision summary' });
+    const fields = strip.querySelector('dl[aria-label="Decision fields"]')!;
+    // Where the strip left them out, and only the card and the copy showed them.
+    expect([...fields.querySelectorAll('[data-field]')].map((entry) => entry.getAttribute('data-field'))).toEqual([
+      'screeningCase',
+      'riskLevel',
+      'riskScore',
+    ]);
+    const value = (name: string) => fields.querySelector(`[data-field="${name}"] dd`)!;
+    expect(value('riskLevel')).toHaveTextContent(/^\{"score":82,"=cmd":"\|calc"\} \(not text: an object, as JSON\)$/);
+    // A long one: its first 60 characters, the whole JSON in the Custom fields card.
+    const preview = JSON.stringify(long).slice(0, 60);
+    expect(value('riskScore').textContent).toBe(`${preview}… (not text: an object, as JSON; in full under Custom fields)`);
+    const card = screen.getByRole('heading', { name: 'Custom fields' }).closest('section')!;
+    expect(card.querySelector('th[data-field="riskScore"]')!.nextElementSibling).toHaveTextContent(JSON.stringify(long).slice(0, 200));
+    // Copy summary writes the same fields, in the same order, marked the same way.
+    const copied = (await copySummary(user)).split('\n').filter((line) => /^ {2}(screeningCase|riskLevel|riskScore):/.test(line));
+    expect(copied.map((line) => line.split(':')[0]!.trim())).toEqual(['screeningCase', 'riskLevel', 'riskScore']);
+    expect(copied[2]).toContain('(not text: an object, as JSON)');
+  });
+
   it('attack: a 1 MB decision field object is copied as its first 10,000 characters, cut with …', async () => {
     const user = userEvent.setup();
     show({ ...blocked, customFields: { riskLevel: { notes: 'x'.repeat(1_000_000) } } } as unknown as CandidateRecord);

@@ -1,7 +1,9 @@
 import type { CandidateRecord } from '../../kyc/contract/schema.ts';
 import { labelOf } from '../../kyc/contract/certificate-fields.ts';
 import { certificateOutcome } from '../../kyc/view/certificate-review.ts';
-import { splitSummaryFields } from '../../kyc/view/summary-fields.ts';
+import { splitSummaryFields, structuredSummaryFields } from '../../kyc/view/summary-fields.ts';
+import { notTextWords, type StructuredField } from '../../kyc/contract/other-forms.ts';
+import { revealBidiControls, truncateText } from '../../kyc/view/text.ts';
 import { buildTimeline } from '../../kyc/view/timeline.ts';
 import { Card } from '../ui/card.tsx';
 import { LongText } from '../ui/long-text.tsx';
@@ -29,12 +31,14 @@ export function StatusSince({ record, now }: { record: CandidateRecord; now: Dat
 
 /**
  * The decision at a glance, right under the header: the status and since when (how long ago in the
- * timeline's words), one chip per certificate, and the custom fields that explain the case (summaryFields in CONFIG_FILE).
+ * timeline's words), one chip per certificate, and the custom fields that explain the case (summaryFields in CONFIG_FILE),
+ * those sent as an object or a list after the others, as Copy summary writes them.
  */
 export function DecisionSummary({ record, now, summaryFields }: { record: CandidateRecord; now: Date; summaryFields?: readonly string[] }) {
   const since = sinceOf(record);
   const certs = Object.entries(record.certs ?? {});
   const { summary } = splitSummaryFields(record.customFields, summaryFields);
+  const structured = structuredSummaryFields(record.customFields, summaryFields);
   return (
     <Card
       as="section"
@@ -66,7 +70,7 @@ export function DecisionSummary({ record, now, summaryFields }: { record: Candid
           })}
         </ul>
       )}
-      {summary.length > 0 && (
+      {summary.length + structured.length > 0 && (
         <dl aria-label="Decision fields" className="flex min-w-0 flex-wrap gap-x-5 gap-y-1 text-sm">
           {summary.map(([name, value]) => (
             <div key={name} className="flex min-w-0 gap-1.5" data-field={name}>
@@ -82,8 +86,38 @@ export function DecisionSummary({ record, now, summaryFields }: { record: Candid
               </dd>
             </div>
           ))}
+          {structured.map((field) => (
+            <div key={`structured:${field.name}`} className="flex min-w-0 gap-1.5" data-field={field.name}>
+              <dt className="font-medium text-slate-600" title={field.name}>
+                <LongText text={labelOf(field.name)} limit={60} />
+              </dt>
+              <dd className="min-w-0 break-words text-slate-900">
+                <StructuredPreview field={field} />
+              </dd>
+            </div>
+          ))}
         </dl>
       )}
     </Card>
+  );
+}
+
+/** The longest JSON the strip shows of a decision field sent as an object or a list: the Custom fields card has it whole. */
+const PREVIEW_LIMIT = 60;
+
+/** A decision field sent as an object or a list: the start of its JSON, marked "not text" as Copy summary marks it. */
+function StructuredPreview({ field }: { field: StructuredField }) {
+  const { shown, hidden } = truncateText(field.json, PREVIEW_LIMIT);
+  return (
+    <>
+      <span className="font-mono text-xs">
+        {revealBidiControls(shown)}
+        {hidden > 0 && '…'}
+      </span>{' '}
+      <span className="text-xs text-amber-800" data-testid="not-text">
+        ({notTextWords(field)}
+        {hidden > 0 && '; in full under Custom fields'})
+      </span>
+    </>
   );
 }
