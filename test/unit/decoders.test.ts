@@ -15,6 +15,7 @@ const parseDob = (raw: string) => {
 };
 const addressLines = (address: Parameters<typeof addressParts>[0]) => addressParts(address).map((line) => line.text);
 import { decodePhone } from '../../src/kyc/view/phone.ts';
+import { numberText } from '../../src/kyc/contract/other-forms.ts';
 
 describe('decodeAddress', () => {
   it('decodes the documented JSON into postal lines, skipping empty parts', () => {
@@ -55,6 +56,9 @@ describe('decodeAddress and decodePhone, liberally', () => {
       unread: [],
       others: [],
     });
+    // In all its digits, where String() wrote "1e+21".
+    const long = decodePhone('{"countryCode":"DEU","number":1e21}');
+    expect(long.ok && long.value.number).toBe('1000000000000000000000');
   });
 
   it('an odd part costs that part alone: the rest is decoded, the part named by its kind, never its value', () => {
@@ -78,7 +82,9 @@ describe('decodeAddress and decodePhone, liberally', () => {
         for (const part of PARTS) {
           const sent = Object.hasOwn(fields, part) ? fields[part] : undefined;
           const readable = typeof sent === 'string' || typeof sent === 'number';
-          expect(decoded.value[part], part).toBe(readable ? String(sent) : undefined);
+          // A number in its digits (numberText), which read back as the number sent.
+          expect(decoded.value[part], part).toBe(readable ? (typeof sent === 'number' ? numberText(sent).digits : sent) : undefined);
+          if (typeof sent === 'number') expect(Number(decoded.value[part])).toBe(sent === 0 ? 0 : sent); // -0 is written "0"
           const named = sent !== undefined && sent !== null && !readable;
           expect(
             decoded.unread.some((entry) => entry.field === part),

@@ -1,3 +1,4 @@
+import { numberText } from './other-forms.ts';
 import { z } from './zod.ts';
 
 /**
@@ -10,11 +11,12 @@ export const JSON_TEXT_ATTRIBUTES: ReadonlySet<string> = new Set(['address', 'ph
 
 /**
  * A part of an address or a phone: text. Read liberally: a number (a postal code or a national number
- * sent as one) as the text JSON writes it, and null as absent; the contract's form is text alone.
+ * sent as one) as its digits (numberText: `1e21` is 1000000000000000000000, never "1e+21"), and null as
+ * absent; the contract's form is text alone.
  */
 const part = z.pipe(
   z.union([z.string(), z.number(), z.null()]),
-  z.transform((value) => (value === null ? undefined : String(value))),
+  z.transform((value) => (value === null ? undefined : typeof value === 'number' ? numberText(value).digits : value)),
 );
 
 /**
