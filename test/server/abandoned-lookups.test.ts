@@ -2,7 +2,7 @@ import http from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { startFakeUpstream } from './fake-upstream.ts';
 import { startTestApp } from './http.ts';
-import { as, cleanupsAfterEach, lookupLater, proxyAccess, RECORD } from './user-lookups.ts';
+import { as, cleanupsAfterEach, lookupLater, proxyAccess, recordAsked } from './user-lookups.ts';
 
 /**
  * What lookups a browser left, or could not send, cost everyone else (a resilience review): a full
@@ -24,7 +24,7 @@ async function slowService() {
   const trickling = new Set<http.ServerResponse>();
   upstream.behave = (req, res) => {
     if (!/\/(slow|keyed)-/.test(req.url!)) {
-      const body = JSON.stringify({ status: 'success', data: RECORD });
+      const body = JSON.stringify({ status: 'success', data: recordAsked(req.url!) });
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
       return void res.end(body);
     }

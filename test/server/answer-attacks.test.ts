@@ -77,7 +77,8 @@ describe('attack: an upstream (or a wrong KYC_BASE_URL) that reflects the Author
     const [first, second] = [KEY.slice(0, 9), KEY.slice(9)];
     upstream.behave = (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.write(`{"status":"success","data":{"status":"approved","filler":"${filler}","echo":"${first}`);
+      // Its id first: the answer begins only once the record is known to be the candidate asked for (asked-id-watch.ts).
+      res.write(`{"status":"success","data":{"refId":"r","status":"approved","filler":"${filler}","echo":"${first}`);
       setTimeout(() => res.end(`${second}"}}`), 100);
     };
     const res = await served.get('/api/candidates/refId/r', COMPLIANCE);
@@ -95,7 +96,7 @@ describe('attack: an upstream (or a wrong KYC_BASE_URL) that reflects the Author
     expect(whole.body).not.toContain('live-key-3f9a');
     upstream.behave = (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.write(`{"status":"success","data":{"status":"approved","filler":"${'x'.repeat(200_000)}","echo":"${KEY.slice(0, 5)}`);
+      res.write(`{"status":"success","data":{"refId":"r","status":"approved","filler":"${'x'.repeat(200_000)}","echo":"${KEY.slice(0, 5)}`);
       setTimeout(() => res.end(`${KEY.slice(5)}"}}`), 100);
     };
     const cut = await served.get('/api/candidates/refId/r', COMPLIANCE);

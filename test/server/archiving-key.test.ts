@@ -42,9 +42,12 @@ async function archivingService(
       return res.end(body);
     }
     const full = req.headers.authorization === 'full-key';
+    // The candidate asked for, whichever refId (another's record is refused: other-candidate.test.ts).
+    const asked = /\/refId\/([^/?]+)$/.exec(req.url ?? '')?.[1];
+    const refId = asked ? decodeURIComponent(asked) : record.refId;
     const data = full
-      ? { ...record, willArchiveAtDate: options.archivesAt ?? new Date(Date.now() + (options.archivesInMs ?? 10_000)).toISOString() }
-      : { status: record.status, refId: record.refId, recordId: record.recordId, isArchived: false, blockPassID: record.blockPassID };
+      ? { ...record, refId, willArchiveAtDate: options.archivesAt ?? new Date(Date.now() + (options.archivesInMs ?? 10_000)).toISOString() }
+      : { status: record.status, refId, recordId: record.recordId, isArchived: false, blockPassID: record.blockPassID };
     let body = Buffer.from(JSON.stringify({ status: 'success', data }));
     const headers: http.OutgoingHttpHeaders = { 'content-type': 'application/json' };
     if (/\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) {

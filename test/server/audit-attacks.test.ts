@@ -33,13 +33,18 @@ function countedAudit() {
 }
 const proxyAccess = () => createAccessControl({ mode: 'proxy', userHeader: 'x-user', roleHeader: 'x-role', trusted: ['127.0.0.1/32'] });
 const as = (user: string) => ({ 'x-user': user, 'x-role': 'compliance' });
-const ENVELOPE = '{"status":"success","data":{"status":"approved","refId":"r","isArchived":false,"blockPassID":"b"}}';
+/** The record of the candidate asked for (another's is refused: other-candidate.test.ts). */
+const envelopeOf = (url: string) =>
+  JSON.stringify({
+    status: 'success',
+    data: { status: 'approved', refId: decodeURIComponent(url.slice(url.lastIndexOf('/') + 1)), isArchived: false, blockPassID: 'b' },
+  });
 
 async function appWith(options: Partial<Parameters<typeof startTestApp>[0]>) {
   const upstream = await startFakeUpstream();
-  upstream.behave = (_req, res) => {
+  upstream.behave = (req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(ENVELOPE);
+    res.end(envelopeOf(req.url!));
   };
   const app = await startTestApp({ upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' }, access: proxyAccess(), ...options });
   cleanups.push(

@@ -19,7 +19,9 @@ export const RECORD = {
 };
 
 /** The envelope's text around `inner`, which is put in `data` after the record's own fields. */
-const envelope = (inner: string) => `{"status":"success","data":${JSON.stringify(RECORD).slice(0, -1)},${inner}}}`;
+/** `refId`: the candidate asked for (another's record is refused: other-candidate.test.ts). */
+const envelope = (inner: string, refId = RECORD.refId) =>
+  `{"status":"success","data":${JSON.stringify({ ...RECORD, refId }).slice(0, -1)},${inner}}}`;
 
 /** The envelope's text before and after what `data` is to hold after the record's own fields. */
 function around(): [string, string] {
@@ -77,11 +79,11 @@ export function base64KeyBody(key: string, lead = 0): Buffer {
 }
 
 /** A record whose identity pictures are these bytes, each as the base64 value of its attribute. */
-export function picturesBody(pictures: Record<string, Buffer>): Buffer {
+export function picturesBody(pictures: Record<string, Buffer>, refId?: string): Buffer {
   const identities = Object.fromEntries(
     Object.entries(pictures).map(([name, bytes]) => [name, { type: 'base64', value: bytes.toString('base64') }]),
   );
-  return Buffer.from(envelope(`"identities":${JSON.stringify(identities)}`));
+  return Buffer.from(envelope(`"identities":${JSON.stringify(identities)}`, refId));
 }
 
 /**

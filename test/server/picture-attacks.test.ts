@@ -93,7 +93,7 @@ describe('issue 31: pictures that took the threads audit writes and sign-ins nee
     const { timeLimitMs } = PREVIEW_LIMITS;
     PREVIEW_LIMITS.timeLimitMs = 100;
     const pictures = heavySvgPictures();
-    const body = picturesBody(pictures);
+    const body = picturesBody(pictures, 'heavy-svg');
     // The service sends every picture, then holds the last bytes of the record until the rounds below are done.
     const tail = 64;
     let finish = () => {};
@@ -157,7 +157,7 @@ describe('issue 31: pictures that took the threads audit writes and sign-ins nee
 
   it('attack: SVG, TIFF and PDF pictures are never decoded: each part names its type, and only the JPEG gets a preview', async () => {
     const pictures = { passport: heavySvg(), ...documentPictures(), selfie: await noiseJpeg(1600, 1000) };
-    serve('documents', picturesBody(pictures));
+    serve('documents', picturesBody(pictures, 'documents'));
     const res: PartsResponse = await getBytes(app.port, '/api/candidates/refId/documents', { cookie: await session('ana') });
     expect([res.status, res.cut]).toEqual([200, false]);
     const { first, previews, pictures: parts } = await reassemble(res);

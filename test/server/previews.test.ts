@@ -202,7 +202,7 @@ describe('the status part, sent before the rest is read', () => {
     };
     const { status, firstBytes } = await new Promise<{ status: number; firstBytes: string }>((resolve, reject) => {
       const req = http.request(
-        { host: '127.0.0.1', port: app.port, path: '/api/candidates/refId/early', headers: { ...APP_HEADERS, accept: PARTS_ACCEPT } },
+        { host: '127.0.0.1', port: app.port, path: '/api/candidates/refId/preview-1', headers: { ...APP_HEADERS, accept: PARTS_ACCEPT } },
         (res) => {
           let text = '';
           res.on('data', (chunk: Buffer) => {
@@ -228,7 +228,7 @@ describe('the status part, sent before the rest is read', () => {
       res.write(opening);
       setTimeout(() => req.socket.destroy(), 30);
     };
-    const res = await getBytes(app.port, '/api/candidates/refId/cut');
+    const res = await getBytes(app.port, '/api/candidates/refId/preview-1');
     expect([res.status, res.cut]).toEqual([200, true]);
     expect(res.body.toString('latin1')).toContain('content-id: status@');
     expect(res.body.toString('latin1')).not.toContain('content-id: record@');
@@ -242,7 +242,7 @@ describe('the status part, sent before the rest is read', () => {
       // Once the status part has gone out.
       setTimeout(() => res.end(rest), 100);
     };
-    const res = await getBytes(app.port, '/api/candidates/refId/key');
+    const res = await getBytes(app.port, '/api/candidates/refId/preview-1');
     expect([res.status, res.cut]).toEqual([200, true]);
     expect(res.body.toString('latin1')).toContain('content-id: status@');
     expect(res.body.toString('latin1')).not.toContain('preview-test-key-41d7');

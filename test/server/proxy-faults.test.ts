@@ -263,7 +263,8 @@ describe('proxy against a faulty upstream', () => {
   it('cuts the connection when an undeclared body grows over the limit', async () => {
     upstream.behave = (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' }); // chunked, no length
-      res.write('{"status":"success","data":{"filler":"');
+      // Its id first, as the service writes it: the answer begins only once the id is known (asked-id-watch.ts).
+      res.write('{"status":"success","data":{"refId":"abc-123","filler":"');
       const chunk = 'x'.repeat(4000);
       let sent = 0;
       const timer = setInterval(() => {
@@ -284,7 +285,7 @@ describe('proxy against a faulty upstream', () => {
   it('cuts the connection when the upstream body stops mid-way', async () => {
     upstream.behave = (req, res) => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': 5000 });
-      res.write('{"status":"success","data":{');
+      res.write('{"status":"success","data":{"refId":"abc-123",');
       setTimeout(() => req.socket.destroy(), 30);
     };
     const res = await lookup();
@@ -292,14 +293,14 @@ describe('proxy against a faulty upstream', () => {
     expect(res.cut).toBe(true);
     // What arrived, less the last bytes held back until the body shows they do not start the key.
     expect(res.body.length).toBeGreaterThan(0);
-    expect('{"status":"success","data":{'.startsWith(res.body)).toBe(true);
+    expect('{"status":"success","data":{"refId":"abc-123",'.startsWith(res.body)).toBe(true);
     await expectStillServing();
   });
 
   it('cuts the connection when the body stalls longer than the timeout', async () => {
     upstream.behave = (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': 5000 });
-      res.write(`{"status":"success","data":{"filler":"${'x'.repeat(200)}`);
+      res.write(`{"status":"success","data":{"refId":"abc-123","filler":"${'x'.repeat(200)}`);
     };
     const res = await lookup();
     expect(res.cut).toBe(true);
@@ -351,7 +352,7 @@ describe('proxy against a faulty upstream', () => {
   it('a response that never ends is cut after the idle timeout', async () => {
     upstream.behave = (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.write('{"status":"success","data":{"status":"waiting"');
+      res.write('{"status":"success","data":{"refId":"abc-123","status":"waiting"');
     };
     const res = await lookup();
     expect(res.status).toBe(200);

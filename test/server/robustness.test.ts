@@ -84,14 +84,14 @@ describe('robustness', () => {
         }),
       );
     };
-    const res = await app.get('/api/candidates/refId/a', support);
+    const res = await app.get('/api/candidates/refId/r', support);
     expect(res.status).toBe(200);
     expect(JSON.parse(res.body)).toEqual({ status: 'success', data: STATUS_RECORD });
     upstream.behave = (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ status: 'success', data: [{ identities: 'secret' }] }));
     };
-    const odd = await app.get('/api/candidates/refId/a', support);
+    const odd = await app.get('/api/candidates/refId/r', support);
     expect(odd.status).toBe(502);
     expect(odd.body).not.toContain('secret');
   });

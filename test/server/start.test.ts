@@ -114,7 +114,7 @@ describe('npm start', () => {
   it('SIGTERM exits within the grace period while a preview runs, a record of heavy SVGs is open and its service never ends it', async () => {
     // Two SVGs that would each take a thread for minutes if decoded, and a large PNG that is (in a preview process).
     const { passport, selfie } = heavySvgPictures();
-    const body = picturesBody({ national_id: await noisePng(1800, 1800), passport: passport!, selfie: selfie! });
+    const body = picturesBody({ national_id: await noisePng(1800, 1800), passport: passport!, selfie: selfie! }, 'heavy');
     const upstream = await startFakeUpstream();
     upstream.behave = (req, res) => {
       // The queue's crawler reads the service's list from the start (issue 32): an empty one.

@@ -4,7 +4,7 @@ import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { startFakeUpstream } from './fake-upstream.ts';
 import { startTestApp } from './http.ts';
-import { as, cleanupsAfterEach, lookupLater, proxyAccess, RECORD } from './user-lookups.ts';
+import { as, cleanupsAfterEach, lookupLater, proxyAccess, RECORD, recordAsked } from './user-lookups.ts';
 
 /** Issue 9, items 11 and 12: what one user's lookups could cost everyone else. */
 const cleanups = cleanupsAfterEach();
@@ -14,7 +14,7 @@ describe("attack: one user's many slow lookups starving everyone else of the ups
     const upstream = await startFakeUpstream();
     const held: http.ServerResponse[] = [];
     const answer = (res: http.ServerResponse) => {
-      const body = JSON.stringify({ status: 'success', data: RECORD });
+      const body = JSON.stringify({ status: 'success', data: recordAsked(res.req.url!) });
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
       res.end(body);
     };

@@ -68,6 +68,12 @@ export const API_ERRORS = {
   },
   /** The KYC service's successful answer is not a readable candidate record (not JSON, or not one; perhaps encrypted). */
   not_a_record: { status: 502, title: 'The answer is not a readable record' },
+  /**
+   * Asked for one candidate, the service (or a cache or gateway in front of it) answered with the record of
+   * another (its refId or recordId is not the one asked): refused, nothing of the record sent; the error
+   * names the id it answered with.
+   */
+  other_candidate: { status: 502, title: 'The KYC service answered with another candidate' },
   /** This server holds as many answers in parts being built as its memory bound allows: try again shortly. */
   server_busy: { status: 503, title: 'This server is busy', retryAfterSeconds: 5 },
   /** A webhook delivery (issue 22) without its `X-Hub-Signature`, or with one that is not the body's HMAC with the secret. */

@@ -63,6 +63,8 @@ export const apiErrorBodySchema = z.object({
     retryAfterSeconds: z.optional(z.number()),
     /** The service's own HTTP status, for upstream_error. */
     upstreamStatus: z.optional(z.number()),
+    /** For other_candidate: the id (of the kind asked) the answer's record gave, an id and never its data. */
+    answeredId: z.optional(z.string()),
   }),
 });
 export type ApiErrorBody = z.infer<typeof apiErrorBodySchema>;

@@ -89,3 +89,14 @@ export function decodeIdSegment(encoded: string): SegmentDecode {
     return { ok: false, problem: 'bad_encoding' };
   }
 }
+
+/**
+ * The id an answer's record gives for the kind asked, when it is another candidate's: a cache or a gateway
+ * in front of the service answering with someone else's record. Ids are compared without regard to case
+ * or outer spaces (a service may write them otherwise than they were typed); a record without that id (not
+ * text, or blank) says nothing either way. The server refuses such an answer (other_candidate).
+ */
+export function answeredOther(answered: unknown, asked: string): string | undefined {
+  if (typeof answered !== 'string' || answered.trim() === '') return undefined;
+  return answered.trim().toLowerCase() === asked.trim().toLowerCase() ? undefined : answered;
+}

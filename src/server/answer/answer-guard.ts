@@ -3,6 +3,7 @@ import { scanOf, type AnswerScan, type ScannedBody } from './answer-scan.ts';
 import { EnvelopeWatch, ErrorMembers } from './envelope-members.ts';
 import { envelopeStart, MAX_ENVELOPE_PREFIX } from './envelope-start.ts';
 import { JsonIncompleteError, JsonTooDeepError } from './json-tokens.ts';
+import { type AskedCandidate, AskedIdWatch } from './asked-id-watch.ts';
 import { type KeySearch, KeyWatch } from './key-watch.ts';
 import { turns } from './turns.ts';
 
@@ -15,6 +16,7 @@ import { turns } from './turns.ts';
 
 export type GuardProblem =
   | 'key_reflected'
+  | 'other_candidate'
   | 'not_an_envelope'
   | 'repeated_member'
   | 'error_envelope'
@@ -24,6 +26,7 @@ export type GuardProblem =
 
 const PROBLEMS: Record<GuardProblem, string> = {
   key_reflected: "the answer contains this server's API key",
+  other_candidate: "the answer's record is another candidate's",
   not_an_envelope: 'the answer does not start as a candidate envelope',
   repeated_member: "the answer gives its envelope's status or data twice",
   error_envelope: "the answer is the service's error envelope",
@@ -44,7 +47,7 @@ export class AnswerGuardError extends Error {
     readonly problem: GuardProblem,
     /** For `error_envelope`: the envelope's bytes, or its members read after the record, for the error it states. */
     readonly stated?: StatedError,
-    /** For `repeated_member`: the member given twice. */
+    /** For `repeated_member`: the member given twice; for `other_candidate`, the id the record gave. */
     readonly member?: string,
   ) {
     super(PROBLEMS[problem]);
@@ -80,8 +83,9 @@ function statedCollector(max: number) {
 }
 
 /** What the answer's readers have seen wrong so far, the worst first. */
-function problemSeen(scan: AnswerScan, keyWatch: KeyWatch, envelope: EnvelopeWatch): AnswerGuardError | undefined {
+function problemSeen(scan: AnswerScan, keyWatch: KeyWatch, envelope: EnvelopeWatch, ids?: AskedIdWatch): AnswerGuardError | undefined {
   if (keyWatch.found) return new AnswerGuardError('key_reflected');
+  if (ids?.other !== undefined) return new AnswerGuardError('other_candidate', undefined, ids.other);
   const repeated = envelope.keys.repeated;
   if (repeated) return new AnswerGuardError('repeated_member', undefined, repeated);
   if (!scan.failure) return undefined;
@@ -117,8 +121,14 @@ function lateStatus(scan: AnswerScan, maxErrorBytes: number) {
   };
 }
 
-/** A guard, and the answer's one scan (answer-scan.ts): a reader of the answer in parts adds itself to it. */
-export type AnswerGuard = Transform & { scan: AnswerScan; keyWatch: KeyWatch };
+/**
+ * A guard, and the answer's one scan (answer-scan.ts): a reader of the answer in parts adds itself to it;
+ * `askedId`, the record's id of the kind asked as read so far (asked-id-watch.ts).
+ */
+export type AnswerGuard = Transform & { scan: AnswerScan; keyWatch: KeyWatch; askedId?: AskedIdWatch };
+
+/** Found wrong wherever it is found: the answer is refused at once (or, once begun, cut), never read on. */
+const FATAL: ReadonlySet<GuardProblem> = new Set(['key_reflected', 'repeated_member', 'other_candidate']);
 
 /**
  * A transform for a successful answer's body: passes nothing on until the body is seen to start as a
@@ -139,10 +149,17 @@ export type AnswerGuard = Transform & { scan: AnswerScan; keyWatch: KeyWatch };
  */
 export const ERROR_BODY_MAX_BYTES = 4 * 1024;
 
-export function createAnswerGuard(body: ScannedBody, keys: KeySearch, maxErrorBytes = ERROR_BODY_MAX_BYTES): AnswerGuard {
+export function createAnswerGuard(
+  body: ScannedBody,
+  keys: KeySearch,
+  options: { asked?: AskedCandidate; maxErrorBytes?: number } = {},
+): AnswerGuard {
   const { scan, fed } = scanOf(body);
+  const maxErrorBytes = options.maxErrorBytes ?? ERROR_BODY_MAX_BYTES;
   const keyWatch = new KeyWatch(keys, scan.path, { raw: true });
   scan.add(keyWatch);
+  const askedId = options.asked && new AskedIdWatch(scan.path, options.asked);
+  if (askedId) scan.add(askedId);
   const late = lateStatus(scan, maxErrorBytes);
   const { envelope } = late;
   /** Bytes not yet passed on, in order, and how many were passed on before them. */
@@ -161,19 +178,20 @@ export function createAnswerGuard(body: ScannedBody, keys: KeySearch, maxErrorBy
   };
   let start: Buffer | undefined = Buffer.alloc(0);
   let stated: ReturnType<typeof statedCollector> | undefined;
-  const problem = () => problemSeen(scan, keyWatch, envelope);
+  const problem = () => problemSeen(scan, keyWatch, envelope, askedId);
   const turn = turns();
   const pass = (guard: Transform, chunk: Buffer, done: TransformCallback) => {
     if (envelope.statedError) return done(late.read(chunk));
     held.push(chunk);
-    release(guard, keyWatch.clearThrough);
+    // Not a byte of the record until its id is known not to be another candidate's (asked-id-watch.ts).
+    if (!askedId || askedId.settled) release(guard, keyWatch.clearThrough);
     turn(done);
   };
   const guard = new Transform({
     transform(chunk: Buffer, _encoding, done) {
       if (!fed) scan.write(chunk);
       const found = problem();
-      if (found?.problem === 'key_reflected' || found?.problem === 'repeated_member') return done(found);
+      if (found && FATAL.has(found.problem)) return done(found);
       if (stated) return done(stated.add(chunk));
       // The service's error envelope: gathered (its JSON need not hold) for the error it states to be read.
       if (start !== undefined && opening(start, chunk) === 'error') {
@@ -196,7 +214,7 @@ export function createAnswerGuard(body: ScannedBody, keys: KeySearch, maxErrorBy
       if (stated) {
         if (!fed) scan.end();
         const found = problem();
-        return done(found?.problem === 'key_reflected' || found?.problem === 'repeated_member' ? found : stated.ended());
+        return done(found && FATAL.has(found.problem) ? found : stated.ended());
       }
       if (start !== undefined) return done(new AnswerGuardError('not_an_envelope'));
       if (!fed) scan.end();
@@ -206,7 +224,7 @@ export function createAnswerGuard(body: ScannedBody, keys: KeySearch, maxErrorBy
       done();
     },
   });
-  return Object.assign(guard, { scan, keyWatch });
+  return Object.assign(guard, { scan, keyWatch, ...(askedId ? { askedId } : {}) });
 }
 
 /**

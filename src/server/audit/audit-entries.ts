@@ -52,6 +52,11 @@ export interface AuditEntry extends RequestAuditFields {
    * been answered had the fault come before the status line (the client left: 499 `cancelled`).
    */
   cut?: AnswerCut;
+  /**
+   * The answer's record was another candidate's (`other_candidate`: a cache or gateway in front of the
+   * service answering wrongly): the id of the kind asked that it gave, cut as `id` is. Nothing of it was sent.
+   */
+  answeredId?: string;
 }
 
 /**

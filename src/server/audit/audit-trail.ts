@@ -52,6 +52,8 @@ export interface Outcome {
   reached: boolean;
   /** A full answer cut short after its status line: the request's second line says why (audit-entries.ts). */
   cut?: AnswerCut;
+  /** An answer refused as another candidate's (other_candidate): the id its record gave. */
+  answeredId?: string;
 }
 
 type Level = NonNullable<AuditEntry['level']>;
@@ -66,6 +68,8 @@ export interface LineOptions {
   counted?: boolean;
   /** The answer was cut short after its status line, for this reason (lookup/answer-end.ts). */
   cut?: AnswerCut;
+  /** The answer's record was another candidate's: the id it gave (other_candidate). */
+  answeredId?: string;
 }
 
 /** Writes this request's audit line, or counts it; false, with a 503 already sent, when it could not be written. */
@@ -73,8 +77,15 @@ export type Audit = (status: number, code: Outcome['code'], options?: LineOption
 
 /** The audit of one request: `line` says what it was, `what` names it in the 503 ("lookup", "request"). */
 export function auditTrail(deps: AuditDeps, res: http.ServerResponse, what: string, line: (outcome: Outcome) => RefusedEntry): Audit {
-  return (status, code, { upstreamStatus = null, reached = false, counted = false, cut } = {}) => {
-    const entry = line({ status, code, upstreamStatus, reached, ...(cut ? { cut } : {}) });
+  return (status, code, { upstreamStatus = null, reached = false, counted = false, cut, answeredId } = {}) => {
+    const entry = line({
+      status,
+      code,
+      upstreamStatus,
+      reached,
+      ...(cut ? { cut } : {}),
+      ...(answeredId === undefined ? {} : { answeredId }),
+    });
     return counted ? countLine(deps, res, what, entry) : writeLine(deps, res, what, entry);
   };
 }
@@ -136,7 +147,9 @@ export async function refuse(res: http.ServerResponse, audit: Audit, failure: Ap
   // The browser left before any answer (its page closed, its batch cancelled): what broke was its leaving
   // (the copy of the answer it was to be sent ends with it), not the service; the line says so.
   const told = res.destroyed && !res.headersSent ? LEFT_BEFORE_ANSWER : failure;
-  if (await audit(told.status, told.code, options)) sendFailure(res, told);
+  // Another candidate's record refused: the line names the id it gave beside the one asked.
+  const answered = told.answeredId === undefined ? {} : { answeredId: told.answeredId };
+  if (await audit(told.status, told.code, { ...options, ...answered })) sendFailure(res, told);
 }
 
 /** The browser left before its answer: only its audit line says so (nobody is there to be told). */
@@ -189,6 +202,7 @@ export function lookupLine(
       ...(read.fieldsWithheld ? { fieldsWithheld: read.fieldsWithheld } : {}),
       durationMs: elapsed(call),
       ...(outcome.cut ? { cut: outcome.cut } : {}),
+      ...(outcome.answeredId === undefined ? {} : { answeredId: cutText(outcome.answeredId, MAX_LOGGED_ID) }),
     };
   };
 }

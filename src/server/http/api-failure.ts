@@ -14,6 +14,8 @@ export interface FailureDetails {
    * (upstream-failures.ts): whatever answered wrote those, and they may name a candidate.
    */
   ownMessage?: string;
+  /** For other_candidate: the id the answer's record gave, said to the browser and written on the audit line. */
+  answeredId?: string;
 }
 
 /**
@@ -28,6 +30,7 @@ export class ApiFailure extends Error {
   readonly retryAfterSeconds: number | undefined;
   readonly upstreamStatus: number | undefined;
   readonly allow: string | undefined;
+  readonly answeredId: string | undefined;
   /** The message without the service's words (the message itself when it quotes none): for logs, the queue index and support users. */
   readonly ownMessage: string;
 
@@ -42,6 +45,7 @@ export class ApiFailure extends Error {
     this.retryAfterSeconds = details.retryAfterSeconds ?? ('retryAfterSeconds' in info ? info.retryAfterSeconds : undefined);
     this.upstreamStatus = details.upstreamStatus;
     this.allow = details.allow;
+    this.answeredId = details.answeredId;
     this.ownMessage = details.ownMessage ?? message;
   }
 
@@ -52,17 +56,18 @@ export class ApiFailure extends Error {
    */
   toldTo(role: Role): ApiFailure {
     if (readsFullRecord(role) || this.ownMessage === this.message) return this;
-    const { retryAfterSeconds, upstreamStatus, allow } = this;
+    const { retryAfterSeconds, upstreamStatus, allow, answeredId } = this;
     return new ApiFailure(this.code, this.ownMessage, {
       ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
       ...(upstreamStatus === undefined ? {} : { upstreamStatus }),
       ...(allow === undefined ? {} : { allow }),
+      ...(answeredId === undefined ? {} : { answeredId }),
     });
   }
 
   /** The JSON the browser gets (apiErrorBodySchema). */
   body(): ApiErrorBody {
-    const { retryAfterSeconds, upstreamStatus } = this;
+    const { retryAfterSeconds, upstreamStatus, answeredId } = this;
     return {
       status: 'error',
       error: {
@@ -70,6 +75,7 @@ export class ApiFailure extends Error {
         message: this.message,
         ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
         ...(upstreamStatus === undefined ? {} : { upstreamStatus }),
+        ...(answeredId === undefined ? {} : { answeredId }),
       },
     };
   }
@@ -81,6 +87,19 @@ export class ApiFailure extends Error {
       ...(this.allow === undefined ? {} : { Allow: this.allow }),
     };
   }
+}
+
+/**
+ * The refusal of an answer whose record is another candidate's (answeredOther in the contract's lookup.ts):
+ * nothing of it is sent, only the id it gave, cut as an audit line cuts an id (audit-line.ts).
+ */
+export function otherCandidate(kind: string, asked: string, answered: string): ApiFailure {
+  const shown = [...answered].length > 256 ? `${[...answered].slice(0, 256).join('')}…` : answered;
+  return new ApiFailure(
+    'other_candidate',
+    `Asked for ${kind} ${asked}, the KYC service answered with the record of ${kind} ${shown}. Nothing of it was sent: it is not the candidate looked up. Something in front of the service (a cache, a gateway) may be answering wrongly.`,
+    { answeredId: shown },
+  );
 }
 
 /** For anything thrown that no rule foresaw: what went wrong stays in the log, under the request's id. */

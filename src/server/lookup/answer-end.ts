@@ -18,14 +18,15 @@ export interface AnswerEnd {
 
 /** Watches `res` from the moment its 200 line is written: its close before the answer's end writes the cut line. */
 export function watchAnswerEnd(res: http.ServerResponse, audit: Audit, upstreamStatus: number): AnswerEnd {
-  let why: { failure: Pick<ApiFailure, 'status' | 'code'>; reason: AnswerCut } | undefined;
+  let why: { failure: Pick<ApiFailure, 'status' | 'code' | 'answeredId'>; reason: AnswerCut } | undefined;
   res.once('close', () => {
     if (res.writableFinished) return;
     // Closed with no fault named: the client went away, or stopped reading and was cut off (parts-writer.ts;
     // a plain answer's by the service's idle timeout, full-answer.ts's stalledByBrowser).
     const { failure, reason } = why ?? { failure: LEFT_BEFORE_ANSWER, reason: 'client_left' };
     // Nobody waits for this line: one the log cannot take (stuck, or closed as the server stops) leaves the 200 line alone.
-    void audit(failure.status, failure.code, { upstreamStatus, reached: true, cut: reason });
+    const answered = failure.answeredId === undefined ? {} : { answeredId: failure.answeredId };
+    void audit(failure.status, failure.code, { upstreamStatus, reached: true, cut: reason, ...answered });
   });
   return {
     cut(failure, reason) {

@@ -1,8 +1,8 @@
 import { batchRowOf } from '../../kyc/contract/batch.ts';
-import { batchTriesAs, type LookupKind } from '../../kyc/contract/lookup.ts';
+import { answeredOther, batchTriesAs, type LookupKind } from '../../kyc/contract/lookup.ts';
 import { auditWritable, batchRowLine, written } from '../audit/audit-trail.ts';
 import type { OneResult } from './batch-runner.ts';
-import { ApiFailure } from '../http/api-failure.ts';
+import { ApiFailure, otherCandidate } from '../http/api-failure.ts';
 import { admit, archivingGate, checkedId, type Level, type LookupDeps, levelOf, type Sent, sendRequest, takeSlot } from './lookup-steps.ts';
 import type { SignedInCall } from '../http/routes.ts';
 import { requestLog } from '../log/log.ts';
@@ -91,6 +91,9 @@ export async function lookupRow(deps: LookupDeps, call: SignedInCall, row: Batch
       const reading = { maxResponseBytes: deps.settings.limits.maxResponseBytes, keys: deps.upstream.keys, stated };
       const reduced = await reduceToStatusLevel(upstreamRes, reading);
       if (!reduced.ok) return settle(reduced.failure, fetched.upstreamStatus, true);
+      // Another candidate's status is no row of the id asked (a cache or gateway answering wrongly).
+      const other = answeredOther(reduced.record[row.kind], asked.id);
+      if (other !== undefined) return settle(otherCandidate(row.kind, asked.id, other), fetched.upstreamStatus, true);
       return settle(undefined, fetched.upstreamStatus, true, batchRowOf(row.index, reduced.record));
     } finally {
       gone.removeEventListener('abort', sent.abort);
@@ -106,7 +109,8 @@ export async function lookupRow(deps: LookupDeps, call: SignedInCall, row: Batch
 function rowSettler(deps: LookupDeps, call: SignedInCall, row: BatchRow, level: Level) {
   const line = batchRowLine(deps.environment, { ...call, started: performance.now() }, row.kind, row.id, level);
   return async (failure: ApiFailure | undefined, upstreamStatus: number | null, reached: boolean, found?: FoundRow) => {
-    const entry = line({ status: failure?.status ?? 200, code: failure?.code ?? null, upstreamStatus, reached });
+    const answered = failure?.answeredId === undefined ? {} : { answeredId: failure.answeredId };
+    const entry = line({ status: failure?.status ?? 200, code: failure?.code ?? null, upstreamStatus, reached, ...answered });
     if (!(await written(deps, entry))) {
       return failedRow(deps, call, level, new ApiFailure('audit_unavailable', 'This lookup could not be recorded in the audit log.'));
     }

@@ -1,7 +1,8 @@
 import type http from 'node:http';
 import { type AnswerGuard, AnswerGuardError, firstOutput, type StatedError } from '../answer/answer-guard.ts';
 import type { AnswerCut } from '../audit/audit.ts';
-import { ApiFailure, brokenOff } from '../http/api-failure.ts';
+import { ApiFailure, brokenOff, otherCandidate } from '../http/api-failure.ts';
+import type { AskedCandidate } from '../answer/asked-id-watch.ts';
 import type { ApiSettings } from '../config/settings.ts';
 import { MAX_DEPTH } from '../answer/json-tokens.ts';
 import { countBytes, NOT_A_RECORD, repeatedMember } from '../http/http-reply.ts';
@@ -38,6 +39,8 @@ export interface FullAnswer {
   inParts?: http.IncomingMessage;
   /** The recordId the queue index holds for the refId asked, sent as a header beside the answer (listed-record-id.ts). */
   listed?: Promise<string | undefined>;
+  /** The candidate asked for: a record of another is refused (the guard's `other_candidate`), named in the refusal. */
+  asked: AskedCandidate;
 }
 
 /** Compliance users: the body streamed on as it comes, once its start is checked and its audit line written. */
@@ -85,7 +88,7 @@ export async function answerFull(
     if (!res.headersSent) return;
     // Closed with no fault named, the cut line says the client left (answer-end.ts).
     if (!end || (!answer.inParts && stalledByBrowser(res, error, tooLarge))) return void res.destroy();
-    end.cut(...cutOf({ ok: false, error }, tooLarge, answer.stated));
+    end.cut(...cutOf({ ok: false, error }, tooLarge, answer));
   });
   upstreamRes.pipe(guard);
 
@@ -108,13 +111,13 @@ export async function answerFull(
   }
   // Listened to before anything is awaited: the guard may fail at its first chunk.
   const first = await firstOutput(guard);
-  if (!first.ok) return refuse(res, audit, guardFailure(first.error, answer.stated), { upstreamStatus, reached: true });
+  if (!first.ok) return refuse(res, audit, guardFailure(first.error, answer), { upstreamStatus, reached: true });
   // Bounded and never rejecting (listed-record-id.ts); set only on an answer that starts, never on a refusal.
   const listed = await answer.listed;
   if (!(await audit(200, null, { upstreamStatus, reached: true }))) return void upstreamRes.destroy();
   if (broken || guard.destroyed) {
     const error = failed ?? broken ?? brokenOff();
-    return refuseAfterLine(res, audit, cutOf({ ok: false, error }, tooLarge, answer.stated), upstreamStatus);
+    return refuseAfterLine(res, audit, cutOf({ ok: false, error }, tooLarge, answer), upstreamStatus);
   }
   began();
   noteListedRecordId(res, listed);
@@ -141,8 +144,10 @@ async function answerInParts(res: http.ServerResponse, answer: FullAnswer, optio
   const splitting = splitRecord(guard, boundary, options.holding, previews.add).finally(() => previews.close());
   const first = await Promise.race([splitting, status.early.then((body) => ({ early: body }))]);
   const writer = new PartsWriter({ req: options.req, res, stallMs: options.stallMs }, boundary);
-  // The raw bytes' search (the guard's) and the decoded text's (the scan's) have both seen what was read.
-  if ('early' in first && !guard.keyWatch.found && !guard.scan.failure && !guard.destroyed) {
+  // The raw bytes' search (the guard's) and the decoded text's (the scan's) have both seen what was read,
+  // and the ids the status part holds are the candidate's asked for (or none: then the record is checked
+  // whole before its part, and an id of another's found after this part cuts the answer).
+  if ('early' in first && !guard.keyWatch.found && !guard.scan.failure && !guard.destroyed && guard.askedId?.other === undefined) {
     if (!(await audit(200, null, { upstreamStatus, reached: true }))) {
       answer.upstreamRes.destroy();
       return void (await splitting);
@@ -152,13 +157,13 @@ async function answerInParts(res: http.ServerResponse, answer: FullAnswer, optio
     await writer.open(first.early);
     const read = await splitting;
     // Too late for an error's code: cut, so that the browser sees an answer that did not end.
-    if (!read.ok) return end.cut(...cutOf(read, options.tooLarge, answer.stated));
+    if (!read.ok) return end.cut(...cutOf(read, options.tooLarge, answer));
     const body = await writer.recordBody(read.split);
     if (!body) return end.cut(UNFRAMED, 'answer_fault');
     return writer.rest(read.split, body, previews);
   }
   const read = await splitting;
-  if (!read.ok) return refuse(res, audit, cutOf(read, options.tooLarge, answer.stated)[0], { upstreamStatus, reached: true });
+  if (!read.ok) return refuse(res, audit, cutOf(read, options.tooLarge, answer)[0], { upstreamStatus, reached: true });
   if (!(await audit(200, null, { upstreamStatus, reached: true }))) return;
   const body = await writer.recordBody(read.split);
   if (!body) return refuseAfterLine(res, audit, [UNFRAMED, 'answer_fault'], upstreamStatus);
@@ -193,13 +198,13 @@ const UNFRAMED = new ApiFailure('upstream_error', "The KYC service's answer coul
 function cutOf(
   read: Split & { ok: false },
   tooLarge: () => boolean,
-  stated: FullAnswer['stated'],
+  answer: Pick<FullAnswer, 'stated' | 'asked'>,
 ): [ApiFailure, Exclude<AnswerCut, 'client_left'>] {
   if ('failure' in read) return [read.failure, 'answer_fault'];
   if (tooLarge()) return [TOO_LARGE, 'answer_fault'];
   const { error } = read;
   return [
-    guardFailure(error, stated),
+    guardFailure(error, answer),
     error instanceof AnswerGuardError && error.problem === 'error_envelope' ? 'service_error' : 'answer_fault',
   ];
 }
@@ -217,9 +222,10 @@ function stalledByBrowser(res: http.ServerResponse, error: Error, tooLarge: () =
 const KEY_REFLECTED_WARNING =
   "The KYC service's answer contained this server's API key, so it was refused. Something between this server and the service, or a wrong KYC_BASE_URL, reflects the Authorization header.";
 
-function guardFailure(error: Error, stated: FullAnswer['stated']): ApiFailure {
+function guardFailure(error: Error, { stated, asked }: Pick<FullAnswer, 'stated' | 'asked'>): ApiFailure {
   if (!(error instanceof AnswerGuardError)) return brokenOff(error);
   if (error.problem === 'key_reflected') return KEY_IN_ANSWER;
+  if (error.problem === 'other_candidate') return otherCandidate(asked.kind, asked.id, error.member ?? '');
   // `status` or `data` given twice: a record at one level and an error at the other, so neither here.
   if (error.problem === 'repeated_member') return repeatedMember(error.member ?? 'status');
   // The service's error envelope with a success status: the error it states, not an unreadable record.

@@ -1,8 +1,8 @@
 import type http from 'node:http';
-import type { LookupKind } from '../../kyc/contract/lookup.ts';
+import { answeredOther, type LookupKind } from '../../kyc/contract/lookup.ts';
 import { type Audit, auditTrail, auditWritable, type LookupShown, lookupLine, type Outcome, refuse } from '../audit/audit-trail.ts';
 import type { AuditEntry } from '../audit/audit-entries.ts';
-import type { ApiFailure } from '../http/api-failure.ts';
+import { type ApiFailure, otherCandidate } from '../http/api-failure.ts';
 import type { Identity } from '../http/identity.ts';
 import { answerFull, type FullAnswer } from './full-answer.ts';
 import { listedRecordIdFor } from './listed-record-id.ts';
@@ -123,16 +123,20 @@ async function fetchAndAnswer(
   const { upstreamRes, upstreamStatus } = fetched;
   const stated = statedErrorOf({ kind: call.kind, id: lookup.id }, upstreamRes.headers, deps.upstream);
   if (level === 'full') {
-    const guard = deps.upstream.answerGuard(upstreamRes);
+    const asked = { kind: call.kind, id: lookup.id };
+    // Nothing of another candidate's record leaves (a cache or gateway answering wrongly): refused at its id.
+    const guard = deps.upstream.answerGuard(upstreamRes, asked);
     // The queue index learns what the record says (issue 32), read from the answer's one scan.
     if (deps.learn) watchRecord(guard.scan, deps.learn, () => !guard.keyWatch.found);
-    const full: FullAnswer = { upstreamRes, guard, audit, upstreamStatus, stated, inParts, listed };
+    const full: FullAnswer = { upstreamRes, guard, audit, upstreamStatus, stated, inParts, listed, asked };
     return answerFull(call.res, full, deps);
   }
   const reading = { maxResponseBytes: deps.settings.limits.maxResponseBytes, keys: deps.upstream.keys, stated };
   const reduced = await reduceToStatusLevel(upstreamRes, reading, plan.fields);
   // The audit line names the support fields the answer holds.
   if (reduced.ok && plan.fields) shown.fields = Object.keys(reduced.record.customFields ?? {});
+  const other = reduced.ok ? answeredOther(reduced.record[call.kind], lookup.id) : undefined;
+  if (other !== undefined) return refuse(call.res, audit, otherCandidate(call.kind, lookup.id, other), { upstreamStatus, reached: true });
   if (reduced.ok) deps.learn?.(reduced.record);
   return answerStatusLevel(call, reduced, audit, upstreamStatus);
 }

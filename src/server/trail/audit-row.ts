@@ -219,6 +219,11 @@ function detailOf(line: Line, action: AuditAction): string | null {
           (line.fields.length > 0 ? `support fields ${line.fields.join(', ')}` : 'no support field in the answer'),
       );
       add(line.fieldsWithheld === 'archiving_key' && 'support fields withheld: the key archives after extract');
+      // Its record was someone else's: refused, and the line names whose, so a lead can follow it up.
+      add(
+        typeof line.answeredId === 'string' &&
+          `answered with another candidate, ${String(line.kind)} ${text(line.answeredId)}: nothing of it sent`,
+      );
       // A success says nothing the outcome does not; another answer of the service is worth a word.
       add(
         typeof line.upstreamStatus === 'number' &&

@@ -5,6 +5,7 @@ import { encodeIdSegment, type LookupKind } from '../../kyc/contract/lookup.ts';
 import type { RemoteUpstream } from '../config/config.ts';
 import { type AnswerGuard, createAnswerGuard } from '../answer/answer-guard.ts';
 import type { ScannedBody } from '../answer/answer-scan.ts';
+import type { AskedCandidate } from '../answer/asked-id-watch.ts';
 import { type KeySearch, keySearch } from '../answer/key-watch.ts';
 import { ApiFailure } from '../http/api-failure.ts';
 import { secondsOf, wholeAnswerDeadline } from './answer-deadline.ts';
@@ -62,9 +63,10 @@ export interface UpstreamClient {
   /**
    * A fresh guard for a full answer's body: envelope start checked, JSON throughout, the full key never
    * passed on. A full answer is only ever asked for with the full key, so only that key is searched: the
-   * status key, not sent with it, cannot be reflected in it.
+   * status key, not sent with it, cannot be reflected in it. With `asked`, nothing of a record that is
+   * another candidate's is passed on (asked-id-watch.ts).
    */
-  answerGuard(body: ScannedBody): AnswerGuard;
+  answerGuard(body: ScannedBody, asked?: AskedCandidate): AnswerGuard;
   /**
    * Until when the service asked to be left alone (its last 429's wait, service-wait.ts), in ms on the
    * client's clock; 0 or a past time when it did not. A batch and the queue's filler wait for it.
@@ -129,7 +131,7 @@ export function createUpstreamClient(
   const keys = keySearch([target.apiKey, target.statusApiKey]);
   return {
     keys,
-    answerGuard: (body) => createAnswerGuard(body, fullKey),
+    answerGuard: (body, asked) => createAnswerGuard(body, fullKey, asked ? { asked } : {}),
     pausedUntil: wait.pausedUntil,
     waiting: wait.waiting,
     statedWait: (seconds) => void wait.asked(seconds).catch(() => {}),
