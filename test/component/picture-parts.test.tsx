@@ -10,7 +10,7 @@ import { renderWithProviders, stubApi } from './render.tsx';
  * part never came shown as such, never as a picture.
  */
 
-// cust_000482: selfie and selfie with national ID, under the refId the tests ask for (another id is another candidate: other-candidate.tsx).
+// cust_000482: selfie and selfie with national ID, under the refId the tests ask for (the server refuses another candidate's record: other_candidate).
 const record = { ...(await sampleCandidates({ now: new Date() }))[1]!.record, refId: 'abc' };
 const PATH = '/api/candidates/refId/abc';
 const BOUNDARY = '0123456789abcdef0123456789abcdef';

@@ -12,7 +12,7 @@ import { renderWithProviders, stubApi } from './render.tsx';
  * one until its picture is in, and the viewer waits for the full picture before it zooms.
  */
 
-// cust_000482: selfie and selfie with national ID, under the refId the tests ask for (another id is another candidate: other-candidate.tsx).
+// cust_000482: selfie and selfie with national ID, under the refId the tests ask for (the server refuses another candidate's record: other_candidate).
 const record = { ...(await sampleCandidates({ now: new Date() }))[1]!.record, refId: 'abc' };
 const PATH = '/api/candidates/refId/abc';
 const BOUNDARY = 'fedcba9876543210fedcba9876543210';

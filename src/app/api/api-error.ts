@@ -32,6 +32,8 @@ export interface ApiErrorDetails {
    * (archive after extract): the lookup started the deletion all the same, and the page must say so.
    */
   willArchiveAtDate?: string;
+  /** For other_candidate: the id the service's answer gave, whose record the server did not send. */
+  answeredId?: string;
 }
 
 /** Every failure of a call to this server's `/api`, whatever the call: the one error type of the app's API layer. */
@@ -44,6 +46,7 @@ export class ApiError extends Error {
   readonly upstreamStatus: number | undefined;
   readonly detail: string | undefined;
   readonly willArchiveAtDate: string | undefined;
+  readonly answeredId: string | undefined;
 
   constructor(
     readonly code: ErrorCode,
@@ -57,6 +60,7 @@ export class ApiError extends Error {
     this.upstreamStatus = details.upstreamStatus;
     this.detail = details.detail;
     this.willArchiveAtDate = details.willArchiveAtDate;
+    this.answeredId = details.answeredId;
   }
 
   /** Worth trying again by itself: the network, not the request, failed. */
@@ -96,6 +100,7 @@ export async function apiErrorOf(response: Response): Promise<ApiError> {
   const body = parsed?.success ? parsed.data.error : undefined;
   const status = response.status;
   const retryAfterSeconds = body?.retryAfterSeconds ?? parseRetryAfter(response.headers.get('retry-after'));
-  if (body) return new ApiError(body.code, body.message, { status, retryAfterSeconds, upstreamStatus: body.upstreamStatus });
+  // The body's own details (upstreamStatus, answeredId) as it gives them; the wait as the answer says it.
+  if (body) return new ApiError(body.code, body.message, { ...body, status, retryAfterSeconds });
   return new ApiError(codeOfStatus(status), `The server answered HTTP ${status} without an explanation.`, { status, retryAfterSeconds });
 }

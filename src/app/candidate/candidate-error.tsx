@@ -5,6 +5,7 @@ import { type LookupKind, looksLikeRecordId } from '../../kyc/contract/lookup.ts
 import { cleanId } from '../../kyc/view/id-input.ts';
 import { readsLikeNoId } from '../../kyc/view/reads-like-no-id.ts';
 import { invisibleIn, lowerCaseRecordId, withoutMarks } from './id-marks.ts';
+import { otherCandidateScreen } from './other-candidate.tsx';
 import { ProblemCard } from './problem-card.tsx';
 import { RetryButton, RetryCountdown, retryText, ServerWait } from './retry-wait.tsx';
 import { type ApiError, codeOfStatus, type ErrorCode } from '../api/api-error.ts';
@@ -191,6 +192,7 @@ const SCREENS: Partial<Record<ErrorCode, ScreenOf>> = {
   // What answered may have been a gateway's page or a service between deploys: worth one more try.
   not_json: retryable,
   not_a_record: retryable,
+  other_candidate: (error, { kind, id }) => otherCandidateScreen(error, kind, id),
   malformed: ({ message, detail }, { actions }) => ({ body: <WhatWasWrong message={message} detail={detail} />, action: actions.retry }),
   archiving_key: plain,
   // The applicants list's answer, which a lookup never gets; said plainly all the same.

@@ -27,7 +27,6 @@ import { LookupNotes } from './lookup-notes.tsx';
 import { RefreshFailed, refreshFailure } from './refresh-failed.tsx';
 import { CandidateSkeleton } from './candidate-skeleton.tsx';
 import { CandidateView } from './candidate-view.tsx';
-import { OtherCandidate, otherCandidateIn } from './other-candidate.tsx';
 import { useDownloadProgress } from './download-progress.ts';
 import { Freshness, StatusChangeBanner, useStatusChange } from './freshness.tsx';
 import { serverClockOf } from '../api/server-clock.ts';
@@ -70,8 +69,7 @@ function useCandidateLookup(kind: LookupKind, id: string) {
       ? archivesOnExtract(query.error.willArchiveAtDate, query.errorUpdatedAt)
       : undefined;
   const refused = query.error instanceof ApiError && query.error.code === 'archiving_key';
-  // Of the candidate asked for only: another's record (other-candidate.tsx) is no status of theirs.
-  const status = query.data && otherCandidateIn(query.data, kind, id) === undefined ? query.data.status : undefined;
+  const status = query.data?.status;
   const changedTo = useStatusChange(environment, kind, id, status ?? '');
   // A 24-hex id typed as a refId is most likely a recordId: tried once as one, automatically (the batch's rule too);
   // and a recordId the search box guessed from that form may be a refId: tried once as one. Never back again.
@@ -133,8 +131,7 @@ function CandidateLookup({ kind, id }: { kind: LookupKind; id: string }) {
   const { environment, info, session, query, failedBefore, progress, retryingAsOtherKind } = lookup;
   const live = useLiveStatus(info?.name, environment, kind, id, query.data, query.dataUpdatedAt);
   const { shown, update } = useShownRecord(query.data, query.dataUpdatedAt, live);
-  // Another candidate's record (other-candidate.tsx) names nobody in the tab's title.
-  const record = query.data && otherCandidateIn(query.data, kind, id) !== undefined ? undefined : (shown ?? query.data);
+  const record = shown ?? query.data;
   const shownStatus = shown?.status;
   const recentEnvironment = info?.name;
   useEffect(() => {
@@ -185,8 +182,6 @@ function CandidateResult({
   // A refresh that failed leaves the record on screen, unless the failure says it may no longer be shown.
   const refreshFailed = query.isError ? refreshFailure(query.error, query.data !== undefined) : undefined;
   if ((query.isError && !refreshFailed) || !query.data) return <LookupFailed lookup={lookup} kind={kind} id={id} notes={notes} />;
-  const answered = otherCandidateIn(query.data, kind, id);
-  if (answered !== undefined) return <OtherCandidate kind={kind} id={id} answered={answered} />;
   // A support user's answer first (issue 33): on a phone the status, the recorded reason and hint and Copy
   // reply fit the first screen, above the ids; the hand-off goes under what the service recorded.
   const answerFirst = session?.role === 'support';
