@@ -1,10 +1,12 @@
+import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ASKED_ID_HOLD_BYTES } from '../../src/server/answer/answer-guard.ts';
 import type { AuditEntry } from '../../src/server/audit/audit.ts';
 import { createAccessControl } from '../../src/server/auth/access.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
 import { memoryAuditLog } from './memory-audit.ts';
 import { getBytes } from './parts.ts';
-import { ndjson, requestWithBody, startTestApp } from './http.ts';
+import { APP_HEADERS, ndjson, requestWithBody, startTestApp } from './http.ts';
 
 /**
  * A cache or a gateway in front of the service answers a lookup with another candidate's record: the
@@ -127,5 +129,60 @@ describe('another candidate in the answer', () => {
       expect(res.cut).toBe(false);
       expect(res.body.toString()).toContain(NAME);
     }
+  });
+
+  describe('an id given late: held back only as long as the service would give it', () => {
+    /** A record by recordId without a recordId, `size` bytes of identities before its refId (`late`, when given). */
+    function lateBody(size: number, late?: string) {
+      const filler = `"identities":{"given_name":{"type":"string","value":"${NAME}"},"passport":{"type":"base64","value":"${'QUJD'.repeat(size / 4)}"}}`;
+      const tail = late === undefined ? '' : `,"recordId":"${late}"`;
+      return `{"status":"success","data":{"status":"approved","refId":"cust-a",${filler}${tail}}}`;
+    }
+
+    it("a large record without the id asked is passed on as it comes, not held whole (a hostile one would hold the server's memory)", async () => {
+      const body = lateBody(4 * ASKED_ID_HOLD_BYTES);
+      const upstream = await startFakeUpstream();
+      let headersReached = () => {};
+      const reached = new Promise<void>((resolve) => (headersReached = resolve));
+      upstream.behave = async (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+        // All but the record's last bytes; the rest only once the browser has the answer's head.
+        res.write(body.slice(0, -10));
+        await reached;
+        res.end(body.slice(-10));
+      };
+      const app = await startTestApp({ upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' } });
+      cleanups.push(app.close, upstream.close);
+      const got = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+        const req = http.get(
+          {
+            host: '127.0.0.1',
+            port: app.port,
+            path: '/api/candidates/recordId/65f1c2a9e4b0d3a1f0c9c101',
+            headers: { ...APP_HEADERS, accept: 'application/json' },
+          },
+          (res) => {
+            // Before: no head until the service's last byte, so this waited forever.
+            headersReached();
+            const chunks: Buffer[] = [];
+            res.on('data', (chunk: Buffer) => chunks.push(chunk));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
+          },
+        );
+        req.on('error', reject);
+      });
+      expect(got.status).toBe(200);
+      expect(got.text).toBe(body);
+    });
+
+    it("attack: another candidate's id given after more than the hold cuts the answer, audited as other_candidate", async () => {
+      const { app, lookupLines } = await appAnswering(lateBody(4 * ASKED_ID_HOLD_BYTES, '65f1c2a9e4b0d3a1f0c9ffff'));
+      const res = await getBytes(app.port, '/api/candidates/recordId/65f1c2a9e4b0d3a1f0c9c101', ASKED.plain);
+      expect(res.status).toBe(200);
+      expect(res.cut).toBe(true);
+      await expect
+        .poll(() => lookupLines().map((line) => `${line.status} ${line.code} ${line.cut ?? ''}`))
+        .toEqual(['200 null ', '502 other_candidate answer_fault']);
+    });
   });
 });

@@ -127,6 +127,13 @@ function lateStatus(scan: AnswerScan, maxErrorBytes: number) {
  */
 export type AnswerGuard = Transform & { scan: AnswerScan; keyWatch: KeyWatch; askedId?: AskedIdWatch };
 
+/**
+ * How much of an answer is held back until the record's id of the kind asked is read: the service writes
+ * its ids before the identities, within the first few hundred bytes. An answer that gives it later is
+ * passed on past this and cut if the id is another candidate's: the browser never reads a cut answer.
+ */
+export const ASKED_ID_HOLD_BYTES = 64 * 1024;
+
 /** Found wrong wherever it is found: the answer is refused at once (or, once begun, cut), never read on. */
 const FATAL: ReadonlySet<GuardProblem> = new Set(['key_reflected', 'repeated_member', 'other_candidate']);
 
@@ -180,11 +187,15 @@ export function createAnswerGuard(
   let stated: ReturnType<typeof statedCollector> | undefined;
   const problem = () => problemSeen(scan, keyWatch, envelope, askedId);
   const turn = turns();
+  let read = 0;
   const pass = (guard: Transform, chunk: Buffer, done: TransformCallback) => {
     if (envelope.statedError) return done(late.read(chunk));
     held.push(chunk);
-    // Not a byte of the record until its id is known not to be another candidate's (asked-id-watch.ts).
-    if (!askedId || askedId.settled) release(guard, keyWatch.clearThrough);
+    read += chunk.length;
+    // Not a byte of the record until its id is known not to be another candidate's (asked-id-watch.ts), for
+    // as long as the service's own order would give it: held longer, an answer without that id (by recordId,
+    // often) would be held whole. Past it the record goes on, and another's id found later cuts it.
+    if (!askedId || askedId.settled || read > ASKED_ID_HOLD_BYTES) release(guard, keyWatch.clearThrough);
     turn(done);
   };
   const guard = new Transform({
