@@ -417,6 +417,82 @@ describe('the audit page', () => {
     expect(found).not.toHaveTextContent(/No candidate found|Look it up again/);
   });
 
+  it('says whom a queue view showed, "3 candidates", where it said "—": opened, each id links to its candidate as a row\'s own does', async () => {
+    const user = userEvent.setup();
+    const view = {
+      action: 'list',
+      kind: null,
+      id: null,
+      level: null,
+      queueTab: 'blocked',
+      detail: 'filter blocked, skip 0, 3 records',
+    } as const;
+    const cut = `${'x'.repeat(255)}…`;
+    showAuditPage(LEAD, [
+      {
+        rows: [
+          row({
+            ...view,
+            shown: [{ refId: 'cust-1', recordId: '65f1c2a9e4b0d3a1f0c9b801' }, { refId: 'cust-2' }, { recordId: cut }],
+          }),
+          row({ ...view, env: 'staging', shown: [{ refId: 'cust-9' }] }),
+        ],
+        source: { kind: 'files' },
+      },
+    ]);
+    const table = await screen.findByRole('table', { name: /page 1/ });
+    const [, three, one] = within(table).getAllByRole('row');
+    const candidateCell = (tr: HTMLElement) => within(tr).getAllByRole('cell')[3]!;
+    const cell = candidateCell(three!);
+    // Not an empty field: a phone's stacked row keeps it.
+    expect(cell).not.toHaveAttribute('data-empty');
+    expect(cell).not.toHaveTextContent('—');
+    expect(within(cell).getByText('3 candidates')).toBeVisible();
+    expect(within(candidateCell(one!)).getByText('1 candidate')).toBeInTheDocument();
+    await user.click(within(cell).getByText('3 candidates'));
+    const list = within(cell).getByRole('list', { name: 'The 3 candidates this view showed' });
+    expect(
+      within(list)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['refId cust-1recordId 65f1c2a9e4b0d3a1f0c9b801', 'refId cust-2', expect.stringMatching(/^recordId x+…/)]);
+    expect(within(list).getByRole('link', { name: 'cust-1' })).toHaveAttribute('href', '/candidates/refId/cust-1');
+    expect(within(list).getByRole('link', { name: '65f1c2a9e4b0d3a1f0c9b801' })).toHaveAttribute(
+      'href',
+      '/candidates/recordId/65f1c2a9e4b0d3a1f0c9b801',
+    );
+    // An id the line cut short names no one to open.
+    expect(within(list).getAllByRole('link')).toHaveLength(3);
+    // In the view's own environment.
+    await user.click(within(candidateCell(one!)).getByText('1 candidate'));
+    expect(within(candidateCell(one!)).getByRole('link', { name: 'cust-9' })).toHaveAttribute('href', '/e/staging/candidates/refId/cust-9');
+  });
+
+  it('attack: an id a queue view showed that reads as a path or a query links to that id alone, never elsewhere', async () => {
+    const user = userEvent.setup();
+    showAuditPage(LEAD, [
+      {
+        rows: [
+          row({
+            action: 'list',
+            kind: null,
+            id: null,
+            level: null,
+            queueTab: 'all',
+            shown: [{ refId: '../../audit?x=1#y' }, { refId: '%41' }],
+          }),
+        ],
+        source: { kind: 'files' },
+      },
+    ]);
+    await user.click(await screen.findByText('2 candidates'));
+    expect(screen.getByRole('link', { name: '../../audit?x=1#y' })).toHaveAttribute(
+      'href',
+      '/candidates/refId/..%2F..%2Faudit%3Fx%3D1%23y',
+    );
+    expect(screen.getByRole('link', { name: '%41' })).toHaveAttribute('href', '/candidates/refId/%2541');
+  });
+
   it('keeps the keyboard on Older while an older page is read, when there is one older still', async () => {
     const user = userEvent.setup();
     showAuditPage(LEAD, [

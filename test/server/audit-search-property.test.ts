@@ -159,6 +159,12 @@ function actionOf(line: Parsed): string {
   return line.kind as string;
 }
 
+/** The candidates a queue view names, each by the ids written for it (none: undefined), as the audit page lists them. */
+function shownOf(line: Parsed): Array<Record<string, string>> | undefined {
+  const named = ((line.candidates ?? []) as Array<Record<string, string>>).filter((ids) => ids.refId || ids.recordId);
+  return named.length > 0 ? named : undefined;
+}
+
 /** The reference: the file's lines that the filter names, newest first. */
 function expected(lines: Parsed[], q: AuditQuery): string[] {
   return lines
@@ -279,7 +285,10 @@ async function holdsToTheFile(app: TestApp): Promise<void> {
     fc.asyncProperty(queryArb, fc.integer({ min: 2, max: 40 }), async (q, limit) => {
       const want = expected(lines, q);
       if (want.length > 0) found += 1;
-      expect((await searchAll(app, q, limit)).map((row) => row.hash)).toEqual(want);
+      const rows = await searchAll(app, q, limit);
+      expect(rows.map((row) => row.hash)).toEqual(want);
+      const byHash = new Map(lines.map((line) => [line.hash, line]));
+      expect(rows.map((row) => row.shown)).toEqual(rows.map((row) => shownOf(byHash.get(row.hash)!)));
       const [header, ...csv] = await exported(app, q);
       expect(header).toEqual([...AUDIT_CSV_COLUMNS]);
       expect(csv.map((cells) => cells.at(-1))).toEqual(want);

@@ -76,13 +76,16 @@ async function expectDaveInActivity(app: Instance): Promise<void> {
       expect.objectContaining({ action: 'list', role: 'compliance', queueTab: 'blocked', kind: null, id: null, status: 200 }),
     ]);
     expect(actionText(dave[0]!)).toBe('Saw in the queue (Blocked tab)');
+    // The Activity is the candidate's own: it does not list whom else the view showed.
+    expect(dave[0]).not.toHaveProperty('shown');
   }
   // The support user's view showed status-level fields only: not in the Activity.
   expect(byUser(await activityOf(app, { refId: 'user-7781' }), 'sam')).toEqual([]);
-  // The audit page's search by the candidate finds the view too, under "list".
+  // The audit page's search by the candidate finds the view too, under "list", with whom it showed.
   const found = await search(app, { refId: 'user-7781', action: 'list', user: 'dave' });
   expect(found.rows).toHaveLength(1);
   expect(found.rows[0]!.detail).toBe('filter blocked, skip 0, 1 records; their ids in the line (personal data shown)');
+  expect(found.rows[0]!.shown).toEqual([{ refId: 'user-7781', recordId: screened.recordId }]);
 }
 
 /**
@@ -188,6 +191,8 @@ describe('a queue view that showed personal data, in its candidates’ Activity'
       const last = longest.at(-1)!;
       expect(byUser(await activityOf(app, { refId: last.refId }), 'dave').length).toBeGreaterThan(0);
       expect(byUser(await activityOf(app, { recordId: last.recordId }), 'dave')[0]).toMatchObject({ queueTab: 'blocked' });
+      // The audit page lists whom that view showed: the 100, each id whole, in the page's order.
+      expect((await search(app, { user: 'dave', refId: last.refId })).rows[0]!.shown).toEqual(named);
     } finally {
       await Promise.all(instances.splice(0).map((started) => started.close()));
       await crowded.close();

@@ -122,7 +122,7 @@ function AuditTableRow({ row, href }: { row: AuditRow; href: string | undefined 
           </span>
         )}
       </td>
-      <CandidateCell row={row} href={href} />
+      {row.shown?.length ? <ShownCandidates row={row} shown={row.shown} /> : <CandidateCell row={row} href={href} />}
       <td data-label="Level" data-empty={empty(level)} className="px-3 py-2">
         {level ? <AuditLevel row={row} /> : DASH}
       </td>
@@ -143,6 +143,65 @@ function AuditTableRow({ row, href }: { row: AuditRow; href: string | undefined 
 }
 
 const LINK = 'rounded text-blue-800 underline underline-offset-2 focus-ring';
+// Wide enough for a usual id on one line ("support-ticket-4410" broke in two while other columns had room).
+const CANDIDATE_CELL = 'min-w-44 px-3 py-2 font-mono text-xs';
+// Longer ones break anywhere.
+const ID_WRAP = 'break-all';
+
+/** One of a line's ids, linked to its candidate's page where it has one (not an id cut short in the line). */
+function IdText({ id, href }: { id: string; href: string | undefined }) {
+  return (
+    <LongText
+      text={id}
+      limit={48}
+      wrap={(content) =>
+        href ? (
+          <Link to={href} className={`${LINK} ${ID_WRAP}`}>
+            {content}
+          </Link>
+        ) : (
+          <span className={ID_WRAP}>{content}</span>
+        )
+      }
+    />
+  );
+}
+
+type Shown = NonNullable<AuditRow['shown']>;
+
+/**
+ * Whom a queue view showed (it carried personal data, so its line names them): "4 candidates", opened to
+ * their ids, each linked to the candidate's page as a row's own candidate is. Closed at first: a page of
+ * the queue names up to 100.
+ */
+function ShownCandidates({ row, shown }: { row: AuditRow; shown: Shown }) {
+  const defaultEnvironment = useDefaultEnvironment();
+  const count = `${shown.length} ${shown.length === 1 ? 'candidate' : 'candidates'}`;
+  return (
+    <td data-label="Candidate" className={CANDIDATE_CELL}>
+      <details data-testid="shown-candidates">
+        <summary className="w-fit cursor-pointer rounded font-sans text-slate-800 focus-ring">{count}</summary>
+        <ul className="mt-1 space-y-1.5" aria-label={`The ${count} this view showed`}>
+          {shown.map((ids, index) => (
+            // A page may list a candidate twice (a row that moved while it was read): the place is the key.
+            // biome-ignore lint/suspicious/noArrayIndexKey: the list never changes order once drawn.
+            <li key={index}>
+              {(['refId', 'recordId'] as const).map(
+                (kind) =>
+                  ids[kind] && (
+                    <span key={kind} className="block">
+                      <span className="font-sans text-slate-600">{kind}</span>{' '}
+                      <IdText id={ids[kind]} href={rowLink({ kind, id: ids[kind], env: row.env }, defaultEnvironment)} />
+                    </span>
+                  ),
+              )}
+            </li>
+          ))}
+        </ul>
+      </details>
+    </td>
+  );
+}
 
 /**
  * Which candidate, linked to their page. A lookup that found no one (404) links no candidate: a lead
@@ -150,8 +209,7 @@ const LINK = 'rounded text-blue-800 underline underline-offset-2 focus-ring';
  * following it does, a new lookup of the id (audited like any other), not a visit to someone's page.
  */
 function CandidateCell({ row, href }: { row: AuditRow; href: string | undefined }) {
-  // Wide enough for a usual id on one line ("support-ticket-4410" broke in two while other columns had room); longer ones break anywhere.
-  const cell = 'min-w-44 px-3 py-2 font-mono text-xs';
+  const cell = CANDIDATE_CELL;
   if (!row.kind || !row.id) {
     return (
       <td data-label="Candidate" data-empty className={cell}>
@@ -163,19 +221,7 @@ function CandidateCell({ row, href }: { row: AuditRow; href: string | undefined 
   return (
     <td data-label="Candidate" className={cell}>
       <span className="block font-sans text-slate-600">{row.kind}</span>
-      <LongText
-        text={row.id}
-        limit={48}
-        wrap={(content) =>
-          href && !missing ? (
-            <Link to={href} className={`${LINK} break-all`}>
-              {content}
-            </Link>
-          ) : (
-            <span className="break-all">{content}</span>
-          )
-        }
-      />
+      <IdText id={row.id} href={missing ? undefined : href} />
       {missing && (
         <span className="mt-1 block font-sans">
           <span className="block text-slate-800">No candidate found.</span>

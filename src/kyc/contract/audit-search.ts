@@ -143,6 +143,11 @@ export const auditRowSchema = z.object({
    */
   queueTab: z.optional(z.string()),
   /**
+   * The audit page's search only, on such a queue view's row: the candidates it showed, in the page's order,
+   * each by the ids its row carried (at least one; a page holds at most 100), so that a lead reads whom it showed.
+   */
+  shown: z.optional(z.array(z.object({ refId: z.optional(z.string()), recordId: z.optional(z.string()) }))),
+  /**
    * The audit page's search only: the line stands after a break in its instance's hash chain (by its place
    * in the file, or in the table's order, not by its time), so the chain no longer vouches for it.
    */

@@ -40,18 +40,19 @@ interface Cursor {
 
 /**
  * `limit` rows of `instance`'s files, newest first, from where `cursor` says (the newest line when none);
- * with `unvouched` (the chain's break, chain-watch.ts), each row from that line on is marked.
+ * with `unvouched` (the chain's break, chain-watch.ts), each row from that line on is marked; with `shown`
+ * (the audit page's), a queue view's row lists the candidates it showed.
  */
 export async function searchFiles(
   current: string,
   instance: string,
   filter: SearchFilter,
-  page: { limit: number; cursor?: string; unvouched?: UnvouchedFrom },
+  page: { limit: number; cursor?: string; unvouched?: UnvouchedFrom; shown?: boolean },
   bounds: FileBounds = FILE_BOUNDS,
 ): Promise<FileSearch> {
   const files = await auditFilesOf(current);
   const from = startOf(files, page.cursor);
-  const scan = new Scan(filter, page.limit, bounds, instance);
+  const scan = new Scan(filter, page.limit, bounds, instance, page.shown === true);
   const broken = page.unvouched && breakIn(files, page.unvouched);
   for (const [index, file] of files.entries()) {
     if (index < from.index) continue;
@@ -111,6 +112,7 @@ class Scan {
     private readonly limit: number,
     private readonly bounds: FileBounds,
     private readonly instance: string,
+    private readonly withShown: boolean,
   ) {
     this.needed = neededText(filter).map((text) => Buffer.from(text, 'latin1'));
     this.user = userNeedle(filter);
@@ -138,10 +140,11 @@ class Scan {
         // Searched in the bytes: no string is made of a line passed over.
         if (!this.needed.every((needed) => line.bytes.includes(needed))) continue;
         if (this.user && !includesFolded(line.bytes, this.user)) continue;
-        const { row, shown } = readLine(line.bytes, this.instance);
+        const { row, shown, candidates } = readLine(line.bytes, this.instance);
         if (!matches(row, this.filter, shown)) continue;
         if (this.rows.length === this.limit) return 'full';
-        this.rows.push(unvouchedFrom !== undefined && line.start >= unvouchedFrom ? { ...row, unvouched: true } : row);
+        const listed = this.withShown && candidates.length > 0 ? { ...row, shown: candidates } : row;
+        this.rows.push(unvouchedFrom !== undefined && line.start >= unvouchedFrom ? { ...listed, unvouched: true } : listed);
         this.next = { inode: file.inode, offset: line.start };
       }
       return undefined;

@@ -79,11 +79,13 @@ async function searchRoute(deps: TrailDeps, call: SignedInCall): Promise<void> {
   // The names offered after a search that found nothing share the search's time bound, not a new one.
   const started = performance.now();
   const also = await otherIdOf(deps, filter);
-  // The page marks the rows after a break in their instance's chain: the store knows their places.
+  // The page marks the rows after a break in their instance's chain (the store knows their places), and
+  // lists whom each queue view showed: "who looked at whom" (a candidate's Activity needs neither).
   const found = await deps.store.search(asLogged({ ...filter, ...also }), {
     limit: limit ?? AUDIT_PAGE_SIZE,
     ...(cursor ? { cursor } : {}),
     marked: true,
+    shown: true,
   });
   const line = auditReadLine(call, 'search', filter, { ...(cursor ? { page: true } : {}), rows: found.rows.length });
   // Part of a name finds no one (the search wants the whole name): the names that contain it are offered.

@@ -28,13 +28,18 @@ const httpStatus = (value: unknown): number | null =>
 
 /**
  * A line as the searches read it: its row, and the candidates a queue view's line names beyond the row's
- * own (`refId:<id>`, `recordId:<id>`), which a search by candidate matches and the table keeps, but no
- * answer repeats (a page names up to 100).
+ * own (`refId:<id>`, `recordId:<id>`), which a search by candidate matches and the table keeps; only the
+ * audit page's search lists them (a page names up to 100), never the Activity or the export.
  */
 export interface ReadLine {
   row: AuditRow;
   shown: string[];
+  /** The same candidates by the ids each row carried, as the audit page's search lists them (`AuditRow.shown`). */
+  candidates: ShownIds[];
 }
+
+/** One candidate of a queue view: the ids their row carried (at least one). */
+export type ShownIds = NonNullable<AuditRow['shown']>[number];
 
 /** The row of a line as written (its bytes, without its line end), of `instance`'s file. */
 export function rowOfLine(line: Buffer, instance: string): AuditRow {
@@ -50,9 +55,11 @@ export function readLine(line: Buffer, instance: string): ReadLine {
   } catch {
     parsed = undefined;
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return { row: unreadable(hash, instance), shown: [] };
-  const shown = shownOf(parsed as Line);
-  return { row: rowOf(parsed as Line, hash, instance, shown), shown };
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    return { row: unreadable(hash, instance), shown: [], candidates: [] };
+  const candidates = shownCandidatesOf(parsed as Line);
+  const shown = keysOf(candidates);
+  return { row: rowOf(parsed as Line, hash, instance, shown), shown, candidates };
 }
 
 /** A queue view's candidates as keys a search compares: `refId:<id>`, `recordId:<id>`. */
@@ -63,16 +70,23 @@ const MAX_SHOWN = 100;
 
 /** The candidates a queue view's line names (`candidates`: each row's refId and recordId), as keys. */
 export function shownOf(line: Line): string[] {
+  return keysOf(shownCandidatesOf(line));
+}
+
+const keysOf = (candidates: readonly ShownIds[]): string[] =>
+  candidates.flatMap((ids) => (['refId', 'recordId'] as const).flatMap((kind) => (ids[kind] ? [shownKey(kind, ids[kind])] : [])));
+
+/** The candidates a queue view's line names, each by the ids their row carried; one that names no id is left out. */
+export function shownCandidatesOf(line: Line): ShownIds[] {
   if (line.kind !== 'list' || !Array.isArray(line.candidates)) return [];
-  const keys: string[] = [];
+  const candidates: ShownIds[] = [];
   for (const candidate of line.candidates.slice(0, MAX_SHOWN) as unknown[]) {
     if (typeof candidate !== 'object' || candidate === null) continue;
-    for (const kind of ['refId', 'recordId'] as const) {
-      const id = text((candidate as Line)[kind]);
-      if (id) keys.push(shownKey(kind, id));
-    }
+    const refId = text((candidate as Line).refId);
+    const recordId = text((candidate as Line).recordId);
+    if (refId || recordId) candidates.push({ ...(refId ? { refId } : {}), ...(recordId ? { recordId } : {}) });
   }
-  return keys;
+  return candidates;
 }
 
 export function rowOf(line: Line, hash: string, instance: string, shown = shownOf(line)): AuditRow {

@@ -1,7 +1,7 @@
 import type { AuditRow, FileChain, IndexLag, InstanceState } from '../../kyc/contract/audit-search.ts';
 import type { Database } from '../state/postgres.ts';
 import { foldCase, type SearchFilter, SERVER_USER_LIST } from './audit-match.ts';
-import { shownKey } from './audit-row.ts';
+import { type ShownIds, shownCandidatesOf, shownKey } from './audit-row.ts';
 
 /**
  * The audit table (state/postgres.ts has its schema): lines in, searches out, every value a parameter.
@@ -200,26 +200,33 @@ interface RowRecord {
   request_id: string | null;
   detail: string | null;
   queue_tab: string | null;
+  /** With `shown`: a queue view's line that names its candidates, whole (shown_ids holds their keys, not which ids are one row's). */
+  shown_line?: string | null;
 }
 
-const SELECT = `SELECT seq, time, instance, hash, action, "user", role, env, kind, candidate_id, level, status, code, client, request_id, detail,
-  queue_tab FROM candidate_lookup_audit`;
+const COLUMNS_READ = `seq, time, instance, hash, action, "user", role, env, kind, candidate_id, level, status, code, client, request_id, detail,
+  queue_tab`;
+const SELECT = `SELECT ${COLUMNS_READ} FROM candidate_lookup_audit`;
+const SELECT_SHOWN = `SELECT ${COLUMNS_READ}, CASE WHEN shown_ids IS NOT NULL THEN line END AS shown_line FROM candidate_lookup_audit`;
 
 /** A page of rows, newest first (ties by the order they were indexed), after the cursor `d.<ms>.<seq>`. */
 export async function searchTable(
   db: Database,
   filter: SearchFilter,
-  page: { limit: number; cursor?: string },
+  page: { limit: number; cursor?: string; shown?: boolean },
 ): Promise<{ rows: AuditRow[]; next?: string }> {
   const { seqs: _seqs, ...found } = await searchTableInOrder(db, filter, page);
   return found;
 }
 
-/** searchTable's page, with each row's place in the order the table took the lines (`seq`, as text: a bigint). */
+/**
+ * searchTable's page, with each row's place in the order the table took the lines (`seq`, as text: a bigint);
+ * with `shown` (the audit page's), a queue view's row lists the candidates it showed.
+ */
 export async function searchTableInOrder(
   db: Database,
   filter: SearchFilter,
-  page: { limit: number; cursor?: string },
+  page: { limit: number; cursor?: string; shown?: boolean },
 ): Promise<{ rows: AuditRow[]; seqs: string[]; next?: string }> {
   const { where, params } = conditionsOf(filter);
   const cursor = /^d\.(\d{1,15})\.(\d{1,19})$/.exec(page.cursor ?? '');
@@ -228,7 +235,7 @@ export async function searchTableInOrder(
     where.push(`(time, seq) < ($${params.length - 1}::timestamptz, $${params.length}::bigint)`);
   }
   params.push(page.limit + 1);
-  const sql = `${SELECT}${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY time DESC, seq DESC LIMIT $${params.length}`;
+  const sql = `${page.shown ? SELECT_SHOWN : SELECT}${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY time DESC, seq DESC LIMIT $${params.length}`;
   const { rows } = await db.query<RowRecord>(sql, params);
   const shown = rows.slice(0, page.limit);
   const last = shown.at(-1);
@@ -240,12 +247,24 @@ export async function searchTableInOrder(
 }
 
 function rowOfRecord(record: RowRecord): AuditRow {
-  const { seq: _seq, time, candidate_id, request_id, queue_tab, ...rest } = record;
+  const { seq: _seq, time, candidate_id, request_id, queue_tab, shown_line, ...rest } = record;
+  const shown = shown_line ? shownIn(shown_line) : [];
   return {
     ...rest,
     time: time.toISOString(),
     id: candidate_id,
     requestId: request_id,
     ...(queue_tab === null ? {} : { queueTab: queue_tab }),
+    ...(shown.length > 0 ? { shown } : {}),
   };
+}
+
+/** The candidates of a queue view's line as the table holds it, read as the files' search reads them (audit-row.ts). */
+function shownIn(line: string): ShownIds[] {
+  try {
+    const parsed: unknown = JSON.parse(line);
+    return typeof parsed === 'object' && parsed !== null ? shownCandidatesOf(parsed as Record<string, unknown>) : [];
+  } catch {
+    return [];
+  }
 }

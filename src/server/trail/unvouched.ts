@@ -11,11 +11,15 @@ import { searchTableInOrder } from './audit-table.ts';
  * table took the lines (`seq`), which is each file's order, as the indexer reads a file from its start.
  */
 
-/** A page of a search; `marked`: the audit page's, whose rows after a break are marked. */
+/**
+ * A page of a search; `marked`: the audit page's, whose rows after a break are marked; `shown`: the audit
+ * page's too, whose queue views list the candidates they showed.
+ */
 export interface SearchPage {
   limit: number;
   cursor?: string;
   marked?: boolean;
+  shown?: boolean;
 }
 
 type Vouched = { time: string; hash: string };
