@@ -201,6 +201,24 @@ describe('the audit page', () => {
     expect(screen.getByRole('heading', { name: 'Results' })).toHaveFocus();
   });
 
+  it('offers "Saw in the queue" as an action of its own, after "Listed applicants", and asks the server for it by name', async () => {
+    const user = userEvent.setup();
+    const { fetchMock } = showAuditPage(LEAD);
+    await screen.findByText(/No line of the trail matches/);
+    const action = within(screen.getByRole('form', { name: 'Filters' })).getByLabelText('Action');
+    const options = within(action)
+      .getAllByRole('option')
+      .map((option) => option.textContent);
+    expect(options.slice(options.indexOf('Listed applicants'), options.indexOf('Listed applicants') + 2)).toEqual([
+      'Listed applicants',
+      'Saw in the queue',
+    ]);
+    await user.selectOptions(action, 'Saw in the queue');
+    await user.click(screen.getByRole('button', { name: 'Search the trail' }));
+    await waitFor(() => expect(bodiesOf(fetchMock, '/api/audit/search')).toHaveLength(2));
+    expect(bodiesOf(fetchMock, '/api/audit/search')[1]).toEqual({ who: 'people', action: 'saw_in_queue' });
+  });
+
   it('sends the filters as a POST body (never in a URL), from the form, and pages older with the cursor', async () => {
     const user = userEvent.setup();
     const { fetchMock } = showAuditPage(LEAD, [

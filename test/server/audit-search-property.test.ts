@@ -4,7 +4,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  AUDIT_ACTIONS,
+  AUDIT_FILTER_ACTIONS,
   AUDIT_LEVELS,
   AUDIT_PATHS,
   AUDIT_WHO,
@@ -123,7 +123,7 @@ const FILTERS = {
   user: pick(USERS),
   refId: pick(IDS),
   recordId: pick(IDS),
-  action: pick(AUDIT_ACTIONS),
+  action: pick(AUDIT_FILTER_ACTIONS),
   level: pick(AUDIT_LEVELS),
   env: pick(ENVS),
   who: pick(AUDIT_WHO),
@@ -156,6 +156,8 @@ function actionOf(line: Parsed): string {
   if (line.kind === 'export') {
     return { summary: 'copy_summary', reply: 'copy_reply', print: 'print', certificate: 'copy_certificate' }[line.what as string]!;
   }
+  // A queue view that names a candidate is "Saw in the queue"; one that names nobody "Listed applicants".
+  if (line.kind === 'list') return shownOf(line) ? 'saw_in_queue' : 'list';
   return line.kind as string;
 }
 

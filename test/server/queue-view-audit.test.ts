@@ -81,8 +81,8 @@ async function expectDaveInActivity(app: Instance): Promise<void> {
   }
   // The support user's view showed status-level fields only: not in the Activity.
   expect(byUser(await activityOf(app, { refId: 'user-7781' }), 'sam')).toEqual([]);
-  // The audit page's search by the candidate finds the view too, under "list", with whom it showed.
-  const found = await search(app, { refId: 'user-7781', action: 'list', user: 'dave' });
+  // The audit page's search by the candidate finds the view too, under "Saw in the queue", with whom it showed.
+  const found = await search(app, { refId: 'user-7781', action: 'saw_in_queue', user: 'dave' });
   expect(found.rows).toHaveLength(1);
   expect(found.rows[0]!.detail).toBe('filter blocked, skip 0, 1 records; their ids in the line (personal data shown)');
   expect(found.rows[0]!.shown).toEqual([{ refId: 'user-7781', recordId: screened.recordId }]);
@@ -104,18 +104,37 @@ async function expectDaveFiltersInTheTrail(app: Instance): Promise<void> {
     ['blocked', undefined, true],
     ['waiting', true, true],
   ]);
-  const found = await search(app, { action: 'list', user: 'dave' });
-  expect(found.rows.map((row) => row.detail?.replace(/, skip.*/, ''))).toEqual([
+  // A view that showed personal data is "Saw in the queue", one that showed nobody "Listed applicants": both, newest first.
+  const views = [
+    ...(await search(app, { action: 'list', user: 'dave' })).rows,
+    ...(await search(app, { action: 'saw_in_queue', user: 'dave' })).rows,
+  ];
+  views.sort((a, b) => b.time.localeCompare(a.time));
+  expect(views.map((row) => row.detail?.replace(/, skip.*/, ''))).toEqual([
     'filter waiting (over SLA only, certificate needs attention)',
     'filter blocked (certificate needs attention)',
     'filter blocked',
   ]);
 }
 
+/** The Action filter tells the two kinds of queue view apart, as the page labels them: each choice finds its own. */
+async function expectViewsApartByAction(app: Instance): Promise<void> {
+  const views = async (user: string, action: 'list' | 'saw_in_queue') => (await search(app, { user, action })).rows;
+  expect(await views('dave', 'list')).toEqual([]);
+  expect(await views('dave', 'saw_in_queue')).toEqual([expect.objectContaining({ action: 'list', queueTab: 'blocked' })]);
+  // Sam's view named nobody: "Listed applicants", with no one listed.
+  const sams = await views('sam', 'list');
+  expect(sams).toEqual([expect.objectContaining({ action: 'list', user: 'sam' })]);
+  expect(sams[0]).not.toHaveProperty('queueTab');
+  expect(sams[0]).not.toHaveProperty('shown');
+  expect(await views('sam', 'saw_in_queue')).toEqual([]);
+}
+
 describe('a queue view that showed personal data, in its candidates’ Activity', () => {
   it("dave's view of the blocked tab (user-7781's potential_match) is in user-7781's Activity as seen in the queue; sam's support view is not", async () => {
     const app = await instance();
     await daveAndSamViewTheBlockedTab(app);
+    await expectViewsApartByAction(app);
     const lists = fileLines(app.auditLog).filter((line) => line.kind === 'list');
     const daves = lists.filter((line) => line.user === 'dave');
     expect(daves).toEqual([expect.objectContaining({ filter: 'blocked', records: 1 })]);
@@ -206,6 +225,7 @@ describe.skipIf(!hasPostgres)(`the same in the audit table${hasPostgres ? '' : `
     const app = await instance({ DATABASE_URL: url, AUDIT_INSTANCE: 'app1' });
     await daveAndSamViewTheBlockedTab(app);
     await expectDaveInActivity(app);
+    await expectViewsApartByAction(app);
     expect((await activity(app, { refId: 'user-7781' }, LEAD)).source.kind).toBe('database');
     const rows = await queryOf<{ shown_ids: string[] }>(url, `SELECT shown_ids FROM candidate_lookup_audit WHERE "user" = 'dave'`);
     expect(rows).toEqual([{ shown_ids: ['refId:user-7781', `recordId:${screened.recordId}`] }]);

@@ -2,6 +2,7 @@ import {
   AUDIT_TEXT_MAX,
   type AuditAction,
   type AuditFilter,
+  type AuditFilterAction,
   type AuditLevel,
   type AuditWho,
   isServerWork,
@@ -20,7 +21,7 @@ export interface FilterDraft {
   user: string;
   refId: string;
   recordId: string;
-  action: '' | AuditAction;
+  action: '' | AuditFilterAction;
   level: '' | AuditLevel;
   env: string;
   from: string;

@@ -1,6 +1,6 @@
 import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
-import { AUDIT_ACTIONS, AUDIT_LEVELS, type AuditFilter, type AuditWho } from '../../kyc/contract/audit-search.ts';
-import { ACTION_LABELS, LEVEL_LABELS } from '../../kyc/view/audit-labels.ts';
+import { AUDIT_ACTIONS, AUDIT_LEVELS, type AuditFilter, type AuditFilterAction, type AuditWho } from '../../kyc/contract/audit-search.ts';
+import { FILTER_ACTION_LABELS, LEVEL_LABELS } from '../../kyc/view/audit-labels.ts';
 import { Button } from '../ui/button.tsx';
 import { Card } from '../ui/card.tsx';
 import type { AuditHandOver } from '../routes.ts';
@@ -9,6 +9,11 @@ import { DEFAULT_FILTER, EMPTY_DRAFT, type FilterDraft, filterOf, rezoned } from
 import { recallAudit, rememberAudit } from './audit-memory.ts';
 
 /** Who the lines are by, as the select names it. */
+/** The Action filter's choices: "Saw in the queue" of its own, next to "Listed applicants", the queue views that named nobody. */
+const ACTION_CHOICES: readonly AuditFilterAction[] = AUDIT_ACTIONS.flatMap((action) =>
+  action === 'list' ? (['list', 'saw_in_queue'] as const) : [action],
+);
+
 const WHO_LABELS: Record<'' | AuditWho, string> = {
   people: 'People',
   server: "This server's own work",
@@ -114,9 +119,9 @@ export function AuditFilters({
         <Field label="Action" htmlFor={`${id}-action`}>
           <select id={`${id}-action`} className={INPUT} value={draft.action} onChange={set('action')}>
             <option value="">Any</option>
-            {AUDIT_ACTIONS.map((action) => (
+            {ACTION_CHOICES.map((action) => (
               <option key={action} value={action}>
-                {ACTION_LABELS[action]}
+                {FILTER_ACTION_LABELS[action]}
               </option>
             ))}
           </select>

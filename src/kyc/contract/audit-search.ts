@@ -35,6 +35,14 @@ export const AUDIT_ACTIONS = [
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /**
+ * What the audit page's Action filter asks for: an action, or `saw_in_queue`, a queue view that named its
+ * candidates (it showed personal data). Each finds the rows its words label: `list` then finds only the
+ * views that named nobody ("Listed applicants"), where it found both.
+ */
+export const AUDIT_FILTER_ACTIONS = [...AUDIT_ACTIONS, 'saw_in_queue'] as const;
+export type AuditFilterAction = (typeof AUDIT_FILTER_ACTIONS)[number];
+
+/**
  * What a candidate's Activity lists: someone looked at them (and whether that answer was cut short), saw
  * them in the queue with personal data (a `list` line names its candidates only then), or carried their
  * data out of the page.
@@ -99,7 +107,7 @@ export const auditQuerySchema = z.object({
   /** The candidate: lines that name this refId, or this recordId (either matches when both are given). */
   refId: z.optional(idText),
   recordId: z.optional(idText),
-  action: z.optional(z.enum(AUDIT_ACTIONS)),
+  action: z.optional(z.enum(AUDIT_FILTER_ACTIONS)),
   level: z.optional(z.enum(AUDIT_LEVELS)),
   /** The environment's name. */
   env: z.optional(z.string().check(z.minLength(1), z.maxLength(64))),

@@ -1,4 +1,4 @@
-import type { AuditAction, AuditLevel, AuditRow, FileChain, IndexLag } from '../contract/audit-search.ts';
+import type { AuditAction, AuditFilterAction, AuditLevel, AuditRow, FileChain, IndexLag } from '../contract/audit-search.ts';
 import { statusInfo } from '../contract/status.ts';
 import { formatRelative, type ZoneMode } from './time.ts';
 
@@ -21,6 +21,12 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   audit_export: 'Exported the audit trail',
   note: 'Note of the log',
 };
+
+/**
+ * The Action filter's words: each action's, and a queue view that named its candidates, which its rows
+ * read as "Saw in the queue (… tab)" (actionText) and "Listed applicants" then leaves out.
+ */
+export const FILTER_ACTION_LABELS: Record<AuditFilterAction, string> = { ...ACTION_LABELS, saw_in_queue: 'Saw in the queue' };
 
 /**
  * What a row records someone doing, in the trail's words: a queue view that named its candidates (it

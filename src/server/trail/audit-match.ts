@@ -1,4 +1,11 @@
-import { type AuditAction, type AuditFilter, type AuditRow, isServerWork, SERVER_USERS } from '../../kyc/contract/audit-search.ts';
+import {
+  type AuditAction,
+  type AuditFilter,
+  type AuditFilterAction,
+  type AuditRow,
+  isServerWork,
+  SERVER_USERS,
+} from '../../kyc/contract/audit-search.ts';
 import { cutText, escapeToAscii, MAX_LOGGED_ENV, MAX_LOGGED_ID } from '../audit/audit-line.ts';
 import { shownKey } from './audit-row.ts';
 
@@ -28,7 +35,7 @@ export const SERVER_USER_LIST: readonly string[] = Object.values(SERVER_USERS);
 export function matches(row: AuditRow, filter: SearchFilter, shown: readonly string[] = []): boolean {
   if (filter.user !== undefined && (row.user === null || foldCase(row.user) !== foldCase(filter.user))) return false;
   if (filter.who !== undefined && isServerWork(row.user) !== (filter.who === 'server')) return false;
-  if (filter.action !== undefined && row.action !== filter.action) return false;
+  if (filter.action !== undefined && !isAction(row, filter.action)) return false;
   if (filter.actions !== undefined && !filter.actions.includes(row.action)) return false;
   if (filter.level !== undefined && row.level !== filter.level) return false;
   if (filter.env !== undefined && row.env !== filter.env) return false;
@@ -43,6 +50,16 @@ export function matches(row: AuditRow, filter: SearchFilter, shown: readonly str
   if (filter.from !== undefined && time < Date.parse(filter.from)) return false;
   if (filter.to !== undefined && time >= Date.parse(filter.to)) return false;
   return true;
+}
+
+/**
+ * Whether the row is what the Action filter asks for: a queue view is "Saw in the queue" when it names its
+ * candidates (its row has their tab, audit-row.ts), else "Listed applicants", as the page labels it.
+ */
+function isAction(row: AuditRow, action: AuditFilterAction): boolean {
+  if (action === 'saw_in_queue') return row.action === 'list' && row.queueTab !== undefined;
+  if (action === 'list') return row.action === 'list' && row.queueTab === undefined;
+  return row.action === action;
 }
 
 /**

@@ -160,7 +160,10 @@ export function conditionsOf(filter: SearchFilter, first = 1): { where: string[]
   // A line of no user (a note of the log) is the server's own: isServerWork.
   if (filter.who === 'people') where.push(`("user" IS NOT NULL AND "user" <> ALL(${param(SERVER_USER_LIST)}::text[]))`);
   if (filter.who === 'server') where.push(`("user" IS NULL OR "user" = ANY(${param(SERVER_USER_LIST)}::text[]))`);
-  if (filter.action !== undefined) where.push(`action = ${param(filter.action)}`);
+  // A queue view is "Saw in the queue" when it names its candidates (its tab is kept then), as audit-match.ts's isAction.
+  if (filter.action === 'saw_in_queue') where.push(`(action = 'list' AND queue_tab IS NOT NULL)`);
+  else if (filter.action === 'list') where.push(`(action = 'list' AND queue_tab IS NULL)`);
+  else if (filter.action !== undefined) where.push(`action = ${param(filter.action)}`);
   if (filter.actions !== undefined) where.push(`action = ANY(${param(filter.actions)}::text[])`);
   if (filter.level !== undefined) where.push(`level = ${param(filter.level)}`);
   if (filter.env !== undefined) where.push(`env = ${param(filter.env)}`);
