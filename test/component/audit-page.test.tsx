@@ -511,6 +511,30 @@ describe('the audit page', () => {
     expect(screen.getByRole('link', { name: '%41' })).toHaveAttribute('href', '/candidates/refId/%2541');
   });
 
+  it('breaks an id where it may, and inside a run only where it has no such place: not anywhere, as break-all did', async () => {
+    const user = userEvent.setup();
+    showAuditPage(LEAD, [
+      {
+        rows: [
+          row({ id: 'c0a8f3e2-6b1d-4f7e-9a52-3d1e8b7c4a10' }),
+          row({ id: '{"slug": "onfido-kyc"}', status: 404, code: 'not_found' }),
+          row({ action: 'list', kind: null, id: null, level: null, queueTab: 'all', shown: [{ refId: 'cust-1' }] }),
+        ],
+        source: { kind: 'files' },
+      },
+    ]);
+    await user.click(await screen.findByText('1 candidate'));
+    const ids = [
+      screen.getByRole('link', { name: 'c0a8f3e2-6b1d-4f7e-9a52-3d1e8b7c4a10' }),
+      screen.getByText('{"slug": "onfido-kyc"}'),
+      screen.getByRole('link', { name: 'cust-1' }),
+    ];
+    for (const id of ids) {
+      expect(id).not.toHaveClass('break-all');
+      expect(id).toHaveClass('wrap-anywhere');
+    }
+  });
+
   it('keeps the keyboard on Older while an older page is read, when there is one older still', async () => {
     const user = userEvent.setup();
     showAuditPage(LEAD, [
@@ -719,6 +743,25 @@ describe("a candidate's Activity", () => {
     await user.click(within(activity).getByText('Activity'));
     const table = within(activity).getByRole('table', { name: /Who looked at this candidate/ });
     expect(within(table).getAllByRole('row')[1]!.textContent).toMatch(/dave.*Saw in the queue \(Blocked tab\)$/);
+  });
+
+  it("leaves a queue view's and a copy's Level out of a phone's stacked row, where it was listed empty; a lookup's stays", async () => {
+    const user = userEvent.setup();
+    const rows = [
+      row({ user: 'dave', action: 'list', kind: null, id: null, level: null, queueTab: 'blocked' }),
+      row({ user: 'ben', action: 'copy_summary', level: null, status: null }),
+      row({ user: 'ben' }),
+    ];
+    showCandidate(ANA, { rows, since: '', more: false, source: { kind: 'files' } });
+    const activity = await screen.findByTestId('activity');
+    await user.click(within(activity).getByText('Activity'));
+    const table = within(activity).getByRole('table', { name: /Who looked at this candidate/ });
+    const levels = within(table)
+      .getAllByRole('row')
+      .slice(1)
+      .map((tr) => within(tr).getAllByRole('cell').at(-1)!);
+    expect(levels.map((cell) => cell.dataset.label)).toEqual(['Level', 'Level', 'Level']);
+    expect(levels.map((cell) => cell.hasAttribute('data-empty'))).toEqual([true, true, false]);
   });
 
   it('counts who only saw the candidate in the queue today in a clause of its own, the reader and those who looked them up apart', async () => {

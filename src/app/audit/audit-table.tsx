@@ -145,8 +145,8 @@ function AuditTableRow({ row, href }: { row: AuditRow; href: string | undefined 
 const LINK = 'rounded text-blue-800 underline underline-offset-2 focus-ring';
 // Wide enough for a usual id on one line ("support-ticket-4410" broke in two while other columns had room).
 const CANDIDATE_CELL = 'min-w-44 px-3 py-2 font-mono text-xs';
-// Longer ones break anywhere.
-const ID_WRAP = 'break-all';
+/** An id breaks where it may (after a hyphen), and inside a run only where it has no such place (a hash, a JSON string). */
+const ID_WRAP = 'wrap-anywhere';
 
 /** One of a line's ids, linked to its candidate's page where it has one (not an id cut short in the line). */
 function IdText({ id, href }: { id: string; href: string | undefined }) {

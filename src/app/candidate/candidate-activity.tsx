@@ -4,7 +4,7 @@ import { useId } from 'react';
 import { ACTIVITY_DAYS, type ActivityAnswer } from '../../kyc/contract/audit-search.ts';
 import { readsAuditTrail, type Role, seesActivity } from '../../kyc/contract/roles.ts';
 import { todaysLookers } from '../../kyc/view/activity.ts';
-import { actionText } from '../../kyc/view/audit-labels.ts';
+import { actionText, levelText } from '../../kyc/view/audit-labels.ts';
 import { formatRelative, type ZoneMode } from '../../kyc/view/time.ts';
 import { asApiError } from '../api/api-error.ts';
 import { Link } from '../navigation.tsx';
@@ -144,7 +144,8 @@ function ActivityList({ answer, user }: { answer: ActivityAnswer; user: string |
                 {actionText(row)}
                 {outcomeOf(row)}
               </td>
-              <td className="py-1" data-label="Level">
+              {/* A queue view or a copy has no level: left out of a phone's stacked row (styles.css), not listed empty. */}
+              <td className="py-1" data-label="Level" data-empty={levelText(row) ? undefined : true}>
                 <AuditLevel row={row} />
               </td>
             </tr>
