@@ -95,6 +95,46 @@ describe('text that reads like personal data, in the search box', { timeout: 20_
     await waitFor(() => expect(candidateRequests(requests)).toEqual(['/api/candidates/refId/cust_000482']));
   });
 
+  it("the header's question opens over the page, not in its flow, keeps its Tab place, and Escape closes it, the text kept", async () => {
+    const user = userEvent.setup();
+    const { requests } = stubApi();
+    // A page with the header's box (the batch page: nothing else to stub).
+    renderWithProviders('/batch');
+    // The page puts the focus in its own box once it is there: then the header's box is clicked.
+    await waitFor(() => expect(screen.getByRole('textbox', { name: 'refIds to look up' })).toHaveFocus(), LAZY_PAGE);
+    await user.click(searchBox());
+    await user.keyboard(`${EMAIL}{Enter}`);
+    const question = await screen.findByRole('alert');
+    expect(question).toHaveTextContent('This reads like an e-mail address.');
+    // jsdom lays nothing out: what keeps the page still is the question's box, taken out of the flow and
+    // anchored under the form (before: in the flow, it pushed the page down about 46 px; Chromium checked).
+    expect(screen.getByTestId('personal-data-popover')).toHaveClass('absolute', 'top-full');
+    expect(searchBox().form).toHaveClass('relative');
+    expect(searchBox().form).toContainElement(question);
+    // Its button still comes after the box's own, in Tab order.
+    await user.tab();
+    expect(screen.getByRole('button', { name: 'Clear the id' })).toHaveFocus();
+    await user.tab();
+    expect(screen.getByRole('button', { name: 'Look up' })).toHaveFocus();
+    await user.tab();
+    expect(screen.getByRole('button', { name: 'Look it up anyway' })).toHaveFocus();
+    // Escape on its button closes it, the focus back in the box (before: nothing happened).
+    await user.keyboard('{Escape}');
+    expect(screen.queryByTestId('personal-data-question')).not.toBeInTheDocument();
+    expect(searchBox()).toHaveFocus();
+    expect(searchBox()).toHaveValue(EMAIL);
+    // Asked again, Escape in the box closes it and keeps the text (before: it dropped the text too); a second drops it.
+    await user.keyboard('{Enter}');
+    await screen.findByRole('alert');
+    await user.keyboard('{Escape}');
+    expect(screen.queryByTestId('personal-data-question')).not.toBeInTheDocument();
+    expect(searchBox()).toHaveValue(EMAIL);
+    expect(searchBox()).not.toHaveAttribute('aria-describedby');
+    await user.keyboard('{Escape}');
+    expect(searchBox()).toHaveValue('');
+    expect(candidateRequests(requests)).toEqual([]);
+  });
+
   it('looks a refId up at once, as before', async () => {
     const { user, requests, router } = await home();
     await user.type(searchBox(), 'support-ticket-4410{Enter}');

@@ -44,6 +44,8 @@ export type LookupFormAction =
   | { type: 'pastedId'; value: string; removed: string | undefined }
   | { type: 'refused'; problem: string }
   | { type: 'asked'; what: PersonalData }
+  /** Escape with the question open: it goes, the text stays (a second Escape drops the text, as ever). */
+  | { type: 'unasked' }
   | { type: 'submitted' };
 
 export const initialLookupForm = (value: string): LookupFormState => ({ value });
@@ -104,6 +106,8 @@ export function lookupFormReducer(state: LookupFormState, action: LookupFormActi
       return { ...state, problem: action.problem };
     case 'asked':
       return { ...state, problem: undefined, asked: action.what };
+    case 'unasked':
+      return { ...state, asked: undefined };
     case 'submitted':
       return { ...state, problem: undefined, asked: undefined };
   }

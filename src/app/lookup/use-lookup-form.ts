@@ -91,6 +91,7 @@ export function useLookupForm(current: Current) {
     environment,
     submit,
     lookUpAnyway: () => submit(undefined, true),
+    unask: () => dispatch({ type: 'unasked' }),
     onPaste,
     type,
     clear,
