@@ -311,6 +311,30 @@ describe('the search box', { timeout: 20_000 }, () => {
     });
   });
 
+  it.each([
+    ['never answers', () => new Promise<never>(() => {})],
+    ['fails (offline)', () => Promise.reject(new TypeError('Failed to fetch dynamically imported module'))],
+  ])('a paste whose reader %s is cleaned all the same: outer whitespace and a label go, and the box says so', async (how, reader) => {
+    const { requests } = stubApi({ candidates: found(['refId', xiuying]) });
+    fetchPasteBy(reader as () => Promise<typeof import('../../src/app/lookup/paste.ts')>);
+    try {
+      const { user, router } = await pasteOnHome('  refId: cust_000482.\n');
+      // Before: "  refId: cust_000482." stayed in the box as it came (its line break dropped by the box).
+      expect(searchBox()).toHaveValue('cust_000482');
+      expect(pageStatus()).toHaveTextContent(
+        'Removed from the pasted id: 1 line break and 2 spaces at the start or end and the label "refId:".',
+      );
+      // A lookup waits for the personal-data rule, which comes with the reader: one that failed lets it go ahead.
+      if (how === 'never answers') return;
+      await user.keyboard('{Enter}');
+      await waitFor(() => expect(router.state.location.pathname).toBe('/candidates/refId/cust_000482'));
+      expect(requests).toContain(apiPath('refId', 'cust_000482'));
+    } finally {
+      fetchPasteBy(() => import('../../src/app/lookup/paste.ts'));
+      await loadPaste();
+    }
+  });
+
   it('a link pasted, then an id pasted over it: the id is looked up by its own kind, here (code review, 29 November)', async () => {
     stubApi();
     const { user, router } = await pasteOnHome('https://lookup.example.com/e/staging/candidates/recordId/65f1c2a9e4b0d3a1f0c9b810');

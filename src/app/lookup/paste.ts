@@ -1,5 +1,5 @@
 import { type DashboardLink, parseDashboardLink } from '../../kyc/view/dashboard-link.ts';
-import { cleanId, describeRemoved, type IdList, NAME_LINE, splitIdList, splitMarks } from '../../kyc/view/id-input.ts';
+import { cleanId, describeRemoved, type IdList, LABELLED, NAME_LINE, splitIdList, splitMarks } from '../../kyc/view/id-input.ts';
 import { type AppLink, parseAppLink } from '../routes.ts';
 
 // The search box's rule for text that reads like personal data comes with the paste reader, after the
@@ -17,12 +17,6 @@ export type Pasted =
  * cannot be read), a link of this app (its kind, id and environment), a list of
  * ids (two or more: offer a batch), or one id, cleaned of invisible characters and outer whitespace.
  */
-/**
- * One id after a label, as a customer's mail or a ticket gives it ("Reference ID: cust_000482",
- * "refId: cust_000482"): the id, not a list of the label's words and the id. A label is a few words
- * without digits before a colon; the id, one run of characters after it.
- */
-const LABELLED = /^([A-Za-z][A-Za-z ._-]{0,30}):\s+(\S+)$/;
 
 /** A plain word, contractions too (`can't`, `I’m`). */
 const WORD = /^\p{L}+(?:['’]\p{L}+)*$/u;

@@ -11,6 +11,7 @@ import { type DashboardLookup, dashboardLookup } from './dashboard-lookup.ts';
 import { focusPageHeading } from '../ui/focus-heading.ts';
 import { initialLookupForm, type LookupFormAction, lookupFormReducer } from './lookup-form-state.ts';
 import type { Pasted } from './paste.ts';
+import { pasteAtOnce } from './paste-at-once.ts';
 
 type Here = ReturnType<typeof useEnvironment>;
 
@@ -119,9 +120,11 @@ export function fetchPasteBy(fetch: () => Promise<PasteModule>) {
 
 /**
  * A paste into the box: a dashboard link or a link of this app gives its id, a list is held for a batch, an
- * id is cleaned. Before the reader is here, the text goes in at once as the browser's own paste puts it;
- * once the reader is here the paste is read, unless the box holds something else by then. (A late reading used to overwrite
- * what was typed meanwhile, and the box showed nothing of the paste while it waited.)
+ * id is cleaned. Before the reader is here, the text goes in at once, cleaned by the small rule of the first
+ * load (pasteAtOnce: outer whitespace, invisible characters, a label); once the reader is here the paste is
+ * read, unless the box holds something else by then. (A late reading used to overwrite what was typed
+ * meanwhile, and the box showed nothing of the paste while it waited; a reader that never came, offline,
+ * left the paste in the box as it came.)
  */
 function pasteHandler(value: string, dispatch: Dispatch<LookupFormAction>) {
   return (event: ClipboardEvent<HTMLInputElement>) => {
@@ -135,10 +138,10 @@ function pasteHandler(value: string, dispatch: Dispatch<LookupFormAction>) {
     const over = (id: string) => value.slice(0, start) + id + value.slice(end);
     const read = (pasted: Pasted) => takePaste(pasted, box, over, start, dispatch);
     if (pasteModule) return read(pasteModule.interpretPaste(text));
-    // As the browser's own paste would (a lookup cleans the id all the same: useSubmit).
-    read({ type: 'id', id: text, removed: undefined });
+    const quick = pasteAtOnce(text);
+    read({ type: 'id', ...quick });
     // What the box shows now (a text box drops line breaks): read again only while it still does.
-    const held = over(text).replace(/\r\n|\r|\n/g, '');
+    const held = over(quick.id).replace(/\r\n|\r|\n/g, '');
     loadPaste().then(
       () => box.value === held && read(pasteModule!.interpretPaste(text)),
       () => {},

@@ -249,6 +249,13 @@ export function splitIdList(text: string, readAppLink?: (text: string) => string
 export const NAME_LINE = /^[\p{Lu}\p{Lo}][\p{L}'’.-]*(?: (?:[\p{Lu}\p{Lo}][\p{L}'’.-]*|\p{Ll}{1,3})){0,2} [\p{Lu}\p{Lo}][\p{L}'’.-]*$/u;
 
 /**
+ * One id after a label, as a customer's mail or a ticket gives it ("Reference ID: cust_000482",
+ * "refId: cust_000482"): the id, not a list of the label's words and the id. A label is a few words
+ * without digits before a colon; the id, one run of characters after it.
+ */
+export const LABELLED = /^([A-Za-z][A-Za-z ._-]{0,30}):\s+(\S+)$/;
+
+/**
  * " (3 given)" after "2 ids" when the list repeats an id, else nothing: one count for the search box's
  * offer and the batch page's line, so that the offer's numbers are the page's.
  */
