@@ -146,6 +146,51 @@ describe('the greeting and sign-off', { timeout: 20_000 }, () => {
     expect(frame.getByText('Saved in this browser for your replies.')).toBeInTheDocument();
   });
 
+  it('attack: marks the field refused for an e-mail address, a phone number or a name, and checks it again as it is typed in', async () => {
+    const user = userEvent.setup();
+    show(byRef('support-ticket-4410'));
+    const { frame, greeting } = await openFrameFields(user);
+    const signOff = frame.getByRole('textbox', { name: 'Sign-off' });
+    const save = frame.getByRole('button', { name: 'Save for my replies' });
+    await user.type(greeting, 'Hello,');
+    await user.type(signOff, 'Sam +46 70-123 45 67, sam@example.com');
+    await user.click(save);
+    const said = frame.getByText(/must not hold an e-mail address/);
+    // The refused field is marked and described by why; the other is not (before: neither was).
+    expect(signOff).toHaveAttribute('aria-invalid', 'true');
+    expect(signOff).toHaveAccessibleDescription(said.textContent!);
+    expect(greeting).not.toHaveAttribute('aria-invalid');
+    expect(greeting).not.toHaveAccessibleDescription();
+
+    // Still refused while typed in: the same words, the same node (no flicker); for another reason, that reason.
+    await user.type(signOff, ' x');
+    expect(frame.getByText(/must not hold an e-mail address/)).toBe(said);
+    await user.type(signOff, '{Backspace>19/}');
+    expect(signOff).toHaveValue('Sam +46 70-123 45 67');
+    expect(said).toHaveTextContent(/must not hold a phone number/);
+    expect(signOff).toHaveAttribute('aria-invalid', 'true');
+    // Fixed: the refusal goes at once, and the mark with it (before: it stayed until the next save).
+    await user.clear(signOff);
+    await user.type(signOff, 'Sam');
+    expect(frame.queryByText(/Not saved/)).not.toBeInTheDocument();
+    expect(signOff).not.toHaveAttribute('aria-invalid');
+    expect(signOff).not.toHaveAccessibleDescription();
+
+    // A name in the greeting marks the greeting, and goes when it is made general.
+    await user.clear(greeting);
+    await user.type(greeting, 'Hello Mehmet Yılmaz,');
+    await user.click(save);
+    expect(greeting).toHaveAttribute('aria-invalid', 'true');
+    expect(greeting).toHaveAccessibleDescription(/must not hold a person's name/);
+    expect(signOff).not.toHaveAttribute('aria-invalid');
+    await user.clear(greeting);
+    await user.type(greeting, 'Hello,');
+    expect(greeting).not.toHaveAttribute('aria-invalid');
+    expect(frame.queryByText(/Not saved/)).not.toBeInTheDocument();
+    await user.click(save);
+    expect(frame.getByText('Saved in this browser for your replies.')).toBeInTheDocument();
+  });
+
   it('lets go of a greeting kept before e-mail addresses were refused, and does not put it around the reply', async () => {
     const user = userEvent.setup();
     localStorage.setItem(frameKey('sam'), JSON.stringify({ greeting: 'Hello Zoë, zoe.angstrom@example.se', signOff: 'Sam' }));

@@ -1,12 +1,58 @@
 import { useId, useState } from 'react';
 import { Button } from '../ui/button.tsx';
-import { type KnownOfCandidate, type LoadedReplyFrame, MAX_FRAME_LENGTH, type ReplyFrame, saveReplyFrame } from './reply-frame.ts';
+import {
+  frameProblem,
+  type KnownOfCandidate,
+  type LoadedReplyFrame,
+  MAX_FRAME_LENGTH,
+  type ReplyFrame,
+  refusedFields,
+  saveReplyFrame,
+} from './reply-frame.ts';
 
-const FIELD = 'mt-1 block w-full rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm text-slate-900 focus-ring';
+const FIELD =
+  'mt-1 block w-full rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm text-slate-900 aria-[invalid=true]:border-red-600 focus-ring';
+
+/** What the save said: a refusal for what a field holds names the fields (`refused`), to be marked and checked again. */
+interface Said {
+  text: string;
+  failed: boolean;
+  refused?: { greeting: boolean; signOff: boolean };
+}
+
+/**
+ * The fields' text and what their save said. A refusal for what they hold is checked again at each change
+ * of them: gone once the text would be kept, its words changed only when the reason changes (the same
+ * words stay as they are, not taken away and said again at each key). Before, it stayed as it was,
+ * whatever the agent typed, and no field was marked.
+ */
+function useFrameDraft(user: string, frame: LoadedReplyFrame, known: KnownOfCandidate, onSaved: (frame: ReplyFrame) => void) {
+  const [draft, setDraft] = useState<ReplyFrame>({ greeting: frame.greeting, signOff: frame.signOff });
+  const [said, setSaid] = useState<Said | undefined>(frame.dropped ? { text: frame.dropped, failed: true } : undefined);
+  const refusal = (next: ReplyFrame): Said | undefined => {
+    const problem = frameProblem(next, known);
+    return problem ? { text: problem, failed: true, refused: refusedFields(next, known) } : undefined;
+  };
+  const change = (field: keyof ReplyFrame, text: string) => {
+    const next = { ...draft, [field]: text };
+    setDraft(next);
+    if (said?.refused) setSaid(refusal(next));
+  };
+  const save = () => {
+    const next = { greeting: draft.greeting.trim(), signOff: draft.signOff.trim() };
+    // Refused, the fields keep what was typed: the agent changes it rather than typing it again.
+    const problem = saveReplyFrame(user, next, known);
+    if (problem) return setSaid(refusal(next) ?? { text: problem, failed: true });
+    onSaved(next);
+    setSaid({ text: 'Saved in this browser for your replies.', failed: false });
+  };
+  return { draft, said, change, save };
+}
 
 /**
  * The agent's greeting and sign-off, under the reply: set once, kept in this browser for their next
- * replies, and put around this one at once (where they still stand as they were put, so edits stay).
+ * replies, and put around this one at once (where they still stand as they were put, so edits stay). A
+ * field refused for what it holds is marked invalid and described by why.
  */
 export function ReplyFrameFields({
   user,
@@ -21,23 +67,12 @@ export function ReplyFrameFields({
   known: KnownOfCandidate;
   onSaved: (frame: ReplyFrame) => void;
 }) {
-  const [greeting, setGreeting] = useState(frame.greeting);
-  const [signOff, setSignOff] = useState(frame.signOff);
+  const { draft, said, change, save } = useFrameDraft(user, frame, known, onSaved);
   // Opened once to say a frame was removed; from then on the agent opens and closes it.
   const [openedForDropped] = useState(frame.dropped !== undefined);
-  const [said, setSaid] = useState<{ text: string; failed: boolean } | undefined>(
-    frame.dropped ? { text: frame.dropped, failed: true } : undefined,
-  );
-  const greetingId = useId();
-  const signOffId = useId();
-  const save = () => {
-    const next = { greeting: greeting.trim(), signOff: signOff.trim() };
-    // Refused, the fields keep what was typed: the agent changes it rather than typing it again.
-    const problem = saveReplyFrame(user, next, known);
-    if (problem) return setSaid({ text: problem, failed: true });
-    onSaved(next);
-    setSaid({ text: 'Saved in this browser for your replies.', failed: false });
-  };
+  const ids = { greeting: useId(), signOff: useId(), said: useId() };
+  const invalid = (field: keyof ReplyFrame) =>
+    said?.refused?.[field] ? { 'aria-invalid': true, 'aria-describedby': ids.said } : { 'aria-invalid': undefined };
   return (
     <details
       open={openedForDropped || undefined}
@@ -48,34 +83,36 @@ export function ReplyFrameFields({
       <p className="mt-2 text-slate-600">
         Set once, put around every reply you copy, and kept in this browser only: your own words, never a customer's details.
       </p>
-      <label htmlFor={greetingId} className="mt-2 block font-medium text-slate-700">
+      <label htmlFor={ids.greeting} className="mt-2 block font-medium text-slate-700">
         Greeting
       </label>
       <input
-        id={greetingId}
-        value={greeting}
+        id={ids.greeting}
+        value={draft.greeting}
         maxLength={MAX_FRAME_LENGTH}
         placeholder="Hello,"
-        onChange={(event) => setGreeting(event.target.value)}
+        onChange={(event) => change('greeting', event.target.value)}
+        {...invalid('greeting')}
         className={FIELD}
       />
-      <label htmlFor={signOffId} className="mt-2 block font-medium text-slate-700">
+      <label htmlFor={ids.signOff} className="mt-2 block font-medium text-slate-700">
         Sign-off
       </label>
       <textarea
-        id={signOffId}
-        value={signOff}
+        id={ids.signOff}
+        value={draft.signOff}
         maxLength={MAX_FRAME_LENGTH}
         rows={2}
         placeholder="Kind regards, the support team"
-        onChange={(event) => setSignOff(event.target.value)}
+        onChange={(event) => change('signOff', event.target.value)}
+        {...invalid('signOff')}
         className={`${FIELD} font-sans`}
       />
       <div className="mt-2 flex flex-wrap items-center gap-2">
         <Button variant="secondary" onClick={save}>
           Save for my replies
         </Button>
-        <span aria-live="polite" className={said?.failed ? 'text-red-700' : 'text-slate-600'}>
+        <span id={ids.said} aria-live="polite" className={said?.failed ? 'text-red-700' : 'text-slate-600'}>
           {said?.text ?? ''}
         </span>
       </div>

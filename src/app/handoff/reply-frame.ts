@@ -195,6 +195,16 @@ export function frameProblem(frame: ReplyFrame, known: KnownOfCandidate): string
   return contactProblem(comparable) ?? nameProblem(frame.greeting);
 }
 
+/**
+ * Which field a refused frame is refused for (frameProblem of each alone), for the editor to mark it: both
+ * when neither alone is (an id split across the two), so a refusal always points at a field.
+ */
+export function refusedFields(frame: ReplyFrame, known: KnownOfCandidate): { greeting: boolean; signOff: boolean } {
+  const greeting = frameProblem({ greeting: frame.greeting, signOff: '' }, known) !== undefined;
+  const signOff = frameProblem({ greeting: '', signOff: frame.signOff }, known) !== undefined;
+  return greeting || signOff ? { greeting, signOff } : { greeting: true, signOff: true };
+}
+
 /** An e-mail address or a phone number in the text, anyone's: said, or undefined. */
 export function contactProblem(text: string): string | undefined {
   const comparable = folded(text);
