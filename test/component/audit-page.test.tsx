@@ -923,7 +923,7 @@ describe('the audit page past the limit', () => {
     await user.click(buttons().search);
     const notice = (await screen.findByText(/Try again in 46 s/)).closest<HTMLElement>('[role="alert"]')!;
     expect(notice).toHaveTextContent(
-      new RegExp(`^${LIMITED} Try again in 46 s \\(at .+\\)\\. The results below are those of the last search answered\\.$`),
+      new RegExp(`^${LIMITED} Try again in 46 s, at [^,]+\\. The results below are those of the last search answered\\.$`),
     );
     // Before: the rows were replaced by the refusal, whose "46 s" stayed 46 s.
     expect(within(screen.getByRole('table')).getByText('ana')).toBeInTheDocument();

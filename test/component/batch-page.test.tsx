@@ -294,7 +294,7 @@ describe('batch page', { timeout: 20_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'Look up all' }));
     // The number counted down (retry-wait.tsx's ServerWait; server-wait.test.tsx follows it to the end).
     expect((await screen.findByText(/^Your batch budget is used up/)).closest('p')).toHaveTextContent(
-      /^Your batch budget is used up for now: 3 ids can start in 12 s \(at .+\)\. 3 ids left: 3 were not looked up\. Retry looks them up again\.$/,
+      /^Your batch budget is used up for now: 3 ids can start in 12 s, at .+\. 3 ids left: 3 were not looked up\. Retry looks them up again\.$/,
     );
     expect(screen.getByRole('button', { name: 'Retry the 3 left' })).toBeInTheDocument();
   });

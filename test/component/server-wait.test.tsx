@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { apiError, envelope, renderWithProviders, stubApi } from './render.tsx';
+import { inTimeZone } from './in-time-zone.ts';
 import { effectsRun, fakeClock, seconds } from './wait-clock.ts';
 
 /**
@@ -36,7 +37,7 @@ describe("this server's wait on the pages", { timeout: 20_000 }, () => {
     expect(await screen.findByRole('heading', { name: 'Too many lookups' }, LAZY_PAGE)).toBeInTheDocument();
     const body = screen.getByText(/Try again in 46 s/);
     expect(body.closest('div')).toHaveTextContent(
-      /^You have made many lookups in a short time\. Try again in 46 s \(at .+\)\. The limit protects the KYC service and keeps lookups accountable\.$/,
+      /^You have made many lookups in a short time\. Try again in 46 s, at [^,]+\. The limit protects the KYC service and keeps lookups accountable\.$/,
     );
     expect(within(body).getByRole('time')).toHaveAttribute('dateTime', '2026-11-24T14:02:47.000Z');
     expect(liveOf(body)).toBe('off');
@@ -75,7 +76,7 @@ describe("this server's wait on the pages", { timeout: 20_000 }, () => {
     const user = userEvent.setup();
     const reads = () => requests.filter((url) => url === page).length;
     expect(await screen.findByRole('heading', { name: 'Too many requests' }, LAZY_PAGE)).toBeInTheDocument();
-    expect(screen.getByText(/Try again in 30 s \(at /)).toHaveTextContent(
+    expect(screen.getByText(/Try again in 30 s, at /)).toHaveTextContent(
       /^You have opened the queue many times in a short time\. Try again in 30 s/,
     );
     const retry = screen.getByRole('button', { name: 'Try again' });
@@ -106,7 +107,7 @@ describe("this server's wait on the pages", { timeout: 20_000 }, () => {
     fakeClock();
     await user.click(screen.getByRole('button', { name: 'Look up all' }));
     const batches = () => requests.filter((url) => url === '/api/batch').length;
-    const said = await screen.findByText(/3 ids can start in 12 s \(at /);
+    const said = await screen.findByText(/3 ids can start in 12 s, at /);
     expect(within(said).getByRole('time')).toHaveAttribute('dateTime', '2026-11-24T14:02:13.000Z');
     const retry = screen.getByRole('button', { name: 'Retry the 3 left' });
     expect(retry).toHaveAttribute('aria-disabled', 'true');
@@ -120,5 +121,45 @@ describe("this server's wait on the pages", { timeout: 20_000 }, () => {
     expect(retry).not.toHaveAttribute('aria-disabled');
     await user.click(retry);
     await waitFor(() => expect(batches()).toBe(2));
+  });
+});
+
+describe('the end of a wait, said by its clock time', { timeout: 20_000 }, () => {
+  // START, 14:02:01 UTC, is 22:02:01 here: a wait of two hours ends tomorrow.
+  inTimeZone('Asia/Singapore');
+
+  /** The candidate page refused by this server's limit with a wait of `wait` seconds: the countdown's sentence. */
+  async function refusedFor(wait: number) {
+    fakeClock();
+    stubApi({
+      candidates: {
+        '/api/candidates/refId/abc': () =>
+          apiError(429, 'rate_limited', `You have made many lookups in a short time. Try again in ${wait} s.`, { retryAfterSeconds: wait }),
+      },
+    });
+    renderWithProviders('/candidates/refId/abc');
+    await screen.findByRole('heading', { name: 'Too many lookups' }, LAZY_PAGE);
+    return screen.getByText(/Try again in /);
+  }
+
+  it('a wait under an hour is said as how long and the time alone, not a full date', async () => {
+    const said = await refusedFor(70);
+    // Before: "Try again in 70 s (at Nov 24, 2026, 10:03:11 PM UTC+8)."
+    expect(said).toHaveTextContent(/short time\. Try again in 1 min 10 s, at [^,]+\.$/);
+    const end = within(said).getByRole('time');
+    expect(end).toHaveAttribute('dateTime', '2026-11-24T14:03:11.000Z');
+    expect(end.textContent).toMatch(/10:03:11/);
+    expect(end.textContent).not.toMatch(/2026|Nov|24/);
+    await effectsRun();
+    seconds(25);
+    expect(said).toHaveTextContent(/Try again in 45 s, at /);
+  });
+
+  it('a wait into another day keeps the date', async () => {
+    const said = await refusedFor(2 * 3600);
+    expect(said).toHaveTextContent(/Try again in 2 h, at /);
+    const end = within(said).getByRole('time');
+    expect(end).toHaveAttribute('dateTime', '2026-11-24T16:02:01.000Z');
+    expect(end.textContent).toMatch(/Nov 25, 2026|25 Nov 2026/);
   });
 });

@@ -27,11 +27,11 @@ describe("the service's wait on the pages", { timeout: 20_000 }, () => {
     stubApi({ candidates: { '/api/candidates/refId/abc': limited } });
     renderWithProviders('/candidates/refId/abc');
     expect(await screen.findByRole('heading', { name: 'The KYC service is limiting requests' })).toBeInTheDocument();
-    const body = screen.getByText(/Try again in 30 s \(at /);
+    const body = screen.getByText(/Try again in 30 s, at /);
     expect(within(body).getByRole('time')).toHaveAttribute('dateTime', '2026-11-24T14:02:31.000Z');
     await effectsRun();
     seconds(12);
-    expect(screen.getByText(/Try again in 18 s \(at /)).toBeInTheDocument();
+    expect(screen.getByText(/Try again in 18 s, at /)).toBeInTheDocument();
     seconds(18);
     expect(screen.getByText('The wait the KYC service asked for is over: try again.')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Try again' })).toBeEnabled();
@@ -57,7 +57,7 @@ describe("the service's wait on the pages", { timeout: 20_000 }, () => {
     send({ type: 'wait', seconds: 30 });
     const wait = await screen.findByTestId('batch-wait');
     expect(wait).toHaveTextContent(
-      /^The KYC service is limiting requests \(HTTP 429\): the batch waits 30 s and resumes at .+ \(in 30 s\)\.$/,
+      /^The KYC service is limiting requests \(HTTP 429\): the batch waits 30 s and resumes at [^,]+ \(in 30 s\)\.$/,
     );
     expect(within(wait).getByRole('time')).toHaveAttribute('dateTime', '2026-11-24T14:02:31.000Z');
     await effectsRun();

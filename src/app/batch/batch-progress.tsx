@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { RetryButton, ServerWait } from '../candidate/retry-wait.tsx';
+import { RetryButton, ServerWait, waitLength } from '../candidate/retry-wait.tsx';
 import { cn } from '../ui/cn.ts';
 import { TimeStamp } from '../ui/time-stamp.tsx';
 import { useNow } from '../ui/use-now.ts';
@@ -71,9 +71,9 @@ function BatchWait({ pause }: { pause: BatchPause }) {
   if (left <= 0) return null;
   return (
     <p role="status" data-testid="batch-wait" className="text-sm text-amber-900">
-      The KYC service is limiting requests (HTTP 429): the batch waits {pause.seconds} s and resumes at{' '}
-      <TimeStamp date={pause.until} seconds />
-      <span aria-hidden="true"> (in {left} s)</span>.
+      The KYC service is limiting requests (HTTP 429): the batch waits {waitLength(pause.seconds)} and resumes at{' '}
+      <TimeStamp date={pause.until} seconds clock />
+      <span aria-hidden="true"> (in {waitLength(left)})</span>.
     </p>
   );
 }

@@ -1,4 +1,5 @@
 import { type ReactNode, useEffect, useState } from 'react';
+import { formatDuration } from '../../kyc/view/time.ts';
 import type { ApiError } from '../api/api-error.ts';
 import { Button } from '../ui/button.tsx';
 import { TimeStamp } from '../ui/time-stamp.tsx';
@@ -71,8 +72,17 @@ export function RetryButton({
   );
 }
 
+/** How long a wait still runs, counted in seconds under an hour: "46 s", "1 min 10 s", "2 min", then "1 h 5 min". */
+export function waitLength(seconds: number): string {
+  if (seconds < 60) return `${seconds} s`;
+  if (seconds >= 3600) return formatDuration(seconds * 1000);
+  const rest = seconds % 60;
+  return `${Math.floor(seconds / 60)} min${rest ? ` ${rest} s` : ''}`;
+}
+
 /**
- * The wait asked for, counted down each second: "Try again in 30 s (at 14:02:31)", then that it is over.
+ * The wait asked for, counted down each second: "Try again in 1 min 10 s, at 14:03:11 UTC" (the date too
+ * when it ends on another day: TimeStamp's `clock`), then that it is over.
  * The count is not read out each second (aria-live off); its end is, politely, once (the polite region
  * around it), so that a screen reader hears when the held button can be used again. `lead` comes before
  * it and `act` says what waits ("Try again", "3 ids can start").
@@ -103,11 +113,10 @@ export function RetryCountdown({
       ) : (
         <span aria-live="off">
           {lead}
-          {act} in {left} s
+          {act} in {waitLength(left)}
           {retryAt && (
             <>
-              {' '}
-              (at <TimeStamp date={retryAt} seconds />)
+              , at <TimeStamp date={retryAt} seconds clock />
             </>
           )}
           .

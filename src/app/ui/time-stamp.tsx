@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { formatDateTime, formatRelative } from '../../kyc/view/time.ts';
+import { calendarDaysBetween, formatClock, formatDateTime, formatRelative, type ZoneMode } from '../../kyc/view/time.ts';
 import { useZoneMode } from './zone-mode.ts';
 
 /**
@@ -14,10 +14,17 @@ export function TimeStamp({
   seconds = false,
   future = false,
   inline = false,
+  clock = false,
 }: {
   date: Date;
   now?: Date;
   seconds?: boolean;
+  /**
+   * A moment soon (a wait's end, said beside how long it runs): its time alone while it falls on today in
+   * the zone shown (and likewise in the other zone, on hover), its date too on another day. A full date for a
+   * wait of a minute was more to read than the wait.
+   */
+  clock?: boolean;
   /** In a line of text: the text's own size, not the stamp's (a certificate's signature line is smaller). */
   inline?: boolean;
   /** A deadline: a moment just ahead reads "in 3 minutes", not "just now" (formatRelative's clock skew). */
@@ -26,6 +33,8 @@ export function TimeStamp({
   const zone = useZoneMode();
   const id = useId();
   const other = zone === 'utc' ? 'local' : 'utc';
+  const shown = (as: ZoneMode) =>
+    (clock && calendarDaysBetween(date, new Date(), { zone: as }) === 0 ? formatClock : formatDateTime)(date, { zone: as, seconds });
   return (
     <span className={inline ? 'text-slate-700' : 'text-sm text-slate-700'}>
       <span className="group relative inline-block">
@@ -34,7 +43,7 @@ export function TimeStamp({
           aria-describedby={id}
           className="cursor-help rounded underline decoration-slate-400 decoration-dotted underline-offset-2 focus-ring-offset"
         >
-          {formatDateTime(date, { zone, seconds })}
+          {shown(zone)}
         </time>
         {/* display: none until shown, not just invisible: an invisible tooltip still takes room, and near a phone's right edge the page scrolled sideways. */}
         <span
@@ -43,7 +52,7 @@ export function TimeStamp({
           className="pointer-events-none absolute top-full left-0 z-20 mt-1 hidden rounded bg-slate-900 px-2 py-1 text-xs whitespace-nowrap text-white shadow group-hover:block"
         >
           {other === 'utc' ? 'In UTC: ' : 'In your time zone: '}
-          {formatDateTime(date, { zone: other, seconds })}
+          {shown(other)}
         </span>
       </span>
       {now && (

@@ -92,11 +92,9 @@ function relativeFormat(locale: string | undefined, numeric: 'auto' | 'always'):
   return kept(relativeFormats, `${locale ?? ''}|${numeric}`, () => new Intl.RelativeTimeFormat(locale, { numeric }));
 }
 
-function dateTimeParts(date: Date, options: ZoneOptions, seconds: boolean): Intl.DateTimeFormatPart[] {
+function dateTimeParts(date: Date, options: ZoneOptions, seconds: boolean, dated = true): Intl.DateTimeFormatPart[] {
   return dateFormat(options.locale, {
-    year: 'numeric',
-    month: 'short',
-    day: 'numeric',
+    ...(dated ? { year: 'numeric', month: 'short', day: 'numeric' } : {}),
     hour: '2-digit',
     minute: '2-digit',
     ...(seconds ? { second: '2-digit' } : {}),
@@ -108,6 +106,13 @@ function dateTimeParts(date: Date, options: ZoneOptions, seconds: boolean): Intl
 /** Date and time with the zone, always: "24 Oct 2026, 01:50 UTC", "24 Oct 2026, 09:50 SGT". */
 export function formatDateTime(date: Date, options: ZoneOptions & { seconds?: boolean } = {}): string {
   return dateTimeParts(date, options, options.seconds ?? false)
+    .map((part) => (part.type === 'timeZoneName' ? zoneText(part.value) : part.value))
+    .join('');
+}
+
+/** The time alone, with the zone: "14:03:12 UTC", for a moment of today (a wait's end, TimeStamp's `clock`). */
+export function formatClock(date: Date, options: ZoneOptions & { seconds?: boolean } = {}): string {
+  return dateTimeParts(date, options, options.seconds ?? false, false)
     .map((part) => (part.type === 'timeZoneName' ? zoneText(part.value) : part.value))
     .join('');
 }
