@@ -1,25 +1,9 @@
 import type http from 'node:http';
-import type { ApplicantsQuery } from '../../kyc/contract/applicants.ts';
-import type { LookupKind } from '../../kyc/contract/lookup.ts';
-import type {
-  AnswerCut,
-  AuditEntry,
-  AuditLine,
-  AuditReadEntry,
-  AuditLog,
-  ExportAuditEntry,
-  ListAuditEntry,
-  RefusalsAuditEntry,
-  RefusedRequestAuditEntry,
-} from './audit.ts';
-import type { ShownCandidate } from './audit-entries.ts';
+import type { AnswerCut, AuditLine, AuditLog } from './audit.ts';
 import type { RefusalLog, RefusedEntry } from './audit-refusals.ts';
 import type { Identity } from '../http/identity.ts';
 import { ApiFailure } from '../http/api-failure.ts';
-import { clientOf } from '../http/client.ts';
 import { sendFailure } from '../http/http-reply.ts';
-import { requestIdOf } from '../log/log.ts';
-import { cutText, MAX_LOGGED_ID } from './audit-line.ts';
 
 /**
  * Audit, then answer: each request's line, written (or, for a refusal that repeats, counted) before
@@ -55,8 +39,6 @@ export interface Outcome {
   /** An answer refused as another candidate's (other_candidate): the id its record gave. */
   answeredId?: string;
 }
-
-type Level = NonNullable<AuditEntry['level']>;
 
 /** How far a request got, for its line: each left out when not so. */
 export interface LineOptions {
@@ -154,155 +136,3 @@ export async function refuse(res: http.ServerResponse, audit: Audit, failure: Ap
 
 /** The browser left before its answer: only its audit line says so (nobody is there to be told). */
 export const LEFT_BEFORE_ANSWER = new ApiFailure('cancelled', 'The browser left before the answer came.');
-
-/** What every line starts with: when, which request, who, from where, and in which environment. */
-function lineStart(env: string, call: AuditedCall) {
-  const { user, role } = call.identity;
-  return { time: new Date().toISOString(), requestId: requestIdOf(call.res), user, role, ...clientOfCall(call), env };
-}
-
-/** The address the request came from (http/client.ts, which believes only TRUSTED_PROXIES' forwarding), when known. */
-export function clientOfCall(call: Pick<AuditedCall, 'res'>): { client?: string } {
-  const req = call.res.req as http.IncomingMessage | undefined;
-  const address = req ? clientOf(req).address : '';
-  return address ? { client: address } : {};
-}
-
-function elapsed(call: AuditedCall): number {
-  return Math.round(performance.now() - call.started);
-}
-
-/** What a support user's lookup read, as known when its line is written: the level, the support fields shown or why none were fetched. */
-export type LookupShown = Pick<AuditEntry, 'fields' | 'fieldsWithheld'> & { level: Level | null };
-
-/**
- * A lookup's line: its kind and id as asked, and the level fetched once the service was asked; `shown`,
- * read when the line is written, gives a lookup's level and support fields decided after the line began.
- */
-export function lookupLine(
-  env: string,
-  call: AuditedCall,
-  kind: LookupKind,
-  id: string,
-  level: Level | null = null,
-  shown?: () => LookupShown,
-) {
-  return (outcome: Outcome): AuditEntry => {
-    const read = shown?.() ?? { level };
-    return {
-      ...lineStart(env, call),
-      kind,
-      id,
-      status: outcome.status,
-      code: outcome.code,
-      upstreamStatus: outcome.upstreamStatus,
-      level: outcome.reached ? read.level : null,
-      // The names of the fields answered, never their values.
-      ...(outcome.reached && read.fields ? { fields: read.fields } : {}),
-      ...(read.fieldsWithheld ? { fieldsWithheld: read.fieldsWithheld } : {}),
-      durationMs: elapsed(call),
-      ...(outcome.cut ? { cut: outcome.cut } : {}),
-      ...(outcome.answeredId === undefined ? {} : { answeredId: cutText(outcome.answeredId, MAX_LOGGED_ID) }),
-    };
-  };
-}
-
-/** One id of a batch: a lookup's line, marked `batch`; `call.started` is when the row started. */
-export function batchRowLine(env: string, call: AuditedCall, kind: LookupKind, id: string, level: Level) {
-  const line = lookupLine(env, call, kind, id, level);
-  return (outcome: Outcome): AuditEntry => ({ ...line(outcome), batch: true });
-}
-
-/** A batch refused whole (its budget) after its body was read: how many ids it held, not which. */
-export function refusedBatchLine(env: string, call: AuditedCall, kind: LookupKind, count: number) {
-  const line = lookupLine(env, call, kind, '');
-  return (outcome: Outcome): AuditEntry => ({ ...line(outcome), batchSize: count, batch: true });
-}
-
-/** A hand-off (a summary, reply or certificate copied, a page printed) of the candidate looked up by `kind` and `id`. */
-export function exportLine(
-  env: string,
-  call: AuditedCall,
-  what: ExportAuditEntry['what'],
-  lookupKind: LookupKind,
-  id: string,
-  extra: Pick<ExportAuditEntry, 'template' | 'masked' | 'slug'> = {},
-): ExportAuditEntry {
-  // The id is cut to 256 characters in the line (audit-line.ts), as a lookup's.
-  return { ...lineStart(env, call), kind: 'export', what, ...extra, lookupKind, id };
-}
-
-/**
- * A page of the applicants list: what was asked (null when the query could not be read) and, once
- * answered, how many records it held; and `shown`, the candidates of a view that carried personal data,
- * their ids cut as a lookup's (a page holds at most 100).
- */
-export function listLine(
-  env: string,
-  call: AuditedCall,
-  query: ApplicantsQuery | undefined,
-  level: Level | null = null,
-  records: number | null = null,
-  shown: readonly ShownCandidate[] = [],
-) {
-  const candidates = shown.map(({ refId, recordId }) => ({
-    ...(refId ? { refId: cutText(refId, MAX_LOGGED_ID) } : {}),
-    ...(recordId ? { recordId: cutText(recordId, MAX_LOGGED_ID) } : {}),
-  }));
-  return (outcome: Outcome): ListAuditEntry => ({
-    ...lineStart(env, call),
-    kind: 'list',
-    filter: query ? (query.status ?? 'all') : null,
-    skip: query?.skip ?? null,
-    limit: query?.limit ?? null,
-    // The view's other tabs were counted within this one request (and line).
-    ...(query?.counts ? { counts: true } : {}),
-    // Which rows the view kept: a lead reads "over SLA only" apart from the whole tab.
-    ...(query?.overSla ? { overSla: true } : {}),
-    ...(query?.attention ? { attention: true } : {}),
-    records,
-    ...(candidates.length > 0 ? { candidates } : {}),
-    status: outcome.status,
-    code: outcome.code,
-    upstreamStatus: outcome.upstreamStatus,
-    level: outcome.reached ? level : null,
-    durationMs: elapsed(call),
-  });
-}
-
-/** A batch or an export refused before its body was read (an export also for its id): only the route it came to is known. */
-export function requestLine(env: string, call: AuditedCall, kind: RefusedRequestAuditEntry['kind']) {
-  return (outcome: Outcome): RefusedRequestAuditEntry => ({
-    ...lineStart(env, call),
-    kind,
-    status: outcome.status,
-    code: outcome.code,
-    durationMs: elapsed(call),
-  });
-}
-
-/**
- * A batch's invalid ids, counted in one line (audit-refusals.ts): their text is the user's, up to 256
- * characters each, and a batch may hold 500, so each written out would cost ten times a lookup's line.
- */
-export function invalidIdsLine(env: string, call: AuditedCall, count: number): RefusalsAuditEntry {
-  const start = lineStart(env, call);
-  return { ...start, kind: 'refusals', batch: true, count, codes: { invalid_id: count }, from: start.time, to: start.time };
-}
-
-/**
- * The audit trail read by a lead (issue 34): a search (a page of it) or an export, with the filter as
- * asked, its texts cut as a lookup's line cuts an id, and for a search how many rows it answered.
- */
-export function auditReadLine(
-  call: Omit<AuditedCall, 'started'>,
-  what: AuditReadEntry['what'],
-  filter: AuditReadEntry['filter'],
-  extra: Pick<AuditReadEntry, 'page' | 'rows'> = {},
-): AuditReadEntry {
-  const { env: _env, ...start } = lineStart('', { ...call, started: 0 });
-  const cut = Object.fromEntries(
-    Object.entries(filter).map(([name, value]) => [name, typeof value === 'string' ? cutText(value, MAX_LOGGED_ID) : value]),
-  );
-  return { ...start, kind: 'audit', what, filter: cut, ...extra };
-}

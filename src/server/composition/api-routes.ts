@@ -9,7 +9,7 @@ import {
 import { LOOKUP_KINDS, type LookupKind } from '../../kyc/contract/lookup.ts';
 import type { ReplyTemplate } from '../../kyc/contract/replies.ts';
 import { type EnvironmentRoute, environmentPatterns, type RefusedAs } from './api-environments.ts';
-import { listLine, lookupLine, requestLine } from '../audit/audit-trail.ts';
+import { listLine, lookupLine, requestLine } from '../audit/audit-lines.ts';
 import { type AccessControl, mayUse } from '../auth/access-control.ts';
 import { ApiFailure } from '../http/api-failure.ts';
 import type { Identity } from '../http/identity.ts';

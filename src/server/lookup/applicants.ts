@@ -1,5 +1,6 @@
 import { type Applicant, checkApplicantsQuery } from '../../kyc/contract/applicants.ts';
-import { auditTrail, auditWritable, listLine, refuse } from '../audit/audit-trail.ts';
+import { auditTrail, auditWritable, refuse } from '../audit/audit-trail.ts';
+import { listLine } from '../audit/audit-lines.ts';
 import { ApiFailure } from '../http/api-failure.ts';
 import { STORE_UNAVAILABLE, sendFailure, sendJson } from '../http/http-reply.ts';
 import type { SignedInCall } from '../http/routes.ts';

@@ -1,6 +1,7 @@
 import { batchRowOf } from '../../kyc/contract/batch.ts';
 import { answeredOther, batchTriesAs, type LookupKind } from '../../kyc/contract/lookup.ts';
-import { auditWritable, batchRowLine, written } from '../audit/audit-trail.ts';
+import { auditWritable, written } from '../audit/audit-trail.ts';
+import { batchRowLine } from '../audit/audit-lines.ts';
 import type { OneResult } from './batch-runner.ts';
 import { ApiFailure, otherCandidate } from '../http/api-failure.ts';
 import { admit, archivingGate, checkedId, type Level, type LookupDeps, levelOf, type Sent, sendRequest, takeSlot } from './lookup-steps.ts';

@@ -1,7 +1,8 @@
 import type http from 'node:http';
 import { type BatchEvent, batchRequestSchema } from '../../kyc/contract/batch.ts';
 import { checkId } from '../../kyc/contract/lookup.ts';
-import { auditTrail, auditWritable, countLine, invalidIdsLine, refuse, refusedBatchLine } from '../audit/audit-trail.ts';
+import { auditTrail, auditWritable, countLine, refuse } from '../audit/audit-trail.ts';
+import { invalidIdsLine, refusedBatchLine } from '../audit/audit-lines.ts';
 import type { AccessControl } from '../auth/access-control.ts';
 import type { Identity } from '../http/identity.ts';
 import { type FoundRow, lookupRowAsSearched } from './batch-row.ts';

@@ -1,5 +1,6 @@
 import { exportRequestSchema } from '../../kyc/contract/api.ts';
-import { auditTrail, auditWritable, exportLine, refuse, requestLine, writeLine } from '../audit/audit-trail.ts';
+import { auditTrail, auditWritable, refuse, writeLine } from '../audit/audit-trail.ts';
+import { exportLine, requestLine } from '../audit/audit-lines.ts';
 import { ApiFailure } from '../http/api-failure.ts';
 import { methodNotAllowed, sendFailure, sendJson } from '../http/http-reply.ts';
 import { readJsonBody } from '../http/request-body.ts';

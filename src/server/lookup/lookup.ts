@@ -1,6 +1,7 @@
 import type http from 'node:http';
 import { answeredOther, type LookupKind } from '../../kyc/contract/lookup.ts';
-import { type Audit, auditTrail, auditWritable, type LookupShown, lookupLine, type Outcome, refuse } from '../audit/audit-trail.ts';
+import { type Audit, auditTrail, auditWritable, type Outcome, refuse } from '../audit/audit-trail.ts';
+import { type LookupShown, lookupLine } from '../audit/audit-lines.ts';
 import type { AuditEntry } from '../audit/audit-entries.ts';
 import { type ApiFailure, otherCandidate } from '../http/api-failure.ts';
 import type { Identity } from '../http/identity.ts';

@@ -14,7 +14,8 @@ import {
 } from '../../kyc/contract/audit-search.ts';
 import { readsAuditTrail, seesActivity } from '../../kyc/contract/roles.ts';
 import { downloadName } from '../../kyc/contract/download-name.ts';
-import { auditReadLine, writeLine } from '../audit/audit-trail.ts';
+import { writeLine } from '../audit/audit-trail.ts';
+import { auditReadLine } from '../audit/audit-lines.ts';
 import type { AuditLog } from '../audit/audit.ts';
 import { ApiFailure } from '../http/api-failure.ts';
 import { countBytes, methodNotAllowed, STORE_UNAVAILABLE, sendJson } from '../http/http-reply.ts';
