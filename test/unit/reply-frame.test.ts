@@ -65,8 +65,10 @@ describe('the greeting and sign-off', () => {
     // Fewer than 8 digits is a reference or a year, not a phone number; nor are years, dates or hours
     // joined by "-" and "." (the whole-diff review: these were refused).
     expect(problem('Hello,', 'Support team 2026, desk 4410')).toBeUndefined();
-    for (const signOff of ['Sam, Support 2025-2026', 'Kind regards, Sam (Support, Mon-Fri 09.00-17.00)', 'Since 2024-11-30'])
+    for (const signOff of ['Sam, Support 2025-2026', 'Kind regards, Sam (Support, Mon-Fri 09.00-17.00)'])
       expect(problem('Hello,', signOff), signOff).toBeUndefined();
+    // A whole date is refused since a date of birth was kept in a sign-off (red-team findings): whose it is cannot be told.
+    expect(problem('Hello,', 'Since 2024-11-30')).toMatch(/a date/);
     for (const phone of ['0701234567', '06 12 34 56 78']) expect(problem('Hi,', phone), phone).toMatch(/a phone number/);
   });
 
@@ -75,7 +77,9 @@ describe('the greeting and sign-off', () => {
     for (const greeting of ['Hello Mehmet Yılmaz,', 'Dear Ana Silva', 'Maria de Souza,', 'Hi Zoë Ångström!'])
       expect(frameProblem({ greeting, signOff: '' }, none), greeting).toMatch(/a person's name/);
     for (const greeting of ['Hello,', 'Dear customer,', 'Hello Team,', 'Hi there,', 'Dear Sir or Madam,'])
-      expect(frameProblem({ greeting, signOff: 'Kind regards, Sam Smith' }, none), greeting).toBeUndefined();
+      expect(frameProblem({ greeting, signOff: 'Kind regards, Sam' }, none), greeting).toBeUndefined();
+    // A full name in the sign-off is read too, the agent's own with it: whose it is cannot be told.
+    expect(frameProblem({ greeting: 'Hello,', signOff: 'Kind regards, Sam Smith' }, none)).toMatch(/a person's name/);
   });
 
   it('keys the storage by a hash of the user, never the name itself', () => {

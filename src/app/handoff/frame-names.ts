@@ -1,0 +1,70 @@
+import { folded, refused } from './frame-rules.ts';
+
+/** A greeting's first word that only greets: the words after it are who is greeted. */
+const SALUTATION = /^(?:hello|hi|hey|dear|greetings|good|hallo|bonjour|hola|olá|ciao|hej|hei|moin|salut|merhaba)$/u;
+/**
+ * Words that name no one: who is greeted in general ("Hello Team,", "Dear Sir or Madam,"), how a letter
+ * closes ("Kind Regards,"), who the agent works for ("The Support Team", "Acme Bank"), and the small words
+ * between. Each one ends a run of words, it never excuses one: "Dear Gertrude Zyxwvut and team," still
+ * holds "Gertrude Zyxwvut" (before, one such word anywhere let the whole greeting through).
+ */
+const NO_ONE = new Set(
+  [
+    'sir madam team customer customers client clients all there everyone everybody friend friends user users valued',
+    'support colleague colleagues morning afternoon evening day hello hi hey dear greetings good',
+    'kind best warm warmest regards wishes thanks thank you many yours sincerely faithfully truly cheers respectfully',
+    'the and or of from at for with to by on in your our my we us re ref fw fwd',
+    'service services care desk help helpdesk office department compliance verification onboarding operations',
+    'bank ltd limited inc llc gmbh ag plc group company kyc',
+    'happy new year merry christmas holidays season weekend nice great wonderful bye goodbye luck night',
+  ]
+    .join(' ')
+    .split(' '),
+);
+/** A word as a name is written: capitalised (or in capitals), letters and the marks names hold. */
+const CAPITALISED = /^[\p{Lu}\p{Lt}\p{Lo}][\p{L}\p{M}'’.-]*$/u;
+const LETTERS = /^\p{L}[\p{L}\p{M}'’.-]*$/u;
+/** A short word between the parts of a name: "Maria de Souza", "Ludwig van Beethoven". */
+const PARTICLE = /^\p{Ll}{1,3}$/u;
+/** Where one part of a line ends and another begins: "Re: Gertrude Zyxwvut, born …". */
+const PART_BREAK = /[,;:!?()[\]{}"“”«»/|•]+|\s[-–—]\s/u;
+
+const isNoOne = (word: string) => NO_ONE.has(folded(word).replace(/\.$/u, ''));
+
+/**
+ * Whether the words hold a run of two or more that reads as a name: capitalised words (with particles
+ * between), none of them a word that names no one. `anyCase`: a run of any words of letters, for who is
+ * greeted right after "Hello" ("hello gertrude zyxwvut,").
+ */
+function holdsNameRun(words: readonly string[], anyCase: boolean): boolean {
+  let names = 0;
+  for (const [index, word] of words.entries()) {
+    if (isNoOne(word)) names = 0;
+    else if ((anyCase ? LETTERS : CAPITALISED).test(word)) names += 1;
+    else if (!(names > 0 && PARTICLE.test(word) && index < words.length - 1)) names = 0;
+    if (names >= 2) return true;
+    if (anyCase && names === 0) return false;
+  }
+  return false;
+}
+
+/** Who a greeting line greets: the words after its first one when that one only greets ("Hello"), else none. */
+function greeted(part: readonly string[]): string[] {
+  return SALUTATION.test(folded(part[0] ?? '')) ? part.slice(1) : [];
+}
+
+/**
+ * A line that names someone ("Hello Mehmet Yılmaz,", "Re: Gertrude Zyxwvut, born …", "Dear Ana Silva and
+ * team,"): a support user's page holds no name to compare with (its record is status level), so a name is
+ * read by its shape, two or more capitalised words in a part of a line, or in any case right after a
+ * greeting word. One given name alone ("Hello Ana,", "Sam from Support") cannot be told from a word and is
+ * kept. The agent's own full name is refused too ("Kind regards, Sam Smith"): whose a name is cannot be told.
+ */
+export function nameProblem(text: string): string | undefined {
+  for (const line of text.split('\n')) {
+    const parts = line.split(PART_BREAK).map((part) => part.trim().split(/\s+/u).filter(Boolean));
+    if (parts.some((part) => holdsNameRun(part, false))) return refused("a person's name");
+    if (holdsNameRun(greeted(parts[0] ?? []), true)) return refused("a person's name");
+  }
+  return undefined;
+}

@@ -1,0 +1,99 @@
+import { readsLikePersonalData } from '../../kyc/view/personal-data.ts';
+
+/*
+ * What a greeting or sign-off to keep must not hold, read line by line in both fields. It stays in
+ * localStorage long after the page has gone, so it must be the agent's own words and no candidate's data.
+ * These rules guard against slips, they are no guarantee: a support user's page knows no name to compare
+ * with, so a name, a date or a number is found by its shape (red-team findings: "Re: Gertrude Zyxwvut,
+ * born 15.06.1987, passport X1234567" in a sign-off, "Dear Gertrude Zyxwvut and team," were kept).
+ */
+
+/** Why a frame was not kept, and what to save instead; the fields keep what was typed, so nothing is lost. */
+export const refused = (what: string) =>
+  `Not saved: the greeting and sign-off are kept in this browser for every reply, so they must not hold ${what}. ` +
+  'Save a general one, such as "Hello," or "Dear customer,", and write the customer\'s details in the reply itself. What you typed is still here.';
+
+/**
+ * The text as it is compared: one form of each character ("e" + "¨" is "ë", full-width is plain), any
+ * case, and no invisible format characters (a zero-width space inside an id hid it from the id rule).
+ */
+export const folded = (text: string) => plain(text).toLowerCase();
+const plain = (text: string) => text.normalize('NFKC').replace(/\p{Cf}/gu, '');
+
+/** "x@y.z", after NFKC has made a full-width "＠" an "@". */
+const EMAIL = /[^\s@]+@[^\s@]+\.[^\s@.]{2,}/u;
+/**
+ * An address written so as not to look like one: "sam (at) example.org", "sam [at] example [dot] org",
+ * "sam @ example.org". A bare " at " counts only with a " dot " after it ("sam at example dot org"), so
+ * "Sam at example.com" and "Sam at Acme. Have a nice day" read as words.
+ */
+const HIDDEN_EMAIL =
+  /[\p{L}\p{N}._%+-]+(?:\s*[([{<]\s*at\s*[)\]}>]\s*|\s*@\s*)[\p{L}\p{N}-]+(?:(?:\s*[([{<]\s*dot\s*[)\]}>]\s*|\s+dot\s+|\.)[\p{L}\p{N}-]+)*(?:\s*[([{<]\s*dot\s*[)\]}>]\s*|\s+dot\s+|\.)\p{L}{2,}/u;
+const SPOKEN_EMAIL = /[\p{L}\p{N}._%+-]+\s+at\s+[\p{L}\p{N}-]+(?:\s+dot\s+[\p{L}\p{N}-]+)+/u;
+/** A run of digits joined by spaces, "+", "-", "." or brackets: "+46 70-123 45 67". Counted, not matched whole. */
+const DIGIT_RUN = /[+(]?\p{Nd}(?:[\p{Nd}\s().+-]*\p{Nd})?/gu;
+const PHONE_DIGITS = 8;
+/**
+ * A run read as a phone number (with PHONE_DIGITS digits or more): digits alone ("0701234567"), or with a
+ * "+" or "(" first, or grouped by spaces ("06 12 34 56 78"), as people write numbers. A run joined by "-"
+ * and "." only is years or hours ("2025-2026", "Mon-Fri 09.00-17.00"), never refused for it.
+ */
+const PHONE_LIKE = /^[+(]|^\p{Nd}+$|\p{Nd}\s+[(\p{Nd}]/u;
+/** A run of letters and digits (maybe joined by "-"): a document or reference number has 6 or more, 4 of them digits and a letter. */
+const LETTER_DIGIT_RUN = /[\p{L}\p{Nd}](?:[\p{L}\p{Nd}-]*[\p{L}\p{Nd}])?/gu;
+/** Scripts written without spaces between words: a name there is found anywhere in the text. */
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}]/u;
+
+const holdsPhoneNumber = (text: string) =>
+  [...text.matchAll(DIGIT_RUN)].some(([run]) => count(run, /\p{Nd}/u) >= PHONE_DIGITS && PHONE_LIKE.test(run));
+const count = (text: string, what: RegExp) => [...text].filter((char) => what.test(char)).length;
+
+/** "X1234567", "AB-123456", "support-ticket-4410": a passport, an id card or a case number. */
+const holdsDocumentNumber = (text: string) =>
+  [...text.matchAll(LETTER_DIGIT_RUN)].some(
+    ([run]) => count(run, /[\p{L}\p{Nd}]/u) >= 6 && count(run, /\p{Nd}/u) >= 4 && /\p{L}/u.test(run),
+  );
+
+/**
+ * A date anywhere in the line, read by the search box's personal-data rule (a whole date with a year of
+ * four digits: "15.06.1987", "1987-06-15", "15 June 1987", "June 15, 1987"): one to five words at a time.
+ */
+function holdsDate(line: string): boolean {
+  const words = line.split(/\s+/u).filter((word) => word !== '');
+  for (let start = 0; start < words.length; start++) {
+    for (let end = start + 1; end <= Math.min(words.length, start + 5); end++) {
+      const window = words
+        .slice(start, end)
+        .join(' ')
+        .replace(/^[^\p{L}\p{Nd}]+|[^\p{L}\p{Nd}]+$/gu, '');
+      if (readsLikePersonalData(window) === 'a date') return true;
+    }
+  }
+  return false;
+}
+
+/** An e-mail address (also one written around the filter), a phone number, a date or a document number in the text: said, or undefined. */
+export function contactProblem(text: string): string | undefined {
+  const comparable = folded(text);
+  // Whose it is cannot be told, so the agent's own is refused too.
+  if (EMAIL.test(comparable) || HIDDEN_EMAIL.test(comparable) || SPOKEN_EMAIL.test(comparable)) {
+    return refused('an e-mail address, not even your own');
+  }
+  if (holdsPhoneNumber(comparable)) return refused(`a phone number (${PHONE_DIGITS} digits or more), not even your own`);
+  if (comparable.split('\n').some(holdsDate)) return refused('a date (such as a date of birth)');
+  if (holdsDocumentNumber(comparable)) return refused('a document or reference number (letters and 4 digits or more)');
+  return undefined;
+}
+
+/** Whether the (folded) text holds the detail as a word of its own: "Ana" is not in "Anastasia from Support". */
+export function holdsDetail(text: string, detail: string): boolean {
+  const needle = folded(detail.trim());
+  if (needle === '') return false;
+  if (UNSPACED.test(needle)) return text.includes(needle);
+  const escaped = needle.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
+  return new RegExp(`(?<![\\p{L}\\p{M}\\p{N}])${escaped}(?![\\p{L}\\p{M}\\p{N}])`, 'u').test(text);
+}
+
+/** Whether the (folded) text holds one of the candidate's ids, whatever its case and format characters ("CUST_000482"). */
+export const holdsId = (text: string, ids: ReadonlyArray<string | null | undefined>) =>
+  ids.some((id) => id && folded(id).length >= 3 && text.includes(folded(id)));

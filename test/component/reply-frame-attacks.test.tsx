@@ -1,0 +1,65 @@
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { frameKey } from '../../src/app/handoff/reply-frame.ts';
+import type { SessionInfo } from '../../src/kyc/contract/api.ts';
+import { statusLevelOf } from '../../src/kyc/contract/schema.ts';
+import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
+import { testMeta } from './render.tsx';
+import { openFrameFields, showForReply } from './reply-fixture.ts';
+
+/**
+ * Red-team findings on the reply editor's greeting and sign-off, each reproduced as saved to localStorage
+ * on a support user's page (status level: no name to compare with). None is saved now; each field keeps
+ * what was typed, and an ordinary frame is still saved.
+ */
+
+const samples = (await sampleCandidates({ now: new Date(), pictures: false })).map((c) => c.record);
+const record = samples.find((r) => r.refId === 'cust_000482')!;
+const SAM: SessionInfo = { mode: 'users', user: 'sam', role: 'support' };
+
+async function saveFrame(greetingText: string, signOffText: string) {
+  const user = userEvent.setup();
+  showForReply(record, { session: SAM, meta: testMeta(), answer: statusLevelOf(record) });
+  const { frame, greeting } = await openFrameFields(user);
+  const signOff = frame.getByRole('textbox', { name: 'Sign-off' });
+  // Pasted, as a text copied from a ticket is: typed, "[at]" would be read as a key's name.
+  for (const [field, text] of [
+    [greeting, greetingText],
+    [signOff, signOffText],
+  ] as const) {
+    if (text === '') continue;
+    await user.click(field);
+    await user.paste(text);
+  }
+  await user.click(frame.getByRole('button', { name: 'Save for my replies' }));
+  return { frame, greeting, signOff };
+}
+
+describe('the greeting and sign-off on a support user page', { timeout: 20_000 }, () => {
+  it.each([
+    ['a name, a date of birth and a passport number in the sign-off', 'Hello,', 'Re: Gertrude Zyxwvut, born 15.06.1987, passport X1234567'],
+    ['a name beside "team" in the greeting', 'Dear Gertrude Zyxwvut and team,', ''],
+    ['a name in lower case in the greeting', 'hello gertrude zyxwvut,', ''],
+    ["the candidate's id in another case in the sign-off", 'Hello,', 'Re: CUST_000482'],
+    ["the candidate's id with a zero-width space inside", 'Hello,', 'Re: cust_\u200b000482'],
+    ['an e-mail address written with "(at)"', 'Hello,', 'gertrude (at) example.org'],
+    ['an e-mail address written with "[at]" and "[dot]"', 'Hello,', 'gertrude [at] example [dot] org'],
+  ])('attack: %s is not saved to the browser', async (_, greetingText, signOffText) => {
+    const { frame, greeting, signOff } = await saveFrame(greetingText, signOffText);
+    expect(frame.getByText(/^Not saved: .* must not hold /)).toBeInTheDocument();
+    expect(localStorage.length).toBe(0);
+    expect(greeting).toHaveValue(greetingText);
+    expect(signOff).toHaveValue(signOffText);
+  });
+
+  it('saves the ordinary frames as before', async () => {
+    const { frame } = await saveFrame('Dear Sir or Madam,', 'Kind regards,\nThe Support Team\nMon-Fri 09.00-17.00');
+    expect(frame.getByText('Saved in this browser for your replies.')).toBeInTheDocument();
+    expect({ ...localStorage }).toEqual({
+      [frameKey('sam')]: JSON.stringify({
+        greeting: 'Dear Sir or Madam,',
+        signOff: 'Kind regards,\nThe Support Team\nMon-Fri 09.00-17.00',
+      }),
+    });
+  });
+});
