@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -82,27 +82,27 @@ describe('two server processes on one AUDIT_LOG', () => {
   }, 120_000);
 });
 
+/** Starts the API on an audit file whose claim file holds `claim` (modified `ageMs` ago): its ConfigError's message, or the claim it made. */
+function startOver(claim: Record<string, unknown>, ageMs = 0): { refused?: string; claim?: string } {
+  const auditLog = freshAuditLog();
+  const file = claimFileOf(auditLog);
+  writeFileSync(file, JSON.stringify(claim));
+  const at = new Date(Date.now() - ageMs);
+  utimesSync(file, at, at);
+  const config = parseConfig({ AUDIT_LOG: auditLog, KYC_BASE_URL: 'http://127.0.0.1:9', KYC_CLIENT_ID: 'c', KYC_API_KEY: 'k' });
+  try {
+    const api = createApiFromConfig(config, { environments: [], banner: [], close: async () => {} });
+    const made = readFileSync(file, 'utf8');
+    void api.close();
+    return { claim: made };
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return { refused: (error as Error).message };
+  }
+}
+
 describe('a claim left by a process that is gone does not block a start; one whose process may run does', () => {
   const here = { host: os.hostname(), since: '2026-11-30T10:00:00.000Z', token: 'theirs' };
-
-  /** Starts the API on an audit file whose claim file holds `claim` (modified `ageMs` ago): its ConfigError's message, or the claim it made. */
-  function startOver(claim: Record<string, unknown>, ageMs = 0): { refused?: string; claim?: string } {
-    const auditLog = freshAuditLog();
-    const file = claimFileOf(auditLog);
-    writeFileSync(file, JSON.stringify(claim));
-    const at = new Date(Date.now() - ageMs);
-    utimesSync(file, at, at);
-    const config = parseConfig({ AUDIT_LOG: auditLog, KYC_BASE_URL: 'http://127.0.0.1:9', KYC_CLIENT_ID: 'c', KYC_API_KEY: 'k' });
-    try {
-      const api = createApiFromConfig(config, { environments: [], banner: [], close: async () => {} });
-      const made = readFileSync(file, 'utf8');
-      void api.close();
-      return { claim: made };
-    } catch (error) {
-      expect(error).toBeInstanceOf(ConfigError);
-      return { refused: (error as Error).message };
-    }
-  }
 
   it('another host (another container on a shared volume): refused while it is refreshed, taken once it is stale', () => {
     const elsewhere = { ...here, host: 'app1-container', pid: 1 };
@@ -125,6 +125,41 @@ describe('a claim left by a process that is gone does not block a start; one who
       const startTicks = parent.slice(parent.lastIndexOf(')') + 2).split(' ')[19];
       expect(startOver({ ...here, pid: process.ppid, startTicks }).refused).toContain(`pid ${process.ppid} on host ${os.hostname()}`);
       expect(JSON.parse(startOver({ ...here, pid: process.ppid, startTicks: '1' }).claim ?? '{}').pid).toBe(process.pid);
+    },
+  );
+});
+
+describe('a claim whose process was killed and not yet reaped (a zombie)', () => {
+  /** The state of a process, the 3rd field of /proc/<pid>/stat (after the command name's last ')'). */
+  const stateOf = (pid: number) => {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
+  };
+
+  it.skipIf(!existsSync('/proc/self/stat'))(
+    'is taken at once: a restart within about a second of a SIGKILL was refused, as kill(pid, 0) still answers for it',
+    async () => {
+      const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+      const pid = child.pid!;
+      await new Promise((resolve) => child.once('spawn', resolve));
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const claim = {
+        pid,
+        host: os.hostname(),
+        since: '2026-11-30T10:00:00.000Z',
+        token: 'killed',
+        startTicks: stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19],
+      };
+      child.kill('SIGKILL');
+      // Not reaped while this test does not return to the event loop (Node reaps its children there): the
+      // process stays a zombie, as one whose parent (npm, a shell) has not waited for it yet.
+      while (stateOf(pid) !== 'Z') {
+        /* the kernel ends it in a moment */
+      }
+      const taken = startOver(claim);
+      expect(stateOf(pid)).toBe('Z');
+      expect(taken.refused).toBeUndefined();
+      expect(JSON.parse(taken.claim ?? '{}').pid).toBe(process.pid);
     },
   );
 });

@@ -118,10 +118,17 @@ function hostFacts(): Pick<ClaimHolder, 'bootId' | 'pidNamespace'> {
 
 /** When a process started, in clock ticks after boot (Linux; undefined elsewhere, or when it is gone). */
 function startTicksOf(pid: number): string | undefined {
+  return statFieldsOf(pid)?.[19];
+}
+
+/**
+ * The fields of /proc/<pid>/stat from the 3rd on (Linux; undefined elsewhere, or when it is gone): the
+ * command name (2nd field) may hold spaces and parentheses, the fields after its last ')' are plain. The
+ * first is the state (R, S, Z…), the 20th the start time (the 22nd field).
+ */
+function statFieldsOf(pid: number): string[] | undefined {
   const stat = readOrUndefined(() => readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  // The command name (2nd field) may hold spaces and parentheses: the fields after its last ')' are plain,
-  // the first of them the 3rd field; the start time is the 22nd.
-  return stat?.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  return stat?.slice(stat.lastIndexOf(')') + 2).split(' ');
 }
 
 function readOrUndefined(read: () => string): string | undefined {
@@ -170,11 +177,13 @@ function isStale(holder: ClaimHolder | undefined, mtimeMs: number, now = Date.no
 function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     // EPERM: it runs, as another user.
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
+  // A process killed but not yet reaped by its parent (a zombie, state Z) still answers kill(pid, 0), for
+  // about a second after a SIGKILL under npm or a shell: it writes nothing more, so the restart may take it.
+  return statFieldsOf(pid)?.[0] !== 'Z';
 }
 
 function refusal(auditFile: string, claimFile: string, holder: ClaimHolder | undefined): string {
