@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdtempSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -79,6 +79,24 @@ describe('two server processes on one AUDIT_LOG', () => {
     const checked = verify(auditLog);
     expect(checked.stdout).toContain('chain intact');
     expect(checked.status).toBe(0);
+  }, 120_000);
+});
+
+describe('two server processes on one audit file under two names (a hard link)', () => {
+  it("attack: the second, given a hard link of the first one's audit file, refuses to start; the first keeps serving", async () => {
+    const auditLog = freshAuditLog();
+    const first = start(auditLog);
+    await first.url;
+    const otherName = freshAuditLog();
+    linkSync(auditLog, otherName);
+    const second = start(otherName);
+    expect(await outcome(second)).toBe(1);
+    const said = second.output();
+    expect(said).toContain(`AUDIT_LOG=${otherName} has 2 names (hard links)`);
+    expect(said).toContain(`find / -xdev -samefile ${otherName}`);
+    expect(said).toContain('give each instance its own AUDIT_LOG');
+    expect(await lookupStatus(first)).toBe(200);
+    expect(verify(auditLog).stdout).toContain('chain intact');
   }, 120_000);
 });
 

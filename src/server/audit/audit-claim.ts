@@ -13,7 +13,8 @@ import path from 'node:path';
  * A claim is no longer held (stale) when its process is gone: on this host (same boot, same pid namespace)
  * when its pid no longer runs or now belongs to a process started at another time (a restarted
  * container's pid 1 is ours again); elsewhere (another container on a shared volume) when it has not been
- * refreshed for STALE_MS. No library did this: proper-lockfile (4.1.2) judges by refresh time alone, so a
+ * refreshed for STALE_MS. An audit file with a second name (a hard link) is refused: its claim would be
+ * beside one name only. No library did this: proper-lockfile (4.1.2) judges by refresh time alone, so a
  * restart after a crash would wait for it, and it cannot say which process holds the file.
  */
 
@@ -57,7 +58,7 @@ const CANNOT_CREATE = new Set(['EACCES', 'EPERM', 'EROFS']);
 
 /**
  * Claims the audit file for this process, or says why it cannot: another process holds it (its pid,
- * host and since when), or no claim file can be made beside it (`unclaimed`: a writable audit file in a
+ * host and since when), the file has another name (a hard link), or no claim file can be made beside it (`unclaimed`: a writable audit file in a
  * directory the app may not write, as a file bind-mounted into a read-only container; the server starts
  * as it did before claims, and says the check is off). `onLost` is told once if the claim is found to be
  * someone else's later on. `create` is how the claim file is made (the tests give one that fails as a
@@ -69,6 +70,8 @@ export function claimAuditFile(
   refreshMs = REFRESH_MS,
   create: typeof writeFileSync = writeFileSync,
 ): AuditClaim | { refused: string } | { unclaimed: string } {
+  const linked = hardLinkRefusal(auditFile);
+  if (linked) return { refused: linked };
   const file = claimFileOf(auditFile);
   const mine = ownClaim();
   for (let attempt = 0; attempt < 3; attempt++) {
@@ -87,6 +90,29 @@ export function claimAuditFile(
     if (readClaim(file)?.text === found.text) unlinkSync(file);
   }
   return { refused: refusal(auditFile, file, undefined) };
+}
+
+/**
+ * A claim is made beside the name it was given, so the same file under another name (a hard link in
+ * another directory) has a claim file of its own, and a second instance given that name wrote the first's
+ * file (red-team finding). An audit file needs no second name: one with more is refused at start.
+ */
+function hardLinkRefusal(auditFile: string): string | undefined {
+  let links: number;
+  try {
+    links = statSync(auditFile).nlink;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  if (links <= 1) return undefined;
+  const resolved = path.resolve(auditFile);
+  return (
+    `AUDIT_LOG=${resolved} has ${links} names (hard links): the same file under another name may be another instance's AUDIT_LOG, ` +
+    'and a claim beside one name does not stop a writer under another.\n' +
+    '  Two instances writing one audit file break each other\'s hash chain, and the audit page then shows their lines as "not vouched for".\n' +
+    `  Remove its other names (find them with: find / -xdev -samefile ${resolved}), or give each instance its own AUDIT_LOG.`
+  );
 }
 
 function unclaimedMessage(auditFile: string, file: string, code: string): string {
