@@ -2,6 +2,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { vi, describe, expect, it } from 'vitest';
 import type { Applicant } from '../../src/kyc/contract/applicants.ts';
+import { ROW_OPEN_DELAY_MS } from '../../src/app/applicants/row-open.ts';
 import { apiError, applicantsAnswer, json, renderWithProviders } from './render.tsx';
 
 const STATUSES = ['waiting', 'inreview', 'approved', 'rejected', 'incomplete'];
@@ -166,6 +167,37 @@ describe('the applicants queue', () => {
     expect(within(rows()[1]!).getAllByRole('cell')[3]).toHaveTextContent('not given');
     await user.click(within(rows()[1]!).getByRole('link'));
     await waitFor(() => expect(router.state.location.pathname).toBe('/candidates/refId/ref-002'));
+  });
+
+  it('an id can be selected on its row: a double-click or a drag over it opens nothing; a click elsewhere on the row opens it', async () => {
+    const user = userEvent.setup();
+    const { requests } = stubQueue({ applicants: makeApplicants(2) });
+    const { router } = renderWithProviders('/applicants');
+    await waitFor(() => expect(rows()).toHaveLength(2));
+    const link = within(rows()[0]!).getByRole('link');
+    const refId = within(rows()[0]!).getByText('ref-001');
+    // Later than any open a click of these may have started (timers of the same page run in order).
+    const afterTheWait = () => act(() => new Promise((resolve) => setTimeout(resolve, ROW_OPEN_DELAY_MS + 50)));
+    await user.dblClick(link);
+    await user.dblClick(refId);
+    await user.pointer([{ keys: '[MouseLeft>]', target: link, offset: 0 }, { offset: 5 }, { keys: '[/MouseLeft]' }]);
+    expect(window.getSelection()?.toString()).toBe('rec-0');
+    await afterTheWait();
+    expect(router.state.location.pathname).toBe('/applicants');
+    expect(requests.filter((url) => url.startsWith('/api/candidates'))).toEqual([]);
+    // A single click on the row's date cell, away from its link, opens the candidate.
+    window.getSelection()?.removeAllRanges();
+    await user.click(within(rows()[1]!).getAllByRole('cell')[1]!);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/candidates/recordId/rec-002'));
+  });
+
+  it("Enter on a row's link opens its candidate at once, as before", async () => {
+    stubQueue({ applicants: makeApplicants(2) });
+    const { router } = renderWithProviders('/applicants');
+    await waitFor(() => expect(rows()).toHaveLength(2));
+    within(rows()[1]!).getByRole('link').focus();
+    await userEvent.setup().keyboard('{Enter}');
+    expect(router.state.location.pathname).toBe('/candidates/recordId/rec-002');
   });
 
   it('is per environment: /e/<name>/applicants asks that environment, and rows open candidates in it', async () => {

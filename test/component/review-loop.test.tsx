@@ -44,6 +44,8 @@ async function openFromQueue(path: string, index: number) {
   const result = renderWithProviders(path);
   await waitFor(() => expect(rows().length).toBeGreaterThan(index));
   await userEvent.setup().click(rowLink(index));
+  // A click opens the row once it is not the first of a double-click (row-open.ts): a moment later.
+  await waitFor(() => expect(result.router.state.location.pathname).toMatch(/^\/candidates\//));
   await screen.findByRole('heading', { level: 1 });
   return result;
 }
@@ -237,6 +239,7 @@ describe('who else is here', { timeout: 20_000 }, () => {
     expect(within(rows()[0]!).queryByTitle(/is viewing/)).toBeNull();
 
     await userEvent.setup().click(rowLink(1));
+    await waitFor(() => expect(router.state.location.pathname).toBe(pageOf(second)));
     await screen.findByRole('heading', { level: 1 });
     expect(screen.getByTestId('viewers')).toHaveTextContent(/sam\.lee is viewing this candidate$/);
     const said = () =>

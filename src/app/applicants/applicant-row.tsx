@@ -3,7 +3,7 @@ import type { EnvironmentInfo } from '../../kyc/contract/api.ts';
 import type { Applicant, ApplicantFilter } from '../../kyc/contract/applicants.ts';
 import { DashboardLink } from '../handoff/dashboard-link.tsx';
 import { ViewerInitials } from '../live/presence-badges.tsx';
-import { Link } from '../navigation.tsx';
+import { Link, navigate } from '../navigation.tsx';
 import type { QueueHandOver } from '../routes.ts';
 import { cn } from '../ui/cn.ts';
 import { LongText } from '../ui/long-text.tsx';
@@ -11,14 +11,15 @@ import { StatusBadge } from '../ui/status-badge.tsx';
 import { ArchivedCell, NameCell, otherUnreadable, TriageNote, Unreadable } from './applicant-cells.tsx';
 import { rememberQueueScroll } from './queue-memory.ts';
 import { applicantLink, queueHref } from './queue-location.ts';
+import { mayBeDoubleClick, useRowOpen } from './row-open.ts';
 
 const ID_LIMIT = 64;
 /** The longest id kept on one line. */
 const UNBROKEN_ID = 40;
 
-/** The row's link, stretched over the whole row (the row is its containing block): a click anywhere opens it. */
+/** The row's link: Tab reaches it, Enter opens it; a click anywhere on the row opens it too (row-open.ts). */
 const OPEN_LINK_CLASS =
-  "rounded text-blue-800 underline decoration-blue-300 underline-offset-2 after:absolute after:inset-0 after:content-[''] hover:decoration-blue-700 focus-ring-offset";
+  'rounded text-blue-800 underline decoration-blue-300 underline-offset-2 hover:decoration-blue-700 focus-ring-offset';
 
 /** "Opened": this tab opened the candidate already; in words, not a colour alone. */
 function OpenedMark() {
@@ -36,6 +37,15 @@ function OpenedMark() {
  */
 function idClass(value: string, linked: boolean): string {
   return cn('font-mono break-all', value.length <= UNBROKEN_ID && 'xl:break-normal xl:whitespace-nowrap', !linked && 'text-slate-800');
+}
+
+/** Back to queue returns to this scroll position, with this row focused. */
+function rememberRowScroll(place: QueueHandOver['queue'], environment: string | undefined): void {
+  const { filter, page, overSla, attention } = place;
+  rememberQueueScroll(
+    queueHref({ filter: (filter as ApplicantFilter | null) ?? undefined, page, overSla, attention }, environment),
+    window.scrollY,
+  );
 }
 
 export function ApplicantRow({
@@ -70,6 +80,13 @@ export function ApplicantRow({
   const href = applicantLink(applicant, environment);
   // The row opens by its recordId, else its refId (queue-location.ts).
   const linkOn = applicant.recordId ? 'recordId' : 'refId';
+  const state = { queue: place } satisfies QueueHandOver;
+  const rememberScroll = () => rememberRowScroll(place, environment);
+  const rowOpen = useRowOpen(() => {
+    if (!href) return;
+    rememberScroll();
+    navigate(href, { state });
+  });
   const cell = (field: 'refId' | 'recordId') => {
     const value = applicant[field];
     if (!value) {
@@ -84,34 +101,24 @@ export function ApplicantRow({
       linked ? (
         <Link
           to={href}
-          state={{ queue: place } satisfies QueueHandOver}
+          state={state}
           className={OPEN_LINK_CLASS}
           data-open={field}
-          // Back to queue returns to this scroll position, with this row focused.
-          onClick={() =>
-            rememberQueueScroll(
-              queueHref(
-                {
-                  filter: (place.filter as ApplicantFilter | null) ?? undefined,
-                  page: place.page,
-                  overSla: place.overSla,
-                  attention: place.attention,
-                },
-                environment,
-              ),
-              window.scrollY,
-            )
-          }
+          // Chromium starts no selection on a link (a drag drags it out): a double-click selects the whole id.
+          draggable={false}
+          onDoubleClick={(event) => window.getSelection()?.selectAllChildren(event.currentTarget)}
+          // A mouse click waits with the row's (it may be a double-click selecting the id); Enter and a tap open at once.
+          onClick={(event) => (mayBeDoubleClick(event) ? event.preventDefault() : rememberScroll())}
         >
           {content}
         </Link>
       ) : (
         content
       );
-    // A long id's "Show all" sits outside the link and above the row's overlay, so that it can be pressed.
+    // A long id's "Show all" sits outside the link: it shows the rest, and opens nothing.
     return (
       <code className={idClass(value, Boolean(linked))}>
-        <LongText text={value} limit={ID_LIMIT} wrap={wrap} toggleClassName="relative z-10 font-sans" />
+        <LongText text={value} limit={ID_LIMIT} wrap={wrap} toggleClassName="font-sans" />
       </code>
     );
   };
@@ -119,9 +126,12 @@ export function ApplicantRow({
     <tr
       data-changed={highlighted || undefined}
       data-visited={visited || undefined}
-      // Fades back as the highlight ends; with reduced motion it simply goes.
+      {...(href ? rowOpen : {})}
+      // Fades back as the highlight ends; with reduced motion it simply goes. The text cursor over the
+      // ids and dates says they can be selected; elsewhere the pointer says a click opens the row.
       className={cn(
-        'relative align-top transition-colors duration-1000 motion-reduce:transition-none',
+        'align-top transition-colors duration-1000 motion-reduce:transition-none',
+        href && 'cursor-pointer [&_code]:cursor-text [&_time]:cursor-text',
         highlighted ? 'bg-amber-100' : 'hover:bg-slate-50',
       )}
     >
@@ -158,11 +168,11 @@ export function ApplicantRow({
       </td>
       {info?.dashboardUrl && (
         <td className="px-4 py-2" data-label="KYC service">
-          {/* Above the row's overlay, so that it opens the dashboard and not the candidate. */}
+          {/* A link of its own: it opens the dashboard and not the candidate (row-open.ts leaves it be). */}
           <DashboardLink
             info={info}
             ids={applicant}
-            className="relative z-10 text-sm whitespace-nowrap"
+            className="text-sm whitespace-nowrap"
             name={`for ${applicant.recordId ?? applicant.refId ?? 'this candidate'}`}
           >
             Dashboard

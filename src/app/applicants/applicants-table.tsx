@@ -23,7 +23,8 @@ export function sinceHeading(filter: ApplicantFilter | undefined): string {
  * of whoever else has it open), the name (compliance users, where the service listed whole records),
  * since when (with the age, and the SLA flag), refId, recordId, archived, and the KYC service's
  * dashboard. The whole row opens its candidate: its id is a real link (its recordId, else its refId),
- * stretched over the row, which tells the candidate page its place (Previous, Next).
+ * which tells the candidate page its place (Previous, Next), and a click elsewhere on the row that
+ * selected no text opens it too (row-open.ts), so an id or a date can still be selected and copied.
  */
 export function ApplicantsTable({
   records,

@@ -1,0 +1,72 @@
+import type { Page } from '@playwright/test';
+import { ROW_OPEN_DELAY_MS } from '../../src/app/applicants/row-open.ts';
+import { expect, needsServers, test } from './fixtures.ts';
+import { screenshot } from './helpers.ts';
+
+needsServers('sandbox');
+
+/**
+ * In Chromium, where a link stretched over the row (CSS) took every click: a queue row's ids and dates
+ * can be selected, and a double-click or a drag that selects opens nothing (opening is an audited full
+ * lookup); a plain click elsewhere on the row still opens it.
+ */
+const rows = (page: Page) =>
+  page
+    .getByRole('table')
+    .locator('tbody tr')
+    .filter({ has: page.locator('a[data-open]') });
+/** Resolves after any open a click before it may have started (the page's timers run in order). */
+const afterRowWait = (page: Page) => page.evaluate((ms) => new Promise((resolve) => setTimeout(resolve, ms)), ROW_OPEN_DELAY_MS + 100);
+const selected = (page: Page) => page.evaluate(() => window.getSelection()?.toString() ?? '');
+
+function watchLookups(page: Page): string[] {
+  const lookups: string[] = [];
+  page.on('request', (request) => {
+    const { pathname } = new URL(request.url());
+    if (pathname.startsWith('/api/candidates/')) lookups.push(decodeURIComponent(pathname));
+  });
+  return lookups;
+}
+
+for (const [layout, viewport] of [
+  ['table', { width: 1400, height: 900 }],
+  ['phone card', { width: 390, height: 844 }],
+] as const) {
+  test(`${layout}: a row's refId, recordId and date can be selected without opening it; a click elsewhere opens it`, async ({ page }) => {
+    await page.setViewportSize(viewport);
+    const lookups = watchLookups(page);
+    await page.goto('/applicants');
+    const row = rows(page).first();
+    await expect(row).toBeVisible();
+    const refId = row.locator('td[data-label="refId"] code');
+    const link = row.locator('a[data-open]');
+    const recordId = (await link.textContent())!;
+
+    // On its first word, not on a hyphen (a word of its own).
+    await refId.dblclick({ position: { x: 6, y: 8 } });
+    expect((await refId.textContent())!).toContain(await selected(page));
+    expect(await selected(page)).not.toBe('');
+    await link.dblclick();
+    expect(await selected(page)).toBe(recordId);
+    await screenshot(page, `queue-select-${layout.replace(' ', '-')}`);
+    const box = (await refId.boundingBox())!;
+    await page.mouse.move(box.x + 1, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width - 1, box.y + box.height / 2, { steps: 5 });
+    await page.mouse.up();
+    expect(await selected(page)).not.toBe('');
+    await row.locator('time').first().dblclick();
+    expect(await selected(page)).not.toBe('');
+    await afterRowWait(page);
+    await expect(page).toHaveURL(/\/applicants$/);
+    expect(lookups).toEqual([]);
+
+    // A single click on another row's date: that row opens, one lookup.
+    const next = rows(page).nth(1);
+    const nextId = (await next.locator('a[data-open]').textContent())!;
+    await next.locator('time').first().click();
+    await expect(page).toHaveURL(new RegExp(`/candidates/recordId/${nextId}$`));
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    expect(lookups).toEqual([`/api/candidates/recordId/${nextId}`]);
+  });
+}
