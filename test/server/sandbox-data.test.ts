@@ -2,7 +2,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { upstreamApplicantsEnvelopeSchema } from '../../src/kyc/contract/applicants.ts';
 import { loadSandboxData } from '../../src/server/sandbox/data-file.ts';
+import { sandboxOptions } from '../../src/server/sandbox/options.ts';
 import { SANDBOX_CLIENT_ID, SANDBOX_KEYS, startSandbox } from '../../src/server/sandbox/sandbox.ts';
 import { rawRequest } from './http.ts';
 
@@ -35,6 +37,25 @@ describe('SANDBOX_DATA', () => {
       headers: { authorization: SANDBOX_KEYS.status },
     });
     expect(JSON.parse(res.body)).toEqual({ status: 'success', data: { ...record, identities: undefined } });
+  });
+
+  it("lists only the file's candidates: no archive-after-extract demonstration in its Waiting tab (UX review)", async () => {
+    const file = write('team.json', [record]);
+    const sandbox = await startSandbox(await sandboxOptions({ dataFile: file, largeImages: false, hostile: false, testControls: false }));
+    try {
+      const port = Number(new URL(sandbox.url).port);
+      const ask = (path: string) =>
+        rawRequest(port, `/kyc/1.0/connect/${SANDBOX_CLIENT_ID}/${path}`, { headers: { authorization: SANDBOX_KEYS.status } });
+      const waiting = await ask('applicants/waiting?limit=100');
+      expect(waiting.status, waiting.body).toBe(200);
+      const listed = upstreamApplicantsEnvelopeSchema.parse(JSON.parse(waiting.body)).data;
+      // Before: 2, the file's one and `archive-after-extract-demo`.
+      expect(listed.total).toBe(1);
+      expect(listed.records.map((listedRecord) => (listedRecord as { refId?: string }).refId)).toEqual(['team-user-1']);
+      expect((await ask('refId/archive-after-extract-demo')).status).toBe(404);
+    } finally {
+      await sandbox.close();
+    }
   });
 
   it.each([

@@ -19,12 +19,17 @@ export async function loadSandboxCandidates(sandbox: SandboxSettings, now = new 
   return [...candidates, await loadHostileCandidate()];
 }
 
-/** The sandbox's options as configured: its candidates, the archive-after-extract demonstration, the list's shape. */
+/**
+ * The sandbox's options as configured: its candidates, the archive-after-extract demonstration, the list's
+ * shape. A data file replaces the built-in candidates wholly, the demonstration too: a team's own Waiting
+ * tab showed one stranger, `archive-after-extract-demo`. The archive key still answers, and dates the
+ * file's candidates as it does every candidate but the demonstration.
+ */
 export async function sandboxOptions(sandbox: SandboxSettings, now = new Date()) {
   const { archiveDemoCandidates } = await import('./queue-candidates.ts');
   return {
     candidates: await loadSandboxCandidates(sandbox, now),
-    archiveKeyCandidates: await archiveDemoCandidates(now),
+    archiveKeyCandidates: sandbox.dataFile ? [] : await archiveDemoCandidates(now),
     ...(sandbox.listShape ? { listShape: sandbox.listShape } : {}),
   };
 }
