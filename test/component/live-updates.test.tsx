@@ -250,7 +250,7 @@ describe('live updates on the candidate page', { timeout: 20_000 }, () => {
     const meta = { ...liveMeta(), supportFields: ['rejectionReason', 'reviewReason'] };
     const page = showCandidate(SUPPORT, { meta, record: { ...waiting, customFields: { reviewReason: 'Address changed' } } });
     const card = await screen.findByRole('region', { name: 'What the service recorded' });
-    expect(within(card).getByTestId('support-fields-not-recorded')).toHaveTextContent('Not recorded: Rejection reason.');
+    expect(within(card).getByText('Review reason').closest('[data-field]')).toHaveTextContent('Address changed');
     expect(within(card).queryByTestId('support-fields-before-change')).not.toBeInTheDocument();
     const source = await stream();
     page.current.status = 'approved';

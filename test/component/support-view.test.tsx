@@ -72,10 +72,35 @@ describe('What the service recorded', { timeout: 20_000 }, () => {
     expect(screen.getByRole('note')).toHaveTextContent(/^Support users see status only, and the service's notes above/);
   });
 
-  it('names in one line the fields a candidate has none of, so that a waiting one does not read as rejected', async () => {
+  it('names in one line only the fields of the status a candidate has none of, so that a waiting one does not read as rejected', async () => {
     show(supportRecord('waiting', {}));
     const card = await screen.findByRole('region', { name: 'What the service recorded' });
-    expect(card).toHaveTextContent(/^What the service recordedNothing recorded: Rejection reason, Resubmit hint\.$/);
+    // Before: "Nothing recorded: Rejection reason, Resubmit hint.", as if a waiting candidate lacked a rejection reason.
+    expect(card).toHaveTextContent(/^What the service recordedNothing recorded\.$/);
+  });
+
+  it('names only the fields that belong to the status, as its reply templates use them (UX review)', async () => {
+    const meta = testMeta({ supportFields: ['rejectionReason', 'reviewReason', 'resubmitHint', 'ticketNote'] });
+    show(supportRecord('rejected', { rejectionReason: REASON }), { meta });
+    const card = await screen.findByRole('region', { name: 'What the service recorded' });
+    // Before: "Not recorded: Review reason, Resubmit hint, Ticket note.": a review reason is not a rejected candidate's.
+    expect(within(card).getByTestId('support-fields-not-recorded')).toHaveTextContent(/^Not recorded: Resubmit hint, Ticket note\.$/);
+  });
+
+  it.each([
+    ['blocked', { reviewReason: 'Sanctions list match' }],
+    ['review_requested', {}],
+  ] as const)('says of a %s candidate only what applies to its status, and still shows what was recorded', async (status, recorded) => {
+    const meta = testMeta({ supportFields: ['rejectionReason', 'reviewReason', 'resubmitHint'] });
+    show(supportRecord(status, recorded), { meta });
+    const card = await screen.findByRole('region', { name: 'What the service recorded' });
+    if (status === 'blocked') {
+      // Before: "Not recorded: Rejection reason, Resubmit hint." beside a blocked candidate's recorded field.
+      expect(within(card).getByText('Review reason').closest('[data-field]')).toHaveTextContent('Sanctions list match');
+      expect(within(card).queryByTestId('support-fields-not-recorded')).not.toBeInTheDocument();
+    } else {
+      expect(card).toHaveTextContent(/^What the service recordedNothing recorded: Review reason, Resubmit hint\.$/);
+    }
   });
 
   it('says why they are missing when the key archives after extract, and is not there for compliance users', async () => {

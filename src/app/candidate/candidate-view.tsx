@@ -90,9 +90,7 @@ export function CandidateView({
         <UnreadFieldsNotice unread={unread} />
         {!support && <DecisionSummary record={record} now={now} summaryFields={summaryFields} />}
         {activity}
-        {supportFields && supportFields.length > 0 && (
-          <SupportFieldsCard record={record} fields={supportFields} archivingKey={meta?.archivingKey} />
-        )}
+        {supportFields && supportFields.length > 0 && <SupportFieldsCard record={record} fields={supportFields} meta={meta} />}
         {answer !== undefined && (
           <>
             {answer}

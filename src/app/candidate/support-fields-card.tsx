@@ -1,4 +1,5 @@
-import type { ArchivingKey } from '../../kyc/contract/api.ts';
+import type { ApiMeta } from '../../kyc/contract/api.ts';
+import { fieldsOfStatus } from '../../kyc/contract/replies.ts';
 import type { CandidateRecord } from '../../kyc/contract/schema.ts';
 import { labelOf } from '../../kyc/contract/certificate-fields.ts';
 import { statusInfo } from '../../kyc/contract/status.ts';
@@ -9,19 +10,22 @@ import { Section } from '../ui/section.tsx';
 /**
  * For support users in an environment with support fields: what the operator recorded that they may
  * see (a rejection reason, a hint for resubmitting), next to the status. The fields recorded are listed,
- * and those not recorded named in one line after them (a waiting candidate has no rejection reason: three
- * rows of "Not recorded" read as if it had been rejected); when the answer holds no custom fields at all,
- * they were not fetched, and the card says why.
+ * and those not recorded named in one line after them, only those that belong to the candidate's status
+ * (fieldsOfStatus: a waiting or blocked candidate has no rejection reason, and "Nothing recorded:
+ * Rejection reason" read as if one were missing); when the answer holds no custom fields at all, they
+ * were not fetched, and the card says why.
  */
 export function SupportFieldsCard({
   record,
   fields,
-  archivingKey,
+  meta,
 }: {
   record: CandidateRecord;
   fields: readonly string[];
-  archivingKey: ArchivingKey | undefined;
+  /** The environment's reply templates (which fields belong to which status) and what its key does. */
+  meta: Pick<ApiMeta, 'replyTemplates' | 'archivingKey'> | undefined;
 }) {
+  const archivingKey = meta?.archivingKey;
   const recorded = record.customFields;
   const readWith = statusFieldsWereReadWith(record);
   return (
@@ -39,7 +43,7 @@ export function SupportFieldsCard({
             : 'Not in this answer: the service was asked at status level only.'}
         </p>
       ) : (
-        <RecordedFields recorded={recorded} fields={fields} />
+        <RecordedFields recorded={recorded} fields={fields} expected={fieldsOfStatus(meta?.replyTemplates ?? {}, record.status, fields)} />
       )}
     </Section>
   );
@@ -47,10 +51,20 @@ export function SupportFieldsCard({
 
 const isRecorded = (value: unknown) => value !== undefined && value !== null && value !== '';
 
-function RecordedFields({ recorded, fields }: { recorded: NonNullable<CandidateRecord['customFields']>; fields: readonly string[] }) {
+function RecordedFields({
+  recorded,
+  fields,
+  expected,
+}: {
+  recorded: NonNullable<CandidateRecord['customFields']>;
+  fields: readonly string[];
+  /** The fields of the candidate's status: only these are named when not recorded. */
+  expected: readonly string[];
+}) {
   const fieldValue = (field: string) => (Object.hasOwn(recorded, field) ? recorded[field] : undefined);
+  // Whatever was recorded is shown, of the status or not: it is what the service holds.
   const shown = fields.filter((field) => isRecorded(fieldValue(field)));
-  const missing = fields.filter((field) => !isRecorded(fieldValue(field)));
+  const missing = expected.filter((field) => !isRecorded(fieldValue(field)));
   return (
     <div className="space-y-2 text-sm">
       {shown.length > 0 && (
@@ -74,6 +88,11 @@ function RecordedFields({ recorded, fields }: { recorded: NonNullable<CandidateR
         <p className="text-slate-600" data-testid="support-fields-not-recorded">
           {shown.length === 0 ? 'Nothing recorded: ' : 'Not recorded: '}
           {missing.map(labelOf).join(', ')}.
+        </p>
+      )}
+      {shown.length === 0 && missing.length === 0 && (
+        <p className="text-slate-600" data-testid="support-fields-not-recorded">
+          Nothing recorded.
         </p>
       )}
     </div>

@@ -148,11 +148,40 @@ export interface FilledReply extends ReplyTemplate {
  * fillTemplate says; the fallback's (`*`, `*:…`) when the status has none.
  */
 export function repliesFor(templates: Record<string, ReplyTemplate>, status: string, values: ReplyValues): FilledReply[] {
-  const keysOf = (of: string) => Object.keys(templates).filter((key) => statusOfKey(key) === of);
-  const own = keysOf(status).sort((a, b) => Number(a.includes(':')) - Number(b.includes(':')));
-  const keys = own.length > 0 ? own : keysOf(FALLBACK_STATUS).sort((a, b) => Number(a.includes(':')) - Number(b.includes(':')));
+  const keys = templateKeysOf(templates, status);
   if (keys.length === 0) return [filled(FALLBACK_STATUS, DEFAULT_REPLIES[FALLBACK_STATUS]!, values)];
   return keys.map((key) => filled(key, templates[key]!, values));
+}
+
+/** The keys of a status's templates, its own first; the fallback's (`*`, `*:…`) when it has none. */
+function templateKeysOf(templates: Record<string, ReplyTemplate>, status: string): string[] {
+  const keysOf = (of: string) =>
+    Object.keys(templates)
+      .filter((key) => statusOfKey(key) === of)
+      .sort((a, b) => Number(a.includes(':')) - Number(b.includes(':')));
+  const own = keysOf(status);
+  return own.length > 0 ? own : keysOf(FALLBACK_STATUS);
+}
+
+/**
+ * The support fields that belong to a status, as its reply templates say: a field a template uses
+ * (`{field:rejectionReason}`) belongs to the statuses whose templates use it, and a field no template
+ * uses to every status (nothing says otherwise). With the built-in replies a rejection reason is a
+ * rejected candidate's, a review reason a review-requested one's, and a blocked or waiting candidate has
+ * none of them: "Not recorded: Review reason." under Rejected read as if something were missing.
+ */
+export function fieldsOfStatus(templates: Record<string, ReplyTemplate>, status: string, fields: readonly string[]): string[] {
+  const usedBy = (keys: readonly string[]) =>
+    new Set(
+      keys.flatMap((key) =>
+        [templates[key]!.reply ?? '', templates[key]!.note ?? ''].flatMap((text) =>
+          [...text.matchAll(PLACEHOLDER)].flatMap((match) => (match[1]!.startsWith('field:') ? [match[1]!.slice('field:'.length)] : [])),
+        ),
+      ),
+    );
+  const ofStatus = usedBy(templateKeysOf(templates, status));
+  const ofAny = usedBy(Object.keys(templates));
+  return fields.filter((field) => ofStatus.has(field) || !ofAny.has(field));
 }
 
 function filled(key: string, template: ReplyTemplate, values: ReplyValues): FilledReply {
