@@ -197,6 +197,12 @@ describe('live updates on the candidate page', { timeout: 20_000 }, () => {
     expect(writeText).not.toHaveBeenCalled();
     expect(document.activeElement).toBe(box());
     expect(box()).toHaveValue(edited);
+    // Ctrl+Enter in the text is Copy pressed: it asks first too, and copies nothing.
+    await user.keyboard('{Control>}{Enter}{/Control}');
+    expect(editor.getByRole('group', { name: /The candidate is Blocked now/ })).toBeInTheDocument();
+    expect(writeText).not.toHaveBeenCalled();
+    expect(box()).toHaveValue(edited);
+    await user.click(editor.getByRole('button', { name: 'Keep editing' }));
 
     // Asked again, and told to: the agent's own text, as written, audited as the In review template.
     await user.click(editor.getByRole('button', { name: 'Copy' }));

@@ -150,6 +150,36 @@ describe('the reply editor', { timeout: 30_000 }, () => {
     );
   });
 
+  it.each([
+    ['Ctrl+Enter', '{Control>}{Enter}{/Control}'],
+    ['⌘Enter', '{Meta>}{Enter}{/Meta}'],
+  ])('copies the reply with %s in its text, as Copy does: the same audit line, no line added', async (_name, keys) => {
+    const user = userEvent.setup();
+    const { fetchMock } = show(supportRecord('rejected', { rejectionReason: REASON }));
+    const writeText = vi.spyOn(navigator.clipboard, 'writeText');
+    const { text } = await openEditor(user);
+    await user.clear(text());
+    await user.type(text(), 'Hello, please send a sharper photo.');
+    await user.keyboard(keys);
+    // Before: the key put a line break in the text, and nothing was copied.
+    expect(await screen.findByText('Reply copied')).toBeInTheDocument();
+    expect(writeText).toHaveBeenCalledWith('Hello, please send a sharper photo.');
+    expect(exportsOf(fetchMock)).toEqual([{ what: 'reply', kind: 'refId', id: 'cust-204', template: 'rejected' }]);
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it('copies nothing with Ctrl+Enter when the text is empty, as Copy is then not pressed', async () => {
+    const user = userEvent.setup();
+    const { fetchMock } = show(supportRecord('rejected', { rejectionReason: REASON }));
+    const writeText = vi.spyOn(navigator.clipboard, 'writeText');
+    const { text } = await openEditor(user);
+    await user.clear(text());
+    await user.keyboard('{Control>}{Enter}{/Control}');
+    expect(screen.getByRole('dialog', { name: 'Reply to the customer' })).toBeInTheDocument();
+    expect(writeText).not.toHaveBeenCalled();
+    expect(exportsOf(fetchMock)).toEqual([]);
+  });
+
   it('copies the text as edited, and the audit line names the template, not the text', async () => {
     const user = userEvent.setup();
     const { fetchMock } = show(supportRecord('rejected', { rejectionReason: REASON }));
@@ -205,17 +235,31 @@ describe('keyboard help', { timeout: 20_000 }, () => {
     await user.keyboard('?');
     // Fetched the first time it is asked for (not part of the first load).
     const help = await screen.findByRole('dialog', { name: 'Keyboard shortcuts' });
-    for (const key of ['?', '/', 'Ctrl+K', 'Alt+Shift+M', 'Alt+Shift+U', '+', '0', '1', 'R', 'Esc']) {
+    for (const key of ['?', '/', 'Ctrl+K', 'Alt+Shift+M', 'Alt+Shift+U', 'Ctrl+Enter', 'Esc']) {
       expect(within(help).getAllByText(key, { selector: 'kbd' }).length, key).toBeGreaterThan(0);
     }
     // Not Apple's ⌘ on a platform that has no such key (jsdom's is neither).
     expect(within(help).queryByText('⌘K', { selector: 'kbd' })).not.toBeInTheDocument();
-    expect(within(help).getByRole('heading', { name: 'In the picture viewer' })).toBeInTheDocument();
+    // A support user sees no pictures: the viewer's keys are not theirs (UX review), the reply editor's are.
+    expect(within(help).queryByRole('heading', { name: 'In the picture viewer' })).not.toBeInTheDocument();
+    for (const key of ['+', '0', '1', 'R']) expect(within(help).queryByText(key, { selector: 'kbd' }), key).not.toBeInTheDocument();
+    expect(within(help).getByRole('heading', { name: 'In the reply editor' })).toBeInTheDocument();
     // Looked up, not opened from the queue: j, k and u do nothing here, and are not listed.
     expect(within(help).queryByRole('heading', { name: 'A candidate opened from the queue' })).not.toBeInTheDocument();
     expect(within(help).queryByText('u', { selector: 'kbd' })).not.toBeInTheDocument();
     await user.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
+
+  it("lists the picture viewer's keys to a compliance user, who sees pictures, and not the reply editor's", async () => {
+    const user = userEvent.setup();
+    show(supportRecord('waiting'), { session: COMPLIANCE });
+    await screen.findByRole('heading', { level: 1 });
+    await user.keyboard('?');
+    const help = await screen.findByRole('dialog', { name: 'Keyboard shortcuts' });
+    expect(within(help).getByRole('heading', { name: 'In the picture viewer' })).toBeInTheDocument();
+    for (const key of ['+', '0', '1', 'R']) expect(within(help).getAllByText(key, { selector: 'kbd' }).length, key).toBeGreaterThan(0);
+    expect(within(help).queryByRole('heading', { name: 'In the reply editor' })).not.toBeInTheDocument();
   });
 
   it('lists the queue\'s tab keys on the applicants page, not the viewer\'s, and is not opened by typing "?" in the search box', async () => {

@@ -1,3 +1,4 @@
+import type { RefObject } from 'react';
 import { statusInfo } from '../../kyc/contract/status.ts';
 import { Button } from '../ui/button.tsx';
 import { AskFirst } from './ask-first.tsx';
@@ -30,6 +31,8 @@ export function CopyButtons(props: {
   onCancel: () => void;
   /** "Keep editing" was chosen: back to the text. */
   onKeepEditing: () => void;
+  /** Copy, which Ctrl+Enter in the text presses (none while the question stands in its place). */
+  copyButton: RefObject<HTMLButtonElement | null>;
 }) {
   const old = statusChanged(props.shown, props.now);
   return (
@@ -51,7 +54,7 @@ export function CopyButtons(props: {
           <Button variant="secondary" onClick={props.onCancel}>
             Cancel
           </Button>
-          <Button onClick={() => (old ? ask() : props.onCopy())} busy={props.busy} disabled={props.disabled}>
+          <Button ref={props.copyButton} onClick={() => (old ? ask() : props.onCopy())} busy={props.busy} disabled={props.disabled}>
             Copy
           </Button>
         </div>

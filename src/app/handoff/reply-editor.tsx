@@ -51,17 +51,12 @@ export function ReplyEditor({ onDone, onDiscard, opened, drafts, setDrafts, ...p
   const [shown, setShown] = useState(opened);
   const { replies } = shown;
   const [frame, setFrame] = useState<LoadedReplyFrame>(() => loadReplyFrame(user));
-  // Reopened on edits kept from before: the template they were made in.
-  const [chosen, setChosen] = useState(() =>
-    Math.max(
-      0,
-      replies.findIndex((reply) => drafts[draftSlot(shown.status, reply.template)] !== undefined),
-    ),
-  );
+  const [chosen, setChosen] = useState(() => editedTemplate(shown, drafts));
   const { copy, problem, busy, ended, waiting } = useCopy(props, onDone);
   const now: ShownReplies = { status: props.status, replies: props.replies };
   const noticeId = useId();
   const textBox = useRef<HTMLTextAreaElement>(null);
+  const copyButton = useRef<HTMLButtonElement>(null);
   // The text has the focus at the start, not the first button above it (the dialog's own choice): a stray
   // Enter on "Discard the Waiting text" threw the draft away. The notice above it is read with it.
   useLayoutEffect(() => textBox.current?.focus(), []);
@@ -99,6 +94,7 @@ export function ReplyEditor({ onDone, onDiscard, opened, drafts, setDrafts, ...p
         text={text}
         describedBy={statusChanged(shown, now) ? noticeId : undefined}
         onChange={(next) => setText(next)}
+        copyButton={copyButton}
       />
       {drafts[slot] !== undefined && (
         <KeptEdits
@@ -109,11 +105,7 @@ export function ReplyEditor({ onDone, onDiscard, opened, drafts, setDrafts, ...p
         />
       )}
       {user !== undefined && <ReplyFrameFields user={user} frame={frame} known={known} onSaved={saveFrame} />}
-      {problem && !ended && (
-        <p role="alert" className="mt-2 text-sm text-red-700">
-          {problem}
-        </p>
-      )}
+      {problem && !ended && <CopyProblem problem={problem} />}
       <CopyButtons
         key={shown.status}
         shown={shown}
@@ -124,8 +116,17 @@ export function ReplyEditor({ onDone, onDiscard, opened, drafts, setDrafts, ...p
         onCopy={() => void copy(reply.template, text)}
         onCancel={() => onDone(false, shown)}
         onKeepEditing={() => textBox.current?.focus()}
+        copyButton={copyButton}
       />
     </ModalDialog>
+  );
+}
+
+/** Reopened on edits kept from before: the template they were made in (else the first). */
+function editedTemplate(shown: ShownReplies, drafts: Drafts): number {
+  return Math.max(
+    0,
+    shown.replies.findIndex((reply) => drafts[draftSlot(shown.status, reply.template)] !== undefined),
   );
 }
 
@@ -134,6 +135,11 @@ function ReplyText(props: {
   text: string;
   describedBy: string | undefined;
   onChange: (text: string) => void;
+  /**
+   * Copy, which Ctrl+Enter (⌘Enter) in the text presses: as a click does, so that it asks first when the
+   * text is of the status before, ignores a second press and records the same audit line.
+   */
+  copyButton: RefObject<HTMLButtonElement | null>;
 }) {
   const textId = useId();
   return (
@@ -147,10 +153,25 @@ function ReplyText(props: {
         aria-describedby={props.describedBy}
         value={props.text}
         onChange={(event) => props.onChange(event.target.value)}
+        onKeyDown={(event) => {
+          if (event.key !== 'Enter' || !(event.ctrlKey || event.metaKey) || event.nativeEvent.isComposing) return;
+          event.preventDefault();
+          props.copyButton.current?.click();
+        }}
+        aria-keyshortcuts="Control+Enter Meta+Enter"
         rows={9}
         className="w-full rounded-md border border-slate-300 px-3 py-2 font-sans text-sm text-slate-900 focus-ring"
       />
     </>
+  );
+}
+
+/** Why the copy did not happen (the audit line or the clipboard refused): said where the agent is. */
+function CopyProblem({ problem }: { problem: string }) {
+  return (
+    <p role="alert" className="mt-2 text-sm text-red-700">
+      {problem}
+    </p>
   );
 }
 

@@ -1,6 +1,8 @@
+import type { Role } from '../../kyc/contract/roles.ts';
 import { queueHandOverOf } from '../applicants/queue-place.ts';
 import { searchShortcuts } from '../lookup/use-search-shortcut.ts';
 import { useLocation } from '../navigation.tsx';
+import { usePageSession } from '../session/session-end.ts';
 import { MASK_SHORTCUT } from '../preferences/privacy-mask.tsx';
 import { UTC_SHORTCUT } from '../preferences/time-zone.tsx';
 import { parseCandidatePath, QUEUE_KEYS, QUEUE_PATH, splitEnvironmentPath } from '../routes.ts';
@@ -29,14 +31,24 @@ const QUEUE_LOOP: readonly Shortcut[] = [
   { keys: [QUEUE_KEYS.back], does: 'Back to the queue, to the row of this candidate' },
 ];
 
+/** Ctrl, or ⌘ on Apple's devices: the modifier the search box's key is listed with (searchShortcuts). */
+const platformModifier = () => (searchShortcuts()[1]!.startsWith('⌘') ? '⌘' : 'Ctrl+');
+
+/** Copy reply's editor (handoff/reply-editor.tsx), which support users have. */
+const replyEditorKeys = (): readonly Shortcut[] => [
+  { keys: [`${platformModifier()}Enter`], does: 'Copy the reply, as Copy does (in the reply text)' },
+];
+
 /**
  * The shortcuts of the page at `pathname`, in groups; `signedIn`: the header's search box and switches
- * are there; `fromQueue`: the candidate was opened from the queue, the only way `j`, `k` and `u` do anything.
+ * are there; `fromQueue`: the candidate was opened from the queue, the only way `j`, `k` and `u` do anything;
+ * `role`: support users see no pictures (no viewer's keys) and have the reply editor.
  */
 export function shortcutsFor(
   pathname: string,
   signedIn: boolean,
   fromQueue = false,
+  role?: Role,
 ): Array<{ title: string; shortcuts: readonly Shortcut[] }> {
   const everywhere: Shortcut[] = [{ keys: [HELP_KEY], does: 'This list of shortcuts' }];
   if (signedIn) {
@@ -52,7 +64,8 @@ export function shortcutsFor(
   const { path } = splitEnvironmentPath(pathname);
   if (signedIn && parseCandidatePath(path)?.id !== undefined) {
     if (fromQueue) groups.push({ title: 'A candidate opened from the queue', shortcuts: QUEUE_LOOP });
-    groups.push({ title: 'In the picture viewer', shortcuts: VIEWER_SHORTCUTS });
+    if (role === 'support') groups.push({ title: 'In the reply editor', shortcuts: replyEditorKeys() });
+    else groups.push({ title: 'In the picture viewer', shortcuts: VIEWER_SHORTCUTS });
   }
   if (signedIn && path === QUEUE_PATH) groups.push({ title: 'In the applicants queue', shortcuts: QUEUE_TABS });
   return groups;
@@ -66,9 +79,10 @@ export function KeyboardHelpDialog({ signedIn, onClose }: { signedIn: boolean; o
   const { pathname, state } = useLocation();
   // As the review bar reads it (review-bar.tsx): the queue's hand-over in the page's history entry.
   const fromQueue = queueHandOverOf(state) !== undefined;
+  const role = usePageSession()?.role;
   return (
     <ModalDialog title="Keyboard shortcuts" onClose={onClose} testId="keyboard-help">
-      {shortcutsFor(pathname, signedIn, fromQueue).map((group) => (
+      {shortcutsFor(pathname, signedIn, fromQueue, role).map((group) => (
         <section key={group.title} className="mb-4">
           <h3 className="mb-1 text-sm font-semibold text-slate-700">{group.title}</h3>
           <dl className="grid grid-cols-[minmax(7rem,max-content)_1fr] gap-x-4 gap-y-1 text-sm">
