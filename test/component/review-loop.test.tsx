@@ -81,6 +81,26 @@ describe('the reviewer loop', { timeout: 20_000 }, () => {
     expect(within(help).getByText('u', { selector: 'kbd' })).toBeInTheDocument();
   });
 
+  it('j at the last candidate of the tab, and k at the first, say so politely where nothing else happens (UX review)', async () => {
+    stub([first, second].map((record) => asApplicant(record)));
+    const { router } = await openFromQueue('/applicants?status=waiting', 1);
+    await waitFor(() => expect(place()).toHaveTextContent('2 of 2 · Waiting'));
+    await userEvent.setup().keyboard('j');
+    // Before: nothing happened, and nothing was said.
+    const said = await screen.findByTestId('queue-edge');
+    expect(said).toHaveTextContent('Last candidate in this tab');
+    expect(said.closest('[aria-live="polite"]')).not.toBeNull();
+    expect(router.state.location.pathname).toBe(pageOf(second));
+    await userEvent.setup().keyboard('k');
+    await waitFor(() => expect(router.state.location.pathname).toBe(pageOf(first)));
+    await waitFor(() => expect(place()).toHaveTextContent('1 of 2 · Waiting'));
+    // Said of the candidate it was said on, not of the one opened since.
+    expect(screen.queryByTestId('queue-edge')).toBeNull();
+    await userEvent.setup().keyboard('k');
+    await waitFor(() => expect(screen.getByTestId('queue-edge')).toHaveTextContent('First candidate in this tab'));
+    expect(router.state.location.pathname).toBe(pageOf(first));
+  });
+
   it('Back to queue (u) returns to the same tab and page, the row just opened focused and marked "Opened"', async () => {
     stub([first, second, third].map((record) => asApplicant(record)));
     const { router } = await openFromQueue('/applicants?status=waiting', 0);

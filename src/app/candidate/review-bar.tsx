@@ -10,6 +10,7 @@ import { markVisited } from '../recent/visited.ts';
 import { QUEUE_KEYS } from '../routes.ts';
 import { buttonClass } from '../ui/button.tsx';
 import { usePageKeys } from '../ui/page-keys.ts';
+import { useFlash } from '../ui/use-flash.ts';
 import { useEffect, useState } from 'react';
 
 interface ReviewBarProps {
@@ -43,7 +44,7 @@ export function ReviewBar({ kind, id, environment, info, ids, notFound = false }
     if (name !== undefined) markVisited(name, [refId, recordId]);
   }, [name, refId, recordId]);
   const viewers = viewersOf(useViewers(), name, { refId, recordId });
-  useLoopKeys(place);
+  const edge = useLoopKeys(place, `${kind}:${id}`);
   // Nothing to show (no queue, nobody else, no dashboard address: a refId the service did not answer for):
   // no empty box. The bar's elements stay, without boxes of their own, so that its live region is there
   // before someone comes, as a live region must be to be heard.
@@ -60,8 +61,16 @@ export function ReviewBar({ kind, id, environment, info, ids, notFound = false }
     >
       {place ? <QueueNav place={place} /> : !empty && <span />}
       <div className={empty ? 'contents' : 'flex flex-wrap items-center gap-x-4 gap-y-2'}>
-        {/* Said when someone comes or goes; a live region (not a "status": the page's own messages are those). */}
+        {/*
+          Said when someone comes or goes, and when `j` or `k` finds no candidate to go to; a live region
+          (not a "status": the page's own messages are those).
+        */}
         <div aria-live="polite" className="empty:hidden">
+          {edge && (
+            <p className="text-sm font-medium text-slate-700" data-testid="queue-edge">
+              {edge}
+            </p>
+          )}
           {viewers.length > 0 && <ViewersLine users={viewers} />}
         </div>
         <DashboardLink info={info} ids={dashboardIds} className="text-sm" />
@@ -75,16 +84,24 @@ const go = (step: QueueStep) => {
   navigate(step.href, { replace: true, state: step.state });
 };
 
+/** What `j` or `k` says where the tab has no candidate that way (Next or Previous greyed). */
+const EDGE_WORDS = { next: 'Last candidate in this tab', previous: 'First candidate in this tab' } as const;
+
 /**
  * `j`, `k` and `u` while the candidate was opened from the queue. A step asked for while its neighbour
- * is still being fetched (the next page, at a page's end) is taken as soon as it is known.
+ * is still being fetched (the next page, at a page's end) is taken as soon as it is known. A step with
+ * nowhere to go answers what it did not do, for a while (UX review: `j` at the last candidate did nothing,
+ * and said nothing); that is what this returns, for the candidate `shown` it was said on only (the bar
+ * stays as Previous or Next opens another).
  */
-function useLoopKeys(place: QueuePlace | undefined): void {
+function useLoopKeys(place: QueuePlace | undefined, shown: string): string | undefined {
   const [wanted, setWanted] = useState<'next' | 'previous'>();
+  const [edge, showEdge] = useFlash<{ on: string; words: string } | undefined>(undefined, 5_000);
   const step = (which: 'next' | 'previous') => {
     const to = place?.[which];
     if (to) go(to);
     else if (place?.pending) setWanted(which);
+    else if (place) showEdge({ on: shown, words: EDGE_WORDS[which] });
   };
   usePageKeys(
     place
@@ -103,9 +120,12 @@ function useLoopKeys(place: QueuePlace | undefined): void {
   }, [ready]);
   const settled = wanted !== undefined && place !== undefined && !place.pending && !place[wanted];
   useEffect(() => {
-    // Nothing there after all (the end of the queue): the wish goes.
-    if (settled) setWanted(undefined);
-  }, [settled]);
+    // Nothing there after all (the end of the queue): the wish goes, and is answered.
+    if (!settled) return;
+    setWanted(undefined);
+    showEdge({ on: shown, words: EDGE_WORDS[wanted] });
+  }, [settled, wanted, showEdge, shown]);
+  return edge?.on === shown ? edge.words : undefined;
 }
 
 const disabledClass = 'inline-flex items-center rounded-md border border-slate-200 px-3 py-1.5 text-sm text-slate-500';
