@@ -32,7 +32,12 @@ async function start(limits: Record<string, number>, env: Record<string, string>
   const usersFile = path.join(scratchDir, `users-${Math.random().toString(36).slice(2)}.json`);
   writeFileSync(
     usersFile,
-    JSON.stringify({ users: [{ username: 'ana', passwordHash: await testPasswordHash('ana-pass'), role: 'compliance' }] }),
+    JSON.stringify({
+      users: [
+        { username: 'ana', passwordHash: await testPasswordHash('ana-pass'), role: 'compliance' },
+        { username: 'sam', passwordHash: await testPasswordHash('sam-pass'), role: 'support' },
+      ],
+    }),
   );
   const configFile = path.join(scratchDir, `config-${Math.random().toString(36).slice(2)}.json`);
   writeFileSync(configFile, JSON.stringify({ signIn: { mode: 'users', usersFile }, limits }));
@@ -210,5 +215,63 @@ describe('slow clients nobody signed in as', () => {
       expect(head.toLowerCase()).toContain('connection: close');
       expect(apiErrorBodySchema.parse(JSON.parse(json)).error.code).toBe('request_timeout');
     }
+  }, 30_000);
+});
+
+/** What the server sent a slow client: its status line, headers (lower case) and JSON error code. */
+function answerOf(client: SlowClient): { status: string; head: string; code?: string; message?: string } {
+  const [head = '', json = ''] = client.answer().split('\r\n\r\n');
+  const status = head.slice(9, 12);
+  if (!json) return { status, head: head.toLowerCase() };
+  const { code, message } = apiErrorBodySchema.parse(JSON.parse(json)).error;
+  return { status, head: head.toLowerCase(), code, message };
+}
+
+/** A batch POSTed as `cookie`'s user whose body (1500 bytes said) comes a byte a second and never whole. */
+function slowBatch(cookie: string): string {
+  return (
+    `POST /api/batch HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: ${cookie}\r\n${APP_REQUEST_HEADER.name}: ${APP_REQUEST_HEADER.value}\r\n` +
+    'Content-Type: application/json\r\nContent-Length: 1500\r\n\r\n{'
+  );
+}
+
+describe('slow bodies from someone signed in', () => {
+  it('attack: one user’s slow bodies cannot hold the server', async () => {
+    // Node's own deadline for a whole request far off: only the cap and the body's deadline act here.
+    const port = await start({ headersTimeoutMs: 10_000, requestTimeoutMs: 120_000, openRequestsPerUser: 20, apiBodyTimeoutMs: 5000 });
+    const sam = cookieOf(await signIn(port, 'sam', 'sam-pass'));
+    const ana = cookieOf(await signIn(port, 'ana', 'ana-pass'));
+    const meta = apiMetaSchema.parse(JSON.parse((await rawRequest(port, '/api/meta', { headers: { cookie: ana } })).body));
+    const sample = meta.samples![0]!;
+
+    // Sixty slow batches of one support user, three times their cap, from one address.
+    const clients = await Promise.all(Array.from({ length: 60 }, () => slowClient(port, '127.0.0.2', slowBatch(sam))));
+    const refused = () => clients.filter((client) => client.answer().startsWith('HTTP/1.1 429'));
+    await untilClosed(clients, () => refused().length >= 40);
+    // Past the cap: refused at once, with the wait the app shows, and closed without their body being read.
+    await Promise.all(refused().map((client) => client.closed));
+    for (const client of refused()) {
+      const answer = answerOf(client);
+      expect(answer).toMatchObject({ code: 'rate_limited', message: expect.stringMatching(/at most 20/) });
+      expect(answer.head).toContain('connection: close');
+      expect(answer.head).toContain('retry-after:');
+    }
+    // Meanwhile another user's lookup and the health check answer, and the user's own requests wait for room.
+    expect(
+      (await rawRequest(port, `/api/status/${sample.kind}/${encodeURIComponent(sample.id)}`, { headers: { cookie: ana } })).status,
+    ).toBe(200);
+    expect((await rawRequest(port, '/healthz')).status).toBe(200);
+    expect((await rawRequest(port, '/api/meta', { headers: { cookie: sam } })).status).toBe(429);
+
+    // The twenty held are answered 408 at the body's deadline and closed; then the user gets in again.
+    await Promise.all(clients.map((client) => client.closed));
+    const held = clients.filter((client) => !client.answer().startsWith('HTTP/1.1 429'));
+    expect(held).toHaveLength(20);
+    for (const client of held) {
+      const answer = answerOf(client);
+      expect(answer).toMatchObject({ status: '408', code: 'request_timeout' });
+      expect(answer.head).toContain('connection: close');
+    }
+    expect((await rawRequest(port, '/api/meta', { headers: { cookie: sam } })).status).toBe(200);
   }, 30_000);
 });

@@ -24,7 +24,7 @@ export const API_ERRORS = {
   bad_request: { status: 400, title: 'The request is not valid' },
   /** A request body over its route's limit (a batch of more than 500 ids). */
   body_too_large: { status: 413, title: 'The request is too large' },
-  /** A request body that did not arrive within its route's deadline (a webhook delivery within 5 s): its connection is closed. */
+  /** A request body that did not arrive within its route's deadline (a webhook delivery, an API request's JSON, within 5 s): its connection is closed. */
   request_timeout: { status: 408, title: 'The request did not arrive in time' },
   /** A body that must be JSON was sent as something else (a form, text). */
   unsupported_media_type: { status: 415, title: 'The request must be JSON' },

@@ -11,7 +11,6 @@ import { createAccessControl } from '../auth/access.ts';
 import type { AccessControl } from '../auth/access-control.ts';
 import { ApiFailure } from '../http/api-failure.ts';
 import { createClientResolver, noteClient } from '../http/client.ts';
-import { noteSignedIn } from '../http/connection-guard.ts';
 import { bytesSent, rawPathOf, sendFailure, sendThrown } from '../http/http-reply.ts';
 import { refusalOf } from '../http/request-guard.ts';
 import type { BatchClock } from '../lookup/batch-runner.ts';
@@ -28,6 +27,7 @@ import { createLogger, type Logger, noteUser, requestIdOf, setRoute, startReques
 import { type Crawling, type QueueRuntime, queueWiring, withCrawlers } from './api-queue.ts';
 import { createMetrics, type Metrics } from '../ops/metrics.ts';
 import { createRateLimiter } from '../ops/rate-limit.ts';
+import { capOpenRequests } from '../ops/open-requests.ts';
 import { type EnvironmentWiring, serveEnvironments } from './serve-environments.ts';
 import type { ApiSettings } from '../config/settings.ts';
 import { createMemoryStore, type SharedStore } from '../state/store.ts';
@@ -205,8 +205,9 @@ export function createApiHandler(settings: ApiSettings, runtime: ApiRuntime): Ap
     ...environmentRoutes(served, table),
     ...lastRoutes(),
   ];
-  const { refuseProxied } = settings;
+  const { refuseProxied, limits } = settings;
   const resolveClient = createClientResolver(settings.trustedProxies);
+  const openRequests = capOpenRequests(limits.openRequestsPerUser, (call) => access.rateLimitKey(call.req, call.identity), metrics);
   const webhook = webhookReceiverOf(settings, runtime, { ...shared, hub, refusals: wiring.refusals, queue: wiring.queue, served });
 
   const handler: Middleware = (req, res, next) => {
@@ -231,7 +232,7 @@ export function createApiHandler(settings: ApiSettings, runtime: ApiRuntime): Ap
       eventStream: route?.signedIn && route.eventStream,
     });
     if (refused) return sendFailure(res, refused);
-    const call: ApiCall = { req, res, params: found?.params ?? {}, started };
+    const call: ApiCall = { req, res, params: found?.params ?? {}, started, bodyTimeoutMs: limits.apiBodyTimeoutMs };
     settle(res, () => (route && !route.signedIn ? route.handle(call) : signedIn(route, call)));
   };
   return closingIntake(withCrawlers(handler, served, runtime.queueCrawl?.start !== false), webhook.intake);
@@ -240,9 +241,9 @@ export function createApiHandler(settings: ApiSettings, runtime: ApiRuntime): Ap
   async function signedIn(route: Route | undefined, call: ApiCall): Promise<void> {
     const identity = await access.identify(call.req);
     if (!identity) throw new ApiFailure('unauthenticated', 'Sign in to look candidates up.');
-    // Someone known: this connection no longer counts against the caps on anonymous ones.
-    noteSignedIn(call.req);
     noteUser(call.res, identity.user);
+    // Someone known: the connection leaves the caps on anonymous ones for this user's cap on open requests.
+    openRequests.admit({ ...call, identity });
     if (!route) throw new ApiFailure('no_such_route', `There is no API route ${API_PREFIX}/… of that name.`);
     if (route.signedIn) await route.handle({ ...call, identity });
   }
@@ -255,12 +256,7 @@ export function createApiHandler(settings: ApiSettings, runtime: ApiRuntime): Ap
 function webhookReceiverOf(
   settings: ApiSettings,
   runtime: ApiRuntime,
-  shared: Shared & {
-    hub: LiveHub;
-    refusals: RefusalLog;
-    queue: EnvironmentWiring['queue'];
-    served: readonly ServedEnvironment[];
-  },
+  shared: Shared & { hub: LiveHub; refusals: RefusalLog; queue: EnvironmentWiring['queue']; served: readonly ServedEnvironment[] },
 ): { receive: ReturnType<typeof createWebhookReceiver>; intake: DeliveryIntake } {
   const intake = runtime.webhookIntake ?? createMemoryIntake();
   const logger = runtime.logger ?? createLogger(undefined, 'warn');

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { replyTemplatesFileSchema } from '../../kyc/contract/replies.ts';
 import { ENVIRONMENT_TONES } from '../../kyc/contract/api.ts';
-import { DEFAULT_CONNECTION_LIMITS, DEFAULT_WEBHOOK_BODY_TIMEOUT_MS } from '../http/connection-guard.ts';
+import { DEFAULT_CONNECTION_LIMITS, DEFAULT_BODY_TIMEOUT_MS } from '../http/connection-guard.ts';
 import { baseUrl, dashboardUrl, environmentLabel, environmentName, headerSafe, supportFieldList } from './config-fields.ts';
 
 /**
@@ -200,8 +200,17 @@ export const limitsSchema = strict({
     .default(DEFAULT_CONNECTION_LIMITS.requestTimeoutMs)
     .meta({ description: 'A whole request, its body included, must arrive within this; at least headersTimeoutMs (30000).' }),
   webhookBodyTimeoutMs: whole(100, 600_000)
-    .default(DEFAULT_WEBHOOK_BODY_TIMEOUT_MS)
+    .default(DEFAULT_BODY_TIMEOUT_MS)
     .meta({ description: "A webhook delivery's body must arrive within this; else 408 and the connection is closed (5000)." }),
+  apiBodyTimeoutMs: whole(100, 600_000).default(DEFAULT_BODY_TIMEOUT_MS).meta({
+    description:
+      "An API request's JSON body (a batch, an export, a sign-in…) must arrive within this once read; else 408 and the connection is closed (5000).",
+  }),
+  openRequestsPerUser: limit(
+    100_000,
+    64,
+    'Requests one signed-in user has open at once on this instance; more are answered 429 and their connection closed; 0 turns it off (64).',
+  ),
   connectionsPerAddress: limit(
     1_000_000,
     DEFAULT_CONNECTION_LIMITS.perAddress,

@@ -35,10 +35,12 @@ export interface ConnectionLimits {
 export const DEFAULT_CONNECTION_LIMITS = { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, perAddress: 256 } as const;
 
 /**
- * A webhook delivery's body, at most 64 kB sent by a service that has it ready, is read within this
- * (webhook-receiver.ts): the route is open to everyone, and a body trickled in holds its connection.
+ * A request body is read within this: a webhook delivery's, at most 64 kB sent by a service that has it
+ * ready (webhook-receiver.ts), and an API request's JSON (request-body.ts's readJsonBody: a batch, at most
+ * 1 MiB sent by a browser that has it ready). A body trickled in holds its connection, and Node's own
+ * deadline for the whole request is too long to stop a signed-in user holding thousands that way.
  */
-export const DEFAULT_WEBHOOK_BODY_TIMEOUT_MS = 5000;
+export const DEFAULT_BODY_TIMEOUT_MS = 5000;
 
 /** At most this many, however high the open-file limit: each costs memory, and real traffic is signed in. */
 const MAX_DEFAULT_ANONYMOUS = 10_000;

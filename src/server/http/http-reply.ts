@@ -61,6 +61,10 @@ export function sendJson(res: http.ServerResponse, status: number, body: string,
   if (res.headersSent) return void res.destroy();
   const length = Buffer.byteLength(body);
   countBytes(res, length);
+  // Answered before its body was whole (refused before it was read): Node would go on reading and dropping
+  // the rest on the open connection until its deadline for the whole request, so a body trickled in would
+  // hold it. It is closed once answered instead.
+  if (res.req && !res.req.complete) res.setHeader('connection', 'close');
   res.writeHead(status, {
     ...headers,
     'content-type': 'application/json; charset=utf-8',

@@ -29,6 +29,11 @@ export class ClientGoneError extends Error {
 export interface BodyCall {
   req: http.IncomingMessage;
   res: http.ServerResponse;
+  /**
+   * The body must arrive within this once read (limits.apiBodyTimeoutMs, set on every API call by the
+   * handler): a body trickled in must not hold its connection for Node's whole-request deadline.
+   */
+  bodyTimeoutMs?: number;
 }
 
 /**
@@ -95,9 +100,9 @@ export function readBodyBytes(call: BodyCall, limit: number, deadlineMs?: number
   });
 }
 
-/** The request body as text, read as `readBodyBytes` reads it. */
+/** The request body as text, read as `readBodyBytes` reads it, within the call's deadline if it has one. */
 export function readBody(call: BodyCall, limit: number): Promise<string> {
-  return readBodyBytes(call, limit).then((bytes) => bytes.toString('utf8'));
+  return readBodyBytes(call, limit, call.bodyTimeoutMs).then((bytes) => bytes.toString('utf8'));
 }
 
 /** A schema the body is checked against (zod's safeParse). */
@@ -119,8 +124,9 @@ export interface BodySentences {
 
 /**
  * A JSON body of at most `limit` bytes, checked against `schema`; `what` names it in the sentences
- * ("the export"). Throws the refusal as an ApiFailure (413 `body_too_large`, 400 `bad_request`), a
- * ClientGoneError when the client left (nothing is sent: sendThrown), and a BodyTimeoutError never (no deadline here).
+ * ("the export"). Throws the refusal as an ApiFailure (413 `body_too_large`, 400 `bad_request`, 408
+ * `request_timeout` past the call's deadline, its connection then closed), and a ClientGoneError when the
+ * client left (nothing is sent: sendThrown).
  */
 export async function readJsonBody<T>(
   call: BodyCall,
@@ -133,6 +139,11 @@ export async function readJsonBody<T>(
   try {
     text = await readBody(call, limit);
   } catch (error) {
+    if (error instanceof BodyTimeoutError) {
+      // Answered, then closed (Node reads no further): a body trickled in holds nothing past its deadline.
+      if (!call.res.headersSent) call.res.setHeader('connection', 'close');
+      throw new ApiFailure('request_timeout', `The ${what} did not arrive within ${call.bodyTimeoutMs} ms: send it again.`);
+    }
     if (!(error instanceof BodyTooLargeError)) throw error;
     throw new ApiFailure('body_too_large', sentences.tooLarge ?? `The ${what} is too large: at most ${limit} bytes.`);
   }

@@ -14,6 +14,8 @@ export interface ApiCall {
   params: Record<string, string>;
   /** `performance.now()` when the request arrived. */
   started: number;
+  /** Its JSON body must arrive within this once read (request-body.ts; limits.apiBodyTimeoutMs). */
+  bodyTimeoutMs?: number;
 }
 
 export interface SignedInCall extends ApiCall {

@@ -7,7 +7,7 @@ import type { RefusalLog } from '../audit/audit-refusals.ts';
 import { countLine, writeLine } from '../audit/audit-trail.ts';
 import { ApiFailure } from '../http/api-failure.ts';
 import { clientOf } from '../http/client.ts';
-import { DEFAULT_WEBHOOK_BODY_TIMEOUT_MS } from '../http/connection-guard.ts';
+import { DEFAULT_BODY_TIMEOUT_MS } from '../http/connection-guard.ts';
 import { bytesSent, methodNotAllowed, sendFailure, sendJson, sendThrown } from '../http/http-reply.ts';
 import { BodyTimeoutError, BodyTooLargeError, readBodyBytes } from '../http/request-body.ts';
 import { setSecurityHeaders } from '../http/security-headers.ts';
@@ -123,7 +123,7 @@ async function receive(
     return refused(new ApiFailure('webhook_rate_limited', message, { retryAfterSeconds: limit.retryAfterSeconds }));
   }
   let body: Buffer;
-  const deadlineMs = deps.bodyTimeoutMs ?? DEFAULT_WEBHOOK_BODY_TIMEOUT_MS;
+  const deadlineMs = deps.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
   try {
     body = await readBodyBytes({ req, res }, WEBHOOK_MAX_BODY_BYTES, deadlineMs);
   } catch (error) {
