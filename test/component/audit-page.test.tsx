@@ -316,6 +316,24 @@ describe('the audit page', () => {
     expect(JSON.stringify({ ...sessionStorage, ...localStorage })).not.toContain('ben');
   });
 
+  it("Back from a row's candidate focuses that row's link, not the page's heading, also among lines naming the same candidate", async () => {
+    const user = userEvent.setup();
+    const { router } = showAuditPage(LEAD, [
+      { rows: [row({ user: 'ben' }), row({ user: 'ana' }), row({ user: 'cy', id: 'cust-205' })], source: { kind: 'files' } },
+    ]);
+    const table = await screen.findByRole('table');
+    const links = () => within(screen.getByRole('table')).getAllByRole('link');
+    expect(within(table).getAllByRole('link', { name: 'cust-204' })).toHaveLength(2);
+    // ana's line, the second naming cust-204: the one to come back to, not ben's above it.
+    await user.click(links()[1]!);
+    expect(router.state.location.pathname).toBe('/candidates/refId/cust-204');
+    await screen.findByRole('heading', { level: 1, name: /No candidate/ });
+    await router.navigate(-1);
+    await screen.findByRole('table');
+    await waitFor(() => expect(links()[1]).toHaveFocus());
+    expect(screen.getByRole('heading', { level: 1, name: 'Audit trail' })).not.toHaveFocus();
+  });
+
   it("attack: a right-to-left override typed into a search is shown as a marker in that search's row, never obeyed (the row cannot be made to read as another search)", async () => {
     showAuditPage(LEAD, [
       {

@@ -170,6 +170,27 @@ describe('batch page', { timeout: 20_000 }, () => {
     expect(screen.getByRole('button', { name: 'Go on with the 1 left' })).toBeInTheDocument();
   });
 
+  it("Back from a row's candidate focuses that row's link, marked \"Opened\", not the page's heading (the UX review: row N took 5+N Tabs)", async () => {
+    const batch = controllableBatch();
+    stubApi({ candidates: { '/api/batch': batch.response } });
+    const { router } = renderWithProviders('/batch');
+    const user = await startBatch('a\nb\nc\nb');
+    batch.send(found(0, 'a'), found(1, 'b'), found(2, 'c'), { type: 'done', found: 3, failed: 0 });
+    batch.end();
+    await screen.findByText(/^Done:/);
+    const rows = () => within(screen.getByRole('table')).getAllByRole('row').slice(1);
+    // Line 4 repeats line 2: the row opened is the one focused on return, not the first of its id.
+    await user.click(within(rows()[3]!).getByRole('link', { name: 'b' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/candidates/refId/b'));
+    await screen.findByRole('heading', { level: 1, name: /No candidate/ }, LAZY_PAGE);
+    await router.navigate(-1);
+    await screen.findByRole('textbox', { name: 'refIds to look up' }, LAZY_PAGE);
+    await waitFor(() => expect(within(rows()[3]!).getByRole('link', { name: 'b' })).toHaveFocus());
+    expect(screen.getByRole('heading', { level: 1 })).not.toHaveFocus();
+    // The candidate opened is marked on its rows, as the queue marks its rows; the others are not.
+    expect(rows().map((row) => within(row).queryByText('Opened') !== null)).toEqual([false, true, false, true]);
+  });
+
   it.each<[ApiErrorCode, string]>([
     ['rate_limited', 'You have several lookups waiting for the KYC service already. Try again when they are done.'],
     // All of this server's connections to the service held (resilience review, 29 November): busy, not the id's fault.

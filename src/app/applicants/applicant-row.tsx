@@ -7,9 +7,10 @@ import { Link, navigate } from '../navigation.tsx';
 import type { QueueHandOver } from '../routes.ts';
 import { cn } from '../ui/cn.ts';
 import { LongText } from '../ui/long-text.tsx';
+import { OpenedMark } from '../ui/opened-mark.tsx';
 import { StatusBadge } from '../ui/status-badge.tsx';
 import { ArchivedCell, NameCell, otherUnreadable, TriageNote, Unreadable } from './applicant-cells.tsx';
-import { rememberQueueScroll } from './queue-memory.ts';
+import { rememberRowScroll } from '../recent/row-return.ts';
 import { applicantLink, queueHref } from './queue-location.ts';
 import { mayBeDoubleClick, useRowOpen } from './row-open.ts';
 
@@ -21,15 +22,6 @@ const UNBROKEN_ID = 40;
 const OPEN_LINK_CLASS =
   'rounded text-blue-800 underline decoration-blue-300 underline-offset-2 hover:decoration-blue-700 focus-ring-offset';
 
-/** "Opened": this tab opened the candidate already; in words, not a colour alone. */
-function OpenedMark() {
-  return (
-    <span className="rounded bg-slate-100 px-1.5 py-0.5 text-xs font-medium text-slate-700 ring-1 ring-slate-300" data-visited>
-      <span aria-hidden="true">✓ </span>Opened
-    </span>
-  );
-}
-
 /**
  * From 1280 px, where the table has the room, an id of an ordinary length (a recordId's 24, a UUID's 36)
  * never breaks: a reviewer compares ids by their ends, and a lone last character on a line of its own
@@ -40,9 +32,9 @@ function idClass(value: string, linked: boolean): string {
 }
 
 /** Back to queue returns to this scroll position, with this row focused. */
-function rememberRowScroll(place: QueueHandOver['queue'], environment: string | undefined): void {
+function rememberPlaceScroll(place: QueueHandOver['queue'], environment: string | undefined): void {
   const { filter, page, overSla, attention } = place;
-  rememberQueueScroll(
+  rememberRowScroll(
     queueHref({ filter: (filter as ApplicantFilter | null) ?? undefined, page, overSla, attention }, environment),
     window.scrollY,
   );
@@ -81,7 +73,7 @@ export function ApplicantRow({
   // The row opens by its recordId, else its refId (queue-location.ts).
   const linkOn = applicant.recordId ? 'recordId' : 'refId';
   const state = { queue: place } satisfies QueueHandOver;
-  const rememberScroll = () => rememberRowScroll(place, environment);
+  const rememberScroll = () => rememberPlaceScroll(place, environment);
   const rowOpen = useRowOpen(() => {
     if (!href) return;
     rememberScroll();

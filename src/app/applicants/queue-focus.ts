@@ -1,8 +1,8 @@
-import { type RefObject, useLayoutEffect, useRef } from 'react';
+import type { RefObject } from 'react';
 import type { Applicant } from '../../kyc/contract/applicants.ts';
 import { QUEUE_KEYS } from '../routes.ts';
 import { usePageKeys } from '../ui/page-keys.ts';
-import { takeQueueReturn } from './queue-memory.ts';
+import { focusRow, useRowReturn } from '../recent/row-return.ts';
 
 /** The row links of the table in `container`, one per row that opens a candidate, and the row each is on. */
 function rowLinks(container: HTMLElement): Array<{ row: Element; link: HTMLElement }> {
@@ -12,33 +12,15 @@ function rowLinks(container: HTMLElement): Array<{ row: Element; link: HTMLEleme
   });
 }
 
-function focusRow(link: HTMLElement, keepScroll: boolean): void {
-  link.focus({ preventScroll: true });
-  const box = link.getBoundingClientRect();
-  if (!keepScroll || box.top < 0 || box.bottom > window.innerHeight) link.scrollIntoView({ block: 'center' });
-}
-
 /**
  * Back from a candidate opened on this page of the queue (Back to queue, `u`, or the browser's Back):
- * the page scrolls to where it was left and its row takes focus, not the page's top. Once per visit of a
- * page, when its rows are in.
+ * the page scrolls to where it was left and its row takes focus, found by its candidate's ids.
  */
 export function useQueueReturn(href: string, records: Applicant[] | undefined, container: RefObject<HTMLElement | null>): void {
-  const doneFor = useRef<string>(undefined);
-  useLayoutEffect(() => {
-    if (!records || !container.current || doneFor.current === href) return;
-    doneFor.current = href;
-    const back = takeQueueReturn(href);
-    if (!back) return;
-    const found = records.findIndex((applicant) => [applicant.recordId, applicant.refId].some((id) => id && back.ids.includes(id)));
-    // Decided since and gone from this page: the row now in its place.
-    const index = found >= 0 ? found : Math.min(back.index, records.length - 1);
-    const row = container.current.querySelectorAll('tbody > tr')[index];
-    const link = row?.querySelector<HTMLElement>('a[data-open]');
-    if (back.scrollY !== undefined) window.scrollTo(0, back.scrollY);
-    if (link) focusRow(link, back.scrollY !== undefined);
-  }, [href, records, container]);
+  useRowReturn(href, records, container, applicantIds);
 }
+
+const applicantIds = (applicant: Applicant) => [applicant.recordId, applicant.refId];
 
 /** `j` and `k` move the focus to the next or previous row's link (the first or last when no row has it). */
 export function useRowKeys(container: RefObject<HTMLElement | null>): void {

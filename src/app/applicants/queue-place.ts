@@ -5,7 +5,7 @@ import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import type { QueueHandOver } from '../routes.ts';
 import { type QueueFilters, queuePageQuery } from './applicants-queries.ts';
 import { QUEUE_TABS } from './applicants-tabs.tsx';
-import { rememberOpened } from './queue-memory.ts';
+import { rememberOpenedRow } from '../recent/row-return.ts';
 import { applicantLink, queueHref } from './queue-location.ts';
 
 /**
@@ -28,7 +28,7 @@ export function queueHandOverOf(state: unknown): QueueHandOver['queue'] | undefi
 export interface QueueStep {
   href: string;
   state: QueueHandOver;
-  /** The queue page it is on, its ids and its place there (queue-memory.ts). */
+  /** The queue page it is on, its ids and its place there (recent/row-return.ts). */
   row: { back: string; ids: ReadonlyArray<string | null | undefined>; index: number };
 }
 
@@ -38,7 +38,7 @@ export interface QueueStep {
  * to the row stepped from). The candidate page remembers its row again once shown (`useQueuePlace`).
  */
 export function rememberStep(step: QueueStep): void {
-  rememberOpened(step.row.back, step.row.ids, step.row.index);
+  rememberOpenedRow(step.row.back, step.row.ids, step.row.index);
 }
 
 export interface QueuePlace {
@@ -102,7 +102,7 @@ export function useQueuePlace(
   const back = queueHref({ filter, page, ...filters }, environment);
 
   useEffect(() => {
-    if (valid) rememberOpened(back, [shown.id, shown.refId, shown.recordId], index);
+    if (valid) rememberOpenedRow(back, [shown.id, shown.refId, shown.recordId], index);
   }, [valid, back, shown.id, shown.refId, shown.recordId, index]);
 
   if (!valid) return undefined;

@@ -1,3 +1,4 @@
+import { useRef } from 'react';
 import { ColumnHeads } from '../ui/column-heads.tsx';
 import { AUDIT_LEVELS, type AuditRow, isServerWork } from '../../kyc/contract/audit-search.ts';
 import {
@@ -12,7 +13,8 @@ import {
   outcomeText,
 } from '../../kyc/view/audit-labels.ts';
 import { candidateLink, useDefaultEnvironment } from '../meta/candidate-link.ts';
-import { Link } from '../navigation.tsx';
+import { Link, useLocation } from '../navigation.tsx';
+import { rememberRowOpening, useRowReturn } from '../recent/row-return.ts';
 import { AuditLevel } from '../ui/audit-level.tsx';
 import { Card } from '../ui/card.tsx';
 import { LongText } from '../ui/long-text.tsx';
@@ -27,27 +29,38 @@ export function rowLink(row: Pick<AuditRow, 'kind' | 'id' | 'env'>, defaultEnvir
   return candidateLink(row.kind, row.id, row.env, defaultEnvironment);
 }
 
+/** A line of the trail is found again by its hash: several lines may name the same candidate. */
+const lineKey = (row: AuditRow) => [row.hash];
+
 /**
  * A page of the trail, newest first: when, who, what, which candidate (a link), at what level, where, with
  * what outcome, from which address, in which instance's file. On a phone, stacked rows (styles.css), each
  * cell under its column's name and an empty one left out. A row after a break in its instance's hash chain
  * (the server says which: `unvouched`) is marked, in words. Ids and names only: the log holds no
- * candidate data.
+ * candidate data. Back from a row's candidate focuses that row's link, not the page's heading.
  */
 export function AuditTable({ rows, caption }: { rows: AuditRow[]; caption: string }) {
   const defaultEnvironment = useDefaultEnvironment();
+  const { pathname, search } = useLocation();
+  const table = useRef<HTMLTableElement>(null);
+  useRowReturn(pathname + search, rows, table, lineKey);
   return (
     <>
       <Card padding="none" className="overflow-x-auto">
-        <table data-stack className="w-full text-left text-sm lg:min-w-[64rem]">
+        <table ref={table} data-stack className="w-full text-left text-sm lg:min-w-[64rem]">
           <caption className="sr-only">{caption}</caption>
           <ColumnHeads
             cell="px-3 py-2 whitespace-nowrap"
             columns={['Time', 'User', 'Action', 'Candidate', 'Level', 'Environment', 'Outcome', 'From', 'Instance']}
           />
           <tbody className="divide-y divide-slate-100 align-top">
-            {rows.map((row) => (
-              <AuditTableRow key={row.hash} row={row} href={rowLink(row, defaultEnvironment)} />
+            {rows.map((row, index) => (
+              <AuditTableRow
+                key={row.hash}
+                row={row}
+                href={rowLink(row, defaultEnvironment)}
+                visit={() => rememberRowOpening(pathname + search, lineKey(row), index)}
+              />
             ))}
           </tbody>
         </table>
@@ -93,7 +106,10 @@ function LevelLegend({ rows }: { rows: AuditRow[] }) {
 const empty = (value: unknown) => (value ? undefined : true);
 const DASH = <span className="text-slate-500">—</span>;
 
-function AuditTableRow({ row, href }: { row: AuditRow; href: string | undefined }) {
+/** `visit`: the row's candidate is being opened, and Back returns to the row. */
+type RowLink = { row: AuditRow; href: string | undefined; visit: () => void };
+
+function AuditTableRow({ row, href, visit }: RowLink) {
   const unvouched = row.unvouched === true;
   const level = levelText(row);
   const outcome = outcomeText(row);
@@ -122,7 +138,7 @@ function AuditTableRow({ row, href }: { row: AuditRow; href: string | undefined 
           </span>
         )}
       </td>
-      {row.shown?.length ? <ShownCandidates row={row} shown={row.shown} /> : <CandidateCell row={row} href={href} />}
+      {row.shown?.length ? <ShownCandidates row={row} shown={row.shown} /> : <CandidateCell row={row} href={href} visit={visit} />}
       <td data-label="Level" data-empty={empty(level)} className="px-3 py-2">
         {level ? <AuditLevel row={row} /> : DASH}
       </td>
@@ -148,15 +164,18 @@ const CANDIDATE_CELL = 'min-w-44 px-3 py-2 font-mono text-xs';
 /** An id breaks where it may (after a hyphen), and inside a run only where it has no such place (a hash, a JSON string). */
 const ID_WRAP = 'wrap-anywhere';
 
-/** One of a line's ids, linked to its candidate's page where it has one (not an id cut short in the line). */
-function IdText({ id, href }: { id: string; href: string | undefined }) {
+/**
+ * One of a line's ids, linked to its candidate's page where it has one (not an id cut short in the line).
+ * `visit`: the line's own candidate, whose link Back from their page focuses.
+ */
+function IdText({ id, href, visit }: { id: string; href: string | undefined; visit?: () => void }) {
   return (
     <LongText
       text={id}
       limit={48}
       wrap={(content) =>
         href ? (
-          <Link to={href} className={`${LINK} ${ID_WRAP}`}>
+          <Link to={href} className={`${LINK} ${ID_WRAP}`} data-open={visit ? true : undefined} onNavigate={visit}>
             {content}
           </Link>
         ) : (
@@ -208,7 +227,7 @@ function ShownCandidates({ row, shown }: { row: AuditRow; shown: Shown }) {
  * reading "who looked at whom" is told plainly that nothing was found, and the link offered says what
  * following it does, a new lookup of the id (audited like any other), not a visit to someone's page.
  */
-function CandidateCell({ row, href }: { row: AuditRow; href: string | undefined }) {
+function CandidateCell({ row, href, visit }: RowLink) {
   const cell = CANDIDATE_CELL;
   if (!row.kind || !row.id) {
     return (
@@ -221,13 +240,13 @@ function CandidateCell({ row, href }: { row: AuditRow; href: string | undefined 
   return (
     <td data-label="Candidate" className={cell}>
       <span className="block font-sans text-slate-600">{row.kind}</span>
-      <IdText id={row.id} href={missing ? undefined : href} />
+      <IdText id={row.id} href={missing ? undefined : href} visit={visit} />
       {missing && (
         <span className="mt-1 block font-sans">
           <span className="block text-slate-800">No candidate found.</span>
           {href && (
             // A link alone on its line: a finger's height on a phone (data-touch, styles.css).
-            <Link to={href} className={LINK} data-touch>
+            <Link to={href} className={LINK} data-touch data-open onNavigate={visit}>
               Look it up again (a new lookup)
             </Link>
           )}

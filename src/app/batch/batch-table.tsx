@@ -1,10 +1,15 @@
+import { useRef } from 'react';
 import { ColumnHeads } from '../ui/column-heads.tsx';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import type { BatchLine } from '../../kyc/view/batch-export.ts';
 import { readsLikeNoId } from '../../kyc/view/reads-like-no-id.ts';
-import { Link } from '../navigation.tsx';
+import { useEnvironment } from '../environment/use-environment.ts';
+import { Link, useLocation } from '../navigation.tsx';
+import { rememberRowOpening, useRowReturn } from '../recent/row-return.ts';
+import { useVisited, wasVisited } from '../recent/visited.ts';
 import { candidatePath } from '../routes.ts';
 import { Card } from '../ui/card.tsx';
+import { OpenedMark } from '../ui/opened-mark.tsx';
 import { StatusBadge } from '../ui/status-badge.tsx';
 import { TimeStamp } from '../ui/time-stamp.tsx';
 
@@ -16,24 +21,46 @@ interface TableProps {
   pending: string;
   /** The path of a page in the batch's environment: a found row links to its candidate there. */
   to: (path: string) => string;
+  /** This tab opened the row's candidate already. */
+  opened: boolean;
+  /** The row's candidate is being opened: Back returns to it. */
+  visit: () => void;
 }
+
+/** A row is found again by its pasted line: a repeat's row opens the same candidate as the line it repeats. */
+const lineKey = (line: BatchLine) => [String(line.line)];
 
 /**
  * One row per pasted entry, in the order they were pasted and numbered as the pasted lines were; a row
  * fills in when its lookup finishes, and a repeat shows the one lookup of its id, marked as a repeat.
+ * Back from a row's candidate focuses that row's link, and a candidate this tab opened is marked
+ * "Opened", as the queue's rows are.
  */
-export function BatchTable({ lines, kind, pending, to }: TableProps) {
+export function BatchTable({ lines, kind, pending, to }: Omit<TableProps, 'opened' | 'visit'>) {
+  const { pathname, search } = useLocation();
+  const table = useRef<HTMLTableElement>(null);
+  useRowReturn(pathname + search, lines, table, lineKey);
+  const visited = useVisited();
+  const name = useEnvironment().info?.name;
   return (
     <Card padding="none" className="overflow-x-auto">
-      <table data-stack className="w-full text-left text-sm">
+      <table ref={table} data-stack className="w-full text-left text-sm">
         <caption className="sr-only">Batch results, in the order of the ids</caption>
         <ColumnHeads
           cell="px-3 py-2"
           columns={[{ label: '#', title: 'The pasted line' }, kind, 'Status', 'Since', 'Submissions', OTHER[kind]]}
         />
         <tbody className="divide-y divide-slate-100">
-          {lines.map((line) => (
-            <BatchTableRow key={line.line} line={line} kind={kind} pending={pending} to={to} />
+          {lines.map((line, index) => (
+            <BatchTableRow
+              key={line.line}
+              line={line}
+              kind={kind}
+              pending={pending}
+              to={to}
+              opened={name !== undefined && line.row?.ok === true && wasVisited(visited, name, [line.row.refId, line.row.recordId])}
+              visit={() => rememberRowOpening(pathname + search, lineKey(line), index)}
+            />
           ))}
         </tbody>
       </table>
@@ -66,7 +93,7 @@ function RepeatMark({ line }: { line: BatchLine }) {
   return <span className="block font-sans text-slate-600">repeat of line {line.repeatOf}</span>;
 }
 
-function BatchTableRow({ line, kind, pending, to }: Omit<TableProps, 'lines'> & { line: BatchLine }) {
+function BatchTableRow({ line, kind, pending, to, opened, visit }: Omit<TableProps, 'lines'> & { line: BatchLine }) {
   const { row } = line;
   const repeat = line.repeatOf === undefined ? {} : { 'data-repeat-of': line.repeatOf };
   const idCell = (
@@ -123,6 +150,8 @@ function BatchTableRow({ line, kind, pending, to }: Omit<TableProps, 'lines'> & 
         <Link
           to={to(candidatePath(foundBy, line.id))}
           className="rounded text-blue-800 underline underline-offset-2 hover:text-blue-950 focus-ring"
+          data-open
+          onNavigate={visit}
         >
           {line.id}
         </Link>
@@ -131,6 +160,7 @@ function BatchTableRow({ line, kind, pending, to }: Omit<TableProps, 'lines'> & 
       </td>
       <td className="px-3 py-2">
         <StatusBadge status={row.status} size="sm" />
+        {opened && <OpenedMark className="ml-1 inline-block" />}
         {row.unread && <span className="mt-1 block text-xs text-amber-900">Not readable: {row.unread.join(', ')}</span>}
         {row.isArchived && (
           <span
