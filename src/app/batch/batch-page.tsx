@@ -2,7 +2,8 @@ import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'rea
 import { navigate, useLocation } from '../navigation.tsx';
 import { MAX_BATCH_IDS } from '../../kyc/contract/batch.ts';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
-import { describeRemoved, givenNote, type IdList, splitIdList } from '../../kyc/view/id-input.ts';
+import { describeRemoved } from '../../kyc/view/id-input.ts';
+import { givenNote, type IdList, splitIdList } from '../../kyc/view/id-list.ts';
 import { useEnvironmentPath } from '../environment/use-environment.ts';
 import { type BatchHandOver, parseAppLink } from '../routes.ts';
 import { KindPicker } from '../ui/kind-picker.tsx';

@@ -1,5 +1,5 @@
 import { type MouseEvent, useMemo, useState } from 'react';
-import type { IdEntry, IdList } from '../../kyc/view/id-input.ts';
+import type { IdEntry, IdList } from '../../kyc/view/id-list.ts';
 import { type PersonalData, readsLikePersonalData } from '../../kyc/view/personal-data.ts';
 import { PersonalDataQuestion } from '../ui/personal-data-question.tsx';
 

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { type BatchEvent, type BatchRow, UNREACHABLE_CODES } from '../../kyc/contract/batch.ts';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import type { BatchLine } from '../../kyc/view/batch-export.ts';
-import type { IdEntry } from '../../kyc/view/id-input.ts';
+import type { IdEntry } from '../../kyc/view/id-list.ts';
 import { ApiError } from '../api/api-error.ts';
 import { streamBatch } from './stream-batch.ts';
 

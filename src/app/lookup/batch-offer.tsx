@@ -1,6 +1,6 @@
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import { MAX_BATCH_IDS } from '../../kyc/contract/batch-limit.ts';
-import { givenNote, type IdEntry, type IdList } from '../../kyc/view/id-input.ts';
+import { givenNote, type IdEntry, type IdList } from '../../kyc/view/id-list.ts';
 import { navigate } from '../navigation.tsx';
 import { BATCH_PATH, type BatchHandOver, environmentPath } from '../routes.ts';
 import { Button } from '../ui/button.tsx';

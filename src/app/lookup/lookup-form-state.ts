@@ -1,5 +1,5 @@
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
-import type { IdList } from '../../kyc/view/id-input.ts';
+import type { IdList } from '../../kyc/view/id-list.ts';
 import type { PersonalData } from '../../kyc/view/personal-data.ts';
 import type { DashboardLinkRead } from './dashboard-lookup.ts';
 

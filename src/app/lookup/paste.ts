@@ -1,5 +1,6 @@
 import { type DashboardLink, parseDashboardLink } from '../../kyc/view/dashboard-link.ts';
-import { cleanId, describeRemoved, type IdList, LABELLED, NAME_LINE, splitIdList, splitMarks } from '../../kyc/view/id-input.ts';
+import { cleanId, describeRemoved, LABELLED, NAME_LINE, splitMarks } from '../../kyc/view/id-input.ts';
+import { type IdList, splitIdList } from '../../kyc/view/id-list.ts';
 import { type AppLink, parseAppLink } from '../routes.ts';
 
 // The search box's rule for text that reads like personal data comes with the paste reader, after the

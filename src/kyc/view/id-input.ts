@@ -1,9 +1,8 @@
 import { BIDI_CONTROLS } from '../contract/bidi.ts';
-import { parseDashboardLink } from './dashboard-link.ts';
 /**
  * What people paste into the search box: ids copied from tickets, spreadsheets, chat and e-mails carry
  * invisible characters that make a valid-looking id unknown to the service. These helpers clean a
- * pasted id, say what was removed, and recognise a list of ids.
+ * pasted id and say what was removed; a list of ids is read by id-list.ts.
  */
 
 /** Invisible characters, by what a person would call them. Order is the order of the message. */
@@ -60,7 +59,7 @@ function outerWhitespace(ends: string): Removed[] {
 }
 
 /** Whitespace around an entry of a list: what separates its lines, not worth a word. */
-const isAroundTheId = (removed: Removed) => removed.label.endsWith(AT_THE_ENDS);
+export const isAroundTheId = (removed: Removed) => removed.label.endsWith(AT_THE_ENDS);
 
 /** Quotes an id is often typed or copied inside: straight, curly, angle and back quotes, as pairs. */
 const QUOTES: ReadonlyArray<readonly [string, string]> = [
@@ -117,7 +116,7 @@ function opened(text: string, close: string): boolean {
 }
 
 /** The id without the pair of quotes around it (QUOTES), or as it is. */
-function unquote(id: string): string {
+export function unquote(id: string): string {
   const pair = QUOTES.find(([open, close]) => id.length > 2 && id.startsWith(open) && id.endsWith(close));
   return pair ? id.slice(pair[0].length, -pair[1].length).trim() : id;
 }
@@ -136,109 +135,6 @@ function listed(parts: string[]): string {
   return parts.length === 1 ? parts[0]! : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
 }
 
-/** One pasted entry: its line (or, in a single line split at separators, its place), its id, and the line it repeats. */
-export interface IdEntry {
-  line: number;
-  id: string;
-  /** The line where the same id came first: a repeat is looked up once, and its row says so. */
-  repeatOf?: number;
-}
-
-export interface IdList {
-  /** Each id once, in the order it first came. */
-  ids: string[];
-  /** Every entry as pasted, repeats included, numbered as the pasted lines are. */
-  entries: IdEntry[];
-  /** Ids that appeared more than once (kept once, at their first place). */
-  duplicates: number;
-  /** Links of the service's dashboard, each read as the recordId it opens (dashboard-link.ts). */
-  links: number;
-  /** Links of a candidate page of this app (`…/candidates/refId/<id>`), each read as its id (`readAppLink`). */
-  appLinks: number;
-  /** Entries that came in quotes (a CSV row's `"crm-55102"`), dropped as the search box drops them. */
-  unquoted: number;
-  /** Lines of several tab-separated cells (rows copied from a spreadsheet), each read as its first cell. */
-  firstCells: number;
-  /** A first line that is a column's heading (`refId`, `Record ID`…), left out: it is no id. */
-  heading?: string;
-  /** The heading's line, as pasted. */
-  headingLine?: number;
-  removed: Removed[];
-  /** How the text was split: one id per line, or (a single line) at commas, semicolons, tabs and spaces. */
-  rule: 'lines' | 'separators';
-}
-
-const LINE_BREAK = /\r\n|\r|\n/;
-// Invisible spaces too, so that a no-break space between two ids still separates them.
-const SEPARATORS = /[\s,;\u00a0\u202f\u2007]+/;
-
-/**
- * A pasted list. Text with line breaks (a spreadsheet column, a ticket's list) is one id per line, and
- * spaces inside a line belong to its id; only a single line (a CSV row, ids in a sentence) is split at
- * commas, semicolons, tabs and spaces. Each id is cleaned; empty entries are dropped, and a repeat is
- * looked up once but kept among the entries, numbered, with the line it repeats.
- */
-export function splitIdList(text: string, readAppLink?: (text: string) => string | undefined, keepHeading = false): IdList {
-  const rule = LINE_BREAK.test(text) ? 'lines' : 'separators';
-  const totals = new Map<string, number>();
-  const seen = new Map<string, number>();
-  const ids: string[] = [];
-  const entries: IdEntry[] = [];
-  let duplicates = 0;
-  let links = 0;
-  let appLinks = 0;
-  let unquoted = 0;
-  let firstCells = 0;
-  let heading: string | undefined;
-  let headingLine = 0;
-  // Lines are counted as pasted, blank ones included, so that row 7 is the 7th line of the spreadsheet's column.
-  const parts = text.split(rule === 'lines' ? LINE_BREAK : SEPARATORS);
-  for (const [index, whole] of parts.entries()) {
-    // Rows copied from a spreadsheet: a tab between cells, the id in the first (no id holds a tab).
-    const cells = rule === 'lines' ? whole.split('\t') : [whole];
-    const part = cells.length > 1 && cells[0]!.trim() !== '' ? cells[0]! : whole;
-    if (part !== whole) firstCells += 1;
-    const cleaned = cleanId(part);
-    for (const { label, count } of cleaned.removed) totals.set(label, (totals.get(label) ?? 0) + count);
-    const bare = unquote(cleaned.id);
-    if (bare !== cleaned.id) unquoted += 1;
-    // A dashboard link is the recordId it opens, as in the search box (a refId batch finds it by recordId).
-    const link = parseDashboardLink(bare);
-    if (link?.ok) links += 1;
-    // A link to a candidate page of this app (copied from the address bar, or another batch's row) is its id.
-    const appLinkId = link?.ok ? undefined : readAppLink?.(bare);
-    if (appLinkId) appLinks += 1;
-    const id = link?.ok ? link.recordId : (appLinkId ?? bare);
-    if (id === '') continue;
-    // A column copied with its heading: the first line names the column, it is no id.
-    if (!keepHeading && rule === 'lines' && entries.length === 0 && heading === undefined && COLUMN_HEADING.test(id)) {
-      heading = id;
-      headingLine = index + 1;
-      continue;
-    }
-    // A single line's places are counted among its non-empty entries ("a,,b" is two entries).
-    const line = rule === 'lines' ? index + 1 : entries.length + 1;
-    const first = seen.get(id);
-    if (first !== undefined) {
-      duplicates += 1;
-      entries.push({ line, id, repeatOf: first });
-      continue;
-    }
-    seen.set(id, line);
-    ids.push(id);
-    entries.push({ line, id });
-  }
-  if (!keepHeading && rule === 'lines' && heading === undefined && isWordsHeading(entries)) {
-    const first = entries.shift()!;
-    ids.shift();
-    heading = first.id;
-    headingLine = first.line;
-  }
-  const removed = [...totals].map(([label, count]) => ({ label, count })).filter((r) => !isAroundTheId(r));
-  const named = heading === undefined ? {} : { heading, headingLine };
-  return { ids, entries, duplicates, links, appLinks, unquoted, firstCells, removed, rule, ...named };
-}
-
 /**
  * A name on a line of its own (`Maria de Souza`, `Ludwig van Beethoven`): two to four words, capitalised
  * (or of a script without case), short particles between. A refId may be one: in a column of two or more
@@ -254,38 +150,3 @@ export const NAME_LINE = /^[\p{Lu}\p{Lo}][\p{L}'’.-]*(?: (?:[\p{Lu}\p{Lo}][\p{
  * without digits before a colon; the id, one run of characters after it.
  */
 export const LABELLED = /^([A-Za-z][A-Za-z ._-]{0,30}):\s+(\S+)$/;
-
-/**
- * " (3 given)" after "2 ids" when the list repeats an id, else nothing: one count for the search box's
- * offer and the batch page's line, so that the offer's numbers are the page's.
- */
-export function givenNote({ ids, duplicates }: Pick<IdList, 'ids' | 'duplicates'>): string {
-  return duplicates > 0 ? ` (${ids.length + duplicates} given)` : '';
-}
-
-/**
- * A column's heading as spreadsheets name an id column: refId, ref id, Record ID, recordId, id,
- * reference, Customer ref, Customer ID, Candidate ref id…
- */
-const COLUMN_HEADING = /^((customer|candidate|client)[ _-]?)?(ref(erence)?[ _-]?(id)?|record[ _-]?id|id)s?$/i;
-
-/** Words with a space between, no digit: how a column is named ("Customer ref", "Ticket reference (CRM)"). */
-const WORDS = /^\p{L}[\p{L}.#()/_-]*(?: [\p{L}.#()/_-]+)+$/u;
-
-/**
- * A first line of words, one of them a name of an id column (COLUMN_HEADING: `Customer ref`, `Ticket
- * reference (CRM)`, `Candidate refId`), over two or more ids that hold no space: a column's heading. A
- * refId may hold spaces (checkId refuses only control characters), and a name used as one (`Wang Xiuying`)
- * has the form of a heading: words alone, over ids without spaces, left that refId out of the batch. Words
- * over one id are as likely two ids. The batch page says which line it left out and can look it up all the same.
- */
-function isWordsHeading(entries: readonly IdEntry[]): boolean {
-  const [first, ...rest] = entries;
-  return (
-    first !== undefined &&
-    rest.length > 1 &&
-    WORDS.test(first.id) &&
-    first.id.split(/[ .#()/]/).some((word) => COLUMN_HEADING.test(word)) &&
-    rest.every(({ id }) => !/\s/.test(id))
-  );
-}
