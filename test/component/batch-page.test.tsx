@@ -191,6 +191,22 @@ describe('batch page', { timeout: 20_000 }, () => {
     expect(rows().map((row) => within(row).queryByText('Opened') !== null)).toEqual([false, true, false, true]);
   });
 
+  it('drops a sentence\'s marks around a line ("support-ticket-4410,", quotes and a comma, a full stop) as a pasted sentence loses them', async () => {
+    const batch = controllableBatch();
+    const { fetchMock } = stubApi({ candidates: { '/api/batch': batch.response } });
+    renderWithProviders('/batch');
+    await startBatch('support-ticket-4410,\n"cust_000482",\ncust_000483.\n(crm-55102)\nacme(1)');
+    expect(screen.getByTestId('batch-hint')).toHaveTextContent(
+      "5 ids, one per line (spaces inside a line are part of its id), a sentence's marks around 4 ids dropped",
+    );
+    const [, init] = fetchMock.mock.calls.find(([input]) => input === '/api/batch')!;
+    // A bracket the id opened itself stays (acme(1)), as the search box reads it.
+    expect(JSON.parse(String((init as RequestInit).body))).toEqual({
+      kind: 'refId',
+      ids: ['support-ticket-4410', 'cust_000482', 'cust_000483', 'crm-55102', 'acme(1)'],
+    });
+  });
+
   it.each<[ApiErrorCode, string]>([
     ['rate_limited', 'You have several lookups waiting for the KYC service already. Try again when they are done.'],
     // All of this server's connections to the service held (resilience review, 29 November): busy, not the id's fault.

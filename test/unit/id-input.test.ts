@@ -93,6 +93,20 @@ describe('splitIdList', () => {
     expect(splitIdList(text)).toMatchObject({ ids, rule: 'lines' });
   });
 
+  it("drops a sentence's marks around each line by splitMarks, the paste's rule, and counts them; a link's and an id's own bracket stay", () => {
+    expect(splitIdList('support-ticket-4410,\n"cust_1",\ncust_2.\n#user-7781\nacme(1)\n,')).toMatchObject({
+      ids: ['support-ticket-4410', 'cust_1', 'cust_2', 'user-7781', 'acme(1)', ','],
+      unmarked: 4,
+      unquoted: 0,
+    });
+    // A single line split at its commas: the full stop after its last id goes too.
+    expect(splitIdList('cust_1, cust_2.')).toMatchObject({ ids: ['cust_1', 'cust_2'], unmarked: 1 });
+    // Quotes alone are the search box's unwrapping, counted as before.
+    expect(splitIdList('"cust_1"\ncust_2')).toMatchObject({ ids: ['cust_1', 'cust_2'], unquoted: 1, unmarked: 0 });
+    // A line with spaces is not a run of a sentence: a name's full stop stays (it is asked about as a name, not found as an id).
+    expect(splitIdList("cust_1\nSean O'Brien Jr.\ncust_2")).toMatchObject({ ids: ['cust_1', "Sean O'Brien Jr.", 'cust_2'], unmarked: 0 });
+  });
+
   it('splits only a single line at commas, semicolons, tabs and spaces, and says so', () => {
     expect(splitIdList('a b,c')).toMatchObject({ ids: ['a', 'b', 'c'], rule: 'separators' });
     expect(splitIdList('a b\n').rule).toBe('lines');
@@ -174,7 +188,8 @@ describe('splitIdList', () => {
       ids: ['crm-55102', 'cust_000482', 'user-7781'],
       unquoted: 2,
     });
-    expect(splitIdList('“crm-55102”\n«cust_000482»\n"a"b')).toMatchObject({ ids: ['crm-55102', 'cust_000482', '"a"b'], unquoted: 2 });
+    // A quote with no pair is no quoting: a sentence's opening mark (splitMarks), dropped as such.
+    expect(splitIdList('“crm-55102”\n«cust_000482»\n"a"b')).toMatchObject({ ids: ['crm-55102', 'cust_000482', 'a"b'], unquoted: 2 });
     // Quotes are dropped before a repeat is counted: the same id, looked up once.
     expect(splitIdList('"crm-55102"\ncrm-55102')).toMatchObject({ ids: ['crm-55102'], duplicates: 1, unquoted: 1 });
   });

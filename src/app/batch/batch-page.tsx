@@ -24,6 +24,7 @@ function handOverOf(state: unknown): BatchHandOver['batch'] | undefined {
 }
 
 const appLinkId = (line: string) => parseAppLink(line)?.id;
+const ids = (count: number) => (count === 1 ? '1 id' : `${count} ids`);
 
 /** `/batch`: up to 500 ids at status level, for every role; rows stream in as they finish. */
 export function BatchPage() {
@@ -208,6 +209,7 @@ function ListHint({ id, list }: { id: string; list: IdList }) {
       {list.firstCells > 0 &&
         `, the first cell of ${list.firstCells === 1 ? '1 line' : `${list.firstCells} lines`} of several tab-separated cells read as ${list.firstCells === 1 ? 'its id' : 'their ids'}`}
       {list.unquoted > 0 && `, ${list.unquoted === 1 ? 'the quotes around 1 id' : `the quotes around ${list.unquoted} ids`} dropped`}
+      {list.unmarked > 0 && `, a sentence's marks around ${ids(list.unmarked)} dropped (commas, full stops, quotes, brackets)`}
       {list.duplicates > 0 &&
         `, ${list.duplicates} ${list.duplicates === 1 ? 'repeat' : 'repeats'} looked up once (${list.duplicates === 1 ? 'its row says' : 'their rows say'} which line ${list.duplicates === 1 ? 'it repeats' : 'they repeat'})`}
       {removed && `; removed ${removed}`}

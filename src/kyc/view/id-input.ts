@@ -96,7 +96,8 @@ export function unwrapId(id: string): { id: string; dropped: string | undefined 
  * An id as a sentence gives it (`support-ticket-4410,`, `#user-7781`, `(cust_1)`, `“cust_1”`): brackets,
  * quotes (curly ones too, as mail writes them) or `#` before it; a bracket, quote or the sentence's
  * punctuation after it, but a closing bracket the id itself opened stays (`acme(1)`), as in a link
- * (bare-link.ts). One rule for the paste's sentences (paste.ts) and the not-found screen's offer (id-marks.ts).
+ * (bare-link.ts). One rule for the paste's sentences (paste.ts), each line of a list (id-list.ts) and the
+ * not-found screen's offer (id-marks.ts).
  */
 export function splitMarks(text: string): { lead: string; bare: string; tail: string } {
   const lead = /^[("'#<[{\u201c\u201e\u2018\u00ab\u2039]+/.exec(text)?.[0] ?? '';

@@ -1,5 +1,5 @@
 import { parseDashboardLink } from './dashboard-link.ts';
-import { cleanId, isAroundTheId, type Removed, unquote } from './id-input.ts';
+import { cleanId, isAroundTheId, type Removed, splitMarks, unquote } from './id-input.ts';
 
 /**
  * A pasted list of ids (the batch page's box, a list pasted into the search box), read line by line with
@@ -28,6 +28,8 @@ export interface IdList {
   appLinks: number;
   /** Entries that came in quotes (a CSV row's `"crm-55102"`), dropped as the search box drops them. */
   unquoted: number;
+  /** Entries in a sentence's marks (`support-ticket-4410,`, `"cust_1",`, `#user-7781`), dropped by splitMarks. */
+  unmarked: number;
   /** Lines of several tab-separated cells (rows copied from a spreadsheet), each read as its first cell. */
   firstCells: number;
   /** A first line that is a column's heading (`refId`, `Record ID`…), left out: it is no id. */
@@ -59,6 +61,7 @@ export function splitIdList(text: string, readAppLink?: (text: string) => string
   let links = 0;
   let appLinks = 0;
   let unquoted = 0;
+  let unmarked = 0;
   let firstCells = 0;
   let heading: string | undefined;
   let headingLine = 0;
@@ -79,7 +82,12 @@ export function splitIdList(text: string, readAppLink?: (text: string) => string
     // A link to a candidate page of this app (copied from the address bar, or another batch's row) is its id.
     const appLinkId = link?.ok ? undefined : readAppLink?.(bare);
     if (appLinkId) appLinks += 1;
-    const id = link?.ok ? link.recordId : (appLinkId ?? bare);
+    // A sentence's marks around a run of characters (a ticket's `support-ticket-4410,`), dropped as the
+    // search box's paste drops them from each run of a sentence; a line with spaces (`Sean O'Brien Jr.`) is kept whole.
+    const { bare: unwrapped } = splitMarks(bare);
+    const marked = !link?.ok && !appLinkId && !/\s/.test(bare) && unwrapped !== '' && unwrapped !== bare;
+    if (marked) unmarked += 1;
+    const id = link?.ok ? link.recordId : (appLinkId ?? (marked ? unwrapped : bare));
     if (id === '') continue;
     // A column copied with its heading: the first line names the column, it is no id.
     if (!keepHeading && rule === 'lines' && entries.length === 0 && heading === undefined && COLUMN_HEADING.test(id)) {
@@ -107,7 +115,7 @@ export function splitIdList(text: string, readAppLink?: (text: string) => string
   }
   const removed = [...totals].map(([label, count]) => ({ label, count })).filter((r) => !isAroundTheId(r));
   const named = heading === undefined ? {} : { heading, headingLine };
-  return { ids, entries, duplicates, links, appLinks, unquoted, firstCells, removed, rule, ...named };
+  return { ids, entries, duplicates, links, appLinks, unquoted, unmarked, firstCells, removed, rule, ...named };
 }
 
 /**
