@@ -191,6 +191,21 @@ describe('batch page', { timeout: 20_000 }, () => {
     expect(rows().map((row) => within(row).queryByText('Opened') !== null)).toEqual([false, true, false, true]);
   });
 
+  it('says the counts once when the batch is done, in the sentence read out, not again a line above it', async () => {
+    const batch = controllableBatch();
+    stubApi({ candidates: { '/api/batch': batch.response } });
+    renderWithProviders('/batch');
+    await startBatch('a\nb\nc');
+    batch.send(found(0, 'a'));
+    // While it runs, the counts stand beside the progress (the sentence says nothing yet).
+    await waitFor(() => expect(screen.getByText('1 found, 0 not found, 0 failed')).toBeInTheDocument());
+    batch.send(found(1, 'b'), { type: 'row', index: 2, ok: false, code: 'not_found', message: 'No candidate with refId "c".' });
+    batch.send({ type: 'done', found: 2, failed: 1 });
+    batch.end();
+    await waitFor(() => expect(screen.getByText('Done: 2 found, 1 not found, 0 failed.')).toHaveAttribute('role', 'status'));
+    expect(screen.getAllByText(/2 found, 1 not found, 0 failed/)).toHaveLength(1);
+  });
+
   it('drops a sentence\'s marks around a line ("support-ticket-4410,", quotes and a comma, a full stop) as a pasted sentence loses them', async () => {
     const batch = controllableBatch();
     const { fetchMock } = stubApi({ candidates: { '/api/batch': batch.response } });

@@ -41,7 +41,8 @@ export function BatchProgress({ state, onRetry }: { state: BatchState; onRetry: 
         <span data-testid="batch-progress" className="text-sm font-medium text-slate-800 tabular-nums">
           {state.done} of {total}
         </span>
-        <span className="text-sm text-slate-600">{countsText(found, notFound, failed)}</span>
+        {/* Once done, the sentence below says the counts (and is read out): not twice, a line apart. */}
+        {state.phase !== 'finished' && <span className="text-sm text-slate-600">{countsText(found, notFound, failed)}</span>}
       </div>
       {state.pause && state.phase === 'running' && <BatchWait pause={state.pause} />}
       <div className="flex flex-wrap items-center gap-3">
