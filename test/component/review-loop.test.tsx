@@ -133,6 +133,26 @@ describe('the reviewer loop', { timeout: 20_000 }, () => {
     await waitFor(() => expect(rowLink(1)).toHaveFocus());
   });
 
+  it('j pressed quickly past candidates looks up only the one landed on: the ones passed over get no full lookup, and are not marked Opened', async () => {
+    const { requests } = stub([first, second, third, fourth].map((record) => asApplicant(record)));
+    const { router } = await openFromQueue('/applicants?status=waiting', 0);
+    await waitFor(() => expect(place()).toHaveTextContent('1 of 4 · Waiting'));
+    // Three presses as a fast typist's come: each next candidate's page shown (rendered, its effects run) before the next key.
+    for (const record of [second, third, fourth]) {
+      act(() => {
+        window.dispatchEvent(new KeyboardEvent('keydown', { key: 'j', bubbles: true, cancelable: true }));
+      });
+      expect(router.state.location.pathname).toBe(pageOf(record));
+    }
+    await waitFor(() => expect(place()).toHaveTextContent('4 of 4 · Waiting'));
+    await screen.findByRole('heading', { level: 1 });
+    const lookups = (record: CandidateRecord) => requests.filter((url) => url === candidatePath(record)).length;
+    expect([first, second, third, fourth].map(lookups)).toEqual([1, 0, 0, 1]);
+    await userEvent.setup().keyboard('u');
+    await waitFor(() => expect(rowLink(3)).toHaveFocus());
+    expect(rows().map((row) => within(row).queryByText('Opened') !== null)).toEqual([true, false, false, true]);
+  });
+
   it('at the end of a page, Next fetches the next page and opens its first candidate', async () => {
     const many: Applicant[] = Array.from({ length: 50 }, (_, index) => ({
       status: 'waiting',

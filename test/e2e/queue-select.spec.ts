@@ -8,7 +8,8 @@ needsServers('sandbox');
 /**
  * In Chromium, where a link stretched over the row (CSS) took every click: a queue row's ids and dates
  * can be selected, and a double-click or a drag that selects opens nothing (opening is an audited full
- * lookup); a plain click elsewhere on the row still opens it.
+ * lookup); a plain click elsewhere on the row still opens it. And `j` pressed quickly on a candidate page
+ * looks up only the candidate it lands on.
  */
 const rows = (page: Page) =>
   page
@@ -70,3 +71,31 @@ for (const [layout, viewport] of [
     expect(lookups).toEqual([`/api/candidates/recordId/${nextId}`]);
   });
 }
+
+test('j pressed three times quickly looks up only the candidate landed on', async ({ page }) => {
+  const lookups = watchLookups(page);
+  await page.goto('/applicants');
+  await expect(rows(page).nth(4)).toBeVisible();
+  const ids = await rows(page)
+    .locator('a[data-open]')
+    .evaluateAll((links) => links.slice(0, 4).map((link) => link.textContent!));
+  await rows(page).first().locator('a[data-open]').focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expect(page.getByTestId('queue-place')).toContainText('1 of');
+  // Three presses as a fast typist's come, each once the next candidate's page shows its place (its own keys
+  // are then the ones listening): pressed from within the page, so that the test's own round trips add no wait.
+  await page.evaluate(async () => {
+    const shows = (n: number) => document.querySelector('[data-testid="queue-place"]')?.textContent?.startsWith(`${n} of`);
+    for (const n of [2, 3, 4]) {
+      window.dispatchEvent(new KeyboardEvent('keydown', { key: 'j', bubbles: true, cancelable: true }));
+      while (!shows(n)) await new Promise(requestAnimationFrame);
+      // Its keys listen once its effects have run: after the frame it was painted in.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+  });
+  await expect(page).toHaveURL(new RegExp(`/${ids[3]}$`));
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await screenshot(page, 'queue-j-landed');
+  expect(lookups).toEqual([ids[0], ids[3]].map((id) => `/api/candidates/recordId/${id}`));
+});

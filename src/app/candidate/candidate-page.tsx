@@ -35,6 +35,7 @@ import { useCandidateTitle } from './page-title.ts';
 import { ReviewBar } from './review-bar.tsx';
 import { SimulateControls } from './simulate-controls.tsx';
 import { StatusChangeToast } from './status-toast.tsx';
+import { useStepSettled } from './step-settle.ts';
 
 /** `/candidates/<kind>/<id>`: reads the route, looks the candidate up, shows the record or what went wrong. */
 export function CandidatePage() {
@@ -55,7 +56,9 @@ function useCandidateLookup(kind: LookupKind, id: string) {
   const location = useLocation();
   const note = lookupNoteOf(location.state);
   const session = usePageSession();
-  const query = useQuery(candidateQueries.lookup(kind, id, environment));
+  // Reached by `j` or `k`: the full record only once the reviewer stays here (step-settle.ts).
+  const settled = useStepSettled();
+  const query = useQuery({ ...candidateQueries.lookup(kind, id, environment), enabled: settled });
   const failedBefore = useFailureDuringRetry(query, `${environment ?? ''}\n${kind}\n${id}`);
   const progress = useDownloadProgress(progressKeyOf(kind, id, environment));
   const queryClient = useQueryClient();
@@ -123,12 +126,13 @@ function useCandidateLookup(kind: LookupKind, id: string) {
     status,
     changedTo,
     retryingAsOtherKind,
+    settled,
   };
 }
 
 function CandidateLookup({ kind, id }: { kind: LookupKind; id: string }) {
   const lookup = useCandidateLookup(kind, id);
-  const { environment, info, session, query, failedBefore, progress, retryingAsOtherKind } = lookup;
+  const { environment, info, session, query, failedBefore, progress, retryingAsOtherKind, settled } = lookup;
   const live = useLiveStatus(info?.name, environment, kind, id, query.data, query.dataUpdatedAt);
   const { shown, update } = useShownRecord(query.data, query.dataUpdatedAt, live);
   const record = shown ?? query.data;
@@ -150,6 +154,7 @@ function CandidateLookup({ kind, id }: { kind: LookupKind; id: string }) {
         info={info}
         ids={record && { refId: record.refId, recordId: recordId?.id }}
         notFound={query.error instanceof ApiError && query.error.code === 'not_found'}
+        settled={settled}
       />
       {(query.isPending && !failedBefore) || retryingAsOtherKind ? (
         <CandidateSkeleton progress={progress} />

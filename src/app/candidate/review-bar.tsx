@@ -11,6 +11,7 @@ import { QUEUE_KEYS } from '../routes.ts';
 import { buttonClass } from '../ui/button.tsx';
 import { usePageKeys } from '../ui/page-keys.ts';
 import { useFlash } from '../ui/use-flash.ts';
+import { noteStep } from './step-settle.ts';
 import { useEffect, useState } from 'react';
 
 interface ReviewBarProps {
@@ -23,6 +24,11 @@ interface ReviewBarProps {
   ids: { refId?: string | null | undefined; recordId?: string | null | undefined } | undefined;
   /** The service said it has no such candidate: no dashboard address for it. */
   notFound?: boolean;
+  /**
+   * The page stays on this candidate (step-settle.ts): until then, a step passing through, the candidate
+   * is neither marked Opened nor said to colleagues as viewed.
+   */
+  settled?: boolean;
 }
 
 /**
@@ -32,17 +38,17 @@ interface ReviewBarProps {
  * too, and when it failed: the queue and the dashboard are the way on (not the dashboard of a candidate
  * the service said it does not have).
  */
-export function ReviewBar({ kind, id, environment, info, ids, notFound = false }: ReviewBarProps) {
+export function ReviewBar({ kind, id, environment, info, ids, notFound = false, settled = true }: ReviewBarProps) {
   const handOver = queueHandOverOf(useLocation().state);
   const shown = { kind, id, refId: ids?.refId, recordId: ids?.recordId };
   const place = useQueuePlace(handOver, environment, shown);
   const refId = ids?.refId ?? (kind === 'refId' ? id : undefined);
   const recordId = ids?.recordId ?? (kind === 'recordId' ? id : undefined);
   const name = info?.name;
-  useShowCandidate(name, refId, recordId);
+  useShowCandidate(settled ? name : undefined, refId, recordId);
   useEffect(() => {
-    if (name !== undefined) markVisited(name, [refId, recordId]);
-  }, [name, refId, recordId]);
+    if (name !== undefined && settled) markVisited(name, [refId, recordId]);
+  }, [name, refId, recordId, settled]);
   const viewers = viewersOf(useViewers(), name, { refId, recordId });
   const edge = useLoopKeys(place, `${kind}:${id}`);
   // Nothing to show (no queue, nobody else, no dashboard address: a refId the service did not answer for):
@@ -80,6 +86,7 @@ export function ReviewBar({ kind, id, environment, info, ids, notFound = false }
 }
 
 const go = (step: QueueStep) => {
+  noteStep();
   rememberStep(step);
   navigate(step.href, { replace: true, state: step.state });
 };
@@ -157,7 +164,10 @@ function QueueNav({ place }: { place: QueuePlace }) {
         to={to.href}
         state={to.state}
         replace
-        onNavigate={() => rememberStep(to)}
+        onNavigate={() => {
+          noteStep();
+          rememberStep(to);
+        }}
         className={buttonClass({ variant: 'secondary' })}
         rel={rel}
         aria-keyshortcuts={key}
