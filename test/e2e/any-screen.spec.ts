@@ -168,6 +168,53 @@ for (const screen of SCREENS) {
   });
 }
 
+/** 200 % zoom of a 1280 x 800 window: what the UX review saw the queue and Compare at. */
+test.describe('at 200 % zoom (640 x 400 CSS px)', () => {
+  test.use({ viewport: { width: 640, height: 400 }, deviceScaleFactor: 1 });
+
+  test('the queue stacks its rows as cards, scrolls nothing sideways and breaks no id mid-way', async ({ page }) => {
+    await page.goto('/applicants');
+    await expect(page.getByRole('table').locator('tbody tr').first()).toBeVisible({ timeout: 15_000 });
+    const { overflow, innerScroll } = await layout(page);
+    expect(overflow).toBeLessThanOrEqual(0);
+    // Before: the table was 704 px wide in a 590 px card, and scrolled sideways.
+    expect(innerScroll).toEqual([]);
+    // Before: "cust_0004 / 82", a refId cut over two lines. Each id fits its line here, and is on one.
+    const broken = await page.evaluate(() =>
+      [...document.querySelectorAll('table code')].filter((id) => id.getClientRects().length > 1).map((id) => id.textContent),
+    );
+    expect(broken).toEqual([]);
+    const lineHeights = await page
+      .locator('table code')
+      .evaluateAll((ids) =>
+        ids.map((id) => Math.round(id.getBoundingClientRect().height / Number.parseFloat(getComputedStyle(id).lineHeight))),
+      );
+    expect(new Set(lineHeights)).toEqual(new Set([1]));
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'zoom-200-queue');
+  });
+
+  test('Compare puts its pictures side by side, each with most of the height, the keys behind ?', async ({ page }) => {
+    await page.goto(AMELIE);
+    await page.getByRole('button', { name: 'Open a larger view of the passport' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Compare', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Compare pictures' });
+    await expect(dialog).toBeVisible();
+    const images = dialog.getByTestId('compare').getByRole('img');
+    await expect(images).toHaveCount(2);
+    // Before: stacked under three lines of keys and two pickers, each about 100 px of the 400.
+    for (const box of await images.evaluateAll((all) => all.map((image) => image.getBoundingClientRect().toJSON()))) {
+      expect(box.height).toBeGreaterThan(400 / 3);
+      expect(box.y + box.height).toBeLessThanOrEqual(400);
+    }
+    await expect(dialog.getByText('Press ? for the keys.')).toBeVisible();
+    await page.keyboard.press('?');
+    const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await expect(help.getByRole('heading', { name: 'In the picture viewer' })).toBeVisible();
+    await screenshot(page, 'zoom-200-compare-help');
+  });
+});
+
 test.describe('at 1920 x 1080', () => {
   test.use({ viewport: { width: 1920, height: 1080 } });
 

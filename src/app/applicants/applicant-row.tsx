@@ -23,12 +23,20 @@ const OPEN_LINK_CLASS =
   'rounded text-blue-800 underline decoration-blue-300 underline-offset-2 hover:decoration-blue-700 focus-ring-offset';
 
 /**
- * From 1280 px, where the table has the room, an id of an ordinary length (a recordId's 24, a UUID's 36)
- * never breaks: a reviewer compares ids by their ends, and a lone last character on a line of its own
- * reads as another id. Narrower, and for a longer id, it wraps rather than scroll the table sideways.
+ * An id of an ordinary length (a recordId's 24, a UUID's 36) never breaks in the table: a reviewer compares
+ * ids by their ends, and a lone last character on a line of its own reads as another id ("cust_0004 / 82"
+ * at 200 % zoom). Where the table would not fit, its rows stack (useStackToFit), and there an id breaks only
+ * when it is longer than its line. A longer id wraps anywhere rather than scroll the table sideways.
  */
 function idClass(value: string, linked: boolean): string {
-  return cn('font-mono break-all', value.length <= UNBROKEN_ID && 'xl:break-normal xl:whitespace-nowrap', !linked && 'text-slate-800');
+  return cn(
+    'font-mono',
+    value.length <= UNBROKEN_ID ? 'whitespace-nowrap' : 'break-all',
+    // Stacked (by the hook, or by the phone's stylesheet below 40rem): each id on a line of its own.
+    'group-data-stacked/queue:break-normal group-data-stacked/queue:wrap-anywhere group-data-stacked/queue:whitespace-normal',
+    'max-sm:break-normal max-sm:wrap-anywhere max-sm:whitespace-normal',
+    !linked && 'text-slate-800',
+  );
 }
 
 /** Back to queue returns to this scroll position, with this row focused. */

@@ -6,12 +6,15 @@ import { statusInfo } from '../../kyc/contract/status.ts';
 import { useViewers, viewersOf } from '../live/presence.ts';
 import { useVisited, wasVisited } from '../recent/visited.ts';
 import { buttonClass } from '../ui/button.tsx';
-import { Card } from '../ui/card.tsx';
+import { cardClass } from '../ui/card.tsx';
+import { cn } from '../ui/cn.ts';
 import { useNow } from '../ui/use-now.ts';
 import { useZoneMode } from '../ui/zone-mode.ts';
 import { SinceCell } from './applicant-cells.tsx';
 import { ApplicantRow } from './applicant-row.tsx';
 import type { QueueFilters } from './applicants-queries.ts';
+import { useStackToFit } from './stack-to-fit.ts';
+import { useRef } from 'react';
 
 /** The "since" column's heading: the date that matches the tab, or each row's own on All. */
 export function sinceHeading(filter: ApplicantFilter | undefined): string {
@@ -25,6 +28,8 @@ export function sinceHeading(filter: ApplicantFilter | undefined): string {
  * dashboard. The whole row opens its candidate: its id is a real link (its recordId, else its refId),
  * which tells the candidate page its place (Previous, Next), and a click elsewhere on the row that
  * selected no text opens it too (row-open.ts), so an id or a date can still be selected and copied.
+ * Where the table does not fit its card (a narrow window, 200 % zoom), its rows are stacked, as on a
+ * phone (useStackToFit).
  */
 export function ApplicantsTable({
   records,
@@ -61,9 +66,11 @@ export function ApplicantsTable({
   const visited = useVisited();
   const viewers = useViewers();
   const name = info?.name;
+  const card = useRef<HTMLDivElement>(null);
+  const stacked = useStackToFit(card, records);
   return (
-    <Card padding="none" className="overflow-x-auto">
-      <table data-stack className="w-full text-left text-sm sm:min-w-[44rem]">
+    <div ref={card} className={cn(cardClass({ padding: 'none' }), 'overflow-x-auto')}>
+      <table data-stack data-stacked={stacked || undefined} className="group/queue w-full text-left text-sm sm:min-w-[44rem]">
         <caption className="sr-only">{caption}</caption>
         <ColumnHeads
           cell="px-4 py-2"
@@ -106,7 +113,7 @@ export function ApplicantsTable({
           })}
         </tbody>
       </table>
-    </Card>
+    </div>
   );
 }
 

@@ -217,10 +217,17 @@ export function DocumentViewer({
       ) : (
         <div className="flex min-h-0 flex-1">{paneFor(shown, 0)}</div>
       )}
-      <p id={hintId} className="text-xs text-slate-300">
+      {/*
+        On a short screen (200 % zoom, a phone held sideways) the three lines of keys took the pictures' room
+        (Compare's were about 100 px tall): they are read out still, and `?` lists them (keyboard-help.tsx).
+      */}
+      <p id={hintId} className="text-xs text-slate-300 [@media(height<36rem)]:sr-only">
         Drag or use the arrow keys to move a zoomed picture. Keys: + and − zoom, 0 fits, 1 shows actual size, R rotates, ← and → change the
         picture when not zoomed, Esc closes.
         {pair ? ' The toolbar and keys act on the highlighted side; click a side to choose it.' : ''}
+      </p>
+      <p aria-hidden="true" className="hidden text-xs text-slate-300 [@media(height<36rem)]:block">
+        Press ? for the keys.
       </p>
     </dialog>
   );
@@ -242,7 +249,8 @@ function ComparePanes({
   paneFor: (picture: ViewerPicture, side: 0 | 1, position?: string) => ReactNode;
 }) {
   return (
-    <div className="flex min-h-0 flex-1 flex-col gap-2 md:flex-row" data-testid="compare">
+    // Side by side wherever the screen is wider than tall: stacked at 640 x 400, each picture was about 100 px tall.
+    <div className="flex min-h-0 flex-1 flex-col gap-2 landscape:flex-row md:flex-row" data-testid="compare">
       {([0, 1] as const).map((side) => {
         const other = side === 0 ? 1 : 0;
         return (
