@@ -274,4 +274,20 @@ describe('slow bodies from someone signed in', () => {
     }
     expect((await rawRequest(port, '/api/meta', { headers: { cookie: sam } })).status).toBe(200);
   }, 30_000);
+
+  it('attack: batches whose bodies never come spend the batch budget before they are read, and are refused unread', async () => {
+    const port = await start({ headersTimeoutMs: 10_000, requestTimeoutMs: 120_000, batchIdsPerMinute: 3, apiBodyTimeoutMs: 3000 });
+    const sam = cookieOf(await signIn(port, 'sam', 'sam-pass'));
+    // Four slow batches: each takes its first id before its body is read, so one of them finds the budget of
+    // three spent and is refused at once, and closed; the three others are cut at the body's deadline.
+    const clients = await Promise.all(Array.from({ length: 4 }, () => slowClient(port, '127.0.0.2', slowBatch(sam))));
+    const refused = () => clients.filter((client) => client.answer().startsWith('HTTP/1.1 429'));
+    await untilClosed(clients, () => refused().length > 0);
+    const [first] = refused();
+    await first!.closed;
+    expect(answerOf(first!)).toMatchObject({ status: '429', code: 'rate_limited', message: expect.stringMatching(/batch budget/) });
+    expect(answerOf(first!).head).toContain('connection: close');
+    await Promise.all(clients.map((client) => client.closed));
+    expect(clients.map((client) => answerOf(client).code).sort()).toEqual(['rate_limited', ...Array(3).fill('request_timeout')]);
+  }, 30_000);
 });

@@ -2,7 +2,7 @@ import type http from 'node:http';
 import { type BatchEvent, batchRequestSchema } from '../../kyc/contract/batch.ts';
 import { checkId } from '../../kyc/contract/lookup.ts';
 import { auditTrail, auditWritable, countLine, refuse } from '../audit/audit-trail.ts';
-import { invalidIdsLine, refusedBatchLine } from '../audit/audit-lines.ts';
+import { invalidIdsLine, refusedBatchLine, requestLine } from '../audit/audit-lines.ts';
 import type { AccessControl } from '../auth/access-control.ts';
 import type { Identity } from '../http/identity.ts';
 import { type FoundRow, lookupRowAsSearched } from './batch-row.ts';
@@ -18,8 +18,9 @@ import { StoreUnavailableError } from '../state/store.ts';
 /**
  * `POST /api/batch` (`/api/e/<name>/batch`): up to 500 ids at status level, for every role. The ids
  * arrive once, in the body; the answer is NDJSON, one line per row as each lookup finishes, then a
- * `done` line. Batches have their own budget (ids per minute per user), reserved whole before the first
- * lookup, and run a few lookups at a time (batch-row.ts: the single lookup's steps). Every valid id gets
+ * `done` line. Batches have their own budget (ids per minute per user): its first id is taken before the
+ * body is read, as an export's token is, so that a flood of batches whose bodies never come costs the
+ * budget and is refused unread; the rest is reserved whole before the first lookup. Batches run a few lookups at a time (batch-row.ts: the single lookup's steps). Every valid id gets
  * its own audit line, marked `batch`; the invalid ones are counted in one line for the batch. An id sent
  * more than once is looked up once, and its one result answers each of its places: the app sends each
  * id once, and another client's repeats cost no second request to the service, budget or audit line.
@@ -43,19 +44,18 @@ export async function batchRoute(deps: LookupDeps, batch: BatchDeps, call: Signe
   if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) {
     throw new ApiFailure('unsupported_media_type', 'Send the batch as JSON: {"kind":"refId","ids":[…]}.');
   }
-  // Nothing is audited before the request is known.
+  // A batch holds at least one id: that one is paid before the body is read (refused, it is counted as an export's is).
+  const first = await reserveBudget(batch, req, identity, 1);
+  if (first) return refuseBatch(deps, call, first, requestLine(deps.environment, call, 'batch'));
+  // Nothing else is audited before the request is known.
   const { kind, ids } = await readJsonBody(call, MAX_BODY_BYTES, batchRequestSchema, 'batch', {
     tooLarge: 'The batch is too large: at most 500 ids of at most 256 characters.',
   });
 
   const places = placesOf(ids);
   const distinct = [...places.keys()];
-  const refused = await reserveBudget(batch, req, identity, distinct.length);
-  if (refused?.code === 'rate_limited') deps.metrics.rateLimited.inc({ limit: 'batch' });
-  if (refused) {
-    const audit = auditTrail(deps, res, 'batch', refusedBatchLine(deps.environment, call, kind, ids.length));
-    return refuse(res, audit, refused, { counted: true });
-  }
+  const refused = await reserveBudget(batch, req, identity, distinct.length, 1);
+  if (refused) return refuseBatch(deps, call, refused, refusedBatchLine(deps.environment, call, kind, ids.length));
   // Nothing reaches the service while the audit log could not record it (each row asks again).
   const stuck = auditWritable(deps);
   if (stuck) return sendFailure(res, stuck);
@@ -112,26 +112,36 @@ function placesOf(ids: readonly string[]): Map<string, number[]> {
   return places;
 }
 
+/** A batch refused over its budget (or the store down), counted with the user's refusals under `line`. */
+function refuseBatch(deps: LookupDeps, call: SignedInCall, refused: ApiFailure, line: Parameters<typeof auditTrail>[3]) {
+  if (refused.code === 'rate_limited') deps.metrics.rateLimited.inc({ limit: 'batch' });
+  return refuse(call.res, auditTrail(deps, call.res, 'batch', line), refused, { counted: true });
+}
+
+/** Reserves `count` ids of the budget, of which `paid` were taken already (the first, before the body). */
 async function reserveBudget(
   batch: BatchDeps,
   req: http.IncomingMessage,
   identity: Identity,
   count: number,
+  paid = 0,
 ): Promise<ApiFailure | undefined> {
   if (count > batch.budget.capacity) {
     const message = `This server allows at most ${batch.budget.capacity} ids per minute in batches (limits.batchIdsPerMinute): split the list.`;
     return new ApiFailure('bad_request', message);
   }
+  if (count <= paid) return undefined;
   let taken: Take;
   try {
-    taken = await batch.budget.take(`batch:${batch.access.rateLimitKey(req, identity)}`, count);
+    taken = await batch.budget.take(`batch:${batch.access.rateLimitKey(req, identity)}`, count - paid);
   } catch (error) {
     if (error instanceof StoreUnavailableError) return STORE_UNAVAILABLE;
     throw error;
   }
   if (taken.ok) return undefined;
   const { retryAfterSeconds } = taken;
-  return new ApiFailure('rate_limited', `Your batch budget is used up for now: ${count} ids can start in ${retryAfterSeconds} s.`, {
+  const what = count === 1 ? 'a batch' : `${count} ids`;
+  return new ApiFailure('rate_limited', `Your batch budget is used up for now: ${what} can start in ${retryAfterSeconds} s.`, {
     retryAfterSeconds,
   });
 }
