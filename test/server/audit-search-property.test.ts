@@ -17,7 +17,7 @@ import { type AuditLine, createAuditLog } from '../../src/server/audit/audit.ts'
 import { createAccessControl } from '../../src/server/auth/access.ts';
 import { AUDIT_CSV_COLUMNS } from '../../src/server/trail/audit-csv.ts';
 import { type AuditStore, createAuditStore } from '../../src/server/trail/audit-store.ts';
-import { LEAD } from './audit-trail-helpers.ts';
+import { LEAD, parseCsv, shownOfCell } from './audit-trail-helpers.ts';
 import { rawRequest, startTestApp, type TestApp } from './http.ts';
 import { memoryAuditLog } from './memory-audit.ts';
 import { hasPostgres, NO_POSTGRES_MESSAGE, queryOf, type RunningPostgres, startPostgres } from './postgres-fixture.ts';
@@ -189,34 +189,6 @@ function expected(lines: Parsed[], q: AuditQuery): string[] {
     .reverse();
 }
 
-/** RFC 4180, as a spreadsheet reads it. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  const endCell = () => {
-    row.push(cell);
-    cell = '';
-  };
-  for (let i = text.startsWith('\ufeff') ? 1 : 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted && c === '"' && text[i + 1] === '"') {
-      cell += '"';
-      i++;
-    } else if (c === '"') quoted = !quoted;
-    else if (quoted || (c !== ',' && c !== '\r')) cell += c;
-    else if (c === ',') endCell();
-    else {
-      endCell();
-      rows.push(row);
-      row = [];
-      i++; // the \n of \r\n
-    }
-  }
-  return rows;
-}
-
 const dir = mkdtempSync(path.join(os.tmpdir(), 'cl-audit-property-'));
 const file = path.join(dir, 'audit.jsonl');
 let lines: Parsed[] = [];
@@ -295,9 +267,14 @@ async function holdsToTheFile(app: TestApp): Promise<void> {
       expect(header).toEqual([...AUDIT_CSV_COLUMNS]);
       expect(csv.map((cells) => cells.at(-1))).toEqual(want);
       const users = new Map(lines.map((line) => [line.hash, line.user]));
+      const column = (name: (typeof AUDIT_CSV_COLUMNS)[number]) => AUDIT_CSV_COLUMNS.indexOf(name);
       for (const cells of csv) {
         const user = users.get(cells.at(-1)!);
         expect(cells[2]).toBe(typeof user === 'string' ? spreadsheetSafe(user) : '');
+        // A queue view's row: the candidates its line names, read back from the one cell, and its tab.
+        const line = byHash.get(cells.at(-1)!)!;
+        expect(shownOfCell(cells[column('shown')]!)).toEqual(shownOf(line) ?? []);
+        expect(cells[column('queueTab')]).toBe(shownOf(line) ? spreadsheetSafe(line.filter as string) : '');
       }
     }),
     { numRuns: 100 },

@@ -92,3 +92,55 @@ export function fileLines(file: string): Array<Record<string, unknown>> {
 export function lookUp(at: Instance, refId: string, headers: Record<string, string>): Promise<RawResponse> {
   return at.request(`/api/candidates/refId/${encodeURIComponent(refId)}`, { headers });
 }
+
+/** RFC 4180, as a spreadsheet reads it. */
+export function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  const endCell = () => {
+    row.push(cell);
+    cell = '';
+  };
+  for (let i = text.startsWith('\ufeff') ? 1 : 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quoted && c === '"' && text[i + 1] === '"') {
+      cell += '"';
+      i++;
+    } else if (c === '"') quoted = !quoted;
+    else if (quoted || (c !== ',' && c !== '\r')) cell += c;
+    else if (c === ',') endCell();
+    else {
+      endCell();
+      rows.push(row);
+      row = [];
+      i++; // the \n of \r\n
+    }
+  }
+  return rows;
+}
+
+/** The CSV export's rows as objects by its header's names. */
+export function csvRecords(text: string): Array<Record<string, string>> {
+  const [header, ...rows] = parseCsv(text);
+  return rows.map((cells) => Object.fromEntries(header!.map((name, index) => [name, cells[index]!])));
+}
+
+/**
+ * The CSV's `shown` cell read back as a spreadsheet user would split it: candidates by `; `, each
+ * `refId/recordId`, an empty side no id, `%XX` an escaped character of the id; a leading apostrophe is the
+ * spreadsheet's formula guard, not part of the id.
+ */
+export function shownOfCell(cell: string): Array<{ refId?: string; recordId?: string }> {
+  if (cell === '') return [];
+  return cell
+    .replace(/^'(?=[=+\-@\t\r])/, '')
+    .split('; ')
+    .map((pair) => {
+      const [refId, recordId, ...rest] = pair.split('/');
+      expect(rest).toEqual([]);
+      const id = (text: string | undefined) => (text ? decodeURIComponent(text) : undefined);
+      return { ...(id(refId) ? { refId: id(refId) } : {}), ...(id(recordId) ? { recordId: id(recordId) } : {}) };
+    });
+}

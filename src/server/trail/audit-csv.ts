@@ -15,6 +15,9 @@ export const AUDIT_CSV_COLUMNS = [
   'environment',
   'kind',
   'id',
+  // A queue view that named its candidates has no `kind` or `id` of its own: its tab, and whom it showed.
+  'queueTab',
+  'shown',
   'level',
   'status',
   'code',
@@ -28,11 +31,26 @@ export function csvHeader(): string {
   return `${CSV_BOM}${csvLine(AUDIT_CSV_COLUMNS)}`;
 }
 
+type Cell = string | number | null | undefined;
+
 export function csvRow(row: AuditRow): string {
-  const cell = (value: string | number | null) => (value === null ? '' : String(value));
+  const cell = (value: Cell) => (value === null || value === undefined ? '' : String(value));
+  // Who the row names: its own candidate, or a queue view's tab and whom it showed.
+  const candidate: Cell[] = [row.kind, row.id, row.queueTab, shownCell(row.shown)];
   return csvLine(
-    [row.time, row.instance, row.user, row.role, row.action, row.env, row.kind, row.id, row.level, row.status, row.code]
+    [row.time, row.instance, row.user, row.role, row.action, row.env, ...candidate, row.level, row.status, row.code]
       .concat([row.client, row.requestId, row.detail, row.hash])
       .map(cell),
   );
+}
+
+/**
+ * Whom a queue view showed, in one cell: `refId/recordId` for each candidate (either side empty when their
+ * row carried no such id), joined by `; `. A refId may hold any character, so `%`, `/` and `;` inside an id
+ * are written `%25`, `%2F` and `%3B`: the cell splits back into exactly the ids the line names.
+ */
+export function shownCell(shown: AuditRow['shown']): string {
+  if (!shown || shown.length === 0) return '';
+  const escaped = (id: string | undefined) => (id ?? '').replace(/[%/;]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`);
+  return shown.map((ids) => `${escaped(ids.refId)}/${escaped(ids.recordId)}`).join('; ');
 }

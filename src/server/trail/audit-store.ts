@@ -46,7 +46,8 @@ export interface AuditStore {
   search(filter: SearchFilter, page: SearchPage): Promise<AuditSearchAnswer>;
   status(): Promise<AuditStatus>;
   /**
-   * Every row of the filter, newest first, at most `max`, for a CSV export: read from one source
+   * Every row of the filter, newest first, at most `max`, for a CSV export (a queue view's row lists whom it
+   * showed, as the audit page's search lists them): read from one source
    * throughout (a cursor of the table means nothing to the files), so a database that fails half-way
    * makes the export fail rather than repeat or skip rows.
    */
@@ -181,13 +182,14 @@ function databaseStore(
 
 /** Rows a page at a time, each page going on from the last one's cursor, until there are no more or `max`. */
 async function* pagesOf(
-  read: (page: { limit: number; cursor?: string }) => Promise<{ rows: AuditRow[]; next?: string }>,
+  read: (page: { limit: number; cursor?: string; shown: true }) => Promise<{ rows: AuditRow[]; next?: string }>,
   max: number,
 ): AsyncGenerator<AuditRow> {
   let given = 0;
   let cursor: string | undefined;
   do {
-    const page = await read({ limit: Math.min(EXPORT_PAGE, max - given), ...(cursor ? { cursor } : {}) });
+    // A queue view's row lists whom it showed, as the audit page's search lists them: the CSV has a column for it.
+    const page = await read({ limit: Math.min(EXPORT_PAGE, max - given), ...(cursor ? { cursor } : {}), shown: true });
     for (const row of page.rows) yield row;
     given += page.rows.length;
     cursor = page.next;

@@ -1,0 +1,192 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { AUDIT_PATHS, type AuditQuery } from '../../src/kyc/contract/audit-search.ts';
+import { type AuditLine, createAuditLog } from '../../src/server/audit/audit.ts';
+import { createAccessControl } from '../../src/server/auth/access.ts';
+import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
+import { startSandbox, type RunningSandbox } from '../../src/server/sandbox/sandbox.ts';
+import { type AuditStore, createAuditStore } from '../../src/server/trail/audit-store.ts';
+import { as, csvRecords, gatewayInstance, LEAD, lookUp, postJson, search, shownOfCell } from './audit-trail-helpers.ts';
+import { rawRequest, startTestApp, type TestApp } from './http.ts';
+import type { Instance } from './instance.ts';
+import { memoryAuditLog } from './memory-audit.ts';
+import { hasPostgres, NO_POSTGRES_MESSAGE, queryOf, type RunningPostgres, startPostgres } from './postgres-fixture.ts';
+import { pageOf } from './queue-fixture.ts';
+
+/**
+ * The audit page's Download CSV beside its table (a UX review's findings), from the files and from the
+ * table in PostgreSQL: a queue view found by a candidate is exported with its tab and whom it showed, where
+ * its row had an empty kind and id and no column said either.
+ */
+const candidates = await sampleCandidates({ now: new Date(), pictures: false });
+const screened = candidates.find((candidate) => candidate.record.refId === 'user-7781')!.record;
+const ANA = as('ana', 'compliance');
+const DAVE = as('dave', 'compliance');
+
+let sandbox: RunningSandbox;
+let postgres: RunningPostgres | undefined;
+const instances: Instance[] = [];
+const closing: Array<{ close(): Promise<void> }> = [];
+beforeAll(async () => {
+  [sandbox, postgres] = await Promise.all([startSandbox({ candidates }), hasPostgres ? startPostgres() : undefined]);
+}, 60_000);
+afterEach(async () => {
+  await Promise.all([...instances.splice(0), ...closing.splice(0)].map((started) => started.close()));
+});
+afterAll(async () => {
+  await postgres?.destroy();
+  await sandbox.close();
+});
+
+async function instance(env: Record<string, string> = {}): Promise<Instance> {
+  const started = await gatewayInstance(sandbox, env);
+  instances.push(started);
+  return started;
+}
+
+/** Ana's lookup tells the queue index user-7781's potential match; then dave, compliance, opens the blocked tab. */
+async function daveSeesTheBlockedTab(app: Instance): Promise<void> {
+  const blockedTab = (headers: Record<string, string>) => app.request('/api/applicants?status=blocked&skip=0&limit=50', { headers });
+  expect((await lookUp(app, 'user-7781', ANA)).status).toBe(200);
+  await expect
+    .poll(async () => pageOf(await blockedTab(ANA)).records.find((row) => row.refId === 'user-7781'))
+    .toMatchObject({ certificate: 'potential_match' });
+  expect((await blockedTab(DAVE)).status).toBe(200);
+}
+
+async function exported(app: Instance, query: AuditQuery, headers = LEAD): Promise<Array<Record<string, string>>> {
+  const res = await postJson(app, AUDIT_PATHS.export, query, headers);
+  expect(res.status, res.body).toBe(200);
+  return csvRecords(res.body);
+}
+
+/** What the review reproduced: a lead searches the candidate, then downloads the CSV of the same search. */
+async function expectDaveInTheCsv(app: Instance): Promise<void> {
+  await daveSeesTheBlockedTab(app);
+  const shown = (await search(app, { refId: 'user-7781', user: 'dave' })).rows;
+  expect(shown).toEqual([expect.objectContaining({ action: 'list', kind: null, id: null, queueTab: 'blocked' })]);
+  const rows = await exported(app, { refId: 'user-7781', user: 'dave' });
+  expect(rows).toEqual([
+    expect.objectContaining({
+      action: 'list',
+      kind: '',
+      id: '',
+      queueTab: 'blocked',
+      shown: `user-7781/${screened.recordId}`,
+      hash: shown[0]!.hash,
+    }),
+  ]);
+  expect(shownOfCell(rows[0]!.shown!)).toEqual(shown[0]!.shown);
+}
+
+describe('the audit CSV beside the table, from the files', () => {
+  it('a queue view found by the candidate is exported with its tab and whom it showed (refId/recordId)', async () => {
+    await expectDaveInTheCsv(await instance());
+  }, 60_000);
+});
+
+describe.skipIf(!hasPostgres)(`the same from the audit table${hasPostgres ? '' : ` (${NO_POSTGRES_MESSAGE})`}`, () => {
+  it('a queue view found by the candidate is exported with its tab and whom it showed, read from the table', async () => {
+    const app = await instance({ DATABASE_URL: await postgres!.database(), AUDIT_INSTANCE: 'app1' });
+    await expectDaveInTheCsv(app);
+    expect((await search(app, { user: 'dave' })).source.kind).toBe('database');
+  }, 60_000);
+});
+
+/** Queue views written by the real writer whose ids and tab a spreadsheet would run, or that hold the cell's separators. */
+type QueueView = Record<string, unknown> & { candidates: Array<{ refId?: string; recordId?: string }> };
+const HOSTILE: QueueView[] = [
+  {
+    user: 'dave',
+    role: 'compliance',
+    env: 'default',
+    kind: 'list',
+    filter: '@tab',
+    skip: 0,
+    limit: 50,
+    records: 3,
+    status: 200,
+    code: null,
+    upstreamStatus: null,
+    level: null,
+    durationMs: 1,
+    candidates: [
+      { refId: '=HYPERLINK("http://evil.example","x")', recordId: '+1;2' },
+      { refId: 'a/b; c%2F', recordId: '-3' },
+      { recordId: '@sum(A1)' },
+    ],
+  },
+  {
+    user: 'dave',
+    role: 'compliance',
+    env: 'default',
+    kind: 'list',
+    filter: 'blocked',
+    skip: 0,
+    limit: 50,
+    records: 1,
+    status: 200,
+    code: null,
+    upstreamStatus: null,
+    level: null,
+    durationMs: 1,
+    candidates: [{ recordId: '-2+3' }],
+  },
+];
+
+/** A file of the hostile views, and the audit page over it (its own lines go elsewhere: the file stays as written). */
+async function hostileApp(databaseUrl?: string): Promise<TestApp> {
+  const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'cl-audit-export-')), 'audit.jsonl');
+  const log = createAuditLog(file);
+  for (const line of HOSTILE) await log.record({ time: new Date().toISOString(), ...line } as unknown as AuditLine);
+  await log.close();
+  const store: AuditStore = createAuditStore({ file, instance: 'app1', retentionDays: 36_500, ...(databaseUrl ? { databaseUrl } : {}) });
+  closing.push(store);
+  if (databaseUrl) {
+    const count = async () =>
+      (await queryOf<{ n: number }>(databaseUrl, 'SELECT count(*)::int AS n FROM candidate_lookup_audit').catch(() => [{ n: 0 }]))[0]!.n;
+    await expect.poll(count, { timeout: 20_000 }).toBe(HOSTILE.length);
+  }
+  const app = await startTestApp({
+    upstream: { baseUrl: 'http://127.0.0.1:9', clientId: 'c', apiKey: 'k' },
+    audit: memoryAuditLog(),
+    access: createAccessControl({ mode: 'proxy', userHeader: 'x-user', roleHeader: 'x-role', trusted: ['127.0.0.1/32'] }),
+    trail: store,
+  });
+  closing.push(app);
+  return app;
+}
+
+async function expectHostileCellsInert(app: TestApp): Promise<void> {
+  const res = await rawRequest(app.port, AUDIT_PATHS.export, {
+    method: 'POST',
+    headers: { ...LEAD, 'content-type': 'application/json' },
+    body: JSON.stringify({ user: 'dave' }),
+  });
+  expect(res.status).toBe(200);
+  // Newest first: the blocked tab's view, then the one of the "@tab" tab.
+  const [blocked, tagged] = csvRecords(res.body);
+  // A cell that starts with = + - @ is made text; one that starts with the separator needs nothing.
+  expect(tagged!.shown).toBe(`'=HYPERLINK("http:%2F%2Fevil.example","x")/+1%3B2; a%2Fb%3B c%252F/-3; /@sum(A1)`);
+  expect(tagged!.queueTab).toBe("'@tab");
+  expect(blocked!.shown).toBe('/-2+3');
+  // Split back as a spreadsheet user would: exactly the ids each line names, none run together or split apart.
+  expect(shownOfCell(tagged!.shown!)).toEqual(HOSTILE[0]!.candidates);
+  expect(shownOfCell(blocked!.shown!)).toEqual(HOSTILE[1]!.candidates);
+}
+
+describe('the CSV of queue views whose ids are hostile', () => {
+  it('attack: ids that start with = + - @ or hold "/", ";" or "%" are inert in the shown cell and split back exactly (files)', async () => {
+    await expectHostileCellsInert(await hostileApp());
+  });
+
+  it.skipIf(!hasPostgres)(
+    `attack: the same ids read from the table in PostgreSQL${hasPostgres ? '' : ` (${NO_POSTGRES_MESSAGE})`}`,
+    async () => {
+      await expectHostileCellsInert(await hostileApp(await postgres!.database()));
+    },
+    60_000,
+  );
+});
