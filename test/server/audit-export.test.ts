@@ -18,12 +18,14 @@ import { pageOf } from './queue-fixture.ts';
 /**
  * The audit page's Download CSV beside its table (a UX review's findings), from the files and from the
  * table in PostgreSQL: a queue view found by a candidate is exported with its tab and whom it showed, where
- * its row had an empty kind and id and no column said either.
+ * its row had an empty kind and id and no column said either; and the same search gives the same rows in
+ * the table and the file, where the file had the lead's own search and export lines besides.
  */
 const candidates = await sampleCandidates({ now: new Date(), pictures: false });
 const screened = candidates.find((candidate) => candidate.record.refId === 'user-7781')!.record;
 const ANA = as('ana', 'compliance');
 const DAVE = as('dave', 'compliance');
+const LEE = as('lee', 'lead');
 
 let sandbox: RunningSandbox;
 let postgres: RunningPostgres | undefined;
@@ -81,9 +83,37 @@ async function expectDaveInTheCsv(app: Instance): Promise<void> {
   expect(shownOfCell(rows[0]!.shown!)).toEqual(shown[0]!.shown);
 }
 
+/**
+ * The same search, in the table and in the file, row for row: searched, downloaded, searched again. The
+ * lead's own reads of the trail are in neither (unless the Action filter asks for them); another lead's
+ * are in both.
+ */
+async function expectTableAndCsvAgree(app: Instance): Promise<void> {
+  await daveSeesTheBlockedTab(app);
+  expect((await search(app, { refId: 'user-7781' }, LEE)).rows.length).toBeGreaterThan(0);
+  for (const query of [{ refId: 'user-7781' }, { who: 'people' as const }, { refId: 'user-7781', user: 'lee' }]) {
+    const table = (await search(app, query)).rows.map((row) => row.hash);
+    const csv = (await exported(app, query)).map((row) => row.hash);
+    expect(csv, JSON.stringify(query)).toEqual(table);
+    expect((await search(app, query)).rows.map((row) => row.hash)).toEqual(table);
+  }
+  // Lee's search of the candidate is in both, as "Searched the audit trail".
+  const byLee = (await exported(app, { refId: 'user-7781', user: 'lee' })).map((row) => row.action);
+  expect(byLee).toEqual(['audit_search']);
+  // Asked for by the Action filter, the lead's own reads are listed too: lena's searches above, lee's one.
+  const searches = (await search(app, { action: 'audit_search' })).rows.map((row) => row.user);
+  expect(searches.filter((user) => user === 'lena').length).toBeGreaterThanOrEqual(6);
+  expect((await exported(app, { action: 'audit_search', user: 'lee' })).map((row) => row.user)).toEqual(['lee']);
+  expect((await exported(app, { action: 'audit_export' })).map((row) => row.user)).toContain('lena');
+}
+
 describe('the audit CSV beside the table, from the files', () => {
   it('a queue view found by the candidate is exported with its tab and whom it showed (refId/recordId)', async () => {
     await expectDaveInTheCsv(await instance());
+  }, 60_000);
+
+  it("the same search gives the same rows in the table and the CSV: the lead's own searches and exports in neither", async () => {
+    await expectTableAndCsvAgree(await instance());
   }, 60_000);
 });
 
@@ -91,6 +121,12 @@ describe.skipIf(!hasPostgres)(`the same from the audit table${hasPostgres ? '' :
   it('a queue view found by the candidate is exported with its tab and whom it showed, read from the table', async () => {
     const app = await instance({ DATABASE_URL: await postgres!.database(), AUDIT_INSTANCE: 'app1' });
     await expectDaveInTheCsv(app);
+    expect((await search(app, { user: 'dave' })).source.kind).toBe('database');
+  }, 60_000);
+
+  it('the same search gives the same rows in the table and the CSV, read from the table', async () => {
+    const app = await instance({ DATABASE_URL: await postgres!.database(), AUDIT_INSTANCE: 'app1' });
+    await expectTableAndCsvAgree(app);
     expect((await search(app, { user: 'dave' })).source.kind).toBe('database');
   }, 60_000);
 });

@@ -16,6 +16,22 @@ import { shownKey } from './audit-row.ts';
 export interface SearchFilter extends AuditFilter {
   /** Any of these actions (a candidate's Activity); `action` narrows further. */
   actions?: readonly AuditAction[];
+  /** The lead reading: their own searches and exports of the trail are left out (readerFilter). */
+  exceptReadsBy?: string;
+}
+
+/** The audit page's own lines: a search or an export of the trail. */
+export const TRAIL_READS: readonly AuditAction[] = ['audit_search', 'audit_export'];
+
+/**
+ * The audit page's filter as `reader` reads the trail. Each search writes its line after it has read, and
+ * each export before, so the reader's own reads made the CSV longer than the table just shown for the same
+ * filters (the search's line and the export's): they are left out of both, unless the Action filter asks
+ * for them. Another lead's reads stay in: a lead auditing leads finds them in every search.
+ */
+export function readerFilter(filter: SearchFilter, reader: string): SearchFilter {
+  const asksForReads = filter.action !== undefined && (TRAIL_READS as readonly string[]).includes(filter.action);
+  return asksForReads ? filter : { ...filter, exceptReadsBy: reader };
 }
 
 /** The filter as the lines are written: an id cut at 256 characters, an environment at 32, as a line cuts theirs (audit-line.ts). */
@@ -37,6 +53,7 @@ export function matches(row: AuditRow, filter: SearchFilter, shown: readonly str
   if (filter.who !== undefined && isServerWork(row.user) !== (filter.who === 'server')) return false;
   if (filter.action !== undefined && !isAction(row, filter.action)) return false;
   if (filter.actions !== undefined && !filter.actions.includes(row.action)) return false;
+  if (filter.exceptReadsBy !== undefined && isReadBy(row, filter.exceptReadsBy)) return false;
   if (filter.level !== undefined && row.level !== filter.level) return false;
   if (filter.env !== undefined && row.env !== filter.env) return false;
   if (filter.refId !== undefined || filter.recordId !== undefined) {
@@ -50,6 +67,11 @@ export function matches(row: AuditRow, filter: SearchFilter, shown: readonly str
   if (filter.from !== undefined && time < Date.parse(filter.from)) return false;
   if (filter.to !== undefined && time >= Date.parse(filter.to)) return false;
   return true;
+}
+
+/** Whether the row is a search or export of the trail by `reader` (capitals A to Z folded, as the user filter folds them). */
+function isReadBy(row: AuditRow, reader: string): boolean {
+  return TRAIL_READS.includes(row.action) && row.user !== null && foldCase(row.user) === foldCase(reader);
 }
 
 /**

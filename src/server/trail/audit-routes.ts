@@ -27,7 +27,7 @@ import { type BodySchema, readJsonBody } from '../http/request-body.ts';
 import type { Identity } from '../http/identity.ts';
 import { any, get, type Route, type SignedInCall } from '../http/routes.ts';
 import { csvHeader, csvRow } from './audit-csv.ts';
-import { asLogged } from './audit-match.ts';
+import { asLogged, readerFilter } from './audit-match.ts';
 import type { AuditStore } from './audit-store.ts';
 import type { OtherId, SameCandidate } from './same-candidate.ts';
 
@@ -82,7 +82,7 @@ async function searchRoute(deps: TrailDeps, call: SignedInCall): Promise<void> {
   const also = await otherIdOf(deps, filter);
   // The page marks the rows after a break in their instance's chain (the store knows their places), and
   // lists whom each queue view showed: "who looked at whom" (a candidate's Activity needs neither).
-  const found = await deps.store.search(asLogged({ ...filter, ...also }), {
+  const found = await deps.store.search(readerFilter(asLogged({ ...filter, ...also }), call.identity.user), {
     limit: limit ?? AUDIT_PAGE_SIZE,
     ...(cursor ? { cursor } : {}),
     marked: true,
@@ -137,7 +137,11 @@ async function exportRoute(deps: TrailDeps, call: SignedInCall): Promise<void> {
   });
   try {
     await send(res, csvHeader());
-    for await (const row of deps.store.exportRows(asLogged({ ...filter, ...also }), MAX_AUDIT_EXPORT_ROWS)) {
+    // The rows the table shows for the same filters (readerFilter): not this export's own line, nor the search's before it.
+    for await (const row of deps.store.exportRows(
+      readerFilter(asLogged({ ...filter, ...also }), call.identity.user),
+      MAX_AUDIT_EXPORT_ROWS,
+    )) {
       if (res.destroyed) return;
       await send(res, csvRow(row));
     }

@@ -1,6 +1,6 @@
 import type { AuditRow, FileChain, IndexLag, InstanceState } from '../../kyc/contract/audit-search.ts';
 import type { Database } from '../state/postgres.ts';
-import { foldCase, type SearchFilter, SERVER_USER_LIST } from './audit-match.ts';
+import { foldCase, type SearchFilter, SERVER_USER_LIST, TRAIL_READS } from './audit-match.ts';
 import { type ShownIds, shownCandidatesOf, shownKey } from './audit-row.ts';
 
 /**
@@ -165,6 +165,11 @@ export function conditionsOf(filter: SearchFilter, first = 1): { where: string[]
   else if (filter.action === 'list') where.push(`(action = 'list' AND queue_tab IS NULL)`);
   else if (filter.action !== undefined) where.push(`action = ${param(filter.action)}`);
   if (filter.actions !== undefined) where.push(`action = ANY(${param(filter.actions)}::text[])`);
+  // The reader's own reads of the trail left out, as audit-match.ts's isReadBy: a line of no user is no one's.
+  if (filter.exceptReadsBy !== undefined) {
+    const reads = `action = ANY(${param(TRAIL_READS)}::text[])`;
+    where.push(`NOT (${reads} AND "user" IS NOT NULL AND lower("user" COLLATE "C") = ${param(foldCase(filter.exceptReadsBy))})`);
+  }
   if (filter.level !== undefined) where.push(`level = ${param(filter.level)}`);
   if (filter.env !== undefined) where.push(`env = ${param(filter.env)}`);
   const byCandidate: string[] = [];
