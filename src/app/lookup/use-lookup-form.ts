@@ -71,8 +71,15 @@ export function useLookupForm(current: Current) {
     dispatch({ type: 'restored', value: shown, keepChoice: current === undefined });
     requestAnimationFrame(() => input.current?.select());
   };
-  const dismissList = () => dispatch({ type: 'listDismissed' });
-  const useOne = (id: string) => dispatch({ type: 'listIdUsed', id });
+  // The offer's buttons go with it: the focus goes back to the box, where it fell to the page and Enter did nothing.
+  const dismissList = () => {
+    dispatch({ type: 'listDismissed' });
+    input.current?.focus();
+  };
+  const useOne = (id: string) => {
+    dispatch({ type: 'listIdUsed', id });
+    input.current?.focus();
+  };
   const choose = (picked: LookupKind) => dispatch({ type: 'kindChosen', kind: picked });
   const notice = dashboard?.note;
   // A pasted list is looked up as the switch says, else as recordIds when every id has their form (the batch tries the others).
