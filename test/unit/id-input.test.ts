@@ -435,7 +435,7 @@ describe('a paste from a ticket: ids in sentences', () => {
     ['Opened on 2024-01-02 about cust_000482 at 10:30', 'cust_000482'],
     ['My customer number is 12345', '12345'],
   ])('%j is the one id in it', (text, id) => {
-    expect(interpretPaste(text)).toEqual({ type: 'id', id, removed: 'the words around it' });
+    expect(interpretPaste(text)).toEqual({ type: 'id', id, removed: `the words around "${id}"` });
   });
 
   it('a sentence with several ids offers those ids, and no word of it, as a batch', () => {
@@ -498,7 +498,7 @@ describe("a sentence's marks around an id: one rule for the paste and the not-fo
         expect(offered?.id).toBe(lead || tail ? bare : undefined);
         if (lead || tail) {
           const pasted = interpretPaste(`My reference is ${lead}${bare}${tail} please help`);
-          expect(pasted).toEqual({ type: 'id', id: bare, removed: 'the words around it' });
+          expect(pasted).toEqual({ type: 'id', id: bare, removed: `the words around "${bare}"` });
         }
       }),
     );

@@ -4,6 +4,7 @@ import { MAX_BATCH_IDS } from '../../kyc/contract/batch.ts';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import { describeRemoved } from '../../kyc/view/id-input.ts';
 import { givenNote, type IdList, splitIdList } from '../../kyc/view/id-list.ts';
+import { unlabelList } from '../../kyc/view/id-label.ts';
 import { useEnvironmentPath } from '../environment/use-environment.ts';
 import { type BatchHandOver, parseAppLink } from '../routes.ts';
 import { KindPicker } from '../ui/kind-picker.tsx';
@@ -25,6 +26,9 @@ function handOverOf(state: unknown): BatchHandOver['batch'] | undefined {
 
 const appLinkId = (line: string) => parseAppLink(line)?.id;
 const ids = (count: number) => (count === 1 ? '1 id' : `${count} ids`);
+/** Each line read as the search box reads one id (its label and `#` dropped: id-label.ts), as the offer hands the box's list over. */
+const readList = (text: string, keepHeading = false) => unlabelList(splitIdList(text, appLinkId, keepHeading));
+type ReadList = ReturnType<typeof readList>;
 
 /** `/batch`: up to 500 ids at status level, for every role; rows stream in as they finish. */
 export function BatchPage() {
@@ -145,9 +149,9 @@ export function BatchPage() {
  */
 function usePastedList(text: string, initialHeadingAsId: string | undefined) {
   const [headingAsId, setHeadingAsId] = useState(initialHeadingAsId);
-  const skipped = useMemo(() => splitIdList(text, appLinkId), [text]);
+  const skipped = useMemo(() => readList(text), [text]);
   const list = useMemo(
-    () => (skipped.heading !== undefined && skipped.heading === headingAsId ? splitIdList(text, appLinkId, true) : skipped),
+    () => (skipped.heading !== undefined && skipped.heading === headingAsId ? readList(text, true) : skipped),
     [skipped, text, headingAsId],
   );
   return { skipped, list, headingAsId, setHeadingAsId, personal: usePersonalList(list, text) };
@@ -179,7 +183,7 @@ function useHandOver(
     page.setKind(handedOver.kind);
     page.setText(given);
     page.setHeadingAsId(undefined);
-    const list = splitIdList(given, appLinkId);
+    const list = readList(given);
     if (!handedOver.start || list.ids.length === 0 || list.ids.length > MAX_BATCH_IDS) return;
     if (personalLines(list)) page.ask(given);
     else page.start(handedOver.kind, list.ids, list.entries);
@@ -187,7 +191,7 @@ function useHandOver(
 }
 
 /** How many ids the box holds, and by which rule the text was split: the user sees at once whether a line with spaces stayed whole. */
-function ListHint({ id, list }: { id: string; list: IdList }) {
+function ListHint({ id, list }: { id: string; list: ReadList }) {
   const removed = describeRemoved(list.removed);
   const count = list.ids.length;
   const rule =
@@ -210,6 +214,7 @@ function ListHint({ id, list }: { id: string; list: IdList }) {
         `, the first cell of ${list.firstCells === 1 ? '1 line' : `${list.firstCells} lines`} of several tab-separated cells read as ${list.firstCells === 1 ? 'its id' : 'their ids'}`}
       {list.unquoted > 0 && `, ${list.unquoted === 1 ? 'the quotes around 1 id' : `the quotes around ${list.unquoted} ids`} dropped`}
       {list.unmarked > 0 && `, a sentence's marks around ${ids(list.unmarked)} dropped (commas, full stops, quotes, brackets)`}
+      {list.unlabelled > 0 && `, the label or "#" before ${list.unlabelled === 1 ? '1 id' : `${list.unlabelled} ids`} dropped`}
       {list.duplicates > 0 &&
         `, ${list.duplicates} ${list.duplicates === 1 ? 'repeat' : 'repeats'} looked up once (${list.duplicates === 1 ? 'its row says' : 'their rows say'} which line ${list.duplicates === 1 ? 'it repeats' : 'they repeat'})`}
       {removed && `; removed ${removed}`}

@@ -1,11 +1,14 @@
 import { type DashboardLink, parseDashboardLink } from '../../kyc/view/dashboard-link.ts';
-import { cleanId, describeRemoved, LABELLED, NAME_LINE, splitMarks } from '../../kyc/view/id-input.ts';
+import { cleanId, describeRemoved, NAME_LINE, splitMarks } from '../../kyc/view/id-input.ts';
 import { type IdList, splitIdList } from '../../kyc/view/id-list.ts';
+import { dropHash, splitLabel, unlabelList } from '../../kyc/view/id-label.ts';
+import { readsLikePersonalData } from '../../kyc/view/personal-data.ts';
+import { MAX_ID_LENGTH } from '../../kyc/contract/lookup.ts';
 import { type AppLink, parseAppLink } from '../routes.ts';
 
 // The search box's rule for text that reads like personal data comes with the paste reader, after the
 // first paint (useSubmit waits for it when a lookup is sent before it is here).
-export { readsLikePersonalData } from '../../kyc/view/personal-data.ts';
+export { readsLikePersonalData };
 
 export type Pasted =
   | { type: 'link'; link: AppLink }
@@ -26,10 +29,36 @@ const NUMBER_OR_DATE = /^\d+(?:[-./:,]\d+)*$/;
 /** Dashes and other marks standing alone. */
 const NO_LETTER_OR_DIGIT = /^[^\p{L}\p{N}]*$/u;
 
+/** The most runs a phone number or a date in words is written in (`+33 6 12 34 56 78`, `12 de marzo de 1990`). */
+const LONGEST_SPACED = 8;
+
+/**
+ * The runs that read like personal data (readsLikePersonalData, the box's own question): an e-mail address
+ * alone (`mehmet.yilmaz@example.com.tr`), or a phone number or a date written over several runs. Names
+ * are words, never ids here.
+ */
+function personalRuns(runs: readonly string[]): Set<number> {
+  const personal = new Set<number>();
+  // No longer than an id the box looks up: the rule's patterns take time as the square of a long run's length.
+  const reads = (text: string) => (text.length <= MAX_ID_LENGTH ? readsLikePersonalData(text) : undefined);
+  for (let start = 0; start < runs.length; start += 1) {
+    if (reads(runs[start]!)) personal.add(start);
+    for (let end = Math.min(runs.length, start + LONGEST_SPACED); end > start + 1; end -= 1) {
+      const what = reads(runs.slice(start, end).join(' '));
+      if (what !== 'a phone number' && what !== 'a date') continue;
+      for (let at = start; at < end; at += 1) personal.add(at);
+      break;
+    }
+  }
+  return personal;
+}
+
 /**
  * The ids of a ticket's sentences ("My reference is support-ticket-4410, please help"): each run that is
  * not a plain word (a digit, `-`, `_`, `@`… in it), the sentence's punctuation and a possessive `'s` left
- * out, numbers and dates only when no other run is an id. Undefined unless the text reads as prose: no
+ * out, numbers and dates only when no other run is an id, and what reads like personal data (an e-mail
+ * address, a phone number, a date) only when nothing else is: before, "customer mehmet.yilmaz@example.com.tr
+ * says ref user-7781" was a list whose first id, put in the box, was the e-mail address. Undefined unless the text reads as prose: no
  * tab (rows copied from a spreadsheet are read by their first cells), a line of three runs or more (not
  * a name among other lines, NAME_LINE), at least two plain words, no more ids than words. A list of ids
  * never does ("cust_1 cust_2", a column), and a list of all-letter refIds names no id in it.
@@ -44,9 +73,13 @@ function idsInProse(text: string): string[] | undefined {
   if (text.includes('\t') || !lines.some(sentence)) return undefined;
   const runs = text.split(/\s+/).map((run) => splitMarks(run).bare.replace(/['’]s$/u, ''));
   const words = runs.filter((run) => WORD.test(run)).length;
-  const named = runs.filter((run) => !WORD.test(run) && !NO_LETTER_OR_DIGIT.test(run));
-  const strong = named.filter((run) => !NUMBER_OR_DATE.test(run));
-  const ids = [...new Set(strong.length > 0 ? strong : named)];
+  const isNamed = (run: string) => !WORD.test(run) && !NO_LETTER_OR_DIGIT.test(run);
+  const named = runs.filter(isNamed);
+  const personal = personalRuns(runs);
+  // Left alone, personal data is still what the box gets, so that looking it up asks about it.
+  const usable = runs.filter((run, at) => isNamed(run) && !personal.has(at));
+  const strong = usable.filter((run) => !NUMBER_OR_DATE.test(run));
+  const ids = [...new Set(strong.length > 0 ? strong : usable.length > 0 ? usable : named)];
   return words >= 2 && ids.length > 0 && ids.length <= words ? ids : undefined;
 }
 
@@ -67,12 +100,12 @@ export function interpretPaste(text: string): Pasted {
   if (dashboard) return { type: 'dashboard', link: dashboard };
   const link = parseAppLink(cleaned.id);
   if (link) return { type: 'link', link };
-  const labelled = LABELLED.exec(cleaned.id);
+  const labelled = splitLabel(cleaned.id);
   if (labelled) {
     // What follows the label is read as a paste of its own (a link after "Link:"), the sentence's full stop left out.
-    const inner = interpretPaste(labelled[2]!.replace(/[.,;]+$/, ''));
+    const inner = interpretPaste(labelled.rest.replace(/[.,;]+$/, ''));
     if (inner.type !== 'id') return inner;
-    const removed = [describeRemoved(cleaned.removed), `the label "${labelled[1]}:"`].filter(Boolean).join(' and ');
+    const removed = [describeRemoved(cleaned.removed), `the label "${labelled.label}"`, inner.removed].filter(Boolean).join(' and ');
     return { type: 'id', id: inner.id, removed };
   }
   const row = firstCellOfRow(cleaned.id);
@@ -83,12 +116,17 @@ export function interpretPaste(text: string): Pasted {
   const prose = idsInProse(cleaned.id);
   if (prose?.length === 1) {
     const inner = interpretPaste(prose[0]!);
-    return inner.type === 'id' ? { ...inner, removed: 'the words around it' } : inner;
+    // Which id was kept, said: from a ticket's text it is not plain.
+    return inner.type === 'id' ? { ...inner, removed: `the words around "${inner.id}"` } : inner;
   }
-  const list = splitIdList(prose ? prose.join('\n') : text);
+  // Each id as the batch reads its lines: `#user-7781` is user-7781 there too.
+  const list = unlabelList(splitIdList(prose ? prose.join('\n') : text));
   if (list.ids.length >= 2) return { type: 'list', list };
   // A column's heading and one id under it: that id.
   if (list.ids.length === 1 && list.heading !== undefined)
     return { type: 'id', id: list.ids[0]!, removed: `the column's heading "${list.heading}"` };
-  return { type: 'id', id: cleaned.id, removed: describeRemoved(cleaned.removed) };
+  // The `#` a ticket numbers an id with, dropped as from an id in a sentence (and from a batch's line).
+  const hashed = dropHash(cleaned.id);
+  const removed = [describeRemoved(cleaned.removed), hashed.hash && 'the "#" before it'].filter(Boolean).join(' and ');
+  return { type: 'id', id: hashed.id, removed: removed || undefined };
 }

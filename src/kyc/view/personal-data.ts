@@ -18,7 +18,7 @@ const DATE = /^(?:(?:19|20)\d\d([-/.])(\d\d?)\1(\d\d?)|(\d\d?)([-/.])(\d\d?)\5(?
  */
 const WORDS_OF_LETTERS = /^\p{L}[\p{L}\p{M}'’.-]*(?: \p{L}[\p{L}\p{M}'’.-]*){1,4}$/u;
 /** A word that names an id column (`Customer ref`, `record id`): such words head a column, they name no one. */
-const ID_WORD = /^(?:ref|refid|reference|record|recordid|id|ids|customer|candidate|client)$/i;
+export const ID_WORD = /^(?:ref|refid|reference|record|recordid|id|ids|customer|candidate|client)$/i;
 
 /** A month by its name in English, French, German or Spanish, in full or cut short (`Mar`, `Sept.`), as index 0 to 11. */
 const MONTHS: readonly RegExp[] = [

@@ -1,0 +1,61 @@
+import { LABELLED } from './id-input.ts';
+import type { IdEntry, IdList } from './id-list.ts';
+import { ID_WORD } from './personal-data.ts';
+
+/**
+ * One id as a ticket or a mail names it, read the same way by the search box (paste.ts) and by each line
+ * of a batch (batch-page.tsx): after a label, and with a `#` before it. Not part of the first load: it
+ * comes with the paste reader and with the batch page.
+ */
+
+/** Words that each name an id column (ID_WORD: `RefID`, `Customer ref`, `Record ID`), as the box knows them. */
+const namesIdColumn = (text: string) => text.split(/[ \t]+/).every((word) => ID_WORD.test(word));
+
+/**
+ * The label before one id and what follows it: a few words before a colon (`refId: cust_000482`,
+ * LABELLED), or without a colon a label the box knows (`RefID #user-7781`, `Customer ref cust_1`:
+ * namesIdColumn). A line of such words alone (`Record ID`) is no label, and no id follows it.
+ */
+export function splitLabel(text: string): { label: string; rest: string } | undefined {
+  const colon = LABELLED.exec(text);
+  if (colon) return { label: `${colon[1]}:`, rest: colon[2]! };
+  const known = /^([^\r\n]+?)[ \t]+(\S+)$/.exec(text);
+  if (!known || !namesIdColumn(known[1]!) || namesIdColumn(text)) return undefined;
+  return { label: known[1]!, rest: known[2]! };
+}
+
+/** The id without the `#` a ticket numbers it with (`#user-7781`); a `#` alone stays. */
+export function dropHash(id: string): { id: string; hash: boolean } {
+  return /^#[^#\s]/.test(id) ? { id: id.slice(1), hash: true } : { id, hash: false };
+}
+
+/** One line's id as the box reads a pasted one: its label, a sentence's full stop after it and its `#` dropped. */
+export function lineId(line: string): string {
+  const labelled = splitLabel(line);
+  return dropHash(labelled ? labelled.rest.replace(/[.,;]+$/, '') : line).id;
+}
+
+/**
+ * A pasted list with each entry read by `lineId`, repeats counted again (`#cust_1` and `cust_1` are one
+ * id); `unlabelled`: how many entries lost a label or a `#`. Before, a batch looked `#user-7781` up with
+ * its `#` and reported it not found, where the search box looked up `user-7781`.
+ */
+export function unlabelList<List extends IdList>(list: List): List & { unlabelled: number } {
+  const seen = new Map<string, number>();
+  const ids: string[] = [];
+  const entries: IdEntry[] = [];
+  let unlabelled = 0;
+  for (const entry of list.entries) {
+    const id = lineId(entry.id);
+    if (id !== entry.id) unlabelled += 1;
+    const first = seen.get(id);
+    if (first !== undefined) {
+      entries.push({ line: entry.line, id, repeatOf: first });
+      continue;
+    }
+    seen.set(id, entry.line);
+    ids.push(id);
+    entries.push({ line: entry.line, id });
+  }
+  return { ...list, ids, entries, duplicates: entries.length - ids.length, unlabelled };
+}
