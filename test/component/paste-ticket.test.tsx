@@ -106,7 +106,7 @@ describe('pasting into the search box (a UX review in Chromium)', { timeout: 20_
     await user.click(await screen.findByRole('textbox', { name: 'refIds to look up' }, LAZY_PAGE));
     await user.paste('#user-7781\nRefID #acct-30291\nrefId: cust_000482\ncrm-55102');
     expect(screen.getByTestId('batch-hint')).toHaveTextContent(
-      '4 ids, one per line (spaces inside a line are part of its id), the label or "#" before 3 ids dropped',
+      '4 ids, one per line (spaces inside a line are part of its id), a sentence\'s marks around 1 id dropped (commas, full stops, quotes, brackets), the label or "#" before 2 ids dropped',
     );
     await user.click(screen.getByRole('button', { name: 'Look up all' }));
     await waitFor(() => expect(batchesSent(fetchMock)).toEqual([['user-7781', 'acct-30291', 'cust_000482', 'crm-55102']]));

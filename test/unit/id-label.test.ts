@@ -21,8 +21,9 @@ describe('one id after a label or a "#": the search box and each batch line alik
     expect(interpretPaste('refId\ncust_000482')).toEqual({ type: 'id', id: 'cust_000482', removed: 'the column\'s heading "refId"' });
   });
 
-  it('counts a repeat again once the "#" is gone, on the line it was pasted on', () => {
-    const list = unlabelList(splitIdList('#user-7781\nuser-7781\nacct-30291'));
+  it('counts a repeat again once the label and "#" are gone, on the line it was pasted on', () => {
+    // A lone "#user-7781" is a sentence's mark, dropped by splitIdList itself (splitMarks); after a label, it is this rule's.
+    const list = unlabelList(splitIdList('RefID #user-7781\nuser-7781\nacct-30291'));
     expect(list).toMatchObject({ ids: ['user-7781', 'acct-30291'], duplicates: 1, unlabelled: 1 });
     expect(list.entries[1]).toEqual({ line: 2, id: 'user-7781', repeatOf: 1 });
   });
