@@ -7,6 +7,7 @@ import { createAccessControl } from '../../src/server/auth/access.ts';
 import { createAuditLog, type ListAuditEntry } from '../../src/server/audit/audit.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { SANDBOX_KEYS, startSandbox, type RunningSandbox } from '../../src/server/sandbox/sandbox.ts';
+import { virtualClock } from './clock.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
 import { startTestApp, testEnvironment, type RawResponse } from './http.ts';
 import { errorOf } from './service-app.ts';
@@ -47,6 +48,12 @@ async function sandboxApp(options: { statusKey?: boolean; auditFile?: string; pe
   return app;
 }
 
+/** The waits and the crawler on one virtual clock: the crawler rests after a 429 (crawler-pool.ts), and the rest passes at once. */
+function onOneClock() {
+  const clock = virtualClock();
+  return { pauseClock: clock, queueCrawl: { start: false, clock } };
+}
+
 /** A fake service answering the list with the given body (or status), its queue read once by the crawler. */
 async function fakeApp(answer: { status?: number; body: unknown }, extra: { statusKey?: string } = {}) {
   const upstream = await startFakeUpstream();
@@ -64,6 +71,7 @@ async function fakeApp(answer: { status?: number; body: unknown }, extra: { stat
       statusApiKey: extra.statusKey ?? 'status-key',
     },
     access: gateway(),
+    ...onOneClock(),
   });
   await app.crawl();
   return {

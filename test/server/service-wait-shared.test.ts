@@ -82,7 +82,7 @@ async function instance(upstreamUrl: string, redisUrl = redis.url): Promise<Inst
 }
 
 /**
- * The API handler on the fake service, its waits on `clock`, sharing them through its own connections to
+ * The API handler on the fake service, its waits and its queue's crawler on `clock`, sharing them through its own connections to
  * Redis; `learned()` settles once it has heard a wait from Redis (after the handler's own watcher has: it
  * was added first). Real time carries the message while the virtual clock stands still: a test that moves
  * the clock waits for it first, or the wait would be heard as starting after the move.
@@ -90,15 +90,22 @@ async function instance(upstreamUrl: string, redisUrl = redis.url): Promise<Inst
 async function appOnClock(upstreamUrl: string, clock: ReturnType<typeof virtualClock>, redisUrl = redis.url) {
   const sharedWaits = createRedisWaits(redisUrl);
   cleanups.push(() => sharedWaits.close());
-  const app = await startTestApp({ upstream: { baseUrl: upstreamUrl, clientId: 'c', apiKey: 'k' }, pauseClock: clock, sharedWaits });
+  const app = await startTestApp({
+    upstream: { baseUrl: upstreamUrl, clientId: 'c', apiKey: 'k' },
+    pauseClock: clock,
+    queueCrawl: { start: false, clock },
+    sharedWaits,
+  });
   cleanups.push(app.close);
   let heard = false;
   let onHeard = () => {};
   const learned = new Promise<void>((resolve) => (onHeard = resolve));
-  sharedWaits.of('default').watch(() => {
+  const hear = () => {
     heard = true;
     onHeard();
-  });
+  };
+  sharedWaits.of('default').watch(hear);
+  sharedWaits.of('default', 'list').watch(hear);
   await sharedWaits.ready();
   return Object.assign(app, { learned: () => (heard ? Promise.resolve() : learned) });
 }
@@ -227,6 +234,59 @@ describe.skipIf(!hasRedisServer)(`the service's wait shared on Redis${hasRedisSe
     await done;
     expect(heard).toEqual([300_000, 5_000]);
     expect(bad).toEqual(Array(4).fill('a message on the service-wait channel is not a wait'));
+  });
+
+  it("the list's wait is shared as the list's own: the other instances hold their list, not their lookups", async () => {
+    await redis.restart();
+    const upstream = await service();
+    const clock = virtualClock();
+    const asked: Array<{ path: string; at: number }> = [];
+    upstream.behave = (req, res) => {
+      asked.push({ path: req.url!, at: clock.now() });
+      if (!req.url!.includes('/applicants')) return found(req, res);
+      answer(res, 200, JSON.stringify({ status: 'success', data: { records: [], total: 0 } }));
+    };
+    const other = await appOnClock(upstream.url, clock);
+    const told = createRedisWaits(redis.url);
+    cleanups.push(told.close);
+    await told.ready();
+    await listeners(2);
+    const toldAt = clock.now();
+    await told.of('default', 'list').tell(30_000);
+    await other.learned();
+    const client = redisClient();
+    expect(await client.pttl('candidate-lookup:service-list-wait:default')).toBeGreaterThan(25_000);
+    expect(await client.pttl('candidate-lookup:service-wait:default')).toBe(-2);
+    expect((await other.get('/api/candidates/refId/abc')).status).toBe(200);
+    await other.crawl();
+    const pages = asked.filter((request) => request.path.includes('/applicants'));
+    expect(pages.length).toBeGreaterThan(0);
+    // What Redis still held of the 30 s when it was heard: more than 25 s of it, on any calm machine.
+    for (const page of pages) expect(page.at).toBeGreaterThan(toldAt + 25_000);
+  });
+
+  it("attack: a wait for an operation this version does not know is no wait; one that names none is a lookup's", async () => {
+    await redis.restart();
+    const bad: string[] = [];
+    const waits = createRedisWaits(redis.url, { onBadMessage: (detail) => bad.push(detail) });
+    cleanups.push(waits.close);
+    await waits.ready();
+    await listeners(1);
+    const heard: string[] = [];
+    let heardAll: () => void = () => {};
+    const done = new Promise<void>((resolve) => (heardAll = resolve));
+    waits.of('default').watch((ms) => heard.push(`lookup ${ms}`));
+    waits.of('default', 'list').watch((ms) => {
+      heard.push(`list ${ms}`);
+      if (ms === 5_000) heardAll();
+    });
+    const client = redisClient();
+    await client.publish(CHANNEL, JSON.stringify({ origin: 'x', environment: 'default', ms: 7_000, operation: 'everything' }));
+    await client.publish(CHANNEL, JSON.stringify({ origin: 'x', environment: 'default', ms: 9_000 }));
+    await client.publish(CHANNEL, JSON.stringify({ origin: 'x', environment: 'default', ms: 5_000, operation: 'list' }));
+    await done;
+    expect(heard).toEqual(['lookup 9000', 'list 5000']);
+    expect(bad).toEqual(['a message on the service-wait channel is not a wait']);
   });
 
   it('Redis down: the told instance still obeys the wait, the other goes on as before, and nothing fails for it', async () => {

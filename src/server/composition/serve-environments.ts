@@ -96,7 +96,7 @@ function crawlerOf(environment: ApiEnvironment, deps: LookupDeps, wiring: QueueW
     // Never the first full request of a key: one that archives after extract would delete what it looks up.
     lookup: serverStatusLookup(deps, wiring.logger, QUEUE_INDEX_USER, { fullKeyOnceSafe: true }),
     perSecond: wiring.perSecond,
-    // The service's wait (its 429) holds the crawler too: nothing is asked before it ends.
+    // The service's waits (its 429s) hold the crawler too: no page during the list's, no lookup during the lookups'.
     pausedUntil: deps.upstream.pausedUntil,
     logger: wiring.logger,
     ...crawl,
@@ -110,6 +110,7 @@ function environmentDeps(
   { upstreamSlots, partsBudget, previews }: Pick<LookupDeps, 'upstreamSlots' | 'partsBudget' | 'previews'>,
 ): LookupDeps {
   const { upstreamTimeoutMs: timeoutMs, upstreamAnswerTimeoutMs: answerTimeoutMs, maxResponseBytes } = settings.limits;
+  const shared = wiring.sharedWaits;
   return {
     settings,
     environment: environment.info.name,
@@ -117,7 +118,7 @@ function environmentDeps(
       environment.target,
       { timeoutMs, answerTimeoutMs, maxResponseBytes },
       wiring.now,
-      wiring.sharedWaits?.of(environment.info.name),
+      shared && ((operation) => shared.of(environment.info.name, operation)),
     ),
     hasStatusKey: Boolean(environment.target.statusApiKey),
     ...(environment.supportFields ? { supportFields: environment.supportFields } : {}),

@@ -77,7 +77,7 @@ export async function lookupRow(deps: LookupDeps, call: SignedInCall, row: Batch
       return failedRow(deps, call, level, stuckNow);
     }
     // The service asked to wait since this row's turn came (another row's 429, or a user's): nothing is sent, the batch waits and tries it again.
-    const waiting = deps.upstream.waiting();
+    const waiting = deps.upstream.waiting('lookup');
     if (waiting) {
       admission.pass?.watch({ ok: false, failure: waiting, upstreamStatus: null }, Date.now());
       return settle(waiting, null, false);

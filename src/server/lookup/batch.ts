@@ -90,8 +90,8 @@ export async function batchRoute(deps: LookupDeps, batch: BatchDeps, call: Signe
     onWait: (seconds) => write({ type: 'wait', seconds }),
     // An empty line, which NDJSON readers skip: a long pause sends something, so that no proxy drops the answer as idle.
     onStillWaiting: () => void (res.destroyed || res.write('\n')),
-    // The service's wait is the environment's: asked of a row of this batch or of anything else asking it.
-    servicePausedUntil: () => deps.upstream.pausedUntil(),
+    // The lookups' wait is the environment's: asked of a row of this batch or of any other lookup of it.
+    servicePausedUntil: () => deps.upstream.pausedUntil('lookup'),
     // Said once the lookups under way have finished, so that the count of ids not looked up is exact.
     onStop: (result, inARow) => (stop = { type: 'stopped', code: result.code, message: result.message, inARow }),
   });

@@ -77,7 +77,7 @@ export async function fetchListPage(
 ): Promise<ListPage> {
   const stuck = auditWritable(deps);
   if (stuck) return { ok: false, failure: stuck, upstreamStatus: null, notAsked: true };
-  const waiting = deps.upstream.waiting();
+  const waiting = deps.upstream.waiting('list');
   if (waiting) return { ok: false, failure: waiting, upstreamStatus: null, notAsked: true };
   // The crawler's one rule of the full key (crawler-full-key.ts): nothing is sent, so nothing is audited.
   const withheld = await crawlerFullKeyWithheld(deps, deps.log);

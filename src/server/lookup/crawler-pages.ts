@@ -111,7 +111,10 @@ export async function pageOf(options: PageReading, filter: ApplicantFilter | und
     last = await options.pool.run('page', async () => {
       const page = await options.fetchPage(filter, skip, options.signal);
       // Not sent (the service's wait, no slot): its turn comes again, after the wait. Told to wait: a try of its own.
-      return !page.ok && page.notAsked ? RETRY : page;
+      if (!page.ok && page.notAsked) return RETRY;
+      if (page.ok) options.pool.answered('page');
+      else if (page.upstreamStatus === 429) options.pool.limited('page');
+      return page;
     });
     if (!last || last.ok || last.upstreamStatus === 400 || last.upstreamStatus === 404) return last;
   }

@@ -81,7 +81,7 @@ export async function lookup(deps: LookupDeps, call: LookupCall): Promise<void> 
   const archiving = await archivingGate(deps, plan.level, log);
   if (archiving) return refuse(call.res, audit, archiving);
   // The service asked to wait (its 429): until then nothing is sent, whoever asks; repeated asks are counted as the limit's are.
-  const waiting = deps.upstream.waiting();
+  const waiting = deps.upstream.waiting('lookup');
   if (waiting) return refuse(call.res, audit, waiting, { counted: true });
 
   return fetchAndAnswer(deps, call, { audit, plan, shown, id: asked.id, log });

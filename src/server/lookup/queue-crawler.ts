@@ -8,6 +8,7 @@ import type { ListPage } from './crawler-list.ts';
 import { pageOf, restOfTab } from './crawler-pages.ts';
 import { type CrawlTab, crawlField, readCrawlState, type TabCrawl } from './queue-crawl-state.ts';
 import type { StatusLookup } from './queue-lookup.ts';
+import type { ServiceOperation } from '../upstream/service-wait.ts';
 import { sweepTab } from './queue-sweep.ts';
 
 /**
@@ -31,7 +32,8 @@ export interface CrawlerOptions {
   perSecond: number;
   /** Requests under way at once (default 4, a user's upstream slots). */
   concurrency?: number;
-  pausedUntil: () => number;
+  /** Until when the service asked to be left alone with an operation (the upstream client's, service-wait.ts). */
+  pausedUntil: (operation: ServiceOperation) => number;
   /** How long after a whole read a tab of work is read again (default 60 s; the decisions' tabs 15 times as long). */
   intervalMs?: number;
   /** The lease's length; its holder renews it at a third of it (default 15 s). */
@@ -259,10 +261,12 @@ async function lookupJob(options: PassOptions, member: string, unseen: boolean):
   const key = parseQueueKey(member);
   if (!key) return undefined;
   const checked = await options.lookup(key.kind, key.id);
+  if (checked.ok) options.pool.answered('lookup');
+  else if (checked.code === 'upstream_rate_limited') options.pool.limited('lookup');
   if (checked.ok) await options.index.learnRecord(options.environment, factsOfRecord(checked.record));
   else if (checked.code === 'not_found' && unseen) await options.index.forget(options.environment, [member]);
   // Told to wait for a time: asked again after it. Not asked (no slot, the audit log, a key that archives), or a 429
   // that names no wait: the next read asks again.
-  else if (checked.code === 'upstream_rate_limited' && options.pausedUntil() > options.clock.now()) return RETRY;
+  else if (checked.code === 'upstream_rate_limited' && options.pausedUntil('lookup') > options.clock.now()) return RETRY;
   return undefined;
 }

@@ -93,7 +93,7 @@ export function serverStatusLookup(deps: LookupDeps, log: Logger, user: string, 
 
 /** Not asked, while the service's 429 wait holds: until when, for a caller that can wait for it (a webhook's check). */
 function waitUntil(deps: Pick<LookupDeps, 'upstream'>): StatusChecked | undefined {
-  const waiting = deps.upstream.waiting();
+  const waiting = deps.upstream.waiting('lookup');
   if (!waiting) return undefined;
   return { ok: false, code: 'not_asked', until: Date.now() + (waiting.retryAfterSeconds ?? 1) * 1000 };
 }

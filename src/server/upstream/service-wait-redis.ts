@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { subscriberConnection } from '../state/redis-subscriber.ts';
-import { MAX_SERVICE_WAIT_SECONDS, type SharedWaits } from './service-wait.ts';
+import { MAX_SERVICE_WAIT_SECONDS, type ServiceOperation, type SharedWaits } from './service-wait.ts';
 
 export interface RedisWaitsOptions {
   /** Put before the keys and the channel's name (default `candidate-lookup:`, as the shared store's). */
@@ -11,8 +11,9 @@ export interface RedisWaitsOptions {
 }
 
 /**
- * The service's wait (its 429) shared by every instance on one Redis, per environment: when one instance
- * is told to wait, every instance refuses to send until the wait ends (upstream/service-wait.ts).
+ * The service's wait (its 429) shared by every instance on one Redis, per environment and operation (a
+ * lookup's, the list's: service-wait.ts): when one instance is told to wait, every instance refuses to
+ * send that operation until the wait ends (upstream/service-wait.ts).
  *
  * Why this shape. Each instance keeps its own `until` and asks only it before every request, as without
  * Redis: a comparison, never a Redis round trip on a lookup. Redis is written and read only when a wait
@@ -35,45 +36,51 @@ export interface RedisWaitsOptions {
 export function createRedisWaits(url: string, options: RedisWaitsOptions = {}): SharedWaits & { ready(): Promise<void> } {
   const prefix = options.keyPrefix ?? 'candidate-lookup:';
   const channel = `${prefix}service-wait`;
-  const keyOf = (environment: string) => `${prefix}service-wait:${environment}`;
+  // A lookup's wait keeps the key and message it had when the wait was the environment's: a mixed fleet
+  // during an upgrade still shares it. The list's has a key of its own, and says so in its message.
+  const keyOf = (name: WaitName) => `${prefix}${name.operation === 'list' ? 'service-list-wait' : 'service-wait'}:${name.environment}`;
   // This instance's own messages come back on its subscription; its wait is already kept.
   const origin = randomUUID();
   const { commands, subscriber, commandsUp } = connections(url, channel);
-  const watchers = new Map<string, Array<(ms: number) => void>>();
-  const learned = (environment: string, ms: number) => {
-    for (const watcher of watchers.get(environment) ?? []) watcher(ms);
+  const watchers = new Map<string, { name: WaitName; watchers: Array<(ms: number) => void> }>();
+  const learned = (name: WaitName, ms: number) => {
+    for (const watcher of watchers.get(keyOf(name))?.watchers ?? []) watcher(ms);
   };
-  const readStanding = async (environments: Iterable<string>) => {
+  const readStanding = async (names: Iterable<WaitName>) => {
     if (commands.status !== 'ready') return;
     await Promise.all(
-      [...environments].map(async (environment) => {
-        const left = await commands.pttl(keyOf(environment)).catch(() => -2);
-        if (left > 0) learned(environment, left);
+      [...names].map(async (name) => {
+        const left = await commands.pttl(keyOf(name)).catch(() => -2);
+        if (left > 0) learned(name, left);
       }),
     );
   };
-  const firstRead = readOnEachConnection(commands, subscriber, () => readStanding(watchers.keys()));
+  const firstRead = readOnEachConnection(commands, subscriber, () => readStanding([...watchers.values()].map((one) => one.name)));
   subscriber.on('message', (from: string, text: string) => {
     if (from !== channel) return;
     const message = readMessage(text);
     if (!message) return options.onBadMessage?.('a message on the service-wait channel is not a wait');
-    if (message.origin !== origin) learned(message.environment, message.ms);
+    if (message.origin !== origin) learned(message, message.ms);
   });
   return {
-    of: (environment) => ({
-      async tell(ms) {
-        if (!(await commandsUp())) return;
-        const wait = Math.ceil(ms);
-        const text = JSON.stringify({ origin, environment, ms: wait });
-        const standing = await commands.eval(WAIT_SCRIPT, 1, keyOf(environment), String(wait), channel, text).catch(() => 0);
-        // A later wait was there already (told while this instance was not listening): it holds here too.
-        if (typeof standing === 'number' && standing > 0) learned(environment, standing);
-      },
-      watch(watcher) {
-        watchers.set(environment, [...(watchers.get(environment) ?? []), watcher]);
-        void readStanding([environment]);
-      },
-    }),
+    of: (environment, operation = 'lookup') => {
+      const name: WaitName = { environment, operation };
+      return {
+        async tell(ms) {
+          if (!(await commandsUp())) return;
+          const wait = Math.ceil(ms);
+          const text = JSON.stringify({ origin, environment, ms: wait, ...(operation === 'list' ? { operation } : {}) });
+          const standing = await commands.eval(WAIT_SCRIPT, 1, keyOf(name), String(wait), channel, text).catch(() => 0);
+          // A later wait was there already (told while this instance was not listening): it holds here too.
+          if (typeof standing === 'number' && standing > 0) learned(name, standing);
+        },
+        watch(watcher) {
+          const key = keyOf(name);
+          watchers.set(key, { name, watchers: [...(watchers.get(key)?.watchers ?? []), watcher] });
+          void readStanding([name]);
+        },
+      };
+    },
     /** Settles once the standing waits were read after the first connection, or could not be (at most the connect timeout). */
     ready: () => Promise.race([firstRead, new Promise<void>((resolve) => setTimeout(resolve, CONNECT_TIMEOUT_MS).unref())]),
     async close() {
@@ -84,6 +91,12 @@ export function createRedisWaits(url: string, options: RedisWaitsOptions = {}): 
 }
 
 const CONNECT_TIMEOUT_MS = 2000;
+
+/** Whose wait: an environment's, for one operation. */
+interface WaitName {
+  environment: string;
+  operation: ServiceOperation;
+}
 
 /** As the shared store's: fail at once rather than queue, reconnect for ever, at most every 2 s. */
 function connections(url: string, channel: string) {
@@ -169,8 +182,12 @@ return 0`;
 
 const MAX_WAIT_MS = MAX_SERVICE_WAIT_SECONDS * 1000;
 
-/** `{"origin","environment","ms"}`, checked like any input: Redis may be shared with other programs. A wait over the cap is cut to it. */
-function readMessage(text: string): { origin: string; environment: string; ms: number } | undefined {
+/**
+ * `{"origin","environment","ms","operation"?}`, checked like any input: Redis may be shared with other
+ * programs. A wait over the cap is cut to it. Without `operation` it is a lookup's (as every wait was
+ * before the list's had its own); an operation this version does not know is no wait.
+ */
+function readMessage(text: string): (WaitName & { origin: string; ms: number }) | undefined {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -178,8 +195,9 @@ function readMessage(text: string): { origin: string; environment: string; ms: n
     return undefined;
   }
   if (typeof json !== 'object' || json === null) return undefined;
-  const { origin, environment, ms } = json as Record<string, unknown>;
+  const { origin, environment, ms, operation = 'lookup' } = json as Record<string, unknown>;
   if (typeof origin !== 'string' || typeof environment !== 'string') return undefined;
   if (typeof ms !== 'number' || !Number.isFinite(ms) || ms <= 0) return undefined;
-  return { origin, environment, ms: Math.min(ms, MAX_WAIT_MS) };
+  if (operation !== 'lookup' && operation !== 'list') return undefined;
+  return { origin, environment, operation, ms: Math.min(ms, MAX_WAIT_MS) };
 }

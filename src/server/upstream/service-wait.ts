@@ -9,8 +9,19 @@ import { ApiFailure } from '../http/api-failure.ts';
  */
 
 /**
- * The longest wait honoured: 5 minutes. The wait stops every request of an environment (every user,
- * every batch, the queue's filler), so one answer must not stop it for hours: a wait in milliseconds
+ * What a wait holds back: the service's answer to one operation. The list (`.../applicants/<status>`) is
+ * asked only by the queue's crawler; a lookup (`.../refId/<id>`, `.../recordId/<id>`) by every user, batch,
+ * webhook check and the crawler's dating. Nothing the service publishes says whether its 429 counts per
+ * operation or for the whole key (no scope in the answer, upstream-api-facts.md), so a wait holds the
+ * operation that was told it. Held for the whole key, a list answering 429 for ever refused every
+ * reviewer's lookup: the crawler asked again as each wait ended and set the next. If the limit is the
+ * key's, the first lookup sent is answered its own 429 and lookups wait from then: one request more.
+ */
+export type ServiceOperation = 'lookup' | 'list';
+
+/**
+ * The longest wait honoured: 5 minutes. A lookup's wait stops every lookup of an environment (every user,
+ * every batch, the queue's crawler), so one answer must not stop it for hours: a wait in milliseconds
  * read as seconds (30000), a bug or a hostile answer. Five minutes covers any per-minute quota the
  * service may count; after it one request asks again, and a service still limiting says so anew.
  */
@@ -71,9 +82,9 @@ export interface SharedWait {
   watch(learned: (ms: number) => void): void;
 }
 
-/** Every environment's shared wait, by its name: the same name on every instance is the same wait. */
+/** Every environment's shared waits, by its name and the operation: the same on every instance is the same wait. */
 export interface SharedWaits {
-  of(environment: string): SharedWait;
+  of(environment: string, operation?: ServiceOperation): SharedWait;
   close(): Promise<void>;
 }
 

@@ -11,7 +11,7 @@ import { ApiFailure } from '../http/api-failure.ts';
 import { secondsOf, wholeAnswerDeadline } from './answer-deadline.ts';
 import { saidIn } from './service-message.ts';
 import { describeNetworkError, type FailureOfStatus, malformedAnswer, failureOfListStatus, failureOfStatus } from './upstream-failures.ts';
-import { type SharedWait, serviceWaitState } from './service-wait.ts';
+import { type ServiceOperation, type SharedWait, serviceWaitState } from './service-wait.ts';
 import { ERROR_BODY_DEADLINE_MS, type ErrorBody, readErrorBody } from './error-body.ts';
 
 /** The KYC service this server asks, with its keys: the configured one, or the embedded sandbox. */
@@ -68,15 +68,17 @@ export interface UpstreamClient {
    */
   answerGuard(body: ScannedBody, asked?: AskedCandidate): AnswerGuard;
   /**
-   * Until when the service asked to be left alone (its last 429's wait, service-wait.ts), in ms on the
-   * client's clock; 0 or a past time when it did not. A batch and the queue's filler wait for it.
+   * Until when the service asked to be left alone with `operation` (the last 429's wait of that operation,
+   * service-wait.ts), in ms on the client's clock; 0 or a past time when it did not. A batch waits for the
+   * lookups', the queue's crawler for each of its requests' own.
    */
-  pausedUntil(): number;
+  pausedUntil(operation: ServiceOperation): number;
   /** During that wait: the refusal of a request that is then not sent, with the seconds left; else undefined. */
-  waiting(): ApiFailure | undefined;
+  waiting(operation: ServiceOperation): ApiFailure | undefined;
   /**
-   * A 429 stated inside a 200's error envelope (statedErrorOf) asked for a wait: held as a 429's is, at
-   * once here, and told to the other instances without holding this answer for them.
+   * A 429 stated inside a 200's error envelope (statedErrorOf, which reads lookups' answers) asked for a
+   * wait: held as a lookup's 429 is, at once here, and told to the other instances without holding this
+   * answer for them.
    */
   statedWait(seconds: number): void;
 }
@@ -90,14 +92,14 @@ const ASKED_FORM = { 'cache-control': 'no-cache', accept: 'application/json', 'a
 
 /**
  * One keep-alive agent and one base path for every lookup; the keys stay in here. One client per
- * environment, so it is also where the service's wait is remembered: `now` is that wait's clock, and
- * `sharedWait` (with REDIS_URL) the same wait on every instance of the environment.
+ * environment, so it is also where the service's waits are remembered, one per operation: `now` is their
+ * clock, and `sharedWait` (with REDIS_URL) the same wait on every instance of the environment.
  */
 export function createUpstreamClient(
   target: UpstreamTarget,
   limits: UpstreamLimits,
   now = () => Date.now(),
-  sharedWait?: SharedWait,
+  sharedWait?: (operation: ServiceOperation) => SharedWait,
 ): UpstreamClient {
   const base = new URL(target.baseUrl);
   const transport = base.protocol === 'https:' ? https : http;
@@ -114,17 +116,17 @@ export function createUpstreamClient(
   });
   const keyFor = (scope: 'full' | 'status') => (scope === 'status' && target.statusApiKey ? target.statusApiKey : target.apiKey);
   const fullKey = keySearch([target.apiKey]);
-  const wait = serviceWaitState(now, sharedWait);
-  // Every 429 that says how long to wait is remembered, whichever request (and user) got it. With a
+  const waits = { lookup: serviceWaitState(now, sharedWait?.('lookup')), list: serviceWaitState(now, sharedWait?.('list')) };
+  // Every 429 that says how long to wait is remembered for its operation, whichever user got it. With a
   // shared wait, the 429 is answered once the other instances have been told (or could not be: Redis
   // away fails at once, a frozen one within its 2 s command timeout), so that an answer "wait 30 s" is
   // never followed by another instance still asking. Only a 429 pays this: no other answer waits on Redis.
-  const remembered = (call: UpstreamCall): UpstreamCall => ({
+  const remembered = (operation: ServiceOperation, call: UpstreamCall): UpstreamCall => ({
     abort: call.abort,
     over: call.over,
     outcome: call.outcome.then(async (outcome) => {
       const seconds = outcome.ok ? undefined : outcome.failure.retryAfterSeconds;
-      if (!outcome.ok && outcome.upstreamStatus === 429 && seconds !== undefined) await wait.asked(seconds);
+      if (!outcome.ok && outcome.upstreamStatus === 429 && seconds !== undefined) await waits[operation].asked(seconds);
       return outcome;
     }),
   });
@@ -132,18 +134,21 @@ export function createUpstreamClient(
   return {
     keys,
     answerGuard: (body, asked) => createAnswerGuard(body, fullKey, asked ? { asked } : {}),
-    pausedUntil: wait.pausedUntil,
-    waiting: wait.waiting,
-    statedWait: (seconds) => void wait.asked(seconds).catch(() => {}),
+    pausedUntil: (operation) => waits[operation].pausedUntil(),
+    waiting: (operation) => waits[operation].waiting(),
+    statedWait: (seconds) => void waits.lookup.asked(seconds).catch(() => {}),
     fetchCandidate(request) {
       const headers = { authorization: keyFor(request.scope), ...ASKED_FORM };
       const options = requestOptions(`${request.kind}/${encodeIdSegment(request.id)}`, headers);
-      return remembered(send(transport, options, (status, said) => failureOfStatus(status, request, said), limits, keys));
+      return remembered(
+        'lookup',
+        send(transport, options, (status, said) => failureOfStatus(status, request, said), limits, keys),
+      );
     },
     fetchApplicants(request) {
       const headers = { authorization: keyFor(request.scope), ...ASKED_FORM };
       const options = requestOptions(upstreamApplicantsPath(request.query), headers);
-      return remembered(send(transport, options, failureOfListStatus, limits, keys));
+      return remembered('list', send(transport, options, failureOfListStatus, limits, keys));
     },
   };
 }
