@@ -29,6 +29,11 @@ describe('CONFIG_FILE', () => {
       baseUrl: 'https://kyc.example.org',
       clientId: 'acme',
       apiKey: 'k-prod',
+      keySettings: {
+        environment: 'production',
+        full: 'environments[0].apiKeyEnv (the variable PROD_KEY)',
+        clientId: 'environments[0].clientId',
+      },
     });
     expect(config.display.privacyMaskDefault).toBe(true);
 

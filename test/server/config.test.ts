@@ -60,6 +60,8 @@ describe('configuration', () => {
       baseUrl: 'https://kyc.example.org',
       clientId: 'acme',
       apiKey: 'k-123',
+      // Where the keys are set, for the words of a rejected key (never a value).
+      keySettings: { environment: 'default', full: 'KYC_API_KEY', clientId: 'KYC_CLIENT_ID' },
     });
     expect(config).toMatchObject({ host: '0.0.0.0', port: 9000, limits: { upstreamTimeoutMs: 5000, maxResponseBytes: 2048 } });
   });
@@ -308,6 +310,7 @@ describe('configuration', () => {
       baseUrl: 'https://from-file.example',
       clientId: 'file',
       apiKey: 'from-file',
+      keySettings: { environment: 'default', full: 'KYC_API_KEY', clientId: 'KYC_CLIENT_ID' },
     });
     expect(config.port).toBe(7100);
     expect(loadConfig({}, os.tmpdir()).environments[0]!.upstream.kind).toBe('sandbox');

@@ -55,13 +55,29 @@ describe("CONFIG_FILE's environments", () => {
           clientId: 'acme_kyc',
           apiKey: 'prod-full-SECRET-1',
           statusApiKey: 'prod-status-SECRET-2',
+          keySettings: {
+            environment: 'prod',
+            full: 'environments[0].apiKeyEnv (the variable PROD_KEY)',
+            status: 'environments[0].statusApiKeyEnv (the variable PROD_STATUS_KEY)',
+            clientId: 'environments[0].clientId',
+          },
         },
         dashboardUrl: 'https://console.example.org/kyc/{recordId}',
       },
       {
         name: 'staging',
         label: 'Staging',
-        upstream: { kind: 'remote', baseUrl: 'https://staging.example.org', clientId: 'acme_test', apiKey: 'staging-SECRET-3' },
+        upstream: {
+          kind: 'remote',
+          baseUrl: 'https://staging.example.org',
+          clientId: 'acme_test',
+          apiKey: 'staging-SECRET-3',
+          keySettings: {
+            environment: 'staging',
+            full: 'environments[1].apiKeyEnv (the variable STAGING_KEY)',
+            clientId: 'environments[1].clientId',
+          },
+        },
       },
     ]);
   });
@@ -72,7 +88,13 @@ describe("CONFIG_FILE's environments", () => {
       {
         name: 'default',
         label: 'kyc.example.org',
-        upstream: { kind: 'remote', baseUrl: 'https://kyc.example.org', clientId: 'acme', apiKey: 'k' },
+        upstream: {
+          kind: 'remote',
+          baseUrl: 'https://kyc.example.org',
+          clientId: 'acme',
+          apiKey: 'k',
+          keySettings: { environment: 'default', full: 'KYC_API_KEY', clientId: 'KYC_CLIENT_ID' },
+        },
       },
     ]);
     // A label and a dashboard: the service described in CONFIG_FILE instead.

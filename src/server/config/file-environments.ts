@@ -34,6 +34,11 @@ function checked(value: string, where: string): { value?: string; problem?: stri
   return parsed.success ? { value } : { problem: `${where}: ${parsed.error.issues[0]!.message}` };
 }
 
+/** Where a key of an entry is set: its variable's setting and name, or its file's setting (not its path). */
+function settingOf(at: string, key: 'apiKey' | 'statusApiKey', variable: string | undefined): string {
+  return variable === undefined ? `${at}.${key}File` : `${at}.${key}Env (the variable ${variable})`;
+}
+
 /** The variables the file names as holding secrets: read, so not refused as removed ones. */
 export function referencedVariables(entries: readonly EnvironmentEntry[], extra: (string | undefined)[] = []): Set<string> {
   const names = entries.flatMap((entry) => [entry.apiKeyEnv, entry.statusApiKeyEnv, entry.webhookSecretEnv]);
@@ -68,6 +73,12 @@ export function environmentsFromFile(
         clientId: entry.clientId,
         apiKey: key.value ?? '',
         ...(statusKey.value ? { statusApiKey: statusKey.value } : {}),
+        keySettings: {
+          environment: entry.name,
+          full: settingOf(at, 'apiKey', entry.apiKeyEnv),
+          ...(statusKey.value ? { status: settingOf(at, 'statusApiKey', entry.statusApiKeyEnv) } : {}),
+          clientId: `${at}.clientId`,
+        },
       },
       ...(entry.dashboardUrl ? { dashboardUrl: entry.dashboardUrl } : {}),
       ...(entry.summaryFields ? { summaryFields: entry.summaryFields } : {}),

@@ -124,6 +124,12 @@ function quickStart(vars: EnvVars): EnvironmentConfig[] | { problems: string[] }
         clientId: vars.KYC_CLIENT_ID!,
         apiKey: vars.KYC_API_KEY!,
         ...(vars.KYC_API_KEY_STATUS ? { statusApiKey: vars.KYC_API_KEY_STATUS } : {}),
+        keySettings: {
+          environment: 'default',
+          full: 'KYC_API_KEY',
+          ...(vars.KYC_API_KEY_STATUS ? { status: 'KYC_API_KEY_STATUS' } : {}),
+          clientId: 'KYC_CLIENT_ID',
+        },
       },
       ...webhookSecretOf(vars),
       ...supportFieldsOf(vars),

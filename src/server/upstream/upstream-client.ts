@@ -10,7 +10,14 @@ import { type KeySearch, keySearch } from '../answer/key-watch.ts';
 import { ApiFailure } from '../http/api-failure.ts';
 import { secondsOf, wholeAnswerDeadline } from './answer-deadline.ts';
 import { saidIn } from './service-message.ts';
-import { describeNetworkError, type FailureOfStatus, malformedAnswer, failureOfListStatus, failureOfStatus } from './upstream-failures.ts';
+import {
+  describeNetworkError,
+  type FailureOfStatus,
+  keyInUse,
+  malformedAnswer,
+  failureOfListStatus,
+  failureOfStatus,
+} from './upstream-failures.ts';
 import { type ServiceOperation, type SharedWait, serviceWaitState } from './service-wait.ts';
 import { ERROR_BODY_DEADLINE_MS, type ErrorBody, readErrorBody } from './error-body.ts';
 
@@ -76,9 +83,8 @@ export interface UpstreamClient {
   /** During that wait: the refusal of a request that is then not sent, with the seconds left; else undefined. */
   waiting(operation: ServiceOperation): ApiFailure | undefined;
   /**
-   * A 429 stated inside a 200's error envelope (statedErrorOf, which reads lookups' answers) asked for a
-   * wait: held as a lookup's 429 is, at once here, and told to the other instances without holding this
-   * answer for them.
+   * A 429 stated inside a lookup's 200 error envelope (statedErrorOf) asked for a wait: held as a lookup's
+   * 429 is, at once here, and told to the other instances without holding this answer for them.
    */
   statedWait(seconds: number): void;
 }
@@ -140,15 +146,14 @@ export function createUpstreamClient(
     fetchCandidate(request) {
       const headers = { authorization: keyFor(request.scope), ...ASKED_FORM };
       const options = requestOptions(`${request.kind}/${encodeIdSegment(request.id)}`, headers);
-      return remembered(
-        'lookup',
-        send(transport, options, (status, said) => failureOfStatus(status, request, said), limits, keys),
-      );
+      const failureOf: FailureOfStatus = (status, said) => failureOfStatus(status, request, said, keyInUse(target, request.scope));
+      return remembered('lookup', send(transport, options, failureOf, limits, keys));
     },
     fetchApplicants(request) {
       const headers = { authorization: keyFor(request.scope), ...ASKED_FORM };
       const options = requestOptions(upstreamApplicantsPath(request.query), headers);
-      return remembered('list', send(transport, options, failureOfListStatus, limits, keys));
+      const failureOf: FailureOfStatus = (status, said) => failureOfListStatus(status, said, keyInUse(target, request.scope));
+      return remembered('list', send(transport, options, failureOf, limits, keys));
     },
   };
 }

@@ -5,6 +5,7 @@ import { misconfigured } from './not-found.ts';
 import type http from 'node:http';
 import type { KeySearch } from '../answer/key-watch.ts';
 import { quoted, saidInEnvelope, type ServiceMessage, type ServiceSaid } from './service-message.ts';
+import type { KeySettings } from '../config/environments.ts';
 
 /**
  * What the service's error answers and a failed connection mean, in the words the browser gets
@@ -14,19 +15,35 @@ import { quoted, saidInEnvelope, type ServiceMessage, type ServiceSaid } from '.
 /** What an error status means, with what its answer said. */
 export type FailureOfStatus = (status: number, said: ServiceSaid) => ApiFailure;
 
+/** The key a request was sent with, and where it is set (when known): what a 401 or 403 names. */
+export interface KeyInUse {
+  level: 'full' | 'status';
+  settings?: KeySettings | undefined;
+}
+
+/** Which key a request of `scope` is sent with: the full one stands in for a status key not configured. */
+export function keyInUse(target: { statusApiKey?: string; keySettings?: KeySettings }, scope: 'full' | 'status'): KeyInUse {
+  return { level: scope === 'status' && target.statusApiKey ? 'status' : 'full', settings: target.keySettings };
+}
+
 /** What the browser is told when the service answers with an error status. */
-export function failureOfStatus(status: number, request: { kind: LookupKind; id: string }, said: ServiceSaid = {}): ApiFailure {
+export function failureOfStatus(
+  status: number,
+  request: { kind: LookupKind; id: string },
+  said: ServiceSaid = {},
+  key?: KeyInUse,
+): ApiFailure {
   if (status === 404 && said.notFound) return misconfigured(said.notFound);
   if (status === 404) return new ApiFailure('not_found', `No candidate with ${request.kind} "${request.id}".`);
-  return failureOfServiceStatus(status, said);
+  return failureOfServiceStatus(status, said, key);
 }
 
 /** The list operation's errors: a 404 means this service does not offer it (its path holds no id). */
-export function failureOfListStatus(status: number, said: ServiceSaid = {}): ApiFailure {
+export function failureOfListStatus(status: number, said: ServiceSaid = {}, key?: KeyInUse): ApiFailure {
   // A web page is what a service without the list answers too: only the client named tells the two apart.
   if (status === 404 && said.notFound === 'client') return misconfigured(said.notFound);
   if (status === 404) return new ApiFailure('applicants_unavailable', 'This KYC service does not offer the applicants list.');
-  return failureOfServiceStatus(status, said);
+  return failureOfServiceStatus(status, said, key);
 }
 
 /**
@@ -73,16 +90,9 @@ const AWAY_STATUSES = new Set([502, 503, 504]);
  * The service's own message, when it gave one, is quoted (service-message.ts), for compliance users only
  * (quotingFailure).
  */
-function failureOfServiceStatus(status: number, said: ServiceSaid): ApiFailure {
+function failureOfServiceStatus(status: number, said: ServiceSaid, key?: KeyInUse): ApiFailure {
   const { waitSeconds } = said;
-  if (status === 401 || status === 403) {
-    return quotingFailure(
-      'upstream_unauthorized',
-      (quote) =>
-        `The KYC service rejected this server's API key (HTTP ${status})${quote}. An administrator must check KYC_API_KEY and KYC_CLIENT_ID.`,
-      said.message,
-    );
-  }
+  if (status === 401 || status === 403) return rejectedKey(status, said, key);
   if (status === 429) {
     // Only the service's own word on when: without it, a batch backs off by itself (1, 2, 4 s…) and the
     // page asks to wait a minute. A made-up 60 s here held every batch up for a minute.
@@ -104,6 +114,25 @@ function failureOfServiceStatus(status: number, said: ServiceSaid): ApiFailure {
     });
   }
   return quotingFailure('upstream_error', answered, said.message, { upstreamStatus: status });
+}
+
+/**
+ * A 401 or 403: the key sent, named by its level, its environment and the setting that holds it, so that
+ * an administrator checks the right one (a rejected status key was said as "check KYC_API_KEY", also in
+ * CONFIG_FILE mode, where no such variable is set). Without where it is set (a 200 stating a 401 in its
+ * envelope, a test's target): the quick start's names.
+ */
+function rejectedKey(status: number, said: ServiceSaid, key: KeyInUse | undefined): ApiFailure {
+  const settings = key?.settings;
+  const which = key === undefined ? 'API key' : key.level === 'status' ? 'status-level API key' : 'full API key';
+  const where = settings ? ` of the environment "${settings.environment}"` : '';
+  const keySetting = settings ? ((key?.level === 'status' ? settings.status : undefined) ?? settings.full) : 'KYC_API_KEY';
+  return quotingFailure(
+    'upstream_unauthorized',
+    (quote) =>
+      `The KYC service rejected this server's ${which}${where} (HTTP ${status})${quote}. An administrator must check ${keySetting} and ${settings?.clientId ?? 'KYC_CLIENT_ID'}.`,
+    said.message,
+  );
 }
 
 /**

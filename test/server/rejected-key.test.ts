@@ -1,0 +1,99 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import type http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Environment } from '../../src/server/config/config.ts';
+import type { ConfigFile } from '../../src/server/config/file-schema.ts';
+import { startFakeUpstream } from './fake-upstream.ts';
+import { errorOf } from './service-app.ts';
+import { startInstance } from './instance.ts';
+
+/**
+ * A key the service rejects (401, 403) is named: which one (status-level or full), the environment, and
+ * the setting an administrator finds it by, in CONFIG_FILE mode as in the quick start. Before, every
+ * rejection said "check KYC_API_KEY and KYC_CLIENT_ID", also when the full key worked and the status
+ * key was wrong, and in CONFIG_FILE mode, where neither variable is set. No key's value is ever said.
+ */
+
+const FULL = 'full-SECRET-0123456789';
+const STATUS = 'status-SECRET-9876543210';
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+/** A service that refuses the status-level key and answers the full one. */
+async function refusingStatusKey() {
+  const upstream = await startFakeUpstream();
+  upstream.behave = (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const refused = req.headers.authorization === STATUS;
+    const refId = decodeURIComponent(req.url!.split('/').pop()!);
+    const body = refused
+      ? JSON.stringify({ status: 'error', code: 401, message: 'Unauthorized' })
+      : JSON.stringify({ status: 'success', data: { status: 'approved', refId, isArchived: false, blockPassID: 'b' } });
+    res.writeHead(refused ? 401 : 200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+    res.end(body);
+  };
+  cleanups.push(upstream.close);
+  return upstream;
+}
+
+async function instance(env: Environment, file: ConfigFile = {}) {
+  const started = await startInstance(env, { file: { ...file, limits: { lookupsPerMinute: 0 } } });
+  cleanups.push(started.close);
+  return started;
+}
+
+describe('a key the service rejects', () => {
+  it('CONFIG_FILE mode: a rejected status key names environments[0].statusApiKeyEnv, its variable and the environment, while the full key works', async () => {
+    const upstream = await refusingStatusKey();
+    const production = {
+      name: 'production',
+      label: 'Production',
+      baseUrl: upstream.url,
+      clientId: 'acme',
+      apiKeyEnv: 'PROD_KEY',
+      statusApiKeyEnv: 'PROD_STATUS_KEY',
+    };
+    const at = await instance({ PROD_KEY: FULL, PROD_STATUS_KEY: STATUS }, { environments: [production] });
+    const refused = await at.request('/api/status/refId/abc');
+    expect(refused.status).toBe(502);
+    const { code, message } = errorOf(refused);
+    expect(code).toBe('upstream_unauthorized');
+    expect(message).toContain(`rejected this server's status-level API key of the environment "production" (HTTP 401)`);
+    expect(message).toContain('must check environments[0].statusApiKeyEnv (the variable PROD_STATUS_KEY) and environments[0].clientId.');
+    expect(message).not.toContain('KYC_API_KEY');
+    expect((await at.request('/api/candidates/refId/abc')).status).toBe(200);
+    expect(refused.body + at.logs.join('\n')).not.toMatch(/SECRET/);
+  });
+
+  it('CONFIG_FILE mode: a key from a file is named by its setting, never its path', async () => {
+    const upstream = await startFakeUpstream();
+    upstream.behave = (_req, res) => {
+      res.writeHead(403, { 'content-type': 'application/json' });
+      res.end('{"status":"error","code":403,"message":"Forbidden"}');
+    };
+    cleanups.push(upstream.close);
+    const keyFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'cl-key-')), 'full-key');
+    writeFileSync(keyFile, FULL);
+    const at = await instance(
+      {},
+      { environments: [{ name: 'staging', label: 'Staging', baseUrl: upstream.url, clientId: 'acme', apiKeyFile: keyFile }] },
+    );
+    const { message } = errorOf(await at.request('/api/candidates/refId/abc'));
+    expect(message).toContain(`rejected this server's full API key of the environment "staging" (HTTP 403)`);
+    expect(message).toContain('must check environments[0].apiKeyFile and environments[0].clientId.');
+    expect(message).not.toContain(keyFile);
+  });
+
+  it('quick start: a rejected status key names KYC_API_KEY_STATUS, not KYC_API_KEY', async () => {
+    const upstream = await refusingStatusKey();
+    const at = await instance({ KYC_BASE_URL: upstream.url, KYC_CLIENT_ID: 'c', KYC_API_KEY: FULL, KYC_API_KEY_STATUS: STATUS });
+    const { message } = errorOf(await at.request('/api/status/refId/abc'));
+    expect(message).toContain(`rejected this server's status-level API key of the environment "default" (HTTP 401)`);
+    expect(message).toContain('must check KYC_API_KEY_STATUS and KYC_CLIENT_ID.');
+    expect((await at.request('/api/candidates/refId/abc')).status).toBe(200);
+  });
+});
