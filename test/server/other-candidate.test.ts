@@ -121,6 +121,18 @@ describe('another candidate in the answer', () => {
     ]);
   });
 
+  it('answers the record whose id differs from the one asked only in Unicode form (an accent typed apart), in every form', async () => {
+    // "café-a" asked with its "é" as one character; the record writes it as "e" and a combining accent.
+    const { app, lookupLines } = await appAnswering(recordBody('cafe\u0301-a'));
+    for (const headers of Object.values(ASKED)) {
+      const res = await getBytes(app.port, `/api/candidates/refId/${encodeURIComponent('caf\u00e9-a')}`, headers);
+      // Before: 502 other_candidate, "Asked for refId café-a, … the record of refId café-a".
+      expect(res.status).toBe(200);
+      expect(res.cut).toBe(false);
+    }
+    expect(lookupLines().map((line) => line.code)).toEqual([null, null, null]);
+  });
+
   it('answers a record without the id of the kind asked (a full answer by recordId often has none): it says nothing either way', async () => {
     const { app } = await appAnswering(recordBody('cust-b'));
     for (const headers of [ASKED.plain, ASKED.parts]) {

@@ -25,6 +25,9 @@ describe("attack: one user's many slow lookups starving everyone else of the ups
       settings: {
         limits: {
           upstreamTimeoutMs: 60_000,
+          // The service's bound is the subject: the cap on one user's open requests (64) would refuse most
+          // of the 300 before they reach it (connection-attacks.test.ts tests that cap).
+          openRequestsPerUser: 0,
         },
       },
     });

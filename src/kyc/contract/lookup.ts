@@ -90,13 +90,16 @@ export function decodeIdSegment(encoded: string): SegmentDecode {
   }
 }
 
+/** An id as compared: its Unicode form made one (NFC: "é" typed as e and an accent is "é"), outer spaces and case aside. */
+const sameId = (id: string) => id.normalize('NFC').trim().toLowerCase();
+
 /**
  * The id an answer's record gives for the kind asked, when it is another candidate's: a cache or a gateway
- * in front of the service answering with someone else's record. Ids are compared without regard to case
- * or outer spaces (a service may write them otherwise than they were typed); a record without that id (not
+ * in front of the service answering with someone else's record. Ids are compared without regard to case,
+ * outer spaces or Unicode form (a service may write them otherwise than they were typed); a record without that id (not
  * text, or blank) says nothing either way. The server refuses such an answer (other_candidate).
  */
 export function answeredOther(answered: unknown, asked: string): string | undefined {
   if (typeof answered !== 'string' || answered.trim() === '') return undefined;
-  return answered.trim().toLowerCase() === asked.trim().toLowerCase() ? undefined : answered;
+  return sameId(answered) === sameId(asked) ? undefined : answered;
 }
