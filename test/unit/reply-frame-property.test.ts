@@ -57,6 +57,10 @@ const GREETINGS = [
   'Hello Team,',
   'Good morning,',
   'Dear Valued Customer,',
+  // Letters' own words in other languages (the day's review found these refused as names).
+  'Sehr geehrte Damen und Herren,',
+  'Madame, Monsieur,',
+  'Estimado cliente,',
   '',
 ];
 const SIGN_OFF_LINES = [
@@ -69,6 +73,12 @@ const SIGN_OFF_LINES = [
   'Customer Care, Acme Bank',
   'Thank you for your patience.',
   'Support 2025-2026, desk 4410',
+  // Who the agent works for, ended by an organisation's word (the day's review found these refused as names).
+  'Mit freundlichen Grüßen',
+  'Acme Corp Support',
+  'Candidate Lookup Support',
+  'Customer Support, Open Banking Ltd',
+  'Client Onboarding Team, North America',
 ];
 const none = { ids: [], details: [] };
 

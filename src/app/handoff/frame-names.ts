@@ -17,9 +17,21 @@ const NO_ONE = new Set(
     'service services care desk help helpdesk office department compliance verification onboarding operations',
     'bank ltd limited inc llc gmbh ag plc group company kyc',
     'happy new year merry christmas holidays season weekend nice great wonderful bye goodbye luck night',
+    // The same in the letters of other languages: "Sehr geehrte Damen und Herren," "Mit freundlichen Grüßen".
+    'sehr geehrte geehrter damen herren und liebe lieber mit freundlichen grüßen grüße beste viele',
+    'madame monsieur mesdames messieurs cordialement bien salutations distinguées chère cher',
+    'señor señora señores estimado estimada estimados saludos atentamente cordiales un cordial saludo',
+    'caro cara gentile distinti saluti cumprimentos atenciosamente prezado prezada',
+    'corp corporation co north south east west central america europe asia africa emea apac',
   ]
     .join(' ')
     .split(' '),
+);
+/** The words that end an organisation's name, not a person's: "Acme Payments Support", "Open Banking Ltd". */
+const ORGANISATION = new Set(
+  'support team teams ltd limited inc llc gmbh ag plc group company corp corporation co bank services service desk helpdesk operations onboarding compliance verification care office department'.split(
+    ' ',
+  ),
 );
 /** A word as a name is written: capitalised (or in capitals), letters and the marks names hold. */
 const CAPITALISED = /^[\p{Lu}\p{Lt}\p{Lo}][\p{L}\p{M}'’.-]*$/u;
@@ -39,13 +51,19 @@ const isNoOne = (word: string) => NO_ONE.has(folded(word).replace(/\.$/u, ''));
 function holdsNameRun(words: readonly string[], anyCase: boolean): boolean {
   let names = 0;
   for (const [index, word] of words.entries()) {
-    if (isNoOne(word)) names = 0;
-    else if ((anyCase ? LETTERS : CAPITALISED).test(word)) names += 1;
-    else if (!(names > 0 && PARTICLE.test(word) && index < words.length - 1)) names = 0;
-    if (names >= 2) return true;
+    if (isNoOne(word)) {
+      // A run that ends in who the agent works for is theirs, not a person's: "Open Banking Ltd",
+      // "Candidate Lookup Support"; one ended otherwise is a name ("Gertrude Zyxwvut and team").
+      if (names >= 2 && !ORGANISATION.has(folded(word).replace(/\.$/u, ''))) return true;
+      names = 0;
+    } else if ((anyCase ? LETTERS : CAPITALISED).test(word)) names += 1;
+    else if (!(names > 0 && PARTICLE.test(word) && index < words.length - 1)) {
+      if (names >= 2) return true;
+      names = 0;
+    }
     if (anyCase && names === 0) return false;
   }
-  return false;
+  return names >= 2;
 }
 
 /** Who a greeting line greets: the words after its first one when that one only greets ("Hello"), else none. */
