@@ -14,6 +14,10 @@ describe('one id after a label or a "#": the search box and each batch line alik
     ['#', '#'],
     ['Wang Xiuying', 'Wang Xiuying'],
     ['cust_1 cust_2', 'cust_1 cust_2'],
+    // A bare number after an id column's word may be the refId's own end: kept whole (it was "42", maybe another's).
+    ['Customer 42', 'Customer 42'],
+    ['ID 4410', 'ID 4410'],
+    ['Customer #42', '42'],
   ])('%j is read as %j', (line, id) => expect(lineId(line)).toBe(id));
 
   it('reads a label on its own line as no label: a heading over one id is said as a heading', () => {

@@ -14,13 +14,15 @@ const namesIdColumn = (text: string) => text.split(/[ \t]+/).every((word) => ID_
 /**
  * The label before one id and what follows it: a few words before a colon (`refId: cust_000482`,
  * LABELLED), or without a colon a label the box knows (`RefID #user-7781`, `Customer ref cust_1`:
- * namesIdColumn). A line of such words alone (`Record ID`) is no label, and no id follows it.
+ * namesIdColumn). A line of such words alone (`Record ID`) is no label, and no id follows it; nor are they
+ * a label before a bare number (`Customer 42`), which may be the whole id (a refId is any string).
  */
 export function splitLabel(text: string): { label: string; rest: string } | undefined {
   const colon = LABELLED.exec(text);
   if (colon) return { label: `${colon[1]}:`, rest: colon[2]! };
   const known = /^([^\r\n]+?)[ \t]+(\S+)$/.exec(text);
-  if (!known || !namesIdColumn(known[1]!) || namesIdColumn(text)) return undefined;
+  // A bare number after such words may be the id's own end ("Customer 42", "ID 4410" as a refId): kept whole.
+  if (!known || !namesIdColumn(known[1]!) || namesIdColumn(text) || /^\d+$/.test(known[2]!)) return undefined;
   return { label: known[1]!, rest: known[2]! };
 }
 
