@@ -361,11 +361,18 @@ describe('batch page', { timeout: 20_000 }, () => {
     await user.paste('Wang Xiuying\ncust 000482, x\n');
     expect(screen.getByTestId('batch-hint')).toHaveTextContent('2 ids, one per line (spaces inside a line are part of its id)');
     await user.clear(box);
-    await user.paste('a b,c\td');
-    expect(screen.getByTestId('batch-hint')).toHaveTextContent('4 ids, split at commas, spaces and tabs');
+    await user.paste('a b\tc d');
+    expect(screen.getByTestId('batch-hint')).toHaveTextContent('4 ids, split at spaces and tabs');
+    await user.clear(box);
+    await user.paste('a b,c;d');
+    expect(screen.getByTestId('batch-hint')).toHaveTextContent(
+      '3 ids, split at commas and semicolons (spaces inside an entry are part of its id)',
+    );
     await user.clear(box);
     await user.paste('"crm-55102","cust_000482"');
-    expect(screen.getByTestId('batch-hint')).toHaveTextContent('2 ids, split at commas, spaces and tabs, the quotes around 2 ids dropped');
+    expect(screen.getByTestId('batch-hint')).toHaveTextContent(
+      '2 ids, split at commas and semicolons (spaces inside an entry are part of its id), the quotes around 2 ids dropped',
+    );
     await user.clear(box);
     await user.paste('Wang Xiuying\ncust 000482, x\n');
     await user.click(screen.getByRole('button', { name: 'Look up all' }));

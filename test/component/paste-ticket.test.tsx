@@ -57,6 +57,20 @@ describe('pasting into the search box (a UX review in Chromium)', { timeout: 20_
     },
   );
 
+  it.each(['Mehmet Yılmaz', 'mehmet yilmaz', 'Zoë Ångström'])(
+    'attack: a name pasted alone (%s) is one entry, asked about, not a list of its words sent as ids',
+    async (name) => {
+      const { requests } = stubApi();
+      const { user } = await pasteOnHome(name);
+      // Before: "You pasted a list of 2 ids", and Look up all sent each word as a refId.
+      await waitFor(() => expect(searchBox()).toHaveValue(name));
+      expect(screen.queryByText(/You pasted a list/)).toBeNull();
+      await user.keyboard('{Enter}');
+      expect(await screen.findByTestId('personal-data-question')).toHaveTextContent(/reads like a person's name/);
+      expect(requests.filter((request) => request.startsWith('/api/candidates') || request === '/api/batch')).toEqual([]);
+    },
+  );
+
   it("attack: a ticket's e-mail address beside its id is left out, the id kept, and the box says which id it kept", async () => {
     const { requests } = stubApi();
     const { user, router } = await pasteOnHome('Hi team, customer mehmet.yilmaz@example.com.tr says ref user-7781 is stuck');

@@ -107,8 +107,11 @@ describe('splitIdList', () => {
     expect(splitIdList("cust_1\nSean O'Brien Jr.\ncust_2")).toMatchObject({ ids: ['cust_1', "Sean O'Brien Jr.", 'cust_2'], unmarked: 0 });
   });
 
-  it('splits only a single line at commas, semicolons, tabs and spaces, and says so', () => {
-    expect(splitIdList('a b,c')).toMatchObject({ ids: ['a', 'b', 'c'], rule: 'separators' });
+  it('splits only a single line: at its commas and semicolons where it has them, else at tabs and spaces, and says so', () => {
+    expect(splitIdList('a b\tc')).toMatchObject({ ids: ['a', 'b', 'c'], rule: 'separators' });
+    expect(splitIdList('a;b, c')).toMatchObject({ ids: ['a', 'b', 'c'], rule: 'commas' });
+    // A CSV row's entries keep their spaces: a name among ids is one entry, asked about as a name (it was two "ids").
+    expect(splitIdList('user-7781, Mehmet Yılmaz, cust_000482')).toMatchObject({ ids: ['user-7781', 'Mehmet Yılmaz', 'cust_000482'] });
     expect(splitIdList('a b\n').rule).toBe('lines');
   });
 
@@ -150,7 +153,7 @@ describe('splitIdList', () => {
       { line: 7, id: 'a', repeatOf: 3 },
     ]);
     // A single line split at separators: each entry's place among the entries.
-    expect(splitIdList('x,,y x').entries).toEqual([
+    expect(splitIdList('x  y\tx').entries).toEqual([
       { line: 1, id: 'x' },
       { line: 2, id: 'y' },
       { line: 3, id: 'x', repeatOf: 1 },
@@ -461,8 +464,11 @@ describe('a paste from a ticket: ids in sentences', () => {
     expect(interpretPaste('cust_1 cust_2 cust_3').type).toBe('list');
     expect(interpretPaste('cust_1, cust_2 and cust_3').type).toBe('list');
     expect(interpretPaste('alice\nbob\ncust_3').type).toBe('list');
-    const letters = interpretPaste('alice bob carol');
+    const letters = interpretPaste('alice, bob, carol');
     expect(letters.type === 'list' && letters.list.ids).toEqual(['alice', 'bob', 'carol']);
+    // Words of letters on one line with spaces alone read as a name ("mehmet yilmaz"): one entry, asked about
+    // before it is sent, where each word went out as a refId. All-letter refIds are a list by line or by comma.
+    expect(interpretPaste('alice bob carol')).toEqual({ type: 'id', id: 'alice bob carol' });
   });
 
   it('property: in any sentence of plain words around one id, that id is what the box gets', () => {

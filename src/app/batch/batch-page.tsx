@@ -83,9 +83,9 @@ export function BatchPage() {
           Batch status lookup
         </h1>
         <p className="mt-1 mb-4 text-sm text-slate-600">
-          Up to {MAX_BATCH_IDS} ids, one per line (a single line is split at commas, spaces or tabs). Every id is looked up at status level:
-          status, since when, submissions and the other id. A refId that is not found and looks like a recordId is tried as one; in recordId
-          mode, an id that does not is tried as a refId.
+          Up to {MAX_BATCH_IDS} ids, one per line (a single line is split at its commas, or else at spaces and tabs). Every id is looked up
+          at status level: status, since when, submissions and the other id. A refId that is not found and looks like a recordId is tried as
+          one; in recordId mode, an id that does not is tried as a refId.
         </p>
         <form onSubmit={submit} noValidate className="space-y-3">
           <KindPicker kind={kind} onChange={setKind} name="batch-kind" />
@@ -199,7 +199,9 @@ function ListHint({ id, list }: { id: string; list: ReadList }) {
       ? ''
       : list.rule === 'lines'
         ? ', one per line (spaces inside a line are part of its id)'
-        : ', split at commas, spaces and tabs';
+        : list.rule === 'commas'
+          ? ', split at commas and semicolons (spaces inside an entry are part of its id)'
+          : ', split at spaces and tabs';
   return (
     <p id={id} data-testid="batch-hint" className="text-sm text-slate-600">
       {count} {count === 1 ? 'id' : 'ids'}

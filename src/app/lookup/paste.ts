@@ -113,6 +113,10 @@ export function interpretPaste(text: string): Pasted {
     const inner = interpretPaste(row);
     return inner.type === 'id' ? { ...inner, removed: "the row's other cells" } : inner;
   }
+  // A name, an e-mail address or a date pasted alone is one entry, asked about as the box asks (its words
+  // were offered as a list of ids before, "Mehmet" and "Yılmaz", sent unasked).
+  if (!/[\r\n]/.test(cleaned.id) && readsLikePersonalData(cleaned.id))
+    return { type: 'id', id: cleaned.id, removed: describeRemoved(cleaned.removed) || undefined };
   const prose = idsInProse(cleaned.id);
   if (prose?.length === 1) {
     const inner = interpretPaste(prose[0]!);

@@ -37,22 +37,25 @@ export interface IdList {
   /** The heading's line, as pasted. */
   headingLine?: number;
   removed: Removed[];
-  /** How the text was split: one id per line, or (a single line) at commas, semicolons, tabs and spaces. */
-  rule: 'lines' | 'separators';
+  /** How the text was split: one id per line, or (a single line) at its commas and semicolons, else at tabs and spaces. */
+  rule: 'lines' | 'commas' | 'separators';
 }
 
 const LINE_BREAK = /\r\n|\r|\n/;
 // Invisible spaces too, so that a no-break space between two ids still separates them.
 const SEPARATORS = /[\s,;\u00a0\u202f\u2007]+/;
+/** A single line with commas or semicolons (a CSV row) is split at those alone: "user-7781, Mehmet Yılmaz, cust_1" holds a name. */
+const LIST_MARKS = /[,;]/;
 
 /**
  * A pasted list. Text with line breaks (a spreadsheet column, a ticket's list) is one id per line, and
- * spaces inside a line belong to its id; only a single line (a CSV row, ids in a sentence) is split at
- * commas, semicolons, tabs and spaces. Each id is cleaned; empty entries are dropped, and a repeat is
+ * spaces inside a line belong to its id; only a single line (a CSV row, ids in a sentence) is split: at
+ * its commas and semicolons where it has them (spaces then belong to an entry, as a name's do), else at
+ * tabs and spaces. Each id is cleaned; empty entries are dropped, and a repeat is
  * looked up once but kept among the entries, numbered, with the line it repeats.
  */
 export function splitIdList(text: string, readAppLink?: (text: string) => string | undefined, keepHeading = false): IdList {
-  const rule = LINE_BREAK.test(text) ? 'lines' : 'separators';
+  const rule = LINE_BREAK.test(text) ? 'lines' : LIST_MARKS.test(text) ? 'commas' : 'separators';
   const totals = new Map<string, number>();
   const seen = new Map<string, number>();
   const ids: string[] = [];
@@ -66,7 +69,7 @@ export function splitIdList(text: string, readAppLink?: (text: string) => string
   let heading: string | undefined;
   let headingLine = 0;
   // Lines are counted as pasted, blank ones included, so that row 7 is the 7th line of the spreadsheet's column.
-  const parts = text.split(rule === 'lines' ? LINE_BREAK : SEPARATORS);
+  const parts = text.split(rule === 'lines' ? LINE_BREAK : rule === 'commas' ? LIST_MARKS : SEPARATORS);
   for (const [index, whole] of parts.entries()) {
     // Rows copied from a spreadsheet: a tab between cells, the id in the first (no id holds a tab).
     const cells = rule === 'lines' ? whole.split('\t') : [whole];
