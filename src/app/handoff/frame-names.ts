@@ -72,17 +72,28 @@ function greeted(part: readonly string[]): string[] {
 }
 
 /**
+ * A greeting to one given name ("Hello Siobhán,"): in a frame kept for every reply it is one customer's
+ * name put before the next customer's reply. Words that greet no one ("Hello Team,", "Dear Customer,")
+ * are kept; a sign-off's one given name is the agent's own ("Sam from Support") and is kept too.
+ */
+function greetsOneName(who: readonly string[]): boolean {
+  const first = who[0];
+  return first !== undefined && !isNoOne(first) && CAPITALISED.test(first);
+}
+
+/**
  * A line that names someone ("Hello Mehmet Yılmaz,", "Re: Gertrude Zyxwvut, born …", "Dear Ana Silva and
  * team,"): a support user's page holds no name to compare with (its record is status level), so a name is
  * read by its shape, two or more capitalised words in a part of a line, or in any case right after a
- * greeting word. One given name alone ("Hello Ana,", "Sam from Support") cannot be told from a word and is
- * kept. The agent's own full name is refused too ("Kind regards, Sam Smith"): whose a name is cannot be told.
+ * greeting word, or one capitalised word right after it ("Hello Ana,"). One given name elsewhere ("Sam from
+ * Support") cannot be told from a word and is kept. The agent's own full name is refused too ("Kind regards, Sam Smith"): whose a name is cannot be told.
  */
 export function nameProblem(text: string): string | undefined {
   for (const line of text.split('\n')) {
     const parts = line.split(PART_BREAK).map((part) => part.trim().split(/\s+/u).filter(Boolean));
     if (parts.some((part) => holdsNameRun(part, false))) return refused("a person's name");
-    if (holdsNameRun(greeted(parts[0] ?? []), true)) return refused("a person's name");
+    const who = greeted(parts[0] ?? []);
+    if (holdsNameRun(who, true) || greetsOneName(who)) return refused("a person's name");
   }
   return undefined;
 }
