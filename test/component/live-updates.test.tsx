@@ -267,6 +267,23 @@ describe('live updates on the candidate page', { timeout: 20_000 }, () => {
     );
   });
 
+  it('says the new status\'s support fields are not read yet after a live change, not "Nothing recorded" (UX review, Simulate → Reject)', async () => {
+    const meta = { ...liveMeta(), supportFields: ['rejectionReason', 'resubmitHint'] };
+    const page = showCandidate(SUPPORT, { meta, record: { ...waiting, customFields: {} } });
+    const card = await screen.findByRole('region', { name: 'What the service recorded' });
+    expect(card).toHaveTextContent(/^What the service recordedNothing recorded\.$/);
+    const source = await stream();
+    page.current.status = 'rejected';
+    source.send(event({ event: 'review.rejected', status: 'rejected' }));
+    await within(card).findByTestId('support-fields-before-change');
+    // Before: "Nothing recorded: Rejection reason, Resubmit hint.", of a record read while the candidate was Waiting.
+    expect(card).not.toHaveTextContent('Nothing recorded');
+    expect(within(card).getByTestId('support-fields-not-read')).toHaveTextContent(
+      /^Not read yet: Rejection reason, Resubmit hint \(Refresh to read them\)\.$/,
+    );
+    expect(within(card).queryByTestId('support-fields-not-recorded')).not.toBeInTheDocument();
+  });
+
   it('re-checks the open candidate at status level when the stream says it could not send everything missed (resync), never the full record', async () => {
     const { source, ...page } = await liveCandidate();
     page.current.status = 'approved';

@@ -13,7 +13,8 @@ import { Section } from '../ui/section.tsx';
  * and those not recorded named in one line after them, only those that belong to the candidate's status
  * (fieldsOfStatus: a waiting or blocked candidate has no rejection reason, and "Nothing recorded:
  * Rejection reason" read as if one were missing); when the answer holds no custom fields at all, they
- * were not fetched, and the card says why.
+ * were not fetched, and the card says why. Read before a live change of status, the record cannot say
+ * what the service recorded with the new one: its fields are "Not read yet", never "Nothing recorded".
  */
 export function SupportFieldsCard({
   record,
@@ -43,7 +44,12 @@ export function SupportFieldsCard({
             : 'Not in this answer: the service was asked at status level only.'}
         </p>
       ) : (
-        <RecordedFields recorded={recorded} fields={fields} expected={fieldsOfStatus(meta?.replyTemplates ?? {}, record.status, fields)} />
+        <RecordedFields
+          recorded={recorded}
+          fields={fields}
+          expected={fieldsOfStatus(meta?.replyTemplates ?? {}, record.status, fields)}
+          readBefore={readWith !== undefined}
+        />
       )}
     </Section>
   );
@@ -55,11 +61,14 @@ function RecordedFields({
   recorded,
   fields,
   expected,
+  readBefore,
 }: {
   recorded: NonNullable<CandidateRecord['customFields']>;
   fields: readonly string[];
   /** The fields of the candidate's status: only these are named when not recorded. */
   expected: readonly string[];
+  /** Read with an earlier status than the one shown: what is missing here may be recorded with the new one. */
+  readBefore: boolean;
 }) {
   const fieldValue = (field: string) => (Object.hasOwn(recorded, field) ? recorded[field] : undefined);
   // Whatever was recorded is shown, of the status or not: it is what the service holds.
@@ -84,13 +93,18 @@ function RecordedFields({
           })}
         </dl>
       )}
-      {missing.length > 0 && (
+      {readBefore && missing.length > 0 && (
+        <p className="text-slate-600" data-testid="support-fields-not-read">
+          Not read yet: {missing.map(labelOf).join(', ')} (Refresh to read them).
+        </p>
+      )}
+      {!readBefore && missing.length > 0 && (
         <p className="text-slate-600" data-testid="support-fields-not-recorded">
           {shown.length === 0 ? 'Nothing recorded: ' : 'Not recorded: '}
           {missing.map(labelOf).join(', ')}.
         </p>
       )}
-      {shown.length === 0 && missing.length === 0 && (
+      {!readBefore && shown.length === 0 && missing.length === 0 && (
         <p className="text-slate-600" data-testid="support-fields-not-recorded">
           Nothing recorded.
         </p>
