@@ -287,9 +287,34 @@ describe('lookup states', () => {
     const { router } = renderWithProviders('/candidates/refId/abc');
     expect(await screen.findByRole('heading', { level: 1, name: 'The KYC service answered with another candidate' })).toBeInTheDocument();
     expect(screen.getByRole('alert')).toHaveTextContent('Asked for refId abc, it sent the record of refId someone-else.');
-    await user.click(screen.getByRole('link', { name: 'Look up refId someone-else' }));
+    // The other person's lookup is a quiet link that says what it is, not the page's main button.
+    const other = screen.getByRole('link', { name: 'Look up refId someone-else' });
+    expect(other.closest('p')).toHaveTextContent('Look up refId someone-else (a lookup of that candidate, audited under their id)');
+    expect(other).not.toHaveClass('bg-blue-700');
+    await user.click(other);
     await waitFor(() => expect(router.state.location.pathname).toBe('/candidates/refId/someone-else'));
     expect(await screen.findByRole('heading', { level: 1, name: '王秀英' })).toBeInTheDocument();
+  });
+
+  it("attack: another candidate's record answered (a cache that misfired): Try again is the main button and asks the same id again (UX review)", async () => {
+    const user = userEvent.setup();
+    const message = 'Asked for refId abc, the KYC service answered with the record of refId someone-else-991. Nothing of it was sent.';
+    let answers = 0;
+    const { requests } = stubApi({
+      candidates: {
+        // The first answer is the cache's misfire; the second, the candidate asked for.
+        [PATH]: () => (++answers === 1 ? apiError(502, 'other_candidate', message, { answeredId: 'someone-else-991' }) : envelope(record)),
+      },
+    });
+    renderWithProviders('/candidates/refId/abc');
+    expect(await screen.findByRole('heading', { level: 1, name: 'The KYC service answered with another candidate' })).toBeInTheDocument();
+    // Before: the blue button was "Look up refId someone-else-991", and there was no Try again.
+    const retry = within(screen.getByRole('alert')).getByRole('button', { name: 'Try again' });
+    expect(retry).toHaveClass('bg-blue-700');
+    expect(screen.getByRole('link', { name: 'New lookup' })).not.toHaveClass('bg-blue-700');
+    await user.click(retry);
+    expect(await screen.findByRole('heading', { level: 1, name: '王秀英' })).toBeInTheDocument();
+    expect(requests.filter((url) => url.startsWith('/api/candidates/'))).toEqual([PATH, PATH]);
   });
 
   it('an answer whose id differs only in case or outer spaces is the candidate asked for', async () => {

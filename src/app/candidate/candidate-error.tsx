@@ -192,7 +192,7 @@ const SCREENS: Partial<Record<ErrorCode, ScreenOf>> = {
   // What answered may have been a gateway's page or a service between deploys: worth one more try.
   not_json: retryable,
   not_a_record: retryable,
-  other_candidate: (error, { kind, id }) => otherCandidateScreen(error, kind, id),
+  other_candidate: (error, { kind, id, actions }) => otherCandidateScreen(error, kind, id, actions.retry),
   malformed: ({ message, detail }, { actions }) => ({ body: <WhatWasWrong message={message} detail={detail} />, action: actions.retry }),
   archiving_key: plain,
   // The applicants list's answer, which a lookup never gets; said plainly all the same.
