@@ -191,6 +191,23 @@ describe('the applicants queue', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/candidates/recordId/rec-002'));
   });
 
+  it('a double-click on a hyphenated id that is not the link selects all of it, and opens nothing (UX review)', async () => {
+    const user = userEvent.setup();
+    const applicants: Applicant[] = [
+      { status: 'waiting', isArchived: false, recordId: '65f1c2a9e4b0d3a1f0c9b899', refId: 'user-7781', blockPassID: 'bp-1' },
+    ];
+    const { requests } = stubQueue({ applicants });
+    const { router } = renderWithProviders('/applicants');
+    await waitFor(() => expect(rows()).toHaveLength(1));
+    // Before: the word under the pointer, "7781" (or "user", or a lone "-").
+    await user.dblClick(within(rows()[0]!).getByText('user-7781'));
+    expect(window.getSelection()?.toString()).toBe('user-7781');
+    await act(() => new Promise((resolve) => setTimeout(resolve, ROW_OPEN_DELAY_MS + 50)));
+    expect(router.state.location.pathname).toBe('/applicants');
+    expect(requests.filter((url) => url.startsWith('/api/candidates'))).toEqual([]);
+    window.getSelection()?.removeAllRanges();
+  });
+
   it("Enter on a row's link opens its candidate at once, as before", async () => {
     stubQueue({ applicants: makeApplicants(2) });
     const { router } = renderWithProviders('/applicants');

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { MouseEvent, ReactNode } from 'react';
 import type { EnvironmentInfo } from '../../kyc/contract/api.ts';
 import type { Applicant, ApplicantFilter } from '../../kyc/contract/applicants.ts';
 import { DashboardLink } from '../handoff/dashboard-link.tsx';
@@ -38,6 +38,9 @@ function idClass(value: string, linked: boolean): string {
     !linked && 'text-slate-800',
   );
 }
+
+/** A double-click on an id selects all of it, not the word under the pointer (the toggle of a long one stays out). */
+const selectWhole = (event: MouseEvent<HTMLElement>) => window.getSelection()?.selectAllChildren(event.currentTarget);
 
 /** Back to queue returns to this scroll position, with this row focused. */
 function rememberPlaceScroll(place: QueueHandOver['queue'], environment: string | undefined): void {
@@ -106,14 +109,16 @@ export function ApplicantRow({
           data-open={field}
           // Chromium starts no selection on a link (a drag drags it out): a double-click selects the whole id.
           draggable={false}
-          onDoubleClick={(event) => window.getSelection()?.selectAllChildren(event.currentTarget)}
+          onDoubleClick={selectWhole}
           // A mouse click waits with the row's (it may be a double-click selecting the id); Enter and a tap open at once.
           onClick={(event) => (mayBeDoubleClick(event) ? event.preventDefault() : rememberScroll())}
         >
           {content}
         </Link>
       ) : (
-        content
+        // Chromium's double-click selects a word, and a hyphen ends one ("user-7781" gave "7781"): the whole id.
+        // biome-ignore lint/a11y/noStaticElementInteractions: a mouse's selection made whole; nothing to do by keyboard.
+        <span onDoubleClick={selectWhole}>{content}</span>
       );
     // A long id's "Show all" sits outside the link: it shows the rest, and opens nothing.
     return (
