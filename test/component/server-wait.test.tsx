@@ -163,3 +163,20 @@ describe('the end of a wait, said by its clock time', { timeout: 20_000 }, () =>
     expect(end.textContent).toMatch(/Nov 25, 2026|25 Nov 2026/);
   });
 });
+
+describe('the end of a wait on a 12-hour clock', { timeout: 20_000 }, () => {
+  // START, 14:02:01 UTC: the wait ends in the afternoon, at 2 o'clock.
+  inTimeZone('UTC');
+
+  it('says the hour as people write it, "2:02:49 PM", without a leading zero (UX review)', async () => {
+    fakeClock();
+    const message = 'You have made many lookups in a short time. Try again in 48 s.';
+    stubApi({ candidates: { '/api/candidates/refId/abc': () => apiError(429, 'rate_limited', message, { retryAfterSeconds: 48 }) } });
+    renderWithProviders('/candidates/refId/abc');
+    await screen.findByRole('heading', { name: 'Too many lookups' }, LAZY_PAGE);
+    const end = within(screen.getByText(/Try again in /)).getByRole('time');
+    expect(end).toHaveAttribute('dateTime', '2026-11-24T14:02:49.000Z');
+    // Before: "02:02:49 PM".
+    expect(end.textContent).toMatch(/^2:02:49\sPM\b/);
+  });
+});

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { candidateEnvelopeSchema, type CandidateRecord, unreadFieldsOf } from '../../src/kyc/contract/schema.ts';
 import { statusInfo, statusOfDateField, KNOWN_STATUSES } from '../../src/kyc/contract/status.ts';
-import { formatDateTime, formatDuration, formatRelative } from '../../src/kyc/view/time.ts';
+import { formatClock, formatDateTime, formatDuration, formatRelative } from '../../src/kyc/view/time.ts';
 import { statusTone } from '../../src/kyc/view/status-tone.ts';
 import { buildTimeline } from '../../src/kyc/view/timeline.ts';
 
@@ -118,6 +118,13 @@ describe('zone labels', () => {
     expect(formatDateTime(moment, { timeZone: 'Asia/Kolkata', locale: 'en-GB' })).toMatch(/07:25 (IST|UTC\+5:30)$/);
     expect(formatDateTime(moment, { timeZone: 'America/New_York', locale: 'en-US' })).toMatch(/^Oct 23, 2026, 09:55\sPM EDT$/);
     expect(formatDateTime(moment, { zone: 'utc', locale: 'en-GB', seconds: true })).toBe('24 Oct 2026, 01:55:00 UTC');
+  });
+
+  it("write a wait's clock time as the locale's people do: no leading zero on a 12-hour clock, kept on a 24-hour one", () => {
+    // Before: "01:55:00 AM UTC".
+    expect(formatClock(moment, { zone: 'utc', locale: 'en-US', seconds: true })).toMatch(/^1:55:00\sAM UTC$/);
+    expect(formatClock(moment, { zone: 'utc', locale: 'en-GB', seconds: true })).toBe('01:55:00 UTC');
+    expect(formatClock(moment, { zone: 'utc', locale: 'de-DE' })).toBe('01:55 UTC');
   });
 
   it('write offsets from UTC, never from GMT', () => {

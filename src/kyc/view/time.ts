@@ -92,10 +92,15 @@ function relativeFormat(locale: string | undefined, numeric: 'auto' | 'always'):
   return kept(relativeFormats, `${locale ?? ''}|${numeric}`, () => new Intl.RelativeTimeFormat(locale, { numeric }));
 }
 
+/** The locale writes a 12-hour clock ("2:12:49 PM"), whose hour takes no leading zero; a 24-hour one keeps it ("09:05"). */
+const twelveHour = (locale: string | undefined) =>
+  /^h1[12]$/.test(dateFormat(locale, { hour: 'numeric' }).resolvedOptions().hourCycle ?? '');
+
 function dateTimeParts(date: Date, options: ZoneOptions, seconds: boolean, dated = true): Intl.DateTimeFormatPart[] {
   return dateFormat(options.locale, {
     ...(dated ? { year: 'numeric', month: 'short', day: 'numeric' } : {}),
-    hour: '2-digit',
+    // The time alone (a wait's end) as people write it: "2:12:49 PM", not "02:12:49 PM".
+    hour: !dated && twelveHour(options.locale) ? 'numeric' : '2-digit',
     minute: '2-digit',
     ...(seconds ? { second: '2-digit' } : {}),
     timeZone: options.zone === 'utc' ? 'UTC' : options.timeZone,
@@ -110,7 +115,7 @@ export function formatDateTime(date: Date, options: ZoneOptions & { seconds?: bo
     .join('');
 }
 
-/** The time alone, with the zone: "14:03:12 UTC", for a moment of today (a wait's end, TimeStamp's `clock`). */
+/** The time alone, with the zone: "14:03:12 UTC", "2:03:12 PM UTC", for a moment of today (a wait's end, TimeStamp's `clock`). */
 export function formatClock(date: Date, options: ZoneOptions & { seconds?: boolean } = {}): string {
   return dateTimeParts(date, options, options.seconds ?? false, false)
     .map((part) => (part.type === 'timeZoneName' ? zoneText(part.value) : part.value))
