@@ -424,7 +424,7 @@ describe('batch status lookup', () => {
     expect((await post(app, { kind: 'refId', ids: ids(5) }, as('ana', 'support'))).status).toBe(200);
     const tooBig = await post(app, { kind: 'refId', ids: ids(11) }, as('bob', 'support'));
     expect(tooBig.status).toBe(400);
-    expect(JSON.parse(tooBig.body).error.message).toMatch(/at most 10 ids per minute/);
+    expect(JSON.parse(tooBig.body).error).toMatchObject({ message: expect.stringMatching(/at most 10 ids a minute/), idsAtMost: 10 });
     expect(upstream.seen).toHaveLength(13);
     const lines = readAudit(file);
     expect(lines.filter((l) => l.batchSize === 5)).toEqual([

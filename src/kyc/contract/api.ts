@@ -65,6 +65,8 @@ export const apiErrorBodySchema = z.object({
     upstreamStatus: z.optional(z.number()),
     /** For other_candidate: the id (of the kind asked) the answer's record gave, an id and never its data. */
     answeredId: z.optional(z.string()),
+    /** For a batch refused for its size (bad_request): the most ids this server looks up in a minute's batches. */
+    idsAtMost: z.optional(z.number()),
   }),
 });
 export type ApiErrorBody = z.infer<typeof apiErrorBodySchema>;

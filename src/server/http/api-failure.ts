@@ -16,6 +16,8 @@ export interface FailureDetails {
   ownMessage?: string;
   /** For other_candidate: the id the answer's record gave, said to the browser and written on the audit line. */
   answeredId?: string;
+  /** For a batch refused for its size: the most ids its budget takes in a minute, which the page offers to look up. */
+  idsAtMost?: number;
 }
 
 /**
@@ -31,6 +33,7 @@ export class ApiFailure extends Error {
   readonly upstreamStatus: number | undefined;
   readonly allow: string | undefined;
   readonly answeredId: string | undefined;
+  readonly idsAtMost: number | undefined;
   /** The message without the service's words (the message itself when it quotes none): for logs, the queue index and support users. */
   readonly ownMessage: string;
 
@@ -46,6 +49,7 @@ export class ApiFailure extends Error {
     this.upstreamStatus = details.upstreamStatus;
     this.allow = details.allow;
     this.answeredId = details.answeredId;
+    this.idsAtMost = details.idsAtMost;
     this.ownMessage = details.ownMessage ?? message;
   }
 
@@ -56,18 +60,19 @@ export class ApiFailure extends Error {
    */
   toldTo(role: Role): ApiFailure {
     if (readsFullRecord(role) || this.ownMessage === this.message) return this;
-    const { retryAfterSeconds, upstreamStatus, allow, answeredId } = this;
+    const { retryAfterSeconds, upstreamStatus, allow, answeredId, idsAtMost } = this;
     return new ApiFailure(this.code, this.ownMessage, {
       ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
       ...(upstreamStatus === undefined ? {} : { upstreamStatus }),
       ...(allow === undefined ? {} : { allow }),
       ...(answeredId === undefined ? {} : { answeredId }),
+      ...(idsAtMost === undefined ? {} : { idsAtMost }),
     });
   }
 
   /** The JSON the browser gets (apiErrorBodySchema). */
   body(): ApiErrorBody {
-    const { retryAfterSeconds, upstreamStatus, answeredId } = this;
+    const { retryAfterSeconds, upstreamStatus, answeredId, idsAtMost } = this;
     return {
       status: 'error',
       error: {
@@ -76,6 +81,7 @@ export class ApiFailure extends Error {
         ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
         ...(upstreamStatus === undefined ? {} : { upstreamStatus }),
         ...(answeredId === undefined ? {} : { answeredId }),
+        ...(idsAtMost === undefined ? {} : { idsAtMost }),
       },
     };
   }

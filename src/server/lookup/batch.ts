@@ -1,10 +1,8 @@
-import type http from 'node:http';
 import { type BatchEvent, batchRequestSchema } from '../../kyc/contract/batch.ts';
 import { checkId } from '../../kyc/contract/lookup.ts';
 import { auditTrail, auditWritable, countLine, refuse } from '../audit/audit-trail.ts';
 import { invalidIdsLine, refusedBatchLine, requestLine } from '../audit/audit-lines.ts';
 import type { AccessControl } from '../auth/access-control.ts';
-import type { Identity } from '../http/identity.ts';
 import { type FoundRow, lookupRowAsSearched } from './batch-row.ts';
 import type { LookupDeps } from './lookup-steps.ts';
 import { type BatchClock, runBatch } from './batch-runner.ts';
@@ -20,7 +18,11 @@ import { StoreUnavailableError } from '../state/store.ts';
  * arrive once, in the body; the answer is NDJSON, one line per row as each lookup finishes, then a
  * `done` line. Batches have their own budget (ids per minute per user): its first id is taken before the
  * body is read, as an export's token is, so that a flood of batches whose bodies never come costs the
- * budget and is refused unread; the rest is reserved whole before the first lookup. Batches run a few lookups at a time (batch-row.ts: the single lookup's steps). Every valid id gets
+ * budget and is refused unread; the rest is reserved whole before the first lookup. A batch refused once
+ * its ids are read (more than the budget holds, or more than is left of it) gives its first id back: it
+ * looked nothing up, and a user who then splits the list must find the budget whole. A body that is not
+ * a batch (too slow, too large, not JSON of its shape) keeps it: the app never sends one, and a flood of
+ * them is the cost the first id is there for. Batches run a few lookups at a time (batch-row.ts: the single lookup's steps). Every valid id gets
  * its own audit line, marked `batch`; the invalid ones are counted in one line for the batch. An id sent
  * more than once is looked up once, and its one result answers each of its places: the app sends each
  * id once, and another client's repeats cost no second request to the service, budget or audit line.
@@ -45,7 +47,8 @@ export async function batchRoute(deps: LookupDeps, batch: BatchDeps, call: Signe
     throw new ApiFailure('unsupported_media_type', 'Send the batch as JSON: {"kind":"refId","ids":[…]}.');
   }
   // A batch holds at least one id: that one is paid before the body is read (refused, it is counted as an export's is).
-  const first = await reserveBudget(batch, req, identity, 1);
+  const key = `batch:${batch.access.rateLimitKey(req, identity)}`;
+  const first = await reserveBudget(batch.budget, key, 1);
   if (first) return refuseBatch(deps, call, first, requestLine(deps.environment, call, 'batch'));
   // Nothing else is audited before the request is known.
   const { kind, ids } = await readJsonBody(call, MAX_BODY_BYTES, batchRequestSchema, 'batch', {
@@ -54,7 +57,7 @@ export async function batchRoute(deps: LookupDeps, batch: BatchDeps, call: Signe
 
   const places = placesOf(ids);
   const distinct = [...places.keys()];
-  const refused = await reserveBudget(batch, req, identity, distinct.length, 1);
+  const refused = await reserveBudget(batch.budget, key, distinct.length, 1);
   if (refused) return refuseBatch(deps, call, refused, refusedBatchLine(deps.environment, call, kind, ids.length));
   // Nothing reaches the service while the audit log could not record it (each row asks again).
   const stuck = auditWritable(deps);
@@ -118,26 +121,31 @@ function refuseBatch(deps: LookupDeps, call: SignedInCall, refused: ApiFailure, 
   return refuse(call.res, auditTrail(deps, call.res, 'batch', line), refused, { counted: true });
 }
 
-/** Reserves `count` ids of the budget, of which `paid` were taken already (the first, before the body). */
-async function reserveBudget(
-  batch: BatchDeps,
-  req: http.IncomingMessage,
-  identity: Identity,
-  count: number,
-  paid = 0,
-): Promise<ApiFailure | undefined> {
-  if (count > batch.budget.capacity) {
-    const message = `This server allows at most ${batch.budget.capacity} ids per minute in batches (limits.batchIdsPerMinute): split the list.`;
-    return new ApiFailure('bad_request', message);
-  }
-  if (count <= paid) return undefined;
-  let taken: Take;
+/**
+ * Reserves `count` ids of the budget, of which `paid` were taken already (the first, before the body). A
+ * refusal gives the paid ones back: a batch refused looks nothing up.
+ */
+async function reserveBudget(budget: RateLimiter, key: string, count: number, paid = 0): Promise<ApiFailure | undefined> {
+  let refused: ApiFailure | undefined;
   try {
-    taken = await batch.budget.take(`batch:${batch.access.rateLimitKey(req, identity)}`, count - paid);
+    refused = await reserveRest(budget, key, count, paid);
+    if (refused && paid > 0) await budget.giveBack(key, paid);
   } catch (error) {
     if (error instanceof StoreUnavailableError) return STORE_UNAVAILABLE;
     throw error;
   }
+  return refused;
+}
+
+/** The refusal of `count` ids over the budget, or undefined once the `count - paid` not yet paid are taken. */
+async function reserveRest(budget: RateLimiter, key: string, count: number, paid: number): Promise<ApiFailure | undefined> {
+  if (count > budget.capacity) {
+    // Said for the user, who can act on it (the page offers the first ones); the setting's name is in the docs.
+    const message = `This server looks up at most ${budget.capacity} ids a minute in batches: split the list, or look up the first ${budget.capacity} now.`;
+    return new ApiFailure('bad_request', message, { idsAtMost: budget.capacity });
+  }
+  if (count <= paid) return undefined;
+  const taken: Take = await budget.take(key, count - paid);
   if (taken.ok) return undefined;
   const { retryAfterSeconds } = taken;
   const what = count === 1 ? 'a batch' : `${count} ids`;

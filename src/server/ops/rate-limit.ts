@@ -9,11 +9,17 @@ export interface RateLimiter {
    * window has not enough left. Rejects with StoreUnavailableError when the store cannot be asked.
    */
   take(key: string, cost?: number): Promise<Take>;
+  /** Gives `cost` taken back (never below none), for what was taken and then not used: a batch refused once its ids were read. */
+  giveBack(key: string, cost: number): Promise<void>;
   /** The most one take can ever get (Infinity when there is no limit). */
   readonly capacity: number;
 }
 
-export const NO_RATE_LIMIT: RateLimiter = { take: async () => ({ ok: true }), capacity: Number.POSITIVE_INFINITY };
+export const NO_RATE_LIMIT: RateLimiter = {
+  take: async () => ({ ok: true }),
+  giveBack: async () => {},
+  capacity: Number.POSITIVE_INFINITY,
+};
 
 /**
  * `perMinute` per key in a minute (counted from the key's first take), kept in the shared store: with
@@ -31,5 +37,6 @@ export function createRateLimiter(store: SharedStore, name: string, perMinute: n
       await counter.subtract(key, cost);
       return { ok: false, retryAfterSeconds: state.retryAfterSeconds };
     },
+    giveBack: (key, cost) => counter.subtract(key, cost),
   };
 }

@@ -1,0 +1,86 @@
+import type http from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createAccessControl } from '../../src/server/auth/access.ts';
+import { startFakeUpstream } from './fake-upstream.ts';
+import { memoryAuditLog } from './memory-audit.ts';
+import { ndjson, requestWithBody, startTestApp } from './http.ts';
+
+/**
+ * The batch budget (limits.batchIdsPerMinute) over real HTTP: a batch pays its first id before its body is
+ * read, and a batch refused once its ids are read gives that id back, so that a refusal never shrinks
+ * what the user can look up next.
+ */
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+const sam = { 'x-user': 'sam', 'x-role': 'support' };
+const ids = (count: number, from = 0) => Array.from({ length: count }, (_, i) => `id${from + i}`);
+
+/** A server with a batch budget of `perMinute` ids, in front of a service that knows every id. */
+async function budgetApp(perMinute: number) {
+  const upstream = await startFakeUpstream();
+  upstream.behave = (req, res) => {
+    const refId = decodeURIComponent(req.url!.split('/').pop()!);
+    const body = JSON.stringify({ status: 'success', data: { status: 'approved', refId, isArchived: false } });
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+    res.end(body);
+  };
+  const app = await startTestApp({
+    upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k', statusApiKey: 's' },
+    audit: memoryAuditLog(),
+    access: createAccessControl({ mode: 'proxy', userHeader: 'x-user', roleHeader: 'x-role', trusted: ['127.0.0.1/32'] }),
+    settings: { limits: { batchIdsPerMinute: perMinute } },
+  });
+  cleanups.push(app.close, upstream.close);
+  const post = (body: unknown, headers: http.OutgoingHttpHeaders = sam) =>
+    requestWithBody(app.port, '/api/batch', typeof body === 'string' ? body : JSON.stringify(body), { headers });
+  return { post, upstream };
+}
+
+describe('the batch budget', () => {
+  it('gives the first id back to a batch refused for its size: split to the budget, the list is looked up', async () => {
+    const { post, upstream } = await budgetApp(4);
+    // The page's Retry used to send the same list again: each refusal kept the id it paid.
+    for (let tries = 0; tries < 3; tries++) {
+      const refused = await post({ kind: 'refId', ids: ids(6) });
+      expect(refused.status).toBe(400);
+      expect(JSON.parse(refused.body).error).toEqual({
+        code: 'bad_request',
+        message: 'This server looks up at most 4 ids a minute in batches: split the list, or look up the first 4 now.',
+        idsAtMost: 4,
+      });
+    }
+    expect(upstream.seen).toHaveLength(0);
+    // The whole budget is left for the list split to its size.
+    const first = await post({ kind: 'refId', ids: ids(4) });
+    expect(first.status).toBe(200);
+    expect(ndjson(first.body).at(-1)).toEqual({ type: 'done', found: 4, failed: 0 });
+  });
+
+  it('gives the first id back to a batch refused for more than is left: a smaller one that fits still starts', async () => {
+    const { post } = await budgetApp(4);
+    expect((await post({ kind: 'refId', ids: ids(2) })).status).toBe(200);
+    const refused = await post({ kind: 'refId', ids: ids(3, 2) });
+    expect(refused.status).toBe(429);
+    expect(JSON.parse(refused.body).error.message).toMatch(/^Your batch budget is used up for now: 3 ids can start in \d+ s\.$/);
+    // 2 of 4 are used: the 2 left take a batch of 2, which the refusal's kept id would have cut to 1.
+    const fits = await post({ kind: 'refId', ids: ids(2, 2) });
+    expect(fits.status).toBe(200);
+    expect(ndjson(fits.body).at(-1)).toEqual({ type: 'done', found: 2, failed: 0 });
+    expect((await post({ kind: 'refId', ids: ids(1, 4) })).status).toBe(429);
+  });
+
+  it('attack: bodies that are not batches keep the id they paid, so a flood of them spends the budget', async () => {
+    const { post, upstream } = await budgetApp(3);
+    // Not JSON, and JSON not of a batch's shape: the app never sends either; each costs its first id.
+    expect((await post('{"kind":"refId","ids":[')).status).toBe(400);
+    expect((await post({ kind: 'refId', ids: 'id0' })).status).toBe(400);
+    expect((await post({ kind: 'refId', ids: [] })).status).toBe(400);
+    const spent = await post({ kind: 'refId', ids: ids(1) });
+    expect(spent.status).toBe(429);
+    expect(JSON.parse(spent.body).error.code).toBe('rate_limited');
+    expect(upstream.seen).toHaveLength(0);
+  });
+});
