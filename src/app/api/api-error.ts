@@ -34,6 +34,8 @@ export interface ApiErrorDetails {
   willArchiveAtDate?: string;
   /** For other_candidate: the id the service's answer gave, whose record the server did not send. */
   answeredId?: string;
+  /** For a batch too large for this server's batch budget: the most ids it looks up in a minute's batches. */
+  idsAtMost?: number;
 }
 
 /** Every failure of a call to this server's `/api`, whatever the call: the one error type of the app's API layer. */
@@ -47,6 +49,7 @@ export class ApiError extends Error {
   readonly detail: string | undefined;
   readonly willArchiveAtDate: string | undefined;
   readonly answeredId: string | undefined;
+  readonly idsAtMost: number | undefined;
 
   constructor(
     readonly code: ErrorCode,
@@ -61,6 +64,7 @@ export class ApiError extends Error {
     this.detail = details.detail;
     this.willArchiveAtDate = details.willArchiveAtDate;
     this.answeredId = details.answeredId;
+    this.idsAtMost = details.idsAtMost;
   }
 
   /** Worth trying again by itself: the network, not the request, failed. */
@@ -100,7 +104,7 @@ export async function apiErrorOf(response: Response): Promise<ApiError> {
   const body = parsed?.success ? parsed.data.error : undefined;
   const status = response.status;
   const retryAfterSeconds = body?.retryAfterSeconds ?? parseRetryAfter(response.headers.get('retry-after'));
-  // The body's own details (upstreamStatus, answeredId) as it gives them; the wait as the answer says it.
+  // The body's own details (upstreamStatus, answeredId, idsAtMost) as it gives them; the wait as the answer says it.
   if (body) return new ApiError(body.code, body.message, { ...body, status, retryAfterSeconds });
   return new ApiError(codeOfStatus(status), `The server answered HTTP ${status} without an explanation.`, { status, retryAfterSeconds });
 }

@@ -43,7 +43,7 @@ export function BatchPage() {
   );
   const { skipped, list, headingAsId, setHeadingAsId, personal } = usePastedList(text, kept?.headingAsId);
   const [problem, setProblem] = useState<string>();
-  const { state, start, cancel, retry, reset } = useBatch(environment, kept?.state);
+  const { state, start, cancel, retry, lookUpFirst, reset } = useBatch(environment, kept?.state);
   useHandOver(handedOver, { setKind, setText, setHeadingAsId, start, ask: personal.ask });
   useEffect(() => {
     if (text.trim() === '' && state.phase === 'idle') forgetBatch(environment);
@@ -131,7 +131,7 @@ export function BatchPage() {
           kept="The list and the rows already found stay here; once you have signed in again, the batch goes on with the ones left."
         />
       )}
-      {state.phase !== 'idle' && <BatchProgress state={state} onRetry={retry} />}
+      {state.phase !== 'idle' && <BatchProgress state={state} onRetry={retry} onLookUpFirst={lookUpFirst} />}
       {state.ids.length > 0 && (
         <>
           <BatchActions lines={lines} kind={state.kind} batch={state.ids} />

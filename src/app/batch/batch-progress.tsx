@@ -10,15 +10,14 @@ import { type BatchPause, type BatchState, leftCounts } from './use-batch.ts';
  * sentence and the Retry button never disagree: "8 left: 5 could not reach the service, 3 not looked
  * up" beside "Retry the 8 left", not the server's count of the ids it never started beside the button's.
  */
-export function BatchProgress({ state, onRetry }: { state: BatchState; onRetry: () => void }) {
+export function BatchProgress({ state, onRetry, onLookUpFirst }: { state: BatchState; onRetry: () => void; onLookUpFirst: () => void }) {
   const total = state.ids.length;
   const found = state.rows.filter((row) => row?.ok).length;
   // Told apart: with the service down, "8 not found or failed" read as 8 candidates the service does not know.
   const notFound = state.rows.filter((row) => row !== undefined && !row.ok && row.code === 'not_found').length;
   const failed = state.done - found - notFound;
   const ended = state.phase === 'stopped' || state.phase === 'failed' || state.phase === 'cancelled' || state.phase === 'finished';
-  const { left } = leftCounts(state);
-  const retryable = ended ? left : 0;
+  const offered = ended ? offer(state) : undefined;
   const waitId = useId();
   // Refused with a wait (the batch budget): said with its number counted down, and Retry held until then.
   const refused = state.phase === 'failed' ? state.refused : undefined;
@@ -55,9 +54,17 @@ export function BatchProgress({ state, onRetry }: { state: BatchState; onRetry: 
             outcomeText(state, countsText(found, notFound, failed))
           )}
         </p>
-        {retryable > 0 && (
-          <RetryButton variant="secondary" onRetry={onRetry} retrying={false} retryAt={refused?.retryAt} describedBy={waitId}>
-            {state.phase === 'cancelled' ? 'Go on with' : 'Retry'} the {retryable} left
+        {offered && (
+          <RetryButton
+            variant="secondary"
+            onRetry={offered === 'first' ? onLookUpFirst : onRetry}
+            retrying={false}
+            retryAt={refused?.retryAt}
+            describedBy={waitId}
+          >
+            {offered === 'first'
+              ? `Look up the ${state.done === 0 ? 'first' : 'next'} ${state.idsAtMost}`
+              : `${state.phase === 'cancelled' ? 'Go on with' : 'Retry'} the ${leftCounts(state).left} left`}
           </RetryButton>
         )}
       </div>
@@ -81,6 +88,18 @@ function BatchWait({ pause }: { pause: BatchPause }) {
 
 const ids = (count: number) => (count === 1 ? '1 id' : `${count} ids`);
 
+/**
+ * What the button offers once the batch is no longer running: the rows left (`retry`); only the first
+ * ones, when they are more than this server's batch budget takes (`first`: all of them would be refused
+ * again); nothing, when the server refused the request itself and would refuse the same again.
+ */
+function offer(state: BatchState): 'retry' | 'first' | undefined {
+  const { left } = leftCounts(state);
+  if (left === 0) return undefined;
+  if (state.idsAtMost !== undefined && left > state.idsAtMost) return 'first';
+  return state.phase === 'failed' && state.refusedAgain ? undefined : 'retry';
+}
+
 /** "8 ids left: 5 could not reach the service and 3 were not looked up", the parts that are not zero. */
 function leftText(state: BatchState): string {
   const { left, notLookedUp, unreachable, heldBack } = leftCounts(state);
@@ -91,7 +110,13 @@ function leftText(state: BatchState): string {
       `${heldBack} ${heldBack === 1 ? 'was' : 'were'} held back by this server, no fault of the ${heldBack === 1 ? 'id' : 'ids'}`,
     notLookedUp > 0 && `${notLookedUp} ${notLookedUp === 1 ? 'was' : 'were'} not looked up`,
   ].filter(Boolean);
-  return `${ids(left)} left: ${parts.join(' and ')}. Retry looks ${left === 1 ? 'it' : 'them'} up again.`;
+  const counts = `${ids(left)} left: ${parts.join(' and ')}.`;
+  const offered = offer(state);
+  if (offered === 'first') {
+    const atMost = state.idsAtMost;
+    return `${counts} This server looks up at most ${atMost} ids a minute in batches: look up the ${state.done === 0 ? 'first' : 'next'} ${atMost} now, the rest after.`;
+  }
+  return offered === 'retry' ? `${counts} Retry looks ${left === 1 ? 'it' : 'them'} up again.` : counts;
 }
 
 /** "3 found, 1 not found, 2 failed": the candidates found, those the service does not know, and the lookups that failed. */
@@ -110,6 +135,8 @@ function outcomeText(state: BatchState, counts: string): string {
   if (state.phase === 'failed') {
     const problem =
       state.problemCode === 'unauthenticated' ? 'The batch stopped: your session ended.' : (state.problem ?? 'The batch failed.');
+    // Refused for its size, the server's sentence says what is left and what to do (the button below).
+    if (state.refusedAgain && state.idsAtMost !== undefined) return problem;
     return `${problem} ${leftText(state)}`;
   }
   if (state.phase === 'stopped' && state.stop) {

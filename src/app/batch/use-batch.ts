@@ -23,6 +23,13 @@ export interface BatchState {
   problemCode?: string;
   /** The failure, when it said when to ask again (this server's batch budget): Retry waits until then. */
   refused?: ApiError;
+  /** The failure is one the same request meets again (the request itself was refused): no Retry is offered. */
+  refusedAgain?: boolean;
+  /**
+   * This server's batch budget, once a batch was refused as larger than it: the most ids it looks up in a
+   * minute's batches. The page then offers the first that many of the rows left, not all of them again.
+   */
+  idsAtMost?: number;
   /** The server stopped the batch: this many lookups in a row found the service unreachable. */
   stop?: Omit<Extract<BatchEvent, { type: 'stopped' }>, 'type'>;
 }
@@ -64,6 +71,17 @@ export function leftCounts(state: BatchState): { left: number; notLookedUp: numb
 
 const codeOf = (row: BatchRow | undefined) => (row && !row.ok ? row.code : undefined);
 
+/**
+ * Whether the same request would be refused again: the server refused the request itself (a 4xx), not
+ * the session (signing in again goes on), the moment (a wait) or a body that came too slowly.
+ */
+const refusedAgain = (error: ApiError) =>
+  error.status !== undefined &&
+  error.status >= 400 &&
+  error.status < 500 &&
+  error.code !== 'unauthenticated' &&
+  ![408, 429].includes(error.status);
+
 /** The rows Retry looks up again: those not looked up, those the service could not answer, those this server held back. */
 export function rowsToRetry(state: BatchState): number[] {
   return state.ids.flatMap((_, index) => {
@@ -89,6 +107,23 @@ function applyEvent(s: BatchState, event: BatchEvent, places: number[]): BatchSt
   return { ...s, rows, done: s.done + 1, pause };
 }
 
+/** The batch's state once its request failed with `error`. */
+function failedWith(s: BatchState, error: unknown): BatchState {
+  if (!(error instanceof ApiError))
+    return { ...s, phase: 'failed', problem: 'The batch failed.', problemCode: undefined, pause: undefined };
+  return {
+    ...s,
+    phase: 'failed',
+    problem: error.message,
+    problemCode: error.code,
+    refused: error.retryAt ? error : undefined,
+    refusedAgain: refusedAgain(error),
+    // Kept from an earlier refusal: the rows left after the first ones are offered that many at a time too.
+    idsAtMost: error.idsAtMost ?? s.idsAtMost,
+    pause: undefined,
+  };
+}
+
 /** One batch at a time: start, follow its rows as they stream in, cancel, retry what the service could not answer. */
 export function useBatch(environment: string | undefined, initial?: BatchState) {
   const [state, setState] = useState<BatchState>(initial ?? IDLE);
@@ -108,10 +143,7 @@ export function useBatch(environment: string | undefined, initial?: BatchState) 
       };
       streamBatch(environment, { kind, ids: places.map((place) => ids[place]!) }, onEvent, current.signal).catch((error: unknown) => {
         if (current.signal.aborted) return;
-        const problem = error instanceof ApiError ? error.message : 'The batch failed.';
-        const problemCode = error instanceof ApiError ? error.code : undefined;
-        const refused = error instanceof ApiError && error.retryAt ? error : undefined;
-        setState((s) => ({ ...s, phase: 'failed', problem, problemCode, refused, pause: undefined }));
+        setState((s) => failedWith(s, error));
       });
     },
     [environment],
@@ -129,24 +161,33 @@ export function useBatch(environment: string | undefined, initial?: BatchState) 
     [run],
   );
 
-  /** Goes on from where the batch stopped (or broke off): the rows not looked up, and those the service could not answer. */
-  const retry = useCallback(() => {
-    const places = rowsToRetry(state);
-    if (places.length === 0) return;
-    const rows = state.rows.map((row, index) => (places.includes(index) ? undefined : row));
-    setState({
-      ...state,
-      rows,
-      done: state.done - places.filter((place) => state.rows[place]).length,
-      phase: 'running',
-      stop: undefined,
-      pause: undefined,
-      problem: undefined,
-      problemCode: undefined,
-      refused: undefined,
-    });
-    run(state.kind, state.ids, places);
-  }, [state, run]);
+  /**
+   * Goes on from where the batch stopped (or broke off): the rows not looked up, and those the service
+   * could not answer; `atMost`, only the first that many of them (a batch larger than the server's budget).
+   */
+  const lookUpLeft = useCallback(
+    (atMost?: number) => {
+      const places = rowsToRetry(state).slice(0, atMost);
+      if (places.length === 0) return;
+      const rows = state.rows.map((row, index) => (places.includes(index) ? undefined : row));
+      setState({
+        ...state,
+        rows,
+        done: state.done - places.filter((place) => state.rows[place]).length,
+        phase: 'running',
+        stop: undefined,
+        pause: undefined,
+        problem: undefined,
+        problemCode: undefined,
+        refused: undefined,
+        refusedAgain: undefined,
+      });
+      run(state.kind, state.ids, places);
+    },
+    [state, run],
+  );
+  const retry = useCallback(() => lookUpLeft(), [lookUpLeft]);
+  const lookUpFirst = useCallback(() => lookUpLeft(state.idsAtMost), [lookUpLeft, state.idsAtMost]);
 
   const cancel = useCallback(() => {
     controller.current?.abort();
@@ -159,5 +200,5 @@ export function useBatch(environment: string | undefined, initial?: BatchState) 
     setState(IDLE);
   }, []);
 
-  return { state, start, cancel, retry, reset };
+  return { state, start, cancel, retry, lookUpFirst, reset };
 }

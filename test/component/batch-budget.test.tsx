@@ -1,0 +1,115 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import type { BatchEvent } from '../../src/kyc/contract/batch.ts';
+import { apiError, renderWithProviders, stubApi } from './render.tsx';
+
+/** The batch page is its own chunk, fetched when first opened: slower to appear on a busy machine. */
+const LAZY_PAGE = { timeout: 10_000 };
+
+const TOO_MANY = 'This server looks up at most 4 ids a minute in batches: split the list, or look up the first 4 now.';
+
+/** A whole answer of a row found for each id asked. */
+function answerFound(ids: string[]): Response {
+  const events: BatchEvent[] = ids.map((refId, index) => ({
+    type: 'row',
+    index,
+    ok: true,
+    status: 'approved',
+    statusDate: '2026-11-20T10:00:00.000Z',
+    submitCount: 1,
+    refId,
+  }));
+  events.push({ type: 'done', found: ids.length, failed: 0 });
+  return new Response(events.map((event) => `${JSON.stringify(event)}\n`).join(''), {
+    headers: { 'content-type': 'application/x-ndjson' },
+  });
+}
+
+/**
+ * A server whose batch budget is 4 ids a minute: its batches answered in turn by `answers` (the first a
+ * refusal for its size, as src/server/lookup/batch.ts refuses it); `asked`, the ids of each request.
+ */
+function budgetOfFour(...answers: Array<() => Response>) {
+  const api = stubApi({ candidates: { '/api/batch': () => answers.shift()!() } });
+  const asked = () =>
+    api.fetchMock.mock.calls
+      .filter(([input]) => input === '/api/batch')
+      .map(([, init]) => (JSON.parse(String((init as RequestInit).body)) as { ids: string[] }).ids);
+  return asked;
+}
+
+const refusedForSize = () => apiError(400, 'bad_request', TOO_MANY, { idsAtMost: 4 });
+
+async function lookUp(text: string) {
+  const user = userEvent.setup();
+  await user.click(await screen.findByRole('textbox', { name: 'refIds to look up' }, LAZY_PAGE));
+  await user.paste(text);
+  await user.click(screen.getByRole('button', { name: 'Look up all' }));
+  return user;
+}
+
+const ids = (count: number) => Array.from({ length: count }, (_, i) => `id${i + 1}`);
+
+describe('a batch larger than the server’s batch budget', { timeout: 20_000 }, () => {
+  it('offers no Retry (the same list is refused again) but "Look up the first 4", which sends the first 4; then Retry the 2 left', async () => {
+    const asked = budgetOfFour(
+      refusedForSize,
+      () => answerFound(ids(4)),
+      () => answerFound(['id5', 'id6']),
+    );
+    renderWithProviders('/batch');
+    const user = await lookUp(ids(6).join('\n'));
+    const said = await screen.findByText(TOO_MANY);
+    // The server's sentence alone: not "Retry looks them up again" beside a refusal that a retry meets again.
+    expect(said).toHaveTextContent(
+      /^This server looks up at most 4 ids a minute in batches: split the list, or look up the first 4 now\.$/,
+    );
+    expect(screen.queryByRole('button', { name: /^Retry/ })).not.toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Look up the first 4' }));
+    expect(await screen.findByText(/^Done: 4 found, 0 not found, 0 failed\./)).toHaveTextContent(
+      /^Done: 4 found, 0 not found, 0 failed\. 2 ids left: 2 were not looked up\. Retry looks them up again\.$/,
+    );
+    expect(screen.getByTestId('batch-progress')).toHaveTextContent('4 of 6');
+    await user.click(screen.getByRole('button', { name: 'Retry the 2 left' }));
+    await waitFor(() => expect(screen.getByTestId('batch-progress')).toHaveTextContent('6 of 6'));
+    expect(asked()).toEqual([ids(6), ids(4), ['id5', 'id6']]);
+  });
+
+  it('offers the next 4, not all those left, once the first 4 are done and more than 4 are left', async () => {
+    const asked = budgetOfFour(
+      refusedForSize,
+      () => answerFound(ids(4)),
+      () => answerFound(['id5', 'id6', 'id7', 'id8']),
+    );
+    renderWithProviders('/batch');
+    const user = await lookUp(ids(10).join('\n'));
+    await user.click(await screen.findByRole('button', { name: 'Look up the first 4' }));
+    expect(await screen.findByText(/^Done: 4 found/)).toHaveTextContent(
+      /6 ids left: 6 were not looked up\. This server looks up at most 4 ids a minute in batches: look up the next 4 now, the rest after\.$/,
+    );
+    expect(screen.queryByRole('button', { name: /^Retry/ })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Look up the next 4' }));
+    await waitFor(() => expect(screen.getByTestId('batch-progress')).toHaveTextContent('8 of 10'));
+    expect(asked()).toEqual([ids(10), ids(4), ['id5', 'id6', 'id7', 'id8']]);
+  });
+});
+
+describe('a batch the server refuses as a request', { timeout: 20_000 }, () => {
+  it('offers no Retry for a refusal the same request meets again (403), and still one after a failure of the moment (503)', async () => {
+    let answer = () => apiError(403, 'role_forbidden', 'Your role may not look up batches in this environment.');
+    stubApi({ candidates: { '/api/batch': () => answer() } });
+    renderWithProviders('/batch');
+    const user = await lookUp('id1\nid2');
+    expect(await screen.findByText(/^Your role may not look up batches/)).toHaveTextContent(
+      /^Your role may not look up batches in this environment\. 2 ids left: 2 were not looked up\.$/,
+    );
+    expect(screen.queryByRole('button', { name: /^Retry/ })).not.toBeInTheDocument();
+
+    answer = () => apiError(503, 'server_busy', 'This server is busy.');
+    await user.click(screen.getByRole('button', { name: 'Look up all' }));
+    expect(await screen.findByText(/^This server is busy\./)).toHaveTextContent(/Retry looks them up again\.$/);
+    expect(screen.getByRole('button', { name: 'Retry the 2 left' })).toBeInTheDocument();
+  });
+});
