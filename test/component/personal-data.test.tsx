@@ -203,6 +203,22 @@ describe('a list that reads like personal data, in a batch', { timeout: 20_000 }
     await waitFor(() => expect(lines()).toEqual(['1', '4', '7']));
   });
 
+  it('says which lines "Leave them out" left out, by number and never their text, where "7 ids" beside "4 of 4" said nothing (the UX review)', async () => {
+    const batch = controllableBatch();
+    const user = userEvent.setup();
+    const { fetchMock } = stubApi({ candidates: { '/api/batch': batch.response } });
+    renderWithProviders('/batch');
+    await user.click(await screen.findByRole('textbox', { name: 'refIds to look up' }, LAZY_PAGE));
+    await user.paste(`cust_1\njohn smith\ncust_3\n12 March 1990\n${EMAIL}\ncust_6\n\ncust_8`);
+    expect(screen.getByTestId('batch-hint')).toHaveTextContent(/^7 ids, one per line/);
+    await user.click(screen.getByRole('button', { name: 'Look up all' }));
+    await user.click(await screen.findByRole('button', { name: 'Leave them out' }));
+    await waitFor(() => expect(bodies(fetchMock)).toEqual([{ kind: 'refId', ids: ['cust_1', 'cust_3', 'cust_6', 'cust_8'] }]));
+    const said = await screen.findByTestId('batch-left-out');
+    expect(said).toHaveTextContent(/^Left out lines 2, 4 and 5 \(they read like personal data\)\.$/);
+    expect(screen.getByTestId('batch-progress')).toHaveTextContent('0 of 4');
+  });
+
   it('a list mixing ids and one name: "Look up all anyway" sends every line, the name too', async () => {
     const { user, requests } = await pasteIntoBatch('cust_1\nMaria de Souza\ncust_2');
     expect(await screen.findByRole('alert')).toHaveTextContent(

@@ -71,7 +71,8 @@ export function BatchPage() {
     if (list.ids.length > MAX_BATCH_IDS) return setProblem(`A batch holds at most ${MAX_BATCH_IDS} ids; this list has ${list.ids.length}.`);
     setProblem(undefined);
     if (personal.stops(answer !== undefined)) return;
-    start(kind, ...listToSend(list, answer));
+    // The lines left out have no rows: the results say which (by number), as "7 ids" beside "4 of 4" said nothing.
+    start(kind, ...listToSend(list, answer), answer === 'without' ? personalLines(list) : undefined);
   };
 
   const running = state.phase === 'running';

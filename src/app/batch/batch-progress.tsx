@@ -3,6 +3,7 @@ import { RetryButton, ServerWait, waitLength } from '../candidate/retry-wait.tsx
 import { cn } from '../ui/cn.ts';
 import { TimeStamp } from '../ui/time-stamp.tsx';
 import { useNow } from '../ui/use-now.ts';
+import { leftOutText } from './personal-list.tsx';
 import { type BatchPause, type BatchState, leftCounts } from './use-batch.ts';
 
 /**
@@ -43,6 +44,11 @@ export function BatchProgress({ state, onRetry, onLookUpFirst }: { state: BatchS
         {/* Once done, the sentence below says the counts (and is read out): not twice, a line apart. */}
         {state.phase !== 'finished' && <span className="text-sm text-slate-600">{countsText(found, notFound, failed)}</span>}
       </div>
+      {state.leftOut && (
+        <p data-testid="batch-left-out" className="text-sm text-slate-600">
+          {leftOutText(state.leftOut)}
+        </p>
+      )}
       {state.pause && state.phase === 'running' && <BatchWait pause={state.pause} />}
       <div className="flex flex-wrap items-center gap-3">
         <p role="status" className="text-sm text-slate-700">

@@ -78,6 +78,19 @@ function whichLines({ lines, rule }: PersonalLines): string {
   return `${plural} ${more > 0 ? `${named.join(', ')} and ${more} more` : either(named, 'and')} read`;
 }
 
+/**
+ * What the results say of the lines "Leave them out" left out of the batch: "Left out lines 2, 4 and 5 (they
+ * read like personal data)." By number only, as the question named them: the text is not repeated.
+ */
+export function leftOutText(leftOut: Pick<PersonalLines, 'lines' | 'rule'>): string {
+  const { lines, rule } = leftOut;
+  if (lines.length === 1) return `Left out ${rule === 'lines' ? 'line' : 'entry'} ${lines[0]} (it reads like personal data).`;
+  const named = lines.slice(0, NAMED_LINES).map(String);
+  const more = lines.length - named.length;
+  const which = more > 0 ? `${named.join(', ')} and ${more} more` : either(named, 'and');
+  return `Left out ${rule === 'lines' ? 'lines' : 'entries'} ${which} (they read like personal data).`;
+}
+
 /** The question's answer: every line anyway, or the list without the lines that read like personal data. */
 export type PersonalAnswer = 'anyway' | 'without';
 

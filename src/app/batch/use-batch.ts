@@ -4,6 +4,7 @@ import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import type { BatchLine } from '../../kyc/view/batch-export.ts';
 import type { IdEntry } from '../../kyc/view/id-list.ts';
 import { ApiError } from '../api/api-error.ts';
+import type { PersonalLines } from './personal-list.tsx';
 import { streamBatch } from './stream-batch.ts';
 
 export interface BatchState {
@@ -12,6 +13,8 @@ export interface BatchState {
   ids: string[];
   /** The pasted entries, repeats included, numbered as the pasted lines: what the table and the files show. */
   entries: IdEntry[];
+  /** The pasted lines "Leave them out" left out (they read like personal data): no rows, so the results say which. */
+  leftOut?: Pick<PersonalLines, 'lines' | 'rule'>;
   /** In input order; undefined while that id's row has not arrived. */
   rows: Array<BatchRow | undefined>;
   done: number;
@@ -150,8 +153,8 @@ export function useBatch(environment: string | undefined, initial?: BatchState) 
   );
 
   const start = useCallback(
-    (kind: LookupKind, ids: string[], entries: IdEntry[]) => {
-      setState({ kind, ids, entries, rows: new Array(ids.length).fill(undefined), done: 0, phase: 'running' });
+    (kind: LookupKind, ids: string[], entries: IdEntry[], leftOut?: BatchState['leftOut']) => {
+      setState({ kind, ids, entries, ...(leftOut && { leftOut }), rows: new Array(ids.length).fill(undefined), done: 0, phase: 'running' });
       run(
         kind,
         ids,
