@@ -1,10 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { type Applicant, type ApplicantFilter, isApplicantFilter, type QueueOrder } from '../../kyc/contract/applicants.ts';
-import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import type { QueueHandOver } from '../routes.ts';
 import { type QueueFilters, queuePageQuery } from './applicants-queries.ts';
 import { QUEUE_TABS } from './applicants-tabs.tsx';
+import type { ListPlace, ListStep, ListWords, ShownCandidate } from '../recent/list-place.ts';
 import { rememberOpenedRow } from '../recent/row-return.ts';
 import { applicantLink, queueHref } from './queue-location.ts';
 
@@ -24,44 +24,12 @@ export function queueHandOverOf(state: unknown): QueueHandOver['queue'] | undefi
   return { filter, page, index, ...(overSla === true ? { overSla } : {}), ...(attention === true ? { attention } : {}) };
 }
 
-/** A neighbour: its candidate page, what to hand it so that it knows its own place, and its row for Back to queue. */
-export interface QueueStep {
-  href: string;
-  state: QueueHandOver;
-  /** The queue page it is on, its ids and its place there (recent/row-return.ts). */
-  row: { back: string; ids: ReadonlyArray<string | null | undefined>; index: number };
-}
-
-/**
- * A step is being taken: its row is the one Back to queue focuses from now on, before its page has
- * rendered (a render React may still drop for a newer one: `j` then `u` at once would otherwise return
- * to the row stepped from). The candidate page remembers its row again once shown (`useQueuePlace`).
- */
-export function rememberStep(step: QueueStep): void {
-  rememberOpenedRow(step.row.back, step.row.ids, step.row.index);
-}
-
-export interface QueuePlace {
-  /** The tab, its order and its toggles: "Waiting, oldest first · over SLA only". */
-  label: string;
-  /** From 1, of `total`; undefined while the page loads, or when the candidate has left the list (decided since). */
-  position: number | undefined;
-  total: number | undefined;
-  previous: QueueStep | undefined;
-  next: QueueStep | undefined;
-  /** The queue page the candidate is on (tab, toggles and page): Back to queue. */
-  back: string;
-  /** The list, or the neighbouring page Previous or Next needs, is still being fetched. */
-  pending: boolean;
-}
-
-/** The candidate shown: as the route names it, and its other ids once the record is in. */
-export interface ShownCandidate {
-  kind: LookupKind;
-  id: string;
-  refId?: string | null | undefined;
-  recordId?: string | null | undefined;
-}
+/** What the bar calls the queue, and what `j` or `k` says where the tab has no candidate that way. */
+const QUEUE_WORDS: ListWords = {
+  nav: 'Queue',
+  back: 'Back to queue',
+  edge: { next: 'Last candidate in this tab', previous: 'First candidate in this tab' },
+};
 
 function isShown(applicant: Applicant, shown: ShownCandidate): boolean {
   return (
@@ -81,7 +49,7 @@ export function useQueuePlace(
   handOver: QueueHandOver['queue'] | undefined,
   environment: string | undefined,
   shown: ShownCandidate,
-): QueuePlace | undefined {
+): ListPlace | undefined {
   const filter = handOver?.filter != null && isApplicantFilter(handOver.filter) ? handOver.filter : undefined;
   const valid = handOver !== undefined && (handOver.filter === null || filter !== undefined);
   const page = handOver?.page ?? 1;
@@ -106,10 +74,10 @@ export function useQueuePlace(
   }, [valid, back, shown.id, shown.refId, shown.recordId, index]);
 
   if (!valid) return undefined;
-  const step = (onPage: number, found: { index: number; applicant: Applicant } | undefined): QueueStep | undefined =>
+  const step = (onPage: number, found: { index: number; applicant: Applicant } | undefined): ListStep | undefined =>
     found && {
       href: applicantLink(found.applicant, environment)!,
-      state: { queue: { filter: filter ?? null, page: onPage, index: found.index, ...filters } },
+      state: { queue: { filter: filter ?? null, page: onPage, index: found.index, ...filters } } satisfies QueueHandOver,
       row: {
         back: queueHref({ filter, page: onPage, ...filters }, environment),
         ids: [found.applicant.refId, found.applicant.recordId],
@@ -132,6 +100,7 @@ export function useQueuePlace(
     next,
     back,
     pending: list.isPending || (needsNext && after.isPending) || (needsPrevious && before.isPending),
+    words: QUEUE_WORDS,
   };
 }
 

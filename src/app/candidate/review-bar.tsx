@@ -1,11 +1,12 @@
 import type { EnvironmentInfo } from '../../kyc/contract/api.ts';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
-import { type QueuePlace, type QueueStep, queueHandOverOf, rememberStep, useQueuePlace } from '../applicants/queue-place.ts';
+import { queueHandOverOf, useQueuePlace } from '../applicants/queue-place.ts';
 import { dashboardHref } from '../../kyc/view/dashboard-link.ts';
 import { DashboardLink } from '../handoff/dashboard-link.tsx';
 import { ViewersLine } from '../live/presence-badges.tsx';
 import { useShowCandidate, useViewers, viewersOf } from '../live/presence.ts';
 import { Link, navigate, useLocation } from '../navigation.tsx';
+import { type ListPlace, type ListStep, rememberStep } from '../recent/list-place.ts';
 import { markVisited } from '../recent/visited.ts';
 import { QUEUE_KEYS } from '../routes.ts';
 import { buttonClass } from '../ui/button.tsx';
@@ -32,16 +33,16 @@ interface ReviewBarProps {
 }
 
 /**
- * The reviewer's loop, above the candidate (issue 33): where it is in the queue it was opened from
- * ("3 of 21 · Waiting, oldest first"), Previous and Next (`k`, `j`) and Back to queue (`u`); who else has
- * it open; and the KYC service's dashboard, where the decision is taken. Shown while the record loads
- * too, and when it failed: the queue and the dashboard are the way on (not the dashboard of a candidate
- * the service said it does not have).
+ * The reviewer's loop, above the candidate (issue 33): where it is in the list it was opened from, the
+ * queue ("3 of 21 · Waiting, oldest first") or a batch's found rows ("2 of 5 · Found rows of this batch"),
+ * Previous and Next (`k`, `j`) and Back to queue or to batch (`u`); who else has it open; and the KYC
+ * service's dashboard, where the decision is taken. Shown while the record loads too, and when it failed:
+ * the list and the dashboard are the way on (not the dashboard of a candidate the service said it does not have).
  */
 export function ReviewBar({ kind, id, environment, info, ids, notFound = false, settled = true }: ReviewBarProps) {
-  const handOver = queueHandOverOf(useLocation().state);
+  const { state } = useLocation();
   const shown = { kind, id, refId: ids?.refId, recordId: ids?.recordId };
-  const place = useQueuePlace(handOver, environment, shown);
+  const place = useQueuePlace(queueHandOverOf(state), environment, shown);
   const refId = ids?.refId ?? (kind === 'refId' ? id : undefined);
   const recordId = ids?.recordId ?? (kind === 'recordId' ? id : undefined);
   const name = info?.name;
@@ -51,7 +52,7 @@ export function ReviewBar({ kind, id, environment, info, ids, notFound = false, 
   }, [name, refId, recordId, settled]);
   const viewers = viewersOf(useViewers(), name, { refId, recordId });
   const edge = useLoopKeys(place, `${kind}:${id}`);
-  // Nothing to show (no queue, nobody else, no dashboard address: a refId the service did not answer for):
+  // Nothing to show (no list, nobody else, no dashboard address: a refId the service did not answer for):
   // no empty box. The bar's elements stay, without boxes of their own, so that its live region is there
   // before someone comes, as a live region must be to be heard.
   const dashboardIds = notFound ? {} : { refId, recordId };
@@ -65,7 +66,7 @@ export function ReviewBar({ kind, id, environment, info, ids, notFound = false, 
           : 'flex flex-wrap items-center justify-between gap-x-4 gap-y-2 rounded-xl border border-slate-200 bg-white px-4 py-2 print:hidden'
       }
     >
-      {place ? <QueueNav place={place} /> : !empty && <span />}
+      {place ? <ListNav place={place} /> : !empty && <span />}
       <div className={empty ? 'contents' : 'flex flex-wrap items-center gap-x-4 gap-y-2'}>
         {/*
           Said when someone comes or goes, and when `j` or `k` finds no candidate to go to; a live region
@@ -85,30 +86,27 @@ export function ReviewBar({ kind, id, environment, info, ids, notFound = false, 
   );
 }
 
-const go = (step: QueueStep) => {
+const go = (step: ListStep) => {
   noteStep();
   rememberStep(step);
   navigate(step.href, { replace: true, state: step.state });
 };
 
-/** What `j` or `k` says where the tab has no candidate that way (Next or Previous greyed). */
-const EDGE_WORDS = { next: 'Last candidate in this tab', previous: 'First candidate in this tab' } as const;
-
 /**
- * `j`, `k` and `u` while the candidate was opened from the queue. A step asked for while its neighbour
- * is still being fetched (the next page, at a page's end) is taken as soon as it is known. A step with
- * nowhere to go answers what it did not do, for a while (UX review: `j` at the last candidate did nothing,
- * and said nothing); that is what this returns, for the candidate `shown` it was said on only (the bar
- * stays as Previous or Next opens another).
+ * `j`, `k` and `u` while the candidate was opened from the queue or a batch's found row. A step asked for
+ * while its neighbour is still being fetched (the queue's next page, at a page's end) is taken as soon as
+ * it is known. A step with nowhere to go answers what it did not do, for a while (UX review: `j` at the
+ * last candidate did nothing, and said nothing); that is what this returns, for the candidate `shown` it
+ * was said on only (the bar stays as Previous or Next opens another).
  */
-function useLoopKeys(place: QueuePlace | undefined, shown: string): string | undefined {
+function useLoopKeys(place: ListPlace | undefined, shown: string): string | undefined {
   const [wanted, setWanted] = useState<'next' | 'previous'>();
   const [edge, showEdge] = useFlash<{ on: string; words: string } | undefined>(undefined, 5_000);
   const step = (which: 'next' | 'previous') => {
     const to = place?.[which];
     if (to) go(to);
     else if (place?.pending) setWanted(which);
-    else if (place) showEdge({ on: shown, words: EDGE_WORDS[which] });
+    else if (place) showEdge({ on: shown, words: place.words.edge[which] });
   };
   usePageKeys(
     place
@@ -125,27 +123,29 @@ function useLoopKeys(place: QueuePlace | undefined, shown: string): string | und
     setWanted(undefined);
     go(ready);
   }, [ready]);
-  const settled = wanted !== undefined && place !== undefined && !place.pending && !place[wanted];
+  // Each list's words are one constant: the effect below does not run again for each render's place.
+  const edgeWords = place?.words.edge;
+  const settled = wanted !== undefined && edgeWords !== undefined && place !== undefined && !place.pending && !place[wanted];
   useEffect(() => {
-    // Nothing there after all (the end of the queue): the wish goes, and is answered.
+    // Nothing there after all (the end of the list): the wish goes, and is answered.
     if (!settled) return;
     setWanted(undefined);
-    showEdge({ on: shown, words: EDGE_WORDS[wanted] });
-  }, [settled, wanted, showEdge, shown]);
+    showEdge({ on: shown, words: edgeWords[wanted] });
+  }, [settled, wanted, showEdge, shown, edgeWords]);
   return edge?.on === shown ? edge.words : undefined;
 }
 
 const disabledClass = 'inline-flex items-center rounded-md border border-slate-200 px-3 py-1.5 text-sm text-slate-500';
 
 /** "← Back to queue · 3 of 21 · Waiting, oldest first · ← Previous · Next →": real links, also opened in a new tab. */
-function QueueNav({ place }: { place: QueuePlace }) {
+function ListNav({ place }: { place: ListPlace }) {
   const where =
     place.position !== undefined && place.total !== undefined
       ? `${place.position.toLocaleString()} of ${place.total.toLocaleString()}`
       : place.pending
         ? 'Finding its place…'
         : 'No longer listed';
-  const step = (to: QueueStep | undefined, rel: 'prev' | 'next') => {
+  const step = (to: ListStep | undefined, rel: 'prev' | 'next') => {
     // One inline box: the disabled form is a flex item, whose edge spaces would be trimmed.
     const label =
       rel === 'prev' ? (
@@ -158,7 +158,7 @@ function QueueNav({ place }: { place: QueuePlace }) {
         </span>
       );
     const key = rel === 'prev' ? QUEUE_KEYS.previous : QUEUE_KEYS.next;
-    // Each step replaces the history entry: Back (the browser's) leads from any of them to the queue.
+    // Each step replaces the history entry: Back (the browser's) leads from any of them to the list.
     return to ? (
       <Link
         to={to.href}
@@ -182,14 +182,15 @@ function QueueNav({ place }: { place: QueuePlace }) {
     );
   };
   return (
-    <nav aria-label="Queue" className="flex flex-wrap items-center gap-x-3 gap-y-2">
+    <nav aria-label={place.words.nav} className="flex flex-wrap items-center gap-x-3 gap-y-2">
       <Link
         to={place.back}
         aria-keyshortcuts={QUEUE_KEYS.back}
         data-touch
         className="rounded text-sm font-medium text-blue-800 underline underline-offset-2 focus-ring-offset"
       >
-        <span aria-hidden="true">← </span>Back to queue
+        <span aria-hidden="true">← </span>
+        {place.words.back}
       </Link>
       <p className="text-sm text-slate-700" data-testid="queue-place">
         <span className="font-semibold text-slate-900 tabular-nums">{where}</span> · {place.label}
