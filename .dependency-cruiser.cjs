@@ -18,7 +18,8 @@ const FEATURES = {
   // The candidate page finds its place in the queue it was opened from (Previous, Next, Back to queue).
   applicants: ['queue-place.ts'],
   audit: [],
-  batch: [],
+  // The candidate page finds its place among the found rows of the batch it was opened from (the same keys).
+  batch: ['batch-place.ts'],
   // The search box starts a lookup with the candidate page's module, loaded when the browser is idle; the
   // audit page, the applicants list and the batch page count a refusal's wait down (and hold their retry)
   // as the candidate page's error screens do.

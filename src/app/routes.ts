@@ -75,7 +75,19 @@ export interface QueueHandOver {
   queue: { filter: string | null; page: number; index: number; overSla?: boolean; attention?: boolean };
 }
 
-/** The keys of the reviewer's loop: the next and previous row (queue) or candidate (candidate page), and back to the queue. */
+/**
+ * What a batch's found row hands the candidate page it opens, and each neighbour opened from there: the
+ * row's place among the batch's lines. Never an id, as the queue's: the ids stay in the batch this tab
+ * keeps in memory (batch/batch-memory.ts).
+ */
+export interface BatchRowHandOver {
+  batchRow: { index: number };
+}
+
+/**
+ * The keys of the reviewer's loop: the next and previous row (queue) or candidate (candidate page, opened
+ * from the queue or a batch's found row), and back to that list.
+ */
 export const QUEUE_KEYS = { next: 'j', previous: 'k', back: 'u' } as const;
 
 /** `/candidates/<kind>/<id>`: the id percent-encoded as one segment, so back, reload and shared links work. */

@@ -294,7 +294,7 @@ describe('keyboard help', { timeout: 20_000 }, () => {
     expect(titles('/e/applicants/batch')).toEqual(['On every page']);
     expect(titles('/candidates/refId/x')).toContain('In the picture viewer');
     expect(titles('/candidates/refId/x')).not.toContain('A candidate opened from the queue');
-    expect(shortcutsFor('/e/staging/candidates/refId/x', true, true).map((group) => group.title)).toContain(
+    expect(shortcutsFor('/e/staging/candidates/refId/x', true, 'queue').map((group) => group.title)).toContain(
       'A candidate opened from the queue',
     );
   });

@@ -7,11 +7,12 @@ import { useEnvironment } from '../environment/use-environment.ts';
 import { Link, useLocation } from '../navigation.tsx';
 import { rememberRowOpening, useRowReturn } from '../recent/row-return.ts';
 import { useVisited, wasVisited } from '../recent/visited.ts';
-import { candidatePath } from '../routes.ts';
+import { type BatchRowHandOver, candidatePath } from '../routes.ts';
 import { Card } from '../ui/card.tsx';
 import { OpenedMark } from '../ui/opened-mark.tsx';
 import { StatusBadge } from '../ui/status-badge.tsx';
 import { TimeStamp } from '../ui/time-stamp.tsx';
+import { batchLineKey } from './batch-place.ts';
 
 const OTHER: Record<LookupKind, LookupKind> = { refId: 'recordId', recordId: 'refId' };
 
@@ -27,9 +28,6 @@ interface TableProps {
   visit: () => void;
 }
 
-/** A row is found again by its pasted line: a repeat's row opens the same candidate as the line it repeats. */
-const lineKey = (line: BatchLine) => [String(line.line)];
-
 /**
  * One row per pasted entry, in the order they were pasted and numbered as the pasted lines were; a row
  * fills in when its lookup finishes, and a repeat shows the one lookup of its id, marked as a repeat.
@@ -39,7 +37,7 @@ const lineKey = (line: BatchLine) => [String(line.line)];
 export function BatchTable({ lines, kind, pending, to }: Omit<TableProps, 'opened' | 'visit'>) {
   const { pathname, search } = useLocation();
   const table = useRef<HTMLTableElement>(null);
-  useRowReturn(pathname + search, lines, table, lineKey);
+  useRowReturn(pathname + search, lines, table, batchLineKey);
   const visited = useVisited();
   const name = useEnvironment().info?.name;
   return (
@@ -55,11 +53,12 @@ export function BatchTable({ lines, kind, pending, to }: Omit<TableProps, 'opene
             <BatchTableRow
               key={line.line}
               line={line}
+              index={index}
               kind={kind}
               pending={pending}
               to={to}
               opened={name !== undefined && line.row?.ok === true && wasVisited(visited, name, [line.row.refId, line.row.recordId])}
-              visit={() => rememberRowOpening(pathname + search, lineKey(line), index)}
+              visit={() => rememberRowOpening(pathname + search, batchLineKey(line), index)}
             />
           ))}
         </tbody>
@@ -93,7 +92,7 @@ function RepeatMark({ line }: { line: BatchLine }) {
   return <span className="block font-sans text-slate-600">repeat of line {line.repeatOf}</span>;
 }
 
-function BatchTableRow({ line, kind, pending, to, opened, visit }: Omit<TableProps, 'lines'> & { line: BatchLine }) {
+function BatchTableRow({ line, index, kind, pending, to, opened, visit }: Omit<TableProps, 'lines'> & { line: BatchLine; index: number }) {
   const { row } = line;
   const repeat = line.repeatOf === undefined ? {} : { 'data-repeat-of': line.repeatOf };
   const idCell = (
@@ -149,6 +148,8 @@ function BatchTableRow({ line, kind, pending, to, opened, visit }: Omit<TablePro
       <td className="max-w-72 px-3 py-2 font-mono text-xs break-all">
         <Link
           to={to(candidatePath(foundBy, line.id))}
+          // Its place among the batch's lines, never an id: the candidate page steps through the found rows from it (batch-place.ts).
+          state={{ batchRow: { index } } satisfies BatchRowHandOver}
           className="rounded text-blue-800 underline underline-offset-2 hover:text-blue-950 focus-ring"
           data-open
           onNavigate={visit}

@@ -1,6 +1,7 @@
 import type { EnvironmentInfo } from '../../kyc/contract/api.ts';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import { queueHandOverOf, useQueuePlace } from '../applicants/queue-place.ts';
+import { batchRowHandOverOf, useBatchPlace } from '../batch/batch-place.ts';
 import { dashboardHref } from '../../kyc/view/dashboard-link.ts';
 import { DashboardLink } from '../handoff/dashboard-link.tsx';
 import { ViewersLine } from '../live/presence-badges.tsx';
@@ -42,7 +43,10 @@ interface ReviewBarProps {
 export function ReviewBar({ kind, id, environment, info, ids, notFound = false, settled = true }: ReviewBarProps) {
   const { state } = useLocation();
   const shown = { kind, id, refId: ids?.refId, recordId: ids?.recordId };
-  const place = useQueuePlace(queueHandOverOf(state), environment, shown);
+  // Opened from the queue or from a batch's found row: the one the history entry names (each hook idle for the other).
+  const queuePlace = useQueuePlace(queueHandOverOf(state), environment, shown);
+  const batchPlace = useBatchPlace(batchRowHandOverOf(state), environment, shown);
+  const place = queuePlace ?? batchPlace;
   const refId = ids?.refId ?? (kind === 'refId' ? id : undefined);
   const recordId = ids?.recordId ?? (kind === 'recordId' ? id : undefined);
   const name = info?.name;

@@ -1,5 +1,6 @@
 import type { Role } from '../../kyc/contract/roles.ts';
 import { queueHandOverOf } from '../applicants/queue-place.ts';
+import { batchRowHandOverOf } from '../batch/batch-place.ts';
 import { searchShortcuts } from '../lookup/use-search-shortcut.ts';
 import { useLocation } from '../navigation.tsx';
 import { usePageSession } from '../session/session-end.ts';
@@ -31,6 +32,22 @@ const QUEUE_LOOP: readonly Shortcut[] = [
   { keys: [QUEUE_KEYS.back], does: 'Back to the queue, to the row of this candidate' },
 ];
 
+/** A candidate opened from a batch's found row (candidate/review-bar.tsx, batch/batch-place.ts). */
+const BATCH_LOOP: readonly Shortcut[] = [
+  { keys: [QUEUE_KEYS.next], does: 'Next found row of the batch' },
+  { keys: [QUEUE_KEYS.previous], does: 'Previous found row of the batch' },
+  { keys: [QUEUE_KEYS.back], does: 'Back to the batch, to the row of this candidate' },
+];
+
+/** The list a candidate page was opened from, the only way `j`, `k` and `u` do anything there. */
+export type LoopList = 'queue' | 'batch';
+
+/** As the review bar reads it (review-bar.tsx): the hand-over in the page's history entry. */
+export function loopListOf(state: unknown): LoopList | undefined {
+  if (queueHandOverOf(state)) return 'queue';
+  return batchRowHandOverOf(state) ? 'batch' : undefined;
+}
+
 /** Ctrl, or ⌘ on Apple's devices: the modifier the search box's key is listed with (searchShortcuts). */
 const platformModifier = () => (searchShortcuts()[1]!.startsWith('⌘') ? '⌘' : 'Ctrl+');
 
@@ -41,13 +58,13 @@ const replyEditorKeys = (): readonly Shortcut[] => [
 
 /**
  * The shortcuts of the page at `pathname`, in groups; `signedIn`: the header's search box and switches
- * are there; `fromQueue`: the candidate was opened from the queue, the only way `j`, `k` and `u` do anything;
+ * are there; `from`: the list the candidate was opened from, the only way `j`, `k` and `u` do anything;
  * `role`: support users see no pictures (no viewer's keys) and have the reply editor.
  */
 export function shortcutsFor(
   pathname: string,
   signedIn: boolean,
-  fromQueue = false,
+  from?: LoopList,
   role?: Role,
 ): Array<{ title: string; shortcuts: readonly Shortcut[] }> {
   const everywhere: Shortcut[] = [{ keys: [HELP_KEY], does: 'This list of shortcuts' }];
@@ -63,7 +80,8 @@ export function shortcutsFor(
   // The page's own path, in whichever environment (`/e/<name>/…`).
   const { path } = splitEnvironmentPath(pathname);
   if (signedIn && parseCandidatePath(path)?.id !== undefined) {
-    if (fromQueue) groups.push({ title: 'A candidate opened from the queue', shortcuts: QUEUE_LOOP });
+    if (from === 'queue') groups.push({ title: 'A candidate opened from the queue', shortcuts: QUEUE_LOOP });
+    if (from === 'batch') groups.push({ title: 'A candidate opened from a batch', shortcuts: BATCH_LOOP });
     if (role === 'support') groups.push({ title: 'In the reply editor', shortcuts: replyEditorKeys() });
     else groups.push({ title: 'In the picture viewer', shortcuts: VIEWER_SHORTCUTS });
   }
@@ -77,12 +95,11 @@ export function shortcutsFor(
  */
 export function KeyboardHelpDialog({ signedIn, onClose }: { signedIn: boolean; onClose: () => void }) {
   const { pathname, state } = useLocation();
-  // As the review bar reads it (review-bar.tsx): the queue's hand-over in the page's history entry.
-  const fromQueue = queueHandOverOf(state) !== undefined;
+  const from = loopListOf(state);
   const role = usePageSession()?.role;
   return (
     <ModalDialog title="Keyboard shortcuts" onClose={onClose} testId="keyboard-help">
-      {shortcutsFor(pathname, signedIn, fromQueue, role).map((group) => (
+      {shortcutsFor(pathname, signedIn, from, role).map((group) => (
         <section key={group.title} className="mb-4">
           <h3 className="mb-1 text-sm font-semibold text-slate-700">{group.title}</h3>
           <dl className="grid grid-cols-[minmax(7rem,max-content)_1fr] gap-x-4 gap-y-1 text-sm">
