@@ -1,6 +1,6 @@
 import { answeredOther, type LookupKind } from '../../kyc/contract/lookup.ts';
 import { type JsonPath, QuietReader } from './answer-scan.ts';
-import type { TextPiece } from './text-piece.ts';
+import { BoundedText, type TextPiece } from './text-piece.ts';
 
 /** The candidate a lookup asked for: the answer's record must not be another's. */
 export interface AskedCandidate {
@@ -24,7 +24,7 @@ export class AskedIdWatch extends QuietReader {
   /** The id read that is another candidate's (the first such one), cut to MAX_ID_TEXT. */
   other: string | undefined;
   settled = false;
-  private reading: { parts: string[]; size: number } | undefined;
+  private reading: BoundedText | undefined;
 
   constructor(
     private readonly path: JsonPath,
@@ -35,7 +35,7 @@ export class AskedIdWatch extends QuietReader {
 
   override startString(): void {
     // A key's string starts at its object's last key too: text() drops it (inKey) before it ends.
-    if (this.path.at(['data', this.asked.kind])) this.reading = { parts: [], size: 0 };
+    if (this.path.at(['data', this.asked.kind])) this.reading = new BoundedText(MAX_ID_TEXT + 1);
   }
 
   override text(piece: TextPiece, inKey: boolean): void {
@@ -45,18 +45,14 @@ export class AskedIdWatch extends QuietReader {
       this.reading = undefined;
       return;
     }
-    const room = MAX_ID_TEXT + 1 - reading.size;
-    if (room <= 0) return;
-    const part = piece.head(room);
-    reading.parts.push(part);
-    reading.size += part.length;
+    reading.add(piece);
   }
 
   override endString(): void {
     const reading = this.reading;
     this.reading = undefined;
     if (!reading) return;
-    const value = reading.parts.join('');
+    const value = reading.text();
     // Past any id's length: no candidate asked for, whatever its start says.
     const other = value.length > MAX_ID_TEXT ? value.slice(0, MAX_ID_TEXT) : answeredOther(value, this.asked.id);
     this.other ??= other;

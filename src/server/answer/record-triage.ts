@@ -1,7 +1,7 @@
 import { certificatesOutcome } from '../../kyc/contract/certificate-triage.ts';
 import { type CandidateRecord, candidateEnvelopeSchema } from '../../kyc/contract/schema.ts';
 import { type AnswerScan, type JsonPath, QuietReader } from './answer-scan.ts';
-import type { TextPiece } from './text-piece.ts';
+import { BoundedText, type TextPiece } from './text-piece.ts';
 import { StatusLevelReader } from './status-level-stream.ts';
 
 /**
@@ -46,7 +46,7 @@ class TriageReader extends QuietReader {
   private pictures: boolean | undefined;
   private readonly certs: string[] = [];
   /** The string being read: an identity's `type`, or a certificate's text. */
-  private reading: { kind: 'type' | 'cert'; parts: string[]; size: number } | undefined;
+  private reading: { kind: 'type' | 'cert'; text: BoundedText } | undefined;
 
   constructor(private readonly path: JsonPath) {
     super();
@@ -63,25 +63,22 @@ class TriageReader extends QuietReader {
   }
 
   override startString(): void {
-    if (this.path.at(['data', 'identities', '*', 'type'])) this.reading = { kind: 'type', parts: [], size: 0 };
-    else if (this.path.at(['data', 'certs', '*']) && this.certs.length < MAX_CERTS) this.reading = { kind: 'cert', parts: [], size: 0 };
+    if (this.path.at(['data', 'identities', '*', 'type'])) this.reading = { kind: 'type', text: new BoundedText(16) };
+    else if (this.path.at(['data', 'certs', '*']) && this.certs.length < MAX_CERTS)
+      this.reading = { kind: 'cert', text: new BoundedText(CERT_TEXT) };
   }
 
   override text(piece: TextPiece, inKey: boolean): void {
     const reading = this.reading;
     if (inKey || !reading) return;
-    const room = (reading.kind === 'type' ? 16 : CERT_TEXT) - reading.size;
-    if (room <= 0) return;
-    const part = piece.head(room);
-    reading.parts.push(part);
-    reading.size += part.length;
+    reading.text.add(piece);
   }
 
   override endString(): void {
     const reading = this.reading;
     this.reading = undefined;
     if (!reading) return;
-    const value = reading.parts.join('');
+    const value = reading.text.text();
     if (reading.kind === 'cert') this.certs.push(value);
     else if (value === 'base64') this.pictures = true;
   }

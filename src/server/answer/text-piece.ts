@@ -111,3 +111,26 @@ export class PieceBuilder implements TextPiece {
     return false;
   }
 }
+
+/**
+ * One string value read from its pieces, up to `max` characters (the rest is not kept): how a reader
+ * holds an id, a type or a certificate's text, bounded whatever the answer sends.
+ */
+export class BoundedText {
+  private readonly parts: string[] = [];
+  private size = 0;
+
+  constructor(private readonly max: number) {}
+
+  add(piece: TextPiece): void {
+    const room = this.max - this.size;
+    if (room <= 0) return;
+    const part = piece.head(room);
+    this.parts.push(part);
+    this.size += part.length;
+  }
+
+  text(): string {
+    return this.parts.join('');
+  }
+}
