@@ -122,6 +122,7 @@ function tableOptions(settings: ApiSettings, runtime: ApiRuntime, shared: Shared
   return {
     batch: {
       budget: createRateLimiter(shared.store, 'batch-ids', settings.limits.batchIdsPerMinute),
+      refunds: createRateLimiter(shared.store, 'batch-refunds', settings.limits.batchIdsPerMinute > 0 ? 1 : 0),
       access: shared.access,
       concurrency: settings.batchConcurrency,
       ...(runtime.pauseClock ? { clock: runtime.pauseClock } : {}),

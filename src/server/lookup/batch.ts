@@ -19,8 +19,8 @@ import { StoreUnavailableError } from '../state/store.ts';
  * `done` line. Batches have their own budget (ids per minute per user): its first id is taken before the
  * body is read, as an export's token is, so that a flood of batches whose bodies never come costs the
  * budget and is refused unread; the rest is reserved whole before the first lookup. A batch refused once
- * its ids are read (more than the budget holds, or more than is left of it) gives its first id back: it
- * looked nothing up, and a user who then splits the list must find the budget whole. A body that is not
+ * its ids are read (more than the budget holds, or more than is left of it) gives its first id back, once a
+ * minute at most (`refunds`): it looked nothing up, and a user who then splits the list must find the budget whole. A body that is not
  * a batch (too slow, too large, not JSON of its shape) keeps it: the app never sends one, and a flood of
  * them is the cost the first id is there for. Batches run a few lookups at a time (batch-row.ts: the single lookup's steps). Every valid id gets
  * its own audit line, marked `batch`; the invalid ones are counted in one line for the batch. An id sent
@@ -29,6 +29,11 @@ import { StoreUnavailableError } from '../state/store.ts';
  */
 export interface BatchDeps {
   budget: RateLimiter;
+  /**
+   * The first id given back after a refusal, once a minute per user at most: a client that sends batch
+   * after batch over the budget must meet the unread refusal, not have each body read for free.
+   */
+  refunds: RateLimiter;
   access: Pick<AccessControl, 'rateLimitKey'>;
   /** Lookups of one batch under way at once. */
   concurrency: number;
@@ -48,7 +53,7 @@ export async function batchRoute(deps: LookupDeps, batch: BatchDeps, call: Signe
   }
   // A batch holds at least one id: that one is paid before the body is read (refused, it is counted as an export's is).
   const key = `batch:${batch.access.rateLimitKey(req, identity)}`;
-  const first = await reserveBudget(batch.budget, key, 1);
+  const first = await reserveBudget(batch, key, 1);
   if (first) return refuseBatch(deps, call, first, requestLine(deps.environment, call, 'batch'));
   // Nothing else is audited before the request is known.
   const { kind, ids } = await readJsonBody(call, MAX_BODY_BYTES, batchRequestSchema, 'batch', {
@@ -57,7 +62,7 @@ export async function batchRoute(deps: LookupDeps, batch: BatchDeps, call: Signe
 
   const places = placesOf(ids);
   const distinct = [...places.keys()];
-  const refused = await reserveBudget(batch.budget, key, distinct.length, 1);
+  const refused = await reserveBudget(batch, key, distinct.length, 1);
   if (refused) return refuseBatch(deps, call, refused, refusedBatchLine(deps.environment, call, kind, ids.length));
   // Nothing reaches the service while the audit log could not record it (each row asks again).
   const stuck = auditWritable(deps);
@@ -123,13 +128,20 @@ function refuseBatch(deps: LookupDeps, call: SignedInCall, refused: ApiFailure, 
 
 /**
  * Reserves `count` ids of the budget, of which `paid` were taken already (the first, before the body). A
- * refusal gives the paid ones back: a batch refused looks nothing up.
+ * refusal gives the paid ones back, once a minute at most (`refunds`): a batch refused looks nothing up,
+ * and a user who then splits the list finds the budget whole; one who sends refused batch after batch
+ * spends it, and is then refused unread.
  */
-async function reserveBudget(budget: RateLimiter, key: string, count: number, paid = 0): Promise<ApiFailure | undefined> {
+async function reserveBudget(
+  { budget, refunds }: Pick<BatchDeps, 'budget' | 'refunds'>,
+  key: string,
+  count: number,
+  paid = 0,
+): Promise<ApiFailure | undefined> {
   let refused: ApiFailure | undefined;
   try {
     refused = await reserveRest(budget, key, count, paid);
-    if (refused && paid > 0) await budget.giveBack(key, paid);
+    if (refused && paid > 0 && (await refunds.take(key)).ok) await budget.giveBack(key, paid);
   } catch (error) {
     if (error instanceof StoreUnavailableError) return STORE_UNAVAILABLE;
     throw error;
