@@ -20,6 +20,11 @@ describe('one id after a label or a "#": the search box and each batch line alik
     ['Customer #42', '42'],
   ])('%j is read as %j', (line, id) => expect(lineId(line)).toBe(id));
 
+  it.each(['Customer 42', 'ID 4410'])('a paste of %j is that one id, not a list of its words nor the number alone', (text) => {
+    // Before: a list of two "ids", the number among them (and before that, the number alone).
+    expect(interpretPaste(text)).toEqual({ type: 'id', id: text });
+  });
+
   it('reads a label on its own line as no label: a heading over one id is said as a heading', () => {
     expect(splitLabel('refId\ncust_000482')).toBeUndefined();
     expect(interpretPaste('refId\ncust_000482')).toEqual({ type: 'id', id: 'cust_000482', removed: 'the column\'s heading "refId"' });

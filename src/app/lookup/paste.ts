@@ -1,7 +1,7 @@
 import { type DashboardLink, parseDashboardLink } from '../../kyc/view/dashboard-link.ts';
 import { cleanId, describeRemoved, NAME_LINE, splitMarks } from '../../kyc/view/id-input.ts';
 import { type IdList, splitIdList } from '../../kyc/view/id-list.ts';
-import { dropHash, splitLabel, unlabelList } from '../../kyc/view/id-label.ts';
+import { dropHash, isNumberAfterIdWords, splitLabel, unlabelList } from '../../kyc/view/id-label.ts';
 import { readsLikePersonalData } from '../../kyc/view/personal-data.ts';
 import { MAX_ID_LENGTH } from '../../kyc/contract/lookup.ts';
 import { type AppLink, parseAppLink } from '../routes.ts';
@@ -114,8 +114,8 @@ export function interpretPaste(text: string): Pasted {
     return inner.type === 'id' ? { ...inner, removed: "the row's other cells" } : inner;
   }
   // A name, an e-mail address or a date pasted alone is one entry, asked about as the box asks (its words
-  // were offered as a list of ids before, "Mehmet" and "Yılmaz", sent unasked).
-  if (!/[\r\n]/.test(cleaned.id) && readsLikePersonalData(cleaned.id))
+  // were offered as a list of ids before, "Mehmet" and "Yılmaz", sent unasked); so is "Customer 42".
+  if (!/[\r\n]/.test(cleaned.id) && (readsLikePersonalData(cleaned.id) || isNumberAfterIdWords(cleaned.id)))
     return { type: 'id', id: cleaned.id, removed: describeRemoved(cleaned.removed) || undefined };
   const prose = idsInProse(cleaned.id);
   if (prose?.length === 1) {

@@ -26,6 +26,15 @@ export function splitLabel(text: string): { label: string; rest: string } | unde
   return { label: known[1]!, rest: known[2]! };
 }
 
+/**
+ * Words of an id column before a bare number (`Customer 42`, `ID 4410`): kept whole as one id, as the
+ * number alone may be another candidate's refId (splitLabel takes no label there).
+ */
+export function isNumberAfterIdWords(text: string): boolean {
+  const known = /^([^\r\n]+?)[ \t]+(\d+)$/.exec(text);
+  return known !== null && namesIdColumn(known[1]!);
+}
+
 /** The id without the `#` a ticket numbers it with (`#user-7781`); a `#` alone stays. */
 export function dropHash(id: string): { id: string; hash: boolean } {
   return /^#[^#\s]/.test(id) ? { id: id.slice(1), hash: true } : { id, hash: false };
