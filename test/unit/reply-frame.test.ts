@@ -75,9 +75,31 @@ describe('the greeting and sign-off', () => {
   it("refuses a greeting that names someone, which a support user's page has no name to compare with", () => {
     const none = { ids: [], details: [] };
     // One given name after the greeting word is one customer's, put before every later customer's reply.
-    for (const greeting of ['Hello Mehmet Yılmaz,', 'Dear Ana Silva', 'Maria de Souza,', 'Hi Zoë Ångström!', 'Hello Siobhán,', 'Dear Ana,'])
+    for (const greeting of [
+      'Hello Mehmet Yılmaz,',
+      'Dear Ana Silva',
+      'Maria de Souza,',
+      'Hi Zoë Ångström!',
+      'Hello Siobhán,',
+      'Dear Ana,',
+      'Good morning Ana,',
+      'Hi, Ana',
+      'Hello ana,',
+    ])
       expect(frameProblem({ greeting, signOff: '' }, none), greeting).toMatch(/a person's name/);
-    for (const greeting of ['Hello,', 'Dear customer,', 'Hello Team,', 'Hi there,', 'Dear Sir or Madam,', 'Hi Everyone,', 'Good Morning,'])
+    for (const greeting of [
+      'Hello,',
+      'Dear customer,',
+      'Hello Team,',
+      'Hi there,',
+      'Dear Sir or Madam,',
+      'Hi Everyone,',
+      'Good Morning,',
+      'Dear Applicant,',
+      'Hello again,',
+      'Hello, welcome to Acme Support.',
+      'Hi, thanks for waiting.',
+    ])
       expect(frameProblem({ greeting, signOff: 'Kind regards, Sam' }, none), greeting).toBeUndefined();
     // A full name in the sign-off is read too, the agent's own with it: whose it is cannot be told.
     expect(frameProblem({ greeting: 'Hello,', signOff: 'Kind regards, Sam Smith' }, none)).toMatch(/a person's name/);

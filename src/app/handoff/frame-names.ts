@@ -11,6 +11,7 @@ const SALUTATION = /^(?:hello|hi|hey|dear|greetings|good|hallo|bonjour|hola|olá
 const NO_ONE = new Set(
   [
     'sir madam team customer customers client clients all there everyone everybody friend friends user users valued',
+    'applicant applicants member members partner partners again welcome',
     'support colleague colleagues morning afternoon evening day hello hi hey dear greetings good',
     'kind best warm warmest regards wishes thanks thank you many yours sincerely faithfully truly cheers respectfully',
     'the and or of from at for with to by on in your our my we us re ref fw fwd',
@@ -76,10 +77,14 @@ function greeted(part: readonly string[]): string[] {
  * name put before the next customer's reply. Words that greet no one ("Hello Team,", "Dear Customer,")
  * are kept; a sign-off's one given name is the agent's own ("Sam from Support") and is kept too.
  */
-function greetsOneName(who: readonly string[]): boolean {
-  const first = who[0];
-  return first !== undefined && !isNoOne(first) && CAPITALISED.test(first);
+function greetsOneName(who: readonly string[], anyCase: boolean): boolean {
+  // "Good morning Ana,": the time of day belongs to the greeting.
+  const first = who.find((word) => !TIME_OF_DAY.has(folded(word)));
+  if (first === undefined || isNoOne(first) || first === 'I') return false;
+  return (anyCase ? LETTERS : CAPITALISED).test(first);
 }
+
+const TIME_OF_DAY = new Set(['morning', 'afternoon', 'evening', 'day', 'again']);
 
 /**
  * A line that names someone ("Hello Mehmet Yılmaz,", "Re: Gertrude Zyxwvut, born …", "Dear Ana Silva and
@@ -93,7 +98,10 @@ export function nameProblem(text: string): string | undefined {
     const parts = line.split(PART_BREAK).map((part) => part.trim().split(/\s+/u).filter(Boolean));
     if (parts.some((part) => holdsNameRun(part, false))) return refused("a person's name");
     const who = greeted(parts[0] ?? []);
-    if (holdsNameRun(who, true) || greetsOneName(who)) return refused("a person's name");
+    if (holdsNameRun(who, true) || greetsOneName(who, true)) return refused("a person's name");
+    // "Hi, Ana": a greeting word alone in its part greets whoever the next part names, if capitalised.
+    if (parts[0]?.length === 1 && greeted([...parts[0], ...(parts[1] ?? [])]).length > 0 && greetsOneName(parts[1] ?? [], false))
+      return refused("a person's name");
   }
   return undefined;
 }
