@@ -211,16 +211,22 @@ describe.skipIf(!hasRedisServer)(`the service's wait shared on Redis${hasRedisSe
     expect(other).toEqual([]);
   });
 
-  it('attack: a message on the channel that is not a wait is ignored and said, and a wait of a day is cut to 300 s', async () => {
+  /** An instance listening on the channel of a fresh Redis, the messages it found bad, and `done` once `heardAll` is called. */
+  async function listeningInstance() {
     await redis.restart();
     const bad: string[] = [];
     const waits = createRedisWaits(redis.url, { onBadMessage: (detail) => bad.push(detail) });
     cleanups.push(waits.close);
     await waits.ready();
     await listeners(1);
-    const heard: number[] = [];
     let heardAll: () => void = () => {};
     const done = new Promise<void>((resolve) => (heardAll = resolve));
+    return { waits, bad, heardAll: () => heardAll(), done };
+  }
+
+  it('attack: a message on the channel that is not a wait is ignored and said, and a wait of a day is cut to 300 s', async () => {
+    const { waits, bad, heardAll, done } = await listeningInstance();
+    const heard: number[] = [];
     waits.of('default').watch((ms) => {
       heard.push(ms);
       if (ms === 5_000) heardAll();
@@ -266,15 +272,8 @@ describe.skipIf(!hasRedisServer)(`the service's wait shared on Redis${hasRedisSe
   });
 
   it("attack: a wait for an operation this version does not know is no wait; one that names none is a lookup's", async () => {
-    await redis.restart();
-    const bad: string[] = [];
-    const waits = createRedisWaits(redis.url, { onBadMessage: (detail) => bad.push(detail) });
-    cleanups.push(waits.close);
-    await waits.ready();
-    await listeners(1);
+    const { waits, bad, heardAll, done } = await listeningInstance();
     const heard: string[] = [];
-    let heardAll: () => void = () => {};
-    const done = new Promise<void>((resolve) => (heardAll = resolve));
     waits.of('default').watch((ms) => heard.push(`lookup ${ms}`));
     waits.of('default', 'list').watch((ms) => {
       heard.push(`list ${ms}`);
