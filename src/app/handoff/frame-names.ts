@@ -90,8 +90,8 @@ const TIME_OF_DAY = new Set(['morning', 'afternoon', 'evening', 'day', 'again'])
  * A line that names someone ("Hello Mehmet Yılmaz,", "Re: Gertrude Zyxwvut, born …", "Dear Ana Silva and
  * team,"): a support user's page holds no name to compare with (its record is status level), so a name is
  * read by its shape, two or more capitalised words in a part of a line, or in any case right after a
- * greeting word, or one capitalised word right after it ("Hello Ana,"). One given name elsewhere ("Sam from
- * Support") cannot be told from a word and is kept. The agent's own full name is refused too ("Kind regards, Sam Smith"): whose a name is cannot be told.
+ * greeting word, or one word right after it ("Hello Ana,", "Good morning ana,", "Hi, Ana"). One given name
+ * elsewhere ("Sam from Support") cannot be told from a word and is kept. The agent's own full name is refused too ("Kind regards, Sam Smith"): whose a name is cannot be told.
  */
 export function nameProblem(text: string): string | undefined {
   for (const line of text.split('\n')) {
@@ -100,8 +100,8 @@ export function nameProblem(text: string): string | undefined {
     const who = greeted(parts[0] ?? []);
     if (holdsNameRun(who, true) || greetsOneName(who, true)) return refused("a person's name");
     // "Hi, Ana": a greeting word alone in its part greets whoever the next part names, if capitalised.
-    if (parts[0]?.length === 1 && greeted([...parts[0], ...(parts[1] ?? [])]).length > 0 && greetsOneName(parts[1] ?? [], false))
-      return refused("a person's name");
+    const [alone] = parts[0]?.length === 1 ? parts[0] : [];
+    if (alone !== undefined && SALUTATION.test(folded(alone)) && greetsOneName(parts[1] ?? [], false)) return refused("a person's name");
   }
   return undefined;
 }
