@@ -161,6 +161,12 @@ describe('a known outcome word under a result-like key never reads as "no result
     );
   });
 
+  it('reads a result after a quote that a misread pair ends on, in a certificate that does not parse (the property below found it)', () => {
+    // Seed 1863162302: `":":null` let a pair run across the issueDate's closing quote and take the next one's.
+    const raw = '{"Claim":{"issueDate":{":":null},"reviewBody":"match",,}}';
+    expect(certificateOutcome('acme-cert', raw)).toMatchObject({ outcome: 'match', recognition: 'unreadable' });
+  });
+
   it('also as the reviewBody itself, or any wrapper of results, parsed or in a certificate that does not parse', () => {
     fc.assert(
       fc.property(

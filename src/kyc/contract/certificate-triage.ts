@@ -9,8 +9,12 @@ import { knownOutcome, outcomeKey, worstOutcome } from './outcome.ts';
  * which keeps this word and nothing else of a certificate).
  */
 
-/** `"key": "value"` pairs in text that is not JSON (a truncated certificate still states its results). */
-const QUOTED_PAIR = /"([^"\\]{1,64})"\s*:\s*"([^"\\]{1,64})"/g;
+/**
+ * `"key": "value"` pairs in text that is not JSON (a truncated certificate still states its results). The
+ * value is read ahead, not taken: a pair misread across a key's closing quote (`"issueDate":{":":null},`)
+ * must not take the opening quote of the pair after it (`"reviewBody":"match"`), which was then not read.
+ */
+const QUOTED_PAIR = /"([^"\\]{1,64})"\s*:\s*(?="([^"\\]{1,64})")/g;
 
 /** Known outcome words under result-like keys (or alone under a wrapper) in a certificate that does not parse: the worst of them. */
 export function outcomeInText(raw: string): { outcome: string; path: string } | undefined {
