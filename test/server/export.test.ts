@@ -3,11 +3,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAccessControl } from '../../src/server/auth/access.ts';
-import { createAuditLog } from '../../src/server/audit/audit.ts';
+import { type AuditLine, createAuditLog } from '../../src/server/audit/audit.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { SANDBOX_KEYS, startSandbox } from '../../src/server/sandbox/sandbox.ts';
 import { TEST_STATUS_PATH } from '../../src/server/sandbox/test-controls.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
+import { answersAsked, lookedUp } from './looked-up.ts';
 import { memoryAuditLog } from './memory-audit.ts';
 import { rawRequest, requestWithBody, startTestApp } from './http.ts';
 
@@ -29,6 +30,8 @@ describe('export audit line', () => {
     });
     cleanups.push(app.close, upstream.close);
     const headers = { 'x-user': 'sam', 'x-role': 'support' };
+    upstream.behave = answersAsked;
+    await lookedUp(app.port, { kind: 'refId', id: 'user-7781' }, headers);
     for (const what of ['summary', 'reply', 'print']) {
       const res = await requestWithBody(app.port, '/api/export', JSON.stringify({ what, kind: 'refId', id: 'user-7781' }), { headers });
       expect(res.status).toBe(200);
@@ -36,7 +39,8 @@ describe('export audit line', () => {
     const lines = readFileSync(file, 'utf8')
       .trim()
       .split('\n')
-      .map((l) => JSON.parse(l));
+      .map((l) => JSON.parse(l))
+      .filter((line) => line.kind === 'export');
     expect(lines).toEqual(
       ['summary', 'reply', 'print'].map((what) => ({
         prev: expect.stringMatching(/^(start|[0-9a-f]{64})$/),
@@ -52,18 +56,23 @@ describe('export audit line', () => {
         id: 'user-7781',
       })),
     );
-    expect(upstream.seen).toHaveLength(0);
+    // The lookup only: an export asks nothing of the service.
+    expect(upstream.seen).toHaveLength(1);
   });
 
   it('refuses what it cannot record, and anything but a JSON POST from a signed-in user', async () => {
     const upstream = await startFakeUpstream();
-    const app = await startTestApp({
-      upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' },
-      audit: createAuditLog('/dev/full'),
-      access: proxyAccess(),
-    });
+    upstream.behave = answersAsked;
+    // A log that takes the lookup's line but cannot write the export's (its disk filled in between).
+    const taken = memoryAuditLog();
+    const audit = {
+      ...taken,
+      record: (entry: AuditLine) => (entry.kind === 'export' ? Promise.reject(new Error('ENOSPC')) : taken.record(entry)),
+    };
+    const app = await startTestApp({ upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' }, audit, access: proxyAccess() });
     cleanups.push(app.close, upstream.close);
     const headers = { 'x-user': 'sam', 'x-role': 'support' };
+    await lookedUp(app.port, { kind: 'refId', id: 'x' }, headers);
     const body = JSON.stringify({ what: 'summary', kind: 'refId', id: 'x' });
     const full = await requestWithBody(app.port, '/api/export', body, { headers });
     expect(full.status).toBe(503);
@@ -85,6 +94,8 @@ describe('a masked print and another template of a status (issue 33)', () => {
     const audit = memoryAuditLog();
     const app = await startTestApp({ upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' }, audit, access: proxyAccess() });
     cleanups.push(app.close, upstream.close);
+    upstream.behave = answersAsked;
+    await lookedUp(app.port, { kind: 'refId', id: 'user-7781' }, headers);
     const send = (body: Record<string, unknown>) => requestWithBody(app.port, '/api/export', JSON.stringify(body), { headers });
     expect((await send({ what: 'print', kind: 'refId', id: 'user-7781', masked: true })).status).toBe(200);
     expect((await send({ what: 'print', kind: 'refId', id: 'user-7781', masked: false })).status).toBe(200);
@@ -103,6 +114,8 @@ describe('a masked print and another template of a status (issue 33)', () => {
     const audit = memoryAuditLog();
     const app = await startTestApp({ upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' }, audit, access: proxyAccess() });
     cleanups.push(app.close, upstream.close);
+    upstream.behave = answersAsked;
+    await lookedUp(app.port, { kind: 'refId', id: 'user-7781' }, headers);
     const send = (template: string) =>
       requestWithBody(app.port, '/api/export', JSON.stringify({ what: 'reply', kind: 'refId', id: 'user-7781', template }), { headers });
     expect((await send('blocked:neutral')).status).toBe(200);
@@ -121,6 +134,8 @@ describe('a copied certificate', () => {
     const audit = memoryAuditLog();
     const app = await startTestApp({ upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' }, audit, access: proxyAccess() });
     cleanups.push(app.close, upstream.close);
+    upstream.behave = answersAsked;
+    await lookedUp(app.port, { kind: 'refId', id: 'user-7781' }, headers);
     const send = (body: Record<string, unknown>) => requestWithBody(app.port, '/api/export', JSON.stringify(body), { headers });
     expect((await send({ what: 'certificate', kind: 'refId', id: 'user-7781', slug: 'onfido-service-cert' })).status).toBe(200);
     expect((await send({ what: 'certificate', kind: 'refId', id: 'user-7781' })).status).toBe(200);
@@ -138,6 +153,8 @@ describe('a copied certificate', () => {
     const audit = memoryAuditLog();
     const app = await startTestApp({ upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' }, audit, access: proxyAccess() });
     cleanups.push(app.close, upstream.close);
+    upstream.behave = answersAsked;
+    await lookedUp(app.port, { kind: 'refId', id: 'user-7781' }, headers);
     const send = (slug: unknown) =>
       requestWithBody(app.port, '/api/export', JSON.stringify({ what: 'certificate', kind: 'refId', id: 'user-7781', slug }), { headers });
     expect((await send('a'.repeat(64))).status).toBe(200);

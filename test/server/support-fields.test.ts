@@ -21,6 +21,7 @@ import { parseConfig } from '../../src/server/config/config.ts';
 import { readAuditFile } from './audit-logs.ts';
 import { configErrorOf } from './config-error.ts';
 import { requestWithBody, startTestApp, testEnvironment } from './http.ts';
+import { lookedUp } from './looked-up.ts';
 
 /** Never asked here: every body is a record. */
 const STATED = new ApiFailure('upstream_error', 'not a record');
@@ -259,6 +260,8 @@ describe('configuring support fields', () => {
 describe('a copied reply', () => {
   it('is audited with the template it came from, never its text; a template that is not a status is refused', async () => {
     const { app, audit, upstream } = await service({ supportFields: [...FIELDS] });
+    // Copied from the candidate page, after its lookup (an export of a candidate not looked up is refused).
+    await lookedUp(app.port, { kind: 'refId', id: record.refId! }, SUPPORT);
     const copied = { what: 'reply', kind: 'refId', id: record.refId, template: 'rejected', text: 'The reason: blurred' };
     const res = await requestWithBody(app.port, '/api/export', JSON.stringify(copied), { headers: SUPPORT });
     expect(res.status, res.body).toBe(200);
@@ -271,6 +274,7 @@ describe('a copied reply', () => {
     expect(audit().at(-1)).not.toHaveProperty('template');
     const odd = { what: 'reply', kind: 'refId', id: record.refId, template: 'Rejected <b>' };
     expect((await requestWithBody(app.port, '/api/export', JSON.stringify(odd), { headers: SUPPORT })).status).toBe(400);
-    expect(upstream.seen).toHaveLength(0);
+    // The lookup only: an export asks nothing of the service.
+    expect(upstream.seen).toHaveLength(1);
   });
 });
