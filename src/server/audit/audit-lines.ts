@@ -138,7 +138,10 @@ export function listLine(
   });
 }
 
-/** A batch or an export refused before its body was read (an export also for its id): only the route it came to is known. */
+/**
+ * A batch or an export refused before its body was read (an export also for its id, or for a candidate its
+ * user did not look up): only the route it came to is known, and no id the body named is written.
+ */
 export function requestLine(env: string, call: AuditedCall, kind: RefusedRequestAuditEntry['kind']) {
   return (outcome: Outcome): RefusedRequestAuditEntry => ({
     ...lineStart(env, call),

@@ -14,6 +14,7 @@ import { createClientResolver, noteClient } from '../http/client.ts';
 import { bytesSent, rawPathOf, sendFailure, sendThrown } from '../http/http-reply.ts';
 import { refusalOf } from '../http/request-guard.ts';
 import type { BatchClock } from '../lookup/batch-runner.ts';
+import { openedCandidatesFor } from '../lookup/opened-candidates.ts';
 import { type ApiCall, findRoute, type Route, routeLabel, type SignedInCall } from '../http/routes.ts';
 import { setSecurityHeaders } from '../http/security-headers.ts';
 import { deliveryIdsInMemory, type DeliveryIds } from '../live/delivery-ids.ts';
@@ -114,6 +115,7 @@ function wiringOf(settings: ApiSettings, runtime: ApiRuntime, shared: Shared): E
     ...(runtime.pauseClock ? { now: runtime.pauseClock.now } : {}),
     queue: queueWiring(runtime, settings, shared),
     ...(runtime.sharedWaits ? { sharedWaits: runtime.sharedWaits } : {}),
+    opened: openedCandidatesFor(shared.store, settings.limits.exportAfterLookupMinutes * 60_000),
   };
 }
 

@@ -14,6 +14,7 @@ import { createUpstreamClient } from '../upstream/upstream-client.ts';
 import { createUpstreamSlots } from '../upstream/upstream-slots.ts';
 import type { Logger } from '../log/log.ts';
 import type { LookupDeps } from '../lookup/lookup-steps.ts';
+import type { OpenedCandidates } from '../lookup/opened-candidates.ts';
 import type { ApplicantsQueue } from '../lookup/applicants.ts';
 import { fetchListPage, type RequestSize } from '../lookup/crawler-list.ts';
 import type { CrawlClock } from '../lookup/crawler-pool.ts';
@@ -42,6 +43,8 @@ export interface EnvironmentWiring {
   now?: () => number;
   /** Each environment's wait shared with the other instances (with REDIS_URL; default: this process's alone). */
   sharedWaits?: SharedWaits;
+  /** The candidates each user opened lately, shared with the other instances with REDIS_URL (opened-candidates.ts). */
+  opened: OpenedCandidates;
 }
 
 export interface QueueWiring {
@@ -138,6 +141,7 @@ function environmentDeps(
       maxResponseBytes,
     }),
     metrics: wiring.metrics,
+    opened: wiring.opened,
     // A user's lookup tells the index what the service's record says (no request of its own).
     learn: (record, triage) => {
       wiring.queue.index

@@ -185,6 +185,11 @@ export const limitsSchema = strict({
     120,
     'Audit page searches and exports per minute per lead, a limit of their own (each writes an audit line); 0 turns it off (120).',
   ),
+  exportAfterLookupMinutes: whole(1, 7 * 24 * 60)
+    .default(720)
+    .meta({
+      description: "A copy or print of a candidate is accepted this long after the user's lookup of it; later, 409 not_looked_up (720).",
+    }),
   previewLookupsAtOnce: limit(
     64,
     4,

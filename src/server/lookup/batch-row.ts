@@ -116,6 +116,12 @@ function rowSettler(deps: LookupDeps, call: SignedInCall, row: BatchRow, level: 
       return failedRow(deps, call, level, new ApiFailure('audit_unavailable', 'This lookup could not be recorded in the audit log.'));
     }
     if (failure) return failedRow(deps, call, level, failure);
+    // A row found is a lookup answered: its candidate is opened for the user's hand-offs, under the kind it was found by.
+    await deps.opened.open(deps.environment, call.identity.user, row.kind, row.id).catch((error: Error) => {
+      requestLog(call.res).warn(
+        `The candidate this batch row opened could not be recorded, so its export will be refused: ${error.message}`,
+      );
+    });
     deps.metrics.lookups.inc({ code: 'ok', role: call.identity.role, level });
     return { ok: true as const, row: found! };
   };

@@ -1,19 +1,23 @@
 import { exportRequestSchema } from '../../kyc/contract/api.ts';
+import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import { auditTrail, auditWritable, refuse, writeLine } from '../audit/audit-trail.ts';
 import { exportLine, requestLine } from '../audit/audit-lines.ts';
 import { ApiFailure } from '../http/api-failure.ts';
-import { methodNotAllowed, sendFailure, sendJson } from '../http/http-reply.ts';
+import { methodNotAllowed, STORE_UNAVAILABLE, sendFailure, sendJson } from '../http/http-reply.ts';
 import { readJsonBody } from '../http/request-body.ts';
 import type { SignedInCall } from '../http/routes.ts';
+import { StoreUnavailableError } from '../state/store.ts';
 import { checkedId, type LookupDeps, takeToken } from './lookup-steps.ts';
+import { NOT_LOOKED_UP } from './opened-candidates.ts';
 
 /**
  * `POST /api/export` (`/api/e/<name>/export`): the browser says a summary, reply or certificate was
  * copied, or the page printed, and the audit log gets a line `kind: "export"`. The copy waits for this answer: an
  * export that cannot be recorded does not happen (503), as a lookup would not. It goes through the
  * lookup's steps that apply to it (lookup-steps.ts): the request's environment (composition/api-environments.ts),
- * the limit, the audit log writable, the id; then its line, and the answer. Nothing is asked of the
- * service, so the archiving gate, the upstream slot, the fetch and the read have nothing to do.
+ * the limit, the audit log writable, the id; then whether this user opened that candidate (a lookup of it
+ * answered lately: opened-candidates.ts), its line, and the answer. Nothing is asked of the service, so
+ * the archiving gate, the upstream slot, the fetch and the read have nothing to do.
  */
 export async function exportRoute(deps: LookupDeps, call: SignedInCall): Promise<void> {
   const { req, res, identity } = call;
@@ -36,6 +40,10 @@ export async function exportRoute(deps: LookupDeps, call: SignedInCall): Promise
   // The id of a candidate shown, so one the lookup's rule would have refused is no candidate's.
   const asked = checkedId(id);
   if (!asked.ok) return refuse(res, audit, asked.failure);
+  // Only a candidate this user was answered a lookup of lately (opened-candidates.ts): else the line would
+  // show a hand-off of someone never opened. The refusal's line names no id, so it plants nothing either.
+  const opened = await openedBy(deps, identity.user, kind, asked.id);
+  if (opened !== true) return refuse(res, audit, opened, { counted: opened === STORE_UNAVAILABLE });
   const written = await writeLine(
     deps,
     res,
@@ -48,4 +56,14 @@ export async function exportRoute(deps: LookupDeps, call: SignedInCall): Promise
     }),
   );
   if (written) sendJson(res, 200, '{"status":"success"}');
+}
+
+/** Whether `user` opened the candidate lately, or the refusal: 409 not_looked_up, or 503 while the shared store cannot be asked. */
+async function openedBy(deps: LookupDeps, user: string, kind: LookupKind, id: string): Promise<true | ApiFailure> {
+  try {
+    return (await deps.opened.wasOpened(deps.environment, user, kind, id)) || NOT_LOOKED_UP;
+  } catch (error) {
+    if (error instanceof StoreUnavailableError) return STORE_UNAVAILABLE;
+    throw error;
+  }
 }

@@ -20,6 +20,7 @@ import { StoreUnavailableError } from '../state/store.ts';
 import type { UpstreamBody } from '../answer/upstream-body.ts';
 import type { CandidateRequest, UpstreamClient, UpstreamOutcome } from '../upstream/upstream-client.ts';
 import type { UpstreamSlots } from '../upstream/upstream-slots.ts';
+import type { OpenedCandidates } from './opened-candidates.ts';
 
 /**
  * The named steps of a lookup, in their order: limit, audit writable (audit-trail.ts), id, archiving
@@ -60,6 +61,8 @@ export interface LookupDeps {
   /** Refuses full-level lookups once the key is seen to archive after extract; sees every full answer. */
   archiving: ArchivingGuard;
   metrics: Metrics;
+  /** The candidates each user was answered a lookup of lately: an export names one of them (opened-candidates.ts). */
+  opened: OpenedCandidates;
   /**
    * Told what a user's lookup read of the service's record (its status level, and from a compliance
    * user's full record the triage: the certificates' worst outcome, whether it has pictures): the queue

@@ -7,6 +7,7 @@ import { type ApiFailure, otherCandidate } from '../http/api-failure.ts';
 import type { Identity } from '../http/identity.ts';
 import { answerFull, type FullAnswer } from './full-answer.ts';
 import { listedRecordIdFor } from './listed-record-id.ts';
+import { auditOpening } from './opened-candidates.ts';
 import { bytesSent, errorCodeSent, sendFailure, sendJson } from '../http/http-reply.ts';
 import {
   admit,
@@ -57,13 +58,18 @@ export async function lookup(deps: LookupDeps, call: LookupCall): Promise<void> 
   const shown: LookupShown = { level: plan.level };
   countLookup(deps.metrics, call, () => plan.level);
   const asked = readId(call.encodedId);
-  const audit = auditTrail(
+  const audit = openingAudit(
     deps,
-    call.res,
-    'lookup',
-    statusCheckLine(
-      call,
-      lookupLine(deps.environment, call, call.kind, asked.auditId, null, () => shown),
+    call,
+    asked,
+    auditTrail(
+      deps,
+      call.res,
+      'lookup',
+      statusCheckLine(
+        call,
+        lookupLine(deps.environment, call, call.kind, asked.auditId, null, () => shown),
+      ),
     ),
   );
   // The user's limit comes before anything else: every request costs a token, an invalid id too, and
@@ -85,6 +91,17 @@ export async function lookup(deps: LookupDeps, call: LookupCall): Promise<void> 
   if (waiting) return refuse(call.res, audit, waiting, { counted: true });
 
   return fetchAndAnswer(deps, call, { audit, plan, shown, id: asked.id, log });
+}
+
+/**
+ * A lookup answered opens its candidate for the user's hand-offs (opened-candidates.ts), under the kind
+ * and id asked, which the page then exports by. The page's own status check opens nothing: the trail
+ * does not show it as a lookup asked for, so a copy after it alone would still be of a candidate never opened.
+ */
+function openingAudit(deps: LookupDeps, call: LookupCall, asked: ReturnType<typeof readId>, audit: Audit): Audit {
+  if (call.statusOnly || !asked.ok) return audit;
+  const { opened, environment } = deps;
+  return auditOpening(audit, { opened, environment, user: call.identity.user, kind: call.kind, id: asked.id, log: requestLog(call.res) });
 }
 
 /** The page's own status check is marked as one (audit-entries.ts: `statusCheck`), so that the trail does not show it as a lookup asked for. */

@@ -1,0 +1,119 @@
+import { createHash } from 'node:crypto';
+import type { LookupKind } from '../../kyc/contract/lookup.ts';
+import type { Audit } from '../audit/audit-trail.ts';
+import { ApiFailure } from '../http/api-failure.ts';
+import type { Logger } from '../log/log.ts';
+import type { SharedStore } from '../state/store.ts';
+
+/**
+ * The candidates each user has opened lately, per environment: a hand-off (a copy, a print: `POST
+ * /api/export`) is accepted only for a candidate its user was answered a lookup of, so that the audit
+ * trail never shows someone copying the summary of a candidate they never opened, and nobody signed in
+ * can plant a hand-off line about any id they like. A candidate is "opened" once a lookup's 200 line is
+ * written (full or status level, in parts or plain, a batch's row too), under the kind and id the lookup
+ * asked by, which are the kind and id the candidate page then names in its export.
+ *
+ * Kept in the shared store with REDIS_URL (every instance knows what a user opened on another), in this
+ * process otherwise. The key is the environment and a hash of the user, kind and id: it holds neither a
+ * name nor an id in the clear, and the value is nothing but "1": no candidate data is stored.
+ */
+export interface OpenedCandidates {
+  /** `user` was answered a lookup of this candidate: remembered for the time kept from now. Rejects when the store cannot be asked. */
+  open(environment: string, user: string, kind: LookupKind, id: string): Promise<void>;
+  /** Whether `user` opened this candidate within the time kept. Rejects (StoreUnavailableError) when the store cannot be asked. */
+  wasOpened(environment: string, user: string, kind: LookupKind, id: string): Promise<boolean>;
+  /** Forgets it: the answer began but turned out to be another candidate's record. */
+  forget(environment: string, user: string, kind: LookupKind, id: string): Promise<void>;
+}
+
+/** At most this many opened candidates in one process's memory (about 20 MB): past it, the oldest go first. */
+export const MAX_OPENED_IN_MEMORY = 100_000;
+
+/** The refusal of an export of a candidate not opened lately. */
+export const NOT_LOOKED_UP = new ApiFailure(
+  'not_looked_up',
+  'Look this candidate up before copying or printing it: the audit log records hand-offs of candidates you opened.',
+);
+
+/** The environment in the clear (an operator may clear one), the rest hashed as a JSON array: no two lists of parts give one text. */
+function keyOf(environment: string, user: string, kind: LookupKind, id: string): string {
+  return `opened:${environment}:${createHash('sha256')
+    .update(JSON.stringify([user, kind, id]))
+    .digest('hex')}`;
+}
+
+/** In the shared store (Redis): one SET with its expiry per lookup, one GET per export. */
+export function openedIn(store: SharedStore, ttlMs: number): OpenedCandidates {
+  return {
+    open: (...candidate) => store.put(keyOf(...candidate), '1', ttlMs),
+    wasOpened: async (...candidate) => (await store.get(keyOf(...candidate))) !== undefined,
+    forget: (...candidate) => store.delete(keyOf(...candidate)),
+  };
+}
+
+/**
+ * In this process, at most `max`. Every entry is kept as long, so the map's insertion order is the order
+ * they expire in (an entry opened again moves to the end), and the oldest is the first to go. Apart from
+ * the memory store's records: tens of thousands of these would make its every put sweep them all.
+ */
+export function openedInMemory(ttlMs: number, options: { now?: () => number; max?: number } = {}): OpenedCandidates {
+  const now = options.now ?? Date.now;
+  const max = options.max ?? MAX_OPENED_IN_MEMORY;
+  const expiries = new Map<string, number>();
+  const forgetExpired = () => {
+    for (const [key, expiresAt] of expiries) {
+      if (expiresAt > now() && expiries.size <= max) return;
+      expiries.delete(key);
+    }
+  };
+  return {
+    async open(...candidate) {
+      const key = keyOf(...candidate);
+      expiries.delete(key);
+      expiries.set(key, now() + ttlMs);
+      forgetExpired();
+    },
+    async wasOpened(...candidate) {
+      return (expiries.get(keyOf(...candidate)) ?? 0) > now();
+    },
+    async forget(...candidate) {
+      expiries.delete(keyOf(...candidate));
+    },
+  };
+}
+
+/** Where the server keeps them: Redis when the shared store is Redis, this process otherwise. */
+export function openedCandidatesFor(store: SharedStore, ttlMs: number): OpenedCandidates {
+  return store.kind === 'redis' ? openedIn(store, ttlMs) : openedInMemory(ttlMs);
+}
+
+/** Who opened what, for one lookup: its environment, user, kind and id. */
+export interface OpenedBy {
+  opened: OpenedCandidates;
+  environment: string;
+  user: string;
+  kind: LookupKind;
+  id: string;
+  log: Logger;
+}
+
+/**
+ * A lookup's audit that also records the candidate opened: once its 200 line is written (before the
+ * answer leaves, so that a copy right after it finds it on any instance), and forgotten again when the
+ * answer is cut as another candidate's. A store that cannot be told costs the lookup nothing: its
+ * export is then refused until it is looked up again.
+ */
+export function auditOpening(audit: Audit, by: OpenedBy): Audit {
+  const { opened, environment, user, kind, id } = by;
+  return async (status, code, options) => {
+    const written = await audit(status, code, options);
+    try {
+      if (written && status === 200 && !options?.cut) await opened.open(environment, user, kind, id);
+      // Only an answer that began (its 200 line written) and was then found to be another's had opened anything.
+      else if (code === 'other_candidate' && options?.cut) await opened.forget(environment, user, kind, id);
+    } catch (error) {
+      by.log.warn(`The candidate this lookup opened could not be recorded, so its export will be refused: ${(error as Error).message}`);
+    }
+    return written;
+  };
+}

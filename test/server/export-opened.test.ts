@@ -1,0 +1,185 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ASKED_ID_HOLD_BYTES } from '../../src/server/answer/answer-guard.ts';
+import type { AuditLine } from '../../src/server/audit/audit.ts';
+import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
+import { startSandbox } from '../../src/server/sandbox/sandbox.ts';
+import { as, gatewayInstance, postJson } from './audit-trail-helpers.ts';
+import { type Behaviour, startFakeUpstream } from './fake-upstream.ts';
+import { rawRequest, requestWithBody, startTestApp, testEnvironment } from './http.ts';
+import type { Instance } from './instance.ts';
+import { answersAsked, lookedUp } from './looked-up.ts';
+import { memoryAuditLog } from './memory-audit.ts';
+import { PARTS_ACCEPT } from '../../src/kyc/contract/picture-parts.ts';
+import { getBytes } from './parts.ts';
+import { hasRedisServer, NO_REDIS_MESSAGE, type RunningRedis, startRedis } from './redis-fixture.ts';
+import { cleanupsAfterEach, proxyAccess } from './user-lookups.ts';
+
+/**
+ * An export (`POST /api/export`: a summary, reply or certificate copied, a page printed) is accepted only
+ * for a candidate its user was answered a lookup of lately (opened-candidates.ts): else its audit line
+ * would show a hand-off of someone never opened, and anyone signed in could plant such lines about any id.
+ */
+
+const cleanups = cleanupsAfterEach();
+const SAM = as('sam', 'support');
+const ANA = as('ana', 'compliance');
+const NOT_LOOKED_UP = {
+  code: 'not_looked_up',
+  message: 'Look this candidate up before copying or printing it: the audit log records hand-offs of candidates you opened.',
+};
+
+async function appAnswering(behave: Behaviour = answersAsked) {
+  const upstream = await startFakeUpstream();
+  upstream.behave = behave;
+  const audit = memoryAuditLog();
+  const app = await startTestApp({ upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' }, audit, access: proxyAccess() });
+  cleanups.push(app.close, upstream.close);
+  const exportOf = (body: Record<string, unknown>, headers: Record<string, string>, path = '/api/export') =>
+    requestWithBody(app.port, path, JSON.stringify(body), { headers });
+  return { app, upstream, audit, exportOf };
+}
+
+const answerOf = (res: { status: number; body: string }) => (res.status === 200 ? 200 : [res.status, JSON.parse(res.body).error]);
+const mentions = (lines: AuditLine[], id: string) => lines.filter((line) => JSON.stringify(line).includes(id));
+
+describe('an export of a candidate the user opened', () => {
+  it('attack: an export of a candidate never looked up is refused and plants no line', async () => {
+    const { app, upstream, audit, exportOf } = await appAnswering();
+    // Ana looked user-7781 up; Sam did not, nor did anyone look up user-9999 or user-7781 by recordId.
+    await lookedUp(app.port, { kind: 'refId', id: 'user-7781' }, ANA);
+    const planted = [
+      [{ what: 'summary', kind: 'refId', id: 'user-9999' }, ANA],
+      [{ what: 'print', kind: 'refId', id: 'user-7781' }, SAM],
+      [{ what: 'reply', kind: 'refId', id: 'user-7781', template: 'approved' }, SAM],
+      [{ what: 'certificate', kind: 'refId', id: 'user-9999', slug: 'onfido-service-cert' }, ANA],
+      [{ what: 'summary', kind: 'recordId', id: 'user-7781' }, ANA],
+    ] as const;
+    for (const [body, headers] of planted)
+      expect(answerOf(await exportOf(body, headers)), JSON.stringify(body)).toEqual([409, NOT_LOOKED_UP]);
+    // Each refusal is audited as one, naming no id: no line says anyone handed off user-9999.
+    const refusals = audit.lines.filter((line) => line.kind === 'export');
+    expect(refusals).toEqual(
+      planted.map(([, headers]) => expect.objectContaining({ user: headers['x-user'], status: 409, code: 'not_looked_up' })),
+    );
+    for (const line of refusals) expect(line).not.toHaveProperty('id');
+    expect(mentions(audit.lines, 'user-9999')).toEqual([]);
+    expect(mentions(audit.lines, 'user-7781')).toEqual([expect.objectContaining({ kind: 'refId', user: 'ana', status: 200 })]);
+    expect(upstream.seen).toHaveLength(1);
+  });
+
+  it('a lookup then an export succeeds: in full, in parts, at status level, as a batch row, in the environment and by the kind it was found by', async () => {
+    const { app, audit, exportOf } = await appAnswering((req, res) => {
+      // A 24-hex id the service knows by recordId only: the batch's row tries it as one, and says it was found so.
+      if (req.url?.endsWith('/refId/65f1c2a9e4b0d3a1f0c9c101')) {
+        res.writeHead(404, { 'content-type': 'application/json' });
+        return void res.end('{"status":"error","message":"Not found"}');
+      }
+      answersAsked(req, res);
+    });
+    await lookedUp(app.port, { kind: 'refId', id: 'plain' }, ANA);
+    await lookedUp(app.port, { kind: 'refId', id: 'in parts' }, { ...ANA, accept: PARTS_ACCEPT });
+    await lookedUp(app.port, { kind: 'recordId', id: 'status level' }, SAM);
+    const batch = JSON.stringify({ kind: 'refId', ids: ['row', '65f1c2a9e4b0d3a1f0c9c101'] });
+    const rows = await requestWithBody(app.port, '/api/batch', batch, { headers: SAM });
+    expect(rows.body).toContain('"foundBy":"recordId"');
+    expect(answerOf(await exportOf({ what: 'summary', kind: 'refId', id: 'plain' }, ANA))).toBe(200);
+    expect(answerOf(await exportOf({ what: 'print', kind: 'refId', id: 'in parts' }, ANA))).toBe(200);
+    expect(answerOf(await exportOf({ what: 'reply', kind: 'recordId', id: 'status level', template: 'approved' }, SAM))).toBe(200);
+    expect(answerOf(await exportOf({ what: 'summary', kind: 'refId', id: 'row' }, SAM))).toBe(200);
+    // The candidate page of that row is /candidates/recordId/…: its export names the same pair.
+    expect(answerOf(await exportOf({ what: 'summary', kind: 'recordId', id: '65f1c2a9e4b0d3a1f0c9c101' }, SAM))).toBe(200);
+    expect(answerOf(await exportOf({ what: 'summary', kind: 'refId', id: '65f1c2a9e4b0d3a1f0c9c101' }, SAM))).toEqual([409, NOT_LOOKED_UP]);
+    expect(audit.lines.filter((line) => line.kind === 'export' && !('status' in line))).toHaveLength(5);
+  });
+
+  it("the page's own status check alone opens nothing: the trail does not show it as a lookup", async () => {
+    const { app, exportOf } = await appAnswering();
+    expect((await rawRequest(app.port, '/api/status/refId/checked', { headers: ANA })).status).toBe(200);
+    expect(answerOf(await exportOf({ what: 'summary', kind: 'refId', id: 'checked' }, ANA))).toEqual([409, NOT_LOOKED_UP]);
+  });
+
+  it("an answer refused as another candidate's record opens nothing, whatever its form, nor one cut as another's after its line", async () => {
+    const other = JSON.stringify({ status: 'success', data: { status: 'approved', refId: 'cust-b', isArchived: false } });
+    const { app, exportOf } = await appAnswering((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(other);
+    });
+    for (const headers of [{ ...ANA, accept: 'application/json' }, ANA, SAM]) {
+      expect((await getBytes(app.port, '/api/candidates/refId/cust-a', headers)).status).toBe(502);
+    }
+    const batch = await requestWithBody(app.port, '/api/batch', JSON.stringify({ kind: 'refId', ids: ['cust-a'] }), { headers: SAM });
+    expect(batch.body).toContain('"code":"other_candidate"');
+    for (const headers of [ANA, SAM]) {
+      expect(answerOf(await exportOf({ what: 'summary', kind: 'refId', id: 'cust-a' }, headers))).toEqual([409, NOT_LOOKED_UP]);
+    }
+  });
+
+  it("an answer cut as another candidate's after its 200 line forgets the candidate it had opened", async () => {
+    const asked = '65f1c2a9e4b0d3a1f0c9c101';
+    const filler = `"identities":{"passport":{"type":"base64","value":"${'QUJD'.repeat(ASKED_ID_HOLD_BYTES)}"}}`;
+    const late = `{"status":"success","data":{"status":"approved","refId":"cust-a",${filler},"recordId":"65f1c2a9e4b0d3a1f0c9ffff"}}`;
+    let body = JSON.stringify({ status: 'success', data: { status: 'approved', refId: 'cust-a', recordId: asked, isArchived: false } });
+    const { app, audit, exportOf } = await appAnswering((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+      res.end(body);
+    });
+    const plain = { ...ANA, accept: 'application/json' };
+    await lookedUp(app.port, { kind: 'recordId', id: asked }, plain);
+    expect(answerOf(await exportOf({ what: 'summary', kind: 'recordId', id: asked }, ANA))).toBe(200);
+    body = late;
+    expect((await getBytes(app.port, `/api/candidates/recordId/${asked}`, plain)).cut).toBe(true);
+    await expect.poll(() => audit.lines.some((line) => 'cut' in line && line.code === 'other_candidate')).toBe(true);
+    await expect
+      .poll(async () => answerOf(await exportOf({ what: 'summary', kind: 'recordId', id: asked }, ANA)))
+      .toEqual([409, NOT_LOOKED_UP]);
+  });
+
+  it('is kept per environment: a lookup in one opens nothing in another', async () => {
+    const upstream = await startFakeUpstream();
+    upstream.behave = answersAsked;
+    const target = { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' };
+    const app = await startTestApp({
+      environments: ['prod', 'test'].map((name) => testEnvironment(target, { name })),
+      access: proxyAccess(),
+    });
+    cleanups.push(app.close, upstream.close);
+    await lookedUp(app.port, { kind: 'refId', id: 'user-7781' }, ANA, 'test');
+    const exported = (name: string) =>
+      requestWithBody(app.port, `/api/e/${name}/export`, JSON.stringify({ what: 'summary', kind: 'refId', id: 'user-7781' }), {
+        headers: ANA,
+      });
+    expect(answerOf(await exported('test'))).toBe(200);
+    expect(answerOf(await exported('prod'))).toEqual([409, NOT_LOOKED_UP]);
+  });
+});
+
+const candidates = await sampleCandidates({ now: new Date(), pictures: false });
+const amelie = candidates[0]!.record;
+let sandbox: Awaited<ReturnType<typeof startSandbox>> | undefined;
+let redis: RunningRedis | undefined;
+const instances: Instance[] = [];
+beforeAll(async () => {
+  if (hasRedisServer) [sandbox, redis] = await Promise.all([startSandbox({ candidates }), startRedis()]);
+});
+afterEach(async () => {
+  await Promise.all(instances.splice(0).map((instance) => instance.close()));
+});
+afterAll(async () => {
+  await redis?.stop();
+  await sandbox?.close();
+});
+
+describe.skipIf(!hasRedisServer)(`two instances sharing Redis${hasRedisServer ? '' : ` (${NO_REDIS_MESSAGE})`}`, () => {
+  it('a lookup answered by one instance opens the candidate for an export sent to the other, and only for that user', async () => {
+    const [one, two] = await Promise.all([
+      gatewayInstance(sandbox!, { REDIS_URL: redis!.url }),
+      gatewayInstance(sandbox!, { REDIS_URL: redis!.url }),
+    ]);
+    instances.push(one, two);
+    const summary = { what: 'summary', kind: 'refId', id: amelie.refId };
+    expect(answerOf(await postJson(two, '/api/export', summary, ANA))).toEqual([409, NOT_LOOKED_UP]);
+    expect((await one.request(`/api/candidates/refId/${amelie.refId}`, { headers: ANA })).status).toBe(200);
+    expect(answerOf(await postJson(two, '/api/export', summary, ANA))).toBe(200);
+    expect(answerOf(await postJson(two, '/api/export', summary, as('cleo', 'compliance')))).toEqual([409, NOT_LOOKED_UP]);
+  });
+});
