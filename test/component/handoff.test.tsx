@@ -15,6 +15,7 @@ const blocked = byRef('user-7781');
 const waiting = byRef('8f14e45f-ceea-467f-a0e6-1c9e5a2b7d33');
 const SUPPORT: SessionInfo = { mode: 'proxy', user: 'sam', role: 'support' };
 const COMPLIANCE: SessionInfo = { mode: 'proxy', user: 'ana', role: 'compliance' };
+const NOT_LOOKED_UP = 'Look this candidate up before copying or printing it: the audit log records hand-offs of candidates you opened.';
 
 function show(
   record: CandidateRecord,
@@ -334,6 +335,27 @@ describe('hand-off', { timeout: 20_000 }, () => {
       /^Printed by ana on .+ UTC.* · Production environment · client id acme_kyc$/,
     );
     expect(screen.getByTestId('print-header')).toHaveClass('hidden', 'print:block');
+  });
+
+  it('says beside Print, and beside Copy summary, why the hand-off of a candidate not looked up lately was refused', async () => {
+    const user = userEvent.setup();
+    show(blocked, { exportReply: () => apiError(409, 'not_looked_up', NOT_LOOKED_UP) });
+    await screen.findByRole('heading', { level: 1 });
+    vi.stubGlobal(
+      'print',
+      vi.fn(() => window.dispatchEvent(new Event('beforeprint'))),
+    );
+    await user.click(screen.getByRole('button', { name: 'Print' }));
+    // The dialog could not wait for the line: what was refused is said once it is known.
+    expect(await screen.findByText(NOT_LOOKED_UP)).toBeInTheDocument();
+    cleanup();
+
+    show(blocked, { exportReply: () => apiError(409, 'not_looked_up', NOT_LOOKED_UP) });
+    await screen.findByRole('heading', { level: 1 });
+    const writeText = vi.spyOn(navigator.clipboard, 'writeText');
+    await user.click(screen.getByRole('button', { name: 'Copy summary' }));
+    expect(await screen.findByText(NOT_LOOKED_UP)).toBeInTheDocument();
+    expect(writeText).not.toHaveBeenCalled();
   });
 
   it("links to the service's dashboard when configured", async () => {

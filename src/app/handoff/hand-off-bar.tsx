@@ -61,8 +61,10 @@ export function HandOffBar(props: HandOffProps) {
   const withText = replies.filter((each) => each.reply !== null);
   const note = useRef<HTMLParagraphElement>(null);
   // A print's line is sent as the dialog opens, and must arrive even if the page is closed or left from it.
-  // A masked print says so on paper (PrintHeader) and in its line.
-  usePrintAudit(() => exported('print', masked ? { masked: true } : {}, { keepalive: true }));
+  // A masked print says so on paper (PrintHeader) and in its line. The dialog cannot wait for the line: a
+  // line refused (the candidate not looked up lately, the audit log down) is said beside Print afterwards.
+  const [printRefused, setPrintRefused] = useState<string>();
+  usePrintAudit(() => exported('print', masked ? { masked: true } : {}, { keepalive: true }), setPrintRefused);
 
   return (
     <div className="space-y-2 print:hidden">
@@ -98,9 +100,14 @@ export function HandOffBar(props: HandOffProps) {
             onGone={() => note.current?.focus()}
           />
         )}
-        <Button variant="secondary" onClick={() => window.print()}>
-          Print
-        </Button>
+        <span className="inline-flex items-center gap-2">
+          <Button variant="secondary" onClick={() => window.print()}>
+            Print
+          </Button>
+          <span aria-live="polite" className="text-sm text-red-700">
+            {printRefused ?? ''}
+          </span>
+        </span>
       </div>
       {role === 'support' && (withText.length === 0 || reply.note) && (
         <p
@@ -129,16 +136,21 @@ export function sinceForCustomer(record: CandidateRecord, zone: ZoneMode): strin
 }
 
 /**
- * Every print (the button, Ctrl+P, the browser's menu) writes its audit line as the dialog opens. What
- * paper shows is the print stylesheet's: certificates as their result rows, without the raw JSON.
+ * Every print (the button, Ctrl+P, the browser's menu) writes its audit line as the dialog opens, and
+ * `refused` is told why when it could not be (undefined once one is written). What paper shows is the
+ * print stylesheet's: certificates as their result rows, without the raw JSON.
  */
-function usePrintAudit(record: () => Promise<void>) {
-  const latest = useRef(record);
+function usePrintAudit(record: () => Promise<void>, refused: (message: string | undefined) => void) {
+  const latest = useRef({ record, refused });
   useEffect(() => {
-    latest.current = record;
+    latest.current = { record, refused };
   });
   useEffect(() => {
-    const beforePrint = () => void latest.current().catch(() => {});
+    const beforePrint = () =>
+      void latest.current.record().then(
+        () => latest.current.refused(undefined),
+        (error: Error) => latest.current.refused(error.message),
+      );
     window.addEventListener('beforeprint', beforePrint);
     return () => window.removeEventListener('beforeprint', beforePrint);
   }, []);
