@@ -58,6 +58,23 @@ describe('SANDBOX_DATA', () => {
     }
   });
 
+  it('serves an identity attribute sent as a number as the file wrote it, as the real service sends one', async () => {
+    // Before: refused at start ("text expected, a number found → at [0].identities.document_number").
+    const withNumber = { ...record, identities: { ...record.identities, document_number: { type: 'string', value: 42 } } };
+    const sandbox = await startSandbox(
+      await sandboxOptions({ dataFile: write('number.json', [withNumber]), largeImages: false, hostile: false, testControls: false }),
+    );
+    try {
+      const res = await rawRequest(Number(new URL(sandbox.url).port), `/kyc/1.0/connect/${SANDBOX_CLIENT_ID}/refId/team-user-1`, {
+        headers: { authorization: SANDBOX_KEYS.full },
+      });
+      expect(res.status, res.body).toBe(200);
+      expect(JSON.parse(res.body).data.identities).toEqual(withNumber.identities);
+    } finally {
+      await sandbox.close();
+    }
+  });
+
   it.each([
     ['a missing file', () => path.join(dir, 'absent.json'), /cannot read .*absent\.json/],
     ['invalid JSON', () => write('bad.json', '[{'), /bad\.json is not valid JSON/],
@@ -75,6 +92,19 @@ describe('SANDBOX_DATA', () => {
       'an identity attribute sent as an object',
       () => write('object.json', [{ ...record, identities: { given_name: { type: 'string', value: { first: 'Ana' } } } }]),
       /text expected, an object found\n {2}→ at \[0\]\.identities\.given_name/,
+    ],
+    // JSON.parse reads it as 12345678901234567000: served, it would not be the number the file wrote.
+    [
+      'an identity attribute sent as a number too long to serve as written',
+      () =>
+        write(
+          'long.json',
+          JSON.stringify([{ ...record, identities: { id_number: { type: 'string', value: 0 } } }]).replace(
+            '"value":0',
+            '"value":12345678901234567890',
+          ),
+        ),
+      /a number the sandbox can serve as written expected .*\n {2}→ at \[0\]\.identities\.id_number/,
     ],
     [
       'a custom field sent as a list',

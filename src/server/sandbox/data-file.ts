@@ -28,14 +28,20 @@ const dataFileSchema = z
       }
       // An object or a list where text belongs is shown by the page as its JSON (other-forms.ts), and kept
       // beside the record, never in it: served from a data file it would be lost, so the file is refused.
+      // An attribute's number, true or false or null is served as written (keepScalarAttributes).
       for (const [map, within] of [
         ['identities', reading.record.identities],
         ['customFields', reading.record.customFields],
       ] as const) {
-        for (const { name, kind } of structuredFieldsOf(within)) {
-          ctx.addIssue({ code: 'custom', path: [index, map, name], message: `text expected, ${kind} found` });
+        for (const { name, kind, rounded } of structuredFieldsOf(within)) {
+          if (map === 'identities' && SCALAR_KINDS.has(kind) && !rounded) continue;
+          const message = rounded
+            ? 'a number the sandbox can serve as written expected (at most 15 significant digits), a longer one found'
+            : `text expected, ${kind} found`;
+          ctx.addIssue({ code: 'custom', path: [index, map, name], message });
         }
       }
+      keepScalarAttributes(item, reading.record);
       if (!reading.record.recordId) ctx.addIssue({ code: 'custom', path: [index, 'recordId'], message: 'recordId is missing or empty' });
       return [reading.record];
     }),
@@ -51,6 +57,25 @@ const dataFileSchema = z
       });
     }
   });
+
+/** What the page reads from the real service's attributes in place of text (other-forms.ts's scalarField). */
+const SCALAR_KINDS: ReadonlySet<string> = new Set(['a number', 'true or false', 'null']);
+
+/**
+ * An identity attribute whose value is a number, true or false, or null (`{"type": "string", "value": 42}`),
+ * as the real service may send one and the page reads it: the record's reading keeps it beside the
+ * record (other-forms.ts), so it is put back in the record as the file wrote it, to be served as sent.
+ * Past 15 significant digits a number is refused above: JSON.parse here would serve other digits.
+ */
+function keepScalarAttributes(item: unknown, record: CandidateRecord): void {
+  const sent = (item as { identities?: Record<string, unknown> }).identities;
+  if (!record.identities || !sent) return;
+  for (const { name, kind, rounded } of structuredFieldsOf(record.identities)) {
+    if (!SCALAR_KINDS.has(kind) || rounded) continue;
+    // Not the contract's text: the point is to serve what the service sends, which the page reads.
+    Object.defineProperty(record.identities, name, { value: sent[name], enumerable: true, writable: true, configurable: true });
+  }
+}
 
 export function loadSandboxData(file: string): SandboxCandidate[] {
   let text: string;
