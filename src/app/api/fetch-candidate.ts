@@ -3,6 +3,7 @@ import { candidateApiPath } from '../../kyc/contract/api.ts';
 import { checkId, encodeIdSegment, type LookupKind } from '../../kyc/contract/lookup.ts';
 import { willArchiveAtDateOf } from '../../kyc/contract/archiving.ts';
 import { candidateEnvelopeSchema, type CandidateRecord } from '../../kyc/contract/schema.ts';
+import { parseJsonKeepingNumbers } from '../../kyc/contract/number-text.ts';
 import { PARTS_ACCEPT, PARTS_MEDIA_TYPE } from '../../kyc/contract/picture-parts.ts';
 import { ApiError, INTERRUPTED_MESSAGE } from './api-error.ts';
 import { apiResponse } from './api-request.ts';
@@ -69,11 +70,14 @@ export async function fetchCandidate(kind: LookupKind, id: string, options: Fetc
   return noteListedRecordId(noteServerClock(record, response, receivedAt), response);
 }
 
-/** The body of a successful lookup: JSON, in the shape of the shared schema, or an ApiError saying why not. */
+/**
+ * The body of a successful lookup: JSON, in the shape of the shared schema, or an ApiError saying why not.
+ * Its numbers keep the text they were sent as, where the browser tells it (number-text.ts).
+ */
 export function parseCandidateBody(text: string): CandidateRecord {
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = parseJsonKeepingNumbers(text);
   } catch {
     throw new ApiError(
       'not_json',

@@ -7,6 +7,7 @@ import {
   recordPartName,
   statusPartName,
 } from '../../kyc/contract/picture-parts.ts';
+import { parseJsonKeepingNumbers } from '../../kyc/contract/number-text.ts';
 import { isTooLargeToShow, type PictureSize, pictureSize, SIZE_HEAD_BYTES } from '../../kyc/contract/picture-size.ts';
 import { SNIFF_BYTES, sniffImageType } from '../../kyc/contract/picture-type.ts';
 import { ApiError, INTERRUPTED_MESSAGE } from './api-error.ts';
@@ -97,7 +98,8 @@ async function firstPartValue(part: RawPart): Promise<unknown> {
     throw unreadable('its first part does not unzip');
   }
   try {
-    return JSON.parse(text);
+    // The record's numbers as sent, as a whole answer's (fetch-candidate.ts).
+    return parseJsonKeepingNumbers(text);
   } catch {
     throw new ApiError('not_json', 'The KYC service sent a response that is not JSON.', { detail: text.slice(0, 200) });
   }

@@ -3,6 +3,7 @@ import { fieldsOfStatus } from '../../kyc/contract/replies.ts';
 import type { CandidateRecord } from '../../kyc/contract/schema.ts';
 import { labelOf } from '../../kyc/contract/certificate-fields.ts';
 import { statusInfo } from '../../kyc/contract/status.ts';
+import { fieldText } from '../../kyc/view/summary-fields.ts';
 import { statusFieldsWereReadWith } from './live-status.tsx';
 import { LongText } from '../ui/long-text.tsx';
 import { Section } from '../ui/section.tsx';
@@ -86,7 +87,7 @@ function RecordedFields({
                   {labelOf(field)}
                 </dt>
                 <dd className="min-w-0 break-words whitespace-pre-wrap text-slate-900">
-                  <LongText text={typeof value === 'boolean' ? (value ? 'Yes' : 'No') : String(value)} />
+                  <LongText text={typeof value === 'boolean' ? (value ? 'Yes' : 'No') : fieldText(recorded, field, value!)} />
                 </dd>
               </div>
             );

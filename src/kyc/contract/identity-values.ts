@@ -1,4 +1,4 @@
-import { numberText } from './other-forms.ts';
+import { numberText } from './number-text.ts';
 import { z } from './zod.ts';
 
 /**

@@ -1,3 +1,7 @@
+import { numberTextAt } from './number-text.ts';
+
+export { numberText } from './number-text.ts';
+
 /**
  * What the record's reading (record-reading.ts) took from another form than the contract's and still
  * shows, kept beside the record rather than in it, as `unread` is: the page says which form came, and
@@ -29,7 +33,7 @@ export interface StructuredField {
   json: string;
   kind: 'an object' | 'a list' | ScalarKind;
   type?: string;
-  /** A number read rounded (numberText): its digits may not be those sent. */
+  /** A number read rounded, or for an object or a list one of its numbers (numberText): its digits may not be those sent. */
   rounded?: true;
 }
 
@@ -47,10 +51,14 @@ export function structuredFieldsOf(fields: object | undefined): readonly Structu
   return (fields && structuredByFields.get(fields)) ?? [];
 }
 
-/** A value as kept beside the others: an object or a list as compact JSON; undefined for anything else. */
+/**
+ * A value as kept beside the others: an object or a list as compact JSON (its numbers as sent, where their
+ * text was kept: number-text.ts); undefined for anything else.
+ */
 export function structuredField(name: string, value: unknown): StructuredField | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
-  return { name, json: boundedJson(value), kind: Array.isArray(value) ? 'a list' : 'an object' };
+  const { json, rounded } = boundedJson(value);
+  return { name, json, kind: Array.isArray(value) ? 'a list' : 'an object', ...(rounded ? { rounded } : {}) };
 }
 
 /** How the page, the copy and the cards say such a value: "not text: an object, as JSON", "not text: a number". */
@@ -72,31 +80,18 @@ function sentWords({ kind, rounded }: Pick<StructuredField, 'kind' | 'rounded'>)
 export const ROUNDED_WORDS = 'too long to read exactly, its last digits may differ from those sent';
 
 /**
- * An attribute's value that is a number, true or false, or null, where text was due: kept as its JSON
- * (a number's digits, never a date or a time it might be read as), by the rule of an object's. Undefined
- * for anything else.
+ * An attribute's value (`attribute.value`) that is a number, true or false, or null, where text was due:
+ * kept as its JSON (a number as sent where its text was kept, else its digits: number-text.ts; never a
+ * date or a time it might be read as), by the rule of an object's. Undefined for anything else.
  */
-export function scalarField(name: string, value: unknown): StructuredField | undefined {
+export function scalarField(name: string, attribute: Record<string, unknown>): StructuredField | undefined {
+  const value = attribute.value;
   if (typeof value === 'number') {
-    const { digits, rounded } = numberText(value);
+    const { digits, rounded } = numberTextAt(attribute, 'value', value);
     return { name, json: digits, kind: 'a number', ...(rounded ? { rounded } : {}) };
   }
   if (typeof value === 'boolean') return { name, json: String(value), kind: 'true or false' };
   return value === null ? { name, json: 'null', kind: 'null' } : undefined;
-}
-
-/**
- * A number as read, written in digits: a whole number in all its digits (`1e21` is 1000000000000000000000,
- * never "1e+21"), any other as JavaScript writes it (the shortest text that reads back as that number).
- * The text sent is not kept by JSON.parse: past 2^53, or past 15 significant digits, the number read may be
- * a rounding of the one sent, and `rounded` says so.
- */
-export function numberText(value: number): { digits: string; rounded?: true } {
-  if (Number.isSafeInteger(value)) return { digits: String(value) };
-  if (Number.isInteger(value)) return { digits: BigInt(value).toString(), rounded: true };
-  const digits = String(value);
-  const significant = digits.replace(/e.*$/i, '').replace(/[-.]/g, '').replace(/^0+/, '').length;
-  return significant > 15 ? { digits, rounded: true } : { digits };
 }
 
 /** The longest JSON kept of one value, in characters: the page cuts it further, and a copy holds no more. */
@@ -107,10 +102,13 @@ export const MAX_STRUCTURED_DEPTH = 32;
 /**
  * The value's compact JSON, as JSON.stringify writes it, but never longer than MAX_STRUCTURED_JSON nor
  * deeper than MAX_STRUCTURED_DEPTH: what is left out is `…`. A megabyte object costs ten thousand
- * characters, a thousand levels of nesting no stack; every own key is written (a `__proto__` too).
+ * characters, a thousand levels of nesting no stack; every own key is written (a `__proto__` too). A
+ * number is written as numberTextAt writes it (`1e21` as sent, or 1000000000000000000000, never "1e+21"), and
+ * `rounded` says one of them may not be as sent.
  */
-function boundedJson(value: object): string {
+function boundedJson(value: object): { json: string; rounded: boolean } {
   const parts: string[] = [];
+  let rounded = false;
   let length = 0;
   const put = (text: string): boolean => {
     if (length + text.length > MAX_STRUCTURED_JSON) {
@@ -122,6 +120,11 @@ function boundedJson(value: object): string {
     length += text.length;
     return true;
   };
+  const number = (holder: object, key: string, item: number): boolean => {
+    const text = numberTextAt(holder, key, item);
+    rounded ||= text.rounded === true;
+    return put(text.digits);
+  };
   const write = (item: unknown, depth: number): boolean => {
     if (typeof item !== 'object' || item === null) return put(JSON.stringify(item) ?? 'null');
     if (depth >= MAX_STRUCTURED_DEPTH) return put('…');
@@ -131,11 +134,11 @@ function boundedJson(value: object): string {
     for (const [key, each] of Object.entries(item)) {
       if (!first && !put(',')) return false;
       if (!list && !put(`${JSON.stringify(key)}:`)) return false;
-      if (!write(each, depth + 1)) return false;
+      if (!(typeof each === 'number' ? number(item, key, each) : write(each, depth + 1))) return false;
       first = false;
     }
     return put(list ? ']' : '}');
   };
   write(value, 0);
-  return parts.join('');
+  return { json: parts.join(''), rounded };
 }

@@ -8,6 +8,7 @@ import {
   readTimestamp,
 } from './record-fields.ts';
 import { JSON_TEXT_ATTRIBUTES } from './identity-values.ts';
+import { shareNumberTexts } from './number-text.ts';
 import { attachStructuredFields, markSentAsObject, scalarField, type StructuredField, structuredField } from './other-forms.ts';
 import { z } from './zod.ts';
 
@@ -178,6 +179,8 @@ function readEntries(
     else note(`${field}.${name.length > MAX_ENTRY_NAME ? `${name.slice(0, MAX_ENTRY_NAME)}…` : name}`, check.expected, value);
   }
   attachStructuredFields(read, aside);
+  // A custom field's number is shown as sent where its text was kept (number-text.ts): the copy keeps it.
+  shareNumberTexts(entries, read);
   return read;
 }
 
@@ -194,7 +197,7 @@ function structuredAttribute(name: string, value: unknown): StructuredField | un
   if (!isPlainObject(value) || !(Object.hasOwn(value, 'type') || Object.hasOwn(value, 'value'))) return structuredField(name, value);
   const type = Object.hasOwn(value, 'type') ? value.type : undefined;
   if (type !== undefined && typeof type !== 'string') return undefined;
-  const kept = Object.hasOwn(value, 'value') ? (structuredField(name, value.value) ?? scalarField(name, value.value)) : undefined;
+  const kept = Object.hasOwn(value, 'value') ? (structuredField(name, value.value) ?? scalarField(name, value)) : undefined;
   return kept && type !== undefined ? { ...kept, type } : kept;
 }
 

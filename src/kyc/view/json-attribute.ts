@@ -1,6 +1,7 @@
 import { isPlainObject, kindOf, type UnreadField } from '../contract/record-reading.ts';
 import type { z } from '../contract/zod.ts';
 import { type StructuredField, structuredField } from '../contract/other-forms.ts';
+import { numberTextAt, parseJsonKeepingNumbers } from '../contract/number-text.ts';
 
 /**
  * Identity attributes such as address and phone are strings holding JSON: decoded, with the parts that
@@ -29,7 +30,7 @@ type ObjectSchema<T> = z.ZodMiniType<T> & { def: { shape: Record<string, unknown
 export function decodeJsonAttribute<T>(raw: string, schema: ObjectSchema<T>, what: string): Decoded<T> {
   let json: unknown;
   try {
-    json = JSON.parse(raw);
+    json = numbersAsSent(parseJsonKeepingNumbers(raw));
   } catch {
     return { ok: false, raw, problem: `The ${what} is not valid JSON.` };
   }
@@ -49,6 +50,18 @@ export function decodeJsonAttribute<T>(raw: string, schema: ObjectSchema<T>, wha
   const first = parsed.error.issues[0];
   const where = first && first.path.length > 0 ? ` (${first.path.join('.')})` : '';
   return { ok: false, raw, problem: `The ${what} does not have the expected fields${where}.` };
+}
+
+/**
+ * The object's parts that are numbers as the text the service wrote, where it was kept (number-text.ts), else
+ * their digits: a part is read as text (a postal code sent as 12345678901234567890 is those digits, never
+ * "12345678901234567000" nor "1e+21"). A copy, every own key kept (Object.fromEntries defines `__proto__` too).
+ */
+function numbersAsSent(json: unknown): unknown {
+  if (!isPlainObject(json)) return json;
+  return Object.fromEntries(
+    Object.entries(json).map(([name, value]) => [name, typeof value === 'number' ? numberTextAt(json, name, value).digits : value]),
+  );
 }
 
 /** The object's own parts the schema does not name, by name (in code-point order, so the card reads alike every time). */

@@ -1,5 +1,6 @@
 import { DEFAULT_SUMMARY_FIELDS } from '../contract/api.ts';
-import { type StructuredField, structuredFieldsOf } from '../contract/other-forms.ts';
+import { numberTextAt } from '../contract/number-text.ts';
+import { ROUNDED_WORDS, type StructuredField, structuredFieldsOf } from '../contract/other-forms.ts';
 
 export type CustomFieldValue = string | number | boolean | null;
 
@@ -10,13 +11,17 @@ export function fieldKey(name: string): string {
 
 /**
  * Splits the custom fields into those that matter for the decision (in the configured order) and the
- * rest, which stay in the custom-fields card.
+ * rest, which stay in the custom-fields card. A number is given as the text the page and a copy write
+ * (fieldText): whoever shows the pairs has no way back to the digits sent.
  */
 export function splitSummaryFields(
   fields: Record<string, CustomFieldValue> | undefined,
   wanted: readonly string[] = DEFAULT_SUMMARY_FIELDS,
 ): { summary: Array<[string, CustomFieldValue]>; rest: Array<[string, CustomFieldValue]> } {
-  const entries = Object.entries(fields ?? {});
+  const entries = Object.entries(fields ?? {}).map(([name, value]): [string, CustomFieldValue] => [
+    name,
+    typeof value === 'number' ? fieldText(fields, name, value) : value,
+  ]);
   const rank = new Map(wanted.map((name, index) => [fieldKey(name), index] as const));
   const summary = entries.filter(([name]) => rank.has(fieldKey(name))).sort(([a], [b]) => rank.get(fieldKey(a))! - rank.get(fieldKey(b))!);
   const rest = entries.filter(([name]) => !rank.has(fieldKey(name)));
@@ -36,4 +41,15 @@ export function structuredSummaryFields(
   return structuredFieldsOf(fields)
     .filter((field) => rank.has(fieldKey(field.name)))
     .sort((a, b) => rank.get(fieldKey(a.name))! - rank.get(fieldKey(b.name))!);
+}
+
+/**
+ * A custom field's value as the page and a copy write it: a number as the service wrote it where its text
+ * was kept (number-text.ts: 12345678901234567890, `1e21`), else in its digits, said when they may not be
+ * those sent; never JavaScript's "1e+21".
+ */
+export function fieldText(fields: object | undefined, name: string, value: string | number | boolean): string {
+  if (typeof value !== 'number') return String(value);
+  const { digits, rounded } = numberTextAt(fields, name, value);
+  return rounded ? `${digits} (${ROUNDED_WORDS})` : digits;
 }

@@ -1,0 +1,136 @@
+import { setFlagsFromString } from 'node:v8';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, within } from '@testing-library/react';
+import fc from 'fast-check';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parseCandidateBody } from '../../src/app/api/fetch-candidate.ts';
+import { CandidateView } from '../../src/app/candidate/candidate-view.tsx';
+import { BrowserHistory } from '../../src/app/navigation.tsx';
+import { sessionQueries } from '../../src/app/session/session-query.ts';
+import { ROUNDED_WORDS } from '../../src/kyc/contract/other-forms.ts';
+import { renderWithProviders, stubApi } from './render.tsx';
+
+/**
+ * Numbers in a record as the service wrote them. JSON.parse reads 12345678901234567890 as
+ * 12345678901234567000, and JavaScript writes 1e21 as "1e+21"; where the browser gives a reviver each
+ * value's source text (Chrome 114, Firefox 135, Safari 18.4), the page shows the text sent. Node 20 has
+ * the feature behind a V8 flag, turned on here as Chromium has it, and off again for the browsers without it.
+ */
+const withSourceText = (on: boolean) => setFlagsFromString(on ? '--harmony-json-parse-with-source' : '--no-harmony-json-parse-with-source');
+afterAll(() => withSourceText(false));
+
+/** A record's answer as the service writes it: the numbers are text here, never a JavaScript number's. */
+const body = (customFields: string, identities = '{}') =>
+  `{"status":"success","data":{"status":"waiting","refId":"digits-1","recordId":"r1","customFields":${customFields},"identities":${identities}}}`;
+
+function showPage(text: string) {
+  stubApi({
+    candidates: { '/api/candidates/refId/digits-1': () => new Response(text, { headers: { 'content-type': 'application/json' } }) },
+  });
+  renderWithProviders('/candidates/refId/digits-1');
+}
+
+/** The value cell of a custom field's row, by the field's key. */
+const fieldCell = async (name: string) => {
+  const section = (await screen.findByRole('heading', { name: 'Custom fields' })).closest('section')!;
+  return section.querySelector(`th[data-field="${name}"]`)!.closest('tr')!.querySelector('td')!;
+};
+
+describe('where the browser gives JSON.parse the source text', () => {
+  beforeEach(() => withSourceText(true));
+  afterEach(() => withSourceText(false));
+
+  it('shows 12345678901234567890 and 1e21 as the service wrote them, in a custom field, in a list and as an attribute', async () => {
+    showPage(
+      body(
+        '{"accountNumber":12345678901234567890,"creditLimit":1e21,"tiers":[12345678901234567890,1e21],"score":7}',
+        '{"document_number":{"type":"string","value":12345678901234567890}}',
+      ),
+    );
+    // Before: "12345678901234567000" and "1e+21".
+    expect(await fieldCell('accountNumber')).toHaveTextContent(/^12345678901234567890$/);
+    expect(await fieldCell('creditLimit')).toHaveTextContent(/^1e21$/);
+    expect(await fieldCell('score')).toHaveTextContent(/^7$/);
+    const tiers = await fieldCell('tiers');
+    expect(tiers).toHaveTextContent('[12345678901234567890,1e21] (not text: a list, as JSON)');
+    // The attribute's digits as sent too (the custom field's and its), and no warning that they may differ.
+    expect(screen.getAllByText('12345678901234567890')).toHaveLength(2);
+    expect(document.body).not.toHaveTextContent(ROUNDED_WORDS);
+    expect(document.body).not.toHaveTextContent('e+21');
+  });
+});
+
+describe('where the browser does not', () => {
+  it("says a number's digits may not be those sent, and never writes 1e+21", async () => {
+    withSourceText(false);
+    showPage(body('{"accountNumber":12345678901234567890,"creditLimit":1e21,"score":7}'));
+    expect(await fieldCell('accountNumber')).toHaveTextContent(`12345678901234567168 (${ROUNDED_WORDS})`);
+    expect(await fieldCell('creditLimit')).toHaveTextContent(`1000000000000000000000 (${ROUNDED_WORDS})`);
+    expect(await fieldCell('score')).toHaveTextContent(/^7$/);
+    expect(document.body).not.toHaveTextContent('e+21');
+  });
+});
+
+/** A JSON number's text by the grammar: a sign, an integer part without leading zeros, a fraction, an exponent. */
+const jsonNumber = fc
+  .record({
+    minus: fc.boolean(),
+    integer: fc.oneof(fc.constant('0'), fc.stringMatching(/^[1-9]\d{0,24}$/)),
+    fraction: fc.option(fc.stringMatching(/^\d{1,25}$/), { nil: undefined }),
+    exponent: fc.option(fc.tuple(fc.constantFrom('e', 'E'), fc.constantFrom('', '+', '-'), fc.integer({ min: 0, max: 290 })), {
+      nil: undefined,
+    }),
+  })
+  .map(
+    ({ minus, integer, fraction, exponent }) =>
+      `${minus ? '-' : ''}${integer}${fraction === undefined ? '' : `.${fraction}`}${exponent === undefined ? '' : exponent.join('')}`,
+  );
+
+/** The decimal a number's text names, in one form: `-1.50e2` and `-150` are both `-15e1`. */
+function exactValue(text: string): string {
+  const parts = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(text);
+  if (!parts) return `not a number: ${text}`;
+  const [, minus, integer, fraction = '', exponent = '0'] = parts;
+  let digits = `${integer}${fraction}`.replace(/^0+/, '');
+  let power = Number(exponent) - fraction.length;
+  if (digits === '') return '0';
+  while (digits.endsWith('0')) {
+    digits = digits.slice(0, -1);
+    power++;
+  }
+  return `${minus}${digits}e${power}`;
+}
+
+function renderRecord(text: string) {
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, enabled: false } } });
+  queryClient.setQueryData(sessionQueries.current().queryKey, { mode: 'local', user: 'local', role: 'compliance' });
+  return render(
+    <QueryClientProvider client={queryClient}>
+      <BrowserHistory>
+        <CandidateView record={parseCandidateBody(text)} recordCertificateCopy={async () => {}} />
+      </BrowserHistory>
+    </QueryClientProvider>,
+  );
+}
+
+describe('any JSON number the service sends', () => {
+  beforeEach(() => withSourceText(true));
+  afterEach(() => withSourceText(false));
+
+  it('is shown with the digits it sent (or an exact equivalent), alone and in a list', () => {
+    fc.assert(
+      fc.property(jsonNumber, (sent) => {
+        const { container, unmount } = renderRecord(body(`{"amount":${sent},"amounts":[${sent}]}`));
+        try {
+          const cell = (name: string) => container.querySelector(`th[data-field="${name}"]`)!.closest('tr')!.querySelector('td')!;
+          expect(exactValue(cell('amount').textContent ?? '')).toBe(exactValue(sent));
+          const list = within(cell('amounts')).getByText(/^\[.*\]$/).textContent!;
+          expect(exactValue(list.slice(1, -1))).toBe(exactValue(sent));
+        } finally {
+          unmount();
+        }
+      }),
+      { numRuns: 50 },
+    );
+  }, 60_000);
+});
