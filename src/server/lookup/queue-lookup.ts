@@ -1,12 +1,13 @@
 import type { ApiErrorCode } from '../../kyc/contract/api.ts';
 import { SERVER_USERS } from '../../kyc/contract/audit-search.ts';
-import type { LookupKind } from '../../kyc/contract/lookup.ts';
+import { answeredOther, type LookupKind } from '../../kyc/contract/lookup.ts';
 import type { CandidateRecord } from '../../kyc/contract/schema.ts';
 import { auditWritable, written } from '../audit/audit-trail.ts';
 import type { AuditEntry } from '../audit/audit.ts';
-import type { ApiFailure } from '../http/api-failure.ts';
+import { type ApiFailure, otherCandidate } from '../http/api-failure.ts';
 import type { Logger } from '../log/log.ts';
 import { reduceToStatusLevel } from '../answer/status-level.ts';
+import type { UpstreamBody } from '../answer/upstream-body.ts';
 import { statedErrorOf } from '../upstream/upstream-failures.ts';
 import { crawlerFullKeyWithheld } from './crawler-full-key.ts';
 import { admit, archivingGate, checkedId, type LookupDeps, levelOf, sendRequest } from './lookup-steps.ts';
@@ -57,6 +58,7 @@ export function serverStatusLookup(deps: LookupDeps, log: Logger, user: string, 
         level: upstreamStatus === null ? null : level,
         durationMs: Math.round(performance.now() - started),
         queueIndex: true,
+        ...(failure?.answeredId === undefined ? {} : { answeredId: failure.answeredId }),
       };
       deps.metrics.queueIndexLookups.inc({ code: failure?.code ?? 'ok' });
       return written(deps, entry);
@@ -79,16 +81,40 @@ export function serverStatusLookup(deps: LookupDeps, log: Logger, user: string, 
         await audited(fetched.failure, fetched.upstreamStatus);
         return { ok: false, code: fetched.failure.code };
       }
-      const { upstreamRes } = fetched;
-      const stated = statedErrorOf({ kind, id: asked.id }, upstreamRes.headers, deps.upstream);
-      const reading = { maxResponseBytes: deps.settings.limits.maxResponseBytes, keys: deps.upstream.keys, stated };
-      const reduced = await reduceToStatusLevel(upstreamRes, reading);
-      if (!(await audited(reduced.ok ? undefined : reduced.failure, fetched.upstreamStatus))) return notAsked;
-      return reduced.ok ? { ok: true, record: reduced.record } : { ok: false, code: reduced.failure.code };
+      const read = await statusOf(deps, log, { user, kind, id: asked.id }, fetched.upstreamRes);
+      if (!(await audited(read.failure, fetched.upstreamStatus))) return notAsked;
+      return read.failure ? { ok: false, code: read.failure.code } : { ok: true, record: read.record };
     } finally {
       release();
     }
   };
+}
+
+/**
+ * The answer read to status level: the record, or the failure its audit line says. A record that is
+ * another candidate's (answeredOther: a cache or a gateway in front of the service answering wrongly) is
+ * refused as a user's lookup is (other_candidate): its status is not the asked candidate's, and the
+ * crawler would have put it on the queue's rows, a webhook's check on a page's live notice. The warning
+ * names neither id (the audit line has both): a log is no place for who was looked up.
+ */
+async function statusOf(
+  deps: LookupDeps,
+  log: Logger,
+  asked: { user: string; kind: LookupKind; id: string },
+  upstreamRes: UpstreamBody,
+): Promise<{ record: CandidateRecord; failure?: undefined } | { failure: ApiFailure }> {
+  const { kind, id } = asked;
+  const stated = statedErrorOf({ kind, id }, upstreamRes.headers, deps.upstream);
+  const reading = { maxResponseBytes: deps.settings.limits.maxResponseBytes, keys: deps.upstream.keys, stated };
+  const reduced = await reduceToStatusLevel(upstreamRes, reading);
+  if (!reduced.ok) return { failure: reduced.failure };
+  const other = answeredOther(reduced.record[kind], id);
+  if (other === undefined) return { record: reduced.record };
+  log.warn(
+    { env: deps.environment, user: asked.user, kind, code: 'other_candidate' },
+    `A status lookup this server made for itself (${asked.user}) was answered with another candidate's record: refused, nothing of it used. Something in front of the KYC service (a cache, a gateway) may be answering wrongly; the audit line names both ids.`,
+  );
+  return { failure: otherCandidate(kind, id, other) };
 }
 
 /** Not asked, while the service's 429 wait holds: until when, for a caller that can wait for it (a webhook's check). */
