@@ -5,15 +5,19 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Environment } from '../../src/server/config/config.ts';
 import type { ConfigFile } from '../../src/server/config/file-schema.ts';
+import { createAccessControl } from '../../src/server/auth/access.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
 import { errorOf } from './service-app.ts';
 import { startInstance } from './instance.ts';
+import { startTestApp } from './http.ts';
+import { getBytes } from './parts.ts';
 
 /**
  * A key the service rejects (401, 403) is named: which one (status-level or full), the environment, and
  * the setting an administrator finds it by, in CONFIG_FILE mode as in the quick start. Before, every
  * rejection said "check KYC_API_KEY and KYC_CLIENT_ID", also when the full key worked and the status
- * key was wrong, and in CONFIG_FILE mode, where neither variable is set. No key's value is ever said.
+ * key was wrong, and in CONFIG_FILE mode, where neither variable is set; a 401 stated in a 200's error
+ * envelope said so until it was named as the HTTP 401 is. No key's value is ever said.
  */
 
 const FULL = 'full-SECRET-0123456789';
@@ -95,5 +99,52 @@ describe('a key the service rejects', () => {
     expect(message).toContain(`rejected this server's status-level API key of the environment "default" (HTTP 401)`);
     expect(message).toContain('must check KYC_API_KEY_STATUS and KYC_CLIENT_ID.');
     expect((await at.request('/api/candidates/refId/abc')).status).toBe(200);
+  });
+
+  it("a 401 stated in a 200's error envelope names the key and setting used, word for word as the same HTTP 401 does", async () => {
+    // `http-…` is refused on the status line; any other id by a 200 whose envelope states the 401.
+    const upstream = await startFakeUpstream();
+    upstream.behave = (req, res) => {
+      const body = JSON.stringify({ status: 'error', code: 401, message: 'Unauthorized' });
+      res.writeHead(req.url!.includes('/http-') ? 401 : 200, {
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(body),
+      });
+      res.end(body);
+    };
+    cleanups.push(upstream.close);
+    const keySettings = {
+      environment: 'production',
+      full: 'environments[0].apiKeyEnv (the variable PROD_KEY)',
+      status: 'environments[0].statusApiKeyEnv (the variable PROD_STATUS_KEY)',
+      clientId: 'environments[0].clientId',
+    };
+    const app = await startTestApp({
+      upstream: { baseUrl: upstream.url, clientId: 'acme', apiKey: FULL, statusApiKey: STATUS, keySettings },
+      access: createAccessControl({ mode: 'proxy', userHeader: 'x-user', roleHeader: 'x-role', trusted: ['127.0.0.1/32'] }),
+      settings: { keyArchivesOnExtract: 'accept' },
+    });
+    cleanups.push(app.close);
+    const asked = {
+      full: { 'x-user': 'ana', 'x-role': 'compliance', accept: 'application/json' },
+      parts: { 'x-user': 'ana', 'x-role': 'compliance' },
+      status: { 'x-user': 'sam', 'x-role': 'support' },
+    };
+    for (const [form, headers] of Object.entries(asked)) {
+      const messageOf = async (id: string) => {
+        const res = await getBytes(app.port, `/api/candidates/refId/${id}`, headers);
+        expect(res.status, form).toBe(502);
+        const { code, message } = JSON.parse(res.body.toString()).error;
+        expect(code, form).toBe('upstream_unauthorized');
+        return message as string;
+      };
+      const stated = await messageOf('abc');
+      // Before: "…rejected this server's API key (HTTP 401)…must check KYC_API_KEY and KYC_CLIENT_ID", whatever key was sent.
+      expect(stated, form).toBe(await messageOf('http-abc'));
+      const which = form === 'status' ? 'status-level API key' : 'full API key';
+      expect(stated).toContain(`rejected this server's ${which} of the environment "production" (HTTP 401)`);
+      expect(stated).toContain(`must check ${form === 'status' ? keySettings.status : keySettings.full} and environments[0].clientId.`);
+      expect(stated).not.toContain('KYC_API_KEY');
+    }
   });
 });

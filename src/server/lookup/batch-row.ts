@@ -88,7 +88,7 @@ export async function lookupRow(deps: LookupDeps, call: SignedInCall, row: Batch
       const fetched = await sent.answer;
       if (!fetched.ok) return settle(fetched.failure, fetched.upstreamStatus, fetched.upstreamStatus !== null);
       const { upstreamRes } = fetched;
-      const stated = statedErrorOf({ kind: row.kind, id: asked.id }, upstreamRes.headers, deps.upstream);
+      const stated = statedErrorOf({ kind: row.kind, id: asked.id, scope: 'status' }, upstreamRes.headers, deps.upstream);
       const reading = { maxResponseBytes: deps.settings.limits.maxResponseBytes, keys: deps.upstream.keys, stated };
       const reduced = await reduceToStatusLevel(upstreamRes, reading);
       if (!reduced.ok) return settle(reduced.failure, fetched.upstreamStatus, true);

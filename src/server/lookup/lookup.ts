@@ -139,7 +139,9 @@ async function fetchAndAnswer(
       reached: fetched.upstreamStatus !== null,
     });
   const { upstreamRes, upstreamStatus } = fetched;
-  const stated = statedErrorOf({ kind: call.kind, id: lookup.id }, upstreamRes.headers, deps.upstream);
+  // A 401 stated in a 200's envelope names the key sent, as the same HTTP status does (upstream-failures.ts).
+  const scope = level === 'status' ? 'status' : 'full';
+  const stated = statedErrorOf({ kind: call.kind, id: lookup.id, scope }, upstreamRes.headers, deps.upstream);
   if (level === 'full') {
     const asked = { kind: call.kind, id: lookup.id };
     // Nothing of another candidate's record leaves (a cache or gateway answering wrongly): refused at its id.

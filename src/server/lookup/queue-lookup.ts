@@ -104,7 +104,7 @@ async function statusOf(
   upstreamRes: UpstreamBody,
 ): Promise<{ record: CandidateRecord; failure?: undefined } | { failure: ApiFailure }> {
   const { kind, id } = asked;
-  const stated = statedErrorOf({ kind, id }, upstreamRes.headers, deps.upstream);
+  const stated = statedErrorOf({ kind, id, scope: 'status' }, upstreamRes.headers, deps.upstream);
   const reading = { maxResponseBytes: deps.settings.limits.maxResponseBytes, keys: deps.upstream.keys, stated };
   const reduced = await reduceToStatusLevel(upstreamRes, reading);
   if (!reduced.ok) return { failure: reduced.failure };

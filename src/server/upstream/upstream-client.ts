@@ -11,8 +11,10 @@ import { ApiFailure } from '../http/api-failure.ts';
 import { secondsOf, wholeAnswerDeadline } from './answer-deadline.ts';
 import { saidIn } from './service-message.ts';
 import {
+  declaredTooLarge,
   describeNetworkError,
   type FailureOfStatus,
+  type KeyInUse,
   keyInUse,
   malformedAnswer,
   failureOfListStatus,
@@ -87,6 +89,8 @@ export interface UpstreamClient {
    * 429 is, at once here, and told to the other instances without holding this answer for them.
    */
   statedWait(seconds: number): void;
+  /** The key a request of `scope` goes with and where it is set: what a 401 stated in a 200's envelope names, as an HTTP 401 does. */
+  keyInUse(scope: 'full' | 'status'): KeyInUse;
 }
 
 /**
@@ -143,6 +147,7 @@ export function createUpstreamClient(
     pausedUntil: (operation) => waits[operation].pausedUntil(),
     waiting: (operation) => waits[operation].waiting(),
     statedWait: (seconds) => void waits.lookup.asked(seconds).catch(() => {}),
+    keyInUse: (scope) => keyInUse(target, scope),
     fetchCandidate(request) {
       const headers = { authorization: keyFor(request.scope), ...ASKED_FORM };
       const options = requestOptions(`${request.kind}/${encodeIdSegment(request.id)}`, headers);
@@ -278,16 +283,6 @@ const NO_CONNECTION = new ApiFailure(
   'server_busy',
   'This server has as many requests to the KYC service under way as it can make at once, so this one was not sent. Try again in a moment.',
 );
-
-/** An answer whose declared length is over the limit: refused before a byte of it is read. */
-function declaredTooLarge(upstreamRes: http.IncomingMessage, maxResponseBytes: number): ApiFailure | undefined {
-  if (!(Number(upstreamRes.headers['content-length']) > maxResponseBytes)) return undefined;
-  const mb = Math.round(maxResponseBytes / 1024 / 1024) || '<1';
-  return new ApiFailure(
-    'response_too_large',
-    `The KYC service's response is larger than the ${mb} MB this server accepts (limits.maxResponseBytes).`,
-  );
-}
 
 /**
  * A GET sent on a kept-alive socket that the service closed before a byte of its answer came back: the

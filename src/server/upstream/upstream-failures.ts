@@ -46,25 +46,37 @@ export function failureOfListStatus(status: number, said: ServiceSaid = {}, key?
   return failureOfServiceStatus(status, said, key);
 }
 
+/** An answer whose declared length is over the limit: refused before a byte of it is read. */
+export function declaredTooLarge(upstreamRes: http.IncomingMessage, maxResponseBytes: number): ApiFailure | undefined {
+  if (!(Number(upstreamRes.headers['content-length']) > maxResponseBytes)) return undefined;
+  const mb = Math.round(maxResponseBytes / 1024 / 1024) || '<1';
+  return new ApiFailure(
+    'response_too_large',
+    `The KYC service's response is larger than the ${mb} MB this server accepts (limits.maxResponseBytes).`,
+  );
+}
+
 /**
  * A successful answer whose body is the service's error envelope, `{"status":"error","message":"Resource
  * not Found","code":404}`: the service states an error in it, whatever its status line says, so it is read
  * as that error, never as a record. Its `code`, when it is an error status (400 to 599), is answered as the
  * same status would be (a 404: no such candidate); without one, as an error naming the service's message.
+ * A stated 401 or 403 names the key the request went with (`scope`) and its setting, as the same HTTP
+ * status does: it named the quick start's variables, also in CONFIG_FILE mode and for the status key.
  * `value`: the envelope as the answer's reader built it (its `status`, `message`, `code`, `extra`);
  * `cut`: only its first bytes were read.
  */
 export function statedErrorOf(
-  request: { kind: LookupKind; id: string },
+  request: { kind: LookupKind; id: string; scope: 'full' | 'status' },
   headers: http.IncomingHttpHeaders,
-  upstream: { keys: KeySearch; statedWait(seconds: number): void },
+  upstream: { keys: KeySearch; statedWait(seconds: number): void; keyInUse(scope: 'full' | 'status'): KeyInUse },
 ) {
   return (value: unknown, cut = false): ApiFailure => {
     const status = statedStatus(value);
     const said = saidInEnvelope(headers, status, value, upstream.keys, cut);
     if (status === undefined)
       return quotingFailure('upstream_error', (quote) => `The KYC service answered with an error${quote}.`, said.message);
-    const failure = failureOfStatus(status, request, said);
+    const failure = failureOfStatus(status, request, said, upstream.keyInUse(request.scope));
     // A stated 429 holds the environment back as a real one does: the next lookup is not sent into it.
     if (status === 429 && failure.retryAfterSeconds !== undefined) upstream.statedWait(failure.retryAfterSeconds);
     return failure;
@@ -119,8 +131,8 @@ function failureOfServiceStatus(status: number, said: ServiceSaid, key?: KeyInUs
 /**
  * A 401 or 403: the key sent, named by its level, its environment and the setting that holds it, so that
  * an administrator checks the right one (a rejected status key was said as "check KYC_API_KEY", also in
- * CONFIG_FILE mode, where no such variable is set). Without where it is set (a 200 stating a 401 in its
- * envelope, a test's target): the quick start's names.
+ * CONFIG_FILE mode, where no such variable is set), whether the status came on the status line or in a
+ * 200's error envelope (statedErrorOf). Without where it is set (a test's target): the quick start's names.
  */
 function rejectedKey(status: number, said: ServiceSaid, key: KeyInUse | undefined): ApiFailure {
   const settings = key?.settings;
