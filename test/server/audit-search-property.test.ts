@@ -69,6 +69,8 @@ const lineArb: fc.Arbitrary<Omit<AuditLine, 'time'>> = fc.oneof(
     durationMs: fc.nat(100),
     batch: fc.option(fc.constant(true as const), { nil: undefined }),
     statusCheck: fc.option(fc.constant(true as const), { nil: undefined }),
+    // Refused as another candidate's record (other_candidate): a search by the id it gave finds it too.
+    answeredId: fc.option(pick(IDS), { nil: undefined, freq: 4 }),
   }),
   fc.record({
     user: pick(USERS),
@@ -140,7 +142,10 @@ type Parsed = Record<string, unknown> & { hash: string };
 
 /** Which candidates a line names, read from the JSON as it stands (the reference: audit-row.ts is not used). */
 function candidatesOf(line: Parsed): Array<[string, unknown]> {
-  if (line.kind === 'refId' || line.kind === 'recordId') return line.id === '' ? [] : [[line.kind, line.id]];
+  if (line.kind === 'refId' || line.kind === 'recordId') {
+    const answered: Array<[string, unknown]> = typeof line.answeredId === 'string' ? [[line.kind, line.answeredId]] : [];
+    return [...(line.id === '' ? [] : [[line.kind, line.id] as [string, unknown]]), ...answered];
+  }
   if (line.kind === 'export') return [[line.lookupKind as string, line.id]];
   if (line.kind === 'webhook') return line.refId ? [['refId', line.refId]] : line.recordId ? [['recordId', line.recordId]] : [];
   if (line.kind === 'list' && Array.isArray(line.candidates)) {

@@ -47,7 +47,10 @@ export function asLogged(filter: SearchFilter): SearchFilter {
 /** This server's own names (SERVER_USERS), as the table's condition lists them. */
 export const SERVER_USER_LIST: readonly string[] = Object.values(SERVER_USERS);
 
-/** Whether a row passes the filter (given asLogged); `shown`, the candidates its queue view names (audit-row.ts's readLine). */
+/**
+ * Whether a row passes the filter (given asLogged); `shown`, the candidates its line names beyond its own id
+ * (audit-row.ts's readLine): a queue view's, or the one whose record came back to a refused lookup.
+ */
 export function matches(row: AuditRow, filter: SearchFilter, shown: readonly string[] = []): boolean {
   if (filter.user !== undefined && (row.user === null || foldCase(row.user) !== foldCase(filter.user))) return false;
   if (filter.who !== undefined && isServerWork(row.user) !== (filter.who === 'server')) return false;

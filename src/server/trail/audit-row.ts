@@ -3,6 +3,7 @@ import { isLookupKind, type LookupKind } from '../../kyc/contract/lookup.ts';
 import { lineHash } from '../audit/audit-chain.ts';
 import { cutText } from '../audit/audit-line.ts';
 import { elapsedText } from '../log/elapsed.ts';
+import { answeredRecordOf, answeredWords } from './answered-record.ts';
 
 /**
  * One line of an audit file as the audit page shows it, the table holds it and the CSV exports it: the
@@ -28,8 +29,9 @@ const httpStatus = (value: unknown): number | null =>
 
 /**
  * A line as the searches read it: its row, and the candidates a queue view's line names beyond the row's
- * own (`refId:<id>`, `recordId:<id>`), which a search by candidate matches and the table keeps; only the
- * audit page's search lists them (a page names up to 100), never the Activity or the export.
+ * own (`refId:<id>`, `recordId:<id>`), or a refused lookup's whose record came back, which a search by
+ * candidate matches and the table keeps; only the audit page's search lists a queue view's (a page names
+ * up to 100), never the Activity or the export.
  */
 export interface ReadLine {
   row: AuditRow;
@@ -59,7 +61,9 @@ export function readLine(line: Buffer, instance: string): ReadLine {
     return { row: unreadable(hash, instance), shown: [], candidates: [] };
   const candidates = shownCandidatesOf(parsed as Line);
   const shown = keysOf(candidates);
-  return { row: rowOf(parsed as Line, hash, instance, shown), shown, candidates };
+  const answered = answeredRecordOf(parsed as Line);
+  const named = answered ? [...shown, shownKey(answered.kind, text(answered.id)!)] : shown;
+  return { row: rowOf(parsed as Line, hash, instance, shown), shown: named, candidates };
 }
 
 /** A queue view's candidates as keys a search compares: `refId:<id>`, `recordId:<id>`. */
@@ -69,10 +73,6 @@ export const shownKey = (kind: LookupKind, id: string): string => `${kind}:${id}
 const MAX_SHOWN = 100;
 
 /** The candidates a queue view's line names (`candidates`: each row's refId and recordId), as keys. */
-export function shownOf(line: Line): string[] {
-  return keysOf(shownCandidatesOf(line));
-}
-
 const keysOf = (candidates: readonly ShownIds[]): string[] =>
   candidates.flatMap((ids) => (['refId', 'recordId'] as const).flatMap((kind) => (ids[kind] ? [shownKey(kind, ids[kind])] : [])));
 
@@ -89,7 +89,7 @@ export function shownCandidatesOf(line: Line): ShownIds[] {
   return candidates;
 }
 
-export function rowOf(line: Line, hash: string, instance: string, shown = shownOf(line)): AuditRow {
+export function rowOf(line: Line, hash: string, instance: string, shown = keysOf(shownCandidatesOf(line))): AuditRow {
   const action = actionOf(line);
   const candidate = candidateOf(line);
   // The tab of a queue view that names its candidates: a candidate's Activity says where they were seen.
@@ -225,6 +225,7 @@ function detailOf(line: Line, action: AuditAction): string | null {
       break;
     case 'cut':
       add(CUT_WORDS[String(line.cut)] ?? 'the answer was cut short after it began');
+      add(answeredWords(line, text));
       break;
     default:
       add(typeof line.batchSize === 'number' && `a batch of ${line.batchSize} ids refused whole`);
@@ -234,10 +235,7 @@ function detailOf(line: Line, action: AuditAction): string | null {
       );
       add(line.fieldsWithheld === 'archiving_key' && 'support fields withheld: the key archives after extract');
       // Its record was someone else's: refused, and the line names whose, so a lead can follow it up.
-      add(
-        typeof line.answeredId === 'string' &&
-          `answered with another candidate, ${String(line.kind)} ${text(line.answeredId)}: nothing of it sent`,
-      );
+      add(answeredWords(line, text)?.concat('; nothing of it sent'));
       // A success says nothing the outcome does not; another answer of the service is worth a word.
       add(
         typeof line.upstreamStatus === 'number' &&

@@ -182,7 +182,8 @@ export function conditionsOf(filter: SearchFilter, first = 1): { where: string[]
     byCandidate.push(`(candidate_id = ${param(filter.recordId)} AND kind = 'recordId')`);
     shown.push(shownKey('recordId', filter.recordId));
   }
-  // A queue view's line names its candidates (audit-row.ts's shownOf): found by any of them, along its own index.
+  // A queue view's line names its candidates (audit-row.ts's shownCandidatesOf), a refused lookup's the candidate
+  // whose record came back (answered-record.ts): found by any of them, along its own index.
   if (shown.length > 0) byCandidate.push(`shown_ids && ${param(shown)}::text[]`);
   if (byCandidate.length > 0) where.push(`(${byCandidate.join(' OR ')})`);
   if (filter.from !== undefined) where.push(`time >= ${param(filter.from)}::timestamptz`);
