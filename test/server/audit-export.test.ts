@@ -8,7 +8,7 @@ import { createAccessControl } from '../../src/server/auth/access.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { startSandbox, type RunningSandbox } from '../../src/server/sandbox/sandbox.ts';
 import { type AuditStore, createAuditStore } from '../../src/server/trail/audit-store.ts';
-import { as, csvRecords, gatewayInstance, LEAD, lookUp, postJson, search, shownOfCell } from './audit-trail-helpers.ts';
+import { as, csvRecords, gatewayInstance, LEAD, lookUp, parseCsv, postJson, search, shownOfCell } from './audit-trail-helpers.ts';
 import { rawRequest, startTestApp, type TestApp } from './http.ts';
 import type { Instance } from './instance.ts';
 import { memoryAuditLog } from './memory-audit.ts';
@@ -114,6 +114,30 @@ describe('the audit CSV beside the table, from the files', () => {
 
   it("the same search gives the same rows in the table and the CSV: the lead's own searches and exports in neither", async () => {
     await expectTableAndCsvAgree(await instance());
+  }, 60_000);
+});
+
+/**
+ * A lead's script reads the CSV by position: `queueTab` and `shown` were once put after `id`, and every
+ * column after them moved (`level`, the 9th, read the tab). The columns before them keep their places, and a
+ * new column only ever comes last.
+ */
+describe('the CSV columns keep their places for scripts that read by position', () => {
+  it('the header line is the older columns in their order, then queueTab and shown; a row holds each cell at its place', async () => {
+    const app = await instance();
+    await daveSeesTheBlockedTab(app);
+    const [anaLookup] = (await search(app, { refId: 'user-7781', user: 'ana', action: 'lookup' })).rows;
+    const [daveView] = (await search(app, { refId: 'user-7781', user: 'dave' })).rows;
+    const res = await postJson(app, AUDIT_PATHS.export, { refId: 'user-7781', user: 'ana', action: 'lookup' });
+    expect(res.body.split('\r\n')[0]).toBe(
+      '\ufefftime,instance,user,role,action,environment,kind,id,level,status,code,client,requestId,detail,hash,queueTab,shown',
+    );
+    const [, lookupCells] = parseCsv(res.body);
+    expect(lookupCells!.slice(2, 10)).toEqual(['ana', 'compliance', 'lookup', 'default', 'refId', 'user-7781', 'full', '200']);
+    expect(lookupCells!.slice(14)).toEqual([anaLookup!.hash, '', '']);
+    const [, viewCells] = parseCsv((await postJson(app, AUDIT_PATHS.export, { refId: 'user-7781', user: 'dave' })).body);
+    expect(viewCells!.slice(2, 10)).toEqual(['dave', 'compliance', 'list', 'default', '', '', '', '200']);
+    expect(viewCells!.slice(14)).toEqual([daveView!.hash, 'blocked', `user-7781/${screened.recordId}`]);
   }, 60_000);
 });
 

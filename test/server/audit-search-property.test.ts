@@ -270,14 +270,14 @@ async function holdsToTheFile(app: TestApp): Promise<void> {
       expect(rows.map((row) => row.shown)).toEqual(rows.map((row) => shownOf(byHash.get(row.hash)!)));
       const [header, ...csv] = await exported(app, q);
       expect(header).toEqual([...AUDIT_CSV_COLUMNS]);
-      expect(csv.map((cells) => cells.at(-1))).toEqual(want);
-      const users = new Map(lines.map((line) => [line.hash, line.user]));
       const column = (name: (typeof AUDIT_CSV_COLUMNS)[number]) => AUDIT_CSV_COLUMNS.indexOf(name);
+      expect(csv.map((cells) => cells[column('hash')])).toEqual(want);
+      const users = new Map(lines.map((line) => [line.hash, line.user]));
       for (const cells of csv) {
-        const user = users.get(cells.at(-1)!);
+        const user = users.get(cells[column('hash')]!);
         expect(cells[2]).toBe(typeof user === 'string' ? spreadsheetSafe(user) : '');
         // A queue view's row: the candidates its line names, read back from the one cell, and its tab.
-        const line = byHash.get(cells.at(-1)!)!;
+        const line = byHash.get(cells[column('hash')]!)!;
         expect(shownOfCell(cells[column('shown')]!)).toEqual(shownOf(line) ?? []);
         expect(cells[column('queueTab')]).toBe(shownOf(line) ? spreadsheetSafe(line.filter as string) : '');
       }

@@ -171,7 +171,7 @@ describe('the cut answer on the audit page', () => {
       ]);
       const csv = await postJson(at, AUDIT_PATHS.export, { action: 'cut' }, LEAD);
       expect(csv.status).toBe(200);
-      expect(csv.body).toContain(`,cut,default,refId,r,,,full,404,not_found,127.0.0.1,${requestId},`);
+      expect(csv.body).toContain(`,cut,default,refId,r,full,404,not_found,127.0.0.1,${requestId},`);
     },
     60_000,
   );

@@ -5,6 +5,9 @@ import { CSV_BOM, csvLine } from '../../kyc/contract/csv.ts';
  * The audit page's CSV export: one row per line, the columns the page shows and the line's hash (to find
  * it in the file, and check it against the chain). Cells are made safe against formula injection by the
  * batch export's rule (contract/csv.ts): a user name or id that starts with = + - @ gets an apostrophe.
+ *
+ * The order is stable: a column is only ever added at the end. Leads' scripts read the file by position
+ * (`level` the 9th column), and `queueTab` and `shown`, once put in the middle, moved every column after them.
  */
 export const AUDIT_CSV_COLUMNS = [
   'time',
@@ -15,9 +18,6 @@ export const AUDIT_CSV_COLUMNS = [
   'environment',
   'kind',
   'id',
-  // A queue view that named its candidates has no `kind` or `id` of its own: its tab, and whom it showed.
-  'queueTab',
-  'shown',
   'level',
   'status',
   'code',
@@ -25,6 +25,9 @@ export const AUDIT_CSV_COLUMNS = [
   'requestId',
   'detail',
   'hash',
+  // A queue view that named its candidates has no `kind` or `id` of its own: its tab, and whom it showed.
+  'queueTab',
+  'shown',
 ] as const;
 
 export function csvHeader(): string {
@@ -35,13 +38,10 @@ type Cell = string | number | null | undefined;
 
 export function csvRow(row: AuditRow): string {
   const cell = (value: Cell) => (value === null || value === undefined ? '' : String(value));
-  // Who the row names: its own candidate, or a queue view's tab and whom it showed.
-  const candidate: Cell[] = [row.kind, row.id, row.queueTab, shownCell(row.shown)];
-  return csvLine(
-    [row.time, row.instance, row.user, row.role, row.action, row.env, ...candidate, row.level, row.status, row.code]
-      .concat([row.client, row.requestId, row.detail, row.hash])
-      .map(cell),
-  );
+  // In AUDIT_CSV_COLUMNS' order: a queue view's tab and whom it showed come last, after the hash.
+  const cells: Cell[] = [row.time, row.instance, row.user, row.role, row.action, row.env, row.kind, row.id, row.level, row.status];
+  cells.push(row.code, row.client, row.requestId, row.detail, row.hash, row.queueTab, shownCell(row.shown));
+  return csvLine(cells.map(cell));
 }
 
 /**
