@@ -94,6 +94,18 @@ describe('the audit page', () => {
     expect(screen.getByRole('link', { name: 'Audit' })).toHaveAttribute('aria-current', 'page');
   });
 
+  it("says above the table that the lead's own searches and exports are left out unless the Action filter asks for them", async () => {
+    showAuditPage(LEAD);
+    const intro = (await screen.findByRole('heading', { level: 1, name: 'Audit trail' })).nextElementSibling!;
+    expect(intro).toHaveTextContent(
+      /Your own searches and exports are written to the trail too, but this table and its CSV leave them out unless the Action filter asks for them \(“Searched the audit trail”, “Exported the audit trail”\)\./,
+    );
+    // The names it gives are the Action filter's own.
+    const action = screen.getByRole('combobox', { name: 'Action' });
+    expect(within(action).getByRole('option', { name: 'Searched the audit trail' })).toBeInTheDocument();
+    expect(within(action).getByRole('option', { name: 'Exported the audit trail' })).toBeInTheDocument();
+  });
+
   it('marks in words each row the server says is after a break in its chain, whatever its date, and only those', async () => {
     const rows = [
       row({ time: '2026-11-29T11:00:00.000Z', user: 'after', unvouched: true }),

@@ -100,9 +100,10 @@ function AuditTrail() {
       <Card>
         <h1 className="text-2xl font-semibold text-slate-900">Audit trail</h1>
         <p className="mt-1 text-sm text-slate-600">
-          Who looked up which candidate, at what level, when, from where, and what they did with it. Newest first. Your searches are in the
-          trail too, and so is a candidate you open from a row: it is a lookup of your own, showing the record as it is now, not what the
-          line's user saw.
+          Who looked up which candidate, at what level, when, from where, and what they did with it. Newest first. Your own searches and
+          exports are written to the trail too, but this table and its CSV leave them out unless the Action filter asks for them (“Searched
+          the audit trail”, “Exported the audit trail”). A candidate you open from a row is a lookup of your own, in the trail as well,
+          showing the record as it is now, not what the line's user saw.
         </p>
       </Card>
       {status.data && <BrokenChainAlert status={status.data} />}
