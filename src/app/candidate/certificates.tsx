@@ -18,6 +18,11 @@ import { TimeStamp } from '../ui/time-stamp.tsx';
 const boxClass = 'max-h-96 rounded bg-slate-900 p-3 text-xs text-slate-100 focus-visible:outline-offset-2';
 /** On paper a box cannot scroll: a certificate that is not JSON prints whole, dark on white. */
 const printedBoxClass = `${boxClass} print:max-h-none print:overflow-visible print:bg-white print:p-0 print:text-slate-900`;
+/**
+ * A certificate's JSON as text: lines break at its spaces, and a token longer than the box (a proof's
+ * signature, a URL) anywhere inside it. `break-all` cut every word at the box's edge ("potentia|l_match").
+ */
+const JSON_WRAP = 'whitespace-pre-wrap wrap-anywhere';
 
 /**
  * One panel per certificate: the provider's results as rows, the JSON-LD one click away. Its copy is a
@@ -155,7 +160,7 @@ function CertificatePanel({ slug, raw, recordCopy }: { slug: string; raw: string
                 <CopyButton value={parsed.pretty} label={`${title} certificate`} record={recordCopy} />
               </div>
               <ScrollRegion label={`${title} certificate text`} className={boxClass}>
-                <pre className="break-all whitespace-pre-wrap">{parsed.pretty}</pre>
+                <pre className={JSON_WRAP}>{parsed.pretty}</pre>
               </ScrollRegion>
             </div>
           </details>
@@ -167,7 +172,7 @@ function CertificatePanel({ slug, raw, recordCopy }: { slug: string; raw: string
             <CopyButton value={raw} label={`${title} certificate`} record={recordCopy} />
           </div>
           <ScrollRegion label={`${title} certificate text`} className={printedBoxClass}>
-            <pre className="break-all whitespace-pre-wrap">{raw}</pre>
+            <pre className={JSON_WRAP}>{raw}</pre>
           </ScrollRegion>
         </div>
       )}
