@@ -775,6 +775,29 @@ describe("a candidate's Activity", () => {
     expect(within(table).getAllByRole('row')[1]!.textContent).toMatch(/dave.*Saw in the queue \(Blocked tab\)$/);
   });
 
+  it('names the filters of a filtered view of the queue beside its tab, where it read as a view of the whole tab', async () => {
+    const user = userEvent.setup();
+    const view = { user: 'dave', action: 'list' as const, kind: null, id: null, level: null };
+    const rows = [
+      row({ ...view, queueTab: 'waiting', queueOnly: ['overSla', 'attention'] }),
+      row({ ...view, queueTab: 'blocked', queueOnly: ['attention'] }),
+      row({ ...view, queueTab: 'all' }),
+    ];
+    showCandidate(ANA, { rows, since: '', more: false, source: { kind: 'files' } });
+    const activity = await screen.findByTestId('activity');
+    await user.click(within(activity).getByText('Activity'));
+    const table = within(activity).getByRole('table', { name: /Who looked at this candidate/ });
+    const what = within(table)
+      .getAllByRole('row')
+      .slice(1)
+      .map((tr) => within(tr).getAllByRole('cell')[2]!.textContent);
+    expect(what).toEqual([
+      'Saw in the queue (Waiting tab, over SLA only, certificate needs attention)',
+      'Saw in the queue (Blocked tab, certificate needs attention)',
+      'Saw in the queue (All tab)',
+    ]);
+  });
+
   it("leaves a queue view's and a copy's Level out of a phone's stacked row, where it was listed empty; a lookup's stays", async () => {
     const user = userEvent.setup();
     const rows = [

@@ -115,6 +115,14 @@ async function expectDaveFiltersInTheTrail(app: Instance): Promise<void> {
     'filter blocked (certificate needs attention)',
     'filter blocked',
   ]);
+  // The candidate's Activity names the filter beside the tab, as the line records it: before, the filtered
+  // view read "Saw in the queue (Blocked tab)", as one of the whole tab.
+  const daves = byUser(await activityOf(app, { refId: 'user-7781' }), 'dave');
+  expect(daves.map((row) => row.queueOnly)).toEqual([['attention'], undefined]);
+  expect(daves.map((row) => actionText(row))).toEqual([
+    'Saw in the queue (Blocked tab, certificate needs attention)',
+    'Saw in the queue (Blocked tab)',
+  ]);
 }
 
 /** The Action filter tells the two kinds of queue view apart, as the page labels them: each choice finds its own. */

@@ -122,6 +122,13 @@ export type AuditQuery = z.infer<typeof auditQuerySchema>;
 /** The filters alone: what a search is about, without where its page starts. */
 export type AuditFilter = Omit<AuditQuery, 'cursor' | 'limit'>;
 
+/** A queue view's filters beyond its tab (its line's `overSla`, `attention`), in the words of the queue's toggles. */
+export const QUEUE_ONLY = ['overSla', 'attention'] as const;
+export const QUEUE_ONLY_WORDS: Record<(typeof QUEUE_ONLY)[number], string> = {
+  overSla: 'over SLA only',
+  attention: 'certificate needs attention',
+};
+
 /** One line of the trail as the page shows it and the CSV holds it. */
 export const auditRowSchema = z.object({
   time: z.string(),
@@ -150,6 +157,11 @@ export const auditRowSchema = z.object({
    * view): the tab it showed, `all` or a status. A search by a candidate finds such a line by any of them.
    */
   queueTab: z.optional(z.string()),
+  /**
+   * Such a view's filters beyond its tab, as its line records them (the queue's toggles): without them a view
+   * of "waiting, over SLA only" read as one of the whole Waiting tab. Absent for none, and in lines of before.
+   */
+  queueOnly: z.optional(z.array(z.enum(QUEUE_ONLY))),
   /**
    * The audit page's search only, on such a queue view's row: the candidates it showed, in the page's order,
    * each by the ids its row carried (at least one; a page holds at most 100), so that a lead reads whom it showed.

@@ -1,4 +1,12 @@
-import type { AuditAction, AuditFilterAction, AuditLevel, AuditRow, FileChain, IndexLag } from '../contract/audit-search.ts';
+import {
+  type AuditAction,
+  type AuditFilterAction,
+  type AuditLevel,
+  type AuditRow,
+  type FileChain,
+  type IndexLag,
+  QUEUE_ONLY_WORDS,
+} from '../contract/audit-search.ts';
 import { statusInfo } from '../contract/status.ts';
 import { formatRelative, type ZoneMode } from './time.ts';
 
@@ -30,12 +38,14 @@ export const FILTER_ACTION_LABELS: Record<AuditFilterAction, string> = { ...ACTI
 
 /**
  * What a row records someone doing, in the trail's words: a queue view that named its candidates (it
- * showed personal data) is where each of them was seen, "Saw in the queue (Blocked tab)".
+ * showed personal data) is where each of them was seen, "Saw in the queue (Blocked tab)", with the filters
+ * it was asked with, "Saw in the queue (Waiting tab, over SLA only)": a filtered view is not one of the whole tab.
  */
-export function actionText(row: Pick<AuditRow, 'action' | 'queueTab'>): string {
+export function actionText(row: Pick<AuditRow, 'action' | 'queueTab' | 'queueOnly'>): string {
   if (row.action !== 'list' || row.queueTab === undefined) return ACTION_LABELS[row.action];
   const tab = row.queueTab === 'all' ? 'All' : statusInfo(row.queueTab).label;
-  return `Saw in the queue (${tab} tab)`;
+  const only = (row.queueOnly ?? []).map((name) => `, ${QUEUE_ONLY_WORDS[name]}`).join('');
+  return `Saw in the queue (${tab} tab${only})`;
 }
 
 export const LEVEL_LABELS: Record<AuditLevel, string> = {

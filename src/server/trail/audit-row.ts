@@ -1,9 +1,17 @@
-import { AUDIT_LEVELS, type AuditAction, type AuditLevel, type AuditRow } from '../../kyc/contract/audit-search.ts';
+import {
+  AUDIT_LEVELS,
+  type AuditAction,
+  type AuditLevel,
+  type AuditRow,
+  QUEUE_ONLY,
+  QUEUE_ONLY_WORDS,
+} from '../../kyc/contract/audit-search.ts';
 import { isLookupKind, type LookupKind } from '../../kyc/contract/lookup.ts';
 import { lineHash } from '../audit/audit-chain.ts';
 import { cutText } from '../audit/audit-line.ts';
 import { elapsedText } from '../log/elapsed.ts';
 import { answeredRecordOf, answeredWords } from './answered-record.ts';
+import { filterText } from './audit-filter-text.ts';
 
 /**
  * One line of an audit file as the audit page shows it, the table holds it and the CSV exports it: the
@@ -92,8 +100,9 @@ export function shownCandidatesOf(line: Line): ShownIds[] {
 export function rowOf(line: Line, hash: string, instance: string, shown = keysOf(shownCandidatesOf(line))): AuditRow {
   const action = actionOf(line);
   const candidate = candidateOf(line);
-  // The tab of a queue view that names its candidates: a candidate's Activity says where they were seen.
+  // The tab of a queue view that names its candidates, and its filters: a candidate's Activity says where they were seen.
   const queueTab = shown.length > 0 ? text(line.filter) : null;
+  const queueOnly = queueTab ? queueOnlyOf(line) : [];
   return {
     time: timeOf(line.time),
     instance,
@@ -112,6 +121,7 @@ export function rowOf(line: Line, hash: string, instance: string, shown = keysOf
     requestId: text(line.requestId),
     detail: text(detailOf(line, action), 1000),
     ...(queueTab ? { queueTab } : {}),
+    ...(queueOnly.length > 0 ? { queueOnly } : {}),
   };
 }
 
@@ -260,9 +270,12 @@ const CUT_WORDS: Record<string, string> = {
 
 /** A queue view's filters, as the page's checkboxes name them: " (over SLA only, certificate needs attention)"; "" for none (and older lines). */
 function onlyOf(line: Line): string {
-  const only = [line.overSla === true && 'over SLA only', line.attention === true && 'certificate needs attention'].filter(Boolean);
+  const only = queueOnlyOf(line).map((name) => QUEUE_ONLY_WORDS[name]);
   return only.length > 0 ? ` (${only.join(', ')})` : '';
 }
+
+/** The filters a queue view's line records beyond its tab (`overSla: true`, `attention: true`), in the queue's order. */
+export const queueOnlyOf = (line: Line): AuditRow['queueOnly'] & {} => QUEUE_ONLY.filter((name) => line[name] === true);
 
 /** ", all within a second", ", over 45 s", ", over 3 min", ", over 2 h": from the window's first refusal to its last. */
 function spanOf(from: unknown, to: unknown): string {
@@ -281,18 +294,3 @@ function countsOf(codes: unknown): string {
 function recordIdBeside(line: Line): string {
   return typeof line.refId === 'string' && typeof line.recordId === 'string' ? `, recordId ${line.recordId}` : '';
 }
-
-/** An audit search's filter in a line of text: `user ana, refId cust_1, from 2026-11-01T00:00:00Z`. */
-export function filterText(filter: unknown): string {
-  if (typeof filter !== 'object' || filter === null) return 'no filter';
-  const parts = Object.entries(filter)
-    .filter(([, value]) => value !== undefined)
-    .map(
-      ([name, value]) =>
-        (name === 'who' ? WHO_WORDS[String(value)] : undefined) ?? `${name} ${Array.isArray(value) ? value.join('|') : String(value)}`,
-    );
-  return parts.length > 0 ? parts.join(', ') : 'no filter';
-}
-
-/** "Lines by", as the page's form says it: "who people" was the filter's own field and value. */
-const WHO_WORDS: Record<string, string> = { people: "people's lines", server: "this server's own work" };

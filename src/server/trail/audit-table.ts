@@ -1,7 +1,7 @@
 import type { AuditRow, FileChain, IndexLag, InstanceState } from '../../kyc/contract/audit-search.ts';
 import type { Database } from '../state/postgres.ts';
 import { foldCase, type SearchFilter, SERVER_USER_LIST, TRAIL_READS } from './audit-match.ts';
-import { type ShownIds, shownCandidatesOf, shownKey } from './audit-row.ts';
+import { queueOnlyOf, type ShownIds, shownCandidatesOf, shownKey } from './audit-row.ts';
 
 /**
  * The audit table (state/postgres.ts has its schema): lines in, searches out, every value a parameter.
@@ -209,14 +209,16 @@ interface RowRecord {
   request_id: string | null;
   detail: string | null;
   queue_tab: string | null;
-  /** With `shown`: a queue view's line that names its candidates, whole (shown_ids holds their keys, not which ids are one row's). */
-  shown_line?: string | null;
+  /**
+   * A queue view's line that names its candidates, whole: its filters beyond its tab, and (the audit page's
+   * search) whom it showed, as shown_ids holds their keys, not which ids are one row's.
+   */
+  queue_line: string | null;
 }
 
 const COLUMNS_READ = `seq, time, instance, hash, action, "user", role, env, kind, candidate_id, level, status, code, client, request_id, detail,
-  queue_tab`;
+  queue_tab, CASE WHEN queue_tab IS NOT NULL THEN line END AS queue_line`;
 const SELECT = `SELECT ${COLUMNS_READ} FROM candidate_lookup_audit`;
-const SELECT_SHOWN = `SELECT ${COLUMNS_READ}, CASE WHEN shown_ids IS NOT NULL THEN line END AS shown_line FROM candidate_lookup_audit`;
 
 /** A page of rows, newest first (ties by the order they were indexed), after the cursor `d.<ms>.<seq>`. */
 export async function searchTable(
@@ -244,36 +246,39 @@ export async function searchTableInOrder(
     where.push(`(time, seq) < ($${params.length - 1}::timestamptz, $${params.length}::bigint)`);
   }
   params.push(page.limit + 1);
-  const sql = `${page.shown ? SELECT_SHOWN : SELECT}${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY time DESC, seq DESC LIMIT $${params.length}`;
+  const sql = `${SELECT}${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY time DESC, seq DESC LIMIT $${params.length}`;
   const { rows } = await db.query<RowRecord>(sql, params);
   const shown = rows.slice(0, page.limit);
   const last = shown.at(-1);
   return {
-    rows: shown.map(rowOfRecord),
+    rows: shown.map((record) => rowOfRecord(record, page.shown === true)),
     seqs: shown.map((record) => record.seq),
     ...(rows.length > page.limit && last ? { next: `d.${last.time.getTime()}.${last.seq}` } : {}),
   };
 }
 
-function rowOfRecord(record: RowRecord): AuditRow {
-  const { seq: _seq, time, candidate_id, request_id, queue_tab, shown_line, ...rest } = record;
-  const shown = shown_line ? shownIn(shown_line) : [];
+function rowOfRecord(record: RowRecord, withShown: boolean): AuditRow {
+  const { seq: _seq, time, candidate_id, request_id, queue_tab, queue_line, ...rest } = record;
+  const line = queue_line ? lineOf(queue_line) : undefined;
+  const queueOnly = line ? queueOnlyOf(line) : [];
+  const shown: ShownIds[] = line && withShown ? shownCandidatesOf(line) : [];
   return {
     ...rest,
     time: time.toISOString(),
     id: candidate_id,
     requestId: request_id,
     ...(queue_tab === null ? {} : { queueTab: queue_tab }),
+    ...(queueOnly.length > 0 ? { queueOnly } : {}),
     ...(shown.length > 0 ? { shown } : {}),
   };
 }
 
-/** The candidates of a queue view's line as the table holds it, read as the files' search reads them (audit-row.ts). */
-function shownIn(line: string): ShownIds[] {
+/** A queue view's line as the table holds it, to be read as the files' search reads it (audit-row.ts). */
+function lineOf(text: string): Record<string, unknown> | undefined {
   try {
-    const parsed: unknown = JSON.parse(line);
-    return typeof parsed === 'object' && parsed !== null ? shownCandidatesOf(parsed as Record<string, unknown>) : [];
+    const parsed: unknown = JSON.parse(text);
+    return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : undefined;
   } catch {
-    return [];
+    return undefined;
   }
 }
