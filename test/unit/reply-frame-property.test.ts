@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { frameProblem } from '../../src/app/handoff/reply-frame.ts';
+import { detailsOf, frameProblem } from '../../src/app/handoff/reply-frame.ts';
+import type { CandidateRecord } from '../../src/kyc/contract/schema.ts';
 
 /**
  * The greeting and sign-off are kept in localStorage for good, so no candidate's data may be kept in them
@@ -80,7 +81,36 @@ const SIGN_OFF_LINES = [
   'Customer Support, Open Banking Ltd',
   'Client Onboarding Team, North America',
 ];
+/** Sign-off lines as agents write them in lower case, where a name would stand (the review of lower-case names). */
+const LOWER_CASE_LINES = [
+  'kind regards',
+  'thanks',
+  'best wishes',
+  'the support team',
+  'thanks so much',
+  'thanks a lot',
+  'talk soon',
+  'hope this helps',
+  'thanks for reaching out',
+  'take care',
+  'sam from support',
+  'sam, senior analyst',
+];
 const none = { ids: [], details: [] };
+/** How a name is written: as it is, in lower case, in capitals, or with its case mixed. */
+const writtenIn = fc.constantFrom(
+  (name: string) => name,
+  (name: string) => name.toLowerCase(),
+  (name: string) => name.toUpperCase(),
+  (name: string) => name.replace(/\p{L}/gu, (letter, index: number) => (index % 2 ? letter.toLowerCase() : letter.toUpperCase())),
+);
+/** A record as a compliance user's page has it: the candidate's name in its identities. */
+const recordOf = (given: string, family: string) =>
+  ({
+    status: 'approved',
+    refId: 'r1',
+    identities: { given_name: { type: 'string', value: given }, family_name: { type: 'string', value: family } },
+  }) as unknown as CandidateRecord;
 
 describe('the greeting and sign-off kept in the browser', () => {
   it('never saves a frame holding a generated name, date, e-mail address, document number or the candidate id', () => {
@@ -104,6 +134,53 @@ describe('the greeting and sign-off kept in the browser', () => {
         expect(frameProblem({ greeting: g, signOff: `Re: ${written}` }, { ids: [value], details: [] })).toMatch(/this candidate's id/);
       }),
       { numRuns: 200 },
+    );
+  });
+
+  it('attack: refuses any candidate name, in any case, anywhere in a frame, where the page has their record', () => {
+    const signOff = fc.array(fc.constantFrom(...SIGN_OFF_LINES), { minLength: 1, maxLength: 3 }).map((lines) => lines.join('\n'));
+    fc.assert(
+      fc.property(fullName, writtenIn, signOff, fc.nat(), ([given, family], write, s, at) => {
+        const words = s.split(' ');
+        const where = at % (words.length + 1);
+        const withName = [...words.slice(0, where), write(`${given} ${family}`), ...words.slice(where)].join(' ');
+        const known = { ids: ['r1'], details: detailsOf(recordOf(given, family)) };
+        expect(frameProblem({ greeting: 'Hello,', signOff: withName }, known), withName).toMatch(/this candidate's name/);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("attack: refuses any full name, in any case, where a frame puts a name, on a page that knows no candidate's name", () => {
+    const placed = fc.constantFrom(
+      (name: string) => ({ greeting: `Dear ${name},`, signOff: '' }),
+      (name: string) => ({ greeting: `hi, ${name}`, signOff: '' }),
+      (name: string) => ({ greeting: 'Hello,', signOff: `Thanks ${name}` }),
+      (name: string) => ({ greeting: 'Hello,', signOff: `Kind regards,\n${name}` }),
+      (name: string) => ({ greeting: 'Hello,', signOff: `kind regards, ${name}` }),
+      (name: string) => ({ greeting: 'Hello,', signOff: `Re: ${name}, born in Lisbon` }),
+      (name: string) => ({ greeting: 'Hello,', signOff: `${name} and team` }),
+      (name: string) => ({ greeting: 'Hello,', signOff: `Best wishes from ${name}` }),
+    );
+    fc.assert(
+      fc.property(fullName, writtenIn, placed, ([given, family], write, place) => {
+        const frame = place(write(`${given} ${family}`));
+        expect(frameProblem(frame, none), JSON.stringify(frame)).toMatch(/a person's name/);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('keeps the ordinary frames in lower case too', () => {
+    const lower = (line: string) => line.toLowerCase();
+    const signOff = fc
+      .array(fc.constantFrom(...SIGN_OFF_LINES.map(lower), ...LOWER_CASE_LINES), { maxLength: 3 })
+      .map((lines) => lines.join('\n'));
+    fc.assert(
+      fc.property(fc.constantFrom(...GREETINGS.map(lower)), signOff, (greeting, s) => {
+        expect(frameProblem({ greeting, signOff: s }, none), s).toBeUndefined();
+      }),
+      { numRuns: 300 },
     );
   });
 

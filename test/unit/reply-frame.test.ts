@@ -105,6 +105,40 @@ describe('the greeting and sign-off', () => {
     expect(frameProblem({ greeting: 'Hello,', signOff: 'Kind regards, Sam Smith' }, none)).toMatch(/a person's name/);
   });
 
+  it('attack: refuses a name in lower case where a frame puts a name, on a page with no name to compare with', () => {
+    const none = { ids: [], details: [] };
+    // Each was saved: only capitalised words were read as a name outside the words right after "Hello".
+    for (const signOff of [
+      'Thanks ana silva',
+      'thank you ana silva',
+      'Kind regards,\nana silva',
+      'kind regards, ana silva',
+      're: gertrude zyxwvut, born in lisbon',
+      'best wishes from gertrude zyxwvut',
+      'gertrude zyxwvut and team',
+    ])
+      expect(frameProblem({ greeting: 'Hello,', signOff }, none), signOff).toMatch(/a person's name/);
+    for (const greeting of ['dear ana,', 'hi, ana', 'hello, ana silva']) {
+      expect(frameProblem({ greeting, signOff: '' }, none), greeting).toMatch(/a person's name/);
+    }
+    // Ordinary words in lower case are kept, where a name would stand too.
+    for (const signOff of [
+      'kind regards,\nthe support team',
+      'thanks',
+      'best wishes, sam',
+      'thanks so much',
+      'thanks a lot\ntalk soon',
+      'hope this helps\nsam from support',
+      'many thanks in advance',
+      'sam, senior analyst',
+      'candidate lookup support\nopen banking ltd',
+      'take care and stay safe',
+    ])
+      expect(frameProblem({ greeting: 'hi, thanks for reaching out.', signOff }, none), signOff).toBeUndefined();
+    for (const greeting of ['hi, hope you are well', 'Hello, hope you’re well', "hi, we're on it"])
+      expect(frameProblem({ greeting, signOff: 'thanks for your patience while we review' }, none), greeting).toBeUndefined();
+  });
+
   it('keys the storage by a hash of the user, never the name itself', () => {
     expect(frameKey('sam@example.org')).toMatch(/^candidate-lookup:reply-frame:[0-9a-f]{8}$/);
     expect(frameKey('sam@example.org')).not.toContain('sam');

@@ -24,6 +24,10 @@ const NO_ONE = new Set(
     'señor señora señores estimado estimada estimados saludos atentamente cordiales un cordial saludo',
     'caro cara gentile distinti saluti cumprimentos atenciosamente prezado prezada',
     'corp corporation co north south east west central america europe asia africa emea apac',
+    // Ordinary words a frame written in lower case holds, which the rule for a name in any case below
+    // would otherwise read as one: "talk soon", "hope this helps", "thanks so much", "senior analyst".
+    "am is are me this it here i'm you're we're it's that's let's i'll we'll soon safe well later next time so much very lot lots forward advance always please",
+    'folks agent agents analyst officer specialist manager representative senior junior',
   ]
     .join(' ')
     .split(' '),
@@ -42,7 +46,17 @@ const PARTICLE = /^\p{Ll}{1,3}$/u;
 /** Where one part of a line ends and another begins: "Re: Gertrude Zyxwvut, born …". */
 const PART_BREAK = /[,;:!?()[\]{}"“”«»/|•]+|\s[-–—]\s/u;
 
-const isNoOne = (word: string) => NO_ONE.has(folded(word).replace(/\.$/u, ''));
+const bare = (word: string) => folded(word).replace(/’/gu, "'").replace(/\.$/u, '');
+const isNoOne = (word: string) => NO_ONE.has(bare(word));
+/** The words a name follows in a frame: a closing ("Thanks", "Kind regards"), a reference ("Re:"), "from", a greeting word. */
+const LEAD = new Set(
+  'kind best warm warmest regards wishes thanks thank you many yours sincerely faithfully truly cheers respectfully re ref fw fwd from'.split(
+    ' ',
+  ),
+);
+const isLead = (word: string) => LEAD.has(bare(word)) || SALUTATION.test(bare(word));
+/** A name has at most this many words (particles counted): more words of letters in a row are a sentence. */
+const MAX_NAME_WORDS = 5;
 
 /**
  * Whether the words hold a run of two or more that reads as a name: capitalised words (with particles
@@ -67,6 +81,35 @@ function holdsNameRun(words: readonly string[], anyCase: boolean): boolean {
   return names >= 2;
 }
 
+/**
+ * Whether the part is a name written in any case ("ana silva", "gertrude zyxwvut and team"): two to
+ * MAX_NAME_WORDS words of letters, none a word that names no one, then nothing but such words, the first
+ * of them no organisation's word ("open banking ltd" is the agent's employer).
+ */
+function isNameAlone(words: readonly string[]): boolean {
+  let names = 0;
+  while (names < words.length && !isNoOne(words[names]!) && LETTERS.test(words[names]!)) names += 1;
+  if (names < 2 || names > MAX_NAME_WORDS) return false;
+  const after = words.slice(names);
+  return after.length === 0 || (!ORGANISATION.has(bare(after[0]!)) && after.every(isNoOne));
+}
+
+/**
+ * A name in any case where a frame puts a name: at the start of a line ("Kind regards,\nana silva"), or
+ * after nothing but a closing, a reference or a greeting word ("Thanks ana silva", "re: gertrude zyxwvut,
+ * born …", "kind regards, ana silva"). Only there: elsewhere words in lower case are the agent's sentence
+ * ("thanks for reaching out"), which capitals would tell from a name and lower case cannot.
+ */
+function namesInPlace(parts: ReadonlyArray<readonly string[]>): boolean {
+  for (const part of parts) {
+    let leads = 0;
+    while (leads < part.length && isLead(part[leads]!)) leads += 1;
+    if (isNameAlone(part.slice(leads))) return true;
+    if (leads < part.length) return false;
+  }
+  return false;
+}
+
 /** Who a greeting line greets: the words after its first one when that one only greets ("Hello"), else none. */
 function greeted(part: readonly string[]): string[] {
   return SALUTATION.test(folded(part[0] ?? '')) ? part.slice(1) : [];
@@ -89,19 +132,23 @@ const TIME_OF_DAY = new Set(['morning', 'afternoon', 'evening', 'day', 'again'])
 /**
  * A line that names someone ("Hello Mehmet Yılmaz,", "Re: Gertrude Zyxwvut, born …", "Dear Ana Silva and
  * team,"): a support user's page holds no name to compare with (its record is status level), so a name is
- * read by its shape, two or more capitalised words in a part of a line, or in any case right after a
- * greeting word, or one word right after it ("Hello Ana,", "Good morning ana,", "Hi, Ana"). One given name
- * elsewhere ("Sam from Support") cannot be told from a word and is kept. The agent's own full name is refused too ("Kind regards, Sam Smith"): whose a name is cannot be told.
+ * read by its shape, two or more capitalised words in a part of a line, or in any case where a frame puts
+ * a name (namesInPlace: "Thanks ana silva", "Kind regards,\nana silva"; before, a name in lower case there
+ * was kept) and right after a greeting word, or one word right after it ("Hello Ana,", "Good morning
+ * ana,", "hi, ana"). One given name elsewhere ("Sam from Support") cannot be told from a word and is kept.
+ * The agent's own full name is refused too ("Kind regards, Sam Smith"): whose a name is cannot be told.
  */
 export function nameProblem(text: string): string | undefined {
   for (const line of text.split('\n')) {
     const parts = line.split(PART_BREAK).map((part) => part.trim().split(/\s+/u).filter(Boolean));
-    if (parts.some((part) => holdsNameRun(part, false))) return refused("a person's name");
+    if (parts.some((part) => holdsNameRun(part, false)) || namesInPlace(parts)) return refused("a person's name");
     const who = greeted(parts[0] ?? []);
     if (holdsNameRun(who, true) || greetsOneName(who, true)) return refused("a person's name");
-    // "Hi, Ana": a greeting word alone in its part greets whoever the next part names, if capitalised.
+    // "Hi, Ana": a greeting word alone in its part greets whoever the next part names, if capitalised,
+    // or in any case when that one word is all the part holds ("hi, ana"; "hi, hope you are well" is kept).
     const [alone] = parts[0]?.length === 1 ? parts[0] : [];
-    if (alone !== undefined && SALUTATION.test(folded(alone)) && greetsOneName(parts[1] ?? [], false)) return refused("a person's name");
+    const next = parts[1] ?? [];
+    if (alone !== undefined && SALUTATION.test(folded(alone)) && greetsOneName(next, next.length === 1)) return refused("a person's name");
   }
   return undefined;
 }
