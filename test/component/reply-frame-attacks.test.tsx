@@ -5,7 +5,7 @@ import type { SessionInfo } from '../../src/kyc/contract/api.ts';
 import { statusLevelOf } from '../../src/kyc/contract/schema.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { testMeta } from './render.tsx';
-import { openFrameFields, showForReply } from './reply-fixture.ts';
+import { openEditor, openFrameFields, showForReply } from './reply-fixture.ts';
 
 /**
  * Red-team findings on the reply editor's greeting and sign-off, each reproduced as saved to localStorage
@@ -17,9 +17,9 @@ const samples = (await sampleCandidates({ now: new Date(), pictures: false })).m
 const record = samples.find((r) => r.refId === 'cust_000482')!;
 const SAM: SessionInfo = { mode: 'users', user: 'sam', role: 'support' };
 
-async function saveFrame(greetingText: string, signOffText: string) {
+async function saveFrame(greetingText: string, signOffText: string, session = SAM) {
   const user = userEvent.setup();
-  showForReply(record, { session: SAM, meta: testMeta(), answer: statusLevelOf(record) });
+  showForReply(record, { session, meta: testMeta(), answer: statusLevelOf(record) });
   const { frame, greeting } = await openFrameFields(user);
   const signOff = frame.getByRole('textbox', { name: 'Sign-off' });
   // Pasted, as a text copied from a ticket is: typed, "[at]" would be read as a key's name.
@@ -64,5 +64,27 @@ describe('the greeting and sign-off on a support user page', { timeout: 20_000 }
         signOff: 'Kind regards,\nThe Support Team\nMon-Fri 09.00-17.00',
       }),
     });
+  });
+
+  it('saves the agent\'s own full name, as the session names them, a greeting from a place and "I am"', async () => {
+    // Each was refused as a person's name, and the agent could keep no frame that signs with their name.
+    const session: SessionInfo = { mode: 'users', user: 'sam.smith', role: 'support' };
+    const { frame, greeting, signOff } = await saveFrame('Greetings from San Francisco, I am Sam.', 'Kind regards,\nSam Smith', session);
+    expect(frame.getByText('Saved in this browser for your replies.')).toBeInTheDocument();
+    expect(greeting).not.toHaveAttribute('aria-invalid');
+    expect(signOff).not.toHaveAttribute('aria-invalid');
+    expect({ ...localStorage }).toEqual({
+      [frameKey('sam.smith')]: JSON.stringify({ greeting: 'Greetings from San Francisco, I am Sam.', signOff: 'Kind regards,\nSam Smith' }),
+    });
+  });
+
+  it("keeps the agent's own full name kept before, and puts it around the reply", async () => {
+    const kept = JSON.stringify({ greeting: 'Hello,', signOff: 'Kind regards,\nSam Smith' });
+    localStorage.setItem(frameKey('sam.smith'), kept);
+    const session: SessionInfo = { mode: 'users', user: 'sam.smith', role: 'support' };
+    showForReply(record, { session, meta: testMeta(), answer: statusLevelOf(record) });
+    const { text } = await openEditor(userEvent.setup());
+    expect(text().value.endsWith('\n\nKind regards,\nSam Smith')).toBe(true);
+    expect({ ...localStorage }).toEqual({ [frameKey('sam.smith')]: kept });
   });
 });

@@ -171,6 +171,29 @@ describe('the greeting and sign-off kept in the browser', () => {
     );
   });
 
+  it("keeps the signed-in agent's own full name, in any case, and refuses another's beside it", () => {
+    const userName = fc.constantFrom(
+      (given: string, family: string) => `${given}.${family}`.toLowerCase(),
+      (given: string, family: string) => `${given}.${family}@example.org`,
+      (given: string, family: string) => `${given} ${family}`,
+    );
+    const signed = fc.constantFrom(
+      (name: string) => `Kind regards, ${name}`,
+      (name: string) => `Thanks,\n${name}`,
+      (name: string) => `${name}\nCustomer Support, Open Banking Ltd`,
+    );
+    fc.assert(
+      fc.property(fullName, fullName, userName, writtenIn, signed, ([given, family], other, user, write, sign) => {
+        const own = sign(write(`${given} ${family}`));
+        expect(frameProblem({ greeting: 'Hello,', signOff: own }, none, user(given, family)), own).toBeUndefined();
+        fc.pre(other[1] !== family);
+        const another = sign(write(`${other[0]} ${other[1]}`));
+        expect(frameProblem({ greeting: 'Hello,', signOff: another }, none, user(given, family)), another).toMatch(/a person's name/);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('keeps the ordinary frames in lower case too', () => {
     const lower = (line: string) => line.toLowerCase();
     const signOff = fc

@@ -139,6 +139,33 @@ describe('the greeting and sign-off', () => {
       expect(frameProblem({ greeting, signOff: 'thanks for your patience while we review' }, none), greeting).toBeUndefined();
   });
 
+  it('keeps the signed-in agent\'s own full name, a greeting from a place and "I am", which were refused as a person\'s name', () => {
+    const none = { ids: [], details: [] };
+    const problem = (greeting: string, signOff: string, user?: string) => frameProblem({ greeting, signOff }, none, user);
+    // What the session says of the user is all the page knows of their name.
+    for (const user of ['sam.smith', 'Sam.Smith@example.org', 'sam_smith', 'Sam Smith'])
+      expect(problem('Hello,', 'Kind regards, Sam Smith', user), user).toBeUndefined();
+    expect(problem('Hello,', 'kind regards,\nsam smith', 'sam.smith')).toBeUndefined();
+    expect(problem('Hello,', 'Thanks, Ana Smith-Jones', 'ana.smith-jones@example.org')).toBeUndefined();
+    // Another's name still goes nowhere: a user name of one word tells no family name, and the candidate's is refused whoever signs.
+    expect(problem('Hello,', 'Kind regards, Sam Smith', 'sam')).toMatch(/a person's name/);
+    expect(problem('Hello,', 'Kind regards, Sam Jones', 'sam.smith')).toMatch(/a person's name/);
+    expect(problem('Hello,', 'Kind regards, Sam Smith and Ana Silva', 'sam.smith')).toMatch(/a person's name/);
+    expect(problem('Hello,', 'Kind regards, Sam Smith', undefined)).toMatch(/a person's name/);
+    const candidate = { ids: ['r1'], details: ['Sam', 'Smith', 'Sam Smith'] };
+    expect(frameProblem({ greeting: 'Hello,', signOff: 'Sam Smith' }, candidate, 'sam.smith')).toMatch(/this candidate's name/);
+    for (const greeting of [
+      'Greetings from San Francisco,',
+      'greetings from san francisco,',
+      'Hello from the Acme team,',
+      'Hi, I am Sam.',
+      "Hi, I'm Sam.",
+    ])
+      expect(problem(greeting, 'Kind regards, Sam'), greeting).toBeUndefined();
+    for (const greeting of ['Greetings from San Francisco, Ana Silva', 'Hi, I am Sam. Dear Ana Silva,', 'Dear I. Smith,'])
+      expect(problem(greeting, ''), greeting).toMatch(/a person's name/);
+  });
+
   it('keys the storage by a hash of the user, never the name itself', () => {
     expect(frameKey('sam@example.org')).toMatch(/^candidate-lookup:reply-frame:[0-9a-f]{8}$/);
     expect(frameKey('sam@example.org')).not.toContain('sam');

@@ -47,7 +47,8 @@ const PARTICLE = /^\p{Ll}{1,3}$/u;
 const PART_BREAK = /[,;:!?()[\]{}"“”«»/|•]+|\s[-–—]\s/u;
 
 const bare = (word: string) => folded(word).replace(/’/gu, "'").replace(/\.$/u, '');
-const isNoOne = (word: string) => NO_ONE.has(bare(word));
+// "I" names the agent, never a customer ("Hi, I am Sam."); "I." is an initial ("Dear I. Smith,").
+const isNoOne = (word: string) => NO_ONE.has(bare(word)) || folded(word) === 'i';
 /** The words a name follows in a frame: a closing ("Thanks", "Kind regards"), a reference ("Re:"), "from", a greeting word. */
 const LEAD = new Set(
   'kind best warm warmest regards wishes thanks thank you many yours sincerely faithfully truly cheers respectfully re ref fw fwd from'.split(
@@ -55,6 +56,26 @@ const LEAD = new Set(
   ),
 );
 const isLead = (word: string) => LEAD.has(bare(word)) || SALUTATION.test(bare(word));
+/**
+ * The words of the signed-in user's name as the session gives it ("sam.smith", "sam.smith@example.org",
+ * "Sam Smith"): a run of names made of these alone is the agent's own ("Kind regards, Sam Smith"), theirs
+ * to sign with (it was refused as anyone's full name). A user name of one word ("sam") tells no family
+ * name, so "Sam Smith" is still refused for that user.
+ */
+function ownNameWords(user: string | undefined): ReadonlySet<string> {
+  const [local = ''] = folded(user ?? '')
+    .replace(/’/gu, "'")
+    .split('@');
+  return new Set(local.split(/[^\p{L}\p{M}']+/u).filter((word) => [...word].length >= 2));
+}
+const isOwn = (names: readonly string[], own: ReadonlySet<string>) =>
+  own.size > 0 &&
+  names.every((name) =>
+    bare(name)
+      .split('-')
+      .every((part) => own.has(part)),
+  );
+
 /** A name has at most this many words (particles counted): more words of letters in a row are a sentence. */
 const MAX_NAME_WORDS = 5;
 
@@ -63,22 +84,23 @@ const MAX_NAME_WORDS = 5;
  * between), none of them a word that names no one. `anyCase`: a run of any words of letters, for who is
  * greeted right after "Hello" ("hello gertrude zyxwvut,").
  */
-function holdsNameRun(words: readonly string[], anyCase: boolean): boolean {
-  let names = 0;
+function holdsNameRun(words: readonly string[], anyCase: boolean, own: ReadonlySet<string>): boolean {
+  let names: string[] = [];
+  const isName = () => names.length >= 2 && !isOwn(names, own);
   for (const [index, word] of words.entries()) {
     if (isNoOne(word)) {
       // A run that ends in who the agent works for is theirs, not a person's: "Open Banking Ltd",
       // "Candidate Lookup Support"; one ended otherwise is a name ("Gertrude Zyxwvut and team").
-      if (names >= 2 && !ORGANISATION.has(folded(word).replace(/\.$/u, ''))) return true;
-      names = 0;
-    } else if ((anyCase ? LETTERS : CAPITALISED).test(word)) names += 1;
-    else if (!(names > 0 && PARTICLE.test(word) && index < words.length - 1)) {
-      if (names >= 2) return true;
-      names = 0;
+      if (isName() && !ORGANISATION.has(bare(word))) return true;
+      names = [];
+    } else if ((anyCase ? LETTERS : CAPITALISED).test(word)) names.push(word);
+    else if (!(names.length > 0 && PARTICLE.test(word) && index < words.length - 1)) {
+      if (isName()) return true;
+      names = [];
     }
-    if (anyCase && names === 0) return false;
+    if (anyCase && names.length === 0) return false;
   }
-  return names >= 2;
+  return isName();
 }
 
 /**
@@ -86,10 +108,10 @@ function holdsNameRun(words: readonly string[], anyCase: boolean): boolean {
  * MAX_NAME_WORDS words of letters, none a word that names no one, then nothing but such words, the first
  * of them no organisation's word ("open banking ltd" is the agent's employer).
  */
-function isNameAlone(words: readonly string[]): boolean {
+function isNameAlone(words: readonly string[], own: ReadonlySet<string>): boolean {
   let names = 0;
   while (names < words.length && !isNoOne(words[names]!) && LETTERS.test(words[names]!)) names += 1;
-  if (names < 2 || names > MAX_NAME_WORDS) return false;
+  if (names < 2 || names > MAX_NAME_WORDS || isOwn(words.slice(0, names), own)) return false;
   const after = words.slice(names);
   return after.length === 0 || (!ORGANISATION.has(bare(after[0]!)) && after.every(isNoOne));
 }
@@ -100,11 +122,11 @@ function isNameAlone(words: readonly string[]): boolean {
  * born …", "kind regards, ana silva"). Only there: elsewhere words in lower case are the agent's sentence
  * ("thanks for reaching out"), which capitals would tell from a name and lower case cannot.
  */
-function namesInPlace(parts: ReadonlyArray<readonly string[]>): boolean {
+function namesInPlace(parts: ReadonlyArray<readonly string[]>, own: ReadonlySet<string>): boolean {
   for (const part of parts) {
     let leads = 0;
     while (leads < part.length && isLead(part[leads]!)) leads += 1;
-    if (isNameAlone(part.slice(leads))) return true;
+    if (isNameAlone(part.slice(leads), own)) return true;
     if (leads < part.length) return false;
   }
   return false;
@@ -116,6 +138,13 @@ function greeted(part: readonly string[]): string[] {
 }
 
 /**
+ * "Greetings from San Francisco", "Hello from the Acme team": where the greeting comes from, a place or
+ * the agent's side, never the customer, who is not the one writing. It was refused as a full name. Its
+ * words are not read for a name (one there cannot be told from a place); the rest of the line is.
+ */
+const isSentFrom = (part: readonly string[]) => SALUTATION.test(bare(part[0] ?? '')) && bare(part[1] ?? '') === 'from';
+
+/**
  * A greeting to one given name ("Hello Siobhán,"): in a frame kept for every reply it is one customer's
  * name put before the next customer's reply. Words that greet no one ("Hello Team,", "Dear Customer,")
  * are kept; a sign-off's one given name is the agent's own ("Sam from Support") and is kept too.
@@ -123,7 +152,7 @@ function greeted(part: readonly string[]): string[] {
 function greetsOneName(who: readonly string[], anyCase: boolean): boolean {
   // "Good morning Ana,": the time of day belongs to the greeting.
   const first = who.find((word) => !TIME_OF_DAY.has(folded(word)));
-  if (first === undefined || isNoOne(first) || first === 'I') return false;
+  if (first === undefined || isNoOne(first)) return false;
   return (anyCase ? LETTERS : CAPITALISED).test(first);
 }
 
@@ -136,14 +165,19 @@ const TIME_OF_DAY = new Set(['morning', 'afternoon', 'evening', 'day', 'again'])
  * a name (namesInPlace: "Thanks ana silva", "Kind regards,\nana silva"; before, a name in lower case there
  * was kept) and right after a greeting word, or one word right after it ("Hello Ana,", "Good morning
  * ana,", "hi, ana"). One given name elsewhere ("Sam from Support") cannot be told from a word and is kept.
- * The agent's own full name is refused too ("Kind regards, Sam Smith"): whose a name is cannot be told.
+ * A full name made of the signed-in user's name alone is theirs (ownNameWords) and kept; any other full
+ * name is refused, the agent's own where the user name does not hold it, as whose it is cannot be told.
  */
-export function nameProblem(text: string): string | undefined {
+export function nameProblem(text: string, user?: string): string | undefined {
+  const own = ownNameWords(user);
   for (const line of text.split('\n')) {
-    const parts = line.split(PART_BREAK).map((part) => part.trim().split(/\s+/u).filter(Boolean));
-    if (parts.some((part) => holdsNameRun(part, false)) || namesInPlace(parts)) return refused("a person's name");
+    const parts = line
+      .split(PART_BREAK)
+      .map((part) => part.trim().split(/\s+/u).filter(Boolean))
+      .map((part) => (isSentFrom(part) ? [] : part));
+    if (parts.some((part) => holdsNameRun(part, false, own)) || namesInPlace(parts, own)) return refused("a person's name");
     const who = greeted(parts[0] ?? []);
-    if (holdsNameRun(who, true) || greetsOneName(who, true)) return refused("a person's name");
+    if (holdsNameRun(who, true, own) || greetsOneName(who, true)) return refused("a person's name");
     // "Hi, Ana": a greeting word alone in its part greets whoever the next part names, if capitalised,
     // or in any case when that one word is all the part holds ("hi, ana"; "hi, hope you are well" is kept).
     const [alone] = parts[0]?.length === 1 ? parts[0] : [];

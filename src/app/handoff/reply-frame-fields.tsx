@@ -30,8 +30,8 @@ function useFrameDraft(user: string, frame: LoadedReplyFrame, known: KnownOfCand
   const [draft, setDraft] = useState<ReplyFrame>({ greeting: frame.greeting, signOff: frame.signOff });
   const [said, setSaid] = useState<Said | undefined>(frame.dropped ? { text: frame.dropped, failed: true } : undefined);
   const refusal = (next: ReplyFrame): Said | undefined => {
-    const problem = frameProblem(next, known);
-    return problem ? { text: problem, failed: true, refused: refusedFields(next, known) } : undefined;
+    const problem = frameProblem(next, known, user);
+    return problem ? { text: problem, failed: true, refused: refusedFields(next, known, user) } : undefined;
   };
   const change = (field: keyof ReplyFrame, text: string) => {
     const next = { ...draft, [field]: text };

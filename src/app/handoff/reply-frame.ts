@@ -7,8 +7,8 @@ import { contactProblem, folded, holdsDetail, holdsId, refused } from './frame-r
  * A support agent's own greeting and sign-off ("Hello,", "Kind regards, Sam"), set once and put around
  * every reply they copy. Kept in this browser's localStorage, per user: it is the agent's own text, never
  * candidate data (the storage key is a hash of the user's name, so storage does not list who used the
- * browser, and a text holding the candidate's id, name or e-mail, or any name, e-mail address, phone
- * number, date or document number, is refused: frameProblem).
+ * browser, and a text holding the candidate's id, name or e-mail, or any name but the agent's own, e-mail
+ * address, phone number, date or document number, is refused: frameProblem).
  */
 export interface ReplyFrame {
   greeting: string;
@@ -44,7 +44,7 @@ export function loadReplyFrame(user: string | undefined): LoadedReplyFrame {
     if (!frame || typeof frame.greeting !== 'string' || typeof frame.signOff !== 'string') return NO_FRAME;
     // Kept before e-mail addresses, phone numbers, names, dates and document numbers were refused: a
     // customer's may be in it, so it goes, and the editor says so (the agent saves a general one again).
-    const problem = textProblem({ greeting: frame.greeting, signOff: frame.signOff });
+    const problem = textProblem({ greeting: frame.greeting, signOff: frame.signOff }, user);
     if (problem) {
       window.localStorage.removeItem(frameKey(user));
       return { ...NO_FRAME, dropped: `Your saved greeting and sign-off were removed from this browser. ${problem}` };
@@ -60,7 +60,7 @@ export function loadReplyFrame(user: string | undefined): LoadedReplyFrame {
  * else why not (what it holds, or the browser refused: storage off, full). Nothing is written then.
  */
 export function saveReplyFrame(user: string, frame: ReplyFrame, known: KnownOfCandidate): string | undefined {
-  const problem = frameProblem(frame, known);
+  const problem = frameProblem(frame, known, user);
   if (problem) return problem;
   try {
     if (frame.greeting.trim() === '' && frame.signOff.trim() === '') window.localStorage.removeItem(frameKey(user));
@@ -117,11 +117,12 @@ export function detailsOf(record: CandidateRecord): string[] {
 
 /**
  * What is wrong with a frame to keep, or undefined: too long, or holding the candidate's id (any case, any
- * invisible character inside), name or e-mail address, or in any line of either field a person's name,
- * an e-mail address, a phone number, a date or a document number (whose it is cannot be told, so none is
- * kept). A guard against slips, not a guarantee: a name or number of another shape still goes through.
+ * invisible character inside), name or e-mail address, or in any line of either field a person's name
+ * (but the signed-in `user`'s own, as far as their user name tells it: nameProblem), an e-mail address, a
+ * phone number, a date or a document number (whose it is cannot be told, so none is kept). A guard
+ * against slips, not a guarantee: a name or number of another shape still goes through.
  */
-export function frameProblem(frame: ReplyFrame, known: KnownOfCandidate): string | undefined {
+export function frameProblem(frame: ReplyFrame, known: KnownOfCandidate, user?: string): string | undefined {
   if (frame.greeting.length > MAX_FRAME_LENGTH || frame.signOff.length > MAX_FRAME_LENGTH) {
     return `A greeting or sign-off is at most ${MAX_FRAME_LENGTH} characters.`;
   }
@@ -130,21 +131,21 @@ export function frameProblem(frame: ReplyFrame, known: KnownOfCandidate): string
   if (known.details.some((detail) => holdsDetail(comparable, detail))) {
     return refused("this candidate's name or e-mail address");
   }
-  return textProblem(frame);
+  return textProblem(frame, user);
 }
 
 /** What the frame's own words hold that no frame may, whoever the candidate (frameProblem without them). */
-function textProblem(frame: ReplyFrame): string | undefined {
+function textProblem(frame: ReplyFrame, user: string | undefined): string | undefined {
   const text = `${frame.greeting}\n${frame.signOff}`;
-  return contactProblem(text) ?? nameProblem(text);
+  return contactProblem(text) ?? nameProblem(text, user);
 }
 
 /**
  * Which field a refused frame is refused for (frameProblem of each alone), for the editor to mark it: both
  * when neither alone is (an id split across the two), so a refusal always points at a field.
  */
-export function refusedFields(frame: ReplyFrame, known: KnownOfCandidate): { greeting: boolean; signOff: boolean } {
-  const greeting = frameProblem({ greeting: frame.greeting, signOff: '' }, known) !== undefined;
-  const signOff = frameProblem({ greeting: '', signOff: frame.signOff }, known) !== undefined;
+export function refusedFields(frame: ReplyFrame, known: KnownOfCandidate, user?: string): { greeting: boolean; signOff: boolean } {
+  const greeting = frameProblem({ greeting: frame.greeting, signOff: '' }, known, user) !== undefined;
+  const signOff = frameProblem({ greeting: '', signOff: frame.signOff }, known, user) !== undefined;
   return greeting || signOff ? { greeting, signOff } : { greeting: true, signOff: true };
 }
