@@ -68,7 +68,13 @@ describe('the greeting and sign-off', () => {
     for (const signOff of ['Sam, Support 2025-2026', 'Kind regards, Sam (Support, Mon-Fri 09.00-17.00)'])
       expect(problem('Hello,', signOff), signOff).toBeUndefined();
     // A whole date is refused since a date of birth was kept in a sign-off (red-team findings): whose it is cannot be told.
-    expect(problem('Hello,', 'Since 2024-11-30')).toMatch(/a date/);
+    for (const signOff of ['Since 2024-11-30', 'Office closed 24 December 2026', 'Back on January 5, 2027']) {
+      // Said why, as the agent's own date is refused too (the message said only "a date (such as a date of birth)").
+      expect(problem('Hello,', signOff), signOff).toMatch(
+        /must not hold a whole date, not even one of yours: a date of birth cannot be told from any other/,
+      );
+    }
+    for (const signOff of ['Support 2026', 'Office closed in December 2026']) expect(problem('Hello,', signOff), signOff).toBeUndefined();
     for (const phone of ['0701234567', '06 12 34 56 78']) expect(problem('Hi,', phone), phone).toMatch(/a phone number/);
   });
 

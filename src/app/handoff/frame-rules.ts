@@ -80,7 +80,13 @@ export function contactProblem(text: string): string | undefined {
     return refused('an e-mail address, not even your own');
   }
   if (holdsPhoneNumber(comparable)) return refused(`a phone number (${PHONE_DIGITS} digits or more), not even your own`);
-  if (comparable.split('\n').some(holdsDate)) return refused('a date (such as a date of birth)');
+  // An agent's own date ("Office closed 24 December 2026") is refused too, so the message says why and
+  // what is kept: "a date (such as a date of birth)" read as a mistake to agents who wrote no one's birthday.
+  if (comparable.split('\n').some(holdsDate)) {
+    return refused(
+      'a whole date, not even one of yours: a date of birth cannot be told from any other (a year or a month alone, "2026" or "December 2026", is kept)',
+    );
+  }
   if (holdsDocumentNumber(comparable)) return refused('a document or reference number (letters and 4 digits or more)');
   return undefined;
 }
