@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { BatchEvent } from '../../src/kyc/contract/batch.ts';
 import { apiError, renderWithProviders, stubApi } from './render.tsx';
+import { effectsRun, fakeClock, seconds } from './wait-clock.ts';
 
 /** The batch page is its own chunk, fetched when first opened: slower to appear on a busy machine. */
 const LAZY_PAGE = { timeout: 10_000 };
@@ -93,6 +94,35 @@ describe('a batch larger than the server’s batch budget', { timeout: 20_000 },
     await user.click(screen.getByRole('button', { name: 'Look up the next 4' }));
     await waitFor(() => expect(screen.getByTestId('batch-progress')).toHaveTextContent('8 of 10'));
     expect(asked()).toEqual([ids(10), ids(4), ['id5', 'id6', 'id7', 'id8']]);
+  });
+});
+
+describe('a batch refused because the budget was spent first (429)', { timeout: 20_000 }, () => {
+  it('offers no Retry of more than the budget (bound to be refused) but the first 4 once the wait is over, and says so', async () => {
+    const spent = () =>
+      apiError(429, 'rate_limited', 'Your batch budget is used up for now: a batch can start in 30 s.', {
+        retryAfterSeconds: 30,
+        idsAtMost: 4,
+      });
+    const asked = budgetOfFour(spent, () => answerFound(ids(4)));
+    renderWithProviders('/batch');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('textbox', { name: 'refIds to look up' }, LAZY_PAGE));
+    await user.paste(ids(6).join('\n'));
+    fakeClock();
+    await user.click(screen.getByRole('button', { name: 'Look up all' }));
+    expect((await screen.findByText(/^Your batch budget is used up/)).closest('p')).toHaveTextContent(
+      /^Your batch budget is used up for now: a batch can start in 30 s, at .+\. 6 ids left: 6 were not looked up\. This server looks up at most 4 ids a minute in batches: look up the first 4 once the wait is over, the rest after\.$/,
+    );
+    expect(screen.queryByRole('button', { name: /^Retry/ })).not.toBeInTheDocument();
+    const first = screen.getByRole('button', { name: 'Look up the first 4' });
+    expect(first).toHaveAttribute('aria-disabled', 'true');
+    await effectsRun();
+    seconds(30);
+    expect(first).not.toHaveAttribute('aria-disabled');
+    await user.click(first);
+    await waitFor(() => expect(screen.getByTestId('batch-progress')).toHaveTextContent('4 of 6'));
+    expect(asked()).toEqual([ids(6), ids(4)]);
   });
 });
 

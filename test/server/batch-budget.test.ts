@@ -70,6 +70,15 @@ describe('the batch budget', () => {
     expect((await post({ kind: 'refId', ids: ids(1, 4) })).status).toBe(429);
   });
 
+  it('gives the budget’s size with a refusal for its minute (429), so that the page offers a batch that fits, not a Retry of more', async () => {
+    const { post } = await budgetApp(4);
+    expect((await post({ kind: 'refId', ids: ids(4) })).status).toBe(200);
+    // Refused unread (its first id finds the budget spent): a Retry of 6 ids after the wait met a 400 for its size.
+    const unread = JSON.parse((await post({ kind: 'refId', ids: ids(6, 4) })).body).error;
+    expect(unread).toMatchObject({ code: 'rate_limited', idsAtMost: 4 });
+    expect(unread.message).toMatch(/^Your batch budget is used up for now: a batch can start in \d+ s\.$/);
+  });
+
   it('attack: batch after batch over the budget spends it, once a minute given back at most, and is then refused unread', async () => {
     const { post, upstream } = await budgetApp(4);
     const statuses: number[] = [];

@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { RetryButton, ServerWait, waitLength } from '../candidate/retry-wait.tsx';
+import { RetryButton, ServerWait, useWaiting, waitLength } from '../candidate/retry-wait.tsx';
 import { cn } from '../ui/cn.ts';
 import { TimeStamp } from '../ui/time-stamp.tsx';
 import { useNow } from '../ui/use-now.ts';
@@ -22,6 +22,7 @@ export function BatchProgress({ state, onRetry, onLookUpFirst }: { state: BatchS
   const waitId = useId();
   // Refused with a wait (the batch budget): said with its number counted down, and Retry held until then.
   const refused = state.phase === 'failed' ? state.refused : undefined;
+  const waiting = useWaiting(refused?.retryAt);
   return (
     <div className="space-y-2">
       <div className="flex flex-wrap items-center gap-3">
@@ -54,7 +55,7 @@ export function BatchProgress({ state, onRetry, onLookUpFirst }: { state: BatchS
         <p role="status" className="text-sm text-slate-700">
           {refused ? (
             <>
-              <ServerWait error={refused} id={waitId} over="The wait is over." /> {leftText(state)}
+              <ServerWait error={refused} id={waitId} over="The wait is over." /> {leftText(state, waiting)}
             </>
           ) : (
             outcomeText(state, countsText(found, notFound, failed))
@@ -107,7 +108,7 @@ function offer(state: BatchState): 'retry' | 'first' | undefined {
 }
 
 /** "8 ids left: 5 could not reach the service and 3 were not looked up", the parts that are not zero. */
-function leftText(state: BatchState): string {
+function leftText(state: BatchState, waiting = false): string {
   const { left, notLookedUp, unreachable, heldBack } = leftCounts(state);
   if (left === 0) return 'Nothing is left to look up.';
   const parts = [
@@ -120,7 +121,7 @@ function leftText(state: BatchState): string {
   const offered = offer(state);
   if (offered === 'first') {
     const atMost = state.idsAtMost;
-    return `${counts} This server looks up at most ${atMost} ids a minute in batches: look up the ${state.done === 0 ? 'first' : 'next'} ${atMost} now, the rest after.`;
+    return `${counts} This server looks up at most ${atMost} ids a minute in batches: look up the ${state.done === 0 ? 'first' : 'next'} ${atMost} ${waiting ? 'once the wait is over' : 'now'}, the rest after.`;
   }
   return offered === 'retry' ? `${counts} Retry looks ${left === 1 ? 'it' : 'them'} up again.` : counts;
 }

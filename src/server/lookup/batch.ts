@@ -161,7 +161,9 @@ async function reserveRest(budget: RateLimiter, key: string, count: number, paid
   if (taken.ok) return undefined;
   const { retryAfterSeconds } = taken;
   const what = count === 1 ? 'a batch' : `${count} ids`;
+  // With the budget's size (idsAtMost) the page offers, after the wait, a batch that fits it: a Retry of the whole list was refused again.
   return new ApiFailure('rate_limited', `Your batch budget is used up for now: ${what} can start in ${retryAfterSeconds} s.`, {
     retryAfterSeconds,
+    idsAtMost: budget.capacity,
   });
 }
