@@ -10,8 +10,8 @@ const LAZY_PAGE = { timeout: 10_000 };
 
 const TOO_MANY = 'This server looks up at most 4 ids a minute in batches: split the list, or look up the first 4 now.';
 
-/** A whole answer of a row found for each id asked. */
-function answerFound(ids: string[]): Response {
+/** A whole answer of a row found for each id asked; `headers`, what else the answer says (its RateLimit-* headers). */
+function answerFound(ids: string[], headers: Record<string, string> = {}): Response {
   const events: BatchEvent[] = ids.map((refId, index) => ({
     type: 'row',
     index,
@@ -23,9 +23,12 @@ function answerFound(ids: string[]): Response {
   }));
   events.push({ type: 'done', found: ids.length, failed: 0 });
   return new Response(events.map((event) => `${JSON.stringify(event)}\n`).join(''), {
-    headers: { 'content-type': 'application/x-ndjson' },
+    headers: { 'content-type': 'application/x-ndjson', ...headers },
   });
 }
+
+/** What src/server/lookup/batch.ts says of a budget of 4 that a batch of 4 has just spent, whole again in 42 s. */
+const SPENT = { 'ratelimit-limit': '4', 'ratelimit-remaining': '0', 'ratelimit-reset': '42' };
 
 /**
  * A server whose batch budget is 4 ids a minute: its batches answered in turn by `answers` (the first a
@@ -94,6 +97,44 @@ describe('a batch larger than the server’s batch budget', { timeout: 20_000 },
     await user.click(screen.getByRole('button', { name: 'Look up the next 4' }));
     await waitFor(() => expect(screen.getByTestId('batch-progress')).toHaveTextContent('8 of 10'));
     expect(asked()).toEqual([ids(10), ids(4), ['id5', 'id6', 'id7', 'id8']]);
+  });
+});
+
+describe('the next part of a list larger than the budget', { timeout: 20_000 }, () => {
+  it('is offered once the budget has room: "The next 4 in 42 s", the button held until then (it was offered at once, and refused)', async () => {
+    const asked = budgetOfFour(
+      refusedForSize,
+      () => answerFound(ids(4), SPENT),
+      () => answerFound(['id5', 'id6', 'id7', 'id8']),
+    );
+    renderWithProviders('/batch');
+    const user = await lookUp(ids(10).join('\n'));
+    fakeClock();
+    await user.click(await screen.findByRole('button', { name: 'Look up the first 4' }));
+    expect(await screen.findByText(/^Done: 4 found/)).toHaveTextContent(
+      /6 ids left: 6 were not looked up\. This server looks up at most 4 ids a minute in batches: look up the next 4 once the wait is over, the rest after\. The next 4 in 42 s, at .+\.$/,
+    );
+    const next = screen.getByRole('button', { name: 'Look up the next 4' });
+    expect(next).toHaveAttribute('aria-disabled', 'true');
+    expect(next).toHaveAccessibleDescription(/^The next 4 in 42 s, at /);
+    await effectsRun();
+    await user.click(next);
+    expect(asked()).toHaveLength(2);
+    seconds(42);
+    expect(next).not.toHaveAttribute('aria-disabled');
+    expect(screen.getByText(/^Done: 4 found/)).toHaveTextContent(/look up the next 4 now, the rest after\.$/);
+    await user.click(next);
+    await waitFor(() => expect(screen.getByTestId('batch-progress')).toHaveTextContent('8 of 10'));
+    expect(asked()).toEqual([ids(10), ids(4), ['id5', 'id6', 'id7', 'id8']]);
+  });
+
+  it('is offered at once when the budget has room for it', async () => {
+    budgetOfFour(refusedForSize, () => answerFound(ids(4), { ...SPENT, 'ratelimit-remaining': '4' }));
+    renderWithProviders('/batch');
+    const user = await lookUp(ids(10).join('\n'));
+    await user.click(await screen.findByRole('button', { name: 'Look up the first 4' }));
+    expect(await screen.findByText(/^Done: 4 found/)).toHaveTextContent(/look up the next 4 now, the rest after\.$/);
+    expect(screen.getByRole('button', { name: 'Look up the next 4' })).not.toHaveAttribute('aria-disabled');
   });
 });
 

@@ -70,6 +70,31 @@ describe('the batch budget', () => {
     expect((await post({ kind: 'refId', ids: ids(1, 4) })).status).toBe(429);
   });
 
+  it('says in its answer what is left of the budget and when it is whole again, so the page offers the next part only then', async () => {
+    const { post } = await budgetApp(4);
+    // The page offered the next 4 at once after the first 4, and pressing it met the budget's refusal.
+    const two = await post({ kind: 'refId', ids: ids(2) });
+    expect(two.status).toBe(200);
+    expect(two.headers['ratelimit-limit']).toBe('4');
+    expect(two.headers['ratelimit-remaining']).toBe('2');
+    const rest = await post({ kind: 'refId', ids: ids(2, 2) });
+    expect(rest.headers['ratelimit-remaining']).toBe('0');
+    const whole = Number(rest.headers['ratelimit-reset']);
+    // The budget's minute, counted from its first id: whole again within it, and no sooner than the refusal says.
+    expect(whole).toBeGreaterThan(0);
+    expect(whole).toBeLessThanOrEqual(60);
+    const refused = await post({ kind: 'refId', ids: ids(1, 4) });
+    expect(refused.status).toBe(429);
+    expect(JSON.parse(refused.body).error.retryAfterSeconds).toBeLessThanOrEqual(whole);
+  });
+
+  it('says nothing of a budget there is not (limits.batchIdsPerMinute 0)', async () => {
+    const { post } = await budgetApp(0);
+    const answer = await post({ kind: 'refId', ids: ids(3) });
+    expect(answer.status).toBe(200);
+    expect(Object.keys(answer.headers).filter((name) => name.startsWith('ratelimit-'))).toEqual([]);
+  });
+
   it('gives the budget’s size with a refusal for its minute (429), so that the page offers a batch that fits, not a Retry of more', async () => {
     const { post } = await budgetApp(4);
     expect((await post({ kind: 'refId', ids: ids(4) })).status).toBe(200);

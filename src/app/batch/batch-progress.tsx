@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { RetryButton, ServerWait, useWaiting, waitLength } from '../candidate/retry-wait.tsx';
+import { RetryButton, RetryCountdown, ServerWait, useWaiting, waitLength } from '../candidate/retry-wait.tsx';
 import { cn } from '../ui/cn.ts';
 import { TimeStamp } from '../ui/time-stamp.tsx';
 import { useNow } from '../ui/use-now.ts';
@@ -22,7 +22,10 @@ export function BatchProgress({ state, onRetry, onLookUpFirst }: { state: BatchS
   const waitId = useId();
   // Refused with a wait (the batch budget): said with its number counted down, and Retry held until then.
   const refused = state.phase === 'failed' ? state.refused : undefined;
-  const waiting = useWaiting(refused?.retryAt);
+  const part = offered && offeredPart(state, offered);
+  // No room in the budget for the part offered (the last answer said what was left): held until it is whole again.
+  const roomAt = part && !refused ? budgetWait(state, part.size) : undefined;
+  const waiting = useWaiting(refused?.retryAt ?? roomAt);
   return (
     <div className="space-y-2">
       <div className="flex flex-wrap items-center gap-3">
@@ -58,7 +61,13 @@ export function BatchProgress({ state, onRetry, onLookUpFirst }: { state: BatchS
               <ServerWait error={refused} id={waitId} over="The wait is over." /> {leftText(state, waiting)}
             </>
           ) : (
-            outcomeText(state, countsText(found, notFound, failed))
+            outcomeText(state, countsText(found, notFound, failed), waiting)
+          )}
+          {roomAt && waiting && (
+            <>
+              {' '}
+              <RetryCountdown seconds={0} retryAt={roomAt} lead="" act={`The ${part!.words}`} over="" id={waitId} />
+            </>
           )}
         </p>
         {offered && (
@@ -66,12 +75,12 @@ export function BatchProgress({ state, onRetry, onLookUpFirst }: { state: BatchS
             variant="secondary"
             onRetry={offered === 'first' ? onLookUpFirst : onRetry}
             retrying={false}
-            retryAt={refused?.retryAt}
+            retryAt={refused?.retryAt ?? roomAt}
             describedBy={waitId}
           >
             {offered === 'first'
-              ? `Look up the ${state.done === 0 ? 'first' : 'next'} ${state.idsAtMost}`
-              : `${state.phase === 'cancelled' ? 'Go on with' : 'Retry'} the ${leftCounts(state).left} left`}
+              ? `Look up the ${part!.words}`
+              : `${state.phase === 'cancelled' ? 'Go on with' : 'Retry'} the ${part!.words}`}
           </RetryButton>
         )}
       </div>
@@ -107,6 +116,21 @@ function offer(state: BatchState): 'retry' | 'first' | undefined {
   return state.phase === 'failed' && state.refusedAgain ? undefined : 'retry';
 }
 
+/** The part of the rows left the button looks up: its size, and its words ("first 4", "next 4", "2 left"). */
+function offeredPart(state: BatchState, offered: 'retry' | 'first'): { size: number; words: string } {
+  if (offered === 'retry') return { size: leftCounts(state).left, words: `${leftCounts(state).left} left` };
+  return { size: state.idsAtMost!, words: `${state.done === 0 ? 'first' : 'next'} ${state.idsAtMost}` };
+}
+
+/**
+ * When the batch budget is whole again, if the last answer left it too little for `size` ids: a batch of
+ * them started before then is refused. Once it is whole, `size` fits (the part offered is never more than the budget).
+ */
+function budgetWait(state: BatchState, size: number): Date | undefined {
+  const { budget } = state;
+  return budget && budget.idsLeft < size ? budget.wholeAt : undefined;
+}
+
 /** "8 ids left: 5 could not reach the service and 3 were not looked up", the parts that are not zero. */
 function leftText(state: BatchState, waiting = false): string {
   const { left, notLookedUp, unreachable, heldBack } = leftCounts(state);
@@ -132,11 +156,11 @@ function countsText(found: number, notFound: number, failed: number): string {
 }
 
 /** What the batch came to, once it is no longer running. */
-function outcomeText(state: BatchState, counts: string): string {
+function outcomeText(state: BatchState, counts: string, waiting: boolean): string {
   const total = state.ids.length;
   if (state.phase === 'finished') {
     const done = `Done: ${counts}.`;
-    return leftCounts(state).left > 0 ? `${done} ${leftText(state)}` : done;
+    return leftCounts(state).left > 0 ? `${done} ${leftText(state, waiting)}` : done;
   }
   if (state.phase === 'cancelled') return `Cancelled after ${state.done} of ${total}: the rest were not looked up.`;
   if (state.phase === 'failed') {
@@ -144,12 +168,12 @@ function outcomeText(state: BatchState, counts: string): string {
       state.problemCode === 'unauthenticated' ? 'The batch stopped: your session ended.' : (state.problem ?? 'The batch failed.');
     // Refused for its size, the server's sentence says what is left and what to do (the button below).
     if (state.refusedAgain && state.idsAtMost !== undefined) return problem;
-    return `${problem} ${leftText(state)}`;
+    return `${problem} ${leftText(state, waiting)}`;
   }
   if (state.phase === 'stopped' && state.stop) {
     const { inARow, message } = state.stop;
     // The rows may show more failures than the rule's count: the lookups already under way when it was reached end too.
-    return `Stopped: ${message} No more lookups were started once ${inARow} in a row had failed. ${leftText(state)}`;
+    return `Stopped: ${message} No more lookups were started once ${inARow} in a row had failed. ${leftText(state, waiting)}`;
   }
   return '';
 }

@@ -5,7 +5,7 @@ import type { BatchLine } from '../../kyc/view/batch-export.ts';
 import type { IdEntry } from '../../kyc/view/id-list.ts';
 import { ApiError } from '../api/api-error.ts';
 import type { PersonalLines } from './personal-list.tsx';
-import { streamBatch } from './stream-batch.ts';
+import { type BudgetEvent, streamBatch } from './stream-batch.ts';
 
 export interface BatchState {
   kind: LookupKind;
@@ -33,6 +33,13 @@ export interface BatchState {
    * minute's batches. The page then offers the first that many of the rows left, not all of them again.
    */
   idsAtMost?: number;
+  /**
+   * What was left of this server's batch budget once the last request's ids were reserved: the page
+   * offers a next part larger than `idsLeft` only once the budget is whole again (`wholeAt`, this
+   * browser's clock), as pressing it before met the budget's refusal. Until then no batch can give it more
+   * room (a refusal gives back only the id it took), so it is kept for the next list too.
+   */
+  budget?: { idsLeft: number; wholeAt: Date };
   /** The server stopped the batch: this many lookups in a row found the service unreachable. */
   stop?: Omit<Extract<BatchEvent, { type: 'stopped' }>, 'type'>;
 }
@@ -94,7 +101,11 @@ export function rowsToRetry(state: BatchState): number[] {
 }
 
 /** An event of a request for the rows at `places` applied to the batch's state (its index is the request's). */
-function applyEvent(s: BatchState, event: BatchEvent, places: number[]): BatchState {
+function applyEvent(s: BatchState, event: BatchEvent | BudgetEvent, places: number[]): BatchState {
+  if (event.type === 'budget') {
+    const budget = { idsLeft: event.idsLeft, wholeAt: new Date(Date.now() + event.wholeInSeconds * 1000) };
+    return { ...s, budget, idsAtMost: event.idsAtMost };
+  }
   if (event.type === 'wait') return { ...s, pause: { seconds: event.seconds, until: new Date(Date.now() + event.seconds * 1000) } };
   if (event.type === 'stopped') {
     const { type: _stopped, ...stop } = event;
@@ -127,6 +138,18 @@ function failedWith(s: BatchState, error: unknown): BatchState {
   };
 }
 
+/**
+ * A new batch, none of it looked up yet. The budget is the user's, not the list's: what the last answer
+ * said of it still holds for this one until it is whole again.
+ */
+function started(
+  { kind, ids, entries, leftOut }: Pick<BatchState, 'kind' | 'ids' | 'entries' | 'leftOut'>,
+  budget: BatchState['budget'],
+): BatchState {
+  const rows = new Array<BatchRow | undefined>(ids.length).fill(undefined);
+  return { kind, ids, entries, ...(leftOut && { leftOut }), ...(budget && { budget }), rows, done: 0, phase: 'running' };
+}
+
 /** One batch at a time: start, follow its rows as they stream in, cancel, retry what the service could not answer. */
 export function useBatch(environment: string | undefined, initial?: BatchState) {
   const [state, setState] = useState<BatchState>(initial ?? IDLE);
@@ -141,7 +164,7 @@ export function useBatch(environment: string | undefined, initial?: BatchState) 
       controller.current?.abort();
       const current = new AbortController();
       controller.current = current;
-      const onEvent = (event: BatchEvent) => {
+      const onEvent = (event: BatchEvent | BudgetEvent) => {
         if (!current.signal.aborted) setState((s) => applyEvent(s, event, places));
       };
       streamBatch(environment, { kind, ids: places.map((place) => ids[place]!) }, onEvent, current.signal).catch((error: unknown) => {
@@ -154,7 +177,7 @@ export function useBatch(environment: string | undefined, initial?: BatchState) 
 
   const start = useCallback(
     (kind: LookupKind, ids: string[], entries: IdEntry[], leftOut?: BatchState['leftOut']) => {
-      setState({ kind, ids, entries, ...(leftOut && { leftOut }), rows: new Array(ids.length).fill(undefined), done: 0, phase: 'running' });
+      setState(({ budget }) => started({ kind, ids, entries, leftOut }, budget));
       run(
         kind,
         ids,

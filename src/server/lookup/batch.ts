@@ -72,7 +72,11 @@ export async function batchRoute(deps: LookupDeps, batch: BatchDeps, call: Signe
   const invalid = ids.filter((id) => !checkId(id).ok).length;
   if (invalid > 0 && !(await countLine(deps, res, 'batch', invalidIdsLine(deps.environment, call, invalid)))) return;
 
-  res.writeHead(200, { 'content-type': 'application/x-ndjson; charset=utf-8', 'cache-control': 'no-store' });
+  res.writeHead(200, {
+    'content-type': 'application/x-ndjson; charset=utf-8',
+    'cache-control': 'no-store',
+    ...(await roomLeft(batch, key)),
+  });
   const write = (event: BatchEvent) => {
     if (!res.destroyed) res.write(`${JSON.stringify(event)}\n`);
   };
@@ -166,4 +170,26 @@ async function reserveRest(budget: RateLimiter, key: string, count: number, paid
     retryAfterSeconds,
     idsAtMost: budget.capacity,
   });
+}
+
+/**
+ * What is left of the user's batch budget once this batch's ids are reserved, as `RateLimit-*` headers of
+ * its answer: the most ids a minute's batches look up, how many are left, and the seconds until the
+ * budget is whole again. The page offers the next part of a list larger than the budget only once it has
+ * room (it was offered at once, and refused). Nothing is said without a budget, or when the store cannot
+ * be asked: the batch itself is reserved already.
+ */
+async function roomLeft({ budget }: Pick<BatchDeps, 'budget'>, key: string): Promise<Record<string, string>> {
+  if (!Number.isFinite(budget.capacity)) return {};
+  try {
+    const { left, retryAfterSeconds } = await budget.peek(key);
+    return {
+      'ratelimit-limit': String(budget.capacity),
+      'ratelimit-remaining': String(left),
+      'ratelimit-reset': String(retryAfterSeconds),
+    };
+  } catch (error) {
+    if (error instanceof StoreUnavailableError) return {};
+    throw error;
+  }
 }

@@ -11,6 +11,8 @@ export interface RateLimiter {
   take(key: string, cost?: number): Promise<Take>;
   /** Gives `cost` taken back (never below none), for what was taken and then not used: a batch refused once its ids were read. */
   giveBack(key: string, cost: number): Promise<void>;
+  /** What is left of the key's window now, and the seconds until it ends (the whole limit is back then), taking nothing. */
+  peek(key: string): Promise<{ left: number; retryAfterSeconds: number }>;
   /** The most one take can ever get (Infinity when there is no limit). */
   readonly capacity: number;
 }
@@ -18,6 +20,7 @@ export interface RateLimiter {
 export const NO_RATE_LIMIT: RateLimiter = {
   take: async () => ({ ok: true }),
   giveBack: async () => {},
+  peek: async () => ({ left: Number.POSITIVE_INFINITY, retryAfterSeconds: 0 }),
   capacity: Number.POSITIVE_INFINITY,
 };
 
@@ -38,5 +41,9 @@ export function createRateLimiter(store: SharedStore, name: string, perMinute: n
       return { ok: false, retryAfterSeconds: state.retryAfterSeconds };
     },
     giveBack: (key, cost) => counter.subtract(key, cost),
+    async peek(key) {
+      const { count, retryAfterSeconds } = await counter.peek(key);
+      return { left: Math.max(0, perMinute - count), retryAfterSeconds };
+    },
   };
 }
