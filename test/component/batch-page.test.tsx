@@ -351,6 +351,18 @@ describe('batch page', { timeout: 20_000 }, () => {
     expect(screen.getByRole('button', { name: 'Retry the 3 left' })).toBeInTheDocument();
   });
 
+  it("says how many blank lines it skipped, which the rows' numbers skip: the count was of what is looked up, the gaps unsaid", async () => {
+    stubApi({ candidates: { '/api/batch': controllableBatch().response } });
+    renderWithProviders('/batch');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('textbox', { name: 'refIds to look up' }, LAZY_PAGE));
+    // A trailing line break is no blank line: nothing comes after it.
+    await user.paste('refId\na\n\nb\n \n\na\nc\n\n');
+    expect(screen.getByTestId('batch-hint')).toHaveTextContent(
+      /^3 ids \(4 given\), one per line \(spaces inside a line are part of its id\), 1 repeat looked up once \(its row says which line it repeats\), 3 blank lines skipped$/,
+    );
+  });
+
   it('reads a paste with line breaks as one id per line, spaces kept; splits only a single line; the hint says which', async () => {
     const batch = controllableBatch();
     const { fetchMock } = stubApi({ candidates: { '/api/batch': batch.response } });

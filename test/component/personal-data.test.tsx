@@ -219,6 +219,28 @@ describe('a list that reads like personal data, in a batch', { timeout: 20_000 }
     expect(screen.getByTestId('batch-progress')).toHaveTextContent('0 of 4');
   });
 
+  it('counts, once "Leave them out" started the batch, the ids looked up under the box, and says which lines it left out (it said "6 ids" beside "0 of 3")', async () => {
+    const batch = controllableBatch();
+    const user = userEvent.setup();
+    const { fetchMock } = stubApi({ candidates: { '/api/batch': batch.response } });
+    renderWithProviders('/batch');
+    const box = await screen.findByRole('textbox', { name: 'refIds to look up' }, LAZY_PAGE);
+    await user.click(box);
+    await user.paste(`cust_1\njohn smith\ncust_3\n12 March 1990\n${EMAIL}\ncust_6\ncust_1`);
+    await user.click(screen.getByRole('button', { name: 'Look up all' }));
+    await user.click(await screen.findByRole('button', { name: 'Leave them out' }));
+    await waitFor(() => expect(bodies(fetchMock)).toEqual([{ kind: 'refId', ids: ['cust_1', 'cust_3', 'cust_6'] }]));
+    const hint = screen.getByTestId('batch-hint');
+    expect(hint).toHaveTextContent(
+      /^3 ids \(7 given\), one per line .*, 1 repeat looked up once .*, lines 2, 4 and 5 left out \(they read like personal data\)$/,
+    );
+    expect(hint).not.toHaveTextContent(/john|March|example/);
+    expect(screen.getByTestId('batch-progress')).toHaveTextContent('0 of 3');
+    // Another list in the box is not the batch's: its count is of all it holds until it is looked up.
+    await user.type(box, '\ncust_9');
+    expect(hint).toHaveTextContent(/^7 ids \(8 given\), one per line .*, 1 repeat looked up once [^,]*$/);
+  });
+
   it('a list mixing ids and one name: "Look up all anyway" sends every line, the name too', async () => {
     const { user, requests } = await pasteIntoBatch('cust_1\nMaria de Souza\ncust_2');
     expect(await screen.findByRole('alert')).toHaveTextContent(

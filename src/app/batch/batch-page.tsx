@@ -2,8 +2,7 @@ import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'rea
 import { navigate, useLocation } from '../navigation.tsx';
 import { MAX_BATCH_IDS } from '../../kyc/contract/batch.ts';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
-import { describeRemoved } from '../../kyc/view/id-input.ts';
-import { givenNote, type IdList, splitIdList } from '../../kyc/view/id-list.ts';
+import { type IdList, splitIdList } from '../../kyc/view/id-list.ts';
 import { unlabelList } from '../../kyc/view/id-label.ts';
 import { useEnvironmentPath } from '../environment/use-environment.ts';
 import { type BatchHandOver, parseAppLink } from '../routes.ts';
@@ -15,6 +14,7 @@ import { SessionEndedNotice } from '../session/session-ended-notice.tsx';
 import { BatchActions } from './batch-actions.tsx';
 import { BatchProgress } from './batch-progress.tsx';
 import { BatchTable } from './batch-table.tsx';
+import { ListHint } from './list-hint.tsx';
 import { forgetBatch, recallBatch, rememberBatch } from './batch-memory.ts';
 import { listToSend, type PersonalAnswer, PersonalListQuestion, personalLines, usePersonalList } from './personal-list.tsx';
 import { batchLines, type BatchState, useBatch } from './use-batch.ts';
@@ -25,11 +25,8 @@ function handOverOf(state: unknown): BatchHandOver['batch'] | undefined {
 }
 
 const appLinkId = (line: string) => parseAppLink(line)?.id;
-const ids = (count: number) => (count === 1 ? '1 id' : `${count} ids`);
 /** Each line read as the search box reads one id (its label and `#` dropped: id-label.ts), as the offer hands the box's list over. */
 const readList = (text: string, keepHeading = false) => unlabelList(splitIdList(text, appLinkId, keepHeading));
-type ReadList = ReturnType<typeof readList>;
-
 /** `/batch`: up to 500 ids at status level, for every role; rows stream in as they finish. */
 export function BatchPage() {
   const { environment, to } = useEnvironmentPath();
@@ -106,7 +103,7 @@ export function BatchPage() {
             aria-invalid={problem ? true : undefined}
             className="block w-full rounded-md border border-slate-300 bg-white px-3 py-2 font-mono text-sm text-slate-900 focus-visible:border-blue-600 focus-ring"
           />
-          <ListHint id={hintId} list={list} />
+          <ListHint id={hintId} list={list} batch={state} />
           <HeadingChoice id={headingId} list={skipped} asId={list !== skipped} onChange={setHeadingAsId} />
           {problem && (
             <p role="alert" className="text-sm font-medium text-red-700">
@@ -189,41 +186,6 @@ function useHandOver(
     if (personalLines(list)) page.ask(given);
     else page.start(handedOver.kind, list.ids, list.entries);
   });
-}
-
-/** How many ids the box holds, and by which rule the text was split: the user sees at once whether a line with spaces stayed whole. */
-function ListHint({ id, list }: { id: string; list: ReadList }) {
-  const removed = describeRemoved(list.removed);
-  const count = list.ids.length;
-  const rule =
-    count === 0
-      ? ''
-      : list.rule === 'lines'
-        ? ', one per line (spaces inside a line are part of its id)'
-        : list.rule === 'commas'
-          ? ', split at commas and semicolons (spaces inside an entry are part of its id)'
-          : ', split at spaces and tabs';
-  return (
-    <p id={id} data-testid="batch-hint" className="text-sm text-slate-600">
-      {count} {count === 1 ? 'id' : 'ids'}
-      {/* "2 ids" beside three rows read as a miscount: what was given, then what is looked up. */}
-      {givenNote(list)}
-      {rule}
-      {list.links > 0 &&
-        `, ${list.links} dashboard ${list.links === 1 ? 'link' : 'links'} read as ${list.links === 1 ? 'its recordId' : 'their recordIds'}`}
-      {list.appLinks > 0 &&
-        `, ${list.appLinks} ${list.appLinks === 1 ? 'link' : 'links'} of Candidate Lookup read as ${list.appLinks === 1 ? 'its id' : 'their ids'}`}
-      {list.firstCells > 0 &&
-        `, the first cell of ${list.firstCells === 1 ? '1 line' : `${list.firstCells} lines`} of several tab-separated cells read as ${list.firstCells === 1 ? 'its id' : 'their ids'}`}
-      {list.unquoted > 0 && `, ${list.unquoted === 1 ? 'the quotes around 1 id' : `the quotes around ${list.unquoted} ids`} dropped`}
-      {list.unmarked > 0 && `, a sentence's marks around ${ids(list.unmarked)} dropped (commas, full stops, quotes, brackets)`}
-      {list.unlabelled > 0 && `, the label or "#" before ${list.unlabelled === 1 ? '1 id' : `${list.unlabelled} ids`} dropped`}
-      {list.duplicates > 0 &&
-        `, ${list.duplicates} ${list.duplicates === 1 ? 'repeat' : 'repeats'} looked up once (${list.duplicates === 1 ? 'its row says' : 'their rows say'} which line ${list.duplicates === 1 ? 'it repeats' : 'they repeat'})`}
-      {removed && `; removed ${removed}`}
-      {count > MAX_BATCH_IDS && ` (at most ${MAX_BATCH_IDS})`}
-    </p>
-  );
 }
 
 /**

@@ -83,12 +83,16 @@ function whichLines({ lines, rule }: PersonalLines): string {
  * read like personal data)." By number only, as the question named them: the text is not repeated.
  */
 export function leftOutText(leftOut: Pick<PersonalLines, 'lines' | 'rule'>): string {
-  const { lines, rule } = leftOut;
-  if (lines.length === 1) return `Left out ${rule === 'lines' ? 'line' : 'entry'} ${lines[0]} (it reads like personal data).`;
+  return `Left out ${namedLines(leftOut)} (${leftOut.lines.length === 1 ? 'it reads' : 'they read'} like personal data).`;
+}
+
+/** "line 2", "lines 2, 4 and 5", "lines 1, 2, … 10 and 40 more"; "entries" for a single line split: by number, never their text. */
+export function namedLines({ lines, rule }: Pick<PersonalLines, 'lines' | 'rule'>): string {
+  if (lines.length === 1) return `${rule === 'lines' ? 'line' : 'entry'} ${lines[0]}`;
   const named = lines.slice(0, NAMED_LINES).map(String);
   const more = lines.length - named.length;
   const which = more > 0 ? `${named.join(', ')} and ${more} more` : either(named, 'and');
-  return `Left out ${rule === 'lines' ? 'lines' : 'entries'} ${which} (they read like personal data).`;
+  return `${rule === 'lines' ? 'lines' : 'entries'} ${which}`;
 }
 
 /** The question's answer: every line anyway, or the list without the lines that read like personal data. */
