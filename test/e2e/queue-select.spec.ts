@@ -113,3 +113,30 @@ test('j pressed three times quickly looks up only the candidate landed on', asyn
   await screenshot(page, 'queue-j-landed');
   expect(lookups).toEqual([ids[0], ids[3]].map((id) => `/api/candidates/recordId/${id}`));
 });
+
+for (const [layout, viewport] of [
+  ['table', { width: 1400, height: 900 }],
+  ['phone card', { width: 390, height: 844 }],
+] as const) {
+  test(`${layout}: a click marks its row at once, blue and busy, while it waits to be told from a double-click; then opens it`, async ({
+    page,
+  }) => {
+    await page.setViewportSize(viewport);
+    await page.clock.install();
+    await page.goto('/applicants');
+    const row = rows(page).nth(1);
+    await expect(row).toBeVisible();
+    const id = (await row.locator('a[data-open]').textContent())!;
+    // The page's clock stands still: the wait cannot end under the assertions and the screenshot.
+    await page.clock.pauseAt(Date.now() + 1000);
+    await row.locator('time').first().click();
+    // Before: nothing on the row for the 300 ms, and a reviewer clicked again (a double-click, which cancels).
+    await expect(row).toHaveAttribute('aria-busy', 'true');
+    await expect(row).toHaveCSS('cursor', 'progress');
+    await expect(rows(page).first()).not.toHaveAttribute('aria-busy');
+    await screenshot(page, `queue-row-chosen-${layout.replace(' ', '-')}`);
+    await expect(page).toHaveURL(/\/applicants$/);
+    await page.clock.resume();
+    await expect(page).toHaveURL(new RegExp(`/candidates/recordId/${id}$`));
+  });
+}

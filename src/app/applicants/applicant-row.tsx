@@ -39,6 +39,22 @@ function idClass(value: string, linked: boolean): string {
   );
 }
 
+/**
+ * Fades back as the highlight ends; with reduced motion it simply goes. The text cursor over the ids and
+ * dates says they can be selected; elsewhere the pointer says a click opens the row. A row clicked and
+ * waiting to open (row-open.ts) is marked at once, with no fade, as a selected row: a tint and a bar at
+ * its start, and the busy cursor everywhere on it.
+ */
+function rowClass(opens: boolean, chosen: boolean, highlighted: boolean): string {
+  if (chosen)
+    return 'align-top cursor-progress bg-blue-100 shadow-[inset_4px_0_0_var(--color-blue-600)] [&_code]:cursor-progress [&_time]:cursor-progress';
+  return cn(
+    'align-top transition-colors duration-1000 motion-reduce:transition-none',
+    opens && 'cursor-pointer [&_code]:cursor-text [&_time]:cursor-text',
+    highlighted ? 'bg-amber-100' : 'hover:bg-slate-50',
+  );
+}
+
 /** A double-click on an id selects all of it, not the word under the pointer (the toggle of a long one stays out). */
 const selectWhole = (event: MouseEvent<HTMLElement>) => window.getSelection()?.selectAllChildren(event.currentTarget);
 
@@ -131,14 +147,11 @@ export function ApplicantRow({
     <tr
       data-changed={highlighted || undefined}
       data-visited={visited || undefined}
-      {...(href ? rowOpen : {})}
-      // Fades back as the highlight ends; with reduced motion it simply goes. The text cursor over the
-      // ids and dates says they can be selected; elsewhere the pointer says a click opens the row.
-      className={cn(
-        'align-top transition-colors duration-1000 motion-reduce:transition-none',
-        href && 'cursor-pointer [&_code]:cursor-text [&_time]:cursor-text',
-        highlighted ? 'bg-amber-100' : 'hover:bg-slate-50',
-      )}
+      {...(href ? rowOpen.handlers : {})}
+      // Clicked, waiting to tell a click from a double-click: chosen at once, and busy until its page shows.
+      data-opening={rowOpen.chosen || undefined}
+      aria-busy={rowOpen.chosen || undefined}
+      className={rowClass(Boolean(href), rowOpen.chosen, highlighted)}
     >
       <td className="px-4 py-2">
         <div className="flex flex-wrap items-center gap-1.5">

@@ -1,4 +1,4 @@
-import { type MouseEvent, useEffect, useRef } from 'react';
+import { type MouseEvent, useEffect, useRef, useState } from 'react';
 
 /**
  * How long a mouse click on a queue row waits before it opens the candidate: long enough for the second
@@ -33,16 +33,22 @@ function selecting(): boolean {
  * A queue row's handlers: a click anywhere on it (its id link too) opens its candidate, unless it selected
  * text (a drag) or is the first of a double-click (which selects a word). Replaces a link stretched over
  * the row, under which no text could be selected and whose first click of a double-click already opened.
+ * `chosen` is true from a mouse click until the row opens (and stays so while the candidate's page is
+ * drawn): the wait is ROW_OPEN_DELAY_MS, and a click that shows nothing for that long reads as missed
+ * (reviewers clicked again, and the second click, a double-click now, cancelled the open). A second
+ * click or a selection clears it, as it cancels the open.
  */
 export function useRowOpen(open: () => void) {
   const pending = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const [chosen, setChosen] = useState(false);
   const cancel = () => {
     clearTimeout(pending.current);
     pending.current = undefined;
+    setChosen(false);
   };
   // A row that leaves (a live update moved it, the page changed) opens nothing later.
   useEffect(() => () => clearTimeout(pending.current), []);
-  return {
+  const handlers = {
     onMouseDown: (event: MouseEvent) => {
       if (event.detail > 1) cancel();
     },
@@ -56,10 +62,13 @@ export function useRowOpen(open: () => void) {
         return;
       }
       cancel();
+      setChosen(true);
       pending.current = setTimeout(() => {
         pending.current = undefined;
-        if (!selecting()) open();
+        if (selecting()) setChosen(false);
+        else open();
       }, ROW_OPEN_DELAY_MS);
     },
   };
+  return { handlers, chosen };
 }
