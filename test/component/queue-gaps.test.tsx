@@ -1,4 +1,5 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { Applicant } from '../../src/kyc/contract/applicants.ts';
 import type { CandidateRecord } from '../../src/kyc/contract/schema.ts';
@@ -9,11 +10,12 @@ import { envelope, renderWithProviders, stubApi } from './render.tsx';
 /**
  * The moments between a reviewer's action on the queue and the page it leads to, as a reviewer using it
  * every day met them: a clicked row that showed nothing for the wait that tells a click from a
- * double-click.
+ * double-click, and a skeleton that said a candidate stepped to was being looked up before any request had
+ * left.
  */
 const samples = (await sampleCandidates({ now: new Date() })).map((c) => c.record);
 const withRecordId = samples.filter((record) => record.recordId && record.refId && !record.isArchived);
-const [first, second] = withRecordId as [CandidateRecord, CandidateRecord];
+const [first, second, third] = withRecordId as [CandidateRecord, CandidateRecord, CandidateRecord];
 const asApplicant = (record: CandidateRecord): Applicant => ({
   status: 'waiting',
   isArchived: false,
@@ -29,6 +31,8 @@ function stub(records: CandidateRecord[], answers: Record<string, () => Response
 }
 
 const rows = () => within(screen.getByRole('table')).getAllByRole('row').slice(1);
+const place = () => screen.getByTestId('queue-place');
+const rowLink = (index: number) => rows()[index]!.querySelector<HTMLElement>('a[data-open]')!;
 const dateCell = (index: number) => within(rows()[index]!).getAllByRole('cell')[1]!;
 
 async function queue(records: CandidateRecord[], answers?: Record<string, () => Response | Promise<Response>>) {
@@ -74,5 +78,34 @@ describe('a clicked queue row', { timeout: 20_000 }, () => {
     expect(router.state.location.pathname).toBe('/applicants');
     expect(requests.filter((url) => url.startsWith('/api/candidates'))).toEqual([]);
     window.getSelection()?.removeAllRanges();
+  });
+});
+
+describe("a candidate stepped to with j: the skeleton's words", { timeout: 20_000 }, () => {
+  it('say which candidate is being opened while no request has left, and that it is looked up once one has', async () => {
+    let answer: (response: Response) => void = () => {};
+    const slow = () => new Promise<Response>((resolve) => (answer = resolve));
+    const { router, requests } = await queue([first, second, third], { [lookupPath(second)]: slow });
+    fireEvent.click(rowLink(0), { detail: 0 });
+    await screen.findByRole('heading', { level: 1 });
+    await waitFor(() => expect(place()).toHaveTextContent('1 of 3 · Waiting'));
+    // Every status the skeleton says, with whether the lookup had been asked for when it said it.
+    const said: Array<{ words: string; asked: boolean }> = [];
+    const asked = () => requests.includes(lookupPath(second));
+    const observer = new MutationObserver(() => {
+      const words = document.querySelector('[aria-busy="true"] [role="status"]')?.textContent;
+      if (words && words !== said.at(-1)?.words) said.push({ words, asked: asked() });
+    });
+    observer.observe(document.body, { subtree: true, childList: true, characterData: true });
+    await userEvent.setup().keyboard('j');
+    await waitFor(() => expect(router.state.location.pathname).toBe(pageOf(second)));
+    await waitFor(() => expect(asked()).toBe(true));
+    await waitFor(() => expect(said.at(-1)?.words).toBe('Looking the candidate up…'));
+    observer.disconnect();
+    // Before: "Looking the candidate up…" from the step on, while the page only waited to see whether the reviewer stays.
+    expect(said[0]).toEqual({ words: 'Candidate 2 of 3 — opening…', asked: false });
+    expect(said.map((one) => one.words)).toEqual(['Candidate 2 of 3 — opening…', 'Looking the candidate up…']);
+    await act(async () => answer(envelope(second)));
+    await screen.findByRole('heading', { level: 1 });
   });
 });

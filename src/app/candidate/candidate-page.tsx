@@ -32,7 +32,7 @@ import { Freshness, StatusChangeBanner, useStatusChange } from './freshness.tsx'
 import { serverClockOf } from '../api/server-clock.ts';
 import { type LiveUpdate, LiveStatusLine, useLiveStatus, useShownRecord } from './live-status.tsx';
 import { useCandidateTitle } from './page-title.ts';
-import { ReviewBar } from './review-bar.tsx';
+import { ReviewBar, useListPlace } from './review-bar.tsx';
 import { SimulateControls } from './simulate-controls.tsx';
 import { StatusChangeToast } from './status-toast.tsx';
 import { useStepSettled } from './step-settle.ts';
@@ -145,19 +145,21 @@ function CandidateLookup({ kind, id }: { kind: LookupKind; id: string }) {
   useCandidateTitle(record, session?.role, kind);
   // The answer's own recordId, else the id asked or the applicants list's, said so (shown-record-id.ts).
   const recordId = record && query.data ? shownRecordId(record, { kind, id }, listedRecordIdOfRecord(query.data)) : undefined;
+  const ids = record && { refId: record.refId, recordId: recordId?.id };
+  const place = useListPlace(kind, id, environment, ids);
   return (
     <div className="space-y-4">
       <ReviewBar
         kind={kind}
         id={id}
-        environment={environment}
         info={info}
-        ids={record && { refId: record.refId, recordId: recordId?.id }}
+        ids={ids}
+        place={place}
         notFound={query.error instanceof ApiError && query.error.code === 'not_found'}
         settled={settled}
       />
       {(query.isPending && !failedBefore) || retryingAsOtherKind ? (
-        <CandidateSkeleton progress={progress} />
+        <CandidateSkeleton progress={progress} opening={settled ? undefined : { id, position: place?.position, total: place?.total }} />
       ) : (
         <CandidateResult lookup={lookup} kind={kind} id={id} shown={shown} update={update} recordId={recordId} />
       )}

@@ -16,14 +16,30 @@ import { useFlash } from '../ui/use-flash.ts';
 import { noteStep } from './step-settle.ts';
 import { useEffect, useState } from 'react';
 
+type ShownIds = { refId?: string | null | undefined; recordId?: string | null | undefined };
+
+/**
+ * The place of the candidate in the list it was opened from, the queue or a batch's found rows, as the
+ * history entry names it (each hook idle for the other). The page's: its bar steps through it, and its
+ * skeleton says which candidate of it is being opened.
+ */
+export function useListPlace(kind: LookupKind, id: string, environment: string | undefined, ids: ShownIds | undefined) {
+  const { state } = useLocation();
+  const shown = { kind, id, refId: ids?.refId, recordId: ids?.recordId };
+  const queuePlace = useQueuePlace(queueHandOverOf(state), environment, shown);
+  const batchPlace = useBatchPlace(batchRowHandOverOf(state), environment, shown);
+  return queuePlace ?? batchPlace;
+}
+
 interface ReviewBarProps {
   kind: LookupKind;
   id: string;
-  /** The environment as the URL names it (undefined: the default), and what the server says of it. */
-  environment: string | undefined;
+  /** What the server says of the environment. */
   info: EnvironmentInfo | undefined;
   /** The candidate's ids once the record (or its status level) is in. */
-  ids: { refId?: string | null | undefined; recordId?: string | null | undefined } | undefined;
+  ids: ShownIds | undefined;
+  /** The list it was opened from (useListPlace). */
+  place: ListPlace | undefined;
   /** The service said it has no such candidate: no dashboard address for it. */
   notFound?: boolean;
   /**
@@ -40,13 +56,7 @@ interface ReviewBarProps {
  * service's dashboard, where the decision is taken. Shown while the record loads too, and when it failed:
  * the list and the dashboard are the way on (not the dashboard of a candidate the service said it does not have).
  */
-export function ReviewBar({ kind, id, environment, info, ids, notFound = false, settled = true }: ReviewBarProps) {
-  const { state } = useLocation();
-  const shown = { kind, id, refId: ids?.refId, recordId: ids?.recordId };
-  // Opened from the queue or from a batch's found row: the one the history entry names (each hook idle for the other).
-  const queuePlace = useQueuePlace(queueHandOverOf(state), environment, shown);
-  const batchPlace = useBatchPlace(batchRowHandOverOf(state), environment, shown);
-  const place = queuePlace ?? batchPlace;
+export function ReviewBar({ kind, id, info, ids, place, notFound = false, settled = true }: ReviewBarProps) {
   const refId = ids?.refId ?? (kind === 'refId' ? id : undefined);
   const recordId = ids?.recordId ?? (kind === 'recordId' ? id : undefined);
   const name = info?.name;
