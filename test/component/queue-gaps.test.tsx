@@ -10,12 +10,12 @@ import { envelope, renderWithProviders, stubApi } from './render.tsx';
 /**
  * The moments between a reviewer's action on the queue and the page it leads to, as a reviewer using it
  * every day met them: a clicked row that showed nothing for the wait that tells a click from a
- * double-click, and a skeleton that said a candidate stepped to was being looked up before any request had
- * left.
+ * double-click, a skeleton that said a candidate stepped to was being looked up before any request had
+ * left, and a `j` pressed after the address changed but before its page was drawn, which was lost.
  */
 const samples = (await sampleCandidates({ now: new Date() })).map((c) => c.record);
 const withRecordId = samples.filter((record) => record.recordId && record.refId && !record.isArchived);
-const [first, second, third] = withRecordId as [CandidateRecord, CandidateRecord, CandidateRecord];
+const [first, second, third, fourth] = withRecordId as [CandidateRecord, CandidateRecord, CandidateRecord, CandidateRecord];
 const asApplicant = (record: CandidateRecord): Applicant => ({
   status: 'waiting',
   isArchived: false,
@@ -34,6 +34,8 @@ const rows = () => within(screen.getByRole('table')).getAllByRole('row').slice(1
 const place = () => screen.getByTestId('queue-place');
 const rowLink = (index: number) => rows()[index]!.querySelector<HTMLElement>('a[data-open]')!;
 const dateCell = (index: number) => within(rows()[index]!).getAllByRole('cell')[1]!;
+/** A key as a fast typist's comes: not through user-event, whose act() renders after each key. */
+const press = (key: string) => window.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true }));
 
 async function queue(records: CandidateRecord[], answers?: Record<string, () => Response | Promise<Response>>) {
   const stubbed = stub(records, answers);
@@ -107,5 +109,33 @@ describe("a candidate stepped to with j: the skeleton's words", { timeout: 20_00
     expect(said.map((one) => one.words)).toEqual(['Candidate 2 of 3 — opening…', 'Looking the candidate up…']);
     await act(async () => answer(envelope(second)));
     await screen.findByRole('heading', { level: 1 });
+  });
+});
+
+describe('keys pressed before the page they lead to is drawn', { timeout: 20_000 }, () => {
+  it('j three times in one go, from the first of four: each is kept for the page drawn next, and lands on the fourth, no further', async () => {
+    const { router, requests } = await queue([first, second, third, fourth]);
+    fireEvent.click(rowLink(0), { detail: 0 });
+    await screen.findByRole('heading', { level: 1 });
+    await waitFor(() => expect(place()).toHaveTextContent('1 of 4 · Waiting'));
+    // The second and third come while the second candidate's page is not drawn yet (its render is a transition).
+    for (const key of ['j', 'j', 'j']) press(key);
+    // Before: the first candidate's page took them, and opened the second again each time.
+    await waitFor(() => expect(router.state.location.pathname).toBe(pageOf(fourth)));
+    await waitFor(() => expect(place()).toHaveTextContent('4 of 4 · Waiting'));
+    await screen.findByRole('heading', { level: 1 });
+    // Not taken twice: nothing past the last candidate was asked for.
+    expect(screen.queryByTestId('queue-edge')).toBeNull();
+    const lookups = (record: CandidateRecord) => requests.filter((url) => url === lookupPath(record)).length;
+    expect([first, second, third, fourth].map(lookups)).toEqual([1, 0, 0, 1]);
+  });
+
+  it('j right after Enter on a row: the candidate page, once drawn, takes it (the queue did, and moved its focus)', async () => {
+    const { router } = await queue([first, second, third]);
+    // Enter on a link is its click of detail 0; outside act(), so that the page is not drawn before the key.
+    rowLink(0).dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true, detail: 0 }));
+    press('j');
+    await waitFor(() => expect(router.state.location.pathname).toBe(pageOf(second)));
+    await waitFor(() => expect(place()).toHaveTextContent('2 of 3 · Waiting'));
   });
 });

@@ -1,5 +1,6 @@
 import type { RefObject } from 'react';
 import type { Applicant } from '../../kyc/contract/applicants.ts';
+import { useLocation } from '../navigation.tsx';
 import { QUEUE_KEYS } from '../routes.ts';
 import { usePageKeys } from '../ui/page-keys.ts';
 import { focusRow, useRowReturn } from '../recent/row-return.ts';
@@ -33,5 +34,5 @@ export function useRowKeys(container: RefObject<HTMLElement | null>): void {
     const next = at < 0 ? (by > 0 ? 0 : links.length - 1) : Math.min(links.length - 1, Math.max(0, at + by));
     focusRow(links[next]!.link, true);
   };
-  usePageKeys({ [QUEUE_KEYS.next]: () => move(1), [QUEUE_KEYS.previous]: () => move(-1) });
+  usePageKeys({ [QUEUE_KEYS.next]: () => move(1), [QUEUE_KEYS.previous]: () => move(-1) }, useLocation());
 }

@@ -114,6 +114,7 @@ const go = (step: ListStep) => {
  * was said on only (the bar stays as Previous or Next opens another).
  */
 function useLoopKeys(place: ListPlace | undefined, shown: string): string | undefined {
+  const location = useLocation();
   const [wanted, setWanted] = useState<'next' | 'previous'>();
   const [edge, showEdge] = useFlash<{ on: string; words: string } | undefined>(undefined, 5_000);
   const step = (which: 'next' | 'previous') => {
@@ -130,6 +131,7 @@ function useLoopKeys(place: ListPlace | undefined, shown: string): string | unde
           [QUEUE_KEYS.back]: () => navigate(place.back),
         }
       : {},
+    location,
   );
   const ready = wanted ? place?.[wanted] : undefined;
   useEffect(() => {
