@@ -202,6 +202,18 @@ describe('lookup states', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/candidates/refId/abc'));
   });
 
+  it('not found: a recordId of 24 hexadecimal characters (a link, or the switch) is offered no "Try as refId", which it very unlikely is', async () => {
+    // Before: every recordId not found offered it, where the search box's own guess (guessKind) reads this
+    // form as a recordId; a click sent the id again and wrote a second audit line for nothing.
+    const hex = '65f1c2a9e4b0d3a1f0c9b8ff';
+    const { requests } = stubApi({ candidates: {} });
+    renderWithProviders(`/candidates/recordId/${hex}`);
+    const card = (await screen.findByRole('heading', { name: `No candidate with recordId "${hex}"` })).closest('[role="alert"]')!;
+    expect(card).toHaveTextContent("Check the id (a recordId's form, which a refId very rarely has).");
+    expect(screen.queryByRole('link', { name: /Try as/ })).not.toBeInTheDocument();
+    expect(requests.filter((url) => url.startsWith('/api/candidates/'))).toEqual([`/api/candidates/recordId/${hex}`]);
+  });
+
   it('attack: a name or an e-mail address not found as a refId is offered no "Try as recordId", which would send it to the service again', async () => {
     // Before: one click sent the personal data again and wrote a second audit line, for an id that has no
     // recordId's one form (24 hexadecimal characters) and so could find nobody.

@@ -432,9 +432,10 @@ describe('the search box', { timeout: 20_000 }, () => {
     expect(screen.queryByRole('link', { name: /Try as/ })).not.toBeInTheDocument();
     expect(requests.filter((url) => url.startsWith('/api/candidates/'))).toEqual([apiPath('refId', hex), apiPath('recordId', hex)]);
 
-    // A recordId asked for as such, then the button: the refId is looked up once, not tried as a recordId again.
+    // A recordId asked for as such (without a recordId's form: one with it is offered no "Try as refId"), then
+    // the button: the refId is looked up once, not tried as a recordId again.
     requests.length = 0;
-    const other = 'bbbbbbbbbbbbbbbbbbbbbbbb';
+    const other = 'rec-bbbb';
     await router.navigate(`/candidates/recordId/${other}`);
     await screen.findByRole('heading', { name: `No candidate with recordId "${other}"` });
     await user.click(screen.getByRole('link', { name: 'Try as refId' }));

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { type ComponentProps, type ReactNode, useId } from 'react';
 import { Link } from '../navigation.tsx';
-import { type LookupKind, looksLikeRecordId } from '../../kyc/contract/lookup.ts';
+import { guessKind, type LookupKind } from '../../kyc/contract/lookup.ts';
 import { cleanId } from '../../kyc/view/id-input.ts';
 import { readsLikeNoId } from '../../kyc/view/reads-like-no-id.ts';
 import { invisibleIn, lowerCaseRecordId, withoutMarks } from './id-marks.ts';
@@ -95,6 +95,9 @@ const notTheId: ScreenOf = ({ message }) => ({
   body: `${message} Nothing is wrong with the id you entered; ask whoever runs Candidate Lookup.`,
 });
 
+/** Why a refId not found is not offered as a recordId. */
+const NO_RECORD_ID = 'it is no recordId either: those are 24 hexadecimal characters';
+
 /**
  * Not found: what an id from a link holds that cannot be seen, when it holds some; that neither kind has
  * it once both were tried (no button that would start the round again); else the other kind to try.
@@ -138,12 +141,13 @@ function notFoundScreen({ kind, id, bothKinds, actions }: ScreenContext): Screen
       body: `The KYC service has no candidate with this id, as a refId or as a recordId. Check the id.${named}`,
     };
   }
-  // A refId without a recordId's one form can be no recordId: trying it as one would send the id (a name, an
-  // e-mail address) to the service again and write a second audit line, and could find nobody.
-  if (kind === 'refId' && !looksLikeRecordId(id)) {
+  // The other kind only where the id's form says it is that kind (guessKind, the box's guess): a name as a
+  // recordId, or a 24-hex recordId as a refId, finds nobody and was sent (and audited) again for nothing.
+  if (guessKind(id) === kind) {
+    const why = kind === 'refId' ? NO_RECORD_ID : "a recordId's form, which a refId very rarely has";
     return {
-      title: `No candidate with refId "${id}"`,
-      body: `The KYC service has no candidate with this refId. Check the id (it is no recordId either: those are 24 hexadecimal characters).${named}`,
+      title: `No candidate with ${kind} "${id}"`,
+      body: `The KYC service has no candidate with this ${kind}. Check the id (${why}).${named}`,
     };
   }
   return {
