@@ -1,7 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { renderWithProviders, stubApi } from './render.tsx';
+import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
+import { envelope, renderWithProviders, stubApi } from './render.tsx';
 
 const BOX_NAME = /^(refId|recordId) to look up$/;
 const searchBox = () => screen.getByLabelText<HTMLInputElement>(BOX_NAME);
@@ -118,6 +119,8 @@ describe('text that reads like personal data, in the search box', { timeout: 20_
     expect(screen.getByRole('button', { name: 'Look up' })).toHaveFocus();
     await user.tab();
     expect(screen.getByRole('button', { name: 'Look it up anyway' })).toHaveFocus();
+    await user.tab();
+    expect(screen.getByRole('button', { name: "Don't look it up" })).toHaveFocus();
     // Escape on its button closes it, the focus back in the box (before: nothing happened).
     await user.keyboard('{Escape}');
     expect(screen.queryByTestId('personal-data-question')).not.toBeInTheDocument();
@@ -133,6 +136,33 @@ describe('text that reads like personal data, in the search box', { timeout: 20_
     await user.keyboard('{Escape}');
     expect(searchBox()).toHaveValue('');
     expect(candidateRequests(requests)).toEqual([]);
+  });
+
+  it('on the home page the question is in the page\'s flow, above the recent lookups, not over them; "Don\'t look it up" keeps the text and the focus in the box', async () => {
+    const user = userEvent.setup();
+    const xiuying = (await sampleCandidates({ now: new Date() })).map((c) => c.record).find((r) => r.refId === 'cust_000482')!;
+    const { requests } = stubApi({ candidates: { '/api/candidates/refId/cust_000482': envelope(xiuying) } });
+    const { router } = renderWithProviders('/candidates/refId/cust_000482');
+    await screen.findByRole('heading', { level: 1, name: /王/ });
+    await router.navigate('/');
+    const recent = await screen.findByRole('heading', { name: 'Recent lookups' });
+    await user.click(searchBox());
+    await user.keyboard(`${EMAIL}{Enter}`);
+    const question = await screen.findByRole('alert');
+    // Before: taken out of the flow and laid over what follows the form, it hid the recent lookups (Chromium checked).
+    const box = screen.getByTestId('personal-data-popover');
+    expect(box).not.toHaveClass('absolute');
+    expect(box.compareDocumentPosition(recent) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(searchBox().form).toContainElement(question);
+
+    // Before: no button said no; only Escape or editing the text did.
+    await user.click(screen.getByRole('button', { name: "Don't look it up" }));
+    expect(screen.queryByTestId('personal-data-question')).not.toBeInTheDocument();
+    expect(searchBox()).toHaveValue(EMAIL);
+    expect(searchBox()).toHaveFocus();
+    expect(searchBox()).not.toHaveAttribute('aria-describedby');
+    expect(candidateRequests(requests)).toEqual(['/api/candidates/refId/cust_000482']);
+    expect(router.state.location.pathname).toBe('/');
   });
 
   it('looks a refId up at once, as before', async () => {

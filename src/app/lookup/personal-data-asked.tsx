@@ -4,16 +4,18 @@ import { PersonalDataQuestion } from '../ui/personal-data-question.tsx';
 
 /**
  * The search box's question: loaded only when its text reads like personal data, off the first load
- * (bundle-size.test.ts). It opens over the page, anchored under the form, not in the page's flow: under
- * the header's box it pushed the whole page down (about 46 px) and back up when it went. It stays in the
- * form where it was, so it is still heard as an alert and its button still comes after "Look up" in Tab
- * order. Escape closes it, in the box (the text stays, for the id to be typed over it) or on its button
- * (the focus goes back to the box, as the button it was on goes).
+ * (bundle-size.test.ts). Under the header's box (`over`) it opens over the page, anchored under the form:
+ * in the page's flow it pushed the whole page down (about 46 px) and back up when it went. On the home
+ * page it is in the flow, so that it pushes the recent lookups down: laid over them, it hid them. It stays
+ * in the form where it was, so it is still heard as an alert and its buttons still come after "Look up" in
+ * Tab order. "Don't look it up", or Escape in the box or on a button, closes it: the text stays (for the id
+ * to be typed over it) and the focus goes back to the box (before, only Escape or editing said no).
  */
 export function PersonalDataAsked({
   id,
   what,
   field,
+  over,
   onAnyway,
   onClose,
 }: {
@@ -21,6 +23,8 @@ export function PersonalDataAsked({
   what: PersonalData;
   /** The search box, in whose form Escape closes the question. */
   field: RefObject<HTMLInputElement | null>;
+  /** Opened over the page (the header's box) rather than in its flow (the home page's). */
+  over: boolean;
   onAnyway: () => void;
   onClose: () => void;
 }) {
@@ -37,14 +41,19 @@ export function PersonalDataAsked({
     form.addEventListener('keydown', close);
     return () => form.removeEventListener('keydown', close);
   }, [field, onClose]);
+  const dismiss = () => {
+    onClose();
+    field.current?.focus();
+  };
   return (
-    <div data-testid="personal-data-popover" className="absolute inset-x-0 top-full z-30">
+    <div data-testid="personal-data-popover" className={over ? 'absolute inset-x-0 top-full z-30' : undefined}>
       <PersonalDataQuestion
         id={id}
         question={`This reads like ${what}. Candidate Lookup finds candidates by refId or recordId only; look it up anyway?`}
         act="Look it up anyway"
         onAct={onAnyway}
-        className="shadow-lg"
+        other={{ act: "Don't look it up", onAct: dismiss }}
+        className={over ? 'shadow-lg' : undefined}
       />
     </div>
   );
