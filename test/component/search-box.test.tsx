@@ -253,6 +253,31 @@ describe('the search box', { timeout: 20_000 }, () => {
     expect(screen.getByText(/Removed from the id: 1 zero-width space/)).toBeInTheDocument();
   });
 
+  it("reads one id as a batch reads its line: a sentence's full stop after it goes, typed or pasted, and the cleaned id is shown", async () => {
+    // Before: `cust_000482.` stayed in the box and was looked up with its dot (a miss), where a batch's line dropped it.
+    const { requests } = stubApi({ candidates: found(['refId', xiuying], ['recordId', kwame]) });
+    const { user, router } = await pasteOnHome('cust_000482.');
+    expect(searchBox()).toHaveValue('cust_000482');
+    expect(pageStatus()).toHaveTextContent('Removed from the pasted id: the "." after it.');
+    await user.keyboard('{Enter}');
+    await screen.findByRole('heading', { level: 1, name: /王/ });
+    expect(screen.getByText('Removed from the id: the "." after it.')).toBeInTheDocument();
+
+    // Typed, with the kind read from the id as the lookup reads it: a recordId.
+    await user.clear(searchBox());
+    await user.type(searchBox(), `(${kwame.recordId}).`);
+    expect(screen.getByRole('radio', { name: 'recordId' })).toBeChecked();
+    await user.keyboard('{Enter}');
+    await screen.findByRole('heading', { level: 1, name: 'Kwame Mensah' });
+    expect(router.state.location.pathname).toBe(`/candidates/recordId/${kwame.recordId}`);
+    expect(screen.getByText(`Dropped the "(" before it and the ")." after it before looking the id up.`)).toBeInTheDocument();
+    expect(searchBox()).toHaveValue(kwame.recordId);
+    expect(requests.filter((url) => url.startsWith('/api/candidates/'))).toEqual([
+      apiPath('refId', 'cust_000482'),
+      apiPath('recordId', kwame.recordId!),
+    ]);
+  });
+
   it("a list pasted over the page's id empties the box: Enter no longer looks that candidate up again as if it were the list's (UX review, 29 November)", async () => {
     const user = userEvent.setup();
     stubApi({ candidates: found(['refId', xiuying]) });

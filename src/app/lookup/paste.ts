@@ -1,14 +1,14 @@
 import { type DashboardLink, parseDashboardLink } from '../../kyc/view/dashboard-link.ts';
 import { cleanId, describeRemoved, NAME_LINE, splitMarks } from '../../kyc/view/id-input.ts';
 import { type IdList, splitIdList } from '../../kyc/view/id-list.ts';
-import { dropHash, isNumberAfterIdWords, splitLabel, unlabelList } from '../../kyc/view/id-label.ts';
+import { isNumberAfterIdWords, readOneId, splitLabel, unlabelList } from '../../kyc/view/id-label.ts';
 import { readsLikePersonalData } from '../../kyc/view/personal-data.ts';
 import { MAX_ID_LENGTH } from '../../kyc/contract/lookup.ts';
 import { type AppLink, parseAppLink } from '../routes.ts';
 
-// The search box's rule for text that reads like personal data comes with the paste reader, after the
-// first paint (useSubmit waits for it when a lookup is sent before it is here).
-export { readsLikePersonalData };
+// The search box's rule for text that reads like personal data, and the batch's rule for one id, come with
+// the paste reader, after the first paint (useSubmit waits for it when a lookup is sent before it is here).
+export { readOneId, readsLikePersonalData };
 
 export type Pasted =
   | { type: 'link'; link: AppLink }
@@ -129,8 +129,9 @@ export function interpretPaste(text: string): Pasted {
   // A column's heading and one id under it: that id.
   if (list.ids.length === 1 && list.heading !== undefined)
     return { type: 'id', id: list.ids[0]!, removed: `the column's heading "${list.heading}"` };
-  // The `#` a ticket numbers an id with, dropped as from an id in a sentence (and from a batch's line).
-  const hashed = dropHash(cleaned.id);
-  const removed = [describeRemoved(cleaned.removed), hashed.hash && 'the "#" before it'].filter(Boolean).join(' and ');
-  return { type: 'id', id: hashed.id, removed: removed || undefined };
+  // One id, read as a batch reads its line (readOneId): the `#` a ticket numbers it with, quotes, a
+  // sentence's full stop after it. Before, only the `#` went: `cust_000482.` was looked up with its dot.
+  const one = readOneId(cleaned.id);
+  const removed = [describeRemoved(cleaned.removed), one.removed].filter(Boolean).join(' and ');
+  return { type: 'id', id: one.id, removed: removed || undefined };
 }

@@ -33,7 +33,9 @@ type Current = { kind: LookupKind; id: string } | undefined;
 export function kindOf(chosen: LookupKind | undefined, value: string, current: Current): { kind: LookupKind; guessed: boolean } {
   if (chosen) return { kind: chosen, guessed: false };
   if (current && value === current.id) return { kind: current.kind, guessed: false };
-  const id = unwrapId(cleanId(value).id).id;
+  const unwrapped = unwrapId(cleanId(value).id).id;
+  // As the lookup will read it (readBox): `65f1c2a9e4b0d3a1f0c9b801.` is a recordId.
+  const id = pasteModule?.readOneId(unwrapped).id ?? unwrapped;
   if (id === '') return { kind: current?.kind ?? 'refId', guessed: false };
   return { kind: guessKind(id), guessed: true };
 }
@@ -202,8 +204,12 @@ function readBox(input: SubmitInput) {
   const appLink = parseAppLink(input.value.trim());
   if (appLink) return { kind: appLink.kind, id: appLink.id, environment: appLink.environment, removed: [], guessed: false };
   const { id: cleaned, removed } = cleanId(input.value);
-  const { id, dropped } = unwrapId(cleaned);
-  return { kind: input.kind, id, environment: input.environment, read: input.dashboard, removed, dropped, guessed: input.guessed };
+  const unwrapped = unwrapId(cleaned);
+  // Read as the batch reads a line (a sentence's full stop after it, a label, a `#`): the rule comes with
+  // the paste reader, which a lookup waits for (useSubmit); without it (offline), as unwrapped.
+  const one = pasteModule?.readOneId(unwrapped.id) ?? { id: unwrapped.id, removed: undefined };
+  const dropped = [unwrapped.dropped, one.removed].filter(Boolean).join(' and ') || undefined;
+  return { kind: input.kind, id: one.id, environment: input.environment, read: input.dashboard, removed, dropped, guessed: input.guessed };
 }
 
 /**

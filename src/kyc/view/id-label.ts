@@ -1,5 +1,5 @@
 import { LABELLED } from './id-input.ts';
-import type { IdEntry, IdList } from './id-list.ts';
+import { type IdEntry, type IdList, readEntry } from './id-list.ts';
 import { ID_WORD } from './personal-data.ts';
 
 /**
@@ -40,10 +40,33 @@ export function dropHash(id: string): { id: string; hash: boolean } {
   return /^#[^#\s]/.test(id) ? { id: id.slice(1), hash: true } : { id, hash: false };
 }
 
-/** One line's id as the box reads a pasted one: its label, a sentence's full stop after it and its `#` dropped. */
-export function lineId(line: string): string {
+/** One line's id without its label (and a sentence's full stop after it) and its `#`, and which went. */
+function unlabel(line: string): { id: string; label: string | undefined; hash: boolean } {
   const labelled = splitLabel(line);
-  return dropHash(labelled ? labelled.rest.replace(/[.,;]+$/, '') : line).id;
+  const { id, hash } = dropHash(labelled ? labelled.rest.replace(/[.,;]+$/, '') : line);
+  return { id, label: labelled?.label, hash };
+}
+
+/** One line's id as the box reads a pasted one: its label, a sentence's full stop after it and its `#` dropped. */
+export const lineId = (line: string): string => unlabel(line).id;
+
+/**
+ * The one id the search box looks up, read as the batch reads each line of its list (readEntry, then
+ * lineId): one rule for both, so that `cust_000482.` is `cust_000482` in the box as in a batch (the box
+ * kept the full stop and looked the id up with it, a miss), and what was dropped, in words, for the box to
+ * say. What the box alone drops (the search shortcut's leading `/`) goes before.
+ */
+export function readOneId(text: string): { id: string; removed: string | undefined } {
+  const entry = readEntry(text, true);
+  const { id, label, hash } = unlabel(entry.id);
+  const removed = [
+    entry.firstCell && "the row's other cells",
+    entry.unquoted && 'the quotes around it',
+    entry.marks,
+    label && `the label "${label}"`,
+    hash && 'the "#" before it',
+  ].filter(Boolean);
+  return { id, removed: removed.length > 0 ? removed.join(' and ') : undefined };
 }
 
 /**

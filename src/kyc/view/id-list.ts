@@ -71,26 +71,14 @@ export function splitIdList(text: string, readAppLink?: (text: string) => string
   // Lines are counted as pasted, blank ones included, so that row 7 is the 7th line of the spreadsheet's column.
   const parts = text.split(rule === 'lines' ? LINE_BREAK : rule === 'commas' ? LIST_MARKS : SEPARATORS);
   for (const [index, whole] of parts.entries()) {
-    // Rows copied from a spreadsheet: a tab between cells, the id in the first (no id holds a tab).
-    const cells = rule === 'lines' ? whole.split('\t') : [whole];
-    const part = cells.length > 1 && cells[0]!.trim() !== '' ? cells[0]! : whole;
-    if (part !== whole) firstCells += 1;
-    const cleaned = cleanId(part);
-    for (const { label, count } of cleaned.removed) totals.set(label, (totals.get(label) ?? 0) + count);
-    const bare = unquote(cleaned.id);
-    if (bare !== cleaned.id) unquoted += 1;
-    // A dashboard link is the recordId it opens, as in the search box (a refId batch finds it by recordId).
-    const link = parseDashboardLink(bare);
-    if (link?.ok) links += 1;
-    // A link to a candidate page of this app (copied from the address bar, or another batch's row) is its id.
-    const appLinkId = link?.ok ? undefined : readAppLink?.(bare);
-    if (appLinkId) appLinks += 1;
-    // A sentence's marks around a run of characters (a ticket's `support-ticket-4410,`), dropped as the
-    // search box's paste drops them from each run of a sentence; a line with spaces (`Sean O'Brien Jr.`) is kept whole.
-    const { bare: unwrapped } = splitMarks(bare);
-    const marked = !link?.ok && !appLinkId && !/\s/.test(bare) && unwrapped !== '' && unwrapped !== bare;
-    if (marked) unmarked += 1;
-    const id = link?.ok ? link.recordId : (appLinkId ?? (marked ? unwrapped : bare));
+    const entry = readEntry(whole, rule === 'lines', readAppLink);
+    for (const { label, count } of entry.removed) totals.set(label, (totals.get(label) ?? 0) + count);
+    if (entry.firstCell) firstCells += 1;
+    if (entry.unquoted) unquoted += 1;
+    if (entry.link) links += 1;
+    if (entry.appLink) appLinks += 1;
+    if (entry.marks) unmarked += 1;
+    const { id } = entry;
     if (id === '') continue;
     // A column copied with its heading: the first line names the column, it is no id.
     if (!keepHeading && rule === 'lines' && entries.length === 0 && heading === undefined && COLUMN_HEADING.test(id)) {
@@ -119,6 +107,54 @@ export function splitIdList(text: string, readAppLink?: (text: string) => string
   const removed = [...totals].map(([label, count]) => ({ label, count })).filter((r) => !isAroundTheId(r));
   const named = heading === undefined ? {} : { heading, headingLine };
   return { ids, entries, duplicates, links, appLinks, unquoted, unmarked, firstCells, removed, rule, ...named };
+}
+
+/** One entry as a list reads it, and what was taken off it to read it so. */
+export interface EntryRead {
+  id: string;
+  /** Invisible characters and outer whitespace (cleanId). */
+  removed: Removed[];
+  /** A row of tab-separated cells, read as its first. */
+  firstCell: boolean;
+  unquoted: boolean;
+  /** A link of the service's dashboard, read as the recordId it opens. */
+  link: boolean;
+  /** A link of a candidate page of this app, read as its id. */
+  appLink: boolean;
+  /** A sentence's marks dropped from around it, in words: `"." after it`. */
+  marks: string | undefined;
+}
+
+/**
+ * One line of a list (or one entry of a single line split: `cells` false) as the batch reads it: its first
+ * cell, cleaned of invisible characters and outer whitespace, unquoted, a link read as its id, and a
+ * sentence's marks dropped from around a run without spaces. The search box reads the one id it looks up
+ * by it too (readOneId, id-label.ts).
+ */
+export function readEntry(whole: string, cells: boolean, readAppLink?: (text: string) => string | undefined): EntryRead {
+  // Rows copied from a spreadsheet: a tab between cells, the id in the first (no id holds a tab).
+  const split = cells ? whole.split('\t') : [whole];
+  const part = split.length > 1 && split[0]!.trim() !== '' ? split[0]! : whole;
+  const cleaned = cleanId(part);
+  const bare = unquote(cleaned.id);
+  // A dashboard link is the recordId it opens, as in the search box (a refId batch finds it by recordId).
+  const link = parseDashboardLink(bare);
+  // A link to a candidate page of this app (copied from the address bar, or another batch's row) is its id.
+  const appLinkId = link?.ok ? undefined : readAppLink?.(bare);
+  // A sentence's marks around a run of characters (a ticket's `support-ticket-4410,`), dropped as the
+  // search box's paste drops them from each run of a sentence; a line with spaces (`Sean O'Brien Jr.`) is kept whole.
+  const { lead, bare: unwrapped, tail } = splitMarks(bare);
+  const marked = !link?.ok && !appLinkId && !/\s/.test(bare) && unwrapped !== '' && unwrapped !== bare;
+  const marks = marked ? [lead && `the "${lead}" before it`, tail && `the "${tail}" after it`].filter(Boolean).join(' and ') : undefined;
+  return {
+    id: link?.ok ? link.recordId : (appLinkId ?? (marked ? unwrapped : bare)),
+    removed: cleaned.removed,
+    firstCell: part !== whole,
+    unquoted: bare !== cleaned.id,
+    link: link?.ok === true,
+    appLink: Boolean(appLinkId),
+    marks,
+  };
 }
 
 /**
