@@ -1,4 +1,5 @@
-import { cleanId, describeRemoved, splitMarks } from '../../kyc/view/id-input.ts';
+import { cleanId, describeRemoved } from '../../kyc/view/id-input.ts';
+import { splitMarks } from '../../kyc/view/sentence-marks.ts';
 
 /** What an id looked up holds that is not its own, for the not-found screen to offer the id meant (candidate-error.tsx). */
 

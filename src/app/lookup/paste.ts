@@ -1,14 +1,32 @@
 import { type DashboardLink, parseDashboardLink } from '../../kyc/view/dashboard-link.ts';
-import { cleanId, describeRemoved, NAME_LINE, splitMarks } from '../../kyc/view/id-input.ts';
+import { cleanId, describeRemoved } from '../../kyc/view/id-input.ts';
+import { splitMarks } from '../../kyc/view/sentence-marks.ts';
 import { type IdList, splitIdList } from '../../kyc/view/id-list.ts';
 import { isNumberAfterIdWords, readOneId, splitLabel, unlabelList } from '../../kyc/view/id-label.ts';
-import { readsLikePersonalData } from '../../kyc/view/personal-data.ts';
+import { NAME_LINE, readsLikePersonalData } from '../../kyc/view/personal-data.ts';
 import { MAX_ID_LENGTH } from '../../kyc/contract/lookup.ts';
 import { type AppLink, parseAppLink } from '../routes.ts';
+import type { LookupFormAction } from './lookup-form-state.ts';
 
 // The search box's rule for text that reads like personal data, and the batch's rule for one id, come with
 // the paste reader, after the first paint (useSubmit waits for it when a lookup is sent before it is here).
 export { readOneId, readsLikePersonalData };
+
+/**
+ * What a list or a link pasted does to the search box: here, with the reader that finds them, rather than
+ * in the first load (bundle-size.test.ts).
+ */
+export function pastedAction(pasted: Exclude<Pasted, { type: 'id' }>): LookupFormAction {
+  if (pasted.type === 'list') return { type: 'pastedList', list: pasted.list };
+  if (pasted.type === 'link') {
+    const { kind, id, environment } = pasted.link;
+    return { type: 'pastedAppLink', kind, id, environment };
+  }
+  const { link } = pasted;
+  return link.ok
+    ? { type: 'pastedDashboard', link: { clientId: link.clientId, recordId: link.recordId } }
+    : { type: 'pastedBadLink', problem: link.problem };
+}
 
 export type Pasted =
   | { type: 'link'; link: AppLink }

@@ -165,15 +165,8 @@ function takePaste(
   start: number,
   dispatch: Dispatch<LookupFormAction>,
 ) {
-  if (pasted.type === 'list') return dispatch({ type: 'pastedList', list: pasted.list });
-  if (pasted.type === 'dashboard') {
-    if (!pasted.link.ok) return dispatch({ type: 'pastedBadLink', problem: pasted.link.problem });
-    return dispatch({ type: 'pastedDashboard', link: { clientId: pasted.link.clientId, recordId: pasted.link.recordId } });
-  }
-  if (pasted.type === 'link') {
-    const { kind, id, environment } = pasted.link;
-    return dispatch({ type: 'pastedAppLink', kind, id, environment });
-  }
+  // A list or a link comes only from the reader, which says what it does to the box.
+  if (pasted.type !== 'id') return dispatch(pasteModule!.pastedAction(pasted));
   const caret = start + pasted.id.length;
   dispatch({ type: 'pastedId', value: over(pasted.id), removed: pasted.removed });
   requestAnimationFrame(() => box.setSelectionRange(caret, caret));

@@ -92,30 +92,6 @@ export function unwrapId(id: string): { id: string; dropped: string | undefined 
   return { id: rest, dropped: dropped.length > 0 ? dropped.join(' and ') : undefined };
 }
 
-/**
- * An id as a sentence gives it (`support-ticket-4410,`, `#user-7781`, `(cust_1)`, `“cust_1”`): brackets,
- * quotes (curly ones too, as mail writes them) or `#` before it; a bracket, quote or the sentence's
- * punctuation after it, but a closing bracket the id itself opened stays (`acme(1)`), as in a link
- * (bare-link.ts). One rule for the paste's sentences (paste.ts), each line of a list (id-list.ts) and the
- * not-found screen's offer (id-marks.ts).
- */
-export function splitMarks(text: string): { lead: string; bare: string; tail: string } {
-  const lead = /^[("'#<[{\u201c\u201e\u2018\u00ab\u2039]+/.exec(text)?.[0] ?? '';
-  let tail = /[)"'>\].,;:!?}\u201d\u2019\u00bb\u203a]+$/.exec(text.slice(lead.length))?.[0] ?? '';
-  let bare = text.slice(lead.length, text.length - tail.length);
-  while (tail !== '' && opened(bare, tail[0]!)) {
-    bare += tail[0];
-    tail = tail.slice(1);
-  }
-  return { lead, bare, tail };
-}
-
-/** Whether `text` opened the bracket that `close` would close. */
-function opened(text: string, close: string): boolean {
-  const open = { ')': '(', ']': '[', '}': '{' }[close];
-  return open !== undefined && text.split(open).length > text.split(close).length;
-}
-
 /** The id without the pair of quotes around it (QUOTES), or as it is. */
 export function unquote(id: string): string {
   const pair = QUOTES.find(([open, close]) => id.length > 2 && id.startsWith(open) && id.endsWith(close));
@@ -135,15 +111,6 @@ export function describeRemoved(removed: Removed[]): string | undefined {
 function listed(parts: string[]): string {
   return parts.length === 1 ? parts[0]! : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
 }
-
-/**
- * A name on a line of its own (`Maria de Souza`, `Ludwig van Beethoven`): two to four words, capitalised
- * (or of a script without case), short particles between. A refId may be one: in a column of two or more
- * ids it is an id, not a sentence whose words are left out with it (as they were, unsaid). Above one id,
- * or beside plain words (`Thanks`), it is a ticket's subject, as before (paste.ts). Not found, a batch row
- * says it reads like a name (batch-table.tsx).
- */
-export const NAME_LINE = /^[\p{Lu}\p{Lo}][\p{L}'’.-]*(?: (?:[\p{Lu}\p{Lo}][\p{L}'’.-]*|\p{Ll}{1,3})){0,2} [\p{Lu}\p{Lo}][\p{L}'’.-]*$/u;
 
 /**
  * One id after a label, as a customer's mail or a ticket gives it ("Reference ID: cust_000482",

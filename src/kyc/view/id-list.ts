@@ -1,5 +1,6 @@
 import { parseDashboardLink } from './dashboard-link.ts';
-import { cleanId, isAroundTheId, type Removed, splitMarks, unquote } from './id-input.ts';
+import { cleanId, isAroundTheId, type Removed, unquote } from './id-input.ts';
+import { splitMarks } from './sentence-marks.ts';
 
 /**
  * A pasted list of ids (the batch page's box, a list pasted into the search box), read line by line with

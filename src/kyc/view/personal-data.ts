@@ -1,7 +1,14 @@
-import { NAME_LINE } from './id-input.ts';
-
 /** What a text reads like when it is a person's data rather than an id, as the search box's question says it. */
 export type PersonalData = "a person's name" | 'an e-mail address' | 'a phone number' | 'a date';
+
+/**
+ * A name on a line of its own (`Maria de Souza`, `Ludwig van Beethoven`): two to four words, capitalised
+ * (or of a script without case), short particles between. A refId may be one: in a column of two or more
+ * ids it is an id, not a sentence whose words are left out with it (as they were, unsaid). Above one id,
+ * or beside plain words (`Thanks`), it is a ticket's subject, as before (paste.ts). Not found, a batch row
+ * says it reads like a name (batch-table.tsx).
+ */
+export const NAME_LINE = /^[\p{Lu}\p{Lo}][\p{L}'’.-]*(?: (?:[\p{Lu}\p{Lo}][\p{L}'’.-]*|\p{Ll}{1,3})){0,2} [\p{Lu}\p{Lo}][\p{L}'’.-]*$/u;
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** 8 to 15 digits as people write a number (`+33 6 12 34 56 78`, `(555) 123-4567`). */
