@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { CandidateRecord } from '../../src/kyc/contract/schema.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
-import { fetchPasteBy, loadPaste } from '../../src/app/lookup/use-lookup-form.ts';
+import { fetchPasteBy, loadPaste, readerWaitBy } from '../../src/app/lookup/use-lookup-form.ts';
 import { envelope, pageStatus, renderWithProviders, stubApi } from './render.tsx';
 
 const samples = (await sampleCandidates({ now: new Date() })).map((c) => c.record);
@@ -355,6 +355,64 @@ describe('the search box', { timeout: 20_000 }, () => {
       await waitFor(() => expect(router.state.location.pathname).toBe('/candidates/refId/cust_000482'));
       expect(requests).toContain(apiPath('refId', 'cust_000482'));
     } finally {
+      fetchPasteBy(() => import('../../src/app/lookup/paste.ts'));
+      await loadPaste();
+    }
+  });
+
+  it('attack: a paste reader that never settles holds Enter only for a short wait, then the box is looked up as it shows, and the page says it was not read in full', async () => {
+    // Before: the lookup waited for the reader (it brings the personal-data rule) for ever; Enter did nothing.
+    const { requests } = stubApi({ candidates: found(['refId', xiuying]) });
+    let end = () => {};
+    const ended = new Promise<void>((resolve) => (end = resolve));
+    fetchPasteBy(() => new Promise<never>(() => {}));
+    readerWaitBy(() => ended);
+    try {
+      const { user, router } = await pasteOnHome('  refId: cust_000482.\n');
+      expect(searchBox()).toHaveValue('cust_000482');
+      await user.keyboard('{Enter}');
+      // Waiting: nothing sent yet, the text as it was.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(router.state.location.pathname).toBe('/');
+      expect(searchBox()).toHaveValue('cust_000482');
+      end();
+      await waitFor(() => expect(router.state.location.pathname).toBe('/candidates/refId/cust_000482'));
+      expect(requests).toContain(apiPath('refId', 'cust_000482'));
+      await screen.findByRole('heading', { level: 1, name: /王/ });
+      expect(
+        screen.getByText("Dropped the box's full reading of the id (it did not load in time) before looking the id up."),
+      ).toBeInTheDocument();
+    } finally {
+      readerWaitBy();
+      fetchPasteBy(() => import('../../src/app/lookup/paste.ts'));
+      await loadPaste();
+    }
+  });
+
+  it('attack: what is typed while Enter waits for a paste reader that never settles is never lost: that lookup is dropped, the next Enter looks up the text', async () => {
+    const { requests } = stubApi({ candidates: found(['refId', xiuying]) });
+    let end = () => {};
+    const ended = new Promise<void>((resolve) => (end = resolve));
+    fetchPasteBy(() => new Promise<never>(() => {}));
+    readerWaitBy(() => ended);
+    try {
+      const user = userEvent.setup();
+      const { router } = renderWithProviders('/');
+      await findSearchBox();
+      await user.type(searchBox(), 'cust_00048{Enter}');
+      await user.type(searchBox(), '2');
+      end();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(router.state.location.pathname).toBe('/');
+      expect(searchBox()).toHaveValue('cust_000482');
+      expect(requests.filter((url) => url.startsWith('/api/candidates/'))).toEqual([]);
+      // The wait is over (its promise settled): the next Enter goes ahead, with what was typed, and says it went without the reader.
+      await user.keyboard('{Enter}');
+      await screen.findByRole('heading', { level: 1, name: /王/ });
+      expect(requests.filter((url) => url.startsWith('/api/candidates/'))).toEqual([apiPath('refId', 'cust_000482')]);
+      expect(screen.getByText(/^Dropped the box's full reading of the id/)).toBeInTheDocument();
+    } finally {
+      readerWaitBy();
       fetchPasteBy(() => import('../../src/app/lookup/paste.ts'));
       await loadPaste();
     }

@@ -127,6 +127,33 @@ export function fetchPasteBy(fetch: () => Promise<PasteModule>) {
   fetchPaste = fetch;
 }
 
+/** How long a lookup waits for a reader that neither comes nor fails before it goes ahead without it. */
+const READER_WAIT_MS = 3000;
+const readerWaitMs = () => new Promise<void>((resolve) => setTimeout(resolve, READER_WAIT_MS));
+let readerWait = readerWaitMs;
+
+/** That wait ended by `wait` from now on (a test's, to end it when it says), or by READER_WAIT_MS again. */
+export function readerWaitBy(wait = readerWaitMs) {
+  readerWait = wait;
+}
+
+/**
+ * Calls `go` once, whichever comes first: the paste reader (0), its failure (1: offline, `anyway`), or the
+ * end of the wait for it (2: `late`), then only if the box still holds `value` (typed in since, what was
+ * typed stays, for the next Enter). Before, a reader that never settled held Enter for ever.
+ */
+function afterReader(field: RefObject<HTMLInputElement | null>, value: string, go: (anyway: boolean, late: boolean) => void) {
+  void Promise.race([
+    loadPaste().then(
+      () => 0,
+      () => 1,
+    ),
+    readerWait().then(() => 2),
+  ]).then((how) => {
+    if (how < 2 || field.current?.value === value) go(how > 0, how > 1);
+  });
+}
+
 /**
  * A paste into the box: a dashboard link or a link of this app gives its id, a list is held for a batch, an
  * id is cleaned. Before the reader is here, the text goes in at once, cleaned by the small rule of the first
@@ -212,8 +239,9 @@ function readBox(input: SubmitInput) {
  */
 function useSubmit(input: SubmitInput, dispatch: Dispatch<LookupFormAction>) {
   const queryClient = useQueryClient();
-  // `anyway`: the reviewer answered the question of text that reads like personal data (below) by looking it up.
-  const submit = (event?: FormEvent, anyway = false) => {
+  // `anyway`: the reviewer answered the question of text that reads like personal data (below) by looking it up;
+  // `late`: the paste reader did not come in time (afterReader).
+  const submit = (event?: FormEvent, anyway = false, late = false) => {
     event?.preventDefault();
     const box = readBox(input);
     if (box.problem !== undefined) return dispatch({ type: 'refused', problem: box.problem });
@@ -226,12 +254,9 @@ function useSubmit(input: SubmitInput, dispatch: Dispatch<LookupFormAction>) {
     // address, the history and the audit file: asked first, the box's text selected to type the id over it.
     if (!anyway && id !== input.shown?.id && !pasteModule) {
       // The rule comes with the paste reader, after the first paint: a lookup sent before it is here waits
-      // for it, and one it cannot be fetched for goes ahead (offline, the lookup says so itself).
-      loadPaste().then(
-        () => submit(undefined, false),
-        () => submit(undefined, true),
-      );
-      return;
+      // for it, and one it cannot be fetched for goes ahead (offline, the lookup says so itself), as does one
+      // whose reader has not come after a short wait.
+      return afterReader(input.field, input.value, (ahead, late) => submit(undefined, ahead, late));
     }
     const what = anyway || id === input.shown?.id ? undefined : pasteModule?.readsLikePersonalData(id);
     if (what) {
@@ -246,10 +271,13 @@ function useSubmit(input: SubmitInput, dispatch: Dispatch<LookupFormAction>) {
     if (page) start(page);
     else void loadCandidatePage().then(start, () => {});
     const cleanedNote = [input.cleaned, describeRemoved(removed)].filter(Boolean).join(', ') || undefined;
+    // Without the reader, a paste is looked up as the box showed it (a list or a link in it not read), and any
+    // text unasked about personal data and without the batch's reading (readOneId): said.
+    const dropped = [box.dropped, late && "the box's full reading of the id (it did not load in time)"].filter(Boolean).join(' and ');
     const note: LookupNote = {
       ...(cleanedNote ? { cleaned: cleanedNote } : {}),
       ...(read ? { dashboard: read.note } : {}),
-      ...(box.dropped ? { dropped: box.dropped } : {}),
+      ...(dropped ? { dropped } : {}),
       ...(box.guessed && kind === 'recordId' ? { guessed: true } : {}),
     };
     navigate(environmentPath(environment, candidatePath(kind, id)), { state: Object.keys(note).length > 0 ? note : null });
