@@ -53,8 +53,14 @@ export interface AuditEntry extends RequestAuditFields {
    */
   cut?: AnswerCut;
   /**
+   * A cut line's: the bytes of the answer's body written to the connection before it was cut, so what at
+   * most may have reached the client (a record cut for another candidate's id had sent that much of it).
+   */
+  sentBytes?: number;
+  /**
    * The answer's record was another candidate's (`other_candidate`: a cache or gateway in front of the
-   * service answering wrongly): the id of the kind asked that it gave, cut as `id` is. Nothing of it was sent.
+   * service answering wrongly): the id of the kind asked that it gave, cut as `id` is. Nothing of it was sent,
+   * unless the line is a cut one (`cut`): then `sentBytes` of the answer had gone before the id was read.
    */
   answeredId?: string;
 }

@@ -70,6 +70,7 @@ export function lookupLine(
       ...(read.fieldsWithheld ? { fieldsWithheld: read.fieldsWithheld } : {}),
       durationMs: elapsed(call),
       ...(outcome.cut ? { cut: outcome.cut } : {}),
+      ...(outcome.cut && outcome.sentBytes !== undefined ? { sentBytes: outcome.sentBytes } : {}),
       ...(outcome.answeredId === undefined ? {} : { answeredId: cutText(outcome.answeredId, MAX_LOGGED_ID) }),
     };
   };

@@ -36,6 +36,8 @@ export interface Outcome {
   reached: boolean;
   /** A full answer cut short after its status line: the request's second line says why (audit-entries.ts). */
   cut?: AnswerCut;
+  /** A cut answer's body bytes written before the cut (lookup/answer-end.ts). */
+  sentBytes?: number;
   /** An answer refused as another candidate's (other_candidate): the id its record gave. */
   answeredId?: string;
 }
@@ -50,6 +52,8 @@ export interface LineOptions {
   counted?: boolean;
   /** The answer was cut short after its status line, for this reason (lookup/answer-end.ts). */
   cut?: AnswerCut;
+  /** How many bytes of the cut answer's body had been written (lookup/answer-end.ts). */
+  sentBytes?: number;
   /** The answer's record was another candidate's: the id it gave (other_candidate). */
   answeredId?: string;
 }
@@ -59,13 +63,14 @@ export type Audit = (status: number, code: Outcome['code'], options?: LineOption
 
 /** The audit of one request: `line` says what it was, `what` names it in the 503 ("lookup", "request"). */
 export function auditTrail(deps: AuditDeps, res: http.ServerResponse, what: string, line: (outcome: Outcome) => RefusedEntry): Audit {
-  return (status, code, { upstreamStatus = null, reached = false, counted = false, cut, answeredId } = {}) => {
+  return (status, code, { upstreamStatus = null, reached = false, counted = false, cut, sentBytes, answeredId } = {}) => {
     const entry = line({
       status,
       code,
       upstreamStatus,
       reached,
       ...(cut ? { cut } : {}),
+      ...(sentBytes === undefined ? {} : { sentBytes }),
       ...(answeredId === undefined ? {} : { answeredId }),
     });
     return counted ? countLine(deps, res, what, entry) : writeLine(deps, res, what, entry);

@@ -2,6 +2,7 @@ import type http from 'node:http';
 import type { AnswerCut } from '../audit/audit.ts';
 import { type Audit, LEFT_BEFORE_ANSWER, refuse } from '../audit/audit-trail.ts';
 import type { ApiFailure } from '../http/api-failure.ts';
+import { bytesSent } from '../http/http-reply.ts';
 
 /**
  * How a full answer ended, once its status line is out. Its audit line was written before the first byte
@@ -26,7 +27,9 @@ export function watchAnswerEnd(res: http.ServerResponse, audit: Audit, upstreamS
     const { failure, reason } = why ?? { failure: LEFT_BEFORE_ANSWER, reason: 'client_left' };
     // Nobody waits for this line: one the log cannot take (stuck, or closed as the server stops) leaves the 200 line alone.
     const answered = failure.answeredId === undefined ? {} : { answeredId: failure.answeredId };
-    void audit(failure.status, failure.code, { upstreamStatus, reached: true, cut: reason, ...answered });
+    // How much had gone out: for a record cut as another candidate's, how much of that candidate's was disclosed.
+    const sentBytes = bytesSent(res);
+    void audit(failure.status, failure.code, { upstreamStatus, reached: true, cut: reason, sentBytes, ...answered });
   });
   return {
     cut(failure, reason) {

@@ -19,5 +19,18 @@ export function answeredRecordOf(line: Record<string, unknown>): { kind: LookupK
 export function answeredWords(line: Record<string, unknown>, text: (value: unknown) => string | null): string | undefined {
   const answered = answeredRecordOf(line);
   if (!answered) return undefined;
-  return `Refused: the KYC service answered with the record of ${answered.kind} ${text(answered.id)} when asked for ${answered.kind} ${text(line.id) ?? '(no id)'}`;
+  return `Refused: the KYC service answered with the record of ${answered.kind} ${text(answered.id)} when asked for ${answered.kind} ${text(line.id) ?? '(no id)'}; nothing of it sent`;
+}
+
+/**
+ * A cut line's words for it: its id came past the 64 KiB held back (asked-id-watch.ts), so part of that
+ * candidate's record had already gone to the browser, pictures perhaps. Not a refusal: a lead searching
+ * that candidate reads what of them left, and how much (`sentBytes`, absent in lines of before).
+ */
+export function cutAnsweredWords(line: Record<string, unknown>, text: (value: unknown) => string | null): string | undefined {
+  const answered = answeredRecordOf(line);
+  if (!answered) return undefined;
+  const sent = line.sentBytes;
+  const bytes = typeof sent === 'number' && Number.isSafeInteger(sent) && sent >= 0 ? ` (${sent.toLocaleString('en')} bytes)` : '';
+  return `Cut: part of the record of ${answered.kind} ${text(answered.id)}${bytes} was sent before it was found to be another candidate's, when asked for ${answered.kind} ${text(line.id) ?? '(no id)'}`;
 }

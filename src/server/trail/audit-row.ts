@@ -10,7 +10,7 @@ import { isLookupKind, type LookupKind } from '../../kyc/contract/lookup.ts';
 import { lineHash } from '../audit/audit-chain.ts';
 import { cutText } from '../audit/audit-line.ts';
 import { elapsedText } from '../log/elapsed.ts';
-import { answeredRecordOf, answeredWords } from './answered-record.ts';
+import { answeredRecordOf, answeredWords, cutAnsweredWords } from './answered-record.ts';
 import { filterText } from './audit-filter-text.ts';
 
 /**
@@ -234,8 +234,8 @@ function detailOf(line: Line, action: AuditAction): string | null {
       add(typeof line.note === 'string' ? line.note : `a line of kind "${String(line.kind).slice(0, 40)}"`);
       break;
     case 'cut':
-      add(CUT_WORDS[String(line.cut)] ?? 'the answer was cut short after it began');
-      add(answeredWords(line, text));
+      // Cut as another candidate's: what of theirs was sent says it all (the reason's words would call it a refusal).
+      add(cutAnsweredWords(line, text) ?? CUT_WORDS[String(line.cut)] ?? 'the answer was cut short after it began');
       break;
     default:
       add(typeof line.batchSize === 'number' && `a batch of ${line.batchSize} ids refused whole`);
@@ -245,7 +245,7 @@ function detailOf(line: Line, action: AuditAction): string | null {
       );
       add(line.fieldsWithheld === 'archiving_key' && 'support fields withheld: the key archives after extract');
       // Its record was someone else's: refused, and the line names whose, so a lead can follow it up.
-      add(answeredWords(line, text)?.concat('; nothing of it sent'));
+      add(answeredWords(line, text));
       // A success says nothing the outcome does not; another answer of the service is worth a word.
       add(
         typeof line.upstreamStatus === 'number' &&
