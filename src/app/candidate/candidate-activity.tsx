@@ -64,7 +64,7 @@ function ActivityCard({ environment, refId, recordId, user, role, fetchedAt }: P
         </summary>
         <div className="mt-3 space-y-2">
           {activity.error && <p className="text-sm text-red-800">{asApiError(activity.error, 'The answer could not be read.').message}</p>}
-          {activity.data && <ActivityList answer={activity.data} user={user} />}
+          {activity.data && <ActivityList answer={activity.data} user={user} ids={ids} />}
           {readsAuditTrail(role) && (
             <p className="text-sm">
               <Link
@@ -116,14 +116,29 @@ function todayText(answer: ActivityAnswer, user: string | undefined, now: Date, 
  * What came of it, when it was not an answer: " (cancelled)" when the browser left first, " (refused: <code>)",
  * or for an answer cut short what it would have been answered.
  */
-function outcomeOf(row: ActivityAnswer['rows'][number]): string {
+function outcomeOf(row: ActivityRow): string {
   if (row.status === null || row.status < 400) return '';
   if (row.action === 'cut')
     return ` (${row.code === 'cancelled' ? 'the client left before its end' : `would have been: ${row.code ?? row.status}`})`;
   return row.code === 'cancelled' ? ' (cancelled before the answer)' : ` (refused: ${row.code ?? row.status})`;
 }
 
-function ActivityList({ answer, user }: { answer: ActivityAnswer; user: string | undefined }) {
+/**
+ * A lookup of another candidate whose answer was this one's record (other_candidate): the search found it
+ * by the id that record gave (answered-record.ts), and its row names the id asked, so "sam — Looked up
+ * (refused)" read as sam looking this candidate up. Said as what happened to this candidate's record.
+ */
+function answeredText(row: ActivityRow, ids: CandidateIds): string | undefined {
+  const own = row.kind === null ? undefined : ids[row.kind];
+  if (row.code !== 'other_candidate' || own === undefined || row.id === own) return undefined;
+  const what = row.action === 'cut' ? 'part of it was sent before the answer was cut short' : 'refused, nothing of it sent';
+  return `Asked for ${row.kind} ${row.id}; the service answered with this candidate's record: ${what}`;
+}
+
+type ActivityRow = ActivityAnswer['rows'][number];
+type CandidateIds = { refId?: string; recordId?: string };
+
+function ActivityList({ answer, user, ids }: { answer: ActivityAnswer; user: string | undefined; ids: CandidateIds }) {
   if (answer.rows.length === 0)
     return <p className="text-sm text-slate-600">Nobody has looked at this candidate in the last {ACTIVITY_DAYS} days.</p>;
   return (
@@ -141,8 +156,7 @@ function ActivityList({ answer, user }: { answer: ActivityAnswer; user: string |
                 {row.user === user ? 'you' : row.user} <span className="text-xs text-slate-600">{row.role}</span>
               </td>
               <td className="py-1 pr-3" data-label="What">
-                {actionText(row)}
-                {outcomeOf(row)}
+                {answeredText(row, ids) ?? `${actionText(row)}${outcomeOf(row)}`}
               </td>
               {/* A queue view or a copy has no level: left out of a phone's stacked row (styles.css), not listed empty. */}
               <td className="py-1" data-label="Level" data-empty={levelText(row) ? undefined : true}>

@@ -28,6 +28,16 @@ function shownToday(row: AuditRow, now: Date, zone: ZoneMode): boolean {
 }
 
 /**
+ * A cut line of today's whose lookup's line is not listed: the lookup asked for another candidate, and
+ * its answer sent part of this one's record before it was cut (other_candidate; the search found it by
+ * the id that record gave). Part of this candidate reached that user: cut short, as their own lookup's.
+ */
+function cutAloneToday(row: AuditRow, lookups: ReadonlySet<string | null>, now: Date, zone: ZoneMode): boolean {
+  if (row.action !== 'cut' || !row.user || lookups.has(row.requestId)) return false;
+  return calendarDaysBetween(new Date(row.time), now, { zone }) === 0;
+}
+
+/**
  * Who looked this candidate up today: lookups and batch lookups, whoever's, the reader apart; who saw them
  * in the queue; and whose answers were all cut short. A lookup's line says 200 before its first byte: the
  * `cut` line its request may have after it (same requestId) says the answer never arrived whole.
@@ -37,8 +47,18 @@ export function todaysLookers(rows: readonly AuditRow[], you: string | undefined
   const queue = new Map<string, Date>();
   const cut = new Map<string, Date>();
   const cutRequests = new Set(rows.flatMap((row) => (row.action === 'cut' && row.requestId ? [row.requestId] : [])));
+  const lookups = new Set(rows.flatMap((row) => (row.action === 'lookup' || row.action === 'batch' ? [row.requestId] : [])));
+  const keepLatest = (map: Map<string, Date>, row: AuditRow) => {
+    const at = new Date(row.time);
+    const before = map.get(row.user!);
+    if (before === undefined || before < at) map.set(row.user!, at);
+  };
   let mine = false;
   for (const row of rows) {
+    if (row.user !== you && cutAloneToday(row, lookups, now, zone)) {
+      keepLatest(cut, row);
+      continue;
+    }
     if (!shownToday(row, now, zone)) continue;
     const lookedUp = row.action === 'lookup' || row.action === 'batch';
     const cutShort = lookedUp && row.requestId !== null && cutRequests.has(row.requestId);
@@ -47,9 +67,7 @@ export function todaysLookers(rows: readonly AuditRow[], you: string | undefined
       continue;
     }
     const map = cutShort ? cut : lookedUp ? latest : row.action === 'list' && row.queueTab !== undefined ? queue : undefined;
-    const at = new Date(row.time);
-    const before = map?.get(row.user!);
-    if (map && (before === undefined || before < at)) map.set(row.user!, at);
+    if (map) keepLatest(map, row);
   }
   const newestFirst = (map: Map<string, Date>) =>
     [...map].map(([user, at]) => ({ user, at })).sort((a, b) => b.at.getTime() - a.at.getTime());
