@@ -1,6 +1,7 @@
 import type { LookupKind } from '../../src/kyc/contract/lookup.ts';
 import type { Behaviour } from './fake-upstream.ts';
 import { rawRequest } from './http.ts';
+import { recordAsked } from './user-lookups.ts';
 
 /**
  * An export (a copy, a print) is accepted only for a candidate its user was answered a lookup of
@@ -10,11 +11,8 @@ import { rawRequest } from './http.ts';
 
 /** The fake service's answer to a lookup: a record of the very candidate asked for, by refId or recordId. */
 export const answersAsked: Behaviour = (req, res) => {
-  const [kind, encoded] = (req.url ?? '').split('/').slice(-2) as [string, string];
-  const id = decodeURIComponent(encoded);
-  const record = { status: 'approved', refId: 'r', recordId: 'x', isArchived: false, blockPassID: 'b', [kind]: id };
   res.writeHead(200, { 'content-type': 'application/json' });
-  res.end(JSON.stringify({ status: 'success', data: record }));
+  res.end(JSON.stringify({ status: 'success', data: recordAsked(req.url ?? '') }));
 };
 
 /** `headers`' user looks the candidate up (in `environment`'s API when named), and is answered 200: else it throws. */

@@ -9,8 +9,14 @@ import { createAccessControl } from '../../src/server/auth/access.ts';
  */
 
 export const RECORD = { status: 'approved', refId: 'r', recordId: 'x', isArchived: false, blockPassID: 'b' };
-/** RECORD as the candidate a request to the service asked for (by refId): another's record is refused (other-candidate.test.ts). */
-export const recordAsked = (url: string) => ({ ...RECORD, refId: decodeURIComponent(url.slice(url.lastIndexOf('/') + 1)) });
+/**
+ * RECORD as the candidate a request to the service asked for, by the kind and id its path ends with
+ * (`…/refId/<id>`, `…/recordId/<id>`): another's record is refused (other-candidate.test.ts).
+ */
+export function recordAsked(url: string) {
+  const [kind, encoded] = url.split('/').slice(-2) as [string, string];
+  return { ...RECORD, [kind]: decodeURIComponent(encoded) };
+}
 /** The headers of a request from `user`, as the trusted proxy names them. */
 export const as = (user: string, role = 'compliance') => ({ 'x-user': user, 'x-role': role, 'x-candidate-lookup': '1' });
 export const proxyAccess = () =>

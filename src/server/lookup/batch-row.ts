@@ -7,6 +7,7 @@ import { ApiFailure, otherCandidate } from '../http/api-failure.ts';
 import { admit, archivingGate, checkedId, type Level, type LookupDeps, levelOf, type Sent, sendRequest, takeSlot } from './lookup-steps.ts';
 import type { SignedInCall } from '../http/routes.ts';
 import { requestLog } from '../log/log.ts';
+import { markOpened } from './opened-candidates.ts';
 import { reduceToStatusLevel } from '../answer/status-level.ts';
 import { statedErrorOf } from '../upstream/upstream-failures.ts';
 
@@ -117,11 +118,8 @@ function rowSettler(deps: LookupDeps, call: SignedInCall, row: BatchRow, level: 
     }
     if (failure) return failedRow(deps, call, level, failure);
     // A row found is a lookup answered: its candidate is opened for the user's hand-offs, under the kind it was found by.
-    await deps.opened.open(deps.environment, call.identity.user, row.kind, row.id).catch((error: Error) => {
-      requestLog(call.res).warn(
-        `The candidate this batch row opened could not be recorded, so its export will be refused: ${error.message}`,
-      );
-    });
+    const { opened, environment } = deps;
+    await markOpened({ opened, environment, user: call.identity.user, kind: row.kind, id: row.id, log: requestLog(call.res) }, 'open');
     deps.metrics.lookups.inc({ code: 'ok', role: call.identity.role, level });
     return { ok: true as const, row: found! };
   };

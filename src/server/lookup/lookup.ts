@@ -30,6 +30,7 @@ import { partsAccepted } from '../answer/multipart-answer.ts';
 import { type Reduced, reduceToStatusLevel } from '../answer/status-level.ts';
 import { watchRecord } from '../answer/record-triage.ts';
 import { statedErrorOf } from '../upstream/upstream-failures.ts';
+import type { CandidateRequest } from '../upstream/upstream-client.ts';
 
 /**
  * One lookup, audit then answer: the steps of lookup-steps.ts (limit, audit writable, id, archiving
@@ -125,7 +126,9 @@ async function fetchAndAnswer(
   if (typeof slot !== 'function') return refuse(call.res, audit, slot);
   // Support users never get picture parts: their answer is the status level, plain JSON.
   const inParts = level === 'full' && partsAccepted(call.req) ? call.req : undefined;
-  const sent = await admitAndSend(deps, call, { level, id: lookup.id, log: lookup.log, left }, slot);
+  // The key that asks: the status-level one for a status-level lookup, else the full one (stripped here after).
+  const request: CandidateRequest = { kind: call.kind, id: lookup.id, scope: level === 'status' ? 'status' : 'full' };
+  const sent = await admitAndSend(deps, call, { level, request, log: lookup.log, left }, slot);
   // Each failure as the user may be told it: the service's own words to compliance users only (api-failure.ts, toldTo).
   const role = call.identity.role;
   if (!('answer' in sent)) return sent.failure && refuse(call.res, audit, sent.failure.toldTo(role));
@@ -140,8 +143,7 @@ async function fetchAndAnswer(
     });
   const { upstreamRes, upstreamStatus } = fetched;
   // A 401 stated in a 200's envelope names the key sent, as the same HTTP status does (upstream-failures.ts).
-  const scope = level === 'status' ? 'status' : 'full';
-  const stated = statedErrorOf({ kind: call.kind, id: lookup.id, scope }, upstreamRes.headers, deps.upstream);
+  const stated = statedErrorOf(request, upstreamRes.headers, deps.upstream);
   if (level === 'full') {
     const asked = { kind: call.kind, id: lookup.id };
     // Nothing of another candidate's record leaves (a cache or gateway answering wrongly): refused at its id.
@@ -171,7 +173,7 @@ async function fetchAndAnswer(
 async function admitAndSend(
   deps: LookupDeps,
   call: LookupCall,
-  request: { level: Level; id: string; log: Logger; left: AbortSignal },
+  request: { level: Level; request: CandidateRequest; log: Logger; left: AbortSignal },
   slot: () => void,
 ): Promise<Sent | { failure: ApiFailure | undefined }> {
   let sent: Sent | undefined;
@@ -182,8 +184,7 @@ async function admitAndSend(
     const admission = await admit(deps, request.level, request.left, request.log);
     if (!admission.ok) return { failure: admission.failure };
     // The service is asked for JSON, also when the browser asked for parts (upstream-client.ts).
-    const scope = request.level === 'status' ? 'status' : 'full';
-    sent = sendRequest(deps, { kind: call.kind, id: request.id, scope }, admission.pass, call.res);
+    sent = sendRequest(deps, request.request, admission.pass, call.res);
     return sent;
   } finally {
     decided();

@@ -100,20 +100,27 @@ export interface OpenedBy {
 /**
  * A lookup's audit that also records the candidate opened: once its 200 line is written (before the
  * answer leaves, so that a copy right after it finds it on any instance), and forgotten again when the
- * answer is cut as another candidate's. A store that cannot be told costs the lookup nothing: its
- * export is then refused until it is looked up again.
+ * answer is cut as another candidate's.
  */
 export function auditOpening(audit: Audit, by: OpenedBy): Audit {
-  const { opened, environment, user, kind, id } = by;
   return async (status, code, options) => {
     const written = await audit(status, code, options);
-    try {
-      if (written && status === 200 && !options?.cut) await opened.open(environment, user, kind, id);
-      // Only an answer that began (its 200 line written) and was then found to be another's had opened anything.
-      else if (code === 'other_candidate' && options?.cut) await opened.forget(environment, user, kind, id);
-    } catch (error) {
-      by.log.warn(`The candidate this lookup opened could not be recorded, so its export will be refused: ${(error as Error).message}`);
-    }
+    if (written && status === 200 && !options?.cut) await markOpened(by, 'open');
+    // Only an answer that began (its 200 line written) and was then found to be another's had opened anything.
+    else if (code === 'other_candidate' && options?.cut) await markOpened(by, 'forget');
     return written;
   };
+}
+
+/**
+ * Tells the store a lookup (or a batch's row) opened its candidate, or forgets it. A store that cannot
+ * be told costs the lookup nothing, only a warning: its export is then refused until it is looked up again.
+ */
+export async function markOpened(by: OpenedBy, change: 'open' | 'forget'): Promise<void> {
+  const { environment, user, kind, id } = by;
+  try {
+    await by.opened[change](environment, user, kind, id);
+  } catch (error) {
+    by.log.warn(`The candidate this lookup opened could not be recorded, so its export will be refused: ${(error as Error).message}`);
+  }
 }
