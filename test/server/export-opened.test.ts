@@ -13,6 +13,8 @@ import { PARTS_ACCEPT } from '../../src/kyc/contract/picture-parts.ts';
 import { getBytes } from './parts.ts';
 import { hasRedisServer, NO_REDIS_MESSAGE, type RunningRedis, startRedis } from './redis-fixture.ts';
 import { cleanupsAfterEach, proxyAccess } from './user-lookups.ts';
+import { withClockAhead } from './clock.ts';
+import type { TestLimits } from './settings.ts';
 
 /**
  * An export (`POST /api/export`: a summary, reply or certificate copied, a page printed) is accepted only
@@ -28,11 +30,16 @@ const NOT_LOOKED_UP = {
   message: 'Look this candidate up before copying or printing it: the audit log records hand-offs of candidates you opened.',
 };
 
-async function appAnswering(behave: Behaviour = answersAsked) {
+async function appAnswering(behave: Behaviour = answersAsked, limits: TestLimits = {}) {
   const upstream = await startFakeUpstream();
   upstream.behave = behave;
   const audit = memoryAuditLog();
-  const app = await startTestApp({ upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' }, audit, access: proxyAccess() });
+  const app = await startTestApp({
+    upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' },
+    audit,
+    access: proxyAccess(),
+    settings: { limits },
+  });
   cleanups.push(app.close, upstream.close);
   const exportOf = (body: Record<string, unknown>, headers: Record<string, string>, path = '/api/export') =>
     requestWithBody(app.port, path, JSON.stringify(body), { headers });
@@ -43,13 +50,13 @@ const answerOf = (res: { status: number; body: string }) => (res.status === 200 
 const mentions = (lines: AuditLine[], id: string) => lines.filter((line) => JSON.stringify(line).includes(id));
 
 describe('an export of a candidate the user opened', () => {
-  it('attack: an export of a candidate never looked up is refused and plants no line', async () => {
+  it('attack: a copy of a candidate never looked up is refused and plants no line', async () => {
     const { app, upstream, audit, exportOf } = await appAnswering();
     // Ana looked user-7781 up; Sam did not, nor did anyone look up user-9999 or user-7781 by recordId.
     await lookedUp(app.port, { kind: 'refId', id: 'user-7781' }, ANA);
     const planted = [
       [{ what: 'summary', kind: 'refId', id: 'user-9999' }, ANA],
-      [{ what: 'print', kind: 'refId', id: 'user-7781' }, SAM],
+      [{ what: 'summary', kind: 'refId', id: 'user-7781' }, SAM],
       [{ what: 'reply', kind: 'refId', id: 'user-7781', template: 'approved' }, SAM],
       [{ what: 'certificate', kind: 'refId', id: 'user-9999', slug: 'onfido-service-cert' }, ANA],
       [{ what: 'summary', kind: 'recordId', id: 'user-7781' }, ANA],
@@ -150,6 +157,52 @@ describe('an export of a candidate the user opened', () => {
       });
     expect(answerOf(await exported('test'))).toBe(200);
     expect(answerOf(await exported('prod'))).toEqual([409, NOT_LOOKED_UP]);
+  });
+});
+
+describe('the time a lookup opens its candidate for (limits.exportAfterLookupMinutes)', () => {
+  const MINUTE = 60_000;
+  const summary = { what: 'summary', kind: 'refId', id: 'user-7781' };
+
+  it('is kept that long after the lookup, then a copy is refused; a lookup again starts it again', async () => {
+    const { app, exportOf } = await appAnswering(answersAsked, { exportAfterLookupMinutes: 1 });
+    await lookedUp(app.port, { kind: 'refId', id: 'user-7781' }, ANA);
+    expect(answerOf(await withClockAhead(MINUTE - 1000, () => exportOf(summary, ANA)))).toBe(200);
+    expect(answerOf(await withClockAhead(MINUTE + 1000, () => exportOf(summary, ANA)))).toEqual([409, NOT_LOOKED_UP]);
+    await withClockAhead(MINUTE + 1000, async () => {
+      await lookedUp(app.port, { kind: 'refId', id: 'user-7781' }, ANA);
+      expect(answerOf(await exportOf(summary, ANA))).toBe(200);
+    });
+  });
+
+  it('attack: a print after the opened entry expired still leaves a line naming the candidate', async () => {
+    const { app, audit, exportOf } = await appAnswering(answersAsked, { exportAfterLookupMinutes: 1 });
+    await lookedUp(app.port, { kind: 'refId', id: 'user-7781' }, ANA);
+    // The page was left open past the time kept: the browser's print dialog does not wait for the line,
+    // so the paper exists whatever the answer, and the trail must still say whose data was printed.
+    const print = { what: 'print', kind: 'refId', id: 'user-7781', masked: true };
+    const printed = await withClockAhead(MINUTE + 1000, () => exportOf(print, ANA));
+    expect([printed.status, JSON.parse(printed.body)]).toEqual([200, { status: 'success', notLookedUp: true }]);
+    // A copy, which the page can stop, is still refused then, its line naming no id.
+    expect(answerOf(await withClockAhead(MINUTE + 1000, () => exportOf(summary, ANA)))).toEqual([409, NOT_LOOKED_UP]);
+    const exports = audit.lines.filter((line) => line.kind === 'export');
+    expect(exports).toEqual([
+      expect.objectContaining({ user: 'ana', what: 'print', lookupKind: 'refId', id: 'user-7781', masked: true, notLookedUp: true }),
+      expect.objectContaining({ user: 'ana', status: 409, code: 'not_looked_up' }),
+    ]);
+    expect(exports[1]).not.toHaveProperty('id');
+  });
+
+  it('a print within the time kept, or of a candidate the user never looked up, says which it was', async () => {
+    const { app, audit, exportOf } = await appAnswering();
+    await lookedUp(app.port, { kind: 'refId', id: 'user-7781' }, ANA);
+    const print = { what: 'print', kind: 'refId', id: 'user-7781' };
+    expect(await exportOf(print, ANA)).toMatchObject({ status: 200, body: '{"status":"success"}' });
+    expect(await exportOf(print, SAM)).toMatchObject({ status: 200, body: '{"status":"success","notLookedUp":true}' });
+    const [ana, sam] = audit.lines.filter((line) => line.kind === 'export');
+    expect(ana).toMatchObject({ user: 'ana', what: 'print', id: 'user-7781' });
+    expect(ana).not.toHaveProperty('notLookedUp');
+    expect(sam).toMatchObject({ user: 'sam', what: 'print', id: 'user-7781', notLookedUp: true });
   });
 });
 

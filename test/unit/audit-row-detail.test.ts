@@ -25,4 +25,15 @@ describe("the audit page's detail of a line", () => {
     expect(search({ who: 'people', user: 'carol@example.org' }, 1)).toBe("people's lines, user carol@example.org; 1 row");
     expect(search({ who: 'server' }, 2)).toBe("this server's own work; 2 rows");
   });
+
+  it('says of a print whose user had not looked the candidate up lately that it was so (the paper was printed all the same)', () => {
+    const print = (extra: Record<string, unknown>) =>
+      rowOf(
+        { time: '2026-11-29T15:00:00.000Z', kind: 'export', what: 'print', user: 'ana', lookupKind: 'refId', id: 'c-1', ...extra },
+        'h',
+        'i',
+      );
+    expect(print({ notLookedUp: true })).toMatchObject({ action: 'print', id: 'c-1', detail: 'not looked up lately by this user' });
+    expect(print({}).detail).toBeNull();
+  });
 });

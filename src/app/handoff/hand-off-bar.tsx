@@ -61,8 +61,9 @@ export function HandOffBar(props: HandOffProps) {
   const withText = replies.filter((each) => each.reply !== null);
   const note = useRef<HTMLParagraphElement>(null);
   // A print's line is sent as the dialog opens, and must arrive even if the page is closed or left from it.
-  // A masked print says so on paper (PrintHeader) and in its line. The dialog cannot wait for the line: a
-  // line refused (the candidate not looked up lately, the audit log down) is said beside Print afterwards.
+  // A masked print says so on paper (PrintHeader) and in its line. The dialog cannot wait for the line, so
+  // the server records a print of a candidate not looked up lately all the same (marked so); a line that
+  // could not be written (the audit log down) is said beside Print afterwards.
   const [printRefused, setPrintRefused] = useState<string>();
   usePrintAudit(() => exported('print', masked ? { masked: true } : {}, { keepalive: true }), setPrintRefused);
 

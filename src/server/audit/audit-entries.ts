@@ -82,6 +82,11 @@ export interface ExportAuditEntry extends RequestAuditFields {
   template?: string;
   /** A print made with the privacy mask on: the paper held no masked value. */
   masked?: true;
+  /**
+   * A print of a candidate this user was not answered a lookup of lately (opened-candidates.ts): a copy is
+   * refused then, but a print cannot be stopped, so its line still names whose data was printed.
+   */
+  notLookedUp?: true;
   /** The certificate copied: its slug (CERTIFICATE_SLUG), never its text. */
   slug?: string;
   /** How the candidate shown was looked up. */

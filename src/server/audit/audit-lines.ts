@@ -95,7 +95,7 @@ export function exportLine(
   what: ExportAuditEntry['what'],
   lookupKind: LookupKind,
   id: string,
-  extra: Pick<ExportAuditEntry, 'template' | 'masked' | 'slug'> = {},
+  extra: Pick<ExportAuditEntry, 'template' | 'masked' | 'slug' | 'notLookedUp'> = {},
 ): ExportAuditEntry {
   // The id is cut to 256 characters in the line (audit-line.ts), as a lookup's.
   return { ...lineStart(env, call), kind: 'export', what, ...extra, lookupKind, id };

@@ -188,7 +188,8 @@ export const limitsSchema = strict({
   exportAfterLookupMinutes: whole(1, 7 * 24 * 60)
     .default(720)
     .meta({
-      description: "A copy or print of a candidate is accepted this long after the user's lookup of it; later, 409 not_looked_up (720).",
+      description:
+        "A copy of a candidate is accepted this long after the user's lookup of it; later, 409 not_looked_up (a print is recorded, marked notLookedUp) (720).",
     }),
   previewLookupsAtOnce: limit(
     64,

@@ -43,7 +43,10 @@ export async function exportRoute(deps: LookupDeps, call: SignedInCall): Promise
   // Only a candidate this user was answered a lookup of lately (opened-candidates.ts): else the line would
   // show a hand-off of someone never opened. The refusal's line names no id, so it plants nothing either.
   const opened = await openedBy(deps, identity.user, kind, asked.id);
-  if (opened !== true) return refuse(res, audit, opened, { counted: opened === STORE_UNAVAILABLE });
+  // But a print is not stopped by the page (the browser's dialog does not wait for this answer): the paper
+  // exists either way, so its line names the candidate, marked as not looked up lately by this user.
+  const printedUnopened = opened === NOT_LOOKED_UP && what === 'print';
+  if (opened !== true && !printedUnopened) return refuse(res, audit, opened, { counted: opened === STORE_UNAVAILABLE });
   const written = await writeLine(
     deps,
     res,
@@ -53,9 +56,10 @@ export async function exportRoute(deps: LookupDeps, call: SignedInCall): Promise
       // Only a print can be masked: the line says the paper showed no masked value.
       ...(what === 'print' && masked ? { masked: true } : {}),
       ...(what === 'certificate' && slug ? { slug } : {}),
+      ...(printedUnopened ? { notLookedUp: true } : {}),
     }),
   );
-  if (written) sendJson(res, 200, '{"status":"success"}');
+  if (written) sendJson(res, 200, printedUnopened ? '{"status":"success","notLookedUp":true}' : '{"status":"success"}');
 }
 
 /** Whether `user` opened the candidate lately, or the refusal: 409 not_looked_up, or 503 while the shared store cannot be asked. */

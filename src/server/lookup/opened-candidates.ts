@@ -57,7 +57,8 @@ export function openedIn(store: SharedStore, ttlMs: number): OpenedCandidates {
  * the memory store's records: tens of thousands of these would make its every put sweep them all.
  */
 export function openedInMemory(ttlMs: number, options: { now?: () => number; max?: number } = {}): OpenedCandidates {
-  const now = options.now ?? Date.now;
+  // Read at each call, not taken once: a test that moves the clock ahead (vi's fake Date) moves it here too.
+  const now = options.now ?? (() => Date.now());
   const max = options.max ?? MAX_OPENED_IN_MEMORY;
   const expiries = new Map<string, number>();
   const forgetExpired = () => {
@@ -114,7 +115,8 @@ export function auditOpening(audit: Audit, by: OpenedBy): Audit {
 
 /**
  * Tells the store a lookup (or a batch's row) opened its candidate, or forgets it. A store that cannot
- * be told costs the lookup nothing, only a warning: its export is then refused until it is looked up again.
+ * be told costs the lookup nothing, only a warning: its copies are then refused, and its prints marked
+ * as not looked up, until it is looked up again.
  */
 export async function markOpened(by: OpenedBy, change: 'open' | 'forget'): Promise<void> {
   const { environment, user, kind, id } = by;

@@ -218,6 +218,9 @@ function detailOf(line: Line, action: AuditAction): string | null {
     case 'copy_certificate':
       add(typeof line.slug === 'string' && `certificate ${text(line.slug, 64)}`);
       break;
+    case 'print':
+      add(line.notLookedUp === true && 'not looked up lately by this user');
+      break;
     case 'refusals':
       // Over how long, not two raw timestamps: the row's own time (in the reader's zone) says when.
       add(`${String(line.count)} refused (${countsOf(line.codes)})${spanOf(line.from, line.to)}`);
