@@ -155,6 +155,21 @@ describe('CONFIG_FILE', () => {
     );
   });
 
+  it('reads limits.exportAfterLookupMinutes from the file, 720 without it, and refuses one outside 1 to 10080 whole minutes', () => {
+    expect(parseConfig({}, {}).limits.exportAfterLookupMinutes).toBe(720);
+    const file = fileWith({ limits: { exportAfterLookupMinutes: 1440 } });
+    expect(parseConfig({ CONFIG_FILE: file }).limits.exportAfterLookupMinutes).toBe(1440);
+    for (const [minutes, problem] of [
+      [0, 'must be at least 1'],
+      [10_081, 'must be at most 10080'],
+      [1.5, 'must be a whole number'],
+      ['720', 'must be a whole number'],
+    ] as const) {
+      const bad = fileWith({ limits: { exportAfterLookupMinutes: minutes } });
+      expect(errorOf({ CONFIG_FILE: bad }), String(minutes)).toContain(`CONFIG_FILE ${bad}: limits.exportAfterLookupMinutes: ${problem}`);
+    }
+  });
+
   it('stops at start on a variable it no longer reads, naming its place in the file', () => {
     expect(errorOf({ SUMMARY_FIELDS: 'riskLevel' })).toContain(
       'SUMMARY_FIELDS is no longer read: put it in CONFIG_FILE at environments[].summaryFields (or display.summaryFields for every environment)',
