@@ -80,6 +80,17 @@ const SIGN_OFF_LINES = [
   'Candidate Lookup Support',
   'Customer Support, Open Banking Ltd',
   'Client Onboarding Team, North America',
+  // Set phrases and a team's field of work (the review found these refused as a name: "Have a nice day").
+  'Have a nice day',
+  'Have a great weekend',
+  'Cheers,',
+  'Warm regards,',
+  'Best wishes,',
+  'Quick update',
+  'Quick update below',
+  'Account Security',
+  'Fraud Prevention',
+  'Acme Payments',
 ];
 /** Sign-off lines as agents write them in lower case, where a name would stand (the review of lower-case names). */
 const LOWER_CASE_LINES = [

@@ -172,6 +172,28 @@ describe('the greeting and sign-off', () => {
       expect(problem(greeting, ''), greeting).toMatch(/a person's name/);
   });
 
+  it("keeps ordinary sign-offs and greetings that were refused as a person's name", () => {
+    const none = { ids: [], details: [] };
+    // Each was refused: two words of letters at the start of a line read as a name in any case.
+    for (const [greeting, signOff] of [
+      ['Hello,', 'Have a nice day'],
+      ['Hello,', 'Have a great weekend'],
+      ['Hello,', 'have a nice day'],
+      ['Hello,', 'A quick update'],
+      ['Hello,', 'Quick update'],
+      ['hi there,', 'quick update below'],
+      ['Hello,', 'warm regards,\nfraud prevention'],
+      ['Hello,', 'Cheers,\nAccount Security'],
+      ['Hello,', 'cheers,\naccount security'],
+      ['Hello,', 'best wishes,\nacme payments'],
+      ['Hello,', 'Best wishes,\nOpen Banking Payments'],
+    ] as const)
+      expect(frameProblem({ greeting, signOff }, none, 'sam'), signOff).toBeUndefined();
+    // Such a word ends a name, it never excuses one.
+    for (const signOff of ['Have a nice day, Gertrude Zyxwvut', 'Gertrude Zyxwvut, account security', 'fraud prevention\ngertrude zyxwvut'])
+      expect(frameProblem({ greeting: 'Hello,', signOff }, none, 'sam'), signOff).toMatch(/a person's name/);
+  });
+
   it('keys the storage by a hash of the user, never the name itself', () => {
     expect(frameKey('sam@example.org')).toMatch(/^candidate-lookup:reply-frame:[0-9a-f]{8}$/);
     expect(frameKey('sam@example.org')).not.toContain('sam');

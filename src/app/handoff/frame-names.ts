@@ -28,13 +28,17 @@ const NO_ONE = new Set(
     // would otherwise read as one: "talk soon", "hope this helps", "thanks so much", "senior analyst".
     "am is are me this it here i'm you're we're it's that's let's i'll we'll soon safe well later next time so much very lot lots forward advance always please",
     'folks agent agents analyst officer specialist manager representative senior junior',
+    // The verbs and articles of a set phrase ("Have a nice day"), what a message is ("Quick update below"),
+    // and a team's field of work ("Account Security", "Fraud Prevention", "Acme Payments"): common words,
+    // no one's name, that were refused as one at the start of a line.
+    'have a an update updates below account security payments fraud prevention',
   ]
     .join(' ')
     .split(' '),
 );
 /** The words that end an organisation's name, not a person's: "Acme Payments Support", "Open Banking Ltd". */
 const ORGANISATION = new Set(
-  'support team teams ltd limited inc llc gmbh ag plc group company corp corporation co bank services service desk helpdesk operations onboarding compliance verification care office department'.split(
+  'support team teams ltd limited inc llc gmbh ag plc group company corp corporation co bank services service desk helpdesk operations onboarding compliance verification care office department security payments prevention'.split(
     ' ',
   ),
 );
