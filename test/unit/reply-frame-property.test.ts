@@ -172,6 +172,8 @@ describe('the greeting and sign-off kept in the browser', () => {
       (name: string) => ({ greeting: 'Hello,', signOff: `Re: ${name}, born in Lisbon` }),
       (name: string) => ({ greeting: 'Hello,', signOff: `${name} and team` }),
       (name: string) => ({ greeting: 'Hello,', signOff: `Best wishes from ${name}` }),
+      (name: string) => ({ greeting: `Greetings from ${name}`, signOff: '' }),
+      (name: string) => ({ greeting: `Hello from the Acme team to ${name},`, signOff: '' }),
     );
     fc.assert(
       fc.property(fullName, writtenIn, placed, ([given, family], write, place) => {

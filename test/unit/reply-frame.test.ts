@@ -172,6 +172,38 @@ describe('the greeting and sign-off', () => {
       expect(problem(greeting, ''), greeting).toMatch(/a person's name/);
   });
 
+  it('attack: refuses a name after a greeting\'s "from" or greeted after its "to", which was kept as where the greeting comes from', () => {
+    const none = { ids: [], details: [] };
+    const problem = (greeting: string, user = 'sam') => frameProblem({ greeting, signOff: '' }, none, user);
+    // Each was kept: every word after a greeting's "from" was left unread, as a place's name.
+    for (const greeting of [
+      'Hello from the Acme team to Gertrude Zyxwvut,',
+      'hello from the acme team to gertrude zyxwvut,',
+      'Hello from Acme to Gertrude,',
+      'Greetings from Gertrude Zyxwvut',
+      'greetings from gertrude zyxwvut',
+      'Greetings from San Francisco Gertrude Zyxwvut',
+      // The user sam's name tells no family name, as for "Kind regards, Sam Smith".
+      'Hello from Sam Smith',
+    ])
+      expect(problem(greeting), greeting).toMatch(/a person's name/);
+    expect(problem('Kind regards, Sam Smith')).toMatch(/a person's name/);
+    // Two names there cannot be told from a place by their shape: the message says so and what is kept.
+    expect(problem('Greetings from Gertrude Zyxwvut')).toMatch(/after a greeting's "from".*"Greetings from the support team," is kept/);
+    for (const greeting of [
+      'Greetings from San Francisco,',
+      'Greetings from Los Angeles',
+      'Hello from St. Gallen,',
+      'Greetings from Santa Monica,',
+      'greetings from salt lake city',
+      'Hello from London,',
+      'Hello from the Acme team,',
+      'Greetings from the support team,',
+    ])
+      expect(problem(greeting), greeting).toBeUndefined();
+    expect(problem('Hello from Sam Smith', 'sam.smith')).toBeUndefined();
+  });
+
   it("keeps ordinary sign-offs and greetings that were refused as a person's name", () => {
     const none = { ids: [], details: [] };
     // Each was refused: two words of letters at the start of a line read as a name in any case.

@@ -136,17 +136,49 @@ function namesInPlace(parts: ReadonlyArray<readonly string[]>, own: ReadonlySet<
   return false;
 }
 
-/** Who a greeting line greets: the words after its first one when that one only greets ("Hello"), else none. */
-function greeted(part: readonly string[]): string[] {
-  return SALUTATION.test(folded(part[0] ?? '')) ? part.slice(1) : [];
+/**
+ * Who a greeting line greets: the words after its first one when that one only greets ("Hello"), else
+ * none; in a greeting from somewhere, the words after its "to" ("Hello from the Acme team to ana,").
+ */
+function greeted(part: readonly string[]): readonly string[] {
+  if (!SALUTATION.test(folded(part[0] ?? ''))) return [];
+  return isSentFrom(part) ? part.slice(placeEnd(part) + 1) : part.slice(1);
+}
+
+const isSentFrom = (part: readonly string[]) => SALUTATION.test(bare(part[0] ?? '')) && bare(part[1] ?? '') === 'from';
+/** Where the place after a greeting's "from" ends: at its "to", or at the part's end. */
+function placeEnd(part: readonly string[]): number {
+  const to = part.findIndex((word, index) => index > 1 && bare(word) === 'to');
+  return to === -1 ? part.length : to;
+}
+/** Words a place's name is made of and a person's is not: "San Francisco", "Los Angeles", "St. Gallen", "Cape Town". */
+const PLACE = new Set('san santa são los las st saint sainte port fort cape lake city'.split(' '));
+
+/**
+ * "Greetings from San Francisco,", "Hello from the Acme team to …": where a greeting comes from, the words
+ * after its "from" up to its "to". A word of a place's name there is read as "from" is, a word that names
+ * no one and may lead a name, so "San Francisco" is kept and "San Francisco Gertrude Zyxwvut" is not. The
+ * other words are read for a name as any are: two names there cannot be told from a place's by their shape
+ * ("Greetings from Gertrude Zyxwvut", "Hello from Sam Smith" for the user sam), and privacy comes first.
+ * (All of them were left unread, and a name after "from", or greeted after its "to", was kept.)
+ */
+function placesRead(part: readonly string[]): readonly string[] {
+  if (!isSentFrom(part)) return part;
+  const end = placeEnd(part);
+  return part.map((word, index) => (index > 1 && index < end && PLACE.has(bare(word)) ? 'from' : word));
 }
 
 /**
- * "Greetings from San Francisco", "Hello from the Acme team": where the greeting comes from, a place or
- * the agent's side, never the customer, who is not the one writing. It was refused as a full name. Its
- * words are not read for a name (one there cannot be told from a place); the rest of the line is.
+ * Whether the place after a greeting's "from" (its place words read as placesRead reads them) holds a
+ * name, in any case: said apart, as the agent meant a place or their side and is told what is kept.
  */
-const isSentFrom = (part: readonly string[]) => SALUTATION.test(bare(part[0] ?? '')) && bare(part[1] ?? '') === 'from';
+function namedAsPlace(part: readonly string[], own: ReadonlySet<string>): boolean {
+  if (!isSentFrom(part)) return false;
+  const place = part.slice(2, placeEnd(part));
+  return holdsNameRun(place, false, own) || namesInPlace([place], own);
+}
+const NAMED_AS_PLACE =
+  'a person\'s name (after a greeting\'s "from", two names are read as someone\'s, a place\'s too unless a word such as "San", "Los" or "St." is in it: "Greetings from the support team," is kept)';
 
 /**
  * A greeting to one given name ("Hello Siobhán,"): in a frame kept for every reply it is one customer's
@@ -168,7 +200,7 @@ const TIME_OF_DAY = new Set(['morning', 'afternoon', 'evening', 'day', 'again'])
  * read by its shape, two or more capitalised words in a part of a line, or in any case where a frame puts
  * a name (namesInPlace: "Thanks ana silva", "Kind regards,\nana silva"; before, a name in lower case there
  * was kept) and right after a greeting word, or one word right after it ("Hello Ana,", "Good morning
- * ana,", "hi, ana"). One given name elsewhere ("Sam from Support") cannot be told from a word and is kept.
+ * ana,", "hi, ana"), also after a greeting's "from" (placesRead). One given name elsewhere ("Sam from Support") cannot be told from a word and is kept.
  * A full name made of the signed-in user's name alone is theirs (ownNameWords) and kept; any other full
  * name is refused, the agent's own where the user name does not hold it, as whose it is cannot be told.
  */
@@ -178,7 +210,8 @@ export function nameProblem(text: string, user?: string): string | undefined {
     const parts = line
       .split(PART_BREAK)
       .map((part) => part.trim().split(/\s+/u).filter(Boolean))
-      .map((part) => (isSentFrom(part) ? [] : part));
+      .map(placesRead);
+    if (parts.some((part) => namedAsPlace(part, own))) return refused(NAMED_AS_PLACE);
     if (parts.some((part) => holdsNameRun(part, false, own)) || namesInPlace(parts, own)) return refused("a person's name");
     const who = greeted(parts[0] ?? []);
     if (holdsNameRun(who, true, own) || greetsOneName(who, true)) return refused("a person's name");
