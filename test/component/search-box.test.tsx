@@ -418,6 +418,88 @@ describe('the search box', { timeout: 20_000 }, () => {
     }
   });
 
+  /** The paste reader (it brings the personal-data rule) never coming, ended by `end` (late), or failing (offline). */
+  const readerMissing = {
+    late: (end: Promise<void>) => {
+      fetchPasteBy(() => new Promise<never>(() => {}));
+      readerWaitBy(() => end);
+    },
+    failed: () => fetchPasteBy(() => Promise.reject(new TypeError('Failed to fetch dynamically imported module'))),
+  };
+  const readerBack = async () => {
+    readerWaitBy();
+    fetchPasteBy(() => import('../../src/app/lookup/paste.ts'));
+    await loadPaste();
+  };
+
+  it.each(['late', 'failed'] as const)(
+    'attack: a name typed while the personal-data rule has not loaded is asked about, not looked up (reader %s)',
+    async (how) => {
+      // Before: after the wait (or at once, offline) "John Smith" went into the address, the history and the audit file unasked.
+      const { requests } = stubApi();
+      readerMissing[how](Promise.resolve());
+      try {
+        const user = userEvent.setup();
+        const { router } = renderWithProviders('/');
+        await findSearchBox();
+        await user.type(searchBox(), 'John Smith{Enter}');
+        expect(await screen.findByTestId('personal-data-question')).toHaveTextContent(
+          'The check for personal data did not load, and this is not plainly an id: it may be a name, an e-mail address, a phone number or a date.',
+        );
+        expect(router.state.location.pathname).toBe('/');
+        expect(requests.filter((url) => url.startsWith('/api/candidates/'))).toEqual([]);
+        // "Don't look it up" keeps the text and sends nothing; asked again at the next Enter.
+        await user.click(screen.getByRole('button', { name: "Don't look it up" }));
+        expect(screen.queryByTestId('personal-data-question')).not.toBeInTheDocument();
+        expect(searchBox()).toHaveValue('John Smith');
+        await user.keyboard('{Enter}');
+        await screen.findByTestId('personal-data-question');
+        expect(requests.filter((url) => url.startsWith('/api/candidates/'))).toEqual([]);
+        await user.click(screen.getByRole('button', { name: 'Look it up anyway' }));
+        await waitFor(() => expect(router.state.location.pathname).toBe('/candidates/refId/John%20Smith'));
+        expect(requests).toContain(apiPath('refId', 'John Smith'));
+      } finally {
+        await readerBack();
+      }
+    },
+  );
+
+  it.each([
+    ['late', 'cust_000482', 'refId'],
+    ['failed', '000482', 'refId'],
+    ['failed', '65f1c2a9e4b0d3a1f0c9b801', 'recordId'],
+  ] as const)('a plain id goes ahead unasked while the personal-data rule has not loaded (reader %s): %s', async (how, id, kind) => {
+    const { requests } = stubApi();
+    readerMissing[how](Promise.resolve());
+    try {
+      const user = userEvent.setup();
+      const { router } = renderWithProviders('/');
+      await findSearchBox();
+      await user.type(searchBox(), `${id}{Enter}`);
+      await waitFor(() => expect(router.state.location.pathname).toBe(`/candidates/${kind}/${id}`));
+      expect(requests).toContain(apiPath(kind, id));
+      expect(screen.queryByTestId('personal-data-question')).not.toBeInTheDocument();
+    } finally {
+      await readerBack();
+    }
+  });
+
+  it('a date of digits and dashes is no plain id: asked about while the personal-data rule has not loaded', async () => {
+    const { requests } = stubApi();
+    readerMissing.failed();
+    try {
+      const user = userEvent.setup();
+      const { router } = renderWithProviders('/');
+      await findSearchBox();
+      await user.type(searchBox(), '1988-07-14{Enter}');
+      await screen.findByTestId('personal-data-question');
+      expect(router.state.location.pathname).toBe('/');
+      expect(requests.filter((url) => url.startsWith('/api/candidates/'))).toEqual([]);
+    } finally {
+      await readerBack();
+    }
+  });
+
   it('a link pasted, then an id pasted over it: the id is looked up by its own kind, here (code review, 29 November)', async () => {
     stubApi();
     const { user, router } = await pasteOnHome('https://lookup.example.com/e/staging/candidates/recordId/65f1c2a9e4b0d3a1f0c9b810');

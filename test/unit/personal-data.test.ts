@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readsLikePersonalData } from '../../src/kyc/view/personal-data.ts';
+import { isPlainId } from '../../src/kyc/view/plain-id.ts';
 import { ENCRYPTED_DEMO_REF_ID } from '../../src/server/sandbox/encrypted-demo.ts';
 import { PEOPLE } from '../../src/server/sandbox/people.ts';
 import { PUBLISHED_PEOPLE } from '../../src/server/sandbox/published-people.ts';
@@ -214,5 +215,33 @@ describe('readsLikePersonalData', () => {
     "it's (odd) *",
   ])('leaves %j alone', (input) => {
     expect(readsLikePersonalData(input)).toBeUndefined();
+  });
+});
+
+/** What the search box looks up unasked while the rule has not loaded (plain-id.ts): never what the rule would flag. */
+describe('isPlainId', () => {
+  const plainChar = fc.constantFrom(...'abcxyzABCXYZ0123456789-_.');
+  const anyChar = fc.constantFrom(...'abcxyzABCXYZ0123456789-_.+@ /()éł');
+
+  it('is never true of text the rule flags: letters, digits, -, _ and . in any order, and any other text', () => {
+    fc.assert(
+      fc.property(fc.oneof(text(plainChar, 1, 30), text(anyChar, 1, 30), phone, lowerName, dateInWords, joinedId), (id) => {
+        if (isPlainId(id)) expect(readsLikePersonalData(id), id).toBeUndefined();
+      }),
+      RUNS,
+    );
+  });
+
+  it("is true of the ids the box most often gets: a refId with a letter or _, a recordId, a customer number's digits", () => {
+    fc.assert(
+      fc.property(fc.oneof(hexId, refId, text(digit, 1, 20)), (id) => {
+        expect(isPlainId(id), id).toBe(true);
+      }),
+      RUNS,
+    );
+  });
+
+  it.each(['1988-07-14', '14.07.1988', '06.12.34.56.78', '1234-5678', 'John Smith', 'a@b.fr', 'Zoë', ''])('is false of %j', (id) => {
+    expect(isPlainId(id)).toBe(false);
   });
 });

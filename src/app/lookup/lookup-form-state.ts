@@ -4,6 +4,12 @@ import type { PersonalData } from '../../kyc/view/personal-data.ts';
 import type { DashboardLinkRead } from './dashboard-lookup.ts';
 
 /**
+ * What the box asks about: text that reads like personal data, or (`unchecked`) text that is not plainly an
+ * id (isPlainId) while the rule for personal data did not load, in time or at all (use-lookup-form.ts).
+ */
+export type Asked = PersonalData | 'unchecked';
+
+/**
  * What the search box holds between keystrokes (use-lookup-form.ts reads its rules from it). All but the
  * text are optional: a field left out is one not set, so that a fresh box is `{ value }` alone (this file
  * is part of the first load, bundle-size.test.ts).
@@ -24,8 +30,8 @@ export interface LookupFormState {
   dashboard?: DashboardLinkRead | undefined;
   /** A pasted list of ids, offered for a batch. */
   list?: IdList | undefined;
-  /** The text reads like personal data, not an id: what it reads like, asked about under the box before any lookup. */
-  asked?: PersonalData | undefined;
+  /** The text reads like personal data, not an id (or could not be checked): what it reads like, asked about under the box before any lookup. */
+  asked?: Asked | undefined;
 }
 
 /** Everything that changes the box: the reviewer's own doings, each kind of paste, and a lookup asked for. */
@@ -43,7 +49,7 @@ export type LookupFormAction =
   | { type: 'pastedAppLink'; kind: LookupKind; id: string; environment: string | undefined }
   | { type: 'pastedId'; value: string; removed: string | undefined }
   | { type: 'refused'; problem: string }
-  | { type: 'asked'; what: PersonalData }
+  | { type: 'asked'; what: Asked }
   /** Escape with the question open: it goes, the text stays (a second Escape drops the text, as ever). */
   | { type: 'unasked' }
   | { type: 'submitted' };

@@ -1,6 +1,10 @@
 import { type RefObject, useEffect } from 'react';
-import type { PersonalData } from '../../kyc/view/personal-data.ts';
+import type { Asked } from './lookup-form-state.ts';
 import { PersonalDataQuestion } from '../ui/personal-data-question.tsx';
+
+/** Said of text that is not plainly an id when the check for personal data did not load (use-lookup-form.ts). */
+const UNCHECKED =
+  'The check for personal data did not load, and this is not plainly an id: it may be a name, an e-mail address, a phone number or a date.';
 
 /**
  * The search box's question: loaded only when its text reads like personal data, off the first load
@@ -20,7 +24,7 @@ export function PersonalDataAsked({
   onClose,
 }: {
   id: string;
-  what: PersonalData;
+  what: Asked;
   /** The search box, in whose form Escape closes the question. */
   field: RefObject<HTMLInputElement | null>;
   /** Opened over the page (the header's box) rather than in its flow (the home page's). */
@@ -41,6 +45,7 @@ export function PersonalDataAsked({
     form.addEventListener('keydown', close);
     return () => form.removeEventListener('keydown', close);
   }, [field, onClose]);
+  const said = what === 'unchecked' ? UNCHECKED : `This reads like ${what}.`;
   const dismiss = () => {
     onClose();
     field.current?.focus();
@@ -49,7 +54,7 @@ export function PersonalDataAsked({
     <div data-testid="personal-data-popover" className={over ? 'absolute inset-x-0 top-full z-30' : undefined}>
       <PersonalDataQuestion
         id={id}
-        question={`This reads like ${what}. Candidate Lookup finds candidates by refId or recordId only; look it up anyway?`}
+        question={`${said} Candidate Lookup finds candidates by refId or recordId only; look it up anyway?`}
         act="Look it up anyway"
         onAct={onAnyway}
         other={{ act: "Don't look it up", onAct: dismiss }}

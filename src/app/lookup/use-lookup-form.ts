@@ -4,12 +4,13 @@ import { navigate } from '../navigation.tsx';
 import { checkId, guessKind, type LookupKind, looksLikeRecordId } from '../../kyc/contract/lookup.ts';
 import { parseDashboardLink } from '../../kyc/view/dashboard-link.ts';
 import { cleanId, describeRemoved, unwrapId } from '../../kyc/view/id-input.ts';
+import { isPlainId } from '../../kyc/view/plain-id.ts';
 import { type CandidatePageModule, loadCandidatePage, loadedCandidatePage } from '../candidate/page-load.ts';
 import { useEnvironment } from '../environment/use-environment.ts';
 import { candidatePath, environmentPath, type LookupNote, parseAppLink } from '../routes.ts';
 import { type DashboardLookup, dashboardLookup } from './dashboard-lookup.ts';
 import { focusPageHeading } from '../ui/focus-heading.ts';
-import { initialLookupForm, type LookupFormAction, lookupFormReducer } from './lookup-form-state.ts';
+import { type Asked, initialLookupForm, type LookupFormAction, lookupFormReducer } from './lookup-form-state.ts';
 import type { Pasted } from './paste.ts';
 import { pasteAtOnce } from './paste-at-once.ts';
 
@@ -138,11 +139,11 @@ export function readerWaitBy(wait = readerWaitMs) {
 }
 
 /**
- * Calls `go` once, whichever comes first: the paste reader (0), its failure (1: offline, `anyway`), or the
- * end of the wait for it (2: `late`), then only if the box still holds `value` (typed in since, what was
- * typed stays, for the next Enter). Before, a reader that never settled held Enter for ever.
+ * Calls `go` once, whichever comes first: the paste reader (0), its failure (1: offline), or the end of the
+ * wait for it (2: late), then only if the box still holds `value` (typed in since, what was typed stays,
+ * for the next Enter). Before, a reader that never settled held Enter for ever.
  */
-function afterReader(field: RefObject<HTMLInputElement | null>, value: string, go: (anyway: boolean, late: boolean) => void) {
+function afterReader(field: RefObject<HTMLInputElement | null>, value: string, go: () => void) {
   void Promise.race([
     loadPaste().then(
       () => 0,
@@ -150,7 +151,7 @@ function afterReader(field: RefObject<HTMLInputElement | null>, value: string, g
     ),
     readerWait().then(() => 2),
   ]).then((how) => {
-    if (how < 2 || field.current?.value === value) go(how > 0, how > 1);
+    if (how < 2 || field.current?.value === value) go();
   });
 }
 
@@ -232,6 +233,12 @@ function readBox(input: SubmitInput) {
   return { kind: input.kind, id: one.id, environment: input.environment, read: input.dashboard, removed, dropped, guessed: input.guessed };
 }
 
+/** What the box asks about before looking `id` up: by the rule once it is here; without it, any text but a plain id. */
+function askAbout(id: string): Asked | undefined {
+  if (pasteModule) return pasteModule.readsLikePersonalData(id);
+  return isPlainId(id) ? undefined : 'unchecked';
+}
+
 /**
  * A lookup of the id as cleaned, or what is wrong with it; the notes of what was cleaned, dropped or read
  * go with it. A dashboard link (or a link of this app) that reached the box without a paste (typed,
@@ -240,8 +247,8 @@ function readBox(input: SubmitInput) {
 function useSubmit(input: SubmitInput, dispatch: Dispatch<LookupFormAction>) {
   const queryClient = useQueryClient();
   // `anyway`: the reviewer answered the question of text that reads like personal data (below) by looking it up;
-  // `late`: the paste reader did not come in time (afterReader).
-  const submit = (event?: FormEvent, anyway = false, late = false) => {
+  // `waited`: for the paste reader, which brings the rule for that question (afterReader).
+  const submit = (event?: FormEvent, anyway = false, waited = false) => {
     event?.preventDefault();
     const box = readBox(input);
     if (box.problem !== undefined) return dispatch({ type: 'refused', problem: box.problem });
@@ -250,15 +257,13 @@ function useSubmit(input: SubmitInput, dispatch: Dispatch<LookupFormAction>) {
     // Slashes alone are what the search shortcut typed into the box leaves, never an id.
     if (id === '' || /^\/+$/.test(id)) return dispatch({ type: 'refused', problem: `Enter a ${kind} to look up.` });
     if (!check.ok) return dispatch({ type: 'refused', problem: check.message });
+    const asking = !anyway && id !== input.shown?.id;
+    // The rule comes with the paste reader, after the first paint: a lookup sent before it is here waits for it.
+    if (asking && !pasteModule && !waited) return afterReader(input.field, input.value, () => submit(undefined, false, true));
     // A name, an e-mail address, a phone number or a date finds no one by refId, and would stay in the
     // address, the history and the audit file: asked first, the box's text selected to type the id over it.
-    if (!anyway && id !== input.shown?.id && !pasteModule) {
-      // The rule comes with the paste reader, after the first paint: a lookup sent before it is here waits
-      // for it, and one it cannot be fetched for goes ahead (offline, the lookup says so itself), as does one
-      // whose reader has not come after a short wait.
-      return afterReader(input.field, input.value, (ahead, late) => submit(undefined, ahead, late));
-    }
-    const what = anyway || id === input.shown?.id ? undefined : pasteModule?.readsLikePersonalData(id);
+    // Without the rule (offline, or late), only a plain id goes ahead unasked: before, any text did.
+    const what = asking ? askAbout(id) : undefined;
     if (what) {
       input.field.current?.focus();
       input.field.current?.select();
@@ -271,9 +276,11 @@ function useSubmit(input: SubmitInput, dispatch: Dispatch<LookupFormAction>) {
     if (page) start(page);
     else void loadCandidatePage().then(start, () => {});
     const cleanedNote = [input.cleaned, describeRemoved(removed)].filter(Boolean).join(', ') || undefined;
-    // Without the reader, a paste is looked up as the box showed it (a list or a link in it not read), and any
-    // text unasked about personal data and without the batch's reading (readOneId): said.
-    const dropped = [box.dropped, late && "the box's full reading of the id (it did not load in time)"].filter(Boolean).join(' and ');
+    // Without the reader (late, offline, or still not here after the question), a paste is looked up as the box
+    // showed it (a list or a link in it not read), and any text without the batch's reading (readOneId): said.
+    const dropped = [box.dropped, !pasteModule && id !== input.shown?.id && "the box's full reading of the id (it did not load in time)"]
+      .filter(Boolean)
+      .join(' and ');
     const note: LookupNote = {
       ...(cleanedNote ? { cleaned: cleanedNote } : {}),
       ...(read ? { dashboard: read.note } : {}),
