@@ -75,6 +75,32 @@ describe('SANDBOX_DATA', () => {
     }
   });
 
+  it('serves an identity number as JSON reads it, in the bytes served: 1.50 as 1.5, 1E5 as 100000, 1e21 as 1e+21', async () => {
+    // Before: 1e21 (one significant digit) was refused as "at most 15 significant digits, a longer one found".
+    const numbers = { a: '1.50', b: '1E5', c: '1e21', d: '9007199254740991', e: '-0.000123' };
+    const written = JSON.stringify([
+      { ...record, identities: Object.fromEntries(Object.keys(numbers).map((name) => [name, { type: 'string', value: 0 }])) },
+    ]);
+    const text = Object.entries(numbers).reduce(
+      (file, [name, number]) => file.replace(`"${name}":{"type":"string","value":0}`, `"${name}":{"type":"string","value":${number}}`),
+      written,
+    );
+    const sandbox = await startSandbox(
+      await sandboxOptions({ dataFile: write('numbers.json', text), largeImages: false, hostile: false, testControls: false }),
+    );
+    try {
+      const res = await rawRequest(Number(new URL(sandbox.url).port), `/kyc/1.0/connect/${SANDBOX_CLIENT_ID}/refId/team-user-1`, {
+        headers: { authorization: SANDBOX_KEYS.full },
+      });
+      expect(res.status, res.body).toBe(200);
+      expect(res.body).toContain(
+        '"identities":{"a":{"type":"string","value":1.5},"b":{"type":"string","value":100000},"c":{"type":"string","value":1e+21},"d":{"type":"string","value":9007199254740991},"e":{"type":"string","value":-0.000123}}',
+      );
+    } finally {
+      await sandbox.close();
+    }
+  });
+
   it.each([
     ['a missing file', () => path.join(dir, 'absent.json'), /cannot read .*absent\.json/],
     ['invalid JSON', () => write('bad.json', '[{'), /bad\.json is not valid JSON/],
@@ -93,19 +119,19 @@ describe('SANDBOX_DATA', () => {
       () => write('object.json', [{ ...record, identities: { given_name: { type: 'string', value: { first: 'Ana' } } } }]),
       /text expected, an object found\n {2}→ at \[0\]\.identities\.given_name/,
     ],
-    // JSON.parse reads it as 12345678901234567000: served, it would not be the number the file wrote.
-    [
-      'an identity attribute sent as a number too long to serve as written',
+    // JSON.parse reads them as 12345678901234567000 and 9007199254740992: served, they would not be the numbers the file wrote.
+    ...['12345678901234567890', '9007199254740993', '0.30000000000000004'].map((number): [string, () => string, RegExp] => [
+      `an identity attribute sent as a number JSON may read as another (${number})`,
       () =>
         write(
           'long.json',
           JSON.stringify([{ ...record, identities: { id_number: { type: 'string', value: 0 } } }]).replace(
             '"value":0',
-            '"value":12345678901234567890',
+            `"value":${number}`,
           ),
         ),
-      /a number the sandbox can serve as written expected .*\n {2}→ at \[0\]\.identities\.id_number/,
-    ],
+      /a number JSON reads as the number written expected .*, one it may read as another found\n {2}→ at \[0\]\.identities\.id_number/,
+    ]),
     [
       'a custom field sent as a list',
       () => write('list.json', [{ ...record, customFields: { riskTags: ['pep', 'high'] } }]),

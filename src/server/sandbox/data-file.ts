@@ -28,15 +28,16 @@ const dataFileSchema = z
       }
       // An object or a list where text belongs is shown by the page as its JSON (other-forms.ts), and kept
       // beside the record, never in it: served from a data file it would be lost, so the file is refused.
-      // An attribute's number, true or false or null is served as written (keepScalarAttributes).
+      // An attribute's number, true or false or null is served as JSON reads it (keepScalarAttributes).
       for (const [map, within] of [
         ['identities', reading.record.identities],
         ['customFields', reading.record.customFields],
       ] as const) {
-        for (const { name, kind, rounded } of structuredFieldsOf(within)) {
-          if (map === 'identities' && SCALAR_KINDS.has(kind) && !rounded) continue;
-          const message = rounded
-            ? 'a number the sandbox can serve as written expected (at most 15 significant digits), a longer one found'
+        for (const { name, kind, json } of structuredFieldsOf(within)) {
+          const otherNumber = kind === 'a number' && mayReadOtherwise(Number(json));
+          if (map === 'identities' && SCALAR_KINDS.has(kind) && !otherNumber) continue;
+          const message = otherNumber
+            ? 'a number JSON reads as the number written expected (at most 15 significant digits, or a whole number under 2^53), one it may read as another found'
             : `text expected, ${kind} found`;
           ctx.addIssue({ code: 'custom', path: [index, map, name], message });
         }
@@ -62,16 +63,34 @@ const dataFileSchema = z
 const SCALAR_KINDS: ReadonlySet<string> = new Set(['a number', 'true or false', 'null']);
 
 /**
+ * Whether JSON.parse may have read another number than the file wrote: the number read, written back as the
+ * sandbox serves it (the shortest text that reads as it), holds more than 15 significant digits, so the file
+ * held at least 16, more than a double keeps for certain (12345678901234567890 reads as 12345678901234567000,
+ * 9007199254740993 as 9007199254740992). A whole number under 2^53 is read exactly. Only the writing of the
+ * others changes, not the number: 1.50 is served as 1.5, 1E5 as 100000, 1e21 as 1e+21. (The sandbox does not
+ * keep the file's text: Node 20's JSON.parse gives no reviver the source, and more digits than a double holds
+ * that read as a short number, 0.1000000000000000000001 as 0.1, cannot be told from it.)
+ */
+function mayReadOtherwise(value: number): boolean {
+  if (Number.isSafeInteger(value)) return false;
+  const digits = String(value)
+    .replace(/e.*$/i, '')
+    .replace(/[-.]/g, '')
+    .replace(/^0+|0+$/g, '');
+  return digits.length > 15;
+}
+
+/**
  * An identity attribute whose value is a number, true or false, or null (`{"type": "string", "value": 42}`),
  * as the real service may send one and the page reads it: the record's reading keeps it beside the
- * record (other-forms.ts), so it is put back in the record as the file wrote it, to be served as sent.
- * Past 15 significant digits a number is refused above: JSON.parse here would serve other digits.
+ * record (other-forms.ts), so it is put back in the record as JSON read it from the file, to be served as
+ * sent. A number JSON may have read otherwise is refused above (mayReadOtherwise).
  */
 function keepScalarAttributes(item: unknown, record: CandidateRecord): void {
   const sent = (item as { identities?: Record<string, unknown> }).identities;
   if (!record.identities || !sent) return;
-  for (const { name, kind, rounded } of structuredFieldsOf(record.identities)) {
-    if (!SCALAR_KINDS.has(kind) || rounded) continue;
+  for (const { name, kind, json } of structuredFieldsOf(record.identities)) {
+    if (!SCALAR_KINDS.has(kind) || (kind === 'a number' && mayReadOtherwise(Number(json)))) continue;
     // Not the contract's text: the point is to serve what the service sends, which the page reads.
     Object.defineProperty(record.identities, name, { value: sent[name], enumerable: true, writable: true, configurable: true });
   }
