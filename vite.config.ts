@@ -95,6 +95,9 @@ export default defineConfig(({ isSsrBuild }) => ({
           isolate: false,
           // Several user steps through the whole app in jsdom: more than 5 s when other suites share the cores.
           testTimeout: 20_000,
+          // setup.ts's beforeAll imports the candidate page and the viewer: the first file of a worker pays
+          // their transform, which took over Vitest's 10 s for a hook with a load of 15 on the two cores.
+          hookTimeout: 20_000,
         },
       },
     ],

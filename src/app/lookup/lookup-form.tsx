@@ -3,6 +3,7 @@ import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import { useRecentLookups } from '../recent/recent-lookups.ts';
 import { Button } from '../ui/button.tsx';
 import { lazyNamed } from '../ui/lazy-named.ts';
+import { PageErrorBoundary } from '../ui/page-error-boundary.tsx';
 import { KindPicker } from '../ui/kind-picker.tsx';
 import { loadPaste, useLookupForm } from './use-lookup-form.ts';
 import { useSearchShortcut } from './use-search-shortcut.ts';
@@ -60,16 +61,29 @@ export function LookupForm({ compact = false, autoFocus = false, current }: Look
           </p>
         )}
         {asked && (
-          <Suspense fallback={null}>
-            <PersonalDataAsked
-              id={ids.asked}
-              what={asked}
-              field={form.input}
-              over={compact}
-              onAnyway={form.lookUpAnyway}
-              onClose={form.unask}
-            />
-          </Suspense>
+          // The question is asked when the check for personal data did not load (offline): its own chunk
+          // may not load either, and then this says so in its place, where the whole page gave way.
+          <PageErrorBoundary
+            fallback={
+              <p id={ids.asked} role="alert" className="mt-1 text-sm font-medium text-red-700">
+                Not looked up: the question about this text could not load.{' '}
+                <button type="button" className="underline" onClick={form.lookUpAnyway}>
+                  Look it up anyway
+                </button>
+              </p>
+            }
+          >
+            <Suspense fallback={null}>
+              <PersonalDataAsked
+                id={ids.asked}
+                what={asked}
+                field={form.input}
+                over={compact}
+                onAnyway={form.lookUpAnyway}
+                onClose={form.unask}
+              />
+            </Suspense>
+          </PageErrorBoundary>
         )}
       </form>
       {list && (
