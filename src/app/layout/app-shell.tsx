@@ -22,6 +22,7 @@ import { readsAuditTrail } from '../../kyc/contract/roles.ts';
 import { SessionBadge } from '../session/session-badge.tsx';
 import { sessionQueries } from '../session/session-query.ts';
 import { usePageHeld, useSessionWatch } from '../session/session-end.ts';
+import { SessionRetryNotice, SessionUnreachable, useSessionRetry } from '../session/session-retry.tsx';
 import { Card } from '../ui/card.tsx';
 import { cn } from '../ui/cn.ts';
 import { lazyNamed } from '../ui/lazy-named.ts';
@@ -60,6 +61,7 @@ export function AppShell({ children }: { children: ReactNode }) {
   useAllowedEnvironment(meta, path);
   const user = signedIn ? (session.data?.user ?? 'local') : undefined;
   useSessionWatch(session.data);
+  useSessionRetry(session);
   const held = usePageHeld();
   useEffect(() => {
     if (user !== undefined) giveRecentLookupsTo(user);
@@ -89,6 +91,7 @@ export function AppShell({ children }: { children: ReactNode }) {
           <AppHeader session={session.data} signedIn={signedIn} environment={environment} />
           <KeyboardHelp signedIn={signedIn} />
           <main id="main" className={`mx-auto ${PAGE_WIDTH} px-4 py-6 sm:px-6 print:max-w-none print:p-0`}>
+            <SessionRetryNotice session={session} />
             <Suspense fallback={null}>
               <MainContent session={session} meta={meta} refusal={signInRefusalOf(path)} returnTo={pathname} held={held}>
                 {children}
@@ -257,17 +260,12 @@ function MainContent({
 }) {
   if (refusal) return <SignInRefusedPage reason={refusal} provider={session.data?.provider} />;
   if (session.isPending) return null;
-  if (session.isError) {
+  // A session already known stands while it cannot be checked (a restart): the page and its work stay (session-retry.tsx).
+  if (session.isError && session.data === undefined) {
     if (session.error instanceof ApiError && session.error.code === 'store_unavailable') {
       return <StoreUnavailable onRetry={() => void session.refetch()} retrying={session.isFetching} />;
     }
-    // An ApiError's message says what failed; the network's own failure already says it in full.
-    const unreachable = session.error instanceof ApiError && session.error.code === 'server_unreachable';
-    return (
-      <Problem>
-        {unreachable ? session.error.message : `The Candidate Lookup server could not be reached: ${session.error.message}`}
-      </Problem>
-    );
+    return <SessionUnreachable session={session} />;
   }
   if (!isSignedIn(session.data)) {
     if (held) return children;

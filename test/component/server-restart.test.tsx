@@ -1,0 +1,156 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { SessionInfo } from '../../src/kyc/contract/api.ts';
+import { type CandidateRecord, statusLevelOf } from '../../src/kyc/contract/schema.ts';
+import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
+import { FakeEventSource, withFakeEventSource } from './fake-event-source.ts';
+import { envelope, json, renderWithProviders, stubApi, testMeta } from './render.tsx';
+import { openEditor } from './reply-fixture.ts';
+
+/**
+ * The server restarts (a deploy) under open pages: for a second or two nothing answers, not even the
+ * session's re-check that a dropped live stream starts. A session the page already knows has not ended
+ * for that: the page and its work stay, a notice says the server is being asked again, and it goes once
+ * the server answers. Only the very first check, with nothing on the page yet, shows the error in full.
+ */
+
+withFakeEventSource();
+
+const samples = (await sampleCandidates({ now: new Date(), pictures: false })).map((c) => c.record);
+const record = samples.find((r) => r.refId === 'support-ticket-4410')!;
+const FIELDS = ['rejectionReason', 'reviewReason', 'resubmitHint'];
+const SAM: SessionInfo = { mode: 'users', user: 'sam', role: 'support' };
+
+const forSupport = (candidate: CandidateRecord): CandidateRecord => ({
+  ...statusLevelOf(candidate),
+  customFields: Object.fromEntries(Object.entries(candidate.customFields ?? {}).filter(([name]) => FIELDS.includes(name))),
+});
+
+/** The support user's candidate page, with a server that can be taken down (`server.down`) and its session ended (`server.session`). */
+function showDuringDeploys(down = false) {
+  const server = { down, session: SAM as SessionInfo };
+  const { fetchMock } = stubApi({
+    session: () => json(server.session),
+    meta: testMeta({ supportFields: FIELDS }),
+    candidates: {
+      [`/api/candidates/refId/${record.refId}`]: envelope(forSupport(record)),
+      '/api/export': () => json({ status: 'success' }),
+    },
+  });
+  // Nothing listens while the server restarts: the browser's fetch fails as it does on a refused connection.
+  vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) =>
+    server.down ? Promise.reject(new TypeError('Failed to fetch')) : fetchMock(input, init),
+  );
+  renderWithProviders(`/candidates/refId/${record.refId}`);
+  return { server, fetchMock };
+}
+
+async function stream(): Promise<FakeEventSource> {
+  await waitFor(() => expect(FakeEventSource.instances).toHaveLength(1));
+  const source = FakeEventSource.instances[0]!;
+  source.open();
+  return source;
+}
+
+const retryNotice = () => screen.getByTestId('session-retry');
+const sessionChecks = (fetchMock: ReturnType<typeof stubApi>['fetchMock']) =>
+  fetchMock.mock.calls.filter(([input]) => String(input) === '/api/session').length;
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('a restart of the server', { timeout: 20_000 }, () => {
+  it('a restart of the server keeps the open reply draft and the candidate page', async () => {
+    const user = userEvent.setup();
+    const { server, fetchMock } = showDuringDeploys();
+    const source = await stream();
+    const { editor, text } = await openEditor(user);
+    await user.type(text(), '\nMY CAREFULLY WRITTEN NOTE');
+    const draft = text().value;
+
+    // The server goes down: the stream drops, and the session's re-check finds nobody there.
+    server.down = true;
+    source.fail(0);
+    await waitFor(
+      () => expect(retryNotice()).toHaveTextContent("Can't reach the server — retrying. This page and what you typed stay here."),
+      {
+        timeout: 10_000,
+      },
+    );
+    expect(retryNotice()).toHaveAttribute('aria-live', 'polite');
+    expect(screen.queryByText(/could not be reached/)).not.toBeInTheDocument();
+    expect(screen.getByRole('dialog', { name: 'Reply to the customer' })).toBe(editor);
+    expect(text()).toHaveValue(draft);
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent(record.refId!);
+    expect(screen.getByTestId('session')).toHaveTextContent('sam');
+
+    // Back up: the stream reconnects, the session is asked again at once and the notice goes.
+    server.down = false;
+    const before = sessionChecks(fetchMock);
+    source.open();
+    await waitFor(() => expect(retryNotice()).toBeEmptyDOMElement());
+    expect(sessionChecks(fetchMock)).toBeGreaterThan(before);
+    expect(text()).toHaveValue(draft);
+    expect(screen.getByTestId('session')).toHaveTextContent('sam');
+  });
+
+  it('asks again by itself when the live stream stays away, and the notice goes once the server answers', async () => {
+    const { server } = showDuringDeploys();
+    const source = await stream();
+    await screen.findByRole('heading', { level: 1 });
+    server.down = true;
+    source.fail(0);
+    await waitFor(() => expect(retryNotice()).toHaveTextContent("Can't reach the server"), { timeout: 10_000 });
+    // The stream never says it is back; the next try after a wait finds the server.
+    server.down = false;
+    await waitFor(() => expect(retryNotice()).toBeEmptyDOMElement(), { timeout: 10_000 });
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent(record.refId!);
+  });
+
+  it('goes to the sign-in page when the restart ended the session and nothing holds the page', async () => {
+    const { server } = showDuringDeploys();
+    const source = await stream();
+    await screen.findByRole('heading', { level: 1 });
+    server.down = true;
+    source.fail(0);
+    await waitFor(() => expect(retryNotice()).not.toBeEmptyDOMElement(), { timeout: 10_000 });
+    // Sessions kept in the server's memory did not survive it.
+    server.session = { mode: 'users' };
+    server.down = false;
+    source.open();
+    expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeInTheDocument();
+    expect(retryNotice()).toBeEmptyDOMElement();
+  });
+
+  it('keeps the draft and offers to sign in again when the restart ended the session under the reply editor', async () => {
+    const user = userEvent.setup();
+    const { server } = showDuringDeploys();
+    const source = await stream();
+    const { editor, text } = await openEditor(user);
+    await user.type(text(), '\nkept');
+    server.down = true;
+    source.fail(0);
+    await waitFor(() => expect(retryNotice()).not.toBeEmptyDOMElement(), { timeout: 10_000 });
+    server.session = { mode: 'users' };
+    server.down = false;
+    source.open();
+    await waitFor(() => expect(screen.getByTestId('session')).toHaveTextContent('Not signed in'));
+    expect(within(editor).getByRole('textbox', { name: 'Reply' })).toHaveValue(text().value);
+    expect(text().value).toMatch(/kept$/);
+    expect(screen.queryByRole('heading', { name: 'Sign in' })).not.toBeInTheDocument();
+  });
+});
+
+describe('the first load with the server down', { timeout: 20_000 }, () => {
+  it('shows the error in full with Try again, which shows the page once the server answers', async () => {
+    const user = userEvent.setup();
+    const { server } = showDuringDeploys(true);
+    const alert = await screen.findByRole('alert', {}, { timeout: 10_000 });
+    expect(alert).toHaveTextContent('The Candidate Lookup server could not be reached. Check your connection.');
+    server.down = false;
+    await user.click(within(alert).getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('heading', { level: 1 })).toHaveTextContent(record.refId!);
+  });
+});
