@@ -14,7 +14,7 @@ const busy: LookupFormState = {
   linkEnvironment: 'prod',
   dashboard: link,
   list,
-  asked: 'an e-mail address',
+  asked: { kinds: ['an e-mail address'], whole: true },
 };
 
 /**
@@ -89,13 +89,11 @@ describe("the search box's reducer", () => {
   });
 
   it('asked holds what the text reads like, in place of a problem; a new text, or the lookup, takes the question away', () => {
-    const asked = lookupFormReducer(
-      { ...initialLookupForm('ana@example.com'), problem: 'bad' },
-      { type: 'asked', what: 'an e-mail address' },
-    );
-    expect(asked).toEqual({ value: 'ana@example.com', problem: undefined, asked: 'an e-mail address' });
+    const what = { kinds: ['an e-mail address' as const], whole: true };
+    const asked = lookupFormReducer({ ...initialLookupForm('ana@example.com'), problem: 'bad' }, { type: 'asked', what });
+    expect(asked).toEqual({ value: 'ana@example.com', problem: undefined, asked: what });
     expect(lookupFormReducer(asked, { type: 'typed', text: 'ana@example.co' }).asked).toBeUndefined();
-    expect(lookupFormReducer(asked, { type: 'kindChosen', kind: 'recordId' }).asked).toBe('an e-mail address');
+    expect(lookupFormReducer(asked, { type: 'kindChosen', kind: 'recordId' }).asked).toBe(what);
     expect(lookupFormReducer(asked, { type: 'submitted' }).asked).toBeUndefined();
   });
 

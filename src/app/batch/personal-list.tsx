@@ -1,9 +1,9 @@
 import { type MouseEvent, useMemo, useState } from 'react';
 import type { IdEntry, IdList } from '../../kyc/view/id-list.ts';
-import { type PersonalData, readsLikePersonalData } from '../../kyc/view/personal-data.ts';
+import { findPersonalData, type PersonalData } from '../../kyc/view/personal-data.ts';
 import { PersonalDataQuestion } from '../ui/personal-data-question.tsx';
 
-/** The lines of a list that read like personal data (personal-data.ts), and what they read like. */
+/** The lines of a list that read like personal data or hold some (findPersonalData, the search box's rule), and what they hold. */
 export interface PersonalLines {
   /** Each kind once, as first met. */
   kinds: PersonalData[];
@@ -21,14 +21,15 @@ export interface PersonalLines {
  * text is on screen in the box already, and the question is read out and may be copied into a ticket.
  */
 export function personalLines(list: Pick<IdList, 'ids' | 'entries' | 'rule'>): PersonalLines | undefined {
-  const kinds = new Map<string, PersonalData>();
+  // The search box's rule, one for both: a line `DOB 15.06.1987` was sent unasked, where the box's text asks.
+  const kinds = new Map<string, PersonalData[]>();
   for (const id of list.ids) {
-    const kind = readsLikePersonalData(id);
-    if (kind) kinds.set(id, kind);
+    const found = findPersonalData(id);
+    if (found) kinds.set(id, found.kinds);
   }
   if (kinds.size === 0) return undefined;
   return {
-    kinds: [...new Set(kinds.values())],
+    kinds: [...new Set([...kinds.values()].flat())],
     lines: list.entries.filter(({ id }) => kinds.has(id)).map(({ line }) => line),
     every: kinds.size === list.ids.length,
     rule: list.rule,
@@ -41,7 +42,7 @@ export function personalLines(list: Pick<IdList, 'ids' | 'entries' | 'rule'>): P
  */
 export function listToSend(list: Pick<IdList, 'ids' | 'entries'>, answer: PersonalAnswer | undefined): [string[], IdEntry[]] {
   if (answer !== 'without') return [list.ids, list.entries];
-  const kept = (id: string) => readsLikePersonalData(id) === undefined;
+  const kept = (id: string) => findPersonalData(id) === undefined;
   return [list.ids.filter(kept), list.entries.filter(({ id }) => kept(id))];
 }
 

@@ -1,13 +1,13 @@
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import type { IdList } from '../../kyc/view/id-list.ts';
-import type { PersonalData } from '../../kyc/view/personal-data.ts';
+import type { PersonalDataFound } from '../../kyc/view/personal-data.ts';
 import type { DashboardLinkRead } from './dashboard-lookup.ts';
 
 /**
- * What the box asks about: text that reads like personal data, or (`unchecked`) text that is not plainly an
+ * What the box asks about: text that reads like personal data or holds some (findPersonalData), or (`unchecked`) text that is not plainly an
  * id (isPlainId) while the rule for personal data did not load, in time or at all (use-lookup-form.ts).
  */
-export type Asked = PersonalData | 'unchecked';
+export type Asked = PersonalDataFound | 'unchecked';
 
 /**
  * What the search box holds between keystrokes (use-lookup-form.ts reads its rules from it). All but the

@@ -3,14 +3,14 @@ import { cleanId, describeRemoved } from '../../kyc/view/id-input.ts';
 import { splitMarks } from '../../kyc/view/sentence-marks.ts';
 import { type IdList, splitIdList } from '../../kyc/view/id-list.ts';
 import { isNumberAfterIdWords, readOneId, splitLabel, unlabelList } from '../../kyc/view/id-label.ts';
-import { NAME_LINE, readsLikePersonalData } from '../../kyc/view/personal-data.ts';
+import { findPersonalData, NAME_LINE, readsLikePersonalData } from '../../kyc/view/personal-data.ts';
 import { MAX_ID_LENGTH } from '../../kyc/contract/lookup.ts';
 import { type AppLink, parseAppLink } from '../routes.ts';
 import type { LookupFormAction } from './lookup-form-state.ts';
 
-// The search box's rule for text that reads like personal data, and the batch's rule for one id, come with
+// The search box's rule for text that holds personal data, and the batch's rule for one id, come with
 // the paste reader, after the first paint (useSubmit waits for it when a lookup is sent before it is here).
-export { readOneId, readsLikePersonalData };
+export { findPersonalData, readOneId };
 
 /**
  * What a list or a link pasted does to the search box: here, with the reader that finds them, rather than
@@ -51,7 +51,7 @@ const NO_LETTER_OR_DIGIT = /^[^\p{L}\p{N}]*$/u;
 const LONGEST_SPACED = 8;
 
 /**
- * The runs that read like personal data (readsLikePersonalData, the box's own question): an e-mail address
+ * The runs that read like personal data (readsLikePersonalData, the whole-text half of the box's question): an e-mail address
  * alone (`mehmet.yilmaz@example.com.tr`), or a phone number or a date written over several runs. Names
  * are words, never ids here.
  */

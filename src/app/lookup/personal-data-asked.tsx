@@ -1,4 +1,5 @@
 import { type RefObject, useEffect } from 'react';
+import { saysFound } from '../../kyc/view/personal-data.ts';
 import type { Asked } from './lookup-form-state.ts';
 import { PersonalDataQuestion } from '../ui/personal-data-question.tsx';
 
@@ -24,6 +25,7 @@ export function PersonalDataAsked({
   onClose,
 }: {
   id: string;
+  /** What the text reads like or holds ("This holds a person's name and a date"), or `unchecked`. */
   what: Asked;
   /** The search box, in whose form Escape closes the question. */
   field: RefObject<HTMLInputElement | null>;
@@ -45,7 +47,7 @@ export function PersonalDataAsked({
     form.addEventListener('keydown', close);
     return () => form.removeEventListener('keydown', close);
   }, [field, onClose]);
-  const said = what === 'unchecked' ? UNCHECKED : `This reads like ${what}.`;
+  const said = what === 'unchecked' ? UNCHECKED : `This ${saysFound(what)}.`;
   const dismiss = () => {
     onClose();
     field.current?.focus();

@@ -235,7 +235,7 @@ function readBox(input: SubmitInput) {
 
 /** What the box asks about before looking `id` up: by the rule once it is here; without it, any text but a plain id. */
 function askAbout(id: string): Asked | undefined {
-  if (pasteModule) return pasteModule.readsLikePersonalData(id);
+  if (pasteModule) return pasteModule.findPersonalData(id);
   return isPlainId(id) ? undefined : 'unchecked';
 }
 
@@ -261,7 +261,8 @@ function useSubmit(input: SubmitInput, dispatch: Dispatch<LookupFormAction>) {
     // The rule comes with the paste reader, after the first paint: a lookup sent before it is here waits for it.
     if (asking && !pasteModule && !waited) return afterReader(input.field, input.value, () => submit(undefined, false, true));
     // A name, an e-mail address, a phone number or a date finds no one by refId, and would stay in the
-    // address, the history and the audit file: asked first, the box's text selected to type the id over it.
+    // address, the history and the audit file: asked first, also when it is among other words (findPersonalData),
+    // the box's text selected to type the id over it.
     // Without the rule (offline, or late), only a plain id goes ahead unasked: before, any text did.
     const what = asking ? askAbout(id) : undefined;
     if (what) {

@@ -48,6 +48,11 @@ const YEAR = String.raw`(?:19|20)\d\d`;
 /** `12 March 1990`, `12. März 1990`, `12 de marzo de 1990`, `1er mai 1990`; the day after the month: `March 12, 1990`. */
 const DAY_FIRST = new RegExp(`^${DAY} (?:de )?${MONTH},? (?:de )?${YEAR}$`, 'iu');
 const MONTH_FIRST = new RegExp(`^${MONTH} ${DAY},? ${YEAR}$`, 'iu');
+/** The same without the year (`21 May`, `May 21st`): a date only beside a name. */
+const DAY_MONTH = new RegExp(`^${DAY} (?:de )?${MONTH}$`, 'iu');
+const MONTH_DAY = new RegExp(`^${MONTH} ${DAY}$`, 'iu');
+/** A day and a month in digits, the year of two digits or none (`21.05`, `21/05/68`): a date only beside a name. */
+const SHORT_DATE = /^(\d\d?)([-/.])(\d\d?)(?:\2\d\d)?\.?$/;
 
 /**
  * What the text reads like when it is someone's name, e-mail address, phone number or date (of birth),
@@ -75,16 +80,115 @@ function isNameInWords(text: string): boolean {
 /** A whole date whose month and day (or day and month) are ones. */
 function isDate(text: string): boolean {
   const parts = DATE.exec(text);
-  const [low, high] = [parts?.[2] ?? parts?.[4], parts?.[3] ?? parts?.[6]].map(Number).sort((a, b) => a - b);
+  return isDayAndMonth(parts?.[2] ?? parts?.[4], parts?.[3] ?? parts?.[6]);
+}
+
+/** Two numbers of which one is a month (1 to 12) and the other a day (1 to 31). */
+function isDayAndMonth(one: string | undefined, other: string | undefined): boolean {
+  const [low, high] = [one, other].map(Number).sort((a, b) => a - b);
   return low! >= 1 && low! <= 12 && high! <= 31;
 }
 
 /** A whole date with its month in words (MONTHS), a day of 1 to 31 and a year of four digits. */
-function isDateInWords(text: string): boolean {
-  const dayFirst = DAY_FIRST.exec(text);
-  const monthFirst = dayFirst ? undefined : MONTH_FIRST.exec(text);
+function isDateInWords(text: string, dayFirstForm = DAY_FIRST, monthFirstForm = MONTH_FIRST): boolean {
+  const dayFirst = dayFirstForm.exec(text);
+  const monthFirst = dayFirst ? undefined : monthFirstForm.exec(text);
   const [day, month] = dayFirst ? [dayFirst[1], dayFirst[2]] : [monthFirst?.[2], monthFirst?.[1]];
   if (day === undefined || month === undefined) return false;
   const named = month.toLowerCase();
   return Number(day) >= 1 && Number(day) <= 31 && MONTHS.some((pattern) => pattern.test(named));
+}
+
+/** What a text holds of a person's data, and whether that is all of it. */
+export interface PersonalDataFound {
+  /** Each kind found, once: the one the whole text reads like, or what the text holds among its other words. */
+  kinds: PersonalData[];
+  /** The whole text reads like it (readsLikePersonalData), rather than holding it among other words. */
+  whole: boolean;
+}
+
+/**
+ * What the search box asks about before a lookup, and the batch before it sends a line: text that reads
+ * like personal data (readsLikePersonalData), or that holds an e-mail address, a whole date (with a year
+ * of four digits), or a name beside a date. Before, only text that was one of those as a whole was asked
+ * about: `DOB 15.06.1987`, `Mehmet Yılmaz 1968-05-21` or `ana.silva@example.com cust_000482` went to the
+ * service unasked, and stayed in the address, the history and the audit file. A plain id (a run of
+ * letters, digits, `-` and `_`) holds no space, no `@` and no date standing apart from it, so it is
+ * never asked about (`legacy-1988-07-14` is an id): a date counts only where a space or a mark other than
+ * those (and a date's own `.` and `/`) sets it apart.
+ */
+export function findPersonalData(text: string): PersonalDataFound | undefined {
+  const whole = readsLikePersonalData(text);
+  if (whole) return { kinds: [whole], whole: true };
+  const named = isNameBesideDate(text);
+  const found: (PersonalData | false)[] = [
+    named && "a person's name",
+    holdsEmail(text) && 'an e-mail address',
+    (named || holdsDate(text)) && 'a date',
+  ];
+  const kinds = found.filter((kind) => kind !== false);
+  return kinds.length > 0 ? { kinds, whole: false } : undefined;
+}
+
+/** "reads like an e-mail address", "holds a person's name and a date": what the questions and the not-found screen say. */
+export function saysFound({ kinds, whole }: PersonalDataFound): string {
+  if (whole) return `reads like ${kinds[0]}`;
+  return `holds ${kinds.length === 1 ? kinds[0] : `${kinds.slice(0, -1).join(', ')} and ${kinds.at(-1)}`}`;
+}
+
+/**
+ * An e-mail address anywhere (EMAIL's shape: something, `@`, something with a dot inside it), read run by
+ * run at its `@`s: in time as the text's length, where an unanchored pattern took its square.
+ */
+function holdsEmail(text: string): boolean {
+  return text.split(/\s+/).some((run) => {
+    const parts = run.split('@');
+    return parts.some((part, at) => at > 0 && parts[at - 1] !== '' && part.slice(1, -1).includes('.'));
+  });
+}
+
+/** The most runs a date in words is written in (`12 de marzo de 1990`). */
+const DATE_RUNS = 5;
+/** Marks around a date in a sentence (`(15.06.1987)`, `1990,`): neither a letter nor a digit. */
+const OUTER_MARKS = /^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu;
+
+/**
+ * A whole date apart from the rest of the text: in digits between spaces or marks other than those a plain
+ * id or a date holds (a sentence's full stop after it dropped), or in words over a few runs.
+ */
+function holdsDate(text: string): boolean {
+  const apart = text.split(/[^\p{L}\p{N}\p{M}_./-]+/u).map((run) => run.replace(/^\.+|\.+$/g, ''));
+  if (apart.some(isDate)) return true;
+  const runs = text.split(/\s+/).filter(Boolean);
+  for (let start = 0; start < runs.length; start += 1) {
+    for (let end = start + 2; end <= Math.min(runs.length, start + DATE_RUNS); end += 1) {
+      if (isDateInWords(runs.slice(start, end).join(' ').replace(OUTER_MARKS, ''))) return true;
+    }
+  }
+  return false;
+}
+
+/** The most runs a name and a date beside it are read in: more is a sentence. */
+const NAME_AND_DATE_RUNS = 10;
+
+/**
+ * A name (NAME_LINE, or words of letters) and a date side by side, either first, a comma between or not:
+ * `Mehmet Yılmaz, 21.05.1968`, `Mehmet Yılmaz 21 May`. Beside a name a date needs no year.
+ */
+function isNameBesideDate(text: string): boolean {
+  const runs = text.trim().split(/\s+/);
+  if (runs.length < 3 || runs.length > NAME_AND_DATE_RUNS) return false;
+  const isName = (part: string) => NAME_LINE.test(part) || isNameInWords(part);
+  for (let at = 1; at < runs.length; at += 1) {
+    const [left, right] = [runs.slice(0, at).join(' '), runs.slice(at).join(' ')].map((part) => part.replace(/^,|,$/g, ''));
+    if ((isName(left!) && isAnyDate(right!)) || (isAnyDate(left!) && isName(right!))) return true;
+  }
+  return false;
+}
+
+/** A whole date, or a day and a month without the year (SHORT_DATE, DAY_MONTH, MONTH_DAY). */
+function isAnyDate(text: string): boolean {
+  const short = SHORT_DATE.exec(text);
+  if (short && isDayAndMonth(short[1], short[3])) return true;
+  return isDate(text) || isDateInWords(text) || isDateInWords(text, DAY_MONTH, MONTH_DAY);
 }
