@@ -185,12 +185,14 @@ describe('identity attributes sent as an object or a list', () => {
     expect(row(identity, 'Given name')).toHaveTextContent(
       /^\{"first":"Mehmet","middle":"Ali"\} \(declared string; sent as an object, as JSON\)$/,
     );
-    expect(within(identity).getByTestId('sent-in-other-form')).toHaveTextContent('sent one attribute here in another form');
+    expect(within(identity).getByTestId('sent-in-other-form')).toHaveTextContent(
+      /^The KYC service sent one attribute here as an object, not as the text its documentation describes: shown as sent, an object as its JSON,/,
+    );
     const others = await card('Other identity attributes');
     // The type it came with, said beside what came: before, "Tax ID (string)" stood over "not text: a list", a contradiction.
     expect(within(others).getByText('Tax ID').closest('dt')).toHaveTextContent(/^Tax ID$/);
     expect(row(others, 'Tax ID')).toHaveTextContent(/^\["TR",12345678901\] \(declared string; sent as a list, as JSON\)$/);
-    expect(within(others).getByTestId('sent-in-other-form')).toBeInTheDocument();
+    expect(within(others).getByTestId('sent-in-other-form')).toHaveTextContent('sent one attribute here as a list,');
     const custom = await card('Custom fields');
     expect(custom.querySelector('th[data-field="sanctions"]')!.nextElementSibling).toHaveTextContent(
       '{"lists":["OFAC"],"hit":false} (not text: an object, as JSON)',
@@ -269,5 +271,27 @@ describe('identity attributes whose value is a number, true or false, or null', 
     expect(screen.queryByRole('heading', { name: 'Address' })).not.toBeInTheDocument();
     expect(document.body).not.toHaveTextContent(/No address|No phone/);
     expect(screen.queryByTestId('unread-fields')).not.toBeInTheDocument();
+  });
+
+  it('says under each card the forms that came: a number is not called an object or a list, nor said to be shown as JSON', async () => {
+    show({
+      refId: 'attr-number-note',
+      identities: {
+        given_name: { type: 'string', value: 'Ada' },
+        dob: { type: 'string', value: 19151210 },
+        email: { type: 'string', value: null },
+        document_number: { type: 'string', value: Number('12345678901234567890') },
+      },
+    });
+    const identity = await card('Identity');
+    // Before: "…sent 2 attributes here in another form, an object or a list, … shown as its JSON" for a number and a null.
+    expect(within(identity).getByTestId('sent-in-other-form')).toHaveTextContent(
+      /^The KYC service sent 2 attributes here, as a number and as null, not as the text its documentation describes: shown as sent, marked beside the value, never read as text\.$/,
+    );
+    const others = await card('Other identity attributes');
+    expect(row(others, 'Document number')).toHaveTextContent(/^12345678901234567168 \(declared string; sent as a number;/);
+    const note = within(others).getByTestId('sent-in-other-form');
+    expect(note).toHaveTextContent(/^The KYC service sent one attribute here as a number, not as the text/);
+    expect(note).not.toHaveTextContent(/object|list|JSON/);
   });
 });

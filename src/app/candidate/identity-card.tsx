@@ -128,7 +128,7 @@ export function IdentityCard({
           </div>
         ))}
       </dl>
-      <SentInOtherFormNote count={shown.length} />
+      <SentInOtherFormNote fields={shown} />
     </Section>
   );
 }

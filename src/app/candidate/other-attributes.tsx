@@ -43,7 +43,7 @@ export function OtherAttributes({
           </Attribute>
         ))}
       </dl>
-      <SentInOtherFormNote count={structured.length} />
+      <SentInOtherFormNote fields={structured} />
     </Section>
   );
 }

@@ -1,4 +1,4 @@
-import { notTextWords } from '../../kyc/contract/other-forms.ts';
+import { notTextWords, type StructuredField } from '../../kyc/contract/other-forms.ts';
 import type { OtherPart } from '../../kyc/view/json-attribute.ts';
 import { LongText } from '../ui/long-text.tsx';
 import { Notice } from '../ui/section.tsx';
@@ -45,18 +45,33 @@ export function SentAsObjectNote({ what }: { what: string }) {
   );
 }
 
+/** The forms an attribute may come in instead of text, in the order the note names them. */
+const FORM_ORDER: readonly StructuredField['kind'][] = ['a number', 'true or false', 'null', 'an object', 'a list'];
+
 /**
- * Said under identity attributes shown as their JSON (other-forms.ts): the service sent them as an object
- * or a list, not as the text its documentation describes. Each is marked beside its value; this says why.
+ * Said under identity attributes sent in another form than text (other-forms.ts): a number, true or
+ * false, null, an object or a list. Each is marked beside its value; this says why, naming only the forms
+ * that came: a number called "an object or a list… shown as its JSON" sent the reader looking for JSON.
  */
-export function SentInOtherFormNote({ count }: { count: number }) {
-  if (count === 0) return null;
+export function SentInOtherFormNote({ fields }: { fields: readonly Pick<StructuredField, 'kind'>[] }) {
+  if (fields.length === 0) return null;
   return (
     <div className="mt-3" data-testid="sent-in-other-form">
-      <Notice>
-        The KYC service sent {count === 1 ? 'one attribute here' : `${count} attributes here`} in another form, an object or a list, not as
-        the text its documentation describes: shown as its JSON, marked “not text”, never read as text.
-      </Notice>
+      <Notice>{otherFormWords(fields)}</Notice>
     </div>
   );
+}
+
+/** "…sent one attribute here as a number, …", "…sent 2 attributes here, as a number and as an object, …". */
+function otherFormWords(fields: readonly Pick<StructuredField, 'kind'>[]): string {
+  const kinds = FORM_ORDER.filter((kind) => fields.some((field) => field.kind === kind));
+  const forms = kinds.map((kind) => `as ${kind}`);
+  const formWords = forms.length === 1 ? forms[0] : `${forms.slice(0, -1).join(', ')} and ${forms.at(-1)}`;
+  const what =
+    fields.length === 1
+      ? `one attribute here ${formWords}`
+      : `${fields.length} attributes here, ${kinds.length === 1 ? 'each ' : ''}${formWords}`;
+  const json = kinds.filter((kind) => kind === 'an object' || kind === 'a list');
+  const shown = json.length === 0 ? 'shown as sent' : `shown as sent, ${json.join(' or ')} as its JSON`;
+  return `The KYC service sent ${what}, not as the text its documentation describes: ${shown}, marked beside the value, never read as text.`;
 }
