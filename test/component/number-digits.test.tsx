@@ -58,6 +58,17 @@ describe('where the browser gives JSON.parse the source text', () => {
     expect(document.body).not.toHaveTextContent(ROUNDED_WORDS);
     expect(document.body).not.toHaveTextContent('e+21');
   });
+
+  it("shows an address sent as an object with its parts' numbers as written: 10115.0, not 10115", async () => {
+    const address = '{"address":"1 Rd","city":"Berlin","country":"DEU","postalCode":10115.0,"floor":1e21,"box":{"n":2.50}}';
+    showPage(body('{}', `{"address":{"type":"string","value":${address}}}`));
+    const card = (await screen.findByRole('heading', { name: 'Address' })).closest('section')!;
+    // Before: the object was written back into text with JSON.stringify, which writes the numbers read: "10115 Berlin".
+    expect(card).toHaveTextContent('10115.0 Berlin');
+    const parts = [...within(card).getByTestId('other-parts').querySelectorAll('li')].map((part) => part.textContent);
+    expect(parts).toEqual(['box {"n":2.50} (not text: an object, as JSON)', 'floor 1e21']);
+    expect(within(card).getByTestId('sent-as-object')).toBeInTheDocument();
+  });
 });
 
 describe('where the browser does not', () => {

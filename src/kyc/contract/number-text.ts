@@ -53,6 +53,27 @@ export function shareNumberTexts(from: object, to: object): void {
   if (texts) sentTexts.set(to, texts);
 }
 
+/** How deep stringifyKeepingNumbers writes numbers as sent: below, JSON.stringify writes the rest, with no stack of ours to run out. */
+const KEPT_DEPTH = 32;
+
+/**
+ * A value's compact JSON, as JSON.stringify writes it but each number as numberTextAt writes it: an address
+ * sent as an object and turned back into the text the contract has keeps `"postalCode": 10115.0` as sent,
+ * where JSON.stringify wrote 10115 (and 1e21 as "1e+21"), and the card read that.
+ */
+export function stringifyKeepingNumbers(value: unknown): string {
+  const write = (item: unknown, depth: number): string => {
+    if (typeof item !== 'object' || item === null || depth >= KEPT_DEPTH) return JSON.stringify(item) ?? 'null';
+    const list = Array.isArray(item);
+    const entries = Object.entries(item).map(([key, each]) => {
+      const text = typeof each === 'number' ? numberTextAt(item, key, each).digits : write(each, depth + 1);
+      return list ? text : `${JSON.stringify(key)}:${text}`;
+    });
+    return list ? `[${entries.join(',')}]` : `{${entries.join(',')}}`;
+  };
+  return write(value, 0);
+}
+
 /**
  * A number as read, written in digits: a whole number in all its digits (`1e21` is 1000000000000000000000,
  * never "1e+21"), any other as JavaScript writes it (the shortest text that reads back as that number).

@@ -8,7 +8,7 @@ import {
   readTimestamp,
 } from './record-fields.ts';
 import { JSON_TEXT_ATTRIBUTES } from './identity-values.ts';
-import { shareNumberTexts } from './number-text.ts';
+import { shareNumberTexts, stringifyKeepingNumbers } from './number-text.ts';
 import { attachStructuredFields, markSentAsObject, scalarField, type StructuredField, structuredField } from './other-forms.ts';
 import { z } from './zod.ts';
 
@@ -100,10 +100,11 @@ const MAPS: ReadonlyMap<string, FieldCheck> = new Map<string, FieldCheck>([
     {
       expected: 'an attribute ({type, value})',
       schema: identityAttributeSchema,
-      // An address or a phone is documented as text holding a JSON object; one given as the object itself says the same.
+      // An address or a phone is documented as text holding a JSON object; one given as the object itself says the same,
+      // written back with its numbers as sent (10115.0 stays 10115.0: docs/using.md promises an address's parts as written).
       alsoRead: (value, name) =>
         JSON_TEXT_ATTRIBUTES.has(name) && isPlainObject(value) && typeof value.type === 'string' && isPlainObject(value.value)
-          ? markSentAsObject({ ...value, value: JSON.stringify(value.value) })
+          ? markSentAsObject({ ...value, value: stringifyKeepingNumbers(value.value) })
           : undefined,
       aside: structuredAttribute,
     },
