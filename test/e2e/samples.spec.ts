@@ -1,3 +1,4 @@
+import type { Locator, Page } from '@playwright/test';
 import { expect, test, needsServers } from './fixtures.ts';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
 import { decodeAddress } from '../../src/kyc/view/address.ts';
@@ -123,40 +124,124 @@ test('at 768 px wide nothing overflows its card', async ({ page }) => {
   await screenshot(page, 'candidate-768');
 });
 
-test("a certificate's raw JSON breaks its lines where text breaks: no word that fits the box is cut at its edge", async ({ page }) => {
-  await page.setViewportSize({ width: 390, height: 900 });
-  await page.goto('/candidates/refId/c0a8f3e2-6b1d-4f7e-9a52-3d1e8b7c4a10');
-  const json = page.locator('details[data-raw-json]').first();
-  await json.locator('summary').click();
-  const pre = json.locator('pre');
-  await expect(pre).toBeVisible();
-  // Each word of the JSON as Chromium laid it out: one that would fit a line whole but breaks other than after
-  // a hyphen (as any text breaks) was cut at the box's edge: before, `break-all` cut "https://w3id.o|rg/…".
-  const { cut, wrapped } = await pre.evaluate((element) => {
-    const text = element.firstChild as Text;
-    const rangeOf = (start: number, end: number) => {
-      const range = document.createRange();
-      range.setStart(text, start);
-      range.setEnd(text, end);
-      return range;
-    };
-    const topOf = (index: number) => Math.round(rangeOf(index, index + 1).getBoundingClientRect().top);
-    const charWidth = rangeOf(0, 1).getBoundingClientRect().width;
-    const cutWords: string[] = [];
-    for (const match of text.data.matchAll(/\S+/g)) {
-      const word = match[0];
-      if (word.length * charWidth > element.clientWidth) continue;
-      for (let i = 1; i < word.length; i++) {
-        if (topOf(match.index + i) !== topOf(match.index + i - 1) && word[i - 1] !== '-') cutWords.push(word);
-      }
+/**
+ * How Chromium laid out a certificate's text (its <pre>), in what a reader would see as wrong: a word that
+ * fits the box cut other than after a hyphen, an ISO date split, a value dropped below its line's
+ * indentation (a row of spaces above it), a wrapped part left of the indentation. Run in the page.
+ */
+function certificateLayout(pre: HTMLElement) {
+  // Each character by its text node: the lines are elements of their own, a date or a number a span.
+  const chars: Array<{ node: Text; offset: number }> = [];
+  const walker = document.createTreeWalker(pre, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (let offset = 0; offset < (node as Text).data.length; offset++) chars.push({ node: node as Text, offset });
+  }
+  const text = pre.textContent ?? '';
+  const rectOf = (index: number) => {
+    const range = document.createRange();
+    range.setStart(chars[index]!.node, chars[index]!.offset);
+    range.setEnd(chars[index]!.node, chars[index]!.offset + 1);
+    return range.getBoundingClientRect();
+  };
+  const topOf = (index: number) => Math.round(rectOf(index).top);
+  const charWidth = rectOf(text.search(/\S/)).width;
+  const left = pre.getBoundingClientRect().left;
+  const indentOf = (line: string) => Math.min((/^ */.exec(line)?.[0].length ?? 0) * charWidth, pre.clientWidth / 2);
+  const found = {
+    cut: [] as string[],
+    dates: [] as string[],
+    dropped: [] as string[],
+    leftOfIndent: [] as string[],
+    rows: new Set<number>(),
+  };
+  let start = 0;
+  for (const line of text.split('\n')) {
+    const indent = /^ */.exec(line)![0].length;
+    if (indent > 0 && indent < line.length && topOf(start + indent) !== topOf(start)) found.dropped.push(line.trim());
+    for (let i = start + indent; i < start + line.length; i++) {
+      found.rows.add(topOf(i));
+      if (rectOf(i).left < left + indentOf(line) - 1) found.leftOfIndent.push(line.trim());
     }
-    const lines = new Set([...rangeOf(0, text.data.length).getClientRects()].map((rect) => Math.round(rect.top))).size;
-    return { cut: cutWords, wrapped: lines > text.data.split('\n').length };
+    for (const match of line.matchAll(/\S+/g)) {
+      const at = start + match.index;
+      const word = match[0];
+      if (word.length * charWidth > pre.clientWidth - indentOf(line)) continue;
+      for (let i = 1; i < word.length; i++) if (topOf(at + i) !== topOf(at + i - 1) && word[i - 1] !== '-') found.cut.push(word);
+    }
+    for (const match of line.matchAll(/\d{4}-\d{2}-\d{2}T[\d:.]+(?:Z|[+-]\d{2}:\d{2})?/g)) {
+      const at = start + match.index;
+      if (topOf(at) !== topOf(at + match[0].length - 1)) found.dates.push(match[0]);
+    }
+    start += line.length + 1;
+  }
+  const { rows, ...rest } = found;
+  return { ...rest, wrapped: rows.size > text.split('\n').length, text };
+}
+
+/** What selecting the whole box and pressing Ctrl+C puts on the clipboard. */
+async function copiedByHand(page: Page, pre: Locator): Promise<string> {
+  await pre.evaluate((element) => {
+    const range = document.createRange();
+    range.selectNodeContents(element);
+    document.getSelection()!.removeAllRanges();
+    document.getSelection()!.addRange(range);
   });
-  // The box is narrow enough that lines do wrap: the check is about something.
-  expect(wrapped).toBe(true);
-  expect(cut).toEqual([]);
-  await screenshot(page, 'certificate-json-390');
+  await page.keyboard.press('Control+C');
+  return page.evaluate(() => navigator.clipboard.readText());
+}
+
+test("a certificate's raw JSON wraps each line under its own indentation, keeps dates whole, and copies as its text", async ({
+  page,
+  context,
+  request,
+}) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  const refId = 'c0a8f3e2-6b1d-4f7e-9a52-3d1e8b7c4a10';
+  const record = candidateEnvelopeSchema.parse(
+    await (await request.get(`/api/candidates/refId/${refId}`, { headers: APP_HEADERS })).json(),
+  ).data;
+  const sent = parseCertificate(record.certs!['onfido-service-cert']!);
+  if (!sent.ok) throw new Error('The sample certificate is JSON');
+  for (const width of [390, 1440]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto(`/candidates/refId/${refId}`);
+    const json = page.locator('details[data-raw-json]').first();
+    await json.locator('summary').click();
+    const pre = json.locator('pre');
+    await expect(pre).toBeVisible();
+    const layout = await pre.evaluate(certificateLayout);
+    expect(layout.text).toBe(sent.pretty);
+    // Before, at 390 px: `"https://w3id.org/identity/v1",` dropped to column 0 under a row of its indentation's
+    // spaces, and "2026-11-01T16:31:44.837Z" broke at a hyphen. Since break-all, no word that fits is cut.
+    expect(layout.dropped).toEqual([]);
+    expect(layout.leftOfIndent).toEqual([]);
+    expect(layout.dates).toEqual([]);
+    expect(layout.cut).toEqual([]);
+    // At 390 px the box is narrow enough that lines do wrap: the checks are about something.
+    if (width === 390) expect(layout.wrapped).toBe(true);
+    // The indentation is in the padding, yet a copy by hand gives the text, indentation and line breaks included.
+    expect(await copiedByHand(page, pre)).toBe(sent.pretty);
+    await screenshot(page, `certificate-json-${width}`);
+  }
+});
+
+test('a certificate that is not JSON wraps the same way and copies as received', async ({ page, context, request }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.setViewportSize({ width: 390, height: 900 });
+  const refId = 'a3b6c9d2-1e4f-4a7b-8c0d-9e2f5a8b1c4d';
+  const record = candidateEnvelopeSchema.parse(
+    await (await request.get(`/api/candidates/refId/${refId}`, { headers: APP_HEADERS })).json(),
+  ).data;
+  const raw = record.certs!['onfido-service-cert']!;
+  await page.goto(`/candidates/refId/${refId}`);
+  const pre = page.getByRole('region', { name: /certificate text$/ }).locator('pre');
+  await expect(pre).toBeVisible();
+  const layout = await pre.evaluate(certificateLayout);
+  expect(layout.text).toBe(raw);
+  // Before: "2026-11-22T10:31:44.837Z" broke after "2026-11-".
+  expect(layout).toMatchObject({ dropped: [], leftOfIndent: [], dates: [], cut: [], wrapped: true });
+  expect(await copiedByHand(page, pre)).toBe(raw);
+  await screenshot(page, 'certificate-not-json-390');
 });
 
 test('on a slow link, the record shows at once and each picture its bytes received', async ({ page, context }) => {

@@ -14,15 +14,11 @@ import { OutcomeChip } from '../ui/outcome-chip.tsx';
 import { ScrollRegion } from '../ui/scroll-region.tsx';
 import { Notice, Section } from '../ui/section.tsx';
 import { TimeStamp } from '../ui/time-stamp.tsx';
+import { JsonText } from './json-text.tsx';
 
 const boxClass = 'max-h-96 rounded bg-slate-900 p-3 text-xs text-slate-100 focus-visible:outline-offset-2';
 /** On paper a box cannot scroll: a certificate that is not JSON prints whole, dark on white. */
 const printedBoxClass = `${boxClass} print:max-h-none print:overflow-visible print:bg-white print:p-0 print:text-slate-900`;
-/**
- * A certificate's JSON as text: lines break at its spaces, and a token longer than the box (a proof's
- * signature, a URL) anywhere inside it. `break-all` cut every word at the box's edge ("potentia|l_match").
- */
-const JSON_WRAP = 'whitespace-pre-wrap wrap-anywhere';
 
 /**
  * One panel per certificate: the provider's results as rows, the JSON-LD one click away. Its copy is a
@@ -160,7 +156,7 @@ function CertificatePanel({ slug, raw, recordCopy }: { slug: string; raw: string
                 <CopyButton value={parsed.pretty} label={`${title} certificate`} record={recordCopy} />
               </div>
               <ScrollRegion label={`${title} certificate text`} className={boxClass}>
-                <pre className={JSON_WRAP}>{parsed.pretty}</pre>
+                <JsonText text={parsed.pretty} />
               </ScrollRegion>
             </div>
           </details>
@@ -172,7 +168,7 @@ function CertificatePanel({ slug, raw, recordCopy }: { slug: string; raw: string
             <CopyButton value={raw} label={`${title} certificate`} record={recordCopy} />
           </div>
           <ScrollRegion label={`${title} certificate text`} className={printedBoxClass}>
-            <pre className={JSON_WRAP}>{raw}</pre>
+            <JsonText text={raw} />
           </ScrollRegion>
         </div>
       )}
