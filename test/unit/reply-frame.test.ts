@@ -42,6 +42,25 @@ describe('the greeting and sign-off', () => {
     expect(frameProblem({ greeting: 'x'.repeat(301), signOff: '' }, known([]))).toMatch(/at most 300/);
   });
 
+  it('attack: refuses another candidate\'s id joined by "_" or ".", and this candidate\'s written with a space, a "." or a "-"', () => {
+    // On support-ticket-4410's page, "Hello cust_000482," was kept: "cust" and "000482" were read apart,
+    // while "Re: crm-55102" was refused. "ref CUST 000482" was kept on cust_000482's own page.
+    const ticket = { ids: ['support-ticket-4410', '65f1c2a9e4b0d3a1f0c9b810'], details: [] };
+    for (const greeting of ['Hello cust_000482,', 'Re: CUST_000482', 'ref cust.000482', 'Re: crm-55102'])
+      expect(frameProblem({ greeting, signOff: '' }, ticket), greeting).toMatch(/must not hold a document or reference number/);
+    const own = { ids: ['cust_000482', '65f1c2a9e4b0d3a1f0c9b810'], details: [] };
+    for (const signOff of [
+      'ref CUST 000482',
+      'ref cust.000482',
+      'Re: cust - 000482',
+      'Re: Cust 000 482',
+      'record 65F1 C2A9 E4B0 D3A1 F0C9 B810',
+    ])
+      expect(frameProblem({ greeting: 'Hello,', signOff }, own), signOff).toMatch(/must not hold this candidate's id/);
+    // A year, hours and a desk number stay kept beside them.
+    expect(frameProblem({ greeting: 'Hello,', signOff: 'Support 2025-2026, desk 4410\nMon-Fri 09.00-17.00' }, own)).toBeUndefined();
+  });
+
   it("refuses any e-mail address or phone number, and the candidate's name and e-mail as words of their own", () => {
     const record = {
       status: 'approved',

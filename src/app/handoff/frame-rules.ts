@@ -39,8 +39,12 @@ const PHONE_DIGITS = 8;
  * and "." only is years or hours ("2025-2026", "Mon-Fri 09.00-17.00"), never refused for it.
  */
 const PHONE_LIKE = /^[+(]|^\p{Nd}+$|\p{Nd}\s+[(\p{Nd}]/u;
-/** A run of letters and digits (maybe joined by "-"): a document or reference number has 6 or more, 4 of them digits and a letter. */
-const LETTER_DIGIT_RUN = /[\p{L}\p{Nd}](?:[\p{L}\p{Nd}-]*[\p{L}\p{Nd}])?/gu;
+/**
+ * A run of letters and digits, maybe joined by "-", "_" or ".": a document or reference number has 6 or
+ * more, 4 of them digits and a letter. (Not joined on "_" and ".", another candidate's id, "cust_000482",
+ * read as "cust" and "000482" and was kept.)
+ */
+const LETTER_DIGIT_RUN = /[\p{L}\p{Nd}](?:[\p{L}\p{Nd}_.-]*[\p{L}\p{Nd}])?/gu;
 /** Scripts written without spaces between words: a name there is found anywhere in the text. */
 const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}]/u;
 
@@ -100,6 +104,12 @@ export function holdsDetail(text: string, detail: string): boolean {
   return new RegExp(`(?<![\\p{L}\\p{M}\\p{N}])${escaped}(?![\\p{L}\\p{M}\\p{N}])`, 'u').test(text);
 }
 
-/** Whether the (folded) text holds one of the candidate's ids, whatever its case and format characters ("CUST_000482"). */
+/** What separates the parts of an id as people write it: "cust_000482", "cust-000482", "CUST 000482", "cust.000482". */
+const ID_SEPARATORS = /[\s_.-]+/gu;
+const joined = (text: string) => folded(text).replace(ID_SEPARATORS, '');
+/**
+ * Whether the (folded) text holds one of the candidate's ids, whatever its case, format characters and
+ * separators ("CUST_000482", "ref CUST 000482"; with a space it was kept, and no other rule reads it).
+ */
 export const holdsId = (text: string, ids: ReadonlyArray<string | null | undefined>) =>
-  ids.some((id) => id && folded(id).length >= 3 && text.includes(folded(id)));
+  ids.some((id) => id && joined(id).length >= 3 && joined(text).includes(joined(id)));

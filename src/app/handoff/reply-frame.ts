@@ -117,7 +117,7 @@ export function detailsOf(record: CandidateRecord): string[] {
 
 /**
  * What is wrong with a frame to keep, or undefined: too long, or holding the candidate's id (any case, any
- * invisible character inside), name or e-mail address, or in any line of either field a person's name
+ * invisible character or separator inside), name or e-mail address, or in any line of either field a person's name
  * (but the signed-in `user`'s own, as far as their user name tells it: nameProblem), an e-mail address, a
  * phone number, a date or a document number (whose it is cannot be told, so none is kept). A guard
  * against slips, not a guarantee: a name or number of another shape still goes through.
