@@ -62,6 +62,13 @@ const GREETINGS = [
   'Sehr geehrte Damen und Herren,',
   'Madame, Monsieur,',
   'Estimado cliente,',
+  // Greeting words of those languages, "Account Holder" and a title alone (the review found these refused as names).
+  'Guten Tag,',
+  'Hallo zusammen,',
+  'Buenos días,',
+  'Bom dia,',
+  'Dear Account Holder,',
+  'Dear Mr/Ms,',
   '',
 ];
 const SIGN_OFF_LINES = [
@@ -91,6 +98,14 @@ const SIGN_OFF_LINES = [
   'Account Security',
   'Fraud Prevention',
   'Acme Payments',
+  // Closings of other languages, a department and when it answers (the review found these refused as names).
+  'Met vriendelijke groet,',
+  'Have a Great Day!',
+  'Financial Crime Prevention',
+  'Identity & Fraud Prevention',
+  'Member Services, Acme Credit Union',
+  'Available Monday to Friday',
+  'Closed Dec 2026',
 ];
 /** Sign-off lines as agents write them in lower case, where a name would stand (the review of lower-case names). */
 const LOWER_CASE_LINES = [
@@ -174,6 +189,9 @@ describe('the greeting and sign-off kept in the browser', () => {
       (name: string) => ({ greeting: 'Hello,', signOff: `Best wishes from ${name}` }),
       (name: string) => ({ greeting: `Greetings from ${name}`, signOff: '' }),
       (name: string) => ({ greeting: `Hello from the Acme team to ${name},`, signOff: '' }),
+      (name: string) => ({ greeting: `Good morning, ${name}`, signOff: '' }),
+      (name: string) => ({ greeting: `Guten Tag, ${name}`, signOff: '' }),
+      (name: string) => ({ greeting: `Dear Mr/Ms ${name},`, signOff: '' }),
     );
     fc.assert(
       fc.property(fullName, writtenIn, placed, ([given, family], write, place) => {

@@ -1,47 +1,6 @@
 import { folded, refused } from './frame-rules.ts';
+import { LEAD, NO_ONE, ORGANISATION, PLACE, SALUTATION, TIME_OF_DAY, TITLE } from './frame-words.ts';
 
-/** A greeting's first word that only greets: the words after it are who is greeted. */
-const SALUTATION = /^(?:hello|hi|hey|dear|greetings|good|hallo|bonjour|hola|olá|ciao|hej|hei|moin|salut|merhaba)$/u;
-/**
- * Words that name no one: who is greeted in general ("Hello Team,", "Dear Sir or Madam,"), how a letter
- * closes ("Kind Regards,"), who the agent works for ("The Support Team", "Acme Bank"), and the small words
- * between. Each one ends a run of words, it never excuses one: "Dear Gertrude Zyxwvut and team," still
- * holds "Gertrude Zyxwvut" (before, one such word anywhere let the whole greeting through).
- */
-const NO_ONE = new Set(
-  [
-    'sir madam team customer customers client clients all there everyone everybody friend friends user users valued',
-    'applicant applicants member members partner partners again welcome',
-    'support colleague colleagues morning afternoon evening day hello hi hey dear greetings good',
-    'kind best warm warmest regards wishes thanks thank you many yours sincerely faithfully truly cheers respectfully',
-    'the and or of from at for with to by on in your our my we us re ref fw fwd',
-    'service services care desk help helpdesk office department compliance verification onboarding operations',
-    'bank ltd limited inc llc gmbh ag plc group company kyc',
-    'happy new year merry christmas holidays season weekend nice great wonderful bye goodbye luck night',
-    // The same in the letters of other languages: "Sehr geehrte Damen und Herren," "Mit freundlichen Grüßen".
-    'sehr geehrte geehrter damen herren und liebe lieber mit freundlichen grüßen grüße beste viele',
-    'madame monsieur mesdames messieurs cordialement bien salutations distinguées chère cher',
-    'señor señora señores estimado estimada estimados saludos atentamente cordiales un cordial saludo',
-    'caro cara gentile distinti saluti cumprimentos atenciosamente prezado prezada',
-    'corp corporation co north south east west central america europe asia africa emea apac',
-    // Ordinary words a frame written in lower case holds, which the rule for a name in any case below
-    // would otherwise read as one: "talk soon", "hope this helps", "thanks so much", "senior analyst".
-    "am is are me this it here i'm you're we're it's that's let's i'll we'll soon safe well later next time so much very lot lots forward advance always please",
-    'folks agent agents analyst officer specialist manager representative senior junior',
-    // The verbs and articles of a set phrase ("Have a nice day"), what a message is ("Quick update below"),
-    // and a team's field of work ("Account Security", "Fraud Prevention", "Acme Payments"): common words,
-    // no one's name, that were refused as one at the start of a line.
-    'have a an update updates below account security payments fraud prevention',
-  ]
-    .join(' ')
-    .split(' '),
-);
-/** The words that end an organisation's name, not a person's: "Acme Payments Support", "Open Banking Ltd". */
-const ORGANISATION = new Set(
-  'support team teams ltd limited inc llc gmbh ag plc group company corp corporation co bank services service desk helpdesk operations onboarding compliance verification care office department security payments prevention'.split(
-    ' ',
-  ),
-);
 /** A word as a name is written: capitalised (or in capitals), letters and the marks names hold. */
 const CAPITALISED = /^[\p{Lu}\p{Lt}\p{Lo}][\p{L}\p{M}'’.-]*$/u;
 const LETTERS = /^\p{L}[\p{L}\p{M}'’.-]*$/u;
@@ -52,14 +11,9 @@ const PART_BREAK = /[,;:!?()[\]{}"“”«»/|•]+|\s[-–—]\s/u;
 
 const bare = (word: string) => folded(word).replace(/’/gu, "'").replace(/\.$/u, '');
 // "I" names the agent, never a customer ("Hi, I am Sam."); "I." is an initial ("Dear I. Smith,").
-const isNoOne = (word: string) => NO_ONE.has(bare(word)) || folded(word) === 'i';
-/** The words a name follows in a frame: a closing ("Thanks", "Kind regards"), a reference ("Re:"), "from", a greeting word. */
-const LEAD = new Set(
-  'kind best warm warmest regards wishes thanks thank you many yours sincerely faithfully truly cheers respectfully re ref fw fwd from'.split(
-    ' ',
-  ),
-);
-const isLead = (word: string) => LEAD.has(bare(word)) || SALUTATION.test(bare(word));
+const isNoOne = (word: string) => NO_ONE.has(bare(word)) || SALUTATION.has(bare(word)) || folded(word) === 'i';
+// The time of day is read as the greeting word it goes with: "good morning, ana silva", "guten tag, ana silva".
+const isLead = (word: string) => LEAD.has(bare(word)) || SALUTATION.has(bare(word)) || TIME_OF_DAY.has(bare(word));
 /**
  * The words of the signed-in user's name as the session gives it ("sam.smith", "sam.smith@example.org",
  * "Sam Smith"): a run of names made of these alone is the agent's own ("Kind regards, Sam Smith"), theirs
@@ -141,19 +95,16 @@ function namesInPlace(parts: ReadonlyArray<readonly string[]>, own: ReadonlySet<
  * none; in a greeting from somewhere, the words after its "to" ("Hello from the Acme team to ana,").
  */
 function greeted(part: readonly string[]): readonly string[] {
-  if (!SALUTATION.test(folded(part[0] ?? ''))) return [];
+  if (!SALUTATION.has(folded(part[0] ?? ''))) return [];
   return isSentFrom(part) ? part.slice(placeEnd(part) + 1) : part.slice(1);
 }
 
-const isSentFrom = (part: readonly string[]) => SALUTATION.test(bare(part[0] ?? '')) && bare(part[1] ?? '') === 'from';
+const isSentFrom = (part: readonly string[]) => SALUTATION.has(bare(part[0] ?? '')) && bare(part[1] ?? '') === 'from';
 /** Where the place after a greeting's "from" ends: at its "to", or at the part's end. */
 function placeEnd(part: readonly string[]): number {
   const to = part.findIndex((word, index) => index > 1 && bare(word) === 'to');
   return to === -1 ? part.length : to;
 }
-/** Words a place's name is made of and a person's is not: "San Francisco", "Los Angeles", "St. Gallen", "Cape Town". */
-const PLACE = new Set('san santa são los las st saint sainte port fort cape lake city'.split(' '));
-
 /**
  * "Greetings from San Francisco,", "Hello from the Acme team to …": where a greeting comes from, the words
  * after its "from" up to its "to". A word of a place's name there is read as "from" is, a word that names
@@ -187,12 +138,19 @@ const NAMED_AS_PLACE =
  */
 function greetsOneName(who: readonly string[], anyCase: boolean): boolean {
   // "Good morning Ana,": the time of day belongs to the greeting.
-  const first = who.find((word) => !TIME_OF_DAY.has(folded(word)));
-  if (first === undefined || isNoOne(first)) return false;
-  return (anyCase ? LETTERS : CAPITALISED).test(first);
+  const at = who.findIndex((word) => !TIME_OF_DAY.has(folded(word)));
+  const [first, next] = at === -1 ? [] : who.slice(at);
+  const isName = (word: string | undefined) => word !== undefined && !isNoOne(word) && (anyCase ? LETTERS : CAPITALISED).test(word);
+  // "Dear Mr/Ms,", "Dear Mr or Ms,": a title alone greets no one (it was refused as a name); "Dear Mrs Zyxwvut," does.
+  return first !== undefined && TITLE.has(bare(first)) ? isName(next) : isName(first);
 }
 
-const TIME_OF_DAY = new Set(['morning', 'afternoon', 'evening', 'day', 'again']);
+/** A part that only greets: a greeting word, maybe with the time of day ("Hi", "Good morning", "Guten Tag"). */
+const greetsOnly = ([first, ...rest]: readonly string[]) =>
+  first !== undefined && SALUTATION.has(bare(first)) && rest.every((word) => TIME_OF_DAY.has(bare(word)));
+
+/** Titles offered as a choice, "Mr/Ms", "Mr./Mrs.": read as the first alone, else "/" splits them and "Ms" stands for a name. */
+const TITLE_CHOICE = /(?<![\p{L}\p{M}])(mr|mrs|ms|mx|miss|dr)\.?(?:\s*\/\s*(?:mr|mrs|ms|mx|miss|dr)\.?)+(?![\p{L}\p{M}])/giu;
 
 /**
  * A line that names someone ("Hello Mehmet Yılmaz,", "Re: Gertrude Zyxwvut, born …", "Dear Ana Silva and
@@ -208,6 +166,7 @@ export function nameProblem(text: string, user?: string): string | undefined {
   const own = ownNameWords(user);
   for (const line of text.split('\n')) {
     const parts = line
+      .replace(TITLE_CHOICE, '$1')
       .split(PART_BREAK)
       .map((part) => part.trim().split(/\s+/u).filter(Boolean))
       .map(placesRead);
@@ -215,11 +174,11 @@ export function nameProblem(text: string, user?: string): string | undefined {
     if (parts.some((part) => holdsNameRun(part, false, own)) || namesInPlace(parts, own)) return refused("a person's name");
     const who = greeted(parts[0] ?? []);
     if (holdsNameRun(who, true, own) || greetsOneName(who, true)) return refused("a person's name");
-    // "Hi, Ana": a greeting word alone in its part greets whoever the next part names, if capitalised,
-    // or in any case when that one word is all the part holds ("hi, ana"; "hi, hope you are well" is kept).
-    const [alone] = parts[0]?.length === 1 ? parts[0] : [];
+    // "Hi, Ana", "Guten Tag, Ana": a greeting word alone in its part (with the time of day) greets whoever
+    // the next part names, if capitalised, or in any case when that one word is all the part holds ("hi,
+    // ana"; "hi, hope you are well" is kept).
     const next = parts[1] ?? [];
-    if (alone !== undefined && SALUTATION.test(folded(alone)) && greetsOneName(next, next.length === 1)) return refused("a person's name");
+    if (greetsOnly(parts[0] ?? []) && greetsOneName(next, next.length === 1)) return refused("a person's name");
   }
   return undefined;
 }

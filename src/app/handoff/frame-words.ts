@@ -1,0 +1,83 @@
+/*
+ * The words the name rule (frame-names.ts) reads as no one's name in a greeting or sign-off: greeting and
+ * closing words, who is greeted in general, who the agent works for. Compared folded (any case, one form
+ * of each character), without a last ".".
+ */
+
+const words = (...lines: string[]) => new Set(lines.join(' ').split(' '));
+
+/**
+ * A greeting's first word that only greets: the words after it are who is greeted. In the languages the
+ * frame's other words are in: "Guten Tag", "Buenos días", "Bom dia" greet, as "Good morning" does.
+ */
+export const SALUTATION = words(
+  'hello hi hey dear greetings good hallo bonjour hola olá ciao hej hei moin salut merhaba',
+  'guten servus bonsoir buenos buenas bom boa buongiorno buonasera goedemorgen goedemiddag goedenavond',
+);
+
+/**
+ * Words that name no one: who is greeted in general ("Hello Team,", "Dear Sir or Madam,"), how a letter
+ * closes ("Kind Regards,"), who the agent works for ("The Support Team", "Acme Bank"), and the small words
+ * between. Each one ends a run of words, it never excuses one: "Dear Gertrude Zyxwvut and team," still
+ * holds "Gertrude Zyxwvut" (before, one such word anywhere let the whole greeting through). A greeting
+ * word (SALUTATION) names no one either.
+ */
+export const NO_ONE = words(
+  'sir madam team customer customers client clients all there everyone everybody friend friends user users valued',
+  'applicant applicants member members partner partners again welcome holder holders',
+  'support colleague colleagues morning afternoon evening day days hello hi hey dear greetings good',
+  'kind best warm warmest regards wishes thanks thank you many yours sincerely faithfully truly cheers respectfully',
+  'the and or of from at for with to by on in your our my we us re ref fw fwd',
+  'service services care desk help helpdesk office department compliance verification onboarding operations',
+  'bank ltd limited inc llc gmbh ag plc group company kyc',
+  'happy new year merry christmas holidays season weekend nice great wonderful bye goodbye luck night',
+  // The same in the letters of other languages: "Sehr geehrte Damen und Herren," "Mit freundlichen Grüßen",
+  // and who is greeted, the time of day and the thanks there: "Hallo zusammen,", "Buenos días,", "Bom dia,",
+  // "Met vriendelijke groet," (each was refused as a person's name).
+  'sehr geehrte geehrter damen herren und liebe lieber mit freundlichen grüßen grüße beste viele',
+  'tag morgen abend zusammen allerseits herzliche freundliche gruß grüß danke vielen dank schönen',
+  'madame monsieur mesdames messieurs cordialement bien salutations distinguées chère cher',
+  'à tous toutes bonne journée merci équipe equipe equipo squadra',
+  'señor señora señores estimado estimada estimados saludos atentamente cordiales un cordial saludo',
+  'días dias tardes noches todos todas gracias',
+  'caro cara gentile distinti saluti cumprimentos atenciosamente prezado prezada',
+  'dia tarde noite obrigado obrigada abraço abraços buona giornata grazie tutti',
+  'met vriendelijke groet groeten hartelijke allen iedereen',
+  'med vänliga hälsningar vänlig hälsning vennlig venlig hilsen mvh tack takk alla alle ystävällisin terveisin kiitos',
+  'saygılarımla iyi günler teşekkürler',
+  'corp corporation co north south east west central america europe asia africa emea apac',
+  // Ordinary words a frame written in lower case holds, which the rule for a name in any case below
+  // would otherwise read as one: "talk soon", "hope this helps", "thanks so much", "senior analyst".
+  "am is are me this it here i'm you're we're it's that's let's i'll we'll soon safe well later next time so much very lot lots forward advance always please",
+  'folks agent agents analyst officer specialist manager representative senior junior',
+  // The verbs and articles of a set phrase ("Have a nice day"), what a message is ("Quick update below"),
+  // and a team's field of work ("Account Security", "Fraud Prevention", "Acme Payments"): common words,
+  // no one's name, that were refused as one at the start of a line.
+  'have a an update updates below account security payments fraud prevention',
+  // A department and when it answers under a sign-off: "Financial Crime Prevention", "Member Services,
+  // Acme Credit Union", "Identity & Fraud Prevention", "Available Monday to Friday", "Closed Dec 2026".
+  'financial finance crime identity credit union available weekday weekdays open closed closure hours holiday',
+);
+
+/** The words that end an organisation's name, not a person's: "Acme Payments Support", "Open Banking Ltd". */
+export const ORGANISATION = words(
+  'support team teams ltd limited inc llc gmbh ag plc group company corp corporation co bank services service desk helpdesk',
+  'operations onboarding compliance verification care office department security payments prevention',
+);
+
+/** The words a name follows in a frame: a closing ("Thanks", "Kind regards"), a reference ("Re:"), "from", a greeting word. */
+export const LEAD = words(
+  'kind best warm warmest regards wishes thanks thank you many yours sincerely faithfully truly cheers respectfully re ref fw fwd from',
+);
+
+/** Words a place's name is made of and a person's is not: "San Francisco", "Los Angeles", "St. Gallen", "Cape Town". */
+export const PLACE = words('san santa são los las st saint sainte port fort cape lake city');
+
+/** The time of day a greeting word is said with: "Good morning Ana," greets Ana; "Guten Tag," "Bom dia," no one. */
+export const TIME_OF_DAY = words('morning afternoon evening day again tag morgen abend días dias tardes noches dia tarde noite');
+
+/**
+ * A title: alone, or with another ("Dear Mr/Ms,", "Dear Mr or Ms,"), it greets no one; with a word after
+ * it, that word is one person's name ("Dear Mrs Zyxwvut,").
+ */
+export const TITLE = words('mr mrs ms mx miss dr');

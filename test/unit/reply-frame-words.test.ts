@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { frameProblem } from '../../src/app/handoff/reply-frame.ts';
+
+/**
+ * The words the name rule reads as no one's: greeting and closing words in the languages it reads, a
+ * title alone, a department and its hours under a sign-off (the review found each refused as a person's
+ * name on support-ticket-4410's page), while a name beside them is still refused.
+ */
+const ticket = { ids: ['support-ticket-4410'], details: [] };
+const problem = (greeting: string, signOff = '') => frameProblem({ greeting, signOff }, ticket, 'sam');
+
+describe('the words of a greeting and sign-off', () => {
+  it("keeps ordinary greetings and sign-offs that were refused as a person's name", () => {
+    for (const greeting of [
+      'Guten Tag,',
+      'guten tag,',
+      'Hallo zusammen,',
+      'Buenos días,',
+      'Bom dia,',
+      'Buenas tardes,',
+      'Bonjour à tous,',
+      'Dear Account Holder,',
+      'Dear Mr/Ms,',
+      'Dear Mr./Mrs.,',
+      'Dear Mr or Ms,',
+    ])
+      expect(problem(greeting), greeting).toBeUndefined();
+    for (const signOff of [
+      'Met vriendelijke groet,\nSam',
+      'Have a Great Day!\nSam',
+      'Kind regards,\nSam\nFinancial Crime Prevention',
+      'Kind regards,\nSam\nFinancial Crime',
+      'Kind regards,\nSam\nIdentity & Fraud Prevention',
+      'Kind regards,\nSam\nMember Services, Acme Credit Union',
+      'Regards,\nSam\nAvailable Monday to Friday',
+      'Regards,\nSam\nClosed Dec 2026',
+    ])
+      expect(problem('Hello,', signOff), signOff).toBeUndefined();
+  });
+
+  it('attack: refuses a name after a greeting with the time of day, a title or a greeting word of another language', () => {
+    for (const greeting of [
+      // Kept before: only a greeting word alone in its part greeted the next part.
+      'Good morning, Ana',
+      'good morning, ana silva',
+      // Refused before as "Guten Tag" or "Mr" read as a name; still refused with the words read as no one.
+      'Guten Tag, Ana',
+      'guten tag, ana silva',
+      'Guten Tag Ana,',
+      'bom dia ana,',
+      'Hallo zusammen, Ana Silva',
+      'Dear Mr/Ms Zyxwvut,',
+      'dear mr/ms zyxwvut,',
+      'hello mrs zyxwvut,',
+      'Dear Mrs. Zyxwvut',
+      'hi, ms ana',
+    ])
+      expect(problem(greeting), greeting).toMatch(/a person's name/);
+    for (const signOff of [
+      'Financial Crime, Gertrude Zyxwvut',
+      'Gertrude Zyxwvut Credit Union',
+      'Available Monday to Friday\ngertrude zyxwvut',
+    ])
+      expect(problem('Hello,', signOff), signOff).toMatch(/a person's name/);
+  });
+});
