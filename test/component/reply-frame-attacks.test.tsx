@@ -60,6 +60,16 @@ describe('the greeting and sign-off on a support user page', { timeout: 20_000 }
     expect(signOff).toHaveValue(signOffText);
   });
 
+  it('says which words it read as a name, on the field it marks, so the agent knows what to change', async () => {
+    // The message was the same long sentence whatever tripped it.
+    const { frame, greeting, signOff } = await saveFrame('Hello Siobhán,', 'Kind regards,\nSam\nFinancial Crime Prevention');
+    expect(frame.getByText(/^Not saved: “Siobhán” reads like a person's name\. The greeting and sign-off/)).toBeInTheDocument();
+    expect(greeting).toHaveAttribute('aria-invalid', 'true');
+    expect(greeting).toHaveAccessibleDescription(/^Not saved: “Siobhán” reads like a person's name\./);
+    expect(signOff).not.toHaveAttribute('aria-invalid');
+    expect(localStorage.length).toBe(0);
+  });
+
   it('saves the ordinary frames as before', async () => {
     const { frame } = await saveFrame('Dear Sir or Madam,', 'Kind regards,\nThe Support Team\nMon-Fri 09.00-17.00');
     expect(frame.getByText('Saved in this browser for your replies.')).toBeInTheDocument();

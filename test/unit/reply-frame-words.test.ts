@@ -64,3 +64,35 @@ describe('the words of a greeting and sign-off', () => {
       expect(problem('Hello,', signOff), signOff).toMatch(/a person's name/);
   });
 });
+
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+describe('the refusal of a greeting or sign-off', () => {
+  it('quotes the words it read as a name, a date, an id, an e-mail address or a number, so the agent knows what to change', () => {
+    // Each was refused with the same long sentence, whatever tripped it.
+    for (const [greeting, signOff, said] of [
+      ['Hello Siobhán,', '', "“Siobhán” reads like a person's name"],
+      ['Dear Mrs Zyxwvut,', '', "“Mrs Zyxwvut” reads like a person's name"],
+      ['Guten Tag Frau Zyxwvut,', '', "“Frau Zyxwvut” reads like a person's name"],
+      ['Hello,', 'Kind regards,\nana silva', "“ana silva” reads like a person's name"],
+      ['Greetings from Gertrude Zyxwvut', '', "“Gertrude Zyxwvut” reads like a person's name"],
+      ['Hello cust_000483,', '', '“cust_000483” reads like a document or reference number'],
+      ['Hello,', 'Office closed 24 December 2026', '“24 december 2026” reads like a date'],
+      ['Hello,', 'Sam\ngertrude (at) example.org', '“gertrude (at) example.org” reads like an e-mail address'],
+      ['Hello,', 'call +46 70-123 45 67', '“+46 70-123 45 67” reads like a phone number'],
+    ] as const)
+      expect(problem(greeting, signOff), greeting + signOff).toMatch(
+        new RegExp(`^Not saved: ${escaped(said)}\\. The greeting and sign-off .* must not hold `),
+      );
+    const known = { ids: ['cust_000482'], details: ['Ana', 'Silva', 'Ana Silva', 'ana.silva@example.pt'] };
+    expect(frameProblem({ greeting: 'Hello,', signOff: 'ref CUST 000482' }, known)).toMatch(
+      /^Not saved: “cust_000482” is this candidate's id\./,
+    );
+    expect(frameProblem({ greeting: 'dear ana silva', signOff: '' }, known)).toMatch(/^Not saved: “Ana Silva” is this candidate's name\./);
+    expect(frameProblem({ greeting: 'Hi,', signOff: 'ANA.SILVA@EXAMPLE.PT' }, known)).toMatch(
+      /^Not saved: “ana\.silva@example\.pt” is this candidate's e-mail address\./,
+    );
+    // A long one is cut, on one line.
+    expect(problem('Hello,', `${'x'.repeat(80)}@example.org`)).toMatch(/^Not saved: “x{59}…” reads like an e-mail address\./);
+  });
+});

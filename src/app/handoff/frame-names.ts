@@ -37,41 +37,44 @@ const isOwn = (names: readonly string[], own: ReadonlySet<string>) =>
 /** A name has at most this many words (particles counted): more words of letters in a row are a sentence. */
 const MAX_NAME_WORDS = 5;
 
+/** Words read as a name, to be quoted in the refusal ("Gertrude Zyxwvut"), or undefined when none is. */
+type Named = readonly string[] | undefined;
+
 /**
- * Whether the words hold a run of two or more that reads as a name: capitalised words (with particles
- * between), none of them a word that names no one. `anyCase`: a run of any words of letters, for who is
- * greeted right after "Hello" ("hello gertrude zyxwvut,").
+ * The first run of two or more words that reads as a name: capitalised words (with particles between),
+ * none of them a word that names no one. `anyCase`: a run of any words of letters, for who is greeted
+ * right after "Hello" ("hello gertrude zyxwvut,").
  */
-function holdsNameRun(words: readonly string[], anyCase: boolean, own: ReadonlySet<string>): boolean {
+function nameRun(words: readonly string[], anyCase: boolean, own: ReadonlySet<string>): Named {
   let names: string[] = [];
   const isName = () => names.length >= 2 && !isOwn(names, own);
   for (const [index, word] of words.entries()) {
     if (isNoOne(word)) {
       // A run that ends in who the agent works for is theirs, not a person's: "Open Banking Ltd",
       // "Candidate Lookup Support"; one ended otherwise is a name ("Gertrude Zyxwvut and team").
-      if (isName() && !ORGANISATION.has(bare(word))) return true;
+      if (isName() && !ORGANISATION.has(bare(word))) return names;
       names = [];
     } else if ((anyCase ? LETTERS : CAPITALISED).test(word)) names.push(word);
     else if (!(names.length > 0 && PARTICLE.test(word) && index < words.length - 1)) {
-      if (isName()) return true;
+      if (isName()) return names;
       names = [];
     }
-    if (anyCase && names.length === 0) return false;
+    if (anyCase && names.length === 0) return undefined;
   }
-  return isName();
+  return isName() ? names : undefined;
 }
 
 /**
- * Whether the part is a name written in any case ("ana silva", "gertrude zyxwvut and team"): two to
+ * The name the part is, written in any case ("ana silva", "gertrude zyxwvut and team"): two to
  * MAX_NAME_WORDS words of letters, none a word that names no one, then nothing but such words, the first
  * of them no organisation's word ("open banking ltd" is the agent's employer).
  */
-function isNameAlone(words: readonly string[], own: ReadonlySet<string>): boolean {
+function nameAlone(words: readonly string[], own: ReadonlySet<string>): Named {
   let names = 0;
   while (names < words.length && !isNoOne(words[names]!) && LETTERS.test(words[names]!)) names += 1;
-  if (names < 2 || names > MAX_NAME_WORDS || isOwn(words.slice(0, names), own)) return false;
+  if (names < 2 || names > MAX_NAME_WORDS || isOwn(words.slice(0, names), own)) return undefined;
   const after = words.slice(names);
-  return after.length === 0 || (!ORGANISATION.has(bare(after[0]!)) && after.every(isNoOne));
+  return after.length === 0 || (!ORGANISATION.has(bare(after[0]!)) && after.every(isNoOne)) ? words.slice(0, names) : undefined;
 }
 
 /**
@@ -80,14 +83,14 @@ function isNameAlone(words: readonly string[], own: ReadonlySet<string>): boolea
  * born …", "kind regards, ana silva"). Only there: elsewhere words in lower case are the agent's sentence
  * ("thanks for reaching out"), which capitals would tell from a name and lower case cannot.
  */
-function namesInPlace(parts: ReadonlyArray<readonly string[]>, own: ReadonlySet<string>): boolean {
+function nameInPlace(parts: ReadonlyArray<readonly string[]>, own: ReadonlySet<string>): Named {
   for (const part of parts) {
     let leads = 0;
     while (leads < part.length && isLead(part[leads]!)) leads += 1;
-    if (isNameAlone(part.slice(leads), own)) return true;
-    if (leads < part.length) return false;
+    const named = nameAlone(part.slice(leads), own);
+    if (named || leads < part.length) return named;
   }
-  return false;
+  return undefined;
 }
 
 /**
@@ -120,13 +123,13 @@ function placesRead(part: readonly string[]): readonly string[] {
 }
 
 /**
- * Whether the place after a greeting's "from" (its place words read as placesRead reads them) holds a
- * name, in any case: said apart, as the agent meant a place or their side and is told what is kept.
+ * The name in the place after a greeting's "from" (its place words read as placesRead reads them), in
+ * any case: said apart, as the agent meant a place or their side and is told what is kept.
  */
-function namedAsPlace(part: readonly string[], own: ReadonlySet<string>): boolean {
-  if (!isSentFrom(part)) return false;
+function nameAsPlace(part: readonly string[], own: ReadonlySet<string>): Named {
+  if (!isSentFrom(part)) return undefined;
   const place = part.slice(2, placeEnd(part));
-  return holdsNameRun(place, false, own) || namesInPlace([place], own);
+  return nameRun(place, false, own) ?? nameInPlace([place], own);
 }
 const NAMED_AS_PLACE =
   'a person\'s name (after a greeting\'s "from", two names are read as someone\'s, a place\'s too unless a word such as "San", "Los" or "St." is in it: "Greetings from the support team," is kept)';
@@ -136,13 +139,15 @@ const NAMED_AS_PLACE =
  * name put before the next customer's reply. Words that greet no one ("Hello Team,", "Dear Customer,")
  * are kept; a sign-off's one given name is the agent's own ("Sam from Support") and is kept too.
  */
-function greetsOneName(who: readonly string[], anyCase: boolean): boolean {
+function oneNameGreeted(who: readonly string[], anyCase: boolean): Named {
   // "Good morning Ana,": the time of day belongs to the greeting.
   const at = who.findIndex((word) => !TIME_OF_DAY.has(folded(word)));
   const [first, next] = at === -1 ? [] : who.slice(at);
-  const isName = (word: string | undefined) => word !== undefined && !isNoOne(word) && (anyCase ? LETTERS : CAPITALISED).test(word);
+  const isName = (word: string | undefined): word is string =>
+    word !== undefined && !isNoOne(word) && (anyCase ? LETTERS : CAPITALISED).test(word);
   // "Dear Mr/Ms,", "Dear Mr or Ms,": a title alone greets no one (it was refused as a name); "Dear Mrs Zyxwvut," does.
-  return first !== undefined && TITLE.has(bare(first)) ? isName(next) : isName(first);
+  if (first !== undefined && TITLE.has(bare(first))) return isName(next) ? [first, next] : undefined;
+  return isName(first) ? [first] : undefined;
 }
 
 /** A part that only greets: a greeting word, maybe with the time of day ("Hi", "Good morning", "Guten Tag"). */
@@ -156,7 +161,7 @@ const TITLE_CHOICE = /(?<![\p{L}\p{M}])(mr|mrs|ms|mx|miss|dr)\.?(?:\s*\/\s*(?:mr
  * A line that names someone ("Hello Mehmet Yılmaz,", "Re: Gertrude Zyxwvut, born …", "Dear Ana Silva and
  * team,"): a support user's page holds no name to compare with (its record is status level), so a name is
  * read by its shape, two or more capitalised words in a part of a line, or in any case where a frame puts
- * a name (namesInPlace: "Thanks ana silva", "Kind regards,\nana silva"; before, a name in lower case there
+ * a name (nameInPlace: "Thanks ana silva", "Kind regards,\nana silva"; before, a name in lower case there
  * was kept) and right after a greeting word, or one word right after it ("Hello Ana,", "Good morning
  * ana,", "hi, ana"), also after a greeting's "from" (placesRead). One given name elsewhere ("Sam from Support") cannot be told from a word and is kept.
  * A full name made of the signed-in user's name alone is theirs (ownNameWords) and kept; any other full
@@ -170,15 +175,25 @@ export function nameProblem(text: string, user?: string): string | undefined {
       .split(PART_BREAK)
       .map((part) => part.trim().split(/\s+/u).filter(Boolean))
       .map(placesRead);
-    if (parts.some((part) => namedAsPlace(part, own))) return refused(NAMED_AS_PLACE);
-    if (parts.some((part) => holdsNameRun(part, false, own)) || namesInPlace(parts, own)) return refused("a person's name");
-    const who = greeted(parts[0] ?? []);
-    if (holdsNameRun(who, true, own) || greetsOneName(who, true)) return refused("a person's name");
-    // "Hi, Ana", "Guten Tag, Ana": a greeting word alone in its part (with the time of day) greets whoever
-    // the next part names, if capitalised, or in any case when that one word is all the part holds ("hi,
-    // ana"; "hi, hope you are well" is kept).
-    const next = parts[1] ?? [];
-    if (greetsOnly(parts[0] ?? []) && greetsOneName(next, next.length === 1)) return refused("a person's name");
+    const asPlace = firstNamed(parts, (part) => nameAsPlace(part, own));
+    if (asPlace) return refused(NAMED_AS_PLACE, asPlace.join(' '), "reads like a person's name");
+    const named = firstNamed(parts, (part) => nameRun(part, false, own)) ?? nameInPlace(parts, own) ?? greetedName(parts, own);
+    if (named) return refused("a person's name", named.join(' '));
   }
   return undefined;
+}
+
+const firstNamed = (parts: ReadonlyArray<readonly string[]>, read: (part: readonly string[]) => Named): Named =>
+  parts.map(read).find((named) => named !== undefined);
+
+/** Who the line's greeting greets by name, in any case: after its greeting word ("hello ana,"), or in the part after ("Hi, Ana"). */
+function greetedName(parts: ReadonlyArray<readonly string[]>, own: ReadonlySet<string>): Named {
+  const who = greeted(parts[0] ?? []);
+  const named = nameRun(who, true, own) ?? oneNameGreeted(who, true);
+  if (named) return named;
+  // "Hi, Ana", "Guten Tag, Ana": a greeting word alone in its part (with the time of day) greets whoever
+  // the next part names, if capitalised, or in any case when that one word is all the part holds ("hi,
+  // ana"; "hi, hope you are well" is kept).
+  const next = parts[1] ?? [];
+  return greetsOnly(parts[0] ?? []) ? oneNameGreeted(next, next.length === 1) : undefined;
 }

@@ -8,10 +8,29 @@ import { readsLikePersonalData } from '../../kyc/view/personal-data.ts';
  * born 15.06.1987, passport X1234567" in a sign-off, "Dear Gertrude Zyxwvut and team," were kept).
  */
 
-/** Why a frame was not kept, and what to save instead; the fields keep what was typed, so nothing is lost. */
-export const refused = (what: string) =>
-  `Not saved: the greeting and sign-off are kept in this browser for every reply, so they must not hold ${what}. ` +
-  'Save a general one, such as "Hello," or "Dear customer,", and write the customer\'s details in the reply itself. What you typed is still here.';
+/**
+ * Why a frame was not kept, and what to save instead; the fields keep what was typed, so nothing is lost.
+ * `found`, the words read as `what`, is quoted first ("“Guten Tag” reads like a person's name"): before,
+ * the message was the same whatever tripped it, and the agent could not tell what to change.
+ */
+export function refused(what: string, found?: string, reads = `reads like ${what}`): string {
+  const why = `greeting and sign-off are kept in this browser for every reply, so they must not hold ${what}.`;
+  return (
+    `Not saved: ${found === undefined ? `the ${why}` : `${quoted(found)} ${reads}. The ${why}`} ` +
+    'Save a general one, such as "Hello," or "Dear customer,", and write the customer\'s details in the reply itself. What you typed is still here.'
+  );
+}
+
+/** At most this many characters of what was found are quoted: enough to find it in the field. */
+const MAX_QUOTED = 60;
+/** The words as typed, on one line, without control or format characters, cut at MAX_QUOTED. */
+function quoted(found: string): string {
+  const line = found
+    .replace(/[\p{Cc}\p{Cf}]+/gu, ' ')
+    .replace(/\s+/gu, ' ')
+    .trim();
+  return `“${[...line].length > MAX_QUOTED ? `${[...line].slice(0, MAX_QUOTED - 1).join('')}…` : line}”`;
+}
 
 /**
  * The text as it is compared: one form of each character ("e" + "¨" is "ë", full-width is plain), any
@@ -48,21 +67,21 @@ const LETTER_DIGIT_RUN = /[\p{L}\p{Nd}](?:[\p{L}\p{Nd}_.-]*[\p{L}\p{Nd}])?/gu;
 /** Scripts written without spaces between words: a name there is found anywhere in the text. */
 const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}]/u;
 
-const holdsPhoneNumber = (text: string) =>
-  [...text.matchAll(DIGIT_RUN)].some(([run]) => count(run, /\p{Nd}/u) >= PHONE_DIGITS && PHONE_LIKE.test(run));
+const phoneNumberIn = (text: string) =>
+  [...text.matchAll(DIGIT_RUN)].find(([run]) => count(run, /\p{Nd}/u) >= PHONE_DIGITS && PHONE_LIKE.test(run))?.[0];
 const count = (text: string, what: RegExp) => [...text].filter((char) => what.test(char)).length;
 
 /** "X1234567", "AB-123456", "support-ticket-4410": a passport, an id card or a case number. */
-const holdsDocumentNumber = (text: string) =>
-  [...text.matchAll(LETTER_DIGIT_RUN)].some(
+const documentNumberIn = (text: string) =>
+  [...text.matchAll(LETTER_DIGIT_RUN)].find(
     ([run]) => count(run, /[\p{L}\p{Nd}]/u) >= 6 && count(run, /\p{Nd}/u) >= 4 && /\p{L}/u.test(run),
-  );
+  )?.[0];
 
 /**
  * A date anywhere in the line, read by the search box's personal-data rule (a whole date with a year of
  * four digits: "15.06.1987", "1987-06-15", "15 June 1987", "June 15, 1987"): one to five words at a time.
  */
-function holdsDate(line: string): boolean {
+function dateIn(line: string): string | undefined {
   const words = line.split(/\s+/u).filter((word) => word !== '');
   for (let start = 0; start < words.length; start++) {
     for (let end = start + 1; end <= Math.min(words.length, start + 5); end++) {
@@ -70,28 +89,41 @@ function holdsDate(line: string): boolean {
         .slice(start, end)
         .join(' ')
         .replace(/^[^\p{L}\p{Nd}]+|[^\p{L}\p{Nd}]+$/gu, '');
-      if (readsLikePersonalData(window) === 'a date') return true;
+      if (readsLikePersonalData(window) === 'a date') return window;
     }
   }
-  return false;
+  return undefined;
 }
 
-/** An e-mail address (also one written around the filter), a phone number, a date or a document number in the text: said, or undefined. */
+/**
+ * An e-mail address (also one written around the filter), a phone number, a date or a document number in
+ * the text: said, with what was read so (as compared: in lower case), or undefined.
+ */
 export function contactProblem(text: string): string | undefined {
   const comparable = folded(text);
   // Whose it is cannot be told, so the agent's own is refused too.
-  if (EMAIL.test(comparable) || HIDDEN_EMAIL.test(comparable) || SPOKEN_EMAIL.test(comparable)) {
-    return refused('an e-mail address, not even your own');
+  const email = [EMAIL, HIDDEN_EMAIL, SPOKEN_EMAIL].map((rule) => rule.exec(comparable)?.[0]).find((found) => found !== undefined);
+  if (email !== undefined) return refused('an e-mail address, not even your own', email, 'reads like an e-mail address');
+  const phone = phoneNumberIn(comparable);
+  if (phone !== undefined) {
+    return refused(`a phone number (${PHONE_DIGITS} digits or more), not even your own`, phone, 'reads like a phone number');
   }
-  if (holdsPhoneNumber(comparable)) return refused(`a phone number (${PHONE_DIGITS} digits or more), not even your own`);
   // An agent's own date ("Office closed 24 December 2026") is refused too, so the message says why and
   // what is kept: "a date (such as a date of birth)" read as a mistake to agents who wrote no one's birthday.
-  if (comparable.split('\n').some(holdsDate)) {
+  const date = comparable
+    .split('\n')
+    .map(dateIn)
+    .find((found) => found !== undefined);
+  if (date !== undefined) {
     return refused(
       'a whole date, not even one of yours: a date of birth cannot be told from any other (a year or a month alone, "2026" or "December 2026", is kept)',
+      date,
+      'reads like a date',
     );
   }
-  if (holdsDocumentNumber(comparable)) return refused('a document or reference number (letters and 4 digits or more)');
+  const document = documentNumberIn(comparable);
+  if (document !== undefined)
+    return refused('a document or reference number (letters and 4 digits or more)', document, 'reads like a document or reference number');
   return undefined;
 }
 
@@ -108,8 +140,8 @@ export function holdsDetail(text: string, detail: string): boolean {
 const ID_SEPARATORS = /[\s_.-]+/gu;
 const joined = (text: string) => folded(text).replace(ID_SEPARATORS, '');
 /**
- * Whether the (folded) text holds one of the candidate's ids, whatever its case, format characters and
+ * Which of the candidate's ids the (folded) text holds, whatever its case, format characters and
  * separators ("CUST_000482", "ref CUST 000482"; with a space it was kept, and no other rule reads it).
  */
-export const holdsId = (text: string, ids: ReadonlyArray<string | null | undefined>) =>
-  ids.some((id) => id && joined(id).length >= 3 && joined(text).includes(joined(id)));
+export const heldId = (text: string, ids: ReadonlyArray<string | null | undefined>) =>
+  ids.find((id): id is string => !!id && joined(id).length >= 3 && joined(text).includes(joined(id)));

@@ -1,7 +1,7 @@
 import { candidatePersonName } from '../../kyc/contract/candidate-name.ts';
 import type { CandidateRecord } from '../../kyc/contract/schema.ts';
 import { nameProblem } from './frame-names.ts';
-import { contactProblem, folded, holdsDetail, holdsId, refused } from './frame-rules.ts';
+import { contactProblem, folded, heldId, holdsDetail, refused } from './frame-rules.ts';
 
 /**
  * A support agent's own greeting and sign-off ("Hello,", "Kind regards, Sam"), set once and put around
@@ -127,9 +127,14 @@ export function frameProblem(frame: ReplyFrame, known: KnownOfCandidate, user?: 
     return `A greeting or sign-off is at most ${MAX_FRAME_LENGTH} characters.`;
   }
   const comparable = folded(`${frame.greeting}\n${frame.signOff}`);
-  if (holdsId(comparable, known.ids)) return refused("this candidate's id");
-  if (known.details.some((detail) => holdsDetail(comparable, detail))) {
-    return refused("this candidate's name or e-mail address");
+  // Quoted as the record has it ("cust_000482" for "ref CUST 000482"); the page shows it already.
+  const id = heldId(comparable, known.ids);
+  if (id !== undefined) return refused("this candidate's id", id, "is this candidate's id");
+  // The longest first: "Ana Silva" is quoted, not "Ana".
+  const detail = [...known.details].sort((a, b) => b.length - a.length).find((each) => holdsDetail(comparable, each));
+  if (detail !== undefined) {
+    const reads = detail.includes('@') ? "is this candidate's e-mail address" : "is this candidate's name";
+    return refused("this candidate's name or e-mail address", detail, reads);
   }
   return textProblem(frame, user);
 }
