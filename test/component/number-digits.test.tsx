@@ -2,11 +2,12 @@ import { setFlagsFromString } from 'node:v8';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, within } from '@testing-library/react';
 import fc from 'fast-check';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { parseCandidateBody } from '../../src/app/api/fetch-candidate.ts';
 import { CandidateView } from '../../src/app/candidate/candidate-view.tsx';
 import { BrowserHistory } from '../../src/app/navigation.tsx';
 import { sessionQueries } from '../../src/app/session/session-query.ts';
+import { MAX_VALUES_KEEPING_NUMBERS, numberText, numberTextAt, parseJsonKeepingNumbers } from '../../src/kyc/contract/number-text.ts';
 import { ROUNDED_WORDS } from '../../src/kyc/contract/other-forms.ts';
 import { renderWithProviders, stubApi } from './render.tsx';
 
@@ -144,4 +145,75 @@ describe('any JSON number the service sends', () => {
       { numRuns: 50 },
     );
   }, 60_000);
+});
+
+describe("the reviver's cost", () => {
+  beforeEach(() => withSourceText(true));
+  afterEach(() => {
+    withSourceText(false);
+    vi.restoreAllMocks();
+  });
+
+  /** The calls to JSON.parse with this text, each by whether it was given a reviver. */
+  const revivedParses = (parse: { mock: { calls: unknown[][] } }, text: string) =>
+    parse.mock.calls.filter(([parsed]) => parsed === text).map(([, reviver]) => typeof reviver === 'function');
+
+  it("attack: a record of a million large-exponent numbers is read without the reviver's per-number cost", async () => {
+    // The red team's record: a million 1e308 froze Chromium's tab for 50 s, a reviver call and a BigInt each.
+    const text = body(`{"riskLevel":"high","scores":[${Array(1_000_000).fill('1e308').join(',')}]}`);
+    const parse = vi.spyOn(JSON, 'parse');
+    showPage(text);
+    const scores = await fieldCell('scores');
+    // Read plainly, once: past MAX_VALUES_KEEPING_NUMBERS values the reviver is not used.
+    expect(revivedParses(parse, text)).toEqual([false]);
+    // The reviewer sees the digits, and that they may not be those sent, never a frozen tab.
+    expect(scores).toHaveTextContent(`[${numberText(1e308).digits.slice(0, 100)}`);
+    expect(scores).toHaveTextContent(ROUNDED_WORDS);
+  }, 60_000);
+
+  it('keeps the text of many numbers past 2^53 without writing any of them in digits (BigInt)', () => {
+    const text = body(
+      `{"big":12345678901234567890,"scores":[${Array(MAX_VALUES_KEEPING_NUMBERS / 2)
+        .fill('1e308')
+        .join(',')}]}`,
+    );
+    const bigInt = vi.spyOn(globalThis, 'BigInt');
+    const { container } = renderRecord(text);
+    // Before: 25 µs of BigInt for each of them while reading, for digits never shown.
+    expect(bigInt).not.toHaveBeenCalled();
+    const cell = (name: string) => container.querySelector(`th[data-field="${name}"]`)!.closest('tr')!.querySelector('td')!;
+    expect(cell('big')).toHaveTextContent(/^12345678901234567890$/);
+    expect(cell('scores')).toHaveTextContent(/^\[1e308,1e308,1e308,/);
+    expect(container).not.toHaveTextContent(ROUNDED_WORDS);
+  });
+
+  it('reads a record whose numbers are all written as sent without a reviver, its dates and pictures alike', () => {
+    const picture = 'iVBORw0KGgo3e5E7e1234567890123456e9'.repeat(1000);
+    const text = body(
+      '{"score":7,"rate":1.5,"small":0.000001,"negative":-12.25,"when":"2026-11-01T10:00:00.000Z"}',
+      `{"selfie":{"type":"base64","value":"${picture}"}}`,
+    );
+    const parse = vi.spyOn(JSON, 'parse');
+    parseCandidateBody(text);
+    expect(revivedParses(parse, text)).toEqual([false]);
+  });
+});
+
+describe('any JSON number, read with the source text where it may differ', () => {
+  beforeEach(() => withSourceText(true));
+  afterEach(() => withSourceText(false));
+
+  it('is written exactly as sent, in an object and in a list, whatever space surrounds it', () => {
+    fc.assert(
+      fc.property(jsonNumber, fc.constantFrom('', ' ', '\n', '\t', '\r\n  '), (sent, space) => {
+        const holder = parseJsonKeepingNumbers(`{"amount":${space}${sent}${space},"amounts":[${space}${sent}${space}]}`) as {
+          amount: number;
+          amounts: number[];
+        };
+        expect(numberTextAt(holder, 'amount', holder.amount)).toEqual({ digits: sent });
+        expect(numberTextAt(holder.amounts, '0', holder.amounts[0]!)).toEqual({ digits: sent });
+      }),
+      { numRuns: 2000 },
+    );
+  });
 });

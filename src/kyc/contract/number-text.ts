@@ -3,8 +3,8 @@
  * reads as 12345678901234567000, and JavaScript writes 1e21 as "1e+21". Where the browser gives a
  * reviver each value's source text (JSON.parse source text access: Chrome 114, Firefox 135, Safari 18.4),
  * the text of every number whose digits as read would differ is kept beside the object or list holding
- * it, so the page shows the number as the service wrote it; elsewhere, numberText's digits and its
- * `rounded` warning.
+ * it, so the page shows the number as the service wrote it; elsewhere, and in a body of more values than
+ * the reviver's cost allows (MAX_VALUES_KEEPING_NUMBERS), numberText's digits and its `rounded` warning.
  */
 
 /** The text sent of the numbers read otherwise, by the object or list holding them, then by key (a list's: its index). */
@@ -13,23 +13,64 @@ const sentTexts = new WeakMap<object, Map<string, string>>();
 type Reviver = (this: unknown, key: string, value: unknown, context?: { source?: string }) => unknown;
 
 /**
+ * A number token whose text numberText might not write as sent, without a warning: one with an exponent
+ * (`1e21`), 16 digits or more (past 2^53, or past 15 significant digits), below 1e-6 without an exponent
+ * (JavaScript writes "1e-7"), a fraction ending in 0 (`1.50`), or `-0`. Other numbers are written as sent,
+ * so a body with none of these needs no reviver. A number held by an object or a list starts after `:`,
+ * `,`, `[` or a space, which a picture's base64 never holds (a bare `[0-9][eE][0-9]` matched nearly every
+ * picture; and with `^` as a start too, the search was twenty times slower); inside a string the same
+ * text matches too, which only costs the reviver.
+ */
+const MAY_DIFFER = /[[:,\s](?:-?(?:[0-9]+(?:\.[0-9]+)?[eE]|[0-9.]{16}|0\.0{6}|[0-9]+\.[0-9]*0(?=[\s,\]}]|$))|-0(?=[\s,\]}]|$))/;
+
+/**
+ * The most values a body may hold for the reviver to be used, counted as its commas (a value in a list or
+ * an object after the first follows one; a comma in a string counts too). The reviver costs every value
+ * about 2 µs in Chromium, ten times a plain parse: a million numbers froze the tab for seconds
+ * (docs/performance.md, "Numbers as sent"), this many cost about 0.1 s. Past it, the numbers are read
+ * plainly and a rounded one says so (numberText's `rounded`). Counted first: it stops at the bound, where
+ * MAY_DIFFER's search would read a dense body to its end.
+ */
+export const MAX_VALUES_KEEPING_NUMBERS = 50_000;
+
+/**
  * JSON.parse, keeping the text of each number numberText would not write as sent. Without source text
- * access, JSON.parse alone: a reviver that can learn nothing would only slow the parse.
+ * access, JSON.parse alone: a reviver that can learn nothing would only slow the parse; likewise for a
+ * body where no number can differ (MAY_DIFFER), and one too large for the reviver's cost.
  */
 export function parseJsonKeepingNumbers(text: string): unknown {
-  if (!hasSourceTextAccess()) return JSON.parse(text);
+  if (!(hasSourceTextAccess() && fewValues(text) && MAY_DIFFER.test(text))) return JSON.parse(text);
   const keep: Reviver = function (this: unknown, key, value, context) {
     const sent = context?.source;
     if (typeof value !== 'number' || sent === undefined || typeof this !== 'object' || this === null) return value;
-    const read = numberText(value);
-    if (read.rounded || read.digits !== sent) {
-      const texts = sentTexts.get(this) ?? new Map<string, string>();
-      texts.set(key, sent);
-      sentTexts.set(this, texts);
-    }
+    if (writtenAsSent(value, sent)) return value;
+    const texts = sentTexts.get(this) ?? new Map<string, string>();
+    texts.set(key, sent);
+    sentTexts.set(this, texts);
     return value;
   };
   return JSON.parse(text, keep as (key: string, value: unknown) => unknown);
+}
+
+/**
+ * Whether numberText writes `value` as `sent`, without a warning; decided without BigInt, which took 25 µs a
+ * number: a whole number past 2^53 is always rounded, so never written as sent.
+ */
+function writtenAsSent(value: number, sent: string): boolean {
+  if (sent !== String(value)) return false;
+  if (Number.isSafeInteger(value)) return true;
+  // Up to 15 characters, at most 15 significant digits: never rounded.
+  return !Number.isInteger(value) && (sent.length <= 15 || numberText(value).rounded === undefined);
+}
+
+/** Whether the body holds at most MAX_VALUES_KEEPING_NUMBERS values, by its commas; stops counting there. */
+function fewValues(text: string): boolean {
+  let at = -1;
+  for (let count = 0; count < MAX_VALUES_KEEPING_NUMBERS; count++) {
+    at = text.indexOf(',', at + 1);
+    if (at === -1) return true;
+  }
+  return false;
 }
 
 /** Asked at each parse, not once: a page is not reloaded when its browser updates, and a test turns the feature on. */
