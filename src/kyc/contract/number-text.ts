@@ -98,7 +98,7 @@ export function shareNumberTexts(from: object, to: object): void {
 const KEPT_DEPTH = 32;
 
 /**
- * A value's compact JSON, as JSON.stringify writes it but each number as numberTextAt writes it: an address
+ * A value's compact JSON, as JSON.stringify writes it but each number whose text was kept as sent: an address
  * sent as an object and turned back into the text the contract has keeps `"postalCode": 10115.0` as sent,
  * where JSON.stringify wrote 10115 (and 1e21 as "1e+21"), and the card read that.
  */
@@ -107,7 +107,10 @@ export function stringifyKeepingNumbers(value: unknown): string {
     if (typeof item !== 'object' || item === null || depth >= KEPT_DEPTH) return JSON.stringify(item) ?? 'null';
     const list = Array.isArray(item);
     const entries = Object.entries(item).map(([key, each]) => {
-      const text = typeof each === 'number' ? numberTextAt(item, key, each).digits : write(each, depth + 1);
+      // A number whose text was not kept is written as JSON.stringify writes it: numberText's digits of a
+      // whole number past 2^53 are the double's (-35310607521407152), not the shortest text read back
+      // as it (-35310607521407150), which is likelier what was sent.
+      const text = typeof each === 'number' ? (sentTexts.get(item)?.get(key) ?? JSON.stringify(each)) : write(each, depth + 1);
       return list ? text : `${JSON.stringify(key)}:${text}`;
     });
     return list ? `[${entries.join(',')}]` : `{${entries.join(',')}}`;
