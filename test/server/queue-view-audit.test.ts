@@ -84,7 +84,8 @@ async function expectDaveInActivity(app: Instance): Promise<void> {
   // The audit page's search by the candidate finds the view too, under "Saw in the queue", with whom it showed.
   const found = await search(app, { refId: 'user-7781', action: 'saw_in_queue', user: 'dave' });
   expect(found.rows).toHaveLength(1);
-  expect(found.rows[0]!.detail).toBe('filter blocked, skip 0, 1 records; their ids in the line (personal data shown)');
+  // "1 record", not "1 records" as before.
+  expect(found.rows[0]!.detail).toBe('filter blocked, skip 0, 1 record; their ids in the line (personal data shown)');
   expect(found.rows[0]!.shown).toEqual([{ refId: 'user-7781', recordId: screened.recordId }]);
 }
 

@@ -35,5 +35,17 @@ describe("the audit page's detail of a line", () => {
       );
     expect(print({ notLookedUp: true })).toMatchObject({ action: 'print', id: 'c-1', detail: 'not looked up lately by this user' });
     expect(print({}).detail).toBeNull();
+    expect(print({ openedUnknown: true }).detail).toBe(
+      'whether this user looked it up lately could not be checked (the shared store did not answer)',
+    );
+  });
+
+  it("reads a refused hand-off's line as refused, not as the copy it names, and says which it was", () => {
+    const refused = rowOf(
+      { time: '2026-11-29T15:00:00.000Z', kind: 'export', what: 'summary', user: 'ana', status: 409, code: 'not_looked_up' },
+      'h',
+      'i',
+    );
+    expect(refused).toMatchObject({ action: 'export', id: null, detail: 'a copy of the summary; the line names no candidate' });
   });
 });

@@ -1,7 +1,8 @@
 import type { AuditRow, FileChain, IndexLag, InstanceState } from '../../kyc/contract/audit-search.ts';
 import type { Database } from '../state/postgres.ts';
 import { foldCase, type SearchFilter, SERVER_USER_LIST, TRAIL_READS } from './audit-match.ts';
-import { queueOnlyOf, type ShownIds, shownCandidatesOf, shownKey } from './audit-row.ts';
+import { type ShownIds, shownCandidatesOf, shownKey } from './audit-row.ts';
+import { queueOnlyOf } from './audit-row-detail.ts';
 
 /**
  * The audit table (state/postgres.ts has its schema): lines in, searches out, every value a parameter.
