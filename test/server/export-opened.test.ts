@@ -3,7 +3,7 @@ import { ASKED_ID_HOLD_BYTES } from '../../src/server/answer/answer-guard.ts';
 import type { AuditLine } from '../../src/server/audit/audit.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { startSandbox } from '../../src/server/sandbox/sandbox.ts';
-import { as, gatewayInstance, postJson } from './audit-trail-helpers.ts';
+import { as, fileLines, gatewayInstance, postJson, searchAll } from './audit-trail-helpers.ts';
 import { type Behaviour, startFakeUpstream } from './fake-upstream.ts';
 import { rawRequest, requestWithBody, startTestApp, testEnvironment } from './http.ts';
 import type { Instance } from './instance.ts';
@@ -27,7 +27,7 @@ const SAM = as('sam', 'support');
 const ANA = as('ana', 'compliance');
 const NOT_LOOKED_UP = {
   code: 'not_looked_up',
-  message: 'Look this candidate up before copying or printing it: the audit log records hand-offs of candidates you opened.',
+  message: "This page's lookup is too old to record a copy: press Refresh, then copy again.",
 };
 
 async function appAnswering(behave: Behaviour = answersAsked, limits: TestLimits = {}) {
@@ -63,10 +63,12 @@ describe('an export of a candidate the user opened', () => {
     ] as const;
     for (const [body, headers] of planted)
       expect(answerOf(await exportOf(body, headers)), JSON.stringify(body)).toEqual([409, NOT_LOOKED_UP]);
-    // Each refusal is audited as one, naming no id: no line says anyone handed off user-9999.
+    // Each refusal is audited as one, naming what was refused but no id: no line says anyone handed off user-9999.
     const refusals = audit.lines.filter((line) => line.kind === 'export');
     expect(refusals).toEqual(
-      planted.map(([, headers]) => expect.objectContaining({ user: headers['x-user'], status: 409, code: 'not_looked_up' })),
+      planted.map(([body, headers]) =>
+        expect.objectContaining({ user: headers['x-user'], status: 409, code: 'not_looked_up', what: body.what }),
+      ),
     );
     for (const line of refusals) expect(line).not.toHaveProperty('id');
     expect(mentions(audit.lines, 'user-9999')).toEqual([]);
@@ -212,7 +214,7 @@ let sandbox: Awaited<ReturnType<typeof startSandbox>> | undefined;
 let redis: RunningRedis | undefined;
 const instances: Instance[] = [];
 beforeAll(async () => {
-  if (hasRedisServer) [sandbox, redis] = await Promise.all([startSandbox({ candidates }), startRedis()]);
+  [sandbox, redis] = await Promise.all([startSandbox({ candidates }), hasRedisServer ? startRedis() : undefined]);
 });
 afterEach(async () => {
   await Promise.all(instances.splice(0).map((instance) => instance.close()));
@@ -234,5 +236,55 @@ describe.skipIf(!hasRedisServer)(`two instances sharing Redis${hasRedisServer ? 
     expect((await one.request(`/api/candidates/refId/${amelie.refId}`, { headers: ANA })).status).toBe(200);
     expect(answerOf(await postJson(two, '/api/export', summary, ANA))).toBe(200);
     expect(answerOf(await postJson(two, '/api/export', summary, as('cleo', 'compliance')))).toEqual([409, NOT_LOOKED_UP]);
+  });
+});
+
+describe("the audit page's row of a refused hand-off", () => {
+  it('says which hand-off was refused (a copy of the summary, a reply, a certificate), still naming no candidate', async () => {
+    const at = await gatewayInstance(sandbox!);
+    instances.push(at);
+    const refused = [
+      { what: 'summary', kind: 'refId', id: amelie.refId },
+      { what: 'reply', kind: 'refId', id: amelie.refId, template: 'approved' },
+      { what: 'certificate', kind: 'refId', id: amelie.refId, slug: 'onfido-service-cert' },
+    ];
+    for (const body of refused) expect(answerOf(await postJson(at, '/api/export', body, ANA))).toEqual([409, NOT_LOOKED_UP]);
+    const rows = (await searchAll(at)).filter((row) => row.action === 'export');
+    // Before, each row was "Hand-off refused" with no detail: a lead could not tell a summary from a certificate.
+    expect(rows.map((row) => [row.user, row.code, row.id, row.detail]).sort()).toEqual(
+      [
+        ['ana', 'not_looked_up', null, 'a copy of the summary; the line names no candidate'],
+        ['ana', 'not_looked_up', null, 'a copy of a reply; the line names no candidate'],
+        ['ana', 'not_looked_up', null, 'a copy of a certificate; the line names no candidate'],
+      ].sort(),
+    );
+    expect(JSON.stringify(fileLines(at.auditLog))).not.toContain(amelie.refId);
+  });
+});
+
+describe.skipIf(!hasRedisServer)(`a print while Redis is down${hasRedisServer ? '' : ` (${NO_REDIS_MESSAGE})`}`, () => {
+  it.each([
+    ['the rate limit off, so only the opened check asks Redis', 0],
+    ['the rate limit on, so its token is the first thing asked of Redis', 100],
+  ])('is recorded marked openedUnknown, where a copy is refused 503: %s', async (_case, lookupsPerMinute) => {
+    const own = await startRedis();
+    const at = await gatewayInstance(sandbox!, { REDIS_URL: own.url }, { limits: { lookupsPerMinute } });
+    instances.push(at);
+    expect((await at.request(`/api/candidates/refId/${amelie.refId}`, { headers: ANA })).status).toBe(200);
+    await own.kill();
+    // The paper is printed whatever the answer (the dialog does not wait): before, it was refused 503 and left no line.
+    const print = await postJson(at, '/api/export', { what: 'print', kind: 'refId', id: amelie.refId }, ANA);
+    expect([print.status, JSON.parse(print.body)]).toEqual([200, { status: 'success', openedUnknown: true }]);
+    const copy = await postJson(at, '/api/export', { what: 'summary', kind: 'refId', id: amelie.refId }, ANA);
+    expect([copy.status, JSON.parse(copy.body).error.code]).toEqual([503, 'store_unavailable']);
+    // The one hand-off written is the print's (the copy's refusal, if written, names no id).
+    const exports = fileLines(at.auditLog).filter((line) => line.kind === 'export' && !('status' in line));
+    expect(exports).toEqual([
+      expect.objectContaining({ user: 'ana', what: 'print', lookupKind: 'refId', id: amelie.refId, openedUnknown: true }),
+    ]);
+    expect(exports[0]).not.toHaveProperty('notLookedUp');
+    const naming = fileLines(at.auditLog).filter((line) => line.kind === 'export' && JSON.stringify(line).includes(amelie.refId!));
+    expect(naming).toEqual(exports);
+    await own.stop();
   });
 });

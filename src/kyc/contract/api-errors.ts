@@ -51,8 +51,11 @@ export const API_ERRORS = {
   role_forbidden: { status: 403, title: 'Your role may not open this' },
   /** This server's API key archives identity data after each full lookup: refused to keep data intact. */
   archiving_key: { status: 409, title: 'Full lookups are refused: this API key deletes identity data' },
-  /** A hand-off (a copy, a print) of a candidate this user was not answered a lookup of lately: no line is written for it. */
-  not_looked_up: { status: 409, title: 'Look this candidate up first' },
+  /**
+   * A copy of a candidate this user was not answered a lookup of lately: its line names no id. A print is
+   * recorded instead (marked), so only a copy meets it, on a page whose lookup has gone stale.
+   */
+  not_looked_up: { status: 409, title: "This page's lookup is too old to record a copy" },
   /** The KYC service does not offer the applicants list (404 on its path). */
   applicants_unavailable: { status: 404, title: 'The KYC service does not offer the applicants list' },
   not_from_app: { status: 403, title: "Not from Candidate Lookup's own pages" },

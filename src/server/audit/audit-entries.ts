@@ -87,6 +87,11 @@ export interface ExportAuditEntry extends RequestAuditFields {
    * refused then, but a print cannot be stopped, so its line still names whose data was printed.
    */
   notLookedUp?: true;
+  /**
+   * A print whose user's lookup could not be checked: the shared store (Redis) did not answer. A copy is
+   * refused then (503), but the paper exists, so its line is written all the same, marked so.
+   */
+  openedUnknown?: true;
   /** The certificate copied: its slug (CERTIFICATE_SLUG), never its text. */
   slug?: string;
   /** How the candidate shown was looked up. */
@@ -95,12 +100,15 @@ export interface ExportAuditEntry extends RequestAuditFields {
 }
 
 /**
- * A batch or an export refused before its body was read (over the rate limit, the shared store down):
- * what it held is not known, so the line names the route it came to.
+ * A batch or an export refused before its body was read (over the rate limit): what it held is not known,
+ * so the line names the route it came to. An export refused once its body was read (its id, a candidate
+ * not looked up lately, the shared store down) also says what was to be handed off, never whose.
  */
 export interface RefusedRequestAuditEntry extends RequestAuditFields {
   env: string;
   kind: 'batch' | 'export';
+  /** An export's: a summary, reply or certificate (or a print) refused. */
+  what?: ExportAuditEntry['what'];
   status: number;
   code: string | null;
   durationMs: number;

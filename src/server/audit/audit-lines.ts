@@ -95,7 +95,7 @@ export function exportLine(
   what: ExportAuditEntry['what'],
   lookupKind: LookupKind,
   id: string,
-  extra: Pick<ExportAuditEntry, 'template' | 'masked' | 'slug' | 'notLookedUp'> = {},
+  extra: Pick<ExportAuditEntry, 'template' | 'masked' | 'slug' | 'notLookedUp' | 'openedUnknown'> = {},
 ): ExportAuditEntry {
   // The id is cut to 256 characters in the line (audit-line.ts), as a lookup's.
   return { ...lineStart(env, call), kind: 'export', what, ...extra, lookupKind, id };
@@ -140,13 +140,20 @@ export function listLine(
 }
 
 /**
- * A batch or an export refused before its body was read (an export also for its id, or for a candidate its
- * user did not look up): only the route it came to is known, and no id the body named is written.
+ * A batch or an export refused before its body was read: only the route it came to is known. An export
+ * refused after (its id, a candidate its user did not look up lately) names `what` was refused, so a lead
+ * reads which hand-off it was, and still no id the body named.
  */
-export function requestLine(env: string, call: AuditedCall, kind: RefusedRequestAuditEntry['kind']) {
+export function requestLine(
+  env: string,
+  call: AuditedCall,
+  kind: RefusedRequestAuditEntry['kind'],
+  extra: Pick<RefusedRequestAuditEntry, 'what'> = {},
+) {
   return (outcome: Outcome): RefusedRequestAuditEntry => ({
     ...lineStart(env, call),
     kind,
+    ...extra,
     status: outcome.status,
     code: outcome.code,
     durationMs: elapsed(call),

@@ -1,6 +1,7 @@
-import { exportRequestSchema } from '../../kyc/contract/api.ts';
+import { type ExportRequest, exportRequestSchema } from '../../kyc/contract/api.ts';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import { auditTrail, auditWritable, refuse, writeLine } from '../audit/audit-trail.ts';
+import type { ExportAuditEntry } from '../audit/audit.ts';
 import { exportLine, requestLine } from '../audit/audit-lines.ts';
 import { ApiFailure } from '../http/api-failure.ts';
 import { methodNotAllowed, STORE_UNAVAILABLE, sendFailure, sendJson } from '../http/http-reply.ts';
@@ -18,6 +19,10 @@ import { NOT_LOOKED_UP } from './opened-candidates.ts';
  * the limit, the audit log writable, the id; then whether this user opened that candidate (a lookup of it
  * answered lately: opened-candidates.ts), its line, and the answer. Nothing is asked of the service, so
  * the archiving gate, the upstream slot, the fetch and the read have nothing to do.
+ *
+ * A print is not stopped by the page (the browser's dialog does not wait for this answer): the paper exists
+ * whatever the answer, so a print that a copy's checks would refuse is written all the same, marked with
+ * why: `notLookedUp` (not opened lately), `openedUnknown` (the shared store could not say).
  */
 export async function exportRoute(deps: LookupDeps, call: SignedInCall): Promise<void> {
   const { req, res, identity } = call;
@@ -27,39 +32,55 @@ export async function exportRoute(deps: LookupDeps, call: SignedInCall): Promise
   }
   const audit = auditTrail(deps, res, 'export', requestLine(deps.environment, call, 'export'));
   // Each export writes a line, so it costs a token of the user's limit as a lookup does, before its
-  // body is read; refused over the limit, it is counted, not written.
+  // body is read; refused over the limit, it is counted, not written. With the shared store down neither
+  // the limit nor the opened candidates can be asked: only the body says whether it was a print.
   const limited = await takeToken(deps, req, identity, 'export');
-  if (limited) return refuse(res, audit, limited, { counted: true });
+  if (limited && limited !== STORE_UNAVAILABLE) return refuse(res, audit, limited, { counted: true });
   const stuck = auditWritable(deps);
   if (stuck) return sendFailure(res, stuck);
   // A body that is not an export is refused unaudited, as a batch's is.
-  const { what, kind, id, template, masked, slug } = await readJsonBody(call, 8 * 1024, exportRequestSchema, 'export', {
+  const body = await readJsonBody(call, 8 * 1024, exportRequestSchema, 'export', {
     shape:
       "The export must say what (summary, reply, print or certificate), kind and id; a reply's template a status, a certificate's slug up to 64 letters, digits, '.', '_' or '-'.",
   });
+  // Its refusals from here name what was refused (a lead reads which hand-off), never the id.
+  const refused = auditTrail(deps, res, 'export', requestLine(deps.environment, call, 'export', { what: body.what }));
   // The id of a candidate shown, so one the lookup's rule would have refused is no candidate's.
-  const asked = checkedId(id);
-  if (!asked.ok) return refuse(res, audit, asked.failure);
+  const asked = checkedId(body.id);
+  if (!asked.ok) return refuse(res, refused, asked.failure);
   // Only a candidate this user was answered a lookup of lately (opened-candidates.ts): else the line would
   // show a hand-off of someone never opened. The refusal's line names no id, so it plants nothing either.
-  const opened = await openedBy(deps, identity.user, kind, asked.id);
-  // But a print is not stopped by the page (the browser's dialog does not wait for this answer): the paper
-  // exists either way, so its line names the candidate, marked as not looked up lately by this user.
-  const printedUnopened = opened === NOT_LOOKED_UP && what === 'print';
-  if (opened !== true && !printedUnopened) return refuse(res, audit, opened, { counted: opened === STORE_UNAVAILABLE });
+  const opened = limited ?? (await openedBy(deps, identity.user, body.kind, asked.id));
+  const mark = markOf(opened, body.what);
+  if (!mark) return refuse(res, refused, opened as ApiFailure, { counted: opened === STORE_UNAVAILABLE });
   const written = await writeLine(
     deps,
     res,
     'export',
-    exportLine(deps.environment, call, what, kind, asked.id, {
-      ...(what === 'reply' && template ? { template } : {}),
-      // Only a print can be masked: the line says the paper showed no masked value.
-      ...(what === 'print' && masked ? { masked: true } : {}),
-      ...(what === 'certificate' && slug ? { slug } : {}),
-      ...(printedUnopened ? { notLookedUp: true } : {}),
-    }),
+    exportLine(deps.environment, call, body.what, body.kind, asked.id, lineExtra(body, mark)),
   );
-  if (written) sendJson(res, 200, printedUnopened ? '{"status":"success","notLookedUp":true}' : '{"status":"success"}');
+  if (written) sendJson(res, 200, JSON.stringify({ status: 'success', ...mark }));
+}
+
+type PrintMark = Pick<ExportAuditEntry, 'notLookedUp' | 'openedUnknown'>;
+
+/** What the line and answer say of the opened check: nothing (opened), a print's mark, or undefined when the export is refused. */
+function markOf(opened: true | ApiFailure, what: ExportRequest['what']): PrintMark | undefined {
+  if (opened === true) return {};
+  if (what !== 'print') return undefined;
+  if (opened === NOT_LOOKED_UP) return { notLookedUp: true };
+  return opened === STORE_UNAVAILABLE ? { openedUnknown: true } : undefined;
+}
+
+/** The line's extra fields: each only on the export it belongs to. */
+function lineExtra({ what, template, masked, slug }: ExportRequest, mark: PrintMark) {
+  return {
+    ...(what === 'reply' && template ? { template } : {}),
+    // Only a print can be masked: the line says the paper showed no masked value.
+    ...(what === 'print' && masked ? { masked: true as const } : {}),
+    ...(what === 'certificate' && slug ? { slug } : {}),
+    ...mark,
+  };
 }
 
 /** Whether `user` opened the candidate lately, or the refusal: 409 not_looked_up, or 503 while the shared store cannot be asked. */

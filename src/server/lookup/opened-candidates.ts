@@ -29,10 +29,14 @@ export interface OpenedCandidates {
 /** At most this many opened candidates in one process's memory (about 20 MB): past it, the oldest go first. */
 export const MAX_OPENED_IN_MEMORY = 100_000;
 
-/** The refusal of an export of a candidate not opened lately. */
+/**
+ * The refusal of a copy of a candidate not opened lately. Only a copy meets it (a print is recorded,
+ * marked), and the page that meets it shows the candidate: what went stale is its lookup, and a Refresh
+ * (a new lookup) is what lets the copy through; "look this candidate up" read as nonsense beside them.
+ */
 export const NOT_LOOKED_UP = new ApiFailure(
   'not_looked_up',
-  'Look this candidate up before copying or printing it: the audit log records hand-offs of candidates you opened.',
+  "This page's lookup is too old to record a copy: press Refresh, then copy again.",
 );
 
 /** The environment in the clear (an operator may clear one), the rest hashed as a JSON array: no two lists of parts give one text. */
