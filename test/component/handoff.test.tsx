@@ -15,7 +15,7 @@ const blocked = byRef('user-7781');
 const waiting = byRef('8f14e45f-ceea-467f-a0e6-1c9e5a2b7d33');
 const SUPPORT: SessionInfo = { mode: 'proxy', user: 'sam', role: 'support' };
 const COMPLIANCE: SessionInfo = { mode: 'proxy', user: 'ana', role: 'compliance' };
-const NOT_LOOKED_UP = 'Look this candidate up before copying or printing it: the audit log records hand-offs of candidates you opened.';
+const NOT_LOOKED_UP = "This page's lookup is too old to record a copy: press Refresh, then copy again.";
 
 function show(
   record: CandidateRecord,
@@ -337,7 +337,7 @@ describe('hand-off', { timeout: 20_000 }, () => {
     expect(screen.getByTestId('print-header')).toHaveClass('hidden', 'print:block');
   });
 
-  it('says beside Print, and beside Copy summary, why the hand-off of a candidate not looked up lately was refused', async () => {
+  it("says under the buttons why a print's line, or a copy of a candidate not looked up lately, was refused", async () => {
     const user = userEvent.setup();
     show(blocked, { exportReply: () => apiError(409, 'not_looked_up', NOT_LOOKED_UP) });
     await screen.findByRole('heading', { level: 1 });
@@ -346,8 +346,8 @@ describe('hand-off', { timeout: 20_000 }, () => {
       vi.fn(() => window.dispatchEvent(new Event('beforeprint'))),
     );
     await user.click(screen.getByRole('button', { name: 'Print' }));
-    // The dialog could not wait for the line: what was refused is said once it is known.
-    expect(await screen.findByText(NOT_LOOKED_UP)).toBeInTheDocument();
+    // The dialog could not wait for the line: that it was not written is said once it is known, after the paper.
+    expect(await screen.findByText(`This print was not recorded in the audit log: ${NOT_LOOKED_UP}`)).toBeInTheDocument();
     cleanup();
 
     show(blocked, { exportReply: () => apiError(409, 'not_looked_up', NOT_LOOKED_UP) });

@@ -208,6 +208,7 @@ function CandidateResult({
           // The same fields as the decision summary strip; a support user's copy never holds them.
           decisionFields={readsFullRecord(session?.role) ? splitSummaryFields(query.data.customFields, meta.summaryFields).summary : []}
           decisionStructured={readsFullRecord(session?.role) ? structuredSummaryFields(query.data.customFields, meta.summaryFields) : []}
+          refresh={{ fetchedAt: query.dataUpdatedAt, refreshing: query.isFetching, start: () => void query.refetch() }}
         />
       )}
       <Freshness fetchedAt={query.dataUpdatedAt} refreshing={query.isFetching} onRefresh={() => void query.refetch()} />

@@ -1,5 +1,5 @@
-import { useEffect, useRef, useState } from 'react';
-import type { EnvironmentInfo, Role } from '../../kyc/contract/api.ts';
+import { type RefObject, useEffect, useRef, useState } from 'react';
+import type { EnvironmentInfo, ExportAnswer, Role } from '../../kyc/contract/api.ts';
 import { readsFullRecord } from '../../kyc/contract/roles.ts';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import { type ReplyTemplate, repliesFor } from '../../kyc/contract/replies.ts';
@@ -17,7 +17,8 @@ import { useZoneMode } from '../ui/zone-mode.ts';
 import { Button } from '../ui/button.tsx';
 import { CopyAction } from './copy-action.tsx';
 import { ReplyAction } from './reply-action.tsx';
-import { recordExport } from './record-export.ts';
+import { HandOffNoteLine, type HandOffNote, lookupTooOld, noteShown, type PageRefresh, printFailure, printNote } from './hand-off-note.tsx';
+import { recordExport, recordPrint } from './record-export.ts';
 import { draftsKey } from './reply-drafts.ts';
 import { detailsOf } from './reply-frame.ts';
 
@@ -37,6 +38,8 @@ export interface HandOffProps {
   decisionFields: ReadonlyArray<readonly [string, CustomFieldValue]>;
   /** Those that came as an object or a list (structuredSummaryFields): copied as their JSON, marked "not text". */
   decisionStructured?: readonly StructuredField[];
+  /** The page's lookup and its Refresh: offered beside a hand-off refused for a lookup too old. */
+  refresh?: PageRefresh;
 }
 
 /** Carrying the answer into a ticket or a case file: summary, reply, print (the service's console: dashboard-link.tsx). */
@@ -44,11 +47,8 @@ export function HandOffBar(props: HandOffProps) {
   const { record, kind, id, environment, info, role } = props;
   const zone = useZoneMode();
   const { masked } = usePrivacyMask();
-  const exported = (
-    what: 'summary' | 'reply' | 'print',
-    extra: { template?: string; masked?: boolean } = {},
-    options?: { keepalive: boolean },
-  ) => recordExport(environment, { what, kind, id, ...extra }, options);
+  const exported = (what: 'summary' | 'reply', extra: { template?: string } = {}) =>
+    recordExport(environment, { what, kind, id, ...extra });
   const replies = repliesFor(props.replyTemplates, record.status, {
     refId: record.refId,
     recordId: record.recordId,
@@ -60,12 +60,15 @@ export function HandOffBar(props: HandOffProps) {
   const reply = replies[0]!;
   const withText = replies.filter((each) => each.reply !== null);
   const note = useRef<HTMLParagraphElement>(null);
+  const { said, say, buttons } = useBarNote(props.refresh);
   // A print's line is sent as the dialog opens, and must arrive even if the page is closed or left from it.
   // A masked print says so on paper (PrintHeader) and in its line. The dialog cannot wait for the line, so
-  // the server records a print of a candidate not looked up lately all the same (marked so); a line that
-  // could not be written (the audit log down) is said beside Print afterwards.
-  const [printRefused, setPrintRefused] = useState<string>();
-  usePrintAudit(() => exported('print', masked ? { masked: true } : {}, { keepalive: true }), setPrintRefused);
+  // the server records a print it would refuse a copy of all the same, marked; the mark, or a line that
+  // could not be written (the audit log down), is said under the buttons afterwards.
+  usePrintAudit(
+    () => recordPrint(environment, { what: 'print', kind, id, ...(masked ? { masked: true } : {}) }),
+    (told) => say(told && { ...told, from: 'print' }),
+  );
 
   return (
     <div className="space-y-2 print:hidden">
@@ -74,6 +77,10 @@ export function HandOffBar(props: HandOffProps) {
           label="Copy summary"
           doneLabel="Summary copied"
           record={() => exported('summary')}
+          buttonRef={buttons.summary}
+          onRecorded={(refusal) =>
+            say(refusal && { text: refusal.message, tone: 'problem', stale: lookupTooOld(refusal), from: 'summary' })
+          }
           text={() =>
             candidateSummary({
               record,
@@ -99,17 +106,16 @@ export function HandOffBar(props: HandOffProps) {
             // The same candidate opened by its refId or its recordId finds the same drafts.
             draftsKey={draftsKey(info.name, props.user, record.recordId ? `recordId:${record.recordId}` : `${kind}:${id}`)}
             onGone={() => note.current?.focus()}
+            refresh={props.refresh}
           />
         )}
         <span className="inline-flex items-center gap-2">
-          <Button variant="secondary" onClick={() => window.print()}>
+          <Button ref={buttons.print} variant="secondary" onClick={() => window.print()}>
             Print
           </Button>
-          <span aria-live="polite" className="text-sm text-red-700">
-            {printRefused ?? ''}
-          </span>
         </span>
       </div>
+      <HandOffNoteLine note={said} refresh={props.refresh} buttons={buttons} />
       {role === 'support' && (withText.length === 0 || reply.note) && (
         <p
           ref={note}
@@ -137,20 +143,38 @@ export function sinceForCustomer(record: CandidateRecord, zone: ZoneMode): strin
 }
 
 /**
- * Every print (the button, Ctrl+P, the browser's menu) writes its audit line as the dialog opens, and
- * `refused` is told why when it could not be (undefined once one is written). What paper shows is the
- * print stylesheet's: certificates as their result rows, without the raw JSON.
+ * What the bar says of its last copy or print, and its buttons (where the focus goes back to): one note
+ * for all of them, the latest; a stale one goes with the next lookup's answer (noteShown).
  */
-function usePrintAudit(record: () => Promise<void>, refused: (message: string | undefined) => void) {
-  const latest = useRef({ record, refused });
+function useBarNote(refresh: PageRefresh | undefined) {
+  const [note, setNote] = useState<HandOffNote>();
+  const buttons: Record<HandOffNote['from'], RefObject<HTMLButtonElement | null>> = {
+    summary: useRef<HTMLButtonElement>(null),
+    print: useRef<HTMLButtonElement>(null),
+  };
+  const fetchedAt = refresh?.fetchedAt ?? 0;
+  const say = (next: Omit<HandOffNote, 'at'> | undefined) => setNote(next && { ...next, at: fetchedAt });
+  return { said: noteShown(note, fetchedAt), say, buttons };
+}
+
+type PrintTold = Omit<HandOffNote, 'at' | 'from'> | undefined;
+
+/**
+ * Every print (the button, Ctrl+P, the browser's menu) writes its audit line as the dialog opens, and
+ * `told` is told what came of it: its line's mark (printNote), why it could not be written
+ * (printFailure), or nothing to say. What paper shows is the print stylesheet's: certificates as their
+ * result rows, without the raw JSON.
+ */
+function usePrintAudit(record: () => Promise<ExportAnswer>, told: (said: PrintTold) => void) {
+  const latest = useRef({ record, told });
   useEffect(() => {
-    latest.current = { record, refused };
+    latest.current = { record, told };
   });
   useEffect(() => {
     const beforePrint = () =>
       void latest.current.record().then(
-        () => latest.current.refused(undefined),
-        (error: Error) => latest.current.refused(error.message),
+        (answer) => latest.current.told(printNote(answer)),
+        (error: Error) => latest.current.told(printFailure(error)),
       );
     window.addEventListener('beforeprint', beforePrint);
     return () => window.removeEventListener('beforeprint', beforePrint);

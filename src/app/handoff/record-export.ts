@@ -1,4 +1,4 @@
-import { CERTIFICATE_SLUG, type ExportRequest, exportApiPath } from '../../kyc/contract/api.ts';
+import { CERTIFICATE_SLUG, type ExportAnswer, type ExportRequest, exportAnswerSchema, exportApiPath } from '../../kyc/contract/api.ts';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import { ApiError } from '../api/api-error.ts';
 import { apiRequest } from '../api/api-request.ts';
@@ -7,18 +7,26 @@ import { apiRequest } from '../api/api-request.ts';
  * Writes the audit line of a hand-off (`kind: "export"`) before it happens. Rejects with the server's
  * message when the line could not be written: the copy is then not made.
  */
-export async function recordExport(environment: string | undefined, request: ExportRequest, options: { keepalive?: boolean } = {}) {
-  await apiRequest(exportApiPath(environment), null, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(request),
-    // A print's line is sent as the print dialog opens; it must not be dropped if the page goes.
-    keepalive: options.keepalive,
-  }).catch((error: unknown) => {
-    if (error instanceof ApiError && error.code === 'server_unreachable')
-      throw error.reworded('The Candidate Lookup server could not be reached, so this could not be recorded.');
-    throw error;
-  });
+export async function recordExport(environment: string | undefined, request: ExportRequest): Promise<void> {
+  await apiRequest(exportApiPath(environment), null, exportInit(request)).catch(reworded);
+}
+
+/**
+ * Writes a print's audit line, sent as the print dialog opens: it must not be dropped if the page goes
+ * (keepalive). Answers how the line is marked (exportAnswerSchema), which only a print's answer says.
+ */
+export function recordPrint(environment: string | undefined, request: ExportRequest): Promise<ExportAnswer> {
+  return apiRequest(exportApiPath(environment), exportAnswerSchema, { ...exportInit(request), keepalive: true }).catch(reworded);
+}
+
+function exportInit(request: ExportRequest): RequestInit {
+  return { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request) };
+}
+
+function reworded(error: unknown): never {
+  if (error instanceof ApiError && error.code === 'server_unreachable')
+    throw error.reworded('The Candidate Lookup server could not be reached, so this could not be recorded.');
+  throw error;
 }
 
 /**

@@ -8,7 +8,8 @@ import { ReplyFrameFields } from './reply-frame-fields.tsx';
 import { KeptEdits } from './reply-kept-edits.tsx';
 import { CopyButtons } from './reply-copy-buttons.tsx';
 import { replyName, StatusChanged, statusChanged } from './reply-status-change.tsx';
-import { useCopy } from './use-reply-copy.ts';
+import { type CopyProblem, useCopy } from './use-reply-copy.ts';
+import { type PageRefresh, RefreshButton, useRefreshFocus } from './hand-off-note.tsx';
 
 export interface ReplyEditorProps {
   /** The status's templates that have a reply, in their order (its own first). */
@@ -25,6 +26,8 @@ export interface ReplyEditorProps {
   known: KnownOfCandidate;
   /** Whose drafts these are (reply-drafts.ts: environment, user, candidate), kept for the tab's life. */
   draftsKey: string;
+  /** The page's lookup and its Refresh: offered beside a copy refused for a lookup too old, the reply kept. */
+  refresh?: PageRefresh;
 }
 
 export interface EditorState {
@@ -52,7 +55,7 @@ export function ReplyEditor({ onDone, onDiscard, opened, drafts, setDrafts, ...p
   const { replies } = shown;
   const [frame, setFrame] = useState<LoadedReplyFrame>(() => loadReplyFrame(user));
   const [chosen, setChosen] = useState(() => editedTemplate(shown, drafts));
-  const { copy, problem, busy, ended, waiting } = useCopy(props, onDone);
+  const { copy, problem, busy, ended, waiting } = useCopy({ ...props, fetchedAt: props.refresh?.fetchedAt }, onDone);
   const now: ShownReplies = { status: props.status, replies: props.replies };
   const noticeId = useId();
   const textBox = useRef<HTMLTextAreaElement>(null);
@@ -105,7 +108,7 @@ export function ReplyEditor({ onDone, onDiscard, opened, drafts, setDrafts, ...p
         />
       )}
       {user !== undefined && <ReplyFrameFields user={user} frame={frame} known={known} onSaved={saveFrame} />}
-      {problem && !ended && <CopyProblem problem={problem} />}
+      <CopyProblemLine problem={ended ? undefined : problem} refresh={props.refresh} copyButton={copyButton} />
       <CopyButtons
         key={shown.status}
         shown={shown}
@@ -166,12 +169,29 @@ function ReplyText(props: {
   );
 }
 
-/** Why the copy did not happen (the audit line or the clipboard refused): said where the agent is. */
-function CopyProblem({ problem }: { problem: string }) {
+/**
+ * Why the copy did not happen (the audit line or the clipboard refused): said where the agent is. Refused
+ * for a lookup too old, with the page's Refresh beside it: the dialog and the reply in it stay, and once
+ * the new answer has arrived the refusal goes and the focus goes to Copy.
+ */
+function CopyProblemLine({
+  problem,
+  refresh,
+  copyButton,
+}: {
+  problem: CopyProblem | undefined;
+  refresh: PageRefresh | undefined;
+  copyButton: RefObject<HTMLButtonElement | null>;
+}) {
+  const pressed = useRefreshFocus(problem !== undefined);
+  if (!problem) return null;
   return (
-    <p role="alert" className="mt-2 text-sm text-red-700">
-      {problem}
-    </p>
+    <div className="mt-2 flex flex-wrap items-center gap-2">
+      <p role="alert" className="text-sm text-red-700">
+        {problem.text}
+      </p>
+      {problem.stale && refresh && <RefreshButton refresh={refresh} onPress={() => pressed(copyButton)} />}
+    </div>
   );
 }
 

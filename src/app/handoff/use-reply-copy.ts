@@ -1,17 +1,27 @@
 import { useEffect, useRef, useState } from 'react';
 import { ApiError } from '../api/api-error.ts';
 import { useHoldPage, useSessionEnd } from '../session/session-end.ts';
+import { lookupTooOld } from './hand-off-note.tsx';
+
+/** Why the copy did not happen; `stale`: the page's lookup is too old for it (Refresh offered), said at `at` (its fetchedAt). */
+export interface CopyProblem {
+  text: string;
+  stale: boolean;
+  at: number;
+}
 
 /**
  * The copy, and what stands in its way: a session that ended keeps the draft here (the page stays
  * behind the dialog), and the copy is finished once the same user has signed in again; if someone
- * else signs in, the draft is not theirs to see, and the editor closes.
+ * else signs in, the draft is not theirs to see, and the editor closes. A refusal for a lookup too old
+ * goes once a new lookup's answer has arrived (`fetchedAt` changed): the Refresh that let it through was
+ * pressed, and the reply is still there to copy.
  */
 export function useCopy(
-  { record, user }: { record: (template: string) => Promise<void>; user: string | undefined },
+  { record, user, fetchedAt = 0 }: { record: (template: string) => Promise<void>; user: string | undefined; fetchedAt?: number },
   onDone: (copied: boolean) => void,
 ) {
-  const [problem, setProblem] = useState<string>();
+  const [problem, setProblem] = useState<CopyProblem>();
   const [busy, setBusy] = useState(false);
   const [waiting, setWaiting] = useState<{ template: string; text: string }>();
   const session = useSessionEnd(user);
@@ -27,14 +37,14 @@ export function useCopy(
     } catch (error) {
       setBusy(false);
       if (error instanceof ApiError && error.code === 'unauthenticated') setWaiting({ template, text });
-      return setProblem((error as Error).message);
+      return setProblem({ text: (error as Error).message, stale: lookupTooOld(error), at: fetchedAt });
     }
     try {
       await navigator.clipboard.writeText(text);
       onDone(true);
     } catch {
       setBusy(false);
-      setProblem('The browser refused access to the clipboard.');
+      setProblem({ text: 'The browser refused access to the clipboard.', stale: false, at: fetchedAt });
     }
   };
   const latest = useRef(copy);
@@ -46,5 +56,6 @@ export function useCopy(
     setWaiting(undefined);
     void latest.current(waiting.template, waiting.text);
   }, [session, waiting, onDone]);
-  return { copy, problem, busy, ended: session === 'ended', waiting: waiting !== undefined };
+  const shown = problem && !(problem.stale && problem.at !== fetchedAt) ? problem : undefined;
+  return { copy, problem: shown, busy, ended: session === 'ended', waiting: waiting !== undefined };
 }

@@ -177,3 +177,14 @@ export const exportRequestSchema = z.object({
   slug: z.optional(z.string().check(z.regex(CERTIFICATE_SLUG))),
 });
 export type ExportRequest = z.infer<typeof exportRequestSchema>;
+
+/**
+ * `POST /api/export`'s answer. A print that a copy's checks would refuse is recorded all the same (its paper
+ * exists): the answer says how its line is marked, `notLookedUp` (not looked up lately by this user) or
+ * `openedUnknown` (the shared store could not say), so that the page can tell the user.
+ */
+export const exportAnswerSchema = z.object({
+  notLookedUp: z.optional(z.boolean()),
+  openedUnknown: z.optional(z.boolean()),
+});
+export type ExportAnswer = z.infer<typeof exportAnswerSchema>;
