@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { WebhookDelivery } from '../../kyc/contract/live-events.ts';
 import type { SharedStore } from '../state/store.ts';
+import { expiringKeys } from '../state/expiring-keys.ts';
 
 /**
  * The accepted webhook deliveries, by key (`deliveryKeyOf`), kept 24 hours: the service delivers again
@@ -62,31 +63,21 @@ export function deliveryIdsIn(store: SharedStore): DeliveryIds {
 export function deliveryIdsInMemory(options: { now?: () => number; max?: number } = {}): DeliveryIds {
   const now = options.now ?? Date.now;
   const max = options.max ?? MAX_DELIVERY_IDS;
-  const expiries = new Map<string, number>();
-  const forgetExpired = () => {
-    for (const [key, expiresAt] of expiries) {
-      if (expiresAt > now() && expiries.size <= max) return;
-      expiries.delete(key);
-    }
-  };
+  const kept = expiringKeys(max, now);
   return {
     async claim(environment, key, ttlMs = DELIVERY_ID_TTL_MS) {
       const stored = keyOf(environment, key);
-      forgetExpired();
-      const expiresAt = expiries.get(stored);
-      if (expiresAt !== undefined && expiresAt > now()) return false;
-      expiries.delete(stored);
-      expiries.set(stored, now() + ttlMs);
-      if (expiries.size > max) forgetExpired();
+      kept.forgetExpired();
+      if (kept.live(stored)) return false;
+      kept.set(stored, ttlMs);
+      if (kept.size > max) kept.forgetExpired();
       return true;
     },
     async keep(environment, key) {
-      const stored = keyOf(environment, key);
-      expiries.delete(stored);
-      expiries.set(stored, now() + DELIVERY_ID_TTL_MS);
+      kept.set(keyOf(environment, key), DELIVERY_ID_TTL_MS);
     },
     async release(environment, key) {
-      expiries.delete(keyOf(environment, key));
+      kept.delete(keyOf(environment, key));
     },
   };
 }

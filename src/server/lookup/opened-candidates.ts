@@ -4,6 +4,7 @@ import type { Audit } from '../audit/audit-trail.ts';
 import { ApiFailure } from '../http/api-failure.ts';
 import type { Logger } from '../log/log.ts';
 import type { SharedStore } from '../state/store.ts';
+import { expiringKeys } from '../state/expiring-keys.ts';
 
 /**
  * The candidates each user has opened lately, per environment: a hand-off (a copy, a print: `POST
@@ -64,25 +65,17 @@ export function openedInMemory(ttlMs: number, options: { now?: () => number; max
   // Read at each call, not taken once: a test that moves the clock ahead (vi's fake Date) moves it here too.
   const now = options.now ?? (() => Date.now());
   const max = options.max ?? MAX_OPENED_IN_MEMORY;
-  const expiries = new Map<string, number>();
-  const forgetExpired = () => {
-    for (const [key, expiresAt] of expiries) {
-      if (expiresAt > now() && expiries.size <= max) return;
-      expiries.delete(key);
-    }
-  };
+  const kept = expiringKeys(max, now);
   return {
     async open(...candidate) {
-      const key = keyOf(...candidate);
-      expiries.delete(key);
-      expiries.set(key, now() + ttlMs);
-      forgetExpired();
+      kept.set(keyOf(...candidate), ttlMs);
+      kept.forgetExpired();
     },
     async wasOpened(...candidate) {
-      return (expiries.get(keyOf(...candidate)) ?? 0) > now();
+      return kept.live(keyOf(...candidate));
     },
     async forget(...candidate) {
-      expiries.delete(keyOf(...candidate));
+      kept.delete(keyOf(...candidate));
     },
   };
 }
