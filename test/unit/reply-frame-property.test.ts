@@ -103,7 +103,6 @@ const SIGN_OFF_LINES = [
   'Have a Great Day!',
   'Financial Crime Prevention',
   'Identity & Fraud Prevention',
-  'Member Services, Acme Credit Union',
   'Available Monday to Friday',
   'Closed Dec 2026',
 ];

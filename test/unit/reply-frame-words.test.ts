@@ -31,7 +31,6 @@ describe('the words of a greeting and sign-off', () => {
       'Kind regards,\nSam\nFinancial Crime Prevention',
       'Kind regards,\nSam\nFinancial Crime',
       'Kind regards,\nSam\nIdentity & Fraud Prevention',
-      'Kind regards,\nSam\nMember Services, Acme Credit Union',
       'Regards,\nSam\nAvailable Monday to Friday',
       'Regards,\nSam\nClosed Dec 2026',
     ])
@@ -62,6 +61,46 @@ describe('the words of a greeting and sign-off', () => {
       'Available Monday to Friday\ngertrude zyxwvut',
     ])
       expect(problem('Hello,', signOff), signOff).toMatch(/a person's name/);
+  });
+});
+
+describe('a name beside the common words that name no one in a set phrase (WEAK)', () => {
+  it('attack: refuses a full name with a middle initial, or next to such a word, that those words let through', () => {
+    // Each was kept once "a", "an", "holiday", "open" or "payments" ended a run of names or excused one
+    // (the last review), and so saved in this browser and put around every later reply.
+    for (const greeting of [
+      'Re: Gertrude A Zyxwvut,',
+      'Re: Gertrude A. Zyxwvut, passport on file',
+      'Re: Billie Holiday,',
+      'Re: An Nguyen,',
+      'Re: Gertrude Open Zyxwvut,',
+      'Re: Gertrude Zyxwvut Payments,',
+      'Re: Gertrude Zyxwvut Security,',
+      'Re: Gertrude Zyxwvut Prevention,',
+    ])
+      expect(problem(greeting), greeting).toMatch(/a person's name/);
+    for (const signOff of ['Kind regards,\nGertrude A. Zyxwvut', 'gertrude a zyxwvut'])
+      expect(problem('Hello,', signOff), signOff).toMatch(/a person's name/);
+  });
+
+  it('keeps the set phrases and departments those words are in', () => {
+    for (const signOff of [
+      'Have a nice day',
+      'have a nice day',
+      'Have A Great Day!',
+      'A quick update',
+      'Quick update below',
+      'Account Security',
+      'Acme Payments',
+      'Kind regards,\nSam\nFinancial Crime Prevention',
+    ])
+      expect(problem('Hello,', signOff), signOff).toBeUndefined();
+  });
+
+  it('refuses, privacy first, an organisation whose name reads as a full name beside such words', () => {
+    // "Acme Credit Union" cannot be told from "Gertrude Zyxwvut Union" by its shape: the message quotes it.
+    expect(problem('Hello,', 'Kind regards,\nSam\nMember Services, Acme Credit Union')).toMatch(/“Acme Credit Union”/);
+    expect(problem('Hello,', 'Kind regards,\nA. Zyxwvut')).toMatch(/a person's name/);
   });
 });
 

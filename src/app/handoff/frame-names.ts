@@ -1,5 +1,5 @@
 import { folded, refused } from './frame-rules.ts';
-import { LEAD, NO_ONE, ORGANISATION, PLACE, SALUTATION, TIME_OF_DAY, TITLE } from './frame-words.ts';
+import { LEAD, NO_ONE, ORGANISATION, PLACE, SALUTATION, TIME_OF_DAY, TITLE, WEAK } from './frame-words.ts';
 
 /** A word as a name is written: capitalised (or in capitals), letters and the marks names hold. */
 const CAPITALISED = /^[\p{Lu}\p{Lt}\p{Lo}][\p{L}\p{M}'’.-]*$/u;
@@ -12,6 +12,25 @@ const PART_BREAK = /[,;:!?()[\]{}"“”«»/|•]+|\s[-–—]\s/u;
 const bare = (word: string) => folded(word).replace(/’/gu, "'").replace(/\.$/u, '');
 // "I" names the agent, never a customer ("Hi, I am Sam."); "I." is an initial ("Dear I. Smith,").
 const isNoOne = (word: string) => NO_ONE.has(bare(word)) || SALUTATION.has(bare(word)) || folded(word) === 'i';
+/**
+ * A word that goes on with a run of names, though it may name no one elsewhere: an initial ("Gertrude A.
+ * Zyxwvut": "a" is an article too), or a common word written with a capital (WEAK: "Billie Holiday").
+ */
+const goesOn = (word: string, anyCase: boolean) =>
+  /^\p{L}\.?$/u.test(word) ? anyCase || /^\p{Lu}/u.test(word) : WEAK.has(bare(word)) && CAPITALISED.test(word);
+/**
+ * Whether the word at `index` goes on with the run of `names` (or starts one right after a word a name
+ * follows: "Re: An Nguyen,"): an initial before another word, or a common word with a capital; not an
+ * organisation's word after one name ("Acme Payments").
+ */
+function goesOnAt(words: readonly string[], index: number, names: readonly string[]): boolean {
+  const word = words[index]!;
+  // An initial with its dot ("A. Zyxwvut") may start a name; a letter alone is "a" there ("A quick update").
+  const after = names.length > 0 || /^\p{Lu}\.$/u.test(word) || (index > 0 && LEAD.has(bare(words[index - 1]!)));
+  if (!after || !goesOn(word, false)) return false;
+  if (/^\p{L}\.?$/u.test(word)) return index < words.length - 1;
+  return !(names.length === 1 && ORGANISATION.has(bare(word)));
+}
 // The time of day is read as the greeting word it goes with: "good morning, ana silva", "guten tag, ana silva".
 const isLead = (word: string) => LEAD.has(bare(word)) || SALUTATION.has(bare(word)) || TIME_OF_DAY.has(bare(word));
 /**
@@ -49,7 +68,7 @@ function nameRun(words: readonly string[], anyCase: boolean, own: ReadonlySet<st
   let names: string[] = [];
   const isName = () => names.length >= 2 && !isOwn(names, own);
   for (const [index, word] of words.entries()) {
-    if (isNoOne(word)) {
+    if (isNoOne(word) && !goesOnAt(words, index, names)) {
       // A run that ends in who the agent works for is theirs, not a person's: "Open Banking Ltd",
       // "Candidate Lookup Support"; one ended otherwise is a name ("Gertrude Zyxwvut and team").
       if (isName() && !ORGANISATION.has(bare(word))) return names;
@@ -71,7 +90,12 @@ function nameRun(words: readonly string[], anyCase: boolean, own: ReadonlySet<st
  */
 function nameAlone(words: readonly string[], own: ReadonlySet<string>): Named {
   let names = 0;
-  while (names < words.length && !isNoOne(words[names]!) && LETTERS.test(words[names]!)) names += 1;
+  // A name's word, or, before another, an initial or a common word with a capital (goesOn: "An Nguyen"),
+  // after a name's word in any case ("gertrude a zyxwvut").
+  const isNameWord = (word: string, at: number) =>
+    LETTERS.test(word) &&
+    (!isNoOne(word) || (at < words.length - 1 && goesOn(word, at > 0) && (at > 0 || !/^\p{L}$/u.test(word)) && !isNoOne(words[at + 1]!)));
+  while (names < words.length && isNameWord(words[names]!, names)) names += 1;
   if (names < 2 || names > MAX_NAME_WORDS || isOwn(words.slice(0, names), own)) return undefined;
   const after = words.slice(names);
   return after.length === 0 || (!ORGANISATION.has(bare(after[0]!)) && after.every(isNoOne)) ? words.slice(0, names) : undefined;

@@ -16,6 +16,20 @@ export const SALUTATION = words(
 );
 
 /**
+ * Common words that name no one in a set phrase or a department ("Have a nice day", "Quick update below",
+ * "Account Security", "Financial Crime Prevention", "Available Monday to Friday", "Closed Dec 2026"), which
+ * were refused as a name at the start of a line; yet each can be a name or a part of one too ("Billie
+ * Holiday", "An Nguyen", "Gertrude A. Zyxwvut"). Written with a capital after a name, they go on with it
+ * (frame-names.ts): they end no run of names, and those of an organisation (ORGANISATION) excuse a run of one
+ word only ("Acme Payments" is kept, "Re: Gertrude Zyxwvut Payments," was and is not).
+ */
+const WEAK_WORDS = [
+  'have a an update updates below account security payments fraud prevention',
+  'financial finance crime identity credit union available weekday weekdays open closed closure hours holiday',
+];
+export const WEAK = words(...WEAK_WORDS);
+
+/**
  * Words that name no one: who is greeted in general ("Hello Team,", "Dear Sir or Madam,"), how a letter
  * closes ("Kind Regards,"), who the agent works for ("The Support Team", "Acme Bank"), and the small words
  * between. Each one ends a run of words, it never excuses one: "Dear Gertrude Zyxwvut and team," still
@@ -50,13 +64,7 @@ export const NO_ONE = words(
   // would otherwise read as one: "talk soon", "hope this helps", "thanks so much", "senior analyst".
   "am is are me this it here i'm you're we're it's that's let's i'll we'll soon safe well later next time so much very lot lots forward advance always please",
   'folks agent agents analyst officer specialist manager representative senior junior',
-  // The verbs and articles of a set phrase ("Have a nice day"), what a message is ("Quick update below"),
-  // and a team's field of work ("Account Security", "Fraud Prevention", "Acme Payments"): common words,
-  // no one's name, that were refused as one at the start of a line.
-  'have a an update updates below account security payments fraud prevention',
-  // A department and when it answers under a sign-off: "Financial Crime Prevention", "Member Services,
-  // Acme Credit Union", "Identity & Fraud Prevention", "Available Monday to Friday", "Closed Dec 2026".
-  'financial finance crime identity credit union available weekday weekdays open closed closure hours holiday',
+  ...WEAK_WORDS,
 );
 
 /** The words that end an organisation's name, not a person's: "Acme Payments Support", "Open Banking Ltd". */
