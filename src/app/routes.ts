@@ -48,6 +48,8 @@ export interface LookupNote {
   triedOtherKind?: boolean;
   /** What the search box dropped around a typed id: 'the leading "/" and the quotes around it'. */
   dropped?: string;
+  /** Looked up as typed: the box's full reading of ids (readOneId) had not loaded, and this id's form is one it may read otherwise. */
+  asTyped?: boolean;
   /** The id was read from a link of the service's dashboard: what the search box said about it. */
   dashboard?: string;
 }
@@ -61,6 +63,7 @@ export function lookupNoteOf(state: unknown): LookupNote {
     triedAsRecordId: note.triedAsRecordId === true,
     triedOtherKind: note.triedOtherKind === true,
     dropped: typeof note.dropped === 'string' ? note.dropped : undefined,
+    asTyped: note.asTyped === true,
     dashboard: typeof note.dashboard === 'string' ? note.dashboard : undefined,
   };
 }

@@ -279,13 +279,16 @@ function useSubmit(input: SubmitInput, dispatch: Dispatch<LookupFormAction>) {
     const cleanedNote = [input.cleaned, describeRemoved(removed)].filter(Boolean).join(', ') || undefined;
     // Without the reader (late, offline, or still not here after the question), a paste is looked up as the box
     // showed it (a list or a link in it not read), and any text without the batch's reading (readOneId): said.
-    const dropped = [box.dropped, !pasteModule && id !== input.shown?.id && "the box's full reading of the id (it did not load in time)"]
-      .filter(Boolean)
-      .join(' and ');
+    const dropped = box.dropped;
+    // Without the reader, an id its reading could change (a mark at either end, a space, a `#` or a `:`) is
+    // looked up as typed, and said; one of letters and digits between would read the same: nothing to say
+    // (the page said "Dropped the box's full reading…" of every id, though nothing had been dropped).
+    const asTyped = !pasteModule && id !== input.shown?.id && !/^[\p{L}\p{N}](?:[^\s#:]*[\p{L}\p{N}])?$/u.test(id);
     const note: LookupNote = {
       ...(cleanedNote ? { cleaned: cleanedNote } : {}),
       ...(read ? { dashboard: read.note } : {}),
       ...(dropped ? { dropped } : {}),
+      ...(asTyped ? { asTyped: true } : {}),
       ...(box.guessed && kind === 'recordId' ? { guessed: true } : {}),
     };
     navigate(environmentPath(environment, candidatePath(kind, id)), { state: Object.keys(note).length > 0 ? note : null });
