@@ -35,4 +35,9 @@ afterEach(() => {
   sessionStorage.clear();
   localStorage.clear();
   vi.unstubAllGlobals();
+  // A test's fake clock ends with it. Here, not in the helper that fakes it (wait-clock.ts): the component
+  // files share one module graph per worker, so a helper module's own afterEach is registered by the first
+  // file that imports it only. The next file's fake Date and one-second tick outlived it, and with them
+  // waitFor's polling (a setInterval): later files' waits saw only DOM changes, and a countdown never moved.
+  vi.useRealTimers();
 });

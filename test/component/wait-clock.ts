@@ -1,16 +1,12 @@
 import { act } from '@testing-library/react';
-import { afterEach, vi } from 'vitest';
+import { vi } from 'vitest';
 
 /**
  * A fake clock for the countdowns of the service's waits (retry-wait.tsx): dates and the pages' one-second
- * tick are faked from START, the rest (promises, React's scheduling) runs as ever. Restored after each test.
+ * tick are faked from START, the rest (promises, React's scheduling) runs as ever. Restored after each test
+ * by setup.ts (not here: see its note on hooks).
  */
 export const START = new Date('2026-11-24T14:02:01.000Z');
-
-afterEach(() => {
-  vi.useRealTimers();
-  vi.restoreAllMocks();
-});
 
 export const fakeClock = () => vi.useFakeTimers({ toFake: ['Date', 'setInterval', 'clearInterval'], now: START });
 
