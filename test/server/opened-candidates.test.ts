@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { LookupKind } from '../../src/kyc/contract/lookup.ts';
-import { MAX_OPENED_IN_MEMORY, openedIn, openedInMemory } from '../../src/server/lookup/opened-candidates.ts';
+import { MAX_OPENED_IN_MEMORY, openedIn, openedInMemory, openedSecrets } from '../../src/server/lookup/opened-candidates.ts';
 import { createMemoryStore } from '../../src/server/state/store.ts';
 import { virtualClock } from './clock.ts';
 
@@ -59,20 +59,22 @@ describe('the candidates opened, in this process', () => {
 });
 
 describe('the candidates opened, in the shared store', () => {
-  it('are kept there under the environment and a hash of the user, kind and id, with the time given as its expiry', async () => {
+  it('are kept there under the environment and a keyed hash of the user, kind and id, with the time given as its expiry', async () => {
     const clock = virtualClock();
     const store = createMemoryStore({ now: clock.now });
-    const opened = openedIn(store, TTL);
+    const opened = openedIn(store, TTL, openedSecrets([{ info: { name: 'prod' }, target: { apiKey: 'sk_live_prod' } }]));
     await opened.open('prod', 'ana', 'refId', 'cust_000482');
-    // docs/deploying.md's key: no user and no id in the clear, and nothing of the candidate as its value.
-    const hash = createHash('sha256')
-      .update(JSON.stringify(['ana', 'refId', 'cust_000482']))
-      .digest('hex');
-    expect(await store.get(`opened:prod:${hash}`)).toBe('1');
+    // docs/deploying.md's key: no user and no id in the clear, and nothing of the candidate as its value;
+    // hashed with a secret derived from the environment's API key, not a plain SHA-256 anyone could redo.
+    const parts = JSON.stringify(['ana', 'refId', 'cust_000482']);
+    const secret = createHmac('sha256', 'sk_live_prod').update('candidate-lookup:opened').digest();
+    const key = `opened:prod:${createHmac('sha256', secret).update(parts).digest('hex')}`;
+    expect(await store.get(key)).toBe('1');
+    expect(await store.get(`opened:prod:${createHash('sha256').update(parts).digest('hex')}`)).toBeUndefined();
     await clock.sleep(TTL - 1);
     expect(await opened.wasOpened('prod', 'ana', 'refId', 'cust_000482')).toBe(true);
     await clock.sleep(1);
     expect(await opened.wasOpened('prod', 'ana', 'refId', 'cust_000482')).toBe(false);
-    expect(await store.get(`opened:prod:${hash}`)).toBeUndefined();
+    expect(await store.get(key)).toBeUndefined();
   });
 });

@@ -115,7 +115,7 @@ function wiringOf(settings: ApiSettings, runtime: ApiRuntime, shared: Shared): E
     ...(runtime.pauseClock ? { now: runtime.pauseClock.now } : {}),
     queue: queueWiring(runtime, settings, shared),
     ...(runtime.sharedWaits ? { sharedWaits: runtime.sharedWaits } : {}),
-    opened: openedCandidatesFor(shared.store, settings.limits.exportAfterLookupMinutes * 60_000),
+    opened: openedCandidatesFor(shared.store, settings.limits.exportAfterLookupMinutes * 60_000, runtime.environments),
   };
 }
 

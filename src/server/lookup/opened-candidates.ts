@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import type { Audit } from '../audit/audit-trail.ts';
 import { ApiFailure } from '../http/api-failure.ts';
@@ -15,8 +15,8 @@ import { expiringKeys } from '../state/expiring-keys.ts';
  * asked by, which are the kind and id the candidate page then names in its export.
  *
  * Kept in the shared store with REDIS_URL (every instance knows what a user opened on another), in this
- * process otherwise. The key is the environment and a hash of the user, kind and id: it holds neither a
- * name nor an id in the clear, and the value is nothing but "1": no candidate data is stored.
+ * process otherwise. The key is the environment and a keyed hash of the user, kind and id: it holds neither
+ * a name nor an id in the clear, and the value is nothing but "1": no candidate data is stored.
  */
 export interface OpenedCandidates {
   /** `user` was answered a lookup of this candidate: remembered for the time kept from now. Rejects when the store cannot be asked. */
@@ -40,49 +40,77 @@ export const NOT_LOOKED_UP = new ApiFailure(
   "This page's lookup is too old to record a copy: press Refresh, then copy again.",
 );
 
-/** The environment in the clear (an operator may clear one), the rest hashed as a JSON array: no two lists of parts give one text. */
-function keyOf(environment: string, user: string, kind: LookupKind, id: string): string {
-  return `opened:${environment}:${createHash('sha256')
+/**
+ * What an environment's hashes are keyed with in the shared store: a secret derived from its full API key,
+ * which every instance serving that environment holds and nobody who can only read Redis (an operator, a
+ * backup) does. A plain SHA-256 of the user, kind and id let them test "did ana open user-7781?" by
+ * hashing guesses: the very who-looked-at-whom question the audit trail is kept from them for.
+ */
+export type OpenedSecrets = ReadonlyMap<string, Buffer>;
+
+/** The secrets of these environments: each an HMAC of a fixed label with its full key, a secret of its own from which the key cannot be worked back. */
+export function openedSecrets(environments: readonly { info: { name: string }; target: { apiKey: string } }[]): OpenedSecrets {
+  return new Map(
+    environments.map(({ info, target }) => [info.name, createHmac('sha256', target.apiKey).update('candidate-lookup:opened').digest()]),
+  );
+}
+
+/** The environment in the clear (an operator may clear one), the rest HMAC'd as a JSON array: no two lists of parts give one text. */
+function keyOf(secret: Buffer, environment: string, user: string, kind: LookupKind, id: string): string {
+  return `opened:${environment}:${createHmac('sha256', secret)
     .update(JSON.stringify([user, kind, id]))
     .digest('hex')}`;
 }
 
+/** The key of a candidate in an environment of `secrets`; one of no environment served is a mistake in the wiring. */
+function keyIn(secrets: OpenedSecrets, ...candidate: [string, string, LookupKind, string]): string {
+  const secret = secrets.get(candidate[0]);
+  if (!secret) throw new Error(`No secret for the opened candidates of the environment "${candidate[0]}".`);
+  return keyOf(secret, ...candidate);
+}
+
 /** In the shared store (Redis): one SET with its expiry per lookup, one GET per export. */
-export function openedIn(store: SharedStore, ttlMs: number): OpenedCandidates {
+export function openedIn(store: SharedStore, ttlMs: number, secrets: OpenedSecrets): OpenedCandidates {
   return {
-    open: (...candidate) => store.put(keyOf(...candidate), '1', ttlMs),
-    wasOpened: async (...candidate) => (await store.get(keyOf(...candidate))) !== undefined,
-    forget: (...candidate) => store.delete(keyOf(...candidate)),
+    open: async (...candidate) => store.put(keyIn(secrets, ...candidate), '1', ttlMs),
+    wasOpened: async (...candidate) => (await store.get(keyIn(secrets, ...candidate))) !== undefined,
+    forget: async (...candidate) => store.delete(keyIn(secrets, ...candidate)),
   };
 }
 
 /**
  * In this process, at most `max`. Every entry is kept as long, so the map's insertion order is the order
  * they expire in (an entry opened again moves to the end), and the oldest is the first to go. Apart from
- * the memory store's records: tens of thousands of these would make its every put sweep them all.
+ * the memory store's records: tens of thousands of these would make its every put sweep them all. Keyed
+ * with a secret of this process's own: no other instance reads them.
  */
 export function openedInMemory(ttlMs: number, options: { now?: () => number; max?: number } = {}): OpenedCandidates {
   // Read at each call, not taken once: a test that moves the clock ahead (vi's fake Date) moves it here too.
   const now = options.now ?? (() => Date.now());
   const max = options.max ?? MAX_OPENED_IN_MEMORY;
   const kept = expiringKeys(max, now);
+  const secret = randomBytes(32);
   return {
     async open(...candidate) {
-      kept.set(keyOf(...candidate), ttlMs);
+      kept.set(keyOf(secret, ...candidate), ttlMs);
       kept.forgetExpired();
     },
     async wasOpened(...candidate) {
-      return kept.live(keyOf(...candidate));
+      return kept.live(keyOf(secret, ...candidate));
     },
     async forget(...candidate) {
-      kept.delete(keyOf(...candidate));
+      kept.delete(keyOf(secret, ...candidate));
     },
   };
 }
 
-/** Where the server keeps them: Redis when the shared store is Redis, this process otherwise. */
-export function openedCandidatesFor(store: SharedStore, ttlMs: number): OpenedCandidates {
-  return store.kind === 'redis' ? openedIn(store, ttlMs) : openedInMemory(ttlMs);
+/** Where the server keeps them: Redis when the shared store is Redis (keyed by each environment's API key), this process otherwise. */
+export function openedCandidatesFor(
+  store: SharedStore,
+  ttlMs: number,
+  environments: Parameters<typeof openedSecrets>[0],
+): OpenedCandidates {
+  return store.kind === 'redis' ? openedIn(store, ttlMs, openedSecrets(environments)) : openedInMemory(ttlMs);
 }
 
 /** Who opened what, for one lookup: its environment, user, kind and id. */
