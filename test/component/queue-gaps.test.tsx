@@ -1,6 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import { ROW_OPEN_DELAY_MS } from '../../src/app/applicants/row-open.ts';
 import type { Applicant } from '../../src/kyc/contract/applicants.ts';
 import type { CandidateRecord } from '../../src/kyc/contract/schema.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
@@ -80,6 +81,43 @@ describe('a clicked queue row', { timeout: 20_000 }, () => {
     expect(router.state.location.pathname).toBe('/applicants');
     expect(requests.filter((url) => url.startsWith('/api/candidates'))).toEqual([]);
     window.getSelection()?.removeAllRanges();
+  });
+
+  it('a click on another row within the wait cancels the first: only the last clicked is marked, looked up and opened', async () => {
+    const { router, requests } = await queue([first, second, third]);
+    const entries = window.history.length;
+    fireEvent.click(dateCell(0), { detail: 1 });
+    fireEvent.click(dateCell(1), { detail: 1 });
+    // Before: both rows marked, and the first candidate's page opened, then the second's (two lookups, in
+    // the audit log and in both candidates' Activity).
+    expect(rows()[0]).not.toHaveAttribute('aria-busy');
+    expect(rows()[0]).not.toHaveAttribute('data-opening');
+    expect(rows()[1]).toHaveAttribute('aria-busy', 'true');
+    expect(rows()[1]).toHaveAttribute('data-opening', 'true');
+    // The first row's wait ended before the second's: by the second page, the first would have opened.
+    await waitFor(() => expect(router.state.location.pathname).toBe(pageOf(second)));
+    await waitFor(() => expect(requests).toContain(lookupPath(second)));
+    await screen.findByRole('heading', { level: 1 });
+    expect(window.history.length - entries).toBe(1);
+    expect(requests.filter((url) => url.startsWith('/api/candidates'))).toEqual([lookupPath(second)]);
+  });
+
+  it("Enter on another row within the wait opens that row alone, and takes the first row's mark away", async () => {
+    const { router, requests } = await queue([first, second, third]);
+    const entries = window.history.length;
+    fireEvent.click(dateCell(0), { detail: 1 });
+    expect(rows()[0]).toHaveAttribute('aria-busy', 'true');
+    // Enter on a link is its click of detail 0; outside act(), so that the queue is still shown after it.
+    rowLink(1).dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true, detail: 0 }));
+    // Taken away before the second page is drawn (Before: kept until the queue went).
+    await waitFor(() => expect(rows()[0]).not.toHaveAttribute('aria-busy'));
+    await waitFor(() => expect(router.state.location.pathname).toBe(pageOf(second)));
+    await screen.findByRole('heading', { level: 1 });
+    // Later than the first row's wait: its open, cancelled, never comes.
+    await act(() => new Promise((resolve) => setTimeout(resolve, ROW_OPEN_DELAY_MS + 50)));
+    expect(router.state.location.pathname).toBe(pageOf(second));
+    expect(window.history.length - entries).toBe(1);
+    expect(requests.filter((url) => url.startsWith('/api/candidates'))).toEqual([lookupPath(second)]);
   });
 });
 

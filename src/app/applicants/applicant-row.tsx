@@ -12,7 +12,7 @@ import { StatusBadge } from '../ui/status-badge.tsx';
 import { ArchivedCell, NameCell, otherUnreadable, TriageNote, Unreadable } from './applicant-cells.tsx';
 import { rememberRowScroll } from '../recent/row-return.ts';
 import { applicantLink, queueHref } from './queue-location.ts';
-import { mayBeDoubleClick, useRowOpen } from './row-open.ts';
+import { mayBeDoubleClick, type PendingOpen, useRowOpen } from './row-open.ts';
 
 const ID_LIMIT = 64;
 /** The longest id kept on one line. */
@@ -79,6 +79,7 @@ export function ApplicantRow({
   viewers,
   since,
   sinceLabel,
+  pendingOpen,
 }: {
   applicant: Applicant;
   environment: string | undefined;
@@ -95,6 +96,8 @@ export function ApplicantRow({
   since: ReactNode;
   /** The since column's name, which a stacked row (on a phone) shows beside its value. */
   sinceLabel: string;
+  /** The queue's one open waiting for the double-click time: clicking this row cancels another row's. */
+  pendingOpen: PendingOpen;
 }) {
   const href = applicantLink(applicant, environment);
   // The row opens by its recordId, else its refId (queue-location.ts).
@@ -105,7 +108,7 @@ export function ApplicantRow({
     if (!href) return;
     rememberScroll();
     navigate(href, { state });
-  });
+  }, pendingOpen);
   const cell = (field: 'refId' | 'recordId') => {
     const value = applicant[field];
     if (!value) {

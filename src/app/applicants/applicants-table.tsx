@@ -12,6 +12,7 @@ import { useNow } from '../ui/use-now.ts';
 import { useZoneMode } from '../ui/zone-mode.ts';
 import { SinceCell } from './applicant-cells.tsx';
 import { ApplicantRow } from './applicant-row.tsx';
+import type { PendingOpen } from './row-open.ts';
 import type { QueueFilters } from './applicants-queries.ts';
 import { useStackToFit } from './stack-to-fit.ts';
 import { useRef } from 'react';
@@ -68,6 +69,8 @@ export function ApplicantsTable({
   const name = info?.name;
   const card = useRef<HTMLDivElement>(null);
   const stacked = useStackToFit(card, records);
+  // One for the whole queue, so that of two rows clicked within the wait only the last opens (row-open.ts).
+  const pendingOpen: PendingOpen = useRef(undefined);
   return (
     <div ref={card} className={cn(cardClass({ padding: 'none' }), 'overflow-x-auto')}>
       <table data-stack data-stacked={stacked || undefined} className="group/queue w-full text-left text-sm sm:min-w-[44rem]">
@@ -108,6 +111,7 @@ export function ApplicantsTable({
                 viewers={viewersOf(viewers, name, applicant)}
                 since={<SinceCell applicant={applicant} now={now.getTime()} zone={zone} slaHours={slaHours} />}
                 sinceLabel={sinceHeading(filter)}
+                pendingOpen={pendingOpen}
               />
             );
           })}

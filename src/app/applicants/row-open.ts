@@ -1,4 +1,4 @@
-import { type MouseEvent, useEffect, useRef, useState } from 'react';
+import { type MouseEvent, type RefObject, useEffect, useRef, useState } from 'react';
 
 /**
  * How long a mouse click on a queue row waits before it opens the candidate: long enough for the second
@@ -30,44 +30,68 @@ function selecting(): boolean {
 }
 
 /**
+ * The queue's one open that waits (a mouse click on a row), and how to take that row's mark away. One per
+ * queue (ApplicantsTable), shared by its rows: with a wait for each row, a click on one row and then on
+ * another within the wait opened both, one page after the other, and each open is a full lookup written
+ * to the audit log and to the candidate's Activity, where compliance leads read who looked at whom.
+ */
+export type PendingOpen = RefObject<{ timer: ReturnType<typeof setTimeout>; unmark: () => void } | undefined>;
+
+/** The open waiting in the queue opens nothing, and its row is no longer marked. */
+function cancelPending(queue: PendingOpen): void {
+  const waiting = queue.current;
+  if (!waiting) return;
+  queue.current = undefined;
+  clearTimeout(waiting.timer);
+  waiting.unmark();
+}
+
+/**
  * A queue row's handlers: a click anywhere on it (its id link too) opens its candidate, unless it selected
  * text (a drag) or is the first of a double-click (which selects a word). Replaces a link stretched over
  * the row, under which no text could be selected and whose first click of a double-click already opened.
  * `chosen` is true from a mouse click until the row opens (and stays so while the candidate's page is
  * drawn): the wait is ROW_OPEN_DELAY_MS, and a click that shows nothing for that long reads as missed
  * (reviewers clicked again, and the second click, a double-click now, cancelled the open). A second
- * click or a selection clears it, as it cancels the open.
+ * click or a selection clears it, as it cancels the open. Only the last row clicked opens: a click on
+ * another row, or a row opened at once (Enter, a tap), cancels the open waiting in `queue` and its mark.
  */
-export function useRowOpen(open: () => void) {
-  const pending = useRef<ReturnType<typeof setTimeout>>(undefined);
+export function useRowOpen(open: () => void, queue: PendingOpen) {
+  const mine = useRef<ReturnType<typeof setTimeout>>(undefined);
   const [chosen, setChosen] = useState(false);
-  const cancel = () => {
-    clearTimeout(pending.current);
-    pending.current = undefined;
-    setChosen(false);
-  };
   // A row that leaves (a live update moved it, the page changed) opens nothing later.
-  useEffect(() => () => clearTimeout(pending.current), []);
+  useEffect(
+    () => () => {
+      if (queue.current && queue.current.timer === mine.current) cancelPending(queue);
+    },
+    [queue],
+  );
   const handlers = {
     onMouseDown: (event: MouseEvent) => {
-      if (event.detail > 1) cancel();
+      if (event.detail > 1) cancelPending(queue);
     },
     onClick: (event: MouseEvent) => {
       const control = (event.target as Element).closest(CONTROLS);
       if (control && !control.matches(ROW_LINK)) return;
-      if (event.detail > 1 || selecting()) return cancel();
+      if (event.detail > 1 || selecting()) return cancelPending(queue);
       if (!mayBeDoubleClick(event)) {
-        // Enter or a tap on the row's link: the link opened it. A tap elsewhere on the row opens it now.
-        if (!control && event.detail > 0 && event.button === 0 && !modified(event)) open();
+        // A modified click opens in another tab or window (or nothing): the open waiting here stands.
+        if (event.button !== 0 || modified(event)) return;
+        // Enter or a tap opens this row now, so the row clicked before it must not open after it. On the
+        // row's link, the link opened it; a tap elsewhere on the row opens it here.
+        cancelPending(queue);
+        if (!control && event.detail > 0) open();
         return;
       }
-      cancel();
+      cancelPending(queue);
       setChosen(true);
-      pending.current = setTimeout(() => {
-        pending.current = undefined;
+      const timer = setTimeout(() => {
+        queue.current = undefined;
         if (selecting()) setChosen(false);
         else open();
       }, ROW_OPEN_DELAY_MS);
+      mine.current = timer;
+      queue.current = { timer, unmark: () => setChosen(false) };
     },
   };
   return { handlers, chosen };
