@@ -53,6 +53,21 @@ async function withLateReader(steps: (arrive: () => Promise<void>) => Promise<vo
   }
 }
 
+/** The paste reader (it brings the personal-data rule) never coming, ended by `end` (late), or failing (offline). */
+const readerMissing = {
+  late: (end: Promise<void>) => {
+    fetchPasteBy(() => new Promise<never>(() => {}));
+    readerWaitBy(() => end);
+  },
+  failed: () => fetchPasteBy(() => Promise.reject(new TypeError('Failed to fetch dynamically imported module'))),
+};
+/** The paste reader fetched as the app fetches it, and the wait for it its own again: the end of a test's `readerMissing`. */
+const readerBack = async () => {
+  readerWaitBy();
+  fetchPasteBy(() => import('../../src/app/lookup/paste.ts'));
+  await loadPaste();
+};
+
 /** The batch's answer of `rows`, as the server streams it (NDJSON). */
 const batchAnswer = (rows: object[]) => () =>
   new Response(rows.map((row) => `${JSON.stringify(row)}\n`).join(''), { headers: { 'content-type': 'application/x-ndjson' } });
@@ -355,8 +370,7 @@ describe('the search box', { timeout: 20_000 }, () => {
       await waitFor(() => expect(router.state.location.pathname).toBe('/candidates/refId/cust_000482'));
       expect(requests).toContain(apiPath('refId', 'cust_000482'));
     } finally {
-      fetchPasteBy(() => import('../../src/app/lookup/paste.ts'));
-      await loadPaste();
+      await readerBack();
     }
   });
 
@@ -365,8 +379,7 @@ describe('the search box', { timeout: 20_000 }, () => {
     const { requests } = stubApi({ candidates: found(['refId', xiuying]) });
     let end = () => {};
     const ended = new Promise<void>((resolve) => (end = resolve));
-    fetchPasteBy(() => new Promise<never>(() => {}));
-    readerWaitBy(() => ended);
+    readerMissing.late(ended);
     try {
       const { user, router } = await pasteOnHome('  refId: cust_000482.\n');
       expect(searchBox()).toHaveValue('cust_000482');
@@ -382,9 +395,7 @@ describe('the search box', { timeout: 20_000 }, () => {
       // The box's quick rule had read it already: nothing to say of a reading not loaded.
       expect(screen.queryByText(/full reading/)).toBeNull();
     } finally {
-      readerWaitBy();
-      fetchPasteBy(() => import('../../src/app/lookup/paste.ts'));
-      await loadPaste();
+      await readerBack();
     }
   });
 
@@ -392,8 +403,7 @@ describe('the search box', { timeout: 20_000 }, () => {
     const { requests } = stubApi({ candidates: found(['refId', xiuying]) });
     let end = () => {};
     const ended = new Promise<void>((resolve) => (end = resolve));
-    fetchPasteBy(() => new Promise<never>(() => {}));
-    readerWaitBy(() => ended);
+    readerMissing.late(ended);
     try {
       const user = userEvent.setup();
       const { router } = renderWithProviders('/');
@@ -412,9 +422,7 @@ describe('the search box', { timeout: 20_000 }, () => {
       // An id of letters and digits reads the same with the box's full reading: nothing to say (it said "Dropped…").
       expect(screen.queryByText(/full reading/)).toBeNull();
     } finally {
-      readerWaitBy();
-      fetchPasteBy(() => import('../../src/app/lookup/paste.ts'));
-      await loadPaste();
+      await readerBack();
     }
   });
 
@@ -422,7 +430,7 @@ describe('the search box', { timeout: 20_000 }, () => {
     // A service whose refIds end in a full stop answers it: the page is the candidate's, with the note.
     const dotted = { ...xiuying, refId: 'cust_000482.' };
     const { requests } = stubApi({ candidates: found(['refId', dotted]) });
-    fetchPasteBy(() => Promise.reject(new TypeError('Failed to fetch dynamically imported module')));
+    readerMissing.failed();
     try {
       const user = userEvent.setup();
       renderWithProviders('/');
@@ -432,24 +440,9 @@ describe('the search box', { timeout: 20_000 }, () => {
       await screen.findByText("Looked up as typed: the box's full reading of ids could not be loaded.");
       expect(requests).toContain(apiPath('refId', 'cust_000482.'));
     } finally {
-      fetchPasteBy(() => import('../../src/app/lookup/paste.ts'));
-      await loadPaste();
+      await readerBack();
     }
   });
-
-  /** The paste reader (it brings the personal-data rule) never coming, ended by `end` (late), or failing (offline). */
-  const readerMissing = {
-    late: (end: Promise<void>) => {
-      fetchPasteBy(() => new Promise<never>(() => {}));
-      readerWaitBy(() => end);
-    },
-    failed: () => fetchPasteBy(() => Promise.reject(new TypeError('Failed to fetch dynamically imported module'))),
-  };
-  const readerBack = async () => {
-    readerWaitBy();
-    fetchPasteBy(() => import('../../src/app/lookup/paste.ts'));
-    await loadPaste();
-  };
 
   it.each(['late', 'failed'] as const)(
     'attack: a name typed while the personal-data rule has not loaded is asked about, not looked up (reader %s)',
