@@ -46,14 +46,32 @@ function showDuringDeploys(down = false) {
   return { server, fetchMock };
 }
 
-async function stream(): Promise<FakeEventSource> {
+const retryNotice = () => screen.getByTestId('session-retry');
+
+/** `showDuringDeploys`, once the page's live stream is open: the page a restart comes under. */
+async function pageWithStream() {
+  const shown = showDuringDeploys();
   await waitFor(() => expect(FakeEventSource.instances).toHaveLength(1));
   const source = FakeEventSource.instances[0]!;
   source.open();
-  return source;
+  return { ...shown, source };
+}
+type Shown = Awaited<ReturnType<typeof pageWithStream>>;
+
+/** The restart begins: nothing answers, the live stream drops, and the session's re-check shows the notice. */
+async function restartBegins({ server, source }: Shown) {
+  server.down = true;
+  source.fail(0);
+  await waitFor(() => expect(retryNotice()).not.toBeEmptyDOMElement(), { timeout: 10_000 });
 }
 
-const retryNotice = () => screen.getByTestId('session-retry');
+/** The server answers again without the session (kept in its memory, sessions did not survive it), and the stream is back. */
+function backWithoutSession({ server, source }: Shown) {
+  server.session = { mode: 'users' };
+  server.down = false;
+  source.open();
+}
+
 const sessionChecks = (fetchMock: ReturnType<typeof stubApi>['fetchMock']) =>
   fetchMock.mock.calls.filter(([input]) => String(input) === '/api/session').length;
 
@@ -64,21 +82,15 @@ afterEach(() => {
 describe('a restart of the server', { timeout: 20_000 }, () => {
   it('a restart of the server keeps the open reply draft and the candidate page', async () => {
     const user = userEvent.setup();
-    const { server, fetchMock } = showDuringDeploys();
-    const source = await stream();
+    const page = await pageWithStream();
+    const { server, fetchMock, source } = page;
     const { editor, text } = await openEditor(user);
     await user.type(text(), '\nMY CAREFULLY WRITTEN NOTE');
     const draft = text().value;
 
     // The server goes down: the stream drops, and the session's re-check finds nobody there.
-    server.down = true;
-    source.fail(0);
-    await waitFor(
-      () => expect(retryNotice()).toHaveTextContent("Can't reach the server — retrying. This page and what you typed stay here."),
-      {
-        timeout: 10_000,
-      },
-    );
+    await restartBegins(page);
+    expect(retryNotice()).toHaveTextContent("Can't reach the server — retrying. This page and what you typed stay here.");
     expect(retryNotice()).toHaveAttribute('aria-live', 'polite');
     expect(screen.queryByText(/could not be reached/)).not.toBeInTheDocument();
     expect(screen.getByRole('dialog', { name: 'Reply to the customer' })).toBe(editor);
@@ -97,45 +109,32 @@ describe('a restart of the server', { timeout: 20_000 }, () => {
   });
 
   it('asks again by itself when the live stream stays away, and the notice goes once the server answers', async () => {
-    const { server } = showDuringDeploys();
-    const source = await stream();
+    const page = await pageWithStream();
     await screen.findByRole('heading', { level: 1 });
-    server.down = true;
-    source.fail(0);
-    await waitFor(() => expect(retryNotice()).toHaveTextContent("Can't reach the server"), { timeout: 10_000 });
+    await restartBegins(page);
+    expect(retryNotice()).toHaveTextContent("Can't reach the server");
     // The stream never says it is back; the next try after a wait finds the server.
-    server.down = false;
+    page.server.down = false;
     await waitFor(() => expect(retryNotice()).toBeEmptyDOMElement(), { timeout: 10_000 });
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent(record.refId!);
   });
 
   it('goes to the sign-in page when the restart ended the session and nothing holds the page', async () => {
-    const { server } = showDuringDeploys();
-    const source = await stream();
+    const page = await pageWithStream();
     await screen.findByRole('heading', { level: 1 });
-    server.down = true;
-    source.fail(0);
-    await waitFor(() => expect(retryNotice()).not.toBeEmptyDOMElement(), { timeout: 10_000 });
-    // Sessions kept in the server's memory did not survive it.
-    server.session = { mode: 'users' };
-    server.down = false;
-    source.open();
+    await restartBegins(page);
+    backWithoutSession(page);
     expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeInTheDocument();
     expect(retryNotice()).toBeEmptyDOMElement();
   });
 
   it('keeps the draft and offers to sign in again when the restart ended the session under the reply editor', async () => {
     const user = userEvent.setup();
-    const { server } = showDuringDeploys();
-    const source = await stream();
+    const page = await pageWithStream();
     const { editor, text } = await openEditor(user);
     await user.type(text(), '\nkept');
-    server.down = true;
-    source.fail(0);
-    await waitFor(() => expect(retryNotice()).not.toBeEmptyDOMElement(), { timeout: 10_000 });
-    server.session = { mode: 'users' };
-    server.down = false;
-    source.open();
+    await restartBegins(page);
+    backWithoutSession(page);
     await waitFor(() => expect(screen.getByTestId('session')).toHaveTextContent('Not signed in'));
     expect(within(editor).getByRole('textbox', { name: 'Reply' })).toHaveValue(text().value);
     expect(text().value).toMatch(/kept$/);
