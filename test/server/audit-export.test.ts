@@ -1,19 +1,17 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AUDIT_PATHS, type AuditQuery } from '../../src/kyc/contract/audit-search.ts';
 import { type AuditLine, createAuditLog } from '../../src/server/audit/audit.ts';
 import { createAccessControl } from '../../src/server/auth/access.ts';
-import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
-import { startSandbox, type RunningSandbox } from '../../src/server/sandbox/sandbox.ts';
 import { type AuditStore, createAuditStore } from '../../src/server/trail/audit-store.ts';
-import { as, csvRecords, gatewayInstance, LEAD, lookUp, parseCsv, postJson, search, shownOfCell } from './audit-trail-helpers.ts';
+import { as, csvRecords, LEAD, parseCsv, postJson, search, shownOfCell } from './audit-trail-helpers.ts';
 import { rawRequest, startTestApp, type TestApp } from './http.ts';
 import type { Instance } from './instance.ts';
 import { memoryAuditLog } from './memory-audit.ts';
-import { hasPostgres, NO_POSTGRES_MESSAGE, queryOf, type RunningPostgres, startPostgres } from './postgres-fixture.ts';
-import { pageOf } from './queue-fixture.ts';
+import { hasPostgres, NO_POSTGRES_MESSAGE, queryOf } from './postgres-fixture.ts';
+import { anaScreensUser7781, blockedTab, DAVE, sandboxAndPostgres, screened } from './queue-view-fixture.ts';
 
 /**
  * The audit page's Download CSV beside its table (a UX review's findings), from the files and from the
@@ -21,41 +19,13 @@ import { pageOf } from './queue-fixture.ts';
  * its row had an empty kind and id and no column said either; and the same search gives the same rows in
  * the table and the file, where the file had the lead's own search and export lines besides.
  */
-const candidates = await sampleCandidates({ now: new Date(), pictures: false });
-const screened = candidates.find((candidate) => candidate.record.refId === 'user-7781')!.record;
-const ANA = as('ana', 'compliance');
-const DAVE = as('dave', 'compliance');
 const LEE = as('lee', 'lead');
-
-let sandbox: RunningSandbox;
-let postgres: RunningPostgres | undefined;
-const instances: Instance[] = [];
-const closing: Array<{ close(): Promise<void> }> = [];
-beforeAll(async () => {
-  [sandbox, postgres] = await Promise.all([startSandbox({ candidates }), hasPostgres ? startPostgres() : undefined]);
-}, 60_000);
-afterEach(async () => {
-  await Promise.all([...instances.splice(0), ...closing.splice(0)].map((started) => started.close()));
-});
-afterAll(async () => {
-  await postgres?.destroy();
-  await sandbox.close();
-});
-
-async function instance(env: Record<string, string> = {}): Promise<Instance> {
-  const started = await gatewayInstance(sandbox, env);
-  instances.push(started);
-  return started;
-}
+const { instance, database, closing } = sandboxAndPostgres();
 
 /** Ana's lookup tells the queue index user-7781's potential match; then dave, compliance, opens the blocked tab. */
 async function daveSeesTheBlockedTab(app: Instance): Promise<void> {
-  const blockedTab = (headers: Record<string, string>) => app.request('/api/applicants?status=blocked&skip=0&limit=50', { headers });
-  expect((await lookUp(app, 'user-7781', ANA)).status).toBe(200);
-  await expect
-    .poll(async () => pageOf(await blockedTab(ANA)).records.find((row) => row.refId === 'user-7781'))
-    .toMatchObject({ certificate: 'potential_match' });
-  expect((await blockedTab(DAVE)).status).toBe(200);
+  await anaScreensUser7781(app);
+  expect((await blockedTab(app, DAVE)).status).toBe(200);
 }
 
 async function exported(app: Instance, query: AuditQuery, headers = LEAD): Promise<Array<Record<string, string>>> {
@@ -143,13 +113,13 @@ describe('the CSV columns keep their places for scripts that read by position', 
 
 describe.skipIf(!hasPostgres)(`the same from the audit table${hasPostgres ? '' : ` (${NO_POSTGRES_MESSAGE})`}`, () => {
   it('a queue view found by the candidate is exported with its tab and whom it showed, read from the table', async () => {
-    const app = await instance({ DATABASE_URL: await postgres!.database(), AUDIT_INSTANCE: 'app1' });
+    const app = await instance({ DATABASE_URL: await database(), AUDIT_INSTANCE: 'app1' });
     await expectDaveInTheCsv(app);
     expect((await search(app, { user: 'dave' })).source.kind).toBe('database');
   }, 60_000);
 
   it('the same search gives the same rows in the table and the CSV, read from the table', async () => {
-    const app = await instance({ DATABASE_URL: await postgres!.database(), AUDIT_INSTANCE: 'app1' });
+    const app = await instance({ DATABASE_URL: await database(), AUDIT_INSTANCE: 'app1' });
     await expectTableAndCsvAgree(app);
     expect((await search(app, { user: 'dave' })).source.kind).toBe('database');
   }, 60_000);
@@ -245,7 +215,7 @@ describe('the CSV of queue views whose ids are hostile', () => {
   it.skipIf(!hasPostgres)(
     `attack: the same ids read from the table in PostgreSQL${hasPostgres ? '' : ` (${NO_POSTGRES_MESSAGE})`}`,
     async () => {
-      await expectHostileCellsInert(await hostileApp(await postgres!.database()));
+      await expectHostileCellsInert(await hostileApp(await database()));
     },
     60_000,
   );

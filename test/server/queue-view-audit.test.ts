@@ -1,16 +1,17 @@
 import pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Applicant } from '../../src/kyc/contract/applicants.ts';
 import type { AuditRow } from '../../src/kyc/contract/audit-search.ts';
 import { actionText } from '../../src/kyc/view/audit-labels.ts';
 import { runAuditVerify } from '../../src/server/audit/audit-verify.ts';
-import { type SandboxCandidate, sampleCandidates } from '../../src/server/sandbox/candidates.ts';
-import { SANDBOX_KEYS, startSandbox, type RunningSandbox } from '../../src/server/sandbox/sandbox.ts';
+import type { SandboxCandidate } from '../../src/server/sandbox/candidates.ts';
+import { SANDBOX_KEYS, startSandbox } from '../../src/server/sandbox/sandbox.ts';
 import { MIGRATIONS } from '../../src/server/state/postgres.ts';
-import { activity, as, fileLines, GATEWAY, gatewayInstance, LEAD, lookUp, search } from './audit-trail-helpers.ts';
+import { activity, as, fileLines, GATEWAY, LEAD, lookUp, search } from './audit-trail-helpers.ts';
 import { type Instance, startInstance } from './instance.ts';
-import { hasPostgres, NO_POSTGRES_MESSAGE, queryOf, type RunningPostgres, startPostgres } from './postgres-fixture.ts';
+import { hasPostgres, NO_POSTGRES_MESSAGE, queryOf } from './postgres-fixture.ts';
 import { pageOf } from './queue-fixture.ts';
+import { ANA, anaScreensUser7781, blockedTab, candidates, DAVE, sandboxAndPostgres, screened } from './queue-view-fixture.ts';
 
 /**
  * "Who looked at whom" (a privacy audit's finding): a compliance user's view of the queue shows personal
@@ -18,44 +19,15 @@ import { pageOf } from './queue-fixture.ts';
  * showed, and each one's Activity lists the view as "Saw in the queue", read from the files or from the
  * table. A support user's view (status-level fields only) names nobody.
  */
-const candidates = await sampleCandidates({ now: new Date(), pictures: false });
-const screened = candidates.find((candidate) => candidate.record.refId === 'user-7781')!.record;
-const ANA = as('ana', 'compliance');
-const DAVE = as('dave', 'compliance');
 const SAM = as('sam', 'support');
-
-let sandbox: RunningSandbox;
-let postgres: RunningPostgres | undefined;
-const instances: Instance[] = [];
-beforeAll(async () => {
-  [sandbox, postgres] = await Promise.all([startSandbox({ candidates }), hasPostgres ? startPostgres() : undefined]);
-}, 60_000);
-afterEach(async () => {
-  await Promise.all(instances.splice(0).map((instance) => instance.close()));
-});
-afterAll(async () => {
-  await postgres?.destroy();
-  await sandbox.close();
-});
-
-async function instance(env: Record<string, string> = {}): Promise<Instance> {
-  const started = await gatewayInstance(sandbox, env);
-  instances.push(started);
-  return started;
-}
-
-const blockedTab = (app: Instance, headers: Record<string, string>) =>
-  app.request('/api/applicants?status=blocked&skip=0&limit=50', { headers });
+const { instance, database, closing } = sandboxAndPostgres();
 
 /**
  * Ana's lookup tells the queue index user-7781's status and certificate (waited for on her own view);
  * then dave, compliance too, and sam, support, each open the blocked tab once.
  */
 async function daveAndSamViewTheBlockedTab(app: Instance): Promise<void> {
-  expect((await lookUp(app, 'user-7781', ANA)).status).toBe(200);
-  await expect
-    .poll(async () => pageOf(await blockedTab(app, ANA)).records.find((row) => row.refId === 'user-7781'))
-    .toMatchObject({ certificate: 'potential_match' });
+  await anaScreensUser7781(app);
   const seen = pageOf(await blockedTab(app, DAVE)).records.find((row) => row.refId === 'user-7781');
   expect(seen).toMatchObject({ certificate: 'potential_match', recordId: screened.recordId });
   expect(pageOf(await blockedTab(app, SAM)).records.find((row) => row.refId === 'user-7781')).not.toHaveProperty('certificate');
@@ -193,7 +165,7 @@ describe('a queue view that showed personal data, in its candidates’ Activity'
         },
         { file: GATEWAY, crawl: true },
       );
-      instances.push(app);
+      closing.push(app);
       expect((await lookUp(app, 'user-7781', ANA)).status).toBe(200);
       const page = async (limit: number) => app.request(`/api/applicants?status=blocked&skip=0&limit=${limit}`, { headers: DAVE });
       // Once the crawler has read the tab: a whole page, user-7781's potential match on it.
@@ -222,7 +194,7 @@ describe('a queue view that showed personal data, in its candidates’ Activity'
       // The audit page lists whom that view showed: the 100, each id whole, in the page's order.
       expect((await search(app, { user: 'dave', refId: last.refId })).rows[0]!.shown).toEqual(named);
     } finally {
-      await Promise.all(instances.splice(0).map((started) => started.close()));
+      await Promise.all(closing.splice(0).map((started) => started.close()));
       await crowded.close();
     }
   }, 60_000);
@@ -230,7 +202,7 @@ describe('a queue view that showed personal data, in its candidates’ Activity'
 
 describe.skipIf(!hasPostgres)(`the same in the audit table${hasPostgres ? '' : ` (${NO_POSTGRES_MESSAGE})`}`, () => {
   it("dave's view of the blocked tab is in user-7781's Activity, read from the table along its own index", async () => {
-    const url = await postgres!.database();
+    const url = await database();
     const app = await instance({ DATABASE_URL: url, AUDIT_INSTANCE: 'app1' });
     await daveAndSamViewTheBlockedTab(app);
     await expectDaveInActivity(app);
@@ -254,14 +226,14 @@ describe.skipIf(!hasPostgres)(`the same in the audit table${hasPostgres ? '' : `
   }, 60_000);
 
   it('a view filtered to attention=1 or overSla=1 says so in the table as in the files', async () => {
-    const app = await instance({ DATABASE_URL: await postgres!.database(), AUDIT_INSTANCE: 'app1' });
+    const app = await instance({ DATABASE_URL: await database(), AUDIT_INSTANCE: 'app1' });
     await daveAndSamViewTheBlockedTab(app);
     await expectDaveFiltersInTheTrail(app);
     expect((await search(app, { action: 'list', user: 'dave' })).source.kind).toBe('database');
   }, 60_000);
 
   it('a table of the version before (schema 2) is brought forward: its rows kept, the new columns added, and the views found', async () => {
-    const url = await postgres!.database();
+    const url = await database();
     await queryOf(url, 'CREATE TABLE candidate_lookup_schema (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
     for (const [index, sql] of MIGRATIONS.slice(0, 2).entries()) {
       await queryOf(url, sql);
