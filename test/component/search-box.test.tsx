@@ -30,6 +30,15 @@ async function pasteOnHome(text: string) {
   return { user, ...rendered };
 }
 
+/** The home page, with `text` typed into its search box (the API stubbed first): the user, and the page's router. */
+async function typeOnHome(text: string) {
+  const user = userEvent.setup();
+  const rendered = renderWithProviders('/');
+  await findSearchBox();
+  await user.type(searchBox(), text);
+  return { user, ...rendered };
+}
+
 /**
  * Runs `steps` with the paste reader (paste.ts, fetched after the first paint) not here yet, as on a slow
  * link: `arrive` lets it come. The reader already fetched is put back after.
@@ -61,6 +70,12 @@ const readerMissing = {
   },
   failed: () => fetchPasteBy(() => Promise.reject(new TypeError('Failed to fetch dynamically imported module'))),
 };
+/** The paste reader never coming, and Enter's wait for it ended by the function returned. */
+function readerLateUntilEnded(): () => void {
+  let end = () => {};
+  readerMissing.late(new Promise<void>((resolve) => (end = resolve)));
+  return end;
+}
 /** The paste reader fetched as the app fetches it, and the wait for it its own again: the end of a test's `readerMissing`. */
 const readerBack = async () => {
   readerWaitBy();
@@ -325,10 +340,7 @@ describe('the search box', { timeout: 20_000 }, () => {
   it('attack: an e-mail address looked up before the rule is here (it comes with the paste reader, after the first paint) is still asked about, never sent', async () => {
     const { requests } = stubApi();
     await withLateReader(async (arrive) => {
-      const user = userEvent.setup();
-      renderWithProviders('/');
-      await findSearchBox();
-      await user.type(searchBox(), 'maria@example.com{Enter}');
+      const { user } = await typeOnHome('maria@example.com{Enter}');
       await arrive();
       expect(await screen.findByTestId('personal-data-question')).toHaveTextContent(/This reads like an e-mail address/);
       expect(requests.filter((url) => url.startsWith('/api/candidates/'))).toEqual([]);
@@ -377,9 +389,7 @@ describe('the search box', { timeout: 20_000 }, () => {
   it('attack: a paste reader that never settles holds Enter only for a short wait, then the box is looked up as it shows, and the page says it was not read in full', async () => {
     // Before: the lookup waited for the reader (it brings the personal-data rule) for ever; Enter did nothing.
     const { requests } = stubApi({ candidates: found(['refId', xiuying]) });
-    let end = () => {};
-    const ended = new Promise<void>((resolve) => (end = resolve));
-    readerMissing.late(ended);
+    const end = readerLateUntilEnded();
     try {
       const { user, router } = await pasteOnHome('  refId: cust_000482.\n');
       expect(searchBox()).toHaveValue('cust_000482');
@@ -401,14 +411,9 @@ describe('the search box', { timeout: 20_000 }, () => {
 
   it('attack: what is typed while Enter waits for a paste reader that never settles is never lost: that lookup is dropped, the next Enter looks up the text', async () => {
     const { requests } = stubApi({ candidates: found(['refId', xiuying]) });
-    let end = () => {};
-    const ended = new Promise<void>((resolve) => (end = resolve));
-    readerMissing.late(ended);
+    const end = readerLateUntilEnded();
     try {
-      const user = userEvent.setup();
-      const { router } = renderWithProviders('/');
-      await findSearchBox();
-      await user.type(searchBox(), 'cust_00048{Enter}');
+      const { user, router } = await typeOnHome('cust_00048{Enter}');
       await user.type(searchBox(), '2');
       end();
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -432,11 +437,8 @@ describe('the search box', { timeout: 20_000 }, () => {
     const { requests } = stubApi({ candidates: found(['refId', dotted]) });
     readerMissing.failed();
     try {
-      const user = userEvent.setup();
-      renderWithProviders('/');
-      await findSearchBox();
       // A full stop after the id: the batch's reading (readOneId) drops it; without that reading it is sent.
-      await user.type(searchBox(), 'cust_000482.{Enter}');
+      await typeOnHome('cust_000482.{Enter}');
       await screen.findByText("Looked up as typed: the box's full reading of ids could not be loaded.");
       expect(requests).toContain(apiPath('refId', 'cust_000482.'));
     } finally {
@@ -451,10 +453,7 @@ describe('the search box', { timeout: 20_000 }, () => {
       const { requests } = stubApi();
       readerMissing[how](Promise.resolve());
       try {
-        const user = userEvent.setup();
-        const { router } = renderWithProviders('/');
-        await findSearchBox();
-        await user.type(searchBox(), 'John Smith{Enter}');
+        const { user, router } = await typeOnHome('John Smith{Enter}');
         expect(await screen.findByTestId('personal-data-question')).toHaveTextContent(
           'The check for personal data did not load, and this is not plainly an id: it may be a name, an e-mail address, a phone number or a date.',
         );
@@ -484,10 +483,7 @@ describe('the search box', { timeout: 20_000 }, () => {
     const { requests } = stubApi();
     readerMissing[how](Promise.resolve());
     try {
-      const user = userEvent.setup();
-      const { router } = renderWithProviders('/');
-      await findSearchBox();
-      await user.type(searchBox(), `${id}{Enter}`);
+      const { router } = await typeOnHome(`${id}{Enter}`);
       await waitFor(() => expect(router.state.location.pathname).toBe(`/candidates/${kind}/${id}`));
       expect(requests).toContain(apiPath(kind, id));
       expect(screen.queryByTestId('personal-data-question')).not.toBeInTheDocument();
@@ -500,10 +496,7 @@ describe('the search box', { timeout: 20_000 }, () => {
     const { requests } = stubApi();
     readerMissing.failed();
     try {
-      const user = userEvent.setup();
-      const { router } = renderWithProviders('/');
-      await findSearchBox();
-      await user.type(searchBox(), '1988-07-14{Enter}');
+      const { router } = await typeOnHome('1988-07-14{Enter}');
       await screen.findByTestId('personal-data-question');
       expect(router.state.location.pathname).toBe('/');
       expect(requests.filter((url) => url.startsWith('/api/candidates/'))).toEqual([]);
