@@ -42,14 +42,27 @@ export function parseJsonKeepingNumbers(text: string): unknown {
   if (!(hasSourceTextAccess() && fewValues(text) && MAY_DIFFER.test(text))) return JSON.parse(text);
   const keep: Reviver = function (this: unknown, key, value, context) {
     const sent = context?.source;
-    if (typeof value !== 'number' || sent === undefined || typeof this !== 'object' || this === null) return value;
-    if (writtenAsSent(value, sent)) return value;
-    const texts = sentTexts.get(this) ?? new Map<string, string>();
-    texts.set(key, sent);
-    sentTexts.set(this, texts);
+    if (typeof value === 'number' && sent !== undefined && typeof this === 'object' && this !== null)
+      keepNumberText(this, key, value, sent);
     return value;
   };
   return JSON.parse(text, keep as (key: string, value: unknown) => unknown);
+}
+
+/**
+ * Keeps `sent`, the text the number `holder[key]` was read from, when numberText would not write it so:
+ * the browser's reviver above, and the server's reader of an answer (answer-value.ts), which reads each
+ * number's text from the bytes, as Node 20's JSON.parse gives no reviver its source. A number written as
+ * sent drops a text kept before under its key (a repeated member: the last one read is the value).
+ */
+export function keepNumberText(holder: object, key: string, value: number, sent: string): void {
+  const texts = sentTexts.get(holder);
+  if (writtenAsSent(value, sent)) {
+    texts?.delete(key);
+    return;
+  }
+  if (texts) texts.set(key, sent);
+  else sentTexts.set(holder, new Map([[key, sent]]));
 }
 
 /**
@@ -98,24 +111,38 @@ export function shareNumberTexts(from: object, to: object): void {
 const KEPT_DEPTH = 32;
 
 /**
- * A value's compact JSON, as JSON.stringify writes it but each number whose text was kept as sent: an address
- * sent as an object and turned back into the text the contract has keeps `"postalCode": 10115.0` as sent,
- * where JSON.stringify wrote 10115 (and 1e21 as "1e+21"), and the card read that.
+ * A value's JSON, as JSON.stringify writes it (compact, or laid out `indent` spaces a level as
+ * `JSON.stringify(value, null, indent)`) but each number whose text was kept as sent: an address sent as
+ * an object and turned back into the text the contract has keeps `"postalCode": 10115.0` as sent, where
+ * JSON.stringify wrote 10115 (and 1e21 as "1e+21"), and the card read that; a support user's custom field
+ * 12345678901234567890 leaves the server as sent (schema.ts), and a certificate's raw JSON shows its numbers so.
  */
-export function stringifyKeepingNumbers(value: unknown): string {
-  const write = (item: unknown, depth: number): string => {
-    if (typeof item !== 'object' || item === null || depth >= KEPT_DEPTH) return JSON.stringify(item) ?? 'null';
+export function stringifyKeepingNumbers(value: unknown, indent = 0): string {
+  const write = (item: unknown, depth: number): string | undefined => {
+    if (typeof item !== 'object' || item === null || depth >= KEPT_DEPTH) return laidOut(item, indent, depth);
     const list = Array.isArray(item);
-    const entries = Object.entries(item).map(([key, each]) => {
+    const entries: string[] = [];
+    for (const [key, each] of Object.entries(item)) {
       // A number whose text was not kept is written as JSON.stringify writes it: numberText's digits of a
       // whole number past 2^53 are the double's (-35310607521407152), not the shortest text read back
       // as it (-35310607521407150), which is likelier what was sent.
       const text = typeof each === 'number' ? (sentTexts.get(item)?.get(key) ?? JSON.stringify(each)) : write(each, depth + 1);
-      return list ? text : `${JSON.stringify(key)}:${text}`;
-    });
-    return list ? `[${entries.join(',')}]` : `{${entries.join(',')}}`;
+      // As JSON.stringify: a member without a JSON value is left out, a list's item is null.
+      if (list) entries.push(text ?? 'null');
+      else if (text !== undefined) entries.push(`${JSON.stringify(key)}:${indent > 0 ? ' ' : ''}${text}`);
+    }
+    const [open, close] = list ? ['[', ']'] : ['{', '}'];
+    if (indent === 0 || entries.length === 0) return `${open}${entries.join(',')}${close}`;
+    const inner = `\n${' '.repeat(indent * (depth + 1))}`;
+    return `${open}${inner}${entries.join(`,${inner}`)}\n${' '.repeat(indent * depth)}${close}`;
   };
-  return write(value, 0);
+  return write(value, 0) ?? 'null';
+}
+
+/** JSON.stringify's text of `item` at `depth`: laid out, its lines after the first indented to that depth (a string holds no line break). */
+function laidOut(item: unknown, indent: number, depth: number): string | undefined {
+  const text = JSON.stringify(item, null, indent) as string | undefined;
+  return indent > 0 && depth > 0 ? text?.replaceAll('\n', `\n${' '.repeat(indent * depth)}`) : text;
 }
 
 /**

@@ -6,6 +6,7 @@ import {
   unreadFieldsOf,
   unreadFieldsSchema,
 } from './record-reading.ts';
+import { stringifyKeepingNumbers } from './number-text.ts';
 import { KNOWN_STATUSES, statusDateField, statusDateFields } from './status.ts';
 import { z } from './zod.ts';
 
@@ -136,10 +137,13 @@ export function statusLevelUnread(record: CandidateRecord): UnreadField[] {
   return unreadFieldsOf(record).filter((unread) => isStatusLevelFieldOf(record, unread.field));
 }
 
-/** The status-level answer this server sends: the reduced record, and what of its status level could not be read. */
+/**
+ * The status-level answer this server sends: the reduced record, and what of its status level could not be
+ * read. A support field's number is written as the service sent it where its text was kept (number-text.ts).
+ */
 export function statusLevelEnvelope(record: CandidateRecord, reduced = statusLevelOf(record)): string {
   const unread = statusLevelUnread(record);
-  return JSON.stringify({ status: 'success', data: reduced, ...(unread.length > 0 ? { unread } : {}) });
+  return stringifyKeepingNumbers({ status: 'success', data: reduced, ...(unread.length > 0 ? { unread } : {}) });
 }
 
 /** The record holds nothing beyond the status level (so identity data, custom fields and certificates are absent). */

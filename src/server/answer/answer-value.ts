@@ -6,13 +6,15 @@ import type { ScalarKind } from './json-bytes.ts';
 import { type KeySearch, KeyWatch } from './key-watch.ts';
 import type { TextPiece } from './text-piece.ts';
 import { KEY_IN_ANSWER } from './upstream-body.ts';
+import { keepNumberText } from '../../kyc/contract/number-text.ts';
 
 /**
  * An answer this server reads whole before it answers (a support user's status level, a page of the
  * applicants list), built into a value from the answer's one scan (answer-scan.ts) as JSON.parse would
  * build it, and checked on the way: the key in the raw bytes, decoded strings and pictures (key-watch.ts),
  * JSON throughout, complete, within limits.maxResponseBytes. A builder keeps what its subclass places and
- * passes over the rest as it arrives, so what it holds is what it keeps.
+ * passes over the rest as it arrives, so what it holds is what it keeps; and beside a number JavaScript
+ * would write otherwise, the text it came as (number-text.ts), as Node 20's JSON.parse cannot.
  */
 
 type Container = unknown[] | Record<string, unknown>;
@@ -29,6 +31,20 @@ export function setMember(object: Record<string, unknown>, key: string, value: u
   Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
+/**
+ * Where a kept value goes; `sent`, a number's text as the answer wrote it, is kept beside a number
+ * (12345678901234567890 reads as 12345678901234567000), so that it is passed on as sent.
+ */
+export type Place = (value: unknown, sent?: string) => void;
+
+/** A place that sets `object[key]` as setMember does, keeping a number's text as sent. */
+export function memberPlace(object: Record<string, unknown>, key: string): Place {
+  return (value, sent) => {
+    setMember(object, key, value);
+    if (typeof value === 'number' && sent !== undefined) keepNumberText(object, key, value, sent);
+  };
+}
+
 export abstract class ValueBuilder extends QuietReader {
   /**
    * The kept value being built, innermost container last, with the key each object is at; a container
@@ -39,7 +55,7 @@ export abstract class ValueBuilder extends QuietReader {
   /** Characters the string being kept may still take: its own bound (`ownBound`) and one more. */
   private room = Number.POSITIVE_INFINITY;
   /** Where a kept value starting here goes; undefined where it is not kept. */
-  private place: ((value: unknown) => void) | undefined;
+  private place: Place | undefined;
   private kept = 0;
   /**
    * It kept more than `maxKept` characters of text and scalars: from then on it keeps nothing more, as
@@ -61,7 +77,7 @@ export abstract class ValueBuilder extends QuietReader {
   abstract value(): unknown;
 
   /** Where a value starting outside every kept container goes; undefined: it is passed over. */
-  protected abstract outside(): ((value: unknown) => void) | undefined;
+  protected abstract outside(): Place | undefined;
 
   /**
    * How many characters of a kept value starting here are held, where the subclass bounds it (a list
@@ -128,19 +144,29 @@ export abstract class ValueBuilder extends QuietReader {
   override scalar(kind: ScalarKind, bytes: Buffer, from: number, to: number): void {
     const target = this.target();
     if (!target) return;
-    this.count(Math.min(to - from, this.ownBound() + 1));
-    if (kind === 'number') target(Number(bytes.toString('latin1', from, to)));
-    else target(kind === 'null' ? null : kind === 'true');
+    const counted = Math.min(to - from, this.ownBound() + 1);
+    this.count(counted);
+    if (kind !== 'number') {
+      target(kind === 'null' ? null : kind === 'true');
+      return;
+    }
+    const sent = bytes.toString('latin1', from, to);
+    // Its text is held beside it only where it was counted whole: a number past its own bound is refused anyway.
+    target(Number(sent), counted === to - from ? sent : undefined);
   }
 
   /** Where a value starting here goes: inside a kept value, or where the subclass keeps it. */
-  private target(): ((value: unknown) => void) | undefined {
+  private target(): Place | undefined {
     if (this.tooLarge) return undefined;
     const top = this.building.at(-1);
     if (!top) return this.outside();
     const { container } = top;
     if (!container) return undefined;
-    return Array.isArray(container) ? (value) => container.push(value) : (value) => setMember(container, top.key!, value);
+    if (!Array.isArray(container)) return memberPlace(container, top.key!);
+    return (value, sent) => {
+      if (typeof value === 'number' && sent !== undefined) keepNumberText(container, String(container.length), value, sent);
+      container.push(value);
+    };
   }
 
   protected count(size: number): void {

@@ -1,6 +1,6 @@
 import { isStatusLevelField, ownStatusDateFields } from '../../kyc/contract/schema.ts';
 import type { JsonPath, ScannedBody } from './answer-scan.ts';
-import { readValue, setMember, ValueBuilder, type ValueRead } from './answer-value.ts';
+import { memberPlace, type Place, readValue, setMember, ValueBuilder, type ValueRead } from './answer-value.ts';
 import { ApiFailure } from '../http/api-failure.ts';
 import { NOT_A_RECORD, repeatedMember } from '../http/http-reply.ts';
 import { ENVELOPE_ERROR_MEMBERS, EnvelopeKeys, errorMemberPlace, openedEnvelopePlace } from './envelope-members.ts';
@@ -174,7 +174,7 @@ export class StatusLevelReader extends ValueBuilder {
   }
 
   /** Where a value starting outside every kept one goes: `status`, a status-level field of `data`; undefined when it is passed over. */
-  protected outside(): ((value: unknown) => void) | undefined {
+  protected outside(): Place | undefined {
     const root = this.root;
     const errorMember = root && errorMemberPlace(this.path, root);
     if (errorMember) return errorMember;
@@ -186,7 +186,8 @@ export class StatusLevelReader extends ValueBuilder {
     if (kept) return kept;
     if (data && this.fields && this.path.at(['data', 'customFields'])) return () => this.keepCustom('[');
     const custom = this.custom;
-    if (custom && this.isSupportField()) return (value) => setMember(custom, this.path.keys[2]!, value);
+    // A number as sent (number-text.ts): an account number 12345678901234567890 must not reach the page rounded.
+    if (custom && this.isSupportField()) return memberPlace(custom, this.path.keys[2]!);
     return undefined;
   }
 

@@ -8,6 +8,7 @@ import {
   statusLevelUnread,
 } from '../../kyc/contract/schema.ts';
 import { attachUnreadFields } from '../../kyc/contract/record-reading.ts';
+import { shareNumberTexts } from '../../kyc/contract/number-text.ts';
 import { ApiFailure } from '../http/api-failure.ts';
 import { NOT_A_RECORD } from '../http/http-reply.ts';
 import { readStatusLevelStreamed } from './status-level-stream.ts';
@@ -46,7 +47,10 @@ const isErrorEnvelope = (value: unknown): boolean =>
 /** The support fields a record holds, in the order configured: each kept only as a plain value (text, number, true/false, null). */
 function supportFieldsOf(record: CandidateRecord, fields: readonly string[]): Record<string, CustomFieldValue> {
   const given = record.customFields ?? {};
-  return Object.fromEntries(fields.filter((field) => Object.hasOwn(given, field)).map((field) => [field, given[field]!]));
+  const kept = Object.fromEntries(fields.filter((field) => Object.hasOwn(given, field)).map((field) => [field, given[field]!]));
+  // A number's text as sent, kept as it was read (status-level-stream.ts), goes with the copy, written as sent (statusLevelEnvelope).
+  shareNumberTexts(given, kept);
+  return kept;
 }
 
 /**
