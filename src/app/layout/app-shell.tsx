@@ -17,7 +17,7 @@ import { giveRecentLookupsTo } from '../recent/recent-lookups.ts';
 import { useRecentFollowsLive } from '../recent/recent-live.ts';
 import { useQueueFollowsLive } from '../applicants/queue-follows-live.ts';
 import { APPLICANTS_KEY } from '../applicants/queue-key.ts';
-import { AUDIT_PATH, BATCH_PATH, lookupNoteOf, parseCandidatePath, QUEUE_PATH, signInRefusalOf } from '../routes.ts';
+import { AUDIT_PATH, BATCH_PATH, parseCandidatePath, QUEUE_PATH, signInRefusalOf } from '../routes.ts';
 import { readsAuditTrail } from '../../kyc/contract/roles.ts';
 import { SessionBadge } from '../session/session-badge.tsx';
 import { sessionQueries } from '../session/session-query.ts';
@@ -132,9 +132,9 @@ function AppHeader({
   environment: ReturnType<typeof useEnvironment>;
 }) {
   const route = parseCandidatePath(path);
-  // After the automatic recordId fallback the switch goes back to the kind the user chose, refId: the next id typed is one.
-  const fellBack = lookupNoteOf(useLocation().state).triedAsRefId;
-  const current = route?.id !== undefined ? { kind: fellBack ? 'refId' : route.kind, id: route.id } : undefined;
+  // The page's kind, also after the automatic fallback from refId to recordId: said refId there, Enter on the page's
+  // id looked it up as a refId again, known to find no one (two audited lookups). An id typed is read by its form anyway.
+  const current = route?.id !== undefined ? { kind: route.kind, id: route.id } : undefined;
   const [panel, setPanel] = useHeaderPanel(path);
   const searchable = signedIn && path !== '/';
   const toggle = (which: Exclude<HeaderPanel, undefined>) => setPanel(panel === which ? undefined : which);

@@ -230,7 +230,10 @@ function readBox(input: SubmitInput) {
   // the paste reader, which a lookup waits for (useSubmit); without it (offline), as unwrapped.
   const one = pasteModule?.readOneId(unwrapped.id) ?? { id: unwrapped.id, removed: undefined };
   const dropped = [unwrapped.dropped, one.removed].filter(Boolean).join(' and ') || undefined;
-  return { kind: input.kind, id: one.id, environment: input.environment, read: input.dashboard, removed, dropped, guessed: input.guessed };
+  // A kind read from the id's form is read from the id looked up: Enter before the reader came kept the kind of
+  // `65f1c2a9e4b0d3a1f0c9b810.` as typed, a refId, and its lookup found no one before the fallback to recordId.
+  const kind = input.guessed && one.id !== '' ? guessKind(one.id) : input.kind;
+  return { kind, id: one.id, environment: input.environment, read: input.dashboard, removed, dropped, guessed: input.guessed };
 }
 
 /** What the box asks about before looking `id` up: by the rule once it is here; without it, any text but a plain id. */

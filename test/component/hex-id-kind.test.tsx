@@ -1,0 +1,69 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
+import { fetchPasteBy, loadPaste } from '../../src/app/lookup/use-lookup-form.ts';
+import { envelope, renderWithProviders, stubApi } from './render.tsx';
+
+// A 24-hex id (a recordId's form) is looked up as a recordId unless something chose refId for it: these are
+// the two ways the search box still sent it as a refId first, found by no one, then again as a recordId.
+const kwame = (await sampleCandidates({ now: new Date() })).map((c) => c.record).find((r) => !r.refId)!;
+const hex = kwame.recordId!;
+const apiPath = (kind: string, id: string) => `/api/candidates/${kind}/${encodeURIComponent(id)}`;
+const kwameFound = { [apiPath('recordId', hex)]: envelope(kwame) };
+const lookups = (requests: string[]) => requests.filter((url) => url.startsWith('/api/candidates/'));
+const searchBox = () => screen.getByLabelText(/^(refId|recordId) to look up$/);
+
+describe('a 24-hex id in the search box', { timeout: 20_000 }, () => {
+  it("after the automatic fallback from refId, the header says recordId, and Enter on the page's id sends no refId lookup", async () => {
+    const user = userEvent.setup();
+    const { requests } = stubApi({ candidates: kwameFound });
+    const { router } = renderWithProviders('/');
+    await screen.findByLabelText('refId to look up');
+    await user.type(searchBox(), hex);
+    await user.click(screen.getByRole('radio', { name: 'refId' }));
+    await user.click(searchBox());
+    await user.keyboard('{Enter}');
+    await screen.findByRole('heading', { level: 1, name: 'Kwame Mensah' });
+    expect(router.state.location.pathname).toBe(`/candidates/recordId/${hex}`);
+    expect(lookups(requests)).toEqual([apiPath('refId', hex), apiPath('recordId', hex)]);
+
+    // Before: the header's switch said refId over this recordId's page, and Enter looked it up as a refId
+    // again (found by no one, audited), then as a recordId once more.
+    requests.length = 0;
+    expect(searchBox()).toHaveValue(hex);
+    await user.click(searchBox());
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/candidates/recordId/${hex}`));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Kwame Mensah' })).toBeInTheDocument();
+    expect(lookups(requests)).not.toContain(apiPath('refId', hex));
+    expect(screen.getByLabelText('recordId to look up')).toHaveValue(hex);
+  });
+
+  it('typed with a full stop and looked up before the paste reader came, it is looked up as a recordId once the reader reads it', async () => {
+    const { requests } = stubApi({ candidates: kwameFound });
+    const fetch = () => import('../../src/app/lookup/paste.ts');
+    let open = () => {};
+    const opened = new Promise<void>((resolve) => (open = resolve));
+    fetchPasteBy(() => opened.then(fetch));
+    try {
+      const user = userEvent.setup();
+      const { router } = renderWithProviders('/');
+      await screen.findByLabelText('refId to look up');
+      // Without the reader, "<hex>." has no recordId's form: the switch says refId, as the box read it then.
+      await user.type(searchBox(), `${hex}.{Enter}`);
+      expect(screen.getByRole('radio', { name: 'refId' })).toBeChecked();
+      open();
+      await loadPaste();
+      await screen.findByRole('heading', { level: 1, name: 'Kwame Mensah' });
+      // Before: the kind stayed the one read before the reader, refId, and found no one first (two audited lookups).
+      expect(lookups(requests)).toEqual([apiPath('recordId', hex)]);
+      expect(router.state.location.pathname).toBe(`/candidates/recordId/${hex}`);
+      expect(screen.queryByText(/No candidate has the refId/)).not.toBeInTheDocument();
+    } finally {
+      open();
+      fetchPasteBy(fetch);
+      await loadPaste();
+    }
+  });
+});
