@@ -78,6 +78,35 @@ test.describe('lookup', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('王秀英');
   });
 
+  for (const [name, viewport] of [
+    ['desktop', { width: 1280, height: 800 }],
+    ['phone', { width: 390, height: 844 }],
+  ] as const) {
+    test(`the header's question about personal data pushes the candidate page down, covering none of it (${name})`, async ({ page }) => {
+      await page.setViewportSize(viewport);
+      await page.goto('/candidates/refId/cust_000482');
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('王秀英');
+      const top = (selector: string) =>
+        page
+          .locator(selector)
+          .first()
+          .evaluate((element) => element.getBoundingClientRect().top);
+      const markTop = await top('header a');
+      if (name === 'phone') await page.getByRole('button', { name: 'Search' }).click();
+      await page.locator('header input[name="id"]').fill('mehmet.yilmaz@example.com.tr');
+      await page.keyboard.press('Enter');
+      const question = page.getByTestId('personal-data-popover');
+      await expect(question).toBeVisible();
+      await screenshot(page, `header-question-${name}`);
+      const asked = await question.boundingBox();
+      // Before: laid over the page under the header, it hid the review bar and, on a phone, the top of the page.
+      expect(asked!.y + asked!.height).toBeLessThanOrEqual(await top('main'));
+      expect(asked!.y + asked!.height).toBeLessThanOrEqual(await top('h1'));
+      // The header grows down: its mark stays where it was, not slid to the middle of a taller header.
+      expect(await top('header a')).toBe(markTop);
+    });
+  }
+
   test('an empty lookup is refused with a message', async ({ page }) => {
     await page.goto('/');
     await page.getByRole('button', { name: 'Look up' }).click();

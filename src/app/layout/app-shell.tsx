@@ -149,11 +149,13 @@ function AppHeader({
       data-environment-tone={meta ? toneOf(meta.environment) : undefined}
       className={cn('border-b border-slate-200 bg-white print:hidden', environmentEdgeClass(meta?.environment))}
     >
-      <div className={`mx-auto flex ${PAGE_WIDTH} flex-wrap items-center gap-x-4 gap-y-2 px-4 py-2 sm:gap-y-3 sm:px-6 sm:py-3`}>
-        <Link to={to('/')} className="flex items-center gap-2 rounded font-semibold text-slate-900 focus-ring">
-          <img src="/favicon.svg" alt="" className="size-6" />
+      {/* On one baseline, not centred: a question or a problem under the search box grows the header down, where
+          centred items (the mark, the links, the toggles) slid down to its middle. The mark is inline for a baseline. */}
+      <div className={`mx-auto flex ${PAGE_WIDTH} flex-wrap items-baseline gap-x-4 gap-y-2 px-4 py-2 sm:gap-y-3 sm:px-6 sm:py-3`}>
+        <Link to={to('/')} className="rounded font-semibold text-slate-900 focus-ring">
+          <img src="/favicon.svg" alt="" className="inline-block size-6" />
           {/* Below 2xl the mark alone (the name is its link's, and the tab's title's): the search keeps room for an id. */}
-          <span className="max-2xl:sr-only">Candidate Lookup</span>
+          <span className="ml-2 max-2xl:sr-only">Candidate Lookup</span>
         </Link>
         {meta && <EnvironmentControl meta={meta} path={path} />}
         {session && (

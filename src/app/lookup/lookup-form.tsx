@@ -37,8 +37,7 @@ export function LookupForm({ compact = false, autoFocus = false, current }: Look
   const describedBy = [problem && ids.error, (cleaned || notice) && ids.note, asked && ids.asked].filter(Boolean).join(' ') || undefined;
   return (
     <search aria-label="Look up a candidate" className={compact ? 'block w-full' : 'block space-y-3'}>
-      {/* Relative: the header's question opens over the page below the form, anchored to it (personal-data-asked.tsx). */}
-      <form onSubmit={form.submit} noValidate className="relative">
+      <form onSubmit={form.submit} noValidate>
         <div className={compact ? 'flex flex-col gap-2 sm:flex-row' : 'flex flex-col gap-2 sm:flex-row sm:items-stretch'}>
           <KindPicker kind={kind} onChange={form.setKind} />
           <div data-testid="search-field-row" className="flex min-w-0 flex-1 gap-2">
@@ -74,14 +73,7 @@ export function LookupForm({ compact = false, autoFocus = false, current }: Look
             }
           >
             <Suspense fallback={null}>
-              <PersonalDataAsked
-                id={ids.asked}
-                what={asked}
-                field={form.input}
-                over={compact}
-                onAnyway={form.lookUpAnyway}
-                onClose={form.unask}
-              />
+              <PersonalDataAsked id={ids.asked} what={asked} field={form.input} onAnyway={form.lookUpAnyway} onClose={form.unask} />
             </Suspense>
           </PageErrorBoundary>
         )}

@@ -9,18 +9,18 @@ const UNCHECKED =
 
 /**
  * The search box's question: loaded only when its text reads like personal data, off the first load
- * (bundle-size.test.ts). Under the header's box (`over`) it opens over the page, anchored under the form:
- * in the page's flow it pushed the whole page down (about 46 px) and back up when it went. On the home
- * page it is in the flow, so that it pushes the recent lookups down: laid over them, it hid them. It stays
- * in the form where it was, so it is still heard as an alert and its buttons still come after "Look up" in
- * Tab order. "Don't look it up", or Escape in the box or on a button, closes it: the text stays (for the id
- * to be typed over it) and the focus goes back to the box (before, only Escape or editing said no).
+ * (bundle-size.test.ts). It is in the page's flow under the box, in the header as on the home page: it
+ * pushes what follows down while it is asked (on the home page the recent lookups, under the header's box
+ * the page). Laid over the page, as the header's once was, it hid the top of the candidate page, its name
+ * and review bar, at every width (Chromium checked). It stays in the form where it was, so it is still heard
+ * as an alert and its buttons still come after "Look up" in Tab order. "Don't look it up", or Escape in the
+ * box or on a button, closes it: the text stays (for the id to be typed over it) and the focus goes back to
+ * the box (before, only Escape or editing said no).
  */
 export function PersonalDataAsked({
   id,
   what,
   field,
-  over,
   onAnyway,
   onClose,
 }: {
@@ -29,8 +29,6 @@ export function PersonalDataAsked({
   what: Asked;
   /** The search box, in whose form Escape closes the question. */
   field: RefObject<HTMLInputElement | null>;
-  /** Opened over the page (the header's box) rather than in its flow (the home page's). */
-  over: boolean;
   onAnyway: () => void;
   onClose: () => void;
 }) {
@@ -53,14 +51,13 @@ export function PersonalDataAsked({
     field.current?.focus();
   };
   return (
-    <div data-testid="personal-data-popover" className={over ? 'absolute inset-x-0 top-full z-30' : undefined}>
+    <div data-testid="personal-data-popover">
       <PersonalDataQuestion
         id={id}
         question={`${said} Candidate Lookup finds candidates by refId or recordId only; look it up anyway?`}
         act="Look it up anyway"
         onAct={onAnyway}
         other={{ act: "Don't look it up", onAct: dismiss }}
-        className={over ? 'shadow-lg' : undefined}
       />
     </div>
   );

@@ -1,6 +1,5 @@
 import type { MouseEvent } from 'react';
 import { Button } from './button.tsx';
-import { cn } from './cn.ts';
 
 /**
  * Asked before text that reads like someone's name, e-mail address, phone number or date is sent to the
@@ -14,7 +13,6 @@ export function PersonalDataQuestion({
   act,
   onAct,
   other,
-  className,
 }: {
   id?: string;
   question: string;
@@ -22,16 +20,9 @@ export function PersonalDataQuestion({
   onAct: (event: MouseEvent<HTMLButtonElement>) => void;
   /** A second answer, after the first (a batch's "Look up all anyway" beside "Leave them out"). */
   other?: { act: string; onAct: (event: MouseEvent<HTMLButtonElement>) => void };
-  /** The search box's, opened over the page (personal-data-asked.tsx): its shadow. */
-  className?: string;
 }) {
   return (
-    <div
-      className={cn(
-        'mt-2 flex flex-wrap items-center gap-x-3 gap-y-1 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950',
-        className,
-      )}
-    >
+    <div className="mt-2 flex flex-wrap items-center gap-x-3 gap-y-1 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950">
       <p id={id} role="alert" data-testid="personal-data-question">
         {question}
       </p>
