@@ -5,7 +5,7 @@ import type { SessionInfo } from '../../src/kyc/contract/api.ts';
 import { type CandidateRecord, statusLevelOf } from '../../src/kyc/contract/schema.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { FakeEventSource, withFakeEventSource } from './fake-event-source.ts';
-import { envelope, json, renderWithProviders, stubApi, testMeta } from './render.tsx';
+import { apiError, envelope, json, renderWithProviders, stubApi, testMeta } from './render.tsx';
 import { openEditor } from './reply-fixture.ts';
 
 /**
@@ -27,11 +27,17 @@ const forSupport = (candidate: CandidateRecord): CandidateRecord => ({
   customFields: Object.fromEntries(Object.entries(candidate.customFields ?? {}).filter(([name]) => FIELDS.includes(name))),
 });
 
-/** The support user's candidate page, with a server that can be taken down (`server.down`) and its session ended (`server.session`). */
+/**
+ * The support user's candidate page, with a server that can be taken down (`server.down`), lose its session
+ * store (`server.storeDown`: it answers, 503 `store_unavailable`) and end the session (`server.session`).
+ */
 function showDuringDeploys(down = false) {
-  const server = { down, session: SAM as SessionInfo };
+  const server = { down, storeDown: false, session: SAM as SessionInfo };
   const { fetchMock } = stubApi({
-    session: () => json(server.session),
+    session: () =>
+      server.storeDown
+        ? apiError(503, 'store_unavailable', 'Candidate Lookup cannot reach its session store (Redis).', {}, { 'Retry-After': '5' })
+        : json(server.session),
     meta: testMeta({ supportFields: FIELDS }),
     candidates: {
       [`/api/candidates/refId/${record.refId}`]: envelope(forSupport(record)),
@@ -117,6 +123,27 @@ describe('a restart of the server', { timeout: 20_000 }, () => {
     page.server.down = false;
     await waitFor(() => expect(retryNotice()).toBeEmptyDOMElement(), { timeout: 10_000 });
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent(record.refId!);
+  });
+
+  it('says the session store is away, not the server, while the server answers store_unavailable', async () => {
+    const { server } = showDuringDeploys();
+    const source = await stream();
+    await screen.findByRole('heading', { level: 1 });
+    // Redis goes away: the server is up and answers every check, 503 store_unavailable.
+    server.storeDown = true;
+    source.fail(0);
+    await waitFor(
+      () =>
+        expect(retryNotice()).toHaveTextContent(
+          'Candidate Lookup cannot reach its session store right now — retrying. This page and what you typed stay here.',
+        ),
+      { timeout: 10_000 },
+    );
+    expect(retryNotice()).not.toHaveTextContent("Can't reach the server");
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent(record.refId!);
+    server.storeDown = false;
+    source.open();
+    await waitFor(() => expect(retryNotice()).toBeEmptyDOMElement());
   });
 
   it('goes to the sign-in page when the restart ended the session and nothing holds the page', async () => {

@@ -5,6 +5,7 @@ import { ApiError } from '../api/api-error.ts';
 import { useLiveState } from '../live/live-stream.ts';
 import { Button } from '../ui/button.tsx';
 import { Card } from '../ui/card.tsx';
+import { STORE_DOWN_TEXT } from './store-down.ts';
 
 /**
  * The server restarts (a deploy) while pages are open: the session's re-check fails for a second or two.
@@ -33,6 +34,15 @@ export function useSessionRetry(session: UseQueryResult<SessionInfo>): void {
   }, [failedAt, refetch]);
 }
 
+/**
+ * What the notice says. A server that answers `store_unavailable` is up (a restart would not help): it is
+ * its session store that is away, so it says that, in the words of the full screen for it.
+ */
+function retryText(error: unknown): string {
+  const what = error instanceof ApiError && error.code === 'store_unavailable' ? STORE_DOWN_TEXT : "Can't reach the server";
+  return `${what} — retrying. This page and what you typed stay here.`;
+}
+
 /** Above the page while a known session cannot be checked: said politely, gone once the server answers. */
 export function SessionRetryNotice({ session }: { session: UseQueryResult<SessionInfo> }) {
   return (
@@ -41,7 +51,7 @@ export function SessionRetryNotice({ session }: { session: UseQueryResult<Sessio
     <div aria-live="polite" data-testid="session-retry">
       {session.isError && session.data !== undefined && (
         <Card as="p" tone="warning" padding="none" className="mb-3 px-3 py-2 text-sm">
-          Can't reach the server — retrying. This page and what you typed stay here.
+          {retryText(session.error)}
         </Card>
       )}
     </div>

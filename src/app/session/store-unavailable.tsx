@@ -1,9 +1,10 @@
 import { Button } from '../ui/button.tsx';
 import { Card } from '../ui/card.tsx';
+import { STORE_DOWN_TEXT } from './store-down.ts';
 
 /** What the server's `store_unavailable` means for the person in front of the screen. */
 export const STORE_UNAVAILABLE_TEXT =
-  'Candidate Lookup cannot reach its session store right now, so nobody can sign in or look candidates up. ' +
+  `${STORE_DOWN_TEXT}, so nobody can sign in or look candidates up. ` +
   'Nothing is wrong with your account or the id; it resumes by itself once the store is back. Try again in a moment.';
 
 /** Instead of the page while sign-in cannot be checked (the shared store is down). */
