@@ -114,6 +114,40 @@ describe('a restart of the server', { timeout: 20_000 }, () => {
     expect(screen.getByTestId('session')).toHaveTextContent('sam');
   });
 
+  it('shows the notice inside the open reply editor, as the one live region, and above the page again once it closes', async () => {
+    const user = userEvent.setup();
+    const { server } = showDuringDeploys();
+    const source = await stream();
+    const { editor } = await openEditor(user);
+    // The page behind a modal dialog is hidden by its backdrop and inert: the live region waits inside the
+    // dialog from when it opens (one added with its words is not always read out), and nowhere else.
+    expect(within(editor).getByTestId('session-retry')).toBeEmptyDOMElement();
+    expect(within(editor).getByTestId('session-retry')).toHaveAttribute('aria-live', 'polite');
+    expect(screen.getAllByTestId('session-retry')).toHaveLength(1);
+
+    server.down = true;
+    source.fail(0);
+    await waitFor(() => expect(within(editor).getByTestId('session-retry')).toHaveTextContent("Can't reach the server — retrying."), {
+      timeout: 10_000,
+    });
+    expect(screen.getAllByText(/Can't reach the server/)).toHaveLength(1);
+    const regionsSaying = [...document.querySelectorAll('[aria-live], [role="status"], [role="alert"]')].filter((region) =>
+      region.textContent?.includes("Can't reach the server"),
+    );
+    expect(regionsSaying).toEqual([within(editor).getByTestId('session-retry')]);
+
+    // Closed: the notice is back above the page, still the only one.
+    await user.click(within(editor).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(screen.getByRole('main')).toContainElement(retryNotice());
+    expect(retryNotice()).toHaveTextContent("Can't reach the server — retrying.");
+    expect(screen.getAllByText(/Can't reach the server/)).toHaveLength(1);
+
+    server.down = false;
+    source.open();
+    await waitFor(() => expect(retryNotice()).toBeEmptyDOMElement());
+  });
+
   it('asks again by itself when the live stream stays away, and the notice goes once the server answers', async () => {
     const page = await pageWithStream();
     await screen.findByRole('heading', { level: 1 });

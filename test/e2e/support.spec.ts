@@ -68,3 +68,37 @@ test('a support user sees the recorded reason of a rejected candidate, then edit
   await expect(page.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBeHidden();
   await context.close();
 });
+
+test('a support agent typing a reply sees, inside the reply editor, that the server is being asked again', async ({ browser }) => {
+  const context = await browser.newContext({
+    extraHTTPHeaders: { 'X-Forwarded-User': 'sam@example.org', 'X-Forwarded-Role': 'support' },
+    viewport: { width: 1280, height: 900 },
+  });
+  const page = await context.newPage();
+  // The live stream ends as soon as it opens and comes back after 3 s: each drop re-checks the session,
+  // as a restart's does. Nothing else of the server is touched (it is shared with the other specs).
+  await page.route('**/api/events', (route) => route.fulfill({ status: 200, contentType: 'text/event-stream', body: 'retry: 3000\n\n' }));
+  await page.goto(`${gatewayUrl}/candidates/refId/${REJECTED}`);
+  await page.getByRole('button', { name: 'Copy reply' }).click();
+  const editor = page.getByRole('dialog', { name: 'Reply to the customer' });
+  await editor.getByRole('textbox', { name: 'Reply' }).pressSequentially('kept');
+
+  // The server stops answering the session's re-check, as while it restarts.
+  await page.route('**/api/session', (route) => route.abort('connectionrefused'));
+  const notice = editor.getByTestId('session-retry');
+  await expect(notice).toHaveText("Can't reach the server — retrying. This page and what you typed stay here.");
+  await expect(notice).toBeVisible();
+  // Over the dialog's backdrop, not behind it: the browser's own hit test at its middle finds the notice.
+  const onTop = await notice.evaluate((element) => {
+    const box = element.getBoundingClientRect();
+    return element.contains(document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2));
+  });
+  expect(onTop).toBe(true);
+  await expect(page.getByTestId('session-retry')).toHaveCount(1);
+  expect(await seriousViolations(page)).toEqual([]);
+
+  await page.unroute('**/api/session');
+  await expect(notice).toBeEmpty();
+  await expect(editor.getByRole('textbox', { name: 'Reply' })).toHaveValue(/kept/);
+  await context.close();
+});

@@ -1,10 +1,12 @@
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
+import { createPortal } from 'react-dom';
 import type { SessionInfo } from '../../kyc/contract/api.ts';
 import { ApiError } from '../api/api-error.ts';
 import { useLiveState } from '../live/live-stream.ts';
 import { Button } from '../ui/button.tsx';
 import { Card } from '../ui/card.tsx';
+import { useDialogNotices } from '../ui/dialog-notice-places.ts';
 import { STORE_DOWN_TEXT } from './store-down.ts';
 
 /**
@@ -43,9 +45,14 @@ function retryText(error: unknown): string {
   return `${what} — retrying. This page and what you typed stay here.`;
 }
 
-/** Above the page while a known session cannot be checked: said politely, gone once the server answers. */
+/**
+ * Above the page while a known session cannot be checked: said politely, gone once the server answers.
+ * While a modal dialog is open (the reply editor, the pictures) the page behind it is hidden and inert, so
+ * the notice shows in the dialog instead: moved, never copied, so it stays one live region, read out once.
+ */
 export function SessionRetryNotice({ session }: { session: UseQueryResult<SessionInfo> }) {
-  return (
+  const dialog = useDialogNotices();
+  const notice = (
     // A live region from the start (one added with its words is not always read out), without the status
     // role: a page's own status messages stay the only ones.
     <div aria-live="polite" data-testid="session-retry">
@@ -56,6 +63,7 @@ export function SessionRetryNotice({ session }: { session: UseQueryResult<Sessio
       )}
     </div>
   );
+  return dialog ? createPortal(notice, dialog) : notice;
 }
 
 /** Instead of the page when the first check of the session failed: nothing is shown yet, so nothing is lost. */

@@ -1,5 +1,6 @@
 import { type KeyboardEvent, type ReactNode, useId, useLayoutEffect, useRef } from 'react';
 import { cn } from './cn.ts';
+import { DialogNotices } from './dialog-notices.tsx';
 
 /**
  * A small modal dialog, open while it is rendered: the browser's own `<dialog>` (focus kept inside,
@@ -54,6 +55,7 @@ export function ModalDialog({
       <h2 id={titleId} className="mb-3 text-lg font-semibold">
         {title}
       </h2>
+      <DialogNotices />
       {children}
     </dialog>
   );

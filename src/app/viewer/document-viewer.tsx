@@ -3,6 +3,7 @@ import { compareCounterpart } from '../../kyc/view/attributes.ts';
 import { usePinnedReveal } from '../preferences/privacy-reveal.tsx';
 import { useWorkSession } from '../session/session-end.ts';
 import { SessionEndedNotice } from '../session/session-ended-notice.tsx';
+import { DialogNotices } from '../ui/dialog-notices.tsx';
 import type { ViewerPicture } from './viewer-picture.ts';
 import { ViewerToolbar } from './viewer-toolbar.tsx';
 import { ZoomPane, type PaneControls } from './zoom-pane.tsx';
@@ -203,12 +204,16 @@ export function DocumentViewer({
       closedby="any"
       className="m-auto flex h-[94vh] max-h-none w-[96vw] max-w-none flex-col gap-2 rounded-lg bg-slate-900 p-3 text-white shadow-2xl backdrop:bg-slate-950/80"
     >
-      <ViewerToolbar
-        title={pair ? 'Compare' : `${shown.label} · ${view.index + 1} of ${view.count}`}
-        view={view}
-        pane={pane}
-        close={() => dialog.current?.close()}
-      />
+      {/* One flex item with the toolbar: a place with no notice in it takes no gap from the pictures. */}
+      <div>
+        <ViewerToolbar
+          title={pair ? 'Compare' : `${shown.label} · ${view.index + 1} of ${view.count}`}
+          view={view}
+          pane={pane}
+          close={() => dialog.current?.close()}
+        />
+        <DialogNotices className="has-[p]:mt-2" />
+      </div>
       {session.state === 'ended' && (
         <SessionEndedNotice user={session.user} kept="The pictures stay open here; sign in again before you look anything else up." />
       )}
