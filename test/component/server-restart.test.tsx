@@ -116,8 +116,7 @@ describe('a restart of the server', { timeout: 20_000 }, () => {
 
   it('shows the notice inside the open reply editor, as the one live region, and above the page again once it closes', async () => {
     const user = userEvent.setup();
-    const { server } = showDuringDeploys();
-    const source = await stream();
+    const { server, source } = await pageWithStream();
     const { editor } = await openEditor(user);
     // The page behind a modal dialog is hidden by its backdrop and inert: the live region waits inside the
     // dialog from when it opens (one added with its words is not always read out), and nowhere else.
@@ -160,8 +159,7 @@ describe('a restart of the server', { timeout: 20_000 }, () => {
   });
 
   it('says the session store is away, not the server, while the server answers store_unavailable', async () => {
-    const { server } = showDuringDeploys();
-    const source = await stream();
+    const { server, source } = await pageWithStream();
     await screen.findByRole('heading', { level: 1 });
     // Redis goes away: the server is up and answers every check, 503 store_unavailable.
     server.storeDown = true;
