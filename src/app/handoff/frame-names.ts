@@ -9,6 +9,13 @@ const PARTICLE = /^\p{Ll}{1,3}$/u;
 /** Where one part of a line ends and another begins: "Re: Gertrude Zyxwvut, born …". */
 const PART_BREAK = /[,;:!?()[\]{}"“”«»/|•]+|\s[-–—]\s/u;
 
+/** An initial: one letter, maybe with its dot ("A.", "a"). */
+const INITIAL = /^\p{L}\.?$/u;
+/** A letter alone, without a dot: "a" or "A" starts no name ("A quick update"). */
+const isLetterAlone = (word: string) => INITIAL.test(word) && !word.endsWith('.');
+/** An initial written as one starts a name: a capital with its dot ("A. Zyxwvut"). */
+const startsAsInitial = (word: string) => INITIAL.test(word) && !isLetterAlone(word) && /^\p{Lu}/u.test(word);
+
 const bare = (word: string) => folded(word).replace(/’/gu, "'").replace(/\.$/u, '');
 // "I" names the agent, never a customer ("Hi, I am Sam."); "I." is an initial ("Dear I. Smith,").
 const isNoOne = (word: string) => NO_ONE.has(bare(word)) || SALUTATION.has(bare(word)) || folded(word) === 'i';
@@ -17,7 +24,7 @@ const isNoOne = (word: string) => NO_ONE.has(bare(word)) || SALUTATION.has(bare(
  * Zyxwvut": "a" is an article too), or a common word written with a capital (WEAK: "Billie Holiday").
  */
 const goesOn = (word: string, anyCase: boolean) =>
-  /^\p{L}\.?$/u.test(word) ? anyCase || /^\p{Lu}/u.test(word) : WEAK.has(bare(word)) && CAPITALISED.test(word);
+  INITIAL.test(word) ? anyCase || /^\p{Lu}/u.test(word) : WEAK.has(bare(word)) && CAPITALISED.test(word);
 /**
  * Whether the word at `index` goes on with the run of `names` (or starts one right after a word a name
  * follows: "Re: An Nguyen,"): an initial before another word, or a common word with a capital; not an
@@ -26,9 +33,9 @@ const goesOn = (word: string, anyCase: boolean) =>
 function goesOnAt(words: readonly string[], index: number, names: readonly string[]): boolean {
   const word = words[index]!;
   // An initial with its dot ("A. Zyxwvut") may start a name; a letter alone is "a" there ("A quick update").
-  const after = names.length > 0 || /^\p{Lu}\.$/u.test(word) || (index > 0 && LEAD.has(bare(words[index - 1]!)));
+  const after = names.length > 0 || startsAsInitial(word) || (index > 0 && LEAD.has(bare(words[index - 1]!)));
   if (!after || !goesOn(word, false)) return false;
-  if (/^\p{L}\.?$/u.test(word)) return index < words.length - 1;
+  if (INITIAL.test(word)) return index < words.length - 1;
   return !(names.length === 1 && ORGANISATION.has(bare(word)));
 }
 // The time of day is read as the greeting word it goes with: "good morning, ana silva", "guten tag, ana silva".
@@ -94,7 +101,7 @@ function nameAlone(words: readonly string[], own: ReadonlySet<string>): Named {
   // after a name's word in any case ("gertrude a zyxwvut").
   const isNameWord = (word: string, at: number) =>
     LETTERS.test(word) &&
-    (!isNoOne(word) || (at < words.length - 1 && goesOn(word, at > 0) && (at > 0 || !/^\p{L}$/u.test(word)) && !isNoOne(words[at + 1]!)));
+    (!isNoOne(word) || (at < words.length - 1 && goesOn(word, at > 0) && (at > 0 || !isLetterAlone(word)) && !isNoOne(words[at + 1]!)));
   while (names < words.length && isNameWord(words[names]!, names)) names += 1;
   if (names < 2 || names > MAX_NAME_WORDS || isOwn(words.slice(0, names), own)) return undefined;
   const after = words.slice(names);
