@@ -176,6 +176,39 @@ describe('the greeting and sign-off kept in the browser', () => {
     );
   });
 
+  it("attack: refuses any one word of the candidate's name, in any case, inside a sentence, and keeps the ordinary frames on their page", () => {
+    // "Thanks again ada, for your patience" was kept for Ada Augusta Lovelace: only her name's parts
+    // ("Ada Augusta") and the whole were compared, not each word of them.
+    const candidate = fc
+      .tuple(fullName, fullName, fc.boolean())
+      .map(([[given, family], [second, other], doubleFamily]) =>
+        doubleFamily ? { given, family: `${family}-${other}` } : { given: `${given} ${second}`, family },
+      );
+    const sentence = fc.constantFrom(
+      (word: string) => ({ greeting: 'Hello,', signOff: `Thanks again ${word}, for your patience` }),
+      (word: string) => ({ greeting: `Hi, we spoke with ${word} today.`, signOff: '' }),
+      (word: string) => ({ greeting: 'Hello,', signOff: `Kind regards,\nSam (for ${word})` }),
+    );
+    fc.assert(
+      fc.property(candidate, writtenIn, sentence, fc.nat(), ({ given, family }, write, place, at) => {
+        const words = `${given} ${family}`.split(/[\s-]/u);
+        const frame = place(write(words[at % words.length]!));
+        const known = { ids: ['r1'], details: detailsOf(recordOf(given, family)) };
+        expect(frameProblem(frame, known), JSON.stringify(frame)).toMatch(/this candidate's name/);
+      }),
+      { numRuns: 150 },
+    );
+    // Common words in the frames agents write are no candidate's name (fullName holds none of them).
+    const signOff = fc.array(fc.constantFrom(...SIGN_OFF_LINES, ...LOWER_CASE_LINES), { maxLength: 3 }).map((lines) => lines.join('\n'));
+    fc.assert(
+      fc.property(candidate, fc.constantFrom(...GREETINGS), signOff, ({ given, family }, greeting, s) => {
+        const known = { ids: ['r1'], details: detailsOf(recordOf(given, family)) };
+        expect(frameProblem({ greeting, signOff: s }, known), s).toBeUndefined();
+      }),
+      { numRuns: 150 },
+    );
+  });
+
   it("attack: refuses any full name, in any case, where a frame puts a name, on a page that knows no candidate's name", () => {
     const placed = fc.constantFrom(
       (name: string) => ({ greeting: `Dear ${name},`, signOff: '' }),

@@ -97,6 +97,24 @@ describe('the greeting and sign-off', () => {
     for (const phone of ['0701234567', '06 12 34 56 78']) expect(problem('Hi,', phone), phone).toMatch(/a phone number/);
   });
 
+  it("attack: refuses one word of the candidate's name in lower case inside a sentence, and the particles of it alone are kept", () => {
+    const record = {
+      status: 'approved',
+      refId: 'r1',
+      identities: {
+        given_name: { type: 'string', value: 'Ada Augusta' },
+        family_name: { type: 'string', value: 'de Lovelace-King' },
+      },
+    } as unknown as CandidateRecord;
+    const known = { ids: ['r1'], details: detailsOf(record) };
+    // Each was kept: only "Ada Augusta", "de Lovelace-King" and the whole name were compared.
+    for (const signOff of ['Thanks again ada, for your patience', 'Sam, for AUGUSTA', 're: king', 'Lovelace file'])
+      expect(frameProblem({ greeting: 'Hello,', signOff }, known), signOff).toMatch(/^Not saved: “\S+” is this candidate's name\./);
+    // Their particle and words that only hold their name are not their name.
+    for (const signOff of ['Kind regards, Sam de Support', 'Thanks for your patience, Adam', 'Sam\nAdamant Payments'])
+      expect(frameProblem({ greeting: 'Hello,', signOff }, known), signOff).toBeUndefined();
+  });
+
   it("refuses a greeting that names someone, which a support user's page has no name to compare with", () => {
     const none = { ids: [], details: [] };
     // One given name after the greeting word is one customer's, put before every later customer's reply.

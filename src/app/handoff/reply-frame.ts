@@ -105,14 +105,21 @@ export interface KnownOfCandidate {
   details: readonly string[];
 }
 
-/** The candidate's name (each part and whole) and e-mail address, as far as the record shown holds them. */
+/**
+ * The candidate's name (each part, each word of a part and the whole) and e-mail address, as far as the
+ * record shown holds them. Each word, as "Thanks again ada, for your patience" names Ada Augusta
+ * Lovelace as surely as "Ada Augusta" does (only the parts were compared, and it was kept); not a
+ * particle written in lower case ("de", "van") nor a letter alone, which name no one by themselves.
+ */
 export function detailsOf(record: CandidateRecord): string[] {
   const text = (name: string) => {
     const attribute = record.identities?.[name];
     return attribute?.type === 'string' ? attribute.value.trim() : '';
   };
-  const details = [text('given_name'), text('family_name'), candidatePersonName(record)?.full ?? '', text('email')];
-  return details.filter((detail) => detail !== '');
+  const parts = [text('given_name'), text('family_name')];
+  const words = parts.flatMap((part) => part.split(/[\s-]+/u)).filter((word) => !/^(?:\p{Ll}{1,3}|\p{L}\.?)$/u.test(word));
+  const details = [...parts, candidatePersonName(record)?.full ?? '', ...words, text('email')];
+  return [...new Set(details)].filter((detail) => detail !== '');
 }
 
 /**
