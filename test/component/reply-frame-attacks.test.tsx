@@ -49,6 +49,8 @@ describe('the greeting and sign-off on a support user page', { timeout: 20_000 }
     ["the candidate's id in another case in the sign-off", 'Hello,', 'Re: CUST_000482'],
     ["the candidate's id with a zero-width space inside", 'Hello,', 'Re: cust_\u200b000482'],
     ['another candidate\'s id joined by "_" in the greeting', 'Hello user_7781,', ''],
+    ["another candidate's id written with a space in the greeting", 'Hello user 7781,', ''],
+    ['the candidate\'s id written with a "/" in the sign-off', 'Hello,', 'ref cust/000482'],
     ["the candidate's id written with a space in the sign-off", 'Hello,', 'ref CUST 000482'],
     ['an e-mail address written with "(at)"', 'Hello,', 'gertrude (at) example.org'],
     ['an e-mail address written with "[at]" and "[dot]"', 'Hello,', 'gertrude [at] example [dot] org'],

@@ -162,6 +162,25 @@ describe('the greeting and sign-off kept in the browser', () => {
     );
   });
 
+  it('attack: refuses the candidate\'s id with any mark or space between its parts, and any id written apart after "user" or "cust"', () => {
+    // A space, "/", "#", ":" or a dash between the parts kept an id ("user 7781" on another page, "cust/000482" on its own).
+    const mark = fc.constantFrom(' ', '/', '#', ': ', ' – ', '—', ' / ', '·', '\\', ' # ');
+    const parts = fc.tuple(
+      fc.constantFrom('user', 'cust', 'customer', 'ticket', 'case', 'ref', 'client'),
+      fc.stringMatching(/^[0-9]{4,7}$/),
+    );
+    fc.assert(
+      fc.property(fc.constantFrom(...GREETINGS), parts, mark, (g, [letters, digits], between) => {
+        const own = { ids: [`${letters}_${digits}`], details: [] };
+        expect(frameProblem({ greeting: g, signOff: `Re: ${letters}${between}${digits}` }, own)).toMatch(/this candidate's id/);
+        expect(frameProblem({ greeting: g, signOff: `Re: ${letters.toUpperCase()}${between}${digits}` }, none)).toMatch(
+          /a document or reference number/,
+        );
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it('attack: refuses any candidate name, in any case, anywhere in a frame, where the page has their record', () => {
     const signOff = fc.array(fc.constantFrom(...SIGN_OFF_LINES), { minLength: 1, maxLength: 3 }).map((lines) => lines.join('\n'));
     fc.assert(

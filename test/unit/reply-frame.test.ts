@@ -61,6 +61,28 @@ describe('the greeting and sign-off', () => {
     expect(frameProblem({ greeting: 'Hello,', signOff: 'Support 2025-2026, desk 4410\nMon-Fri 09.00-17.00' }, own)).toBeUndefined();
   });
 
+  it("attack: refuses an id written with a space or another mark between its parts, this candidate's or after a word that says an id follows", () => {
+    // On cust_000482's page "Hello user 7781," was kept where "Hello user_7781," was refused; on its own
+    // page "ref cust/000482" and "Re: cust#000482" were kept, as only spaces, "_", "." and "-" were ignored.
+    const ticket = { ids: ['cust_000482'], details: [] };
+    for (const greeting of [
+      'Hello user 7781,',
+      'Re: USER 7781',
+      'user: 7781',
+      'Hi, re user no. 7781',
+      'Re: user – 7781',
+      'Re: user#7781',
+      'Re: user–7781',
+      'case 12 34 56',
+    ])
+      expect(frameProblem({ greeting, signOff: '' }, ticket), greeting).toMatch(/must not hold a document or reference number/);
+    for (const signOff of ['ref cust/000482', 'Re: cust#000482', 'cust – 000482', 'cust: 000482', 'Re: cust·000·482'])
+      expect(frameProblem({ greeting: 'Hello,', signOff }, ticket), signOff).toMatch(/must not hold this candidate's id/);
+    // The agent's desk, hours, years and a customer spoken of stay kept: no word there says an id follows.
+    for (const signOff of ['Support 2026, desk 4410', 'Room 1204, Mon–Fri 09:00–17:00', 'Customer Care since 2019', 'Open 24/7'])
+      expect(frameProblem({ greeting: 'Hello,', signOff }, ticket), signOff).toBeUndefined();
+  });
+
   it("refuses any e-mail address or phone number, and the candidate's name and e-mail as words of their own", () => {
     const record = {
       status: 'approved',

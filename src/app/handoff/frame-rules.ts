@@ -59,11 +59,21 @@ const PHONE_DIGITS = 8;
  */
 const PHONE_LIKE = /^[+(]|^\p{Nd}+$|\p{Nd}\s+[(\p{Nd}]/u;
 /**
- * A run of letters and digits, maybe joined by "-", "_" or ".": a document or reference number has 6 or
- * more, 4 of them digits and a letter. (Not joined on "_" and ".", another candidate's id, "cust_000482",
- * read as "cust" and "000482" and was kept.)
+ * A run of letters and digits, maybe joined by "-", "_", ".", "#" or a dash: a document or reference
+ * number has 6 or more, 4 of them digits and a letter. (Not joined on "_" and ".", another candidate's
+ * id, "cust_000482", read as "cust" and "000482" and was kept; on "#" or "–", "user#7781" still was.)
  */
-const LETTER_DIGIT_RUN = /[\p{L}\p{Nd}](?:[\p{L}\p{Nd}_.-]*[\p{L}\p{Nd}])?/gu;
+const LETTER_DIGIT_RUN = /[\p{L}\p{Nd}](?:[\p{L}\p{Nd}_.#–—-]*[\p{L}\p{Nd}])?/gu;
+/**
+ * An id written apart: a word that says an id follows, then its digits after a space or any mark ("user
+ * 7781", "cust: 000 482", "ticket / 4410", "user no. 7781"), read as one run as "user-7781" is. Only
+ * after such a word: "desk 4410" and "Support 2026" have the same shape and are the agent's own, kept.
+ */
+const ID_WORD = 'user|usr|cust|customer|client|applicant|member|account|acct|candidate|case|ticket|ref|reference|record|id';
+const SPACED_ID = new RegExp(
+  `(?<![\\p{L}\\p{Nd}])(?:${ID_WORD})(?:[^\\p{L}\\p{Nd}\\n]{1,3}(?:no|nr|number|id)\\.?)?[^\\p{L}\\p{Nd}\\n]{1,3}\\p{Nd}(?:[^\\p{L}\\p{Nd}\\n]?\\p{Nd})*`,
+  'gu',
+);
 /** Scripts written without spaces between words: a name there is found anywhere in the text. */
 const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}]/u;
 
@@ -71,9 +81,9 @@ const phoneNumberIn = (text: string) =>
   [...text.matchAll(DIGIT_RUN)].find(([run]) => count(run, /\p{Nd}/u) >= PHONE_DIGITS && PHONE_LIKE.test(run))?.[0];
 const count = (text: string, what: RegExp) => [...text].filter((char) => what.test(char)).length;
 
-/** "X1234567", "AB-123456", "support-ticket-4410": a passport, an id card or a case number. */
+/** "X1234567", "AB-123456", "support-ticket-4410", "user 7781": a passport, an id card or a case number. */
 const documentNumberIn = (text: string) =>
-  [...text.matchAll(LETTER_DIGIT_RUN)].find(
+  [...text.matchAll(LETTER_DIGIT_RUN), ...text.matchAll(SPACED_ID)].find(
     ([run]) => count(run, /[\p{L}\p{Nd}]/u) >= 6 && count(run, /\p{Nd}/u) >= 4 && /\p{L}/u.test(run),
   )?.[0];
 
@@ -136,8 +146,11 @@ export function holdsDetail(text: string, detail: string): boolean {
   return new RegExp(`(?<![\\p{L}\\p{M}\\p{N}])${escaped}(?![\\p{L}\\p{M}\\p{N}])`, 'u').test(text);
 }
 
-/** What separates the parts of an id as people write it: "cust_000482", "cust-000482", "CUST 000482", "cust.000482". */
-const ID_SEPARATORS = /[\s_.-]+/gu;
+/**
+ * What separates the parts of an id as people write it: "cust_000482", "cust-000482", "CUST 000482",
+ * "cust.000482", and any other mark ("user/7781", "user#7781", "user – 7781", "user: 7781" were kept).
+ */
+const ID_SEPARATORS = /[^\p{L}\p{N}]+/gu;
 const joined = (text: string) => folded(text).replace(ID_SEPARATORS, '');
 /**
  * Which of the candidate's ids the (folded) text holds, whatever its case, format characters and
