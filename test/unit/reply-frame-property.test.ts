@@ -240,6 +240,7 @@ describe('the greeting and sign-off kept in the browser', () => {
       (name: string) => ({ greeting: 'Hello,', signOff: `Best wishes from ${name}` }),
       (name: string) => ({ greeting: `Greetings from ${name}`, signOff: '' }),
       (name: string) => ({ greeting: `Hello from the Acme team to ${name},`, signOff: '' }),
+      (name: string) => ({ greeting: `Hello from Acme, ${name},`, signOff: '' }),
       (name: string) => ({ greeting: `Good morning, ${name}`, signOff: '' }),
       (name: string) => ({ greeting: `Guten Tag, ${name}`, signOff: '' }),
       (name: string) => ({ greeting: `Dear Mr/Ms ${name},`, signOff: '' }),

@@ -263,6 +263,30 @@ describe('the greeting and sign-off', () => {
     expect(problem('Hello from Sam Smith', 'sam.smith')).toBeUndefined();
   });
 
+  it('attack: refuses a name greeted in the part after a greeting from somewhere, as after "Hi,"', () => {
+    const none = { ids: [], details: [] };
+    const problem = (greeting: string) => frameProblem({ greeting, signOff: '' }, none, 'sam');
+    // Each was kept: who a greeting from somewhere greets was read after its "to" only.
+    for (const greeting of [
+      'Hello from Acme, Gertrude,',
+      'hello from acme, gertrude',
+      'Greetings from San Francisco, Mrs Zyxwvut',
+      'Hello from Acme, gertrude zyxwvut',
+      'Hi from the support team; Gertrude Zyxwvut,',
+    ])
+      expect(problem(greeting), greeting).toMatch(
+        /“[^”]*gertrude[^”]*” reads like a person's name|“Mrs Zyxwvut” reads like a person's name/i,
+      );
+    // A sentence there greets no one, as after "Hi,".
+    for (const greeting of [
+      'Hello from Acme, welcome to Acme Support.',
+      'Greetings from San Francisco, I am Sam.',
+      'Hello from London, hope you are well',
+      'Hello from the Acme team, thanks for waiting.',
+    ])
+      expect(problem(greeting), greeting).toBeUndefined();
+  });
+
   it("keeps ordinary sign-offs and greetings that were refused as a person's name", () => {
     const none = { ids: [], details: [] };
     // Each was refused: two words of letters at the start of a line read as a name in any case.

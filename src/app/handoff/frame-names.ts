@@ -116,6 +116,8 @@ function nameAlone(words: readonly string[], own: ReadonlySet<string>): Named {
  */
 function nameInPlace(parts: ReadonlyArray<readonly string[]>, own: ReadonlySet<string>): Named {
   for (const part of parts) {
+    // "Hello from Acme, ana silva": a greeting from a place leads the next part as "Hello," does.
+    if (greetsFrom(part)) continue;
     let leads = 0;
     while (leads < part.length && isLead(part[leads]!)) leads += 1;
     const named = nameAlone(part.slice(leads), own);
@@ -134,6 +136,8 @@ function greeted(part: readonly string[]): readonly string[] {
 }
 
 const isSentFrom = (part: readonly string[]) => SALUTATION.has(bare(part[0] ?? '')) && bare(part[1] ?? '') === 'from';
+/** A greeting from a place that greets no one in it ("Hello from Acme", no "to"): who it greets is in the next part. */
+const greetsFrom = (part: readonly string[]) => isSentFrom(part) && placeEnd(part) === part.length;
 /** Where the place after a greeting's "from" ends: at its "to", or at the part's end. */
 function placeEnd(part: readonly string[]): number {
   const to = part.findIndex((word, index) => index > 1 && bare(word) === 'to');
@@ -224,7 +228,9 @@ function greetedName(parts: ReadonlyArray<readonly string[]>, own: ReadonlySet<s
   if (named) return named;
   // "Hi, Ana", "Guten Tag, Ana": a greeting word alone in its part (with the time of day) greets whoever
   // the next part names, if capitalised, or in any case when that one word is all the part holds ("hi,
-  // ana"; "hi, hope you are well" is kept).
+  // ana"; "hi, hope you are well" is kept). So does a greeting from a place: "Hello from Acme, Gertrude,"
+  // (kept, where "Hello from Acme to Gertrude," was refused).
   const next = parts[1] ?? [];
-  return greetsOnly(parts[0] ?? []) ? oneNameGreeted(next, next.length === 1) : undefined;
+  const first = parts[0] ?? [];
+  return greetsOnly(first) || greetsFrom(first) ? oneNameGreeted(next, next.length === 1) : undefined;
 }
