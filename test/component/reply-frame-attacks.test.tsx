@@ -84,6 +84,15 @@ describe('the greeting and sign-off on a support user page', { timeout: 20_000 }
     });
   });
 
+  it("saves a greeting from a country or territory, which was refused as a person's name", async () => {
+    const { frame, greeting } = await saveFrame('Greetings from Hong Kong,', 'Kind regards,\nSam');
+    expect(frame.getByText('Saved in this browser for your replies.')).toBeInTheDocument();
+    expect(greeting).not.toHaveAttribute('aria-invalid');
+    expect({ ...localStorage }).toEqual({
+      [frameKey('sam')]: JSON.stringify({ greeting: 'Greetings from Hong Kong,', signOff: 'Kind regards,\nSam' }),
+    });
+  });
+
   it('saves the agent\'s own full name, as the session names them, a greeting from a place and "I am"', async () => {
     // Each was refused as a person's name, and the agent could keep no frame that signs with their name.
     const session: SessionInfo = { mode: 'users', user: 'sam.smith', role: 'support' };

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { detailsOf, framed, frameKey, frameProblem, reframed } from '../../src/app/handoff/reply-frame.ts';
+import { detailsOf, framed, frameKey, frameProblem, placesOf, reframed } from '../../src/app/handoff/reply-frame.ts';
 import type { CandidateRecord } from '../../src/kyc/contract/schema.ts';
 
 /** The agent's greeting and sign-off around a reply (issue 33): composed, changed under edits, and what may be kept. */
@@ -261,6 +261,46 @@ describe('the greeting and sign-off', () => {
     ])
       expect(problem(greeting), greeting).toBeUndefined();
     expect(problem('Hello from Sam Smith', 'sam.smith')).toBeUndefined();
+  });
+
+  it("keeps a greeting from a country or territory, which was refused as a person's name", () => {
+    const none = { ids: [], details: [] };
+    // Each was refused: two capitalised words after "from" with no "San" or "Lake" in them read as a name.
+    for (const greeting of [
+      'Greetings from Hong Kong',
+      'greetings from hong kong,',
+      'Hello from Sri Lanka,',
+      'Hello from the United Kingdom,',
+      'Hallo from Vereinigtes Königreich,',
+    ])
+      expect(frameProblem({ greeting, signOff: '' }, none, 'sam'), greeting).toBeUndefined();
+    // Beside a name, or a name that no country has, it is refused as before.
+    for (const greeting of [
+      'Greetings from Hong Kong Gertrude Zyxwvut',
+      'Greetings from Gertrude Zyxwvut',
+      'Hello from Sri Lanka to Ana Silva,',
+    ])
+      expect(frameProblem({ greeting, signOff: '' }, none, 'sam'), greeting).toMatch(/a person's name/);
+  });
+
+  it("attack: refuses a greeting from the candidate's city or street, where the page has their address", () => {
+    // A greeting from Hong Kong would be kept now; from where the candidate lives it tells every later customer where that is.
+    const record = {
+      status: 'approved',
+      refId: 'r1',
+      identities: {
+        address: { type: 'string', value: JSON.stringify({ address: '88 Queensway', city: 'Hong Kong', country: 'HKG' }) },
+      },
+    } as unknown as CandidateRecord;
+    const known = { ids: ['r1'], details: detailsOf(record), places: placesOf(record) };
+    expect(known.places).toEqual(['88 Queensway', 'Hong Kong']);
+    for (const greeting of ['Greetings from Hong Kong,', 'greetings from HONG KONG', 'Hello from 88 Queensway,'])
+      expect(frameProblem({ greeting, signOff: '' }, known, 'sam'), greeting).toMatch(
+        /^Not saved: “(Hong Kong|88 Queensway)” is where this candidate lives\./,
+      );
+    // Another country is no one's, and the city elsewhere than where a greeting comes from is read as any words are.
+    expect(frameProblem({ greeting: 'Hello from Sri Lanka,', signOff: '' }, known, 'sam')).toBeUndefined();
+    expect(frameProblem({ greeting: 'Hello,', signOff: 'Kind regards,\nSam, Hong Kong desk' }, known, 'sam')).toBeUndefined();
   });
 
   it('attack: refuses a name greeted in the part after a greeting from somewhere, as after "Hi,"', () => {

@@ -1,3 +1,4 @@
+import { countryNameLength } from './frame-places.ts';
 import { folded, refused } from './frame-rules.ts';
 import { LEAD, NO_ONE, ORGANISATION, PLACE, SALUTATION, TIME_OF_DAY, TITLE, WEAK } from './frame-words.ts';
 
@@ -145,8 +146,9 @@ function placeEnd(part: readonly string[]): number {
 }
 /**
  * "Greetings from San Francisco,", "Hello from the Acme team to …": where a greeting comes from, the words
- * after its "from" up to its "to". A word of a place's name there is read as "from" is, a word that names
- * no one and may lead a name, so "San Francisco" is kept and "San Francisco Gertrude Zyxwvut" is not. The
+ * after its "from" up to its "to". A word of a place's name there, or a country's or territory's name
+ * (frame-places.ts: "Hong Kong", "Sri Lanka"), is read as "from" is, a word that names no one and may lead a
+ * name, so "San Francisco" is kept and "San Francisco Gertrude Zyxwvut" is not. The
  * other words are read for a name as any are: two names there cannot be told from a place's by their shape
  * ("Greetings from Gertrude Zyxwvut", "Hello from Sam Smith" for the user sam), and privacy comes first.
  * (All of them were left unread, and a name after "from", or greeted after its "to", was kept.)
@@ -154,7 +156,23 @@ function placeEnd(part: readonly string[]): number {
 function placesRead(part: readonly string[]): readonly string[] {
   if (!isSentFrom(part)) return part;
   const end = placeEnd(part);
-  return part.map((word, index) => (index > 1 && index < end && PLACE.has(bare(word)) ? 'from' : word));
+  const read = part.map((word, index) => (index > 1 && index < end && PLACE.has(bare(word)) ? 'from' : word));
+  // A country's or territory's name is a place's too: "Greetings from Hong Kong," "Hello from Sri Lanka".
+  for (let at = 2; at < end; at++) {
+    const country = countryNameLength(part, at, end);
+    read.fill('from', at, at + country);
+    at += Math.max(country - 1, 0);
+  }
+  return read;
+}
+
+/** The place each greeting from somewhere names, as written ("Hong Kong" in "Greetings from Hong Kong,"). */
+export function greetingPlaces(text: string): string[] {
+  return text
+    .split('\n')
+    .flatMap((line) => line.split(PART_BREAK).map((part) => part.trim().split(/\s+/u).filter(Boolean)))
+    .filter(isSentFrom)
+    .map((part) => part.slice(2, placeEnd(part)).join(' '));
 }
 
 /**
@@ -167,7 +185,7 @@ function nameAsPlace(part: readonly string[], own: ReadonlySet<string>): Named {
   return nameRun(place, false, own) ?? nameInPlace([place], own);
 }
 const NAMED_AS_PLACE =
-  'a person\'s name (after a greeting\'s "from", two names are read as someone\'s, a place\'s too unless a word such as "San", "Los" or "St." is in it: "Greetings from the support team," is kept)';
+  'a person\'s name (after a greeting\'s "from", two names are read as someone\'s, a place\'s too unless a word such as "San", "Los" or "St." is in it or it is a country\'s: "Greetings from the support team," is kept)';
 
 /**
  * A greeting to one given name ("Hello Siobhán,"): in a frame kept for every reply it is one customer's

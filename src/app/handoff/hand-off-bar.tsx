@@ -20,7 +20,7 @@ import { ReplyAction } from './reply-action.tsx';
 import { HandOffNoteLine, type HandOffNote, lookupTooOld, noteShown, type PageRefresh, printFailure, printNote } from './hand-off-note.tsx';
 import { recordExport, recordPrint } from './record-export.ts';
 import { draftsKey } from './reply-drafts.ts';
-import { detailsOf } from './reply-frame.ts';
+import { detailsOf, placesOf } from './reply-frame.ts';
 
 export interface HandOffProps {
   record: CandidateRecord;
@@ -102,7 +102,7 @@ export function HandOffBar(props: HandOffProps) {
             status={record.status}
             record={(template) => exported('reply', { template })}
             user={props.user}
-            known={{ ids: [record.refId, record.recordId, record.blockPassID], details: detailsOf(record) }}
+            known={{ ids: [record.refId, record.recordId, record.blockPassID], details: detailsOf(record), places: placesOf(record) }}
             // The same candidate opened by its refId or its recordId finds the same drafts.
             draftsKey={draftsKey(info.name, props.user, record.recordId ? `recordId:${record.recordId}` : `${kind}:${id}`)}
             onGone={() => note.current?.focus()}

@@ -1,6 +1,7 @@
 import { candidatePersonName } from '../../kyc/contract/candidate-name.ts';
 import type { CandidateRecord } from '../../kyc/contract/schema.ts';
-import { nameProblem } from './frame-names.ts';
+import { decodeAddress } from '../../kyc/view/address.ts';
+import { greetingPlaces, nameProblem } from './frame-names.ts';
 import { contactProblem, folded, heldId, holdsDetail, refused } from './frame-rules.ts';
 
 /**
@@ -103,6 +104,16 @@ export interface KnownOfCandidate {
   ids: ReadonlyArray<string | null | undefined>;
   /** Given name, family name, the full name, the e-mail address. A support user's record has none: identities stay on the server. */
   details: readonly string[];
+  /** Their street and city where the record has an address (placesOf): no greeting may come from there. */
+  places?: readonly string[];
+}
+
+/** The candidate's street and city, as far as the record shown holds an address. */
+export function placesOf(record: CandidateRecord): string[] {
+  const attribute = record.identities?.address;
+  const address = attribute?.type === 'string' ? decodeAddress(attribute.value) : undefined;
+  if (!address?.ok) return [];
+  return [address.value.address, address.value.city].map((place) => place?.trim() ?? '').filter((place) => place !== '');
 }
 
 /**
@@ -124,7 +135,8 @@ export function detailsOf(record: CandidateRecord): string[] {
 
 /**
  * What is wrong with a frame to keep, or undefined: too long, or holding the candidate's id (any case, any
- * invisible character or separator inside), name or e-mail address, or in any line of either field a person's name
+ * invisible character or separator inside), name (or a word of it) or e-mail address, a greeting from
+ * their street or city, or in any line of either field a person's name
  * (but the signed-in `user`'s own, as far as their user name tells it: nameProblem), an e-mail address, a
  * phone number, a date or a document number (whose it is cannot be told, so none is kept). A guard
  * against slips, not a guarantee: a name or number of another shape still goes through.
@@ -143,6 +155,11 @@ export function frameProblem(frame: ReplyFrame, known: KnownOfCandidate, user?: 
     const reads = detail.includes('@') ? "is this candidate's e-mail address" : "is this candidate's name";
     return refused("this candidate's name or e-mail address", detail, reads);
   }
+  // A place is no one's name ("Greetings from Hong Kong,"), but the candidate's street or city is where
+  // they live: a greeting from there would tell every later customer where this one does.
+  const places = greetingPlaces(`${frame.greeting}\n${frame.signOff}`).map(folded);
+  const place = known.places?.find((each) => places.some((named) => holdsDetail(named, each)));
+  if (place !== undefined) return refused('where this candidate lives', place, 'is where this candidate lives');
   return textProblem(frame, user);
 }
 

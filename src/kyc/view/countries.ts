@@ -22,3 +22,21 @@ export function alpha2Of(code: string | undefined): string | undefined {
   const alpha2 = upper.length === 3 ? countries.alpha3ToAlpha2(upper) : upper.length === 2 ? upper : undefined;
   return alpha2 && countries.isValid(alpha2) ? alpha2 : undefined;
 }
+
+/**
+ * Every country's and territory's name in each of the languages, as the browser's Intl.DisplayNames gives
+ * it, long and short ("Hong Kong SAR China", "Hong Kong"; "Vereinigtes Königreich", "UK").
+ */
+export function countryNamesIn(locales: readonly string[]): string[] {
+  const codes = Object.keys(countries.getAlpha2Codes());
+  return locales.flatMap((locale) =>
+    (['long', 'short'] as const).flatMap((style) => {
+      try {
+        const names = new Intl.DisplayNames([locale], { type: 'region', style, fallback: 'none' });
+        return codes.map((code) => names.of(code)).filter((name): name is string => name !== undefined);
+      } catch {
+        return [];
+      }
+    }),
+  );
+}
