@@ -78,6 +78,14 @@ function backWithoutSession({ server, source }: Shown) {
   source.open();
 }
 
+/** The server answers again, its session store too, with the session kept, and the stream is back: the notice goes. */
+async function backUp({ server, source }: Pick<Shown, 'server' | 'source'>) {
+  server.down = false;
+  server.storeDown = false;
+  source.open();
+  await waitFor(() => expect(retryNotice()).toBeEmptyDOMElement());
+}
+
 const sessionChecks = (fetchMock: ReturnType<typeof stubApi>['fetchMock']) =>
   fetchMock.mock.calls.filter(([input]) => String(input) === '/api/session').length;
 
@@ -142,9 +150,7 @@ describe('a restart of the server', { timeout: 20_000 }, () => {
     expect(retryNotice()).toHaveTextContent("Can't reach the server — retrying.");
     expect(screen.getAllByText(/Can't reach the server/)).toHaveLength(1);
 
-    server.down = false;
-    source.open();
-    await waitFor(() => expect(retryNotice()).toBeEmptyDOMElement());
+    await backUp({ server, source });
   });
 
   it('asks again by itself when the live stream stays away, and the notice goes once the server answers', async () => {
@@ -173,9 +179,7 @@ describe('a restart of the server', { timeout: 20_000 }, () => {
     );
     expect(retryNotice()).not.toHaveTextContent("Can't reach the server");
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent(record.refId!);
-    server.storeDown = false;
-    source.open();
-    await waitFor(() => expect(retryNotice()).toBeEmptyDOMElement());
+    await backUp({ server, source });
   });
 
   it('goes to the sign-in page when the restart ended the session and nothing holds the page', async () => {
