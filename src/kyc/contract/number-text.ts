@@ -33,13 +33,23 @@ const MAY_DIFFER = /[[:,\s](?:-?(?:[0-9]+(?:\.[0-9]+)?[eE]|[0-9.]{16}|0\.0{6}|[0
  */
 export const MAX_VALUES_KEEPING_NUMBERS = 50_000;
 
+/** What is left of MAX_VALUES_KEEPING_NUMBERS for several bodies read together (a certificate's JSON held in its strings). */
+export interface ValuesBudget {
+  values: number;
+}
+
 /**
  * JSON.parse, keeping the text of each number numberText would not write as sent. Without source text
  * access, JSON.parse alone: a reviver that can learn nothing would only slow the parse; likewise for a
- * body where no number can differ (MAY_DIFFER), and one too large for the reviver's cost.
+ * body where no number can differ (MAY_DIFFER), and one too large for the reviver's cost. `budget`, shared
+ * by several bodies, is what the reviver may still cost them, less each time it is used: bodies each
+ * under the bound would otherwise cost the tab the reviver's time for all of their values together.
  */
-export function parseJsonKeepingNumbers(text: string): unknown {
-  if (!(hasSourceTextAccess() && fewValues(text) && MAY_DIFFER.test(text))) return JSON.parse(text);
+export function parseJsonKeepingNumbers(text: string, budget?: ValuesBudget): unknown {
+  const bound = Math.min(MAX_VALUES_KEEPING_NUMBERS, budget?.values ?? MAX_VALUES_KEEPING_NUMBERS);
+  const values = hasSourceTextAccess() ? valuesUpTo(text, bound) : undefined;
+  if (values === undefined || !MAY_DIFFER.test(text)) return JSON.parse(text);
+  if (budget) budget.values -= values;
   const keep: Reviver = function (this: unknown, key, value, context) {
     const sent = context?.source;
     if (typeof value === 'number' && sent !== undefined && typeof this === 'object' && this !== null)
@@ -76,14 +86,14 @@ function writtenAsSent(value: number, sent: string): boolean {
   return !Number.isInteger(value) && (sent.length <= 15 || numberText(value).rounded === undefined);
 }
 
-/** Whether the body holds at most MAX_VALUES_KEEPING_NUMBERS values, by its commas; stops counting there. */
-function fewValues(text: string): boolean {
+/** How many values the body holds, by its commas (one more than them), when at most `bound`; stops counting there. */
+function valuesUpTo(text: string, bound: number): number | undefined {
   let at = -1;
-  for (let count = 0; count < MAX_VALUES_KEEPING_NUMBERS; count++) {
+  for (let count = 1; count <= bound; count++) {
     at = text.indexOf(',', at + 1);
-    if (at === -1) return true;
+    if (at === -1) return count;
   }
-  return false;
+  return undefined;
 }
 
 /** Asked at each parse, not once: a page is not reloaded when its browser updates, and a test turns the feature on. */

@@ -80,6 +80,15 @@ function sentWords({ kind, rounded }: Pick<StructuredField, 'kind' | 'rounded'>)
 export const ROUNDED_WORDS = 'too long to read exactly, its last digits may differ from those sent';
 
 /**
+ * The number at `holder[key]` as a row writes it: as sent where its text was kept (number-text.ts:
+ * 12345678901234567890, `1e21`), else in its digits, followed by ROUNDED_WORDS when they may not be those sent.
+ */
+export function numberWords(holder: object | undefined, key: string, value: number): string {
+  const { digits, rounded } = numberTextAt(holder, key, value);
+  return rounded ? `${digits} (${ROUNDED_WORDS})` : digits;
+}
+
+/**
  * An attribute's value (`attribute.value`) that is a number, true or false, or null, where text was due:
  * kept as its JSON (a number as sent where its text was kept, else its digits: number-text.ts; never a
  * date or a time it might be read as), by the rule of an object's. Undefined for anything else.

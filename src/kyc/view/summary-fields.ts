@@ -1,6 +1,5 @@
 import { DEFAULT_SUMMARY_FIELDS } from '../contract/api.ts';
-import { numberTextAt } from '../contract/number-text.ts';
-import { ROUNDED_WORDS, type StructuredField, structuredFieldsOf } from '../contract/other-forms.ts';
+import { numberWords, type StructuredField, structuredFieldsOf } from '../contract/other-forms.ts';
 
 export type CustomFieldValue = string | number | boolean | null;
 
@@ -49,7 +48,5 @@ export function structuredSummaryFields(
  * those sent; never JavaScript's "1e+21".
  */
 export function fieldText(fields: object | undefined, name: string, value: string | number | boolean): string {
-  if (typeof value !== 'number') return String(value);
-  const { digits, rounded } = numberTextAt(fields, name, value);
-  return rounded ? `${digits} (${ROUNDED_WORDS})` : digits;
+  return typeof value === 'number' ? numberWords(fields, name, value) : String(value);
 }
