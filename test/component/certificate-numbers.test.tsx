@@ -3,6 +3,8 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MAX_VALUES_KEEPING_NUMBERS, numberText } from '../../src/kyc/contract/number-text.ts';
+import { MAX_STRUCTURED_JSON, ROUNDED_WORDS } from '../../src/kyc/contract/other-forms.ts';
 import type { CandidateRecord } from '../../src/kyc/contract/schema.ts';
 import { parseCertificate } from '../../src/kyc/view/certificate.ts';
 import { envelope, renderWithProviders, stubApi, testMeta } from './render.tsx';
@@ -46,6 +48,82 @@ describe("a certificate's raw JSON, where the browser gives JSON.parse the sourc
     expect(text).toContain('\n      "score": 0.10000000000000001,\n      "reference": 12345678901234567890,');
     expect(text).toContain('"checks": [\n        1e21,\n        2.50,\n        7\n      ]');
     expect(text).toContain('\n  "Organization": {\n    "legalName": "Onfido Ltd"\n  }\n}');
+  });
+});
+
+/**
+ * The same numbers in the rows, and in JSON a certificate holds in its text (`_customFields.detail`). The
+ * rows wrote them with String() and read that JSON with JSON.parse: a row said 0.1 where the raw JSON
+ * said 0.10000000000000001, and 12345678901234567000 with no word that it may not be the number sent.
+ */
+const WITH_JSON_INSIDE = CERTIFICATE.replace(
+  '}},"Organization"',
+  `},"_customFields":{"detail":${JSON.stringify('{"rate":0.10000000000000001,"ids":[12345678901234567890,1.50]}')}}},"Organization"`,
+);
+
+/** The certificate's rows by label: what each value cell says. */
+async function rowsOf(raw: string) {
+  show(raw);
+  const panel = await screen.findByRole('article', { name: 'Onfido' });
+  const cells = [...within(panel).getByTestId('review-rows').querySelectorAll('dt')].map((dt) => [dt.textContent, dt.nextElementSibling!]);
+  return { cells: new Map(cells as Array<[string, HTMLElement]>), panel };
+}
+
+const rowText = (cells: Map<string, HTMLElement>) => (label: string) => cells.get(label)?.textContent;
+
+describe("a certificate's rows, where the browser gives JSON.parse the source text", () => {
+  beforeEach(() => withSourceText(true));
+  afterEach(() => withSourceText(false));
+
+  it('show 0.10000000000000001, 12345678901234567890 and 1.50 as the raw JSON does, also in JSON held in its text', async () => {
+    const { cells, panel } = await rowsOf(WITH_JSON_INSIDE);
+    const row = rowText(cells);
+    // Before: 0.1, 12345678901234567000, "0.1" and "12345678901234567000, 1.5".
+    expect(row('Score')).toBe('0.10000000000000001');
+    expect(row('Reference')).toBe('12345678901234567890');
+    expect(row('Detail › Rate')).toBe('0.10000000000000001');
+    expect(row('Detail › Ids')).toBe('12345678901234567890, 1.50');
+    expect(panel).not.toHaveTextContent(ROUNDED_WORDS);
+  });
+
+  it('attack: JSON in several of its strings, each under the bound, keeps numbers as sent for the bound together, then says they may differ', async () => {
+    // Two strings of 30,000 values each: apart, each under MAX_VALUES_KEEPING_NUMBERS, and the reviver
+    // would have read every value of every such string, however many the certificate held.
+    const values = Math.ceil(MAX_VALUES_KEEPING_NUMBERS * 0.6);
+    const held = JSON.stringify(`{"ref":12345678901234567890,"pad":[${'0,'.repeat(values)}0]}`);
+    const raw = `{"Claim":{"reviewBody":{"result":"clear"},"_customFields":{"first":${held},"second":${held}}}}`;
+    const row = rowText((await rowsOf(raw)).cells);
+    expect(row('First › Ref')).toBe('12345678901234567890');
+    expect(row('Second › Ref')).toBe(`12345678901234567168 (${ROUNDED_WORDS})`);
+  });
+});
+
+describe("a certificate's rows, where the browser does not give the source text", () => {
+  it("say a number read rounded may differ from the one sent, as the record's fields do, also in JSON held in its text", async () => {
+    withSourceText(false);
+    const { cells } = await rowsOf(WITH_JSON_INSIDE);
+    const row = rowText(cells);
+    // Before: 12345678901234567000 and "12345678901234567000, 1.5", as if sent so.
+    expect(row('Reference')).toBe(`12345678901234567168 (${ROUNDED_WORDS})`);
+    expect(row('Detail › Ids')).toBe(`12345678901234567168, 1.5 (${ROUNDED_WORDS})`);
+    // Read exactly as JavaScript writes it: nothing to say (and the raw JSON says 0.1 too).
+    expect(row('Score')).toBe('0.1');
+  });
+
+  it('attack: a list of 20,000 numbers 1e308 is one row cut after MAX_STRUCTURED_JSON characters, however many digits each has', async () => {
+    withSourceText(false);
+    const raw = `{"Claim":{"reviewBody":{"result":"clear"},"_customFields":{"limits":[${'1e308,'.repeat(19_999)}1e308]}}}`;
+    const { cells } = await rowsOf(raw);
+    const cell = cells.get('Limits')!;
+    await userEvent.setup().click(within(cell).getByRole('button', { name: /^Show all/ }));
+    const text = cell.textContent!.replace(/Show less$/, '');
+    // Before: "1e+308, 1e+308, …" in full, 159,998 characters; now each in its 309 digits, cut.
+    const digits = numberText(1e308).digits;
+    expect(digits).toHaveLength(309);
+    expect(text.startsWith(`${digits}, ${digits}, `)).toBe(true);
+    expect(text.endsWith(`${digits}, … (${ROUNDED_WORDS})`)).toBe(true);
+    // The bound, then the number that passed it, and the words: never the 20,000 numbers' 6 million digits.
+    expect(text.length).toBeLessThanOrEqual(MAX_STRUCTURED_JSON + `${digits}, … (${ROUNDED_WORDS})`.length);
   });
 });
 

@@ -1,4 +1,6 @@
+import { MAX_VALUES_KEEPING_NUMBERS, numberTextAt, parseJsonKeepingNumbers, type ValuesBudget } from './number-text.ts';
 import { knownOutcome, worstOutcome } from './outcome.ts';
+import { MAX_STRUCTURED_JSON, numberWords, ROUNDED_WORDS } from './other-forms.ts';
 
 /**
  * Every field of a certificate that a reviewer may need, found wherever the document keeps it: in
@@ -74,11 +76,41 @@ function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** A plain value but a number, as its row writes it; a number is written by where it is held (numberTextAt). */
 function scalar(value: unknown): string | undefined {
   if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (typeof value === 'boolean') return String(value);
   if (value === null) return 'empty';
   return undefined;
+}
+
+/** A value a list of plain values may hold: a number, true or false, null, or text that holds no JSON. */
+const isPlain = (item: unknown) =>
+  typeof item === 'number' || (scalar(item) !== undefined && !(typeof item === 'string' && looksLikeJson(item)));
+
+/**
+ * A list of plain values as one row: its items joined by commas, each number as the certificate writes it
+ * (numberTextAt), with ROUNDED_WORDS once when one of them may not be as sent. A number past
+ * MAX_STRUCTURED_JSON characters of the row ends it, `…` there (the rest is in the raw JSON): one whose
+ * text was not kept is written in all its digits (1e308 in 309, with BigInt), and a list of a million of
+ * them would hold the tab while a row nobody reads to its end was written. Text is written whole, as sent.
+ */
+function listText(items: unknown[]): string {
+  const parts: string[] = [];
+  let length = 0;
+  let rounded = false;
+  for (const [index, item] of items.entries()) {
+    if (typeof item === 'number' && length > MAX_STRUCTURED_JSON) {
+      parts.push('…');
+      break;
+    }
+    const text = typeof item === 'number' ? numberTextAt(items, String(index), item) : { digits: scalar(item) ?? '' };
+    rounded ||= text.rounded === true;
+    parts.push(text.digits);
+    length += text.digits.length + 2;
+  }
+  const joined = parts.join(', ');
+  return rounded ? `${joined} (${ROUNDED_WORDS})` : joined;
 }
 
 /** `visualAuthenticity` and `visual_authenticity` -> "Visual authenticity"; acronyms stay as written. */
@@ -121,12 +153,12 @@ function looksLikeJson(text: string): boolean {
   return trimmed.startsWith('{') || trimmed.startsWith('[');
 }
 
-/** A JSON value's text, if it is text that holds an object or an array. */
-function jsonInside(text: string, budget: { left: number }): unknown {
+/** A JSON value's text, if it is text that holds an object or an array, read by `read`. */
+function jsonInside(text: string, budget: { left: number }, read: (json: string) => unknown): unknown {
   if (!looksLikeJson(text) || text.length > budget.left) return undefined;
   budget.left -= text.length;
   try {
-    return JSON.parse(text);
+    return read(text);
   } catch {
     return undefined;
   }
@@ -137,13 +169,27 @@ class FieldCollector {
   readonly others: CertificateField[] = [];
   worst?: CertificateField;
   private readonly budget = { left: JSON_TEXT_BUDGET };
+  /**
+   * What keeping numbers' text may still cost the JSON held in this certificate's strings, together:
+   * each string under number-text.ts's bound would otherwise cost the reviver's time for all of them.
+   */
+  private readonly numbers: ValuesBudget = { values: MAX_VALUES_KEEPING_NUMBERS };
+  private readonly read: (json: string) => unknown;
 
-  /** `checkEntry`: the value is an entry of a list or map of checks, so a plain value is a result. */
-  visit(value: unknown, steps: Step[], checkEntry: boolean): void {
-    const inner = typeof value === 'string' ? jsonInside(value, this.budget) : undefined;
+  constructor(numbersAsSent: boolean) {
+    this.read = numbersAsSent ? (json) => parseJsonKeepingNumbers(json, this.numbers) : (json) => JSON.parse(json);
+  }
+
+  /**
+   * `checkEntry`: the value is an entry of a list or map of checks, so a plain value is a result.
+   * `holder`: the object or list the value is in, by which a number's text as sent is found.
+   */
+  visit(value: unknown, steps: Step[], checkEntry: boolean, holder?: object): void {
+    const inner = typeof value === 'string' ? jsonInside(value, this.budget, this.read) : undefined;
     const text = scalar(value);
     if (steps.length > MAX_DEPTH) this.add(steps, '(nested too deeply to show: see the raw JSON)', false, false);
     else if (inner !== undefined) this.visit(inner, steps, checkEntry);
+    else if (typeof value === 'number') this.addNumber(steps, holder, value, checkEntry);
     else if (text !== undefined) this.add(steps, text, false, checkEntry || holdsResult(steps.at(-1)?.key ?? '', text));
     else if (Array.isArray(value)) this.visitArray(value, steps, CHECK_LISTS.has(normalise(steps.at(-1)?.key ?? '')));
     else if (isObject(value)) this.visitObject(value, steps);
@@ -152,20 +198,33 @@ class FieldCollector {
   private visitObject(object: Json, steps: Step[]): void {
     const entriesAreChecks = CHECK_LISTS.has(normalise(steps.at(-1)?.key ?? ''));
     for (const [key, item] of Object.entries(object)) {
-      if (!EXCLUDED.has(key)) this.visit(item, [...steps, keyStep(key)], entriesAreChecks);
+      if (!EXCLUDED.has(key)) this.visit(item, [...steps, keyStep(key)], entriesAreChecks, object);
     }
   }
 
   private visitArray(items: unknown[], steps: Step[], entriesAreChecks: boolean): void {
-    const plain =
-      items.length > 0 && items.every((item) => scalar(item) !== undefined && !(typeof item === 'string' && looksLikeJson(item)));
-    if (plain && !entriesAreChecks) {
-      this.add(steps, items.map((item) => scalar(item)).join(', '), true, false);
+    if (items.length > 0 && items.every(isPlain) && !entriesAreChecks) {
+      // A list is never a result: one past the rows kept is not written (listText).
+      if (this.hasRoom(false)) this.add(steps, listText(items), true, false);
       return;
     }
     for (const [index, item] of items.entries()) {
-      this.visit(item, [...steps, { raw: `[${index}]`, key: String(index), label: itemName(item, index) }], entriesAreChecks);
+      this.visit(item, [...steps, { raw: `[${index}]`, key: String(index), label: itemName(item, index) }], entriesAreChecks, items);
     }
+  }
+
+  /**
+   * A number's row, as the certificate writes it (numberWords). A number is never an outcome word, so one
+   * past the rows kept needs no text, and is not written: one whose text was not kept is written with BigInt.
+   */
+  private addNumber(steps: Step[], holder: object | undefined, value: number, checkEntry: boolean): void {
+    const key = steps.at(-1)?.key ?? '';
+    const result = checkEntry || isResultKey(key);
+    if (this.hasRoom(result)) this.add(steps, numberWords(holder, key, value), false, result);
+  }
+
+  private hasRoom(result: boolean): boolean {
+    return (result ? this.results : this.others).length < MAX_KEPT;
   }
 
   private add(steps: Step[], value: string, list: boolean, result: boolean): void {
@@ -190,14 +249,17 @@ class FieldCollector {
     };
     // Of equally bad words the first in the document stays: the same words always give the same chip.
     if (result && knownOutcome(value) && (!this.worst || worstOutcome([this.worst.value, value]) !== this.worst.value)) this.worst = field;
-    const into = result ? this.results : this.others;
-    if (into.length < MAX_KEPT) into.push(field);
+    if (this.hasRoom(result)) (result ? this.results : this.others).push(field);
   }
 }
 
-/** Every field of a parsed certificate, the worst known outcome among its results. */
-export function certificateFields(doc: unknown): CertificateFields {
-  const collector = new FieldCollector();
+/**
+ * Every field of a parsed certificate, the worst known outcome among its results. `numbersAsSent`: JSON
+ * held in its strings is read keeping its numbers' text (number-text.ts), as the page's rows show them
+ * beside the raw JSON; the server's triage, which keeps only an outcome word, reads it plainly.
+ */
+export function certificateFields(doc: unknown, { numbersAsSent = false } = {}): CertificateFields {
+  const collector = new FieldCollector(numbersAsSent);
   if (isObject(doc) || Array.isArray(doc)) collector.visit(doc, [], false);
   return { results: collector.results, others: collector.others, worst: collector.worst };
 }

@@ -96,7 +96,7 @@ function rowOf(field: CertificateField, withPath: boolean): ReviewRow {
 
 export function reviewOf(doc: unknown, slug: string): CertificateReview {
   const root = isObject(doc) ? doc : {};
-  const { results, others, worst } = certificateFields(doc);
+  const { results, others, worst } = certificateFields(doc, { numbersAsSent: true });
   const issuer = issuerOf(root);
   const named = others.find((field) => PROVIDER_KEYS.has(field.key.toLowerCase()));
   const organization = isObject(root.Organization) ? issuer : undefined;
