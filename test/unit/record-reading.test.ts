@@ -264,6 +264,14 @@ describe('a record read liberally (issue 30)', () => {
       rounded: true,
     });
     expect(structuredField('f', [7, 0.5])).toEqual({ name: 'f', json: '[7,0.5]', kind: 'a list' });
+    // Past 2^53 without an exponent: as JSON.stringify writes it, the shortest text read back as the number
+    // (the property above found the double's own digits, 64838936131603208, written instead), still said rounded.
+    expect(structuredField('f', { id: 64838936131603210 })).toEqual({
+      name: 'f',
+      json: '{"id":64838936131603210}',
+      kind: 'an object',
+      rounded: true,
+    });
   });
 });
 

@@ -132,7 +132,11 @@ function boundedJson(value: object): { json: string; rounded: boolean } {
   const number = (holder: object, key: string, item: number): boolean => {
     const text = numberTextAt(holder, key, item);
     rounded ||= text.rounded === true;
-    return put(text.digits);
+    // A number whose text was not kept and that JavaScript writes without an exponent is written as
+    // JSON.stringify writes it (64838936131603210, the shortest text read back as it and likelier the one
+    // sent), not in the double's own digits (64838936131603208), as stringifyKeepingNumbers does.
+    const plain = JSON.stringify(item);
+    return put(text.rounded && !/e/i.test(plain) ? plain : text.digits);
   };
   const write = (item: unknown, depth: number): boolean => {
     if (typeof item !== 'object' || item === null) return put(JSON.stringify(item) ?? 'null');
