@@ -3,7 +3,7 @@ import { fieldsOfStatus } from '../../kyc/contract/replies.ts';
 import type { CandidateRecord } from '../../kyc/contract/schema.ts';
 import { labelOf } from '../../kyc/contract/certificate-fields.ts';
 import { statusInfo } from '../../kyc/contract/status.ts';
-import { fieldText } from '../../kyc/view/summary-fields.ts';
+import { fieldText } from '../../kyc/contract/other-forms.ts';
 import { statusFieldsWereReadWith } from './live-status.tsx';
 import { LongText } from '../ui/long-text.tsx';
 import { Section } from '../ui/section.tsx';

@@ -89,6 +89,14 @@ export function numberWords(holder: object | undefined, key: string, value: numb
 }
 
 /**
+ * A custom field's value as the page, a copy and a reply write it: a number by numberWords (never
+ * JavaScript's "1e+21"). `fields` is the map the field was read into, which holds the texts kept.
+ */
+export function fieldText(fields: object | undefined, name: string, value: string | number | boolean): string {
+  return typeof value === 'number' ? numberWords(fields, name, value) : String(value);
+}
+
+/**
  * An attribute's value (`attribute.value`) that is a number, true or false, or null, where text was due:
  * kept as its JSON (a number as sent where its text was kept, else its digits: number-text.ts; never a
  * date or a time it might be read as), by the rule of an object's. Undefined for anything else.

@@ -1,5 +1,5 @@
 import { DEFAULT_SUMMARY_FIELDS } from '../contract/api.ts';
-import { numberWords, type StructuredField, structuredFieldsOf } from '../contract/other-forms.ts';
+import { fieldText, type StructuredField, structuredFieldsOf } from '../contract/other-forms.ts';
 
 export type CustomFieldValue = string | number | boolean | null;
 
@@ -40,13 +40,4 @@ export function structuredSummaryFields(
   return structuredFieldsOf(fields)
     .filter((field) => rank.has(fieldKey(field.name)))
     .sort((a, b) => rank.get(fieldKey(a.name))! - rank.get(fieldKey(b.name))!);
-}
-
-/**
- * A custom field's value as the page and a copy write it: a number as the service wrote it where its text
- * was kept (number-text.ts: 12345678901234567890, `1e21`), else in its digits, said when they may not be
- * those sent; never JavaScript's "1e+21".
- */
-export function fieldText(fields: object | undefined, name: string, value: string | number | boolean): string {
-  return typeof value === 'number' ? numberWords(fields, name, value) : String(value);
 }
