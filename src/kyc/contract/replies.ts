@@ -1,3 +1,4 @@
+import { fieldText } from './other-forms.ts';
 import { z } from './zod.ts';
 
 /**
@@ -129,7 +130,10 @@ export interface ReplyValues {
   status?: string;
   /** The date of the current status, already formatted for the customer. */
   since?: string;
-  /** The support fields the answer held, by name (`{field:<name>}`). */
+  /**
+   * The support fields the answer held, by name (`{field:<name>}`): the map as read (record.customFields),
+   * never a copy, as it holds the text each number was sent as (number-text.ts).
+   */
   fields?: Readonly<Record<string, string | number | boolean | null>>;
 }
 
@@ -195,12 +199,18 @@ function filled(key: string, template: ReplyTemplate, values: ReplyValues): Fill
   };
 }
 
-/** A placeholder's value, or undefined when it has none (no such id, no date, a field empty or not answered). */
+/**
+ * A placeholder's value, or undefined when it has none (no such id, no date, a field empty or not answered).
+ * A field's number is written as the card "What the service recorded" writes it (fieldText): as the service
+ * sent it where its text was kept, else with the card's words that its last digits may differ. String()
+ * wrote an account number 12345678901234567890 as 12345678901234567000 into a reply to the customer.
+ */
 function placeholderValue(name: string, values: ReplyValues): string | undefined {
   let value: string | number | boolean | null | undefined;
   if (name.startsWith('field:')) {
     const field = name.slice('field:'.length);
     value = values.fields && Object.hasOwn(values.fields, field) ? values.fields[field] : undefined;
+    if (typeof value === 'number') return fieldText(values.fields, field, value);
   } else if (Object.hasOwn(values, name)) {
     value = values[name as keyof Omit<ReplyValues, 'fields'>];
   }
