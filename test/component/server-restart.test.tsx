@@ -52,7 +52,22 @@ function showDuringDeploys(down = false) {
   return { server, fetchMock };
 }
 
-const retryNotice = () => screen.getByTestId('session-retry');
+/** The page's own live region for the notice, above the page: there, empty, from the start. */
+const pageRegion = () => screen.getByTestId('session-retry');
+/** A modal dialog's place for the page's notices: a live region of its own. */
+const dialogRegion = (dialog: HTMLElement) => within(dialog).getByTestId('dialog-notices');
+
+/**
+ * The live region holding the notice's words, null while none does: never more than one, as each would be
+ * read out.
+ */
+function regionSaying(): Element | null {
+  const regions = [...document.querySelectorAll('[aria-live], [role="status"], [role="alert"]')].filter((region) =>
+    region.textContent?.includes('— retrying.'),
+  );
+  expect(regions.length).toBeLessThanOrEqual(1);
+  return regions[0] ?? null;
+}
 
 /** `showDuringDeploys`, once the page's live stream is open: the page a restart comes under. */
 async function pageWithStream() {
@@ -68,7 +83,7 @@ type Shown = Awaited<ReturnType<typeof pageWithStream>>;
 async function restartBegins({ server, source }: Shown) {
   server.down = true;
   source.fail(0);
-  await waitFor(() => expect(retryNotice()).not.toBeEmptyDOMElement(), { timeout: 10_000 });
+  await waitFor(() => expect(regionSaying()).not.toBeNull(), { timeout: 10_000 });
 }
 
 /** The server answers again without the session (kept in its memory, sessions did not survive it), and the stream is back. */
@@ -83,7 +98,7 @@ async function backUp({ server, source }: Pick<Shown, 'server' | 'source'>) {
   server.down = false;
   server.storeDown = false;
   source.open();
-  await waitFor(() => expect(retryNotice()).toBeEmptyDOMElement());
+  await waitFor(() => expect(regionSaying()).toBeNull());
 }
 
 const sessionChecks = (fetchMock: ReturnType<typeof stubApi>['fetchMock']) =>
@@ -104,8 +119,9 @@ describe('a restart of the server', { timeout: 20_000 }, () => {
 
     // The server goes down: the stream drops, and the session's re-check finds nobody there.
     await restartBegins(page);
-    expect(retryNotice()).toHaveTextContent("Can't reach the server — retrying. This page and what you typed stay here.");
-    expect(retryNotice()).toHaveAttribute('aria-live', 'polite');
+    expect(regionSaying()).toHaveTextContent("Can't reach the server — retrying. This page and what you typed stay here.");
+    expect(regionSaying()).toHaveAttribute('aria-live', 'polite');
+    expect(editor).toContainElement(regionSaying() as HTMLElement);
     expect(screen.queryByText(/could not be reached/)).not.toBeInTheDocument();
     expect(screen.getByRole('dialog', { name: 'Reply to the customer' })).toBe(editor);
     expect(text()).toHaveValue(draft);
@@ -116,51 +132,76 @@ describe('a restart of the server', { timeout: 20_000 }, () => {
     server.down = false;
     const before = sessionChecks(fetchMock);
     source.open();
-    await waitFor(() => expect(retryNotice()).toBeEmptyDOMElement());
+    await waitFor(() => expect(regionSaying()).toBeNull());
     expect(sessionChecks(fetchMock)).toBeGreaterThan(before);
     expect(text()).toHaveValue(draft);
     expect(screen.getByTestId('session')).toHaveTextContent('sam');
   });
 
-  it('shows the notice inside the open reply editor, as the one live region, and above the page again once it closes', async () => {
+  it('shows the words inside the open reply editor, in the only region holding them, and above the page again once it closes', async () => {
     const user = userEvent.setup();
     const { server, source } = await pageWithStream();
+    const page = pageRegion();
     const { editor } = await openEditor(user);
-    // The page behind a modal dialog is hidden by its backdrop and inert: the live region waits inside the
-    // dialog from when it opens (one added with its words is not always read out), and nowhere else.
-    expect(within(editor).getByTestId('session-retry')).toBeEmptyDOMElement();
-    expect(within(editor).getByTestId('session-retry')).toHaveAttribute('aria-live', 'polite');
-    expect(screen.getAllByTestId('session-retry')).toHaveLength(1);
+    // The page behind a modal dialog is hidden by its backdrop and inert: the dialog has a live region of
+    // its own, empty from when it opens (one added with its words is not always read out).
+    const inEditor = dialogRegion(editor);
+    expect(inEditor).toBeEmptyDOMElement();
+    expect(inEditor).toHaveAttribute('aria-live', 'polite');
 
     server.down = true;
     source.fail(0);
-    await waitFor(() => expect(within(editor).getByTestId('session-retry')).toHaveTextContent("Can't reach the server — retrying."), {
-      timeout: 10_000,
-    });
+    await waitFor(() => expect(inEditor).toHaveTextContent("Can't reach the server — retrying."), { timeout: 10_000 });
     expect(screen.getAllByText(/Can't reach the server/)).toHaveLength(1);
-    const regionsSaying = [...document.querySelectorAll('[aria-live], [role="status"], [role="alert"]')].filter((region) =>
-      region.textContent?.includes("Can't reach the server"),
-    );
-    expect(regionsSaying).toEqual([within(editor).getByTestId('session-retry')]);
+    expect(regionSaying()).toBe(inEditor);
+    expect(page).toBeEmptyDOMElement();
 
-    // Closed: the notice is back above the page, still the only one.
+    // Closed: the words are back above the page, in its region, the same node as before.
     await user.click(within(editor).getByRole('button', { name: 'Cancel' }));
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
-    expect(screen.getByRole('main')).toContainElement(retryNotice());
-    expect(retryNotice()).toHaveTextContent("Can't reach the server — retrying.");
+    expect(regionSaying()).toBe(page);
+    expect(screen.getByRole('main')).toContainElement(page);
+    expect(page).toHaveTextContent("Can't reach the server — retrying.");
     expect(screen.getAllByText(/Can't reach the server/)).toHaveLength(1);
 
     await backUp({ server, source });
+  });
+
+  it('puts the words into regions already there when a dialog opens and closes while the notice shows', async () => {
+    const user = userEvent.setup();
+    const shown = await pageWithStream();
+    await screen.findByRole('heading', { level: 1 });
+    await restartBegins(shown);
+    const page = pageRegion();
+    expect(regionSaying()).toBe(page);
+
+    // The agent opens the reply editor while the notice shows: its region is there, empty, before the
+    // words come into that same node.
+    const { editor } = await openEditor(user);
+    const inEditor = dialogRegion(editor);
+    expect(inEditor).toBeEmptyDOMElement();
+    expect(inEditor).toHaveAttribute('aria-live', 'polite');
+    await waitFor(() => expect(regionSaying()).toBe(inEditor));
+    expect(dialogRegion(editor)).toBe(inEditor);
+    expect(inEditor).toHaveTextContent("Can't reach the server — retrying.");
+    expect(page).toBeEmptyDOMElement();
+
+    // Closed: the page's region is the one it had all along, and the words come back into it.
+    await user.click(within(editor).getByRole('button', { name: 'Cancel' }));
+    expect(pageRegion()).toBe(page);
+    expect(regionSaying()).toBe(page);
+
+    await backUp(shown);
   });
 
   it('asks again by itself when the live stream stays away, and the notice goes once the server answers', async () => {
     const page = await pageWithStream();
     await screen.findByRole('heading', { level: 1 });
     await restartBegins(page);
-    expect(retryNotice()).toHaveTextContent("Can't reach the server");
+    expect(pageRegion()).toHaveTextContent("Can't reach the server");
     // The stream never says it is back; the next try after a wait finds the server.
     page.server.down = false;
-    await waitFor(() => expect(retryNotice()).toBeEmptyDOMElement(), { timeout: 10_000 });
+    await waitFor(() => expect(pageRegion()).toBeEmptyDOMElement(), { timeout: 10_000 });
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent(record.refId!);
   });
 
@@ -172,12 +213,12 @@ describe('a restart of the server', { timeout: 20_000 }, () => {
     source.fail(0);
     await waitFor(
       () =>
-        expect(retryNotice()).toHaveTextContent(
+        expect(pageRegion()).toHaveTextContent(
           'Candidate Lookup cannot reach its session store right now — retrying. This page and what you typed stay here.',
         ),
       { timeout: 10_000 },
     );
-    expect(retryNotice()).not.toHaveTextContent("Can't reach the server");
+    expect(pageRegion()).not.toHaveTextContent("Can't reach the server");
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent(record.refId!);
     await backUp({ server, source });
   });
@@ -188,7 +229,7 @@ describe('a restart of the server', { timeout: 20_000 }, () => {
     await restartBegins(page);
     backWithoutSession(page);
     expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeInTheDocument();
-    expect(retryNotice()).toBeEmptyDOMElement();
+    expect(pageRegion()).toBeEmptyDOMElement();
   });
 
   it('keeps the draft and offers to sign in again when the restart ended the session under the reply editor', async () => {

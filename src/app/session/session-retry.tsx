@@ -48,22 +48,23 @@ function retryText(error: unknown): string {
 /**
  * Above the page while a known session cannot be checked: said politely, gone once the server answers.
  * While a modal dialog is open (the reply editor, the pictures) the page behind it is hidden and inert, so
- * the notice shows in the dialog instead: moved, never copied, so it stays one live region, read out once.
+ * the words show in the dialog's place instead. Each place is a live region there from the start, empty
+ * (one added with its words is not always read out): only the words move between them, never a region,
+ * and only one region holds them at a time, so they are read out once.
  */
 export function SessionRetryNotice({ session }: { session: UseQueryResult<SessionInfo> }) {
   const dialog = useDialogNotices();
-  const notice = (
-    // A live region from the start (one added with its words is not always read out), without the status
-    // role: a page's own status messages stay the only ones.
+  const words = session.isError && session.data !== undefined && (
+    <Card as="p" tone="warning" padding="none" className="mb-3 px-3 py-2 text-sm">
+      {retryText(session.error)}
+    </Card>
+  );
+  return (
+    // Without the status role: a page's own status messages stay the only ones.
     <div aria-live="polite" data-testid="session-retry">
-      {session.isError && session.data !== undefined && (
-        <Card as="p" tone="warning" padding="none" className="mb-3 px-3 py-2 text-sm">
-          {retryText(session.error)}
-        </Card>
-      )}
+      {dialog ? createPortal(words, dialog) : words}
     </div>
   );
-  return dialog ? createPortal(notice, dialog) : notice;
 }
 
 /** Instead of the page when the first check of the session failed: nothing is shown yet, so nothing is lost. */
