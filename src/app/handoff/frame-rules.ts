@@ -137,13 +137,27 @@ export function contactProblem(text: string): string | undefined {
   return undefined;
 }
 
+/** The detail as a word of its own (anywhere, in a script written without spaces), for `flags`; undefined when empty. */
+function wordRule(detail: string, flags: string): RegExp | undefined {
+  if (detail === '') return undefined;
+  const escaped = detail.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
+  if (UNSPACED.test(detail)) return new RegExp(escaped, flags);
+  return new RegExp(`(?<![\\p{L}\\p{M}\\p{N}])${escaped}(?![\\p{L}\\p{M}\\p{N}])`, flags);
+}
+
 /** Whether the (folded) text holds the detail as a word of its own: "Ana" is not in "Anastasia from Support". */
 export function holdsDetail(text: string, detail: string): boolean {
-  const needle = folded(detail.trim());
-  if (needle === '') return false;
-  if (UNSPACED.test(needle)) return text.includes(needle);
-  const escaped = needle.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
-  return new RegExp(`(?<![\\p{L}\\p{M}\\p{N}])${escaped}(?![\\p{L}\\p{M}\\p{N}])`, 'u').test(text);
+  return wordRule(folded(detail.trim()), 'u')?.test(text) ?? false;
+}
+
+/**
+ * Whether the text (as typed) names the place as a name is written, its first letter not in lower case,
+ * the rest in any: "Hello from Best," names the town of Best, "Hello from the best team," does not (it
+ * was refused on the page of a candidate living there, as the words were compared in lower case).
+ */
+export function namesPlace(text: string, place: string): boolean {
+  const rule = wordRule(plain(place.trim()), 'giu');
+  return rule !== undefined && [...plain(text).matchAll(rule)].some(([found]) => !/^\P{L}*\p{Ll}/u.test(found));
 }
 
 /**

@@ -2,7 +2,7 @@ import { candidatePersonName } from '../../kyc/contract/candidate-name.ts';
 import type { CandidateRecord } from '../../kyc/contract/schema.ts';
 import { decodeAddress } from '../../kyc/view/address.ts';
 import { greetingPlaces, nameProblem } from './frame-names.ts';
-import { contactProblem, folded, heldId, holdsDetail, refused } from './frame-rules.ts';
+import { contactProblem, folded, heldId, holdsDetail, namesPlace, refused } from './frame-rules.ts';
 
 /**
  * A support agent's own greeting and sign-off ("Hello,", "Kind regards, Sam"), set once and put around
@@ -136,7 +136,7 @@ export function detailsOf(record: CandidateRecord): string[] {
 /**
  * What is wrong with a frame to keep, or undefined: too long, or holding the candidate's id (any case, any
  * invisible character or separator inside), name (or a word of it) or e-mail address, a greeting from
- * their street or city, or in any line of either field a person's name
+ * their street or city (capitalised), or in any line of either field a person's name
  * (but the signed-in `user`'s own, as far as their user name tells it: nameProblem), an e-mail address, a
  * phone number, a date or a document number (whose it is cannot be told, so none is kept). A guard
  * against slips, not a guarantee: a name or number of another shape still goes through.
@@ -156,9 +156,10 @@ export function frameProblem(frame: ReplyFrame, known: KnownOfCandidate, user?: 
     return refused("this candidate's name or e-mail address", detail, reads);
   }
   // A place is no one's name ("Greetings from Hong Kong,"), but the candidate's street or city is where
-  // they live: a greeting from there would tell every later customer where this one does.
-  const places = greetingPlaces(`${frame.greeting}\n${frame.signOff}`).map(folded);
-  const place = known.places?.find((each) => places.some((named) => holdsDetail(named, each)));
+  // they live: a greeting from there would tell every later customer where this one does. Only as a name is
+  // written, capitalised: the town of Best is not in "Hello from the best team,".
+  const places = greetingPlaces(`${frame.greeting}\n${frame.signOff}`);
+  const place = known.places?.find((each) => places.some((named) => namesPlace(named, each)));
   if (place !== undefined) return refused('where this candidate lives', place, 'is where this candidate lives');
   return textProblem(frame, user);
 }
