@@ -12,6 +12,7 @@ const livingIn = (city: string, address = '1 Dorpsstraat') => {
   const record = { status: 'approved', refId: 'r1', identities } as unknown as CandidateRecord;
   return { ids: ['r1'], details: detailsOf(record), places: placesOf(record) };
 };
+const withId = (id: string) => ({ ids: [id], details: [] });
 const problem = (greeting: string, known: Parameters<typeof frameProblem>[1], signOff = '') =>
   frameProblem({ greeting, signOff }, known, 'sam');
 
@@ -33,5 +34,24 @@ describe("the candidate's city and id in a greeting or sign-off", () => {
     expect(problem('Hello from 1 Dorpsstraat,', livingIn('Best'))).toMatch(/“1 Dorpsstraat” is where this candidate lives/);
     // Written in lower case on the record, the city is still found where the frame capitalises it.
     expect(problem('Greetings from Best,', livingIn('best'))).toMatch(/“best” is where this candidate lives/);
+  });
+
+  it('keeps an apostrophe inside a word out of the id: "Ada\'s team" does not hold "ada-s"', () => {
+    // "We're here 9-5. Ada's team" was refused as "“ada-s” is this candidate's id": "'" joined "ada" and "s".
+    for (const signOff of ["We're here 9-5. Ada's team", 'Ada’s team', "Thanks from Ada's desk", 'the amazing Canadas team'])
+      expect(problem('Hello,', withId('ada-s'), signOff), signOff).toBeUndefined();
+    // Letters across words were compared too: "the amazing" held "team", "Hi Steam" held "team".
+    for (const signOff of ['Thanks from the amazing support crew', 'Steamboat Support'])
+      expect(problem('Hello,', withId('team7'), signOff), signOff).toBeUndefined();
+  });
+
+  it('attack: still refuses the id written as whole words with any mark between its parts', () => {
+    for (const signOff of ['Re: ada-s', 'Re: ADA S', 'ref: Ada/S', 'Re: adas', 'Re: ada–s'])
+      expect(problem('Hello,', withId('ada-s'), signOff), signOff).toMatch(/^Not saved: “ada-s” is this candidate's id\./);
+    for (const signOff of ['Re: team7', 'Re: Team 7', 'Re: TEAM-7'])
+      expect(problem('Hello,', withId('team7'), signOff), signOff).toMatch(/“team7” is this candidate's id/);
+    // An apostrophe in the id is read as the frame's is: "o'brien-42" is held by "O'Brien 42" and "O’Brien-42".
+    for (const signOff of ["Re: O'Brien 42", 'Re: O’Brien-42'])
+      expect(problem('Hello,', withId("o'brien-42"), signOff), signOff).toMatch(/this candidate's id/);
   });
 });

@@ -162,13 +162,33 @@ export function namesPlace(text: string, place: string): boolean {
 
 /**
  * What separates the parts of an id as people write it: "cust_000482", "cust-000482", "CUST 000482",
- * "cust.000482", and any other mark ("user/7781", "user#7781", "user – 7781", "user: 7781" were kept).
+ * "cust.000482", and any other mark ("user/7781", "user#7781", "user – 7781", "user: 7781" were kept); not
+ * an apostrophe inside a word, which is part of it: "Ada's team" was refused on the page of "ada-s".
  */
-const ID_SEPARATORS = /[^\p{L}\p{N}]+/gu;
-const joined = (text: string) => folded(text).replace(ID_SEPARATORS, '');
+const ID_SEPARATORS = /(?!(?<=\p{L})'(?=\p{L}))[^\p{L}\p{N}]+/u;
+const tokensOf = (text: string) => folded(text).replace(/’/gu, "'").split(ID_SEPARATORS).filter(Boolean);
 /**
- * Which of the candidate's ids the (folded) text holds, whatever its case, format characters and
+ * Whether the id's parts, joined, are whole words of the text joined the same way, however many: "ref
+ * CUST 000482" holds cust_000482, "the amazing" does not hold "team" (it did, letters were compared
+ * across words).
+ */
+function holdsId(text: readonly string[], id: string): boolean {
+  const needle = tokensOf(id).join('');
+  const haystack = text.join('');
+  if (UNSPACED.test(needle)) return haystack.includes(needle);
+  // Where each word of the text starts in `haystack`, and where the last ends.
+  let end = 0;
+  const starts = new Set([0, ...text.map((token) => (end += token.length))]);
+  for (let at = haystack.indexOf(needle); at !== -1; at = haystack.indexOf(needle, at + 1)) {
+    if (starts.has(at) && starts.has(at + needle.length)) return true;
+  }
+  return false;
+}
+/**
+ * Which of the candidate's ids the text holds as whole words, whatever its case, format characters and
  * separators ("CUST_000482", "ref CUST 000482"; with a space it was kept, and no other rule reads it).
  */
-export const heldId = (text: string, ids: ReadonlyArray<string | null | undefined>) =>
-  ids.find((id): id is string => !!id && joined(id).length >= 3 && joined(text).includes(joined(id)));
+export function heldId(text: string, ids: ReadonlyArray<string | null | undefined>): string | undefined {
+  const tokens = tokensOf(text);
+  return ids.find((id): id is string => !!id && tokensOf(id).join('').length >= 3 && holdsId(tokens, id));
+}

@@ -135,8 +135,8 @@ export function detailsOf(record: CandidateRecord): string[] {
 
 /**
  * What is wrong with a frame to keep, or undefined: too long, or holding the candidate's id (any case, any
- * invisible character or separator inside), name (or a word of it) or e-mail address, a greeting from
- * their street or city (capitalised), or in any line of either field a person's name
+ * invisible character or separator inside, as whole words), name (or a word of it) or e-mail address, a
+ * greeting from their street or city (capitalised), or in any line of either field a person's name
  * (but the signed-in `user`'s own, as far as their user name tells it: nameProblem), an e-mail address, a
  * phone number, a date or a document number (whose it is cannot be told, so none is kept). A guard
  * against slips, not a guarantee: a name or number of another shape still goes through.
