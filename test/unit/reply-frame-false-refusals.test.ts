@@ -54,4 +54,17 @@ describe("the candidate's city and id in a greeting or sign-off", () => {
     for (const signOff of ["Re: O'Brien 42", 'Re: O’Brien-42'])
       expect(problem('Hello,', withId("o'brien-42"), signOff), signOff).toMatch(/this candidate's id/);
   });
+
+  it('keeps the words that name no one in a frame where the id is made of them alone', () => {
+    // "Thanks, Team Support" was refused on the page of the candidate "team": the word tells no one who that is.
+    for (const [id, signOff] of [
+      ['team', 'Thanks, Team Support'],
+      ['support-team', 'The Support Team'],
+      ['customer', 'Dear customer,'],
+    ] as const)
+      expect(problem('Hello,', withId(id), signOff), `${id}: ${signOff}`).toBeUndefined();
+    // An id with any other word or a digit is still refused: "asilva", "team-7".
+    expect(problem('Hello,', withId('asilva'), 'Re: asilva')).toMatch(/this candidate's id/);
+    expect(problem('Hello,', withId('team-7'), 'Thanks, Team 7')).toMatch(/this candidate's id/);
+  });
 });

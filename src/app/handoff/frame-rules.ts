@@ -1,4 +1,5 @@
 import { readsLikePersonalData } from '../../kyc/view/personal-data.ts';
+import { NO_ONE } from './frame-words.ts';
 
 /*
  * What a greeting or sign-off to keep must not hold, read line by line in both fields. It stays in
@@ -185,10 +186,15 @@ function holdsId(text: readonly string[], id: string): boolean {
   return false;
 }
 /**
+ * An id made of words that name no one in a frame ("team", "support-team") tells no one who the candidate
+ * is, where every agent's frame holds those words: "Thanks, Team Support" was refused on the page of "team".
+ */
+const namesNoOne = (id: string) => tokensOf(id).every((word) => NO_ONE.has(word));
+/**
  * Which of the candidate's ids the text holds as whole words, whatever its case, format characters and
  * separators ("CUST_000482", "ref CUST 000482"; with a space it was kept, and no other rule reads it).
  */
 export function heldId(text: string, ids: ReadonlyArray<string | null | undefined>): string | undefined {
   const tokens = tokensOf(text);
-  return ids.find((id): id is string => !!id && tokensOf(id).join('').length >= 3 && holdsId(tokens, id));
+  return ids.find((id): id is string => !!id && tokensOf(id).join('').length >= 3 && !namesNoOne(id) && holdsId(tokens, id));
 }
