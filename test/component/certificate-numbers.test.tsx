@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_VALUES_KEEPING_NUMBERS, numberText } from '../../src/kyc/contract/number-text.ts';
 import { MAX_STRUCTURED_JSON, ROUNDED_WORDS } from '../../src/kyc/contract/other-forms.ts';
 import type { CandidateRecord } from '../../src/kyc/contract/schema.ts';
-import { parseCertificate } from '../../src/kyc/view/certificate.ts';
+import { layOutCertificate, parseCertificate } from '../../src/kyc/view/certificate.ts';
 import { envelope, renderWithProviders, stubApi, testMeta } from './render.tsx';
 
 /**
@@ -48,6 +48,67 @@ describe("a certificate's raw JSON, where the browser gives JSON.parse the sourc
     expect(text).toContain('\n      "score": 0.10000000000000001,\n      "reference": 12345678901234567890,');
     expect(text).toContain('"checks": [\n        1e21,\n        2.50,\n        7\n      ]');
     expect(text).toContain('\n  "Organization": {\n    "legalName": "Onfido Ltd"\n  }\n}');
+  });
+});
+
+/** The raw JSON view's text and its notes, once opened. */
+async function rawView(raw: string) {
+  show(raw);
+  const panel = await screen.findByRole('article', { name: 'Onfido' });
+  await userEvent.setup().click(within(panel).getByText('Raw JSON'));
+  const details = within(panel).getByText('Raw JSON').closest('details')!;
+  const notes = within(details)
+    .queryAllByRole('note')
+    .map((note) => note.textContent);
+  return { text: details.querySelector('pre')!.textContent, notes };
+}
+
+describe("a certificate's raw JSON past the values whose numbers are kept as sent", () => {
+  beforeEach(() => withSourceText(true));
+  afterEach(() => withSourceText(false));
+
+  it('attack: a certificate of more than MAX_VALUES_KEEPING_NUMBERS values says its numbers are shown as read and may differ', async () => {
+    // Padded past the bound, the certificate is read plainly: 0.10000000000000001 shows as 0.1 and 1e21 as 1e+21.
+    const pad = `${'0,'.repeat(MAX_VALUES_KEEPING_NUMBERS)}0`;
+    const raw = `{"Claim":{"reviewBody":{"result":"clear","score":0.10000000000000001,"ids":[1e21],"pad":[${pad}]}}}`;
+    const { text, notes } = await rawView(raw);
+    expect(text).toContain('"score": 0.1,');
+    expect(text).toContain('1e+21');
+    // Before: the same numbers and no word that they may not be the certificate's.
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toContain(`more than ${MAX_VALUES_KEEPING_NUMBERS.toLocaleString('en')} values`);
+    expect(notes[0]).toContain(ROUNDED_WORDS);
+  });
+
+  it('says nothing of the kind under the bound, where its numbers are as sent', async () => {
+    const { text, notes } = await rawView(CERTIFICATE);
+    expect(text).toContain('"score": 0.10000000000000001,');
+    expect(notes).toEqual([]);
+  });
+});
+
+describe('a certificate that is one bare number', () => {
+  afterEach(() => withSourceText(false));
+
+  for (const sourceText of [true, false]) {
+    it(`shows it in its raw JSON as written, where the browser ${sourceText ? 'gives' : 'does not give'} the source text`, async () => {
+      withSourceText(sourceText);
+      // Before: 12345678901234567000, as JavaScript reads it: a bare number has no holder to keep its text by.
+      const { text, notes } = await rawView(' 12345678901234567890\n');
+      expect(text).toBe('12345678901234567890');
+      expect(notes).toEqual([]);
+    });
+  }
+});
+
+describe('a certificate nested too deeply to lay out', () => {
+  it('attack: shows its rows, and in its raw JSON its text as received with a notice', async () => {
+    // JSON.parse reads any depth; JSON.stringify runs out of stack on this one.
+    const raw = `{"Claim":{"reviewBody":{"result":"clear","deep":${'['.repeat(100_000)}${']'.repeat(100_000)}}}}`;
+    const { text, notes } = await rawView(raw);
+    expect(text).toBe(raw);
+    expect(notes).toEqual(['This certificate is nested too deeply to lay out. The raw text is shown as received.']);
+    expect(screen.getByRole('article', { name: 'Onfido' })).toHaveTextContent('clear');
   });
 });
 
@@ -127,19 +188,26 @@ describe("a certificate's rows, where the browser does not give the source text"
   });
 });
 
+/** The raw JSON view's text of a certificate, as the panel lays it out. */
+function layout(raw: string): string | false {
+  const parsed = parseCertificate(raw);
+  const laidOut = parsed.ok ? layOutCertificate(raw, parsed) : undefined;
+  return laidOut?.ok === true && laidOut.pretty;
+}
+
 describe("a certificate's raw JSON is laid out as JSON.stringify lays it out", () => {
-  it('for any JSON value, where no number differs from its text', () => {
+  it.each([false, true])('for any JSON value, where no number differs from its text (source text: %s)', (sourceText) => {
+    withSourceText(sourceText);
     fc.assert(
       fc.property(fc.jsonValue({ maxDepth: 5 }), (value) => {
         const raw = JSON.stringify(value);
-        const parsed = parseCertificate(raw);
-        expect(parsed.ok && parsed.pretty).toBe(JSON.stringify(JSON.parse(raw), null, 2));
+        expect(layout(raw)).toBe(JSON.stringify(JSON.parse(raw), null, 2));
       }),
       { numRuns: 500 },
     );
     // Deeper than the levels written as sent (KEPT_DEPTH, 32): the rest is JSON.stringify's, indented in place.
     const deep = `${'{"a":['.repeat(40)}1,{"b":[2,{}]}${']}'.repeat(40)}`;
-    const parsed = parseCertificate(deep);
-    expect(parsed.ok && parsed.pretty).toBe(JSON.stringify(JSON.parse(deep), null, 2));
+    expect(layout(deep)).toBe(JSON.stringify(JSON.parse(deep), null, 2));
+    withSourceText(false);
   });
 });

@@ -10,7 +10,7 @@ import { candidateEnvelopeSchema } from '../../src/kyc/contract/schema.ts';
 import { statusInfo } from '../../src/kyc/contract/status.ts';
 import { buildTimeline } from '../../src/kyc/view/timeline.ts';
 import { reviewOf } from '../../src/kyc/view/certificate-review.ts';
-import { parseCertificate } from '../../src/kyc/view/certificate.ts';
+import { layOutCertificate, parseCertificate } from '../../src/kyc/view/certificate.ts';
 import { APP_HEADERS, expectAllPicturesDecoded, followRequests, screenshot } from './helpers.ts';
 
 needsServers('sandbox');
@@ -200,8 +200,10 @@ test("a certificate's raw JSON wraps each line under its own indentation, keeps 
   const record = candidateEnvelopeSchema.parse(
     await (await request.get(`/api/candidates/refId/${refId}`, { headers: APP_HEADERS })).json(),
   ).data;
-  const sent = parseCertificate(record.certs!['onfido-service-cert']!);
-  if (!sent.ok) throw new Error('The sample certificate is JSON');
+  const raw = record.certs!['onfido-service-cert']!;
+  const parsed = parseCertificate(raw);
+  const sent = parsed.ok ? layOutCertificate(raw, parsed) : undefined;
+  if (!sent?.ok) throw new Error('The sample certificate is JSON');
   for (const width of [390, 1440]) {
     await page.setViewportSize({ width, height: 900 });
     await page.goto(`/candidates/refId/${refId}`);

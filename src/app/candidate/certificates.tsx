@@ -1,4 +1,6 @@
 import { useId, useMemo } from 'react';
+import { MAX_VALUES_KEEPING_NUMBERS } from '../../kyc/contract/number-text.ts';
+import { ROUNDED_WORDS } from '../../kyc/contract/other-forms.ts';
 import { readTimestamp } from '../../kyc/contract/schema.ts';
 import {
   type CertificateReview,
@@ -7,7 +9,7 @@ import {
   reviewOf,
   type ReviewRow,
 } from '../../kyc/view/certificate-review.ts';
-import { parseCertificate } from '../../kyc/view/certificate.ts';
+import { layOutCertificate, type ParsedCertificate, parseCertificate } from '../../kyc/view/certificate.ts';
 import { CopyButton } from '../ui/copy-button.tsx';
 import { LongText } from '../ui/long-text.tsx';
 import { OutcomeChip } from '../ui/outcome-chip.tsx';
@@ -144,22 +146,7 @@ function CertificatePanel({ slug, raw, recordCopy }: { slug: string; raw: string
           )}
           <Signatures review={review} />
           {/* A case file gets the results above; the JSON-LD and its signatures stay on screen. */}
-          <details className="group mt-3 min-w-0 rounded border border-slate-200 print:hidden" data-raw-json>
-            <summary className="cursor-pointer list-none rounded px-3 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-50 focus-ring">
-              <span aria-hidden="true" className="mr-1.5 inline-block text-slate-500 transition-transform group-open:rotate-90">
-                ▶
-              </span>
-              Raw JSON
-            </summary>
-            <div className="space-y-2 border-t border-slate-200 p-3">
-              <div className="flex flex-row-reverse flex-wrap items-center gap-2">
-                <CopyButton value={parsed.pretty} label={`${title} certificate`} record={recordCopy} />
-              </div>
-              <ScrollRegion label={`${title} certificate text`} className={boxClass}>
-                <JsonText text={parsed.pretty} />
-              </ScrollRegion>
-            </div>
-          </details>
+          <RawJson raw={raw} parsed={parsed} title={title} recordCopy={recordCopy} />
         </>
       ) : (
         <div className="space-y-2">
@@ -173,5 +160,52 @@ function CertificatePanel({ slug, raw, recordCopy }: { slug: string; raw: string
         </div>
       )}
     </article>
+  );
+}
+
+type ReadCertificate = Extract<ParsedCertificate, { ok: true }>;
+
+/**
+ * The JSON-LD one click away. Laid out here, once per certificate text: the chips and Copy summary need
+ * only the JSON read, and the layout of a large certificate costs as much as reading it. Not kept beyond
+ * the panel (a cache by text would hold a candidate's certificate after the page that showed it).
+ */
+function RawJson({
+  raw,
+  parsed,
+  title,
+  recordCopy,
+}: {
+  raw: string;
+  parsed: ReadCertificate;
+  title: string;
+  recordCopy: () => Promise<void>;
+}) {
+  const layout = useMemo(() => layOutCertificate(raw, parsed), [raw, parsed]);
+  const text = layout.ok ? layout.pretty : raw;
+  return (
+    <details className="group mt-3 min-w-0 rounded border border-slate-200 print:hidden" data-raw-json>
+      <summary className="cursor-pointer list-none rounded px-3 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-50 focus-ring">
+        <span aria-hidden="true" className="mr-1.5 inline-block text-slate-500 transition-transform group-open:rotate-90">
+          ▶
+        </span>
+        Raw JSON
+      </summary>
+      <div className="space-y-2 border-t border-slate-200 p-3">
+        {!layout.ok && <Notice tone="warning">{layout.problem} The raw text is shown as received.</Notice>}
+        {layout.ok && layout.roundedPastBound && (
+          <Notice tone="warning">
+            This certificate holds more than {MAX_VALUES_KEEPING_NUMBERS.toLocaleString('en')} values, too many to keep each number as
+            written: its numbers are shown as read (1e21 as 1e+21), and for a number {ROUNDED_WORDS}.
+          </Notice>
+        )}
+        <div className="flex flex-row-reverse flex-wrap items-center gap-2">
+          <CopyButton value={text} label={`${title} certificate`} record={recordCopy} />
+        </div>
+        <ScrollRegion label={`${title} certificate text`} className={boxClass}>
+          <JsonText text={text} />
+        </ScrollRegion>
+      </div>
+    </details>
   );
 }

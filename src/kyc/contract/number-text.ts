@@ -39,6 +39,14 @@ export interface ValuesBudget {
 }
 
 /**
+ * How a body's numbers were read: `kept`, the text of at least one number kept by the reviver; `plain`,
+ * none kept, as none could differ, none did, or the browser gives no source text; `pastBound`, none kept
+ * as the body holds more values than the bound (or its budget) allows where the browser gives the source:
+ * a number read may be a rounding of the one sent, which a view of them as read should say.
+ */
+export type NumbersRead = 'kept' | 'plain' | 'pastBound';
+
+/**
  * JSON.parse, keeping the text of each number numberText would not write as sent. Without source text
  * access, JSON.parse alone: a reviver that can learn nothing would only slow the parse; likewise for a
  * body where no number can differ (MAY_DIFFER), and one too large for the reviver's cost. `budget`, shared
@@ -46,17 +54,26 @@ export interface ValuesBudget {
  * under the bound would otherwise cost the tab the reviver's time for all of their values together.
  */
 export function parseJsonKeepingNumbers(text: string, budget?: ValuesBudget): unknown {
+  return readJsonKeepingNumbers(text, budget).value;
+}
+
+/** parseJsonKeepingNumbers, and how its numbers were read: a layout needs no walk of its own where none was kept. */
+export function readJsonKeepingNumbers(text: string, budget?: ValuesBudget): { value: unknown; numbers: NumbersRead } {
   const bound = Math.min(MAX_VALUES_KEEPING_NUMBERS, budget?.values ?? MAX_VALUES_KEEPING_NUMBERS);
-  const values = hasSourceTextAccess() ? valuesUpTo(text, bound) : undefined;
-  if (values === undefined || !MAY_DIFFER.test(text)) return JSON.parse(text);
+  const sourceText = hasSourceTextAccess();
+  const values = sourceText ? valuesUpTo(text, bound) : undefined;
+  if (values === undefined) return { value: JSON.parse(text), numbers: sourceText ? 'pastBound' : 'plain' };
+  if (!MAY_DIFFER.test(text)) return { value: JSON.parse(text), numbers: 'plain' };
   if (budget) budget.values -= values;
+  let kept = false;
   const keep: Reviver = function (this: unknown, key, value, context) {
     const sent = context?.source;
     if (typeof value === 'number' && sent !== undefined && typeof this === 'object' && this !== null)
-      keepNumberText(this, key, value, sent);
+      kept = keepNumberText(this, key, value, sent) || kept;
     return value;
   };
-  return JSON.parse(text, keep as (key: string, value: unknown) => unknown);
+  const value = JSON.parse(text, keep as (key: string, value: unknown) => unknown);
+  return { value, numbers: kept ? 'kept' : 'plain' };
 }
 
 /**
@@ -64,15 +81,17 @@ export function parseJsonKeepingNumbers(text: string, budget?: ValuesBudget): un
  * the browser's reviver above, and the server's reader of an answer (answer-value.ts), which reads each
  * number's text from the bytes, as Node 20's JSON.parse gives no reviver its source. A number written as
  * sent drops a text kept before under its key (a repeated member: the last one read is the value).
+ * Whether it kept one.
  */
-export function keepNumberText(holder: object, key: string, value: number, sent: string): void {
+export function keepNumberText(holder: object, key: string, value: number, sent: string): boolean {
   const texts = sentTexts.get(holder);
   if (writtenAsSent(value, sent)) {
     texts?.delete(key);
-    return;
+    return false;
   }
   if (texts) texts.set(key, sent);
   else sentTexts.set(holder, new Map([[key, sent]]));
+  return true;
 }
 
 /**
