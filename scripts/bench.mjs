@@ -9,6 +9,7 @@
 // `npm run bench -- --queue`: issue 32's queue at scale alone (bench-queue.mjs; with --quick, 2 000 waiting).
 // `npm run bench -- --plain`: issue 35's 32 MB plain lookup against a bare Node.js proxy alone (bench-plain.mjs);
 // with `--before <main.js>`, a build that reads CONFIG_FILE beside them.
+// `npm run bench -- --certificate`: a certificate's raw JSON layout before and after, in Chromium, alone (bench-certificate.mjs).
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -27,6 +28,7 @@ import { PROXY_SIGN_IN, writeConfigFile } from './config-file.mjs';
 import { spawnServer } from './spawn-server.mjs';
 import { auditRows, runAuditBench } from './bench-audit.mjs';
 import { plainRows, runPlainBench } from './bench-plain.mjs';
+import { certificateRows, runCertificateBench } from './bench-certificate.mjs';
 
 /** @import { SpawnedServer } from './spawn-server.mjs' */
 /** What the probe in every page records (performance.now() times), read back through `window.__bench`. */
@@ -43,6 +45,8 @@ const queueOnly = process.argv.includes('--queue');
 const auditOnly = process.argv.includes('--audit');
 // `--plain`: issue 35's 32 MB plain lookup through the app against a bare Node.js proxy alone (bench-plain.mjs).
 const plainOnly = process.argv.includes('--plain');
+// `--certificate`: a certificate's raw JSON layout, the walk it was against the layout now (bench-certificate.mjs), alone.
+const certificateOnly = process.argv.includes('--certificate');
 // The machine is shared: its load when the run began and ended goes with the figures.
 const loadAtStart = os.loadavg()[0] ?? 0;
 // `--before <main.js>`: the server of a build before issue 20, run beside this one for its engine's figures.
@@ -64,6 +68,11 @@ const median = (values) => {
 };
 /** @param {unknown[]} args */
 const log = (...args) => console.error(...args);
+if (certificateOnly) {
+  // Bundles its own modules: no build of the app needed.
+  printCertificate(await runCertificateBench({ quick, log }));
+  process.exit(0);
+}
 
 // --- Build: the app as shipped (for bundle figures), and a copy with the baseline page beside it.
 /**
@@ -112,6 +121,14 @@ if (queueOnly) {
   mkdirSync(out, { recursive: true });
   writeFileSync(path.join(out, 'queue-latest.json'), `${JSON.stringify({ date: new Date().toISOString(), quick, queue }, null, 2)}\n`);
   process.exit(0);
+}
+
+/** A certificate's layout, as a table of its own. @param {Awaited<ReturnType<typeof runCertificateBench>>} figures */
+function printCertificate(figures) {
+  console.log(
+    `A certificate's raw JSON layout in Chromium, before (stringifyKeepingNumbers) and after (layOutCertificate)${quick ? ' (quick: one run each)' : ', medians of 5'}:`,
+  );
+  for (const text of tableLines(['figure', 'before', 'after', ''], certificateRows(figures))) console.log(text);
 }
 
 /** Issue 32's figures, as a table of their own. @param {Awaited<ReturnType<typeof runQueueScenario>>} queue */
@@ -526,6 +543,8 @@ const queue = await runQueueScenario({ serverJs: path.join(out, 'dist/server/mai
 // --- 12. Issue 35's 32 MB plain lookup against a bare Node.js proxy (bench-plain.mjs): its own servers.
 // Without --before's build: that one may be older than CONFIG_FILE; `--plain --before` takes one that reads it.
 const plain = await runPlainBench({ serverJs: path.join(out, 'dist/server/main.js'), quick, log });
+// --- 13. A certificate's raw JSON layout, before and after (bench-certificate.mjs): in a browser of its own.
+const certificate = await runCertificateBench({ quick, log });
 
 // --- 4. Bundle, as shipped.
 const client = path.join(out, 'dist-app/client');
@@ -608,6 +627,7 @@ const figures = {
   queue,
   audit,
   plain,
+  certificate,
 };
 mkdirSync(out, { recursive: true });
 writeFileSync(path.join(out, 'latest.json'), `${JSON.stringify(figures, null, 2)}\n`);
@@ -702,5 +722,6 @@ for (const text of tableLines(
   console.log(text);
 printQueue(queue);
 printPlain(plain);
+printCertificate(certificate);
 console.log(`Figures written to ${path.relative(root, path.join(out, 'latest.json'))}`);
 process.exit(0);
