@@ -82,6 +82,11 @@ export function stubApi(
     }
     if (options.applicants && url.startsWith('/api/applicants'))
       return applicantsAnswer(new URL(url, 'http://test'), options.applicants, { extra: options.queueExtras });
+    // Presence: answered with the candidate's rooms, as the server makes them (testRooms stands in for its keyed hash).
+    if (url === '/api/presence') {
+      const { candidate } = JSON.parse(String(init?.body)) as { candidate: { refId: string | null; recordId: string | null } | null };
+      return json({ rooms: candidate ? testRooms(candidate) : [] });
+    }
     // A candidate's Activity (issue 34): nobody else has looked, unless the test says otherwise.
     if (/^\/api(\/e\/[^/]+)?\/activity$/.test(url)) {
       return typeof options.activity === 'function' ? options.activity() : json(options.activity ?? emptyActivity());
@@ -92,6 +97,11 @@ export function stubApi(
   });
   vi.stubGlobal('fetch', fetchMock);
   return { requests, fetchMock };
+}
+
+/** A candidate's presence rooms in these tests: one per id, as the server's (lookup/presence-rooms.ts), without its key. */
+export function testRooms({ refId, recordId }: { refId?: string | null | undefined; recordId?: string | null | undefined }): string[] {
+  return [...(refId ? [`room-ref-${refId}`] : []), ...(recordId ? [`room-record-${recordId}`] : [])];
 }
 
 /** A candidate's Activity with nothing in it, read from the files. */

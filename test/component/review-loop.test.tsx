@@ -10,7 +10,7 @@ import type { CandidateRecord } from '../../src/kyc/contract/schema.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { auditRow } from './audit-row.ts';
 import { FakeEventSource, withFakeEventSource } from './fake-event-source.ts';
-import { applicantsAnswer, envelope, json, renderWithProviders, stubApi, testMeta } from './render.tsx';
+import { applicantsAnswer, envelope, json, renderWithProviders, stubApi, testMeta, testRooms } from './render.tsx';
 
 /**
  * The reviewer's loop (issue 33) in the app as a whole: the queue hands a candidate page its place,
@@ -26,6 +26,7 @@ const asApplicant = (record: CandidateRecord, status = 'waiting'): Applicant => 
   isArchived: false,
   recordId: record.recordId!,
   refId: record.refId!,
+  rooms: testRooms(record),
 });
 const candidatePath = (record: CandidateRecord) => `/api/candidates/recordId/${encodeURIComponent(record.recordId!)}`;
 const pageOf = (record: CandidateRecord) => `/candidates/recordId/${encodeURIComponent(record.recordId!)}`;
@@ -258,8 +259,7 @@ describe('who else is here', { timeout: 20_000 }, () => {
   const viewer = (user: string, record: CandidateRecord, environment = 'default'): PresenceViewer => ({
     user,
     environment,
-    refId: record.refId!,
-    recordId: record.recordId!,
+    rooms: testRooms(record),
   });
 
   it('the page says under its stream which candidate it shows, and the others on it are named on the page and the queue row', async () => {
@@ -313,7 +313,7 @@ describe('who looked, as colleagues come', { timeout: 20_000 }, () => {
     source.emit('hello', { stream: STREAM });
     // Carl looks the candidate up, and his page says it is here.
     lines = [line('carl'), line('ana')];
-    source.emit('presence', { viewers: [{ user: 'carl', environment: 'default', refId: second.refId!, recordId: second.recordId! }] });
+    source.emit('presence', { viewers: [{ user: 'carl', environment: 'default', rooms: testRooms(second) }] });
     expect(await screen.findByText(/^Looked at today by carl \(.*\), and by you\.$/)).toBeInTheDocument();
   });
 });

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { presenceRoomsSchema } from '../../src/kyc/contract/presence.ts';
 import { createLiveHub } from '../../src/server/live/create-live-hub.ts';
 import type { LiveHub, SequencedEvent } from '../../src/server/live/live-hub.ts';
 import { SANDBOX_KEYS, startSandbox, type RunningSandbox } from '../../src/server/sandbox/sandbox.ts';
@@ -129,9 +130,11 @@ describe.skipIf(!hasRedisServer)(`live updates on Redis${hasRedisServer ? '' : `
       headers: { cookie: ana, 'content-type': 'application/json' },
       body: JSON.stringify({ stream: anaStream.streamId(), environment: 'default', candidate: { refId: 'ref-1', recordId: null } }),
     });
-    expect(announced.status).toBe(204);
+    expect(announced.status).toBe(200);
+    const { rooms } = presenceRoomsSchema.parse(JSON.parse(announced.body));
     await samStream.until(() => samStream.viewers()?.length === 1);
-    expect(samStream.viewers()).toEqual([{ user: 'ana', environment: 'default', refId: 'ref-1', recordId: null }]);
+    // Both instances make the same room with the environment's key: Sam's page, given it by his own instance, matches it.
+    expect(samStream.viewers()).toEqual([{ user: 'ana', environment: 'default', rooms }]);
     // The tab closes: instance one says so, and instance two's stream loses her.
     anaStream.close();
     await samStream.until(() => samStream.viewers()?.length === 0);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { apiErrorBodySchema } from '../../src/kyc/contract/api.ts';
-import { PRESENCE_PATH, type PresenceViewer } from '../../src/kyc/contract/presence.ts';
+import { PRESENCE_PATH, type PresenceViewer, presenceRoomsSchema } from '../../src/kyc/contract/presence.ts';
 import type { TestStream } from './event-source.ts';
 import { rawRequest } from './http.ts';
 import { startPresenceApp } from './presence-app.ts';
@@ -41,6 +41,8 @@ const until = (stream: TestStream, test: (viewers: PresenceViewer[]) => boolean)
     const viewers = stream.viewers();
     return viewers !== undefined && test(viewers);
   });
+/** The rooms an announcement was answered with: how the page names the candidate it shows. */
+const roomsOf = (answer: { body: string }) => presenceRoomsSchema.parse(JSON.parse(answer.body)).rooms;
 const codeOf = (body: string) => apiErrorBodySchema.parse(JSON.parse(body)).error.code;
 
 describe('presence: who else has a candidate open', { timeout: 20_000 }, () => {
@@ -49,8 +51,12 @@ describe('presence: who else has a candidate open', { timeout: 20_000 }, () => {
     expect(ana.id).toMatch(/^[A-Za-z0-9_-]{16,64}$/);
     expect(new Set([ana.id, tess.id, rita.id]).size).toBe(3);
     const answer = await announce(ana.cookie, { stream: ana.id, environment: 'a', candidate: CANDIDATE });
-    expect(answer.status).toBe(204);
-    const ofAna = { user: 'ana', environment: 'a', ...CANDIDATE };
+    expect(answer.status).toBe(200);
+    // A room per id, neither of them the id: the page matches viewers with these.
+    const rooms = roomsOf(answer);
+    expect(rooms).toHaveLength(2);
+    for (const room of rooms) expect(room).toMatch(/^[0-9a-f]{32}$/);
+    const ofAna = { user: 'ana', environment: 'a', rooms };
     await until(tess.stream, (viewers) => viewers.some((viewer) => viewer.user === 'ana'));
     expect(tess.stream.viewers()).toEqual([ofAna]);
     // A support user sees a compliance user, and the other way round: both open candidates.
@@ -59,16 +65,17 @@ describe('presence: who else has a candidate open', { timeout: 20_000 }, () => {
     expect(ana.stream.viewers()).toEqual([]);
 
     // Leaving the candidate (another page): gone for the others at once.
-    expect((await announce(ana.cookie, { stream: ana.id, environment: 'a', candidate: null })).status).toBe(204);
+    const left = await announce(ana.cookie, { stream: ana.id, environment: 'a', candidate: null });
+    expect([left.status, roomsOf(left)]).toEqual([200, []]);
     await until(tess.stream, (viewers) => viewers.length === 0);
     for (const stream of [ana, tess, rita]) stream.stream.close();
   });
 
   it('attack: a user limited to one environment learns nothing of who views candidates of another', async () => {
     const [ana, tess, rita] = [await tab('ana'), await tab('tess'), await tab('rita')];
-    await announce(ana.cookie, { stream: ana.id, environment: 'b', candidate: CANDIDATE });
+    const inB = roomsOf(await announce(ana.cookie, { stream: ana.id, environment: 'b', candidate: CANDIDATE }));
     await until(rita.stream, (viewers) => viewers.length === 1);
-    expect(rita.stream.viewers()).toEqual([{ user: 'ana', environment: 'b', ...CANDIDATE }]);
+    expect(rita.stream.viewers()).toEqual([{ user: 'ana', environment: 'b', rooms: inB }]);
     // Tess's stream was sent nothing new: her view did not change.
     expect(tess.stream.viewers()).toEqual([]);
     expect(tess.stream.messages.filter((m) => m.event === 'presence')).toHaveLength(1);
@@ -81,20 +88,38 @@ describe('presence: who else has a candidate open', { timeout: 20_000 }, () => {
 
   it("attack: another user's stream id neither removes nor takes over their presence", async () => {
     const [ana, tess, rita] = [await tab('ana'), await tab('tess'), await tab('rita')];
-    await announce(ana.cookie, { stream: ana.id, environment: 'a', candidate: CANDIDATE });
+    const rooms = roomsOf(await announce(ana.cookie, { stream: ana.id, environment: 'a', candidate: CANDIDATE }));
     await until(tess.stream, (viewers) => viewers.length === 1);
     // Rita names Ana's stream: her own entry under that name, Ana's stays as it was.
     await announce(rita.cookie, { stream: ana.id, environment: 'a', candidate: null });
-    await announce(rita.cookie, { stream: ana.id, environment: 'a', candidate: { refId: 'other', recordId: null } });
+    const other = roomsOf(await announce(rita.cookie, { stream: ana.id, environment: 'a', candidate: { refId: 'other', recordId: null } }));
     await until(tess.stream, (viewers) => viewers.length === 2);
-    expect(tess.stream.viewers()).toEqual([
-      { user: 'ana', environment: 'a', ...CANDIDATE },
-      { user: 'rita', environment: 'a', refId: 'other', recordId: null },
-    ]);
+    expect(tess.stream.viewers()).toEqual(
+      expect.arrayContaining([
+        { user: 'ana', environment: 'a', rooms },
+        { user: 'rita', environment: 'a', rooms: other },
+      ]),
+    );
     // Her entry under that name is hers to remove (it is no stream of hers, so its end would not).
     await announce(rita.cookie, { stream: ana.id, environment: 'a', candidate: null });
     await until(tess.stream, (viewers) => viewers.length === 1);
     for (const stream of [ana, tess, rita]) stream.stream.close();
+  });
+
+  it('gives a candidate the same room by either id, and one no other id shares', async () => {
+    const cookie = await signIn('ana');
+    const stream = 'r'.repeat(22);
+    const rooms = async (environment: string, candidate: unknown) => roomsOf(await announce(cookie, { stream, environment, candidate }));
+    const [both, byRef, byRecord] = [
+      await rooms('a', CANDIDATE),
+      await rooms('a', { refId: CANDIDATE.refId, recordId: null }),
+      await rooms('a', { refId: null, recordId: CANDIDATE.recordId }),
+    ];
+    expect(both).toEqual([...byRef, ...byRecord]);
+    // A refId spelled as the recordId is another candidate's, not this one's.
+    expect(await rooms('a', { refId: CANDIDATE.recordId, recordId: null })).not.toEqual(byRecord);
+    // No entry left for the tests after: that stream shows nothing now.
+    expect(await rooms('a', null)).toEqual([]);
   });
 
   it('a page whose stream ends (the tab closed) is gone for the others at once', async () => {
@@ -114,12 +139,14 @@ describe('presence: who else has a candidate open', { timeout: 20_000 }, () => {
     clock += 60_000;
     await announce(ana.cookie, { stream: ana.id, environment: 'a', candidate: CANDIDATE });
     clock += 60_000;
-    await announce(rita.cookie, { stream: rita.id, environment: 'a', candidate: { refId: 'other', recordId: null } });
+    const other = roomsOf(
+      await announce(rita.cookie, { stream: rita.id, environment: 'a', candidate: { refId: 'other', recordId: null } }),
+    );
     await until(tess.stream, (viewers) => viewers.length === 2);
     // Past its expiry (75 s after the heartbeat), the sweep removes it; Rita's, 20 s old, stays.
     clock += 20_000;
     await until(tess.stream, (viewers) => viewers.length === 1);
-    expect(tess.stream.viewers()).toEqual([{ user: 'rita', environment: 'a', refId: 'other', recordId: null }]);
+    expect(tess.stream.viewers()).toEqual([{ user: 'rita', environment: 'a', rooms: other }]);
     for (const stream of [ana, tess, rita]) stream.stream.close();
   });
 

@@ -10,9 +10,19 @@ export const gateway = () => createAccessControl({ mode: 'proxy', userHeader: 'x
 export const SUPPORT = { 'x-user': 'sam', 'x-role': 'support' };
 export const COMPLIANCE = { 'x-user': 'ana', 'x-role': 'compliance' };
 
+/**
+ * An answered page, each row checked to carry a presence room per id (a keyed hash, never the id) and
+ * then given without them: the tests compare rows by what the service and the index said.
+ */
 export const pageOf = (res: RawResponse): ApplicantsPage => {
   expect(res.status, res.body).toBe(200);
-  return applicantsPageSchema.parse(JSON.parse(res.body)).data;
+  const data = applicantsPageSchema.parse(JSON.parse(res.body)).data;
+  const records = data.records.map(({ rooms, ...row }) => {
+    expect(rooms, JSON.stringify(row)).toHaveLength([row.refId, row.recordId].filter(Boolean).length);
+    for (const room of rooms ?? []) expect(room).toMatch(/^[0-9a-f]{32}$/);
+    return row;
+  });
+  return { ...data, records };
 };
 
 type Getter = { get: (path: string, headers?: Record<string, string>) => Promise<RawResponse> };

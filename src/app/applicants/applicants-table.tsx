@@ -108,7 +108,7 @@ export function ApplicantsTable({
                 nameColumn={nameColumn}
                 highlighted={Boolean(changed && ids.some((id) => id && changed.has(id)))}
                 visited={name !== undefined && wasVisited(visited, name, ids)}
-                viewers={viewersOf(viewers, name, applicant)}
+                viewers={viewersOf(viewers, name, applicant.rooms)}
                 since={<SinceCell applicant={applicant} now={now.getTime()} zone={zone} slaHours={slaHours} />}
                 sinceLabel={sinceHeading(filter)}
                 pendingOpen={pendingOpen}

@@ -9,7 +9,7 @@ import { formatRelative, type ZoneMode } from '../../kyc/view/time.ts';
 import { asApiError } from '../api/api-error.ts';
 import { Link } from '../navigation.tsx';
 import { useEnvironment } from '../environment/use-environment.ts';
-import { useViewers, viewersOf } from '../live/presence.ts';
+import { useShownRooms, useViewers, viewersOf } from '../live/presence.ts';
 import { AUDIT_PATH, type AuditHandOver } from '../routes.ts';
 import { AuditLevel } from '../ui/audit-level.tsx';
 import { Card } from '../ui/card.tsx';
@@ -41,7 +41,7 @@ function ActivityCard({ environment, refId, recordId, user, role, fetchedAt }: P
   const id = useId();
   const { info } = useEnvironment();
   // A colleague who opens the page has looked the candidate up: their line is read as they come.
-  const viewers = viewersOf(useViewers(), info?.name, { refId, recordId }).join('\n');
+  const viewers = viewersOf(useViewers(), info?.name, useShownRooms(info?.name, refId, recordId)).join('\n');
   const ids = { ...(refId ? { refId } : {}), ...(recordId ? { recordId } : {}) };
   const activity = useQuery({ ...activityQueries.of(environment, ids, fetchedAt, viewers), placeholderData: keepPreviousData });
   const now = useNow();

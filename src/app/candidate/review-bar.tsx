@@ -5,7 +5,7 @@ import { batchRowHandOverOf, useBatchPlace } from '../batch/batch-place.ts';
 import { dashboardHref } from '../../kyc/view/dashboard-link.ts';
 import { DashboardLink } from '../handoff/dashboard-link.tsx';
 import { ViewersLine } from '../live/presence-badges.tsx';
-import { useShowCandidate, useViewers, viewersOf } from '../live/presence.ts';
+import { useShowCandidate, useShownRooms, useViewers, viewersOf } from '../live/presence.ts';
 import { Link, navigate, useLocation } from '../navigation.tsx';
 import { type ListPlace, type ListStep, rememberStep } from '../recent/list-place.ts';
 import { markVisited } from '../recent/visited.ts';
@@ -64,7 +64,7 @@ export function ReviewBar({ kind, id, info, ids, place, notFound = false, settle
   useEffect(() => {
     if (name !== undefined && settled) markVisited(name, [refId, recordId]);
   }, [name, refId, recordId, settled]);
-  const viewers = viewersOf(useViewers(), name, { refId, recordId });
+  const viewers = viewersOf(useViewers(), name, useShownRooms(name, refId, recordId));
   const edge = useLoopKeys(place, `${kind}:${id}`);
   // Nothing to show (no list, nobody else, no dashboard address: a refId the service did not answer for):
   // no empty box. The bar's elements stay, without boxes of their own, so that its live region is there

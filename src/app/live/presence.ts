@@ -7,7 +7,9 @@ import { apiRequest } from '../api/api-request.ts';
  * Presence in this tab (issue 33): which candidate it shows, said to the server under the name of the
  * tab's live stream (its hello event) whenever it changes, when the stream reconnects under a new name,
  * and every PRESENCE_HEARTBEAT_MS; and who else has which candidate open, as the stream last said. Memory
- * only, cleared when the stream closes (which also ends this tab's entry on the server).
+ * only, cleared when the stream closes (which also ends this tab's entry on the server). Candidates are
+ * matched by their rooms, a keyed hash of each id that only the server can make: the server answers an
+ * announcement with the candidate's rooms, and a queue page with each row's.
  */
 
 interface Shown {
@@ -20,6 +22,11 @@ let stream: string | undefined;
 let shown: Shown | undefined;
 let said: Shown | undefined;
 let viewers: readonly PresenceViewer[] = [];
+/** The rooms the server answered for the candidates this tab announced, under each id (keysOf); a new map on each change. */
+let rooms: ReadonlyMap<string, readonly string[]> = new Map();
+const NO_ROOMS: readonly string[] = [];
+/** Rooms kept for the candidates announced last: the page shows one at a time, and a few back is plenty. */
+const MAX_ROOMS_KEPT = 20;
 const listeners = new Set<() => void>();
 let heartbeat: ReturnType<typeof setInterval> | undefined;
 let inFlight = false;
@@ -43,16 +50,40 @@ function sync(): void {
   // Said once sent, whatever the answer: a request that reached the server but lost its answer still
   // needs its "none" later.
   said = now;
-  apiRequest(PRESENCE_PATH, null, {
+  const roomsSchema = () => import('../../kyc/contract/presence.ts').then((contract) => contract.presenceRoomsSchema);
+  apiRequest(PRESENCE_PATH, roomsSchema, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ stream, environment, candidate: now?.candidate ?? null }),
   })
+    .then((answer) => {
+      if (now) keepRooms(keysOf(now.environment, now.candidate), answer.rooms);
+    })
     .catch(() => {})
     .finally(() => {
       inFlight = false;
       if (again) sync();
     });
+}
+
+type Ids = { refId?: string | null | undefined; recordId?: string | null | undefined };
+
+/** The keys a candidate's rooms are kept under: one per id, so that a page that knows either id finds them. */
+const keysOf = (environment: string | undefined, { refId, recordId }: Ids) => [
+  ...(refId ? [JSON.stringify([environment, 'refId', refId])] : []),
+  ...(recordId ? [JSON.stringify([environment, 'recordId', recordId])] : []),
+];
+
+function keepRooms(keys: readonly string[], answered: readonly string[]): void {
+  if (keys.every((key) => rooms.get(key)?.join() === answered.join())) return;
+  const next = new Map(rooms);
+  for (const key of keys) {
+    next.delete(key);
+    next.set(key, answered);
+  }
+  for (const old of [...next.keys()].slice(0, Math.max(0, next.size - MAX_ROOMS_KEPT))) next.delete(old);
+  rooms = next;
+  for (const listener of listeners) listener();
 }
 
 /** The stream named itself (opened or reconnected): what the tab shows is said again under the new name. */
@@ -98,25 +129,30 @@ export function useShowCandidate(
   }, [environment, refId, recordId]);
 }
 
+const subscribe = (listener: () => void) => {
+  listeners.add(listener);
+  return () => void listeners.delete(listener);
+};
+
 /** Who else has any candidate open, as the stream last said. */
 export function useViewers(): readonly PresenceViewer[] {
-  return useSyncExternalStore(
-    (listener) => {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    () => viewers,
-  );
+  return useSyncExternalStore(subscribe, () => viewers);
 }
 
-/** The users (each once, in order) with this candidate open: matched by either id, in this environment (its name). */
-export function viewersOf(
-  all: readonly PresenceViewer[],
+/** The rooms of a candidate this tab announced (environment by its name), once the server answered them; none before. */
+export function useShownRooms(
   environment: string | undefined,
-  ids: { refId?: string | null | undefined; recordId?: string | null | undefined },
-): string[] {
-  const matches = (viewer: PresenceViewer) =>
-    viewer.environment === environment &&
-    ((Boolean(ids.recordId) && viewer.recordId === ids.recordId) || (Boolean(ids.refId) && viewer.refId === ids.refId));
+  refId: string | null | undefined,
+  recordId: string | null | undefined,
+): readonly string[] {
+  const all = useSyncExternalStore(subscribe, () => rooms);
+  const found = keysOf(environment, { refId, recordId }).flatMap((key) => all.get(key) ?? NO_ROOMS);
+  return found.length > 0 ? [...new Set(found)] : NO_ROOMS;
+}
+
+/** The users (each once, in order) with this candidate open: matched by any of its rooms, in this environment (its name). */
+export function viewersOf(all: readonly PresenceViewer[], environment: string | undefined, shown: readonly string[] | undefined): string[] {
+  const mine = new Set(shown);
+  const matches = (viewer: PresenceViewer) => viewer.environment === environment && viewer.rooms.some((room) => mine.has(room));
   return [...new Set(all.filter(matches).map((viewer) => viewer.user))].sort();
 }

@@ -84,6 +84,8 @@ export const applicantSchema = z.object({
   pictures: z.optional(z.boolean()),
   /** The fields present in the service's record that could not be read, each with what was expected (never the value). */
   unreadable: z.optional(z.record(z.string(), z.string())),
+  /** Its presence rooms (a keyed hash of each id, made by the server): who else has it open is matched by them. */
+  rooms: z.optional(z.array(z.string())),
 });
 export type Applicant = z.infer<typeof applicantSchema>;
 

@@ -35,15 +35,21 @@ export const presenceAnnouncementSchema = z.object({
 });
 export type PresenceAnnouncement = z.infer<typeof presenceAnnouncementSchema>;
 
+/** What `POST /api/presence` answers: the rooms of the candidate announced (none for no candidate). */
+export const presenceRoomsSchema = z.object({ rooms: z.array(z.string()) });
+
 /** `event: hello`: the stream's id, which the page's announcements name. */
 export const streamHelloSchema = z.object({ stream: streamId });
 
-/** Someone else with a candidate open: their user name, nothing more of them. */
+/**
+ * Someone else with a candidate open: their user name, nothing more of them, and the candidate's rooms (a
+ * keyed hash of each of its ids, made by the server, which alone holds the key): a page matches them with
+ * the rooms it was given for the candidates it shows, never with ids, which never pass between instances.
+ */
 export const presenceViewerSchema = z.object({
   user: z.string(),
   environment: z.string(),
-  refId: z.nullable(z.string()),
-  recordId: z.nullable(z.string()),
+  rooms: z.array(z.string()),
 });
 export type PresenceViewer = z.infer<typeof presenceViewerSchema>;
 

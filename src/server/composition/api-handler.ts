@@ -173,10 +173,10 @@ export function wireEnvironments(settings: ApiSettings, runtime: ApiRuntime, sha
 }
 
 /** Presence, shared through the hub; each user's announcements limited in the shared store. */
-function presenceOf(hub: LiveHub, names: readonly string[], runtime: ApiRuntime, { access, metrics, store }: Shared) {
+function presenceOf(hub: LiveHub, runtime: ApiRuntime, { access, metrics, store }: Shared) {
   const limiter = createRateLimiter(store, 'presence', runtime.presence?.announcementsPerMinute ?? PRESENCE_ANNOUNCEMENTS_PER_MINUTE);
   const keyOf = (call: SignedInCall) => access.rateLimitKey(call.req, call.identity);
-  return createPresence(hub.presence ?? localPresenceChannel(), names, runtime.presence, { limiter, keyOf, metrics });
+  return createPresence(hub.presence ?? localPresenceChannel(), runtime.environments, runtime.presence, { limiter, keyOf, metrics });
 }
 
 export function createApiHandler(settings: ApiSettings, runtime: ApiRuntime): ApiHandler {
@@ -186,7 +186,7 @@ export function createApiHandler(settings: ApiSettings, runtime: ApiRuntime): Ap
   const table = environmentTable(tableOptions(settings, runtime, shared));
   const hub = runtime.hub ?? createLiveHub();
   const names = runtime.environments.map((environment) => environment.info.name);
-  const presence = presenceOf(hub, names, runtime, shared);
+  const presence = presenceOf(hub, runtime, shared);
   const events = createEventStreams(hub, access, metrics, runtime.eventStreams, presence);
   const revoke = revocationsTo(hub, runtime.logger);
   const stopWatching = access.onUsersChanged?.((users) => revoke({ kind: 'users', users: [...users] }));

@@ -15,6 +15,7 @@ import { createUpstreamSlots } from '../upstream/upstream-slots.ts';
 import type { Logger } from '../log/log.ts';
 import type { LookupDeps } from '../lookup/lookup-steps.ts';
 import type { OpenedCandidates } from '../lookup/opened-candidates.ts';
+import { presenceRooms, type RoomsOf } from '../lookup/presence-rooms.ts';
 import type { ApplicantsQueue } from '../lookup/applicants.ts';
 import { fetchListPage, type RequestSize } from '../lookup/crawler-list.ts';
 import type { CrawlClock } from '../lookup/crawler-pool.ts';
@@ -72,17 +73,18 @@ export function serveEnvironments(
   // One bound for the whole process: every environment's answers share its memory.
   const partsBudget = createPartsBudget(settings.partsMemoryBytes);
   const previews = instancePreviews(settings.limits.previewLookupsAtOnce);
+  const rooms = presenceRooms(environments);
   return environments.map((environment) => {
     const deps = environmentDeps(environment, settings, wiring, { upstreamSlots, partsBudget, previews });
-    return { environment, deps, queue: queueOf(environment, deps, wiring.queue) };
+    return { environment, deps, queue: queueOf(environment, deps, wiring.queue, rooms.get(environment.info.name)!) };
   });
 }
 
-/** An environment's queue: the shared index, a crawler of its own asking its service, its SLA. */
-function queueOf(environment: ApiEnvironment, deps: LookupDeps, wiring: QueueWiring): ApplicantsQueue {
+/** An environment's queue: the shared index, a crawler of its own asking its service, its SLA, its rows' presence rooms. */
+function queueOf(environment: ApiEnvironment, deps: LookupDeps, wiring: QueueWiring, rooms: RoomsOf): ApplicantsQueue {
   const slaHours = environment.queueSlaHours ?? QUEUE_SLA_HOURS;
   const crawler = wiring.perSecond > 0 ? crawlerOf(environment, deps, wiring) : NO_CRAWLER;
-  return { index: wiring.index, slaHours: slaHours > 0 ? slaHours : undefined, views: wiring.views, crawler };
+  return { index: wiring.index, slaHours: slaHours > 0 ? slaHours : undefined, views: wiring.views, crawler, rooms };
 }
 
 const NO_CRAWLER: QueueCrawler = { start: () => {}, crawlNow: async () => {}, close: async () => {} };

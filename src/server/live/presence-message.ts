@@ -4,7 +4,8 @@ import { z } from '../../kyc/contract/zod.ts';
  * What instances tell each other about presence (through the live hub: in this process, or Redis
  * pub/sub): a tab's stream shows a candidate of an environment (`here`), or none any more, or ended
  * (`gone`). Never stored, never replayed: an instance that starts later learns each entry from its
- * page's next heartbeat.
+ * page's next heartbeat. A candidate is named by its rooms (lookup/presence-rooms.ts), never by its ids:
+ * whoever reads the channel reads user names, and must not read beside them whom they look at.
  */
 const text = (max: number) => z.string().check(z.maxLength(max));
 export const presenceMessageSchema = z.discriminatedUnion('type', [
@@ -13,8 +14,7 @@ export const presenceMessageSchema = z.discriminatedUnion('type', [
     user: text(256),
     stream: text(64),
     environment: text(64),
-    refId: z.nullable(text(256)),
-    recordId: z.nullable(text(256)),
+    rooms: z.array(text(64)).check(z.minLength(1), z.maxLength(2)),
   }),
   z.object({ type: z.literal('gone'), user: text(256), stream: text(64) }),
 ]);

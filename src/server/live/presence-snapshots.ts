@@ -17,8 +17,8 @@ import type { Identity } from '../http/identity.ts';
 export interface Entry {
   user: string;
   environment: string;
-  refId: string | null;
-  recordId: string | null;
+  /** The candidate's rooms (lookup/presence-rooms.ts): the page matches them with those the server gave it. */
+  rooms: readonly string[];
   expiresAt: number;
 }
 
@@ -109,8 +109,8 @@ export function createSnapshots(entries: () => Iterable<Entry>, options: Snapsho
 /** Every entry's viewer, each once, in a stable order: found once a round, then filtered for each stream. */
 function allViewers(entries: Iterable<Entry>): PresenceViewer[] {
   const seen = new Map<string, PresenceViewer>();
-  for (const { user, environment, refId, recordId } of entries) {
-    seen.set(JSON.stringify([user, environment, refId, recordId]), { user, environment, refId, recordId });
+  for (const { user, environment, rooms } of entries) {
+    seen.set(JSON.stringify([user, environment, rooms]), { user, environment, rooms: [...rooms] });
   }
   return [...seen].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, viewer]) => viewer);
 }

@@ -6,6 +6,7 @@ import { readJsonBody } from '../http/request-body.ts';
 import { any, type Route, type SignedInCall } from '../http/routes.ts';
 import type { Metrics } from '../ops/metrics.ts';
 import type { RateLimiter, Take } from '../ops/rate-limit.ts';
+import { presenceRooms, type RoomsOf } from '../lookup/presence-rooms.ts';
 import { StoreUnavailableError } from '../state/store.ts';
 import type { PresenceChannel, PresenceMessage } from './presence-message.ts';
 import { createSnapshots, type Entry, type PresenceStream, type SnapshotOptions } from './presence-snapshots.ts';
@@ -56,12 +57,14 @@ export const PRESENCE_ANNOUNCEMENTS_PER_MINUTE = 300;
 /** Entries one user may hold at once: a tab each, and a few more; past it the oldest goes, so memory stays bounded. */
 export const MAX_ENTRIES_PER_USER = 10;
 
+/** `environments`: those served, with their keys, from which each one's rooms are made (presence-rooms.ts). */
 export function createPresence(
   channel: PresenceChannel,
-  environments: readonly string[],
+  environments: Parameters<typeof presenceRooms>[0],
   options: PresenceOptions = {},
   limit?: PresenceLimit,
 ): Presence {
+  const rooms = presenceRooms(environments);
   const now = options.now ?? Date.now;
   const expiryMs = options.expiryMs ?? PRESENCE_EXPIRY_MS;
   const entries = new Map<string, Entry>();
@@ -83,7 +86,7 @@ export function createPresence(
   sweep.unref();
 
   return {
-    route: any(PRESENCE_PATH, (call) => announce(channel, environments, limit, call)),
+    route: any(PRESENCE_PATH, (call) => announce(channel, rooms, limit, call)),
     attach(stream) {
       const remove = snapshots.add(stream);
       return () => {
@@ -107,11 +110,11 @@ function apply(entries: Map<string, Entry>, message: PresenceMessage, expiresAt:
   const key = keyOf(message.user, message.stream);
   if (message.type === 'gone') return entries.delete(key);
   const before = entries.get(key);
-  const { user, environment, refId, recordId } = message;
+  const { user, environment, rooms } = message;
   entries.delete(key);
-  entries.set(key, { user, environment, refId, recordId, expiresAt });
+  entries.set(key, { user, environment, rooms, expiresAt });
   dropOldest(entries, user);
-  return !before || before.environment !== environment || before.refId !== refId || before.recordId !== recordId;
+  return !before || before.environment !== environment || before.rooms.join() !== rooms.join();
 }
 
 /** Past MAX_ENTRIES_PER_USER, the user's entry said longest ago goes (the map keeps the order entries were set in). */
@@ -120,10 +123,13 @@ function dropOldest(entries: Map<string, Entry>, user: string): void {
   for (const [key] of own.slice(0, Math.max(0, own.length - MAX_ENTRIES_PER_USER))) entries.delete(key);
 }
 
-/** `POST /api/presence`: checked, then passed to every instance; the answer says nothing (204). */
+/**
+ * `POST /api/presence`: checked, then passed to every instance under the candidate's rooms; the answer is
+ * those rooms, by which the page finds the others viewing it (none for no candidate).
+ */
 async function announce(
   channel: PresenceChannel,
-  environments: readonly string[],
+  rooms: ReadonlyMap<string, RoomsOf>,
   limit: PresenceLimit | undefined,
   call: SignedInCall,
 ): Promise<void> {
@@ -135,19 +141,22 @@ async function announce(
     shape: 'Say the stream (from its hello event), the environment and the candidate ({refId, recordId}) or null.',
   });
   const { environment, candidate, stream } = announcement;
-  if (!environments.includes(environment)) throw new ApiFailure('no_such_environment', `There is no environment "${environment}" here.`);
+  const roomsOf = rooms.get(environment);
+  if (!roomsOf) throw new ApiFailure('no_such_environment', `There is no environment "${environment}" here.`);
   if (!mayUse(identity, environment))
     throw new ApiFailure('environment_forbidden', `Your account may not use the environment "${environment}".`);
-  const message: PresenceMessage = candidate
-    ? { type: 'here', user: identity.user, stream, environment, refId: candidate.refId, recordId: candidate.recordId }
-    : { type: 'gone', user: identity.user, stream };
+  const shown = candidate ? roomsOf(candidate) : [];
+  const message: PresenceMessage =
+    shown.length > 0
+      ? { type: 'here', user: identity.user, stream, environment, rooms: shown }
+      : { type: 'gone', user: identity.user, stream };
   try {
     await channel.publish(message);
   } catch {
     throw new ApiFailure('store_unavailable', 'Who has which candidate open cannot be shared right now; the page tries again.');
   }
-  res.writeHead(204, { 'cache-control': 'no-store' });
-  res.end();
+  res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+  res.end(JSON.stringify({ rooms: shown }));
 }
 
 /** One of the user's announcements of the minute, or a refusal saying how long to wait. */

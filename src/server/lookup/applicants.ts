@@ -8,6 +8,7 @@ import type { RateLimiter } from '../ops/rate-limit.ts';
 import type { QueueIndex } from '../state/queue-index.ts';
 import { StoreUnavailableError } from '../state/store.ts';
 import type { LookupDeps } from './lookup-steps.ts';
+import type { RoomsOf } from './presence-rooms.ts';
 import type { QueueCrawler } from './queue-crawler.ts';
 import { readView } from './queue-view.ts';
 
@@ -29,6 +30,8 @@ export interface ApplicantsQueue {
   views: RateLimiter;
   /** The environment's crawler (started with the server unless turned off). */
   crawler: QueueCrawler;
+  /** Each row's presence rooms (presence-rooms.ts): the page finds who else has a row's candidate open by them. */
+  rooms: RoomsOf;
   now?: () => number;
 }
 
@@ -75,7 +78,8 @@ export async function listApplicants(deps: ApplicantsDeps, call: SignedInCall): 
   const line = listLine(deps.environment, call, query, null, records.length, shownIn(records));
   const answered = auditTrail(deps, call.res, 'request', line);
   if (!(await answered(200, null))) return;
-  sendJson(call.res, 200, JSON.stringify({ status: 'success', data: view.data }));
+  const rows = records.map((record) => ({ ...record, rooms: deps.queue.rooms(record) }));
+  sendJson(call.res, 200, JSON.stringify({ status: 'success', data: { ...view.data, records: rows } }));
 }
 
 /**
