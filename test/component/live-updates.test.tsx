@@ -640,9 +640,24 @@ describe('the header', { timeout: 20_000 }, () => {
     expect(indicator()).toHaveTextContent('Reconnecting…');
     source.open();
     expect(indicator()).toHaveTextContent(/^Live$/);
-    // The server refused the stream for good (no live updates behind it).
+  });
+
+  it('says Reconnecting…, not Live updates off, while a refused stream (the session store away) is opened anew, and re-checks the page once it opens', async () => {
+    const page = showCandidate();
+    await screen.findByRole('heading', { level: 1 });
+    const indicator = () => screen.getByTestId('live-indicator');
+    const source = await stream();
+    const checks = page.statusChecks();
+    // Redis is away: the server ends the stream and answers its reconnection 503, which the browser does not retry.
     source.fail(2);
-    expect(indicator()).toHaveTextContent('Live updates off');
+    expect(indicator()).toHaveTextContent('Reconnecting…');
+    expect(indicator()).not.toHaveTextContent('off');
+    await waitFor(() => expect(FakeEventSource.instances).toHaveLength(2), { timeout: 5_000 });
+    expect(indicator()).toHaveTextContent('Reconnecting…');
+    FakeEventSource.instances[1]!.open();
+    expect(indicator()).toHaveTextContent(/^Live$/);
+    // The new stream has no Last-Event-ID to be replayed from: what happened meanwhile is read again.
+    await waitFor(() => expect(page.statusChecks()).toBeGreaterThan(checks));
   });
 
   it('says Live updates off when the environment has no live updates, its stream open all the same for presence', async () => {

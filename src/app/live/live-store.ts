@@ -1,6 +1,9 @@
 import type { LiveEvent } from '../../kyc/contract/live-events.ts';
 
-/** `connecting` until the first answer; `off` when the server refused or ended the stream for good. */
+/**
+ * `connecting` until the first answer; `reconnecting` while it is tried again (a restart, a refusal: the
+ * session store away); `off` when there is no stream: nobody signed in, or a browser without server-sent events.
+ */
 export type LiveState = 'connecting' | 'on' | 'reconnecting' | 'off';
 
 /** A received event with a key of its own for lists. */
@@ -32,7 +35,7 @@ export interface LiveSnapshot {
 export type LiveAction =
   | { type: 'started' }
   | { type: 'opened' }
-  | { type: 'failed'; gaveUp: boolean }
+  | { type: 'failed' }
   | { type: 'unavailable' }
   | { type: 'stopped' }
   | { type: 'received'; event: LiveEvent }
@@ -49,9 +52,9 @@ export function liveReducer(snapshot: LiveSnapshot, action: LiveAction): LiveSna
       return { ...snapshot, state: 'connecting', opening: snapshot.opening + 1 };
     case 'opened':
       return withState(snapshot, 'on');
-    // The browser retries by itself while its stream is CONNECTING; CLOSED means it gave up (a refusal).
+    // Tried again either way: by the browser while its stream is CONNECTING, anew after a refusal (live-stream.ts).
     case 'failed':
-      return withState(snapshot, action.gaveUp ? 'off' : 'reconnecting');
+      return withState(snapshot, 'reconnecting');
     case 'unavailable':
       return withState(snapshot, 'off');
     // The session's notifications go with it.

@@ -22,10 +22,23 @@ function deliverLiveEvent(event: LiveEvent, notifyBrowser: (event: LiveEvent) =>
   notifyBrowser(event);
 }
 
+/** The pages that read what they show again when events may have been missed (useLiveResync). */
+const resyncListeners = new Set<() => void>();
+const resync = () => {
+  for (const listener of resyncListeners) listener();
+};
+
 /** Forgets the tab's notifications: at sign-out, as soon as it is asked, as the recent lookups are. */
 export function clearLiveNotifications(): void {
   live.dispatch({ type: 'cleared' });
 }
+
+/**
+ * A stream the server refused (its session store away, a proxy's 502 during a deploy) is not retried by
+ * the browser: it is opened anew after this long, twice as long each time, 30 s at most, until it opens.
+ */
+const REOPEN_FIRST_MS = 2000;
+const REOPEN_MAX_MS = 30_000;
 
 /** Opens the stream; the returned function closes it and forgets the session's notifications. */
 export function startLiveStream(): () => void {
@@ -33,41 +46,48 @@ export function startLiveStream(): () => void {
   const mine = live.get().opening;
   const current = () => live.get().opening === mine;
   let stream: ReturnType<typeof openEventStream> | undefined;
+  let reopen: ReturnType<typeof setTimeout> | undefined;
   // Presence, too, loads with the stream: the first load carries neither (nor zod).
   const presence = Promise.all([import('../../kyc/contract/presence.ts'), import('./presence.ts')]);
   const events = Promise.all([import('../../kyc/contract/live-events.ts'), import('./browser-notifications.ts')]);
   Promise.all([events, presence]).then(
-    ([[{ LIVE_EVENT_NAME, LIVE_EVENTS_PATH, liveEventSchema }, { notifyBrowser }], [contract, tab]]) => {
-      if (!current()) return;
-      let opened: ReturnType<typeof openEventStream>;
-      try {
-        opened = openEventStream(LIVE_EVENTS_PATH);
-      } catch {
-        // A browser without server-sent events: the pages work as before, without live updates.
-        live.dispatch({ type: 'unavailable' });
-        return;
-      }
-      stream = opened;
-      opened.onopen = () => live.dispatch({ type: 'opened' });
-      opened.onerror = () => live.dispatch({ type: 'failed', gaveUp: opened.readyState === opened.CLOSED });
-      opened.addEventListener(LIVE_EVENT_NAME, (message) => {
-        let data: unknown;
+    ([[eventsContract, { notifyBrowser }], [contract, tab]]) => {
+      let refused = 0;
+      const open = () => {
+        if (!current()) return;
+        let opened: ReturnType<typeof openEventStream>;
         try {
-          data = JSON.parse(String((message as MessageEvent).data));
+          opened = openEventStream(eventsContract.LIVE_EVENTS_PATH);
         } catch {
+          // A browser without server-sent events: the pages work as before, without live updates.
+          live.dispatch({ type: 'unavailable' });
           return;
         }
-        // An event this page cannot read is skipped: the next one, or a Refresh, still tells the truth.
-        const parsed = liveEventSchema.safeParse(data);
-        if (parsed.success) deliverLiveEvent(parsed.data, notifyBrowser);
-      });
-      listenForPresence(opened, contract, tab);
+        stream = opened;
+        opened.onopen = () => {
+          live.dispatch({ type: 'opened' });
+          // A stream opened anew has no Last-Event-ID to be replayed from: every page reads what it shows again.
+          if (refused > 0) resync();
+          refused = 0;
+        };
+        opened.onerror = () => {
+          live.dispatch({ type: 'failed' });
+          // The browser retries by itself while its stream is CONNECTING; CLOSED means the server refused it.
+          if (opened.readyState !== opened.CLOSED) return;
+          opened.close();
+          reopen = setTimeout(open, Math.min(REOPEN_MAX_MS, REOPEN_FIRST_MS * 2 ** refused++));
+        };
+        listenForEvents(opened, eventsContract, notifyBrowser);
+        listenForPresence(opened, contract, tab);
+      };
+      open();
     },
     () => {
       if (current()) live.dispatch({ type: 'unavailable' });
     },
   );
   return () => {
+    clearTimeout(reopen);
     stream?.close();
     void presence.then(
       ([, tab]) => tab.setPresenceStream(undefined),
@@ -75,6 +95,24 @@ export function startLiveStream(): () => void {
     );
     if (current()) live.dispatch({ type: 'stopped' });
   };
+}
+
+/** Each `kyc` event the page can read, delivered; one it cannot is skipped: the next one, or a Refresh, still tells the truth. */
+function listenForEvents(
+  opened: ReturnType<typeof openEventStream>,
+  { LIVE_EVENT_NAME, liveEventSchema }: typeof import('../../kyc/contract/live-events.ts'),
+  notifyBrowser: (event: LiveEvent) => void,
+): void {
+  opened.addEventListener(LIVE_EVENT_NAME, (message) => {
+    let data: unknown;
+    try {
+      data = JSON.parse(String((message as MessageEvent).data));
+    } catch {
+      return;
+    }
+    const parsed = liveEventSchema.safeParse(data);
+    if (parsed.success) deliverLiveEvent(parsed.data, notifyBrowser);
+  });
 }
 
 /** The stream's name for this tab's presence announcements, and who else has which candidate open. */
@@ -96,18 +134,17 @@ function listenForPresence(
     if (hello) tab.setPresenceStream(hello.stream);
   });
   // The stream could not send all that was missed: every page reads what it shows again.
-  opened.addEventListener(contract.STREAM_RESYNC_EVENT_NAME, () => {
-    for (const listener of resyncListeners) listener();
-  });
+  opened.addEventListener(contract.STREAM_RESYNC_EVENT_NAME, resync);
   opened.addEventListener(contract.PRESENCE_EVENT_NAME, (message) => {
     const snapshot = read(message, contract.presenceSnapshotSchema);
     if (snapshot) tab.setPresenceViewers(snapshot.viewers);
   });
 }
 
-const resyncListeners = new Set<() => void>();
-
-/** Calls `listener` when the stream says it could not send everything missed (a `resync`): what is shown must be read again. */
+/**
+ * Calls `listener` when events may have been missed: the stream says it could not send them all (a
+ * `resync`), or was opened anew after a refusal. What is shown must be read again.
+ */
 export function useLiveResync(listener: () => void): void {
   const latest = useRef(listener);
   latest.current = listener;
