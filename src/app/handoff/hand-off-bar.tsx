@@ -13,11 +13,12 @@ import { formatDateTime, type ZoneMode } from '../../kyc/view/time.ts';
 import { buildTimeline } from '../../kyc/view/timeline.ts';
 import { environmentBadgeText } from '../environment/use-environment.ts';
 import { usePrivacyMask } from '../preferences/privacy-mask.tsx';
+import { useServerBackSince } from '../session/server-back.ts';
 import { useZoneMode } from '../ui/zone-mode.ts';
 import { Button } from '../ui/button.tsx';
 import { CopyAction } from './copy-action.tsx';
 import { ReplyAction } from './reply-action.tsx';
-import { HandOffNoteLine, type HandOffNote, lookupTooOld, noteShown, type PageRefresh, printFailure, printNote } from './hand-off-note.tsx';
+import { copyRefusal, HandOffNoteLine, type HandOffNote, noteShown, type PageRefresh, printFailure, printNote } from './hand-off-note.tsx';
 import { recordExport, recordPrint } from './record-export.ts';
 import { draftsKey } from './reply-drafts.ts';
 import { detailsOf, placesOf } from './reply-frame.ts';
@@ -78,9 +79,7 @@ export function HandOffBar(props: HandOffProps) {
           doneLabel="Summary copied"
           record={() => exported('summary')}
           buttonRef={buttons.summary}
-          onRecorded={(refusal) =>
-            say(refusal && { text: refusal.message, tone: 'problem', stale: lookupTooOld(refusal), from: 'summary' })
-          }
+          onRecorded={(refusal) => say(refusal && copyRefusal(refusal))}
           text={() =>
             candidateSummary({
               record,
@@ -144,7 +143,8 @@ export function sinceForCustomer(record: CandidateRecord, zone: ZoneMode): strin
 
 /**
  * What the bar says of its last copy or print, and its buttons (where the focus goes back to): one note
- * for all of them, the latest; a stale one goes with the next lookup's answer (noteShown).
+ * for all of them, the latest; a stale one goes with the next lookup's answer (noteShown). A print's
+ * failure stays as it is once the server is back: that print was made all the same, unrecorded.
  */
 function useBarNote(refresh: PageRefresh | undefined) {
   const [note, setNote] = useState<HandOffNote>();
@@ -154,7 +154,12 @@ function useBarNote(refresh: PageRefresh | undefined) {
   };
   const fetchedAt = refresh?.fetchedAt ?? 0;
   const say = (next: Omit<HandOffNote, 'at'> | undefined) => setNote(next && { ...next, at: fetchedAt });
-  return { said: noteShown(note, fetchedAt), say, buttons };
+  const shown = noteShown(note, fetchedAt);
+  // A copy that could not reach the server: once it answers again, the red line says Copy will work now.
+  const back = useServerBackSince(shown?.unreachableAt);
+  const said: HandOffNote | undefined =
+    shown && back ? { ...shown, text: 'The server is back: press Copy summary again.', tone: 'note' } : shown;
+  return { said, say, buttons };
 }
 
 type PrintTold = Omit<HandOffNote, 'at' | 'from'> | undefined;

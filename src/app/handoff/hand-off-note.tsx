@@ -1,6 +1,7 @@
 import { type RefObject, useEffect, useRef } from 'react';
 import type { ExportAnswer } from '../../kyc/contract/api.ts';
 import { ApiError } from '../api/api-error.ts';
+import { serverUnreachable } from '../session/server-back.ts';
 import { Button } from '../ui/button.tsx';
 
 /**
@@ -25,10 +26,21 @@ export interface HandOffNote {
   from: 'summary' | 'print';
   /** The page's `fetchedAt` when it was said. */
   at: number;
+  /** A copy that could not reach the server (Date.now() then): once it answers again, the bar says so (useServerBackSince). */
+  unreachableAt?: number;
 }
 
 /** A copy refused for a lookup too old (409 not_looked_up): a new lookup is what lets it through. */
 export const lookupTooOld = (error: unknown): boolean => error instanceof ApiError && error.code === 'not_looked_up';
+
+/** Copy summary refused: why, with Refresh for a lookup too old, and when the server could not be reached (to say when it is back). */
+export const copyRefusal = (refusal: Error): Omit<HandOffNote, 'at'> => ({
+  text: refusal.message,
+  tone: 'problem',
+  stale: lookupTooOld(refusal),
+  from: 'summary',
+  unreachableAt: serverUnreachable(refusal) ? Date.now() : undefined,
+});
 
 /** What a print's answer says of its line: nothing to say for a plain one. */
 export function printNote(answer: ExportAnswer): Pick<HandOffNote, 'text' | 'tone' | 'stale'> | undefined {

@@ -55,7 +55,7 @@ export function ReplyEditor({ onDone, onDiscard, opened, drafts, setDrafts, ...p
   const { replies } = shown;
   const [frame, setFrame] = useState<LoadedReplyFrame>(() => loadReplyFrame(user));
   const [chosen, setChosen] = useState(() => editedTemplate(shown, drafts));
-  const { copy, problem, busy, ended, waiting } = useCopy({ ...props, fetchedAt: props.refresh?.fetchedAt }, onDone);
+  const { copy, problem, back, busy, ended, waiting } = useCopy({ ...props, fetchedAt: props.refresh?.fetchedAt }, onDone);
   const now: ShownReplies = { status: props.status, replies: props.replies };
   const noticeId = useId();
   const textBox = useRef<HTMLTextAreaElement>(null);
@@ -108,7 +108,7 @@ export function ReplyEditor({ onDone, onDiscard, opened, drafts, setDrafts, ...p
         />
       )}
       {user !== undefined && <ReplyFrameFields user={user} frame={frame} known={known} onSaved={saveFrame} />}
-      <CopyProblemLine problem={ended ? undefined : problem} refresh={props.refresh} copyButton={copyButton} />
+      <CopyProblemLine problem={ended ? undefined : problem} back={back} refresh={props.refresh} copyButton={copyButton} />
       <CopyButtons
         key={shown.status}
         shown={shown}
@@ -176,10 +176,13 @@ function ReplyText(props: {
  */
 function CopyProblemLine({
   problem,
+  back,
   refresh,
   copyButton,
 }: {
   problem: CopyProblem | undefined;
+  /** The server could not be reached for the copy, and has answered since: the red line gave way to this. */
+  back: boolean;
   refresh: PageRefresh | undefined;
   copyButton: RefObject<HTMLButtonElement | null>;
 }) {
@@ -187,13 +190,16 @@ function CopyProblemLine({
   if (!problem) return null;
   return (
     <div className="mt-2 flex flex-wrap items-center gap-2">
-      <p role="alert" className="text-sm text-red-700">
-        {problem.text}
+      <p role="alert" className={back ? 'text-sm text-slate-700' : 'text-sm text-red-700'}>
+        {back ? SERVER_BACK_TEXT : problem.text}
       </p>
       {problem.stale && refresh && <RefreshButton refresh={refresh} onPress={() => pressed(copyButton)} />}
     </div>
   );
 }
+
+/** Where the server could not be reached for a copy, once it answers again. */
+const SERVER_BACK_TEXT = 'The server is back: press Copy again.';
 
 function FilledFrom({ reply, status, named }: { reply: FilledReply; status: string; named: boolean }) {
   return (

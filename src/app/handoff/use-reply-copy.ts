@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { ApiError } from '../api/api-error.ts';
+import { serverUnreachable, useServerBackSince } from '../session/server-back.ts';
 import { useHoldPage, useSessionEnd } from '../session/session-end.ts';
 import { lookupTooOld } from './hand-off-note.tsx';
 
@@ -8,6 +9,8 @@ export interface CopyProblem {
   text: string;
   stale: boolean;
   at: number;
+  /** The server could not be reached (Date.now() then): once it answers again, Copy is offered again (useServerBackSince). */
+  unreachableAt?: number;
 }
 
 /**
@@ -37,7 +40,8 @@ export function useCopy(
     } catch (error) {
       setBusy(false);
       if (error instanceof ApiError && error.code === 'unauthenticated') setWaiting({ template, text });
-      return setProblem({ text: (error as Error).message, stale: lookupTooOld(error), at: fetchedAt });
+      const unreachableAt = serverUnreachable(error) ? Date.now() : undefined;
+      return setProblem({ text: (error as Error).message, stale: lookupTooOld(error), at: fetchedAt, unreachableAt });
     }
     try {
       await navigator.clipboard.writeText(text);
@@ -57,5 +61,7 @@ export function useCopy(
     void latest.current(waiting.template, waiting.text);
   }, [session, waiting, onDone]);
   const shown = problem && !(problem.stale && problem.at !== fetchedAt) ? problem : undefined;
-  return { copy, problem: shown, busy, ended: session === 'ended', waiting: waiting !== undefined };
+  // The server is back after a copy that could not reach it: said, so that the agent knows Copy will work now.
+  const back = useServerBackSince(shown?.unreachableAt);
+  return { copy, problem: shown, back, busy, ended: session === 'ended', waiting: waiting !== undefined };
 }

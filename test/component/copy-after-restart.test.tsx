@@ -1,0 +1,101 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { SessionInfo } from '../../src/kyc/contract/api.ts';
+import { type CandidateRecord, statusLevelOf } from '../../src/kyc/contract/schema.ts';
+import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
+import { FakeEventSource, withFakeEventSource } from './fake-event-source.ts';
+import { envelope, json, renderWithProviders, stubApi, testMeta } from './render.tsx';
+import { openEditor } from './reply-fixture.ts';
+
+/**
+ * A copy pressed while the server restarts could not be recorded, so nothing was copied, and the page says
+ * so in red. Once the server answers again that line must not stay as if it still held (UX review: the
+ * header said Live, the retry notice had gone, and nothing said Copy would work now): it says the server
+ * is back and to press Copy again, and the draft stays.
+ */
+
+withFakeEventSource();
+
+const samples = (await sampleCandidates({ now: new Date(), pictures: false })).map((c) => c.record);
+const record = samples.find((r) => r.refId === 'support-ticket-4410')!;
+const FIELDS = ['rejectionReason', 'reviewReason', 'resubmitHint'];
+const SAM: SessionInfo = { mode: 'users', user: 'sam', role: 'support' };
+const UNREACHABLE = 'The Candidate Lookup server could not be reached, so this could not be recorded.';
+
+const forSupport = (candidate: CandidateRecord): CandidateRecord => ({
+  ...statusLevelOf(candidate),
+  customFields: Object.fromEntries(Object.entries(candidate.customFields ?? {}).filter(([name]) => FIELDS.includes(name))),
+});
+
+/** The support user's candidate page with its live stream open, on a server that can be taken down (`server.down`). */
+async function pageOnServer() {
+  const server = { down: false };
+  const { fetchMock } = stubApi({
+    session: SAM,
+    meta: testMeta({ supportFields: FIELDS }),
+    candidates: {
+      [`/api/candidates/refId/${record.refId}`]: envelope(forSupport(record)),
+      '/api/export': () => json({ status: 'success' }),
+    },
+  });
+  // Nothing listens while the server restarts: the browser's fetch fails as it does on a refused connection.
+  vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) =>
+    server.down ? Promise.reject(new TypeError('Failed to fetch')) : fetchMock(input, init),
+  );
+  renderWithProviders(`/candidates/refId/${record.refId}`);
+  await screen.findByRole('heading', { level: 1 });
+  await waitFor(() => expect(FakeEventSource.instances).toHaveLength(1));
+  const source = FakeEventSource.instances[0]!;
+  source.open();
+  return { server, source };
+}
+
+const exports = () => screen.queryAllByText(UNREACHABLE);
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('a copy refused while the server restarts', { timeout: 20_000 }, () => {
+  it('says in the reply editor that the server is back, once it answers again, and keeps the draft', async () => {
+    const user = userEvent.setup();
+    const { server, source } = await pageOnServer();
+    const { editor, text } = await openEditor(user);
+    await user.type(text(), '\nMY DRAFT');
+    const draft = text().value;
+
+    server.down = true;
+    source.fail(0);
+    await user.click(within(editor).getByRole('button', { name: 'Copy' }));
+    expect(await within(editor).findByText(UNREACHABLE)).toBeVisible();
+
+    // The server is back: the stream reconnects and the session is answered again.
+    server.down = false;
+    source.open();
+    await waitFor(() => expect(within(editor).getByTestId('session-retry')).toBeEmptyDOMElement(), { timeout: 10_000 });
+    expect(await within(editor).findByText('The server is back: press Copy again.')).toBeVisible();
+    expect(exports()).toEqual([]);
+    expect(text()).toHaveValue(draft);
+
+    await user.click(within(editor).getByRole('button', { name: 'Copy' }));
+    expect(await screen.findByText('Reply copied')).toBeInTheDocument();
+  });
+
+  it("says under the hand-off bar that the server is back, once it answers again, in place of Copy summary's refusal", async () => {
+    const user = userEvent.setup();
+    const { server, source } = await pageOnServer();
+    server.down = true;
+    source.fail(0);
+    await user.click(screen.getByRole('button', { name: 'Copy summary' }));
+    const note = screen.getByTestId('hand-off-note');
+    await waitFor(() => expect(note).toHaveTextContent(UNREACHABLE));
+
+    // The stream never says it is back (refused, or slow): the session is asked again until the server answers.
+    server.down = false;
+    await waitFor(() => expect(note).toHaveTextContent('The server is back: press Copy summary again.'), { timeout: 10_000 });
+    expect(exports()).toEqual([]);
+    await user.click(screen.getByRole('button', { name: 'Copy summary' }));
+    expect(await screen.findByText('Summary copied')).toBeInTheDocument();
+  });
+});
