@@ -386,3 +386,44 @@ test.describe('print', () => {
     expect(pages).toBeLessThanOrEqual(4);
   });
 });
+
+/** Each thing the live indicator says, and how a page is made to say it (its event stream refused, held, or absent). */
+const LIVE_LABELS: Array<[string, (page: Page) => Promise<unknown>]> = [
+  ['Live', async () => {}],
+  // A deploy: nobody answers the stream, and the browser tries again.
+  ['Reconnecting…', (page) => page.route('**/api/events', (route) => route.abort('connectionrefused'))],
+  ['Connecting…', (page) => page.route('**/api/events', () => {})],
+  [
+    'Live updates off',
+    (page) =>
+      page.addInitScript(() => {
+        Reflect.deleteProperty(window, 'EventSource');
+      }),
+  ],
+];
+
+test.describe('the header does not change height with what the live indicator says', () => {
+  for (const width of [1024, 1280, 1440]) {
+    test(`at ${width} px: nor does the page under it move`, async ({ browser }) => {
+      // Four candidate pages, each in a context of its own.
+      test.setTimeout(120_000);
+      const measured: Record<string, { header: number; heading: number }> = {};
+      for (const [label, make] of LIVE_LABELS) {
+        const context = await browser.newContext({ viewport: { width, height: 900 } });
+        const page = await context.newPage();
+        await make(page);
+        await page.goto(AMELIE);
+        await expect(page.getByRole('heading', { level: 1 })).toBeVisible({ timeout: 15_000 });
+        await expect(page.getByTestId('live-indicator')).toHaveAccessibleName(label);
+        measured[label] = {
+          header: (await page.getByRole('banner').boundingBox())!.height,
+          heading: (await page.getByRole('heading', { level: 1 }).boundingBox())!.y,
+        };
+        if (width === 1280) await screenshot(page, `header-1280-${label.replace(/\W/g, '')}`);
+        await context.close();
+      }
+      // UX review: at 1280 px the header grew from 63 to 105 px for "Reconnecting…", and the candidate's name moved 92 px down.
+      for (const [label] of LIVE_LABELS) expect(measured[label], label).toEqual(measured.Live);
+    });
+  }
+});

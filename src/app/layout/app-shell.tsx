@@ -186,7 +186,9 @@ function AppHeader({
           </nav>
         )}
         {searchable && (
-          <div id={SEARCH_PANEL} className={`${panel === 'search' ? '' : 'max-sm:hidden'} min-w-0 flex-1 basis-[26rem]`}>
+          // The box gives up room before the row wraps (its basis, not its width, decides that): at 1280 px 26rem wrapped the
+          // header to two rows when the live indicator said "Reconnecting…" in a deploy, and the page jumped 42 px down and back.
+          <div id={SEARCH_PANEL} className={`${panel === 'search' ? '' : 'max-sm:hidden'} min-w-0 flex-1 basis-80`}>
             {/* A new form for each page shown: the box and the toggle follow it (after "Try as recordId", after Back). */}
             <LookupForm key={current ? `${current.kind}:${current.id}` : path} compact current={current} />
           </div>

@@ -20,7 +20,10 @@ export function liveStateFor(info: EnvironmentInfo | undefined, state: LiveState
   return info?.live === false ? 'off' : state;
 }
 
-/** "Live", "Reconnecting…" or "Live updates off": in words (the dot only repeats them). */
+/**
+ * "Live", "Reconnecting…" or "Live updates off": in words (the dot only repeats them), on one line. The
+ * longer words take their room from the header's search box (its basis, app-shell.tsx), not a second row.
+ */
 export function LiveIndicator({ info }: { info: EnvironmentInfo | undefined }) {
   const shown = INDICATOR[liveStateFor(info, useLiveState())];
   return (
@@ -28,7 +31,7 @@ export function LiveIndicator({ info }: { info: EnvironmentInfo | undefined }) {
       role="status"
       aria-label={shown.text}
       data-testid="live-indicator"
-      className="inline-flex items-center gap-1.5 text-sm text-slate-700"
+      className="inline-flex items-center gap-1.5 text-sm whitespace-nowrap text-slate-700"
     >
       <span aria-hidden="true" className={cn('size-2 rounded-full', shown.dot)} />
       {shown.text}
