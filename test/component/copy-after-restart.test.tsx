@@ -73,7 +73,7 @@ describe('a copy refused while the server restarts', { timeout: 20_000 }, () => 
     // The server is back: the stream reconnects and the session is answered again.
     server.down = false;
     source.open();
-    await waitFor(() => expect(within(editor).getByTestId('session-retry')).toBeEmptyDOMElement(), { timeout: 10_000 });
+    await waitFor(() => expect(within(editor).getByTestId('dialog-notices')).toBeEmptyDOMElement(), { timeout: 10_000 });
     expect(await within(editor).findByText('The server is back: press Copy again.')).toBeVisible();
     expect(exports()).toEqual([]);
     expect(text()).toHaveValue(draft);
