@@ -65,8 +65,9 @@ test.describe('the search box', () => {
     await expect(
       page.getByText(`No candidate has the refId ${KWAME_RECORD_ID}; it looks like a recordId, so it was looked up as one.`),
     ).toBeVisible();
-    // The switch stays on the kind chosen for this id.
-    await expect(page.getByRole('radio', { name: 'refId' })).toBeChecked();
+    // The switch follows the page's kind, the one it was found by: Enter again looks nothing up as a refId
+    // known to fail (it used to stay on refId, and each Enter wrote a refId and a recordId lookup).
+    await expect(page.getByRole('radio', { name: 'recordId' })).toBeChecked();
     const lines = auditLines((l) => l.id === KWAME_RECORD_ID && l.user === 'local');
     expect(lines.some((l) => l.kind === 'refId' && l.code === 'not_found')).toBe(true);
     expect(lines.some((l) => l.kind === 'recordId' && l.status === 200)).toBe(true);
