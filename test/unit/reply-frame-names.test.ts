@@ -137,4 +137,23 @@ describe('names in the greeting and sign-off', () => {
     for (const signOff of ['Have a nice day, Gertrude Zyxwvut', 'Gertrude Zyxwvut, account security', 'fraud prevention\ngertrude zyxwvut'])
       expect(frameProblem({ greeting: 'Hello,', signOff }, none, 'sam'), signOff).toMatch(/a person's name/);
   });
+
+  it("keeps the particles and two-letter words of a candidate's name written in capitals, which were refused as their name", () => {
+    const known = (given: string, family: string) => {
+      const identities = { given_name: { type: 'string', value: given }, family_name: { type: 'string', value: family } };
+      return { ids: ['r1'], details: detailsOf({ status: 'approved', refId: 'r1', identities } as unknown as CandidateRecord) };
+    };
+    // Each was refused as "“DE”", "“LOS”", "“DA”", "“AN”" is this candidate's name: only particles in lower case were skipped.
+    expect(known('ANA', 'DE SOUSA').details).toEqual(['ANA', 'DE SOUSA', 'ANA DE SOUSA', 'SOUSA']);
+    for (const [given, family, greeting, signOff] of [
+      ['ANA', 'DE SOUSA', 'Saludos de parte del equipo,', ''],
+      ['ANA', 'DE LOS SANTOS', 'Greetings from Los Angeles,', ''],
+      ['ANA', 'DA SILVA', 'Hello,', 'Obrigado, equipe da Acme'],
+      ['JAN', 'VAN AN', 'Hello,', 'Have an easy day, Sam'],
+    ] as const)
+      expect(frameProblem({ greeting, signOff }, known(given, family), 'sam'), `${family}: ${greeting} ${signOff}`).toBeUndefined();
+    // The name itself, and each longer word of it, is still refused.
+    for (const greeting of ['Hello Ms de Sousa,', 'Re: SOUSA', 'Olá ana'])
+      expect(frameProblem({ greeting, signOff: '' }, known('ANA', 'DE SOUSA'), 'sam'), greeting).toMatch(/is this candidate's name/);
+  });
 });

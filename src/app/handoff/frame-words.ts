@@ -89,3 +89,12 @@ export const TIME_OF_DAY = words('morning afternoon evening day again tag morgen
  * it, that word is one person's name ("Dear Mrs Zyxwvut,").
  */
 export const TITLE = words('mr mrs ms mx miss dr');
+
+/**
+ * The particles of a family name ("Ana de Sousa", "DE LOS SANTOS", "van An", "bin Said"): each is a
+ * common word of a frame too ("Saludos de parte del equipo", "Greetings from Los Angeles"), so none is
+ * compared alone as the candidate's name (reply-frame.ts detailsOf), whatever its case.
+ */
+export const NAME_PARTICLES = words(
+  'de da do dos das del della dei di du des la le les lo los las van von der den ter ten het zu al el bin ibn bint y e ben ap af',
+);

@@ -3,6 +3,7 @@ import type { CandidateRecord } from '../../kyc/contract/schema.ts';
 import { decodeAddress } from '../../kyc/view/address.ts';
 import { greetingPlaces, nameProblem } from './frame-names.ts';
 import { contactProblem, folded, heldId, holdsDetail, namesPlace, refused } from './frame-rules.ts';
+import { NAME_PARTICLES } from './frame-words.ts';
 
 /**
  * A support agent's own greeting and sign-off ("Hello,", "Kind regards, Sam"), set once and put around
@@ -120,7 +121,9 @@ export function placesOf(record: CandidateRecord): string[] {
  * The candidate's name (each part, each word of a part and the whole) and e-mail address, as far as the
  * record shown holds them. Each word, as "Thanks again ada, for your patience" names Ada Augusta
  * Lovelace as surely as "Ada Augusta" does (only the parts were compared, and it was kept); not a
- * particle written in lower case ("de", "van") nor a letter alone, which name no one by themselves.
+ * particle in any case ("de", "DE", "van": NAME_PARTICLES) nor a word of two letters or fewer, which name
+ * no one by themselves and are common words of a frame ("Saludos de parte del equipo," was refused as
+ * "“DE”" for ANA DE SOUSA, "Have an easy day" as "“AN”" for VAN AN). The part itself is still compared.
  */
 export function detailsOf(record: CandidateRecord): string[] {
   const text = (name: string) => {
@@ -128,7 +131,9 @@ export function detailsOf(record: CandidateRecord): string[] {
     return attribute?.type === 'string' ? attribute.value.trim() : '';
   };
   const parts = [text('given_name'), text('family_name')];
-  const words = parts.flatMap((part) => part.split(/[\s-]+/u)).filter((word) => !/^(?:\p{Ll}{1,3}|\p{L}\.?)$/u.test(word));
+  const words = parts
+    .flatMap((part) => part.split(/[\s-]+/u))
+    .filter((word) => !NAME_PARTICLES.has(folded(word)) && [...word.replace(/\.$/u, '')].length > 2);
   const details = [...parts, candidatePersonName(record)?.full ?? '', ...words, text('email')];
   return [...new Set(details)].filter((detail) => detail !== '');
 }
