@@ -89,4 +89,20 @@ describe('ids and numbers in the greeting and sign-off', () => {
     for (const signOff of ['Support 2026', 'Office closed in December 2026']) expect(problem('Hello,', signOff), signOff).toBeUndefined();
     for (const phone of ['0701234567', '06 12 34 56 78']) expect(problem('Hi,', phone), phone).toMatch(/a phone number/);
   });
+
+  it('keeps a year alone after a word that says an id follows, which was refused as a reference number', () => {
+    const none = { ids: [], details: [] };
+    // Each was refused as "“case 2026” reads like a document or reference number", though "Support 2026" was kept.
+    for (const signOff of [
+      'Kind regards, Sam, case 2026',
+      'Best, Sam (ref 2024)',
+      'Sam – Account 2026 team',
+      'Sam, ID 2026',
+      'Sam, Record 1999',
+    ])
+      expect(frameProblem({ greeting: 'Hello,', signOff }, none, 'sam'), signOff).toBeUndefined();
+    // A number that is more than a year there is still an id.
+    for (const signOff of ['Sam, case 2026-4410', 'Sam, ref 2026/44', 'Sam, user 20261', 'Sam, case 1234', 'Sam, record 2100'])
+      expect(frameProblem({ greeting: 'Hello,', signOff }, none, 'sam'), signOff).toMatch(/reads like a document or reference number/);
+  });
 });

@@ -69,10 +69,13 @@ const LETTER_DIGIT_RUN = /[\p{L}\p{Nd}](?:[\p{L}\p{Nd}_.#–—-]*[\p{L}\p{Nd}])
  * An id written apart: a word that says an id follows, then its digits after a space or any mark ("user
  * 7781", "cust: 000 482", "ticket / 4410", "user no. 7781"), read as one run as "user-7781" is. Only
  * after such a word: "desk 4410" and "Support 2026" have the same shape and are the agent's own, kept.
+ * Nor a year alone after it (1900 to 2099, no digit after): "Kind regards, Sam, case 2026", "Sam, Record
+ * 1999" were refused as a reference number, though a year is kept everywhere else ("Support 2026").
  */
 const ID_WORD = 'user|usr|cust|customer|client|applicant|member|account|acct|candidate|case|ticket|ref|reference|record|id';
+const LONE_YEAR = '(?:19|20)\\p{Nd}{2}(?![^\\p{L}\\p{Nd}\\n]?\\p{Nd})';
 const SPACED_ID = new RegExp(
-  `(?<![\\p{L}\\p{Nd}])(?:${ID_WORD})(?:[^\\p{L}\\p{Nd}\\n]{1,3}(?:no|nr|number|id)\\.?)?[^\\p{L}\\p{Nd}\\n]{1,3}\\p{Nd}(?:[^\\p{L}\\p{Nd}\\n]?\\p{Nd})*`,
+  `(?<![\\p{L}\\p{Nd}])(?:${ID_WORD})(?:[^\\p{L}\\p{Nd}\\n]{1,3}(?:no|nr|number|id)\\.?)?[^\\p{L}\\p{Nd}\\n]{1,3}(?!${LONE_YEAR})\\p{Nd}(?:[^\\p{L}\\p{Nd}\\n]?\\p{Nd})*`,
   'gu',
 );
 /** Scripts written without spaces between words: a name there is found anywhere in the text. */
