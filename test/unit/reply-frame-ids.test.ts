@@ -66,7 +66,7 @@ describe('ids and numbers in the greeting and sign-off', () => {
     } as unknown as CandidateRecord;
     const known = { ids: ['r1'], details: detailsOf(record) };
     expect(known.details).toEqual(['Ana', 'Silva', 'Ana Silva', 'ana.silva@example.pt']);
-    const problem = (greeting: string, signOff = '') => frameProblem({ greeting, signOff }, known);
+    const problem = (greeting: string, signOff = '') => frameProblem({ greeting, signOff }, known, 'sam');
     for (const greeting of ['Dear Ana,', 'Hello MS SILVA', 'Olá ana']) expect(problem(greeting), greeting).toMatch(/this candidate's name/);
     // Their name inside another word is not theirs: the agent Anastasia can sign her replies.
     expect(problem('Hello,', 'Kind regards, Anastasia from Support')).toBeUndefined();

@@ -37,6 +37,7 @@ describe('names in the greeting and sign-off', () => {
       'Hello ana,',
     ])
       expect(frameProblem({ greeting, signOff: '' }, none), greeting).toMatch(/a person's name/);
+    // Signed by the user sam: one word after a closing is read as a name unless the user name holds it.
     for (const greeting of [
       'Hello,',
       'Dear customer,',
@@ -50,7 +51,7 @@ describe('names in the greeting and sign-off', () => {
       'Hello, welcome to Acme Support.',
       'Hi, thanks for waiting.',
     ])
-      expect(frameProblem({ greeting, signOff: 'Kind regards, Sam' }, none), greeting).toBeUndefined();
+      expect(frameProblem({ greeting, signOff: 'Kind regards, Sam' }, none, 'sam'), greeting).toBeUndefined();
     // A full name in the sign-off is read too, the agent's own with it: whose it is cannot be told.
     expect(frameProblem({ greeting: 'Hello,', signOff: 'Kind regards, Sam Smith' }, none)).toMatch(/a person's name/);
   });
@@ -84,7 +85,7 @@ describe('names in the greeting and sign-off', () => {
       'candidate lookup support\nopen banking ltd',
       'take care and stay safe',
     ])
-      expect(frameProblem({ greeting: 'hi, thanks for reaching out.', signOff }, none), signOff).toBeUndefined();
+      expect(frameProblem({ greeting: 'hi, thanks for reaching out.', signOff }, none, 'sam'), signOff).toBeUndefined();
     for (const greeting of ['hi, hope you are well', 'Hello, hope you’re well', "hi, we're on it"])
       expect(frameProblem({ greeting, signOff: 'thanks for your patience while we review' }, none), greeting).toBeUndefined();
   });
@@ -111,7 +112,7 @@ describe('names in the greeting and sign-off', () => {
       'Hi, I am Sam.',
       "Hi, I'm Sam.",
     ])
-      expect(problem(greeting, 'Kind regards, Sam'), greeting).toBeUndefined();
+      expect(problem(greeting, 'Kind regards, Sam', 'sam'), greeting).toBeUndefined();
     for (const greeting of ['Greetings from San Francisco, Ana Silva', 'Hi, I am Sam. Dear Ana Silva,', 'Dear I. Smith,'])
       expect(problem(greeting, ''), greeting).toMatch(/a person's name/);
   });
@@ -155,5 +156,48 @@ describe('names in the greeting and sign-off', () => {
     // The name itself, and each longer word of it, is still refused.
     for (const greeting of ['Hello Ms de Sousa,', 'Re: SOUSA', 'Olá ana'])
       expect(frameProblem({ greeting, signOff: '' }, known('ANA', 'DE SOUSA'), 'sam'), greeting).toMatch(/is this candidate's name/);
+  });
+
+  it('attack: refuses one name greeted after "there", "back" or "valued customer", or thanked after a closing, in any case, on a page with no name to compare with', () => {
+    const none = { ids: [], details: [] };
+    // Each was kept: only a name right after the greeting word was read, and one word after a closing never.
+    for (const greeting of ['Hello there Gertrude,', 'Welcome back Gertrude,', 'Dear valued customer Gertrude,', 'hello there gertrude'])
+      expect(frameProblem({ greeting, signOff: '' }, none, 'sam'), greeting).toMatch(
+        /^Not saved: “gertrude” reads like a person's name\./i,
+      );
+    for (const signOff of [
+      'Cheers gertrude',
+      'Thank you, gertrude',
+      'Thanks again xiuying,',
+      'Thank you so much, Gertrude',
+      'Kind regards, Ana',
+    ])
+      expect(frameProblem({ greeting: 'Hello,', signOff }, none, 'sam'), signOff).toMatch(
+        /^Not saved: “\p{L}+” reads like a person's name\./u,
+      );
+    // What a closing says of itself or a team, the user's own name, and a name on the line under it are kept.
+    for (const signOff of [
+      'Thanks again for your patience',
+      'Cheers, the Acme team',
+      'Thank you, Sam',
+      'Thanks, team',
+      'Cheers everyone',
+      'Thank you kindly',
+      'Kind regards,\nSam',
+      'Thank you so much!',
+    ])
+      expect(frameProblem({ greeting: 'Hello there,', signOff }, none, 'sam'), signOff).toBeUndefined();
+    for (const greeting of ['Welcome back,', 'Dear valued customer,', 'Hello, welcome to Acme Support.'])
+      expect(frameProblem({ greeting, signOff: '' }, none, 'sam'), greeting).toBeUndefined();
+  });
+
+  it("keeps the signed-in agent's own name in the part after a greeting, which was refused as a person's name", () => {
+    const none = { ids: [], details: [] };
+    // "Hello from Acme, Sam here." was refused for the user sam as "“Sam” reads like a person's name".
+    for (const greeting of ['Hello from Acme, Sam here.', 'Hi, Sam here.'])
+      expect(frameProblem({ greeting, signOff: '' }, none, 'sam'), greeting).toBeUndefined();
+    // Another name there is still greeted, and so is the same name for another user.
+    expect(frameProblem({ greeting: 'Hello from Acme, Gertrude,', signOff: '' }, none, 'sam')).toMatch(/“Gertrude” reads like/);
+    expect(frameProblem({ greeting: 'Hello from Acme, Sam here.', signOff: '' }, none, 'ana')).toMatch(/“Sam” reads like/);
   });
 });

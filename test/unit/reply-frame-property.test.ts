@@ -118,4 +118,34 @@ describe('the greeting and sign-off kept in the browser', () => {
       { numRuns: 300 },
     );
   });
+
+  it('attack: refuses one given name after a closing, in any case, and keeps a closing before the ordinary lines', () => {
+    // "Cheers gertrude", "Thank you, gertrude", "Thanks again xiuying," were kept on a support user's page.
+    const closing = fc.constantFrom(
+      'Cheers',
+      'Cheers,',
+      'Thank you,',
+      'Thanks again',
+      'Kind regards,',
+      'Many thanks,',
+      'Thank you so much,',
+    );
+    fc.assert(
+      fc.property(closing, fullName, writtenIn, (close, [given], write) => {
+        const signOff = `${close} ${write(given)}`;
+        expect(frameProblem({ greeting: 'Hello,', signOff }, none, 'sam'), signOff).toMatch(/reads like a person's name/);
+      }),
+      { numRuns: 200 },
+    );
+    // A closing before a sentence, a team, the user's own name or another closing names no one.
+    const line = fc.constantFrom(...SIGN_OFF_LINES, ...LOWER_CASE_LINES, 'for your patience', 'the Acme team', 'Sam', 'sam');
+    fc.assert(
+      fc.property(closing, line, (close, rest) => {
+        // After a comma, as a line of its own would be ("Cheers Available Monday" reads as a name without).
+        const signOff = `${close.endsWith(',') ? close : `${close},`} ${rest}`;
+        expect(frameProblem({ greeting: 'Hello,', signOff }, none, 'sam'), signOff).toBeUndefined();
+      }),
+      { numRuns: 300 },
+    );
+  });
 });

@@ -1,6 +1,18 @@
 import { countryNameLength } from './frame-places.ts';
 import { folded, refused } from './frame-rules.ts';
-import { LEAD, NO_ONE, ORGANISATION, PLACE, SALUTATION, TIME_OF_DAY, TITLE, WEAK } from './frame-words.ts';
+import {
+  CLOSING,
+  CLOSING_FILLER,
+  GREETING_FILLER,
+  LEAD,
+  NO_ONE,
+  ORGANISATION,
+  PLACE,
+  SALUTATION,
+  TIME_OF_DAY,
+  TITLE,
+  WEAK,
+} from './frame-words.ts';
 
 /** A word as a name is written: capitalised (or in capitals), letters and the marks names hold. */
 const CAPITALISED = /^[\p{Lu}\p{Lt}\p{Lo}][\p{L}\p{M}'’.-]*$/u;
@@ -190,14 +202,16 @@ const NAMED_AS_PLACE =
 /**
  * A greeting to one given name ("Hello Siobhán,"): in a frame kept for every reply it is one customer's
  * name put before the next customer's reply. Words that greet no one ("Hello Team,", "Dear Customer,")
- * are kept; a sign-off's one given name is the agent's own ("Sam from Support") and is kept too.
+ * are kept; a sign-off's one given name is the agent's own ("Sam from Support") and is kept too, as is
+ * one of `own` (the part after "Hello from Acme," saying who writes: "Sam here." for the user sam).
  */
-function oneNameGreeted(who: readonly string[], anyCase: boolean): Named {
-  // "Good morning Ana,": the time of day belongs to the greeting.
-  const at = who.findIndex((word) => !TIME_OF_DAY.has(folded(word)));
+function oneNameGreeted(who: readonly string[], anyCase: boolean, own: ReadonlySet<string> = new Set()): Named {
+  // "Good morning Ana,", "Hello there Ana,", "Welcome back Ana,", "Dear valued customer Ana,": the time of
+  // day and such words belong to the greeting (the name after them was kept).
+  const at = who.findIndex((word) => !TIME_OF_DAY.has(bare(word)) && !GREETING_FILLER.has(bare(word)));
   const [first, next] = at === -1 ? [] : who.slice(at);
   const isName = (word: string | undefined): word is string =>
-    word !== undefined && !isNoOne(word) && (anyCase ? LETTERS : CAPITALISED).test(word);
+    word !== undefined && !isNoOne(word) && (anyCase ? LETTERS : CAPITALISED).test(word) && !isOwn([word], own);
   // "Dear Mr/Ms,", "Dear Mr or Ms,": a title alone greets no one (it was refused as a name); "Dear Mrs Zyxwvut," does.
   if (first !== undefined && TITLE.has(bare(first))) return isName(next) ? [first, next] : undefined;
   return isName(first) ? [first] : undefined;
@@ -232,6 +246,8 @@ export function nameProblem(text: string, user?: string): string | undefined {
     if (asPlace) return refused(NAMED_AS_PLACE, asPlace.join(' '), "reads like a person's name");
     const named = firstNamed(parts, (part) => nameRun(part, false, own)) ?? nameInPlace(parts, own) ?? greetedName(parts, own);
     if (named) return refused("a person's name", named.join(' '));
+    const thanked = closingName(parts, own);
+    if (thanked) return refused(NAMED_AFTER_CLOSING, thanked.join(' '), "reads like a person's name");
   }
   return undefined;
 }
@@ -250,5 +266,28 @@ function greetedName(parts: ReadonlyArray<readonly string[]>, own: ReadonlySet<s
   // (kept, where "Hello from Acme to Gertrude," was refused).
   const next = parts[1] ?? [];
   const first = parts[0] ?? [];
-  return greetsOnly(first) || greetsFrom(first) ? oneNameGreeted(next, next.length === 1) : undefined;
+  return greetsOnly(first) || greetsFrom(first) ? oneNameGreeted(next, next.length === 1, own) : undefined;
+}
+
+const NAMED_AFTER_CLOSING =
+  'a person\'s name (after a closing such as "Thank you," or "Cheers", one word is read as the customer\'s name unless your user name holds it: sign on the line under it, "Kind regards,\nSam", or as "Sam from Support")';
+/**
+ * The one word a closing thanks or signs with on its line, in any case ("Cheers gertrude", "Thank you,
+ * gertrude", "Thanks again xiuying,"; each was kept): a support user's page has no name to compare with,
+ * and one given name there reads as the customer's as surely as after "Hello". Not a word that names no
+ * one ("Thanks, team", "Cheers everyone") nor the signed-in user's own ("Thank you, Sam" for sam); more
+ * words are a sentence or a team ("Thanks again for your patience", "Cheers, the Acme team"), and a name
+ * on the line under the closing signs it, as it always did ("Kind regards,\nSam").
+ */
+function closingName(parts: ReadonlyArray<readonly string[]>, own: ReadonlySet<string>): Named {
+  for (const [index, part] of parts.entries()) {
+    if (!CLOSING.has(bare(part[0] ?? '')) || bare(part[0]!) === 'you') continue;
+    let at = 1;
+    while (at < part.length && (CLOSING.has(bare(part[at]!)) || CLOSING_FILLER.has(bare(part[at]!)))) at += 1;
+    const rest = at < part.length ? part.slice(at) : (parts[index + 1] ?? []);
+    const word = rest.length === 1 ? rest[0]! : '';
+    const noOne = isNoOne(word) || CLOSING_FILLER.has(bare(word)) || isLetterAlone(word);
+    if (LETTERS.test(word) && !noOne && !isOwn([word], own)) return [word];
+  }
+  return undefined;
 }

@@ -11,7 +11,7 @@ const words = (...lines: string[]) => new Set(lines.join(' ').split(' '));
  * frame's other words are in: "Guten Tag", "Buenos días", "Bom dia" greet, as "Good morning" does.
  */
 export const SALUTATION = words(
-  'hello hi hey dear greetings good hallo bonjour hola olá ciao hej hei moin salut merhaba',
+  'hello hi hey dear greetings good welcome hallo bonjour hola olá ciao hej hei moin salut merhaba',
   'guten servus bonsoir buenos buenas bom boa buongiorno buonasera goedemorgen goedemiddag goedenavond',
 );
 
@@ -25,7 +25,7 @@ export const SALUTATION = words(
  */
 const WEAK_WORDS = [
   'have a an update updates below account security payments fraud prevention',
-  'financial finance crime identity credit union available weekday weekdays open closed closure hours holiday',
+  'financial finance crime identity credit union available weekday weekdays open closed closure hours holiday back',
 ];
 export const WEAK = words(...WEAK_WORDS);
 
@@ -73,10 +73,15 @@ export const ORGANISATION = words(
   'operations onboarding compliance verification care office department security payments prevention',
 );
 
+const CLOSING_WORDS = 'kind best warm warmest regards wishes thanks thank you many yours sincerely faithfully truly cheers respectfully';
 /** The words a name follows in a frame: a closing ("Thanks", "Kind regards"), a reference ("Re:"), "from", a greeting word. */
-export const LEAD = words(
-  'kind best warm warmest regards wishes thanks thank you many yours sincerely faithfully truly cheers respectfully re ref fw fwd from',
-);
+export const LEAD = words(CLOSING_WORDS, 're ref fw fwd from');
+/** The words that close a letter or thank someone: "Cheers", "Thank you", "Kind regards" ("you" goes on with one, never starts it). */
+export const CLOSING = words(CLOSING_WORDS);
+/** Words a closing goes on with before whom it thanks ("Thanks again", "Thank you so much"), or that name no one after it ("Cheers mate"). */
+export const CLOSING_FILLER = words('again so very much a lot lots once more kindly mate mates guys heaps both');
+/** Words a greeting goes on with before whom it greets: "Hello there Gertrude,", "Welcome back Gertrude,", "Dear valued customer Gertrude,". */
+export const GREETING_FILLER = words('there again back valued dear customer customers client clients welcome my our');
 
 /** Words a place's name is made of and a person's is not: "San Francisco", "Los Angeles", "St. Gallen", "Cape Town". */
 export const PLACE = words('san santa são los las st saint sainte port fort cape lake city');
