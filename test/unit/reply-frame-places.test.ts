@@ -99,4 +99,33 @@ describe('a greeting from somewhere', () => {
     ])
       expect(problem(greeting), greeting).toBeUndefined();
   });
+
+  it("keeps a greeting from a city whose name starts with a place's word, which was refused as a person's name", () => {
+    const none = { ids: [], details: [] };
+    // Each was refused: "“Kuala Lumpur” reads like a person's name", "“Rio Janeiro”" (its "de" left out of the quote).
+    for (const greeting of [
+      'Greetings from Kuala Lumpur,',
+      'Greetings from Tel Aviv,',
+      'Greetings from Abu Dhabi,',
+      'Greetings from Rio de Janeiro,',
+      'greetings from rio de janeiro.',
+      'Hello from Buenos Aires',
+      'Hello from New York, hope you are well',
+      'Greetings from Cape Town,',
+    ])
+      expect(frameProblem({ greeting, signOff: '' }, none, 'sam'), greeting).toBeUndefined();
+  });
+
+  it('attack: refuses a name after a city in a greeting from it, quoted as typed', () => {
+    const none = { ids: [], details: [] };
+    const problem = (greeting: string) => frameProblem({ greeting, signOff: '' }, none, 'sam');
+    // "Cape Town Gertrude" was quoted as "“Town Gertrude”", and "Mexico City Gertrude" was kept.
+    expect(problem('Greetings from Cape Town Gertrude,')).toMatch(/^Not saved: “Gertrude” reads like a person's name\./);
+    expect(problem('Greetings from Mexico City Gertrude,')).toMatch(/^Not saved: “Gertrude” reads like a person's name\./);
+    expect(problem('Greetings from Tel Aviv Gertrude Zyxwvut')).toMatch(/^Not saved: “Gertrude Zyxwvut” reads like/);
+    // A name with a particle is quoted with it, as typed ("Gertrude Zyxwvut" was quoted for "Gertrude de Zyxwvut").
+    expect(problem('Greetings from Gertrude de Zyxwvut,')).toMatch(/^Not saved: “Gertrude de Zyxwvut” reads like/);
+    // Two names that no place's word starts are still read as a person's, privacy first.
+    expect(problem('Greetings from Gertrude Zyxwvut,')).toMatch(/^Not saved: “Gertrude Zyxwvut” reads like/);
+  });
 });

@@ -1,5 +1,5 @@
-import { countryNameLength } from './frame-places.ts';
-import { folded, refused } from './frame-rules.ts';
+import { greetsFrom, isSentFrom, nameAfterPlace, PARTICLE, PART_BREAK, placeEnd, placesRead } from './frame-places.ts';
+import { bare, folded, refused } from './frame-rules.ts';
 import {
   CLOSING,
   CLOSING_FILLER,
@@ -7,7 +7,6 @@ import {
   LEAD,
   NO_ONE,
   ORGANISATION,
-  PLACE,
   SALUTATION,
   TIME_OF_DAY,
   TITLE,
@@ -17,10 +16,6 @@ import {
 /** A word as a name is written: capitalised (or in capitals), letters and the marks names hold. */
 const CAPITALISED = /^[\p{Lu}\p{Lt}\p{Lo}][\p{L}\p{M}'’.-]*$/u;
 const LETTERS = /^\p{L}[\p{L}\p{M}'’.-]*$/u;
-/** A short word between the parts of a name: "Maria de Souza", "Ludwig van Beethoven". */
-const PARTICLE = /^\p{Ll}{1,3}$/u;
-/** Where one part of a line ends and another begins: "Re: Gertrude Zyxwvut, born …". */
-const PART_BREAK = /[,;:!?()[\]{}"“”«»/|•]+|\s[-–—]\s/u;
 
 /** An initial: one letter, maybe with its dot ("A.", "a"). */
 const INITIAL = /^\p{L}\.?$/u;
@@ -29,7 +24,6 @@ const isLetterAlone = (word: string) => INITIAL.test(word) && !word.endsWith('.'
 /** An initial written as one starts a name: a capital with its dot ("A. Zyxwvut"). */
 const startsAsInitial = (word: string) => INITIAL.test(word) && !isLetterAlone(word) && /^\p{Lu}/u.test(word);
 
-const bare = (word: string) => folded(word).replace(/’/gu, "'").replace(/\.$/u, '');
 // "I" names the agent, never a customer ("Hi, I am Sam."); "I." is an initial ("Dear I. Smith,").
 const isNoOne = (word: string) => NO_ONE.has(bare(word)) || SALUTATION.has(bare(word)) || folded(word) === 'i';
 /**
@@ -86,21 +80,26 @@ type Named = readonly string[] | undefined;
  */
 function nameRun(words: readonly string[], anyCase: boolean, own: ReadonlySet<string>): Named {
   let names: string[] = [];
+  // Where the run starts and ends, to quote it as typed with its particles: "Maria de Souza" (it was "Maria Souza").
+  let [from, to] = [0, 0];
   const isName = () => names.length >= 2 && !isOwn(names, own);
   for (const [index, word] of words.entries()) {
     if (isNoOne(word) && !goesOnAt(words, index, names)) {
       // A run that ends in who the agent works for is theirs, not a person's: "Open Banking Ltd",
       // "Candidate Lookup Support"; one ended otherwise is a name ("Gertrude Zyxwvut and team").
-      if (isName() && !ORGANISATION.has(bare(word))) return names;
+      if (isName() && !ORGANISATION.has(bare(word))) return words.slice(from, to);
       names = [];
-    } else if ((anyCase ? LETTERS : CAPITALISED).test(word)) names.push(word);
-    else if (!(names.length > 0 && PARTICLE.test(word) && index < words.length - 1)) {
-      if (isName()) return names;
+    } else if ((anyCase ? LETTERS : CAPITALISED).test(word)) {
+      if (names.length === 0) from = index;
+      names.push(word);
+      to = index + 1;
+    } else if (!(names.length > 0 && PARTICLE.test(word) && index < words.length - 1)) {
+      if (isName()) return words.slice(from, to);
       names = [];
     }
     if (anyCase && names.length === 0) return undefined;
   }
-  return isName() ? names : undefined;
+  return isName() ? words.slice(from, to) : undefined;
 }
 
 /**
@@ -148,56 +147,20 @@ function greeted(part: readonly string[]): readonly string[] {
   return isSentFrom(part) ? part.slice(placeEnd(part) + 1) : part.slice(1);
 }
 
-const isSentFrom = (part: readonly string[]) => SALUTATION.has(bare(part[0] ?? '')) && bare(part[1] ?? '') === 'from';
-/** A greeting from a place that greets no one in it ("Hello from Acme", no "to"): who it greets is in the next part. */
-const greetsFrom = (part: readonly string[]) => isSentFrom(part) && placeEnd(part) === part.length;
-/** Where the place after a greeting's "from" ends: at its "to", or at the part's end. */
-function placeEnd(part: readonly string[]): number {
-  const to = part.findIndex((word, index) => index > 1 && bare(word) === 'to');
-  return to === -1 ? part.length : to;
-}
-/**
- * "Greetings from San Francisco,", "Hello from the Acme team to …": where a greeting comes from, the words
- * after its "from" up to its "to". A word of a place's name there, or a country's or territory's name
- * (frame-places.ts: "Hong Kong", "Sri Lanka"), is read as "from" is, a word that names no one and may lead a
- * name, so "San Francisco" is kept and "San Francisco Gertrude Zyxwvut" is not. The
- * other words are read for a name as any are: two names there cannot be told from a place's by their shape
- * ("Greetings from Gertrude Zyxwvut", "Hello from Sam Smith" for the user sam), and privacy comes first.
- * (All of them were left unread, and a name after "from", or greeted after its "to", was kept.)
- */
-function placesRead(part: readonly string[]): readonly string[] {
-  if (!isSentFrom(part)) return part;
-  const end = placeEnd(part);
-  const read = part.map((word, index) => (index > 1 && index < end && PLACE.has(bare(word)) ? 'from' : word));
-  // A country's or territory's name is a place's too: "Greetings from Hong Kong," "Hello from Sri Lanka".
-  for (let at = 2; at < end; at++) {
-    const country = countryNameLength(part, at, end);
-    read.fill('from', at, at + country);
-    at += Math.max(country - 1, 0);
-  }
-  return read;
-}
-
-/** The place each greeting from somewhere names, as written ("Hong Kong" in "Greetings from Hong Kong,"). */
-export function greetingPlaces(text: string): string[] {
-  return text
-    .split('\n')
-    .flatMap((line) => line.split(PART_BREAK).map((part) => part.trim().split(/\s+/u).filter(Boolean)))
-    .filter(isSentFrom)
-    .map((part) => part.slice(2, placeEnd(part)).join(' '));
-}
-
 /**
  * The name in the place after a greeting's "from" (its place words read as placesRead reads them), in
  * any case: said apart, as the agent meant a place or their side and is told what is kept.
  */
 function nameAsPlace(part: readonly string[], own: ReadonlySet<string>): Named {
   if (!isSentFrom(part)) return undefined;
-  const place = part.slice(2, placeEnd(part));
-  return nameRun(place, false, own) ?? nameInPlace([place], own);
+  const place = placesRead(part).slice(2, placeEnd(part));
+  const named = nameRun(place, false, own) ?? nameInPlace([place], own);
+  // "Greetings from Cape Town Gertrude,": one name after the place greets someone, as after its comma.
+  const after = nameAfterPlace(part);
+  return named ?? (after !== undefined && CAPITALISED.test(after) && !isNoOne(after) && !isOwn([after], own) ? [after] : undefined);
 }
 const NAMED_AS_PLACE =
-  'a person\'s name (after a greeting\'s "from", two names are read as someone\'s, a place\'s too unless a word such as "San", "Los" or "St." is in it or it is a country\'s: "Greetings from the support team," is kept)';
+  'a person\'s name (after a greeting\'s "from", two names are read as someone\'s, a place\'s too unless a word such as "San", "Tel" or "Kuala" starts it or it is a country\'s, and one name after a place as who is greeted: "Greetings from the support team," is kept)';
 
 /**
  * A greeting to one given name ("Hello Siobhán,"): in a frame kept for every reply it is one customer's
@@ -237,12 +200,12 @@ const TITLE_CHOICE = /(?<![\p{L}\p{M}])(mr|mrs|ms|mx|miss|dr)\.?(?:\s*\/\s*(?:mr
 export function nameProblem(text: string, user?: string): string | undefined {
   const own = ownNameWords(user);
   for (const line of text.split('\n')) {
-    const parts = line
+    const written = line
       .replace(TITLE_CHOICE, '$1')
       .split(PART_BREAK)
-      .map((part) => part.trim().split(/\s+/u).filter(Boolean))
-      .map(placesRead);
-    const asPlace = firstNamed(parts, (part) => nameAsPlace(part, own));
+      .map((part) => part.trim().split(/\s+/u).filter(Boolean));
+    const parts = written.map(placesRead);
+    const asPlace = firstNamed(written, (part) => nameAsPlace(part, own));
     if (asPlace) return refused(NAMED_AS_PLACE, asPlace.join(' '), "reads like a person's name");
     const named = firstNamed(parts, (part) => nameRun(part, false, own)) ?? nameInPlace(parts, own) ?? greetedName(parts, own);
     if (named) return refused("a person's name", named.join(' '));

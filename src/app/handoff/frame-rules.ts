@@ -39,6 +39,8 @@ function quoted(found: string): string {
  */
 export const folded = (text: string) => plain(text).toLowerCase();
 const plain = (text: string) => text.normalize('NFKC').replace(/\p{Cf}/gu, '');
+/** A word as the word lists have it (frame-words.ts): folded, "’" as "'", without a last ".". */
+export const bare = (word: string) => folded(word).replace(/’/gu, "'").replace(/\.$/u, '');
 
 /** "x@y.z", after NFKC has made a full-width "＠" an "@". */
 const EMAIL = /[^\s@]+@[^\s@]+\.[^\s@.]{2,}/u;

@@ -83,8 +83,17 @@ export const CLOSING_FILLER = words('again so very much a lot lots once more kin
 /** Words a greeting goes on with before whom it greets: "Hello there Gertrude,", "Welcome back Gertrude,", "Dear valued customer Gertrude,". */
 export const GREETING_FILLER = words('there again back valued dear customer customers client clients welcome my our');
 
-/** Words a place's name is made of and a person's is not: "San Francisco", "Los Angeles", "St. Gallen", "Cape Town". */
-export const PLACE = words('san santa são los las st saint sainte port fort cape lake city');
+/**
+ * Words a place's name starts with (or ends with: PLACE_END) and a person's seldom does: "San Francisco",
+ * "Los Angeles", "St. Gallen", "Cape Town", "Kuala Lumpur", "Tel Aviv", "Abu Dhabi", "Rio de Janeiro",
+ * "Buenos Aires", "New York", "Mexico City". No list of the world's cities is at hand offline (Intl names
+ * countries only), so a city of two names that starts with none of these is read as a person's name.
+ */
+export const PLACE = words(
+  'san santa são sao los las st saint sainte sankt port fort cape lake city kuala tel abu rio buenos new',
+  'addis dar kota phnom santo porto belo palo baton ciudad',
+);
+export const PLACE_END = words('city');
 
 /** The time of day a greeting word is said with: "Good morning Ana," greets Ana; "Guten Tag," "Bom dia," no one. */
 export const TIME_OF_DAY = words('morning afternoon evening day again tag morgen abend días dias tardes noches dia tarde noite');

@@ -1,7 +1,8 @@
 import { candidatePersonName } from '../../kyc/contract/candidate-name.ts';
 import type { CandidateRecord } from '../../kyc/contract/schema.ts';
 import { decodeAddress } from '../../kyc/view/address.ts';
-import { greetingPlaces, nameProblem } from './frame-names.ts';
+import { nameProblem } from './frame-names.ts';
+import { greetingPlaces } from './frame-places.ts';
 import { contactProblem, folded, heldId, holdsDetail, namesPlace, refused } from './frame-rules.ts';
 import { NAME_PARTICLES } from './frame-words.ts';
 
