@@ -47,6 +47,8 @@ describe('the greeting and sign-off on a support user page', { timeout: 20_000 }
     ['a name greeted after "Hello from the Acme team to"', 'Hello from the Acme team to Gertrude Zyxwvut,', ''],
     ['a full name after "from" that the user name sam does not hold', 'Hello from Sam Smith', ''],
     ['one name greeted after a greeting\'s "from" clause', 'Hello from Acme, Gertrude,', ''],
+    ['one name greeted after "there"', 'Hello there Gertrude,', ''],
+    ['one name in lower case thanked after a closing', 'Hello,', 'Thanks again xiuying,'],
     ["the candidate's id in another case in the sign-off", 'Hello,', 'Re: CUST_000482'],
     ["the candidate's id with a zero-width space inside", 'Hello,', 'Re: cust_\u200b000482'],
     ['another candidate\'s id joined by "_" in the greeting', 'Hello user_7781,', ''],

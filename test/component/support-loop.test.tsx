@@ -204,7 +204,7 @@ describe('the greeting and sign-off', { timeout: 20_000 }, () => {
     ).toBeVisible();
   });
 
-  it("refuses the candidate's name where the page has it, as a word of its own", async () => {
+  it("refuses the candidate's name as a word of its own on a page whose record holds identities (a support user's never does)", async () => {
     const user = userEvent.setup();
     const record: CandidateRecord = {
       ...byRef('support-ticket-4410'),
