@@ -1,12 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { SessionInfo } from '../../src/kyc/contract/api.ts';
-import { type CandidateRecord, statusLevelOf } from '../../src/kyc/contract/schema.ts';
-import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
-import { FakeEventSource, withFakeEventSource } from './fake-event-source.ts';
-import { envelope, json, renderWithProviders, stubApi, testMeta } from './render.tsx';
+import { withFakeEventSource } from './fake-event-source.ts';
 import { openEditor } from './reply-fixture.ts';
+import { pageWithStream } from './restart-fixture.ts';
 
 /**
  * A copy pressed while the server restarts could not be recorded, so nothing was copied, and the page says
@@ -17,38 +14,13 @@ import { openEditor } from './reply-fixture.ts';
 
 withFakeEventSource();
 
-const samples = (await sampleCandidates({ now: new Date(), pictures: false })).map((c) => c.record);
-const record = samples.find((r) => r.refId === 'support-ticket-4410')!;
-const FIELDS = ['rejectionReason', 'reviewReason', 'resubmitHint'];
-const SAM: SessionInfo = { mode: 'users', user: 'sam', role: 'support' };
 const UNREACHABLE = 'The Candidate Lookup server could not be reached, so this could not be recorded.';
-
-const forSupport = (candidate: CandidateRecord): CandidateRecord => ({
-  ...statusLevelOf(candidate),
-  customFields: Object.fromEntries(Object.entries(candidate.customFields ?? {}).filter(([name]) => FIELDS.includes(name))),
-});
 
 /** The support user's candidate page with its live stream open, on a server that can be taken down (`server.down`). */
 async function pageOnServer() {
-  const server = { down: false };
-  const { fetchMock } = stubApi({
-    session: SAM,
-    meta: testMeta({ supportFields: FIELDS }),
-    candidates: {
-      [`/api/candidates/refId/${record.refId}`]: envelope(forSupport(record)),
-      '/api/export': () => json({ status: 'success' }),
-    },
-  });
-  // Nothing listens while the server restarts: the browser's fetch fails as it does on a refused connection.
-  vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) =>
-    server.down ? Promise.reject(new TypeError('Failed to fetch')) : fetchMock(input, init),
-  );
-  renderWithProviders(`/candidates/refId/${record.refId}`);
+  const shown = await pageWithStream();
   await screen.findByRole('heading', { level: 1 });
-  await waitFor(() => expect(FakeEventSource.instances).toHaveLength(1));
-  const source = FakeEventSource.instances[0]!;
-  source.open();
-  return { server, source };
+  return shown;
 }
 
 const exports = () => screen.queryAllByText(UNREACHABLE);

@@ -1,12 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { SessionInfo } from '../../src/kyc/contract/api.ts';
-import { type CandidateRecord, statusLevelOf } from '../../src/kyc/contract/schema.ts';
-import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
-import { FakeEventSource, withFakeEventSource } from './fake-event-source.ts';
-import { apiError, envelope, json, renderWithProviders, stubApi, testMeta } from './render.tsx';
+import { withFakeEventSource } from './fake-event-source.ts';
+import type { stubApi } from './render.tsx';
 import { openEditor } from './reply-fixture.ts';
+import { pageWithStream, record, type Shown, showDuringDeploys } from './restart-fixture.ts';
 
 /**
  * The server restarts (a deploy) under open pages: for a second or two nothing answers, not even the
@@ -16,41 +14,6 @@ import { openEditor } from './reply-fixture.ts';
  */
 
 withFakeEventSource();
-
-const samples = (await sampleCandidates({ now: new Date(), pictures: false })).map((c) => c.record);
-const record = samples.find((r) => r.refId === 'support-ticket-4410')!;
-const FIELDS = ['rejectionReason', 'reviewReason', 'resubmitHint'];
-const SAM: SessionInfo = { mode: 'users', user: 'sam', role: 'support' };
-
-const forSupport = (candidate: CandidateRecord): CandidateRecord => ({
-  ...statusLevelOf(candidate),
-  customFields: Object.fromEntries(Object.entries(candidate.customFields ?? {}).filter(([name]) => FIELDS.includes(name))),
-});
-
-/**
- * The support user's candidate page, with a server that can be taken down (`server.down`), lose its session
- * store (`server.storeDown`: it answers, 503 `store_unavailable`) and end the session (`server.session`).
- */
-function showDuringDeploys(down = false) {
-  const server = { down, storeDown: false, session: SAM as SessionInfo };
-  const { fetchMock } = stubApi({
-    session: () =>
-      server.storeDown
-        ? apiError(503, 'store_unavailable', 'Candidate Lookup cannot reach its session store (Redis).', {}, { 'Retry-After': '5' })
-        : json(server.session),
-    meta: testMeta({ supportFields: FIELDS }),
-    candidates: {
-      [`/api/candidates/refId/${record.refId}`]: envelope(forSupport(record)),
-      '/api/export': () => json({ status: 'success' }),
-    },
-  });
-  // Nothing listens while the server restarts: the browser's fetch fails as it does on a refused connection.
-  vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) =>
-    server.down ? Promise.reject(new TypeError('Failed to fetch')) : fetchMock(input, init),
-  );
-  renderWithProviders(`/candidates/refId/${record.refId}`);
-  return { server, fetchMock };
-}
 
 /** The page's own live region for the notice, above the page: there, empty, from the start. */
 const pageRegion = () => screen.getByTestId('session-retry');
@@ -68,16 +31,6 @@ function regionSaying(): Element | null {
   expect(regions.length).toBeLessThanOrEqual(1);
   return regions[0] ?? null;
 }
-
-/** `showDuringDeploys`, once the page's live stream is open: the page a restart comes under. */
-async function pageWithStream() {
-  const shown = showDuringDeploys();
-  await waitFor(() => expect(FakeEventSource.instances).toHaveLength(1));
-  const source = FakeEventSource.instances[0]!;
-  source.open();
-  return { ...shown, source };
-}
-type Shown = Awaited<ReturnType<typeof pageWithStream>>;
 
 /** The restart begins: nothing answers, the live stream drops, and the session's re-check shows the notice. */
 async function restartBegins({ server, source }: Shown) {
