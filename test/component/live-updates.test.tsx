@@ -660,6 +660,31 @@ describe('the header', { timeout: 20_000 }, () => {
     await waitFor(() => expect(page.statusChecks()).toBeGreaterThan(checks));
   });
 
+  it('says Live updates off, not Reconnecting…, for a tab more than the five streams one user may hold (429), and opens once one is free', async () => {
+    let full = true;
+    const { requests } = stubApi({
+      session: COMPLIANCE,
+      meta: liveMeta(),
+      candidates: {
+        '/api/events': () =>
+          full ? apiError(429, 'too_many_event_streams', 'You already have 5 live update streams open.') : json({ status: 'success' }),
+      },
+    });
+    renderWithProviders('/');
+    const indicator = () => screen.getByTestId('live-indicator');
+    const source = await stream();
+    // The browser is told no status: the page asks the server why, once, with a request of its own.
+    source.fail(2);
+    await waitFor(() => expect(indicator()).toHaveTextContent('Live updates off'));
+    expect(requests.filter((url) => url === '/api/events')).toHaveLength(1);
+    // Before: "Reconnecting…" for as long as the tab stayed open, though no restart was coming.
+    expect(indicator()).not.toHaveTextContent('Reconnecting');
+    full = false;
+    await waitFor(() => expect(FakeEventSource.instances).toHaveLength(2), { timeout: 5_000 });
+    FakeEventSource.instances[1]!.open();
+    expect(indicator()).toHaveTextContent(/^Live$/);
+  });
+
   it('says Live updates off when the environment has no live updates, its stream open all the same for presence', async () => {
     stubApi({ session: COMPLIANCE, meta: liveMeta(false) });
     renderWithProviders('/');

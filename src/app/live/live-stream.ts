@@ -1,6 +1,7 @@
 import { useEffect, useRef, useSyncExternalStore } from 'react';
 import type { LiveEvent } from '../../kyc/contract/live-events.ts';
-import { openEventStream } from '../api/api-request.ts';
+import { ApiError } from '../api/api-error.ts';
+import { apiResponse, openEventStream } from '../api/api-request.ts';
 import { createLiveStore, type LiveNotification, type LiveState } from './live-store.ts';
 
 /**
@@ -40,6 +41,25 @@ export function clearLiveNotifications(): void {
 const REOPEN_FIRST_MS = 2000;
 const REOPEN_MAX_MS = 30_000;
 
+/** A wait spread over ±20 %: tabs refused together (a proxy's 502 in a deploy) do not all come back, and read their pages again, at once. */
+const jittered = (ms: number) => Math.round(ms * (0.8 + Math.random() * 0.4));
+
+/**
+ * Why the server refused the stream, asked once by a request of the app's own (an EventSource is told no
+ * status): the error's code, or undefined where it opens now (it is let go at once) or nothing answers.
+ */
+async function refusalOf(path: string): Promise<string | undefined> {
+  const asking = new AbortController();
+  try {
+    await apiResponse(path, { signal: asking.signal, headers: { Accept: 'text/event-stream' } });
+    return undefined;
+  } catch (error) {
+    return error instanceof ApiError ? error.code : undefined;
+  } finally {
+    asking.abort();
+  }
+}
+
 /** Opens the stream; the returned function closes it and forgets the session's notifications. */
 export function startLiveStream(): () => void {
   live.dispatch({ type: 'started' });
@@ -75,7 +95,14 @@ export function startLiveStream(): () => void {
           // The browser retries by itself while its stream is CONNECTING; CLOSED means the server refused it.
           if (opened.readyState !== opened.CLOSED) return;
           opened.close();
-          reopen = setTimeout(open, Math.min(REOPEN_MAX_MS, REOPEN_FIRST_MS * 2 ** refused++));
+          const wait = jittered(Math.min(REOPEN_MAX_MS, REOPEN_FIRST_MS * 2 ** refused++));
+          void refusalOf(eventsContract.LIVE_EVENTS_PATH).then((code) => {
+            if (!current()) return;
+            // A tab more than the streams one user may hold (429): no restart to wait for, so not "Reconnecting…"
+            // for as long as the tab stays open; off, as it is, and opened once another tab closes.
+            if (code === 'too_many_event_streams') live.dispatch({ type: 'unavailable' });
+            reopen = setTimeout(open, wait);
+          });
         };
         listenForEvents(opened, eventsContract, notifyBrowser);
         listenForPresence(opened, contract, tab);
