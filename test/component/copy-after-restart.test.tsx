@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { withFakeEventSource } from './fake-event-source.ts';
 import { openEditor } from './reply-fixture.ts';
-import { pageWithStream } from './restart-fixture.ts';
+import { certified, pageWithStream } from './restart-fixture.ts';
 
 /**
  * A copy pressed while the server restarts could not be recorded, so nothing was copied, and the page says
@@ -17,8 +17,8 @@ withFakeEventSource();
 const UNREACHABLE = 'The Candidate Lookup server could not be reached, so this could not be recorded.';
 
 /** The support user's candidate page with its live stream open, on a server that can be taken down (`server.down`). */
-async function pageOnServer() {
-  const shown = await pageWithStream();
+async function pageOnServer(page?: Parameters<typeof pageWithStream>[0]) {
+  const shown = await pageWithStream(page);
   await screen.findByRole('heading', { level: 1 });
   return shown;
 }
@@ -69,5 +69,26 @@ describe('a copy refused while the server restarts', { timeout: 20_000 }, () => 
     expect(exports()).toEqual([]);
     await user.click(screen.getByRole('button', { name: 'Copy summary' }));
     expect(await screen.findByText('Summary copied')).toBeInTheDocument();
+  });
+
+  it("says beside a certificate's Copy that the server is back, once it answers again, in place of its refusal", async () => {
+    const user = userEvent.setup();
+    const { server, source } = await pageOnServer({ session: { mode: 'users', user: 'ana', role: 'compliance' }, candidate: certified });
+    const onfido = await screen.findByRole('article', { name: 'Onfido' });
+    await user.click(within(onfido).getByText('Raw JSON'));
+    const copy = () => within(onfido).getByRole('button', { name: 'Copy Onfido certificate' });
+    server.down = true;
+    source.fail(0);
+    await user.click(copy());
+    expect(await within(onfido).findByText(UNREACHABLE)).toBeVisible();
+
+    // The stream never says it is back (refused, or slow): the session is asked again until the server answers.
+    server.down = false;
+    expect(await within(onfido).findByText('The server is back: press Copy again.', {}, { timeout: 10_000 })).toBeVisible();
+    expect(exports()).toEqual([]);
+    const writeText = vi.spyOn(navigator.clipboard, 'writeText');
+    await user.click(copy());
+    await waitFor(() => expect(writeText).toHaveBeenCalledTimes(1));
+    expect(copy()).toHaveTextContent('Copied');
   });
 });

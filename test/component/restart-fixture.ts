@@ -14,6 +14,8 @@ import { apiError, envelope, json, renderWithProviders, stubApi, testMeta } from
 
 const samples = (await sampleCandidates({ now: new Date(), pictures: false })).map((c) => c.record);
 export const record = samples.find((r) => r.refId === 'support-ticket-4410')!;
+/** A candidate with certificates (a compliance user's page shows them). */
+export const certified = samples.find((r) => r.refId === 'user-7781')!;
 export const FIELDS = ['rejectionReason', 'reviewReason', 'resubmitHint'];
 export const SAM: SessionInfo = { mode: 'users', user: 'sam', role: 'support' };
 
@@ -22,12 +24,19 @@ export const forSupport = (candidate: CandidateRecord): CandidateRecord => ({
   customFields: Object.fromEntries(Object.entries(candidate.customFields ?? {}).filter(([name]) => FIELDS.includes(name))),
 });
 
+/** Whose page, and of which candidate: by default the support user's, at status level. */
+export interface RestartPage {
+  session: SessionInfo;
+  candidate: CandidateRecord;
+}
+const SUPPORT_PAGE: RestartPage = { session: SAM, candidate: forSupport(record) };
+
 /**
- * The support user's candidate page, with a server that can be taken down (`server.down`), lose its session
- * store (`server.storeDown`: it answers, 503 `store_unavailable`) and end the session (`server.session`).
+ * The support user's candidate page (or `page`'s), with a server that can be taken down (`server.down`), lose
+ * its session store (`server.storeDown`: it answers, 503 `store_unavailable`) and end the session (`server.session`).
  */
-export function showDuringDeploys(down = false) {
-  const server = { down, storeDown: false, session: SAM as SessionInfo };
+export function showDuringDeploys(down = false, page: RestartPage = SUPPORT_PAGE) {
+  const server = { down, storeDown: false, session: page.session };
   const { fetchMock } = stubApi({
     session: () =>
       server.storeDown
@@ -35,7 +44,7 @@ export function showDuringDeploys(down = false) {
         : json(server.session),
     meta: testMeta({ supportFields: FIELDS }),
     candidates: {
-      [`/api/candidates/refId/${record.refId}`]: envelope(forSupport(record)),
+      [`/api/candidates/refId/${page.candidate.refId}`]: envelope(page.candidate),
       '/api/export': () => json({ status: 'success' }),
     },
   });
@@ -43,13 +52,13 @@ export function showDuringDeploys(down = false) {
   vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) =>
     server.down ? Promise.reject(new TypeError('Failed to fetch')) : fetchMock(input, init),
   );
-  renderWithProviders(`/candidates/refId/${record.refId}`);
+  renderWithProviders(`/candidates/refId/${page.candidate.refId}`);
   return { server, fetchMock };
 }
 
 /** `showDuringDeploys`, once the page's live stream is open: the page a restart comes under. */
-export async function pageWithStream() {
-  const shown = showDuringDeploys();
+export async function pageWithStream(page?: RestartPage) {
+  const shown = showDuringDeploys(false, page);
   await waitFor(() => expect(FakeEventSource.instances).toHaveLength(1));
   const source = FakeEventSource.instances[0]!;
   source.open();

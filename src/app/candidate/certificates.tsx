@@ -10,10 +10,12 @@ import {
   type ReviewRow,
 } from '../../kyc/view/certificate-review.ts';
 import { layOutCertificate, type ParsedCertificate, parseCertificate } from '../../kyc/view/certificate.ts';
+import { useServerAnswers } from '../session/server-back.ts';
 import { CopyButton } from '../ui/copy-button.tsx';
 import { LongText } from '../ui/long-text.tsx';
 import { OutcomeChip } from '../ui/outcome-chip.tsx';
 import { ScrollRegion } from '../ui/scroll-region.tsx';
+import { ServerAnswersContext } from '../ui/server-answers.ts';
 import { Notice, Section } from '../ui/section.tsx';
 import { TimeStamp } from '../ui/time-stamp.tsx';
 import { JsonText } from './json-text.tsx';
@@ -25,21 +27,25 @@ const printedBoxClass = `${boxClass} print:max-h-none print:overflow-visible pri
 /**
  * One panel per certificate: the provider's results as rows, the JSON-LD one click away. Its copy is a
  * hand-off like Copy summary: `recordCopy` writes the audit line (naming the slug) before anything is copied.
+ * A copy refused for want of the server says when it answers again, as Copy summary does (ServerAnswersContext).
  */
 export function Certificates({ certs, recordCopy }: { certs: Record<string, string>; recordCopy: (slug: string) => Promise<void> }) {
   const entries = Object.entries(certs);
+  const answers = useServerAnswers();
   return (
-    <Section title="Certificates">
-      {entries.length === 0 ? (
-        <p className="text-sm text-slate-600">No certificates.</p>
-      ) : (
-        <div className="space-y-4">
-          {entries.map(([slug, raw]) => (
-            <CertificatePanel key={slug} slug={slug} raw={raw} recordCopy={() => recordCopy(slug)} />
-          ))}
-        </div>
-      )}
-    </Section>
+    <ServerAnswersContext value={answers}>
+      <Section title="Certificates">
+        {entries.length === 0 ? (
+          <p className="text-sm text-slate-600">No certificates.</p>
+        ) : (
+          <div className="space-y-4">
+            {entries.map(([slug, raw]) => (
+              <CertificatePanel key={slug} slug={slug} raw={raw} recordCopy={() => recordCopy(slug)} />
+            ))}
+          </div>
+        )}
+      </Section>
+    </ServerAnswersContext>
   );
 }
 

@@ -1,5 +1,7 @@
+import { useContext } from 'react';
 import { Button } from './button.tsx';
 import { useRecordedCopy } from './recorded-copy.ts';
+import { ServerAnswersContext, useAnsweredSince } from './server-answers.ts';
 
 /**
  * Copies a value to the clipboard and says so (for screen readers too). With `record` (a hand-off's
@@ -10,6 +12,9 @@ import { useRecordedCopy } from './recorded-copy.ts';
 export function CopyButton({ value, label, record }: { value: string; label: string; record?: () => Promise<void> }) {
   const { state, busy, press } = useRecordedCopy(() => value, record, 2000);
   const copied = state.kind === 'copied';
+  // Refused because the server could not be reached: once it answers again, Copy will work, and the line says so.
+  const answers = useContext(ServerAnswersContext);
+  const back = useAnsweredSince(answers, state.kind === 'failed' && answers?.unreachable(state.refusal) ? state.at : undefined);
   return (
     <>
       <Button
@@ -31,10 +36,13 @@ export function CopyButton({ value, label, record }: { value: string; label: str
         <span aria-live="polite">{copied ? 'Copied' : state.kind === 'failed' ? 'Copy failed' : 'Copy'}</span>
       </Button>
       {record && (
-        <span aria-live="polite" className="text-sm text-red-700">
-          {state.kind === 'failed' ? state.message : ''}
+        <span aria-live="polite" className={back ? 'text-sm text-slate-700' : 'text-sm text-red-700'}>
+          {back ? SERVER_BACK_TEXT : state.kind === 'failed' ? state.message : ''}
         </span>
       )}
     </>
   );
 }
+
+/** Where the server could not be reached to record the copy, once it answers again (as the reply editor says it). */
+const SERVER_BACK_TEXT = 'The server is back: press Copy again.';

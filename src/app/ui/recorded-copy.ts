@@ -1,8 +1,11 @@
 import { useState } from 'react';
 import { useFlash } from './use-flash.ts';
 
-/** What a copy came to: nothing yet, copied, or failed (with the audit's refusal, said beside the button). */
-export type CopyState = { kind: 'idle' } | { kind: 'copied' } | { kind: 'failed'; message?: string };
+/**
+ * What a copy came to: nothing yet, copied, or failed (with the audit's refusal, said beside the button, and
+ * when: a refusal for want of the server gives way once it answers again, CopyButton).
+ */
+export type CopyState = { kind: 'idle' } | { kind: 'copied' } | { kind: 'failed'; message?: string; refusal?: unknown; at?: number };
 
 /**
  * A copy that may carry a candidate's data out of the page: `record` (the hand-off's audit line) first,
@@ -18,7 +21,7 @@ export function useRecordedCopy(text: () => string, record: (() => Promise<void>
     try {
       await record?.();
     } catch (error) {
-      return setState({ kind: 'failed', message: (error as Error).message }, { stays: true });
+      return setState({ kind: 'failed', message: (error as Error).message, refusal: error, at: Date.now() }, { stays: true });
     }
     try {
       await navigator.clipboard.writeText(text());
