@@ -1,8 +1,9 @@
 import { setFlagsFromString } from 'node:v8';
-import { act, screen, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CandidateRecord } from '../../src/kyc/contract/schema.ts';
-import { envelope, renderWithProviders, stubApi } from './render.tsx';
+import { envelope, json, renderWithProviders, stubApi } from './render.tsx';
 
 /**
  * A certificate is read once per text for the page's life. The decision summary read each certificate on
@@ -39,7 +40,7 @@ function countReads() {
 }
 
 async function show() {
-  stubApi({ candidates: { '/api/candidates/refId/cert-reads': envelope(record) } });
+  stubApi({ candidates: { '/api/candidates/refId/cert-reads': envelope(record), '/api/export': () => json({ status: 'success' }) } });
   renderWithProviders('/candidates/refId/cert-reads');
   await screen.findByRole('region', { name: 'Decision summary' });
 }
@@ -76,5 +77,30 @@ describe('a certificate read once per text while the page shows it', { timeout: 
     // Before: one more read of each certificate per render of the strip.
     expect(reads()).toEqual(first);
     expect(chips()).toEqual(chipsBefore);
+  });
+
+  it('Copy summary reads each certificate at most once however often it is pressed', async () => {
+    const reads = countReads();
+    await show();
+    const user = userEvent.setup();
+    const writeText = vi.spyOn(navigator.clipboard, 'writeText');
+    const shown = reads();
+    for (let press = 1; press <= 3; press++) {
+      await user.click(screen.getByRole('button', { name: 'Copy summary' }));
+      await waitFor(() => expect(writeText).toHaveBeenCalledTimes(press));
+    }
+    const copied = writeText.mock.calls.map(([text]) => text);
+    expect(copied[2]).toContain(
+      [
+        '\nCertificates:',
+        '  Onfido: clear (at reviewBody.result)',
+        '  ComplyAdvantage: consider (at result in a certificate that is not valid JSON)\n',
+      ].join('\n'),
+    );
+    expect(new Set(copied.map((text) => text.replace(/\nLooked up: .*\n$/, ''))).size).toBe(1);
+    // Before: each press read each certificate again (three more of each).
+    const pressed = reads();
+    expect(pressed.readable - shown.readable).toBeLessThanOrEqual(1);
+    expect(pressed.broken - shown.broken).toBeLessThanOrEqual(1);
   });
 });

@@ -56,7 +56,8 @@ export function candidateSummary(input: SummaryInput): string {
   if (record.submitCount !== undefined) lines.push(`Submissions: ${record.submitCount}`);
   if (readsFullRecord(input.role)) {
     if (record.certs) {
-      const outcomes = Object.entries(record.certs).map(([slug, raw]) => `  ${certificateLine(certificateOutcome(slug, raw))}`);
+      const { certs } = record;
+      const outcomes = Object.entries(certs).map(([slug, raw]) => `  ${certificateLine(outcomeOf(certs, slug, raw))}`);
       if (outcomes.length > 0) lines.push('Certificates:', ...outcomes);
     }
     const plain = (input.decisionFields ?? []).map(([name, value]) => `  ${name}: ${value === null ? '(empty)' : value}`);
@@ -65,6 +66,25 @@ export function candidateSummary(input: SummaryInput): string {
   }
   lines.push(`Looked up: ${zoned(now)}`);
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * Each record's certificates as Copy summary read them, by the record's own `certs`: a second press on the
+ * same record reads none again (a large certificate costs its parse). Weakly held, never by the text:
+ * what is kept goes with the record, which no query keeps once no page shows it (gcTime 0).
+ */
+const outcomesRead = new WeakMap<Readonly<Record<string, string>>, Map<string, ChipRead>>();
+type ChipRead = { raw: string; chip: CertificateOutcome };
+
+function outcomeOf(certs: Readonly<Record<string, string>>, slug: string, raw: string): CertificateOutcome {
+  const read = outcomesRead.get(certs) ?? new Map<string, ChipRead>();
+  outcomesRead.set(certs, read);
+  const kept = read.get(slug);
+  // The same text as read before (the record's strings are never changed in place, but a check costs nothing).
+  if (kept?.raw === raw) return kept.chip;
+  const chip = certificateOutcome(slug, raw);
+  read.set(slug, { raw, chip });
+  return chip;
 }
 
 /** "ComplyAdvantage: potential_match (at _customFields.result)": the chip's words, and where to check them. */
