@@ -1,63 +1,21 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { presenceRoomsSchema } from '../../src/kyc/contract/presence.ts';
 import { createLiveHub } from '../../src/server/live/create-live-hub.ts';
 import type { LiveHub, SequencedEvent } from '../../src/server/live/live-hub.ts';
-import { SANDBOX_KEYS, startSandbox, type RunningSandbox } from '../../src/server/sandbox/sandbox.ts';
-import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
-import { liveEvent, openStream, type TestStream } from './event-source.ts';
-import { cookieFrom, type Instance, startInstance } from './instance.ts';
+import { liveEvent } from './event-source.ts';
 import { testPasswordHash } from './passwords.ts';
-import { hasRedisServer, NO_REDIS_MESSAGE, startRedis, type RunningRedis } from './redis-fixture.ts';
+import { hasRedisServer, NO_REDIS_MESSAGE } from './redis-fixture.ts';
+import { PASSWORDS, sandboxAndRedis, sessionOf } from './redis-instances-fixture.ts';
 
 /**
  * Live updates over several instances on one real redis-server: an event published on one instance
  * (as its webhook receiver would) reaches the streams served by the other, once each, and the ids
  * increase across instances.
  */
-const dir = mkdtempSync(path.join(os.tmpdir(), 'cl-live-redis-'));
-const usersFile = path.join(dir, 'users.json');
-let sandbox: RunningSandbox;
-let redis: RunningRedis;
-const instances: Instance[] = [];
-const streams: TestStream[] = [];
-
-beforeAll(async () => {
-  if (!hasRedisServer) return;
-  [sandbox, redis] = await Promise.all([startSandbox({ candidates: await sampleCandidates({ now: new Date() }) }), startRedis()]);
-  writeFileSync(
-    usersFile,
-    JSON.stringify({
-      users: [
-        { username: 'ana', passwordHash: await testPasswordHash('ana has a long password'), role: 'compliance' },
-        { username: 'sam', passwordHash: await testPasswordHash('sam has a long password'), role: 'support' },
-      ],
-    }),
-  );
-});
-afterEach(async () => {
-  for (const stream of streams.splice(0)) stream.close();
-  await Promise.all(instances.splice(0).map((instance) => instance.close()));
-});
-afterAll(async () => {
-  await redis?.stop();
-  await sandbox?.close();
-});
-
-async function instance(options: { usersFile?: string; heartbeatMs?: number } = {}): Promise<Instance> {
-  const started = await startInstance(
-    { KYC_BASE_URL: sandbox.url, KYC_CLIENT_ID: sandbox.clientId, KYC_API_KEY: SANDBOX_KEYS.full, REDIS_URL: redis.url },
-    {
-      file: { signIn: { mode: 'users', usersFile: options.usersFile ?? usersFile } },
-      ...(options.heartbeatMs ? { eventStreams: { heartbeatMs: options.heartbeatMs } } : {}),
-    },
-  );
-  instances.push(started);
-  return started;
-}
+const { dir, instance, streamOn, redis } = sandboxAndRedis();
 
 /** The next event `hub` hears. */
 function nextEvent(hub: LiveHub): Promise<SequencedEvent> {
@@ -80,22 +38,10 @@ function eventOn(hub: LiveHub, refId: string): Promise<SequencedEvent> {
   });
 }
 
-async function streamOn(at: Instance, cookie: string): Promise<TestStream> {
-  const stream = await openStream(at.port, { cookie });
-  expect(stream.status).toBe(200);
-  streams.push(stream);
-  return stream;
-}
-
 describe.skipIf(!hasRedisServer)(`live updates on Redis${hasRedisServer ? '' : ` (${NO_REDIS_MESSAGE})`}`, () => {
   it('passes an event published on one instance to a stream on the other, once, and to its own', async () => {
     const [one, two] = [await instance(), await instance()];
-    const signedIn = await one.request('/api/session', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'ana', password: 'ana has a long password' }),
-    });
-    const cookie = cookieFrom(signedIn, 'cl_session')!;
+    const cookie = await sessionOf(one, 'ana');
     const [onTwo, onOne] = [await streamOn(two, cookie), await streamOn(one, cookie)];
     await Promise.all([one.hub.ready?.(), two.hub.ready?.()]);
     await one.hub.publish(liveEvent('default', 'from-one'));
@@ -112,15 +58,7 @@ describe.skipIf(!hasRedisServer)(`live updates on Redis${hasRedisServer ? '' : `
 
   it("shows a candidate opened through one instance to a user whose stream is on the other, until the page's stream ends", async () => {
     const [one, two] = [await instance(), await instance()];
-    const signIn = async (at: Instance, username: string) => {
-      const res = await at.request('/api/session', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ username, password: `${username} has a long password` }),
-      });
-      return cookieFrom(res, 'cl_session')!;
-    };
-    const [ana, sam] = [await signIn(one, 'ana'), await signIn(two, 'sam')];
+    const [ana, sam] = [await sessionOf(one, 'ana'), await sessionOf(two, 'sam')];
     const [anaStream, samStream] = [await streamOn(one, ana), await streamOn(two, sam)];
     await Promise.all([one.hub.ready?.(), two.hub.ready?.()]);
     await anaStream.until(() => anaStream.streamId() !== undefined);
@@ -142,8 +80,8 @@ describe.skipIf(!hasRedisServer)(`live updates on Redis${hasRedisServer ? '' : `
 
   it('ignores, and reports, a message on the presence channel that is not one', async () => {
     const problems: string[] = [];
-    const hub = createLiveHub({ redisUrl: redis.url, onBadMessage: (detail) => problems.push(detail) });
-    const other = new Redis(redis.url);
+    const hub = createLiveHub({ redisUrl: redis().url, onBadMessage: (detail) => problems.push(detail) });
+    const other = new Redis(redis().url);
     try {
       await hub.ready?.();
       const heard = new Promise((resolve) => {
@@ -168,18 +106,13 @@ describe.skipIf(!hasRedisServer)(`live updates on Redis${hasRedisServer ? '' : `
     // Each instance its own copy of the users file, and a heartbeat of a minute: only a revocation
     // through Redis can end, within the test, the stream the other instance serves.
     const [fileOne, fileTwo] = [path.join(dir, 'users-one.json'), path.join(dir, 'users-two.json')];
-    const ana = { username: 'ana', passwordHash: await testPasswordHash('ana has a long password'), role: 'compliance' };
+    const ana = { username: 'ana', passwordHash: await testPasswordHash(PASSWORDS.ana), role: 'compliance' };
     for (const file of [fileOne, fileTwo]) writeFileSync(file, JSON.stringify({ users: [ana] }));
     const [one, two] = [
-      await instance({ usersFile: fileOne, heartbeatMs: 60_000 }),
-      await instance({ usersFile: fileTwo, heartbeatMs: 60_000 }),
+      await instance({ file: { signIn: { mode: 'users', usersFile: fileOne } }, eventStreams: { heartbeatMs: 60_000 } }),
+      await instance({ file: { signIn: { mode: 'users', usersFile: fileTwo } }, eventStreams: { heartbeatMs: 60_000 } }),
     ];
-    const signedIn = await one.request('/api/session', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'ana', password: 'ana has a long password' }),
-    });
-    const cookie = cookieFrom(signedIn, 'cl_session')!;
+    const cookie = await sessionOf(one, 'ana');
     const onTwo = await streamOn(two, cookie);
     await Promise.all([one.hub.ready?.(), two.hub.ready?.()]);
     await one.hub.publish(liveEvent('default', 'before'));
@@ -196,7 +129,7 @@ describe.skipIf(!hasRedisServer)(`live updates on Redis${hasRedisServer ? '' : `
   });
 
   it('replays on one instance what was published on the other, after Last-Event-ID', async () => {
-    const hubs = [createLiveHub({ redisUrl: redis.url }), createLiveHub({ redisUrl: redis.url })];
+    const hubs = [createLiveHub({ redisUrl: redis().url }), createLiveHub({ redisUrl: redis().url })];
     try {
       await Promise.all(hubs.map((hub) => hub.ready?.()));
       const heard: SequencedEvent[] = [];
@@ -223,7 +156,7 @@ describe.skipIf(!hasRedisServer)(`live updates on Redis${hasRedisServer ? '' : `
   });
 
   it('marks where a new subscriber starts: the events after the mark are replayed, none before it, whichever instance published them', async () => {
-    const hubs = [createLiveHub({ redisUrl: redis.url }), createLiveHub({ redisUrl: redis.url })];
+    const hubs = [createLiveHub({ redisUrl: redis().url }), createLiveHub({ redisUrl: redis().url })];
     try {
       await Promise.all(hubs.map((hub) => hub.ready?.()));
       const heard = eventOn(hubs[1]!, 'seen');
@@ -243,8 +176,8 @@ describe.skipIf(!hasRedisServer)(`live updates on Redis${hasRedisServer ? '' : `
 
   it('ignores, and reports, a message on its channel that is not an event (another program sharing Redis)', async () => {
     const problems: string[] = [];
-    const hub = createLiveHub({ redisUrl: redis.url, onBadMessage: (detail) => problems.push(detail) });
-    const other = new Redis(redis.url);
+    const hub = createLiveHub({ redisUrl: redis().url, onBadMessage: (detail) => problems.push(detail) });
+    const other = new Redis(redis().url);
     try {
       await hub.ready?.();
       const heard = nextEvent(hub);
@@ -261,13 +194,13 @@ describe.skipIf(!hasRedisServer)(`live updates on Redis${hasRedisServer ? '' : `
   });
 
   it('a hub started while Redis was down publishes, and hears what another publishes, once Redis is up', async () => {
-    await redis.kill();
-    const late = createLiveHub({ redisUrl: redis.url });
+    await redis().kill();
+    const late = createLiveHub({ redisUrl: redis().url });
     try {
       // Its first SUBSCRIBE is refused, as its first connection fails (before, it never subscribed again).
       await expect(late.ready?.()).rejects.toThrow();
-      await redis.restart();
-      const other = createLiveHub({ redisUrl: redis.url });
+      await redis().restart();
+      const other = createLiveHub({ redisUrl: redis().url });
       try {
         await other.ready?.();
         let ready = false;
@@ -293,7 +226,7 @@ describe.skipIf(!hasRedisServer)(`live updates on Redis${hasRedisServer ? '' : `
 
   it('keeps ids increasing after Redis restarts empty, so that no Last-Event-ID names a later event', async () => {
     const idOfOne = async () => {
-      const hub = createLiveHub({ redisUrl: redis.url });
+      const hub = createLiveHub({ redisUrl: redis().url });
       try {
         await hub.ready?.();
         const heard = nextEvent(hub);
@@ -304,7 +237,7 @@ describe.skipIf(!hasRedisServer)(`live updates on Redis${hasRedisServer ? '' : `
       }
     };
     const before = await idOfOne();
-    await redis.restart();
+    await redis().restart();
     expect(await idOfOne()).toBeGreaterThan(before);
   });
 });

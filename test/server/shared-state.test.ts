@@ -1,15 +1,12 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
 import { apiErrorBodySchema } from '../../src/kyc/contract/api.ts';
-import { testPasswordHash } from './passwords.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import type { ConfigFile } from '../../src/server/config/file-schema.ts';
-import { SANDBOX_KEYS, startSandbox, type RunningSandbox } from '../../src/server/sandbox/sandbox.ts';
 import type { RawResponse } from './http.ts';
-import { cookieFrom, type Instance, startInstance } from './instance.ts';
-import { hasRedisServer, NO_REDIS_MESSAGE, startRedis, type RunningRedis } from './redis-fixture.ts';
+import { cookieFrom, type Instance } from './instance.ts';
+import { hasRedisServer, NO_REDIS_MESSAGE, startRedis } from './redis-fixture.ts';
+import { PASSWORDS, sandboxAndRedis, signIn } from './redis-instances-fixture.ts';
 
 /**
  * Several instances of the server on one real redis-server, as behind a load balancer: sessions, sign-in
@@ -18,55 +15,16 @@ import { hasRedisServer, NO_REDIS_MESSAGE, startRedis, type RunningRedis } from 
 const candidates = await sampleCandidates({ now: new Date() });
 const amelie = candidates[0]!.record;
 const LOOKUP = `/api/candidates/refId/${amelie.refId}`;
-const PASSWORDS = { ana: 'ana has a long password', sam: 'sam has a long password too' };
-const dir = mkdtempSync(path.join(os.tmpdir(), 'cl-shared-'));
-const usersFile = path.join(dir, 'users.json');
-
-let sandbox: RunningSandbox;
-let redis: RunningRedis;
-const instances: Instance[] = [];
-
-beforeAll(async () => {
-  if (!hasRedisServer) return;
-  [sandbox, redis] = await Promise.all([startSandbox({ candidates }), startRedis()]);
-  writeFileSync(
-    usersFile,
-    JSON.stringify({
-      users: [
-        { username: 'ana', passwordHash: await testPasswordHash(PASSWORDS.ana), role: 'compliance' },
-        { username: 'sam', passwordHash: await testPasswordHash(PASSWORDS.sam), role: 'support' },
-      ],
-    }),
-  );
-});
-afterEach(async () => {
-  await Promise.all(instances.splice(0).map((instance) => instance.close()));
-});
-afterAll(async () => {
-  await redis?.stop();
-  await sandbox?.close();
-});
+const { instance: instanceOn, instances, redis } = sandboxAndRedis({ candidates });
 
 /** An instance on `redisUrl`, with built-in users and no rate limit unless `file` says otherwise. */
-async function instance(redisUrl = redis.url, file: ConfigFile = {}): Promise<Instance> {
-  const started = await startInstance(
-    { KYC_BASE_URL: sandbox.url, KYC_CLIENT_ID: sandbox.clientId, KYC_API_KEY: SANDBOX_KEYS.full, REDIS_URL: redisUrl },
-    { file: { signIn: { mode: 'users', usersFile }, limits: { lookupsPerMinute: 0 }, ...file } },
-  );
-  instances.push(started);
-  return started;
-}
+const instance = (redisUrl?: string, file: ConfigFile = {}): Promise<Instance> =>
+  instanceOn({ redisUrl, file: { limits: { lookupsPerMinute: 0 }, ...file } });
 
-const signIn = (at: Instance, username: string, password: string) =>
-  at.request('/api/session', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username, password }),
-  });
 const errorCode = (res: RawResponse) => apiErrorBodySchema.parse(JSON.parse(res.body)).error.code;
 /** A fresh Redis per test keeps the tests apart: the instances here share one by design. */
 const flush = async () => {
-  await redis.restart();
+  await redis().restart();
 };
 
 describe.skipIf(!hasRedisServer)(`several instances on Redis${hasRedisServer ? '' : ` (${NO_REDIS_MESSAGE})`}`, () => {
