@@ -2,13 +2,12 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
-import { presenceRoomsSchema } from '../../src/kyc/contract/presence.ts';
 import { createLiveHub } from '../../src/server/live/create-live-hub.ts';
 import type { LiveHub, SequencedEvent } from '../../src/server/live/live-hub.ts';
 import { liveEvent } from './event-source.ts';
 import { testPasswordHash } from './passwords.ts';
 import { hasRedisServer, NO_REDIS_MESSAGE } from './redis-fixture.ts';
-import { PASSWORDS, sandboxAndRedis, sessionOf } from './redis-instances-fixture.ts';
+import { announce, PASSWORDS, sandboxAndRedis, sessionOf } from './redis-instances-fixture.ts';
 
 /**
  * Live updates over several instances on one real redis-server: an event published on one instance
@@ -63,13 +62,7 @@ describe.skipIf(!hasRedisServer)(`live updates on Redis${hasRedisServer ? '' : `
     await Promise.all([one.hub.ready?.(), two.hub.ready?.()]);
     await anaStream.until(() => anaStream.streamId() !== undefined);
     // Ana's stream is on instance one; her page's announcement reaches instance two (a load balancer's choice).
-    const announced = await two.request('/api/presence', {
-      method: 'POST',
-      headers: { cookie: ana, 'content-type': 'application/json' },
-      body: JSON.stringify({ stream: anaStream.streamId(), environment: 'default', candidate: { refId: 'ref-1', recordId: null } }),
-    });
-    expect(announced.status).toBe(200);
-    const { rooms } = presenceRoomsSchema.parse(JSON.parse(announced.body));
+    const rooms = await announce(two, ana, anaStream, { refId: 'ref-1', recordId: null });
     await samStream.until(() => samStream.viewers()?.length === 1);
     // Both instances make the same room with the environment's key: Sam's page, given it by his own instance, matches it.
     expect(samStream.viewers()).toEqual([{ user: 'ana', environment: 'default', rooms }]);

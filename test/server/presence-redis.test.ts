@@ -1,10 +1,9 @@
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
-import { presenceRoomsSchema } from '../../src/kyc/contract/presence.ts';
 import type { TestStream } from './event-source.ts';
 import type { Instance } from './instance.ts';
 import { hasRedisServer, NO_REDIS_MESSAGE } from './redis-fixture.ts';
-import { sandboxAndRedis, sessionOf } from './redis-instances-fixture.ts';
+import { announce, sandboxAndRedis, sessionOf } from './redis-instances-fixture.ts';
 
 /**
  * Presence between two instances on one real redis-server, read as someone with SUBSCRIBE on that Redis
@@ -36,13 +35,7 @@ describe.skipIf(!hasRedisServer)(`presence on Redis${hasRedisServer ? '' : ` (${
       const lookup = await one.request(`/api/candidates/refId/${CANDIDATE.refId}`, { headers: { cookie: ana } });
       expect(lookup.status).toBe(200);
       expect(lookup.body).toContain(CANDIDATE.recordId);
-      const announced = await one.request('/api/presence', {
-        method: 'POST',
-        headers: { cookie: ana, 'content-type': 'application/json' },
-        body: JSON.stringify({ stream: anaStream.streamId(), environment: 'default', candidate: CANDIDATE }),
-      });
-      expect(announced.status).toBe(200);
-      const { rooms } = presenceRoomsSchema.parse(JSON.parse(announced.body));
+      const rooms = await announce(one, ana, anaStream, CANDIDATE);
 
       // Sam, on the other instance, sees her on that candidate: his page holds the same rooms for it.
       await samStream.until(() => samStream.viewers()?.length === 1);

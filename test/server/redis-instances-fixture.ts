@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { type PresenceCandidate, presenceRoomsSchema } from '../../src/kyc/contract/presence.ts';
 import type { ConfigFile } from '../../src/server/config/file-schema.ts';
 import { type SandboxCandidate, sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { SANDBOX_KEYS, startSandbox, type RunningSandbox } from '../../src/server/sandbox/sandbox.ts';
@@ -30,6 +31,17 @@ export const signIn = (at: Instance, username: string, password: string): Promis
 /** The session cookie of `username` (of PASSWORDS), signed in on `at`. */
 export async function sessionOf(at: Instance, username: keyof typeof PASSWORDS): Promise<string> {
   return cookieFrom(await signIn(at, username, PASSWORDS[username]), 'cl_session')!;
+}
+
+/** Tells `at`, as `cookie`'s page does, that its `stream` shows `candidate` in the default environment: the rooms it answers with. */
+export async function announce(at: Instance, cookie: string, stream: TestStream, candidate: PresenceCandidate): Promise<string[]> {
+  const announced = await at.request('/api/presence', {
+    method: 'POST',
+    headers: { cookie, 'content-type': 'application/json' },
+    body: JSON.stringify({ stream: stream.streamId(), environment: 'default', candidate }),
+  });
+  expect(announced.status).toBe(200);
+  return presenceRoomsSchema.parse(JSON.parse(announced.body)).rooms;
 }
 
 /**
