@@ -2,6 +2,7 @@ import { type RefObject, useId, useLayoutEffect, useRef, useState } from 'react'
 import type { FilledReply } from '../../kyc/contract/replies.ts';
 import { SessionEndedNotice } from '../session/session-ended-notice.tsx';
 import { ModalDialog } from '../ui/modal-dialog.tsx';
+import { SERVER_BACK_TEXT } from '../ui/server-answers.ts';
 import { type Drafts, draftSlot, type ShownReplies } from './reply-drafts.ts';
 import { framed, type KnownOfCandidate, type LoadedReplyFrame, loadReplyFrame, type ReplyFrame, reframed } from './reply-frame.ts';
 import { ReplyFrameFields } from './reply-frame-fields.tsx';
@@ -197,9 +198,6 @@ function CopyProblemLine({
     </div>
   );
 }
-
-/** Where the server could not be reached for a copy, once it answers again. */
-const SERVER_BACK_TEXT = 'The server is back: press Copy again.';
 
 function FilledFrom({ reply, status, named }: { reply: FilledReply; status: string; named: boolean }) {
   return (

@@ -1,7 +1,7 @@
 import { useContext } from 'react';
 import { Button } from './button.tsx';
 import { useRecordedCopy } from './recorded-copy.ts';
-import { ServerAnswersContext, useAnsweredSince } from './server-answers.ts';
+import { SERVER_BACK_TEXT, ServerAnswersContext, useAnsweredSince } from './server-answers.ts';
 
 /**
  * Copies a value to the clipboard and says so (for screen readers too). With `record` (a hand-off's
@@ -43,6 +43,3 @@ export function CopyButton({ value, label, record }: { value: string; label: str
     </>
   );
 }
-
-/** Where the server could not be reached to record the copy, once it answers again (as the reply editor says it). */
-const SERVER_BACK_TEXT = 'The server is back: press Copy again.';

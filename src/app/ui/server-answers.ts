@@ -24,3 +24,6 @@ export function useAnsweredSince(answers: ServerAnswers | undefined, since: numb
   }, [since, askAgain]);
   return since !== undefined && answers !== undefined && answers.answeredAt > since;
 }
+
+/** Said where the server could not be reached to record a copy, once it answers again (a certificate's Copy, the reply editor). */
+export const SERVER_BACK_TEXT = 'The server is back: press Copy again.';
