@@ -45,8 +45,8 @@ const REOPEN_MAX_MS = 30_000;
 const jittered = (ms: number) => Math.round(ms * (0.8 + Math.random() * 0.4));
 
 /**
- * Why the server refused the stream, asked once by a request of the app's own (an EventSource is told no
- * status): the error's code, or undefined where it opens now (it is let go at once) or nothing answers.
+ * Why the server refused the stream, asked once by a request of the app's own (the browser's stream is
+ * told no status): the error's code, or undefined where it opens now (it is let go at once) or nothing answers.
  */
 async function refusalOf(path: string): Promise<string | undefined> {
   const asking = new AbortController();
