@@ -157,12 +157,7 @@ function CertificatePanel({ slug, raw, recordCopy }: { slug: string; raw: string
       ) : (
         <div className="space-y-2">
           <Notice tone="warning">{!parsed.ok && parsed.problem} The raw text is shown as received.</Notice>
-          <div className="flex flex-row-reverse flex-wrap items-center gap-2">
-            <CopyButton value={raw} label={`${title} certificate`} record={recordCopy} />
-          </div>
-          <ScrollRegion label={`${title} certificate text`} className={printedBoxClass}>
-            <JsonText text={raw} />
-          </ScrollRegion>
+          <CertificateText text={raw} title={title} recordCopy={recordCopy} boxClassName={printedBoxClass} />
         </div>
       )}
     </article>
@@ -205,13 +200,32 @@ function RawJson({
             written: its numbers are shown as read (1e21 as 1e+21), and for a number {ROUNDED_WORDS}.
           </Notice>
         )}
-        <div className="flex flex-row-reverse flex-wrap items-center gap-2">
-          <CopyButton value={text} label={`${title} certificate`} record={recordCopy} />
-        </div>
-        <ScrollRegion label={`${title} certificate text`} className={boxClass}>
-          <JsonText text={text} />
-        </ScrollRegion>
+        <CertificateText text={text} title={title} recordCopy={recordCopy} boxClassName={boxClass} />
       </div>
     </details>
+  );
+}
+
+/** A certificate's text with its Copy button: the raw view's, and the fallback's for a text that is not JSON. */
+function CertificateText({
+  text,
+  title,
+  recordCopy,
+  boxClassName,
+}: {
+  text: string;
+  title: string;
+  recordCopy: () => Promise<void>;
+  boxClassName: string;
+}) {
+  return (
+    <>
+      <div className="flex flex-row-reverse flex-wrap items-center gap-2">
+        <CopyButton value={text} label={`${title} certificate`} record={recordCopy} />
+      </div>
+      <ScrollRegion label={`${title} certificate text`} className={boxClassName}>
+        <JsonText text={text} />
+      </ScrollRegion>
+    </>
   );
 }
