@@ -4,12 +4,13 @@ import { SessionEndedNotice } from '../session/session-ended-notice.tsx';
 import { ModalDialog } from '../ui/modal-dialog.tsx';
 import { SERVER_BACK_TEXT } from '../ui/server-answers.ts';
 import { type Drafts, draftSlot, type ShownReplies } from './reply-drafts.ts';
-import { framed, type KnownOfCandidate, type LoadedReplyFrame, loadReplyFrame, type ReplyFrame, reframed } from './reply-frame.ts';
+import { framed, type KnownOfCandidate, reframed } from './reply-frame.ts';
 import { ReplyFrameFields } from './reply-frame-fields.tsx';
 import { KeptEdits } from './reply-kept-edits.tsx';
 import { CopyButtons } from './reply-copy-buttons.tsx';
 import { replyName, StatusChanged, statusChanged } from './reply-status-change.tsx';
 import { type CopyProblem, useCopy } from './use-reply-copy.ts';
+import { useReplyFrame } from './use-reply-frame.ts';
 import { type PageRefresh, RefreshButton, useRefreshFocus } from './hand-off-note.tsx';
 
 export interface ReplyEditorProps {
@@ -54,7 +55,9 @@ export function ReplyEditor({ onDone, onDiscard, opened, drafts, setDrafts, ...p
   // the agent's text for another template's; it is said, and taken only when they choose it.
   const [shown, setShown] = useState(opened);
   const { replies } = shown;
-  const [frame, setFrame] = useState<LoadedReplyFrame>(() => loadReplyFrame(user));
+  const { loaded, frame, onTyped, held, mayCopy } = useReplyFrame(user, known, (from, to) =>
+    setDrafts((all) => Object.fromEntries(Object.entries(all).map(([key, draft]) => [key, reframed(draft, from, to)])), shown),
+  );
   const [chosen, setChosen] = useState(() => editedTemplate(shown, drafts));
   const { copy, problem, back, busy, ended, waiting } = useCopy({ ...props, fetchedAt: props.refresh?.fetchedAt }, onDone);
   const now: ShownReplies = { status: props.status, replies: props.replies };
@@ -68,10 +71,6 @@ export function ReplyEditor({ onDone, onDiscard, opened, drafts, setDrafts, ...p
   const slot = draftSlot(shown.status, reply.template);
   const text = drafts[slot] ?? framed(reply.reply ?? '', frame);
   const setText = (next: string) => setDrafts((all) => ({ ...all, [slot]: next }), shown);
-  const saveFrame = (next: ReplyFrame) => {
-    setDrafts((all) => Object.fromEntries(Object.entries(all).map(([key, draft]) => [key, reframed(draft, frame, next)])), shown);
-    setFrame(next);
-  };
 
   return (
     <ModalDialog title="Reply to the customer" onClose={() => onDone(false, shown)} testId="reply-editor">
@@ -108,7 +107,8 @@ export function ReplyEditor({ onDone, onDiscard, opened, drafts, setDrafts, ...p
           focusText={() => textBox.current?.focus()}
         />
       )}
-      {user !== undefined && <ReplyFrameFields user={user} frame={frame} known={known} onSaved={saveFrame} />}
+      {user !== undefined && <ReplyFrameFields user={user} loaded={loaded} frame={frame} known={known} onTyped={onTyped} held={held} />}
+      {held && <FrameHeldLine />}
       <CopyProblemLine problem={ended ? undefined : problem} back={back} refresh={props.refresh} copyButton={copyButton} />
       <CopyButtons
         key={shown.status}
@@ -117,7 +117,9 @@ export function ReplyEditor({ onDone, onDiscard, opened, drafts, setDrafts, ...p
         notes={props.notes}
         busy={busy || waiting}
         disabled={text.trim() === ''}
-        onCopy={() => void copy(reply.template, text)}
+        onCopy={() => {
+          if (mayCopy()) void copy(reply.template, text);
+        }}
         onCancel={() => onDone(false, shown)}
         onKeepEditing={() => textBox.current?.focus()}
         copyButton={copyButton}
@@ -196,6 +198,16 @@ function CopyProblemLine({
       </p>
       {problem.stale && refresh && <RefreshButton refresh={refresh} onPress={() => pressed(copyButton)} />}
     </div>
+  );
+}
+
+/** Copy pressed while the fields hold a greeting or sign-off the frame's rules refuse: not copied without it, and said. */
+function FrameHeldLine() {
+  return (
+    <p role="alert" className="mt-2 text-sm text-red-700">
+      Not copied: the greeting or sign-off you typed cannot go around this reply (why is said under it). Change it, or clear it to copy the
+      reply without it.
+    </p>
   );
 }
 

@@ -74,6 +74,21 @@ export function saveReplyFrame(user: string, frame: ReplyFrame, known: KnownOfCa
   }
 }
 
+/** The frame as it is kept and put around a reply: each field trimmed. */
+export const trimmedFrame = (frame: ReplyFrame): ReplyFrame => ({ greeting: frame.greeting.trim(), signOff: frame.signOff.trim() });
+export const sameFrame = (a: ReplyFrame, b: ReplyFrame) => a.greeting === b.greeting && a.signOff === b.signOff;
+
+/**
+ * The frame around the reply once the fields hold `typed`: what is typed (trimmed), saved or not, as soon
+ * as frameProblem finds nothing in it, else still the one around it now (`applied`). A refused frame never
+ * goes into a reply, and one that would be kept is never left out of it (UX review: a greeting typed but
+ * not saved was, and Copy copied the reply without it).
+ */
+export function frameInUse(applied: ReplyFrame, typed: ReplyFrame, known: KnownOfCandidate, user?: string): ReplyFrame {
+  const next = trimmedFrame(typed);
+  return frameProblem(next, known, user) === undefined ? next : applied;
+}
+
 /** The reply as the editor first shows it: greeting, the filled template, sign-off, each a paragraph, the empty ones left out. */
 export function framed(body: string, frame: ReplyFrame): string {
   return [frame.greeting.trim(), body, frame.signOff.trim()].filter((part) => part !== '').join('\n\n');
