@@ -10,6 +10,8 @@ const TONES = {
   consider: 'caution',
   potential_match: 'caution',
   caution: 'caution',
+  // This tool's word for a pass read from a certificate that does not parse (certificate-triage.ts).
+  unconfirmed: 'caution',
   rejected: 'negative',
   declined: 'negative',
   failed: 'negative',
@@ -45,5 +47,8 @@ describe('outcome tones', () => {
     expect(worstOutcome(['true_positive', 'match'])).toBe(worstOutcome(['match', 'true_positive']));
     expect(worstOutcome(['pending', 'done'])).toBeUndefined();
     expect(worstOutcome(['false_positive', 'no_match'])).toBe('false_positive');
+    // A pass not confirmed by its certificate is worse than any pass, and better than any caution a provider states.
+    expect(worstOutcome(['clear', 'unconfirmed', 'false_positive'])).toBe('unconfirmed');
+    expect(worstOutcome(['unconfirmed', 'caution'])).toBe('caution');
   });
 });

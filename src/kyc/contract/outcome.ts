@@ -23,6 +23,12 @@ export const KNOWN_OUTCOMES: Readonly<Record<string, KnownOutcome>> = {
   potential_match: { tone: 'caution', severity: 60, meaning: 'A possible screening hit: a reviewer must look.' },
   consider: { tone: 'caution', severity: 55, meaning: 'The check asks a reviewer to look.' },
   caution: { tone: 'caution', severity: 50, meaning: 'The check asks for caution.' },
+  // This tool's own word (certificate-triage.ts): a pass is never read from a certificate that may be cut off.
+  unconfirmed: {
+    tone: 'caution',
+    severity: 40,
+    meaning: 'A pass read from a certificate that is cut off or not valid JSON: the rest of it is unknown, so a reviewer must look.',
+  },
   false_positive: { tone: 'positive', severity: 15, meaning: 'Not a hit: a screening hit a reviewer dismissed.' },
   no_match: { tone: 'positive', severity: 10, meaning: 'No screening hit.' },
   clear: { tone: 'positive', severity: 10, meaning: 'The check passed.' },

@@ -135,18 +135,22 @@ export interface CertificateOutcome {
   outcome: string;
   /** Where the outcome was found in the document. */
   path?: string;
+  /** The pass the text of a certificate that does not parse states, when `outcome` is `unconfirmed` (UNCONFIRMED_NOTE). */
+  stated?: string;
   recognition: Recognition | 'unreadable';
 }
 
 /**
  * One certificate's chip, as the summary strip, the certificate panel and Copy summary all say it. A
- * certificate that is not JSON still shows the worst result its text states, marked as read from text.
+ * certificate that is not JSON still shows the worst result its text states, marked as read from text,
+ * but a pass only as `unconfirmed` (certificate-triage.ts): what came after a cut is unknown.
  */
 export function certificateOutcome(slug: string, raw: string): CertificateOutcome {
   const parsed = parseCertificate(raw);
   if (!parsed.ok) {
     const inText = outcomeInText(raw);
-    return { label: certificateTitle(slug), outcome: inText?.outcome ?? 'unreadable', path: inText?.path, recognition: 'unreadable' };
+    const outcome = inText?.outcome ?? 'unreadable';
+    return { label: certificateTitle(slug), outcome, path: inText?.path, stated: inText?.stated, recognition: 'unreadable' };
   }
   const review = reviewOf(parsed.json, slug);
   return { label: certificateLabel(slug, review), outcome: review.outcome, path: review.outcomePath, recognition: review.recognition };

@@ -1,6 +1,7 @@
 import type { Role } from '../contract/api.ts';
 import { readsFullRecord } from '../contract/roles.ts';
 import { currentStatusDate } from '../contract/batch.ts';
+import { UNCONFIRMED_NOTE } from '../contract/certificate-triage.ts';
 import { type CandidateRecord, unreadFieldsOf } from '../contract/schema.ts';
 import { statusInfo } from '../contract/status.ts';
 import { type CertificateOutcome, certificateOutcome } from './certificate-review.ts';
@@ -91,5 +92,6 @@ function outcomeOf(certs: Readonly<Record<string, string>>, slug: string, raw: s
 function certificateLine(chip: CertificateOutcome): string {
   const where = chip.path ? ` (at ${chip.path}${chip.recognition === 'unreadable' ? ' in a certificate that is not valid JSON' : ''})` : '';
   if (chip.recognition === 'unreadable' && !chip.path) return `${chip.label}: not readable`;
+  if (chip.stated !== undefined) return `${chip.label}: ${chip.stated} ${UNCONFIRMED_NOTE} (at ${chip.path})`;
   return `${chip.label}: ${chip.outcome}${where}`;
 }
