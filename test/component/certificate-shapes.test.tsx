@@ -144,4 +144,28 @@ describe('certificate shapes', () => {
     expect(chip).toHaveAttribute('data-tone', 'caution');
     expect(chip).toHaveTextContent('potential_match');
   });
+
+  // The published examples are cut off and hold `,,`: what the text said after the cut is unknown.
+  const CUT =
+    '{"@context":["https://w3id.org/identity/v1"],"Claim":{"reviewBody":{"checks":[{"name":"identity","result":"clear"},{"name":"watchlist","res';
+  const DOUBLE_COMMA = '{"Claim":{"reviewBody":{"checks":[{"name":"identity","result":"clear"},,{"name":"watchlist","result":"clear"}]}}}';
+
+  it.each([
+    ['cut off after a clear result', CUT],
+    ['with ,, between clear results', DOUBLE_COMMA],
+  ])('never shows a pass of a certificate %s: the summary and the card say what was found and that the rest is unknown', async (_, raw) => {
+    show('complyadvantage-service-cert', raw, 'waiting');
+    const strip = await screen.findByRole('region', { name: 'Decision summary' });
+    const panel = await screen.findByRole('article');
+    const cardChip = panel.querySelector('[data-tone]')!;
+    for (const chip of [within(strip).getByRole('listitem').querySelector('[data-tone]')!, cardChip]) {
+      expect(chip).toHaveAttribute('data-tone', 'caution');
+      expect(chip).toHaveTextContent(
+        /^!.*clear found in the text — certificate incomplete or not valid JSON, the rest unknown\(needs attention\)$/,
+      );
+      expect(chip).not.toHaveTextContent(/✓|passed/);
+      expect(chip).toHaveAttribute('title', expect.stringMatching(/^Needs attention: clear found in the text .* \(found at result\)$/));
+    }
+    expect(cardChip.parentElement).toHaveTextContent(/not valid JSON$/);
+  });
 });

@@ -125,7 +125,7 @@ function CertificatePanel({ slug, raw, recordCopy }: { slug: string; raw: string
         {review && <OutcomeChip value={review.outcome} foundAt={review.outcomePath} />}
         {unparsed && (
           <>
-            <OutcomeChip value={unparsed.outcome} foundAt={unparsed.path} />
+            <OutcomeChip value={unparsed.outcome} foundAt={unparsed.path} stated={unparsed.stated} />
             <span className="text-xs text-slate-600">not valid JSON</span>
           </>
         )}

@@ -108,7 +108,7 @@ function CertificateChip({ slug, raw }: { slug: string; raw: string }) {
   const chip = useMemo(() => certificateOutcome(slug, raw), [slug, raw]);
   return (
     <li className="min-w-0" data-cert-chip={slug} data-recognition={chip.recognition}>
-      <OutcomeChip label={chip.label} value={chip.outcome} foundAt={chip.path} />
+      <OutcomeChip label={chip.label} value={chip.outcome} foundAt={chip.path} stated={chip.stated} />
     </li>
   );
 }
