@@ -143,6 +143,21 @@ test('compare shows the selfie and the passport side by side, each zoomable on i
   expect(violations).toEqual([]);
 });
 
+test('a picture turned before Compare is turned in it, and after it', async ({ page }) => {
+  const { dialog, img } = await openViewer(page, 'passport');
+  await page.keyboard.press('r');
+  await expect.poll(() => rotation(img)).toBe(90);
+  await dialog.getByRole('button', { name: 'Compare' }).click();
+  const passport = dialog.locator('[data-pane="passport"] img');
+  // Before: Compare's new pane showed the passport at 0°, sideways again, and the caption said no turn.
+  await expect.poll(() => rotation(passport)).toBe(90);
+  await expect(dialog.getByText(/^Right · Passport · \d+ % · 90°$/)).toBeVisible();
+  await dialog.getByRole('button', { name: 'Rotate' }).click();
+  await dialog.getByRole('button', { name: 'Compare' }).click();
+  await expect(dialog).toHaveAccessibleName(`Passport of ${OWNER}`);
+  await expect.poll(() => rotation(img)).toBe(180);
+});
+
 for (const viewport of [
   { width: 390, height: 844 },
   { width: 1280, height: 800 },

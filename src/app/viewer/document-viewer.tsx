@@ -4,6 +4,7 @@ import { usePinnedReveal } from '../preferences/privacy-reveal.tsx';
 import { useWorkSession } from '../session/session-end.ts';
 import { SessionEndedNotice } from '../session/session-ended-notice.tsx';
 import { DialogNotices } from '../ui/dialog-notices.tsx';
+import { usePictureTurns } from './picture-turns.ts';
 import type { ViewerPicture } from './viewer-picture.ts';
 import { ViewerToolbar } from './viewer-toolbar.tsx';
 import { ZoomPane, type PaneControls } from './zoom-pane.tsx';
@@ -167,6 +168,7 @@ export function DocumentViewer({
   const dialog = useRef<HTMLDialogElement>(null);
   const hintId = useId();
   const view = useViewerPictures(pictures, startName, noted);
+  const turns = usePictureTurns();
   const { pair, active, shown } = view;
   const left = useRef<PaneControls>(null);
   const right = useRef<PaneControls>(null);
@@ -181,7 +183,7 @@ export function DocumentViewer({
 
   const paneFor = (picture: ViewerPicture, side: 0 | 1, position?: string) => (
     <ZoomPane
-      // A new pane once the full picture replaces its preview: its size and zoom start from the real picture.
+      // A new pane once the full picture replaces its preview: its size and zoom start from the real picture (its turn is the viewer's).
       key={`${side}:${picture.name}:${picture.loading ? 'preview' : 'full'}`}
       picture={picture}
       controls={side === 0 ? left : right}
@@ -191,6 +193,8 @@ export function DocumentViewer({
       onReveal={() => reveal(`picture:${picture.name}`)}
       describedBy={hintId}
       position={position}
+      rotation={turns.of(picture.name)}
+      onRotate={(quarterTurns) => turns.turn(picture.name, quarterTurns)}
     />
   );
 

@@ -1,15 +1,5 @@
 import { formatBytes } from '../../kyc/view/bytes.ts';
-import {
-  type Dispatch,
-  type Ref,
-  type RefObject,
-  type SetStateAction,
-  useCallback,
-  useLayoutEffect,
-  useImperativeHandle,
-  useRef,
-  useState,
-} from 'react';
+import { type Ref, type RefObject, useCallback, useLayoutEffect, useImperativeHandle, useRef, useState } from 'react';
 import { TransformComponent, TransformWrapper, type ReactZoomPanPinchContentRef } from 'react-zoom-pan-pinch';
 import type { ViewerPicture } from './viewer-picture.ts';
 
@@ -45,6 +35,8 @@ export function ZoomPane({
   onReveal,
   describedBy,
   position,
+  rotation,
+  onRotate,
 }: {
   picture: ViewerPicture;
   controls: Ref<PaneControls>;
@@ -54,15 +46,17 @@ export function ZoomPane({
   onReveal: () => void;
   describedBy: string;
   position?: string;
+  /** The picture's turn, which the viewer keeps for it (picture-turns.ts), and how the keys turn it. */
+  rotation: number;
+  onRotate: (quarterTurns: 1 | -1) => void;
 }) {
   const api = useRef<ReactZoomPanPinchContentRef>(null);
   const [size, setSize] = useState(picture.width && picture.height ? { width: picture.width, height: picture.height } : undefined);
-  const [rotation, setRotation] = useState(0);
   const [scale, setScale] = useState(1);
   const sideways = rotation % 180 !== 0;
   const box = size && (sideways ? { width: size.height, height: size.width } : size);
 
-  usePaneControls(controls, api, box, setRotation, picture.loading !== undefined);
+  usePaneControls(controls, api, box, onRotate, picture.loading !== undefined);
 
   return (
     // The caption sits under the frame, not over it: over it, it hid the bottom of the picture, on a phone
@@ -143,7 +137,7 @@ function usePaneControls(
   controls: Ref<PaneControls>,
   api: RefObject<ReactZoomPanPinchContentRef | null>,
   box: Size | undefined,
-  setRotation: Dispatch<SetStateAction<number>>,
+  rotate: (quarterTurns: 1 | -1) => void,
   /** A preview is shown: zooming waits for the full picture. */
   frozen: boolean,
 ) {
@@ -178,11 +172,11 @@ function usePaneControls(
       zoomOut: () => zoomBy(1 / ZOOM_FACTOR),
       fit: () => api.current?.fitToView({ animationTime: ANIMATION_MS }),
       actualSize: () => (frozen ? undefined : api.current?.centerView(1, ANIMATION_MS)),
-      rotate: (quarterTurns) => setRotation((r) => (r + quarterTurns * 90 + 360) % 360),
+      rotate,
       panBy: (dx, dy) => api.current?.panBy(dx, dy, ANIMATION_MS / 2),
       zoomed: () => (api.current?.instance.state.scale ?? 0) > fitScale() * 1.02,
     }),
-    [api, fitScale, zoomBy, setRotation, frozen],
+    [api, fitScale, zoomBy, rotate, frozen],
   );
 
   // A new size (the picture measured, or turned by a quarter) starts from the fitted view.
