@@ -215,6 +215,34 @@ test.describe('at 200 % zoom (640 x 400 CSS px)', () => {
   });
 });
 
+/** A phone's touch screen: `(pointer: coarse)`, no keyboard at hand. */
+test.describe('on a touch phone (390 x 844)', () => {
+  test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+
+  test("the viewer names its gestures under the pictures, not its keys, which stay the pane's description", async ({ page }) => {
+    expect(await page.evaluate(() => matchMedia('(pointer: coarse)').matches)).toBe(true);
+    await page.goto(AMELIE);
+    await page.getByRole('button', { name: 'Open a larger view of the passport' }).tap();
+    const dialog = page.getByRole('dialog');
+    const gestures = dialog.getByText(/^Pinch or double-tap to zoom, drag to move a zoomed picture\./);
+    await expect(gestures).toBeVisible();
+    // Before: "Drag or use the arrow keys… Keys: + and − zoom, 0 fits…" under the pictures, on a phone.
+    const keys = dialog.getByText(/^Drag or use the arrow keys/);
+    expect(await keys.evaluate((el) => el.getBoundingClientRect().width * el.getBoundingClientRect().height)).toBeLessThanOrEqual(1);
+    await expect(dialog.getByRole('group').first()).toHaveAccessibleDescription(/Keys: \+ and − zoom, 0 fits/);
+    await expect(dialog.getByText('Press ? for the keys.')).toBeHidden();
+    // The screen as shown: a full-page capture resizes the page and loses the touch emulation (keys again).
+    await page.screenshot({ path: 'test-results/screenshots/touch-viewer-390.png' });
+    // Held sideways, a short screen: still the gestures, and no key to press.
+    await page.setViewportSize({ width: 844, height: 390 });
+    await expect(gestures).toBeVisible();
+    await expect(dialog.getByText('Press ? for the keys.')).toBeHidden();
+    await dialog.getByRole('button', { name: 'Compare', exact: true }).tap();
+    await expect(dialog.getByText(/They act on the highlighted side; tap a side to choose it\.$/)).toBeVisible();
+    await page.screenshot({ path: 'test-results/screenshots/touch-compare-844.png' });
+  });
+});
+
 test.describe('at 1920 x 1080', () => {
   test.use({ viewport: { width: 1920, height: 1080 } });
 

@@ -6,6 +6,7 @@ import { SessionEndedNotice } from '../session/session-ended-notice.tsx';
 import { DialogNotices } from '../ui/dialog-notices.tsx';
 import { usePictureTurns } from './picture-turns.ts';
 import type { ViewerPicture } from './viewer-picture.ts';
+import { ViewerHints } from './viewer-hints.tsx';
 import { ViewerToolbar } from './viewer-toolbar.tsx';
 import { ZoomPane, type PaneControls } from './zoom-pane.tsx';
 
@@ -226,18 +227,7 @@ export function DocumentViewer({
       ) : (
         <div className="flex min-h-0 flex-1">{paneFor(shown, 0)}</div>
       )}
-      {/*
-        On a short screen (200 % zoom, a phone held sideways) the three lines of keys took the pictures' room
-        (Compare's were about 100 px tall): they are read out still, and `?` lists them (keyboard-help.tsx).
-      */}
-      <p id={hintId} className="text-xs text-slate-300 [@media(height<36rem)]:sr-only">
-        Drag or use the arrow keys to move a zoomed picture. Keys: + and − zoom, 0 fits, 1 shows actual size, R rotates, ← and → change the
-        picture when not zoomed, Esc closes.
-        {pair ? ' The toolbar and keys act on the highlighted side; click a side to choose it.' : ''}
-      </p>
-      <p aria-hidden="true" className="hidden text-xs text-slate-300 [@media(height<36rem)]:block">
-        Press ? for the keys.
-      </p>
+      <ViewerHints id={hintId} comparing={Boolean(pair)} />
     </dialog>
   );
 }
