@@ -18,7 +18,8 @@ const IDENTIFIERS = [
 /**
  * Who this is and where they stand: name (or refId), status, archive flag, identifiers. With
  * `idsApart` the identifiers are left to a card of their own (CandidateIds) further down: a support
- * user's page puts the answer (what the service recorded, Copy reply) above them.
+ * user's page puts the answer (what the service recorded, Copy reply) above them, and a compliance user's
+ * on a phone the decision summary.
  */
 export function CandidateHeader({
   record,

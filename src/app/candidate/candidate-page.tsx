@@ -17,6 +17,7 @@ import { certificateExport, recordExport } from '../handoff/record-export.ts';
 import { noteRecentStatus, rememberLookup } from '../recent/recent-lookups.ts';
 import { candidatePath, lookupNoteOf, parseCandidatePath } from '../routes.ts';
 import { usePageSession } from '../session/session-end.ts';
+import { usePhoneWidth } from '../ui/phone-width.ts';
 import { ArchiveWarning } from './archive-warning.tsx';
 import { CandidateActivity } from './candidate-activity.tsx';
 import { candidateQueries, progressKeyOf } from './candidate-queries.ts';
@@ -185,13 +186,16 @@ function CandidateResult({
   recordId: ShownRecordId | undefined;
 }) {
   const { environment, info, meta, note, session, query, accepted, archiveWarning, status, changedTo } = lookup;
+  const phone = usePhoneWidth();
   const notes = <LookupNotes note={note} kind={kind} id={id} />;
   // A refresh that failed leaves the record on screen, unless the failure says it may no longer be shown.
   const refreshFailed = query.isError ? refreshFailure(query.error, query.data !== undefined) : undefined;
   if ((query.isError && !refreshFailed) || !query.data) return <LookupFailed lookup={lookup} kind={kind} id={id} notes={notes} />;
   // A support user's answer first (issue 33): on a phone the status, the recorded reason and hint and Copy
-  // reply fit the first screen, above the ids; the hand-off goes under what the service recorded.
-  const answerFirst = session?.role === 'support';
+  // reply fit the first screen, above the ids; the hand-off goes under what the service recorded. On a
+  // phone a compliance user's decision summary comes first in the same way (UX review: the first screen
+  // held the bar, the hand-off and three ids, and no decision information).
+  const answerFirst = session?.role === 'support' || phone;
   const actions = (
     <div className="flex flex-wrap items-start justify-between gap-3 print:hidden">
       {info && meta && (

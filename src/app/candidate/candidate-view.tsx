@@ -28,10 +28,10 @@ import { SupportFieldsCard } from './support-fields-card.tsx';
 import { UnreadFieldsNotice } from './unread-fields.tsx';
 
 /**
- * The candidate page's sections, from the parsed record and nothing else. `answer` (a support user's
- * hand-off: Copy reply and the rest) comes right under what the service recorded, and the identifiers
+ * The candidate page's sections, from the parsed record and nothing else. `answer` (the hand-off: Copy
+ * reply or Copy summary and the rest) comes right under what the service recorded, and the identifiers
  * after it: on a phone a support user's first screen holds the status, the recorded reason and hint,
- * and Copy reply. `activity` (who else looked) comes under the name and the decision summary, so that the
+ * and Copy reply, and a compliance user's the name, the status and the decision summary. `activity` (who else looked) comes under the name and the decision summary, so that the
  * page's headings start with the name.
  */
 export function CandidateView({
