@@ -370,6 +370,18 @@ describe('hand-off', { timeout: 20_000 }, () => {
     expect(link).toHaveAttribute('rel', 'noreferrer');
   });
 
+  it('puts the dashboard link beside Print for a candidate opened by a link, with no bar of its own above the page', async () => {
+    const meta = testMeta();
+    show(blocked, { meta: { ...meta, environment: { ...meta.environment, dashboardUrl: 'https://console.example.org/kyc/{recordId}' } } });
+    await screen.findByRole('heading', { level: 1 });
+    const link = screen.getByRole('link', { name: "Open in the KYC service's dashboard (opens in a new tab)" });
+    // The row of Copy summary and Print holds it: the bar (no queue's place, nobody else here) draws no box.
+    expect(link.parentElement).toContainElement(screen.getByRole('button', { name: 'Print' }));
+    const bar = screen.getByTestId('review-bar');
+    expect(bar).not.toContainElement(link);
+    expect(bar).toHaveClass('contents');
+  });
+
   it('offers no dashboard for a recordId the service said it does not have, and does for one it could not answer for', async () => {
     const meta = testMeta();
     const hex = '65f1c2a9e4b0d3a1f0c9b8ff';

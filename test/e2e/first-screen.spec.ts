@@ -1,14 +1,22 @@
 import type { Page } from '@playwright/test';
 import { expect, needsServers, test } from './fixtures.ts';
-import { screenshot } from './helpers.ts';
+import { mkdirSync } from 'node:fs';
 
 needsServers('sandbox');
 
 /**
  * What a candidate page's first screen holds (UX review): on a phone a compliance user's decision summary
- * comes before the ids and the hand-off, as a support user's answer does (support-loop.spec.ts).
+ * comes before the ids and the hand-off, as a support user's answer does (support-loop.spec.ts); and a
+ * candidate opened by a link has its dashboard link beside Print, not on a bar of its own.
  */
 const summary = (page: Page) => page.getByRole('region', { name: 'Decision summary' });
+const dashboardLink = (page: Page) => page.getByRole('link', { name: "Open in the KYC service's dashboard" });
+
+/** The first screen as seen, for people to look at (test output, git-ignored). */
+async function firstScreen(page: Page, name: string) {
+  mkdirSync('test-results/screenshots', { recursive: true });
+  await page.screenshot({ path: `test-results/screenshots/${name}.png`, animations: 'disabled', caret: 'hide' });
+}
 
 /** From the queue's In review tab, as the reviewer did: the bar then has the queue's Back, Previous and Next. */
 async function openFromQueue(page: Page, refId: string) {
@@ -44,10 +52,36 @@ test.describe('on a phone, a compliance user', () => {
       return [precedes(name, strip), precedes(strip, ids)];
     });
     expect(order).toEqual([true, true]);
-    await screenshot(page, 'first-screen-compliance-390');
+    // Opened from the queue: the dashboard link stays on the bar, beside Back, Previous and Next.
+    await expect(page.getByTestId('review-bar').getByRole('link', { name: /dashboard/ })).toBeVisible();
+    await firstScreen(page, 'first-screen-compliance-390');
     // Wider than a phone (a window widened, a tablet turned): the ids are back in the header, above the summary.
     await page.setViewportSize({ width: 1280, height: 800 });
     await expect(page.getByRole('region', { name: 'Identifiers' })).toHaveCount(0);
     expect((await strip.boundingBox())!.y).toBeGreaterThan((await page.getByRole('button', { name: 'Copy refId' }).boundingBox())!.y);
   });
 });
+
+for (const width of [1280, 390]) {
+  test(`at ${width} px, a candidate opened by a link has its dashboard link beside Print, and no bar above the page`, async ({ page }) => {
+    await page.setViewportSize({ width, height: 844 });
+    await page.goto('/candidates/refId/hu-2026-0117');
+    await expect(summary(page)).toBeVisible();
+    // No queue, nobody else: the bar draws no box (it held that one link, across the page).
+    expect(await page.getByTestId('review-bar').boundingBox()).toBeNull();
+    const link = (await dashboardLink(page).boundingBox())!;
+    const print = (await page.getByRole('button', { name: 'Print' }).boundingBox())!;
+    if (width === 1280) {
+      // On Print's line, after it.
+      expect(link.y + link.height / 2).toBeGreaterThan(print.y);
+      expect(link.y + link.height / 2).toBeLessThan(print.y + print.height);
+      expect(link.x).toBeGreaterThan(print.x);
+    } else {
+      // On a phone the row wraps: the link on the line under Copy summary and Print, above the ids.
+      expect(link.y).toBeGreaterThanOrEqual(print.y);
+      const ids = (await page.getByRole('region', { name: 'Identifiers' }).boundingBox())!;
+      expect(link.y).toBeLessThan(ids.y);
+    }
+    await firstScreen(page, `dashboard-by-link-${width}`);
+  });
+}

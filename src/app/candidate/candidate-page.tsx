@@ -4,15 +4,13 @@ import { useLocation, navigate } from '../navigation.tsx';
 import { archivesOnExtract } from '../../kyc/contract/archiving.ts';
 import { type LookupKind, triesAsRecordId, triesAsRefId } from '../../kyc/contract/lookup.ts';
 import type { CandidateRecord } from '../../kyc/contract/schema.ts';
-import { readsFullRecord } from '../../kyc/contract/roles.ts';
-import { splitSummaryFields, structuredSummaryFields } from '../../kyc/view/summary-fields.ts';
 import { type ShownRecordId, shownRecordId } from '../../kyc/view/shown-record-id.ts';
 import { listedRecordIdOfRecord } from '../api/listed-record-id.ts';
 import { ApiError, asApiError } from '../api/api-error.ts';
 import { useFailureDuringRetry } from '../api/failure-during-retry.ts';
 import { useEnvironment } from '../environment/use-environment.ts';
 import { metaQueries } from '../meta/meta-query.ts';
-import { HandOffBar, PrintHeader } from '../handoff/hand-off-bar.tsx';
+import { PrintHeader } from '../handoff/hand-off-bar.tsx';
 import { certificateExport, recordExport } from '../handoff/record-export.ts';
 import { noteRecentStatus, rememberLookup } from '../recent/recent-lookups.ts';
 import { candidatePath, lookupNoteOf, parseCandidatePath } from '../routes.ts';
@@ -29,11 +27,13 @@ import { RefreshFailed, refreshFailure } from './refresh-failed.tsx';
 import { CandidateSkeleton } from './candidate-skeleton.tsx';
 import { CandidateView } from './candidate-view.tsx';
 import { useDownloadProgress } from './download-progress.ts';
-import { Freshness, StatusChangeBanner, useStatusChange } from './freshness.tsx';
+import { StatusChangeBanner, useStatusChange } from './freshness.tsx';
 import { serverClockOf } from '../api/server-clock.ts';
 import { type LiveUpdate, LiveStatusLine, useLiveStatus, useShownRecord } from './live-status.tsx';
 import { useCandidateTitle } from './page-title.ts';
+import { dashboardPlace } from './dashboard-place.ts';
 import { ReviewBar, useListPlace } from './review-bar.tsx';
+import { CandidateActions } from './candidate-actions.tsx';
 import { SimulateControls } from './simulate-controls.tsx';
 import { StatusChangeToast } from './status-toast.tsx';
 import { useStepSettled } from './step-settle.ts';
@@ -148,6 +148,7 @@ function CandidateLookup({ kind, id }: { kind: LookupKind; id: string }) {
   const recordId = record && query.data ? shownRecordId(record, { kind, id }, listedRecordIdOfRecord(query.data)) : undefined;
   const ids = record && { refId: record.refId, recordId: recordId?.id };
   const place = useListPlace(kind, id, environment, ids);
+  const loading = (query.isPending && !failedBefore) || retryingAsOtherKind;
   return (
     <div className="space-y-4">
       <ReviewBar
@@ -158,15 +159,29 @@ function CandidateLookup({ kind, id }: { kind: LookupKind; id: string }) {
         place={place}
         notFound={query.error instanceof ApiError && query.error.code === 'not_found'}
         settled={settled}
+        dashboard={dashboardPlace(place !== undefined, loading ? 'loading' : showsRecord(query) ? 'shown' : 'failed') === 'bar'}
       />
-      {(query.isPending && !failedBefore) || retryingAsOtherKind ? (
+      {loading ? (
         <CandidateSkeleton progress={progress} opening={settled ? undefined : { id, position: place?.position, total: place?.total }} />
       ) : (
-        <CandidateResult lookup={lookup} kind={kind} id={id} shown={shown} update={update} recordId={recordId} />
+        <CandidateResult
+          lookup={lookup}
+          kind={kind}
+          id={id}
+          shown={shown}
+          update={update}
+          recordId={recordId}
+          listed={place !== undefined}
+        />
       )}
       <StatusChangeToast update={update} />
     </div>
   );
+}
+
+/** Whether the page shows the record: it came, and no failure since says it may no longer be shown (refresh-failed.tsx). */
+function showsRecord(query: { isError: boolean; error: unknown; data: unknown }): boolean {
+  return query.data !== undefined && !(query.isError && !refreshFailure(query.error, true));
 }
 
 /** The lookup's answer: what went wrong, or the record with what the page says about it and the hand-off. */
@@ -177,6 +192,7 @@ function CandidateResult({
   shown,
   update,
   recordId,
+  listed,
 }: {
   lookup: ReturnType<typeof useCandidateLookup>;
   kind: LookupKind;
@@ -184,39 +200,30 @@ function CandidateResult({
   shown: CandidateRecord | undefined;
   update: LiveUpdate | undefined;
   recordId: ShownRecordId | undefined;
+  /** Opened from a list (the queue, a batch): the bar above holds the dashboard link. */
+  listed: boolean;
 }) {
-  const { environment, info, meta, note, session, query, accepted, archiveWarning, status, changedTo } = lookup;
+  const { environment, info, note, session, query, accepted, archiveWarning, status, changedTo } = lookup;
   const phone = usePhoneWidth();
   const notes = <LookupNotes note={note} kind={kind} id={id} />;
   // A refresh that failed leaves the record on screen, unless the failure says it may no longer be shown.
   const refreshFailed = query.isError ? refreshFailure(query.error, query.data !== undefined) : undefined;
-  if ((query.isError && !refreshFailed) || !query.data) return <LookupFailed lookup={lookup} kind={kind} id={id} notes={notes} />;
+  if (!showsRecord(query) || !query.data) return <LookupFailed lookup={lookup} kind={kind} id={id} notes={notes} />;
   // A support user's answer first (issue 33): on a phone the status, the recorded reason and hint and Copy
   // reply fit the first screen, above the ids; the hand-off goes under what the service recorded. On a
   // phone a compliance user's decision summary comes first in the same way (UX review: the first screen
   // held the bar, the hand-off and three ids, and no decision information).
   const answerFirst = session?.role === 'support' || phone;
   const actions = (
-    <div className="flex flex-wrap items-start justify-between gap-3 print:hidden">
-      {info && meta && (
-        <HandOffBar
-          record={shown ?? query.data}
-          kind={kind}
-          id={id}
-          environment={environment}
-          info={info}
-          user={session?.user}
-          role={session?.role}
-          replyTemplates={meta.replyTemplates}
-          recordId={recordId}
-          // The same fields as the decision summary strip; a support user's copy never holds them.
-          decisionFields={readsFullRecord(session?.role) ? splitSummaryFields(query.data.customFields, meta.summaryFields).summary : []}
-          decisionStructured={readsFullRecord(session?.role) ? structuredSummaryFields(query.data.customFields, meta.summaryFields) : []}
-          refresh={{ fetchedAt: query.dataUpdatedAt, refreshing: query.isFetching, start: () => void query.refetch() }}
-        />
-      )}
-      <Freshness fetchedAt={query.dataUpdatedAt} refreshing={query.isFetching} onRefresh={() => void query.refetch()} />
-    </div>
+    <CandidateActions
+      record={shown ?? query.data}
+      fetched={query.data}
+      kind={kind}
+      id={id}
+      recordId={recordId}
+      dashboard={dashboardPlace(listed, 'shown') === 'row'}
+      refresh={{ fetchedAt: query.dataUpdatedAt, refreshing: query.isFetching, start: () => void query.refetch() }}
+    />
   );
   return (
     <>

@@ -13,10 +13,9 @@ import { QUEUE_KEYS } from '../routes.ts';
 import { buttonClass } from '../ui/button.tsx';
 import { usePageKeys } from '../ui/page-keys.ts';
 import { useFlash } from '../ui/use-flash.ts';
+import { candidateIdsOf, type ShownIds } from './dashboard-place.ts';
 import { noteStep } from './step-settle.ts';
 import { useEffect, useState } from 'react';
-
-type ShownIds = { refId?: string | null | undefined; recordId?: string | null | undefined };
 
 /**
  * The place of the candidate in the list it was opened from, the queue or a batch's found rows, as the
@@ -42,6 +41,8 @@ interface ReviewBarProps {
   place: ListPlace | undefined;
   /** The service said it has no such candidate: no dashboard address for it. */
   notFound?: boolean;
+  /** The bar holds the dashboard link (dashboardPlace); else the hand-off row does, or nothing yet. */
+  dashboard: boolean;
   /**
    * The page stays on this candidate (step-settle.ts): until then, a step passing through, the candidate
    * is neither marked Opened nor said to colleagues as viewed.
@@ -52,13 +53,13 @@ interface ReviewBarProps {
 /**
  * The reviewer's loop, above the candidate (issue 33): where it is in the list it was opened from, the
  * queue ("3 of 21 · Waiting, oldest first") or a batch's found rows ("2 of 5 · Found rows of this batch"),
- * Previous and Next (`k`, `j`) and Back to queue or to batch (`u`); who else has it open; and the KYC
- * service's dashboard, where the decision is taken. Shown while the record loads too, and when it failed:
- * the list and the dashboard are the way on (not the dashboard of a candidate the service said it does not have).
+ * Previous and Next (`k`, `j`) and Back to queue or to batch (`u`); who else has it open; and, with a list
+ * or after a failed lookup (dashboardPlace), the KYC service's dashboard, where the decision is taken.
+ * Shown while the record loads too, and when it failed: the list and the dashboard are the way on (not the
+ * dashboard of a candidate the service said it does not have).
  */
-export function ReviewBar({ kind, id, info, ids, place, notFound = false, settled = true }: ReviewBarProps) {
-  const refId = ids?.refId ?? (kind === 'refId' ? id : undefined);
-  const recordId = ids?.recordId ?? (kind === 'recordId' ? id : undefined);
+export function ReviewBar({ kind, id, info, ids, place, notFound = false, dashboard, settled = true }: ReviewBarProps) {
+  const { refId, recordId } = candidateIdsOf(kind, id, ids);
   const name = info?.name;
   useShowCandidate(settled ? name : undefined, refId, recordId);
   useEffect(() => {
@@ -66,10 +67,10 @@ export function ReviewBar({ kind, id, info, ids, place, notFound = false, settle
   }, [name, refId, recordId, settled]);
   const viewers = viewersOf(useViewers(), name, useShownRooms(name, refId, recordId));
   const edge = useLoopKeys(place, `${kind}:${id}`);
-  // Nothing to show (no list, nobody else, no dashboard address: a refId the service did not answer for):
-  // no empty box. The bar's elements stay, without boxes of their own, so that its live region is there
-  // before someone comes, as a live region must be to be heard.
-  const dashboardIds = notFound ? {} : { refId, recordId };
+  // Nothing to show (no list, nobody else, no dashboard link here: the hand-off row holds it, or a refId the
+  // service did not answer for has no address): no empty box. The bar's elements stay, without boxes of
+  // their own, so that its live region is there before someone comes, as a live region must be to be heard.
+  const dashboardIds = notFound || !dashboard ? {} : { refId, recordId };
   const empty = !place && viewers.length === 0 && !dashboardHref(info?.dashboardUrl, dashboardIds);
   return (
     <div

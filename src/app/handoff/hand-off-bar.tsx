@@ -1,4 +1,4 @@
-import { type RefObject, useEffect, useRef, useState } from 'react';
+import { type ReactNode, type RefObject, useEffect, useRef, useState } from 'react';
 import type { EnvironmentInfo, ExportAnswer, Role } from '../../kyc/contract/api.ts';
 import { readsFullRecord } from '../../kyc/contract/roles.ts';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
@@ -41,6 +41,8 @@ export interface HandOffProps {
   decisionStructured?: readonly StructuredField[];
   /** The page's lookup and its Refresh: offered beside a hand-off refused for a lookup too old. */
   refresh?: PageRefresh;
+  /** The link to the KYC service's dashboard, after Print, where no bar above the page holds it (review-bar.tsx). */
+  dashboard?: ReactNode;
 }
 
 /** Carrying the answer into a ticket or a case file: summary, reply, print (the service's console: dashboard-link.tsx). */
@@ -113,6 +115,7 @@ export function HandOffBar(props: HandOffProps) {
             Print
           </Button>
         </span>
+        {props.dashboard}
       </div>
       <HandOffNoteLine note={said} refresh={props.refresh} buttons={buttons} />
       {role === 'support' && (withText.length === 0 || reply.note) && (
