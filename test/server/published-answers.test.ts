@@ -101,6 +101,16 @@ describe('the service’s published answers (issue 30)', () => {
     expect(first).toMatchObject({ status: 'inreview', refId: '1' });
   });
 
+  it('the spec’s serviceID in place of blockPassID: a support user’s status level carries it, as it carries blockPassID', async () => {
+    const { blockPassID: _, ...rest } = STATUS_ANSWER_2018.data;
+    answer = { status: 'success', data: { ...rest, serviceID: 'SVC-123456', kycLevel: 'tier2' } };
+    const res = await app.get('/api/candidates/refId/1', SUPPORT);
+    expect(res.status).toBe(200);
+    expect(res.body).not.toContain('tier2');
+    expect(recordOf(res.body)).toEqual({ ...rest, serviceID: 'SVC-123456' });
+    expect(recordOf((await app.get('/api/status/refId/1', SUPPORT)).body).serviceID).toBe('SVC-123456');
+  });
+
   it('a support user is told which status-level field could not be read, never its value', async () => {
     answer = { status: 'success', data: { ...STATUS_ANSWER_2018.data, isArchived: 'SECRET-not-a-flag', submitCount: [1] } };
     const res = await app.get('/api/candidates/refId/1', SUPPORT);

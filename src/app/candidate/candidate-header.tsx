@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { candidatePersonName } from '../../kyc/contract/candidate-name.ts';
 import { type CandidateRecord, unreadFieldsOf } from '../../kyc/contract/schema.ts';
+import { serviceIdsOf } from '../../kyc/contract/service-id.ts';
 import { statusInfo } from '../../kyc/contract/status.ts';
 import { RECORD_ID_SOURCE, type ShownRecordId } from '../../kyc/view/shown-record-id.ts';
 import { Card } from '../ui/card.tsx';
@@ -9,11 +10,8 @@ import { LongText } from '../ui/long-text.tsx';
 import { ArchivedBadge, StatusBadge } from '../ui/status-badge.tsx';
 import { absentText } from './unread-fields.tsx';
 
-const IDENTIFIERS = [
-  ['refId', 'refId'],
-  ['recordId', 'recordId'],
-  ['blockPassID', 'blockPassID'],
-] as const;
+/** The record's own ids; the service's follows, under the name it came with (service-id.ts). */
+const IDENTIFIERS = ['refId', 'recordId'] as const;
 
 /**
  * Who this is and where they stand: name (or refId), status, archive flag, identifiers. With
@@ -73,7 +71,8 @@ export function CandidateIds({ record, recordId }: { record: CandidateRecord; re
 }
 
 /**
- * refId, recordId, blockPassID (each with a copy button, or why it is absent), archived when not said,
+ * refId, recordId, blockPassID (or the spec's serviceID, as sent: service-id.ts; each with a copy button, or
+ * why it is absent), archived when not said,
  * submissions. A recordId the answer lacks but the page knows (the id looked up, the applicants list's)
  * is shown and copied, with where it came from beside it. An answer without a refId does not say the
  * candidate has none: any field but the status and one id may be left out of the service's answers
@@ -88,32 +87,22 @@ function IdentifierList({ record, recordId, className = '' }: { record: Candidat
       : undefined;
   return (
     <dl className={`grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[max-content_1fr] ${className}`}>
-      {IDENTIFIERS.map(([field, label]) => {
+      {IDENTIFIERS.map((field) => {
         const value = record[field] || (field === 'recordId' ? filled?.id : undefined);
         return (
-          <div key={field} className="contents">
-            <dt className="font-medium text-slate-500">{label}</dt>
-            <dd className="flex min-w-0 flex-wrap items-center gap-x-2 gap-y-1">
-              {value ? (
-                <>
-                  <code className="min-w-0 font-mono break-all text-slate-900">
-                    <LongText text={value} limit={120} />
-                  </code>
-                  <CopyButton value={value} label={label} />
-                  {field === 'recordId' && !record.recordId && filled && (
-                    // On a line of its own: beside the id, it squeezed the id into three lines on a phone.
-                    <span className="basis-full text-slate-500 italic" data-testid="record-id-source">
-                      ({filled.note})
-                    </span>
-                  )}
-                </>
-              ) : (
-                <span className="text-slate-500 italic">{absentText(field, unread)}</span>
-              )}
-            </dd>
-          </div>
+          <Identifier key={field} label={field} value={value} absent={absentText(field, unread)}>
+            {field === 'recordId' && !record.recordId && filled && (
+              // On a line of its own: beside the id, it squeezed the id into three lines on a phone.
+              <span className="basis-full text-slate-500 italic" data-testid="record-id-source">
+                ({filled.note})
+              </span>
+            )}
+          </Identifier>
         );
       })}
+      {serviceIdsOf(record, unread).map(({ field, value }) => (
+        <Identifier key={field} label={field} value={value} absent={absentText(field, unread)} />
+      ))}
       {record.isArchived === undefined && (
         // Archived or not is said by the badge; an answer without the flag leaves it open, and says so.
         <div className="contents">
@@ -128,5 +117,37 @@ function IdentifierList({ record, recordId, className = '' }: { record: Candidat
         </div>
       )}
     </dl>
+  );
+}
+
+/** One id's row: the id and its copy button, or why it is absent. */
+function Identifier({
+  label,
+  value,
+  absent,
+  children,
+}: {
+  label: string;
+  value: string | undefined;
+  absent: string;
+  children?: ReactNode;
+}) {
+  return (
+    <div className="contents">
+      <dt className="font-medium text-slate-500">{label}</dt>
+      <dd className="flex min-w-0 flex-wrap items-center gap-x-2 gap-y-1">
+        {value ? (
+          <>
+            <code className="min-w-0 font-mono break-all text-slate-900">
+              <LongText text={value} limit={120} />
+            </code>
+            <CopyButton value={value} label={label} />
+            {children}
+          </>
+        ) : (
+          <span className="text-slate-500 italic">{absent}</span>
+        )}
+      </dd>
+    </div>
   );
 }

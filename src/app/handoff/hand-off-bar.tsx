@@ -4,6 +4,7 @@ import { readsFullRecord } from '../../kyc/contract/roles.ts';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import { type ReplyTemplate, repliesFor } from '../../kyc/contract/replies.ts';
 import type { CandidateRecord } from '../../kyc/contract/schema.ts';
+import { serviceIdValues } from '../../kyc/contract/service-id.ts';
 import { candidateSummary } from '../../kyc/view/summary.ts';
 import type { ShownRecordId } from '../../kyc/view/shown-record-id.ts';
 import type { CustomFieldValue } from '../../kyc/view/summary-fields.ts';
@@ -103,7 +104,11 @@ export function HandOffBar(props: HandOffProps) {
             status={record.status}
             record={(template) => exported('reply', { template })}
             user={props.user}
-            known={{ ids: [record.refId, record.recordId, record.blockPassID], details: detailsOf(record), places: placesOf(record) }}
+            known={{
+              ids: [record.refId, record.recordId, ...serviceIdValues(record)],
+              details: detailsOf(record),
+              places: placesOf(record),
+            }}
             // The same candidate opened by its refId or its recordId finds the same drafts.
             draftsKey={draftsKey(info.name, props.user, record.recordId ? `recordId:${record.recordId}` : `${kind}:${id}`)}
             onGone={() => note.current?.focus()}

@@ -37,6 +37,8 @@ export interface CandidateRecord {
   recordId?: string;
   isArchived?: boolean;
   blockPassID?: string;
+  /** The spec's neutral name for `blockPassID` (upstream-api.seed.md): read as the service's id where it comes (service-id.ts). */
+  serviceID?: string;
   submitCount?: number;
   willArchiveAtDate?: string;
   customFields?: Record<string, CustomFieldValue>;
@@ -72,6 +74,7 @@ const FIELDS: ReadonlyMap<string, FieldCheck> = new Map([
   ['refId', TEXT],
   ['recordId', TEXT],
   ['blockPassID', TEXT],
+  ['serviceID', TEXT],
   [
     'isArchived',
     // `"false"`, as a service that writes every value as text sends it, says the same as `false`.

@@ -71,7 +71,7 @@ export type UpstreamError = z.infer<typeof upstreamErrorSchema>;
 
 /**
  * The status level: what a key with the "status and metadata only" scope receives, and all a support
- * user is shown: the status, the ids, the archive flag, the submission count, and every `<status>Date`.
+ * user is shown: the status, the ids (the service's under either name), the archive flag, the submission count, and every `<status>Date`.
  * An allowlist: a field the service adds later stays out until it is listed here.
  */
 export const STATUS_LEVEL_FIELDS = [
@@ -80,6 +80,8 @@ export const STATUS_LEVEL_FIELDS = [
   'recordId',
   'isArchived',
   'blockPassID',
+  // The spec's name for the same id (upstream-api.seed.md): no more personal than blockPassID.
+  'serviceID',
   'submitCount',
   'willArchiveAtDate',
 ] as const;

@@ -3,6 +3,7 @@ import { readsFullRecord } from '../contract/roles.ts';
 import { currentStatusDate } from '../contract/batch.ts';
 import { UNCONFIRMED_NOTE } from '../contract/certificate-triage.ts';
 import { type CandidateRecord, unreadFieldsOf } from '../contract/schema.ts';
+import { serviceIdsOf } from '../contract/service-id.ts';
 import { statusInfo } from '../contract/status.ts';
 import { type CertificateOutcome, certificateOutcome } from './certificate-review.ts';
 import type { CustomFieldValue } from './summary-fields.ts';
@@ -47,7 +48,7 @@ export function candidateSummary(input: SummaryInput): string {
     `Candidate (${input.environment})`,
     `refId: ${record.refId ?? absent('refId')}`,
     `recordId: ${input.recordId ? recordIdText(input.recordId) : (record.recordId ?? absent('recordId'))}`,
-    `blockPassID: ${record.blockPassID ?? absent('blockPassID')}`,
+    ...serviceIdsOf(record, unread).map(({ field, value }) => `${field}: ${value ?? absent(field)}`),
     `Status: ${info.label}${
       since && !Number.isNaN(since.getTime()) ? ` since ${zoned(since)} (${formatRelative(since, now, input)})` : ''
     }`,
