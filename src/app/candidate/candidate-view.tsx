@@ -17,6 +17,7 @@ import { Certificates } from './certificates.tsx';
 import { DecisionSummary, StatusSince } from './decision-summary.tsx';
 import { CARD_ATTRIBUTES, IdentityCard } from './identity-card.tsx';
 import { OtherAttributes } from './other-attributes.tsx';
+import { OtherFieldsCard } from './other-fields-card.tsx';
 import { PhoneCard } from './phone-card.tsx';
 import { PictureGallery } from './picture-gallery.tsx';
 import { notedPictures } from './picture-notes.ts';
@@ -157,6 +158,8 @@ export function CandidateView({
             )
           )}
         </div>
+        {/* After the known sections: what the service sent that none of them reads (never on a support user's status level). */}
+        {!support && <OtherFieldsCard record={record} />}
       </div>
     </RevealScope>
   );

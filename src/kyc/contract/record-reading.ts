@@ -123,6 +123,14 @@ const MAPS: ReadonlyMap<string, FieldCheck> = new Map<string, FieldCheck>([
   ],
 ]);
 
+/**
+ * A top-level field the reading checks (the status, each of FIELDS and MAPS, every `…Date`), each of which
+ * the candidate page shows in its place; every other field is kept as sent, and shown as such (other-fields.ts).
+ */
+export function isContractField(field: string): boolean {
+  return field === 'status' || FIELDS.has(field) || MAPS.has(field) || isDateField(field);
+}
+
 /** At most this many fields are named as unread: a hostile record cannot make the list the page's size. */
 export const MAX_UNREAD_FIELDS = 64;
 

@@ -1,0 +1,75 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { candidateRecordSchema, unreadFieldsOf } from '../../src/kyc/contract/schema.ts';
+import { MAX_OTHER_FIELDS, otherFieldsOf } from '../../src/kyc/view/other-fields.ts';
+
+/** What the page's sections read, named here on their own: the header, the timeline, the three sections. */
+const READ_BY_SECTIONS = new Set([
+  'status',
+  'refId',
+  'recordId',
+  'isArchived',
+  'blockPassID',
+  'serviceID',
+  'submitCount',
+  'customFields',
+  'identities',
+  'certs',
+]);
+const readBySection = (key: string) => READ_BY_SECTIONS.has(key) || key.endsWith('Date');
+
+const base = { status: 'inreview', refId: 'ref-1', recordId: 'rec-1', isArchived: false, inreviewDate: '2026-01-02T10:00:00.000Z' };
+const extraKey = fc.oneof(
+  fc.string({ minLength: 1, maxLength: 12 }),
+  fc.constantFrom(
+    'kycLevel',
+    'reviewer',
+    'rejectReason',
+    '_id',
+    '__proto__',
+    'constructor',
+    'serviceID',
+    'blockPassID',
+    'fooDate',
+    'status',
+  ),
+);
+
+describe('other fields in this response (other-fields.ts)', () => {
+  it('every top-level key of a record is read by a known section or listed in the card, with its value as sent', () => {
+    fc.assert(
+      fc.property(fc.dictionary(extraKey, fc.jsonValue({ maxDepth: 2 }), { maxKeys: 8 }), (extra) => {
+        const input = { ...base, ...extra };
+        const parsed = candidateRecordSchema.safeParse(JSON.parse(JSON.stringify(input)));
+        if (!parsed.success) return; // a status or the ids taken away: no page to show
+        const record = parsed.data;
+        const { fields, more } = otherFieldsOf(record);
+        expect(more).toBe(0);
+        const listed = new Map(fields.map((field) => [field.name, field]));
+        for (const key of Object.keys(JSON.parse(JSON.stringify(input)))) {
+          const unread = unreadFieldsOf(record).some((entry) => entry.field === key);
+          if (readBySection(key)) {
+            expect(listed.has(key)).toBe(false);
+            continue;
+          }
+          expect(unread).toBe(false);
+          const field = listed.get(key);
+          expect(field, key).toBeDefined();
+          const value = (record as Record<string, unknown>)[key];
+          if (typeof value === 'string') expect(field!.text).toBe(value);
+          else expect(JSON.parse(field!.json!.json)).toEqual(value);
+        }
+        // Nothing listed that the record does not hold.
+        for (const name of listed.keys()) expect(Object.hasOwn(record, name)).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('bounds a hostile record: at most MAX_OTHER_FIELDS listed, the rest counted', () => {
+    const extra = Object.fromEntries(Array.from({ length: MAX_OTHER_FIELDS + 7 }, (_, index) => [`x${index}`, index]));
+    const { fields, more } = otherFieldsOf(candidateRecordSchema.parse({ ...base, ...extra }));
+    expect(fields).toHaveLength(MAX_OTHER_FIELDS);
+    expect(more).toBe(7);
+  });
+});
