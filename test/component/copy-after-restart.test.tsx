@@ -71,7 +71,7 @@ describe('a copy refused while the server restarts', { timeout: 20_000 }, () => 
     expect(await screen.findByText('Summary copied')).toBeInTheDocument();
   });
 
-  it("says beside a certificate's Copy that the server is back, once it answers again, in place of its refusal", async () => {
+  it("says beside a certificate's Copy that the server is back, once it answers again, in place of its refusal, and the button no longer says Copy failed", async () => {
     const user = userEvent.setup();
     const { server, source } = await pageOnServer({ session: { mode: 'users', user: 'ana', role: 'compliance' }, candidate: certified });
     const onfido = await screen.findByRole('article', { name: 'Onfido' });
@@ -86,6 +86,8 @@ describe('a copy refused while the server restarts', { timeout: 20_000 }, () => 
     server.down = false;
     expect(await within(onfido).findByText('The server is back: press Copy again.', {}, { timeout: 10_000 })).toBeVisible();
     expect(exports()).toEqual([]);
+    // The button no longer says "Copy failed" beside the words that say to press it again (as the reply editor's Copy).
+    expect(copy()).toHaveTextContent(/^Copy$/);
     const writeText = vi.spyOn(navigator.clipboard, 'writeText');
     await user.click(copy());
     await waitFor(() => expect(writeText).toHaveBeenCalledTimes(1));

@@ -15,6 +15,8 @@ export function CopyButton({ value, label, record }: { value: string; label: str
   // Refused because the server could not be reached: once it answers again, Copy will work, and the line says so.
   const answers = useContext(ServerAnswersContext);
   const back = useAnsweredSince(answers, state.kind === 'failed' && answers?.unreachable(state.refusal) ? state.at : undefined);
+  // Once the server is back the failure is over: the line beside says to press Copy again, as the reply editor's Copy does.
+  const failed = state.kind === 'failed' && !back;
   return (
     <>
       <Button
@@ -33,7 +35,7 @@ export function CopyButton({ value, label, record }: { value: string; label: str
             <path d="M11 5V3.5A1.5 1.5 0 0 0 9.5 2h-6A1.5 1.5 0 0 0 2 3.5v6A1.5 1.5 0 0 0 3.5 11H5" />
           </svg>
         )}
-        <span aria-live="polite">{copied ? 'Copied' : state.kind === 'failed' ? 'Copy failed' : 'Copy'}</span>
+        <span aria-live="polite">{copied ? 'Copied' : failed ? 'Copy failed' : 'Copy'}</span>
       </Button>
       {record && (
         <span aria-live="polite" className={back ? 'text-sm text-slate-700' : 'text-sm text-red-700'}>
