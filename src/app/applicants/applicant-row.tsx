@@ -104,10 +104,10 @@ export function ApplicantRow({
   const linkOn = applicant.recordId ? 'recordId' : 'refId';
   const state = { queue: place } satisfies QueueHandOver;
   const rememberScroll = () => rememberPlaceScroll(place, environment);
-  const rowOpen = useRowOpen(() => {
+  const rowOpen = useRowOpen((replace) => {
     if (!href) return;
     rememberScroll();
-    navigate(href, { state });
+    navigate(href, { state, replace });
   }, pendingOpen);
   const cell = (field: 'refId' | 'recordId') => {
     const value = applicant[field];

@@ -34,14 +34,22 @@ function selecting(): boolean {
  * queue (ApplicantsTable), shared by its rows: with a wait for each row, a click on one row and then on
  * another within the wait opened both, one page after the other, and each open is a full lookup written
  * to the audit log and to the candidate's Activity, where compliance leads read who looked at whom.
+ * `opened`, the address a row opened once its wait ended, while its page is still being drawn and the
+ * queue still shown: a row clicked then opens in place of that history entry, not after it.
  */
-export type PendingOpen = RefObject<{ timer: ReturnType<typeof setTimeout>; unmark: () => void } | undefined>;
+export type PendingOpen = RefObject<{ timer?: ReturnType<typeof setTimeout>; unmark: () => void; opened?: string } | undefined>;
 
-/** The open waiting in the queue opens nothing, and its row is no longer marked. */
+/** A row of this queue opened, and the address is still its page (not Back to the queue meanwhile). */
+const openedHere = (queue: PendingOpen): boolean => queue.current?.opened === window.location.href;
+
+/**
+ * The open waiting in the queue opens nothing, and its row is no longer marked. An open already made (its
+ * page still being drawn) is remembered, so that the next row's open takes its place.
+ */
 function cancelPending(queue: PendingOpen): void {
   const waiting = queue.current;
   if (!waiting) return;
-  queue.current = undefined;
+  queue.current = waiting.opened ? { unmark: () => {}, opened: waiting.opened } : undefined;
   clearTimeout(waiting.timer);
   waiting.unmark();
 }
@@ -54,9 +62,11 @@ function cancelPending(queue: PendingOpen): void {
  * drawn): the wait is ROW_OPEN_DELAY_MS, and a click that shows nothing for that long reads as missed
  * (reviewers clicked again, and the second click, a double-click now, cancelled the open). A second
  * click or a selection clears it, as it cancels the open. Only the last row clicked opens: a click on
- * another row, or a row opened at once (Enter, a tap), cancels the open waiting in `queue` and its mark.
+ * another row, or a row opened at once (Enter, a tap), cancels the open waiting in `queue` and its mark;
+ * and a row clicked after another row opened but before its page was drawn opens in place of it (`open`'s
+ * `replace`): one page, the last clicked.
  */
-export function useRowOpen(open: () => void, queue: PendingOpen) {
+export function useRowOpen(open: (replace: boolean) => void, queue: PendingOpen) {
   const mine = useRef<ReturnType<typeof setTimeout>>(undefined);
   const [chosen, setChosen] = useState(false);
   // A row that leaves (a live update moved it, the page changed) opens nothing later.
@@ -80,18 +90,25 @@ export function useRowOpen(open: () => void, queue: PendingOpen) {
         // Enter or a tap opens this row now, so the row clicked before it must not open after it. On the
         // row's link, the link opened it; a tap elsewhere on the row opens it here.
         cancelPending(queue);
-        if (!control && event.detail > 0) open();
+        if (!control && event.detail > 0) open(openedHere(queue));
         return;
       }
       cancelPending(queue);
       setChosen(true);
+      const unmark = () => setChosen(false);
       const timer = setTimeout(() => {
-        queue.current = undefined;
-        if (selecting()) setChosen(false);
-        else open();
+        const opened = queue.current?.opened;
+        if (selecting()) {
+          queue.current = opened ? { unmark: () => {}, opened } : undefined;
+          return setChosen(false);
+        }
+        // Marked until its page is drawn, and remembered until then: a click on another row meanwhile (the
+        // page slow to draw) opened a second page after this one, where only the last row clicked opens.
+        open(openedHere(queue));
+        queue.current = { unmark, opened: window.location.href };
       }, ROW_OPEN_DELAY_MS);
       mine.current = timer;
-      queue.current = { timer, unmark: () => setChosen(false) };
+      queue.current = { timer, unmark, opened: queue.current?.opened };
     },
   };
   return { handlers, chosen };
