@@ -96,6 +96,13 @@ describe('the `…Date` fields the status level keeps (status-level-stream.ts)',
     expect(reader.value()).toEqual({ status: 'success', data: { onHoldDate: '2026-03-01', status: 'on_hold' } });
   });
 
+  it('passes a status that is no word on as the service wrote it (the app marks what is invisible), without its date', () => {
+    const status = 'in\u202Ereview\u0000';
+    const record = { status, refId: 'ctl', [`${status}Date`]: '2026-03-01', inreviewDate: '2026-02-01' };
+    const reader = readerOf(Buffer.from(JSON.stringify({ status: 'success', data: record })));
+    expect(reader.value()).toEqual({ status: 'success', data: { status, refId: 'ctl', inreviewDate: '2026-02-01' } });
+  });
+
   it('refuses a second status naming a date it may have passed over (JSON.parse keeps the last status)', () => {
     const reader = readerOf(Buffer.from('{"status":"success","data":{"status":"approved","onHoldDate":"2026-03-01","status":"on_hold"}}'));
     expect(reader.tooLarge).toBe(true);

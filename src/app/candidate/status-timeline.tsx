@@ -1,5 +1,5 @@
 import type { CandidateRecord } from '../../kyc/contract/schema.ts';
-import { isKnownStatus, type KnownStatus } from '../../kyc/contract/status.ts';
+import { isKnownStatus, isStatusWord, type KnownStatus } from '../../kyc/contract/status.ts';
 import { formatDuration, formatRelative } from '../../kyc/view/time.ts';
 import { buildTimeline, type TimelineStep } from '../../kyc/view/timeline.ts';
 import { useZoneMode } from '../ui/zone-mode.ts';
@@ -21,7 +21,8 @@ const STEP_EVENTS: Readonly<Record<KnownStatus, string>> = {
 function afterText(step: TimelineStep, previous: TimelineStep | undefined): string | undefined {
   if (step.sincePrevious === undefined || !previous) return undefined;
   const status = previous.status.status;
-  const since = isKnownStatus(status) ? STEP_EVENTS[status] : `“${previous.status.label}”`;
+  // An unknown word is quoted here; any other unknown status's label is quoted already (unknownStatusLabel).
+  const since = isKnownStatus(status) ? STEP_EVENTS[status] : isStatusWord(status) ? `“${previous.status.label}”` : previous.status.label;
   return `${step.status.label} ${formatDuration(step.sincePrevious)} after ${since}`;
 }
 

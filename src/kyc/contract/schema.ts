@@ -7,7 +7,7 @@ import {
   unreadFieldsSchema,
 } from './record-reading.ts';
 import { stringifyKeepingNumbers } from './number-text.ts';
-import { KNOWN_STATUSES, statusDateField, statusDateFields } from './status.ts';
+import { isStatusWord, KNOWN_STATUSES, statusDateField, statusDateFields } from './status.ts';
 import { z } from './zod.ts';
 
 /**
@@ -97,9 +97,6 @@ export function isStatusLevelField(field: string): boolean {
   return (STATUS_LEVEL_FIELDS as readonly string[]).includes(field) || STATUS_DATE_FIELDS.includes(field);
 }
 
-/** A status as the service writes one (`on_hold`), the only kind whose date a status level keeps beside the documented ones. */
-const STATUS_WORD = /^[a-z][a-z0-9_]{0,63}$/;
-
 /**
  * The date of the record's own status, whatever that status (`on_hold` -> `onHoldDate`, or `on_holdDate`
  * as the status is written: statusDateFields): the list of statuses is open, and a status the project
@@ -107,7 +104,7 @@ const STATUS_WORD = /^[a-z][a-z0-9_]{0,63}$/;
  * could be anything, `dobDate` included). None for a status that is no word or a person's date.
  */
 export function ownStatusDateFields(status: unknown): readonly string[] {
-  if (typeof status !== 'string' || !STATUS_WORD.test(status) || PERSONAL_DATES.has(status)) return [];
+  if (typeof status !== 'string' || !isStatusWord(status) || PERSONAL_DATES.has(status)) return [];
   return statusDateFields(status);
 }
 

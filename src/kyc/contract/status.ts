@@ -1,6 +1,9 @@
+import { revealInvisibles } from './invisible.ts';
+
 /**
  * Verification statuses of the facts doc, with their words. The list is open: unknown values render
- * neutrally, as given. How each looks (colour, icon) is the browser's business: src/kyc/view/status-tone.ts.
+ * neutrally, as given (unknownStatusLabel). How each looks (colour, icon) is the browser's business:
+ * src/kyc/view/status-tone.ts.
  */
 export const KNOWN_STATUSES = ['incomplete', 'waiting', 'inreview', 'approved', 'rejected', 'blocked', 'review_requested'] as const;
 export type KnownStatus = (typeof KNOWN_STATUSES)[number];
@@ -66,9 +69,29 @@ export function isKnownStatus(status: string): status is KnownStatus {
   return Object.hasOwn(STATUS_INFO, status);
 }
 
+/**
+ * A status as the service writes one: a lower-case word (`on_hold`). Only such a status has its date
+ * kept at status level (ownStatusDateFields, schema.ts) and is shown as written.
+ */
+const STATUS_WORD = /^[a-z][a-z0-9_]{0,63}$/;
+
+export const isStatusWord = (status: string): boolean => STATUS_WORD.test(status);
+
+/**
+ * How a status this tool does not know is shown, the one reading of it on every surface (badge,
+ * timeline, live events, replies, summary, queue, batch and its CSV, print): a word as written
+ * (`on_hold`); anything else between quotes with its invisible characters marked
+ * (`“in⟦U+202E⟧review⟦U+0000⟧”`), so that an override cannot make it read as another word ("devorppa"
+ * as "approved"), a NUL is not drawn as a box, and no such status reads as one of the known labels
+ * ("Approved" as the service's "approved"). It is shown, never refused: it may be a real status.
+ */
+export function unknownStatusLabel(status: string): string {
+  return isStatusWord(status) ? status : `“${revealInvisibles(status)}”`;
+}
+
 export function statusInfo(status: string): StatusInfo {
   if (isKnownStatus(status)) return { status, known: true, ...STATUS_INFO[status] };
-  return { status, known: false, label: status, description: 'A status this tool does not know.' };
+  return { status, known: false, label: unknownStatusLabel(status), description: 'A status this tool does not know.' };
 }
 
 /** `reviewRequestedDate` -> `review_requested`, `inreviewDate` -> `inreview`. */

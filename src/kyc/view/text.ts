@@ -1,4 +1,5 @@
 import { BIDI_CONTROLS } from '../contract/bidi.ts';
+import { codePointMark } from '../contract/invisible.ts';
 
 /**
  * Text from the service is shown as text, never markup; two more things keep it honest on screen:
@@ -8,7 +9,7 @@ import { BIDI_CONTROLS } from '../contract/bidi.ts';
 const BIDI_CONTROL = new RegExp(`[${BIDI_CONTROLS}]`, 'g');
 
 export function revealBidiControls(text: string): string {
-  return text.replace(BIDI_CONTROL, (char) => `⟦U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}⟧`);
+  return text.replace(BIDI_CONTROL, codePointMark);
 }
 
 export const LONG_TEXT_LIMIT = 300;
