@@ -12,6 +12,8 @@ import { useSearchShortcut } from './use-search-shortcut.ts';
 const BatchOffer = lazyNamed(() => import('./batch-offer.tsx'), 'BatchOffer');
 /** Only when the text reads like personal data, likewise. */
 const PersonalDataAsked = lazyNamed(() => import('./personal-data-asked.tsx'), 'PersonalDataAsked');
+/** Only once there is a recent lookup (a candidate page, itself off the first load, was shown): its status words are the contract's. */
+const RecentSuggestions = lazyNamed(() => import('./recent-suggestions.tsx'), 'RecentSuggestions');
 
 export interface LookupFormProps {
   compact?: boolean;
@@ -160,11 +162,9 @@ function SearchInput({
         </button>
       )}
       {recent.length > 0 && (
-        <datalist id={suggestions}>
-          {recent.map((r) => (
-            <option key={`${r.environment}:${r.id}`} value={r.id} label={`${r.status} · ${r.environment}`} />
-          ))}
-        </datalist>
+        <Suspense fallback={null}>
+          <RecentSuggestions id={suggestions} recent={recent} />
+        </Suspense>
       )}
     </div>
   );
