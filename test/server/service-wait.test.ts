@@ -153,6 +153,18 @@ describe("the service's wait on a lookup", () => {
     expect((await env.app.get('/api/candidates/refId/c')).status).toBe(200);
   });
 
+  it('attack: a Retry-After of 11 digits (no wait in the body) counts as no wait, and the next lookup goes straight to the service', async () => {
+    const env = await serviceAndApp();
+    env.behave = (_req, res) => answer(res, 429, '{"status":"error","code":429}', { 'retry-after': '99999999999' });
+    const told = await env.app.get('/api/candidates/refId/a');
+    // Capped as the same wait in the body is: 300 s, held here.
+    expect([told.status, told.headers['retry-after'], errorOf(told).retryAfterSeconds]).toEqual([429, '300', 300]);
+    env.behave = (_req, res, id) => found(res, id);
+    const during = await env.app.get('/api/candidates/refId/b');
+    expect([during.status, errorOf(during).code]).toEqual([429, 'upstream_rate_limited']);
+    expect(env.asked.map((a) => a.id)).toEqual(['a']);
+  });
+
   it.each([
     ['not JSON', (res: http.ServerResponse) => answer(res, 429, '<html>Too many requests</html>', { 'content-type': 'text/html' })],
     ['JSON without extra', (res: http.ServerResponse) => answer(res, 429, '{"status":"error","extra":null,"retryAfter":30}')],

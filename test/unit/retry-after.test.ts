@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { parseRetryAfter } from '../../src/kyc/contract/retry-after.ts';
+import { MAX_RETRY_AFTER_SECONDS, parseRetryAfter } from '../../src/kyc/contract/retry-after.ts';
 
 describe('parseRetryAfter', () => {
   afterEach(() => vi.useRealTimers());
@@ -30,5 +30,15 @@ describe('parseRetryAfter', () => {
     }
     expect(parseRetryAfter('-5')).toBeUndefined();
     expect(parseRetryAfter('0')).toBeUndefined();
+  });
+
+  it('attack: a run of 10 digits or more was no wait at all; it is the longest wait read, finite, whatever its length', () => {
+    for (const value of ['9999999999', '99999999999', '99999999999.5', `${'9'.repeat(400)}, 5`, '1000000000']) {
+      expect(parseRetryAfter(value), value).toBe(MAX_RETRY_AFTER_SECONDS);
+    }
+    expect(parseRetryAfter('999999999')).toBe(999_999_999);
+    expect(parseRetryAfter('00000000000042')).toBe(42);
+    // A time from now a Date holds: the page counts the wait down from it.
+    expect(Number.isNaN(new Date(Date.now() + parseRetryAfter('9'.repeat(400))! * 1000).getTime())).toBe(false);
   });
 });

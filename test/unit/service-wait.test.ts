@@ -35,10 +35,31 @@ describe("serviceWaitSeconds: the one read of a 429's wait", () => {
       body({ extra: { retryAfter: '-3' } }),
       body({ extra: { retryAfter: null } }),
       body({ extra: { retryAfter: true } }),
-      Buffer.from('{"extra":{"retryAfter":1e999}}'),
     ]) {
       expect(serviceWaitSeconds(undefined, bad), bad.toString()).toBeUndefined();
     }
+  });
+
+  it('attack: a wait of 10 digits or more, in the header or as text in the body, is the longest wait, never none', () => {
+    for (const digits of ['9999999999', '99999999999', '9'.repeat(400), `0000000000${'1'.repeat(12)}`]) {
+      expect(serviceWaitSeconds(digits, undefined), digits).toBe(MAX_SERVICE_WAIT_SECONDS);
+      expect(serviceWaitSeconds(undefined, body({ extra: { retryAfter: digits } })), digits).toBe(MAX_SERVICE_WAIT_SECONDS);
+    }
+    // JSON's own too large a number (Infinity to JSON.parse) likewise.
+    expect(serviceWaitSeconds(undefined, Buffer.from('{"extra":{"retryAfter":1e999}}'))).toBe(MAX_SERVICE_WAIT_SECONDS);
+  });
+
+  it('property: the header and the body give the same wait for the same value (digits as text; a number with its fraction)', () => {
+    const digits = fc.oneof(fc.stringMatching(/^\d{1,40}$/), fc.nat({ max: 400 }).map(String), fc.constantFrom('0', '00', '300', '301'));
+    fc.assert(
+      fc.property(digits, fc.option(fc.stringMatching(/^\d{1,6}$/), { nil: undefined }), (whole, fraction) => {
+        const text = fraction === undefined ? whole : `${whole}.${fraction}`;
+        const fromHeader = serviceWaitSeconds(text, undefined);
+        expect(serviceWaitSeconds(undefined, body({ extra: { retryAfter: Number(text) } })), text).toBe(fromHeader);
+        if (fraction === undefined) expect(serviceWaitSeconds(undefined, body({ extra: { retryAfter: text } })), text).toBe(fromHeader);
+      }),
+      { numRuns: 1000 },
+    );
   });
 
   it('never throws, and says nothing or a whole number of seconds from 0 to the cap, never less than either source', () => {

@@ -1,4 +1,4 @@
-import { parseRetryAfter } from '../../kyc/contract/retry-after.ts';
+import { parseRetryAfter, secondsOfDigits } from '../../kyc/contract/retry-after.ts';
 import { ApiFailure } from '../http/api-failure.ts';
 
 /**
@@ -50,13 +50,17 @@ function jsonOf(body: Buffer): unknown {
   }
 }
 
-/** `extra.retryAfter` of a JSON body: a number of seconds (a fraction rounded up), or a string of digits. */
+/**
+ * `extra.retryAfter` of a JSON body: a number of seconds (a fraction rounded up), or a string of digits,
+ * read as the header is: however large (`1e400` is JSON's Infinity; 11 digits as text), a long wait,
+ * which serviceWaitOf caps.
+ */
 function bodyRetryAfter(json: unknown): number | undefined {
   const extra = typeof json === 'object' && json !== null ? (json as { extra?: unknown }).extra : undefined;
   const value = typeof extra === 'object' && extra !== null ? (extra as { retryAfter?: unknown }).retryAfter : undefined;
-  if (typeof value === 'number') return Number.isFinite(value) && value >= 0 ? Math.ceil(value) : undefined;
-  if (typeof value === 'string' && /^\s*\d{1,9}\s*$/.test(value)) return Number(value);
-  return undefined;
+  if (typeof value === 'number') return value >= 0 ? Math.ceil(Math.min(value, MAX_SERVICE_WAIT_SECONDS)) : undefined;
+  const digits = typeof value === 'string' ? /^\s*(\d+)\s*$/.exec(value) : null;
+  return digits ? secondsOfDigits(digits[1]!) : undefined;
 }
 
 /** A request not sent because the service's wait has not passed: said as the service's 429 would be, with the seconds left. */
