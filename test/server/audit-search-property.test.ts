@@ -77,7 +77,7 @@ const lineArb: fc.Arbitrary<Omit<AuditLine, 'time'>> = fc.oneof(
     role: pick(ROLES),
     env: pick(ENVS),
     kind: fc.constant('export' as const),
-    what: pick(['summary', 'reply', 'print', 'certificate'] as const),
+    what: pick(['summary', 'reply', 'print', 'certificate', 'file'] as const),
     lookupKind: pick(KINDS),
     id: pick(IDS),
   }),
@@ -159,7 +159,9 @@ function candidatesOf(line: Parsed): Array<[string, unknown]> {
 function actionOf(line: Parsed): string {
   if (line.kind === 'refId' || line.kind === 'recordId') return line.batch ? 'batch' : line.statusCheck ? 'status_check' : 'lookup';
   if (line.kind === 'export') {
-    return { summary: 'copy_summary', reply: 'copy_reply', print: 'print', certificate: 'copy_certificate' }[line.what as string]!;
+    return { summary: 'copy_summary', reply: 'copy_reply', print: 'print', certificate: 'copy_certificate', file: 'save_file' }[
+      line.what as string
+    ]!;
   }
   // A queue view that names a candidate is "Saw in the queue"; one that names nobody "Listed applicants".
   if (line.kind === 'list') return shownOf(line) ? 'saw_in_queue' : 'list';

@@ -3,6 +3,7 @@ import { LOOKUP_KINDS } from './lookup.ts';
 import { replyTemplatesSchema, TEMPLATE_KEY } from './replies.ts';
 import { API_ERROR_CODES } from './api-errors.ts';
 import { ROLES } from './roles.ts';
+import { FILE_TYPE_LABELS } from './picture-type.ts';
 
 /** The contract between the browser and this project's proxy (`/api/*`). */
 
@@ -159,12 +160,17 @@ export const apiMetaSchema = z.object({
 export type ApiMeta = z.infer<typeof apiMetaSchema>;
 
 /** `POST /api/export`: a candidate's data carried out of the page, for the audit log. */
-export const EXPORT_KINDS = ['summary', 'reply', 'print', 'certificate'] as const;
+export const EXPORT_KINDS = ['summary', 'reply', 'print', 'certificate', 'file'] as const;
 /**
  * A certificate's slug as an export line names it (`onfido-service-cert`). The service chooses slugs, so
  * one of another form is not sent (the line then says only "certificate") rather than written as given.
  */
 export const CERTIFICATE_SLUG = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+/**
+ * A picture attribute's name as a saved file's export line names it (`proof_of_address`). The service
+ * chooses names, so one of another form is not sent (the line then names only the file's type).
+ */
+export const ATTRIBUTE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 export const exportRequestSchema = z.object({
   what: z.enum(EXPORT_KINDS),
   kind: z.enum(LOOKUP_KINDS),
@@ -175,6 +181,10 @@ export const exportRequestSchema = z.object({
   masked: z.optional(z.boolean()),
   /** The certificate copied (`what: "certificate"`): its slug, never its text. */
   slug: z.optional(z.string().check(z.regex(CERTIFICATE_SLUG))),
+  /** The document file saved (`what: "file"`): the attribute it is, never its bytes. */
+  attribute: z.optional(z.string().check(z.regex(ATTRIBUTE_NAME))),
+  /** The document file saved: its type as sniffed from its bytes (`PDF`, `SVG`, `unknown`). */
+  fileType: z.optional(z.enum(FILE_TYPE_LABELS)),
 });
 export type ExportRequest = z.infer<typeof exportRequestSchema>;
 

@@ -5,14 +5,36 @@
  * preview only the raster types it names (answer/picture-preview.ts).
  */
 export interface SniffedType {
-  /** Short name for people: "JPEG", "PNG", "SVG", "PDF", "TIFF", "HTML", "unknown". */
-  label: string;
+  /** Short name for people: "JPEG", "PNG", "SVG", "PDF", "TIFF", "HTML", "unknown" (FILE_TYPE_LABELS). */
+  label: FileTypeLabel;
   mime: string;
   /** JPEG, PNG, WebP and GIF: safe to render with <img>. */
   raster: boolean;
 }
 
-type Named = { label: string; mime: string; extension: string };
+/**
+ * Every label sniffImageType and sniffedTypeOfMime give: what the export line of a saved document file
+ * may name as its type (api.ts), so that the line holds a word of this list, never text from the page.
+ */
+export const FILE_TYPE_LABELS = [
+  'JPEG',
+  'PNG',
+  'GIF',
+  'WebP',
+  'PDF',
+  'TIFF',
+  'HEIF',
+  'AVIF',
+  'JPEG 2000',
+  'BMP',
+  'SVG',
+  'HTML',
+  'XML',
+  'unknown',
+] as const;
+export type FileTypeLabel = (typeof FILE_TYPE_LABELS)[number];
+
+type Named = { label: FileTypeLabel; mime: string; extension: string };
 type Known = Named & { test: (b: Uint8Array) => boolean };
 
 const RASTER: Known[] = [

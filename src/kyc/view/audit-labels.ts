@@ -20,6 +20,7 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   copy_summary: 'Copied the summary',
   copy_reply: 'Copied a reply',
   copy_certificate: 'Copied a certificate',
+  save_file: 'Saved a document file',
   print: 'Printed',
   export: 'Hand-off refused',
   refusals: 'Refusals, counted',

@@ -1,6 +1,7 @@
 import type { Role } from '../../kyc/contract/api.ts';
 import type { AuditFilter } from '../../kyc/contract/audit-search.ts';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
+import type { FileTypeLabel } from '../../kyc/contract/picture-type.ts';
 import type { RefusedWebhookAuditEntry, WebhookAuditEntry } from './webhook-lines.ts';
 
 /** Every kind of line the audit log holds: what each says, never a key, never candidate data. */
@@ -73,11 +74,14 @@ export interface AuditEntry extends RequestAuditFields {
  */
 export type AnswerCut = 'service_error' | 'answer_fault' | 'client_left';
 
-/** A candidate's data carried out of the page: a summary, a reply or a certificate copied, or the page printed. */
+/**
+ * A candidate's data carried out of the page: a summary, a reply or a certificate copied, the page printed,
+ * or a document file saved (a picture attribute the page does not show: a PDF, an SVG, a scan too large).
+ */
 export interface ExportAuditEntry extends RequestAuditFields {
   env: string;
   kind: 'export';
-  what: 'summary' | 'reply' | 'print' | 'certificate';
+  what: 'summary' | 'reply' | 'print' | 'certificate' | 'file';
   /** A reply's template (the status it is for, another of its templates such as `blocked:neutral`, or `*`), never its text. */
   template?: string;
   /** A print made with the privacy mask on: the paper held no masked value. */
@@ -94,6 +98,10 @@ export interface ExportAuditEntry extends RequestAuditFields {
   openedUnknown?: true;
   /** The certificate copied: its slug (CERTIFICATE_SLUG), never its text. */
   slug?: string;
+  /** The document file saved: the attribute it is (ATTRIBUTE_NAME, `proof_of_address`), never its bytes. */
+  attribute?: string;
+  /** The document file saved: its type as sniffed from its bytes (FILE_TYPE_LABELS: `PDF`, `SVG`, `unknown`). */
+  fileType?: FileTypeLabel;
   /** How the candidate shown was looked up. */
   lookupKind: LookupKind;
   id: string;
@@ -107,7 +115,7 @@ export interface ExportAuditEntry extends RequestAuditFields {
 export interface RefusedRequestAuditEntry extends RequestAuditFields {
   env: string;
   kind: 'batch' | 'export';
-  /** An export's: a summary, reply or certificate (or a print) refused. */
+  /** An export's: a summary, reply or certificate (or a print, or a document file saved) refused. */
   what?: ExportAuditEntry['what'];
   status: number;
   code: string | null;

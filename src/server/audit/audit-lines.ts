@@ -88,14 +88,14 @@ export function refusedBatchLine(env: string, call: AuditedCall, kind: LookupKin
   return (outcome: Outcome): AuditEntry => ({ ...line(outcome), batchSize: count, batch: true });
 }
 
-/** A hand-off (a summary, reply or certificate copied, a page printed) of the candidate looked up by `kind` and `id`. */
+/** A hand-off (a summary, reply or certificate copied, a page printed, a document file saved) of the candidate looked up by `kind` and `id`. */
 export function exportLine(
   env: string,
   call: AuditedCall,
   what: ExportAuditEntry['what'],
   lookupKind: LookupKind,
   id: string,
-  extra: Pick<ExportAuditEntry, 'template' | 'masked' | 'slug' | 'notLookedUp' | 'openedUnknown'> = {},
+  extra: Pick<ExportAuditEntry, 'template' | 'masked' | 'slug' | 'attribute' | 'fileType' | 'notLookedUp' | 'openedUnknown'> = {},
 ): ExportAuditEntry {
   // The id is cut to 256 characters in the line (audit-line.ts), as a lookup's.
   return { ...lineStart(env, call), kind: 'export', what, ...extra, lookupKind, id };

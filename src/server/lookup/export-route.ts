@@ -9,11 +9,12 @@ import { readJsonBody } from '../http/request-body.ts';
 import type { SignedInCall } from '../http/routes.ts';
 import { StoreUnavailableError } from '../state/store.ts';
 import { checkedId, type LookupDeps, takeToken } from './lookup-steps.ts';
-import { NOT_LOOKED_UP } from './opened-candidates.ts';
+import { NOT_LOOKED_UP, NOT_LOOKED_UP_FILE } from './opened-candidates.ts';
 
 /**
  * `POST /api/export` (`/api/e/<name>/export`): the browser says a summary, reply or certificate was
- * copied, or the page printed, and the audit log gets a line `kind: "export"`. The copy waits for this answer: an
+ * copied, the page printed or a document file saved, and the audit log gets a line `kind: "export"`. The
+ * copy (and the file) waits for this answer: an
  * export that cannot be recorded does not happen (503), as a lookup would not. It goes through the
  * lookup's steps that apply to it (lookup-steps.ts): the request's environment (composition/api-environments.ts),
  * the limit, the audit log writable, the id; then whether this user opened that candidate (a lookup of it
@@ -41,7 +42,7 @@ export async function exportRoute(deps: LookupDeps, call: SignedInCall): Promise
   // A body that is not an export is refused unaudited, as a batch's is.
   const body = await readJsonBody(call, 8 * 1024, exportRequestSchema, 'export', {
     shape:
-      "The export must say what (summary, reply, print or certificate), kind and id; a reply's template a status, a certificate's slug up to 64 letters, digits, '.', '_' or '-'.",
+      "The export must say what (summary, reply, print, certificate or file), kind and id; a reply's template a status, a certificate's slug and a file's attribute up to 64 letters, digits, '.', '_' or '-', a file's type one the page names.",
   });
   // Its refusals from here name what was refused (a lead reads which hand-off), never the id.
   const refused = auditTrail(deps, res, 'export', requestLine(deps.environment, call, 'export', { what: body.what }));
@@ -52,7 +53,10 @@ export async function exportRoute(deps: LookupDeps, call: SignedInCall): Promise
   // show a hand-off of someone never opened. The refusal's line names no id, so it plants nothing either.
   const opened = limited ?? (await openedBy(deps, identity.user, body.kind, asked.id));
   const mark = markOf(opened, body.what);
-  if (!mark) return refuse(res, refused, opened as ApiFailure, { counted: opened === STORE_UNAVAILABLE });
+  if (!mark) {
+    const failure = opened === NOT_LOOKED_UP && body.what === 'file' ? NOT_LOOKED_UP_FILE : (opened as ApiFailure);
+    return refuse(res, refused, failure, { counted: opened === STORE_UNAVAILABLE });
+  }
   const written = await writeLine(
     deps,
     res,
@@ -73,12 +77,15 @@ function markOf(opened: true | ApiFailure, what: ExportRequest['what']): PrintMa
 }
 
 /** The line's extra fields: each only on the export it belongs to. */
-function lineExtra({ what, template, masked, slug }: ExportRequest, mark: PrintMark) {
+function lineExtra({ what, template, masked, slug, attribute, fileType }: ExportRequest, mark: PrintMark) {
   return {
     ...(what === 'reply' && template ? { template } : {}),
     // Only a print can be masked: the line says the paper showed no masked value.
     ...(what === 'print' && masked ? { masked: true as const } : {}),
     ...(what === 'certificate' && slug ? { slug } : {}),
+    // A saved file's attribute and type, on its line only: never its bytes.
+    ...(what === 'file' && attribute ? { attribute } : {}),
+    ...(what === 'file' && fileType ? { fileType } : {}),
     ...mark,
   };
 }

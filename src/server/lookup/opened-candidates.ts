@@ -40,6 +40,12 @@ export const NOT_LOOKED_UP = new ApiFailure(
   "This page's lookup is too old to record a copy: press Refresh, then copy again.",
 );
 
+/** The same refusal of a document file's save (`what: "file"`), in the words of a download. */
+export const NOT_LOOKED_UP_FILE = new ApiFailure(
+  'not_looked_up',
+  "This page's lookup is too old to record the file's download: press Refresh, then download it again.",
+);
+
 /**
  * What an environment's hashes are keyed with in the shared store: a secret derived from its full API key,
  * which every instance serving that environment holds and nobody who can only read Redis (an operator, a

@@ -16,6 +16,7 @@ const REFUSED_WORDS: Record<string, string> = {
   summary: 'a copy of the summary; the line names no candidate',
   reply: 'a copy of a reply; the line names no candidate',
   certificate: 'a copy of a certificate; the line names no candidate',
+  file: 'a document file to save; the line names no candidate',
   print: 'a print; the line names no candidate',
 };
 
@@ -36,6 +37,9 @@ export function detailOf(line: Line, action: AuditAction, text: Text): string | 
       break;
     case 'copy_certificate':
       add(typeof line.slug === 'string' && `certificate ${text(line.slug, 64)}`);
+      break;
+    case 'save_file':
+      add(fileWords(line, text));
       break;
     case 'print':
       add(line.notLookedUp === true && 'not looked up lately by this user');
@@ -94,6 +98,22 @@ const CUT_WORDS: Record<string, string> = {
     "the answer began (OK), then the KYC service's answer broke off, stalled, grew too large or turned out unusable: the answer was cut short, so it never arrived whole",
   client_left: 'the answer began (OK), then the client went away or stopped reading before it ended: it never arrived whole',
 };
+
+/**
+ * A saved document file in a lead's words: "proof of address, PDF" (the attribute's name with its `_`, `-`
+ * and `.` read as spaces), "unknown type" for bytes of no type the page names; either may be left out.
+ */
+function fileWords(line: Line, text: Text): string | null {
+  const attribute =
+    typeof line.attribute === 'string'
+      ? text(line.attribute, 64)
+          ?.replace(/[_.-]+/g, ' ')
+          .trim()
+      : undefined;
+  const type = typeof line.fileType === 'string' ? (line.fileType === 'unknown' ? 'unknown type' : text(line.fileType, 16)) : undefined;
+  const words = [attribute, type].filter(Boolean).join(', ');
+  return words || null;
+}
 
 /** A queue view's filters, as the page's checkboxes name them: " (over SLA only, certificate needs attention)"; "" for none (and older lines). */
 function onlyOf(line: Line): string {

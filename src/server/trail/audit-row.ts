@@ -151,6 +151,7 @@ const EXPORTS: Record<string, AuditAction> = {
   reply: 'copy_reply',
   print: 'print',
   certificate: 'copy_certificate',
+  file: 'save_file',
 };
 
 /** What the line records someone doing (AUDIT_ACTIONS); a line of a kind this version does not know is a note. */
