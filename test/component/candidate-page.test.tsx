@@ -1,10 +1,10 @@
-import { cleanup, screen, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import type { CandidateRecord } from '../../src/kyc/contract/schema.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { recordForScope } from '../../src/server/sandbox/sandbox.ts';
-import { envelope, renderWithProviders, stubApi } from './render.tsx';
+import { envelope, json, renderWithProviders, stubApi } from './render.tsx';
 
 const samples = (await sampleCandidates({ now: new Date() })).map((c) => c.record);
 const byRef = (refId: string) => samples.find((r) => r.refId === refId)!;
@@ -13,7 +13,8 @@ const amelie = byRef('c0a8f3e2-6b1d-4f7e-9a52-3d1e8b7c4a10');
 function show(record: CandidateRecord, kind: 'refId' | 'recordId' = 'refId') {
   const id = (record[kind] ?? '') as string;
   const path = `/api/candidates/${kind}/${encodeURIComponent(id)}`;
-  stubApi({ candidates: { [path]: envelope(record) } });
+  // A document file saved from a picture card writes its audit line first (file-save.test.tsx).
+  stubApi({ candidates: { [path]: envelope(record), '/api/export': () => json({ status: 'success' }) } });
   return renderWithProviders(`/candidates/${kind}/${encodeURIComponent(id)}`);
 }
 
@@ -327,6 +328,7 @@ describe('pictures', () => {
     const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
     try {
       await user.click(within(card).getByRole('button', { name: 'Download the national ID (SVG)' }));
+      await waitFor(() => expect(click).toHaveBeenCalledTimes(1));
       const link = click.mock.contexts[0] as HTMLAnchorElement;
       expect(link.download).toBe('national_id.svg');
       expect(link.href).toMatch(/^blob:/);
@@ -350,6 +352,7 @@ describe('pictures', () => {
     const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
     try {
       await user.click(await screen.findByRole('button', { name: /^Download the .* \(HTML\)$/ }));
+      await waitFor(() => expect(click).toHaveBeenCalledTimes(1));
       expect((click.mock.contexts[0] as HTMLAnchorElement).download).toBe('_selfie_x_.bin');
     } finally {
       click.mockRestore();

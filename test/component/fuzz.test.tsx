@@ -111,7 +111,7 @@ function renderRecord(record: CandidateRecord): unknown[] {
     <QueryClientProvider client={queryClient}>
       <BrowserHistory>
         <Boundary onError={(error) => errors.push(error)}>
-          <CandidateView record={record} recordCertificateCopy={async () => {}} />
+          <CandidateView record={record} recordCertificateCopy={async () => {}} recordFileSave={async () => {}} />
         </Boundary>
       </BrowserHistory>
     </QueryClientProvider>,

@@ -119,7 +119,7 @@ function renderRecord(text: string) {
   return render(
     <QueryClientProvider client={queryClient}>
       <BrowserHistory>
-        <CandidateView record={parseCandidateBody(text)} recordCertificateCopy={async () => {}} />
+        <CandidateView record={parseCandidateBody(text)} recordCertificateCopy={async () => {}} recordFileSave={async () => {}} />
       </BrowserHistory>
     </QueryClientProvider>,
   );

@@ -5,7 +5,7 @@ import { PICTURES_AT_ONCE, PictureGallery } from '../../src/app/candidate/pictur
 import { partName } from '../../src/kyc/contract/picture-parts.ts';
 import type { IdentityAttribute } from '../../src/kyc/contract/schema.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
-import { envelope, renderWithProviders, stubApi } from './render.tsx';
+import { envelope, json, renderWithProviders, stubApi } from './render.tsx';
 
 /**
  * What a hostile record can make of the pictures: thousands of them (a card each kept the tab busy for
@@ -130,6 +130,7 @@ async function expectNotShown(png: Uint8Array) {
   const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
   try {
     await user.click(within(card).getByRole('button', { name: 'Download the selfie (PNG)' }));
+    await waitFor(() => expect(click).toHaveBeenCalledTimes(1));
     expect((click.mock.contexts[0] as HTMLAnchorElement).download).toBe('selfie.png');
     const saved = made.mock.calls.at(-1)![0] as Blob;
     expect(saved.type).toBe('application/octet-stream');
@@ -142,7 +143,7 @@ async function expectNotShown(png: Uint8Array) {
 describe('a picture too large to show', () => {
   it('attack: a 20000x20000 PNG is decoded by the browser: in parts, it gets no <img>, but the card that says why, with Download', async () => {
     const png = hugePng();
-    stubApi({ candidates: { [PATH]: () => answerInParts(png) } });
+    stubApi({ candidates: { [PATH]: () => answerInParts(png), '/api/export': () => json({ status: 'success' }) } });
     vi.mocked(URL.createObjectURL).mockClear();
     renderWithProviders('/candidates/refId/abc');
     await pictureCards();
@@ -152,7 +153,9 @@ describe('a picture too large to show', () => {
   it('attack: a 20000x20000 PNG is decoded by the browser: in a plain JSON record, the same', async () => {
     const png = hugePng();
     const identities = { ...record.identities!, selfie: { type: 'base64', value: Buffer.from(png).toString('base64') } };
-    stubApi({ candidates: { [PATH]: () => envelope({ ...record, identities } as typeof record) } });
+    stubApi({
+      candidates: { [PATH]: () => envelope({ ...record, identities } as typeof record), '/api/export': () => json({ status: 'success' }) },
+    });
     vi.mocked(URL.createObjectURL).mockClear();
     renderWithProviders('/candidates/refId/abc');
 

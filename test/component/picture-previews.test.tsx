@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { partName, previewPartName, recordPartName, statusPartName } from '../../src/kyc/contract/picture-parts.ts';
 import { statusLevelOf } from '../../src/kyc/contract/schema.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
-import { renderWithProviders, stubApi } from './render.tsx';
+import { json, renderWithProviders, stubApi } from './render.tsx';
 
 /**
  * An answer in parts as the proxy writes it since issue 25: the status level, the record, a preview of
@@ -163,7 +163,7 @@ describe('an answer in parts with a status part and previews', () => {
       ...pictures.slice(2),
       end,
     ]);
-    stubApi({ candidates: { [PATH]: () => response } });
+    stubApi({ candidates: { [PATH]: () => response, '/api/export': () => json({ status: 'success' }) } });
     const made = vi.mocked(URL.createObjectURL);
     made.mockClear();
     const user = userEvent.setup();
@@ -184,6 +184,7 @@ describe('an answer in parts with a status part and previews', () => {
     const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
     try {
       await user.click(within(notShown.closest('figure')!).getByRole('button', { name: 'Download the selfie (SVG)' }));
+      await waitFor(() => expect(click).toHaveBeenCalledTimes(1));
       expect((click.mock.contexts[0] as HTMLAnchorElement).download).toBe('selfie.svg');
       const saved = made.mock.calls.at(-1)![0] as Blob;
       expect(saved.type).toBe('application/octet-stream');

@@ -11,7 +11,7 @@ import { useFailureDuringRetry } from '../api/failure-during-retry.ts';
 import { useEnvironment } from '../environment/use-environment.ts';
 import { metaQueries } from '../meta/meta-query.ts';
 import { PrintHeader } from '../handoff/hand-off-bar.tsx';
-import { certificateExport, recordExport } from '../handoff/record-export.ts';
+import { certificateExport, fileExport, recordExport } from '../handoff/record-export.ts';
 import { noteRecentStatus, rememberLookup } from '../recent/recent-lookups.ts';
 import { candidatePath, lookupNoteOf, parseCandidatePath } from '../routes.ts';
 import { usePageSession } from '../session/session-end.ts';
@@ -248,6 +248,7 @@ function CandidateResult({
         recordId={recordId}
         answer={answerFirst ? actions : undefined}
         recordCertificateCopy={(slug) => recordExport(environment, certificateExport(kind, id, slug))}
+        recordFileSave={(name, type) => recordExport(environment, fileExport(kind, id, name, type))}
         activity={
           <CandidateActivity
             environment={environment}

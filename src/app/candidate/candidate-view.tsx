@@ -20,6 +20,7 @@ import { OtherAttributes } from './other-attributes.tsx';
 import { OtherFieldsCard } from './other-fields-card.tsx';
 import { PhoneCard } from './phone-card.tsx';
 import { PictureGallery } from './picture-gallery.tsx';
+import { FileSaveContext, type RecordFileSave } from './file-save-record.ts';
 import { notedPictures } from './picture-notes.ts';
 import { picturePartsOf } from '../api/picture-parts.ts';
 import { usePendingRecord } from './rest-of-record.tsx';
@@ -41,12 +42,15 @@ export function CandidateView({
   activity,
   recordId,
   recordCertificateCopy,
+  recordFileSave,
 }: {
   record: CandidateRecord;
   answer?: ReactNode;
   activity?: ReactNode;
   /** Writes the audit line of a certificate copied (by its slug); rejects when it could not be written, and nothing is copied. */
   recordCertificateCopy: (slug: string) => Promise<void>;
+  /** Writes the audit line of a document file saved from a picture card; rejects when it could not be written, and nothing is saved. */
+  recordFileSave: RecordFileSave;
   /** The recordId shown: the record's own, or one filled in and said so (shown-record-id.ts). */
   recordId?: ShownRecordId;
 }) {
@@ -127,12 +131,14 @@ export function CandidateView({
           {/* On paper the pictures come after every fact (print:order-last), each at most half a page. */}
           {sorted && sorted.pictures.length > 0 && (
             <div className={`min-w-0 print:order-last ${spanOf(0)}`}>
-              <PictureGallery
-                pictures={sorted.pictures}
-                owner={name?.full ?? 'the candidate'}
-                parts={picturePartsOf(record)}
-                noted={notedPictures(record, meta, sorted.pictures)}
-              />
+              <FileSaveContext value={recordFileSave}>
+                <PictureGallery
+                  pictures={sorted.pictures}
+                  owner={name?.full ?? 'the candidate'}
+                  parts={picturePartsOf(record)}
+                  noted={notedPictures(record, meta, sorted.pictures)}
+                />
+              </FileSaveContext>
             </div>
           )}
           {identities && sorted?.pictures.length === 0 && (

@@ -1,20 +1,54 @@
-import { useState } from 'react';
+import { useContext, useState } from 'react';
 import type { PictureSize } from '../../kyc/contract/picture-size.ts';
 import { fileExtensionOf, type SniffedType } from '../../kyc/contract/picture-type.ts';
 import { formatBytes } from '../../kyc/view/bytes.ts';
 import { labelInSentence } from '../../kyc/view/attributes.ts';
 import { Button } from '../ui/button.tsx';
 import { saveBlob } from '../ui/save-blob.ts';
+import { FileSaveContext } from './file-save-record.ts';
 
 /** An attribute's name as a file name: letters, digits, `-` and `_` only, whatever the service named it. */
 const fileNameOf = (name: string, type: SniffedType) => `${name.replace(/[^\w-]+/g, '_').slice(0, 60) || 'file'}.${fileExtensionOf(type)}`;
+
+/**
+ * Saving the file, as a hand-off: its audit line first (`what: "file"`, the attribute and its type), and
+ * when that cannot be written nothing is saved and the reason stays beside the button until the next try,
+ * as a refused copy's does. Busy until done: a second press meanwhile (a double-click) writes no second line.
+ */
+function useFileSave(name: string, type: SniffedType, file: (() => Blob) | undefined) {
+  const record = useContext(FileSaveContext);
+  const [problem, setProblem] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const save = async () => {
+    let blob: Blob;
+    try {
+      blob = file!();
+    } catch {
+      return setProblem('The file could not be saved: its data is not valid base64.');
+    }
+    try {
+      await record!(name, type);
+    } catch (error) {
+      return setProblem(`The file was not saved: ${(error as Error).message}`);
+    }
+    saveBlob(blob, fileNameOf(name, type));
+    setProblem(undefined);
+  };
+  const press = () => {
+    if (busy) return;
+    setBusy(true);
+    void save().finally(() => setBusy(false));
+  };
+  // Without a way to record it (no candidate view above), no file is offered: none leaves unrecorded.
+  return { offered: Boolean(file && record), problem, busy, press };
+}
 
 /**
  * A picture attribute whose bytes are not a picture this page shows: an SVG, a PDF, a TIFF, a page of
  * HTML… It is named by the type sniffed from its bytes, and never rendered, not even as an <img> (an SVG
  * there runs no script, but may take the tab's CPU for minutes). The reviewer may save it from the bytes
  * already in memory and open it with a program of their own; a page or an unknown type is saved as
- * `.bin`, which nothing opens by itself.
+ * `.bin`, which nothing opens by itself. The file leaves the page, so its save is recorded first (useFileSave).
  *
  * A JPEG, PNG, WebP or GIF whose header declares more pixels than the page decodes (`tooLarge`:
  * LARGEST_SHOWN_PIXELS) is shown the same way: a few hundred kB of PNG can decode to gigabytes.
@@ -36,16 +70,8 @@ export function NotShownFile({
   /** The picture's width and height, when it is a picture too large to show. */
   tooLarge?: PictureSize;
 }) {
-  const [problem, setProblem] = useState<string>();
+  const { offered, problem, busy, press } = useFileSave(name, type, file);
   const kind = type.label === 'unknown' ? 'an unknown type' : `type ${type.label}`;
-  const save = () => {
-    try {
-      saveBlob(file!(), fileNameOf(name, type));
-      setProblem(undefined);
-    } catch {
-      setProblem('The file could not be saved: its data is not valid base64.');
-    }
-  };
   return (
     <div className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950" data-not-shown={type.label}>
       <p className="font-medium">
@@ -56,12 +82,13 @@ export function NotShownFile({
           ? `${tooLarge.width}×${tooLarge.height} px: too large to show safely; download it to open it.`
           : 'Only JPEG, PNG, WebP and GIF pictures are shown here. Save it to open it with another program if you need to.'}
       </p>
-      {file && (
+      {offered && (
         <Button
           variant="secondary"
           size="sm"
           className="mt-2"
-          onClick={save}
+          busy={busy}
+          onClick={press}
           aria-label={`Download the ${labelInSentence(label)} (${type.label === 'unknown' ? 'unknown type' : type.label})`}
         >
           Download

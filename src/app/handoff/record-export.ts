@@ -1,5 +1,13 @@
-import { CERTIFICATE_SLUG, type ExportAnswer, type ExportRequest, exportAnswerSchema, exportApiPath } from '../../kyc/contract/api.ts';
+import {
+  ATTRIBUTE_NAME,
+  CERTIFICATE_SLUG,
+  type ExportAnswer,
+  type ExportRequest,
+  exportAnswerSchema,
+  exportApiPath,
+} from '../../kyc/contract/api.ts';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
+import type { SniffedType } from '../../kyc/contract/picture-type.ts';
 import { ApiError } from '../api/api-error.ts';
 import { apiRequest } from '../api/api-request.ts';
 
@@ -35,4 +43,12 @@ function reworded(error: unknown): never {
  */
 export function certificateExport(kind: LookupKind, id: string, slug: string): ExportRequest {
   return { what: 'certificate', kind, id, ...(CERTIFICATE_SLUG.test(slug) ? { slug } : {}) };
+}
+
+/**
+ * A document file saved, by its attribute's name and its sniffed type: the service chooses names, so one
+ * the export would refuse is left out (the line names the type alone) rather than have the save refused.
+ */
+export function fileExport(kind: LookupKind, id: string, name: string, type: SniffedType): ExportRequest {
+  return { what: 'file', kind, id, fileType: type.label, ...(ATTRIBUTE_NAME.test(name) ? { attribute: name } : {}) };
 }
