@@ -10,6 +10,7 @@
 // `npm run bench -- --plain`: issue 35's 32 MB plain lookup against a bare Node.js proxy alone (bench-plain.mjs);
 // with `--before <main.js>`, a build that reads CONFIG_FILE beside them.
 // `npm run bench -- --certificate`: a certificate's raw JSON layout before and after, in Chromium, alone (bench-certificate.mjs).
+// `npm run bench -- --fair`: another user's lookups while one user reads 100 000 small identities in parts, alone (bench-fair.mjs).
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -29,6 +30,7 @@ import { spawnServer } from './spawn-server.mjs';
 import { auditRows, runAuditBench } from './bench-audit.mjs';
 import { plainRows, runPlainBench } from './bench-plain.mjs';
 import { certificateRows, runCertificateBench } from './bench-certificate.mjs';
+import { FAIR_HEADER, fairRows, runFairBench } from './bench-fair.mjs';
 
 /** @import { SpawnedServer } from './spawn-server.mjs' */
 /** What the probe in every page records (performance.now() times), read back through `window.__bench`. */
@@ -47,6 +49,8 @@ const auditOnly = process.argv.includes('--audit');
 const plainOnly = process.argv.includes('--plain');
 // `--certificate`: a certificate's raw JSON layout, the walk it was against the layout now (bench-certificate.mjs), alone.
 const certificateOnly = process.argv.includes('--certificate');
+// `--fair`: another user's lookups and /healthz while one user reads 1 and 4 records of 100 000 small identities in parts (bench-fair.mjs).
+const fairOnly = process.argv.includes('--fair');
 // The machine is shared: its load when the run began and ended goes with the figures.
 const loadAtStart = os.loadavg()[0] ?? 0;
 // `--before <main.js>`: the server of a build before issue 20, run beside this one for its engine's figures.
@@ -100,6 +104,12 @@ if (plainOnly) {
   printPlain(plain);
   mkdirSync(out, { recursive: true });
   writeFileSync(path.join(out, 'plain-latest.json'), `${JSON.stringify({ date: new Date().toISOString(), quick, plain }, null, 2)}\n`);
+  process.exit(0);
+}
+if (fairOnly) {
+  const fair = await runFairBench({ entry: beforeEntry ?? path.join(out, 'dist/server/main.js'), count: quick ? 20_000 : 100_000 });
+  console.log(`Candidate Lookup benchmark: one user's heavy answers and everyone else's (load ${os.loadavg()[0]?.toFixed(1)})`);
+  for (const line of [...FAIR_HEADER, ...fairRows(fair)]) console.log(line);
   process.exit(0);
 }
 if (auditOnly) {
