@@ -1,10 +1,12 @@
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AnswerScan } from '../../src/server/answer/answer-scan.ts';
 import { createAnswerGuard } from '../../src/server/answer/answer-guard.ts';
 import { readValue } from '../../src/server/answer/answer-value.ts';
 import { keySearch } from '../../src/server/answer/key-watch.ts';
 import { ListPageReader } from '../../src/server/answer/list-page-reader.ts';
+import { readPiecesInTurns } from '../../src/server/answer/pieces-in-turns.ts';
 import { eachInTurns, SLICE_MS } from '../../src/server/answer/turns.ts';
 import { ApiFailure } from '../../src/server/http/api-failure.ts';
 
@@ -128,5 +130,78 @@ describe('items read in turns (turns.ts, eachInTurns)', () => {
     );
     expect(turnsTaken()).toBeGreaterThan(2);
     expect(read).toEqual(Array.from({ length: 640 }, (_, i) => i));
+  });
+});
+
+describe('a body read in pieces, in turns (pieces-in-turns.ts)', () => {
+  it('reads every byte once in order, hands each chunk on whole after its pieces, and ends after the last, however slow the pieces', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.uint8Array({ minLength: 1, maxLength: 40_000 }), { maxLength: 6 }),
+        fc.double({ min: 0, max: SLICE_MS, noNaN: true }),
+        fc.array(fc.boolean(), { minLength: 1, maxLength: 6 }),
+        async (arrays, pieceMs, holds) => {
+          const chunks = arrays.map((array) => Buffer.from(array));
+          const source = new PassThrough();
+          const pieces: Buffer[] = [];
+          const handed: Buffer[] = [];
+          let unscannedHandedOn = false;
+          let i = 0;
+          const ended = new Promise<void>((resolve) =>
+            readPiecesInTurns(source, {
+              piece: (piece) => {
+                pieces.push(Buffer.from(piece));
+                const until = performance.now() + pieceMs;
+                while (performance.now() < until);
+              },
+              chunk: (chunk) => {
+                handed.push(chunk);
+                if (Buffer.concat(pieces).length !== Buffer.concat(handed).length) unscannedHandedOn = true;
+                // Backpressure now and then: the source stays paused until the reader asks for more.
+                const more = holds[i++ % holds.length] ?? true;
+                if (!more) setImmediate(() => source.resume());
+                return more;
+              },
+              end: resolve,
+            }),
+          );
+          for (const chunk of chunks) source.write(chunk);
+          source.end();
+          await ended;
+          expect(Buffer.concat(pieces)).toEqual(Buffer.concat(chunks));
+          expect(handed).toEqual(chunks);
+          expect(unscannedHandedOn).toBe(false);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  }, 60_000);
+
+  it('lets a light answer go first: its steps are never queued behind the heavy answers that wait', async () => {
+    const heavy = new PassThrough();
+    let heavyPieces = 0;
+    const heavyEnded = new Promise<void>((resolve) =>
+      readPiecesInTurns(heavy, {
+        piece: () => {
+          heavyPieces++;
+          const until = performance.now() + SLICE_MS;
+          while (performance.now() < until);
+        },
+        chunk: () => true,
+        end: resolve,
+      }),
+    );
+    heavy.end(Buffer.alloc(4 * 1024 * 1024, 0x20));
+    while (heavyPieces < 4) await new Promise((resolve) => setImmediate(resolve));
+    const light = new PassThrough();
+    const atLightStart = heavyPieces;
+    const lightEnded = new Promise<number>((resolve) =>
+      readPiecesInTurns(light, { piece: () => {}, chunk: () => true, end: () => resolve(heavyPieces - atLightStart) }),
+    );
+    light.end(Buffer.from('{"status":"success"}'));
+    // Each of the heavy pieces takes a whole slice: the light body is read within a turn or two of them.
+    expect(await lightEnded).toBeLessThanOrEqual(3);
+    heavy.destroy();
+    void heavyEnded;
   });
 });

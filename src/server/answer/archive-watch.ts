@@ -3,6 +3,7 @@ import { PassThrough } from 'node:stream';
 import zlib from 'node:zlib';
 import { brokenOff } from '../http/api-failure.ts';
 import { AnswerScan, type JsonPath, QuietReader, type ScannedBody } from './answer-scan.ts';
+import { readPiecesInTurns } from './pieces-in-turns.ts';
 import type { TextPiece } from './text-piece.ts';
 
 /**
@@ -75,6 +76,7 @@ export function watchWillArchiveAt(
   onDone: (scan: Scan) => void,
   shared?: AnswerScan,
   onAbsent: () => void = () => {},
+  handOn: HandOn = { chunk: () => true, end: () => {} },
 ): void {
   let done = false;
   const finish = (scan: Scan) => {
@@ -94,15 +96,21 @@ export function watchWillArchiveAt(
   let sourceEnded = false;
   upstreamRes.once('end', () => {
     sourceEnded = true;
-    if (decoder) decoder.end();
-    else ended();
+    decoder?.end();
   });
   upstreamRes.once('close', () => {
     if (sourceEnded) return;
     decoder?.destroy();
     finish(undefined);
   });
-  if (!decoder) return void upstreamRes.on('data', read);
+  if (!decoder) {
+    // Scanned in pieces, in turns shared with every answer being read (pieces-in-turns.ts).
+    const end = () => {
+      ended();
+      handOn.end();
+    };
+    return void readPiecesInTurns(upstreamRes, { piece: read, chunk: handOn.chunk, end });
+  }
   decoder.on('data', (chunk: Buffer) => {
     if (!done) read(chunk);
   });
@@ -110,7 +118,18 @@ export function watchWillArchiveAt(
   decoder.on('error', () => finish(undefined));
   upstreamRes.on('data', (chunk: Buffer) => {
     if (!done) decoder.write(chunk);
+    if (!handOn.chunk(chunk)) upstreamRes.pause();
   });
+  upstreamRes.once('end', handOn.end);
+}
+
+/**
+ * Where the body's chunks go once the scan has read them (the answer's copy, readToTheEnd): `chunk` false
+ * pauses the body (backpressure); `end` once the body ended and every chunk was handed on.
+ */
+interface HandOn {
+  chunk(chunk: Buffer): boolean;
+  end(): void;
 }
 
 /**
@@ -132,26 +151,22 @@ export function readToTheEnd(
   copy.on('error', () => {});
   let known = false;
   let received = 0;
-  watchWillArchiveAt(
-    source,
-    (seen) => {
-      known = true;
-      if (copy.destroyed) source.destroy();
-      options.onDone(seen);
-    },
-    scan,
-    options.onAbsent,
-  );
-  source.on('data', (chunk: Buffer) => {
-    received += chunk.length;
-    if (!copy.destroyed) {
-      if (!copy.write(chunk)) source.pause();
-    } else if (received > options.maxBytes) source.destroy();
-  });
+  // Each chunk is handed to the copy once the scan has read it (in pieces, in turns), and the end after the last.
+  const chunk = (read: Buffer) => {
+    received += read.length;
+    if (!copy.destroyed) return copy.write(read);
+    if (received > options.maxBytes) source.destroy();
+    return true;
+  };
+  const onDone = (seen: Scan) => {
+    known = true;
+    if (copy.destroyed) source.destroy();
+    options.onDone(seen);
+  };
+  watchWillArchiveAt(source, onDone, scan, options.onAbsent, { chunk, end: () => copy.end() });
   copy.on('drain', () => source.resume());
   source.once('end', () => {
     copy.complete = true;
-    copy.end();
   });
   // Why the body ended early, when it says (the whole answer's deadline): the copy's readers answer that.
   source.once('close', () => {

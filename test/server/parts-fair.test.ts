@@ -1,0 +1,102 @@
+import http from 'node:http';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { AnswerScan } from '../../src/server/answer/answer-scan.ts';
+import { createAccessControl } from '../../src/server/auth/access.ts';
+import { startFakeUpstream } from './fake-upstream.ts';
+import { startTestApp, type TestApp } from './http.ts';
+import { getBytes } from './parts.ts';
+
+/**
+ * One user's answers of a record of many small identities, in parts, share the event loop with everyone
+ * else's lookups: the answers being read share one slice a turn of the loop, each body scanned in
+ * pieces that take a fraction of it (turns.ts, pieces-in-turns.ts).
+ */
+
+const ATTRIBUTES = 40_000;
+const record = (refId: string, identities: string) =>
+  `{"status":"success","data":{"status":"approved","refId":"${refId}","recordId":"6650c0de0123456789abcd77","isArchived":false,"blockPassID":"b","identities":{${identities}}}}`;
+const heavy = Buffer.from(record('heavy', Array.from({ length: ATTRIBUTES }, (_, i) => `"a${i}":{"type":"string","value":"v"}`).join(',')));
+
+let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
+let app: TestApp;
+
+beforeAll(async () => {
+  upstream = await startFakeUpstream();
+  upstream.behave = (req, res) => {
+    const refId = /\/refId\/([^/?]+)$/.exec(req.url ?? '')?.[1] ?? '';
+    const body = refId === 'heavy' ? heavy : Buffer.from(record(refId, '"given_name":{"type":"string","value":"Light"}'));
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });
+    res.end(body);
+  };
+  app = await startTestApp({
+    upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'parts-fair-key-7c2d' },
+    access: createAccessControl({
+      mode: 'proxy',
+      userHeader: 'x-forwarded-user',
+      roleHeader: 'x-forwarded-role',
+      trusted: ['127.0.0.0/8'],
+    }),
+    // One full lookup at a time until the key is known not to archive: these all run at once.
+    // The heavy answers take seconds on a loaded machine: the service's deadline is not what is tested.
+    settings: { keyArchivesOnExtract: 'accept', limits: { upstreamTimeoutMs: 120_000 } },
+  });
+});
+
+afterAll(async () => {
+  await app?.close();
+  await upstream?.close();
+});
+
+const as = (user: string) => ({ 'x-forwarded-user': user, 'x-forwarded-role': 'compliance' });
+
+/** A plain lookup, its body read whole. */
+function plainLookup(user: string, refId: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(
+        {
+          host: '127.0.0.1',
+          port: app.port,
+          path: `/api/candidates/refId/${refId}`,
+          agent: false,
+          headers: { 'x-candidate-lookup': '1', accept: 'application/json', ...as(user) },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        },
+      )
+      .on('error', reject);
+  });
+}
+
+describe("one user's heavy answers and everyone else's lookups", () => {
+  it("attack: one user's many-attribute records in parts do not hold up another user's lookup", async () => {
+    // The bytes of the service's answers the server has scanned so far, every answer's together.
+    let scanned = 0;
+    const write = AnswerScan.prototype.write;
+    const spy = vi.spyOn(AnswerScan.prototype, 'write').mockImplementation(function (this: AnswerScan, chunk: Buffer) {
+      scanned += chunk.length;
+      return write.call(this, chunk);
+    });
+    try {
+      // Not awaited: on a loaded machine they take seconds more, and the app's close ends them.
+      for (let i = 0; i < 4; i++) {
+        getBytes(app.port, '/api/candidates/refId/heavy', { ...as('ana'), 'accept-encoding': 'gzip' }).catch(() => {});
+      }
+      // Under way: the heavy answers have begun to be read.
+      while (scanned < 64 * 1024) await new Promise((resolve) => setImmediate(resolve));
+      const before = scanned;
+      const status = await plainLookup('bea', 'light');
+      const during = scanned - before;
+      expect(status).toBe(200);
+      // Answered while the heavy answers read less than a tenth of one of their records: they share one
+      // slice a turn of the loop, in pieces (a 64 KiB chunk of these takes 10 to 30 ms to scan), and
+      // another user's lookup needs only a few turns. Before, each answer scanned whole chunks where they
+      // arrived, and had a slice of its own besides: the four read megabytes meanwhile.
+      expect(during).toBeLessThan(heavy.length / 10);
+    } finally {
+      spy.mockRestore();
+    }
+  }, 60_000);
+});
