@@ -76,7 +76,7 @@ describe('a timestamp in any of its ISO 8601 forms', () => {
   it('orders alike in any forms, and a record with its dates in mixed forms shows each of them on the timeline, in time order', () => {
     fc.assert(
       fc.property(fc.array(written(instant), { minLength: 2, maxLength: 6 }), (dates) => {
-        const fields = ['waitingDate', 'inreviewDate', 'approvedDate', 'rejectedDate', 'blockedDate', 'onHoldDate'];
+        const fields = ['waitingDate', 'inreviewDate', 'approvedDate', 'rejectedDate', 'blockedDate', 'escalatedDate'];
         const data = Object.fromEntries(dates.map((date, index) => [fields[index]!, date.text]));
         const parsed = candidateEnvelopeSchema.parse({ status: 'success', data: { status: 'approved', refId: 'r', ...data } });
         expect(unreadFieldsOf(parsed.data)).toEqual([]);

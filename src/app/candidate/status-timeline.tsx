@@ -1,10 +1,11 @@
 import type { CandidateRecord } from '../../kyc/contract/schema.ts';
 import { isKnownStatus, isStatusWord, type KnownStatus } from '../../kyc/contract/status.ts';
 import { formatDuration, formatRelative } from '../../kyc/view/time.ts';
-import { buildTimeline, type TimelineStep } from '../../kyc/view/timeline.ts';
+import { buildTimeline, type Timeline, type TimelineStep } from '../../kyc/view/timeline.ts';
 import { useZoneMode } from '../ui/zone-mode.ts';
 import { Section } from '../ui/section.tsx';
 import { toneDotClass } from '../ui/status-badge.tsx';
+import { LongText } from '../ui/long-text.tsx';
 import { TimeStamp } from '../ui/time-stamp.tsx';
 
 /** What the previous step's date marks, as the end of "Approved 2 h after …" (a status's label reads wrong there: "after in review"). */
@@ -26,7 +27,30 @@ function afterText(step: TimelineStep, previous: TimelineStep | undefined): stri
   return `${step.status.label} ${formatDuration(step.sincePrevious)} after ${since}`;
 }
 
-/** Every status date, oldest first, with the current status marked and the planned archiving last. */
+/** The `…Date` fields that date no status (`lastLoginDate`), named as sent: never steps of the history. */
+function OtherDates({ dates, now }: { dates: Timeline['otherDates']; now: Date }) {
+  if (dates.length === 0) return null;
+  return (
+    <div className="mt-4" data-testid="other-dates">
+      <h3 className="text-sm font-medium text-slate-700">Other dates</h3>
+      <p className="text-xs text-slate-500">Dates the response carries that name no status, oldest first.</p>
+      <dl className="mt-1 space-y-1 text-sm">
+        {dates.map((date) => (
+          <div key={date.field} className="flex min-w-0 flex-wrap gap-x-2" data-field={date.field}>
+            <dt className="font-mono text-xs break-all text-slate-700">
+              <LongText text={date.field} limit={60} />
+            </dt>
+            <dd>
+              <TimeStamp date={date.at} now={now} />
+            </dd>
+          </div>
+        ))}
+      </dl>
+    </div>
+  );
+}
+
+/** Every status date, oldest first, with the current status marked and the planned archiving last; the other dates under it. */
 export function StatusTimeline({ record, now }: { record: CandidateRecord; now: Date }) {
   const timeline = buildTimeline(record);
   const zone = useZoneMode();
@@ -85,6 +109,7 @@ export function StatusTimeline({ record, now }: { record: CandidateRecord; now: 
           </li>
         )}
       </ol>
+      <OtherDates dates={timeline.otherDates} now={now} />
     </Section>
   );
 }

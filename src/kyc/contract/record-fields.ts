@@ -64,9 +64,8 @@ export function isDateField(field: string): boolean {
 }
 
 /**
- * A field that dates a status: every `…Date` field but `willArchiveAtDate` (a date to come). Open, as
- * statuses are: one the service adds brings its `<status>Date`. A support user gets only the documented
- * ones (schema.ts's STATUS_DATE_FIELDS).
+ * A field that may date a status: every `…Date` field but `willArchiveAtDate` (a date to come). Which of
+ * them does is status-dates.ts's (statusOfDate): `lastLoginDate` dates none, and is no step of the history.
  */
 export function isStatusDateField(field: string): boolean {
   return isDateField(field) && field !== 'willArchiveAtDate';

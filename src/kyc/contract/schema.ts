@@ -7,7 +7,8 @@ import {
   unreadFieldsSchema,
 } from './record-reading.ts';
 import { stringifyKeepingNumbers } from './number-text.ts';
-import { isStatusWord, KNOWN_STATUSES, statusDateField, statusDateFields } from './status.ts';
+import { ownStatusDateFields } from './status-dates.ts';
+import { KNOWN_STATUSES, statusDateField } from './status.ts';
 import { z } from './zod.ts';
 
 /**
@@ -27,6 +28,7 @@ export {
   readTimestamp,
 } from './record-fields.ts';
 export type { CandidateRecord, UnreadField } from './record-reading.ts';
+export { ownStatusDateFields, PERSONAL_DATES, readsAsStatusDate, statusOfDate } from './status-dates.ts';
 export { unreadFieldsOf } from './record-reading.ts';
 
 /** The record of an answer, read liberally: fails only without a status or an id; what it could not read is `unreadFieldsOf(record)`. */
@@ -96,30 +98,6 @@ export const STATUS_DATE_FIELDS = KNOWN_STATUSES.map(statusDateField);
 export function isStatusLevelField(field: string): boolean {
   return (STATUS_LEVEL_FIELDS as readonly string[]).includes(field) || STATUS_DATE_FIELDS.includes(field);
 }
-
-/**
- * The date of the record's own status, whatever that status (`on_hold` -> `onHoldDate`, or `on_holdDate`
- * as the status is written: statusDateFields): the list of statuses is open, and a status the project
- * does not know still has its date at status level. Only that one: any other `…Date` field stays out (it
- * could be anything, `dobDate` included). None for a status that is no word or a person's date.
- */
-export function ownStatusDateFields(status: unknown): readonly string[] {
-  if (typeof status !== 'string' || !isStatusWord(status) || PERSONAL_DATES.has(status)) return [];
-  return statusDateFields(status);
-}
-
-/** Words whose `…Date` is a person's or a document's date, never a status's: a record saying `"status":"dob"` keeps no `dobDate`. */
-const PERSONAL_DATES: ReadonlySet<string> = new Set([
-  'dob',
-  'birth',
-  'birthday',
-  'date_of_birth',
-  'expiry',
-  'expiration',
-  'issue',
-  'issued',
-  'issuance',
-]);
 
 /** A field of this record that its status level keeps: the allowlist's, and its own status's date. */
 export function isStatusLevelFieldOf(record: { status?: unknown }, field: string): boolean {

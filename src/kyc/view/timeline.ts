@@ -1,5 +1,5 @@
-import { type CandidateRecord, isStatusDateField } from '../contract/schema.ts';
-import { statusInfo, statusOfDateField, type StatusInfo } from '../contract/status.ts';
+import { type CandidateRecord, isStatusDateField, statusOfDate } from '../contract/schema.ts';
+import { statusInfo, type StatusInfo } from '../contract/status.ts';
 
 export interface TimelineStep {
   field: string;
@@ -15,6 +15,8 @@ export interface Timeline {
   steps: TimelineStep[];
   /** The current status when no step carries its date. */
   undatedCurrent?: StatusInfo;
+  /** The readable `…Date` fields that date no status (`lastLoginDate`, `amlCheckDate`: status-dates.ts), oldest first, named as sent. */
+  otherDates: { field: string; at: Date }[];
   /** `willArchiveAtDate`: when the service will archive the record's identity data. */
   willArchiveAt?: Date;
 }
@@ -26,12 +28,28 @@ function workflowRank(status: string): number {
   return rank === -1 ? WORKFLOW.length : rank;
 }
 
-/** Every `<status>Date` field of the record, ordered by time (not by field order). */
+const readDate = (value: unknown): Date | undefined => {
+  const at = typeof value === 'string' ? new Date(value) : undefined;
+  return at && !Number.isNaN(at.getTime()) ? at : undefined;
+};
+
+/** The record's readable `…Date` fields but `willArchiveAtDate`, each with the status it dates (undefined: none). */
+function datesOf(record: CandidateRecord) {
+  return Object.entries(record).flatMap(([field, value]) => {
+    const at = isStatusDateField(field) ? readDate(value) : undefined;
+    return at ? [{ field, status: statusOfDate(record.status, field), at }] : [];
+  });
+}
+
+/** Every `<status>Date` field of the record, ordered by time (not by field order); the other dates apart. */
 export function buildTimeline(record: CandidateRecord): Timeline {
-  const dated = Object.entries(record)
-    .filter(([field, value]) => isStatusDateField(field) && typeof value === 'string')
-    .map(([field, value]) => ({ field, status: statusInfo(statusOfDateField(field)), at: new Date(value as string) }))
-    .filter((step) => !Number.isNaN(step.at.getTime()))
+  const dates = datesOf(record);
+  const otherDates = dates
+    .filter((date) => date.status === undefined)
+    .map(({ field, at }) => ({ field, at }))
+    .sort((a, b) => a.at.getTime() - b.at.getTime());
+  const dated = dates
+    .flatMap(({ field, status, at }) => (status === undefined ? [] : [{ field, status: statusInfo(status), at }]))
     .sort((a, b) => a.at.getTime() - b.at.getTime() || workflowRank(a.status.status) - workflowRank(b.status.status));
 
   let currentIndex = -1;
@@ -48,6 +66,7 @@ export function buildTimeline(record: CandidateRecord): Timeline {
   const willArchiveAt = record.willArchiveAtDate ? new Date(record.willArchiveAtDate) : undefined;
   return {
     steps,
+    otherDates,
     undatedCurrent: currentIndex === -1 ? statusInfo(record.status) : undefined,
     willArchiveAt: willArchiveAt && !Number.isNaN(willArchiveAt.getTime()) ? willArchiveAt : undefined,
   };
