@@ -1,9 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { CandidateRecord } from '../../src/kyc/contract/schema.ts';
+import { type CandidateRecord, statusLevelOf } from '../../src/kyc/contract/schema.ts';
 import { readsAsStatusDate, statusOfDate } from '../../src/kyc/contract/status-dates.ts';
-import { KNOWN_STATUSES, statusDateFields } from '../../src/kyc/contract/status.ts';
+import { KNOWN_STATUSES, statusDateFields, statusOfDateField } from '../../src/kyc/contract/status.ts';
 import { buildTimeline } from '../../src/kyc/view/timeline.ts';
+import { AnswerScan } from '../../src/server/answer/answer-scan.ts';
+import { StatusLevelReader } from '../../src/server/answer/status-level-stream.ts';
 
 const AT = '2026-01-05T10:00:00.000Z';
 
@@ -48,5 +50,52 @@ describe('which `…Date` field is a status step', () => {
       false,
     ]);
     expect(statusOfDate('approved', 'willArchiveAtDate')).toBeUndefined();
+  });
+});
+
+describe('the status dates a support user gets (the status level)', () => {
+  const personal = ['dob', 'birth', 'born', 'expiry', 'expired', 'issue', 'issued', 'issuance'];
+  const ownStatus = fc.oneof(knownStatus, fc.stringMatching(/^[a-z]{2,10}(_[a-z]{2,6})?$/));
+  /** Date fields a record may hold: known statuses', ones named as a status, personal dates, and others. */
+  const field = fc.oneof(
+    fc.constantFrom(...KNOWN_STATUSES.flatMap((status) => statusDateFields(status))),
+    fc.stringMatching(/^[a-z]{2,10}ed$/).map((word) => `${word}Date`),
+    fc.constantFrom(...personal).map((word) => `${word}Date`),
+    nonStatusField,
+  );
+  const at = fc.date({ min: new Date('2020-01-01'), max: new Date('2030-01-01'), noInvalidDate: true }).map((d) => d.toISOString());
+
+  it('property: every valid status date reaches the support level unless it is a personal date; no other date does', () => {
+    fc.assert(
+      fc.property(
+        ownStatus,
+        fc.uniqueArray(fc.tuple(field, at), { selector: ([name]) => name, maxLength: 8 }),
+        fc.boolean(),
+        (own, dates, ownDated) => {
+          const data = Object.fromEntries([...dates, ...(ownDated ? [[statusDateFields(own)[0]!, AT] as const] : [])]);
+          const record = { status: own, refId: 'r', ...data };
+          const bytes = Buffer.from(JSON.stringify({ status: 'success', data: record }));
+          const scan = new AnswerScan();
+          const reader = new StatusLevelReader(scan.path);
+          scan.add(reader);
+          scan.write(bytes);
+          expect(scan.end()).toBe(true);
+          const reduced = (reader.value() as { data: Record<string, unknown> }).data;
+          expect(reduced).toEqual(statusLevelOf(record as CandidateRecord));
+          for (const name of Object.keys(data)) {
+            const isPersonal = personal.includes(statusOfDateField(name));
+            const dated = statusOfDate(own, name) !== undefined && !isPersonal;
+            expect(Object.hasOwn(reduced, name), `${name} of ${own}`).toBe(dated);
+          }
+          const steps = buildTimeline(reduced as CandidateRecord).steps.map((step) => step.field);
+          expect(steps.sort()).toEqual(
+            Object.keys(reduced)
+              .filter((name) => name.endsWith('Date'))
+              .sort(),
+          );
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });

@@ -7,8 +7,9 @@ import {
   unreadFieldsSchema,
 } from './record-reading.ts';
 import { stringifyKeepingNumbers } from './number-text.ts';
-import { ownStatusDateFields } from './status-dates.ts';
-import { KNOWN_STATUSES, statusDateField } from './status.ts';
+import { readTimestamp } from './record-fields.ts';
+import { ownStatusDateFields, readsAsStatusDate } from './status-dates.ts';
+import { KNOWN_STATUSES, statusDateFields } from './status.ts';
 import { z } from './zod.ts';
 
 /**
@@ -73,7 +74,8 @@ export type UpstreamError = z.infer<typeof upstreamErrorSchema>;
 
 /**
  * The status level: what a key with the "status and metadata only" scope receives, and all a support
- * user is shown: the status, the ids (the service's under either name), the archive flag, the submission count, and every `<status>Date`.
+ * user is shown: the status, the ids (the service's under either name), the archive flag, the submission count, and every status date
+ * (isStatusLevelFieldOf: the documented ones listed here, the record's own, and those named as a status).
  * An allowlist: a field the service adds later stays out until it is listed here.
  */
 export const STATUS_LEVEL_FIELDS = [
@@ -90,23 +92,36 @@ export const STATUS_LEVEL_FIELDS = [
 
 /**
  * The status dates by name, not by pattern: `<status>Date` for each documented status
- * (`review_requested` -> `reviewRequestedDate`). A field that merely ends in `Date`, such as `dobDate`,
+ * (`review_requested` -> `reviewRequestedDate`, and `review_requestedDate` as the status is written, as the timeline reads it). A field that merely ends in `Date`, such as `dobDate`,
  * is not a status date.
  */
-export const STATUS_DATE_FIELDS = KNOWN_STATUSES.map(statusDateField);
+export const STATUS_DATE_FIELDS = KNOWN_STATUSES.flatMap(statusDateFields);
 
 export function isStatusLevelField(field: string): boolean {
   return (STATUS_LEVEL_FIELDS as readonly string[]).includes(field) || STATUS_DATE_FIELDS.includes(field);
 }
 
-/** A field of this record that its status level keeps: the allowlist's, and its own status's date. */
+/**
+ * A field of this record that its status level keeps by its name: the allowlist's, its own status's date,
+ * and any other whose name reads as a status's (`escalatedDate`, `resubmittedDate`: status-dates.ts), so
+ * a support user sees the steps after a rejection a compliance user sees. Never a person's date.
+ */
 export function isStatusLevelFieldOf(record: { status?: unknown }, field: string): boolean {
-  return isStatusLevelField(field) || ownStatusDateFields(record.status).includes(field);
+  return isStatusLevelField(field) || ownStatusDateFields(record.status).includes(field) || readsAsStatusDate(field);
+}
+
+/**
+ * A field the status level keeps with this value. A date kept only for its name reading as a status's
+ * (`escalatedDate`) is kept when it holds a timestamp (readTimestamp): nothing else says it is a status's.
+ */
+export function keptAtStatusLevel(record: { status?: unknown }, field: string, value: unknown): boolean {
+  if (isStatusLevelField(field) || ownStatusDateFields(record.status).includes(field)) return true;
+  return readsAsStatusDate(field) && readTimestamp(value) !== undefined;
 }
 
 /** The record reduced to its status-level fields. */
 export function statusLevelOf(record: CandidateRecord): CandidateRecord {
-  return Object.fromEntries(Object.entries(record).filter(([field]) => isStatusLevelFieldOf(record, field))) as CandidateRecord;
+  return Object.fromEntries(Object.entries(record).filter(([field, value]) => keptAtStatusLevel(record, field, value))) as CandidateRecord;
 }
 
 /** The status-level fields of the record's answer that could not be read: what a status-level answer names in `unread`. */

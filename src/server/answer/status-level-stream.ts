@@ -1,4 +1,4 @@
-import { isStatusLevelField, ownStatusDateFields } from '../../kyc/contract/schema.ts';
+import { isStatusLevelField, keptAtStatusLevel, ownStatusDateFields, readsAsStatusDate } from '../../kyc/contract/schema.ts';
 import type { JsonPath, ScannedBody } from './answer-scan.ts';
 import { memberPlace, type Place, readValue, setMember, ValueBuilder, type ValueRead } from './answer-value.ts';
 import { ApiFailure } from '../http/api-failure.ts';
@@ -51,9 +51,7 @@ const mayBeOwnDate = (field: string) => field.endsWith('Date') && !isStatusLevel
 
 function statusLevelData(data: Record<string, unknown>, fields: readonly string[] | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  const ownDates = ownStatusDateFields(data.status);
-  for (const [field, value] of Object.entries(data))
-    if (isStatusLevelField(field) || ownDates.includes(field)) setMember(out, field, value);
+  for (const [field, value] of Object.entries(data)) if (keptAtStatusLevel(data, field, value)) setMember(out, field, value);
   if (!fields) return out;
   const custom: Record<string, unknown> = {};
   const given = Object.hasOwn(data, 'customFields') ? data.customFields : undefined;
@@ -117,7 +115,7 @@ export class StatusLevelReader extends ValueBuilder {
     const { root, data } = this;
     if (!root || !data) return root;
     const ownDates = ownStatusDateFields(data.status);
-    const others = [...this.ownDateCandidates].filter((field) => !ownDates.includes(field));
+    const others = [...this.ownDateCandidates].filter((field) => !ownDates.includes(field) && !keptAtStatusLevel({}, field, data[field]));
     if (others.length === 0) return root;
     // A copy without the other candidates (at most MAX_DATE_CANDIDATES): the status part asks early, its status may not be read yet.
     const kept: Record<string, unknown> = {};
@@ -203,6 +201,8 @@ export class StatusLevelReader extends ValueBuilder {
     if (!mayBeOwnDate(field)) return undefined;
     const candidates = this.ownDateCandidates;
     if (this.statusRead && !this.ownDates.includes(field)) {
+      // A date named as a status's (`escalatedDate`) is kept when it holds a timestamp, whatever the status.
+      if (readsAsStatusDate(field)) return this.namedDate(data, field);
       this.datesPassedOver++;
       return undefined;
     }
@@ -218,6 +218,15 @@ export class StatusLevelReader extends ValueBuilder {
     return (value) => setMember(data, field, value);
   }
 
+  /** A date kept by its name (`escalatedDate`) when it holds a timestamp; a later one of the same name that does not takes it out, as JSON.parse keeps the last. */
+  private namedDate(data: Record<string, unknown>, field: string): (value: unknown) => void {
+    this.count(field.length);
+    return (value) => {
+      if (keptAtStatusLevel({}, field, value)) setMember(data, field, value);
+      else Reflect.deleteProperty(data, field);
+    };
+  }
+
   /**
    * `data.status` read: of the `…Date` fields kept so far, only its own date stays. A second status naming
    * another date after some were passed over is refused: the one it names may have been among them.
@@ -229,7 +238,7 @@ export class StatusLevelReader extends ValueBuilder {
     this.statusRead = true;
     this.ownDates = ownDates;
     for (const field of this.ownDateCandidates) {
-      if (ownDates.includes(field)) continue;
+      if (ownDates.includes(field) || keptAtStatusLevel({}, field, data[field])) continue;
       Reflect.deleteProperty(data, field);
       this.ownDateCandidates.delete(field);
       this.datesPassedOver++;
