@@ -45,3 +45,31 @@ describe('status history: which dates are steps', () => {
     expect(within(screen.getByTestId('other-dates')).getByText('updatedDate')).toBeInTheDocument();
   });
 });
+
+describe('status dates that could not be read', () => {
+  const UNREADABLE = {
+    status: 'inreview',
+    refId: 'ref-unreadable-dates',
+    inreviewDate: '2026-01-12 09:30:00',
+    waitingDate: 1736500000000,
+  };
+
+  it('shows each on the timeline as sent, says there are no readable ones, and gives the summary its since as sent', async () => {
+    const list = await show(UNREADABLE);
+    const steps = list.getAllByRole('listitem');
+    expect(steps.map((li) => li.getAttribute('data-unread-date'))).toEqual(['inreviewDate', 'waitingDate']);
+    expect(steps[0]).toHaveTextContent('inreviewDate: 2026-01-12 09:30:00, as sent: not an ISO 8601 time');
+    expect(steps[0]).toHaveAttribute('aria-current', 'step');
+    expect(steps[1]).toHaveTextContent('waitingDate: 1736500000000, as sent: not an ISO 8601 time');
+    expect(screen.getByText('The response carries no readable status dates.')).toBeInTheDocument();
+    expect(screen.queryByText('The response carries no status dates.')).not.toBeInTheDocument();
+    const strip = screen.getByRole('region', { name: 'Decision summary' });
+    expect(within(strip).getByTestId('summary-status')).toHaveTextContent('since 2026-01-12 09:30:00 (as sent: not an ISO 8601 time)');
+  });
+
+  it('attack: a date field holding a name is said unreadable by its kind, never shown', async () => {
+    const list = await show({ status: 'approved', refId: 'ref-named-date', approvedDate: 'Ada Lovelace' });
+    expect(list.getAllByRole('listitem')[0]).toHaveTextContent('approvedDate: could not be read (text found, not a time)');
+    expect(screen.queryByText(/Ada Lovelace/)).not.toBeInTheDocument();
+  });
+});

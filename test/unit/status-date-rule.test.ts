@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type CandidateRecord, statusLevelOf } from '../../src/kyc/contract/schema.ts';
+import { type CandidateRecord, candidateEnvelopeSchema, statusLevelEnvelope, statusLevelOf } from '../../src/kyc/contract/schema.ts';
+import { candidateSummary } from '../../src/kyc/view/summary.ts';
 import { readsAsStatusDate, statusOfDate } from '../../src/kyc/contract/status-dates.ts';
 import { KNOWN_STATUSES, statusDateFields, statusOfDateField } from '../../src/kyc/contract/status.ts';
 import { buildTimeline } from '../../src/kyc/view/timeline.ts';
@@ -97,5 +98,45 @@ describe('the status dates a support user gets (the status level)', () => {
       ),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('a status date that could not be read, in Copy summary and at status level', () => {
+  const data = {
+    status: 'inreview',
+    refId: 'r-unread',
+    inreviewDate: '2026-01-12 09:30:00',
+    waitingDate: 1736500000000,
+    escalatedDate: '2026-01-12',
+  };
+
+  it('Copy summary gives the status its since as sent and names every unreadable status date', () => {
+    const record = candidateEnvelopeSchema.parse({ status: 'success', data }).data;
+    const text = candidateSummary({
+      record,
+      environment: 'Sandbox',
+      role: 'support',
+      now: new Date('2026-02-01T00:00:00Z'),
+      timeZone: 'UTC',
+    });
+    expect(text).toContain('Status: In review since 2026-01-12 09:30:00 (as sent: not an ISO 8601 time)\n');
+    expect(text).toContain('  inreviewDate (In review): 2026-01-12 09:30:00, as sent: not an ISO 8601 time\n');
+    expect(text).toContain('  waitingDate (Waiting): 1736500000000, as sent: not an ISO 8601 time\n');
+  });
+
+  it('attack: an unreadable status date reaching a support user: the status level names it, never with its value', () => {
+    const record = candidateEnvelopeSchema.parse({ status: 'success', data }).data;
+    const sent = JSON.parse(statusLevelEnvelope(record));
+    expect(sent.unread).toEqual([
+      { field: 'inreviewDate', expected: 'an ISO 8601 timestamp', found: 'text' },
+      { field: 'waitingDate', expected: 'an ISO 8601 timestamp', found: 'a whole number' },
+      { field: 'escalatedDate', expected: 'an ISO 8601 timestamp', found: 'text' },
+    ]);
+    const read = candidateEnvelopeSchema.parse(sent).data;
+    expect(buildTimeline(read).unreadDates.map((date) => [date.field, date.sent])).toEqual([
+      ['inreviewDate', undefined],
+      ['waitingDate', undefined],
+      ['escalatedDate', undefined],
+    ]);
   });
 });

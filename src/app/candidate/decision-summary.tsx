@@ -5,7 +5,7 @@ import { certificateOutcome } from '../../kyc/view/certificate-review.ts';
 import { splitSummaryFields, structuredSummaryFields } from '../../kyc/view/summary-fields.ts';
 import { notTextWords, type StructuredField } from '../../kyc/contract/other-forms.ts';
 import { revealBidiControls, truncateText } from '../../kyc/view/text.ts';
-import { buildTimeline } from '../../kyc/view/timeline.ts';
+import { buildTimeline, currentSince, type CurrentSince } from '../../kyc/view/timeline.ts';
 import { Card } from '../ui/card.tsx';
 import { LongText } from '../ui/long-text.tsx';
 import { OutcomeChip } from '../ui/outcome-chip.tsx';
@@ -13,7 +13,17 @@ import { StatusBadge } from '../ui/status-badge.tsx';
 import { TimeStamp } from '../ui/time-stamp.tsx';
 
 /** When the record reached its current status, as the timeline has it. */
-const sinceOf = (record: CandidateRecord) => buildTimeline(record).steps.find((step) => step.current)?.at;
+const sinceOf = (record: CandidateRecord) => currentSince(buildTimeline(record));
+
+/** "since 21 Nov 2026, 09:55 (8 days ago)", or a date that could not be read as sent: "since 2026-01-12 09:30:00 (as sent: not an ISO 8601 time)". */
+function SinceWords({ since, now }: { since: CurrentSince; now: Date }) {
+  if (since.at) return <TimeStamp date={since.at} now={now} />;
+  return (
+    <>
+      <span className="font-mono text-xs">{since.unread.sent}</span> <span className="text-amber-900">(as sent: not an ISO 8601 time)</span>
+    </>
+  );
+}
 
 /**
  * "since 21 Nov 2026, 09:55 (8 days ago)": a support user's decision summary, which holds nothing but the
@@ -25,7 +35,7 @@ export function StatusSince({ record, now }: { record: CandidateRecord; now: Dat
   if (!since) return null;
   return (
     <p className="text-sm text-slate-800" data-testid="summary-status">
-      since <TimeStamp date={since} now={now} />
+      since <SinceWords since={since} now={now} />
     </p>
   );
 }
@@ -54,7 +64,7 @@ export function DecisionSummary({ record, now, summaryFields }: { record: Candid
           <>
             {' '}
             <span>
-              since <TimeStamp date={since} now={now} />
+              since <SinceWords since={since} now={now} />
             </span>
           </>
         )}

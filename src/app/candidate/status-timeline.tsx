@@ -1,7 +1,7 @@
 import type { CandidateRecord } from '../../kyc/contract/schema.ts';
 import { isKnownStatus, isStatusWord, type KnownStatus } from '../../kyc/contract/status.ts';
 import { formatDuration, formatRelative } from '../../kyc/view/time.ts';
-import { buildTimeline, type Timeline, type TimelineStep } from '../../kyc/view/timeline.ts';
+import { buildTimeline, type Timeline, type TimelineStep, unreadDateWords, type UnreadStatusDate } from '../../kyc/view/timeline.ts';
 import { useZoneMode } from '../ui/zone-mode.ts';
 import { Section } from '../ui/section.tsx';
 import { toneDotClass } from '../ui/status-badge.tsx';
@@ -25,6 +25,33 @@ function afterText(step: TimelineStep, previous: TimelineStep | undefined): stri
   // An unknown word is quoted here; any other unknown status's label is quoted already (unknownStatusLabel).
   const since = isKnownStatus(status) ? STEP_EVENTS[status] : isStatusWord(status) ? `“${previous.status.label}”` : previous.status.label;
   return `${step.status.label} ${formatDuration(step.sincePrevious)} after ${since}`;
+}
+
+const CURRENT_CHIP = <span className="rounded bg-slate-900 px-1.5 py-0.5 text-xs font-medium text-white">Current status</span>;
+
+/** A status date that could not be read: its status, and the value as sent (never a guessed time), after the ordered steps. */
+function UnreadStep({ date }: { date: UnreadStatusDate }) {
+  return (
+    <li
+      className="relative"
+      data-status={date.status.status}
+      data-unread-date={date.field}
+      aria-current={date.current ? 'step' : undefined}
+    >
+      <span
+        aria-hidden="true"
+        className="absolute top-1 -left-[29px] size-4 rounded-full border-2 border-dashed border-amber-600 bg-white"
+      />
+      <div className="flex flex-wrap items-center gap-2">
+        <span className="font-medium text-slate-900">{date.status.label}</span>
+        {date.current && CURRENT_CHIP}
+      </div>
+      <p className="text-sm break-words text-amber-900">
+        <span className="font-mono text-xs">{date.field}</span>: {unreadDateWords(date)}
+      </p>
+      <p className="text-xs text-slate-500">Not placed in time order: its time could not be read.</p>
+    </li>
+  );
 }
 
 /** The `…Date` fields that date no status (`lastLoginDate`), named as sent: never steps of the history. */
@@ -57,7 +84,9 @@ export function StatusTimeline({ record, now }: { record: CandidateRecord; now: 
   return (
     <Section title="Status history">
       {timeline.steps.length === 0 && !timeline.willArchiveAt ? (
-        <p className="text-sm text-slate-600">The response carries no status dates.</p>
+        <p className="text-sm text-slate-600">
+          {timeline.unreadDates.length > 0 ? 'The response carries no readable status dates.' : 'The response carries no status dates.'}
+        </p>
       ) : null}
       <ol className="relative space-y-4 border-l-2 border-slate-200 pl-5" aria-label="Status changes, oldest first">
         {timeline.steps.map((step, index) => (
@@ -68,13 +97,16 @@ export function StatusTimeline({ record, now }: { record: CandidateRecord; now: 
             />
             <div className="flex flex-wrap items-center gap-2">
               <span className="font-medium text-slate-900">{step.status.label}</span>
-              {step.current && <span className="rounded bg-slate-900 px-1.5 py-0.5 text-xs font-medium text-white">Current status</span>}
+              {step.current && CURRENT_CHIP}
             </div>
             <TimeStamp date={step.at} now={now} />
             {afterText(step, timeline.steps[index - 1]) && (
               <p className="text-xs text-slate-500">{afterText(step, timeline.steps[index - 1])}</p>
             )}
           </li>
+        ))}
+        {timeline.unreadDates.map((date) => (
+          <UnreadStep key={`unread:${date.field}`} date={date} />
         ))}
         {timeline.undatedCurrent && (
           <li className="relative" aria-current="step" data-status={timeline.undatedCurrent.status}>
@@ -84,7 +116,7 @@ export function StatusTimeline({ record, now }: { record: CandidateRecord; now: 
             />
             <div className="flex flex-wrap items-center gap-2">
               <span className="font-medium text-slate-900">{timeline.undatedCurrent.label}</span>
-              <span className="rounded bg-slate-900 px-1.5 py-0.5 text-xs font-medium text-white">Current status</span>
+              {CURRENT_CHIP}
             </div>
             <p className="text-sm text-slate-600">No date for this status in the response.</p>
           </li>

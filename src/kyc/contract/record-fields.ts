@@ -49,6 +49,20 @@ export function readTimestamp(value: unknown): string | undefined {
   return isoTimestampSchema.safeParse(timestamp).success ? timestamp : undefined;
 }
 
+/** Text that can only be a date or a time as written somewhere: digits and a date's punctuation, a digit among them. */
+const DATE_SHAPED = /^(?=[^\d]*\d)[\dTtZz:.,/+\- ]+$/;
+
+/**
+ * A `…Date` value that could not be read (readTimestamp), as sent, when it can be shown as such: a
+ * number (`1736500000000`, milliseconds perhaps, never guessed), or text of digits and a date's
+ * punctuation (`2026-01-12 09:30:00`, a time without a zone), at most MAX_TIMESTAMP_INPUT_LENGTH
+ * characters. Nothing else: a date field holding a name or any other text could be any data.
+ */
+export function dateAsSent(value: unknown): string | undefined {
+  const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : typeof value === 'string' ? value : undefined;
+  return text !== undefined && text.length <= MAX_TIMESTAMP_INPUT_LENGTH && DATE_SHAPED.test(text) ? text : undefined;
+}
+
 export const identityAttributeSchema = z.object({
   type: z.string(),
   value: z.string(),

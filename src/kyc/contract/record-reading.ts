@@ -1,6 +1,7 @@
 import {
   type CustomFieldValue,
   customFieldValueSchema,
+  dateAsSent,
   type IdentityAttribute,
   identityAttributeSchema,
   isDateField,
@@ -25,7 +26,8 @@ import { z } from './zod.ts';
  * or an identity attribute holding an object or a list is kept beside the others as its JSON, shown but
  * never taken for text.
  *
- * What `unread` says of a field is its name and the kinds of value expected and found, never the value:
+ * What `unread` says of a field is its name and the kinds of value expected and found, never the value
+(but a date's, when it has a date's shape: dateAsSent, so that the page can show it as sent):
  * a support user may be told of a status-level field that could not be read, and a value in the wrong
  * place could be anything.
  */
@@ -52,6 +54,8 @@ export interface UnreadField {
   field: string;
   expected: string;
   found: string;
+  /** A `…Date` field's value as sent, when it has a date's shape (dateAsSent): shown as sent, never read. */
+  sent?: string;
 }
 
 export type RecordReading = { ok: true; record: CandidateRecord; unread: UnreadField[] } | { ok: false; path: string[]; message: string };
@@ -151,8 +155,8 @@ export function readCandidateRecord(input: unknown): RecordReading {
   }
   const record: Record<string, unknown> = {};
   const unread: UnreadField[] = [];
-  const note = (field: string, expected: string, value: unknown) => {
-    if (unread.length < MAX_UNREAD_FIELDS) unread.push({ field, expected, found: kindOf(value) });
+  const note = (field: string, expected: string, value: unknown, sent?: string) => {
+    if (unread.length < MAX_UNREAD_FIELDS) unread.push({ field, expected, found: kindOf(value), ...(sent === undefined ? {} : { sent }) });
   };
   for (const [field, value] of Object.entries(input)) {
     const check = FIELDS.get(field) ?? (isDateField(field) ? DATE : undefined);
@@ -161,7 +165,7 @@ export function readCandidateRecord(input: unknown): RecordReading {
     if (check) {
       const other = check.schema.safeParse(value).success ? value : check.alsoRead?.(value, field);
       if (other !== undefined) define(record, field, other);
-      else note(field, check.expected, value);
+      else note(field, check.expected, value, check === DATE ? dateAsSent(value) : undefined);
     } else if (map) {
       if (isPlainObject(value)) define(record, field, readEntries(field, value, map, note));
       else note(field, 'an object', value);

@@ -124,9 +124,15 @@ export function statusLevelOf(record: CandidateRecord): CandidateRecord {
   return Object.fromEntries(Object.entries(record).filter(([field, value]) => keptAtStatusLevel(record, field, value))) as CandidateRecord;
 }
 
-/** The status-level fields of the record's answer that could not be read: what a status-level answer names in `unread`. */
+/**
+ * The status-level fields of the record's answer that could not be read: what a status-level answer names
+ * in `unread`, by name and kinds, never with the value as sent (`sent`): a support user is told a date
+ * could not be read, and its text, whatever it holds, stays on this server.
+ */
 export function statusLevelUnread(record: CandidateRecord): UnreadField[] {
-  return unreadFieldsOf(record).filter((unread) => isStatusLevelFieldOf(record, unread.field));
+  return unreadFieldsOf(record)
+    .filter((unread) => isStatusLevelFieldOf(record, unread.field))
+    .map(({ sent: _sent, ...unread }) => unread);
 }
 
 /**

@@ -10,6 +10,7 @@ import type { CustomFieldValue } from './summary-fields.ts';
 import { notTextWords, type StructuredField } from '../contract/other-forms.ts';
 import { recordIdText, type ShownRecordId } from './shown-record-id.ts';
 import { formatDateTime, formatRelative, type ZoneMode } from './time.ts';
+import { buildTimeline, unreadDateWords } from './timeline.ts';
 
 export interface SummaryInput {
   record: CandidateRecord;
@@ -40,6 +41,8 @@ export function candidateSummary(input: SummaryInput): string {
   const info = statusInfo(record.status);
   const sinceText = currentStatusDate(record);
   const since = sinceText ? new Date(sinceText) : undefined;
+  const unreadDates = buildTimeline(record).unreadDates;
+  const unreadSince = unreadDates.find((date) => date.current)?.sent;
   // As the page says it: a field the answer lacks is "not in this response", never "none" (the service leaves fields out).
   const unread = unreadFieldsOf(record);
   const absent = (field: string) =>
@@ -50,9 +53,20 @@ export function candidateSummary(input: SummaryInput): string {
     `recordId: ${input.recordId ? recordIdText(input.recordId) : (record.recordId ?? absent('recordId'))}`,
     ...serviceIdsOf(record, unread).map(({ field, value }) => `${field}: ${value ?? absent(field)}`),
     `Status: ${info.label}${
-      since && !Number.isNaN(since.getTime()) ? ` since ${zoned(since)} (${formatRelative(since, now, input)})` : ''
+      since && !Number.isNaN(since.getTime())
+        ? ` since ${zoned(since)} (${formatRelative(since, now, input)})`
+        : unreadSince !== undefined
+          ? ` since ${unreadSince} (as sent: not an ISO 8601 time)`
+          : ''
     }`,
   ];
+  // A status date that could not be read is said as sent, never left out as if the service had sent none.
+  if (unreadDates.length > 0) {
+    lines.push(
+      'Status dates not readable:',
+      ...unreadDates.map((date) => `  ${date.field} (${date.status.label}): ${unreadDateWords(date)}`),
+    );
+  }
   if (record.isArchived) lines.push('Archived: identity data was archived on the service');
   else if (record.isArchived === undefined) lines.push(`Archived: ${absent('isArchived')}`);
   if (record.submitCount !== undefined) lines.push(`Submissions: ${record.submitCount}`);

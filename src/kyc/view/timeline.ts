@@ -1,4 +1,4 @@
-import { type CandidateRecord, isStatusDateField, statusOfDate } from '../contract/schema.ts';
+import { type CandidateRecord, isStatusDateField, statusOfDate, unreadFieldsOf } from '../contract/schema.ts';
 import { statusInfo, type StatusInfo } from '../contract/status.ts';
 
 export interface TimelineStep {
@@ -11,9 +11,22 @@ export interface TimelineStep {
   current: boolean;
 }
 
+/** A status date the response holds but that could not be read: shown as sent, in no order (its time is not known). */
+export interface UnreadStatusDate {
+  field: string;
+  status: StatusInfo;
+  /** The value as sent, when it has a date's shape (dateAsSent); else only its kind is said (`found`). */
+  sent?: string;
+  found: string;
+  /** The date of the current status, when no readable one is. */
+  current: boolean;
+}
+
 export interface Timeline {
   steps: TimelineStep[];
-  /** The current status when no step carries its date. */
+  /** The status dates that could not be read (`"2026-01-12 09:30:00"`, no zone; `1736500000000`): shown as sent, never guessed. */
+  unreadDates: UnreadStatusDate[];
+  /** The current status when no step carries its date, readable or not. */
   undatedCurrent?: StatusInfo;
   /** The readable `…Date` fields that date no status (`lastLoginDate`, `amlCheckDate`: status-dates.ts), oldest first, named as sent. */
   otherDates: { field: string; at: Date }[];
@@ -63,11 +76,40 @@ export function buildTimeline(record: CandidateRecord): Timeline {
     current: index === currentIndex,
   }));
 
+  const unreadDates = unreadStatusDates(record, currentIndex === -1);
   const willArchiveAt = record.willArchiveAtDate ? new Date(record.willArchiveAtDate) : undefined;
   return {
     steps,
+    unreadDates,
     otherDates,
-    undatedCurrent: currentIndex === -1 ? statusInfo(record.status) : undefined,
+    undatedCurrent: currentIndex === -1 && !unreadDates.some((date) => date.current) ? statusInfo(record.status) : undefined,
     willArchiveAt: willArchiveAt && !Number.isNaN(willArchiveAt.getTime()) ? willArchiveAt : undefined,
   };
+}
+
+/** The record's status dates that could not be read; the first of the current status's is current when `currentUndated`. */
+function unreadStatusDates(record: CandidateRecord, currentUndated: boolean): UnreadStatusDate[] {
+  let marked = !currentUndated;
+  return unreadFieldsOf(record).flatMap(({ field, found, sent }) => {
+    const status = statusOfDate(record.status, field);
+    if (status === undefined) return [];
+    const current = !marked && status === record.status;
+    if (current) marked = true;
+    return [{ field, status: statusInfo(status), found, current, ...(sent === undefined ? {} : { sent }) }];
+  });
+}
+
+/** "2026-01-12 09:30:00, as sent: not an ISO 8601 time", or what was found where no value can be shown. */
+export function unreadDateWords(date: Pick<UnreadStatusDate, 'sent' | 'found'>): string {
+  return date.sent === undefined ? `could not be read (${date.found} found, not a time)` : `${date.sent}, as sent: not an ISO 8601 time`;
+}
+
+/** When the record reached its current status, as the timeline has it: a readable time, or a date that could not be read shown as sent. */
+export type CurrentSince = { at: Date; unread?: undefined } | { at?: undefined; unread: UnreadStatusDate & { sent: string } };
+
+export function currentSince(timeline: Timeline): CurrentSince | undefined {
+  const step = timeline.steps.find((candidate) => candidate.current);
+  if (step) return { at: step.at };
+  const unread = timeline.unreadDates.find((date) => date.current);
+  return unread?.sent === undefined ? undefined : { unread: { ...unread, sent: unread.sent } };
 }
