@@ -73,3 +73,37 @@ describe('status dates that could not be read', () => {
     expect(screen.queryByText(/Ada Lovelace/)).not.toBeInTheDocument();
   });
 });
+
+describe('a current status that a later status date follows', () => {
+  it('still marks the current status, and flags its since as doubtful on the timeline and in the decision summary', async () => {
+    const list = await show({
+      status: 'approved',
+      refId: 'ref-later-date',
+      waitingDate: '2026-01-10T10:00:00.000Z',
+      approvedDate: '2026-01-11T10:00:00.000Z',
+      inreviewDate: '2026-01-13T10:00:00.000Z',
+    });
+    const steps = list.getAllByRole('listitem');
+    expect(steps.map((li) => li.getAttribute('data-status'))).toEqual(['waiting', 'approved', 'inreview']);
+    expect(steps[1]).toHaveAttribute('aria-current', 'step');
+    expect(within(steps[1]!).getByTestId('later-date')).toHaveTextContent(
+      "a later status date exists: the service's order of events is unclear",
+    );
+    expect(within(steps[2]!).queryByTestId('later-date')).not.toBeInTheDocument();
+    const strip = screen.getByRole('region', { name: 'Decision summary' });
+    expect(within(strip).getByTestId('summary-status')).toHaveTextContent(
+      "(a later status date exists: the service's order of events is unclear)",
+    );
+  });
+
+  it('says nothing of the kind when the current status is the latest', async () => {
+    await show({
+      status: 'approved',
+      refId: 'ref-in-order',
+      waitingDate: '2026-01-10T10:00:00.000Z',
+      approvedDate: '2026-01-11T10:00:00.000Z',
+    });
+    expect(screen.queryByTestId('later-date')).not.toBeInTheDocument();
+    expect(screen.getByRole('region', { name: 'Decision summary' })).not.toHaveTextContent('a later status date exists');
+  });
+});

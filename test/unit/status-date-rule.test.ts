@@ -140,3 +140,33 @@ describe('a status date that could not be read, in Copy summary and at status le
     ]);
   });
 });
+
+describe('a current status that a later status date follows', () => {
+  it('property: the current step is flagged exactly when a step of another status is dated after it, and Copy summary says so', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom('waiting', 'inreview', 'approved', 'rejected'),
+        fc.uniqueArray(fc.integer({ min: 0, max: 1000 }), { minLength: 4, maxLength: 4 }),
+        (status, days) => {
+          const fields = ['waitingDate', 'inreviewDate', 'approvedDate', 'rejectedDate'];
+          const data = Object.fromEntries(
+            fields.map((field, i) => [field, new Date(Date.UTC(2024, 0, 1) + days[i]! * 86_400_000).toISOString()]),
+          );
+          const record = { status, refId: 'r', ...data } as CandidateRecord;
+          const steps = buildTimeline(record).steps;
+          const current = steps.findIndex((step) => step.current);
+          expect(steps.filter((step) => step.laterExists).length).toBe(current < steps.length - 1 ? 1 : 0);
+          expect(steps[current]!.laterExists === true).toBe(current < steps.length - 1);
+          const text = candidateSummary({
+            record,
+            environment: 'Sandbox',
+            role: 'support',
+            now: new Date('2027-01-01T00:00:00Z'),
+            timeZone: 'UTC',
+          });
+          expect(text.includes('a later status date exists')).toBe(current < steps.length - 1);
+        },
+      ),
+    );
+  });
+});

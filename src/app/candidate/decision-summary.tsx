@@ -5,7 +5,7 @@ import { certificateOutcome } from '../../kyc/view/certificate-review.ts';
 import { splitSummaryFields, structuredSummaryFields } from '../../kyc/view/summary-fields.ts';
 import { notTextWords, type StructuredField } from '../../kyc/contract/other-forms.ts';
 import { revealBidiControls, truncateText } from '../../kyc/view/text.ts';
-import { buildTimeline, currentSince, type CurrentSince } from '../../kyc/view/timeline.ts';
+import { buildTimeline, currentSince, type CurrentSince, LATER_DATE_WORDS } from '../../kyc/view/timeline.ts';
 import { Card } from '../ui/card.tsx';
 import { LongText } from '../ui/long-text.tsx';
 import { OutcomeChip } from '../ui/outcome-chip.tsx';
@@ -17,7 +17,14 @@ const sinceOf = (record: CandidateRecord) => currentSince(buildTimeline(record))
 
 /** "since 21 Nov 2026, 09:55 (8 days ago)", or a date that could not be read as sent: "since 2026-01-12 09:30:00 (as sent: not an ISO 8601 time)". */
 function SinceWords({ since, now }: { since: CurrentSince; now: Date }) {
-  if (since.at) return <TimeStamp date={since.at} now={now} />;
+  if (since.at) {
+    return (
+      <>
+        <TimeStamp date={since.at} now={now} />
+        {since.laterExists && <span className="text-amber-900"> ({LATER_DATE_WORDS})</span>}
+      </>
+    );
+  }
   return (
     <>
       <span className="font-mono text-xs">{since.unread.sent}</span> <span className="text-amber-900">(as sent: not an ISO 8601 time)</span>

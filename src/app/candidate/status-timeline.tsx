@@ -1,7 +1,14 @@
 import type { CandidateRecord } from '../../kyc/contract/schema.ts';
 import { isKnownStatus, isStatusWord, type KnownStatus } from '../../kyc/contract/status.ts';
 import { formatDuration, formatRelative } from '../../kyc/view/time.ts';
-import { buildTimeline, type Timeline, type TimelineStep, unreadDateWords, type UnreadStatusDate } from '../../kyc/view/timeline.ts';
+import {
+  buildTimeline,
+  LATER_DATE_WORDS,
+  type Timeline,
+  type TimelineStep,
+  unreadDateWords,
+  type UnreadStatusDate,
+} from '../../kyc/view/timeline.ts';
 import { useZoneMode } from '../ui/zone-mode.ts';
 import { Section } from '../ui/section.tsx';
 import { toneDotClass } from '../ui/status-badge.tsx';
@@ -100,6 +107,11 @@ export function StatusTimeline({ record, now }: { record: CandidateRecord; now: 
               {step.current && CURRENT_CHIP}
             </div>
             <TimeStamp date={step.at} now={now} />
+            {step.laterExists && (
+              <p className="text-xs text-amber-900" data-testid="later-date">
+                Since this date is doubtful: {LATER_DATE_WORDS}.
+              </p>
+            )}
             {afterText(step, timeline.steps[index - 1]) && (
               <p className="text-xs text-slate-500">{afterText(step, timeline.steps[index - 1])}</p>
             )}

@@ -10,7 +10,7 @@ import type { CustomFieldValue } from './summary-fields.ts';
 import { notTextWords, type StructuredField } from '../contract/other-forms.ts';
 import { recordIdText, type ShownRecordId } from './shown-record-id.ts';
 import { formatDateTime, formatRelative, type ZoneMode } from './time.ts';
-import { buildTimeline, unreadDateWords } from './timeline.ts';
+import { buildTimeline, LATER_DATE_WORDS, unreadDateWords } from './timeline.ts';
 
 export interface SummaryInput {
   record: CandidateRecord;
@@ -41,7 +41,9 @@ export function candidateSummary(input: SummaryInput): string {
   const info = statusInfo(record.status);
   const sinceText = currentStatusDate(record);
   const since = sinceText ? new Date(sinceText) : undefined;
-  const unreadDates = buildTimeline(record).unreadDates;
+  const timeline = buildTimeline(record);
+  const unreadDates = timeline.unreadDates;
+  const doubtful = timeline.steps.some((step) => step.laterExists) ? ` (${LATER_DATE_WORDS})` : '';
   const unreadSince = unreadDates.find((date) => date.current)?.sent;
   // As the page says it: a field the answer lacks is "not in this response", never "none" (the service leaves fields out).
   const unread = unreadFieldsOf(record);
@@ -54,7 +56,7 @@ export function candidateSummary(input: SummaryInput): string {
     ...serviceIdsOf(record, unread).map(({ field, value }) => `${field}: ${value ?? absent(field)}`),
     `Status: ${info.label}${
       since && !Number.isNaN(since.getTime())
-        ? ` since ${zoned(since)} (${formatRelative(since, now, input)})`
+        ? ` since ${zoned(since)} (${formatRelative(since, now, input)})${doubtful}`
         : unreadSince !== undefined
           ? ` since ${unreadSince} (as sent: not an ISO 8601 time)`
           : ''

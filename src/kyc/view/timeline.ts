@@ -9,7 +9,12 @@ export interface TimelineStep {
   sincePrevious?: number;
   /** The latest step of the candidate's current status. */
   current: boolean;
+  /** The current step, and a step of another status is dated after it: its "since" is doubtful. */
+  laterExists?: boolean;
 }
+
+/** What the page says of a current status a later status date follows. */
+export const LATER_DATE_WORDS = "a later status date exists: the service's order of events is unclear";
 
 /** A status date the response holds but that could not be read: shown as sent, in no order (its time is not known). */
 export interface UnreadStatusDate {
@@ -74,6 +79,7 @@ export function buildTimeline(record: CandidateRecord): Timeline {
     ...step,
     sincePrevious: index === 0 ? undefined : step.at.getTime() - dated[index - 1]!.at.getTime(),
     current: index === currentIndex,
+    ...(index === currentIndex && currentIndex < dated.length - 1 ? { laterExists: true } : {}),
   }));
 
   const unreadDates = unreadStatusDates(record, currentIndex === -1);
@@ -105,11 +111,13 @@ export function unreadDateWords(date: Pick<UnreadStatusDate, 'sent' | 'found'>):
 }
 
 /** When the record reached its current status, as the timeline has it: a readable time, or a date that could not be read shown as sent. */
-export type CurrentSince = { at: Date; unread?: undefined } | { at?: undefined; unread: UnreadStatusDate & { sent: string } };
+export type CurrentSince =
+  | { at: Date; unread?: undefined; laterExists: boolean }
+  | { at?: undefined; unread: UnreadStatusDate & { sent: string }; laterExists?: undefined };
 
 export function currentSince(timeline: Timeline): CurrentSince | undefined {
   const step = timeline.steps.find((candidate) => candidate.current);
-  if (step) return { at: step.at };
+  if (step) return { at: step.at, laterExists: step.laterExists === true };
   const unread = timeline.unreadDates.find((date) => date.current);
   return unread?.sent === undefined ? undefined : { unread: { ...unread, sent: unread.sent } };
 }
