@@ -1,5 +1,5 @@
 import type { AuditSearchAnswer, AuditStatus, InstanceState } from '../../kyc/contract/audit-search.ts';
-import { chainText, lagText } from '../../kyc/view/audit-labels.ts';
+import { chainText, lagText, notReportingText } from '../../kyc/view/audit-labels.ts';
 import { formatDateTime, formatRelative } from '../../kyc/view/time.ts';
 import { Card } from '../ui/card.tsx';
 import { Notice } from '../ui/section.tsx';
@@ -19,7 +19,9 @@ export function ChainState({ status }: { status: AuditStatus }) {
       </h2>
       <p className="text-sm text-slate-600">
         {status.source.kind === 'database'
-          ? `Every instance's lines are in the audit table (kept ${status.retentionDays ?? '?'} days); the files are the record.`
+          ? status.instances.every((instance) => !instance.notReporting && !instance.behind)
+            ? `Every instance's lines are in the audit table (kept ${status.retentionDays ?? '?'} days); the files are the record.`
+            : `Some instances' lines may be missing from the audit table (kept ${status.retentionDays ?? '?'} days), as said below; the files are the record.`
           : status.source.fallback
             ? `The audit table cannot be read (${status.source.fallback}): this server's files are shown.`
             : status.fileBounds
@@ -80,6 +82,7 @@ function InstanceFiles({ instance }: { instance: InstanceState }) {
             ))}
           </li>
         ))}
+        {instance.notReporting && <li className="text-amber-900">{notReportingText(instance.reportedAt, now, zone)}</li>}
         {instance.files.length === 0 && <li className="text-slate-600">No audit file yet.</li>}
         {instance.behind && <li className="text-amber-900">{lagText(instance.behind, now, zone)}</li>}
       </ul>
@@ -93,13 +96,19 @@ export function SourceNote({ answer }: { answer: AuditSearchAnswer }) {
   const zone = useZoneMode();
   const { source, searched } = answer;
   const behind = source.behind ?? [];
-  if (!source.fallback && behind.length === 0 && (!searched || searched.complete)) return null;
+  const silent = source.notReporting ?? [];
+  if (!source.fallback && behind.length === 0 && silent.length === 0 && (!searched || searched.complete)) return null;
   return (
     <Notice tone="warning">
       {source.fallback && <>The audit table cannot be read ({source.fallback}): these are this server's files only. </>}
       {behind.map((lag) => (
         <span key={lag.instance} className="block">
           {lagText(lag, now, zone)}.
+        </span>
+      ))}
+      {silent.map((instance) => (
+        <span key={instance.instance} className="block">
+          {instance.instance}: {notReportingText(instance.since, now, zone)}
         </span>
       ))}
       {searched && !searched.complete && (

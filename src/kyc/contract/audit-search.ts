@@ -200,6 +200,14 @@ export const indexLagSchema = z.object({
 });
 export type IndexLag = z.infer<typeof indexLagSchema>;
 
+/**
+ * Another instance whose last report is older than twice the report interval (stopped, or unable to
+ * write the table): the lines it wrote after `since` (its last report) may be missing from the table,
+ * uncounted, so a search of the table may lack them.
+ */
+export const notReportingSchema = z.object({ instance: z.string(), since: z.string() });
+export type NotReporting = z.infer<typeof notReportingSchema>;
+
 /** Where the answer was read: the table (DATABASE_URL), or this instance's files. */
 export const auditSourceSchema = z.object({
   kind: z.enum(['database', 'files']),
@@ -207,6 +215,8 @@ export const auditSourceSchema = z.object({
   fallback: z.optional(z.string()),
   /** Lines not in the table yet: this instance's, and others' as they reported them. */
   behind: z.optional(z.array(indexLagSchema)),
+  /** Other instances not reporting: their lines after their last report may be missing from the table. */
+  notReporting: z.optional(z.array(notReportingSchema)),
 });
 
 export const auditSearchAnswerSchema = z.object({
@@ -255,6 +265,11 @@ export const instanceStateSchema = z.object({
   /** This server (the others are as they last reported to the table). */
   self: z.boolean(),
   reportedAt: z.string(),
+  /**
+   * Another instance whose report is older than twice the report interval: its files and lag are as they
+   * stood at `reportedAt`, and its lines after that may be missing from the table.
+   */
+  notReporting: z.optional(z.literal(true)),
   files: z.array(fileChainSchema),
   behind: z.optional(indexLagSchema),
 });

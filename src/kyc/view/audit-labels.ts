@@ -8,7 +8,7 @@ import {
   QUEUE_ONLY_WORDS,
 } from '../contract/audit-search.ts';
 import { statusInfo } from '../contract/status.ts';
-import { formatRelative, type ZoneMode } from './time.ts';
+import { formatDateTime, formatRelative, type ZoneMode } from './time.ts';
 
 /** The audit trail's words (the audit page, a candidate's Activity): what each line records someone doing. */
 export const ACTION_LABELS: Record<AuditAction, string> = {
@@ -133,4 +133,10 @@ export function lagText(lag: IndexLag, now: Date, zone: ZoneMode): string {
   const since = lag.since ? `, the oldest from ${formatRelative(new Date(lag.since), now, { zone })}` : '';
   const why = lag.problem ? ` (${lag.problem})` : '';
   return `${lag.lines.toLocaleString('en')} ${lag.lines === 1 ? 'line' : 'lines'} of ${lag.instance} not in the table yet${since}${why}`;
+}
+
+/** Another instance whose last report is stale: "Not reporting since 30 Nov 2026, 22:14:03 (2 minutes ago): its lines after … may be missing from the table." */
+export function notReportingText(since: string, now: Date, zone: ZoneMode): string {
+  const at = new Date(since);
+  return `Not reporting since ${formatDateTime(at, { zone, seconds: true })} (${formatRelative(at, now, { zone })}): its lines after its last report may be missing from the table.`;
 }

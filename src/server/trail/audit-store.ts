@@ -1,4 +1,4 @@
-import type { AuditRow, AuditSearchAnswer, AuditStatus, IndexLag, InstanceState } from '../../kyc/contract/audit-search.ts';
+import type { AuditRow, AuditSearchAnswer, AuditStatus, IndexLag, InstanceState, NotReporting } from '../../kyc/contract/audit-search.ts';
 import type { AuditLine, ClosableAuditLog } from '../audit/audit.ts';
 import type { Logger } from '../log/log.ts';
 import { retentionSayer } from './retention-log.ts';
@@ -66,6 +66,8 @@ export interface AuditStore {
 const CATCH_UP_MS = 1_000;
 /** How often an instance tells the table how its files stand, and deletes what is past the retention. */
 const REPORT_EVERY_MS = 30_000;
+/** An instance whose last report is older than this is not reporting (stopped, or the table cannot be written). */
+const STALE_AFTER_MS = 2 * REPORT_EVERY_MS;
 const RETAIN_EVERY_MS = 60 * 60_000;
 /** Rows read at a time for an export. */
 const EXPORT_PAGE = 1000;
@@ -116,7 +118,7 @@ function databaseStore(
   const reports = reportNowAndThen(options, db, ready, chains, indexer);
   afterPass = reports.afterPass;
   // What the other instances last reported changes every 30 s: read at most every 5 s, not per search.
-  const othersReports = remembered(() => reportsOf(db), 5_000);
+  const othersReports = remembered(() => reportsOf(db, STALE_AFTER_MS), 5_000);
   // This instance's chain as checked now, the others' as they last reported it.
   const breaks = async () => breaksOf([{ instance, files: await chains.check() }, ...(await othersReports().catch(() => []))]);
   const table = async (filter: SearchFilter, { marked, ...page }: SearchPage) =>
@@ -126,12 +128,13 @@ function databaseStore(
     database: describeDatabaseUrl(options.databaseUrl!),
     async search(filter, page) {
       await indexer.caughtUp(CATCH_UP_MS);
-      const behind = await lagsOf(othersReports, indexer, instance);
+      const { behind, notReporting } = await lagsOf(othersReports, indexer, instance);
+      const warnings = { ...(behind.length ? { behind } : {}), ...(notReporting.length ? { notReporting } : {}) };
       const problem = indexer.problem();
       if (!problem) {
         try {
           await ready();
-          return { ...(await table(filter, page)), source: { kind: 'database', ...(behind.length ? { behind } : {}) } };
+          return { ...(await table(filter, page)), source: { kind: 'database', ...warnings } };
         } catch (error) {
           return { ...(await files(filter, page)), source: { kind: 'files', fallback: databaseProblem(error), behind } };
         }
@@ -141,7 +144,7 @@ function databaseStore(
     async status() {
       const self = await selfState(instance, chains, indexer);
       const others = await ready()
-        .then(() => reportsOf(db))
+        .then(() => reportsOf(db, STALE_AFTER_MS))
         .catch(() => [] as InstanceState[]);
       const problem = indexer.problem();
       return {
@@ -255,13 +258,23 @@ function reportNowAndThen(options: AuditStoreOptions, db: Database, ready: () =>
   };
 }
 
-/** This instance's lag (zero lines: left out), and the other instances' as they last reported it. */
-async function lagsOf(reports: () => Promise<InstanceState[]>, indexer: AuditIndexer, instance: string): Promise<IndexLag[]> {
+/**
+ * This instance's lag (zero lines: left out), and the other instances' as they last reported it; those whose
+ * last report is stale, as not reporting (their lag since then is unknown).
+ */
+async function lagsOf(
+  reports: () => Promise<InstanceState[]>,
+  indexer: AuditIndexer,
+  instance: string,
+): Promise<{ behind: IndexLag[]; notReporting: NotReporting[] }> {
   const own = await indexer.lag();
-  const others = indexer.problem() ? [] : await reports().catch(() => [] as InstanceState[]);
-  return [own, ...others.filter((state) => state.instance !== instance).flatMap((state) => (state.behind ? [state.behind] : []))].filter(
-    (lag) => lag.lines > 0 || lag.problem,
+  const others = (indexer.problem() ? [] : await reports().catch(() => [] as InstanceState[])).filter(
+    (state) => state.instance !== instance,
   );
+  return {
+    behind: [own, ...others.flatMap((state) => (state.behind ? [state.behind] : []))].filter((lag) => lag.lines > 0 || lag.problem),
+    notReporting: others.flatMap((state) => (state.notReporting ? [{ instance: state.instance, since: state.reportedAt }] : [])),
+  };
 }
 
 async function selfState(instance: string, chains: ChainWatch, indexer?: AuditIndexer): Promise<InstanceState> {

@@ -108,14 +108,21 @@ export async function saveReport(db: Database, instance: string, report: Instanc
   );
 }
 
-export async function reportsOf(db: Database): Promise<InstanceState[]> {
-  const { rows } = await db.query<{ instance: string; reported_at: Date; report: InstanceReport }>(
-    'SELECT instance, reported_at, report FROM candidate_lookup_audit_instances WHERE reported_at IS NOT NULL ORDER BY instance',
+/**
+ * Every instance's last report; `notReporting` where it is older than `staleAfterMs`, by the database's
+ * clock on both sides (the instances' clocks may differ from it).
+ */
+export async function reportsOf(db: Database, staleAfterMs: number): Promise<InstanceState[]> {
+  const { rows } = await db.query<{ instance: string; reported_at: Date; report: InstanceReport; stale: boolean }>(
+    `SELECT instance, reported_at, report, reported_at < now() - make_interval(secs => $1) AS stale
+       FROM candidate_lookup_audit_instances WHERE reported_at IS NOT NULL ORDER BY instance`,
+    [staleAfterMs / 1000],
   );
   return rows.map((row) => ({
     instance: row.instance,
     self: false,
     reportedAt: row.reported_at.toISOString(),
+    ...(row.stale ? { notReporting: true as const } : {}),
     files: Array.isArray(row.report?.files) ? row.report.files : [],
     ...(row.report?.behind ? { behind: row.report.behind } : {}),
   }));
