@@ -41,6 +41,14 @@ describe("the audit page's state of the table", () => {
     expect(screen.getByText(/^app1: Not reporting since/)).toHaveTextContent(NOT_REPORTING);
   });
 
+  it('says a lag counted since a start while the database was away is "at least", the lines of before uncounted', () => {
+    const lag = { instance: 'app1', lines: 1, unknownBefore: minutesAgo(3), problem: 'connect ECONNREFUSED 127.0.0.1:5432' };
+    render(<SourceNote answer={{ rows: [], source: { kind: 'files', fallback: lag.problem, behind: [lag] } }} />);
+    expect(
+      screen.getByText(/^At least 1 line of app1 not in the table yet; how many from before app1 started, 3 minutes ago, is unknown/),
+    ).toHaveTextContent(/until the database answers \(connect ECONNREFUSED 127\.0\.0\.1:5432\)\.$/);
+  });
+
   it('property: the table is said to hold every line exactly when no instance is behind or not reporting, and each one not reporting is said so', () => {
     const instance = fc.record({ notReporting: fc.boolean(), behind: fc.boolean(), minutes: fc.integer({ min: 0, max: 600 }) });
     fc.assert(

@@ -193,8 +193,13 @@ export type Searched = z.infer<typeof searchedSchema>;
 export const indexLagSchema = z.object({
   instance: z.string(),
   lines: z.int(),
-  /** The oldest line not yet in the table. */
+  /** The oldest line not yet in the table (absent while `unknownBefore` says it is not known). */
   since: z.optional(z.string()),
+  /**
+   * The database has not answered since this server started (this time): where indexing stood is not known,
+   * so `lines` counts only the lines written since, and lines written before may be missing too. "At least".
+   */
+  unknownBefore: z.optional(z.string()),
   /** Why, when the table could not be written. */
   problem: z.optional(z.string()),
 });

@@ -132,7 +132,12 @@ export function chainText(file: FileChain, now: Date, zone: ZoneMode): string {
 export function lagText(lag: IndexLag, now: Date, zone: ZoneMode): string {
   const since = lag.since ? `, the oldest from ${formatRelative(new Date(lag.since), now, { zone })}` : '';
   const why = lag.problem ? ` (${lag.problem})` : '';
-  return `${lag.lines.toLocaleString('en')} ${lag.lines === 1 ? 'line' : 'lines'} of ${lag.instance} not in the table yet${since}${why}`;
+  const count = `${lag.lines.toLocaleString('en')} ${lag.lines === 1 ? 'line' : 'lines'}`;
+  // Counted since a start while the database was away: how many of before are missing is not known.
+  const before = lag.unknownBefore
+    ? `; how many from before ${lag.instance} started, ${formatRelative(new Date(lag.unknownBefore), now, { zone })}, is unknown until the database answers`
+    : '';
+  return `${lag.unknownBefore ? 'At least ' : ''}${count} of ${lag.instance} not in the table yet${since}${before}${why}`;
 }
 
 /** Another instance whose last report is stale: "Not reporting since 30 Nov 2026, 22:14:03 (2 minutes ago): its lines after … may be missing from the table." */

@@ -65,6 +65,7 @@ class Indexer implements AuditIndexer {
   private offsets: Map<number, number> | undefined;
   // Until the saved progress could be read: the files as they were at start (what was written since is surely not indexed).
   private readonly atStart: Promise<Map<number, number>>;
+  private readonly startedAt: string;
   private running: Promise<void> | undefined;
   private again = false;
   private failure: string | undefined;
@@ -80,6 +81,7 @@ class Indexer implements AuditIndexer {
   ) {
     this.now = options.now ?? Date.now;
     this.maxBackoffMs = options.maxBackoffMs ?? 30_000;
+    this.startedAt = new Date(this.now()).toISOString();
     this.atStart = auditFilesOf(options.file).then((files) => new Map(files.map((file) => [file.inode, file.size])));
     this.atStart.catch(() => {});
     // Now and then even without news: a line written by another process, a rotation.
@@ -129,7 +131,11 @@ class Indexer implements AuditIndexer {
   }
 
   async lag(): Promise<IndexLag> {
-    return lagOf(this.options.file, this.options.instance, this.offsets ?? (await this.atStart), this.failure);
+    const { file, instance } = this.options;
+    if (this.offsets) return lagOf(file, instance, this.offsets, this.failure);
+    // Where indexing stood is not known: what was written since the start, at least, and not the oldest's time.
+    const { since: _counted, ...lag } = await lagOf(file, instance, await this.atStart, this.failure);
+    return { ...lag, unknownBefore: this.startedAt };
   }
 
   problem(): string | undefined {
@@ -254,7 +260,7 @@ async function scanFor(handle: FileHandle, size: number, hash: string): Promise<
 
 /**
  * The lines of this instance's files not in the table yet: counted from where indexing stands (or,
- * before the table could be asked where it stands, from the files' ends at start).
+ * before the table could be asked where it stands, from the files' ends at start: at least that many).
  */
 async function lagOf(file: string, instance: string, offsets: Map<number, number>, problem: string | undefined): Promise<IndexLag> {
   const files = (await auditFilesOf(file)).reverse();
