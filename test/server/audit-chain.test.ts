@@ -1,10 +1,14 @@
-import { appendFileSync, copyFileSync, mkdtempSync, readFileSync, renameSync, truncateSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, existsSync, mkdtempSync, readFileSync, renameSync, truncateSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { lineHash } from '../../src/server/audit/audit-chain.ts';
 import type { AuditEntry } from '../../src/server/audit/audit.ts';
 import { runAuditVerify } from '../../src/server/audit/audit-verify.ts';
+import { auditFilesOf } from '../../src/server/trail/audit-files.ts';
+import { createAuditStore } from '../../src/server/trail/audit-store.ts';
+import { createChainWatch } from '../../src/server/trail/chain-watch.ts';
 import { auditLogsClosedAfterEach } from './audit-logs.ts';
 import { withClockAhead } from './clock.ts';
 
@@ -219,3 +223,49 @@ describe('attack: an audit file with its first lines cut', () => {
     expect(verify('--continues-earlier-file')).toMatchObject({ code: 2, err: expect.stringContaining('usage:') });
   });
 });
+
+describe("the audit page's chain state across a rotation", () => {
+  it('names a file rotated since its last check by its name now, not by the current name it was checked under', async () => {
+    const file = tempFile();
+    const log = await writeIds(file, ['a', 'b']);
+    const store = createAuditStore({ file, instance: 'app1', retentionDays: 365 });
+    const before = await store.status();
+    expect(before.instances[0]!.files.map((chain) => chain.file)).toEqual(['audit.jsonl']);
+    // `mv audit.jsonl audit.jsonl.1` while running, then one lookup: the writer opens a new audit.jsonl.
+    renameSync(file, `${file}.1`);
+    await withClockAhead(1100, () => log.record(entry('c'))); // the writer checks for rotation each second
+    const after = await store.status();
+    expect(after.instances[0]!.files.map((chain) => [chain.file, chain.lines, chain.intact])).toEqual([
+      ['audit.jsonl', 1, true],
+      ['audit.jsonl.1', 2, true],
+    ]);
+    await store.close();
+  });
+});
+
+describe("the chain watch's file names", () => {
+  it('property: after any writes and logrotate-style rotations, each checked file is listed under its name in the directory now', async () => {
+    const step = fc.constantFrom('write', 'rotate', 'check');
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 12 }), async (steps) => {
+        const file = tempFile();
+        const watch = createChainWatch(file);
+        let written = 0;
+        for (const what of [...steps, 'check' as const]) {
+          if (what === 'write') appendFileSync(file, `${JSON.stringify({ ...entry(String(written++)), prev: null })}\n`);
+          if (what === 'rotate') rotate(file);
+          if (what !== 'check') continue;
+          const names = (await auditFilesOf(file)).map((found) => found.name);
+          expect((await watch.check()).map((chain) => chain.file)).toEqual(names);
+        }
+      }),
+      { numRuns: 40 },
+    );
+  });
+});
+
+/** What logrotate does: audit.jsonl.2 to .3, .1 to .2, the current file to .1 (the next write makes a new one). */
+function rotate(file: string) {
+  for (let n = 8; n >= 1; n--) if (existsSync(`${file}.${n}`)) renameSync(`${file}.${n}`, `${file}.${n + 1}`);
+  if (existsSync(file)) renameSync(file, `${file}.1`);
+}

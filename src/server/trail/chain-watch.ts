@@ -76,7 +76,7 @@ export function createChainWatch(current: string, options: ChainWatchOptions = {
           `the file is ${before.size - file.size} bytes shorter than when it was checked at ${before.chain.checkedAt}: lines were cut from its end`,
         );
       }
-      const result = await checkFile(file, head, before, index === 0 && files.length > 1, { now, fullCheckMs, onHashed });
+      const result = namedNow(await checkFile(file, head, before, index === 0 && files.length > 1, { now, fullCheckMs, onHashed }), file);
       checked.set(file.inode, result);
       head = result.headOut;
       const shortened = cut.get(file.inode);
@@ -161,6 +161,14 @@ async function checkFile(
     ...(beforeLast ? { beforeLast } : {}),
     ...(noticedBy ? { noticedBy } : {}),
   };
+}
+
+/**
+ * A check under the file's name now: one kept by its inode may have been made under the current file's name,
+ * before a rotation renamed it (`audit.jsonl` to `audit.jsonl.1`): the page listed two `audit.jsonl`.
+ */
+function namedNow(result: Checked, file: AuditFile): Checked {
+  return result.chain.file === file.name ? result : { ...result, chain: { ...result.chain, file: file.name } };
 }
 
 /** Where the lines a break leaves unvouched begin, in `result`'s file or (its first line noticed) at the last line of `previous`. */
