@@ -5,6 +5,7 @@ const USAGE = [
   `usage: npm run audit:verify -- [${CONTINUES_FLAG}] <file>… (rotated files first, oldest first; the current file last)`,
   `  ${CONTINUES_FLAG}  the first file continues a rotated file that is gone: accept a first line that does not`,
   '      start a chain. Without it, such a line is a broken chain: lines cut from the start of a file look the same.',
+  'It reads the files only: lines cut from the end of the last file leave it intact (the audit table records such a cut).',
 ];
 
 /**

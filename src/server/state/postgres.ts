@@ -115,6 +115,25 @@ export const MIGRATIONS: readonly string[] = [
   // lines of before, whose views named nobody, and stay null. The index holds only the rows that name someone.
   `ALTER TABLE candidate_lookup_audit ADD COLUMN queue_tab text, ADD COLUMN shown_ids text[];
    CREATE INDEX candidate_lookup_audit_shown ON candidate_lookup_audit USING gin (shown_ids) WHERE shown_ids IS NOT NULL;`,
+  // Lines cut from the end of an audit file that the table had taken (trail/audit-cuts.ts): a lasting break,
+  // append-only as the lines are; the rows after_seq < seq <= through_seq are the ones the file no longer has.
+  `CREATE TABLE candidate_lookup_audit_cuts (
+     seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+     instance text NOT NULL,
+     file text NOT NULL,
+     inode bigint NOT NULL,
+     time timestamptz NOT NULL DEFAULT now(),
+     after_line bigint NOT NULL,
+     cut_bytes bigint NOT NULL,
+     after_seq bigint,
+     through_seq bigint NOT NULL,
+     last_hash text,
+     last_time timestamptz
+   );
+   CREATE TRIGGER candidate_lookup_audit_cuts_append_only BEFORE UPDATE OR DELETE ON candidate_lookup_audit_cuts
+     FOR EACH ROW EXECUTE FUNCTION candidate_lookup_audit_append_only();
+   CREATE TRIGGER candidate_lookup_audit_cuts_no_truncate BEFORE TRUNCATE ON candidate_lookup_audit_cuts
+     FOR EACH STATEMENT EXECUTE FUNCTION candidate_lookup_audit_append_only();`,
 ];
 
 /** Any number, the same in every instance: the lock under which the schema is migrated. */

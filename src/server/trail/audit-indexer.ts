@@ -1,6 +1,7 @@
 import type { FileHandle } from 'node:fs/promises';
 import type { IndexLag } from '../../kyc/contract/audit-search.ts';
 import { lineHash } from '../audit/audit-chain.ts';
+import { recordCut } from './audit-cuts.ts';
 import { databaseProblem, type Database } from '../state/postgres.ts';
 import { type AuditFile, auditFilesOf, type FileLine, lineEndsAt, openToRead, readLinesForward } from './audit-files.ts';
 import { readLine, rowOfLine } from './audit-row.ts';
@@ -210,8 +211,10 @@ function isKept(line: IndexedLine, retentionDays: number, now: number): boolean 
  * Where indexing stands in the files, from the progress saved with the last batch: the file it names
  * (by inode) up to its offset, if the line there is still the one indexed; the files before it whole,
  * the ones after it not at all. When the saved line is not where it was (the file was copied and
- * truncated, or restored), it is looked for in every file; not found, everything is read again, which
- * the table's unique hashes make harmless.
+ * truncated, or restored), it is looked for in every file; not found, the lines after the last one of the
+ * table a file still holds were cut from it: a lasting break is recorded (audit-cuts.ts) and indexing goes
+ * on from that line. No file holding a line of the table, nor the file saved, everything is read again,
+ * which the table's unique hashes make harmless.
  */
 async function locate(db: Database, instance: string, files: AuditFile[]): Promise<Map<number, number>> {
   const offsets = new Map<number, number>();
@@ -220,7 +223,8 @@ async function locate(db: Database, instance: string, files: AuditFile[]): Promi
   let at = files.findIndex((file) => file.inode === saved.inode && saved.offset <= file.size);
   let offset = saved.offset;
   if (at === -1 || !(await lineEndsAt(files[at]!.path, saved.offset, saved.hash))) {
-    const found = await findLine(files, saved.hash);
+    // Neither where it was nor anywhere: lines were cut from the end of a file (audit-cuts.ts), unless it is all gone.
+    const found = (await findLine(files, saved.hash)) ?? (await recordCut(db, instance, files, saved));
     if (!found) return offsets;
     [at, offset] = found;
   }

@@ -4,6 +4,7 @@ import type { Logger } from '../log/log.ts';
 import { retentionSayer } from './retention-log.ts';
 import { createDatabase, databaseProblem, type Database, describeDatabaseUrl, migrate } from '../state/postgres.ts';
 import { FILE_BOUNDS, type FileBounds, searchFiles } from './audit-file-search.ts';
+import { cutsOf, withCuts } from './audit-cuts.ts';
 import { createAuditIndexer, type AuditIndexer } from './audit-indexer.ts';
 import type { SearchFilter } from './audit-match.ts';
 import { applyRetention, reportsOf, saveReport, searchTable } from './audit-table.ts';
@@ -147,9 +148,11 @@ function databaseStore(
         .then(() => reportsOf(db, STALE_AFTER_MS))
         .catch(() => [] as InstanceState[]);
       const problem = indexer.problem();
+      // Cuts recorded in the table (audit-cuts.ts) stand as breaks, whatever the files say now.
+      const cuts = await cutsOf(db).catch(() => []);
       return {
         source: problem ? { kind: 'files', fallback: problem } : { kind: 'database' },
-        instances: [self, ...others.filter((state) => state.instance !== instance)],
+        instances: withCuts([self, ...others.filter((state) => state.instance !== instance)], cuts),
         retentionDays: options.retentionDays,
       };
     },

@@ -1,5 +1,6 @@
 import type { AuditRow, FileChain } from '../../kyc/contract/audit-search.ts';
 import type { Database } from '../state/postgres.ts';
+import { cutsOf, isCut } from './audit-cuts.ts';
 import type { SearchFilter } from './audit-match.ts';
 import { searchTableInOrder } from './audit-table.ts';
 
@@ -9,6 +10,7 @@ import { searchTableInOrder } from './audit-table.ts';
  * told by the line's place, never by its time: an edited line may say any time. In the files the place
  * is the line's file and offset (chain-watch.ts's `unvouchedFrom`); in the table it is the order the
  * table took the lines (`seq`), which is each file's order, as the indexer reads a file from its start.
+ * In the table, too, the rows that lines cut from the end of a file had left there (audit-cuts.ts).
  */
 
 /**
@@ -52,9 +54,12 @@ export async function searchTableMarked(
   for (const instance of new Set(rows.map((row) => row.instance))) {
     if (breaks.has(instance)) after.set(instance, await seqAfter(db, instance, breaks.get(instance), retentionDays));
   }
+  // Rows a cut took from their file (audit-cuts.ts): the table holds them, the file no longer vouches for them.
+  const cuts = rows.length > 0 ? await cutsOf(db, [...new Set(rows.map((row) => row.instance))]) : [];
   const marked = rows.map((row, index) => {
     const from = after.get(row.instance);
-    return from !== undefined && BigInt(seqs[index]!) > from ? { ...row, unvouched: true as const } : row;
+    const seq = BigInt(seqs[index]!);
+    return (from !== undefined && seq > from) || isCut(cuts, row.instance, seq) ? { ...row, unvouched: true as const } : row;
   });
   return { rows: marked, ...(next ? { next } : {}) };
 }
