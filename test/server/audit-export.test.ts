@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -6,12 +6,12 @@ import { AUDIT_PATHS, type AuditQuery } from '../../src/kyc/contract/audit-searc
 import { type AuditLine, createAuditLog } from '../../src/server/audit/audit.ts';
 import { createAccessControl } from '../../src/server/auth/access.ts';
 import { type AuditStore, createAuditStore } from '../../src/server/trail/audit-store.ts';
-import { as, csvRecords, LEAD, parseCsv, postJson, search, shownOfCell } from './audit-trail-helpers.ts';
+import { as, csvRecords, LEAD, lookUp, parseCsv, postJson, search, shownOfCell } from './audit-trail-helpers.ts';
 import { rawRequest, startTestApp, type TestApp } from './http.ts';
 import type { Instance } from './instance.ts';
 import { memoryAuditLog } from './memory-audit.ts';
 import { hasPostgres, NO_POSTGRES_MESSAGE, queryOf } from './postgres-fixture.ts';
-import { anaScreensUser7781, blockedTab, DAVE, sandboxAndPostgres, screened } from './queue-view-fixture.ts';
+import { ANA, anaScreensUser7781, blockedTab, DAVE, sandboxAndPostgres, screened } from './queue-view-fixture.ts';
 
 /**
  * The audit page's Download CSV beside its table (a UX review's findings), from the files and from the
@@ -93,22 +93,56 @@ describe('the audit CSV beside the table, from the files', () => {
  * new column only ever comes last.
  */
 describe('the CSV columns keep their places for scripts that read by position', () => {
-  it('the header line is the older columns in their order, then queueTab and shown; a row holds each cell at its place', async () => {
+  it('the header line is the older columns in their order, then queueTab, shown and unvouched; a row holds each cell at its place', async () => {
     const app = await instance();
     await daveSeesTheBlockedTab(app);
     const [anaLookup] = (await search(app, { refId: 'user-7781', user: 'ana', action: 'lookup' })).rows;
     const [daveView] = (await search(app, { refId: 'user-7781', user: 'dave' })).rows;
     const res = await postJson(app, AUDIT_PATHS.export, { refId: 'user-7781', user: 'ana', action: 'lookup' });
     expect(res.body.split('\r\n')[0]).toBe(
-      '\ufefftime,instance,user,role,action,environment,kind,id,level,status,code,client,requestId,detail,hash,queueTab,shown',
+      '\ufefftime,instance,user,role,action,environment,kind,id,level,status,code,client,requestId,detail,hash,queueTab,shown,unvouched',
     );
     const [, lookupCells] = parseCsv(res.body);
     expect(lookupCells!.slice(2, 10)).toEqual(['ana', 'compliance', 'lookup', 'default', 'refId', 'user-7781', 'full', '200']);
-    expect(lookupCells!.slice(14)).toEqual([anaLookup!.hash, '', '']);
+    expect(lookupCells!.slice(14)).toEqual([anaLookup!.hash, '', '', '']);
     const [, viewCells] = parseCsv((await postJson(app, AUDIT_PATHS.export, { refId: 'user-7781', user: 'dave' })).body);
     expect(viewCells!.slice(2, 10)).toEqual(['dave', 'compliance', 'list', 'default', '', '', '', '200']);
-    expect(viewCells!.slice(14)).toEqual([daveView!.hash, 'blocked', `user-7781/${screened.recordId}`]);
+    expect(viewCells!.slice(14)).toEqual([daveView!.hash, 'blocked', `user-7781/${screened.recordId}`, '']);
   }, 60_000);
+});
+
+/**
+ * The CSV is said to tie each row to the chain (the compliance lead's review): a row the search marks
+ * `unvouched` (after an edited line) was exported plainly, its hash in no file. The export marks it too.
+ */
+async function expectEditedRowsMarkedInTheCsv(app: Instance): Promise<void> {
+  for (let i = 0; i < 4; i++) expect((await lookUp(app, 'user-7781', ANA)).status).toBe(200);
+  // Every line in the table (with one) before the third is edited in the file.
+  await expect.poll(async () => (await search(app, { user: 'ana' })).rows.length, { timeout: 10_000 }).toBe(4);
+  const text = readFileSync(app.auditLog, 'utf8').split('\n');
+  const third = text.map((line, index) => (line.includes('"user":"ana"') ? index : -1)).filter((index) => index >= 0)[2]!;
+  text[third] = text[third]!.replace('"user":"ana"', '"user":"anna"');
+  writeFileSync(app.auditLog, text.join('\n'));
+  const marks = (await search(app, { refId: 'user-7781', action: 'lookup' })).rows.map((row) => [row.hash, row.unvouched ? 'true' : '']);
+  expect(marks.filter(([, mark]) => mark === 'true').length).toBeGreaterThan(0);
+  const csv = (await exported(app, { refId: 'user-7781', action: 'lookup' })).map((row) => [row.hash, row.unvouched]);
+  expect(csv).toEqual(marks);
+}
+
+describe('the CSV keeps the unvouched mark', () => {
+  it('attack: an edited line in the middle of a file is exported as vouched for, from the files', async () => {
+    await expectEditedRowsMarkedInTheCsv(await instance());
+  }, 60_000);
+
+  it.skipIf(!hasPostgres)(
+    'attack: an edited line in the middle of a file is exported as vouched for, from the table',
+    async () => {
+      const app = await instance({ DATABASE_URL: await database(), AUDIT_INSTANCE: 'app1' });
+      await expectEditedRowsMarkedInTheCsv(app);
+      expect((await search(app, { user: 'ana' })).source.kind).toBe('database');
+    },
+    60_000,
+  );
 });
 
 describe.skipIf(!hasPostgres)(`the same from the audit table${hasPostgres ? '' : ` (${NO_POSTGRES_MESSAGE})`}`, () => {

@@ -274,6 +274,8 @@ async function holdsToTheFile(app: TestApp): Promise<void> {
       expect(header).toEqual([...AUDIT_CSV_COLUMNS]);
       const column = (name: (typeof AUDIT_CSV_COLUMNS)[number]) => AUDIT_CSV_COLUMNS.indexOf(name);
       expect(csv.map((cells) => cells[column('hash')])).toEqual(want);
+      // The chain's mark, row for row as the search gives it.
+      expect(csv.map((cells) => cells[column('unvouched')])).toEqual(rows.map((row) => (row.unvouched ? 'true' : '')));
       const users = new Map(lines.map((line) => [line.hash, line.user]));
       for (const cells of csv) {
         const user = users.get(cells[column('hash')]!);

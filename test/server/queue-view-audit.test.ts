@@ -248,7 +248,9 @@ describe.skipIf(!hasPostgres)(`the same in the audit table${hasPostgres ? '' : `
     const app = await instance({ DATABASE_URL: url, AUDIT_INSTANCE: 'app1' });
     await daveAndSamViewTheBlockedTab(app);
     await expectDaveInActivity(app);
-    expect(await queryOf(url, 'SELECT max(version)::int AS version FROM candidate_lookup_schema')).toEqual([{ version: MIGRATIONS.length }]);
+    expect(await queryOf(url, 'SELECT max(version)::int AS version FROM candidate_lookup_schema')).toEqual([
+      { version: MIGRATIONS.length },
+    ]);
     const old = (await search(app, { user: 'carl' })).rows;
     expect(old).toEqual([expect.objectContaining({ hash: 'old', action: 'list', detail: 'filter blocked, skip 0, 1 records' })]);
     expect(old[0]).not.toHaveProperty('queueTab');

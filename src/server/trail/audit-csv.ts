@@ -3,7 +3,7 @@ import { CSV_BOM, csvLine } from '../../kyc/contract/csv.ts';
 
 /**
  * The audit page's CSV export: one row per line, the columns the page shows and the line's hash (to find
- * it in the file, and check it against the chain). Cells are made safe against formula injection by the
+ * it in the file, and check it against the chain), and whether the chain still vouches for it (`unvouched`). Cells are made safe against formula injection by the
  * batch export's rule (contract/csv.ts): a user name or id that starts with = + - @ gets an apostrophe.
  *
  * The order is stable: a column is only ever added at the end. Leads' scripts read the file by position
@@ -28,6 +28,8 @@ export const AUDIT_CSV_COLUMNS = [
   // A queue view that named its candidates has no `kind` or `id` of its own: its tab, and whom it showed.
   'queueTab',
   'shown',
+  // `true` for a row after a break in its instance's hash chain, or one a cut took from its file, as the search marks it.
+  'unvouched',
 ] as const;
 
 export function csvHeader(): string {
@@ -40,7 +42,7 @@ export function csvRow(row: AuditRow): string {
   const cell = (value: Cell) => (value === null || value === undefined ? '' : String(value));
   // In AUDIT_CSV_COLUMNS' order: a queue view's tab and whom it showed come last, after the hash.
   const cells: Cell[] = [row.time, row.instance, row.user, row.role, row.action, row.env, row.kind, row.id, row.level, row.status];
-  cells.push(row.code, row.client, row.requestId, row.detail, row.hash, row.queueTab, shownCell(row.shown));
+  cells.push(row.code, row.client, row.requestId, row.detail, row.hash, row.queueTab, shownCell(row.shown), row.unvouched ? 'true' : '');
   return csvLine(cells.map(cell));
 }
 

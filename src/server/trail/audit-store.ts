@@ -89,7 +89,7 @@ export function createAuditStore(options: AuditStoreOptions): AuditStore {
         instances: [await selfState(options.instance, chains)],
         fileBounds: { maxLines: bounds.maxLines, maxMs: bounds.maxMs },
       }),
-      exportRows: (filter, max) => pagesOf((page) => files(filter, page), max),
+      exportRows: (filter, max) => pagesOf((page) => files(filter, { ...page, marked: true }), max),
       similarUsers: (typed, started) => similarUsersInFiles(options.file, typed, bounds, started),
       notify: () => {},
       close: async () => {},
@@ -164,7 +164,8 @@ function databaseStore(
           () => true,
           () => false,
         ));
-      yield* pagesOf((page) => (fromTable ? searchTable(db, filter, page) : files(filter, page)), max);
+      // Marked as the search marks them: the CSV's `unvouched` column.
+      yield* pagesOf((page) => (fromTable ? table(filter, { ...page, marked: true }) : files(filter, { ...page, marked: true })), max);
     },
     async similarUsers(typed, started) {
       if (!indexer.problem()) {
