@@ -263,12 +263,12 @@ describe('lookup states', () => {
     });
     const { router } = renderWithProviders('/candidates/refId/support-ticket-4410%2C');
     expect(await screen.findByRole('heading', { name: 'No candidate with refId "support-ticket-4410,"' })).toBeInTheDocument();
-    expect(screen.getByText(/has "," after it, likely from the sentence it was copied from/)).toBeInTheDocument();
+    expect(screen.getByText(/has the comma after it, likely from the sentence it was copied from/)).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: /Try as/ })).not.toBeInTheDocument();
     await user.click(screen.getByRole('link', { name: 'Look up refId support-ticket-4410' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/candidates/refId/support-ticket-4410'));
     await screen.findByText(/Removed from the id/);
-    expect(screen.getByText('Removed from the id: "," after it.')).toBeInTheDocument();
+    expect(screen.getByText('Removed from the id: the comma after it.')).toBeInTheDocument();
   });
 
   it('not found: a recordId in capitals offers the id in lower case, as the service writes it (UX review, 29 November)', async () => {

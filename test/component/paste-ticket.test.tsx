@@ -99,7 +99,7 @@ describe('pasting into the search box (a UX review in Chromium)', { timeout: 20_
     await pasteOnHome('RefID #user-7781');
     await waitFor(() => expect(searchBox()).toHaveValue('user-7781'));
     expect(screen.queryByText(/^You pasted a list/)).not.toBeInTheDocument();
-    expect(pageStatus()).toHaveTextContent('Removed from the pasted id: the label "RefID" and the "#" before it.');
+    expect(pageStatus()).toHaveTextContent('Removed from the pasted id: the label "RefID" and the hash before it.');
   });
 
   it('a list\'s ids are read as the box reads one: the offer counts them and hands them to the batch without their "#"', async () => {

@@ -288,10 +288,10 @@ describe('the search box', { timeout: 20_000 }, () => {
     const { requests } = stubApi({ candidates: found(['refId', xiuying], ['recordId', kwame]) });
     const { user, router } = await pasteOnHome('cust_000482.');
     expect(searchBox()).toHaveValue('cust_000482');
-    expect(pageStatus()).toHaveTextContent('Removed from the pasted id: the "." after it.');
+    expect(pageStatus()).toHaveTextContent('Removed from the pasted id: the full stop after it.');
     await user.keyboard('{Enter}');
     await screen.findByRole('heading', { level: 1, name: /王/ });
-    expect(screen.getByText('Removed from the id: the "." after it.')).toBeInTheDocument();
+    expect(screen.getByText('Removed from the id: the full stop after it.')).toBeInTheDocument();
 
     // Typed, with the kind read from the id as the lookup reads it: a recordId.
     await user.clear(searchBox());
@@ -300,7 +300,7 @@ describe('the search box', { timeout: 20_000 }, () => {
     await user.keyboard('{Enter}');
     await screen.findByRole('heading', { level: 1, name: 'Kwame Mensah' });
     expect(router.state.location.pathname).toBe(`/candidates/recordId/${kwame.recordId}`);
-    expect(screen.getByText(`Dropped the "(" before it and the ")." after it before looking the id up.`)).toBeInTheDocument();
+    expect(screen.getByText(`Dropped the brackets around it and the full stop after it before looking the id up.`)).toBeInTheDocument();
     expect(searchBox()).toHaveValue(kwame.recordId);
     expect(requests.filter((url) => url.startsWith('/api/candidates/'))).toEqual([
       apiPath('refId', 'cust_000482'),

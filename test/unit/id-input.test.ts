@@ -528,10 +528,10 @@ describe("a sentence's marks around an id: one rule for the paste and the not-fo
       id: 'support-ticket-4410',
     });
     expect(interpretPaste('The id is \u2018cust_000482\u2019 thanks')).toMatchObject({ type: 'id', id: 'cust_000482' });
-    expect(withoutMarks('\u201ccust_000482\u201d')).toEqual({ id: 'cust_000482', marks: '"\u201c" before it and "\u201d" after it' });
+    expect(withoutMarks('\u201ccust_000482\u201d')).toEqual({ id: 'cust_000482', marks: 'the quotes around it' });
     expect(withoutMarks('{cust_1}')?.id).toBe('cust_1');
     expect(withoutMarks('acme(1)')).toBeUndefined();
-    expect(withoutMarks('(acme(1)),')).toEqual({ id: 'acme(1)', marks: '"(" before it and "),"' + ' after it' });
+    expect(withoutMarks('(acme(1)),')).toEqual({ id: 'acme(1)', marks: 'the brackets around it and the comma after it' });
   });
 });
 

@@ -62,11 +62,11 @@ describe('one id read: the search box and a batch line alike', () => {
   });
 
   it.each([
-    ['cust_000482.', 'cust_000482', 'the "." after it'],
-    ['(cust_000482),', 'cust_000482', 'the "(" before it and the ")," after it'],
+    ['cust_000482.', 'cust_000482', 'the full stop after it'],
+    ['(cust_000482),', 'cust_000482', 'the brackets around it and the comma after it'],
     ['"cust_000482"', 'cust_000482', 'the quotes around it'],
     ['refId: cust_000482.', 'cust_000482', 'the label "refId:"'],
-    ['#user-7781', 'user-7781', 'the "#" before it'],
+    ['#user-7781', 'user-7781', 'the hash before it'],
     ['acme(1)', 'acme(1)', undefined],
     ["Sean O'Brien Jr.", "Sean O'Brien Jr.", undefined],
     ['.', '.', undefined],

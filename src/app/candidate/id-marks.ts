@@ -1,5 +1,5 @@
 import { cleanId, describeRemoved } from '../../kyc/view/id-input.ts';
-import { splitMarks } from '../../kyc/view/sentence-marks.ts';
+import { marksInWords, splitMarks } from '../../kyc/view/sentence-marks.ts';
 
 /** What an id looked up holds that is not its own, for the not-found screen to offer the id meant (candidate-error.tsx). */
 
@@ -19,7 +19,7 @@ export function invisibleIn(id: string): string | undefined {
 export function withoutMarks(id: string): { id: string; marks: string } | undefined {
   const { lead, bare, tail } = splitMarks(id);
   if (bare === '' || bare === id) return undefined;
-  return { id: bare, marks: [lead && `"${lead}" before it`, tail && `"${tail}" after it`].filter(Boolean).join(' and ') };
+  return { id: bare, marks: marksInWords(lead, tail) };
 }
 
 /**

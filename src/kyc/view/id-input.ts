@@ -108,7 +108,7 @@ export function describeRemoved(removed: Removed[]): string | undefined {
 }
 
 /** "a", "a and b", "a, b and c". */
-function listed(parts: string[]): string {
+export function listed(parts: string[]): string {
   return parts.length === 1 ? parts[0]! : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
 }
 

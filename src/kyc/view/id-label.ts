@@ -1,5 +1,6 @@
 import { LABELLED } from './id-input.ts';
 import { type IdEntry, type IdList, readEntry } from './id-list.ts';
+import { marksInWords } from './sentence-marks.ts';
 import { ID_WORD } from './personal-data.ts';
 
 /**
@@ -64,7 +65,7 @@ export function readOneId(text: string): { id: string; removed: string | undefin
     entry.unquoted && 'the quotes around it',
     entry.marks,
     label && `the label "${label}"`,
-    hash && 'the "#" before it',
+    hash && marksInWords('#', ''),
   ].filter(Boolean);
   return { id, removed: removed.length > 0 ? removed.join(' and ') : undefined };
 }

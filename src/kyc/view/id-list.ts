@@ -1,6 +1,6 @@
 import { parseDashboardLink } from './dashboard-link.ts';
 import { cleanId, isAroundTheId, type Removed, unquote } from './id-input.ts';
-import { splitMarks } from './sentence-marks.ts';
+import { marksInWords, splitMarks } from './sentence-marks.ts';
 
 /**
  * A pasted list of ids (the batch page's box, a list pasted into the search box), read line by line with
@@ -122,7 +122,7 @@ export interface EntryRead {
   link: boolean;
   /** A link of a candidate page of this app, read as its id. */
   appLink: boolean;
-  /** A sentence's marks dropped from around it, in words: `"." after it`. */
+  /** A sentence's marks dropped from around it, in words: "the full stop after it" (marksInWords). */
   marks: string | undefined;
 }
 
@@ -146,7 +146,7 @@ export function readEntry(whole: string, cells: boolean, readAppLink?: (text: st
   // search box's paste drops them from each run of a sentence; a line with spaces (`Sean O'Brien Jr.`) is kept whole.
   const { lead, bare: unwrapped, tail } = splitMarks(bare);
   const marked = !link?.ok && !appLinkId && !/\s/.test(bare) && unwrapped !== '' && unwrapped !== bare;
-  const marks = marked ? [lead && `the "${lead}" before it`, tail && `the "${tail}" after it`].filter(Boolean).join(' and ') : undefined;
+  const marks = marked ? marksInWords(lead, tail) : undefined;
   return {
     id: link?.ok ? link.recordId : (appLinkId ?? (marked ? unwrapped : bare)),
     removed: cleaned.removed,
