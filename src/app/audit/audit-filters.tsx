@@ -7,6 +7,7 @@ import type { AuditHandOver } from '../routes.ts';
 import { useZoneMode } from '../ui/zone-mode.ts';
 import { DEFAULT_FILTER, EMPTY_DRAFT, type FilterDraft, filterOf, rezoned } from './audit-draft.ts';
 import { recallAudit, rememberAudit } from './audit-memory.ts';
+import { AuditRangeButtons } from './audit-range-buttons.tsx';
 
 /** Who the lines are by, as the select names it. */
 /** The Action filter's choices: "Saw in the queue" of its own, next to "Listed applicants", the queue views that named nobody. */
@@ -58,11 +59,13 @@ export function AuditFilters({
   const id = useId();
   const set = (name: keyof FilterDraft) => (event: { target: { value: string } }) => setDraft({ ...draft, [name]: event.target.value });
   const form = useRef<HTMLFormElement>(null);
-  const read = (then: (filter: AuditFilter) => void) => {
+  const read = (then: (filter: AuditFilter) => void, next = draft) => {
     // A date typed without its time is no value to the browser: Search is stopped by the form's own check,
     // and Download CSV, a plain button, took it as no limit at all. Both are checked alike.
-    if (form.current && !form.current.reportValidity()) return;
-    const result = filterOf(draft, zone);
+    // A quick range's draft (whole times) is written into the form as the lead would type it, and searched.
+    if (next !== draft) setDraft(next);
+    else if (form.current && !form.current.reportValidity()) return;
+    const result = filterOf(next, zone);
     setProblem('problem' in result ? result.problem : undefined);
     if ('filter' in result) then(result.filter);
   };
@@ -152,6 +155,7 @@ export function AuditFilters({
         <Field label={`Before (${zoneNote})`} htmlFor={`${id}-to`}>
           <input id={`${id}-to`} type="datetime-local" step={1} className={INPUT} value={draft.to} onChange={set('to')} />
         </Field>
+        <AuditRangeButtons draft={draft} zone={zone} onPick={(next) => (heldBy === undefined ? read(onSearch, next) : setDraft(next))} />
         <FormActions
           // The file is what the table then shows: the filters as typed are searched too (the table kept the last search).
           onExport={() =>
